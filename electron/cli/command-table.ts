@@ -1,0 +1,5 @@
+import { serveCommand } from './commands/serve-command';
+import type { CliEntry } from './run-cli';
+
+/** Every command of `vigil`, in the order `vigil --help` lists them. */
+export const commandTable: readonly CliEntry[] = [serveCommand];

@@ -1,0 +1,9 @@
+import type { CallResponse } from '../../shared/contract';
+import type { PartialCallHandlers } from '../transport/call-handlers';
+
+/** The handlers of the `app:` calls. */
+export function createAppHandlers(info: CallResponse<'app:info'>): PartialCallHandlers<'app:info'> {
+  return {
+    'app:info': () => Promise.resolve(info),
+  };
+}

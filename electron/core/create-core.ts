@@ -1,0 +1,59 @@
+import type { CallHandlers } from '../transport/call-handlers';
+import { createContractRouter, type ContractRouter } from '../transport/contract-router';
+import type { HttpRoute } from '../transport/http-route';
+import type { Logger } from '../logging/logger';
+import { createAppHandlers } from './app-handlers';
+import { DisposableStack } from './disposable';
+import { EventHub } from './event-hub';
+import { ensureVigilHome, type VigilPaths } from './vigil-home';
+import { vigilVersion } from './version';
+
+/** What a composition root (the Electron main process, `vigil serve`) passes in. */
+export interface CoreOptions {
+  /** The data folder (already resolved from VIGIL_HOME or the default). */
+  readonly home: string;
+  readonly logger: Logger;
+}
+
+/** The supervisor core: every service, the contract router, the event bus and the gateway routes. */
+export interface Core {
+  readonly paths: VigilPaths;
+  readonly logger: Logger;
+  readonly events: EventHub;
+  readonly router: ContractRouter;
+  /** Endpoints the headless server mounts beside the UI (`/mcp`, `/agent`). */
+  readonly httpRoutes: readonly HttpRoute[];
+  /** Flushes logs and releases every watcher, lock and timer. */
+  dispose(): Promise<void>;
+}
+
+/** Builds the core. It never imports `electron`, so it runs the same under Node and in the app. */
+export async function createCore(options: CoreOptions): Promise<Core> {
+  const paths = await ensureVigilHome(options.home);
+  const { logger } = options;
+  const events = new EventHub();
+  const stack = new DisposableStack();
+
+  const handlers: CallHandlers = {
+    ...createAppHandlers({
+      name: 'vigil',
+      version: vigilVersion,
+      home: paths.home,
+      platform: process.platform,
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+    }),
+  };
+
+  stack.add(() => logger.flush());
+  logger.info('core started', { home: paths.home, version: vigilVersion });
+
+  return {
+    paths,
+    logger,
+    events,
+    router: createContractRouter(handlers, logger),
+    httpRoutes: [],
+    dispose: () => stack.dispose(),
+  };
+}

@@ -1,0 +1,42 @@
+import { mkdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Where every part of Vigil keeps its data; see the README's "Where data lives". */
+export interface VigilPaths {
+  readonly home: string;
+  readonly checkpoints: string;
+  readonly sessions: string;
+  readonly memories: string;
+  readonly logs: string;
+  readonly config: string;
+  readonly serveInfo: string;
+}
+
+/**
+ * The data folder: `VIGIL_HOME` when set, else the given default (Electron's userData in the app,
+ * `~/.vigil` for the CLI). Relative values are resolved against the current directory.
+ */
+export function resolveVigilHome(env: NodeJS.ProcessEnv, fallback: string = path.join(os.homedir(), '.vigil')): string {
+  const fromEnv = env['VIGIL_HOME'];
+  return path.resolve(fromEnv !== undefined && fromEnv !== '' ? fromEnv : fallback);
+}
+
+/** The paths inside a data folder. */
+export function vigilPaths(home: string): VigilPaths {
+  return {
+    home,
+    checkpoints: path.join(home, 'checkpoints'),
+    sessions: path.join(home, 'sessions'),
+    memories: path.join(home, 'memories'),
+    logs: path.join(home, 'logs'),
+    config: path.join(home, 'config.json'),
+    serveInfo: path.join(home, 'serve.json'),
+  };
+}
+
+/** Creates the data folder (mode 0700: it holds tokens and copies of users' files). */
+export async function ensureVigilHome(home: string): Promise<VigilPaths> {
+  await mkdir(home, { recursive: true, mode: 0o700 });
+  return vigilPaths(home);
+}

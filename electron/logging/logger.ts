@@ -1,0 +1,90 @@
+import { appendFile, mkdir, rename, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+
+/** The log levels, most severe first. */
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+
+/** Where the core writes what happened; passed into every service. */
+export interface Logger {
+  error(message: string, fields?: Readonly<Record<string, unknown>>): void;
+  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
+  info(message: string, fields?: Readonly<Record<string, unknown>>): void;
+  debug(message: string, fields?: Readonly<Record<string, unknown>>): void;
+  /** Resolves when every line logged so far is on disk. */
+  flush(): Promise<void>;
+}
+
+/** Options of the file logger. */
+export interface FileLoggerOptions {
+  readonly directory: string;
+  readonly fileName?: string;
+  /** Rotate when the file passes this size (bytes). */
+  readonly maxBytes?: number;
+  /** How many rotated files to keep (`vigil.log.1` … `vigil.log.N`). */
+  readonly keep?: number;
+  /** Also echo lines at or above this level to this sink (for the CLI's stderr). */
+  readonly echo?: { readonly level: LogLevel; readonly write: (line: string) => void };
+}
+
+const severity: Readonly<Record<LogLevel, number>> = { error: 0, warn: 1, info: 2, debug: 3 };
+
+/** Serializes an error with its stack so bugs can be diagnosed from the log. */
+function serializeField(value: unknown): unknown {
+  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
+  return value;
+}
+
+/** A JSON-lines logger with size-based rotation; writes are queued, never synchronous. */
+export function createFileLogger(options: FileLoggerOptions): Logger {
+  const fileName = options.fileName ?? 'vigil.log';
+  const filePath = path.join(options.directory, fileName);
+  const maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
+  const keep = options.keep ?? 5;
+  let queue: Promise<void> = mkdir(options.directory, { recursive: true, mode: 0o700 }).then(() => undefined);
+  let bytesSinceCheck = Number.POSITIVE_INFINITY;
+
+  async function rotateIfNeeded(): Promise<void> {
+    if (bytesSinceCheck < 64 * 1024) return;
+    bytesSinceCheck = 0;
+    const size = await stat(filePath).then((s) => s.size, () => 0);
+    if (size < maxBytes) return;
+    await unlink(`${filePath}.${keep}`).catch(() => undefined);
+    for (let index = keep - 1; index >= 1; index -= 1) {
+      await rename(`${filePath}.${index}`, `${filePath}.${index + 1}`).catch(() => undefined);
+    }
+    await rename(filePath, `${filePath}.1`).catch(() => undefined);
+  }
+
+  function log(level: LogLevel, message: string, fields?: Readonly<Record<string, unknown>>): void {
+    const record: Record<string, unknown> = { time: new Date().toISOString(), level, pid: process.pid, message };
+    if (fields) for (const [key, value] of Object.entries(fields)) record[key] = serializeField(value);
+    const line = `${JSON.stringify(record)}\n`;
+    if (options.echo && severity[level] <= severity[options.echo.level]) {
+      options.echo.write(`vigil: ${level}: ${message}\n`);
+    }
+    queue = queue
+      .then(async () => {
+        await rotateIfNeeded();
+        await appendFile(filePath, line, { mode: 0o600 });
+        bytesSinceCheck += line.length;
+      })
+      .catch(() => undefined);
+  }
+
+  return {
+    error: (message, fields) => log('error', message, fields),
+    warn: (message, fields) => log('warn', message, fields),
+    info: (message, fields) => log('info', message, fields),
+    debug: (message, fields) => log('debug', message, fields),
+    flush: () => queue,
+  };
+}
+
+/** A logger that drops everything (for tests that do not look at logs). */
+export const silentLogger: Logger = {
+  error: () => undefined,
+  warn: () => undefined,
+  info: () => undefined,
+  debug: () => undefined,
+  flush: () => Promise.resolve(),
+};

@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { clientFrameSchema, maxFrameBytes, type ServerFrame } from '../../shared/contract/wire';
+import { fail } from '../../shared/result';
+import { validationError } from '../../shared/validation';
+import type { Disposer } from '../core/disposable';
+import type { EventHub } from '../core/event-hub';
+import type { Logger } from '../logging/logger';
+import type { ContractRouter } from '../transport/contract-router';
+import type { HttpRoute } from '../transport/http-route';
+
+/** The UI's contract over WebSocket, and the disposer that closes every socket. */
+export interface WsContractEndpoint {
+  readonly route: HttpRoute;
+  readonly dispose: Disposer;
+}
+
+/** Options of the UI's WebSocket endpoint. */
+export interface WsContractEndpointOptions {
+  readonly path: string;
+  readonly router: ContractRouter;
+  readonly events: EventHub;
+  readonly logger: Logger;
+  readonly version: string;
+}
+
+function send(socket: WebSocket, frame: ServerFrame): void {
+  if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
+}
+
+/** The id of a frame that failed its schema, when it has a usable one, so the client can match it. */
+function frameId(raw: unknown): number | null {
+  if (typeof raw !== 'object' || raw === null || !('id' in raw)) return null;
+  const { id } = raw as { id: unknown };
+  return typeof id === 'number' && Number.isInteger(id) && id >= 0 ? id : null;
+}
+
+/**
+ * Carries the contract over WebSocket: one `call` frame in, one `result` frame out with the same
+ * id; every core event is broadcast. A frame that fails its schema gets an error result naming the
+ * field and the connection stays up; a frame over `maxFrameBytes` closes the socket (1009).
+ */
+export function createWsContractEndpoint(options: WsContractEndpointOptions): WsContractEndpoint {
+  const server = new WebSocketServer({ noServer: true, maxPayload: maxFrameBytes, clientTracking: true });
+
+  server.on('connection', (socket) => {
+    const clientId = randomUUID();
+    send(socket, { type: 'hello', version: options.version });
+    socket.on('message', (data, isBinary) => {
+      void (async () => {
+        if (isBinary) {
+          send(socket, {
+            type: 'result',
+            id: null,
+            result: fail({ code: 'invalid_request', message: 'Binary frames are not part of the contract; send JSON text.' }),
+          });
+          return;
+        }
+        let raw: unknown;
+        try {
+          raw = JSON.parse(data.toString());
+        } catch {
+          send(socket, {
+            type: 'result',
+            id: null,
+            result: fail({ code: 'invalid_request', message: 'The frame is not valid JSON.' }),
+          });
+          return;
+        }
+        const parsed = clientFrameSchema.safeParse(raw);
+        if (!parsed.success) {
+          send(socket, {
+            type: 'result',
+            id: frameId(raw),
+            result: fail(validationError('Invalid frame', parsed.error).toData()),
+          });
+          return;
+        }
+        const { id, channel, payload } = parsed.data;
+        const result = await options.router.dispatch(channel, payload, { transport: 'websocket', clientId });
+        send(socket, { type: 'result', id, result });
+      })().catch((error: unknown) => options.logger.error('WebSocket frame handling failed', { error }));
+    });
+    socket.on('error', (error) => options.logger.warn('WebSocket client error', { error }));
+  });
+
+  const stopForwarding = options.events.onAny((name, payload) => {
+    const frame = JSON.stringify({ type: 'event', name, payload } satisfies ServerFrame);
+    for (const client of server.clients) if (client.readyState === client.OPEN) client.send(frame);
+  });
+
+  return {
+    route: {
+      path: options.path,
+      handleUpgrade: (request, socket, head) => {
+        server.handleUpgrade(request, socket, head, (client) => server.emit('connection', client, request));
+      },
+    },
+    dispose: async () => {
+      stopForwarding();
+      for (const client of server.clients) client.terminate();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

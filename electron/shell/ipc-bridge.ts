@@ -1,0 +1,40 @@
+import { BrowserWindow, ipcMain, type WebFrameMain } from 'electron';
+import { ipcCallChannel, ipcEventChannel } from '../../shared/contract/bridge';
+import { fail } from '../../shared/result';
+import type { Disposer } from '../core/disposable';
+import type { EventHub } from '../core/event-hub';
+import type { ContractRouter } from '../transport/contract-router';
+import { appOrigin } from './app-protocol';
+
+/** Whether an IPC message comes from the top frame of Vigil's own page. */
+function isTrustedFrame(frame: WebFrameMain | null): boolean {
+  if (frame === null || frame.parent !== null) return false;
+  try {
+    return new URL(frame.url).origin === appOrigin;
+  } catch {
+    return false;
+  }
+}
+
+/** Relays the contract over IPC: calls in (sender checked, payload validated by the router), events out. */
+export function registerIpcBridge(router: ContractRouter, events: EventHub): Disposer {
+  ipcMain.handle(ipcCallChannel, async (event, message: unknown) => {
+    if (!isTrustedFrame(event.senderFrame)) {
+      return fail({ code: 'unauthorized', message: 'IPC from an untrusted frame was refused.' });
+    }
+    if (typeof message !== 'object' || message === null || typeof (message as { channel?: unknown }).channel !== 'string') {
+      return fail({ code: 'invalid_request', message: 'An IPC call needs { channel, payload }.' });
+    }
+    const { channel, payload } = message as { channel: string; payload: unknown };
+    return router.dispatch(channel, payload, { transport: 'ipc', clientId: String(event.sender.id) });
+  });
+  const stopForwarding = events.onAny((name, payload) => {
+    for (const window of BrowserWindow.getAllWindows()) {
+      if (!window.isDestroyed()) window.webContents.send(ipcEventChannel, { name, payload });
+    }
+  });
+  return () => {
+    ipcMain.removeHandler(ipcCallChannel);
+    stopForwarding();
+  };
+}

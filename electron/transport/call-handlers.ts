@@ -1,0 +1,20 @@
+import type { CallName, CallResponse, ParsedCallRequest } from '../../shared/contract';
+
+/** Who is calling: lets handlers attribute work and transports scope their state. */
+export interface CallContext {
+  readonly transport: 'ipc' | 'websocket' | 'cli' | 'test';
+  /** A stable id for the connection (window, socket) that made the call. */
+  readonly clientId: string;
+}
+
+/** The handler of one contract call: receives the parsed request, returns the response value. */
+export type CallHandler<C extends CallName> = (
+  request: ParsedCallRequest<C>,
+  context: CallContext,
+) => Promise<CallResponse<C>>;
+
+/** One handler per contract call; a missing handler is a type error. */
+export type CallHandlers = { readonly [C in CallName]: CallHandler<C> };
+
+/** The handlers of a subset of calls, as a domain provides them. */
+export type PartialCallHandlers<C extends CallName> = { readonly [K in C]: CallHandler<K> };

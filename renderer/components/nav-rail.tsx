@@ -1,0 +1,51 @@
+import type { KeyboardEvent } from 'react';
+
+/** One entry of the navigation. */
+export interface NavItem<Id extends string> {
+  readonly id: Id;
+  readonly label: string;
+  readonly shortcut: string;
+  readonly badge?: number;
+}
+
+/** The app's navigation: a vertical tab list, arrow keys move between entries. */
+export function NavRail<Id extends string>({
+  items,
+  current,
+  onSelect,
+}: {
+  readonly items: readonly NavItem<Id>[];
+  readonly current: Id;
+  readonly onSelect: (id: Id) => void;
+}) {
+  function onKeyDown(event: KeyboardEvent<HTMLElement>): void {
+    const index = items.findIndex((item) => item.id === current);
+    const delta = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;
+    if (delta === 0) return;
+    event.preventDefault();
+    const next = items[(index + delta + items.length) % items.length];
+    if (next !== undefined) onSelect(next.id);
+  }
+  return (
+    <nav className="nav-rail" aria-label="Screens">
+      <ul role="tablist" aria-orientation="vertical" onKeyDown={onKeyDown}>
+        {items.map((item) => (
+          <li key={item.id} role="presentation">
+            <button
+              type="button"
+              role="tab"
+              data-testid={`nav-${item.id}`}
+              aria-selected={item.id === current}
+              tabIndex={item.id === current ? 0 : -1}
+              title={`${item.label} (${item.shortcut})`}
+              onClick={() => onSelect(item.id)}
+            >
+              <span className="nav-label">{item.label}</span>
+              {item.badge !== undefined && item.badge > 0 && <span className="nav-badge">{item.badge}</span>}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

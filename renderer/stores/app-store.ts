@@ -1,0 +1,18 @@
+import { createStore, type StoreApi } from 'zustand';
+import type { VigilClient } from '../api/vigil-client';
+import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
+import { createNavigationSlice, type NavigationSlice } from './navigation-slice';
+
+/** The one UI store, made of slices. */
+export type AppState = ConnectionSlice & NavigationSlice;
+
+/** The store type components reach through the context. */
+export type AppStore = StoreApi<AppState>;
+
+/** Builds the store around a client (the real one in the app, any client in tests). */
+export function createAppStore(client: VigilClient): AppStore {
+  return createStore<AppState>()((...args) => ({
+    ...createConnectionSlice(client)(...args),
+    ...createNavigationSlice(...args),
+  }));
+}
