@@ -1,4 +1,7 @@
-import type { ParseArgsOptionDescriptor } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
+
+/** One option of a command, as `node:util` parseArgs takes it. */
+export type CliOption = NonNullable<ParseArgsConfig['options']>[string];
 
 /** What a command reads and writes; the real process in production, captured streams in tests. */
 export interface CliIo {
@@ -11,7 +14,7 @@ export interface CliIo {
 
 /** The parsed arguments of one command. */
 export interface CliArgs {
-  readonly values: Readonly<Record<string, string | boolean | readonly string[] | undefined>>;
+  readonly values: Readonly<Record<string, string | boolean | ReadonlyArray<string | boolean> | undefined>>;
   readonly positionals: readonly string[];
 }
 
@@ -24,7 +27,7 @@ export interface CliCommand {
   readonly usage: string;
   /** Paragraphs shown by `--help` after the synopsis: options, examples, exit codes. */
   readonly help: string;
-  readonly options: Readonly<Record<string, ParseArgsOptionDescriptor>>;
+  readonly options: Readonly<Record<string, CliOption>>;
   /** How many positional arguments it takes. */
   readonly positionals: { readonly min: number; readonly max: number; readonly names: string };
   /** Runs the command; resolves to the exit code. */
@@ -49,4 +52,26 @@ export const exitCodes = { ok: 0, failed: 1, usage: 2 } as const;
 /** Writes one line to a stream. */
 export function writeLine(stream: NodeJS.WritableStream, line = ''): void {
   stream.write(`${line}\n`);
+}
+
+/** A string option's value (the last one when given several times). */
+export function stringOption(args: CliArgs, name: string): string | undefined {
+  const value = args.values[name];
+  if (Array.isArray(value)) {
+    const last: unknown = value[value.length - 1];
+    return typeof last === 'string' ? last : undefined;
+  }
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A repeatable string option's values (`--root A --root B`). */
+export function stringListOption(args: CliArgs, name: string): readonly string[] {
+  const value = args.values[name];
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
+  return typeof value === 'string' ? [value] : [];
+}
+
+/** Whether a boolean flag was given. */
+export function flagOption(args: CliArgs, name: string): boolean {
+  return args.values[name] === true;
 }

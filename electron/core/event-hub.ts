@@ -1,36 +1,50 @@
 import type { EventName, EventPayload } from '../../shared/contract';
-import type { Disposer } from './disposable';
 
 /** A listener for every contract event, used by transports to forward them. */
 export type AnyEventListener = (name: EventName, payload: unknown) => void;
 
+/** Removes a listener; synchronous, safe to call twice. */
+export type Unsubscribe = () => void;
+
 /** The core's typed event bus: services emit contract events, transports forward them. */
 export class EventHub {
-  readonly #listeners = new Set<AnyEventListener>();
+  readonly #anyListeners = new Set<AnyEventListener>();
+  readonly #listeners = new Map<EventName, Set<(payload: unknown) => void>>();
 
   /** Emits a contract event to every listener; a listener that throws does not stop the others. */
   emit<E extends EventName>(name: E, payload: EventPayload<E>): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(name, payload);
-      } catch {
-        // A broken transport must not break the service that emitted the event.
-      }
-    }
+    const named = this.#listeners.get(name);
+    for (const listener of named ?? []) this.#call(() => listener(payload));
+    for (const listener of this.#anyListeners) this.#call(() => listener(name, payload));
   }
 
-  /** Listens to every event; returns the disposer. */
-  onAny(listener: AnyEventListener): Disposer {
-    this.#listeners.add(listener);
+  /** Listens to every event. */
+  onAny(listener: AnyEventListener): Unsubscribe {
+    this.#anyListeners.add(listener);
     return () => {
-      this.#listeners.delete(listener);
+      this.#anyListeners.delete(listener);
     };
   }
 
-  /** Listens to one event; returns the disposer. */
-  on<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): Disposer {
-    return this.onAny((eventName, payload) => {
-      if (eventName === name) listener(payload as EventPayload<E>);
-    });
+  /** Listens to one event. */
+  on<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): Unsubscribe {
+    const wrapped = listener as (payload: unknown) => void;
+    let named = this.#listeners.get(name);
+    if (named === undefined) {
+      named = new Set();
+      this.#listeners.set(name, named);
+    }
+    named.add(wrapped);
+    return () => {
+      named.delete(wrapped);
+    };
+  }
+
+  #call(deliver: () => void): void {
+    try {
+      deliver();
+    } catch {
+      // A broken listener (a closed transport) must not break the service that emitted the event.
+    }
   }
 }

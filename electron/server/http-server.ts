@@ -118,10 +118,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   function handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(request.url ?? '/', 'http://vigil.invalid');
     const route = routes.get(url.pathname);
-    if (!isAllowedHost(request, hosts)) return refuseUpgrade(socket, 421, 'Misdirected Request');
-    if (!hasValidToken(request, options.token, cookieName())) return refuseUpgrade(socket, 401, 'Unauthorized');
-    if (!isAllowedOrigin(request.headers.origin, hosts)) return refuseUpgrade(socket, 403, 'Forbidden Origin');
-    if (route?.handleUpgrade === undefined) return refuseUpgrade(socket, 404, 'Not Found');
+    if (!isAllowedHost(request, hosts)) { refuseUpgrade(socket, 421, 'Misdirected Request'); return; }
+    if (!hasValidToken(request, options.token, cookieName())) { refuseUpgrade(socket, 401, 'Unauthorized'); return; }
+    if (!isAllowedOrigin(request.headers.origin, hosts)) { refuseUpgrade(socket, 403, 'Forbidden Origin'); return; }
+    if (route?.handleUpgrade === undefined) { refuseUpgrade(socket, 404, 'Not Found'); return; }
     route.handleUpgrade(request, socket, head);
   }
 

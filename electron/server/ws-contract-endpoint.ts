@@ -31,7 +31,7 @@ function send(socket: WebSocket, frame: ServerFrame): void {
 /** The id of a frame that failed its schema, when it has a usable one, so the client can match it. */
 function frameId(raw: unknown): number | null {
   if (typeof raw !== 'object' || raw === null || !('id' in raw)) return null;
-  const { id } = raw as { id: unknown };
+  const { id } = raw;
   return typeof id === 'number' && Number.isInteger(id) && id >= 0 ? id : null;
 }
 
@@ -58,7 +58,7 @@ export function createWsContractEndpoint(options: WsContractEndpointOptions): Ws
         }
         let raw: unknown;
         try {
-          raw = JSON.parse(data.toString());
+          raw = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8'));
         } catch {
           send(socket, {
             type: 'result',

@@ -3,7 +3,7 @@ import { isAppError } from '../../shared/errors';
 import { fail, ok, toErrorData, type Result } from '../../shared/result';
 import { validationError } from '../../shared/validation';
 import type { Logger } from '../logging/logger';
-import type { CallContext, CallHandler, CallHandlers } from './call-handlers';
+import type { CallContext, CallHandlers } from './call-handlers';
 
 /** Validates and dispatches contract calls; both transports go through it. */
 export interface ContractRouter {
@@ -30,8 +30,8 @@ export function createContractRouter(handlers: CallHandlers, logger: Logger): Co
       const parsed = spec.request.safeParse(payload ?? {});
       if (!parsed.success) return fail(validationError(`Invalid request for ${channel}`, parsed.error).toData());
       try {
-        const handler = handlers[channel] as CallHandler<typeof channel>;
-        const value: unknown = await handler(parsed.data as never, context);
+        const handler = handlers[channel];
+        const value: unknown = await handler(parsed.data, context);
         const checked = spec.response.safeParse(value);
         if (!checked.success) {
           logger.error('A handler returned a response that breaks the contract', {

@@ -26,11 +26,11 @@ export interface VigilClient {
   readonly connection: () => ConnectionState;
 }
 
-type AnyListener = (name: EventName, payload: unknown) => void;
+type EventListener = (payload: unknown) => void;
 
 /** Shared bookkeeping of both transports: event fan-out (validated) and connection listeners. */
 class ClientBase {
-  readonly #eventListeners = new Set<AnyListener>();
+  readonly #eventListeners = new Map<EventName, Set<EventListener>>();
   readonly #connectionListeners = new Set<(state: ConnectionState) => void>();
   #state: ConnectionState = { kind: 'connecting' };
 
@@ -38,7 +38,7 @@ class ClientBase {
     if (!isEventName(name)) return;
     const parsed = eventSpecs[name].payload.safeParse(payload);
     if (!parsed.success) return;
-    for (const listener of this.#eventListeners) listener(name, parsed.data);
+    for (const listener of this.#eventListeners.get(name) ?? []) listener(parsed.data);
   }
 
   protected setState(state: ConnectionState): void {
@@ -49,11 +49,16 @@ class ClientBase {
   readonly connection = (): ConnectionState => this.#state;
 
   onEvent<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): () => void {
-    const wrapped: AnyListener = (eventName, payload) => {
-      if (eventName === name) listener(payload as EventPayload<E>);
+    const wrapped = listener as EventListener;
+    let listeners = this.#eventListeners.get(name);
+    if (listeners === undefined) {
+      listeners = new Set();
+      this.#eventListeners.set(name, listeners);
+    }
+    listeners.add(wrapped);
+    return () => {
+      listeners.delete(wrapped);
     };
-    this.#eventListeners.add(wrapped);
-    return () => this.#eventListeners.delete(wrapped);
   }
 
   onConnectionChanged(listener: (state: ConnectionState) => void): () => void {
@@ -146,7 +151,7 @@ class WebSocketClient extends ClientBase implements VigilClient {
     if (frame.type === 'result' && frame.id !== null) {
       const pending = this.#pending.get(frame.id);
       this.#pending.delete(frame.id);
-      pending?.resolve(frame.result as Result<unknown>);
+      pending?.resolve(frame.result);
     }
   }
 

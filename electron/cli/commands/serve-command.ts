@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isLoopbackHost } from '../../server/auth';
 import { startServe } from '../../server/start-serve';
-import { exitCodes, UsageError, writeLine, type CliCommand } from '../cli-command';
+import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand } from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';
 
 /** The default port of `vigil serve`, stable so that SSH tunnels and bookmarks keep working. */
@@ -54,9 +54,9 @@ export const serveCommand: CliCommand = {
   },
   positionals: { min: 0, max: 0, names: '' },
   async run(args, io) {
-    const port = parsePort(args.values['port'] as string | undefined);
-    const host = (args.values['host'] as string | undefined) ?? '127.0.0.1';
-    const allowRemote = args.values['allow-remote'] === true;
+    const port = parsePort(stringOption(args, 'port'));
+    const host = stringOption(args, 'host') ?? '127.0.0.1';
+    const allowRemote = flagOption(args, 'allow-remote');
     if (!isLoopbackHost(host) && !allowRemote) {
       throw new UsageError(
         `refusing to bind ${host}: Vigil listens on loopback only. Use an SSH tunnel, or add --allow-remote if you really mean it`,
@@ -72,7 +72,7 @@ export const serveCommand: CliCommand = {
       writeLine(io.stderr, 'vigil serve: the UI is not built, so only the API is served. Run "npm run build" in the Vigil checkout.');
     }
     const running = await startServe({ home, host, port, allowRemote, rendererDir, logger });
-    writeLine(io.stdout, `Vigil ${running.http.baseUrl} is serving the data folder ${home}`);
+    writeLine(io.stdout, `Vigil is serving on ${running.http.baseUrl} (data folder ${home}).`);
     writeLine(io.stdout, 'Open this URL (it carries the access token; the page keeps it in a cookie):');
     writeLine(io.stdout, `url: ${running.http.url}`);
     writeLine(io.stdout, 'Stop with Ctrl+C.');

@@ -1,0 +1,50 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root. */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The CLI's TypeScript entry; tests run it from source through tsx, so no build is needed. */
+export const vigilEntry = path.join(repoRoot, 'electron/cli/vigil.ts');
+
+/** What a finished `vigil` process printed and returned. */
+export interface VigilRun {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Options of a `vigil` child process. */
+export interface VigilSpawnOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly cwd?: string;
+  /** Written to stdin, which is then closed. */
+  readonly input?: string | Buffer;
+}
+
+/** Starts `vigil ARGS` as a real child process (Node + tsx on the TypeScript source). */
+export function spawnVigil(args: readonly string[], options: VigilSpawnOptions = {}): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', vigilEntry, ...args], {
+    cwd: options.cwd ?? repoRoot,
+    env: { ...process.env, ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  if (options.input !== undefined) child.stdin?.end(options.input);
+  else child.stdin?.end();
+  return child;
+}
+
+/** Runs `vigil ARGS` to completion and collects its output. */
+export function runVigil(args: readonly string[], options: VigilSpawnOptions = {}): Promise<VigilRun> {
+  const child = spawnVigil(args, options);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}

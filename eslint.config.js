@@ -1,0 +1,123 @@
+// @ts-check
+import { readdirSync } from 'node:fs';
+import js from '@eslint/js';
+import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Node's built-in modules, with and without the `node:` prefix. */
+const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'crypto', 'child_process', 'worker_threads', 'http', 'https', 'net', 'stream', 'url', 'util', 'events', 'buffer', 'process', 'zlib'];
+
+/** Feature folders of the renderer: each may not import another. */
+const rendererFeatures = readdirSync(new URL('./renderer/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+export default tseslint.config(
+  { ignores: ['out/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: {
+          allowDefaultProject: ['eslint.config.js', 'scripts/*.mjs', '.ci/*.mjs'],
+        },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    plugins: { 'import-x': importX },
+    rules: {
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+      'import-x/no-default-export': 'error',
+      'import-x/no-duplicates': 'error',
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: globals.node },
+  },
+  // Config files must default-export.
+  { files: ['*.config.ts', '*.config.js'], rules: { 'import-x/no-default-export': 'off' } },
+
+  // ── Boundaries (house-style.md) ──────────────────────────────────────────────
+  // shared/ imports only shared/: no Node, no Electron, no React, no DOM.
+  {
+    files: ['shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: nodeBuiltins, message: 'shared/ is pure TypeScript: no Node built-ins.' },
+          { group: ['electron', 'react', 'react-dom', 'react/*', 'zustand', 'zustand/*'], message: 'shared/ may not import Electron, React or the store.' },
+          { group: ['**/electron/**', '**/renderer/**', '../electron', '../renderer'], message: 'shared/ imports only shared/.' },
+        ],
+      }],
+    },
+  },
+  // The core never imports Electron: only the shell (main.ts, preload.ts, shell/) may.
+  {
+    files: ['electron/**/*.ts'],
+    ignores: ['electron/main.ts', 'electron/preload.ts', 'electron/shell/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'electron', message: 'The core never imports electron; only electron/main.ts, electron/preload.ts and electron/shell/ do.' }],
+        patterns: [{ group: ['**/renderer/**'], message: 'The main process does not import the renderer.' }],
+      }],
+    },
+  },
+  // The app never blocks its event loop on the file system (tests and scripts may).
+  {
+    files: ['electron/**/*.ts'],
+    ignores: ['electron/**/*.test.ts', 'electron/**/test-support/**'],
+    rules: {
+      'no-restricted-syntax': ['error',
+        { selector: 'CallExpression[callee.property.name=/Sync$/]', message: 'No *Sync calls in the app: they block the event loop.' },
+        { selector: 'ImportSpecifier[imported.name=/Sync$/]', message: 'No *Sync calls in the app: they block the event loop.' },
+      ],
+    },
+  },
+  // The renderer is a sandboxed web page: no Node, no Electron, no main-process code.
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'electron', message: 'The renderer is sandboxed: no Electron.' }],
+        patterns: [
+          { group: nodeBuiltins, message: 'The renderer is a web page: no Node built-ins.' },
+          { group: ['**/electron/**'], message: 'The renderer reaches the core only through renderer/api/.' },
+        ],
+      }],
+      'no-restricted-globals': ['error',
+        { name: 'WebSocket', message: 'Only renderer/api/vigil-client.ts talks to the transport.' },
+        { name: 'require', message: 'The renderer has no require.' },
+        { name: 'process', message: 'The renderer has no process.' },
+      ],
+      'import-x/no-restricted-paths': ['error', {
+        zones: [
+          { target: './renderer/components', from: ['./renderer/stores', './renderer/features', './renderer/api', './renderer/app'], message: 'components/ are presentational: data comes in through props.' },
+          { target: './renderer/stores', from: ['./renderer/features', './renderer/components', './renderer/app'], message: 'stores/ hold state and actions, not UI.' },
+          { target: './renderer/features', from: ['./renderer/app', './renderer/api'], message: 'features/ reach the core through the store.' },
+          ...rendererFeatures.map((feature) => ({
+            target: `./renderer/features/${feature}`,
+            from: './renderer/features',
+            except: [`./${feature}`],
+            message: 'Features do not import each other; share through components/ or stores/.',
+          })),
+        ],
+      }],
+    },
+  },
+  // The transport itself: the one file allowed to touch WebSocket and the bridge.
+  {
+    files: ['renderer/api/vigil-client.ts'],
+    rules: { 'no-restricted-globals': 'off' },
+  },
+);
