@@ -55,7 +55,7 @@ export function summarize(samples: readonly number[]): Timing {
 export async function measure<T>(
   runs: number,
   setup: (run: number) => Promise<T> | T,
-  body: (value: T, run: number) => Promise<unknown> | unknown,
+  body: (value: T, run: number) => unknown,
 ): Promise<Timing> {
   const samples: number[] = [];
   for (let run = 0; run < runs; run += 1) {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,14 +25,14 @@ export interface VigilSpawnOptions {
 }
 
 /** Starts `vigil ARGS` as a real child process (Node + tsx on the TypeScript source). */
-export function spawnVigil(args: readonly string[], options: VigilSpawnOptions = {}): ChildProcess {
+export function spawnVigil(args: readonly string[], options: VigilSpawnOptions = {}): ChildProcessWithoutNullStreams {
   const child = spawn(process.execPath, ['--import', 'tsx', vigilEntry, ...args], {
     cwd: options.cwd ?? repoRoot,
     env: { ...process.env, ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  if (options.input !== undefined) child.stdin?.end(options.input);
-  else child.stdin?.end();
+  if (options.input !== undefined) child.stdin.end(options.input);
+  else child.stdin.end();
   return child;
 }
 
@@ -41,8 +41,8 @@ export function runVigil(args: readonly string[], options: VigilSpawnOptions = {
   const child = spawnVigil(args, options);
   let stdout = '';
   let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
