@@ -1,0 +1,37 @@
+import { defineConfig } from '@playwright/test';
+import { chromiumExecutable } from './scripts/electron-binary';
+
+/**
+ * End-to-end tests. `chromium`: Debian's Chromium against `vigil serve` (the same core and
+ * contract as the desktop app). `electron`: the same specs in the real Electron app, where an
+ * Electron binary exists (it is downloaded lazily and cannot be fetched offline: then the project
+ * reports its tests as skipped, with the reason).
+ */
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  outputDir: 'test-results',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  reporter: [['list']],
+  use: {
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        browserName: 'chromium',
+        viewport: { width: 1280, height: 800 },
+        launchOptions: {
+          executablePath: chromiumExecutable(),
+          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+        },
+      },
+    },
+    { name: 'electron', use: { viewport: { width: 1280, height: 800 } } },
+  ],
+});

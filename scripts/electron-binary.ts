@@ -1,0 +1,32 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** The Chromium to drive in end-to-end tests: $CHROMIUM_PATH, else Debian's /usr/bin/chromium (never a download). */
+export function chromiumExecutable(): string | undefined {
+  const fromEnv = process.env['CHROMIUM_PATH'];
+  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+  for (const candidate of ['/usr/bin/chromium', '/usr/bin/chromium-browser']) if (existsSync(candidate)) return candidate;
+  return undefined;
+}
+
+/**
+ * The Electron binary, if one is present without downloading: $ELECTRON_OVERRIDE_DIST_PATH, or the
+ * one the electron package already fetched (node_modules/electron/path.txt + dist/). Otherwise the
+ * reason there is none.
+ */
+export function electronExecutable(root: string): { readonly path: string } | { readonly missing: string } {
+  const override = process.env['ELECTRON_OVERRIDE_DIST_PATH'];
+  const packageDir = path.join(root, 'node_modules/electron');
+  let executable: string | undefined;
+  if (override !== undefined && override !== '') {
+    executable = path.join(override, process.platform === 'win32' ? 'electron.exe' : 'electron');
+  } else if (existsSync(path.join(packageDir, 'path.txt'))) {
+    executable = path.join(packageDir, 'dist', readFileSync(path.join(packageDir, 'path.txt'), 'utf8').trim());
+  }
+  if (executable !== undefined && existsSync(executable)) return { path: executable };
+  return {
+    missing:
+      'no Electron binary on this machine (the electron package downloads its runtime on first use, which needs access to GitHub); ' +
+      'set ELECTRON_OVERRIDE_DIST_PATH to a folder holding an Electron 45 binary to run these specs in Electron.',
+  };
+}
