@@ -1,0 +1,88 @@
+/**
+ * The session service's API, as the gateway (MCP, JSON-RPC), the executor, the CLI and the UI
+ * handlers call it. Stable: change it only additively.
+ *
+ *   open({ agent, roots, cwd?, client?, sessionId? })  → SessionSummary   (sessionId resumes a session from the log)
+ *   setRoots(sessionId, roots, cwd?)                  → SessionSummary   (MCP roots/list arriving after open)
+ *   close(sessionId)                                  → SessionSummary
+ *   list() / get(sessionId)                           → SessionSummary[] / SessionSummary
+ *   beginTurn(sessionId, { userMessage? })            → { turn }        (ends an open turn first)
+ *   endTurn(sessionId)                                → void            (no-op when no turn is open)
+ *   appendMessage(sessionId, { role, text })          → void            (opens a turn when none is open)
+ *   history(sessionId)                                → SessionHistory  (rewound turns marked, never erased)
+ *   planRewind(sessionId, toTurn, mode)               → RewindPlan      (changes nothing)
+ *   rewind(sessionId, toTurn, mode, { planId? })      → RewindOutcome
+ *   onRewound(listener) / onChanged(listener)         → Unsubscribe
+ *
+ * Turn numbers start at 1 and are never reused: after a rewind to turn 3 of 5, the next turn is 6.
+ * Every method validates its input and throws AppErrors (`not_found` for an unknown session,
+ * `conflict` for a closed one, `invalid_request` naming the field).
+ */
+import type { Unsubscribe } from '../core/event-hub';
+import type {
+  RewindMode,
+  RewindOutcome,
+  RewindPlan,
+  RewindRecord,
+  SessionHistory,
+  SessionSummary,
+} from '../../shared/contract/sessions-contract';
+
+export type {
+  RewindMode,
+  RewindOutcome,
+  RewindPlan,
+  RewindRecord,
+  SessionHistory,
+  SessionSummary,
+} from '../../shared/contract/sessions-contract';
+
+/** What an agent (or the gateway on its behalf) gives to open a session. */
+export interface OpenSessionRequest {
+  /** The agent's name, shown in the UI and written into checkpoint trailers (`Vigil-Agent`). */
+  readonly agent: string;
+  /** Workspace roots (absolute, or relative to `cwd`); each must exist. May be empty until known. */
+  readonly roots: readonly string[];
+  /** Working directory; must be inside a root. Defaults to the first root. */
+  readonly cwd?: string;
+  /** The client software, when it said (`claude-code 1.2`). */
+  readonly client?: string;
+  /** Resume this session (after a reconnect or a restart) instead of creating one. */
+  readonly sessionId?: string;
+}
+
+/** What a turn starts with. */
+export interface BeginTurnRequest {
+  readonly userMessage?: string;
+}
+
+/** A transcript message. */
+export interface AppendMessageRequest {
+  readonly role: 'user' | 'assistant';
+  readonly text: string;
+}
+
+/** A rewind as the gateway forwards it to the session's connected agent. */
+export interface SessionRewoundEvent {
+  readonly sessionId: string;
+  readonly rewind: RewindRecord;
+  /** The canonical history after the rewind. */
+  readonly history: SessionHistory;
+}
+
+/** Sessions: the live registry, their append-only logs, turns and turn undo. */
+export interface SessionService {
+  open(request: OpenSessionRequest): Promise<SessionSummary>;
+  setRoots(sessionId: string, roots: readonly string[], cwd?: string): Promise<SessionSummary>;
+  close(sessionId: string): Promise<SessionSummary>;
+  list(): readonly SessionSummary[];
+  get(sessionId: string): SessionSummary;
+  beginTurn(sessionId: string, request?: BeginTurnRequest): Promise<{ readonly turn: number }>;
+  endTurn(sessionId: string): Promise<void>;
+  appendMessage(sessionId: string, message: AppendMessageRequest): Promise<void>;
+  history(sessionId: string): SessionHistory;
+  planRewind(sessionId: string, toTurn: number, mode: RewindMode): Promise<RewindPlan>;
+  rewind(sessionId: string, toTurn: number, mode: RewindMode, options?: { readonly planId?: string }): Promise<RewindOutcome>;
+  onRewound(listener: (event: SessionRewoundEvent) => void): Unsubscribe;
+  onChanged(listener: (session: SessionSummary) => void): Unsubscribe;
+}
