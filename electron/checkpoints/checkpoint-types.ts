@@ -1,0 +1,149 @@
+/** Who caused a checkpoint: recorded as `Vigil-Session/Turn/Tool/Agent` trailers. */
+export interface Attribution {
+  readonly sessionId?: string;
+  readonly turn?: number;
+  readonly tool?: string;
+  readonly agent?: string;
+}
+
+/** What kind of node a checkpoint is on the timeline. */
+export type CheckpointKind = 'checkpoint' | 'pre-rollback';
+
+/** Change counts of a checkpoint against its parent, computed once when it was taken. */
+export interface CheckpointStats {
+  readonly files: number;
+  readonly insertions: number;
+  readonly deletions: number;
+}
+
+/** A path that a checkpoint did not store, and why (`excluded`, `oversize`, `vcs`, `special`, …). */
+export interface SkippedPath {
+  /** Relative to the checkpointed directory, `/`-separated; a directory ends with `/`. */
+  readonly path: string;
+  readonly reason: SkipReason;
+}
+
+/** Why a path was not stored in a checkpoint. */
+export type SkipReason =
+  /** A build output, cache, virtualenv, binary, media file, archive or `.env*` file (the exclusion rules). */
+  | 'excluded'
+  /** A version-control folder (`.git`, `.hg`, `.svn`, …) at any depth; its siblings are stored. */
+  | 'vcs'
+  /** Larger than the size cap (10 MB by default). */
+  | 'oversize'
+  /** A socket, FIFO or device: not file content. */
+  | 'special'
+  /** The file could not be read (permissions, vanished while reading); retried at the next checkpoint. */
+  | 'unreadable'
+  /** The name is not valid UTF-8, so it cannot be stored faithfully. */
+  | 'bad-name'
+  /** More paths were skipped than a commit message records; `path` holds the count. */
+  | 'more';
+
+/** One checkpoint of one directory: a commit on `refs/vigil/<dirhash>`. */
+export interface CheckpointEntry {
+  /** The full commit id (40 hex). */
+  readonly id: string;
+  /** The checkpointed directory (resolved absolute path). */
+  readonly dir: string;
+  /** When it was taken (ISO 8601, UTC). */
+  readonly time: string;
+  /** The commit subject, in the seed's words (`before write_file`, `manual checkpoint`, …). */
+  readonly reason: string;
+  readonly attribution: Attribution;
+  readonly kind: CheckpointKind;
+  /** For a pre-rollback snapshot: the full id of the checkpoint being restored. */
+  readonly restores?: string;
+  readonly stats: CheckpointStats;
+  /** Paths not stored (capped at the commit-message limit; the complete list is in `status`). */
+  readonly skipped: readonly SkippedPath[];
+  /** The root tree id: equal to `git write-tree` of the same files. */
+  readonly tree: string;
+  /** The previous checkpoint; undefined for the first one, and for the oldest one kept after pruning. */
+  readonly parent?: string;
+}
+
+/** What `checkpoint()` did. */
+export type CheckpointOutcome =
+  | { readonly kind: 'created'; readonly checkpoint: CheckpointEntry }
+  /** Nothing changed since the last checkpoint (`head`), so none was taken. */
+  | { readonly kind: 'unchanged'; readonly head: string | undefined };
+
+/** What a caller asks `checkpoint()` for. */
+export interface CheckpointRequest {
+  /** The commit subject, in the seed's words; see `checkpointReasons`. */
+  readonly reason: string;
+  readonly attribution?: Attribution;
+  /** `pre-rollback` always creates a checkpoint (even when nothing changed) so the restore shows on the timeline. */
+  readonly kind?: CheckpointKind;
+  /** The full id of the checkpoint being restored (required with `kind: 'pre-rollback'`). */
+  readonly restores?: string;
+  /**
+   * Files (absolute) the caller is about to change: they are re-checked on disk even when no
+   * watcher event reported them, so the checkpoint holds their current content.
+   */
+  readonly paths?: readonly string[];
+}
+
+/** One supervised directory in the store. */
+export interface CheckpointDirectory {
+  readonly dir: string;
+  readonly dirhash: string;
+  /** The newest checkpoint; undefined when all were pruned or none was taken yet. */
+  readonly head?: string;
+  /** How many checkpoints its timeline holds. */
+  readonly count: number;
+  /** When it was last checkpointed (ISO 8601). */
+  readonly lastTouch: string;
+  /** Whether the directory still exists on disk. */
+  readonly exists: boolean;
+}
+
+/** How `list()` pages a timeline. */
+export interface ListOptions {
+  /** At most this many entries (default 100). */
+  readonly limit?: number;
+  /** Skip this many of the newest entries first (default 0). */
+  readonly offset?: number;
+}
+
+/** One entry of a stored tree, as `readTree` returns it. */
+export interface StoredTreeEntry {
+  /** `100644`, `100755`, `120000` (symlink), `40000` (tree) or `160000` (gitlink). */
+  readonly mode: string;
+  readonly name: string;
+  readonly oid: string;
+  readonly type: 'blob' | 'tree' | 'commit';
+}
+
+/** The retention policy: what `prune()` keeps. */
+export interface RetentionPolicy {
+  /** Checkpoints kept per directory (default 50); older ones are dropped. */
+  readonly maxSnapshots: number;
+  /** The whole store's size cap in bytes (default 500 MiB); the oldest checkpoints go first. */
+  readonly maxTotalBytes: number;
+}
+
+/** What `prune()` did. */
+export interface PruneReport {
+  /** Checkpoints dropped from timelines. */
+  readonly droppedCheckpoints: number;
+  /** Unreachable objects deleted. */
+  readonly droppedObjects: number;
+  readonly bytesBefore: number;
+  readonly bytesAfter: number;
+}
+
+/** Sizes and counts of the store, and what was skipped per directory. */
+export interface StoreStatus {
+  readonly gitdir: string;
+  readonly bytes: number;
+  readonly looseObjects: number;
+  readonly packs: number;
+  readonly retention: RetentionPolicy;
+  readonly maxFileBytes: number;
+  readonly directories: readonly (CheckpointDirectory & {
+    /** Everything the latest checkpoint left out, and why (the full list, not capped). */
+    readonly skipped: readonly SkippedPath[];
+  })[];
+}

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { defineCalls, defineEvents } from './define';
+
+/** An absolute directory path as a caller names it (resolved by the core). */
+const directorySchema = z.string().min(1).max(4096);
+
+/** Who caused a checkpoint. */
+export const attributionSchema = z.object({
+  sessionId: z.string().optional(),
+  turn: z.number().int().nonnegative().optional(),
+  tool: z.string().optional(),
+  agent: z.string().optional(),
+});
+
+/** Change counts of a checkpoint against its parent, stored when it was taken. */
+export const checkpointStatsSchema = z.object({
+  files: z.number().int().nonnegative(),
+  insertions: z.number().int().nonnegative(),
+  deletions: z.number().int().nonnegative(),
+});
+
+/** A path a checkpoint did not store, and why. */
+export const skippedPathSchema = z.object({
+  path: z.string(),
+  reason: z.enum(['excluded', 'vcs', 'oversize', 'special', 'unreadable', 'bad-name', 'more']),
+});
+
+/** One checkpoint of one directory (a commit on `refs/vigil/<dirhash>`). */
+export const checkpointEntrySchema = z.object({
+  id: z.string(),
+  dir: z.string(),
+  time: z.string(),
+  reason: z.string(),
+  attribution: attributionSchema,
+  kind: z.enum(['checkpoint', 'pre-rollback']),
+  restores: z.string().optional(),
+  stats: checkpointStatsSchema,
+  skipped: z.array(skippedPathSchema),
+  tree: z.string(),
+  parent: z.string().optional(),
+});
+
+/** One supervised directory of the store. */
+export const checkpointDirectorySchema = z.object({
+  dir: z.string(),
+  dirhash: z.string(),
+  head: z.string().optional(),
+  count: z.number().int().nonnegative(),
+  lastTouch: z.string(),
+  exists: z.boolean(),
+});
+
+/** The retention policy in force. */
+export const retentionPolicySchema = z.object({
+  maxSnapshots: z.number().int().positive(),
+  maxTotalBytes: z.number().int().positive(),
+});
+
+/** Calls of the checkpoint engine: the timeline, manual checkpoints, the store's health. */
+export const checkpointsCalls = defineCalls({
+  'checkpoints:directories': {
+    summary: 'Every directory with a checkpoint timeline: head, count, last checkpoint.',
+    request: z.object({}).strict(),
+    response: z.object({ directories: z.array(checkpointDirectorySchema) }),
+  },
+  'checkpoints:list': {
+    summary: "A directory's checkpoints, newest first, paged, with the change stats stored at snapshot time.",
+    request: z
+      .object({
+        dir: directorySchema,
+        limit: z.number().int().min(1).max(5000).default(100),
+        offset: z.number().int().nonnegative().default(0),
+      })
+      .strict(),
+    response: z.object({
+      dir: z.string(),
+      /** How many checkpoints the timeline holds in all. */
+      total: z.number().int().nonnegative(),
+      entries: z.array(checkpointEntrySchema),
+    }),
+  },
+  'checkpoints:create': {
+    summary: 'Take a manual checkpoint of a directory now (nothing is taken when nothing changed).',
+    request: z
+      .object({
+        dir: directorySchema,
+        reason: z.string().min(1).max(500).default('manual checkpoint'),
+      })
+      .strict(),
+    response: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('created'), checkpoint: checkpointEntrySchema }),
+      z.object({ kind: z.literal('unchanged'), head: z.string().optional() }),
+    ]),
+  },
+  'checkpoints:status': {
+    summary: 'Store size, object counts, retention, and per directory what the last checkpoint skipped and why.',
+    request: z.object({ dir: directorySchema.optional() }).strict(),
+    response: z.object({
+      gitdir: z.string(),
+      bytes: z.number().int().nonnegative(),
+      looseObjects: z.number().int().nonnegative(),
+      packs: z.number().int().nonnegative(),
+      retention: retentionPolicySchema,
+      maxFileBytes: z.number().int().positive(),
+      directories: z.array(checkpointDirectorySchema.extend({ skipped: z.array(skippedPathSchema) })),
+    }),
+  },
+  'checkpoints:prune': {
+    summary: 'Apply the retention policy now: drop old checkpoints, delete unreachable objects, pack the rest.',
+    request: z.object({}).strict(),
+    response: z.object({
+      droppedCheckpoints: z.number().int().nonnegative(),
+      droppedObjects: z.number().int().nonnegative(),
+      bytesBefore: z.number().int().nonnegative(),
+      bytesAfter: z.number().int().nonnegative(),
+    }),
+  },
+});
+
+/** Events of the checkpoint engine. */
+export const checkpointsEvents = defineEvents({
+  'checkpoints:created': {
+    summary: 'A checkpoint was taken (by any session, a restore or by hand); the timeline adds it live.',
+    payload: checkpointEntrySchema,
+  },
+});
