@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { threadId } from 'node:worker_threads';
+
+/** What a Vigil temp file's name records about the writer that created it. */
+export interface VigilTempName {
+  /** The process that created the temp file. */
+  readonly pid: number;
+  /** The worker thread inside that process (0 for the main thread). */
+  readonly thread: number;
+}
+
+/** The marker between the target's base name and the writer's identity. */
+const marker = '.vigil-tmp-';
+
+/** `.<basename>.vigil-tmp-<pid>-<thread>-<12 hex>`, anchored so that no ordinary name matches by accident. */
+const pattern = /^\..*\.vigil-tmp-(\d{1,10})-(\d{1,10})-[0-9a-f]{12}$/su;
+
+/** Base names longer than this many UTF-8 bytes are shortened in the temp name, which must stay under 255 bytes. */
+const maxBaseBytes = 180;
+
+/** Shortens a name to at most `maxBytes` UTF-8 bytes without splitting a character. */
+function truncateUtf8(name: string, maxBytes: number): string {
+  if (Buffer.byteLength(name) <= maxBytes) return name;
+  let bytes = 0;
+  let end = 0;
+  for (const character of name) {
+    const size = Buffer.byteLength(character);
+    if (bytes + size > maxBytes) break;
+    bytes += size;
+    end += character.length;
+  }
+  return name.slice(0, end);
+}
+
+/**
+ * A fresh temp-file name for writing `baseName` in the same directory: hidden, recognisable, and
+ * recording this process's pid and thread so that a later sweep can tell a dead writer's leftovers.
+ */
+export function vigilTempName(baseName: string): string {
+  return `.${truncateUtf8(baseName, maxBaseBytes)}${marker}${process.pid}-${threadId}-${randomBytes(6).toString('hex')}`;
+}
+
+/** The writer recorded in a Vigil temp file's name, or undefined when the name is not one of Vigil's. */
+export function parseVigilTempName(name: string): VigilTempName | undefined {
+  const baseName = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
+  const match = pattern.exec(baseName);
+  if (match === null) return undefined;
+  return { pid: Number(match[1]), thread: Number(match[2]) };
+}
+
+/** Whether a file name (or path) is one of Vigil's temp files, which checkpoints and watchers must ignore. */
+export function isVigilTempFile(name: string): boolean {
+  return parseVigilTempName(name) !== undefined;
+}
