@@ -1,0 +1,166 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../shared/errors';
+import { makeTempDir } from '../test-support/temp-dir';
+import { FileLock } from './file-lock';
+import type { LockHolder } from './lock-holder';
+
+const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'file-lock.child.ts');
+
+function startChild(args: readonly string[]): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', child, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function exited(proc: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => proc.on('exit', (code) => resolve(code)));
+}
+
+function printed(proc: ChildProcess, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      if (out.includes(text)) resolve();
+    });
+    proc.on('exit', () => reject(new Error(`child exited before printing ${text}`)));
+  });
+}
+
+/** The pid of a process that has exited (so is certainly not running). */
+async function deadPid(): Promise<number> {
+  const proc = spawn(process.execPath, ['-e', '0']);
+  await exited(proc);
+  return proc.pid ?? 999_999;
+}
+
+/** Checks that enter/exit lines never interleave: at most one holder at a time. */
+function expectNoOverlap(log: string): void {
+  let inside: string | undefined;
+  for (const line of log.trim().split('\n')) {
+    const [event, pid] = line.split(' ');
+    if (event === 'enter') {
+      expect(inside, `pid ${pid} entered while ${inside} held the lock`).toBeUndefined();
+      inside = pid;
+    } else {
+      expect(inside).toBe(pid);
+      inside = undefined;
+    }
+  }
+}
+
+describe('FileLock', () => {
+  let dir: string;
+  let remove: () => Promise<void>;
+  const children: ChildProcess[] = [];
+
+  beforeEach(async () => {
+    ({ dir, remove } = await makeTempDir('vigil-lock-'));
+  });
+  afterEach(async () => {
+    for (const proc of children.splice(0)) proc.kill('SIGKILL');
+    await remove();
+  });
+
+  it('runs holders one at a time in this process, and lets a holder re-enter', async () => {
+    const lockPath = path.join(dir, 'a.lock');
+    const first = new FileLock({ path: lockPath, resource: 'r' });
+    const second = new FileLock({ path: lockPath, resource: 'r' });
+    const events: string[] = [];
+    const work = (lock: FileLock, name: string) =>
+      lock.withLock(async () => {
+        events.push(`in ${name}`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        // Re-entering from inside the holder must not deadlock.
+        await lock.withLock(() => Promise.resolve(events.push(`nested ${name}`)));
+        expect(JSON.parse(readFileSync(lockPath, 'utf8'))).toMatchObject({ pid: process.pid });
+        events.push(`out ${name}`);
+      });
+    await Promise.all([work(first, 'a'), work(second, 'b'), work(first, 'c')]);
+    expect(events).toEqual(['in a', 'nested a', 'out a', 'in b', 'nested b', 'out b', 'in c', 'nested c', 'out c']);
+    expect(existsSync(lockPath)).toBe(false);
+  });
+
+  it('gives one process at a time the lock: no lost updates across processes', async () => {
+    const lockPath = path.join(dir, 'b.lock');
+    const counter = path.join(dir, 'counter');
+    const log = path.join(dir, 'log');
+    const procs = [0, 1, 2].map(() => startChild(['count', lockPath, counter, log, '25']));
+    children.push(...procs);
+    expect(await Promise.all(procs.map(exited))).toEqual([0, 0, 0]);
+    expect(readFileSync(counter, 'utf8')).toBe('75');
+    expectNoOverlap(readFileSync(log, 'utf8'));
+  });
+
+  it('takes over the lock of a holder killed with SIGKILL, and reports it', async () => {
+    const lockPath = path.join(dir, 'c.lock');
+    const holder = startChild(['hold', lockPath]);
+    children.push(holder);
+    await printed(holder, 'held');
+    holder.kill('SIGKILL');
+    await exited(holder);
+    const takeovers: Array<{ abandoned: LockHolder | undefined; reason: string }> = [];
+    const lock = new FileLock({
+      path: lockPath,
+      resource: 'r',
+      onTakeover: (abandoned, reason) => Promise.resolve(void takeovers.push({ abandoned, reason })),
+    });
+    await lock.withLock(() => Promise.resolve());
+    expect(takeovers).toHaveLength(1);
+    expect(takeovers[0]?.abandoned?.pid).toBe(holder.pid);
+    expect(takeovers[0]?.reason).toContain('no longer running');
+  });
+
+  it('fails with busy, naming the holder, while a live process keeps the lock', async () => {
+    const lockPath = path.join(dir, 'd.lock');
+    const holder = startChild(['hold', lockPath]);
+    children.push(holder);
+    await printed(holder, 'held');
+    const lock = new FileLock({ path: lockPath, resource: 'the checkpoint store', timeoutMs: 200 });
+    const error = await lock.withLock(() => Promise.resolve()).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('busy');
+    expect((error as AppError).message).toContain(`process ${holder.pid}`);
+    expect((error as AppError).message).toContain(lockPath);
+  });
+
+  it('takes over a damaged lock file and one that stopped being refreshed', async () => {
+    const lockPath = path.join(dir, 'e.lock');
+    const old = new Date(Date.now() - 60_000);
+    writeFileSync(lockPath, '');
+    utimesSync(lockPath, old, old);
+    const lock = new FileLock({ path: lockPath, resource: 'r' });
+    await lock.withLock(() => Promise.resolve());
+    // A live pid (ours) with another token, silent for a minute: a reused pid or another host.
+    writeFileSync(lockPath, JSON.stringify({ pid: process.pid, hostname: 'elsewhere', token: 'x', acquiredAt: old.toISOString() }));
+    utimesSync(lockPath, old, old);
+    await lock.withLock(() => Promise.resolve());
+    expect(existsSync(lockPath)).toBe(false);
+  });
+
+  it('lets exactly one of several processes take over an abandoned lock at a time', async () => {
+    const lockPath = path.join(dir, 'f.lock');
+    const counter = path.join(dir, 'counter');
+    const log = path.join(dir, 'log');
+    writeFileSync(lockPath, JSON.stringify({ pid: await deadPid(), hostname: (await import('node:os')).hostname(), token: 't', acquiredAt: new Date().toISOString() }));
+    const procs = [0, 1, 2, 3].map(() => startChild(['count', lockPath, counter, log, '5']));
+    children.push(...procs);
+    expect(await Promise.all(procs.map(exited))).toEqual([0, 0, 0, 0]);
+    expect(readFileSync(counter, 'utf8')).toBe('20');
+    expectNoOverlap(readFileSync(log, 'utf8'));
+  });
+
+  it('notices when its lock file was replaced by someone else', async () => {
+    const lockPath = path.join(dir, 'g.lock');
+    const lock = new FileLock({ path: lockPath, resource: 'r' });
+    await lock.withLock(async () => {
+      await lock.assertHeld();
+      writeFileSync(lockPath, JSON.stringify({ pid: 1, hostname: 'h', token: 'other', acquiredAt: '' }));
+      await expect(lock.assertHeld()).rejects.toMatchObject({ code: 'conflict' });
+    });
+    // The release left the other holder's file alone.
+    expect(JSON.parse(readFileSync(lockPath, 'utf8'))).toMatchObject({ token: 'other' });
+  });
+});
