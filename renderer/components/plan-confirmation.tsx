@@ -1,0 +1,152 @@
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { groupPlan, planHeadline, type PlanFile } from '../model/plan-summary';
+
+const groupTitles: Readonly<Record<PlanFile['action'], string>> = {
+  restore: 'Write back',
+  recreate: 'Re-create',
+  delete: 'Delete',
+  skip: 'Leave alone',
+};
+
+const groupHints: Readonly<Record<PlanFile['action'], string>> = {
+  restore: 'content goes back to the checkpoint',
+  recreate: 'deleted since the checkpoint; written again',
+  delete: 'created since the checkpoint; the restore point keeps a copy',
+  skip: 'not touched',
+};
+
+const collapsedCount = 6;
+
+function PlanGroup({ action, files }: { readonly action: PlanFile['action']; readonly files: readonly PlanFile[] }) {
+  const [isOpen, setOpen] = useState(files.length <= collapsedCount + 2);
+  if (files.length === 0) return null;
+  const shown = isOpen ? files : files.slice(0, collapsedCount);
+  return (
+    <div className="plan-group" data-action={action} data-testid={`plan-${action}`} data-count={files.length}>
+      <div className="plan-group-title">
+        <span className="plan-action-mark" aria-hidden="true" />
+        {groupTitles[action]} <span className="plan-count">{files.length}</span>
+        <span className="plan-group-hint">{groupHints[action]}</span>
+      </div>
+      <ul>
+        {shown.map((file) => (
+          <li key={file.path} data-outside={file.isChangedOutside ? 'true' : undefined}>
+            <span className="plan-path">{file.path}</span>
+            {file.reason !== undefined && file.reason !== '' && <span className="plan-reason">{file.reason}</span>}
+            {file.isChangedOutside && action !== 'skip' && (
+              <span className="plan-outside" title="Edited outside any agent since the checkpoint; the restore point keeps that edit">
+                edited outside
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+      {!isOpen && (
+        <button type="button" className="link-button" onClick={() => setOpen(true)}>
+          and {files.length - collapsedCount} more…
+        </button>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The plan of a restore (or of a rewind's code part), shown before anything happens: what will be
+ * written back, re-created, deleted and left alone, with reasons, files edited outside flagged.
+ * One click (or Enter) accepts; Escape cancels. A plan that changes nothing says so and cannot be
+ * "applied", so a restore never silently does nothing.
+ */
+export function PlanConfirmation({
+  title,
+  files,
+  problems = [],
+  confirmLabel,
+  isApplying,
+  onConfirm,
+  onCancel,
+  footnote,
+  children,
+  testId = 'plan',
+}: {
+  readonly title: string;
+  readonly files: readonly PlanFile[];
+  /** Things the plan cannot do, in words (a missing checkpoint, …). */
+  readonly problems?: readonly string[];
+  readonly confirmLabel: string;
+  readonly isApplying: boolean;
+  readonly onConfirm: () => void;
+  readonly onCancel: () => void;
+  readonly footnote?: ReactNode;
+  /** Extra content above the file groups (a rewind's turns). */
+  readonly children?: ReactNode;
+  readonly testId?: string;
+}) {
+  const groups = groupPlan(files);
+  const confirmRef = useRef<HTMLButtonElement | null>(null);
+  const canConfirm = groups.changeCount > 0 || children !== undefined;
+
+  useEffect(() => {
+    confirmRef.current?.focus();
+  }, []);
+
+  function onKeyDown(event: KeyboardEvent<HTMLElement>): void {
+    if (event.key === 'Escape' && !isApplying) {
+      event.preventDefault();
+      event.stopPropagation();
+      onCancel();
+    }
+  }
+
+  return (
+    <section
+      className="plan"
+      role="dialog"
+      aria-label={title}
+      data-testid={testId}
+      data-state={isApplying ? 'applying' : 'ready'}
+      onKeyDown={onKeyDown}
+    >
+      <header className="plan-header">
+        <h3>{title}</h3>
+        <span className="plan-headline" data-testid="plan-headline">
+          {planHeadline(groups)}
+        </span>
+      </header>
+      {children}
+      {groups.outsideCount > 0 && (
+        <p className="plan-warning" data-testid="plan-outside-warning">
+          {groups.outsideCount === 1 ? '1 file was' : `${groups.outsideCount} files were`} edited outside any agent since the checkpoint. The
+          restore replaces those edits; the restore point taken first keeps them.
+        </p>
+      )}
+      {problems.map((problem) => (
+        <p key={problem} className="plan-warning">
+          {problem}
+        </p>
+      ))}
+      <div className="plan-groups">
+        <PlanGroup action="restore" files={groups.restore} />
+        <PlanGroup action="recreate" files={groups.recreate} />
+        <PlanGroup action="delete" files={groups.delete} />
+        <PlanGroup action="skip" files={groups.skip} />
+      </div>
+      {!canConfirm && <p className="plan-nothing">The files already match the checkpoint: there is nothing to restore.</p>}
+      <footer className="plan-footer">
+        <span className="plan-footnote">{footnote}</span>
+        <button type="button" className="button button-quiet" onClick={onCancel} disabled={isApplying}>
+          Cancel
+        </button>
+        <button
+          ref={confirmRef}
+          type="button"
+          className="button button-primary"
+          data-testid="plan-confirm"
+          onClick={onConfirm}
+          disabled={isApplying || !canConfirm}
+        >
+          {isApplying ? 'Working…' : confirmLabel}
+        </button>
+      </footer>
+    </section>
+  );
+}

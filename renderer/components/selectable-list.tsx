@@ -1,0 +1,152 @@
+import { useEffect, useEffectEvent, useId, useRef, type KeyboardEvent, type MouseEvent, type PointerEvent, type ReactNode } from 'react';
+import { dragOver, pressKey, pressRow, release, type SelectionModifiers, type SelectionState } from '../model/selection-model';
+import { VirtualList } from './virtual-list';
+
+/** How a row is drawn: its index and whether it is selected or under the cursor. */
+export interface SelectableRow {
+  readonly index: number;
+  readonly key: string;
+  readonly isSelected: boolean;
+  readonly isCursor: boolean;
+}
+
+const edgeScrollZone = 28;
+
+function modifiersOf(event: { readonly shiftKey: boolean; readonly ctrlKey: boolean; readonly metaKey: boolean }): SelectionModifiers {
+  return { isRange: event.shiftKey, isToggle: event.ctrlKey || event.metaKey };
+}
+
+function rowIndexAt(target: EventTarget | null): number | undefined {
+  if (!(target instanceof Element)) return undefined;
+  const row = target.closest('[data-index]');
+  const index = row === null ? Number.NaN : Number(row.getAttribute('data-index'));
+  return Number.isInteger(index) ? index : undefined;
+}
+
+/**
+ * A multi-select list box: press on a row and drag across rows, shift-click for a range, ctrl- or
+ * cmd-click to toggle, and the keyboard (arrows, shift+arrows, space, ctrl+A, Home/End, Escape;
+ * Enter opens the cursor row). The selection lives with the caller; this component only turns
+ * gestures into the next selection through the pure selection model.
+ */
+export function SelectableList({
+  keys,
+  selection,
+  onSelectionChange,
+  onActivate,
+  renderRow,
+  rowHeight,
+  label,
+  testId,
+}: {
+  readonly keys: readonly string[];
+  readonly selection: SelectionState;
+  readonly onSelectionChange: (next: SelectionState) => void;
+  /** Enter on the cursor row, or a double click. */
+  readonly onActivate?: (key: string) => void;
+  readonly renderRow: (row: SelectableRow) => ReactNode;
+  readonly rowHeight: number;
+  readonly label: string;
+  readonly testId?: string;
+}) {
+  const idPrefix = useId();
+  const scrollRef = useRef<HTMLDivElement | null>(null);
+  const isDragging = selection.drag !== undefined;
+  const endDrag = useEffectEvent(() => onSelectionChange(release(selection)));
+
+  useEffect(() => {
+    if (!isDragging) return undefined;
+    const end = (): void => endDrag();
+    window.addEventListener('pointerup', end);
+    window.addEventListener('pointercancel', end);
+    window.addEventListener('blur', end);
+    return () => {
+      window.removeEventListener('pointerup', end);
+      window.removeEventListener('pointercancel', end);
+      window.removeEventListener('blur', end);
+    };
+  }, [isDragging]);
+
+  const cursorIndex = selection.cursorKey === undefined ? -1 : keys.indexOf(selection.cursorKey);
+
+  function onPointerDown(event: PointerEvent<HTMLDivElement>): void {
+    if (event.button !== 0) return;
+    const index = rowIndexAt(event.target);
+    if (index === undefined) return;
+    // Keep the browser from starting a text selection, and take the focus by hand.
+    event.preventDefault();
+    event.currentTarget.focus({ preventScroll: true });
+    onSelectionChange(pressRow(selection, keys, index, modifiersOf(event)));
+  }
+
+  function onPointerMove(event: PointerEvent<HTMLDivElement>): void {
+    if (!isDragging) return;
+    const element = event.currentTarget;
+    const bounds = element.getBoundingClientRect();
+    if (event.clientY < bounds.top + edgeScrollZone) element.scrollTop -= rowHeight / 2;
+    else if (event.clientY > bounds.bottom - edgeScrollZone) element.scrollTop += rowHeight / 2;
+    const index = rowIndexAt(event.target);
+    if (index !== undefined && keys[index] !== selection.cursorKey) onSelectionChange(dragOver(selection, keys, index));
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>): void {
+    if (event.key === 'Enter') {
+      if (selection.cursorKey !== undefined && onActivate !== undefined) {
+        event.preventDefault();
+        onActivate(selection.cursorKey);
+      }
+      return;
+    }
+    const pageSize = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? rowHeight * 10) / rowHeight) - 1);
+    const next = pressKey(selection, keys, event.key, modifiersOf(event), pageSize);
+    if (next === undefined) return;
+    event.preventDefault();
+    event.stopPropagation();
+    onSelectionChange(next);
+  }
+
+  function onDoubleClick(event: MouseEvent<HTMLDivElement>): void {
+    const index = rowIndexAt(event.target);
+    const key = index === undefined ? undefined : keys[index];
+    if (key !== undefined) onActivate?.(key);
+  }
+
+  return (
+    <VirtualList
+      className="selectable-list"
+      count={keys.length}
+      rowHeight={rowHeight}
+      scrollRef={scrollRef}
+      scrollToIndex={cursorIndex === -1 ? undefined : cursorIndex}
+      getRowKey={(index) => keys[index] ?? String(index)}
+      listProps={{
+        role: 'listbox',
+        'aria-label': label,
+        'aria-multiselectable': true,
+        'aria-activedescendant': cursorIndex === -1 ? undefined : `${idPrefix}-${cursorIndex}`,
+        tabIndex: 0,
+        onPointerDown,
+        onPointerMove,
+        onKeyDown,
+        onDoubleClick,
+        'data-testid': testId,
+        'data-selected-count': selection.selected.size,
+        'data-state': isDragging ? 'dragging' : 'idle',
+      }}
+      rowProps={(index) => {
+        const key = keys[index] ?? '';
+        return {
+          id: `${idPrefix}-${index}`,
+          role: 'option',
+          'aria-selected': selection.selected.has(key),
+          'data-cursor': index === cursorIndex ? 'true' : undefined,
+          'data-key': key,
+        };
+      }}
+      renderRow={(index) => {
+        const key = keys[index] ?? '';
+        return renderRow({ index, key, isSelected: selection.selected.has(key), isCursor: index === cursorIndex });
+      }}
+    />
+  );
+}

@@ -1,0 +1,45 @@
+/** What a restore (or the code part of a rewind) will do to one file. */
+export interface PlanFile {
+  readonly path: string;
+  readonly action: 'restore' | 'recreate' | 'delete' | 'skip';
+  readonly reason?: string | undefined;
+  /** Changed outside any agent since the checkpoint: restoring replaces that edit (the restore point keeps it). */
+  readonly isChangedOutside: boolean;
+}
+
+/** A plan's files grouped by what happens to them, in the order the confirmation shows them. */
+export interface PlanGroups {
+  readonly restore: readonly PlanFile[];
+  readonly recreate: readonly PlanFile[];
+  readonly delete: readonly PlanFile[];
+  readonly skip: readonly PlanFile[];
+  /** Files that will change (everything but skips). */
+  readonly changeCount: number;
+  /** Files changed outside any agent that the plan would overwrite or delete. */
+  readonly outsideCount: number;
+}
+
+/** Groups a plan's files by action, sorted by path within each group. */
+export function groupPlan(files: readonly PlanFile[]): PlanGroups {
+  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const of = (action: PlanFile['action']): PlanFile[] => sorted.filter((file) => file.action === action);
+  const skip = of('skip');
+  return {
+    restore: of('restore'),
+    recreate: of('recreate'),
+    delete: of('delete'),
+    skip,
+    changeCount: files.length - skip.length,
+    outsideCount: files.filter((file) => file.action !== 'skip' && file.isChangedOutside).length,
+  };
+}
+
+/** One line for the plan's header: "2 to restore · 1 to re-create · 1 to delete · 3 skipped". */
+export function planHeadline(groups: PlanGroups): string {
+  const parts: string[] = [];
+  if (groups.restore.length > 0) parts.push(`${groups.restore.length} to restore`);
+  if (groups.recreate.length > 0) parts.push(`${groups.recreate.length} to re-create`);
+  if (groups.delete.length > 0) parts.push(`${groups.delete.length} to delete`);
+  if (groups.skip.length > 0) parts.push(`${groups.skip.length} skipped`);
+  return parts.length === 0 ? 'Nothing to change' : parts.join(' · ');
+}

@@ -1,0 +1,11 @@
+/** A short message about something that just happened, with at most one follow-up action. */
+export interface Toast {
+  readonly id: number;
+  readonly tone: 'info' | 'success' | 'warning' | 'error';
+  readonly title: string;
+  readonly detail?: string;
+  /** The follow-up ("Undo restore"), run by the store when the button is pressed. */
+  readonly action?: { readonly label: string; readonly testId: string };
+  /** A toast with an action or an error stays until closed; others leave on their own. */
+  readonly isSticky: boolean;
+}
