@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import type { MemoryDirectoryInfo, MemoryTarget } from '../../shared/contract/memory-contract';
+import { AppError } from '../../shared/errors';
+import { parseOrThrow } from '../../shared/validation';
+import { defaultMemoryLimits } from './memory-format';
+
+/** A limit in characters: a whole number the file can hold at least a short entry in. */
+const limitSchema = z.number().int().min(100).max(1_000_000);
+
+/** Per-target limits; an omitted target keeps its default. */
+const limitsSchema = z.object({ memory: limitSchema.optional(), user: limitSchema.optional() }).strict();
+
+/** The path of a configured directory: absolute, or starting with `~/`. */
+const directoryPathSchema = z
+  .string()
+  .min(1)
+  .refine((value) => path.isAbsolute(value) || value === '~' || value.startsWith('~/') || value.startsWith('~\\'), {
+    message: 'must be an absolute path or start with ~/',
+  });
+
+/** The `memory` section of $VIGIL_HOME/config.json. */
+export const memoryConfigSchema = z
+  .object({
+    /** Extra memory directories, or overrides of the defaults' label and limits (matched by path). */
+    directories: z
+      .array(z.object({ path: directoryPathSchema, label: z.string().min(1).max(80).optional(), limits: limitsSchema.optional() }).strict())
+      .max(50)
+      .default([]),
+    /** Whether $VIGIL_HOME/memories and Hermes's memories folder are managed too (default true). */
+    includeDefaults: z.boolean().default(true),
+  })
+  .strict();
+
+/** The memory section as written in config.json. */
+export type MemoryConfig = z.output<typeof memoryConfigSchema>;
+
+/** A memory directory with everything settled: where it is, what it is called, its limits. */
+export type ResolvedMemoryDirectory = Pick<MemoryDirectoryInfo, 'id' | 'path' | 'label' | 'source'> & {
+  readonly limits: Readonly<Record<MemoryTarget, number>>;
+};
+
+/** The id of a directory: first 16 hex of sha256 of its resolved path (the checkpoint store's rule). */
+export function memoryDirectoryId(resolvedPath: string): string {
+  return createHash('sha256').update(resolvedPath).digest('hex').slice(0, 16);
+}
+
+/** A path with `~` expanded, made absolute, and resolved through symlinks when it exists. */
+export async function resolveDirectoryPath(input: string, home = os.homedir()): Promise<string> {
+  const expanded = input === '~' ? home : /^~[\\/]/.test(input) ? path.join(home, input.slice(2)) : input;
+  const absolute = path.resolve(expanded);
+  return realpath(absolute).catch(() => absolute);
+}
+
+async function isDirectory(candidate: string): Promise<boolean> {
+  return stat(candidate).then((stats) => stats.isDirectory(), () => false);
+}
+
+/** Reads the memory section of config.json; a missing file means defaults, a bad one is an error naming the field. */
+export async function readMemoryConfig(configPath: string): Promise<MemoryConfig> {
+  let text: string;
+  try {
+    text = await readFile(configPath, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return parseOrThrow(memoryConfigSchema, {}, configPath);
+    throw new AppError('io_error', `Could not read ${configPath}: ${(error as Error).message}. Check its permissions.`, { path: configPath });
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    throw new AppError('invalid_request', `${configPath} is not valid JSON (${(error as Error).message}). Fix it or remove it to use the defaults.`, {
+      path: configPath,
+      field: '(root)',
+    });
+  }
+  const parsed = parseOrThrow(z.looseObject({ memory: memoryConfigSchema.optional() }), document, `${configPath} is invalid`);
+  return parsed.memory ?? parseOrThrow(memoryConfigSchema, {}, configPath);
+}
+
+/** Where the environment says Hermes keeps its memories: $HERMES_HOME/memories, else ~/.hermes/memories. */
+export function hermesMemoriesPath(env: NodeJS.ProcessEnv, home = os.homedir()): string {
+  const hermesHome = env['HERMES_HOME'];
+  return path.join(hermesHome !== undefined && hermesHome !== '' ? path.resolve(hermesHome) : path.join(home, '.hermes'), 'memories');
+}
+
+/** What the directory list is built from. */
+export interface MemoryDirectorySources {
+  readonly config: MemoryConfig;
+  /** $VIGIL_HOME/memories. */
+  readonly vigilMemories: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly home?: string;
+}
+
+/**
+ * The memory directories to manage: $VIGIL_HOME/memories, Hermes's folder when it exists, then
+ * the configured ones. A configured path equal to a default overrides its label and limits.
+ */
+export async function resolveMemoryDirectories(sources: MemoryDirectorySources): Promise<ResolvedMemoryDirectory[]> {
+  const found = new Map<string, ResolvedMemoryDirectory>();
+  const put = (directory: ResolvedMemoryDirectory): void => {
+    found.set(directory.path, directory);
+  };
+  if (sources.config.includeDefaults) {
+    const vigil = await resolveDirectoryPath(sources.vigilMemories, sources.home);
+    put({ id: memoryDirectoryId(vigil), path: vigil, label: 'Vigil memories', source: 'vigil', limits: defaultMemoryLimits });
+    const hermes = hermesMemoriesPath(sources.env, sources.home);
+    if (await isDirectory(hermes)) {
+      const resolved = await resolveDirectoryPath(hermes, sources.home);
+      put({ id: memoryDirectoryId(resolved), path: resolved, label: 'Hermes memories', source: 'hermes', limits: defaultMemoryLimits });
+    }
+  }
+  for (const configured of sources.config.directories) {
+    const resolved = await resolveDirectoryPath(configured.path, sources.home);
+    const existing = found.get(resolved);
+    put({
+      id: memoryDirectoryId(resolved),
+      path: resolved,
+      label: configured.label ?? existing?.label ?? path.basename(resolved),
+      source: existing?.source ?? 'config',
+      limits: { ...(existing?.limits ?? defaultMemoryLimits), ...configured.limits },
+    });
+  }
+  return [...found.values()];
+}

@@ -1,0 +1,107 @@
+import path from 'node:path';
+import type { DriftReport, MemoryChange, MemoryTarget, MemoryUsage, MemoryVersion } from '../../shared/contract/memory-contract';
+import { diffEntries } from './entry-diff';
+import type { ResolvedMemoryDirectory } from './memory-config';
+import { detectDrift, notUtf8Drift } from './memory-drift';
+import type { MemoryFileSnapshot } from './memory-file';
+import { memoryFileNames, parseEntries, usageOf } from './memory-format';
+import type { MemoryWriteRecord } from './memory-write-record';
+
+/** A snapshot understood: its entries, drift status and usage. */
+export interface ParsedSnapshot {
+  readonly version: MemoryVersion;
+  readonly drift: DriftReport;
+  readonly usage: MemoryUsage;
+}
+
+/** Parses a snapshot against a limit; bytes that are not UTF-8 have no entries and are drift. */
+export function parseSnapshot(snapshot: MemoryFileSnapshot, limit: number): ParsedSnapshot {
+  const isUtf8 = snapshot.invalidUtf8At === -1;
+  const entries = isUtf8 ? parseEntries(snapshot.text) : [];
+  return {
+    version: { exists: snapshot.exists, sha256: snapshot.sha256, entries },
+    drift: isUtf8 ? detectDrift(snapshot.text, limit) : notUtf8Drift(snapshot.invalidUtf8At),
+    usage: usageOf(entries, limit),
+  };
+}
+
+/** Where the changes of a file go. */
+export type MemoryChangeSink = (change: MemoryChange) => void;
+
+/** How a fresh read came about. */
+export interface ObserveOptions {
+  /** `vigil`: this process just wrote it · `detect`: a watcher or a mutation read it; the record decides. */
+  readonly source: 'vigil' | 'detect';
+  readonly record?: MemoryWriteRecord | undefined;
+  /** File-system notifications behind this read (0 when a mutation read it). */
+  readonly notifications: number;
+}
+
+/**
+ * The last known version of one memory file, and the one queue through which everything that
+ * reads or writes it in this process passes (watcher reads and mutations), so a stale read can
+ * never be compared against a newer version. Each new version is reported once, as Vigil's or as
+ * external, with the diff from the previous reported version: versions that were overwritten
+ * before anyone read them are superseded, never silently skipped over.
+ */
+export class MemoryFileState {
+  readonly file: string;
+  #known: MemoryVersion | undefined;
+  #lastExternal: MemoryChange | null = null;
+  #tail: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly directory: ResolvedMemoryDirectory,
+    readonly target: MemoryTarget,
+    readonly sink: MemoryChangeSink,
+  ) {
+    this.file = path.join(directory.path, memoryFileNames[target]);
+  }
+
+  /** The character limit of this file. */
+  get limit(): number {
+    return this.directory.limits[this.target];
+  }
+
+  /** The newest external change reported since this process started. */
+  get lastExternalChange(): MemoryChange | null {
+    return this.#lastExternal;
+  }
+
+  /** Runs `task` after every earlier task on this file (serialized; a failure does not block the next). */
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.#tail.then(task, task);
+    this.#tail = result.catch(() => undefined);
+    return result;
+  }
+
+  /**
+   * Reports the snapshot if it differs from the last known version and returns the change; the
+   * first snapshot of a file is its baseline and is not reported.
+   */
+  observe(snapshot: MemoryFileSnapshot, options: ObserveOptions): MemoryChange | undefined {
+    const parsed = parseSnapshot(snapshot, this.limit);
+    const previous = this.#known;
+    this.#known = parsed.version;
+    // The first read of a file no one has read before is the baseline, not a change.
+    if (previous === undefined) return undefined;
+    if (previous.exists === parsed.version.exists && previous.sha256 === parsed.version.sha256) return undefined;
+    const isVigil = options.source === 'vigil' || (snapshot.sha256 !== null && options.record?.sha256 === snapshot.sha256);
+    const change: MemoryChange = {
+      dir: this.directory.path,
+      target: this.target,
+      file: this.file,
+      source: isVigil ? 'vigil' : 'external',
+      at: new Date().toISOString(),
+      previous,
+      current: parsed.version,
+      diff: diffEntries(previous.entries, parsed.version.entries),
+      drift: parsed.drift,
+      usage: parsed.usage,
+      notifications: options.notifications,
+    };
+    if (!isVigil) this.#lastExternal = change;
+    this.sink(change);
+    return change;
+  }
+}

@@ -1,0 +1,191 @@
+import path from 'node:path';
+import type { AppliedOperation, MemoryCheckpoint, MemoryMutationResult, PreservedBackup } from '../../shared/contract/memory-contract';
+import { AppError, isAppError } from '../../shared/errors';
+import type { Attribution } from '../checkpoints/checkpoint-types';
+import { writeFileAtomic } from '../files/atomic-write';
+import type { Logger } from '../logging/logger';
+import type { MemoryCaptureQueue } from './memory-capture';
+import type { MemoryCheckpointer } from './memory-checkpointer';
+import { openMemoryFile, sha256Of, type MemoryFileSnapshot } from './memory-file';
+import { parseSnapshot, type MemoryFileState, type ParsedSnapshot } from './memory-file-state';
+import { joinEntries, parseEntries, usageOf } from './memory-format';
+import { withMemoryLock } from './memory-lock';
+import { writeMemoryBackup } from './memory-backup';
+import { driftError } from './memory-refusal';
+import { entryDigest, readWriteRecord, writeWriteRecord, type MemoryWriteRecord } from './memory-write-record';
+
+/** What a change decided, given the file as it is now. */
+export interface ChangeDecision {
+  readonly entries: readonly string[];
+  readonly applied: readonly AppliedOperation[];
+  readonly isChanged: boolean;
+  /** Entries the change takes out of the file. */
+  readonly discarded: readonly string[];
+  /** One sentence for the result (`Entry added.`). */
+  readonly message: string;
+}
+
+/** One guarded change of a memory file: a mutation or an adoption. */
+export interface GuardedChange {
+  /** `memory: add`; the checkpoint subject is `before <purpose>`. */
+  readonly purpose: string;
+  readonly attribution?: Attribution;
+  /** Whether the change may rewrite a drifted file (an adoption); otherwise drift refuses it. */
+  readonly mayRewriteDrift: boolean;
+  /** Keep a backup of the whole file before writing (an adoption keeps the free-form original). */
+  readonly backupWhole: boolean;
+  /** Decides the new entries from the current file; throws an AppError to refuse. */
+  decide(current: ParsedSnapshot, snapshot: MemoryFileSnapshot): ChangeDecision;
+}
+
+/** What the guarded change runner needs from the service. */
+export interface GuardedChangeDependencies {
+  readonly logger: Logger;
+  readonly checkpoints: MemoryCheckpointer | undefined;
+  readonly captures: MemoryCaptureQueue;
+  readonly reportProblem: (message: string) => void;
+  readonly lockTimeoutMs?: number;
+}
+
+/** How often a write is retried when the file changed between the read and the rename. */
+const maxAttempts = 5;
+
+async function takeCheckpoint(deps: GuardedChangeDependencies, state: MemoryFileState, change: GuardedChange): Promise<MemoryCheckpoint> {
+  if (deps.checkpoints === undefined) return { status: 'not-configured' };
+  try {
+    const outcome = await deps.checkpoints.checkpoint(state.directory.path, {
+      reason: `before ${change.purpose}`,
+      ...(change.attribution === undefined ? {} : { attribution: change.attribution }),
+      paths: [state.file],
+    });
+    if (outcome.kind === 'created') return { status: 'created', id: outcome.checkpoint.id };
+    return outcome.head === undefined ? { status: 'unchanged' } : { status: 'unchanged', id: outcome.head };
+  } catch (error) {
+    const message = `The checkpoint before ${change.purpose} in ${state.directory.path} failed: ${error instanceof Error ? error.message : String(error)}. The change went ahead.`;
+    deps.logger.error('memory checkpoint failed', { dir: state.directory.path, error });
+    deps.reportProblem(message);
+    return { status: 'failed', message };
+  }
+}
+
+/** The discarded entries that Vigil did not write (all of them when the record does not know the file). */
+function writtenElsewhere(discarded: readonly string[], record: MemoryWriteRecord | undefined): string[] {
+  const known = new Set(record?.entries ?? []);
+  return discarded.filter((entry) => !known.has(entryDigest(entry)));
+}
+
+function writtenSnapshot(snapshot: MemoryFileSnapshot, text: string): MemoryFileSnapshot {
+  const bytes = Buffer.from(text, 'utf8');
+  return { ...snapshot, exists: true, bytes, sha256: sha256Of(bytes), text, invalidUtf8At: -1, identity: undefined };
+}
+
+/** Saves what a racing writer put into the old file between Vigil's read and its rename. */
+async function rescueRacedWrite(deps: GuardedChangeDependencies, file: string, raced: Buffer, written: readonly string[]): Promise<PreservedBackup> {
+  const backup = await writeMemoryBackup(file, raced);
+  const message = `Another program wrote to ${file} while Vigil was replacing it; its version is kept in ${backup.path}.`;
+  deps.logger.warn('memory write raced an external writer', { file, backup: backup.path });
+  deps.reportProblem(message);
+  const kept = new Set(written);
+  return { reason: 'raced-write', backup: backup.path, entries: parseEntries(raced.toString('utf8')).filter((entry) => !kept.has(entry)) };
+}
+
+/** One sentence about a backup, appended to the result's message. */
+function describePreserved(item: PreservedBackup): string {
+  switch (item.reason) {
+    case 'external-text':
+      return ` Text written outside Vigil was taken out of the file; it is kept in ${item.backup}.`;
+    case 'raced-write':
+      return ` Another program wrote the file at the same moment; its version is kept in ${item.backup}.`;
+    case 'adopted-original':
+      return ` The original file is kept in ${item.backup}.`;
+  }
+}
+
+/** One attempt: read, check, decide, checkpoint, back up, write; undefined when the file changed under us. */
+async function attempt(
+  state: MemoryFileState,
+  change: GuardedChange,
+  deps: GuardedChangeDependencies,
+  isLastAttempt: boolean,
+): Promise<MemoryMutationResult | undefined> {
+  const opened = await openMemoryFile(state.file);
+  try {
+    const { snapshot } = opened;
+    const record = await readWriteRecord(state.file);
+    if (state.observe(snapshot, { source: 'detect', record, notifications: 0 })?.source === 'external') {
+      deps.captures.schedule(state.directory.path, `external edit of ${path.basename(state.file)}`);
+    }
+    const parsed = parseSnapshot(snapshot, state.limit);
+    if (parsed.drift.isDrifted && !change.mayRewriteDrift) {
+      const backup = await writeMemoryBackup(state.file, snapshot.bytes);
+      throw driftError({ file: state.file, target: state.target, limit: state.limit, drift: parsed.drift, usage: parsed.usage, backup: backup.path, isBackupReused: backup.isReused });
+    }
+    const decision = change.decide(parsed, snapshot);
+    const base = { dir: state.directory.path, target: state.target, file: state.file, applied: [...decision.applied] };
+    if (!decision.isChanged) {
+      return { ...base, outcome: 'unchanged', message: decision.message, entries: [...decision.entries], usage: parsed.usage, checkpoint: { status: 'not-needed' }, preserved: [] };
+    }
+    // An external version found just now gets its own checkpoint first, then the one before the change.
+    await deps.captures.idle(state.directory.path);
+    const checkpoint = await takeCheckpoint(deps, state, change);
+    const preserved: PreservedBackup[] = [];
+    const elsewhere = writtenElsewhere(decision.discarded, record);
+    if (change.backupWhole && snapshot.bytes.length > 0) {
+      preserved.push({ reason: 'adopted-original', backup: (await writeMemoryBackup(state.file, snapshot.bytes)).path, entries: [...parsed.version.entries] });
+    } else if (elsewhere.length > 0) {
+      preserved.push({ reason: 'external-text', backup: (await writeMemoryBackup(state.file, snapshot.bytes)).path, entries: elsewhere });
+    }
+    const text = joinEntries(decision.entries);
+    await writeWriteRecord(state.file, sha256Of(text), decision.entries);
+    try {
+      await writeFileAtomic(snapshot.path, text, {
+        ifUnchanged: { identity: snapshot.identity },
+        ...(snapshot.exists ? {} : { mode: 0o600 }),
+      });
+    } catch (error) {
+      if (isAppError(error) && error.code === 'conflict' && !isLastAttempt) return undefined;
+      throw error;
+    }
+    const raced = await opened.changedSinceRead();
+    if (raced !== undefined) preserved.push(await rescueRacedWrite(deps, state.file, raced, decision.entries));
+    deps.checkpoints?.noteWritten([snapshot.path]);
+    state.observe(writtenSnapshot(snapshot, text), { source: 'vigil', notifications: 0 });
+    const notes = preserved.map((item) => describePreserved(item)).join('');
+    return {
+      ...base,
+      outcome: 'changed',
+      message: `${decision.message}${notes}`,
+      entries: [...decision.entries],
+      usage: usageOf(decision.entries, state.limit),
+      checkpoint,
+      preserved,
+    };
+  } finally {
+    await opened.close();
+  }
+}
+
+/**
+ * Runs a change of one memory file with every guard of seed 003: in this process's queue for the
+ * file, under the cross-process memory lock, it re-reads the file (reporting an external change
+ * it finds), refuses a drifted file (untouched, with a `.bak` and a remediation), lets the change
+ * decide, takes a checkpoint, keeps a backup of text written outside Vigil that the change takes
+ * out, records what it writes, and writes through the atomic writer only if the file is still
+ * the version it read (otherwise it starts over). A write that raced into the old file after the
+ * read is rescued into a backup.
+ */
+export function runGuardedChange(state: MemoryFileState, change: GuardedChange, deps: GuardedChangeDependencies): Promise<MemoryMutationResult> {
+  return state.run(() =>
+    withMemoryLock(
+      state.file,
+      async () => {
+        for (let number = 1; number <= maxAttempts; number += 1) {
+          const result = await attempt(state, change, deps, number === maxAttempts);
+          if (result !== undefined) return result;
+        }
+        throw new AppError('busy', `${state.file} kept changing while Vigil tried to write it; nothing was written. Retry.`, { file: state.file });
+      },
+      { purpose: change.purpose, ...(deps.lockTimeoutMs === undefined ? {} : { timeoutMs: deps.lockTimeoutMs }) },
+    ),
+  );
+}

@@ -1,0 +1,258 @@
+import { mkdir, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type {
+  AdoptionPlan,
+  MemoryChange,
+  MemoryDirectoryInfo,
+  MemoryFileView,
+  MemoryMutation,
+  MemoryMutationResult,
+  MemoryTarget,
+} from '../../shared/contract/memory-contract';
+import { AppError } from '../../shared/errors';
+import type { Attribution } from '../checkpoints/checkpoint-types';
+import type { Disposer } from '../core/disposable';
+import type { Unsubscribe } from '../core/event-hub';
+import type { Logger } from '../logging/logger';
+import { proposeEntries, recommendProposal } from './memory-adoption';
+import { MemoryCaptureQueue } from './memory-capture';
+import type { MemoryCheckpointer } from './memory-checkpointer';
+import type { ResolvedMemoryDirectory } from './memory-config';
+import { contractFieldNamer, decideAdoption, decideMutation, type FieldNamer } from './memory-decisions';
+import { readMemoryFile, type MemoryFileSnapshot } from './memory-file';
+import { MemoryFileState, parseSnapshot } from './memory-file-state';
+import { memoryFileNames, memoryTargets } from './memory-format';
+import { runGuardedChange, type GuardedChangeDependencies } from './memory-mutation';
+import { watchMemoryDirectory } from './memory-watcher';
+import { readWriteRecord } from './memory-write-record';
+
+/** What the composition root passes to the memory service. */
+export interface MemoryServiceOptions {
+  readonly directories: readonly ResolvedMemoryDirectory[];
+  readonly logger: Logger;
+  /** Memory directories are checkpointed directories; omitted, no checkpoints are taken. */
+  readonly checkpoints?: MemoryCheckpointer;
+  /** Watch the directories for external edits (the app, `vigil serve`, `vigil memory watch`). */
+  readonly watch?: false | { readonly debounceMs?: number; readonly maxWaitMs?: number };
+  /** How long a mutation waits for another writer's lock (default 10 s). */
+  readonly lockTimeoutMs?: number;
+  /** A background problem no call result carries (a failed checkpoint, a raced write). */
+  readonly onProblem?: (message: string) => void;
+}
+
+/** Options of one mutation. */
+export interface MutateOptions {
+  readonly attribution?: Attribution;
+  /** How error messages name the request's fields (the agent tool spells them `old_text`). */
+  readonly fieldOf?: FieldNamer;
+}
+
+/** The most of a file's text a view carries. */
+const maxViewChars = 64 * 1024;
+
+/** The memory store: guarded reads and mutations of every managed directory, and their live changes. */
+export interface MemoryService {
+  directories(): Promise<MemoryDirectoryInfo[]>;
+  read(dir: string, target: MemoryTarget): Promise<MemoryFileView>;
+  mutate(dir: string, target: MemoryTarget, mutation: MemoryMutation, options?: MutateOptions): Promise<MemoryMutationResult>;
+  proposeAdoption(dir: string, target: MemoryTarget): Promise<AdoptionPlan>;
+  adopt(dir: string, target: MemoryTarget, basis: string | null, entries: readonly string[], attribution?: Attribution): Promise<MemoryMutationResult>;
+  /** Every change of every managed file, Vigil's and external. */
+  onChange(listener: (change: MemoryChange) => void): Unsubscribe;
+  /** Resolves when the background checkpoints of external edits are done. */
+  settled(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+function viewText(text: string): { text: string; isTextTruncated: boolean } {
+  if (text.length <= maxViewChars) return { text, isTextTruncated: false };
+  const cut = text.charCodeAt(maxViewChars - 1) >= 0xd800 && text.charCodeAt(maxViewChars - 1) <= 0xdbff ? maxViewChars - 1 : maxViewChars;
+  return { text: text.slice(0, cut), isTextTruncated: true };
+}
+
+/** Builds the memory service: creates Vigil's own memory folder, reads every file's baseline, starts the watchers. */
+export async function createMemoryService(options: MemoryServiceOptions): Promise<MemoryService> {
+  const { logger } = options;
+  const listeners = new Set<(change: MemoryChange) => void>();
+  const reportProblem = (message: string): void => options.onProblem?.(message);
+  const captures = new MemoryCaptureQueue(options.checkpoints, logger, reportProblem);
+  const deps: GuardedChangeDependencies = {
+    logger,
+    checkpoints: options.checkpoints,
+    captures,
+    reportProblem,
+    ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
+  };
+  const broadcast = (change: MemoryChange): void => {
+    for (const listener of listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        logger.error('a memory change listener failed', { error });
+      }
+    }
+  };
+  const states = new Map<string, Map<MemoryTarget, MemoryFileState>>();
+  for (const directory of options.directories) {
+    states.set(directory.path, new Map(memoryTargets.map((target) => [target, new MemoryFileState(directory, target, broadcast)])));
+  }
+  const watched = new Set<string>();
+  const disposers: Disposer[] = [];
+
+  async function stateOf(dir: string, target: MemoryTarget): Promise<MemoryFileState> {
+    const candidates = [path.resolve(dir), await realpath(path.resolve(dir)).catch(() => path.resolve(dir))];
+    for (const directory of options.directories) {
+      if (directory.id === dir || candidates.includes(directory.path)) {
+        const state = states.get(directory.path)?.get(target);
+        if (state !== undefined) return state;
+      }
+    }
+    const known = options.directories.map((directory) => directory.path).join(', ');
+    throw new AppError('not_found', `${dir} is not a memory directory Vigil manages (it manages: ${known || 'none'}). Add it to "memory.directories" in config.json.`, {
+      dir,
+    });
+  }
+
+  /** Reads a file in its queue and reports the version if it is new; external versions are checkpointed. */
+  async function refresh(state: MemoryFileState, notifications: number): Promise<MemoryFileSnapshot> {
+    const snapshot = await readMemoryFile(state.file);
+    const change = state.observe(snapshot, { source: 'detect', record: await readWriteRecord(state.file), notifications });
+    if (change?.source === 'external') captures.schedule(state.directory.path, `external edit of ${path.basename(state.file)}`);
+    return snapshot;
+  }
+
+  for (const directory of options.directories) {
+    if (directory.source !== 'hermes') await mkdir(directory.path, { recursive: true, mode: 0o700 });
+    for (const state of states.get(directory.path)?.values() ?? []) {
+      await state.run(() => refresh(state, 0)).catch((error: unknown) => logger.warn('could not read a memory file', { file: state.file, error }));
+    }
+  }
+
+  if (options.watch !== undefined && options.watch !== false) {
+    const { debounceMs, maxWaitMs } = options.watch;
+    for (const directory of options.directories) {
+      const byName = new Map([...(states.get(directory.path)?.values() ?? [])].map((state) => [path.basename(state.file), state]));
+      try {
+        disposers.push(
+          await watchMemoryDirectory({
+            dir: directory.path,
+            fileNames: Object.values(memoryFileNames),
+            ...(debounceMs === undefined ? {} : { debounceMs }),
+            ...(maxWaitMs === undefined ? {} : { maxWaitMs }),
+            onSettled: (fileName, notifications) => {
+              const state = byName.get(fileName);
+              if (state === undefined) return;
+              state.run(() => refresh(state, notifications)).catch((error: unknown) => {
+                logger.warn('could not read a changed memory file', { file: state.file, error });
+                reportProblem(`Could not read ${state.file} after it changed: ${error instanceof Error ? error.message : String(error)}`);
+              });
+            },
+            onError: (error) => {
+              logger.error('memory watcher failed', { dir: directory.path, error });
+              reportProblem(`Watching ${directory.path} failed: ${error instanceof Error ? error.message : String(error)}. External edits may go unnoticed until Vigil restarts.`);
+            },
+          }),
+        );
+        watched.add(directory.path);
+      } catch (error) {
+        logger.error('could not watch a memory directory', { dir: directory.path, error });
+        reportProblem(`Could not watch ${directory.path}; external edits will be noticed only when Vigil next reads the file.`);
+      }
+    }
+  }
+
+  return {
+    async directories() {
+      return Promise.all(
+        options.directories.map(async (directory) => ({
+          ...directory,
+          limits: { ...directory.limits },
+          exists: await stat(directory.path).then((stats) => stats.isDirectory(), () => false),
+          isWatched: watched.has(directory.path),
+        })),
+      );
+    },
+
+    async read(dir, target) {
+      const state = await stateOf(dir, target);
+      const snapshot = await state.run(() => refresh(state, 0));
+      const parsed = parseSnapshot(snapshot, state.limit);
+      return {
+        dir: state.directory.path,
+        target,
+        file: state.file,
+        exists: snapshot.exists,
+        sha256: snapshot.sha256,
+        entries: parsed.version.entries,
+        usage: parsed.usage,
+        drift: parsed.drift,
+        ...viewText(snapshot.text),
+        lastExternalChange: state.lastExternalChange,
+      };
+    },
+
+    async mutate(dir, target, mutation, mutateOptions = {}) {
+      const state = await stateOf(dir, target);
+      const fieldOf = mutateOptions.fieldOf ?? contractFieldNamer(mutation);
+      const decide = decideMutation(mutation, memoryFileNames[target], state.limit, fieldOf);
+      return runGuardedChange(
+        state,
+        {
+          purpose: `memory: ${mutation.action}`,
+          ...(mutateOptions.attribution === undefined ? {} : { attribution: mutateOptions.attribution }),
+          mayRewriteDrift: false,
+          backupWhole: false,
+          decide,
+        },
+        deps,
+      );
+    },
+
+    async proposeAdoption(dir, target) {
+      const state = await stateOf(dir, target);
+      const snapshot = await state.run(() => refresh(state, 0));
+      const parsed = parseSnapshot(snapshot, state.limit);
+      const proposals = proposeEntries(snapshot.text, state.limit);
+      return {
+        dir: state.directory.path,
+        target,
+        file: state.file,
+        basis: snapshot.sha256,
+        drift: parsed.drift,
+        proposals,
+        recommended: recommendProposal(proposals),
+      };
+    },
+
+    async adopt(dir, target, basis, entries, attribution) {
+      const state = await stateOf(dir, target);
+      return runGuardedChange(
+        state,
+        {
+          purpose: 'memory: adopt',
+          ...(attribution === undefined ? {} : { attribution }),
+          mayRewriteDrift: true,
+          backupWhole: true,
+          decide: decideAdoption(basis, entries, memoryFileNames[target], state.limit),
+        },
+        deps,
+      );
+    },
+
+    onChange(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+
+    settled: () => captures.idleAll(),
+
+    async dispose() {
+      for (const dispose of disposers.reverse()) await dispose();
+      disposers.length = 0;
+      await captures.idleAll();
+      listeners.clear();
+    },
+  };
+}

@@ -1,0 +1,270 @@
+import { z } from 'zod';
+import { defineCalls, defineEvents } from './define';
+
+/**
+ * The memory store in the contract: the agents' MEMORY.md / USER.md of each memory directory,
+ * their entries, usage and drift, guarded mutations, adoption of drifted files, and live changes.
+ * These schemas also type the core's memory service (electron/memory/).
+ */
+
+/** Which of a directory's two files: `memory` is MEMORY.md, `user` is USER.md. */
+export const memoryTargetSchema = z.enum(['memory', 'user']);
+
+/** The longest text one operation may carry; far above any limit, it only stops abuse. */
+const maxOperationText = 100_000;
+
+/** How full a file is, in characters as Hermes counts them (code points), delimiters included. */
+export const memoryUsageSchema = z.object({
+  chars: z.number().int().nonnegative(),
+  limit: z.number().int().positive(),
+  /** Whole percent, capped at 100. */
+  percent: z.number().int().min(0).max(100),
+});
+
+/** Why a file is not in the shape the memory tool writes. */
+export const driftKindSchema = z.enum(['not-utf8', 'not-round-trip', 'entry-over-limit', 'stray-delimiter']);
+
+/** The drift status of a file; `reasons` is empty when it is tool-shaped. */
+export const driftReportSchema = z.object({
+  isDrifted: z.boolean(),
+  reasons: z.array(z.object({ kind: driftKindSchema, message: z.string() })),
+});
+
+/** One entry-level change: `add` a new entry, `replace` the one entry containing `oldText`, `remove` it. */
+export const memoryOperationSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('add'), content: z.string().max(maxOperationText) }).strict(),
+  z
+    .object({
+      action: z.literal('replace'),
+      oldText: z.string().max(maxOperationText),
+      content: z.string().max(maxOperationText),
+    })
+    .strict(),
+  z.object({ action: z.literal('remove'), oldText: z.string().max(maxOperationText) }).strict(),
+]);
+
+/** A mutation: one operation, or a batch applied all or nothing and checked against its final state. */
+export const memoryMutationSchema = z.discriminatedUnion('action', [
+  ...memoryOperationSchema.options,
+  z.object({ action: z.literal('batch'), operations: z.array(memoryOperationSchema).min(1).max(100) }).strict(),
+]);
+
+/** What one operation of a mutation did. */
+export const appliedOperationSchema = z.object({
+  action: z.enum(['add', 'replace', 'remove']),
+  outcome: z.enum(['added', 'already-present', 'replaced', 'removed', 'unchanged']),
+  /** The entry as it now reads (add, replace) or as it read before it was removed. */
+  entry: z.string(),
+});
+
+/**
+ * What happened to the checkpoint a mutation takes before it writes: `created`, `unchanged` (the
+ * directory's head already holds this state), `failed` (logged and reported; the mutation went
+ * ahead), `not-needed` (nothing was written), `not-configured` (no checkpoint store in this process).
+ */
+export const memoryCheckpointSchema = z.object({
+  status: z.enum(['created', 'unchanged', 'failed', 'not-needed', 'not-configured']),
+  /** The commit id of the checkpoint (created) or of the directory's head (unchanged). */
+  id: z.string().optional(),
+  /** Why it failed; the mutation went ahead all the same. */
+  message: z.string().optional(),
+});
+
+/** A memory directory Vigil manages. */
+export const memoryDirectorySchema = z.object({
+  /** First 16 hex of sha256 of the resolved path (the same rule as checkpoints). */
+  id: z.string(),
+  path: z.string(),
+  label: z.string(),
+  /** `vigil`: $VIGIL_HOME/memories · `hermes`: Hermes's folder, found on disk · `config`: listed in config.json. */
+  source: z.enum(['vigil', 'hermes', 'config']),
+  limits: z.object({ memory: z.number().int().positive(), user: z.number().int().positive() }),
+  exists: z.boolean(),
+  isWatched: z.boolean(),
+});
+
+/** The entry-level difference between two versions of a file. */
+export const entryDiffSchema = z.object({
+  added: z.array(z.string()),
+  removed: z.array(z.string()),
+  /** Entries present in both versions. */
+  kept: z.number().int().nonnegative(),
+  /** The kept entries are in another order. */
+  isReordered: z.boolean(),
+});
+
+/** One version of a file as a change reports it. */
+export const memoryVersionSchema = z.object({
+  exists: z.boolean(),
+  /** sha256 of the bytes; null when the file does not exist. */
+  sha256: z.string().nullable(),
+  entries: z.array(z.string()),
+});
+
+/** A change of a memory file: by Vigil (any Vigil process), or by anything else. */
+export const memoryChangeSchema = z.object({
+  dir: z.string(),
+  target: memoryTargetSchema,
+  file: z.string(),
+  source: z.enum(['vigil', 'external']),
+  at: z.string(),
+  previous: memoryVersionSchema,
+  current: memoryVersionSchema,
+  diff: entryDiffSchema,
+  drift: driftReportSchema,
+  usage: memoryUsageSchema,
+  /**
+   * File-system notifications folded into this change. Above 1, intermediate versions were
+   * overwritten before they could be read: they are superseded, and `previous` is the last
+   * version reported, so the diff covers the whole net change.
+   */
+  notifications: z.number().int().nonnegative(),
+});
+
+/** A file as the UI shows it. */
+export const memoryFileViewSchema = z.object({
+  dir: z.string(),
+  target: memoryTargetSchema,
+  file: z.string(),
+  exists: z.boolean(),
+  sha256: z.string().nullable(),
+  entries: z.array(z.string()),
+  usage: memoryUsageSchema,
+  drift: driftReportSchema,
+  /** The file's text (invalid UTF-8 shown with U+FFFD), cut at 64 KiB; for showing a drifted file. */
+  text: z.string(),
+  isTextTruncated: z.boolean(),
+  /** The newest change not made by Vigil since this core started, if any. */
+  lastExternalChange: memoryChangeSchema.nullable(),
+});
+
+/**
+ * A backup a change kept: `external-text` — entries written outside Vigil that a replace or remove
+ * took out; `raced-write` — a program wrote the old file while Vigil replaced it; `adopted-original`
+ * — the free-form file an adoption rewrote.
+ */
+export const preservedBackupSchema = z.object({
+  reason: z.enum(['external-text', 'raced-write', 'adopted-original']),
+  backup: z.string(),
+  /** The entries (or, for a raced write, the text's entries) that are only in the backup now. */
+  entries: z.array(z.string()),
+});
+
+/** What a mutation (or an adoption) did. */
+export const memoryMutationResultSchema = z.object({
+  dir: z.string(),
+  target: memoryTargetSchema,
+  file: z.string(),
+  outcome: z.enum(['changed', 'unchanged']),
+  /** One sentence for the agent or the user: `Entry added.`, `Entry already exists (no duplicate added).` */
+  message: z.string(),
+  entries: z.array(z.string()),
+  usage: memoryUsageSchema,
+  applied: z.array(appliedOperationSchema),
+  checkpoint: memoryCheckpointSchema,
+  /** Backups this change wrote so that nothing written outside Vigil is lost (usually none). */
+  preserved: z.array(preservedBackupSchema),
+});
+
+/** How an adoption proposal splits free-form text into entries. */
+export const adoptionStrategySchema = z.enum(['delimiter', 'blank-lines', 'headings']);
+
+/** One way of splitting a drifted file into entries. */
+export const adoptionProposalSchema = z.object({
+  strategy: adoptionStrategySchema,
+  entries: z.array(z.string()),
+  usage: memoryUsageSchema,
+  /** The entries fit the file's limit as they are. */
+  fits: z.boolean(),
+});
+
+/** The proposals for adopting a file, and the version they were made from. */
+export const adoptionPlanSchema = z.object({
+  dir: z.string(),
+  target: memoryTargetSchema,
+  file: z.string(),
+  /** sha256 of the file the proposals were made from; `memory:adopt` refuses if the file changed since. */
+  basis: z.string().nullable(),
+  drift: driftReportSchema,
+  proposals: z.array(adoptionProposalSchema),
+  /** The proposal to show first: the first that fits, preferring delimiter, then headings, then blank lines. */
+  recommended: adoptionStrategySchema.nullable(),
+});
+
+const fileRequest = z.object({ dir: z.string().min(1), target: memoryTargetSchema }).strict();
+
+/** Calls of the memory store. */
+export const memoryCalls = defineCalls({
+  'memory:directories': {
+    summary: 'The memory directories Vigil manages, with their limits.',
+    request: z.object({}).strict(),
+    response: z.object({ directories: z.array(memoryDirectorySchema) }),
+  },
+  'memory:read': {
+    summary: 'A memory file: its entries, usage, limit, drift status and last external change.',
+    request: fileRequest,
+    response: memoryFileViewSchema,
+  },
+  'memory:mutate': {
+    summary: 'Add, replace or remove entries (or a batch, all or nothing) under the lock, refusing on drift.',
+    request: fileRequest.extend({ operation: memoryMutationSchema }).strict(),
+    response: memoryMutationResultSchema,
+  },
+  'memory:propose-adoption': {
+    summary: 'Ways to split a drifted file into entries, for the user to confirm.',
+    request: fileRequest,
+    response: adoptionPlanSchema,
+  },
+  'memory:adopt': {
+    summary: 'Rewrite a drifted file as the confirmed entries (a backup of it is kept).',
+    request: fileRequest
+      .extend({ basis: z.string().nullable(), entries: z.array(z.string().max(maxOperationText)).max(1000) })
+      .strict(),
+    response: memoryMutationResultSchema,
+  },
+});
+
+/** Events of the memory store. */
+export const memoryEvents = defineEvents({
+  'memory:changed': {
+    summary: 'A memory file changed: written by Vigil or edited outside it (with the entry diff and drift).',
+    payload: memoryChangeSchema,
+  },
+});
+
+/** A target of the contract. */
+export type MemoryTarget = z.infer<typeof memoryTargetSchema>;
+/** Usage of a file. */
+export type MemoryUsage = z.infer<typeof memoryUsageSchema>;
+/** A drift report. */
+export type DriftReport = z.infer<typeof driftReportSchema>;
+/** A drift reason's kind. */
+export type DriftKind = z.infer<typeof driftKindSchema>;
+/** One operation. */
+export type MemoryOperation = z.infer<typeof memoryOperationSchema>;
+/** One mutation (an operation or a batch). */
+export type MemoryMutation = z.infer<typeof memoryMutationSchema>;
+/** What one operation did. */
+export type AppliedOperation = z.infer<typeof appliedOperationSchema>;
+/** A managed directory. */
+export type MemoryDirectoryInfo = z.infer<typeof memoryDirectorySchema>;
+/** An entry diff. */
+export type EntryDiff = z.infer<typeof entryDiffSchema>;
+/** One version of a file. */
+export type MemoryVersion = z.infer<typeof memoryVersionSchema>;
+/** A change event's payload. */
+export type MemoryChange = z.infer<typeof memoryChangeSchema>;
+/** A file view. */
+export type MemoryFileView = z.infer<typeof memoryFileViewSchema>;
+/** A mutation's result. */
+export type MemoryMutationResult = z.infer<typeof memoryMutationResultSchema>;
+/** The checkpoint part of a result. */
+export type MemoryCheckpoint = z.infer<typeof memoryCheckpointSchema>;
+/** A backup a change kept. */
+export type PreservedBackup = z.infer<typeof preservedBackupSchema>;
+/** An adoption strategy. */
+export type AdoptionStrategy = z.infer<typeof adoptionStrategySchema>;
+/** One adoption proposal. */
+export type AdoptionProposal = z.infer<typeof adoptionProposalSchema>;
+/** The adoption plan. */
+export type AdoptionPlan = z.infer<typeof adoptionPlanSchema>;
