@@ -1,0 +1,23 @@
+import type { EventHub } from '../core/event-hub';
+import type { ToolExecutor } from '../executor/executor-types';
+import type { Logger } from '../logging/logger';
+import type { SessionService } from '../sessions/session-types';
+
+/** What the gateway needs from the core. */
+export interface GatewayDependencies {
+  readonly sessions: SessionService;
+  readonly executor: ToolExecutor;
+  readonly events: EventHub;
+  readonly logger: Logger;
+  readonly version: string;
+  /** Without a `_meta["vigil/turn"]` mark, an MCP turn ends after this much quiet (default 30 s). */
+  readonly turnIdleGapMs?: number;
+  /** An MCP session with no request and no open stream for this long is closed (default 30 min). */
+  readonly mcpSessionIdleMs?: number;
+}
+
+/** The default quiet gap that ends an unmarked MCP turn. */
+export const defaultTurnIdleGapMs = 30_000;
+
+/** The default inactivity after which an abandoned MCP session is closed. */
+export const defaultMcpSessionIdleMs = 30 * 60_000;

@@ -1,0 +1,205 @@
+import path from 'node:path';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  CallToolRequestSchema,
+  ListRootsResultSchema,
+  ListToolsRequestSchema,
+  RootsListChangedNotificationSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { AppError, type AppErrorData } from '../../shared/errors';
+import { toErrorData } from '../../shared/result';
+import type { ToolCallOutcome } from '../executor/executor-types';
+import { defaultTurnIdleGapMs, type GatewayDependencies } from './gateway-dependencies';
+import { formatToolValue } from './format-tool-value';
+import { McpTurnTracker } from './mcp-turn-tracker';
+import { noWorkspaceError, pathsOfMcpRoots } from './mcp-workspace';
+import { readTurnMark } from './turn-mark';
+
+/** What Vigil knows about an MCP connection before the client says anything. */
+export interface McpConnectionContext {
+  /** The `?cwd=` of the URL (or `vigil mcp --cwd`): the workspace when the client offers no roots. */
+  readonly cwd: string | undefined;
+  /** Overrides the agent name the client gives in `clientInfo` (`?agent=`, `vigil mcp --agent`). */
+  readonly agent: string | undefined;
+}
+
+/** One MCP connection's server, bound to one Vigil session. */
+export interface McpAgentServer {
+  readonly mcp: McpServer;
+  /** The Vigil session, once the client has initialized. */
+  readonly sessionId: () => string | undefined;
+  /** Closes the connection and ends its session. */
+  close(): Promise<void>;
+}
+
+/** How long a client may take to answer `roots/list`. */
+const rootsTimeoutMs = 10_000;
+
+/** The `_meta` key under which a tool result carries Vigil's record of the call. */
+export const callMetaKey = 'vigil/call';
+
+function errorResult(error: AppErrorData, outcome?: ToolCallOutcome): CallToolResult {
+  return {
+    isError: true,
+    content: [{ type: 'text', text: error.message }],
+    _meta: { [callMetaKey]: outcome === undefined ? { error } : describeOutcome(outcome) },
+  };
+}
+
+function describeOutcome(outcome: ToolCallOutcome): Record<string, unknown> {
+  return {
+    callId: outcome.callId,
+    turn: outcome.turn,
+    decision: outcome.decision,
+    ...(outcome.reason === undefined ? {} : { reason: outcome.reason }),
+    checkpoints: outcome.checkpoints,
+    ...(outcome.result.ok ? {} : { error: outcome.result.error }),
+  };
+}
+
+/**
+ * Builds the MCP server of one connection. Tools are listed from the shared schemas; every call
+ * goes through the executor (policy, checkpoints, session log) with the client's raw arguments,
+ * so a dropped required argument is an error naming it (seed 004), returned as an `isError`
+ * tool result. The Vigil session opens when the client initializes (agent name from
+ * `clientInfo`); its roots come from the client's `roots/list`, else from the connection's cwd.
+ */
+export function createMcpAgentServer(deps: GatewayDependencies, tools: readonly Tool[], context: McpConnectionContext): McpAgentServer {
+  const mcp = new McpServer(
+    { name: 'vigil', version: deps.version },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions:
+        'Vigil supervises your file work: every write is atomic and checkpointed, so it can be undone. ' +
+        `Mark turns with _meta["vigil/turn"] = { "id": "<turn id>", "userMessage": "<what the user asked>" } on tools/call.`,
+    },
+  );
+  const { server } = mcp;
+  let sessionId: string | undefined;
+  let tracker: McpTurnTracker | undefined;
+  let opening: Promise<string> | undefined;
+  let areRootsKnown = false;
+  let rootsUpdate: Promise<void> | undefined;
+  let isClosed = false;
+
+  function openSession(): Promise<string> {
+    opening ??= (async () => {
+      const clientInfo = server.getClientVersion();
+      const agent = context.agent ?? clientInfo?.name ?? 'mcp-client';
+      const summary = await deps.sessions.open({
+        agent,
+        roots: context.cwd === undefined ? [] : [context.cwd],
+        ...(context.cwd === undefined ? {} : { cwd: context.cwd }),
+        ...(clientInfo === undefined ? {} : { client: `${clientInfo.name} ${clientInfo.version} (MCP)` }),
+      });
+      sessionId = summary.id;
+      tracker = new McpTurnTracker(deps.sessions, summary.id, deps.turnIdleGapMs ?? defaultTurnIdleGapMs, deps.logger);
+      deps.logger.info('MCP session opened', { sessionId: summary.id, agent });
+      if (isClosed) await endSession();
+      return summary.id;
+    })();
+    return opening;
+  }
+
+  let isEnded = false;
+  async function endSession(): Promise<void> {
+    tracker?.dispose();
+    if (sessionId === undefined || isEnded) return;
+    isEnded = true;
+    try {
+      await deps.sessions.close(sessionId);
+    } catch (error) {
+      deps.logger.debug('MCP session was already closed', { sessionId, error });
+    }
+  }
+
+  async function updateRoots(id: string, ask: () => Promise<{ roots: { uri: string }[] }>): Promise<void> {
+    if (areRootsKnown || server.getClientCapabilities()?.roots === undefined) return;
+    rootsUpdate ??= (async () => {
+      try {
+        const roots = pathsOfMcpRoots((await ask()).roots);
+        areRootsKnown = true;
+        if (roots.length === 0) return;
+        const cwd = context.cwd !== undefined && roots.some((root) => isInside(context.cwd ?? '', root)) ? context.cwd : undefined;
+        await deps.sessions.setRoots(id, roots, cwd);
+      } catch (error) {
+        deps.logger.warn('the MCP client did not answer roots/list; using the connection cwd', { sessionId: id, error });
+        areRootsKnown = true;
+      } finally {
+        rootsUpdate = undefined;
+      }
+    })();
+    await rootsUpdate;
+  }
+
+  server.oninitialized = () => {
+    openSession().catch((error: unknown) => deps.logger.error('could not open the MCP session', { error }));
+  };
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+    areRootsKnown = false;
+  });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools] }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    let id: string;
+    try {
+      id = await openSession();
+      await updateRoots(id, () => extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema, { timeout: rootsTimeoutMs }));
+      if (deps.sessions.get(id).roots.length === 0) throw noWorkspaceError();
+    } catch (error) {
+      return errorResult(toErrorData(error));
+    }
+    const active = tracker;
+    if (active === undefined) return errorResult(new AppError('unexpected', 'The MCP session has no turn tracker.').toData());
+    try {
+      await active.enter(readTurnMark(request.params._meta));
+    } catch (error) {
+      return errorResult(toErrorData(error));
+    }
+    try {
+      // MCP makes `arguments` optional (tools without parameters); the tool's schema still
+      // requires its fields, so `{}` is refused naming each missing one.
+      const [outcome] = await deps.executor.execute(id, [{ name: request.params.name, arguments: request.params.arguments ?? {} }], {
+        concurrent: true,
+      });
+      if (outcome === undefined) return errorResult(new AppError('unexpected', 'The executor returned no outcome.').toData());
+      if (!outcome.result.ok) return errorResult(outcome.result.error, outcome);
+      const { value } = outcome.result;
+      return {
+        content: [{ type: 'text', text: formatToolValue(value) }],
+        ...(isPlainObject(value) ? { structuredContent: value } : {}),
+        _meta: { [callMetaKey]: describeOutcome(outcome) },
+      };
+    } catch (error) {
+      deps.logger.warn('MCP tool call failed', { sessionId: id, tool: request.params.name, error });
+      return errorResult(toErrorData(error));
+    } finally {
+      active.leave();
+    }
+  });
+  server.onclose = () => {
+    if (isClosed) return;
+    isClosed = true;
+    void endSession();
+  };
+
+  return {
+    mcp,
+    sessionId: () => sessionId,
+    close: async () => {
+      await mcp.close();
+      isClosed = true;
+      await endSession();
+    },
+  };
+}
+
+function isInside(candidate: string, root: string): boolean {
+  const relative = path.relative(root, candidate);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { isAppError } from '../../shared/errors';
+import type { HttpRoute } from '../transport/http-route';
+import { defaultMcpSessionIdleMs, type GatewayDependencies } from './gateway-dependencies';
+import { createMcpAgentServer, type McpAgentServer } from './mcp-agent-server';
+import { readCwdParameter } from './mcp-workspace';
+import { readJsonBody } from './read-json-body';
+
+/** The largest MCP request body accepted (a write_file of a large file fits). */
+export const maxMcpBodyBytes = 16 * 1024 * 1024;
+
+interface McpHttpSession {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly agent: McpAgentServer;
+  lastSeen: number;
+  openStreams: number;
+}
+
+/** The `/mcp` endpoint and the disposer that ends every MCP session. */
+export interface McpHttpEndpoint {
+  readonly route: HttpRoute;
+  /** How many MCP sessions are live. */
+  readonly sessionCount: () => number;
+  dispose(): Promise<void>;
+}
+
+function sendJsonRpcError(response: ServerResponse, status: number, code: number, message: string): void {
+  response.statusCode = status;
+  response.setHeader('Content-Type', 'application/json; charset=utf-8');
+  response.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+}
+
+/**
+ * A browser always sends Origin on cross-site POSTs; the page served by Vigil itself is the only
+ * origin allowed (the server already checked that Host names it). A client without Origin is an
+ * agent, which must still present the token.
+ */
+function isForeignOrigin(request: IncomingMessage): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return false;
+  try {
+    const url = new URL(origin);
+    return url.protocol !== 'http:' || url.host.toLowerCase() !== (request.headers.host ?? '').toLowerCase();
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * MCP over Streamable HTTP at `/mcp`, stateful: `initialize` creates an MCP session (its id in
+ * the `Mcp-Session-Id` header) bound to one Vigil session, so that the server can ask the client
+ * for its roots and turns can be tracked. `?cwd=` gives the workspace to clients without roots;
+ * `?agent=` overrides the client's name. A session with no request and no open stream for
+ * `mcpSessionIdleMs` is closed (the client re-initializes if it comes back).
+ */
+export function createMcpHttpEndpoint(deps: GatewayDependencies, tools: readonly Tool[]): McpHttpEndpoint {
+  const sessions = new Map<string, McpHttpSession>();
+  const idleMs = deps.mcpSessionIdleMs ?? defaultMcpSessionIdleMs;
+  const sweeper = setInterval(() => {
+    const now = Date.now();
+    for (const [id, session] of sessions) {
+      if (session.openStreams === 0 && now - session.lastSeen > idleMs) {
+        deps.logger.info('closing an idle MCP session', { mcpSessionId: id, sessionId: session.agent.sessionId() });
+        void session.agent.close();
+      }
+    }
+  }, Math.min(idleMs, 60_000));
+  sweeper.unref();
+
+  async function startSession(request: IncomingMessage, response: ServerResponse, url: URL, body: unknown): Promise<void> {
+    let cwd: string | undefined;
+    try {
+      cwd = readCwdParameter(url.searchParams.get('cwd'));
+    } catch (error) {
+      sendJsonRpcError(response, 400, -32602, isAppError(error) ? error.message : 'Invalid cwd parameter.');
+      return;
+    }
+    const agentParameter = url.searchParams.get('agent');
+    const agent = createMcpAgentServer(deps, tools, { cwd, agent: agentParameter === null || agentParameter === '' ? undefined : agentParameter });
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, agent, lastSeen: Date.now(), openStreams: 0 });
+      },
+      maxRequestBodySize: maxMcpBodyBytes,
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    await agent.mcp.connect(transport);
+    await transport.handleRequest(request, response, body);
+    if (transport.sessionId === undefined) await agent.close();
+  }
+
+  async function handleRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (isForeignOrigin(request)) {
+      response.statusCode = 403;
+      response.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      response.end('Forbidden origin: web pages may not drive Vigil\'s agent gateway.\n');
+      return;
+    }
+    const url = new URL(request.url ?? '/mcp', 'http://vigil.invalid');
+    const header = request.headers['mcp-session-id'];
+    const mcpSessionId = Array.isArray(header) ? header[0] : header;
+    if (mcpSessionId !== undefined) {
+      const session = sessions.get(mcpSessionId);
+      if (session === undefined) {
+        sendJsonRpcError(response, 404, -32001, 'Unknown or expired MCP session: initialize again.');
+        return;
+      }
+      session.lastSeen = Date.now();
+      if (request.method === 'GET') {
+        session.openStreams += 1;
+        response.once('close', () => {
+          session.openStreams -= 1;
+          session.lastSeen = Date.now();
+        });
+      }
+      await session.transport.handleRequest(request, response);
+      return;
+    }
+    if (request.method !== 'POST') {
+      sendJsonRpcError(response, 400, -32000, 'No Mcp-Session-Id header: send initialize first (POST).');
+      return;
+    }
+    const body = await readJsonBody(request, maxMcpBodyBytes);
+    if (!body.ok) {
+      sendJsonRpcError(response, body.status, body.status === 413 ? -32600 : -32700, body.message);
+      return;
+    }
+    const messages: unknown[] = Array.isArray(body.value) ? body.value : [body.value];
+    if (!messages.some((message) => isInitializeRequest(message))) {
+      sendJsonRpcError(response, 400, -32000, 'No Mcp-Session-Id header: the first request of a session must be initialize.');
+      return;
+    }
+    await startSession(request, response, url, body.value);
+  }
+
+  return {
+    route: { path: '/mcp', handleRequest },
+    sessionCount: () => sessions.size,
+    dispose: async () => {
+      clearInterval(sweeper);
+      const open = [...sessions.values()];
+      sessions.clear();
+      await Promise.all(open.map((session) => session.agent.close()));
+    },
+  };
+}
