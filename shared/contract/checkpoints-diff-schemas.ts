@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+/**
+ * The diff models of the checkpoint engine: a checkpoint against the live directory or against
+ * another checkpoint, paged as a file list first and one file's hunks on demand.
+ */
+
+/** A directory as a caller names it (the core resolves it). */
+export const diffDirectorySchema = z.string().min(1).max(4096);
+
+/** A checkpoint id as the UI names it: a full id or an unambiguous prefix (4–40 hex digits). */
+export const checkpointIdSchema = z
+  .string()
+  .regex(/^[0-9a-f]{4,40}$/, 'a checkpoint id is 4–40 lowercase hex digits (a full id or a prefix)');
+
+/** A path inside the checkpointed directory, `/`-separated (validated again by the core). */
+export const relativePathSchema = z.string().min(1).max(4096);
+
+/** How one path differs: git's A, M, D and T (a file became a symlink or the reverse). */
+export const diffStatusSchema = z.enum(['added', 'modified', 'deleted', 'type-changed']);
+
+/** What a file's content is, for display: text gets hunks, the others a note. */
+export const diffContentKindSchema = z.enum(['text', 'binary', 'symlink', 'too-large']);
+
+/** The newer side of a diff: the directory as it is now, or another checkpoint. */
+export const diffTargetSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('live') }).strict(),
+  z.object({ kind: z.literal('checkpoint'), id: checkpointIdSchema }).strict(),
+]);
+
+/** A checkpoint as a diff or a plan names it. */
+export const checkpointBriefSchema = z.object({
+  id: z.string(),
+  reason: z.string(),
+  time: z.string(),
+});
+
+/** One changed file in a diff's file list, with its line counts. */
+export const diffFileSchema = z.object({
+  path: z.string(),
+  status: diffStatusSchema,
+  /** git modes (`100644`, `100755`, `120000`); absent on the side where the file does not exist. */
+  oldMode: z.string().optional(),
+  newMode: z.string().optional(),
+  kind: diffContentKindSchema,
+  additions: z.number().int().nonnegative(),
+  deletions: z.number().int().nonnegative(),
+});
+
+/** A unified-diff hunk as jsdiff gives it: lines start with "+", "-", " " or "\\". */
+export const diffHunkSchema = z.object({
+  oldStart: z.number().int().nonnegative(),
+  oldLines: z.number().int().nonnegative(),
+  newStart: z.number().int().nonnegative(),
+  newLines: z.number().int().nonnegative(),
+  lines: z.array(z.string()),
+});
+
+/** One file's diff: hunks for text (capped, with the count of lines left out), a note for the rest. */
+export const fileDiffSchema = diffFileSchema.extend({
+  oldSize: z.number().int().nonnegative().optional(),
+  newSize: z.number().int().nonnegative().optional(),
+  hunks: z.array(diffHunkSchema),
+  /** Diff lines not included because of the cap ("N more lines"). */
+  omittedLines: z.number().int().nonnegative(),
+});
+
+/** A page of a diff's file list. */
+export const diffPageSchema = z.object({
+  dir: z.string(),
+  from: checkpointBriefSchema,
+  to: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('live') }),
+    z.object({ kind: z.literal('checkpoint'), checkpoint: checkpointBriefSchema }),
+  ]),
+  /** Changed files in the whole diff (not only this page). */
+  totalFiles: z.number().int().nonnegative(),
+  offset: z.number().int().nonnegative(),
+  /** The offset of the next page, or null when this is the last one. */
+  nextOffset: z.number().int().nonnegative().nullable(),
+  files: z.array(diffFileSchema),
+});
+
+/** Everything that names one diff: the older checkpoint, the newer side, optional paths. */
+export const diffSelectionSchema = z.object({
+  dir: diffDirectorySchema,
+  checkpoint: checkpointIdSchema,
+  against: diffTargetSchema.default({ kind: 'live' }),
+});

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { checkpointBriefSchema } from './checkpoints-diff-schemas';
+
+/**
+ * The restore models: a plan (what would happen to each file, and why), then the outcome of
+ * applying it. Restore is plan → pre-rollback snapshot → atomic writes → verification.
+ */
+
+/** What a restore does to one path. */
+export const restoreActionSchema = z.enum([
+  /** The file exists and differs from the checkpoint: its content (and mode) is written back. */
+  'restore',
+  /** The file is missing now: it is written again. */
+  'recreate',
+  /** The file was created after the checkpoint: it is deleted (the pre-rollback snapshot keeps it). */
+  'delete',
+  /** Left exactly as it is; `reason` says why. */
+  'skip',
+]);
+
+/** Why a restore leaves a path alone. */
+export const restoreSkipReasonSchema = z.enum([
+  /** It already matches the checkpoint. */
+  'unchanged',
+  /** It matches the exclusion rules (dependencies, build output, `.env*`, …): never touched. */
+  'excluded',
+  /** It is larger than the size cap, so no snapshot holds it: never touched. */
+  'oversize',
+  /** It is on disk but no snapshot can hold it (unreadable, a socket, a bad name): never touched. */
+  'unprotected',
+  /** The checkpoint did not store this path (it was skipped when the checkpoint was taken): left as is. */
+  'not-in-checkpoint',
+  /** Something in its way cannot be moved: a parent that is a file now, or a folder holding unprotected files. */
+  'blocked',
+]);
+
+/** One version of a file as git stores it. */
+export const fileVersionSchema = z.object({
+  /** `100644`, `100755` or `120000` (a symlink). */
+  mode: z.string(),
+  /** The blob id. */
+  oid: z.string(),
+});
+
+/** One line of a restore plan. */
+export const restorePlanEntrySchema = z.object({
+  path: z.string(),
+  action: restoreActionSchema,
+  /** Set for `skip`. */
+  reason: restoreSkipReasonSchema.optional(),
+  /** The version the checkpoint holds (absent: the checkpoint has no such file). */
+  checkpoint: fileVersionSchema.optional(),
+  /** The version on disk now (absent: there is no such file, or no snapshot can hold it). */
+  current: fileVersionSchema.optional(),
+  /**
+   * The file changed since the checkpoint and Vigil did not write its current version itself (a
+   * person, an editor, another program, or an agent's shell command changed it): the UI warns.
+   */
+  isChangedOutsideAgents: z.boolean(),
+  /** One sentence for people: why it is skipped, what is in the way. */
+  note: z.string().optional(),
+});
+
+/** Counts of a plan's actions. */
+export const restoreCountsSchema = z.object({
+  restore: z.number().int().nonnegative(),
+  recreate: z.number().int().nonnegative(),
+  delete: z.number().int().nonnegative(),
+  skip: z.number().int().nonnegative(),
+});
+
+/** A restore plan: what applying it would do, and the fingerprint that applying must match. */
+export const restorePlanSchema = z.object({
+  dir: z.string(),
+  checkpoint: checkpointBriefSchema,
+  /** The paths the restore is limited to (files or folders); empty for the whole directory. */
+  paths: z.array(z.string()),
+  /** Every path the restore acts on or skips; files that already match are listed only when named one by one. */
+  entries: z.array(restorePlanEntrySchema),
+  counts: restoreCountsSchema,
+  /** Entries flagged `isChangedOutsideAgents`. */
+  changedOutsideAgents: z.number().int().nonnegative(),
+  /** What the plan saw; applying refuses with `conflict` when the directory no longer matches it. */
+  fingerprint: z.string(),
+});
+
+/** What happened to one path when a plan was applied. */
+export const restoreOutcomeSchema = z.object({
+  path: z.string(),
+  action: restoreActionSchema,
+  /** done: as planned and verified · skipped: planned as skip · conflict: it changed during the restore, left as found · failed: the system refused (message says why). */
+  result: z.enum(['done', 'skipped', 'conflict', 'failed']),
+  message: z.string().optional(),
+});
+
+/** The outcome of applying a plan. */
+export const restoreResultSchema = z.object({
+  plan: restorePlanSchema,
+  /** The snapshot taken just before the restore: restoring it undoes the restore. */
+  preRollback: checkpointBriefSchema,
+  /** One per plan entry, in plan order. */
+  outcomes: z.array(restoreOutcomeSchema),
+  counts: z.object({
+    done: z.number().int().nonnegative(),
+    skipped: z.number().int().nonnegative(),
+    conflict: z.number().int().nonnegative(),
+    failed: z.number().int().nonnegative(),
+  }),
+  /** Folders removed because the restore emptied them and the checkpoint did not have them. */
+  removedDirectories: z.array(z.string()),
+  /** Every written file was read back and matched the checkpoint's blob. */
+  isVerified: z.boolean(),
+});
+
+/** A step of a running restore, for a progress bar. */
+export const restoreProgressSchema = z.object({
+  dir: z.string(),
+  /** The checkpoint being restored (full id). */
+  checkpoint: z.string(),
+  phase: z.enum(['snapshot', 'write', 'verify', 'done']),
+  /** Files finished in this phase, out of `total`. */
+  done: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+});
