@@ -2,6 +2,8 @@ import type { CallHandlers } from '../transport/call-handlers';
 import { createContractRouter, type ContractRouter } from '../transport/contract-router';
 import type { HttpRoute } from '../transport/http-route';
 import type { Logger } from '../logging/logger';
+import { createConfiguredMemoryService } from '../memory/configured-memory-service';
+import { createMemoryHandlers } from '../memory/memory-handlers';
 import { createAppHandlers } from './app-handlers';
 import { DisposableStack } from './disposable';
 import { EventHub } from './event-hub';
@@ -13,6 +15,8 @@ export interface CoreOptions {
   /** The data folder (already resolved from VIGIL_HOME or the default). */
   readonly home: string;
   readonly logger: Logger;
+  /** The environment (HERMES_HOME, …); default process.env. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /** The supervisor core: every service, the contract router, the event bus and the gateway routes. */
@@ -33,6 +37,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const { logger } = options;
   const events = new EventHub();
   const stack = new DisposableStack();
+  const memory = await createConfiguredMemoryService({ paths, env: options.env ?? process.env, logger, events, watch: {} });
+  stack.add(() => memory.dispose());
 
   const handlers: CallHandlers = {
     ...createAppHandlers({
@@ -43,6 +49,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       pid: process.pid,
       startedAt: new Date().toISOString(),
     }),
+    ...createMemoryHandlers(memory),
   };
 
   stack.add(() => logger.flush());

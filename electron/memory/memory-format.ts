@@ -1,5 +1,5 @@
 import type { MemoryTarget, MemoryUsage } from '../../shared/contract/memory-contract';
-import { countChars, formatCount, pythonStrip } from './memory-text';
+import { countChars, pythonStrip } from './memory-text';
 
 /** What separates two entries on disk: a line holding only `§`. */
 export const entryDelimiter = '\n§\n';
@@ -55,9 +55,4 @@ export function entriesChars(entries: readonly string[]): number {
 export function usageOf(entries: readonly string[], limit: number): MemoryUsage {
   const chars = entriesChars(entries);
   return { chars, limit, percent: limit > 0 ? Math.min(100, Math.floor((chars / limit) * 100)) : 0 };
-}
-
-/** Usage as one line for people and agents: `39% — 862/2,200 chars`. */
-export function describeUsage(usage: MemoryUsage): string {
-  return `${usage.percent}% — ${formatCount(usage.chars)}/${formatCount(usage.limit)} chars`;
 }

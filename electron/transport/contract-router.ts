@@ -30,8 +30,9 @@ export function createContractRouter(handlers: CallHandlers, logger: Logger): Co
       const parsed = spec.request.safeParse(payload ?? {});
       if (!parsed.success) return fail(validationError(`Invalid request for ${channel}`, parsed.error).toData());
       try {
-        const handler = handlers[channel];
-        const value: unknown = await handler(parsed.data, context);
+        // The request was parsed with this channel's own schema, so it fits this channel's handler.
+        const handler = handlers[channel] as (request: unknown, context: CallContext) => Promise<unknown>;
+        const value = await handler(parsed.data, context);
         const checked = spec.response.safeParse(value);
         if (!checked.success) {
           logger.error('A handler returned a response that breaks the contract', {

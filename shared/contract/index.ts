@@ -1,14 +1,17 @@
 import type { z } from 'zod';
 import { appCalls, appEvents } from './app-contract';
+import { memoryCalls, memoryEvents } from './memory-contract';
 
 /** Every request/response call of the contract, by channel name. */
 export const callSpecs = {
   ...appCalls,
+  ...memoryCalls,
 };
 
 /** Every event of the contract, by name. */
 export const eventSpecs = {
   ...appEvents,
+  ...memoryEvents,
 };
 
 /** The name of a contract call. */

@@ -1,0 +1,15 @@
+import type { PartialCallHandlers } from '../transport/call-handlers';
+import type { MemoryService } from './memory-service';
+
+/** The handlers of the `memory:` calls. */
+export function createMemoryHandlers(
+  memory: MemoryService,
+): PartialCallHandlers<'memory:directories' | 'memory:read' | 'memory:mutate' | 'memory:propose-adoption' | 'memory:adopt'> {
+  return {
+    'memory:directories': async () => ({ directories: await memory.directories() }),
+    'memory:read': (request) => memory.read(request.dir, request.target),
+    'memory:mutate': (request) => memory.mutate(request.dir, request.target, request.operation),
+    'memory:propose-adoption': (request) => memory.proposeAdoption(request.dir, request.target),
+    'memory:adopt': (request) => memory.adopt(request.dir, request.target, request.basis, request.entries),
+  };
+}
