@@ -5,6 +5,8 @@ import { App } from './app/app';
 import { createAppStore } from './stores/app-store';
 import { StoreProvider } from './stores/store-context';
 import './styles/app.css';
+import './styles/controls.css';
+import './styles/components.css';
 
 const container = document.getElementById('root');
 if (container === null) throw new Error('index.html has no #root element');

@@ -1,12 +1,15 @@
-import { useEffect, type ReactElement } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
 import { ConnectionIndicator } from '../components/connection-indicator';
 import { NavRail, type NavItem } from '../components/nav-rail';
+import { ShortcutsHelp } from '../components/shortcuts-help';
+import { ToastStack } from '../components/toast-stack';
 import { ApprovalsScreen } from '../features/approvals/approvals-screen';
 import { MemoryScreen } from '../features/memory/memory-screen';
 import { SessionsScreen } from '../features/sessions/sessions-screen';
 import { TimelineScreen } from '../features/timeline/timeline-screen';
-import { screenFromHash, screenIds, type ScreenId } from '../stores/navigation-slice';
+import { screenIds, type ScreenId } from '../model/route';
 import { useAppStore } from '../stores/store-context';
+import { shortcutGroups } from './shortcut-groups';
 
 const screens: Readonly<Record<ScreenId, { readonly label: string; readonly render: () => ReactElement }>> = {
   sessions: { label: 'Sessions', render: () => <SessionsScreen /> },
@@ -15,32 +18,49 @@ const screens: Readonly<Record<ScreenId, { readonly label: string; readonly rend
   approvals: { label: 'Approvals', render: () => <ApprovalsScreen /> },
 };
 
-/** The frame of the app: header with the connection, navigation, and the current screen. */
+function isTyping(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+}
+
+/** The frame of the app: header with the connection, navigation, the current screen, toasts. */
 export function App() {
   const connection = useAppStore((state) => state.connection);
   const appInfo = useAppStore((state) => state.appInfo);
-  const screen = useAppStore((state) => state.screen);
+  const screen = useAppStore((state) => state.route.screen);
   const showScreen = useAppStore((state) => state.showScreen);
+  const followAddress = useAppStore((state) => state.followAddress);
   const startConnection = useAppStore((state) => state.startConnection);
+  const toasts = useAppStore((state) => state.toasts);
+  const runToastAction = useAppStore((state) => state.runToastAction);
+  const dismissToast = useAppStore((state) => state.dismissToast);
+  const [isHelpOpen, setHelpOpen] = useState(false);
 
   useEffect(() => startConnection(), [startConnection]);
 
   useEffect(() => {
-    const onHashChange = (): void => showScreen(screenFromHash(window.location.hash));
     const onKeyDown = (event: KeyboardEvent): void => {
-      if (!event.altKey || event.ctrlKey || event.metaKey) return;
-      const target = screenIds[Number(event.key) - 1];
-      if (target === undefined) return;
-      event.preventDefault();
-      showScreen(target);
+      if (event.defaultPrevented) return;
+      if (event.altKey && !event.ctrlKey && !event.metaKey) {
+        const target = screenIds[Number(event.key) - 1];
+        if (target === undefined) return;
+        event.preventDefault();
+        showScreen(target);
+        return;
+      }
+      if (event.key === '?' && !isTyping(event.target)) {
+        event.preventDefault();
+        setHelpOpen((open) => !open);
+      }
     };
-    window.addEventListener('hashchange', onHashChange);
+    window.addEventListener('hashchange', followAddress);
+    window.addEventListener('popstate', followAddress);
     window.addEventListener('keydown', onKeyDown);
     return () => {
-      window.removeEventListener('hashchange', onHashChange);
+      window.removeEventListener('hashchange', followAddress);
+      window.removeEventListener('popstate', followAddress);
       window.removeEventListener('keydown', onKeyDown);
     };
-  }, [showScreen]);
+  }, [showScreen, followAddress]);
 
   const items: NavItem<ScreenId>[] = screenIds.map((id, index) => ({
     id,
@@ -51,18 +71,26 @@ export function App() {
   return (
     <div className="app" data-testid="app" data-screen={screen}>
       <header className="app-header">
-        <h1 className="app-title">Vigil</h1>
+        <h1 className="app-title">
+          <span className="app-logo" aria-hidden="true" />
+          Vigil
+        </h1>
         {appInfo !== undefined && (
           <span className="app-home" title="Data folder (VIGIL_HOME)">
             {appInfo.home}
           </span>
         )}
         <ConnectionIndicator state={connection} />
+        <button type="button" className="help-button" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={() => setHelpOpen(true)}>
+          ?
+        </button>
       </header>
       <NavRail items={items} current={screen} onSelect={showScreen} />
       <main className="app-main" data-testid={`screen-${screen}`}>
         {screens[screen].render()}
       </main>
+      <ToastStack toasts={toasts} onAction={runToastAction} onDismiss={dismissToast} />
+      {isHelpOpen && <ShortcutsHelp groups={shortcutGroups} onClose={() => setHelpOpen(false)} />}
     </div>
   );
 }

@@ -5,10 +5,11 @@ export interface NavItem<Id extends string> {
   readonly id: Id;
   readonly label: string;
   readonly shortcut: string;
+  /** A count that needs attention (pending approvals); hidden at 0. */
   readonly badge?: number;
 }
 
-/** The app's navigation: a vertical tab list, arrow keys move between entries. */
+/** The app's navigation: a vertical tab list; arrow keys move between entries. */
 export function NavRail<Id extends string>({
   items,
   current,
@@ -24,7 +25,10 @@ export function NavRail<Id extends string>({
     if (delta === 0) return;
     event.preventDefault();
     const next = items[(index + delta + items.length) % items.length];
-    if (next !== undefined) onSelect(next.id);
+    if (next === undefined) return;
+    onSelect(next.id);
+    const button = event.currentTarget.querySelector<HTMLButtonElement>(`[data-testid="nav-${next.id}"]`);
+    button?.focus();
   }
   return (
     <nav className="nav-rail" aria-label="Screens">
@@ -36,12 +40,19 @@ export function NavRail<Id extends string>({
               role="tab"
               data-testid={`nav-${item.id}`}
               aria-selected={item.id === current}
+              aria-keyshortcuts={item.shortcut}
               tabIndex={item.id === current ? 0 : -1}
               title={`${item.label} (${item.shortcut})`}
               onClick={() => onSelect(item.id)}
             >
               <span className="nav-label">{item.label}</span>
-              {item.badge !== undefined && item.badge > 0 && <span className="nav-badge">{item.badge}</span>}
+              {item.badge !== undefined && item.badge > 0 ? (
+                <span className="nav-badge" data-testid={`nav-${item.id}-badge`}>
+                  {item.badge}
+                </span>
+              ) : (
+                <span className="nav-shortcut">{item.shortcut}</span>
+              )}
             </button>
           </li>
         ))}

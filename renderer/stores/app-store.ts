@@ -2,9 +2,10 @@ import { createStore, type StoreApi } from 'zustand';
 import type { VigilClient } from '../api/vigil-client';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
 import { createNavigationSlice, type NavigationSlice } from './navigation-slice';
+import { createToastSlice, type ToastSlice } from './toast-slice';
 
 /** The one UI store, made of slices. */
-export type AppState = ConnectionSlice & NavigationSlice;
+export type AppState = ConnectionSlice & NavigationSlice & ToastSlice;
 
 /** The store type components reach through the context. */
 export type AppStore = StoreApi<AppState>;
@@ -14,5 +15,6 @@ export function createAppStore(client: VigilClient): AppStore {
   return createStore<AppState>()((...args) => ({
     ...createConnectionSlice(client)(...args),
     ...createNavigationSlice(...args),
+    ...createToastSlice(...args),
   }));
 }

@@ -1,30 +1,42 @@
 import type { StateCreator } from 'zustand';
+import { hashFromRoute, routeFromHash, type Route, type ScreenId } from '../model/route';
 import type { AppState } from './app-store';
 
-/** The screens of the app, in navigation order. */
-export const screenIds = ['sessions', 'timeline', 'memory', 'approvals'] as const;
-/** One screen of the app. */
-export type ScreenId = (typeof screenIds)[number];
-
-/** Which screen is showing. */
+/** Where the user is, and the last place on each screen (switching screens keeps each one's place). */
 export interface NavigationSlice {
-  readonly screen: ScreenId;
+  readonly route: Route;
+  readonly lastRoutes: Readonly<Partial<Record<ScreenId, Route>>>;
+  /** Goes to a place; the address bar and history follow, so reload and Back keep working. */
+  readonly navigate: (route: Route) => void;
+  /** Goes to a screen, where it was left. */
   readonly showScreen: (screen: ScreenId) => void;
+  /** The address changed by itself (Back, Forward, an edited hash): follow it. */
+  readonly followAddress: () => void;
 }
 
-/** Reads the screen from the URL's hash (`#/timeline`), so a reload keeps the place. */
-export function screenFromHash(hash: string): ScreenId {
-  const name = hash.replace(/^#\/?/, '').split('/')[0];
-  return (screenIds as readonly string[]).includes(name ?? '') ? (name as ScreenId) : 'sessions';
+function currentHash(): string {
+  return typeof window === 'undefined' ? '' : window.location.hash;
 }
 
 /** The navigation slice. */
-export const createNavigationSlice: StateCreator<AppState, [], [], NavigationSlice> = (set) => ({
-  screen: typeof window === 'undefined' ? 'sessions' : screenFromHash(window.location.hash),
-  showScreen: (screen) => {
-    if (typeof window !== 'undefined' && screenFromHash(window.location.hash) !== screen) {
-      window.history.replaceState(null, '', `#/${screen}`);
-    }
-    set({ screen });
-  },
-});
+export const createNavigationSlice: StateCreator<AppState, [], [], NavigationSlice> = (set, get) => {
+  const initial = routeFromHash(currentHash());
+  const arrive = (route: Route): void => {
+    set((state) => ({ route, lastRoutes: { ...state.lastRoutes, [route.screen]: route } }));
+  };
+  return {
+    route: initial,
+    lastRoutes: { [initial.screen]: initial },
+    navigate: (route) => {
+      const hash = hashFromRoute(route);
+      if (typeof window !== 'undefined' && window.location.hash !== hash) window.history.pushState(null, '', hash);
+      arrive(route);
+    },
+    showScreen: (screen) => {
+      const state = get();
+      if (state.route.screen === screen) return;
+      state.navigate(state.lastRoutes[screen] ?? routeFromHash(`#/${screen}`));
+    },
+    followAddress: () => arrive(routeFromHash(currentHash())),
+  };
+};

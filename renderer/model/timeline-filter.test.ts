@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import {
+  filterTimeline,
+  isFilterEmpty,
+  matchesFilter,
+  mergeEntries,
+  noTimelineFilter,
+  reasonCategory,
+  sessionsInTimeline,
+  type TimelineEntry,
+} from './timeline-filter';
+
+let counter = 0;
+function entry(overrides: Partial<TimelineEntry> & { readonly minute: number }): TimelineEntry {
+  counter += 1;
+  const { minute, ...rest } = overrides;
+  return {
+    id: `${String(counter).padStart(4, '0')}${'a'.repeat(36)}`,
+    dir: '/w/p',
+    time: `2026-11-22T10:${String(minute).padStart(2, '0')}:00.000Z`,
+    reason: 'before write_file',
+    attribution: {},
+    kind: 'checkpoint',
+    stats: { files: 1, insertions: 1, deletions: 0 },
+    skipped: [],
+    tree: 't'.repeat(40),
+    ...rest,
+  };
+}
+
+describe('reason categories', () => {
+  it('groups by tool first, then by the reason words', () => {
+    expect(reasonCategory(entry({ minute: 1, attribution: { tool: 'patch' }, reason: 'x' }))).toBe('edit');
+    expect(reasonCategory(entry({ minute: 1, reason: 'before terminal: rm -rf build' }))).toBe('terminal');
+    expect(reasonCategory(entry({ minute: 1, reason: 'pre-rollback snapshot (restoring to 1a2b3c4d)', kind: 'pre-rollback' }))).toBe('restore-point');
+    expect(reasonCategory(entry({ minute: 1, reason: 'manual checkpoint' }))).toBe('manual');
+    expect(reasonCategory(entry({ minute: 1, reason: 'before memory replace', attribution: { sessionId: 's1' } }))).toBe('memory');
+    expect(reasonCategory(entry({ minute: 1, reason: 'something else' }))).toBe('other');
+  });
+});
+
+describe('filtering', () => {
+  const a1 = entry({ minute: 3, attribution: { sessionId: 's1', agent: 'claude', tool: 'write_file', turn: 2 } });
+  const b1 = entry({ minute: 2, attribution: { sessionId: 's2', agent: 'codex', tool: 'terminal' }, reason: 'before terminal: make clean' });
+  const manual = entry({ minute: 1, reason: 'manual checkpoint' });
+  const all = [a1, b1, manual];
+
+  it('an empty filter returns the very same array', () => {
+    expect(isFilterEmpty(noTimelineFilter)).toBe(true);
+    expect(filterTimeline(all, noTimelineFilter)).toBe(all);
+  });
+
+  it('filters by session, with "" for checkpoints outside any session', () => {
+    expect(filterTimeline(all, { ...noTimelineFilter, sessionIds: ['s2'] })).toEqual([b1]);
+    expect(filterTimeline(all, { ...noTimelineFilter, sessionIds: ['s1', ''] })).toEqual([a1, manual]);
+  });
+
+  it('filters by reason group and by text in reason, tool, agent or id', () => {
+    expect(filterTimeline(all, { ...noTimelineFilter, reason: 'terminal' })).toEqual([b1]);
+    expect(filterTimeline(all, { ...noTimelineFilter, text: 'MAKE' })).toEqual([b1]);
+    expect(filterTimeline(all, { ...noTimelineFilter, text: 'claude' })).toEqual([a1]);
+    expect(matchesFilter(a1, { ...noTimelineFilter, text: a1.id.slice(0, 6) })).toBe(true);
+    expect(filterTimeline(all, { sessionIds: ['s1'], reason: 'terminal', text: '' })).toEqual([]);
+  });
+
+  it('lists the sessions of a timeline with their counts', () => {
+    expect(sessionsInTimeline(all)).toEqual([
+      { sessionId: 's1', agent: 'claude', count: 1 },
+      { sessionId: 's2', agent: 'codex', count: 1 },
+      { sessionId: '', agent: undefined, count: 1 },
+    ]);
+  });
+});
+
+describe('merging', () => {
+  const old = [entry({ minute: 30 }), entry({ minute: 20 }), entry({ minute: 10 })];
+
+  it('puts live checkpoints in front and older pages behind, without duplicates', () => {
+    const live = entry({ minute: 40 });
+    const page = entry({ minute: 5 });
+    expect(mergeEntries(old, [live, old[0] as TimelineEntry])[0]).toBe(live);
+    const merged = mergeEntries(old, [page]);
+    expect(merged[merged.length - 1]).toBe(page);
+    expect(mergeEntries(old, [old[1] as TimelineEntry])).toBe(old);
+  });
+
+  it('sorts when a checkpoint falls between loaded ones', () => {
+    const middle = entry({ minute: 25 });
+    expect(mergeEntries(old, [middle]).map((item) => item.time.slice(14, 16))).toEqual(['30', '25', '20', '10']);
+  });
+});

@@ -1,0 +1,93 @@
+import type { z } from 'zod';
+import type { checkpointEntrySchema } from '../../shared/contract/checkpoints-contract';
+
+/** One checkpoint of a directory's timeline, as the contract carries it. */
+export type TimelineEntry = z.infer<typeof checkpointEntrySchema>;
+
+/** What caused a checkpoint, in the groups the reason filter offers. */
+export type ReasonCategory = 'edit' | 'terminal' | 'memory' | 'manual' | 'restore-point' | 'other';
+
+/** The reason filter's choices, in menu order, with their labels. */
+export const reasonChoices: readonly (readonly [ReasonCategory | 'all', string])[] = [
+  ['all', 'All reasons'],
+  ['edit', 'File edits (write_file, patch)'],
+  ['terminal', 'Terminal commands'],
+  ['memory', 'Memory writes'],
+  ['manual', 'Taken by hand'],
+  ['restore-point', 'Restore points (undo restore)'],
+  ['other', 'Other'],
+];
+
+/** The group a checkpoint's reason falls in. */
+export function reasonCategory(entry: TimelineEntry): ReasonCategory {
+  if (entry.kind === 'pre-rollback') return 'restore-point';
+  const tool = entry.attribution.tool ?? '';
+  const reason = entry.reason.toLowerCase();
+  if (tool === 'write_file' || tool === 'patch' || reason.startsWith('before write_file') || reason.startsWith('before patch')) return 'edit';
+  if (tool === 'terminal' || reason.startsWith('before terminal')) return 'terminal';
+  if (tool === 'memory' || reason.includes('memory')) return 'memory';
+  if (entry.attribution.sessionId === undefined && reason.includes('manual')) return 'manual';
+  return 'other';
+}
+
+/** The timeline's filter: sessions (empty: all; `''` names checkpoints outside any session), a reason group, and text. */
+export interface TimelineFilter {
+  readonly sessionIds: readonly string[];
+  readonly reason: ReasonCategory | 'all';
+  /** Matches the reason, tool, agent, session id or checkpoint id (case-insensitive). */
+  readonly text: string;
+}
+
+/** No filter. */
+export const noTimelineFilter: TimelineFilter = { sessionIds: [], reason: 'all', text: '' };
+
+/** Whether a filter lets everything through. */
+export function isFilterEmpty(filter: TimelineFilter): boolean {
+  return filter.sessionIds.length === 0 && filter.reason === 'all' && filter.text.trim() === '';
+}
+
+/** Whether one entry passes the filter. */
+export function matchesFilter(entry: TimelineEntry, filter: TimelineFilter): boolean {
+  if (filter.sessionIds.length > 0 && !filter.sessionIds.includes(entry.attribution.sessionId ?? '')) return false;
+  if (filter.reason !== 'all' && reasonCategory(entry) !== filter.reason) return false;
+  const text = filter.text.trim().toLowerCase();
+  if (text === '') return true;
+  const haystack = [entry.reason, entry.attribution.tool, entry.attribution.agent, entry.attribution.sessionId, entry.id, entry.restores]
+    .filter((part): part is string => part !== undefined)
+    .join('\n')
+    .toLowerCase();
+  return haystack.includes(text);
+}
+
+/** The entries that pass, in timeline order; the same array when the filter is empty (no copy of 10,000 rows). */
+export function filterTimeline(entries: readonly TimelineEntry[], filter: TimelineFilter): readonly TimelineEntry[] {
+  return isFilterEmpty(filter) ? entries : entries.filter((entry) => matchesFilter(entry, filter));
+}
+
+/** A timeline with entries merged in: de-duplicated by id, newest first. */
+export function mergeEntries(existing: readonly TimelineEntry[], incoming: readonly TimelineEntry[]): readonly TimelineEntry[] {
+  if (incoming.length === 0) return existing;
+  const known = new Set(existing.map((entry) => entry.id));
+  const fresh = incoming.filter((entry) => !known.has(entry.id));
+  if (fresh.length === 0) return existing;
+  const newestFirst = (a: TimelineEntry, b: TimelineEntry): number => (a.time > b.time ? -1 : a.time < b.time ? 1 : 0);
+  fresh.sort(newestFirst);
+  const newest = existing[0];
+  const oldest = existing[existing.length - 1];
+  // Live checkpoints are newer than what is loaded and pages are older: no need to sort 10,000 rows for either.
+  if (newest === undefined || (fresh[fresh.length - 1]?.time ?? '') >= newest.time) return [...fresh, ...existing];
+  if (oldest !== undefined && (fresh[0]?.time ?? '') <= oldest.time) return [...existing, ...fresh];
+  return [...fresh, ...existing].sort(newestFirst);
+}
+
+/** The sessions that appear in a timeline, with how many checkpoints each caused, in order of first appearance. */
+export function sessionsInTimeline(entries: readonly TimelineEntry[]): readonly { readonly sessionId: string; readonly agent: string | undefined; readonly count: number }[] {
+  const found = new Map<string, { sessionId: string; agent: string | undefined; count: number }>();
+  for (const entry of entries) {
+    const sessionId = entry.attribution.sessionId ?? '';
+    const current = found.get(sessionId);
+    if (current === undefined) found.set(sessionId, { sessionId, agent: entry.attribution.agent, count: 1 });
+    else current.count += 1;
+  }
+  return [...found.values()];
+}
