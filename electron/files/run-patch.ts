@@ -1,0 +1,50 @@
+import { createPatch } from 'diff';
+import { AppError, isAppError } from '../../shared/errors';
+import type { ToolInput, ToolOutput } from '../../shared/tools/tool-registry';
+import { resolveWorkspacePath } from '../workspace/resolve-workspace-path';
+import type { WorkspaceContext } from '../workspace/workspace-context';
+import { applyPatch, type PatchedText } from './apply-patch';
+import { decodeUtf8File } from './decode-utf8';
+import { editFileAtomic } from './edit-file-atomic';
+
+/** Lines of diff returned at most; the rest is summarized. */
+const maxDiffLines = 200;
+
+/** A unified diff of the change, shortened when long (the diff is for reading, the file is the truth). */
+function describeChange(displayPath: string, patched: PatchedText): string {
+  const diff = createPatch(displayPath, patched.before, patched.after, undefined, undefined, { context: 3, timeout: 500 });
+  if (diff === undefined) return `(the diff took too long to compute; ${patched.replacements} replacement(s) at lines ${patched.lines.join(', ')})`;
+  const lines = diff.split('\n');
+  return lines.length <= maxDiffLines ? diff : `${lines.slice(0, maxDiffLines).join('\n')}\n… (${lines.length - maxDiffLines} more diff lines)`;
+}
+
+/**
+ * The `patch` tool: replaces exact text in a file inside the workspace, atomically, keeping its BOM,
+ * line endings and mode; refuses (changing nothing) when the text is missing, ambiguous or unchanged.
+ */
+export async function runPatch(args: ToolInput<'patch'>, context: WorkspaceContext): Promise<ToolOutput<'patch'>> {
+  const { absolute } = await resolveWorkspacePath(args.path, context);
+  let patched: PatchedText | undefined;
+  const result = await editFileAtomic(
+    absolute,
+    (current) => {
+      const text = decodeUtf8File(current, absolute, 'patch');
+      patched = applyPatch(text, args.old_string, args.new_string, args.replace_all === true, absolute);
+      return patched.text;
+    },
+    { requireCanonical: true },
+  ).catch((error: unknown) => {
+    if (isAppError(error) && error.code === 'not_found') {
+      throw new AppError('not_found', `${absolute} does not exist, so there is nothing to patch. To create a file, use write_file.`, { path: absolute });
+    }
+    throw error;
+  });
+  if (patched === undefined) throw new Error('patch wrote a file without computing its content');
+  return {
+    path: result.path,
+    bytes_written: result.bytesWritten,
+    replacements: patched.replacements,
+    lines: [...patched.lines],
+    diff: describeChange(result.path, patched),
+  };
+}
