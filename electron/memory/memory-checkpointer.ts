@@ -1,4 +1,11 @@
-import type { CheckpointApi } from '../checkpoints/checkpoint-service';
+import type { CheckpointOutcome, CheckpointRequest } from '../checkpoints/checkpoint-types';
 
-/** The part of the checkpoint engine the memory store uses: memory directories are checkpointed directories. */
-export type MemoryCheckpointer = Pick<CheckpointApi, 'checkpoint' | 'noteWritten'>;
+/**
+ * The part of the checkpoint engine the memory store uses (memory directories are checkpointed
+ * directories); the checkpoint service satisfies it.
+ */
+export interface MemoryCheckpointer {
+  checkpoint(dir: string, request: CheckpointRequest): Promise<CheckpointOutcome>;
+  /** Tells the engine which files Vigil just wrote, so the next snapshot looks at them. */
+  noteWritten(paths: readonly string[]): void;
+}
