@@ -1,5 +1,7 @@
 import { serveCommand } from './commands/serve-command';
+import { toolCommand } from './commands/tool-command';
+import { writeCommand } from './commands/write-command';
 import type { CliEntry } from './run-cli';
 
 /** Every command of `vigil`, in the order `vigil --help` lists them. */
-export const commandTable: readonly CliEntry[] = [serveCommand];
+export const commandTable: readonly CliEntry[] = [serveCommand, writeCommand, toolCommand];

@@ -1,0 +1,82 @@
+import os from 'node:os';
+import path from 'node:path';
+import { isAppError } from '../../../shared/errors';
+import { callFileTool } from '../../files/call-file-tool';
+import type { WorkspaceContext } from '../../workspace/workspace-context';
+import { exitCodes, stringListOption, stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
+import { cliHome } from '../cli-context';
+
+/**
+ * How `vigil tool` runs one call. It is the one seam the tool executor (issue 6) replaces, so that
+ * the command runs calls through validation, policy and checkpoints like every agent's call.
+ */
+export function runToolCall(name: string, raw: unknown, context: WorkspaceContext): Promise<unknown> {
+  return callFileTool(name, raw, context);
+}
+
+/** Reads a stream to its end as UTF-8 text. */
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The call's arguments from `--args JSON` (or `--args -`: standard input). */
+async function readArguments(value: string | undefined, io: CliIo): Promise<unknown> {
+  if (value === undefined) throw new UsageError('give the tool\'s arguments with --args JSON (or --args - to read them from standard input)');
+  const text = value === '-' ? await readAll(io.stdin) : value;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new UsageError(`--args is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+/** `vigil tool NAME --args JSON`: calls an agent tool exactly as an agent would and prints its result. */
+export const toolCommand: CliCommand = {
+  name: 'tool',
+  summary: 'Call an agent tool (read_file, write_file, patch) as an agent would; print the result as JSON.',
+  usage: 'vigil tool NAME --args JSON [--cwd DIR] [--root DIR ...]',
+  help: [
+    'Validates JSON with the tool\'s own schema (a missing field is refused, never defaulted), confines',
+    'every path to the workspace roots, runs the tool and prints its result as JSON on standard output.',
+    'A tool error is printed as {"error": {code, message, details}} on standard output and its message',
+    'on standard error.',
+    '',
+    'Options:',
+    '  --args JSON   the tool\'s arguments as one JSON object; "-" reads them from standard input',
+    '  --cwd DIR     the session\'s working directory, for relative paths (default: the current one)',
+    '  --root DIR    a workspace root; repeat for several (default: the --cwd directory)',
+    '',
+    'Example: vigil tool write_file --args \'{"path": "notes.md", "content": "# Notes\\n"}\'',
+    '',
+    'Exit codes: 0 the tool succeeded, 1 the tool refused or failed, 2 wrong usage.',
+  ].join('\n'),
+  options: {
+    args: { type: 'string' },
+    cwd: { type: 'string' },
+    root: { type: 'string', multiple: true },
+  },
+  positionals: { min: 1, max: 1, names: 'NAME' },
+  async run(args, io) {
+    const name = args.positionals[0] ?? '';
+    const raw = await readArguments(stringOption(args, 'args'), io);
+    const cwd = path.resolve(io.cwd, stringOption(args, 'cwd') ?? '.');
+    const roots = stringListOption(args, 'root').map((root) => path.resolve(io.cwd, root));
+    const context: WorkspaceContext = {
+      cwd,
+      roots: roots.length > 0 ? roots : [cwd],
+      homeDir: io.env['HOME'] ?? io.env['USERPROFILE'] ?? os.homedir(),
+      protectedPaths: [cliHome(io)],
+    };
+    try {
+      writeLine(io.stdout, JSON.stringify(await runToolCall(name, raw, context), null, 2));
+      return exitCodes.ok;
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      writeLine(io.stdout, JSON.stringify({ error: error.toData() }, null, 2));
+      writeLine(io.stderr, `vigil tool ${name}: ${error.message}`);
+      return exitCodes.failed;
+    }
+  },
+};
