@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { checkpointIdSchema, diffDirectorySchema, diffPageSchema, diffSelectionSchema, fileDiffSchema, relativePathSchema } from './checkpoints-diff-schemas';
+import { restorePlanSchema, restoreProgressSchema, restoreResultSchema } from './checkpoints-restore-schemas';
 import { defineCalls, defineEvents } from './define';
 
 /** An absolute directory path as a caller names it (resolved by the core). */
@@ -122,5 +124,51 @@ export const checkpointsEvents = defineEvents({
   'checkpoints:created': {
     summary: 'A checkpoint was taken (by any session, a restore or by hand); the timeline adds it live.',
     payload: checkpointEntrySchema,
+  },
+});
+
+/** Calls of diff and restore (schemas in checkpoints-diff-schemas.ts and checkpoints-restore-schemas.ts). */
+export const checkpointsRestoreCalls = defineCalls({
+  'checkpoints:diff': {
+    summary: 'A page of the files that differ between a checkpoint and the directory now (or another checkpoint), with line counts.',
+    request: diffSelectionSchema
+      .extend({
+        paths: z.array(relativePathSchema).max(10_000).default([]),
+        offset: z.number().int().nonnegative().default(0),
+        limit: z.number().int().min(1).max(2_000).default(200),
+      })
+      .strict(),
+    response: diffPageSchema,
+  },
+  'checkpoints:file-diff': {
+    summary: "One file's unified hunks between a checkpoint and the directory now (or another checkpoint), capped with the rest counted.",
+    request: diffSelectionSchema.extend({ path: relativePathSchema, maxLines: z.number().int().min(1).max(100_000).default(2_000) }).strict(),
+    response: fileDiffSchema,
+  },
+  'checkpoints:plan-restore': {
+    summary: 'What restoring a checkpoint (whole, or some files or folders) would do to each file, and why; changes nothing.',
+    request: z.object({ dir: diffDirectorySchema, checkpoint: checkpointIdSchema, paths: z.array(relativePathSchema).max(10_000).default([]) }).strict(),
+    response: restorePlanSchema,
+  },
+  'checkpoints:restore': {
+    summary: 'Applies a restore plan: pre-rollback snapshot, atomic writes, verification; refuses with conflict when the directory no longer matches the plan.',
+    request: z
+      .object({
+        dir: diffDirectorySchema,
+        checkpoint: checkpointIdSchema,
+        paths: z.array(relativePathSchema).max(10_000).default([]),
+        /** The plan's fingerprint, as `checkpoints:plan-restore` returned it. */
+        fingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'the fingerprint of a plan from checkpoints:plan-restore'),
+      })
+      .strict(),
+    response: restoreResultSchema,
+  },
+});
+
+/** Events of diff and restore. */
+export const checkpointsRestoreEvents = defineEvents({
+  'checkpoints:restore-progressed': {
+    summary: 'A running restore moved on: snapshot taken, files written or verified so far, done.',
+    payload: restoreProgressSchema,
   },
 });

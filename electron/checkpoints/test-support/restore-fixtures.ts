@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs, { chmodSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
-import type { StoredTreeEntry } from '../checkpoint-types';
+import type { CheckpointEntry, StoredTreeEntry } from '../checkpoint-types';
 import type { TreeReader } from '../diff-tree-changes';
 
 /** The environment every git call of the tests runs with: no user or system config leaks in. */
@@ -82,5 +82,20 @@ export function isoTreeReader(store: string): TreeReader & { readBlob(oid: strin
     async readBlob(oid) {
       return (await git.readBlob({ fs, gitdir: store, oid, cache })).blob;
     },
+  };
+}
+
+/** A checkpoint entry for a commit made with git's CLI (what the engine's `resolve` would return). */
+export function entryOf(store: string, dir: string, commit: string, skipped: CheckpointEntry['skipped'] = []): CheckpointEntry {
+  return {
+    id: commit,
+    dir,
+    time: new Date(Number(runGit(['--git-dir', store, 'show', '-s', '--format=%ct', commit])) * 1000).toISOString(),
+    reason: runGit(['--git-dir', store, 'show', '-s', '--format=%s', commit]),
+    attribution: {},
+    kind: 'checkpoint',
+    stats: { files: 0, insertions: 0, deletions: 0 },
+    skipped,
+    tree: treeOf(store, commit),
   };
 }

@@ -1,0 +1,166 @@
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+import { AppError } from '../../shared/errors';
+import type { restorePlanEntrySchema, restorePlanSchema } from '../../shared/contract/checkpoints-restore-schemas';
+import { readFileIdentity } from '../files/file-identity';
+import { mapLimit } from '../files/map-limit';
+import type { CheckpointEntry } from './checkpoint-types';
+import { storedPathExclusion } from './diff-live-tree';
+import type { PathScope } from './diff-path-scope';
+import { diffTrees, lookupPath, type TreeChange, type TreeReader } from './diff-tree-changes';
+import { emptyTreeOid } from './git-objects';
+import { absoluteIn, diskEntry, entriesUnder } from './restore-disk';
+import type { WriteLedger } from './restore-write-ledger';
+
+/** One line of a restore plan. */
+export type RestorePlanEntry = z.output<typeof restorePlanEntrySchema>;
+/** A restore plan. */
+export type RestorePlan = z.output<typeof restorePlanSchema>;
+
+/** What a plan is computed from. */
+export interface PlanInput {
+  /** The checkpointed directory (resolved). */
+  readonly dir: string;
+  readonly checkpoint: CheckpointEntry;
+  readonly scope: PathScope;
+  /** The directory now as a snapshot stores it: a live walk (preview) or the pre-rollback snapshot (apply). */
+  readonly current: { readonly tree: string | undefined; readonly reader: TreeReader };
+  readonly maxFileBytes: number;
+  readonly ledger: WriteLedger;
+}
+
+/** Paths checked on disk at once. */
+const diskConcurrency = 32;
+
+function rootOf(tree: string): string | undefined {
+  return tree === emptyTreeOid ? undefined : tree;
+}
+
+function skip(change: TreeChange, reason: NonNullable<RestorePlanEntry['reason']>, note: string): RestorePlanEntry {
+  return { path: change.path, action: 'skip', reason, ...(change.old && { checkpoint: change.old }), ...(change.new && { current: change.new }), isChangedOutsideAgents: false, note };
+}
+
+function act(change: TreeChange, action: 'restore' | 'recreate' | 'delete'): RestorePlanEntry {
+  return { path: change.path, action, ...(change.old && { checkpoint: change.old }), ...(change.new && { current: change.new }), isChangedOutsideAgents: false };
+}
+
+/** Whether the checkpoint recorded `relativePath` (or a folder holding it) as skipped when it was taken. */
+function wasSkippedByCheckpoint(checkpoint: CheckpointEntry, relativePath: string): boolean {
+  return checkpoint.skipped.some((item) => item.path === relativePath || (item.path.endsWith('/') && relativePath.startsWith(item.path)));
+}
+
+/** The ancestors of a path, outermost first (`a/b/c` → `a`, `a/b`). */
+function ancestorsOf(relativePath: string): string[] {
+  const parts = relativePath.split('/');
+  return parts.slice(0, -1).map((_part, index) => parts.slice(0, index + 1).join('/'));
+}
+
+/** Why a file missing from the current tree cannot be written back, or undefined when it can. */
+async function recreateBlocker(input: PlanInput, change: TreeChange, deletions: ReadonlySet<string>): Promise<RestorePlanEntry | undefined> {
+  const excluded = storedPathExclusion(change.path, false);
+  if (excluded !== undefined) return skip(change, 'excluded', 'It matches the exclusion rules, so the restore never touches it.');
+  for (const ancestor of ancestorsOf(change.path)) {
+    const entry = await diskEntry(input.dir, ancestor);
+    if (entry.kind === 'missing') break;
+    if (entry.kind === 'folder') continue;
+    if (deletions.has(ancestor)) break;
+    return skip(change, 'blocked', `${ancestor} is a ${entry.kind} now, not a folder; include ${ancestor} in the restore to replace it.`);
+  }
+  const here = await diskEntry(input.dir, change.path);
+  if (here.kind === 'missing') return undefined;
+  if (here.kind === 'folder') {
+    const inside = await entriesUnder(input.dir, change.path);
+    const kept = inside.filter((item) => !deletions.has(item));
+    if (kept.length === 0) return undefined;
+    return skip(change, 'blocked', `A folder is here now holding ${kept.length} file(s) the restore will not delete (such as ${kept[0] ?? ''}); move them to restore this file.`);
+  }
+  if (here.kind === 'file' && here.size > input.maxFileBytes) {
+    return skip(change, 'oversize', 'A file larger than the size cap is here now; no snapshot can hold it, so it is never overwritten.');
+  }
+  return skip(change, 'unprotected', 'Something is here that no snapshot holds (unreadable, special or badly named), so it is never overwritten.');
+}
+
+/** The plan line of one changed file. */
+async function entryFor(input: PlanInput, change: TreeChange, deletions: ReadonlySet<string>): Promise<RestorePlanEntry> {
+  if (change.old !== undefined && change.new !== undefined) return act(change, 'restore');
+  if (change.old === undefined) {
+    if (wasSkippedByCheckpoint(input.checkpoint, change.path)) {
+      return skip(change, 'not-in-checkpoint', 'The checkpoint did not store this file (it was skipped when the checkpoint was taken), so it is left as it is.');
+    }
+    return act(change, 'delete');
+  }
+  return (await recreateBlocker(input, change, deletions)) ?? act(change, 'recreate');
+}
+
+/** Entries for paths named one by one that did not change: `unchanged`, an on-disk skip, or not found. */
+async function namedEntries(input: PlanInput, checkpointRoot: string | undefined, changed: ReadonlySet<string>): Promise<RestorePlanEntry[]> {
+  const entries: RestorePlanEntry[] = [];
+  const missing: string[] = [];
+  for (const named of input.scope.paths) {
+    if (changed.has(named)) continue;
+    const [inCheckpoint, inCurrent] = await Promise.all([lookupPath(input.current.reader, checkpointRoot, named), lookupPath(input.current.reader, input.current.tree, named)]);
+    if (inCheckpoint?.type === 'tree' || inCurrent?.type === 'tree') continue;
+    if (inCheckpoint?.type === 'blob') {
+      entries.push({ path: named, action: 'skip', reason: 'unchanged', checkpoint: { mode: inCheckpoint.mode, oid: inCheckpoint.oid }, current: { mode: inCheckpoint.mode, oid: inCheckpoint.oid }, isChangedOutsideAgents: false, note: 'It already matches the checkpoint.' });
+      continue;
+    }
+    const onDisk = await diskEntry(input.dir, named);
+    if (onDisk.kind === 'missing') {
+      missing.push(named);
+      continue;
+    }
+    const excluded = storedPathExclusion(named, onDisk.kind === 'folder');
+    const reason = excluded !== undefined ? 'excluded' : onDisk.kind === 'file' && onDisk.size > input.maxFileBytes ? 'oversize' : 'unprotected';
+    entries.push({ path: named, action: 'skip', reason, isChangedOutsideAgents: false, note: 'No snapshot holds it, so the restore never touches it.' });
+  }
+  if (missing.length > 0) {
+    throw new AppError(
+      'not_found',
+      `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} neither in checkpoint ${input.checkpoint.id.slice(0, 8)} nor in ${input.dir} now. Check the spelling against "vigil checkpoints diff".`,
+      { paths: missing },
+    );
+  }
+  return entries;
+}
+
+/** The fingerprint of what a plan saw: the checkpoint, the scope, and each line's action and versions. */
+export function planFingerprint(checkpointId: string, paths: readonly string[], entries: readonly RestorePlanEntry[]): string {
+  const hash = createHash('sha256').update(`${checkpointId}\n${paths.join('\0')}\n`);
+  for (const entry of entries) {
+    hash.update(`${entry.path}\0${entry.action}\0${entry.reason ?? ''}\0${entry.checkpoint?.mode ?? ''}:${entry.checkpoint?.oid ?? ''}\0${entry.current?.mode ?? ''}:${entry.current?.oid ?? ''}\n`);
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * Plans a restore: compares the checkpoint with the directory as a snapshot holds it now, then
+ * decides per file — `restore` (differs), `recreate` (missing), `delete` (created since; the
+ * current snapshot holds it, so undo brings it back), or `skip` with the reason (excluded,
+ * oversize, unprotected, not stored by the checkpoint, blocked, unchanged). Files whose current
+ * version Vigil did not write itself are flagged. Nothing on disk is changed.
+ */
+export async function planRestore(input: PlanInput): Promise<RestorePlan> {
+  const checkpointRoot = rootOf(input.checkpoint.tree);
+  const changes = await diffTrees(input.current.reader, checkpointRoot, input.current.tree, input.scope);
+  const deletions = new Set(changes.filter((change) => change.old === undefined && !wasSkippedByCheckpoint(input.checkpoint, change.path)).map((change) => change.path));
+  const changed = await mapLimit(changes, diskConcurrency, async (change) => {
+    const entry = await entryFor(input, change, deletions);
+    if (entry.action === 'skip') return entry;
+    const absolute = absoluteIn(input.dir, change.path);
+    const isVigilVersion = await input.ledger.isVigilVersion(absolute, await readFileIdentity(absolute));
+    return isVigilVersion ? entry : { ...entry, isChangedOutsideAgents: true };
+  });
+  const named = input.scope.paths.length === 0 ? [] : await namedEntries(input, checkpointRoot, new Set(changes.map((change) => change.path)));
+  const entries = [...changed, ...named].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const counts = { restore: 0, recreate: 0, delete: 0, skip: 0 };
+  for (const entry of entries) counts[entry.action] += 1;
+  return {
+    dir: input.dir,
+    checkpoint: { id: input.checkpoint.id, reason: input.checkpoint.reason, time: input.checkpoint.time },
+    paths: [...input.scope.paths],
+    entries,
+    counts,
+    changedOutsideAgents: entries.filter((entry) => entry.isChangedOutsideAgents).length,
+    fingerprint: planFingerprint(input.checkpoint.id, input.scope.paths, entries),
+  };
+}

@@ -1,0 +1,148 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { z } from 'zod';
+import { AppError } from '../../shared/errors';
+import type { restoreProgressSchema, restoreResultSchema } from '../../shared/contract/checkpoints-restore-schemas';
+import type { EventHub } from '../core/event-hub';
+import { FileLock } from '../locks/file-lock';
+import type { Logger } from '../logging/logger';
+import { preRollbackReason } from './checkpoint-reasons';
+import type { CheckpointApi } from './checkpoint-service';
+import { diffOneFile, diffPage, type DiffPage, type FileDiff } from './diff-checkpoint';
+import { readLiveTree, overlayReader, type LiveTreeRules } from './diff-live-tree';
+import { createPathScope } from './diff-path-scope';
+import { openDiffSides, type DiffAgainst } from './diff-sides';
+import { emptyTreeOid } from './git-objects';
+import { applyRestorePlan } from './restore-apply';
+import { planRestore, type RestorePlan } from './restore-plan';
+import type { WriteLedger } from './restore-write-ledger';
+import { dirHash } from './store-layout';
+
+/** The outcome of a restore. */
+export type RestoreResult = z.output<typeof restoreResultSchema>;
+/** A step of a running restore. */
+export type RestoreProgress = z.output<typeof restoreProgressSchema>;
+
+/** What the composition root passes to the restore service. */
+export interface RestoreServiceOptions {
+  /** The checkpoint engine itself (not a wrapper that also records into the ledger). */
+  readonly engine: CheckpointApi;
+  readonly ledger: WriteLedger;
+  /** `$VIGIL_HOME/checkpoints`: per-directory restore locks live under it. */
+  readonly root: string;
+  /** The engine's size cap, so the live side is judged as a snapshot would judge it. */
+  readonly maxFileBytes: number;
+  /** Absolute folders a snapshot never enters (Vigil's data folder). */
+  readonly ignoredFolders: readonly string[];
+  readonly logger: Logger;
+  /** Where `checkpoints:restore-progressed` goes; omitted in one-shot CLI processes. */
+  readonly events?: Pick<EventHub, 'emit'>;
+}
+
+/** Options of one restore. */
+export interface RestoreOptions {
+  /** The fingerprint of the plan the user approved; the restore refuses (`conflict`) if the directory no longer matches it. */
+  readonly fingerprint?: string;
+  readonly onProgress?: (progress: RestoreProgress) => void;
+}
+
+/** Diff, plan and restore of checkpoints; see design.md §3–4. */
+export interface RestoreService {
+  /** A page of the diff between checkpoint `ref` and the directory now (or another checkpoint). */
+  diff(dir: string, ref: string, against: DiffAgainst, options?: { readonly paths?: readonly string[]; readonly offset?: number; readonly limit?: number }): Promise<DiffPage>;
+  /** One file's hunks, capped at `maxLines` with the rest counted. */
+  fileDiff(dir: string, ref: string, against: DiffAgainst, relativePath: string, maxLines?: number): Promise<FileDiff>;
+  /** What restoring `ref` (whole, or only `paths`) would do now; changes nothing. */
+  plan(dir: string, ref: string, paths?: readonly string[]): Promise<RestorePlan>;
+  /** Takes the pre-rollback snapshot, then restores `ref` (whole, or only `paths`), verifies, and reports per file. */
+  restore(dir: string, ref: string, paths?: readonly string[], options?: RestoreOptions): Promise<RestoreResult>;
+}
+
+function rootOf(tree: string): string | undefined {
+  return tree === emptyTreeOid ? undefined : tree;
+}
+
+/** Builds the restore service over the checkpoint engine. */
+export function createRestoreService(options: RestoreServiceOptions): RestoreService {
+  const { engine, ledger } = options;
+  const rules: LiveTreeRules = { maxFileBytes: options.maxFileBytes, ignoredFolders: options.ignoredFolders };
+  const store = { readTree: (oid: string) => engine.readTree(oid) };
+  const locks = new Map<string, FileLock>();
+
+  /** One restore per directory at a time, across processes; other directories are not held up. */
+  const directoryLock = (dir: string): FileLock => {
+    const key = dirHash(dir);
+    let lock = locks.get(key);
+    if (lock === undefined) {
+      lock = new FileLock({ path: path.join(options.root, 'restore-locks', `${key}.lock`), resource: `restores of ${dir}`, timeoutMs: 10 * 60_000 });
+      locks.set(key, lock);
+    }
+    return lock;
+  };
+
+  return {
+    async diff(dir, ref, against, { paths = [], offset = 0, limit = 200 } = {}) {
+      const sides = await openDiffSides(engine, rules, dir, ref, against, createPathScope(paths));
+      return diffPage(engine, sides, offset, limit);
+    },
+
+    async fileDiff(dir, ref, against, relativePath, maxLines = 2_000) {
+      const scope = createPathScope([relativePath]);
+      const sides = await openDiffSides(engine, rules, dir, ref, against, scope);
+      return diffOneFile(engine, sides, scope.paths[0] ?? relativePath, maxLines);
+    },
+
+    async plan(dir, ref, paths = []) {
+      const scope = createPathScope(paths);
+      const checkpoint = await engine.resolve(dir, ref);
+      const live = await readLiveTree(checkpoint.dir, rules, scope);
+      return planRestore({ dir: checkpoint.dir, checkpoint, scope, current: { tree: live.root, reader: overlayReader(live, store) }, maxFileBytes: options.maxFileBytes, ledger });
+    },
+
+    async restore(dir, ref, paths = [], { fingerprint, onProgress } = {}) {
+      const scope = createPathScope(paths);
+      const checkpoint = await engine.resolve(dir, ref);
+      const report = (progress: Omit<RestoreProgress, 'dir' | 'checkpoint'>): void => {
+        const event = { dir: checkpoint.dir, checkpoint: checkpoint.id, ...progress };
+        onProgress?.(event);
+        options.events?.emit('checkpoints:restore-progressed', event);
+      };
+      return directoryLock(checkpoint.dir).withLock(async () => {
+        report({ phase: 'snapshot', done: 0, total: 1 });
+        // A folder deleted whole is brought back: its checkpoints outlive it.
+        await mkdir(checkpoint.dir, { recursive: true });
+        const pre = await engine.checkpoint(checkpoint.dir, {
+          reason: preRollbackReason(checkpoint.id),
+          kind: 'pre-rollback',
+          restores: checkpoint.id,
+          ...(scope.paths.length > 0 && { paths: scope.paths.map((item) => path.join(checkpoint.dir, ...item.split('/'))) }),
+        });
+        if (pre.kind !== 'created') throw new Error('the engine did not create the pre-rollback snapshot');
+        const preRollback = { id: pre.checkpoint.id, reason: pre.checkpoint.reason, time: pre.checkpoint.time };
+        report({ phase: 'snapshot', done: 1, total: 1 });
+        const plan = await planRestore({ dir: checkpoint.dir, checkpoint, scope, current: { tree: rootOf(pre.checkpoint.tree), reader: store }, maxFileBytes: options.maxFileBytes, ledger });
+        if (fingerprint !== undefined && fingerprint !== plan.fingerprint) {
+          throw new AppError(
+            'conflict',
+            `${checkpoint.dir} changed since this restore was planned, so nothing was restored. Review the new plan and restore again (the snapshot ${preRollback.id.slice(0, 8)} taken just now holds the current state).`,
+            { expected: fingerprint, actual: plan.fingerprint, preRollback: preRollback.id },
+          );
+        }
+        const applied = await applyRestorePlan({
+          plan,
+          checkpointTree: rootOf(checkpoint.tree),
+          reader: store,
+          readBlob: (oid) => engine.readBlob(oid),
+          onProgress: (progress) => report(progress),
+        });
+        await ledger.record(applied.touched);
+        engine.noteWritten(applied.touched);
+        const counts = { done: 0, skipped: 0, conflict: 0, failed: 0 };
+        for (const outcome of applied.outcomes) counts[outcome.result] += 1;
+        report({ phase: 'done', done: counts.done, total: applied.outcomes.length });
+        options.logger.info('restore applied', { dir: checkpoint.dir, checkpoint: checkpoint.id, preRollback: preRollback.id, ...counts });
+        return { plan, preRollback, outcomes: [...applied.outcomes], counts, removedDirectories: [...applied.removedDirectories], isVerified: applied.isVerified };
+      }, `restore of ${checkpoint.dir}`);
+    },
+  };
+}
