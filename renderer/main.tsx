@@ -7,6 +7,7 @@ import { StoreProvider } from './stores/store-context';
 import './styles/app.css';
 import './styles/controls.css';
 import './styles/components.css';
+import './styles/screens.css';
 
 const container = document.getElementById('root');
 if (container === null) throw new Error('index.html has no #root element');

@@ -30,12 +30,14 @@ export function App() {
   const showScreen = useAppStore((state) => state.showScreen);
   const followAddress = useAppStore((state) => state.followAddress);
   const startConnection = useAppStore((state) => state.startConnection);
+  const startLive = useAppStore((state) => state.startLive);
   const toasts = useAppStore((state) => state.toasts);
   const runToastAction = useAppStore((state) => state.runToastAction);
   const dismissToast = useAppStore((state) => state.dismissToast);
   const [isHelpOpen, setHelpOpen] = useState(false);
 
   useEffect(() => startConnection(), [startConnection]);
+  useEffect(() => startLive(), [startLive]);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent): void => {

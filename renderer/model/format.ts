@@ -73,3 +73,10 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
   return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
 }
+
+/** A text's length in code points, as the memory limits count characters. */
+export function codePointLength(text: string): number {
+  let count = 0;
+  for (const _codePoint of text) count += 1;
+  return count;
+}

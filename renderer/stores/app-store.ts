@@ -1,11 +1,13 @@
 import { createStore, type StoreApi } from 'zustand';
 import type { VigilClient } from '../api/vigil-client';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
+import { createLiveSlice, type LiveSlice } from './live-slice';
+import { createMemorySlice, type MemorySlice } from './memory-slice';
 import { createNavigationSlice, type NavigationSlice } from './navigation-slice';
 import { createToastSlice, type ToastSlice } from './toast-slice';
 
 /** The one UI store, made of slices. */
-export type AppState = ConnectionSlice & NavigationSlice & ToastSlice;
+export type AppState = ConnectionSlice & NavigationSlice & ToastSlice & LiveSlice & MemorySlice;
 
 /** The store type components reach through the context. */
 export type AppStore = StoreApi<AppState>;
@@ -16,5 +18,7 @@ export function createAppStore(client: VigilClient): AppStore {
     ...createConnectionSlice(client)(...args),
     ...createNavigationSlice(...args),
     ...createToastSlice(...args),
+    ...createLiveSlice(client)(...args),
+    ...createMemorySlice(client)(...args),
   }));
 }

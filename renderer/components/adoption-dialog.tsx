@@ -1,0 +1,121 @@
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import type { AdoptionPlan, AdoptionStrategy } from '../../shared/contract/memory-contract';
+import type { AppErrorData } from '../../shared/errors';
+import { ErrorNotice } from './error-notice';
+import { UsageBar } from './usage-bar';
+
+const strategyLabels: Readonly<Record<AdoptionStrategy, string>> = {
+  delimiter: 'By § delimiter',
+  'blank-lines': 'By blank lines',
+  headings: 'By headings',
+};
+
+/**
+ * Adopting a drifted memory file: the ways its text can be split into entries, the entries of the
+ * chosen one with its usage against the limit, and one button to write them (the original is kept).
+ */
+export function AdoptionDialog({
+  fileName,
+  phase,
+  plan,
+  strategy,
+  error,
+  onChoose,
+  onAdopt,
+  onCancel,
+}: {
+  readonly fileName: string;
+  readonly phase: 'proposing' | 'choosing' | 'adopting';
+  readonly plan: AdoptionPlan | undefined;
+  readonly strategy: AdoptionStrategy | undefined;
+  readonly error: AppErrorData | undefined;
+  readonly onChoose: (strategy: AdoptionStrategy) => void;
+  readonly onAdopt: () => void;
+  readonly onCancel: () => void;
+}) {
+  const panelRef = useRef<HTMLDivElement | null>(null);
+  const proposal = plan?.proposals.find((candidate) => candidate.strategy === strategy);
+  useEffect(() => {
+    panelRef.current?.focus();
+  }, []);
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>): void {
+    if (event.key === 'Escape' && phase !== 'adopting') {
+      event.preventDefault();
+      event.stopPropagation();
+      onCancel();
+    }
+  }
+  return (
+    <div className="overlay">
+      <div
+        ref={panelRef}
+        className="plan adoption"
+        role="dialog"
+        aria-label={`Adopt ${fileName}`}
+        tabIndex={-1}
+        onKeyDown={onKeyDown}
+        data-testid="adoption"
+        data-state={phase}
+      >
+        <header className="plan-header">
+          <h3>Adopt {fileName}</h3>
+          <span className="plan-headline">Split its text into entries; the original is kept as a backup.</span>
+        </header>
+        {phase === 'proposing' && <p className="plan-nothing">Reading the file…</p>}
+        {error !== undefined && (
+          <div className="plan-groups">
+            <ErrorNotice error={error} />
+          </div>
+        )}
+        {plan !== undefined && (
+          <>
+            <div className="adoption-strategies segmented" role="group" aria-label="How to split">
+              {plan.proposals.map((candidate) => (
+                <button
+                  key={candidate.strategy}
+                  type="button"
+                  aria-pressed={candidate.strategy === strategy}
+                  onClick={() => onChoose(candidate.strategy)}
+                  disabled={phase === 'adopting'}
+                >
+                  {strategyLabels[candidate.strategy]} · {candidate.entries.length}
+                  {candidate.fits ? '' : ' (too long)'}
+                </button>
+              ))}
+            </div>
+            {proposal !== undefined && (
+              <div className="plan-groups">
+                <UsageBar chars={proposal.usage.chars} limit={proposal.usage.limit} />
+                {!proposal.fits && (
+                  <p className="plan-warning">These entries are over the limit. Pick another split, or shorten the file first; nothing is written until they fit.</p>
+                )}
+                <ol className="memory-entries" data-testid="adoption-entries">
+                  {proposal.entries.map((entry, index) => (
+                    <li key={`${index}:${entry}`} className="memory-entry">
+                      <span className="entry-text">{entry}</span>
+                    </li>
+                  ))}
+                </ol>
+              </div>
+            )}
+          </>
+        )}
+        <footer className="plan-footer">
+          <span className="plan-footnote">Vigil re-reads the file first and refuses if it changed since these proposals.</span>
+          <button type="button" className="button button-quiet" onClick={onCancel} disabled={phase === 'adopting'}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="button button-primary"
+            data-testid="adopt-confirm"
+            onClick={onAdopt}
+            disabled={phase !== 'choosing' || proposal === undefined || !proposal.fits}
+          >
+            {phase === 'adopting' ? 'Adopting…' : `Adopt ${proposal?.entries.length ?? 0} entries`}
+          </button>
+        </footer>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import type { MemoryFileView } from '../../shared/contract/memory-contract';
+import type { LoadState } from '../model/load-state';
+import { codePointLength, formatRelativeTime } from '../model/format';
+import { DriftBanner } from './drift-banner';
+import { EntryDiffView } from './entry-diff';
+import { ErrorNotice } from './error-notice';
+import { UsageBar } from './usage-bar';
+
+/**
+ * One memory file (MEMORY.md or USER.md): usage against its limit, its entries, the last edit made
+ * outside Vigil with its diff, and the drift banner when it needs adopting.
+ */
+export function MemoryFileCard({
+  name,
+  testId,
+  load,
+  view,
+  backupPath,
+  now,
+  onAdopt,
+  onShowHistory,
+  onRetry,
+}: {
+  readonly name: string;
+  readonly testId: string;
+  readonly load: LoadState;
+  readonly view: MemoryFileView | undefined;
+  readonly backupPath: string | undefined;
+  readonly now: number;
+  readonly onAdopt: () => void;
+  readonly onShowHistory: () => void;
+  readonly onRetry: () => void;
+}) {
+  const recent = view?.lastExternalChange ?? null;
+  const added = new Set(recent?.diff.added ?? []);
+  return (
+    <section
+      className="memory-file"
+      data-testid={testId}
+      data-state={view === undefined ? load.kind : view.drift.isDrifted ? 'drifted' : 'ok'}
+      data-entries={view?.entries.length}
+      aria-label={name}
+    >
+      <header className="memory-file-head">
+        <h3 title={view?.file}>{name}</h3>
+        <span className="spacer" />
+        <button type="button" className="link-button" onClick={onShowHistory} title="Every version of this directory, on its timeline">
+          History
+        </button>
+      </header>
+      {load.kind === 'failed' && <ErrorNotice error={load.error} onRetry={onRetry} />}
+      {view !== undefined && (
+        <>
+          <UsageBar chars={view.usage.chars} limit={view.usage.limit} testId={`${testId}-usage`} />
+          {view.drift.isDrifted && (
+            <DriftBanner fileName={name} drift={view.drift} backupPath={backupPath} text={view.text} isTextTruncated={view.isTextTruncated} onAdopt={onAdopt} />
+          )}
+          {recent !== null && (
+            <details className="memory-external" open={Date.parse(recent.at) > now - 5 * 60_000} data-testid={`${testId}-external`}>
+              <summary>
+                Edited outside Vigil <time dateTime={recent.at}>{formatRelativeTime(recent.at, now)}</time>
+              </summary>
+              <EntryDiffView diff={recent.diff} />
+            </details>
+          )}
+          {!view.exists ? (
+            <p className="muted">No {name} yet. Agents create it with their first memory write.</p>
+          ) : view.entries.length === 0 ? (
+            <p className="muted">{name} is empty.</p>
+          ) : (
+            <ol className="memory-entries">
+              {view.entries.map((entry, index) => (
+                <li key={`${index}:${entry}`} className="memory-entry" data-testid="memory-entry" data-new={added.has(entry) ? 'true' : undefined}>
+                  <span className="entry-text">{entry}</span>
+                  <span className="entry-size subtle">{codePointLength(entry)}</span>
+                </li>
+              ))}
+            </ol>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,167 @@
+import type { StateCreator } from 'zustand';
+import type {
+  AdoptionPlan,
+  AdoptionStrategy,
+  MemoryChange,
+  MemoryDirectoryInfo,
+  MemoryFileView,
+  MemoryTarget,
+} from '../../shared/contract/memory-contract';
+import type { AppErrorData } from '../../shared/errors';
+import type { VigilClient } from '../api/vigil-client';
+import { failed, idle, loading, ready, type LoadState } from '../model/load-state';
+import { addChange, applyChange, backupFromDetails, memoryFileKey } from '../model/memory-files';
+import type { AppState } from './app-store';
+
+/** One memory file as the store holds it. */
+export interface MemoryFileState {
+  readonly load: LoadState;
+  readonly view: MemoryFileView | undefined;
+}
+
+/** Adopting a drifted file: proposals, the one chosen, then the write. */
+export interface AdoptionFlow {
+  readonly dir: string;
+  readonly target: MemoryTarget;
+  readonly phase: 'proposing' | 'choosing' | 'adopting';
+  readonly plan: AdoptionPlan | undefined;
+  readonly strategy: AdoptionStrategy | undefined;
+  readonly error: AppErrorData | undefined;
+}
+
+/** The agents' memory files, their live changes, and the adoption of drifted ones. */
+export interface MemorySlice {
+  readonly memoryDirectories: readonly MemoryDirectoryInfo[];
+  readonly memoryLoad: LoadState;
+  readonly memoryFiles: Readonly<Record<string, MemoryFileState>>;
+  /** Newest first, across directories. */
+  readonly memoryChanges: readonly MemoryChange[];
+  /** The latest backup Vigil made of each file, when the UI learned of one. */
+  readonly memoryBackups: Readonly<Record<string, string>>;
+  readonly adoption: AdoptionFlow | undefined;
+  readonly loadMemory: () => Promise<void>;
+  readonly refreshMemoryFile: (dir: string, target: MemoryTarget) => Promise<void>;
+  readonly receiveMemoryChange: (change: MemoryChange) => void;
+  readonly proposeAdoption: (dir: string, target: MemoryTarget) => Promise<void>;
+  readonly chooseAdoptionStrategy: (strategy: AdoptionStrategy) => void;
+  readonly adoptMemory: () => Promise<void>;
+  readonly cancelAdoption: () => void;
+}
+
+/** The memory slice, bound to a client. */
+export function createMemorySlice(client: VigilClient): StateCreator<AppState, [], [], MemorySlice> {
+  return (set, get) => {
+    // One read per file at a time; a change during a read asks for one more read after it.
+    const reading = new Map<string, boolean>();
+
+    const setFile = (key: string, update: (current: MemoryFileState) => MemoryFileState): void => {
+      set((state) => ({ memoryFiles: { ...state.memoryFiles, [key]: update(state.memoryFiles[key] ?? { load: idle, view: undefined }) } }));
+    };
+
+    const refresh = async (dir: string, target: MemoryTarget): Promise<void> => {
+      const key = memoryFileKey(dir, target);
+      if (reading.has(key)) {
+        reading.set(key, true);
+        return;
+      }
+      reading.set(key, false);
+      setFile(key, (current) => ({ ...current, load: current.view === undefined ? loading : current.load }));
+      try {
+        for (;;) {
+          const result = await client.call('memory:read', { dir, target });
+          if (result.ok) setFile(key, () => ({ load: ready, view: result.value }));
+          else setFile(key, (current) => ({ ...current, load: failed(result.error) }));
+          if (reading.get(key) !== true) break;
+          reading.set(key, false);
+        }
+      } finally {
+        reading.delete(key);
+      }
+    };
+
+    return {
+      memoryDirectories: [],
+      memoryLoad: idle,
+      memoryFiles: {},
+      memoryChanges: [],
+      memoryBackups: {},
+      adoption: undefined,
+
+      loadMemory: async () => {
+        set({ memoryLoad: get().memoryDirectories.length === 0 ? loading : get().memoryLoad });
+        const result = await client.call('memory:directories', {});
+        if (!result.ok) {
+          set({ memoryLoad: failed(result.error) });
+          return;
+        }
+        set({ memoryDirectories: result.value.directories, memoryLoad: ready });
+        await Promise.all(result.value.directories.flatMap((directory) => (['memory', 'user'] as const).map((target) => refresh(directory.path, target))));
+      },
+
+      refreshMemoryFile: refresh,
+
+      receiveMemoryChange: (change) => {
+        const key = memoryFileKey(change.dir, change.target);
+        set((state) => {
+          const current = state.memoryFiles[key];
+          return {
+            memoryChanges: addChange(state.memoryChanges, change),
+            memoryFiles:
+              current?.view === undefined ? state.memoryFiles : { ...state.memoryFiles, [key]: { ...current, view: applyChange(current.view, change) } },
+          };
+        });
+        // The change carries entries, usage and drift; the read brings the text of a drifted file.
+        void refresh(change.dir, change.target);
+      },
+
+      proposeAdoption: async (dir, target) => {
+        set({ adoption: { dir, target, phase: 'proposing', plan: undefined, strategy: undefined, error: undefined } });
+        const result = await client.call('memory:propose-adoption', { dir, target });
+        const flow = get().adoption;
+        if (flow?.dir !== dir || flow.target !== target) return;
+        if (!result.ok) {
+          set({ adoption: { ...flow, phase: 'choosing', error: result.error } });
+          return;
+        }
+        set({ adoption: { ...flow, phase: 'choosing', plan: result.value, strategy: result.value.recommended ?? result.value.proposals[0]?.strategy } });
+      },
+
+      chooseAdoptionStrategy: (strategy) => {
+        const flow = get().adoption;
+        if (flow !== undefined && flow.phase === 'choosing') set({ adoption: { ...flow, strategy, error: undefined } });
+      },
+
+      adoptMemory: async () => {
+        const flow = get().adoption;
+        const proposal = flow?.plan?.proposals.find((candidate) => candidate.strategy === flow.strategy);
+        if (flow?.plan === undefined || proposal === undefined || flow.phase !== 'choosing') return;
+        set({ adoption: { ...flow, phase: 'adopting', error: undefined } });
+        const result = await client.call('memory:adopt', { dir: flow.dir, target: flow.target, basis: flow.plan.basis, entries: proposal.entries });
+        const key = memoryFileKey(flow.dir, flow.target);
+        if (!result.ok) {
+          const backup = backupFromDetails(result.error.details);
+          set((state) => ({
+            adoption: { ...flow, phase: 'choosing', error: result.error },
+            memoryBackups: backup === undefined ? state.memoryBackups : { ...state.memoryBackups, [key]: backup },
+          }));
+          return;
+        }
+        const backup = result.value.preserved.at(-1)?.backup;
+        set((state) => ({
+          adoption: undefined,
+          memoryBackups: backup === undefined ? state.memoryBackups : { ...state.memoryBackups, [key]: backup },
+        }));
+        get().notify({
+          tone: 'success',
+          title: `${flow.plan.file} adopted: ${result.value.entries.length} entries`,
+          detail: backup === undefined ? result.value.message : `The original is kept in ${backup}.`,
+        });
+        await refresh(flow.dir, flow.target);
+      },
+
+      cancelAdoption: () => {
+        if (get().adoption?.phase !== 'adopting') set({ adoption: undefined });
+      },
+    };
+  };
+}
