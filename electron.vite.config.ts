@@ -15,6 +15,7 @@ export default defineConfig({
         input: {
           main: resolve('electron/main.ts'),
           cli: resolve('electron/cli/vigil.ts'),
+          'hash-worker': resolve('electron/checkpoints/hash-worker.ts'),
         },
         output: {
           entryFileNames: '[name].js',

@@ -15,8 +15,15 @@
  *   checkpoint id stays valid for as long as the checkpoint is kept. The oldest kept entry has no
  *   `parent`.
  */
-import type { EventHub } from '../core/event-hub';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { AppError, isAppError } from '../../shared/errors';
+import { errnoCode, fileSystemError } from '../files/file-system-error';
+import { isVigilTempFile } from '../files/vigil-temp-name';
+import { FileLock } from '../locks/file-lock';
 import type { Logger } from '../logging/logger';
+import { defaultRefusedDirs, resolveCheckpointDirectory, resolveTimelineDirectory } from './checkpoint-directory';
+import { countCheckpoints, listCheckpoints, listDirectories, resolveCheckpoint, skippedPaths, type QueryContext } from './checkpoint-queries';
 import type {
   CheckpointDirectory,
   CheckpointEntry,
@@ -28,45 +35,291 @@ import type {
   StoreStatus,
   StoredTreeEntry,
 } from './checkpoint-types';
+import { toContractEntry } from './checkpoint-handlers';
+import { DirRegistry } from './dir-registry';
+import { pathExclusion } from './exclusion-rules';
+import { decodeTree, isObjectId, typeOfMode } from './git-objects';
+import { defaultWorkerCount, HashWorkerPool } from './hash-worker-pool';
+import { StoreMaintenance } from './store-maintenance';
+import { ObjectStore } from './object-store';
+import { RefStore } from './ref-store';
+import { cutTimeline, defaultRetention } from './retention';
+import { takeSnapshot, type SnapshotEngine } from './snapshot';
+import { saveStatCache } from './stat-cache';
+import { repairStore } from './store-repair';
+import { dirHash, statCacheFile, storeLayout, type StoreLayout } from './store-layout';
+import { measureStore } from './store-usage';
+import { Timeline } from './timeline';
+import { TrackedDirectory } from './tracked-directory';
+import { DirectoryWatchers } from './directory-watchers';
+import type { CheckpointApi, CheckpointServiceOptions } from './checkpoint-api';
 
-/** What the composition root passes to the checkpoint service. */
-export interface CheckpointServiceOptions {
-  /** `$VIGIL_HOME/checkpoints`: the store, the registry and the stat caches live under it. */
-  readonly root: string;
-  readonly logger: Logger;
-  /** Where `checkpoints:created` goes; omitted in one-shot CLI processes. */
-  readonly events?: Pick<EventHub, 'emit'>;
-  /**
-   * Watch checkpointed directories while this process runs (the app, `vigil serve`), so a
-   * snapshot only looks at what changed. Off in one-shot processes, which walk the tree instead.
-   */
-  readonly watch?: boolean;
-  /** Pack loose objects and collect garbage in the background (default: same as `watch`). */
-  readonly maintenance?: boolean;
-  readonly retention?: Partial<RetentionPolicy>;
-  /** Files larger than this are skipped and recorded (default 10 MB). */
-  readonly maxFileBytes?: number;
-  /** Directories that may not be checkpointed themselves (default: `/` and the home directory). */
-  readonly refusedDirs?: readonly string[];
-  /** Hashing worker threads for big snapshots (default: cores − 1, at least 1, at most 4). */
-  readonly workers?: number;
+export type { CheckpointApi, CheckpointServiceOptions } from './checkpoint-api';
+
+/** Turns anything thrown inside the engine into an AppError (fs errors named, bugs logged). */
+function asAppError(error: unknown, logger: Logger, action: string): AppError {
+  if (isAppError(error)) return error;
+  if (errnoCode(error) !== undefined) {
+    logger.warn(`checkpoint engine could not ${action}`, { error });
+    const failure = fileSystemError(error, 'use', (error as NodeJS.ErrnoException).path ?? 'the checkpoint store');
+    return new AppError(failure.code, `Could not ${action}. ${failure.message}`, failure.details);
+  }
+  logger.error(`checkpoint engine failed to ${action}`, { error });
+  return new AppError('unexpected', `The checkpoint engine failed to ${action}; the details are in the log.`);
 }
 
-/** The public face of the checkpoint engine; see the API note at the top of this file. */
-export interface CheckpointApi {
-  /** The bare git directory of the store. */
+/** The checkpoint engine: one shared git object store, a timeline per directory. */
+export class CheckpointService implements CheckpointApi {
   readonly gitdir: string;
-  checkpoint(dir: string, request: CheckpointRequest): Promise<CheckpointOutcome>;
-  list(dir: string, options?: ListOptions): Promise<readonly CheckpointEntry[]>;
-  count(dir: string): Promise<number>;
-  resolve(dir: string, ref: string): Promise<CheckpointEntry>;
-  directories(): Promise<readonly CheckpointDirectory[]>;
-  status(dir?: string): Promise<StoreStatus>;
-  prune(): Promise<PruneReport>;
-  readTree(treeOid: string): Promise<readonly StoredTreeEntry[]>;
-  readBlob(oid: string): Promise<Uint8Array>;
-  noteWritten(paths: readonly string[]): void;
-  isExcluded(dir: string, relativePath: string): boolean;
-  withStoreLock<T>(fn: () => Promise<T>): Promise<T>;
-  dispose(): Promise<void>;
+  readonly retention: RetentionPolicy;
+  readonly maxFileBytes: number;
+  readonly #options: CheckpointServiceOptions;
+  readonly #layout: StoreLayout;
+  readonly #store: ObjectStore;
+  readonly #refs: RefStore;
+  readonly #registry: DirRegistry;
+  readonly #timeline: Timeline;
+  readonly #pool: HashWorkerPool;
+  readonly #lock: FileLock;
+  readonly #tracked = new Map<string, TrackedDirectory>();
+  readonly #watchers: DirectoryWatchers;
+  readonly #maintenance: StoreMaintenance;
+  #ready: Promise<void> | undefined;
+  #refused: Promise<readonly string[]>;
+  #saveTimer: NodeJS.Timeout | undefined;
+  #isDisposed = false;
+
+  constructor(options: CheckpointServiceOptions) {
+    this.#options = options;
+    this.#layout = storeLayout(options.root);
+    this.gitdir = this.#layout.gitdir;
+    this.retention = { ...defaultRetention, ...options.retention };
+    this.maxFileBytes = options.maxFileBytes ?? 10 * 1024 * 1024;
+    this.#store = new ObjectStore(this.gitdir);
+    this.#refs = new RefStore(this.gitdir);
+    this.#registry = new DirRegistry(this.#layout);
+    this.#timeline = new Timeline(this.#store);
+    this.#pool = new HashWorkerPool(this.gitdir, options.workers ?? defaultWorkerCount());
+    this.#refused = options.refusedDirs === undefined ? defaultRefusedDirs() : Promise.resolve(options.refusedDirs);
+    this.#lock = new FileLock({
+      path: this.#layout.lockPath,
+      resource: 'the checkpoint store',
+      onTakeover: async (abandoned, reason) => {
+        options.logger.warn('taking over the checkpoint store lock', { reason, holder: abandoned });
+        await repairStore(this.#repairContext(), abandoned === undefined ? 0 : Date.parse(abandoned.acquiredAt));
+      },
+    });
+    this.#watchers = new DirectoryWatchers(options.logger);
+    this.#maintenance = new StoreMaintenance({
+      enabled: options.maintenance ?? options.watch === true,
+      logger: options.logger,
+      run: (work) => this.withStoreLock(work),
+      store: this.#store,
+      refs: this.#refs,
+      timeline: this.#timeline,
+      retention: this.retention,
+    });
+  }
+
+  async checkpoint(dir: string, request: CheckpointRequest): Promise<CheckpointOutcome> {
+    try {
+      this.#checkRequest(request);
+      const resolved = await resolveCheckpointDirectory(dir, await this.#refused);
+      const tracked = await this.#track(resolved);
+      const outcome = await this.withStoreLock(async () => {
+        const result = await takeSnapshot(this.#engine(), tracked, request);
+        if (result.kind === 'created') {
+          const dropped = await cutTimeline(this.#refs, this.#timeline, result.checkpoint.id, this.retention.maxSnapshots);
+          this.#maintenance.noteDropped(dropped);
+        }
+        return result;
+      });
+      if (outcome.kind === 'created') this.#options.events?.emit('checkpoints:created', toContractEntry(outcome.checkpoint));
+      await this.#afterSnapshot(tracked);
+      return outcome;
+    } catch (error) {
+      throw asAppError(error, this.#options.logger, `checkpoint ${dir}`);
+    }
+  }
+
+  async list(dir: string, options: ListOptions = {}): Promise<readonly CheckpointEntry[]> {
+    return this.#read(dir, 'list checkpoints', (context, resolved) => listCheckpoints(context, resolved, options));
+  }
+
+  async count(dir: string): Promise<number> {
+    return this.#read(dir, 'count checkpoints', countCheckpoints);
+  }
+
+  async resolve(dir: string, ref: string): Promise<CheckpointEntry> {
+    return this.#read(dir, 'find the checkpoint', (context, resolved) => resolveCheckpoint(context, resolved, ref));
+  }
+
+  async directories(): Promise<readonly CheckpointDirectory[]> {
+    await this.#ensureReady();
+    return listDirectories(this.#queries()).catch((error: unknown) => {
+      throw asAppError(error, this.#options.logger, 'list the checkpointed directories');
+    });
+  }
+
+  async status(dir?: string): Promise<StoreStatus> {
+    await this.#ensureReady();
+    try {
+      const only = dir === undefined ? undefined : dirHash(await resolveTimelineDirectory(dir));
+      const all = await listDirectories(this.#queries());
+      const chosen = all.filter((item) => only === undefined || item.dirhash === only);
+      if (dir !== undefined && chosen.length === 0) throw new AppError('not_found', `${dir} has no checkpoints: it was never checkpointed.`, { dir });
+      const directories = await Promise.all(chosen.map(async (item) => ({ ...item, skipped: await skippedPaths(this.#queries(), item) })));
+      const usage = await measureStore(this.#store.objectsDir);
+      return { gitdir: this.gitdir, ...usage, retention: this.retention, maxFileBytes: this.maxFileBytes, directories };
+    } catch (error) {
+      throw asAppError(error, this.#options.logger, 'read the store status');
+    }
+  }
+
+  async prune(): Promise<PruneReport> {
+    await this.#ensureReady();
+    try {
+      return await this.#maintenance.prune();
+    } catch (error) {
+      throw asAppError(error, this.#options.logger, 'prune the checkpoint store');
+    }
+  }
+
+  async readTree(treeOid: string): Promise<readonly StoredTreeEntry[]> {
+    if (!isObjectId(treeOid)) throw new AppError('invalid_request', `"${treeOid}" is not a tree id (40 hex characters).`, { field: 'tree' });
+    const items = decodeTree(await this.#store.readTyped(treeOid, 'tree'));
+    return items.map((item) => ({ ...item, type: typeOfMode(item.mode) }));
+  }
+
+  async readBlob(oid: string): Promise<Uint8Array> {
+    if (!isObjectId(oid)) throw new AppError('invalid_request', `"${oid}" is not a blob id (40 hex characters).`, { field: 'oid' });
+    return this.#store.readTyped(oid, 'blob');
+  }
+
+  noteWritten(paths: readonly string[]): void {
+    for (const written of paths) {
+      const absolute = path.resolve(written);
+      for (const tracked of this.#tracked.values()) tracked.markDirty(absolute);
+    }
+  }
+
+  isExcluded(_dir: string, relativePath: string): boolean {
+    return pathExclusion(relativePath) !== undefined || isVigilTempFile(path.basename(relativePath));
+  }
+
+  async withStoreLock<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#lock.isHeldHere()) return fn();
+    await this.#ensureReady();
+    return this.#lock.withLock(async () => {
+      await this.#store.refresh();
+      return fn();
+    });
+  }
+
+  async dispose(): Promise<void> {
+    if (this.#isDisposed) return;
+    this.#isDisposed = true;
+    clearTimeout(this.#saveTimer);
+    await this.#watchers.dispose();
+    await this.#maintenance.dispose();
+    await this.#lock.withLock(() => this.#saveCaches()).catch((error: unknown) => this.#options.logger.warn('could not save the stat caches', { error }));
+    await this.#pool.dispose();
+    await this.#store.close();
+  }
+
+  #checkRequest(request: CheckpointRequest): void {
+    if (typeof request.reason !== 'string' || request.reason.trim() === '') {
+      throw new AppError('invalid_request', 'A checkpoint needs a reason (such as "before write_file").', { field: 'reason' });
+    }
+    if (request.kind === 'pre-rollback' && (request.restores === undefined || !isObjectId(request.restores))) {
+      throw new AppError('invalid_request', 'A pre-rollback snapshot needs the full id of the checkpoint being restored.', { field: 'restores' });
+    }
+    if (request.restores !== undefined && !isObjectId(request.restores)) {
+      throw new AppError('invalid_request', `"${request.restores}" is not a full checkpoint id (40 hex characters).`, { field: 'restores' });
+    }
+  }
+
+  /** The directory's tracker, created (and its watcher started) on first use. */
+  async #track(dir: string): Promise<TrackedDirectory> {
+    const dirhash = dirHash(dir);
+    let tracked = this.#tracked.get(dirhash);
+    if (tracked === undefined) {
+      tracked = new TrackedDirectory(dir, dirhash);
+      this.#tracked.set(dirhash, tracked);
+      if (this.#options.watch === true) await this.#watchers.watch(tracked, this.#layout.root);
+    }
+    return tracked;
+  }
+
+  /** Saves stat caches (now in one-shot processes, a little later in the app) and lets maintenance look. */
+  async #afterSnapshot(tracked: TrackedDirectory): Promise<void> {
+    this.#maintenance.schedule();
+    if (this.#options.watch !== true) {
+      // The checkpoint is taken; a cache that cannot be saved only makes the next one slower.
+      await this.#saveCaches().catch((error: unknown) => this.#options.logger.warn('could not save a stat cache', { error }));
+      return;
+    }
+    if (this.#saveTimer !== undefined || !tracked.isCacheStale) return;
+    this.#saveTimer = setTimeout(() => {
+      this.#saveTimer = undefined;
+      void this.#saveCaches().catch((error: unknown) => this.#options.logger.warn('could not save a stat cache', { error }));
+    }, 2_000);
+    this.#saveTimer.unref();
+  }
+
+  async #saveCaches(): Promise<void> {
+    for (const tracked of this.#tracked.values()) {
+      const state = tracked.state;
+      if (state === undefined || !tracked.isCacheStale) continue;
+      tracked.isCacheStale = false;
+      await saveStatCache(statCacheFile(this.#layout, tracked.dirhash), tracked.dir, state);
+    }
+  }
+
+  async #read<T>(dir: string, action: string, query: (context: QueryContext, resolved: string) => Promise<T>): Promise<T> {
+    try {
+      await this.#ensureReady();
+      return await query(this.#queries(), await resolveTimelineDirectory(dir));
+    } catch (error) {
+      throw asAppError(error, this.#options.logger, action);
+    }
+  }
+
+  /** Creates the store when missing and, once per process, clears what an interrupted writer left. */
+  #ensureReady(): Promise<void> {
+    this.#ready ??= (async () => {
+      await this.#refs.init();
+      await Promise.all([mkdir(this.#layout.registryDir, { recursive: true }), mkdir(this.#layout.statDir, { recursive: true })]);
+      await this.#lock.withLock(async () => {
+        await repairStore(this.#repairContext());
+      });
+    })().catch((error: unknown) => {
+      this.#ready = undefined;
+      throw asAppError(error, this.#options.logger, 'open the checkpoint store');
+    });
+    return this.#ready;
+  }
+
+  #engine(): SnapshotEngine {
+    return {
+      layout: this.#layout,
+      store: this.#store,
+      refs: this.#refs,
+      registry: this.#registry,
+      timeline: this.#timeline,
+      pool: this.#pool,
+      maxFileBytes: this.maxFileBytes,
+      workerThreshold: this.#options.workerThreshold ?? 2_000,
+      ignoredFolders: [this.#layout.root],
+      assertLockHeld: () => this.#lock.assertHeld(),
+    };
+  }
+
+  #queries(): QueryContext {
+    return { layout: this.#layout, refs: this.#refs, registry: this.#registry, timeline: this.#timeline };
+  }
+
+  #repairContext(): Parameters<typeof repairStore>[0] {
+    return { layout: this.#layout, store: this.#store, refs: this.#refs, timeline: this.#timeline, logger: this.#options.logger };
+  }
 }

@@ -1,3 +1,5 @@
+import { createCheckpointHandlers } from '../checkpoints/checkpoint-handlers';
+import { CheckpointService } from '../checkpoints/checkpoint-service';
 import type { CallHandlers } from '../transport/call-handlers';
 import { createContractRouter, type ContractRouter } from '../transport/contract-router';
 import type { HttpRoute } from '../transport/http-route';
@@ -24,6 +26,8 @@ export interface Core {
   readonly paths: VigilPaths;
   readonly logger: Logger;
   readonly events: EventHub;
+  /** The checkpoint engine (one store, a timeline per directory). */
+  readonly checkpoints: CheckpointService;
   readonly router: ContractRouter;
   /** Endpoints the headless server mounts beside the UI (`/mcp`, `/agent`). */
   readonly httpRoutes: readonly HttpRoute[];
@@ -39,6 +43,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const stack = new DisposableStack();
   const memory = await createConfiguredMemoryService({ paths, env: options.env ?? process.env, logger, events, watch: {} });
   stack.add(() => memory.dispose());
+  const checkpoints = new CheckpointService({ root: paths.checkpoints, logger, events, watch: true });
+  stack.add(() => checkpoints.dispose());
 
   const handlers: CallHandlers = {
     ...createAppHandlers({
@@ -50,6 +56,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       startedAt: new Date().toISOString(),
     }),
     ...createMemoryHandlers(memory),
+    ...createCheckpointHandlers(checkpoints),
   };
 
   stack.add(() => logger.flush());
@@ -59,6 +66,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     paths,
     logger,
     events,
+    checkpoints,
     router: createContractRouter(handlers, logger),
     httpRoutes: [],
     dispose: () => stack.dispose(),

@@ -1,17 +1,21 @@
 import type { z } from 'zod';
 import { appCalls, appEvents } from './app-contract';
+import { checkpointsCalls, checkpointsEvents, checkpointsRestoreEvents } from './checkpoints-contract';
 import { memoryCalls, memoryEvents } from './memory-contract';
 
 /** Every request/response call of the contract, by channel name. */
 export const callSpecs = {
   ...appCalls,
   ...memoryCalls,
+  ...checkpointsCalls,
 };
 
 /** Every event of the contract, by name. */
 export const eventSpecs = {
   ...appEvents,
   ...memoryEvents,
+  ...checkpointsEvents,
+  ...checkpointsRestoreEvents,
 };
 
 /** The name of a contract call. */

@@ -1,0 +1,42 @@
+import type { CallResponse } from '../../shared/contract';
+import type { PartialCallHandlers } from '../transport/call-handlers';
+import type { CheckpointApi } from './checkpoint-api';
+import type { CheckpointEntry, StoreStatus } from './checkpoint-types';
+
+type Entry = CallResponse<'checkpoints:list'>['entries'][number];
+
+/** A checkpoint as the contract carries it (plain mutable arrays). */
+export function toContractEntry(entry: CheckpointEntry): Entry {
+  return { ...entry, attribution: { ...entry.attribution }, stats: { ...entry.stats }, skipped: entry.skipped.map((skip) => ({ ...skip })) };
+}
+
+function toContractStatus(status: StoreStatus): CallResponse<'checkpoints:status'> {
+  return {
+    ...status,
+    retention: { ...status.retention },
+    directories: status.directories.map((directory) => ({ ...directory, skipped: directory.skipped.map((skip) => ({ ...skip })) })),
+  };
+}
+
+/** The handlers of the `checkpoints:` calls of the timeline (diff and restore have their own). */
+export function createCheckpointHandlers(
+  checkpoints: CheckpointApi,
+): PartialCallHandlers<'checkpoints:directories' | 'checkpoints:list' | 'checkpoints:create' | 'checkpoints:status' | 'checkpoints:prune'> {
+  return {
+    'checkpoints:directories': async () => ({ directories: (await checkpoints.directories()).map((directory) => ({ ...directory })) }),
+    'checkpoints:list': async (request) => {
+      const [entries, total] = await Promise.all([checkpoints.list(request.dir, { limit: request.limit, offset: request.offset }), checkpoints.count(request.dir)]);
+      return { dir: entries[0]?.dir ?? request.dir, total, entries: entries.map(toContractEntry) };
+    },
+    'checkpoints:create': async (request) => {
+      const outcome = await checkpoints.checkpoint(request.dir, { reason: request.reason });
+      return outcome.kind === 'created'
+        ? { kind: 'created', checkpoint: toContractEntry(outcome.checkpoint) }
+        : outcome.head === undefined
+          ? { kind: 'unchanged' }
+          : { kind: 'unchanged', head: outcome.head };
+    },
+    'checkpoints:status': async (request) => toContractStatus(await checkpoints.status(request.dir)),
+    'checkpoints:prune': async () => ({ ...(await checkpoints.prune()) }),
+  };
+}

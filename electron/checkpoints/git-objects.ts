@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+
+/** The kinds of git object the store holds. */
+export type ObjectType = 'blob' | 'tree' | 'commit' | 'tag';
+
+/** Modes of tree entries, exactly as git writes them. */
+export const fileModes = {
+  file: '100644',
+  executable: '100755',
+  symlink: '120000',
+  tree: '40000',
+  gitlink: '160000',
+} as const;
+
+/** The mode of a stored file (trees are handled separately). */
+export type FileMode = (typeof fileModes)['file' | 'executable' | 'symlink'];
+
+/** The id of the empty tree, which git knows without storing it. */
+export const emptyTreeOid = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/** The `<type> <size>\0` header that git hashes and stores in front of an object's content. */
+export function objectHeader(type: ObjectType, size: number): Buffer {
+  return Buffer.from(`${type} ${size}\0`, 'latin1');
+}
+
+/** The object id (SHA-1 hex) of an object with this content. */
+export function hashObject(type: ObjectType, content: Uint8Array): string {
+  return createHash('sha1').update(objectHeader(type, content.length)).update(content).digest('hex');
+}
+
+/** Whether a string is a full object id. */
+export function isObjectId(value: string): boolean {
+  return /^[0-9a-f]{40}$/.test(value);
+}
+
+/** One entry of a tree as written. */
+export interface TreeItem {
+  readonly mode: string;
+  readonly name: string;
+  readonly oid: string;
+}
+
+/**
+ * git's tree order: byte-wise on the UTF-8 names, where a tree sorts as if its name ended in `/`
+ * (so `a.txt` < `a/` < `a0`).
+ */
+export function compareTreeItems(left: TreeItem, right: TreeItem): number {
+  const a = Buffer.from(left.mode === fileModes.tree ? `${left.name}/` : left.name);
+  const b = Buffer.from(right.mode === fileModes.tree ? `${right.name}/` : right.name);
+  return Buffer.compare(a, b);
+}
+
+/** Serializes tree entries (sorting them git's way) into a tree object's content. */
+export function encodeTree(items: readonly TreeItem[]): Buffer {
+  const sorted = [...items].sort(compareTreeItems);
+  const parts: Buffer[] = [];
+  for (const item of sorted) {
+    parts.push(Buffer.from(`${item.mode} ${item.name}\0`), Buffer.from(item.oid, 'hex'));
+  }
+  return Buffer.concat(parts);
+}
+
+/** Parses a tree object's content. */
+export function decodeTree(content: Uint8Array): TreeItem[] {
+  const buffer = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+  const items: TreeItem[] = [];
+  let at = 0;
+  while (at < buffer.length) {
+    const space = buffer.indexOf(0x20, at);
+    const nul = buffer.indexOf(0, space + 1);
+    if (space < 0 || nul < 0 || nul + 21 > buffer.length) throw new Error('damaged tree object');
+    items.push({
+      mode: buffer.toString('latin1', at, space),
+      name: buffer.toString('utf8', space + 1, nul),
+      oid: buffer.toString('hex', nul + 1, nul + 21),
+    });
+    at = nul + 21;
+  }
+  return items;
+}
+
+/** The object type a tree entry's mode points at. */
+export function typeOfMode(mode: string): 'blob' | 'tree' | 'commit' {
+  if (mode === fileModes.tree) return 'tree';
+  if (mode === fileModes.gitlink) return 'commit';
+  return 'blob';
+}

@@ -1,0 +1,114 @@
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { HashRequest, HashResult } from './file-hasher';
+import type { HashCandidate } from './stat-walk';
+import type { HashWorkerCommand, HashWorkerData, HashWorkerReply } from './hash-worker';
+import type { WrittenPack } from './pack-writer';
+
+/** Files per message to a worker: big enough to amortise the hop, small enough to balance the load. */
+const chunkSize = 256;
+
+/** Distributive form of Omit, so each command keeps its own fields. */
+type CommandBody = HashWorkerCommand extends infer C ? (C extends HashWorkerCommand ? Omit<C, 'id'> : never) : never;
+
+/** One worker thread and its pending requests. */
+class HashWorker {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  #nextId = 0;
+  #failure: Error | undefined;
+
+  constructor(gitdir: string) {
+    const data: HashWorkerData = { gitdir };
+    const isSource = import.meta.url.endsWith('.ts');
+    const entry = new URL(isSource ? './hash-worker.ts' : './hash-worker.js', import.meta.url);
+    // From source (tests, `tsx`), the worker needs tsx registered before it can import TypeScript.
+    this.#worker = isSource
+      ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`, { eval: true, workerData: data })
+      : new Worker(entry, { workerData: data });
+    this.#worker.unref();
+    this.#worker.on('message', (reply: HashWorkerReply) => {
+      const waiter = this.#pending.get(reply.id);
+      this.#pending.delete(reply.id);
+      if (reply.error !== undefined) waiter?.reject(new Error(`hashing worker: ${reply.error}`));
+      else waiter?.resolve(reply.value);
+    });
+    const fail = (error: Error): void => {
+      this.#failure = error;
+      for (const waiter of this.#pending.values()) waiter.reject(error);
+      this.#pending.clear();
+    };
+    this.#worker.on('error', fail);
+    this.#worker.on('exit', (code) => fail(new Error(`hashing worker exited with code ${code}`)));
+  }
+
+  /** Sends a command and waits for its answer. */
+  send(command: CommandBody): Promise<unknown> {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#worker.postMessage({ ...command, id });
+    });
+  }
+
+  terminate(): Promise<number> {
+    return this.#worker.terminate();
+  }
+}
+
+/** How many hashing threads to use by default: the cores but one, 1 to 4. */
+export function defaultWorkerCount(): number {
+  return Math.max(1, Math.min(4, os.availableParallelism() - 1));
+}
+
+/**
+ * Worker threads that hash big batches of files, each into its own pack. Started on first use,
+ * kept for the next big snapshot, stopped by `dispose`.
+ */
+export class HashWorkerPool {
+  #workers: HashWorker[] = [];
+
+  constructor(
+    private readonly gitdir: string,
+    private readonly size: number,
+  ) {}
+
+  /** Hashes every candidate across the workers; resolves with the results and the packs written. */
+  async run(root: string, candidates: readonly HashCandidate[], maxFileBytes: number, onResults: (results: readonly HashResult[]) => void): Promise<WrittenPack[]> {
+    if (this.#workers.length === 0) this.#workers = Array.from({ length: this.size }, () => new HashWorker(this.gitdir));
+    const workers = this.#workers.slice(0, Math.max(1, Math.min(this.size, Math.ceil(candidates.length / chunkSize))));
+    let next = 0;
+    const packs: WrittenPack[] = [];
+    const drive = async (worker: HashWorker): Promise<void> => {
+      await worker.send({ type: 'begin', usePack: true });
+      try {
+        for (let start = next; start < candidates.length; start = next) {
+          next = start + chunkSize;
+          const request: HashRequest = { root, items: candidates.slice(start, start + chunkSize), maxFileBytes };
+          onResults((await worker.send({ type: 'hash', request })) as HashResult[]);
+        }
+      } catch (error) {
+        await worker.send({ type: 'abort' }).catch(() => undefined);
+        throw error;
+      }
+      const pack = (await worker.send({ type: 'finish' })) as WrittenPack | undefined;
+      if (pack !== undefined) packs.push(pack);
+    };
+    const outcomes = await Promise.allSettled(workers.map(drive));
+    const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (failed !== undefined) {
+      // A broken worker is replaced next time.
+      await this.dispose();
+      throw failed.reason;
+    }
+    return packs;
+  }
+
+  /** Stops every worker. */
+  async dispose(): Promise<void> {
+    const workers = this.#workers;
+    this.#workers = [];
+    await Promise.all(workers.map((worker) => worker.terminate().catch(() => 0)));
+  }
+}

@@ -1,0 +1,201 @@
+import path from 'node:path';
+import type { CheckpointOutcome, CheckpointRequest, CheckpointStats } from './checkpoint-types';
+import { checkpointStats, type KnownBlobs } from './checkpoint-stats';
+import { decodeCheckpointCommit, encodeCheckpointCommit } from './commit-message';
+import type { DirRegistry } from './dir-registry';
+import { DirState } from './dir-state';
+import { FileHasher, type HashResult } from './file-hasher';
+import { fileModes } from './git-objects';
+import type { HashWorkerPool } from './hash-worker-pool';
+import { countLines, isBinary } from './line-stats';
+import type { ObjectStore } from './object-store';
+import { PackWriter } from './pack-writer';
+import type { RefStore } from './ref-store';
+import { loadStatCache } from './stat-cache';
+import { scanFolder, scanPaths, type HashCandidate, type ScanContext } from './stat-walk';
+import { statCacheFile, type StoreLayout } from './store-layout';
+import { toCheckpointEntry, type Timeline } from './timeline';
+import type { TrackedDirectory } from './tracked-directory';
+
+/** Everything a snapshot needs from the service. */
+export interface SnapshotEngine {
+  readonly layout: StoreLayout;
+  readonly store: ObjectStore;
+  readonly refs: RefStore;
+  readonly registry: DirRegistry;
+  readonly timeline: Timeline;
+  readonly pool: HashWorkerPool;
+  readonly maxFileBytes: number;
+  /** From this many files to hash on, worker threads do it (each into a pack). */
+  readonly workerThreshold: number;
+  readonly ignoredFolders: readonly string[];
+  /** Fails unless this process still holds the store lock (checked right before the ref moves). */
+  assertLockHeld(): Promise<void>;
+}
+
+/** Above this many objects a batch goes into one pack instead of loose files. */
+const packThreshold = 64;
+
+function nowNs(): bigint {
+  return BigInt(Date.now()) * 1_000_000n;
+}
+
+/** Hashes the candidates (inline for a few, in the workers for many) and applies the results to the state. */
+async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory, state: DirState, candidates: readonly HashCandidate[]): Promise<KnownBlobs> {
+  const known = new Map<string, { lines: number; binary: boolean }>();
+  const apply = (results: readonly HashResult[]): void => {
+    for (const result of results) {
+      if (result.kind === 'stored') {
+        const { rel, mode, oid, size, mtimeNs, ctimeNs, ino } = result;
+        state.setFile(rel, { mode, oid, size, mtimeNs, ctimeNs, ino });
+        known.set(oid, { lines: result.lines, binary: result.binary });
+      } else if (result.kind === 'skipped') {
+        state.setSkipped(result.rel, result.reason, false);
+      } else {
+        state.remove(result.rel);
+      }
+    }
+  };
+  if (candidates.length === 0) return known;
+  if (candidates.length >= engine.workerThreshold) {
+    await engine.pool.run(tracked.dir, candidates, engine.maxFileBytes, apply);
+    await engine.store.refresh(true);
+    return known;
+  }
+  const hasher = new FileHasher(engine.store, candidates.length > packThreshold);
+  await hasher.begin();
+  try {
+    apply(await hasher.hash({ root: tracked.dir, items: candidates, maxFileBytes: engine.maxFileBytes }));
+    await hasher.finish();
+  } catch (error) {
+    await hasher.abort();
+    throw error;
+  }
+  await engine.store.refresh(true);
+  return known;
+}
+
+/** Builds the root tree, writing the new trees (loose, or one pack when many changed). */
+async function writeTrees(engine: SnapshotEngine, state: DirState): Promise<string> {
+  const dirtyFolders = [...state.folders()].filter(([, tree]) => tree === undefined).length;
+  if (dirtyFolders <= packThreshold) {
+    return state.buildTree(async (content, oid) => {
+      await engine.store.writeLoose('tree', content, oid);
+    });
+  }
+  await engine.store.preloadLoose();
+  const pack = await PackWriter.create(engine.store.packDir);
+  try {
+    const tree = await state.buildTree(async (content, oid) => {
+      if (!pack.has(oid) && !(await engine.store.has(oid))) await pack.add('tree', content, oid);
+    });
+    await pack.finish();
+    await engine.store.refresh(true);
+    return tree;
+  } catch (error) {
+    await pack.abort();
+    throw error;
+  } finally {
+    engine.store.forgetLoose();
+  }
+}
+
+/** Stats of a first checkpoint: every stored file is new. */
+async function firstStats(engine: SnapshotEngine, state: DirState, known: KnownBlobs): Promise<CheckpointStats> {
+  let files = 0;
+  let insertions = 0;
+  for (const [, record] of state.files()) {
+    files += 1;
+    const hit = known.get(record.oid);
+    if (hit !== undefined) insertions += hit.binary ? 0 : hit.lines;
+    else {
+      const content = await engine.store.readTyped(record.oid, 'blob');
+      insertions += isBinary(content) ? 0 : countLines(content);
+    }
+  }
+  return { files, insertions, deletions: 0 };
+}
+
+/** Adds every stored file whose blob the store lacks (it was pruned, or the cache is from elsewhere). */
+async function recheckMissingBlobs(engine: SnapshotEngine, state: DirState, candidates: HashCandidate[]): Promise<void> {
+  const queued = new Set(candidates.map((candidate) => candidate.rel));
+  await engine.store.preloadLoose();
+  try {
+    for (const [rel, record] of state.files()) {
+      if (queued.has(rel) || (await engine.store.has(record.oid))) continue;
+      candidates.push({ rel, isSymlink: record.mode === fileModes.symlink, mode: record.mode });
+    }
+  } finally {
+    engine.store.forgetLoose();
+  }
+}
+
+/**
+ * Takes one snapshot of a directory (the store lock is held by the caller): finds what changed
+ * (only the dirty paths when they can be trusted, else a stat walk against the cache), hashes
+ * just that, rebuilds just the trees on its path, and — unless nothing changed — commits and
+ * moves the directory's ref. On failure the in-memory state is dropped, so the next snapshot
+ * starts from a full walk; the store itself is untouched until the ref moves.
+ */
+export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirectory, request: CheckpointRequest): Promise<CheckpointOutcome> {
+  const head = await engine.refs.read(tracked.dirhash);
+  const dirty = tracked.takeDirty();
+  try {
+    let state = tracked.state;
+    if (state === undefined) {
+      state = (await loadStatCache(statCacheFile(engine.layout, tracked.dirhash), tracked.dir)) ?? new DirState();
+      tracked.needsFullScan = true;
+    }
+    // Someone else (another process, a repair) moved the timeline: trust stat records only for
+    // blobs the store still holds, and rebuild every tree.
+    const headMoved = state.head !== head;
+    if (headMoved) state.invalidateTrees();
+    const scanStartNs = nowNs();
+    const context: ScanContext = { root: tracked.dir, state, maxFileBytes: engine.maxFileBytes, ignoredFolders: engine.ignoredFolders };
+    const candidates: HashCandidate[] = [];
+    if (tracked.needsFullScan || headMoved || !tracked.isWatched) {
+      await scanFolder(context, '', candidates);
+    } else {
+      const requested = (request.paths ?? []).map((absolute) => tracked.relative(path.resolve(absolute)));
+      await scanPaths(context, [...dirty, ...requested.filter((rel): rel is string => rel !== undefined)], candidates);
+    }
+    if (headMoved && state.fileCount > 0) await recheckMissingBlobs(engine, state, candidates);
+    const known = await hashCandidates(engine, tracked, state, candidates);
+    const tree = await writeTrees(engine, state);
+    const headTree = head === undefined ? undefined : (await engine.timeline.commit(head)).tree;
+    const kind = request.kind ?? 'checkpoint';
+    tracked.state = state;
+    tracked.needsFullScan = false;
+    tracked.isCacheStale = tracked.isCacheStale || candidates.length > 0 || headMoved;
+    state.stampNs = scanStartNs;
+    if (tree === headTree && kind !== 'pre-rollback') {
+      state.head = head;
+      return { kind: 'unchanged', head };
+    }
+    const stats = head === undefined ? await firstStats(engine, state, known) : await checkpointStats(engine.store, headTree, tree, known);
+    const content = encodeCheckpointCommit({
+      tree,
+      parent: head,
+      time: Math.floor(Date.now() / 1000),
+      reason: request.reason,
+      attribution: request.attribution ?? {},
+      kind,
+      restores: request.restores,
+      stats,
+      skipped: state.skippedPaths(),
+    });
+    const id = await engine.store.writeLoose('commit', content);
+    await engine.assertLockHeld();
+    await engine.refs.update(tracked.dirhash, id, head);
+    state.head = id;
+    tracked.isCacheStale = true;
+    await engine.registry.touch(tracked.dirhash, tracked.dir);
+    const entry = toCheckpointEntry(tracked.dir, { id, commit: decodeCheckpointCommit(content) }, await engine.refs.readShallow());
+    return { kind: 'created', checkpoint: entry };
+  } catch (error) {
+    tracked.state = undefined;
+    tracked.needsFullScan = true;
+    for (const rel of dirty) tracked.dirty.add(rel);
+    throw error;
+  }
+}

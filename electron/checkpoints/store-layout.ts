@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+
+/** Where everything of the checkpoint engine lives under `$VIGIL_HOME/checkpoints`. */
+export interface StoreLayout {
+  /** `$VIGIL_HOME/checkpoints`. */
+  readonly root: string;
+  /** The bare git directory shared by every directory (`checkpoints/store`). */
+  readonly gitdir: string;
+  /** `checkpoints/dirs`: one `<dirhash>.json` per directory. */
+  readonly registryDir: string;
+  /** `checkpoints/stat`: one stat cache per directory. */
+  readonly statDir: string;
+  /** The store's cross-process lock file. */
+  readonly lockPath: string;
+  /** Where refs that had to be dropped by a repair are written down, for a human to look at. */
+  readonly repairLog: string;
+}
+
+/** The layout under a checkpoints folder. */
+export function storeLayout(root: string): StoreLayout {
+  return {
+    root,
+    gitdir: path.join(root, 'store'),
+    registryDir: path.join(root, 'dirs'),
+    statDir: path.join(root, 'stat'),
+    lockPath: path.join(root, 'store.lock'),
+    repairLog: path.join(root, 'repairs.log'),
+  };
+}
+
+/** The first 16 hex characters of sha256 of the resolved absolute path (the seed's Hermes rule). */
+export function dirHash(resolvedDir: string): string {
+  return createHash('sha256').update(resolvedDir).digest('hex').slice(0, 16);
+}
+
+/** The ref of a directory's timeline. */
+export function timelineRef(dirhash: string): string {
+  return `refs/vigil/${dirhash}`;
+}
+
+/** The registry file of a directory. */
+export function registryFile(layout: StoreLayout, dirhash: string): string {
+  return path.join(layout.registryDir, `${dirhash}.json`);
+}
+
+/** The stat cache of a directory. */
+export function statCacheFile(layout: StoreLayout, dirhash: string): string {
+  return path.join(layout.statDir, dirhash);
+}

@@ -1,0 +1,153 @@
+import { appendFile, mkdir, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { inflate } from 'node:zlib';
+import type { Logger } from '../logging/logger';
+import { isDurableTemp } from './durable-file';
+import { decodeTree, fileModes, hashObject, typeOfMode } from './git-objects';
+import { isLooseObjectName, parseLooseObject, type ObjectStore } from './object-store';
+import type { RefStore } from './ref-store';
+import type { StoreLayout } from './store-layout';
+import type { Timeline } from './timeline';
+
+const inflateAsync = promisify(inflate);
+
+/** What a repair found and fixed. */
+export interface RepairReport {
+  readonly removedTemps: number;
+  readonly quarantined: readonly string[];
+  readonly resetRefs: readonly { readonly dirhash: string; readonly from: string; readonly to: string | undefined }[];
+}
+
+/** What a repair works on. */
+export interface RepairContext {
+  readonly layout: StoreLayout;
+  readonly store: ObjectStore;
+  readonly refs: RefStore;
+  readonly timeline: Timeline;
+  readonly logger: Logger;
+}
+
+async function names(folder: string): Promise<string[]> {
+  return readdir(folder).catch(() => [] as string[]);
+}
+
+/** Moves a damaged file out of the store (kept for a human to inspect, never silently deleted). */
+async function quarantine(layout: StoreLayout, file: string): Promise<string> {
+  const folder = path.join(layout.root, 'quarantine');
+  await mkdir(folder, { recursive: true });
+  const target = path.join(folder, `${Date.now()}-${path.basename(file)}`);
+  await rename(file, target);
+  return target;
+}
+
+/** Whether a tree (and everything below it) is fully present in the store. */
+async function isTreeComplete(store: ObjectStore, tree: string, checked: Set<string>): Promise<boolean> {
+  if (checked.has(tree)) return true;
+  let items;
+  try {
+    items = decodeTree(await store.readTyped(tree, 'tree'));
+  } catch {
+    return false;
+  }
+  for (const item of items) {
+    if (item.mode === fileModes.gitlink || checked.has(item.oid)) continue;
+    if (typeOfMode(item.mode) === 'tree') {
+      if (!(await isTreeComplete(store, item.oid, checked))) return false;
+    } else if (!(await store.has(item.oid))) {
+      return false;
+    }
+    checked.add(item.oid);
+  }
+  checked.add(tree);
+  return true;
+}
+
+/** Whether a commit and its whole tree can be read. */
+async function isCommitComplete(context: RepairContext, id: string, checked: Set<string>): Promise<boolean> {
+  try {
+    const commit = await context.timeline.commit(id);
+    return await isTreeComplete(context.store, commit.tree, checked);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Brings the store back to a valid state after a writer died (the store lock must be held):
+ * removes temp files and half-made packs; with `since` (when the dead writer took the lock)
+ * also verifies every loose object written since (quarantining damaged ones) and the commits
+ * made since, moving a ref back to its newest complete checkpoint, or deleting it when none is.
+ * Every ref change is written to `checkpoints/repairs.log`.
+ */
+export async function repairStore(context: RepairContext, since?: number): Promise<RepairReport> {
+  const { layout, store, refs, logger } = context;
+  let removedTemps = 0;
+  const quarantined: string[] = [];
+  const removeTemp = async (file: string): Promise<void> => {
+    await unlink(file).then(() => (removedTemps += 1), () => undefined);
+  };
+  // 1. Temp files: objects, packs, refs, shallow, registry (every one of them written under this lock).
+  for (const fan of await names(store.objectsDir)) {
+    if (!/^[0-9a-f]{2}$/.test(fan)) continue;
+    for (const name of await names(path.join(store.objectsDir, fan))) if (name.startsWith('tmp_obj_')) await removeTemp(path.join(store.objectsDir, fan, name));
+  }
+  for (const name of await names(store.packDir)) if (name.startsWith('tmp_')) await removeTemp(path.join(store.packDir, name));
+  for (const folder of [layout.gitdir, path.join(layout.gitdir, 'refs/vigil'), layout.registryDir]) {
+    for (const name of await names(folder)) if (isDurableTemp(name)) await removeTemp(path.join(folder, name));
+  }
+  // 2. Packs without their index (or the reverse) are unfinished; an index that does not match its pack is damaged.
+  const packNames = await names(store.packDir);
+  for (const name of packNames) {
+    const match = /^(pack-[0-9a-f]{40})\.(pack|idx)$/.exec(name);
+    if (match === null) continue;
+    const other = `${match[1]}.${match[2] === 'pack' ? 'idx' : 'pack'}`;
+    if (!packNames.includes(other)) await removeTemp(path.join(store.packDir, name));
+  }
+  // 3. Loose objects written by the dead writer: each must inflate and hash to its name.
+  if (since !== undefined) {
+    for (const fan of await names(store.objectsDir)) {
+      if (!/^[0-9a-f]{2}$/.test(fan)) continue;
+      for (const name of await names(path.join(store.objectsDir, fan))) {
+        if (!isLooseObjectName(name)) continue;
+        const file = path.join(store.objectsDir, fan, name);
+        const info = await stat(file).catch(() => undefined);
+        if (info === undefined || info.mtimeMs < since - 2_000) continue;
+        const isValid = await readFile(file)
+          .then(inflateAsync)
+          .then((raw) => {
+            const object = parseLooseObject(fan + name, raw);
+            return hashObject(object.type, object.content) === fan + name;
+          })
+          .catch(() => false);
+        if (!isValid) quarantined.push(await quarantine(layout, file));
+      }
+    }
+  }
+  await store.refresh(true);
+  // 4. Every ref must point at a complete checkpoint; after a crash, walk back to the newest one that is.
+  const resetRefs: Array<{ dirhash: string; from: string; to: string | undefined }> = [];
+  const shallow = await refs.readShallow();
+  const checked = new Set<string>();
+  for (const [dirhash, head] of await refs.list()) {
+    const needsDeepCheck = since !== undefined || quarantined.length > 0;
+    let candidate: string | undefined = head;
+    while (candidate !== undefined) {
+      const complete = needsDeepCheck ? await isCommitComplete(context, candidate, checked) : await context.store.has(candidate);
+      if (complete) break;
+      const parent: string | undefined = shallow.has(candidate)
+        ? undefined
+        : await context.timeline.commit(candidate).then((commit) => commit.parents[0], () => undefined);
+      candidate = parent;
+    }
+    if (candidate === head) continue;
+    if (candidate === undefined) await refs.remove(dirhash);
+    else await refs.update(dirhash, candidate, head);
+    resetRefs.push({ dirhash, from: head, to: candidate });
+    const line = `${new Date().toISOString()} refs/vigil/${dirhash}: ${head} was incomplete; ${candidate === undefined ? 'ref removed' : `moved back to ${candidate}`}\n`;
+    await appendFile(layout.repairLog, line).catch(() => undefined);
+    logger.error('checkpoint store repaired a timeline', { dirhash, from: head, to: candidate });
+  }
+  if (removedTemps > 0 || quarantined.length > 0) logger.warn('checkpoint store cleaned up after an interrupted writer', { removedTemps, quarantined });
+  return { removedTemps, quarantined, resetRefs };
+}
