@@ -60,13 +60,16 @@ export async function checkpointStats(store: ObjectStore, before: string | undef
         if (a.oid === b.oid) continue;
         const [old, current] = await Promise.all([store.readTyped(a.oid, 'blob'), store.readTyped(b.oid, 'blob')]);
         if (isBinary(old) || isBinary(current)) continue;
+        // Counted after the awaits: a `+= await` would race with the other runners.
         const counted = lineChanges(old, current);
         insertions += counted.insertions;
         deletions += counted.deletions;
       } else if (b !== undefined) {
-        insertions += await lineCount(store, b.oid, known);
+        const added = await lineCount(store, b.oid, known);
+        insertions += added;
       } else if (a !== undefined) {
-        deletions += await lineCount(store, a.oid, known);
+        const removed = await lineCount(store, a.oid, known);
+        deletions += removed;
       }
     }
   };

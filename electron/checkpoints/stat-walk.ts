@@ -7,8 +7,15 @@ import type { DirState, FileRecord } from './dir-state';
 import { directoryExclusion, fileExclusion, pathExclusion } from './exclusion-rules';
 import { fileModes, type FileMode } from './git-objects';
 
-/** Files modified this close (ns) to a scan's start are re-hashed next time: git's racy-entry rule, with room for 2 s timestamp granularity (FAT, SMB). */
-export const racyWindowNs = 2_000_000_000n;
+/**
+ * How close (ns) to a scan's start a file's mtime must be for its record to be "racy" (re-hashed
+ * next time even if its stat matches): git's racy-entry rule. A whole-second mtime may come from a
+ * file system with 1–2 s timestamps (FAT, SMB, HFS+), so it gets 2 s; finer timestamps get 50 ms,
+ * which covers the kernel's coarse clock tick.
+ */
+export function racyWindowNs(mtimeNs: bigint): bigint {
+  return mtimeNs % 1_000_000_000n === 0n ? 2_000_000_000n : 50_000_000n;
+}
 
 /** What a scan needs: the directory, its state, and the rules. */
 export interface ScanContext {
@@ -46,7 +53,7 @@ function isUnchanged(record: FileRecord | undefined, stats: BigIntStats, mode: F
     record.mtimeNs === stats.mtimeNs &&
     record.ctimeNs === stats.ctimeNs &&
     record.ino === stats.ino &&
-    record.mtimeNs < stampNs - racyWindowNs
+    record.mtimeNs < stampNs - racyWindowNs(record.mtimeNs)
   );
 }
 
