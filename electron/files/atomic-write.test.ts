@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, lstatSync, writeFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -233,5 +233,27 @@ describe('writeFileAtomic', () => {
     chmodSync(locked, 0o700);
     expect(readFileSync(target, 'utf8')).toBe('original bytes');
     expect(readdirSync(locked)).toEqual(['file.txt']);
+  });
+
+  it.skipIf(!isRoot || process.platform !== 'linux')('leaves the original intact and no temp behind when the disk is full', async (test) => {
+    const disk = path.join(dir, 'small-disk');
+    mkdirSync(disk);
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', disk], { stdio: 'ignore' });
+    } catch {
+      test.skip();
+      return;
+    }
+    try {
+      const target = path.join(disk, 'file.txt');
+      writeFileSync(target, 'original bytes');
+      const error: unknown = await writeFileAtomic(target, Buffer.alloc(1024 * 1024, 0x78)).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: 'io_error', details: { errno: 'ENOSPC' } });
+      expect((error as Error).message).toContain('the disk is full');
+      expect(readFileSync(target, 'utf8')).toBe('original bytes');
+      expect(readdirSync(disk)).toEqual(['file.txt']);
+    } finally {
+      execFileSync('umount', [disk]);
+    }
   });
 });

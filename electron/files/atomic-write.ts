@@ -15,6 +15,7 @@ import { vigilTempName } from './vigil-temp-name';
 import { writeTempFile, type AtomicContent } from './write-temp-file';
 
 export type { AtomicContent } from './write-temp-file';
+export { isVigilTempFile } from './vigil-temp-name';
 
 /** Options of one atomic write. */
 export interface AtomicWriteOptions {

@@ -36,10 +36,19 @@ async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
   }
 }
 
+/** Writes gathered chunks with one writev (no copy), finishing a partial write chunk by chunk. */
 async function writeBatch(handle: FileHandle, chunks: Uint8Array[]): Promise<void> {
-  if (chunks.length === 1 && chunks[0] !== undefined) return writeAll(handle, chunks[0]);
-  const joined = Buffer.concat(chunks);
-  await writeAll(handle, joined);
+  const total = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+  let skip = (await handle.writev(chunks)).bytesWritten;
+  if (skip === total) return;
+  for (const chunk of chunks) {
+    if (skip >= chunk.byteLength) {
+      skip -= chunk.byteLength;
+      continue;
+    }
+    await writeAll(handle, chunk.subarray(skip));
+    skip = 0;
+  }
 }
 
 /** Streams chunks to the file, a batch at a time, so content of any size never sits in memory whole. */
