@@ -288,9 +288,9 @@ export class CheckpointService implements CheckpointApi {
   /** Creates the store when missing and, once per process, clears what an interrupted writer left. */
   #ensureReady(): Promise<void> {
     this.#ready ??= (async () => {
-      await this.#refs.init();
-      await Promise.all([mkdir(this.#layout.registryDir, { recursive: true }), mkdir(this.#layout.statDir, { recursive: true })]);
       await this.#lock.withLock(async () => {
+        await this.#refs.init();
+        await Promise.all([mkdir(this.#layout.registryDir, { recursive: true }), mkdir(this.#layout.statDir, { recursive: true })]);
         await repairStore(this.#repairContext());
       });
     })().catch((error: unknown) => {

@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isLooseObjectName } from './object-store';
@@ -9,7 +10,12 @@ export interface StoreUsage {
   readonly packs: number;
 }
 
-/** Adds up the store's loose objects and packs (the bytes git's own `count-objects` reports). */
+/** The room a file takes on disk (its blocks where the platform reports them, else its size). */
+function onDisk(info: Stats): number {
+  return typeof info.blocks === 'number' && info.blocks > 0 ? info.blocks * 512 : info.size;
+}
+
+/** Adds up the disk space of the store's loose objects and packs (as git's own `count-objects -v` does). */
 export async function measureStore(objectsDir: string): Promise<StoreUsage> {
   let bytes = 0;
   let looseObjects = 0;
@@ -20,13 +26,13 @@ export async function measureStore(objectsDir: string): Promise<StoreUsage> {
     if (/^[0-9a-f]{2}$/.test(fan)) {
       const names = (await readdir(folder).catch(() => [] as string[])).filter(isLooseObjectName);
       looseObjects += names.length;
-      const sizes = await Promise.all(names.map((name) => stat(path.join(folder, name)).then((info) => info.size, () => 0)));
+      const sizes = await Promise.all(names.map((name) => stat(path.join(folder, name)).then(onDisk, () => 0)));
       for (const size of sizes) bytes += size;
     } else if (fan === 'pack') {
       for (const name of await readdir(folder).catch(() => [] as string[])) {
         if (!/^pack-[0-9a-f]{40}\.(pack|idx)$/.test(name)) continue;
         if (name.endsWith('.pack')) packs += 1;
-        bytes += await stat(path.join(folder, name)).then((info) => info.size, () => 0);
+        bytes += await stat(path.join(folder, name)).then(onDisk, () => 0);
       }
     }
   }
