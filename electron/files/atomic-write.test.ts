@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, lstatSync, writeFileSync, readlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -127,6 +127,19 @@ describe('writeFileAtomic', () => {
     await expect(writeFileAtomic(path.join(dir, 'loop-a'), 'x')).rejects.toMatchObject({ code: 'io_error' });
     expect(readFileSync(path.join(dir, 'plain'), 'utf8')).toBe('p');
     expect(tempsUnder(dir)).toEqual([]);
+  });
+
+  it('refuses a target that became a symlink after it was checked (requireCanonical) and a reserved temp name', async () => {
+    mkdirSync(path.join(dir, 'approved'));
+    mkdirSync(path.join(dir, 'elsewhere'));
+    const approved = path.join(dir, 'approved', 'file.txt');
+    await writeFileAtomic(approved, 'first', { requireCanonical: true });
+    // Another process swaps the approved directory for a link to somewhere else.
+    renameSync(path.join(dir, 'approved'), path.join(dir, 'approved-old'));
+    symlinkSync(path.join(dir, 'elsewhere'), path.join(dir, 'approved'));
+    await expect(writeFileAtomic(approved, 'second', { requireCanonical: true })).rejects.toMatchObject({ code: 'conflict' });
+    expect(readdirSync(path.join(dir, 'elsewhere'))).toEqual([]);
+    await expect(writeFileAtomic(path.join(dir, `.x.vigil-tmp-${process.pid}-0-0123456789ab`), 'x')).rejects.toMatchObject({ code: 'invalid_request' });
   });
 
   it('streams an AsyncIterable and a Readable of any size chunk by chunk', async () => {

@@ -11,7 +11,7 @@ import { renameWithRetry } from './rename-with-retry';
 import { sweepStaleTemps } from './sweep-stale-temps';
 import { syncDirectory } from './sync-directory';
 import { trackTempFile } from './temp-registry';
-import { vigilTempName } from './vigil-temp-name';
+import { isVigilTempFile, vigilTempName } from './vigil-temp-name';
 import { writeTempFile, type AtomicContent } from './write-temp-file';
 
 export type { AtomicContent } from './write-temp-file';
@@ -75,6 +75,11 @@ export async function resolveWriteTarget(target: string, options: AtomicWriteOpt
   if (target.includes('\0')) throw new AppError('invalid_request', 'The path contains a NUL byte; nothing was written.', { path: target });
   const absolute = path.resolve(target);
   const resolved = await canonicalPath(absolute);
+  if (isVigilTempFile(path.basename(resolved))) {
+    throw new AppError('invalid_request', `${resolved} has the form of a Vigil temp file name, which is reserved (such files are swept); choose another name. Nothing was written.`, {
+      path: resolved,
+    });
+  }
   if (options.requireCanonical === true && lockKey(resolved) !== lockKey(absolute)) {
     throw new AppError(
       'conflict',
