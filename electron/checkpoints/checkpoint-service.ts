@@ -17,6 +17,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { AppError, isAppError } from '../../shared/errors';
 import { errnoCode, fileSystemError } from '../files/file-system-error';
 import { isVigilTempFile } from '../files/vigil-temp-name';
@@ -127,6 +128,8 @@ export class CheckpointService implements CheckpointApi {
       const resolved = await resolveCheckpointDirectory(dir, await this.#refused);
       const tracked = await this.#track(resolved);
       const outcome = await this.withStoreLock(async () => {
+        // Let the watcher deliver what the OS has queued (a write that finished before this call).
+        if (tracked.isWatched) for (let round = 0; round < 2; round += 1) await yieldToLoop();
         const result = await takeSnapshot(this.#engine(), tracked, request);
         if (result.kind === 'created') {
           const dropped = await cutTimeline(this.#refs, this.#timeline, result.checkpoint.id, this.retention.maxSnapshots);
