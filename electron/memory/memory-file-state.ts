@@ -3,6 +3,7 @@ import type { DriftReport, MemoryChange, MemoryTarget, MemoryUsage, MemoryVersio
 import { diffEntries } from './entry-diff';
 import type { ResolvedMemoryDirectory } from './memory-config';
 import { detectDrift, notUtf8Drift } from './memory-drift';
+import { isSameIdentity, type FileIdentity } from '../files/file-identity';
 import type { MemoryFileSnapshot } from './memory-file';
 import { memoryFileNames, parseEntries, usageOf } from './memory-format';
 import type { MemoryWriteRecord } from './memory-write-record';
@@ -48,6 +49,8 @@ export class MemoryFileState {
   readonly file: string;
   #known: MemoryVersion | undefined;
   #lastExternal: MemoryChange | null = null;
+  /** The on-disk version last read; `unknown` after Vigil wrote (the writer does not report it). */
+  #readIdentity: { readonly identity: FileIdentity | undefined } | 'unknown' = 'unknown';
   #tail: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -68,6 +71,11 @@ export class MemoryFileState {
     return this.#lastExternal;
   }
 
+  /** Whether the file on disk is still the version last read (then a re-check need not read it). */
+  isStill(identity: FileIdentity | undefined): boolean {
+    return this.#readIdentity !== 'unknown' && isSameIdentity(this.#readIdentity.identity, identity);
+  }
+
   /** Runs `task` after every earlier task on this file (serialized; a failure does not block the next). */
   run<T>(task: () => Promise<T>): Promise<T> {
     const result = this.#tail.then(task, task);
@@ -81,6 +89,7 @@ export class MemoryFileState {
    */
   observe(snapshot: MemoryFileSnapshot, options: ObserveOptions): MemoryChange | undefined {
     const parsed = parseSnapshot(snapshot, this.limit);
+    this.#readIdentity = options.source === 'vigil' ? 'unknown' : { identity: snapshot.identity };
     const previous = this.#known;
     this.#known = parsed.version;
     // The first read of a file no one has read before is the baseline, not a change.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { AppError } from '../../shared/errors';
 import { canonicalPath } from '../files/canonical-path';
 import { errnoCode, fileSystemError } from '../files/file-system-error';
@@ -104,6 +104,17 @@ async function openForReading(file: string): Promise<{ path: string; handle: Fil
     const code = errnoCode(error);
     if (code === 'ENOENT') return { path, handle: undefined };
     throw fileSystemError(error, 'read', path);
+  }
+}
+
+/** The version of the file a path leads to (through symlinks), as a snapshot records it; undefined when absent. */
+export async function statIdentity(file: string): Promise<FileIdentity | undefined> {
+  try {
+    return identityOf(await stat(file, { bigint: true }));
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw fileSystemError(error, 'inspect', file);
   }
 }
 

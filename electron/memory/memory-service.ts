@@ -19,7 +19,7 @@ import { MemoryCaptureQueue } from './memory-capture';
 import type { MemoryCheckpointer } from './memory-checkpointer';
 import type { ResolvedMemoryDirectory } from './memory-config';
 import { contractFieldNamer, decideAdoption, decideMutation, type FieldNamer } from './memory-decisions';
-import { readMemoryFile, type MemoryFileSnapshot } from './memory-file';
+import { readMemoryFile, statIdentity, type MemoryFileSnapshot } from './memory-file';
 import { MemoryFileState, parseSnapshot } from './memory-file-state';
 import { memoryFileNames, memoryTargets } from './memory-format';
 import { runGuardedChange, type GuardedChangeDependencies } from './memory-mutation';
@@ -33,7 +33,7 @@ export interface MemoryServiceOptions {
   /** Memory directories are checkpointed directories; omitted, no checkpoints are taken. */
   readonly checkpoints?: MemoryCheckpointer;
   /** Watch the directories for external edits (the app, `vigil serve`, `vigil memory watch`). */
-  readonly watch?: false | { readonly debounceMs?: number; readonly maxWaitMs?: number };
+  readonly watch?: false | { readonly debounceMs?: number; readonly maxWaitMs?: number; readonly pollMs?: number };
   /** How long a mutation waits for another writer's lock (default 10 s). */
   readonly lockTimeoutMs?: number;
   /** A background problem no call result carries (a failed checkpoint, a raced write). */
@@ -121,6 +121,12 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
     return snapshot;
   }
 
+  /** A re-check: one stat, and a read only when the file is not the version last read. */
+  async function recheck(state: MemoryFileState): Promise<void> {
+    if (state.isStill(await statIdentity(state.file))) return;
+    await refresh(state, 0);
+  }
+
   for (const directory of options.directories) {
     if (directory.source !== 'hermes') await mkdir(directory.path, { recursive: true, mode: 0o700 });
     for (const state of states.get(directory.path)?.values() ?? []) {
@@ -129,7 +135,7 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
   }
 
   if (options.watch !== undefined && options.watch !== false) {
-    const { debounceMs, maxWaitMs } = options.watch;
+    const { debounceMs, maxWaitMs, pollMs } = options.watch;
     for (const directory of options.directories) {
       const byName = new Map([...(states.get(directory.path)?.values() ?? [])].map((state) => [path.basename(state.file), state]));
       try {
@@ -139,10 +145,15 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
             fileNames: Object.values(memoryFileNames),
             ...(debounceMs === undefined ? {} : { debounceMs }),
             ...(maxWaitMs === undefined ? {} : { maxWaitMs }),
-            onSettled: (fileName, notifications) => {
+            ...(pollMs === undefined ? {} : { pollMs }),
+            onSettled: (fileName, notifications, reason) => {
               const state = byName.get(fileName);
               if (state === undefined) return;
-              state.run(() => refresh(state, notifications)).catch((error: unknown) => {
+              const task = async (): Promise<void> => {
+                if (reason === 'notified') await refresh(state, notifications);
+                else await recheck(state);
+              };
+              state.run(task).catch((error: unknown) => {
                 logger.warn('could not read a changed memory file', { file: state.file, error });
                 reportProblem(`Could not read ${state.file} after it changed: ${error instanceof Error ? error.message : String(error)}`);
               });

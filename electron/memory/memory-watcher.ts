@@ -6,6 +6,15 @@ import type { Disposer } from '../core/disposable';
 export const defaultDebounceMs = 50;
 /** The longest a file that keeps changing waits before it is read anyway. */
 export const defaultMaxWaitMs = 250;
+/** How often every file is re-checked even without a notification (a backstop; a re-check is one stat). */
+export const defaultPollMs = 2000;
+
+/**
+ * Why a file is to be read: `notified` after file-system events; `confirm` once more, a debounce
+ * after each read, because chokidar drops events that follow another within a few milliseconds
+ * (its 5 ms throttle) and re-arms a replaced file's watch late; `poll` as a slow backstop.
+ */
+export type SettleReason = 'notified' | 'confirm' | 'poll';
 
 /** Options of a memory directory watcher. */
 export interface MemoryWatcherOptions {
@@ -14,8 +23,9 @@ export interface MemoryWatcherOptions {
   readonly fileNames: readonly string[];
   readonly debounceMs?: number;
   readonly maxWaitMs?: number;
-  /** A file settled after `notifications` file-system events; read it now. */
-  readonly onSettled: (fileName: string, notifications: number) => void;
+  readonly pollMs?: number;
+  /** A file settled after `notifications` file-system events (0 for a re-check); read it now. */
+  readonly onSettled: (fileName: string, notifications: number, reason: SettleReason) => void;
   readonly onError: (error: unknown) => void;
 }
 
@@ -29,26 +39,40 @@ interface Pending {
  * Watches a memory directory — the folder at depth 0, not the files, which may not exist yet and
  * are replaced by rename — and calls `onSettled` once a file has been quiet for `debounceMs` (or
  * has kept changing for `maxWaitMs`). A debounce, not chokidar's `awaitWriteFinish`, which delays
- * every event by its threshold and starves while a file keeps changing. Resolves once chokidar has
- * scanned the folder, so changes made after that are seen.
+ * every event by its threshold and starves while a file keeps changing. Each read is confirmed by
+ * one more a debounce later, and every file is re-checked every `pollMs`, because chokidar drops
+ * the last events of a burst (measured: a resting version never notified). Resolves once chokidar
+ * has scanned the folder, so changes made after that are seen.
  */
 export async function watchMemoryDirectory(options: MemoryWatcherOptions): Promise<Disposer> {
   const debounceMs = options.debounceMs ?? defaultDebounceMs;
   const maxWaitMs = options.maxWaitMs ?? defaultMaxWaitMs;
   const wanted = new Set(options.fileNames);
+  const pollMs = options.pollMs ?? defaultPollMs;
   const pending = new Map<string, Pending>();
+  const confirmations = new Map<string, NodeJS.Timeout>();
   let isClosed = false;
+
+  const confirm = (fileName: string): void => {
+    confirmations.delete(fileName);
+    if (!isClosed) options.onSettled(fileName, 0, 'confirm');
+  };
 
   const settle = (fileName: string): void => {
     const entry = pending.get(fileName);
     pending.delete(fileName);
-    if (entry !== undefined && !isClosed) options.onSettled(fileName, entry.notifications);
+    if (entry === undefined || isClosed) return;
+    options.onSettled(fileName, entry.notifications, 'notified');
+    clearTimeout(confirmations.get(fileName));
+    confirmations.set(fileName, setTimeout(() => confirm(fileName), debounceMs));
   };
 
   const notify = (changedPath: string): void => {
     if (path.dirname(changedPath) !== options.dir) return;
     const fileName = path.basename(changedPath);
     if (!wanted.has(fileName)) return;
+    clearTimeout(confirmations.get(fileName));
+    confirmations.delete(fileName);
     const now = Date.now();
     const entry = pending.get(fileName);
     if (entry === undefined) {
@@ -71,11 +95,18 @@ export async function watchMemoryDirectory(options: MemoryWatcherOptions): Promi
     if (!isClosed) options.onError(error);
   });
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  const poll = setInterval(() => {
+    for (const fileName of wanted) if (!pending.has(fileName)) options.onSettled(fileName, 0, 'poll');
+  }, pollMs);
+  poll.unref();
 
   return async () => {
     isClosed = true;
+    clearInterval(poll);
     for (const entry of pending.values()) clearTimeout(entry.timer);
+    for (const timer of confirmations.values()) clearTimeout(timer);
     pending.clear();
+    confirmations.clear();
     await watcher.close();
   };
 }

@@ -114,9 +114,10 @@ export const memoryChangeSchema = z.object({
   drift: driftReportSchema,
   usage: memoryUsageSchema,
   /**
-   * File-system notifications folded into this change. Above 1, intermediate versions were
-   * overwritten before they could be read: they are superseded, and `previous` is the last
-   * version reported, so the diff covers the whole net change.
+   * File-system notifications folded into this change: above 1, intermediate versions may have
+   * been overwritten before they could be read (superseded; `previous` is the last version
+   * reported, so the diff covers the whole net change); 0 when a re-check found the change (a
+   * notification was dropped) or a Vigil call read or wrote the file.
    */
   notifications: z.number().int().nonnegative(),
 });
