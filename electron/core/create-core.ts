@@ -1,5 +1,9 @@
 import { createCheckpointHandlers } from '../checkpoints/checkpoint-handlers';
 import { CheckpointService } from '../checkpoints/checkpoint-service';
+import os from 'node:os';
+import { createAgentServices } from '../executor/create-agent-services';
+import type { ToolExecutor } from '../executor/executor-types';
+import type { SessionService } from '../sessions/session-types';
 import type { CallHandlers } from '../transport/call-handlers';
 import { createContractRouter, type ContractRouter } from '../transport/contract-router';
 import type { HttpRoute } from '../transport/http-route';
@@ -28,6 +32,10 @@ export interface Core {
   readonly events: EventHub;
   /** The checkpoint engine (one store, a timeline per directory). */
   readonly checkpoints: CheckpointService;
+  /** Agent sessions: the live list, their logs, turns and turn undo. */
+  readonly sessions: SessionService;
+  /** Runs agents' tool calls: validation, policy, approvals, checkpoints, the tools. */
+  readonly executor: ToolExecutor;
   readonly router: ContractRouter;
   /** Endpoints the headless server mounts beside the UI (`/mcp`, `/agent`). */
   readonly httpRoutes: readonly HttpRoute[];
@@ -45,6 +53,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   stack.add(() => memory.dispose());
   const checkpoints = new CheckpointService({ root: paths.checkpoints, logger, events, watch: true });
   stack.add(() => checkpoints.dispose());
+  const agents = await createAgentServices({ paths, logger, events, home: os.homedir(), checkpoints, memory });
+  stack.add(() => agents.dispose());
 
   const handlers: CallHandlers = {
     ...createAppHandlers({
@@ -57,6 +67,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }),
     ...createMemoryHandlers(memory),
     ...createCheckpointHandlers(checkpoints),
+    ...agents.handlers,
   };
 
   stack.add(() => logger.flush());
@@ -67,6 +78,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     logger,
     events,
     checkpoints,
+    sessions: agents.sessions,
+    executor: agents.executor,
     router: createContractRouter(handlers, logger),
     httpRoutes: [],
     dispose: () => stack.dispose(),

@@ -1,12 +1,16 @@
 import type { z } from 'zod';
 import { appCalls, appEvents } from './app-contract';
+import { approvalsCalls, approvalsEvents } from './approvals-contract';
 import { checkpointsCalls, checkpointsEvents, checkpointsRestoreEvents } from './checkpoints-contract';
 import { memoryCalls, memoryEvents } from './memory-contract';
+import { sessionsCalls, sessionsEvents } from './sessions-contract';
 
 /** Every request/response call of the contract, by channel name. */
 export const callSpecs = {
   ...appCalls,
   ...memoryCalls,
+  ...sessionsCalls,
+  ...approvalsCalls,
   ...checkpointsCalls,
 };
 
@@ -14,6 +18,8 @@ export const callSpecs = {
 export const eventSpecs = {
   ...appEvents,
   ...memoryEvents,
+  ...sessionsEvents,
+  ...approvalsEvents,
   ...checkpointsEvents,
   ...checkpointsRestoreEvents,
 };

@@ -1,0 +1,88 @@
+import { ConfigFile } from '../config/config-file';
+import type { CheckpointApi } from '../checkpoints/checkpoint-api';
+import type { EventHub } from '../core/event-hub';
+import type { VigilPaths } from '../core/vigil-home';
+import type { Logger } from '../logging/logger';
+import type { MemoryService } from '../memory/memory-service';
+import { createApprovalHandlers } from '../policy/approval-handlers';
+import { ApprovalService } from '../policy/approval-service';
+import { PolicyEngine } from '../policy/policy-engine';
+import { createSessionHandlers } from '../sessions/session-handlers';
+import { SessionRegistry } from '../sessions/session-registry';
+import { createSessionRewinder, type RestorePort } from '../sessions/session-rewinder';
+import { readFileAdapter, patchAdapter, writeFileAdapter } from './file-tool-adapters';
+import { terminalAdapter } from './terminal-adapter';
+import { createToolExecutor, type RunningToolExecutor } from './tool-executor';
+import type { ToolAdapter } from './tool-adapter';
+
+/** What the core passes in to build sessions, policy, approvals and the executor. */
+export interface AgentServicesOptions {
+  readonly paths: VigilPaths;
+  readonly logger: Logger;
+  readonly events: EventHub;
+  /** The user's home folder (default: the OS's). */
+  readonly home: string;
+  readonly checkpoints?: Pick<CheckpointApi, 'checkpoint' | 'noteWritten'>;
+  /** The checkpoint engine's restore (plan/apply), for turn undo's code mode. */
+  readonly restore?: RestorePort;
+  readonly memory?: MemoryService;
+  /** Whether a human can answer approvals in this process (false in one-shot CLI commands). */
+  readonly canAsk?: boolean;
+}
+
+/** The agent-facing services of the core, their contract handlers, and their disposer. */
+export interface AgentServices {
+  readonly sessions: SessionRegistry;
+  readonly executor: RunningToolExecutor;
+  readonly approvals: ApprovalService;
+  readonly policy: PolicyEngine;
+  readonly handlers: ReturnType<typeof createSessionHandlers> & ReturnType<typeof createApprovalHandlers>;
+  dispose(): Promise<void>;
+}
+
+/**
+ * Builds sessions (reloading their logs), the policy on config.json, the approvals queue and the
+ * tool executor with every tool: read_file, write_file, patch, terminal (memory follows). Sessions show `waiting-approval` while one of their calls waits for a human.
+ */
+export async function createAgentServices(options: AgentServicesOptions): Promise<AgentServices> {
+  const { logger, events } = options;
+  const policy = new PolicyEngine({ config: new ConfigFile(options.paths.config), logger });
+  const approvals = new ApprovalService({ events, logger, ...(options.canAsk === undefined ? {} : { canAsk: options.canAsk }) });
+  const sessions = new SessionRegistry({
+    directory: options.paths.sessions,
+    logger,
+    events,
+    isWaitingForApproval: (sessionId) => approvals.isWaiting(sessionId),
+    ...(options.restore === undefined ? {} : { rewinder: createSessionRewinder({ restore: options.restore, logger }) }),
+  });
+  await sessions.load();
+  const stopWatchingApprovals = approvals.onWaitingChanged((sessionId) => sessions.notifyChanged(sessionId));
+  const adapters: ToolAdapter[] = [readFileAdapter, writeFileAdapter, patchAdapter, terminalAdapter];
+  const executor = createToolExecutor({
+    sessions,
+    policy,
+    approvals,
+    ...(options.checkpoints === undefined ? {} : { checkpoints: options.checkpoints }),
+    adapters,
+    logger,
+    events,
+    home: options.home,
+    protectedPaths: [options.paths.home],
+  });
+  const closeSession = sessions.onChanged((session) => {
+    if (session.status === 'ended') approvals.denySession(session.id);
+  });
+  return {
+    sessions,
+    executor,
+    approvals,
+    policy,
+    handlers: { ...createSessionHandlers(sessions), ...createApprovalHandlers(approvals) },
+    async dispose() {
+      closeSession();
+      stopWatchingApprovals();
+      executor.dispose();
+      await sessions.dispose();
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import os from 'node:os';
+import { z } from 'zod';
+import { parseOrThrow } from '../../shared/validation';
+import type { SessionState } from '../sessions/session-state';
+import type { ExecuteOptions, ToolCallRequest } from './executor-types';
+import type { ExecutionSession } from './tool-adapter';
+
+/** The most calls one batch may hold. */
+export const maxBatchCalls = 256;
+
+const batchSchema = z.object({
+  calls: z
+    .array(
+      z.object({
+        callId: z.string().min(1).max(200).optional(),
+        name: z.string().min(1).max(200),
+        arguments: z.unknown(),
+      }),
+    )
+    .max(maxBatchCalls),
+  concurrent: z.boolean(),
+});
+
+/** Validates a batch at the executor's edge (each call's arguments are validated by its tool's schema later). */
+export function validateBatch(calls: readonly ToolCallRequest[], options: ExecuteOptions): { readonly calls: readonly ToolCallRequest[]; readonly concurrent: boolean } {
+  const parsed = parseOrThrow(batchSchema, { calls, concurrent: options.concurrent }, 'Invalid tool call batch');
+  return { calls: parsed.calls, concurrent: parsed.concurrent };
+}
+
+/** The session as the adapters see it, for one batch in one turn. */
+export function executionSession(state: SessionState, turn: number, home: string = os.homedir(), protectedPaths: readonly string[] = []): ExecutionSession {
+  return {
+    id: state.id,
+    agent: state.agent,
+    roots: state.roots,
+    ...(state.cwd === undefined ? {} : { cwd: state.cwd }),
+    turn,
+    workspace: { cwd: state.cwd ?? state.roots[0] ?? home, roots: state.roots, homeDir: home, protectedPaths },
+  };
+}

@@ -1,0 +1,97 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { EventName } from '../../../shared/contract';
+import { CheckpointService } from '../../checkpoints/checkpoint-service';
+import { dirHash } from '../../checkpoints/store-layout';
+import { EventHub } from '../../core/event-hub';
+import { vigilPaths } from '../../core/vigil-home';
+import { silentLogger } from '../../logging/logger';
+import { makeTempDir } from '../../test-support/temp-dir';
+import { createAgentServices, type AgentServices } from '../create-agent-services';
+
+/** The environment git's CLI runs with in tests: no user or system config leaks in. */
+export const gitEnv: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+
+/** One checkpoint commit as git's own CLI reads it from the store. */
+export interface LoggedCheckpoint {
+  readonly id: string;
+  readonly subject: string;
+  readonly session: string;
+  readonly turn: number;
+  readonly tool: string;
+}
+
+/** A real core's agent services on a temporary VIGIL_HOME, workspace and home, with a real checkpoint store. */
+export interface AgentHarness extends AgentServices {
+  readonly base: string;
+  readonly home: string;
+  readonly workspace: string;
+  readonly checkpoints: CheckpointService;
+  readonly events: EventHub;
+  /** Every event emitted, in order. */
+  readonly emitted: { readonly name: EventName; readonly payload: unknown }[];
+  /** Writes config.json. */
+  configure(config: unknown): void;
+  /** The checkpoints of a directory, newest first, read with `git log` from the store. */
+  gitLog(directory: string): LoggedCheckpoint[];
+  /** `git ls-tree -r --name-only` of a checkpoint. */
+  filesOf(checkpointId: string): string[];
+  /** `git show <checkpoint>:<path>`. */
+  contentOf(checkpointId: string, relativePath: string): string;
+  git(args: readonly string[]): string;
+  close(): Promise<void>;
+}
+
+/** Builds the harness; `files` are laid down in the workspace first. */
+export async function createAgentHarness(options: { readonly files?: Readonly<Record<string, string>>; readonly workspaces?: number } = {}): Promise<AgentHarness> {
+  const { dir: base, remove } = await makeTempDir('vigil-exec-');
+  const home = path.join(base, 'home');
+  const vigilHome = path.join(base, 'vigil');
+  const workspace = path.join(base, 'ws');
+  for (const folder of [home, vigilHome, workspace]) mkdirSync(folder, { recursive: true });
+  for (const [relative, content] of Object.entries(options.files ?? {})) {
+    mkdirSync(path.dirname(path.join(workspace, relative)), { recursive: true });
+    writeFileSync(path.join(workspace, relative), content);
+  }
+  const paths = vigilPaths(vigilHome);
+  const events = new EventHub();
+  const emitted: { name: EventName; payload: unknown }[] = [];
+  events.onAny((name, payload) => emitted.push({ name, payload }));
+  const checkpoints = new CheckpointService({ root: paths.checkpoints, logger: silentLogger, watch: false, workers: 1 });
+  const services = await createAgentServices({ paths, logger: silentLogger, events, home, checkpoints });
+  const git = (args: readonly string[]): string => execFileSync('git', [`--git-dir=${checkpoints.gitdir}`, ...args], { env: gitEnv, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trim();
+  return {
+    ...services,
+    base,
+    home,
+    workspace,
+    checkpoints,
+    events,
+    emitted,
+    configure: (config) => writeFileSync(paths.config, JSON.stringify(config)),
+    gitLog(directory) {
+      const ref = `refs/vigil/${dirHash(directory)}`;
+      if (!existsSync(checkpoints.gitdir)) return [];
+      const exists = execFileSync('git', [`--git-dir=${checkpoints.gitdir}`, 'for-each-ref', ref], { env: gitEnv, encoding: 'utf8' }).trim() !== '';
+      if (!exists) return [];
+      const format = '%H%x1f%s%x1f%(trailers:key=Vigil-Session,valueonly,separator=)%x1f%(trailers:key=Vigil-Turn,valueonly,separator=)%x1f%(trailers:key=Vigil-Tool,valueonly,separator=)%x1e';
+      return git(['log', `--format=${format}`, ref])
+        .split('\x1e')
+        .map((record) => record.trim())
+        .filter((record) => record !== '')
+        .map((record) => {
+          const [id = '', subject = '', session = '', turn = '', tool = ''] = record.split('\x1f');
+          return { id, subject, session: session.trim(), turn: Number(turn.trim()), tool: tool.trim() };
+        });
+    },
+    filesOf: (checkpointId) => git(['ls-tree', '-r', '--name-only', checkpointId]).split('\n').filter((line) => line !== ''),
+    contentOf: (checkpointId, relativePath) => execFileSync('git', [`--git-dir=${checkpoints.gitdir}`, 'show', `${checkpointId}:${relativePath}`], { env: gitEnv, encoding: 'utf8' }),
+    git,
+    async close() {
+      await services.dispose();
+      await checkpoints.dispose();
+      await remove();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import type { PolicySubject } from '../policy/policy-engine';
+import type { WorkspaceContext } from '../workspace/workspace-context';
+import type { LockRequest } from './lock-table';
+
+/** The session a call runs in, as adapters see it. */
+export interface ExecutionSession {
+  readonly id: string;
+  readonly agent: string;
+  readonly roots: readonly string[];
+  readonly cwd?: string;
+  readonly turn: number;
+  /** Where the session's file tools may work (roots, cwd, home, Vigil's own folder protected). */
+  readonly workspace: WorkspaceContext;
+}
+
+/** What an adapter's `run` receives. */
+export interface RunContext {
+  /** Aborted when the core shuts down: long commands stop. */
+  readonly signal: AbortSignal;
+}
+
+/** A validated, confined call, ready for the policy, the checkpoint stage and execution. */
+export interface PreparedCall {
+  /** One line for the UI, the log and the approval prompt: the path, the command. */
+  readonly summary: string;
+  readonly subject: PolicySubject;
+  /** What to checkpoint before it runs, when it changes files; undefined for reads and safe commands. */
+  readonly checkpoint?: {
+    /** Workspace roots it may change (the innermost root containing each path). */
+    readonly directories: readonly string[];
+    /** Files it is about to change. */
+    readonly paths: readonly string[];
+    /** The commit subject, in the seed's words (`before write_file`, `before terminal: rm -rf build`). */
+    readonly reason: string;
+  };
+  /** Keys held while it runs: paths read or written, the session's terminal. */
+  readonly locks: readonly LockRequest[];
+  /** The terminal command's working directory (for the approval prompt). */
+  readonly cwd?: string;
+  /** Files it writes, reported to the checkpoint engine afterwards (its dirty set). */
+  readonly written: readonly string[];
+  /** Runs the tool: resolves to its output; rejects with an AppError for a tool error. */
+  run(context: RunContext): Promise<unknown>;
+}
+
+/** One tool, as the executor drives it. `prepare` must not change anything on disk. */
+export interface ToolAdapter {
+  readonly name: string;
+  /**
+   * Turns validated arguments into a prepared call: resolves and confines paths (rejecting with
+   * `outside_workspace` / `forbidden_path` / `invalid_request`), parses commands, and says what
+   * the call would change. It reads the disk at most.
+   */
+  prepare(args: unknown, session: ExecutionSession): Promise<PreparedCall>;
+}
+
+/** The lock key of a path: case-folded where the usual file systems are case-insensitive. */
+export function pathLockKey(absolute: string): string {
+  return process.platform === 'win32' || process.platform === 'darwin' ? `path:${absolute.toLowerCase()}` : `path:${absolute}`;
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import {
+  callCheckpointSchema,
+  messageRoleSchema,
+  rewindRecordSchema,
+  sessionIdSchema,
+  toolDecisionSchema,
+} from '../../shared/contract/sessions-contract';
+import { resultSchema } from '../../shared/contract/wire';
+
+/**
+ * The lines of a session log (`$VIGIL_HOME/sessions/<id>.jsonl`): one JSON record per line,
+ * appended, never rewritten. Version 1. A tool call is two records — `call` (its decision and
+ * checkpoints, written before it runs) and `result` — so a crash in between leaves the call on
+ * record as interrupted instead of losing it.
+ */
+
+const at = z.string();
+const turn = z.number().int().positive();
+
+/** Every record a session log may hold. */
+export const sessionRecordSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('opened'),
+    v: z.literal(1),
+    at,
+    id: sessionIdSchema,
+    agent: z.string(),
+    client: z.string().optional(),
+    roots: z.array(z.string()),
+    cwd: z.string().optional(),
+  }),
+  z.object({ type: z.literal('resumed'), at, client: z.string().optional() }),
+  z.object({ type: z.literal('roots'), at, roots: z.array(z.string()), cwd: z.string().optional() }),
+  z.object({ type: z.literal('turn-began'), at, turn }),
+  z.object({ type: z.literal('message'), at, turn, role: messageRoleSchema, text: z.string() }),
+  z.object({
+    type: z.literal('call'),
+    at,
+    turn,
+    /** Unique within the session (agents' call ids may repeat). */
+    seq: z.number().int().positive(),
+    callId: z.string(),
+    name: z.string(),
+    arguments: z.unknown(),
+    decision: toolDecisionSchema,
+    reason: z.string().optional(),
+    checkpoints: z.array(callCheckpointSchema),
+    checkpointProblems: z.array(z.string()),
+    /** For turn undo: the workspace roots it may have changed, and the turn's checkpoint that protects each (none: it failed). */
+    touched: z.array(z.object({ directory: z.string(), checkpointId: z.string().optional() })),
+  }),
+  z.object({ type: z.literal('result'), at, seq: z.number().int().positive(), result: resultSchema, durationMs: z.number().nonnegative() }),
+  z.object({ type: z.literal('turn-ended'), at, turn }),
+  rewindRecordSchema.extend({ type: z.literal('rewound') }),
+  z.object({ type: z.literal('closed'), at }),
+]);
+
+/** One line of a session log. */
+export type SessionRecord = z.infer<typeof sessionRecordSchema>;
+
+/** Longest string kept in a log record; longer ones (a huge write_file content) keep their start and say how much was left out. */
+export const maxLoggedStringLength = 64 * 1024;
+
+/** A copy of a JSON value with every string longer than the cap shortened, and said so. */
+export function capLoggedStrings(value: unknown, max = maxLoggedStringLength): unknown {
+  if (typeof value === 'string') {
+    return value.length <= max ? value : `${value.slice(0, max)}\n[… ${value.length - max} more characters not kept in the session log]`;
+  }
+  if (Array.isArray(value)) return value.map((item) => capLoggedStrings(item, max));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, capLoggedStrings(item, max)]));
+  }
+  return value;
+}

@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+import type { restorePlanSchema, restoreResultSchema } from '../../shared/contract/checkpoints-restore-schemas';
+import type { RewindDirectoryPlan, RewindMode, RewindOutcome, RewindPlan } from '../../shared/contract/sessions-contract';
+import { AppError, isAppError } from '../../shared/errors';
+import type { Logger } from '../logging/logger';
+import type { SessionState } from './session-state';
+
+/** A restore plan of the checkpoint engine. */
+export type RestorePlan = z.infer<typeof restorePlanSchema>;
+/** What applying a restore plan did. */
+export type RestoreResult = z.infer<typeof restoreResultSchema>;
+
+/** The checkpoint engine's restore, as turn undo uses it (plan, then apply with a pre-rollback snapshot). */
+export interface RestorePort {
+  plan(dir: string, checkpointId: string): Promise<RestorePlan>;
+  apply(plan: RestorePlan, attribution: { readonly sessionId: string; readonly agent: string }): Promise<RestoreResult>;
+}
+
+/** Turn undo for one session's state; the registry records the outcome. */
+export interface SessionRewinder {
+  plan(state: SessionState, toTurn: number, mode: RewindMode): Promise<RewindPlan>;
+  rewind(state: SessionState, toTurn: number, mode: RewindMode, planId?: string): Promise<RewindOutcome>;
+}
+
+interface DirectoryTarget {
+  readonly directory: string;
+  readonly checkpointId: string;
+  readonly checkpointTurn: number;
+  readonly problems: string[];
+}
+
+const executed = new Set(['allowed', 'asked-allowed']);
+
+/**
+ * For each directory changed since `toTurn`: the first checkpoint taken for it at or after that
+ * turn (the state before the turn's first change), and what could not be undone (a change made
+ * before any checkpoint, because checkpointing failed).
+ */
+function directoryTargets(state: SessionState, toTurn: number): { targets: DirectoryTarget[]; problems: string[] } {
+  const calls = [...state.calls.values()].map((call) => call.record).filter((call) => call.turn >= toTurn && executed.has(call.decision)).sort((a, b) => a.seq - b.seq);
+  const found = new Map<string, DirectoryTarget>();
+  const uncovered = new Map<string, string[]>();
+  for (const call of calls) {
+    for (const { directory, checkpointId } of call.touched) {
+      if (found.has(directory)) continue;
+      if (checkpointId === undefined) {
+        uncovered.set(directory, [...(uncovered.get(directory) ?? []), `${call.name} ${call.callId} (turn ${call.turn})`]);
+        continue;
+      }
+      const before = uncovered.get(directory) ?? [];
+      const problems = before.length === 0 ? [] : [`No checkpoint was taken before ${before.join(', ')}: what they changed in ${directory} before the checkpoint of turn ${call.turn} cannot be undone.`];
+      found.set(directory, { directory, checkpointId, checkpointTurn: call.turn, problems });
+    }
+  }
+  const problems = [...uncovered.entries()]
+    .filter(([directory]) => !found.has(directory))
+    .map(([directory, names]) => `No checkpoint of ${directory} was taken since turn ${toTurn} (${names.join(', ')}); its changes cannot be undone.`);
+  return { targets: [...found.values()], problems };
+}
+
+function planId(parts: unknown): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 24);
+}
+
+/** Builds turn undo on the checkpoint engine's restore (design §4). */
+export function createSessionRewinder(options: { readonly restore: RestorePort; readonly logger: Logger }): SessionRewinder {
+  async function planWithRestores(state: SessionState, toTurn: number, mode: RewindMode): Promise<{ plan: RewindPlan; restores: Map<string, RestorePlan> }> {
+    if (!state.turns.has(toTurn)) {
+      const known = [...state.turns.keys()];
+      throw new AppError('not_found', `Session ${state.id} has no turn ${toTurn}${known.length === 0 ? ' (it has no turns yet)' : ` (its turns are ${Math.min(...known)}–${Math.max(...known)})`}.`, { sessionId: state.id, toTurn });
+    }
+    const turns = mode === 'code' ? [] : [...state.turns.values()].filter((turn) => turn.turn >= toTurn && turn.rewoundAt === undefined).map((turn) => turn.turn).sort((a, b) => a - b);
+    const restores = new Map<string, RestorePlan>();
+    const directories: RewindDirectoryPlan[] = [];
+    const problems: string[] = [];
+    if (mode !== 'conversation') {
+      const { targets, problems: uncovered } = directoryTargets(state, toTurn);
+      problems.push(...uncovered);
+      for (const target of targets) {
+        const restore = await options.restore.plan(target.directory, target.checkpointId);
+        restores.set(target.directory, restore);
+        directories.push({
+          directory: target.directory,
+          checkpointId: target.checkpointId,
+          checkpointTurn: target.checkpointTurn,
+          files: restore.entries
+            .filter((entry) => !(entry.action === 'skip' && entry.reason === 'unchanged'))
+            .map((entry) => ({
+              path: entry.path,
+              action: entry.action,
+              ...(entry.note !== undefined ? { reason: entry.note } : entry.reason !== undefined ? { reason: entry.reason } : {}),
+              isChangedOutside: entry.isChangedOutsideAgents,
+            })),
+          problems: target.problems,
+        });
+      }
+    }
+    const id = planId({ session: state.id, toTurn, mode, turns, directories: directories.map((item) => [item.directory, item.checkpointId, restores.get(item.directory)?.fingerprint]) });
+    return { plan: { planId: id, sessionId: state.id, toTurn, mode, turns, directories, problems }, restores };
+  }
+
+  return {
+    async plan(state, toTurn, mode) {
+      return (await planWithRestores(state, toTurn, mode)).plan;
+    },
+    async rewind(state, toTurn, mode, expectedPlanId) {
+      const { plan, restores } = await planWithRestores(state, toTurn, mode);
+      if (expectedPlanId !== undefined && expectedPlanId !== plan.planId) {
+        throw new AppError('conflict', 'The session or its files changed since the rewind was previewed; nothing was changed. Preview the rewind again.', { planId: plan.planId });
+      }
+      const restored: RewindOutcome['restored'] = [];
+      for (const directory of plan.directories) {
+        const restore = restores.get(directory.directory);
+        if (restore === undefined) continue;
+        try {
+          const result = await options.restore.apply(restore, { sessionId: state.id, agent: state.agent });
+          restored.push({ directory: directory.directory, preRollbackCheckpointId: result.preRollback.id, filesChanged: result.counts.done });
+        } catch (error) {
+          const done = restored.map((item) => `${item.directory} (undo with its pre-rollback snapshot ${item.preRollbackCheckpointId?.slice(0, 8) ?? '?'})`);
+          options.logger.error('turn undo failed part-way', { session: state.id, directory: directory.directory, error });
+          const reason = isAppError(error) ? error.message : 'an unexpected error (see the log)';
+          throw new AppError(isAppError(error) ? error.code : 'unexpected', `Restoring ${directory.directory} failed: ${reason} ${done.length === 0 ? 'Nothing was restored.' : `Already restored: ${done.join(', ')}.`} The conversation was not rewound.`, {
+            sessionId: state.id,
+            restored,
+          });
+        }
+      }
+      return { plan, rewoundTurns: plan.turns, restored };
+    },
+  };
+}

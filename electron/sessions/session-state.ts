@@ -1,0 +1,221 @@
+import type {
+  HistoryEntry,
+  HistoryToolCall,
+  RewindRecord,
+  SessionHistory,
+  SessionStatus,
+  SessionSummary,
+  ToolCallBrief,
+} from '../../shared/contract/sessions-contract';
+import type { SessionRecord } from './session-records';
+
+type CallRecord = Extract<SessionRecord, { type: 'call' }>;
+type ResultRecord = Extract<SessionRecord, { type: 'result' }>;
+
+/** One turn while the session is loaded. */
+export interface TurnState {
+  readonly turn: number;
+  readonly startedAt: string;
+  endedAt?: string;
+  rewoundAt?: string;
+  /** Messages, and tool calls by their sequence number, in order. */
+  readonly entries: ({ readonly kind: 'message'; readonly at: string; readonly role: 'user' | 'assistant'; readonly text: string } | { readonly kind: 'call'; readonly seq: number })[];
+}
+
+/** A tool call while the session is loaded: its decision, and its result once it came. */
+export interface CallState {
+  readonly record: CallRecord;
+  result?: ResultRecord;
+}
+
+/** A session rebuilt from its log: the same reducer serves live updates and reloading. */
+export interface SessionState {
+  readonly id: string;
+  readonly agent: string;
+  client?: string;
+  roots: readonly string[];
+  cwd?: string;
+  readonly createdAt: string;
+  updatedAt: string;
+  isClosed: boolean;
+  currentTurn: number;
+  isTurnOpen: boolean;
+  readonly turns: Map<number, TurnState>;
+  readonly calls: Map<number, CallState>;
+  lastSeq: number;
+  lastToolCall?: ToolCallBrief;
+  readonly rewinds: RewindRecord[];
+  readonly warnings: string[];
+}
+
+/** A new session's state from its `opened` record. */
+export function initialState(record: Extract<SessionRecord, { type: 'opened' }>): SessionState {
+  return {
+    id: record.id,
+    agent: record.agent,
+    ...(record.client === undefined ? {} : { client: record.client }),
+    roots: record.roots,
+    ...(record.cwd === undefined ? {} : { cwd: record.cwd }),
+    createdAt: record.at,
+    updatedAt: record.at,
+    isClosed: false,
+    currentTurn: 0,
+    isTurnOpen: false,
+    turns: new Map(),
+    calls: new Map(),
+    lastSeq: 0,
+    rewinds: [],
+    warnings: [],
+  };
+}
+
+/** One line that describes a call: its path, command or action. */
+export function describeCall(name: string, args: unknown): string {
+  if (typeof args !== 'object' || args === null) return name;
+  const record = args as Record<string, unknown>;
+  const value = [record['path'], record['command'], record['action']].find((candidate) => typeof candidate === 'string');
+  const text = typeof value === 'string' ? value : '';
+  const target = typeof record['target'] === 'string' ? ` ${record['target']}` : '';
+  return `${text}${target}`.replace(/\s+/gu, ' ').trim().slice(0, 160) || name;
+}
+
+function brief(state: SessionState, call: CallState): ToolCallBrief {
+  const { record } = call;
+  return {
+    callId: record.callId,
+    name: record.name,
+    turn: record.turn,
+    decision: record.decision,
+    isOk: call.result?.result.ok ?? false,
+    summary: describeCall(record.name, record.arguments),
+    at: call.result?.at ?? record.at,
+  };
+}
+
+function ensureTurn(state: SessionState, turn: number, at: string): TurnState {
+  let found = state.turns.get(turn);
+  if (found === undefined) {
+    found = { turn, startedAt: at, entries: [] };
+    state.turns.set(turn, found);
+  }
+  return found;
+}
+
+/** Applies one record to a session's state (live, and when the log is reloaded). */
+export function applyRecord(state: SessionState, record: SessionRecord): void {
+  state.updatedAt = record.at;
+  switch (record.type) {
+    case 'opened':
+    case 'resumed':
+      if (record.type === 'resumed' && record.client !== undefined) state.client = record.client;
+      state.isClosed = false;
+      break;
+    case 'roots':
+      state.roots = record.roots;
+      if (record.cwd === undefined) delete state.cwd;
+      else state.cwd = record.cwd;
+      break;
+    case 'turn-began':
+      ensureTurn(state, record.turn, record.at);
+      state.currentTurn = Math.max(state.currentTurn, record.turn);
+      state.isTurnOpen = true;
+      break;
+    case 'message':
+      ensureTurn(state, record.turn, record.at).entries.push({ kind: 'message', at: record.at, role: record.role, text: record.text });
+      break;
+    case 'call': {
+      ensureTurn(state, record.turn, record.at).entries.push({ kind: 'call', seq: record.seq });
+      const call: CallState = { record };
+      state.calls.set(record.seq, call);
+      state.lastSeq = Math.max(state.lastSeq, record.seq);
+      state.lastToolCall = brief(state, call);
+      break;
+    }
+    case 'result': {
+      const call = state.calls.get(record.seq);
+      if (call === undefined) break;
+      call.result = record;
+      if (state.lastToolCall?.callId === call.record.callId) state.lastToolCall = brief(state, call);
+      break;
+    }
+    case 'turn-ended': {
+      const turn = state.turns.get(record.turn);
+      if (turn !== undefined) turn.endedAt = record.at;
+      if (record.turn === state.currentTurn) state.isTurnOpen = false;
+      break;
+    }
+    case 'rewound': {
+      const { type: _type, ...rewind } = record;
+      state.rewinds.push(rewind);
+      for (const turn of record.rewoundTurns) {
+        const found = state.turns.get(turn);
+        if (found !== undefined) found.rewoundAt ??= record.at;
+      }
+      break;
+    }
+    case 'closed':
+      state.isClosed = true;
+      state.isTurnOpen = false;
+      break;
+  }
+}
+
+/** The call as history shows it; a call without a result was interrupted by a crash or kill. */
+export function historyCall(call: CallState): HistoryToolCall {
+  const { record, result } = call;
+  return {
+    kind: 'tool-call',
+    at: record.at,
+    callId: record.callId,
+    name: record.name,
+    arguments: record.arguments,
+    decision: record.decision,
+    ...(record.reason === undefined ? {} : { reason: record.reason }),
+    result: result?.result ?? {
+      ok: false,
+      error: { code: 'cancelled', message: 'Vigil stopped before this call finished (a crash or a kill): it may have run in part. Check the files it names.' },
+    },
+    checkpoints: record.checkpoints,
+    checkpointProblems: record.checkpointProblems,
+    ...(result === undefined ? {} : { durationMs: result.durationMs }),
+    isInterrupted: result === undefined,
+  };
+}
+
+/** The session as the live list shows it. */
+export function toSummary(state: SessionState, status: SessionStatus): SessionSummary {
+  return {
+    id: state.id,
+    agent: state.agent,
+    ...(state.client === undefined ? {} : { client: state.client }),
+    roots: [...state.roots],
+    ...(state.cwd === undefined ? {} : { cwd: state.cwd }),
+    status,
+    currentTurn: state.currentTurn,
+    isTurnOpen: state.isTurnOpen,
+    createdAt: state.createdAt,
+    updatedAt: state.updatedAt,
+    toolCallCount: state.calls.size,
+    ...(state.lastToolCall === undefined ? {} : { lastToolCall: state.lastToolCall }),
+    warnings: [...state.warnings],
+  };
+}
+
+/** The canonical history: every turn in order, rewound ones marked. */
+export function toHistory(state: SessionState, status: SessionStatus): SessionHistory {
+  const turns = [...state.turns.values()]
+    .sort((a, b) => a.turn - b.turn)
+    .map((turn) => ({
+      turn: turn.turn,
+      startedAt: turn.startedAt,
+      ...(turn.endedAt === undefined ? {} : { endedAt: turn.endedAt }),
+      isRewound: turn.rewoundAt !== undefined,
+      ...(turn.rewoundAt === undefined ? {} : { rewoundAt: turn.rewoundAt }),
+      entries: turn.entries.flatMap((entry): HistoryEntry[] => {
+        if (entry.kind === 'message') return [entry];
+        const call = state.calls.get(entry.seq);
+        return call === undefined ? [] : [historyCall(call)];
+      }),
+    }));
+  return { session: toSummary(state, status), turns, rewinds: [...state.rewinds] };
+}
