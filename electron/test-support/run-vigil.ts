@@ -1,9 +1,12 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The repository root. */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** tsx's loader by absolute URL, so children started in any directory can run TypeScript. */
+export const tsxLoader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
 
 /** The CLI's TypeScript entry; tests run it from source through tsx, so no build is needed. */
 export const vigilEntry = path.join(repoRoot, 'electron/cli/vigil.ts');
@@ -26,7 +29,7 @@ export interface VigilSpawnOptions {
 
 /** Starts `vigil ARGS` as a real child process (Node + tsx on the TypeScript source). */
 export function spawnVigil(args: readonly string[], options: VigilSpawnOptions = {}): ChildProcessWithoutNullStreams {
-  const child = spawn(process.execPath, ['--import', 'tsx', vigilEntry, ...args], {
+  const child = spawn(process.execPath, ['--import', tsxLoader, vigilEntry, ...args], {
     cwd: options.cwd ?? repoRoot,
     env: { ...process.env, ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
