@@ -1,0 +1,51 @@
+import type { StoreStatus } from '../../checkpoints/checkpoint-types';
+import { exitCodes, flagOption, writeLine, type CliCommand, type CliIo } from '../cli-command';
+import { directoryArgument, formatBytes, localTime, withCheckpoints } from './checkpoint-command';
+
+/** Skipped paths shown per directory before the rest is summarised. */
+const shownSkips = 25;
+
+function printStatus(status: StoreStatus, io: CliIo): void {
+  const { retention } = status;
+  writeLine(io.stdout, `Checkpoint store: ${status.gitdir}`);
+  writeLine(io.stdout, `Size: ${formatBytes(status.bytes)} (${status.looseObjects} loose object(s), ${status.packs} pack(s))`);
+  writeLine(io.stdout, `Retention: ${retention.maxSnapshots} checkpoints per directory, ${formatBytes(retention.maxTotalBytes)} in all; files over ${formatBytes(status.maxFileBytes)} are not stored.`);
+  if (status.directories.length === 0) {
+    writeLine(io.stdout, '\nNo directory has been checkpointed yet.');
+    return;
+  }
+  for (const directory of status.directories) {
+    writeLine(io.stdout);
+    const missing = directory.exists ? '' : '  [folder missing: its checkpoints can still be restored]';
+    writeLine(io.stdout, `${directory.dir}  (${directory.count} checkpoint(s), last ${directory.lastTouch === '' ? 'never' : localTime(directory.lastTouch)})${missing}`);
+    if (directory.skipped.length === 0) {
+      writeLine(io.stdout, '  nothing skipped');
+      continue;
+    }
+    writeLine(io.stdout, `  not stored (${directory.skipped.length}):`);
+    for (const skip of directory.skipped.slice(0, shownSkips)) writeLine(io.stdout, `    ${skip.path}  (${skip.reason})`);
+    if (directory.skipped.length > shownSkips) writeLine(io.stdout, `    … and ${directory.skipped.length - shownSkips} more (--json lists all)`);
+  }
+}
+
+/** `vigil checkpoints status [DIR]`: sizes, counts, and what was skipped and why. */
+export const checkpointsStatusCommand: CliCommand = {
+  name: 'status',
+  summary: 'Show the store: size, retention, each directory\'s checkpoints and what they do not store, and why.',
+  usage: 'vigil checkpoints status [DIR] [--json]',
+  help: [
+    'Reasons a path is not stored: excluded (dependencies, build output, caches, virtualenvs, .env*,',
+    'binaries, media, archives, logs), vcs (a version-control folder such as a nested .git; the files beside',
+    'it are stored), oversize (over the size cap), special (sockets, FIFOs, devices), unreadable, bad-name.',
+  ].join('\n'),
+  options: { json: { type: 'boolean' } },
+  positionals: { min: 0, max: 1, names: 'DIR' },
+  async run(args, io) {
+    const dirArgument = args.positionals[0];
+    const dir = dirArgument === undefined ? undefined : directoryArgument(io, dirArgument);
+    const status = await withCheckpoints(io, (checkpoints) => checkpoints.status(dir));
+    if (flagOption(args, 'json')) writeLine(io.stdout, JSON.stringify(status));
+    else printStatus(status, io);
+    return exitCodes.ok;
+  },
+};
