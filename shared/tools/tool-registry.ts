@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { memoryTool } from './memory-tool';
 import { patchTool } from './patch-tool';
 import { readFileTool } from './read-file-tool';
 import { terminalTool } from './terminal-tool';
@@ -8,7 +9,7 @@ import { writeFileTool } from './write-file-tool';
  * Every agent tool, in the order agents are shown them. To add a tool, write
  * `shared/tools/<name>-tool.ts` with `defineTool(...)` and add it here: one file, one line.
  */
-export const toolDefinitions = [readFileTool, writeFileTool, patchTool, terminalTool] as const;
+export const toolDefinitions = [readFileTool, writeFileTool, patchTool, terminalTool, memoryTool] as const;
 
 /** A tool's definition. */
 export type AnyToolDefinition = (typeof toolDefinitions)[number];
