@@ -104,6 +104,7 @@ export async function collectGarbage(store: ObjectStore, refs: RefStore, timelin
     throw error;
   }
   await refs.writeShallow(cuts);
+  for (const dirhash of (await refs.list()).keys()) await refs.log.retain(dirhash, (oid) => reachable.has(oid));
   await store.close();
   for (const pack of oldPacks) {
     if (pack.name === written?.name) continue;

@@ -4,6 +4,7 @@ import { AppError } from '../../shared/errors';
 import { errnoCode } from '../files/file-system-error';
 import { writeFileDurably } from './durable-file';
 import { isObjectId } from './git-objects';
+import { RefLog } from './ref-log';
 import { timelineRef } from './store-layout';
 
 const gitConfig = [
@@ -25,12 +26,17 @@ const gitConfig = [
  * and git's `shallow` file, which marks where pruned timelines end.
  */
 export class RefStore {
-  constructor(readonly gitdir: string) {}
+  /** Where each ref pointed before (git's reflog format). */
+  readonly log: RefLog;
+
+  constructor(readonly gitdir: string) {
+    this.log = new RefLog(gitdir);
+  }
 
   /** Creates the bare repository when it is missing (HEAD is written last: it marks a finished init). */
   async init(): Promise<void> {
     if (await readFile(path.join(this.gitdir, 'HEAD')).then(() => true, () => false)) return;
-    for (const folder of ['objects/pack', 'objects/info', 'refs/vigil', 'refs/heads', 'refs/tags']) {
+    for (const folder of ['objects/pack', 'objects/info', 'refs/vigil', 'refs/heads', 'refs/tags', 'logs/refs/vigil']) {
       await mkdir(path.join(this.gitdir, folder), { recursive: true });
     }
     await writeFile(path.join(this.gitdir, 'config'), gitConfig);
@@ -66,14 +72,15 @@ export class RefStore {
   }
 
   /**
-   * Moves a timeline's head from `expected` to `next` (the store lock must be held). Fails with
-   * `conflict` when the head is not `expected` any more.
+   * Moves a timeline's head from `expected` to `next` (the store lock must be held), recording the
+   * move in the reflog first. Fails with `conflict` when the head is not `expected` any more.
    */
-  async update(dirhash: string, next: string, expected: string | undefined): Promise<void> {
+  async update(dirhash: string, next: string, expected: string | undefined, message = 'checkpoint'): Promise<void> {
     const current = await this.read(dirhash);
     if (current !== expected) {
       throw new AppError('conflict', `The timeline of ${dirhash} moved while a checkpoint was being taken; nothing was recorded. Try again.`);
     }
+    await this.log.append(dirhash, expected, next, message);
     await writeFileDurably(path.join(this.gitdir, timelineRef(dirhash)), `${next}\n`);
   }
 

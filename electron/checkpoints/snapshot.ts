@@ -186,7 +186,7 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
     });
     const id = await engine.store.writeLoose('commit', content);
     await engine.assertLockHeld();
-    await engine.refs.update(tracked.dirhash, id, head);
+    await engine.refs.update(tracked.dirhash, id, head, `checkpoint: ${request.reason}`);
     state.head = id;
     tracked.isCacheStale = true;
     await engine.registry.touch(tracked.dirhash, tracked.dir);

@@ -93,7 +93,7 @@ export async function repairStore(context: RepairContext, since?: number): Promi
     for (const name of await names(path.join(store.objectsDir, fan))) if (name.startsWith('tmp_obj_')) await removeTemp(path.join(store.objectsDir, fan, name));
   }
   for (const name of await names(store.packDir)) if (name.startsWith('tmp_')) await removeTemp(path.join(store.packDir, name));
-  for (const folder of [layout.gitdir, path.join(layout.gitdir, 'refs/vigil'), layout.registryDir]) {
+  for (const folder of [layout.gitdir, path.join(layout.gitdir, 'refs/vigil'), path.join(layout.gitdir, 'logs/refs/vigil'), layout.registryDir]) {
     for (const name of await names(folder)) if (isDurableTemp(name)) await removeTemp(path.join(folder, name));
   }
   // 2. Packs without their index (or the reverse) are unfinished; an index that does not match its pack is damaged.
@@ -125,28 +125,39 @@ export async function repairStore(context: RepairContext, since?: number): Promi
     }
   }
   await store.refresh(true);
-  // 4. Every ref must point at a complete checkpoint; after a crash, walk back to the newest one that is.
+  // 4. Every ref must point at a complete checkpoint; after a crash, go back to the newest one that
+  //    is: along the parents of the head, else along the reflog (when the head commit itself is gone).
   const resetRefs: Array<{ dirhash: string; from: string; to: string | undefined }> = [];
   const shallow = await refs.readShallow();
   const checked = new Set<string>();
+  const isDeep = since !== undefined || quarantined.length > 0;
+  const isComplete = async (id: string): Promise<boolean> => (isDeep ? isCommitComplete(context, id, checked) : store.has(id));
   for (const [dirhash, head] of await refs.list()) {
-    const needsDeepCheck = since !== undefined || quarantined.length > 0;
-    let candidate: string | undefined = head;
-    while (candidate !== undefined) {
-      const complete = needsDeepCheck ? await isCommitComplete(context, candidate, checked) : await context.store.has(candidate);
-      if (complete) break;
-      const parent: string | undefined = shallow.has(candidate)
-        ? undefined
-        : await context.timeline.commit(candidate).then((commit) => commit.parents[0], () => undefined);
-      candidate = parent;
+    if (await isComplete(head)) continue;
+    const history = (await refs.log.read(dirhash)).reverse().flatMap((entry) => [entry.next, ...(entry.old === undefined ? [] : [entry.old])]);
+    let found: string | undefined;
+    for (const start of new Set([head, ...history])) {
+      let candidate: string | undefined = start;
+      for (let step = 0; candidate !== undefined && step < 50 && found === undefined; step += 1) {
+        if (await isComplete(candidate)) found = candidate;
+        else candidate = shallow.has(candidate) ? undefined : await context.timeline.commit(candidate).then((commit) => commit.parents[0], () => undefined);
+      }
+      if (found !== undefined) break;
     }
-    if (candidate === head) continue;
-    if (candidate === undefined) await refs.remove(dirhash);
-    else await refs.update(dirhash, candidate, head);
-    resetRefs.push({ dirhash, from: head, to: candidate });
-    const line = `${new Date().toISOString()} refs/vigil/${dirhash}: ${head} was incomplete; ${candidate === undefined ? 'ref removed' : `moved back to ${candidate}`}\n`;
+    if (found === undefined) await refs.remove(dirhash);
+    else await refs.update(dirhash, found, head, 'repair: the newest checkpoint was incomplete');
+    resetRefs.push({ dirhash, from: head, to: found });
+    const line = `${new Date().toISOString()} refs/vigil/${dirhash}: ${head} was incomplete; ${found === undefined ? 'ref removed' : `moved back to ${found}`}\n`;
     await appendFile(layout.repairLog, line).catch(() => undefined);
-    logger.error('checkpoint store repaired a timeline', { dirhash, from: head, to: candidate });
+    logger.error('checkpoint store repaired a timeline', { dirhash, from: head, to: found });
+  }
+  // 5. Reflog entries and cut points must not name objects that are gone (git fsck reports them).
+  if (isDeep || resetRefs.length > 0) {
+    for (const dirhash of (await refs.list()).keys()) await refs.log.retain(dirhash, (oid) => store.has(oid));
+    const cuts = await refs.readShallow();
+    const present = new Set<string>();
+    for (const cut of cuts) if (await store.has(cut)) present.add(cut);
+    if (present.size !== cuts.size) await refs.writeShallow(present);
   }
   if (removedTemps > 0 || quarantined.length > 0) logger.warn('checkpoint store cleaned up after an interrupted writer', { removedTemps, quarantined });
   return { removedTemps, quarantined, resetRefs };
