@@ -11,6 +11,7 @@ import { createSessionHandlers } from '../sessions/session-handlers';
 import { SessionRegistry } from '../sessions/session-registry';
 import { createSessionRewinder, type RestorePort } from '../sessions/session-rewinder';
 import { readFileAdapter, patchAdapter, writeFileAdapter } from './file-tool-adapters';
+import { createMemoryAdapter } from './memory-adapter';
 import { terminalAdapter } from './terminal-adapter';
 import { createToolExecutor, type RunningToolExecutor } from './tool-executor';
 import type { ToolAdapter } from './tool-adapter';
@@ -42,7 +43,8 @@ export interface AgentServices {
 
 /**
  * Builds sessions (reloading their logs), the policy on config.json, the approvals queue and the
- * tool executor with every tool: read_file, write_file, patch, terminal (memory follows). Sessions show `waiting-approval` while one of their calls waits for a human.
+ * tool executor with every tool: read_file, write_file, patch, terminal, and memory when a memory
+ * store is given. Sessions show `waiting-approval` while one of their calls waits for a human.
  */
 export async function createAgentServices(options: AgentServicesOptions): Promise<AgentServices> {
   const { logger, events } = options;
@@ -58,6 +60,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   await sessions.load();
   const stopWatchingApprovals = approvals.onWaitingChanged((sessionId) => sessions.notifyChanged(sessionId));
   const adapters: ToolAdapter[] = [readFileAdapter, writeFileAdapter, patchAdapter, terminalAdapter];
+  if (options.memory !== undefined) adapters.push(createMemoryAdapter(options.memory));
   const executor = createToolExecutor({
     sessions,
     policy,

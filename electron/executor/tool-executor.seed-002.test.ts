@@ -100,7 +100,7 @@ describe.each(modes)('seed 002 on the $name path', ({ concurrent }) => {
     const [denied] = await harness.executor.execute(sessionId, [terminal('git push --force; mv src src2')], { concurrent });
     stop();
     expectRefusedWithoutCheckpoint(denied, 'denied');
-    expect(denied?.result).toMatchObject({ ok: false, error: { code: 'denied', message: expect.stringContaining('a person denied it') } });
+    expect(denied?.result).toMatchObject({ ok: false, error: { code: 'denied', message: expect.stringContaining('a person denied it') as unknown } });
     expect(existsSync(path.join(harness.workspace, 'src'))).toBe(true);
     expect(harness.gitLog(harness.workspace)).toEqual([]);
   });
@@ -110,7 +110,7 @@ describe.each(modes)('seed 002 on the $name path', ({ concurrent }) => {
     expect(outcomes.map((outcome) => outcome.decision)).toEqual(['blocked', 'blocked', 'blocked', 'allowed']);
     for (const refused of outcomes.slice(0, 3)) expect(refused.checkpoints).toEqual([]);
     const allowed = outcomes[3];
-    expect(allowed?.checkpoints).toEqual([{ directory: harness.workspace, checkpointId: expect.stringMatching(/^[0-9a-f]{40}$/u), kind: 'created' }]);
+    expect(allowed?.checkpoints).toEqual([{ directory: harness.workspace, checkpointId: expect.stringMatching(/^[0-9a-f]{40}$/u) as unknown, kind: 'created' }]);
     const log = harness.gitLog(harness.workspace);
     expect(log).toEqual([{ id: allowed?.checkpoints[0]?.checkpointId, subject: 'before write_file', session: sessionId, turn: 1, tool: 'write_file' }]);
     expect(harness.contentOf(log[0]?.id ?? '', 'src/a.ts')).toBe('old a\n');
@@ -142,7 +142,7 @@ describe.each(modes)('seed 002 on the $name path', ({ concurrent }) => {
     rmSync(path.join(harness.base, 'vigil', 'checkpoints'), { recursive: true, force: true });
     writeFileSync(path.join(harness.base, 'vigil', 'checkpoints'), 'not a folder');
     const [outcome] = await harness.executor.execute(sessionId, [write('src/a.ts', 'still written\n')], { concurrent });
-    expect(outcome).toMatchObject({ decision: 'allowed', result: { ok: true }, checkpoints: [], checkpointProblems: [expect.stringContaining('failed')] });
+    expect(outcome).toMatchObject({ decision: 'allowed', result: { ok: true }, checkpoints: [], checkpointProblems: [expect.stringContaining('failed') as unknown] });
     expect(read('src/a.ts')).toBe('still written\n');
     expect(harness.emitted.some((event) => event.name === 'app:problem-reported' && JSON.stringify(event.payload).includes('checkpoint'))).toBe(true);
   });
@@ -170,6 +170,6 @@ describe('approvals inside the executor', () => {
     stop();
     expect(outcome).toMatchObject({ decision: 'asked-allowed', checkpoints: [{ kind: 'created' }] });
     expect(existsSync(path.join(harness.workspace, 'src'))).toBe(false);
-    expect(harness.filesOf(outcome?.checkpoints[0]?.checkpointId ?? '')).toEqual(expect.arrayContaining(['src/a.ts', 'src/locked.ts']));
+    expect(harness.filesOf(outcome?.checkpoints[0]?.checkpointId ?? '')).toEqual(expect.arrayContaining(['src/a.ts', 'src/locked.ts']) as unknown);
   });
 });

@@ -37,10 +37,10 @@ describe('PolicyEngine', () => {
     const policy = engine();
     expect(await policy.decide(write('src/a.ts'))).toEqual({ kind: 'allow' });
     expect(await policy.decide(await terminal('npm test && rm -rf dist'))).toEqual({ kind: 'allow' });
-    expect(await policy.decide(await terminal('git push origin main --force'))).toMatchObject({ kind: 'ask', reason: expect.stringContaining('git push --force') });
-    expect(await policy.decide(await terminal('rm -rf ../../elsewhere'))).toMatchObject({ kind: 'ask', reason: expect.stringContaining('outside the workspace') });
+    expect(await policy.decide(await terminal('git push origin main --force'))).toMatchObject({ kind: 'ask', reason: expect.stringContaining('git push --force') as unknown });
+    expect(await policy.decide(await terminal('rm -rf ../../elsewhere'))).toMatchObject({ kind: 'ask', reason: expect.stringContaining('outside the workspace') as unknown });
     expect(await policy.decide(await terminal('curl https://x.sh | bash'))).toMatchObject({ kind: 'ask' });
-    expect(await policy.decide(await terminal('rm -rf /'))).toMatchObject({ kind: 'block', reason: expect.stringContaining('never runs') });
+    expect(await policy.decide(await terminal('rm -rf /'))).toMatchObject({ kind: 'block', reason: expect.stringContaining('never runs') as unknown });
   });
 
   it('applies the user rules of config.json: deny beats ask beats allow; hardline stays refused', async () => {
@@ -60,7 +60,7 @@ describe('PolicyEngine', () => {
       }),
     );
     const policy = engine();
-    expect(await policy.decide(write('secrets/key.pem'))).toMatchObject({ kind: 'block', reason: expect.stringContaining('secrets/**') });
+    expect(await policy.decide(write('secrets/key.pem'))).toMatchObject({ kind: 'block', reason: expect.stringContaining('secrets/**') as unknown });
     expect(await policy.decide(write('src/ok.ts'))).toEqual({ kind: 'allow' });
     expect(await policy.decide(await terminal('git push --force'))).toMatchObject({ kind: 'allow' });
     expect(await policy.decide(await terminal('npm publish --tag next'))).toMatchObject({ kind: 'ask' });
@@ -70,9 +70,9 @@ describe('PolicyEngine', () => {
 
   it('fails closed on a broken config.json: every call asks, naming the field', async () => {
     writeFileSync(configPath, JSON.stringify({ policy: { rules: [{ effect: 'maybe' }] } }));
-    expect(await engine().decide(write('a.ts'))).toMatchObject({ kind: 'ask', reason: expect.stringContaining('policy.rules.0.effect') });
+    expect(await engine().decide(write('a.ts'))).toMatchObject({ kind: 'ask', reason: expect.stringContaining('policy.rules.0.effect') as unknown });
     writeFileSync(configPath, '{ not json');
-    expect(await engine().decide(write('a.ts'))).toMatchObject({ kind: 'ask', reason: expect.stringContaining('not valid JSON') });
+    expect(await engine().decide(write('a.ts'))).toMatchObject({ kind: 'ask', reason: expect.stringContaining('not valid JSON') as unknown });
   });
 
   it('re-reads config.json when it changes', async () => {

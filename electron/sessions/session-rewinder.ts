@@ -14,7 +14,19 @@ export type RestoreResult = z.infer<typeof restoreResultSchema>;
 /** The checkpoint engine's restore, as turn undo uses it (plan, then apply with a pre-rollback snapshot). */
 export interface RestorePort {
   plan(dir: string, checkpointId: string): Promise<RestorePlan>;
-  apply(plan: RestorePlan, attribution: { readonly sessionId: string; readonly agent: string }): Promise<RestoreResult>;
+  /** Applies exactly this plan: refuses (`conflict`) when the directory no longer matches its fingerprint. */
+  apply(plan: RestorePlan): Promise<RestoreResult>;
+}
+
+/** The restore service (electron/checkpoints/restore-service.ts) as a RestorePort. */
+export function restorePortOf(service: {
+  plan(dir: string, ref: string): Promise<RestorePlan>;
+  restore(dir: string, ref: string, paths?: readonly string[], options?: { readonly fingerprint?: string }): Promise<RestoreResult>;
+}): RestorePort {
+  return {
+    plan: (dir, checkpointId) => service.plan(dir, checkpointId),
+    apply: (plan) => service.restore(plan.dir, plan.checkpoint.id, plan.paths, { fingerprint: plan.fingerprint }),
+  };
 }
 
 /** Turn undo for one session's state; the registry records the outcome. */
@@ -114,7 +126,7 @@ export function createSessionRewinder(options: { readonly restore: RestorePort; 
         const restore = restores.get(directory.directory);
         if (restore === undefined) continue;
         try {
-          const result = await options.restore.apply(restore, { sessionId: state.id, agent: state.agent });
+          const result = await options.restore.apply(restore);
           restored.push({ directory: directory.directory, preRollbackCheckpointId: result.preRollback.id, filesChanged: result.counts.done });
         } catch (error) {
           const done = restored.map((item) => `${item.directory} (undo with its pre-rollback snapshot ${item.preRollbackCheckpointId?.slice(0, 8) ?? '?'})`);

@@ -3,10 +3,16 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EventName } from '../../../shared/contract';
 import { CheckpointService } from '../../checkpoints/checkpoint-service';
+import { restoreServiceFor, writeLedgerFile } from '../../checkpoints/restore-service';
+import { createWriteLedger, recordingWrites } from '../../checkpoints/restore-write-ledger';
 import { dirHash } from '../../checkpoints/store-layout';
+import { restorePortOf } from '../../sessions/session-rewinder';
 import { EventHub } from '../../core/event-hub';
 import { vigilPaths } from '../../core/vigil-home';
 import { silentLogger } from '../../logging/logger';
+import { memoryDirectoryId } from '../../memory/memory-config';
+import { defaultMemoryLimits } from '../../memory/memory-format';
+import { createMemoryService } from '../../memory/memory-service';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { createAgentServices, type AgentServices } from '../create-agent-services';
 
@@ -44,7 +50,7 @@ export interface AgentHarness extends AgentServices {
 }
 
 /** Builds the harness; `files` are laid down in the workspace first. */
-export async function createAgentHarness(options: { readonly files?: Readonly<Record<string, string>>; readonly workspaces?: number } = {}): Promise<AgentHarness> {
+export async function createAgentHarness(options: { readonly files?: Readonly<Record<string, string>>; readonly withMemory?: boolean } = {}): Promise<AgentHarness> {
   const { dir: base, remove } = await makeTempDir('vigil-exec-');
   const home = path.join(base, 'home');
   const vigilHome = path.join(base, 'vigil');
@@ -58,8 +64,25 @@ export async function createAgentHarness(options: { readonly files?: Readonly<Re
   const events = new EventHub();
   const emitted: { name: EventName; payload: unknown }[] = [];
   events.onAny((name, payload) => emitted.push({ name, payload }));
-  const checkpoints = new CheckpointService({ root: paths.checkpoints, logger: silentLogger, watch: false, workers: 1 });
-  const services = await createAgentServices({ paths, logger: silentLogger, events, home, checkpoints });
+  const checkpoints = new CheckpointService({ root: paths.checkpoints, logger: silentLogger, watch: false, workers: 1, retention: { maxSnapshots: 10_000 } });
+  const ledger = createWriteLedger(writeLedgerFile(paths.checkpoints));
+  const memory =
+    options.withMemory === true
+      ? await createMemoryService({
+          directories: [{ id: memoryDirectoryId(paths.memories), path: paths.memories, label: 'Vigil memories', source: 'vigil', limits: defaultMemoryLimits }],
+          logger: silentLogger,
+          checkpoints: recordingWrites(checkpoints, ledger),
+        })
+      : undefined;
+  const services = await createAgentServices({
+    paths,
+    logger: silentLogger,
+    events,
+    home,
+    checkpoints: recordingWrites(checkpoints, ledger),
+    restore: restorePortOf(restoreServiceFor(checkpoints, paths.checkpoints, silentLogger, events)),
+    ...(memory === undefined ? {} : { memory }),
+  });
   const git = (args: readonly string[]): string => execFileSync('git', [`--git-dir=${checkpoints.gitdir}`, ...args], { env: gitEnv, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trim();
   return {
     ...services,
@@ -90,6 +113,7 @@ export async function createAgentHarness(options: { readonly files?: Readonly<Re
     git,
     async close() {
       await services.dispose();
+      await memory?.dispose();
       await checkpoints.dispose();
       await remove();
     },

@@ -1,0 +1,103 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SessionRewoundEvent } from './session-types';
+import { createAgentHarness, type AgentHarness } from '../executor/test-support/agent-harness';
+import { silentLogger } from '../logging/logger';
+import { SessionRegistry } from './session-registry';
+
+/** Turn undo (design §4) on real checkpoints: preview, then code, conversation or both. */
+let harness: AgentHarness;
+let sessionId: string;
+
+function file(relative: string): string | undefined {
+  const target = path.join(harness.workspace, relative);
+  return existsSync(target) ? readFileSync(target, 'utf8') : undefined;
+}
+
+async function turn(message: string, calls: { name: string; arguments: unknown }[]): Promise<void> {
+  await harness.sessions.beginTurn(sessionId, { userMessage: message });
+  const outcomes = await harness.executor.execute(sessionId, calls, { concurrent: false });
+  expect(outcomes.map((outcome) => outcome.result.ok)).toEqual(calls.map(() => true));
+  await harness.sessions.appendMessage(sessionId, { role: 'assistant', text: `did ${message}` });
+  await harness.sessions.endTurn(sessionId);
+}
+
+beforeEach(async () => {
+  harness = await createAgentHarness({ files: { 'a.txt': 'v0\n', 'keep.txt': 'untouched\n' } });
+  sessionId = (await harness.sessions.open({ agent: 'rewinder', roots: [harness.workspace] })).id;
+  await turn('one', [{ name: 'write_file', arguments: { path: 'a.txt', content: 'v1\n' } }, { name: 'write_file', arguments: { path: 'new1.txt', content: 'n1\n' } }]);
+  await turn('two', [{ name: 'write_file', arguments: { path: 'a.txt', content: 'v2\n' } }, { name: 'write_file', arguments: { path: 'new2.txt', content: 'n2\n' } }]);
+  await turn('three', [{ name: 'patch', arguments: { path: 'a.txt', old_string: 'v2', new_string: 'v3' } }, { name: 'terminal', arguments: { command: 'rm new1.txt' } }]);
+});
+afterEach(async () => {
+  await harness.close();
+});
+
+describe('turn undo', () => {
+  it('previews a code rewind without changing anything, then applies it with a pre-rollback snapshot', async () => {
+    const plan = await harness.sessions.planRewind(sessionId, 2, 'code');
+    expect(plan).toMatchObject({ sessionId, toTurn: 2, mode: 'code', turns: [], problems: [] });
+    expect(plan.directories).toHaveLength(1);
+    const [directory] = plan.directories;
+    expect(directory).toMatchObject({ directory: harness.workspace, checkpointTurn: 2 });
+    expect(Object.fromEntries((directory?.files ?? []).map((entry) => [entry.path, entry.action]))).toEqual({ 'a.txt': 'restore', 'new1.txt': 'recreate', 'new2.txt': 'delete' });
+    expect(file('a.txt')).toBe('v3\n');
+
+    const outcome = await harness.sessions.rewind(sessionId, 2, 'code', { planId: plan.planId });
+    expect(file('a.txt')).toBe('v1\n');
+    expect(file('new1.txt')).toBe('n1\n');
+    expect(file('new2.txt')).toBeUndefined();
+    expect(file('keep.txt')).toBe('untouched\n');
+    expect(outcome.rewoundTurns).toEqual([]);
+    const pre = outcome.restored[0]?.preRollbackCheckpointId ?? '';
+    expect(harness.gitLog(harness.workspace)[0]).toMatchObject({ id: pre, subject: expect.stringContaining('pre-rollback snapshot') as unknown });
+    expect(harness.contentOf(pre, 'a.txt')).toBe('v3\n');
+    expect(harness.sessions.history(sessionId).turns.every((entry) => !entry.isRewound)).toBe(true);
+  });
+
+  it('rewinds the conversation only: turns marked rewound, never erased, files untouched, the agent told', async () => {
+    const events: SessionRewoundEvent[] = [];
+    const stop = harness.sessions.onRewound((event) => events.push(event));
+    const outcome = await harness.sessions.rewind(sessionId, 2, 'conversation');
+    stop();
+    expect(outcome).toMatchObject({ rewoundTurns: [2, 3], restored: [] });
+    expect(file('a.txt')).toBe('v3\n');
+    const history = harness.sessions.history(sessionId);
+    expect(history.turns.map((entry) => [entry.turn, entry.isRewound, entry.entries.length])).toEqual([
+      [1, false, 4],
+      [2, true, 4],
+      [3, true, 4],
+    ]);
+    expect(events).toEqual([{ sessionId, rewind: expect.objectContaining({ toTurn: 2, mode: 'conversation', rewoundTurns: [2, 3] }) as unknown, history }]);
+    expect(harness.emitted.some((event) => event.name === 'sessions:rewound')).toBe(true);
+    expect(await harness.sessions.beginTurn(sessionId)).toEqual({ turn: 4 });
+
+    const reloaded = new SessionRegistry({ directory: path.join(harness.base, 'vigil', 'sessions'), logger: silentLogger, events: { emit: () => undefined } });
+    await reloaded.load();
+    expect(reloaded.history(sessionId).turns.map((entry) => entry.isRewound)).toEqual([false, true, true, false]);
+    expect(reloaded.history(sessionId).rewinds).toHaveLength(1);
+    await reloaded.dispose();
+  });
+
+  it('rewinds both, to the start of the first turn', async () => {
+    const outcome = await harness.sessions.rewind(sessionId, 1, 'both');
+    expect(outcome.rewoundTurns).toEqual([1, 2, 3]);
+    expect(file('a.txt')).toBe('v0\n');
+    expect(file('new1.txt')).toBeUndefined();
+    expect(file('new2.txt')).toBeUndefined();
+    expect(file('keep.txt')).toBe('untouched\n');
+  });
+
+  it('refuses a rewind whose preview is stale, and changes nothing', async () => {
+    const plan = await harness.sessions.planRewind(sessionId, 2, 'both');
+    writeFileSync(path.join(harness.workspace, 'a.txt'), 'edited by hand\n');
+    await expect(harness.sessions.rewind(sessionId, 2, 'both', { planId: plan.planId })).rejects.toMatchObject({ code: 'conflict' });
+    expect(file('a.txt')).toBe('edited by hand\n');
+    expect(harness.sessions.history(sessionId).turns.some((entry) => entry.isRewound)).toBe(false);
+  });
+
+  it('names the turns a session has when asked for another', async () => {
+    await expect(harness.sessions.planRewind(sessionId, 9, 'code')).rejects.toMatchObject({ code: 'not_found', message: expect.stringContaining('1–3') as unknown });
+  });
+});
