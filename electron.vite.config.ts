@@ -1,6 +1,21 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
+import { rendererMetaContentSecurityPolicy } from './electron/shell/content-security-policy';
+
+/**
+ * Writes the renderer's Content-Security-Policy into the built page as a meta tag: a second layer
+ * under the CSP header each transport sends (docs/security.md, item 7). Build only: the dev
+ * server's hot reload needs inline scripts.
+ */
+const contentSecurityPolicyMeta: Plugin = {
+  name: 'vigil-csp-meta',
+  apply: 'build',
+  transformIndexHtml: () => [
+    { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: rendererMetaContentSecurityPolicy }, injectTo: 'head-prepend' },
+  ],
+};
 
 /**
  * One build for the three parts: the main process (the Electron shell, plus the `vigil` CLI that
@@ -41,6 +56,6 @@ export default defineConfig({
       outDir: 'out/renderer',
       rollupOptions: { input: resolve('renderer/index.html') },
     },
-    plugins: [react()],
+    plugins: [react(), contentSecurityPolicyMeta],
   },
 });

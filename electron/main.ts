@@ -1,42 +1,167 @@
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app } from 'electron';
-import { createCore, type Core } from './core/create-core';
+import { app, BrowserWindow, dialog, Menu, screen, type MessageBoxOptions } from 'electron';
+import { createCore } from './core/create-core';
+import { DisposableStack } from './core/disposable';
 import { resolveVigilHome, vigilPaths } from './core/vigil-home';
+import { logProcessErrors } from './logging/log-process-errors';
 import { createFileLogger } from './logging/logger';
+import { appMenuTemplate } from './shell/app-menu-template';
+import { applicationId, productName } from './shell/app-identity';
 import { handleAppProtocol, registerAppSchemePrivileges } from './shell/app-protocol';
+import { startDesktopGateway } from './shell/desktop-gateway';
+import { desktopNoticeRules, subscribeDesktopNotices } from './shell/desktop-notices';
+import { revealWindow, showDesktopNotice } from './shell/desktop-notifier';
+import { gatewayUnavailableMessage } from './shell/gateway-unavailable-message';
 import { registerIpcBridge } from './shell/ipc-bridge';
-import { createMainWindow, denyAllPermissions } from './shell/main-window';
+import { createMainWindow, mainWindowSizing } from './shell/main-window';
+import { openLogsFolder } from './shell/open-logs-folder';
+import { createRendererRecovery } from './shell/renderer-recovery';
+import { watchRenderer } from './shell/renderer-watchdog';
+import { shutDownWithin } from './shell/shutdown';
+import { denyAllPermissions, hardenEveryWebContents } from './shell/web-contents-hardening';
+import { placeWindow, readWindowState, type WindowState } from './shell/window-state';
+import { createWindowStateWriter } from './shell/window-state-writer';
 
-/** The desktop composition root: builds the core, relays the contract over IPC, opens the window. */
+/**
+ * The desktop composition root: one instance per data folder, the core in the main process, the
+ * contract over IPC to one hardened window, the agent gateway on loopback, and a shutdown that
+ * waits for the core to flush and unlock before the process exits.
+ */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rendererDir = path.resolve(here, '../renderer');
 const preloadPath = path.resolve(here, '../preload/preload.cjs');
+/** How long quitting waits for the core to flush session logs and release its locks. */
+const shutdownTimeoutMs = 10_000;
 
+// Before `ready` (Electron waits for this module's top-level awaits): one data folder holds
+// everything, Chromium's own files included, so the single-instance lock is per VIGIL_HOME.
+const home = resolveVigilHome(process.env, path.join(app.getPath('appData'), productName));
+const paths = vigilPaths(home);
+await mkdir(path.join(home, 'chromium'), { recursive: true, mode: 0o700 });
+app.setName(productName);
+app.setPath('userData', home);
+app.setPath('sessionData', path.join(home, 'chromium'));
+if (process.platform === 'win32') app.setAppUserModelId(applicationId);
+app.enableSandbox();
 registerAppSchemePrivileges();
-let core: Core | undefined;
 
+const logger = createFileLogger({
+  directory: paths.logs,
+  fileName: 'desktop.log',
+  maxBytes: 5 * 1024 * 1024,
+  keep: 5,
+  echo: { level: 'warn', write: (line) => process.stderr.write(line) },
+});
+const resources = new DisposableStack();
+resources.add(() => logger.flush());
+/** Shows escaped errors in the UI once the core is up; they are logged from the first line on. */
+let reportProblem: ((message: string) => void) | undefined;
+resources.add(
+  logProcessErrors(logger, (error) => reportProblem?.(error instanceof Error ? error.message : String(error))),
+);
+const allowDevTools = !app.isPackaged || process.env['VIGIL_DEVTOOLS'] === '1';
+let mainWindow: BrowserWindow | undefined;
+
+/** Starts everything once `ready`; each resource registers how to release it. */
 async function start(): Promise<void> {
+  logger.info('desktop app starting', { home, version: app.getVersion(), electron: process.versions.electron, isPackaged: app.isPackaged });
   await app.whenReady();
-  const home = resolveVigilHome(process.env, app.getPath('userData'));
-  const logger = createFileLogger({ directory: vigilPaths(home).logs });
-  core = await createCore({ home, logger });
   denyAllPermissions();
-  handleAppProtocol(rendererDir);
-  registerIpcBridge(core.router, core.events);
-  createMainWindow(preloadPath);
+  hardenEveryWebContents(logger);
+  resources.add(handleAppProtocol(rendererDir));
+
+  const core = await createCore({ home, logger });
+  resources.add(() => core.dispose());
+  reportProblem = (message) => core.events.emit('app:problem-reported', { source: 'main process', message, at: new Date().toISOString() });
+  resources.add(registerIpcBridge(core.router, core.events, logger));
+
+  const windowStateFile = path.join(home, 'window-state.json');
+  let windowState: WindowState | undefined = await readWindowState(windowStateFile, logger);
+  const windowStateWriter = createWindowStateWriter(windowStateFile, logger);
+  resources.add(() => windowStateWriter.flush());
+  const showLogs = (): void => void openLogsFolder(paths.logs, logger);
+  const recovery = createRendererRecovery({ maxReloads: 3, windowMs: 60_000 });
+
+  const openWindow = (): BrowserWindow => {
+    const primary = screen.getPrimaryDisplay();
+    const workAreas = [primary, ...screen.getAllDisplays().filter((display) => display.id !== primary.id)].map((display) => display.workArea);
+    const window = createMainWindow({
+      preloadPath,
+      placement: placeWindow(windowState, workAreas, mainWindowSizing),
+      allowDevTools,
+      onStateChanged: (state) => {
+        windowState = state;
+        windowStateWriter.save(state);
+      },
+    });
+    watchRenderer(window, { recovery, logger, openLogsFolder: showLogs, quit: () => app.quit() });
+    window.on('closed', () => {
+      if (mainWindow === window) mainWindow = undefined;
+      void windowStateWriter.flush();
+    });
+    return window;
+  };
+
+  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate({ platform: process.platform, appName: productName, allowDevTools, openLogsFolder: showLogs })));
+  mainWindow = openWindow();
+  app.on('second-instance', () => {
+    logger.info('a second launch was redirected to this window');
+    if (mainWindow === undefined) mainWindow = openWindow();
+    else revealWindow(mainWindow);
+  });
+  app.on('activate', () => {
+    mainWindow ??= openWindow();
+  });
+  resources.add(subscribeDesktopNotices(core.events, desktopNoticeRules, (notice) => showDesktopNotice(notice, mainWindow)));
+
+  const gateway = await startDesktopGateway({ core, logger });
+  resources.add(() => gateway.close());
+  if (gateway.kind === 'unavailable') {
+    const text = gatewayUnavailableMessage(gateway.error, gateway.owner, home);
+    const options: MessageBoxOptions = { type: 'warning', title: productName, message: text.message, detail: text.detail, buttons: ['OK'] };
+    // The window may have been closed meanwhile (macOS keeps running without one).
+    const window = BrowserWindow.getAllWindows().find((candidate) => !candidate.isDestroyed());
+    void (window === undefined ? dialog.showMessageBox(options) : dialog.showMessageBox(window, options));
+  }
+  logger.info('desktop app started', { gateway: gateway.kind === 'serving' ? gateway.baseUrl : gateway.error.code });
 }
 
-app.on('window-all-closed', () => app.quit());
-app.on('will-quit', (event) => {
-  if (core === undefined) return;
-  event.preventDefault();
-  const closing = core;
-  core = undefined;
-  void closing.dispose().finally(() => app.quit());
-});
+/** Quits once: waits (up to a limit) for everything to be released, then exits. */
+let stopping: Promise<void> | undefined;
+function stop(started: Promise<void>): Promise<void> {
+  stopping ??= (async () => {
+    logger.info('desktop app stopping');
+    const outcome = await shutDownWithin(
+      async () => {
+        await started.catch(() => undefined);
+        await resources.dispose();
+      },
+      shutdownTimeoutMs,
+      logger,
+    );
+    app.exit(outcome === 'clean' ? 0 : 1);
+  })();
+  return stopping;
+}
 
-start().catch((error: unknown) => {
-  process.stderr.write(`Vigil could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  app.exit(1);
-});
+if (app.requestSingleInstanceLock()) {
+  const started = start().catch(async (error: unknown) => {
+    logger.error('the desktop app could not start', { error });
+    dialog.showErrorBox(`${productName} could not start`, `${error instanceof Error ? error.message : String(error)}\n\nThe logs are in ${paths.logs}`);
+    await stop(Promise.resolve());
+  });
+  app.on('window-all-closed', () => {
+    // macOS apps stay running (and keep serving agents) with no window; elsewhere closing quits.
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('will-quit', (event) => {
+    event.preventDefault();
+    void stop(started);
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
+} else {
+  // Another Vigil window owns this data folder; it has been told to come forward.
+  app.quit();
+}

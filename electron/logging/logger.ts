@@ -40,11 +40,14 @@ export function createFileLogger(options: FileLoggerOptions): Logger {
   const filePath = path.join(options.directory, fileName);
   const maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
   const keep = options.keep ?? 5;
+  // Check the size every so many bytes, not on every line; small limits are checked more often,
+  // so no file grows far past `maxBytes`.
+  const checkEvery = Math.max(1, Math.min(64 * 1024, Math.floor(maxBytes / 8)));
   let queue: Promise<void> = mkdir(options.directory, { recursive: true, mode: 0o700 }).then(() => undefined);
   let bytesSinceCheck = Number.POSITIVE_INFINITY;
 
   async function rotateIfNeeded(): Promise<void> {
-    if (bytesSinceCheck < 64 * 1024) return;
+    if (bytesSinceCheck < checkEvery) return;
     bytesSinceCheck = 0;
     const size = await stat(filePath).then((s) => s.size, () => 0);
     if (size < maxBytes) return;

@@ -1,50 +1,44 @@
 import { stat } from 'node:fs/promises';
-import path from 'node:path';
-import { net, protocol } from 'electron';
 import { pathToFileURL } from 'node:url';
+import { net, protocol } from 'electron';
+import type { Disposer } from '../core/disposable';
+import { appScheme } from './app-origin';
+import { desktopContentSecurityPolicy } from './content-security-policy';
+import { resolveRendererFile } from './renderer-file';
 
-/** The custom scheme the renderer is loaded from (never file://, never a remote URL). */
-export const appScheme = 'app';
-/** The origin of the renderer's pages. */
-export const appOrigin = `${appScheme}://vigil`;
-
-/** The Content-Security-Policy of the desktop renderer: own scripts and styles only, no network. */
-export const desktopContentSecurityPolicy = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-  "object-src 'none'",
-].join('; ');
-
-/** Must run before the app is ready: makes `app://` a standard, secure scheme. */
+/** Must run before the app is ready: makes `app://` a standard, secure scheme (so the page is a secure context). */
 export function registerAppSchemePrivileges(): void {
   protocol.registerSchemesAsPrivileged([
     { scheme: appScheme, privileges: { standard: true, secure: true, supportFetchAPI: true } },
   ]);
 }
 
-/** Serves the built renderer from `app://vigil/…`, confined to its folder, with the CSP header. */
-export function handleAppProtocol(rendererDir: string): void {
-  const root = path.resolve(rendererDir);
+function refusal(status: number, text: string): Response {
+  return new Response(text, {
+    status,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Security-Policy': desktopContentSecurityPolicy },
+  });
+}
+
+/**
+ * Serves the built renderer from `app://vigil/…`: GET and HEAD only, confined to its folder, every
+ * response with the desktop CSP. Nothing is ever loaded from file:// or the network.
+ */
+export function handleAppProtocol(rendererDir: string): Disposer {
   protocol.handle(appScheme, async (request) => {
-    const url = new URL(request.url);
-    const relative = decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname).replace(/^\/+/, '');
-    const filePath = path.resolve(root, relative);
-    if (url.host !== 'vigil' || !filePath.startsWith(root + path.sep)) {
-      return new Response('Not found', { status: 404 });
-    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') return refusal(405, 'Method not allowed');
+    const filePath = resolveRendererFile(rendererDir, request.url);
+    if (filePath === undefined) return refusal(404, 'Not found');
     const isFile = await stat(filePath).then((info) => info.isFile(), () => false);
-    if (!isFile) return new Response('Not found', { status: 404 });
+    if (!isFile) return refusal(404, 'Not found');
     const response = await net.fetch(pathToFileURL(filePath).toString());
     const headers = new Headers(response.headers);
     headers.set('Content-Security-Policy', desktopContentSecurityPolicy);
     headers.set('X-Content-Type-Options', 'nosniff');
+    headers.set('Cross-Origin-Opener-Policy', 'same-origin');
     return new Response(response.body, { status: response.status, headers });
   });
+  return () => {
+    protocol.unhandle(appScheme);
+  };
 }

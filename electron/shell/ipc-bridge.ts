@@ -1,25 +1,17 @@
-import { BrowserWindow, ipcMain, type WebFrameMain } from 'electron';
+import { BrowserWindow, ipcMain } from 'electron';
 import { ipcCallChannel, ipcEventChannel } from '../../shared/contract/bridge';
 import { fail } from '../../shared/result';
 import type { Disposer } from '../core/disposable';
 import type { EventHub } from '../core/event-hub';
+import type { Logger } from '../logging/logger';
 import type { ContractRouter } from '../transport/contract-router';
-import { appOrigin } from './app-protocol';
-
-/** Whether an IPC message comes from the top frame of Vigil's own page. */
-function isTrustedFrame(frame: WebFrameMain | null): boolean {
-  if (frame === null || frame.parent !== null) return false;
-  try {
-    return new URL(frame.url).origin === appOrigin;
-  } catch {
-    return false;
-  }
-}
+import { isTrustedSender } from './trusted-sender';
 
 /** Relays the contract over IPC: calls in (sender checked, payload validated by the router), events out. */
-export function registerIpcBridge(router: ContractRouter, events: EventHub): Disposer {
+export function registerIpcBridge(router: ContractRouter, events: EventHub, logger: Logger): Disposer {
   ipcMain.handle(ipcCallChannel, async (event, message: unknown) => {
-    if (!isTrustedFrame(event.senderFrame)) {
+    if (!isTrustedSender(event.senderFrame)) {
+      logger.warn('refused an IPC call from an untrusted frame', { url: event.senderFrame?.url });
       return fail({ code: 'unauthorized', message: 'IPC from an untrusted frame was refused.' });
     }
     if (typeof message !== 'object' || message === null || typeof (message as { channel?: unknown }).channel !== 'string') {
@@ -30,7 +22,9 @@ export function registerIpcBridge(router: ContractRouter, events: EventHub): Dis
   });
   const stopForwarding = events.onAny((name, payload) => {
     for (const window of BrowserWindow.getAllWindows()) {
-      if (!window.isDestroyed()) window.webContents.send(ipcEventChannel, { name, payload });
+      if (!window.isDestroyed() && isTrustedSender(window.webContents.mainFrame)) {
+        window.webContents.send(ipcEventChannel, { name, payload });
+      }
     }
   });
   return () => {

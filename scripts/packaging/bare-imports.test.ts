@@ -12,6 +12,8 @@ describe('importedPackages', () => {
       'const q = require("shell-quote");',
       'import fs from "node:fs"; import os from "os"; import { app } from "electron";',
       'import "./chunks/logger.js"; import a from "../a.js";',
+      'const hint = "pick one from \\"vigil checkpoints list\\"";',
+      "const worker = new Worker(`import('tsx/esm/api').then(() => import(${JSON.stringify(entry)}))`, { eval: true });",
     ].join('\n');
     expect(importedPackages(source)).toEqual(['@modelcontextprotocol/sdk', 'chokidar', 'isomorphic-git', 'shell-quote', 'ws', 'zod']);
   });

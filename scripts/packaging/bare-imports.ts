@@ -1,4 +1,5 @@
 import { builtinModules } from 'node:module';
+import ts from 'typescript';
 
 const builtins = new Set(builtinModules);
 
@@ -10,15 +11,14 @@ export function packageOfSpecifier(specifier: string): string {
 
 /**
  * The packages a built JavaScript file loads at run time: static and dynamic `import`, `export … from`
- * and `require` of bare specifiers. Relative paths, Node built-ins and `electron` (the runtime itself)
+ * and `require` of bare specifiers, found with TypeScript's import scanner (so text inside strings
+ * and templates does not count). Relative paths, Node built-ins and `electron` (the runtime itself)
  * are not packages the app has to ship.
  */
 export function importedPackages(source: string): readonly string[] {
-  const pattern = /\bfrom\s*["']([^"']+)["']|\bimport\s*\(?\s*["']([^"']+)["']|\brequire\(\s*["']([^"']+)["']\s*\)/g;
   const found = new Set<string>();
-  for (const match of source.matchAll(pattern)) {
-    const specifier = match[1] ?? match[2] ?? match[3];
-    if (specifier === undefined || specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('node:')) continue;
+  for (const { fileName: specifier } of ts.preProcessFile(source, true, true).importedFiles) {
+    if (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('node:')) continue;
     const name = packageOfSpecifier(specifier);
     if (name === 'electron' || builtins.has(name)) continue;
     found.add(name);

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../electron/test-support/temp-dir';
 import { packAsar, repoRoot } from '../test-support/pack-asar';
 import { openAsar } from './asar-archive';
-import { findPackagingProblems } from './find-packaging-problems';
+import { rendererMetaContentSecurityPolicy } from '../../electron/shell/content-security-policy';
+import { findPackagingProblems, metaContentSecurityPolicy } from './find-packaging-problems';
 import { lockfilePackages } from './lockfile-packages';
 
 /** The real lockfile: zod is a production package, react a development-only one. */
@@ -22,7 +23,7 @@ function goodApp(): Record<string, string> {
     'out/main/main.js': 'import { z } from "zod";\nimport path from "node:path";\nimport { app } from "electron";\nimport "./chunks/a.js";\n',
     'out/main/chunks/a.js': 'import fs from "fs";\nexport const a = await import("zod/v4");\n',
     'out/preload/preload.cjs': 'const { contextBridge } = require("electron");\n',
-    'out/renderer/index.html': '<!doctype html>',
+    'out/renderer/index.html': `<!doctype html><head><meta http-equiv="Content-Security-Policy" content="${rendererMetaContentSecurityPolicy.replace(/'/g, '&#39;')}"><meta charset="utf-8">`,
     'out/renderer/assets/index-abc.js': 'import "react"; // bundled code may mention anything\n',
     'node_modules/zod/package.json': JSON.stringify({ name: 'zod', version: lockVersion('zod') }),
     'node_modules/zod/index.js': '',
@@ -83,6 +84,13 @@ describe('findPackagingProblems', () => {
       '/out/main/main.js imports zod, which app.asar does not contain (a run-time import must be a "dependency")',
       'the sandboxed preload /out/preload/preload.cjs loads packages it cannot load: zod (bundle them)',
     ]);
+  });
+
+  it('reports a renderer page without the CSP meta tag', async () => {
+    expect(await problemsOf({ ...goodApp(), 'out/renderer/index.html': '<!doctype html><meta charset="utf-8">' })).toEqual([
+      "the packaged renderer page's CSP meta tag is missing, not the one electron.vite.config.ts writes",
+    ]);
+    expect(metaContentSecurityPolicy('<meta content="default-src &#39;self&#39;" http-equiv="content-security-policy">')).toBe("default-src 'self'");
   });
 
   it('reports a packaged package.json that still has scripts or the wrong entry point', async () => {

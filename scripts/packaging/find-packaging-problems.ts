@@ -1,3 +1,4 @@
+import { rendererMetaContentSecurityPolicy } from '../../electron/shell/content-security-policy';
 import type { AsarArchive } from './asar-archive';
 import { importedPackages } from './bare-imports';
 import type { LockfilePackages } from './lockfile-packages';
@@ -25,6 +26,13 @@ const packageRoot = /^((?:\/node_modules\/(?:@[^/]+\/)?[^/]+)*\/node_modules\/((
 
 function isInNodeModules(file: string): boolean {
   return file.startsWith('/node_modules/');
+}
+
+/** The Content-Security-Policy of a page's `<meta http-equiv>` tag, entities decoded; undefined without one. */
+export function metaContentSecurityPolicy(html: string): string | undefined {
+  const tag = /<meta\s[^>]*http-equiv=["']?Content-Security-Policy["']?[^>]*>/i.exec(html)?.[0];
+  const content = tag === undefined ? undefined : /\scontent="([^"]*)"/i.exec(tag)?.[1];
+  return content?.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&');
 }
 
 function listSome(paths: readonly string[]): string {
@@ -58,6 +66,13 @@ export function findPackagingProblems(archive: AsarArchive, manifest: RootManife
   if (missing.length > 0) problems.push(`missing from app.asar: ${missing.join(', ')}`);
   if (![...paths].some((file) => /^\/out\/renderer\/assets\/[^/]+\.js$/.test(file))) {
     problems.push('the renderer has no script in /out/renderer/assets (was `npm run build` run?)');
+  }
+
+  if (paths.has('/out/renderer/index.html')) {
+    const policy = metaContentSecurityPolicy(archive.read('/out/renderer/index.html').toString('utf8'));
+    if (policy !== rendererMetaContentSecurityPolicy) {
+      problems.push(`the packaged renderer page's CSP meta tag is ${policy === undefined ? 'missing' : JSON.stringify(policy)}, not the one electron.vite.config.ts writes`);
+    }
   }
 
   const ownFiles = [...paths].filter((file) => !isInNodeModules(file));

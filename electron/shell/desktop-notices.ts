@@ -1,0 +1,46 @@
+import type { EventName, EventPayload } from '../../shared/contract';
+import type { Disposer } from '../core/disposable';
+import type { EventHub } from '../core/event-hub';
+
+/** A desktop notification: what the system shows outside the window. */
+export interface DesktopNotice {
+  readonly title: string;
+  readonly body: string;
+}
+
+/** Turns one contract event into a notice (undefined: not worth interrupting the user for). */
+export interface NoticeRuleFor<E extends EventName> {
+  readonly event: E;
+  readonly toNotice: (payload: EventPayload<E>) => DesktopNotice | undefined;
+}
+
+/** A notice rule for any contract event. */
+export type NoticeRule = { [E in EventName]: NoticeRuleFor<E> }[EventName];
+
+/**
+ * The core events that raise a desktop notification. The hook for the UI's approvals: add
+ * `{ event: 'approvals:requested', toNotice: ({ approval }) => … }` here once that event is in the
+ * contract; the main process shows the notice when the window is not focused, and a click on it
+ * brings the window forward.
+ */
+export const desktopNoticeRules: readonly NoticeRule[] = [
+  {
+    event: 'app:problem-reported',
+    toNotice: (problem) => ({ title: 'Vigil: a background task failed', body: `${problem.source}: ${problem.message}` }),
+  },
+];
+
+function subscribeRule<E extends EventName>(events: EventHub, rule: NoticeRuleFor<E>, show: (notice: DesktopNotice) => void): () => void {
+  return events.on(rule.event, (payload) => {
+    const notice = rule.toNotice(payload);
+    if (notice !== undefined) show(notice);
+  });
+}
+
+/** Shows a notice for every event a rule matches; the disposer unsubscribes them all. */
+export function subscribeDesktopNotices(events: EventHub, rules: readonly NoticeRule[], show: (notice: DesktopNotice) => void): Disposer {
+  const unsubscribers = rules.map((rule) => subscribeRule(events, rule as NoticeRuleFor<EventName>, show));
+  return () => {
+    for (const unsubscribe of unsubscribers) unsubscribe();
+  };
+}
