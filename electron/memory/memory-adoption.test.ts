@@ -22,6 +22,7 @@ describe('adopting a drifted file', () => {
       '## Standing Orders\n- ship Fridays',
       '# Pin Board\nremember X',
     ]);
+    expect(recommendProposal(Object.values(proposals), text)).toBe('headings');
     expect(proposals['blank-lines']?.entries).toEqual(['Intro line\n# Vendor Master\nAcme: net 30', '## Standing Orders\n- ship Fridays\n# Pin Board\nremember X']);
   });
 

@@ -3,7 +3,7 @@ import { AppError } from '../../shared/errors';
 import { collapseDuplicates, delimiterLikeLine, entriesChars, usageOf } from './memory-format';
 import { countChars, formatCount, pythonStrip } from './memory-text';
 
-/** The strategies in the order the recommendation prefers them. */
+/** The strategies in the order the recommendation prefers them when the text has no headings. */
 const strategies: readonly AdoptionStrategy[] = ['delimiter', 'headings', 'blank-lines'];
 
 function clean(parts: readonly string[]): string[] {
@@ -46,11 +46,13 @@ export function proposeEntries(text: string, limit: number): AdoptionProposal[] 
 }
 
 /**
- * The proposal to show first: the first one that fits, by preference; among those that do not,
+ * The proposal to show first: the first that fits, preferring headings when the text has Markdown
+ * headings (sections are the natural entries), then delimiters, then blank lines; when none fits,
  * the one with the most entries (the easiest to trim). None when the text holds no entries.
  */
-export function recommendProposal(proposals: readonly AdoptionProposal[]): AdoptionStrategy | null {
-  const useful = proposals.filter((proposal) => proposal.entries.length > 0);
+export function recommendProposal(proposals: readonly AdoptionProposal[], text = ''): AdoptionStrategy | null {
+  const order: readonly AdoptionStrategy[] = /(^|\n)#{1,6}[ \t]/.test(text) ? ['headings', 'delimiter', 'blank-lines'] : strategies;
+  const useful = order.flatMap((strategy) => proposals.filter((proposal) => proposal.strategy === strategy && proposal.entries.length > 0));
   const fitting = useful.find((proposal) => proposal.fits);
   if (fitting !== undefined) return fitting.strategy;
   const most = [...useful].sort((a, b) => b.entries.length - a.entries.length)[0];

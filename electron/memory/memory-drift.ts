@@ -19,7 +19,7 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
 
 function describeRoundTrip(text: string, rejoined: string): string {
   if (rejoined !== '' && text.startsWith(rejoined) && text.slice(rejoined.length).trim() === '') {
-    return 'the file ends with whitespace or a newline after the last entry (the memory tool writes none)';
+    return 'the file ends with whitespace or a newline after the last entry, which the memory tool never writes';
   }
   let offset = 0;
   while (offset < text.length && text[offset] === rejoined[offset]) offset += 1;

@@ -231,7 +231,7 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
         basis: snapshot.sha256,
         drift: parsed.drift,
         proposals,
-        recommended: recommendProposal(proposals),
+        recommended: recommendProposal(proposals, snapshot.text),
       };
     },
 
