@@ -6,6 +6,7 @@ import type { restoreOutcomeSchema } from '../../shared/contract/checkpoints-res
 import { syncDirectories } from '../files/atomic-write';
 import { errnoCode } from '../files/file-system-error';
 import { mapLimit } from '../files/map-limit';
+import { sweepStaleTemps } from '../files/sweep-stale-temps';
 import { lookupPath, type TreeReader } from './diff-tree-changes';
 import { absoluteIn } from './restore-disk';
 import { deleteFile, expectVersion, putFile, readDiskVersion } from './restore-file-ops';
@@ -115,6 +116,8 @@ export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> 
   }
 
   const writes = actions.filter((entry) => entry.action !== 'delete');
+  const folders = [...new Set(writes.map((entry) => path.dirname(absoluteIn(plan.dir, entry.path))))];
+  await mapLimit(folders, writeConcurrency, sweepStaleTemps);
   await mapLimit(writes, writeConcurrency, async (entry) => {
     const target = absoluteIn(plan.dir, entry.path);
     try {

@@ -75,7 +75,8 @@ export async function putFile(target: string, file: TreeFile, content: Uint8Arra
   return withPathLock(resolved, async () => {
     const existing = await lstat(resolved).catch(() => undefined);
     if (file.mode !== fileModes.symlink && (existing === undefined || existing.isFile())) {
-      const staged = await stageWrite(resolved, content, { mode: modeFor(file, existing === undefined ? undefined : existing.mode & 0o7777), ifUnchanged: { identity } });
+      // Stale temp files are swept once per folder before the batch (see applyRestorePlan), not per file.
+      const staged = await stageWrite(resolved, content, { mode: modeFor(file, existing === undefined ? undefined : existing.mode & 0o7777), ifUnchanged: { identity }, sweep: false });
       return { directoriesToSync: staged.directoriesToSync };
     }
     // A symlink on either side: build the new entry under a temp name and rename it over.

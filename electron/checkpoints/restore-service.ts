@@ -15,7 +15,7 @@ import { openDiffSides, type DiffAgainst } from './diff-sides';
 import { emptyTreeOid } from './git-objects';
 import { applyRestorePlan } from './restore-apply';
 import { planRestore, type RestorePlan } from './restore-plan';
-import type { WriteLedger } from './restore-write-ledger';
+import { createWriteLedger, type WriteLedger } from './restore-write-ledger';
 import { dirHash } from './store-layout';
 
 /** The outcome of a restore. */
@@ -56,6 +56,25 @@ export interface RestoreService {
   plan(dir: string, ref: string, paths?: readonly string[]): Promise<RestorePlan>;
   /** Takes the pre-rollback snapshot, then restores `ref` (whole, or only `paths`), verifies, and reports per file. */
   restore(dir: string, ref: string, paths?: readonly string[], options?: RestoreOptions): Promise<RestoreResult>;
+}
+
+/** Where the write ledger lives under `$VIGIL_HOME/checkpoints` (a folder snapshots never enter). */
+export function writeLedgerFile(root: string): string {
+  return path.join(root, 'written.jsonl');
+}
+
+/**
+ * The restore service of an engine with everything in its usual place under `root`
+ * (`$VIGIL_HOME/checkpoints`): the write ledger, the restore locks, the engine's size cap.
+ */
+export function restoreServiceFor(
+  engine: CheckpointApi & { readonly maxFileBytes: number },
+  root: string,
+  logger: Logger,
+  events?: Pick<EventHub, 'emit'>,
+): RestoreService {
+  const ledger = createWriteLedger(writeLedgerFile(root), logger);
+  return createRestoreService({ engine, ledger, root, maxFileBytes: engine.maxFileBytes, ignoredFolders: [root], logger, ...(events && { events }) });
 }
 
 function rootOf(tree: string): string | undefined {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { appCalls, appEvents } from './app-contract';
 import { approvalsCalls, approvalsEvents } from './approvals-contract';
-import { checkpointsCalls, checkpointsEvents, checkpointsRestoreEvents } from './checkpoints-contract';
+import { checkpointsCalls, checkpointsEvents, checkpointsRestoreCalls, checkpointsRestoreEvents } from './checkpoints-contract';
 import { memoryCalls, memoryEvents } from './memory-contract';
 import { sessionsCalls, sessionsEvents } from './sessions-contract';
 
@@ -12,6 +12,7 @@ export const callSpecs = {
   ...sessionsCalls,
   ...approvalsCalls,
   ...checkpointsCalls,
+  ...checkpointsRestoreCalls,
 };
 
 /** Every event of the contract, by name. */

@@ -1,11 +1,13 @@
 import type { CliCommandGroup } from '../cli-command';
+import { checkpointsDiffCommand } from './checkpoints-diff-command';
 import { checkpointsListCommand } from './checkpoints-list-command';
 import { checkpointsPruneCommand } from './checkpoints-prune-command';
+import { checkpointsRestoreCommand } from './checkpoints-restore-command';
 import { checkpointsStatusCommand } from './checkpoints-status-command';
 
 /** `vigil checkpoints list|diff|restore|prune|status`: the timeline of a directory and the store. */
 export const checkpointsCommandGroup: CliCommandGroup = {
   name: 'checkpoints',
   summary: 'Checkpoint timelines: list them, compare, restore, and look after the store.',
-  subcommands: [checkpointsListCommand, checkpointsStatusCommand, checkpointsPruneCommand],
+  subcommands: [checkpointsListCommand, checkpointsDiffCommand, checkpointsRestoreCommand, checkpointsStatusCommand, checkpointsPruneCommand],
 };

@@ -1,0 +1,176 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { CheckpointService } from '../electron/checkpoints/checkpoint-service';
+import { restoreServiceFor, type RestoreService } from '../electron/checkpoints/restore-service';
+import { silentLogger } from '../electron/logging/logger';
+import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
+
+/**
+ * Restore side by side with git's CLI on the same generated tree, in the same run: Vigil's whole
+ * restore (pre-rollback snapshot, plan, atomic writes with fsync, read-back verification) against
+ * `git --git-dir=S --work-tree=D checkout C -- <paths>` on a shadow git dir holding the same files.
+ */
+
+const gitEnv = {
+  ...process.env,
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 'bench',
+  GIT_AUTHOR_EMAIL: 'bench@example.invalid',
+  GIT_COMMITTER_NAME: 'bench',
+  GIT_COMMITTER_EMAIL: 'bench@example.invalid',
+};
+
+/** A generated project: 50 files per leaf folder, 10 leaf folders per top folder, 30–550 bytes each. */
+interface Tree {
+  readonly dir: string;
+  readonly files: readonly string[];
+  readonly content: (index: number, version: number) => string;
+}
+
+function generate(dir: string, count: number): Tree {
+  const files: string[] = [];
+  const content = (index: number, version: number): string => {
+    const size = 30 + ((index * 7919) % 520);
+    const line = `file ${index} version ${version} `;
+    return `${line.repeat(Math.ceil(size / line.length)).slice(0, size - 1)}\n`;
+  };
+  for (let index = 0; index < count; index += 1) {
+    const file = `t${Math.floor(index / 500)}/l${Math.floor(index / 50) % 10}/f${index}.txt`;
+    files.push(file);
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), content(index, 0));
+  }
+  return { dir, files, content };
+}
+
+function git(store: string, dir: string, args: readonly string[]): void {
+  execFileSync('git', ['--git-dir', store, '--work-tree', dir, ...args], { env: gitEnv, cwd: dir, stdio: 'ignore', maxBuffer: 64 * 1024 * 1024 });
+}
+
+/** The files a scenario changes: every `step`-th file, `count` of them. */
+function pick(tree: Tree, count: number): string[] {
+  const step = Math.max(1, Math.floor(tree.files.length / count));
+  return tree.files.filter((_file, index) => index % step === 0).slice(0, count);
+}
+
+/** A change to undo: edit `edited` files; in the whole-directory scenario also delete some and create some. */
+function damage(tree: Tree, edited: readonly string[], run: number, extra: boolean): void {
+  for (const file of edited) writeFileSync(path.join(tree.dir, file), tree.content(tree.files.indexOf(file), run + 1));
+  if (!extra) return;
+  for (let index = 0; index < 10; index += 1) writeFileSync(path.join(tree.dir, `t0/l0/created-${run}-${index}.txt`), `new ${run}\n`);
+}
+
+interface Scenario {
+  readonly name: string;
+  readonly runs: number;
+  /** Prepares the directory (untimed) and returns the paths to restore (empty: all). */
+  prepare(run: number): string[];
+  /** git's equivalent on its shadow store. */
+  git(paths: readonly string[]): void;
+  /** Vigil's restore. */
+  vigil(paths: readonly string[]): Promise<unknown>;
+}
+
+/** Times Vigil and git alternately, run by run, so noise on the shared machine hits both alike. */
+async function compare(scenario: Scenario): Promise<{ vigil: number; git: number }> {
+  const vigil: number[] = [];
+  const gitTimes: number[] = [];
+  for (let run = 0; run < scenario.runs; run += 1) {
+    let paths = scenario.prepare(run * 2);
+    let start = performance.now();
+    scenario.git(paths);
+    gitTimes.push(performance.now() - start);
+    paths = scenario.prepare(run * 2 + 1);
+    start = performance.now();
+    await scenario.vigil(paths);
+    vigil.push(performance.now() - start);
+  }
+  return { vigil: summarize(vigil).median, git: summarize(gitTimes).median };
+}
+
+async function measureSize(count: number, context: BenchContext, runs: number, includeFull: boolean): Promise<string[][]> {
+  const base = mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-restore-'));
+  const rows: string[][] = [];
+  const label = count >= 1000 ? `${count / 1000}k` : String(count);
+  try {
+    const dir = path.join(base, 'project');
+    const tree = generate(dir, count);
+    const store = path.join(base, 'git-shadow');
+    execFileSync('git', ['init', '--bare', '--quiet', store], { env: gitEnv });
+    git(store, dir, ['add', '-A']);
+    git(store, dir, ['commit', '--quiet', '-m', 'checkpoint']);
+    const root = path.join(base, 'home', 'checkpoints');
+    const engine = new CheckpointService({ root, logger: silentLogger });
+    const restore: RestoreService = restoreServiceFor(engine, root, silentLogger);
+    try {
+      const first = await engine.checkpoint(dir, { reason: 'before write_file' });
+      if (first.kind !== 'created') throw new Error('no checkpoint');
+      const id = first.checkpoint.id;
+      const hundred = pick(tree, 100);
+      const scenarios: Scenario[] = [
+        {
+          name: '100 changed files, restored by name',
+          runs,
+          prepare: (run) => (damage(tree, hundred, run, false), hundred),
+          git: (paths) => git(store, dir, ['checkout', 'HEAD', '--', ...paths]),
+          vigil: (paths) => restore.restore(dir, id, paths),
+        },
+        {
+          name: 'whole directory, 100 changed (+10 created)',
+          runs,
+          prepare: (run) => (damage(tree, hundred, run, true), []),
+          git: () => git(store, dir, ['checkout', 'HEAD', '--', '.']),
+          vigil: () => restore.restore(dir, id),
+        },
+      ];
+      if (includeFull) {
+        scenarios.push({
+          name: 'whole directory, every file re-created',
+          runs: Math.max(1, Math.min(runs, count > 10_000 ? 1 : 3)),
+          prepare: () => {
+            for (const top of new Set(tree.files.map((file) => file.split('/')[0] ?? ''))) rmSync(path.join(dir, top), { recursive: true, force: true });
+            return [];
+          },
+          git: () => git(store, dir, ['checkout', 'HEAD', '--', '.']),
+          vigil: () => restore.restore(dir, id),
+        });
+      }
+      for (const scenario of scenarios) {
+        context.log(`${label}: ${scenario.name}`);
+        const result = await compare(scenario);
+        rows.push([label, scenario.name, formatMs(result.vigil), formatMs(result.git), formatRatio(result.vigil, result.git)]);
+      }
+    } finally {
+      await engine.dispose();
+    }
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+/** The restore rows of the checkpoint benchmark (design.md §7). */
+export const run: BenchArea = async (context) => {
+  const sizes = context.isQuick ? [1_000] : [1_000, 10_000, 50_000];
+  const rows: string[][] = [];
+  for (const size of sizes) rows.push(...(await measureSize(size, context, context.isQuick ? 1 : size >= 50_000 ? 3 : 5, size <= 10_000)));
+  const table: BenchTable = { caption: 'Restore (median; ratio = Vigil ÷ git)', columns: ['Files', 'Scenario', 'Vigil restore', 'git checkout', 'Ratio'], rows };
+  const targets = rows.filter((row) => !row[1]?.startsWith('whole directory, every')).map((row) => `${row[0]} ${row[1]}: ${row[4]} of git's time (target ≤ 1.50×)`);
+  return {
+    title: 'Restore',
+    method: [
+      'A generated project (50 files per folder, 30–550 bytes each) is checkpointed by Vigil and committed to a shadow git',
+      'dir; then, untimed, files are edited (and in the whole-directory rows 10 created, which git leaves in place and Vigil',
+      'deletes), and the restore is timed. Vigil\'s time is the whole restore a user runs: a pre-rollback snapshot by a one-shot',
+      'engine (no watcher: it stat-walks the tree, as `vigil checkpoints restore` does), the plan, atomic writes with fsync,',
+      'and a read-back verification. git\'s is `git --git-dir=S --work-tree=D checkout HEAD -- <paths>` (no safety snapshot,',
+      'no fsync). Vigil and git alternate run by run on a machine shared with other engineers\' work, so figures are noisy.',
+    ].join(' '),
+    tables: [table],
+    verdicts: targets,
+  };
+};
