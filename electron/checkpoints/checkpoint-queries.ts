@@ -63,7 +63,9 @@ export async function listDirectories(context: QueryContext): Promise<Checkpoint
     const dir = record?.workdir ?? `(unknown directory ${dirhash})`;
     const count = await context.timeline.count(head, shallow).catch(() => 0);
     const exists = record !== undefined && (await stat(record.workdir).then((info) => info.isDirectory(), () => false));
-    const lastTouch = record?.lastTouch ?? (head === undefined ? '' : new Date((await context.timeline.commit(head)).time * 1000).toISOString());
+    const headTime = head === undefined ? '' : await context.timeline.commit(head).then((commit) => new Date(commit.time * 1000).toISOString(), () => '');
+    const registered = record?.lastTouch ?? '';
+    const lastTouch = registered > headTime ? registered : headTime;
     out.push(head === undefined ? { dir, dirhash, count, lastTouch, exists } : { dir, dirhash, head, count, lastTouch, exists });
   }
   return out.sort((a, b) => (a.lastTouch < b.lastTouch ? 1 : a.lastTouch > b.lastTouch ? -1 : 0));

@@ -147,6 +147,8 @@ export class DirState {
     const depth = (rel: string): number => (rel === '' ? 0 : rel.split('/').length);
     dirty.sort(([a], [b]) => depth(b) - depth(a));
     let sinceYield = 0;
+    // Writes run side by side (a few loose files, or appends to one pack); all are awaited before returning.
+    const writes: Promise<void>[] = [];
     for (const [rel, node] of dirty) {
       const items: TreeItem[] = [];
       for (const [name, record] of node.files) items.push({ mode: record.mode, name, oid: record.oid });
@@ -156,14 +158,16 @@ export class DirState {
       }
       const content = encodeTree(items);
       const oid = hashObject('tree', content);
-      if (rel === '' || oid !== emptyTreeOid) await sink(content, oid);
+      if (rel === '' || oid !== emptyTreeOid) writes.push(sink(content, oid));
       node.tree = oid;
       sinceYield += items.length + 1;
       if (sinceYield > 5_000) {
         sinceYield = 0;
+        await Promise.all(writes.splice(0));
         await yieldToLoop();
       }
     }
+    await Promise.all(writes);
     return this.#nodes.get('')?.tree ?? emptyTreeOid;
   }
 

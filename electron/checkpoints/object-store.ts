@@ -15,6 +15,11 @@ const inflateAsync = promisify(inflate);
 /** An object read from the store. */
 export type StoredObject = PackedObject;
 
+/** Objects up to this size are kept in memory after they are read or written (trees, commits, small blobs). */
+const maxCachedObjectBytes = 64 * 1024;
+/** The memory cache's total budget. */
+const cacheBudgetBytes = 32 * 1024 * 1024;
+
 /** Whether a name in `objects/xx/` is a finished loose object (38 hex). */
 export function isLooseObjectName(name: string): boolean {
   return /^[0-9a-f]{38}$/.test(name);
@@ -33,6 +38,9 @@ export class ObjectStore {
   readonly #fanDirs = new Set<string>();
   #packDirStamp = -1;
   #loose: Set<string> | undefined;
+  /** Recently read or written small objects (objects never change, so entries never go stale). */
+  readonly #recent = new Map<string, StoredObject>();
+  #recentBytes = 0;
 
   constructor(
     readonly gitdir: string,
@@ -112,11 +120,13 @@ export class ObjectStore {
 
   /** Reads an object; `not_found` when the store does not hold it. */
   async read(oid: string): Promise<StoredObject> {
-    const found = await this.#tryRead(oid);
-    if (found !== undefined) return found;
-    await this.refresh(true);
-    const again = await this.#tryRead(oid);
-    if (again !== undefined) return again;
+    const cached = this.#recent.get(oid);
+    if (cached !== undefined) return cached;
+    const found = (await this.#tryRead(oid)) ?? (await this.refresh(true).then(() => this.#tryRead(oid)));
+    if (found !== undefined) {
+      this.#remember(oid, found);
+      return found;
+    }
     throw new AppError('not_found', `The checkpoint store has no object ${oid}. It may have been pruned; run "vigil checkpoints status".`, { oid });
   }
 
@@ -153,7 +163,20 @@ export class ObjectStore {
       throw error;
     }
     this.#loose?.add(oid);
+    this.#remember(oid, { type, content: Buffer.from(content) });
     return oid;
+  }
+
+  /** Keeps a small object in memory (trees and commits are read again by stats and listings). */
+  #remember(oid: string, object: StoredObject): void {
+    if (object.content.length > maxCachedObjectBytes || this.#recent.has(oid)) return;
+    this.#recent.set(oid, object);
+    this.#recentBytes += object.content.length + 64;
+    for (const [key, value] of this.#recent) {
+      if (this.#recentBytes <= cacheBudgetBytes) break;
+      this.#recent.delete(key);
+      this.#recentBytes -= value.content.length + 64;
+    }
   }
 
   /** Closes every pack handle. */

@@ -189,7 +189,11 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
     await engine.refs.update(tracked.dirhash, id, head, `checkpoint: ${request.reason}`);
     state.head = id;
     tracked.isCacheStale = true;
-    await engine.registry.touch(tracked.dirhash, tracked.dir);
+    // The registry's lastTouch is refreshed at most every 30 s (listings also read the head's time).
+    if (Date.now() - tracked.registryTouchedAt > 30_000) {
+      await engine.registry.touch(tracked.dirhash, tracked.dir);
+      tracked.registryTouchedAt = Date.now();
+    }
     const entry = toCheckpointEntry(tracked.dir, { id, commit: decodeCheckpointCommit(content) }, await engine.refs.readShallow());
     return { kind: 'created', checkpoint: entry };
   } catch (error) {

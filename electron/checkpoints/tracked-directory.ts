@@ -16,6 +16,8 @@ export class TrackedDirectory {
   isWatched = false;
   /** The stat cache has changes not saved yet. */
   isCacheStale = false;
+  /** When this process last wrote the directory's registry record (ms since the epoch). */
+  registryTouchedAt = 0;
 
   constructor(
     readonly dir: string,
