@@ -98,14 +98,13 @@ async function measureSize(base: string, size: number, context: BenchContext): P
     live = service(root);
     const histogram = monitorEventLoopDelay({ resolution: 5 });
     histogram.enable();
-    let start = performance.now();
+    const start = performance.now();
     await live.checkpoint(dir, { reason: 'before write_file' });
     vigilFirst.push(performance.now() - start);
     histogram.disable();
     if (size === 50_000) lag = { max: histogram.max / 1e6, p99: histogram.percentile(99) / 1e6 };
     rmSync(gitStore, { recursive: true, force: true });
     git(['init', '--quiet', '--bare', gitStore]);
-    start = performance.now();
     gitFirst.push(gitSnapshot(gitStore, dir, 'first'));
     if (run < firstRuns - 1) rmSync(root, { recursive: true, force: true });
     context.log(`first snapshot ${size}: vigil ${formatMs(vigilFirst.at(-1) ?? 0)}, git ${formatMs(gitFirst.at(-1) ?? 0)}`);
