@@ -1,3 +1,4 @@
+import { access } from 'node:fs/promises';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { HashRequest, HashResult } from './file-hasher';
@@ -18,12 +19,10 @@ class HashWorker {
   #nextId = 0;
   #failure: Error | undefined;
 
-  constructor(gitdir: string) {
+  constructor(gitdir: string, entry: URL) {
     const data: HashWorkerData = { gitdir };
-    const isSource = import.meta.url.endsWith('.ts');
-    const entry = new URL(isSource ? './hash-worker.ts' : './hash-worker.js', import.meta.url);
     // From source (tests, `tsx`), the worker needs tsx registered before it can import TypeScript.
-    this.#worker = isSource
+    this.#worker = entry.pathname.endsWith('.ts')
       ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`, { eval: true, workerData: data })
       : new Worker(entry, { workerData: data });
     this.#worker.unref();
@@ -57,6 +56,20 @@ class HashWorker {
   }
 }
 
+/**
+ * Where the worker's code is: beside this file when running from source; in the build, the
+ * bundler emits `hash-worker.js` next to the entry points, while this code may sit in a chunk
+ * folder below them.
+ */
+async function workerEntry(): Promise<URL> {
+  if (import.meta.url.endsWith('.ts')) return new URL('./hash-worker.ts', import.meta.url);
+  const candidates = [new URL('./hash-worker.js', import.meta.url), new URL('../hash-worker.js', import.meta.url)];
+  for (const candidate of candidates) {
+    if (await access(candidate).then(() => true, () => false)) return candidate;
+  }
+  throw new Error(`the hashing worker is missing from the build (looked for ${candidates.map((url) => url.pathname).join(', ')})`);
+}
+
 /** How many hashing threads to use by default: the cores but one, 1 to 4. */
 export function defaultWorkerCount(): number {
   return Math.max(1, Math.min(4, os.availableParallelism() - 1));
@@ -76,7 +89,10 @@ export class HashWorkerPool {
 
   /** Hashes every candidate across the workers; resolves with the results and the packs written. */
   async run(root: string, candidates: readonly HashCandidate[], maxFileBytes: number, onResults: (results: readonly HashResult[]) => void): Promise<WrittenPack[]> {
-    if (this.#workers.length === 0) this.#workers = Array.from({ length: this.size }, () => new HashWorker(this.gitdir));
+    if (this.#workers.length === 0) {
+      const entry = await workerEntry();
+      this.#workers = Array.from({ length: this.size }, () => new HashWorker(this.gitdir, entry));
+    }
     const workers = this.#workers.slice(0, Math.max(1, Math.min(this.size, Math.ceil(candidates.length / chunkSize))));
     let next = 0;
     const packs: WrittenPack[] = [];
