@@ -84,7 +84,7 @@ export class StoreMaintenance {
 
   async #check(): Promise<void> {
     const { store, refs, timeline, retention } = this.options;
-    const usage = await measureStore(store.objectsDir);
+    const usage = await measureStore(store.objectsDir, { estimateLoose: true });
     const isUntidy = usage.looseObjects > maxLooseObjects || usage.packs > maxPacks || this.#droppedSinceCollect > maxDroppedSinceCollect;
     if (isUntidy) {
       await collectGarbage(store, refs, timeline);
