@@ -2,9 +2,10 @@ import { checkpointCommand } from './commands/checkpoint-command';
 import { checkpointsCommandGroup } from './commands/checkpoints-command-group';
 import { memoryCommandGroup } from './commands/memory-command-group';
 import { serveCommand } from './commands/serve-command';
+import { sessionsCommandGroup } from './commands/sessions-command-group';
 import { toolCommand } from './commands/tool-command';
 import { writeCommand } from './commands/write-command';
 import type { CliEntry } from './run-cli';
 
 /** Every command of `vigil`, in the order `vigil --help` lists them. */
-export const commandTable: readonly CliEntry[] = [serveCommand, writeCommand, toolCommand, checkpointCommand, checkpointsCommandGroup, memoryCommandGroup];
+export const commandTable: readonly CliEntry[] = [serveCommand, writeCommand, toolCommand, checkpointCommand, checkpointsCommandGroup, memoryCommandGroup, sessionsCommandGroup];

@@ -128,8 +128,18 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
       return;
     }
     item.decision = 'denied';
-    const why = answer.decidedBy === 'human' ? 'a person denied it' : answer.decidedBy === 'timeout' ? `nobody approved it within ${Math.round(config.approvalTimeoutMs / 1000)} s (or no one can approve in this process), so it was denied` : `its session closed (${answer.decidedBy}) before anyone approved it`;
-    item.refusal = { code: answer.decidedBy === 'timeout' ? 'timeout' : 'denied', message: `${item.request.name} was not run: it needed a human decision (${verdict.reason}) and ${why}.`, details: { tool: item.request.name, approval: answer.approval.id } };
+    const why: Record<typeof answer.decidedBy, string> = {
+      human: 'a person denied it',
+      timeout: `nobody answered within ${Math.round(config.approvalTimeoutMs / 1000)} s, so it was denied`,
+      'session-closed': 'its session closed before anyone answered',
+      shutdown: 'Vigil shut down before anyone answered',
+      unattended: 'nobody can approve calls in this process (a one-shot command), so it was denied; run it through the app or "vigil serve", or allow it with a rule in config.json',
+    };
+    item.refusal = {
+      code: answer.decidedBy === 'timeout' || answer.decidedBy === 'unattended' ? 'timeout' : 'denied',
+      message: `${item.request.name} was not run: it needed a human decision (${verdict.reason}) and ${why[answer.decidedBy]}.`,
+      details: { tool: item.request.name, approval: answer.approval.id, decidedBy: answer.decidedBy },
+    };
   }
 
   function callRecord(item: Item, session: ExecutionSession): SessionRecord {

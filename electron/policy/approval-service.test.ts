@@ -60,7 +60,7 @@ describe('ApprovalService', () => {
   it('denies at once where nobody can answer (a one-shot CLI)', async () => {
     const events = recorder();
     const approvals = new ApprovalService({ events, logger: silentLogger, canAsk: false });
-    expect(await approvals.request(request())).toMatchObject({ decision: 'denied', decidedBy: 'timeout' });
+    expect(await approvals.request(request())).toMatchObject({ decision: 'denied', decidedBy: 'unattended' });
     expect(events.events).toEqual([]);
   });
 

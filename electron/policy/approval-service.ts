@@ -76,7 +76,7 @@ export class ApprovalService {
       requestedAt: requestedAt.toISOString(),
       expiresAt: new Date(requestedAt.getTime() + request.timeoutMs).toISOString(),
     };
-    if (!this.#canAsk) return Promise.resolve({ approval, decision: 'denied', decidedBy: 'timeout' });
+    if (!this.#canAsk) return Promise.resolve({ approval, decision: 'denied', decidedBy: 'unattended' });
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.#settle(approval.id, 'denied', 'timeout'), request.timeoutMs);
       this.#pending.set(approval.id, { approval, timer, settle: resolve });

@@ -29,8 +29,8 @@ export const approvalSchema = z.object({
 /** How an approval ended. */
 export const approvalDecisionSchema = z.enum(['allowed', 'denied']);
 
-/** Who or what decided. */
-export const approvalDeciderSchema = z.enum(['human', 'timeout', 'session-closed', 'shutdown']);
+/** Who or what decided; `unattended`: nobody can approve in this process (a one-shot CLI command). */
+export const approvalDeciderSchema = z.enum(['human', 'timeout', 'session-closed', 'shutdown', 'unattended']);
 
 /** Calls about approvals. */
 export const approvalsCalls = defineCalls({
@@ -67,5 +67,5 @@ export const approvalsEvents = defineEvents({
 export type Approval = z.infer<typeof approvalSchema>;
 /** allowed | denied. */
 export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
-/** human | timeout | session-closed | shutdown. */
+/** human | timeout | session-closed | shutdown | unattended. */
 export type ApprovalDecider = z.infer<typeof approvalDeciderSchema>;

@@ -56,7 +56,9 @@ describe('vigil tool', () => {
     expect(outside).toMatchObject({ code: 1, json: { error: { code: 'outside_workspace', details: { roots: [project] } } } });
     expect(widened).toMatchObject({ code: 0, json: { content: '     1\toutside' } });
     expect(vigilHome).toMatchObject({ code: 1, json: { error: { code: 'forbidden_path' } } });
-    expect(readdirSync(base).sort()).toEqual(['outside.txt', 'project']);
+    // The data folder now holds the calls' session logs, but no agent wrote into it.
+    expect(readdirSync(base).sort()).toEqual(['outside.txt', 'project', 'vigil-home']);
+    expect(existsSync(path.join(base, 'vigil-home', 'serve.json'))).toBe(false);
   });
 
   it('reports wrong usage with exit 2 and an unknown tool with exit 1', async () => {

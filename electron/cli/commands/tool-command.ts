@@ -1,17 +1,31 @@
 import os from 'node:os';
 import path from 'node:path';
-import { isAppError } from '../../../shared/errors';
-import { callFileTool } from '../../files/call-file-tool';
+import { AppError, isAppError } from '../../../shared/errors';
+import { runOneToolCall } from '../../executor/run-one-tool-call';
 import type { WorkspaceContext } from '../../workspace/workspace-context';
 import { exitCodes, stringListOption, stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
-import { cliHome } from '../cli-context';
+import { cliHome, cliLogger } from '../cli-context';
 
 /**
- * How `vigil tool` runs one call. It is the one seam the tool executor (issue 6) replaces, so that
- * the command runs calls through validation, policy and checkpoints like every agent's call.
+ * How `vigil tool` runs one call: through the tool executor, like every agent's call (validation,
+ * policy, the checkpoint of its directory, the tool, the session log). Resolves to the tool's
+ * output; throws the AppError of a refused or failed call.
  */
-export function runToolCall(name: string, raw: unknown, context: WorkspaceContext): Promise<unknown> {
-  return callFileTool(name, raw, context);
+export async function runToolCall(name: string, raw: unknown, context: WorkspaceContext, io: CliIo): Promise<unknown> {
+  const vigilHome = cliHome(io);
+  const logger = cliLogger(vigilHome, io);
+  try {
+    const outcome = await runOneToolCall({ name, arguments: raw, vigilHome, homeDir: context.homeDir, cwd: context.cwd, roots: context.roots, logger, env: io.env });
+    for (const checkpoint of outcome.checkpoints) {
+      if (checkpoint.kind === 'created') writeLine(io.stderr, `vigil tool ${name}: checkpoint ${checkpoint.checkpointId?.slice(0, 8) ?? ''} of ${checkpoint.directory} taken before the call.`);
+    }
+    for (const problem of outcome.checkpointProblems) writeLine(io.stderr, `vigil tool ${name}: ${problem}`);
+    if (outcome.result.ok) return outcome.result.value;
+    const { code, message, details } = outcome.result.error;
+    throw new AppError(code, message, details);
+  } finally {
+    await logger.flush();
+  }
 }
 
 /** Reads a stream to its end as UTF-8 text. */
@@ -35,11 +49,14 @@ async function readArguments(value: string | undefined, io: CliIo): Promise<unkn
 /** `vigil tool NAME --args JSON`: calls an agent tool exactly as an agent would and prints its result. */
 export const toolCommand: CliCommand = {
   name: 'tool',
-  summary: 'Call an agent tool (read_file, write_file, patch) as an agent would; print the result as JSON.',
+  summary: 'Call an agent tool (read_file, write_file, patch, terminal, memory) as an agent would; print the result as JSON.',
   usage: 'vigil tool NAME --args JSON [--cwd DIR] [--root DIR ...]',
   help: [
-    'Validates JSON with the tool\'s own schema (a missing field is refused, never defaulted), confines',
-    'every path to the workspace roots, runs the tool and prints its result as JSON on standard output.',
+    'Runs the call through the tool executor, like an agent\'s call: validates JSON with the tool\'s own',
+    'schema (a missing field is refused, never defaulted), confines every path to the workspace roots,',
+    'applies the policy of config.json (a call that needs a human is denied: nobody can approve here),',
+    'checkpoints the directory before a change, runs the tool and prints its result as JSON on standard',
+    'output. The call is logged as a session of its own ("vigil sessions list").',
     'A tool error is printed as {"error": {code, message, details}} on standard output and its message',
     'on standard error.',
     '',
@@ -70,7 +87,7 @@ export const toolCommand: CliCommand = {
       protectedPaths: [cliHome(io)],
     };
     try {
-      writeLine(io.stdout, JSON.stringify(await runToolCall(name, raw, context), null, 2));
+      writeLine(io.stdout, JSON.stringify(await runToolCall(name, raw, context, io), null, 2));
       return exitCodes.ok;
     } catch (error) {
       if (!isAppError(error)) throw error;

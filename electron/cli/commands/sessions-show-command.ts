@@ -1,0 +1,58 @@
+import type { HistoryEntry, SessionHistory } from '../../../shared/contract/sessions-contract';
+import { describeCall } from '../../sessions/session-state';
+import { exitCodes, flagOption, writeLine, type CliCommand } from '../cli-command';
+import { localTime } from './checkpoint-command';
+import { withSessionLogs } from './sessions-command-support';
+
+/** One line of text, at most `max` characters. */
+function clip(text: string, max = 120): string {
+  const line = text.replace(/\s+/gu, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+function entryLines(entry: HistoryEntry): string[] {
+  if (entry.kind === 'message') return [`    ${entry.role === 'user' ? 'user' : 'agent'}: ${clip(entry.text)}`];
+  const mark = entry.isInterrupted ? '?' : entry.result.ok ? '✓' : '✗';
+  const lines = [`    ${mark} ${entry.name} ${clip(describeCall(entry.name, entry.arguments), 80)}  [${entry.decision}]`];
+  for (const checkpoint of entry.checkpoints) {
+    if (checkpoint.kind === 'created') lines.push(`        checkpoint ${checkpoint.checkpointId?.slice(0, 8) ?? ''} of ${checkpoint.directory}`);
+  }
+  for (const problem of entry.checkpointProblems) lines.push(`        ! ${clip(problem)}`);
+  if (!entry.result.ok) lines.push(`        ${entry.result.error.code}: ${clip(entry.result.error.message)}`);
+  return lines;
+}
+
+/** The history of a session as text: turns, messages, calls with their decision and checkpoint. */
+export function historyText(history: SessionHistory): string[] {
+  const { session } = history;
+  const lines = [
+    `Session ${session.id}: ${session.agent}${session.client === undefined ? '' : ` (${session.client})`}, ${session.status}`,
+    `  workspace: ${session.roots.join(', ') || '(none)'}${session.cwd === undefined ? '' : `  cwd: ${session.cwd}`}`,
+    `  opened ${localTime(session.createdAt)}, last active ${localTime(session.updatedAt)}, ${session.toolCallCount} tool call(s)`,
+    ...session.warnings.map((warning) => `  ! ${warning}`),
+  ];
+  for (const turn of history.turns) {
+    lines.push('', `  Turn ${turn.turn}  ${localTime(turn.startedAt)}${turn.isRewound ? '  (rewound: the agent no longer sees it)' : ''}`);
+    for (const entry of turn.entries) lines.push(...entryLines(entry));
+  }
+  for (const rewind of history.rewinds) {
+    lines.push('', `  Rewound to turn ${rewind.toTurn} (${rewind.mode}) at ${localTime(rewind.at)}${rewind.restoredDirectories.length > 0 ? `: restored ${rewind.restoredDirectories.join(', ')}` : ''}`);
+  }
+  return lines;
+}
+
+/** `vigil sessions show ID`: one session's canonical history. */
+export const sessionsShowCommand: CliCommand = {
+  name: 'show',
+  summary: "Show a session's turns, messages and tool calls with their decisions and checkpoints.",
+  usage: 'vigil sessions show SESSION [--json]',
+  help: ['Rewound turns stay in the history, marked.', '', 'Options:', '  --json  print the whole history as one JSON document'].join('\n'),
+  options: { json: { type: 'boolean' } },
+  positionals: { min: 1, max: 1, names: 'SESSION' },
+  async run(args, io) {
+    const history = await withSessionLogs(io, (registry) => registry.history(args.positionals[0] ?? ''));
+    if (flagOption(args, 'json')) writeLine(io.stdout, JSON.stringify(history));
+    else for (const line of historyText(history)) writeLine(io.stdout, line);
+    return exitCodes.ok;
+  },
+};
