@@ -43,7 +43,7 @@ export interface CheckpointApi {
   readonly gitdir: string;
   checkpoint(dir: string, request: CheckpointRequest): Promise<CheckpointOutcome>;
   list(dir: string, options?: ListOptions): Promise<readonly CheckpointEntry[]>;
-  count(dir: string): Promise<number>;
+  count(dir: string, options?: Pick<ListOptions, 'source'>): Promise<number>;
   resolve(dir: string, ref: string): Promise<CheckpointEntry>;
   directories(): Promise<readonly CheckpointDirectory[]>;
   status(dir?: string): Promise<StoreStatus>;

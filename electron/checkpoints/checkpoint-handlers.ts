@@ -7,14 +7,18 @@ type Entry = CallResponse<'checkpoints:list'>['entries'][number];
 
 /** A checkpoint as the contract carries it (plain mutable arrays). */
 export function toContractEntry(entry: CheckpointEntry): Entry {
-  return { ...entry, attribution: { ...entry.attribution }, stats: { ...entry.stats }, skipped: entry.skipped.map((skip) => ({ ...skip })) };
+  return { ...entry, attribution: { ...entry.attribution }, stats: { ...entry.stats }, skipped: entry.skipped.map((skip) => ({ ...skip })), source: entry.source ?? 'vigil' };
 }
 
 function toContractStatus(status: StoreStatus): CallResponse<'checkpoints:status'> {
   return {
     ...status,
     retention: { ...status.retention },
-    directories: status.directories.map((directory) => ({ ...directory, skipped: directory.skipped.map((skip) => ({ ...skip })) })),
+    directories: status.directories.map(({ sources, ...directory }) => ({
+      ...directory,
+      skipped: directory.skipped.map((skip) => ({ ...skip })),
+      ...(sources === undefined ? {} : { sources: [...sources] }),
+    })),
   };
 }
 
@@ -23,9 +27,12 @@ export function createCheckpointHandlers(
   checkpoints: CheckpointApi,
 ): PartialCallHandlers<'checkpoints:directories' | 'checkpoints:list' | 'checkpoints:create' | 'checkpoints:status' | 'checkpoints:prune'> {
   return {
-    'checkpoints:directories': async () => ({ directories: (await checkpoints.directories()).map((directory) => ({ ...directory })) }),
+    'checkpoints:directories': async () => ({
+      directories: (await checkpoints.directories()).map(({ sources, ...directory }) => ({ ...directory, ...(sources === undefined ? {} : { sources: [...sources] }) })),
+    }),
     'checkpoints:list': async (request) => {
-      const [entries, total] = await Promise.all([checkpoints.list(request.dir, { limit: request.limit, offset: request.offset }), checkpoints.count(request.dir)]);
+      const source = request.source === undefined ? {} : { source: request.source };
+      const [entries, total] = await Promise.all([checkpoints.list(request.dir, { limit: request.limit, offset: request.offset, ...source }), checkpoints.count(request.dir, source)]);
       return { dir: entries[0]?.dir ?? request.dir, total, entries: entries.map(toContractEntry) };
     },
     'checkpoints:create': async (request) => {

@@ -146,10 +146,13 @@ export class CheckpointService implements CheckpointApi {
   }
 
   async list(dir: string, options: ListOptions = {}): Promise<readonly CheckpointEntry[]> {
+    // The engine holds Vigil's checkpoints only; Hermes's are merged in by a view over it.
+    if (options.source === 'hermes') return [];
     return this.#read(dir, 'list checkpoints', (context, resolved) => listCheckpoints(context, resolved, options));
   }
 
-  async count(dir: string): Promise<number> {
+  async count(dir: string, options: Pick<ListOptions, 'source'> = {}): Promise<number> {
+    if (options.source === 'hermes') return 0;
     return this.#read(dir, 'count checkpoints', countCheckpoints);
   }
 

@@ -9,6 +9,9 @@ export interface Attribution {
 /** What kind of node a checkpoint is on the timeline. */
 export type CheckpointKind = 'checkpoint' | 'pre-rollback';
 
+/** Which store a checkpoint comes from: Vigil's own, or a Hermes Agent store that Vigil reads and never writes. */
+export type CheckpointSource = 'vigil' | 'hermes';
+
 /** Change counts of a checkpoint against its parent, computed once when it was taken. */
 export interface CheckpointStats {
   readonly files: number;
@@ -61,6 +64,8 @@ export interface CheckpointEntry {
   readonly tree: string;
   /** The previous checkpoint; undefined for the first one, and for the oldest one kept after pruning. */
   readonly parent?: string;
+  /** Where the checkpoint is stored; absent means Vigil's own store. */
+  readonly source?: CheckpointSource;
 }
 
 /** What `checkpoint()` did. */
@@ -97,6 +102,8 @@ export interface CheckpointDirectory {
   readonly lastTouch: string;
   /** Whether the directory still exists on disk. */
   readonly exists: boolean;
+  /** Which stores hold its checkpoints; absent means Vigil's own only. */
+  readonly sources?: readonly CheckpointSource[];
 }
 
 /** How `list()` pages a timeline. */
@@ -105,6 +112,8 @@ export interface ListOptions {
   readonly limit?: number;
   /** Skip this many of the newest entries first (default 0). */
   readonly offset?: number;
+  /** Only this source's checkpoints (default: all the view holds; the engine alone holds only `vigil`). */
+  readonly source?: CheckpointSource;
 }
 
 /** One entry of a stored tree, as `readTree` returns it. */

@@ -24,6 +24,7 @@ function entry(overrides: Partial<TimelineEntry> & { readonly minute: number }):
     stats: { files: 1, insertions: 1, deletions: 0 },
     skipped: [],
     tree: 't'.repeat(40),
+    source: 'vigil',
     ...rest,
   };
 }

@@ -6,6 +6,9 @@ import { defineCalls, defineEvents } from './define';
 /** An absolute directory path as a caller names it (resolved by the core). */
 const directorySchema = z.string().min(1).max(4096);
 
+/** Which store a checkpoint comes from: Vigil's own, or a Hermes Agent store Vigil reads (and never writes). */
+export const checkpointSourceSchema = z.enum(['vigil', 'hermes']);
+
 /** Who caused a checkpoint. */
 export const attributionSchema = z.object({
   sessionId: z.string().optional(),
@@ -40,6 +43,8 @@ export const checkpointEntrySchema = z.object({
   skipped: z.array(skippedPathSchema),
   tree: z.string(),
   parent: z.string().optional(),
+  /** Where it is stored; the timeline marks Hermes's checkpoints. Diff and restore take either. */
+  source: checkpointSourceSchema.default('vigil'),
 });
 
 /** One supervised directory of the store. */
@@ -50,6 +55,8 @@ export const checkpointDirectorySchema = z.object({
   count: z.number().int().nonnegative(),
   lastTouch: z.string(),
   exists: z.boolean(),
+  /** Which stores hold its checkpoints (absent: Vigil's only). */
+  sources: z.array(checkpointSourceSchema).optional(),
 });
 
 /** The retention policy in force. */
@@ -66,12 +73,14 @@ export const checkpointsCalls = defineCalls({
     response: z.object({ directories: z.array(checkpointDirectorySchema) }),
   },
   'checkpoints:list': {
-    summary: "A directory's checkpoints, newest first, paged, with the change stats stored at snapshot time.",
+    summary: "A directory's checkpoints from Vigil's store and Hermes Agent's, merged newest first, paged, with change stats and each one's source.",
     request: z
       .object({
         dir: directorySchema,
         limit: z.number().int().min(1).max(5000).default(100),
         offset: z.number().int().nonnegative().default(0),
+        /** Only this source's checkpoints (default both); `total` then counts only them. */
+        source: checkpointSourceSchema.optional(),
       })
       .strict(),
     response: z.object({

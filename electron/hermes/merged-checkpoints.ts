@@ -1,0 +1,169 @@
+import { stat } from 'node:fs/promises';
+import { AppError, isAppError } from '../../shared/errors';
+import type { CheckpointApi } from '../checkpoints/checkpoint-api';
+import { resolveTimelineDirectory } from '../checkpoints/checkpoint-directory';
+import { parseCheckpointRef, pickCheckpoint } from '../checkpoints/checkpoint-ref';
+import type { CheckpointDirectory, CheckpointEntry, CheckpointSource, ListOptions, StoredTreeEntry } from '../checkpoints/checkpoint-types';
+import { decodeTree, isObjectId, typeOfMode } from '../checkpoints/git-objects';
+import type { HermesCheckpoints } from './hermes-checkpoints';
+import { mergeNewestFirst } from './hermes-entry';
+import { hermesUnstoredPaths } from './hermes-unstored-paths';
+
+/** The checkpoint engine as diff, restore and the timeline use it, with its size cap. */
+export type MergedCheckpointApi = CheckpointApi & { readonly maxFileBytes: number };
+
+/** What the merged view needs besides the two sources. */
+export interface MergedCheckpointsOptions {
+  /** The environment (git's default global excludes file lives under `XDG_CONFIG_HOME`). */
+  readonly env: NodeJS.ProcessEnv;
+  readonly home?: string;
+}
+
+function isNotFound(error: unknown): boolean {
+  return isAppError(error) && error.code === 'not_found';
+}
+
+function timeOf(entry: CheckpointEntry): number {
+  return Date.parse(entry.time);
+}
+
+function asVigil(entry: CheckpointEntry): CheckpointEntry {
+  return entry.source === undefined ? { ...entry, source: 'vigil' } : entry;
+}
+
+/**
+ * Vigil's checkpoint engine with Hermes Agent's checkpoints merged in: one timeline per
+ * directory, newest first, each entry marked with its source. Numbers (1 = newest) count the
+ * merged list, so a number means the same checkpoint whether or not the list was filtered by
+ * source; ids and id prefixes of either store work too. Diff and restore read trees and blobs
+ * from Vigil's store and, when it does not hold them, from Hermes's (read-only), so a Hermes
+ * checkpoint is diffed and restored by the same engine, its pre-rollback snapshot going into
+ * Vigil's store. A resolved Hermes checkpoint carries, as `skipped`, what Hermes's git rules
+ * could not have stored (ignored paths, nested repositories), so a restore never deletes those.
+ * Everything else (taking checkpoints, the store's status, pruning) is Vigil's engine's.
+ */
+export function mergeHermesCheckpoints(engine: MergedCheckpointApi, hermes: HermesCheckpoints, options: MergedCheckpointsOptions): MergedCheckpointApi {
+  /** Where the last object not in Vigil's store was found: a diff of a Hermes checkpoint reads mostly there. */
+  let isHermesFirst = false;
+
+  const vigilEntries = async (dir: string, limit: number): Promise<CheckpointEntry[]> => {
+    try {
+      return (await engine.list(dir, { limit })).map(asVigil);
+    } catch (error) {
+      if (isNotFound(error)) return [];
+      throw error;
+    }
+  };
+
+  const noCheckpoints = (dir: string): AppError =>
+    new AppError('not_found', `${dir} has no checkpoints: neither Vigil nor Hermes Agent ever checkpointed it. "vigil checkpoints status" lists the directories Vigil did.`, { dir });
+
+  /** Every checkpoint of a directory, merged newest first; `not_found` when neither source has one. */
+  const merged = async (dir: string, resolved: string, hermesEntries: readonly CheckpointEntry[], limit: number): Promise<CheckpointEntry[]> => {
+    const vigil = await vigilEntries(dir, limit);
+    if (vigil.length === 0 && hermesEntries.length === 0) throw noCheckpoints(resolved);
+    return mergeNewestFirst([vigil, hermesEntries], timeOf);
+  };
+
+  /** A Hermes checkpoint ready for diff and restore: its stats, and what Hermes could not have stored. */
+  const prepared = async (resolved: string, entry: CheckpointEntry): Promise<CheckpointEntry> => {
+    const withStats = await hermes.withStats(entry);
+    const gitdir = await hermes.gitdirOf(resolved, entry.id);
+    if (gitdir === undefined) return withStats;
+    const skipped = await hermesUnstoredPaths(resolved, gitdir, options);
+    return { ...withStats, skipped };
+  };
+
+  const readObject = async <T>(oid: string, type: 'tree' | 'blob', fromEngine: () => Promise<T>, fromBytes: (bytes: Buffer) => T): Promise<T> => {
+    if (isHermesFirst && isObjectId(oid)) {
+      const quick = await hermes.readObject(oid, type, false);
+      if (quick !== undefined) return fromBytes(quick);
+    }
+    try {
+      const value = await fromEngine();
+      isHermesFirst = false;
+      return value;
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      const found = await hermes.readObject(oid, type, true);
+      if (found === undefined) throw error;
+      isHermesFirst = true;
+      return fromBytes(found);
+    }
+  };
+
+  return {
+    gitdir: engine.gitdir,
+    maxFileBytes: engine.maxFileBytes,
+    checkpoint: (dir, request) => engine.checkpoint(dir, request),
+    status: (dir) => engine.status(dir),
+    prune: () => engine.prune(),
+    noteWritten: (paths) => engine.noteWritten(paths),
+    isExcluded: (dir, relativePath) => engine.isExcluded(dir, relativePath),
+    withStoreLock: (fn) => engine.withStoreLock(fn),
+    dispose: () => engine.dispose(),
+
+    async list(dir: string, { limit = 100, offset = 0, source }: ListOptions = {}): Promise<readonly CheckpointEntry[]> {
+      if (source === 'vigil') return (await engine.list(dir, { limit, offset })).map(asVigil);
+      const resolved = await resolveTimelineDirectory(dir);
+      const hermesEntries = await hermes.entries(resolved);
+      if (source !== 'hermes' && hermesEntries.length === 0) return (await engine.list(dir, { limit, offset })).map(asVigil);
+      const all = source === 'hermes' ? hermesEntries : await merged(dir, resolved, hermesEntries, offset + limit);
+      return Promise.all(all.slice(offset, offset + limit).map((entry) => hermes.withStats(entry)));
+    },
+
+    async count(dir: string, { source }: Pick<ListOptions, 'source'> = {}): Promise<number> {
+      if (source === 'vigil') return engine.count(dir);
+      const resolved = await resolveTimelineDirectory(dir);
+      const hermesCount = (await hermes.commits(resolved)).length;
+      if (source === 'hermes') return hermesCount;
+      try {
+        return (await engine.count(dir)) + hermesCount;
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+        if (hermesCount === 0) throw noCheckpoints(resolved);
+        return hermesCount;
+      }
+    },
+
+    async resolve(dir: string, ref: string): Promise<CheckpointEntry> {
+      const resolved = await resolveTimelineDirectory(dir);
+      const hermesEntries = await hermes.entries(resolved);
+      if (hermesEntries.length === 0) return asVigil(await engine.resolve(dir, ref));
+      const parsed = parseCheckpointRef(ref);
+      const all = await merged(dir, resolved, hermesEntries, Number.MAX_SAFE_INTEGER);
+      const picked = all[pickCheckpoint(parsed, all.map((entry) => entry.id), resolved)];
+      if (picked === undefined) throw new AppError('not_found', `No such checkpoint of ${resolved}.`, { dir: resolved });
+      return picked.source === 'hermes' ? prepared(resolved, picked) : picked;
+    },
+
+    readTree: (oid: string): Promise<readonly StoredTreeEntry[]> =>
+      readObject(oid, 'tree', () => engine.readTree(oid), (bytes) => decodeTree(bytes).map((item) => ({ ...item, type: typeOfMode(item.mode) }))),
+
+    readBlob: (oid: string): Promise<Uint8Array> => readObject(oid, 'blob', () => engine.readBlob(oid), (bytes) => bytes),
+
+    async directories(): Promise<readonly CheckpointDirectory[]> {
+      const [vigil, fromHermes] = await Promise.all([engine.directories(), hermes.directories()]);
+      const byDir = new Map<string, CheckpointDirectory>(vigil.map((directory) => [directory.dir, { ...directory, sources: ['vigil'] satisfies CheckpointSource[] }]));
+      for (const found of fromHermes) {
+        const known = byDir.get(found.dir);
+        const lastTouch = found.newest ?? found.lastTouch ?? '';
+        if (known === undefined) {
+          const exists = await stat(found.dir).then((info) => info.isDirectory(), () => false);
+          byDir.set(found.dir, { dir: found.dir, dirhash: found.dirhash, count: found.count, lastTouch, exists, sources: ['hermes'], ...(found.head === undefined ? {} : { head: found.head }) });
+          continue;
+        }
+        const isHermesNewer = lastTouch > known.lastTouch;
+        const head = isHermesNewer ? found.head : known.head;
+        byDir.set(found.dir, {
+          ...known,
+          count: known.count + found.count,
+          lastTouch: isHermesNewer ? lastTouch : known.lastTouch,
+          sources: ['vigil', 'hermes'],
+          ...(head === undefined ? {} : { head }),
+        });
+      }
+      return [...byDir.values()].sort((a, b) => (a.lastTouch < b.lastTouch ? 1 : a.lastTouch > b.lastTouch ? -1 : 0));
+    },
+  };
+}
