@@ -106,7 +106,7 @@ export class JsonRpcConnection {
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       this.#socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }), (error) => {
-        if (error === undefined) return;
+        if (!(error instanceof Error)) return;
         this.#pending.delete(id);
         reject(new AppError('disconnected', `Could not send ${method} to Vigil: ${error.message}.`));
       });

@@ -16,7 +16,7 @@ import { AppError } from '../../shared/errors';
 import { parseOrThrow } from '../../shared/validation';
 
 /** The sections config.json may hold, each owned by one feature. */
-export const configSectionNames = ['policy', 'memory'] as const;
+export const configSectionNames = ['policy', 'memory', 'gateway'] as const;
 
 /** The parsed JSON document, or an AppError that names what is wrong with it. */
 async function readDocument(file: string): Promise<unknown> {

@@ -4,6 +4,9 @@ import os from 'node:os';
 import { createAgentServices } from '../executor/create-agent-services';
 import type { ToolExecutor } from '../executor/executor-types';
 import type { SessionService } from '../sessions/session-types';
+import { readConfigSection } from '../config/config-file';
+import { createGateway, type Gateway } from '../gateway/create-gateway';
+import { gatewayConfigSchema } from '../gateway/gateway-config';
 import type { CallHandlers } from '../transport/call-handlers';
 import { createContractRouter, type ContractRouter } from '../transport/contract-router';
 import type { HttpRoute } from '../transport/http-route';
@@ -39,6 +42,8 @@ export interface Core {
   readonly router: ContractRouter;
   /** Endpoints the headless server mounts beside the UI (`/mcp`, `/agent`). */
   readonly httpRoutes: readonly HttpRoute[];
+  /** The agent gateway: MCP and Vigil's JSON-RPC protocol (its routes are `httpRoutes`). */
+  readonly gateway: Gateway;
   /** Flushes logs and releases every watcher, lock and timer. */
   dispose(): Promise<void>;
 }
@@ -55,6 +60,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   stack.add(() => checkpoints.dispose());
   const agents = await createAgentServices({ paths, logger, events, home: os.homedir(), checkpoints, memory });
   stack.add(() => agents.dispose());
+
+  const gatewayConfig = await readConfigSection(paths.config, 'gateway', gatewayConfigSchema);
+  const gateway = createGateway({ sessions: agents.sessions, executor: agents.executor, events, logger, version: vigilVersion, ...gatewayConfig });
+  stack.add(() => gateway.dispose());
 
   const handlers: CallHandlers = {
     ...createAppHandlers({
@@ -81,7 +90,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     sessions: agents.sessions,
     executor: agents.executor,
     router: createContractRouter(handlers, logger),
-    httpRoutes: [],
+    httpRoutes: gateway.routes,
+    gateway,
     dispose: () => stack.dispose(),
   };
 }

@@ -15,16 +15,13 @@ import { toErrorData } from '../../shared/result';
 import { validationError } from '../../shared/validation';
 import type { HttpRoute } from '../transport/http-route';
 import { createAgentRpcHandlers, type AgentRpcCaller } from './agent-rpc-handlers';
-import type { GatewayDependencies } from './gateway-dependencies';
+import { defaultAgentDetachGraceMs, type GatewayDependencies } from './gateway-dependencies';
 
 /** The `/agent` endpoint and the disposer that closes every connection. */
 export interface AgentRpcEndpoint {
   readonly route: HttpRoute;
   dispose(): Promise<void>;
 }
-
-/** How long a session whose agent disconnected stays open for it to re-attach (default 60 s). */
-export const defaultDetachGraceMs = 60_000;
 
 interface Connection extends AgentRpcCaller {
   readonly socket: WebSocket;
@@ -53,12 +50,12 @@ function errorResponse(id: JsonRpcId | null, error: JsonRpcError): JsonRpcRespon
  * the socket (1009). Batches (arrays) are answered with arrays. Rewinds and approval decisions
  * are pushed to the connections that opened the session.
  */
-export function createAgentRpcEndpoint(deps: GatewayDependencies, options: { readonly detachGraceMs?: number } = {}): AgentRpcEndpoint {
+export function createAgentRpcEndpoint(deps: GatewayDependencies): AgentRpcEndpoint {
   const server = new WebSocketServer({ noServer: true, maxPayload: maxAgentFrameBytes, perMessageDeflate: false });
   const handlers = createAgentRpcHandlers(deps);
   const bySession = new Map<string, Set<Connection>>();
   const graceTimers = new Map<string, NodeJS.Timeout>();
-  const graceMs = options.detachGraceMs ?? defaultDetachGraceMs;
+  const graceMs = deps.agentDetachGraceMs ?? defaultAgentDetachGraceMs;
 
   function notify<N extends AgentNotificationName>(sessionId: string, method: N, params: AgentNotificationParams<N>): void {
     const connections = bySession.get(sessionId);

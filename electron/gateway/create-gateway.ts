@@ -13,7 +13,10 @@ export interface Gateway {
   readonly routes: readonly HttpRoute[];
   /** Serves MCP on another transport (`vigil mcp`'s stdio when no server runs): one connection, one session. */
   connectMcp(transport: Transport, context: McpConnectionContext): Promise<McpAgentServer>;
-  /** Ends every MCP session and agent connection. */
+  /**
+   * Ends every MCP session and agent connection; safe to call twice. A server must call it before
+   * closing its HTTP server: upgraded WebSockets keep `server.close()` from finishing otherwise.
+   */
   dispose(): Promise<void>;
 }
 
@@ -23,6 +26,7 @@ export function createGateway(deps: GatewayDependencies): Gateway {
   const mcp = createMcpHttpEndpoint(deps, tools);
   const agent = createAgentRpcEndpoint(deps);
   const direct = new Set<McpAgentServer>();
+  let disposing: Promise<void> | undefined;
   return {
     routes: [mcp.route, agent.route],
     connectMcp: async (transport, context) => {
@@ -36,9 +40,12 @@ export function createGateway(deps: GatewayDependencies): Gateway {
       await server.mcp.connect(transport);
       return server;
     },
-    dispose: async () => {
-      await Promise.all([mcp.dispose(), agent.dispose(), ...[...direct].map((server) => server.close())]);
-      direct.clear();
+    dispose: () => {
+      disposing ??= (async () => {
+        await Promise.all([mcp.dispose(), agent.dispose(), ...[...direct].map((server) => server.close())]);
+        direct.clear();
+      })();
+      return disposing;
     },
   };
 }

@@ -14,6 +14,8 @@ export interface GatewayDependencies {
   readonly turnIdleGapMs?: number;
   /** An MCP session with no request and no open stream for this long is closed (default 30 min). */
   readonly mcpSessionIdleMs?: number;
+  /** How long a JSON-RPC agent's session stays open after its connection drops (default 60 s). */
+  readonly agentDetachGraceMs?: number;
 }
 
 /** The default quiet gap that ends an unmarked MCP turn. */
@@ -21,3 +23,6 @@ export const defaultTurnIdleGapMs = 30_000;
 
 /** The default inactivity after which an abandoned MCP session is closed. */
 export const defaultMcpSessionIdleMs = 30 * 60_000;
+
+/** The default time a dropped JSON-RPC agent has to re-attach before its session is closed. */
+export const defaultAgentDetachGraceMs = 60_000;

@@ -13,6 +13,8 @@ export interface McpStdioBridgeOptions {
   readonly stdout: Writable;
   /** One line for the user (stderr): MCP clients show a server's stderr in their logs. */
   readonly report: (line: string) => void;
+  /** Resolves when the bridge should stop (stdin ended, a signal); default: when stdin ends. */
+  readonly stop?: Promise<void>;
 }
 
 /** Resolves once the stdio side has closed (the client went away) and the HTTP session was ended. */
@@ -68,10 +70,10 @@ export async function runMcpStdioBridge(options: McpStdioBridgeOptions): BridgeC
   upstream.onerror = (error) => reportOnce(`vigil mcp: ${error.message}`);
   downstream.onerror = (error) => reportOnce(`vigil mcp: ${error.message}`);
 
-  const inputEnded = untilInputEnds(options.stdin);
+  const stop = options.stop ?? untilInputEnds(options.stdin);
   await upstream.start();
   await downstream.start();
-  await inputEnded;
+  await stop;
   await downstream.close();
   // Ends the supervisor's session at once instead of waiting for it to expire.
   await upstream.terminateSession().catch(() => undefined);
