@@ -62,6 +62,10 @@ async function isNestedRepository(folder: string): Promise<boolean> {
  * git's default global excludes file) and nested repositories (git records those as gitlinks, not
  * files). A restore must never delete such a path for being absent from the checkpoint. Folders
  * Vigil's own rules exclude are not entered (a restore never touches them). Read-only.
+ *
+ * Where git and this walk could differ, it errs towards "not stored" (the restore then leaves a
+ * file alone): below a folder that a weaker source ignores and a stronger one re-includes (`env/`
+ * in info/exclude, `!env/` in .gitignore), the weaker source still counts for the folder's files.
  */
 export async function hermesUnstoredPaths(dir: string, gitdir: string, options: UnstoredPathsOptions): Promise<SkippedPath[]> {
   const skipped: SkippedPath[] = [];

@@ -107,7 +107,13 @@ export function mergeHermesCheckpoints(engine: MergedCheckpointApi, hermes: Herm
       if (source === 'vigil') return (await engine.list(dir, { limit, offset })).map(asVigil);
       const resolved = await resolveTimelineDirectory(dir);
       const hermesEntries = await hermes.entries(resolved);
-      if (source !== 'hermes' && hermesEntries.length === 0) return (await engine.list(dir, { limit, offset })).map(asVigil);
+      if (source !== 'hermes' && hermesEntries.length === 0) {
+        try {
+          return (await engine.list(dir, { limit, offset })).map(asVigil);
+        } catch (error) {
+          throw isNotFound(error) ? noCheckpoints(resolved) : error;
+        }
+      }
       const all = source === 'hermes' ? hermesEntries : await merged(dir, resolved, hermesEntries, offset + limit);
       return Promise.all(all.slice(offset, offset + limit).map((entry) => hermes.withStats(entry)));
     },
