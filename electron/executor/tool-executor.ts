@@ -199,7 +199,7 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
       item.touched = gated.touched;
       item.problems = gated.problems;
     }
-    await options.sessions.record(session.id, items.map((item) => callRecord(item, session)));
+    await options.sessions.record(session.id, items.map((item) => callRecord(item, session)), { durable: false });
     for (const item of items) {
       if (isRunnable(item)) continue;
       item.result = fail(item.refusal ?? { code: 'unexpected', message: 'The call was refused without a reason.' });

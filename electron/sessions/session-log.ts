@@ -51,15 +51,16 @@ export async function readSessionLog(file: string): Promise<LogContents> {
 }
 
 /**
- * Appends records to one session log, durably: `append` resolves once the line is written and
- * fdatasync'ed. Appends that arrive while a flush runs are written together by the next one
+ * Appends records to one session log: `append` resolves once the line is written and, unless
+ * `durable: false`, fdatasync'ed (a written line survives a killed process; a synced one survives
+ * a power cut too). Appends that arrive while a flush runs are written together by the next one
  * (group commit), so concurrent tool calls share fsyncs without ever reordering lines.
  */
 export class SessionLogWriter {
   readonly #file: string;
   #handle: Promise<FileHandle> | undefined;
   #needsNewline: boolean;
-  #queued: { line: string; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  #queued: { line: string; isDurable: boolean; resolve: () => void; reject: (error: unknown) => void }[] = [];
   #flushing: Promise<void> | undefined;
 
   /** `isTorn`: the file ends in a cut-off line, which must stay on its own line (it is evidence). */
@@ -68,11 +69,11 @@ export class SessionLogWriter {
     this.#needsNewline = options.isTorn ?? false;
   }
 
-  /** Writes one record; resolves when it is on disk. */
-  append(record: SessionRecord): Promise<void> {
+  /** Writes one record; resolves when it is written, and synced unless `durable` is false. */
+  append(record: SessionRecord, options: { readonly durable?: boolean } = {}): Promise<void> {
     const line = `${JSON.stringify(record)}\n`;
     return new Promise((resolve, reject) => {
-      this.#queued.push({ line, resolve, reject });
+      this.#queued.push({ line, isDurable: options.durable ?? true, resolve, reject });
       this.#flushing ??= this.#flush();
     });
   }
@@ -95,8 +96,9 @@ export class SessionLogWriter {
         const prefix = this.#needsNewline ? '\n' : '';
         await handle.appendFile(prefix + batch.map((item) => item.line).join(''), 'utf8');
         this.#needsNewline = false;
-        await handle.datasync();
-        for (const item of batch) item.resolve();
+        for (const item of batch) if (!item.isDurable) item.resolve();
+        if (batch.some((item) => item.isDurable)) await handle.datasync();
+        for (const item of batch) if (item.isDurable) item.resolve();
       } catch (error) {
         // A failed append may have left part of a line: start the next one on a fresh line.
         this.#needsNewline = true;

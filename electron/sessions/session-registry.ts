@@ -222,9 +222,13 @@ export class SessionRegistry implements SessionService {
     return state.lastSeq;
   }
 
-  /** Writes call records (decision, checkpoints; or the result) durably and updates the live state. */
-  async record(sessionId: string, records: readonly SessionRecord[]): Promise<void> {
-    await this.#commit(this.#entry(sessionId), records);
+  /**
+   * Writes call records (decision, checkpoints; or the result) and updates the live state.
+   * `durable: false` waits for the write only: a call's decision need not be synced before it runs,
+   * since its result's sync (the same file) follows before the result is returned.
+   */
+  async record(sessionId: string, records: readonly SessionRecord[], options: { readonly durable?: boolean } = {}): Promise<void> {
+    await this.#commit(this.#entry(sessionId), records, options);
   }
 
   /** Marks a batch of calls as running (status `running`) until the returned function is called. */
@@ -252,11 +256,11 @@ export class SessionRegistry implements SessionService {
     await Promise.all([...this.#entries.values()].map((entry) => entry.writer?.close() ?? Promise.resolve()));
   }
 
-  async #commit(entry: Entry, records: readonly SessionRecord[]): Promise<void> {
+  async #commit(entry: Entry, records: readonly SessionRecord[], options: { readonly durable?: boolean } = {}): Promise<void> {
     const writer = (entry.writer ??= new SessionLogWriter(path.join(this.#options.directory, `${entry.state.id}.jsonl`), { isTorn: entry.isTorn }));
     entry.isTorn = false;
     for (const record of records) applyRecord(entry.state, record);
-    const written = Promise.all(records.map((record) => writer.append(record)));
+    const written = Promise.all(records.map((record) => writer.append(record, options)));
     this.notifyChanged(entry.state.id);
     try {
       await written;
