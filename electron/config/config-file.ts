@@ -3,7 +3,8 @@
  * own zod schema, owned by the feature it configures:
  *
  *   { "policy": { … electron/policy/policy-config.ts },
- *     "memory": { … electron/memory/memory-config.ts } }
+ *     "memory": { … electron/memory/memory-config.ts },
+ *     "gateway": { … electron/gateway/gateway-config.ts } }
  *
  * NOTE for every feature that adds a section: read it with `readConfigSection(file, 'name', schema)`
  * (or through a `ConfigFile`, which re-reads only when the file changed) and list the section in

@@ -40,7 +40,7 @@ export const terminalAdapter: ToolAdapter = {
   async prepare(raw, session) {
     const args = raw as ToolInput<'terminal'>;
     const cwd = await workingDirectory(args.cwd, session);
-    const assessment = await assessCommand(args.command, { cwd: cwd.absolute, roots: session.roots, home: session.workspace.homeDir });
+    const assessment = await assessCommand(args.command, { cwd: cwd.absolute, roots: session.roots, home: session.workspace.homeDir, protectedPaths: session.workspace.protectedPaths ?? [] });
     const targets = assessment.analysis.effects
       .flatMap((effect) => effect.resolved.map((target) => target.path))
       .filter((target): target is string => target !== undefined && session.roots.some((root) => isPathInside(target, root)));

@@ -2,7 +2,9 @@ import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { canonicalPath } from '../files/canonical-path';
 import { isPathInside } from '../workspace/is-path-inside';
+import { protectedLocations, type ProtectedLocation } from '../workspace/protected-locations';
 import { analyzeCommand, destructiveKinds, type CommandAnalysis, type ResolvedEffect } from './analyze-command';
+import { resolveTarget } from './command-targets';
 
 /** Where a terminal command runs and what it may reach. */
 export interface CommandSetting {
@@ -12,6 +14,8 @@ export interface CommandSetting {
   readonly roots: readonly string[];
   readonly home: string;
   readonly platform?: NodeJS.Platform;
+  /** Folders the command may not change and should not read (Vigil's data folder). */
+  readonly protectedPaths?: readonly string[];
 }
 
 /** A parsed terminal command, checked against the disk and the workspace. */
@@ -27,6 +31,31 @@ export interface CommandAssessment {
   readonly checkpointRoots: readonly string[];
   /** Known paths it writes outside every workspace root. */
   readonly outsideTargets: readonly string[];
+  /** Why it must be refused beyond the hardline list (it would change Vigil's own data folder). */
+  readonly refusals: readonly string[];
+  /** Credential stores and protected folders it names (`cat ~/.ssh/id_ed25519`): a human decides. */
+  readonly sensitive: readonly string[];
+}
+
+/** The credential stores under the home folder, and the protected folders given. */
+function guardedLocations(setting: CommandSetting): readonly ProtectedLocation[] {
+  const extra = setting.protectedPaths ?? [];
+  return protectedLocations([setting.home], extra).filter((location) => isPathInside(location.path, setting.home) || extra.includes(location.path));
+}
+
+/** The protected locations a command's literal path arguments and redirections name. */
+function namedLocations(analysis: CommandAnalysis, setting: CommandSetting, locations: readonly ProtectedLocation[]): ProtectedLocation[] {
+  const place = { cwd: setting.cwd, home: setting.home, platform: setting.platform ?? process.platform };
+  const words = [...analysis.invocations.flatMap((invocation) => invocation.args), ...analysis.effects.flatMap((effect) => effect.targets)];
+  const named = new Map<string, ProtectedLocation>();
+  for (const word of words) {
+    if (!/[\\/~]|^\.|\$HOME|\$\{HOME\}/u.test(word.text)) continue;
+    const target = resolveTarget(word, place);
+    if (target.path === undefined) continue;
+    const resolved = target.path;
+    for (const location of locations) if (isPathInside(resolved, location.path)) named.set(location.path, location);
+  }
+  return [...named.values()];
 }
 
 async function exists(candidate: string): Promise<boolean> {
@@ -75,6 +104,16 @@ export async function assessCommand(command: string, setting: CommandSetting): P
       else if (isDestructive) checkpointRoots.add(realRoot);
     }
   }
+  const locations = guardedLocations(setting);
+  const refusals: string[] = [];
+  for (const effect of analysis.effects) {
+    if (!destructiveKinds.has(effect.kind) && effect.kind !== 'overwrite-if-exists') continue;
+    for (const folder of setting.protectedPaths ?? []) {
+      if (effect.resolved.some((target) => target.path !== undefined && (isPathInside(target.path, folder) || isPathInside(folder, target.path)))) {
+        refusals.push(`"${effect.description}" would change Vigil's own data folder ${folder} (its checkpoints and session logs)`);
+      }
+    }
+  }
   return {
     command,
     cwd: setting.cwd,
@@ -83,5 +122,7 @@ export async function assessCommand(command: string, setting: CommandSetting): P
     destructiveEffects,
     checkpointRoots: [...checkpointRoots],
     outsideTargets: [...outsideTargets],
+    refusals: [...new Set(refusals)],
+    sensitive: namedLocations(analysis, setting, locations).map((location) => `${location.path} (${location.reason})`),
   };
 }

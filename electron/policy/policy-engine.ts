@@ -96,8 +96,8 @@ export class PolicyEngine {
   /** The verdict for one call. */
   async decide(subject: PolicySubject): Promise<PolicyVerdict> {
     const terminal = subject.terminal;
-    if (terminal !== undefined && terminal.analysis.hardline.length > 0) {
-      return { kind: 'block', reason: `Vigil never runs this command: ${terminal.analysis.hardline.join('; ')}.` };
+    if (terminal !== undefined && terminal.analysis.hardline.length + terminal.refusals.length > 0) {
+      return { kind: 'block', reason: `Vigil never runs this command: ${[...terminal.analysis.hardline, ...terminal.refusals].join('; ')}.` };
     }
     const { config, problem } = await this.settings();
     if (problem !== undefined) return { kind: 'ask', reason: `config.json cannot be used, so every call needs a human: ${problem}` };
@@ -116,6 +116,7 @@ export class PolicyEngine {
       if (terminal.analysis.invocations.some((invocation) => matchesCommandPattern(invocation, pattern))) reasons.push(`it matches the dangerous command "${pattern}"`);
     }
     reasons.push(...terminal.analysis.concerns);
+    if (terminal.sensitive.length > 0) reasons.push(`it names protected locations: ${terminal.sensitive.join(', ')}`);
     if (terminal.outsideTargets.length > 0) reasons.push(`it writes outside the workspace: ${terminal.outsideTargets.slice(0, 5).join(', ')}`);
     return reasons.length === 0 ? { kind: 'allow' } : { kind: 'ask', reason: reasons.join('; ') };
   }
