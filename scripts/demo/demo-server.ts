@@ -1,0 +1,83 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { vigilPaths } from '../../electron/core/vigil-home';
+import { readLiveServeInfo } from '../../electron/server/serve-info';
+
+/** A Vigil server the demo talks to: one it found running, or one it started. */
+export interface DemoServer {
+  /** The URL with its token, to open in a browser. */
+  readonly url: string;
+  readonly baseUrl: string;
+  readonly token: string;
+  /** Whether the demo started it (and so stops it). */
+  readonly isOwn: boolean;
+  stop(): Promise<void>;
+}
+
+/** The repository root. */
+export const repoRoot = path.resolve(import.meta.dirname, '../..');
+
+/** Builds the UI when it is missing, so `vigil serve` has a page to show. */
+export function ensureUiBuilt(log: (line: string) => void): void {
+  if (existsSync(path.join(repoRoot, 'out/renderer/index.html'))) return;
+  log('Building the UI first (once)…');
+  const result = spawnSync(process.execPath, [path.join(repoRoot, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) log('The UI build failed; the demo runs anyway and the server serves only the API.');
+}
+
+async function waitForServeInfo(home: string, child: ChildProcess): Promise<NonNullable<Awaited<ReturnType<typeof readLiveServeInfo>>>> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`vigil serve exited with code ${child.exitCode}; see its output above.`);
+    const info = await readLiveServeInfo(vigilPaths(home).serveInfo);
+    if (info !== undefined && info.pid === child.pid && info.url !== null) return info;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/** Connects to the `vigil serve` running on `home`, or starts one (its output goes to ours). */
+export async function connectOrStartServer(home: string, port: number, log: (line: string) => void): Promise<DemoServer> {
+  const live = await readLiveServeInfo(vigilPaths(home).serveInfo);
+  if (live !== undefined && live.url !== null) {
+    const baseUrl = live.url.replace(/\?token=.*$/u, '');
+    log(`Found Vigil running (pid ${live.pid}) on ${baseUrl}; the agents connect to it.`);
+    return { url: live.url, baseUrl, token: live.token, isOwn: false, stop: () => Promise.resolve() };
+  }
+  ensureUiBuilt(log);
+  const start = (chosenPort: number): ChildProcess =>
+    spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'electron/cli/vigil.ts'), 'serve', '--port', String(chosenPort)], {
+      cwd: repoRoot,
+      env: { ...process.env, VIGIL_HOME: home },
+      stdio: ['ignore', 'ignore', 'inherit'],
+      // Its own process group: Ctrl+C reaches the demo, which closes the agents' sessions and then stops it.
+      detached: true,
+    });
+  let child = start(port);
+  let info;
+  try {
+    info = await waitForServeInfo(home, child);
+  } catch {
+    log(`Port ${port} is busy; letting vigil serve pick a free one.`);
+    child = start(0);
+    info = await waitForServeInfo(home, child);
+  }
+  const own = child;
+  const url = info.url ?? '';
+  return {
+    url,
+    baseUrl: url.replace(/\?token=.*$/u, ''),
+    token: info.token,
+    isOwn: true,
+    stop: async () => {
+      if (own.exitCode === null) own.kill('SIGTERM');
+      await exited(own);
+    },
+  };
+}
