@@ -30,7 +30,7 @@ export interface MemoryFileSnapshot {
 /** A snapshot whose file stays open, so writes that land in the old file after it was read can be found. */
 export interface OpenMemoryFile {
   readonly snapshot: MemoryFileSnapshot;
-  /** The old file's whole content when it changed since the snapshot (a writer raced a replace); else undefined. */
+  /** The file's whole content when it changed since the snapshot or the previous call (a writer raced a replace); else undefined. */
   changedSinceRead(): Promise<Buffer | undefined>;
   close(): Promise<void>;
 }
@@ -150,6 +150,8 @@ export async function openMemoryFile(file: string): Promise<OpenMemoryFile> {
     async changedSinceRead() {
       const now = await handle.stat({ bigint: true });
       if (isSameContentVersion(first, now)) return undefined;
+      // Later calls report only what changes after this one.
+      first = now;
       return readAll(handle, Number(now.size));
     },
     close: () => handle.close(),

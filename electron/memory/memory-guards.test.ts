@@ -1,4 +1,4 @@
-import { lstat, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
+import { lstat, open, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
@@ -114,6 +114,27 @@ describe('the memory lock', () => {
     expect((await lstat(memoryLockPath(file))).isFile()).toBe(true);
     expect((await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'after the crash' })).outcome).toBe('changed');
     expect(await readFile(file, 'utf8')).toBe('after the crash');
+  });
+});
+
+describe('writers that race a replace', () => {
+  it('rescue a write that lands in the old file after Vigil renamed over it', async () => {
+    const problems: string[] = [];
+    const watched = await memoryServiceFor(temp.dir, { onProblem: (message) => problems.push(message) });
+    await watched.mutate(temp.dir, 'memory', { action: 'add', content: 'likes tea' });
+    // `cat >> MEMORY.md` that opened the file just before Vigil's rename and writes just after it.
+    const late = await open(file, 'a');
+    try {
+      await watched.mutate(temp.dir, 'memory', { action: 'add', content: 'uses vim' });
+      await late.write('\nwritten through a stale handle');
+    } finally {
+      await late.close();
+      await watched.dispose();
+    }
+    expect(await readFile(file, 'utf8')).toBe('likes tea\n§\nuses vim');
+    const rescued = await Promise.all((await backupsIn(temp.dir)).map((name) => readFile(path.join(temp.dir, name), 'utf8')));
+    expect(rescued).toEqual(['likes tea\nwritten through a stale handle']);
+    expect(problems.join('\n')).toContain('just after Vigil replaced it');
   });
 });
 

@@ -1,7 +1,9 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
+import { sharedFlockLocks, type FlockLocks, type HeldFlock } from '../hermes/flock-locks';
 import { FileLock } from '../locks/file-lock';
+import type { Logger } from '../logging/logger';
 
 /** How long a mutation waits for another writer of the same memory file before failing with `busy`. */
 export const defaultMemoryLockTimeoutMs = 10_000;
@@ -13,6 +15,11 @@ export const defaultMemoryLockTimeoutMs = 10_000;
  */
 export function memoryLockPath(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.vigil-lock`);
+}
+
+/** Hermes's sidecar lock of a memory file: `MEMORY.md.lock`, which Hermes opens and flocks around every change and never deletes. */
+export function hermesSidecarPath(file: string): string {
+  return `${file}.lock`;
 }
 
 /** Refuses a lock path that is a symbolic link: a lock file is never followed through one. */
@@ -32,13 +39,39 @@ export interface MemoryLockOptions {
   readonly timeoutMs?: number;
   /** What the holder is doing, shown to a writer that has to wait ("memory: add"). */
   readonly purpose?: string;
+  /**
+   * Hermes's sidecar (`MEMORY.md.lock`): `create` flocks it, creating it (0600) when missing — for
+   * Hermes's own memory folder; `if-present` (the default) flocks it when it exists, which covers
+   * any folder a Hermes process ever changed memory in (Hermes never deletes it).
+   */
+  readonly hermesSidecar?: 'create' | 'if-present';
+  /** Where waiting for Hermes, and a flock that cannot be taken, are logged. */
+  readonly logger?: Logger;
+  /** The flock helpers (default: the process's shared pool). */
+  readonly flocks?: FlockLocks;
+}
+
+const notHeld: HeldFlock = { isLocked: false, release: () => Promise.resolve() };
+
+/** Flocks Hermes's sidecar of `file` (see MemoryLockOptions.hermesSidecar), waiting for a Hermes process that holds it. */
+async function lockHermesSidecar(file: string, options: MemoryLockOptions): Promise<HeldFlock> {
+  const sidecar = hermesSidecarPath(file);
+  if ((options.hermesSidecar ?? 'if-present') === 'if-present' && (await lstat(sidecar).catch(() => undefined)) === undefined) return notHeld;
+  const { logger } = options;
+  return (options.flocks ?? sharedFlockLocks()).acquire(sidecar, {
+    timeoutMs: options.timeoutMs ?? defaultMemoryLockTimeoutMs,
+    ...(logger === undefined ? {} : { logger }),
+    onWaiting: () => logger?.info(`memory: waiting for ${path.basename(sidecar)}, held by Hermes Agent or another program`, { lockPath: sidecar }),
+  });
 }
 
 /**
- * Runs `task` holding every lock a change of one memory file needs: today Vigil's own
- * cross-process lock file (created O_EXCL with mode 0600, which never follows a symlink, holding
- * the pid so a dead holder's lock is taken over). Every memory mutation acquires its locks here
- * and only here, so taking Hermes's flock on `MEMORY.md.lock` as well (issue #9) is one change.
+ * Runs `task` holding every lock a change of one memory file needs, always in this order: Vigil's
+ * own cross-process lock file (created O_EXCL with mode 0600, which never follows a symlink,
+ * holding the pid so a dead holder's lock is taken over), then Hermes's flock on `MEMORY.md.lock`
+ * (taken by a helper process; never through a symlink; on Windows a logged no-op), so a Hermes
+ * process and Vigil never interleave a read-modify-write. Every memory mutation locks here and
+ * only here. Re-entrant: a task already holding the locks runs at once.
  */
 export async function withMemoryLock<T>(file: string, task: () => Promise<T>, options: MemoryLockOptions = {}): Promise<T> {
   const lockPath = memoryLockPath(file);
@@ -48,5 +81,13 @@ export async function withMemoryLock<T>(file: string, task: () => Promise<T>, op
     resource: path.basename(file),
     timeoutMs: options.timeoutMs ?? defaultMemoryLockTimeoutMs,
   });
-  return lock.withLock(task, options.purpose);
+  if (lock.isHeldHere()) return task();
+  return lock.withLock(async () => {
+    const hermes = await lockHermesSidecar(file, options);
+    try {
+      return await task();
+    } finally {
+      await hermes.release();
+    }
+  }, options.purpose);
 }

@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../files/atomic-write';
 import type { Logger } from '../logging/logger';
 import type { MemoryCaptureQueue } from './memory-capture';
 import type { MemoryCheckpointer } from './memory-checkpointer';
+import type { LateWriteWatch } from './memory-late-writes';
 import { openMemoryFile, sha256Of, type MemoryFileSnapshot } from './memory-file';
 import { parseSnapshot, type MemoryFileState, type ParsedSnapshot } from './memory-file-state';
 import { joinEntries, parseEntries, usageOf } from './memory-format';
@@ -43,6 +44,7 @@ export interface GuardedChangeDependencies {
   readonly logger: Logger;
   readonly checkpoints: MemoryCheckpointer | undefined;
   readonly captures: MemoryCaptureQueue;
+  readonly lateWrites: LateWriteWatch;
   readonly reportProblem: (message: string) => void;
   readonly lockTimeoutMs?: number;
 }
@@ -68,10 +70,22 @@ async function takeCheckpoint(deps: GuardedChangeDependencies, state: MemoryFile
   }
 }
 
-/** The discarded entries that Vigil did not write (all of them when the record does not know the file). */
+/** The discarded entries whose text Vigil did not author (all of them when the record does not know the file). */
 function writtenElsewhere(discarded: readonly string[], record: MemoryWriteRecord | undefined): string[] {
-  const known = new Set(record?.entries ?? []);
-  return discarded.filter((entry) => !known.has(entryDigest(entry)));
+  const authored = new Set(record?.entries ?? []);
+  return discarded.filter((entry) => !authored.has(entryDigest(entry)));
+}
+
+/**
+ * The entries of the new version whose text Vigil authored: those the record already vouched for,
+ * plus those this change adds or rewrites. An entry that came from outside (or that outside text
+ * was appended to) is carried along without ever becoming Vigil's, so taking it out later still
+ * keeps a backup.
+ */
+function authoredEntries(entries: readonly string[], decision: ChangeDecision, record: MemoryWriteRecord | undefined): string[] {
+  const vouched = new Set(record?.entries ?? []);
+  const written = new Set(decision.applied.filter((item) => item.outcome === 'added' || item.outcome === 'replaced').map((item) => item.entry));
+  return entries.filter((entry) => written.has(entry) || vouched.has(entryDigest(entry)));
 }
 
 function writtenSnapshot(snapshot: MemoryFileSnapshot, text: string): MemoryFileSnapshot {
@@ -109,6 +123,7 @@ async function attempt(
   isLastAttempt: boolean,
 ): Promise<MemoryMutationResult | undefined> {
   const opened = await openMemoryFile(state.file);
+  let isHandedOff = false;
   try {
     const { snapshot } = opened;
     const record = await readWriteRecord(state.file);
@@ -136,18 +151,27 @@ async function attempt(
       preserved.push({ reason: 'external-text', backup: (await writeMemoryBackup(state.file, snapshot.bytes)).path, entries: elsewhere });
     }
     const text = joinEntries(decision.entries);
-    await writeWriteRecord(state.file, sha256Of(text), decision.entries);
+    await writeWriteRecord(state.file, sha256Of(text), authoredEntries(decision.entries, decision, record));
     try {
       await writeFileAtomic(snapshot.path, text, {
         ifUnchanged: { identity: snapshot.identity },
         ...(snapshot.exists ? {} : { mode: 0o600 }),
       });
     } catch (error) {
+      // `conflict` from the writer: the file is no longer the version read. Start over from a fresh read.
       if (isAppError(error) && error.code === 'conflict' && !isLastAttempt) return undefined;
+      if (isAppError(error) && error.code === 'conflict') {
+        throw new AppError('conflict', `${state.file} kept changing while Vigil tried to write it (${maxAttempts} attempts, each from a fresh read); nothing was written. Retry when the other writer is done.`, {
+          file: state.file,
+          reason: 'kept-changing',
+        });
+      }
       throw error;
     }
     const raced = await opened.changedSinceRead();
     if (raced !== undefined) preserved.push(await rescueRacedWrite(deps, state.file, raced, decision.entries));
+    deps.lateWrites.watch(state.file, opened);
+    isHandedOff = true;
     deps.checkpoints?.noteWritten([snapshot.path]);
     state.observe(writtenSnapshot(snapshot, text), { source: 'vigil', notifications: 0 });
     const notes = preserved.map((item) => describePreserved(item)).join('');
@@ -161,7 +185,7 @@ async function attempt(
       preserved,
     };
   } finally {
-    await opened.close();
+    if (!isHandedOff) await opened.close();
   }
 }
 
@@ -183,9 +207,15 @@ export function runGuardedChange(state: MemoryFileState, change: GuardedChange, 
           const result = await attempt(state, change, deps, number === maxAttempts);
           if (result !== undefined) return result;
         }
-        throw new AppError('busy', `${state.file} kept changing while Vigil tried to write it; nothing was written. Retry.`, { file: state.file });
+        throw new AppError('conflict', `${state.file} kept changing while Vigil tried to write it; nothing was written. Retry.`, { file: state.file, reason: 'kept-changing' });
       },
-      { purpose: change.purpose, ...(deps.lockTimeoutMs === undefined ? {} : { timeoutMs: deps.lockTimeoutMs }) },
+      {
+        purpose: change.purpose,
+        logger: deps.logger,
+        // Hermes's own memory folder: its MEMORY.md.lock is flocked even before Hermes first creates it.
+        hermesSidecar: state.directory.source === 'hermes' ? 'create' : 'if-present',
+        ...(deps.lockTimeoutMs === undefined ? {} : { timeoutMs: deps.lockTimeoutMs }),
+      },
     ),
   );
 }

@@ -29,7 +29,7 @@ const mutations: ReadonlyArray<readonly [string, MemoryMutation]> = [
 
 describe('the behaviour table of seed 003', () => {
   it('a tool-shaped file works: add, replace, remove', async () => {
-    await writeFile(file, joinEntries(['likes tea', 'works on Vigil']));
+    await memory.mutate(temp.dir, 'memory', { action: 'batch', operations: [{ action: 'add', content: 'likes tea' }, { action: 'add', content: 'works on Vigil' }] });
     const added = await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'prefers short answers 👍' });
     expect(added).toMatchObject({ outcome: 'changed', message: 'Entry added.', usage: { chars: 52, limit: 2200 } });
     // 52 characters as Hermes counts them; the emoji is two UTF-16 units, one character.
@@ -37,7 +37,17 @@ describe('the behaviour table of seed 003', () => {
     await memory.mutate(temp.dir, 'memory', { action: 'replace', oldText: 'tea', content: 'likes green tea' });
     await memory.mutate(temp.dir, 'memory', { action: 'remove', oldText: 'Vigil' });
     expect(await readFile(file, 'utf8')).toBe('likes green tea\n§\nprefers short answers 👍');
+    // Every entry replaced or removed was Vigil's own text, so no backup was needed.
     expect(await backupsIn(temp.dir)).toEqual([]);
+  });
+
+  it('a tool-shaped file written by another tool works too, and what leaves it is kept', async () => {
+    await writeFile(file, joinEntries(['likes tea', 'works on Vigil']));
+    const replaced = await memory.mutate(temp.dir, 'memory', { action: 'replace', oldText: 'tea', content: 'likes green tea' });
+    expect(replaced.preserved.map((item) => [item.reason, item.entries])).toEqual([['external-text', ['likes tea']]]);
+    expect(await readFile(file, 'utf8')).toBe('likes green tea\n§\nworks on Vigil');
+    // Once Vigil has written an entry, replacing it again needs no backup.
+    expect((await memory.mutate(temp.dir, 'memory', { action: 'replace', oldText: 'green', content: 'likes oolong' })).preserved).toEqual([]);
   });
 
   for (const target of ['memory', 'user'] as const satisfies readonly MemoryTarget[]) {

@@ -16,6 +16,7 @@ import type { Unsubscribe } from '../core/event-hub';
 import type { Logger } from '../logging/logger';
 import { proposeEntries, recommendProposal } from './memory-adoption';
 import { MemoryCaptureQueue } from './memory-capture';
+import { LateWriteWatch } from './memory-late-writes';
 import type { MemoryCheckpointer } from './memory-checkpointer';
 import type { ResolvedMemoryDirectory } from './memory-config';
 import { contractFieldNamer, decideAdoption, decideMutation, type FieldNamer } from './memory-decisions';
@@ -76,10 +77,12 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
   const listeners = new Set<(change: MemoryChange) => void>();
   const reportProblem = (message: string): void => options.onProblem?.(message);
   const captures = new MemoryCaptureQueue(options.checkpoints, logger, reportProblem);
+  const lateWrites = new LateWriteWatch(logger, reportProblem);
   const deps: GuardedChangeDependencies = {
     logger,
     checkpoints: options.checkpoints,
     captures,
+    lateWrites,
     reportProblem,
     ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
   };
@@ -262,6 +265,7 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
     async dispose() {
       for (const dispose of disposers.reverse()) await dispose();
       disposers.length = 0;
+      await lateWrites.idle();
       await captures.idleAll();
       listeners.clear();
     },

@@ -8,14 +8,14 @@ import { sha256Of } from './memory-file';
 /**
  * What the last Vigil write of a memory file wrote, kept beside it in `.MEMORY.md.vigil-record`
  * (mode 0600) so that every Vigil process knows it: a watcher recognises another Vigil process's
- * write as Vigil's, and a mutation knows which entries came from outside Vigil (those are backed
- * up before a replace or remove takes them out of the file).
+ * write as Vigil's, and a mutation knows which entries hold text from outside Vigil (those are
+ * backed up before a replace or remove takes them out of the file).
  */
 export interface MemoryWriteRecord {
   readonly version: 1;
   /** sha256 of the bytes Vigil wrote. */
   readonly sha256: string;
-  /** A digest of each entry written (see `entryDigest`). */
+  /** A digest of each entry whose text Vigil authored (added, replaced, adopted), not of entries it carried along. */
   readonly entries: readonly string[];
   readonly writtenAt: string;
   readonly pid: number;
@@ -59,12 +59,12 @@ export async function readWriteRecord(file: string): Promise<MemoryWriteRecord |
   }
 }
 
-/** Records the bytes and entries Vigil is about to write (under the memory lock, before the write). */
-export async function writeWriteRecord(file: string, sha256: string, entries: readonly string[]): Promise<void> {
+/** Records the bytes Vigil is about to write and the entries it authored (under the memory lock, before the write). */
+export async function writeWriteRecord(file: string, sha256: string, authored: readonly string[]): Promise<void> {
   const record: MemoryWriteRecord = {
     version: 1,
     sha256,
-    entries: entries.map(entryDigest),
+    entries: authored.map(entryDigest),
     writtenAt: new Date().toISOString(),
     pid: process.pid,
   };
