@@ -12,7 +12,7 @@ import { stageScanInput } from './security/stage-scan-input';
  * `npm run test:security`: runs @doyensec/electronegativity over the code Vigil ships, for the
  * Electron version actually installed, and fails on any high or medium finding (except review
  * prompts with a recorded review: scripts/security/reviewed-findings.ts), on any file it could not
- * parse, and on an incomplete report (the tool itself always exits 0). Offline it waits
+ * parse, and when it cannot run (its CLI always exits 0, so the scan goes through its API). Offline it waits
  * ~10 s for Electron's release list before giving up on that one check; the others run locally.
  * `--skip-build` scans the existing out/renderer/index.html as it is.
  */
@@ -41,15 +41,10 @@ const work = mkdtempSync(path.join(os.tmpdir(), 'vigil-electronegativity-'));
 try {
   const input = path.join(work, 'app');
   const staged = stageScanInput(root, input);
-  const scan = await runElectronegativity({
-    toolDir: path.join(root, 'node_modules/@doyensec/electronegativity'),
-    input,
-    electronVersion: installed,
-    workDir: work,
-  });
+  const scan = await runElectronegativity({ input, electronVersion: installed });
   const gate = gateFindings(scan.findings, reviewedFindings);
   process.stdout.write(
-    `electronegativity (Electron ${installed}): ${staged.length} files scanned, ${scan.findings.length} findings: ` +
+    `electronegativity (Electron ${installed}, ${scan.checksRun} checks): ${staged.length} files scanned, ${scan.findings.length} findings: ` +
       `${gate.failures.length} failing, ${gate.reviewed.length} reviewed, ${gate.notes.length} low.\n`,
   );
   for (const { finding, review } of gate.reviewed) process.stdout.write(`  reviewed: ${formatFinding(finding)}\n      ${review.conclusion}\n`);
@@ -57,7 +52,7 @@ try {
   const failures = [
     ...gate.failures.map((finding) => formatFinding(finding)),
     ...gate.staleReviews.map((review) => `the recorded review of ${review.check} at ${review.file} ("${review.sample}") matches no finding any more; update scripts/security/reviewed-findings.ts`),
-    ...scan.unparsed.map((file) => `could not parse ${path.relative(input, file)}, so it was not checked`),
+    ...scan.unparsed.map((file) => `could not parse ${path.isAbsolute(file) ? path.relative(input, file) : file}, so it was not checked`),
   ];
   if (failures.length > 0) {
     process.stderr.write(`check-electronegativity: failed (see docs/security.md):\n${failures.map((line) => `  - ${line}`).join('\n')}\n`);

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { combineReports, parseCsv, parseElectronegativityCsv, parseElectronegativitySarif, unparsedFiles, type Finding } from './electronegativity-report';
+import { formatFinding, scanSchema, type Finding } from './electronegativity-report';
 import { gateFindings, type ReviewedFinding } from './reviewed-findings';
-
-const header = 'issue, severity, confidence, filename, location, sample, description, url';
 
 function finding(overrides: Partial<Finding>): Finding {
   return {
@@ -18,55 +16,19 @@ function finding(overrides: Partial<Finding>): Finding {
   };
 }
 
-describe('the electronegativity CSV report', () => {
-  it('splits quoted fields holding commas, quotes and line breaks', () => {
-    expect(parseCsv('a,"b, ""c""",N/A\r\n"multi\nline",x,\n')).toEqual([
-      ['a', 'b, "c"', 'N/A'],
-      ['multi\nline', 'x', ''],
-    ]);
-    expect(() => parseCsv('"open')).toThrow(/inside a quoted field/);
+describe('the scan report', () => {
+  it('accepts what the child process prints, and nothing else', () => {
+    const scan = { checksRun: 42, findings: [finding({})], unparsed: ['/tmp/x/out/main/chunk.js'] };
+    expect(scanSchema.parse(JSON.parse(JSON.stringify(scan)))).toEqual(scan);
+    expect(() => scanSchema.parse({ ...scan, findings: [{ ...finding({}), severity: 'SEVERE' }] })).toThrow();
+    expect(() => scanSchema.parse({ checksRun: 42, findings: [] })).toThrow();
   });
 
-  it('reads the rows electronegativity writes', () => {
-    const text = [
-      header,
-      'CSP_GLOBAL_CHECK,"MEDIUM","CERTAIN","N/A","0:0",N/A,"No CSP has been detected in the target application",https://example.invalid',
-      'PRELOAD_JS_CHECK,"MEDIUM","FIRM","electron/shell/main-window.ts","38:6","      preload: options.preloadPath,","Review the use of preload scripts",https://example.invalid',
-      '',
-    ].join('\n');
-    expect(parseElectronegativityCsv(text)).toEqual([
-      finding({ check: 'CSP_GLOBAL_CHECK', confidence: 'CERTAIN', file: 'N/A', location: '0:0', sample: 'N/A', description: 'No CSP has been detected in the target application' }),
-      finding({ check: 'PRELOAD_JS_CHECK', location: '38:6', sample: '      preload: options.preloadPath,', description: 'Review the use of preload scripts' }),
-    ]);
-  });
-
-  it('refuses anything that is not a complete report', () => {
-    expect(() => parseElectronegativityCsv('id,severity\n')).toThrow(/not an electronegativity CSV/);
-    expect(() => parseElectronegativityCsv(`${header}\nX,"SEVERE","FIRM","f","1:1",s,"d",u\n`)).toThrow(/unknown severity "SEVERE"/);
-    expect(() => parseElectronegativityCsv(`${header}\nX,"HIGH","FIRM"\n`)).toThrow(/has 3 fields/);
-  });
-
-  it('takes the review flags from the SARIF report, and refuses reports that disagree', () => {
-    const sarif = JSON.stringify({
-      runs: [
-        {
-          results: [
-            { ruleId: 'CSP_GLOBAL_CHECK', level: 'warning', locations: [{ physicalLocation: { artifactLocation: { uri: 'file:///' }, region: { startLine: 1, startColumn: 1 } } }] },
-            { ruleId: 'PRELOAD_JS_CHECK', level: 'note', locations: [{ physicalLocation: { artifactLocation: { uri: 'electron/shell/main-window.ts' }, region: { startLine: 38, startColumn: 7 } } }] },
-          ],
-        },
-      ],
-    });
-    const csv = [finding({ check: 'CSP_GLOBAL_CHECK', file: 'N/A', location: '0:0' }), finding({ check: 'PRELOAD_JS_CHECK', location: '38:6' })];
-    expect(combineReports(csv, parseElectronegativitySarif(sarif)).map((entry) => entry.isReviewPrompt)).toEqual([false, true]);
-    expect(() => combineReports(csv.slice(0, 1), parseElectronegativitySarif(sarif))).toThrow(/CSV lists 1 findings but its SARIF lists 2/);
-    expect(() => combineReports([csv[0] ?? finding({}), finding({ check: 'OTHER' })], parseElectronegativitySarif(sarif))).toThrow(/no result for OTHER/);
-    expect(() => parseElectronegativitySarif('{"runs":[{}]}')).toThrow(/not a SARIF report/);
-  });
-
-  it('names the files it could not parse', () => {
-    const output = 'Error parsing /tmp/x/out/main/chunk.js - Unknown node type ClassPrivateProperty.\nTolerable error parsing /tmp/x/y.js - z\n';
-    expect(unparsedFiles(output)).toEqual(['/tmp/x/out/main/chunk.js']);
+  it('prints a finding with its flagged line', () => {
+    expect(formatFinding(finding({ sample: '    const window = new BrowserWindow({' }))).toBe(
+      'MEDIUM SANDBOX_JS_CHECK electron/shell/main-window.ts:13:17 Use sandbox for untrusted origins\n      const window = new BrowserWindow({',
+    );
+    expect(formatFinding(finding({ file: 'N/A', location: '0:0', sample: '' }))).toBe('MEDIUM SANDBOX_JS_CHECK N/A:0:0 Use sandbox for untrusted origins');
   });
 });
 
