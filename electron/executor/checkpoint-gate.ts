@@ -11,6 +11,8 @@ import { isPathInside } from '../workspace/is-path-inside';
 export interface TouchedDirectory {
   readonly directory: string;
   readonly checkpointId?: string;
+  /** The paths in it the call may change (relative, `/`-separated); absent: anything in it. */
+  readonly paths?: readonly string[];
 }
 
 /** What the gate did for one allowed call. */
@@ -33,6 +35,15 @@ export interface GateCall {
   readonly directories: readonly string[];
   /** The files it is about to change (re-checked on disk by the snapshot). */
   readonly paths: readonly string[];
+  /** It may change anything in the directories. */
+  readonly isWholeDirectory?: boolean;
+}
+
+/** The paths of `call` inside `directory`, relative; undefined when it may change anything there. */
+function scopeIn(call: GateCall, directory: string): { readonly paths?: readonly string[] } {
+  if (call.isWholeDirectory === true) return {};
+  const inside = call.paths.filter((candidate) => isPathInside(candidate, directory)).map((candidate) => path.relative(directory, candidate).split(path.sep).join('/'));
+  return inside.includes('') || inside.length === 0 ? {} : { paths: [...new Set(inside)] };
 }
 
 type Slot = { readonly ok: true; readonly checkpoint: CallCheckpoint } | { readonly ok: false; readonly problem: string };
@@ -72,7 +83,7 @@ export class CheckpointGate {
     const problems: string[] = [];
     for (const directory of call.directories) {
       if (this.#isRefused(directory) || this.#checkpoints === undefined) {
-        touched.push({ directory });
+        touched.push({ directory, ...scopeIn(call, directory) });
         continue;
       }
       const slots = this.#turnSlots(call.sessionId, call.turn);
@@ -85,7 +96,7 @@ export class CheckpointGate {
             if (slots.get(directory) === existing) slots.delete(directory);
             continue;
           }
-          touched.push({ directory, ...(slot.checkpoint.checkpointId === undefined ? {} : { checkpointId: slot.checkpoint.checkpointId }) });
+          touched.push({ directory, ...scopeIn(call, directory), ...(slot.checkpoint.checkpointId === undefined ? {} : { checkpointId: slot.checkpoint.checkpointId }) });
           break;
         }
         const taking = this.#take(call, directory);
@@ -93,11 +104,11 @@ export class CheckpointGate {
         const slot = await taking;
         if (slot.ok) {
           checkpoints.push(slot.checkpoint);
-          touched.push({ directory, ...(slot.checkpoint.checkpointId === undefined ? {} : { checkpointId: slot.checkpoint.checkpointId }) });
+          touched.push({ directory, ...scopeIn(call, directory), ...(slot.checkpoint.checkpointId === undefined ? {} : { checkpointId: slot.checkpoint.checkpointId }) });
         } else {
           if (slots.get(directory) === taking) slots.delete(directory);
           problems.push(slot.problem);
-          touched.push({ directory });
+          touched.push({ directory, ...scopeIn(call, directory) });
         }
         break;
       }

@@ -41,14 +41,17 @@ export const terminalAdapter: ToolAdapter = {
     const args = raw as ToolInput<'terminal'>;
     const cwd = await workingDirectory(args.cwd, session);
     const assessment = await assessCommand(args.command, { cwd: cwd.absolute, roots: session.roots, home: session.workspace.homeDir, protectedPaths: session.workspace.protectedPaths ?? [] });
-    const targets = assessment.analysis.effects
+    const destructive = assessment.analysis.effects.filter((effect) => effect.kind !== 'append');
+    const targets = destructive
       .flatMap((effect) => effect.resolved.map((target) => target.path))
       .filter((target): target is string => target !== undefined && session.roots.some((root) => isPathInside(target, root)));
+    // Turn undo restores only these paths when every target is known; otherwise the whole folder.
+    const isWholeDirectory = destructive.some((effect) => effect.resolved.some((target) => target.path === undefined) || (effect.isInputFed && effect.targets.length === 0));
     return {
       summary: commandSubject(args.command),
       subject: { tool: 'terminal', paths: [{ absolute: cwd.absolute, root: cwd.root }], terminal: assessment },
       ...(assessment.isDestructive
-        ? { checkpoint: { directories: assessment.checkpointRoots, paths: targets, reason: checkpointReasons.beforeTerminal(commandSubject(args.command)) } }
+        ? { checkpoint: { directories: assessment.checkpointRoots, paths: targets, isWholeDirectory, reason: checkpointReasons.beforeTerminal(commandSubject(args.command)) } }
         : {}),
       locks: [{ key: `terminal:${session.id}`, mode: 'write' }, ...(assessment.isDestructive ? targets.map((target) => ({ key: pathLockKey(target), mode: 'write' as const })) : [])],
       cwd: cwd.absolute,

@@ -28,8 +28,10 @@ export interface PreparedCall {
   readonly checkpoint?: {
     /** Workspace roots it may change (the innermost root containing each path). */
     readonly directories: readonly string[];
-    /** Files it is about to change. */
+    /** Files and folders it is about to change (absolute). */
     readonly paths: readonly string[];
+    /** It may change anything in the directories (a command whose targets are not all known). */
+    readonly isWholeDirectory?: boolean;
     /** The commit subject, in the seed's words (`before write_file`, `before terminal: rm -rf build`). */
     readonly reason: string;
   };

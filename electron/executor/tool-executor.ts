@@ -155,7 +155,7 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
       ...(item.reason === undefined ? {} : { reason: item.reason }),
       checkpoints: [...item.checkpoints],
       checkpointProblems: [...item.problems],
-      touched: [...item.touched],
+      touched: item.touched.map(({ paths, ...rest }) => (paths === undefined ? rest : { ...rest, paths: [...paths] })),
     };
   }
 

@@ -47,8 +47,12 @@ export const sessionRecordSchema = z.discriminatedUnion('type', [
     reason: z.string().optional(),
     checkpoints: z.array(callCheckpointSchema),
     checkpointProblems: z.array(z.string()),
-    /** For turn undo: the workspace roots it may have changed, and the turn's checkpoint that protects each (none: it failed). */
-    touched: z.array(z.object({ directory: z.string(), checkpointId: z.string().optional() })),
+    /**
+     * For turn undo: the workspace roots it may have changed, the turn's checkpoint that protects
+     * each (none: it failed), and the paths in it (`/`-separated, relative) it may have changed —
+     * absent when it may have changed anything there (a command whose targets are unknown).
+     */
+    touched: z.array(z.object({ directory: z.string(), checkpointId: z.string().optional(), paths: z.array(z.string()).optional() })),
   }),
   z.object({ type: z.literal('result'), at, seq: z.number().int().positive(), result: resultSchema, durationMs: z.number().nonnegative() }),
   z.object({ type: z.literal('turn-ended'), at, turn }),

@@ -97,6 +97,24 @@ describe('turn undo', () => {
     expect(harness.sessions.history(sessionId).turns.some((entry) => entry.isRewound)).toBe(false);
   });
 
+  it('undoes only what this session changed: another session\'s work in the same folder stays', async () => {
+    const other = (await harness.sessions.open({ agent: 'sibling', roots: [harness.workspace] })).id;
+    const [sibling] = await harness.executor.execute(other, [{ name: 'write_file', arguments: { path: 'keep.txt', content: 'sibling\n' } }, { name: 'write_file', arguments: { path: 'sibling.txt', content: 's\n' } }], { concurrent: true });
+    expect(sibling?.result.ok).toBe(true);
+    const plan = await harness.sessions.planRewind(sessionId, 2, 'code');
+    expect(plan.directories[0]?.files.map((entry) => entry.path).sort()).toEqual(['a.txt', 'new1.txt', 'new2.txt']);
+    await harness.sessions.rewind(sessionId, 2, 'code');
+    expect(file('a.txt')).toBe('v1\n');
+    expect(file('keep.txt')).toBe('sibling\n');
+    expect(file('sibling.txt')).toBe('s\n');
+  });
+
+  it('restores the whole folder, and says so, after a command whose targets are not all known', async () => {
+    await turn('four', [{ name: 'terminal', arguments: { command: 'git checkout . 2>/dev/null || true' } }]);
+    const plan = await harness.sessions.planRewind(sessionId, 4, 'code');
+    expect(plan.directories[0]?.problems).toEqual([expect.stringContaining('the whole folder goes back') as unknown]);
+  });
+
   it('names the turns a session has when asked for another', async () => {
     await expect(harness.sessions.planRewind(sessionId, 9, 'code')).rejects.toMatchObject({ code: 'not_found', message: expect.stringContaining('1–3') as unknown });
   });

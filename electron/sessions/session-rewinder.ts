@@ -13,18 +13,19 @@ export type RestoreResult = z.infer<typeof restoreResultSchema>;
 
 /** The checkpoint engine's restore, as turn undo uses it (plan, then apply with a pre-rollback snapshot). */
 export interface RestorePort {
-  plan(dir: string, checkpointId: string): Promise<RestorePlan>;
+  /** What restoring `checkpointId` would do, limited to `paths` (relative; empty: the whole directory). */
+  plan(dir: string, checkpointId: string, paths: readonly string[]): Promise<RestorePlan>;
   /** Applies exactly this plan: refuses (`conflict`) when the directory no longer matches its fingerprint. */
   apply(plan: RestorePlan): Promise<RestoreResult>;
 }
 
 /** The restore service (electron/checkpoints/restore-service.ts) as a RestorePort. */
 export function restorePortOf(service: {
-  plan(dir: string, ref: string): Promise<RestorePlan>;
+  plan(dir: string, ref: string, paths?: readonly string[]): Promise<RestorePlan>;
   restore(dir: string, ref: string, paths?: readonly string[], options?: { readonly fingerprint?: string }): Promise<RestoreResult>;
 }): RestorePort {
   return {
-    plan: (dir, checkpointId) => service.plan(dir, checkpointId),
+    plan: (dir, checkpointId, paths) => service.plan(dir, checkpointId, paths),
     apply: (plan) => service.restore(plan.dir, plan.checkpoint.id, plan.paths, { fingerprint: plan.fingerprint }),
   };
 }
@@ -39,6 +40,8 @@ interface DirectoryTarget {
   readonly directory: string;
   readonly checkpointId: string;
   readonly checkpointTurn: number;
+  /** What this session changed in it since the turn (relative); undefined: possibly anything. */
+  paths: Set<string> | undefined;
   readonly problems: string[];
 }
 
@@ -54,15 +57,21 @@ function directoryTargets(state: SessionState, toTurn: number): { targets: Direc
   const found = new Map<string, DirectoryTarget>();
   const uncovered = new Map<string, string[]>();
   for (const call of calls) {
-    for (const { directory, checkpointId } of call.touched) {
-      if (found.has(directory)) continue;
+    for (const touched of call.touched) {
+      const { directory, checkpointId } = touched;
+      const known = found.get(directory);
+      if (known !== undefined) {
+        if (touched.paths === undefined) known.paths = undefined;
+        else for (const item of touched.paths) known.paths?.add(item);
+        continue;
+      }
       if (checkpointId === undefined) {
         uncovered.set(directory, [...(uncovered.get(directory) ?? []), `${call.name} ${call.callId} (turn ${call.turn})`]);
         continue;
       }
       const before = uncovered.get(directory) ?? [];
       const problems = before.length === 0 ? [] : [`No checkpoint was taken before ${before.join(', ')}: what they changed in ${directory} before the checkpoint of turn ${call.turn} cannot be undone.`];
-      found.set(directory, { directory, checkpointId, checkpointTurn: call.turn, problems });
+      found.set(directory, { directory, checkpointId, checkpointTurn: call.turn, paths: touched.paths === undefined ? undefined : new Set(touched.paths), problems });
     }
   }
   const problems = [...uncovered.entries()]
@@ -77,6 +86,22 @@ function planId(parts: unknown): string {
 
 /** Builds turn undo on the checkpoint engine's restore (design §4). */
 export function createSessionRewinder(options: { readonly restore: RestorePort; readonly logger: Logger }): SessionRewinder {
+  /**
+   * The restore plan limited to `paths`. A path that is neither in the checkpoint nor on disk (a
+   * file the session created and deleted again) has nothing to restore and is left out; when none
+   * is left, there is nothing to do in the directory (undefined).
+   */
+  async function planScoped(dir: string, checkpointId: string, paths: readonly string[]): Promise<RestorePlan | undefined> {
+    try {
+      return await options.restore.plan(dir, checkpointId, paths);
+    } catch (error) {
+      const missing: unknown = isAppError(error) && error.code === 'not_found' ? error.details?.['paths'] : undefined;
+      if (paths.length === 0 || !Array.isArray(missing)) throw error;
+      const rest = paths.filter((item) => !missing.includes(item));
+      return rest.length === 0 ? undefined : options.restore.plan(dir, checkpointId, rest);
+    }
+  }
+
   async function planWithRestores(state: SessionState, toTurn: number, mode: RewindMode): Promise<{ plan: RewindPlan; restores: Map<string, RestorePlan> }> {
     if (!state.turns.has(toTurn)) {
       const known = [...state.turns.keys()];
@@ -90,7 +115,13 @@ export function createSessionRewinder(options: { readonly restore: RestorePort; 
       const { targets, problems: uncovered } = directoryTargets(state, toTurn);
       problems.push(...uncovered);
       for (const target of targets) {
-        const restore = await options.restore.plan(target.directory, target.checkpointId);
+        // Only what this session changed goes back: another session's work in the folder stays.
+        const paths = target.paths === undefined ? [] : [...target.paths].sort();
+        const restore = await planScoped(target.directory, target.checkpointId, paths);
+        if (restore === undefined) continue;
+        if (target.paths === undefined) {
+          target.problems.push(`A command of this session may have changed any file in ${target.directory}, so the whole folder goes back to turn ${target.checkpointTurn}, changes by other sessions or people since then included (the pre-rollback snapshot keeps them).`);
+        }
         restores.set(target.directory, restore);
         directories.push({
           directory: target.directory,
