@@ -20,7 +20,9 @@ test.describe('the desktop app', () => {
     const home = await freshHome();
     const { app } = await launchDesktop(executable, home);
     try {
-      const second = spawn(executable, [desktopEntry], { env: { ...process.env, VIGIL_HOME: home }, stdio: 'ignore' });
+      // As Playwright launches the first one: Linux CI machines often lack a configured SUID sandbox.
+      const sandboxArgs = process.platform === 'linux' ? ['--no-sandbox'] : [];
+      const second = spawn(executable, [...sandboxArgs, desktopEntry], { env: { ...process.env, VIGIL_HOME: home }, stdio: 'ignore' });
       expect(await new Promise((resolve) => second.once('exit', resolve))).toBe(0);
       expect(app.windows()).toHaveLength(1);
       await expect.poll(async () => (await desktopLog(home)).some((record) => record.message === 'a second launch was redirected to this window')).toBe(true);
