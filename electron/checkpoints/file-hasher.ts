@@ -2,6 +2,7 @@ import { constants, type BigIntStats } from 'node:fs';
 import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from '../files/file-system-error';
+import { compressBlocking, readBlocking } from './blocking-file-reader';
 import { hashObject, type FileMode } from './git-objects';
 import { countLines, isBinary } from './line-stats';
 import type { ObjectStore } from './object-store';
@@ -54,6 +55,8 @@ export class FileHasher {
   constructor(
     private readonly store: ObjectStore,
     private readonly usePack: boolean,
+    /** Read and compress with blocking calls, one file at a time: for the worker thread only. */
+    private readonly isWorker = false,
   ) {}
 
   /** Prepares for a batch: lists loose objects once, opens the pack. */
@@ -65,9 +68,13 @@ export class FileHasher {
     }
   }
 
-  /** Hashes and stores every file of the request (8 at a time). */
+  /** Hashes and stores every file of the request (8 at a time; one after another in a worker). */
   async hash(request: HashRequest): Promise<HashResult[]> {
     const results = new Array<HashResult>(request.items.length);
+    if (this.isWorker) {
+      for (const [index, item] of request.items.entries()) results[index] = await this.#hashOne(request, item);
+      return results;
+    }
     let next = 0;
     const runner = async (): Promise<void> => {
       for (let index = next++; index < request.items.length; index = next++) {
@@ -98,7 +105,11 @@ export class FileHasher {
   async #hashOne(request: HashRequest, item: HashCandidate): Promise<HashResult> {
     const absolute = path.join(request.root, item.rel);
     try {
-      const read = item.isSymlink ? await readSymlink(absolute) : await readStable(absolute, request.maxFileBytes);
+      const read = this.isWorker
+        ? readBlocking(absolute, item.isSymlink, request.maxFileBytes)
+        : item.isSymlink
+          ? await readSymlink(absolute)
+          : await readStable(absolute, request.maxFileBytes);
       if (read.kind !== 'read') return { ...read, rel: item.rel };
       const { content, stats, isStable } = read;
       const oid = hashObject('blob', content);
@@ -132,6 +143,11 @@ export class FileHasher {
       return;
     }
     if (pack.has(oid) || (await this.store.has(oid))) return;
+    if (this.isWorker) {
+      await pack.addCompressed('blob', content.length, compressBlocking(content), oid);
+      return;
+    }
+    this.store.remember(oid, 'blob', content);
     await pack.add('blob', content, oid);
   }
 }

@@ -70,9 +70,9 @@ async function workerEntry(): Promise<URL> {
   throw new Error(`the hashing worker is missing from the build (looked for ${candidates.map((url) => url.pathname).join(', ')})`);
 }
 
-/** How many hashing threads to use by default: the cores but one, 1 to 4. */
+/** How many hashing threads to use by default: one per core, 1 to 4 (the main thread waits meanwhile). */
 export function defaultWorkerCount(): number {
-  return Math.max(1, Math.min(4, os.availableParallelism() - 1));
+  return Math.max(1, Math.min(4, os.availableParallelism()));
 }
 
 /**

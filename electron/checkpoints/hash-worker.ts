@@ -33,7 +33,7 @@ function serve(): void {
       try {
         let value: unknown;
         if (command.type === 'begin') {
-          hasher = new FileHasher(store, command.usePack);
+          hasher = new FileHasher(store, command.usePack, true);
           await hasher.begin();
         } else if (command.type === 'hash') {
           if (hasher === undefined) throw new Error('hash before begin');

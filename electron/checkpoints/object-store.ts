@@ -167,6 +167,11 @@ export class ObjectStore {
     return oid;
   }
 
+  /** Keeps an object just written elsewhere (into a pack) in memory, when small: it is about to be read back. */
+  remember(oid: string, type: ObjectType, content: Uint8Array): void {
+    this.#remember(oid, { type, content: Buffer.from(content) });
+  }
+
   /** Keeps a small object in memory (trees and commits are read again by stats and listings). */
   #remember(oid: string, object: StoredObject): void {
     if (object.content.length > maxCachedObjectBytes || this.#recent.has(oid)) return;

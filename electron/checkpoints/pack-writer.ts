@@ -72,6 +72,13 @@ export class PackWriter {
     await this.#addEntry(oid, [header, compressed]);
   }
 
+  /** Adds an object already compressed by the caller (zlib of its content, at any level). */
+  async addCompressed(type: ObjectType, size: number, compressed: Buffer, oid: string): Promise<void> {
+    if (this.#oids.has(oid)) return;
+    this.#oids.add(oid);
+    await this.#addEntry(oid, [encodeEntryHeader(type, size), compressed]);
+  }
+
   /** Adds an entry that is already encoded (header + compressed data of a whole object). */
   async addRaw(oid: string, bytes: Buffer): Promise<void> {
     if (this.#oids.has(oid)) return;

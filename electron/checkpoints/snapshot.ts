@@ -33,8 +33,8 @@ export interface SnapshotEngine {
   assertLockHeld(): Promise<void>;
 }
 
-/** Above this many objects a batch goes into one pack instead of loose files. */
-const packThreshold = 64;
+/** Above this many objects a batch goes into one pack instead of loose files (below it, parallel loose writes are cheaper than a pack's fsyncs). */
+const packThreshold = 512;
 
 function nowNs(): bigint {
   return BigInt(Date.now()) * 1_000_000n;
@@ -87,6 +87,7 @@ async function writeTrees(engine: SnapshotEngine, state: DirState): Promise<stri
   const pack = await PackWriter.create(engine.store.packDir);
   try {
     const tree = await state.buildTree(async (content, oid) => {
+      engine.store.remember(oid, 'tree', content);
       if (!pack.has(oid) && !(await engine.store.has(oid))) await pack.add('tree', content, oid);
     });
     await pack.finish();
