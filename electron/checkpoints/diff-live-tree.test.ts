@@ -1,7 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../logging/logger';
 import { makeTempDir } from '../test-support/temp-dir';
+import { CheckpointService } from './checkpoint-service';
+import { loadKnownHashes, noKnownHashes } from './diff-known-hashes';
 import { createPathScope } from './diff-path-scope';
 import { readLiveTree, storedPathExclusion } from './diff-live-tree';
 import { diffTrees } from './diff-tree-changes';
@@ -71,6 +74,28 @@ describe('readLiveTree', () => {
     mkdirSync(path.join(dir, 'only/folders'), { recursive: true });
     const live = await readLiveTree(dir, rules, createPathScope());
     expect(live.root).toBeUndefined();
+  });
+});
+
+describe('readLiveTree with the engine\'s stat cache', () => {
+  it('takes known ids only for files whose stat still matches, so edits are always seen', async () => {
+    const files: Record<string, string> = {};
+    for (let index = 0; index < 200; index += 1) files[`d${index % 10}/f${index}.txt`] = `content ${index}\n`;
+    writeFiles(dir, files);
+    const root = path.join(store, '..', 'home', 'checkpoints');
+    const engine = new CheckpointService({ root, logger: silentLogger, maxFileBytes: 1024 });
+    const first = await engine.checkpoint(dir, { reason: 'one' });
+    await engine.dispose();
+    if (first.kind !== 'created') throw new Error('no checkpoint');
+    const known = await loadKnownHashes(root, dir);
+    expect(known).not.toBe(noKnownHashes);
+    expect((await readLiveTree(dir, rules, createPathScope(), known)).root).toBe(first.checkpoint.tree);
+    // A same-size edit and a new file: the stat differs, so they are read and hashed.
+    writeFileSync(path.join(dir, 'd3/f3.txt'), 'CONTENT 3\n');
+    writeFiles(dir, { 'd3/new.txt': 'new\n' });
+    const expected = treeOf(store, gitCommit(store, dir, 'expected'));
+    expect((await readLiveTree(dir, rules, createPathScope(), known)).root).toBe(expected);
+    expect((await readLiveTree(dir, rules, createPathScope(), noKnownHashes)).root).toBe(expected);
   });
 });
 

@@ -8,7 +8,9 @@ import type { SkippedPath, SkipReason, StoredTreeEntry } from './checkpoint-type
 import type { PathScope } from './diff-path-scope';
 import type { TreeReader } from './diff-tree-changes';
 import { directoryExclusion, fileExclusion } from './exclusion-rules';
+import { noKnownHashes, type KnownHashes } from './diff-known-hashes';
 import { encodeTree, fileModes, hashObject } from './git-objects';
+import { modeOfStat } from './stat-walk';
 
 /** The rules a snapshot applies beyond the exclusion list, so the live side is judged exactly as a checkpoint would be. */
 export interface LiveTreeRules {
@@ -39,11 +41,6 @@ interface FoundFile {
   readonly relativePath: string;
   readonly parent: string;
   readonly name: string;
-}
-
-/** A stored file's mode from its stats, git's way: only the owner's execute bit counts. */
-export function gitFileMode(mode: number): string {
-  return process.platform !== 'win32' && (mode & 0o100) !== 0 ? fileModes.executable : fileModes.file;
 }
 
 /** A name that did not survive decoding (not valid UTF-8), or holds a separator, cannot be stored faithfully. */
@@ -90,17 +87,18 @@ async function listFolder(absolute: string, relativePath: string, skipped: Skipp
   }
 }
 
-/** Hashes one file or symlink as git would store it, or says why it cannot be stored. */
-async function hashFile(absolute: string, maxFileBytes: number): Promise<{ readonly mode: string; readonly oid: string } | SkipReason | undefined> {
+/** Hashes one file or symlink as git would store it (or takes a known id), or says why it cannot be stored. */
+async function hashFile(absolute: string, relativePath: string, maxFileBytes: number, known: KnownHashes): Promise<{ readonly mode: string; readonly oid: string } | SkipReason | undefined> {
   try {
-    const stats = await lstat(absolute);
-    if (stats.isSymbolicLink()) {
-      return { mode: fileModes.symlink, oid: hashObject('blob', await readlink(absolute, { encoding: 'buffer' })) };
-    }
+    const stats = await lstat(absolute, { bigint: true });
     if (stats.isDirectory()) return undefined;
-    if (!stats.isFile()) return 'special';
-    if (stats.size > maxFileBytes) return 'oversize';
-    return { mode: gitFileMode(stats.mode), oid: hashObject('blob', await readFile(absolute)) };
+    if (!stats.isFile() && !stats.isSymbolicLink()) return 'special';
+    if (stats.isFile() && stats.size > BigInt(maxFileBytes)) return 'oversize';
+    const mode = modeOfStat(stats);
+    const oid = known.oidOf(relativePath, stats, mode);
+    if (oid !== undefined) return { mode, oid };
+    const content = stats.isSymbolicLink() ? await readlink(absolute, { encoding: 'buffer' }) : await readFile(absolute);
+    return { mode, oid: hashObject('blob', content) };
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
@@ -113,9 +111,10 @@ async function hashFile(absolute: string, maxFileBytes: number): Promise<{ reado
  * Walks `dir` (only the parts `scope` reaches) and computes its live tree with the snapshot's rules
  * (see stat-walk.ts): symlinks are stored as links and never followed; Vigil's own temp files and
  * data folder are ignored; excluded, version-control, oversize, special, unreadable and badly
- * named paths are listed in `skipped`.
+ * named paths are listed in `skipped`. Files whose stat matches the engine's stat cache (`known`)
+ * are not read.
  */
-export async function readLiveTree(dir: string, rules: LiveTreeRules, scope: PathScope): Promise<LiveTree> {
+export async function readLiveTree(dir: string, rules: LiveTreeRules, scope: PathScope, known: KnownHashes = noKnownHashes): Promise<LiveTree> {
   const skipped: SkippedPath[] = [];
   const files: FoundFile[] = [];
   const folders: string[] = [];
@@ -141,7 +140,7 @@ export async function readLiveTree(dir: string, rules: LiveTreeRules, scope: Pat
 
   const entriesOf = new Map<string, StoredTreeEntry[]>(folders.map((folder) => [folder, []]));
   await mapLimit(files, hashConcurrency, async (file) => {
-    const hashed = await hashFile(path.join(dir, file.relativePath), rules.maxFileBytes);
+    const hashed = await hashFile(path.join(dir, file.relativePath), file.relativePath, rules.maxFileBytes, known);
     if (hashed === undefined) return;
     if (typeof hashed === 'string') skipped.push({ path: file.relativePath, reason: hashed });
     else entriesOf.get(file.parent)?.push({ mode: hashed.mode, name: file.name, oid: hashed.oid, type: 'blob' });

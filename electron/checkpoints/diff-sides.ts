@@ -3,6 +3,7 @@ import path from 'node:path';
 import { errnoCode, fileSystemError } from '../files/file-system-error';
 import type { CheckpointApi } from './checkpoint-service';
 import type { CheckpointEntry } from './checkpoint-types';
+import { noKnownHashes, type KnownHashes } from './diff-known-hashes';
 import { readLiveTree, overlayReader, type LiveTree, type LiveTreeRules } from './diff-live-tree';
 import type { PathScope } from './diff-path-scope';
 import { diffTrees, type TreeChange, type TreeFile, type TreeReader } from './diff-tree-changes';
@@ -33,10 +34,19 @@ function rootOf(tree: string): string | undefined {
 
 /**
  * Resolves a checkpoint (`N` or an id prefix, with the engine's error messages) and the newer side
- * (the directory now, through a walk with the snapshot's rules, or another checkpoint), and
+ * (the directory now, through a walk with the snapshot's rules that reads only files whose stat
+ * the engine's cache cannot vouch for, or another checkpoint), and
  * compares their trees within the scope.
  */
-export async function openDiffSides(engine: DiffEngine, rules: LiveTreeRules, dir: string, ref: string, against: DiffAgainst, scope: PathScope): Promise<DiffSides> {
+export async function openDiffSides(
+  engine: DiffEngine,
+  rules: LiveTreeRules,
+  dir: string,
+  ref: string,
+  against: DiffAgainst,
+  scope: PathScope,
+  loadKnown: (resolvedDir: string) => Promise<KnownHashes> = () => Promise.resolve(noKnownHashes),
+): Promise<DiffSides> {
   const from = await engine.resolve(dir, ref);
   const store: TreeReader = { readTree: (oid) => engine.readTree(oid) };
   if (against.kind === 'checkpoint') {
@@ -44,7 +54,7 @@ export async function openDiffSides(engine: DiffEngine, rules: LiveTreeRules, di
     const changes = await diffTrees(store, rootOf(from.tree), rootOf(checkpoint.tree), scope);
     return { dir: from.dir, from, to: { kind: 'checkpoint', checkpoint }, reader: store, changes };
   }
-  const live = await readLiveTree(from.dir, rules, scope);
+  const live = await readLiveTree(from.dir, rules, scope, await loadKnown(from.dir));
   const reader = overlayReader(live, store);
   const changes = await diffTrees(reader, rootOf(from.tree), live.root, scope);
   return { dir: from.dir, from, to: { kind: 'live', live }, reader, changes };

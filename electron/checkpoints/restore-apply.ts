@@ -98,7 +98,7 @@ export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> 
   await mapLimit(deletions, writeConcurrency, async (entry) => {
     const target = absoluteIn(plan.dir, entry.path);
     try {
-      await deleteFile(target, await expectVersion(target, entry.current));
+      await deleteFile(target, (await expectVersion(target, entry.current)).identity);
       toSync.add(path.dirname(target));
       touched.push(target);
       outcomes.set(entry.path, { path: entry.path, action: entry.action, result: 'done' });
@@ -123,8 +123,8 @@ export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> 
     try {
       const wanted = entry.checkpoint;
       if (wanted === undefined) throw new Error(`plan entry ${entry.path} has no checkpoint version`);
-      const identity = await expectVersion(target, entry.current);
-      const written = await putFile(target, wanted, await input.readBlob(wanted.oid), identity);
+      const found = await expectVersion(target, entry.current);
+      const written = await putFile(target, wanted, await input.readBlob(wanted.oid), found);
       for (const folder of written.directoriesToSync) toSync.add(folder);
       touched.push(target);
       outcomes.set(entry.path, { path: entry.path, action: entry.action, result: 'done' });

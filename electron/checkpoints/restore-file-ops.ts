@@ -1,4 +1,4 @@
-import { lstat, readFile, readlink, symlink, unlink } from 'node:fs/promises';
+import { lstat, open, readlink, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import { resolveWriteTarget, stageWrite, withPathLock } from '../files/atomic-write';
@@ -11,6 +11,7 @@ import { vigilTempName } from '../files/vigil-temp-name';
 import { writeTempFile } from '../files/write-temp-file';
 import type { TreeFile } from './diff-tree-changes';
 import { fileModes, hashObject } from './git-objects';
+import { modeOfStat } from './stat-walk';
 
 /** A file changed between the snapshot and the write: it is left exactly as found. */
 export class ChangedDuringRestoreError extends AppError {
@@ -22,19 +23,42 @@ export class ChangedDuringRestoreError extends AppError {
 /** What a file on disk holds, as git would store it, and the identity of that version. */
 export interface DiskVersion {
   readonly file: TreeFile | undefined;
+  /** Undefined when nothing is there. */
   readonly identity: FileIdentity | undefined;
+  /** The permission bits of a regular file. */
+  readonly permissions?: number;
 }
 
-/** Reads what is at `target` (a file or a symlink) as a stored version, with its identity taken first. */
-export async function readDiskVersion(target: string): Promise<DiskVersion> {
-  const identity = await readFileIdentity(target);
-  if (identity === undefined) return { file: undefined, identity };
+/** Reads exactly `size` bytes (fewer if the file shrank meanwhile: the hash then differs, as it should). */
+async function readBytes(target: string, size: number): Promise<Buffer> {
+  const handle = await open(target, 'r');
   try {
-    const stats = await lstat(target);
+    const buffer = Buffer.allocUnsafe(size);
+    let filled = 0;
+    while (filled < size) {
+      const { bytesRead } = await handle.read(buffer, filled, size - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return buffer.subarray(0, filled);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Reads what is at `target` (a file or a symlink) as a stored version, with the identity of the
+ * version read: one lstat, then the content. A later write changes the identity, so a caller that
+ * insists on this identity acts on exactly the content hashed here.
+ */
+export async function readDiskVersion(target: string): Promise<DiskVersion> {
+  try {
+    const stats = await lstat(target, { bigint: true });
+    const identity: FileIdentity = { ino: String(stats.ino), size: String(stats.size), mtimeNs: String(stats.mtimeNs), ctimeNs: String(stats.ctimeNs) };
     if (stats.isSymbolicLink()) return { file: { mode: fileModes.symlink, oid: hashObject('blob', await readlink(target, { encoding: 'buffer' })) }, identity };
     if (!stats.isFile()) return { file: undefined, identity };
-    const mode = process.platform !== 'win32' && (stats.mode & 0o100) !== 0 ? fileModes.executable : fileModes.file;
-    return { file: { mode, oid: hashObject('blob', await readFile(target)) }, identity };
+    const content = await readBytes(target, Number(stats.size));
+    return { file: { mode: modeOfStat(stats), oid: hashObject('blob', content) }, identity, permissions: Number(stats.mode & 0o7777n) };
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return { file: undefined, identity: undefined };
@@ -43,14 +67,14 @@ export async function readDiskVersion(target: string): Promise<DiskVersion> {
 }
 
 /**
- * Checks that `target` still holds `expected` (the version the pre-rollback snapshot stored) and
- * returns that version's identity, so the write or delete can insist it is still the same file.
+ * Checks that `target` still holds `expected` (the version the pre-rollback snapshot stored;
+ * undefined: nothing) and returns what was found, so the write or delete can insist on that version.
  */
-export async function expectVersion(target: string, expected: TreeFile | undefined): Promise<FileIdentity | undefined> {
+export async function expectVersion(target: string, expected: TreeFile | undefined): Promise<DiskVersion> {
   const found = await readDiskVersion(target);
   const matches = expected === undefined ? found.identity === undefined : found.file?.oid === expected.oid && found.file.mode === expected.mode;
   if (!matches) throw new ChangedDuringRestoreError(target);
-  return found.identity;
+  return found;
 }
 
 /** The permission bits for a restored regular file: the existing ones with the execute bits set the checkpoint's way. */
@@ -69,14 +93,15 @@ function modeFor(file: TreeFile, existingMode: number | undefined): number | und
  * symlink, or when the target is no longer the version `identity` names (undefined: absent).
  * Returns the folders whose entries changed (to fsync) and the folders it created.
  */
-export async function putFile(target: string, file: TreeFile, content: Uint8Array, identity: FileIdentity | undefined): Promise<{ readonly directoriesToSync: readonly string[] }> {
+export async function putFile(target: string, file: TreeFile, content: Uint8Array, found: DiskVersion): Promise<{ readonly directoriesToSync: readonly string[] }> {
+  const { identity } = found;
   // The folders on the way must be real folders inside the directory; the entry itself is replaced, never followed.
   const resolved = path.join(await resolveWriteTarget(path.dirname(target), { requireCanonical: true }), path.basename(target));
   return withPathLock(resolved, async () => {
-    const existing = await lstat(resolved).catch(() => undefined);
-    if (file.mode !== fileModes.symlink && (existing === undefined || existing.isFile())) {
+    const isRegularThere = found.file !== undefined && found.file.mode !== fileModes.symlink;
+    if (file.mode !== fileModes.symlink && (identity === undefined || isRegularThere)) {
       // Stale temp files are swept once per folder before the batch (see applyRestorePlan), not per file.
-      const staged = await stageWrite(resolved, content, { mode: modeFor(file, existing === undefined ? undefined : existing.mode & 0o7777), ifUnchanged: { identity }, sweep: false });
+      const staged = await stageWrite(resolved, content, { mode: modeFor(file, found.permissions), ifUnchanged: { identity }, sweep: false });
       return { directoriesToSync: staged.directoriesToSync };
     }
     // A symlink on either side: build the new entry under a temp name and rename it over.

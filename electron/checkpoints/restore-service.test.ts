@@ -175,6 +175,22 @@ describe('restore with the checkpoint engine', () => {
     expect(progress.every((step) => step.dir === dir && step.checkpoint === id)).toBe(true);
   });
 
+  it('reports a file that changed while the restore ran instead of looking complete', async () => {
+    writeFiles(dir, base);
+    const id = await checkpoint();
+    writeFiles(dir, { 'a.txt': 'edited\n' });
+    const checked = restoreServiceFor(engine, checkpointsRoot, silentLogger, undefined, { checkScopeAfterRestore: true });
+    const result = await checked.restore(dir, id, [], {
+      onProgress: (step) => {
+        // Another program edits a file the plan found unchanged, after the pre-rollback snapshot.
+        if (step.phase === 'write' && step.done === 0) writeFileSync(path.join(dir, 'src/app.ts'), 'edited during the restore\n');
+      },
+    });
+    expect(result.outcomes.map((outcome) => `${outcome.result} ${outcome.action} ${outcome.path}`)).toEqual(['done restore a.txt', 'conflict restore src/app.ts']);
+    expect(result.isVerified).toBe(false);
+    expect(readFileSync(path.join(dir, 'src/app.ts'), 'utf8')).toBe('edited during the restore\n');
+  });
+
   it('brings back a directory that was deleted whole', async () => {
     writeFiles(dir, { 'a.txt': 'a\n', 'sub/b.txt': 'b\n' });
     const id = await checkpoint();

@@ -9,12 +9,14 @@ import type { Logger } from '../logging/logger';
 import { preRollbackReason } from './checkpoint-reasons';
 import type { CheckpointApi } from './checkpoint-service';
 import { diffOneFile, diffPage, type DiffPage, type FileDiff } from './diff-checkpoint';
+import { loadKnownHashes, type KnownHashes } from './diff-known-hashes';
 import { readLiveTree, overlayReader, type LiveTreeRules } from './diff-live-tree';
 import { createPathScope } from './diff-path-scope';
 import { openDiffSides, type DiffAgainst } from './diff-sides';
 import { emptyTreeOid } from './git-objects';
 import { applyRestorePlan } from './restore-apply';
 import { planRestore, type RestorePlan } from './restore-plan';
+import { findUnaccountedChanges } from './restore-scope-check';
 import { createWriteLedger, type WriteLedger } from './restore-write-ledger';
 import { dirHash } from './store-layout';
 
@@ -37,6 +39,12 @@ export interface RestoreServiceOptions {
   readonly logger: Logger;
   /** Where `checkpoints:restore-progressed` goes; omitted in one-shot CLI processes. */
   readonly events?: Pick<EventHub, 'emit'>;
+  /**
+   * Compare the whole scope with the checkpoint again after writing (one more stat walk). On for
+   * a watching engine, whose snapshot trusts watcher events that may still be in flight; a
+   * one-shot engine's snapshot walks the tree itself, so it does not need it.
+   */
+  readonly checkScopeAfterRestore?: boolean;
 }
 
 /** Options of one restore. */
@@ -72,9 +80,10 @@ export function restoreServiceFor(
   root: string,
   logger: Logger,
   events?: Pick<EventHub, 'emit'>,
+  extra: Pick<RestoreServiceOptions, 'checkScopeAfterRestore'> = {},
 ): RestoreService {
   const ledger = createWriteLedger(writeLedgerFile(root), logger);
-  return createRestoreService({ engine, ledger, root, maxFileBytes: engine.maxFileBytes, ignoredFolders: [root], logger, ...(events && { events }) });
+  return createRestoreService({ engine, ledger, root, maxFileBytes: engine.maxFileBytes, ignoredFolders: [root], logger, ...(events && { events }), ...extra });
 }
 
 function rootOf(tree: string): string | undefined {
@@ -87,6 +96,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
   const rules: LiveTreeRules = { maxFileBytes: options.maxFileBytes, ignoredFolders: options.ignoredFolders };
   const store = { readTree: (oid: string) => engine.readTree(oid) };
   const locks = new Map<string, FileLock>();
+  const loadKnown = (dir: string): Promise<KnownHashes> => loadKnownHashes(options.root, dir);
 
   /** One restore per directory at a time, across processes; other directories are not held up. */
   const directoryLock = (dir: string): FileLock => {
@@ -101,20 +111,20 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
 
   return {
     async diff(dir, ref, against, { paths = [], offset = 0, limit = 200 } = {}) {
-      const sides = await openDiffSides(engine, rules, dir, ref, against, createPathScope(paths));
+      const sides = await openDiffSides(engine, rules, dir, ref, against, createPathScope(paths), loadKnown);
       return diffPage(engine, sides, offset, limit);
     },
 
     async fileDiff(dir, ref, against, relativePath, maxLines = 2_000) {
       const scope = createPathScope([relativePath]);
-      const sides = await openDiffSides(engine, rules, dir, ref, against, scope);
+      const sides = await openDiffSides(engine, rules, dir, ref, against, scope, loadKnown);
       return diffOneFile(engine, sides, scope.paths[0] ?? relativePath, maxLines);
     },
 
     async plan(dir, ref, paths = []) {
       const scope = createPathScope(paths);
       const checkpoint = await engine.resolve(dir, ref);
-      const live = await readLiveTree(checkpoint.dir, rules, scope);
+      const live = await readLiveTree(checkpoint.dir, rules, scope, await loadKnown(checkpoint.dir));
       return planRestore({ dir: checkpoint.dir, checkpoint, scope, current: { tree: live.root, reader: overlayReader(live, store) }, maxFileBytes: options.maxFileBytes, ledger });
     },
 
@@ -156,11 +166,17 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
         });
         await ledger.record(applied.touched);
         engine.noteWritten(applied.touched);
+        const outcomes = [...applied.outcomes];
+        const unaccounted =
+          options.checkScopeAfterRestore === true
+            ? await findUnaccountedChanges({ dir: checkpoint.dir, checkpointTree: rootOf(checkpoint.tree), scope, rules, known: await loadKnown(checkpoint.dir), store, outcomes })
+            : [];
+        outcomes.push(...unaccounted);
         const counts = { done: 0, skipped: 0, conflict: 0, failed: 0 };
-        for (const outcome of applied.outcomes) counts[outcome.result] += 1;
-        report({ phase: 'done', done: counts.done, total: applied.outcomes.length });
+        for (const outcome of outcomes) counts[outcome.result] += 1;
+        report({ phase: 'done', done: counts.done, total: outcomes.length });
         options.logger.info('restore applied', { dir: checkpoint.dir, checkpoint: checkpoint.id, preRollback: preRollback.id, ...counts });
-        return { plan, preRollback, outcomes: [...applied.outcomes], counts, removedDirectories: [...applied.removedDirectories], isVerified: applied.isVerified };
+        return { plan, preRollback, outcomes, counts, removedDirectories: [...applied.removedDirectories], isVerified: applied.isVerified && unaccounted.length === 0 };
       }, `restore of ${checkpoint.dir}`);
     },
   };

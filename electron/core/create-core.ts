@@ -1,7 +1,11 @@
 import { createCheckpointHandlers } from '../checkpoints/checkpoint-handlers';
 import { CheckpointService } from '../checkpoints/checkpoint-service';
+import { createRestoreHandlers } from '../checkpoints/restore-handlers';
+import { restoreServiceFor, writeLedgerFile } from '../checkpoints/restore-service';
+import { createWriteLedger, recordingWrites } from '../checkpoints/restore-write-ledger';
 import os from 'node:os';
 import { createAgentServices } from '../executor/create-agent-services';
+import { restorePortOf } from '../sessions/session-rewinder';
 import type { ToolExecutor } from '../executor/executor-types';
 import type { SessionService } from '../sessions/session-types';
 import { readConfigSection } from '../config/config-file';
@@ -58,7 +62,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   stack.add(() => memory.dispose());
   const checkpoints = new CheckpointService({ root: paths.checkpoints, logger, events, watch: true });
   stack.add(() => checkpoints.dispose());
-  const agents = await createAgentServices({ paths, logger, events, home: os.homedir(), checkpoints, memory });
+  const restore = restoreServiceFor(checkpoints, paths.checkpoints, logger, events, { checkScopeAfterRestore: true });
+  // Agents' writes go through this view of the engine, so the write ledger knows which versions Vigil made.
+  const recordedCheckpoints = recordingWrites(checkpoints, createWriteLedger(writeLedgerFile(paths.checkpoints), logger), logger);
+  const agents = await createAgentServices({ paths, logger, events, home: os.homedir(), checkpoints: recordedCheckpoints, memory, restore: restorePortOf(restore) });
   stack.add(() => agents.dispose());
 
   const gatewayConfig = await readConfigSection(paths.config, 'gateway', gatewayConfigSchema);
@@ -76,6 +83,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }),
     ...createMemoryHandlers(memory),
     ...createCheckpointHandlers(checkpoints),
+    ...createRestoreHandlers(restore),
     ...agents.handlers,
   };
 

@@ -108,7 +108,7 @@ export const restoreResultSchema = z.object({
   }),
   /** Folders removed because the restore emptied them and the checkpoint did not have them. */
   removedDirectories: z.array(z.string()),
-  /** Every written file was read back and matched the checkpoint's blob. */
+  /** Every written file was read back and matched the checkpoint's blob (and, where the scope is checked again, nothing else in it still differs). */
   isVerified: z.boolean(),
 });
 

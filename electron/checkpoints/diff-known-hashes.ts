@@ -1,0 +1,40 @@
+import type { BigIntStats } from 'node:fs';
+import type { DirState } from './dir-state';
+import type { FileMode } from './git-objects';
+import { loadStatCache } from './stat-cache';
+import { racyWindowNs } from './stat-walk';
+import { dirHash, statCacheFile, storeLayout } from './store-layout';
+
+/**
+ * Blob ids the engine already knows for a directory's files, from its stat cache (read only): a
+ * file whose stat still matches its record, and whose record is not racy, has that record's blob
+ * id without being read — git's index rule. Anything else is read and hashed.
+ */
+export interface KnownHashes {
+  /** The blob id of `relativePath` if its stat proves it unchanged since it was hashed, else undefined. */
+  oidOf(relativePath: string, stats: BigIntStats, mode: FileMode): string | undefined;
+}
+
+/** No known hashes: every file is read. */
+export const noKnownHashes: KnownHashes = { oidOf: () => undefined };
+
+/** Loads the engine's stat cache of `dir` (resolved) under `root` (`$VIGIL_HOME/checkpoints`); none when it is missing or damaged. */
+export async function loadKnownHashes(root: string, dir: string): Promise<KnownHashes> {
+  const state: DirState | undefined = await loadStatCache(statCacheFile(storeLayout(root), dirHash(dir)), dir);
+  if (state === undefined) return noKnownHashes;
+  return {
+    oidOf(relativePath, stats, mode) {
+      const record = state.file(relativePath);
+      if (record === undefined) return undefined;
+      const isSame =
+        record.mode === mode &&
+        record.size === Number(stats.size) &&
+        record.mtimeNs === stats.mtimeNs &&
+        record.ctimeNs === stats.ctimeNs &&
+        record.ino === stats.ino &&
+        // The same rule as the engine's scan (stat-walk.ts): a record written too close to its scan is racy.
+        record.mtimeNs < state.stampNs - racyWindowNs(record.mtimeNs);
+      return isSame ? record.oid : undefined;
+    },
+  };
+}
