@@ -3,11 +3,12 @@ import type { AppliedOperation, MemoryCheckpoint, MemoryMutationResult, Preserve
 import { AppError, isAppError } from '../../shared/errors';
 import type { Attribution } from '../checkpoints/checkpoint-types';
 import { writeFileAtomic } from '../files/atomic-write';
+import { isSameIdentity, type FileIdentity } from '../files/file-identity';
 import type { Logger } from '../logging/logger';
 import type { MemoryCaptureQueue } from './memory-capture';
 import type { MemoryCheckpointer } from './memory-checkpointer';
 import type { LateWriteWatch } from './memory-late-writes';
-import { openMemoryFile, sha256Of, type MemoryFileSnapshot } from './memory-file';
+import { openMemoryFile, readMemoryFile, sha256Of, statIdentity, type MemoryFileSnapshot } from './memory-file';
 import { parseSnapshot, type MemoryFileState, type ParsedSnapshot } from './memory-file-state';
 import { joinEntries, parseEntries, usageOf } from './memory-format';
 import { withMemoryLock } from './memory-lock';
@@ -115,11 +116,43 @@ function describePreserved(item: PreservedBackup): string {
   }
 }
 
+/** A checkpoint taken before the lock, and the version of the file it holds. */
+interface EarlyCheckpoint {
+  readonly identity: FileIdentity | undefined;
+  readonly checkpoint: MemoryCheckpoint;
+}
+
+/**
+ * Takes the checkpoint before a change without holding the memory lock, so the lock file is not
+ * in it (restoring a checkpoint must never bring back a lock). A dry run decides first — only a
+ * change that will write may touch checkpoint state (seed 002) — and the file's version is read
+ * before and after, so the checkpoint is known to hold that version. Undefined when the dry run
+ * refuses or changes nothing, or when the file changed meanwhile: the locked attempt then decides
+ * for real and checkpoints under the lock if it must.
+ */
+async function checkpointBeforeLock(state: MemoryFileState, change: GuardedChange, deps: GuardedChangeDependencies): Promise<EarlyCheckpoint | undefined> {
+  if (deps.checkpoints === undefined) return undefined;
+  let snapshot: MemoryFileSnapshot;
+  try {
+    snapshot = await readMemoryFile(state.file);
+    const parsed = parseSnapshot(snapshot, state.limit);
+    if (parsed.drift.isDrifted && !change.mayRewriteDrift) return undefined;
+    if (!change.decide(parsed, snapshot).isChanged) return undefined;
+  } catch {
+    return undefined;
+  }
+  await deps.captures.idle(state.directory.path);
+  const checkpoint = await takeCheckpoint(deps, state, change);
+  const after = await statIdentity(state.file).catch(() => null);
+  return after !== null && isSameIdentity(after, snapshot.identity) ? { identity: snapshot.identity, checkpoint } : undefined;
+}
+
 /** One attempt: read, check, decide, checkpoint, back up, write; undefined when the file changed under us. */
 async function attempt(
   state: MemoryFileState,
   change: GuardedChange,
   deps: GuardedChangeDependencies,
+  early: EarlyCheckpoint | undefined,
   isLastAttempt: boolean,
 ): Promise<MemoryMutationResult | undefined> {
   const opened = await openMemoryFile(state.file);
@@ -140,9 +173,14 @@ async function attempt(
     if (!decision.isChanged) {
       return { ...base, outcome: 'unchanged', message: decision.message, entries: [...decision.entries], usage: parsed.usage, checkpoint: { status: 'not-needed' }, preserved: [] };
     }
-    // An external version found just now gets its own checkpoint first, then the one before the change.
-    await deps.captures.idle(state.directory.path);
-    const checkpoint = await takeCheckpoint(deps, state, change);
+    // The early checkpoint holds this very version; otherwise the file changed since (rare): an
+    // external version found just now gets its own checkpoint first, then the one before the change.
+    let checkpoint: MemoryCheckpoint;
+    if (early !== undefined && isSameIdentity(early.identity, snapshot.identity)) checkpoint = early.checkpoint;
+    else {
+      await deps.captures.idle(state.directory.path);
+      checkpoint = await takeCheckpoint(deps, state, change);
+    }
     const preserved: PreservedBackup[] = [];
     const elsewhere = writtenElsewhere(decision.discarded, record);
     if (change.backupWhole && snapshot.bytes.length > 0) {
@@ -174,6 +212,8 @@ async function attempt(
     isHandedOff = true;
     deps.checkpoints?.noteWritten([snapshot.path]);
     state.observe(writtenSnapshot(snapshot, text), { source: 'vigil', notifications: 0 });
+    // The new version goes on the timeline too (in the background), so a later edit outside Vigil cannot erase it unseen.
+    deps.captures.schedule(state.directory.path, `after ${change.purpose}`);
     const notes = preserved.map((item) => describePreserved(item)).join('');
     return {
       ...base,
@@ -191,20 +231,23 @@ async function attempt(
 
 /**
  * Runs a change of one memory file with every guard of seed 003: in this process's queue for the
- * file, under the cross-process memory lock, it re-reads the file (reporting an external change
+ * file, after a checkpoint taken before the lock (see `checkpointBeforeLock`), and under the
+ * cross-process memory lock, it re-reads the file (reporting an external change
  * it finds), refuses a drifted file (untouched, with a `.bak` and a remediation), lets the change
  * decide, takes a checkpoint, keeps a backup of text written outside Vigil that the change takes
  * out, records what it writes, and writes through the atomic writer only if the file is still
  * the version it read (otherwise it starts over). A write that raced into the old file after the
- * read is rescued into a backup.
+ * read is rescued into a backup. The version written is checkpointed in the background, so every
+ * version of the file that stays on disk long enough to be read is on the directory's timeline.
  */
 export function runGuardedChange(state: MemoryFileState, change: GuardedChange, deps: GuardedChangeDependencies): Promise<MemoryMutationResult> {
-  return state.run(() =>
-    withMemoryLock(
+  return state.run(async () => {
+    const early = await checkpointBeforeLock(state, change, deps);
+    return withMemoryLock(
       state.file,
       async () => {
         for (let number = 1; number <= maxAttempts; number += 1) {
-          const result = await attempt(state, change, deps, number === maxAttempts);
+          const result = await attempt(state, change, deps, early, number === maxAttempts);
           if (result !== undefined) return result;
         }
         throw new AppError('conflict', `${state.file} kept changing while Vigil tried to write it; nothing was written. Retry.`, { file: state.file, reason: 'kept-changing' });
@@ -216,6 +259,6 @@ export function runGuardedChange(state: MemoryFileState, change: GuardedChange, 
         hermesSidecar: state.directory.source === 'hermes' ? 'create' : 'if-present',
         ...(deps.lockTimeoutMs === undefined ? {} : { timeoutMs: deps.lockTimeoutMs }),
       },
-    ),
-  );
+    );
+  });
 }

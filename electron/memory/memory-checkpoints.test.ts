@@ -1,0 +1,93 @@
+import { execFileSync } from 'node:child_process';
+import { appendFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CheckpointService } from '../checkpoints/checkpoint-service';
+import { dirHash } from '../checkpoints/store-layout';
+import { silentLogger } from '../logging/logger';
+import { makeTempDir } from '../test-support/temp-dir';
+import type { MemoryCheckpointer } from './memory-checkpointer';
+import { ChangeRecorder } from './test-support/change-recorder';
+import { memoryServiceFor } from './test-support/memory-fixtures';
+
+let temp: { dir: string; remove: () => Promise<void> };
+let checkpoints: CheckpointService;
+let memories: string;
+
+beforeEach(async () => {
+  temp = await makeTempDir();
+  memories = path.join(temp.dir, 'memories');
+  await mkdir(memories);
+  checkpoints = new CheckpointService({ root: path.join(temp.dir, 'checkpoints'), logger: silentLogger });
+});
+afterEach(async () => {
+  await checkpoints.dispose();
+  await temp.remove();
+});
+
+function git(...args: string[]): string {
+  return execFileSync('git', [`--git-dir=${checkpoints.gitdir}`, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+  }).trim();
+}
+
+describe('memory directories are checkpointed directories', () => {
+  it('puts every version of MEMORY.md on the timeline: before and after each change, and each external edit', async () => {
+    const memory = await memoryServiceFor(memories, { checkpoints, watch: {} });
+    const recorder = new ChangeRecorder(memory);
+    try {
+      const first = await memory.mutate(memories, 'memory', { action: 'add', content: 'likes tea' }, { attribution: { sessionId: 's1', turn: 1, tool: 'memory' } });
+      expect(first.checkpoint.status).toBe('created');
+      await memory.mutate(memories, 'memory', { action: 'add', content: 'uses vim' });
+      await memory.settled();
+      await appendFile(path.join(memories, 'MEMORY.md'), '\n§\nappended by hand');
+      await recorder.waitFor('the external edit', (change) => change.source === 'external');
+      await memory.settled();
+      const replaced = await memory.mutate(memories, 'memory', { action: 'replace', oldText: 'vim', content: 'uses helix' });
+      expect(replaced.checkpoint.status).toBe('unchanged');
+      await memory.settled();
+    } finally {
+      recorder.dispose();
+      await memory.dispose();
+    }
+    const ref = `refs/vigil/${dirHash(memories)}`;
+    const commits = git('log', '--format=%H %s', ref).split('\n').reverse();
+    expect(commits.map((line) => line.slice(41))).toEqual([
+      'before memory: add',
+      'after memory: add',
+      'after memory: add',
+      'external edit of MEMORY.md',
+      'after memory: replace',
+    ]);
+    const versions = commits.slice(1).map((line) => git('cat-file', '-p', `${line.slice(0, 40)}:MEMORY.md`));
+    expect(versions).toEqual([
+      'likes tea',
+      'likes tea\n§\nuses vim',
+      'likes tea\n§\nuses vim\n§\nappended by hand',
+      'likes tea\n§\nuses helix\n§\nappended by hand',
+    ]);
+    expect(git('log', '-1', '--format=%B', commits[0]?.slice(0, 40) ?? '')).toContain('Vigil-Session: s1');
+    // No lock file was ever captured: the checkpoint before a change is taken while the lock is held.
+    const stored = new Set(commits.flatMap((line) => git('ls-tree', '--name-only', line.slice(0, 40)).split('\n')).filter((name) => name !== ''));
+    expect([...stored].sort()).toEqual(['.MEMORY.md.vigil-record', 'MEMORY.md']);
+    git('fsck', '--full', '--no-dangling');
+  });
+
+  it('goes ahead and says so when the checkpoint fails', async () => {
+    const problems: string[] = [];
+    const failing: MemoryCheckpointer = {
+      checkpoint: () => Promise.reject(new Error('the store is on a full disk')),
+      noteWritten: () => undefined,
+    };
+    const memory = await memoryServiceFor(memories, { checkpoints: failing, onProblem: (message) => problems.push(message) });
+    try {
+      const result = await memory.mutate(memories, 'memory', { action: 'add', content: 'likes tea' });
+      expect(result.outcome).toBe('changed');
+      expect(result.checkpoint).toMatchObject({ status: 'failed', message: expect.stringContaining('full disk') as string });
+    } finally {
+      await memory.dispose();
+    }
+    expect(problems.some((problem) => problem.includes('full disk'))).toBe(true);
+  });
+});
