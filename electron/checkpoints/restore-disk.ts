@@ -34,9 +34,9 @@ export async function diskEntry(dir: string, relativePath: string): Promise<Disk
 }
 
 /**
- * Every file, symlink or other non-folder entry under a folder (relative to `dir`), folders
- * themselves left out; an unreadable folder is returned as its own path so callers treat it as
- * something they cannot account for.
+ * Every file, symlink or other non-folder entry under a folder (relative to `dir`), plus every
+ * empty folder (as `path/`: no snapshot can bring one back, so callers must not remove it) and
+ * every unreadable folder (as `path/`: something they cannot account for).
  */
 export async function entriesUnder(dir: string, relativeFolder: string): Promise<string[]> {
   const found: string[] = [];
@@ -53,6 +53,7 @@ export async function entriesUnder(dir: string, relativeFolder: string): Promise
         found.push(`${folder}/`);
         continue;
       }
+      if (names.length === 0 && folder !== relativeFolder) found.push(`${folder}/`);
       for (const entry of names) {
         const relativePath = `${folder}/${entry.name}`;
         if (entry.isDirectory()) next.push(relativePath);
