@@ -39,7 +39,13 @@ const shutdownTimeoutMs = 10_000;
 // everything, Chromium's own files included, so the single-instance lock is per VIGIL_HOME.
 const home = resolveVigilHome(process.env, path.join(app.getPath('appData'), productName));
 const paths = vigilPaths(home);
-await mkdir(path.join(home, 'chromium'), { recursive: true, mode: 0o700 });
+try {
+  await mkdir(path.join(home, 'chromium'), { recursive: true, mode: 0o700 });
+} catch (error) {
+  dialog.showErrorBox(`${productName} could not start`, `The data folder ${home} cannot be created: ${String(error)}\n\nSet VIGIL_HOME to a folder you can write to.`);
+  // Nothing is running yet, so there is nothing to release; stop before anything else touches the folder.
+  process.exit(1);
+}
 app.setName(productName);
 app.setPath('userData', home);
 app.setPath('sessionData', path.join(home, 'chromium'));
@@ -128,8 +134,10 @@ async function start(): Promise<void> {
   logger.info('desktop app started', { gateway: gateway.kind === 'serving' ? gateway.baseUrl : gateway.error.code });
 }
 
-/** Quits once: waits (up to a limit) for everything to be released, then exits. */
+/** The one shutdown in progress, if any. */
 let stopping: Promise<void> | undefined;
+
+/** Quits once: waits (up to a limit) for startup to settle and everything to be released, then exits. */
 function stop(started: Promise<void>): Promise<void> {
   stopping ??= (async () => {
     logger.info('desktop app stopping');
