@@ -33,9 +33,9 @@ async function editToEvent(base: string, edits: number, context: BenchContext): 
     logger: silentLogger,
     watch: {},
   });
-  const first: { rawAt: number | undefined } = { rawAt: undefined };
+  const rawEvents: number[] = [];
   const raw = watch(dir, { depth: 0, ignoreInitial: true, ignored: (candidate: string) => candidate !== dir && path.basename(candidate) !== 'MEMORY.md' });
-  raw.on('all', () => (first.rawAt ??= performance.now()));
+  raw.on('all', () => rawEvents.push(performance.now()));
   await new Promise<void>((resolve) => raw.once('ready', () => resolve()));
   const arrivals = new Map<string, number>();
   memory.onChange((change: MemoryChange) => {
@@ -49,7 +49,7 @@ async function editToEvent(base: string, edits: number, context: BenchContext): 
       const kind = editKinds[index % editKinds.length] ?? 'append (cat >>)';
       const addition = `\n§\nedit ${index}`;
       content = kind === 'append (cat >>)' ? `${content}${addition}` : joinEntries([`version ${index}`, 'x'.repeat(200)]);
-      first.rawAt = undefined;
+      const rawBefore = rawEvents.length;
       if (kind === 'append (cat >>)') await appendFile(file, addition);
       else if (kind === 'rewrite in place') await writeFile(file, content);
       else {
@@ -63,7 +63,8 @@ async function editToEvent(base: string, edits: number, context: BenchContext): 
         await sleep(1);
       }
       vigil.get(kind)?.push(Math.max(0, (arrivals.get(sha) ?? written) - written));
-      if (first.rawAt !== undefined) rawSamples.push(Math.max(0, first.rawAt - written));
+      const rawAt = rawEvents[rawBefore];
+      if (rawAt !== undefined) rawSamples.push(Math.max(0, rawAt - written));
       // Let the confirmation re-check run, so every edit starts from a quiet file.
       await sleep(defaultDebounceMs * 2 + 20);
     }
