@@ -21,9 +21,10 @@ function parseReply(line: string): Reply | undefined {
   return undefined;
 }
 
-/** Makes a stream keep the process alive (or not). */
+/** Makes a stream keep the process alive (or not); a closed pipe is left alone (it has nothing to hold). */
 function setRef(stream: unknown, isRef: boolean): void {
-  const socket = stream as Partial<Pick<Socket, 'ref' | 'unref'>>;
+  const socket = stream as Partial<Pick<Socket, 'ref' | 'unref' | 'destroyed'>>;
+  if (socket.destroyed === true) return;
   if (isRef) socket.ref?.();
   else socket.unref?.();
 }

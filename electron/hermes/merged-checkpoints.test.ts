@@ -91,7 +91,7 @@ describe('one timeline of both sources', () => {
     expect(directories).toEqual([expect.objectContaining({ dir: project, dirhash: dirHash(project), count: 1, head: h1, exists: true, sources: ['hermes'] })]);
     const elsewhere = path.join(base, 'elsewhere');
     mkdirSync(elsewhere);
-    await expect(view.list(elsewhere)).rejects.toMatchObject({ code: 'not_found', message: expect.stringContaining('neither Vigil nor Hermes') as unknown });
+    await expect(view.list(elsewhere)).rejects.toMatchObject({ code: 'not_found', message: expect.stringContaining('never checkpointed, by Vigil or by Hermes Agent') as unknown });
   });
 });
 

@@ -56,7 +56,7 @@ export function mergeHermesCheckpoints(engine: MergedCheckpointApi, hermes: Herm
   };
 
   const noCheckpoints = (dir: string): AppError =>
-    new AppError('not_found', `${dir} has no checkpoints: neither Vigil nor Hermes Agent ever checkpointed it. "vigil checkpoints status" lists the directories Vigil did.`, { dir });
+    new AppError('not_found', `${dir} has no checkpoints: it was never checkpointed, by Vigil or by Hermes Agent. "vigil checkpoints status" lists the directories Vigil checkpointed.`, { dir });
 
   /** Every checkpoint of a directory, merged newest first; `not_found` when neither source has one. */
   const merged = async (dir: string, resolved: string, hermesEntries: readonly CheckpointEntry[], limit: number): Promise<CheckpointEntry[]> => {

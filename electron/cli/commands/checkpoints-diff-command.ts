@@ -1,26 +1,19 @@
-import { CheckpointService } from '../../checkpoints/checkpoint-service';
 import type { DiffFile, FileDiff } from '../../checkpoints/diff-checkpoint';
 import { restoreServiceFor, type RestoreService } from '../../checkpoints/restore-service';
-import { vigilPaths } from '../../core/vigil-home';
+import type { MergedCheckpointApi } from '../../hermes/merged-checkpoints';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
-import { cliHome, cliLogger } from '../cli-context';
+import { withMergedCheckpoints } from './checkpoints-sources';
 import { directoryArgument, localTime } from './checkpoint-command';
 
 /** Diff lines shown by default, as in the seed's `/rollback diff` ("capped at 80 lines"). */
 const defaultLineCap = 80;
 
-/** Runs `task` with a one-shot engine and restore service, closing both afterwards. */
-export async function withRestoreService<T>(io: CliIo, task: (restore: RestoreService, engine: CheckpointService) => Promise<T>): Promise<T> {
-  const home = cliHome(io);
-  const logger = cliLogger(home, io);
-  const root = vigilPaths(home).checkpoints;
-  const engine = new CheckpointService({ root, logger });
-  try {
-    return await task(restoreServiceFor(engine, root, logger), engine);
-  } finally {
-    await engine.dispose();
-    await logger.flush();
-  }
+/**
+ * Runs `task` with a one-shot restore service over the merged timeline (Vigil's checkpoints and
+ * Hermes Agent's, numbered as `vigil checkpoints list` numbers them), closing everything afterwards.
+ */
+export async function withRestoreService<T>(io: CliIo, task: (restore: RestoreService, engine: MergedCheckpointApi) => Promise<T>): Promise<T> {
+  return withMergedCheckpoints(io, (engine, { root, logger }) => task(restoreServiceFor(engine, root, logger), engine));
 }
 
 /** A positive whole number option, or its default. */
@@ -72,7 +65,8 @@ export const checkpointsDiffCommand: CliCommand = {
   summary: 'Show what changed since a checkpoint: a stat summary, then the diff (capped).',
   usage: 'vigil checkpoints diff DIR N [FILE] [--to M] [--lines L] [--json]',
   help: [
-    'N is a number from "vigil checkpoints list DIR" (1 = newest) or a hex id (or prefix).',
+    'N is a number from "vigil checkpoints list DIR" (1 = newest; Vigil\'s or Hermes Agent\'s checkpoint)',
+    'or a hex id (or prefix).',
     'Compares checkpoint N with the directory as it is now (excluded and oversize files are not',
     'compared), or with checkpoint M given --to.',
     '',

@@ -62,7 +62,9 @@ export const checkpointsRestoreCommand: CliCommand = {
   summary: 'Restore a directory (or some files) to a checkpoint; undoable through the pre-rollback snapshot.',
   usage: 'vigil checkpoints restore DIR N [FILE ...] [--dry-run] [--json]',
   help: [
-    'N is a number from "vigil checkpoints list DIR" (1 = newest) or a hex id (or prefix).',
+    'N is a number from "vigil checkpoints list DIR" (1 = newest) or a hex id (or prefix), of a checkpoint',
+    "of Vigil's or of Hermes Agent's: both are restored the same way, and the pre-rollback snapshot goes",
+    "into Vigil's store (Hermes's store is only read).",
     'FILEs (files or folders, relative to DIR) limit the restore to them; without any, the whole',
     'directory is restored: changed files are written back, missing ones re-created, and files',
     'created since are deleted (the pre-rollback snapshot keeps them). Excluded and oversize files',

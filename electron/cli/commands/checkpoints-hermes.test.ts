@@ -1,0 +1,82 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { folderFingerprint, hermesSharedCheckpoint } from '../../hermes/test-support/hermes-fixtures';
+import { runVigil } from '../../test-support/run-vigil';
+import { makeTempDir } from '../../test-support/temp-dir';
+
+/** `vigil checkpoints list|diff|restore` on a directory Hermes Agent and Vigil both checkpointed (real processes). */
+describe('vigil checkpoints with Hermes Agent checkpoints', { timeout: 60_000 }, () => {
+  let base: string;
+  let remove: () => Promise<void>;
+  let project: string;
+  let hermesHome: string;
+  let env: NodeJS.ProcessEnv;
+  const past = Math.floor(Date.now() / 1000) - 3_600;
+
+  beforeEach(async () => {
+    ({ dir: base, remove } = await makeTempDir('vigil-cli-hermes-'));
+    project = path.join(base, 'project');
+    hermesHome = path.join(base, 'hermes');
+    mkdirSync(project);
+    env = { VIGIL_HOME: path.join(base, 'vigil'), HERMES_HOME: hermesHome };
+  });
+  afterEach(async () => {
+    await remove();
+  });
+
+  /** Hermes an hour ago, Vigil now, Hermes in an hour: three checkpoints, numbered h, v, h from the newest. */
+  async function mixedTimeline(): Promise<{ older: string; newer: string }> {
+    writeFileSync(path.join(project, 'app.py'), 'print("hermes one")\n');
+    const older = hermesSharedCheckpoint(hermesHome, project, 'before write_file', { seconds: past }) ?? '';
+    writeFileSync(path.join(project, 'app.py'), 'print("vigil")\n');
+    expect((await runVigil(['checkpoint', project, '--reason', 'before patch'], { env })).code).toBe(0);
+    writeFileSync(path.join(project, 'app.py'), 'print("hermes two")\n');
+    const newer = hermesSharedCheckpoint(hermesHome, project, 'before terminal: sed -i s/a/b/ app.py', { seconds: past + 7_200 }) ?? '';
+    return { older, newer };
+  }
+
+  it('lists both sources with a source column, filters by source keeping the numbers, and refuses an unknown source', async () => {
+    const { older, newer } = await mixedTimeline();
+    const [all, hermesOnly, json, wrong] = await Promise.all([
+      runVigil(['checkpoints', 'list', project], { env }),
+      runVigil(['checkpoints', 'list', project, '--source', 'hermes'], { env }),
+      runVigil(['checkpoints', 'list', project, '--json'], { env }),
+      runVigil(['checkpoints', 'list', project, '--source', 'claude'], { env }),
+    ]);
+    expect(all.stderr).toBe('');
+    const lines = (text: string): string[] => text.split('\n').filter((line) => /^\s+\d+\. /.test(line));
+    expect(lines(all.stdout)).toEqual([
+      expect.stringMatching(new RegExp(`^ {2}1\\. ${newer.slice(0, 8)} .* {2}hermes {2}before terminal: sed -i s/a/b/ app\\.py {2}\\(1 file, \\+1/-1\\)$`)),
+      expect.stringMatching(/^ {2}2\. [0-9a-f]{8} .* {2}vigil {3}before patch/),
+      expect.stringMatching(new RegExp(`^ {2}3\\. ${older.slice(0, 8)} .* {2}hermes {2}before write_file {2}\\(1 file, \\+1/-0\\)$`)),
+    ]);
+    expect(lines(hermesOnly.stdout).map((line) => line.trim().split(' ')[0])).toEqual(['1.', '3.']);
+    const parsed = JSON.parse(json.stdout) as { total: number; entries: { number: number; source: string; id: string }[] };
+    expect(parsed.total).toBe(3);
+    expect(parsed.entries.map((entry) => [entry.number, entry.source])).toEqual([[1, 'hermes'], [2, 'vigil'], [3, 'hermes']]);
+    expect(wrong).toMatchObject({ code: 2, stderr: expect.stringContaining('--source takes vigil or hermes') as unknown });
+  });
+
+  it("diffs and restores a Hermes checkpoint by its number, never writing Hermes's store, and undoes the restore", async () => {
+    const { older } = await mixedTimeline();
+    const before = folderFingerprint(hermesHome);
+    const diff = await runVigil(['checkpoints', 'diff', project, '3'], { env });
+    expect(diff.stdout).toMatch(new RegExp(`^Checkpoint ${older.slice(0, 8)} .* before write_file → now`, 'm'));
+    expect(diff.stdout).toContain('-print("hermes one")');
+    expect(diff.stdout).toContain('+print("hermes two")');
+
+    const restored = await runVigil(['checkpoints', 'restore', project, '3'], { env });
+    expect(restored.stderr).toBe('');
+    expect(restored.code).toBe(0);
+    expect(readFileSync(path.join(project, 'app.py'), 'utf8')).toBe('print("hermes one")\n');
+    expect(folderFingerprint(hermesHome)).toBe(before);
+    // The newer Hermes checkpoint is dated an hour ahead, so the pre-rollback snapshot (now) is number 2.
+    expect(restored.stdout).toMatch(/^Undo this restore: vigil checkpoints restore \S+ 2$/m);
+    const list = await runVigil(['checkpoints', 'list', project, '--limit', '2'], { env });
+    expect(list.stdout).toMatch(new RegExp(`^ {2}2\\. [0-9a-f]{8} .* {2}vigil {3}pre-rollback snapshot \\(restoring to ${older.slice(0, 8)}\\).*↶$`, 'm'));
+    expect((await runVigil(['checkpoints', 'restore', project, '2'], { env })).code).toBe(0);
+    expect(readFileSync(path.join(project, 'app.py'), 'utf8')).toBe('print("hermes two")\n');
+    expect(folderFingerprint(hermesHome)).toBe(before);
+  });
+});
