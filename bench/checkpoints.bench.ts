@@ -75,7 +75,7 @@ function diskUse(folder: string): number {
 interface SizeResult {
   readonly size: number;
   readonly rows: string[][];
-  readonly lagMs?: { readonly max: number; readonly p99: number };
+  readonly lagMs?: { readonly max: number; readonly p99: number; readonly idleMax: number; readonly idleP99: number };
   readonly oneFileRatio: number;
   readonly firstRatio: number;
 }
@@ -89,7 +89,7 @@ async function measureSize(base: string, size: number, context: BenchContext): P
   const firstRuns = size <= 10_000 ? 3 : size <= 50_000 ? 2 : 1;
   const vigilFirst: number[] = [];
   const gitFirst: number[] = [];
-  let lag: { max: number; p99: number } | undefined;
+  let lag: { max: number; p99: number; idleMax: number; idleP99: number } | undefined;
   let live: CheckpointService | undefined;
   const gitStore = path.join(base, `git-${size}`);
   for (let run = 0; run < firstRuns; run += 1) {
@@ -102,7 +102,14 @@ async function measureSize(base: string, size: number, context: BenchContext): P
     await live.checkpoint(dir, { reason: 'before write_file' });
     vigilFirst.push(performance.now() - start);
     histogram.disable();
-    if (size === 50_000) lag = { max: histogram.max / 1e6, p99: histogram.percentile(99) / 1e6 };
+    if (size === 50_000 && run === 0) {
+      // The same measure over an idle stretch right after: on a shared machine, scheduling alone shows up as lag.
+      const idle = monitorEventLoopDelay({ resolution: 5 });
+      idle.enable();
+      await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, vigilFirst[0] ?? 0)));
+      idle.disable();
+      lag = { max: histogram.max / 1e6, p99: histogram.percentile(99) / 1e6, idleMax: idle.max / 1e6, idleP99: idle.percentile(99) / 1e6 };
+    }
     rmSync(gitStore, { recursive: true, force: true });
     git(['init', '--quiet', '--bare', gitStore]);
     gitFirst.push(gitSnapshot(gitStore, dir, 'first'));
@@ -247,8 +254,14 @@ export const run: BenchArea = async (context) => {
     const at50k = results.find((result) => result.size === 50_000);
     const lagTable: BenchTable = {
       caption: "Main thread's event-loop delay during a 50,000-file first snapshot (monitorEventLoopDelay)",
-      columns: ['max', 'p99'],
-      rows: at50k?.lagMs === undefined ? [] : [[formatMs(at50k.lagMs.max), formatMs(at50k.lagMs.p99)]],
+      columns: ['Stretch', 'max', 'p99'],
+      rows:
+        at50k?.lagMs === undefined
+          ? []
+          : [
+              ['during the snapshot', formatMs(at50k.lagMs.max), formatMs(at50k.lagMs.p99)],
+              ['idle, just after (the machine itself)', formatMs(at50k.lagMs.idleMax), formatMs(at50k.lagMs.idleP99)],
+            ],
     };
     const verdicts = [
       at50k === undefined ? undefined : `1 changed file at 50k files ≤ 0.2× git: ${at50k.oneFileRatio.toFixed(2)}× — ${at50k.oneFileRatio <= 0.2 ? 'met' : 'NOT met'}`,

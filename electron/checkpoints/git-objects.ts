@@ -45,14 +45,30 @@ export interface TreeItem {
  * (so `a.txt` < `a/` < `a0`).
  */
 export function compareTreeItems(left: TreeItem, right: TreeItem): number {
-  const a = Buffer.from(left.mode === fileModes.tree ? `${left.name}/` : left.name);
-  const b = Buffer.from(right.mode === fileModes.tree ? `${right.name}/` : right.name);
-  return Buffer.compare(a, b);
+  return compareSortKeys(sortKey(left), sortKey(right));
+}
+
+/** The name git sorts an entry by: a tree's name with `/` appended. */
+function sortKey(item: TreeItem): string {
+  return item.mode === fileModes.tree ? `${item.name}/` : item.name;
+}
+
+/** Whether a string holds UTF-16 surrogates (characters beyond the BMP). */
+const hasSurrogates = (value: string): boolean => /[\uD800-\uDFFF]/.test(value);
+
+/**
+ * Byte-wise UTF-8 order. Without surrogates, UTF-16 code-unit order already is code-point order,
+ * which is UTF-8 byte order; only names with characters beyond the BMP need encoding.
+ */
+function compareSortKeys(a: string, b: string): number {
+  if (hasSurrogates(a) || hasSurrogates(b)) return Buffer.compare(Buffer.from(a), Buffer.from(b));
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Serializes tree entries (sorting them git's way) into a tree object's content. */
 export function encodeTree(items: readonly TreeItem[]): Buffer {
-  const sorted = [...items].sort(compareTreeItems);
+  const keyed = items.map((item) => ({ item, key: sortKey(item) }));
+  const sorted = keyed.sort((a, b) => compareSortKeys(a.key, b.key)).map(({ item }) => item);
   const parts: Buffer[] = [];
   for (const item of sorted) {
     parts.push(Buffer.from(`${item.mode} ${item.name}\0`), Buffer.from(item.oid, 'hex'));

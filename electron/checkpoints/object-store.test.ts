@@ -35,6 +35,10 @@ describe('the object layer', () => {
       { mode: fileModes.symlink, name: 'ln', oid: blob },
       { mode: fileModes.file, name: 'Zeta', oid: blob },
       { mode: fileModes.file, name: 'é', oid: blob },
+      // Beyond the BMP: UTF-16 order and UTF-8 byte order disagree with U+E000..U+FFFF.
+      { mode: fileModes.file, name: '😀', oid: blob },
+      { mode: fileModes.file, name: '\uE000', oid: blob },
+      { mode: fileModes.tree, name: '\uFFFD-dir', oid: emptyTreeOid },
     ];
     const input = items.map((item) => `${item.mode.padStart(6, '0')} ${item.mode === fileModes.tree ? 'tree' : 'blob'} ${item.oid}\t${item.name}`).join('\n');
     expect(hashObject('tree', encodeTree(items))).toBe(gitWithInput(['--git-dir', gitdir, 'mktree', '--missing'], `${input}\n`));

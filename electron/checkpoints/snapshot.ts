@@ -75,10 +75,13 @@ async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory,
   return known;
 }
 
+/** Above this many new trees they go into one pack (a first snapshot writes one per folder). */
+const treePackThreshold = 128;
+
 /** Builds the root tree, writing the new trees (loose, or one pack when many changed). */
 async function writeTrees(engine: SnapshotEngine, state: DirState): Promise<string> {
   const dirtyFolders = [...state.folders()].filter(([, tree]) => tree === undefined).length;
-  if (dirtyFolders <= packThreshold) {
+  if (dirtyFolders <= treePackThreshold) {
     return state.buildTree(async (content, oid) => {
       await engine.store.writeLoose('tree', content, oid);
     });

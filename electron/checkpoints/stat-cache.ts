@@ -28,7 +28,7 @@ export async function saveStatCache(file: string, dir: string, state: DirState):
   let count = 0;
   for (const [rel, record] of state.files()) {
     lines.push(`F\t${quotePath(rel)}\t${record.mode}\t${record.oid}\t${record.size}\t${record.mtimeNs}\t${record.ctimeNs}\t${record.ino}`);
-    if (++count % 20_000 === 0) await yieldToLoop();
+    if (++count % 5_000 === 0) await yieldToLoop();
   }
   for (const [rel, tree] of state.folders()) lines.push(`D\t${quotePath(rel)}\t${tree ?? '-'}`);
   for (const skipped of state.skippedPaths()) lines.push(`S\t${quotePath(skipped.path)}\t${skipped.reason}`);
@@ -80,7 +80,7 @@ async function parse(text: string, dir: string): Promise<DirState | undefined> {
     } else {
       return undefined;
     }
-    if (index % 20_000 === 0) await yieldToLoop();
+    if (index % 5_000 === 0) await yieldToLoop();
   }
   // Tree ids are trusted only when recorded for every folder (they were saved right after a build).
   for (const [rel, tree] of trees) {
