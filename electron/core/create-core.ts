@@ -11,6 +11,8 @@ import type { SessionService } from '../sessions/session-types';
 import { readConfigSection } from '../config/config-file';
 import { createGateway, type Gateway } from '../gateway/create-gateway';
 import { gatewayConfigSchema } from '../gateway/gateway-config';
+import { HermesCheckpoints } from '../hermes/hermes-checkpoints';
+import { mergeHermesCheckpoints } from '../hermes/merged-checkpoints';
 import type { CallHandlers } from '../transport/call-handlers';
 import { createContractRouter, type ContractRouter } from '../transport/contract-router';
 import type { HttpRoute } from '../transport/http-route';
@@ -58,13 +60,18 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const { logger } = options;
   const events = new EventHub();
   const stack = new DisposableStack();
-  const memory = await createConfiguredMemoryService({ paths, env: options.env ?? process.env, logger, events, watch: {} });
-  stack.add(() => memory.dispose());
   const checkpoints = new CheckpointService({ root: paths.checkpoints, logger, events, watch: true });
   stack.add(() => checkpoints.dispose());
-  const restore = restoreServiceFor(checkpoints, paths.checkpoints, logger, events, { checkScopeAfterRestore: true });
+  // Hermes Agent's checkpoints (read, never written) join every timeline, diff and restore.
+  const hermes = new HermesCheckpoints({ env: options.env ?? process.env, logger });
+  stack.add(() => hermes.dispose());
+  const timelines = mergeHermesCheckpoints(checkpoints, hermes, { env: options.env ?? process.env });
+  const restore = restoreServiceFor(timelines, paths.checkpoints, logger, events, { checkScopeAfterRestore: true });
   // Agents' writes go through this view of the engine, so the write ledger knows which versions Vigil made.
   const recordedCheckpoints = recordingWrites(checkpoints, createWriteLedger(writeLedgerFile(paths.checkpoints), logger), logger);
+  // Memory directories are checkpointed directories; disposed before the engine (its captures finish first).
+  const memory = await createConfiguredMemoryService({ paths, env: options.env ?? process.env, logger, events, checkpoints: recordedCheckpoints, watch: {} });
+  stack.add(() => memory.dispose());
   const agents = await createAgentServices({ paths, logger, events, home: os.homedir(), checkpoints: recordedCheckpoints, memory, restore: restorePortOf(restore) });
   stack.add(() => agents.dispose());
 
@@ -82,7 +89,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       startedAt: new Date().toISOString(),
     }),
     ...createMemoryHandlers(memory),
-    ...createCheckpointHandlers(checkpoints),
+    ...createCheckpointHandlers(timelines),
     ...createRestoreHandlers(restore),
     ...agents.handlers,
   };
