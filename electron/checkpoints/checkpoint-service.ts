@@ -252,7 +252,7 @@ export class CheckpointService implements CheckpointApi {
     if (tracked === undefined) {
       tracked = new TrackedDirectory(dir, dirhash);
       this.#tracked.set(dirhash, tracked);
-      if (this.#options.watch === true) await this.#watchers.watch(tracked, this.#layout.root);
+      if (this.#options.watch === true) await this.#watchers.watch(tracked, this.#ignoredFolders());
     }
     return tracked;
   }
@@ -316,9 +316,15 @@ export class CheckpointService implements CheckpointApi {
       pool: this.#pool,
       maxFileBytes: this.maxFileBytes,
       workerThreshold: this.#options.workerThreshold ?? 2_000,
-      ignoredFolders: [this.#layout.root],
+      ignoredFolders: this.#ignoredFolders(),
       assertLockHeld: () => this.#lock.assertHeld(),
     };
+  }
+
+  /** Vigil's own folders, never stored: the checkpoints folder and, in the usual layout, the whole data folder. */
+  #ignoredFolders(): string[] {
+    const root = this.#layout.root;
+    return path.basename(root) === 'checkpoints' ? [root, path.dirname(root)] : [root];
   }
 
   #queries(): QueryContext {

@@ -156,6 +156,21 @@ describe('checkpoint snapshots', () => {
     }
   });
 
+  it("never stores Vigil's own data folder when it sits inside a checkpointed directory", async () => {
+    const inside = testService(path.join(dir, 'vigil-home', 'checkpoints'));
+    try {
+      writeTree(dir, { 'code.ts': 'x\n', 'vigil-home/serve.json': '{"token":"secret"}' });
+      const entry = created(await inside.checkpoint(dir, { reason: 'before write_file' }));
+      expect(entry.skipped).toEqual([{ path: 'vigil-home/', reason: 'excluded' }]);
+      expect(git(['--git-dir', inside.gitdir, 'ls-tree', '-r', '--name-only', entry.id])).toBe('code.ts');
+      writeTree(dir, { 'code.ts': 'y\n' });
+      const next = created(await inside.checkpoint(dir, { reason: 'before patch' }));
+      expect(next.stats.files).toBe(1);
+    } finally {
+      await inside.dispose();
+    }
+  });
+
   it('refuses the root, the home directory itself, relative paths and missing folders', async () => {
     const guarded = testService(path.join(base, 'home3', 'checkpoints'), { refusedDirs: [dir] });
     try {

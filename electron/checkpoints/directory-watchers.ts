@@ -16,16 +16,18 @@ export class DirectoryWatchers {
   constructor(private readonly logger: Logger) {}
 
   /** Starts watching a directory; resolves once the watcher is set up (or gave up). */
-  async watch(tracked: TrackedDirectory, ignoredFolder: string): Promise<void> {
+  async watch(tracked: TrackedDirectory, ignoredFolders: readonly string[]): Promise<void> {
     if (this.#isDisposed || this.#stops.has(tracked.dirhash)) return;
-    const inside = path.relative(tracked.dir, ignoredFolder);
-    const ignoredRel = inside === '' || inside.startsWith('..') || path.isAbsolute(inside) ? undefined : inside.split(path.sep).join('/');
+    const ignoredRels = ignoredFolders.flatMap((folder) => {
+      const inside = path.relative(tracked.dir, folder);
+      return inside === '' || inside.startsWith('..') || path.isAbsolute(inside) ? [] : [inside.split(path.sep).join('/')];
+    });
     try {
       const stop = await watchDirectory({
         root: tracked.dir,
         isIgnoredFolder: (name) => directoryExclusion(name) !== undefined,
         onChange: (rel) => {
-          if (ignoredRel !== undefined && (rel === ignoredRel || rel.startsWith(`${ignoredRel}/`))) return;
+          if (ignoredRels.some((ignored) => rel.startsWith(`${ignored}/`))) return;
           tracked.dirty.add(rel);
         },
         onOverflow: (reason, isFatal) => {

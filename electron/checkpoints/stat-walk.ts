@@ -78,7 +78,11 @@ async function eachLimit<T>(items: readonly T[], limit: number, task: (item: T) 
  */
 export async function scanFolder(context: ScanContext, rel: string, out: HashCandidate[]): Promise<void> {
   const absolute = rel === '' ? context.root : path.join(context.root, rel);
-  if (context.ignoredFolders.includes(absolute)) return;
+  // Vigil's own data folder inside a checkpointed directory is never stored (it holds tokens and the store itself).
+  if (rel !== '' && context.ignoredFolders.includes(absolute)) {
+    context.state.setSkipped(rel, 'excluded', true);
+    return;
+  }
   let entries: Dirent[];
   try {
     entries = await readdir(absolute, { withFileTypes: true });
@@ -162,7 +166,11 @@ export async function scanPaths(context: ScanContext, rels: Iterable<string>, ou
     // Inside an excluded folder, the folder itself is what is recorded.
     if (pathExclusion(parts.slice(0, -1).join('/')) !== undefined) return;
     const absolute = path.join(context.root, rel);
-    if (context.ignoredFolders.some((folder) => absolute === folder || absolute.startsWith(`${folder}${path.sep}`))) return;
+    if (context.ignoredFolders.includes(absolute)) {
+      context.state.setSkipped(rel, 'excluded', true);
+      return;
+    }
+    if (context.ignoredFolders.some((folder) => absolute.startsWith(`${folder}${path.sep}`))) return;
     let stats: BigIntStats;
     try {
       stats = await lstat(absolute, { bigint: true });
