@@ -27,6 +27,16 @@ export interface DiffSides {
   readonly changes: readonly TreeChange[];
 }
 
+/**
+ * Whether a path absent from a checkpoint is one the checkpoint's own rules leave out. Only
+ * Hermes checkpoints carry such a list that Vigil's live walk does not share (what git ignores there
+ * is computed when the checkpoint is resolved): those files are not changes since the checkpoint.
+ */
+function isLeftOutBy(checkpoint: CheckpointEntry, change: TreeChange): boolean {
+  if (checkpoint.source !== 'hermes' || change.old !== undefined) return false;
+  return checkpoint.skipped.some((item) => item.path === change.path || (item.path.endsWith('/') && change.path.startsWith(item.path)));
+}
+
 /** A commit's root tree, with the empty tree read as "nothing". */
 function rootOf(tree: string): string | undefined {
   return tree === emptyTreeOid ? undefined : tree;
@@ -56,7 +66,7 @@ export async function openDiffSides(
   }
   const live = await readLiveTree(from.dir, rules, scope, await loadKnown(from.dir));
   const reader = overlayReader(live, store);
-  const changes = await diffTrees(reader, rootOf(from.tree), live.root, scope);
+  const changes = (await diffTrees(reader, rootOf(from.tree), live.root, scope)).filter((change) => !isLeftOutBy(from, change));
   return { dir: from.dir, from, to: { kind: 'live', live }, reader, changes };
 }
 

@@ -111,6 +111,8 @@ describe('diff and restore of a Hermes checkpoint, by the same engine', () => {
     const page = await restore.diff(project, '1', { kind: 'live' });
     expect(page.from.id).toBe(hermesId);
     expect(page.files.map((file) => [file.path, file.status])).toEqual(expect.arrayContaining([['app.py', 'modified'], ['gone.py', 'deleted'], ['new.py', 'added']]));
+    // What Hermes's git could not have stored (ignored, a nested repository) is no change since its checkpoint.
+    expect(page.files.map((file) => file.path).filter((file) => file === 'secrets.json' || file.startsWith('data/') || file.startsWith('vendor/'))).toEqual([]);
     const hunks = await restore.fileDiff(project, hermesId.slice(0, 8), { kind: 'live' }, 'app.py');
     expect(hunks.hunks[0]?.lines).toEqual(['-print("v1")', '+print("v2")']);
 
