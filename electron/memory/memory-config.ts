@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { MemoryDirectoryInfo, MemoryTarget } from '../../shared/contract/memory-contract';
 import { AppError } from '../../shared/errors';
 import { parseOrThrow } from '../../shared/validation';
+import { hermesHome, hermesHomePaths } from '../hermes/hermes-home';
 import { defaultMemoryLimits } from './memory-format';
 
 /** A limit in characters: a whole number the file can hold at least a short entry in. */
@@ -81,10 +82,9 @@ export async function readMemoryConfig(configPath: string): Promise<MemoryConfig
   return parsed.memory ?? parseOrThrow(memoryConfigSchema, {}, configPath);
 }
 
-/** Where the environment says Hermes keeps its memories: $HERMES_HOME/memories, else ~/.hermes/memories. */
+/** Where the environment says Hermes keeps its memories: $HERMES_HOME/memories, else ~/.hermes/memories (Hermes's own home rules). */
 export function hermesMemoriesPath(env: NodeJS.ProcessEnv, home = os.homedir()): string {
-  const hermesHome = env['HERMES_HOME'];
-  return path.join(hermesHome !== undefined && hermesHome !== '' ? path.resolve(hermesHome) : path.join(home, '.hermes'), 'memories');
+  return hermesHomePaths(hermesHome(env, home)).memories;
 }
 
 /** What the directory list is built from. */
