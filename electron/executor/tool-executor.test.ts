@@ -69,6 +69,15 @@ describe('the executor at its edges', () => {
     expect(log.map((record) => record.type)).toEqual(['opened', 'turn-began', 'call', 'result']);
   });
 
+  it('never checkpoints the home folder itself, and says so when the turn is undone', async () => {
+    const atHome = (await harness.sessions.open({ agent: 'home', roots: [harness.home] })).id;
+    const [outcome] = await harness.executor.execute(atHome, [{ name: 'write_file', arguments: { path: 'note.txt', content: 'x' } }], { concurrent: false });
+    expect(outcome).toMatchObject({ decision: 'allowed', result: { ok: true }, checkpoints: [], checkpointProblems: [] });
+    expect(harness.gitLog(harness.home)).toEqual([]);
+    const plan = await harness.sessions.planRewind(atHome, 1, 'code');
+    expect(plan).toMatchObject({ directories: [], problems: [expect.stringContaining(`No checkpoint of ${harness.home}`) as unknown] });
+  });
+
   it('stops a terminal command at its timeout and reports it', async () => {
     const [outcome] = await harness.executor.execute(sessionId, [{ name: 'terminal', arguments: { command: 'sleep 600', timeout_ms: 200 } }], { concurrent: false });
     expect(outcome?.result).toMatchObject({ ok: true, value: { timed_out: true, exit_code: null } });

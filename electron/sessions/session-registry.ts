@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { messageRoleSchema, sessionIdSchema, type RewindMode, type SessionStatus, type SessionSummary } from '../../shared/contract/sessions-contract';
@@ -9,7 +8,8 @@ import type { EventHub, Unsubscribe } from '../core/event-hub';
 import { syncDirectory } from '../files/sync-directory';
 import type { Logger } from '../logging/logger';
 import { parseOpenSessionRequest, resolveSessionPlace } from './open-session-request';
-import { readSessionLog, SessionLogWriter } from './session-log';
+import { loadSessionLogs } from './load-session-logs';
+import { SessionLogWriter } from './session-log';
 import { capLoggedStrings, type SessionRecord } from './session-records';
 import { applyRecord, initialState, toHistory, toSummary, type SessionState } from './session-state';
 import type { SessionRewinder } from './session-rewinder';
@@ -58,27 +58,8 @@ export class SessionRegistry implements SessionService {
 
   /** Reads every session log; sessions that were not closed come back idle, ready to resume. */
   async load(): Promise<void> {
-    await mkdir(this.#options.directory, { recursive: true, mode: 0o700 });
-    const names = (await readdir(this.#options.directory)).filter((name) => name.endsWith('.jsonl'));
-    for (const name of names) {
-      const file = path.join(this.#options.directory, name);
-      try {
-        const contents = await readSessionLog(file);
-        const [first, ...rest] = contents.records;
-        if (first?.type !== 'opened') {
-          this.#report(`The session log ${file} does not start with an "opened" record; it was not loaded.`);
-          continue;
-        }
-        const state = initialState(first);
-        for (const record of rest) applyRecord(state, record);
-        for (const problem of contents.problems) {
-          state.warnings.push(problem.message);
-          this.#report(`Session ${state.id}: ${problem.message} (${file}).`);
-        }
-        this.#entries.set(state.id, { state, writer: undefined, isTorn: contents.isTorn, running: 0 });
-      } catch (error) {
-        this.#report(`The session log ${file} could not be read: ${(error as Error).message}`);
-      }
+    for (const { state, isTorn } of await loadSessionLogs(this.#options.directory, (message) => this.#report(message))) {
+      this.#entries.set(state.id, { state, writer: undefined, isTorn, running: 0 });
     }
   }
 
