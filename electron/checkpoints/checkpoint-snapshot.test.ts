@@ -211,6 +211,17 @@ describe('checkpoint snapshots', () => {
       rmSync(path.join(dir, 'd3'), { recursive: true });
       const second = created(await workers.checkpoint(dir, { reason: 'before terminal: rm -r d3' }));
       expect(second.stats.deletions).toBe(git(['--git-dir', workers.gitdir, 'diff', '--numstat', entry.id, second.id]).split('\n').reduce((sum, line) => sum + Number(line.split('\t')[1]), 0));
+      // A middling batch goes to the running workers too, as loose objects, with its line changes counted there.
+      for (let index = 0; index < 600; index += 15) writeTree(dir, { [`d${index % 13}/f${index}.txt`]: `rewritten ${index}\n`.repeat(index % 3) });
+      const third = created(await workers.checkpoint(dir, { reason: 'before patch' }));
+      expect(third.tree).toBe(gitWriteTree(path.join(base, 'shadow2'), dir));
+      const numstat = git(['--git-dir', workers.gitdir, 'diff', '--numstat', second.id, third.id]).split('\n').map((line) => line.split('\t').map(Number));
+      expect(third.stats).toEqual({
+        files: numstat.length,
+        insertions: numstat.reduce((sum, [added = 0]) => sum + added, 0),
+        deletions: numstat.reduce((sum, [, removed = 0]) => sum + removed, 0),
+      });
+      expect(fsck(workers.gitdir)).toBe('');
       expect(statSync(workers.gitdir).isDirectory()).toBe(true);
     } finally {
       await workers.dispose();

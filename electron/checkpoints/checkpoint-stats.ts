@@ -3,8 +3,13 @@ import { decodeTree, fileModes, type TreeItem } from './git-objects';
 import { countLines, isBinary, lineChanges } from './line-stats';
 import type { ObjectStore } from './object-store';
 
-/** What is already known about a blob written in this snapshot (its lines), to avoid reading it back. */
-export type KnownBlobs = ReadonlyMap<string, { readonly lines: number; readonly binary: boolean }>;
+/** What hashing already learned, so that stats need not read blobs back. */
+export interface KnownBlobs {
+  /** Lines of each blob hashed in this snapshot (0 when binary). */
+  readonly blobs: ReadonlyMap<string, { readonly lines: number; readonly binary: boolean }>;
+  /** Lines added and removed between two blobs, keyed `old>new`. */
+  readonly changes: ReadonlyMap<string, { readonly insertions: number; readonly deletions: number }>;
+}
 
 /** One changed file between two trees. */
 interface FileChange {
@@ -37,7 +42,7 @@ async function changedFiles(store: ObjectStore, before: string | undefined, afte
 }
 
 async function lineCount(store: ObjectStore, oid: string, known: KnownBlobs): Promise<number> {
-  const hit = known.get(oid);
+  const hit = known.blobs.get(oid);
   if (hit !== undefined) return hit.binary ? 0 : hit.lines;
   const content = await store.readTyped(oid, 'blob');
   return isBinary(content) ? 0 : countLines(content);
@@ -57,13 +62,19 @@ export async function checkpointStats(store: ObjectStore, before: string | undef
     for (let index = next++; index < changes.length; index = next++) {
       const { before: a, after: b } = changes[index] ?? {};
       if (a !== undefined && b !== undefined) {
-        if (a.oid === b.oid) continue;
+        if (a.oid === b.oid || known.blobs.get(b.oid)?.binary === true) continue;
+        const counted = known.changes.get(`${a.oid}>${b.oid}`);
+        if (counted !== undefined) {
+          insertions += counted.insertions;
+          deletions += counted.deletions;
+          continue;
+        }
         const [old, current] = await Promise.all([store.readTyped(a.oid, 'blob'), store.readTyped(b.oid, 'blob')]);
         if (isBinary(old) || isBinary(current)) continue;
         // Counted after the awaits: a `+= await` would race with the other runners.
-        const counted = lineChanges(old, current);
-        insertions += counted.insertions;
-        deletions += counted.deletions;
+        const read = lineChanges(old, current);
+        insertions += read.insertions;
+        deletions += read.deletions;
       } else if (b !== undefined) {
         const added = await lineCount(store, b.oid, known);
         insertions += added;

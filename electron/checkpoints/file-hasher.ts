@@ -1,10 +1,9 @@
-import { constants, type BigIntStats } from 'node:fs';
-import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from '../files/file-system-error';
-import { compressBlocking, readBlocking } from './blocking-file-reader';
+import { readForHash } from './async-file-reader';
+import { compressBlocking, readBlocking, writeLooseBlocking } from './blocking-io';
 import { hashObject, type FileMode } from './git-objects';
-import { countLines, isBinary } from './line-stats';
+import { countLines, isBinary, lineChanges } from './line-stats';
 import type { ObjectStore } from './object-store';
 import { PackWriter, type WrittenPack } from './pack-writer';
 import type { HashCandidate } from './stat-walk';
@@ -31,18 +30,11 @@ export type HashResult =
       /** Lines in the file (0 when binary), for the change stats of files added. */
       readonly lines: number;
       readonly binary: boolean;
+      /** Lines added and removed against the candidate's previous blob (both text), computed while the content is at hand. */
+      readonly changes?: { readonly insertions: number; readonly deletions: number };
     }
   | { readonly kind: 'skipped'; readonly rel: string; readonly reason: 'oversize' | 'unreadable' | 'special' }
   | { readonly kind: 'vanished'; readonly rel: string };
-
-/** A file is re-read when it changed while being read; after this many tries its record is marked for re-hashing. */
-const maxReads = 3;
-
-const noFollow = process.platform === 'win32' ? 0 : constants.O_NOFOLLOW;
-
-function sameStat(a: BigIntStats, b: BigIntStats): boolean {
-  return a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.ino === b.ino;
-}
 
 /**
  * Reads, hashes and stores file contents: into a new pack for big batches (one file write for
@@ -105,17 +97,15 @@ export class FileHasher {
   async #hashOne(request: HashRequest, item: HashCandidate): Promise<HashResult> {
     const absolute = path.join(request.root, item.rel);
     try {
-      const read = this.isWorker
-        ? readBlocking(absolute, item.isSymlink, request.maxFileBytes)
-        : item.isSymlink
-          ? await readSymlink(absolute)
-          : await readStable(absolute, request.maxFileBytes);
+      const read = this.isWorker ? readBlocking(absolute, item.isSymlink, request.maxFileBytes) : await readForHash(absolute, item.isSymlink, request.maxFileBytes);
       if (read.kind !== 'read') return { ...read, rel: item.rel };
       const { content, stats, isStable } = read;
       const oid = hashObject('blob', content);
       await this.#store(content, oid);
       const binary = isBinary(content);
+      const changes = item.oldOid !== undefined && item.oldOid !== oid && !binary ? await this.#changes(item.oldOid, content) : undefined;
       return {
+        ...(changes === undefined ? {} : { changes }),
         kind: 'stored',
         rel: item.rel,
         mode: modeOfStat(stats),
@@ -136,10 +126,17 @@ export class FileHasher {
     }
   }
 
+  /** Lines added and removed against the previous version, when it is text and still in the store. */
+  async #changes(oldOid: string, content: Buffer): Promise<{ insertions: number; deletions: number } | undefined> {
+    const old = await this.store.readTyped(oldOid, 'blob').catch(() => undefined);
+    return old === undefined || isBinary(old) ? undefined : lineChanges(old, content);
+  }
+
   async #store(content: Buffer, oid: string): Promise<void> {
     const pack = this.#pack;
     if (pack === undefined) {
-      await this.store.writeLoose('blob', content, oid);
+      if (!this.isWorker) await this.store.writeLoose('blob', content, oid);
+      else if (!this.store.hasPacked(oid)) writeLooseBlocking(this.store.objectsDir, 'blob', content, oid);
       return;
     }
     if (pack.has(oid) || (await this.store.has(oid))) return;
@@ -150,49 +147,4 @@ export class FileHasher {
     this.store.remember(oid, 'blob', content);
     await pack.add('blob', content, oid);
   }
-}
-
-type ReadOutcome =
-  | { readonly kind: 'read'; readonly content: Buffer; readonly stats: BigIntStats; readonly isStable: boolean }
-  | { readonly kind: 'skipped'; readonly reason: 'oversize' | 'special' }
-  | { readonly kind: 'vanished' };
-
-/** Reads a regular file, re-reading it when it changed underneath (checked with fstat before and after). */
-async function readStable(absolute: string, maxFileBytes: number): Promise<ReadOutcome> {
-  const handle = await open(absolute, constants.O_RDONLY | noFollow);
-  try {
-    let before = await handle.stat({ bigint: true });
-    for (let attempt = 1; ; attempt += 1) {
-      if (!before.isFile()) return { kind: 'skipped', reason: 'special' };
-      if (Number(before.size) > maxFileBytes) return { kind: 'skipped', reason: 'oversize' };
-      const content = await readAt(handle, Number(before.size));
-      const after = await handle.stat({ bigint: true });
-      const isStable = sameStat(before, after) && BigInt(content.length) === after.size;
-      if (isStable || attempt >= maxReads) return { kind: 'read', content, stats: after, isStable };
-      before = after;
-    }
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Reads `size` bytes from the start of a file with positional reads (fewer when it shrank). */
-async function readAt(handle: FileHandle, size: number): Promise<Buffer> {
-  const buffer = Buffer.allocUnsafe(size);
-  let offset = 0;
-  while (offset < size) {
-    const { bytesRead } = await handle.read(buffer, offset, size - offset, offset);
-    if (bytesRead === 0) break;
-    offset += bytesRead;
-  }
-  return buffer.subarray(0, offset);
-}
-
-/** Reads a symlink's target (its blob content), checking it did not change meanwhile. */
-async function readSymlink(absolute: string): Promise<ReadOutcome> {
-  const before = await lstat(absolute, { bigint: true });
-  if (!before.isSymbolicLink()) return { kind: 'vanished' };
-  const target = await readlink(absolute, { encoding: 'buffer' });
-  const after = await lstat(absolute, { bigint: true });
-  return { kind: 'read', content: target, stats: after, isStable: sameStat(before, after) };
 }

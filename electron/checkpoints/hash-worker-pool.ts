@@ -87,8 +87,19 @@ export class HashWorkerPool {
     private readonly size: number,
   ) {}
 
-  /** Hashes every candidate across the workers; resolves with the results and the packs written. */
-  async run(root: string, candidates: readonly HashCandidate[], maxFileBytes: number, onResults: (results: readonly HashResult[]) => void): Promise<WrittenPack[]> {
+  /** Whether the workers were started (and are kept for the next batch). */
+  get isRunning(): boolean {
+    return this.#workers.length > 0;
+  }
+
+  /** Hashes every candidate across the workers (into one pack each, or as loose objects); resolves with the packs written. */
+  async run(
+    root: string,
+    candidates: readonly HashCandidate[],
+    maxFileBytes: number,
+    onResults: (results: readonly HashResult[]) => void,
+    usePack = true,
+  ): Promise<WrittenPack[]> {
     if (this.#workers.length === 0) {
       const entry = await workerEntry();
       this.#workers = Array.from({ length: this.size }, () => new HashWorker(this.gitdir, entry));
@@ -97,7 +108,7 @@ export class HashWorkerPool {
     let next = 0;
     const packs: WrittenPack[] = [];
     const drive = async (worker: HashWorker): Promise<void> => {
-      await worker.send({ type: 'begin', usePack: true });
+      await worker.send({ type: 'begin', usePack });
       try {
         for (let start = next; start < candidates.length; start = next) {
           next = start + chunkSize;

@@ -106,6 +106,11 @@ export class ObjectStore {
     this.#loose = undefined;
   }
 
+  /** Whether one of the known packs holds an object (no I/O). */
+  hasPacked(oid: string): boolean {
+    return this.#findPacked(oid) !== undefined;
+  }
+
   /** Whether the store holds an object. */
   async has(oid: string): Promise<boolean> {
     if (this.#findPacked(oid) !== undefined) return true;

@@ -42,13 +42,15 @@ function nowNs(): bigint {
 
 /** Hashes the candidates (inline for a few, in the workers for many) and applies the results to the state. */
 async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory, state: DirState, candidates: readonly HashCandidate[]): Promise<KnownBlobs> {
-  const known = new Map<string, { lines: number; binary: boolean }>();
+  const known = { blobs: new Map<string, { lines: number; binary: boolean }>(), changes: new Map<string, { insertions: number; deletions: number }>() };
   const apply = (results: readonly HashResult[]): void => {
     for (const result of results) {
       if (result.kind === 'stored') {
         const { rel, mode, oid, size, mtimeNs, ctimeNs, ino } = result;
+        const previous = state.file(rel);
+        if (previous !== undefined && result.changes !== undefined) known.changes.set(`${previous.oid}>${oid}`, result.changes);
         state.setFile(rel, { mode, oid, size, mtimeNs, ctimeNs, ino });
-        known.set(oid, { lines: result.lines, binary: result.binary });
+        known.blobs.set(oid, { lines: result.lines, binary: result.binary });
       } else if (result.kind === 'skipped') {
         state.setSkipped(result.rel, result.reason, false);
       } else {
@@ -57,8 +59,10 @@ async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory,
     }
   };
   if (candidates.length === 0) return known;
-  if (candidates.length >= engine.workerThreshold) {
-    await engine.pool.run(tracked.dir, candidates, engine.maxFileBytes, apply);
+  // Worker threads read with blocking calls, no round trips: worth starting for a big batch, and
+  // worth using for a middling one once they run.
+  if (candidates.length >= engine.workerThreshold || (engine.pool.isRunning && candidates.length >= 32)) {
+    await engine.pool.run(tracked.dir, candidates, engine.maxFileBytes, apply, candidates.length > packThreshold);
     await engine.store.refresh(true);
     return known;
   }
@@ -110,7 +114,7 @@ async function firstStats(engine: SnapshotEngine, state: DirState, known: KnownB
   let insertions = 0;
   for (const [, record] of state.files()) {
     files += 1;
-    const hit = known.get(record.oid);
+    const hit = known.blobs.get(record.oid);
     if (hit !== undefined) insertions += hit.binary ? 0 : hit.lines;
     else {
       const content = await engine.store.readTyped(record.oid, 'blob');

@@ -31,6 +31,8 @@ export interface HashCandidate {
   readonly rel: string;
   readonly isSymlink: boolean;
   readonly mode: FileMode;
+  /** The blob the file had at the last checkpoint, to count its changed lines against. */
+  readonly oldOid?: string;
 }
 
 /** The stat fields a record is compared on. */
@@ -150,8 +152,9 @@ async function checkFile(context: ScanContext, rel: string, out: HashCandidate[]
     return;
   }
   const mode = modeOfStat(stats);
-  if (isUnchanged(context.state.file(rel), stats, mode, context.state.stampNs)) return;
-  out.push({ rel, isSymlink: stats.isSymbolicLink(), mode });
+  const record = context.state.file(rel);
+  if (isUnchanged(record, stats, mode, context.state.stampNs)) return;
+  out.push(record === undefined ? { rel, isSymlink: stats.isSymbolicLink(), mode } : { rel, isSymlink: stats.isSymbolicLink(), mode, oldOid: record.oid });
 }
 
 /**

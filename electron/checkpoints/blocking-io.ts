@@ -1,18 +1,30 @@
 /*
- * Blocking reads for the hashing worker thread only. A worker exists to do blocking work off the
- * main thread, and there one synchronous open/fstat/read/close costs a third of the same steps as
- * separate thread-pool round trips (measured on 10,000 small files). The app's main thread never
- * calls these: it uses the asynchronous reader in file-hasher.ts.
+ * Blocking file I/O for the hashing worker thread only. A worker exists to do blocking work off
+ * the main thread, and there one synchronous open/fstat/read/close costs a third of the same steps
+ * as separate thread-pool round trips (measured on 10,000 small files). The app's main thread never
+ * calls these: it uses the asynchronous reader and writer (async-file-reader.ts, object-store.ts).
  */
 /* eslint-disable no-restricted-syntax -- worker-thread-only blocking I/O, see above */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, type BigIntStats } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+  type BigIntStats,
+} from 'node:fs';
+import path from 'node:path';
 import { deflateSync } from 'node:zlib';
-
-/** What a blocking read found. */
-export type BlockingRead =
-  | { readonly kind: 'read'; readonly content: Buffer; readonly stats: BigIntStats; readonly isStable: boolean }
-  | { readonly kind: 'skipped'; readonly reason: 'oversize' | 'special' }
-  | { readonly kind: 'vanished' };
+import type { FileRead } from './async-file-reader';
+import { objectHeader, type ObjectType } from './git-objects';
 
 const noFollow = process.platform === 'win32' ? 0 : constants.O_NOFOLLOW;
 const maxReads = 3;
@@ -22,7 +34,7 @@ function sameStat(a: BigIntStats, b: BigIntStats): boolean {
 }
 
 /** Reads a file (re-reading it when it changed meanwhile) or a symlink's target, blocking the calling worker. */
-export function readBlocking(absolute: string, isSymlink: boolean, maxFileBytes: number): BlockingRead {
+export function readBlocking(absolute: string, isSymlink: boolean, maxFileBytes: number): FileRead {
   if (isSymlink) {
     const before = lstatSync(absolute, { bigint: true });
     if (!before.isSymbolicLink()) return { kind: 'vanished' };
@@ -57,4 +69,29 @@ export function readBlocking(absolute: string, isSymlink: boolean, maxFileBytes:
 /** zlib-compresses an object's content for a pack, blocking the calling worker. */
 export function compressBlocking(content: Uint8Array): Buffer {
   return deflateSync(content, { level: 1 });
+}
+
+/**
+ * Writes a loose object (temp file named like git's, then rename) unless the file exists,
+ * blocking the calling worker. The caller has checked the packs.
+ */
+export function writeLooseBlocking(objectsDir: string, type: ObjectType, content: Uint8Array, oid: string): void {
+  const folder = path.join(objectsDir, oid.slice(0, 2));
+  const target = path.join(folder, oid.slice(2));
+  if (existsSync(target)) return;
+  mkdirSync(folder, { recursive: true });
+  const temp = path.join(folder, `tmp_obj_${randomBytes(6).toString('hex')}`);
+  const fd = openSync(temp, 'wx', 0o444);
+  try {
+    const data = deflateSync(Buffer.concat([objectHeader(type, content.length), content]), { level: 1 });
+    writeSync(fd, data);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(temp, target);
+  } catch (error) {
+    unlinkSync(temp);
+    throw error;
+  }
 }

@@ -1,0 +1,62 @@
+import { constants, type BigIntStats } from 'node:fs';
+import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
+
+/** What reading a file for hashing found. */
+export type FileRead =
+  | { readonly kind: 'read'; readonly content: Buffer; readonly stats: BigIntStats; readonly isStable: boolean }
+  | { readonly kind: 'skipped'; readonly reason: 'oversize' | 'special' }
+  | { readonly kind: 'vanished' };
+
+/** A file is re-read when it changed while being read; after this many tries its record is marked for re-hashing. */
+const maxReads = 3;
+
+const noFollow = process.platform === 'win32' ? 0 : constants.O_NOFOLLOW;
+
+function sameStat(a: BigIntStats, b: BigIntStats): boolean {
+  return a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.ino === b.ino;
+}
+
+/** Reads `size` bytes from the start of a file with positional reads (fewer when it shrank). */
+async function readAt(handle: FileHandle, size: number): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(size);
+  let offset = 0;
+  while (offset < size) {
+    const { bytesRead } = await handle.read(buffer, offset, size - offset, offset);
+    if (bytesRead === 0) break;
+    offset += bytesRead;
+  }
+  return buffer.subarray(0, offset);
+}
+
+/** Reads a regular file without following a symlink, re-reading it when it changed underneath (fstat before and after). */
+async function readStable(absolute: string, maxFileBytes: number): Promise<FileRead> {
+  const handle = await open(absolute, constants.O_RDONLY | noFollow);
+  try {
+    let before = await handle.stat({ bigint: true });
+    for (let attempt = 1; ; attempt += 1) {
+      if (!before.isFile()) return { kind: 'skipped', reason: 'special' };
+      if (Number(before.size) > maxFileBytes) return { kind: 'skipped', reason: 'oversize' };
+      const content = await readAt(handle, Number(before.size));
+      const after = await handle.stat({ bigint: true });
+      const isStable = sameStat(before, after) && BigInt(content.length) === after.size;
+      if (isStable || attempt >= maxReads) return { kind: 'read', content, stats: after, isStable };
+      before = after;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads a symlink's target (its blob content), checking it did not change meanwhile. */
+async function readSymlink(absolute: string): Promise<FileRead> {
+  const before = await lstat(absolute, { bigint: true });
+  if (!before.isSymbolicLink()) return { kind: 'vanished' };
+  const target = await readlink(absolute, { encoding: 'buffer' });
+  const after = await lstat(absolute, { bigint: true });
+  return { kind: 'read', content: target, stats: after, isStable: sameStat(before, after) };
+}
+
+/** Reads a file or a symlink's target for hashing, without blocking the event loop. */
+export function readForHash(absolute: string, isSymlink: boolean, maxFileBytes: number): Promise<FileRead> {
+  return isSymlink ? readSymlink(absolute) : readStable(absolute, maxFileBytes);
+}
