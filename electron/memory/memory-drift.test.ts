@@ -30,6 +30,9 @@ describe('the drift check (seed 003)', () => {
     expect(detectDrift('one', 2200).isDrifted).toBe(false);
     expect(detectDrift(joinEntries(['one', 'two', 'three']), 2200).isDrifted).toBe(false);
     expect(detectDrift('a\n§\nb\n§\na', 2200).isDrifted).toBe(false);
+    // Whitespace only (an editor saved an empty file with a newline): nothing a write could lose.
+    expect(detectDrift('\n', 2200).isDrifted).toBe(false);
+    expect(detectDrift(' \n\t\n', 2200).isDrifted).toBe(false);
   });
 
   it('flags a file that would not survive a parse and re-join', () => {

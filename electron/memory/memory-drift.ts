@@ -1,6 +1,6 @@
 import type { DriftKind, DriftReport } from '../../shared/contract/memory-contract';
 import { delimiterLikeLine, joinEntries, splitEntries } from './memory-format';
-import { countChars, formatCount, previewText } from './memory-text';
+import { countChars, formatCount, previewText, pythonStrip } from './memory-text';
 
 /** One reason a file drifted, in words a person or an agent can act on. */
 interface DriftReason {
@@ -35,9 +35,12 @@ function describeRoundTrip(text: string, rejoined: string): string {
  * The drift check of seed 003: a file is drifted when it would not survive a parse and re-join,
  * when one entry is longer than the whole file's limit (no tool-written entry can be), or when an
  * entry holds a delimiter-like line (a `§` line with CRLF or spaces), which would make two entries
- * one. Exact duplicates are not drift: they collapse on load and nothing is lost.
+ * one. Exact duplicates are not drift: they collapse on load and nothing is lost; nor is a file of
+ * whitespace only.
  */
 export function detectDrift(text: string, limit: number): DriftReport {
+  // A file of whitespace only (an editor's lone newline) holds nothing a write could lose.
+  if (pythonStrip(text) === '') return noDrift;
   const reasons: DriftReason[] = [];
   const entries = splitEntries(text);
   const rejoined = joinEntries(entries);

@@ -2,7 +2,12 @@ import path from 'node:path';
 import type { MemoryMutation, MemoryMutationResult, MemoryTarget } from '../../../shared/contract/memory-contract';
 import { isAppError, type AppError } from '../../../shared/errors';
 import { describeMemoryUsage } from '../../../shared/tools/memory-tool';
-import { vigilPaths } from '../../core/vigil-home';
+import { CheckpointService } from '../../checkpoints/checkpoint-service';
+import { writeLedgerFile } from '../../checkpoints/restore-service';
+import { createWriteLedger, recordingWrites } from '../../checkpoints/restore-write-ledger';
+import { vigilPaths, type VigilPaths } from '../../core/vigil-home';
+import type { Logger } from '../../logging/logger';
+import type { MemoryCheckpointer } from '../../memory/memory-checkpointer';
 import { createConfiguredMemoryService } from '../../memory/configured-memory-service';
 import type { MemoryService, MemoryServiceOptions } from '../../memory/memory-service';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliArgs, type CliCommand, type CliIo, type CliOption } from '../cli-command';
@@ -35,7 +40,16 @@ export interface CliMemory {
   readonly dir: string;
 }
 
-/** Runs `task` with a memory service for `--dir` (default $VIGIL_HOME/memories), closed afterwards. */
+/** The checkpoint engine of $VIGIL_HOME for a CLI process, reporting memory writes to the write ledger as the app does. */
+export function cliCheckpoints(paths: VigilPaths, logger: Logger): { readonly checkpoints: MemoryCheckpointer; dispose(): Promise<void> } {
+  const engine = new CheckpointService({ root: paths.checkpoints, logger });
+  return { checkpoints: recordingWrites(engine, createWriteLedger(writeLedgerFile(paths.checkpoints), logger), logger), dispose: () => engine.dispose() };
+}
+
+/**
+ * Runs `task` with a memory service for `--dir` (default $VIGIL_HOME/memories) whose changes are
+ * checkpointed in $VIGIL_HOME's store, like the app's; everything is closed afterwards.
+ */
 export async function withMemory<T>(args: CliArgs, io: CliIo, task: (memory: CliMemory) => Promise<T>, watch?: MemoryServiceOptions['watch']): Promise<T> {
   const home = cliHome(io);
   const paths = vigilPaths(home);
@@ -43,18 +57,24 @@ export async function withMemory<T>(args: CliArgs, io: CliIo, task: (memory: Cli
   if (given === '') throw new UsageError('--dir needs a directory');
   const dir = given === undefined ? paths.memories : path.resolve(io.cwd, given);
   const logger = cliLogger(home, io);
-  const service = await createConfiguredMemoryService({
-    paths,
-    env: io.env,
-    logger,
-    onlyDirectory: dir,
-    ...(watch === undefined ? {} : { watch }),
-  });
+  const engine = cliCheckpoints(paths, logger);
   try {
-    const [directory] = await service.directories();
-    return await task({ service, dir: directory?.path ?? dir });
+    const service = await createConfiguredMemoryService({
+      paths,
+      env: io.env,
+      logger,
+      checkpoints: engine.checkpoints,
+      onlyDirectory: dir,
+      ...(watch === undefined ? {} : { watch }),
+    });
+    try {
+      const [directory] = await service.directories();
+      return await task({ service, dir: directory?.path ?? dir });
+    } finally {
+      await service.dispose();
+    }
   } finally {
-    await service.dispose();
+    await engine.dispose();
     await logger.flush();
   }
 }
@@ -89,7 +109,9 @@ export function printResult(io: CliIo, result: MemoryMutationResult, isJson: boo
     return;
   }
   writeLine(io.stdout, `${result.message} ${path.basename(result.file)} is at ${describeMemoryUsage(result.usage)}, ${result.entries.length} ${result.entries.length === 1 ? 'entry' : 'entries'}.`);
-  if (result.checkpoint.status === 'created' && result.checkpoint.id !== undefined) writeLine(io.stdout, `Checkpoint ${result.checkpoint.id.slice(0, 8)} holds the version before.`);
+  if ((result.checkpoint.status === 'created' || result.checkpoint.status === 'unchanged') && result.checkpoint.id !== undefined) {
+    writeLine(io.stdout, `Checkpoint ${result.checkpoint.id.slice(0, 8)} holds the version before (vigil checkpoints list ${JSON.stringify(result.dir)}).`);
+  }
   if (result.checkpoint.status === 'failed') writeLine(io.stderr, `warning: ${result.checkpoint.message ?? 'the checkpoint failed'}`);
 }
 

@@ -5,6 +5,7 @@ import { vigilPaths } from '../../core/vigil-home';
 import { createConfiguredMemoryService } from '../../memory/configured-memory-service';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand } from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';
+import { cliCheckpoints } from './memory-command-support';
 
 /** One line for an external change: when, which file, what changed, usage, drift. */
 export function describeChange(change: MemoryChange): string {
@@ -51,12 +52,19 @@ export const memoryWatchCommand: CliCommand = {
     if (given === '') throw new UsageError('--dir needs a directory');
     const isJson = flagOption(args, 'json');
     const isAll = flagOption(args, 'all');
+    const paths = vigilPaths(home);
+    // Each external edit is checkpointed as the app would; when the app runs too, the second capture finds nothing new.
+    const engine = cliCheckpoints(paths, logger);
     const service = await createConfiguredMemoryService({
-      paths: vigilPaths(home),
+      paths,
       env: io.env,
       logger,
+      checkpoints: engine.checkpoints,
       watch: {},
       ...(given === undefined ? {} : { onlyDirectory: path.resolve(io.cwd, given) }),
+    }).catch(async (error: unknown) => {
+      await engine.dispose();
+      throw error;
     });
     try {
       service.onChange((change) => {
@@ -69,6 +77,7 @@ export const memoryWatchCommand: CliCommand = {
       return exitCodes.ok;
     } finally {
       await service.dispose();
+      await engine.dispose();
       await logger.flush();
     }
   },
