@@ -9,7 +9,7 @@ import { storedPathExclusion } from './diff-live-tree';
 import type { PathScope } from './diff-path-scope';
 import { diffTrees, lookupPath, type TreeChange, type TreeReader } from './diff-tree-changes';
 import { emptyTreeOid } from './git-objects';
-import { absoluteIn, diskEntry, entriesUnder } from './restore-disk';
+import { absoluteIn, diskEntry, entriesUnder, type DiskEntry } from './restore-disk';
 import type { WriteLedger } from './restore-write-ledger';
 
 /** One line of a restore plan. */
@@ -56,11 +56,16 @@ function ancestorsOf(relativePath: string): string[] {
 }
 
 /** Why a file missing from the current tree cannot be written back, or undefined when it can. */
-async function recreateBlocker(input: PlanInput, change: TreeChange, deletions: ReadonlySet<string>): Promise<RestorePlanEntry | undefined> {
+async function recreateBlocker(input: PlanInput, change: TreeChange, deletions: ReadonlySet<string>, folders: Map<string, Promise<DiskEntry>>): Promise<RestorePlanEntry | undefined> {
   const excluded = storedPathExclusion(change.path, false);
   if (excluded !== undefined) return skip(change, 'excluded', 'It matches the exclusion rules, so the restore never touches it.');
   for (const ancestor of ancestorsOf(change.path)) {
-    const entry = await diskEntry(input.dir, ancestor);
+    let pending = folders.get(ancestor);
+    if (pending === undefined) {
+      pending = diskEntry(input.dir, ancestor);
+      folders.set(ancestor, pending);
+    }
+    const entry = await pending;
     if (entry.kind === 'missing') break;
     if (entry.kind === 'folder') continue;
     if (deletions.has(ancestor)) break;
@@ -81,7 +86,7 @@ async function recreateBlocker(input: PlanInput, change: TreeChange, deletions: 
 }
 
 /** The plan line of one changed file. */
-async function entryFor(input: PlanInput, change: TreeChange, deletions: ReadonlySet<string>): Promise<RestorePlanEntry> {
+async function entryFor(input: PlanInput, change: TreeChange, deletions: ReadonlySet<string>, folders: Map<string, Promise<DiskEntry>>): Promise<RestorePlanEntry> {
   if (change.old !== undefined && change.new !== undefined) return act(change, 'restore');
   if (change.old === undefined) {
     if (wasSkippedByCheckpoint(input.checkpoint, change.path)) {
@@ -89,7 +94,7 @@ async function entryFor(input: PlanInput, change: TreeChange, deletions: Readonl
     }
     return act(change, 'delete');
   }
-  return (await recreateBlocker(input, change, deletions)) ?? act(change, 'recreate');
+  return (await recreateBlocker(input, change, deletions, folders)) ?? act(change, 'recreate');
 }
 
 /** Entries for paths named one by one that did not change: `unchanged`, an on-disk skip, or not found. */
@@ -143,12 +148,16 @@ export async function planRestore(input: PlanInput): Promise<RestorePlan> {
   const checkpointRoot = rootOf(input.checkpoint.tree);
   const changes = await diffTrees(input.current.reader, checkpointRoot, input.current.tree, input.scope);
   const deletions = new Set(changes.filter((change) => change.old === undefined && !wasSkippedByCheckpoint(input.checkpoint, change.path)).map((change) => change.path));
+  // Folders on the way of many re-created files are looked at once.
+  const folders = new Map<string, Promise<DiskEntry>>();
+  const isVigilVersion = await input.ledger.view();
   const changed = await mapLimit(changes, diskConcurrency, async (change) => {
-    const entry = await entryFor(input, change, deletions);
+    const entry = await entryFor(input, change, deletions, folders);
     if (entry.action === 'skip') return entry;
     const absolute = absoluteIn(input.dir, change.path);
-    const isVigilVersion = await input.ledger.isVigilVersion(absolute, await readFileIdentity(absolute));
-    return isVigilVersion ? entry : { ...entry, isChangedOutsideAgents: true };
+    // A file to re-create was just found missing; the others are judged by the version on disk.
+    const identity = entry.action === 'recreate' ? undefined : await readFileIdentity(absolute);
+    return isVigilVersion(absolute, identity) ? entry : { ...entry, isChangedOutsideAgents: true };
   });
   const named = input.scope.paths.length === 0 ? [] : await namedEntries(input, checkpointRoot, new Set(changes.map((change) => change.path)));
   const entries = [...changed, ...named].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

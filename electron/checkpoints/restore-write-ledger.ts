@@ -20,8 +20,11 @@ import type { CheckpointApi } from './checkpoint-service';
 export interface WriteLedger {
   /** Records the current identity (or absence) of files Vigil has just written or deleted. */
   record(absolutePaths: readonly string[]): Promise<void>;
-  /** Whether the file's identity now is the version Vigil recorded last (undefined identity: absent). */
-  isVigilVersion(absolutePath: string, identity: FileIdentity | undefined): Promise<boolean>;
+  /**
+   * The ledger as it is now, read once: whether a file's identity (undefined: absent) is the
+   * version Vigil recorded last for it.
+   */
+  view(): Promise<(absolutePath: string, identity: FileIdentity | undefined) => boolean>;
 }
 
 /** One line of the ledger file. */
@@ -86,13 +89,12 @@ export function createWriteLedger(file: string, logger?: Logger): WriteLedger {
       await mkdir(path.dirname(file), { recursive: true });
       await appendFile(file, lines.join(''));
     },
-    async isVigilVersion(absolutePath, identity) {
+    async view() {
       const last = await lock.run('load', load).catch((error: unknown) => {
         logger?.warn('the write ledger could not be read; changed files are flagged', { file, error });
         return new Map<string, FileIdentity | null>();
       });
-      if (!last.has(absolutePath)) return false;
-      return isSameIdentity(last.get(absolutePath) ?? undefined, identity);
+      return (absolutePath, identity) => last.has(absolutePath) && isSameIdentity(last.get(absolutePath) ?? undefined, identity);
     },
   };
 }
