@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { checkpointStats } from '../checkpoints/checkpoint-stats';
+import { checkpointStats, type KnownBlobs } from '../checkpoints/checkpoint-stats';
 import type { CheckpointEntry, CheckpointStats } from '../checkpoints/checkpoint-types';
 import { ObjectStore } from '../checkpoints/object-store';
 import { Timeline } from '../checkpoints/timeline';
@@ -9,6 +9,9 @@ import { GitRefReader } from './git-ref-reader';
 import { hermesEntry, mergeNewestFirst, unknownStats, type HermesCommit } from './hermes-entry';
 import { hermesHomes, type HermesHomePaths } from './hermes-home';
 import { listHermesDirectories, locateHermesTimelines, type HermesDirectoryRecord, type HermesTimelineSource } from './hermes-store-locator';
+
+/** Hermes's commits come with no line counts of their own: stats read the blobs. */
+const nothingKnown: KnownBlobs = { blobs: new Map(), changes: new Map() };
 
 /** A chain longer than this is cut (Hermes keeps 20–50 per directory; this only stops a damaged loop). */
 const maxChainLength = 10_000;
@@ -93,7 +96,7 @@ export class HermesCheckpoints {
     const found = await this.#storeHolding(entry.id);
     if (found === undefined) return entry;
     const parentTree = entry.parent === undefined ? undefined : await found.timeline.commit(entry.parent).then((parent) => parent.tree, () => undefined);
-    const stats = await checkpointStats(found.objects, parentTree, entry.tree, new Map());
+    const stats = await checkpointStats(found.objects, parentTree, entry.tree, nothingKnown);
     this.#stats.set(entry.id, stats);
     return { ...entry, stats };
   }
@@ -110,6 +113,16 @@ export class HermesCheckpoints {
   /** The git directory a commit was read from (for its store's ignore rules), if known. */
   async gitdirOf(dir: string, id: string): Promise<string | undefined> {
     return (await this.commits(dir)).find((item) => item.id === id)?.gitdir;
+  }
+
+  /** The directories whose Hermes timelines were read so far (the ones someone looked at). */
+  readDirectories(): readonly string[] {
+    return [...this.#timelines.keys()];
+  }
+
+  /** A directory's Hermes commits as last read (what was last shown), without looking again. */
+  lastRead(dir: string): readonly HermesCommit[] | undefined {
+    return this.#timelines.get(dir)?.commits;
   }
 
   /** Every directory Hermes holds checkpoints of, with its count and newest checkpoint. */
