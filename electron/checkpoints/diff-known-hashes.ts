@@ -1,4 +1,5 @@
 import type { BigIntStats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { DirState } from './dir-state';
 import type { FileMode } from './git-objects';
 import { loadStatCache } from './stat-cache';
@@ -36,5 +37,24 @@ export async function loadKnownHashes(root: string, dir: string): Promise<KnownH
         record.mtimeNs < state.stampNs - racyWindowNs(record.mtimeNs);
       return isSame ? record.oid : undefined;
     },
+  };
+}
+
+/**
+ * `loadKnownHashes` with the last result per directory kept while its stat cache file is
+ * unchanged (same size and mtime), so paging through a diff does not parse the cache again.
+ */
+export function knownHashesLoader(root: string): (dir: string) => Promise<KnownHashes> {
+  const kept = new Map<string, { readonly stamp: string; readonly known: KnownHashes }>();
+  return async (dir) => {
+    const file = statCacheFile(storeLayout(root), dirHash(dir));
+    const stats = await stat(file).catch(() => undefined);
+    if (stats === undefined) return noKnownHashes;
+    const stamp = `${stats.size}:${stats.mtimeMs}`;
+    const cached = kept.get(dir);
+    if (cached?.stamp === stamp) return cached.known;
+    const known = await loadKnownHashes(root, dir);
+    kept.set(dir, { stamp, known });
+    return known;
   };
 }

@@ -9,7 +9,7 @@ import type { Logger } from '../logging/logger';
 import { preRollbackReason } from './checkpoint-reasons';
 import type { CheckpointApi } from './checkpoint-service';
 import { diffOneFile, diffPage, type DiffPage, type FileDiff } from './diff-checkpoint';
-import { loadKnownHashes, type KnownHashes } from './diff-known-hashes';
+import { knownHashesLoader, type KnownHashes } from './diff-known-hashes';
 import { readLiveTree, overlayReader, type LiveTreeRules } from './diff-live-tree';
 import { createPathScope } from './diff-path-scope';
 import { openDiffSides, type DiffAgainst } from './diff-sides';
@@ -96,7 +96,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
   const rules: LiveTreeRules = { maxFileBytes: options.maxFileBytes, ignoredFolders: options.ignoredFolders };
   const store = { readTree: (oid: string) => engine.readTree(oid) };
   const locks = new Map<string, FileLock>();
-  const loadKnown = (dir: string): Promise<KnownHashes> => loadKnownHashes(options.root, dir);
+  const loadKnown: (dir: string) => Promise<KnownHashes> = knownHashesLoader(options.root);
 
   /** One restore per directory at a time, across processes; other directories are not held up. */
   const directoryLock = (dir: string): FileLock => {
