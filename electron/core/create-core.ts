@@ -1,4 +1,4 @@
-import { createCheckpointHandlers } from '../checkpoints/checkpoint-handlers';
+import { createCheckpointHandlers, toContractEntry } from '../checkpoints/checkpoint-handlers';
 import { CheckpointService } from '../checkpoints/checkpoint-service';
 import { createRestoreHandlers } from '../checkpoints/restore-handlers';
 import { restoreServiceFor, writeLedgerFile } from '../checkpoints/restore-service';
@@ -12,6 +12,7 @@ import { readConfigSection } from '../config/config-file';
 import { createGateway, type Gateway } from '../gateway/create-gateway';
 import { gatewayConfigSchema } from '../gateway/gateway-config';
 import { HermesCheckpoints } from '../hermes/hermes-checkpoints';
+import { watchHermesTimelines } from '../hermes/hermes-timeline-watcher';
 import { mergeHermesCheckpoints } from '../hermes/merged-checkpoints';
 import type { CallHandlers } from '../transport/call-handlers';
 import { createContractRouter, type ContractRouter } from '../transport/contract-router';
@@ -65,6 +66,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // Hermes Agent's checkpoints (read, never written) join every timeline, diff and restore.
   const hermes = new HermesCheckpoints({ env: options.env ?? process.env, logger });
   stack.add(() => hermes.dispose());
+  stack.add(watchHermesTimelines({ hermes, logger, onCreated: (entry) => events.emit('checkpoints:created', toContractEntry(entry)) }));
   const timelines = mergeHermesCheckpoints(checkpoints, hermes, { env: options.env ?? process.env });
   const restore = restoreServiceFor(timelines, paths.checkpoints, logger, events, { checkScopeAfterRestore: true });
   // Agents' writes go through this view of the engine, so the write ledger knows which versions Vigil made.

@@ -51,4 +51,14 @@ describe('Hermes checkpoints over the contract', () => {
     expect(readFileSync(path.join(project, 'a.txt'), 'utf8')).toBe('hermes\n');
     expect(folderFingerprint(hermesHome)).toBe(before);
   });
+
+  it('announces a checkpoint Hermes takes while the core runs, as checkpoints:created with its source', async () => {
+    writeFileSync(path.join(project, 'a.txt'), 'one\n');
+    hermesSharedCheckpoint(hermesHome, project, 'before write_file', { seconds: 1_700_000_000 });
+    expect(await core.router.dispatch('checkpoints:list', { dir: project }, context)).toMatchObject({ ok: true, value: { total: 1 } });
+    const announced = new Promise<unknown>((resolve) => core.events.on('checkpoints:created', resolve));
+    writeFileSync(path.join(project, 'a.txt'), 'two\n');
+    const id = hermesSharedCheckpoint(hermesHome, project, 'before patch', { seconds: 1_700_000_060 });
+    expect(await announced).toMatchObject({ id, dir: project, source: 'hermes', reason: 'before patch', stats: { files: 1, insertions: 1, deletions: 1 } });
+  });
 });
