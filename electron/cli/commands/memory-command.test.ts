@@ -28,6 +28,7 @@ async function withHomes(test: (homes: Homes) => Promise<void>): Promise<void> {
   }
 }
 
+// Each test spawns several `vigil` processes (seconds each on a busy machine), hence the 120 s limits.
 describe.concurrent('vigil memory', () => {
   it('adds, lists, replaces and removes entries in $VIGIL_HOME/memories', () =>
     withHomes(async ({ home, vigil }) => {
@@ -45,7 +46,7 @@ describe.concurrent('vigil memory', () => {
     const duplicate = await vigil('add', 'uses neovim');
     expect(duplicate.code).toBe(0);
     expect(duplicate.stdout).toContain('Entry already exists (no duplicate added).');
-    }));
+    }), 120_000);
 
   it('exits 1 with the refusal: no match lists the entries, several matches show previews', () =>
     withHomes(async ({ memories, vigil }) => {
@@ -62,7 +63,7 @@ describe.concurrent('vigil memory', () => {
     expect(refusal.error.code).toBe('ambiguous_match');
     expect(refusal.error.details.matches).toEqual(['prefers tabs', 'prefers dark themes']);
     expect((await vigil('add', 'x', '--target', 'notes')).code).toBe(2);
-    }));
+    }), 120_000);
 
   it('refuses a drifted file, keeps it intact, and adopts it after a confirmed preview', () =>
     withHomes(async ({ memories, vigil }) => {
@@ -85,7 +86,7 @@ describe.concurrent('vigil memory', () => {
     expect(adopted.stdout).toContain('Adopted 3 entries.');
     expect((await readFile(file, 'utf8')).split('\n§\n')).toHaveLength(3);
     expect((await vigil('add', 'x', '--dir', memories)).code).toBe(0);
-    }));
+    }), 120_000);
 
   it('takes per-directory limits from config.json and names the field of a bad config', () =>
     withHomes(async ({ home, memories, vigil }) => {
@@ -98,7 +99,7 @@ describe.concurrent('vigil memory', () => {
     const bad = await vigil('list', '--dir', memories);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('memory.directories.0.limits.user');
-    }));
+    }), 120_000);
 
   it('watch prints external changes; with --all Vigil\'s own writes too, never as external', () =>
     withHomes(async ({ home, memories, vigil }) => {
@@ -131,5 +132,5 @@ describe.concurrent('vigil memory', () => {
       watcher.kill('SIGINT');
     }
     expect(await exited).toBe(0);
-    }));
+    }), 120_000);
 });
