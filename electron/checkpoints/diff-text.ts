@@ -26,8 +26,13 @@ export const defaultTextDiffLimits: TextDiffLimits = { maxLines: 2_000, maxBytes
 /** Bytes git inspects for a NUL when it decides whether a file is binary. */
 const binaryProbeBytes = 8_000;
 
-/** Edits jsdiff may explore before giving up and showing the file as replaced whole (bounds CPU time). */
-const maxEditLength = 20_000;
+/**
+ * Bounds on jsdiff's search, after which a file is shown as replaced whole: its cost grows with the
+ * size times the number of edits, and a rewritten 30,000-line file would otherwise hold the event
+ * loop for minutes.
+ */
+const maxEditLength = 1_000;
+const maxDiffMs = 200;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -93,7 +98,7 @@ export function diffText(oldBytes: Uint8Array | undefined, newBytes: Uint8Array 
   if (sides.some(isBinaryContent)) return { kind: 'binary', ...none };
   const oldText = oldBytes === undefined ? '' : Buffer.from(oldBytes).toString('utf8');
   const newText = newBytes === undefined ? '' : Buffer.from(newBytes).toString('utf8');
-  const patch = structuredPatch('a', 'b', oldText, newText, undefined, undefined, { context: limits.context, maxEditLength });
+  const patch = structuredPatch('a', 'b', oldText, newText, undefined, undefined, { context: limits.context, maxEditLength, timeout: maxDiffMs });
   const hunks = patch === undefined ? [replacementHunk(oldText, newText)] : patch.hunks;
   let additions = 0;
   let deletions = 0;
