@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { MemoryDirectoryInfo, MemoryTarget } from '../../shared/contract/memory-contract';
-import { AppError } from '../../shared/errors';
-import { parseOrThrow } from '../../shared/validation';
+import { readConfigSection } from '../config/config-file';
 import { hermesHome, hermesHomePaths } from '../hermes/hermes-home';
 import { defaultMemoryLimits } from './memory-format';
 
@@ -61,25 +60,8 @@ async function isDirectory(candidate: string): Promise<boolean> {
 }
 
 /** Reads the memory section of config.json; a missing file means defaults, a bad one is an error naming the field. */
-export async function readMemoryConfig(configPath: string): Promise<MemoryConfig> {
-  let text: string;
-  try {
-    text = await readFile(configPath, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return parseOrThrow(memoryConfigSchema, {}, configPath);
-    throw new AppError('io_error', `Could not read ${configPath}: ${(error as Error).message}. Check its permissions.`, { path: configPath });
-  }
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch (error) {
-    throw new AppError('invalid_request', `${configPath} is not valid JSON (${(error as Error).message}). Fix it or remove it to use the defaults.`, {
-      path: configPath,
-      field: '(root)',
-    });
-  }
-  const parsed = parseOrThrow(z.looseObject({ memory: memoryConfigSchema.optional() }), document, `${configPath} is invalid`);
-  return parsed.memory ?? parseOrThrow(memoryConfigSchema, {}, configPath);
+export function readMemoryConfig(configPath: string): Promise<MemoryConfig> {
+  return readConfigSection(configPath, 'memory', memoryConfigSchema);
 }
 
 /** Where the environment says Hermes keeps its memories: $HERMES_HOME/memories, else ~/.hermes/memories (Hermes's own home rules). */
