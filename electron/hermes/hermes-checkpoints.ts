@@ -13,6 +13,9 @@ import { listHermesDirectories, locateHermesTimelines, type HermesDirectoryRecor
 /** Hermes's commits come with no line counts of their own: stats read the blobs. */
 const nothingKnown: KnownBlobs = { blobs: new Map(), changes: new Map() };
 
+/** Timelines kept in memory (and watched for new checkpoints): the directories read most recently. */
+const maxRememberedDirectories = 64;
+
 /** A chain longer than this is cut (Hermes keeps 20–50 per directory; this only stops a damaged loop). */
 const maxChainLength = 10_000;
 
@@ -75,10 +78,17 @@ export class HermesCheckpoints {
     const heads = await Promise.all(sources.map(async (source) => ({ source, store: await this.#open(source.gitdir), head: await this.#head(source) })));
     const key = heads.map((item) => `${item.source.gitdir}@${item.head ?? '-'}`).join('|');
     const cached = this.#timelines.get(dir);
-    if (cached?.key === key) return cached.commits;
+    // Most recently read last, so the oldest is dropped first when there are too many.
+    this.#timelines.delete(dir);
+    if (cached?.key === key) {
+      this.#timelines.set(dir, cached);
+      return cached.commits;
+    }
     const chains = await Promise.all(heads.map(async (item) => (item.store === undefined || item.head === undefined ? [] : this.#walk(item.source, item.store, item.head))));
     const commits = mergeNewestFirst(chains, (commit) => commit.commit.time);
     this.#timelines.set(dir, { key, commits });
+    const oldest = this.#timelines.keys().next().value;
+    if (this.#timelines.size > maxRememberedDirectories && oldest !== undefined) this.#timelines.delete(oldest);
     return commits;
   }
 
@@ -115,7 +125,7 @@ export class HermesCheckpoints {
     return (await this.commits(dir)).find((item) => item.id === id)?.gitdir;
   }
 
-  /** The directories whose Hermes timelines were read so far (the ones someone looked at). */
+  /** The directories whose Hermes timelines were read lately (the ones someone looked at; at most 64). */
   readDirectories(): readonly string[] {
     return [...this.#timelines.keys()];
   }
