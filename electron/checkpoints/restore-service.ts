@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { AppError } from '../../shared/errors';
 import type { restoreProgressSchema, restoreResultSchema } from '../../shared/contract/checkpoints-restore-schemas';
 import type { EventHub } from '../core/event-hub';
+import { fileSystemError } from '../files/file-system-error';
 import { FileLock } from '../locks/file-lock';
 import type { Logger } from '../logging/logger';
 import { preRollbackReason } from './checkpoint-reasons';
@@ -139,7 +140,9 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
       return directoryLock(checkpoint.dir).withLock(async () => {
         report({ phase: 'snapshot', done: 0, total: 1 });
         // A folder deleted whole is brought back: its checkpoints outlive it.
-        await mkdir(checkpoint.dir, { recursive: true });
+        await mkdir(checkpoint.dir, { recursive: true }).catch((error: unknown) => {
+          throw fileSystemError(error, 'bring back the folder', checkpoint.dir);
+        });
         const pre = await engine.checkpoint(checkpoint.dir, {
           reason: preRollbackReason(checkpoint.id),
           kind: 'pre-rollback',

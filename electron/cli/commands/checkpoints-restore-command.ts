@@ -47,9 +47,13 @@ function printOutcome(io: CliIo, result: RestoreResult, undoNumber: number | und
   const problems = result.outcomes.filter((outcome) => outcome.result === 'conflict' || outcome.result === 'failed');
   for (const problem of problems) writeLine(io.stdout, `  ${problem.result.padEnd(9)} ${problem.path}: ${problem.message ?? ''}`);
   const acted = result.counts.done + result.counts.conflict + result.counts.failed;
-  const head = problems.length === 0 ? '✅ Restored' : '⚠ Partly restored';
-  const verified = result.isVerified && acted > 0 ? ' Every file written was read back and matches the checkpoint.' : '';
-  writeLine(io.stdout, `${head} ${result.counts.done} of ${acted} file(s) to checkpoint ${result.plan.checkpoint.id.slice(0, 8)}: ${result.plan.checkpoint.reason}.${verified}`);
+  const target = `checkpoint ${result.plan.checkpoint.id.slice(0, 8)}: ${result.plan.checkpoint.reason}`;
+  if (acted === 0) writeLine(io.stdout, `✅ Nothing to restore: the directory already matches ${target}.`);
+  else {
+    const head = problems.length === 0 ? '✅ Restored' : '⚠ Partly restored';
+    const verified = result.isVerified ? ' Every file written was read back and matches the checkpoint.' : '';
+    writeLine(io.stdout, `${head} ${result.counts.done} of ${acted} file(s) to ${target}.${verified}`);
+  }
   if (result.removedDirectories.length > 0) writeLine(io.stdout, `Removed ${result.removedDirectories.length} folder(s) the restore emptied: ${result.removedDirectories.join(', ')}`);
   const pre = result.preRollback.id;
   writeLine(io.stdout, `A pre-rollback snapshot of the state before was saved: ${pre.slice(0, 8)}${undoNumber === undefined ? '' : ` (checkpoint ${undoNumber})`}.`);
