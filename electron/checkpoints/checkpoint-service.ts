@@ -18,11 +18,9 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { AppError, isAppError } from '../../shared/errors';
-import { errnoCode, fileSystemError } from '../files/file-system-error';
+import { AppError } from '../../shared/errors';
 import { isVigilTempFile } from '../files/vigil-temp-name';
 import { FileLock } from '../locks/file-lock';
-import type { Logger } from '../logging/logger';
 import { defaultRefusedDirs, resolveCheckpointDirectory, resolveTimelineDirectory } from './checkpoint-directory';
 import { countCheckpoints, listCheckpoints, listDirectories, resolveCheckpoint, skippedPaths, type QueryContext } from './checkpoint-queries';
 import type {
@@ -37,6 +35,8 @@ import type {
   StoredTreeEntry,
 } from './checkpoint-types';
 import { toContractEntry } from './checkpoint-handlers';
+import { asAppError } from './checkpoint-errors';
+import { checkCheckpointRequest } from './checkpoint-request';
 import { DirRegistry } from './dir-registry';
 import { pathExclusion } from './exclusion-rules';
 import { decodeTree, isObjectId, typeOfMode } from './git-objects';
@@ -57,18 +57,6 @@ import type { CheckpointApi, CheckpointServiceOptions } from './checkpoint-api';
 
 export type { CheckpointApi, CheckpointServiceOptions } from './checkpoint-api';
 
-/** Turns anything thrown inside the engine into an AppError (fs errors named, bugs logged). */
-function asAppError(error: unknown, logger: Logger, action: string): AppError {
-  if (isAppError(error)) return error;
-  if (errnoCode(error) !== undefined) {
-    logger.warn(`checkpoint engine could not ${action}`, { error });
-    const failure = fileSystemError(error, 'use', (error as NodeJS.ErrnoException).path ?? 'the checkpoint store');
-    return new AppError(failure.code, `Could not ${action}. ${failure.message}`, failure.details);
-  }
-  logger.error(`checkpoint engine failed to ${action}`, { error });
-  return new AppError('unexpected', `The checkpoint engine failed to ${action}; the details are in the log.`);
-}
-
 /** The checkpoint engine: one shared git object store, a timeline per directory. */
 export class CheckpointService implements CheckpointApi {
   readonly gitdir: string;
@@ -88,6 +76,7 @@ export class CheckpointService implements CheckpointApi {
   #ready: Promise<void> | undefined;
   #refused: Promise<readonly string[]>;
   #saveTimer: NodeJS.Timeout | undefined;
+  #savePendingSince: number | undefined;
   #isDisposed = false;
 
   constructor(options: CheckpointServiceOptions) {
@@ -124,7 +113,7 @@ export class CheckpointService implements CheckpointApi {
 
   async checkpoint(dir: string, request: CheckpointRequest): Promise<CheckpointOutcome> {
     try {
-      this.#checkRequest(request);
+      checkCheckpointRequest(request);
       const resolved = await resolveCheckpointDirectory(dir, await this.#refused);
       const tracked = await this.#track(resolved);
       const outcome = await this.withStoreLock(async () => {
@@ -228,21 +217,11 @@ export class CheckpointService implements CheckpointApi {
     clearTimeout(this.#saveTimer);
     await this.#watchers.dispose();
     await this.#maintenance.dispose();
-    await this.#lock.withLock(() => this.#saveCaches()).catch((error: unknown) => this.#options.logger.warn('could not save the stat caches', { error }));
+    if ([...this.#tracked.values()].some((tracked) => tracked.isCacheStale)) {
+      await this.#lock.withLock(() => this.#saveCaches()).catch((error: unknown) => this.#options.logger.warn('could not save the stat caches', { error }));
+    }
     await this.#pool.dispose();
     await this.#store.close();
-  }
-
-  #checkRequest(request: CheckpointRequest): void {
-    if (typeof request.reason !== 'string' || request.reason.trim() === '') {
-      throw new AppError('invalid_request', 'A checkpoint needs a reason (such as "before write_file").', { field: 'reason' });
-    }
-    if (request.kind === 'pre-rollback' && (request.restores === undefined || !isObjectId(request.restores))) {
-      throw new AppError('invalid_request', 'A pre-rollback snapshot needs the full id of the checkpoint being restored.', { field: 'restores' });
-    }
-    if (request.restores !== undefined && !isObjectId(request.restores)) {
-      throw new AppError('invalid_request', `"${request.restores}" is not a full checkpoint id (40 hex characters).`, { field: 'restores' });
-    }
   }
 
   /** The directory's tracker, created (and its watcher started) on first use. */
@@ -262,14 +241,22 @@ export class CheckpointService implements CheckpointApi {
     this.#maintenance.schedule();
     if (this.#options.watch !== true) {
       // The checkpoint is taken; a cache that cannot be saved only makes the next one slower.
-      await this.#saveCaches().catch((error: unknown) => this.#options.logger.warn('could not save a stat cache', { error }));
+      await this.withStoreLock(() => this.#saveCaches()).catch((error: unknown) => this.#options.logger.warn('could not save a stat cache', { error }));
       return;
     }
-    if (this.#saveTimer !== undefined || !tracked.isCacheStale) return;
+    if (!tracked.isCacheStale) return;
+    // In the app the cache is saved once snapshots pause (15 s), and at least every 2 minutes: it
+    // only spares a full walk after a restart, so it need not follow every snapshot.
+    const now = Date.now();
+    this.#savePendingSince ??= now;
+    clearTimeout(this.#saveTimer);
+    const delay = Math.max(0, Math.min(15_000, this.#savePendingSince + 120_000 - now));
     this.#saveTimer = setTimeout(() => {
       this.#saveTimer = undefined;
-      void this.#saveCaches().catch((error: unknown) => this.#options.logger.warn('could not save a stat cache', { error }));
-    }, 2_000);
+      this.#savePendingSince = undefined;
+      // Under the store lock: a snapshot must not change the state while it is written out.
+      void this.withStoreLock(() => this.#saveCaches()).catch((error: unknown) => this.#options.logger.warn('could not save a stat cache', { error }));
+    }, delay);
     this.#saveTimer.unref();
   }
 
