@@ -49,6 +49,12 @@ function isForeignOrigin(request: IncomingMessage): boolean {
   }
 }
 
+/** Whether an initialize request (or a batch holding one) declares the client's roots capability. */
+function offersRoots(body: unknown): boolean {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages.some((message) => isInitializeRequest(message) && message.params.capabilities.roots !== undefined);
+}
+
 /**
  * MCP over Streamable HTTP at `/mcp`, stateful: `initialize` creates an MCP session (its id in
  * the `Mcp-Session-Id` header) bound to one Vigil session, so that the server can ask the client
@@ -82,6 +88,9 @@ export function createMcpHttpEndpoint(deps: GatewayDependencies, tools: readonly
     const agent = createMcpAgentServer(deps, tools, { cwd, agent: agentParameter === null || agentParameter === '' ? undefined : agentParameter });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // Answers come as SSE streams only when the server may need to ask the client something
+      // mid-call (roots/list); otherwise as plain JSON, which costs the client less per call.
+      enableJsonResponse: !offersRoots(body),
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, agent, lastSeen: Date.now(), openStreams: 0 });
       },

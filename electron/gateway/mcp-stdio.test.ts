@@ -1,8 +1,9 @@
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
 import { repoRoot, vigilEntry } from '../test-support/run-vigil';
@@ -14,8 +15,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** Spawns `vigil mcp` for real and connects the SDK's Client to its stdio. */
-async function spawnBridge(home: string, args: readonly string[], clientName = 'stdio-client'): Promise<{ client: Client; stderr: () => string }> {
+/** Spawns `vigil mcp` for real and connects the SDK's Client (offering `roots` when given) to its stdio. */
+async function spawnBridge(home: string, args: readonly string[], clientName = 'stdio-client', roots?: readonly string[]): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', 'tsx', vigilEntry, 'mcp', ...args],
@@ -25,7 +26,10 @@ async function spawnBridge(home: string, args: readonly string[], clientName = '
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const client = new Client({ name: clientName, version: '2.0.0' });
+  const client = new Client({ name: clientName, version: '2.0.0' }, { capabilities: roots === undefined ? {} : { roots: {} } });
+  if (roots !== undefined) {
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((root) => ({ uri: pathToFileURL(root).href })) }));
+  }
   await client.connect(transport);
   cleanups.push(() => client.close());
   return { client, stderr: () => stderr };
@@ -73,6 +77,19 @@ describe('vigil mcp (stdio)', () => {
     });
     await client.close();
     await ended;
+  });
+
+  it("relays the supervisor's roots/list request to the client and back, so the client's roots win over the cwd", async () => {
+    const fixture: ServeFixture = await startServeFixture();
+    cleanups.push(() => fixture.close());
+    const rooted = path.join(fixture.scratch, 'rooted');
+    await mkdir(rooted);
+    const { client } = await spawnBridge(fixture.home, ['--cwd', fixture.workspace], 'rooted-stdio', [rooted]);
+    const written = (await client.callTool({ name: 'write_file', arguments: { path: 'via-roots.txt', content: 'r' } })) as CallToolResult;
+    expect(written.isError).not.toBe(true);
+    expect(await readFile(path.join(rooted, 'via-roots.txt'), 'utf8')).toBe('r');
+    expect(await exists(path.join(fixture.workspace, 'via-roots.txt'))).toBe(false);
+    expect(fixture.running.core.sessions.list().find((session) => session.agent === 'rooted-stdio')?.roots).toEqual([rooted]);
   });
 
   it('serves from an embedded core when no supervisor runs, and says so on stderr', async () => {
