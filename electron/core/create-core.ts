@@ -33,6 +33,11 @@ export interface CoreOptions {
   readonly logger: Logger;
   /** The environment (HERMES_HOME, …); default process.env. */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Whether a human can answer approvals in this process (default true). False for a core with no
+   * UI attached (`vigil mcp`'s embedded core): a call that would wait for a human is denied at once.
+   */
+  readonly canAsk?: boolean;
 }
 
 /** The supervisor core: every service, the contract router, the event bus and the gateway routes. */
@@ -74,7 +79,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // Memory directories are checkpointed directories; disposed before the engine (its captures finish first).
   const memory = await createConfiguredMemoryService({ paths, env: options.env ?? process.env, logger, events, checkpoints: recordedCheckpoints, watch: {} });
   stack.add(() => memory.dispose());
-  const agents = await createAgentServices({ paths, logger, events, home: os.homedir(), checkpoints: recordedCheckpoints, memory, restore: restorePortOf(restore) });
+  const agents = await createAgentServices({ paths, logger, events, home: os.homedir(), checkpoints: recordedCheckpoints, memory, restore: restorePortOf(restore), ...(options.canAsk === undefined ? {} : { canAsk: options.canAsk }) });
   stack.add(() => agents.dispose());
 
   const gatewayConfig = await readConfigSection(paths.config, 'gateway', gatewayConfigSchema);

@@ -108,6 +108,10 @@ describe('vigil mcp (stdio)', () => {
     expect(dropped.isError).toBe(true);
     expect(text(dropped)).toMatch(/"content" is missing/);
     expect(await exists(path.join(workspace, 'dropped.txt'))).toBe(false);
+    // Nobody can approve through an embedded core: a command that needs a human is refused at once.
+    const asked = (await client.callTool({ name: 'terminal', arguments: { command: 'sudo true' } })) as CallToolResult;
+    expect(asked.isError).toBe(true);
+    expect((asked._meta?.['vigil/call'] as { decision: string }).decision).toBe('denied');
     await client.close();
 
     const logs = await readdir(path.join(home, 'sessions'));

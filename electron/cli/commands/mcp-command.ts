@@ -82,9 +82,10 @@ export const mcpCommand: CliCommand = {
     writeLine(
       io.stderr,
       `vigil mcp: no running Vigil found (${paths.serveInfo}); serving with an embedded core on ${home}. ` +
-        'Start "vigil serve" to watch sessions live.',
+        'Start "vigil serve" to watch sessions live and to approve commands that need a human.',
     );
-    const core = await createCore({ home, logger: cliLogger(home, io) });
+    // No UI can reach an embedded core, so nobody could answer an approval: such calls are denied at once.
+    const core = await createCore({ home, logger: cliLogger(home, io), canAsk: false });
     try {
       const server = await core.gateway.connectMcp(new StdioServerTransport(stdin, stdout), { cwd, agent });
       await done;
