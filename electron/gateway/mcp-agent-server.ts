@@ -70,13 +70,15 @@ export function createMcpAgentServer(deps: GatewayDependencies, tools: readonly 
   const mcp = new McpServer(
     { name: 'vigil', version: deps.version },
     {
-      capabilities: { tools: { listChanged: false } },
       instructions:
         'Vigil supervises your file work: every write is atomic and checkpointed, so it can be undone. ' +
         `Mark turns with _meta["vigil/turn"] = { "id": "<turn id>", "userMessage": "<what the user asked>" } on tools/call.`,
     },
   );
   const { server } = mcp;
+  // Declared on the protocol server, not through McpServer's options (which would install McpServer's
+  // own tool handlers): Vigil's handlers pass the raw arguments to the executor, the one validator.
+  server.registerCapabilities({ tools: { listChanged: false } });
   let sessionId: string | undefined;
   let tracker: McpTurnTracker | undefined;
   let opening: Promise<string> | undefined;
