@@ -115,7 +115,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     response.end('Not found.\n');
   }
 
+  const upgradedSockets = new Set<Duplex>();
+
   function handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    upgradedSockets.add(socket);
+    socket.once('close', () => upgradedSockets.delete(socket));
     const url = new URL(request.url ?? '/', 'http://vigil.invalid');
     const route = routes.get(url.pathname);
     if (!isAllowedHost(request, hosts)) { refuseUpgrade(socket, 421, 'Misdirected Request'); return; }
@@ -155,6 +159,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+        // Upgraded sockets (agents on /agent, the UI on /ws) are no longer the server's: end them too.
+        for (const socket of upgradedSockets) socket.destroy();
       }),
   };
 }

@@ -184,3 +184,14 @@ describe('serve.json', () => {
     expect((await readServeInfo(path.join(vigilHome, 'serve.json')))?.port).toBe(http.port);
   });
 });
+
+describe('shutdown', () => {
+  it('closes promptly while a WebSocket client stays connected', async () => {
+    const { http, token } = await serve();
+    const { socket } = await connect(`ws://127.0.0.1:${http.port}/ws`, { authorization: `Bearer ${token}` });
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    await running?.close();
+    running = undefined;
+    await closed;
+  });
+});
