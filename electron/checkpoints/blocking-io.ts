@@ -2,7 +2,8 @@
  * Blocking file I/O for the hashing worker thread only. A worker exists to do blocking work off
  * the main thread, and there one synchronous open/fstat/read/close costs a third of the same steps
  * as separate thread-pool round trips (measured on 10,000 small files). The app's main thread never
- * calls these: it uses the asynchronous reader and writer (async-file-reader.ts, object-store.ts).
+ * calls these: it uses the asynchronous reader, writer and walk (async-file-reader.ts, object-store.ts,
+ * stat-walk.ts).
  */
 /* eslint-disable no-restricted-syntax -- worker-thread-only blocking I/O, see above */
 import { randomBytes } from 'node:crypto';
@@ -14,6 +15,7 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readlinkSync,
   readSync,
   renameSync,
@@ -24,6 +26,7 @@ import {
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { FileRead } from './async-file-reader';
+import { classifyEntry, folderPath, listedStat, type FolderListing, type ListedEntry, type StatOutcome } from './folder-listing';
 import { objectHeader, type ObjectType } from './git-objects';
 
 const noFollow = process.platform === 'win32' ? 0 : constants.O_NOFOLLOW;
@@ -94,4 +97,61 @@ export function writeLooseBlocking(objectsDir: string, type: ObjectType, content
     unlinkSync(temp);
     throw error;
   }
+}
+
+/** lstat as data, blocking the calling worker. */
+function statOutcomeBlocking(absolute: string): StatOutcome {
+  try {
+    return { kind: 'stat', stat: listedStat(lstatSync(absolute, { bigint: true })) };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? { kind: 'gone' } : { kind: 'unreadable' };
+  }
+}
+
+/**
+ * Walks a folder and everything below it with blocking calls (readdir, lstat), applying the
+ * exclusion rules so that excluded folders are never entered; returns one listing per folder,
+ * parents before children, for the main thread to apply to the directory's state.
+ */
+export function walkBlocking(root: string, startRel: string, ignoredFolders: readonly string[]): FolderListing[] {
+  const listings: FolderListing[] = [];
+  const pending = [startRel];
+  while (pending.length > 0) {
+    const rel = pending.shift() as string;
+    const absolute = folderPath(root, rel);
+    if (rel !== '' && ignoredFolders.includes(absolute)) {
+      listings.push({ rel, outcome: 'ignored', entries: [] });
+      continue;
+    }
+    let dirents;
+    try {
+      dirents = readdirSync(absolute, { withFileTypes: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const outcome = code === 'ENOENT' || code === 'ENOTDIR' ? 'gone' : 'unreadable';
+      listings.push(code === undefined ? { rel, outcome, entries: [] } : { rel, outcome, code, entries: [] });
+      continue;
+    }
+    const entries: ListedEntry[] = [];
+    for (const dirent of dirents) {
+      const child = rel === '' ? dirent.name : `${rel}/${dirent.name}`;
+      const kind = classifyEntry(dirent.name, dirent, path.join(absolute, dirent.name), ignoredFolders);
+      if (kind.kind === 'omit') continue;
+      if (kind.kind !== 'stat') {
+        entries.push(kind);
+        if (kind.kind === 'folder') pending.push(child);
+        continue;
+      }
+      const outcome = statOutcomeBlocking(path.join(absolute, dirent.name));
+      if (outcome.kind === 'stat' && outcome.stat.isFolder) {
+        entries.push({ name: dirent.name, kind: 'folder' });
+        pending.push(child);
+      } else {
+        entries.push({ name: dirent.name, kind: 'file', outcome });
+      }
+    }
+    listings.push({ rel, outcome: 'listed', entries });
+  }
+  return listings;
 }

@@ -26,6 +26,9 @@ export class DirectoryWatchers {
       const stop = await watchDirectory({
         root: tracked.dir,
         isIgnoredFolder: (name) => directoryExclusion(name) !== undefined,
+        onListed: (entries) => {
+          tracked.sizeHint = entries;
+        },
         onChange: (rel) => {
           if (ignoredRels.some((ignored) => rel.startsWith(`${ignored}/`))) return;
           tracked.dirty.add(rel);

@@ -2,6 +2,7 @@ import { access } from 'node:fs/promises';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { HashRequest, HashResult } from './file-hasher';
+import type { FolderListing } from './folder-listing';
 import type { HashCandidate } from './stat-walk';
 import type { HashWorkerCommand, HashWorkerData, HashWorkerReply } from './hash-worker';
 import type { WrittenPack } from './pack-writer';
@@ -81,11 +82,21 @@ export function defaultWorkerCount(): number {
  */
 export class HashWorkerPool {
   #workers: HashWorker[] = [];
+  #starting: Promise<readonly HashWorker[]> | undefined;
 
   constructor(
     private readonly gitdir: string,
     private readonly size: number,
   ) {}
+
+  /** Starts the workers once (concurrent callers share the start). */
+  #ensureStarted(): Promise<readonly HashWorker[]> {
+    this.#starting ??= workerEntry().then((entry) => {
+      this.#workers = Array.from({ length: this.size }, () => new HashWorker(this.gitdir, entry));
+      return this.#workers;
+    });
+    return this.#starting;
+  }
 
   /** Whether the workers were started (and are kept for the next batch). */
   get isRunning(): boolean {
@@ -100,10 +111,7 @@ export class HashWorkerPool {
     onResults: (results: readonly HashResult[]) => void,
     usePack = true,
   ): Promise<WrittenPack[]> {
-    if (this.#workers.length === 0) {
-      const entry = await workerEntry();
-      this.#workers = Array.from({ length: this.size }, () => new HashWorker(this.gitdir, entry));
-    }
+    await this.#ensureStarted();
     const workers = this.#workers.slice(0, Math.max(1, Math.min(this.size, Math.ceil(candidates.length / chunkSize))));
     let next = 0;
     const packs: WrittenPack[] = [];
@@ -132,10 +140,18 @@ export class HashWorkerPool {
     return packs;
   }
 
+  /** Walks a directory in a worker (blocking readdir and lstat there): one listing per folder, parents first. */
+  async walk(root: string, rel: string, ignoredFolders: readonly string[]): Promise<FolderListing[]> {
+    const [worker] = await this.#ensureStarted();
+    if (worker === undefined) throw new Error('no hashing worker');
+    return (await worker.send({ type: 'walk', root, rel, ignoredFolders })) as FolderListing[];
+  }
+
   /** Stops every worker. */
   async dispose(): Promise<void> {
     const workers = this.#workers;
     this.#workers = [];
+    this.#starting = undefined;
     await Promise.all(workers.map((worker) => worker.terminate().catch(() => 0)));
   }
 }

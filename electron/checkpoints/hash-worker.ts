@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { walkBlocking } from './blocking-io';
 import { FileHasher, type HashRequest } from './file-hasher';
 import { ObjectStore } from './object-store';
 
@@ -7,7 +8,8 @@ export type HashWorkerCommand =
   | { readonly id: number; readonly type: 'begin'; readonly usePack: boolean }
   | { readonly id: number; readonly type: 'hash'; readonly request: HashRequest }
   | { readonly id: number; readonly type: 'finish' }
-  | { readonly id: number; readonly type: 'abort' };
+  | { readonly id: number; readonly type: 'abort' }
+  | { readonly id: number; readonly type: 'walk'; readonly root: string; readonly rel: string; readonly ignoredFolders: readonly string[] };
 
 /** A hashing worker's answer: the command's result, or its error message. */
 export type HashWorkerReply = { readonly id: number; readonly value?: unknown; readonly error?: string };
@@ -38,6 +40,8 @@ function serve(): void {
         } else if (command.type === 'hash') {
           if (hasher === undefined) throw new Error('hash before begin');
           value = await hasher.hash(command.request);
+        } else if (command.type === 'walk') {
+          value = walkBlocking(command.root, command.rel, command.ignoredFolders);
         } else if (command.type === 'finish') {
           value = await hasher?.finish();
           hasher = undefined;

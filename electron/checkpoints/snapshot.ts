@@ -12,7 +12,7 @@ import type { ObjectStore } from './object-store';
 import { PackWriter } from './pack-writer';
 import type { RefStore } from './ref-store';
 import { loadStatCache } from './stat-cache';
-import { scanFolder, scanPaths, type HashCandidate, type ScanContext } from './stat-walk';
+import { applyListings, scanFolder, scanPaths, type HashCandidate, type ScanContext } from './stat-walk';
 import { statCacheFile, type StoreLayout } from './store-layout';
 import { toCheckpointEntry, type Timeline } from './timeline';
 import type { TrackedDirectory } from './tracked-directory';
@@ -162,7 +162,10 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
     const context: ScanContext = { root: tracked.dir, state, maxFileBytes: engine.maxFileBytes, ignoredFolders: engine.ignoredFolders };
     const candidates: HashCandidate[] = [];
     if (tracked.needsFullScan || headMoved || !tracked.isWatched) {
-      await scanFolder(context, '', candidates);
+      // A big tree is walked in a worker, with blocking calls and no thread-pool round trips.
+      const isBig = Math.max(state.fileCount, tracked.sizeHint) >= engine.workerThreshold;
+      if (isBig || engine.pool.isRunning) applyListings(context, await engine.pool.walk(tracked.dir, '', engine.ignoredFolders), candidates);
+      else await scanFolder(context, '', candidates);
     } else {
       const requested = (request.paths ?? []).map((absolute) => tracked.relative(path.resolve(absolute)));
       await scanPaths(context, [...dirty, ...requested.filter((rel): rel is string => rel !== undefined)], candidates);

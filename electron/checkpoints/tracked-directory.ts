@@ -16,6 +16,8 @@ export class TrackedDirectory {
   isWatched = false;
   /** The stat cache has changes not saved yet. */
   isCacheStale = false;
+  /** About how many entries the directory holds (from the watcher's setup walk), before any snapshot. */
+  sizeHint = 0;
   /** When this process last wrote the directory's registry record (ms since the epoch). */
   registryTouchedAt = 0;
 

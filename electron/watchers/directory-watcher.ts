@@ -20,6 +20,8 @@ export interface DirectoryWatcherOptions {
   readonly isIgnoredFolder?: (name: string) => boolean;
   /** On Linux every folder needs its own watch; beyond this many the watcher gives up (default 20,000). */
   readonly maxFolders?: number;
+  /** Told how many entries the setup walk saw (Linux only), a hint of the tree's size. */
+  readonly onListed?: (entries: number) => void;
 }
 
 /** Whether this platform's `fs.watch` can watch a whole tree natively (FSEvents, ReadDirectoryChangesW). */
@@ -94,6 +96,7 @@ export async function watchDirectory(options: DirectoryWatcherOptions): Promise<
     });
     watchers.set(rel, watcher);
     const entries = await readdir(absolute, { withFileTypes: true }).catch(() => []);
+    listed += entries.length;
     // A folder that appeared after its parent was listed: its files may predate the watch.
     for (const entry of entries) {
       if (entry.isDirectory() && !isIgnored(entry.name)) await watchFolder(rel === '' ? entry.name : `${rel}/${entry.name}`);
@@ -106,6 +109,8 @@ export async function watchDirectory(options: DirectoryWatcherOptions): Promise<
     if (info?.isDirectory() === true) await watchFolder(rel).catch(() => undefined);
   };
 
+  let listed = 0;
   await watchFolder('');
+  options.onListed?.(listed);
   return stop;
 }
