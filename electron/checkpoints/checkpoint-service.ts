@@ -3,14 +3,18 @@
  *
  * - `checkpoint(dir, { reason, attribution, kind, restores, paths })` → `{ kind: 'created', checkpoint }`
  *   or `{ kind: 'unchanged', head }`. `kind: 'pre-rollback'` (with `restores: <full id>`) always
- *   creates a commit; use `preRollbackReason(id)` for its subject. `paths` = files about to change
- *   (re-checked on disk even without a watcher event). Rejects only with AppErrors.
+ *   creates a commit; `preRollbackReason(id)` (checkpoint-reasons.ts) gives its subject. `paths` =
+ *   files about to change (re-checked on disk even without a watcher event). Rejects only with
+ *   AppErrors; a failed checkpoint changes nothing in the store.
  * - `list(dir, { limit, offset })` newest first; `count(dir)`; `resolve(dir, ref)` turns a user's
  *   `N` (1 = newest) or hex id/prefix into an entry, with the CLI's error messages ("use 1–N", …).
  * - `readTree(treeOid)`, `readBlob(oid)`: read the store (loose and packed objects, deltas too).
  * - `noteWritten(absPaths)`: call after every write/delete Vigil makes (restores too).
  * - `isExcluded(dir, relativePath)`: the exclusion rules (a restore never touches such paths).
  * - `withStoreLock(fn)`: one writer per store; re-entrant, so `checkpoint()` inside it is fine.
+ * - `maxFileBytes`, `retention`: the size cap (bigger files are skipped) and the retention policy.
+ * - The stat cache (`stat/<dirhash>`, stat-cache.ts) may be read by others; `loadStatCache` and
+ *   `racyWindowNs` give its records and git's racy rule.
  * - Pruning cuts old history with git's `shallow` file instead of rewriting commits, so a
  *   checkpoint id stays valid for as long as the checkpoint is kept. The oldest kept entry has no
  *   `parent`.
