@@ -10,6 +10,7 @@ import { TimelineScreen } from '../features/timeline/timeline-screen';
 import { screenIds, type ScreenId } from '../model/route';
 import { useAppStore } from '../stores/store-context';
 import { shortcutGroups } from './shortcut-groups';
+import { useApprovalNotifications } from './use-approval-notifications';
 
 const screens: Readonly<Record<ScreenId, { readonly label: string; readonly render: () => ReactElement }>> = {
   sessions: { label: 'Sessions', render: () => <SessionsScreen /> },
@@ -34,7 +35,9 @@ export function App() {
   const toasts = useAppStore((state) => state.toasts);
   const runToastAction = useAppStore((state) => state.runToastAction);
   const dismissToast = useAppStore((state) => state.dismissToast);
+  const pendingApprovals = useAppStore((state) => state.approvals.length);
   const [isHelpOpen, setHelpOpen] = useState(false);
+  useApprovalNotifications();
 
   useEffect(() => startConnection(), [startConnection]);
   useEffect(() => startLive(), [startLive]);
@@ -68,6 +71,7 @@ export function App() {
     id,
     label: screens[id].label,
     shortcut: `Alt+${index + 1}`,
+    ...(id === 'approvals' ? { badge: pendingApprovals } : {}),
   }));
 
   return (

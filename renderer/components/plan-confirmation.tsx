@@ -66,6 +66,8 @@ export function PlanConfirmation({
   onCancel,
   footnote,
   children,
+  canConfirm: canConfirmOverride,
+  nothingMessage = 'The files already match the checkpoint: there is nothing to restore.',
   testId = 'plan',
 }: {
   readonly title: string;
@@ -79,11 +81,15 @@ export function PlanConfirmation({
   readonly footnote?: ReactNode;
   /** Extra content above the file groups (a rewind's turns). */
   readonly children?: ReactNode;
+  /** Whether the plan can be applied; by default, when it changes at least one file. */
+  readonly canConfirm?: boolean;
+  /** What to say when it cannot. */
+  readonly nothingMessage?: string;
   readonly testId?: string;
 }) {
   const groups = groupPlan(files);
   const confirmRef = useRef<HTMLButtonElement | null>(null);
-  const canConfirm = groups.changeCount > 0 || children !== undefined;
+  const canConfirm = canConfirmOverride ?? groups.changeCount > 0;
 
   useEffect(() => {
     confirmRef.current?.focus();
@@ -130,7 +136,7 @@ export function PlanConfirmation({
         <PlanGroup action="delete" files={groups.delete} />
         <PlanGroup action="skip" files={groups.skip} />
       </div>
-      {!canConfirm && <p className="plan-nothing">The files already match the checkpoint: there is nothing to restore.</p>}
+      {!canConfirm && <p className="plan-nothing" data-testid="plan-nothing">{nothingMessage}</p>}
       <footer className="plan-footer">
         <span className="plan-footnote">{footnote}</span>
         <button type="button" className="button button-quiet" onClick={onCancel} disabled={isApplying}>

@@ -81,3 +81,20 @@ describe('session lanes', () => {
     expect(laneClass(many, 's9')).toBe('lane-1');
   });
 });
+
+describe('the MCP snippet', () => {
+  it('is valid JSON naming vigil mcp and this data folder', async () => {
+    const { mcpSnippet } = await import('./mcp-snippet');
+    expect(JSON.parse(mcpSnippet('/home/a/.vigil'))).toEqual({
+      mcpServers: { vigil: { command: 'vigil', args: ['mcp'], env: { VIGIL_HOME: '/home/a/.vigil' } } },
+    });
+    expect(JSON.parse(mcpSnippet(undefined))).toEqual({ mcpServers: { vigil: { command: 'vigil', args: ['mcp'] } } });
+  });
+});
+
+describe('the MCP snippet layout', () => {
+  it('keeps the args array on one line', async () => {
+    const { mcpSnippet } = await import('./mcp-snippet');
+    expect(mcpSnippet(undefined)).toContain('"args": ["mcp"]');
+  });
+});

@@ -1,13 +1,15 @@
 import { createStore, type StoreApi } from 'zustand';
 import type { VigilClient } from '../api/vigil-client';
+import { createApprovalsSlice, type ApprovalsSlice } from './approvals-slice';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
 import { createLiveSlice, type LiveSlice } from './live-slice';
 import { createMemorySlice, type MemorySlice } from './memory-slice';
 import { createNavigationSlice, type NavigationSlice } from './navigation-slice';
+import { createSessionsSlice, type SessionsSlice } from './sessions-slice';
 import { createToastSlice, type ToastSlice } from './toast-slice';
 
 /** The one UI store, made of slices. */
-export type AppState = ConnectionSlice & NavigationSlice & ToastSlice & LiveSlice & MemorySlice;
+export type AppState = ConnectionSlice & NavigationSlice & ToastSlice & LiveSlice & MemorySlice & SessionsSlice & ApprovalsSlice;
 
 /** The store type components reach through the context. */
 export type AppStore = StoreApi<AppState>;
@@ -20,5 +22,7 @@ export function createAppStore(client: VigilClient): AppStore {
     ...createToastSlice(...args),
     ...createLiveSlice(client)(...args),
     ...createMemorySlice(client)(...args),
+    ...createSessionsSlice(client)(...args),
+    ...createApprovalsSlice(client)(...args),
   }));
 }

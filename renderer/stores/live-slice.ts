@@ -14,9 +14,18 @@ export function createLiveSlice(client: VigilClient): StateCreator<AppState, [],
     startLive: () => {
       const disposers = [
         client.onConnectionChanged((connection) => {
+          if (connection.kind !== 'connected') return;
           // Events sent while the link was down are lost: reload what the screens show.
-          if (connection.kind === 'connected') void get().loadMemory();
+          const state = get();
+          void state.loadSessions();
+          void state.loadApprovals();
+          void state.loadMemory();
         }),
+        client.onEvent('sessions:changed', ({ session }) => get().receiveSession(session)),
+        client.onEvent('sessions:tool-called', (payload) => get().receiveToolCall(payload)),
+        client.onEvent('sessions:rewound', (payload) => get().receiveRewound(payload)),
+        client.onEvent('approvals:requested', (payload) => get().receiveApprovalRequested(payload)),
+        client.onEvent('approvals:decided', (payload) => get().receiveApprovalDecided(payload)),
         client.onEvent('memory:changed', (change) => get().receiveMemoryChange(change)),
         client.onEvent('app:problem-reported', (problem) => {
           get().notify({ tone: 'warning', title: `Problem in ${problem.source}`, detail: problem.message });

@@ -1,13 +1,135 @@
-import { EmptyState } from '../../components/empty-state';
+import { useEffect } from 'react';
+import { ErrorNotice } from '../../components/error-notice';
+import { RewindDialog } from '../../components/rewind-dialog';
+import { SessionCard } from '../../components/session-card';
+import { TranscriptView } from '../../components/transcript-view';
+import { useNow } from '../../components/use-now';
+import { pendingBySession } from '../../model/approval-list';
+import { isLive } from '../../model/session-list';
+import { laneClass } from '../../model/session-lanes';
+import { useAppStore } from '../../stores/store-context';
+import { SessionsEmpty } from './sessions-empty';
 
-/** Every agent session, live, side by side. */
+/** Every agent session, live, side by side; a session's transcript with turn undo. */
 export function SessionsScreen() {
+  const sessions = useAppStore((state) => state.sessions);
+  const load = useAppStore((state) => state.sessionsLoad);
+  const lanes = useAppStore((state) => state.sessionLanes);
+  const approvals = useAppStore((state) => state.approvals);
+  const transcript = useAppStore((state) => state.transcript);
+  const rewind = useAppStore((state) => state.rewind);
+  const route = useAppStore((state) => state.route);
+  const home = useAppStore((state) => state.appInfo?.home);
+  const navigate = useAppStore((state) => state.navigate);
+  const loadSessions = useAppStore((state) => state.loadSessions);
+  const openTranscript = useAppStore((state) => state.openTranscript);
+  const closeTranscript = useAppStore((state) => state.closeTranscript);
+  const planRewind = useAppStore((state) => state.planRewind);
+  const applyRewind = useAppStore((state) => state.applyRewind);
+  const cancelRewind = useAppStore((state) => state.cancelRewind);
+  const now = useNow(5000);
+  const openId = route.screen === 'sessions' ? route.sessionId : undefined;
+
+  useEffect(() => {
+    if (openId === undefined) closeTranscript();
+    else void openTranscript(openId);
+  }, [openId, openTranscript, closeTranscript]);
+
+  useEffect(() => {
+    if (openId === undefined || rewind !== undefined) return undefined;
+    const onKeyDown = (event: KeyboardEvent): void => {
+      if (event.key === 'Escape' && !event.defaultPrevented) navigate({ screen: 'sessions' });
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [openId, rewind, navigate]);
+
+  if (load.kind === 'failed' && sessions.length === 0) {
+    return (
+      <div className="screen screen-scroll">
+        <ErrorNotice error={load.error} onRetry={() => void loadSessions()} />
+      </div>
+    );
+  }
+  if (sessions.length === 0) return load.kind === 'ready' ? <SessionsEmpty home={home} /> : <div className="screen" data-testid="sessions-loading" />;
+
+  const pending = pendingBySession(approvals);
+  const live = sessions.filter(isLive);
+  const ended = sessions.filter((session) => !isLive(session));
+  const open = sessions.find((session) => session.id === openId);
+  const card = (session: (typeof sessions)[number]) => (
+    <SessionCard
+      key={session.id}
+      session={session}
+      laneClass={laneClass(lanes, session.id)}
+      pendingApprovals={pending.get(session.id) ?? 0}
+      isOpen={session.id === openId}
+      now={now}
+      onOpen={() => navigate({ screen: 'sessions', sessionId: session.id === openId ? undefined : session.id })}
+      onShowApprovals={() => navigate({ screen: 'approvals' })}
+    />
+  );
+
   return (
-    <EmptyState title="No agent sessions yet" testId="sessions-empty">
-      <p>Sessions appear here, live, as soon as an agent connects to Vigil.</p>
-      <p>
-        To watch simulated agents at work, run <code>npm run demo</code> in the Vigil checkout.
-      </p>
-    </EmptyState>
+    <div className="screen" data-testid="sessions-screen">
+      <div className="screen-header">
+        <h2>Sessions</h2>
+        <span className="muted" data-testid="sessions-count">
+          {live.length} live{ended.length > 0 ? ` · ${ended.length} ended` : ''}
+        </span>
+      </div>
+      <div className={`sessions-body ${open === undefined ? '' : 'has-transcript'}`}>
+        <div className="screen-scroll sessions-grid-scroll">
+          {live.length === 0 && <p className="muted">No session is connected right now.</p>}
+          <div className="sessions-grid" data-testid="sessions-live">
+            {live.map(card)}
+          </div>
+          {ended.length > 0 && (
+            <details className="sessions-ended">
+              <summary>Ended ({ended.length})</summary>
+              <div className="sessions-grid">{ended.map(card)}</div>
+            </details>
+          )}
+        </div>
+        {open !== undefined && (
+          <aside className={`transcript-panel ${laneClass(lanes, open.id)}`} aria-label={`Transcript of ${open.agent}`} data-testid="transcript-panel">
+            <header className="transcript-panel-head">
+              <span className="lane-dot" aria-hidden="true" />
+              <h3>{open.agent}</h3>
+              <span className="mono subtle">{open.id}</span>
+              <span className="spacer" />
+              <button type="button" className="button button-quiet button-small" onClick={() => navigate({ screen: 'sessions' })} aria-label="Close the transcript (Esc)">
+                Close
+              </button>
+            </header>
+            <div className="transcript-scroll">
+              {transcript?.load.kind === 'failed' && <ErrorNotice error={transcript.load.error} onRetry={() => void openTranscript(open.id)} />}
+              {transcript?.history === undefined ? (
+                <p className="muted">Loading the transcript…</p>
+              ) : (
+                <TranscriptView
+                  history={transcript.history}
+                  onRewind={(turn) => void planRewind(open.id, turn, 'both')}
+                  onOpenCheckpoint={(dir, id) => navigate({ screen: 'timeline', dir, checkpointId: id })}
+                />
+              )}
+            </div>
+          </aside>
+        )}
+      </div>
+      {rewind !== undefined && (
+        <RewindDialog
+          toTurn={rewind.toTurn}
+          mode={rewind.mode}
+          phase={rewind.phase}
+          plan={rewind.plan}
+          error={rewind.error}
+          history={transcript?.history}
+          onChooseMode={(mode) => void planRewind(rewind.sessionId, rewind.toTurn, mode)}
+          onConfirm={() => void applyRewind()}
+          onCancel={cancelRewind}
+        />
+      )}
+    </div>
   );
 }

@@ -1,0 +1,86 @@
+import type { KeyboardEvent } from 'react';
+import type { Approval } from '../../shared/contract/approvals-contract';
+import type { AppErrorData } from '../../shared/errors';
+import { formatClock } from '../model/format';
+import { Countdown } from './countdown';
+import { ErrorNotice } from './error-notice';
+
+/**
+ * A dangerous call waiting for a person: what would run, where, for which session and why it
+ * asks; approve once or deny (A / D when focused); a countdown to the automatic denial.
+ */
+export function ApprovalCard({
+  approval,
+  laneClass,
+  now,
+  deciding,
+  error,
+  onDecide,
+}: {
+  readonly approval: Approval;
+  readonly laneClass: string;
+  readonly now: number;
+  readonly deciding: 'allow' | 'deny' | undefined;
+  readonly error: AppErrorData | undefined;
+  readonly onDecide: (decision: 'allow' | 'deny') => void;
+}) {
+  function onKeyDown(event: KeyboardEvent<HTMLElement>): void {
+    if (event.target !== event.currentTarget || event.ctrlKey || event.metaKey || event.altKey) return;
+    const key = event.key.toLowerCase();
+    if (key !== 'a' && key !== 'd') return;
+    event.preventDefault();
+    if (deciding === undefined) onDecide(key === 'a' ? 'allow' : 'deny');
+  }
+  return (
+    <article
+      className={`approval-card ${laneClass}`}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      data-testid="approval-card"
+      data-approval-id={approval.id}
+      data-state={deciding === undefined ? 'waiting' : `sending-${deciding}`}
+      aria-label={`${approval.tool} waiting for approval: ${approval.summary}`}
+    >
+      <header className="approval-head">
+        <span className="lane-dot" aria-hidden="true" />
+        <span className="session-agent">{approval.agent}</span>
+        <span className="subtle">
+          turn {approval.turn} · {approval.tool} · asked {formatClock(approval.requestedAt)}
+        </span>
+        <span className="spacer" />
+        <Countdown deadline={approval.expiresAt} now={now} label="Denied in" />
+      </header>
+      <pre className="approval-command" data-testid="approval-command">
+        {approval.summary}
+      </pre>
+      <dl className="approval-facts">
+        {approval.cwd !== undefined && (
+          <div>
+            <dt>In</dt>
+            <dd className="mono">{approval.cwd}</dd>
+          </div>
+        )}
+        <div>
+          <dt>Why it asks</dt>
+          <dd>{approval.reason}</dd>
+        </div>
+        <div>
+          <dt>Session</dt>
+          <dd className="mono">{approval.sessionId}</dd>
+        </div>
+      </dl>
+      {error !== undefined && <ErrorNotice error={error} />}
+      <footer className="approval-actions">
+        <button type="button" className="button button-primary" data-testid="approve" disabled={deciding !== undefined} onClick={() => onDecide('allow')}>
+          {deciding === 'allow' ? 'Approving…' : 'Approve once'}
+          <kbd>A</kbd>
+        </button>
+        <button type="button" className="button button-danger" data-testid="deny" disabled={deciding !== undefined} onClick={() => onDecide('deny')}>
+          {deciding === 'deny' ? 'Denying…' : 'Deny'}
+          <kbd>D</kbd>
+        </button>
+        <span className="subtle approval-hint">A checkpoint is taken before an approved command runs.</span>
+      </footer>
+    </article>
+  );
+}

@@ -1,0 +1,121 @@
+import type { RewindMode, RewindPlan, SessionHistory } from '../../shared/contract/sessions-contract';
+import type { AppErrorData } from '../../shared/errors';
+import { baseName } from '../model/format';
+import type { PlanFile } from '../model/plan-summary';
+import { clip } from '../model/tool-call-summary';
+import { ErrorNotice } from './error-notice';
+import { PlanConfirmation } from './plan-confirmation';
+
+const modes: readonly (readonly [RewindMode, string, string])[] = [
+  ['both', 'Code and conversation', 'files go back, and the agent forgets these turns'],
+  ['code', 'Code only', 'files go back; the conversation stays'],
+  ['conversation', 'Conversation only', 'the agent forgets these turns; files stay'],
+];
+
+function planFiles(plan: RewindPlan): PlanFile[] {
+  const isSeveral = plan.directories.length > 1;
+  return plan.directories.flatMap((directory) =>
+    directory.files.map((file) => ({
+      path: isSeveral ? `${baseName(directory.directory)}/${file.path}` : file.path,
+      action: file.action,
+      reason: file.reason,
+      isChangedOutside: file.isChangedOutside,
+    })),
+  );
+}
+
+function firstUserMessage(history: SessionHistory | undefined, turn: number): string | undefined {
+  const found = history?.turns.find((candidate) => candidate.turn === turn);
+  const message = found?.entries.find((entry) => entry.kind === 'message' && entry.role === 'user');
+  return message?.kind === 'message' ? clip(message.text, 90) : undefined;
+}
+
+/**
+ * Turn undo: pick code, conversation or both, see exactly which turns are forgotten and which
+ * files change, then confirm with one click. Nothing happens before the confirmation.
+ */
+export function RewindDialog({
+  toTurn,
+  mode,
+  phase,
+  plan,
+  error,
+  history,
+  onChooseMode,
+  onConfirm,
+  onCancel,
+}: {
+  readonly toTurn: number;
+  readonly mode: RewindMode;
+  readonly phase: 'planning' | 'confirming' | 'applying';
+  readonly plan: RewindPlan | undefined;
+  readonly error: AppErrorData | undefined;
+  readonly history: SessionHistory | undefined;
+  readonly onChooseMode: (mode: RewindMode) => void;
+  readonly onConfirm: () => void;
+  readonly onCancel: () => void;
+}) {
+  const files = plan === undefined ? [] : planFiles(plan);
+  const turns = plan?.turns ?? [];
+  const changesSomething = plan !== undefined && (turns.length > 0 || files.some((file) => file.action !== 'skip'));
+  const label = modes.find(([value]) => value === mode)?.[1] ?? '';
+  return (
+    <div className="overlay">
+      <PlanConfirmation
+        title={`Rewind to the start of turn ${toTurn}`}
+        files={files}
+        problems={[...(plan?.problems ?? []), ...(plan?.directories.flatMap((directory) => directory.problems) ?? [])]}
+        confirmLabel={`Rewind: ${label.toLowerCase()}`}
+        isApplying={phase === 'applying'}
+        canConfirm={phase === 'confirming' && changesSomething}
+        nothingMessage={phase === 'planning' ? 'Working out what would change…' : 'Nothing would change: no later turn, no file to put back.'}
+        onConfirm={onConfirm}
+        onCancel={onCancel}
+        footnote="Files are snapshotted first, so a code rewind can itself be undone from the timeline."
+        testId="rewind-plan"
+      >
+        <div className="rewind-modes segmented" role="radiogroup" aria-label="What to rewind">
+          {modes.map(([value, name, hint]) => (
+            <button
+              key={value}
+              type="button"
+              role="radio"
+              aria-checked={value === mode}
+              aria-pressed={value === mode}
+              title={hint}
+              data-testid={`rewind-mode-${value}`}
+              disabled={phase === 'applying'}
+              onClick={() => onChooseMode(value)}
+            >
+              {name}
+            </button>
+          ))}
+        </div>
+        {error !== undefined && (
+          <div className="plan-groups">
+            <ErrorNotice error={error} />
+          </div>
+        )}
+        {turns.length > 0 && (
+          <div className="plan-groups">
+            <div className="plan-group" data-action="delete" data-testid="rewind-turns" data-count={turns.length}>
+              <div className="plan-group-title">
+                <span className="plan-action-mark" aria-hidden="true" />
+                Forget {turns.length === 1 ? '1 turn' : `${turns.length} turns`}
+                <span className="plan-group-hint">kept in the log, marked rewound; the agent is told</span>
+              </div>
+              <ul>
+                {turns.map((turn) => (
+                  <li key={turn}>
+                    <span className="plan-path">Turn {turn}</span>
+                    <span className="plan-reason">{firstUserMessage(history, turn) ?? ''}</span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          </div>
+        )}
+      </PlanConfirmation>
+    </div>
+  );
+}

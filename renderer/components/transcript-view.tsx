@@ -1,0 +1,117 @@
+import type { HistoryToolCall, HistoryTurn, SessionHistory } from '../../shared/contract/sessions-contract';
+import { baseName, formatClock, shortId } from '../model/format';
+import { summarizeArguments } from '../model/tool-call-summary';
+
+function ToolCallEntry({ call, onOpenCheckpoint }: { readonly call: HistoryToolCall; readonly onOpenCheckpoint: (dir: string, id: string) => void }) {
+  const ran = call.decision === 'allowed' || call.decision === 'asked-allowed';
+  return (
+    <li className="transcript-call" data-testid="transcript-call" data-decision={call.decision} data-ok={call.result.ok ? 'true' : 'false'}>
+      <div className="transcript-call-head">
+        <span className="session-tool">{call.name}</span>
+        <span className="mono transcript-args" title={summarizeArguments(call.name, call.arguments)}>
+          {summarizeArguments(call.name, call.arguments)}
+        </span>
+        <span className="badge" data-kind={call.result.ok || !ran ? call.decision : 'failed'}>
+          {call.result.ok || !ran ? call.decision : 'failed'}
+        </span>
+        {call.durationMs !== undefined && <span className="subtle">{Math.round(call.durationMs)} ms</span>}
+      </div>
+      {call.reason !== undefined && <div className="transcript-note">{call.reason}</div>}
+      {!call.result.ok && <div className="transcript-error">{call.result.error.message}</div>}
+      {call.isInterrupted && <div className="transcript-error">Interrupted: Vigil stopped before this call finished; it may have partly run.</div>}
+      {call.checkpointProblems.map((problem) => (
+        <div key={problem} className="transcript-error">
+          No checkpoint: {problem}
+        </div>
+      ))}
+      {call.checkpoints.some((checkpoint) => checkpoint.kind === 'created' && checkpoint.checkpointId !== undefined) && (
+        <div className="transcript-checkpoints">
+          {call.checkpoints.map((checkpoint) =>
+            checkpoint.kind === 'created' && checkpoint.checkpointId !== undefined ? (
+              <button
+                key={checkpoint.checkpointId}
+                type="button"
+                className="chip"
+                title={`Checkpoint of ${checkpoint.directory} taken before this call`}
+                onClick={() => onOpenCheckpoint(checkpoint.directory, checkpoint.checkpointId ?? '')}
+              >
+                checkpoint {shortId(checkpoint.checkpointId)} · {baseName(checkpoint.directory)}
+              </button>
+            ) : null,
+          )}
+        </div>
+      )}
+    </li>
+  );
+}
+
+function TurnBlock({
+  turn,
+  onRewind,
+  onOpenCheckpoint,
+}: {
+  readonly turn: HistoryTurn;
+  readonly onRewind: (turn: number) => void;
+  readonly onOpenCheckpoint: (dir: string, id: string) => void;
+}) {
+  return (
+    <section className="transcript-turn" data-testid="transcript-turn" data-turn={turn.turn} data-rewound={turn.isRewound ? 'true' : 'false'}>
+      <header className="transcript-turn-head">
+        <h4>Turn {turn.turn}</h4>
+        <time className="subtle" dateTime={turn.startedAt}>
+          {formatClock(turn.startedAt)}
+        </time>
+        {turn.isRewound && (
+          <span className="badge" data-kind="restore-point">
+            rewound
+          </span>
+        )}
+        <span className="spacer" />
+        {!turn.isRewound && (
+          <button
+            type="button"
+            className="button button-small"
+            data-testid="rewind-here"
+            onClick={() => onRewind(turn.turn)}
+            title="Undo this turn and every later one: the code, the conversation or both. Shows what will change first."
+          >
+            Rewind to here
+          </button>
+        )}
+      </header>
+      <ol className="transcript-entries">
+        {turn.entries.map((entry, index) =>
+          entry.kind === 'message' ? (
+            <li key={index} className="transcript-message" data-role={entry.role} data-testid="transcript-message">
+              <span className="transcript-role">{entry.role === 'user' ? 'User' : 'Agent'}</span>
+              <span className="transcript-text">{entry.text}</span>
+            </li>
+          ) : (
+            <ToolCallEntry key={entry.callId} call={entry} onOpenCheckpoint={onOpenCheckpoint} />
+          ),
+        )}
+        {turn.entries.length === 0 && <li className="subtle">Nothing yet in this turn.</li>}
+      </ol>
+    </section>
+  );
+}
+
+/** A session's transcript: turns, newest last, with messages, tool calls, decisions and the checkpoints taken. */
+export function TranscriptView({
+  history,
+  onRewind,
+  onOpenCheckpoint,
+}: {
+  readonly history: SessionHistory;
+  readonly onRewind: (turn: number) => void;
+  readonly onOpenCheckpoint: (dir: string, id: string) => void;
+}) {
+  if (history.turns.length === 0) return <p className="muted">No turns yet: the agent has connected and done nothing so far.</p>;
+  return (
+    <div className="transcript" data-testid="transcript" data-turns={history.turns.length}>
+      {history.turns.map((turn) => (
+        <TurnBlock key={turn.turn} turn={turn} onRewind={onRewind} onOpenCheckpoint={onOpenCheckpoint} />
+      ))}
+    </div>
+  );
+}
