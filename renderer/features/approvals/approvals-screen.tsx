@@ -65,7 +65,7 @@ export function ApprovalsScreen() {
                 key={approval.id}
                 approval={approval}
                 laneClass={laneClass(lanes, approval.sessionId)}
-                now={now}
+                now={Math.max(now, Date.parse(approval.requestedAt))}
                 deciding={deciding[approval.id]}
                 error={errors[approval.id]}
                 onDecide={(decision) => void decideApproval(approval.id, decision)}
