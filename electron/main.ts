@@ -37,7 +37,9 @@ const shutdownTimeoutMs = 10_000;
 
 // Before `ready` (Electron waits for this module's top-level awaits): one data folder holds
 // everything, Chromium's own files included, so the single-instance lock is per VIGIL_HOME.
-const home = resolveVigilHome(process.env, path.join(app.getPath('appData'), productName));
+// The default is the CLI's (~/.vigil), so `vigil mcp`, `vigil checkpoints` and the app share one
+// store and one serve.json without any configuration.
+const home = resolveVigilHome(process.env);
 const paths = vigilPaths(home);
 try {
   await mkdir(path.join(home, 'chromium'), { recursive: true, mode: 0o700 });

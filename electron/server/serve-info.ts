@@ -61,7 +61,7 @@ export async function claimServeInfo(file: string, info: ServeInfo): Promise<voi
     if (existing !== undefined && isProcessAlive(existing.pid) && existing.pid !== process.pid) {
       throw new AppError(
         'busy',
-        `Another "vigil serve" (pid ${existing.pid}) is already running on this data folder` +
+        `Another Vigil (the desktop app or "vigil serve", pid ${existing.pid}) is already running on this data folder` +
           `${existing.url === null ? '' : ` at ${existing.url.replace(/\?token=.*$/, '')}`}. ` +
           'Stop it first, or run this one with a different VIGIL_HOME.',
         { pid: existing.pid, file },
