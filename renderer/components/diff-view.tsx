@@ -10,9 +10,12 @@ export interface FileDiffContent {
   /** added / modified / deleted / … as the engine names it; shown as a badge. */
   readonly status: string;
   readonly isBinary: boolean;
+  /** Shown instead of lines for content that has none to show (a symlink, a file too large to diff). */
+  readonly note?: string | undefined;
   readonly hunks: readonly UnifiedHunk[];
   /** The engine cut the diff short (a huge file); the rest is not shown. */
   readonly isTruncated: boolean;
+  readonly truncatedNote?: string | undefined;
   /** Labels of the two sides ("checkpoint 1a2b3c4d", "live"). */
   readonly fromLabel: string;
   readonly toLabel: string;
@@ -94,6 +97,8 @@ export function DiffView({ diff }: { readonly diff: FileDiffContent }) {
         <p className="diff-binary" data-testid="diff-binary">
           Binary file: its bytes differ; contents are not shown.
         </p>
+      ) : diff.note !== undefined ? (
+        <p className="diff-binary">{diff.note}</p>
       ) : rows.length === 0 ? (
         <p className="diff-empty">No line changes (only the mode or the file’s presence differs).</p>
       ) : (
@@ -108,7 +113,7 @@ export function DiffView({ diff }: { readonly diff: FileDiffContent }) {
           Show {Math.min(diffPageRows, remaining).toLocaleString('en-US')} more lines ({remaining.toLocaleString('en-US')} left)
         </button>
       )}
-      {diff.isTruncated && <p className="diff-truncated">The diff is too large to show whole; restore or open the file to see the rest.</p>}
+      {diff.isTruncated && <p className="diff-truncated">{diff.truncatedNote ?? 'The diff is too large to show whole; restore or open the file to see the rest.'}</p>}
     </section>
   );
 }

@@ -79,14 +79,13 @@ describe('merging', () => {
   it('puts live checkpoints in front and older pages behind, without duplicates', () => {
     const live = entry({ minute: 40 });
     const page = entry({ minute: 5 });
-    expect(mergeEntries(old, [live, old[0] as TimelineEntry])[0]).toBe(live);
-    const merged = mergeEntries(old, [page]);
-    expect(merged[merged.length - 1]).toBe(page);
-    expect(mergeEntries(old, [old[1] as TimelineEntry])).toBe(old);
+    expect(mergeEntries(old, [live, old[0] as TimelineEntry], 'newer')).toEqual([live, ...old]);
+    expect(mergeEntries(old, [page, old[2] as TimelineEntry], 'older')).toEqual([...old, page]);
+    expect(mergeEntries(old, [old[1] as TimelineEntry], 'newer')).toBe(old);
   });
 
-  it('sorts when a checkpoint falls between loaded ones', () => {
-    const middle = entry({ minute: 25 });
-    expect(mergeEntries(old, [middle]).map((item) => item.time.slice(14, 16))).toEqual(['30', '25', '20', '10']);
+  it('keeps the engine order when times tie (one-second commit times)', () => {
+    const same = [entry({ minute: 50, reason: 'second' }), entry({ minute: 50, reason: 'first' })];
+    expect(mergeEntries([], same, 'older').map((item) => item.reason)).toEqual(['second', 'first']);
   });
 });

@@ -10,11 +10,11 @@ export type ReasonCategory = 'edit' | 'terminal' | 'memory' | 'manual' | 'restor
 /** The reason filter's choices, in menu order, with their labels. */
 export const reasonChoices: readonly (readonly [ReasonCategory | 'all', string])[] = [
   ['all', 'All reasons'],
-  ['edit', 'File edits (write_file, patch)'],
-  ['terminal', 'Terminal commands'],
-  ['memory', 'Memory writes'],
-  ['manual', 'Taken by hand'],
-  ['restore-point', 'Restore points (undo restore)'],
+  ['edit', 'File edits'],
+  ['terminal', 'Terminal'],
+  ['memory', 'Memory'],
+  ['manual', 'By hand'],
+  ['restore-point', 'Restore points'],
   ['other', 'Other'],
 ];
 
@@ -64,20 +64,17 @@ export function filterTimeline(entries: readonly TimelineEntry[], filter: Timeli
   return isFilterEmpty(filter) ? entries : entries.filter((entry) => matchesFilter(entry, filter));
 }
 
-/** A timeline with entries merged in: de-duplicated by id, newest first. */
-export function mergeEntries(existing: readonly TimelineEntry[], incoming: readonly TimelineEntry[]): readonly TimelineEntry[] {
+/**
+ * A timeline with entries added, de-duplicated by id, newest first: live checkpoints go in front,
+ * older pages behind. Nothing is sorted by time: the engine's chain order is the truth (commit
+ * times have one-second resolution, so ties are common).
+ */
+export function mergeEntries(existing: readonly TimelineEntry[], incoming: readonly TimelineEntry[], where: 'newer' | 'older'): readonly TimelineEntry[] {
   if (incoming.length === 0) return existing;
   const known = new Set(existing.map((entry) => entry.id));
   const fresh = incoming.filter((entry) => !known.has(entry.id));
   if (fresh.length === 0) return existing;
-  const newestFirst = (a: TimelineEntry, b: TimelineEntry): number => (a.time > b.time ? -1 : a.time < b.time ? 1 : 0);
-  fresh.sort(newestFirst);
-  const newest = existing[0];
-  const oldest = existing[existing.length - 1];
-  // Live checkpoints are newer than what is loaded and pages are older: no need to sort 10,000 rows for either.
-  if (newest === undefined || (fresh[fresh.length - 1]?.time ?? '') >= newest.time) return [...fresh, ...existing];
-  if (oldest !== undefined && (fresh[0]?.time ?? '') <= oldest.time) return [...existing, ...fresh];
-  return [...fresh, ...existing].sort(newestFirst);
+  return where === 'newer' ? [...fresh, ...existing] : [...existing, ...fresh];
 }
 
 /** The sessions that appear in a timeline, with how many checkpoints each caused, in order of first appearance. */

@@ -1,15 +1,25 @@
 import { createStore, type StoreApi } from 'zustand';
 import type { VigilClient } from '../api/vigil-client';
 import { createApprovalsSlice, type ApprovalsSlice } from './approvals-slice';
+import { createCheckpointSlice, type CheckpointSlice } from './checkpoint-slice';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
 import { createLiveSlice, type LiveSlice } from './live-slice';
 import { createMemorySlice, type MemorySlice } from './memory-slice';
 import { createNavigationSlice, type NavigationSlice } from './navigation-slice';
 import { createSessionsSlice, type SessionsSlice } from './sessions-slice';
+import { createTimelineSlice, type TimelineSlice } from './timeline-slice';
 import { createToastSlice, type ToastSlice } from './toast-slice';
 
 /** The one UI store, made of slices. */
-export type AppState = ConnectionSlice & NavigationSlice & ToastSlice & LiveSlice & MemorySlice & SessionsSlice & ApprovalsSlice;
+export type AppState = ConnectionSlice &
+  NavigationSlice &
+  ToastSlice &
+  LiveSlice &
+  MemorySlice &
+  SessionsSlice &
+  ApprovalsSlice &
+  TimelineSlice &
+  CheckpointSlice;
 
 /** The store type components reach through the context. */
 export type AppStore = StoreApi<AppState>;
@@ -24,5 +34,7 @@ export function createAppStore(client: VigilClient): AppStore {
     ...createMemorySlice(client)(...args),
     ...createSessionsSlice(client)(...args),
     ...createApprovalsSlice(client)(...args),
+    ...createTimelineSlice(client)(...args),
+    ...createCheckpointSlice(client)(...args),
   }));
 }

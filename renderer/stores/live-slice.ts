@@ -20,12 +20,18 @@ export function createLiveSlice(client: VigilClient): StateCreator<AppState, [],
           void state.loadSessions();
           void state.loadApprovals();
           void state.loadMemory();
+          void state.loadCheckpointDirectories();
+          const timeline = state.timeline;
+          if (timeline !== undefined) void state.openTimeline(timeline.dir);
+          if (state.detail !== undefined) void state.refreshDetail();
         }),
         client.onEvent('sessions:changed', ({ session }) => get().receiveSession(session)),
         client.onEvent('sessions:tool-called', (payload) => get().receiveToolCall(payload)),
         client.onEvent('sessions:rewound', (payload) => get().receiveRewound(payload)),
         client.onEvent('approvals:requested', (payload) => get().receiveApprovalRequested(payload)),
         client.onEvent('approvals:decided', (payload) => get().receiveApprovalDecided(payload)),
+        client.onEvent('checkpoints:created', (entry) => get().receiveCheckpoint(entry)),
+        client.onEvent('checkpoints:restore-progressed', (progress) => get().receiveRestoreProgress(progress)),
         client.onEvent('memory:changed', (change) => get().receiveMemoryChange(change)),
         client.onEvent('app:problem-reported', (problem) => {
           get().notify({ tone: 'warning', title: `Problem in ${problem.source}`, detail: problem.message });

@@ -6,8 +6,8 @@ import type { AppState } from './app-store';
 export interface NavigationSlice {
   readonly route: Route;
   readonly lastRoutes: Readonly<Partial<Record<ScreenId, Route>>>;
-  /** Goes to a place; the address bar and history follow, so reload and Back keep working. */
-  readonly navigate: (route: Route) => void;
+  /** Goes to a place; the address bar and history follow, so reload and Back keep working. `replace` moves without a history entry (keyboard stepping). */
+  readonly navigate: (route: Route, options?: { readonly replace?: boolean }) => void;
   /** Goes to a screen, where it was left. */
   readonly showScreen: (screen: ScreenId) => void;
   /** The address changed by itself (Back, Forward, an edited hash): follow it. */
@@ -27,9 +27,12 @@ export const createNavigationSlice: StateCreator<AppState, [], [], NavigationSli
   return {
     route: initial,
     lastRoutes: { [initial.screen]: initial },
-    navigate: (route) => {
+    navigate: (route, options) => {
       const hash = hashFromRoute(route);
-      if (typeof window !== 'undefined' && window.location.hash !== hash) window.history.pushState(null, '', hash);
+      if (typeof window !== 'undefined' && window.location.hash !== hash) {
+        if (options?.replace === true) window.history.replaceState(null, '', hash);
+        else window.history.pushState(null, '', hash);
+      }
       arrive(route);
     },
     showScreen: (screen) => {

@@ -1,13 +1,137 @@
-import { EmptyState } from '../../components/empty-state';
+import { useEffect, useMemo } from 'react';
+import { ErrorNotice } from '../../components/error-notice';
+import { ProgressBar } from '../../components/progress-bar';
+import { baseName } from '../../model/format';
+import { filterTimeline, isFilterEmpty, type TimelineEntry } from '../../model/timeline-filter';
+import { useAppStore } from '../../stores/store-context';
+import { CheckpointDetail } from './checkpoint-detail';
+import { RestoreDialog } from './restore-dialog';
+import { TimelineEmpty } from './timeline-empty';
+import { TimelineFilters } from './timeline-filters';
+import { TimelineList } from './timeline-list';
 
-/** The checkpoint timeline of one directory, from every session. */
+const noEntries: readonly TimelineEntry[] = [];
+
+/** The checkpoint timeline of one directory, from every session, with a checkpoint's detail beside it. */
 export function TimelineScreen() {
+  const directories = useAppStore((state) => state.checkpointDirectories);
+  const directoriesLoad = useAppStore((state) => state.directoriesLoad);
+  const timeline = useAppStore((state) => state.timeline);
+  const filter = useAppStore((state) => state.timelineFilter);
+  const fileFilter = useAppStore((state) => state.fileFilter);
+  const restore = useAppStore((state) => state.restore);
+  const route = useAppStore((state) => state.route);
+  const home = useAppStore((state) => state.appInfo?.home);
+  const navigate = useAppStore((state) => state.navigate);
+  const openTimeline = useAppStore((state) => state.openTimeline);
+  const openCheckpoint = useAppStore((state) => state.openCheckpoint);
+  const closeCheckpoint = useAppStore((state) => state.closeCheckpoint);
+  const loadCheckpointDirectories = useAppStore((state) => state.loadCheckpointDirectories);
+  const checkpointNow = useAppStore((state) => state.checkpointNow);
+  const routeDir = route.screen === 'timeline' ? route.dir : undefined;
+  const checkpointId = route.screen === 'timeline' ? route.checkpointId : undefined;
+  const fallbackDir = directories[0]?.dir;
+
+  useEffect(() => {
+    if (routeDir === undefined && fallbackDir !== undefined) navigate({ screen: 'timeline', dir: fallbackDir }, { replace: true });
+  }, [routeDir, fallbackDir, navigate]);
+
+  const timelineDir = timeline?.dir;
+  useEffect(() => {
+    if (routeDir !== undefined && routeDir !== timelineDir) void openTimeline(routeDir);
+  }, [routeDir, timelineDir, openTimeline]);
+
+  useEffect(() => {
+    if (routeDir !== undefined && checkpointId !== undefined) void openCheckpoint(routeDir, checkpointId);
+    else closeCheckpoint();
+  }, [routeDir, checkpointId, openCheckpoint, closeCheckpoint]);
+
+  const all = timeline !== undefined && timeline.dir === routeDir ? timeline.entries : noEntries;
+  const visible = useMemo(() => {
+    const filtered = filterTimeline(all, filter);
+    return fileFilter === undefined ? filtered : filtered.filter((entry) => fileFilter.matches.has(entry.id));
+  }, [all, filter, fileFilter]);
+
+  if (directories.length === 0 && routeDir === undefined) {
+    if (directoriesLoad.kind === 'failed') {
+      return (
+        <div className="screen screen-scroll">
+          <ErrorNotice error={directoriesLoad.error} onRetry={() => void loadCheckpointDirectories()} />
+        </div>
+      );
+    }
+    return directoriesLoad.kind === 'ready' ? <TimelineEmpty home={home} /> : <div className="screen" data-testid="timeline-loading" />;
+  }
+
+  const index = all.findIndex((entry) => entry.id === checkpointId);
+  const selected = all[index];
+  const isFiltered = !isFilterEmpty(filter) || fileFilter !== undefined;
+
   return (
-    <EmptyState title="No checkpoints yet" testId="timeline-empty">
-      <p>Vigil takes a checkpoint of a directory before an agent's first change in each turn.</p>
-      <p>
-        Take one by hand with <code>vigil checkpoint DIR</code>.
-      </p>
-    </EmptyState>
+    <div className="screen" data-testid="timeline-screen">
+      <div className="screen-header">
+        <h2>Timeline</h2>
+        <select
+          className="select timeline-dir"
+          aria-label="Directory"
+          data-testid="timeline-dir"
+          value={routeDir ?? ''}
+          onChange={(event) => navigate({ screen: 'timeline', dir: event.target.value })}
+        >
+          {routeDir !== undefined && !directories.some((directory) => directory.dir === routeDir) && <option value={routeDir}>{routeDir}</option>}
+          {directories.map((directory) => (
+            <option key={directory.dir} value={directory.dir} title={directory.dir}>
+              {baseName(directory.dir)} — {directory.dir} ({directory.count}){directory.exists ? '' : ' · missing'}
+            </option>
+          ))}
+        </select>
+        <span className="muted" data-testid="timeline-count">
+          {isFiltered ? `${visible.length.toLocaleString('en-US')} of ` : ''}
+          {(timeline?.total ?? 0).toLocaleString('en-US')} checkpoints
+        </span>
+        {routeDir !== undefined && (
+          <button type="button" className="button button-small" data-testid="checkpoint-now" onClick={() => void checkpointNow(routeDir)} title="Take a checkpoint of this directory now">
+            Checkpoint now
+          </button>
+        )}
+        <span className="spacer" />
+        <TimelineFilters entries={all} />
+      </div>
+      {timeline !== undefined && timeline.load.kind === 'failed' && (
+        <div className="screen-notice">
+          <ErrorNotice error={timeline.load.error} onRetry={() => routeDir !== undefined && void openTimeline(routeDir)} />
+        </div>
+      )}
+      {timeline !== undefined && !timeline.isComplete && timeline.entries.length > 0 && (
+        <div className="screen-notice">
+          <ProgressBar label="Loading the timeline" done={timeline.entries.length} total={timeline.total} testId="timeline-progress" />
+        </div>
+      )}
+      {fileFilter !== undefined && !fileFilter.isDone && (
+        <div className="screen-notice">
+          <ProgressBar label={`Finding the checkpoints that changed ${fileFilter.path}`} done={fileFilter.checked} total={all.length} testId="file-filter-progress" />
+        </div>
+      )}
+      <div className="timeline-body">
+        <div className="timeline-column">
+          {routeDir !== undefined && (
+            <TimelineList dir={routeDir} entries={visible} allEntries={all} selectedId={checkpointId} isLoading={timeline?.load.kind === 'loading'} />
+          )}
+          {visible.length === 0 && timeline?.load.kind === 'ready' && (
+            <p className="muted timeline-none">{isFiltered ? 'No checkpoint matches the filter.' : 'This directory has no checkpoints.'}</p>
+          )}
+        </div>
+        {selected !== undefined ? (
+          <CheckpointDetail entry={selected} newer={all[index - 1]?.id} older={selected.parent ?? all[index + 1]?.id} />
+        ) : (
+          <div className="checkpoint-detail checkpoint-placeholder muted">
+            {checkpointId !== undefined && timeline?.isComplete === true
+              ? 'That checkpoint is not on this timeline (pruned, or another directory’s).'
+              : 'Pick a checkpoint to see what changed since, and to restore all of it or the files you select. ↑ ↓ step through them.'}
+          </div>
+        )}
+      </div>
+      {restore !== undefined && <RestoreDialog flow={restore} />}
+    </div>
   );
 }

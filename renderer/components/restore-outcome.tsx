@@ -1,0 +1,54 @@
+import type { RestoreResult } from '../model/restore-plan';
+import { describeRestore } from '../model/restore-plan';
+import { shortId } from '../model/format';
+
+/** The outcome of the last restore, kept in view: what changed, what did not and why, and its undo. */
+export function RestoreOutcome({
+  result,
+  wasUndo,
+  onUndo,
+  onShowRestorePoint,
+  onDismiss,
+}: {
+  readonly result: RestoreResult;
+  readonly wasUndo: boolean;
+  readonly onUndo: (() => void) | undefined;
+  readonly onShowRestorePoint: () => void;
+  readonly onDismiss: () => void;
+}) {
+  const problems = result.outcomes.filter((outcome) => outcome.result === 'conflict' || outcome.result === 'failed');
+  return (
+    <div className="restore-outcome" role="status" data-testid="restore-outcome" data-state={problems.length > 0 ? 'partial' : 'done'}>
+      <div className="restore-outcome-line">
+        <strong>{wasUndo ? 'Restore undone.' : `Restored to ${shortId(result.plan.checkpoint.id)}.`}</strong>
+        <span>{describeRestore(result)}</span>
+      </div>
+      <div className="restore-outcome-line subtle">
+        Restore point{' '}
+        <button type="button" className="link-button mono" onClick={onShowRestorePoint}>
+          {shortId(result.preRollback.id)}
+        </button>{' '}
+        holds the files as they were just before.
+      </div>
+      {problems.length > 0 && (
+        <ul className="restore-problems">
+          {problems.map((outcome) => (
+            <li key={outcome.path}>
+              <span className="mono">{outcome.path}</span> — {outcome.result === 'conflict' ? 'changed during the restore; left as found' : (outcome.message ?? 'failed')}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="restore-outcome-actions">
+        {onUndo !== undefined && (
+          <button type="button" className="button button-small" data-testid="undo-restore" onClick={onUndo}>
+            {wasUndo ? 'Redo restore…' : 'Undo restore…'}
+          </button>
+        )}
+        <button type="button" className="button button-quiet button-small" onClick={onDismiss}>
+          Dismiss
+        </button>
+      </div>
+    </div>
+  );
+}

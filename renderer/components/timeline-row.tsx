@@ -1,0 +1,59 @@
+import type { TimelineEntry } from '../model/timeline-filter';
+import { formatDate, formatRelativeTime, shortId } from '../model/format';
+
+/** One checkpoint on a timeline: the session lanes, why it was taken, by whom, what changed, when. */
+export function TimelineRow({
+  entry,
+  laneClass,
+  column,
+  columns,
+  now,
+}: {
+  readonly entry: TimelineEntry;
+  readonly laneClass: string;
+  /** The entry's lane column, of `columns`. */
+  readonly column: number;
+  readonly columns: number;
+  readonly now: number;
+}) {
+  const { attribution, stats } = entry;
+  const isRestorePoint = entry.kind === 'pre-rollback';
+  const who = [attribution.agent ?? (attribution.sessionId === undefined ? 'outside any session' : undefined), attribution.turn === undefined ? undefined : `turn ${attribution.turn}`, attribution.tool]
+    .filter((part): part is string => part !== undefined)
+    .join(' · ');
+  return (
+    <div className={`timeline-row ${laneClass}`} data-kind={entry.kind}>
+      <div className="timeline-lanes" aria-hidden="true">
+        {Array.from({ length: columns }, (_, index) => (
+          <span key={index} className={`timeline-lane ${index === column ? 'is-own' : ''}`}>
+            {index === column && <span className="timeline-dot" />}
+          </span>
+        ))}
+      </div>
+      <div className="timeline-main">
+        <div className="timeline-line">
+          {isRestorePoint && (
+            <span className="badge" data-kind="restore-point">
+              undo restore
+            </span>
+          )}
+          {entry.source === 'hermes' && <span className="badge">Hermes</span>}
+          <span className="timeline-reason" title={entry.reason}>
+            {entry.reason}
+          </span>
+          <span className="timeline-stats">
+            <span className="stat-added">+{stats.insertions}</span> <span className="stat-removed">−{stats.deletions}</span>
+            <span className="subtle"> · {stats.files === 1 ? '1 file' : `${stats.files} files`}</span>
+          </span>
+        </div>
+        <div className="timeline-line timeline-sub">
+          <span className="timeline-who">{who}</span>
+          <span className="mono subtle">{shortId(entry.id)}</span>
+          <time dateTime={entry.time} title={formatDate(entry.time)}>
+            {formatRelativeTime(entry.time, now)}
+          </time>
+        </div>
+      </div>
+    </div>
+  );
+}
