@@ -89,11 +89,17 @@ export function PlanConfirmation({
 }) {
   const groups = groupPlan(files);
   const confirmRef = useRef<HTMLButtonElement | null>(null);
+  const dialogRef = useRef<HTMLElement | null>(null);
   const canConfirm = canConfirmOverride ?? groups.changeCount > 0;
 
+  // The plan may arrive after the dialog opens: focus the confirm button once it can be pressed, so Enter accepts.
+  const isReady = canConfirm && !isApplying;
   useEffect(() => {
-    confirmRef.current?.focus();
+    dialogRef.current?.focus();
   }, []);
+  useEffect(() => {
+    if (isReady) confirmRef.current?.focus();
+  }, [isReady]);
 
   function onKeyDown(event: KeyboardEvent<HTMLElement>): void {
     if (event.key === 'Escape' && !isApplying) {
@@ -105,6 +111,8 @@ export function PlanConfirmation({
 
   return (
     <section
+      ref={dialogRef}
+      tabIndex={-1}
       className="plan"
       role="dialog"
       aria-label={title}

@@ -134,7 +134,7 @@ export function CheckpointDetail({ entry, newer, older }: { readonly entry: Time
         </button>
       </div>
       {detail.load.kind === 'failed' && <ErrorNotice error={detail.load.error} onRetry={() => void refreshDetail()} />}
-      <div className="detail-split">
+      <div className="detail-split" hidden={isEmptyLive}>
         <SelectableList
           keys={keys}
           selection={selection}

@@ -1,0 +1,109 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { connectAgent } from './fixtures/agents';
+import { saveScreens } from './fixtures/screens';
+import { expect, test } from './fixtures/vigil-fixture';
+
+const names = ['a.txt', 'b.txt', 'c.txt', 'd.txt', 'e.txt'];
+
+/** Five files at "v1", then an agent's turn rewrites them all to "v2": the checkpoint before it holds v1. */
+async function agentRewritesFiveFiles(home: string, workspace: string): Promise<string> {
+  for (const name of names) await writeFile(path.join(workspace, name), `${name} v1\n`);
+  const client = await connectAgent(home);
+  try {
+    const session = await client.openSession({ agent: 'rewriter', roots: [workspace] });
+    await session.beginTurn('Rewrite every file');
+    const outcomes = await session.callTools(names.map((name) => ({ name: 'write_file', arguments: { path: path.join(workspace, name), content: `${name} v2\n` } })));
+    await session.endTurn();
+    const id = outcomes[0]?.checkpoints[0]?.checkpointId;
+    if (id === undefined) throw new Error('the first write took no checkpoint');
+    return id;
+  } finally {
+    await client.close();
+  }
+}
+
+async function contents(workspace: string): Promise<string[]> {
+  return Promise.all(names.map(async (name) => (await readFile(path.join(workspace, name), 'utf8')).trim()));
+}
+
+async function openCheckpoint(page: Page, id: string): Promise<void> {
+  await page.getByTestId('nav-timeline').click();
+  await page.locator(`[data-testid="timeline-entry"][data-checkpoint-id="${id}"]`).click();
+  await expect(page.getByTestId('checkpoint-detail')).toHaveAttribute('data-state', 'ready');
+  await expect(page.getByTestId('changed-file')).toHaveCount(5);
+}
+
+test('drag-select three of five changed files and restore only those three', async ({ page, vigil }, testInfo) => {
+  await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
+  const checkpoint = await agentRewritesFiveFiles(vigil.home, vigil.workspace);
+  await openCheckpoint(page, checkpoint);
+
+  // Press on b.txt, drag across c.txt onto d.txt, release.
+  const box = async (name: string) => {
+    const found = await page.locator(`[data-testid="changed-file"][data-path="${name}"]`).boundingBox();
+    if (found === null) throw new Error(`${name} is not on screen`);
+    return found;
+  };
+  const from = await box('b.txt');
+  const to = await box('d.txt');
+  await page.mouse.move(from.x + 40, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to.x + 40, to.y + to.height / 2, { steps: 6 });
+  await page.mouse.up();
+  const files = page.getByTestId('changed-files');
+  await expect(files).toHaveAttribute('data-selected-count', '3');
+  await expect(files).toHaveAttribute('data-state', 'idle');
+  await expect(page.locator('[data-testid="changed-file"][data-selected="true"]')).toHaveText([/b\.txt/, /c\.txt/, /d\.txt/]);
+  await expect(page.getByTestId('diff-view')).toBeVisible();
+  await saveScreens(page, testInfo, 'checkpoint-detail');
+
+  await page.getByTestId('restore-selected').click();
+  const plan = page.getByTestId('restore-plan');
+  await expect(plan).toHaveAttribute('data-state', 'ready');
+  await expect(plan.getByTestId('plan-headline')).toHaveText('3 to restore');
+  await expect(plan.getByTestId('plan-restore').locator('li')).toHaveText([/b\.txt/, /c\.txt/, /d\.txt/]);
+  await saveScreens(page, testInfo, 'restore-plan');
+  expect(await contents(vigil.workspace)).toEqual(names.map((name) => `${name} v2`));
+
+  await plan.getByTestId('plan-confirm').click();
+  await expect(plan).toHaveCount(0);
+  await expect(page.getByTestId('restore-outcome')).toContainText('3 files changed');
+  expect(await contents(vigil.workspace)).toEqual(['a.txt v2', 'b.txt v1', 'c.txt v1', 'd.txt v1', 'e.txt v2']);
+  // The live directory now differs from the checkpoint only in the two files left alone.
+  await expect(page.getByTestId('changed-file')).toHaveCount(2);
+});
+
+test('one-click restore, then undo it', async ({ page, vigil }, testInfo) => {
+  await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
+  const checkpoint = await agentRewritesFiveFiles(vigil.home, vigil.workspace);
+  await openCheckpoint(page, checkpoint);
+
+  await page.getByTestId('restore-all').click();
+  const plan = page.getByTestId('restore-plan');
+  await expect(plan.getByTestId('plan-headline')).toHaveText('5 to restore');
+  // Enter accepts: the confirm button has the focus.
+  await expect(plan.getByTestId('plan-confirm')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(plan).toHaveCount(0);
+  expect(await contents(vigil.workspace)).toEqual(names.map((name) => `${name} v1`));
+
+  // The restore is a node of the timeline: its restore point, marked "undo restore".
+  const restorePoint = page.locator('[data-testid="timeline-entry"][data-kind="pre-rollback"]');
+  await expect(restorePoint).toHaveCount(1);
+  await expect(restorePoint).toContainText('undo restore');
+  const toast = page.getByTestId('toast').filter({ hasText: 'Restored to' });
+  await expect(toast).toContainText('5 files changed');
+  await saveScreens(page, testInfo, 'restore-done');
+
+  await toast.getByTestId('toast-undo-restore').click();
+  const undo = page.getByTestId('restore-plan');
+  await expect(undo).toContainText('Undo the restore');
+  await expect(undo.getByTestId('plan-headline')).toHaveText('5 to restore');
+  await undo.getByTestId('plan-confirm').click();
+  await expect(undo).toHaveCount(0);
+  expect(await contents(vigil.workspace)).toEqual(names.map((name) => `${name} v2`));
+  await expect(page.getByTestId('toast').filter({ hasText: 'Restore undone' })).toBeVisible();
+  await expect(page.locator('[data-testid="timeline-entry"][data-kind="pre-rollback"]')).toHaveCount(2);
+});
