@@ -50,9 +50,9 @@ import { ObjectStore } from './object-store';
 import { RefStore } from './ref-store';
 import { cutTimeline, defaultRetention } from './retention';
 import { takeSnapshot, type SnapshotEngine } from './snapshot';
-import { saveStatCache } from './stat-cache';
+import { StatCacheSaver } from './stat-cache-saver';
 import { repairStore } from './store-repair';
-import { dirHash, statCacheFile, storeLayout, type StoreLayout } from './store-layout';
+import { dirHash, storeLayout, type StoreLayout } from './store-layout';
 import { measureStore } from './store-usage';
 import { Timeline } from './timeline';
 import { TrackedDirectory } from './tracked-directory';
@@ -79,8 +79,7 @@ export class CheckpointService implements CheckpointApi {
   readonly #maintenance: StoreMaintenance;
   #ready: Promise<void> | undefined;
   #refused: Promise<readonly string[]>;
-  #saveTimer: NodeJS.Timeout | undefined;
-  #savePendingSince: number | undefined;
+  readonly #cacheSaver: StatCacheSaver;
   #isDisposed = false;
 
   constructor(options: CheckpointServiceOptions) {
@@ -104,6 +103,13 @@ export class CheckpointService implements CheckpointApi {
       },
     });
     this.#watchers = new DirectoryWatchers(options.logger);
+    this.#cacheSaver = new StatCacheSaver({
+      layout: this.#layout,
+      logger: options.logger,
+      isOneShot: options.watch !== true,
+      underLock: (work) => this.#lock.withLock(work),
+      directories: () => this.#tracked.values(),
+    });
     this.#maintenance = new StoreMaintenance({
       enabled: options.maintenance ?? options.watch === true,
       logger: options.logger,
@@ -131,7 +137,8 @@ export class CheckpointService implements CheckpointApi {
         return result;
       });
       if (outcome.kind === 'created') this.#options.events?.emit('checkpoints:created', toContractEntry(outcome.checkpoint));
-      await this.#afterSnapshot(tracked);
+      this.#maintenance.schedule();
+      await this.#cacheSaver.afterSnapshot(tracked);
       return outcome;
     } catch (error) {
       throw asAppError(error, this.#options.logger, `checkpoint ${dir}`);
@@ -218,12 +225,9 @@ export class CheckpointService implements CheckpointApi {
   async dispose(): Promise<void> {
     if (this.#isDisposed) return;
     this.#isDisposed = true;
-    clearTimeout(this.#saveTimer);
     await this.#watchers.dispose();
     await this.#maintenance.dispose();
-    if ([...this.#tracked.values()].some((tracked) => tracked.isCacheStale)) {
-      await this.#lock.withLock(() => this.#saveCaches()).catch((error: unknown) => this.#options.logger.warn('could not save the stat caches', { error }));
-    }
+    await this.#cacheSaver.flush();
     await this.#pool.dispose();
     await this.#store.close();
   }
@@ -238,39 +242,6 @@ export class CheckpointService implements CheckpointApi {
       if (this.#options.watch === true) await this.#watchers.watch(tracked, this.#ignoredFolders());
     }
     return tracked;
-  }
-
-  /** Saves stat caches (now in one-shot processes, a little later in the app) and lets maintenance look. */
-  async #afterSnapshot(tracked: TrackedDirectory): Promise<void> {
-    this.#maintenance.schedule();
-    if (this.#options.watch !== true) {
-      // The checkpoint is taken; a cache that cannot be saved only makes the next one slower.
-      await this.withStoreLock(() => this.#saveCaches()).catch((error: unknown) => this.#options.logger.warn('could not save a stat cache', { error }));
-      return;
-    }
-    if (!tracked.isCacheStale) return;
-    // In the app the cache is saved once snapshots pause (15 s), and at least every 2 minutes: it
-    // only spares a full walk after a restart, so it need not follow every snapshot.
-    const now = Date.now();
-    this.#savePendingSince ??= now;
-    clearTimeout(this.#saveTimer);
-    const delay = Math.max(0, Math.min(15_000, this.#savePendingSince + 120_000 - now));
-    this.#saveTimer = setTimeout(() => {
-      this.#saveTimer = undefined;
-      this.#savePendingSince = undefined;
-      // Under the store lock: a snapshot must not change the state while it is written out.
-      void this.withStoreLock(() => this.#saveCaches()).catch((error: unknown) => this.#options.logger.warn('could not save a stat cache', { error }));
-    }, delay);
-    this.#saveTimer.unref();
-  }
-
-  async #saveCaches(): Promise<void> {
-    for (const tracked of this.#tracked.values()) {
-      const state = tracked.state;
-      if (state === undefined || !tracked.isCacheStale) continue;
-      tracked.isCacheStale = false;
-      await saveStatCache(statCacheFile(this.#layout, tracked.dirhash), tracked.dir, state);
-    }
   }
 
   async #read<T>(dir: string, action: string, query: (context: QueryContext, resolved: string) => Promise<T>): Promise<T> {
