@@ -1,4 +1,4 @@
-import type { SelectableRow } from './selectable-list';
+import { memo } from 'react';
 
 /** A changed file as the detail lists it. */
 export interface ChangedFileView {
@@ -12,12 +12,12 @@ export interface ChangedFileView {
 const statusLetters: Readonly<Record<string, string>> = { added: 'A', modified: 'M', deleted: 'D', 'type-changed': 'T' };
 
 /** One row of the changed-file list: a tick when selected, the status, the path (folder dimmed), the line counts. */
-export function ChangedFileRow({ file, row }: { readonly file: ChangedFileView; readonly row: SelectableRow }) {
+export const ChangedFileRow = memo(function ChangedFileRow({ file, isSelected }: { readonly file: ChangedFileView; readonly isSelected: boolean }) {
   const slash = file.path.lastIndexOf('/');
   return (
-    <div className="file-row" data-testid="changed-file" data-path={file.path} data-selected={row.isSelected ? 'true' : 'false'}>
+    <div className="file-row" data-testid="changed-file" data-path={file.path} data-selected={isSelected ? 'true' : 'false'}>
       <span className="file-tick" aria-hidden="true">
-        {row.isSelected ? '✓' : ''}
+        {isSelected ? '✓' : ''}
       </span>
       <span className="file-status" data-kind={file.status} title={file.status}>
         {statusLetters[file.status] ?? '?'}
@@ -35,4 +35,4 @@ export function ChangedFileRow({ file, row }: { readonly file: ChangedFileView; 
       )}
     </div>
   );
-}
+});

@@ -38,6 +38,7 @@ export function SessionCard({
       data-status={session.status}
       data-turn={session.currentTurn}
       data-calls={session.toolCallCount}
+      data-updated-at={session.updatedAt}
       aria-current={isOpen ? 'true' : undefined}
     >
       <button type="button" className="session-card-open" onClick={onOpen} aria-label={`Open the transcript of ${session.agent} (${session.id})`} />

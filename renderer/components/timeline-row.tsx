@@ -1,8 +1,9 @@
+import { memo } from 'react';
 import type { TimelineEntry } from '../model/timeline-filter';
 import { formatDate, formatRelativeTime, shortId } from '../model/format';
 
-/** One checkpoint on a timeline: the session lanes, why it was taken, by whom, what changed, when. */
-export function TimelineRow({
+/** One checkpoint on a timeline: the session lanes, why it was taken, by whom, what changed, when. Memoized: scrolling draws only the rows that come into view. */
+export const TimelineRow = memo(function TimelineRow({
   entry,
   laneClass,
   column,
@@ -56,4 +57,4 @@ export function TimelineRow({
       </div>
     </div>
   );
-}
+});

@@ -145,7 +145,7 @@ export function CheckpointDetail({ entry, newer, older }: { readonly entry: Time
           testId="changed-files"
           renderRow={(row) => {
             const file = files[row.index];
-            return file === undefined ? null : <ChangedFileRow file={file} row={row} />;
+            return file === undefined ? null : <ChangedFileRow file={file} isSelected={row.isSelected} />;
           }}
         />
         <div className="detail-diff">
