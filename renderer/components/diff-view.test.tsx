@@ -1,0 +1,29 @@
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DiffView, diffPageRows, type FileDiffContent } from './diff-view';
+
+afterEach(cleanup);
+
+const base: FileDiffContent = { path: 'a.txt', status: 'modified', isBinary: false, hunks: [], isTruncated: false, fromLabel: '1a2b3c4d', toLabel: 'live' };
+
+describe('DiffView', () => {
+  it('marks binary files instead of showing their bytes', () => {
+    render(<DiffView diff={{ ...base, isBinary: true }} />);
+    expect(screen.getByTestId('diff-binary').textContent).toContain('Binary file');
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('draws a long diff a page at a time', () => {
+    const lines = Array.from({ length: diffPageRows + 500 }, (_, index) => `+line ${index}`);
+    render(<DiffView diff={{ ...base, hunks: [{ oldStart: 0, oldLines: 0, newStart: 1, newLines: lines.length, lines }] }} />);
+    expect(screen.getAllByRole('row')).toHaveLength(diffPageRows);
+    fireEvent.click(screen.getByRole('button', { name: /Show 501 more lines/ }));
+    expect(screen.getAllByRole('row')).toHaveLength(diffPageRows + 501);
+    expect(screen.queryByRole('button', { name: /more lines/ })).toBeNull();
+  });
+
+  it('says when the engine cut the diff short', () => {
+    render(<DiffView diff={{ ...base, isTruncated: true, truncatedNote: '4,000 more diff lines are not shown.' }} />);
+    expect(screen.getByText('4,000 more diff lines are not shown.')).toBeTruthy();
+  });
+});
