@@ -33,7 +33,7 @@ describe('PlanConfirmation', () => {
   it('says so, and cannot be applied, when nothing would change', () => {
     render(<PlanConfirmation title="Restore" files={[{ path: 'a', action: 'skip', reason: 'already matches', isChangedOutside: false }]} confirmLabel="Restore" isApplying={false} onConfirm={vi.fn()} onCancel={vi.fn()} />);
     expect(screen.getByTestId('plan-nothing').textContent).toContain('nothing to restore');
-    expect((screen.getByTestId('plan-confirm') as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByTestId<HTMLButtonElement>('plan-confirm').disabled).toBe(true);
   });
 
   it('cancels with Escape, but not while applying', () => {
