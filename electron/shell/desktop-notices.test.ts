@@ -23,4 +23,13 @@ describe('subscribeDesktopNotices', () => {
     events.emit('app:problem-reported', { source: 'memory', message: 'shown', at: 'x' });
     expect(shown).toEqual([{ title: 't', body: 'shown' }]);
   });
+
+  it('tells the user, outside the window, that a dangerous command waits for a decision', () => {
+    const events = new EventHub();
+    const shown: DesktopNotice[] = [];
+    subscribeDesktopNotices(events, desktopNoticeRules, (notice) => shown.push(notice));
+    const approval = { id: 'a1', sessionId: 's1', agent: 'claude', turn: 2, callId: 'c1', tool: 'terminal', summary: 'git push --force', reason: 'dangerous', requestedAt: '2026-01-01T10:00:00.000Z', expiresAt: '2026-01-01T10:02:00.000Z' };
+    events.emit('approvals:requested', { approval });
+    expect(shown).toEqual([{ title: 'claude asks to run: git push --force', body: 'Approve or deny it in Vigil within 2 minutes; nobody deciding means it is denied.' }]);
+  });
 });

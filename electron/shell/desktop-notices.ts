@@ -28,6 +28,15 @@ export const desktopNoticeRules: readonly NoticeRule[] = [
     event: 'app:problem-reported',
     toNotice: (problem) => ({ title: 'Vigil: a background task failed', body: `${problem.source}: ${problem.message}` }),
   },
+  {
+    // A dangerous command waits for a person and is denied when nobody decides in time: say so outside the window.
+    event: 'approvals:requested',
+    toNotice: ({ approval }) => {
+      const seconds = Math.max(0, Math.round((Date.parse(approval.expiresAt) - Date.parse(approval.requestedAt)) / 1000));
+      const within = seconds >= 120 ? `${Math.round(seconds / 60)} minutes` : `${seconds} seconds`;
+      return { title: `${approval.agent} asks to run: ${approval.summary}`, body: `Approve or deny it in Vigil within ${within}; nobody deciding means it is denied.` };
+    },
+  },
 ];
 
 function subscribeRule<E extends EventName>(events: EventHub, rule: NoticeRuleFor<E>, show: (notice: DesktopNotice) => void): () => void {
