@@ -15,7 +15,8 @@ export const shortcutGroups: readonly ShortcutGroup[] = [
     keys: [
       ['↑ ↓ · Home End · PgUp PgDn', 'Move'],
       ['Enter', 'Open'],
-      ['/', 'Filter the timeline'],
+      ['/', 'Search the timeline'],
+      ['Alt+click a checkpoint', 'Compare the open checkpoint with it'],
     ],
   },
   {

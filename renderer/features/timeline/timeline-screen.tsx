@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { ErrorNotice } from '../../components/error-notice';
 import { ProgressBar } from '../../components/progress-bar';
-import { baseName } from '../../model/format';
+import { baseName, plural } from '../../model/format';
 import { filterTimeline, isFilterEmpty, type TimelineEntry } from '../../model/timeline-filter';
 import { useAppStore } from '../../stores/store-context';
 import { CheckpointDetail } from './checkpoint-detail';
@@ -87,7 +87,7 @@ export function TimelineScreen() {
         </select>
         <span className="muted" data-testid="timeline-count">
           {isFiltered ? `${visible.length.toLocaleString('en-US')} of ` : ''}
-          {(timeline?.total ?? 0).toLocaleString('en-US')} checkpoints
+          {plural(timeline?.total ?? 0, 'checkpoint')}
         </span>
         {routeDir !== undefined && (
           <button type="button" className="button button-small" data-testid="checkpoint-now" onClick={() => void checkpointNow(routeDir)} title="Take a checkpoint of this directory now">
