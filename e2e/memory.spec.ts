@@ -1,7 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { expect, test } from './fixtures/vigil-fixture';
+import { connectAgent } from './fixtures/agents';
 import { saveScreens } from './fixtures/screens';
+import { expect, test } from './fixtures/vigil-fixture';
 
 test('an external MEMORY.md edit appears live, with its entry diff', async ({ page, vigil }, testInfo) => {
   const file = path.join(vigil.home, 'memories', 'MEMORY.md');
@@ -40,6 +41,17 @@ test('a drifted memory file shows the banner and is adopted as entries the user 
   await writeFile(file, '# About the user\n\nPrefers small commits.\n\nWorks in UTC+1.\n');
   await expect(card).toHaveAttribute('data-state', 'drifted');
   await expect(card.getByTestId('drift-banner')).toContainText('Agents’ memory writes to it are refused');
+
+  // An agent's write is refused (nothing lost); the banner learns the backup Vigil made.
+  const client = await connectAgent(vigil.home);
+  try {
+    const session = await client.openSession({ agent: 'note-taker', roots: [vigil.workspace] });
+    const refused = await session.callTool('memory', { action: 'add', target: 'user', content: 'Likes tabs.' });
+    expect(refused.result.ok).toBe(false);
+  } finally {
+    await client.close();
+  }
+  await expect(card.getByTestId('drift-backup')).toContainText('USER.md.bak.');
   await saveScreens(page, testInfo, 'memory-drift');
 
   await card.getByTestId('adopt-open').click();

@@ -98,3 +98,16 @@ describe('the MCP snippet layout', () => {
     expect(mcpSnippet(undefined)).toContain('"args": ["mcp"]');
   });
 });
+
+describe('drift refusals', () => {
+  it('finds the managed file a refusal names, and its backup', async () => {
+    const { memoryFileKey, refusedBackup } = await import('./memory-files');
+    const directories = [{ path: '/h/memories' }];
+    expect(refusedBackup({ file: '/h/memories/USER.md', drift_backup: '/h/memories/USER.md.bak.1' }, directories)).toEqual({
+      key: memoryFileKey('/h/memories', 'user'),
+      backup: '/h/memories/USER.md.bak.1',
+    });
+    expect(refusedBackup({ file: '/elsewhere/USER.md', drift_backup: '/x' }, directories)).toBeUndefined();
+    expect(refusedBackup({ file: '/h/memories/USER.md' }, directories)).toBeUndefined();
+  });
+});

@@ -37,3 +37,19 @@ export function backupFromDetails(details: Readonly<Record<string, unknown>> | u
   const value = details?.['drift_backup'] ?? details?.['backup'];
   return typeof value === 'string' ? value : undefined;
 }
+
+/** The file (store key) and backup a drift refusal names, when the file is one of the managed directories'. */
+export function refusedBackup(
+  details: Readonly<Record<string, unknown>> | undefined,
+  directories: readonly { readonly path: string }[],
+): { readonly key: string; readonly backup: string } | undefined {
+  const backup = backupFromDetails(details);
+  const file = details?.['file'];
+  if (backup === undefined || typeof file !== 'string') return undefined;
+  for (const directory of directories) {
+    for (const [target, name] of memoryTargets) {
+      if (file === `${directory.path}/${name}` || file === `${directory.path}\\${name}`) return { key: memoryFileKey(directory.path, target), backup };
+    }
+  }
+  return undefined;
+}

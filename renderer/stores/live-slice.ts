@@ -26,7 +26,11 @@ export function createLiveSlice(client: VigilClient): StateCreator<AppState, [],
           if (state.detail !== undefined) void state.refreshDetail();
         }),
         client.onEvent('sessions:changed', ({ session }) => get().receiveSession(session)),
-        client.onEvent('sessions:tool-called', (payload) => get().receiveToolCall(payload)),
+        client.onEvent('sessions:tool-called', (payload) => {
+          get().receiveToolCall(payload);
+          const { result } = payload.call;
+          if (payload.call.name === 'memory' && !result.ok && result.error.code === 'conflict') get().receiveMemoryRefusal(result.error.details);
+        }),
         client.onEvent('sessions:rewound', (payload) => get().receiveRewound(payload)),
         client.onEvent('approvals:requested', (payload) => get().receiveApprovalRequested(payload)),
         client.onEvent('approvals:decided', (payload) => get().receiveApprovalDecided(payload)),

@@ -10,7 +10,7 @@ import type {
 import type { AppErrorData } from '../../shared/errors';
 import type { VigilClient } from '../api/vigil-client';
 import { failed, idle, loading, ready, type LoadState } from '../model/load-state';
-import { addChange, applyChange, backupFromDetails, memoryFileKey } from '../model/memory-files';
+import { addChange, applyChange, backupFromDetails, memoryFileKey, refusedBackup } from '../model/memory-files';
 import type { AppState } from './app-store';
 
 /** One memory file as the store holds it. */
@@ -42,6 +42,8 @@ export interface MemorySlice {
   readonly loadMemory: () => Promise<void>;
   readonly refreshMemoryFile: (dir: string, target: MemoryTarget) => Promise<void>;
   readonly receiveMemoryChange: (change: MemoryChange) => void;
+  /** An agent's memory write was refused on drift: remember the backup it made, for the drift banner. */
+  readonly receiveMemoryRefusal: (details: Readonly<Record<string, unknown>> | undefined) => void;
   readonly proposeAdoption: (dir: string, target: MemoryTarget) => Promise<void>;
   readonly chooseAdoptionStrategy: (strategy: AdoptionStrategy) => void;
   readonly adoptMemory: () => Promise<void>;
@@ -112,6 +114,11 @@ export function createMemorySlice(client: VigilClient): StateCreator<AppState, [
         });
         // The change carries entries, usage and drift; the read brings the text of a drifted file.
         void refresh(change.dir, change.target);
+      },
+
+      receiveMemoryRefusal: (details) => {
+        const found = refusedBackup(details, get().memoryDirectories);
+        if (found !== undefined) set((state) => ({ memoryBackups: { ...state.memoryBackups, [found.key]: found.backup } }));
       },
 
       proposeAdoption: async (dir, target) => {
