@@ -100,7 +100,7 @@ export function MemoryScreen() {
           })}
         </div>
         <section className="memory-changes" aria-label="Recent changes">
-          <h3>Changes since Vigil started</h3>
+          <h3>Changes since this window opened</h3>
           {directoryChanges.length === 0 ? (
             <p className="muted">
               None yet. Edits by agents through Vigil and by anything else (an editor, another session, <code>cat &gt;&gt;</code>) show here as they happen.

@@ -80,15 +80,21 @@ export function SessionsScreen() {
       </div>
       <div className={`sessions-body ${open === undefined ? '' : 'has-transcript'}`}>
         <div className="screen-scroll sessions-grid-scroll">
-          {live.length === 0 && <p className="muted">No session is connected right now.</p>}
+          {live.length === 0 && <p className="muted">No session is connected right now. Their transcripts stay: open one to read it or rewind a turn.</p>}
           <div className="sessions-grid" data-testid="sessions-live">
             {live.map(card)}
           </div>
-          {ended.length > 0 && (
+          {ended.length > 0 && live.length > 0 && (
             <details className="sessions-ended">
               <summary>Ended ({ended.length})</summary>
               <div className="sessions-grid">{ended.map(card)}</div>
             </details>
+          )}
+          {ended.length > 0 && live.length === 0 && (
+            <section className="sessions-ended" aria-label="Ended sessions">
+              <h3 className="sessions-ended-title">Ended</h3>
+              <div className="sessions-grid">{ended.map(card)}</div>
+            </section>
           )}
         </div>
         {open !== undefined && (
