@@ -109,13 +109,22 @@ function statOutcomeBlocking(absolute: string): StatOutcome {
   }
 }
 
+/** Listings are handed over in batches of about this many entries, so the receiver never stalls on one huge message. */
+const batchEntries = 2_000;
+
 /**
  * Walks a folder and everything below it with blocking calls (readdir, lstat), applying the
- * exclusion rules so that excluded folders are never entered; returns one listing per folder,
- * parents before children, for the main thread to apply to the directory's state.
+ * exclusion rules so that excluded folders are never entered; hands over one listing per folder,
+ * parents before children, in batches, for the main thread to apply to the directory's state.
  */
-export function walkBlocking(root: string, startRel: string, ignoredFolders: readonly string[]): FolderListing[] {
-  const listings: FolderListing[] = [];
+export function walkBlocking(root: string, startRel: string, ignoredFolders: readonly string[], onBatch: (listings: FolderListing[]) => void): void {
+  let listings: FolderListing[] = [];
+  let entriesInBatch = 0;
+  const flush = (): void => {
+    if (listings.length > 0) onBatch(listings);
+    listings = [];
+    entriesInBatch = 0;
+  };
   const pending = [startRel];
   while (pending.length > 0) {
     const rel = pending.shift() as string;
@@ -152,6 +161,8 @@ export function walkBlocking(root: string, startRel: string, ignoredFolders: rea
       }
     }
     listings.push({ rel, outcome: 'listed', entries });
+    entriesInBatch += entries.length + 1;
+    if (entriesInBatch >= batchEntries) flush();
   }
-  return listings;
+  flush();
 }

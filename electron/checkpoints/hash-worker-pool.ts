@@ -16,7 +16,7 @@ type CommandBody = HashWorkerCommand extends infer C ? (C extends HashWorkerComm
 /** One worker thread and its pending requests. */
 class HashWorker {
   readonly #worker: Worker;
-  readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; onPartial?: (partial: unknown) => void }>();
   #nextId = 0;
   #failure: Error | undefined;
 
@@ -29,6 +29,10 @@ class HashWorker {
     this.#worker.unref();
     this.#worker.on('message', (reply: HashWorkerReply) => {
       const waiter = this.#pending.get(reply.id);
+      if (reply.partial !== undefined) {
+        waiter?.onPartial?.(reply.partial);
+        return;
+      }
       this.#pending.delete(reply.id);
       if (reply.error !== undefined) waiter?.reject(new Error(`hashing worker: ${reply.error}`));
       else waiter?.resolve(reply.value);
@@ -43,11 +47,11 @@ class HashWorker {
   }
 
   /** Sends a command and waits for its answer. */
-  send(command: CommandBody): Promise<unknown> {
+  send(command: CommandBody, onPartial?: (partial: unknown) => void): Promise<unknown> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
+      this.#pending.set(id, onPartial === undefined ? { resolve, reject } : { resolve, reject, onPartial });
       this.#worker.postMessage({ ...command, id });
     });
   }
@@ -140,11 +144,14 @@ export class HashWorkerPool {
     return packs;
   }
 
-  /** Walks a directory in a worker (blocking readdir and lstat there): one listing per folder, parents first. */
-  async walk(root: string, rel: string, ignoredFolders: readonly string[]): Promise<FolderListing[]> {
+  /**
+   * Walks a directory in a worker (blocking readdir and lstat there), handing over listings (one
+   * per folder, parents first) in batches as they come, each in its own turn of the event loop.
+   */
+  async walk(root: string, rel: string, ignoredFolders: readonly string[], onListings: (listings: readonly FolderListing[]) => void): Promise<void> {
     const [worker] = await this.#ensureStarted();
     if (worker === undefined) throw new Error('no hashing worker');
-    return (await worker.send({ type: 'walk', root, rel, ignoredFolders })) as FolderListing[];
+    await worker.send({ type: 'walk', root, rel, ignoredFolders }, (partial) => onListings(partial as FolderListing[]));
   }
 
   /** Stops every worker. */

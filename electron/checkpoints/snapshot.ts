@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { CheckpointOutcome, CheckpointRequest, CheckpointStats } from './checkpoint-types';
 import { checkpointStats, type KnownBlobs } from './checkpoint-stats';
 import { decodeCheckpointCommit, encodeCheckpointCommit } from './commit-message';
@@ -114,6 +115,7 @@ async function firstStats(engine: SnapshotEngine, state: DirState, known: KnownB
   let insertions = 0;
   for (const [, record] of state.files()) {
     files += 1;
+    if (files % 5_000 === 0) await yieldToLoop();
     const hit = known.blobs.get(record.oid);
     if (hit !== undefined) insertions += hit.binary ? 0 : hit.lines;
     else {
@@ -164,7 +166,7 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
     if (tracked.needsFullScan || headMoved || !tracked.isWatched) {
       // A big tree is walked in a worker, with blocking calls and no thread-pool round trips.
       const isBig = Math.max(state.fileCount, tracked.sizeHint) >= engine.workerThreshold;
-      if (isBig || engine.pool.isRunning) applyListings(context, await engine.pool.walk(tracked.dir, '', engine.ignoredFolders), candidates);
+      if (isBig || engine.pool.isRunning) await engine.pool.walk(tracked.dir, '', engine.ignoredFolders, (listings) => applyListings(context, listings, candidates));
       else await scanFolder(context, '', candidates);
     } else {
       const requested = (request.paths ?? []).map((absolute) => tracked.relative(path.resolve(absolute)));
