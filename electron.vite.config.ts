@@ -54,6 +54,8 @@ export default defineConfig({
     root: 'renderer',
     build: {
       outDir: 'out/renderer',
+      // electron-vite leaves the renderer unminified by default; a minified bundle loads faster in both apps.
+      minify: true,
       rollupOptions: { input: resolve('renderer/index.html') },
     },
     plugins: [react(), contentSecurityPolicyMeta],

@@ -104,6 +104,7 @@ export default tseslint.config(
         zones: [
           { target: './renderer/components', from: ['./renderer/stores', './renderer/features', './renderer/api', './renderer/app'], message: 'components/ are presentational: data comes in through props.' },
           { target: './renderer/stores', from: ['./renderer/features', './renderer/components', './renderer/app'], message: 'stores/ hold state and actions, not UI.' },
+          { target: './renderer/model', from: ['./renderer/stores', './renderer/components', './renderer/features', './renderer/api', './renderer/app'], message: 'model/ is pure logic: no state, UI or transport.' },
           { target: './renderer/features', from: ['./renderer/app', './renderer/api'], message: 'features/ reach the core through the store.' },
           ...rendererFeatures.map((feature) => ({
             target: `./renderer/features/${feature}`,
@@ -111,6 +112,20 @@ export default tseslint.config(
             except: [`./${feature}`],
             message: 'Features do not import each other; share through components/ or stores/.',
           })),
+        ],
+      }],
+    },
+  },
+  // renderer/model/ is pure, testable logic: no React either.
+  {
+    files: ['renderer/model/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'electron', message: 'The renderer is sandboxed: no Electron.' }],
+        patterns: [
+          { group: nodeBuiltins, message: 'The renderer is a web page: no Node built-ins.' },
+          { group: ['react', 'react-dom', 'react/*', 'react-dom/*', 'zustand', 'zustand/*'], message: 'model/ is pure logic: no React, no store.' },
+          { group: ['**/electron/**'], message: 'The renderer reaches the core only through renderer/api/.' },
         ],
       }],
     },
