@@ -1,10 +1,10 @@
 // @ts-check
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
-import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { vigilBoundaries } from './scripts/eslint-boundaries.mjs';
 
 /** Node's built-in modules, with and without the `node:` prefix. */
 const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'crypto', 'child_process', 'worker_threads', 'http', 'https', 'net', 'stream', 'url', 'util', 'events', 'buffer', 'process', 'zlib'];
@@ -27,14 +27,14 @@ export default tseslint.config(
         tsconfigRootDir: import.meta.dirname,
       },
     },
-    plugins: { 'import-x': importX },
+    plugins: { vigil: vigilBoundaries },
     rules: {
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
-      'import-x/no-default-export': 'error',
-      'import-x/no-duplicates': 'error',
+      'vigil/no-default-export': 'error',
+      'vigil/no-duplicate-imports': 'error',
     },
   },
   {
@@ -43,7 +43,7 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
   },
   // Config files must default-export.
-  { files: ['*.config.ts', '*.config.js'], rules: { 'import-x/no-default-export': 'off' } },
+  { files: ['*.config.ts', '*.config.js'], rules: { 'vigil/no-default-export': 'off' } },
 
   // ── Boundaries (house-style.md) ──────────────────────────────────────────────
   // shared/ imports only shared/: no Node, no Electron, no React, no DOM.
@@ -100,7 +100,7 @@ export default tseslint.config(
         { name: 'require', message: 'The renderer has no require.' },
         { name: 'process', message: 'The renderer has no process.' },
       ],
-      'import-x/no-restricted-paths': ['error', {
+      'vigil/restricted-paths': ['error', {
         zones: [
           { target: './renderer/components', from: ['./renderer/stores', './renderer/features', './renderer/api', './renderer/app'], message: 'components/ are presentational: data comes in through props.' },
           { target: './renderer/stores', from: ['./renderer/features', './renderer/components', './renderer/app'], message: 'stores/ hold state and actions, not UI.' },

@@ -10,13 +10,10 @@ import {
 import { bridgeGlobalName, type VigilBridge } from '../../shared/contract/bridge';
 import { serverFrameSchema, type ClientFrame } from '../../shared/contract/wire';
 import type { Result } from '../../shared/result';
+import type { ConnectionState } from '../model/connection-state';
 
-/** The state of the link between the UI and the core. */
-export type ConnectionState =
-  | { readonly kind: 'connecting' }
-  | { readonly kind: 'connected'; readonly transport: 'ipc' | 'websocket' }
-  | { readonly kind: 'reconnecting'; readonly reason: string; readonly attempt: number; readonly retryInMs: number }
-  | { readonly kind: 'disconnected'; readonly reason: string };
+export type { ConnectionState } from '../model/connection-state';
+
 
 /** The renderer's one API to the core; it does not say whether IPC or WebSocket carries it. */
 export interface VigilClient {

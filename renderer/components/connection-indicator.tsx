@@ -1,4 +1,4 @@
-import type { ConnectionState } from '../api/vigil-client';
+import type { ConnectionState } from '../model/connection-state';
 
 const labels: Readonly<Record<ConnectionState['kind'], string>> = {
   connecting: 'Connecting…',
