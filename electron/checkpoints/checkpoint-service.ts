@@ -23,7 +23,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { AppError } from '../../shared/errors';
-import { isVigilTempFile } from '../files/vigil-temp-name';
+import { isVigilBookkeepingFile } from '../files/vigil-temp-name';
 import { FileLock } from '../locks/file-lock';
 import { defaultRefusedDirs, resolveCheckpointDirectory, resolveTimelineDirectory } from './checkpoint-directory';
 import { countCheckpoints, listCheckpoints, listDirectories, resolveCheckpoint, skippedPaths, type QueryContext } from './checkpoint-queries';
@@ -210,7 +210,7 @@ export class CheckpointService implements CheckpointApi {
   }
 
   isExcluded(_dir: string, relativePath: string): boolean {
-    return pathExclusion(relativePath) !== undefined || isVigilTempFile(path.basename(relativePath));
+    return pathExclusion(relativePath) !== undefined || isVigilBookkeepingFile(path.basename(relativePath));
   }
 
   async withStoreLock<T>(fn: () => Promise<T>): Promise<T> {

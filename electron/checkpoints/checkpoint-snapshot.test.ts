@@ -171,6 +171,20 @@ describe('checkpoint snapshots', () => {
     }
   });
 
+  it("leaves out Vigil's temp files and the lock and write record it keeps beside memory files", async () => {
+    writeTree(dir, {
+      'MEMORY.md': 'entry',
+      '.MEMORY.md.vigil-lock': '',
+      '.MEMORY.md.vigil-record': '{"sha256":"x"}',
+      '.MEMORY.md.vigil-tmp-123-0-0123456789ab': 'half',
+      'notes.vigil-lock': 'not hidden, so a user file',
+    });
+    const entry = created(await service.checkpoint(dir, { reason: 'before memory' }));
+    expect(git(['--git-dir', service.gitdir, 'ls-tree', '-r', '--name-only', entry.id]).split('\n')).toEqual(['MEMORY.md', 'notes.vigil-lock']);
+    writeTree(dir, { '.MEMORY.md.vigil-record': '{"sha256":"y"}' });
+    expect((await service.checkpoint(dir, { reason: 'again' })).kind).not.toBe('created');
+  });
+
   it('refuses the root, the home directory itself, relative paths and missing folders', async () => {
     const guarded = testService(path.join(base, 'home3', 'checkpoints'), { refusedDirs: [dir] });
     try {

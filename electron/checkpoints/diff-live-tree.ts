@@ -3,7 +3,7 @@ import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode, fileSystemError } from '../files/file-system-error';
 import { mapLimit } from '../files/map-limit';
-import { isVigilTempFile } from '../files/vigil-temp-name';
+import { isVigilBookkeepingFile } from '../files/vigil-temp-name';
 import type { SkippedPath, SkipReason, StoredTreeEntry } from './checkpoint-types';
 import type { PathScope } from './diff-path-scope';
 import type { TreeReader } from './diff-tree-changes';
@@ -125,7 +125,7 @@ export async function readLiveTree(dir: string, rules: LiveTreeRules, scope: Pat
       folders.push(folder);
       for (const entry of await listFolder(path.join(dir, folder), folder, skipped)) {
         const relativePath = join(folder, entry.name);
-        if (isVigilTempFile(entry.name)) continue;
+        if (isVigilBookkeepingFile(entry.name)) continue;
         const isFolder = entry.isDirectory();
         if (isFolder ? !scope.enters(relativePath) : !scope.covers(relativePath)) continue;
         if (isFolder && rules.ignoredFolders.includes(path.join(dir, relativePath))) continue;

@@ -1,6 +1,6 @@
 import type { BigIntStats } from 'node:fs';
 import path from 'node:path';
-import { isVigilTempFile } from '../files/vigil-temp-name';
+import { isVigilBookkeepingFile } from '../files/vigil-temp-name';
 import type { SkipReason } from './checkpoint-types';
 import type { DirState, FileRecord } from './dir-state';
 import { directoryExclusion, fileExclusion } from './exclusion-rules';
@@ -103,7 +103,7 @@ export function classifyEntry(
   absolute: string,
   ignoredFolders: readonly string[],
 ): { readonly kind: 'omit' } | Exclude<ListedEntry, { kind: 'file' }> | { readonly kind: 'stat' } {
-  if (isVigilTempFile(name)) return { kind: 'omit' };
+  if (isVigilBookkeepingFile(name)) return { kind: 'omit' };
   const isFolder = type.isDirectory();
   if (isBadName(name)) return { name, kind: 'skip', reason: 'bad-name', isFolder };
   if (isFolder) {

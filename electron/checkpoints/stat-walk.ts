@@ -2,7 +2,7 @@ import type { BigIntStats, Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from '../files/file-system-error';
-import { isVigilTempFile } from '../files/vigil-temp-name';
+import { isVigilBookkeepingFile } from '../files/vigil-temp-name';
 import type { DirState } from './dir-state';
 import { directoryExclusion, fileExclusion, pathExclusion } from './exclusion-rules';
 import {
@@ -95,7 +95,7 @@ export function applyListings(context: ScanContext, listings: readonly FolderLis
  * removed (a folder with all it held), a folder is scanned, a file compared with its record.
  */
 export async function scanPaths(context: ScanContext, rels: Iterable<string>, out: HashCandidate[]): Promise<void> {
-  const unique = [...new Set(rels)].filter((rel) => rel !== '' && !isVigilTempFile(path.basename(rel)));
+  const unique = [...new Set(rels)].filter((rel) => rel !== '' && !isVigilBookkeepingFile(path.basename(rel)));
   await eachLimit(unique, 32, async (rel) => {
     const parts = rel.split('/');
     if (parts.some(isBadName)) return;

@@ -10,7 +10,7 @@ import type { WorkspaceContext } from '../workspace/workspace-context';
 import { binaryFileError, binaryProbeBytes, invalidUtf8Offset, notUtf8Error } from './decode-utf8';
 import { errnoCode, fileSystemError } from './file-system-error';
 import { TextWindowBuilder, type TextWindow } from './text-window';
-import { isVigilTempFile } from './vigil-temp-name';
+import { isVigilBookkeepingFile } from './vigil-temp-name';
 
 /** Characters per line shown at most; longer lines are cut and marked. */
 const maxLineChars = 2000;
@@ -24,14 +24,14 @@ const maxListedEntries = 30;
 /** A not-found error that suggests the file the agent probably meant. */
 async function notFound(absolute: string): Promise<AppError> {
   const names = await readdir(path.dirname(absolute)).catch(() => []);
-  const suggestion = closestName(path.basename(absolute), names.filter((name) => !isVigilTempFile(name)));
+  const suggestion = closestName(path.basename(absolute), names.filter((name) => !isVigilBookkeepingFile(name)));
   const hint = suggestion === undefined ? '' : ` Did you mean ${path.join(path.dirname(absolute), suggestion)}?`;
   return new AppError('not_found', `${absolute} does not exist.${hint}`, { path: absolute, suggestion });
 }
 
 /** A directory given instead of a file: refused, with its first entries to pick from. */
 async function isDirectoryError(absolute: string): Promise<AppError> {
-  const names = (await readdir(absolute).catch(() => [])).filter((name) => !isVigilTempFile(name)).sort();
+  const names = (await readdir(absolute).catch(() => [])).filter((name) => !isVigilBookkeepingFile(name)).sort();
   const listed = names.slice(0, maxListedEntries).join(', ') + (names.length > maxListedEntries ? `, … (${names.length} entries)` : '');
   return new AppError('wrong_kind', `${absolute} is a directory, not a file. It holds: ${listed === '' ? '(nothing)' : listed}.`, { path: absolute });
 }

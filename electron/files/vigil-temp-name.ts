@@ -52,3 +52,15 @@ export function parseVigilTempName(name: string): VigilTempName | undefined {
 export function isVigilTempFile(name: string): boolean {
   return parseVigilTempName(name) !== undefined;
 }
+
+/** Vigil's lock and last-write record beside a memory file: `.MEMORY.md.vigil-lock`, `.MEMORY.md.vigil-record`. */
+const bookkeepingPattern = /^\..+\.vigil-(?:lock|record)$/su;
+
+/**
+ * Whether a file name (or path) is Vigil's own: a temp file, or the lock and write record it
+ * keeps beside a memory file. Checkpoints, restores and listings leave these out.
+ */
+export function isVigilBookkeepingFile(name: string): boolean {
+  const baseName = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
+  return isVigilTempFile(baseName) || bookkeepingPattern.test(baseName);
+}

@@ -5,7 +5,7 @@ import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import type { SkippedPath } from '../checkpoints/checkpoint-types';
 import { directoryExclusion, fileExclusion } from '../checkpoints/exclusion-rules';
-import { isVigilTempFile } from '../files/vigil-temp-name';
+import { isVigilBookkeepingFile } from '../files/vigil-temp-name';
 import { mapLimit } from '../files/map-limit';
 
 /** Folders listed at once. */
@@ -85,7 +85,7 @@ export async function hermesUnstoredPaths(dir: string, gitdir: string, options: 
       for (const entry of entries) {
         const relativePath = folder === '' ? entry.name : `${folder}/${entry.name}`;
         const isFolder = entry.isDirectory();
-        if (entry.name === '.git' || isVigilTempFile(entry.name)) continue;
+        if (entry.name === '.git' || isVigilBookkeepingFile(entry.name)) continue;
         if ((isFolder ? directoryExclusion(entry.name) : fileExclusion(entry.name)) !== undefined) continue;
         if (isFolder && (await isNestedRepository(path.join(absolute, entry.name)))) {
           skipped.push({ path: `${relativePath}/`, reason: 'vcs' });
