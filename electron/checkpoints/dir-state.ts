@@ -161,7 +161,7 @@ export class DirState {
       if (rel === '' || oid !== emptyTreeOid) writes.push(sink(content, oid));
       node.tree = oid;
       sinceYield += items.length + 1;
-      if (sinceYield > 1_000) {
+      if (sinceYield > 500) {
         sinceYield = 0;
         await Promise.all(writes.splice(0));
         await yieldToLoop();

@@ -115,7 +115,7 @@ async function firstStats(engine: SnapshotEngine, state: DirState, known: KnownB
   let insertions = 0;
   for (const [, record] of state.files()) {
     files += 1;
-    if (files % 5_000 === 0) await yieldToLoop();
+    if (files % 1_000 === 0) await yieldToLoop();
     const hit = known.blobs.get(record.oid);
     if (hit !== undefined) insertions += hit.binary ? 0 : hit.lines;
     else {
