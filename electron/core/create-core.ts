@@ -25,6 +25,7 @@ import { DisposableStack } from './disposable';
 import { EventHub } from './event-hub';
 import { ensureVigilHome, type VigilPaths } from './vigil-home';
 import { vigilVersion } from './version';
+import { readCheckpointSettings } from '../checkpoints/checkpoint-config';
 
 /** What a composition root (the Electron main process, `vigil serve`) passes in. */
 export interface CoreOptions {
@@ -66,7 +67,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const { logger } = options;
   const events = new EventHub();
   const stack = new DisposableStack();
-  const checkpoints = new CheckpointService({ root: paths.checkpoints, logger, events, watch: true });
+  const checkpoints = new CheckpointService({ root: paths.checkpoints, logger, events, watch: true, ...(await readCheckpointSettings(paths.config)) });
   stack.add(() => checkpoints.dispose());
   // Hermes Agent's checkpoints (read, never written) join every timeline, diff and restore.
   const hermes = new HermesCheckpoints({ env: options.env ?? process.env, logger });

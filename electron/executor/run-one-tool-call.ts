@@ -7,6 +7,7 @@ import type { Logger } from '../logging/logger';
 import { createConfiguredMemoryService } from '../memory/configured-memory-service';
 import { createAgentServices } from './create-agent-services';
 import type { ToolCallOutcome } from './executor-types';
+import { readCheckpointSettings } from '../checkpoints/checkpoint-config';
 
 /** One tool call from a one-shot process (`vigil tool`). */
 export interface OneToolCall {
@@ -35,7 +36,7 @@ export async function runOneToolCall(call: OneToolCall): Promise<ToolCallOutcome
   const { logger } = call;
   const events = new EventHub();
   events.on('app:problem-reported', (problem) => logger.warn(problem.message));
-  const checkpoints = new CheckpointService({ root: paths.checkpoints, logger });
+  const checkpoints = new CheckpointService({ root: paths.checkpoints, logger, ...(await readCheckpointSettings(paths.config)) });
   const needsMemory = call.name === 'memory';
   const memory = needsMemory ? await createConfiguredMemoryService({ paths, env: call.env, logger, checkpoints }) : undefined;
   try {

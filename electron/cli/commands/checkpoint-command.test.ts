@@ -54,6 +54,26 @@ describe('vigil checkpoint and vigil checkpoints list|status|prune', () => {
     expect(JSON.parse(prune.stdout)).toMatchObject({ droppedCheckpoints: 0 });
   });
 
+  it('keeps as many checkpoints per directory and skips files as big as config.json says', async () => {
+    mkdirSync(env['VIGIL_HOME'] ?? '', { recursive: true });
+    writeFileSync(path.join(env['VIGIL_HOME'] ?? '', 'config.json'), JSON.stringify({ checkpoints: { maxSnapshots: 2, maxFileMiB: 0.001 } }));
+    writeFileSync(path.join(dir, 'big-fixture.txt'), Buffer.alloc(2_000, 1));
+    for (const line of ['two\n', 'three\n', 'four\n']) {
+      writeFileSync(path.join(dir, 'src/a.txt'), line);
+      expect((await runVigil(['checkpoint', dir], { env })).code).toBe(0);
+    }
+    const listed = JSON.parse((await runVigil(['checkpoints', 'list', dir, '--json'], { env })).stdout) as { total: number; entries: Array<{ skipped: unknown[] }> };
+    expect(listed.total).toBe(2);
+    expect(listed.entries[0]?.skipped).toContainEqual(expect.objectContaining({ path: 'big-fixture.txt', reason: 'oversize' }));
+    const status = await runVigil(['checkpoints', 'status'], { env });
+    expect(status.stdout).toContain('Retention: 2 checkpoints per directory');
+
+    writeFileSync(path.join(env['VIGIL_HOME'] ?? '', 'config.json'), JSON.stringify({ checkpoints: { maxSnapshots: 0 } }));
+    const refused = await runVigil(['checkpoint', dir], { env });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('checkpoints.maxSnapshots');
+  });
+
   it('fails clearly on unknown directories, refused ones and wrong usage', async () => {
     const [unknown, never, root, missingArgument, badLimit] = await Promise.all([
       runVigil(['checkpoint', path.join(base, 'nope')], { env }),

@@ -5,12 +5,13 @@ import type { CheckpointEntry } from '../../checkpoints/checkpoint-types';
 import { vigilPaths } from '../../core/vigil-home';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';
+import { readCheckpointSettings } from '../../checkpoints/checkpoint-config';
 
 /** Runs `task` with a one-shot checkpoint engine (no watcher: it walks the tree), closed afterwards. */
 export async function withCheckpoints<T>(io: CliIo, task: (checkpoints: CheckpointService) => Promise<T>): Promise<T> {
   const home = cliHome(io);
   const logger = cliLogger(home, io);
-  const checkpoints = new CheckpointService({ root: vigilPaths(home).checkpoints, logger });
+  const checkpoints = new CheckpointService({ root: vigilPaths(home).checkpoints, logger, ...(await readCheckpointSettings(vigilPaths(home).config)) });
   try {
     return await task(checkpoints);
   } finally {

@@ -6,6 +6,7 @@ import { mergeHermesCheckpoints, type MergedCheckpointApi } from '../../hermes/m
 import type { Logger } from '../../logging/logger';
 import { stringOption, UsageError, type CliArgs, type CliIo } from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';
+import { readCheckpointSettings } from '../../checkpoints/checkpoint-config';
 
 /** What a one-shot checkpoints command works with. */
 export interface CheckpointsContext {
@@ -23,7 +24,7 @@ export async function withMergedCheckpoints<T>(io: CliIo, task: (checkpoints: Me
   const home = cliHome(io);
   const logger = cliLogger(home, io);
   const root = vigilPaths(home).checkpoints;
-  const engine = new CheckpointService({ root, logger });
+  const engine = new CheckpointService({ root, logger, ...(await readCheckpointSettings(vigilPaths(home).config)) });
   const hermes = new HermesCheckpoints({ env: io.env, logger });
   try {
     return await task(mergeHermesCheckpoints(engine, hermes, { env: io.env }), { root, logger });

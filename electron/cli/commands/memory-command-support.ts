@@ -12,6 +12,7 @@ import { createConfiguredMemoryService } from '../../memory/configured-memory-se
 import type { MemoryService, MemoryServiceOptions } from '../../memory/memory-service';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliArgs, type CliCommand, type CliIo, type CliOption } from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';
+import { readCheckpointSettings } from '../../checkpoints/checkpoint-config';
 
 /** The options every `vigil memory` command takes. */
 export const memoryOptions: Readonly<Record<string, CliOption>> = {
@@ -41,8 +42,8 @@ export interface CliMemory {
 }
 
 /** The checkpoint engine of $VIGIL_HOME for a CLI process, reporting memory writes to the write ledger as the app does. */
-export function cliCheckpoints(paths: VigilPaths, logger: Logger): { readonly checkpoints: MemoryCheckpointer; dispose(): Promise<void> } {
-  const engine = new CheckpointService({ root: paths.checkpoints, logger });
+export async function cliCheckpoints(paths: VigilPaths, logger: Logger): Promise<{ readonly checkpoints: MemoryCheckpointer; dispose(): Promise<void> }> {
+  const engine = new CheckpointService({ root: paths.checkpoints, logger, ...(await readCheckpointSettings(paths.config)) });
   return { checkpoints: recordingWrites(engine, createWriteLedger(writeLedgerFile(paths.checkpoints), logger), logger), dispose: () => engine.dispose() };
 }
 
@@ -57,7 +58,7 @@ export async function withMemory<T>(args: CliArgs, io: CliIo, task: (memory: Cli
   if (given === '') throw new UsageError('--dir needs a directory');
   const dir = given === undefined ? paths.memories : path.resolve(io.cwd, given);
   const logger = cliLogger(home, io);
-  const engine = cliCheckpoints(paths, logger);
+  const engine = await cliCheckpoints(paths, logger);
   try {
     const service = await createConfiguredMemoryService({
       paths,

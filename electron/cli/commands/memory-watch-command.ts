@@ -54,7 +54,7 @@ export const memoryWatchCommand: CliCommand = {
     const isAll = flagOption(args, 'all');
     const paths = vigilPaths(home);
     // Each external edit is checkpointed as the app would; when the app runs too, the second capture finds nothing new.
-    const engine = cliCheckpoints(paths, logger);
+    const engine = await cliCheckpoints(paths, logger);
     const service = await createConfiguredMemoryService({
       paths,
       env: io.env,

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { readConfigSection } from '../config/config-file';
+import type { CheckpointServiceOptions } from './checkpoint-api';
+import { defaultRetention } from './retention';
+
+const mebibyte = 1024 * 1024;
+
+/** The `checkpoints` section of $VIGIL_HOME/config.json. */
+export const checkpointConfigSchema = z
+  .object({
+    /** Checkpoints kept per directory; older ones are dropped and their objects collected. */
+    maxSnapshots: z.number().int().min(1).max(100_000).default(defaultRetention.maxSnapshots),
+    /** The whole store's size cap in MiB; the oldest checkpoints go first, never a directory's newest. */
+    maxStoreMiB: z.number().min(1).max(1_048_576).default(defaultRetention.maxTotalBytes / mebibyte),
+    /** Files larger than this many MiB are skipped, and the checkpoint says so. */
+    maxFileMiB: z.number().min(0.001).max(4_096).default(10),
+  })
+  .strict();
+
+/** The checkpoint engine's options that come from config.json. */
+export type CheckpointSettings = Required<Pick<CheckpointServiceOptions, 'maxFileBytes'>> & {
+  readonly retention: { readonly maxSnapshots: number; readonly maxTotalBytes: number };
+};
+
+/**
+ * Reads the `checkpoints` section: defaults when config.json or the section is missing, an
+ * `invalid_request` naming the field when a value is wrong (the engine never runs on a guess).
+ */
+export async function readCheckpointSettings(configPath: string): Promise<CheckpointSettings> {
+  const config = await readConfigSection(configPath, 'checkpoints', checkpointConfigSchema);
+  return {
+    retention: { maxSnapshots: config.maxSnapshots, maxTotalBytes: Math.round(config.maxStoreMiB * mebibyte) },
+    maxFileBytes: Math.round(config.maxFileMiB * mebibyte),
+  };
+}
