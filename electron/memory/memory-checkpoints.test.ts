@@ -68,9 +68,9 @@ describe('memory directories are checkpointed directories', () => {
       'likes tea\n§\nuses helix\n§\nappended by hand',
     ]);
     expect(git('log', '-1', '--format=%B', commits[0]?.slice(0, 40) ?? '')).toContain('Vigil-Session: s1');
-    // No lock file was ever captured: the checkpoint before a change is taken while the lock is held.
+    // Only MEMORY.md was ever captured: Vigil's lock and write-record files are left out of checkpoints.
     const stored = new Set(commits.flatMap((line) => git('ls-tree', '--name-only', line.slice(0, 40)).split('\n')).filter((name) => name !== ''));
-    expect([...stored].sort()).toEqual(['.MEMORY.md.vigil-record', 'MEMORY.md']);
+    expect([...stored].sort()).toEqual(['MEMORY.md']);
     git('fsck', '--full', '--no-dangling');
   });
 
