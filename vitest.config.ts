@@ -12,8 +12,10 @@ export default defineConfig({
           name: 'node',
           include: ['electron/**/*.test.ts', 'shared/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
-          testTimeout: 30_000,
-          hookTimeout: 30_000,
+          // Many tests start real processes (the CLI from source through tsx, git, workers): generous
+          // bounds so a loaded CI machine does not fail them; a hang still fails.
+          testTimeout: 90_000,
+          hookTimeout: 90_000,
         },
       },
       {

@@ -1,17 +1,15 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { AppError } from '../../../shared/errors';
-import { createCore } from '../../core/create-core';
 import { vigilPaths } from '../../core/vigil-home';
-import { runMcpStdioBridge, untilInputEnds } from '../../gateway/mcp-stdio-bridge';
 import { readLiveServeInfo } from '../../server/serve-info';
 import { exitCodes, stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';
 
 /** Resolves when the client closes stdin or the process is asked to stop. */
-function untilDone(stdin: Readable): Promise<void> {
+async function untilDone(stdin: Readable): Promise<void> {
+  const { untilInputEnds } = await import('../../gateway/mcp-stdio-bridge');
   return new Promise((resolve) => {
     void untilInputEnds(stdin).then(resolve);
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => resolve());
@@ -76,6 +74,7 @@ export const mcpCommand: CliCommand = {
       url.searchParams.set('cwd', cwd);
       if (agent !== undefined) url.searchParams.set('agent', agent);
       writeLine(io.stderr, `vigil mcp: relaying to Vigil at ${url.origin} (pid ${live.pid}); this session shows live in its UI.`);
+      const { runMcpStdioBridge } = await import('../../gateway/mcp-stdio-bridge');
       await runMcpStdioBridge({ url, token: live.token, stdin, stdout, stop: done, report: (line) => writeLine(io.stderr, line) });
       return exitCodes.ok;
     }
@@ -85,6 +84,7 @@ export const mcpCommand: CliCommand = {
         'Start "vigil serve" to watch sessions live and to approve commands that need a human.',
     );
     // No UI can reach an embedded core, so nobody could answer an approval: such calls are denied at once.
+    const [{ createCore }, { StdioServerTransport }] = await Promise.all([import('../../core/create-core'), import('@modelcontextprotocol/sdk/server/stdio.js')]);
     const core = await createCore({ home, logger: cliLogger(home, io), canAsk: false });
     try {
       const server = await core.gateway.connectMcp(new StdioServerTransport(stdin, stdout), { cwd, agent });

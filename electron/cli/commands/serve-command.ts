@@ -2,7 +2,6 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isLoopbackHost } from '../../server/auth';
-import { startServe } from '../../server/start-serve';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand } from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';
 
@@ -71,6 +70,7 @@ export const serveCommand: CliCommand = {
     if (rendererDir === undefined) {
       writeLine(io.stderr, 'vigil serve: the UI is not built, so only the API is served. Run "npm run build" in the Vigil checkout.');
     }
+    const { startServe } = await import('../../server/start-serve');
     const running = await startServe({ home, host, port, allowRemote, rendererDir, logger });
     writeLine(io.stdout, `Vigil is serving on ${running.http.baseUrl} (data folder ${home}).`);
     writeLine(io.stdout, 'Open this URL (it carries the access token; the page keeps it in a cookie):');

@@ -1,7 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
 import { AppError, isAppError } from '../../../shared/errors';
-import { runOneToolCall } from '../../executor/run-one-tool-call';
 import type { WorkspaceContext } from '../../workspace/workspace-context';
 import { exitCodes, stringListOption, stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';
@@ -15,6 +14,7 @@ export async function runToolCall(name: string, raw: unknown, context: Workspace
   const vigilHome = cliHome(io);
   const logger = cliLogger(vigilHome, io);
   try {
+    const { runOneToolCall } = await import('../../executor/run-one-tool-call');
     const outcome = await runOneToolCall({ name, arguments: raw, vigilHome, homeDir: context.homeDir, cwd: context.cwd, roots: context.roots, logger, env: io.env });
     for (const checkpoint of outcome.checkpoints) {
       if (checkpoint.kind === 'created') writeLine(io.stderr, `vigil tool ${name}: checkpoint ${checkpoint.checkpointId?.slice(0, 8) ?? ''} of ${checkpoint.directory} taken before the call.`);
