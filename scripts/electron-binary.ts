@@ -26,6 +26,22 @@ export function chromiumMissing(): string | undefined {
   );
 }
 
+/** The version of the installed electron package (the runtime it fetches), if it is installed. */
+export function electronPackageVersion(root: string): string | undefined {
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(root, 'node_modules/electron/package.json'), 'utf8')) as { version?: unknown };
+    return typeof manifest.version === 'string' ? manifest.version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** "an Electron 45.4.1 binary", or "an Electron binary" where the package is not installed. */
+export function electronBinaryPhrase(root: string): string {
+  const version = electronPackageVersion(root);
+  return version === undefined ? 'an Electron binary' : `an Electron ${version} binary`;
+}
+
 /**
  * The Electron binary, if one is present without downloading: $ELECTRON_OVERRIDE_DIST_PATH, or the
  * one the electron package already fetched (node_modules/electron/path.txt + dist/). Otherwise the
@@ -44,6 +60,6 @@ export function electronExecutable(root: string): { readonly path: string } | { 
   return {
     missing:
       'no Electron binary on this machine (the electron package downloads its runtime on first use, which needs access to GitHub); ' +
-      'set ELECTRON_OVERRIDE_DIST_PATH to a folder holding an Electron 45 binary to run these specs in Electron.',
+      `set ELECTRON_OVERRIDE_DIST_PATH to a folder holding ${electronBinaryPhrase(root)} to run these specs in Electron.`,
   };
 }
