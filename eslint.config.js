@@ -9,6 +9,53 @@ import { vigilBoundaries } from './scripts/eslint-boundaries.mjs';
 /** Node's built-in modules, with and without the `node:` prefix. */
 const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'crypto', 'child_process', 'worker_threads', 'http', 'https', 'net', 'stream', 'url', 'util', 'events', 'buffer', 'process', 'zlib'];
 
+/** Raw WebSocket frames belong to the transport layer only. */
+const wsOutsideTransport = {
+  name: 'ws',
+  message: 'Only the transport layer (electron/server/, electron/gateway/, electron/transport/, agent-client/) speaks raw WebSocket.',
+};
+
+/** The core's import restrictions; `isTransport` lets the server, gateway and transport layer use `ws`. */
+const coreImports = ({ isTransport = false } = {}) => ['error', {
+  paths: [
+    { name: 'electron', message: 'The core never imports electron; only electron/main.ts, electron/preload.ts and electron/shell/ do.' },
+    ...(isTransport ? [] : [wsOutsideTransport]),
+  ],
+  patterns: [{ group: ['**/renderer/**'], message: 'The main process does not import the renderer.' }],
+}];
+
+/**
+ * The renderer's import restrictions. `isTransport`: renderer/api/ may reach the preload bridge.
+ * `isTest`: tests run in Node and may stand up real servers (Node built-ins, `ws`).
+ */
+const rendererImports = ({ isTransport = false, isTest = false } = {}) => ['error', {
+  paths: [
+    { name: 'electron', message: 'The renderer is sandboxed: no Electron.' },
+    ...(isTest ? [] : [wsOutsideTransport]),
+  ],
+  patterns: [
+    ...(isTest ? [] : [{ group: nodeBuiltins, message: 'The renderer is a web page: no Node built-ins.' }]),
+    { group: ['**/electron/**'], message: 'The renderer reaches the core only through renderer/api/.' },
+    ...(isTransport ? [] : [{ group: ['**/shared/contract/bridge', '**/shared/contract/bridge.*'], message: 'Only renderer/api/ reaches the preload bridge.' }]),
+  ],
+}];
+
+/** Only renderer/api/ may touch the transport: the WebSocket class and the preload bridge, however they are spelled. */
+const transportGlobals = {
+  'no-restricted-globals': ['error',
+    { name: 'WebSocket', message: 'Only renderer/api/ talks to the transport.' },
+    { name: 'vigil', message: 'Only renderer/api/ reaches the preload bridge.' },
+    { name: 'require', message: 'The renderer has no require.' },
+    { name: 'process', message: 'The renderer has no process.' },
+  ],
+  'no-restricted-properties': ['error',
+    ...['window', 'globalThis', 'self'].flatMap((object) => [
+      { object, property: 'WebSocket', message: 'Only renderer/api/ talks to the transport.' },
+      { object, property: 'vigil', message: 'Only renderer/api/ reaches the preload bridge.' },
+    ]),
+  ],
+};
+
 /** Feature folders of the renderer: each may not import another. */
 const rendererFeatures = readdirSync(new URL('./renderer/features', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
@@ -53,22 +100,26 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         patterns: [
           { group: nodeBuiltins, message: 'shared/ is pure TypeScript: no Node built-ins.' },
-          { group: ['electron', 'react', 'react-dom', 'react/*', 'zustand', 'zustand/*'], message: 'shared/ may not import Electron, React or the store.' },
+          { group: ['electron', 'react', 'react-dom', 'react/*', 'zustand', 'zustand/*', 'ws'], message: 'shared/ may not import Electron, React, the store or ws.' },
           { group: ['**/electron/**', '**/renderer/**', '../electron', '../renderer'], message: 'shared/ imports only shared/.' },
         ],
       }],
     },
   },
-  // The core never imports Electron: only the shell (main.ts, preload.ts, shell/) may.
+  // The core never imports Electron: only the shell (main.ts, preload.ts, shell/) may. Only the
+  // transport layer (server/, gateway/, transport/) speaks raw WebSocket with `ws`.
   {
     files: ['electron/**/*.ts'],
     ignores: ['electron/main.ts', 'electron/preload.ts', 'electron/shell/**'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'electron', message: 'The core never imports electron; only electron/main.ts, electron/preload.ts and electron/shell/ do.' }],
-        patterns: [{ group: ['**/renderer/**'], message: 'The main process does not import the renderer.' }],
-      }],
-    },
+    rules: { 'no-restricted-imports': coreImports() },
+  },
+  {
+    files: ['electron/server/**/*.ts', 'electron/gateway/**/*.ts', 'electron/transport/**/*.ts'],
+    rules: { 'no-restricted-imports': coreImports({ isTransport: true }) },
+  },
+  {
+    files: ['electron/main.ts', 'electron/preload.ts', 'electron/shell/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [wsOutsideTransport] }] },
   },
   // The app never blocks its event loop on the file system (tests and scripts may).
   {
@@ -88,18 +139,8 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'electron', message: 'The renderer is sandboxed: no Electron.' }],
-        patterns: [
-          { group: nodeBuiltins, message: 'The renderer is a web page: no Node built-ins.' },
-          { group: ['**/electron/**'], message: 'The renderer reaches the core only through renderer/api/.' },
-        ],
-      }],
-      'no-restricted-globals': ['error',
-        { name: 'WebSocket', message: 'Only renderer/api/vigil-client.ts talks to the transport.' },
-        { name: 'require', message: 'The renderer has no require.' },
-        { name: 'process', message: 'The renderer has no process.' },
-      ],
+      'no-restricted-imports': rendererImports(),
+      ...transportGlobals,
       'vigil/restricted-paths': ['error', {
         zones: [
           { target: './renderer/components', from: ['./renderer/stores', './renderer/features', './renderer/api', './renderer/app'], message: 'components/ are presentational: data comes in through props.' },
@@ -116,23 +157,34 @@ export default tseslint.config(
       }],
     },
   },
+  // Renderer tests run in Node: they may stand up real servers (Node built-ins, ws) to talk to.
+  { files: ['renderer/**/*.test.{ts,tsx}'], rules: { 'no-restricted-imports': rendererImports({ isTest: true }) } },
+  // The transport (renderer/api/): the one folder allowed to touch WebSocket and the preload bridge.
+  {
+    files: ['renderer/api/**/*.ts'],
+    rules: {
+      'no-restricted-imports': rendererImports({ isTransport: true }),
+      'no-restricted-globals': ['error',
+        { name: 'require', message: 'The renderer has no require.' },
+        { name: 'process', message: 'The renderer has no process.' },
+      ],
+      'no-restricted-properties': 'off',
+    },
+  },
+  { files: ['renderer/api/**/*.test.ts'], rules: { 'no-restricted-imports': rendererImports({ isTransport: true, isTest: true }) } },
   // renderer/model/ is pure, testable logic: no React either.
   {
     files: ['renderer/model/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        paths: [{ name: 'electron', message: 'The renderer is sandboxed: no Electron.' }],
+        paths: [{ name: 'electron', message: 'The renderer is sandboxed: no Electron.' }, wsOutsideTransport],
         patterns: [
           { group: nodeBuiltins, message: 'The renderer is a web page: no Node built-ins.' },
           { group: ['react', 'react-dom', 'react/*', 'react-dom/*', 'zustand', 'zustand/*'], message: 'model/ is pure logic: no React, no store.' },
           { group: ['**/electron/**'], message: 'The renderer reaches the core only through renderer/api/.' },
+          { group: ['**/shared/contract/bridge', '**/shared/contract/bridge.*'], message: 'Only renderer/api/ reaches the preload bridge.' },
         ],
       }],
     },
-  },
-  // The transport itself: the one file allowed to touch WebSocket and the bridge.
-  {
-    files: ['renderer/api/vigil-client.ts'],
-    rules: { 'no-restricted-globals': 'off' },
   },
 );

@@ -3,7 +3,8 @@ import { chromiumExecutable } from './scripts/electron-binary';
 
 /**
  * End-to-end tests. `chromium`: Debian's Chromium against `vigil serve` (the same core and
- * contract as the desktop app). `electron`: the same specs in the real Electron app, where an
+ * contract as the desktop app); it depends on `chromium-present`, which fails with the remedy when
+ * no Chromium is installed. `electron`: the same specs in the real Electron app, where an
  * Electron binary exists (it is downloaded lazily and cannot be fetched offline: then the project
  * reports its tests as skipped, with the reason).
  */
@@ -21,8 +22,11 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
+    // Fails with the remedy ("apt-get install -y chromium, or set CHROMIUM_PATH") where no Chromium exists.
+    { name: 'chromium-present', testMatch: 'chromium-present.setup.ts' },
     {
       name: 'chromium',
+      dependencies: ['chromium-present'],
       use: {
         browserName: 'chromium',
         viewport: { width: 1280, height: 800 },

@@ -4,9 +4,42 @@ import path from 'node:path';
 /** The Chromium to drive in end-to-end tests: $CHROMIUM_PATH, else Debian's /usr/bin/chromium (never a download). */
 export function chromiumExecutable(): string | undefined {
   const fromEnv = process.env['CHROMIUM_PATH'];
-  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+  if (fromEnv !== undefined && fromEnv !== '') return existsSync(fromEnv) ? fromEnv : undefined;
   for (const candidate of ['/usr/bin/chromium', '/usr/bin/chromium-browser']) if (existsSync(candidate)) return candidate;
   return undefined;
+}
+
+/**
+ * Why no Chromium can run the `chromium` end-to-end project, or undefined when one is there.
+ * Without it Playwright would look for its own download and report a confusing missing file.
+ */
+export function chromiumMissing(): string | undefined {
+  if (chromiumExecutable() !== undefined) return undefined;
+  const fromEnv = process.env['CHROMIUM_PATH'];
+  const where =
+    fromEnv !== undefined && fromEnv !== ''
+      ? `CHROMIUM_PATH is set to ${fromEnv}, which does not exist`
+      : 'neither /usr/bin/chromium nor /usr/bin/chromium-browser exists and CHROMIUM_PATH is not set';
+  return (
+    `No Chromium for the end-to-end tests: ${where}. Install Debian's chromium (apt-get install -y chromium), ` +
+    "or set CHROMIUM_PATH to a Chromium binary. (Playwright's own browser download is not used: it cannot be fetched here.)"
+  );
+}
+
+/** The version of the installed electron package (the runtime it fetches), if it is installed. */
+export function electronPackageVersion(root: string): string | undefined {
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(root, 'node_modules/electron/package.json'), 'utf8')) as { version?: unknown };
+    return typeof manifest.version === 'string' ? manifest.version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** "an Electron 45.4.1 binary", or "an Electron binary" where the package is not installed. */
+export function electronBinaryPhrase(root: string): string {
+  const version = electronPackageVersion(root);
+  return version === undefined ? 'an Electron binary' : `an Electron ${version} binary`;
 }
 
 /**
@@ -27,6 +60,6 @@ export function electronExecutable(root: string): { readonly path: string } | { 
   return {
     missing:
       'no Electron binary on this machine (the electron package downloads its runtime on first use, which needs access to GitHub); ' +
-      'set ELECTRON_OVERRIDE_DIST_PATH to a folder holding an Electron 45 binary to run these specs in Electron.',
+      `set ELECTRON_OVERRIDE_DIST_PATH to a folder holding ${electronBinaryPhrase(root)} to run these specs in Electron.`,
   };
 }

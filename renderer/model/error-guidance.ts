@@ -47,7 +47,7 @@ export function guidanceFor(code: ErrorCode): ErrorGuidance {
     case 'cancelled':
       return { title: 'Cancelled', remedy: 'It stopped before finishing; what was done is listed above. Start it again when ready.', isRetryable: true };
     case 'disconnected':
-      return { title: 'The connection dropped', remedy: 'It may or may not have run. Wait for “Connected”, then check the timeline before trying again.', isRetryable: true };
+      return { title: 'Not connected to Vigil', remedy: 'The message says whether it was sent: if it was, it may have run. Wait for “Connected”, then check the timeline before trying again.', isRetryable: true };
     case 'unexpected':
       return { title: 'Something went wrong inside Vigil', remedy: 'The details are in the log (VIGIL_HOME/logs). Try again; if it repeats, report it with the log.', isRetryable: true };
   }

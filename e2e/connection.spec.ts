@@ -1,0 +1,41 @@
+import { chromium } from '@playwright/test';
+import { expect, startServer, test } from './fixtures/vigil-fixture';
+
+/** Stops a `vigil serve` the way Ctrl+C would and waits until it has exited (and released its port). */
+async function stop(server: Awaited<ReturnType<typeof startServer>>): Promise<void> {
+  if (server.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGTERM');
+  await exited;
+}
+
+test('a stopped server shows as reconnecting, not reachable; restarted with a new token, as disconnected, naming the token', async ({ vigil }, testInfo) => {
+  test.skip(vigil.kind !== 'served', 'only the served UI has a connection that can drop');
+  const browser = await chromium.launch(testInfo.project.use.launchOptions);
+  const first = await startServer(vigil.home);
+  let second: Awaited<ReturnType<typeof startServer>> | undefined;
+  try {
+    const page = await browser.newPage();
+    await page.goto(first.url);
+    const connection = page.getByTestId('connection');
+    await expect(connection).toHaveAttribute('data-state', 'connected');
+
+    await stop(first);
+    await expect(connection).toHaveAttribute('data-state', 'reconnecting');
+    await expect(connection.locator('.connection-reason')).toContainText('not reachable');
+
+    // The same address, a new token: the page's cookie carries the old one, so the handshake is refused.
+    second = await startServer(vigil.home, Number(new URL(first.url).port));
+    await expect(connection).toHaveAttribute('data-state', 'disconnected', { timeout: 20_000 });
+    await expect(connection.locator('.connection-reason')).toContainText('reopen the URL that vigil serve printed');
+    await expect(connection.locator('.connection-reason')).toContainText('token');
+
+    // Reopening the URL the new server printed connects again.
+    await page.goto(second.url);
+    await expect(connection).toHaveAttribute('data-state', 'connected');
+  } finally {
+    await browser.close();
+    await stop(first);
+    if (second !== undefined) await stop(second);
+  }
+});

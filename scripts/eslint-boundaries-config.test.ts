@@ -1,0 +1,100 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The house style's boundaries as the REAL eslint.config.js enforces them: small in-memory files
+ * linted as if they lived at a path in this repository, so a wrong glob or a lost rule fails here.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const boundaryRules = new Set(['no-restricted-imports', 'no-restricted-globals', 'no-restricted-properties', 'no-restricted-syntax']);
+
+const eslint = new ESLint({
+  cwd: root,
+  // The files are not on disk, so TypeScript's project service cannot type them; the boundary
+  // rules need no types, and only they run.
+  overrideConfig: [{ languageOptions: { parserOptions: { projectService: false, project: null } } }],
+  ruleFilter: ({ ruleId }) => boundaryRules.has(ruleId) || ruleId.startsWith('vigil/'),
+});
+
+/** The boundary problems the real config reports for `code` at `file` (relative to the repository). */
+async function lint(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  if (result === undefined) throw new Error(`ESLint returned nothing for ${file}`);
+  return result.messages.map((message) => `${message.ruleId ?? 'parse'}: ${message.message}`);
+}
+
+describe('the real ESLint config keeps the house-style boundaries', () => {
+  it('the core never imports electron; the shell may', async () => {
+    expect(await lint('electron/checkpoints/zz-fake.ts', "import { app } from 'electron';\nexport const a = app;\n")).toEqual([
+      expect.stringMatching(/^no-restricted-imports: .*The core never imports electron/),
+    ]);
+    expect(await lint('electron/memory/deep/zz-fake.ts', "export { app } from 'electron';\n")).toHaveLength(1);
+    expect(await lint('electron/main.ts', "import { app } from 'electron';\nexport const a = app;\n")).toEqual([]);
+    expect(await lint('electron/shell/zz-fake.ts', "import { app } from 'electron';\nexport const a = app;\n")).toEqual([]);
+  });
+
+  it('shared/ imports no Node built-ins, no Electron and nothing outside shared/', async () => {
+    expect(await lint('shared/zz-fake.ts', "import { readFile } from 'node:fs';\nexport const a = readFile;\n")).toEqual([
+      expect.stringMatching(/^no-restricted-imports: .*no Node built-ins/),
+    ]);
+    expect(await lint('shared/contract/zz-fake.ts', "import path from 'path';\nexport const a = path;\n")).toHaveLength(1);
+    expect(await lint('shared/zz-fake.ts', "import { x } from '../renderer/model/x';\nexport const a = x;\n")).toHaveLength(1);
+    expect(await lint('shared/zz-fake.ts', "import { z } from 'zod';\nimport { ok } from './result';\nexport const a = [z, ok];\n")).toEqual([]);
+  });
+
+  it('one renderer feature does not import another; inside a feature is fine', async () => {
+    expect(await lint('renderer/features/timeline/zz-fake.tsx', "import { x } from '../memory/memory-screen';\nexport const a = x;\n")).toEqual([
+      expect.stringMatching(/^vigil\/restricted-paths: Features do not import each other/),
+    ]);
+    expect(await lint('renderer/features/sessions/zz-fake.tsx', "import { x } from '../approvals/x';\nexport const a = x;\n")).toHaveLength(1);
+    expect(await lint('renderer/features/timeline/zz-fake.tsx', "import { x } from './timeline-list';\nexport const a = x;\n")).toEqual([]);
+  });
+
+  it('only renderer/api/ touches WebSocket or the preload bridge, however it is spelled', async () => {
+    const transport = [
+      "export const a = new WebSocket('ws://127.0.0.1/ws');",
+      'export const b = window.WebSocket;',
+      'export const c = globalThis.WebSocket;',
+      "export const d = window['vigil'];",
+      'export const e = window.vigil;',
+    ];
+    for (const line of transport) {
+      expect(await lint('renderer/stores/zz-fake.ts', `${line}\n`), line).toEqual([expect.stringMatching(/Only renderer\/api\//)]);
+      expect(await lint('renderer/api/zz-fake.ts', `${line}\n`), line).toEqual([]);
+    }
+    const bridge = "import { bridgeGlobalName } from '../../shared/contract/bridge';\nexport const a = bridgeGlobalName;\n";
+    expect(await lint('renderer/components/zz-fake.ts', bridge)).toEqual([expect.stringMatching(/Only renderer\/api\/ reaches the preload bridge/)]);
+    expect(await lint('renderer/model/zz-fake.ts', bridge)).toHaveLength(1);
+    expect(await lint('renderer/api/zz-fake.ts', bridge)).toEqual([]);
+  });
+
+  it('the renderer stays a web page: no Node, no Electron, no ws; its Node-run tests may stand up servers', async () => {
+    const server = "import { createServer } from 'node:http';\nimport { WebSocketServer } from 'ws';\nexport const a = [createServer, WebSocketServer];\n";
+    expect(await lint('renderer/stores/zz-fake.ts', server)).toHaveLength(2);
+    expect(await lint('renderer/api/zz-fake.ts', server)).toHaveLength(2);
+    expect(await lint('renderer/api/zz-fake.test.ts', server)).toEqual([]);
+    expect(await lint('renderer/components/zz-fake.test.tsx', server)).toEqual([]);
+    expect(await lint('renderer/components/zz-fake.test.tsx', "import { app } from 'electron';\nexport const a = app;\n")).toHaveLength(1);
+  });
+
+  it('only the transport layer imports ws', async () => {
+    const ws = "import { WebSocketServer } from 'ws';\nexport const a = WebSocketServer;\n";
+    for (const file of ['electron/server/zz-fake.ts', 'electron/gateway/zz-fake.ts', 'electron/transport/zz-fake.ts']) {
+      expect(await lint(file, ws), file).toEqual([]);
+    }
+    for (const file of ['electron/checkpoints/zz-fake.ts', 'electron/memory/zz-fake.ts', 'electron/main.ts', 'electron/shell/zz-fake.ts', 'shared/zz-fake.ts', 'renderer/stores/zz-fake.ts', 'renderer/model/zz-fake.ts']) {
+      expect(await lint(file, ws), file).toEqual([expect.stringMatching(/^no-restricted-imports: .*ws/)]);
+    }
+  });
+
+  it('the app makes no *Sync fs calls; its tests may', async () => {
+    const sync = "import { readFileSync } from 'node:fs';\nexport const a = readFileSync('x');\n";
+    const member = "import fs from 'node:fs';\nexport const a = fs.statSync('x');\n";
+    expect(await lint('electron/files/zz-fake.ts', sync)).toEqual([expect.stringMatching(/^no-restricted-syntax: No \*Sync calls/)]);
+    expect(await lint('electron/files/zz-fake.ts', member)).toEqual([expect.stringMatching(/^no-restricted-syntax: No \*Sync calls/)]);
+    expect(await lint('electron/files/zz-fake.test.ts', sync)).toEqual([]);
+  });
+});
