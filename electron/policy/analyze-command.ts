@@ -134,7 +134,8 @@ function visitCommand(visit: CommandVisit, place: CommandPlace, findings: Findin
     if (invocation.programWord.isDynamic) findings.concerns.push(`the program "${invocation.programWord.text}" is only known when the command runs`);
     // An unknown directory might be the home folder: look there too for credential stores.
     const lookIn = runCwds.includes(undefined) ? [...runCwds, place.home] : runCwds;
-    for (const word of pathWords(invocation)) findings.namedPaths.push(...resolveTargets(word, lookIn, place));
+    const isElsewhere = lookIn.some((cwd) => cwd !== place.cwd);
+    for (const word of pathWords(invocation)) if (isElsewhere || /[\\/~.*?[{]|\$HOME|\$\{HOME\}/u.test(word.text)) findings.namedPaths.push(...resolveTargets(word, lookIn, place));
     for (const effect of invocationEffects(invocation)) {
       const searchRoots = invocation.searchRoots ?? [];
       const literal = effect.targets.filter((target) => !target.text.includes('{}'));

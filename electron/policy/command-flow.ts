@@ -35,10 +35,11 @@ interface Walk {
 }
 
 /** Distinct directories followed at once; more collapse into "unknown". */
-const maxDirectories = 16;
+const maxDirectories = 8;
 const stdinOperators = new Set(['<', '<<', '<<-', '<<<', '<>', '<&']);
 
 function dedupe(states: readonly ShellState[]): ShellState[] {
+  if (states.length < 2) return [...states];
   const directories = new Set<WorkingDirectory>();
   const found = new Map<string, ShellState>();
   for (const state of states) {
@@ -47,7 +48,8 @@ function dedupe(states: readonly ShellState[]): ShellState[] {
       continue;
     }
     directories.add(state.cwd);
-    found.set([state.cwd ?? '\0?', ...state.stack.map((entry) => entry ?? '\0?'), String(state.isOk)].join('\0'), state);
+    const stack = state.stack.length === 0 ? '' : state.stack.map((entry) => entry ?? '\0?').join('\0');
+    found.set(`${state.cwd ?? '\0?'}\0${stack}\0${state.isOk ? 1 : 0}`, state);
   }
   return [...found.values()];
 }

@@ -54,9 +54,9 @@ function pathTouches(glob: string, touched: TerminalPath | TouchedPath): boolean
 /** Whether a rule glob covers a touched path, and (for a glob target) everything it could expand to (`dir/**` over `dir/*.o`). */
 function pathCovered(glob: string, touched: TerminalPath | TouchedPath): boolean {
   const seen = asRuleSees(glob, touched);
-  if (seen.pattern === undefined) return matchesGlob(seen.candidate, glob) || matchesGlob(touched.absolute, glob);
-  if (glob === '**') return true;
+  if (matchesGlob(seen.candidate, glob) || matchesGlob(touched.absolute, glob)) return seen.pattern === undefined || glob === '**';
   if (!glob.endsWith('/**')) return false;
+  // `dir/**` covers the folder itself and everything a glob under it expands to.
   const folder = glob.slice(0, -3);
   let candidate = seen.candidate;
   for (;;) {
