@@ -32,6 +32,13 @@ describe('analyzeCommand: code fed to a shell is parsed like the line itself', (
     "watch -n 5 'rm -rf /'",
     "env -S 'rm -rf /'",
     "flock /tmp/l -c 'rm -rf /'",
+    "echo 'rm -rf /' | (sh)",
+    "(sh) <<< 'rm -rf /'",
+    "echo 'rm -rf /' | { bash; }",
+    "sudo -s <<< 'rm -rf /'",
+    "su <<< 'rm -rf /'",
+    "time command eval 'rm -rf /'",
+    "x=1 exec sh -c 'rm -rf /' &",
   ];
   for (const command of refused) {
     it(`refused: ${JSON.stringify(command)}`, () => {

@@ -189,11 +189,16 @@ export function codeRun(invocation: Invocation, stdin: StandardInput): CodeRun {
       const at = args.findIndex((word) => /^\/[ck]$/iu.test(word.text));
       return at === -1 ? nothing : codeFromWords(args.slice(at + 1), 'cmd', invocation);
     }
+    case 'sudo':
+    case 'doas':
+      // `sudo -s` / `sudo -i` start a shell, which reads its commands from the input.
+      return args.some((word) => /^-[A-Za-z]*[si]/u.test(word.text) && !word.text.startsWith('--')) ? codeFromInput(input, program, true) : nothing;
     case 'su':
     case 'flock': {
       const at = args.findIndex((word) => word.text === '-c' || word.text === '--command');
       const code = args[at + 1];
-      return at === -1 || code === undefined ? nothing : codeFromWords([code], program, invocation);
+      if (at === -1 || code === undefined) return program === 'su' ? codeFromInput(input, program, true) : nothing;
+      return codeFromWords([code], program, invocation);
     }
     case 'watch': {
       const at = args.findIndex((word, index) => !word.text.startsWith('-') && !/^-(n|d)$|^--(interval|differences)$/u.test(args[index - 1]?.text ?? ''));

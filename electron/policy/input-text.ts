@@ -10,7 +10,7 @@ export type InputText =
   /** Text only known at run time: why, and the part the line shows (a here-document with `$X` in it), if any. */
   | { readonly kind: 'hidden'; readonly why: string; readonly shown?: string };
 
-const hidden = (why: string): InputText => ({ kind: 'hidden', why });
+const hidden = (why: string, shown?: string): InputText => ({ kind: 'hidden', why, ...(shown === undefined ? {} : { shown }) });
 const escapes: Readonly<Record<string, string | undefined>> = { n: '\n', t: '\t', r: '\r', '\\': '\\', a: '', b: '', f: '', v: '', e: '' };
 
 /** `echo -e` / `printf` escapes: `\n`, `\t`, `\\` …; `\c` ends the output. */
@@ -24,12 +24,12 @@ function redirectText(redirect: ShellRedirect): InputText {
   if (target === undefined) return hidden('its input redirection has no target');
   switch (redirect.op) {
     case '<<<':
-      return target.isDynamic || target.hasGlob ? { ...hidden(`the here-string ${target.text} holds expansions`), shown: `${target.text}\n` } : { kind: 'literal', text: `${target.text}\n` };
+      return target.isDynamic || target.hasGlob ? hidden(`the here-string ${target.text} holds expansions`, `${target.text}\n`) : { kind: 'literal', text: `${target.text}\n` };
     case '<<':
     case '<<-': {
       const document = target.hereDocument;
       if (document === undefined) return hidden('its here-document is missing');
-      return document.isExpanded && /[$`]/u.test(document.body) ? { ...hidden('its here-document holds expansions'), shown: document.body } : { kind: 'literal', text: document.body };
+      return document.isExpanded && /[$`]/u.test(document.body) ? hidden('its here-document holds expansions', document.body) : { kind: 'literal', text: document.body };
     }
     case '<':
     case '<>':
@@ -63,7 +63,8 @@ function printedText(producer: SimpleCommand): InputText {
       if (args.some((arg) => arg.text !== '-')) return hidden('it reads files that "cat" prints');
       const own = inputOf(producer.redirects, { kind: 'none' });
       const text = own.kind === 'redirect' ? redirectText(own.redirect) : hidden('it reads what "cat" passes on');
-      return text.kind === 'hidden' ? { ...hidden('it reads what "cat" prints'), ...(text.shown === undefined ? {} : { shown: text.shown }) } : text.kind === 'literal' ? text : hidden('it reads what "cat" prints');
+      if (text.kind === 'literal') return text;
+      return hidden('it reads what "cat" prints', text.kind === 'hidden' ? text.shown : undefined);
     }
     default:
       return hidden(`it reads what "${name}" prints`);

@@ -52,10 +52,8 @@ export function parseShell(source: string, depth = 0): ParsedShell {
   let join: StepJoin = ';';
   let isNegated = false;
   let pipeline = 0;
-  let isCaseHeader = false;
-  let isCasePattern = false;
-  let isForHeader = false;
-  let isConditionalExpression = false;
+  /** Where the reader is inside a `case` header or pattern, a `for` header, or a `[[ … ]]`. */
+  const flags = { isCaseHeader: false, isCasePattern: false, isForHeader: false, isConditionalExpression: false };
   let pendingFunction: string | undefined;
   /** The compound command just closed: redirections written right after it are its own. */
   let lastClosed: ShellRedirect[] | undefined;
@@ -85,8 +83,8 @@ export function parseShell(source: string, depth = 0): ParsedShell {
     words = [];
     redirects = [];
     expansions = [];
-    isForHeader = false;
-    isConditionalExpression = false;
+    flags.isForHeader = false;
+    flags.isConditionalExpression = false;
   };
 
   const open = (kind: Frame['kind'], closer: string, name = ''): void => {
@@ -124,17 +122,17 @@ export function parseShell(source: string, depth = 0): ParsedShell {
   };
 
   const readWord = (token: ShellWord, tokens: readonly ShellToken[], index: number): number => {
-    if (isForHeader) return index;
-    if (isCaseHeader) {
+    if (flags.isForHeader) return index;
+    if (flags.isCaseHeader) {
       if (token.text === 'in' && !token.isQuoted) {
-        isCaseHeader = false;
-        isCasePattern = true;
+        flags.isCaseHeader = false;
+        flags.isCasePattern = true;
       }
       return index;
     }
-    if (isCasePattern) {
+    if (flags.isCasePattern) {
       if (token.text === 'esac' && !token.isQuoted) {
-        isCasePattern = false;
+        flags.isCasePattern = false;
         close('esac');
       }
       return index;
@@ -143,8 +141,8 @@ export function parseShell(source: string, depth = 0): ParsedShell {
       const opener = openers[token.text];
       if (opener !== undefined) {
         open(opener.kind, opener.closer);
-        if (token.text === 'case') isCaseHeader = true;
-        if (token.text === 'for' || token.text === 'select') isForHeader = true;
+        if (token.text === 'case') flags.isCaseHeader = true;
+        if (token.text === 'for' || token.text === 'select') flags.isForHeader = true;
         return index;
       }
       switch (token.text) {
@@ -189,9 +187,9 @@ export function parseShell(source: string, depth = 0): ParsedShell {
         functions.push(token.text);
         return index + 2;
       }
-      if (token.text === '[[') isConditionalExpression = true;
+      if (token.text === '[[') flags.isConditionalExpression = true;
     }
-    if (token.text === ']]' && !token.isQuoted) isConditionalExpression = false;
+    if (token.text === ']]' && !token.isQuoted) flags.isConditionalExpression = false;
     words.push(token);
     return index;
   };
@@ -207,7 +205,7 @@ export function parseShell(source: string, depth = 0): ParsedShell {
       continue;
     }
     if (token.kind === 'redirect') {
-      if (isConditionalExpression) {
+      if (flags.isConditionalExpression) {
         words.push(operatorWord(token.op));
         continue;
       }
@@ -225,8 +223,8 @@ export function parseShell(source: string, depth = 0): ParsedShell {
     }
     lastClosed = undefined;
     const op = token.op;
-    if (isCasePattern && (op === '|' || op === '(')) continue;
-    if (isConditionalExpression && (op === '&&' || op === '||' || op === '(' || op === ')')) {
+    if (flags.isCasePattern && (op === '|' || op === '(')) continue;
+    if (flags.isConditionalExpression && (op === '&&' || op === '||' || op === '(' || op === ')')) {
       words.push(operatorWord(op));
       continue;
     }
@@ -252,7 +250,7 @@ export function parseShell(source: string, depth = 0): ParsedShell {
       case ';;&':
         finish(false);
         pipeline += 1;
-        isCasePattern = true;
+        flags.isCasePattern = true;
         break;
       case '(':
         pipeline += 1;
@@ -260,8 +258,8 @@ export function parseShell(source: string, depth = 0): ParsedShell {
         pendingFunction = undefined;
         break;
       case ')':
-        if (isCasePattern) {
-          isCasePattern = false;
+        if (flags.isCasePattern) {
+          flags.isCasePattern = false;
           join = ';';
           break;
         }
@@ -280,6 +278,6 @@ export function parseShell(source: string, depth = 0): ParsedShell {
     problems.push(`a "${top().closer}" is missing`);
     pop();
   }
-  if (isCaseHeader) problems.push('a "case" has no "in"');
+  if (flags.isCaseHeader) problems.push('a "case" has no "in"');
   return { script: { steps: top().steps }, commands, functions, problems };
 }
