@@ -5,7 +5,7 @@ import { runPatch } from '../files/run-patch';
 import { runReadFile } from '../files/run-read-file';
 import { runWriteFile } from '../files/run-write-file';
 import { resolveWorkspacePath } from '../workspace/resolve-workspace-path';
-import { pathLockKey, type ToolAdapter } from './tool-adapter';
+import { pathLockKey, rootLockKey, type ToolAdapter } from './tool-adapter';
 
 /** `read_file`: a confined read, no checkpoint, a shared lock on the path. */
 export const readFileAdapter: ToolAdapter = {
@@ -41,7 +41,7 @@ export const writeFileAdapter: ToolAdapter = {
       summary: args.path,
       subject: { tool: 'write_file', paths: [{ absolute, root }] },
       checkpoint: { directories: [root], paths: [absolute], reason: checkpointReasons.beforeTool('write_file') },
-      locks: [{ key: pathLockKey(absolute), mode: 'write' }],
+      locks: [{ key: pathLockKey(absolute), mode: 'write' }, { key: rootLockKey(root), mode: 'read' }],
       written: [absolute],
       run: () => runWriteFile(args, session.workspace),
     };
@@ -58,7 +58,7 @@ export const patchAdapter: ToolAdapter = {
       summary: args.path,
       subject: { tool: 'patch', paths: [{ absolute, root }] },
       checkpoint: { directories: [root], paths: [absolute], reason: checkpointReasons.beforeTool('patch') },
-      locks: [{ key: pathLockKey(absolute), mode: 'write' }],
+      locks: [{ key: pathLockKey(absolute), mode: 'write' }, { key: rootLockKey(root), mode: 'read' }],
       written: [absolute],
       run: () => runPatch(args, session.workspace),
     };

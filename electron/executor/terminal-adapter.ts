@@ -7,7 +7,8 @@ import { assessCommand } from '../policy/assess-command';
 import { runTerminalCommand } from '../terminal/run-terminal-command';
 import { isPathInside } from '../workspace/is-path-inside';
 import { resolveWorkspacePath } from '../workspace/resolve-workspace-path';
-import { pathLockKey, type ExecutionSession, type ToolAdapter } from './tool-adapter';
+import type { LockRequest } from './lock-table';
+import { pathLockKey, rootLockKey, type ExecutionSession, type ToolAdapter } from './tool-adapter';
 
 /** A command as a commit subject: its first line, at most 100 characters. */
 export function commandSubject(command: string): string {
@@ -30,10 +31,18 @@ async function workingDirectory(cwd: string | undefined, session: ExecutionSessi
   return resolved;
 }
 
+/** The environment commands run with: CDPATH removed, so `cd sub` goes where the policy followed it. */
+function commandEnvironment(): NodeJS.ProcessEnv {
+  const { CDPATH: _cdpath, ...rest } = process.env;
+  return rest;
+}
+
 /**
- * `terminal`: the command is parsed (never run) to find what it would destroy; destructive ones
- * checkpoint every workspace root they may change. Commands of one session run one at a time;
- * a destructive command also holds the paths it names, so it never races a write to them.
+ * `terminal`: the command is parsed (never run) to find what it would change; a command that
+ * changes files checkpoints every workspace root it may change. Commands of one session run one at
+ * a time. A command that changes files holds the paths it names; one that may change files it does
+ * not name (unknown targets, opaque code) holds its whole workspace roots, so no write of another
+ * session lands in them while it runs.
  */
 export const terminalAdapter: ToolAdapter = {
   name: 'terminal',
@@ -41,19 +50,22 @@ export const terminalAdapter: ToolAdapter = {
     const args = raw as ToolInput<'terminal'>;
     const cwd = await workingDirectory(args.cwd, session);
     const assessment = await assessCommand(args.command, { cwd: cwd.absolute, roots: session.roots, home: session.workspace.homeDir, protectedPaths: session.workspace.protectedPaths ?? [] });
-    const destructive = assessment.analysis.effects.filter((effect) => effect.kind !== 'append');
-    const targets = destructive
-      .flatMap((effect) => effect.resolved.map((target) => target.path))
-      .filter((target): target is string => target !== undefined && session.roots.some((root) => isPathInside(target, root)));
-    // Turn undo restores only these paths when every target is known; otherwise the whole folder.
-    const isWholeDirectory = destructive.some((effect) => effect.resolved.some((target) => target.path === undefined) || (effect.isInputFed && effect.targets.length === 0));
+    const targets = assessment.changedPaths;
+    const { isWholeDirectory } = assessment;
+    const locks: LockRequest[] = [{ key: `terminal:${session.id}`, mode: 'write' }];
+    if (assessment.isDestructive) {
+      // Whole roots exclusively when anything in them may change; otherwise the named paths, sharing their roots.
+      const roots = isWholeDirectory ? session.roots.filter((root) => assessment.checkpointRoots.some((changed) => isPathInside(root, changed))) : assessment.checkpointRoots;
+      for (const root of roots) locks.push({ key: rootLockKey(root), mode: isWholeDirectory ? 'write' : 'read' });
+      if (!isWholeDirectory) for (const target of targets) locks.push({ key: pathLockKey(target), mode: 'write' });
+    }
     return {
       summary: commandSubject(args.command),
       subject: { tool: 'terminal', paths: [{ absolute: cwd.absolute, root: cwd.root }], terminal: assessment },
       ...(assessment.isDestructive
         ? { checkpoint: { directories: assessment.checkpointRoots, paths: targets, isWholeDirectory, reason: checkpointReasons.beforeTerminal(commandSubject(args.command)) } }
         : {}),
-      locks: [{ key: `terminal:${session.id}`, mode: 'write' }, ...(assessment.isDestructive ? targets.map((target) => ({ key: pathLockKey(target), mode: 'write' as const })) : [])],
+      locks,
       cwd: cwd.absolute,
       written: assessment.isDestructive ? targets : [],
       run: (context) =>
@@ -62,6 +74,7 @@ export const terminalAdapter: ToolAdapter = {
           cwd: cwd.absolute,
           timeoutMs: args.timeout_ms ?? defaultTerminalTimeoutMs,
           outputCapBytes: terminalOutputCapBytes,
+          env: commandEnvironment(),
           signal: context.signal,
         }),
     };

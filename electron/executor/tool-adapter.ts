@@ -60,3 +60,11 @@ export interface ToolAdapter {
 export function pathLockKey(absolute: string): string {
   return process.platform === 'win32' || process.platform === 'darwin' ? `path:${absolute.toLowerCase()}` : `path:${absolute}`;
 }
+
+/**
+ * The lock key of a whole workspace root. Calls that change named paths in it share it (read);
+ * a command that may change anything in it holds it alone (write), so they never run together.
+ */
+export function rootLockKey(root: string): string {
+  return `root:${pathLockKey(root).slice('path:'.length)}`;
+}

@@ -131,7 +131,8 @@ describe('analyzeCommand: destructive commands are found by parsing, not by matc
 
   it('resolves targets against the working directory, ~ and $HOME', () => {
     expect(targets('rm -rf build ../other ~/notes $HOME/x')).toEqual(['/work/project/build', '/work/other', '/home/ada/notes', '/home/ada/x']);
-    expect(targets('cd sub; rm a')).toEqual(['/work/project/a']);
+    expect(targets('cd sub && rm a')).toEqual(['/work/project/sub/a']);
+    expect(targets('cd sub; rm a')).toEqual(['/work/project/sub/a', '/work/project/a']);
     expect(targets('echo > out.txt')).toEqual(['/work/project/out.txt']);
     expect(targets('rm *.log')).toEqual(['/work/project']);
     expect(targets('git -C ../lib reset --hard')).toEqual(['/work/lib']);

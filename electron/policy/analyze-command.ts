@@ -1,27 +1,46 @@
-import { invocationEffects, redirectEffects, type CommandEffect } from './command-effects';
-import { isBlockDevice, isCriticalTarget, resolveTarget, type CommandPlace, type ResolvedTarget } from './command-targets';
+import { codeRun } from './code-runners';
+import { describeInvocation, invocationEffects, redirectEffects, type CommandEffect } from './command-effects';
+import { followShell, type CommandVisit, type VisitOutcome } from './command-flow';
+import { isBlockDevice, isCriticalTarget, resolveTargets, type CommandPlace, type ResolvedTarget, type WorkingDirectory } from './command-targets';
 import { unwrapCommand, type Invocation } from './command-unwrap';
-import { maxShellDepth, parseShell, type SimpleCommand } from './shell-parser';
+import type { ShellWord } from './shell-lexer';
+import { parseShell } from './shell-parser';
+import type { ParsedShell, ShellList, SimpleCommand } from './shell-syntax';
 
-export type { CommandPlace } from './command-targets';
+export type { CommandPlace, WorkingDirectory } from './command-targets';
 
-/** A file effect with its targets resolved against the command's working directory. */
+/** A file effect with its targets resolved in every directory its command may run in. */
 export interface ResolvedEffect extends CommandEffect {
   readonly resolved: readonly ResolvedTarget[];
   /** For `overwrite-if-exists` into a folder: the base names that would land in it. */
   readonly sourceNames: readonly string[];
 }
 
+/** A program the command runs, and every directory it may run in (undefined: only known at run time). */
+export interface CommandRun extends Invocation {
+  readonly cwds: readonly WorkingDirectory[];
+}
+
 /** What a terminal command would do, found by parsing it (it is never run for this). */
 export interface CommandAnalysis {
   /** Every program it runs, wrappers and nested commands included. */
-  readonly invocations: readonly Invocation[];
-  /** What it does to files; the destructive ones make the executor checkpoint first. */
+  readonly invocations: readonly CommandRun[];
+  /** What it does to files: every effect makes the executor checkpoint first. */
   readonly effects: readonly ResolvedEffect[];
+  /** The paths its arguments and redirections name, resolved (to find protected locations). */
+  readonly namedPaths: readonly ResolvedTarget[];
   /** Reasons it is always refused (`rm -rf /`, mkfs, a fork bomb …); empty when none. */
   readonly hardline: readonly string[];
   /** Reasons a human must decide (it cannot be parsed, its targets are only known at run time …). */
   readonly concerns: readonly string[];
+}
+
+interface Findings {
+  readonly invocations: CommandRun[];
+  readonly effects: ResolvedEffect[];
+  readonly namedPaths: ResolvedTarget[];
+  readonly hardline: string[];
+  readonly concerns: string[];
 }
 
 /** Programs that shut the machine down or wipe disks: always refused. */
@@ -30,10 +49,12 @@ const hardlinePrograms = new Set(['mkfs', 'mke2fs', 'mkswap', 'wipefs', 'fdisk',
 const permissionPrograms = new Set(['chmod', 'chown', 'chgrp', 'chattr', 'setfacl', 'icacls', 'takeown']);
 const downloaders = new Set(['curl', 'wget', 'fetch', 'iwr', 'irm', 'invoke-webrequest', 'Invoke-WebRequest', 'invoke-restmethod', 'Invoke-RestMethod']);
 const interpreters = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'python', 'python3', 'node', 'perl', 'ruby', 'php', 'iex', 'invoke-expression', 'Invoke-Expression', 'pwsh', 'powershell']);
-/** Effects that lose file content: the executor checkpoints before them. */
+/** Effects that lose file content: checked against system folders, and asked about when their targets are unknown. */
 export const destructiveKinds: ReadonlySet<CommandEffect['kind']> = new Set(['delete', 'overwrite', 'modify', 'move', 'vcs']);
 
-function hardlineOfInvocation(invocation: Invocation, place: CommandPlace): string[] {
+const here: ShellWord = { kind: 'word', text: '.', isQuoted: false, isDynamic: false, hasGlob: false, substitutions: [] };
+
+function hardlineOfInvocation(invocation: Invocation, cwds: readonly WorkingDirectory[], place: CommandPlace): string[] {
   const { program, args } = invocation;
   const reasons: string[] = [];
   if (hardlinePrograms.has(program) || program.startsWith('mkfs.')) reasons.push(`"${program}" formats disks or shuts the machine down`);
@@ -46,7 +67,7 @@ function hardlineOfInvocation(invocation: Invocation, place: CommandPlace): stri
   if (permissionPrograms.has(program)) {
     for (const arg of args) {
       if (arg.text.startsWith('-')) continue;
-      if (isCriticalTarget(resolveTarget(arg, place), place)) reasons.push(`"${program}" on ${arg.text} changes the permissions of a system or home folder`);
+      if (resolveTargets(arg, cwds, place).some((target) => isCriticalTarget(target, place))) reasons.push(`"${program}" on ${arg.text} changes the permissions of a system or home folder`);
     }
   }
   return reasons;
@@ -63,68 +84,100 @@ function forkBombs(commands: readonly SimpleCommand[]): string[] {
   return [...new Set(reasons)];
 }
 
+/** The directories an invocation runs in: its command's, or another given by `env -C`, `sudo -D`, `find -execdir`. */
+function runDirectories(invocation: Invocation, cwds: readonly WorkingDirectory[], place: CommandPlace): WorkingDirectory[] {
+  const chdir = invocation.chdir;
+  if (chdir === undefined) return [...cwds];
+  if (chdir === 'unknown') return [undefined];
+  return resolveTargets(chdir, cwds, place).map((target) => (target.isGlob ? undefined : target.path));
+}
+
+/** The words of an invocation that may name paths: its operands and the values of `--option=value`. */
+function pathWords(invocation: Invocation): ShellWord[] {
+  return invocation.args.flatMap((arg) => {
+    if (arg.text.startsWith('--') && arg.text.includes('=')) return [{ ...arg, text: arg.text.slice(arg.text.indexOf('=') + 1) }];
+    return arg.text.startsWith('-') ? [] : [arg];
+  });
+}
+
+function noteParse(parsed: ParsedShell, findings: Findings, isTopLevel: boolean): void {
+  findings.hardline.push(...forkBombs(parsed.commands));
+  findings.concerns.push(...parsed.problems.map((problem) => `the command cannot be parsed safely: ${problem}`));
+  if (parsed.functions.length > 0 && isTopLevel) findings.concerns.push('the command defines shell functions, whose effects Vigil does not follow');
+}
+
+function addEffect(effect: CommandEffect, cwds: readonly WorkingDirectory[], place: CommandPlace, findings: Findings): void {
+  const resolved = effect.targets.flatMap((target) => resolveTargets(target, cwds, place));
+  const sourceNames = (effect.sources ?? []).map((source) => source.text.split(/[\\/]/u).filter(Boolean).pop() ?? source.text);
+  findings.effects.push({ ...effect, resolved, sourceNames });
+  findings.namedPaths.push(...resolved);
+  for (const target of resolved) {
+    const shown = target.path ?? target.text;
+    if (isBlockDevice(shown)) findings.hardline.push(`"${effect.description}" writes to the block device ${shown}`);
+    else if (destructiveKinds.has(effect.kind) && isCriticalTarget(target, place)) findings.hardline.push(`"${effect.description}" acts on ${shown}, a system or home folder`);
+    else if (target.path === undefined && destructiveKinds.has(effect.kind)) {
+      findings.concerns.push(`"${effect.description}": Vigil cannot tell which files ${target.text} names until the command runs`);
+    }
+  }
+}
+
+/** Analyses one simple command where the walk reached it; returns what it does to the shell itself. */
+function visitCommand(visit: CommandVisit, place: CommandPlace, findings: Findings): VisitOutcome {
+  const { command, cwds, stdin } = visit;
+  for (const effect of redirectEffects(command.redirects)) addEffect(effect, cwds, place, findings);
+  let inline: ShellList | undefined;
+  let losesDirectory = false;
+  for (const invocation of unwrapCommand(command.words, place.platform)) {
+    const runCwds = runDirectories(invocation, cwds, place);
+    findings.invocations.push({ ...invocation, cwds: runCwds });
+    findings.hardline.push(...hardlineOfInvocation(invocation, runCwds, place));
+    if (invocation.programWord.isDynamic) findings.concerns.push(`the program "${invocation.programWord.text}" is only known when the command runs`);
+    // An unknown directory might be the home folder: look there too for credential stores.
+    const lookIn = runCwds.includes(undefined) ? [...runCwds, place.home] : runCwds;
+    const isElsewhere = lookIn.some((cwd) => cwd !== place.cwd);
+    for (const word of pathWords(invocation)) if (isElsewhere || /[\\/~.*?[{]|\$HOME|\$\{HOME\}/u.test(word.text)) findings.namedPaths.push(...resolveTargets(word, lookIn, place));
+    for (const effect of invocationEffects(invocation)) {
+      const searchRoots = invocation.searchRoots ?? [];
+      const literal = effect.targets.filter((target) => !target.text.includes('{}'));
+      // Under `find -exec`, the paths it is given lie in the search roots: those are its targets.
+      addEffect(searchRoots.length > 0 ? { ...effect, targets: [...searchRoots, ...literal], isInputFed: false } : effect, runCwds, place, findings);
+      if (effect.isInputFed && searchRoots.length === 0 && destructiveKinds.has(effect.kind)) {
+        findings.concerns.push(`"${effect.description}" acts on paths it reads from its input (${invocation.via.join(' ')}), which Vigil cannot see`);
+      }
+    }
+    const producer = stdin.kind === 'pipe' ? stdin.producer?.words[0]?.text : undefined;
+    if (producer !== undefined && downloaders.has(producer) && interpreters.has(invocation.program)) findings.concerns.push('the command runs code downloaded from the network');
+    const code = codeRun(invocation, stdin);
+    losesDirectory ||= code.losesDirectory;
+    for (const why of code.opaque) {
+      findings.concerns.push(why);
+      addEffect({ kind: 'opaque', program: invocation.program, targets: [here], isInputFed: false, description: describeInvocation(invocation) }, runCwds, place, findings);
+    }
+    for (const source of code.child) analyzeInto(source, runCwds, place, command.depth + 1, findings);
+    for (const source of code.inline) {
+      const parsed = parseShell(source, command.depth + 1);
+      noteParse(parsed, findings, false);
+      inline = parsed.script;
+    }
+  }
+  return { ...(inline === undefined ? {} : { inline }), losesDirectory };
+}
+
+function analyzeInto(source: string, cwds: readonly WorkingDirectory[], place: CommandPlace, depth: number, findings: Findings): void {
+  const parsed = parseShell(source, depth);
+  noteParse(parsed, findings, depth === 0);
+  followShell(parsed.script, cwds, place, depth, (visit) => visitCommand(visit, place, findings));
+}
 
 /**
  * Parses a terminal command and says what it would do: the programs it runs (through `sudo`,
- * `xargs`, `find -exec`, `sh -c`, `$(…)` …), its file effects with resolved targets, why it must
- * always be refused, and why a human should decide. Pure: nothing is run, the disk is not read.
+ * `xargs`, `find -exec`, `sh -c`, `eval`, here-documents, `$(…)` …) and where, following `cd`;
+ * its file effects with their targets resolved; why it must always be refused; and why a human
+ * should decide (code it runs that cannot be seen, targets only known at run time …). Pure:
+ * nothing is run, the disk is not read.
  */
 export function analyzeCommand(source: string, place: CommandPlace, depth = 0): CommandAnalysis {
-  const parsed = parseShell(source, depth);
-  const invocations: Invocation[] = [];
-  const effects: ResolvedEffect[] = [];
-  const hardline: string[] = [...forkBombs(parsed.commands)];
-  const concerns: string[] = parsed.problems.map((problem) => `the command cannot be parsed safely: ${problem}`);
-  if (parsed.functions.length > 0 && depth === 0) concerns.push('the command defines shell functions, whose effects Vigil does not follow');
-  const pipelines = new Map<string, string[]>();
-
-  for (const command of parsed.commands) {
-    const unwrapped = unwrapCommand(command.words, place.platform);
-    for (const nested of unwrapped.nestedSources) {
-      if (depth + command.depth + 1 > maxShellDepth) {
-        concerns.push(`commands are nested more than ${maxShellDepth} levels deep`);
-        continue;
-      }
-      const inner = analyzeCommand(nested, place, depth + command.depth + 1);
-      invocations.push(...inner.invocations);
-      effects.push(...inner.effects);
-      hardline.push(...inner.hardline);
-      concerns.push(...inner.concerns);
-    }
-    const found: CommandEffect[] = redirectEffects(command.redirects);
-    for (const invocation of unwrapped.invocations) {
-      invocations.push(invocation);
-      hardline.push(...hardlineOfInvocation(invocation, place));
-      if (invocation.programWord.isDynamic) concerns.push(`the program "${invocation.programWord.text}" is only known when the command runs`);
-      for (const effect of invocationEffects(invocation)) {
-        const searchRoots = invocation.searchRoots ?? [];
-        const literal = effect.targets.filter((target) => !target.text.includes('{}'));
-        found.push(searchRoots.length > 0 ? { ...effect, targets: [...searchRoots, ...literal] } : effect);
-        if (effect.isInputFed && searchRoots.length === 0 && destructiveKinds.has(effect.kind)) {
-          concerns.push(`"${effect.description}" acts on paths it reads from its input (${invocation.via.join(' ')}), which Vigil cannot see`);
-        }
-      }
-      const key = `${depth}:${command.depth}:${command.pipeline}`;
-      pipelines.set(key, [...(pipelines.get(key) ?? []), invocation.program]);
-    }
-    for (const effect of found) {
-      const resolved = effect.targets.map((target) => resolveTarget(target, place));
-      effects.push({ ...effect, resolved, sourceNames: (effect.sources ?? []).map((source) => source.text.split(/[\\/]/u).filter(Boolean).pop() ?? source.text) });
-      for (const target of resolved) {
-        if (isBlockDevice(target.text)) hardline.push(`"${effect.description}" writes to the block device ${target.text}`);
-        else if (effect.kind !== 'append' && effect.kind !== 'overwrite-if-exists' && isCriticalTarget(target, place)) {
-          hardline.push(`"${effect.description}" acts on ${target.text}, a system or home folder`);
-        } else if (target.path === undefined && destructiveKinds.has(effect.kind)) {
-          concerns.push(`"${effect.description}": Vigil cannot tell which files ${target.text} names until the command runs`);
-        }
-      }
-    }
-  }
-  for (const programs of pipelines.values()) {
-    const download = programs.findIndex((program) => downloaders.has(program));
-    if (download !== -1 && programs.slice(download + 1).some((program) => interpreters.has(program))) {
-      concerns.push('the command runs code downloaded from the network');
-    }
-  }
-  return { invocations, effects, hardline: [...new Set(hardline)], concerns: [...new Set(concerns)] };
+  const findings: Findings = { invocations: [], effects: [], namedPaths: [], hardline: [], concerns: [] };
+  analyzeInto(source, [place.cwd], place, depth, findings);
+  return { ...findings, hardline: [...new Set(findings.hardline)], concerns: [...new Set(findings.concerns)] };
 }

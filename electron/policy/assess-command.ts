@@ -1,10 +1,9 @@
-import { lstat, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { canonicalPath } from '../files/canonical-path';
 import { isPathInside } from '../workspace/is-path-inside';
 import { protectedLocations, type ProtectedLocation } from '../workspace/protected-locations';
-import { analyzeCommand, destructiveKinds, type CommandAnalysis, type ResolvedEffect } from './analyze-command';
-import { resolveTarget } from './command-targets';
+import { analyzeCommand, type CommandAnalysis, type ResolvedEffect } from './analyze-command';
+import { directoryBuiltins } from './directory-change';
+import { globCouldReach } from './glob-pattern';
 
 /** Where a terminal command runs and what it may reach. */
 export interface CommandSetting {
@@ -18,22 +17,38 @@ export interface CommandSetting {
   readonly protectedPaths?: readonly string[];
 }
 
+/** A path a terminal command touches, with the innermost workspace root holding it (for relative rule globs). */
+export interface TerminalPath {
+  readonly absolute: string;
+  readonly root?: string;
+  /** For a glob target: its whole pattern (absolute); `absolute` is the folder it expands in. */
+  readonly pattern?: string;
+}
+
 /** A parsed terminal command, checked against the disk and the workspace. */
 export interface CommandAssessment {
   readonly command: string;
   readonly cwd: string;
   readonly analysis: CommandAnalysis;
-  /** It deletes, overwrites, moves or rewrites files: the executor checkpoints first. */
+  /** It changes files (deletes, overwrites, appends, creates, runs code Vigil cannot see): the executor checkpoints first. */
   readonly isDestructive: boolean;
-  /** One line per destructive effect, for the checkpoint reason and the approval prompt. */
+  /** One line per effect on files, for the checkpoint reason and the approval prompt. */
   readonly destructiveEffects: readonly string[];
   /** The workspace roots to checkpoint before it runs: the root of its cwd and of every known target. */
   readonly checkpointRoots: readonly string[];
+  /** The known paths inside the workspace it may change: locked while it runs, recorded for turn undo. */
+  readonly changedPaths: readonly string[];
+  /** It may change files it does not name (unknown targets, input it is fed, code Vigil cannot see): whole folders are checkpointed and locked. */
+  readonly isWholeDirectory: boolean;
+  /** What user rules' `path` globs are matched against: every target and every directory its programs run in. */
+  readonly touched: readonly TerminalPath[];
+  /** Some target or directory is only known at run time, so no `allow` rule's path can cover it. */
+  readonly hasUnknownPaths: boolean;
   /** Known paths it writes outside every workspace root. */
   readonly outsideTargets: readonly string[];
   /** Why it must be refused beyond the hardline list (it would change Vigil's own data folder). */
   readonly refusals: readonly string[];
-  /** Credential stores and protected folders it names (`cat ~/.ssh/id_ed25519`): a human decides. */
+  /** Credential stores and protected folders it names (`cat ~/.ssh/id_ed25519`, `cat ~/.ss?/id*`): a human decides. */
   readonly sensitive: readonly string[];
 }
 
@@ -43,71 +58,83 @@ function guardedLocations(setting: CommandSetting): readonly ProtectedLocation[]
   return protectedLocations([setting.home], extra).filter((location) => isPathInside(location.path, setting.home) || extra.includes(location.path));
 }
 
-/** The protected locations a command's literal path arguments and redirections name. */
-function namedLocations(analysis: CommandAnalysis, setting: CommandSetting, locations: readonly ProtectedLocation[]): ProtectedLocation[] {
-  const place = { cwd: setting.cwd, home: setting.home, platform: setting.platform ?? process.platform };
-  const words = [...analysis.invocations.flatMap((invocation) => invocation.args), ...analysis.effects.flatMap((effect) => effect.targets)];
+/** The protected locations a command's path arguments and redirections name, or whose glob could reach them. */
+function namedLocations(analysis: CommandAnalysis, locations: readonly ProtectedLocation[]): ProtectedLocation[] {
   const named = new Map<string, ProtectedLocation>();
-  for (const word of words) {
-    if (!/[\\/~]|^\.|\$HOME|\$\{HOME\}/u.test(word.text)) continue;
-    const target = resolveTarget(word, place);
-    if (target.path === undefined) continue;
-    const resolved = target.path;
-    for (const location of locations) if (isPathInside(resolved, location.path)) named.set(location.path, location);
+  for (const target of analysis.namedPaths) {
+    for (const location of locations) {
+      const isNamed = target.pattern !== undefined ? globCouldReach(target.pattern, location.path) : target.path !== undefined && isPathInside(target.path, location.path);
+      if (isNamed) named.set(location.path, location);
+    }
   }
   return [...named.values()];
-}
-
-async function exists(candidate: string): Promise<boolean> {
-  return lstat(candidate).then(() => true, () => false);
-}
-
-/** Whether `cp`-like effects would replace something that exists. */
-async function overwritesSomething(effect: ResolvedEffect): Promise<boolean> {
-  const destination = effect.resolved[0];
-  if (destination?.path === undefined) return true;
-  const isDirectory = await stat(destination.path).then((stats) => stats.isDirectory(), () => false);
-  if (!isDirectory) return exists(destination.path);
-  const names = effect.sourceNames;
-  for (const name of names) if (await exists(path.join(destination.path, name))) return true;
-  return false;
 }
 
 function innermostRoot(candidate: string, roots: readonly string[]): string | undefined {
   return roots.filter((root) => isPathInside(candidate, root)).sort((a, b) => b.length - a.length)[0];
 }
 
+/** It may change files it does not name: a target only known at run time, paths fed on its input, opaque code. */
+function reachesUnnamed(effect: ResolvedEffect): boolean {
+  return effect.kind === 'opaque' || effect.isInputFed || effect.resolved.some((target) => target.path === undefined);
+}
+
+/** The paths user rules see: targets and the directories programs run in (`cd` builtins aside), each with its root. */
+function touchedPaths(analysis: CommandAnalysis, roots: readonly string[]): { touched: TerminalPath[]; hasUnknownPaths: boolean } {
+  const touched = new Map<string, TerminalPath>();
+  let hasUnknownPaths = false;
+  const add = (absolute: string | undefined, pattern?: string): void => {
+    if (absolute === undefined) {
+      hasUnknownPaths = true;
+      return;
+    }
+    const root = innermostRoot(absolute, roots);
+    touched.set(`${absolute}\0${pattern ?? ''}`, { absolute, ...(root === undefined ? {} : { root }), ...(pattern === undefined ? {} : { pattern }) });
+  };
+  for (const effect of analysis.effects) for (const target of effect.resolved) add(target.path, target.pattern);
+  for (const invocation of analysis.invocations) if (!directoryBuiltins.has(invocation.program)) for (const cwd of invocation.cwds) add(cwd);
+  return { touched: [...touched.values()], hasUnknownPaths };
+}
+
 /**
- * Parses a terminal command (never runs it) and checks its effects on disk: whether it is
- * destructive (a `cp` only when its destination exists), which workspace roots to checkpoint, and
- * which of its known write targets lie outside the workspace (symlinks followed).
+ * Parses a terminal command (never runs it) and checks its effects against the workspace: what
+ * it changes (every effect on files checkpoints first), which workspace roots to checkpoint, which
+ * known paths it changes, which of its write targets lie outside the workspace (symlinks
+ * followed), and which protected locations it names.
  */
 export async function assessCommand(command: string, setting: CommandSetting): Promise<CommandAssessment> {
   const platform = setting.platform ?? process.platform;
   const analysis = analyzeCommand(command, { cwd: setting.cwd, home: setting.home, platform });
-  const destructiveEffects: string[] = [];
   const checkpointRoots = new Set<string>();
   const outsideTargets = new Set<string>();
+  const changedPaths = new Set<string>();
   const cwdRoot = innermostRoot(setting.cwd, setting.roots);
+  const isWholeDirectory = analysis.effects.some(reachesUnnamed);
+  if (analysis.effects.length > 0 && cwdRoot !== undefined) checkpointRoots.add(cwdRoot);
   for (const effect of analysis.effects) {
-    const isDestructive = destructiveKinds.has(effect.kind) || (effect.kind === 'overwrite-if-exists' && (await overwritesSomething(effect)));
-    if (isDestructive) {
-      destructiveEffects.push(effect.description);
-      if (cwdRoot !== undefined) checkpointRoots.add(cwdRoot);
-    }
     for (const target of effect.resolved) {
       if (target.path === undefined) continue;
       const real = await canonicalPath(target.path).catch(() => target.path ?? '');
       const root = innermostRoot(target.path, setting.roots);
       const realRoot = innermostRoot(real, setting.roots);
       if (root === undefined || realRoot === undefined) outsideTargets.add(target.path);
-      else if (isDestructive) checkpointRoots.add(realRoot);
+      else {
+        checkpointRoots.add(realRoot);
+        changedPaths.add(target.path);
+      }
     }
   }
-  const locations = guardedLocations(setting);
+  if (isWholeDirectory) {
+    for (const invocation of analysis.invocations) {
+      for (const cwd of invocation.cwds) {
+        const root = cwd === undefined ? undefined : innermostRoot(cwd, setting.roots);
+        if (root !== undefined) checkpointRoots.add(root);
+      }
+    }
+  }
   const refusals: string[] = [];
   for (const effect of analysis.effects) {
-    if (!destructiveKinds.has(effect.kind) && effect.kind !== 'overwrite-if-exists') continue;
+    if (effect.kind === 'opaque') continue;
     for (const folder of setting.protectedPaths ?? []) {
       if (effect.resolved.some((target) => target.path !== undefined && (isPathInside(target.path, folder) || isPathInside(folder, target.path)))) {
         refusals.push(`"${effect.description}" would change Vigil's own data folder ${folder} (its checkpoints and session logs)`);
@@ -118,11 +145,14 @@ export async function assessCommand(command: string, setting: CommandSetting): P
     command,
     cwd: setting.cwd,
     analysis,
-    isDestructive: destructiveEffects.length > 0,
-    destructiveEffects,
+    isDestructive: analysis.effects.length > 0,
+    destructiveEffects: [...new Set(analysis.effects.map((effect) => effect.description))],
     checkpointRoots: [...checkpointRoots],
+    changedPaths: [...changedPaths],
+    isWholeDirectory,
+    ...touchedPaths(analysis, setting.roots),
     outsideTargets: [...outsideTargets],
     refusals: [...new Set(refusals)],
-    sensitive: namedLocations(analysis, setting, locations).map((location) => `${location.path} (${location.reason})`),
+    sensitive: namedLocations(analysis, guardedLocations(setting)).map((location) => `${location.path} (${location.reason})`),
   };
 }

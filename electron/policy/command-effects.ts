@@ -4,12 +4,14 @@ import type { ShellWord } from './shell-lexer';
 import type { ShellRedirect } from './shell-parser';
 
 /**
- * What a command does to files. `delete`, `overwrite`, `modify`, `move`, `vcs` are destructive:
- * the executor checkpoints before them. `overwrite-if-exists` (cp, ln -f, install) is destructive
- * only when a destination already exists, which the policy checks on disk. `append` is not
- * destructive but still has to stay inside the workspace.
+ * What a command does to files. Every kind changes files, so the executor checkpoints before it
+ * and records its targets for turn undo. `delete`, `overwrite`, `modify`, `move`, `vcs` also lose
+ * content: they are checked against system and home folders, and ask when their targets are only
+ * known at run time. `overwrite-if-exists` (cp, ln, install) replaces a destination that exists;
+ * `append` (`>>`, `tee -a`) and `create` (touch, mkdir) add; `opaque` runs code Vigil cannot see
+ * (`python3 -c`, `curl … | sh`): it may change anything in its directory.
  */
-export type EffectKind = 'delete' | 'overwrite' | 'modify' | 'move' | 'vcs' | 'overwrite-if-exists' | 'append';
+export type EffectKind = 'delete' | 'overwrite' | 'modify' | 'move' | 'vcs' | 'overwrite-if-exists' | 'append' | 'create' | 'opaque';
 
 /** One effect of one program on the file system. */
 export interface CommandEffect {
@@ -93,14 +95,15 @@ function hasFlag(args: readonly ShellWord[], short: string, long: readonly strin
   });
 }
 
-function describe(invocation: Invocation): string {
+/** One line for an invocation: its program and arguments (at most 200 characters). */
+export function describeInvocation(invocation: Pick<Invocation, 'program' | 'args'>): string {
   return [invocation.program, ...invocation.args.map((arg) => arg.text)].join(' ').slice(0, 200);
 }
 
-/** The effect of `cp`-like commands: the destination is overwritten when it exists (not with -n). */
+/** The effect of `cp`-like commands: the destination is overwritten when it exists, only created with -n. */
 function copyEffect(invocation: Invocation, takesValue: ReadonlySet<string>, windowsSwitches = false): CommandEffect[] {
   const { args } = invocation;
-  if (hasFlag(args, 'n', ['--no-clobber', '--update=none'])) return [];
+  const kind: EffectKind = hasFlag(args, 'n', ['--no-clobber', '--update=none']) ? 'create' : 'overwrite-if-exists';
   const targetOption = args.findIndex((arg) => arg.text === '-t' || arg.text.startsWith('--target-directory'));
   const all = operands(args, takesValue, windowsSwitches);
   let destination: ShellWord | undefined;
@@ -114,7 +117,7 @@ function copyEffect(invocation: Invocation, takesValue: ReadonlySet<string>, win
     sources = all.slice(0, -1);
   }
   if (destination === undefined) return [];
-  return [{ kind: 'overwrite-if-exists', program: invocation.program, targets: [destination], sources, isInputFed: invocation.isInputFed, description: describe(invocation) }];
+  return [{ kind, program: invocation.program, targets: [destination], sources, isInputFed: invocation.isInputFed, description: describeInvocation(invocation) }];
 }
 
 /** Git subcommands that change or discard working-tree files. */
@@ -136,7 +139,7 @@ function gitEffect(invocation: Invocation): CommandEffect[] {
   if (subcommand === undefined || !destructiveGit.has(subcommand)) return [];
   const next = args[index + 1]?.text;
   if (subcommand === 'stash' && (next === 'list' || next === 'show')) return [];
-  return [{ kind: 'vcs', program: `git ${subcommand}`, targets: [directory], isInputFed: invocation.isInputFed, description: describe(invocation) }];
+  return [{ kind: 'vcs', program: `git ${subcommand}`, targets: [directory], isInputFed: invocation.isInputFed, description: describeInvocation(invocation) }];
 }
 
 function sedLikeEffect(invocation: Invocation): CommandEffect[] {
@@ -150,11 +153,11 @@ function sedLikeEffect(invocation: Invocation): CommandEffect[] {
   const hasScriptOption = args.some((arg) => arg.text === '-e' || arg.text === '-f' || arg.text.startsWith('--expression') || arg.text.startsWith('--file'));
   const all = operands(args, new Set(['-e', '-f', '--expression', '--file', '-l']));
   const targets = hasScriptOption ? all : all.slice(1);
-  return [{ kind: 'modify', program, targets, isInputFed: invocation.isInputFed, description: describe(invocation) }];
+  return [{ kind: 'modify', program, targets, isInputFed: invocation.isInputFed, description: describeInvocation(invocation) }];
 }
 
 function simple(kind: EffectKind, invocation: Invocation, targets: readonly ShellWord[]): CommandEffect[] {
-  return [{ kind, program: invocation.program, targets, isInputFed: invocation.isInputFed, description: describe(invocation) }];
+  return [{ kind, program: invocation.program, targets, isInputFed: invocation.isInputFed, description: describeInvocation(invocation) }];
 }
 
 /** The file effects of one program run (after unwrapping), by parsing its arguments. */
@@ -191,7 +194,11 @@ export function invocationEffects(invocation: Invocation): CommandEffect[] {
     case 'Copy-Item':
       return copyEffect(invocation, new Set(['-Destination', '-Path']), program === 'copy');
     case 'ln':
-      return hasFlag(args, 'f', ['--force']) ? copyEffect(invocation, new Set(['-t', '--target-directory', '-S', '--suffix'])) : [];
+      return copyEffect(invocation, new Set(['-t', '--target-directory', '-S', '--suffix']));
+    case 'touch':
+      return simple('create', invocation, operands(args, new Set(['-d', '--date', '-r', '--reference', '-t'])));
+    case 'mkdir':
+      return simple('create', invocation, operands(args, new Set(['-m', '--mode'])));
     case 'dd': {
       const output = args.find((arg) => arg.text.startsWith('of='));
       if (output === undefined) return [];
@@ -203,9 +210,8 @@ export function invocationEffects(invocation: Invocation): CommandEffect[] {
     case 'ruby':
       return sedLikeEffect(invocation);
     case 'tee': {
-      if (hasFlag(args, 'a', ['--append'])) return [];
       const targets = operands(args).filter((arg) => !isHarmlessTarget(arg.text));
-      return targets.length === 0 ? [] : simple('overwrite', invocation, targets);
+      return targets.length === 0 ? [] : simple(hasFlag(args, 'a', ['--append']) ? 'append' : 'overwrite', invocation, targets);
     }
     case 'find':
       return hasFlag(args, '', ['-delete']) ? simple('delete', invocation, findSearchRoots(args)) : [];

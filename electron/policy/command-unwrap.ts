@@ -13,13 +13,10 @@ export interface Invocation {
   readonly isInputFed: boolean;
   /** For `find -exec`: the paths the search starts from. */
   readonly searchRoots?: readonly ShellWord[];
-}
-
-/** What unwrapping one simple command found. */
-export interface Unwrapped {
-  readonly invocations: readonly Invocation[];
-  /** Shell source run by `sh -c`, `eval`, `env -S`, `watch`, `su -c`, `cmd /c`: parse it too. */
-  readonly nestedSources: readonly string[];
+  /** It runs in another directory than the command line: a word (`env -C dir`, `sudo -D dir`), or unknown (`find -execdir`). */
+  readonly chdir?: ShellWord | 'unknown';
+  /** The text its feeder replaces with input (`{}` for `find -exec`, `xargs -I X`): code holding it is only known at run time. */
+  readonly placeholder?: string;
 }
 
 /** A program's base name as the policy compares it: `/usr/bin/rm` → `rm`, `RM.EXE` → `rm` on Windows. */
@@ -50,7 +47,7 @@ const plainWrappers = new Set(['sudo', 'doas', 'nohup', 'nice', 'ionice', 'stdbu
 /** Wrappers that take one positional argument before the command (`timeout 5 rm x`, `flock f rm x`). */
 const wrappersWithOperand = new Set(['timeout', 'flock', 'chrt', 'taskset']);
 /** Shells whose `-c STRING` runs STRING. */
-const shells = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish', 'busybox-sh', 'powershell', 'pwsh']);
+export const shells: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish', 'busybox-sh', 'powershell', 'pwsh']);
 
 function isOption(word: ShellWord): boolean {
   return word.text.startsWith('-') && word.text !== '-' && !word.isDynamic;
@@ -88,85 +85,80 @@ function wrappedStart(wrapper: string, args: readonly ShellWord[]): number {
   return -1;
 }
 
-/** The script of `sh -c SCRIPT` (also `-ec`, `-lc`, PowerShell's `-Command`), when given. */
-function shellScript(args: readonly ShellWord[]): ShellWord | undefined {
+/** Programs that run a command given as text, or other code: unwrapping stops there (see `code-runners.ts`). */
+function isCodeRunner(program: string, args: readonly ShellWord[]): boolean {
+  if (shells.has(program) || program === 'eval' || program === 'su' || program === 'watch') return true;
+  if ((program === 'cmd' || program === 'cmd.exe') && args.some((word) => /^\/[ck]$/iu.test(word.text))) return true;
+  if (program === 'env' && args.some((word) => word.text === '-S' || word.text.startsWith('--split-string'))) return true;
+  return program === 'flock' && args.some((word) => word.text === '-c' || word.text === '--command');
+}
+
+/** The directory option of `env -C dir`, `env --chdir=dir`, `sudo -D dir`, `sudo --chdir=dir`. */
+function chdirOption(program: string, args: readonly ShellWord[]): ShellWord | undefined {
+  if (program !== 'env' && program !== 'sudo') return undefined;
+  const short = program === 'env' ? '-C' : '-D';
   for (let index = 0; index < args.length; index += 1) {
     const word = args[index];
     if (word === undefined || !word.text.startsWith('-')) return undefined;
-    if (/^-[A-Za-z]*c[A-Za-z]*$/u.test(word.text) || /^-(command|Command|c)$/u.test(word.text)) return args[index + 1];
+    if (word.text === short || word.text === '--chdir') return args[index + 1];
+    if (word.text.startsWith('--chdir=')) return { ...word, text: word.text.slice('--chdir='.length) };
   }
   return undefined;
 }
 
-function joined(words: readonly ShellWord[]): string {
-  return words.map((word) => word.text).join(' ');
+/** What `xargs -I X` / `-i` / `--replace` replaces in its command (its options given), when it does. */
+function xargsPlaceholder(args: readonly ShellWord[]): string | undefined {
+  for (let index = 0; index < args.length; index += 1) {
+    const text = args[index]?.text ?? '';
+    if (text === '-I') return args[index + 1]?.text;
+    if (text.startsWith('-I')) return text.slice(2);
+    if (text === '-i' || text === '--replace') return '{}';
+    if (text.startsWith('--replace=') || /^-i./u.test(text)) return text.replace(/^(--replace=|-i)/u, '');
+  }
+  return undefined;
 }
 
 /**
  * Finds every program a simple command runs: the command itself, what wrappers (`sudo`, `env`,
- * `nice`, `timeout`, `xargs` …) run, what `find -exec` runs, and the shell source that `sh -c`,
- * `eval`, `env -S`, `watch`, `su -c` and `cmd /c` run (returned for parsing).
+ * `nice`, `timeout`, `xargs` …) run, and what `find -exec` runs (unwrapped in turn). It stops at
+ * programs that run code given as text (`sh -c`, `eval`, `watch`, `su -c`, `cmd /c`, `env -S`):
+ * `code-runners.ts` says what code they run.
  */
-export function unwrapCommand(words: readonly ShellWord[], platform: NodeJS.Platform = process.platform): Unwrapped {
+export function unwrapCommand(words: readonly ShellWord[], platform: NodeJS.Platform = process.platform): Invocation[] {
   const invocations: Invocation[] = [];
-  const nestedSources: string[] = [];
   let rest = words;
   const via: string[] = [];
   let isInputFed = false;
+  let chdir: ShellWord | 'unknown' | undefined;
+  let placeholder: string | undefined;
   for (let guard = 0; guard < 16 && rest.length > 0; guard += 1) {
     const [programWord, ...args] = rest;
     if (programWord === undefined) break;
     const program = programName(programWord.text, platform);
-    invocations.push({ program, programWord, args, via: [...via], isInputFed });
-    if (shells.has(program)) {
-      const script = shellScript(args);
-      if (script !== undefined) nestedSources.push(script.text);
-      break;
-    }
-    if (program === 'eval') {
-      nestedSources.push(joined(args));
-      break;
-    }
-    if ((program === 'cmd' || program === 'cmd.exe') && args.some((word) => /^\/[ck]$/iu.test(word.text))) {
-      const at = args.findIndex((word) => /^\/[ck]$/iu.test(word.text));
-      nestedSources.push(joined(args.slice(at + 1)));
-      break;
-    }
-    if (program === 'su') {
-      const at = args.findIndex((word) => word.text === '-c' || word.text === '--command');
-      if (at !== -1 && args[at + 1] !== undefined) nestedSources.push(args[at + 1]?.text ?? '');
-      break;
-    }
-    if (program === 'watch') {
-      const start = wrappedStart('watch', args);
-      if (start !== -1) nestedSources.push(joined(args.slice(start)));
-      break;
-    }
-    if (program === 'env') {
-      const split = args.findIndex((word) => word.text === '-S' || word.text === '--split-string' || word.text.startsWith('--split-string='));
-      if (split !== -1) {
-        const option = args[split];
-        const value = option?.text.includes('=') === true ? option.text.split('=').slice(1).join('=') : args[split + 1]?.text;
-        if (value !== undefined) nestedSources.push(value);
-        break;
-      }
-    }
+    invocations.push({ program, programWord, args, via: [...via], isInputFed, ...(chdir === undefined ? {} : { chdir }), ...(placeholder === undefined ? {} : { placeholder }) });
+    if (isCodeRunner(program, args)) break;
     if (program === 'command' && args.some((word) => word.text === '-v' || word.text === '-V')) break;
     if (program === 'find') {
-      invocations.push(...findExecInvocations(args, [...via, 'find'], platform));
+      const found = findExecInvocations(args, [...via, 'find'], platform);
+      invocations.push(...found.map((inner) => (chdir === undefined || inner.chdir !== undefined ? inner : { ...inner, chdir })));
       break;
     }
     if (!plainWrappers.has(program)) break;
     const start = wrappedStart(program, args);
     if (start === -1) break;
     via.push(program);
-    if (program === 'xargs') isInputFed = true;
+    const directory = chdirOption(program, args);
+    if (directory !== undefined) chdir = chdir === undefined ? directory : 'unknown';
+    if (program === 'xargs') {
+      isInputFed = true;
+      placeholder = xargsPlaceholder(args.slice(0, start)) ?? placeholder;
+    }
     rest = args.slice(start);
   }
-  return { invocations, nestedSources };
+  return invocations;
 }
 
-/** The commands `find … -exec CMD {} ;` (and `-execdir`, `-ok`, `-okdir`) runs, with find's search roots. */
+/** The commands `find … -exec CMD {} ;` (and `-execdir`, `-ok`, `-okdir`) runs, unwrapped, with find's search roots. */
 function findExecInvocations(args: readonly ShellWord[], via: readonly string[], platform: NodeJS.Platform): Invocation[] {
   const found: Invocation[] = [];
   const searchRoots = findSearchRoots(args);
@@ -174,10 +166,9 @@ function findExecInvocations(args: readonly ShellWord[], via: readonly string[],
     const text = args[index]?.text;
     if (text !== '-exec' && text !== '-execdir' && text !== '-ok' && text !== '-okdir') continue;
     const end = args.findIndex((word, at) => at > index && (word.text === ';' || word.text === '+'));
-    const inner = args.slice(index + 1, end === -1 ? args.length : end);
-    const [programWord, ...innerArgs] = inner;
-    if (programWord !== undefined) {
-      found.push({ program: programName(programWord.text, platform), programWord, args: innerArgs, via, isInputFed: true, searchRoots });
+    const isElsewhere = text === '-execdir' || text === '-okdir';
+    for (const inner of unwrapCommand(args.slice(index + 1, end === -1 ? args.length : end), platform)) {
+      found.push({ ...inner, via: [...via, ...inner.via], isInputFed: true, searchRoots, placeholder: '{}', ...(isElsewhere ? { chdir: 'unknown' as const } : {}) });
     }
     index = end === -1 ? args.length : end;
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { matchesCommandPattern } from './command-pattern';
-import { matchesGlob } from './glob-pattern';
+import { globCouldReach, globsMayOverlap, matchesGlob } from './glob-pattern';
 import type { ShellWord } from './shell-lexer';
 
 const words = (...texts: string[]): ShellWord[] => texts.map((text) => ({ kind: 'word', text, isQuoted: false, isDynamic: false, hasGlob: false, substitutions: [] }));
@@ -29,5 +29,27 @@ describe('matchesCommandPattern', () => {
     expect(matchesCommandPattern({ program: 'rm', args: words('-fr', 'x') }, 'rm -*r*')).toBe(true);
     expect(matchesCommandPattern({ program: 'sudo', args: [] }, 'sudo')).toBe(true);
     expect(matchesCommandPattern({ program: 'npm', args: words('test') }, 'npm publish')).toBe(false);
+  });
+});
+
+describe('globCouldReach', () => {
+  it('says whether a glob could name a location or something inside it', () => {
+    expect(globCouldReach('/home/ada/.ss?/id_rsa', '/home/ada/.ssh')).toBe(true);
+    expect(globCouldReach('/home/ada/.s*', '/home/ada/.ssh')).toBe(true);
+    expect(globCouldReach('/home/ada/.vig*/serve.json', '/home/ada/.vigil')).toBe(true);
+    expect(globCouldReach('/home/ada/**/id_rsa', '/home/ada/.ssh')).toBe(true);
+    expect(globCouldReach('/home/ada/[.]ssh/*', '/home/ada/.ssh')).toBe(true);
+    expect(globCouldReach('/home/ada/projects/*', '/home/ada/.ssh')).toBe(false);
+    expect(globCouldReach('/home/*', '/home/ada/.ssh')).toBe(false);
+  });
+});
+
+describe('globsMayOverlap', () => {
+  it('says whether two globs could meet, one holding the other counting', () => {
+    expect(globsMayOverlap('secrets/**', 'secrets/*.pem')).toBe(true);
+    expect(globsMayOverlap('secrets/**', 'sec*')).toBe(true);
+    expect(globsMayOverlap('secrets/key.pem', '*/key.pem')).toBe(true);
+    expect(globsMayOverlap('secrets/**', 'src/*.ts')).toBe(false);
+    expect(globsMayOverlap('*.pem', 'secrets/*.pem')).toBe(false);
   });
 });

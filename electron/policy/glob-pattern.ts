@@ -50,3 +50,45 @@ export function globToRegExp(glob: string, wordMode = false): RegExp {
 export function matchesGlob(candidate: string, glob: string): boolean {
   return globToRegExp(glob.replace(/\\/gu, '/')).test(candidate.replace(/\\/gu, '/'));
 }
+
+/**
+ * Whether a path that `pattern` (an absolute glob) matches could be `location` or lie inside it:
+ * each of the location's segments must match the pattern's segment at that depth, and `**` matches
+ * any depth. `~/.ss?/id_rsa` and `~/.s*` reach `~/.ssh`; `~/src/*` does not.
+ */
+export function globCouldReach(pattern: string, location: string): boolean {
+  const patternParts = pattern.replace(/\\/gu, '/').split('/').filter((part, index) => part !== '' || index === 0);
+  const locationParts = location.replace(/\\/gu, '/').split('/').filter((part, index) => part !== '' || index === 0);
+  for (let index = 0; index < locationParts.length; index += 1) {
+    const part = patternParts[index];
+    if (part === undefined) return false;
+    if (part.includes('**')) return true;
+    if (!globToRegExp(part).test(locationParts[index] ?? '')) return false;
+  }
+  return true;
+}
+
+const hasGlobCharacter = (segment: string): boolean => /[*?[{]/u.test(segment);
+
+/** Whether two path segments could name the same file or folder (two globs are assumed to). */
+function segmentsMayOverlap(left: string, right: string): boolean {
+  if (hasGlobCharacter(left) && hasGlobCharacter(right)) return true;
+  return hasGlobCharacter(left) ? globToRegExp(left).test(right) : globToRegExp(right).test(left);
+}
+
+/**
+ * Whether two `/`-separated globs could match one path, or one could match a folder holding what
+ * the other matches (`secrets/**` and `sec*`; not `secrets/**` and `src/*.ts`). It errs towards
+ * yes: two glob segments are taken to overlap.
+ */
+export function globsMayOverlap(left: string, right: string): boolean {
+  const leftParts = left.replace(/\\/gu, '/').split('/');
+  const rightParts = right.replace(/\\/gu, '/').split('/');
+  for (let index = 0; index < Math.min(leftParts.length, rightParts.length); index += 1) {
+    const leftPart = leftParts[index] ?? '';
+    const rightPart = rightParts[index] ?? '';
+    if (leftPart.includes('**') || rightPart.includes('**')) return true;
+    if (!segmentsMayOverlap(leftPart, rightPart)) return false;
+  }
+  return true;
+}

@@ -2,9 +2,10 @@ import path from 'node:path';
 import type { ConfigFile } from '../config/config-file';
 import { isAppError } from '../../shared/errors';
 import type { Logger } from '../logging/logger';
-import type { CommandAssessment } from './assess-command';
+import type { CommandAssessment, TerminalPath } from './assess-command';
 import { matchesCommandPattern } from './command-pattern';
-import { matchesGlob } from './glob-pattern';
+import { directoryBuiltins } from './directory-change';
+import { globsMayOverlap, matchesGlob } from './glob-pattern';
 import { defaultDangerousCommands, policyConfigSchema, type PolicyConfig, type PolicyRule } from './policy-config';
 
 /** A path a call touches, already confined to the workspace (or a memory directory). */
@@ -35,27 +36,63 @@ function ruleTools(rule: PolicyRule): readonly string[] {
   return typeof rule.tool === 'string' ? [rule.tool] : rule.tool;
 }
 
-function pathMatches(glob: string, touched: TouchedPath): boolean {
-  if (path.isAbsolute(glob) || glob.startsWith('~')) return matchesGlob(touched.absolute, glob);
-  const relative = touched.root === undefined ? touched.absolute : path.relative(touched.root, touched.absolute);
-  return matchesGlob(relative, glob) || matchesGlob(touched.absolute, glob);
+/** A touched path as a rule glob sees it: relative to its root unless the glob is absolute. */
+function asRuleSees(glob: string, touched: TerminalPath | TouchedPath): { readonly candidate: string; readonly pattern?: string } {
+  const pattern = 'pattern' in touched ? touched.pattern : undefined;
+  if (path.isAbsolute(glob) || glob.startsWith('~') || touched.root === undefined) return { candidate: touched.absolute, ...(pattern === undefined ? {} : { pattern }) };
+  const relative = (absolute: string): string => path.relative(touched.root ?? '', absolute).split(path.sep).join('/');
+  return { candidate: relative(touched.absolute), ...(pattern === undefined ? {} : { pattern: relative(pattern) }) };
 }
 
+/** Whether a rule glob matches a touched path, or (for a glob target) some path the glob could expand to. */
+function pathTouches(glob: string, touched: TerminalPath | TouchedPath): boolean {
+  const seen = asRuleSees(glob, touched);
+  if (matchesGlob(seen.candidate, glob) || matchesGlob(touched.absolute, glob)) return true;
+  return seen.pattern !== undefined && globsMayOverlap(glob, seen.pattern);
+}
+
+/** Whether a rule glob covers a touched path, and (for a glob target) everything it could expand to (`dir/**` over `dir/*.o`). */
+function pathCovered(glob: string, touched: TerminalPath | TouchedPath): boolean {
+  const seen = asRuleSees(glob, touched);
+  if (matchesGlob(seen.candidate, glob) || matchesGlob(touched.absolute, glob)) return seen.pattern === undefined || glob === '**';
+  if (!glob.endsWith('/**')) return false;
+  // `dir/**` covers the folder itself and everything a glob under it expands to.
+  const folder = glob.slice(0, -3);
+  let candidate = seen.candidate;
+  for (;;) {
+    if (matchesGlob(candidate, folder)) return true;
+    const parent = path.posix.dirname(candidate);
+    if (parent === candidate) return false;
+    candidate = parent;
+  }
+}
+
+/**
+ * Whether a rule applies to a call. `deny` and `ask` rules apply when ANY program of a command
+ * matches and ANY path it touches matches. An `allow` rule applies only when it covers the whole
+ * call: EVERY program (`cd` aside) matches its command pattern and EVERY target and directory
+ * matches its path glob — `npm *` does not allow `npm test && rm -rf ../x`.
+ */
 function ruleMatches(rule: PolicyRule, subject: PolicySubject): boolean {
   const tools = ruleTools(rule);
   if (!tools.includes('*') && !tools.includes(subject.tool)) return false;
+  const isAllow = rule.effect === 'allow';
+  const terminal = subject.terminal;
   if (rule.command !== undefined) {
     const pattern = rule.command;
-    if (subject.terminal?.analysis.invocations.some((invocation) => matchesCommandPattern(invocation, pattern)) !== true) return false;
+    const programs = (terminal?.analysis.invocations ?? []).filter((invocation) => !directoryBuiltins.has(invocation.program));
+    const matches = (invocation: (typeof programs)[number]): boolean => matchesCommandPattern(invocation, pattern);
+    if (!(isAllow ? programs.length > 0 && programs.every(matches) : programs.some(matches))) return false;
   }
   if (rule.path !== undefined) {
     const glob = rule.path;
-    const paths: TouchedPath[] = [...subject.paths];
-    if (subject.terminal !== undefined) {
-      paths.push({ absolute: subject.terminal.cwd });
-      for (const effect of subject.terminal.analysis.effects) for (const target of effect.resolved) if (target.path !== undefined) paths.push({ absolute: target.path });
+    if (isAllow) {
+      if (terminal?.hasUnknownPaths === true) return false;
+      const paths: readonly (TerminalPath | TouchedPath)[] = terminal === undefined || terminal.touched.length === 0 ? subject.paths : terminal.touched;
+      return paths.length > 0 && paths.every((touched) => pathCovered(glob, touched));
     }
-    if (!paths.some((touched) => pathMatches(glob, touched))) return false;
+    const paths: readonly (TerminalPath | TouchedPath)[] = [...subject.paths, ...(terminal?.touched ?? [])];
+    if (!paths.some((touched) => pathTouches(glob, touched))) return false;
   }
   return true;
 }
@@ -69,9 +106,10 @@ function describeRule(rule: PolicyRule): string {
 
 /**
  * Decides every tool call: hardline refusals first (never overridable), then the user's rules
- * from config.json (deny beats ask beats allow), then the built-in cautions — dangerous commands,
- * commands Vigil cannot see through, writes outside the workspace — which ask a human. A broken
- * config.json makes every call ask (fail closed) until it is fixed.
+ * from config.json (deny beats ask beats allow; an allow rule must cover the whole command), then
+ * the built-in cautions — dangerous commands, commands Vigil cannot see through — which ask a
+ * human, and confinement — writes outside the workspace, credential stores — which asks even when
+ * an allow rule matches. A broken config.json makes every call ask (fail closed) until it is fixed.
  */
 export class PolicyEngine {
   readonly #config: ConfigFile;
@@ -105,19 +143,29 @@ export class PolicyEngine {
     const strongest = matching.sort((a, b) => strength[b.effect] - strength[a.effect])[0];
     if (strongest?.effect === 'deny') return { kind: 'block', reason: `Refused by ${describeRule(strongest)}.` };
     if (strongest?.effect === 'ask') return { kind: 'ask', reason: describeRule(strongest) };
-    if (strongest?.effect === 'allow') return { kind: 'allow', reason: describeRule(strongest) };
-    if (terminal === undefined) return { kind: 'allow' };
-    return this.#terminalCautions(terminal, config.dangerousCommands ?? defaultDangerousCommands);
-  }
-
-  #terminalCautions(terminal: CommandAssessment, dangerous: readonly string[]): PolicyVerdict {
-    const reasons: string[] = [];
-    for (const pattern of dangerous) {
-      if (terminal.analysis.invocations.some((invocation) => matchesCommandPattern(invocation, pattern))) reasons.push(`it matches the dangerous command "${pattern}"`);
-    }
-    reasons.push(...terminal.analysis.concerns);
-    if (terminal.sensitive.length > 0) reasons.push(`it names protected locations: ${terminal.sensitive.join(', ')}`);
-    if (terminal.outsideTargets.length > 0) reasons.push(`it writes outside the workspace: ${terminal.outsideTargets.slice(0, 5).join(', ')}`);
+    if (terminal === undefined) return strongest?.effect === 'allow' ? { kind: 'allow', reason: describeRule(strongest) } : { kind: 'allow' };
+    // An allow rule skips the cautions, never confinement: writes outside the workspace and credential stores still ask.
+    const confinement = confinementReasons(terminal);
+    if (strongest?.effect === 'allow') return confinement.length === 0 ? { kind: 'allow', reason: describeRule(strongest) } : { kind: 'ask', reason: confinement.join('; ') };
+    const reasons = [...cautionReasons(terminal, config.dangerousCommands ?? defaultDangerousCommands), ...confinement];
     return reasons.length === 0 ? { kind: 'allow' } : { kind: 'ask', reason: reasons.join('; ') };
   }
+}
+
+/** What no rule can allow: a command that names credential stores or writes outside the workspace. */
+function confinementReasons(terminal: CommandAssessment): string[] {
+  const reasons: string[] = [];
+  if (terminal.sensitive.length > 0) reasons.push(`it names protected locations: ${terminal.sensitive.join(', ')}`);
+  if (terminal.outsideTargets.length > 0) reasons.push(`it writes outside the workspace: ${terminal.outsideTargets.slice(0, 5).join(', ')}`);
+  return reasons;
+}
+
+/** The built-in cautions a matching allow rule skips: dangerous commands, and what Vigil cannot see through. */
+function cautionReasons(terminal: CommandAssessment, dangerous: readonly string[]): string[] {
+  const reasons: string[] = [];
+  for (const pattern of dangerous) {
+    if (terminal.analysis.invocations.some((invocation) => matchesCommandPattern(invocation, pattern))) reasons.push(`it matches the dangerous command "${pattern}"`);
+  }
+  reasons.push(...terminal.analysis.concerns);
+  return reasons;
 }

@@ -13,6 +13,14 @@ export interface ShellWord {
   readonly hasGlob: boolean;
   /** The sources of the command substitutions inside it (`$(…)`, `` `…` ``, `<(…)`), each a command of its own. */
   readonly substitutions: readonly string[];
+  /** For the delimiter of a here-document (`<<EOF`): the document's text. */
+  readonly hereDocument?: HereDocument;
+}
+
+/** The text of a here-document, and whether the shell expands `$…` and backticks in it (its delimiter is unquoted). */
+export interface HereDocument {
+  readonly body: string;
+  readonly isExpanded: boolean;
 }
 
 /** A control operator: it separates commands. `\n` is one too. */
@@ -56,6 +64,7 @@ interface MutableWordToken {
   isDynamic: boolean;
   readonly hasGlob: boolean;
   readonly substitutions: string[];
+  hereDocument?: HereDocument;
 }
 
 interface PendingHeredoc {
@@ -192,9 +201,11 @@ export function lexShell(source: string): LexResult {
         const lineEnd = newline === -1 ? source.length : newline;
         const line = source.slice(index, lineEnd);
         index = newline === -1 ? source.length : newline + 1;
-        if ((pending.stripTabs ? line.replace(/^\t+/u, '') : line) === delimiter) break;
-        body.push(line);
+        const text = pending.stripTabs ? line.replace(/^\t+/u, '') : line;
+        if (text === delimiter) break;
+        body.push(text);
       }
+      pending.token.hereDocument = { body: body.map((line) => `${line}\n`).join(''), isExpanded: !pending.token.isQuoted };
       if (!pending.token.isQuoted) {
         const found = findSubstitutions(body.join('\n'));
         pending.token.substitutions.push(...found);

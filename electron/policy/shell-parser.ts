@@ -1,221 +1,271 @@
-import { lexShell, type RedirectOperator, type ShellToken, type ShellWord } from './shell-lexer';
+import { lexShell, type ShellToken, type ShellWord } from './shell-lexer';
+import type { CompoundKind, ParsedShell, ShellList, ShellRedirect, ShellStep, SimpleCommand, StepJoin } from './shell-syntax';
 
-/** A redirection of a simple command (`2>/dev/null`, `> out.txt`, `<<EOF`). */
-export interface ShellRedirect {
-  readonly op: RedirectOperator;
-  /** The file descriptor written before the operator (`2>`), when there is one. */
-  readonly fd?: number;
-  /** The file, descriptor or here-document delimiter after the operator. */
-  readonly target?: ShellWord;
-}
-
-/** One simple command: the words a program is started with, and its redirections. */
-export interface SimpleCommand {
-  /** The program and its arguments, after leading `NAME=value` assignments and reserved words. */
-  readonly words: readonly ShellWord[];
-  readonly redirects: readonly ShellRedirect[];
-  /** Commands joined by `|` share a pipeline number; a command alone has its own. */
-  readonly pipeline: number;
-  /** Run in the background (`&`). */
-  readonly isBackground: boolean;
-  /** The shell function whose body holds this command, when it is inside one. */
-  readonly insideFunction?: string;
-  /** How deep in command substitutions or `sh -c` strings it was found (0: the line itself). */
-  readonly depth: number;
-}
-
-/** Every simple command of a command line, nested ones included, and what could not be parsed. */
-export interface ParsedShell {
-  readonly commands: readonly SimpleCommand[];
-  /** Names of the shell functions the line defines. */
-  readonly functions: readonly string[];
-  readonly problems: readonly string[];
-}
+export type { ParsedShell, ShellRedirect, SimpleCommand } from './shell-syntax';
 
 /** Nesting deeper than this is refused as unparseable (fail closed), not followed. */
 export const maxShellDepth = 8;
 
-const skippedAtStart = new Set(['!', '{', '}', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'esac', 'time', 'coproc']);
-
-interface Builder {
-  words: ShellWord[];
-  redirects: ShellRedirect[];
+/** A compound command being read, or the whole line (`root`). */
+interface Frame {
+  readonly kind: CompoundKind | 'function' | 'root';
+  /** The word or operator that ends it (`)`, `}`, `fi`, `done`, `esac`). */
+  readonly closer: string;
+  readonly steps: ShellStep[];
+  readonly join: StepJoin;
+  readonly isNegated: boolean;
+  readonly name: string;
 }
 
-/** Collects the command substitutions of a parsed line for recursive parsing. */
-type SubstitutionSink = (source: string) => void;
+/** Reserved words that open a compound command, with what closes it. */
+const openers: Readonly<Record<string, { readonly kind: CompoundKind; readonly closer: string } | undefined>> = {
+  if: { kind: 'conditional', closer: 'fi' },
+  case: { kind: 'conditional', closer: 'esac' },
+  while: { kind: 'loop', closer: 'done' },
+  until: { kind: 'loop', closer: 'done' },
+  for: { kind: 'loop', closer: 'done' },
+  select: { kind: 'loop', closer: 'done' },
+};
+
+function operatorWord(text: string): ShellWord {
+  return { kind: 'word', text, isQuoted: true, isDynamic: false, hasGlob: false, substitutions: [] };
+}
 
 /**
- * Parses a command line into simple commands, the way the shell would run them: lists and
- * pipelines (`&&`, `||`, `;`, `|`, `&`, newlines), subshells and groups, `if`/`while`/`for`/`case`,
- * function definitions, and every command substitution at any depth (parsed recursively).
- * It never runs anything and never touches the file system.
+ * Parses a command line the way the shell would run it: lists and pipelines (`&&`, `||`, `;`,
+ * `|`, `&`, newlines), subshells, groups, `if`/`case`/loops and function definitions as compound
+ * steps (redirections written after them included), and every command substitution at any depth
+ * (parsed recursively). It never runs anything and never touches the file system.
  */
 export function parseShell(source: string, depth = 0): ParsedShell {
-  const commands: SimpleCommand[] = [];
-  const functions: string[] = [];
-  const problems: string[] = [];
   if (depth > maxShellDepth) {
-    return { commands, functions, problems: [`commands are nested more than ${maxShellDepth} levels deep`] };
+    return { script: { steps: [] }, commands: [], functions: [], problems: [`commands are nested more than ${maxShellDepth} levels deep`] };
   }
   const lexed = lexShell(source);
-  problems.push(...lexed.problems);
-  const nested: string[] = [];
-  const collect: SubstitutionSink = (inner) => nested.push(inner);
-  parseTokens(lexed.tokens, depth, commands, functions, problems, collect);
-  for (const inner of nested) {
-    const parsed = parseShell(inner, depth + 1);
-    commands.push(...parsed.commands);
-    functions.push(...parsed.functions);
-    problems.push(...parsed.problems);
-  }
-  return { commands, functions, problems };
-}
-
-function parseTokens(
-  tokens: readonly ShellToken[],
-  depth: number,
-  commands: SimpleCommand[],
-  functions: string[],
-  problems: string[],
-  collect: SubstitutionSink,
-): void {
-  let current: Builder = { words: [], redirects: [] };
+  const commands: SimpleCommand[] = [];
+  const functions: string[] = [];
+  const problems: string[] = [...lexed.problems];
+  const frames: Frame[] = [{ kind: 'root', closer: '', steps: [], join: ';', isNegated: false, name: '' }];
+  let words: ShellWord[] = [];
+  let redirects: ShellRedirect[] = [];
+  let expansions: ShellList[] = [];
+  let join: StepJoin = ';';
+  let isNegated = false;
   let pipeline = 0;
-  let isCaseHeader = false;
-  let isCasePattern = false;
-  let isForHeader = false;
-  let isConditionalExpression = false;
-  const functionStack: { name: string; braceDepth: number }[] = [];
-  let braceDepth = 0;
+  /** Where the reader is inside a `case` header or pattern, a `for` header, or a `[[ … ]]`. */
+  const flags = { isCaseHeader: false, isCasePattern: false, isForHeader: false, isConditionalExpression: false };
   let pendingFunction: string | undefined;
+  /** The compound command just closed: redirections written right after it are its own. */
+  let lastClosed: ShellRedirect[] | undefined;
 
-  const insideFunction = (): string | undefined => functionStack[functionStack.length - 1]?.name;
+  const top = (): Frame => frames[frames.length - 1] ?? { kind: 'root', closer: '', steps: [], join: ';', isNegated: false, name: '' };
+  const insideFunction = (): string | undefined => [...frames].reverse().find((frame) => frame.kind === 'function')?.name;
 
-  const finish = (isBackground: boolean): void => {
-    if (current.words.length > 0 || current.redirects.length > 0) {
-      const fn = insideFunction();
-      commands.push({ words: current.words, redirects: current.redirects, pipeline, isBackground, depth, ...(fn === undefined ? {} : { insideFunction: fn }) });
+  const collect = (word: ShellWord): void => {
+    for (const inner of word.substitutions) {
+      const parsed = parseShell(inner, depth + 1);
+      expansions.push(parsed.script);
+      commands.push(...parsed.commands);
+      functions.push(...parsed.functions);
+      problems.push(...parsed.problems);
     }
-    current = { words: [], redirects: [] };
-    isForHeader = false;
-    isConditionalExpression = false;
   };
 
+  const finish = (isBackground: boolean): void => {
+    if (words.length > 0 || redirects.length > 0 || expansions.length > 0) {
+      const fn = insideFunction();
+      const command: SimpleCommand = { words, redirects, pipeline, isBackground, depth, ...(fn === undefined ? {} : { insideFunction: fn }) };
+      if (words.length > 0 || redirects.length > 0) commands.push(command);
+      top().steps.push({ kind: 'command', join, isNegated, expansions, command });
+      join = ';';
+      isNegated = false;
+    }
+    words = [];
+    redirects = [];
+    expansions = [];
+    flags.isForHeader = false;
+    flags.isConditionalExpression = false;
+  };
+
+  const open = (kind: Frame['kind'], closer: string, name = ''): void => {
+    finish(false);
+    frames.push({ kind, closer, steps: [], join, isNegated, name });
+    join = ';';
+    isNegated = false;
+  };
+
+  const pop = (): void => {
+    const frame = frames.pop();
+    if (frame === undefined || frame.kind === 'root') return;
+    const body: ShellList = { steps: frame.steps };
+    if (frame.kind === 'function') {
+      top().steps.push({ kind: 'function', name: frame.name, body, join: frame.join, isNegated: false, expansions: [] });
+      return;
+    }
+    const own: ShellRedirect[] = [];
+    top().steps.push({ kind: frame.kind, body, redirects: own, join: frame.join, isNegated: frame.isNegated, expansions: [] });
+    lastClosed = own;
+  };
+
+  const close = (closer: string): void => {
+    finish(false);
+    const at = frames.map((frame) => frame.closer).lastIndexOf(closer);
+    if (at <= 0) {
+      problems.push(`"${closer}" closes nothing`);
+      return;
+    }
+    while (frames.length - 1 > at) {
+      problems.push(`a "${top().closer}" is missing`);
+      pop();
+    }
+    pop();
+  };
+
+  const readWord = (token: ShellWord, tokens: readonly ShellToken[], index: number): number => {
+    if (flags.isForHeader) return index;
+    if (flags.isCaseHeader) {
+      if (token.text === 'in' && !token.isQuoted) {
+        flags.isCaseHeader = false;
+        flags.isCasePattern = true;
+      }
+      return index;
+    }
+    if (flags.isCasePattern) {
+      if (token.text === 'esac' && !token.isQuoted) {
+        flags.isCasePattern = false;
+        close('esac');
+      }
+      return index;
+    }
+    if (words.length === 0 && !token.isQuoted) {
+      const opener = openers[token.text];
+      if (opener !== undefined) {
+        open(opener.kind, opener.closer);
+        if (token.text === 'case') flags.isCaseHeader = true;
+        if (token.text === 'for' || token.text === 'select') flags.isForHeader = true;
+        return index;
+      }
+      switch (token.text) {
+        case '{':
+          open(pendingFunction === undefined ? 'group' : 'function', '}', pendingFunction);
+          pendingFunction = undefined;
+          return index;
+        case '}':
+        case 'fi':
+        case 'done':
+        case 'esac':
+          close(token.text);
+          return index;
+        case 'then':
+        case 'else':
+        case 'elif':
+        case 'do':
+          join = ';';
+          return index;
+        case '!':
+          isNegated = !isNegated;
+          return index;
+        case 'time':
+        case 'coproc':
+          return index;
+        case 'function': {
+          const name = tokens[index + 1];
+          if (name?.kind !== 'word') break;
+          pendingFunction = name.text;
+          functions.push(name.text);
+          const isParens = tokens[index + 2]?.kind === 'operator' && tokens[index + 3]?.kind === 'operator';
+          return index + (isParens ? 3 : 1);
+        }
+        default:
+          break;
+      }
+      if (/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/u.test(token.text)) return index;
+      const openParen = tokens[index + 1];
+      const closeParen = tokens[index + 2];
+      if (openParen?.kind === 'operator' && openParen.op === '(' && closeParen?.kind === 'operator' && closeParen.op === ')') {
+        pendingFunction = token.text;
+        functions.push(token.text);
+        return index + 2;
+      }
+      if (token.text === '[[') flags.isConditionalExpression = true;
+    }
+    if (token.text === ']]' && !token.isQuoted) flags.isConditionalExpression = false;
+    words.push(token);
+    return index;
+  };
+
+  const tokens = lexed.tokens;
   for (let index = 0; index < tokens.length; index += 1) {
     const token = tokens[index];
     if (token === undefined) break;
     if (token.kind === 'word') {
-      for (const inner of token.substitutions) collect(inner);
-      if (isForHeader) continue;
-      if (isCaseHeader) {
-        if (token.text === 'in' && !token.isQuoted) {
-          isCaseHeader = false;
-          isCasePattern = true;
-        }
-        continue;
-      }
-      if (isCasePattern) {
-        if (token.text === 'esac' && !token.isQuoted) isCasePattern = false;
-        continue;
-      }
-      const isAtStart = current.words.length === 0;
-      if (isAtStart && !token.isQuoted) {
-        if (token.text === '{') braceDepth += 1;
-        if (token.text === '}') {
-          braceDepth -= 1;
-          const top = functionStack[functionStack.length - 1];
-          if (top !== undefined && top.braceDepth === braceDepth) functionStack.pop();
-        }
-        if (pendingFunction !== undefined && token.text === '{') {
-          functionStack.push({ name: pendingFunction, braceDepth: braceDepth - 1 });
-          pendingFunction = undefined;
-          continue;
-        }
-        if (skippedAtStart.has(token.text)) continue;
-        if (token.text === 'for' || token.text === 'select') {
-          isForHeader = true;
-          continue;
-        }
-        if (token.text === 'case') {
-          isCaseHeader = true;
-          continue;
-        }
-        if (token.text === 'function') {
-          const name = tokens[index + 1];
-          if (name?.kind === 'word') {
-            pendingFunction = name.text;
-            functions.push(name.text);
-            index += tokens[index + 2]?.kind === 'operator' && tokens[index + 3]?.kind === 'operator' ? 3 : 1;
-            continue;
-          }
-        }
-        if (/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/u.test(token.text)) continue;
-        const open = tokens[index + 1];
-        const close = tokens[index + 2];
-        if (open?.kind === 'operator' && open.op === '(' && close?.kind === 'operator' && close.op === ')') {
-          pendingFunction = token.text;
-          functions.push(token.text);
-          index += 2;
-          continue;
-        }
-        if (token.text === '[[') isConditionalExpression = true;
-      }
-      if (token.text === ']]' && !token.isQuoted) isConditionalExpression = false;
-      current.words.push(token);
+      collect(token);
+      lastClosed = undefined;
+      index = readWord(token, tokens, index);
       continue;
     }
     if (token.kind === 'redirect') {
-      const target = tokens[index + 1];
-      if (isConditionalExpression) {
-        current.words.push({ kind: 'word', text: token.op, isQuoted: true, isDynamic: false, hasGlob: false, substitutions: [] });
+      if (flags.isConditionalExpression) {
+        words.push(operatorWord(token.op));
         continue;
       }
+      const target = tokens[index + 1];
+      const fd = token.fd === undefined ? {} : { fd: token.fd };
+      let redirect: ShellRedirect = { op: token.op, ...fd };
       if (target?.kind === 'word') {
-        for (const inner of target.substitutions) collect(inner);
+        collect(target);
         index += 1;
-        current.redirects.push({ op: token.op, ...(token.fd === undefined ? {} : { fd: token.fd }), target });
-      } else {
-        problems.push(`the redirection "${token.op}" has no target`);
-        current.redirects.push({ op: token.op, ...(token.fd === undefined ? {} : { fd: token.fd }) });
-      }
+        redirect = { op: token.op, ...fd, target };
+      } else problems.push(`the redirection "${token.op}" has no target`);
+      if (lastClosed !== undefined && words.length === 0 && redirects.length === 0) lastClosed.push(redirect);
+      else redirects.push(redirect);
       continue;
     }
-    switch (token.op) {
+    lastClosed = undefined;
+    const op = token.op;
+    if (flags.isCasePattern && (op === '|' || op === '(')) continue;
+    if (flags.isConditionalExpression && (op === '&&' || op === '||' || op === '(' || op === ')')) {
+      words.push(operatorWord(op));
+      continue;
+    }
+    switch (op) {
       case '|':
       case '|&':
         finish(false);
+        join = '|';
         break;
       case '&':
         finish(true);
         pipeline += 1;
+        join = '&';
+        break;
+      case '&&':
+      case '||':
+        finish(false);
+        pipeline += 1;
+        join = op;
         break;
       case ';;':
       case ';&':
       case ';;&':
         finish(false);
         pipeline += 1;
-        isCasePattern = true;
-        break;
-      case ')':
-        if (isCasePattern) {
-          isCasePattern = false;
-          break;
-        }
-        finish(false);
-        pipeline += 1;
-        if (functionStack[functionStack.length - 1]?.braceDepth === -1 - braceDepth) functionStack.pop();
+        flags.isCasePattern = true;
         break;
       case '(':
-        finish(false);
         pipeline += 1;
-        if (pendingFunction !== undefined) {
-          functionStack.push({ name: pendingFunction, braceDepth: -1 - braceDepth });
-          pendingFunction = undefined;
-        }
+        open(pendingFunction === undefined ? 'subshell' : 'function', ')', pendingFunction);
+        pendingFunction = undefined;
         break;
-      case '&&':
-      case '||':
+      case ')':
+        if (flags.isCasePattern) {
+          flags.isCasePattern = false;
+          join = ';';
+          break;
+        }
+        close(')');
+        pipeline += 1;
+        break;
       case ';':
       case '\n':
         finish(false);
@@ -224,5 +274,10 @@ function parseTokens(
     }
   }
   finish(false);
-  if (isCaseHeader) problems.push('a "case" has no "in"');
+  while (frames.length > 1) {
+    problems.push(`a "${top().closer}" is missing`);
+    pop();
+  }
+  if (flags.isCaseHeader) problems.push('a "case" has no "in"');
+  return { script: { steps: top().steps }, commands, functions, problems };
 }

@@ -1,0 +1,108 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '../test-support/temp-dir';
+import { writeFileAdapter } from './file-tool-adapters';
+import { LockTable } from './lock-table';
+import { terminalAdapter } from './terminal-adapter';
+import { createAgentHarness, type AgentHarness } from './test-support/agent-harness';
+import { pathLockKey, rootLockKey, type ExecutionSession } from './tool-adapter';
+
+/** Resolves after every queued microtask and I/O callback has run. */
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function workspaceSession(id: string): Promise<ExecutionSession> {
+  const { dir, remove } = await makeTempDir('vigil-terminal-');
+  cleanups.push(remove);
+  const workspace = path.join(dir, 'ws');
+  mkdirSync(path.join(workspace, 'sub'), { recursive: true });
+  return { id, agent: 'test', roots: [workspace], cwd: workspace, turn: 1, workspace: { cwd: workspace, roots: [workspace], homeDir: path.join(dir, 'home'), protectedPaths: [] } };
+}
+
+describe('terminal locks', () => {
+  it('makes a command that may change anything in its root hold the root alone, so another session\'s write waits for it', async () => {
+    const session = await workspaceSession('ses_a');
+    const root = session.roots[0] ?? '';
+    const opaque = await terminalAdapter.prepare({ command: 'python3 -c "print(1)"' }, session);
+    expect(opaque.locks).toContainEqual({ key: rootLockKey(root), mode: 'write' });
+    const write = await writeFileAdapter.prepare({ path: 'a.txt', content: 'x' }, { ...session, id: 'ses_b' });
+    expect(write.locks).toContainEqual({ key: rootLockKey(root), mode: 'read' });
+
+    const table = new LockTable();
+    const releaseCommand = await table.acquire(opaque.locks);
+    let isWriting = false;
+    const writing = table.acquire(write.locks).then((release) => {
+      isWriting = true;
+      return release;
+    });
+    await settle();
+    expect(isWriting).toBe(false);
+    releaseCommand();
+    (await writing)();
+    expect(isWriting).toBe(true);
+  });
+
+  it('lets a command with known targets share the root with writes elsewhere in it, holding only its paths', async () => {
+    const session = await workspaceSession('ses_a');
+    const root = session.roots[0] ?? '';
+    const named = await terminalAdapter.prepare({ command: 'cd sub && rm -f old.txt' }, session);
+    expect(named.locks).toEqual([
+      { key: 'terminal:ses_a', mode: 'write' },
+      { key: rootLockKey(root), mode: 'read' },
+      { key: pathLockKey(path.join(root, 'sub', 'old.txt')), mode: 'write' },
+    ]);
+    const write = await writeFileAdapter.prepare({ path: 'a.txt', content: 'x' }, { ...session, id: 'ses_b' });
+    const table = new LockTable();
+    const releaseCommand = await table.acquire(named.locks);
+    const releaseWrite = await table.acquire(write.locks);
+    releaseWrite();
+    releaseCommand();
+    expect((await terminalAdapter.prepare({ command: 'ls -la' }, session)).locks).toEqual([{ key: 'terminal:ses_a', mode: 'write' }]);
+  });
+
+  it('runs commands with CDPATH unset, so cd goes where the policy followed it', async () => {
+    const session = await workspaceSession('ses_a');
+    const root = session.roots[0] ?? '';
+    const elsewhere = path.join(path.dirname(root), 'elsewhere');
+    mkdirSync(path.join(elsewhere, 'sub'), { recursive: true });
+    const saved = process.env['CDPATH'];
+    process.env['CDPATH'] = elsewhere;
+    try {
+      const prepared = await terminalAdapter.prepare({ command: 'cd sub && pwd' }, session);
+      const output = (await prepared.run({ signal: new AbortController().signal })) as { stdout: string };
+      expect(output.stdout.trim()).toBe(path.join(root, 'sub'));
+    } finally {
+      if (saved === undefined) delete process.env['CDPATH'];
+      else process.env['CDPATH'] = saved;
+    }
+  });
+});
+
+describe('turn undo of terminal commands', () => {
+  let harness: AgentHarness;
+  afterEach(async () => {
+    await harness.close();
+  });
+
+  it('restores appends, deletes created files and brings back what was removed after cd', async () => {
+    harness = await createAgentHarness({ files: { 'log.txt': 'one\n', 'secrets/key.pem': 'KEY\n', 'keep.txt': 'keep\n' } });
+    const sessionId = (await harness.sessions.open({ agent: 'undo', roots: [harness.workspace] })).id;
+    await harness.sessions.beginTurn(sessionId, { userMessage: 'go' });
+    const [outcome] = await harness.executor.execute(sessionId, [{ name: 'terminal', arguments: { command: 'echo two >> log.txt && touch made.txt && cd secrets && rm key.pem' } }], { concurrent: false });
+    expect(outcome).toMatchObject({ decision: 'allowed', result: { ok: true } });
+    expect(outcome?.checkpoints).toHaveLength(1);
+    await harness.sessions.endTurn(sessionId);
+
+    const plan = await harness.sessions.planRewind(sessionId, 1, 'code');
+    const files = Object.fromEntries((plan.directories[0]?.files ?? []).map((entry) => [entry.path, entry.action]));
+    expect(files).toEqual({ 'log.txt': 'restore', 'made.txt': 'delete', 'secrets/key.pem': 'recreate' });
+    await harness.sessions.rewind(sessionId, 1, 'code', { planId: plan.planId });
+    const read = (relative: string): string | undefined => (existsSync(path.join(harness.workspace, relative)) ? readFileSync(path.join(harness.workspace, relative), 'utf8') : undefined);
+    expect([read('log.txt'), read('made.txt'), read('secrets/key.pem'), read('keep.txt')]).toEqual(['one\n', undefined, 'KEY\n', 'keep\n']);
+  });
+});
