@@ -137,7 +137,9 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
         onProgress?.(event);
         options.events?.emit('checkpoints:restore-progressed', event);
       };
-      return directoryLock(checkpoint.dir).withLock(async () => {
+      // While it runs, no retention cut drops the checkpoint and no maintenance deletes what it reads.
+      const run = (task: () => Promise<RestoreResult>): Promise<RestoreResult> => directoryLock(checkpoint.dir).withLock(() => engine.duringRestore(checkpoint.id, task), `restore of ${checkpoint.dir}`);
+      return run(async () => {
         report({ phase: 'snapshot', done: 0, total: 1 });
         // A folder deleted whole is brought back: its checkpoints outlive it.
         await mkdir(checkpoint.dir, { recursive: true }).catch((error: unknown) => {
@@ -180,7 +182,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
         report({ phase: 'done', done: counts.done, total: outcomes.length });
         options.logger.info('restore applied', { dir: checkpoint.dir, checkpoint: checkpoint.id, preRollback: preRollback.id, ...counts });
         return { plan, preRollback, outcomes, counts, removedDirectories: [...applied.removedDirectories], isVerified: applied.isVerified && unaccounted.length === 0 };
-      }, `restore of ${checkpoint.dir}`);
+      });
     },
   };
 }

@@ -63,7 +63,12 @@ async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory,
   // Worker threads read with blocking calls, no round trips: worth starting for a big batch, and
   // worth using for a middling one once they run.
   if (candidates.length >= engine.workerThreshold || (engine.pool.isRunning && candidates.length >= 32)) {
-    await engine.pool.run(tracked.dir, candidates, engine.maxFileBytes, apply, candidates.length > packThreshold);
+    const usePack = candidates.length > packThreshold;
+    await engine.pool.run(tracked.dir, candidates, engine.maxFileBytes, (results) => {
+      apply(results);
+      // Loose objects written by a worker are fsynced by this thread's store when a restore needs them durable.
+      if (!usePack) engine.store.noteWrittenElsewhere(results.flatMap((result) => (result.kind === 'stored' ? [result.oid] : [])));
+    }, usePack);
     await engine.store.refresh(true);
     return known;
   }
@@ -198,8 +203,11 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
       skipped: state.skippedPaths(),
     });
     const id = await engine.store.writeLoose('commit', content);
+    // A restore overwrites files right after its pre-rollback snapshot: that snapshot's objects, then its ref, must survive a power cut first.
+    const isDurable = kind === 'pre-rollback';
+    if (isDurable) await engine.store.syncWritten();
     await engine.assertLockHeld();
-    await engine.refs.update(tracked.dirhash, id, head, `checkpoint: ${request.reason}`);
+    await engine.refs.update(tracked.dirhash, id, head, `checkpoint: ${request.reason}`, { isDurable });
     state.head = id;
     tracked.isCacheStale = true;
     // The registry's lastTouch is refreshed at most every 30 s (listings also read the head's time).
