@@ -35,6 +35,12 @@ async function reachableObjects(store: ObjectStore, refs: RefStore, timeline: Ti
         seen.add(commit.tree);
         pendingTrees.push(commit.tree);
       }
+      // A complete skip list is named only by the commit's message: kept while the commit is (when still there).
+      const list = commit.skippedList;
+      if (list !== undefined && !seen.has(list) && (await store.has(list))) {
+        seen.add(list);
+        blobs.push(list);
+      }
       if (shallow.has(id)) cuts.add(id);
       else stack.push(...commit.parents);
     }

@@ -126,7 +126,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
       const scope = createPathScope(paths);
       const checkpoint = await engine.resolve(dir, ref);
       const live = await readLiveTree(checkpoint.dir, rules, scope, await loadKnown(checkpoint.dir));
-      return planRestore({ dir: checkpoint.dir, checkpoint, scope, current: { tree: live.root, reader: overlayReader(live, store) }, maxFileBytes: options.maxFileBytes, ledger });
+      return planRestore({ dir: checkpoint.dir, checkpoint, scope, current: { tree: live.root, reader: overlayReader(live, store) }, maxFileBytes: options.maxFileBytes, ledger, readBlob: (oid) => engine.readBlob(oid) });
     },
 
     async restore(dir, ref, paths = [], { fingerprint, onProgress } = {}) {
@@ -154,7 +154,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
         if (pre.kind !== 'created') throw new Error('the engine did not create the pre-rollback snapshot');
         const preRollback = { id: pre.checkpoint.id, reason: pre.checkpoint.reason, time: pre.checkpoint.time };
         report({ phase: 'snapshot', done: 1, total: 1 });
-        const plan = await planRestore({ dir: checkpoint.dir, checkpoint, scope, current: { tree: rootOf(pre.checkpoint.tree), reader: store }, maxFileBytes: options.maxFileBytes, ledger });
+        const plan = await planRestore({ dir: checkpoint.dir, checkpoint, scope, current: { tree: rootOf(pre.checkpoint.tree), reader: store }, maxFileBytes: options.maxFileBytes, ledger, readBlob: (oid) => engine.readBlob(oid) });
         if (fingerprint !== undefined && fingerprint !== plan.fingerprint) {
           throw new AppError(
             'conflict',

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { CheckpointOutcome, CheckpointRequest, CheckpointStats } from './checkpoint-types';
 import { checkpointStats, type KnownBlobs } from './checkpoint-stats';
-import { decodeCheckpointCommit, encodeCheckpointCommit } from './commit-message';
+import { decodeCheckpointCommit, encodeCheckpointCommit, encodeSkippedList, maxSkippedTrailers } from './commit-message';
 import type { DirRegistry } from './dir-registry';
 import { DirState } from './dir-state';
 import { FileHasher, type HashResult } from './file-hasher';
@@ -191,6 +191,9 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
       return { kind: 'unchanged', head };
     }
     const stats = head === undefined ? await firstStats(engine, state, known) : await checkpointStats(engine.store, headTree, tree, known);
+    const skipped = state.skippedPaths();
+    // More skips than the trailers hold: the complete list goes into a blob the commit names.
+    const skippedList = skipped.length > maxSkippedTrailers ? await engine.store.writeLoose('blob', encodeSkippedList(skipped)) : undefined;
     const content = encodeCheckpointCommit({
       tree,
       parent: head,
@@ -200,7 +203,8 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
       kind,
       restores: request.restores,
       stats,
-      skipped: state.skippedPaths(),
+      skipped,
+      ...(skippedList === undefined ? {} : { skippedList }),
     });
     const id = await engine.store.writeLoose('commit', content);
     // A restore overwrites files right after its pre-rollback snapshot: that snapshot's objects, then its ref, must survive a power cut first.
