@@ -35,7 +35,6 @@ function layDown(): void {
 describe('a restore of a checkpoint with more than 200 skipped paths', () => {
   it('reads the complete skip list, so a file skipped at checkpoint time and stored now is never deleted', async () => {
     const engine = new CheckpointService({ root: checkpointsRoot, logger: silentLogger, maxFileBytes: cap });
-    let listOid = '';
     try {
       layDown();
       const taken = await engine.checkpoint(dir, { reason: 'before write_file' });
@@ -44,7 +43,7 @@ describe('a restore of a checkpoint with more than 200 skipped paths', () => {
       // The trailers stop at the cap: zz-late.txt is not among them.
       expect(skipped).toHaveLength(maxSkippedTrailers + 1);
       expect(skipped.some((item) => item.path === 'zz-late.txt')).toBe(false);
-      listOid = taken.checkpoint.skippedList ?? '';
+      const listOid = taken.checkpoint.skippedList ?? '';
       expect(runGit(['--git-dir', engine.gitdir, 'cat-file', '-p', listOid])).toContain('oversize zz-late.txt');
 
       // Since: zz-late.txt shrank (so it is stored now), new.txt was created, a.txt edited.
@@ -71,17 +70,10 @@ describe('a restore of a checkpoint with more than 200 skipped paths', () => {
 
   it('never deletes a file it cannot rule out when the complete list is gone (say, a git gc by hand dropped it)', async () => {
     const engine = new CheckpointService({ root: checkpointsRoot, logger: silentLogger, maxFileBytes: cap });
-    let id = '';
-    let listOid = '';
-    try {
-      layDown();
-      const taken = await engine.checkpoint(dir, { reason: 'before write_file' });
-      if (taken.kind !== 'created') throw new Error('no checkpoint');
-      ({ id } = taken.checkpoint);
-      listOid = taken.checkpoint.skippedList ?? '';
-    } finally {
-      await engine.dispose();
-    }
+    layDown();
+    const taken = await engine.checkpoint(dir, { reason: 'before write_file' }).finally(() => engine.dispose());
+    if (taken.kind !== 'created') throw new Error('no checkpoint');
+    const { id, skippedList: listOid = '' } = taken.checkpoint;
     const loose = path.join(checkpointsRoot, 'store', 'objects', listOid.slice(0, 2), listOid.slice(2));
     chmodSync(loose, 0o644);
     rmSync(loose);
