@@ -91,6 +91,29 @@ function isUnchanged(record: FileRecord | undefined, stat: ListedStat, stampNs: 
   );
 }
 
+/**
+ * Keeps git's racy-entry guarantee across snapshots that look at only some files (the watched,
+ * dirty-paths-only kind): a record hashed close to its scan's start is trusted only once a later
+ * scan has looked at it again. `racy` holds the records that were racy under the previous stamp;
+ * those this snapshot did not hash again (it did not look at them) get an impossible ctime — git
+ * "smudges" such index entries — so whichever scan sees them next re-hashes them instead of
+ * trusting a stat that a same-size edit within the timestamp granularity would leave unchanged.
+ * Then `racy` is refilled with this snapshot's racy records (judged against `stampNs`, its start).
+ */
+export function carryRacyRecords(state: DirState, racy: Set<string>, hashed: readonly HashCandidate[], stampNs: bigint): void {
+  const looked = new Set(hashed.map((candidate) => candidate.rel));
+  for (const rel of racy) {
+    const record = state.file(rel);
+    if (looked.has(rel) || record === undefined || record.ctimeNs === -1n) continue;
+    state.setFile(rel, { ...record, ctimeNs: -1n });
+  }
+  racy.clear();
+  for (const rel of looked) {
+    const record = state.file(rel);
+    if (record !== undefined && record.ctimeNs !== -1n && record.mtimeNs >= stampNs - racyWindowNs(record.mtimeNs)) racy.add(rel);
+  }
+}
+
 /** A name that did not survive decoding (not valid UTF-8) cannot be stored faithfully. */
 export function isBadName(name: string): boolean {
   return name.includes('\uFFFD') || name.includes('/') || name.includes('\\');

@@ -13,6 +13,7 @@ import type { ObjectStore } from './object-store';
 import { PackWriter } from './pack-writer';
 import type { RefStore } from './ref-store';
 import { loadStatCache } from './stat-cache';
+import { carryRacyRecords } from './folder-listing';
 import { applyListings, scanFolder, scanPaths, type HashCandidate, type ScanContext } from './stat-walk';
 import { statCacheFile, type StoreLayout } from './store-layout';
 import { toCheckpointEntry, type Timeline } from './timeline';
@@ -185,6 +186,8 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
     tracked.state = state;
     tracked.needsFullScan = false;
     tracked.isCacheStale = tracked.isCacheStale || candidates.length > 0 || headMoved;
+    // The stamp moves on: records racy under the old one that this scan did not look at are marked for re-hashing.
+    carryRacyRecords(state, tracked.racy, candidates, scanStartNs);
     state.stampNs = scanStartNs;
     if (tree === headTree && kind !== 'pre-rollback') {
       state.head = head;

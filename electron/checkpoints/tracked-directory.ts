@@ -20,6 +20,8 @@ export class TrackedDirectory {
   sizeHint = 0;
   /** When this process last wrote the directory's registry record (ms since the epoch). */
   registryTouchedAt = 0;
+  /** Files hashed so close to the last snapshot's start that their stat cannot be trusted yet (see `carryRacyRecords`). */
+  readonly racy = new Set<string>();
 
   constructor(
     readonly dir: string,
