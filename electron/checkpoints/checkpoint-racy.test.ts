@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
 import { DirState } from './dir-state';
-import { applyFileOutcome, carryRacyRecords, listedStat, type HashCandidate, type StatOutcome } from './folder-listing';
+import { applyFileOutcome, isRacy, listedStat, smudgeRacyRecords, type HashCandidate, type StatOutcome } from './folder-listing';
 import { fileModes } from './git-objects';
 import { loadStatCache } from './stat-cache';
 import { dirHash, statCacheFile, storeLayout } from './store-layout';
@@ -43,20 +43,19 @@ describe('racy stat records', () => {
     expect(rehashes(state, stat(coarse))).toBe(false);
   });
 
-  it('marks a racy record for re-hashing when the stamp moves on without a scan looking at it', () => {
+  it('marks a racy record for re-hashing when the stamp moves on without a scan looking at it', async () => {
     const mtimeNs = 1_700_000_000n * second + 123_456_789n;
     const state = new DirState();
-    state.setFile('f.txt', { mode: fileModes.file, oid: 'a'.repeat(40), size: 5, mtimeNs, ctimeNs: mtimeNs, ino: 7n });
-    const racy = new Set<string>();
-    // The snapshot that hashed it began 10 ms after its mtime: racy.
-    carryRacyRecords(state, racy, [{ rel: 'f.txt', isSymlink: false, mode: fileModes.file }], mtimeNs + 10_000_000n);
-    expect([...racy]).toEqual(['f.txt']);
-    // A later snapshot looks only at other files; its stamp would make the record look trustworthy.
-    const later = mtimeNs + 60n * second;
-    carryRacyRecords(state, racy, [], later);
-    state.stampNs = later;
-    expect(racy.size).toBe(0);
+    const record = { mode: fileModes.file, oid: 'a'.repeat(40), size: 5, mtimeNs, ctimeNs: mtimeNs, ino: 7n };
+    const rehashed = { ...record, oid: 'b'.repeat(40), mtimeNs: mtimeNs + 1n };
+    state.setFile('f.txt', record);
+    state.setFile('g.txt', rehashed);
+    // The snapshot that hashed them began 10 ms after their mtimes: racy. A later one hashed g.txt again, and looked only at it.
+    expect(isRacy(mtimeNs, mtimeNs + 10_000_000n)).toBe(true);
+    await smudgeRacyRecords(state, new Map([['f.txt', record], ['g.txt', { ...rehashed }]]));
+    state.stampNs = mtimeNs + 60n * second;
     expect(rehashes(state, stat(mtimeNs))).toBe(true);
+    expect(state.file('g.txt')).toBe(rehashed);
   });
 
   describe('through the engine, watching', () => {

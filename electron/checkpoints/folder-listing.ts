@@ -1,5 +1,6 @@
 import type { BigIntStats } from 'node:fs';
 import path from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { isVigilBookkeepingFile } from '../files/vigil-temp-name';
 import type { SkipReason } from './checkpoint-types';
 import type { DirState, FileRecord } from './dir-state';
@@ -87,30 +88,29 @@ function isUnchanged(record: FileRecord | undefined, stat: ListedStat, stampNs: 
     record.mtimeNs === stat.mtimeNs &&
     record.ctimeNs === stat.ctimeNs &&
     record.ino === stat.ino &&
-    record.mtimeNs < stampNs - racyWindowNs(record.mtimeNs)
+    !isRacy(record.mtimeNs, stampNs)
   );
+}
+
+/** Whether a record whose file has this mtime is racy for a scan that began at `stampNs` (git's racy-entry rule). */
+export function isRacy(mtimeNs: bigint, stampNs: bigint): boolean {
+  return mtimeNs >= stampNs - racyWindowNs(mtimeNs);
 }
 
 /**
  * Keeps git's racy-entry guarantee across snapshots that look at only some files (the watched,
- * dirty-paths-only kind): a record hashed close to its scan's start is trusted only once a later
- * scan has looked at it again. `racy` holds the records that were racy under the previous stamp;
- * those this snapshot did not hash again (it did not look at them) get an impossible ctime — git
- * "smudges" such index entries — so whichever scan sees them next re-hashes them instead of
- * trusting a stat that a same-size edit within the timestamp granularity would leave unchanged.
- * Then `racy` is refilled with this snapshot's racy records (judged against `stampNs`, its start).
+ * dirty-paths-only kind): `racy` holds the records the previous snapshot hashed that were racy
+ * under its stamp. Those still in the state unchanged (this snapshot did not hash them again: it
+ * did not look at them) get an impossible ctime — git "smudges" such index entries — so that once
+ * the stamp moves on, whichever scan sees them next (a watcher event, the full walk at the next
+ * start) re-hashes them instead of trusting a stat that a same-size edit within the timestamp
+ * granularity leaves unchanged. Yields now and then: after a bulk change the list can be long.
  */
-export function carryRacyRecords(state: DirState, racy: Set<string>, hashed: readonly HashCandidate[], stampNs: bigint): void {
-  const looked = new Set(hashed.map((candidate) => candidate.rel));
-  for (const rel of racy) {
-    const record = state.file(rel);
-    if (looked.has(rel) || record === undefined || record.ctimeNs === -1n) continue;
-    state.setFile(rel, { ...record, ctimeNs: -1n });
-  }
-  racy.clear();
-  for (const rel of looked) {
-    const record = state.file(rel);
-    if (record !== undefined && record.ctimeNs !== -1n && record.mtimeNs >= stampNs - racyWindowNs(record.mtimeNs)) racy.add(rel);
+export async function smudgeRacyRecords(state: DirState, racy: ReadonlyMap<string, FileRecord>): Promise<void> {
+  let count = 0;
+  for (const [rel, record] of racy) {
+    if (state.file(rel) === record && record.ctimeNs !== -1n) state.setFile(rel, { ...record, ctimeNs: -1n });
+    if (++count % 2_000 === 0) await yieldToLoop();
   }
 }
 

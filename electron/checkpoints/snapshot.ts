@@ -4,7 +4,7 @@ import type { CheckpointOutcome, CheckpointRequest, CheckpointStats } from './ch
 import { checkpointStats, type KnownBlobs } from './checkpoint-stats';
 import { decodeCheckpointCommit, encodeCheckpointCommit, encodeSkippedList, maxSkippedTrailers } from './commit-message';
 import type { DirRegistry } from './dir-registry';
-import { DirState } from './dir-state';
+import { DirState, type FileRecord } from './dir-state';
 import { FileHasher, type HashResult } from './file-hasher';
 import { fileModes } from './git-objects';
 import type { HashWorkerPool } from './hash-worker-pool';
@@ -13,7 +13,7 @@ import type { ObjectStore } from './object-store';
 import { PackWriter } from './pack-writer';
 import type { RefStore } from './ref-store';
 import { loadStatCache } from './stat-cache';
-import { carryRacyRecords } from './folder-listing';
+import { isRacy, smudgeRacyRecords } from './folder-listing';
 import { applyListings, scanFolder, scanPaths, type HashCandidate, type ScanContext } from './stat-walk';
 import { statCacheFile, type StoreLayout } from './store-layout';
 import { toCheckpointEntry, type Timeline } from './timeline';
@@ -42,8 +42,11 @@ function nowNs(): bigint {
   return BigInt(Date.now()) * 1_000_000n;
 }
 
-/** Hashes the candidates (inline for a few, in the workers for many) and applies the results to the state. */
-async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory, state: DirState, candidates: readonly HashCandidate[]): Promise<KnownBlobs> {
+/**
+ * Hashes the candidates (inline for a few, in the workers for many) and applies the results to the
+ * state, noting in `racy` the records racy for a scan that began at `stampNs`.
+ */
+async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory, state: DirState, candidates: readonly HashCandidate[], stampNs: bigint, racy: Map<string, FileRecord>): Promise<KnownBlobs> {
   const known = { blobs: new Map<string, { lines: number; binary: boolean }>(), changes: new Map<string, { insertions: number; deletions: number }>() };
   const apply = (results: readonly HashResult[]): void => {
     for (const result of results) {
@@ -51,7 +54,9 @@ async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory,
         const { rel, mode, oid, size, mtimeNs, ctimeNs, ino } = result;
         const previous = state.file(rel);
         if (previous !== undefined && result.changes !== undefined) known.changes.set(`${previous.oid}>${oid}`, result.changes);
-        state.setFile(rel, { mode, oid, size, mtimeNs, ctimeNs, ino });
+        const record = { mode, oid, size, mtimeNs, ctimeNs, ino };
+        state.setFile(rel, record);
+        if (ctimeNs !== -1n && isRacy(mtimeNs, stampNs)) racy.set(rel, record);
         known.blobs.set(oid, { lines: result.lines, binary: result.binary });
       } else if (result.kind === 'skipped') {
         state.setSkipped(result.rel, result.reason, false);
@@ -179,7 +184,9 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
       await scanPaths(context, [...dirty, ...requested.filter((rel): rel is string => rel !== undefined)], candidates);
     }
     if (headMoved && state.fileCount > 0) await recheckMissingBlobs(engine, state, candidates);
-    const known = await hashCandidates(engine, tracked, state, candidates);
+    const previousRacy = tracked.racy;
+    tracked.racy = new Map();
+    const known = await hashCandidates(engine, tracked, state, candidates, scanStartNs, tracked.racy);
     const tree = await writeTrees(engine, state);
     const headTree = head === undefined ? undefined : (await engine.timeline.commit(head)).tree;
     const kind = request.kind ?? 'checkpoint';
@@ -187,7 +194,7 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
     tracked.needsFullScan = false;
     tracked.isCacheStale = tracked.isCacheStale || candidates.length > 0 || headMoved;
     // The stamp moves on: records racy under the old one that this scan did not look at are marked for re-hashing.
-    carryRacyRecords(state, tracked.racy, candidates, scanStartNs);
+    await smudgeRacyRecords(state, previousRacy);
     state.stampNs = scanStartNs;
     if (tree === headTree && kind !== 'pre-rollback') {
       state.head = head;
