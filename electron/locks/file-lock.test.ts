@@ -196,6 +196,18 @@ describe('FileLock', () => {
     expect(reasons[0]).toContain('names another process');
   });
 
+  it('takes over an abandoned lock whose first taker died mid-takeover (its claim is taken over too), leaving nothing beside the lock', async () => {
+    const lockPath = path.join(dir, 'k.lock');
+    const record = async (token: string): Promise<string> => JSON.stringify({ pid: await deadPid(), hostname: os.hostname(), token, acquiredAt: new Date().toISOString() });
+    writeFileSync(lockPath, await record('dead'));
+    writeFileSync(`${lockPath}.takeover-dead`, await record('dead-taker'));
+    const reasons: string[] = [];
+    const lock = new FileLock({ path: lockPath, resource: 'r', timeoutMs: 5_000, onTakeover: (_abandoned, reason) => Promise.resolve(void reasons.push(reason)) });
+    await lock.withLock(() => Promise.resolve());
+    expect(reasons).toHaveLength(1);
+    expect(readdirSync(dir).filter((name) => name.startsWith('k.lock'))).toEqual([]);
+  });
+
   it('lets exactly one of several processes racing for an abandoned lock take it over, and never two hold it', { timeout: 60_000 }, async () => {
     const lockPath = path.join(dir, 'j.lock');
     const log = path.join(dir, 'log');
