@@ -1,3 +1,26 @@
+/**
+ * API note (for the diff/restore code and the executor):
+ *
+ * - `checkpoint(dir, { reason, attribution, kind, restores, paths })` → `{ kind: 'created', checkpoint }`
+ *   or `{ kind: 'unchanged', head }`. `kind: 'pre-rollback'` (with `restores: <full id>`) always
+ *   creates a commit; `preRollbackReason(id)` (checkpoint-reasons.ts) gives its subject. `paths` =
+ *   files about to change (re-checked on disk even without a watcher event). Rejects only with
+ *   AppErrors; a failed checkpoint changes nothing in the store.
+ * - `list(dir, { limit, offset })` newest first; `count(dir)`; `resolve(dir, ref)` turns a user's
+ *   `N` (1 = newest) or hex id/prefix into an entry, with the CLI's error messages ("use 1–N", …).
+ * - `readTree(treeOid)`, `readBlob(oid)`: read the store (loose and packed objects, deltas too).
+ * - `noteWritten(absPaths)`: call after every write/delete Vigil makes (restores too).
+ * - `isExcluded(dir, relativePath)`: the exclusion rules (a restore never touches such paths).
+ * - `withStoreLock(fn)`: one writer per store; re-entrant, so `checkpoint()` inside it is fine.
+ * - `duringRestore(id, task)`: wraps a restore of checkpoint `id`: no retention cut drops `id`
+ *   and this process's background maintenance (prune, pack, garbage collection) waits meanwhile.
+ * - `maxFileBytes`, `retention`: the size cap (bigger files are skipped) and the retention policy.
+ * - The stat cache (`stat/<dirhash>`, stat-cache.ts) may be read by others; `loadStatCache` and
+ *   `racyWindowNs` give its records and git's racy rule.
+ * - Pruning cuts old history with git's `shallow` file instead of rewriting commits, so a
+ *   checkpoint id stays valid for as long as the checkpoint is kept. The oldest kept entry has no
+ *   `parent`.
+ */
 import type { EventHub } from '../core/event-hub';
 import type { Logger } from '../logging/logger';
 import type {
@@ -35,9 +58,11 @@ export interface CheckpointServiceOptions {
   readonly workers?: number;
   /** From this many files to hash on, the workers do it (default 2,000). */
   readonly workerThreshold?: number;
+  /** Told which store files were just made durable (a pre-rollback snapshot's objects and ref): diagnostics and tests. */
+  readonly onSynced?: (files: readonly string[]) => void;
 }
 
-/** The public face of the checkpoint engine; see the API note at the top of this file. */
+/** The public face of the checkpoint engine; see the API note above. */
 export interface CheckpointApi {
   /** The bare git directory of the store. */
   readonly gitdir: string;
@@ -53,5 +78,7 @@ export interface CheckpointApi {
   noteWritten(paths: readonly string[]): void;
   isExcluded(dir: string, relativePath: string): boolean;
   withStoreLock<T>(fn: () => Promise<T>): Promise<T>;
+  /** Runs a restore of `checkpointId`: retention keeps that checkpoint and maintenance waits until it ends. */
+  duringRestore<T>(checkpointId: string, task: () => Promise<T>): Promise<T>;
   dispose(): Promise<void>;
 }

@@ -6,7 +6,7 @@ import type { CheckpointEntry, StoreStatus } from './checkpoint-types';
 type Entry = CallResponse<'checkpoints:list'>['entries'][number];
 
 /** A checkpoint as the contract carries it (plain mutable arrays). */
-export function toContractEntry(entry: CheckpointEntry): Entry {
+export function toContractEntry({ skippedList: _internal, ...entry }: CheckpointEntry): Entry {
   return { ...entry, attribution: { ...entry.attribution }, stats: { ...entry.stats }, skipped: entry.skipped.map((skip) => ({ ...skip })), source: entry.source ?? 'vigil' };
 }
 

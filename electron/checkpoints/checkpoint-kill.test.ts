@@ -127,4 +127,35 @@ describe('a store writer killed with SIGKILL', () => {
       await reopened.dispose();
     }
   });
+  it.each(['commit', 'root tree'])('repairs a head whose %s is torn even when no writer was interrupted (a power cut after a clean exit)', async (torn) => {
+    const root = path.join(base, 'home', 'checkpoints');
+    const dir = path.join(base, 'work');
+    mkdirSync(dir);
+    generateTree(dir, 10);
+    const service = testService(root);
+    const taken: CheckpointEntry[] = [];
+    for (let index = 0; index < 2; index += 1) {
+      writeFileSync(path.join(dir, 'n.txt'), `n ${index}\n`);
+      const outcome = await service.checkpoint(dir, { reason: 'before write_file' });
+      if (outcome.kind === 'created') taken.push(outcome.checkpoint);
+    }
+    await service.dispose();
+    const gitdir = service.gitdir;
+    // The rename reached the disk, the data did not: the object is there but empty. No lock is left.
+    const newest = taken[1];
+    const oid = torn === 'commit' ? (newest?.id ?? '') : (newest?.tree ?? '');
+    truncateSync(path.join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2)), 0);
+    expect(existsSync(path.join(root, 'store.lock'))).toBe(false);
+
+    const reopened = testService(root);
+    try {
+      expect((await reopened.list(dir)).map((entry) => entry.id)).toEqual([taken[0]?.id]);
+      expect(fsck(gitdir)).toBe('');
+      expect(readdirSync(path.join(root, 'quarantine'))).toHaveLength(1);
+      expect((await reopened.checkpoint(dir, { reason: 'before patch' })).kind).toBe('created');
+      expect(fsck(gitdir)).toBe('');
+    } finally {
+      await reopened.dispose();
+    }
+  });
 });

@@ -1,24 +1,3 @@
-/**
- * API note (for the diff/restore code and the executor):
- *
- * - `checkpoint(dir, { reason, attribution, kind, restores, paths })` → `{ kind: 'created', checkpoint }`
- *   or `{ kind: 'unchanged', head }`. `kind: 'pre-rollback'` (with `restores: <full id>`) always
- *   creates a commit; `preRollbackReason(id)` (checkpoint-reasons.ts) gives its subject. `paths` =
- *   files about to change (re-checked on disk even without a watcher event). Rejects only with
- *   AppErrors; a failed checkpoint changes nothing in the store.
- * - `list(dir, { limit, offset })` newest first; `count(dir)`; `resolve(dir, ref)` turns a user's
- *   `N` (1 = newest) or hex id/prefix into an entry, with the CLI's error messages ("use 1–N", …).
- * - `readTree(treeOid)`, `readBlob(oid)`: read the store (loose and packed objects, deltas too).
- * - `noteWritten(absPaths)`: call after every write/delete Vigil makes (restores too).
- * - `isExcluded(dir, relativePath)`: the exclusion rules (a restore never touches such paths).
- * - `withStoreLock(fn)`: one writer per store; re-entrant, so `checkpoint()` inside it is fine.
- * - `maxFileBytes`, `retention`: the size cap (bigger files are skipped) and the retention policy.
- * - The stat cache (`stat/<dirhash>`, stat-cache.ts) may be read by others; `loadStatCache` and
- *   `racyWindowNs` give its records and git's racy rule.
- * - Pruning cuts old history with git's `shallow` file instead of rewriting commits, so a
- *   checkpoint id stays valid for as long as the checkpoint is kept. The oldest kept entry has no
- *   `parent`.
- */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
@@ -80,6 +59,8 @@ export class CheckpointService implements CheckpointApi {
   #ready: Promise<void> | undefined;
   #refused: Promise<readonly string[]>;
   readonly #cacheSaver: StatCacheSaver;
+  /** Checkpoints being restored now (id → how many restores), kept by every retention cut. */
+  readonly #restoring = new Map<string, number>();
   #isDisposed = false;
 
   constructor(options: CheckpointServiceOptions) {
@@ -88,8 +69,8 @@ export class CheckpointService implements CheckpointApi {
     this.gitdir = this.#layout.gitdir;
     this.retention = { ...defaultRetention, ...options.retention };
     this.maxFileBytes = options.maxFileBytes ?? 10 * 1024 * 1024;
-    this.#store = new ObjectStore(this.gitdir);
-    this.#refs = new RefStore(this.gitdir);
+    this.#store = new ObjectStore(this.gitdir, 1, options.onSynced);
+    this.#refs = new RefStore(this.gitdir, options.onSynced);
     this.#registry = new DirRegistry(this.#layout);
     this.#timeline = new Timeline(this.#store);
     this.#pool = new HashWorkerPool(this.gitdir, options.workers ?? defaultWorkerCount());
@@ -118,6 +99,8 @@ export class CheckpointService implements CheckpointApi {
       refs: this.#refs,
       timeline: this.#timeline,
       retention: this.retention,
+      assertHeld: () => this.#lock.assertHeld(),
+      pinned: () => new Set(this.#restoring.keys()),
     });
   }
 
@@ -131,7 +114,10 @@ export class CheckpointService implements CheckpointApi {
         if (tracked.isWatched) for (let round = 0; round < 2; round += 1) await yieldToLoop();
         const result = await takeSnapshot(this.#engine(), tracked, request);
         if (result.kind === 'created') {
-          const dropped = await cutTimeline(this.#refs, this.#timeline, result.checkpoint.id, this.retention.maxSnapshots);
+          const dropped = await cutTimeline(this.#refs, this.#timeline, result.checkpoint.id, this.retention.maxSnapshots, {
+            pinned: new Set(this.#restoring.keys()),
+            assertHeld: () => this.#lock.assertHeld(),
+          });
           this.#maintenance.noteDropped(dropped);
         }
         return result;
@@ -222,6 +208,19 @@ export class CheckpointService implements CheckpointApi {
     });
   }
 
+  async duringRestore<T>(checkpointId: string, task: () => Promise<T>): Promise<T> {
+    this.#restoring.set(checkpointId, (this.#restoring.get(checkpointId) ?? 0) + 1);
+    const release = this.#maintenance.hold();
+    try {
+      return await task();
+    } finally {
+      release();
+      const left = (this.#restoring.get(checkpointId) ?? 1) - 1;
+      if (left > 0) this.#restoring.set(checkpointId, left);
+      else this.#restoring.delete(checkpointId);
+    }
+  }
+
   async dispose(): Promise<void> {
     if (this.#isDisposed) return;
     this.#isDisposed = true;
@@ -294,6 +293,6 @@ export class CheckpointService implements CheckpointApi {
   }
 
   #repairContext(): Parameters<typeof repairStore>[0] {
-    return { layout: this.#layout, store: this.#store, refs: this.#refs, timeline: this.#timeline, logger: this.#options.logger };
+    return { layout: this.#layout, store: this.#store, refs: this.#refs, timeline: this.#timeline, logger: this.#options.logger, assertHeld: () => this.#lock.assertHeld() };
   }
 }

@@ -177,6 +177,8 @@ describe('checkpoint snapshots', () => {
       '.MEMORY.md.vigil-lock': '',
       '.MEMORY.md.vigil-record': '{"sha256":"x"}',
       '.MEMORY.md.vigil-tmp-123-0-0123456789ab': 'half',
+      '.MEMORY.md.vigil-lock.new-123-0123456789ab': '{}',
+      '.MEMORY.md.vigil-lock.takeover-0123abcd': '{}',
       'notes.vigil-lock': 'not hidden, so a user file',
     });
     const entry = created(await service.checkpoint(dir, { reason: 'before memory' }));

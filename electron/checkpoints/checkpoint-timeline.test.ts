@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
@@ -82,6 +82,26 @@ describe('checkpoint timelines, retention and garbage collection', () => {
     const more = await takeCheckpoints(dir, 2, 6);
     expect((await service.list(dir)).map((entry) => entry.id)).toEqual([more[1]?.id, more[0]?.id, kept[0]]);
     expect(fsck(service.gitdir)).toBe('');
+  });
+
+  it('deletes nothing when the store lock was taken from it: prune asks the lock before every destructive step', async () => {
+    const root = path.join(base, 'home/checkpoints');
+    service = testService(root, { retention: { maxSnapshots: 2 } });
+    const taken = await takeCheckpoints(dir, 4);
+    const objectsBefore = git(['--git-dir', service.gitdir, 'count-objects', '-v']);
+    const shallowBefore = existsSync(path.join(service.gitdir, 'shallow')) ? readFileSync(path.join(service.gitdir, 'shallow'), 'utf8') : '';
+    const error = await service
+      .withStoreLock(async () => {
+        // Another process takes the lock over (as if this one had been judged dead) while it prunes.
+        writeFileSync(path.join(root, 'store.lock'), JSON.stringify({ pid: 1, hostname: 'elsewhere', token: 'someone-else', acquiredAt: new Date().toISOString() }));
+        return service.prune();
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'conflict' });
+    expect(git(['--git-dir', service.gitdir, 'count-objects', '-v'])).toBe(objectsBefore);
+    expect(existsSync(path.join(service.gitdir, 'shallow')) ? readFileSync(path.join(service.gitdir, 'shallow'), 'utf8') : '').toBe(shallowBefore);
+    for (const entry of taken) git(['--git-dir', service.gitdir, 'cat-file', '-e', entry.id]);
+    rmSync(path.join(root, 'store.lock'));
   });
 
   it('enforces the size cap by dropping the oldest checkpoints across directories, never the newest of one', async () => {

@@ -60,6 +60,8 @@ export interface CheckpointEntry {
   readonly stats: CheckpointStats;
   /** Paths not stored (capped at the commit-message limit; the complete list is in `status`). */
   readonly skipped: readonly SkippedPath[];
+  /** When `skipped` was cut short: the blob holding the complete list (see `decodeSkippedList`). */
+  readonly skippedList?: string;
   /** The root tree id: equal to `git write-tree` of the same files. */
   readonly tree: string;
   /** The previous checkpoint; undefined for the first one, and for the oldest one kept after pruning. */

@@ -21,6 +21,8 @@ export interface CheckpointCommit {
   readonly restores?: string;
   readonly stats: CheckpointStats;
   readonly skipped: readonly SkippedPath[];
+  /** The blob with the complete skip list, when `skipped` is longer than the trailers hold. */
+  readonly skippedList?: string;
 }
 
 /** Whether a character is a control character (C0 or DEL). */
@@ -89,7 +91,30 @@ function trailers(commit: CheckpointCommit): string[] {
   const shown = commit.skipped.slice(0, maxSkippedTrailers);
   for (const skip of shown) lines.push(`Vigil-Skipped: ${skip.reason} ${quotePath(skip.path)}`);
   if (commit.skipped.length > shown.length) lines.push(`Vigil-Skipped: more ${commit.skipped.length - shown.length}`);
+  if (commit.skippedList !== undefined) lines.push(`Vigil-Skipped-List: ${commit.skippedList}`);
   return lines;
+}
+
+/** The complete skip list as a blob's content: one `<reason> <path>` line per skipped path (paths quoted as in the trailers). */
+export function encodeSkippedList(skipped: readonly SkippedPath[]): Buffer {
+  return Buffer.from(skipped.map((skip) => `${skip.reason} ${quotePath(skip.path)}\n`).join(''), 'utf8');
+}
+
+/** Reads a skip-list blob back (lines that are not `<reason> <path>` are ignored). */
+export function decodeSkippedList(content: Uint8Array): SkippedPath[] {
+  const skipped: SkippedPath[] = [];
+  for (const line of Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString('utf8').split('\n')) {
+    const parsed = parseSkip(line);
+    if (parsed !== undefined) skipped.push(parsed);
+  }
+  return skipped;
+}
+
+/** One `<reason> <path>` skip, or undefined when the line is not one. */
+function parseSkip(value: string): SkippedPath | undefined {
+  const space = value.indexOf(' ');
+  const reason = value.slice(0, space);
+  return space > 0 && skipReasons.has(reason) ? { reason: reason as SkipReason, path: unquotePath(value.slice(space + 1)) } : undefined;
 }
 
 /** Serializes a checkpoint into a commit object's content (subject, blank line, trailers). */
@@ -114,6 +139,7 @@ export interface ParsedCommit {
   readonly restores?: string;
   readonly stats: CheckpointStats;
   readonly skipped: readonly SkippedPath[];
+  readonly skippedList?: string;
 }
 
 const skipReasons = new Set<string>(['excluded', 'vcs', 'oversize', 'special', 'unreadable', 'bad-name', 'more']);
@@ -137,10 +163,11 @@ export function decodeCheckpointCommit(content: Uint8Array): ParsedCommit {
   const attribution: { sessionId?: string; turn?: number; tool?: string; agent?: string } = {};
   let kind: CheckpointKind = 'checkpoint';
   let restores: string | undefined;
+  let skippedList: string | undefined;
   let stats = { files: 0, insertions: 0, deletions: 0 };
   const skipped: SkippedPath[] = [];
   for (const line of lines.slice(1)) {
-    const match = /^(Vigil-[A-Za-z]+): (.*)$/.exec(line);
+    const match = /^(Vigil-[A-Za-z-]+): (.*)$/.exec(line);
     if (match === null) continue;
     const [, key, value = ''] = match;
     if (key === 'Vigil-Session') attribution.sessionId = value;
@@ -153,11 +180,10 @@ export function decodeCheckpointCommit(content: Uint8Array): ParsedCommit {
       const numbers = /files=(\d+) insertions=(\d+) deletions=(\d+)/.exec(value);
       if (numbers !== null) stats = { files: Number(numbers[1]), insertions: Number(numbers[2]), deletions: Number(numbers[3]) };
     } else if (key === 'Vigil-Skipped') {
-      const space = value.indexOf(' ');
-      const reason = value.slice(0, space);
-      if (space > 0 && skipReasons.has(reason)) skipped.push({ reason: reason as SkipReason, path: unquotePath(value.slice(space + 1)) });
-    }
+      const parsed = parseSkip(value);
+      if (parsed !== undefined) skipped.push(parsed);
+    } else if (key === 'Vigil-Skipped-List' && /^[0-9a-f]{40}$/.test(value)) skippedList = value;
   }
   const base = { tree, parents, time, subject, attribution, kind, stats, skipped };
-  return restores === undefined ? base : { ...base, restores };
+  return { ...base, ...(restores === undefined ? {} : { restores }), ...(skippedList === undefined ? {} : { skippedList }) };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
+import { errnoCode } from '../files/file-system-error';
 
 /**
  * Replaces a small store file (a ref, the shallow list, a registry entry, a stat cache) in one
@@ -29,4 +30,22 @@ export const durableTempMarker = '.tmp-';
 /** Whether a file name is a leftover temp file of `writeFileDurably`. */
 export function isDurableTemp(name: string): boolean {
   return /\.tmp-\d+-[0-9a-f]{8}$/.test(name);
+}
+
+/** fsyncs one existing file (opened for reading: enough on Linux and macOS, and store objects are read-only); false when it is gone. */
+export async function syncFileIfPresent(file: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+    await handle.sync();
+    return true;
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'ENOENT') return false;
+    // Windows cannot flush a read-only handle; NTFS offers nothing stronger to ask for here.
+    if (process.platform === 'win32' && (code === 'EPERM' || code === 'EACCES')) return true;
+    throw error;
+  } finally {
+    await handle?.close();
+  }
 }

@@ -1,5 +1,6 @@
 import type { BigIntStats } from 'node:fs';
 import path from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { isVigilBookkeepingFile } from '../files/vigil-temp-name';
 import type { SkipReason } from './checkpoint-types';
 import type { DirState, FileRecord } from './dir-state';
@@ -87,8 +88,30 @@ function isUnchanged(record: FileRecord | undefined, stat: ListedStat, stampNs: 
     record.mtimeNs === stat.mtimeNs &&
     record.ctimeNs === stat.ctimeNs &&
     record.ino === stat.ino &&
-    record.mtimeNs < stampNs - racyWindowNs(record.mtimeNs)
+    !isRacy(record.mtimeNs, stampNs)
   );
+}
+
+/** Whether a record whose file has this mtime is racy for a scan that began at `stampNs` (git's racy-entry rule). */
+export function isRacy(mtimeNs: bigint, stampNs: bigint): boolean {
+  return mtimeNs >= stampNs - racyWindowNs(mtimeNs);
+}
+
+/**
+ * Keeps git's racy-entry guarantee across snapshots that look at only some files (the watched,
+ * dirty-paths-only kind): `racy` holds the records the previous snapshot hashed that were racy
+ * under its stamp. Those still in the state unchanged (this snapshot did not hash them again: it
+ * did not look at them) get an impossible ctime — git "smudges" such index entries — so that once
+ * the stamp moves on, whichever scan sees them next (a watcher event, the full walk at the next
+ * start) re-hashes them instead of trusting a stat that a same-size edit within the timestamp
+ * granularity leaves unchanged. Yields now and then: after a bulk change the list can be long.
+ */
+export async function smudgeRacyRecords(state: DirState, racy: ReadonlyMap<string, FileRecord>): Promise<void> {
+  let count = 0;
+  for (const [rel, record] of racy) {
+    if (state.file(rel) === record && record.ctimeNs !== -1n) state.setFile(rel, { ...record, ctimeNs: -1n });
+    if (++count % 2_000 === 0) await yieldToLoop();
+  }
 }
 
 /** A name that did not survive decoding (not valid UTF-8) cannot be stored faithfully. */

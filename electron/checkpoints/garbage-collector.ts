@@ -35,6 +35,12 @@ async function reachableObjects(store: ObjectStore, refs: RefStore, timeline: Ti
         seen.add(commit.tree);
         pendingTrees.push(commit.tree);
       }
+      // A complete skip list is named only by the commit's message: kept while the commit is (when still there).
+      const list = commit.skippedList;
+      if (list !== undefined && !seen.has(list) && (await store.has(list))) {
+        seen.add(list);
+        blobs.push(list);
+      }
       if (shallow.has(id)) cuts.add(id);
       else stack.push(...commit.parents);
     }
@@ -68,11 +74,13 @@ async function looseObjects(store: ObjectStore): Promise<Map<string, string>> {
 
 /**
  * Rewrites the store as one pack holding exactly the reachable objects, then deletes every older
- * pack and loose object (the store lock must be held). Whole objects are copied from the old packs
- * without recompressing. Crash-safe by order: the new pack is complete and visible before the
- * shallow list shrinks, and both before anything is deleted.
+ * pack and loose object (the store lock must be held: `assertHeld` is asked right before each
+ * destructive step, so a writer whose lock was taken over deletes nothing). Whole objects are
+ * copied from the old packs without recompressing. Crash-safe by order: the new pack is complete
+ * and visible before the shallow list shrinks, and both before anything is deleted.
  */
-export async function collectGarbage(store: ObjectStore, refs: RefStore, timeline: Timeline): Promise<CollectReport> {
+export async function collectGarbage(store: ObjectStore, refs: RefStore, timeline: Timeline, assertHeld: () => Promise<void>): Promise<CollectReport> {
+  await assertHeld();
   await store.refresh(true);
   const { order, cuts } = await reachableObjects(store, refs, timeline);
   const loose = await looseObjects(store);
@@ -103,8 +111,19 @@ export async function collectGarbage(store: ObjectStore, refs: RefStore, timelin
     await writer.abort();
     throw error;
   }
+  try {
+    await assertHeld();
+  } catch (error) {
+    // Lost the lock while packing: leave the store as found (the new pack only duplicated objects).
+    const name = written?.name;
+    if (name !== undefined && !oldPacks.some((pack) => pack.name === name)) {
+      for (const extension of ['.idx', '.pack']) await unlink(path.join(store.packDir, `${name}${extension}`)).catch(() => undefined);
+    }
+    throw error;
+  }
   await refs.writeShallow(cuts);
   for (const dirhash of (await refs.list()).keys()) await refs.log.retain(dirhash, (oid) => reachable.has(oid));
+  await assertHeld();
   await store.close();
   for (const pack of oldPacks) {
     if (pack.name === written?.name) continue;
@@ -113,6 +132,8 @@ export async function collectGarbage(store: ObjectStore, refs: RefStore, timelin
     }
   }
   for (const file of loose.values()) await unlink(file).catch(() => undefined);
+  // Every loose object is in the new pack now, which was fsynced.
+  store.forgetUnsynced();
   await store.refresh(true);
   return { keptObjects: order.length, droppedObjects: dropped, pack: written?.name };
 }

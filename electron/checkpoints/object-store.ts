@@ -5,7 +5,10 @@ import { promisify } from 'node:util';
 import { deflate, inflate } from 'node:zlib';
 import { AppError } from '../../shared/errors';
 import { errnoCode } from '../files/file-system-error';
+import { mapLimit } from '../files/map-limit';
+import { syncDirectory } from '../files/sync-directory';
 import { hashObject, objectHeader, type ObjectType } from './git-objects';
+import { syncFileIfPresent } from './durable-file';
 import { PackFile, type PackedObject } from './pack-file';
 import { PackIndex } from './pack-index';
 
@@ -41,10 +44,16 @@ export class ObjectStore {
   /** Recently read or written small objects (objects never change, so entries never go stale). */
   readonly #recent = new Map<string, StoredObject>();
   #recentBytes = 0;
+  /** Loose objects this process wrote (or had a worker write) and has not fsynced yet. */
+  readonly #unsynced = new Set<string>();
+  /** Fan-out folders this process created and has not made durable in `objects/` yet. */
+  readonly #newFans = new Set<string>();
 
   constructor(
     readonly gitdir: string,
     private readonly looseLevel = 1,
+    /** Told which files `syncWritten` made durable (diagnostics and tests). */
+    private readonly onSynced?: (files: readonly string[]) => void,
   ) {
     this.objectsDir = path.join(gitdir, 'objects');
     this.packDir = path.join(this.objectsDir, 'pack');
@@ -149,7 +158,7 @@ export class ObjectStore {
     const fan = oid.slice(0, 2);
     const fanDir = path.join(this.objectsDir, fan);
     if (!this.#fanDirs.has(fan)) {
-      await mkdir(fanDir, { recursive: true });
+      if ((await mkdir(fanDir, { recursive: true })) !== undefined) this.#newFans.add(fan);
       this.#fanDirs.add(fan);
     }
     const compressed = await deflateAsync(Buffer.concat([objectHeader(type, content.length), content]), { level: this.looseLevel });
@@ -168,8 +177,46 @@ export class ObjectStore {
       throw error;
     }
     this.#loose?.add(oid);
+    this.#unsynced.add(oid);
     this.#remember(oid, { type, content: Buffer.from(content) });
     return oid;
+  }
+
+  /** Notes loose objects a worker thread may just have written (this store did not write them itself). */
+  noteWrittenElsewhere(oids: Iterable<string>): void {
+    for (const oid of oids) this.#unsynced.add(oid);
+  }
+
+  /**
+   * Makes every loose object this process wrote since the last call durable: each file fsynced
+   * (many at once, so the fsyncs overlap), then their fan-out folders and, for new fan-outs,
+   * `objects/` itself. Like git, snapshots do not fsync loose objects as they go (too slow); a
+   * restore calls this before it touches any user file, so its pre-rollback snapshot survives a
+   * power cut. An object already gone was packed (packs are fsynced when written).
+   */
+  async syncWritten(): Promise<void> {
+    const oids = [...this.#unsynced];
+    this.#unsynced.clear();
+    const synced: string[] = [];
+    try {
+      await mapLimit(oids, 32, async (oid) => {
+        const file = this.loosePath(oid);
+        if (await syncFileIfPresent(file)) synced.push(file);
+      });
+      const fans = [...new Set(synced.map((file) => path.dirname(file)))];
+      const newFans = [...this.#newFans];
+      this.#newFans.clear();
+      await Promise.all([...fans, ...(newFans.length > 0 ? [this.objectsDir] : [])].map(syncDirectory));
+      this.onSynced?.([...synced, ...fans, ...(newFans.length > 0 ? [this.objectsDir] : [])]);
+    } catch (error) {
+      for (const oid of oids) this.#unsynced.add(oid);
+      throw error;
+    }
+  }
+
+  /** Forgets the unsynced list: its objects were all packed (and the pack fsynced) by a garbage collection. */
+  forgetUnsynced(): void {
+    this.#unsynced.clear();
   }
 
   /** Keeps an object just written elsewhere (into a pack) in memory, when small: it is about to be read back. */

@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import { errnoCode } from '../files/file-system-error';
+import { syncDirectory } from '../files/sync-directory';
 import { writeFileDurably } from './durable-file';
 import { isObjectId } from './git-objects';
 import { RefLog } from './ref-log';
@@ -29,7 +30,11 @@ export class RefStore {
   /** Where each ref pointed before (git's reflog format). */
   readonly log: RefLog;
 
-  constructor(readonly gitdir: string) {
+  constructor(
+    readonly gitdir: string,
+    /** Told which files a durable update made durable (diagnostics and tests). */
+    private readonly onSynced?: (files: readonly string[]) => void,
+  ) {
     this.log = new RefLog(gitdir);
   }
 
@@ -73,15 +78,21 @@ export class RefStore {
 
   /**
    * Moves a timeline's head from `expected` to `next` (the store lock must be held), recording the
-   * move in the reflog first. Fails with `conflict` when the head is not `expected` any more.
+   * move in the reflog first. Fails with `conflict` when the head is not `expected` any more. The
+   * ref file is always fsynced; `isDurable` also fsyncs its folder, so the move itself survives a
+   * power cut (a pre-rollback snapshot, before a restore overwrites anything).
    */
-  async update(dirhash: string, next: string, expected: string | undefined, message = 'checkpoint'): Promise<void> {
+  async update(dirhash: string, next: string, expected: string | undefined, message = 'checkpoint', { isDurable = false } = {}): Promise<void> {
     const current = await this.read(dirhash);
     if (current !== expected) {
       throw new AppError('conflict', `The timeline of ${dirhash} moved while a checkpoint was being taken; nothing was recorded. Try again.`);
     }
     await this.log.append(dirhash, expected, next, message);
-    await writeFileDurably(path.join(this.gitdir, timelineRef(dirhash)), `${next}\n`);
+    const file = path.join(this.gitdir, timelineRef(dirhash));
+    await writeFileDurably(file, `${next}\n`);
+    if (!isDurable) return;
+    await syncDirectory(path.dirname(file));
+    this.onSynced?.([file, path.dirname(file)]);
   }
 
   /** Deletes a timeline's ref (a repair of a ref whose commit is gone). */

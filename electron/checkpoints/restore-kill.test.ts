@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -26,27 +26,48 @@ function body(version: string, index: number): string {
   return `${version} ${index}\n${`line ${index} of a file long enough to tear\n`.repeat(400)}`;
 }
 
-/** Starts the restore in a child and SIGKILLs it once `killAt` files of the write phase are done. */
-function restoreAndKill(checkpointsRoot: string, dir: string, id: string, killAt: number): Promise<{ signal: NodeJS.Signals | null; lastDone: number; output: string }> {
+/** Starts the restore in a child and SIGKILLs it at the first output line `isKillPoint` accepts. */
+function restoreAndKill(checkpointsRoot: string, dir: string, id: string, isKillPoint: (line: string) => boolean): Promise<{ signal: NodeJS.Signals | null; lines: string[]; output: string }> {
   const proc = spawn(process.execPath, ['--import', 'tsx', child, checkpointsRoot, dir, id], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  let lastDone = 0;
+  const lines: string[] = [];
   proc.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     output += chunk;
-    for (const match of chunk.matchAll(/^write (\d+) \d+$/gm)) {
-      lastDone = Number(match[1]);
-      if (lastDone >= killAt) proc.kill('SIGKILL');
+    for (const line of chunk.split('\n').filter((text) => text !== '')) {
+      lines.push(line);
+      if (isKillPoint(line)) proc.kill('SIGKILL');
     }
   });
   proc.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  return new Promise((resolve) => proc.on('exit', (_code, signal) => resolve({ signal, lastDone, output })));
+  return new Promise((resolve) => proc.on('exit', (_code, signal) => resolve({ signal, lines, output })));
 }
 
+/** Temp files an interrupted writer can leave in the store. */
+function storeLeftovers(gitdir: string): string[] {
+  return readdirSync(path.join(gitdir, 'objects'), { recursive: true })
+    .map(String)
+    .filter((name) => /tmp_|\.tmp-/.test(name));
+}
+
+/** Vigil temp files anywhere under the directory. */
+function tempsIn(dir: string): string[] {
+  return listFiles(dir).filter((file) => isVigilTempFile(path.basename(file)));
+}
+
+const count = 800;
+const created = 150;
+
 describe('a restore killed with SIGKILL', () => {
-  it('leaves every file old or new, and the directory restorable from the pre-rollback snapshot', { timeout: 120_000 }, async () => {
+  // Deletions (the 150 files created since the checkpoint) come first in the write phase, progress every 64 files.
+  it.each([
+    { when: 'during the pre-rollback snapshot', isKillPoint: (line: string) => line === 'snapshot 0 1', writesBegan: false },
+    { when: 'once the pre-rollback objects are durable, around its ref move', isKillPoint: (line: string) => line === 'synced', writesBegan: false },
+    { when: 'during the deletions', isKillPoint: (line: string) => /^write (6[4-9]|[7-9]\d|1[0-4]\d) /.test(line), writesBegan: true },
+    { when: 'during the writes', isKillPoint: (line: string) => /^write (\d+) /.exec(line) !== null && Number(/^write (\d+) /.exec(line)?.[1]) >= 256, writesBegan: true },
+  ])('$when: every file is old or new, the store is valid, and the directory is restorable and restored on a second run', { timeout: 120_000 }, async ({ isKillPoint, writesBegan }) => {
     const dir = path.join(root, 'project');
     const checkpointsRoot = path.join(root, 'home', 'checkpoints');
-    const count = 800;
+    const gitdir = path.join(checkpointsRoot, 'store');
     const target: Record<string, string> = {};
     for (let index = 0; index < count; index += 1) target[`d${index % 30}/f${index}.txt`] = body('checkpoint', index);
     writeFiles(dir, { ...target, 'node_modules/keep.js': 'excluded\n' });
@@ -59,17 +80,16 @@ describe('a restore killed with SIGKILL', () => {
     // Since the checkpoint: every file edited, a fifth deleted, and 150 new files created.
     const current: Record<string, string> = {};
     for (let index = 0; index < count; index += 1) if (index % 5 !== 0) current[`d${index % 30}/f${index}.txt`] = body('edited', index);
-    for (let index = 0; index < 150; index += 1) current[`new${index % 7}/n${index}.txt`] = body('created', index);
+    for (let index = 0; index < created; index += 1) current[`new${index % 7}/n${index}.txt`] = body('created', index);
     for (let index = 0; index < count; index += 5) rmSync(path.join(dir, `d${index % 30}/f${index}.txt`));
     writeFiles(dir, { ...current, 'node_modules/keep.js': 'excluded, edited\n' });
 
-    const run = await restoreAndKill(checkpointsRoot, dir, id, 256);
+    const run = await restoreAndKill(checkpointsRoot, dir, id, isKillPoint);
     expect(run.signal, run.output).toBe('SIGKILL');
-    expect(run.lastDone).toBeLessThan(count + 150);
+    expect(run.lines).not.toContain('finished');
 
     // Every file is whole: its old version, or the checkpoint's, never a mix; nothing else appeared.
     let restored = 0;
-    let untouched = 0;
     for (const file of listFiles(dir, ['node_modules'])) {
       if (isVigilTempFile(path.basename(file))) continue;
       const content = readFileSync(path.join(dir, file), 'utf8');
@@ -77,29 +97,40 @@ describe('a restore killed with SIGKILL', () => {
       const isNew = target[file] === content;
       expect(isOld || isNew, `${file} is neither its old nor its restored version`).toBe(true);
       if (isNew && !isOld) restored += 1;
-      else untouched += 1;
     }
-    expect(restored).toBeGreaterThan(0);
-    expect(untouched).toBeGreaterThan(0);
+    // Nothing is touched before the pre-rollback snapshot is complete.
+    if (!writesBegan) {
+      expect(restored).toBe(0);
+      expect(listFiles(dir, ['node_modules'])).toEqual(Object.keys(current).sort());
+    }
     expect(readFileSync(path.join(dir, 'node_modules/keep.js'), 'utf8')).toBe('excluded, edited\n');
-    runGit(['--git-dir', path.join(checkpointsRoot, 'store'), 'fsck', '--full']);
 
-    // The pre-rollback snapshot was taken before any write: restoring it brings back the state before.
     const again = new CheckpointService({ root: checkpointsRoot, logger: silentLogger });
     try {
-      const [pre] = await again.list(dir, { limit: 1 });
-      expect(pre?.kind).toBe('pre-rollback');
+      // Reopening repairs what the kill left: git finds the store valid, no temp object or pack is left.
+      const [newest] = await again.list(dir, { limit: 1 });
+      runGit(['--git-dir', gitdir, 'fsck', '--full', '--strict', '--no-dangling']);
+      expect(storeLeftovers(gitdir)).toEqual([]);
       const restore = restoreServiceFor(again, checkpointsRoot, silentLogger);
-      const undo = await restore.restore(dir, pre?.id ?? '');
-      expect(undo.counts.conflict + undo.counts.failed).toBe(0);
-      const after = listFiles(dir, ['node_modules']).filter((file) => !isVigilTempFile(path.basename(file)));
-      expect(after).toEqual(Object.keys(current).sort());
-      for (const file of after) expect(readFileSync(path.join(dir, file), 'utf8')).toBe(current[file]);
-      // And the interrupted restore can simply be run again to the end.
+      if (writesBegan) expect(newest?.kind).toBe('pre-rollback');
+      if (newest?.kind === 'pre-rollback') {
+        // Undo: the pre-rollback snapshot brings back the state before the restore.
+        const undo = await restore.restore(dir, newest.id);
+        expect(undo.counts.conflict + undo.counts.failed).toBe(0);
+        const after = listFiles(dir, ['node_modules']).filter((file) => !isVigilTempFile(path.basename(file)));
+        expect(after).toEqual(Object.keys(current).sort());
+        for (const file of after) expect(readFileSync(path.join(dir, file), 'utf8')).toBe(current[file]);
+      } else {
+        expect(newest?.id).toBe(id);
+      }
+      // And the interrupted restore can simply be run again to the end; its writes swept the killed one's temp files.
       const finished = await restore.restore(dir, id);
       expect(finished.counts.conflict + finished.counts.failed).toBe(0);
+      expect(listFiles(dir, ['node_modules'])).toEqual(Object.keys(target).sort());
       for (const [file, content] of Object.entries(target)) expect(readFileSync(path.join(dir, file), 'utf8')).toBe(content);
       expect(existsSync(path.join(dir, 'new0'))).toBe(false);
+      expect(tempsIn(dir)).toEqual([]);
+      runGit(['--git-dir', gitdir, 'fsck', '--full', '--strict', '--no-dangling']);
     } finally {
       await again.dispose();
     }

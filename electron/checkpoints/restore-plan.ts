@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { AppError } from '../../shared/errors';
+import { AppError, isAppError } from '../../shared/errors';
 import type { restorePlanEntrySchema, restorePlanSchema } from '../../shared/contract/checkpoints-restore-schemas';
 import { readFileIdentity } from '../files/file-identity';
 import { mapLimit } from '../files/map-limit';
-import type { CheckpointEntry } from './checkpoint-types';
+import type { CheckpointEntry, SkippedPath } from './checkpoint-types';
+import { decodeSkippedList } from './commit-message';
 import { storedPathExclusion } from './diff-live-tree';
 import type { PathScope } from './diff-path-scope';
 import { diffTrees, lookupPath, type TreeChange, type TreeReader } from './diff-tree-changes';
@@ -27,6 +28,8 @@ export interface PlanInput {
   readonly current: { readonly tree: string | undefined; readonly reader: TreeReader };
   readonly maxFileBytes: number;
   readonly ledger: WriteLedger;
+  /** Reads a blob of the store: the checkpoint's complete skip list when its trailers were cut short. */
+  readonly readBlob?: (oid: string) => Promise<Uint8Array>;
 }
 
 /** Paths checked on disk at once. */
@@ -44,9 +47,47 @@ function act(change: TreeChange, action: 'restore' | 'recreate' | 'delete'): Res
   return { path: change.path, action, ...(change.old && { checkpoint: change.old }), ...(change.new && { current: change.new }), isChangedOutsideAgents: false };
 }
 
+/** What the checkpoint recorded as skipped when it was taken. */
+interface CheckpointSkips {
+  readonly files: ReadonlySet<string>;
+  /** Skipped folders, with their trailing `/`. */
+  readonly folders: ReadonlySet<string>;
+  /** False when the list was cut short and the complete one cannot be read: any path may have been skipped. */
+  readonly isComplete: boolean;
+}
+
+/** The checkpoint's skips: its trailers, or the complete list from its blob when the trailers were cut short. */
+async function checkpointSkips(input: PlanInput): Promise<CheckpointSkips> {
+  let list: readonly SkippedPath[] = input.checkpoint.skipped;
+  let isComplete = !list.some((item) => item.reason === 'more');
+  const { skippedList } = input.checkpoint;
+  if (!isComplete && skippedList !== undefined && input.readBlob !== undefined) {
+    const full = await input.readBlob(skippedList).then(decodeSkippedList, (error: unknown) => {
+      if (isAppError(error)) return undefined;
+      throw error;
+    });
+    if (full !== undefined) {
+      list = full;
+      isComplete = true;
+    }
+  }
+  const files = new Set<string>();
+  const folders = new Set<string>();
+  for (const item of list) {
+    if (item.reason === 'more') continue;
+    (item.path.endsWith('/') ? folders : files).add(item.path);
+  }
+  return { files, folders, isComplete };
+}
+
 /** Whether the checkpoint recorded `relativePath` (or a folder holding it) as skipped when it was taken. */
-function wasSkippedByCheckpoint(checkpoint: CheckpointEntry, relativePath: string): boolean {
-  return checkpoint.skipped.some((item) => item.path === relativePath || (item.path.endsWith('/') && relativePath.startsWith(item.path)));
+function wasSkippedByCheckpoint(skips: CheckpointSkips, relativePath: string): boolean {
+  return skips.files.has(relativePath) || ancestorsOf(relativePath).some((folder) => skips.folders.has(`${folder}/`));
+}
+
+/** Whether a file the checkpoint does not hold may be deleted: only when the checkpoint surely did not skip it. */
+function isDeletable(skips: CheckpointSkips, relativePath: string): boolean {
+  return skips.isComplete && !wasSkippedByCheckpoint(skips, relativePath);
 }
 
 /** The ancestors of a path, outermost first (`a/b/c` → `a`, `a/b`). */
@@ -86,11 +127,14 @@ async function recreateBlocker(input: PlanInput, change: TreeChange, deletions: 
 }
 
 /** The plan line of one changed file. */
-async function entryFor(input: PlanInput, change: TreeChange, deletions: ReadonlySet<string>, folders: Map<string, Promise<DiskEntry>>): Promise<RestorePlanEntry> {
+async function entryFor(input: PlanInput, skips: CheckpointSkips, change: TreeChange, deletions: ReadonlySet<string>, folders: Map<string, Promise<DiskEntry>>): Promise<RestorePlanEntry> {
   if (change.old !== undefined && change.new !== undefined) return act(change, 'restore');
   if (change.old === undefined) {
-    if (wasSkippedByCheckpoint(input.checkpoint, change.path)) {
+    if (wasSkippedByCheckpoint(skips, change.path)) {
       return skip(change, 'not-in-checkpoint', 'The checkpoint did not store this file (it was skipped when the checkpoint was taken), so it is left as it is.');
+    }
+    if (!skips.isComplete) {
+      return skip(change, 'not-in-checkpoint', 'The checkpoint skipped more files than it lists and its complete list is gone, so it may have skipped this one: it is left as it is.');
     }
     return act(change, 'delete');
   }
@@ -147,12 +191,13 @@ export function planFingerprint(checkpointId: string, paths: readonly string[], 
 export async function planRestore(input: PlanInput): Promise<RestorePlan> {
   const checkpointRoot = rootOf(input.checkpoint.tree);
   const changes = await diffTrees(input.current.reader, checkpointRoot, input.current.tree, input.scope);
-  const deletions = new Set(changes.filter((change) => change.old === undefined && !wasSkippedByCheckpoint(input.checkpoint, change.path)).map((change) => change.path));
+  const skips = await checkpointSkips(input);
+  const deletions = new Set(changes.filter((change) => change.old === undefined && isDeletable(skips, change.path)).map((change) => change.path));
   // Folders on the way of many re-created files are looked at once.
   const folders = new Map<string, Promise<DiskEntry>>();
   const isVigilVersion = await input.ledger.view();
   const changed = await mapLimit(changes, diskConcurrency, async (change) => {
-    const entry = await entryFor(input, change, deletions, folders);
+    const entry = await entryFor(input, skips, change, deletions, folders);
     if (entry.action === 'skip') return entry;
     const absolute = absoluteIn(input.dir, change.path);
     // A file to re-create was just found missing; the others are judged by the version on disk.

@@ -126,7 +126,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
       const scope = createPathScope(paths);
       const checkpoint = await engine.resolve(dir, ref);
       const live = await readLiveTree(checkpoint.dir, rules, scope, await loadKnown(checkpoint.dir));
-      return planRestore({ dir: checkpoint.dir, checkpoint, scope, current: { tree: live.root, reader: overlayReader(live, store) }, maxFileBytes: options.maxFileBytes, ledger });
+      return planRestore({ dir: checkpoint.dir, checkpoint, scope, current: { tree: live.root, reader: overlayReader(live, store) }, maxFileBytes: options.maxFileBytes, ledger, readBlob: (oid) => engine.readBlob(oid) });
     },
 
     async restore(dir, ref, paths = [], { fingerprint, onProgress } = {}) {
@@ -137,7 +137,9 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
         onProgress?.(event);
         options.events?.emit('checkpoints:restore-progressed', event);
       };
-      return directoryLock(checkpoint.dir).withLock(async () => {
+      // While it runs, no retention cut drops the checkpoint and no maintenance deletes what it reads.
+      const run = (task: () => Promise<RestoreResult>): Promise<RestoreResult> => directoryLock(checkpoint.dir).withLock(() => engine.duringRestore(checkpoint.id, task), `restore of ${checkpoint.dir}`);
+      return run(async () => {
         report({ phase: 'snapshot', done: 0, total: 1 });
         // A folder deleted whole is brought back: its checkpoints outlive it.
         await mkdir(checkpoint.dir, { recursive: true }).catch((error: unknown) => {
@@ -152,7 +154,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
         if (pre.kind !== 'created') throw new Error('the engine did not create the pre-rollback snapshot');
         const preRollback = { id: pre.checkpoint.id, reason: pre.checkpoint.reason, time: pre.checkpoint.time };
         report({ phase: 'snapshot', done: 1, total: 1 });
-        const plan = await planRestore({ dir: checkpoint.dir, checkpoint, scope, current: { tree: rootOf(pre.checkpoint.tree), reader: store }, maxFileBytes: options.maxFileBytes, ledger });
+        const plan = await planRestore({ dir: checkpoint.dir, checkpoint, scope, current: { tree: rootOf(pre.checkpoint.tree), reader: store }, maxFileBytes: options.maxFileBytes, ledger, readBlob: (oid) => engine.readBlob(oid) });
         if (fingerprint !== undefined && fingerprint !== plan.fingerprint) {
           throw new AppError(
             'conflict',
@@ -180,7 +182,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
         report({ phase: 'done', done: counts.done, total: outcomes.length });
         options.logger.info('restore applied', { dir: checkpoint.dir, checkpoint: checkpoint.id, preRollback: preRollback.id, ...counts });
         return { plan, preRollback, outcomes, counts, removedDirectories: [...applied.removedDirectories], isVerified: applied.isVerified && unaccounted.length === 0 };
-      }, `restore of ${checkpoint.dir}`);
+      });
     },
   };
 }

@@ -4,22 +4,49 @@ import type { Timeline, TimelineCommit } from './timeline';
 /** The retention policy's defaults: Hermes' gateway default of 50 per directory, 500 MiB in all. */
 export const defaultRetention = { maxSnapshots: 50, maxTotalBytes: 500 * 1024 * 1024 } as const;
 
+/** What a timeline cut must respect. */
+export interface CutOptions {
+  /** Checkpoints being restored right now (in this process): never cut off. */
+  readonly pinned?: ReadonlySet<string>;
+  /** Fails unless the store lock is still ours; called right before the shallow list changes. */
+  readonly assertHeld?: () => Promise<void>;
+}
+
 /**
- * Keeps only the newest `keep` checkpoints of a timeline by marking the oldest kept one as a cut
- * point in git's `shallow` file: ids of kept checkpoints never change, git's own tools stop there,
- * and the dropped commits become unreachable (garbage collection deletes them). Returns how many
- * checkpoints were dropped.
+ * How many of a timeline's newest commits a cut must keep so that nothing protected is dropped:
+ * a pinned checkpoint (a restore in progress), and the checkpoint the newest pre-rollback
+ * snapshot among the `keep` newest restores to — so a restore that failed or was interrupted can
+ * be run again, however many checkpoints its own pre-rollback snapshot pushed out.
  */
-export async function cutTimeline(refs: RefStore, timeline: Timeline, head: string | undefined, keep: number): Promise<number> {
+function protectedLength(chain: readonly TimelineCommit[], keep: number, pinned: ReadonlySet<string>): number {
+  const wanted = new Set(pinned);
+  const newestPreRollback = chain.slice(0, keep).find((item) => item.commit.kind === 'pre-rollback' && item.commit.restores !== undefined);
+  if (newestPreRollback?.commit.restores !== undefined) wanted.add(newestPreRollback.commit.restores);
+  let length = 0;
+  chain.forEach((item, index) => {
+    if (wanted.has(item.id)) length = index + 1;
+  });
+  return length;
+}
+
+/**
+ * Keeps only the newest `keep` checkpoints of a timeline (more when a protected one is older, see
+ * `protectedLength`) by marking the oldest kept one as a cut point in git's `shallow` file: ids of
+ * kept checkpoints never change, git's own tools stop there, and the dropped commits become
+ * unreachable (garbage collection deletes them). Returns how many checkpoints were dropped.
+ */
+export async function cutTimeline(refs: RefStore, timeline: Timeline, head: string | undefined, keep: number, options: CutOptions = {}): Promise<number> {
   if (head === undefined) return 0;
   const shallow = await refs.readShallow();
   const chain = await timeline.walk(head, shallow);
-  if (chain.length <= keep) return 0;
-  const cut = chain[Math.max(0, keep - 1)];
+  const kept = Math.max(keep, protectedLength(chain, keep, options.pinned ?? new Set()));
+  if (chain.length <= kept) return 0;
+  const cut = chain[Math.max(0, kept - 1)];
   if (cut === undefined) return 0;
   shallow.add(cut.id);
+  await options.assertHeld?.();
   await refs.writeShallow(shallow);
-  return chain.length - keep;
+  return chain.length - kept;
 }
 
 /** One checkpoint that could be dropped to save space, with its timeline. */
@@ -48,7 +75,7 @@ export async function droppableByAge(refs: RefStore, timeline: Timeline): Promis
  * Drops the oldest `count` droppable checkpoints across all timelines (each timeline keeps at
  * least its newest). Returns how many were dropped.
  */
-export async function dropOldest(refs: RefStore, timeline: Timeline, count: number): Promise<number> {
+export async function dropOldest(refs: RefStore, timeline: Timeline, count: number, options: CutOptions = {}): Promise<number> {
   const victims = (await droppableByAge(refs, timeline)).slice(0, count);
   const keepPerTimeline = new Map<string, { head: string; keep: number }>();
   for (const victim of victims) {
@@ -57,6 +84,6 @@ export async function dropOldest(refs: RefStore, timeline: Timeline, count: numb
     keepPerTimeline.set(victim.dirhash, { head: victim.head, keep });
   }
   let dropped = 0;
-  for (const { head, keep } of keepPerTimeline.values()) dropped += await cutTimeline(refs, timeline, head, Math.max(1, keep));
+  for (const { head, keep } of keepPerTimeline.values()) dropped += await cutTimeline(refs, timeline, head, Math.max(1, keep), options);
   return dropped;
 }

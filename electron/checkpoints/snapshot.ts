@@ -2,9 +2,9 @@ import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { CheckpointOutcome, CheckpointRequest, CheckpointStats } from './checkpoint-types';
 import { checkpointStats, type KnownBlobs } from './checkpoint-stats';
-import { decodeCheckpointCommit, encodeCheckpointCommit } from './commit-message';
+import { decodeCheckpointCommit, encodeCheckpointCommit, encodeSkippedList, maxSkippedTrailers } from './commit-message';
 import type { DirRegistry } from './dir-registry';
-import { DirState } from './dir-state';
+import { DirState, type FileRecord } from './dir-state';
 import { FileHasher, type HashResult } from './file-hasher';
 import { fileModes } from './git-objects';
 import type { HashWorkerPool } from './hash-worker-pool';
@@ -13,6 +13,7 @@ import type { ObjectStore } from './object-store';
 import { PackWriter } from './pack-writer';
 import type { RefStore } from './ref-store';
 import { loadStatCache } from './stat-cache';
+import { isRacy, smudgeRacyRecords } from './folder-listing';
 import { applyListings, scanFolder, scanPaths, type HashCandidate, type ScanContext } from './stat-walk';
 import { statCacheFile, type StoreLayout } from './store-layout';
 import { toCheckpointEntry, type Timeline } from './timeline';
@@ -41,8 +42,11 @@ function nowNs(): bigint {
   return BigInt(Date.now()) * 1_000_000n;
 }
 
-/** Hashes the candidates (inline for a few, in the workers for many) and applies the results to the state. */
-async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory, state: DirState, candidates: readonly HashCandidate[]): Promise<KnownBlobs> {
+/**
+ * Hashes the candidates (inline for a few, in the workers for many) and applies the results to the
+ * state, noting in `racy` the records racy for a scan that began at `stampNs`.
+ */
+async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory, state: DirState, candidates: readonly HashCandidate[], stampNs: bigint, racy: Map<string, FileRecord>): Promise<KnownBlobs> {
   const known = { blobs: new Map<string, { lines: number; binary: boolean }>(), changes: new Map<string, { insertions: number; deletions: number }>() };
   const apply = (results: readonly HashResult[]): void => {
     for (const result of results) {
@@ -50,7 +54,9 @@ async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory,
         const { rel, mode, oid, size, mtimeNs, ctimeNs, ino } = result;
         const previous = state.file(rel);
         if (previous !== undefined && result.changes !== undefined) known.changes.set(`${previous.oid}>${oid}`, result.changes);
-        state.setFile(rel, { mode, oid, size, mtimeNs, ctimeNs, ino });
+        const record = { mode, oid, size, mtimeNs, ctimeNs, ino };
+        state.setFile(rel, record);
+        if (ctimeNs !== -1n && isRacy(mtimeNs, stampNs)) racy.set(rel, record);
         known.blobs.set(oid, { lines: result.lines, binary: result.binary });
       } else if (result.kind === 'skipped') {
         state.setSkipped(result.rel, result.reason, false);
@@ -63,7 +69,12 @@ async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory,
   // Worker threads read with blocking calls, no round trips: worth starting for a big batch, and
   // worth using for a middling one once they run.
   if (candidates.length >= engine.workerThreshold || (engine.pool.isRunning && candidates.length >= 32)) {
-    await engine.pool.run(tracked.dir, candidates, engine.maxFileBytes, apply, candidates.length > packThreshold);
+    const usePack = candidates.length > packThreshold;
+    await engine.pool.run(tracked.dir, candidates, engine.maxFileBytes, (results) => {
+      apply(results);
+      // Loose objects written by a worker are fsynced by this thread's store when a restore needs them durable.
+      if (!usePack) engine.store.noteWrittenElsewhere(results.flatMap((result) => (result.kind === 'stored' ? [result.oid] : [])));
+    }, usePack);
     await engine.store.refresh(true);
     return known;
   }
@@ -173,19 +184,26 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
       await scanPaths(context, [...dirty, ...requested.filter((rel): rel is string => rel !== undefined)], candidates);
     }
     if (headMoved && state.fileCount > 0) await recheckMissingBlobs(engine, state, candidates);
-    const known = await hashCandidates(engine, tracked, state, candidates);
+    const previousRacy = tracked.racy;
+    tracked.racy = new Map();
+    const known = await hashCandidates(engine, tracked, state, candidates, scanStartNs, tracked.racy);
     const tree = await writeTrees(engine, state);
     const headTree = head === undefined ? undefined : (await engine.timeline.commit(head)).tree;
     const kind = request.kind ?? 'checkpoint';
     tracked.state = state;
     tracked.needsFullScan = false;
     tracked.isCacheStale = tracked.isCacheStale || candidates.length > 0 || headMoved;
+    // The stamp moves on: records racy under the old one that this scan did not look at are marked for re-hashing.
+    await smudgeRacyRecords(state, previousRacy);
     state.stampNs = scanStartNs;
     if (tree === headTree && kind !== 'pre-rollback') {
       state.head = head;
       return { kind: 'unchanged', head };
     }
     const stats = head === undefined ? await firstStats(engine, state, known) : await checkpointStats(engine.store, headTree, tree, known);
+    const skipped = state.skippedPaths();
+    // More skips than the trailers hold: the complete list goes into a blob the commit names.
+    const skippedList = skipped.length > maxSkippedTrailers ? await engine.store.writeLoose('blob', encodeSkippedList(skipped)) : undefined;
     const content = encodeCheckpointCommit({
       tree,
       parent: head,
@@ -195,11 +213,15 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
       kind,
       restores: request.restores,
       stats,
-      skipped: state.skippedPaths(),
+      skipped,
+      ...(skippedList === undefined ? {} : { skippedList }),
     });
     const id = await engine.store.writeLoose('commit', content);
+    // A restore overwrites files right after its pre-rollback snapshot: that snapshot's objects, then its ref, must survive a power cut first.
+    const isDurable = kind === 'pre-rollback';
+    if (isDurable) await engine.store.syncWritten();
     await engine.assertLockHeld();
-    await engine.refs.update(tracked.dirhash, id, head, `checkpoint: ${request.reason}`);
+    await engine.refs.update(tracked.dirhash, id, head, `checkpoint: ${request.reason}`, { isDurable });
     state.head = id;
     tracked.isCacheStale = true;
     // The registry's lastTouch is refreshed at most every 30 s (listings also read the head's time).

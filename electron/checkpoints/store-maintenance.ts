@@ -18,6 +18,10 @@ export interface MaintenanceOptions {
   readonly refs: RefStore;
   readonly timeline: Timeline;
   readonly retention: RetentionPolicy;
+  /** Fails unless the store lock is still this process's (asked before every destructive step). */
+  readonly assertHeld: () => Promise<void>;
+  /** Checkpoints being restored right now: the retention cut keeps them. */
+  readonly pinned: () => ReadonlySet<string>;
 }
 
 /** Loose objects tolerated before they are packed. */
@@ -36,6 +40,10 @@ export class StoreMaintenance {
   #timer: NodeJS.Timeout | undefined;
   #droppedSinceCollect = 0;
   #running: Promise<unknown> = Promise.resolve();
+  /** Restores running now: while any does, maintenance waits (a restore reads objects without the store lock). */
+  #holds = 0;
+  #isDeferred = false;
+  readonly #waitingForIdle: Array<() => void> = [];
 
   constructor(private readonly options: MaintenanceOptions) {}
 
@@ -44,24 +52,50 @@ export class StoreMaintenance {
     this.#droppedSinceCollect += count;
   }
 
-  /** Looks at the store a few seconds from now (coalesced), when enabled. */
+  /** Looks at the store a few seconds from now (coalesced), when enabled; while a restore runs, once it ends. */
   schedule(): void {
     if (!this.options.enabled || this.#timer !== undefined) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
+      if (this.#holds > 0) {
+        this.#isDeferred = true;
+        return;
+      }
       this.#running = this.options.run(() => this.#check()).catch((error: unknown) => this.options.logger.warn('checkpoint store maintenance failed', { error }));
     }, 5_000);
     this.#timer.unref();
   }
 
-  /** Applies the whole retention policy now and collects garbage. */
-  prune(): Promise<PruneReport> {
+  /**
+   * Holds maintenance off (no pruning, packing or garbage collection in this process) until the
+   * returned release is called: a restore reads the objects it needs without the store lock.
+   */
+  hold(): () => void {
+    this.#holds += 1;
+    let isReleased = false;
+    return () => {
+      if (isReleased) return;
+      isReleased = true;
+      this.#holds -= 1;
+      if (this.#holds > 0) return;
+      for (const wake of this.#waitingForIdle.splice(0)) wake();
+      if (this.#isDeferred) {
+        this.#isDeferred = false;
+        this.schedule();
+      }
+    };
+  }
+
+  /** Applies the whole retention policy now and collects garbage (after any running restore). */
+  async prune(): Promise<PruneReport> {
+    if (this.#holds > 0) this.options.logger.info('checkpoint prune waits for the running restore to finish');
+    while (this.#holds > 0) await new Promise<void>((resolve) => this.#waitingForIdle.push(resolve));
     return this.options.run(async () => {
       const { refs, timeline, store, retention } = this.options;
       const before = await measureStore(store.objectsDir);
       let droppedCheckpoints = 0;
-      for (const head of (await refs.list()).values()) droppedCheckpoints += await cutTimeline(refs, timeline, head, retention.maxSnapshots);
-      const collected = await collectGarbage(store, refs, timeline);
+      for (const head of (await refs.list()).values()) droppedCheckpoints += await cutTimeline(refs, timeline, head, retention.maxSnapshots, this.#cutOptions());
+      const collected = await collectGarbage(store, refs, timeline, this.options.assertHeld);
       const capped = await this.#enforceSizeCap();
       this.#droppedSinceCollect = 0;
       const after = await measureStore(store.objectsDir);
@@ -82,12 +116,20 @@ export class StoreMaintenance {
     if (!this.options.enabled) await this.options.run(() => this.#check()).catch((error: unknown) => this.options.logger.warn('checkpoint store maintenance failed', { error }));
   }
 
+  #cutOptions(): { pinned: ReadonlySet<string>; assertHeld: () => Promise<void> } {
+    return { pinned: this.options.pinned(), assertHeld: this.options.assertHeld };
+  }
+
   async #check(): Promise<void> {
+    if (this.#holds > 0) {
+      this.#isDeferred = true;
+      return;
+    }
     const { store, refs, timeline, retention } = this.options;
     const usage = await measureStore(store.objectsDir, { estimateLoose: true });
     const isUntidy = usage.looseObjects > maxLooseObjects || usage.packs > maxPacks || this.#droppedSinceCollect > maxDroppedSinceCollect;
     if (isUntidy) {
-      await collectGarbage(store, refs, timeline);
+      await collectGarbage(store, refs, timeline, this.options.assertHeld);
       this.#droppedSinceCollect = 0;
     }
     if (usage.bytes > retention.maxTotalBytes) await this.#enforceSizeCap();
@@ -105,8 +147,11 @@ export class StoreMaintenance {
         logger.warn('the checkpoint store is over its size cap with only the newest checkpoint of each directory left', { cap: retention.maxTotalBytes });
         break;
       }
-      droppedCheckpoints += await dropOldest(refs, timeline, Math.max(1, Math.ceil(droppable / 4)));
-      droppedObjects += (await collectGarbage(store, refs, timeline)).droppedObjects;
+      const dropped = await dropOldest(refs, timeline, Math.max(1, Math.ceil(droppable / 4)), this.#cutOptions());
+      // Only protected checkpoints (a restore's target) are left to drop: keep them.
+      if (dropped === 0) break;
+      droppedCheckpoints += dropped;
+      droppedObjects += (await collectGarbage(store, refs, timeline, this.options.assertHeld)).droppedObjects;
     }
     return { droppedCheckpoints, droppedObjects };
   }

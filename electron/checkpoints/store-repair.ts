@@ -26,6 +26,8 @@ export interface RepairContext {
   readonly refs: RefStore;
   readonly timeline: Timeline;
   readonly logger: Logger;
+  /** Fails unless the store lock is still this process's (asked before anything is deleted or moved). */
+  readonly assertHeld: () => Promise<void>;
 }
 
 async function names(folder: string): Promise<string[]> {
@@ -73,20 +75,60 @@ async function isCommitComplete(context: RepairContext, id: string, checked: Set
   }
 }
 
+/** Whether a head can be read: its commit and root tree exist and parse (a torn object after a power cut does not). */
+async function isHeadReadable(context: RepairContext, id: string): Promise<boolean> {
+  try {
+    const commit = await context.timeline.commit(id);
+    decodeTree(await context.store.readTyped(commit.tree, 'tree'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Moves every loose object written since `since` (ms) that does not inflate and hash to its name into quarantine. */
+async function quarantineDamaged(context: RepairContext, since: number): Promise<string[]> {
+  const { layout, store } = context;
+  const quarantined: string[] = [];
+  for (const fan of await names(store.objectsDir)) {
+    if (!/^[0-9a-f]{2}$/.test(fan)) continue;
+    for (const name of await names(path.join(store.objectsDir, fan))) {
+      if (!isLooseObjectName(name)) continue;
+      const file = path.join(store.objectsDir, fan, name);
+      const info = await stat(file).catch(() => undefined);
+      if (info === undefined || info.mtimeMs < since - 2_000) continue;
+      const isValid = await readFile(file)
+        .then(inflateAsync)
+        .then((raw) => {
+          const object = parseLooseObject(fan + name, raw);
+          return hashObject(object.type, object.content) === fan + name;
+        })
+        .catch(() => false);
+      if (!isValid) {
+        await context.assertHeld();
+        quarantined.push(await quarantine(layout, file));
+      }
+    }
+  }
+  return quarantined;
+}
+
 /**
- * Brings the store back to a valid state after a writer died (the store lock must be held):
- * removes temp files and half-made packs; with `since` (when the dead writer took the lock)
- * also verifies every loose object written since (quarantining damaged ones) and the commits
- * made since, moving a ref back to its newest complete checkpoint, or deleting it when none is.
- * Every ref change is written to `checkpoints/repairs.log`.
+ * Brings the store back to a valid state after a writer died (the store lock must be held; it is
+ * asserted again before anything is deleted or moved): removes temp files and half-made packs;
+ * checks that every head's commit and root tree exist and parse; with `since` (when the dead writer
+ * took the lock), or when a head is damaged (a torn object after a power cut: every loose object
+ * is then checked), verifies loose objects (quarantining damaged ones) and whole commits, moving a
+ * ref back to its newest complete checkpoint, or deleting it when none is. Every ref change is
+ * written to `checkpoints/repairs.log`.
  */
 export async function repairStore(context: RepairContext, since?: number): Promise<RepairReport> {
   const { layout, store, refs, logger } = context;
   let removedTemps = 0;
-  const quarantined: string[] = [];
   const removeTemp = async (file: string): Promise<void> => {
     await unlink(file).then(() => (removedTemps += 1), () => undefined);
   };
+  await context.assertHeld();
   // 1. Temp files: objects, packs, refs, shallow, registry (every one of them written under this lock).
   for (const fan of await names(store.objectsDir)) {
     if (!/^[0-9a-f]{2}$/.test(fan)) continue;
@@ -104,34 +146,25 @@ export async function repairStore(context: RepairContext, since?: number): Promi
     const other = `${match[1]}.${match[2] === 'pack' ? 'idx' : 'pack'}`;
     if (!packNames.includes(other)) await removeTemp(path.join(store.packDir, name));
   }
-  // 3. Loose objects written by the dead writer: each must inflate and hash to its name.
-  if (since !== undefined) {
-    for (const fan of await names(store.objectsDir)) {
-      if (!/^[0-9a-f]{2}$/.test(fan)) continue;
-      for (const name of await names(path.join(store.objectsDir, fan))) {
-        if (!isLooseObjectName(name)) continue;
-        const file = path.join(store.objectsDir, fan, name);
-        const info = await stat(file).catch(() => undefined);
-        if (info === undefined || info.mtimeMs < since - 2_000) continue;
-        const isValid = await readFile(file)
-          .then(inflateAsync)
-          .then((raw) => {
-            const object = parseLooseObject(fan + name, raw);
-            return hashObject(object.type, object.content) === fan + name;
-          })
-          .catch(() => false);
-        if (!isValid) quarantined.push(await quarantine(layout, file));
-      }
+  await store.refresh(true);
+  // 3. Loose objects written by the dead writer, or all of them when a head does not even parse: each must inflate and hash to its name.
+  let verifySince = since;
+  if (verifySince === undefined) {
+    for (const head of (await refs.list()).values()) {
+      if (await isHeadReadable(context, head)) continue;
+      verifySince = 0;
+      break;
     }
   }
+  const quarantined = verifySince === undefined ? [] : await quarantineDamaged(context, verifySince);
   await store.refresh(true);
   // 4. Every ref must point at a complete checkpoint; after a crash, go back to the newest one that
   //    is: along the parents of the head, else along the reflog (when the head commit itself is gone).
   const resetRefs: Array<{ dirhash: string; from: string; to: string | undefined }> = [];
   const shallow = await refs.readShallow();
   const checked = new Set<string>();
-  const isDeep = since !== undefined || quarantined.length > 0;
-  const isComplete = async (id: string): Promise<boolean> => (isDeep ? isCommitComplete(context, id, checked) : store.has(id));
+  const isDeep = verifySince !== undefined || quarantined.length > 0;
+  const isComplete = async (id: string): Promise<boolean> => (isDeep ? isCommitComplete(context, id, checked) : isHeadReadable(context, id));
   for (const [dirhash, head] of await refs.list()) {
     if (await isComplete(head)) continue;
     const history = (await refs.log.read(dirhash)).reverse().flatMap((entry) => [entry.next, ...(entry.old === undefined ? [] : [entry.old])]);
@@ -144,6 +177,7 @@ export async function repairStore(context: RepairContext, since?: number): Promi
       }
       if (found !== undefined) break;
     }
+    await context.assertHeld();
     if (found === undefined) await refs.remove(dirhash);
     else await refs.update(dirhash, found, head, 'repair: the newest checkpoint was incomplete');
     resetRefs.push({ dirhash, from: head, to: found });
@@ -153,7 +187,9 @@ export async function repairStore(context: RepairContext, since?: number): Promi
   }
   // 5. Reflog entries and cut points must not name objects that are gone (git fsck reports them).
   if (isDeep || resetRefs.length > 0) {
-    for (const dirhash of (await refs.list()).keys()) await refs.log.retain(dirhash, (oid) => store.has(oid));
+    await context.assertHeld();
+    // A reflog entry naming a commit whose tree is damaged would send git fsck to the missing objects.
+    for (const dirhash of (await refs.list()).keys()) await refs.log.retain(dirhash, (oid) => (isDeep ? isCommitComplete(context, oid, checked) : store.has(oid)));
     const cuts = await refs.readShallow();
     const present = new Set<string>();
     for (const cut of cuts) if (await store.has(cut)) present.add(cut);

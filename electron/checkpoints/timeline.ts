@@ -76,6 +76,7 @@ export function toCheckpointEntry(dir: string, item: TimelineCommit, shallow: Re
   return {
     ...entry,
     ...(commit.restores === undefined ? {} : { restores: commit.restores }),
+    ...(commit.skippedList === undefined ? {} : { skippedList: commit.skippedList }),
     ...(parent === undefined ? {} : { parent }),
   };
 }

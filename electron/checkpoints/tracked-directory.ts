@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { DirState } from './dir-state';
+import type { DirState, FileRecord } from './dir-state';
 
 /**
  * What this process knows about one checkpointed directory between snapshots: its state (the
@@ -20,6 +20,8 @@ export class TrackedDirectory {
   sizeHint = 0;
   /** When this process last wrote the directory's registry record (ms since the epoch). */
   registryTouchedAt = 0;
+  /** Records the last snapshot hashed so close to its start that their stat cannot be trusted yet (see `smudgeRacyRecords`). */
+  racy = new Map<string, FileRecord>();
 
   constructor(
     readonly dir: string,

@@ -53,8 +53,12 @@ export function isVigilTempFile(name: string): boolean {
   return parseVigilTempName(name) !== undefined;
 }
 
-/** Vigil's lock and last-write record beside a memory file: `.MEMORY.md.vigil-lock`, `.MEMORY.md.vigil-record`. */
-const bookkeepingPattern = /^\..+\.vigil-(?:lock|record)$/su;
+/**
+ * Vigil's lock and last-write record beside a memory file: `.MEMORY.md.vigil-lock`,
+ * `.MEMORY.md.vigil-record`, and the lock's short-lived temp and takeover-claim files
+ * (`.MEMORY.md.vigil-lock.new-<pid>-<hex>`, `.MEMORY.md.vigil-lock.takeover-<token>`).
+ */
+const bookkeepingPattern = /^\..+\.vigil-(?:lock(?:\.(?:new|takeover)-[^/\\]+)*|record)$/su;
 
 /**
  * Whether a file name (or path) is Vigil's own: a temp file, or the lock and write record it

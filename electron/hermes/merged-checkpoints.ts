@@ -101,6 +101,7 @@ export function mergeHermesCheckpoints(engine: MergedCheckpointApi, hermes: Herm
     noteWritten: (paths) => engine.noteWritten(paths),
     isExcluded: (dir, relativePath) => engine.isExcluded(dir, relativePath),
     withStoreLock: (fn) => engine.withStoreLock(fn),
+    duringRestore: (checkpointId, task) => engine.duringRestore(checkpointId, task),
     dispose: () => engine.dispose(),
 
     async list(dir: string, { limit = 100, offset = 0, source }: ListOptions = {}): Promise<readonly CheckpointEntry[]> {

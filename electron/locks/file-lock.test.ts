@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import type { LockHolder } from './lock-holder';
 const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'file-lock.child.ts');
 
 function startChild(args: readonly string[]): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', child, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, ['--import', 'tsx', child, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
 function exited(proc: ChildProcess): Promise<number | null> {
@@ -162,5 +163,67 @@ describe('FileLock', () => {
     });
     // The release left the other holder's file alone.
     expect(JSON.parse(readFileSync(lockPath, 'utf8'))).toMatchObject({ token: 'other' });
+  });
+  it('never takes over a live holder on this host, however long it has been stopped (SIGSTOP)', async () => {
+    const lockPath = path.join(dir, 'h.lock');
+    const holder = startChild(['hold', lockPath]);
+    children.push(holder);
+    await printed(holder, 'held');
+    holder.kill('SIGSTOP');
+    try {
+      // Silent for ten minutes as far as its file says: a suspended laptop, a debugger, SIGSTOP.
+      const old = new Date(Date.now() - 600_000);
+      utimesSync(lockPath, old, old);
+      const takeovers: string[] = [];
+      const lock = new FileLock({ path: lockPath, resource: 'r', timeoutMs: 300, staleMs: 50, onTakeover: (_abandoned, reason) => Promise.resolve(void takeovers.push(reason)) });
+      const error = await lock.withLock(() => Promise.resolve()).catch((caught: unknown) => caught);
+      expect((error as AppError).code).toBe('busy');
+      expect(takeovers).toEqual([]);
+      expect(JSON.parse(readFileSync(lockPath, 'utf8'))).toMatchObject({ pid: holder.pid });
+    } finally {
+      holder.kill('SIGCONT');
+    }
+  });
+
+  it.runIf(process.platform === 'linux')('takes over a lock whose pid now names another process (its start time differs)', async () => {
+    const lockPath = path.join(dir, 'i.lock');
+    // Our own pid is alive; the recorded start time is not ours, so the pid was reused.
+    writeFileSync(lockPath, JSON.stringify({ pid: process.pid, hostname: os.hostname(), token: 'reused', acquiredAt: new Date().toISOString(), startedAt: 'another-boot:1' }));
+    const reasons: string[] = [];
+    const lock = new FileLock({ path: lockPath, resource: 'r', timeoutMs: 2_000, onTakeover: (_abandoned, reason) => Promise.resolve(void reasons.push(reason)) });
+    await lock.withLock(() => Promise.resolve());
+    expect(reasons).toHaveLength(1);
+    expect(reasons[0]).toContain('names another process');
+  });
+
+  it('takes over an abandoned lock whose first taker died mid-takeover (its claim is taken over too), leaving nothing beside the lock', async () => {
+    const lockPath = path.join(dir, 'k.lock');
+    const record = async (token: string): Promise<string> => JSON.stringify({ pid: await deadPid(), hostname: os.hostname(), token, acquiredAt: new Date().toISOString() });
+    writeFileSync(lockPath, await record('dead'));
+    writeFileSync(`${lockPath}.takeover-dead`, await record('dead-taker'));
+    const reasons: string[] = [];
+    const lock = new FileLock({ path: lockPath, resource: 'r', timeoutMs: 5_000, onTakeover: (_abandoned, reason) => Promise.resolve(void reasons.push(reason)) });
+    await lock.withLock(() => Promise.resolve());
+    expect(reasons).toHaveLength(1);
+    expect(readdirSync(dir).filter((name) => name.startsWith('k.lock'))).toEqual([]);
+  });
+
+  it('lets exactly one of several processes racing for an abandoned lock take it over, and never two hold it', { timeout: 60_000 }, async () => {
+    const lockPath = path.join(dir, 'j.lock');
+    const log = path.join(dir, 'log');
+    writeFileSync(lockPath, JSON.stringify({ pid: await deadPid(), hostname: os.hostname(), token: 'dead', acquiredAt: new Date().toISOString() }));
+    const procs = [0, 1, 2, 3, 4, 5].map(() => startChild(['race', lockPath, log]));
+    children.push(...procs);
+    await Promise.all(procs.map((proc) => printed(proc, 'ready')));
+    // All start at once: each sees the dead holder and tries to take over.
+    for (const proc of procs) proc.stdin?.write('go\n');
+    expect(await Promise.all(procs.map(exited))).toEqual([0, 0, 0, 0, 0, 0]);
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    expect(lines.filter((line) => line.startsWith('takeover'))).toHaveLength(1);
+    const enterExit = lines.filter((line) => !line.startsWith('takeover'));
+    expect(enterExit.filter((line) => line.startsWith('enter'))).toHaveLength(6);
+    expectNoOverlap(enterExit.join('\n'));
+    // No claim or temp file is left beside the lock.
+    expect(readdirSync(dir).filter((name) => name.startsWith('j.lock'))).toEqual([]);
   });
 });

@@ -1,9 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { link, mkdir, open, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../shared/errors';
+import { createExclusive, isSameVersion, observeFile, replaceFile, sweepLockLitter, type ObservedFile } from './lock-file-ops';
 import { newLockHolder, parseLockHolder, staleReason, type LockHolder } from './lock-holder';
+import { ownStartTime } from './process-start-time';
 
 /** Options of a cross-process lock file. */
 export interface FileLockOptions {
@@ -13,7 +16,7 @@ export interface FileLockOptions {
   readonly resource: string;
   /** How long to wait for a live holder before failing with `busy` (default 60 s). */
   readonly timeoutMs?: number;
-  /** A lock whose file was not refreshed for this long is abandoned even if its pid exists (default 20 s). */
+  /** A lock of a holder on another host (a shared folder) whose file was not refreshed for this long is abandoned (default 20 s). */
   readonly staleMs?: number;
   /** How often a holder refreshes the file (default 2 s). */
   readonly heartbeatMs?: number;
@@ -30,16 +33,13 @@ const heldLocks = new AsyncLocalStorage<ReadonlySet<string>>();
 /** The in-process queue of each lock file: every FileLock on one path in this thread shares it. */
 const queues = new Map<string, { tail: Promise<void>; waiting: number }>();
 
-function errno(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
-}
-
 /**
  * One writer at a time across threads and processes: an in-process queue in front of a lock file
- * created with O_EXCL that records the holder's pid. A holder that died is detected (its pid is
- * gone, or it stopped refreshing the file) and its lock is taken over safely: the abandoned file is
- * moved aside atomically, checked to still be the one judged abandoned, and only then replaced.
- * Re-entrant: code already running under the lock (in the same async context) runs at once.
+ * created exclusively that records the holder's pid (and process start time). A holder that died
+ * is detected (its pid is gone or names another process; on another host, it stopped refreshing
+ * the file) and its lock is taken over by exactly one contender, without the file ever going
+ * missing (see `#replaceAbandoned`). A live holder on this host is never taken over, however long
+ * it is stopped. Re-entrant: code already running under the lock (in the same async context) runs at once.
  */
 export class FileLock {
   readonly #options: Required<Omit<FileLockOptions, 'onTakeover'>> & Pick<FileLockOptions, 'onTakeover'>;
@@ -108,26 +108,20 @@ export class FileLock {
   async #acquire(purpose: string | undefined): Promise<LockHolder> {
     const lockPath = this.#options.path;
     const deadline = Date.now() + this.#options.timeoutMs;
+    const startedAt = await ownStartTime();
     let delay = 2;
     for (;;) {
-      const holder = newLockHolder(purpose);
-      const created = await this.#tryCreate(holder);
-      if (created) {
+      const holder = newLockHolder(purpose, startedAt);
+      if (await createExclusive(lockPath, JSON.stringify(holder))) {
         this.#current = holder;
         return holder;
       }
-      const observed = await this.#observe();
+      const observed = await observeFile(lockPath);
       if (observed === undefined) continue; // released between our attempt and our look: try again
-      const reason = staleReason(observed.holder, observed.ageMs, {
-        staleMs: this.#options.staleMs,
-        garbageMs: 1_000,
-      });
-      if (reason !== undefined) {
-        if (await this.#takeOver(observed.raw)) {
-          const holderNow = await this.#acquireAfterTakeover(purpose, observed.holder, reason);
-          if (holderNow !== undefined) return holderNow;
-        }
-        continue;
+      const reason = await this.#staleReason(observed);
+      if (reason !== undefined && (await this.#replaceAbandoned(lockPath, observed, holder, 0))) {
+        await this.#afterTakeover(holder, observed.holder, reason);
+        return holder;
       }
       if (Date.now() > deadline) {
         const by = observed.holder;
@@ -142,84 +136,54 @@ export class FileLock {
     }
   }
 
-  async #acquireAfterTakeover(purpose: string | undefined, abandoned: LockHolder | undefined, reason: string): Promise<LockHolder | undefined> {
-    const holder = newLockHolder(purpose);
-    if (!(await this.#tryCreate(holder))) return undefined;
-    this.#current = holder;
-    if (this.#options.onTakeover !== undefined) {
-      try {
-        await heldLocks.run(this.#withThisLock(), () => this.#options.onTakeover?.(abandoned, reason) ?? Promise.resolve());
-      } catch (error) {
-        await this.#release(holder);
-        throw error;
-      }
+  #staleReason(observed: ObservedFile): Promise<string | undefined> {
+    return staleReason(observed.holder, observed.ageMs, { staleMs: this.#options.staleMs, garbageMs: 1_000 });
+  }
+
+  /**
+   * Replaces `file` (the lock, or a takeover claim) — seen abandoned as `observed` — with our
+   * record, so that exactly one process ever does it for that abandoned version: each contender
+   * must first create the claim `<file>.takeover-<token of the abandoned holder>` (exclusively),
+   * then finds the file still that very version (same inode and content), and renames its own
+   * record over it: the lock file never goes missing, so nobody can slip in by creating it anew.
+   * A claim whose maker died is itself taken over the same way (one level deeper).
+   */
+  async #replaceAbandoned(file: string, observed: ObservedFile, holder: LockHolder, depth: number): Promise<boolean> {
+    const token = observed.holder?.token;
+    const key = token !== undefined && /^[\w-]{1,64}$/.test(token) ? token : createHash('sha256').update(`${observed.ino}\0${observed.raw}`).digest('hex').slice(0, 24);
+    const claim = `${file}.takeover-${key}`;
+    const record = JSON.stringify(holder);
+    if (!(await createExclusive(claim, record))) {
+      // Another process is taking it over (wait for it), or died doing so (take its claim over).
+      const other = await observeFile(claim);
+      if (depth >= 2 || other === undefined || (await this.#staleReason(other)) === undefined) return false;
+      if (!(await this.#replaceAbandoned(claim, other, holder, depth + 1))) return false;
     }
-    return holder;
+    try {
+      if (!isSameVersion(observed, await observeFile(file))) return false;
+      await replaceFile(file, record);
+      return true;
+    } finally {
+      await unlink(claim).catch(() => undefined);
+    }
+  }
+
+  /** Now holding a lock taken over: tidies what dead contenders left, then lets the owner repair. */
+  async #afterTakeover(holder: LockHolder, abandoned: LockHolder | undefined, reason: string): Promise<void> {
+    this.#current = holder;
+    await sweepLockLitter(this.#options.path, 10_000, async (litter) => (await this.#staleReason(litter)) !== undefined);
+    if (this.#options.onTakeover === undefined) return;
+    try {
+      await heldLocks.run(this.#withThisLock(), () => this.#options.onTakeover?.(abandoned, reason) ?? Promise.resolve());
+    } catch (error) {
+      await this.#release(holder);
+      throw error;
+    }
   }
 
   /** The set of held lock files of the current context, plus this one. */
   #withThisLock(): ReadonlySet<string> {
     return new Set(heldLocks.getStore() ?? []).add(this.#key);
-  }
-
-  /** Creates the lock file with O_EXCL; false when it already exists. */
-  async #tryCreate(holder: LockHolder): Promise<boolean> {
-    const lockPath = this.#options.path;
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        const handle = await open(lockPath, 'wx', 0o600);
-        try {
-          await handle.writeFile(JSON.stringify(holder));
-        } finally {
-          await handle.close();
-        }
-        return true;
-      } catch (error) {
-        if (errno(error) === 'EEXIST') return false;
-        if (errno(error) === 'ENOENT' && attempt === 0) {
-          await mkdir(path.dirname(lockPath), { recursive: true });
-          continue;
-        }
-        throw new AppError('io_error', `Could not create the lock file ${lockPath} for ${this.#options.resource}: ${(error as Error).message}`, {
-          lockPath,
-        });
-      }
-    }
-  }
-
-  /** The current lock file's content and age, or undefined when there is none. */
-  async #observe(): Promise<{ raw: string; holder: LockHolder | undefined; ageMs: number } | undefined> {
-    try {
-      const [raw, info] = await Promise.all([readFile(this.#options.path, 'utf8'), stat(this.#options.path)]);
-      return { raw, holder: parseLockHolder(raw), ageMs: Date.now() - info.mtimeMs };
-    } catch (error) {
-      if (errno(error) === 'ENOENT') return undefined;
-      throw error;
-    }
-  }
-
-  /**
-   * Moves an abandoned lock file aside, but only the exact one that was judged abandoned: if a
-   * live holder replaced it in the meantime, its file is put back (with `link`, which never
-   * overwrites) and false is returned.
-   */
-  async #takeOver(abandonedRaw: string): Promise<boolean> {
-    const lockPath = this.#options.path;
-    const aside = `${lockPath}.abandoned-${process.pid}-${Math.random().toString(36).slice(2)}`;
-    try {
-      await rename(lockPath, aside);
-    } catch (error) {
-      if (errno(error) === 'ENOENT') return false;
-      throw error;
-    }
-    const moved = await readFile(aside, 'utf8').catch(() => '');
-    if (moved === abandonedRaw) {
-      await unlink(aside).catch(() => undefined);
-      return true;
-    }
-    await link(aside, lockPath).catch(() => undefined);
-    await unlink(aside).catch(() => undefined);
-    return false;
   }
 
   async #release(holder: LockHolder): Promise<void> {

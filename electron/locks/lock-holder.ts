@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { isProcessAlive } from '../process/is-process-alive';
+import { processStart } from './process-start-time';
 
 /** Who holds a lock file, as written inside it. */
 export interface LockHolder {
@@ -9,47 +10,69 @@ export interface LockHolder {
   /** Unique per acquisition: tells one holder from a later one with the same pid. */
   readonly token: string;
   readonly acquiredAt: string;
+  /** When the holder's process started (Linux: boot id and clock ticks), to tell a reused pid from the holder. */
+  readonly startedAt?: string;
   /** What the holder is doing, for error messages ("snapshot of /src/app"). */
   readonly purpose?: string;
 }
 
 /** A fresh holder record for this process. */
-export function newLockHolder(purpose?: string): LockHolder {
-  const holder = {
+export function newLockHolder(purpose?: string, startedAt?: string): LockHolder {
+  return {
     pid: process.pid,
     hostname: os.hostname(),
     token: randomBytes(12).toString('hex'),
     acquiredAt: new Date().toISOString(),
+    ...(startedAt === undefined ? {} : { startedAt }),
+    ...(purpose === undefined ? {} : { purpose }),
   };
-  return purpose === undefined ? holder : { ...holder, purpose };
 }
 
-/** Parses a lock file's content; undefined when it is empty or not a holder record (a writer died mid-write). */
+/** Parses a lock file's content; undefined when it is empty or not a holder record (a damaged file). */
 export function parseLockHolder(raw: string): LockHolder | undefined {
   try {
     const value: unknown = JSON.parse(raw);
     if (typeof value !== 'object' || value === null) return undefined;
     const record = value as Record<string, unknown>;
-    const { pid, hostname, token, acquiredAt, purpose } = record;
+    const { pid, hostname, token, acquiredAt, startedAt, purpose } = record;
     if (typeof pid !== 'number' || typeof hostname !== 'string' || typeof token !== 'string' || typeof acquiredAt !== 'string') {
       return undefined;
     }
-    return typeof purpose === 'string' ? { pid, hostname, token, acquiredAt, purpose } : { pid, hostname, token, acquiredAt };
+    return {
+      pid,
+      hostname,
+      token,
+      acquiredAt,
+      ...(typeof startedAt === 'string' ? { startedAt } : {}),
+      ...(typeof purpose === 'string' ? { purpose } : {}),
+    };
   } catch {
     return undefined;
   }
 }
 
-/** Why a lock file is considered abandoned, or undefined while its holder may still be working. */
-export function staleReason(
+/**
+ * Why a lock file is considered abandoned, or undefined while its holder may still be working.
+ * A holder on this host is judged by its process alone: gone, exited, or (where the start time is
+ * known) its pid now names another process. A live one keeps its lock however long it stays
+ * silent — suspended, stopped with SIGSTOP, paused in a debugger — since taking it over would make
+ * two writers. Only a holder on another host (a shared folder), whose process cannot be looked
+ * at, is judged by its heartbeat: a file not refreshed for `staleMs`.
+ */
+export async function staleReason(
   holder: LockHolder | undefined,
   ageMs: number,
   limits: { readonly staleMs: number; readonly garbageMs: number },
-): string | undefined {
+): Promise<string | undefined> {
   if (holder === undefined) return ageMs > limits.garbageMs ? 'the lock file is empty or damaged' : undefined;
-  if (holder.hostname === os.hostname() && !isProcessAlive(holder.pid)) return `process ${holder.pid} is no longer running`;
-  // A live holder refreshes the file's mtime; a silent one is gone (its pid was reused, or it ran
-  // on another host sharing this folder).
-  if (ageMs > limits.staleMs) return `it was not refreshed for ${Math.round(ageMs / 1000)} s`;
+  if (holder.hostname !== os.hostname()) {
+    return ageMs > limits.staleMs ? `it was not refreshed for ${Math.round(ageMs / 1000)} s by process ${holder.pid} on ${holder.hostname}` : undefined;
+  }
+  if (!isProcessAlive(holder.pid)) return `process ${holder.pid} is no longer running`;
+  const current = await processStart(holder.pid);
+  if (current?.hasExited === true) return `process ${holder.pid} has exited`;
+  if (holder.startedAt !== undefined && current !== undefined && current.startedAt !== holder.startedAt) {
+    return `process ${holder.pid} is no longer running (its pid now names another process)`;
+  }
   return undefined;
 }

@@ -1,0 +1,43 @@
+import { readFile } from 'node:fs/promises';
+
+/** What /proc says about a process: when it started (boot id + clock ticks since boot) and whether it has exited (a zombie). */
+export interface ProcessStart {
+  readonly startedAt: string;
+  readonly hasExited: boolean;
+}
+
+let bootId: Promise<string | undefined> | undefined;
+
+/** The kernel's boot id, so a start time from before a reboot never matches one after it. */
+function currentBootId(): Promise<string | undefined> {
+  bootId ??= readFile('/proc/sys/kernel/random/boot_id', 'utf8').then(
+    (text) => text.trim(),
+    () => undefined,
+  );
+  return bootId;
+}
+
+/**
+ * When process `pid` started, from `/proc/<pid>/stat` (Linux only; undefined elsewhere or when
+ * the process is gone). A pid that now names another process has another start time, which is
+ * how a lock holder's pid being reused is told apart from the holder still running.
+ */
+export async function processStart(pid: number): Promise<ProcessStart | undefined> {
+  if (process.platform !== 'linux' || !Number.isInteger(pid) || pid <= 0) return undefined;
+  const [stat, boot] = await Promise.all([readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined), currentBootId()]);
+  if (stat === undefined || boot === undefined) return undefined;
+  // The command name (field 2) may hold spaces and parentheses: the fields after it start past the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const state = fields[0];
+  const ticks = fields[19];
+  if (state === undefined || ticks === undefined || !/^\d+$/.test(ticks)) return undefined;
+  return { startedAt: `${boot}:${ticks}`, hasExited: state === 'Z' || state === 'X' };
+}
+
+let ownStart: Promise<string | undefined> | undefined;
+
+/** This process's start time (see `processStart`), read once. */
+export function ownStartTime(): Promise<string | undefined> {
+  ownStart ??= processStart(process.pid).then((found) => found?.startedAt);
+  return ownStart;
+}
