@@ -1,5 +1,6 @@
 import type { Logger } from '../logging/logger';
 import type { MemoryCheckpointer } from './memory-checkpointer';
+import { runOutsideMemoryLocks } from './memory-lock';
 
 interface DirectoryCaptures {
   running: Promise<void> | undefined;
@@ -27,7 +28,8 @@ export class MemoryCaptureQueue {
     const captures = this.#directories.get(dir) ?? { running: undefined, pending: new Set<string>() };
     this.#directories.set(dir, captures);
     captures.pending.add(reason);
-    captures.running ??= this.#drain(dir, captures);
+    // Started outside the caller's memory lock: the capture outlives it.
+    captures.running ??= runOutsideMemoryLocks(() => this.#drain(dir, captures));
   }
 
   /** Resolves when no capture of `dir` is running or waiting. */

@@ -6,6 +6,7 @@ import { detectDrift, notUtf8Drift } from './memory-drift';
 import { isSameIdentity, type FileIdentity } from '../files/file-identity';
 import type { MemoryFileSnapshot } from './memory-file';
 import { memoryFileNames, parseEntries, usageOf } from './memory-format';
+import { runOutsideMemoryLocks } from './memory-lock';
 import type { MemoryWriteRecord } from './memory-write-record';
 
 /** A snapshot understood: its entries, drift status and usage. */
@@ -52,6 +53,8 @@ export class MemoryFileState {
   /** The on-disk version last read; `unknown` after Vigil wrote (the writer does not report it). */
   #readIdentity: { readonly identity: FileIdentity | undefined } | 'unknown' = 'unknown';
   #tail: Promise<unknown> = Promise.resolve();
+  /** Changes observed by the running task, reported when it ends (after it released its locks). */
+  readonly #outbox: MemoryChange[] = [];
 
   constructor(
     readonly directory: ResolvedMemoryDirectory,
@@ -76,16 +79,28 @@ export class MemoryFileState {
     return this.#readIdentity !== 'unknown' && isSameIdentity(this.#readIdentity.identity, identity);
   }
 
-  /** Runs `task` after every earlier task on this file (serialized; a failure does not block the next). */
+  /**
+   * Runs `task` after every earlier task on this file (serialized; a failure does not block the
+   * next). The changes it observed go to the sink when it ends, outside any memory lock: a
+   * listener that starts a mutation then takes the locks itself, after this task released them.
+   */
   run<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.#tail.then(task, task);
+    const result = this.#tail.then(task, task).finally(() => this.#flush());
     this.#tail = result.catch(() => undefined);
     return result;
   }
 
+  #flush(): void {
+    const changes = this.#outbox.splice(0);
+    if (changes.length === 0) return;
+    runOutsideMemoryLocks(() => {
+      for (const change of changes) this.sink(change);
+    });
+  }
+
   /**
-   * Reports the snapshot if it differs from the last known version and returns the change; the
-   * first snapshot of a file is its baseline and is not reported.
+   * Reports the snapshot if it differs from the last known version and returns the change (the
+   * sink gets it when the running task ends); the first snapshot of a file is its baseline.
    */
   observe(snapshot: MemoryFileSnapshot, options: ObserveOptions): MemoryChange | undefined {
     const parsed = parseSnapshot(snapshot, this.limit);
@@ -110,7 +125,7 @@ export class MemoryFileState {
       notifications: options.notifications,
     };
     if (!isVigil) this.#lastExternal = change;
-    this.sink(change);
+    this.#outbox.push(change);
     return change;
   }
 }

@@ -6,7 +6,7 @@ import { writeMemoryBackup } from './memory-backup';
 import { joinEntries } from './memory-format';
 import { memoryLockPath, withMemoryLock } from './memory-lock';
 import type { MemoryService } from './memory-service';
-import { backupsIn, holdMemoryLockInChild, memoryServiceFor, rejection } from './test-support/memory-fixtures';
+import { backupsIn, holdMemoryLockInChild, memoryServiceFor, rejection, writeBackupsFromProcesses } from './test-support/memory-fixtures';
 
 let temp: { dir: string; remove: () => Promise<void> };
 let memory: MemoryService;
@@ -35,6 +35,16 @@ describe('drift backups', () => {
     expect(await readFile(second.path, 'utf8')).toBe('second drift');
     if (process.platform !== 'win32') expect((await stat(first.path)).mode & 0o777).toBe(0o600);
   });
+
+  it('never overwrite one another when several processes back up in the same millisecond', async () => {
+    const now = new Date('2026-05-23T09:51:00.123Z');
+    const paths = await writeBackupsFromProcesses(file, 4, 40, now);
+    expect(paths).toHaveLength(160);
+    expect(new Set(paths).size).toBe(160);
+    const contents = await Promise.all((await backupsIn(temp.dir)).map((name) => readFile(path.join(temp.dir, name), 'utf8')));
+    const expected = Array.from({ length: 4 }, (_, id) => Array.from({ length: 40 }, (__, index) => `writer ${id} backup ${index}`)).flat();
+    expect(contents.sort()).toEqual(expected.sort());
+  }, 60_000);
 
   it('never write through a planted symlink', async () => {
     const victim = path.join(temp.dir, 'victim.txt');

@@ -11,7 +11,7 @@ import type { LateWriteWatch } from './memory-late-writes';
 import { openMemoryFile, readMemoryFile, sha256Of, statIdentity, type MemoryFileSnapshot } from './memory-file';
 import { parseSnapshot, type MemoryFileState, type ParsedSnapshot } from './memory-file-state';
 import { joinEntries, parseEntries, usageOf } from './memory-format';
-import { withMemoryLock } from './memory-lock';
+import { hermesSidecarMode, withMemoryLock } from './memory-lock';
 import { writeMemoryBackup } from './memory-backup';
 import { driftError } from './memory-refusal';
 import { entryDigest, readWriteRecord, writeWriteRecord, type MemoryWriteRecord } from './memory-write-record';
@@ -208,7 +208,7 @@ async function attempt(
     }
     const raced = await opened.changedSinceRead();
     if (raced !== undefined) preserved.push(await rescueRacedWrite(deps, state.file, raced, decision.entries));
-    deps.lateWrites.watch(state.file, opened);
+    deps.lateWrites.watch(state.file, opened, { hermesSidecar: hermesSidecarMode(state.directory), ...(deps.lockTimeoutMs === undefined ? {} : { timeoutMs: deps.lockTimeoutMs }) });
     isHandedOff = true;
     deps.checkpoints?.noteWritten([snapshot.path]);
     state.observe(writtenSnapshot(snapshot, text), { source: 'vigil', notifications: 0 });
@@ -256,7 +256,7 @@ export function runGuardedChange(state: MemoryFileState, change: GuardedChange, 
         purpose: change.purpose,
         logger: deps.logger,
         // Hermes's own memory folder: its MEMORY.md.lock is flocked even before Hermes first creates it.
-        hermesSidecar: state.directory.source === 'hermes' ? 'create' : 'if-present',
+        hermesSidecar: hermesSidecarMode(state.directory),
         ...(deps.lockTimeoutMs === undefined ? {} : { timeoutMs: deps.lockTimeoutMs }),
       },
     );

@@ -77,7 +77,7 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
   const listeners = new Set<(change: MemoryChange) => void>();
   const reportProblem = (message: string): void => options.onProblem?.(message);
   const captures = new MemoryCaptureQueue(options.checkpoints, logger, reportProblem);
-  const lateWrites = new LateWriteWatch(logger, reportProblem);
+  const lateWrites = new LateWriteWatch({ logger, reportProblem });
   const deps: GuardedChangeDependencies = {
     logger,
     checkpoints: options.checkpoints,
