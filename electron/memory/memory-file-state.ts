@@ -7,7 +7,7 @@ import { isSameIdentity, type FileIdentity } from '../files/file-identity';
 import type { MemoryFileSnapshot } from './memory-file';
 import { memoryFileNames, parseEntries, usageOf } from './memory-format';
 import { runOutsideMemoryLocks } from './memory-lock';
-import type { MemoryWriteRecord } from './memory-write-record';
+import { writtenByOtherVigil, type MemoryWriteRecord } from './memory-write-record';
 
 /** A snapshot understood: its entries, drift status and usage. */
 export interface ParsedSnapshot {
@@ -32,8 +32,11 @@ export type MemoryChangeSink = (change: MemoryChange) => void;
 
 /** How a fresh read came about. */
 export interface ObserveOptions {
-  /** `vigil`: this process just wrote it · `detect`: a watcher or a mutation read it; the record decides. */
-  readonly source: 'vigil' | 'detect';
+  /**
+   * `vigil`: this service just wrote it · `restore`: this service's restore guard saw a restore
+   * write it · `detect`: a watcher or a mutation read it; the write record decides.
+   */
+  readonly source: 'vigil' | 'restore' | 'detect';
   readonly record?: MemoryWriteRecord | undefined;
   /** File-system notifications behind this read (0 when a mutation read it). */
   readonly notifications: number;
@@ -60,6 +63,8 @@ export class MemoryFileState {
     readonly directory: ResolvedMemoryDirectory,
     readonly target: MemoryTarget,
     readonly sink: MemoryChangeSink,
+    /** The service's writer id in write records (see `RecordedWrite.writer`). */
+    readonly writer: string,
   ) {
     this.file = path.join(directory.path, memoryFileNames[target]);
   }
@@ -104,13 +109,17 @@ export class MemoryFileState {
    */
   observe(snapshot: MemoryFileSnapshot, options: ObserveOptions): MemoryChange | undefined {
     const parsed = parseSnapshot(snapshot, this.limit);
-    this.#readIdentity = options.source === 'vigil' ? 'unknown' : { identity: snapshot.identity };
+    this.#readIdentity = options.source === 'detect' ? { identity: snapshot.identity } : 'unknown';
     const previous = this.#known;
     this.#known = parsed.version;
     // The first read of a file no one has read before is the baseline, not a change.
     if (previous === undefined) return undefined;
     if (previous.exists === parsed.version.exists && previous.sha256 === parsed.version.sha256) return undefined;
-    const isVigil = options.source === 'vigil' || (snapshot.sha256 !== null && options.record?.sha256 === snapshot.sha256);
+    // Another Vigil writer's version is Vigil's; one this service wrote itself was observed when it
+    // wrote it, so finding it on disk again means someone else put it back.
+    const byOther = options.source === 'detect' ? writtenByOtherVigil(options.record, snapshot.sha256, this.writer) : undefined;
+    const isVigil = options.source !== 'detect' || byOther !== undefined;
+    const isRestore = options.source === 'restore' || byOther?.isRestore === true;
     const change: MemoryChange = {
       dir: this.directory.path,
       target: this.target,
@@ -123,6 +132,7 @@ export class MemoryFileState {
       drift: parsed.drift,
       usage: parsed.usage,
       notifications: options.notifications,
+      ...(isRestore ? { isRestore: true } : {}),
     };
     if (!isVigil) this.#lastExternal = change;
     this.#outbox.push(change);

@@ -1,4 +1,4 @@
-import { lstat, open, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
+import { lstat, open, readFile, readdir, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
@@ -128,6 +128,44 @@ describe('the memory lock', () => {
 });
 
 describe('writers that race a replace', () => {
+  it('keep a version another program renamed into place between the writer\'s last check and its rename', async () => {
+    const problems: string[] = [];
+    let isRaced = false;
+    const racing = await memoryServiceFor(temp.dir, {
+      onProblem: (message) => problems.push(message),
+      // An editor saving MEMORY.md (temp file + rename) at the worst moment: after Vigil's check.
+      afterWriteCheck: async () => {
+        if (isRaced) return;
+        isRaced = true;
+        const editorTemp = path.join(temp.dir, '.MEMORY.md.editor-tmp');
+        await writeFile(editorTemp, joinEntries(['likes tea', 'saved by an editor']));
+        await rename(editorTemp, file);
+      },
+    });
+    try {
+      await writeFile(file, 'likes tea');
+      const result = await racing.mutate(temp.dir, 'memory', { action: 'add', content: 'uses vim' });
+      expect(result.outcome).toBe('changed');
+      expect(await readFile(file, 'utf8')).toBe(joinEntries(['likes tea', 'uses vim']));
+      const raced = result.preserved.find((item) => item.reason === 'raced-write');
+      expect(raced?.entries).toEqual(['saved by an editor']);
+      expect(await readFile(raced?.backup ?? '', 'utf8')).toBe(joinEntries(['likes tea', 'saved by an editor']));
+      expect(result.message).toContain(raced?.backup);
+      expect(problems.join('\n')).toContain('while Vigil was replacing it');
+      // The hidden link that kept it is gone.
+      expect((await readdir(temp.dir)).filter((name) => name.includes('vigil-tmp'))).toEqual([]);
+    } finally {
+      await racing.dispose();
+    }
+  });
+
+  it('keep nothing extra when no other program wrote', async () => {
+    await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'likes tea' });
+    const result = await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'uses vim' });
+    expect(result.preserved).toEqual([]);
+    expect((await readdir(temp.dir)).filter((name) => !name.startsWith('.'))).toEqual(['MEMORY.md']);
+  });
+
   it('rescue a write that lands in the old file after Vigil renamed over it', async () => {
     const problems: string[] = [];
     const watched = await memoryServiceFor(temp.dir, { onProblem: (message) => problems.push(message) });

@@ -15,7 +15,7 @@ import type { Disposer } from '../core/disposable';
 import type { Unsubscribe } from '../core/event-hub';
 import type { Logger } from '../logging/logger';
 import { proposeEntries, recommendProposal } from './memory-adoption';
-import { MemoryCaptureQueue } from './memory-capture';
+import { captureChange, MemoryCaptureQueue, reportedVersions } from './memory-capture';
 import { LateWriteWatch } from './memory-late-writes';
 import type { MemoryCheckpointer } from './memory-checkpointer';
 import type { ResolvedMemoryDirectory } from './memory-config';
@@ -25,7 +25,7 @@ import { MemoryFileState, parseSnapshot } from './memory-file-state';
 import { memoryFileNames, memoryTargets } from './memory-format';
 import { runGuardedChange, type GuardedChangeDependencies } from './memory-mutation';
 import { watchMemoryDirectory } from './memory-watcher';
-import { readWriteRecord } from './memory-write-record';
+import { newWriterId, readWriteRecord } from './memory-write-record';
 
 /** What the composition root passes to the memory service. */
 export interface MemoryServiceOptions {
@@ -39,6 +39,8 @@ export interface MemoryServiceOptions {
   readonly lockTimeoutMs?: number;
   /** A background problem no call result carries (a failed checkpoint, a raced write). */
   readonly onProblem?: (message: string) => void;
+  /** Runs inside each write between the writer's last check and its rename: a seam for tests standing in for another program then. */
+  readonly afterWriteCheck?: () => Promise<void>;
 }
 
 /** Options of one mutation. */
@@ -78,13 +80,16 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
   const reportProblem = (message: string): void => options.onProblem?.(message);
   const captures = new MemoryCaptureQueue(options.checkpoints, logger, reportProblem);
   const lateWrites = new LateWriteWatch({ logger, reportProblem });
+  const writer = newWriterId();
   const deps: GuardedChangeDependencies = {
     logger,
+    writer,
     checkpoints: options.checkpoints,
     captures,
     lateWrites,
     reportProblem,
     ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
+    ...(options.afterWriteCheck === undefined ? {} : { afterWriteCheck: options.afterWriteCheck }),
   };
   const broadcast = (change: MemoryChange): void => {
     for (const listener of listeners) {
@@ -97,7 +102,7 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
   };
   const states = new Map<string, Map<MemoryTarget, MemoryFileState>>();
   for (const directory of options.directories) {
-    states.set(directory.path, new Map(memoryTargets.map((target) => [target, new MemoryFileState(directory, target, broadcast)])));
+    states.set(directory.path, new Map(memoryTargets.map((target) => [target, new MemoryFileState(directory, target, broadcast, writer)])));
   }
   const watched = new Set<string>();
   const disposers: Disposer[] = [];
@@ -116,11 +121,11 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
     });
   }
 
-  /** Reads a file in its queue and reports the version if it is new; external versions are checkpointed. */
+  /** Reads a file in its queue and reports the version if it is new; every version this service did not write is checkpointed. */
   async function refresh(state: MemoryFileState, notifications: number): Promise<MemoryFileSnapshot> {
     const snapshot = await readMemoryFile(state.file);
     const change = state.observe(snapshot, { source: 'detect', record: await readWriteRecord(state.file), notifications });
-    if (change?.source === 'external') captures.schedule(state.directory.path, `external edit of ${path.basename(state.file)}`);
+    if (change !== undefined) captureChange(captures, change, snapshot);
     return snapshot;
   }
 
@@ -130,11 +135,16 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
     await refresh(state, 0);
   }
 
+  const isWatching = options.watch !== undefined && options.watch !== false;
   for (const directory of options.directories) {
     if (directory.source !== 'hermes') await mkdir(directory.path, { recursive: true, mode: 0o700 });
+    const baselines = [];
     for (const state of states.get(directory.path)?.values() ?? []) {
-      await state.run(() => refresh(state, 0)).catch((error: unknown) => logger.warn('could not read a memory file', { file: state.file, error }));
+      const baseline = await state.run(() => refresh(state, 0)).catch((error: unknown) => logger.warn('could not read a memory file', { file: state.file, error }));
+      if (baseline !== undefined) baselines.push(...reportedVersions(state.file, baseline));
     }
+    // A watching service reports later versions against these baselines, so they go on the timeline too.
+    if (isWatching && baselines.length > 0) captures.schedule(directory.path, 'memory at start-up', baselines);
   }
 
   if (options.watch !== undefined && options.watch !== false) {

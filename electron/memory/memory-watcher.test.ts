@@ -1,4 +1,4 @@
-import { appendFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
@@ -85,6 +85,47 @@ describe('the memory watcher', () => {
       ['external', 'external'],
     ]);
     expect(external.previous.entries).toEqual(['written by this process', 'written by another Vigil']);
+  });
+
+  it('recognises both of two Vigil writes in quick succession, even when the second one\'s record is on disk before the first version is read', async () => {
+    memory = await memoryServiceFor(temp.dir);
+    recorder = new ChangeRecorder(memory);
+    const first = await memoryServiceFor(temp.dir);
+    let second: MemoryService | undefined;
+    try {
+      await first.mutate(temp.dir, 'memory', { action: 'add', content: 'written by one Vigil process' });
+      // The other process has recorded its version and is about to rename it into place: this
+      // service reads the first process's version now.
+      let readAtTheWorstMoment: Promise<unknown> | undefined;
+      second = await memoryServiceFor(temp.dir, {
+        afterWriteCheck: () => {
+          readAtTheWorstMoment ??= memory.read(temp.dir, 'memory');
+          return readAtTheWorstMoment.then(() => undefined);
+        },
+      });
+      await second.mutate(temp.dir, 'memory', { action: 'add', content: 'written by another Vigil process' });
+      await memory.read(temp.dir, 'memory');
+    } finally {
+      await first.dispose();
+      await second?.dispose();
+    }
+    expect(recorder.changes.map((change) => [change.source, change.diff.added.join('|')])).toEqual([
+      ['vigil', 'written by one Vigil process'],
+      ['vigil', 'written by another Vigil process'],
+    ]);
+  });
+
+  it('reports an external undo back to Vigil\'s own last version as external', async () => {
+    await start();
+    await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'likes tea' });
+    const vigilVersion = await readFile(file);
+    await replaceByRename(joinEntries(['likes green tea']));
+    await recorder.waitFor('the external edit', (change) => change.current.entries.includes('likes green tea'));
+    // An editor's undo puts Vigil's bytes back.
+    await replaceByRename(vigilVersion.toString('utf8'));
+    const undo = await recorder.waitFor('the undo', (change) => change.previous.entries.includes('likes green tea'));
+    expect(undo.current.sha256).toBe(sha256Of(vigilVersion));
+    expect(recorder.changes.map((change) => change.source)).toEqual(['vigil', 'external', 'external']);
   });
 
   /**
