@@ -46,7 +46,12 @@ export interface RestoreServiceOptions {
    * one-shot engine's snapshot walks the tree itself, so it does not need it.
    */
   readonly checkScopeAfterRestore?: boolean;
+  /** Wraps each restore's snapshot, plan and writes (the memory store takes its locks here); default: none. */
+  readonly guard?: RestoreGuard;
 }
+
+/** Runs the part of a restore of `dir` that snapshots, plans and writes, inside whatever guard a caller needs. */
+export type RestoreGuard = <T>(dir: string, work: () => Promise<T>) => Promise<T>;
 
 /** Options of one restore. */
 export interface RestoreOptions {
@@ -81,7 +86,7 @@ export function restoreServiceFor(
   root: string,
   logger: Logger,
   events?: Pick<EventHub, 'emit'>,
-  extra: Pick<RestoreServiceOptions, 'checkScopeAfterRestore'> = {},
+  extra: Pick<RestoreServiceOptions, 'checkScopeAfterRestore' | 'guard'> = {},
 ): RestoreService {
   const ledger = createWriteLedger(writeLedgerFile(root), logger);
   return createRestoreService({ engine, ledger, root, maxFileBytes: engine.maxFileBytes, ignoredFolders: [root], logger, ...(events && { events }), ...extra });
@@ -137,7 +142,8 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
         onProgress?.(event);
         options.events?.emit('checkpoints:restore-progressed', event);
       };
-      return directoryLock(checkpoint.dir).withLock(async () => {
+      const guard: RestoreGuard = options.guard ?? ((_dir, work) => work());
+      return directoryLock(checkpoint.dir).withLock(() => guard(checkpoint.dir, async () => {
         report({ phase: 'snapshot', done: 0, total: 1 });
         // A folder deleted whole is brought back: its checkpoints outlive it.
         await mkdir(checkpoint.dir, { recursive: true }).catch((error: unknown) => {
@@ -180,7 +186,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
         report({ phase: 'done', done: counts.done, total: outcomes.length });
         options.logger.info('restore applied', { dir: checkpoint.dir, checkpoint: checkpoint.id, preRollback: preRollback.id, ...counts });
         return { plan, preRollback, outcomes, counts, removedDirectories: [...applied.removedDirectories], isVerified: applied.isVerified && unaccounted.length === 0 };
-      }, `restore of ${checkpoint.dir}`);
+      }), `restore of ${checkpoint.dir}`);
     },
   };
 }

@@ -158,6 +158,22 @@ describe('memory directories are checkpointed directories', () => {
     git('fsck', '--full', '--no-dangling');
   });
 
+  it('puts each version of a memory folder inside Vigil\'s data folder on the timeline of a watching engine', async () => {
+    // As in the app: $VIGIL_HOME/memories beside $VIGIL_HOME/checkpoints, whose engine ignores $VIGIL_HOME elsewhere.
+    await checkpoints.dispose();
+    checkpoints = new CheckpointService({ root: path.join(temp.dir, 'checkpoints'), logger: silentLogger, watch: true });
+    const memory = await memoryServiceFor(memories, { checkpoints, watch: {} });
+    try {
+      await memory.mutate(memories, 'memory', { action: 'add', content: 'likes tea' });
+      await memory.mutate(memories, 'memory', { action: 'add', content: 'uses vim' });
+      await memory.settled();
+    } finally {
+      await memory.dispose();
+    }
+    expect(versionsOnTimeline()).toEqual([null, 'likes tea', 'likes tea\n§\nuses vim']);
+    expect(await backupsIn(memories)).toEqual([]);
+  });
+
   it('goes ahead and says so when the checkpoint fails', async () => {
     const problems: string[] = [];
     const failing: MemoryCheckpointer = {

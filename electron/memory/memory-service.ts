@@ -11,6 +11,7 @@ import type {
 } from '../../shared/contract/memory-contract';
 import { AppError } from '../../shared/errors';
 import type { Attribution } from '../checkpoints/checkpoint-types';
+import type { RestoreGuard } from '../checkpoints/restore-service';
 import type { Disposer } from '../core/disposable';
 import type { Unsubscribe } from '../core/event-hub';
 import type { Logger } from '../logging/logger';
@@ -24,6 +25,7 @@ import { readMemoryFile, statIdentity, type MemoryFileSnapshot } from './memory-
 import { MemoryFileState, parseSnapshot } from './memory-file-state';
 import { memoryFileNames, memoryTargets } from './memory-format';
 import { runGuardedChange, type GuardedChangeDependencies } from './memory-mutation';
+import { createMemoryRestoreGuard, type GuardedMemoryFile } from './memory-restore-guard';
 import { watchMemoryDirectory } from './memory-watcher';
 import { newWriterId, readWriteRecord } from './memory-write-record';
 
@@ -62,6 +64,8 @@ export interface MemoryService {
   adopt(dir: string, target: MemoryTarget, basis: string | null, entries: readonly string[], attribution?: Attribution): Promise<MemoryMutationResult>;
   /** Every change of every managed file, Vigil's and external. */
   onChange(listener: (change: MemoryChange) => void): Unsubscribe;
+  /** The checkpoint restore service's guard: a restore of a memory folder takes the memory locks and is reported as Vigil's. */
+  readonly guardRestore: RestoreGuard;
   /** Resolves when the background checkpoints of external edits are done. */
   settled(): Promise<void>;
   dispose(): Promise<void>;
@@ -104,6 +108,7 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
   for (const directory of options.directories) {
     states.set(directory.path, new Map(memoryTargets.map((target) => [target, new MemoryFileState(directory, target, broadcast, writer)])));
   }
+  const statesByFile = new Map([...states.values()].flatMap((byTarget) => [...byTarget.values()].map((state) => [state.file, state] as const)));
   const watched = new Set<string>();
   const disposers: Disposer[] = [];
 
@@ -262,6 +267,23 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
         deps,
       );
     },
+
+    guardRestore: createMemoryRestoreGuard({
+      directories: () => options.directories,
+      writer,
+      logger,
+      ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
+      // In each file's queue, so no watcher read or mutation of it runs in the middle of a restore.
+      queue: <T>(files: readonly GuardedMemoryFile[], work: () => Promise<T>): Promise<T> => {
+        let run = work;
+        for (const state of files.flatMap(({ file }) => statesByFile.get(file) ?? []).reverse()) {
+          const inner = run;
+          run = () => state.run(inner);
+        }
+        return run();
+      },
+      onRestored: ({ file, snapshot }) => statesByFile.get(file)?.observe(snapshot, { source: 'restore', notifications: 0 }),
+    }),
 
     onChange(listener) {
       listeners.add(listener);

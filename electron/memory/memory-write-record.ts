@@ -4,6 +4,7 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../files/atomic-write';
+import { isProcessAlive } from '../process/is-process-alive';
 import { sha256Of } from './memory-file';
 
 /** One version of a memory file a Vigil writer put on disk. */
@@ -30,6 +31,8 @@ export interface MemoryWriteRecord {
   readonly entries: readonly string[];
   /** The newest writes first, at most `maxRecentWrites`. */
   readonly recent: readonly RecordedWrite[];
+  /** A restore that is writing the file right now (its versions are recorded when it is done). */
+  readonly restoring?: { readonly writer: string; readonly pid: number; readonly since: string };
 }
 
 /** How many writes the record remembers: enough for a burst of writers, small enough to read on every change. */
@@ -45,6 +48,7 @@ const recordSchema = z.union([
     recent: z
       .array(z.object({ sha256: sha256Schema, writer: z.string().max(64), pid: z.number().int(), writtenAt: z.string(), isRestore: z.boolean() }))
       .max(maxRecentWrites),
+    restoring: z.object({ writer: z.string().max(64), pid: z.number().int(), since: z.string() }).optional(),
   }),
   // The first format: the last write only.
   z
@@ -88,13 +92,17 @@ export async function readWriteRecord(file: string): Promise<MemoryWriteRecord |
 }
 
 /**
- * The Vigil write that put a version with this sha256 on disk, unless `writer` made it: a version
- * a memory service wrote itself it observed as it wrote it, so finding it again on disk later
- * means someone else put those bytes back (an undo in an editor), which is not Vigil's doing.
+ * Whether another Vigil writer put this version on disk (and whether by a restore): a recorded
+ * write of another writer, or a restore by another writer that is still writing (a live process).
+ * A version a memory service wrote itself it observed as it wrote it, so finding it again on disk
+ * later means someone else put those bytes back (an undo in an editor): not Vigil's doing.
  */
-export function writtenByOtherVigil(record: MemoryWriteRecord | undefined, sha256: string | null, writer: string): RecordedWrite | undefined {
-  if (sha256 === null) return undefined;
-  return record?.recent.find((write) => write.sha256 === sha256 && write.writer !== writer);
+export function writtenByOtherVigil(record: MemoryWriteRecord | undefined, sha256: string | null, writer: string): { readonly isRestore: boolean } | undefined {
+  if (record === undefined) return undefined;
+  const recorded = sha256 === null ? undefined : record.recent.find((write) => write.sha256 === sha256 && write.writer !== writer);
+  if (recorded !== undefined) return { isRestore: recorded.isRestore };
+  const { restoring } = record;
+  return restoring !== undefined && restoring.writer !== writer && isProcessAlive(restoring.pid) ? { isRestore: true } : undefined;
 }
 
 /** What one write adds to the record. */
@@ -106,14 +114,32 @@ export interface WriteToRecord {
   readonly isRestore?: boolean;
 }
 
-/** Records a version Vigil is about to write (or, for a restore, just wrote): under the memory lock, so writers never lose each other's entries. */
+async function saveRecord(file: string, record: MemoryWriteRecord): Promise<void> {
+  await writeFileAtomic(writeRecordPath(file), `${JSON.stringify(record)}\n`, { mode: 0o600, requireCanonical: true });
+}
+
+/**
+ * Records a version Vigil is about to write (or, for a restore, just wrote), ending any restore
+ * marker: under the memory lock, so writers never lose each other's entries.
+ */
 export async function writeWriteRecord(file: string, write: WriteToRecord): Promise<void> {
   const previous = await readWriteRecord(file);
   const entry: RecordedWrite = { sha256: write.sha256, writer: write.writer, pid: process.pid, writtenAt: new Date().toISOString(), isRestore: write.isRestore ?? false };
-  const record: MemoryWriteRecord = {
+  await saveRecord(file, {
     version: 2,
     entries: write.authored === undefined ? (previous?.entries ?? []) : write.authored.map(entryDigest),
     recent: [entry, ...(previous?.recent ?? []).filter((item) => item.sha256 !== write.sha256 || item.writer !== write.writer)].slice(0, maxRecentWrites),
-  };
-  await writeFileAtomic(writeRecordPath(file), `${JSON.stringify(record)}\n`, { mode: 0o600, requireCanonical: true });
+  });
+}
+
+/**
+ * Marks the file as being restored by `writer` (before a restore writes it, under the memory
+ * lock), or ends the mark: a watcher elsewhere that reads the restored version before the restore
+ * records it still knows it as Vigil's restore.
+ */
+export async function markRestoring(file: string, writer: string | undefined): Promise<void> {
+  const previous = await readWriteRecord(file);
+  if (writer === undefined && previous?.restoring === undefined) return;
+  const { restoring: _ended, ...rest } = previous ?? { version: 2 as const, entries: [], recent: [] };
+  await saveRecord(file, writer === undefined ? rest : { ...rest, restoring: { writer, pid: process.pid, since: new Date().toISOString() } });
 }
