@@ -1,14 +1,16 @@
-import { existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MemoryMutationResult } from '../../shared/contract/memory-contract';
 import { writeFileAtomic } from '../files/atomic-write';
+import { createConfiguredMemoryService } from '../memory/configured-memory-service';
 import { memoryDirectoryId, type ResolvedMemoryDirectory } from '../memory/memory-config';
 import { openMemoryFile } from '../memory/memory-file';
 import { LateWriteWatch } from '../memory/memory-late-writes';
 import { withMemoryLock } from '../memory/memory-lock';
 import { createMemoryService, type MemoryService } from '../memory/memory-service';
+import { ChangeRecorder } from '../memory/test-support/change-recorder';
 import { backupsIn } from '../memory/test-support/memory-fixtures';
 import { makeTempDir } from '../test-support/temp-dir';
 import { startHermesLock } from './test-support/hermes-lock-process';
@@ -130,6 +132,44 @@ describe("Hermes's memory lock", () => {
     memory = await serviceFor('config');
     await memory.mutate(base, 'memory', { action: 'add', content: 'a fact' });
     expect(existsSync(path.join(base, 'MEMORY.md.lock'))).toBe(false);
+  });
+
+  it('manages Hermes\'s memories folder from the moment Hermes creates it, after Vigil started', async () => {
+    const hermesMemories = path.join(base, 'hermes', 'memories');
+    logger = recordingLogger();
+    const service = (memory = await createConfiguredMemoryService({
+      paths: { config: path.join(base, 'vigil', 'config.json'), memories: path.join(base, 'vigil', 'memories') },
+      env: { HERMES_HOME: path.join(base, 'hermes') },
+      logger,
+      watch: { appearPollMs: 20 },
+    }));
+    expect((await service.directories()).map((directory) => directory.source)).toEqual(['vigil']);
+    await expect(service.read(hermesMemories, 'memory')).rejects.toMatchObject({ code: 'not_found', message: expect.stringContaining('does not exist yet') as unknown });
+    const recorder = new ChangeRecorder(service);
+    try {
+      mkdirSync(hermesMemories, { recursive: true });
+      writeFileSync(path.join(hermesMemories, 'MEMORY.md'), 'written by Hermes');
+      const created = await recorder.waitFor('Hermes\'s first memory', (change) => change.dir === hermesMemories);
+      expect(created).toMatchObject({ source: 'external', current: { entries: ['written by Hermes'] } });
+      expect(await service.directories()).toContainEqual(expect.objectContaining({ path: hermesMemories, source: 'hermes', exists: true, isWatched: true }));
+      appendFileSync(path.join(hermesMemories, 'MEMORY.md'), '\n§\nand another');
+      await recorder.waitFor('the next edit', (change) => change.dir === hermesMemories && change.current.entries.length === 2);
+      await service.mutate(hermesMemories, 'memory', { action: 'add', content: 'added by Vigil' });
+      expect(statSync(path.join(hermesMemories, 'MEMORY.md.lock')).mode & 0o777).toBe(0o600);
+    } finally {
+      recorder.dispose();
+    }
+  });
+
+  it('takes Hermes\'s flock in a configured folder that is Hermes\'s memories folder, before any MEMORY.md.lock exists', async () => {
+    const hermesMemories = path.join(base, 'hermes', 'memories');
+    mkdirSync(hermesMemories, { recursive: true });
+    const config = path.join(base, 'config.json');
+    writeFileSync(config, JSON.stringify({ memory: { includeDefaults: false, directories: [{ path: hermesMemories, label: 'agent memory' }] } }));
+    const service = (memory = await createConfiguredMemoryService({ paths: { config, memories: path.join(base, 'vigil-memories') }, env: { HERMES_HOME: path.join(base, 'hermes') }, logger: recordingLogger() }));
+    expect((await service.directories()).map((directory) => [directory.source, directory.label])).toEqual([['hermes', 'agent memory']]);
+    await service.mutate(hermesMemories, 'memory', { action: 'add', content: 'a fact' });
+    expect(statSync(path.join(hermesMemories, 'MEMORY.md.lock')).mode & 0o777).toBe(0o600);
   });
 
   it('refuses to change memory through a symlinked Hermes lock file, leaving the file untouched', async () => {

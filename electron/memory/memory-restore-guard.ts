@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RestoreGuard } from '../checkpoints/restore-service';
 import type { Logger } from '../logging/logger';
@@ -32,14 +33,20 @@ export interface MemoryRestoreGuardOptions {
   readonly onRestored?: (restored: RestoredMemoryFile) => void;
 }
 
-/** The memory files inside `dir` (the folder itself, or one below it), in a fixed order so that locks are always taken in it. */
-function filesWithin(dir: string, directories: readonly ResolvedMemoryDirectory[]): GuardedMemoryFile[] {
+/**
+ * The memory files inside `dir` (the folder itself, or one below it), in a fixed order so that
+ * locks are always taken in it; an optional folder that does not exist (Hermes's, not created
+ * yet) is left alone, so no lock file ever creates it.
+ */
+async function filesWithin(dir: string, directories: readonly ResolvedMemoryDirectory[]): Promise<GuardedMemoryFile[]> {
   const root = path.resolve(dir);
-  return directories
-    .filter((directory) => {
-      const relative = path.relative(root, directory.path);
-      return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-    })
+  const inside = directories.filter((directory) => {
+    const relative = path.relative(root, directory.path);
+    return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  });
+  const present = await Promise.all(inside.map(async (directory) => directory.isOptional !== true || (await stat(directory.path).then((stats) => stats.isDirectory(), () => false))));
+  return inside
+    .filter((_directory, index) => present[index] === true)
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
     .flatMap((directory) => memoryTargets.map((target) => ({ file: path.join(directory.path, memoryFileNames[target]), directory })));
 }
@@ -71,7 +78,7 @@ export function createMemoryRestoreGuard(options: MemoryRestoreGuardOptions): Re
     )();
 
   return async (dir, work) => {
-    const files = filesWithin(dir, options.directories());
+    const files = await filesWithin(dir, options.directories());
     if (files.length === 0) return work();
     const queue = options.queue ?? (<T>(_files: readonly GuardedMemoryFile[], task: () => Promise<T>) => task());
     return queue(files, async () => {

@@ -26,7 +26,7 @@ import { MemoryFileState, parseSnapshot } from './memory-file-state';
 import { memoryFileNames, memoryTargets } from './memory-format';
 import { runGuardedChange, type GuardedChangeDependencies } from './memory-mutation';
 import { createMemoryRestoreGuard, type GuardedMemoryFile } from './memory-restore-guard';
-import { watchMemoryDirectory } from './memory-watcher';
+import { watchManagedDirectory, type MemoryWatchSettings } from './memory-directory-watch';
 import { newWriterId, readWriteRecord } from './memory-write-record';
 
 /** What the composition root passes to the memory service. */
@@ -36,7 +36,7 @@ export interface MemoryServiceOptions {
   /** Memory directories are checkpointed directories; omitted, no checkpoints are taken. */
   readonly checkpoints?: MemoryCheckpointer;
   /** Watch the directories for external edits (the app, `vigil serve`, `vigil memory watch`). */
-  readonly watch?: false | { readonly debounceMs?: number; readonly maxWaitMs?: number; readonly pollMs?: number };
+  readonly watch?: false | MemoryWatchSettings;
   /** How long a mutation waits for another writer's lock (default 10 s). */
   readonly lockTimeoutMs?: number;
   /** A background problem no call result carries (a failed checkpoint, a raced write). */
@@ -50,6 +50,10 @@ export interface MutateOptions {
   readonly attribution?: Attribution;
   /** How error messages name the request's fields (the agent tool spells them `old_text`). */
   readonly fieldOf?: FieldNamer;
+}
+
+async function isFolder(candidate: string): Promise<boolean> {
+  return stat(candidate).then((stats) => stats.isDirectory(), () => false);
 }
 
 /** The most of a file's text a view carries. */
@@ -116,6 +120,9 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
     const candidates = [path.resolve(dir), await realpath(path.resolve(dir)).catch(() => path.resolve(dir))];
     for (const directory of options.directories) {
       if (directory.id === dir || candidates.includes(directory.path)) {
+        if (directory.isOptional === true && !(await isFolder(directory.path))) {
+          throw new AppError('not_found', `${directory.path} does not exist yet; Vigil manages it from the moment Hermes Agent creates it (Vigil never creates Hermes's folders).`, { dir });
+        }
         const state = states.get(directory.path)?.get(target);
         if (state !== undefined) return state;
       }
@@ -153,53 +160,31 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
   }
 
   if (options.watch !== undefined && options.watch !== false) {
-    const { debounceMs, maxWaitMs, pollMs } = options.watch;
     for (const directory of options.directories) {
-      const byName = new Map([...(states.get(directory.path)?.values() ?? [])].map((state) => [path.basename(state.file), state]));
-      try {
-        disposers.push(
-          await watchMemoryDirectory({
-            dir: directory.path,
-            fileNames: Object.values(memoryFileNames),
-            ...(debounceMs === undefined ? {} : { debounceMs }),
-            ...(maxWaitMs === undefined ? {} : { maxWaitMs }),
-            ...(pollMs === undefined ? {} : { pollMs }),
-            onSettled: (fileName, notifications, reason) => {
-              const state = byName.get(fileName);
-              if (state === undefined) return;
-              const task = async (): Promise<void> => {
-                if (reason === 'notified') await refresh(state, notifications);
-                else await recheck(state);
-              };
-              state.run(task).catch((error: unknown) => {
-                logger.warn('could not read a changed memory file', { file: state.file, error });
-                reportProblem(`Could not read ${state.file} after it changed: ${error instanceof Error ? error.message : String(error)}`);
-              });
-            },
-            onError: (error) => {
-              logger.error('memory watcher failed', { dir: directory.path, error });
-              reportProblem(`Watching ${directory.path} failed: ${error instanceof Error ? error.message : String(error)}. External edits may go unnoticed until Vigil restarts.`);
-            },
-          }),
-        );
-        watched.add(directory.path);
-      } catch (error) {
-        logger.error('could not watch a memory directory', { dir: directory.path, error });
-        reportProblem(`Could not watch ${directory.path}; external edits will be noticed only when Vigil next reads the file.`);
-      }
+      disposers.push(
+        await watchManagedDirectory({
+          directory,
+          states: [...(states.get(directory.path)?.values() ?? [])],
+          settings: options.watch,
+          logger,
+          reportProblem,
+          refresh,
+          recheck,
+          onWatched: () => watched.add(directory.path),
+        }),
+      );
     }
   }
 
   return {
     async directories() {
-      return Promise.all(
-        options.directories.map(async (directory) => ({
-          ...directory,
-          limits: { ...directory.limits },
-          exists: await stat(directory.path).then((stats) => stats.isDirectory(), () => false),
-          isWatched: watched.has(directory.path),
-        })),
+      const listed = await Promise.all(
+        options.directories.map(async ({ isOptional, ...directory }) => {
+          const exists = await isFolder(directory.path);
+          return isOptional === true && !exists ? [] : [{ ...directory, limits: { ...directory.limits }, exists, isWatched: watched.has(directory.path) }];
+        }),
       );
+      return listed.flat();
     },
 
     async read(dir, target) {
