@@ -34,9 +34,12 @@ const excludedExtensions = new Set([
   'sqlite', 'sqlite3', 'db', 'db-journal', 'db-wal', 'mdb', 'log',
 ]);
 
-/** Single files never stored: secrets (`.env`, `.env.local`, …) and OS litter. */
+/** Hermes Agent's flock sidecars of memory files: replacing or deleting one in a restore would void the lock held on it. */
+const memoryLockSidecars = new Set(['MEMORY.md.lock', 'USER.md.lock']);
+
+/** Single files never stored: secrets (`.env`, `.env.local`, …), OS litter and memory lock sidecars. */
 function isExcludedFileName(name: string): boolean {
-  if (name.startsWith('.env')) return true;
+  if (name.startsWith('.env') || memoryLockSidecars.has(name)) return true;
   if (name === '.DS_Store' || name === 'Thumbs.db' || name === 'desktop.ini') return true;
   const dot = name.lastIndexOf('.');
   if (dot <= 0 || dot === name.length - 1) return false;
@@ -76,6 +79,6 @@ export function describeExclusions(): string {
   return [
     `version-control folders: ${[...vcsNames].join(', ')}`,
     `folders: ${[...excludedDirectoryNames].join(', ')}, *.egg-info`,
-    `files: .env*, .DS_Store, Thumbs.db, desktop.ini, and *.${[...excludedExtensions].join(', *.')}`,
+    `files: .env*, .DS_Store, Thumbs.db, desktop.ini, MEMORY.md.lock, USER.md.lock, and *.${[...excludedExtensions].join(', *.')}`,
   ].join('\n');
 }

@@ -46,7 +46,12 @@ export interface RestoreServiceOptions {
    * one-shot engine's snapshot walks the tree itself, so it does not need it.
    */
   readonly checkScopeAfterRestore?: boolean;
+  /** Wraps each restore's snapshot, plan and writes (the memory store takes its locks here); default: none. */
+  readonly guard?: RestoreGuard;
 }
+
+/** Runs the part of a restore of `dir` that snapshots, plans and writes, inside whatever guard a caller needs. */
+export type RestoreGuard = <T>(dir: string, work: () => Promise<T>) => Promise<T>;
 
 /** Options of one restore. */
 export interface RestoreOptions {
@@ -81,7 +86,7 @@ export function restoreServiceFor(
   root: string,
   logger: Logger,
   events?: Pick<EventHub, 'emit'>,
-  extra: Pick<RestoreServiceOptions, 'checkScopeAfterRestore'> = {},
+  extra: Pick<RestoreServiceOptions, 'checkScopeAfterRestore' | 'guard'> = {},
 ): RestoreService {
   const ledger = createWriteLedger(writeLedgerFile(root), logger);
   return createRestoreService({ engine, ledger, root, maxFileBytes: engine.maxFileBytes, ignoredFolders: [root], logger, ...(events && { events }), ...extra });
@@ -137,8 +142,11 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
         onProgress?.(event);
         options.events?.emit('checkpoints:restore-progressed', event);
       };
-      // While it runs, no retention cut drops the checkpoint and no maintenance deletes what it reads.
-      const run = (task: () => Promise<RestoreResult>): Promise<RestoreResult> => directoryLock(checkpoint.dir).withLock(() => engine.duringRestore(checkpoint.id, task), `restore of ${checkpoint.dir}`);
+      // While it runs, no retention cut drops the checkpoint and no maintenance deletes what it reads;
+      // the guard takes the memory locks when the folder is a memory folder.
+      const guard: RestoreGuard = options.guard ?? ((_dir, work) => work());
+      const run = (task: () => Promise<RestoreResult>): Promise<RestoreResult> =>
+        directoryLock(checkpoint.dir).withLock(() => guard(checkpoint.dir, () => engine.duringRestore(checkpoint.id, task)), `restore of ${checkpoint.dir}`);
       return run(async () => {
         report({ phase: 'snapshot', done: 0, total: 1 });
         // A folder deleted whole is brought back: its checkpoints outlive it.

@@ -106,7 +106,8 @@ export async function scanPaths(context: ScanContext, rels: Iterable<string>, ou
       context.state.setSkipped(rel, 'excluded', true);
       return;
     }
-    if (context.ignoredFolders.some((folder) => absolute.startsWith(`${folder}${path.sep}`))) return;
+    // Only an ignored folder inside the checkpointed one hides paths: $VIGIL_HOME/memories is checkpointed though $VIGIL_HOME is ignored.
+    if (context.ignoredFolders.some((folder) => folder.startsWith(`${context.root}${path.sep}`) && absolute.startsWith(`${folder}${path.sep}`))) return;
     const outcome = await statOutcome(absolute);
     const name = parts.at(-1) ?? rel;
     if (outcome.kind === 'stat' && outcome.stat.isFolder) {

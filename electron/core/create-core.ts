@@ -74,12 +74,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   stack.add(() => hermes.dispose());
   stack.add(watchHermesTimelines({ hermes, logger, onCreated: (entry) => events.emit('checkpoints:created', toContractEntry(entry)) }));
   const timelines = mergeHermesCheckpoints(checkpoints, hermes, { env: options.env ?? process.env });
-  const restore = restoreServiceFor(timelines, paths.checkpoints, logger, events, { checkScopeAfterRestore: true });
   // Agents' writes go through this view of the engine, so the write ledger knows which versions Vigil made.
   const recordedCheckpoints = recordingWrites(checkpoints, createWriteLedger(writeLedgerFile(paths.checkpoints), logger), logger);
   // Memory directories are checkpointed directories; disposed before the engine (its captures finish first).
   const memory = await createConfiguredMemoryService({ paths, env: options.env ?? process.env, logger, events, checkpoints: recordedCheckpoints, watch: {} });
   stack.add(() => memory.dispose());
+  // A restore of a memory folder takes the memory locks (Vigil's and Hermes's) and is reported as Vigil's restore.
+  const restore = restoreServiceFor(timelines, paths.checkpoints, logger, events, { checkScopeAfterRestore: true, guard: memory.guardRestore });
   const agents = await createAgentServices({ paths, logger, events, home: os.homedir(), checkpoints: recordedCheckpoints, memory, restore: restorePortOf(restore), ...(options.canAsk === undefined ? {} : { canAsk: options.canAsk }) });
   stack.add(() => agents.dispose());
 

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAgentHarness, type AgentHarness } from './test-support/agent-harness';
@@ -42,5 +42,19 @@ describe('the memory tool through the executor', () => {
     harness.configure({});
     const [invalid] = await harness.executor.execute(sessionId, [{ name: 'memory', arguments: { action: 'replace', target: 'user', content: 'x' } }], { concurrent: false });
     expect(invalid).toMatchObject({ decision: 'invalid', result: { ok: false, error: { code: 'invalid_request', details: { field: 'old_text' } } } });
+  });
+
+  it('writes Hermes\'s own memory folder for an agent named hermes, and Vigil\'s for the others', async () => {
+    await harness.close();
+    harness = await createAgentHarness({ withMemory: true, withHermesMemory: true });
+    const hermes = (await harness.sessions.open({ agent: 'hermes', roots: [harness.workspace] })).id;
+    const other = (await harness.sessions.open({ agent: 'rememberer', roots: [harness.workspace] })).id;
+    const [fromHermes] = await harness.executor.execute(hermes, [{ name: 'memory', arguments: { action: 'add', target: 'user', content: 'Name: Ada.' } }], { concurrent: false });
+    const [fromOther] = await harness.executor.execute(other, [{ name: 'memory', arguments: { action: 'add', target: 'user', content: 'Prefers tabs.' } }], { concurrent: false });
+    expect([fromHermes?.result, fromOther?.result]).toMatchObject([{ ok: true }, { ok: true }]);
+    expect(readFileSync(path.join(harness.base, 'hermes', 'memories', 'USER.md'), 'utf8')).toBe('Name: Ada.');
+    expect(readFileSync(path.join(harness.base, 'vigil', 'memories', 'USER.md'), 'utf8')).toBe('Prefers tabs.');
+    // Hermes's flock sidecar is taken (created 0600) in its own folder.
+    expect(statSync(path.join(harness.base, 'hermes', 'memories', 'USER.md.lock')).mode & 0o777).toBe(0o600);
   });
 });

@@ -6,15 +6,21 @@ import type { ToolAdapter } from './tool-adapter';
 
 const fileNames = { memory: 'MEMORY.md', user: 'USER.md' } as const;
 
+/** The names Hermes Agent goes by as a session's agent (`vigil mcp --agent hermes`, `?agent=hermes`). */
+const hermesAgentName = /^hermes(?:[-_ ]?agent)?$/iu;
+
 /**
- * `memory`: the memory store's actions on the agents' memory directory (Vigil's own, the first the
- * store manages). The store takes its own lock, drift check and checkpoint of the memory directory,
- * attributed to the session and turn; the executor only decides and serializes.
+ * `memory`: the memory store's actions on the agent's memory directory: Hermes's own folder
+ * (`~/.hermes/memories`, the one Hermes loads) for an agent named hermes when Vigil manages it,
+ * else Vigil's own (`$VIGIL_HOME/memories`), else the first the store manages. The store takes its
+ * own locks (Hermes's flock too), drift check and checkpoint of the memory directory, attributed
+ * to the session and turn; the executor only decides and serializes.
  */
 export function createMemoryAdapter(memory: MemoryService): ToolAdapter {
-  async function memoryDirectory(): Promise<string> {
+  async function memoryDirectory(agent: string): Promise<string> {
     const directories = await memory.directories();
-    const chosen = directories.find((directory) => directory.source === 'vigil') ?? directories[0];
+    const hermes = hermesAgentName.test(agent.trim()) ? directories.find((directory) => directory.source === 'hermes') : undefined;
+    const chosen = hermes ?? directories.find((directory) => directory.source === 'vigil') ?? directories[0];
     if (chosen === undefined) throw new AppError('unsupported', 'memory was not run: no memory directory is configured (see "memory" in config.json).', { tool: 'memory' });
     return chosen.path;
   }
@@ -23,7 +29,7 @@ export function createMemoryAdapter(memory: MemoryService): ToolAdapter {
     name: 'memory',
     async prepare(raw, session) {
       const args = raw as MemoryToolInput;
-      const directory = await memoryDirectory();
+      const directory = await memoryDirectory(session.agent);
       const mutation = memoryToolMutation(args);
       const file = path.join(directory, fileNames[args.target]);
       return {

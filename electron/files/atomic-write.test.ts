@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
 import { writeFileAtomic } from './atomic-write';
+import { readFileIdentity } from './file-identity';
 import { handToNobody, isRoot, writeAsNobody } from './test-support/run-as-nobody';
 import { isVigilTempFile } from './vigil-temp-name';
 
@@ -204,6 +205,28 @@ describe('writeFileAtomic', () => {
     }
     await Promise.all([writeFileAtomic(path.join(dir, 'one'), one()), writeFileAtomic(path.join(dir, 'two'), two())]);
     expect([...readFileSync(path.join(dir, 'one'))]).toEqual([1, 2]);
+  });
+
+  it('keeps by a hard link the file a replacement renamed into place after the ifUnchanged check, and removes the link when the write fails', async () => {
+    const target = path.join(dir, 'notes.md');
+    const keep = path.join(dir, 'kept');
+    writeFileSync(target, 'the version read');
+    const identity = await readFileIdentity(target);
+    await writeFileAtomic(target, 'the new version', {
+      ifUnchanged: { identity },
+      keepReplacedAt: keep,
+      afterCheck: () => {
+        // Another program saves the file (temp + rename) between the check and the rename.
+        writeFileSync(path.join(dir, 'editor-tmp'), 'saved by an editor');
+        renameSync(path.join(dir, 'editor-tmp'), target);
+        return Promise.resolve();
+      },
+    });
+    expect(readFileSync(target, 'utf8')).toBe('the new version');
+    expect(readFileSync(keep, 'utf8')).toBe('saved by an editor');
+    const failing = path.join(dir, 'kept-2');
+    await expect(writeFileAtomic(target, 'x', { ifUnchanged: { identity: undefined }, keepReplacedAt: failing })).rejects.toMatchObject({ code: 'conflict' });
+    expect(readdirSync(dir).sort()).toEqual(['kept', 'notes.md']);
   });
 
   it('sweeps stale temp files of dead writers and never touches anyone else\'s files', async () => {

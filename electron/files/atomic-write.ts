@@ -1,5 +1,5 @@
 import type { Stats } from 'node:fs';
-import { lstat, rmdir, unlink } from 'node:fs/promises';
+import { link, lstat, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import { canonicalPath } from './canonical-path';
@@ -29,6 +29,14 @@ export interface AtomicWriteOptions {
   readonly requireCanonical?: boolean;
   /** Refuse (`conflict`) unless the file is still this version (undefined identity: still absent) right before the rename. */
   readonly ifUnchanged?: { readonly identity: FileIdentity | undefined };
+  /**
+   * Hard-link whatever is at the target to this path (beside it) right before the rename, after
+   * the `ifUnchanged` check: a version another program renamed into place between the check and
+   * the rename then survives, for the caller to compare with what it read (and to remove).
+   */
+  readonly keepReplacedAt?: string;
+  /** Runs between the `ifUnchanged` check and the rename: a seam for tests standing in for another program at that moment. */
+  readonly afterCheck?: () => Promise<void>;
 }
 
 /** What an atomic write did. */
@@ -119,6 +127,18 @@ function ownerToKeep(stats: Stats): { uid: number; gid: number } | undefined {
   return { uid: stats.uid, gid: stats.gid };
 }
 
+/** Errors of `link` that leave nothing to keep: no file there, or a file system without hard links (then the write goes on as it would without). */
+const nothingKept = new Set(['ENOENT', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
+
+/** Hard-links the file at `target` (if any) to `keep`. */
+async function linkReplaced(target: string, keep: string): Promise<void> {
+  try {
+    await link(target, keep);
+  } catch (error) {
+    if (!nothingKept.has(errnoCode(error) ?? '')) throw error;
+  }
+}
+
 /** Removes directories this write created (innermost first) when it failed; a non-empty one stays. */
 async function removeCreated(directories: readonly string[]): Promise<void> {
   for (const directory of [...directories].reverse()) {
@@ -156,9 +176,12 @@ export async function stageWrite(
       if (options.ifUnchanged !== undefined && !isSameIdentity(await readFileIdentity(target), options.ifUnchanged.identity)) {
         throw new AppError('conflict', `${target} was changed by another program while Vigil was writing it; nothing was written. Read it again and retry.`, { path: target });
       }
+      await options.afterCheck?.();
+      if (options.keepReplacedAt !== undefined) await linkReplaced(target, options.keepReplacedAt);
       await renameWithRetry(tempPath, target);
     } catch (error) {
       await unlink(tempPath).catch(() => undefined);
+      if (options.keepReplacedAt !== undefined) await unlink(options.keepReplacedAt).catch(() => undefined);
       throw error;
     }
     const directoriesToSync = [...new Set([directory, ...dirsCreated.map((created) => path.dirname(created))])];

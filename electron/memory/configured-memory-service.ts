@@ -1,9 +1,12 @@
+import type { RestoreGuard } from '../checkpoints/restore-service';
 import type { Logger } from '../logging/logger';
 import type { EventHub } from '../core/event-hub';
 import type { VigilPaths } from '../core/vigil-home';
 import type { MemoryCheckpointer } from './memory-checkpointer';
-import { readMemoryConfig, resolveDirectoryPath, resolveMemoryDirectories } from './memory-config';
+import { memoryConfigSchema, readMemoryConfig, resolveDirectoryPath, resolveMemoryDirectories } from './memory-config';
+import { createMemoryRestoreGuard } from './memory-restore-guard';
 import { createMemoryService, type MemoryService, type MemoryServiceOptions } from './memory-service';
+import { newWriterId } from './memory-write-record';
 
 /** What a composition root passes to build the memory store from $VIGIL_HOME/config.json. */
 export interface ConfiguredMemoryOptions {
@@ -40,4 +43,18 @@ export async function createConfiguredMemoryService(options: ConfiguredMemoryOpt
   });
   if (events !== undefined) service.onChange((change) => events.emit('memory:changed', change));
   return service;
+}
+
+/**
+ * The restore guard of a process without a memory service (the CLI's `checkpoints restore`): a
+ * restore of a configured memory folder takes the memory locks and records itself as Vigil's. A
+ * config.json whose memory section is invalid still guards the default folders.
+ */
+export async function createConfiguredRestoreGuard(options: Pick<ConfiguredMemoryOptions, 'paths' | 'env' | 'logger'>): Promise<RestoreGuard> {
+  const config = await readMemoryConfig(options.paths.config).catch((error: unknown) => {
+    options.logger.warn('the memory section of config.json is invalid; restores guard the default memory folders only', { error });
+    return memoryConfigSchema.parse({});
+  });
+  const directories = await resolveMemoryDirectories({ config, vigilMemories: options.paths.memories, env: options.env });
+  return createMemoryRestoreGuard({ directories: () => directories, writer: newWriterId(), logger: options.logger });
 }

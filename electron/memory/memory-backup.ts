@@ -1,7 +1,11 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, link, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { isAppError } from '../../shared/errors';
-import { writeFileAtomic } from '../files/atomic-write';
+import { errnoCode, fileSystemError } from '../files/file-system-error';
+import { syncDirectory } from '../files/sync-directory';
+import { trackTempFile } from '../files/temp-registry';
+import { vigilTempName } from '../files/vigil-temp-name';
+import { writeTempFile } from '../files/write-temp-file';
 import { sha256Of } from './memory-file';
 
 /** A backup written (or found) for a memory file. */
@@ -39,24 +43,56 @@ async function findIdentical(file: string, bytes: Uint8Array): Promise<string | 
   return undefined;
 }
 
+/** Errors of `link` on file systems without hard links, where an exclusive copy stands in. */
+const noHardLinks = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
+
 /**
- * Keeps a copy of a memory file's bytes in `<file>.bak.<timestamp>` (mode 0600), through the
- * atomic writer, never overwriting anything: a name that is taken (two backups in the same
- * millisecond) gets a `-2`, `-3`… suffix. When an earlier backup holds exactly the same bytes it
- * is returned instead, so an agent retrying a refused call does not pile up identical copies.
+ * Gives a complete file (`source`, beside the memory file) a backup name of its own: the first
+ * free one of `<file>.bak.<timestamp>`, then `-2`, `-3`… A name is claimed by `link()` (or an
+ * exclusive copy), which fails with EEXIST when it is taken, so two backups made at the same
+ * moment — in this process or another — can never land on one name, and nothing is overwritten
+ * or followed through a symlink. `source` stays where it is.
+ */
+export async function claimBackupName(source: string, file: string, now = new Date()): Promise<string> {
+  const base = `${file}.bak.${timestamp(now)}`;
+  let canLink = true;
+  for (let attempt = 1; attempt <= 10_000; attempt += 1) {
+    const candidate = attempt === 1 ? base : `${base}-${attempt}`;
+    try {
+      if (canLink) await link(source, candidate);
+      else await copyFile(source, candidate, constants.COPYFILE_EXCL);
+      await syncDirectory(path.dirname(file));
+      return candidate;
+    } catch (error) {
+      const code = errnoCode(error);
+      if (code === 'EEXIST') continue;
+      if (canLink && noHardLinks.has(code ?? '')) {
+        canLink = false;
+        attempt -= 1;
+        continue;
+      }
+      throw fileSystemError(error, 'write', candidate);
+    }
+  }
+  throw fileSystemError(new Error('every backup name is taken'), 'write', base);
+}
+
+/**
+ * Keeps a copy of a memory file's bytes in `<file>.bak.<timestamp>` (mode 0600), never
+ * overwriting anything (see `claimBackupName`): the bytes go to a fsynced temp file first, so a
+ * backup is complete the moment it has its name. When an earlier backup holds exactly the same
+ * bytes it is returned instead, so an agent retrying a refused call does not pile up identical copies.
  */
 export async function writeMemoryBackup(file: string, bytes: Uint8Array, now = new Date()): Promise<MemoryBackup> {
   const existing = await findIdentical(file, bytes);
   if (existing !== undefined) return { path: existing, isReused: true };
-  const base = `${file}.bak.${timestamp(now)}`;
-  for (let attempt = 1; ; attempt += 1) {
-    const candidate = attempt === 1 ? base : `${base}-${attempt}`;
-    try {
-      await writeFileAtomic(candidate, bytes, { mode: 0o600, ifUnchanged: { identity: undefined } });
-      return { path: candidate, isReused: false };
-    } catch (error) {
-      // `conflict`: the name was taken (by a backup in the same millisecond); try the next one.
-      if (!isAppError(error) || error.code !== 'conflict' || attempt >= 1000) throw error;
-    }
+  const temp = path.join(path.dirname(file), vigilTempName(path.basename(file)));
+  const untrack = trackTempFile(temp);
+  try {
+    await writeTempFile(temp, bytes, { mode: 0o600 });
+    return { path: await claimBackupName(temp, file, now), isReused: false };
+  } finally {
+    await unlink(temp).catch(() => undefined);
+    untrack();
   }
 }

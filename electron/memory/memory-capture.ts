@@ -1,16 +1,33 @@
+import path from 'node:path';
+import type { MemoryChange } from '../../shared/contract/memory-contract';
+import { hashObject } from '../checkpoints/git-objects';
+import type { CheckpointOutcome } from '../checkpoints/checkpoint-types';
 import type { Logger } from '../logging/logger';
+import { writeMemoryBackup } from './memory-backup';
 import type { MemoryCheckpointer } from './memory-checkpointer';
+import { sha256Of, type MemoryFileSnapshot } from './memory-file';
+import { runOutsideMemoryLocks } from './memory-lock';
+
+/** A version of a memory file that was reported (in a change, or as a baseline) and so must stay restorable. */
+export interface ReportedVersion {
+  readonly file: string;
+  readonly bytes: Buffer;
+}
 
 interface DirectoryCaptures {
   running: Promise<void> | undefined;
   /** Reasons waiting for the next run (a run captures whatever is on disk when it starts). */
   pending: Set<string>;
+  /** Reported versions the next run must account for, by file and sha256. */
+  versions: Map<string, ReportedVersion>;
 }
 
 /**
- * Checkpoints memory directories after external changes, in the background. A checkpoint captures
- * what is on disk when it runs, so requests that arrive while one runs fold into a single next
- * run: a burst of edits costs at most two checkpoints, and the last version always gets one.
+ * Checkpoints memory directories after changes, in the background. A checkpoint captures what is
+ * on disk when it runs, so requests that arrive while one runs fold into a single next run: a
+ * burst of edits costs at most two checkpoints. A version that was reported but replaced before
+ * its checkpoint ran is not on the timeline; it is kept in a `.bak` beside the file instead (and
+ * the problem reported), so every version a change reported can be restored.
  */
 export class MemoryCaptureQueue {
   readonly #directories = new Map<string, DirectoryCaptures>();
@@ -21,13 +38,15 @@ export class MemoryCaptureQueue {
     readonly reportProblem: (message: string) => void,
   ) {}
 
-  /** Asks for a checkpoint of `dir` with `reason` (`external edit of MEMORY.md`). */
-  schedule(dir: string, reason: string): void {
+  /** Asks for a checkpoint of `dir` with `reason` (`external edit of MEMORY.md`) that holds `versions`. */
+  schedule(dir: string, reason: string, versions: readonly ReportedVersion[] = []): void {
     if (this.checkpoints === undefined) return;
-    const captures = this.#directories.get(dir) ?? { running: undefined, pending: new Set<string>() };
+    const captures = this.#directories.get(dir) ?? { running: undefined, pending: new Set<string>(), versions: new Map<string, ReportedVersion>() };
     this.#directories.set(dir, captures);
     captures.pending.add(reason);
-    captures.running ??= this.#drain(dir, captures);
+    for (const version of versions) captures.versions.set(`${version.file}\0${sha256Of(version.bytes)}`, version);
+    // Started outside the caller's memory lock: the capture outlives it.
+    captures.running ??= runOutsideMemoryLocks(() => this.#drain(dir, captures));
   }
 
   /** Resolves when no capture of `dir` is running or waiting. */
@@ -46,16 +65,66 @@ export class MemoryCaptureQueue {
     const checkpoints = this.checkpoints;
     while (checkpoints !== undefined && captures.pending.size > 0) {
       const reason = [...captures.pending].join('; ');
+      const versions = [...captures.versions.values()];
       captures.pending.clear();
+      captures.versions.clear();
+      let missing = versions;
       try {
-        await checkpoints.checkpoint(dir, { reason });
+        const files = [...new Set(versions.map((version) => version.file))];
+        const outcome = await checkpoints.checkpoint(dir, { reason, ...(files.length > 0 ? { paths: files } : {}) });
+        missing = await this.#notHeld(dir, outcome, versions);
       } catch (error) {
-        const message = `Could not checkpoint ${dir} after an external edit: ${error instanceof Error ? error.message : String(error)}`;
+        const message = `Could not checkpoint ${dir} after a change of its memory: ${error instanceof Error ? error.message : String(error)}`;
         this.logger.error('memory capture failed', { dir, reason, error });
         this.reportProblem(message);
       }
+      for (const version of missing) await this.#keepAside(version);
     }
     captures.running = undefined;
     this.#directories.delete(dir);
   }
+
+  /** The versions the checkpoint that `outcome` names does not hold. */
+  async #notHeld(dir: string, outcome: CheckpointOutcome, versions: readonly ReportedVersion[]): Promise<ReportedVersion[]> {
+    if (versions.length === 0) return [];
+    const checkpoints = this.checkpoints;
+    if (checkpoints === undefined) return [...versions];
+    const tree = outcome.kind === 'created' ? outcome.checkpoint.tree : outcome.head === undefined ? undefined : (await checkpoints.resolve(dir, outcome.head)).tree;
+    const entries = tree === undefined ? [] : await checkpoints.readTree(tree);
+    const stored = new Map(entries.map((entry) => [entry.name, entry.oid]));
+    return versions.filter((version) => path.dirname(version.file) !== dir || stored.get(path.basename(version.file)) !== hashObject('blob', version.bytes));
+  }
+
+  /** Keeps a reported version that no checkpoint holds in a `.bak` beside its file. */
+  async #keepAside(version: ReportedVersion): Promise<void> {
+    try {
+      const backup = await writeMemoryBackup(version.file, version.bytes);
+      this.logger.warn('a reported memory version was replaced before its checkpoint', { file: version.file, backup: backup.path });
+      if (!backup.isReused) this.reportProblem(`A version of ${version.file} was replaced before Vigil could checkpoint it; it is kept in ${backup.path}.`);
+    } catch (error) {
+      this.logger.error('could not keep a reported memory version', { file: version.file, error });
+      this.reportProblem(`A version of ${version.file} was replaced before Vigil could checkpoint it, and keeping it in a backup failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
+
+/** The commit subject of the capture of a change another writer made. */
+function captureReason(change: MemoryChange): string {
+  const name = path.basename(change.file);
+  if (change.source === 'external') return `external edit of ${name}`;
+  return change.isRestore === true ? `restore of ${name}` : `change of ${name} by another Vigil process`;
+}
+
+/**
+ * Puts a change this service did not make itself on the timeline (an external edit, another Vigil
+ * process's write, a restore): every such version is captured, whatever its label, with its bytes
+ * so that the capture can make sure it holds them.
+ */
+export function captureChange(queue: MemoryCaptureQueue, change: MemoryChange, snapshot: MemoryFileSnapshot): void {
+  queue.schedule(change.dir, captureReason(change), reportedVersions(change.file, snapshot));
+}
+
+/** The version of a snapshot that a capture must hold: none when the file is missing, or is a symlink (the tree stores the link). */
+export function reportedVersions(file: string, snapshot: Pick<MemoryFileSnapshot, 'exists' | 'path' | 'bytes'>): ReportedVersion[] {
+  return snapshot.exists && snapshot.path === file ? [{ file, bytes: snapshot.bytes }] : [];
 }

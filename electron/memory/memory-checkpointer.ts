@@ -1,4 +1,4 @@
-import type { CheckpointOutcome, CheckpointRequest } from '../checkpoints/checkpoint-types';
+import type { CheckpointEntry, CheckpointOutcome, CheckpointRequest, StoredTreeEntry } from '../checkpoints/checkpoint-types';
 
 /**
  * The part of the checkpoint engine the memory store uses (memory directories are checkpointed
@@ -8,4 +8,8 @@ export interface MemoryCheckpointer {
   checkpoint(dir: string, request: CheckpointRequest): Promise<CheckpointOutcome>;
   /** Tells the engine which files Vigil just wrote, so the next snapshot looks at them. */
   noteWritten(paths: readonly string[]): void;
+  /** A checkpoint by id (to learn the tree of a directory's head). */
+  resolve(dir: string, ref: string): Promise<CheckpointEntry>;
+  /** A stored tree's entries (to check that a capture holds the version it was asked for). */
+  readTree(treeOid: string): Promise<readonly StoredTreeEntry[]>;
 }

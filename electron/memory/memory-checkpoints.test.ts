@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFile, mkdir } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CheckpointService } from '../checkpoints/checkpoint-service';
@@ -8,7 +8,7 @@ import { silentLogger } from '../logging/logger';
 import { makeTempDir } from '../test-support/temp-dir';
 import type { MemoryCheckpointer } from './memory-checkpointer';
 import { ChangeRecorder } from './test-support/change-recorder';
-import { memoryServiceFor } from './test-support/memory-fixtures';
+import { backupsIn, memoryServiceFor } from './test-support/memory-fixtures';
 
 let temp: { dir: string; remove: () => Promise<void> };
 let checkpoints: CheckpointService;
@@ -32,7 +32,91 @@ function git(...args: string[]): string {
   }).trim();
 }
 
+/** MEMORY.md in each checkpoint of the memory folder, oldest first (null where a checkpoint has none). */
+function versionsOnTimeline(): Array<string | null> {
+  const ids = git('log', '--format=%H', `refs/vigil/${dirHash(memories)}`).split('\n').reverse();
+  return ids.map((id) => (git('ls-tree', '--name-only', id).split('\n').includes('MEMORY.md') ? git('cat-file', '-p', `${id}:MEMORY.md`) : null));
+}
+
+/** Replaces MEMORY.md the way editors do (temp file + rename). */
+async function saveAsEditor(text: string): Promise<void> {
+  const editorTemp = path.join(memories, '.MEMORY.md.editor-tmp');
+  await writeFile(editorTemp, text);
+  await rename(editorTemp, path.join(memories, 'MEMORY.md'));
+}
+
 describe('memory directories are checkpointed directories', () => {
+  it('captures the version found at start-up, so the first external edit cannot erase it unseen', async () => {
+    await writeFile(path.join(memories, 'MEMORY.md'), 'there before Vigil started');
+    const memory = await memoryServiceFor(memories, { checkpoints, watch: {} });
+    const recorder = new ChangeRecorder(memory);
+    try {
+      await memory.settled();
+      await saveAsEditor('rewritten by an editor');
+      await recorder.waitFor('the edit', (change) => change.source === 'external');
+      await memory.settled();
+    } finally {
+      recorder.dispose();
+      await memory.dispose();
+    }
+    expect(versionsOnTimeline()).toEqual(['there before Vigil started', 'rewritten by an editor']);
+  });
+
+  it('keeps every reported version restorable, even one replaced before its capture ran', async () => {
+    const file = path.join(memories, 'MEMORY.md');
+    let isOverwritten = false;
+    // Another edit lands after the change was reported and before its checkpoint reads the disk.
+    const late: MemoryCheckpointer = {
+      checkpoint: async (dir, request) => {
+        if (!isOverwritten && request.reason.startsWith('external edit')) {
+          isOverwritten = true;
+          await saveAsEditor('the edit after that');
+        }
+        return checkpoints.checkpoint(dir, request);
+      },
+      noteWritten: (paths) => checkpoints.noteWritten(paths),
+      resolve: (dir, ref) => checkpoints.resolve(dir, ref),
+      readTree: (tree) => checkpoints.readTree(tree),
+    };
+    const problems: string[] = [];
+    const memory = await memoryServiceFor(memories, { checkpoints: late, watch: {}, onProblem: (message) => problems.push(message) });
+    const recorder = new ChangeRecorder(memory);
+    try {
+      await memory.mutate(memories, 'memory', { action: 'add', content: 'likes tea' });
+      await memory.settled();
+      await appendFile(file, '\n§\nappended by hand');
+      await recorder.waitFor('the edit after that', (change) => change.current.entries.includes('the edit after that'));
+      await memory.settled();
+    } finally {
+      recorder.dispose();
+      await memory.dispose();
+    }
+    const kept = new Set([...versionsOnTimeline(), ...(await Promise.all((await backupsIn(memories)).map((name) => readFile(path.join(memories, name), 'utf8'))))]);
+    const reported = recorder.changes.filter((change) => change.current.exists);
+    expect(reported.map((change) => change.current.entries.join('|'))).toContain('likes tea|appended by hand');
+    for (const change of reported) expect(kept, `version ${change.current.entries.join('|')}`).toContain(change.current.entries.join('\n§\n'));
+    expect(problems.join('\n')).toContain('replaced before Vigil could checkpoint it');
+  });
+
+  it('captures an external undo back to the version Vigil wrote last', async () => {
+    const memory = await memoryServiceFor(memories, { checkpoints, watch: {} });
+    const recorder = new ChangeRecorder(memory);
+    try {
+      await memory.mutate(memories, 'memory', { action: 'add', content: 'likes tea' });
+      await memory.settled();
+      await saveAsEditor('likes green tea');
+      await recorder.waitFor('the edit', (change) => change.current.entries.includes('likes green tea'));
+      await memory.settled();
+      await saveAsEditor('likes tea');
+      await recorder.waitFor('the undo', (change) => change.previous.entries.includes('likes green tea'));
+      await memory.settled();
+    } finally {
+      recorder.dispose();
+      await memory.dispose();
+    }
+    expect(versionsOnTimeline().slice(1)).toEqual(['likes tea', 'likes green tea', 'likes tea']);
+  });
+
   it('puts every version of MEMORY.md on the timeline: before and after each change, and each external edit', async () => {
     const memory = await memoryServiceFor(memories, { checkpoints, watch: {} });
     const recorder = new ChangeRecorder(memory);
@@ -74,11 +158,29 @@ describe('memory directories are checkpointed directories', () => {
     git('fsck', '--full', '--no-dangling');
   });
 
+  it('puts each version of a memory folder inside Vigil\'s data folder on the timeline of a watching engine', async () => {
+    // As in the app: $VIGIL_HOME/memories beside $VIGIL_HOME/checkpoints, whose engine ignores $VIGIL_HOME elsewhere.
+    await checkpoints.dispose();
+    checkpoints = new CheckpointService({ root: path.join(temp.dir, 'checkpoints'), logger: silentLogger, watch: true });
+    const memory = await memoryServiceFor(memories, { checkpoints, watch: {} });
+    try {
+      await memory.mutate(memories, 'memory', { action: 'add', content: 'likes tea' });
+      await memory.mutate(memories, 'memory', { action: 'add', content: 'uses vim' });
+      await memory.settled();
+    } finally {
+      await memory.dispose();
+    }
+    expect(versionsOnTimeline()).toEqual([null, 'likes tea', 'likes tea\n§\nuses vim']);
+    expect(await backupsIn(memories)).toEqual([]);
+  });
+
   it('goes ahead and says so when the checkpoint fails', async () => {
     const problems: string[] = [];
     const failing: MemoryCheckpointer = {
       checkpoint: () => Promise.reject(new Error('the store is on a full disk')),
       noteWritten: () => undefined,
+      resolve: (dir, ref) => checkpoints.resolve(dir, ref),
+      readTree: (tree) => checkpoints.readTree(tree),
     };
     const memory = await memoryServiceFor(memories, { checkpoints: failing, onProblem: (message) => problems.push(message) });
     try {

@@ -41,6 +41,8 @@ export type MemoryConfig = z.output<typeof memoryConfigSchema>;
 /** A memory directory with everything settled: where it is, what it is called, its limits. */
 export type ResolvedMemoryDirectory = Pick<MemoryDirectoryInfo, 'id' | 'path' | 'label' | 'source'> & {
   readonly limits: Readonly<Record<MemoryTarget, number>>;
+  /** Managed only while its folder exists: Hermes's default folder, which Hermes creates (Vigil never does). */
+  readonly isOptional?: boolean;
 };
 
 /** The id of a directory: first 16 hex of sha256 of its resolved path (the checkpoint store's rule). */
@@ -48,11 +50,20 @@ export function memoryDirectoryId(resolvedPath: string): string {
   return createHash('sha256').update(resolvedPath).digest('hex').slice(0, 16);
 }
 
-/** A path with `~` expanded, made absolute, and resolved through symlinks when it exists. */
+/** A path resolved through the symlinks of its longest existing part (so a folder that appears later resolves the same). */
+async function realpathOfExisting(absolute: string): Promise<string> {
+  try {
+    return await realpath(absolute);
+  } catch {
+    const parent = path.dirname(absolute);
+    return parent === absolute ? absolute : path.join(await realpathOfExisting(parent), path.basename(absolute));
+  }
+}
+
+/** A path with `~` expanded, made absolute, and resolved through symlinks (as far as it exists). */
 export async function resolveDirectoryPath(input: string, home = os.homedir()): Promise<string> {
   const expanded = input === '~' ? home : /^~[\\/]/.test(input) ? path.join(home, input.slice(2)) : input;
-  const absolute = path.resolve(expanded);
-  return realpath(absolute).catch(() => absolute);
+  return realpathOfExisting(path.resolve(expanded));
 }
 
 async function isDirectory(candidate: string): Promise<boolean> {
@@ -79,22 +90,22 @@ export interface MemoryDirectorySources {
 }
 
 /**
- * The memory directories to manage: $VIGIL_HOME/memories, Hermes's folder when it exists, then
- * the configured ones. A configured path equal to a default overrides its label and limits.
+ * The memory directories to manage: $VIGIL_HOME/memories, Hermes's folder (optional while it does
+ * not exist: managed from the moment Hermes creates it), then the configured ones. A configured
+ * path equal to a default overrides its label and limits; one equal to Hermes's folder is Hermes's
+ * (so Hermes's flock is always taken there), whether or not the defaults are included.
  */
 export async function resolveMemoryDirectories(sources: MemoryDirectorySources): Promise<ResolvedMemoryDirectory[]> {
   const found = new Map<string, ResolvedMemoryDirectory>();
   const put = (directory: ResolvedMemoryDirectory): void => {
     found.set(directory.path, directory);
   };
+  const hermes = await resolveDirectoryPath(hermesMemoriesPath(sources.env, sources.home), sources.home);
   if (sources.config.includeDefaults) {
     const vigil = await resolveDirectoryPath(sources.vigilMemories, sources.home);
     put({ id: memoryDirectoryId(vigil), path: vigil, label: 'Vigil memories', source: 'vigil', limits: defaultMemoryLimits });
-    const hermes = hermesMemoriesPath(sources.env, sources.home);
-    if (await isDirectory(hermes)) {
-      const resolved = await resolveDirectoryPath(hermes, sources.home);
-      put({ id: memoryDirectoryId(resolved), path: resolved, label: 'Hermes memories', source: 'hermes', limits: defaultMemoryLimits });
-    }
+    const isPresent = await isDirectory(hermes);
+    put({ id: memoryDirectoryId(hermes), path: hermes, label: 'Hermes memories', source: 'hermes', limits: defaultMemoryLimits, ...(isPresent ? {} : { isOptional: true }) });
   }
   for (const configured of sources.config.directories) {
     const resolved = await resolveDirectoryPath(configured.path, sources.home);
@@ -102,8 +113,8 @@ export async function resolveMemoryDirectories(sources: MemoryDirectorySources):
     put({
       id: memoryDirectoryId(resolved),
       path: resolved,
-      label: configured.label ?? existing?.label ?? path.basename(resolved),
-      source: existing?.source ?? 'config',
+      label: configured.label ?? existing?.label ?? (resolved === hermes ? 'Hermes memories' : path.basename(resolved)),
+      source: resolved === hermes ? 'hermes' : (existing?.source ?? 'config'),
       limits: { ...(existing?.limits ?? defaultMemoryLimits), ...configured.limits },
     });
   }

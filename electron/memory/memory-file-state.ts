@@ -6,7 +6,8 @@ import { detectDrift, notUtf8Drift } from './memory-drift';
 import { isSameIdentity, type FileIdentity } from '../files/file-identity';
 import type { MemoryFileSnapshot } from './memory-file';
 import { memoryFileNames, parseEntries, usageOf } from './memory-format';
-import type { MemoryWriteRecord } from './memory-write-record';
+import { runOutsideMemoryLocks } from './memory-lock';
+import { writtenByOtherVigil, type MemoryWriteRecord } from './memory-write-record';
 
 /** A snapshot understood: its entries, drift status and usage. */
 export interface ParsedSnapshot {
@@ -31,8 +32,11 @@ export type MemoryChangeSink = (change: MemoryChange) => void;
 
 /** How a fresh read came about. */
 export interface ObserveOptions {
-  /** `vigil`: this process just wrote it · `detect`: a watcher or a mutation read it; the record decides. */
-  readonly source: 'vigil' | 'detect';
+  /**
+   * `vigil`: this service just wrote it · `restore`: this service's restore guard saw a restore
+   * write it · `detect`: a watcher or a mutation read it; the write record decides.
+   */
+  readonly source: 'vigil' | 'restore' | 'detect';
   readonly record?: MemoryWriteRecord | undefined;
   /** File-system notifications behind this read (0 when a mutation read it). */
   readonly notifications: number;
@@ -52,11 +56,15 @@ export class MemoryFileState {
   /** The on-disk version last read; `unknown` after Vigil wrote (the writer does not report it). */
   #readIdentity: { readonly identity: FileIdentity | undefined } | 'unknown' = 'unknown';
   #tail: Promise<unknown> = Promise.resolve();
+  /** Changes observed by the running task, reported when it ends (after it released its locks). */
+  readonly #outbox: MemoryChange[] = [];
 
   constructor(
     readonly directory: ResolvedMemoryDirectory,
     readonly target: MemoryTarget,
     readonly sink: MemoryChangeSink,
+    /** The service's writer id in write records (see `RecordedWrite.writer`). */
+    readonly writer: string,
   ) {
     this.file = path.join(directory.path, memoryFileNames[target]);
   }
@@ -76,26 +84,42 @@ export class MemoryFileState {
     return this.#readIdentity !== 'unknown' && isSameIdentity(this.#readIdentity.identity, identity);
   }
 
-  /** Runs `task` after every earlier task on this file (serialized; a failure does not block the next). */
+  /**
+   * Runs `task` after every earlier task on this file (serialized; a failure does not block the
+   * next). The changes it observed go to the sink when it ends, outside any memory lock: a
+   * listener that starts a mutation then takes the locks itself, after this task released them.
+   */
   run<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.#tail.then(task, task);
+    const result = this.#tail.then(task, task).finally(() => this.#flush());
     this.#tail = result.catch(() => undefined);
     return result;
   }
 
+  #flush(): void {
+    const changes = this.#outbox.splice(0);
+    if (changes.length === 0) return;
+    runOutsideMemoryLocks(() => {
+      for (const change of changes) this.sink(change);
+    });
+  }
+
   /**
-   * Reports the snapshot if it differs from the last known version and returns the change; the
-   * first snapshot of a file is its baseline and is not reported.
+   * Reports the snapshot if it differs from the last known version and returns the change (the
+   * sink gets it when the running task ends); the first snapshot of a file is its baseline.
    */
   observe(snapshot: MemoryFileSnapshot, options: ObserveOptions): MemoryChange | undefined {
     const parsed = parseSnapshot(snapshot, this.limit);
-    this.#readIdentity = options.source === 'vigil' ? 'unknown' : { identity: snapshot.identity };
+    this.#readIdentity = options.source === 'detect' ? { identity: snapshot.identity } : 'unknown';
     const previous = this.#known;
     this.#known = parsed.version;
     // The first read of a file no one has read before is the baseline, not a change.
     if (previous === undefined) return undefined;
     if (previous.exists === parsed.version.exists && previous.sha256 === parsed.version.sha256) return undefined;
-    const isVigil = options.source === 'vigil' || (snapshot.sha256 !== null && options.record?.sha256 === snapshot.sha256);
+    // Another Vigil writer's version is Vigil's; one this service wrote itself was observed when it
+    // wrote it, so finding it on disk again means someone else put it back.
+    const byOther = options.source === 'detect' ? writtenByOtherVigil(options.record, snapshot.sha256, this.writer) : undefined;
+    const isVigil = options.source !== 'detect' || byOther !== undefined;
+    const isRestore = options.source === 'restore' || byOther?.isRestore === true;
     const change: MemoryChange = {
       dir: this.directory.path,
       target: this.target,
@@ -108,9 +132,10 @@ export class MemoryFileState {
       drift: parsed.drift,
       usage: parsed.usage,
       notifications: options.notifications,
+      ...(isRestore ? { isRestore: true } : {}),
     };
     if (!isVigil) this.#lastExternal = change;
-    this.sink(change);
+    this.#outbox.push(change);
     return change;
   }
 }

@@ -1,4 +1,4 @@
-import { lstat, open, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
+import { lstat, open, readFile, readdir, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
@@ -6,7 +6,7 @@ import { writeMemoryBackup } from './memory-backup';
 import { joinEntries } from './memory-format';
 import { memoryLockPath, withMemoryLock } from './memory-lock';
 import type { MemoryService } from './memory-service';
-import { backupsIn, holdMemoryLockInChild, memoryServiceFor, rejection } from './test-support/memory-fixtures';
+import { backupsIn, holdMemoryLockInChild, memoryServiceFor, rejection, writeBackupsFromProcesses } from './test-support/memory-fixtures';
 
 let temp: { dir: string; remove: () => Promise<void> };
 let memory: MemoryService;
@@ -35,6 +35,16 @@ describe('drift backups', () => {
     expect(await readFile(second.path, 'utf8')).toBe('second drift');
     if (process.platform !== 'win32') expect((await stat(first.path)).mode & 0o777).toBe(0o600);
   });
+
+  it('never overwrite one another when several processes back up in the same millisecond', async () => {
+    const now = new Date('2026-05-23T09:51:00.123Z');
+    const paths = await writeBackupsFromProcesses(file, 4, 40, now);
+    expect(paths).toHaveLength(160);
+    expect(new Set(paths).size).toBe(160);
+    const contents = await Promise.all((await backupsIn(temp.dir)).map((name) => readFile(path.join(temp.dir, name), 'utf8')));
+    const expected = Array.from({ length: 4 }, (_, id) => Array.from({ length: 40 }, (__, index) => `writer ${id} backup ${index}`)).flat();
+    expect(contents.sort()).toEqual(expected.sort());
+  }, 60_000);
 
   it('never write through a planted symlink', async () => {
     const victim = path.join(temp.dir, 'victim.txt');
@@ -118,6 +128,44 @@ describe('the memory lock', () => {
 });
 
 describe('writers that race a replace', () => {
+  it('keep a version another program renamed into place between the writer\'s last check and its rename', async () => {
+    const problems: string[] = [];
+    let isRaced = false;
+    const racing = await memoryServiceFor(temp.dir, {
+      onProblem: (message) => problems.push(message),
+      // An editor saving MEMORY.md (temp file + rename) at the worst moment: after Vigil's check.
+      afterWriteCheck: async () => {
+        if (isRaced) return;
+        isRaced = true;
+        const editorTemp = path.join(temp.dir, '.MEMORY.md.editor-tmp');
+        await writeFile(editorTemp, joinEntries(['likes tea', 'saved by an editor']));
+        await rename(editorTemp, file);
+      },
+    });
+    try {
+      await writeFile(file, 'likes tea');
+      const result = await racing.mutate(temp.dir, 'memory', { action: 'add', content: 'uses vim' });
+      expect(result.outcome).toBe('changed');
+      expect(await readFile(file, 'utf8')).toBe(joinEntries(['likes tea', 'uses vim']));
+      const raced = result.preserved.find((item) => item.reason === 'raced-write');
+      expect(raced?.entries).toEqual(['saved by an editor']);
+      expect(await readFile(raced?.backup ?? '', 'utf8')).toBe(joinEntries(['likes tea', 'saved by an editor']));
+      expect(result.message).toContain(raced?.backup);
+      expect(problems.join('\n')).toContain('while Vigil was replacing it');
+      // The hidden link that kept it is gone.
+      expect((await readdir(temp.dir)).filter((name) => name.includes('vigil-tmp'))).toEqual([]);
+    } finally {
+      await racing.dispose();
+    }
+  });
+
+  it('keep nothing extra when no other program wrote', async () => {
+    await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'likes tea' });
+    const result = await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'uses vim' });
+    expect(result.preserved).toEqual([]);
+    expect((await readdir(temp.dir)).filter((name) => !name.startsWith('.'))).toEqual(['MEMORY.md']);
+  });
+
   it('rescue a write that lands in the old file after Vigil renamed over it', async () => {
     const problems: string[] = [];
     const watched = await memoryServiceFor(temp.dir, { onProblem: (message) => problems.push(message) });

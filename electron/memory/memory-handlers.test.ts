@@ -1,4 +1,4 @@
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../shared/contract';
@@ -36,6 +36,28 @@ describe('the memory: calls of the contract', () => {
     expect(changes.map((change) => change.source)).toEqual(['vigil', 'external']);
     const read = await core.router.dispatch('memory:read', { dir, target: 'memory' }, context);
     expect(read).toMatchObject({ ok: true, value: { entries: ['likes tea\nfree-form line'], drift: { isDrifted: false }, lastExternalChange: { source: 'external' } } });
+  });
+
+  it('report a checkpoint restore of the memory folder as Vigil\'s restore, not as an external edit', async () => {
+    const dir = path.join(temp.dir, 'memories');
+    // A version found at start-up: the core captures it, and the change below checkpoints on top of it.
+    await writeFile(path.join(dir, 'MEMORY.md'), 'likes tea');
+    await core.dispose();
+    core = await createCore({ home: temp.dir, logger: silentLogger, env: { HERMES_HOME: path.join(temp.dir, 'no-hermes') } });
+    const changed = await core.router.dispatch('memory:mutate', { dir, target: 'memory', operation: { action: 'add', content: 'uses vim' } }, context);
+    if (!changed.ok) throw new Error(changed.error.message);
+    // The checkpoint before the change holds the version found at start-up.
+    const checkpoint = (changed.value as { checkpoint: { id: string } }).checkpoint.id;
+    const restored = new Promise<EventPayload<'memory:changed'>>((resolve) => {
+      core.events.on('memory:changed', (change) => {
+        if (change.current.entries.join('|') === 'likes tea' && change.previous.entries.includes('uses vim')) resolve(change);
+      });
+    });
+    const plan = await core.router.dispatch('checkpoints:plan-restore', { dir, checkpoint }, context);
+    if (!plan.ok) throw new Error(plan.error.message);
+    const result = await core.router.dispatch('checkpoints:restore', { dir, checkpoint, fingerprint: (plan.value as { fingerprint: string }).fingerprint }, context);
+    expect(result).toMatchObject({ ok: true, value: { counts: { done: 1, conflict: 0, failed: 0 } } });
+    expect(await restored).toMatchObject({ source: 'vigil', isRestore: true });
   });
 
   it('names the field of a malformed request and carries refusals as error data', async () => {

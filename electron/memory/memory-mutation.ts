@@ -1,18 +1,18 @@
-import path from 'node:path';
 import type { AppliedOperation, MemoryCheckpoint, MemoryMutationResult, PreservedBackup } from '../../shared/contract/memory-contract';
 import { AppError, isAppError } from '../../shared/errors';
 import type { Attribution } from '../checkpoints/checkpoint-types';
 import { writeFileAtomic } from '../files/atomic-write';
 import { isSameIdentity, type FileIdentity } from '../files/file-identity';
 import type { Logger } from '../logging/logger';
-import type { MemoryCaptureQueue } from './memory-capture';
+import { captureChange, reportedVersions, type MemoryCaptureQueue } from './memory-capture';
 import type { MemoryCheckpointer } from './memory-checkpointer';
 import type { LateWriteWatch } from './memory-late-writes';
 import { openMemoryFile, readMemoryFile, sha256Of, statIdentity, type MemoryFileSnapshot } from './memory-file';
 import { parseSnapshot, type MemoryFileState, type ParsedSnapshot } from './memory-file-state';
-import { joinEntries, parseEntries, usageOf } from './memory-format';
-import { withMemoryLock } from './memory-lock';
+import { joinEntries, usageOf } from './memory-format';
+import { hermesSidecarMode, withMemoryLock } from './memory-lock';
 import { writeMemoryBackup } from './memory-backup';
+import { ReplacedFileKeeper, rescueRacedWrite } from './memory-raced-writes';
 import { driftError } from './memory-refusal';
 import { entryDigest, readWriteRecord, writeWriteRecord, type MemoryWriteRecord } from './memory-write-record';
 
@@ -43,11 +43,15 @@ export interface GuardedChange {
 /** What the guarded change runner needs from the service. */
 export interface GuardedChangeDependencies {
   readonly logger: Logger;
+  /** This service's id in write records. */
+  readonly writer: string;
   readonly checkpoints: MemoryCheckpointer | undefined;
   readonly captures: MemoryCaptureQueue;
   readonly lateWrites: LateWriteWatch;
   readonly reportProblem: (message: string) => void;
   readonly lockTimeoutMs?: number;
+  /** Runs between the writer's last check and its rename (tests stand in for another program there). */
+  readonly afterWriteCheck?: () => Promise<void>;
 }
 
 /** How often a write is retried when the file changed between the read and the rename. */
@@ -92,16 +96,6 @@ function authoredEntries(entries: readonly string[], decision: ChangeDecision, r
 function writtenSnapshot(snapshot: MemoryFileSnapshot, text: string): MemoryFileSnapshot {
   const bytes = Buffer.from(text, 'utf8');
   return { ...snapshot, exists: true, bytes, sha256: sha256Of(bytes), text, invalidUtf8At: -1, identity: undefined };
-}
-
-/** Saves what a racing writer put into the old file between Vigil's read and its rename. */
-async function rescueRacedWrite(deps: GuardedChangeDependencies, file: string, raced: Buffer, written: readonly string[]): Promise<PreservedBackup> {
-  const backup = await writeMemoryBackup(file, raced);
-  const message = `Another program wrote to ${file} while Vigil was replacing it; its version is kept in ${backup.path}.`;
-  deps.logger.warn('memory write raced an external writer', { file, backup: backup.path });
-  deps.reportProblem(message);
-  const kept = new Set(written);
-  return { reason: 'raced-write', backup: backup.path, entries: parseEntries(raced.toString('utf8')).filter((entry) => !kept.has(entry)) };
 }
 
 /** One sentence about a backup, appended to the result's message. */
@@ -160,9 +154,8 @@ async function attempt(
   try {
     const { snapshot } = opened;
     const record = await readWriteRecord(state.file);
-    if (state.observe(snapshot, { source: 'detect', record, notifications: 0 })?.source === 'external') {
-      deps.captures.schedule(state.directory.path, `external edit of ${path.basename(state.file)}`);
-    }
+    const found = state.observe(snapshot, { source: 'detect', record, notifications: 0 });
+    if (found !== undefined) captureChange(deps.captures, found, snapshot);
     const parsed = parseSnapshot(snapshot, state.limit);
     if (parsed.drift.isDrifted && !change.mayRewriteDrift) {
       const backup = await writeMemoryBackup(state.file, snapshot.bytes);
@@ -189,31 +182,41 @@ async function attempt(
       preserved.push({ reason: 'external-text', backup: (await writeMemoryBackup(state.file, snapshot.bytes)).path, entries: elsewhere });
     }
     const text = joinEntries(decision.entries);
-    await writeWriteRecord(state.file, sha256Of(text), authoredEntries(decision.entries, decision, record));
+    await writeWriteRecord(state.file, { sha256: sha256Of(text), writer: deps.writer, authored: authoredEntries(decision.entries, decision, record) });
+    const keeper = new ReplacedFileKeeper(snapshot.path);
     try {
-      await writeFileAtomic(snapshot.path, text, {
-        ifUnchanged: { identity: snapshot.identity },
-        ...(snapshot.exists ? {} : { mode: 0o600 }),
-      });
-    } catch (error) {
-      // `conflict` from the writer: the file is no longer the version read. Start over from a fresh read.
-      if (isAppError(error) && error.code === 'conflict' && !isLastAttempt) return undefined;
-      if (isAppError(error) && error.code === 'conflict') {
-        throw new AppError('conflict', `${state.file} kept changing while Vigil tried to write it (${maxAttempts} attempts, each from a fresh read); nothing was written. Retry when the other writer is done.`, {
-          file: state.file,
-          reason: 'kept-changing',
+      try {
+        await writeFileAtomic(snapshot.path, text, {
+          ifUnchanged: { identity: snapshot.identity },
+          keepReplacedAt: keeper.path,
+          ...(deps.afterWriteCheck === undefined ? {} : { afterCheck: deps.afterWriteCheck }),
+          ...(snapshot.exists ? {} : { mode: 0o600 }),
         });
+      } catch (error) {
+        // `conflict` from the writer: the file is no longer the version read. Start over from a fresh read.
+        if (isAppError(error) && error.code === 'conflict' && !isLastAttempt) return undefined;
+        if (isAppError(error) && error.code === 'conflict') {
+          throw new AppError('conflict', `${state.file} kept changing while Vigil tried to write it (${maxAttempts} attempts, each from a fresh read); nothing was written. Retry when the other writer is done.`, {
+            file: state.file,
+            reason: 'kept-changing',
+          });
+        }
+        throw error;
       }
-      throw error;
+      // A version another program renamed into place after the writer's check, kept by its link.
+      const replaced = await keeper.rescue(deps, state.file, snapshot.sha256, decision.entries);
+      if (replaced !== undefined) preserved.push(replaced.backup);
+      const raced = await opened.changedSinceRead();
+      if (raced !== undefined && sha256Of(raced) !== replaced?.sha256) preserved.push(await rescueRacedWrite(deps, state.file, raced, decision.entries));
+    } finally {
+      await keeper.dispose();
     }
-    const raced = await opened.changedSinceRead();
-    if (raced !== undefined) preserved.push(await rescueRacedWrite(deps, state.file, raced, decision.entries));
-    deps.lateWrites.watch(state.file, opened);
+    deps.lateWrites.watch(state.file, opened, { hermesSidecar: hermesSidecarMode(state.directory), ...(deps.lockTimeoutMs === undefined ? {} : { timeoutMs: deps.lockTimeoutMs }) });
     isHandedOff = true;
     deps.checkpoints?.noteWritten([snapshot.path]);
     state.observe(writtenSnapshot(snapshot, text), { source: 'vigil', notifications: 0 });
     // The new version goes on the timeline too (in the background), so a later edit outside Vigil cannot erase it unseen.
-    deps.captures.schedule(state.directory.path, `after ${change.purpose}`);
+    deps.captures.schedule(state.directory.path, `after ${change.purpose}`, reportedVersions(state.file, { exists: true, path: snapshot.path, bytes: Buffer.from(text, 'utf8') }));
     const notes = preserved.map((item) => describePreserved(item)).join('');
     return {
       ...base,
@@ -256,7 +259,7 @@ export function runGuardedChange(state: MemoryFileState, change: GuardedChange, 
         purpose: change.purpose,
         logger: deps.logger,
         // Hermes's own memory folder: its MEMORY.md.lock is flocked even before Hermes first creates it.
-        hermesSidecar: state.directory.source === 'hermes' ? 'create' : 'if-present',
+        hermesSidecar: hermesSidecarMode(state.directory),
         ...(deps.lockTimeoutMs === undefined ? {} : { timeoutMs: deps.lockTimeoutMs }),
       },
     );

@@ -11,11 +11,12 @@ import type {
 } from '../../shared/contract/memory-contract';
 import { AppError } from '../../shared/errors';
 import type { Attribution } from '../checkpoints/checkpoint-types';
+import type { RestoreGuard } from '../checkpoints/restore-service';
 import type { Disposer } from '../core/disposable';
 import type { Unsubscribe } from '../core/event-hub';
 import type { Logger } from '../logging/logger';
 import { proposeEntries, recommendProposal } from './memory-adoption';
-import { MemoryCaptureQueue } from './memory-capture';
+import { captureChange, MemoryCaptureQueue, reportedVersions } from './memory-capture';
 import { LateWriteWatch } from './memory-late-writes';
 import type { MemoryCheckpointer } from './memory-checkpointer';
 import type { ResolvedMemoryDirectory } from './memory-config';
@@ -24,8 +25,9 @@ import { readMemoryFile, statIdentity, type MemoryFileSnapshot } from './memory-
 import { MemoryFileState, parseSnapshot } from './memory-file-state';
 import { memoryFileNames, memoryTargets } from './memory-format';
 import { runGuardedChange, type GuardedChangeDependencies } from './memory-mutation';
-import { watchMemoryDirectory } from './memory-watcher';
-import { readWriteRecord } from './memory-write-record';
+import { createMemoryRestoreGuard, type GuardedMemoryFile } from './memory-restore-guard';
+import { watchManagedDirectory, type MemoryWatchSettings } from './memory-directory-watch';
+import { newWriterId, readWriteRecord } from './memory-write-record';
 
 /** What the composition root passes to the memory service. */
 export interface MemoryServiceOptions {
@@ -34,11 +36,13 @@ export interface MemoryServiceOptions {
   /** Memory directories are checkpointed directories; omitted, no checkpoints are taken. */
   readonly checkpoints?: MemoryCheckpointer;
   /** Watch the directories for external edits (the app, `vigil serve`, `vigil memory watch`). */
-  readonly watch?: false | { readonly debounceMs?: number; readonly maxWaitMs?: number; readonly pollMs?: number };
+  readonly watch?: false | MemoryWatchSettings;
   /** How long a mutation waits for another writer's lock (default 10 s). */
   readonly lockTimeoutMs?: number;
   /** A background problem no call result carries (a failed checkpoint, a raced write). */
   readonly onProblem?: (message: string) => void;
+  /** Runs inside each write between the writer's last check and its rename: a seam for tests standing in for another program then. */
+  readonly afterWriteCheck?: () => Promise<void>;
 }
 
 /** Options of one mutation. */
@@ -46,6 +50,10 @@ export interface MutateOptions {
   readonly attribution?: Attribution;
   /** How error messages name the request's fields (the agent tool spells them `old_text`). */
   readonly fieldOf?: FieldNamer;
+}
+
+async function isFolder(candidate: string): Promise<boolean> {
+  return stat(candidate).then((stats) => stats.isDirectory(), () => false);
 }
 
 /** The most of a file's text a view carries. */
@@ -60,6 +68,8 @@ export interface MemoryService {
   adopt(dir: string, target: MemoryTarget, basis: string | null, entries: readonly string[], attribution?: Attribution): Promise<MemoryMutationResult>;
   /** Every change of every managed file, Vigil's and external. */
   onChange(listener: (change: MemoryChange) => void): Unsubscribe;
+  /** The checkpoint restore service's guard: a restore of a memory folder takes the memory locks and is reported as Vigil's. */
+  readonly guardRestore: RestoreGuard;
   /** Resolves when the background checkpoints of external edits are done. */
   settled(): Promise<void>;
   dispose(): Promise<void>;
@@ -77,14 +87,17 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
   const listeners = new Set<(change: MemoryChange) => void>();
   const reportProblem = (message: string): void => options.onProblem?.(message);
   const captures = new MemoryCaptureQueue(options.checkpoints, logger, reportProblem);
-  const lateWrites = new LateWriteWatch(logger, reportProblem);
+  const lateWrites = new LateWriteWatch({ logger, reportProblem });
+  const writer = newWriterId();
   const deps: GuardedChangeDependencies = {
     logger,
+    writer,
     checkpoints: options.checkpoints,
     captures,
     lateWrites,
     reportProblem,
     ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
+    ...(options.afterWriteCheck === undefined ? {} : { afterWriteCheck: options.afterWriteCheck }),
   };
   const broadcast = (change: MemoryChange): void => {
     for (const listener of listeners) {
@@ -97,8 +110,9 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
   };
   const states = new Map<string, Map<MemoryTarget, MemoryFileState>>();
   for (const directory of options.directories) {
-    states.set(directory.path, new Map(memoryTargets.map((target) => [target, new MemoryFileState(directory, target, broadcast)])));
+    states.set(directory.path, new Map(memoryTargets.map((target) => [target, new MemoryFileState(directory, target, broadcast, writer)])));
   }
+  const statesByFile = new Map([...states.values()].flatMap((byTarget) => [...byTarget.values()].map((state) => [state.file, state] as const)));
   const watched = new Set<string>();
   const disposers: Disposer[] = [];
 
@@ -106,6 +120,9 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
     const candidates = [path.resolve(dir), await realpath(path.resolve(dir)).catch(() => path.resolve(dir))];
     for (const directory of options.directories) {
       if (directory.id === dir || candidates.includes(directory.path)) {
+        if (directory.isOptional === true && !(await isFolder(directory.path))) {
+          throw new AppError('not_found', `${directory.path} does not exist yet; Vigil manages it from the moment Hermes Agent creates it (Vigil never creates Hermes's folders).`, { dir });
+        }
         const state = states.get(directory.path)?.get(target);
         if (state !== undefined) return state;
       }
@@ -116,11 +133,11 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
     });
   }
 
-  /** Reads a file in its queue and reports the version if it is new; external versions are checkpointed. */
+  /** Reads a file in its queue and reports the version if it is new; every version this service did not write is checkpointed. */
   async function refresh(state: MemoryFileState, notifications: number): Promise<MemoryFileSnapshot> {
     const snapshot = await readMemoryFile(state.file);
     const change = state.observe(snapshot, { source: 'detect', record: await readWriteRecord(state.file), notifications });
-    if (change?.source === 'external') captures.schedule(state.directory.path, `external edit of ${path.basename(state.file)}`);
+    if (change !== undefined) captureChange(captures, change, snapshot);
     return snapshot;
   }
 
@@ -130,61 +147,44 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
     await refresh(state, 0);
   }
 
+  const isWatching = options.watch !== undefined && options.watch !== false;
   for (const directory of options.directories) {
     if (directory.source !== 'hermes') await mkdir(directory.path, { recursive: true, mode: 0o700 });
+    const baselines = [];
     for (const state of states.get(directory.path)?.values() ?? []) {
-      await state.run(() => refresh(state, 0)).catch((error: unknown) => logger.warn('could not read a memory file', { file: state.file, error }));
+      const baseline = await state.run(() => refresh(state, 0)).catch((error: unknown) => logger.warn('could not read a memory file', { file: state.file, error }));
+      if (baseline !== undefined) baselines.push(...reportedVersions(state.file, baseline));
     }
+    // A watching service reports later versions against these baselines, so they go on the timeline too.
+    if (isWatching && baselines.length > 0) captures.schedule(directory.path, 'memory at start-up', baselines);
   }
 
   if (options.watch !== undefined && options.watch !== false) {
-    const { debounceMs, maxWaitMs, pollMs } = options.watch;
     for (const directory of options.directories) {
-      const byName = new Map([...(states.get(directory.path)?.values() ?? [])].map((state) => [path.basename(state.file), state]));
-      try {
-        disposers.push(
-          await watchMemoryDirectory({
-            dir: directory.path,
-            fileNames: Object.values(memoryFileNames),
-            ...(debounceMs === undefined ? {} : { debounceMs }),
-            ...(maxWaitMs === undefined ? {} : { maxWaitMs }),
-            ...(pollMs === undefined ? {} : { pollMs }),
-            onSettled: (fileName, notifications, reason) => {
-              const state = byName.get(fileName);
-              if (state === undefined) return;
-              const task = async (): Promise<void> => {
-                if (reason === 'notified') await refresh(state, notifications);
-                else await recheck(state);
-              };
-              state.run(task).catch((error: unknown) => {
-                logger.warn('could not read a changed memory file', { file: state.file, error });
-                reportProblem(`Could not read ${state.file} after it changed: ${error instanceof Error ? error.message : String(error)}`);
-              });
-            },
-            onError: (error) => {
-              logger.error('memory watcher failed', { dir: directory.path, error });
-              reportProblem(`Watching ${directory.path} failed: ${error instanceof Error ? error.message : String(error)}. External edits may go unnoticed until Vigil restarts.`);
-            },
-          }),
-        );
-        watched.add(directory.path);
-      } catch (error) {
-        logger.error('could not watch a memory directory', { dir: directory.path, error });
-        reportProblem(`Could not watch ${directory.path}; external edits will be noticed only when Vigil next reads the file.`);
-      }
+      disposers.push(
+        await watchManagedDirectory({
+          directory,
+          states: [...(states.get(directory.path)?.values() ?? [])],
+          settings: options.watch,
+          logger,
+          reportProblem,
+          refresh,
+          recheck,
+          onWatched: () => watched.add(directory.path),
+        }),
+      );
     }
   }
 
   return {
     async directories() {
-      return Promise.all(
-        options.directories.map(async (directory) => ({
-          ...directory,
-          limits: { ...directory.limits },
-          exists: await stat(directory.path).then((stats) => stats.isDirectory(), () => false),
-          isWatched: watched.has(directory.path),
-        })),
+      const listed = await Promise.all(
+        options.directories.map(async ({ isOptional, ...directory }) => {
+          const exists = await isFolder(directory.path);
+          return isOptional === true && !exists ? [] : [{ ...directory, limits: { ...directory.limits }, exists, isWatched: watched.has(directory.path) }];
+        }),
       );
+      return listed.flat();
     },
 
     async read(dir, target) {
@@ -252,6 +252,23 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
         deps,
       );
     },
+
+    guardRestore: createMemoryRestoreGuard({
+      directories: () => options.directories,
+      writer,
+      logger,
+      ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
+      // In each file's queue, so no watcher read or mutation of it runs in the middle of a restore.
+      queue: <T>(files: readonly GuardedMemoryFile[], work: () => Promise<T>): Promise<T> => {
+        let run = work;
+        for (const state of files.flatMap(({ file }) => statesByFile.get(file) ?? []).reverse()) {
+          const inner = run;
+          run = () => state.run(inner);
+        }
+        return run();
+      },
+      onRestored: ({ file, snapshot }) => statesByFile.get(file)?.observe(snapshot, { source: 'restore', notifications: 0 }),
+    }),
 
     onChange(listener) {
       listeners.add(listener);

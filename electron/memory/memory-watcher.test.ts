@@ -1,4 +1,4 @@
-import { appendFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
@@ -23,8 +23,11 @@ afterEach(async () => {
   await temp.remove();
 });
 
+/** Far longer than any test: the watcher's periodic re-check never runs, so only file-system events and their confirmations can report a change. */
+const backstopOff = 3_600_000;
+
 async function start(): Promise<void> {
-  memory = await memoryServiceFor(temp.dir, { watch: {} });
+  memory = await memoryServiceFor(temp.dir, { watch: { pollMs: backstopOff } });
   recorder = new ChangeRecorder(memory);
 }
 
@@ -87,11 +90,53 @@ describe('the memory watcher', () => {
     expect(external.previous.entries).toEqual(['written by this process', 'written by another Vigil']);
   });
 
+  it('recognises both of two Vigil writes in quick succession, even when the second one\'s record is on disk before the first version is read', async () => {
+    memory = await memoryServiceFor(temp.dir);
+    recorder = new ChangeRecorder(memory);
+    const first = await memoryServiceFor(temp.dir);
+    let second: MemoryService | undefined;
+    try {
+      await first.mutate(temp.dir, 'memory', { action: 'add', content: 'written by one Vigil process' });
+      // The other process has recorded its version and is about to rename it into place: this
+      // service reads the first process's version now.
+      let readAtTheWorstMoment: Promise<unknown> | undefined;
+      second = await memoryServiceFor(temp.dir, {
+        afterWriteCheck: () => {
+          readAtTheWorstMoment ??= memory.read(temp.dir, 'memory');
+          return readAtTheWorstMoment.then(() => undefined);
+        },
+      });
+      await second.mutate(temp.dir, 'memory', { action: 'add', content: 'written by another Vigil process' });
+      await memory.read(temp.dir, 'memory');
+    } finally {
+      await first.dispose();
+      await second?.dispose();
+    }
+    expect(recorder.changes.map((change) => [change.source, change.diff.added.join('|')])).toEqual([
+      ['vigil', 'written by one Vigil process'],
+      ['vigil', 'written by another Vigil process'],
+    ]);
+  });
+
+  it('reports an external undo back to Vigil\'s own last version as external', async () => {
+    await start();
+    await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'likes tea' });
+    const vigilVersion = await readFile(file);
+    await replaceByRename(joinEntries(['likes green tea']));
+    await recorder.waitFor('the external edit', (change) => change.current.entries.includes('likes green tea'));
+    // An editor's undo puts Vigil's bytes back.
+    await replaceByRename(vigilVersion.toString('utf8'));
+    const undo = await recorder.waitFor('the undo', (change) => change.previous.entries.includes('likes green tea'));
+    expect(undo.current.sha256).toBe(sha256Of(vigilVersion));
+    expect(recorder.changes.map((change) => change.source)).toEqual(['vigil', 'external', 'external']);
+  });
+
   /**
    * The guarantee: the reported versions are, in order, a subsequence of the versions written;
    * each change's `previous` is the version reported before it, so no change is ever skipped over;
    * every version the file rests in (here: the writer waits) is reported, and so is the last one.
-   * A version overwritten before it could be read is superseded: the next change covers it.
+   * A version overwritten before it could be read is superseded: the next change covers it. The
+   * periodic re-check is off, so a dropped event fails the test instead of being papered over.
    */
   it('misses none of 1,000 external replacements and appends', async () => {
     await start();
@@ -102,7 +147,7 @@ describe('the memory watcher', () => {
     };
     let content = '';
     const written: string[] = [];
-    let restingPoints = 0;
+    const resting: string[] = [];
     for (let index = 0; index < 1000; index += 1) {
       if (content === '' || next() < 0.5) {
         content = joinEntries([`replacement ${index}`, `payload ${'x'.repeat(index % 40)}`]);
@@ -115,7 +160,8 @@ describe('the memory watcher', () => {
       written.push(sha256Of(content));
       // About one version in ten is left to rest until the watcher reports it.
       if (next() < 0.1 || index === 999) {
-        restingPoints += 1;
+        resting.push(sha256Of(content));
+        // A generous bound so a missed version fails instead of hanging; no timing is asserted.
         await recorder.waitForVersion(sha256Of(content), `version ${index} (resting)`);
       }
     }
@@ -128,7 +174,8 @@ describe('the memory watcher', () => {
       if (before !== undefined) expect(change.previous.sha256).toBe(before.current.sha256);
     });
     expect(reported.at(-1)?.current.sha256).toBe(written.at(-1));
-    expect(reported.length).toBeGreaterThanOrEqual(restingPoints);
+    const reportedVersions = new Set(reported.map((change) => change.current.sha256));
+    expect(resting.filter((sha256) => !reportedVersions.has(sha256)), 'resting versions never reported').toEqual([]);
     expect(reported.every((change) => change.source === 'external')).toBe(true);
   }, 120_000);
 });

@@ -120,6 +120,8 @@ export const memoryChangeSchema = z.object({
    * notification was dropped) or a Vigil call read or wrote the file.
    */
   notifications: z.number().int().nonnegative(),
+  /** Vigil wrote this version by restoring a checkpoint (source `vigil`), not by a memory call. */
+  isRestore: z.boolean().optional(),
 });
 
 /** A file as the UI shows it. */

@@ -1,7 +1,10 @@
 import type { DiffFile, FileDiff } from '../../checkpoints/diff-checkpoint';
 import { restoreServiceFor, type RestoreService } from '../../checkpoints/restore-service';
+import { vigilPaths } from '../../core/vigil-home';
 import type { MergedCheckpointApi } from '../../hermes/merged-checkpoints';
+import { createConfiguredRestoreGuard } from '../../memory/configured-memory-service';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
+import { cliHome } from '../cli-context';
 import { withMergedCheckpoints } from './checkpoints-sources';
 import { directoryArgument, localTime } from './checkpoint-command';
 
@@ -13,7 +16,11 @@ const defaultLineCap = 80;
  * Hermes Agent's, numbered as `vigil checkpoints list` numbers them), closing everything afterwards.
  */
 export async function withRestoreService<T>(io: CliIo, task: (restore: RestoreService, engine: MergedCheckpointApi) => Promise<T>): Promise<T> {
-  return withMergedCheckpoints(io, (engine, { root, logger }) => task(restoreServiceFor(engine, root, logger), engine));
+  return withMergedCheckpoints(io, async (engine, { root, logger }) => {
+    // A restore of a memory folder takes the memory locks (Vigil's and Hermes's), as in the app.
+    const guard = await createConfiguredRestoreGuard({ paths: vigilPaths(cliHome(io)), env: io.env, logger });
+    return task(restoreServiceFor(engine, root, logger, undefined, { guard }), engine);
+  });
 }
 
 /** A positive whole number option, or its default. */

@@ -50,7 +50,9 @@ export interface AgentHarness extends AgentServices {
 }
 
 /** Builds the harness; `files` are laid down in the workspace first. */
-export async function createAgentHarness(options: { readonly files?: Readonly<Record<string, string>>; readonly withMemory?: boolean } = {}): Promise<AgentHarness> {
+export async function createAgentHarness(
+  options: { readonly files?: Readonly<Record<string, string>>; readonly withMemory?: boolean; /** Also manage `<base>/hermes/memories` as Hermes's memory folder. */ readonly withHermesMemory?: boolean } = {},
+): Promise<AgentHarness> {
   const { dir: base, remove } = await makeTempDir('vigil-exec-');
   const home = path.join(base, 'home');
   const vigilHome = path.join(base, 'vigil');
@@ -61,6 +63,8 @@ export async function createAgentHarness(options: { readonly files?: Readonly<Re
     writeFileSync(path.join(workspace, relative), content);
   }
   const paths = vigilPaths(vigilHome);
+  const hermesMemories = path.join(base, 'hermes', 'memories');
+  if (options.withHermesMemory === true) mkdirSync(hermesMemories, { recursive: true });
   const events = new EventHub();
   const emitted: { name: EventName; payload: unknown }[] = [];
   events.onAny((name, payload) => emitted.push({ name, payload }));
@@ -69,7 +73,10 @@ export async function createAgentHarness(options: { readonly files?: Readonly<Re
   const memory =
     options.withMemory === true
       ? await createMemoryService({
-          directories: [{ id: memoryDirectoryId(paths.memories), path: paths.memories, label: 'Vigil memories', source: 'vigil', limits: defaultMemoryLimits }],
+          directories: [
+            { id: memoryDirectoryId(paths.memories), path: paths.memories, label: 'Vigil memories', source: 'vigil', limits: defaultMemoryLimits },
+            ...(options.withHermesMemory === true ? [{ id: memoryDirectoryId(hermesMemories), path: hermesMemories, label: 'Hermes memories', source: 'hermes' as const, limits: defaultMemoryLimits }] : []),
+          ],
           logger: silentLogger,
           checkpoints: recordingWrites(checkpoints, ledger),
         })

@@ -56,3 +56,29 @@ export async function holdMemoryLockInChild(file: string, purpose: string): Prom
     },
   };
 }
+
+/** Child processes writing `count` backups each of `file`, all stamped with one instant, started at once; resolves to every path they printed. */
+export async function writeBackupsFromProcesses(file: string, processes: number, count: number, now: Date): Promise<string[]> {
+  const children = Array.from({ length: processes }, (_, id) =>
+    spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'electron/memory/test-support/backup-writer.ts'), file, String(id), String(count), now.toISOString()], {
+      cwd: repoRoot,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    }),
+  );
+  const outputs = children.map((child) => {
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    const ready = new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', () => {
+        if (output.startsWith('ready\n')) resolve();
+      });
+      child.on('exit', (code) => reject(new Error(`a backup writer exited early (${String(code)})`)));
+    });
+    const done = new Promise<string>((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`a backup writer failed (${String(code)})`)))));
+    return { child, ready, done };
+  });
+  await Promise.all(outputs.map((item) => item.ready));
+  for (const { child } of outputs) child.stdin.end('go\n');
+  const printed = await Promise.all(outputs.map((item) => item.done));
+  return printed.flatMap((output) => output.split('\n').slice(1).filter((line) => line !== ''));
+}

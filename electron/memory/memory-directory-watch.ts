@@ -1,0 +1,122 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Disposer } from '../core/disposable';
+import type { Logger } from '../logging/logger';
+import type { ResolvedMemoryDirectory } from './memory-config';
+import type { MemoryFileState } from './memory-file-state';
+import { memoryFileNames } from './memory-format';
+import { watchMemoryDirectory } from './memory-watcher';
+
+/** How often a memory folder that does not exist yet is looked for (one stat). */
+export const defaultAppearPollMs = 2000;
+
+/** How a watching memory service watches its folders. */
+export interface MemoryWatchSettings {
+  readonly debounceMs?: number;
+  readonly maxWaitMs?: number;
+  /** The watcher's re-check backstop (see memory-watcher.ts). */
+  readonly pollMs?: number;
+  /** How often a missing folder (Hermes's, before Hermes creates it) is looked for. */
+  readonly appearPollMs?: number;
+}
+
+/** What watching one memory folder needs from the service. */
+export interface DirectoryWatchOptions {
+  readonly directory: ResolvedMemoryDirectory;
+  readonly states: readonly MemoryFileState[];
+  readonly settings: MemoryWatchSettings;
+  readonly logger: Logger;
+  readonly reportProblem: (message: string) => void;
+  /** Reads a file after notifications and reports a new version (in the file's queue). */
+  readonly refresh: (state: MemoryFileState, notifications: number) => Promise<unknown>;
+  /** Re-checks a file: a read only when it is not the version last read. */
+  readonly recheck: (state: MemoryFileState) => Promise<void>;
+  /** The watcher runs (the folder is watched from now on). */
+  readonly onWatched: () => void;
+}
+
+async function isDirectory(candidate: string): Promise<boolean> {
+  return stat(candidate).then((stats) => stats.isDirectory(), () => false);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Starts the chokidar watcher of a folder that exists, reading changed files in their queues. */
+async function startWatcher(options: DirectoryWatchOptions): Promise<Disposer> {
+  const { directory, settings, logger, reportProblem } = options;
+  const byName = new Map(options.states.map((state) => [path.basename(state.file), state]));
+  const dispose = await watchMemoryDirectory({
+    dir: directory.path,
+    fileNames: Object.values(memoryFileNames),
+    ...(settings.debounceMs === undefined ? {} : { debounceMs: settings.debounceMs }),
+    ...(settings.maxWaitMs === undefined ? {} : { maxWaitMs: settings.maxWaitMs }),
+    ...(settings.pollMs === undefined ? {} : { pollMs: settings.pollMs }),
+    onSettled: (fileName, notifications, reason) => {
+      const state = byName.get(fileName);
+      if (state === undefined) return;
+      const task = (): Promise<unknown> => (reason === 'notified' ? options.refresh(state, notifications) : options.recheck(state));
+      state.run(task).catch((error: unknown) => {
+        logger.warn('could not read a changed memory file', { file: state.file, error });
+        reportProblem(`Could not read ${state.file} after it changed: ${describe(error)}`);
+      });
+    },
+    onError: (error) => {
+      logger.error('memory watcher failed', { dir: directory.path, error });
+      reportProblem(`Watching ${directory.path} failed: ${describe(error)}. External edits may go unnoticed until Vigil restarts.`);
+    },
+  });
+  options.onWatched();
+  return dispose;
+}
+
+/**
+ * Watches one memory folder for external edits. A folder that does not exist yet (Hermes's
+ * memories before Hermes first writes one) is looked for every `appearPollMs`; once it appears it
+ * is watched, and its files are read (a file found then is reported as created, and captured).
+ */
+export async function watchManagedDirectory(options: DirectoryWatchOptions): Promise<Disposer> {
+  const { directory, logger, reportProblem } = options;
+  const start = async (): Promise<Disposer | undefined> => {
+    try {
+      return await startWatcher(options);
+    } catch (error) {
+      logger.error('could not watch a memory directory', { dir: directory.path, error });
+      reportProblem(`Could not watch ${directory.path}; external edits will be noticed only when Vigil next reads the file.`);
+      return undefined;
+    }
+  };
+  if (await isDirectory(directory.path)) {
+    const stop = await start();
+    return async () => stop?.();
+  }
+  const looking: { stop: Disposer | undefined; isDisposed: boolean; isBusy: boolean } = { stop: undefined, isDisposed: false, isBusy: false };
+  // A function, not the field: disposal can happen during any await below.
+  const isDisposed = (): boolean => looking.isDisposed;
+  const lookOnce = async (): Promise<void> => {
+    if (!(await isDirectory(directory.path)) || isDisposed()) return;
+    clearInterval(timer);
+    // Watch first, then read: nothing written after the folder appeared can slip between the two.
+    looking.stop = await start();
+    if (isDisposed()) {
+      await looking.stop?.();
+      return;
+    }
+    for (const state of options.states) {
+      await state.run(() => options.refresh(state, 0)).catch((error: unknown) => logger.warn('could not read a memory file', { file: state.file, error }));
+    }
+    logger.info('a memory folder appeared and is watched now', { dir: directory.path });
+  };
+  const timer = setInterval(() => {
+    if (looking.isBusy || looking.isDisposed) return;
+    looking.isBusy = true;
+    void lookOnce().finally(() => (looking.isBusy = false));
+  }, options.settings.appearPollMs ?? defaultAppearPollMs);
+  timer.unref();
+  return async () => {
+    looking.isDisposed = true;
+    clearInterval(timer);
+    await looking.stop?.();
+  };
+}

@@ -1,0 +1,71 @@
+import { readFile, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { PreservedBackup } from '../../shared/contract/memory-contract';
+import { trackTempFile } from '../files/temp-registry';
+import { vigilTempName } from '../files/vigil-temp-name';
+import type { Logger } from '../logging/logger';
+import { claimBackupName, writeMemoryBackup } from './memory-backup';
+import { sha256Of } from './memory-file';
+import { parseEntries } from './memory-format';
+
+/** Where a problem no call result carries is logged and reported. */
+export interface RaceReporter {
+  readonly logger: Logger;
+  readonly reportProblem: (message: string) => void;
+}
+
+/** The backup of a raced write: what it holds that the new version does not. */
+function racedBackup(backup: string, raced: Buffer, written: readonly string[]): PreservedBackup {
+  const kept = new Set(written);
+  return { reason: 'raced-write', backup, entries: parseEntries(raced.toString('utf8')).filter((entry) => !kept.has(entry)) };
+}
+
+function reportRace(reporter: RaceReporter, file: string, backup: string): void {
+  reporter.logger.warn('memory write raced an external writer', { file, backup });
+  reporter.reportProblem(`Another program wrote to ${file} while Vigil was replacing it; its version is kept in ${backup}.`);
+}
+
+/** Saves what a racing writer put into the old file between Vigil's read and its rename. */
+export async function rescueRacedWrite(reporter: RaceReporter, file: string, raced: Buffer, written: readonly string[]): Promise<PreservedBackup> {
+  const backup = await writeMemoryBackup(file, raced);
+  reportRace(reporter, file, backup.path);
+  return racedBackup(backup.path, raced, written);
+}
+
+/**
+ * The hidden hard link a write keeps of the file it replaces (the atomic writer's
+ * `keepReplacedAt`), so that a version another program renamed into place after Vigil's last check
+ * is not lost with the rename. Node has no renameat2(RENAME_EXCHANGE), so the check and the rename
+ * stay two steps; with the link taken between them, what is lost shrinks to a replacement landing
+ * between two adjacent system calls (link, rename), and anything before that is caught here.
+ */
+export class ReplacedFileKeeper {
+  readonly path: string;
+  readonly #untrack: () => void;
+
+  constructor(file: string) {
+    this.path = path.join(path.dirname(file), vigilTempName(path.basename(file)));
+    this.#untrack = trackTempFile(this.path);
+  }
+
+  /**
+   * After the write: when the file it replaced is not the version Vigil read (`expected`, its
+   * sha256; null when it was absent), that file becomes a `.bak` (the link itself, renamed by a new
+   * link, so nothing is copied or overwritten) and is reported; undefined otherwise.
+   */
+  async rescue(reporter: RaceReporter, file: string, expected: string | null, written: readonly string[]): Promise<{ backup: PreservedBackup; sha256: string } | undefined> {
+    const replaced = await readFile(this.path).catch(() => undefined);
+    if (replaced === undefined) return undefined;
+    const sha256 = sha256Of(replaced);
+    if (sha256 === expected) return undefined;
+    const backup = await claimBackupName(this.path, file);
+    reportRace(reporter, file, backup);
+    return { backup: racedBackup(backup, replaced, written), sha256 };
+  }
+
+  /** Removes the link (always, after the write or its failure). */
+  async dispose(): Promise<void> {
+    await unlink(this.path).catch(() => undefined);
+    this.#untrack();
+  }
+}
