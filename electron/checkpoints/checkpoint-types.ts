@@ -90,6 +90,13 @@ export interface CheckpointRequest {
    * watcher event reported them, so the checkpoint holds their current content.
    */
   readonly paths?: readonly string[];
+  /**
+   * Only `paths` need to be current: where the engine would otherwise walk the whole directory
+   * (no watcher, or none yet), it re-reads just them and keeps every other file as the previous
+   * checkpoint holds it. A restore of chosen files takes its pre-rollback snapshot so; the commit
+   * says so in a `Vigil-Scope` trailer. Ignored when the timeline moved elsewhere.
+   */
+  readonly onlyPaths?: boolean;
 }
 
 /** One supervised directory in the store. */

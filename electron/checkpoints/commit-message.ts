@@ -23,6 +23,8 @@ export interface CheckpointCommit {
   readonly skipped: readonly SkippedPath[];
   /** The blob with the complete skip list, when `skipped` is longer than the trailers hold. */
   readonly skippedList?: string;
+  /** How many paths were re-read when only they were (every other file is as in the parent). */
+  readonly scopedPaths?: number;
 }
 
 /** Whether a character is a control character (C0 or DEL). */
@@ -86,6 +88,7 @@ function trailers(commit: CheckpointCommit): string[] {
   if (agent !== undefined) lines.push(`Vigil-Agent: ${oneLine(agent)}`);
   if (commit.kind === 'pre-rollback') lines.push('Vigil-Kind: pre-rollback');
   if (commit.restores !== undefined) lines.push(`Vigil-Restores: ${commit.restores}`);
+  if (commit.scopedPaths !== undefined) lines.push(`Vigil-Scope: ${commit.scopedPaths} paths re-read; other files as in the parent`);
   const { files, insertions, deletions } = commit.stats;
   lines.push(`Vigil-Stats: files=${files} insertions=${insertions} deletions=${deletions}`);
   const shown = commit.skipped.slice(0, maxSkippedTrailers);

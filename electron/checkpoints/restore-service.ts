@@ -157,7 +157,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
           reason: preRollbackReason(checkpoint.id),
           kind: 'pre-rollback',
           restores: checkpoint.id,
-          ...(scope.paths.length > 0 && { paths: scope.paths.map((item) => path.join(checkpoint.dir, ...item.split('/'))) }),
+          ...(scope.paths.length > 0 && { paths: scope.paths.map((item) => path.join(checkpoint.dir, ...item.split('/'))), onlyPaths: true }),
         });
         if (pre.kind !== 'created') throw new Error('the engine did not create the pre-rollback snapshot');
         const preRollback = { id: pre.checkpoint.id, reason: pre.checkpoint.reason, time: pre.checkpoint.time };

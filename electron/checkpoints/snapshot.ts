@@ -174,14 +174,21 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
     const scanStartNs = nowNs();
     const context: ScanContext = { root: tracked.dir, state, maxFileBytes: engine.maxFileBytes, ignoredFolders: engine.ignoredFolders };
     const candidates: HashCandidate[] = [];
-    if (tracked.needsFullScan || headMoved || !tracked.isWatched) {
+    const requested = (request.paths ?? []).map((absolute) => tracked.relative(path.resolve(absolute))).filter((rel): rel is string => rel !== undefined);
+    const wouldWalk = tracked.needsFullScan || headMoved || !tracked.isWatched;
+    // Only the caller's paths matter and the state still equals the head: re-read just them, keep
+    // the rest as the head has it, and leave the walk (and the watcher's dirty set) for next time.
+    const isScoped = wouldWalk && !headMoved && request.onlyPaths === true && requested.length > 0;
+    if (wouldWalk && !isScoped) {
       // A big tree is walked in a worker, with blocking calls and no thread-pool round trips.
       const isBig = Math.max(state.fileCount, tracked.sizeHint) >= engine.workerThreshold;
       if (isBig || engine.pool.isRunning) await engine.pool.walk(tracked.dir, '', engine.ignoredFolders, (listings) => applyListings(context, listings, candidates));
       else await scanFolder(context, '', candidates);
+    } else if (isScoped) {
+      await scanPaths(context, requested, candidates);
+      for (const rel of dirty) tracked.dirty.add(rel);
     } else {
-      const requested = (request.paths ?? []).map((absolute) => tracked.relative(path.resolve(absolute)));
-      await scanPaths(context, [...dirty, ...requested.filter((rel): rel is string => rel !== undefined)], candidates);
+      await scanPaths(context, [...dirty, ...requested], candidates);
     }
     if (headMoved && state.fileCount > 0) await recheckMissingBlobs(engine, state, candidates);
     const previousRacy = tracked.racy;
@@ -191,7 +198,7 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
     const headTree = head === undefined ? undefined : (await engine.timeline.commit(head)).tree;
     const kind = request.kind ?? 'checkpoint';
     tracked.state = state;
-    tracked.needsFullScan = false;
+    tracked.needsFullScan = tracked.needsFullScan && isScoped;
     tracked.isCacheStale = tracked.isCacheStale || candidates.length > 0 || headMoved;
     // The stamp moves on: records racy under the old one that this scan did not look at are marked for re-hashing.
     await smudgeRacyRecords(state, previousRacy);
@@ -215,6 +222,7 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
       stats,
       skipped,
       ...(skippedList === undefined ? {} : { skippedList }),
+      ...(isScoped ? { scopedPaths: requested.length } : {}),
     });
     const id = await engine.store.writeLoose('commit', content);
     // A restore overwrites files right after its pre-rollback snapshot: that snapshot's objects, then its ref, must survive a power cut first.
