@@ -179,14 +179,14 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
     // Only the caller's paths matter and the state still equals the head: re-read just them, keep
     // the rest as the head has it, and leave the walk (and the watcher's dirty set) for next time.
     const isScoped = wouldWalk && !headMoved && request.onlyPaths === true && requested.length > 0;
-    if (wouldWalk && !isScoped) {
+    if (isScoped) {
+      await scanPaths(context, requested, candidates);
+      for (const rel of dirty) tracked.dirty.add(rel);
+    } else if (wouldWalk) {
       // A big tree is walked in a worker, with blocking calls and no thread-pool round trips.
       const isBig = Math.max(state.fileCount, tracked.sizeHint) >= engine.workerThreshold;
       if (isBig || engine.pool.isRunning) await engine.pool.walk(tracked.dir, '', engine.ignoredFolders, (listings) => applyListings(context, listings, candidates));
       else await scanFolder(context, '', candidates);
-    } else if (isScoped) {
-      await scanPaths(context, requested, candidates);
-      for (const rel of dirty) tracked.dirty.add(rel);
     } else {
       await scanPaths(context, [...dirty, ...requested], candidates);
     }
