@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors';
 import { makeTempDir } from '../test-support/temp-dir';
-import { FileLock } from './file-lock';
+import { FileLock, runOutsideFileLocks } from './file-lock';
 import type { LockHolder } from './lock-holder';
 
 const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'file-lock.child.ts');
@@ -81,6 +81,30 @@ describe('FileLock', () => {
       });
     await Promise.all([work(first, 'a'), work(second, 'b'), work(first, 'c')]);
     expect(events).toEqual(['in a', 'nested a', 'out a', 'in b', 'nested b', 'out b', 'in c', 'nested c', 'out c']);
+    expect(existsSync(lockPath)).toBe(false);
+  });
+
+  it('is not held by work that a holder started and that runs after the release: that work takes the lock anew', async () => {
+    const lockPath = path.join(dir, 'stale.lock');
+    const lock = new FileLock({ path: lockPath, resource: 'r' });
+    let release = (): void => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let later: Promise<{ isHeld: boolean; holder: unknown }> | undefined;
+    let isHeldOutside: boolean | undefined;
+    await lock.withLock(async () => {
+      // Started under the lock, run after it: the async context still carries the released hold.
+      later = released.then(async () => ({
+        isHeld: lock.isHeldHere(),
+        holder: await lock.withLock(() => Promise.resolve(JSON.parse(readFileSync(lockPath, 'utf8')) as unknown)),
+      }));
+      isHeldOutside = runOutsideFileLocks(() => lock.isHeldHere());
+      expect(lock.isHeldHere()).toBe(true);
+      await Promise.resolve();
+    });
+    expect(isHeldOutside).toBe(false);
+    expect(existsSync(lockPath)).toBe(false);
+    release();
+    expect(await later).toMatchObject({ isHeld: false, holder: { pid: process.pid } });
     expect(existsSync(lockPath)).toBe(false);
   });
 

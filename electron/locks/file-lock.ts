@@ -27,8 +27,26 @@ export interface FileLockOptions {
   readonly onTakeover?: (abandoned: LockHolder | undefined, reason: string) => Promise<void>;
 }
 
-/** Which lock files the current async context holds, so that a holder may re-enter its own lock. */
-const heldLocks = new AsyncLocalStorage<ReadonlySet<string>>();
+/** One acquisition of a lock: `isHeld` turns false on release. */
+interface Hold {
+  isHeld: boolean;
+}
+
+/**
+ * The acquisitions of lock files the current async context runs under, so that a holder may
+ * re-enter its own lock. Async context outlives a lock (a promise started under it and awaited
+ * after its release still carries it), hence the `isHeld` flag rather than mere presence.
+ */
+const heldLocks = new AsyncLocalStorage<ReadonlyMap<string, Hold>>();
+
+/**
+ * Runs `work` outside every lock of the current context: for work that outlives the locked task
+ * (a background check, a capture, change listeners), which must take a lock itself — after the
+ * task released it — instead of running under the task's hold.
+ */
+export function runOutsideFileLocks<R>(work: () => R): R {
+  return heldLocks.exit(work);
+}
 
 /** The in-process queue of each lock file: every FileLock on one path in this thread shares it. */
 const queues = new Map<string, { tail: Promise<void>; waiting: number }>();
@@ -39,7 +57,8 @@ const queues = new Map<string, { tail: Promise<void>; waiting: number }>();
  * is detected (its pid is gone or names another process; on another host, it stopped refreshing
  * the file) and its lock is taken over by exactly one contender, without the file ever going
  * missing (see `#replaceAbandoned`). A live holder on this host is never taken over, however long
- * it is stopped. Re-entrant: code already running under the lock (in the same async context) runs at once.
+ * it is stopped. Re-entrant: code already running under the lock (in the same async context) runs
+ * at once, while the lock is held; work it started that runs after the release takes the lock anew.
  */
 export class FileLock {
   readonly #options: Required<Omit<FileLockOptions, 'onTakeover'>> & Pick<FileLockOptions, 'onTakeover'>;
@@ -56,9 +75,9 @@ export class FileLock {
     return this.#options.path;
   }
 
-  /** Whether the calling async context holds this lock. */
+  /** Whether the calling async context holds this lock (an acquisition it runs under is not yet released). */
   isHeldHere(): boolean {
-    return heldLocks.getStore()?.has(this.#key) === true;
+    return heldLocks.getStore()?.get(this.#key)?.isHeld === true;
   }
 
   /** Runs `task` holding the lock; waits in line behind other holders in this process and elsewhere. */
@@ -73,20 +92,23 @@ export class FileLock {
     });
     queue.waiting += 1;
     await previous;
+    const hold: Hold = { isHeld: true };
     try {
-      const holder = await this.#acquire(purpose);
+      const holder = await this.#acquire(purpose, hold);
       const heartbeat = setInterval(() => {
         const now = new Date();
         void utimes(this.#options.path, now, now).catch(() => undefined);
       }, this.#options.heartbeatMs);
       heartbeat.unref();
       try {
-        return await heldLocks.run(this.#withThisLock(), task);
+        return await heldLocks.run(this.#withThisLock(hold), task);
       } finally {
+        hold.isHeld = false;
         clearInterval(heartbeat);
         await this.#release(holder);
       }
     } finally {
+      hold.isHeld = false; // also when taking the lock failed (a takeover's repair threw)
       queue.waiting -= 1;
       if (queue.waiting === 0) queues.delete(this.#key);
       release();
@@ -105,7 +127,7 @@ export class FileLock {
     }
   }
 
-  async #acquire(purpose: string | undefined): Promise<LockHolder> {
+  async #acquire(purpose: string | undefined, hold: Hold): Promise<LockHolder> {
     const lockPath = this.#options.path;
     const deadline = Date.now() + this.#options.timeoutMs;
     const startedAt = await ownStartTime();
@@ -120,7 +142,7 @@ export class FileLock {
       if (observed === undefined) continue; // released between our attempt and our look: try again
       const reason = await this.#staleReason(observed);
       if (reason !== undefined && (await this.#replaceAbandoned(lockPath, observed, holder, 0))) {
-        await this.#afterTakeover(holder, observed.holder, reason);
+        await this.#afterTakeover(holder, hold, observed.holder, reason);
         return holder;
       }
       if (Date.now() > deadline) {
@@ -169,21 +191,21 @@ export class FileLock {
   }
 
   /** Now holding a lock taken over: tidies what dead contenders left, then lets the owner repair. */
-  async #afterTakeover(holder: LockHolder, abandoned: LockHolder | undefined, reason: string): Promise<void> {
+  async #afterTakeover(holder: LockHolder, hold: Hold, abandoned: LockHolder | undefined, reason: string): Promise<void> {
     this.#current = holder;
     await sweepLockLitter(this.#options.path, 10_000, async (litter) => (await this.#staleReason(litter)) !== undefined);
     if (this.#options.onTakeover === undefined) return;
     try {
-      await heldLocks.run(this.#withThisLock(), () => this.#options.onTakeover?.(abandoned, reason) ?? Promise.resolve());
+      await heldLocks.run(this.#withThisLock(hold), () => this.#options.onTakeover?.(abandoned, reason) ?? Promise.resolve());
     } catch (error) {
       await this.#release(holder);
       throw error;
     }
   }
 
-  /** The set of held lock files of the current context, plus this one. */
-  #withThisLock(): ReadonlySet<string> {
-    return new Set(heldLocks.getStore() ?? []).add(this.#key);
+  /** The acquisitions of the current context, plus `hold` of this lock. */
+  #withThisLock(hold: Hold): ReadonlyMap<string, Hold> {
+    return new Map(heldLocks.getStore() ?? []).set(this.#key, hold);
   }
 
   async #release(holder: LockHolder): Promise<void> {

@@ -2,11 +2,11 @@ import path from 'node:path';
 import type { MemoryChange } from '../../shared/contract/memory-contract';
 import { hashObject } from '../checkpoints/git-objects';
 import type { CheckpointOutcome } from '../checkpoints/checkpoint-types';
+import { runOutsideFileLocks } from '../locks/file-lock';
 import type { Logger } from '../logging/logger';
 import { writeMemoryBackup } from './memory-backup';
 import type { MemoryCheckpointer } from './memory-checkpointer';
 import { sha256Of, type MemoryFileSnapshot } from './memory-file';
-import { runOutsideMemoryLocks } from './memory-lock';
 
 /** A version of a memory file that was reported (in a change, or as a baseline) and so must stay restorable. */
 export interface ReportedVersion {
@@ -46,7 +46,7 @@ export class MemoryCaptureQueue {
     captures.pending.add(reason);
     for (const version of versions) captures.versions.set(`${version.file}\0${sha256Of(version.bytes)}`, version);
     // Started outside the caller's memory lock: the capture outlives it.
-    captures.running ??= runOutsideMemoryLocks(() => this.#drain(dir, captures));
+    captures.running ??= runOutsideFileLocks(() => this.#drain(dir, captures));
   }
 
   /** Resolves when no capture of `dir` is running or waiting. */

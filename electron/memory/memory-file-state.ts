@@ -4,9 +4,9 @@ import { diffEntries } from './entry-diff';
 import type { ResolvedMemoryDirectory } from './memory-config';
 import { detectDrift, notUtf8Drift } from './memory-drift';
 import { isSameIdentity, type FileIdentity } from '../files/file-identity';
+import { runOutsideFileLocks } from '../locks/file-lock';
 import type { MemoryFileSnapshot } from './memory-file';
 import { memoryFileNames, parseEntries, usageOf } from './memory-format';
-import { runOutsideMemoryLocks } from './memory-lock';
 import { writtenByOtherVigil, type MemoryWriteRecord } from './memory-write-record';
 
 /** A snapshot understood: its entries, drift status and usage. */
@@ -98,7 +98,7 @@ export class MemoryFileState {
   #flush(): void {
     const changes = this.#outbox.splice(0);
     if (changes.length === 0) return;
-    runOutsideMemoryLocks(() => {
+    runOutsideFileLocks(() => {
       for (const change of changes) this.sink(change);
     });
   }

@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logging/logger';
 import { writeMemoryBackup } from './memory-backup';
 import type { OpenMemoryFile } from './memory-file';
-import { runOutsideMemoryLocks, withMemoryLock, type MemoryLockOptions } from './memory-lock';
+import { runOutsideFileLocks } from '../locks/file-lock';
+import { withMemoryLock, type MemoryLockOptions } from './memory-lock';
 
 /** How long a replaced memory file is kept open to catch a writer that had opened it before the rename. */
 export const defaultLateWriteGraceMs = 300;
@@ -33,7 +34,7 @@ export class LateWriteWatch {
 
   /** Takes ownership of the replaced file's handle: checks it once more after the grace period, then closes it. */
   watch(file: string, opened: OpenMemoryFile, lockOptions: Pick<MemoryLockOptions, 'hermesSidecar' | 'timeoutMs'> = {}): void {
-    const check = runOutsideMemoryLocks(() => this.#check(file, opened, lockOptions));
+    const check = runOutsideFileLocks(() => this.#check(file, opened, lockOptions));
     this.#pending.add(check);
     void check.finally(() => this.#pending.delete(check));
   }

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
-import { isMemoryLockHeldHere, memoryLockPath, runOutsideMemoryLocks, withMemoryLock } from './memory-lock';
+import { runOutsideFileLocks } from '../locks/file-lock';
+import { memoryLockPath, withMemoryLock } from './memory-lock';
 
 let temp: { dir: string; remove: () => Promise<void> };
 let file: string;
@@ -45,8 +46,8 @@ describe('the memory lock across async work that outlives its task', () => {
     const order: string[] = [];
     let other: Promise<void> | undefined;
     await withMemoryLock(file, async () => {
-      expect(isMemoryLockHeldHere(file)).toBe(true);
-      other = runOutsideMemoryLocks(() =>
+      expect(await lockHolderPid()).toBe(process.pid);
+      other = runOutsideFileLocks(() =>
         withMemoryLock(file, async () => {
           order.push('other');
           await Promise.resolve();
@@ -62,6 +63,6 @@ describe('the memory lock across async work that outlives its task', () => {
   it('is re-entrant for the task itself', async () => {
     const pid = await withMemoryLock(file, () => withMemoryLock(file, lockHolderPid));
     expect(pid).toBe(process.pid);
-    expect(isMemoryLockHeldHere(file)).toBe(false);
+    await expect(lstat(memoryLockPath(file))).rejects.toThrow();
   });
 });

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
@@ -53,45 +52,6 @@ export interface MemoryLockOptions {
   readonly flocks?: FlockLocks;
 }
 
-/**
- * One acquisition of the memory locks, as the async context that runs its task sees it. Async
- * context outlives the lock (a promise started inside the task and awaited later still carries
- * it), so `isHeld` turns false on release: a context whose hold is released is stale, and
- * `outside` runs work in the context the acquisition started from.
- */
-interface MemoryHold {
-  readonly lockPath: string;
-  isHeld: boolean;
-  readonly outside: <R>(work: () => R) => R;
-  readonly parent: MemoryHold | undefined;
-}
-
-const holds = new AsyncLocalStorage<MemoryHold>();
-
-/** The innermost hold of `lockPath` in the current context (held or stale), if any. */
-function holdOf(lockPath: string, hold = holds.getStore()): MemoryHold | undefined {
-  for (let current = hold; current !== undefined; current = current.parent) if (current.lockPath === lockPath) return current;
-  return undefined;
-}
-
-/**
- * Runs `work` outside every memory lock context: for work that outlives the locked task (a
- * background check, a capture, change listeners), which must take the locks itself if it needs
- * them instead of appearing to hold the ones of the task that started it.
- */
-export function runOutsideMemoryLocks<R>(work: () => R): R {
-  const hold = holds.getStore();
-  if (hold === undefined) return work();
-  let outermost = hold;
-  while (outermost.parent !== undefined) outermost = outermost.parent;
-  return outermost.outside(work);
-}
-
-/** Whether the current async context holds the memory locks of `file` (and they are not yet released). */
-export function isMemoryLockHeldHere(file: string): boolean {
-  return holdOf(memoryLockPath(file))?.isHeld === true;
-}
-
 /** How a memory folder's Hermes sidecar is locked: Hermes's own folder creates it when missing, any other folder flocks it when present. */
 export function hermesSidecarMode(directory: Pick<ResolvedMemoryDirectory, 'source'>): 'create' | 'if-present' {
   return directory.source === 'hermes' ? 'create' : 'if-present';
@@ -117,30 +77,23 @@ async function lockHermesSidecar(file: string, options: MemoryLockOptions): Prom
  * holding the pid so a dead holder's lock is taken over), then Hermes's flock on `MEMORY.md.lock`
  * (taken by a helper process; never through a symlink; on Windows a logged no-op), so a Hermes
  * process and Vigil never interleave a read-modify-write. Every memory mutation locks here and
- * only here. Re-entrant: a task already holding the locks runs at once; work that merely inherited
- * the async context of a task whose locks are released takes them again (see `MemoryHold`).
+ * only here. Re-entrant while held: a task already holding the locks runs at once; work it started
+ * that runs after their release takes them again (see `FileLock.isHeldHere`).
  */
 export async function withMemoryLock<T>(file: string, task: () => Promise<T>, options: MemoryLockOptions = {}): Promise<T> {
   const lockPath = memoryLockPath(file);
-  const hold = holdOf(lockPath);
-  if (hold?.isHeld === true) return task();
-  // A context left over from a released hold: start again from where that hold was taken, so
-  // the file lock's own re-entrancy (which follows the same async context) cannot skip the locks.
-  if (hold !== undefined) return hold.outside(() => withMemoryLock(file, task, options));
-  await refuseSymlink(lockPath);
   const lock = new FileLock({
     path: lockPath,
     resource: path.basename(file),
     timeoutMs: options.timeoutMs ?? defaultMemoryLockTimeoutMs,
   });
-  const outside = AsyncResource.bind(<R>(work: () => R): R => work());
+  if (lock.isHeldHere()) return task();
+  await refuseSymlink(lockPath);
   return lock.withLock(async () => {
     const hermes = await lockHermesSidecar(file, options);
-    const held: MemoryHold = { lockPath, isHeld: true, outside, parent: holds.getStore() };
     try {
-      return await holds.run(held, task);
+      return await task();
     } finally {
-      held.isHeld = false;
       await hermes.release();
     }
   }, options.purpose);
