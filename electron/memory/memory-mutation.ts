@@ -204,10 +204,11 @@ async function attempt(
         throw error;
       }
       // A version another program renamed into place after the writer's check, kept by its link.
-      const replaced = await keeper.rescue(deps, state.file, snapshot.sha256, decision.entries);
-      if (replaced !== undefined) preserved.push(replaced.backup);
+      const replaced = await keeper.rescue(deps, state.file, snapshot, decision.entries);
+      if (replaced !== undefined) preserved.push(replaced);
+      // A write into the very file read (still open), before or after the rename.
       const raced = await opened.changedSinceRead();
-      if (raced !== undefined && sha256Of(raced) !== replaced?.sha256) preserved.push(await rescueRacedWrite(deps, state.file, raced, decision.entries));
+      if (raced !== undefined) preserved.push(await rescueRacedWrite(deps, state.file, raced, decision.entries));
     } finally {
       await keeper.dispose();
     }

@@ -1,11 +1,11 @@
-import { readFile, unlink } from 'node:fs/promises';
+import { lstat, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { PreservedBackup } from '../../shared/contract/memory-contract';
 import { trackTempFile } from '../files/temp-registry';
 import { vigilTempName } from '../files/vigil-temp-name';
 import type { Logger } from '../logging/logger';
 import { claimBackupName, writeMemoryBackup } from './memory-backup';
-import { sha256Of } from './memory-file';
+import { sha256Of, type MemoryFileSnapshot } from './memory-file';
 import { parseEntries } from './memory-format';
 
 /** Where a problem no call result carries is logged and reported. */
@@ -49,18 +49,20 @@ export class ReplacedFileKeeper {
   }
 
   /**
-   * After the write: when the file it replaced is not the version Vigil read (`expected`, its
-   * sha256; null when it was absent), that file becomes a `.bak` (the link itself, renamed by a new
-   * link, so nothing is copied or overwritten) and is reported; undefined otherwise.
+   * After the write: when the file it replaced is not the version Vigil read (`read`: its identity
+   * and sha256, both absent when the file was), that file becomes a `.bak` (the link itself,
+   * renamed by a new link, so nothing is copied or overwritten) and is reported; undefined
+   * otherwise. The very inode Vigil read (held open, so its number is not reused) is not read
+   * again: what was written into it since is the open file's to find (`changedSinceRead`).
    */
-  async rescue(reporter: RaceReporter, file: string, expected: string | null, written: readonly string[]): Promise<{ backup: PreservedBackup; sha256: string } | undefined> {
+  async rescue(reporter: RaceReporter, file: string, read: Pick<MemoryFileSnapshot, 'identity' | 'sha256'>, written: readonly string[]): Promise<PreservedBackup | undefined> {
+    const kept = await lstat(this.path, { bigint: true }).catch(() => undefined);
+    if (kept === undefined || String(kept.ino) === read.identity?.ino) return undefined;
     const replaced = await readFile(this.path).catch(() => undefined);
-    if (replaced === undefined) return undefined;
-    const sha256 = sha256Of(replaced);
-    if (sha256 === expected) return undefined;
+    if (replaced === undefined || sha256Of(replaced) === read.sha256) return undefined;
     const backup = await claimBackupName(this.path, file);
     reportRace(reporter, file, backup);
-    return { backup: racedBackup(backup, replaced, written), sha256 };
+    return racedBackup(backup, replaced, written);
   }
 
   /** Removes the link (always, after the write or its failure). */
