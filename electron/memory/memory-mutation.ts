@@ -182,7 +182,7 @@ async function attempt(
       preserved.push({ reason: 'external-text', backup: (await writeMemoryBackup(state.file, snapshot.bytes)).path, entries: elsewhere });
     }
     const text = joinEntries(decision.entries);
-    await writeWriteRecord(state.file, { sha256: sha256Of(text), writer: deps.writer, authored: authoredEntries(decision.entries, decision, record) });
+    await writeWriteRecord(state.file, { sha256: sha256Of(text), writer: deps.writer, authored: authoredEntries(decision.entries, decision, record) }, record);
     const keeper = new ReplacedFileKeeper(snapshot.path);
     try {
       try {

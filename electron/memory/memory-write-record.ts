@@ -120,15 +120,16 @@ async function saveRecord(file: string, record: MemoryWriteRecord): Promise<void
 
 /**
  * Records a version Vigil is about to write (or, for a restore, just wrote), ending any restore
- * marker: under the memory lock, so writers never lose each other's entries.
+ * marker: under the memory lock, so writers never lose each other's entries. `previous` is the
+ * record as the caller already read it under that lock (read here when not given).
  */
-export async function writeWriteRecord(file: string, write: WriteToRecord): Promise<void> {
-  const previous = await readWriteRecord(file);
+export async function writeWriteRecord(file: string, write: WriteToRecord, previous?: MemoryWriteRecord): Promise<void> {
+  const record = previous ?? (await readWriteRecord(file));
   const entry: RecordedWrite = { sha256: write.sha256, writer: write.writer, pid: process.pid, writtenAt: new Date().toISOString(), isRestore: write.isRestore ?? false };
   await saveRecord(file, {
     version: 2,
-    entries: write.authored === undefined ? (previous?.entries ?? []) : write.authored.map(entryDigest),
-    recent: [entry, ...(previous?.recent ?? []).filter((item) => item.sha256 !== write.sha256 || item.writer !== write.writer)].slice(0, maxRecentWrites),
+    entries: write.authored === undefined ? (record?.entries ?? []) : write.authored.map(entryDigest),
+    recent: [entry, ...(record?.recent ?? []).filter((item) => item.sha256 !== write.sha256 || item.writer !== write.writer)].slice(0, maxRecentWrites),
   });
 }
 
