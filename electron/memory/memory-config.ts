@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { MemoryDirectoryInfo, MemoryTarget } from '../../shared/contract/memory-contract';
 import { readConfigSection } from '../config/config-file';
+import { isDirectory } from '../files/is-directory';
 import { hermesHome, hermesHomePaths } from '../hermes/hermes-home';
 import { defaultMemoryLimits } from './memory-format';
 
@@ -64,10 +65,6 @@ async function realpathOfExisting(absolute: string): Promise<string> {
 export async function resolveDirectoryPath(input: string, home = os.homedir()): Promise<string> {
   const expanded = input === '~' ? home : /^~[\\/]/.test(input) ? path.join(home, input.slice(2)) : input;
   return realpathOfExisting(path.resolve(expanded));
-}
-
-async function isDirectory(candidate: string): Promise<boolean> {
-  return stat(candidate).then((stats) => stats.isDirectory(), () => false);
 }
 
 /** Reads the memory section of config.json; a missing file means defaults, a bad one is an error naming the field. */

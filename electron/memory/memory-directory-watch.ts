@@ -1,6 +1,6 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Disposer } from '../core/disposable';
+import { isDirectory } from '../files/is-directory';
 import type { Logger } from '../logging/logger';
 import type { ResolvedMemoryDirectory } from './memory-config';
 import type { MemoryFileState } from './memory-file-state';
@@ -33,10 +33,6 @@ export interface DirectoryWatchOptions {
   readonly recheck: (state: MemoryFileState) => Promise<void>;
   /** The watcher runs (the folder is watched from now on). */
   readonly onWatched: () => void;
-}
-
-async function isDirectory(candidate: string): Promise<boolean> {
-  return stat(candidate).then((stats) => stats.isDirectory(), () => false);
 }
 
 function describe(error: unknown): string {

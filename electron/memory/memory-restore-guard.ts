@@ -1,6 +1,6 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RestoreGuard } from '../checkpoints/restore-service';
+import { isDirectory } from '../files/is-directory';
 import type { Logger } from '../logging/logger';
 import type { ResolvedMemoryDirectory } from './memory-config';
 import { readMemoryFile, type MemoryFileSnapshot } from './memory-file';
@@ -44,7 +44,7 @@ async function filesWithin(dir: string, directories: readonly ResolvedMemoryDire
     const relative = path.relative(root, directory.path);
     return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
   });
-  const present = await Promise.all(inside.map(async (directory) => directory.isOptional !== true || (await stat(directory.path).then((stats) => stats.isDirectory(), () => false))));
+  const present = await Promise.all(inside.map(async (directory) => directory.isOptional !== true || (await isDirectory(directory.path))));
   return inside
     .filter((_directory, index) => present[index] === true)
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))

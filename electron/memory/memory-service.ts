@@ -1,4 +1,4 @@
-import { mkdir, realpath, stat } from 'node:fs/promises';
+import { mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type {
   AdoptionPlan,
@@ -14,6 +14,7 @@ import type { Attribution } from '../checkpoints/checkpoint-types';
 import type { RestoreGuard } from '../checkpoints/restore-service';
 import type { Disposer } from '../core/disposable';
 import type { Unsubscribe } from '../core/event-hub';
+import { isDirectory } from '../files/is-directory';
 import type { Logger } from '../logging/logger';
 import { proposeEntries, recommendProposal } from './memory-adoption';
 import { captureChange, MemoryCaptureQueue, reportedVersions } from './memory-capture';
@@ -50,10 +51,6 @@ export interface MutateOptions {
   readonly attribution?: Attribution;
   /** How error messages name the request's fields (the agent tool spells them `old_text`). */
   readonly fieldOf?: FieldNamer;
-}
-
-async function isFolder(candidate: string): Promise<boolean> {
-  return stat(candidate).then((stats) => stats.isDirectory(), () => false);
 }
 
 /** The most of a file's text a view carries. */
@@ -120,7 +117,7 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
     const candidates = [path.resolve(dir), await realpath(path.resolve(dir)).catch(() => path.resolve(dir))];
     for (const directory of options.directories) {
       if (directory.id === dir || candidates.includes(directory.path)) {
-        if (directory.isOptional === true && !(await isFolder(directory.path))) {
+        if (directory.isOptional === true && !(await isDirectory(directory.path))) {
           throw new AppError('not_found', `${directory.path} does not exist yet; Vigil manages it from the moment Hermes Agent creates it (Vigil never creates Hermes's folders).`, { dir });
         }
         const state = states.get(directory.path)?.get(target);
@@ -180,7 +177,7 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
     async directories() {
       const listed = await Promise.all(
         options.directories.map(async ({ isOptional, ...directory }) => {
-          const exists = await isFolder(directory.path);
+          const exists = await isDirectory(directory.path);
           return isOptional === true && !exists ? [] : [{ ...directory, limits: { ...directory.limits }, exists, isWatched: watched.has(directory.path) }];
         }),
       );
