@@ -207,7 +207,7 @@ describe('writeFileAtomic', () => {
     expect([...readFileSync(path.join(dir, 'one'))]).toEqual([1, 2]);
   });
 
-  it('keeps by a hard link the file a replacement renamed into place after the ifUnchanged check, and removes the link when the write fails', async () => {
+  it('keeps by a hard link the file a replacement renamed into place after the ifUnchanged check, and makes no link when the check refuses the write', async () => {
     const target = path.join(dir, 'notes.md');
     const keep = path.join(dir, 'kept');
     writeFileSync(target, 'the version read');

@@ -32,7 +32,8 @@ export interface AtomicWriteOptions {
   /**
    * Hard-link whatever is at the target to this path (beside it) right before the rename, after
    * the `ifUnchanged` check: a version another program renamed into place between the check and
-   * the rename then survives, for the caller to compare with what it read (and to remove).
+   * the rename then survives, for the caller to compare with what it read. The link is the
+   * caller's: it removes it, whether the write succeeded or failed.
    */
   readonly keepReplacedAt?: string;
   /** Runs between the `ifUnchanged` check and the rename: a seam for tests standing in for another program at that moment. */
@@ -181,7 +182,6 @@ export async function stageWrite(
       await renameWithRetry(tempPath, target);
     } catch (error) {
       await unlink(tempPath).catch(() => undefined);
-      if (options.keepReplacedAt !== undefined) await unlink(options.keepReplacedAt).catch(() => undefined);
       throw error;
     }
     const directoriesToSync = [...new Set([directory, ...dirsCreated.map((created) => path.dirname(created))])];
