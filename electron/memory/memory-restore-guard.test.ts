@@ -1,4 +1,4 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CheckpointService } from '../checkpoints/checkpoint-service';
@@ -73,6 +73,8 @@ describe('a checkpoint restore of a memory folder', () => {
       // MEMORY.md only: Hermes's lock sidecars are never replaced or deleted by a restore.
       expect(result.outcomes.filter((item) => item.action !== 'skip').map((item) => [item.path, item.result])).toEqual([['MEMORY.md', 'done']]);
       expect(await readFile(file, 'utf8')).toBe('likes tea');
+      // USER.md, which the restore left alone and Vigil never wrote, keeps no record.
+      expect(await readdir(memories)).not.toContain('.USER.md.vigil-record');
       const isRestored = (change: { current: { entries: string[] } }): boolean => change.current.entries.join('|') === 'likes tea';
       expect(await here.waitFor('the restore, here', isRestored)).toMatchObject({ source: 'vigil', isRestore: true, diff: { removed: ['uses vim'] } });
       expect(await there.waitFor('the restore, in another service', isRestored)).toMatchObject({ source: 'vigil', isRestore: true });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../files/atomic-write';
@@ -135,12 +135,15 @@ export async function writeWriteRecord(file: string, write: WriteToRecord, previ
 
 /**
  * Marks the file as being restored by `writer` (before a restore writes it, under the memory
- * lock), or ends the mark: a watcher elsewhere that reads the restored version before the restore
- * records it still knows it as Vigil's restore.
+ * lock), or ends the mark (removing the record when nothing else is in it): a watcher elsewhere
+ * that reads the restored version before the restore records it still knows it as Vigil's restore.
  */
 export async function markRestoring(file: string, writer: string | undefined): Promise<void> {
   const previous = await readWriteRecord(file);
   if (writer === undefined && previous?.restoring === undefined) return;
   const { restoring: _ended, ...rest } = previous ?? { version: 2 as const, entries: [], recent: [] };
-  await saveRecord(file, writer === undefined ? rest : { ...rest, restoring: { writer, pid: process.pid, since: new Date().toISOString() } });
+  if (writer !== undefined) await saveRecord(file, { ...rest, restoring: { writer, pid: process.pid, since: new Date().toISOString() } });
+  // The mark ends on a file the record knew nothing else of: no empty record stays behind.
+  else if (rest.entries.length === 0 && rest.recent.length === 0) await rm(writeRecordPath(file), { force: true });
+  else await saveRecord(file, rest);
 }
