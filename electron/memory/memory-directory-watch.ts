@@ -87,32 +87,37 @@ export async function watchManagedDirectory(options: DirectoryWatchOptions): Pro
     const stop = await start();
     return async () => stop?.();
   }
-  const looking: { stop: Disposer | undefined; isDisposed: boolean; isBusy: boolean } = { stop: undefined, isDisposed: false, isBusy: false };
+  const looking: { stop: Disposer | undefined; isDisposed: boolean; timer: NodeJS.Timeout | undefined } = { stop: undefined, isDisposed: false, timer: undefined };
   // A function, not the field: disposal can happen during any await below.
   const isDisposed = (): boolean => looking.isDisposed;
-  const lookOnce = async (): Promise<void> => {
-    if (!(await isDirectory(directory.path)) || isDisposed()) return;
-    clearInterval(timer);
+  /** Looks once; true when the folder is there (and watched now), so looking ends. */
+  const lookOnce = async (): Promise<boolean> => {
+    if (!(await isDirectory(directory.path)) || isDisposed()) return false;
     // Watch first, then read: nothing written after the folder appeared can slip between the two.
     looking.stop = await start();
     if (isDisposed()) {
       await looking.stop?.();
-      return;
+      return true;
     }
     for (const state of options.states) {
       await state.run(() => options.refresh(state, 0)).catch((error: unknown) => logger.warn('could not read a memory file', { file: state.file, error }));
     }
     logger.info('a memory folder appeared and is watched now', { dir: directory.path });
+    return true;
   };
-  const timer = setInterval(() => {
-    if (looking.isBusy || looking.isDisposed) return;
-    looking.isBusy = true;
-    void lookOnce().finally(() => (looking.isBusy = false));
-  }, options.settings.appearPollMs ?? defaultAppearPollMs);
-  timer.unref();
+  // The next look is armed only when this one is done, so looks never overlap.
+  const arm = (): void => {
+    looking.timer = setTimeout(() => {
+      void lookOnce().then((isFound) => {
+        if (!isFound && !isDisposed()) arm();
+      });
+    }, options.settings.appearPollMs ?? defaultAppearPollMs);
+    looking.timer.unref();
+  };
+  arm();
   return async () => {
     looking.isDisposed = true;
-    clearInterval(timer);
+    clearTimeout(looking.timer);
     await looking.stop?.();
   };
 }
