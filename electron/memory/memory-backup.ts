@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { copyFile, link, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode, fileSystemError } from '../files/file-system-error';
+import { noHardLinkCodes } from '../files/no-hard-links';
 import { syncDirectory } from '../files/sync-directory';
 import { trackTempFile } from '../files/temp-registry';
 import { vigilTempName } from '../files/vigil-temp-name';
@@ -43,9 +44,6 @@ async function findIdentical(file: string, bytes: Uint8Array): Promise<string | 
   return undefined;
 }
 
-/** Errors of `link` on file systems without hard links, where an exclusive copy stands in. */
-const noHardLinks = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
-
 /**
  * Gives a complete file (`source`, beside the memory file) a backup name of its own: the first
  * free one of `<file>.bak.<timestamp>`, then `-2`, `-3`… A name is claimed by `link()` (or an
@@ -66,7 +64,7 @@ export async function claimBackupName(source: string, file: string, now = new Da
     } catch (error) {
       const code = errnoCode(error);
       if (code === 'EEXIST') continue;
-      if (canLink && noHardLinks.has(code ?? '')) {
+      if (canLink && noHardLinkCodes.has(code ?? '')) {
         canLink = false;
         attempt -= 1;
         continue;
