@@ -12,8 +12,6 @@ export type { CommandPlace, WorkingDirectory } from './command-targets';
 /** A file effect with its targets resolved in every directory its command may run in. */
 export interface ResolvedEffect extends CommandEffect {
   readonly resolved: readonly ResolvedTarget[];
-  /** For `overwrite-if-exists` into a folder: the base names that would land in it. */
-  readonly sourceNames: readonly string[];
 }
 
 /** A program the command runs, and every directory it may run in (undefined: only known at run time). */
@@ -108,8 +106,7 @@ function noteParse(parsed: ParsedShell, findings: Findings, isTopLevel: boolean)
 
 function addEffect(effect: CommandEffect, cwds: readonly WorkingDirectory[], place: CommandPlace, findings: Findings): void {
   const resolved = effect.targets.flatMap((target) => resolveTargets(target, cwds, place));
-  const sourceNames = (effect.sources ?? []).map((source) => source.text.split(/[\\/]/u).filter(Boolean).pop() ?? source.text);
-  findings.effects.push({ ...effect, resolved, sourceNames });
+  findings.effects.push({ ...effect, resolved });
   findings.namedPaths.push(...resolved);
   for (const target of resolved) {
     const shown = target.path ?? target.text;

@@ -32,8 +32,6 @@ export interface CommandAssessment {
   readonly analysis: CommandAnalysis;
   /** It changes files (deletes, overwrites, appends, creates, runs code Vigil cannot see): the executor checkpoints first. */
   readonly isDestructive: boolean;
-  /** One line per effect on files, for the checkpoint reason and the approval prompt. */
-  readonly destructiveEffects: readonly string[];
   /** The workspace roots to checkpoint before it runs: the root of its cwd and of every known target. */
   readonly checkpointRoots: readonly string[];
   /** The known paths inside the workspace it may change: locked while it runs, recorded for turn undo. */
@@ -146,7 +144,6 @@ export async function assessCommand(command: string, setting: CommandSetting): P
     cwd: setting.cwd,
     analysis,
     isDestructive: analysis.effects.length > 0,
-    destructiveEffects: [...new Set(analysis.effects.map((effect) => effect.description))],
     checkpointRoots: [...checkpointRoots],
     changedPaths: [...changedPaths],
     isWholeDirectory,
