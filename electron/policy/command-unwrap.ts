@@ -53,8 +53,8 @@ function isOption(word: ShellWord): boolean {
   return word.text.startsWith('-') && word.text !== '-' && !word.isDynamic;
 }
 
-/** Index of the wrapped command inside `args` of a wrapper, or -1 when there is none. */
-function wrappedStart(wrapper: string, args: readonly ShellWord[]): number {
+/** Index of the wrapped command inside `args` of a wrapper (`sudo`, `xargs`, `watch` …), or -1 when there is none. */
+export function wrappedStart(wrapper: string, args: readonly ShellWord[]): number {
   const takesValue = valueOptions[wrapper] ?? new Set<string>();
   let index = 0;
   let operands = wrappersWithOperand.has(wrapper) ? 1 : 0;
@@ -85,12 +85,36 @@ function wrappedStart(wrapper: string, args: readonly ShellWord[]): number {
   return -1;
 }
 
+/**
+ * Where the code given as an argument starts: after `cmd /c` or `/k`, after `su`/`flock` `-c` or
+ * `--command`, at `env -S`'s value (the option word itself for `--split-string=…`); -1 when the
+ * program takes none. It is `args.length` when the option ends the line.
+ */
+export function codeArgument(program: string, args: readonly ShellWord[]): number {
+  let option: (word: ShellWord) => boolean;
+  switch (program) {
+    case 'cmd':
+    case 'cmd.exe':
+      option = (word) => /^\/[ck]$/iu.test(word.text);
+      break;
+    case 'env':
+      option = (word) => word.text === '-S' || word.text.startsWith('--split-string');
+      break;
+    case 'su':
+    case 'flock':
+      option = (word) => word.text === '-c' || word.text === '--command';
+      break;
+    default:
+      return -1;
+  }
+  const at = args.findIndex(option);
+  if (at === -1) return -1;
+  return program === 'env' && args[at]?.text.includes('=') === true ? at : at + 1;
+}
+
 /** Programs that run a command given as text, or other code: unwrapping stops there (see `code-runners.ts`). */
 function isCodeRunner(program: string, args: readonly ShellWord[]): boolean {
-  if (shells.has(program) || program === 'eval' || program === 'su' || program === 'watch') return true;
-  if ((program === 'cmd' || program === 'cmd.exe') && args.some((word) => /^\/[ck]$/iu.test(word.text))) return true;
-  if (program === 'env' && args.some((word) => word.text === '-S' || word.text.startsWith('--split-string'))) return true;
-  return program === 'flock' && args.some((word) => word.text === '-c' || word.text === '--command');
+  return shells.has(program) || program === 'eval' || program === 'su' || program === 'watch' || codeArgument(program, args) !== -1;
 }
 
 /** The directory option of `env -C dir`, `env --chdir=dir`, `sudo -D dir`, `sudo --chdir=dir`. */
