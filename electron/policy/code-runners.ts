@@ -208,9 +208,10 @@ export function codeRun(invocation: Invocation, stdin: StandardInput): CodeRun {
       const at = codeArgument(program, args);
       const code = at === -1 ? undefined : args[at];
       if (code === undefined) return nothing;
-      // `--split-string=…` holds its code; `-S` is followed by it.
-      const isOption = code.text.startsWith('--split-string') && code.text.includes('=');
-      return codeFromWords([isOption ? { ...code, text: code.text.split('=').slice(1).join('=') } : code], 'env -S', invocation);
+      // The word after a bare `-S` is the code; otherwise the option holds it (`-Scode`, `--split-string=code`).
+      const isValue = /^(-S|--split-string)$/u.test(args[at - 1]?.text ?? '');
+      const inline = code.text.startsWith('--') ? code.text.split('=').slice(1).join('=') : code.text.slice(2);
+      return codeFromWords([isValue ? code : { ...code, text: inline }], 'env -S', invocation);
     }
     default:
       return nothing;
