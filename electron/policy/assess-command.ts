@@ -4,6 +4,7 @@ import { protectedLocations, type ProtectedLocation } from '../workspace/protect
 import { analyzeCommand, type CommandAnalysis, type ResolvedEffect } from './analyze-command';
 import { directoryBuiltins } from './directory-change';
 import { globCouldReach } from './glob-pattern';
+import type { TouchedPath } from './policy-engine';
 
 /** Where a terminal command runs and what it may reach. */
 export interface CommandSetting {
@@ -15,14 +16,6 @@ export interface CommandSetting {
   readonly platform?: NodeJS.Platform;
   /** Folders the command may not change and should not read (Vigil's data folder). */
   readonly protectedPaths?: readonly string[];
-}
-
-/** A path a terminal command touches, with the innermost workspace root holding it (for relative rule globs). */
-export interface TerminalPath {
-  readonly absolute: string;
-  readonly root?: string;
-  /** For a glob target: its whole pattern (absolute); `absolute` is the folder it expands in. */
-  readonly pattern?: string;
 }
 
 /** A parsed terminal command, checked against the disk and the workspace. */
@@ -39,7 +32,7 @@ export interface CommandAssessment {
   /** It may change files it does not name (unknown targets, input it is fed, code Vigil cannot see): whole folders are checkpointed and locked. */
   readonly isWholeDirectory: boolean;
   /** What user rules' `path` globs are matched against: every target and every directory its programs run in. */
-  readonly touched: readonly TerminalPath[];
+  readonly touched: readonly TouchedPath[];
   /** Some target or directory is only known at run time, so no `allow` rule's path can cover it. */
   readonly hasUnknownPaths: boolean;
   /** Known paths it writes outside every workspace root. */
@@ -78,8 +71,8 @@ function reachesUnnamed(effect: ResolvedEffect): boolean {
 }
 
 /** The paths user rules see: targets and the directories programs run in (`cd` builtins aside), each with its root. */
-function touchedPaths(analysis: CommandAnalysis, roots: readonly string[]): { touched: TerminalPath[]; hasUnknownPaths: boolean } {
-  const touched = new Map<string, TerminalPath>();
+function touchedPaths(analysis: CommandAnalysis, roots: readonly string[]): { touched: TouchedPath[]; hasUnknownPaths: boolean } {
+  const touched = new Map<string, TouchedPath>();
   let hasUnknownPaths = false;
   const add = (absolute: string | undefined, pattern?: string): void => {
     if (absolute === undefined) {
