@@ -1,4 +1,5 @@
 import { canonicalPath } from '../files/canonical-path';
+import { mapLimit } from '../files/map-limit';
 import { isPathInside } from '../workspace/is-path-inside';
 import { protectedLocations, type ProtectedLocation } from '../workspace/protected-locations';
 import { analyzeCommand, type CommandAnalysis, type ResolvedEffect } from './analyze-command';
@@ -42,6 +43,9 @@ export interface CommandAssessment {
   /** Credential stores and protected folders it names (`cat ~/.ssh/id_ed25519`, `cat ~/.ss?/id*`): a human decides. */
   readonly sensitive: readonly string[];
 }
+
+/** Target paths resolved on disk at once (symlinks followed). */
+const resolveConcurrency = 16;
 
 /** The credential stores under the home folder, and the protected folders given. */
 function guardedLocations(setting: CommandSetting): readonly ProtectedLocation[] {
@@ -102,19 +106,18 @@ export async function assessCommand(command: string, setting: CommandSetting): P
   const cwdRoot = innermostRoot(setting.cwd, setting.roots);
   const isWholeDirectory = analysis.effects.some(reachesUnnamed);
   if (analysis.effects.length > 0 && cwdRoot !== undefined) checkpointRoots.add(cwdRoot);
-  for (const effect of analysis.effects) {
-    for (const target of effect.resolved) {
-      if (target.path === undefined) continue;
-      const real = await canonicalPath(target.path).catch(() => target.path ?? '');
-      const root = innermostRoot(target.path, setting.roots);
-      const realRoot = innermostRoot(real, setting.roots);
-      if (root === undefined || realRoot === undefined) outsideTargets.add(target.path);
-      else {
-        checkpointRoots.add(realRoot);
-        changedPaths.add(target.path);
-      }
+  // Targets repeat across effects, directories and brace words: each distinct path is resolved once.
+  const targets = [...new Set(analysis.effects.flatMap((effect) => effect.resolved.flatMap((target) => (target.path === undefined ? [] : [target.path]))))];
+  const reals = await mapLimit(targets, resolveConcurrency, (target) => canonicalPath(target).catch(() => target));
+  targets.forEach((target, index) => {
+    const root = innermostRoot(target, setting.roots);
+    const realRoot = innermostRoot(reals[index] ?? target, setting.roots);
+    if (root === undefined || realRoot === undefined) outsideTargets.add(target);
+    else {
+      checkpointRoots.add(realRoot);
+      changedPaths.add(target);
     }
-  }
+  });
   if (isWholeDirectory) {
     for (const invocation of analysis.invocations) {
       for (const cwd of invocation.cwds) {
