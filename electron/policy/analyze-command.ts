@@ -7,8 +7,6 @@ import type { ShellWord } from './shell-lexer';
 import { parseShell } from './shell-parser';
 import type { ParsedShell, ShellList, SimpleCommand } from './shell-syntax';
 
-export type { CommandPlace, WorkingDirectory } from './command-targets';
-
 /** A file effect with its targets resolved in every directory its command may run in. */
 export interface ResolvedEffect extends CommandEffect {
   readonly resolved: readonly ResolvedTarget[];
@@ -173,8 +171,8 @@ function analyzeInto(source: string, cwds: readonly WorkingDirectory[], place: C
  * should decide (code it runs that cannot be seen, targets only known at run time …). Pure:
  * nothing is run, the disk is not read.
  */
-export function analyzeCommand(source: string, place: CommandPlace, depth = 0): CommandAnalysis {
+export function analyzeCommand(source: string, place: CommandPlace): CommandAnalysis {
   const findings: Findings = { invocations: [], effects: [], namedPaths: [], hardline: [], concerns: [] };
-  analyzeInto(source, [place.cwd], place, depth, findings);
+  analyzeInto(source, [place.cwd], place, 0, findings);
   return { ...findings, hardline: [...new Set(findings.hardline)], concerns: [...new Set(findings.concerns)] };
 }
