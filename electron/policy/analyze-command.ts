@@ -1,6 +1,6 @@
 import { codeRun } from './code-runners';
 import { describeInvocation, invocationEffects, redirectEffects, type CommandEffect } from './command-effects';
-import { followShell, type CommandVisit, type VisitOutcome } from './command-flow';
+import { followShell, type CommandVisit, type StandardInput, type VisitOutcome } from './command-flow';
 import { isBlockDevice, isCriticalTarget, resolveTargets, type CommandPlace, type ResolvedTarget, type WorkingDirectory } from './command-targets';
 import { unwrapCommand, type Invocation } from './command-unwrap';
 import type { ShellWord } from './shell-lexer';
@@ -96,6 +96,11 @@ function pathWords(invocation: Invocation): ShellWord[] {
   });
 }
 
+/** Whether an earlier stage of the pipeline feeding a command downloads (`curl …`, `sudo wget …`, `iwr …`), wrappers unwrapped. */
+function isFedDownload(stdin: StandardInput, platform: NodeJS.Platform): boolean {
+  return stdin.kind === 'pipe' && stdin.earlier.some((stage) => unwrapCommand(stage.words, platform).some((run) => downloaders.has(run.program)));
+}
+
 function noteParse(parsed: ParsedShell, findings: Findings, isTopLevel: boolean): void {
   findings.hardline.push(...forkBombs(parsed.commands));
   findings.concerns.push(...parsed.problems.map((problem) => `the command cannot be parsed safely: ${problem}`));
@@ -140,8 +145,7 @@ function visitCommand(visit: CommandVisit, place: CommandPlace, findings: Findin
         findings.concerns.push(`"${effect.description}" acts on paths it reads from its input (${invocation.via.join(' ')}), which Vigil cannot see`);
       }
     }
-    const producer = stdin.kind === 'pipe' ? stdin.producer?.words[0]?.text : undefined;
-    if (producer !== undefined && downloaders.has(producer) && interpreters.has(invocation.program)) findings.concerns.push('the command runs code downloaded from the network');
+    if (interpreters.has(invocation.program) && isFedDownload(stdin, place.platform)) findings.concerns.push('the command runs code downloaded from the network');
     const code = codeRun(invocation, stdin);
     losesDirectory ||= code.losesDirectory;
     for (const why of code.opaque) {
