@@ -19,7 +19,7 @@ const hermesAgentName = /^hermes(?:[-_ ]?agent)?$/iu;
 export function createMemoryAdapter(memory: MemoryService): ToolAdapter {
   async function memoryDirectory(agent: string): Promise<string> {
     const directories = await memory.directories();
-    const hermes = hermesAgentName.test(agent.trim()) ? directories.find((directory) => directory.source === 'hermes') : undefined;
+    const hermes = hermesAgentName.test(agent) ? directories.find((directory) => directory.source === 'hermes') : undefined;
     const chosen = hermes ?? directories.find((directory) => directory.source === 'vigil') ?? directories[0];
     if (chosen === undefined) throw new AppError('unsupported', 'memory was not run: no memory directory is configured (see "memory" in config.json).', { tool: 'memory' });
     return chosen.path;

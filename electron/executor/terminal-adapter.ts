@@ -53,12 +53,11 @@ export const terminalAdapter: ToolAdapter = {
     const targets = assessment.changedPaths;
     const { isWholeDirectory } = assessment;
     const locks: LockRequest[] = [{ key: `terminal:${session.id}`, mode: 'write' }];
-    if (assessment.isDestructive) {
-      // Whole roots exclusively when anything in them may change; otherwise the named paths, sharing their roots.
-      const roots = isWholeDirectory ? session.roots.filter((root) => assessment.checkpointRoots.some((changed) => isPathInside(root, changed))) : assessment.checkpointRoots;
-      for (const root of roots) locks.push({ key: rootLockKey(root), mode: isWholeDirectory ? 'write' : 'read' });
-      if (!isWholeDirectory) for (const target of targets) locks.push({ key: pathLockKey(target), mode: 'write' });
-    }
+    // Whole roots exclusively when anything in them may change; otherwise the named paths, sharing their roots.
+    // A command that changes no files has no checkpoint roots and no changed paths: it holds only its terminal.
+    const roots = isWholeDirectory ? session.roots.filter((root) => assessment.checkpointRoots.some((changed) => isPathInside(root, changed))) : assessment.checkpointRoots;
+    for (const root of roots) locks.push({ key: rootLockKey(root), mode: isWholeDirectory ? 'write' : 'read' });
+    if (!isWholeDirectory) for (const target of targets) locks.push({ key: pathLockKey(target), mode: 'write' });
     return {
       summary: commandSubject(args.command),
       subject: { tool: 'terminal', paths: [{ absolute: cwd.absolute, root: cwd.root }], terminal: assessment },
@@ -67,7 +66,7 @@ export const terminalAdapter: ToolAdapter = {
         : {}),
       locks,
       cwd: cwd.absolute,
-      written: assessment.isDestructive ? targets : [],
+      written: targets,
       run: (context) =>
         runTerminalCommand({
           command: args.command,

@@ -56,9 +56,14 @@ export interface ToolAdapter {
   prepare(args: unknown, session: ExecutionSession): Promise<PreparedCall>;
 }
 
-/** The lock key of a path: case-folded where the usual file systems are case-insensitive. */
+/** A path as lock keys compare it: case-folded where the usual file systems are case-insensitive. */
+function lockedPath(absolute: string): string {
+  return process.platform === 'win32' || process.platform === 'darwin' ? absolute.toLowerCase() : absolute;
+}
+
+/** The lock key of a path. */
 export function pathLockKey(absolute: string): string {
-  return process.platform === 'win32' || process.platform === 'darwin' ? `path:${absolute.toLowerCase()}` : `path:${absolute}`;
+  return `path:${lockedPath(absolute)}`;
 }
 
 /**
@@ -66,5 +71,5 @@ export function pathLockKey(absolute: string): string {
  * a command that may change anything in it holds it alone (write), so they never run together.
  */
 export function rootLockKey(root: string): string {
-  return `root:${pathLockKey(root).slice('path:'.length)}`;
+  return `root:${lockedPath(root)}`;
 }

@@ -1,19 +1,15 @@
 import { codeRun } from './code-runners';
 import { describeInvocation, invocationEffects, redirectEffects, type CommandEffect } from './command-effects';
-import { followShell, type CommandVisit, type VisitOutcome } from './command-flow';
+import { followShell, type CommandVisit, type StandardInput, type VisitOutcome } from './command-flow';
 import { isBlockDevice, isCriticalTarget, resolveTargets, type CommandPlace, type ResolvedTarget, type WorkingDirectory } from './command-targets';
 import { unwrapCommand, type Invocation } from './command-unwrap';
 import type { ShellWord } from './shell-lexer';
 import { parseShell } from './shell-parser';
 import type { ParsedShell, ShellList, SimpleCommand } from './shell-syntax';
 
-export type { CommandPlace, WorkingDirectory } from './command-targets';
-
 /** A file effect with its targets resolved in every directory its command may run in. */
 export interface ResolvedEffect extends CommandEffect {
   readonly resolved: readonly ResolvedTarget[];
-  /** For `overwrite-if-exists` into a folder: the base names that would land in it. */
-  readonly sourceNames: readonly string[];
 }
 
 /** A program the command runs, and every directory it may run in (undefined: only known at run time). */
@@ -100,6 +96,11 @@ function pathWords(invocation: Invocation): ShellWord[] {
   });
 }
 
+/** Whether an earlier stage of the pipeline feeding a command downloads (`curl …`, `sudo wget …`, `iwr …`), wrappers unwrapped. */
+function isFedDownload(stdin: StandardInput, platform: NodeJS.Platform): boolean {
+  return stdin.kind === 'pipe' && stdin.earlier.some((stage) => unwrapCommand(stage.words, platform).some((run) => downloaders.has(run.program)));
+}
+
 function noteParse(parsed: ParsedShell, findings: Findings, isTopLevel: boolean): void {
   findings.hardline.push(...forkBombs(parsed.commands));
   findings.concerns.push(...parsed.problems.map((problem) => `the command cannot be parsed safely: ${problem}`));
@@ -108,8 +109,7 @@ function noteParse(parsed: ParsedShell, findings: Findings, isTopLevel: boolean)
 
 function addEffect(effect: CommandEffect, cwds: readonly WorkingDirectory[], place: CommandPlace, findings: Findings): void {
   const resolved = effect.targets.flatMap((target) => resolveTargets(target, cwds, place));
-  const sourceNames = (effect.sources ?? []).map((source) => source.text.split(/[\\/]/u).filter(Boolean).pop() ?? source.text);
-  findings.effects.push({ ...effect, resolved, sourceNames });
+  findings.effects.push({ ...effect, resolved });
   findings.namedPaths.push(...resolved);
   for (const target of resolved) {
     const shown = target.path ?? target.text;
@@ -145,8 +145,7 @@ function visitCommand(visit: CommandVisit, place: CommandPlace, findings: Findin
         findings.concerns.push(`"${effect.description}" acts on paths it reads from its input (${invocation.via.join(' ')}), which Vigil cannot see`);
       }
     }
-    const producer = stdin.kind === 'pipe' ? stdin.producer?.words[0]?.text : undefined;
-    if (producer !== undefined && downloaders.has(producer) && interpreters.has(invocation.program)) findings.concerns.push('the command runs code downloaded from the network');
+    if (interpreters.has(invocation.program) && isFedDownload(stdin, place.platform)) findings.concerns.push('the command runs code downloaded from the network');
     const code = codeRun(invocation, stdin);
     losesDirectory ||= code.losesDirectory;
     for (const why of code.opaque) {
@@ -176,8 +175,8 @@ function analyzeInto(source: string, cwds: readonly WorkingDirectory[], place: C
  * should decide (code it runs that cannot be seen, targets only known at run time …). Pure:
  * nothing is run, the disk is not read.
  */
-export function analyzeCommand(source: string, place: CommandPlace, depth = 0): CommandAnalysis {
+export function analyzeCommand(source: string, place: CommandPlace): CommandAnalysis {
   const findings: Findings = { invocations: [], effects: [], namedPaths: [], hardline: [], concerns: [] };
-  analyzeInto(source, [place.cwd], place, depth, findings);
+  analyzeInto(source, [place.cwd], place, 0, findings);
   return { ...findings, hardline: [...new Set(findings.hardline)], concerns: [...new Set(findings.concerns)] };
 }

@@ -1,9 +1,11 @@
 import { canonicalPath } from '../files/canonical-path';
+import { mapLimit } from '../files/map-limit';
 import { isPathInside } from '../workspace/is-path-inside';
 import { protectedLocations, type ProtectedLocation } from '../workspace/protected-locations';
 import { analyzeCommand, type CommandAnalysis, type ResolvedEffect } from './analyze-command';
 import { directoryBuiltins } from './directory-change';
 import { globCouldReach } from './glob-pattern';
+import type { TouchedPath } from './policy-engine';
 
 /** Where a terminal command runs and what it may reach. */
 export interface CommandSetting {
@@ -17,14 +19,6 @@ export interface CommandSetting {
   readonly protectedPaths?: readonly string[];
 }
 
-/** A path a terminal command touches, with the innermost workspace root holding it (for relative rule globs). */
-export interface TerminalPath {
-  readonly absolute: string;
-  readonly root?: string;
-  /** For a glob target: its whole pattern (absolute); `absolute` is the folder it expands in. */
-  readonly pattern?: string;
-}
-
 /** A parsed terminal command, checked against the disk and the workspace. */
 export interface CommandAssessment {
   readonly command: string;
@@ -32,8 +26,6 @@ export interface CommandAssessment {
   readonly analysis: CommandAnalysis;
   /** It changes files (deletes, overwrites, appends, creates, runs code Vigil cannot see): the executor checkpoints first. */
   readonly isDestructive: boolean;
-  /** One line per effect on files, for the checkpoint reason and the approval prompt. */
-  readonly destructiveEffects: readonly string[];
   /** The workspace roots to checkpoint before it runs: the root of its cwd and of every known target. */
   readonly checkpointRoots: readonly string[];
   /** The known paths inside the workspace it may change: locked while it runs, recorded for turn undo. */
@@ -41,7 +33,7 @@ export interface CommandAssessment {
   /** It may change files it does not name (unknown targets, input it is fed, code Vigil cannot see): whole folders are checkpointed and locked. */
   readonly isWholeDirectory: boolean;
   /** What user rules' `path` globs are matched against: every target and every directory its programs run in. */
-  readonly touched: readonly TerminalPath[];
+  readonly touched: readonly TouchedPath[];
   /** Some target or directory is only known at run time, so no `allow` rule's path can cover it. */
   readonly hasUnknownPaths: boolean;
   /** Known paths it writes outside every workspace root. */
@@ -51,6 +43,9 @@ export interface CommandAssessment {
   /** Credential stores and protected folders it names (`cat ~/.ssh/id_ed25519`, `cat ~/.ss?/id*`): a human decides. */
   readonly sensitive: readonly string[];
 }
+
+/** Target paths resolved on disk at once (symlinks followed). */
+const resolveConcurrency = 16;
 
 /** The credential stores under the home folder, and the protected folders given. */
 function guardedLocations(setting: CommandSetting): readonly ProtectedLocation[] {
@@ -80,8 +75,8 @@ function reachesUnnamed(effect: ResolvedEffect): boolean {
 }
 
 /** The paths user rules see: targets and the directories programs run in (`cd` builtins aside), each with its root. */
-function touchedPaths(analysis: CommandAnalysis, roots: readonly string[]): { touched: TerminalPath[]; hasUnknownPaths: boolean } {
-  const touched = new Map<string, TerminalPath>();
+function touchedPaths(analysis: CommandAnalysis, roots: readonly string[]): { touched: TouchedPath[]; hasUnknownPaths: boolean } {
+  const touched = new Map<string, TouchedPath>();
   let hasUnknownPaths = false;
   const add = (absolute: string | undefined, pattern?: string): void => {
     if (absolute === undefined) {
@@ -111,19 +106,18 @@ export async function assessCommand(command: string, setting: CommandSetting): P
   const cwdRoot = innermostRoot(setting.cwd, setting.roots);
   const isWholeDirectory = analysis.effects.some(reachesUnnamed);
   if (analysis.effects.length > 0 && cwdRoot !== undefined) checkpointRoots.add(cwdRoot);
-  for (const effect of analysis.effects) {
-    for (const target of effect.resolved) {
-      if (target.path === undefined) continue;
-      const real = await canonicalPath(target.path).catch(() => target.path ?? '');
-      const root = innermostRoot(target.path, setting.roots);
-      const realRoot = innermostRoot(real, setting.roots);
-      if (root === undefined || realRoot === undefined) outsideTargets.add(target.path);
-      else {
-        checkpointRoots.add(realRoot);
-        changedPaths.add(target.path);
-      }
+  // Targets repeat across effects, directories and brace words: each distinct path is resolved once.
+  const targets = [...new Set(analysis.effects.flatMap((effect) => effect.resolved.flatMap((target) => (target.path === undefined ? [] : [target.path]))))];
+  const reals = await mapLimit(targets, resolveConcurrency, (target) => canonicalPath(target).catch(() => target));
+  targets.forEach((target, index) => {
+    const root = innermostRoot(target, setting.roots);
+    const realRoot = innermostRoot(reals[index] ?? target, setting.roots);
+    if (root === undefined || realRoot === undefined) outsideTargets.add(target);
+    else {
+      checkpointRoots.add(realRoot);
+      changedPaths.add(target);
     }
-  }
+  });
   if (isWholeDirectory) {
     for (const invocation of analysis.invocations) {
       for (const cwd of invocation.cwds) {
@@ -146,7 +140,6 @@ export async function assessCommand(command: string, setting: CommandSetting): P
     cwd: setting.cwd,
     analysis,
     isDestructive: analysis.effects.length > 0,
-    destructiveEffects: [...new Set(analysis.effects.map((effect) => effect.description))],
     checkpointRoots: [...checkpointRoots],
     changedPaths: [...changedPaths],
     isWholeDirectory,

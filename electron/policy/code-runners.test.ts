@@ -39,6 +39,13 @@ describe('analyzeCommand: code fed to a shell is parsed like the line itself', (
     "su <<< 'rm -rf /'",
     "time command eval 'rm -rf /'",
     "x=1 exec sh -c 'rm -rf /' &",
+    // `watch -d` takes no separate value; `-S`/`-c` after the command are the command's own arguments.
+    'watch -d rm -rf /',
+    "watch -q 3 -d 'rm -rf /'",
+    "env -S'rm -rf /'",
+    'env -u -S rm -rf /',
+    'env rm -rf / -S x',
+    'flock /tmp/l rm -rf / -c x',
   ];
   for (const command of refused) {
     it(`refused: ${JSON.stringify(command)}`, () => {

@@ -1,5 +1,5 @@
 import type { StandardInput } from './command-flow';
-import { shells, type Invocation } from './command-unwrap';
+import { codeArgument, shells, wrappedStart, type Invocation } from './command-unwrap';
 import { inputText, type InputText } from './input-text';
 import type { ShellWord } from './shell-lexer';
 
@@ -186,8 +186,8 @@ export function codeRun(invocation: Invocation, stdin: StandardInput): CodeRun {
     }
     case 'cmd':
     case 'cmd.exe': {
-      const at = args.findIndex((word) => /^\/[ck]$/iu.test(word.text));
-      return at === -1 ? nothing : codeFromWords(args.slice(at + 1), 'cmd', invocation);
+      const at = codeArgument(program, args);
+      return at === -1 ? nothing : codeFromWords(args.slice(at), 'cmd', invocation);
     }
     case 'sudo':
     case 'doas':
@@ -195,21 +195,23 @@ export function codeRun(invocation: Invocation, stdin: StandardInput): CodeRun {
       return args.some((word) => /^-[A-Za-z]*[si]/u.test(word.text) && !word.text.startsWith('--')) ? codeFromInput(input, program, true) : nothing;
     case 'su':
     case 'flock': {
-      const at = args.findIndex((word) => word.text === '-c' || word.text === '--command');
-      const code = args[at + 1];
-      if (at === -1 || code === undefined) return program === 'su' ? codeFromInput(input, program, true) : nothing;
+      const at = codeArgument(program, args);
+      const code = at === -1 ? undefined : args[at];
+      if (code === undefined) return program === 'su' ? codeFromInput(input, program, true) : nothing;
       return codeFromWords([code], program, invocation);
     }
     case 'watch': {
-      const at = args.findIndex((word, index) => !word.text.startsWith('-') && !/^-(n|d)$|^--(interval|differences)$/u.test(args[index - 1]?.text ?? ''));
+      const at = wrappedStart('watch', args);
       return at === -1 ? nothing : codeFromWords(args.slice(at), 'watch', invocation);
     }
     case 'env': {
-      const at = args.findIndex((word) => word.text === '-S' || word.text.startsWith('--split-string'));
-      const option = args[at];
-      if (option === undefined) return nothing;
-      const value = option.text.includes('=') ? [{ ...option, text: option.text.split('=').slice(1).join('=') }] : args.slice(at + 1, at + 2);
-      return codeFromWords(value, 'env -S', invocation);
+      const at = codeArgument(program, args);
+      const code = at === -1 ? undefined : args[at];
+      if (code === undefined) return nothing;
+      // The word after a bare `-S` is the code; otherwise the option holds it (`-Scode`, `--split-string=code`).
+      const isValue = /^(-S|--split-string)$/u.test(args[at - 1]?.text ?? '');
+      const inline = code.text.startsWith('--') ? code.text.split('=').slice(1).join('=') : code.text.slice(2);
+      return codeFromWords([isValue ? code : { ...code, text: inline }], 'env -S', invocation);
     }
     default:
       return nothing;

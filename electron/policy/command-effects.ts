@@ -1,7 +1,7 @@
 import type { Invocation } from './command-unwrap';
 import { findSearchRoots } from './command-unwrap';
 import type { ShellWord } from './shell-lexer';
-import type { ShellRedirect } from './shell-parser';
+import type { ShellRedirect } from './shell-syntax';
 
 /**
  * What a command does to files. Every kind changes files, so the executor checkpoints before it
@@ -19,8 +19,6 @@ export interface CommandEffect {
   readonly program: string;
   /** The paths it acts on, as written (resolve them against the command's working directory). */
   readonly targets: readonly ShellWord[];
-  /** For `overwrite-if-exists` into a directory: the files copied (their base names land in it). */
-  readonly sources?: readonly ShellWord[];
   /** More targets come from its input or a search (`xargs rm`, `find -exec rm {}`) and are unknown here. */
   readonly isInputFed: boolean;
   /** One line for the approval prompt and the log (`rm -rf build`, `> out.txt`). */
@@ -105,19 +103,15 @@ function copyEffect(invocation: Invocation, takesValue: ReadonlySet<string>, win
   const { args } = invocation;
   const kind: EffectKind = hasFlag(args, 'n', ['--no-clobber', '--update=none']) ? 'create' : 'overwrite-if-exists';
   const targetOption = args.findIndex((arg) => arg.text === '-t' || arg.text.startsWith('--target-directory'));
-  const all = operands(args, takesValue, windowsSwitches);
+  const option = targetOption === -1 ? undefined : args[targetOption];
   let destination: ShellWord | undefined;
-  let sources: ShellWord[];
-  if (targetOption !== -1) {
-    const option = args[targetOption];
-    destination = option?.text.includes('=') === true ? word(option.text.split('=').slice(1).join('=')) : args[targetOption + 1];
-    sources = all.filter((arg) => arg !== destination);
-  } else {
+  if (option !== undefined) destination = option.text.includes('=') ? word(option.text.split('=').slice(1).join('=')) : args[targetOption + 1];
+  else {
+    const all = operands(args, takesValue, windowsSwitches);
     destination = all[all.length - 1];
-    sources = all.slice(0, -1);
   }
   if (destination === undefined) return [];
-  return [{ kind, program: invocation.program, targets: [destination], sources, isInputFed: invocation.isInputFed, description: describeInvocation(invocation) }];
+  return [{ kind, program: invocation.program, targets: [destination], isInputFed: invocation.isInputFed, description: describeInvocation(invocation) }];
 }
 
 /** Git subcommands that change or discard working-tree files. */

@@ -6,8 +6,11 @@ import type { ShellList, ShellRedirect, ShellStep, SimpleCommand } from './shell
 /** Where a command's standard input comes from, as far as the line shows. */
 export type StandardInput =
   | { readonly kind: 'none' }
-  /** The previous stage of a pipeline; `producer` is absent when that stage is a compound command. */
-  | { readonly kind: 'pipe'; readonly producer?: SimpleCommand }
+  /**
+   * A pipeline: `producer` is the previous stage (absent when that is a compound command);
+   * `earlier` holds the simple commands of every stage before it, an enclosing pipeline's too.
+   */
+  | { readonly kind: 'pipe'; readonly producer?: SimpleCommand; readonly earlier: readonly SimpleCommand[] }
   | { readonly kind: 'redirect'; readonly redirect: ShellRedirect };
 
 /** One simple command as the shell would reach it: every directory it may run in, and its input. */
@@ -157,11 +160,13 @@ function runList(list: ShellList, entry: readonly ShellState[], stdin: StandardI
     if (end - index === 1) after = runStep(first, running, stdin, walk);
     else {
       // Every stage of a pipeline runs in a subshell of its own: its `cd` stays there.
+      const earlier = stdin.kind === 'pipe' ? [...stdin.earlier] : [];
       for (let at = index; at < end; at += 1) {
         const previous = steps[at - 1];
-        const input: StandardInput = at === index ? stdin : { kind: 'pipe', ...(previous?.kind === 'command' ? { producer: previous.command } : {}) };
+        const input: StandardInput = at === index ? stdin : { kind: 'pipe', ...(previous?.kind === 'command' ? { producer: previous.command } : {}), earlier: [...earlier] };
         const stage = steps[at];
         if (stage !== undefined) runStep(stage, running, input, walk);
+        if (stage?.kind === 'command') earlier.push(stage.command);
       }
       after = eitherStatus(running);
     }

@@ -39,7 +39,8 @@ const valueOptions: Readonly<Record<string, ReadonlySet<string>>> = {
   chrt: new Set([]),
   taskset: new Set([]),
   xargs: new Set(['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s', '--arg-file', '--delimiter', '--eof', '--replace', '--max-lines', '--max-args', '--max-procs', '--max-chars']),
-  watch: new Set(['-n', '-d', '--interval', '--differences']),
+  // `-d`/`--differences` take an optional value, attached only: `watch -d rm x` runs rm.
+  watch: new Set(['-n', '-q', '--interval', '--equexit']),
 };
 
 /** Programs that run the rest of their arguments as a command. */
@@ -53,9 +54,10 @@ function isOption(word: ShellWord): boolean {
   return word.text.startsWith('-') && word.text !== '-' && !word.isDynamic;
 }
 
-/** Index of the wrapped command inside `args` of a wrapper, or -1 when there is none. */
-function wrappedStart(wrapper: string, args: readonly ShellWord[]): number {
+/** How a wrapper reads its arguments: where its own options are, and where the command it runs starts (-1: none). */
+function readWrapper(wrapper: string, args: readonly ShellWord[]): { readonly options: readonly number[]; readonly start: number } {
   const takesValue = valueOptions[wrapper] ?? new Set<string>();
+  const options: number[] = [];
   let index = 0;
   let operands = wrappersWithOperand.has(wrapper) ? 1 : 0;
   while (index < args.length) {
@@ -63,7 +65,7 @@ function wrappedStart(wrapper: string, args: readonly ShellWord[]): number {
     if (word === undefined) break;
     if (word.text === '--') {
       index += 1;
-      if (operands === 0) return index;
+      if (operands === 0) return { options, start: index };
       continue;
     }
     if (wrapper === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/u.test(word.text)) {
@@ -71,6 +73,7 @@ function wrappedStart(wrapper: string, args: readonly ShellWord[]): number {
       continue;
     }
     if (isOption(word)) {
+      options.push(index);
       const name = word.text.split('=')[0] ?? word.text;
       index += takesValue.has(name) && !word.text.includes('=') ? 2 : 1;
       continue;
@@ -80,17 +83,51 @@ function wrappedStart(wrapper: string, args: readonly ShellWord[]): number {
       index += 1;
       continue;
     }
-    return index;
+    return { options, start: index };
   }
-  return -1;
+  return { options, start: -1 };
+}
+
+/** Index of the wrapped command inside `args` of a wrapper (`sudo`, `xargs`, `watch` …), or -1 when there is none. */
+export function wrappedStart(wrapper: string, args: readonly ShellWord[]): number {
+  return readWrapper(wrapper, args).start;
+}
+
+/**
+ * Where the code given as an argument starts: after `cmd /c` or `/k`, after `su`/`flock` `-c` or
+ * `--command`, at `env -S`'s value (the option word itself for `-Scode`, `--split-string=code`);
+ * -1 when the program takes none. It is `args.length` when the option ends the line.
+ */
+export function codeArgument(program: string, args: readonly ShellWord[]): number {
+  const text = (index: number): string => args[index]?.text ?? '';
+  switch (program) {
+    case 'cmd':
+    case 'cmd.exe': {
+      const at = args.findIndex((word) => /^\/[ck]$/iu.test(word.text));
+      return at === -1 ? -1 : at + 1;
+    }
+    case 'su': {
+      const at = args.findIndex((word) => word.text === '-c' || word.text === '--command');
+      return at === -1 ? -1 : at + 1;
+    }
+    case 'flock': {
+      // Only flock's own words count: `flock f rm -c x` runs rm.
+      const at = readWrapper(program, args).options.find((index) => text(index) === '-c' || text(index) === '--command');
+      return at === undefined ? -1 : at + 1;
+    }
+    case 'env': {
+      const at = readWrapper(program, args).options.find((index) => text(index).startsWith('-S') || text(index).startsWith('--split-string'));
+      if (at === undefined) return -1;
+      return text(at) === '-S' || text(at) === '--split-string' ? at + 1 : at;
+    }
+    default:
+      return -1;
+  }
 }
 
 /** Programs that run a command given as text, or other code: unwrapping stops there (see `code-runners.ts`). */
 function isCodeRunner(program: string, args: readonly ShellWord[]): boolean {
-  if (shells.has(program) || program === 'eval' || program === 'su' || program === 'watch') return true;
-  if ((program === 'cmd' || program === 'cmd.exe') && args.some((word) => /^\/[ck]$/iu.test(word.text))) return true;
-  if (program === 'env' && args.some((word) => word.text === '-S' || word.text.startsWith('--split-string'))) return true;
-  return program === 'flock' && args.some((word) => word.text === '-c' || word.text === '--command');
+  return shells.has(program) || program === 'eval' || program === 'su' || program === 'watch' || codeArgument(program, args) !== -1;
 }
 
 /** The directory option of `env -C dir`, `env --chdir=dir`, `sudo -D dir`, `sudo --chdir=dir`. */

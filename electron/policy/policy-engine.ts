@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ConfigFile } from '../config/config-file';
 import { isAppError } from '../../shared/errors';
 import type { Logger } from '../logging/logger';
-import type { CommandAssessment, TerminalPath } from './assess-command';
+import type { CommandAssessment } from './assess-command';
 import { matchesCommandPattern } from './command-pattern';
 import { directoryBuiltins } from './directory-change';
 import { globsMayOverlap, matchesGlob } from './glob-pattern';
@@ -13,6 +13,8 @@ export interface TouchedPath {
   readonly absolute: string;
   /** The workspace root (or memory directory) it is in; rule globs that are not absolute match relative to it. */
   readonly root?: string;
+  /** For a terminal command's glob target: its whole pattern (absolute); `absolute` is the folder it expands in. */
+  readonly pattern?: string;
 }
 
 /** What the policy decides about: one validated, confined tool call. */
@@ -37,22 +39,22 @@ function ruleTools(rule: PolicyRule): readonly string[] {
 }
 
 /** A touched path as a rule glob sees it: relative to its root unless the glob is absolute. */
-function asRuleSees(glob: string, touched: TerminalPath | TouchedPath): { readonly candidate: string; readonly pattern?: string } {
-  const pattern = 'pattern' in touched ? touched.pattern : undefined;
+function asRuleSees(glob: string, touched: TouchedPath): { readonly candidate: string; readonly pattern?: string } {
+  const { pattern } = touched;
   if (path.isAbsolute(glob) || glob.startsWith('~') || touched.root === undefined) return { candidate: touched.absolute, ...(pattern === undefined ? {} : { pattern }) };
   const relative = (absolute: string): string => path.relative(touched.root ?? '', absolute).split(path.sep).join('/');
   return { candidate: relative(touched.absolute), ...(pattern === undefined ? {} : { pattern: relative(pattern) }) };
 }
 
 /** Whether a rule glob matches a touched path, or (for a glob target) some path the glob could expand to. */
-function pathTouches(glob: string, touched: TerminalPath | TouchedPath): boolean {
+function pathTouches(glob: string, touched: TouchedPath): boolean {
   const seen = asRuleSees(glob, touched);
   if (matchesGlob(seen.candidate, glob) || matchesGlob(touched.absolute, glob)) return true;
   return seen.pattern !== undefined && globsMayOverlap(glob, seen.pattern);
 }
 
 /** Whether a rule glob covers a touched path, and (for a glob target) everything it could expand to (`dir/**` over `dir/*.o`). */
-function pathCovered(glob: string, touched: TerminalPath | TouchedPath): boolean {
+function pathCovered(glob: string, touched: TouchedPath): boolean {
   const seen = asRuleSees(glob, touched);
   if (matchesGlob(seen.candidate, glob) || matchesGlob(touched.absolute, glob)) return seen.pattern === undefined || glob === '**';
   if (!glob.endsWith('/**')) return false;
@@ -88,10 +90,10 @@ function ruleMatches(rule: PolicyRule, subject: PolicySubject): boolean {
     const glob = rule.path;
     if (isAllow) {
       if (terminal?.hasUnknownPaths === true) return false;
-      const paths: readonly (TerminalPath | TouchedPath)[] = terminal === undefined || terminal.touched.length === 0 ? subject.paths : terminal.touched;
+      const paths: readonly TouchedPath[] = terminal === undefined || terminal.touched.length === 0 ? subject.paths : terminal.touched;
       return paths.length > 0 && paths.every((touched) => pathCovered(glob, touched));
     }
-    const paths: readonly (TerminalPath | TouchedPath)[] = [...subject.paths, ...(terminal?.touched ?? [])];
+    const paths: readonly TouchedPath[] = [...subject.paths, ...(terminal?.touched ?? [])];
     if (!paths.some((touched) => pathTouches(glob, touched))) return false;
   }
   return true;

@@ -1,10 +1,8 @@
 import { lexShell, type ShellToken, type ShellWord } from './shell-lexer';
 import type { CompoundKind, ParsedShell, ShellList, ShellRedirect, ShellStep, SimpleCommand, StepJoin } from './shell-syntax';
 
-export type { ParsedShell, ShellRedirect, SimpleCommand } from './shell-syntax';
-
 /** Nesting deeper than this is refused as unparseable (fail closed), not followed. */
-export const maxShellDepth = 8;
+const maxShellDepth = 8;
 
 /** A compound command being read, or the whole line (`root`). */
 interface Frame {
