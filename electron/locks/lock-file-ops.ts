@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from '../files/file-system-error';
 import { parseLockHolder, type LockHolder } from './lock-holder';
@@ -107,9 +107,7 @@ export async function sweepLockLitter(file: string, olderThanMs: number, isGone:
   for (const name of await readdir(folder).catch(() => [] as string[])) {
     if (!isLockLitter(base, name)) continue;
     const litter = path.join(folder, name);
-    const info = await stat(litter).catch(() => undefined);
-    if (info === undefined || Date.now() - info.mtimeMs < olderThanMs) continue;
     const observed = await observeFile(litter).catch(() => undefined);
-    if (observed !== undefined && (await isGone(observed))) await unlink(litter).catch(() => undefined);
+    if (observed !== undefined && observed.ageMs >= olderThanMs && (await isGone(observed))) await unlink(litter).catch(() => undefined);
   }
 }
