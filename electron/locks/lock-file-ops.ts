@@ -18,7 +18,7 @@ function tempBeside(file: string): string {
 }
 
 /** Whether a name in the lock's folder is a leftover temp or takeover claim of the lock `base`. */
-export function isLockLitter(base: string, name: string): boolean {
+function isLockLitter(base: string, name: string): boolean {
   return name.startsWith(`${base}.new-`) || name.startsWith(`${base}.takeover-`);
 }
 
