@@ -7,7 +7,7 @@ import { AppError } from '../../shared/errors';
 import { fileSystemError } from '../files/file-system-error';
 import { createExclusive, isSameVersion, observeFile, replaceFile, sweepLockLitter, type ObservedFile } from './lock-file-ops';
 import { newLockHolder, parseLockHolder, staleReason, type LockHolder } from './lock-holder';
-import { ownStartTime } from './process-start-time';
+import { ownStartTime } from '../process/process-start-time';
 
 /** Options of a cross-process lock file. */
 export interface FileLockOptions {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { isProcessAlive } from '../process/is-process-alive';
-import { processStart } from './process-start-time';
+import { processStart } from '../process/process-start-time';
 
 /** Who holds a lock file, as written inside it. */
 export interface LockHolder {
