@@ -67,7 +67,7 @@ export class CheckpointService implements CheckpointApi {
     this.gitdir = this.#layout.gitdir;
     this.retention = { ...defaultRetention, ...options.retention };
     this.maxFileBytes = options.maxFileBytes ?? 10 * 1024 * 1024;
-    this.#store = new ObjectStore(this.gitdir, 1, options.onSynced);
+    this.#store = new ObjectStore(this.gitdir, options.onSynced);
     this.#refs = new RefStore(this.gitdir, options.onSynced);
     this.#registry = new DirRegistry(this.#layout);
     this.#timeline = new Timeline(this.#store);
