@@ -173,7 +173,8 @@ describe('FileLock', () => {
     // The release left the other holder's file alone.
     expect(JSON.parse(readFileSync(lockPath, 'utf8'))).toMatchObject({ token: 'other' });
   });
-  it('never takes over a live holder on this host, however long it has been stopped (SIGSTOP)', async () => {
+  // Where start times cannot be read (macOS, Windows), a silent holder is taken over: its pid may have been reused.
+  it.runIf(process.platform === 'linux')('never takes over a live holder on this host, however long it has been stopped (SIGSTOP)', async () => {
     const lockPath = path.join(dir, 'h.lock');
     const holder = startChild(['hold', lockPath]);
     children.push(holder);
