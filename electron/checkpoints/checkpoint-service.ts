@@ -59,8 +59,6 @@ export class CheckpointService implements CheckpointApi {
   #ready: Promise<void> | undefined;
   #refused: Promise<readonly string[]>;
   readonly #cacheSaver: StatCacheSaver;
-  /** Checkpoints being restored now (id → how many restores), kept by every retention cut. */
-  readonly #restoring = new Map<string, number>();
   #isDisposed = false;
 
   constructor(options: CheckpointServiceOptions) {
@@ -69,7 +67,7 @@ export class CheckpointService implements CheckpointApi {
     this.gitdir = this.#layout.gitdir;
     this.retention = { ...defaultRetention, ...options.retention };
     this.maxFileBytes = options.maxFileBytes ?? 10 * 1024 * 1024;
-    this.#store = new ObjectStore(this.gitdir, 1, options.onSynced);
+    this.#store = new ObjectStore(this.gitdir, options.onSynced);
     this.#refs = new RefStore(this.gitdir, options.onSynced);
     this.#registry = new DirRegistry(this.#layout);
     this.#timeline = new Timeline(this.#store);
@@ -100,7 +98,6 @@ export class CheckpointService implements CheckpointApi {
       timeline: this.#timeline,
       retention: this.retention,
       assertHeld: () => this.#lock.assertHeld(),
-      pinned: () => new Set(this.#restoring.keys()),
     });
   }
 
@@ -114,10 +111,7 @@ export class CheckpointService implements CheckpointApi {
         if (tracked.isWatched) for (let round = 0; round < 2; round += 1) await yieldToLoop();
         const result = await takeSnapshot(this.#engine(), tracked, request);
         if (result.kind === 'created') {
-          const dropped = await cutTimeline(this.#refs, this.#timeline, result.checkpoint.id, this.retention.maxSnapshots, {
-            pinned: new Set(this.#restoring.keys()),
-            assertHeld: () => this.#lock.assertHeld(),
-          });
+          const dropped = await cutTimeline(this.#refs, this.#timeline, result.checkpoint.id, this.retention.maxSnapshots, this.#maintenance.cutOptions());
           this.#maintenance.noteDropped(dropped);
         }
         return result;
@@ -209,15 +203,11 @@ export class CheckpointService implements CheckpointApi {
   }
 
   async duringRestore<T>(checkpointId: string, task: () => Promise<T>): Promise<T> {
-    this.#restoring.set(checkpointId, (this.#restoring.get(checkpointId) ?? 0) + 1);
-    const release = this.#maintenance.hold();
+    const release = this.#maintenance.hold(checkpointId);
     try {
       return await task();
     } finally {
       release();
-      const left = (this.#restoring.get(checkpointId) ?? 1) - 1;
-      if (left > 0) this.#restoring.set(checkpointId, left);
-      else this.#restoring.delete(checkpointId);
     }
   }
 

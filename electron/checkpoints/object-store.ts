@@ -22,6 +22,8 @@ export type StoredObject = PackedObject;
 const maxCachedObjectBytes = 64 * 1024;
 /** The memory cache's total budget. */
 const cacheBudgetBytes = 32 * 1024 * 1024;
+/** zlib level of loose objects: git's own default (core.looseCompression 1), the fastest. */
+const looseLevel = 1;
 
 /** Whether a name in `objects/xx/` is a finished loose object (38 hex). */
 export function isLooseObjectName(name: string): boolean {
@@ -51,7 +53,6 @@ export class ObjectStore {
 
   constructor(
     readonly gitdir: string,
-    private readonly looseLevel = 1,
     /** Told which files `syncWritten` made durable (diagnostics and tests). */
     private readonly onSynced?: (files: readonly string[]) => void,
   ) {
@@ -161,7 +162,7 @@ export class ObjectStore {
       if ((await mkdir(fanDir, { recursive: true })) !== undefined) this.#newFans.add(fan);
       this.#fanDirs.add(fan);
     }
-    const compressed = await deflateAsync(Buffer.concat([objectHeader(type, content.length), content]), { level: this.looseLevel });
+    const compressed = await deflateAsync(Buffer.concat([objectHeader(type, content.length), content]), { level: looseLevel });
     // git's own temp prefix: `git fsck` tolerates these, and repair removes a dead writer's ones.
     const temp = path.join(fanDir, `tmp_obj_${randomBytes(6).toString('hex')}`);
     const handle = await open(temp, 'wx', 0o444);

@@ -26,20 +26,16 @@ function body(version: string, index: number): string {
   return `${version} ${index}\n${`line ${index} of a file long enough to tear\n`.repeat(400)}`;
 }
 
-/** Starts the restore in a child and SIGKILLs it at the first output line `isKillPoint` accepts. */
-function restoreAndKill(checkpointsRoot: string, dir: string, id: string, isKillPoint: (line: string) => boolean): Promise<{ signal: NodeJS.Signals | null; lines: string[]; output: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', child, checkpointsRoot, dir, id], { stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Runs the restore in a child that SIGKILLs itself at `killAt` (see restore-kill.child.ts): the
+ * kill lands at that exact point however loaded the machine is.
+ */
+function restoreKilledAt(checkpointsRoot: string, dir: string, id: string, killAt: string): Promise<{ signal: NodeJS.Signals | null; lines: string[]; output: string }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', child, checkpointsRoot, dir, id, killAt], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  const lines: string[] = [];
-  proc.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    output += chunk;
-    for (const line of chunk.split('\n').filter((text) => text !== '')) {
-      lines.push(line);
-      if (isKillPoint(line)) proc.kill('SIGKILL');
-    }
-  });
+  proc.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   proc.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  return new Promise((resolve) => proc.on('exit', (_code, signal) => resolve({ signal, lines, output })));
+  return new Promise((resolve) => proc.on('exit', (_code, signal) => resolve({ signal, lines: output.split('\n').filter((text) => text !== ''), output })));
 }
 
 /** Temp files an interrupted writer can leave in the store. */
@@ -60,11 +56,11 @@ const created = 150;
 describe('a restore killed with SIGKILL', () => {
   // Deletions (the 150 files created since the checkpoint) come first in the write phase, progress every 64 files.
   it.each([
-    { when: 'during the pre-rollback snapshot', isKillPoint: (line: string) => line === 'snapshot 0 1', writesBegan: false },
-    { when: 'once the pre-rollback objects are durable, around its ref move', isKillPoint: (line: string) => line === 'synced', writesBegan: false },
-    { when: 'during the deletions', isKillPoint: (line: string) => /^write (6[4-9]|[7-9]\d|1[0-4]\d) /.test(line), writesBegan: true },
-    { when: 'during the writes', isKillPoint: (line: string) => /^write (\d+) /.exec(line) !== null && Number(/^write (\d+) /.exec(line)?.[1]) >= 256, writesBegan: true },
-  ])('$when: every file is old or new, the store is valid, and the directory is restorable and restored on a second run', { timeout: 120_000 }, async ({ isKillPoint, writesBegan }) => {
+    { when: 'during the pre-rollback snapshot', killAt: 'snapshot 0', writesBegan: false },
+    { when: 'once the pre-rollback objects are durable, around its ref move', killAt: 'synced', writesBegan: false },
+    { when: 'during the deletions', killAt: 'write 64', writesBegan: true },
+    { when: 'during the writes', killAt: 'write 256', writesBegan: true },
+  ])('$when: every file is old or new, the store is valid, and the directory is restorable and restored on a second run', { timeout: 120_000 }, async ({ killAt, writesBegan }) => {
     const dir = path.join(root, 'project');
     const checkpointsRoot = path.join(root, 'home', 'checkpoints');
     const gitdir = path.join(checkpointsRoot, 'store');
@@ -84,7 +80,7 @@ describe('a restore killed with SIGKILL', () => {
     for (let index = 0; index < count; index += 5) rmSync(path.join(dir, `d${index % 30}/f${index}.txt`));
     writeFiles(dir, { ...current, 'node_modules/keep.js': 'excluded, edited\n' });
 
-    const run = await restoreAndKill(checkpointsRoot, dir, id, isKillPoint);
+    const run = await restoreKilledAt(checkpointsRoot, dir, id, killAt);
     expect(run.signal, run.output).toBe('SIGKILL');
     expect(run.lines).not.toContain('finished');
 

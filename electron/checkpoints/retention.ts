@@ -7,9 +7,9 @@ export const defaultRetention = { maxSnapshots: 50, maxTotalBytes: 500 * 1024 * 
 /** What a timeline cut must respect. */
 export interface CutOptions {
   /** Checkpoints being restored right now (in this process): never cut off. */
-  readonly pinned?: ReadonlySet<string>;
+  readonly pinned: ReadonlySet<string>;
   /** Fails unless the store lock is still ours; called right before the shallow list changes. */
-  readonly assertHeld?: () => Promise<void>;
+  readonly assertHeld: () => Promise<void>;
 }
 
 /**
@@ -35,16 +35,16 @@ function protectedLength(chain: readonly TimelineCommit[], keep: number, pinned:
  * kept checkpoints never change, git's own tools stop there, and the dropped commits become
  * unreachable (garbage collection deletes them). Returns how many checkpoints were dropped.
  */
-export async function cutTimeline(refs: RefStore, timeline: Timeline, head: string | undefined, keep: number, options: CutOptions = {}): Promise<number> {
+export async function cutTimeline(refs: RefStore, timeline: Timeline, head: string | undefined, keep: number, options: CutOptions): Promise<number> {
   if (head === undefined) return 0;
   const shallow = await refs.readShallow();
   const chain = await timeline.walk(head, shallow);
-  const kept = Math.max(keep, protectedLength(chain, keep, options.pinned ?? new Set()));
+  const kept = Math.max(keep, protectedLength(chain, keep, options.pinned));
   if (chain.length <= kept) return 0;
   const cut = chain[Math.max(0, kept - 1)];
   if (cut === undefined) return 0;
   shallow.add(cut.id);
-  await options.assertHeld?.();
+  await options.assertHeld();
   await refs.writeShallow(shallow);
   return chain.length - kept;
 }
@@ -75,7 +75,7 @@ export async function droppableByAge(refs: RefStore, timeline: Timeline): Promis
  * Drops the oldest `count` droppable checkpoints across all timelines (each timeline keeps at
  * least its newest). Returns how many were dropped.
  */
-export async function dropOldest(refs: RefStore, timeline: Timeline, count: number, options: CutOptions = {}): Promise<number> {
+export async function dropOldest(refs: RefStore, timeline: Timeline, count: number, options: CutOptions): Promise<number> {
   const victims = (await droppableByAge(refs, timeline)).slice(0, count);
   const keepPerTimeline = new Map<string, { head: string; keep: number }>();
   for (const victim of victims) {

@@ -4,7 +4,7 @@ import type { CheckpointOutcome, CheckpointRequest, CheckpointStats } from './ch
 import { checkpointStats, type KnownBlobs } from './checkpoint-stats';
 import { decodeCheckpointCommit, encodeCheckpointCommit, encodeSkippedList, maxSkippedTrailers } from './commit-message';
 import type { DirRegistry } from './dir-registry';
-import { DirState, type FileRecord } from './dir-state';
+import { DirState } from './dir-state';
 import { FileHasher, type HashResult } from './file-hasher';
 import { fileModes } from './git-objects';
 import type { HashWorkerPool } from './hash-worker-pool';
@@ -44,9 +44,9 @@ function nowNs(): bigint {
 
 /**
  * Hashes the candidates (inline for a few, in the workers for many) and applies the results to the
- * state, noting in `racy` the records racy for a scan that began at `stampNs`.
+ * state, noting in `tracked.racy` the records racy for a scan that began at `stampNs`.
  */
-async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory, state: DirState, candidates: readonly HashCandidate[], stampNs: bigint, racy: Map<string, FileRecord>): Promise<KnownBlobs> {
+async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory, state: DirState, candidates: readonly HashCandidate[], stampNs: bigint): Promise<KnownBlobs> {
   const known = { blobs: new Map<string, { lines: number; binary: boolean }>(), changes: new Map<string, { insertions: number; deletions: number }>() };
   const apply = (results: readonly HashResult[]): void => {
     for (const result of results) {
@@ -56,7 +56,7 @@ async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory,
         if (previous !== undefined && result.changes !== undefined) known.changes.set(`${previous.oid}>${oid}`, result.changes);
         const record = { mode, oid, size, mtimeNs, ctimeNs, ino };
         state.setFile(rel, record);
-        if (ctimeNs !== -1n && isRacy(mtimeNs, stampNs)) racy.set(rel, record);
+        if (ctimeNs !== -1n && isRacy(mtimeNs, stampNs)) tracked.racy.set(rel, record);
         known.blobs.set(oid, { lines: result.lines, binary: result.binary });
       } else if (result.kind === 'skipped') {
         state.setSkipped(result.rel, result.reason, false);
@@ -193,7 +193,7 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
     if (headMoved && state.fileCount > 0) await recheckMissingBlobs(engine, state, candidates);
     const previousRacy = tracked.racy;
     tracked.racy = new Map();
-    const known = await hashCandidates(engine, tracked, state, candidates, scanStartNs, tracked.racy);
+    const known = await hashCandidates(engine, tracked, state, candidates, scanStartNs);
     const tree = await writeTrees(engine, state);
     const headTree = head === undefined ? undefined : (await engine.timeline.commit(head)).tree;
     const kind = request.kind ?? 'checkpoint';

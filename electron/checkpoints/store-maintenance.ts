@@ -3,7 +3,7 @@ import type { PruneReport, RetentionPolicy } from './checkpoint-types';
 import { collectGarbage } from './garbage-collector';
 import type { ObjectStore } from './object-store';
 import type { RefStore } from './ref-store';
-import { cutTimeline, droppableByAge, dropOldest } from './retention';
+import { cutTimeline, droppableByAge, dropOldest, type CutOptions } from './retention';
 import { measureStore } from './store-usage';
 import type { Timeline } from './timeline';
 
@@ -20,8 +20,6 @@ export interface MaintenanceOptions {
   readonly retention: RetentionPolicy;
   /** Fails unless the store lock is still this process's (asked before every destructive step). */
   readonly assertHeld: () => Promise<void>;
-  /** Checkpoints being restored right now: the retention cut keeps them. */
-  readonly pinned: () => ReadonlySet<string>;
 }
 
 /** Loose objects tolerated before they are packed. */
@@ -40,8 +38,11 @@ export class StoreMaintenance {
   #timer: NodeJS.Timeout | undefined;
   #droppedSinceCollect = 0;
   #running: Promise<unknown> = Promise.resolve();
-  /** Restores running now: while any does, maintenance waits (a restore reads objects without the store lock). */
-  #holds = 0;
+  /**
+   * Restores running now (checkpoint id → how many): while any does, maintenance waits (a restore
+   * reads objects without the store lock), and every retention cut keeps their checkpoints.
+   */
+  readonly #holds = new Map<string, number>();
   #isDeferred = false;
   readonly #waitingForIdle: Array<() => void> = [];
 
@@ -57,7 +58,7 @@ export class StoreMaintenance {
     if (!this.options.enabled || this.#timer !== undefined) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      if (this.#holds > 0) {
+      if (this.#holds.size > 0) {
         this.#isDeferred = true;
         return;
       }
@@ -67,17 +68,20 @@ export class StoreMaintenance {
   }
 
   /**
-   * Holds maintenance off (no pruning, packing or garbage collection in this process) until the
-   * returned release is called: a restore reads the objects it needs without the store lock.
+   * Holds maintenance off (no pruning, packing or garbage collection in this process) and keeps
+   * `checkpointId` from every retention cut until the returned release is called: a restore of it
+   * reads the objects it needs without the store lock.
    */
-  hold(): () => void {
-    this.#holds += 1;
+  hold(checkpointId: string): () => void {
+    this.#holds.set(checkpointId, (this.#holds.get(checkpointId) ?? 0) + 1);
     let isReleased = false;
     return () => {
       if (isReleased) return;
       isReleased = true;
-      this.#holds -= 1;
-      if (this.#holds > 0) return;
+      const left = (this.#holds.get(checkpointId) ?? 1) - 1;
+      if (left > 0) this.#holds.set(checkpointId, left);
+      else this.#holds.delete(checkpointId);
+      if (this.#holds.size > 0) return;
       for (const wake of this.#waitingForIdle.splice(0)) wake();
       if (this.#isDeferred) {
         this.#isDeferred = false;
@@ -88,13 +92,13 @@ export class StoreMaintenance {
 
   /** Applies the whole retention policy now and collects garbage (after any running restore). */
   async prune(): Promise<PruneReport> {
-    if (this.#holds > 0) this.options.logger.info('checkpoint prune waits for the running restore to finish');
-    while (this.#holds > 0) await new Promise<void>((resolve) => this.#waitingForIdle.push(resolve));
+    if (this.#holds.size > 0) this.options.logger.info('checkpoint prune waits for the running restore to finish');
+    while (this.#holds.size > 0) await new Promise<void>((resolve) => this.#waitingForIdle.push(resolve));
     return this.options.run(async () => {
       const { refs, timeline, store, retention } = this.options;
       const before = await measureStore(store.objectsDir);
       let droppedCheckpoints = 0;
-      for (const head of (await refs.list()).values()) droppedCheckpoints += await cutTimeline(refs, timeline, head, retention.maxSnapshots, this.#cutOptions());
+      for (const head of (await refs.list()).values()) droppedCheckpoints += await cutTimeline(refs, timeline, head, retention.maxSnapshots, this.cutOptions());
       const collected = await collectGarbage(store, refs, timeline, this.options.assertHeld);
       const capped = await this.#enforceSizeCap();
       this.#droppedSinceCollect = 0;
@@ -116,12 +120,13 @@ export class StoreMaintenance {
     if (!this.options.enabled) await this.options.run(() => this.#check()).catch((error: unknown) => this.options.logger.warn('checkpoint store maintenance failed', { error }));
   }
 
-  #cutOptions(): { pinned: ReadonlySet<string>; assertHeld: () => Promise<void> } {
-    return { pinned: this.options.pinned(), assertHeld: this.options.assertHeld };
+  /** What every retention cut must respect now: the checkpoints being restored, and the store lock. */
+  cutOptions(): CutOptions {
+    return { pinned: new Set(this.#holds.keys()), assertHeld: this.options.assertHeld };
   }
 
   async #check(): Promise<void> {
-    if (this.#holds > 0) {
+    if (this.#holds.size > 0) {
       this.#isDeferred = true;
       return;
     }
@@ -147,7 +152,7 @@ export class StoreMaintenance {
         logger.warn('the checkpoint store is over its size cap with only the newest checkpoint of each directory left', { cap: retention.maxTotalBytes });
         break;
       }
-      const dropped = await dropOldest(refs, timeline, Math.max(1, Math.ceil(droppable / 4)), this.#cutOptions());
+      const dropped = await dropOldest(refs, timeline, Math.max(1, Math.ceil(droppable / 4)), this.cutOptions());
       // Only protected checkpoints (a restore's target) are left to drop: keep them.
       if (dropped === 0) break;
       droppedCheckpoints += dropped;

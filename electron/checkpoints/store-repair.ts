@@ -147,6 +147,10 @@ export async function repairStore(context: RepairContext, since?: number): Promi
     if (!packNames.includes(other)) await removeTemp(path.join(store.packDir, name));
   }
   await store.refresh(true);
+  const report = (quarantined: readonly string[], resetRefs: RepairReport['resetRefs']): RepairReport => {
+    if (removedTemps > 0 || quarantined.length > 0) logger.warn('checkpoint store cleaned up after an interrupted writer', { removedTemps, quarantined });
+    return { removedTemps, quarantined, resetRefs };
+  };
   // 3. Loose objects written by the dead writer, or all of them when a head does not even parse: each must inflate and hash to its name.
   let verifySince = since;
   if (verifySince === undefined) {
@@ -156,15 +160,15 @@ export async function repairStore(context: RepairContext, since?: number): Promi
       break;
     }
   }
-  const quarantined = verifySince === undefined ? [] : await quarantineDamaged(context, verifySince);
-  await store.refresh(true);
+  // No dead writer and every head reads: nothing more to check (this runs at every start).
+  if (verifySince === undefined) return report([], []);
+  const quarantined = await quarantineDamaged(context, verifySince);
   // 4. Every ref must point at a complete checkpoint; after a crash, go back to the newest one that
   //    is: along the parents of the head, else along the reflog (when the head commit itself is gone).
   const resetRefs: Array<{ dirhash: string; from: string; to: string | undefined }> = [];
   const shallow = await refs.readShallow();
   const checked = new Set<string>();
-  const isDeep = verifySince !== undefined || quarantined.length > 0;
-  const isComplete = async (id: string): Promise<boolean> => (isDeep ? isCommitComplete(context, id, checked) : isHeadReadable(context, id));
+  const isComplete = (id: string): Promise<boolean> => isCommitComplete(context, id, checked);
   for (const [dirhash, head] of await refs.list()) {
     if (await isComplete(head)) continue;
     const history = (await refs.log.read(dirhash)).reverse().flatMap((entry) => [entry.next, ...(entry.old === undefined ? [] : [entry.old])]);
@@ -186,15 +190,12 @@ export async function repairStore(context: RepairContext, since?: number): Promi
     logger.error('checkpoint store repaired a timeline', { dirhash, from: head, to: found });
   }
   // 5. Reflog entries and cut points must not name objects that are gone (git fsck reports them).
-  if (isDeep || resetRefs.length > 0) {
-    await context.assertHeld();
-    // A reflog entry naming a commit whose tree is damaged would send git fsck to the missing objects.
-    for (const dirhash of (await refs.list()).keys()) await refs.log.retain(dirhash, (oid) => (isDeep ? isCommitComplete(context, oid, checked) : store.has(oid)));
-    const cuts = await refs.readShallow();
-    const present = new Set<string>();
-    for (const cut of cuts) if (await store.has(cut)) present.add(cut);
-    if (present.size !== cuts.size) await refs.writeShallow(present);
-  }
-  if (removedTemps > 0 || quarantined.length > 0) logger.warn('checkpoint store cleaned up after an interrupted writer', { removedTemps, quarantined });
-  return { removedTemps, quarantined, resetRefs };
+  await context.assertHeld();
+  // A reflog entry naming a commit whose tree is damaged would send git fsck to the missing objects.
+  for (const dirhash of (await refs.list()).keys()) await refs.log.retain(dirhash, isComplete);
+  const cuts = await refs.readShallow();
+  const present = new Set<string>();
+  for (const cut of cuts) if (await store.has(cut)) present.add(cut);
+  if (present.size !== cuts.size) await refs.writeShallow(present);
+  return report(quarantined, resetRefs);
 }

@@ -4,9 +4,10 @@ import { readFile, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../shared/errors';
+import { fileSystemError } from '../files/file-system-error';
 import { createExclusive, isSameVersion, observeFile, replaceFile, sweepLockLitter, type ObservedFile } from './lock-file-ops';
 import { newLockHolder, parseLockHolder, staleReason, type LockHolder } from './lock-holder';
-import { ownStartTime } from './process-start-time';
+import { ownStartTime } from '../process/process-start-time';
 
 /** Options of a cross-process lock file. */
 export interface FileLockOptions {
@@ -134,7 +135,10 @@ export class FileLock {
     let delay = 2;
     for (;;) {
       const holder = newLockHolder(purpose, startedAt);
-      if (await createExclusive(lockPath, JSON.stringify(holder))) {
+      const isCreated = await createExclusive(lockPath, JSON.stringify(holder)).catch((error: unknown) => {
+        throw fileSystemError(error, `create the lock file for ${this.#options.resource} at`, lockPath);
+      });
+      if (isCreated) {
         this.#current = holder;
         return holder;
       }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { errnoCode } from '../files/file-system-error';
 import { parseLockHolder, type LockHolder } from './lock-holder';
 
 /** A lock file (or takeover claim) as one look saw it: its content, inode and age, all of one version. */
@@ -11,17 +12,13 @@ export interface ObservedFile {
   readonly ageMs: number;
 }
 
-function errno(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
-}
-
 /** What a temp file beside a lock file is named: `<lock>.new-<pid>-<hex>`. */
 function tempBeside(file: string): string {
   return `${file}.new-${process.pid}-${randomBytes(6).toString('hex')}`;
 }
 
 /** Whether a name in the lock's folder is a leftover temp or takeover claim of the lock `base`. */
-export function isLockLitter(base: string, name: string): boolean {
+function isLockLitter(base: string, name: string): boolean {
   return name.startsWith(`${base}.new-`) || name.startsWith(`${base}.takeover-`);
 }
 
@@ -35,7 +32,7 @@ export async function createExclusive(file: string, content: string): Promise<bo
   try {
     await writeFile(temp, content, { flag: 'wx', mode: 0o600 });
   } catch (error) {
-    if (errno(error) !== 'ENOENT') throw error;
+    if (errnoCode(error) !== 'ENOENT') throw error;
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(temp, content, { flag: 'wx', mode: 0o600 });
   }
@@ -43,8 +40,8 @@ export async function createExclusive(file: string, content: string): Promise<bo
     await link(temp, file);
     return true;
   } catch (error) {
-    if (errno(error) === 'EEXIST') return false;
-    if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV'].includes(errno(error) ?? '')) throw error;
+    if (errnoCode(error) === 'EEXIST') return false;
+    if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV'].includes(errnoCode(error) ?? '')) throw error;
     return await createByOpen(file, content);
   } finally {
     await unlink(temp).catch(() => undefined);
@@ -62,7 +59,7 @@ async function createByOpen(file: string, content: string): Promise<boolean> {
     }
     return true;
   } catch (error) {
-    if (errno(error) === 'EEXIST') return false;
+    if (errnoCode(error) === 'EEXIST') return false;
     throw error;
   }
 }
@@ -88,7 +85,7 @@ export async function observeFile(file: string): Promise<ObservedFile | undefine
     const raw = await handle.readFile('utf8');
     return { raw, holder: parseLockHolder(raw), ino: info.ino, ageMs: Date.now() - info.mtimeMs };
   } catch (error) {
-    if (errno(error) === 'ENOENT') return undefined;
+    if (errnoCode(error) === 'ENOENT') return undefined;
     throw error;
   } finally {
     await handle?.close();
@@ -110,9 +107,7 @@ export async function sweepLockLitter(file: string, olderThanMs: number, isGone:
   for (const name of await readdir(folder).catch(() => [] as string[])) {
     if (!isLockLitter(base, name)) continue;
     const litter = path.join(folder, name);
-    const info = await stat(litter).catch(() => undefined);
-    if (info === undefined || Date.now() - info.mtimeMs < olderThanMs) continue;
     const observed = await observeFile(litter).catch(() => undefined);
-    if (observed !== undefined && (await isGone(observed))) await unlink(litter).catch(() => undefined);
+    if (observed !== undefined && observed.ageMs >= olderThanMs && (await isGone(observed))) await unlink(litter).catch(() => undefined);
   }
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { isProcessAlive } from '../process/is-process-alive';
-import { processStart } from './process-start-time';
+import { processStart, type ProcessStart } from '../process/process-start-time';
 
 /** Who holds a lock file, as written inside it. */
 export interface LockHolder {
@@ -53,25 +53,28 @@ export function parseLockHolder(raw: string): LockHolder | undefined {
 
 /**
  * Why a lock file is considered abandoned, or undefined while its holder may still be working.
- * A holder on this host is judged by its process alone: gone, exited, or (where the start time is
- * known) its pid now names another process. A live one keeps its lock however long it stays
- * silent — suspended, stopped with SIGSTOP, paused in a debugger — since taking it over would make
- * two writers. Only a holder on another host (a shared folder), whose process cannot be looked
- * at, is judged by its heartbeat: a file not refreshed for `staleMs`.
+ * A holder on this host is judged by its process: gone, exited, or its pid now names another
+ * process (its start time differs). Where start times can be read (Linux), a live one keeps its
+ * lock however long it stays silent — suspended, stopped with SIGSTOP, paused in a debugger —
+ * since taking it over would make two writers. Where they cannot (`startOf` gives nothing: macOS,
+ * Windows), a reused pid looks alive, so, like a holder on another host (a shared folder), it is
+ * judged by its heartbeat: a file not refreshed for `staleMs` is abandoned.
  */
 export async function staleReason(
   holder: LockHolder | undefined,
   ageMs: number,
   limits: { readonly staleMs: number; readonly garbageMs: number },
+  startOf: (pid: number) => Promise<ProcessStart | undefined> = processStart,
 ): Promise<string | undefined> {
   if (holder === undefined) return ageMs > limits.garbageMs ? 'the lock file is empty or damaged' : undefined;
-  if (holder.hostname !== os.hostname()) {
-    return ageMs > limits.staleMs ? `it was not refreshed for ${Math.round(ageMs / 1000)} s by process ${holder.pid} on ${holder.hostname}` : undefined;
-  }
+  const silence = (): string | undefined =>
+    ageMs > limits.staleMs ? `it was not refreshed for ${Math.round(ageMs / 1000)} s by process ${holder.pid} on ${holder.hostname}` : undefined;
+  if (holder.hostname !== os.hostname()) return silence();
   if (!isProcessAlive(holder.pid)) return `process ${holder.pid} is no longer running`;
-  const current = await processStart(holder.pid);
-  if (current?.hasExited === true) return `process ${holder.pid} has exited`;
-  if (holder.startedAt !== undefined && current !== undefined && current.startedAt !== holder.startedAt) {
+  const current = await startOf(holder.pid);
+  if (current === undefined) return silence();
+  if (current.hasExited) return `process ${holder.pid} has exited`;
+  if (holder.startedAt !== undefined && current.startedAt !== holder.startedAt) {
     return `process ${holder.pid} is no longer running (its pid now names another process)`;
   }
   return undefined;
