@@ -57,8 +57,9 @@ const queues = new Map<string, { tail: Promise<void>; waiting: number }>();
  * created exclusively that records the holder's pid (and process start time). A holder that died
  * is detected (its pid is gone or names another process; on another host, it stopped refreshing
  * the file) and its lock is taken over by exactly one contender, without the file ever going
- * missing (see `#replaceAbandoned`). A live holder on this host is never taken over, however long
- * it is stopped. Re-entrant: code already running under the lock (in the same async context) runs
+ * missing (see `#replaceAbandoned`). Where the holder's start time can be read (Linux), a live
+ * holder on this host is never taken over, however long it is stopped; elsewhere one that stopped
+ * refreshing the file counts as abandoned, so a reused pid cannot keep it forever. Re-entrant: code already running under the lock (in the same async context) runs
  * at once, while the lock is held; work it started that runs after the release takes the lock anew.
  */
 export class FileLock {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from '../files/file-system-error';
+import { noHardLinkCodes } from '../files/no-hard-links';
 import { parseLockHolder, type LockHolder } from './lock-holder';
 
 /** A lock file (or takeover claim) as one look saw it: its content, inode and age, all of one version. */
@@ -41,7 +42,7 @@ export async function createExclusive(file: string, content: string): Promise<bo
     return true;
   } catch (error) {
     if (errnoCode(error) === 'EEXIST') return false;
-    if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV'].includes(errnoCode(error) ?? '')) throw error;
+    if (!noHardLinkCodes.has(errnoCode(error) ?? '')) throw error;
     return await createByOpen(file, content);
   } finally {
     await unlink(temp).catch(() => undefined);
