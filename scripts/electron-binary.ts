@@ -43,12 +43,12 @@ export function electronBinaryPhrase(root: string): string {
 }
 
 /**
- * The Electron binary, if one is present without downloading: $ELECTRON_OVERRIDE_DIST_PATH, or the
- * one the electron package already fetched (node_modules/electron/path.txt + dist/). Otherwise the
- * reason there is none.
+ * The Electron binary, if one is present without downloading: $ELECTRON_OVERRIDE_DIST_PATH (in
+ * `env`), or the one the electron package already fetched (node_modules/electron/path.txt + dist/).
+ * Otherwise the reason there is none.
  */
-export function electronExecutable(root: string): { readonly path: string } | { readonly missing: string } {
-  const override = process.env['ELECTRON_OVERRIDE_DIST_PATH'];
+export function electronExecutable(root: string, env: NodeJS.ProcessEnv = process.env): { readonly path: string } | { readonly missing: string } {
+  const override = env['ELECTRON_OVERRIDE_DIST_PATH'];
   const packageDir = path.join(root, 'node_modules/electron');
   let executable: string | undefined;
   if (override !== undefined && override !== '') {
