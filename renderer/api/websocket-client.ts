@@ -1,8 +1,9 @@
 import type { CallName, CallRequest, CallResponse } from '../../shared/contract';
 import { serverFrameSchema, type ClientFrame } from '../../shared/contract/wire';
 import type { Result } from '../../shared/result';
-import { ClientBase, type VigilClient } from './client-base';
+import { ClientBase } from './client-base';
 import { probeServer, type ServerProbe } from './probe-server';
+import type { VigilClient } from './vigil-client';
 
 interface PendingCall {
   readonly frame: ClientFrame;
