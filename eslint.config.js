@@ -27,8 +27,9 @@ const coreImports = ({ isTransport = false } = {}) => ['error', {
 /**
  * The renderer's import restrictions. `isTransport`: renderer/api/ may reach the preload bridge.
  * `isTest`: tests run in Node and may stand up real servers (Node built-ins, `ws`).
+ * `extraPatterns`: a folder's own restrictions on top.
  */
-const rendererImports = ({ isTransport = false, isTest = false } = {}) => ['error', {
+const rendererImports = ({ isTransport = false, isTest = false, extraPatterns = /** @type {{ group: string[], message: string }[]} */ ([]) } = {}) => ['error', {
   paths: [
     { name: 'electron', message: 'The renderer is sandboxed: no Electron.' },
     ...(isTest ? [] : [wsOutsideTransport]),
@@ -37,16 +38,22 @@ const rendererImports = ({ isTransport = false, isTest = false } = {}) => ['erro
     ...(isTest ? [] : [{ group: nodeBuiltins, message: 'The renderer is a web page: no Node built-ins.' }]),
     { group: ['**/electron/**'], message: 'The renderer reaches the core only through renderer/api/.' },
     ...(isTransport ? [] : [{ group: ['**/shared/contract/bridge', '**/shared/contract/bridge.*'], message: 'Only renderer/api/ reaches the preload bridge.' }]),
+    ...extraPatterns,
   ],
 }];
+
+/** Node's globals, which no part of the renderer has (renderer/api/ included). */
+const nodeGlobals = [
+  { name: 'require', message: 'The renderer has no require.' },
+  { name: 'process', message: 'The renderer has no process.' },
+];
 
 /** Only renderer/api/ may touch the transport: the WebSocket class and the preload bridge, however they are spelled. */
 const transportGlobals = {
   'no-restricted-globals': ['error',
     { name: 'WebSocket', message: 'Only renderer/api/ talks to the transport.' },
     { name: 'vigil', message: 'Only renderer/api/ reaches the preload bridge.' },
-    { name: 'require', message: 'The renderer has no require.' },
-    { name: 'process', message: 'The renderer has no process.' },
+    ...nodeGlobals,
   ],
   'no-restricted-properties': ['error',
     ...['window', 'globalThis', 'self'].flatMap((object) => [
@@ -164,10 +171,7 @@ export default tseslint.config(
     files: ['renderer/api/**/*.ts'],
     rules: {
       'no-restricted-imports': rendererImports({ isTransport: true }),
-      'no-restricted-globals': ['error',
-        { name: 'require', message: 'The renderer has no require.' },
-        { name: 'process', message: 'The renderer has no process.' },
-      ],
+      'no-restricted-globals': ['error', ...nodeGlobals],
       'no-restricted-properties': 'off',
     },
   },
@@ -176,15 +180,9 @@ export default tseslint.config(
   {
     files: ['renderer/model/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'electron', message: 'The renderer is sandboxed: no Electron.' }, wsOutsideTransport],
-        patterns: [
-          { group: nodeBuiltins, message: 'The renderer is a web page: no Node built-ins.' },
-          { group: ['react', 'react-dom', 'react/*', 'react-dom/*', 'zustand', 'zustand/*'], message: 'model/ is pure logic: no React, no store.' },
-          { group: ['**/electron/**'], message: 'The renderer reaches the core only through renderer/api/.' },
-          { group: ['**/shared/contract/bridge', '**/shared/contract/bridge.*'], message: 'Only renderer/api/ reaches the preload bridge.' },
-        ],
-      }],
+      'no-restricted-imports': rendererImports({
+        extraPatterns: [{ group: ['react', 'react-dom', 'react/*', 'react-dom/*', 'zustand', 'zustand/*'], message: 'model/ is pure logic: no React, no store.' }],
+      }),
     },
   },
 );

@@ -1,26 +1,18 @@
 import { chromium } from '@playwright/test';
-import { expect, startServer, test } from './fixtures/vigil-fixture';
-
-/** Stops a `vigil serve` the way Ctrl+C would and waits until it has exited (and released its port). */
-async function stop(server: Awaited<ReturnType<typeof startServer>>): Promise<void> {
-  if (server.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.child.once('exit', resolve));
-  server.child.kill('SIGTERM');
-  await exited;
-}
+import { expect, startServer, stopServer, test, type StartedServer } from './fixtures/vigil-fixture';
 
 test('a stopped server shows as reconnecting, not reachable; restarted with a new token, as disconnected, naming the token', async ({ vigil }, testInfo) => {
   test.skip(vigil.kind !== 'served', 'only the served UI has a connection that can drop');
   const browser = await chromium.launch(testInfo.project.use.launchOptions);
   const first = await startServer(vigil.home);
-  let second: Awaited<ReturnType<typeof startServer>> | undefined;
+  let second: StartedServer | undefined;
   try {
     const page = await browser.newPage();
     await page.goto(first.url);
     const connection = page.getByTestId('connection');
     await expect(connection).toHaveAttribute('data-state', 'connected');
 
-    await stop(first);
+    await stopServer(first);
     await expect(connection).toHaveAttribute('data-state', 'reconnecting');
     await expect(connection.locator('.connection-reason')).toContainText('not reachable');
 
@@ -35,7 +27,7 @@ test('a stopped server shows as reconnecting, not reachable; restarted with a ne
     await expect(connection).toHaveAttribute('data-state', 'connected');
   } finally {
     await browser.close();
-    await stop(first);
-    if (second !== undefined) await stop(second);
+    await stopServer(first);
+    if (second !== undefined) await stopServer(second);
   }
 });

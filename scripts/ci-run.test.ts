@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,19 @@ interface Machine {
   readonly uid: number;
   /** The tools on PATH besides node, npm, id, dirname and chmod. */
   readonly tools: readonly ('git' | 'python3' | 'chromium' | 'sudo' | 'apt-get')[];
+  /** A package.json to run .ci/run against (a copy of the script beside it); default: the repository's. */
+  readonly packageJson?: string;
+}
+
+/** The .ci/run to execute: the repository's, or a copy in a scratch repository holding `packageJson`. */
+async function ciScript(packageJson: string | undefined): Promise<string> {
+  if (packageJson === undefined) return path.join(root, '.ci/run');
+  const repo = await mkdtemp(path.join(os.tmpdir(), 'vigil-ci-repo-'));
+  temps.push(repo);
+  await mkdir(path.join(repo, '.ci'));
+  await copyFile(path.join(root, '.ci/run'), path.join(repo, '.ci/run'));
+  await writeFile(path.join(repo, 'package.json'), packageJson);
+  return path.join(repo, '.ci/run');
 }
 
 async function runCi(machine: Machine): Promise<{ code: number | null; output: string; log: string }> {
@@ -46,7 +59,7 @@ async function runCi(machine: Machine): Promise<{ code: number | null; output: s
       `for p in "$@"; do case "$p" in -*|install) ;; *) printf '#!/bin/bash\necho stand-in\n' > '${bin}'/"$p"; chmod +x '${bin}'/"$p" ;; esac; done`,
     ].join('\n'));
   }
-  const child = spawn('/bin/bash', [path.join(root, '.ci/run')], {
+  const child = spawn('/bin/bash', [await ciScript(machine.packageJson)], {
     env: { PATH: bin, HOME: bin, CI: 'true' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -76,6 +89,19 @@ describe('.ci/run', () => {
       expect(run.log).not.toContain('npm ci');
     }
     expect((await runCi({ node: '22.1.0', uid: 0, tools: everything })).code).toBe(0);
+  });
+
+  it("takes the minimum from package.json's engines, and stops when it cannot read one", async () => {
+    const engines = (node: string): string => JSON.stringify({ name: 'x', engines: { node }, devDependencies: { '@types/node': '>=1.2' } }, null, 2);
+    const raised = await runCi({ node: '22.2.9', uid: 0, tools: everything, packageJson: engines('>=22.3') });
+    expect(raised.code).toBe(1);
+    expect(raised.output).toContain('Node.js 22.2.9 is too old: Vigil needs 22.3 or newer');
+    expect((await runCi({ node: '22.3.0', uid: 0, tools: everything, packageJson: engines('>=22.3') })).code).toBe(0);
+
+    const unreadable = await runCi({ node: '22.3.0', uid: 0, tools: everything, packageJson: engines('^22') });
+    expect(unreadable.code).toBe(1);
+    expect(unreadable.output).toContain('package.json has no engines entry of the form "node": ">=MAJOR.MINOR"');
+    expect(unreadable.log).not.toContain('npm ci');
   });
 
   it('installs python3 (and any other missing package) with apt-get when root', async () => {

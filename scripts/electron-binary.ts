@@ -1,29 +1,31 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** The Chromium to drive in end-to-end tests: $CHROMIUM_PATH, else Debian's /usr/bin/chromium (never a download). */
-export function chromiumExecutable(): string | undefined {
+/**
+ * The Chromium to drive in end-to-end tests: $CHROMIUM_PATH, else Debian's /usr/bin/chromium (never
+ * a download). Otherwise why there is none and the remedy: without it Playwright would look for its
+ * own download and report a confusing missing file.
+ */
+export function findChromium(): { readonly path: string } | { readonly missing: string } {
   const fromEnv = process.env['CHROMIUM_PATH'];
-  if (fromEnv !== undefined && fromEnv !== '') return existsSync(fromEnv) ? fromEnv : undefined;
-  for (const candidate of ['/usr/bin/chromium', '/usr/bin/chromium-browser']) if (existsSync(candidate)) return candidate;
-  return undefined;
+  const isFromEnv = fromEnv !== undefined && fromEnv !== '';
+  const candidates = isFromEnv ? [fromEnv] : ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  const found = candidates.find((candidate) => existsSync(candidate));
+  if (found !== undefined) return { path: found };
+  const where = isFromEnv
+    ? `CHROMIUM_PATH is set to ${fromEnv}, which does not exist`
+    : 'neither /usr/bin/chromium nor /usr/bin/chromium-browser exists and CHROMIUM_PATH is not set';
+  return {
+    missing:
+      `No Chromium for the end-to-end tests: ${where}. Install Debian's chromium (apt-get install -y chromium), ` +
+      "or set CHROMIUM_PATH to a Chromium binary. (Playwright's own browser download is not used: it cannot be fetched here.)",
+  };
 }
 
-/**
- * Why no Chromium can run the `chromium` end-to-end project, or undefined when one is there.
- * Without it Playwright would look for its own download and report a confusing missing file.
- */
-export function chromiumMissing(): string | undefined {
-  if (chromiumExecutable() !== undefined) return undefined;
-  const fromEnv = process.env['CHROMIUM_PATH'];
-  const where =
-    fromEnv !== undefined && fromEnv !== ''
-      ? `CHROMIUM_PATH is set to ${fromEnv}, which does not exist`
-      : 'neither /usr/bin/chromium nor /usr/bin/chromium-browser exists and CHROMIUM_PATH is not set';
-  return (
-    `No Chromium for the end-to-end tests: ${where}. Install Debian's chromium (apt-get install -y chromium), ` +
-    "or set CHROMIUM_PATH to a Chromium binary. (Playwright's own browser download is not used: it cannot be fetched here.)"
-  );
+/** The path of the Chromium `findChromium` finds, for `launch({ executablePath })`; undefined when there is none. */
+export function chromiumExecutable(): string | undefined {
+  const chromium = findChromium();
+  return 'path' in chromium ? chromium.path : undefined;
 }
 
 /** The version of the installed electron package (the runtime it fetches), if it is installed. */
@@ -43,12 +45,12 @@ export function electronBinaryPhrase(root: string): string {
 }
 
 /**
- * The Electron binary, if one is present without downloading: $ELECTRON_OVERRIDE_DIST_PATH, or the
- * one the electron package already fetched (node_modules/electron/path.txt + dist/). Otherwise the
- * reason there is none.
+ * The Electron binary, if one is present without downloading: $ELECTRON_OVERRIDE_DIST_PATH (in
+ * `env`), or the one the electron package already fetched (node_modules/electron/path.txt + dist/).
+ * Otherwise the reason there is none.
  */
-export function electronExecutable(root: string): { readonly path: string } | { readonly missing: string } {
-  const override = process.env['ELECTRON_OVERRIDE_DIST_PATH'];
+export function electronExecutable(root: string, env: NodeJS.ProcessEnv = process.env): { readonly path: string } | { readonly missing: string } {
+  const override = env['ELECTRON_OVERRIDE_DIST_PATH'];
   const packageDir = path.join(root, 'node_modules/electron');
   let executable: string | undefined;
   if (override !== undefined && override !== '') {

@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { untilInputEnds } from './until-input-ends';
 
 /** Where the bridge forwards to, and what it reports. */
 export interface McpStdioBridgeOptions {
@@ -19,14 +20,6 @@ export interface McpStdioBridgeOptions {
 
 /** Resolves once the stdio side has closed (the client went away) and the HTTP session was ended. */
 export type BridgeClosed = Promise<void>;
-
-/** Resolves when the readable side ends or closes. */
-export function untilInputEnds(stdin: Readable): Promise<void> {
-  return new Promise((resolve) => {
-    stdin.once('end', resolve);
-    stdin.once('close', resolve);
-  });
-}
 
 /**
  * Relays MCP messages between a client that spawned `vigil mcp` (stdio) and the running

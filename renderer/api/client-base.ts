@@ -1,22 +1,5 @@
-import {
-  eventSpecs,
-  isEventName,
-  type CallName,
-  type CallRequest,
-  type CallResponse,
-  type EventName,
-  type EventPayload,
-} from '../../shared/contract';
-import type { Result } from '../../shared/result';
+import { eventSpecs, isEventName, type EventName, type EventPayload } from '../../shared/contract';
 import type { ConnectionState } from '../model/connection-state';
-
-/** The renderer's one API to the core; it does not say whether IPC or WebSocket carries it. */
-export interface VigilClient {
-  call<C extends CallName>(channel: C, request: CallRequest<C>): Promise<Result<CallResponse<C>>>;
-  onEvent<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): () => void;
-  onConnectionChanged(listener: (state: ConnectionState) => void): () => void;
-  readonly connection: () => ConnectionState;
-}
 
 type EventListener = (payload: unknown) => void;
 

@@ -9,7 +9,7 @@ export type ServerProbe = 'refused' | 'misdirected' | 'up' | 'unreachable';
 const probeTimeoutMs = 5000;
 
 /**
- * Asks the server at `origin` for `/` with the page's cookie (HEAD, uncached): 401/403 means it
+ * Asks the server at `origin` for `/` with the page's cookie (HEAD, uncached): 401 means it
  * runs but no longer takes this page's token; 421 that it does not answer to this host name; any
  * other answer that it is up; no answer that it is unreachable.
  */
@@ -23,7 +23,7 @@ export async function probeServer(origin: string): Promise<ServerProbe> {
       cache: 'no-store',
       signal: controller.signal,
     });
-    if (response.status === 401 || response.status === 403) return 'refused';
+    if (response.status === 401) return 'refused';
     if (response.status === 421) return 'misdirected';
     return 'up';
   } catch {

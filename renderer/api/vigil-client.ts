@@ -1,11 +1,19 @@
-import type { CallName, CallRequest, CallResponse } from '../../shared/contract';
+import type { CallName, CallRequest, CallResponse, EventName, EventPayload } from '../../shared/contract';
 import { bridgeGlobalName, type VigilBridge } from '../../shared/contract/bridge';
 import type { Result } from '../../shared/result';
-import { ClientBase, type VigilClient } from './client-base';
+import type { ConnectionState } from '../model/connection-state';
+import { ClientBase } from './client-base';
 import { connectWebSocket } from './websocket-client';
 
 export type { ConnectionState } from '../model/connection-state';
-export type { VigilClient } from './client-base';
+
+/** The renderer's one API to the core; it does not say whether IPC or WebSocket carries it. */
+export interface VigilClient {
+  call<C extends CallName>(channel: C, request: CallRequest<C>): Promise<Result<CallResponse<C>>>;
+  onEvent<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): () => void;
+  onConnectionChanged(listener: (state: ConnectionState) => void): () => void;
+  readonly connection: () => ConnectionState;
+}
 
 /** The desktop transport: the preload's bridge over IPC. */
 class IpcClient extends ClientBase implements VigilClient {

@@ -4,8 +4,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket as PeerSocket } from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConnectionState } from '../model/connection-state';
-import type { VigilClient } from './client-base';
-import { connectVigil } from './vigil-client';
+import { connectVigil, type VigilClient } from './vigil-client';
 
 /** How the test server treats the page: take its upgrades, refuse them (503: try later), or refuse its token (401). */
 type Mode = 'accept' | 'busy' | 'token-refused';

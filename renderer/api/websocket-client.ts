@@ -1,10 +1,12 @@
 import type { CallName, CallRequest, CallResponse } from '../../shared/contract';
 import { serverFrameSchema, type ClientFrame } from '../../shared/contract/wire';
 import type { Result } from '../../shared/result';
-import { ClientBase, type VigilClient } from './client-base';
+import { ClientBase } from './client-base';
 import { probeServer, type ServerProbe } from './probe-server';
+import type { VigilClient } from './vigil-client';
 
 interface PendingCall {
+  readonly frame: ClientFrame;
   readonly resolve: (result: Result<unknown>) => void;
   /** Whether the frame left on an open socket (then the core may have run it). */
   isSent: boolean;
@@ -28,14 +30,13 @@ const isFinal = (probe: ServerProbe): boolean => probe === 'refused' || probe ==
 
 /**
  * The served transport: the contract over a WebSocket to the page's own server, reconnecting on
- * loss. A call is sent only on an open socket, or queued during the very first connect; when a
- * socket closes, every call not yet answered is answered `disconnected` and the queue is emptied,
+ * loss. A call is sent only on an open socket, or held unsent during the very first connect; when a
+ * socket closes, every call not yet answered (sent or held) is answered `disconnected` and forgotten,
  * so a call the UI was told failed can never run later. Calls made while reconnecting fail at once.
  */
 class WebSocketClient extends ClientBase implements VigilClient {
+  /** Calls not yet answered, in the order they were made; those not yet sent go out on the first connect's `open`. */
   readonly #pending = new Map<number, PendingCall>();
-  /** Frames of calls made during the first connect, sent by that socket's `open` (or dropped with it). */
-  readonly #queue: ClientFrame[] = [];
   #socket: WebSocket | undefined;
   #nextId = 1;
   #attempt = 0;
@@ -54,10 +55,10 @@ class WebSocketClient extends ClientBase implements VigilClient {
     socket.addEventListener('message', (message) => this.#receive(message.data));
     socket.addEventListener('open', () => {
       this.#attempt = 0;
-      for (const frame of this.#queue.splice(0)) {
-        socket.send(JSON.stringify(frame));
-        const pending = this.#pending.get(frame.id);
-        if (pending !== undefined) pending.isSent = true;
+      for (const pending of this.#pending.values()) {
+        if (pending.isSent) continue;
+        socket.send(JSON.stringify(pending.frame));
+        pending.isSent = true;
       }
       this.setState({ kind: 'connected', transport: 'websocket' });
     });
@@ -69,7 +70,6 @@ class WebSocketClient extends ClientBase implements VigilClient {
 
   /** Answers every call still waiting, and forgets every frame not yet sent: none of them may run later. */
   #failPending(): void {
-    this.#queue.length = 0;
     for (const [id, pending] of this.#pending) {
       this.#pending.delete(id);
       pending.resolve({
@@ -121,11 +121,10 @@ class WebSocketClient extends ClientBase implements VigilClient {
     return new Promise((resolve) => {
       const settle = resolve as (result: Result<unknown>) => void;
       if (socket?.readyState === WebSocket.OPEN) {
-        this.#pending.set(id, { resolve: settle, isSent: true });
+        this.#pending.set(id, { frame, resolve: settle, isSent: true });
         socket.send(JSON.stringify(frame));
       } else if (socket?.readyState === WebSocket.CONNECTING && this.connection().kind === 'connecting') {
-        this.#pending.set(id, { resolve: settle, isSent: false });
-        this.#queue.push(frame);
+        this.#pending.set(id, { frame, resolve: settle, isSent: false });
       } else {
         const state = this.connection();
         const why = state.kind === 'reconnecting' || state.kind === 'disconnected' ? ` (${state.reason})` : '';

@@ -1,11 +1,8 @@
 import type { DiffFile, FileDiff } from '../../checkpoints/diff-checkpoint';
-import { restoreServiceFor, type RestoreService } from '../../checkpoints/restore-service';
-import { vigilPaths } from '../../core/vigil-home';
+import { restoreServiceFor, type RestoreGuard, type RestoreService } from '../../checkpoints/restore-service';
 import type { MergedCheckpointApi } from '../../hermes/merged-checkpoints';
-import { createConfiguredRestoreGuard } from '../../memory/configured-memory-service';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
-import { cliHome } from '../cli-context';
-import { withMergedCheckpoints } from './checkpoints-sources';
+import { withMergedCheckpoints, type CheckpointsContext } from './checkpoints-sources';
 import { directoryArgument, localTime } from './checkpoint-command';
 
 /** Diff lines shown by default, as in the seed's `/rollback diff` ("capped at 80 lines"). */
@@ -14,12 +11,16 @@ const defaultLineCap = 80;
 /**
  * Runs `task` with a one-shot restore service over the merged timeline (Vigil's checkpoints and
  * Hermes Agent's, numbered as `vigil checkpoints list` numbers them), closing everything afterwards.
+ * `guardFor` builds the guard restores run inside; only a command that restores needs one.
  */
-export async function withRestoreService<T>(io: CliIo, task: (restore: RestoreService, engine: MergedCheckpointApi) => Promise<T>): Promise<T> {
-  return withMergedCheckpoints(io, async (engine, { root, logger }) => {
-    // A restore of a memory folder takes the memory locks (Vigil's and Hermes's), as in the app.
-    const guard = await createConfiguredRestoreGuard({ paths: vigilPaths(cliHome(io)), env: io.env, logger });
-    return task(restoreServiceFor(engine, root, logger, undefined, { guard }), engine);
+export async function withRestoreService<T>(
+  io: CliIo,
+  task: (restore: RestoreService, engine: MergedCheckpointApi) => Promise<T>,
+  guardFor?: (context: CheckpointsContext) => Promise<RestoreGuard>,
+): Promise<T> {
+  return withMergedCheckpoints(io, async (engine, context) => {
+    const extra = guardFor === undefined ? {} : { guard: await guardFor(context) };
+    return task(restoreServiceFor(engine, context.root, context.logger, undefined, extra), engine);
   });
 }
 

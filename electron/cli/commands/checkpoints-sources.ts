@@ -1,6 +1,6 @@
 import type { CheckpointSource } from '../../checkpoints/checkpoint-types';
 import { CheckpointService } from '../../checkpoints/checkpoint-service';
-import { vigilPaths } from '../../core/vigil-home';
+import { vigilPaths, type VigilPaths } from '../../core/vigil-home';
 import { HermesCheckpoints } from '../../hermes/hermes-checkpoints';
 import { mergeHermesCheckpoints, type MergedCheckpointApi } from '../../hermes/merged-checkpoints';
 import type { Logger } from '../../logging/logger';
@@ -12,6 +12,8 @@ import { readCheckpointSettings } from '../../checkpoints/checkpoint-config';
 export interface CheckpointsContext {
   /** `$VIGIL_HOME/checkpoints`. */
   readonly root: string;
+  /** Every path under `$VIGIL_HOME`. */
+  readonly paths: VigilPaths;
   readonly logger: Logger;
 }
 
@@ -23,11 +25,12 @@ export interface CheckpointsContext {
 export async function withMergedCheckpoints<T>(io: CliIo, task: (checkpoints: MergedCheckpointApi, context: CheckpointsContext) => Promise<T>): Promise<T> {
   const home = cliHome(io);
   const logger = cliLogger(home, io);
-  const root = vigilPaths(home).checkpoints;
-  const engine = new CheckpointService({ root, logger, ...(await readCheckpointSettings(vigilPaths(home).config)) });
+  const paths = vigilPaths(home);
+  const root = paths.checkpoints;
+  const engine = new CheckpointService({ root, logger, ...(await readCheckpointSettings(paths.config)) });
   const hermes = new HermesCheckpoints({ env: io.env, logger });
   try {
-    return await task(mergeHermesCheckpoints(engine, hermes, { env: io.env }), { root, logger });
+    return await task(mergeHermesCheckpoints(engine, hermes, { env: io.env }), { root, paths, logger });
   } finally {
     await hermes.dispose();
     await engine.dispose();

@@ -3,13 +3,13 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { AppError } from '../../../shared/errors';
 import { vigilPaths } from '../../core/vigil-home';
+import { untilInputEnds } from '../../gateway/until-input-ends';
 import { readLiveServeInfo } from '../../server/serve-info';
 import { exitCodes, stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';
 
 /** Resolves when the client closes stdin or the process is asked to stop. */
-async function untilDone(stdin: Readable): Promise<void> {
-  const { untilInputEnds } = await import('../../gateway/mcp-stdio-bridge');
+function untilDone(stdin: Readable): Promise<void> {
   return new Promise((resolve) => {
     void untilInputEnds(stdin).then(resolve);
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => resolve());
