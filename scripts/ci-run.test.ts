@@ -21,7 +21,7 @@ interface Machine {
   readonly node?: string;
   readonly uid: number;
   /** The tools on PATH besides node, npm, id, dirname and chmod. */
-  readonly tools: readonly ('git' | 'python3' | 'chromium' | 'sudo' | 'apt-get')[];
+  readonly tools: readonly ('git' | 'python3' | 'chromium' | 'bwrap' | 'socat' | 'rg' | 'sudo' | 'apt-get')[];
   /** A package.json to run .ci/run against (a copy of the script beside it); default: the repository's. */
   readonly packageJson?: string;
 }
@@ -70,7 +70,8 @@ async function runCi(machine: Machine): Promise<{ code: number | null; output: s
   return { code, output, log: await readFile(log, 'utf8').catch(() => '') };
 }
 
-const everything = ['git', 'python3', 'chromium', 'apt-get'] as const;
+const sandboxTools = ['bwrap', 'socat', 'rg'] as const;
+const everything = ['git', 'python3', 'chromium', ...sandboxTools, 'apt-get'] as const;
 
 describe('.ci/run', () => {
   it('runs npm ci and npm test when every tool is there and node is new enough', async () => {
@@ -105,17 +106,24 @@ describe('.ci/run', () => {
   });
 
   it('installs python3 (and any other missing package) with apt-get when root', async () => {
-    const run = await runCi({ node: '20.19.0', uid: 0, tools: ['git', 'chromium', 'apt-get'] });
+    const run = await runCi({ node: '20.19.0', uid: 0, tools: ['git', 'chromium', ...sandboxTools, 'apt-get'] });
     expect(run.code).toBe(0);
     expect(run.log).toContain('apt-get install -y -qq python3');
   });
 
+  it('installs the OS sandbox (bubblewrap, socat, ripgrep) when any of its tools is missing', async () => {
+    const run = await runCi({ node: '20.19.0', uid: 0, tools: ['git', 'python3', 'chromium', 'socat', 'apt-get'] });
+    expect(run.code).toBe(0);
+    expect(run.log).toContain('apt-get install -y -qq bubblewrap ripgrep');
+    expect(run.log).toContain('npm ci\nnpm test\n');
+  });
+
   it('uses sudo when not root, and says what to do when there is no sudo either', async () => {
-    const withSudo = await runCi({ node: '20.19.0', uid: 1000, tools: ['git', 'chromium', 'apt-get', 'sudo'] });
+    const withSudo = await runCi({ node: '20.19.0', uid: 1000, tools: ['git', 'chromium', ...sandboxTools, 'apt-get', 'sudo'] });
     expect(withSudo.code).toBe(0);
     expect(withSudo.log).toContain('sudo apt-get install -y -qq python3');
 
-    const without = await runCi({ node: '20.19.0', uid: 1000, tools: ['git', 'chromium', 'apt-get'] });
+    const without = await runCi({ node: '20.19.0', uid: 1000, tools: ['git', 'chromium', ...sandboxTools, 'apt-get'] });
     expect(without.code).toBe(1);
     expect(without.output).toContain('these Debian packages are missing: python3');
     expect(without.output).toContain('this user is not root and has no sudo');
