@@ -1,8 +1,9 @@
+import type { BigIntStats } from 'node:fs';
 import { lstat, mkdir, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import { errnoCode, fileSystemError } from './file-system-error';
-import { folderChanged, holdChildDirectory, holdDirectory, type DirectoryIdentity, type HeldDirectory } from './held-directory';
+import { directoryIdentityOf, folderChanged, holdChildDirectory, holdDirectory, type DirectoryIdentity, type HeldDirectory } from './held-directory';
 
 /**
  * The folder of a file, as resolved once: its deepest existing folder (canonical path and
@@ -26,25 +27,23 @@ export interface AnchoredFile {
 /**
  * Anchors the folder of a file whose path is canonical: finds the deepest existing folder on
  * its way and records its identity. Refuses (`wrong_kind`) a file where a folder should be, and
- * (`conflict`) a symlink that appeared since the path was resolved.
+ * (`conflict`) a symlink that appeared since the path was resolved. (Holding the anchor later
+ * checks again that the folder with this identity really is at this path.)
  */
 export async function anchorFile(file: string): Promise<AnchoredFile> {
   const missing: string[] = [];
   for (let current = path.dirname(file); ; current = path.dirname(current)) {
-    let isFolder: boolean;
+    let stats: BigIntStats;
     try {
-      const stats = await lstat(current);
-      if (stats.isSymbolicLink()) throw folderChanged(current, 'became a symbolic link');
-      isFolder = stats.isDirectory();
+      stats = await lstat(current, { bigint: true });
     } catch (error) {
       if (errnoCode(error) !== 'ENOENT' || path.dirname(current) === current) throw fileSystemError(error, 'inspect', current);
       missing.unshift(path.basename(current));
       continue;
     }
-    if (!isFolder) throw new AppError('wrong_kind', `Could not reach ${file}: ${current} is a file, not a folder.`, { path: current });
-    const held = await holdDirectory(current);
-    await held.close();
-    return { path: file, folder: { path: current, identity: held.identity, missing } };
+    if (stats.isSymbolicLink()) throw folderChanged(current, 'became a symbolic link');
+    if (!stats.isDirectory()) throw new AppError('wrong_kind', `Could not reach ${file}: ${current} is a file, not a folder.`, { path: current });
+    return { path: file, folder: { path: current, identity: directoryIdentityOf(stats), missing } };
   }
 }
 
