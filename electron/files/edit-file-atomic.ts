@@ -6,6 +6,7 @@ import { fileSystemError } from './file-system-error';
 import { fileIdentityOf, readFileIdentity } from './file-identity';
 import { withHeldFolder, type AnchoredFile } from './folder-anchor';
 import { openHeldEntry, type OpenedEntry } from './open-held-entry';
+import { refuseTempName } from './write-anchored-file';
 
 /** Options of a read-modify-write. */
 export interface EditFileOptions extends Omit<AtomicWriteOptions, 'ifUnchanged'> {
@@ -79,6 +80,7 @@ export async function editAnchoredFile(
   edit: (current: Buffer) => AtomicContent | Promise<AtomicContent>,
   options: Pick<EditFileOptions, 'maxBytes'> = {},
 ): Promise<AtomicWriteResult> {
+  refuseTempName(file.path);
   const name = path.basename(file.path);
   return withPathLock(file.path, () =>
     withHeldFolder(file, { create: false }, async ({ folder }) => {
