@@ -159,11 +159,11 @@ async function removeCreated(directories: readonly string[]): Promise<void> {
 }
 
 /** The folder a write happens in: a held folder, or a plain path that the kernel follows as it is. */
-export type WriteFolder = Pick<HeldDirectory, 'path' | 'access' | 'entry' | 'verify'>;
+export type WriteFolder = Pick<HeldDirectory, 'path' | 'access' | 'isAnchored' | 'entry' | 'verify'>;
 
 /** A folder named by its path alone (symlinks in it followed, nothing verified). */
 function plainFolder(directory: string): WriteFolder {
-  return { path: directory, access: directory, entry: (name) => path.join(directory, name), verify: () => Promise.resolve() };
+  return { path: directory, access: directory, isAnchored: false, entry: (name) => path.join(directory, name), verify: () => Promise.resolve() };
 }
 
 /** After the rename the folder was found moved: a file this write created is taken back out. */
@@ -193,6 +193,8 @@ export async function replaceEntry(
   const untrack = trackTempFile(path.join(folder.path, tempName));
   const sweeping = options.sweep === false ? Promise.resolve([]) : sweepStaleTempsIn(folder.path, folder.access);
   try {
+    // A folder reached by path is checked before the temp file is created in it, too (one held by descriptor needs no check).
+    if (!folder.isAnchored) await folder.verify();
     const bytesWritten = await writeTempFile(folder.entry(tempName), content, {
       mode: options.mode ?? (existing === undefined ? undefined : existing.mode & 0o7777),
       owner: existing === undefined ? undefined : ownerToKeep(existing),
