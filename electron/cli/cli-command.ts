@@ -1,4 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
+import { escapeControls } from '../../shared/text/control-characters';
 
 /** One option of a command, as `node:util` parseArgs takes it. */
 export type CliOption = NonNullable<ParseArgsConfig['options']>[string];
@@ -49,9 +50,14 @@ export class UsageError extends Error {
 /** The exit codes every command uses. */
 export const exitCodes = { ok: 0, failed: 1, usage: 2 } as const;
 
-/** Writes one line to a stream. */
+/**
+ * Writes one line (or a block of lines) to a stream: the CLI's one way out. Every control
+ * character in it but newline and tab is escaped (`escapeControls`: ESC shows as `\u001b`), so no
+ * name or text reaches the terminal raw; JSON stays valid JSON with the same values. A name
+ * printed inside a line escapes its own newlines too (`escapeControls(name)`), so it cannot split the line.
+ */
 export function writeLine(stream: NodeJS.WritableStream, line = ''): void {
-  stream.write(`${line}\n`);
+  stream.write(`${escapeControls(line, { keepLineBreaks: true })}\n`);
 }
 
 /** A string option's value (the last one when given several times). */

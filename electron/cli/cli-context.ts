@@ -1,3 +1,4 @@
+import { escapeControls } from '../../shared/text/control-characters';
 import { resolveVigilHome, vigilPaths } from '../core/vigil-home';
 import { createFileLogger, type Logger } from '../logging/logger';
 import type { CliIo } from './cli-command';
@@ -11,6 +12,6 @@ export function cliHome(io: CliIo): string {
 export function cliLogger(home: string, io: CliIo): Logger {
   return createFileLogger({
     directory: vigilPaths(home).logs,
-    echo: { level: 'warn', write: (line) => io.stderr.write(line) },
+    echo: { level: 'warn', write: (line) => io.stderr.write(escapeControls(line, { keepLineBreaks: true })) },
   });
 }

@@ -1,25 +1,36 @@
-import { AppError } from '../../shared/errors';
 import type { ToolInput } from '../../shared/tools/tool-registry';
 import { checkpointReasons } from '../checkpoints/checkpoint-reasons';
 import { runPatch } from '../files/run-patch';
 import { runReadFile } from '../files/run-read-file';
 import { runWriteFile } from '../files/run-write-file';
-import { resolveWorkspacePath } from '../workspace/resolve-workspace-path';
-import { pathLockKey, rootLockKey, type ToolAdapter } from './tool-adapter';
+import type { FileTarget } from '../workspace/resolve-file-target';
+import { resolveFileTarget } from '../workspace/resolve-file-target';
+import { pathLockKey, rootLockKey, type PreparedCall, type ToolAdapter } from './tool-adapter';
+
+/**
+ * What a file tool's call is, given its target resolved once: the target is what policy sees,
+ * what the locks cover and what the checkpoint captures, and `run` receives exactly it.
+ */
+function fileCall(tool: 'read_file' | 'write_file' | 'patch', target: FileTarget, run: PreparedCall['run']): PreparedCall {
+  const subject = { tool, paths: [{ absolute: target.path, root: target.root }] };
+  if (tool === 'read_file') return { summary: target.input, subject, locks: [{ key: pathLockKey(target.path), mode: 'read' }], written: [], run };
+  return {
+    summary: target.input,
+    subject,
+    checkpoint: { directories: [target.root], paths: [target.path], reason: checkpointReasons.beforeTool(tool) },
+    locks: [{ key: pathLockKey(target.path), mode: 'write' }, { key: rootLockKey(target.root), mode: 'read' }],
+    written: [target.path],
+    run,
+  };
+}
 
 /** `read_file`: a confined read, no checkpoint, a shared lock on the path. */
 export const readFileAdapter: ToolAdapter = {
   name: 'read_file',
   async prepare(raw, session) {
     const args = raw as ToolInput<'read_file'>;
-    const { absolute, root } = await resolveWorkspacePath(args.path, session.workspace);
-    return {
-      summary: args.path,
-      subject: { tool: 'read_file', paths: [{ absolute, root }] },
-      locks: [{ key: pathLockKey(absolute), mode: 'read' }],
-      written: [],
-      run: () => runReadFile(args, session.workspace),
-    };
+    const target = await resolveFileTarget(args.path, session.workspace, { tool: 'read_file' });
+    return fileCall('read_file', target, () => runReadFile(args, target));
   },
 };
 
@@ -28,23 +39,9 @@ export const writeFileAdapter: ToolAdapter = {
   name: 'write_file',
   async prepare(raw, session) {
     const args = raw as ToolInput<'write_file'>;
-    if (/[\\/]$/u.test(args.path)) {
-      // Refused here, before any checkpoint, rather than by the writer after one.
-      throw new AppError('invalid_request', `write_file was not run: the path "${args.path}" ends with a separator, so it names a directory; give the path of a file. No file was created or modified.`, {
-        tool: 'write_file',
-        field: 'path',
-        path: args.path,
-      });
-    }
-    const { absolute, root } = await resolveWorkspacePath(args.path, session.workspace);
-    return {
-      summary: args.path,
-      subject: { tool: 'write_file', paths: [{ absolute, root }] },
-      checkpoint: { directories: [root], paths: [absolute], reason: checkpointReasons.beforeTool('write_file') },
-      locks: [{ key: pathLockKey(absolute), mode: 'write' }, { key: rootLockKey(root), mode: 'read' }],
-      written: [absolute],
-      run: () => runWriteFile(args, session.workspace),
-    };
+    // A trailing separator is refused here, before any checkpoint, rather than by the writer after one.
+    const target = await resolveFileTarget(args.path, session.workspace, { tool: 'write_file', mustNameFile: true });
+    return fileCall('write_file', target, () => runWriteFile(args, target));
   },
 };
 
@@ -53,14 +50,7 @@ export const patchAdapter: ToolAdapter = {
   name: 'patch',
   async prepare(raw, session) {
     const args = raw as ToolInput<'patch'>;
-    const { absolute, root } = await resolveWorkspacePath(args.path, session.workspace);
-    return {
-      summary: args.path,
-      subject: { tool: 'patch', paths: [{ absolute, root }] },
-      checkpoint: { directories: [root], paths: [absolute], reason: checkpointReasons.beforeTool('patch') },
-      locks: [{ key: pathLockKey(absolute), mode: 'write' }, { key: rootLockKey(root), mode: 'read' }],
-      written: [absolute],
-      run: () => runPatch(args, session.workspace),
-    };
+    const target = await resolveFileTarget(args.path, session.workspace, { tool: 'patch' });
+    return fileCall('patch', target, () => runPatch(args, target));
   },
 };

@@ -1,14 +1,15 @@
 import type { Stats } from 'node:fs';
 import { link, lstat, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { AppError } from '../../shared/errors';
+import { AppError, isAppError } from '../../shared/errors';
 import { canonicalPath } from './canonical-path';
 import { ensureDirectories } from './ensure-directories';
 import { errnoCode, fileSystemError } from './file-system-error';
 import { isSameIdentity, readFileIdentity, type FileIdentity } from './file-identity';
+import type { HeldDirectory } from './held-directory';
 import { KeyedLock } from './keyed-lock';
 import { renameWithRetry } from './rename-with-retry';
-import { sweepStaleTemps } from './sweep-stale-temps';
+import { sweepStaleTempsIn } from './sweep-stale-temps';
 import { syncDirectory } from './sync-directory';
 import { trackTempFile } from './temp-registry';
 import { isVigilTempFile, vigilTempName } from './vigil-temp-name';
@@ -23,8 +24,8 @@ export interface AtomicWriteOptions {
   readonly mode?: number;
   /**
    * Refuse (`conflict`) unless the target is already the canonical path, with no symlink anywhere
-   * in it. The agent tools pass the path confinement approved, so a symlink swapped in afterwards
-   * cannot redirect the write outside the workspace.
+   * in it when the write starts. (The agent tools go further: they write through the folder their
+   * prepare anchored, `writeAnchoredFile`, so nothing swapped in later redirects them either.)
    */
   readonly requireCanonical?: boolean;
   /** Refuse (`conflict`) unless the file is still this version (undefined identity: still absent) right before the rename. */
@@ -72,7 +73,7 @@ export function withPathLock<T>(canonicalTarget: string, task: () => Promise<T>)
 }
 
 /** Checks a mode option: permission bits only. */
-function checkMode(mode: number | undefined): void {
+export function checkMode(mode: number | undefined): void {
   if (mode === undefined) return;
   if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) {
     throw new AppError('invalid_request', `The mode ${String(mode)} is not a permission mode (0 to 0o7777, such as 0o644); nothing was written.`, { mode });
@@ -99,33 +100,39 @@ export async function resolveWriteTarget(target: string, options: AtomicWriteOpt
   return resolved;
 }
 
-/** The existing target's stats, or undefined; refuses directories and anything that is not a regular file. */
-async function inspectTarget(target: string): Promise<Stats | undefined> {
+/** What the replacement keeps of the file it replaces. */
+export type ExistingFile = Pick<Stats, 'mode' | 'uid' | 'gid'>;
+
+/**
+ * The existing target's stats, or undefined; refuses directories and anything that is not a
+ * regular file. `display` names it in errors when `target` is a descriptor-relative path.
+ */
+export async function inspectTarget(target: string, display = target): Promise<Stats | undefined> {
   let stats: Stats;
   try {
     stats = await lstat(target);
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw fileSystemError(error, 'inspect', target);
+    throw fileSystemError(error, 'inspect', display);
   }
   if (stats.isDirectory()) {
-    throw new AppError('wrong_kind', `${target} is a directory; nothing was written. Give the path of a file.`, { path: target });
+    throw new AppError('wrong_kind', `${display} is a directory; nothing was written. Give the path of a file.`, { path: display });
   }
   if (stats.isSymbolicLink()) {
-    throw new AppError('conflict', `${target} became a symbolic link while it was being written; nothing was written. Try again.`, { path: target });
+    throw new AppError('conflict', `${display} became a symbolic link while it was being written; nothing was written. Try again.`, { path: display });
   }
   if (!stats.isFile()) {
-    throw new AppError('wrong_kind', `${target} is not a regular file (a FIFO, socket or device); nothing was written.`, { path: target });
+    throw new AppError('wrong_kind', `${display} is not a regular file (a FIFO, socket or device); nothing was written.`, { path: display });
   }
   return stats;
 }
 
 /** The owner to restore on the replacement, when it differs from who this process creates files as. */
-function ownerToKeep(stats: Stats): { uid: number; gid: number } | undefined {
+function ownerToKeep(existing: ExistingFile): { uid: number; gid: number } | undefined {
   if (process.getuid === undefined || process.getgid === undefined) return undefined;
-  if (stats.uid === process.getuid() && stats.gid === process.getgid()) return undefined;
-  return { uid: stats.uid, gid: stats.gid };
+  if (existing.uid === process.getuid() && existing.gid === process.getgid()) return undefined;
+  return { uid: existing.uid, gid: existing.gid };
 }
 
 /** Errors of `link` that leave nothing to keep: no file there, or a file system without hard links (then the write goes on as it would without). */
@@ -151,6 +158,70 @@ async function removeCreated(directories: readonly string[]): Promise<void> {
   }
 }
 
+/** The folder a write happens in: a held folder, or a plain path that the kernel follows as it is. */
+export type WriteFolder = Pick<HeldDirectory, 'path' | 'access' | 'isAnchored' | 'entry' | 'verify'>;
+
+/** A folder named by its path alone (symlinks in it followed, nothing verified). */
+function plainFolder(directory: string): WriteFolder {
+  return { path: directory, access: directory, isAnchored: false, entry: (name) => path.join(directory, name), verify: () => Promise.resolve() };
+}
+
+/** After the rename the folder was found moved: a file this write created is taken back out. */
+async function undoMisplaced(folder: WriteFolder, name: string, existing: ExistingFile | undefined, error: unknown): Promise<never> {
+  if (existing !== undefined) {
+    throw new AppError('conflict', `${path.join(folder.path, name)} was replaced, but its folder was moved or replaced during the write, so the new content may now be elsewhere. Check the folder and try again.`, {
+      path: path.join(folder.path, name),
+    });
+  }
+  await unlink(folder.entry(name)).catch(() => undefined);
+  throw error;
+}
+
+/**
+ * The heart of every atomic write: the content goes to a fresh temp file in `folder`, is fsynced,
+ * checked (`ifUnchanged`, the folder still the one held) and renamed over `name`; the folder is
+ * checked again after the rename. Resolves to the bytes written; the temp file never stays behind.
+ */
+export async function replaceEntry(
+  folder: WriteFolder,
+  name: string,
+  content: AtomicContent,
+  existing: ExistingFile | undefined,
+  options: AtomicWriteOptions & { readonly sweep?: boolean } = {},
+): Promise<number> {
+  const tempName = vigilTempName(name);
+  const untrack = trackTempFile(path.join(folder.path, tempName));
+  const sweeping = options.sweep === false ? Promise.resolve([]) : sweepStaleTempsIn(folder.path, folder.access);
+  try {
+    // A folder reached by path is checked before the temp file is created in it, too (one held by descriptor needs no check).
+    if (!folder.isAnchored) await folder.verify();
+    const bytesWritten = await writeTempFile(folder.entry(tempName), content, {
+      mode: options.mode ?? (existing === undefined ? undefined : existing.mode & 0o7777),
+      owner: existing === undefined ? undefined : ownerToKeep(existing),
+    });
+    try {
+      await folder.verify();
+      const target = path.join(folder.path, name);
+      if (options.ifUnchanged !== undefined && !isSameIdentity(await readFileIdentity(folder.entry(name), target), options.ifUnchanged.identity)) {
+        throw new AppError('conflict', `${target} was changed by another program while Vigil was writing it; nothing was written. Read it again and retry.`, { path: target });
+      }
+      await options.afterCheck?.();
+      if (options.keepReplacedAt !== undefined) await linkReplaced(folder.entry(name), options.keepReplacedAt);
+      await renameWithRetry(folder.entry(tempName), folder.entry(name));
+    } catch (error) {
+      await unlink(folder.entry(tempName)).catch(() => undefined);
+      // A rename by path that failed because the folder moved away says so, not "it does not exist".
+      if (!isAppError(error)) await folder.verify();
+      throw error;
+    }
+    await folder.verify().catch((error: unknown) => undoMisplaced(folder, name, existing, error));
+    return bytesWritten;
+  } finally {
+    await sweeping;
+    untrack();
+  }
+}
+
 /**
  * Writes an already resolved target while its lock is held, without fsyncing its directory: the
  * caller does that (at once for one write, once per directory for a batch).
@@ -164,34 +235,13 @@ export async function stageWrite(
   const existing = await inspectTarget(target);
   const directory = path.dirname(target);
   const dirsCreated = existing === undefined ? await ensureDirectories(directory) : [];
-  const tempPath = path.join(directory, vigilTempName(path.basename(target)));
-  const untrack = trackTempFile(tempPath);
-  const sweeping = options.sweep === false ? Promise.resolve([]) : sweepStaleTemps(directory);
   try {
-    const existingMode = existing === undefined ? undefined : existing.mode & 0o7777;
-    const bytesWritten = await writeTempFile(tempPath, content, {
-      mode: options.mode ?? existingMode,
-      owner: existing === undefined ? undefined : ownerToKeep(existing),
-    });
-    try {
-      if (options.ifUnchanged !== undefined && !isSameIdentity(await readFileIdentity(target), options.ifUnchanged.identity)) {
-        throw new AppError('conflict', `${target} was changed by another program while Vigil was writing it; nothing was written. Read it again and retry.`, { path: target });
-      }
-      await options.afterCheck?.();
-      if (options.keepReplacedAt !== undefined) await linkReplaced(target, options.keepReplacedAt);
-      await renameWithRetry(tempPath, target);
-    } catch (error) {
-      await unlink(tempPath).catch(() => undefined);
-      throw error;
-    }
+    const bytesWritten = await replaceEntry(plainFolder(directory), path.basename(target), content, existing, options);
     const directoriesToSync = [...new Set([directory, ...dirsCreated.map((created) => path.dirname(created))])];
     return { result: { path: target, bytesWritten, created: existing === undefined, dirsCreated }, directoriesToSync };
   } catch (error) {
     await removeCreated(dirsCreated);
     throw fileSystemError(error, 'write', target);
-  } finally {
-    await sweeping;
-    untrack();
   }
 }
 

@@ -16,6 +16,20 @@ function splitPath(text: string): { readonly root: string; readonly parts: strin
 }
 
 /**
+ * The target of the link at `link`, or undefined when it is no longer a link (another program
+ * replaced or removed it just now; the caller looks again, counting the retry as a link).
+ */
+async function readLink(link: string, input: string): Promise<string | undefined> {
+  try {
+    return await readlink(link);
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'EINVAL' || code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw fileSystemError(error, 'resolve', input);
+  }
+}
+
+/**
  * The real location a path names, the way the kernel would reach it when creating a file there:
  * every symlink is followed at any depth (dangling ones too, since a write through them lands at
  * their target), `..` is taken physically after each link, and components that do not exist yet
@@ -61,9 +75,14 @@ export async function canonicalPath(input: string, from = process.cwd()): Promis
     }
     links += 1;
     if (links > maxLinks) {
-      throw new AppError('io_error', `Could not resolve ${input}: more than ${maxLinks} symbolic links (a symlink loop?).`, { path: input, errno: 'ELOOP' });
+      throw new AppError('io_error', `Could not resolve ${input}: more than ${maxLinks} symbolic links (a symlink loop, or links changing while it was resolved).`, { path: input, errno: 'ELOOP' });
     }
-    const target = await readlink(next);
+    const target = await readLink(next, input);
+    if (target === undefined) {
+      // It stopped being a link between the lstat and the readlink: look at it again.
+      pending.unshift(part);
+      continue;
+    }
     const link = splitPath(target);
     if (path.isAbsolute(target)) resolved = link.root;
     pending.unshift(...link.parts);

@@ -1,8 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
-import { AppError } from '../../shared/errors';
-import { resolveWriteTarget, stageWrite, syncDirectories, withPathLock, type AtomicContent, type AtomicWriteOptions, type AtomicWriteResult } from './atomic-write';
+import path from 'node:path';
+import { AppError, isAppError } from '../../shared/errors';
+import { replaceEntry, resolveWriteTarget, stageWrite, syncDirectories, withPathLock, type AtomicContent, type AtomicWriteOptions, type AtomicWriteResult } from './atomic-write';
 import { fileSystemError } from './file-system-error';
-import { readFileIdentity } from './file-identity';
+import { fileIdentityOf, readFileIdentity } from './file-identity';
+import { withHeldFolder, type AnchoredFile } from './folder-anchor';
+import { openHeldEntry, type OpenedEntry } from './open-held-entry';
+import { refuseTempName } from './write-anchored-file';
 
 /** Options of a read-modify-write. */
 export interface EditFileOptions extends Omit<AtomicWriteOptions, 'ifUnchanged'> {
@@ -50,4 +54,53 @@ export async function editFileAtomic(
   });
   await syncDirectories(staged.directoriesToSync);
   return staged.result;
+}
+
+/** Reads the whole of an opened file, refusing folders, special files and files over `maxBytes`. */
+async function readOpened(opened: OpenedEntry, file: string, maxBytes: number): Promise<Buffer> {
+  const { stats, handle } = opened;
+  if (stats.isDirectory()) throw new AppError('wrong_kind', `Could not read ${file}: it is a directory.`, { path: file, errno: 'EISDIR' });
+  if (!stats.isFile()) throw new AppError('wrong_kind', `${file} is not a regular file (a FIFO, socket or device); nothing was changed.`, { path: file });
+  if (stats.size > BigInt(maxBytes)) {
+    throw new AppError('limit_exceeded', `${file} is ${stats.size} bytes, more than the ${maxBytes} bytes an edit loads; nothing was changed.`, { path: file, size: Number(stats.size), limit: maxBytes });
+  }
+  try {
+    return await handle.readFile();
+  } catch (error) {
+    throw fileSystemError(error, 'read', file);
+  }
+}
+
+/**
+ * `editFileAtomic` for a file whose folder was anchored when its path was checked: it is read and
+ * replaced in exactly that folder, never through a symlink swapped in meanwhile (`conflict`).
+ */
+export async function editAnchoredFile(
+  file: AnchoredFile,
+  edit: (current: Buffer) => AtomicContent | Promise<AtomicContent>,
+  options: Pick<EditFileOptions, 'maxBytes'> = {},
+): Promise<AtomicWriteResult> {
+  refuseTempName(file.path);
+  const name = path.basename(file.path);
+  return withPathLock(file.path, () =>
+    withHeldFolder(file, { create: false }, async ({ folder }) => {
+      const opened = await openHeldEntry(folder, name).catch((error: unknown) => {
+        if (isAppError(error) && error.code === 'not_found') throw new AppError('not_found', `${file.path} does not exist; nothing was changed.`, { path: file.path });
+        throw error;
+      });
+      let current: Buffer;
+      try {
+        current = await readOpened(opened, file.path, options.maxBytes ?? defaultMaxBytes);
+      } finally {
+        await opened.handle.close();
+      }
+      const existing = { mode: Number(opened.stats.mode), uid: Number(opened.stats.uid), gid: Number(opened.stats.gid) };
+      const next = await edit(current);
+      const bytesWritten = await replaceEntry(folder, name, next, existing, { ifUnchanged: { identity: fileIdentityOf(opened.stats) } }).catch((error: unknown) => {
+        throw fileSystemError(error, 'write', file.path);
+      });
+      await folder.sync();
+      return { path: file.path, bytesWritten, created: false, dirsCreated: [] };
+    }),
+  );
 }

@@ -1,3 +1,4 @@
+import type { BigIntStats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { errnoCode, fileSystemError } from './file-system-error';
 
@@ -9,15 +10,22 @@ export interface FileIdentity {
   readonly ctimeNs: string;
 }
 
-/** The identity of the file at `target` (not following a final symlink), or undefined when nothing is there. */
-export async function readFileIdentity(target: string): Promise<FileIdentity | undefined> {
+/** The identity in a stat (an lstat, or an fstat of an open file). */
+export function fileIdentityOf(stats: BigIntStats): FileIdentity {
+  return { ino: String(stats.ino), size: String(stats.size), mtimeNs: String(stats.mtimeNs), ctimeNs: String(stats.ctimeNs) };
+}
+
+/**
+ * The identity of the file at `target` (not following a final symlink), or undefined when nothing
+ * is there. `display` names it in errors when `target` is a descriptor-relative path.
+ */
+export async function readFileIdentity(target: string, display = target): Promise<FileIdentity | undefined> {
   try {
-    const stats = await lstat(target, { bigint: true });
-    return { ino: String(stats.ino), size: String(stats.size), mtimeNs: String(stats.mtimeNs), ctimeNs: String(stats.ctimeNs) };
+    return fileIdentityOf(await lstat(target, { bigint: true }));
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw fileSystemError(error, 'inspect', target);
+    throw fileSystemError(error, 'inspect', display);
   }
 }
 

@@ -2,31 +2,31 @@ import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { patchTool } from '../../shared/tools/patch-tool';
-import { makeTempDir } from '../test-support/temp-dir';
-import type { WorkspaceContext } from '../workspace/workspace-context';
-import { callFileTool } from './call-file-tool';
+import { createAgentHarness, type AgentHarness } from '../executor/test-support/agent-harness';
+import { openToolCaller, type ToolCaller } from '../executor/test-support/tool-caller';
 
+let harness: AgentHarness;
+let call: ToolCaller;
 let project: string;
-let remove: () => Promise<void>;
-let context: WorkspaceContext;
 
 beforeEach(async () => {
-  ({ dir: project, remove } = await makeTempDir('vigil-patch-tool-'));
-  context = { cwd: project, roots: [project], homeDir: path.dirname(project) };
+  harness = await createAgentHarness();
+  project = harness.workspace;
+  call = await openToolCaller(harness);
 });
 afterEach(async () => {
-  await remove();
+  await harness.close();
 });
 
 const source = ['function greet(name) {', '  return "hello " + name;', '}', '', 'function part(name) {', '  return "bye " + name;', '}', ''].join('\n');
 
 async function patch(args: Record<string, unknown>): Promise<ReturnType<typeof patchTool.output.parse>> {
-  return patchTool.output.parse(await callFileTool('patch', args, context));
+  return patchTool.output.parse(await call('patch', args));
 }
 
 async function refusal(args: Record<string, unknown>): Promise<{ code: string; message: string; details: Record<string, unknown> }> {
   try {
-    await callFileTool('patch', args, context);
+    await call('patch', args);
   } catch (error) {
     return error as { code: string; message: string; details: Record<string, unknown> };
   }

@@ -2,24 +2,24 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFileTool } from '../../shared/tools/read-file-tool';
-import { makeTempDir } from '../test-support/temp-dir';
-import type { WorkspaceContext } from '../workspace/workspace-context';
-import { callFileTool } from './call-file-tool';
+import { createAgentHarness, type AgentHarness } from '../executor/test-support/agent-harness';
+import { openToolCaller, type ToolCaller } from '../executor/test-support/tool-caller';
 
+let harness: AgentHarness;
+let call: ToolCaller;
 let project: string;
-let remove: () => Promise<void>;
-let context: WorkspaceContext;
 
 beforeEach(async () => {
-  ({ dir: project, remove } = await makeTempDir('vigil-read-tool-'));
-  context = { cwd: project, roots: [project], homeDir: path.dirname(project) };
+  harness = await createAgentHarness();
+  project = harness.workspace;
+  call = await openToolCaller(harness);
 });
 afterEach(async () => {
-  await remove();
+  await harness.close();
 });
 
 async function read(args: Record<string, unknown>): Promise<ReturnType<typeof readFileTool.output.parse>> {
-  return readFileTool.output.parse(await callFileTool('read_file', args, context));
+  return readFileTool.output.parse(await call('read_file', args));
 }
 
 describe('read_file', () => {
@@ -70,8 +70,8 @@ describe('read_file', () => {
   it('refuses binary and non-UTF-8 files explicitly instead of showing mojibake', async () => {
     writeFileSync(path.join(project, 'image.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00, 0x0d, 0x0a]));
     writeFileSync(path.join(project, 'latin1.txt'), Buffer.from('caf\xe9 cr\xe8me\n', 'latin1'));
-    await expect(callFileTool('read_file', { path: 'image.png' }, context)).rejects.toMatchObject({ code: 'unsupported', details: { reason: 'binary' } });
-    await expect(callFileTool('read_file', { path: 'latin1.txt' }, context)).rejects.toMatchObject({ code: 'unsupported', details: { reason: 'not_utf8', offset: 3 } });
+    await expect(call('read_file', { path: 'image.png' })).rejects.toMatchObject({ code: 'unsupported', details: { reason: 'binary' } });
+    await expect(call('read_file', { path: 'latin1.txt' })).rejects.toMatchObject({ code: 'unsupported', details: { reason: 'not_utf8', offset: 3 } });
   });
 
   it('reports an empty file, a directory with its entries and a missing file with a suggestion', async () => {
@@ -79,8 +79,8 @@ describe('read_file', () => {
     expect(await read({ path: 'empty.txt' })).toMatchObject({ content: '', total_lines: 0, line_endings: 'none', note: 'The file is empty.' });
     mkdirSync(path.join(project, 'src'));
     writeFileSync(path.join(project, 'src', 'index.ts'), '');
-    await expect(callFileTool('read_file', { path: 'src' }, context)).rejects.toMatchObject({ code: 'wrong_kind', message: expect.stringContaining('index.ts') as string });
-    await expect(callFileTool('read_file', { path: 'src/indx.ts' }, context)).rejects.toMatchObject({
+    await expect(call('read_file', { path: 'src' })).rejects.toMatchObject({ code: 'wrong_kind', message: expect.stringContaining('index.ts') as string });
+    await expect(call('read_file', { path: 'src/indx.ts' })).rejects.toMatchObject({
       code: 'not_found',
       message: expect.stringContaining(`Did you mean ${path.join(project, 'src', 'index.ts')}?`) as string,
     });

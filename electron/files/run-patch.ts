@@ -1,11 +1,10 @@
 import { createPatch } from 'diff';
 import { AppError, isAppError } from '../../shared/errors';
 import type { ToolInput, ToolOutput } from '../../shared/tools/tool-registry';
-import { resolveWorkspacePath } from '../workspace/resolve-workspace-path';
-import type { WorkspaceContext } from '../workspace/workspace-context';
+import type { FileTarget } from '../workspace/resolve-file-target';
 import { applyPatch, type PatchedText } from './apply-patch';
 import { decodeUtf8File } from './decode-utf8';
-import { editFileAtomic } from './edit-file-atomic';
+import { editAnchoredFile } from './edit-file-atomic';
 
 /** Lines of diff returned at most; the rest is summarized. */
 const maxDiffLines = 200;
@@ -19,21 +18,18 @@ function describeChange(displayPath: string, patched: PatchedText): string {
 }
 
 /**
- * The `patch` tool: replaces exact text in a file inside the workspace, atomically, keeping its BOM,
- * line endings and mode; refuses (changing nothing) when the text is missing, ambiguous or unchanged.
+ * The `patch` tool: replaces exact text in the file its prepare resolved, atomically and in exactly
+ * the folder that was checked, keeping its BOM, line endings and mode; refuses (changing nothing)
+ * when the text is missing, ambiguous or unchanged.
  */
-export async function runPatch(args: ToolInput<'patch'>, context: WorkspaceContext): Promise<ToolOutput<'patch'>> {
-  const { absolute } = await resolveWorkspacePath(args.path, context);
+export async function runPatch(args: ToolInput<'patch'>, target: FileTarget): Promise<ToolOutput<'patch'>> {
+  const absolute = target.path;
   let patched: PatchedText | undefined;
-  const result = await editFileAtomic(
-    absolute,
-    (current) => {
-      const text = decodeUtf8File(current, absolute, 'patch');
-      patched = applyPatch(text, args.old_string, args.new_string, args.replace_all === true, absolute);
-      return patched.text;
-    },
-    { requireCanonical: true },
-  ).catch((error: unknown) => {
+  const result = await editAnchoredFile(target, (current) => {
+    const text = decodeUtf8File(current, absolute, 'patch');
+    patched = applyPatch(text, args.old_string, args.new_string, args.replace_all === true, absolute);
+    return patched.text;
+  }).catch((error: unknown) => {
     if (isAppError(error) && error.code === 'not_found') {
       throw new AppError('not_found', `${absolute} does not exist, so there is nothing to patch. To create a file, use write_file.`, { path: absolute });
     }

@@ -1,14 +1,15 @@
-import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { AppError } from '../../shared/errors';
+import { AppError, isAppError } from '../../shared/errors';
 import { closestName } from '../../shared/tools/closest-name';
 import { defaultReadLimit } from '../../shared/tools/read-file-tool';
 import type { ToolInput, ToolOutput } from '../../shared/tools/tool-registry';
-import { resolveWorkspacePath } from '../workspace/resolve-workspace-path';
-import type { WorkspaceContext } from '../workspace/workspace-context';
+import type { FileTarget } from '../workspace/resolve-file-target';
 import { binaryFileError, binaryProbeBytes, invalidUtf8Offset, notUtf8Error } from './decode-utf8';
-import { errnoCode, fileSystemError } from './file-system-error';
+import { fileSystemError } from './file-system-error';
+import { withHeldFolder } from './folder-anchor';
+import { holdChildDirectory, type HeldDirectory } from './held-directory';
+import { openHeldEntry, type OpenedEntry } from './open-held-entry';
 import { TextWindowBuilder, type TextWindow } from './text-window';
 import { isVigilBookkeepingFile } from './vigil-temp-name';
 
@@ -21,26 +22,37 @@ const maxContentChars = 100_000;
 /** Entries listed when a directory is given instead of a file. */
 const maxListedEntries = 30;
 
-/** A not-found error that suggests the file the agent probably meant. */
-async function notFound(absolute: string): Promise<AppError> {
-  const names = await readdir(path.dirname(absolute)).catch(() => []);
+/** A not-found error that suggests the file the agent probably meant (from the held folder). */
+async function notFound(folder: HeldDirectory, absolute: string): Promise<AppError> {
+  const names = await readdir(folder.access).catch(() => []);
   const suggestion = closestName(path.basename(absolute), names.filter((name) => !isVigilBookkeepingFile(name)));
   const hint = suggestion === undefined ? '' : ` Did you mean ${path.join(path.dirname(absolute), suggestion)}?`;
   return new AppError('not_found', `${absolute} does not exist.${hint}`, { path: absolute, suggestion });
 }
 
+/** The names in a folder inside a held one (never through a symlink), or none when it cannot be held. */
+async function namesIn(folder: HeldDirectory, name: string): Promise<string[]> {
+  const child = await holdChildDirectory(folder, name).catch(() => undefined);
+  if (child === undefined) return [];
+  try {
+    return await readdir(child.access).catch(() => []);
+  } finally {
+    await child.close();
+  }
+}
+
 /** A directory given instead of a file: refused, with its first entries to pick from. */
-async function isDirectoryError(absolute: string): Promise<AppError> {
-  const names = (await readdir(absolute).catch(() => [])).filter((name) => !isVigilBookkeepingFile(name)).sort();
+async function isDirectoryError(folder: HeldDirectory, absolute: string): Promise<AppError> {
+  const names = (await namesIn(folder, path.basename(absolute))).filter((name) => !isVigilBookkeepingFile(name)).sort();
   const listed = names.slice(0, maxListedEntries).join(', ') + (names.length > maxListedEntries ? `, … (${names.length} entries)` : '');
   return new AppError('wrong_kind', `${absolute} is a directory, not a file. It holds: ${listed === '' ? '(nothing)' : listed}.`, { path: absolute });
 }
 
 /** Streams the file through a strict UTF-8 decoder into a window of lines. */
-async function scan(absolute: string, size: number, builder: TextWindowBuilder): Promise<TextWindow> {
+async function scan(opened: OpenedEntry, absolute: string, size: number, builder: TextWindowBuilder): Promise<TextWindow> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let seen = 0;
-  for await (const chunk of createReadStream(absolute, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
+  for await (const chunk of opened.handle.createReadStream({ highWaterMark: 256 * 1024, start: 0, autoClose: false }) as AsyncIterable<Buffer>) {
     if (seen < binaryProbeBytes && chunk.subarray(0, binaryProbeBytes - seen).includes(0)) throw binaryFileError(absolute, size, 'read_file');
     let text: string;
     try {
@@ -59,30 +71,45 @@ async function scan(absolute: string, size: number, builder: TextWindowBuilder):
   return builder.finish();
 }
 
+/** Opens the file in its held folder, turning "missing" and "a folder" into errors that help. */
+async function openTarget(folder: HeldDirectory, absolute: string): Promise<OpenedEntry> {
+  try {
+    return await openHeldEntry(folder, path.basename(absolute));
+  } catch (error) {
+    if (isAppError(error) && error.code === 'not_found') throw await notFound(folder, absolute);
+    if (isAppError(error) && error.details?.['errno'] === 'EISDIR') throw await isDirectoryError(folder, absolute);
+    throw error;
+  }
+}
+
+/** Reads a window of the file, opened in exactly the folder its prepare checked. */
+async function readWindow(folder: HeldDirectory, absolute: string, builder: TextWindowBuilder): Promise<{ size: number; window: TextWindow }> {
+  const opened = await openTarget(folder, absolute);
+  try {
+    if (opened.stats.isDirectory()) throw await isDirectoryError(folder, absolute);
+    if (!opened.stats.isFile()) throw new AppError('wrong_kind', `${absolute} is not a regular file (a FIFO, socket or device); it was not read.`, { path: absolute });
+    const size = Number(opened.stats.size);
+    try {
+      return { size, window: await scan(opened, absolute, size, builder) };
+    } catch (error) {
+      throw fileSystemError(error, 'read', absolute);
+    }
+  } finally {
+    await opened.handle.close();
+  }
+}
+
 /**
- * The `read_file` tool: a window of a UTF-8 text file inside the workspace as numbered lines, with
- * the file's total lines, line endings and BOM. Binary and non-UTF-8 files are refused explicitly.
+ * The `read_file` tool: a window of a UTF-8 text file (the one its prepare resolved, never through
+ * a symlink swapped in since) as numbered lines, with the file's total lines, line endings and
+ * BOM. Binary and non-UTF-8 files are refused explicitly.
  */
-export async function runReadFile(args: ToolInput<'read_file'>, context: WorkspaceContext): Promise<ToolOutput<'read_file'>> {
-  const { absolute } = await resolveWorkspacePath(args.path, context);
+export async function runReadFile(args: ToolInput<'read_file'>, target: FileTarget): Promise<ToolOutput<'read_file'>> {
+  const absolute = target.path;
   const offset = args.offset ?? 1;
   const limit = args.limit ?? defaultReadLimit;
-  let size: number;
-  try {
-    const stats = await stat(absolute);
-    if (stats.isDirectory()) throw await isDirectoryError(absolute);
-    if (!stats.isFile()) throw new AppError('wrong_kind', `${absolute} is not a regular file (a FIFO, socket or device); it was not read.`, { path: absolute });
-    size = stats.size;
-  } catch (error) {
-    if (errnoCode(error) === 'ENOENT') throw await notFound(absolute);
-    throw fileSystemError(error, 'read', absolute);
-  }
-  let window: TextWindow;
-  try {
-    window = await scan(absolute, size, new TextWindowBuilder({ offset, limit, maxLineChars, maxChars: maxContentChars }));
-  } catch (error) {
-    throw fileSystemError(error, 'read', absolute);
-  }
+  const builder = new TextWindowBuilder({ offset, limit, maxLineChars, maxChars: maxContentChars });
+  const { size, window } = await withHeldFolder(target, { create: false }, ({ folder }) => readWindow(folder, absolute, builder));
   const note =
     window.totalLines === 0
       ? 'The file is empty.'

@@ -22,10 +22,15 @@ function isStale(tempPath: string): boolean {
  * itself) and returns their paths. Only names that match Vigil's temp pattern are considered, so
  * nobody else's files are ever touched. Best effort: a directory that cannot be read is skipped.
  */
-export async function sweepStaleTemps(directory: string): Promise<readonly string[]> {
+export function sweepStaleTemps(directory: string): Promise<readonly string[]> {
+  return sweepStaleTempsIn(directory, directory);
+}
+
+/** `sweepStaleTemps` for a folder whose fs calls go through `access` (a held folder's descriptor path). */
+export async function sweepStaleTempsIn(directory: string, access: string): Promise<readonly string[]> {
   let names: string[];
   try {
-    names = await readdir(directory);
+    names = await readdir(access);
   } catch {
     return [];
   }
@@ -35,7 +40,7 @@ export async function sweepStaleTemps(directory: string): Promise<readonly strin
       const tempPath = path.join(directory, name);
       if (!isStale(tempPath)) return;
       try {
-        await unlink(tempPath);
+        await unlink(path.join(access, name));
         removed.push(tempPath);
       } catch {
         // Another sweeper got there first, or it cannot be removed: leave it for the next write.

@@ -2,32 +2,29 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, 
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFileTool } from '../../shared/tools/write-file-tool';
-import { makeTempDir } from '../test-support/temp-dir';
-import type { WorkspaceContext } from '../workspace/workspace-context';
-import { callFileTool } from './call-file-tool';
+import { createAgentHarness, type AgentHarness } from '../executor/test-support/agent-harness';
+import { openToolCaller, type ToolCaller } from '../executor/test-support/tool-caller';
 
-let base: string;
-let remove: () => Promise<void>;
+let harness: AgentHarness;
+let call: ToolCaller;
 let project: string;
 let outside: string;
-let context: WorkspaceContext;
 
 beforeEach(async () => {
-  ({ dir: base, remove } = await makeTempDir('vigil-write-tool-'));
-  project = path.join(base, 'home', 'project');
-  outside = path.join(base, 'outside');
-  mkdirSync(project, { recursive: true });
+  harness = await createAgentHarness();
+  project = harness.workspace;
+  outside = path.join(harness.base, 'outside');
   mkdirSync(outside);
-  context = { cwd: project, roots: [project], homeDir: path.join(base, 'home') };
+  call = await openToolCaller(harness);
 });
 afterEach(async () => {
-  await remove();
+  await harness.close();
 });
 
-/** The error code and message a call fails with. */
+/** The error code and message a call (through the executor, as an agent makes it) fails with. */
 async function failure(raw: unknown, name = 'write_file'): Promise<{ code: string; message: string }> {
   try {
-    await callFileTool(name, raw, context);
+    await call(name, raw);
   } catch (error) {
     const { code, message } = error as { code: string; message: string };
     return { code, message };
@@ -51,7 +48,7 @@ describe('write_file', () => {
 
   it('writes an explicit empty content as a 0-byte file and truncates an existing one', async () => {
     writeFileSync(path.join(project, 'full.txt'), 'data');
-    expect(await callFileTool('write_file', { path: 'full.txt', content: '' }, context)).toEqual({
+    expect(await call('write_file', { path: 'full.txt', content: '' })).toEqual({
       path: path.join(project, 'full.txt'),
       bytes_written: 0,
       created: false,
@@ -62,14 +59,14 @@ describe('write_file', () => {
 
   it('reports the resolved path, the bytes, whether the file is new and the directories it created', async () => {
     mkdirSync(path.join(project, 'src'));
-    const result = writeFileTool.output.parse(await callFileTool('write_file', { path: 'src/a/b/c.ts', content: 'héllo\n' }, context));
+    const result = writeFileTool.output.parse(await call('write_file', { path: 'src/a/b/c.ts', content: 'héllo\n' }));
     expect(result).toEqual({
       path: path.join(project, 'src', 'a', 'b', 'c.ts'),
       bytes_written: 7,
       created: true,
       dirs_created: [path.join(project, 'src', 'a'), path.join(project, 'src', 'a', 'b')],
     });
-    const again = await callFileTool('write_file', { path: 'src/a/b/c.ts', content: 'x' }, context);
+    const again = await call('write_file', { path: 'src/a/b/c.ts', content: 'x' });
     expect(again).toMatchObject({ created: false, dirs_created: [] });
   });
 
@@ -78,7 +75,7 @@ describe('write_file', () => {
     writeFileSync(target, 'old');
     chmodSync(target, 0o755);
     const content = `#!/bin/sh\necho 'single' "double" $HOME \`date\` \\n C:\\dir 日本 🎉 \u0000 end\n`;
-    await callFileTool('write_file', { path: 'run.sh', content }, context);
+    await call('write_file', { path: 'run.sh', content });
     expect(readFileSync(target, 'utf8')).toBe(content);
     expect(statSync(target).mode & 0o777).toBe(0o755);
   });
@@ -88,7 +85,7 @@ describe('write_file', () => {
     writeFileSync(path.join(outside, 'target.txt'), 'outside original');
     symlinkSync(path.join(outside, 'target.txt'), path.join(project, 'linked-file'));
     symlinkSync(path.join(outside, 'created-through-link.txt'), path.join(project, 'dangling'));
-    const attempts = ['../outside-escape.txt', '../../outside/x.txt', path.join(outside, 'abs.txt'), 'linked-dir/x.txt', 'linked-file', 'dangling', '~/x.txt'];
+    const attempts = ['../outside-escape.txt', '../outside/x.txt', path.join(outside, 'abs.txt'), 'linked-dir/x.txt', 'linked-file', 'dangling', '~/x.txt'];
     for (const attempt of attempts) {
       const { code, message } = await failure({ path: attempt, content: 'pwned' });
       expect([attempt, code]).toEqual([attempt, 'outside_workspace']);
@@ -96,14 +93,14 @@ describe('write_file', () => {
     }
     expect(readdirSync(outside)).toEqual(['target.txt']);
     expect(readFileSync(path.join(outside, 'target.txt'), 'utf8')).toBe('outside original');
-    expect(existsSync(path.join(base, 'home', 'x.txt'))).toBe(false);
+    expect(existsSync(path.join(harness.home, 'x.txt'))).toBe(false);
   });
 
   it('refuses credential locations inside a root, a directory target and a trailing separator', async () => {
-    const wide = { ...context, roots: [base] };
-    mkdirSync(path.join(base, 'home', '.ssh'));
-    await expect(callFileTool('write_file', { path: '~/.ssh/authorized_keys', content: 'key' }, wide)).rejects.toMatchObject({ code: 'forbidden_path' });
-    expect(existsSync(path.join(base, 'home', '.ssh', 'authorized_keys'))).toBe(false);
+    const wide = await openToolCaller(harness, { roots: [harness.base], cwd: project });
+    mkdirSync(path.join(harness.home, '.ssh'));
+    await expect(wide('write_file', { path: '~/.ssh/authorized_keys', content: 'key' })).rejects.toMatchObject({ code: 'forbidden_path' });
+    expect(existsSync(path.join(harness.home, '.ssh', 'authorized_keys'))).toBe(false);
     mkdirSync(path.join(project, 'folder'));
     await expect(failure({ path: 'folder', content: 'x' })).resolves.toMatchObject({ code: 'wrong_kind' });
     await expect(failure({ path: 'newdir/', content: 'x' })).resolves.toMatchObject({ code: 'invalid_request' });

@@ -2,7 +2,7 @@ import type { AppliedOperation, MemoryOperation } from '../../shared/contract/me
 import { AppError } from '../../shared/errors';
 import { findLoneSurrogate } from '../../shared/tools/lone-surrogate';
 import { delimiterLikeLine, entriesChars, entryDelimiter, usageOf } from './memory-format';
-import { countChars, formatCount, previewText, pythonStrip } from './memory-text';
+import { countChars, formatCount, previewText, pythonStrip, refuseControlCharacters } from './memory-text';
 
 /** What the operations are applied to and how failures name things. */
 export interface OperationContext {
@@ -40,6 +40,7 @@ function cleanText(raw: string, field: string, what: string, fileName: string): 
       { field },
     );
   }
+  if (what === 'content') refuseControlCharacters(raw, field, what);
   return text;
 }
 

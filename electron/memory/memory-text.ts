@@ -6,6 +6,9 @@
  * must agree with Hermes to the character, so they go through these helpers only.
  */
 
+import { AppError } from '../../shared/errors';
+import { describeControlCharacter, findC0Control } from '../../shared/text/control-characters';
+
 /** Python's `str.isspace()` set: Unicode White_Space plus the bidi separators U+001C–U+001F. */
 const pythonWhitespace = new Set<number>([
   0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002,
@@ -56,4 +59,24 @@ export function previewText(text: string, max = 80): string {
 /** A number with thousands separators, as Hermes prints usage (`2,200`). */
 export function formatCount(value: number): string {
   return value.toLocaleString('en-US');
+}
+
+/**
+ * Refuses memory text that would store a C0 control other than tab and newline (ESC, BEL, CR,
+ * NUL, …; what `s.strip()` removes at the ends is not stored): entries are shown in terminals and
+ * prompts, where such a character would act instead of show. The error names the character and
+ * its 1-based position in what was sent.
+ */
+export function refuseControlCharacters(raw: string, field: string, what: string): void {
+  const stored = pythonStrip(raw);
+  const inStored = findC0Control(stored);
+  if (inStored === undefined) return;
+  const found = { codePoint: inStored.codePoint, position: inStored.position + countChars(raw.slice(0, raw.indexOf(stored))) };
+  const described = describeControlCharacter(found.codePoint);
+  const hint = found.codePoint === 0x0d ? ' (write line breaks as a newline alone, not CR LF)' : '';
+  throw new AppError(
+    'invalid_request',
+    `${what} holds the control character ${described} at position ${found.position} (field "${field}"); a terminal showing the entry would act on it. Nothing was changed; remove it${hint}. Tabs and newlines are fine.`,
+    { field, codePoint: found.codePoint, position: found.position },
+  );
 }

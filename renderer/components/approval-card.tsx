@@ -4,6 +4,7 @@ import type { AppErrorData } from '../../shared/errors';
 import { formatClock } from '../model/format';
 import { Countdown } from './countdown';
 import { ErrorNotice } from './error-notice';
+import { escapeControls } from '../../shared/text/control-characters';
 
 /**
  * A dangerous call waiting for a person: what would run, where, for which session and why it
@@ -39,11 +40,11 @@ export function ApprovalCard({
       data-testid="approval-card"
       data-approval-id={approval.id}
       data-state={deciding === undefined ? 'waiting' : `sending-${deciding}`}
-      aria-label={`${approval.tool} waiting for approval: ${approval.summary}`}
+      aria-label={`${approval.tool} waiting for approval: ${escapeControls(approval.summary)}`}
     >
       <header className="approval-head">
         <span className="lane-dot" aria-hidden="true" />
-        <span className="session-agent">{approval.agent}</span>
+        <span className="session-agent">{escapeControls(approval.agent)}</span>
         <span className="subtle">
           turn {approval.turn} · {approval.tool} · asked {formatClock(approval.requestedAt)}
         </span>
@@ -51,18 +52,18 @@ export function ApprovalCard({
         <Countdown deadline={approval.expiresAt} now={now} label="Denied in" />
       </header>
       <pre className="approval-command" data-testid="approval-command">
-        {approval.summary}
+        {escapeControls(approval.summary, { keepLineBreaks: true })}
       </pre>
       <dl className="approval-facts">
         {approval.cwd !== undefined && (
           <div>
             <dt>In</dt>
-            <dd className="mono">{approval.cwd}</dd>
+            <dd className="mono">{escapeControls(approval.cwd)}</dd>
           </div>
         )}
         <div>
           <dt>Why it asks</dt>
-          <dd>{approval.reason}</dd>
+          <dd>{escapeControls(approval.reason, { keepLineBreaks: true })}</dd>
         </div>
         <div>
           <dt>Session</dt>

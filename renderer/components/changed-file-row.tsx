@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { escapeControls } from '../../shared/text/control-characters';
 
 /** A changed file as the detail lists it. */
 export interface ChangedFileView {
@@ -22,9 +23,9 @@ export const ChangedFileRow = memo(function ChangedFileRow({ file, isSelected }:
       <span className="file-status" data-kind={file.status} title={file.status}>
         {statusLetters[file.status] ?? '?'}
       </span>
-      <span className="file-path mono" title={file.path}>
-        {slash !== -1 && <span className="file-dir">{file.path.slice(0, slash + 1)}</span>}
-        {file.path.slice(slash + 1)}
+      <span className="file-path mono" title={escapeControls(file.path)}>
+        {slash !== -1 && <span className="file-dir">{escapeControls(file.path.slice(0, slash + 1))}</span>}
+        {escapeControls(file.path.slice(slash + 1))}
       </span>
       {file.kind === 'text' ? (
         <span className="file-counts">

@@ -1,5 +1,6 @@
 import type { TimelineEntry } from '../model/timeline-filter';
 import { formatDate, shortId } from '../model/format';
+import { escapeControls } from '../../shared/text/control-characters';
 
 /** The head of a checkpoint's detail: why, who, when, what changed; a restore point says what it undoes. */
 export function CheckpointHeader({
@@ -18,20 +19,20 @@ export function CheckpointHeader({
     <header className={`checkpoint-header ${laneClass}`} data-testid="checkpoint-header" data-checkpoint-id={entry.id}>
       <div className="checkpoint-title">
         <span className="lane-dot" aria-hidden="true" />
-        <h3 title={entry.reason}>{entry.reason}</h3>
+        <h3 title={escapeControls(entry.reason)}>{escapeControls(entry.reason)}</h3>
       </div>
       <div className="checkpoint-facts">
         <span className="mono" title={entry.id}>
           {shortId(entry.id)}
         </span>
         <span>{formatDate(entry.time)}</span>
-        {attribution.agent !== undefined && <span>{attribution.agent}</span>}
+        {attribution.agent !== undefined && <span>{escapeControls(attribution.agent)}</span>}
         {attribution.sessionId !== undefined && <span className="mono subtle">{attribution.sessionId}</span>}
         {attribution.turn !== undefined && <span>turn {attribution.turn}</span>}
         {attribution.tool !== undefined && <span>{attribution.tool}</span>}
         {entry.source === 'hermes' && <span className="badge">Hermes store (read only)</span>}
         {entry.skipped.length > 0 && (
-          <span className="subtle" title={entry.skipped.map((skip) => `${skip.path}: ${skip.reason}`).join('\n')}>
+          <span className="subtle" title={entry.skipped.map((skip) => `${escapeControls(skip.path)}: ${skip.reason}`).join('\n')}>
             {entry.skipped.length} path{entry.skipped.length === 1 ? '' : 's'} not stored
           </span>
         )}

@@ -1,5 +1,6 @@
 import type { DecidedApproval } from '../model/approval-list';
 import { formatClock } from '../model/format';
+import { escapeControls } from '../../shared/text/control-characters';
 
 const deciderLabels: Readonly<Record<DecidedApproval['decidedBy'], string>> = {
   human: 'by you',
@@ -18,11 +19,11 @@ export function DecisionList({ decisions }: { readonly decisions: readonly Decid
           <span className="badge" data-kind={decided.decision}>
             {decided.decision}
           </span>
-          <span className="mono decision-command" title={decided.approval.summary}>
-            {decided.approval.summary}
+          <span className="mono decision-command" title={escapeControls(decided.approval.summary)}>
+            {escapeControls(decided.approval.summary)}
           </span>
           <span className="subtle">
-            {decided.approval.agent} · {deciderLabels[decided.decidedBy]} · {formatClock(decided.at)}
+            {escapeControls(decided.approval.agent)} · {deciderLabels[decided.decidedBy]} · {formatClock(decided.at)}
           </span>
         </li>
       ))}

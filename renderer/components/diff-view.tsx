@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { countChanges, diffRows, type DiffRow, type UnifiedHunk } from '../model/diff-rows';
+import { escapeControls } from '../../shared/text/control-characters';
 
 /** Rows drawn at first and added per "Show more": enough to read, few enough to stay instant. */
 export const diffPageRows = 1000;
@@ -28,7 +29,7 @@ function RowLine({ row }: { readonly row: DiffRow }) {
         <div className="diff-row diff-hunk" role="row">
           <span className="diff-number" />
           <span className="diff-number" />
-          <span className="diff-text">{row.text}</span>
+          <span className="diff-text">{escapeControls(row.text, { keepLineBreaks: true })}</span>
         </div>
       );
     case 'context':
@@ -36,7 +37,7 @@ function RowLine({ row }: { readonly row: DiffRow }) {
         <div className="diff-row diff-context" role="row">
           <span className="diff-number">{row.oldNumber}</span>
           <span className="diff-number">{row.newNumber}</span>
-          <span className="diff-text"> {row.text}</span>
+          <span className="diff-text"> {escapeControls(row.text, { keepLineBreaks: true })}</span>
         </div>
       );
     case 'added':
@@ -44,7 +45,7 @@ function RowLine({ row }: { readonly row: DiffRow }) {
         <div className="diff-row diff-added" role="row">
           <span className="diff-number" />
           <span className="diff-number">{row.newNumber}</span>
-          <span className="diff-text">+{row.text}</span>
+          <span className="diff-text">+{escapeControls(row.text, { keepLineBreaks: true })}</span>
         </div>
       );
     case 'removed':
@@ -52,7 +53,7 @@ function RowLine({ row }: { readonly row: DiffRow }) {
         <div className="diff-row diff-removed" role="row">
           <span className="diff-number">{row.oldNumber}</span>
           <span className="diff-number" />
-          <span className="diff-text">-{row.text}</span>
+          <span className="diff-text">-{escapeControls(row.text, { keepLineBreaks: true })}</span>
         </div>
       );
     case 'note':
@@ -60,7 +61,7 @@ function RowLine({ row }: { readonly row: DiffRow }) {
         <div className="diff-row diff-note" role="row">
           <span className="diff-number" />
           <span className="diff-number" />
-          <span className="diff-text">{row.text}</span>
+          <span className="diff-text">{escapeControls(row.text, { keepLineBreaks: true })}</span>
         </div>
       );
   }
@@ -78,9 +79,9 @@ export function DiffView({ diff }: { readonly diff: FileDiffContent }) {
   const remaining = rows.length - visible.length;
 
   return (
-    <section className="diff-view" data-testid="diff-view" data-path={diff.path} aria-label={`Changes in ${diff.path}`}>
+    <section className="diff-view" data-testid="diff-view" data-path={diff.path} aria-label={`Changes in ${escapeControls(diff.path)}`}>
       <header className="diff-header">
-        <span className="diff-path">{diff.path}</span>
+        <span className="diff-path">{escapeControls(diff.path)}</span>
         <span className="badge" data-kind={diff.status}>
           {diff.status}
         </span>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { DriftReport } from '../../shared/contract/memory-contract';
+import { escapeControls } from '../../shared/text/control-characters';
 
 /**
  * A memory file that is not in the shape the memory tool writes: agents' writes to it are refused
@@ -48,7 +49,7 @@ export function DriftBanner({
       </div>
       {isTextShown && (
         <pre className="drift-text">
-          {text}
+          {escapeControls(text, { keepLineBreaks: true })}
           {isTextTruncated ? '\n… (cut at 64 KiB)' : ''}
         </pre>
       )}

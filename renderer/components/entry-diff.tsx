@@ -1,4 +1,5 @@
 import type { EntryDiff } from '../../shared/contract/memory-contract';
+import { escapeControls } from '../../shared/text/control-characters';
 
 /** The entry-level difference of a memory change: entries added, entries removed, how many kept. */
 export function EntryDiffView({ diff }: { readonly diff: EntryDiff }) {
@@ -9,7 +10,7 @@ export function EntryDiffView({ diff }: { readonly diff: EntryDiff }) {
           <span className="entry-diff-mark" aria-label="added">
             +
           </span>
-          <span className="entry-text">{entry}</span>
+          <span className="entry-text">{escapeControls(entry, { keepLineBreaks: true })}</span>
         </div>
       ))}
       {diff.removed.map((entry, index) => (
@@ -17,7 +18,7 @@ export function EntryDiffView({ diff }: { readonly diff: EntryDiff }) {
           <span className="entry-diff-mark" aria-label="removed">
             −
           </span>
-          <span className="entry-text">{entry}</span>
+          <span className="entry-text">{escapeControls(entry, { keepLineBreaks: true })}</span>
         </div>
       ))}
       {(diff.kept > 0 || diff.isReordered) && (

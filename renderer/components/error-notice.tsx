@@ -1,5 +1,6 @@
 import type { AppErrorData } from '../../shared/errors';
 import { errorDetailLines, guidanceFor } from '../model/error-guidance';
+import { escapeControls } from '../../shared/text/control-characters';
 
 /**
  * An error as the user sees it: a headline for its code, the core's own message (which names the
@@ -21,7 +22,7 @@ export function ErrorNotice({
   return (
     <div className="error-notice" role="alert" data-testid={testId} data-code={error.code}>
       <div className="error-notice-title">{guidance.title}</div>
-      <div className="error-notice-message">{error.message}</div>
+      <div className="error-notice-message">{escapeControls(error.message, { keepLineBreaks: true })}</div>
       <div className="error-notice-remedy">{guidance.remedy}</div>
       {details.length > 0 && (
         <dl className="error-notice-details">
@@ -29,7 +30,7 @@ export function ErrorNotice({
             <div key={line.label}>
               <dt>{line.label}</dt>
               <dd>
-                <code>{line.value}</code>
+                <code>{escapeControls(line.value)}</code>
               </dd>
             </div>
           ))}

@@ -1,6 +1,7 @@
 import type { MemoryChange } from '../../shared/contract/memory-contract';
 import { baseName, formatClock } from '../model/format';
 import { EntryDiffView } from './entry-diff';
+import { escapeControls } from '../../shared/text/control-characters';
 
 /** One change of a memory file in the live feed: when, which file, by whom, and the entries it changed. */
 export function MemoryChangeItem({ change }: { readonly change: MemoryChange }) {
@@ -9,7 +10,7 @@ export function MemoryChangeItem({ change }: { readonly change: MemoryChange }) 
     <li className="memory-change" data-testid="memory-change" data-source={change.source} data-target={change.target}>
       <div className="memory-change-head">
         <time dateTime={change.at}>{formatClock(change.at)}</time>
-        <span className="mono">{baseName(change.file)}</span>
+        <span className="mono">{escapeControls(baseName(change.file))}</span>
         <span className="badge" data-kind={isExternal ? 'waiting-approval' : 'idle'}>
           {isExternal ? 'edited outside Vigil' : 'written by Vigil'}
         </span>

@@ -5,6 +5,7 @@ import { DriftBanner } from './drift-banner';
 import { EntryDiffView } from './entry-diff';
 import { ErrorNotice } from './error-notice';
 import { UsageBar } from './usage-bar';
+import { escapeControls } from '../../shared/text/control-characters';
 
 /**
  * One memory file (MEMORY.md or USER.md): usage against its limit, its entries, the last edit made
@@ -71,7 +72,7 @@ export function MemoryFileCard({
             <ol className="memory-entries">
               {view.entries.map((entry, index) => (
                 <li key={`${index}:${entry}`} className="memory-entry" data-testid="memory-entry" data-new={added.has(entry) ? 'true' : undefined}>
-                  <span className="entry-text">{entry}</span>
+                  <span className="entry-text">{escapeControls(entry, { keepLineBreaks: true })}</span>
                   <span className="entry-size subtle">{codePointLength(entry)}</span>
                 </li>
               ))}

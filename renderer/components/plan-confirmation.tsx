@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { groupPlan, planHeadline, type PlanFile } from '../model/plan-summary';
+import { escapeControls } from '../../shared/text/control-characters';
 
 const groupTitles: Readonly<Record<PlanFile['action'], string>> = {
   restore: 'Write back',
@@ -31,8 +32,8 @@ function PlanGroup({ action, files }: { readonly action: PlanFile['action']; rea
       <ul>
         {shown.map((file) => (
           <li key={file.path} data-outside={file.isChangedOutside ? 'true' : undefined}>
-            <span className="plan-path">{file.path}</span>
-            {file.reason !== undefined && file.reason !== '' && <span className="plan-reason">{file.reason}</span>}
+            <span className="plan-path">{escapeControls(file.path)}</span>
+            {file.reason !== undefined && file.reason !== '' && <span className="plan-reason">{escapeControls(file.reason)}</span>}
             {file.isChangedOutside && action !== 'skip' && (
               <span className="plan-outside" title="Edited outside any agent since the checkpoint; the restore point keeps that edit">
                 edited outside

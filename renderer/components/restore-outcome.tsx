@@ -1,6 +1,7 @@
 import type { RestoreResult } from '../model/restore-plan';
 import { describeRestore } from '../model/restore-plan';
 import { shortId } from '../model/format';
+import { escapeControls } from '../../shared/text/control-characters';
 
 /** The outcome of the last restore, kept in view: what changed, what did not and why, and its undo. */
 export function RestoreOutcome({
@@ -34,7 +35,7 @@ export function RestoreOutcome({
         <ul className="restore-problems">
           {problems.map((outcome) => (
             <li key={outcome.path}>
-              <span className="mono">{outcome.path}</span> — {outcome.result === 'conflict' ? 'changed during the restore; left as found' : (outcome.message ?? 'failed')}
+              <span className="mono">{escapeControls(outcome.path)}</span> — {outcome.result === 'conflict' ? 'changed during the restore; left as found' : escapeControls(outcome.message ?? 'failed')}
             </li>
           ))}
         </ul>

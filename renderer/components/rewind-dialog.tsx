@@ -5,6 +5,7 @@ import type { PlanFile } from '../model/plan-summary';
 import { clip } from '../model/tool-call-summary';
 import { ErrorNotice } from './error-notice';
 import { PlanConfirmation } from './plan-confirmation';
+import { escapeControls } from '../../shared/text/control-characters';
 
 const modes: readonly (readonly [RewindMode, string, string])[] = [
   ['both', 'Code and conversation', 'files go back, and the agent forgets these turns'],
@@ -27,7 +28,7 @@ function planFiles(plan: RewindPlan): PlanFile[] {
 function firstUserMessage(history: SessionHistory | undefined, turn: number): string | undefined {
   const found = history?.turns.find((candidate) => candidate.turn === turn);
   const message = found?.entries.find((entry) => entry.kind === 'message' && entry.role === 'user');
-  return message?.kind === 'message' ? clip(message.text, 90) : undefined;
+  return message?.kind === 'message' ? escapeControls(clip(message.text, 90)) : undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { SessionSummary } from '../../shared/contract/sessions-contract';
 import { formatRelativeTime, plural } from '../model/format';
+import { escapeControls } from '../../shared/text/control-characters';
 
 const statusLabels: Readonly<Record<SessionSummary['status'], string>> = {
   running: 'running',
@@ -41,10 +42,10 @@ export function SessionCard({
       data-updated-at={session.updatedAt}
       aria-current={isOpen ? 'true' : undefined}
     >
-      <button type="button" className="session-card-open" onClick={onOpen} aria-label={`Open the transcript of ${session.agent} (${session.id})`} />
+      <button type="button" className="session-card-open" onClick={onOpen} aria-label={`Open the transcript of ${escapeControls(session.agent)} (${session.id})`} />
       <header className="session-card-head">
         <span className="lane-dot" aria-hidden="true" />
-        <span className="session-agent">{session.agent}</span>
+        <span className="session-agent">{escapeControls(session.agent)}</span>
         <span className="badge" data-kind={session.status}>
           {statusLabels[session.status]}
         </span>
@@ -57,8 +58,8 @@ export function SessionCard({
           {session.id}
         </span>
       </header>
-      <div className="session-cwd mono" title={session.cwd ?? session.roots.join('\n')}>
-        {session.cwd ?? session.roots[0] ?? 'no workspace yet (the client has not reported its roots)'}
+      <div className="session-cwd mono" title={escapeControls(session.cwd ?? session.roots.join('\n'), { keepLineBreaks: true })}>
+        {escapeControls(session.cwd ?? session.roots[0] ?? 'no workspace yet (the client has not reported its roots)')}
       </div>
       <div className="session-meta">
         <span data-testid="session-turn">
@@ -74,8 +75,8 @@ export function SessionCard({
         ) : (
           <>
             <span className="session-tool">{last.name}</span>
-            <span className="session-summary mono" title={last.summary}>
-              {last.summary}
+            <span className="session-summary mono" title={escapeControls(last.summary)}>
+              {escapeControls(last.summary)}
             </span>
             <span className="badge" data-kind={last.isOk ? last.decision : 'failed'}>
               {last.isOk ? last.decision : last.decision === 'allowed' || last.decision === 'asked-allowed' ? 'failed' : last.decision}
@@ -86,7 +87,7 @@ export function SessionCard({
       {session.warnings.length > 0 && (
         <ul className="session-warnings">
           {session.warnings.map((warning) => (
-            <li key={warning}>{warning}</li>
+            <li key={warning}>{escapeControls(warning, { keepLineBreaks: true })}</li>
           ))}
         </ul>
       )}

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import type { TimelineEntry } from '../model/timeline-filter';
 import { formatDate, formatRelativeTime, shortId } from '../model/format';
+import { escapeControls } from '../../shared/text/control-characters';
 
 /** One checkpoint on a timeline: the session lanes, why it was taken, by whom, what changed, when. Memoized: scrolling draws only the rows that come into view. */
 export const TimelineRow = memo(function TimelineRow({
@@ -22,6 +23,7 @@ export const TimelineRow = memo(function TimelineRow({
   const who = [attribution.agent ?? (attribution.sessionId === undefined ? 'outside any session' : undefined), attribution.turn === undefined ? undefined : `turn ${attribution.turn}`, attribution.tool]
     .filter((part): part is string => part !== undefined)
     .join(' · ');
+  const reason = escapeControls(entry.reason);
   return (
     <div className={`timeline-row ${laneClass}`} data-kind={entry.kind}>
       <div className="timeline-lanes" aria-hidden="true">
@@ -39,8 +41,8 @@ export const TimelineRow = memo(function TimelineRow({
             </span>
           )}
           {entry.source === 'hermes' && <span className="badge">Hermes</span>}
-          <span className="timeline-reason" title={entry.reason}>
-            {entry.reason}
+          <span className="timeline-reason" title={reason}>
+            {reason}
           </span>
           <span className="timeline-stats">
             <span className="stat-added">+{stats.insertions}</span> <span className="stat-removed">−{stats.deletions}</span>
@@ -48,7 +50,7 @@ export const TimelineRow = memo(function TimelineRow({
           </span>
         </div>
         <div className="timeline-line timeline-sub">
-          <span className="timeline-who">{who}</span>
+          <span className="timeline-who">{escapeControls(who)}</span>
           <span className="mono subtle">{shortId(entry.id)}</span>
           <time dateTime={entry.time} title={formatDate(entry.time)}>
             {formatRelativeTime(entry.time, now)}

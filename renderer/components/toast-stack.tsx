@@ -1,4 +1,5 @@
 import type { Toast } from '../model/toast';
+import { escapeControls } from '../../shared/text/control-characters';
 
 /** The stack of toasts in the corner; polite for news, assertive for errors. */
 export function ToastStack({
@@ -22,8 +23,8 @@ export function ToastStack({
           aria-live={toast.tone === 'error' ? 'assertive' : 'polite'}
         >
           <div className="toast-body">
-            <div className="toast-title">{toast.title}</div>
-            {toast.detail !== undefined && <div className="toast-detail">{toast.detail}</div>}
+            <div className="toast-title">{escapeControls(toast.title)}</div>
+            {toast.detail !== undefined && <div className="toast-detail">{escapeControls(toast.detail, { keepLineBreaks: true })}</div>}
           </div>
           {toast.action !== undefined && (
             <button type="button" className="button button-small" data-testid={toast.action.testId} onClick={() => onAction(toast.id)}>

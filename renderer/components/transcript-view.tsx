@@ -1,6 +1,7 @@
 import type { HistoryToolCall, HistoryTurn, SessionHistory } from '../../shared/contract/sessions-contract';
 import { baseName, formatClock, shortId } from '../model/format';
 import { summarizeArguments } from '../model/tool-call-summary';
+import { escapeControls } from '../../shared/text/control-characters';
 
 function ToolCallEntry({ call, onOpenCheckpoint }: { readonly call: HistoryToolCall; readonly onOpenCheckpoint: (dir: string, id: string) => void }) {
   const ran = call.decision === 'allowed' || call.decision === 'asked-allowed';
@@ -16,12 +17,12 @@ function ToolCallEntry({ call, onOpenCheckpoint }: { readonly call: HistoryToolC
         </span>
         {call.durationMs !== undefined && <span className="subtle">{Math.round(call.durationMs)} ms</span>}
       </div>
-      {call.reason !== undefined && <div className="transcript-note">{call.reason}</div>}
-      {!call.result.ok && <div className="transcript-error">{call.result.error.message}</div>}
+      {call.reason !== undefined && <div className="transcript-note">{escapeControls(call.reason, { keepLineBreaks: true })}</div>}
+      {!call.result.ok && <div className="transcript-error">{escapeControls(call.result.error.message, { keepLineBreaks: true })}</div>}
       {call.isInterrupted && <div className="transcript-error">Interrupted: Vigil stopped before this call finished; it may have partly run.</div>}
       {call.checkpointProblems.map((problem) => (
         <div key={problem} className="transcript-error">
-          No checkpoint: {problem}
+          No checkpoint: {escapeControls(problem)}
         </div>
       ))}
       {call.checkpoints.some((checkpoint) => checkpoint.kind === 'created' && checkpoint.checkpointId !== undefined) && (
@@ -32,10 +33,10 @@ function ToolCallEntry({ call, onOpenCheckpoint }: { readonly call: HistoryToolC
                 key={checkpoint.checkpointId}
                 type="button"
                 className="chip"
-                title={`Checkpoint of ${checkpoint.directory} taken before this call`}
+                title={`Checkpoint of ${escapeControls(checkpoint.directory)} taken before this call`}
                 onClick={() => onOpenCheckpoint(checkpoint.directory, checkpoint.checkpointId ?? '')}
               >
-                checkpoint {shortId(checkpoint.checkpointId)} · {baseName(checkpoint.directory)}
+                checkpoint {shortId(checkpoint.checkpointId)} · {escapeControls(baseName(checkpoint.directory))}
               </button>
             ) : null,
           )}
@@ -84,7 +85,7 @@ function TurnBlock({
           entry.kind === 'message' ? (
             <li key={index} className="transcript-message" data-role={entry.role} data-testid="transcript-message">
               <span className="transcript-role">{entry.role === 'user' ? 'User' : 'Agent'}</span>
-              <span className="transcript-text">{entry.text}</span>
+              <span className="transcript-text">{escapeControls(entry.text, { keepLineBreaks: true })}</span>
             </li>
           ) : (
             <ToolCallEntry key={entry.callId} call={entry} onOpenCheckpoint={onOpenCheckpoint} />

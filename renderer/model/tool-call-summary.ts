@@ -1,5 +1,11 @@
-/** One line about a tool call's arguments: the path, the command, the memory action; else compact JSON. */
+import { escapeControls } from '../../shared/text/control-characters';
+
+/** One line about a tool call's arguments (the path, the command, the memory action; else compact JSON), control characters escaped for display. */
 export function summarizeArguments(name: string, args: unknown): string {
+  return escapeControls(describeArguments(name, args));
+}
+
+function describeArguments(name: string, args: unknown): string {
   if (args === undefined) return '';
   if (typeof args !== 'object' || args === null) return JSON.stringify(args);
   const record = args as Readonly<Record<string, unknown>>;

@@ -1,3 +1,4 @@
+import { escapeControls } from '../../../shared/text/control-characters';
 import type { DiffFile, FileDiff } from '../../checkpoints/diff-checkpoint';
 import { restoreServiceFor, type RestoreGuard, type RestoreService } from '../../checkpoints/restore-service';
 import type { MergedCheckpointApi } from '../../hermes/merged-checkpoints';
@@ -33,7 +34,7 @@ function countOption(value: string | undefined, name: string, fallback: number):
 
 /** git's `--stat` line of one file: its path, the number of changed lines and a bar of + and -. */
 function statLine(file: DiffFile, width: number, scale: number): string {
-  const name = file.path.padEnd(width);
+  const name = escapeControls(file.path).padEnd(width);
   if (file.kind === 'binary' || file.kind === 'too-large') return ` ${name} | ${file.kind === 'binary' ? 'Bin' : 'too large to diff'}`;
   const total = file.additions + file.deletions;
   const plus = Math.round(file.additions * scale);
@@ -116,7 +117,7 @@ export const checkpointsDiffCommand: CliCommand = {
         return exitCodes.ok;
       }
       const target = page.to.kind === 'live' ? 'now' : `checkpoint ${page.to.checkpoint.id.slice(0, 8)} (${page.to.checkpoint.reason})`;
-      writeLine(io.stdout, `Checkpoint ${page.from.id.slice(0, 8)}  ${localTime(page.from.time)}  ${page.from.reason} → ${target}, in ${page.dir}`);
+      writeLine(io.stdout, `Checkpoint ${page.from.id.slice(0, 8)}  ${localTime(page.from.time)}  ${escapeControls(page.from.reason)} → ${escapeControls(target)}, in ${escapeControls(page.dir)}`);
       if (page.files.length === 0) {
         writeLine(io.stdout, file === undefined ? 'No changes.' : `No changes to ${file}.`);
         return exitCodes.ok;

@@ -1,3 +1,4 @@
+import { escapeControls } from '../../../shared/text/control-characters';
 import type { CheckpointEntry } from '../../checkpoints/checkpoint-types';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand } from '../cli-command';
 import { changeSummary, directoryArgument, localTime } from './checkpoint-command';
@@ -17,7 +18,7 @@ export function listLine(entry: CheckpointEntry, number: number, width: number):
   const who = entry.source === 'hermes' ? '' : attributionText(entry);
   const kind = entry.kind === 'pre-rollback' ? '  ↶' : '';
   const source = (entry.source ?? 'vigil').padEnd(6);
-  return `  ${String(number).padStart(width)}. ${entry.id.slice(0, 8)}  ${localTime(entry.time)}  ${source}  ${entry.reason}${changes}${who === '' ? '' : `  [${who}]`}${kind}`;
+  return `  ${String(number).padStart(width)}. ${entry.id.slice(0, 8)}  ${localTime(entry.time)}  ${source}  ${escapeControls(entry.reason)}${changes}${who === '' ? '' : `  [${escapeControls(who)}]`}${kind}`;
 }
 
 /** `vigil checkpoints list DIR`: the timeline of both sources, numbered 1 = newest. */

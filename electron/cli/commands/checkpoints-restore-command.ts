@@ -1,4 +1,5 @@
 import { quote } from 'shell-quote';
+import { escapeControls } from '../../../shared/text/control-characters';
 import type { RestorePlan } from '../../checkpoints/restore-plan';
 import type { RestoreProgress, RestoreResult } from '../../checkpoints/restore-service';
 import { createConfiguredRestoreGuard } from '../../memory/configured-memory-service';
@@ -15,15 +16,16 @@ const verbs = { restore: 'restore', recreate: 're-create', delete: 'delete', ski
 function printPlan(io: CliIo, plan: RestorePlan, title: string): void {
   const { checkpoint } = plan;
   const scope = plan.paths.length === 0 ? '' : ` (only ${plan.paths.join(', ')})`;
-  writeLine(io.stdout, `${title} ${plan.dir}${scope} to checkpoint ${checkpoint.id.slice(0, 8)}  ${localTime(checkpoint.time)}  ${checkpoint.reason}`);
+  writeLine(io.stdout, `${title} ${escapeControls(plan.dir)}${escapeControls(scope)} to checkpoint ${checkpoint.id.slice(0, 8)}  ${localTime(checkpoint.time)}  ${escapeControls(checkpoint.reason)}`);
   if (plan.entries.length === 0) {
     writeLine(io.stdout, '  Nothing to do: every file already matches the checkpoint.');
     return;
   }
-  const width = Math.min(60, Math.max(...plan.entries.map((entry) => entry.path.length)));
+  const width = Math.min(60, Math.max(...plan.entries.map((entry) => escapeControls(entry.path).length)));
   for (const entry of plan.entries.slice(0, maxPlanLines)) {
-    const why = entry.action === 'skip' ? `  ${entry.reason ?? ''}: ${entry.note ?? ''}` : entry.isChangedOutsideAgents ? '  ! changed outside the agents' : '';
-    writeLine(io.stdout, `  ${verbs[entry.action].padEnd(9)} ${why === '' ? entry.path : `${entry.path.padEnd(width)}${why}`}`);
+    const why = entry.action === 'skip' ? `  ${entry.reason ?? ''}: ${escapeControls(entry.note ?? '')}` : entry.isChangedOutsideAgents ? '  ! changed outside the agents' : '';
+    const name = escapeControls(entry.path);
+    writeLine(io.stdout, `  ${verbs[entry.action].padEnd(9)} ${why === '' ? name : `${name.padEnd(width)}${why}`}`);
   }
   if (plan.entries.length > maxPlanLines) writeLine(io.stdout, `  … and ${plan.entries.length - maxPlanLines} more (--json lists them all)`);
   const { counts } = plan;
@@ -47,16 +49,16 @@ function progressPrinter(io: CliIo): (progress: RestoreProgress) => void {
 
 function printOutcome(io: CliIo, result: RestoreResult, undoNumber: number | undefined): void {
   const problems = result.outcomes.filter((outcome) => outcome.result === 'conflict' || outcome.result === 'failed');
-  for (const problem of problems) writeLine(io.stdout, `  ${problem.result.padEnd(9)} ${problem.path}: ${problem.message ?? ''}`);
+  for (const problem of problems) writeLine(io.stdout, `  ${problem.result.padEnd(9)} ${escapeControls(problem.path)}: ${escapeControls(problem.message ?? '')}`);
   const acted = result.counts.done + result.counts.conflict + result.counts.failed;
-  const target = `checkpoint ${result.plan.checkpoint.id.slice(0, 8)}: ${result.plan.checkpoint.reason}`;
+  const target = `checkpoint ${result.plan.checkpoint.id.slice(0, 8)}: ${escapeControls(result.plan.checkpoint.reason)}`;
   if (acted === 0) writeLine(io.stdout, `✅ Nothing to restore: the directory already matches ${target}.`);
   else {
     const head = problems.length === 0 ? '✅ Restored' : '⚠ Partly restored';
     const verified = result.isVerified ? ' Every file written was read back and matches the checkpoint.' : '';
     writeLine(io.stdout, `${head} ${result.counts.done} of ${acted} file(s) to ${target}.${verified}`);
   }
-  if (result.removedDirectories.length > 0) writeLine(io.stdout, `Removed ${result.removedDirectories.length} folder(s) the restore emptied: ${result.removedDirectories.join(', ')}`);
+  if (result.removedDirectories.length > 0) writeLine(io.stdout, `Removed ${result.removedDirectories.length} folder(s) the restore emptied: ${result.removedDirectories.map((directory) => escapeControls(directory)).join(', ')}`);
   const pre = result.preRollback.id;
   writeLine(io.stdout, `A pre-rollback snapshot of the state before was saved: ${pre.slice(0, 8)}${undoNumber === undefined ? '' : ` (checkpoint ${undoNumber})`}.`);
   writeLine(io.stdout, `Undo this restore: ${quote(['vigil', 'checkpoints', 'restore', result.plan.dir, String(undoNumber ?? pre.slice(0, 12))])}`);

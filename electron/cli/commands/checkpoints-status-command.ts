@@ -1,3 +1,4 @@
+import { escapeControls } from '../../../shared/text/control-characters';
 import type { StoreStatus } from '../../checkpoints/checkpoint-types';
 import { exitCodes, flagOption, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import { directoryArgument, formatBytes, localTime, withCheckpoints } from './checkpoint-command';
@@ -23,7 +24,7 @@ function printStatus(status: StoreStatus, io: CliIo): void {
       continue;
     }
     writeLine(io.stdout, `  not stored (${directory.skipped.length}):`);
-    for (const skip of directory.skipped.slice(0, shownSkips)) writeLine(io.stdout, `    ${skip.path}  (${skip.reason})`);
+    for (const skip of directory.skipped.slice(0, shownSkips)) writeLine(io.stdout, `    ${escapeControls(skip.path)}  (${skip.reason})`);
     if (directory.skipped.length > shownSkips) writeLine(io.stdout, `    … and ${directory.skipped.length - shownSkips} more (--json lists all)`);
   }
 }

@@ -1,3 +1,4 @@
+import { escapeControls } from '../../../shared/text/control-characters';
 import { exitCodes, flagOption, writeLine, type CliCommand } from '../cli-command';
 import { ago, withSessionLogs } from './sessions-command-support';
 
@@ -26,7 +27,7 @@ export const sessionsListCommand: CliCommand = {
       writeLine(io.stdout, 'No sessions yet. Agents open one when they connect (see the README: "Connecting an agent").');
       return exitCodes.ok;
     }
-    const rows = sessions.map((session) => [session.id, session.agent, session.status, String(session.currentTurn), String(session.toolCallCount), ago(session.updatedAt), session.roots.join(', ') || '(no workspace)']);
+    const rows = sessions.map((session) => [session.id, session.agent, session.status, String(session.currentTurn), String(session.toolCallCount), ago(session.updatedAt), session.roots.join(', ') || '(no workspace)'].map((cell) => escapeControls(cell)));
     const header = ['SESSION', 'AGENT', 'STATUS', 'TURN', 'CALLS', 'ACTIVE', 'WORKSPACE'];
     const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
     const line = (cells: readonly string[]): string => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ');

@@ -1,12 +1,13 @@
 import type { HistoryEntry, SessionHistory } from '../../../shared/contract/sessions-contract';
+import { escapeControls } from '../../../shared/text/control-characters';
 import { describeCall } from '../../sessions/session-state';
 import { exitCodes, flagOption, writeLine, type CliCommand } from '../cli-command';
 import { localTime } from './checkpoint-command';
 import { withSessionLogs } from './sessions-command-support';
 
-/** One line of text, at most `max` characters. */
+/** One line of text, at most `max` characters, control characters escaped. */
 function clip(text: string, max = 120): string {
-  const line = text.replace(/\s+/gu, ' ').trim();
+  const line = escapeControls(text.replace(/\s+/gu, ' ').trim());
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
@@ -26,8 +27,8 @@ function entryLines(entry: HistoryEntry): string[] {
 export function historyText(history: SessionHistory): string[] {
   const { session } = history;
   const lines = [
-    `Session ${session.id}: ${session.agent}${session.client === undefined ? '' : ` (${session.client})`}, ${session.status}`,
-    `  workspace: ${session.roots.join(', ') || '(none)'}${session.cwd === undefined ? '' : `  cwd: ${session.cwd}`}`,
+    `Session ${session.id}: ${escapeControls(session.agent)}${session.client === undefined ? '' : ` (${escapeControls(session.client)})`}, ${session.status}`,
+    `  workspace: ${escapeControls(session.roots.join(', ')) || '(none)'}${session.cwd === undefined ? '' : `  cwd: ${escapeControls(session.cwd)}`}`,
     `  opened ${localTime(session.createdAt)}, last active ${localTime(session.updatedAt)}, ${session.toolCallCount} tool call(s)`,
     ...session.warnings.map((warning) => `  ! ${warning}`),
   ];

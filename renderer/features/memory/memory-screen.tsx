@@ -7,6 +7,7 @@ import { useNow } from '../../components/use-now';
 import { idle } from '../../model/load-state';
 import { memoryFileKey, memoryTargets } from '../../model/memory-files';
 import { useAppStore } from '../../stores/store-context';
+import { escapeControls } from '../../../shared/text/control-characters';
 
 /** The agents' memory files: entries, usage against the limit, external edits as they happen, drift and adoption. */
 export function MemoryScreen() {
@@ -71,7 +72,7 @@ export function MemoryScreen() {
           </div>
         )}
         <span className="mono subtle" title={`Source: ${directory.source}`}>
-          {directory.path}
+          {escapeControls(directory.path)}
         </span>
         <span className="spacer" />
         <span className="badge" data-kind={directory.isWatched ? 'running' : 'drift'} data-testid="memory-watched">

@@ -9,6 +9,7 @@ import { isLive } from '../../model/session-list';
 import { laneClass } from '../../model/session-lanes';
 import { useAppStore } from '../../stores/store-context';
 import { SessionsEmpty } from './sessions-empty';
+import { escapeControls } from '../../../shared/text/control-characters';
 
 /** Every agent session, live, side by side; a session's transcript with turn undo. */
 export function SessionsScreen() {
@@ -98,10 +99,10 @@ export function SessionsScreen() {
           )}
         </div>
         {open !== undefined && (
-          <aside className={`transcript-panel ${laneClass(lanes, open.id)}`} aria-label={`Transcript of ${open.agent}`} data-testid="transcript-panel">
+          <aside className={`transcript-panel ${laneClass(lanes, open.id)}`} aria-label={`Transcript of ${escapeControls(open.agent)}`} data-testid="transcript-panel">
             <header className="transcript-panel-head">
               <span className="lane-dot" aria-hidden="true" />
-              <h3>{open.agent}</h3>
+              <h3>{escapeControls(open.agent)}</h3>
               <span className="mono subtle">{open.id}</span>
               <span className="spacer" />
               <button type="button" className="button button-quiet button-small" onClick={() => navigate({ screen: 'sessions' })} aria-label="Close the transcript (Esc)">

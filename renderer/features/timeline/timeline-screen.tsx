@@ -9,6 +9,7 @@ import { RestoreDialog } from './restore-dialog';
 import { TimelineEmpty } from './timeline-empty';
 import { TimelineFilters } from './timeline-filters';
 import { TimelineList } from './timeline-list';
+import { escapeControls } from '../../../shared/text/control-characters';
 
 const noEntries: readonly TimelineEntry[] = [];
 
@@ -78,10 +79,10 @@ export function TimelineScreen() {
           value={routeDir ?? ''}
           onChange={(event) => navigate({ screen: 'timeline', dir: event.target.value })}
         >
-          {routeDir !== undefined && !directories.some((directory) => directory.dir === routeDir) && <option value={routeDir}>{routeDir}</option>}
+          {routeDir !== undefined && !directories.some((directory) => directory.dir === routeDir) && <option value={routeDir}>{escapeControls(routeDir)}</option>}
           {directories.map((directory) => (
-            <option key={directory.dir} value={directory.dir} title={directory.dir}>
-              {baseName(directory.dir)} — {directory.dir} ({directory.count}){directory.exists ? '' : ' · missing'}
+            <option key={directory.dir} value={directory.dir} title={escapeControls(directory.dir)}>
+              {escapeControls(baseName(directory.dir))} — {escapeControls(directory.dir)} ({directory.count}){directory.exists ? '' : ' · missing'}
             </option>
           ))}
         </select>
