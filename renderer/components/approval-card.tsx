@@ -1,6 +1,7 @@
 import type { KeyboardEvent } from 'react';
 import type { Approval } from '../../shared/contract/approvals-contract';
 import type { AppErrorData } from '../../shared/errors';
+import { maskSecretValues } from '../../shared/secrets/mask-secret-values';
 import { formatClock } from '../model/format';
 import { Countdown } from './countdown';
 import { ErrorNotice } from './error-notice';
@@ -39,7 +40,7 @@ export function ApprovalCard({
       data-testid="approval-card"
       data-approval-id={approval.id}
       data-state={deciding === undefined ? 'waiting' : `sending-${deciding}`}
-      aria-label={`${approval.tool} waiting for approval: ${approval.summary}`}
+      aria-label={`${approval.tool} waiting for approval: ${maskSecretValues(approval.summary)}`}
     >
       <header className="approval-head">
         <span className="lane-dot" aria-hidden="true" />
@@ -51,7 +52,7 @@ export function ApprovalCard({
         <Countdown deadline={approval.expiresAt} now={now} label="Denied in" />
       </header>
       <pre className="approval-command" data-testid="approval-command">
-        {approval.summary}
+        {maskSecretValues(approval.summary)}
       </pre>
       <dl className="approval-facts">
         {approval.cwd !== undefined && (

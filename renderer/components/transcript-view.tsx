@@ -1,4 +1,5 @@
 import type { HistoryToolCall, HistoryTurn, SessionHistory } from '../../shared/contract/sessions-contract';
+import { maskSecretValues } from '../../shared/secrets/mask-secret-values';
 import { baseName, formatClock, shortId } from '../model/format';
 import { summarizeArguments } from '../model/tool-call-summary';
 
@@ -17,7 +18,7 @@ function ToolCallEntry({ call, onOpenCheckpoint }: { readonly call: HistoryToolC
         {call.durationMs !== undefined && <span className="subtle">{Math.round(call.durationMs)} ms</span>}
       </div>
       {call.reason !== undefined && <div className="transcript-note">{call.reason}</div>}
-      {!call.result.ok && <div className="transcript-error">{call.result.error.message}</div>}
+      {!call.result.ok && <div className="transcript-error">{maskSecretValues(call.result.error.message)}</div>}
       {call.isInterrupted && <div className="transcript-error">Interrupted: Vigil stopped before this call finished; it may have partly run.</div>}
       {call.checkpointProblems.map((problem) => (
         <div key={problem} className="transcript-error">
@@ -84,7 +85,7 @@ function TurnBlock({
           entry.kind === 'message' ? (
             <li key={index} className="transcript-message" data-role={entry.role} data-testid="transcript-message">
               <span className="transcript-role">{entry.role === 'user' ? 'User' : 'Agent'}</span>
-              <span className="transcript-text">{entry.text}</span>
+              <span className="transcript-text">{maskSecretValues(entry.text)}</span>
             </li>
           ) : (
             <ToolCallEntry key={entry.callId} call={entry} onOpenCheckpoint={onOpenCheckpoint} />

@@ -6,15 +6,15 @@ import { TranscriptView } from '../../components/transcript-view';
 import { useNow } from '../../components/use-now';
 import { pendingBySession } from '../../model/approval-list';
 import { isLive } from '../../model/session-list';
-import { laneClass } from '../../model/session-lanes';
+import { sessionColourClass } from '../../model/session-lanes';
 import { useAppStore } from '../../stores/store-context';
 import { SessionsEmpty } from './sessions-empty';
 
 /** Every agent session, live, side by side; a session's transcript with turn undo. */
 export function SessionsScreen() {
   const sessions = useAppStore((state) => state.sessions);
+  const olderCount = useAppStore((state) => state.olderSessionCount);
   const load = useAppStore((state) => state.sessionsLoad);
-  const lanes = useAppStore((state) => state.sessionLanes);
   const approvals = useAppStore((state) => state.approvals);
   const transcript = useAppStore((state) => state.transcript);
   const rewind = useAppStore((state) => state.rewind);
@@ -22,6 +22,7 @@ export function SessionsScreen() {
   const home = useAppStore((state) => state.appInfo?.home);
   const navigate = useAppStore((state) => state.navigate);
   const loadSessions = useAppStore((state) => state.loadSessions);
+  const loadOlderSessions = useAppStore((state) => state.loadOlderSessions);
   const openTranscript = useAppStore((state) => state.openTranscript);
   const closeTranscript = useAppStore((state) => state.closeTranscript);
   const planRewind = useAppStore((state) => state.planRewind);
@@ -56,12 +57,15 @@ export function SessionsScreen() {
   const pending = pendingBySession(approvals);
   const live = sessions.filter(isLive);
   const ended = sessions.filter((session) => !isLive(session));
+  const disconnectedCount = ended.filter((session) => session.status === 'disconnected').length;
+  const endedCount = ended.length - disconnectedCount;
+  const counts = [`${live.length} live`, ...(disconnectedCount > 0 ? [`${disconnectedCount} disconnected`] : []), ...(endedCount > 0 ? [`${endedCount} ended`] : [])];
   const open = sessions.find((session) => session.id === openId);
   const card = (session: (typeof sessions)[number]) => (
     <SessionCard
       key={session.id}
       session={session}
-      laneClass={laneClass(lanes, session.id)}
+      laneClass={sessionColourClass(session.id)}
       pendingApprovals={pending.get(session.id) ?? 0}
       isOpen={session.id === openId}
       now={now}
@@ -75,7 +79,7 @@ export function SessionsScreen() {
       <div className="screen-header">
         <h2>Sessions</h2>
         <span className="muted" data-testid="sessions-count">
-          {live.length} live{ended.length > 0 ? ` · ${ended.length} ended` : ''}
+          {counts.join(' · ')}
         </span>
       </div>
       <div className={`sessions-body ${open === undefined ? '' : 'has-transcript'}`}>
@@ -86,19 +90,24 @@ export function SessionsScreen() {
           </div>
           {ended.length > 0 && live.length > 0 && (
             <details className="sessions-ended">
-              <summary>Ended ({ended.length})</summary>
+              <summary>Disconnected or ended ({ended.length})</summary>
               <div className="sessions-grid">{ended.map(card)}</div>
             </details>
           )}
           {ended.length > 0 && live.length === 0 && (
-            <section className="sessions-ended" aria-label="Ended sessions">
-              <h3 className="sessions-ended-title">Ended</h3>
+            <section className="sessions-ended" aria-label="Disconnected or ended sessions">
+              <h3 className="sessions-ended-title">Disconnected or ended</h3>
               <div className="sessions-grid">{ended.map(card)}</div>
             </section>
           )}
+          {olderCount > 0 && (
+            <button type="button" className="button button-quiet" data-testid="sessions-older" onClick={() => void loadOlderSessions()}>
+              Show {olderCount} older session{olderCount === 1 ? '' : 's'}
+            </button>
+          )}
         </div>
         {open !== undefined && (
-          <aside className={`transcript-panel ${laneClass(lanes, open.id)}`} aria-label={`Transcript of ${open.agent}`} data-testid="transcript-panel">
+          <aside className={`transcript-panel ${sessionColourClass(open.id)}`} aria-label={`Transcript of ${open.agent}`} data-testid="transcript-panel">
             <header className="transcript-panel-head">
               <span className="lane-dot" aria-hidden="true" />
               <h3>{open.agent}</h3>
