@@ -7,10 +7,9 @@ import type { HttpRoute } from '../transport/http-route';
 import { defaultMcpSessionIdleMs, type GatewayDependencies } from './gateway-dependencies';
 import { createMcpAgentServer, type McpAgentServer } from './mcp-agent-server';
 import { readCwdParameter } from './mcp-workspace';
+import { maxMcpBodyBytes } from './mcp-limits';
 import { readJsonBody } from './read-json-body';
 
-/** The largest MCP request body accepted (a write_file of a large file fits). */
-export const maxMcpBodyBytes = 16 * 1024 * 1024;
 
 interface McpHttpSession {
   readonly transport: StreamableHTTPServerTransport;
