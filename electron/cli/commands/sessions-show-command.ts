@@ -28,7 +28,7 @@ export function historyText(history: SessionHistory): string[] {
   const lines = [
     `Session ${session.id}: ${session.agent}${session.client === undefined ? '' : ` (${session.client})`}, ${session.status}`,
     `  workspace: ${session.roots.join(', ') || '(none)'}${session.cwd === undefined ? '' : `  cwd: ${session.cwd}`}`,
-    `  opened ${localTime(session.createdAt)}, last active ${localTime(session.updatedAt)}, ${session.toolCallCount} tool call(s)`,
+    `  opened ${localTime(session.createdAt)}, last active ${localTime(session.lastActiveAt)}, ${session.toolCallCount} tool call(s)`,
     ...session.warnings.map((warning) => `  ! ${warning}`),
   ];
   for (const turn of history.turns) {
