@@ -35,14 +35,24 @@ export function isElidedText(value: unknown): value is ElidedText {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'elided-text';
 }
 
+/**
+ * A copy of a short string that shares no memory with the strings it was made from. V8 makes a
+ * slice of a long string a view that keeps the whole of it alive (and a concatenation keeps its
+ * parts): a 200-character preview of a 200 KB write would hold all 200 KB for as long as the
+ * session lives.
+ */
+function detached(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
+}
+
 /** The start of a text with secret-looking values masked; a secret cut by the preview's end is still masked. */
 export function maskedPreview(text: string, length = previewChars): string {
   // Masked over a wider window than kept, so a key that straddles the cut is recognised whole.
   const window = maskSecretValues(text.slice(0, length + 512));
-  if (window.length <= length) return window;
+  if (window.length <= length) return detached(window);
   const markStart = window.lastIndexOf(maskedMark, length);
   const end = markStart !== -1 && markStart + maskedMark.length > length ? markStart + maskedMark.length : length;
-  return window.slice(0, end);
+  return detached(window.slice(0, end));
 }
 
 /** A long or secret text as an `elided-text`. */
@@ -54,14 +64,14 @@ export function elideText(text: string, reason: ElidedText['reason']): ElidedTex
 
 /** Prose (a message, an error message) masked and cut to `max` characters, saying how much was dropped. */
 export function condenseProse(text: string, max = proseChars): string {
-  if (text.length <= max) return maskSecretValues(text);
+  if (text.length <= max) return detached(maskSecretValues(text));
   return `${maskedPreview(text, max)}\n[… ${text.length - max} more characters not kept in the session log]`;
 }
 
 function condenseString(text: string, key: string | undefined, options: CondenseOptions): unknown {
-  if (key !== undefined && metadataKeys.has(key)) return text.length <= metadataChars ? maskSecretValues(text) : elideText(text, 'long');
+  if (key !== undefined && metadataKeys.has(key)) return text.length <= metadataChars ? detached(maskSecretValues(text)) : elideText(text, 'long');
   if (options.isSecret === true) return elideText(text, 'secret');
-  return text.length <= previewChars ? maskSecretValues(text) : elideText(text, 'long');
+  return text.length <= previewChars ? detached(maskSecretValues(text)) : elideText(text, 'long');
 }
 
 function condenseAt(value: unknown, key: string | undefined, options: CondenseOptions, depth: number): unknown {
