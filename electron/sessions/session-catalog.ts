@@ -6,14 +6,18 @@ import type { Logger } from '../logging/logger';
 import { listSessionLogs, loadSessionLog, type SessionLogFile } from './load-session-logs';
 import type { SessionEntry } from './session-entry';
 import { defaultSessionMaxAgeMs, pruneSessionLogs, sessionPruneIntervalMs } from './session-retention';
-import { toBrief, type SessionState } from './session-state';
+import { SessionLogWriter } from './session-log';
+import type { SessionRecord } from './session-records';
+import { applyRecord, toBrief, type SessionState } from './session-state';
 
 /** Where a catalog's logs are and how many it reads at start. */
 export interface SessionCatalogOptions {
   readonly directory: string;
   readonly logger: Logger;
-  /** Problems found in a log at start-up (a torn last line), for the log and the UI. */
+  /** Problems found in a log at start-up (a torn last line) or when writing it, for the log and the UI. */
   readonly report: (message: string) => void;
+  /** A session changed in memory (its log write is under way). */
+  readonly changed: (entry: SessionEntry) => void;
   readonly shownAtStart?: number;
   readonly maxAgeMs?: number;
 }
@@ -139,6 +143,30 @@ export class SessionCatalog {
   /** The full state to read: the loaded one, or one read from the log and not kept. */
   async peek(entry: SessionEntry): Promise<SessionState> {
     return entry.state ?? entry.loading ?? this.#readState(entry.file);
+  }
+
+  /**
+   * Applies records to a session (loading its state first when it is unloaded) and queues them to
+   * its log in the same tick, so log order is state order; resolves once they are on disk, then
+   * unloads the session again if nobody is connected to it.
+   */
+  async commit(entry: SessionEntry, records: readonly SessionRecord[], options: { readonly durable?: boolean } = {}): Promise<void> {
+    const state = entry.state ?? (await this.loaded(entry));
+    const writer = (entry.writer ??= new SessionLogWriter(entry.file, { isTorn: entry.isTorn }));
+    entry.isTorn = false;
+    for (const record of records) applyRecord(state, record);
+    entry.brief = toBrief(state);
+    entry.isClosed = state.isClosed;
+    const written = Promise.all(records.map((record) => writer.append(record, options)));
+    this.#options.changed(entry);
+    try {
+      await written;
+    } catch (error) {
+      this.#options.report(`Session ${entry.id}: the log could not be written (${(error as Error).message}); the change is live but not on disk.`);
+      throw new AppError('io_error', `The session log could not be written: ${(error as Error).message}. Check the free space and permissions of ${this.#options.directory}.`, { sessionId: entry.id });
+    } finally {
+      await this.settle(entry);
+    }
   }
 
   /** Unloads a session nobody is connected to and nothing runs in: its log is closed, its state dropped. */

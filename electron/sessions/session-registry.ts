@@ -10,10 +10,9 @@ import { condenseProse } from './logged-value';
 import { parseOpenSessionRequest, resolveSessionPlace } from './open-session-request';
 import { SessionCatalog } from './session-catalog';
 import { compareSummaries, entryStatus, type SessionEntry } from './session-entry';
-import { SessionLogWriter } from './session-log';
 import type { SessionRecord } from './session-records';
 import type { SessionRewinder } from './session-rewinder';
-import { applyRecord, initialState, toBrief, toHistory, type SessionState } from './session-state';
+import { initialState, toBrief, toHistory, type SessionState } from './session-state';
 import type { AppendMessageRequest, BeginTurnRequest, OpenSessionRequest, SessionHistory, SessionRewoundEvent, SessionService } from './session-types';
 
 /** What the session registry needs from the rest of the core. */
@@ -60,6 +59,7 @@ export class SessionRegistry implements SessionService {
       directory: options.directory,
       logger: options.logger,
       report: (message) => this.#report(message),
+      changed: (entry) => this.notifyChanged(entry.id),
       ...(options.shownAtStart === undefined ? {} : { shownAtStart: options.shownAtStart }),
       ...(options.maxAgeMs === undefined ? {} : { maxAgeMs: options.maxAgeMs }),
     });
@@ -294,23 +294,8 @@ export class SessionRegistry implements SessionService {
     await this.#catalog.dispose();
   }
 
-  async #commit(entry: SessionEntry, records: readonly SessionRecord[], options: { readonly durable?: boolean } = {}): Promise<void> {
-    const state = entry.state ?? (await this.#catalog.loaded(entry));
-    const writer = (entry.writer ??= new SessionLogWriter(entry.file, { isTorn: entry.isTorn }));
-    entry.isTorn = false;
-    for (const record of records) applyRecord(state, record);
-    entry.brief = toBrief(state);
-    entry.isClosed = state.isClosed;
-    const written = Promise.all(records.map((record) => writer.append(record, options)));
-    this.notifyChanged(entry.id);
-    try {
-      await written;
-    } catch (error) {
-      this.#report(`Session ${entry.id}: the log could not be written (${(error as Error).message}); the change is live but not on disk.`);
-      throw new AppError('io_error', `The session log could not be written: ${(error as Error).message}. Check the free space and permissions of ${this.#options.directory}.`, { sessionId: entry.id });
-    } finally {
-      await this.#catalog.settle(entry);
-    }
+  #commit(entry: SessionEntry, records: readonly SessionRecord[], options: { readonly durable?: boolean } = {}): Promise<void> {
+    return this.#catalog.commit(entry, records, options);
   }
 
   /** A turn-ended record when a turn is open (closing, disconnecting, a new turn). */
