@@ -22,8 +22,8 @@ const keepFirst = (match: string, prefix: string): string => `${prefix}${maskedM
 const secretFormats: readonly SecretFormat[] = [
   {
     name: 'private key block',
-    // A preview may cut the block short: mask to its end, or to the end of the text.
-    pattern: /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/gu,
+    // A preview may cut the block short: mask to its end, or to the end of the text (or of the quoted string it is in).
+    pattern: /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----[^"]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?=")|$)/gu,
     replace: (_match, kind) => `-----BEGIN ${kind}----- ${maskedMark} -----END ${kind}-----`,
   },
   { name: 'AWS access key id', pattern: /\b((?:AKIA|ASIA|ABIA|ACCA|AROA|AIDA))[0-9A-Z]{16}\b/gu, replace: keepFirst },
