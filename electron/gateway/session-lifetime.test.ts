@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionStatus, SessionSummary } from '../../shared/contract/sessions-contract';
+import { VigilAgentClient } from '../../agent-client/vigil-agent-client';
 import { startServe } from '../server/start-serve';
 import { silentLogger } from '../logging/logger';
 import { connectMcpClient, startServeFixture, type ServeFixture } from './test-support/gateway-fixture';
@@ -127,5 +128,22 @@ describe('MCP sessions have a true lifetime', () => {
     });
     const after = restarted.core.sessions.get(before.id);
     expect(after).toMatchObject({ status: 'disconnected', lastActiveAt: before.lastActiveAt, toolCallCount: 1 });
+  });
+
+  it('a /agent client whose socket drops is disconnected after the grace time (not ended), and session.open with its id revives it', async () => {
+    const fixture = await startServeFixture({ gateway: { agentDetachGraceMs: 0 } });
+    cleanups.push(() => fixture.close());
+    const first = await VigilAgentClient.connect({ url: fixture.baseUrl, token: fixture.token, reconnect: false });
+    const session = await first.openSession({ agent: 'rpc-agent', roots: [fixture.workspace] });
+    await session.beginTurn('work');
+    const dropped = untilStatus(fixture, () => session.id, 'disconnected');
+    await first.close();
+    expect(await dropped).toMatchObject({ isTurnOpen: false });
+
+    const second = await VigilAgentClient.connect({ url: fixture.baseUrl, token: fixture.token, reconnect: false });
+    cleanups.push(() => second.close());
+    const again = await second.openSession({ agent: 'rpc-agent', roots: [fixture.workspace], sessionId: session.id });
+    expect(again.id).toBe(session.id);
+    expect(fixture.running.core.sessions.get(session.id).status).toBe('idle');
   });
 });
