@@ -119,8 +119,3 @@ export function secretPathReason(filePath: string): string | undefined {
   const extension = dot <= 0 ? '' : name.slice(dot + 1).toLowerCase();
   return secretExtensions.has(extension) ? `it is a key or secret store (*.${extension})` : undefined;
 }
-
-/** The secret patterns in words, for the README and `vigil checkpoints status`. */
-export function describeSecretPaths(): string {
-  return `.env*, ${[...secretFileNames].join(', ')}, *.${[...secretExtensions].join(', *.')}, anything in ${[...secretDirectoryNames].join(', ')}`;
-}
