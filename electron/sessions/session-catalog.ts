@@ -5,7 +5,7 @@ import { parseOrThrow } from '../../shared/validation';
 import type { Logger } from '../logging/logger';
 import { listSessionLogs, loadSessionLog, type SessionLogFile } from './load-session-logs';
 import type { SessionEntry } from './session-entry';
-import { defaultSessionMaxAgeMs, pruneSessionLogs, sessionPruneIntervalMs } from './session-retention';
+import { pruneSessionLogs, sessionPruneIntervalMs } from './session-retention';
 import { SessionLogWriter } from './session-log';
 import type { SessionRecord } from './session-records';
 import { applyRecord, toBrief, type SessionState } from './session-state';
@@ -19,6 +19,7 @@ export interface SessionCatalogOptions {
   /** A session changed in memory (its log write is under way). */
   readonly changed: (entry: SessionEntry) => void;
   readonly shownAtStart?: number;
+  /** Retention (`sessions.maxDays`); without it nothing is ever deleted (a read-only CLI listing). */
   readonly maxAgeMs?: number;
 }
 
@@ -40,29 +41,30 @@ export class SessionCatalog {
     this.#options = options;
   }
 
-  get #maxAgeMs(): number {
-    return this.#options.maxAgeMs ?? defaultSessionMaxAgeMs;
-  }
-
-  /** Deletes expired logs, reads the most recent sessions' summaries, and prunes every few hours from now on. */
+  /** Deletes expired logs (with retention), reads the most recent sessions' summaries, and prunes every few hours from now on. */
   async load(): Promise<void> {
     const files = await listSessionLogs(this.#options.directory);
-    const deleted = new Set(await pruneSessionLogs(files.map((file) => ({ ...file, lastActiveAt: file.modifiedAt })), Date.now() - this.#maxAgeMs, this.#maxAgeMs, this.#options.logger));
+    const { maxAgeMs } = this.#options;
+    const expired = maxAgeMs === undefined ? [] : await pruneSessionLogs(files.map((file) => ({ ...file, lastActiveAt: file.modifiedAt })), Date.now() - maxAgeMs, maxAgeMs, this.#options.logger);
+    const deleted = new Set(expired);
     const kept = files.filter((file) => !deleted.has(file.id));
     const shown = this.#options.shownAtStart ?? defaultShownAtStart;
     for (const file of kept.slice(0, shown)) await this.#read(file, true);
     for (const file of kept.slice(shown)) this.#unread.set(file.id, file);
-    this.#pruneTimer ??= setInterval(() => void this.prune(), Math.min(sessionPruneIntervalMs, this.#maxAgeMs));
+    if (maxAgeMs === undefined) return;
+    this.#pruneTimer ??= setInterval(() => void this.prune(), Math.min(sessionPruneIntervalMs, maxAgeMs));
     this.#pruneTimer.unref();
   }
 
   /** Deletes the logs of sessions that are not connected, run nothing, and were last active more than `maxAgeMs` ago. */
   async prune(): Promise<readonly string[]> {
+    const { maxAgeMs } = this.#options;
+    if (maxAgeMs === undefined) return [];
     const candidates = [...this.#entries.values()]
       .filter((entry) => !entry.isConnected && entry.running === 0)
       .map((entry) => ({ id: entry.id, file: entry.file, lastActiveAt: Date.parse(entry.brief.lastActiveAt) }));
     const unread = [...this.#unread.values()].map((file) => ({ ...file, lastActiveAt: file.modifiedAt }));
-    const deleted = await pruneSessionLogs([...candidates, ...unread], Date.now() - this.#maxAgeMs, this.#maxAgeMs, this.#options.logger);
+    const deleted = await pruneSessionLogs([...candidates, ...unread], Date.now() - maxAgeMs, maxAgeMs, this.#options.logger);
     for (const id of deleted) {
       // A session that came back while its log was being deleted keeps its entry (and starts a new log).
       if (this.#entries.get(id)?.isConnected !== true) this.#entries.delete(id);

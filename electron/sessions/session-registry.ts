@@ -27,7 +27,7 @@ export interface SessionRegistryOptions {
   readonly rewinder?: SessionRewinder;
   /** How many sessions start-up reads, the most recently changed (default 200); older ones are read on demand. */
   readonly shownAtStart?: number;
-  /** Logs of sessions that are not connected and had no activity for this long are deleted (`sessions.maxDays`). */
+  /** Logs of sessions that are not connected and had no activity for this long are deleted (`sessions.maxDays`); without it, none. */
   readonly maxAgeMs?: number;
 }
 

@@ -1,9 +1,6 @@
 import { rm } from 'node:fs/promises';
 import type { Logger } from '../logging/logger';
 
-/** The default age after which the log of a session that is not connected is deleted. */
-export const defaultSessionMaxAgeMs = 30 * 86_400_000;
-
 /** How often a running core prunes old session logs (they are pruned at start-up too). */
 export const sessionPruneIntervalMs = 6 * 3_600_000;
 
