@@ -37,9 +37,14 @@ const excludedExtensions = new Set([
 /** Hermes Agent's flock sidecars of memory files: replacing or deleting one in a restore would void the lock held on it. */
 const memoryLockSidecars = new Set(['MEMORY.md.lock', 'USER.md.lock']);
 
+/** Environment files (`.env`, `.env.local`, …): the secret part of the exclusion list, never stored. */
+function isEnvironmentFile(name: string): boolean {
+  return name.startsWith('.env');
+}
+
 /** Single files never stored: secrets (`.env`, `.env.local`, …), OS litter and memory lock sidecars. */
 function isExcludedFileName(name: string): boolean {
-  if (name.startsWith('.env') || memoryLockSidecars.has(name)) return true;
+  if (isEnvironmentFile(name) || memoryLockSidecars.has(name)) return true;
   if (name === '.DS_Store' || name === 'Thumbs.db' || name === 'desktop.ini') return true;
   const dot = name.lastIndexOf('.');
   if (dot <= 0 || dot === name.length - 1) return false;
@@ -81,4 +86,36 @@ export function describeExclusions(): string {
     `folders: ${[...excludedDirectoryNames].join(', ')}, *.egg-info`,
     `files: .env*, .DS_Store, Thumbs.db, desktop.ini, MEMORY.md.lock, USER.md.lock, and *.${[...excludedExtensions].join(', *.')}`,
   ].join('\n');
+}
+
+/** Folders whose every file is a credential (at any depth). */
+const secretDirectoryNames = new Set(['.ssh', '.gnupg', '.aws', '.azure', '.kube', '.password-store', '.docker']);
+
+/** Files that hold credentials by name. */
+const secretFileNames = new Set([
+  'id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', 'id_ecdsa_sk', 'id_ed25519_sk',
+  '.netrc', '_netrc', '.npmrc', '.pypirc', '.git-credentials', '.pgpass', '.my.cnf', '.vault-token', '.htpasswd',
+  'credentials', 'credentials.json', 'credentials.toml', 'credentials.yml', 'credentials.yaml', 'credentials.tfrc.json',
+  'secrets.json', 'secrets.yml', 'secrets.yaml', 'secrets.toml', 'service-account.json', 'keyfile.json',
+]);
+
+/** Extensions of private keys, key stores and encrypted secrets. */
+const secretExtensions = new Set(['pem', 'key', 'p12', 'pfx', 'jks', 'keystore', 'ppk', 'kdbx', 'gpg', 'age', 'env']);
+
+/**
+ * Why a path holds secrets, or undefined when it does not: `.env*` (the exclusion list's secret
+ * part), private keys and key stores, credential files, anything in a credential folder (`.ssh`,
+ * `.aws`, …). The one definition: session logs never keep what goes to or comes from such a path.
+ */
+export function secretPathReason(filePath: string): string | undefined {
+  const parts = filePath.split(/[\\/]+/).filter((part) => part !== '' && part !== '.');
+  const name = parts.pop();
+  const folder = parts.find((part) => secretDirectoryNames.has(part));
+  if (folder !== undefined) return `it is in a credential folder (${folder})`;
+  if (name === undefined) return undefined;
+  if (isEnvironmentFile(name)) return 'it is an environment file (.env*)';
+  if (secretFileNames.has(name)) return `it is a credential file (${name})`;
+  const dot = name.lastIndexOf('.');
+  const extension = dot <= 0 ? '' : name.slice(dot + 1).toLowerCase();
+  return secretExtensions.has(extension) ? `it is a key or secret store (*.${extension})` : undefined;
 }

@@ -85,7 +85,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   stack.add(() => agents.dispose());
 
   const gatewayConfig = await readConfigSection(paths.config, 'gateway', gatewayConfigSchema);
-  const gateway = createGateway({ sessions: agents.sessions, executor: agents.executor, events, logger, version: vigilVersion, ...gatewayConfig });
+  const gateway = createGateway({ sessions: agents.sessions, executor: agents.executor, events, logger, version: vigilVersion, ...gatewayConfig, mcpSessionIdleMs: agents.sessionSettings.idleMs });
   stack.add(() => gateway.dispose());
 
   const handlers: CallHandlers = {

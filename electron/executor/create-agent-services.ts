@@ -7,6 +7,7 @@ import type { MemoryService } from '../memory/memory-service';
 import { createApprovalHandlers } from '../policy/approval-handlers';
 import { ApprovalService } from '../policy/approval-service';
 import { PolicyEngine } from '../policy/policy-engine';
+import { readSessionSettings, type SessionSettings } from '../sessions/session-config';
 import { createSessionHandlers } from '../sessions/session-handlers';
 import { SessionRegistry } from '../sessions/session-registry';
 import { createSessionRewinder, type RestorePort } from '../sessions/session-rewinder';
@@ -37,6 +38,8 @@ export interface AgentServices {
   readonly executor: RunningToolExecutor;
   readonly approvals: ApprovalService;
   readonly policy: PolicyEngine;
+  /** The `sessions` section of config.json: the idle time before an MCP session is disconnected, log retention. */
+  readonly sessionSettings: SessionSettings;
   readonly handlers: ReturnType<typeof createSessionHandlers> & ReturnType<typeof createApprovalHandlers>;
   dispose(): Promise<void>;
 }
@@ -44,16 +47,19 @@ export interface AgentServices {
 /**
  * Builds sessions (reloading their logs), the policy on config.json, the approvals queue and the
  * tool executor with every tool: read_file, write_file, patch, terminal, and memory when a memory
- * store is given. Sessions show `waiting-approval` while one of their calls waits for a human.
+ * store is given. Sessions show `waiting-approval` while one of their calls waits for a human; the
+ * `sessions` section of config.json sets their idle time and log retention.
  */
 export async function createAgentServices(options: AgentServicesOptions): Promise<AgentServices> {
   const { logger, events } = options;
   const policy = new PolicyEngine({ config: new ConfigFile(options.paths.config), logger });
   const approvals = new ApprovalService({ events, logger, ...(options.canAsk === undefined ? {} : { canAsk: options.canAsk }) });
+  const sessionSettings = await readSessionSettings(options.paths.config);
   const sessions = new SessionRegistry({
     directory: options.paths.sessions,
     logger,
     events,
+    maxAgeMs: sessionSettings.maxAgeMs,
     isWaitingForApproval: (sessionId) => approvals.isWaiting(sessionId),
     ...(options.restore === undefined ? {} : { rewinder: createSessionRewinder({ restore: options.restore, logger }) }),
   });
@@ -72,14 +78,16 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     home: options.home,
     protectedPaths: [options.paths.home],
   });
+  // Nobody would receive the answer of a session that ended or whose agent went away: fail closed.
   const closeSession = sessions.onChanged((session) => {
-    if (session.status === 'ended') approvals.denySession(session.id);
+    if (session.status === 'ended' || session.status === 'disconnected') approvals.denySession(session.id);
   });
   return {
     sessions,
     executor,
     approvals,
     policy,
+    sessionSettings,
     handlers: { ...createSessionHandlers(sessions), ...createApprovalHandlers(approvals) },
     async dispose() {
       closeSession();

@@ -157,7 +157,8 @@ describe('approvals inside the executor', () => {
     stop();
     expect(outcome).toMatchObject({ decision: 'denied', checkpoints: [], result: { ok: false, error: { code: 'timeout' } } });
     expect(statuses).toContain('waiting-approval');
-    expect(statuses.at(-1)).toBe('idle');
+    // The turn is still open once the approval is settled: working, not waiting any more.
+    expect(statuses.at(-1)).toBe('working');
     expect(harness.gitLog(harness.workspace)).toEqual([]);
   });
 

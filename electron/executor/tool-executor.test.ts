@@ -55,18 +55,20 @@ describe('the executor at its edges', () => {
     await expect(harness.executor.execute(sessionId, [], { concurrent: false })).rejects.toMatchObject({ code: 'conflict' });
   });
 
-  it('emits every call as it finishes and logs it, with the live status going running → idle', async () => {
+  it('emits every call as it finishes and logs it, with the live status working through the turn and idle once it ends', async () => {
     const statuses: string[] = [];
     const stop = harness.sessions.onChanged((session) => statuses.push(session.status));
     await harness.executor.execute(sessionId, [{ callId: 'mine', name: 'terminal', arguments: { command: 'echo hi', timeout_ms: 10_000 } }], { concurrent: true });
+    await harness.sessions.endTurn(sessionId);
     stop();
     const called = harness.emitted.filter((event) => event.name === 'sessions:tool-called');
     expect(called).toEqual([{ name: 'sessions:tool-called', payload: { sessionId, turn: 1, call: expect.objectContaining({ callId: 'mine', name: 'terminal', decision: 'allowed', isInterrupted: false }) as unknown } }]);
-    expect(statuses[0]).toBe('running');
+    expect(statuses[0]).toBe('working');
+    expect(statuses.slice(0, -1).every((status) => status === 'working')).toBe(true);
     expect(statuses.at(-1)).toBe('idle');
     expect(harness.sessions.get(sessionId).lastToolCall).toMatchObject({ callId: 'mine', name: 'terminal', summary: 'echo hi', isOk: true });
     const log = readFileSync(path.join(harness.base, 'vigil', 'sessions', `${sessionId}.jsonl`), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string });
-    expect(log.map((record) => record.type)).toEqual(['opened', 'turn-began', 'call', 'result']);
+    expect(log.map((record) => record.type)).toEqual(['opened', 'turn-began', 'call', 'result', 'turn-ended']);
   });
 
   it('never checkpoints the home folder itself, and says so when the turn is undone', async () => {
@@ -110,7 +112,7 @@ describe('a supervisor killed while a call runs', () => {
       await exited;
       const sessions = new SessionRegistry({ directory: path.join(base, 'vigil', 'sessions'), logger: silentLogger, events: { emit: () => undefined } });
       await sessions.load();
-      const [call] = sessions.history(sessionId).turns.flatMap((turn) => turn.entries);
+      const [call] = (await sessions.history(sessionId)).turns.flatMap((turn) => turn.entries);
       expect(call).toMatchObject({ kind: 'tool-call', callId: 'long', decision: 'allowed', isInterrupted: true, result: { ok: false, error: { code: 'cancelled' } }, checkpoints: [{ kind: 'created' }] });
       expect(readFileSync(logFile(), 'utf8')).toContain('"type":"call"');
       await sessions.dispose();

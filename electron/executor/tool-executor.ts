@@ -8,7 +8,9 @@ import type { EventHub } from '../core/event-hub';
 import type { Logger } from '../logging/logger';
 import type { ApprovalService } from '../policy/approval-service';
 import type { PolicyEngine } from '../policy/policy-engine';
-import { capLoggedStrings, type SessionRecord } from '../sessions/session-records';
+import { callSecretReason } from '../sessions/logged-record';
+import { condenseResult, condenseValue } from '../sessions/logged-value';
+import type { SessionRecord } from '../sessions/session-records';
 import type { SessionRegistry } from '../sessions/session-registry';
 import { historyCall } from '../sessions/session-state';
 import { CheckpointGate, type TouchedDirectory } from './checkpoint-gate';
@@ -142,6 +144,16 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
     };
   }
 
+  /**
+   * Whether the call's contents must stay out of the session: it names or touches a secret path
+   * (`.env*`, keys, credentials), judged on the paths as resolved and as given.
+   */
+  function isSecret(item: Item): boolean {
+    const subject = item.prepared?.subject;
+    const resolved = [...(subject?.paths ?? []), ...(subject?.terminal?.touched ?? [])];
+    return callSecretReason({ arguments: item.request.arguments, resolved, relative: item.touched.flatMap((touched) => touched.paths ?? []) }) !== undefined;
+  }
+
   function callRecord(item: Item, session: ExecutionSession): SessionRecord {
     return {
       type: 'call',
@@ -150,7 +162,7 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
       seq: item.seq,
       callId: item.callId,
       name: item.request.name,
-      arguments: capLoggedStrings(item.request.arguments),
+      arguments: condenseValue(item.request.arguments, { isSecret: isSecret(item) }),
       decision: item.decision ?? 'invalid',
       ...(item.reason === undefined ? {} : { reason: item.reason }),
       checkpoints: [...item.checkpoints],
@@ -160,7 +172,8 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
   }
 
   function resultRecord(item: Item): SessionRecord {
-    return { type: 'result', at: new Date().toISOString(), seq: item.seq, result: capLoggedStrings(item.result) as Result<unknown>, durationMs: item.durationMs };
+    const result = item.result ?? fail({ code: 'unexpected', message: 'The call produced no result.' });
+    return { type: 'result', at: new Date().toISOString(), seq: item.seq, result: condenseResult(result, { isSecret: isSecret(item) }), durationMs: item.durationMs };
   }
 
   async function finish(item: Item, session: ExecutionSession): Promise<void> {
@@ -211,7 +224,7 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
   return {
     async execute(sessionId, calls, executeOptions: ExecuteOptions) {
       const batch = validateBatch(calls, executeOptions);
-      const state = options.sessions.openState(sessionId);
+      const state = await options.sessions.activeState(sessionId);
       const stopRunning = options.sessions.startRunning(sessionId);
       try {
         const turn = await options.sessions.ensureTurn(sessionId);

@@ -64,19 +64,15 @@ export function createAgentRpcEndpoint(deps: GatewayDependencies): AgentRpcEndpo
     for (const connection of connections) if (connection.socket.readyState === connection.socket.OPEN) connection.socket.send(frame);
   }
 
-  function closeAbandoned(sessionId: string): void {
+  /** The agent's connection dropped and it did not come back in the grace time: its session is disconnected, not ended. */
+  function disconnectAbandoned(sessionId: string): void {
     graceTimers.delete(sessionId);
     if ((bySession.get(sessionId)?.size ?? 0) > 0) return;
     bySession.delete(sessionId);
-    let isLive: boolean;
-    try {
-      isLive = deps.sessions.get(sessionId).status !== 'ended';
-    } catch {
-      return;
-    }
-    if (!isLive) return;
-    deps.logger.info('closing a session whose agent disconnected', { sessionId });
-    deps.sessions.close(sessionId).catch((error: unknown) => deps.logger.warn('could not close an abandoned session', { sessionId, error }));
+    deps.logger.info('an agent dropped its connection and did not come back: disconnected', { sessionId });
+    deps.sessions
+      .disconnect(sessionId, `its connection dropped and it did not re-attach within ${Math.round(graceMs / 1000)} s`)
+      .catch((error: unknown) => deps.logger.warn('could not mark an abandoned session disconnected', { sessionId, error }));
   }
 
   async function answer(raw: unknown, connection: Connection): Promise<JsonRpcResponse | undefined> {
@@ -167,7 +163,7 @@ export function createAgentRpcEndpoint(deps: GatewayDependencies): AgentRpcEndpo
       for (const sessionId of attached) {
         bySession.get(sessionId)?.delete(connection);
         if ((bySession.get(sessionId)?.size ?? 0) > 0 || graceTimers.has(sessionId)) continue;
-        const timer = setTimeout(() => closeAbandoned(sessionId), graceMs);
+        const timer = setTimeout(() => disconnectAbandoned(sessionId), graceMs);
         timer.unref();
         graceTimers.set(sessionId, timer);
       }

@@ -39,7 +39,7 @@ export function createAgentRpcHandlers(deps: GatewayDependencies): AgentRpcHandl
         ...(params.sessionId === undefined ? {} : { sessionId: params.sessionId }),
       });
       caller.attach(session.id);
-      return { session, history: sessions.history(session.id) };
+      return { session, history: await sessions.history(session.id) };
     },
     'turn.begin': async (params, caller) =>
       sessions.beginTurn(
@@ -68,7 +68,7 @@ export function createAgentRpcHandlers(deps: GatewayDependencies): AgentRpcHandl
       await sessions.endTurn(requireAttached(caller, params.sessionId));
       return {};
     },
-    'session.history': (params, caller) => Promise.resolve(sessions.history(requireAttached(caller, params.sessionId))),
+    'session.history': (params, caller) => sessions.history(requireAttached(caller, params.sessionId)),
     'session.close': async (params, caller) => {
       const session = await sessions.close(requireAttached(caller, params.sessionId));
       caller.detach(params.sessionId);

@@ -12,17 +12,17 @@ export interface GatewayDependencies {
   readonly version: string;
   /** Without a `_meta["vigil/turn"]` mark, an MCP turn ends after this much quiet (default 30 s). */
   readonly turnIdleGapMs?: number;
-  /** An MCP session with no request and no open stream for this long is closed (default 30 min). */
+  /** An MCP session with no request and no open stream for this long is disconnected (`sessions.idleMinutes`, default 10 min). */
   readonly mcpSessionIdleMs?: number;
-  /** How long a JSON-RPC agent's session stays open after its connection drops (default 60 s). */
+  /** How long a JSON-RPC agent's session stays connected after its connection drops, for it to re-attach (default 60 s). */
   readonly agentDetachGraceMs?: number;
 }
 
 /** The default quiet gap that ends an unmarked MCP turn. */
 export const defaultTurnIdleGapMs = 30_000;
 
-/** The default inactivity after which an abandoned MCP session is closed. */
-export const defaultMcpSessionIdleMs = 30 * 60_000;
+/** The default inactivity after which an abandoned MCP session is disconnected (`sessions.idleMinutes`). */
+export const defaultMcpSessionIdleMs = 10 * 60_000;
 
 /** The default time a dropped JSON-RPC agent has to re-attach before its session is closed. */
 export const defaultAgentDetachGraceMs = 60_000;

@@ -30,8 +30,14 @@ export interface McpAgentServer {
   readonly mcp: McpServer;
   /** The Vigil session, once the client has initialized. */
   readonly sessionId: () => string | undefined;
-  /** Closes the connection and ends its session. */
+  /** Closes the connection and ends its session ("ended": the client said goodbye, or its stdin closed). */
   close(): Promise<void>;
+  /** Marks its session disconnected (the client went quiet); the connection stays, so a later request can revive it. */
+  disconnect(reason: string): Promise<void>;
+  /** A request arrived: a disconnected session is connected again. */
+  revive(): Promise<void>;
+  /** Closes the connection without ending the session (Vigil is stopping; the registry records it as disconnected). */
+  shutdown(): Promise<void>;
 }
 
 /** How long a client may take to answer `roots/list`. */
@@ -106,9 +112,10 @@ export function createMcpAgentServer(deps: GatewayDependencies, tools: readonly 
   }
 
   let isEnded = false;
+  let isShutDown = false;
   async function endSession(): Promise<void> {
     tracker?.dispose();
-    if (sessionId === undefined || isEnded) return;
+    if (sessionId === undefined || isEnded || isShutDown) return;
     isEnded = true;
     try {
       await deps.sessions.close(sessionId);
@@ -193,6 +200,26 @@ export function createMcpAgentServer(deps: GatewayDependencies, tools: readonly 
       await mcp.close();
       isClosed = true;
       await endSession();
+    },
+    disconnect: async (reason) => {
+      const id = sessionId;
+      if (id === undefined || isEnded) return;
+      try {
+        await deps.sessions.disconnect(id, reason);
+      } catch (error) {
+        deps.logger.warn('could not mark an MCP session disconnected', { sessionId: id, error });
+      }
+    },
+    revive: async () => {
+      const id = sessionId;
+      if (id === undefined || isEnded || deps.sessions.get(id).status !== 'disconnected') return;
+      await deps.sessions.reconnect(id);
+    },
+    shutdown: async () => {
+      isShutDown = true;
+      tracker?.dispose();
+      await mcp.close();
+      isClosed = true;
     },
   };
 }

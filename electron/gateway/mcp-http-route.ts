@@ -7,17 +7,24 @@ import type { HttpRoute } from '../transport/http-route';
 import { defaultMcpSessionIdleMs, type GatewayDependencies } from './gateway-dependencies';
 import { createMcpAgentServer, type McpAgentServer } from './mcp-agent-server';
 import { readCwdParameter } from './mcp-workspace';
+import { maxMcpBodyBytes } from './mcp-limits';
 import { readJsonBody } from './read-json-body';
 
-/** The largest MCP request body accepted (a write_file of a large file fits). */
-export const maxMcpBodyBytes = 16 * 1024 * 1024;
 
 interface McpHttpSession {
   readonly transport: StreamableHTTPServerTransport;
   readonly agent: McpAgentServer;
   lastSeen: number;
+  /** Requests not answered yet and open SSE streams: while any is open, the client is there. */
   openStreams: number;
+  /** When it was marked disconnected (idle), if it is. */
+  disconnectedAt: number | undefined;
 }
+
+/** How long a disconnected MCP session's connection is kept for a late request to revive it. */
+const keepDisconnectedMs = 24 * 3_600_000;
+/** The most disconnected MCP connections kept; the oldest go first (their sessions stay "disconnected"). */
+const maxDisconnectedKept = 256;
 
 /** The `/mcp` endpoint and the disposer that ends every MCP session. */
 export interface McpHttpEndpoint {
@@ -60,21 +67,52 @@ function offersRoots(body: unknown): boolean {
  * the `Mcp-Session-Id` header) bound to one Vigil session, so that the server can ask the client
  * for its roots and turns can be tracked. `?cwd=` gives the workspace to clients without roots;
  * `?agent=` overrides the client's name. A session with no request and no open stream for
- * `mcpSessionIdleMs` is closed (the client re-initializes if it comes back).
+ * `mcpSessionIdleMs` (`sessions.idleMinutes`) is disconnected: a client that exits without an
+ * HTTP DELETE leaves no live ghost. Its connection is kept a while, and a later request on it
+ * revives the session. An HTTP DELETE ends it.
  */
 export function createMcpHttpEndpoint(deps: GatewayDependencies, tools: readonly Tool[]): McpHttpEndpoint {
   const sessions = new Map<string, McpHttpSession>();
   const idleMs = deps.mcpSessionIdleMs ?? defaultMcpSessionIdleMs;
-  const sweeper = setInterval(() => {
-    const now = Date.now();
-    for (const [id, session] of sessions) {
-      if (session.openStreams === 0 && now - session.lastSeen > idleMs) {
-        deps.logger.info('closing an idle MCP session', { mcpSessionId: id, sessionId: session.agent.sessionId() });
-        void session.agent.close();
-      }
-    }
-  }, Math.min(idleMs, 60_000));
+  const sweeper = setInterval(() => sweep(Date.now()), Math.max(100, Math.min(Math.round(idleMs / 2), 60_000)));
   sweeper.unref();
+
+  function sweep(now: number): void {
+    const disconnected: [string, McpHttpSession][] = [];
+    for (const [id, session] of sessions) {
+      if (session.disconnectedAt !== undefined) {
+        disconnected.push([id, session]);
+        continue;
+      }
+      if (session.openStreams > 0 || now - session.lastSeen <= idleMs) continue;
+      session.disconnectedAt = now;
+      deps.logger.info('an MCP session went quiet: disconnected', { mcpSessionId: id, sessionId: session.agent.sessionId() });
+      void session.agent.disconnect(`no request and no open stream for ${formatMinutes(idleMs)} (sessions.idleMinutes)`);
+    }
+    disconnected.sort((a, b) => (a[1].disconnectedAt ?? 0) - (b[1].disconnectedAt ?? 0));
+    disconnected.forEach(([id, session], index) => {
+      if (now - (session.disconnectedAt ?? now) <= keepDisconnectedMs && disconnected.length - index <= maxDisconnectedKept) return;
+      sessions.delete(id);
+      void session.agent.shutdown();
+    });
+  }
+
+  /** A request on a session: it is seen, counted open until answered, and revived when it was disconnected. */
+  async function attend(session: McpHttpSession, response: ServerResponse): Promise<void> {
+    session.lastSeen = Date.now();
+    session.openStreams += 1;
+    response.once('close', () => {
+      session.openStreams -= 1;
+      session.lastSeen = Date.now();
+    });
+    if (session.disconnectedAt === undefined) return;
+    session.disconnectedAt = undefined;
+    try {
+      await session.agent.revive();
+    } catch (error) {
+      deps.logger.warn('could not revive a disconnected MCP session', { sessionId: session.agent.sessionId(), error });
+    }
+  }
 
   async function startSession(request: IncomingMessage, response: ServerResponse, url: URL, body: unknown): Promise<void> {
     let cwd: string | undefined;
@@ -92,7 +130,7 @@ export function createMcpHttpEndpoint(deps: GatewayDependencies, tools: readonly
       // mid-call (roots/list); otherwise as plain JSON, which costs the client less per call.
       enableJsonResponse: !offersRoots(body),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, agent, lastSeen: Date.now(), openStreams: 0 });
+        sessions.set(id, { transport, agent, lastSeen: Date.now(), openStreams: 0, disconnectedAt: undefined });
       },
       maxRequestBodySize: maxMcpBodyBytes,
     });
@@ -120,14 +158,7 @@ export function createMcpHttpEndpoint(deps: GatewayDependencies, tools: readonly
         sendJsonRpcError(response, 404, -32001, 'Unknown or expired MCP session: initialize again.');
         return;
       }
-      session.lastSeen = Date.now();
-      if (request.method === 'GET') {
-        session.openStreams += 1;
-        response.once('close', () => {
-          session.openStreams -= 1;
-          session.lastSeen = Date.now();
-        });
-      }
+      await attend(session, response);
       await session.transport.handleRequest(request, response);
       return;
     }
@@ -155,7 +186,13 @@ export function createMcpHttpEndpoint(deps: GatewayDependencies, tools: readonly
       clearInterval(sweeper);
       const open = [...sessions.values()];
       sessions.clear();
-      await Promise.all(open.map((session) => session.agent.close()));
+      // Vigil is stopping, the clients are not: their sessions are recorded as disconnected, not ended.
+      await Promise.all(open.map((session) => session.agent.shutdown()));
     },
   };
+}
+
+function formatMinutes(ms: number): string {
+  const minutes = ms / 60_000;
+  return minutes >= 1 ? `${Math.round(minutes * 10) / 10} min` : `${Math.round(ms / 100) / 10} s`;
 }

@@ -113,7 +113,7 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     expect(text(bad)).toContain('vigil/turn');
     expect(await exists(path.join(fixture.workspace, 'four.txt'))).toBe(false);
 
-    const history = fixture.running.core.sessions.history(sessionOf('marker').id);
+    const history = await fixture.running.core.sessions.history(sessionOf('marker').id);
     const callsPerTurn = history.turns.map((turn) => turn.entries.filter((entry) => entry.kind === 'tool-call').length);
     expect(callsPerTurn).toEqual([2, 1]);
     const userMessages = history.turns.map((turn) => turn.entries.find((entry) => entry.kind === 'message' && entry.role === 'user'));
@@ -140,7 +140,7 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
       }
     });
     await client.callTool({ name: 'write_file', arguments: { path: 'c.txt', content: 'c' } });
-    const turns = sessions.history(id).turns.map((turn) => turn.entries.filter((entry) => entry.kind === 'tool-call').length);
+    const turns = (await sessions.history(id)).turns.map((turn) => turn.entries.filter((entry) => entry.kind === 'tool-call').length);
     expect(turns).toEqual([2, 1]);
     await client.close();
   });

@@ -1,35 +1,32 @@
-import type { Readable, Writable } from 'node:stream';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { untilInputEnds } from './until-input-ends';
 
 /** Where the bridge forwards to, and what it reports. */
 export interface McpStdioBridgeOptions {
   /** The supervisor's `/mcp` URL, with `?cwd=` and `?agent=` already set. */
   readonly url: URL;
   readonly token: string;
-  readonly stdin: Readable;
-  readonly stdout: Writable;
+  /** The client's side: `vigil mcp`'s stdio transport. */
+  readonly downstream: Transport;
   /** One line for the user (stderr): MCP clients show a server's stderr in their logs. */
   readonly report: (line: string) => void;
-  /** Resolves when the bridge should stop (stdin ended, a signal); default: when stdin ends. */
-  readonly stop?: Promise<void>;
 }
 
-/** Resolves once the stdio side has closed (the client went away) and the HTTP session was ended. */
-export type BridgeClosed = Promise<void>;
+/** How long the bridge waits for the supervisor to end its session (HTTP DELETE) when the client goes away. */
+const terminateBudgetMs = 1_000;
 
 /**
  * Relays MCP messages between a client that spawned `vigil mcp` (stdio) and the running
  * supervisor's `/mcp` endpoint (Streamable HTTP), unchanged in both directions: the client's
  * `initialize` (its name, its roots capability), the server's `roots/list` requests, every tool
  * call. So the session is the supervisor's own and shows up live in its UI. When the supervisor
- * cannot be reached, each request is answered with an error that says so.
+ * cannot be reached, each request is answered with an error that says so. Resolves, once both
+ * sides are started, with the function that ends the relay: it ends the supervisor's session
+ * (an HTTP DELETE, given at most a second) and closes both sides.
  */
-export async function runMcpStdioBridge(options: McpStdioBridgeOptions): BridgeClosed {
-  const downstream: Transport = new StdioServerTransport(options.stdin, options.stdout);
+export async function startMcpStdioBridge(options: McpStdioBridgeOptions): Promise<() => Promise<void>> {
+  const { downstream } = options;
   const upstream = new StreamableHTTPClientTransport(options.url, {
     requestInit: { headers: { authorization: `Bearer ${options.token}` } },
   });
@@ -63,12 +60,17 @@ export async function runMcpStdioBridge(options: McpStdioBridgeOptions): BridgeC
   upstream.onerror = (error) => reportOnce(`vigil mcp: ${error.message}`);
   downstream.onerror = (error) => reportOnce(`vigil mcp: ${error.message}`);
 
-  const stop = options.stop ?? untilInputEnds(options.stdin);
   await upstream.start();
   await downstream.start();
-  await stop;
-  await downstream.close();
-  // Ends the supervisor's session at once instead of waiting for it to expire.
-  await upstream.terminateSession().catch(() => undefined);
-  await upstream.close();
+  return async () => {
+    await downstream.close();
+    // Ends the supervisor's session at once instead of leaving it to go idle; a supervisor that does
+    // not answer in time is left to notice on its own (the session then reads "disconnected").
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, terminateBudgetMs);
+      timer.unref();
+      upstream.terminateSession().then(resolve, resolve).finally(() => clearTimeout(timer));
+    });
+    await upstream.close();
+  };
 }

@@ -22,6 +22,22 @@ describe('createFileLogger', () => {
     if (process.platform !== 'win32') expect((await stat(path.join(temp.dir, 'logs'))).mode & 0o777).toBe(0o700);
   });
 
+  it('masks values that look like secrets in the message and in every field, nested ones included', async () => {
+    const temp = await makeTempDir('vigil-logger-');
+    cleanup = temp.remove;
+    const logger = createFileLogger({ directory: path.join(temp.dir, 'logs') });
+    const token = `ghp_${'Ab1Cd2Ef3G'.repeat(4)}`;
+    logger.info(`pushing with ${token}`, { summary: 'curl -H "Authorization: Bearer abcdefghijklmnop1234"', nested: { env: ['DB_PASSWORD=hunter2hunter2'] }, count: 3 });
+    logger.error('failed', { error: new Error(`bad key ${token}`) });
+    await logger.flush();
+    const text = await readFile(path.join(temp.dir, 'logs', 'vigil.log'), 'utf8');
+    expect(text).not.toContain(token.slice(4));
+    expect(text).not.toContain('hunter2hunter2');
+    expect(text).not.toContain('abcdefghijklmnop1234');
+    const [info] = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(info).toMatchObject({ message: 'pushing with ghp_[masked]', nested: { env: ['DB_PASSWORD=[masked]'] }, count: 3 });
+  });
+
   it('rotates by size and keeps only the newest files, losing no line in the kept ones', async () => {
     const temp = await makeTempDir('vigil-logger-');
     cleanup = temp.remove;

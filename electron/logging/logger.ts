@@ -1,5 +1,6 @@
 import { appendFile, mkdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { maskSecretValues } from '../../shared/secrets/mask-secret-values';
 
 /** The log levels, most severe first. */
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
@@ -28,13 +29,16 @@ export interface FileLoggerOptions {
 
 const severity: Readonly<Record<LogLevel, number>> = { error: 0, warn: 1, info: 2, debug: 3 };
 
-/** Serializes an error with its stack so bugs can be diagnosed from the log. */
-function serializeField(value: unknown): unknown {
-  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
-  return value;
+/** Serializes an error with its stack so bugs can be diagnosed from the log; every string has secret-looking values masked. */
+function serializeField(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return maskSecretValues(value);
+  if (value instanceof Error) return { name: value.name, message: maskSecretValues(value.message), stack: value.stack === undefined ? undefined : maskSecretValues(value.stack) };
+  if (typeof value !== 'object' || value === null || depth > 6) return value;
+  if (Array.isArray(value)) return value.map((item) => serializeField(item, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, serializeField(item, depth + 1)]));
 }
 
-/** A JSON-lines logger with size-based rotation; writes are queued, never synchronous. */
+/** A JSON-lines logger with size-based rotation, secret-looking values masked; writes are queued, never synchronous. */
 export function createFileLogger(options: FileLoggerOptions): Logger {
   const fileName = options.fileName ?? 'vigil.log';
   const filePath = path.join(options.directory, fileName);
@@ -59,11 +63,12 @@ export function createFileLogger(options: FileLoggerOptions): Logger {
   }
 
   function log(level: LogLevel, message: string, fields?: Readonly<Record<string, unknown>>): void {
-    const record: Record<string, unknown> = { time: new Date().toISOString(), level, pid: process.pid, message };
+    // Whatever a caller put in a message or a field, a value that looks like a secret never reaches the log.
+    const record: Record<string, unknown> = { time: new Date().toISOString(), level, pid: process.pid, message: maskSecretValues(message) };
     if (fields) for (const [key, value] of Object.entries(fields)) record[key] = serializeField(value);
     const line = `${JSON.stringify(record)}\n`;
     if (options.echo && severity[level] <= severity[options.echo.level]) {
-      options.echo.write(`vigil: ${level}: ${message}\n`);
+      options.echo.write(`vigil: ${level}: ${maskSecretValues(message)}\n`);
     }
     queue = queue
       .then(async () => {

@@ -1,5 +1,7 @@
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { sessionIdSchema } from '../../shared/contract/sessions-contract';
+import { condenseRecord, isSecretCallRecord } from './logged-record';
 import { readSessionLog } from './session-log';
 import { applyRecord, initialState, type SessionState } from './session-state';
 
@@ -9,34 +11,64 @@ export interface LoadedSession {
   readonly isTorn: boolean;
 }
 
-/**
- * Rebuilds every session from the logs in a folder with the same reducer as live updates. A log
- * with problems (a torn last line, a corrupt line) still loads, its problems kept as the session's
- * warnings and reported; a log that cannot be used at all is reported and skipped.
- */
-export async function loadSessionLogs(directory: string, report: (message: string) => void): Promise<LoadedSession[]> {
+/** A session log on disk, before it is read. */
+export interface SessionLogFile {
+  readonly id: string;
+  readonly file: string;
+  /** When it was last appended to: the session's last change. */
+  readonly modifiedAt: number;
+}
+
+/** The session logs of a folder, most recently changed first (only their names and times are read). */
+export async function listSessionLogs(directory: string): Promise<SessionLogFile[]> {
   await mkdir(directory, { recursive: true, mode: 0o700 });
-  const names = (await readdir(directory)).filter((name) => name.endsWith('.jsonl'));
-  const loaded: LoadedSession[] = [];
-  for (const name of names) {
-    const file = path.join(directory, name);
-    try {
-      const contents = await readSessionLog(file);
-      const [first, ...rest] = contents.records;
-      if (first?.type !== 'opened') {
-        report(`The session log ${file} does not start with an "opened" record; it was not loaded.`);
-        continue;
+  const names = (await readdir(directory)).filter((name) => name.endsWith('.jsonl') && sessionIdSchema.safeParse(name.slice(0, -6)).success);
+  const found = await Promise.all(
+    names.map(async (name) => {
+      const file = path.join(directory, name);
+      const stats = await stat(file).catch(() => undefined);
+      return stats?.isFile() === true ? { id: name.slice(0, -6), file, modifiedAt: stats.mtimeMs } : undefined;
+    }),
+  );
+  return found.filter((item) => item !== undefined).sort((a, b) => b.modifiedAt - a.modifiedAt || a.id.localeCompare(b.id));
+}
+
+/**
+ * Rebuilds one session from its log with the same reducer as live updates, record by record as
+ * the file streams in, each condensed first (a log written before condensing keeps its verbatim
+ * contents on disk, never in memory). Problems (a torn last line, a corrupt line) become the
+ * session's warnings and are reported; a log that cannot be used at all is reported and gives
+ * undefined.
+ */
+export async function loadSessionLog(file: string, report: (message: string) => void): Promise<LoadedSession | undefined> {
+  let state: SessionState | undefined;
+  let isUnusable = false;
+  const secretCalls = new Set<number>();
+  try {
+    const contents = await readSessionLog(file, (raw) => {
+      if (isUnusable) return;
+      if (state === undefined) {
+        if (raw.type !== 'opened') {
+          isUnusable = true;
+          return;
+        }
+        state = initialState(raw);
+        return;
       }
-      const state = initialState(first);
-      for (const record of rest) applyRecord(state, record);
-      for (const problem of contents.problems) {
-        state.warnings.push(problem.message);
-        report(`Session ${state.id}: ${problem.message} (${file}).`);
-      }
-      loaded.push({ state, isTorn: contents.isTorn });
-    } catch (error) {
-      report(`The session log ${file} could not be read: ${(error as Error).message}`);
+      if (raw.type === 'call' && isSecretCallRecord(raw)) secretCalls.add(raw.seq);
+      applyRecord(state, condenseRecord(raw, (seq) => secretCalls.has(seq)));
+    });
+    if (state === undefined) {
+      report(`The session log ${file} does not start with an "opened" record; it was not loaded.`);
+      return undefined;
     }
+    for (const problem of contents.problems) {
+      state.warnings.push(problem.message);
+      report(`Session ${state.id}: ${problem.message} (${file}).`);
+    }
+    return { state, isTorn: contents.isTorn };
+  } catch (error) {
+    report(`The session log ${file} could not be read: ${(error as Error).message}`);
+    return undefined;
   }
-  return loaded;
 }

@@ -1,11 +1,14 @@
 import type { PartialCallHandlers } from '../transport/call-handlers';
 import type { SessionService } from './session-types';
 
-/** The handlers of the `sessions:` calls (the UI's live list, history and turn undo). */
+/** The handlers of the `sessions:` calls (the UI's live list, older sessions on request, history and turn undo). */
 export function createSessionHandlers(sessions: SessionService): PartialCallHandlers<'sessions:list' | 'sessions:history' | 'sessions:plan-rewind' | 'sessions:rewind'> {
   return {
-    'sessions:list': () => Promise.resolve({ sessions: [...sessions.list()] }),
-    'sessions:history': (request) => Promise.resolve(sessions.history(request.sessionId)),
+    'sessions:list': async (request) => {
+      if (request.includeOlder === true) await sessions.loadOlder();
+      return { sessions: [...sessions.list()], olderCount: sessions.olderCount() };
+    },
+    'sessions:history': (request) => sessions.history(request.sessionId),
     'sessions:plan-rewind': (request) => sessions.planRewind(request.sessionId, request.toTurn, request.mode),
     'sessions:rewind': (request) => sessions.rewind(request.sessionId, request.toTurn, request.mode, request.planId === undefined ? {} : { planId: request.planId }),
   };

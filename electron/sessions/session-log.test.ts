@@ -68,10 +68,10 @@ describe('session logs survive a SIGKILLed writer', () => {
         const problems: string[] = [];
         const registry = registryAt(run.dir, problems);
         await registry.load();
-        const history = registry.history(run.sessionId);
+        const history = await registry.history(run.sessionId);
         const messages = history.turns.flatMap((turn) => turn.entries).filter((entry) => entry.kind === 'message').map((entry) => entry.text);
         for (let index = 1; index <= run.acknowledged; index += 1) expect(messages).toContain(`message ${index}`);
-        expect(history.session.status).toBe('idle');
+        expect(history.session.status).toBe('disconnected');
         if (isTorn) {
           sawTornLine = true;
           expect(history.session.warnings.join('\n')).toMatch(/cut short .*crash/u);
@@ -103,7 +103,7 @@ describe('session logs survive a SIGKILLed writer', () => {
     const again = registryAt(dir);
     await again.load();
     await again.appendMessage(session.id, { role: 'user', text: 'two' });
-    const texts = again.history(session.id).turns.flatMap((turn) => turn.entries).map((entry) => (entry.kind === 'message' ? entry.text : ''));
+    const texts = (await again.history(session.id)).turns.flatMap((turn) => turn.entries).map((entry) => (entry.kind === 'message' ? entry.text : ''));
     expect(texts).toEqual(['one', 'two']);
     expect(again.get(session.id).warnings).toEqual([expect.stringContaining('not valid JSON'), expect.stringContaining('not a session record')]);
     await again.dispose();

@@ -1,4 +1,5 @@
-import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { sessionRecordSchema, type SessionRecord } from './session-records';
 
 /** A line of a log that could not be used, and why. */
@@ -12,39 +13,59 @@ export interface LogProblem {
 
 /** What reading a log found. */
 export interface LogContents {
+  /** The records, when no `onRecord` callback took them as they were read. */
   readonly records: readonly SessionRecord[];
   readonly problems: readonly LogProblem[];
   /** The file does not end with a newline: the next append must start a new line first. */
   readonly isTorn: boolean;
 }
 
+/** Splits a file into lines as it streams, never holding more than one line; resolves whether the last line lacks its newline. */
+async function forEachLine(file: string, onLine: (line: string, index: number, hasNewline: boolean) => void): Promise<boolean> {
+  let pending: Buffer[] = [];
+  let index = 0;
+  for await (const chunk of createReadStream(file)) {
+    const buffer = chunk as Buffer;
+    let start = 0;
+    for (let newline = buffer.indexOf(0x0a, start); newline !== -1; newline = buffer.indexOf(0x0a, start)) {
+      pending.push(buffer.subarray(start, newline));
+      onLine(Buffer.concat(pending).toString('utf8'), index, true);
+      index += 1;
+      pending = [];
+      start = newline + 1;
+    }
+    if (start < buffer.length) pending.push(buffer.subarray(start));
+  }
+  if (pending.length === 0) return false;
+  onLine(Buffer.concat(pending).toString('utf8'), index, false);
+  return true;
+}
+
 /**
- * Reads a session log. Every complete, valid line is a record; a last line without its newline is
- * a torn write from a crash (reported, never fatal); any other bad line is reported as corrupt and
- * skipped. The file is never modified by reading.
+ * Reads a session log as a stream, one line at a time, so a long log never sits in memory whole.
+ * Every complete, valid line is a record, given to `onRecord` (or collected when it is absent); a
+ * last line without its newline is a torn write from a crash (reported, never fatal); any other
+ * bad line is reported as corrupt and skipped. The file is never modified by reading.
  */
-export async function readSessionLog(file: string): Promise<LogContents> {
-  const text = await readFile(file, 'utf8');
-  const lines = text.split('\n');
-  const isTorn = text.length > 0 && !text.endsWith('\n');
+export async function readSessionLog(file: string, onRecord?: (record: SessionRecord) => void): Promise<LogContents> {
   const records: SessionRecord[] = [];
   const problems: LogProblem[] = [];
-  lines.forEach((line, index) => {
-    const isLast = index === lines.length - 1;
+  const deliver = onRecord ?? ((record: SessionRecord) => records.push(record));
+  const isTorn = await forEachLine(file, (line, index, hasNewline) => {
     if (line.trim() === '') return;
     let parsed: unknown;
     try {
       parsed = JSON.parse(line);
     } catch {
       problems.push(
-        isLast && isTorn
-          ? { line: index + 1, kind: 'torn', message: `line ${index + 1} was cut short (${line.length} characters), most likely by a crash while it was written; it was skipped` }
-          : { line: index + 1, kind: 'corrupt', message: `line ${index + 1} is not valid JSON; it was skipped` },
+        hasNewline
+          ? { line: index + 1, kind: 'corrupt', message: `line ${index + 1} is not valid JSON; it was skipped` }
+          : { line: index + 1, kind: 'torn', message: `line ${index + 1} was cut short (${line.length} characters), most likely by a crash while it was written; it was skipped` },
       );
       return;
     }
     const record = sessionRecordSchema.safeParse(parsed);
-    if (record.success) records.push(record.data);
+    if (record.success) deliver(record.data);
     else problems.push({ line: index + 1, kind: 'corrupt', message: `line ${index + 1} is not a session record (${record.error.issues[0]?.message ?? 'invalid'}); it was skipped` });
   });
   return { records, problems, isTorn };

@@ -12,7 +12,8 @@ import { resultSchema } from '../../shared/contract/wire';
  * The lines of a session log (`$VIGIL_HOME/sessions/<id>.jsonl`): one JSON record per line,
  * appended, never rewritten. Version 1. A tool call is two records — `call` (its decision and
  * checkpoints, written before it runs) and `result` — so a crash in between leaves the call on
- * record as interrupted instead of losing it.
+ * record as interrupted instead of losing it. Arguments and results are kept condensed
+ * (logged-value.ts): metadata, sizes, digests and short masked previews, never whole contents.
  */
 
 const at = z.string();
@@ -57,23 +58,11 @@ export const sessionRecordSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('result'), at, seq: z.number().int().positive(), result: resultSchema, durationMs: z.number().nonnegative() }),
   z.object({ type: z.literal('turn-ended'), at, turn }),
   rewindRecordSchema.extend({ type: z.literal('rewound') }),
+  /** The agent went away without closing: idle past `sessions.idleMinutes`, its stdin closed, its socket dropped, Vigil stopped. */
+  z.object({ type: z.literal('disconnected'), at, reason: z.string() }),
   z.object({ type: z.literal('closed'), at }),
 ]);
 
 /** One line of a session log. */
 export type SessionRecord = z.infer<typeof sessionRecordSchema>;
 
-/** Longest string kept in a log record; longer ones (a huge write_file content) keep their start and say how much was left out. */
-export const maxLoggedStringLength = 64 * 1024;
-
-/** A copy of a JSON value with every string longer than the cap shortened, and said so. */
-export function capLoggedStrings(value: unknown, max = maxLoggedStringLength): unknown {
-  if (typeof value === 'string') {
-    return value.length <= max ? value : `${value.slice(0, max)}\n[… ${value.length - max} more characters not kept in the session log]`;
-  }
-  if (Array.isArray(value)) return value.map((item) => capLoggedStrings(item, max));
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, capLoggedStrings(item, max)]));
-  }
-  return value;
-}

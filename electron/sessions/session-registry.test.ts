@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionSummary } from '../../shared/contract/sessions-contract';
@@ -51,7 +51,7 @@ describe('SessionRegistry', () => {
     await sessions.appendMessage(id, { role: 'assistant', text: 'done' });
     await sessions.endTurn(id);
     await sessions.endTurn(id);
-    const history = sessions.history(id);
+    const history = await sessions.history(id);
     expect(history.turns.map((turn) => [turn.turn, turn.endedAt !== undefined, turn.entries.map((entry) => (entry.kind === 'message' ? `${entry.role}:${entry.text}` : entry.kind))])).toEqual([
       [1, true, ['user:opens turn 1']],
       [2, true, ['user:second', 'assistant:done']],
@@ -60,28 +60,33 @@ describe('SessionRegistry', () => {
     await sessions.dispose();
   });
 
-  it('emits sessions:changed for every change, and closes into "ended" (refusing new turns)', async () => {
+  it('emits sessions:changed for every change: working for the whole turn (not only while a call runs), then idle, then "ended" (refusing new turns)', async () => {
     const sessions = registry();
     await sessions.load();
     const seen: SessionSummary[] = [];
     const stop = sessions.onChanged((session) => seen.push(session));
     const { id } = await sessions.open({ agent: 'a', roots: [workspace] });
     await sessions.beginTurn(id);
+    expect(sessions.get(id).status).toBe('working');
     const stopRunning = sessions.startRunning(id);
-    expect(sessions.get(id).status).toBe('running');
+    expect(sessions.get(id).status).toBe('working');
     stopRunning();
+    // Between calls, inside the turn, the agent is thinking: still working, never "idle".
+    expect(sessions.get(id).status).toBe('working');
+    await sessions.endTurn(id);
+    expect(sessions.get(id).status).toBe('idle');
     const closed = await sessions.close(id);
     stop();
     expect(closed.status).toBe('ended');
-    expect(seen.map((session) => session.status)).toEqual(['idle', 'idle', 'running', 'idle', 'ended']);
-    expect(emitted.filter((event) => event.name === 'sessions:changed')).toHaveLength(5);
+    expect(seen.map((session) => session.status)).toEqual(['idle', 'working', 'working', 'working', 'idle', 'ended']);
+    expect(emitted.filter((event) => event.name === 'sessions:changed')).toHaveLength(6);
     await expect(sessions.beginTurn(id)).rejects.toMatchObject({ code: 'conflict' });
     await expect(sessions.beginTurn('ses_nope')).rejects.toMatchObject({ code: 'not_found' });
     await expect(sessions.beginTurn('../../etc/passwd')).rejects.toMatchObject({ code: 'invalid_request' });
     await sessions.dispose();
   });
 
-  it('reloads every session from its log; unclosed ones come back idle and can be resumed', async () => {
+  it('reloads every session from its log; unclosed ones come back disconnected (nobody is connected after a restart) and can be resumed', async () => {
     const first = registry();
     await first.load();
     const open = await first.open({ agent: 'keeps', roots: [workspace] });
@@ -92,11 +97,13 @@ describe('SessionRegistry', () => {
 
     const second = registry();
     await second.load();
-    expect(second.list().map((session) => [session.agent, session.status])).toEqual([
-      ['keeps', 'idle'],
+    expect(second.list().map((session) => [session.agent, session.status]).sort()).toEqual([
       ['done', 'ended'],
+      ['keeps', 'disconnected'],
     ]);
-    expect(second.get(open.id)).toMatchObject({ currentTurn: 1, isTurnOpen: true });
+    // Shutting down ended its open turn and said why in the log.
+    expect(second.get(open.id)).toMatchObject({ currentTurn: 1, isTurnOpen: false });
+    expect(readFileSync(path.join(base, 'sessions', `${open.id}.jsonl`), 'utf8')).toContain('"type":"disconnected","at":');
     const resumed = await second.open({ agent: 'ignored', roots: [path.join(workspace, 'sub')], sessionId: done.id, client: 'again' });
     expect(resumed).toMatchObject({ id: done.id, agent: 'done', status: 'idle', client: 'again', roots: [path.join(workspace, 'sub')] });
     expect(await second.beginTurn(done.id)).toEqual({ turn: 1 });

@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { z } from 'zod';
-import { messageRoleSchema, sessionIdSchema, type RewindMode, type SessionStatus, type SessionSummary } from '../../shared/contract/sessions-contract';
+import { messageRoleSchema, type RewindMode, type SessionSummary } from '../../shared/contract/sessions-contract';
 import { AppError } from '../../shared/errors';
 import { parseOrThrow } from '../../shared/validation';
 import type { EventHub, Unsubscribe } from '../core/event-hub';
 import { syncDirectory } from '../files/sync-directory';
 import type { Logger } from '../logging/logger';
+import { condenseProse } from './logged-value';
 import { parseOpenSessionRequest, resolveSessionPlace } from './open-session-request';
-import { loadSessionLogs } from './load-session-logs';
-import { SessionLogWriter } from './session-log';
-import { capLoggedStrings, type SessionRecord } from './session-records';
-import { applyRecord, initialState, toHistory, toSummary, type SessionState } from './session-state';
+import { SessionCatalog } from './session-catalog';
+import { compareSummaries, entryStatus, type SessionEntry } from './session-entry';
+import type { SessionRecord } from './session-records';
 import type { SessionRewinder } from './session-rewinder';
+import { initialState, toBrief, toHistory, type SessionState } from './session-state';
 import type { AppendMessageRequest, BeginTurnRequest, OpenSessionRequest, SessionHistory, SessionRewoundEvent, SessionService } from './session-types';
 
 /** What the session registry needs from the rest of the core. */
@@ -25,13 +25,10 @@ export interface SessionRegistryOptions {
   readonly isWaitingForApproval?: (sessionId: string) => boolean;
   /** Turn undo; without it `rewind` and `planRewind` say they are unavailable. */
   readonly rewinder?: SessionRewinder;
-}
-
-interface Entry {
-  readonly state: SessionState;
-  writer: SessionLogWriter | undefined;
-  isTorn: boolean;
-  running: number;
+  /** How many sessions start-up reads, the most recently changed (default 200); older ones are read on demand. */
+  readonly shownAtStart?: number;
+  /** Logs of sessions that are not connected and had no activity for this long are deleted (`sessions.maxDays`); without it, none. */
+  readonly maxAgeMs?: number;
 }
 
 const messageSchema = z.object({ role: messageRoleSchema, text: z.string() });
@@ -40,44 +37,65 @@ function newSessionId(): string {
   return `ses_${Date.now().toString(36)}${randomBytes(5).toString('hex')}`;
 }
 
+const now = (): string => new Date().toISOString();
+
 /**
- * The sessions of this core: each an append-only JSONL log under `$VIGIL_HOME/sessions/`, reloaded
- * at start (a torn last line is reported, never fatal), and a live state rebuilt by the same
- * reducer. Every change is applied in memory and queued to the log in the same tick (so log order
- * is state order), and awaited on disk before the method returns.
+ * The sessions of this core: each an append-only JSONL log under `$VIGIL_HOME/sessions/`, and a
+ * state rebuilt by the same reducer live and from the log. Memory stays bounded: a session's
+ * full state is held only while an agent is connected (and holds condensed calls, never whole
+ * contents); start-up reads the most recent sessions only, and older ones on demand; retention
+ * deletes logs idle for `maxAgeMs`. Every change is applied in memory and queued to the log in
+ * the same tick (so log order is state order), and awaited on disk before the method returns.
  */
 export class SessionRegistry implements SessionService {
-  readonly #entries = new Map<string, Entry>();
+  readonly #catalog: SessionCatalog;
   readonly #options: SessionRegistryOptions;
   readonly #rewoundListeners = new Set<(event: SessionRewoundEvent) => void>();
   readonly #changedListeners = new Set<(session: SessionSummary) => void>();
 
   constructor(options: SessionRegistryOptions) {
     this.#options = options;
+    this.#catalog = new SessionCatalog({
+      directory: options.directory,
+      logger: options.logger,
+      report: (message) => this.#report(message),
+      changed: (entry) => this.notifyChanged(entry.id),
+      ...(options.shownAtStart === undefined ? {} : { shownAtStart: options.shownAtStart }),
+      ...(options.maxAgeMs === undefined ? {} : { maxAgeMs: options.maxAgeMs }),
+    });
   }
 
-  /** Reads every session log; sessions that were not closed come back idle, ready to resume. */
-  async load(): Promise<void> {
-    for (const { state, isTorn } of await loadSessionLogs(this.#options.directory, (message) => this.#report(message))) {
-      this.#entries.set(state.id, { state, writer: undefined, isTorn, running: 0 });
-    }
+  /**
+   * Deletes expired logs, then reads the most recent sessions' summaries (their full state is
+   * not kept). No agent is connected yet, so a session that was not closed reads "disconnected"
+   * until its agent resumes it. Prunes again every few hours while the registry lives.
+   */
+  load(): Promise<void> {
+    return this.#catalog.load();
+  }
+
+  /** Deletes the logs of sessions that are not connected and were last active more than `maxAgeMs` ago. */
+  prune(): Promise<readonly string[]> {
+    return this.#catalog.prune();
   }
 
   async open(request: OpenSessionRequest): Promise<SessionSummary> {
     const parsed = parseOpenSessionRequest(request);
     const place = await resolveSessionPlace(parsed.roots, parsed.cwd);
-    const at = new Date().toISOString();
+    const at = now();
     if (parsed.sessionId !== undefined) {
-      const entry = this.#entry(parsed.sessionId);
+      const entry = await this.#catalog.find(parsed.sessionId);
       const records: SessionRecord[] = [{ type: 'resumed', at, ...(parsed.client === undefined ? {} : { client: parsed.client }) }];
       if (place.roots.length > 0) records.push({ type: 'roots', at, roots: [...place.roots], ...(place.cwd === undefined ? {} : { cwd: place.cwd }) });
+      entry.isConnected = true;
       await this.#commit(entry, records);
-      return this.summary(entry.state.id);
+      return this.summary(entry.id);
     }
     const id = newSessionId();
     const opened: Extract<SessionRecord, { type: 'opened' }> = { type: 'opened', v: 1, at, id, agent: parsed.agent, ...(parsed.client === undefined ? {} : { client: parsed.client }), roots: [...place.roots], ...(place.cwd === undefined ? {} : { cwd: place.cwd }) };
-    const entry: Entry = { state: initialState(opened), writer: undefined, isTorn: false, running: 0 };
-    this.#entries.set(id, entry);
+    const state = initialState(opened);
+    const entry: SessionEntry = { id, file: this.#catalog.fileOf(id), brief: toBrief(state), isClosed: false, isConnected: true, state, loading: undefined, writer: undefined, isTorn: false, running: 0 };
+    this.#catalog.add(entry);
     await this.#commit(entry, [opened]);
     await syncDirectory(this.#options.directory);
     this.#options.logger.info('session opened', { session: id, agent: parsed.agent, roots: place.roots });
@@ -87,26 +105,53 @@ export class SessionRegistry implements SessionService {
   async setRoots(sessionId: string, roots: readonly string[], cwd?: string): Promise<SessionSummary> {
     const entry = this.#open(sessionId);
     const place = await resolveSessionPlace(roots, cwd);
-    await this.#commit(entry, [{ type: 'roots', at: new Date().toISOString(), roots: [...place.roots], ...(place.cwd === undefined ? {} : { cwd: place.cwd }) }]);
+    await this.#commit(entry, [{ type: 'roots', at: now(), roots: [...place.roots], ...(place.cwd === undefined ? {} : { cwd: place.cwd }) }]);
     return this.summary(sessionId);
   }
 
   async close(sessionId: string): Promise<SessionSummary> {
-    const entry = this.#entry(sessionId);
-    if (entry.state.isClosed) return this.summary(sessionId);
-    const at = new Date().toISOString();
-    const records: SessionRecord[] = entry.state.isTurnOpen ? [{ type: 'turn-ended', at, turn: entry.state.currentTurn }] : [];
-    records.push({ type: 'closed', at });
-    await this.#commit(entry, records);
-    await entry.writer?.close();
-    entry.writer = undefined;
+    const entry = await this.#catalog.find(sessionId);
+    if (entry.isClosed) return this.summary(sessionId);
+    entry.isConnected = false;
+    await this.#commit(entry, [...this.#endingTurn(entry), { type: 'closed', at: now() }]);
     this.#options.logger.info('session closed', { session: sessionId });
     return this.summary(sessionId);
   }
 
+  async disconnect(sessionId: string, reason: string): Promise<SessionSummary> {
+    const entry = await this.#catalog.find(sessionId);
+    if (entry.isClosed || !entry.isConnected) return this.summary(sessionId);
+    entry.isConnected = false;
+    await this.#commit(entry, [...this.#endingTurn(entry), { type: 'disconnected', at: now(), reason }]);
+    this.#options.logger.info('session disconnected', { session: sessionId, reason });
+    return this.summary(sessionId);
+  }
+
+  async reconnect(sessionId: string): Promise<SessionSummary> {
+    const entry = await this.#catalog.find(sessionId);
+    if (entry.isClosed) throw new AppError('conflict', `Session ${sessionId} was closed; open a new session or resume it with session.open.`, { sessionId });
+    if (entry.isConnected) return this.summary(sessionId);
+    entry.isConnected = true;
+    await this.#commit(entry, [{ type: 'resumed', at: now() }]);
+    this.#options.logger.info('session reconnected', { session: sessionId });
+    return this.summary(sessionId);
+  }
+
   list(): readonly SessionSummary[] {
-    const all = [...this.#entries.values()].map((entry) => this.#summarize(entry));
-    return all.sort((a, b) => Number(a.status === 'ended') - Number(b.status === 'ended') || b.updatedAt.localeCompare(a.updatedAt));
+    return [...this.#catalog.entries()].map((entry) => this.#summarize(entry)).sort(compareSummaries);
+  }
+
+  olderCount(): number {
+    return this.#catalog.olderCount();
+  }
+
+  /** What is in memory (for diagnostics and the bench): sessions read, fully loaded, and not read yet. */
+  residency(): ReturnType<SessionCatalog['residency']> {
+    return this.#catalog.residency();
+  }
+
+  loadOlder(): Promise<void> {
+    return this.#catalog.loadOlder();
   }
 
   get(sessionId: string): SessionSummary {
@@ -120,50 +165,49 @@ export class SessionRegistry implements SessionService {
 
   async beginTurn(sessionId: string, request: BeginTurnRequest = {}): Promise<{ readonly turn: number }> {
     const entry = this.#open(sessionId);
-    const at = new Date().toISOString();
-    const turn = entry.state.currentTurn + 1;
-    const records: SessionRecord[] = entry.state.isTurnOpen ? [{ type: 'turn-ended', at, turn: entry.state.currentTurn }] : [];
-    records.push({ type: 'turn-began', at, turn });
-    if (request.userMessage !== undefined) records.push({ type: 'message', at, turn, role: 'user', text: String(capLoggedStrings(request.userMessage)) });
+    const at = now();
+    const turn = entry.brief.currentTurn + 1;
+    const records: SessionRecord[] = [...this.#endingTurn(entry), { type: 'turn-began', at, turn }];
+    if (request.userMessage !== undefined) records.push({ type: 'message', at, turn, role: 'user', text: condenseProse(request.userMessage) });
     await this.#commit(entry, records);
     return { turn };
   }
 
   async endTurn(sessionId: string): Promise<void> {
     const entry = this.#open(sessionId);
-    if (!entry.state.isTurnOpen) return;
-    await this.#commit(entry, [{ type: 'turn-ended', at: new Date().toISOString(), turn: entry.state.currentTurn }]);
+    const records = this.#endingTurn(entry);
+    if (records.length > 0) await this.#commit(entry, records);
   }
 
   async appendMessage(sessionId: string, message: AppendMessageRequest): Promise<void> {
     const entry = this.#open(sessionId);
     parseOrThrow(messageSchema, message, 'Invalid message');
-    if (!entry.state.isTurnOpen) await this.beginTurn(sessionId);
-    await this.#commit(entry, [{ type: 'message', at: new Date().toISOString(), turn: entry.state.currentTurn, role: message.role, text: String(capLoggedStrings(message.text)) }]);
+    if (!entry.brief.isTurnOpen) await this.beginTurn(sessionId);
+    await this.#commit(entry, [{ type: 'message', at: now(), turn: entry.brief.currentTurn, role: message.role, text: condenseProse(message.text) }]);
   }
 
-  history(sessionId: string): SessionHistory {
-    const entry = this.#entry(sessionId);
-    return toHistory(entry.state, this.#status(entry));
+  async history(sessionId: string): Promise<SessionHistory> {
+    const entry = await this.#catalog.find(sessionId);
+    return toHistory(await this.#catalog.peek(entry), this.#summarize(entry).status);
   }
 
-  planRewind(sessionId: string, toTurn: number, mode: RewindMode): ReturnType<SessionService['planRewind']> {
-    return this.#rewinder().plan(this.#entry(sessionId).state, toTurn, mode);
+  async planRewind(sessionId: string, toTurn: number, mode: RewindMode): ReturnType<SessionService['planRewind']> {
+    const entry = await this.#catalog.find(sessionId);
+    return this.#rewinder().plan(await this.#catalog.peek(entry), toTurn, mode);
   }
 
   async rewind(sessionId: string, toTurn: number, mode: RewindMode, options: { readonly planId?: string } = {}): ReturnType<SessionService['rewind']> {
-    const entry = this.#open(sessionId);
+    const entry = await this.#catalog.find(sessionId);
+    if (entry.isClosed) throw new AppError('conflict', `Session ${sessionId} is closed; open a new session or resume it.`, { sessionId });
     if (entry.running > 0) {
       throw new AppError('conflict', `Session ${sessionId} is running tool calls; rewind it when they have finished.`, { sessionId });
     }
-    const outcome = await this.#rewinder().rewind(entry.state, toTurn, mode, options.planId);
-    const at = new Date().toISOString();
+    const outcome = await this.#rewinder().rewind(await this.#catalog.peek(entry), toTurn, mode, options.planId);
+    const at = now();
     const rewind = { at, toTurn, mode, rewoundTurns: outcome.rewoundTurns, restoredDirectories: outcome.restored.map((item) => item.directory) };
-    const records: SessionRecord[] = entry.state.isTurnOpen ? [{ type: 'turn-ended', at, turn: entry.state.currentTurn }] : [];
-    records.push({ type: 'rewound', ...rewind });
-    await this.#commit(entry, records);
+    await this.#commit(entry, [...this.#endingTurn(entry), { type: 'rewound', ...rewind }]);
     this.#options.events.emit('sessions:rewound', { sessionId, rewind });
-    const event: SessionRewoundEvent = { sessionId, rewind, history: this.history(sessionId) };
+    const event: SessionRewoundEvent = { sessionId, rewind, history: await this.history(sessionId) };
     for (const listener of this.#rewoundListeners) this.#safely(() => listener(event));
     return outcome;
   }
@@ -180,25 +224,32 @@ export class SessionRegistry implements SessionService {
 
   // ── For the executor (same folder family; not part of the public SessionService) ──
 
-  /** The live state of an open session (`not_found`, or `conflict` when it was closed). */
-  openState(sessionId: string): SessionState {
-    return this.#open(sessionId).state;
+  /**
+   * The live state of a session about to run calls: a disconnected session is revived (a call is
+   * its agent's activity) and loaded; `not_found`, or `conflict` when it was closed.
+   */
+  async activeState(sessionId: string): Promise<SessionState> {
+    const entry = this.#open(sessionId);
+    if (!entry.isConnected) await this.reconnect(sessionId);
+    return entry.state ?? this.#catalog.loaded(entry);
   }
 
-  /** The live state of a session, open or closed (`not_found` when unknown). */
+  /** The loaded state of a session that is running calls (`conflict` when it is not loaded). */
   stateOf(sessionId: string): SessionState {
-    return this.#entry(sessionId).state;
+    const entry = this.#entry(sessionId);
+    if (entry.state === undefined) throw new AppError('conflict', `Session ${sessionId} is not active; its agent must reconnect first.`, { sessionId });
+    return entry.state;
   }
 
   /** The current turn, beginning one when none is open, so every call has a turn. */
   async ensureTurn(sessionId: string): Promise<number> {
     const entry = this.#open(sessionId);
-    return entry.state.isTurnOpen ? entry.state.currentTurn : (await this.beginTurn(sessionId)).turn;
+    return entry.brief.isTurnOpen ? entry.brief.currentTurn : (await this.beginTurn(sessionId)).turn;
   }
 
   /** The next call sequence number of a session (unique in its log). */
   nextSeq(sessionId: string): number {
-    const state = this.#open(sessionId).state;
+    const state = this.stateOf(sessionId);
     state.lastSeq += 1;
     return state.lastSeq;
   }
@@ -212,7 +263,7 @@ export class SessionRegistry implements SessionService {
     await this.#commit(this.#entry(sessionId), records, options);
   }
 
-  /** Marks a batch of calls as running (status `running`) until the returned function is called. */
+  /** Marks a batch of calls as running (status `working`) until the returned function is called. */
   startRunning(sessionId: string): () => void {
     const entry = this.#open(sessionId);
     entry.running += 1;
@@ -220,57 +271,49 @@ export class SessionRegistry implements SessionService {
     return () => {
       entry.running -= 1;
       this.notifyChanged(sessionId);
+      void this.#catalog.settle(entry);
     };
   }
 
   /** Emits `sessions:changed` for a session (its status may have changed elsewhere: an approval). */
   notifyChanged(sessionId: string): void {
-    const entry = this.#entries.get(sessionId);
+    const entry = this.#catalog.peekEntry(sessionId);
     if (entry === undefined) return;
     const session = this.#summarize(entry);
     this.#options.events.emit('sessions:changed', { session });
     for (const listener of this.#changedListeners) this.#safely(() => listener(session));
   }
 
-  /** Closes every log file (the core is shutting down); sessions stay resumable. */
+  /**
+   * The core is shutting down: every session still connected is recorded as disconnected ("Vigil
+   * stopped"), so its last activity stays what it was and its agent can resume it; logs are closed.
+   */
   async dispose(): Promise<void> {
-    await Promise.all([...this.#entries.values()].map((entry) => entry.writer?.close() ?? Promise.resolve()));
+    const connected = [...this.#catalog.entries()].filter((entry) => entry.isConnected && !entry.isClosed);
+    await Promise.all(connected.map((entry) => this.disconnect(entry.id, 'Vigil stopped').catch((error: unknown) => this.#options.logger.warn('could not record a disconnection', { session: entry.id, error }))));
+    await this.#catalog.dispose();
   }
 
-  async #commit(entry: Entry, records: readonly SessionRecord[], options: { readonly durable?: boolean } = {}): Promise<void> {
-    const writer = (entry.writer ??= new SessionLogWriter(path.join(this.#options.directory, `${entry.state.id}.jsonl`), { isTorn: entry.isTorn }));
-    entry.isTorn = false;
-    for (const record of records) applyRecord(entry.state, record);
-    const written = Promise.all(records.map((record) => writer.append(record, options)));
-    this.notifyChanged(entry.state.id);
-    try {
-      await written;
-    } catch (error) {
-      this.#report(`Session ${entry.state.id}: the log could not be written (${(error as Error).message}); the change is live but not on disk.`);
-      throw new AppError('io_error', `The session log could not be written: ${(error as Error).message}. Check the free space and permissions of ${this.#options.directory}.`, { sessionId: entry.state.id });
-    }
+  #commit(entry: SessionEntry, records: readonly SessionRecord[], options: { readonly durable?: boolean } = {}): Promise<void> {
+    return this.#catalog.commit(entry, records, options);
   }
 
-  #status(entry: Entry): SessionStatus {
-    if (entry.state.isClosed) return 'ended';
-    if (this.#options.isWaitingForApproval?.(entry.state.id) === true) return 'waiting-approval';
-    return entry.running > 0 ? 'running' : 'idle';
+  /** A turn-ended record when a turn is open (closing, disconnecting, a new turn). */
+  #endingTurn(entry: SessionEntry): SessionRecord[] {
+    return entry.brief.isTurnOpen ? [{ type: 'turn-ended', at: now(), turn: entry.brief.currentTurn }] : [];
   }
 
-  #summarize(entry: Entry): SessionSummary {
-    return toSummary(entry.state, this.#status(entry));
+  #summarize(entry: SessionEntry): SessionSummary {
+    return { ...entry.brief, status: entryStatus(entry, this.#options.isWaitingForApproval?.(entry.id) === true) };
   }
 
-  #entry(sessionId: string): Entry {
-    const id = parseOrThrow(sessionIdSchema, sessionId, 'Invalid session id');
-    const entry = this.#entries.get(id);
-    if (entry === undefined) throw new AppError('not_found', `There is no session ${id}; open one first (or list them with "vigil sessions list").`, { sessionId: id });
-    return entry;
+  #entry(sessionId: string): SessionEntry {
+    return this.#catalog.entry(sessionId);
   }
 
-  #open(sessionId: string): Entry {
+  #open(sessionId: string): SessionEntry {
     const entry = this.#entry(sessionId);
-    if (entry.state.isClosed) throw new AppError('conflict', `Session ${sessionId} is closed; open a new session or resume it.`, { sessionId });
+    if (entry.isClosed) throw new AppError('conflict', `Session ${sessionId} is closed; open a new session or resume it.`, { sessionId });
     return entry;
   }
 
@@ -281,7 +324,7 @@ export class SessionRegistry implements SessionService {
 
   #report(message: string): void {
     this.#options.logger.warn(message);
-    this.#options.events.emit('app:problem-reported', { source: 'sessions', message, at: new Date().toISOString() });
+    this.#options.events.emit('app:problem-reported', { source: 'sessions', message, at: now() });
   }
 
   #safely(deliver: () => void): void {

@@ -53,7 +53,7 @@ describe('turn undo', () => {
     const pre = outcome.restored[0]?.preRollbackCheckpointId ?? '';
     expect(harness.gitLog(harness.workspace)[0]).toMatchObject({ id: pre, subject: expect.stringContaining('pre-rollback snapshot') as unknown });
     expect(harness.contentOf(pre, 'a.txt')).toBe('v3\n');
-    expect(harness.sessions.history(sessionId).turns.every((entry) => !entry.isRewound)).toBe(true);
+    expect((await harness.sessions.history(sessionId)).turns.every((entry) => !entry.isRewound)).toBe(true);
   });
 
   it('rewinds the conversation only: turns marked rewound, never erased, files untouched, the agent told', async () => {
@@ -63,7 +63,7 @@ describe('turn undo', () => {
     stop();
     expect(outcome).toMatchObject({ rewoundTurns: [2, 3], restored: [] });
     expect(file('a.txt')).toBe('v3\n');
-    const history = harness.sessions.history(sessionId);
+    const history = await harness.sessions.history(sessionId);
     expect(history.turns.map((entry) => [entry.turn, entry.isRewound, entry.entries.length])).toEqual([
       [1, false, 4],
       [2, true, 4],
@@ -75,8 +75,8 @@ describe('turn undo', () => {
 
     const reloaded = new SessionRegistry({ directory: path.join(harness.base, 'vigil', 'sessions'), logger: silentLogger, events: { emit: () => undefined } });
     await reloaded.load();
-    expect(reloaded.history(sessionId).turns.map((entry) => entry.isRewound)).toEqual([false, true, true, false]);
-    expect(reloaded.history(sessionId).rewinds).toHaveLength(1);
+    expect((await reloaded.history(sessionId)).turns.map((entry) => entry.isRewound)).toEqual([false, true, true, false]);
+    expect((await reloaded.history(sessionId)).rewinds).toHaveLength(1);
     await reloaded.dispose();
   });
 
@@ -94,7 +94,7 @@ describe('turn undo', () => {
     writeFileSync(path.join(harness.workspace, 'a.txt'), 'edited by hand\n');
     await expect(harness.sessions.rewind(sessionId, 2, 'both', { planId: plan.planId })).rejects.toMatchObject({ code: 'conflict' });
     expect(file('a.txt')).toBe('edited by hand\n');
-    expect(harness.sessions.history(sessionId).turns.some((entry) => entry.isRewound)).toBe(false);
+    expect((await harness.sessions.history(sessionId)).turns.some((entry) => entry.isRewound)).toBe(false);
   });
 
   it('undoes only what this session changed: another session\'s work in the same folder stays', async () => {

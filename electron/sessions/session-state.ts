@@ -37,6 +37,8 @@ export interface SessionState {
   cwd?: string;
   readonly createdAt: string;
   updatedAt: string;
+  /** The agent's last activity: not a disconnection, a close or a turn's end, which Vigil may write on its own (shutdown, idle time). */
+  lastActiveAt: string;
   isClosed: boolean;
   currentTurn: number;
   isTurnOpen: boolean;
@@ -58,6 +60,7 @@ export function initialState(record: Extract<SessionRecord, { type: 'opened' }>)
     ...(record.cwd === undefined ? {} : { cwd: record.cwd }),
     createdAt: record.at,
     updatedAt: record.at,
+    lastActiveAt: record.at,
     isClosed: false,
     currentTurn: 0,
     isTurnOpen: false,
@@ -101,9 +104,13 @@ function ensureTurn(state: SessionState, turn: number, at: string): TurnState {
   return found;
 }
 
+/** Records that do not count as the agent's activity. */
+const passiveRecords: ReadonlySet<SessionRecord['type']> = new Set(['disconnected', 'closed', 'turn-ended']);
+
 /** Applies one record to a session's state (live, and when the log is reloaded). */
 export function applyRecord(state: SessionState, record: SessionRecord): void {
   state.updatedAt = record.at;
+  if (!passiveRecords.has(record.type)) state.lastActiveAt = record.at;
   switch (record.type) {
     case 'opened':
     case 'resumed':
@@ -153,6 +160,9 @@ export function applyRecord(state: SessionState, record: SessionRecord): void {
       }
       break;
     }
+    case 'disconnected':
+      state.isTurnOpen = false;
+      break;
     case 'closed':
       state.isClosed = true;
       state.isTurnOpen = false;
@@ -182,23 +192,31 @@ export function historyCall(call: CallState): HistoryToolCall {
   };
 }
 
-/** The session as the live list shows it. */
-export function toSummary(state: SessionState, status: SessionStatus): SessionSummary {
+/** A session's summary without its status, which only the live registry knows (connections, running calls, approvals). */
+export type SessionBrief = Omit<SessionSummary, 'status'>;
+
+/** The session's summary fields, kept while its full state is unloaded. */
+export function toBrief(state: SessionState): SessionBrief {
   return {
     id: state.id,
     agent: state.agent,
     ...(state.client === undefined ? {} : { client: state.client }),
     roots: [...state.roots],
     ...(state.cwd === undefined ? {} : { cwd: state.cwd }),
-    status,
     currentTurn: state.currentTurn,
     isTurnOpen: state.isTurnOpen,
     createdAt: state.createdAt,
     updatedAt: state.updatedAt,
+    lastActiveAt: state.lastActiveAt,
     toolCallCount: state.calls.size,
     ...(state.lastToolCall === undefined ? {} : { lastToolCall: state.lastToolCall }),
     warnings: [...state.warnings],
   };
+}
+
+/** The session as the live list shows it. */
+export function toSummary(state: SessionState, status: SessionStatus): SessionSummary {
+  return { ...toBrief(state), status };
 }
 
 /** The canonical history: every turn in order, rewound ones marked. */

@@ -4,12 +4,15 @@
  *
  *   open({ agent, roots, cwd?, client?, sessionId? })  → SessionSummary   (sessionId resumes a session from the log)
  *   setRoots(sessionId, roots, cwd?)                  → SessionSummary   (MCP roots/list arriving after open)
- *   close(sessionId)                                  → SessionSummary
- *   list() / get(sessionId)                           → SessionSummary[] / SessionSummary
+ *   close(sessionId)                                  → SessionSummary   (ended: the agent or the user closed it)
+ *   disconnect(sessionId, reason)                     → SessionSummary   (the agent went away without closing)
+ *   reconnect(sessionId)                              → SessionSummary   (a request on a disconnected session revives it)
+ *   list() / get(sessionId)                           → SessionSummary[] / SessionSummary   (the sessions read so far)
+ *   olderCount() / loadOlder()                        → number / void    (sessions on disk not read at start-up)
  *   beginTurn(sessionId, { userMessage? })            → { turn }        (ends an open turn first)
  *   endTurn(sessionId)                                → void            (no-op when no turn is open)
  *   appendMessage(sessionId, { role, text })          → void            (opens a turn when none is open)
- *   history(sessionId)                                → SessionHistory  (rewound turns marked, never erased)
+ *   history(sessionId)                                → Promise<SessionHistory>  (read from the log when unloaded; rewound turns marked)
  *   planRewind(sessionId, toTurn, mode)               → RewindPlan      (changes nothing)
  *   rewind(sessionId, toTurn, mode, { planId? })      → RewindOutcome
  *   onRewound(listener) / onChanged(listener)         → Unsubscribe
@@ -75,12 +78,16 @@ export interface SessionService {
   open(request: OpenSessionRequest): Promise<SessionSummary>;
   setRoots(sessionId: string, roots: readonly string[], cwd?: string): Promise<SessionSummary>;
   close(sessionId: string): Promise<SessionSummary>;
+  disconnect(sessionId: string, reason: string): Promise<SessionSummary>;
+  reconnect(sessionId: string): Promise<SessionSummary>;
   list(): readonly SessionSummary[];
+  olderCount(): number;
+  loadOlder(): Promise<void>;
   get(sessionId: string): SessionSummary;
   beginTurn(sessionId: string, request?: BeginTurnRequest): Promise<{ readonly turn: number }>;
   endTurn(sessionId: string): Promise<void>;
   appendMessage(sessionId: string, message: AppendMessageRequest): Promise<void>;
-  history(sessionId: string): SessionHistory;
+  history(sessionId: string): Promise<SessionHistory>;
   planRewind(sessionId: string, toTurn: number, mode: RewindMode): Promise<RewindPlan>;
   rewind(sessionId: string, toTurn: number, mode: RewindMode, options?: { readonly planId?: string }): Promise<RewindOutcome>;
   onRewound(listener: (event: SessionRewoundEvent) => void): Unsubscribe;

@@ -1,6 +1,7 @@
 import type { KeyboardEvent } from 'react';
 import type { Approval } from '../../shared/contract/approvals-contract';
 import type { AppErrorData } from '../../shared/errors';
+import { maskSecretValues } from '../../shared/secrets/mask-secret-values';
 import { formatClock } from '../model/format';
 import { Countdown } from './countdown';
 import { ErrorNotice } from './error-notice';
@@ -40,7 +41,7 @@ export function ApprovalCard({
       data-testid="approval-card"
       data-approval-id={approval.id}
       data-state={deciding === undefined ? 'waiting' : `sending-${deciding}`}
-      aria-label={`${approval.tool} waiting for approval: ${escapeControls(approval.summary)}`}
+      aria-label={`${approval.tool} waiting for approval: ${escapeControls(maskSecretValues(approval.summary))}`}
     >
       <header className="approval-head">
         <span className="lane-dot" aria-hidden="true" />
@@ -52,7 +53,7 @@ export function ApprovalCard({
         <Countdown deadline={approval.expiresAt} now={now} label="Denied in" />
       </header>
       <pre className="approval-command" data-testid="approval-command">
-        {escapeControls(approval.summary, { keepLineBreaks: true })}
+        {escapeControls(maskSecretValues(approval.summary), { keepLineBreaks: true })}
       </pre>
       <dl className="approval-facts">
         {approval.cwd !== undefined && (

@@ -1,17 +1,29 @@
-import type { SessionSummary } from '../../shared/contract/sessions-contract';
+import type { SessionStatus, SessionSummary } from '../../shared/contract/sessions-contract';
+import { maskSecretValues } from '../../shared/secrets/mask-secret-values';
 import { formatRelativeTime, plural } from '../model/format';
 import { escapeControls } from '../../shared/text/control-characters';
 
-const statusLabels: Readonly<Record<SessionSummary['status'], string>> = {
-  running: 'running',
-  'waiting-approval': 'waiting for you',
+/** The badge of each state: exactly one of these, always. */
+export const sessionStatusLabels: Readonly<Record<SessionStatus, string>> = {
+  working: 'working',
+  'waiting-approval': 'waiting for approval',
   idle: 'idle',
+  disconnected: 'disconnected',
   ended: 'ended',
 };
 
+/** What each state means, for the badge's tooltip. */
+const statusHints: Readonly<Record<SessionStatus, string>> = {
+  working: 'A turn is open or a tool call is running.',
+  'waiting-approval': 'A tool call waits for your decision.',
+  idle: 'Connected, between turns.',
+  disconnected: 'The agent went away without closing the session (no request for a while, its process ended, or Vigil restarted). A new request from it revives the session.',
+  ended: 'The session was closed.',
+};
+
 /**
- * One session at a glance: agent, status, where it works, its turn, its last tool call and what
- * waits for approval. Its colour is the session's lane, the same on the timeline.
+ * One session at a glance: agent, state, where it works, its turn, its last tool call and what
+ * waits for approval. Its colour comes from its id, the same on every screen and after a restart.
  */
 export function SessionCard({
   session,
@@ -40,14 +52,15 @@ export function SessionCard({
       data-turn={session.currentTurn}
       data-calls={session.toolCallCount}
       data-updated-at={session.updatedAt}
+      data-last-active-at={session.lastActiveAt}
       aria-current={isOpen ? 'true' : undefined}
     >
       <button type="button" className="session-card-open" onClick={onOpen} aria-label={`Open the transcript of ${escapeControls(session.agent)} (${session.id})`} />
       <header className="session-card-head">
         <span className="lane-dot" aria-hidden="true" />
         <span className="session-agent">{escapeControls(session.agent)}</span>
-        <span className="badge" data-kind={session.status}>
-          {statusLabels[session.status]}
+        <span className="badge" data-kind={session.status} data-testid="session-status" title={statusHints[session.status]}>
+          {sessionStatusLabels[session.status]}
         </span>
         {pendingApprovals > 0 && (
           <button type="button" className="badge badge-button" data-kind="waiting-approval" onClick={onShowApprovals} data-testid="session-pending">
@@ -67,7 +80,9 @@ export function SessionCard({
           {session.isTurnOpen ? ' · in progress' : ''}
         </span>
         <span>{plural(session.toolCallCount, 'tool call')}</span>
-        <span className="subtle">active {formatRelativeTime(session.updatedAt, now)}</span>
+        <span className="subtle" data-testid="session-last-active">
+          active {formatRelativeTime(session.lastActiveAt, now)}
+        </span>
       </div>
       <div className="session-last" data-testid="session-last-call">
         {last === undefined ? (
@@ -75,8 +90,8 @@ export function SessionCard({
         ) : (
           <>
             <span className="session-tool">{last.name}</span>
-            <span className="session-summary mono" title={escapeControls(last.summary)}>
-              {escapeControls(last.summary)}
+            <span className="session-summary mono" title={escapeControls(maskSecretValues(last.summary))}>
+              {escapeControls(maskSecretValues(last.summary))}
             </span>
             <span className="badge" data-kind={last.isOk ? last.decision : 'failed'}>
               {last.isOk ? last.decision : last.decision === 'allowed' || last.decision === 'asked-allowed' ? 'failed' : last.decision}

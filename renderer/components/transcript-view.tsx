@@ -1,4 +1,5 @@
 import type { HistoryToolCall, HistoryTurn, SessionHistory } from '../../shared/contract/sessions-contract';
+import { maskSecretValues } from '../../shared/secrets/mask-secret-values';
 import { baseName, formatClock, shortId } from '../model/format';
 import { summarizeArguments } from '../model/tool-call-summary';
 import { escapeControls } from '../../shared/text/control-characters';
@@ -17,8 +18,8 @@ function ToolCallEntry({ call, onOpenCheckpoint }: { readonly call: HistoryToolC
         </span>
         {call.durationMs !== undefined && <span className="subtle">{Math.round(call.durationMs)} ms</span>}
       </div>
-      {call.reason !== undefined && <div className="transcript-note">{escapeControls(call.reason, { keepLineBreaks: true })}</div>}
-      {!call.result.ok && <div className="transcript-error">{escapeControls(call.result.error.message, { keepLineBreaks: true })}</div>}
+      {call.reason !== undefined && <div className="transcript-note">{escapeControls(maskSecretValues(call.reason), { keepLineBreaks: true })}</div>}
+      {!call.result.ok && <div className="transcript-error">{escapeControls(maskSecretValues(call.result.error.message), { keepLineBreaks: true })}</div>}
       {call.isInterrupted && <div className="transcript-error">Interrupted: Vigil stopped before this call finished; it may have partly run.</div>}
       {call.checkpointProblems.map((problem) => (
         <div key={problem} className="transcript-error">
@@ -85,7 +86,7 @@ function TurnBlock({
           entry.kind === 'message' ? (
             <li key={index} className="transcript-message" data-role={entry.role} data-testid="transcript-message">
               <span className="transcript-role">{entry.role === 'user' ? 'User' : 'Agent'}</span>
-              <span className="transcript-text">{escapeControls(entry.text, { keepLineBreaks: true })}</span>
+              <span className="transcript-text">{escapeControls(maskSecretValues(entry.text), { keepLineBreaks: true })}</span>
             </li>
           ) : (
             <ToolCallEntry key={entry.callId} call={entry} onOpenCheckpoint={onOpenCheckpoint} />

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { errorCodes } from '../../shared/errors';
 import { errorDetailLines, guidanceFor } from './error-guidance';
 import { baseName, formatBytes, formatCountdown, formatRelativeTime, plural, relativeTo, shortId } from './format';
-import { extendLanes, laneClass, laneColumn } from './session-lanes';
+import { extendLanes, laneColumn, sessionColourClass, sessionColourIndex } from './session-lanes';
 
 describe('formatting', () => {
   it('counts, ids and sizes read as a person writes them', () => {
@@ -71,14 +71,19 @@ describe('session lanes', () => {
     expect(second.get('s1')).toBe(0);
     expect(second.get('s3')).toBe(2);
     expect(extendLanes(second, ['s1', 's3'])).toBe(second);
-    expect(laneClass(second, 's3')).toBe('lane-2');
-    expect(laneClass(second, undefined)).toBe('lane-none');
     expect(laneColumn(second, 's3', 2)).toBe(1);
   });
 
-  it('wraps colours past the palette', () => {
-    const many = extendLanes(new Map(), Array.from({ length: 10 }, (_, index) => `s${index}`));
-    expect(laneClass(many, 's9')).toBe('lane-1');
+  it("derives a session's colour from its id alone: the same whatever order sessions appear in, and neutral for no session", () => {
+    const ids = Array.from({ length: 40 }, (_, index) => `ses_${index.toString(36)}abc`);
+    const colours = ids.map((id) => sessionColourClass(id));
+    expect([...ids].reverse().map((id) => sessionColourClass(id))).toEqual([...colours].reverse());
+    expect(new Set(colours).size).toBeGreaterThan(4);
+    for (const id of ids) expect(sessionColourIndex(id)).toBeLessThan(8);
+    // A fixed id has a fixed colour, in every window and after every restart.
+    expect(sessionColourClass('ses_mwwalokc7ae82e0d60')).toBe('lane-6');
+    expect(sessionColourClass(undefined)).toBe('lane-none');
+    expect(sessionColourClass('')).toBe('lane-none');
   });
 });
 

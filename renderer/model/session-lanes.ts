@@ -1,8 +1,8 @@
 /**
- * Lanes of a timeline: each session that touched a directory gets its own lane and colour, kept
- * stable while the view lives (a session keeps its colour when new ones appear), so concurrent
- * sessions stand apart at a glance. Checkpoints with no session (by hand, a restore, an external
- * change) share the neutral lane.
+ * Sessions' colours and lanes. A session's colour is derived from its id alone, so it is the same
+ * on every screen, in every window, after every reload and restart. Its lane (its column in a
+ * timeline's graph) follows the order in which sessions appear while the view lives. Checkpoints
+ * with no session (by hand, a restore, an external change) share the neutral colour.
  */
 
 /** How many distinct lane colours the stylesheet defines (`lane-0` … `lane-7`). */
@@ -26,10 +26,19 @@ export function extendLanes(lanes: LaneMap, sessionIds: Iterable<string | undefi
   return next ?? lanes;
 }
 
-/** The CSS class carrying a session's colour; the neutral lane for no session. */
-export function laneClass(lanes: LaneMap, sessionId: string | undefined): string {
-  const index = sessionId === undefined ? undefined : lanes.get(sessionId);
-  return index === undefined ? 'lane-none' : `lane-${index % laneColourCount}`;
+/** The palette index of a session: FNV-1a of its id, so it never changes. */
+export function sessionColourIndex(sessionId: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < sessionId.length; index += 1) {
+    hash ^= sessionId.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % laneColourCount;
+}
+
+/** The CSS class carrying a session's colour (from its id); the neutral colour for no session. */
+export function sessionColourClass(sessionId: string | undefined): string {
+  return sessionId === undefined || sessionId === neutralLaneKey ? 'lane-none' : `lane-${sessionColourIndex(sessionId)}`;
 }
 
 /** The column of a session in the lane graph; sessions past the visible columns share the last one. */

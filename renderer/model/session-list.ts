@@ -1,20 +1,21 @@
 import type { SessionSummary } from '../../shared/contract/sessions-contract';
 
-/** Whether a session is still connected (anything but ended). */
+/** Whether an agent is connected to a session (working, waiting for approval or idle; not disconnected or ended). */
 export function isLive(session: SessionSummary): boolean {
-  return session.status !== 'ended';
+  return session.status === 'working' || session.status === 'waiting-approval' || session.status === 'idle';
 }
 
 /**
  * The order of the sessions screen: live sessions oldest first (a card never jumps when another
- * session changes, and a new one appears at the end), then ended ones, most recently active first.
+ * session changes, and a new one appears at the end), then disconnected and ended ones, most
+ * recently active first.
  */
 export function compareSessions(a: SessionSummary, b: SessionSummary): number {
   const liveA = isLive(a);
   const liveB = isLive(b);
   if (liveA !== liveB) return liveA ? -1 : 1;
   if (liveA) return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1;
-  return a.updatedAt > b.updatedAt ? -1 : a.updatedAt < b.updatedAt ? 1 : a.id < b.id ? -1 : 1;
+  return a.lastActiveAt > b.lastActiveAt ? -1 : a.lastActiveAt < b.lastActiveAt ? 1 : a.id < b.id ? -1 : 1;
 }
 
 /** The list with one session added or replaced, in screen order; an older update than the one held is ignored. */

@@ -1,15 +1,28 @@
+import { maskSecretValues } from '../../shared/secrets/mask-secret-values';
 import { escapeControls } from '../../shared/text/control-characters';
 
-/** One line about a tool call's arguments (the path, the command, the memory action; else compact JSON), control characters escaped for display. */
-export function summarizeArguments(name: string, args: unknown): string {
-  return escapeControls(describeArguments(name, args));
+/** A kept text: a string, or the preview of an `elided-text` (a session keeps long texts in part, secrets not at all). */
+function keptText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value !== 'object' || value === null || (value as { kind?: unknown }).kind !== 'elided-text') return undefined;
+  const { preview, reason } = value as { preview?: unknown; reason?: unknown };
+  if (reason === 'secret') return '(secret: not kept)';
+  return typeof preview === 'string' ? `${preview}…` : undefined;
 }
 
-function describeArguments(name: string, args: unknown): string {
+/**
+ * One line about a tool call's arguments: the path, the command, the memory action; else compact
+ * JSON. Values that look like secrets are masked, whatever the core kept; control characters are escaped for display.
+ */
+export function summarizeArguments(name: string, args: unknown): string {
+  return escapeControls(maskSecretValues(summarize(name, args)));
+}
+
+function summarize(name: string, args: unknown): string {
   if (args === undefined) return '';
   if (typeof args !== 'object' || args === null) return JSON.stringify(args);
   const record = args as Readonly<Record<string, unknown>>;
-  const text = (key: string): string | undefined => (typeof record[key] === 'string' ? record[key] : undefined);
+  const text = (key: string): string | undefined => keptText(record[key]);
   if (name === 'terminal' && text('command') !== undefined) return text('command') ?? '';
   if (name === 'memory') {
     const target = text('target');

@@ -28,12 +28,16 @@ export interface RewindFlow {
 /** Every session, live; the open transcript; and turn undo. */
 export interface SessionsSlice {
   readonly sessions: readonly SessionSummary[];
+  /** Sessions on disk the core has not listed yet (older than those shown). */
+  readonly olderSessionCount: number;
   readonly sessionsLoad: LoadState;
   /** Each session's lane (its colour), kept for the life of the window, shared by every screen. */
   readonly sessionLanes: LaneMap;
   readonly transcript: TranscriptState | undefined;
   readonly rewind: RewindFlow | undefined;
   readonly loadSessions: () => Promise<void>;
+  /** Lists the older sessions too. */
+  readonly loadOlderSessions: () => Promise<void>;
   readonly openTranscript: (sessionId: string) => Promise<void>;
   readonly closeTranscript: () => void;
   readonly planRewind: (sessionId: string, toTurn: number, mode: RewindMode) => Promise<void>;
@@ -80,30 +84,35 @@ export function createSessionsSlice(client: VigilClient): StateCreator<AppState,
       }
     };
 
+    const listSessions = async (includeOlder: boolean): Promise<void> => {
+      if (get().sessions.length === 0) set({ sessionsLoad: loading });
+      const result = await client.call('sessions:list', includeOlder ? { includeOlder } : {});
+      if (!result.ok) {
+        set({ sessionsLoad: failed(result.error) });
+        return;
+      }
+      let sessions: readonly SessionSummary[] = [];
+      for (const session of result.value.sessions) sessions = upsertSession(sessions, session);
+      set((state) => ({ sessions, olderSessionCount: result.value.olderCount, sessionsLoad: ready, sessionLanes: extendLanes(state.sessionLanes, sessions.map((session) => session.id)) }));
+      const open = get().transcript?.sessionId;
+      if (open !== undefined) void readHistory(open);
+    };
+
     const refreshIfOpen = (sessionId: string): void => {
       if (get().transcript?.sessionId === sessionId) void readHistory(sessionId);
     };
 
     return {
       sessions: [],
+      olderSessionCount: 0,
       sessionsLoad: idle,
       sessionLanes: new Map(),
       transcript: undefined,
       rewind: undefined,
 
-      loadSessions: async () => {
-        if (get().sessions.length === 0) set({ sessionsLoad: loading });
-        const result = await client.call('sessions:list', {});
-        if (!result.ok) {
-          set({ sessionsLoad: failed(result.error) });
-          return;
-        }
-        let sessions: readonly SessionSummary[] = [];
-        for (const session of result.value.sessions) sessions = upsertSession(sessions, session);
-        set((state) => ({ sessions, sessionsLoad: ready, sessionLanes: extendLanes(state.sessionLanes, sessions.map((session) => session.id)) }));
-        const open = get().transcript?.sessionId;
-        if (open !== undefined) void readHistory(open);
-      },
+      loadSessions: () => listSessions(false),
+
+      loadOlderSessions: () => listSessions(true),
 
       openTranscript: async (sessionId) => {
         if (get().transcript?.sessionId !== sessionId) set({ transcript: { sessionId, load: loading, history: undefined }, rewind: undefined });

@@ -13,8 +13,14 @@ export const sessionIdSchema = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a session id is 1–64 letters, digits, "_" or "-"');
 
-/** running: a tool call is executing · waiting-approval: a call waits for a human · idle: connected, nothing running · ended: closed. */
-export const sessionStatusSchema = z.enum(['running', 'waiting-approval', 'idle', 'ended']);
+/**
+ * The one state a session is in, as its badge shows it:
+ * working (a turn is open or a tool call runs) · waiting-approval (a call waits for a human) ·
+ * idle (connected, between turns) · disconnected (the agent went away without closing: no request
+ * and no open stream for `sessions.idleMinutes`, its stdin closed, or Vigil restarted; a later
+ * request revives it) · ended (closed by the agent or the user).
+ */
+export const sessionStatusSchema = z.enum(['working', 'waiting-approval', 'idle', 'disconnected', 'ended']);
 
 /**
  * What happened to a tool call before it ran: allowed by policy, allowed by a human, denied by a
@@ -58,7 +64,10 @@ export const sessionSummarySchema = z.object({
   currentTurn: z.number().int().nonnegative(),
   isTurnOpen: z.boolean(),
   createdAt: z.string(),
+  /** The time of the last change of any kind (its status included): orders updates. */
   updatedAt: z.string(),
+  /** The time of the agent's last activity (a call, a message, a turn): what "active 5 min ago" shows. Survives restarts. */
+  lastActiveAt: z.string(),
   toolCallCount: z.number().int().nonnegative(),
   lastToolCall: toolCallBriefSchema.optional(),
   /** Problems found when the log was reloaded (a torn last line after a crash, …). */
@@ -68,7 +77,28 @@ export const sessionSummarySchema = z.object({
 /** A transcript message. */
 export const messageRoleSchema = z.enum(['user', 'assistant']);
 
-/** A tool call in the history, with its decision, result and checkpoints. */
+/**
+ * A text a session keeps only in part (its log, its history, the UI): never a whole file's
+ * content. `long`: its size, SHA-256 and a short masked preview. `secret`: written to or read from
+ * a secret path (`.env*`, keys, credentials), so only its size — no preview, no digest.
+ */
+export const elidedTextSchema = z.object({
+  kind: z.literal('elided-text'),
+  reason: z.enum(['long', 'secret']),
+  /** Length in characters. */
+  chars: z.number().int().nonnegative(),
+  /** Size in UTF-8 bytes. */
+  bytes: z.number().int().nonnegative(),
+  /** SHA-256 of the whole text (hex); absent for secrets. */
+  sha256: z.string().optional(),
+  /** The start of the text, secret-looking values masked; absent for secrets. */
+  preview: z.string().optional(),
+});
+
+/**
+ * A tool call in the history, with its decision, result and checkpoints. Its arguments and result
+ * are as the session log keeps them: metadata in full, long texts as `elided-text` (see above).
+ */
 export const historyToolCallSchema = z.object({
   kind: z.literal('tool-call'),
   at: z.string(),
@@ -177,9 +207,13 @@ const rewindRequestSchema = z
 /** Calls about sessions. */
 export const sessionsCalls = defineCalls({
   'sessions:list': {
-    summary: 'Every session known to the core, live ones first.',
-    request: z.object({}).strict(),
-    response: z.object({ sessions: z.array(sessionSummarySchema) }),
+    summary: 'The sessions the core shows (live ones, and the most recent others), live ones first; older ones on request.',
+    request: z.object({ includeOlder: z.boolean().optional() }).strict(),
+    response: z.object({
+      sessions: z.array(sessionSummarySchema),
+      /** Sessions on disk not read yet (older than those listed); `includeOlder: true` lists them too. */
+      olderCount: z.number().int().nonnegative(),
+    }),
   },
   'sessions:history': {
     summary: "A session's canonical history: turns, messages, tool calls, rewinds.",
@@ -216,10 +250,12 @@ export const sessionsEvents = defineEvents({
 
 /** A session as the contract carries it. */
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
-/** running | waiting-approval | idle | ended. */
+/** working | waiting-approval | idle | disconnected | ended. */
 export type SessionStatus = z.infer<typeof sessionStatusSchema>;
 /** allowed | asked-allowed | denied | blocked | invalid. */
 export type ToolDecision = z.infer<typeof toolDecisionSchema>;
+/** A text kept in part: size, digest, preview (or only the size, for a secret). */
+export type ElidedText = z.infer<typeof elidedTextSchema>;
 /** A checkpoint taken for a call. */
 export type CallCheckpoint = z.infer<typeof callCheckpointSchema>;
 /** The latest call of a session. */

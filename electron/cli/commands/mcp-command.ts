@@ -3,17 +3,23 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { AppError } from '../../../shared/errors';
 import { vigilPaths } from '../../core/vigil-home';
-import { untilInputEnds } from '../../gateway/until-input-ends';
+import { maxMcpBodyBytes } from '../../gateway/mcp-limits';
+import { runStdioSession, stdioShutdownBudgetMs } from '../../gateway/run-stdio-session';
 import { readLiveServeInfo } from '../../server/serve-info';
-import { exitCodes, stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
+import { stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';
 
-/** Resolves when the client closes stdin or the process is asked to stop. */
-function untilDone(stdin: Readable): Promise<void> {
+/** Resolves when the process is asked to stop. */
+function untilSignal(): Promise<void> {
   return new Promise((resolve) => {
-    void untilInputEnds(stdin).then(resolve);
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => resolve());
   });
+}
+
+/** Whatever still runs once the session has ended (a stuck handle), the process exits within 2 s of stdin's end. */
+function exitSoonAfter(code: number): number {
+  setTimeout(() => process.exit(code), 2_000 - stdioShutdownBudgetMs).unref();
+  return code;
 }
 
 function streams(io: CliIo): { readonly stdin: Readable; readonly stdout: Writable } {
@@ -45,7 +51,9 @@ export const mcpCommand: CliCommand = {
     '  --cwd D       the workspace when the client reports no MCP roots (default: the current directory)',
     '  --agent NAME  the agent name shown in Vigil (default: the name the client gives)',
     '',
-    'Speaks MCP on stdin/stdout; messages for humans go to stderr. With "vigil serve" running on the same',
+    'Speaks MCP on stdin/stdout; messages for humans go to stderr. A message over 16 MB is answered with an',
+    'error naming the limit (or, when it has no id, ends the process with status 1); the end of stdin ends the',
+    'process within 2 s. With "vigil serve" running on the same',
     'VIGIL_HOME it forwards to that server (the session appears live in its UI); otherwise it runs the',
     'same tools on an embedded core and stores checkpoints and sessions in the same data folder.',
     '',
@@ -68,15 +76,16 @@ export const mcpCommand: CliCommand = {
     const home = cliHome(io);
     const paths = vigilPaths(home);
     const live = await readLiveServeInfo(paths.serveInfo);
-    const done = untilDone(stdin);
+    const { StdioMessageTransport } = await import('../../gateway/stdio-message-transport');
+    const stdio = new StdioMessageTransport({ stdin, stdout, maxMessageBytes: maxMcpBodyBytes });
+    const session = { stdio, stop: untilSignal(), report: (line: string) => writeLine(io.stderr, line) };
     if (live !== undefined && live.url !== null) {
       const url = new URL('/mcp', live.url);
       url.searchParams.set('cwd', cwd);
       if (agent !== undefined) url.searchParams.set('agent', agent);
       writeLine(io.stderr, `vigil mcp: relaying to Vigil at ${url.origin} (pid ${live.pid}); this session shows live in its UI.`);
-      const { runMcpStdioBridge } = await import('../../gateway/mcp-stdio-bridge');
-      await runMcpStdioBridge({ url, token: live.token, stdin, stdout, stop: done, report: (line) => writeLine(io.stderr, line) });
-      return exitCodes.ok;
+      const { startMcpStdioBridge } = await import('../../gateway/mcp-stdio-bridge');
+      return exitSoonAfter(await runStdioSession({ ...session, serve: () => startMcpStdioBridge({ url, token: live.token, downstream: stdio, report: session.report }) }));
     }
     writeLine(
       io.stderr,
@@ -84,15 +93,17 @@ export const mcpCommand: CliCommand = {
         'Start "vigil serve" to watch sessions live and to approve commands that need a human.',
     );
     // No UI can reach an embedded core, so nobody could answer an approval: such calls are denied at once.
-    const [{ createCore }, { StdioServerTransport }] = await Promise.all([import('../../core/create-core'), import('@modelcontextprotocol/sdk/server/stdio.js')]);
+    const { createCore } = await import('../../core/create-core');
     const core = await createCore({ home, logger: cliLogger(home, io), canAsk: false });
-    try {
-      const server = await core.gateway.connectMcp(new StdioServerTransport(stdin, stdout), { cwd, agent });
-      await done;
-      await server.close();
-    } finally {
-      await core.dispose();
-    }
-    return exitCodes.ok;
+    const serve = async (): Promise<() => Promise<void>> => {
+      const server = await core.gateway.connectMcp(stdio, { cwd, agent }).catch(async (error: unknown) => {
+        await core.dispose();
+        throw error;
+      });
+      return async () => {
+        await server.close().finally(() => core.dispose());
+      };
+    };
+    return exitSoonAfter(await runStdioSession({ ...session, serve }));
   },
 };

@@ -9,8 +9,8 @@ export const sessionsListCommand: CliCommand = {
   usage: 'vigil sessions list [--json]',
   help: [
     'Reads the session logs in $VIGIL_HOME/sessions (nothing is changed). A session that was not',
-    'closed shows as idle: its agent can resume it. Problems in a log (a line cut short by a crash)',
-    'are listed under the session.',
+    'closed shows as disconnected: its agent can resume it. ACTIVE is its last activity. Problems in a',
+    'log (a line cut short by a crash) are listed under the session.',
     '',
     'Options:',
     '  --json  print { sessions: [...] } as one JSON document',
@@ -18,7 +18,10 @@ export const sessionsListCommand: CliCommand = {
   options: { json: { type: 'boolean' } },
   positionals: { min: 0, max: 0, names: '' },
   async run(args, io) {
-    const sessions = await withSessionLogs(io, (registry) => registry.list());
+    const sessions = await withSessionLogs(io, async (registry) => {
+      await registry.loadOlder();
+      return registry.list();
+    });
     if (flagOption(args, 'json')) {
       writeLine(io.stdout, JSON.stringify({ sessions }));
       return exitCodes.ok;
@@ -27,7 +30,7 @@ export const sessionsListCommand: CliCommand = {
       writeLine(io.stdout, 'No sessions yet. Agents open one when they connect (see the README: "Connecting an agent").');
       return exitCodes.ok;
     }
-    const rows = sessions.map((session) => [session.id, session.agent, session.status, String(session.currentTurn), String(session.toolCallCount), ago(session.updatedAt), session.roots.join(', ') || '(no workspace)'].map((cell) => escapeControls(cell)));
+    const rows = sessions.map((session) => [session.id, session.agent, session.status, String(session.currentTurn), String(session.toolCallCount), ago(session.lastActiveAt), session.roots.join(', ') || '(no workspace)'].map((cell) => escapeControls(cell)));
     const header = ['SESSION', 'AGENT', 'STATUS', 'TURN', 'CALLS', 'ACTIVE', 'WORKSPACE'];
     const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
     const line = (cells: readonly string[]): string => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ');

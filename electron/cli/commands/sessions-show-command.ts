@@ -29,7 +29,7 @@ export function historyText(history: SessionHistory): string[] {
   const lines = [
     `Session ${session.id}: ${escapeControls(session.agent)}${session.client === undefined ? '' : ` (${escapeControls(session.client)})`}, ${session.status}`,
     `  workspace: ${escapeControls(session.roots.join(', ')) || '(none)'}${session.cwd === undefined ? '' : `  cwd: ${escapeControls(session.cwd)}`}`,
-    `  opened ${localTime(session.createdAt)}, last active ${localTime(session.updatedAt)}, ${session.toolCallCount} tool call(s)`,
+    `  opened ${localTime(session.createdAt)}, last active ${localTime(session.lastActiveAt)}, ${session.toolCallCount} tool call(s)`,
     ...session.warnings.map((warning) => `  ! ${warning}`),
   ];
   for (const turn of history.turns) {

@@ -83,7 +83,7 @@ async function verify(h: AgentHarness, runs: readonly SessionRun[]): Promise<voi
   const reloaded = new SessionRegistry({ directory: path.join(h.base, 'vigil', 'sessions'), logger: silentLogger, events: { emit: () => undefined } });
   await reloaded.load();
   for (const run of runs) {
-    const history = reloaded.history(run.sessionId);
+    const history = await reloaded.history(run.sessionId);
     const calls = history.turns.flatMap((turn) => turn.entries).filter((entry) => entry.kind === 'tool-call');
     expect(history.turns).toHaveLength(turnCount);
     expect(calls).toHaveLength(turnCount * 10);

@@ -4,7 +4,7 @@ import { DecisionList } from '../../components/decision-list';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorNotice } from '../../components/error-notice';
 import { useNow } from '../../components/use-now';
-import { laneClass } from '../../model/session-lanes';
+import { sessionColourClass } from '../../model/session-lanes';
 import { useAppStore } from '../../stores/store-context';
 
 type Permission = 'granted' | 'denied' | 'default' | 'unsupported';
@@ -20,7 +20,6 @@ export function ApprovalsScreen() {
   const deciding = useAppStore((state) => state.deciding);
   const errors = useAppStore((state) => state.approvalErrors);
   const decisions = useAppStore((state) => state.decisions);
-  const lanes = useAppStore((state) => state.sessionLanes);
   const decideApproval = useAppStore((state) => state.decideApproval);
   const loadApprovals = useAppStore((state) => state.loadApprovals);
   const now = useNow(500);
@@ -64,7 +63,7 @@ export function ApprovalsScreen() {
               <ApprovalCard
                 key={approval.id}
                 approval={approval}
-                laneClass={laneClass(lanes, approval.sessionId)}
+                laneClass={sessionColourClass(approval.sessionId)}
                 now={Math.max(now, Date.parse(approval.requestedAt))}
                 deciding={deciding[approval.id]}
                 error={errors[approval.id]}

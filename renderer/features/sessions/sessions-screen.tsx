@@ -6,7 +6,7 @@ import { TranscriptView } from '../../components/transcript-view';
 import { useNow } from '../../components/use-now';
 import { pendingBySession } from '../../model/approval-list';
 import { isLive } from '../../model/session-list';
-import { laneClass } from '../../model/session-lanes';
+import { sessionColourClass } from '../../model/session-lanes';
 import { useAppStore } from '../../stores/store-context';
 import { SessionsEmpty } from './sessions-empty';
 import { escapeControls } from '../../../shared/text/control-characters';
@@ -14,8 +14,8 @@ import { escapeControls } from '../../../shared/text/control-characters';
 /** Every agent session, live, side by side; a session's transcript with turn undo. */
 export function SessionsScreen() {
   const sessions = useAppStore((state) => state.sessions);
+  const olderCount = useAppStore((state) => state.olderSessionCount);
   const load = useAppStore((state) => state.sessionsLoad);
-  const lanes = useAppStore((state) => state.sessionLanes);
   const approvals = useAppStore((state) => state.approvals);
   const transcript = useAppStore((state) => state.transcript);
   const rewind = useAppStore((state) => state.rewind);
@@ -23,6 +23,7 @@ export function SessionsScreen() {
   const home = useAppStore((state) => state.appInfo?.home);
   const navigate = useAppStore((state) => state.navigate);
   const loadSessions = useAppStore((state) => state.loadSessions);
+  const loadOlderSessions = useAppStore((state) => state.loadOlderSessions);
   const openTranscript = useAppStore((state) => state.openTranscript);
   const closeTranscript = useAppStore((state) => state.closeTranscript);
   const planRewind = useAppStore((state) => state.planRewind);
@@ -57,12 +58,15 @@ export function SessionsScreen() {
   const pending = pendingBySession(approvals);
   const live = sessions.filter(isLive);
   const ended = sessions.filter((session) => !isLive(session));
+  const disconnectedCount = ended.filter((session) => session.status === 'disconnected').length;
+  const endedCount = ended.length - disconnectedCount;
+  const counts = [`${live.length} live`, ...(disconnectedCount > 0 ? [`${disconnectedCount} disconnected`] : []), ...(endedCount > 0 ? [`${endedCount} ended`] : [])];
   const open = sessions.find((session) => session.id === openId);
   const card = (session: (typeof sessions)[number]) => (
     <SessionCard
       key={session.id}
       session={session}
-      laneClass={laneClass(lanes, session.id)}
+      laneClass={sessionColourClass(session.id)}
       pendingApprovals={pending.get(session.id) ?? 0}
       isOpen={session.id === openId}
       now={now}
@@ -76,7 +80,7 @@ export function SessionsScreen() {
       <div className="screen-header">
         <h2>Sessions</h2>
         <span className="muted" data-testid="sessions-count">
-          {live.length} live{ended.length > 0 ? ` · ${ended.length} ended` : ''}
+          {counts.join(' · ')}
         </span>
       </div>
       <div className={`sessions-body ${open === undefined ? '' : 'has-transcript'}`}>
@@ -87,19 +91,24 @@ export function SessionsScreen() {
           </div>
           {ended.length > 0 && live.length > 0 && (
             <details className="sessions-ended">
-              <summary>Ended ({ended.length})</summary>
+              <summary>Disconnected or ended ({ended.length})</summary>
               <div className="sessions-grid">{ended.map(card)}</div>
             </details>
           )}
           {ended.length > 0 && live.length === 0 && (
-            <section className="sessions-ended" aria-label="Ended sessions">
-              <h3 className="sessions-ended-title">Ended</h3>
+            <section className="sessions-ended" aria-label="Disconnected or ended sessions">
+              <h3 className="sessions-ended-title">Disconnected or ended</h3>
               <div className="sessions-grid">{ended.map(card)}</div>
             </section>
           )}
+          {olderCount > 0 && (
+            <button type="button" className="button button-quiet" data-testid="sessions-older" onClick={() => void loadOlderSessions()}>
+              Show {olderCount} older session{olderCount === 1 ? '' : 's'}
+            </button>
+          )}
         </div>
         {open !== undefined && (
-          <aside className={`transcript-panel ${laneClass(lanes, open.id)}`} aria-label={`Transcript of ${escapeControls(open.agent)}`} data-testid="transcript-panel">
+          <aside className={`transcript-panel ${sessionColourClass(open.id)}`} aria-label={`Transcript of ${escapeControls(open.agent)}`} data-testid="transcript-panel">
             <header className="transcript-panel-head">
               <span className="lane-dot" aria-hidden="true" />
               <h3>{escapeControls(open.agent)}</h3>

@@ -7,7 +7,7 @@ import { RestoreOutcome } from '../../components/restore-outcome';
 import { SelectableList } from '../../components/selectable-list';
 import { shortId } from '../../model/format';
 import { changedPaths } from '../../model/restore-plan';
-import { laneClass } from '../../model/session-lanes';
+import { sessionColourClass } from '../../model/session-lanes';
 import type { TimelineEntry } from '../../model/timeline-filter';
 import type { CompareTarget } from '../../stores/checkpoint-slice';
 import { useAppStore } from '../../stores/store-context';
@@ -25,7 +25,6 @@ export function CheckpointDetail({ entry, newer, older }: { readonly entry: Time
   const selection = useAppStore((state) => state.fileSelection);
   const fileDiff = useAppStore((state) => state.fileDiff);
   const lastRestore = useAppStore((state) => state.lastRestore);
-  const lanes = useAppStore((state) => state.sessionLanes);
   const navigate = useAppStore((state) => state.navigate);
   const compareWith = useAppStore((state) => state.compareWith);
   const refreshDetail = useAppStore((state) => state.refreshDetail);
@@ -64,7 +63,7 @@ export function CheckpointDetail({ entry, newer, older }: { readonly entry: Time
     <section className="checkpoint-detail" data-testid="checkpoint-detail" data-state={detail.load.kind} onKeyDown={onKeyDown} aria-label="Checkpoint">
       <CheckpointHeader
         entry={entry}
-        laneClass={laneClass(lanes, entry.attribution.sessionId)}
+        laneClass={sessionColourClass(entry.attribution.sessionId)}
         onUndoRestore={() => void planUndoOfRestorePoint(entry.dir, entry.id, entry.restores)}
         onShowRestored={(id) => navigate({ screen: 'timeline', dir: entry.dir, checkpointId: id })}
       />

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { laneClass } from '../../model/session-lanes';
+import { sessionColourClass } from '../../model/session-lanes';
 import { reasonChoices, sessionsInTimeline, type ReasonCategory, type TimelineEntry } from '../../model/timeline-filter';
 import { useAppStore } from '../../stores/store-context';
 
@@ -7,7 +7,6 @@ import { useAppStore } from '../../stores/store-context';
 export function TimelineFilters({ entries }: { readonly entries: readonly TimelineEntry[] }) {
   const filter = useAppStore((state) => state.timelineFilter);
   const fileFilter = useAppStore((state) => state.fileFilter);
-  const lanes = useAppStore((state) => state.sessionLanes);
   const setTimelineFilter = useAppStore((state) => state.setTimelineFilter);
   const filterByFile = useAppStore((state) => state.filterByFile);
   const [path, setPath] = useState(fileFilter?.path ?? '');
@@ -38,7 +37,7 @@ export function TimelineFilters({ entries }: { readonly entries: readonly Timeli
             <button
               key={session.sessionId}
               type="button"
-              className={`chip ${laneClass(lanes, session.sessionId === '' ? undefined : session.sessionId)}`}
+              className={`chip ${sessionColourClass(session.sessionId === '' ? undefined : session.sessionId)}`}
               aria-pressed={filter.sessionIds.includes(session.sessionId)}
               data-testid="session-filter"
               data-session-id={session.sessionId}

@@ -2,7 +2,7 @@ import { useId, useMemo, type KeyboardEvent, type MouseEvent } from 'react';
 import { TimelineRow } from '../../components/timeline-row';
 import { useNow } from '../../components/use-now';
 import { VirtualList } from '../../components/virtual-list';
-import { laneClass } from '../../model/session-lanes';
+import { sessionColourClass } from '../../model/session-lanes';
 import { timelineColumns } from '../../model/timeline-columns';
 import type { TimelineEntry } from '../../model/timeline-filter';
 import { useAppStore } from '../../stores/store-context';
@@ -27,7 +27,6 @@ export function TimelineList({
   readonly isLoading: boolean;
 }) {
   const idPrefix = useId();
-  const lanes = useAppStore((state) => state.sessionLanes);
   const navigate = useAppStore((state) => state.navigate);
   const compareWith = useAppStore((state) => state.compareWith);
   const now = useNow(15_000);
@@ -107,7 +106,7 @@ export function TimelineList({
         return (
           <TimelineRow
             entry={entry}
-            laneClass={laneClass(lanes, sessionId)}
+            laneClass={sessionColourClass(sessionId)}
             column={columns.get(sessionId ?? '') ?? 0}
             columns={columnCount}
             now={now}

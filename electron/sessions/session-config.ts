@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { readConfigSection } from '../config/config-file';
+
+/** The `sessions` section of $VIGIL_HOME/config.json: how long sessions live and their logs are kept. */
+export const sessionConfigSchema = z
+  .object({
+    /**
+     * An MCP session over HTTP with no request and no open stream for this many minutes ends as
+     * "disconnected" (a later request revives it). Fractions are allowed (0.5 = 30 s).
+     */
+    idleMinutes: z.number().min(0.01).max(7 * 24 * 60).default(10),
+    /** Logs of sessions that are not connected and had no activity for this many days are deleted. */
+    maxDays: z.number().min(0.001).max(36_500).default(30),
+  })
+  .strict();
+
+/** The sessions section, defaults applied. */
+export type SessionConfig = z.output<typeof sessionConfigSchema>;
+
+/** What the rest of the core uses of the section, in milliseconds. */
+export interface SessionSettings {
+  readonly idleMs: number;
+  readonly maxAgeMs: number;
+}
+
+/** Reads the `sessions` section: defaults when it is missing, an `invalid_request` naming the field when a value is wrong. */
+export async function readSessionSettings(configPath: string): Promise<SessionSettings> {
+  const config = await readConfigSection(configPath, 'sessions', sessionConfigSchema);
+  return { idleMs: Math.round(config.idleMinutes * 60_000), maxAgeMs: Math.round(config.maxDays * 86_400_000) };
+}
