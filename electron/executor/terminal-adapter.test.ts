@@ -4,7 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
 import { writeFileAdapter } from './file-tool-adapters';
 import { LockTable } from './lock-table';
-import { terminalAdapter } from './terminal-adapter';
+import { silentLogger } from '../logging/logger';
+import { CommandSandbox, defaultSandboxSettings } from '../sandbox/sandbox-api';
+import { defaultCheckpointLimits } from './execution-session';
+import { createTerminalAdapter } from './terminal-adapter';
 import { createAgentHarness, type AgentHarness } from './test-support/agent-harness';
 import { pathLockKey, rootLockKey, type ExecutionSession } from './tool-adapter';
 
@@ -16,12 +19,20 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
+let terminalAdapter: ReturnType<typeof createTerminalAdapter>;
+
 async function workspaceSession(id: string): Promise<ExecutionSession> {
   const { dir, remove } = await makeTempDir('vigil-terminal-');
-  cleanups.push(remove);
   const workspace = path.join(dir, 'ws');
   mkdirSync(path.join(workspace, 'sub'), { recursive: true });
-  return { id, agent: 'test', roots: [workspace], cwd: workspace, turn: 1, workspace: { cwd: workspace, roots: [workspace], homeDir: path.join(dir, 'home'), protectedPaths: [] } };
+  mkdirSync(path.join(dir, 'home'));
+  const sandbox = new CommandSandbox({ vigilHome: path.join(dir, 'vigil'), home: path.join(dir, 'home'), settings: () => Promise.resolve(defaultSandboxSettings), logger: silentLogger, tempRoot: path.join(dir, 'tmp') });
+  cleanups.push(async () => {
+    await sandbox.dispose();
+    await remove();
+  });
+  terminalAdapter = createTerminalAdapter(sandbox);
+  return { id, agent: 'test', roots: [workspace], cwd: workspace, turn: 1, workspace: { cwd: workspace, roots: [workspace], homeDir: path.join(dir, 'home'), protectedPaths: [] }, checkpointLimits: defaultCheckpointLimits };
 }
 
 describe('terminal locks', () => {
