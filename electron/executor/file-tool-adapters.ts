@@ -6,6 +6,7 @@ import { runReadFile } from '../files/run-read-file';
 import { runWriteFile } from '../files/run-write-file';
 import { resolveWorkspacePath } from '../workspace/resolve-workspace-path';
 import { pathLockKey, rootLockKey, type ToolAdapter } from './tool-adapter';
+import { coverageParts, fileChangeCoverage } from './undo-coverage';
 
 /** `read_file`: a confined read, no checkpoint, a shared lock on the path. */
 export const readFileAdapter: ToolAdapter = {
@@ -37,10 +38,11 @@ export const writeFileAdapter: ToolAdapter = {
       });
     }
     const { absolute, root } = await resolveWorkspacePath(args.path, session.workspace);
+    const coverage = coverageParts(await fileChangeCoverage(absolute, root, session.checkpointLimits, Buffer.byteLength(args.content, 'utf8')));
     return {
       summary: args.path,
-      subject: { tool: 'write_file', paths: [{ absolute, root }] },
-      checkpoint: { directories: [root], paths: [absolute], reason: checkpointReasons.beforeTool('write_file') },
+      subject: { tool: 'write_file', paths: [{ absolute, root }], ...coverage.subject },
+      checkpoint: { directories: [root], paths: [absolute], reason: checkpointReasons.beforeTool('write_file'), ...coverage.checkpoint },
       locks: [{ key: pathLockKey(absolute), mode: 'write' }, { key: rootLockKey(root), mode: 'read' }],
       written: [absolute],
       run: () => runWriteFile(args, session.workspace),
@@ -54,10 +56,11 @@ export const patchAdapter: ToolAdapter = {
   async prepare(raw, session) {
     const args = raw as ToolInput<'patch'>;
     const { absolute, root } = await resolveWorkspacePath(args.path, session.workspace);
+    const coverage = coverageParts(await fileChangeCoverage(absolute, root, session.checkpointLimits));
     return {
       summary: args.path,
-      subject: { tool: 'patch', paths: [{ absolute, root }] },
-      checkpoint: { directories: [root], paths: [absolute], reason: checkpointReasons.beforeTool('patch') },
+      subject: { tool: 'patch', paths: [{ absolute, root }], ...coverage.subject },
+      checkpoint: { directories: [root], paths: [absolute], reason: checkpointReasons.beforeTool('patch'), ...coverage.checkpoint },
       locks: [{ key: pathLockKey(absolute), mode: 'write' }, { key: rootLockKey(root), mode: 'read' }],
       written: [absolute],
       run: () => runPatch(args, session.workspace),

@@ -10,7 +10,7 @@ import { isPathInside } from '../workspace/is-path-inside';
 import { resolveWorkspacePath } from '../workspace/resolve-workspace-path';
 import type { LockRequest } from './lock-table';
 import { pathLockKey, rootLockKey, type ExecutionSession, type ToolAdapter } from './tool-adapter';
-import { commandCoverage } from './undo-coverage';
+import { commandCoverage, coverageParts } from './undo-coverage';
 
 /** A command as a commit subject: its first line, at most 100 characters. */
 export function commandSubject(command: string): string {
@@ -65,7 +65,7 @@ export function createTerminalAdapter(sandbox: TerminalSandbox): ToolAdapter {
       const cwd = await workingDirectory(args.cwd, session);
       const assessment = await assessCommand(args.command, { cwd: cwd.absolute, roots: session.roots, home: session.workspace.homeDir, protectedPaths: session.workspace.protectedPaths ?? [] });
       const status = await sandbox.status();
-      const coverage = await commandCoverage(assessment, session.roots, session.checkpointLimits);
+      const coverage = coverageParts(await commandCoverage(assessment, session.roots, session.checkpointLimits));
       const targets = assessment.changedPaths;
       const { isWholeDirectory } = assessment;
       const locks: LockRequest[] = [{ key: `terminal:${session.id}`, mode: 'write' }];
@@ -81,10 +81,10 @@ export function createTerminalAdapter(sandbox: TerminalSandbox): ToolAdapter {
           paths: [{ absolute: cwd.absolute, root: cwd.root }],
           terminal: assessment,
           ...(isSandboxed ? {} : { unsandboxed: `${describeSandboxStatus(status)}.` }),
-          ...(coverage.lost.length > 0 ? { cannotUndo: coverage.lost } : {}),
+          ...coverage.subject,
         },
         ...(assessment.isDestructive
-          ? { checkpoint: { directories: assessment.checkpointRoots, paths: targets, isWholeDirectory, reason: checkpointReasons.beforeTerminal(commandSubject(args.command)), notCovered: [...coverage.lost, ...coverage.notCovered] } }
+          ? { checkpoint: { directories: assessment.checkpointRoots, paths: targets, isWholeDirectory, reason: checkpointReasons.beforeTerminal(commandSubject(args.command)), ...coverage.checkpoint } }
           : {}),
         locks,
         cwd: cwd.absolute,

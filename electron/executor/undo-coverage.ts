@@ -184,3 +184,9 @@ export async function commandCoverage(assessment: CommandAssessment, roots: read
   }
   return { lost: [...new Set(lost)], notCovered: [...new Set(notCovered)] };
 }
+
+/** The parts of a prepared call that carry its coverage: what the policy asks about, what its checkpoint says it leaves out. */
+export function coverageParts(coverage: UndoCoverage): { readonly subject: { readonly cannotUndo?: readonly string[] }; readonly checkpoint: { readonly notCovered?: readonly string[] } } {
+  const notCovered = [...coverage.lost, ...coverage.notCovered];
+  return { subject: coverage.lost.length > 0 ? { cannotUndo: coverage.lost } : {}, checkpoint: notCovered.length > 0 ? { notCovered } : {} };
+}
