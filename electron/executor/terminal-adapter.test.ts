@@ -111,3 +111,28 @@ describe('turn undo of terminal commands', () => {
     expect([read('log.txt'), read('made.txt'), read('secrets/key.pem'), read('keep.txt')]).toEqual(['one\n', undefined, 'KEY\n', 'keep\n']);
   });
 });
+
+describe('where the OS sandbox cannot start', () => {
+  let harness: AgentHarness;
+  afterEach(async () => {
+    await harness.close();
+  });
+
+  it('asks a person about every command, even one an allow rule covers, saying why and what fixes it; allowed, it runs without Vigil variables', async () => {
+    harness = await createAgentHarness({ commandEnv: ({ home, vigilHome }) => ({ ...process.env, HOME: home, VIGIL_HOME: vigilHome }) });
+    harness.configure({ policy: { rules: [{ effect: 'allow', tool: 'terminal', command: 'echo *' }], sandbox: { bwrapPath: path.join(harness.base, 'missing-bwrap') } } });
+    const reasons: string[] = [];
+    const stop = harness.events.on('approvals:requested', ({ approval }) => {
+      reasons.push(approval.reason);
+      queueMicrotask(() => harness.approvals.decide(approval.id, 'allow'));
+    });
+    const sessionId = (await harness.sessions.open({ agent: 'unsandboxed', roots: [harness.workspace] })).id;
+    const [outcome] = await harness.executor.execute(sessionId, [{ name: 'terminal', arguments: { command: 'echo "home=$HOME vigil=${VIGIL_HOME:-none}"' } }], { concurrent: false });
+    stop();
+    expect(reasons).toHaveLength(1);
+    expect(reasons[0]).toContain('agent commands cannot run in the OS sandbox');
+    expect(reasons[0]).toContain('missing-bwrap');
+    expect(reasons[0]).toMatch(/install bubblewrap \(sudo [a-z-]+ install/u);
+    expect(outcome).toMatchObject({ decision: 'asked-allowed', result: { ok: true, value: { stdout: `home=${harness.home} vigil=none\n` } } });
+  });
+});

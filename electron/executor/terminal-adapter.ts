@@ -4,7 +4,7 @@ import { defaultTerminalTimeoutMs, terminalOutputCapBytes } from '../../shared/t
 import type { ToolInput } from '../../shared/tools/tool-registry';
 import { checkpointReasons } from '../checkpoints/checkpoint-reasons';
 import { assessCommand } from '../policy/assess-command';
-import { describeSandboxStatus, sandboxEnvironment, type CommandSandbox } from '../sandbox/sandbox-api';
+import { describeSandboxStatus, type CommandSandbox } from '../sandbox/sandbox-api';
 import { runTerminalCommand, type TerminalResult } from '../terminal/run-terminal-command';
 import { isPathInside } from '../workspace/is-path-inside';
 import { resolveWorkspacePath } from '../workspace/resolve-workspace-path';
@@ -34,12 +34,12 @@ async function workingDirectory(cwd: string | undefined, session: ExecutionSessi
 }
 
 /** Where commands run: in the OS sandbox, or (where it cannot start, after a person allowed the command) outside it. */
-type TerminalSandbox = Pick<CommandSandbox, 'status' | 'prepare'>;
+type TerminalSandbox = Pick<CommandSandbox, 'status' | 'prepare' | 'environment'>;
 
 /** Runs one command: in the sandbox when it could start, otherwise as a plain shell command without Vigil's variables. */
-async function runCommand(command: string, cwd: string, timeoutMs: number, session: ExecutionSession, sandbox: TerminalSandbox | undefined, signal: AbortSignal): Promise<TerminalResult> {
+async function runCommand(command: string, cwd: string, timeoutMs: number, session: ExecutionSession, sandbox: TerminalSandbox, isSandboxed: boolean, signal: AbortSignal): Promise<TerminalResult> {
   const base = { command, cwd, timeoutMs, outputCapBytes: terminalOutputCapBytes, signal };
-  if (sandbox === undefined) return runTerminalCommand({ ...base, env: sandboxEnvironment(process.env, {}) });
+  if (!isSandboxed) return runTerminalCommand({ ...base, env: sandbox.environment() });
   const prepared = await sandbox.prepare({ command, cwd, roots: session.roots, sessionId: session.id });
   try {
     return await runTerminalCommand({ ...base, env: prepared.env, launch: prepared });
@@ -89,7 +89,7 @@ export function createTerminalAdapter(sandbox: TerminalSandbox): ToolAdapter {
         locks,
         cwd: cwd.absolute,
         written: targets,
-        run: (context) => runCommand(args.command, cwd.absolute, args.timeout_ms ?? defaultTerminalTimeoutMs, session, isSandboxed ? sandbox : undefined, context.signal),
+        run: (context) => runCommand(args.command, cwd.absolute, args.timeout_ms ?? defaultTerminalTimeoutMs, session, sandbox, isSandboxed, context.signal),
       };
     },
   };

@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -135,6 +137,30 @@ describe('the OS sandbox of agent commands', () => {
     }
     await expect(w.sandbox.prepare({ command: 'touch ran', cwd: w.workspace, roots: [w.workspace], sessionId: 'ses_test' })).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('could not be built') as unknown });
     expect(existsSync(path.join(w.workspace, 'ran'))).toBe(false);
+  });
+
+  it('applies policy.network through the proxy: any public host by default, never this machine unless listed, an allowlist, a denylist', async () => {
+    const w = await world();
+    const server = http.createServer((_request, response) => response.end('HOST-SERVICE'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const fetch = (url: string): string => `curl -s -m 10 --noproxy '' -x "$HTTP_PROXY" -o /dev/null -w '%{http_code} ' ${url}; curl -s -m 10 --noproxy '' -x "$HTTP_PROXY" ${url}; echo`;
+    try {
+      const open = await w.run(`${fetch(`http://127.0.0.1:${port}/`)}; ${fetch('http://public-host.invalid/')}`);
+      expect(open.stdout).not.toContain('HOST-SERVICE');
+      expect(open.stdout.split('\n')[0]).toMatch(/^403 /u);
+      expect(open.stdout.split('\n')[1]).not.toMatch(/^403 /u);
+      w.settings = { ...w.settings, network: { allowedDomains: [`127.0.0.1:${port}`], deniedDomains: [] } };
+      const listed = await w.run(`${fetch(`http://127.0.0.1:${port}/`)}; ${fetch('http://public-host.invalid/')}`);
+      expect(listed.stdout).toContain('HOST-SERVICE');
+      expect(listed.stdout.split('\n')[1]).toMatch(/^403 /u);
+      w.settings = { ...w.settings, network: { allowedDomains: [`127.0.0.1:${port}`], deniedDomains: ['127.0.0.1'] } };
+      const denied = await w.run(fetch(`http://127.0.0.1:${port}/`));
+      expect(denied.stdout).not.toContain('HOST-SERVICE');
+      expect(denied.stdout).toMatch(/^403 /u);
+    } finally {
+      server.close();
+    }
   });
 
   it('says why and what fixes it when bubblewrap is missing, without starting anything', async () => {

@@ -159,6 +159,11 @@ export class CommandSandbox {
     };
   }
 
+  /** The environment of a command a person allowed to run outside the sandbox (it cannot start here): still without Vigil's variables. */
+  environment(): NodeJS.ProcessEnv {
+    return sandboxEnvironment(this.#options.env ?? process.env, {}, this.#options.secrets?.() ?? []);
+  }
+
   /**
    * Prepares one command for the sandbox. Rejects with `conflict` when its profile cannot be built
    * (a root vanished, too many mounts): the command is then never run.
