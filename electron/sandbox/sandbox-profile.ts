@@ -2,6 +2,7 @@ import { lstat, mkdir, readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
+import { mapLimit } from '../files/map-limit';
 import { homeCredentialStores } from '../workspace/protected-locations';
 import type { SandboxPolicy } from './sandbox-settings';
 
@@ -64,22 +65,30 @@ async function repositoryDenies(folder: string): Promise<string[]> {
   return [];
 }
 
-/** Every repository at a root and in the folders below it (to a fixed depth; dependencies and Vigil-excluded trees skipped). */
+/** Folders read at once while repositories are looked for. */
+const searchConcurrency = 16;
+
+/** Every repository at a root and in the folders below it (to a fixed depth; dependencies skipped), read level by level. */
 async function repositoriesUnder(root: string): Promise<string[]> {
   const denies: string[] = [];
   let budget = repositorySearchBudget;
   let level = [root];
-  for (let depth = 0; depth <= repositorySearchDepth && level.length > 0 && budget > 0; depth += 1) {
-    const next: string[] = [];
-    for (const folder of level) {
-      denies.push(...(await repositoryDenies(folder)));
-      if (depth === repositorySearchDepth) continue;
+  for (let depth = 0; depth <= repositorySearchDepth && level.length > 0; depth += 1) {
+    const isLast = depth === repositorySearchDepth;
+    const found = await mapLimit(level, searchConcurrency, async (folder) => {
+      if (isLast) return { denies: await repositoryDenies(folder), children: [] };
       const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
-      for (const entry of entries) {
-        if (!entry.isDirectory() || entry.name === '.git' || entry.name === 'node_modules') continue;
+      const dotGit = entries.find((entry) => entry.name === '.git');
+      const children = entries.filter((entry) => entry.isDirectory() && entry.name !== '.git' && entry.name !== 'node_modules').map((entry) => path.join(folder, entry.name));
+      return { denies: dotGit === undefined ? [] : await repositoryDenies(folder), children };
+    });
+    const next: string[] = [];
+    for (const result of found) {
+      denies.push(...result.denies);
+      for (const child of result.children) {
         if (budget <= 0) break;
         budget -= 1;
-        next.push(path.join(folder, entry.name));
+        next.push(child);
       }
     }
     level = next;
