@@ -27,10 +27,11 @@ async function workspaceWith(base: string, name: string, folders: number): Promi
 }
 
 function runCommand(command: string, cwd: string, launch?: { readonly file: string; readonly args: readonly string[]; readonly env: NodeJS.ProcessEnv }): Promise<unknown> {
-  return runTerminalCommand({ command, cwd, timeoutMs: 60_000, outputCapBytes: 1 << 20, ...(launch === undefined ? {} : { env: launch.env, launch }) });
+  return runTerminalCommand({ command, cwd, timeoutMs: 60_000, outputCapBytes: 1 << 20, ...(launch === undefined ? {} : { env: launch.env, launch: { file: launch.file, args: launch.args } }) });
 }
 
-export const run: BenchArea = async ({ isQuick, log }) => {
+export const run: BenchArea = async (context) => {
+  const { isQuick } = context;
   const base = await mkdtemp(path.join(os.tmpdir(), 'vigil-bench-sandbox-'));
   const sandbox = new CommandSandbox({ vigilHome: path.join(base, 'vigil'), home: os.homedir(), settings: () => Promise.resolve(defaultSandboxSettings), logger: silentLogger, tempRoot: path.join(base, 'tmp') });
   try {
@@ -67,7 +68,7 @@ export const run: BenchArea = async ({ isQuick, log }) => {
     const plain = summarize(samples.plain);
     const row = (name: string, timing: Timing, note: string): string[] => [name, formatMs(timing.median), formatMs(timing.p99), formatRatio(timing.median, plain.median), note];
     const sandboxed = summarize(samples.sandboxed);
-    log(`sandboxed p50 ${formatMs(sandboxed.median)} vs plain ${formatMs(plain.median)}`);
+    context.log(`sandboxed p50 ${formatMs(sandboxed.median)} vs plain ${formatMs(plain.median)}`);
     return {
       title: 'OS sandbox: the cost of one terminal call',
       method: `\`echo ok\` as the terminal tool runs it, ${runs} interleaved runs of each after a warm-up. Baseline: the platform shell spawned directly (no sandbox). Sandboxed: the profile built (roots, temp, denies), the engine's wrap (bubblewrap command line, proxy variables), bubblewrap started with its mounts, network namespace and seccomp filter, and its mount points released. The engine and its proxies start once per process (not counted).`,
