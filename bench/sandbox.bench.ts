@@ -30,6 +30,7 @@ function runCommand(command: string, cwd: string, launch?: { readonly file: stri
   return runTerminalCommand({ command, cwd, timeoutMs: 60_000, outputCapBytes: 1 << 20, ...(launch === undefined ? {} : { env: launch.env, launch: { file: launch.file, args: launch.args } }) });
 }
 
+/** The sandbox area of `npm run bench`. */
 export const run: BenchArea = async (context) => {
   const { isQuick } = context;
   const base = await mkdtemp(path.join(os.tmpdir(), 'vigil-bench-sandbox-'));

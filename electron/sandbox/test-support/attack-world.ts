@@ -48,6 +48,7 @@ const workspaceFiles: Readonly<Record<string, string>> = {
   '.gitignore': '.env\nlocal.db\n',
 };
 
+/** Builds the world: the harness, the throwaway home and victim, serve.json, the committed repository, one open session. */
 export async function createAttackWorld(): Promise<AttackWorld> {
   const harness = await createAgentHarness({ files: workspaceFiles, commandEnv: ({ home, vigilHome }) => ({ ...process.env, HOME: home, VIGIL_HOME: vigilHome, VIGIL_TOKEN: plantedToken }) });
   const victim = path.join(harness.base, 'victim');
