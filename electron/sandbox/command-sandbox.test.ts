@@ -49,6 +49,20 @@ describe('the OS sandbox of agent commands', () => {
     expect(existsSync(`/tmp/vigil-sbx-planted-${process.pid}`)).toBe(false);
   });
 
+  it('gives concurrent commands of sessions with different roots each their own writable roots', async () => {
+    const w = await world();
+    const other = path.join(w.base, 'other-ws');
+    mkdirSync(other);
+    const [first, second] = await Promise.all([
+      w.run(`sleep 0.3; echo a > mine.txt; echo a > "${other}/theirs.txt"`, { sessionId: 'ses_a', roots: [w.workspace] }),
+      w.run(`sleep 0.3; echo b > mine.txt; echo b > "${w.workspace}/theirs.txt"`, { sessionId: 'ses_b', cwd: other, roots: [other] }),
+    ]);
+    expect(first.stderr + second.stderr).toMatch(/Read-only file system[\s\S]*Read-only file system/u);
+    expect(readFileSync(path.join(w.workspace, 'mine.txt'), 'utf8')).toBe('a\n');
+    expect(readFileSync(path.join(other, 'mine.txt'), 'utf8')).toBe('b\n');
+    expect(existsSync(path.join(w.workspace, 'theirs.txt')) || existsSync(path.join(other, 'theirs.txt'))).toBe(false);
+  });
+
   it('hides $VIGIL_HOME (serve.json and all) and every credential store, also through a parent folder, a link or a search', async () => {
     const w = await world();
     const result = await w.run(
