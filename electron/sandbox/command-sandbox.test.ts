@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandboxWorld, fakeCredentials, gitIn, type SandboxWorld } from './test-support/sandbox-fixture';
@@ -39,14 +40,21 @@ describe('the OS sandbox of agent commands', () => {
 
   it('lets a command write only in its workspace roots: a folder beside it, the home folder and /tmp stay byte-identical', async () => {
     const w = await world({ 'a.txt': 'old\n' });
+    // Folders the engine would otherwise keep writable for its own tools.
+    mkdirSync(path.join(w.home, '.npm', '_logs'), { recursive: true });
+    mkdirSync(path.join(w.home, '.claude', 'debug'), { recursive: true });
     const victimBefore = w.snapshot(w.victim);
     const homeBefore = w.snapshot(w.home);
-    const result = await w.run(`echo new > a.txt; echo x > ../victim/precious.txt; rm -rf ../victim/sub; touch "$HOME/planted"; touch /tmp/vigil-sbx-planted-${process.pid}; ln -s ../victim l && rm -rf l/`);
+    const result = await w.run(`echo new > a.txt; echo x > ../victim/precious.txt; rm -rf ../victim/sub; touch "$HOME/planted"; touch /tmp/vigil-sbx-planted-${process.pid}; ln -s ../victim l && rm -rf l/; touch "$HOME/.npm/_logs/planted" "$HOME/.claude/debug/planted"`);
     expect(readFileSync(path.join(w.workspace, 'a.txt'), 'utf8')).toBe('new\n');
     expect(result.stderr).toMatch(/Read-only file system/u);
     expect(w.snapshot(w.victim)).toEqual(victimBefore);
     expect(w.snapshot(w.home)).toEqual(homeBefore);
     expect(existsSync(`/tmp/vigil-sbx-planted-${process.pid}`)).toBe(false);
+    // Nor the folders the engine keeps writable for its own tools in the account's real home (looked at, never touched).
+    const prepared = await w.sandbox.prepare({ command: 'true', cwd: w.workspace, roots: [w.workspace], sessionId: 'ses_test' });
+    prepared.ended();
+    for (const folder of [path.join(os.homedir(), '.npm', '_logs'), path.join(os.homedir(), '.claude', 'debug')]) expect(prepared.args.join(' ')).not.toContain(`--bind ${folder} ${folder}`);
   });
 
   it('gives concurrent commands of sessions with different roots each their own writable roots', async () => {

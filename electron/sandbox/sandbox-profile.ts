@@ -35,6 +35,9 @@ export interface ProfileRequest {
   readonly policy: SandboxPolicy;
 }
 
+/** Folders outside the home the engine makes writable for itself when they exist. */
+const engineWritableDefaults = ['/tmp/claude', '/private/tmp/claude'];
+
 /** A path from config.json: `~` is the (first) home folder; relative paths are refused by the caller's schema reading. */
 function expandHome(entry: string, home: string): string {
   if (entry === '~') return home;
@@ -138,11 +141,15 @@ export async function buildSandboxProfile(request: ProfileRequest): Promise<Sand
     if (await exists(resolved)) extraWritable.push(resolved);
   }
   const denyWrite = [...new Set((await Promise.all(request.roots.map(repositoriesUnder))).flat())];
+  // The engine keeps a few folders writable for its own tools when they exist (/tmp/claude, ~/.npm/_logs,
+  // ~/.claude/debug): shared between sessions and outside every root, they are closed here.
+  for (const shared of engineWritableDefaults) if (await exists(shared)) denyWrite.push(shared);
   const credentials = homeCredentialStores([...new Set(request.homes)]).map((location) => location.path);
   const extraProtected = request.policy.protectedPaths.map((entry) => expandHome(entry, home));
+  const engineHomeDefaults = request.homes.flatMap((folder) => [path.join(folder, '.npm', '_logs'), path.join(folder, '.claude', 'debug')]);
   return {
     allowWrite: [...new Set([...request.roots, request.privateTemp, request.agentCache, ...extraWritable])],
-    denyRead: [...new Set([request.vigilHome, request.tempParent, ...credentials, ...extraProtected])],
+    denyRead: [...new Set([request.vigilHome, request.tempParent, ...credentials, ...extraProtected, ...engineHomeDefaults])],
     denyWrite,
     env: { TMPDIR: request.privateTemp, TMP: request.privateTemp, TEMP: request.privateTemp, ...cacheVariables(request.agentCache) },
   };
