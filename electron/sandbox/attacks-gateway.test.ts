@@ -61,6 +61,13 @@ describe('vigil tool', () => {
     expect(outside()).toEqual(before);
   });
 
+  it('says what the checkpoint it took does not cover', async () => {
+    writeFileSync(path.join(workspace, 'a.txt'), 'a\n');
+    const run = await runVigil(['tool', 'write_file', '--args', JSON.stringify({ path: '.env.example', content: 'KEY=\n' }), '--cwd', workspace], { env });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/checkpoint [0-9a-f]{8} of .* taken before the call\.\n.*not covered by the checkpoint, so it cannot be undone: undo will not remove the new \.env\.example/u);
+  });
+
   it('asks about a link made earlier in the command; nobody can answer in a one-shot process, so it is denied', async () => {
     const before = outside();
     const run = await runVigil(['tool', 'terminal', '--args', JSON.stringify({ command: 'ln -s ~ h && rm -rf h/' }), '--cwd', workspace], { env });
