@@ -5,6 +5,7 @@ import { restoreServiceFor, writeLedgerFile } from '../checkpoints/restore-servi
 import { createWriteLedger, recordingWrites } from '../checkpoints/restore-write-ledger';
 import os from 'node:os';
 import { createAgentServices } from '../executor/create-agent-services';
+import type { CommandSandbox } from '../sandbox/sandbox-api';
 import { restorePortOf } from '../sessions/session-rewinder';
 import type { ToolExecutor } from '../executor/executor-types';
 import type { SessionService } from '../sessions/session-types';
@@ -57,6 +58,8 @@ export interface Core {
   readonly httpRoutes: readonly HttpRoute[];
   /** The agent gateway: MCP and Vigil's JSON-RPC protocol (its routes are `httpRoutes`). */
   readonly gateway: Gateway;
+  /** The OS sandbox agent commands run in: whether it can start here, and if not why and what fixes it. */
+  readonly sandbox: Pick<CommandSandbox, 'status'>;
   /** Flushes logs and releases every watcher, lock and timer. */
   dispose(): Promise<void>;
 }
@@ -116,6 +119,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     router: createContractRouter(handlers, logger),
     httpRoutes: gateway.routes,
     gateway,
+    sandbox: agents.sandbox,
     dispose: () => stack.dispose(),
   };
 }

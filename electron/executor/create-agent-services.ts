@@ -13,7 +13,9 @@ import { SessionRegistry } from '../sessions/session-registry';
 import { createSessionRewinder, type RestorePort } from '../sessions/session-rewinder';
 import { readFileAdapter, patchAdapter, writeFileAdapter } from './file-tool-adapters';
 import { createMemoryAdapter } from './memory-adapter';
-import { terminalAdapter } from './terminal-adapter';
+import { createTerminalAdapter } from './terminal-adapter';
+import { readCheckpointSettings } from '../checkpoints/checkpoint-config';
+import { CommandSandbox } from '../sandbox/sandbox-api';
 import { createToolExecutor, type RunningToolExecutor } from './tool-executor';
 import type { ToolAdapter } from './tool-adapter';
 
@@ -30,6 +32,8 @@ export interface AgentServicesOptions {
   readonly memory?: MemoryService;
   /** Whether a human can answer approvals in this process (false in one-shot CLI commands). */
   readonly canAsk?: boolean;
+  /** The environment agent commands start from (default: this process's; Vigil's variables are always dropped). */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /** The agent-facing services of the core, their contract handlers, and their disposer. */
@@ -40,6 +44,8 @@ export interface AgentServices {
   readonly policy: PolicyEngine;
   /** The `sessions` section of config.json: the idle time before an MCP session is disconnected, log retention. */
   readonly sessionSettings: SessionSettings;
+  /** The OS sandbox agent commands run in; `status()` says whether it can start here. */
+  readonly sandbox: CommandSandbox;
   readonly handlers: ReturnType<typeof createSessionHandlers> & ReturnType<typeof createApprovalHandlers>;
   dispose(): Promise<void>;
 }
@@ -65,7 +71,17 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   });
   await sessions.load();
   const stopWatchingApprovals = approvals.onWaitingChanged((sessionId) => sessions.notifyChanged(sessionId));
-  const adapters: ToolAdapter[] = [readFileAdapter, writeFileAdapter, patchAdapter, terminalAdapter];
+  const sandbox = new CommandSandbox({
+    vigilHome: options.paths.home,
+    home: options.home,
+    logger,
+    ...(options.env === undefined ? {} : { env: options.env }),
+    settings: async () => {
+      const { config } = await policy.settings();
+      return { network: config.network, sandbox: config.sandbox };
+    },
+  });
+  const adapters: ToolAdapter[] = [readFileAdapter, writeFileAdapter, patchAdapter, createTerminalAdapter(sandbox)];
   if (options.memory !== undefined) adapters.push(createMemoryAdapter(options.memory));
   const executor = createToolExecutor({
     sessions,
@@ -77,6 +93,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     events,
     home: options.home,
     protectedPaths: [options.paths.home],
+    checkpointLimits: async () => ({ maxFileBytes: (await readCheckpointSettings(options.paths.config)).maxFileBytes }),
   });
   // Nobody would receive the answer of a session that ended or whose agent went away: fail closed.
   const closeSession = sessions.onChanged((session) => {
@@ -88,12 +105,14 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     approvals,
     policy,
     sessionSettings,
+    sandbox,
     handlers: { ...createSessionHandlers(sessions), ...createApprovalHandlers(approvals) },
     async dispose() {
       closeSession();
       stopWatchingApprovals();
       executor.dispose();
       await sessions.dispose();
+      await sandbox.dispose();
     },
   };
 }

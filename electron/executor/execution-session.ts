@@ -4,6 +4,10 @@ import { parseOrThrow } from '../../shared/validation';
 import type { SessionState } from '../sessions/session-state';
 import type { ExecuteOptions, ToolCallRequest } from './executor-types';
 import type { ExecutionSession } from './tool-adapter';
+import type { CoverageLimits } from './undo-coverage';
+
+/** The checkpoint engine's default size cap, when the caller does not say (config.json's checkpoints.maxFileMiB default). */
+export const defaultCheckpointLimits: CoverageLimits = { maxFileBytes: 10 * 1024 * 1024 };
 
 /** The most calls one batch may hold. */
 export const maxBatchCalls = 256;
@@ -28,7 +32,7 @@ export function validateBatch(calls: readonly ToolCallRequest[], options: Execut
 }
 
 /** The session as the adapters see it, for one batch in one turn. */
-export function executionSession(state: SessionState, turn: number, home: string = os.homedir(), protectedPaths: readonly string[] = []): ExecutionSession {
+export function executionSession(state: SessionState, turn: number, home: string = os.homedir(), protectedPaths: readonly string[] = [], checkpointLimits: CoverageLimits = defaultCheckpointLimits): ExecutionSession {
   return {
     id: state.id,
     agent: state.agent,
@@ -36,5 +40,6 @@ export function executionSession(state: SessionState, turn: number, home: string
     ...(state.cwd === undefined ? {} : { cwd: state.cwd }),
     turn,
     workspace: { cwd: state.cwd ?? state.roots[0] ?? home, roots: state.roots, homeDir: home, protectedPaths },
+    checkpointLimits,
   };
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
 import { patchAdapter, readFileAdapter, writeFileAdapter } from './file-tool-adapters';
+import { defaultCheckpointLimits } from './execution-session';
 import type { ExecutionSession } from './tool-adapter';
 
 let base: string;
@@ -24,7 +25,7 @@ beforeEach(async () => {
     writeFileSync(path.join(folder, 'r.txt'), `${text}\n`);
     writeFileSync(path.join(folder, 'p.txt'), 'value: a\n');
   }
-  session = { id: 'ses_test', agent: 'test', roots: [workspace], turn: 1, workspace: { cwd: workspace, roots: [workspace], homeDir: path.join(base, 'home') } };
+  session = { id: 'ses_test', agent: 'test', roots: [workspace], turn: 1, workspace: { cwd: workspace, roots: [workspace], homeDir: path.join(base, 'home') }, checkpointLimits: defaultCheckpointLimits };
 });
 afterEach(async () => {
   await remove();

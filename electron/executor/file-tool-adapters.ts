@@ -6,18 +6,21 @@ import { runWriteFile } from '../files/run-write-file';
 import type { FileTarget } from '../workspace/resolve-file-target';
 import { resolveFileTarget } from '../workspace/resolve-file-target';
 import { pathLockKey, rootLockKey, type PreparedCall, type ToolAdapter } from './tool-adapter';
+import { coverageParts, fileChangeCoverage, type UndoCoverage } from './undo-coverage';
 
 /**
  * What a file tool's call is, given its target resolved once: the target is what policy sees,
- * what the locks cover and what the checkpoint captures, and `run` receives exactly it.
+ * what the locks cover and what the checkpoint captures, and `run` receives exactly it. A writing
+ * tool's coverage says what its checkpoint cannot bring back (policy asks before such a change).
  */
-function fileCall(tool: 'read_file' | 'write_file' | 'patch', target: FileTarget, run: PreparedCall['run']): PreparedCall {
+function fileCall(tool: 'read_file' | 'write_file' | 'patch', target: FileTarget, run: PreparedCall['run'], coverage: UndoCoverage = { lost: [], notCovered: [] }): PreparedCall {
   const subject = { tool, paths: [{ absolute: target.path, root: target.root }] };
   if (tool === 'read_file') return { summary: target.input, subject, locks: [{ key: pathLockKey(target.path), mode: 'read' }], written: [], run };
+  const parts = coverageParts(coverage);
   return {
     summary: target.input,
-    subject,
-    checkpoint: { directories: [target.root], paths: [target.path], reason: checkpointReasons.beforeTool(tool) },
+    subject: { ...subject, ...parts.subject },
+    checkpoint: { directories: [target.root], paths: [target.path], reason: checkpointReasons.beforeTool(tool), ...parts.checkpoint },
     locks: [{ key: pathLockKey(target.path), mode: 'write' }, { key: rootLockKey(target.root), mode: 'read' }],
     written: [target.path],
     run,
@@ -41,7 +44,8 @@ export const writeFileAdapter: ToolAdapter = {
     const args = raw as ToolInput<'write_file'>;
     // A trailing separator is refused here, before any checkpoint, rather than by the writer after one.
     const target = await resolveFileTarget(args.path, session.workspace, { tool: 'write_file', mustNameFile: true });
-    return fileCall('write_file', target, () => runWriteFile(args, target));
+    const coverage = await fileChangeCoverage(target.path, target.root, session.checkpointLimits, Buffer.byteLength(args.content, 'utf8'));
+    return fileCall('write_file', target, () => runWriteFile(args, target), coverage);
   },
 };
 
@@ -51,6 +55,7 @@ export const patchAdapter: ToolAdapter = {
   async prepare(raw, session) {
     const args = raw as ToolInput<'patch'>;
     const target = await resolveFileTarget(args.path, session.workspace, { tool: 'patch' });
-    return fileCall('patch', target, () => runPatch(args, target));
+    const coverage = await fileChangeCoverage(target.path, target.root, session.checkpointLimits);
+    return fileCall('patch', target, () => runPatch(args, target), coverage);
   },
 };

@@ -4,7 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
 import { writeFileAdapter } from './file-tool-adapters';
 import { LockTable } from './lock-table';
-import { terminalAdapter } from './terminal-adapter';
+import { silentLogger } from '../logging/logger';
+import { CommandSandbox, defaultSandboxSettings } from '../sandbox/sandbox-api';
+import { defaultCheckpointLimits } from './execution-session';
+import { createTerminalAdapter } from './terminal-adapter';
 import { createAgentHarness, type AgentHarness } from './test-support/agent-harness';
 import { pathLockKey, rootLockKey, type ExecutionSession } from './tool-adapter';
 
@@ -16,12 +19,20 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
+let terminalAdapter: ReturnType<typeof createTerminalAdapter>;
+
 async function workspaceSession(id: string): Promise<ExecutionSession> {
   const { dir, remove } = await makeTempDir('vigil-terminal-');
-  cleanups.push(remove);
   const workspace = path.join(dir, 'ws');
   mkdirSync(path.join(workspace, 'sub'), { recursive: true });
-  return { id, agent: 'test', roots: [workspace], cwd: workspace, turn: 1, workspace: { cwd: workspace, roots: [workspace], homeDir: path.join(dir, 'home'), protectedPaths: [] } };
+  mkdirSync(path.join(dir, 'home'));
+  const sandbox = new CommandSandbox({ vigilHome: path.join(dir, 'vigil'), home: path.join(dir, 'home'), settings: () => Promise.resolve(defaultSandboxSettings), logger: silentLogger, tempRoot: path.join(dir, 'tmp') });
+  cleanups.push(async () => {
+    await sandbox.dispose();
+    await remove();
+  });
+  terminalAdapter = createTerminalAdapter(sandbox);
+  return { id, agent: 'test', roots: [workspace], cwd: workspace, turn: 1, workspace: { cwd: workspace, roots: [workspace], homeDir: path.join(dir, 'home'), protectedPaths: [] }, checkpointLimits: defaultCheckpointLimits };
 }
 
 describe('terminal locks', () => {
@@ -98,5 +109,30 @@ describe('turn undo of terminal commands', () => {
     await harness.sessions.rewind(sessionId, 1, 'code', { planId: plan.planId });
     const read = (relative: string): string | undefined => (existsSync(path.join(harness.workspace, relative)) ? readFileSync(path.join(harness.workspace, relative), 'utf8') : undefined);
     expect([read('log.txt'), read('made.txt'), read('secrets/key.pem'), read('keep.txt')]).toEqual(['one\n', undefined, 'KEY\n', 'keep\n']);
+  });
+});
+
+describe('where the OS sandbox cannot start', () => {
+  let harness: AgentHarness;
+  afterEach(async () => {
+    await harness.close();
+  });
+
+  it('asks a person about every command, even one an allow rule covers, saying why and what fixes it; allowed, it runs without Vigil variables', async () => {
+    harness = await createAgentHarness({ commandEnv: ({ home, vigilHome }) => ({ ...process.env, HOME: home, VIGIL_HOME: vigilHome }) });
+    harness.configure({ policy: { rules: [{ effect: 'allow', tool: 'terminal', command: 'echo *' }], sandbox: { bwrapPath: path.join(harness.base, 'missing-bwrap') } } });
+    const reasons: string[] = [];
+    const stop = harness.events.on('approvals:requested', ({ approval }) => {
+      reasons.push(approval.reason);
+      queueMicrotask(() => harness.approvals.decide(approval.id, 'allow'));
+    });
+    const sessionId = (await harness.sessions.open({ agent: 'unsandboxed', roots: [harness.workspace] })).id;
+    const [outcome] = await harness.executor.execute(sessionId, [{ name: 'terminal', arguments: { command: 'echo "home=$HOME vigil=${VIGIL_HOME:-none}"' } }], { concurrent: false });
+    stop();
+    expect(reasons).toHaveLength(1);
+    expect(reasons[0]).toContain('agent commands cannot run in the OS sandbox');
+    expect(reasons[0]).toContain('missing-bwrap');
+    expect(reasons[0]).toMatch(/install bubblewrap \(sudo [a-z-]+ install/u);
+    expect(outcome).toMatchObject({ decision: 'asked-allowed', result: { ok: true, value: { stdout: `home=${harness.home} vigil=none\n` } } });
   });
 });

@@ -1,6 +1,7 @@
 import type { PolicySubject } from '../policy/policy-engine';
 import type { WorkspaceContext } from '../workspace/workspace-context';
 import type { LockRequest } from './lock-table';
+import type { CoverageLimits } from './undo-coverage';
 
 /** The session a call runs in, as adapters see it. */
 export interface ExecutionSession {
@@ -11,6 +12,8 @@ export interface ExecutionSession {
   readonly turn: number;
   /** Where the session's file tools may work (roots, cwd, home, Vigil's own folder protected). */
   readonly workspace: WorkspaceContext;
+  /** What the checkpoint engine stores (its size cap): what a call changes beyond it cannot be undone. */
+  readonly checkpointLimits: CoverageLimits;
 }
 
 /** What an adapter's `run` receives. */
@@ -34,6 +37,8 @@ export interface PreparedCall {
     readonly isWholeDirectory?: boolean;
     /** The commit subject, in the seed's words (`before write_file`, `before terminal: rm -rf build`). */
     readonly reason: string;
+    /** What the checkpoint does not cover for this call (excluded files it changes or may change): said with the checkpoint, never hidden. */
+    readonly notCovered?: readonly string[];
   };
   /** Keys held while it runs: paths read or written, the session's terminal. */
   readonly locks: readonly LockRequest[];

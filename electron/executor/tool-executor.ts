@@ -17,7 +17,8 @@ import { CheckpointGate, type TouchedDirectory } from './checkpoint-gate';
 import type { CallCheckpoint, ExecuteOptions, ToolCallOutcome, ToolCallRequest, ToolDecision, ToolExecutor } from './executor-types';
 import { LockTable } from './lock-table';
 import type { ExecutionSession, PreparedCall, ToolAdapter } from './tool-adapter';
-import { executionSession, validateBatch } from './execution-session';
+import { defaultCheckpointLimits, executionSession, validateBatch } from './execution-session';
+import type { CoverageLimits } from './undo-coverage';
 
 /** What the executor is built from. */
 export interface ToolExecutorOptions {
@@ -33,6 +34,8 @@ export interface ToolExecutorOptions {
   readonly home: string;
   /** Folders no tool may touch even inside a root (Vigil's data folder). */
   readonly protectedPaths: readonly string[];
+  /** What the checkpoint engine stores (read before each batch: config.json may change). */
+  readonly checkpointLimits?: () => Promise<CoverageLimits>;
 }
 
 /** One call on its way through the pipeline. */
@@ -207,8 +210,10 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
     for (const item of items) {
       const checkpoint = item.prepared?.checkpoint;
       if (!isRunnable(item) || checkpoint === undefined) continue;
-      const gated = await gate.before({ sessionId: session.id, agent: session.agent, turn: session.turn, tool: item.request.name, ...checkpoint });
-      item.checkpoints = gated.checkpoints;
+      const { notCovered, ...request } = checkpoint;
+      const gated = await gate.before({ sessionId: session.id, agent: session.agent, turn: session.turn, tool: item.request.name, ...request });
+      // A checkpoint never claims to cover what it leaves out: the call's checkpoints say what that is.
+      item.checkpoints = notCovered === undefined || notCovered.length === 0 ? gated.checkpoints : gated.checkpoints.map((taken) => ({ ...taken, notCovered: [...notCovered] }));
       item.touched = gated.touched;
       item.problems = gated.problems;
     }
@@ -228,7 +233,8 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
       const stopRunning = options.sessions.startRunning(sessionId);
       try {
         const turn = await options.sessions.ensureTurn(sessionId);
-        const session = executionSession(state, turn, options.home, options.protectedPaths);
+        const limits = (await options.checkpointLimits?.().catch(() => undefined)) ?? defaultCheckpointLimits;
+        const session = executionSession(state, turn, options.home, options.protectedPaths, limits);
         const items: Item[] = batch.calls.map((request) => ({ request, callId: request.callId ?? randomUUID(), seq: options.sessions.nextSeq(sessionId), checkpoints: [], touched: [], problems: [], durationMs: 0 }));
         if (batch.concurrent) await pipeline(items, session);
         else for (const item of items) await pipeline([item], session);

@@ -1,4 +1,7 @@
 import { codeRun } from './code-runners';
+import { hiddenByAssignments, hiddenCode } from './hidden-code';
+import { machineHardline } from './machine-commands';
+import { directoryBuiltin } from './directory-change';
 import { describeInvocation, invocationEffects, redirectEffects, type CommandEffect } from './command-effects';
 import { followShell, type CommandVisit, type StandardInput, type VisitOutcome } from './command-flow';
 import { isBlockDevice, isCriticalTarget, resolveTargets, type CommandPlace, type ResolvedTarget, type WorkingDirectory } from './command-targets';
@@ -37,6 +40,17 @@ interface Findings {
   readonly namedPaths: ResolvedTarget[];
   readonly hardline: string[];
   readonly concerns: string[];
+  /** A link an earlier command of the line makes (`ln -s ~ h`): later paths may lead through it. */
+  linkMade?: string;
+}
+
+/** Programs that make links, which a later command of the same line may follow anywhere. */
+const linkMakers = new Set(['ln', 'link', 'mklink', 'symlink']);
+
+function makesLink(invocation: Invocation): boolean {
+  if (linkMakers.has(invocation.program)) return true;
+  if (invocation.program === 'cp') return invocation.args.some((arg) => /^-[A-Za-z]*s|^--symbolic-link$/u.test(arg.text));
+  return /^new-item$/iu.test(invocation.program) && invocation.args.some((arg) => /^(symboliclink|junction|hardlink)$/iu.test(arg.text));
 }
 
 /** Programs that shut the machine down or wipe disks: always refused. */
@@ -52,7 +66,7 @@ const here: ShellWord = { kind: 'word', text: '.', isQuoted: false, isDynamic: f
 
 function hardlineOfInvocation(invocation: Invocation, cwds: readonly WorkingDirectory[], place: CommandPlace): string[] {
   const { program, args } = invocation;
-  const reasons: string[] = [];
+  const reasons: string[] = machineHardline(invocation);
   if (hardlinePrograms.has(program) || program.startsWith('mkfs.')) reasons.push(`"${program}" formats disks or shuts the machine down`);
   if ((program === 'init' || program === 'telinit') && args.some((arg) => arg.text === '0' || arg.text === '6')) reasons.push(`"${program} ${args[0]?.text ?? ''}" shuts the machine down`);
   if (program === 'systemctl' && args.some((arg) => ['poweroff', 'reboot', 'halt', 'kexec', 'emergency', 'rescue', 'suspend', 'hibernate'].includes(arg.text))) {
@@ -124,7 +138,9 @@ function addEffect(effect: CommandEffect, cwds: readonly WorkingDirectory[], pla
 /** Analyses one simple command where the walk reached it; returns what it does to the shell itself. */
 function visitCommand(visit: CommandVisit, place: CommandPlace, findings: Findings): VisitOutcome {
   const { command, cwds, stdin } = visit;
-  for (const effect of redirectEffects(command.redirects)) addEffect(effect, cwds, place, findings);
+  const redirects = redirectEffects(command.redirects);
+  for (const effect of redirects) addEffect(effect, cwds, place, findings);
+  noteLinkFollowed(visit, redirects.length > 0, place, findings);
   let inline: ShellList | undefined;
   let losesDirectory = false;
   for (const invocation of unwrapCommand(command.words, place.platform)) {
@@ -147,12 +163,14 @@ function visitCommand(visit: CommandVisit, place: CommandPlace, findings: Findin
     }
     if (interpreters.has(invocation.program) && isFedDownload(stdin, place.platform)) findings.concerns.push('the command runs code downloaded from the network');
     const code = codeRun(invocation, stdin);
+    const hidden = hiddenCode(invocation);
     losesDirectory ||= code.losesDirectory;
-    for (const why of code.opaque) {
+    for (const why of [...code.opaque, ...hidden.opaque]) {
       findings.concerns.push(why);
       addEffect({ kind: 'opaque', program: invocation.program, targets: [here], isInputFed: false, description: describeInvocation(invocation) }, runCwds, place, findings);
     }
-    for (const source of code.child) analyzeInto(source, runCwds, place, command.depth + 1, findings);
+    for (const source of [...code.child, ...hidden.child]) analyzeInto(source, runCwds, place, command.depth + 1, findings);
+    if (makesLink(invocation)) findings.linkMade ??= describeInvocation(invocation);
     for (const source of code.inline) {
       const parsed = parseShell(source, command.depth + 1);
       noteParse(parsed, findings, false);
@@ -162,9 +180,28 @@ function visitCommand(visit: CommandVisit, place: CommandPlace, findings: Findin
   return { ...(inline === undefined ? {} : { inline }), losesDirectory };
 }
 
+/**
+ * After a command of the line made a link, a later command that changes files or directories may
+ * go through it anywhere (`ln -s ~ h && rm -rf h/`): paths are resolved before anything runs, so
+ * that command is opaque.
+ */
+function noteLinkFollowed(visit: CommandVisit, hasRedirects: boolean, place: CommandPlace, findings: Findings): void {
+  const link = findings.linkMade;
+  if (link === undefined) return;
+  const invocations = unwrapCommand(visit.command.words, place.platform);
+  const isFollowing = hasRedirects || directoryBuiltin(visit.command.words) !== undefined || invocations.some((invocation) => invocationEffects(invocation).length > 0 || makesLink(invocation));
+  if (!isFollowing) return;
+  findings.concerns.push(`a link made earlier in the command ("${link}") may lead anywhere, and Vigil checks paths before the command runs`);
+  addEffect({ kind: 'opaque', program: 'ln', targets: [here], isInputFed: false, description: link }, visit.cwds, place, findings);
+}
+
 function analyzeInto(source: string, cwds: readonly WorkingDirectory[], place: CommandPlace, depth: number, findings: Findings): void {
   const parsed = parseShell(source, depth);
   noteParse(parsed, findings, depth === 0);
+  for (const why of hiddenByAssignments(source)) {
+    findings.concerns.push(why);
+    addEffect({ kind: 'opaque', program: 'sh', targets: [here], isInputFed: false, description: why }, cwds, place, findings);
+  }
   followShell(parsed.script, cwds, place, depth, (visit) => visitCommand(visit, place, findings));
 }
 

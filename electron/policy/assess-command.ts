@@ -6,6 +6,7 @@ import { analyzeCommand, type CommandAnalysis, type ResolvedEffect } from './ana
 import { directoryBuiltins } from './directory-change';
 import { globCouldReach } from './glob-pattern';
 import type { TouchedPath } from './policy-engine';
+import { isUnderstood } from './read-only-programs';
 
 /** Where a terminal command runs and what it may reach. */
 export interface CommandSetting {
@@ -24,14 +25,16 @@ export interface CommandAssessment {
   readonly command: string;
   readonly cwd: string;
   readonly analysis: CommandAnalysis;
-  /** It changes files (deletes, overwrites, appends, creates, runs code Vigil cannot see): the executor checkpoints first. */
+  /** It may change files (deletes, overwrites, appends, creates, runs code or programs Vigil cannot see through): the executor checkpoints first. */
   readonly isDestructive: boolean;
   /** The workspace roots to checkpoint before it runs: the root of its cwd and of every known target. */
   readonly checkpointRoots: readonly string[];
   /** The known paths inside the workspace it may change: locked while it runs, recorded for turn undo. */
   readonly changedPaths: readonly string[];
-  /** It may change files it does not name (unknown targets, input it is fed, code Vigil cannot see): whole folders are checkpointed and locked. */
+  /** It may change files it does not name (unknown targets, input it is fed, code Vigil cannot see, a program whose effects Vigil does not read): every writable root is checkpointed and locked. */
   readonly isWholeDirectory: boolean;
+  /** Programs it runs whose effects on files Vigil cannot read from the line (`npm`, `make`, `git commit`, `curl -o`): they may change anything in the roots. */
+  readonly unknownPrograms: readonly string[];
   /** What user rules' `path` globs are matched against: every target and every directory its programs run in. */
   readonly touched: readonly TouchedPath[];
   /** Some target or directory is only known at run time, so no `allow` rule's path can cover it. */
@@ -104,7 +107,8 @@ export async function assessCommand(command: string, setting: CommandSetting): P
   const outsideTargets = new Set<string>();
   const changedPaths = new Set<string>();
   const cwdRoot = innermostRoot(setting.cwd, setting.roots);
-  const isWholeDirectory = analysis.effects.some(reachesUnnamed);
+  const unknownPrograms = [...new Set(analysis.invocations.filter((invocation) => !isUnderstood(invocation)).map((invocation) => invocation.program))];
+  const isWholeDirectory = analysis.effects.some(reachesUnnamed) || unknownPrograms.length > 0;
   if (analysis.effects.length > 0 && cwdRoot !== undefined) checkpointRoots.add(cwdRoot);
   // Targets repeat across effects, directories and brace words: each distinct path is resolved once.
   const targets = [...new Set(analysis.effects.flatMap((effect) => effect.resolved.flatMap((target) => (target.path === undefined ? [] : [target.path]))))];
@@ -118,14 +122,8 @@ export async function assessCommand(command: string, setting: CommandSetting): P
       changedPaths.add(target);
     }
   });
-  if (isWholeDirectory) {
-    for (const invocation of analysis.invocations) {
-      for (const cwd of invocation.cwds) {
-        const root = cwd === undefined ? undefined : innermostRoot(cwd, setting.roots);
-        if (root !== undefined) checkpointRoots.add(root);
-      }
-    }
-  }
+  // What may change anything can change any writable root (the sandbox makes the roots the whole truth): each is checkpointed.
+  if (isWholeDirectory) for (const root of setting.roots) checkpointRoots.add(root);
   const refusals: string[] = [];
   for (const effect of analysis.effects) {
     if (effect.kind === 'opaque') continue;
@@ -139,10 +137,11 @@ export async function assessCommand(command: string, setting: CommandSetting): P
     command,
     cwd: setting.cwd,
     analysis,
-    isDestructive: analysis.effects.length > 0,
+    isDestructive: analysis.effects.length > 0 || unknownPrograms.length > 0,
     checkpointRoots: [...checkpointRoots],
     changedPaths: [...changedPaths],
     isWholeDirectory,
+    unknownPrograms,
     ...touchedPaths(analysis, setting.roots),
     outsideTargets: [...outsideTargets],
     refusals: [...new Set(refusals)],

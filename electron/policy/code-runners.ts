@@ -94,6 +94,8 @@ function shellCode(invocation: Invocation, input: InputText): CodeRun {
     } else break;
   }
   const operand = args[index];
+  // `bash <(curl …)`, `sh "$SCRIPT"`: the script is a file only known at run time (a process substitution is code from a program).
+  if (!isCommandString && operand?.isDynamic === true) return opaque(`"${program} ${operand.text}" runs a script that is only known when the command runs`);
   if (isCommandString) {
     if (operand === undefined) return invocation.isInputFed ? opaque(`"${program} -c" runs code that ${invocation.via.join(' ')} gives it`) : nothing;
     return codeFromWords([operand], `${program} -c`, invocation);
@@ -107,7 +109,7 @@ function interpreterCode(invocation: Invocation, syntax: InterpreterSyntax, inpu
   for (let index = 0; index < args.length; index += 1) {
     const text = args[index]?.text ?? '';
     if (text === '-') break;
-    if (!text.startsWith('-')) return nothing;
+    if (!text.startsWith('-')) return args[index]?.isDynamic === true ? opaque(`"${program} ${text}" runs a script that is only known when the command runs`) : nothing;
     if (text.startsWith('--')) {
       const name = text.split('=')[0] ?? text;
       if (syntax.codeOptions.includes(name)) return opaque(`"${program} ${name}" runs code that Vigil cannot analyse`);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { networkPolicySchema, sandboxPolicySchema } from '../sandbox/sandbox-api';
 
 /** The dangerous commands that wait for a human by default (command patterns, see `matchesCommandPattern`). */
 export const defaultDangerousCommands: readonly string[] = [
@@ -59,6 +60,10 @@ export const policyConfigSchema = z
     dangerousCommands: z.array(z.string().min(1)).max(500).optional(),
     /** How long a call waits for a human before it is denied (fail closed). */
     approvalTimeoutMs: z.number().int().min(1_000).max(24 * 60 * 60 * 1000).default(120_000),
+    /** What agent commands may reach on the network (default: any public host, never this machine). */
+    network: networkPolicySchema.default({ deniedDomains: [] }),
+    /** The OS sandbox of agent commands: extra protected and writable paths, the bubblewrap binary. */
+    sandbox: sandboxPolicySchema.default({ protectedPaths: [], writablePaths: [] }),
   })
   .strict();
 

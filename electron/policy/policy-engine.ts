@@ -23,6 +23,10 @@ export interface PolicySubject {
   readonly paths: readonly TouchedPath[];
   /** For `terminal`: the parsed command. */
   readonly terminal?: CommandAssessment;
+  /** Why the call would run outside the OS sandbox (it cannot start here, and what fixes it): a person decides, whatever the rules say. */
+  readonly unsandboxed?: string;
+  /** What the call would change that no checkpoint can bring back: a person decides, told that it cannot be undone. */
+  readonly cannotUndo?: readonly string[];
 }
 
 /** allow, ask a human, or block; the reason is shown to the agent and the user. */
@@ -144,14 +148,22 @@ export class PolicyEngine {
     const matching = config.rules.filter((rule) => ruleMatches(rule, subject));
     const strongest = matching.sort((a, b) => strength[b.effect] - strength[a.effect])[0];
     if (strongest?.effect === 'deny') return { kind: 'block', reason: `Refused by ${describeRule(strongest)}.` };
-    if (strongest?.effect === 'ask') return { kind: 'ask', reason: describeRule(strongest) };
-    if (terminal === undefined) return strongest?.effect === 'allow' ? { kind: 'allow', reason: describeRule(strongest) } : { kind: 'allow' };
-    // An allow rule skips the cautions, never confinement: writes outside the workspace and credential stores still ask.
-    const confinement = confinementReasons(terminal);
-    if (strongest?.effect === 'allow') return confinement.length === 0 ? { kind: 'allow', reason: describeRule(strongest) } : { kind: 'ask', reason: confinement.join('; ') };
-    const reasons = [...cautionReasons(terminal, config.dangerousCommands ?? defaultDangerousCommands), ...confinement];
+    // What no rule skips: running outside the sandbox, a change no checkpoint can undo, writes outside the workspace, credential stores.
+    const mandatory = mandatoryReasons(subject);
+    if (strongest?.effect === 'ask') return { kind: 'ask', reason: [describeRule(strongest), ...mandatory].join('; ') };
+    if (strongest?.effect === 'allow') return mandatory.length === 0 ? { kind: 'allow', reason: describeRule(strongest) } : { kind: 'ask', reason: mandatory.join('; ') };
+    const reasons = [...(terminal === undefined ? [] : cautionReasons(terminal, config.dangerousCommands ?? defaultDangerousCommands)), ...mandatory];
     return reasons.length === 0 ? { kind: 'allow' } : { kind: 'ask', reason: reasons.join('; ') };
   }
+}
+
+/** The reasons to ask that no allow rule skips. */
+function mandatoryReasons(subject: PolicySubject): string[] {
+  const reasons: string[] = [];
+  if (subject.unsandboxed !== undefined) reasons.push(subject.unsandboxed);
+  if (subject.cannotUndo !== undefined && subject.cannotUndo.length > 0) reasons.push(`it cannot be undone: ${subject.cannotUndo.join('; ')}`);
+  if (subject.terminal !== undefined) reasons.push(...confinementReasons(subject.terminal));
+  return reasons;
 }
 
 /** What no rule can allow: a command that names credential stores or writes outside the workspace. */

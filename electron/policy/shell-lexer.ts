@@ -238,6 +238,9 @@ export function lexShell(source: string): LexResult {
       const match = /^\$'((?:[^'\\]|\\.)*)'?/su.exec(source.slice(index)) ?? ['', ''];
       word.isStarted = true;
       word.isQuoted = true;
+      // Escapes beyond \n, \t, \r, \\ and \' spell characters by number (`$'\x72\x6d'` is `rm`): what
+      // the word says is only known when the shell decodes it, so it is treated as run-time text.
+      if (/\\[^ntr'\\]/u.test(match[1])) word.isDynamic = true;
       word.text += match.slice(1, 2).join('').replace(/\\(.)/gsu, (_all, escaped: string) => ansiEscapes[escaped] ?? escaped);
       index += match[0].length;
     } else if (char === '$') {

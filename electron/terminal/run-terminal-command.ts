@@ -20,6 +20,8 @@ export interface TerminalRun {
   readonly env?: NodeJS.ProcessEnv;
   /** Stops the command early (the core is shutting down). */
   readonly signal?: AbortSignal;
+  /** The program that runs the command instead of the platform's shell (the OS sandbox's command line). */
+  readonly launch?: { readonly file: string; readonly args: readonly string[] };
 }
 
 /** The result of the `terminal` tool. */
@@ -32,7 +34,7 @@ export type TerminalResult = ToolOutput<'terminal'>;
  * that fails is a result with its exit code.
  */
 export function runTerminalCommand(run: TerminalRun): Promise<TerminalResult> {
-  const shell = platformShell(run.command);
+  const shell = run.launch === undefined ? platformShell(run.command) : { ...run.launch, isVerbatim: false };
   const started = performance.now();
   const child = spawn(shell.file, [...shell.args], {
     cwd: run.cwd,

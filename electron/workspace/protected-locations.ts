@@ -17,6 +17,7 @@ const homeCredentials: readonly (readonly [string, string])[] = [
   ['.docker/config.json', 'Docker registry logins'],
   ['.netrc', 'network logins'],
   ['.git-credentials', 'git credentials'],
+  ['.config/git/credentials', 'git credentials'],
   ['.config/gh', 'GitHub CLI tokens'],
   ['.config/hub', 'GitHub tokens'],
   ['.npmrc', 'npm registry tokens'],
@@ -51,10 +52,12 @@ function systemLocations(): readonly ProtectedLocation[] {
   ];
 }
 
+/** The credential stores under each home directory (what agent commands may neither read nor write). */
+export function homeCredentialStores(homeDirs: readonly string[]): readonly ProtectedLocation[] {
+  return homeDirs.flatMap((home) => homeCredentials.map(([relative, reason]) => ({ path: path.join(home, ...relative.split('/')), reason })));
+}
+
 /** Every protected location for a home directory (given as it is and resolved), plus extra paths. */
 export function protectedLocations(homeDirs: readonly string[], extra: readonly string[] = []): readonly ProtectedLocation[] {
-  const fromHome = homeDirs.flatMap((home) =>
-    homeCredentials.map(([relative, reason]) => ({ path: path.join(home, ...relative.split('/')), reason })),
-  );
-  return [...fromHome, ...systemLocations(), ...extra.map((location) => ({ path: location, reason: 'protected by Vigil' }))];
+  return [...homeCredentialStores(homeDirs), ...systemLocations(), ...extra.map((location) => ({ path: location, reason: 'protected by Vigil' }))];
 }

@@ -43,6 +43,11 @@ function ToolCallEntry({ call, onOpenCheckpoint }: { readonly call: HistoryToolC
           )}
         </div>
       )}
+      {[...new Set(call.checkpoints.flatMap((checkpoint) => checkpoint.notCovered ?? []))].map((gap) => (
+        <div key={gap} className="transcript-note" data-testid="checkpoint-not-covered">
+          Not covered by the checkpoint, so it cannot be undone: {gap}
+        </div>
+      ))}
     </li>
   );
 }

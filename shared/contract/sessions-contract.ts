@@ -35,6 +35,8 @@ export const callCheckpointSchema = z.object({
   /** The commit id in the checkpoint store; for `unchanged`, the directory's current head (if any). */
   checkpointId: z.string().optional(),
   kind: z.enum(['created', 'unchanged']),
+  /** What this checkpoint does not cover for the call (excluded files it changes or may change): those changes cannot be undone. */
+  notCovered: z.array(z.string()).optional(),
 });
 
 /** The latest tool call of a session, as the live session list shows it. */

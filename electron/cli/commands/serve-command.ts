@@ -73,6 +73,10 @@ export const serveCommand: CliCommand = {
     const { startServe } = await import('../../server/start-serve');
     const running = await startServe({ home, host, port, allowRemote, rendererDir, logger });
     writeLine(io.stdout, `Vigil is serving on ${running.http.baseUrl} (data folder ${home}).`);
+    const sandbox = await running.core.sandbox.status();
+    const { describeSandboxStatus } = await import('../../sandbox/sandbox-api');
+    if (sandbox.kind === 'ready') writeLine(io.stdout, `Agent commands run in the OS sandbox (${sandbox.engine}).`);
+    else writeLine(io.stdout, `WARNING: ${describeSandboxStatus(sandbox)}`);
     writeLine(io.stdout, 'Open this URL (it carries the access token; the page keeps it in a cookie):');
     writeLine(io.stdout, `url: ${running.http.url}`);
     writeLine(io.stdout, 'Stop with Ctrl+C.');

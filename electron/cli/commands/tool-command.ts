@@ -18,6 +18,7 @@ export async function runToolCall(name: string, raw: unknown, context: Workspace
     const outcome = await runOneToolCall({ name, arguments: raw, vigilHome, homeDir: context.homeDir, cwd: context.cwd, roots: context.roots, logger, env: io.env });
     for (const checkpoint of outcome.checkpoints) {
       if (checkpoint.kind === 'created') writeLine(io.stderr, `vigil tool ${name}: checkpoint ${checkpoint.checkpointId?.slice(0, 8) ?? ''} of ${checkpoint.directory} taken before the call.`);
+      for (const gap of checkpoint.notCovered ?? []) writeLine(io.stderr, `vigil tool ${name}: not covered by the checkpoint, so it cannot be undone: ${gap}`);
     }
     for (const problem of outcome.checkpointProblems) writeLine(io.stderr, `vigil tool ${name}: ${problem}`);
     if (outcome.result.ok) return outcome.result.value;

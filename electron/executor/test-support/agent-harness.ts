@@ -51,7 +51,14 @@ export interface AgentHarness extends AgentServices {
 
 /** Builds the harness; `files` are laid down in the workspace first. */
 export async function createAgentHarness(
-  options: { readonly files?: Readonly<Record<string, string>>; readonly withMemory?: boolean; /** Also manage `<base>/hermes/memories` as Hermes's memory folder. */ readonly withHermesMemory?: boolean } = {},
+  options: {
+    readonly files?: Readonly<Record<string, string>>;
+    readonly withMemory?: boolean;
+    /** Also manage `<base>/hermes/memories` as Hermes's memory folder. */
+    readonly withHermesMemory?: boolean;
+    /** The environment agent commands start from, with the harness's home as HOME (default: this process's). */
+    readonly commandEnv?: (paths: { readonly home: string; readonly vigilHome: string }) => NodeJS.ProcessEnv;
+  } = {},
 ): Promise<AgentHarness> {
   const { dir: base, remove } = await makeTempDir('vigil-exec-');
   const home = path.join(base, 'home');
@@ -89,6 +96,7 @@ export async function createAgentHarness(
     checkpoints: recordingWrites(checkpoints, ledger),
     restore: restorePortOf(restoreServiceFor(checkpoints, paths.checkpoints, silentLogger, events)),
     ...(memory === undefined ? {} : { memory }),
+    ...(options.commandEnv === undefined ? {} : { env: options.commandEnv({ home, vigilHome }) }),
   });
   const git = (args: readonly string[]): string => execFileSync('git', [`--git-dir=${checkpoints.gitdir}`, ...args], { env: gitEnv, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trim();
   return {

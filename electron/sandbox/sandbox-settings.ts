@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/**
+ * A network destination as the sandbox's proxy matches it: a host name (`registry.npmjs.org`), a
+ * wildcard for its subdomains (`*.github.com`), an IPv4 literal or a bracketed IPv6 literal, each
+ * with an optional `:port`.
+ */
+const domainPattern = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^(\*\.)?([A-Za-z0-9-]+\.)*[A-Za-z0-9-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$/u, 'Give a host name, "*.example.com", an IP address or "[::1]", each with an optional ":port".');
+
+/**
+ * `policy.network`: what agent commands may reach. Absent `allowedDomains`: every public host (the
+ * default; agents install packages). A list: only those hosts (`[]`: no network at all).
+ * `deniedDomains` is refused either way. This machine's own services (loopback, link-local and its
+ * own addresses) are never reachable unless an entry names them by IP address and port.
+ */
+export const networkPolicySchema = z
+  .object({
+    allowedDomains: z.array(domainPattern).max(1000).optional(),
+    deniedDomains: z.array(domainPattern).max(1000).default([]),
+  })
+  .strict();
+
+/**
+ * `policy.sandbox`: the OS sandbox every agent command runs in. `protectedPaths` are made
+ * unreadable and unwritable on top of the built-in credential stores and Vigil's data folder
+ * (`~` is the home folder); `writablePaths` are writable on top of the workspace roots, the
+ * session's private temp folder and the package managers' caches; `bwrapPath` points at the
+ * bubblewrap binary (Linux) instead of the one on PATH.
+ */
+export const sandboxPolicySchema = z
+  .object({
+    protectedPaths: z.array(z.string().min(1).max(4096)).max(500).default([]),
+    writablePaths: z.array(z.string().min(1).max(4096)).max(100).default([]),
+    bwrapPath: z.string().min(1).max(4096).optional(),
+  })
+  .strict();
+
+/** `policy.network`, defaults applied. */
+export type NetworkPolicy = z.output<typeof networkPolicySchema>;
+/** `policy.sandbox`, defaults applied. */
+export type SandboxPolicy = z.output<typeof sandboxPolicySchema>;
+
+/** What the sandbox reads from config.json before each command. */
+export interface SandboxSettings {
+  readonly network: NetworkPolicy;
+  readonly sandbox: SandboxPolicy;
+}
+
+/** The settings when config.json says nothing: any public host, nothing extra protected or writable. */
+export const defaultSandboxSettings: SandboxSettings = { network: { deniedDomains: [] }, sandbox: { protectedPaths: [], writablePaths: [] } };

@@ -1,0 +1,36 @@
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { HistoryToolCall, SessionHistory, SessionSummary } from '../../shared/contract/sessions-contract';
+import { TranscriptView } from './transcript-view';
+
+afterEach(cleanup);
+
+function historyWith(call: HistoryToolCall): SessionHistory {
+  return { session: {} as SessionSummary, rewinds: [], turns: [{ turn: 1, startedAt: '2026-01-01T00:00:00Z', isRewound: false, entries: [call] }] };
+}
+
+const call: HistoryToolCall = {
+  kind: 'tool-call',
+  at: '2026-01-01T00:00:01Z',
+  callId: 'call-1',
+  name: 'terminal',
+  arguments: { command: 'rm -rf .git .env' },
+  decision: 'asked-allowed',
+  result: { ok: true, value: {} },
+  checkpoints: [{ directory: '/ws', checkpointId: 'a'.repeat(40), kind: 'created', notCovered: ['.git is version-control data (git\'s own history and state), which checkpoints do not store'] }],
+  checkpointProblems: [],
+  isInterrupted: false,
+};
+
+describe('TranscriptView', () => {
+  it('says what a call\'s checkpoint does not cover, next to the checkpoint it took', () => {
+    render(<TranscriptView history={historyWith(call)} onRewind={() => undefined} onOpenCheckpoint={() => undefined} />);
+    expect(screen.getByText(/checkpoint aaaaaaaa/u)).toBeTruthy();
+    expect(screen.getByTestId('checkpoint-not-covered').textContent).toBe('Not covered by the checkpoint, so it cannot be undone: .git is version-control data (git\'s own history and state), which checkpoints do not store');
+  });
+
+  it('claims nothing more when the checkpoint covers the call', () => {
+    render(<TranscriptView history={historyWith({ ...call, checkpoints: [{ directory: '/ws', checkpointId: 'b'.repeat(40), kind: 'created' }] })} onRewind={() => undefined} onOpenCheckpoint={() => undefined} />);
+    expect(screen.queryByTestId('checkpoint-not-covered')).toBeNull();
+  });
+});
