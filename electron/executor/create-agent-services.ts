@@ -80,7 +80,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     executor,
     approvals,
     policy,
-    handlers: { ...createSessionHandlers(sessions), ...createApprovalHandlers(approvals) },
+    handlers: { ...createSessionHandlers(sessions), ...createApprovalHandlers(approvals, options.logger) },
     async dispose() {
       closeSession();
       stopWatchingApprovals();

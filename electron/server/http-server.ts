@@ -1,33 +1,41 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { AppErrorData } from '../../shared/errors';
+import { uiUrl } from '../../shared/ui-credential';
 import type { Logger } from '../logging/logger';
 import type { HttpRoute } from '../transport/http-route';
-import { allowedHosts, hasValidToken, isAllowedHost, isAllowedOrigin, isSameSecret, tokenCookieName } from './auth';
+import { allowedHosts, isAllowedHost, isAllowedOrigin } from './auth';
+import { answerClientError, parseRequestTarget, refuseUpgrade } from './http-answers';
+import { checkRouteAccess, type Credential, type CredentialAuthority } from './route-access';
 import { setSecurityHeaders } from './security-headers';
 import { serveStaticFile } from './static-files';
-import { unauthorizedPage } from './unauthorized-page';
 
 /** Options of Vigil's HTTP server. */
 export interface HttpServerOptions {
   readonly host: string;
   /** 0 picks a free port. */
   readonly port: number;
+  /** The UI's credential (random per start). */
   readonly token: string;
+  /** The agents' credentials. */
+  readonly agentCredentials: CredentialAuthority['agents'];
   /** The built renderer (`out/renderer`); undefined serves no UI (an agent-only server). */
   readonly rendererDir: string | undefined;
   readonly routes: readonly HttpRoute[];
   readonly serveInfoPath: string;
   readonly logger: Logger;
+  /** Told when a credential of the wrong kind was refused (an agent's on /ws): the attempt is logged, and may be shown. */
+  readonly onCredentialRefused?: (refusal: { readonly path: string; readonly credential: Credential }) => void;
 }
 
 /** A listening server. */
 export interface RunningHttpServer {
   readonly host: string;
   readonly port: number;
-  /** The address without the token. */
+  /** The address without the credential. */
   readonly baseUrl: string;
-  /** The address with the token, to print once. */
+  /** The address with the UI's credential in its fragment (`#token=`), to print once. */
   readonly url: string;
   close(): Promise<void>;
 }
@@ -36,97 +44,104 @@ function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
-function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${reason}\n`);
+function sendError(response: ServerResponse, status: number, error: AppErrorData): void {
+  response.statusCode = status;
+  response.setHeader('Content-Type', 'application/json; charset=utf-8');
+  response.setHeader('Cache-Control', 'no-store');
+  if (status === 401) response.setHeader('WWW-Authenticate', 'Bearer realm="vigil"');
+  response.end(JSON.stringify({ ok: false, error }));
+}
+
+function sendText(response: ServerResponse, status: number, text: string): void {
+  response.statusCode = status;
+  response.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  response.end(`${text}\n`);
 }
 
 /**
  * Starts the HTTP server that carries the UI and the gateway. Every request and upgrade must name
- * this server in its Host header and carry the token; upgrades must also come from the server's
- * own origin. `?token=` on a URL is exchanged for an HttpOnly SameSite=Strict cookie and a redirect
- * to the clean URL.
+ * this server in its Host header. The page and its assets are served to anyone who reaches it: they
+ * hold no data and no credential. Every route checks its credential: `/ws` takes only the UI's
+ * (a bearer header, or the page's subprotocol), `/mcp` and `/agent` only an agent's; upgrades must
+ * also come from no page or the server's own. No cookie is ever set or read.
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const routes = new Map(options.routes.map((route) => [route.path, route]));
   let port = options.port;
   let hosts: ReadonlySet<string> = new Set();
-  const cookieName = (): string => tokenCookieName(port);
+  const authority: CredentialAuthority = { uiToken: options.token, agents: options.agentCredentials, serveInfoPath: options.serveInfoPath };
 
-  function sendUnauthorized(request: IncomingMessage, response: ServerResponse): void {
-    response.statusCode = 401;
-    response.setHeader('WWW-Authenticate', 'Bearer realm="vigil"');
-    response.setHeader('Cache-Control', 'no-store');
-    if ((request.headers.accept ?? '').includes('text/html')) {
-      response.setHeader('Content-Type', 'text/html; charset=utf-8');
-      response.end(unauthorizedPage(options.serveInfoPath));
-    } else {
-      response.setHeader('Content-Type', 'application/json; charset=utf-8');
-      response.end(
-        JSON.stringify({
-          ok: false,
-          error: {
-            code: 'unauthorized',
-            message: `Missing or wrong token. Send "Authorization: Bearer <token>"; the token is in ${options.serveInfoPath}.`,
-          },
-        }),
-      );
+  async function admit(request: IncomingMessage, route: HttpRoute): Promise<{ readonly status: number; readonly error: AppErrorData } | undefined> {
+    const access = await checkRouteAccess(request, route.audience, route.path, authority);
+    if (access.isAllowed) return undefined;
+    if (access.refused !== undefined) {
+      const who = access.refused.kind === 'agent' ? `the agent credential "${access.refused.name}"` : "the UI's credential";
+      options.logger.warn(`refused ${who} on ${route.path}`, { path: route.path, credential: access.refused, origin: request.headers.origin });
+      options.onCredentialRefused?.({ path: route.path, credential: access.refused });
+    }
+    return access;
+  }
+
+  /** Answers a request to a route: its credential checked first; a WebSocket-only route says so (426). */
+  async function handleRoute(request: IncomingMessage, response: ServerResponse, route: HttpRoute): Promise<void> {
+    const refusal = await admit(request, route);
+    if (refusal !== undefined) sendError(response, refusal.status, refusal.error);
+    else if (route.handleRequest !== undefined) await route.handleRequest(request, response);
+    else sendText(response, 426, `Upgrade required: ${route.path} is a WebSocket endpoint.`);
+  }
+
+  /** Serves the built renderer to anyone who reaches the server: it holds no data and no credential. */
+  async function handleStatic(request: IncomingMessage, response: ServerResponse, pathname: string): Promise<void> {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || options.rendererDir === undefined) {
+      sendText(response, 404, options.rendererDir === undefined ? 'Not found: this server serves no UI.' : 'Not found.');
+      return;
+    }
+    const outcome = await serveStaticFile(options.rendererDir, pathname, request.method, response);
+    if (outcome.kind === 'refused') {
+      options.logger.warn('refused a static file that is not a plain file inside the served folder', { path: pathname, reason: outcome.reason });
+      sendText(response, 403, `Refused: ${outcome.reason}; Vigil serves only plain files inside its UI folder.`);
+    } else if (outcome.kind === 'missing') {
+      sendText(response, 404, 'Not found.');
     }
   }
 
   async function handleRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
     setSecurityHeaders(response, port);
+    const url = parseRequestTarget(request.url);
     if (!isAllowedHost(request, hosts)) {
-      response.statusCode = 421;
-      response.end('Misdirected request: this Vigil server only answers to its own address.\n');
-      return;
+      sendText(response, 421, 'Misdirected request: this Vigil server only answers to its own address.');
+    } else if (url === undefined) {
+      sendText(response, 400, 'Bad request: the request target is not a path.');
+    } else {
+      // Browsers of older Vigil versions hold the credential in a cookie that every local server receives: drop it.
+      if ((request.headers.cookie ?? '').includes(`vigil_token_${port}=`)) response.setHeader('Set-Cookie', `vigil_token_${port}=; Max-Age=0; Path=/`);
+      const route = routes.get(url.pathname);
+      await (route === undefined ? handleStatic(request, response, url.pathname) : handleRoute(request, response, route));
     }
-    const url = new URL(request.url ?? '/', 'http://vigil.invalid');
-    const queryToken = url.searchParams.get('token');
-    if (queryToken !== null) {
-      if (!isSameSecret(queryToken, options.token)) {
-        sendUnauthorized(request, response);
-        return;
-      }
-      url.searchParams.delete('token');
-      response.statusCode = 303;
-      response.setHeader(
-        'Set-Cookie',
-        `${cookieName()}=${encodeURIComponent(options.token)}; HttpOnly; SameSite=Strict; Path=/`,
-      );
-      response.setHeader('Location', `${url.pathname}${url.search}`);
-      response.setHeader('Cache-Control', 'no-store');
-      response.end();
-      return;
-    }
-    if (!hasValidToken(request, options.token, cookieName())) {
-      sendUnauthorized(request, response);
-      return;
-    }
-    const route = routes.get(url.pathname);
-    if (route?.handleRequest) {
-      await route.handleRequest(request, response);
-      return;
-    }
-    if ((request.method === 'GET' || request.method === 'HEAD') && options.rendererDir !== undefined) {
-      if (await serveStaticFile(options.rendererDir, url.pathname, response)) return;
-    }
-    response.statusCode = 404;
-    response.setHeader('Content-Type', 'text/plain; charset=utf-8');
-    response.end('Not found.\n');
   }
 
   const upgradedSockets = new Set<Duplex>();
 
-  function handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
-    upgradedSockets.add(socket);
-    socket.once('close', () => upgradedSockets.delete(socket));
-    const url = new URL(request.url ?? '/', 'http://vigil.invalid');
-    const route = routes.get(url.pathname);
-    if (!isAllowedHost(request, hosts)) { refuseUpgrade(socket, 421, 'Misdirected Request'); return; }
-    if (!hasValidToken(request, options.token, cookieName())) { refuseUpgrade(socket, 401, 'Unauthorized'); return; }
-    if (!isAllowedOrigin(request.headers.origin, hosts)) { refuseUpgrade(socket, 403, 'Forbidden Origin'); return; }
-    if (route?.handleUpgrade === undefined) { refuseUpgrade(socket, 404, 'Not Found'); return; }
-    route.handleUpgrade(request, socket, head);
+  /** Why an upgrade is refused before its credential is looked at, if it is. */
+  function upgradeObstacle(request: IncomingMessage, route: HttpRoute | undefined, url: URL | undefined): readonly [number, string] | undefined {
+    if (!isAllowedHost(request, hosts)) return [421, 'Misdirected Request'];
+    if (url === undefined) return [400, 'Bad Request'];
+    if (route?.handleUpgrade === undefined) return [404, 'Not Found'];
+    if (!isAllowedOrigin(request.headers.origin, hosts)) return [403, 'Forbidden Origin'];
+    return undefined;
+  }
+
+  async function handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const url = parseRequestTarget(request.url);
+    const route = url === undefined ? undefined : routes.get(url.pathname);
+    const obstacle = upgradeObstacle(request, route, url);
+    if (obstacle !== undefined || route?.handleUpgrade === undefined) {
+      refuseUpgrade(socket, ...(obstacle ?? [404, 'Not Found']));
+      return;
+    }
+    const refusal = await admit(request, route);
+    if (refusal !== undefined) refuseUpgrade(socket, refusal.status, refusal.status === 401 ? 'Unauthorized' : 'Forbidden', refusal.error.message);
+    else if (!socket.destroyed) route.handleUpgrade(request, socket, head);
   }
 
   const server: Server = createServer((request, response) => {
@@ -136,8 +151,17 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       response.end();
     });
   });
-  server.on('upgrade', handleUpgrade);
-  server.on('clientError', (_error, socket) => socket.destroy());
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    upgradedSockets.add(socket);
+    socket.once('close', () => upgradedSockets.delete(socket));
+    // A client that resets mid-handshake must not take the server down with an unhandled 'error'.
+    socket.on('error', () => socket.destroy());
+    handleUpgrade(request, socket, head).catch((error: unknown) => {
+      options.logger.error('WebSocket upgrade failed', { error, url: request.url });
+      socket.destroy();
+    });
+  });
+  server.on('clientError', answerClientError);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -154,7 +178,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     host: options.host,
     port,
     baseUrl,
-    url: `${baseUrl}?token=${options.token}`,
+    url: uiUrl(baseUrl, options.token),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
