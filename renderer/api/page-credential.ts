@@ -33,3 +33,18 @@ export function takePageCredential(): string | undefined {
   window.history.replaceState(window.history.state, '', clean);
   return token;
 }
+
+/**
+ * Follows a new credential pasted into this tab's address bar: only the fragment differs, so the
+ * browser does not load the page again by itself. The new credential is stored, the address
+ * cleaned, and the page reloaded to connect with it. Returns the disposer.
+ */
+export function followCredentialChanges(): () => void {
+  const onHashChange = (): void => {
+    if (splitFragment(window.location.hash).token === undefined) return;
+    takePageCredential();
+    window.location.reload();
+  };
+  window.addEventListener('hashchange', onHashChange);
+  return () => window.removeEventListener('hashchange', onHashChange);
+}

@@ -3,7 +3,7 @@ import { bridgeGlobalName, type VigilBridge } from '../../shared/contract/bridge
 import type { Result } from '../../shared/result';
 import type { ConnectionState } from '../model/connection-state';
 import { ClientBase } from './client-base';
-import { takePageCredential } from './page-credential';
+import { followCredentialChanges, takePageCredential } from './page-credential';
 import { connectWebSocket } from './websocket-client';
 
 export type { ConnectionState } from '../model/connection-state';
@@ -38,5 +38,6 @@ export function connectVigil(): VigilClient {
   const bridge = (window as unknown as Record<string, VigilBridge | undefined>)[bridgeGlobalName];
   if (bridge !== undefined) return new IpcClient(bridge);
   const token = takePageCredential();
+  followCredentialChanges();
   return connectWebSocket(new URL(window.location.href), token);
 }
