@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
 /**
@@ -35,7 +36,9 @@ function statusOf(error: NodeJS.ErrnoException): string {
  * instead of dropping the connection silently; a client that already went away is just closed.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
+  // Node's own rule: answer only before anything was written (else a response is already under way).
+  const bytesWritten = (socket as Partial<Socket>).bytesWritten ?? 0;
+  if (error.code === 'ECONNRESET' || !socket.writable || bytesWritten > 0) {
     socket.destroy();
     return;
   }

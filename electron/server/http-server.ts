@@ -141,7 +141,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     }
     const refusal = await admit(request, route);
     if (refusal !== undefined) refuseUpgrade(socket, refusal.status, refusal.status === 401 ? 'Unauthorized' : 'Forbidden', refusal.error.message);
-    else if (!socket.destroyed) route.handleUpgrade(request, socket, head);
+    // A client that closed its side cannot hold a WebSocket; answer instead of dropping it silently.
+    else if (!socket.readable) refuseUpgrade(socket, 400, 'Bad Request', 'The client closed its side of the connection during the WebSocket handshake.');
+    else route.handleUpgrade(request, socket, head);
   }
 
   const server: Server = createServer((request, response) => {
@@ -162,6 +164,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     });
   });
   server.on('clientError', answerClientError);
+  server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    refuseUpgrade(socket, 405, 'Method Not Allowed', 'Vigil is not a proxy: CONNECT is not supported.');
+  });
+  // A client that sends its request and then closes its side (`nc -N`, a fuzzer) still gets its answer.
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
