@@ -9,6 +9,7 @@ import { RestoreDialog } from './restore-dialog';
 import { TimelineEmpty } from './timeline-empty';
 import { TimelineFilters } from './timeline-filters';
 import { TimelineList } from './timeline-list';
+import { connectTargetOf } from '../../model/connect-target';
 
 const noEntries: readonly TimelineEntry[] = [];
 
@@ -21,7 +22,8 @@ export function TimelineScreen() {
   const fileFilter = useAppStore((state) => state.fileFilter);
   const restore = useAppStore((state) => state.restore);
   const route = useAppStore((state) => state.route);
-  const home = useAppStore((state) => state.appInfo?.home);
+  const appInfo = useAppStore((state) => state.appInfo);
+  const connectTarget = useMemo(() => connectTargetOf(appInfo), [appInfo]);
   const navigate = useAppStore((state) => state.navigate);
   const openTimeline = useAppStore((state) => state.openTimeline);
   const openCheckpoint = useAppStore((state) => state.openCheckpoint);
@@ -60,7 +62,7 @@ export function TimelineScreen() {
         </div>
       );
     }
-    return directoriesLoad.kind === 'ready' ? <TimelineEmpty home={home} /> : <div className="screen" data-testid="timeline-loading" />;
+    return directoriesLoad.kind === 'ready' ? <TimelineEmpty target={connectTarget} /> : <div className="screen" data-testid="timeline-loading" />;
   }
 
   const index = all.findIndex((entry) => entry.id === checkpointId);
