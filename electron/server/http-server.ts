@@ -1,15 +1,13 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { AppErrorData } from '../../shared/errors';
 import { uiUrl } from '../../shared/ui-credential';
 import type { Logger } from '../logging/logger';
 import type { HttpRoute } from '../transport/http-route';
-import { allowedHosts, isAllowedHost, isAllowedOrigin } from './auth';
-import { answerClientError, parseRequestTarget, refuseUpgrade } from './http-answers';
-import { checkRouteAccess, type Credential, type CredentialAuthority } from './route-access';
-import { setSecurityHeaders } from './security-headers';
-import { serveStaticFile } from './static-files';
+import { allowedHosts } from './auth';
+import { answerClientError, refuseUpgrade } from './http-answers';
+import { dispatchRequest, dispatchUpgrade, type DispatchContext } from './http-dispatch';
+import type { Credential, CredentialAuthority } from './route-access';
 
 /** Options of Vigil's HTTP server. */
 export interface HttpServerOptions {
@@ -44,111 +42,11 @@ function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
-function sendError(response: ServerResponse, status: number, error: AppErrorData): void {
-  response.statusCode = status;
-  response.setHeader('Content-Type', 'application/json; charset=utf-8');
-  response.setHeader('Cache-Control', 'no-store');
-  if (status === 401) response.setHeader('WWW-Authenticate', 'Bearer realm="vigil"');
-  response.end(JSON.stringify({ ok: false, error }));
-}
-
-function sendText(response: ServerResponse, status: number, text: string): void {
-  response.statusCode = status;
-  response.setHeader('Content-Type', 'text/plain; charset=utf-8');
-  response.end(`${text}\n`);
-}
-
-/**
- * Starts the HTTP server that carries the UI and the gateway. Every request and upgrade must name
- * this server in its Host header. The page and its assets are served to anyone who reaches it: they
- * hold no data and no credential. Every route checks its credential: `/ws` takes only the UI's
- * (a bearer header, or the page's subprotocol), `/mcp` and `/agent` only an agent's; upgrades must
- * also come from no page or the server's own. No cookie is ever set or read.
- */
-export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
-  const routes = new Map(options.routes.map((route) => [route.path, route]));
-  let port = options.port;
-  let hosts: ReadonlySet<string> = new Set();
-  const authority: CredentialAuthority = { uiToken: options.token, agents: options.agentCredentials, serveInfoPath: options.serveInfoPath };
-
-  async function admit(request: IncomingMessage, route: HttpRoute): Promise<{ readonly status: number; readonly error: AppErrorData } | undefined> {
-    const access = await checkRouteAccess(request, route.audience, route.path, authority);
-    if (access.isAllowed) return undefined;
-    if (access.refused !== undefined) {
-      const who = access.refused.kind === 'agent' ? `the agent credential "${access.refused.name}"` : "the UI's credential";
-      options.logger.warn(`refused ${who} on ${route.path}`, { path: route.path, credential: access.refused, origin: request.headers.origin });
-      options.onCredentialRefused?.({ path: route.path, credential: access.refused });
-    }
-    return access;
-  }
-
-  /** Answers a request to a route: its credential checked first; a WebSocket-only route says so (426). */
-  async function handleRoute(request: IncomingMessage, response: ServerResponse, route: HttpRoute): Promise<void> {
-    const refusal = await admit(request, route);
-    if (refusal !== undefined) sendError(response, refusal.status, refusal.error);
-    else if (route.handleRequest !== undefined) await route.handleRequest(request, response);
-    else sendText(response, 426, `Upgrade required: ${route.path} is a WebSocket endpoint.`);
-  }
-
-  /** Serves the built renderer to anyone who reaches the server: it holds no data and no credential. */
-  async function handleStatic(request: IncomingMessage, response: ServerResponse, pathname: string): Promise<void> {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || options.rendererDir === undefined) {
-      sendText(response, 404, options.rendererDir === undefined ? 'Not found: this server serves no UI.' : 'Not found.');
-      return;
-    }
-    const outcome = await serveStaticFile(options.rendererDir, pathname, request.method, response);
-    if (outcome.kind === 'refused') {
-      options.logger.warn('refused a static file that is not a plain file inside the served folder', { path: pathname, reason: outcome.reason });
-      sendText(response, 403, `Refused: ${outcome.reason}; Vigil serves only plain files inside its UI folder.`);
-    } else if (outcome.kind === 'missing') {
-      sendText(response, 404, 'Not found.');
-    }
-  }
-
-  async function handleRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    setSecurityHeaders(response, port);
-    const url = parseRequestTarget(request.url);
-    if (!isAllowedHost(request, hosts)) {
-      sendText(response, 421, 'Misdirected request: this Vigil server only answers to its own address.');
-    } else if (url === undefined) {
-      sendText(response, 400, 'Bad request: the request target is not a path.');
-    } else {
-      // Browsers of older Vigil versions hold the credential in a cookie that every local server receives: drop it.
-      if ((request.headers.cookie ?? '').includes(`vigil_token_${port}=`)) response.setHeader('Set-Cookie', `vigil_token_${port}=; Max-Age=0; Path=/`);
-      const route = routes.get(url.pathname);
-      await (route === undefined ? handleStatic(request, response, url.pathname) : handleRoute(request, response, route));
-    }
-  }
-
-  const upgradedSockets = new Set<Duplex>();
-
-  /** Why an upgrade is refused before its credential is looked at, if it is. */
-  function upgradeObstacle(request: IncomingMessage, route: HttpRoute | undefined, url: URL | undefined): readonly [number, string] | undefined {
-    if (!isAllowedHost(request, hosts)) return [421, 'Misdirected Request'];
-    if (url === undefined) return [400, 'Bad Request'];
-    if (route?.handleUpgrade === undefined) return [404, 'Not Found'];
-    if (!isAllowedOrigin(request.headers.origin, hosts)) return [403, 'Forbidden Origin'];
-    return undefined;
-  }
-
-  async function handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
-    const url = parseRequestTarget(request.url);
-    const route = url === undefined ? undefined : routes.get(url.pathname);
-    const obstacle = upgradeObstacle(request, route, url);
-    if (obstacle !== undefined || route?.handleUpgrade === undefined) {
-      refuseUpgrade(socket, ...(obstacle ?? [404, 'Not Found']));
-      return;
-    }
-    const refusal = await admit(request, route);
-    if (refusal !== undefined) refuseUpgrade(socket, refusal.status, refusal.status === 401 ? 'Unauthorized' : 'Forbidden', refusal.error.message);
-    // A client that closed its side cannot hold a WebSocket; answer instead of dropping it silently.
-    else if (!socket.readable) refuseUpgrade(socket, 400, 'Bad Request', 'The client closed its side of the connection during the WebSocket handshake.');
-    else route.handleUpgrade(request, socket, head);
-  }
-
+/** Creates the Node server around the dispatch: every failure answered, nothing thrown past a handler. */
+function createVigilServer(context: DispatchContext, upgradedSockets: Set<Duplex>): Server {
   const server: Server = createServer((request, response) => {
-    handleRequest(request, response).catch((error: unknown) => {
-      options.logger.error('HTTP request failed', { error, url: request.url });
+    dispatchRequest(context, request, response).catch((error: unknown) => {
+      context.logger.error('HTTP request failed', { error, url: request.url });
       if (!response.headersSent) response.statusCode = 500;
       response.end();
     });
@@ -158,8 +56,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     socket.once('close', () => upgradedSockets.delete(socket));
     // A client that resets mid-handshake must not take the server down with an unhandled 'error'.
     socket.on('error', () => socket.destroy());
-    handleUpgrade(request, socket, head).catch((error: unknown) => {
-      options.logger.error('WebSocket upgrade failed', { error, url: request.url });
+    dispatchUpgrade(context, request, socket, head).catch((error: unknown) => {
+      context.logger.error('WebSocket upgrade failed', { error, url: request.url });
       socket.destroy();
     });
   });
@@ -170,7 +68,28 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   });
   // A client that sends its request and then closes its side (`nc -N`, a fuzzer) still gets its answer.
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  return server;
+}
 
+/**
+ * Starts the HTTP server that carries the UI and the gateway. Every request and upgrade must name
+ * this server in its Host header. The page and its assets are served to anyone who reaches it: they
+ * hold no data and no credential. Every route checks its credential: `/ws` takes only the UI's
+ * (a bearer header, or the page's subprotocol), `/mcp` and `/agent` only an agent's; upgrades must
+ * also come from no page or the server's own. No cookie is ever set or read.
+ */
+export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const context: DispatchContext = {
+    routes: new Map(options.routes.map((route) => [route.path, route])),
+    authority: { uiToken: options.token, agents: options.agentCredentials, serveInfoPath: options.serveInfoPath },
+    rendererDir: options.rendererDir,
+    logger: options.logger,
+    onCredentialRefused: options.onCredentialRefused,
+    port: options.port,
+    hosts: new Set(),
+  };
+  const upgradedSockets = new Set<Duplex>();
+  const server = createVigilServer(context, upgradedSockets);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -178,13 +97,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       resolve();
     });
   });
-  port = (server.address() as AddressInfo).port;
-  hosts = allowedHosts(options.host, port);
-  const baseUrl = `http://${urlHost(options.host)}:${port}/`;
+  context.port = (server.address() as AddressInfo).port;
+  context.hosts = allowedHosts(options.host, context.port);
+  const baseUrl = `http://${urlHost(options.host)}:${context.port}/`;
 
   return {
     host: options.host,
-    port,
+    port: context.port,
     baseUrl,
     url: uiUrl(baseUrl, options.token),
     close: () =>
