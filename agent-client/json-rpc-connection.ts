@@ -12,7 +12,7 @@ import {
 export interface JsonRpcEndpoint {
   /** `ws://127.0.0.1:PORT/agent` (an `http://` base URL of `vigil serve` is accepted and completed). */
   readonly url: string;
-  /** The bearer token from `$VIGIL_HOME/serve.json`. */
+  /** An agent credential (`vigil connect --credential NAME` prints one); the UI's credential is refused. */
   readonly token: string;
 }
 
@@ -31,6 +31,7 @@ export function agentSocketUrl(url: string): string {
   if (parsed.protocol === 'https:') parsed.protocol = 'wss:';
   if (parsed.pathname === '/' || parsed.pathname === '') parsed.pathname = '/agent';
   parsed.searchParams.delete('token');
+  parsed.hash = '';
   return parsed.toString();
 }
 
@@ -75,8 +76,14 @@ export class JsonRpcConnection {
         const status = response.statusCode ?? 0;
         socket.terminate();
         reject(
-          status === 401
-            ? new AppError('unauthorized', `Vigil refused the token for ${url}. Read the current one from $VIGIL_HOME/serve.json.`)
+          status === 401 || status === 403
+            ? new AppError(
+                'unauthorized',
+                status === 401
+                  ? `Vigil refused the agent credential for ${url}: it is unknown or was revoked. Get one with "vigil connect --credential NAME".`
+                  : `Vigil refused this credential for ${url}: it is not an agent credential (the UI's is refused here). Get one with "vigil connect --credential NAME".`,
+                { status },
+              )
             : new AppError(status === 404 ? 'not_found' : 'disconnected', `Vigil answered ${status} to ${url}.`, { status }),
         );
       });

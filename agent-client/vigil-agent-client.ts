@@ -21,8 +21,8 @@ export interface VigilAgentClientOptions extends JsonRpcEndpoint {
   /** The longest wait between reconnection attempts, in ms (default 5,000). */
   readonly maxReconnectDelayMs?: number;
   /**
-   * Where to reconnect: called before each attempt, so a restarted server (new port, new token,
-   * both in `$VIGIL_HOME/serve.json`) is found again. Default: the same URL and token.
+   * Where to reconnect: called before each attempt, so a restarted server (a new port, in
+   * `$VIGIL_HOME/serve.json`) is found again. Default: the same URL and credential.
    */
   readonly resolveEndpoint?: () => Promise<JsonRpcEndpoint>;
 }

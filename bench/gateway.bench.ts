@@ -11,6 +11,7 @@ import type { Core } from '../electron/core/create-core';
 import { silentLogger } from '../electron/logging/logger';
 import { startServe } from '../electron/server/start-serve';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchTable } from './harness';
+import { agentCredentialFor } from '../electron/test-support/agent-credential';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const vigilEntry = path.join(root, 'electron/cli/vigil.ts');
@@ -153,7 +154,9 @@ export const run: BenchArea = async (context) => {
   const server = await startServe({ home, host: '127.0.0.1', port: 0, allowRemote: false, rendererDir: undefined, logger: silentLogger });
   try {
     const baselines = new Map<number, number>();
-    for (const transport of transports(server.core, server.http.baseUrl, server.token, home)) {
+    // Agents connect with an agent credential, as "vigil connect" gives them; the UI's is refused on /mcp and /agent.
+    const agentToken = await agentCredentialFor(home, 'bench');
+    for (const transport of transports(server.core, server.http.baseUrl, agentToken, home)) {
       const label = transport.name.replace(/\W+/g, '-').slice(0, 24);
       context.log(`${transport.name}: warm-up`);
       await load(transport.open, scratch, `${label}-warm`, 1, 5);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { VigilAgentClient } from '../agent-client/vigil-agent-client';
+import { agentCredentialFor } from '../electron/test-support/agent-credential';
 import { formatMs, summarize, type BenchArea, type BenchTable } from './harness';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,7 +40,7 @@ interface Server {
   stop(): Promise<void>;
 }
 
-/** Starts the built `vigil serve` on a data folder and waits for serve.json (its port and the agents' token). */
+/** Starts the built `vigil serve` on a data folder and waits for serve.json (its port); agents connect with an agent credential. */
 async function startServer(home: string, userHome: string): Promise<Server> {
   const child = spawn(process.execPath, [cli, 'serve', '--port', '0'], { env: { ...process.env, VIGIL_HOME: home, HOME: userHome }, stdio: ['pipe', 'pipe', 'pipe'] });
   let output = '';
@@ -55,7 +56,8 @@ async function startServer(home: string, userHome: string): Promise<Server> {
   return {
     child,
     port: info.port,
-    token: info.token,
+    // Agents never hold the UI's credential (serve.json's): they connect with an agent credential.
+    token: await agentCredentialFor(home, 'bench-agent'),
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -120,8 +120,8 @@ export async function startSeededServer(rendererDir: string, count: number): Pro
       response.end(extra.body);
       return;
     }
-    void serveStaticFile(rendererDir, (request.url ?? '/').split(/[?#]/)[0] ?? '/', response).then((served) => {
-      if (served) return;
+    void serveStaticFile(rendererDir, (request.url ?? '/').split(/[?#]/)[0] ?? '/', request.method ?? 'GET', response).then((outcome) => {
+      if (outcome.kind === 'served') return;
       response.statusCode = 404;
       response.end();
     });

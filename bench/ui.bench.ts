@@ -9,6 +9,7 @@ import { chromiumExecutable } from '../scripts/electron-binary';
 import { formatMs, formatRatio, summarize, type BenchArea, type Timing } from './harness';
 import { installLoadProbes, readBaselineRendered, readProbes, scrollFrames, watchNewRows, watchSessionCards, type BenchProbes } from './ui-page-probes';
 import { seededDir, seededEntry, startSeededServer } from './ui-seeded-server';
+import { agentCredentialFor } from '../electron/test-support/agent-credential';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rendererDir = path.join(root, 'out/renderer');
@@ -48,7 +49,8 @@ function framesRow(label: string, frames: readonly number[]): string[] {
 async function loadTimeline(browser: Browser, url: string): Promise<{ page: Page; connected: number; firstRows: number; allRows: number }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.addInitScript(installLoadProbes, timelineSize);
-  await page.goto(`${url}#/timeline/${encodeURIComponent(seededDir)}`);
+  // The seeded server checks no credential, but the page connects only with one in its fragment.
+  await page.goto(`${url}#/timeline/${encodeURIComponent(seededDir)}&token=bench-page-credential-000000`);
   const all = await waitFor(async () => {
     const value = (await probes(page)).allRows;
     return value === undefined || value < 0 ? undefined : value;
@@ -183,9 +185,8 @@ async function sessionLatency(browser: Browser, calls: number): Promise<number[]
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.addInitScript(installLoadProbes, 0);
     await page.goto(url);
-    const address = new URL(url);
-    const port = address.port;
-    const token = address.searchParams.get('token') ?? '';
+    const port = new URL(url).port;
+    const token = await agentCredentialFor(home, 'bench');
     const client = await VigilAgentClient.connect({ url: `http://127.0.0.1:${port}/`, token, reconnect: false });
     try {
       const session = await client.openSession({ agent: 'bench', roots: [workspace] });

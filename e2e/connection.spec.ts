@@ -16,13 +16,13 @@ test('a stopped server shows as reconnecting, not reachable; restarted with a ne
     await expect(connection).toHaveAttribute('data-state', 'reconnecting');
     await expect(connection.locator('.connection-reason')).toContainText('not reachable');
 
-    // The same address, a new token: the page's cookie carries the old one, so the handshake is refused.
+    // The same address, a new token: the page's sessionStorage holds the old one, so the handshake is refused.
     second = await startServer(vigil.home, Number(new URL(first.url).port));
     await expect(connection).toHaveAttribute('data-state', 'disconnected', { timeout: 20_000 });
     await expect(connection.locator('.connection-reason')).toContainText('reopen the URL that vigil serve printed');
     await expect(connection.locator('.connection-reason')).toContainText('token');
 
-    // Reopening the URL the new server printed connects again.
+    // Reopening the URL the new server printed connects again (only its fragment differs: no reload by itself).
     await page.goto(second.url);
     await expect(connection).toHaveAttribute('data-state', 'connected');
   } finally {

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { connectAgent } from './fixtures/agents';
+import { connectAgent, runCli } from './fixtures/agents';
 import { saveScreens } from './fixtures/screens';
 import { expect, test } from './fixtures/vigil-fixture';
 
@@ -8,6 +8,18 @@ test('two sessions change live, side by side, without a reload', async ({ page, 
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   await expect(page.getByTestId('sessions-empty')).toBeVisible();
   await expect(page.getByTestId('mcp-snippet')).toContainText('"mcp"');
+  if (vigil.kind === 'served') {
+    // The empty state shows exactly what `vigil connect` prints for the same data folder.
+    for (const client of ['claude-code', 'vscode'] as const) {
+      await page.getByTestId(`connect-${client}`).click();
+      const { stdout } = await runCli(vigil.home, ['connect', client]);
+      const lines = stdout.split('\n');
+      const start = lines.findIndex((line) => line.startsWith('Configuration for')) + 2;
+      const printed = lines.slice(start, lines.indexOf('', start)).join('\n');
+      await expect(page.getByTestId('mcp-snippet-text').locator('pre')).toHaveText(printed);
+    }
+    await page.getByTestId('connect-claude-code').click();
+  }
   await saveScreens(page, testInfo, 'sessions-empty');
 
   const rootA = path.join(vigil.workspace, 'alpha');

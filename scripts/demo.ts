@@ -74,10 +74,11 @@ async function runAgent(agent: DemoAgent, server: DemoServer, home: string, proj
   await pause(agent.delay, pace);
   const client = await VigilAgentClient.connect({
     url: server.baseUrl,
-    token: server.token,
+    token: server.agentToken,
     resolveEndpoint: async () => {
+      // The agent credential survives a restart of the server; serve.json says where it runs now.
       const info = await readLiveServeInfo(vigilPaths(home).serveInfo);
-      return info === undefined || info.url === null ? { url: server.baseUrl, token: server.token } : { url: info.url, token: info.token };
+      return { url: info?.url ?? server.baseUrl, token: server.agentToken };
     },
   });
   const session = await client.openSession({ agent: agent.name, roots: [project], client: 'vigil demo' });

@@ -57,7 +57,7 @@ export function explainDesktopUnavailable(reason: DesktopUnavailable, binary: st
   const text =
     `Vigil cannot open its desktop window here: ${what}. ` +
     'So it is starting the same app for your browser instead: `vigil serve` runs the same core and the same UI on 127.0.0.1. ' +
-    'Open the URL printed below: it carries the access token once (the page then keeps it in a cookie), and the token is valid until this server stops. ' +
+    'Open the URL printed below: it carries the access token in its #token= fragment (the page keeps it in the tab’s sessionStorage, never in a cookie), and the token is valid until this server stops. ' +
     remedy;
   return ['', ...wrap(text), '', ''].join('\n');
 }

@@ -41,10 +41,12 @@ async function startUntilUrl(env: NodeJS.ProcessEnv): Promise<{ output: string; 
     child.stderr.setEncoding('utf8').on('data', collect);
     void exited.then(() => reject(new Error(`npm start exited before printing a URL:\n${output}`)));
   });
-  // The printed URL is live: it trades its token for the page's cookie.
-  const response = await fetch(url, { redirect: 'manual' });
-  expect(response.status).toBe(303);
-  expect(response.headers.get('set-cookie')).toMatch(/^vigil_token_\d+=/);
+  // The printed URL is live: the page loads, and the token in its fragment opens the UI's channel.
+  const page = await fetch(url, { redirect: 'manual' });
+  expect(page.status).toBe(200);
+  expect(page.headers.get('set-cookie')).toBeNull();
+  const token = new URL(url).hash.replace(/^#token=/, '');
+  expect((await fetch(new URL('/ws', url), { headers: { authorization: `Bearer ${token}` } })).status).toBe(426);
   child.kill('SIGTERM');
   await exited;
   return { output, url };
@@ -64,6 +66,6 @@ describe('npm start without a usable Electron', () => {
     expect(text).toContain('`vigil serve` runs the same core and the same UI on 127.0.0.1');
     expect(text).toContain('the token is valid until this server stops');
     expect(text).not.toContain('Fetching the Electron');
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+$/);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+$/);
   }, 180_000);
 });

@@ -1,5 +1,6 @@
 import { checkpointCommand } from './commands/checkpoint-command';
 import { checkpointsCommandGroup } from './commands/checkpoints-command-group';
+import { connectCommand } from './commands/connect-command';
 import { mcpCommand } from './commands/mcp-command';
 import { memoryCommandGroup } from './commands/memory-command-group';
 import { serveCommand } from './commands/serve-command';
@@ -9,4 +10,4 @@ import { writeCommand } from './commands/write-command';
 import type { CliEntry } from './run-cli';
 
 /** Every command of `vigil`, in the order `vigil --help` lists them. */
-export const commandTable: readonly CliEntry[] = [serveCommand, mcpCommand, writeCommand, toolCommand, checkpointCommand, checkpointsCommandGroup, memoryCommandGroup, sessionsCommandGroup];
+export const commandTable: readonly CliEntry[] = [serveCommand, mcpCommand, connectCommand, writeCommand, toolCommand, checkpointCommand, checkpointsCommandGroup, memoryCommandGroup, sessionsCommandGroup];

@@ -21,7 +21,9 @@ import type { HttpRoute } from '../transport/http-route';
 import type { Logger } from '../logging/logger';
 import { createConfiguredMemoryService } from '../memory/configured-memory-service';
 import { createMemoryHandlers } from '../memory/memory-handlers';
+import { activeHermesHome } from '../connect/client-locations';
 import { createAppHandlers } from './app-handlers';
+import { vigilInvocation } from './vigil-invocation';
 import { DisposableStack } from './disposable';
 import { EventHub } from './event-hub';
 import { ensureVigilHome, type VigilPaths } from './vigil-home';
@@ -64,6 +66,12 @@ export interface Core {
   dispose(): Promise<void>;
 }
 
+/** How to run this Vigil's CLI and where Hermes's active home is, for the UI's connect snippets. */
+async function connectInputsOf(env: NodeJS.ProcessEnv): Promise<{ command: string; args: string[]; hermesHome: string }> {
+  const invocation = await vigilInvocation(env);
+  return { command: invocation.command, args: [...invocation.args], hermesHome: await activeHermesHome(env) };
+}
+
 /** Builds the core. It never imports `electron`, so it runs the same under Node and in the app. */
 export async function createCore(options: CoreOptions): Promise<Core> {
   const paths = await ensureVigilHome(options.home);
@@ -99,6 +107,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       platform: process.platform,
       pid: process.pid,
       startedAt: new Date().toISOString(),
+      // The same inputs `vigil connect` uses, so the UI's empty states show the same snippets.
+      connect: await connectInputsOf(options.env ?? process.env),
     }),
     ...createMemoryHandlers(memory),
     ...createCheckpointHandlers(timelines),

@@ -11,6 +11,8 @@ export interface VigilPaths {
   readonly logs: string;
   readonly config: string;
   readonly serveInfo: string;
+  /** The agents' credentials (mode 0600): per client, stable across restarts, revocable. */
+  readonly agentCredentials: string;
 }
 
 /**
@@ -32,6 +34,7 @@ export function vigilPaths(home: string): VigilPaths {
     logs: path.join(home, 'logs'),
     config: path.join(home, 'config.json'),
     serveInfo: path.join(home, 'serve.json'),
+    agentCredentials: path.join(home, 'agent-credentials.json'),
   };
 }
 

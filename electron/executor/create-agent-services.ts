@@ -106,7 +106,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     policy,
     sessionSettings,
     sandbox,
-    handlers: { ...createSessionHandlers(sessions), ...createApprovalHandlers(approvals) },
+    handlers: { ...createSessionHandlers(sessions), ...createApprovalHandlers(approvals, options.logger) },
     async dispose() {
       closeSession();
       stopWatchingApprovals();

@@ -124,7 +124,7 @@ describe('where the OS sandbox cannot start', () => {
     const reasons: string[] = [];
     const stop = harness.events.on('approvals:requested', ({ approval }) => {
       reasons.push(approval.reason);
-      queueMicrotask(() => harness.approvals.decide(approval.id, 'allow'));
+      queueMicrotask(() => harness.approvals.decide(approval.id, 'allow', 'window'));
     });
     const sessionId = (await harness.sessions.open({ agent: 'unsandboxed', roots: [harness.workspace] })).id;
     const [outcome] = await harness.executor.execute(sessionId, [{ name: 'terminal', arguments: { command: 'echo "home=$HOME vigil=${VIGIL_HOME:-none}"' } }], { concurrent: false });

@@ -95,7 +95,7 @@ describe.each(modes)('seed 002 on the $name path', ({ concurrent }) => {
 
   it('a destructive command a human denies creates no checkpoint', async () => {
     const stop = harness.events.on('approvals:requested', ({ approval }) => {
-      harness.approvals.decide(approval.id, 'deny');
+      harness.approvals.decide(approval.id, 'deny', 'window');
     });
     const [denied] = await harness.executor.execute(sessionId, [terminal('git push --force; mv src src2')], { concurrent });
     stop();
@@ -165,7 +165,7 @@ describe('approvals inside the executor', () => {
   it('runs an approved destructive command after checkpointing, attributed as asked-allowed', async () => {
     const stop = harness.events.on('approvals:requested', ({ approval }) => {
       expect(approval).toMatchObject({ sessionId, tool: 'terminal', summary: 'git push --force || mv src gone', cwd: harness.workspace });
-      harness.approvals.decide(approval.id, 'allow');
+      harness.approvals.decide(approval.id, 'allow', 'window');
     });
     const [outcome] = await harness.executor.execute(sessionId, [terminal('git push --force || mv src gone')], { concurrent: false });
     stop();

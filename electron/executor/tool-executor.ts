@@ -46,6 +46,8 @@ interface Item {
   prepared?: PreparedCall;
   decision?: ToolDecision;
   reason?: string;
+  /** Which UI a person decided it from (the session log records it). */
+  decidedVia?: 'window' | 'page';
   refusal?: AppErrorData;
   checkpoints: readonly CallCheckpoint[];
   touched: readonly TouchedDirectory[];
@@ -128,6 +130,7 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
       ...(prepared.cwd === undefined ? {} : { cwd: prepared.cwd }),
       timeoutMs: config.approvalTimeoutMs,
     });
+    if (answer.via !== undefined) item.decidedVia = answer.via;
     if (answer.decision === 'allowed') {
       item.decision = 'asked-allowed';
       return;
@@ -168,6 +171,7 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
       arguments: condenseValue(item.request.arguments, { isSecret: isSecret(item) }),
       decision: item.decision ?? 'invalid',
       ...(item.reason === undefined ? {} : { reason: item.reason }),
+      ...(item.decidedVia === undefined ? {} : { decidedVia: item.decidedVia }),
       checkpoints: [...item.checkpoints],
       checkpointProblems: [...item.problems],
       touched: item.touched.map(({ paths, ...rest }) => (paths === undefined ? rest : { ...rest, paths: [...paths] })),

@@ -189,6 +189,7 @@ export function createAgentRpcEndpoint(deps: GatewayDependencies): AgentRpcEndpo
   return {
     route: {
       path: '/agent',
+      audience: 'agent',
       handleUpgrade: (request, socket, head) => {
         server.handleUpgrade(request, socket, head, (client) => server.emit('connection', client, request));
       },

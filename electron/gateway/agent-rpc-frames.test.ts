@@ -41,7 +41,7 @@ interface ErrorReply {
 
 describe('/agent frames', () => {
   it('answers every malformed frame with a JSON-RPC error naming the problem, and the connection survives', async () => {
-    const socket = await open({ authorization: `Bearer ${fixture.token}` });
+    const socket = await open({ authorization: `Bearer ${fixture.agentToken}` });
     const notJson = (await exchange(socket, '{oops')) as unknown as ErrorReply;
     expect(notJson.error.code).toBe(jsonRpcErrorCodes.parseError);
     expect(notJson.id).toBeNull();
@@ -71,7 +71,7 @@ describe('/agent frames', () => {
   });
 
   it('answers a batch with an array, and a notification with nothing', async () => {
-    const socket = await open({ authorization: `Bearer ${fixture.token}` });
+    const socket = await open({ authorization: `Bearer ${fixture.agentToken}` });
     const batch = (await exchange(
       socket,
       JSON.stringify([
@@ -86,7 +86,7 @@ describe('/agent frames', () => {
   });
 
   it('closes the connection on an oversized frame (1009)', async () => {
-    const socket = await open({ authorization: `Bearer ${fixture.token}` });
+    const socket = await open({ authorization: `Bearer ${fixture.agentToken}` });
     const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
     socket.send('x'.repeat(maxAgentFrameBytes + 1));
     expect(await closed).toBe(1009);
@@ -95,6 +95,10 @@ describe('/agent frames', () => {
   it('refuses an upgrade without the token, and one from a foreign Origin', async () => {
     await expect(open({})).rejects.toThrow('status 401');
     await expect(open({ authorization: 'Bearer wrong' })).rejects.toThrow('status 401');
-    await expect(open({ authorization: `Bearer ${fixture.token}`, origin: 'http://evil.example' })).rejects.toThrow('status 403');
+    await expect(open({ authorization: `Bearer ${fixture.agentToken}`, origin: 'http://evil.example' })).rejects.toThrow('status 403');
+  });
+
+  it("refuses the UI's credential (403): agents use their own", async () => {
+    await expect(open({ authorization: `Bearer ${fixture.uiToken}` })).rejects.toThrow('status 403');
   });
 });

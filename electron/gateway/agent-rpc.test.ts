@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 async function connect(): Promise<VigilAgentClient> {
-  const client = await VigilAgentClient.connect({ url: fixture.baseUrl, token: fixture.token, reconnect: false });
+  const client = await VigilAgentClient.connect({ url: fixture.baseUrl, token: fixture.agentToken, reconnect: false });
   clients.push(client);
   return client;
 }
@@ -113,7 +113,7 @@ describe('JSON-RPC agent protocol (/agent) with the TypeScript client', () => {
     const call = session.callTool('terminal', { command: 'rm -rf build' });
     const { approval } = await requested;
     expect(approval.sessionId).toBe(session.id);
-    const answer = await fixture.running.core.router.dispatch('approvals:decide', { id: approval.id, decision: 'deny' }, { transport: 'websocket', clientId: 'test' });
+    const answer = await fixture.running.core.router.dispatch('approvals:decide', { id: approval.id, decision: 'deny' }, { transport: 'websocket', clientId: 'test', peer: 'page' });
     expect(answer.ok).toBe(true);
     expect((await decided).decision).toBe('denied');
     const outcome = await call;
@@ -128,12 +128,13 @@ describe('JSON-RPC agent protocol (/agent) with the TypeScript client', () => {
     const { vigilPaths } = await import('../core/vigil-home');
     const client = await VigilAgentClient.connect({
       url: fixture.baseUrl,
-      token: fixture.token,
+      token: fixture.agentToken,
       maxReconnectDelayMs: 200,
       resolveEndpoint: async () => {
         const info = await readLiveServeInfo(vigilPaths(home).serveInfo);
         if (info?.url == null) throw new AppError('disconnected', 'no server yet');
-        return { url: info.url, token: info.token };
+        // The agent credential survives the restart; serve.json only says where the server is now.
+        return { url: info.url, token: fixture.agentToken };
       },
     });
     clients.push(client);

@@ -101,7 +101,7 @@ async function runRound(session: AgentSession, index: number, round: number): Pr
 
 /** One agent session: rounds until the race is over, then one round once the folder is still. */
 async function runAgent(index: number, raceOver: Promise<void>): Promise<{ racing: Attempt[]; calm: Attempt[] }> {
-  const client = await VigilAgentClient.connect({ url: fixture.baseUrl, token: fixture.token, reconnect: false });
+  const client = await VigilAgentClient.connect({ url: fixture.baseUrl, token: fixture.agentToken, reconnect: false });
   const race = { isOver: false };
   void raceOver.then(() => (race.isOver = true));
   const racing: Attempt[] = [];

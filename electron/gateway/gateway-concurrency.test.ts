@@ -30,7 +30,7 @@ interface AgentRun {
 
 /** One agent: its own connection and session, `turnsPerSession` turns of `callsPerTurn` concurrent writes. */
 async function runAgent(index: number, root: string): Promise<AgentRun> {
-  const client = await VigilAgentClient.connect({ url: fixture.baseUrl, token: fixture.token, reconnect: false });
+  const client = await VigilAgentClient.connect({ url: fixture.baseUrl, token: fixture.agentToken, reconnect: false });
   try {
     const session = await client.openSession({ agent: `agent-${index}`, roots: [root] });
     const outcomes: Array<{ turn: number; outcome: AgentToolOutcome }> = [];

@@ -43,7 +43,7 @@ function sendJsonRpcError(response: ServerResponse, status: number, code: number
 /**
  * A browser always sends Origin on cross-site POSTs; the page served by Vigil itself is the only
  * origin allowed (the server already checked that Host names it). A client without Origin is an
- * agent, which must still present the token.
+ * agent, which must still present its agent credential.
  */
 function isForeignOrigin(request: IncomingMessage): boolean {
   const origin = request.headers.origin;
@@ -180,7 +180,7 @@ export function createMcpHttpEndpoint(deps: GatewayDependencies, tools: readonly
   }
 
   return {
-    route: { path: '/mcp', handleRequest },
+    route: { path: '/mcp', audience: 'agent', handleRequest },
     sessionCount: () => sessions.size,
     dispose: async () => {
       clearInterval(sweeper);

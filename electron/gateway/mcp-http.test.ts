@@ -175,14 +175,40 @@ describe('/mcp security', () => {
     await expect(connectMcpClient(fixture, { token: 'wrong' })).rejects.toThrow();
   });
 
+  it("refuses the UI's credential with 403, naming vigil connect, and starts no session", async () => {
+    const response = await post({ authorization: `Bearer ${fixture.uiToken}` });
+    expect(response.status).toBe(403);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('denied');
+    expect(body.error.message).toContain('vigil connect');
+    await expect(connectMcpClient(fixture, { token: fixture.uiToken })).rejects.toThrow();
+    expect(fixture.running.core.sessions.list()).toHaveLength(0);
+  });
+
+  it('refuses a revoked agent credential from its next request, and takes a re-issued one', async () => {
+    const { AgentCredentialStore } = await import('../server/agent-credentials');
+    const store = new AgentCredentialStore(path.join(fixture.home, 'agent-credentials.json'));
+    const { client } = await connectMcpClient(fixture, { roots: [fixture.workspace] });
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    expect(await store.revoke('test-agent')).toBe(true);
+    await expect(client.listTools()).rejects.toThrow(/unknown or was revoked/);
+    const reissued = await store.issue('test-agent');
+    expect(reissued.isNew).toBe(true);
+    expect(reissued.secret).not.toBe(fixture.agentToken);
+    expect((await post({ authorization: `Bearer ${fixture.agentToken}` })).status).toBe(401);
+    const { client: again } = await connectMcpClient(fixture, { token: reissued.secret, roots: [fixture.workspace] });
+    expect((await again.listTools()).tools.length).toBeGreaterThan(0);
+    await Promise.all([client.close(), again.close()]);
+  });
+
   it('refuses a foreign Origin even with the token', async () => {
-    const response = await post({ authorization: `Bearer ${fixture.token}`, origin: 'http://evil.example' });
+    const response = await post({ authorization: `Bearer ${fixture.agentToken}`, origin: 'http://evil.example' });
     expect(response.status).toBe(403);
     expect(fixture.running.core.sessions.list()).toHaveLength(0);
   });
 
   it('answers 404 to an unknown session id, 400 to a first request that is not initialize, 413 to an oversized body', async () => {
-    const auth = { authorization: `Bearer ${fixture.token}` };
+    const auth = { authorization: `Bearer ${fixture.agentToken}` };
     expect((await post({ ...auth, 'mcp-session-id': 'nope' })).status).toBe(404);
     expect((await post(auth, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }))).status).toBe(400);
     const huge = JSON.stringify({ ...initialize, padding: 'x'.repeat(17 * 1024 * 1024) });

@@ -6,6 +6,7 @@ import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk
 export interface McpStdioBridgeOptions {
   /** The supervisor's `/mcp` URL, with `?cwd=` and `?agent=` already set. */
   readonly url: URL;
+  /** The bridge's agent credential (never the UI's); it goes upstream only, never to the client. */
   readonly token: string;
   /** The client's side: `vigil mcp`'s stdio transport. */
   readonly downstream: Transport;
@@ -39,14 +40,18 @@ export async function startMcpStdioBridge(options: McpStdioBridgeOptions): Promi
 
   function failRequest(message: JSONRPCMessage, error: unknown): void {
     const reason = error instanceof Error ? error.message : String(error);
-    reportOnce(`vigil mcp: cannot reach Vigil at ${options.url.origin}: ${reason}`);
+    const status = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+    const isRefused = status === 401 || status === 403;
+    reportOnce(`vigil mcp: ${isRefused ? 'Vigil refused this bridge' : 'cannot reach Vigil'} at ${options.url.origin}: ${reason}`);
     if (!isJSONRPCRequest(message)) return;
     void downstream.send({
       jsonrpc: '2.0',
       id: message.id,
       error: {
         code: -32603,
-        message: `Vigil is not reachable at ${options.url.origin} (${reason}). Start "vigil serve" again, then restart this MCP server.`,
+        message: isRefused
+          ? `Vigil at ${options.url.origin} refused this bridge's agent credential (it was revoked?): restart this MCP server, which takes a fresh one.`
+          : `Vigil is not reachable at ${options.url.origin} (${reason}). Start "vigil serve" again, then restart this MCP server.`,
       },
     });
   }

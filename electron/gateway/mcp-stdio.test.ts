@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -77,6 +78,50 @@ describe('vigil mcp (stdio)', () => {
     });
     await client.close();
     await ended;
+  });
+
+  it('relays with its own agent credential from the store: no credential in its argv, its environment or anything the client reads', async () => {
+    const fixture: ServeFixture = await startServeFixture();
+    cleanups.push(() => fixture.close());
+    const child = spawn(process.execPath, ['--import', 'tsx', vigilEntry, 'mcp', '--cwd', fixture.workspace], {
+      cwd: repoRoot,
+      env: { ...process.env, VIGIL_HOME: fixture.home },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    cleanups.push(async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(undefined)));
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const answered = (id: number): Promise<void> => expect.poll(() => stdout.includes(`"id":${id}`), { timeout: 30_000 }).toBe(true);
+    const send = (message: unknown): void => void child.stdin.write(`${JSON.stringify(message)}\n`);
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    await answered(1);
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'write_file', arguments: { path: 'raw.txt', content: 'raw' } } });
+    await answered(2);
+    expect(await readFile(path.join(fixture.workspace, 'raw.txt'), 'utf8')).toBe('raw');
+
+    const { AgentCredentialStore } = await import('../server/agent-credentials');
+    const store = new AgentCredentialStore(path.join(fixture.home, 'agent-credentials.json'));
+    const bridgeCredential = (await store.issue('mcp-stdio')).secret;
+    expect((await store.list()).map((entry) => entry.name)).toContain('mcp-stdio');
+    const secrets = [fixture.uiToken, bridgeCredential];
+    if (process.platform === 'linux') {
+      const environ = await readFile(`/proc/${child.pid ?? 0}/environ`, 'utf8');
+      const cmdline = await readFile(`/proc/${child.pid ?? 0}/cmdline`, 'utf8');
+      for (const secret of secrets) expect(environ + cmdline).not.toContain(secret);
+    }
+    // Revoked, the bridge is refused, and says so without showing any credential.
+    await store.revoke('mcp-stdio');
+    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'read_file', arguments: { path: 'raw.txt' } } });
+    await answered(3);
+    expect(stdout).toContain("refused this bridge's agent credential");
+    for (const secret of secrets) expect(stdout + stderr).not.toContain(secret);
+    child.stdin.end();
   });
 
   it("relays the supervisor's roots/list request to the client and back, so the client's roots win over the cwd", async () => {

@@ -47,7 +47,7 @@ function rawMcp(fixture: ServeFixture): { post: (body: unknown, sessionId?: stri
       fetch(new URL(`/mcp?cwd=${encodeURIComponent(fixture.workspace)}`, fixture.baseUrl), {
         method: 'POST',
         headers: {
-          authorization: `Bearer ${fixture.token}`,
+          authorization: `Bearer ${fixture.agentToken}`,
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
           ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' }),
@@ -133,14 +133,14 @@ describe('MCP sessions have a true lifetime', () => {
   it('a /agent client whose socket drops is disconnected after the grace time (not ended), and session.open with its id revives it', async () => {
     const fixture = await startServeFixture({ gateway: { agentDetachGraceMs: 0 } });
     cleanups.push(() => fixture.close());
-    const first = await VigilAgentClient.connect({ url: fixture.baseUrl, token: fixture.token, reconnect: false });
+    const first = await VigilAgentClient.connect({ url: fixture.baseUrl, token: fixture.agentToken, reconnect: false });
     const session = await first.openSession({ agent: 'rpc-agent', roots: [fixture.workspace] });
     await session.beginTurn('work');
     const dropped = untilStatus(fixture, () => session.id, 'disconnected');
     await first.close();
     expect(await dropped).toMatchObject({ isTurnOpen: false });
 
-    const second = await VigilAgentClient.connect({ url: fixture.baseUrl, token: fixture.token, reconnect: false });
+    const second = await VigilAgentClient.connect({ url: fixture.baseUrl, token: fixture.agentToken, reconnect: false });
     cleanups.push(() => second.close());
     const again = await second.openSession({ agent: 'rpc-agent', roots: [fixture.workspace], sessionId: session.id });
     expect(again.id).toBe(session.id);

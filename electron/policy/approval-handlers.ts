@@ -1,12 +1,38 @@
-import type { PartialCallHandlers } from '../transport/call-handlers';
-import type { ApprovalService } from './approval-service';
+import { AppError } from '../../shared/errors';
+import type { Logger } from '../logging/logger';
+import type { CallContext, PartialCallHandlers } from '../transport/call-handlers';
+import type { ApprovalChannel, ApprovalService } from './approval-service';
+
+/**
+ * Which UI a decision comes from; anything else is refused. Approvals come from a person looking
+ * at the full command: the app's window (IPC) or the served page (a WebSocket with the UI's
+ * credential whose browser sent this server's own Origin). A program holding the UI's credential
+ * (the user's CLI, a script: no Origin) is refused, and so is anything the transports cannot place.
+ */
+function channelOf(context: CallContext): ApprovalChannel | undefined {
+  if (context.transport === 'ipc' && context.peer === 'window') return 'window';
+  if (context.transport === 'websocket' && context.peer === 'page') return 'page';
+  return undefined;
+}
 
 /** The handlers of the `approvals:` calls (the UI's approval prompts). */
-export function createApprovalHandlers(approvals: ApprovalService): PartialCallHandlers<'approvals:list' | 'approvals:decide'> {
+export function createApprovalHandlers(approvals: ApprovalService, logger: Logger): PartialCallHandlers<'approvals:list' | 'approvals:decide'> {
   return {
     'approvals:list': () => Promise.resolve({ approvals: [...approvals.list()] }),
-    'approvals:decide': (request) => {
-      const { approval, decision } = approvals.decide(request.id, request.decision);
+    'approvals:decide': (request, context) => {
+      const via = channelOf(context);
+      if (via === undefined) {
+        logger.warn('refused an approval that did not come from the UI', { approval: request.id, transport: context.transport, peer: context.peer });
+        return Promise.reject(
+          new AppError(
+            'denied',
+            "Approvals come only from a person in Vigil's window or the page vigil serve serves, where the full command is shown; " +
+              'this connection is neither, so nothing was decided. Open the UI to allow or deny.',
+            { approval: request.id },
+          ),
+        );
+      }
+      const { approval, decision } = approvals.decide(request.id, request.decision, via);
       return Promise.resolve({ approval, decision });
     },
   };

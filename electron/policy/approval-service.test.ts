@@ -30,7 +30,7 @@ describe('ApprovalService', () => {
     expect(result).toMatchObject({ decision: 'denied', decidedBy: 'timeout' });
     expect(approvals.list()).toEqual([]);
     expect(events.events.map((event) => event.name)).toEqual(['approvals:requested', 'approvals:decided']);
-    expect(() => approvals.decide(result.approval.id, 'allow')).toThrow(expect.objectContaining({ code: 'not_found' }));
+    expect(() => approvals.decide(result.approval.id, 'allow', 'window')).toThrow(expect.objectContaining({ code: 'not_found' }));
   });
 
   it('lets a human allow or deny, once', async () => {
@@ -39,11 +39,11 @@ describe('ApprovalService', () => {
     const second = approvals.request(request({ callId: 'c2' }));
     const [a, b] = approvals.list();
     expect(a?.callId).toBe('c1');
-    approvals.decide(a?.id ?? '', 'allow');
-    approvals.decide(b?.id ?? '', 'deny');
+    approvals.decide(a?.id ?? '', 'allow', 'window');
+    approvals.decide(b?.id ?? '', 'deny', 'window');
     expect(await first).toMatchObject({ decision: 'allowed', decidedBy: 'human' });
     expect(await second).toMatchObject({ decision: 'denied', decidedBy: 'human' });
-    expect(() => approvals.decide(a?.id ?? '', 'deny')).toThrow(expect.objectContaining({ code: 'not_found' }));
+    expect(() => approvals.decide(a?.id ?? '', 'deny', 'window')).toThrow(expect.objectContaining({ code: 'not_found' }));
   });
 
   it('denies what a closing session or a shutdown leaves waiting', async () => {
@@ -69,7 +69,7 @@ describe('ApprovalService', () => {
     const seen: string[] = [];
     const stop = approvals.onWaitingChanged((sessionId) => seen.push(`${sessionId}:${approvals.isWaiting(sessionId)}`));
     const waiting = approvals.request(request());
-    approvals.decide(approvals.list()[0]?.id ?? '', 'deny');
+    approvals.decide(approvals.list()[0]?.id ?? '', 'deny', 'window');
     await waiting;
     stop();
     expect(seen).toEqual(['ses_a:true', 'ses_a:false']);

@@ -18,11 +18,16 @@ export interface ApprovalRequest {
   readonly timeoutMs: number;
 }
 
+/** Where a person's decision came from: the app's window, or the page `vigil serve` serves. */
+export type ApprovalChannel = 'window' | 'page';
+
 /** How a wait for a human ended. */
 export interface ApprovalResult {
   readonly approval: Approval;
   readonly decision: ApprovalDecision;
   readonly decidedBy: ApprovalDecider;
+  /** For a person's decision: which UI it came from. */
+  readonly via?: ApprovalChannel;
 }
 
 interface Pending {
@@ -96,9 +101,9 @@ export class ApprovalService {
     return [...this.#pending.values()].some((pending) => pending.approval.sessionId === sessionId);
   }
 
-  /** A human's decision. `not_found` when the call is no longer waiting (decided, timed out). */
-  decide(id: string, decision: 'allow' | 'deny'): ApprovalResult {
-    const result = this.#settle(id, decision === 'allow' ? 'allowed' : 'denied', 'human');
+  /** A human's decision, from the UI named by `via`. `not_found` when the call is no longer waiting (decided, timed out). */
+  decide(id: string, decision: 'allow' | 'deny', via: ApprovalChannel): ApprovalResult {
+    const result = this.#settle(id, decision === 'allow' ? 'allowed' : 'denied', 'human', via);
     if (result === undefined) {
       throw new AppError('not_found', `No tool call is waiting under approval ${id}: it was already decided, timed out, or its session closed.`, { id });
     }
@@ -125,13 +130,13 @@ export class ApprovalService {
     for (const id of [...this.#pending.keys()]) this.#settle(id, 'denied', 'shutdown');
   }
 
-  #settle(id: string, decision: ApprovalDecision, decidedBy: ApprovalDecider): ApprovalResult | undefined {
+  #settle(id: string, decision: ApprovalDecision, decidedBy: ApprovalDecider, via?: ApprovalChannel): ApprovalResult | undefined {
     const pending = this.#pending.get(id);
     if (pending === undefined) return undefined;
     this.#pending.delete(id);
     clearTimeout(pending.timer);
-    const result: ApprovalResult = { approval: pending.approval, decision, decidedBy };
-    this.#logger.info('tool call decided', { approval: id, decision, decidedBy });
+    const result: ApprovalResult = { approval: pending.approval, decision, decidedBy, ...(via === undefined ? {} : { via }) };
+    this.#logger.info('tool call decided', { approval: id, decision, decidedBy, ...(via === undefined ? {} : { via }) });
     this.#events.emit('approvals:decided', { approval: pending.approval, decision, decidedBy, at: new Date().toISOString() });
     pending.settle(result);
     this.#notify(pending.approval.sessionId);

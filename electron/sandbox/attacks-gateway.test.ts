@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runVigil, spawnVigil } from '../test-support/run-vigil';
+import { agentCredentialFor } from '../test-support/agent-credential';
 import { makeTempDir } from '../test-support/temp-dir';
 import { fakeCredentials, snapshotTree } from './test-support/sandbox-fixture';
 
@@ -78,7 +79,7 @@ describe('vigil tool', () => {
 });
 
 /** Starts `vigil serve --port 0` and resolves with what it printed up to its URL. */
-async function startServe(extraEnv: NodeJS.ProcessEnv = {}): Promise<{ stop: () => Promise<void>; output: string; baseUrl: string; token: string }> {
+async function startServe(extraEnv: NodeJS.ProcessEnv = {}): Promise<{ stop: () => Promise<void>; output: string; baseUrl: string; token: string; agentToken: string }> {
   const child = spawnVigil(['serve', '--port', '0'], { env: { ...env, ...extraEnv } });
   let output = '';
   await new Promise<void>((resolve, reject) => {
@@ -95,7 +96,9 @@ async function startServe(extraEnv: NodeJS.ProcessEnv = {}): Promise<{ stop: () 
     child.kill('SIGTERM');
     await exited;
   };
-  return { stop, output, baseUrl: url.origin, token: url.searchParams.get('token') ?? '' };
+  // The UI's credential is in the URL's #token= fragment; agents connect with their own.
+  const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? '';
+  return { stop, output, baseUrl: url.origin, token, agentToken: await agentCredentialFor(vigilHome, 'hostile-agent') };
 }
 
 describe('MCP against a real vigil serve', () => {
@@ -104,7 +107,7 @@ describe('MCP against a real vigil serve', () => {
     try {
       expect(server.output).toContain('Agent commands run in the OS sandbox (bubblewrap).');
       const port = new URL(server.baseUrl).port;
-      const transport = new StreamableHTTPClientTransport(new URL(`/mcp?cwd=${encodeURIComponent(workspace)}`, server.baseUrl), { requestInit: { headers: { authorization: `Bearer ${server.token}` } } });
+      const transport = new StreamableHTTPClientTransport(new URL(`/mcp?cwd=${encodeURIComponent(workspace)}`, server.baseUrl), { requestInit: { headers: { authorization: `Bearer ${server.agentToken}` } } });
       const client = new Client({ name: 'hostile-agent', version: '1.0.0' });
       await client.connect(transport);
       const before = outside();
@@ -121,7 +124,9 @@ describe('MCP against a real vigil serve', () => {
       const result = (await client.callTool({ name: 'terminal', arguments: { command } })) as CallToolResult;
       const value = result.structuredContent as { stdout: string; stderr: string };
       const seen = value.stdout + value.stderr;
+      expect(server.token).not.toBe('');
       expect(seen).not.toContain(server.token);
+      expect(seen).not.toContain(server.agentToken);
       expect(seen).not.toContain('TOKEN-IN-THE-ENVIRONMENT');
       expect(seen).not.toMatch(/^VIGIL/imu);
       expect(value.stdout).toMatch(/direct=[1-9]/u);

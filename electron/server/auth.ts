@@ -1,17 +1,10 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { tokenFromSubprotocols } from '../../shared/ui-credential';
 
 /** A fresh random token for one server start (256 bits, URL-safe). */
 export function createToken(): string {
   return randomBytes(32).toString('base64url');
-}
-
-/**
- * The cookie that carries the token for the page. Cookies are shared by every port of a host,
- * so the name includes the port: two servers on one machine do not overwrite each other's cookie.
- */
-export function tokenCookieName(port: number): string {
-  return `vigil_token_${port}`;
 }
 
 /** Constant-time string comparison, so the token cannot be guessed byte by byte. */
@@ -21,32 +14,31 @@ export function isSameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Reads one cookie from a request's Cookie header. */
-export function readCookie(request: IncomingMessage, name: string): string | undefined {
-  const header = request.headers.cookie;
-  if (header === undefined) return undefined;
-  for (const part of header.split(';')) {
-    const index = part.indexOf('=');
-    if (index === -1) continue;
-    if (part.slice(0, index).trim() === name) return decodeURIComponent(part.slice(index + 1).trim());
-  }
-  return undefined;
-}
-
-/** The token a request presents: `Authorization: Bearer <token>` first, else the page's cookie. */
-export function presentedToken(request: IncomingMessage, cookieName: string): string | undefined {
+/** The bearer token of an `Authorization: Bearer <token>` header; undefined when there is none or it is malformed. */
+export function bearerToken(request: IncomingMessage): string | undefined {
   const authorization = request.headers.authorization;
-  if (authorization !== undefined) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    return match?.[1];
-  }
-  return readCookie(request, cookieName);
+  if (typeof authorization !== 'string') return undefined;
+  const match = /^Bearer +([^\s]+) *$/i.exec(authorization);
+  return match?.[1];
 }
 
-/** Whether a request carries the server's token. */
-export function hasValidToken(request: IncomingMessage, token: string, cookieName: string): boolean {
-  const given = presentedToken(request, cookieName);
-  return given !== undefined && isSameSecret(given, token);
+/** The subprotocols a WebSocket upgrade offers (`Sec-WebSocket-Protocol`), trimmed; never throws. */
+export function offeredSubprotocols(request: IncomingMessage): readonly string[] {
+  const header = request.headers['sec-websocket-protocol'];
+  if (typeof header !== 'string') return [];
+  return header
+    .split(',')
+    .map((protocol) => protocol.trim())
+    .filter((protocol) => protocol !== '');
+}
+
+/**
+ * The credential a request presents: `Authorization: Bearer` (the CLI, scripts, agents) or, on a
+ * WebSocket upgrade, the page's `vigil-token.<token>` subprotocol. Cookies are never read: a
+ * cookie set for 127.0.0.1 reaches every server on every port of that host.
+ */
+export function presentedToken(request: IncomingMessage): string | undefined {
+  return bearerToken(request) ?? tokenFromSubprotocols(offeredSubprotocols(request));
 }
 
 /** The `host:port` spellings under which this server may be addressed. */
@@ -68,7 +60,7 @@ export function isAllowedHost(request: IncomingMessage, hosts: ReadonlySet<strin
 /**
  * Whether a WebSocket upgrade's Origin is the server's own page. A browser always sends Origin on
  * upgrades, so a foreign page cannot drive Vigil; a missing Origin means a non-browser client
- * (an agent), which must still present the token.
+ * (an agent, the CLI), which must still present a credential.
  */
 export function isAllowedOrigin(origin: string | undefined, hosts: ReadonlySet<string>): boolean {
   if (origin === undefined) return true;

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
+import { withoutCredential } from '../../shared/ui-credential';
 import { isProcessAlive } from '../process/is-process-alive';
 
-/** What `serve.json` records about a running server (mode 0600: it holds the token). */
+/** What `serve.json` records about a running server (mode 0600: it holds the UI's credential, for the user's own CLI; `url` carries it in its fragment). */
 export const serveInfoSchema = z.object({
   pid: z.number().int(),
   port: z.number().int().nullable(),
@@ -62,7 +63,7 @@ export async function claimServeInfo(file: string, info: ServeInfo): Promise<voi
       throw new AppError(
         'busy',
         `Another Vigil (the desktop app or "vigil serve", pid ${existing.pid}) is already running on this data folder` +
-          `${existing.url === null ? '' : ` at ${existing.url.replace(/\?token=.*$/, '')}`}. ` +
+          `${existing.url === null ? '' : ` at ${withoutCredential(existing.url)}`}. ` +
           'Stop it first, or run this one with a different VIGIL_HOME.',
         { pid: existing.pid, file },
       );

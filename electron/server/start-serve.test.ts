@@ -51,49 +51,36 @@ function nextMessage(socket: WebSocket): Promise<unknown> {
 }
 
 describe('vigil serve security', () => {
-  it('answers 401 without the token, and never the app bundle', async () => {
-    const { http } = await serve();
-    const response = await fetch(http.baseUrl, { headers: { accept: 'text/html' } });
-    expect(response.status).toBe(401);
-    const body = await response.text();
-    expect(body).not.toContain('app bundle');
-    expect(body).toContain('?token=');
-    const wrong = await fetch(http.baseUrl, { headers: { authorization: 'Bearer nope' } });
-    expect(wrong.status).toBe(401);
-  });
-
-  it('exchanges ?token= for an HttpOnly SameSite=Strict cookie and a redirect to the clean URL', async () => {
+  it('serves the page without a credential and sets no cookie; the printed URL keeps the credential in its fragment', async () => {
     const { http, token } = await serve();
-    const response = await fetch(http.url, { redirect: 'manual' });
-    expect(response.status).toBe(303);
-    expect(response.headers.get('location')).toBe('/');
-    const cookie = response.headers.get('set-cookie') ?? '';
-    expect(cookie).toContain(`=${token}`);
-    expect(cookie).toMatch(/HttpOnly/);
-    expect(cookie).toMatch(/SameSite=Strict/);
-    const page = await fetch(http.baseUrl, { headers: { cookie: cookie.split(';')[0] ?? '' } });
+    expect(http.url).toBe(`${http.baseUrl}#token=${token}`);
+    const page = await fetch(http.url);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('app bundle');
+    expect(page.headers.get('set-cookie')).toBeNull();
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    // An old `?token=` URL is not exchanged for a cookie any more.
+    const legacy = await fetch(`${http.baseUrl}?token=${token}`, { redirect: 'manual' });
+    expect([legacy.status, legacy.headers.get('set-cookie')]).toEqual([200, null]);
   });
 
-  it('serves with a bearer token and refuses a foreign Host header (DNS rebinding)', async () => {
+  it('refuses a foreign Host header (DNS rebinding) on the page and on /ws', async () => {
     const { http, token } = await serve();
-    const ok = await fetch(http.baseUrl, { headers: { authorization: `Bearer ${token}` } });
-    expect(ok.status).toBe(200);
     const { request } = await import('node:http');
-    const status = await new Promise<number | undefined>((resolve, reject) => {
-      const req = request(http.baseUrl, { headers: { host: `evil.example:${http.port}`, authorization: `Bearer ${token}` } }, (res) => {
-        res.resume();
-        resolve(res.statusCode);
+    const status = (target: string): Promise<number | undefined> =>
+      new Promise<number | undefined>((resolve, reject) => {
+        const req = request(new URL(target, http.baseUrl), { headers: { host: `evil.example:${http.port}`, authorization: `Bearer ${token}` } }, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        });
+        req.on('error', reject);
+        req.end();
       });
-      req.on('error', reject);
-      req.end();
-    });
-    expect(status).toBe(421);
+    expect(await status('/')).toBe(421);
+    expect(await status('/ws')).toBe(421);
   });
 
-  it('refuses a WebSocket upgrade without the token and from a foreign Origin', async () => {
+  it('refuses a WebSocket upgrade without the credential and from a foreign Origin', async () => {
     const { http, token } = await serve();
     const wsUrl = `ws://127.0.0.1:${http.port}/ws`;
     await expect(connect(wsUrl, {})).rejects.toThrow('status 401');
@@ -142,7 +129,7 @@ describe('serve.json', () => {
     const { http, token } = await serve();
     const file = path.join(home.dir, 'vigil', 'serve.json');
     const info = await readServeInfo(file);
-    expect(info).toMatchObject({ pid: process.pid, port: http.port, token, url: http.url });
+    expect(info).toMatchObject({ pid: process.pid, port: http.port, token, url: `${http.baseUrl}#token=${token}` });
     if (process.platform !== 'win32') expect((await stat(file)).mode & 0o777).toBe(0o600);
     await running?.close();
     running = undefined;

@@ -3,7 +3,9 @@ import { createCore, type Core } from '../core/create-core';
 import { vigilVersion } from '../core/version';
 import { vigilPaths } from '../core/vigil-home';
 import type { Logger } from '../logging/logger';
+import { AgentCredentialStore } from './agent-credentials';
 import { createToken, isLoopbackHost } from './auth';
+import { reportRefusedCredential } from './refused-credential';
 import { startHttpServer, type RunningHttpServer } from './http-server';
 import { claimServeInfo, releaseServeInfo, updateServeInfo } from './serve-info';
 import { createWsContractEndpoint } from './ws-contract-endpoint';
@@ -64,10 +66,12 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       host: options.host,
       port: options.port,
       token,
+      agentCredentials: new AgentCredentialStore(paths.agentCredentials),
       rendererDir: options.rendererDir,
       routes: [ws.route, ...core.httpRoutes],
       serveInfoPath: paths.serveInfo,
       logger: options.logger,
+      onCredentialRefused: (refusal) => reportRefusedCredential(core.events, refusal),
     });
   } catch (error) {
     await ws.dispose();

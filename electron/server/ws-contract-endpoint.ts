@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { clientFrameSchema, maxFrameBytes, type ServerFrame } from '../../shared/contract/wire';
 import { fail } from '../../shared/result';
+import { uiSubprotocol } from '../../shared/ui-credential';
 import { validationError } from '../../shared/validation';
 import type { Disposer } from '../core/disposable';
 import type { EventHub } from '../core/event-hub';
 import type { Logger } from '../logging/logger';
+import type { CallPeer } from '../transport/call-handlers';
 import type { ContractRouter } from '../transport/contract-router';
 import type { HttpRoute } from '../transport/http-route';
 
@@ -36,15 +39,24 @@ function frameId(raw: unknown): number | null {
 }
 
 /**
- * Carries the contract over WebSocket: one `call` frame in, one `result` frame out with the same
+ * Carries the contract over WebSocket (the UI's credential only: the server checked it before the
+ * upgrade reached here): one `call` frame in, one `result` frame out with the same
  * id; every core event is broadcast. A frame that fails its schema gets an error result naming the
  * field and the connection stays up; a frame over `maxFrameBytes` closes the socket (1009).
  */
 export function createWsContractEndpoint(options: WsContractEndpointOptions): WsContractEndpoint {
-  const server = new WebSocketServer({ noServer: true, maxPayload: maxFrameBytes, clientTracking: true });
+  const server = new WebSocketServer({
+    noServer: true,
+    maxPayload: maxFrameBytes,
+    clientTracking: true,
+    // The page offers `vigil-ui` and `vigil-token.<token>`: select the first, never echo the credential.
+    handleProtocols: (offered) => (offered.has(uiSubprotocol) ? uiSubprotocol : false),
+  });
 
-  server.on('connection', (socket) => {
+  server.on('connection', (socket, request: IncomingMessage) => {
     const clientId = randomUUID();
+    // The server let the upgrade in only without an Origin or with its own: a browser always sends one.
+    const peer: CallPeer = request.headers.origin === undefined ? 'program' : 'page';
     send(socket, { type: 'hello', version: options.version });
     socket.on('message', (data, isBinary) => {
       void (async () => {
@@ -77,7 +89,7 @@ export function createWsContractEndpoint(options: WsContractEndpointOptions): Ws
           return;
         }
         const { id, channel, payload } = parsed.data;
-        const result = await options.router.dispatch(channel, payload, { transport: 'websocket', clientId });
+        const result = await options.router.dispatch(channel, payload, { transport: 'websocket', clientId, peer });
         send(socket, { type: 'result', id, result });
       })().catch((error: unknown) => options.logger.error('WebSocket frame handling failed', { error }));
     });
@@ -92,6 +104,7 @@ export function createWsContractEndpoint(options: WsContractEndpointOptions): Ws
   return {
     route: {
       path: options.path,
+      audience: 'ui',
       handleUpgrade: (request, socket, head) => {
         server.handleUpgrade(request, socket, head, (client) => server.emit('connection', client, request));
       },

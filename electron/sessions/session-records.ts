@@ -46,6 +46,8 @@ export const sessionRecordSchema = z.discriminatedUnion('type', [
     arguments: z.unknown(),
     decision: toolDecisionSchema,
     reason: z.string().optional(),
+    /** A person's decision (asked-allowed, or denied by a human): which UI it came from, the app's window or the served page. */
+    decidedVia: z.enum(['window', 'page']).optional(),
     checkpoints: z.array(callCheckpointSchema),
     checkpointProblems: z.array(z.string()),
     /**

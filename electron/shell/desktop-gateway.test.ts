@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../core/create-core';
 import { silentLogger } from '../logging/logger';
 import { readServeInfo } from '../server/serve-info';
+import { agentCredentialFor } from '../test-support/agent-credential';
 import { spawnVigil } from '../test-support/run-vigil';
 import { makeTempDir } from '../test-support/temp-dir';
 import type { HttpRoute } from '../transport/http-route';
@@ -12,6 +13,7 @@ import { startDesktopGateway, type DesktopGateway } from './desktop-gateway';
 /** A route standing in for the core's gateway endpoints, to see that the desktop server mounts them. */
 const pingRoute: HttpRoute = {
   path: '/test-ping',
+  audience: 'agent',
   handleRequest: (_request, response) => {
     response.setHeader('Content-Type', 'text/plain');
     response.end('pong');
@@ -44,28 +46,33 @@ function serving(gateway: DesktopGateway): Extract<DesktopGateway, { kind: 'serv
 }
 
 describe('startDesktopGateway', () => {
-  it('serves the core’s routes on loopback behind a token recorded in serve.json, as vigil serve does', async () => {
+  it('serves the core’s routes on loopback with vigil serve’s credential model: the UI credential in serve.json, agents with their own', async () => {
     const core = await coreOnTempHome();
     const gateway = serving(await start(core));
     const info = await readServeInfo(core.paths.serveInfo);
     expect(info).toMatchObject({ pid: process.pid, port: gateway.port });
-    expect(info?.url).toBe(`http://127.0.0.1:${gateway.port}/?token=${info?.token ?? ''}`);
+    expect(info?.url).toBe(`http://127.0.0.1:${gateway.port}/#token=${info?.token ?? ''}`);
     if (process.platform !== 'win32') expect((await stat(core.paths.serveInfo)).mode & 0o777).toBe(0o600);
 
     const url = new URL('/test-ping', gateway.baseUrl);
+    const ui = { authorization: `Bearer ${info?.token ?? ''}` };
+    const agent = { authorization: `Bearer ${await agentCredentialFor(core.paths.home)}` };
     expect((await fetch(url)).status).toBe(401);
     expect((await fetch(url, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
-    const authorized = { authorization: `Bearer ${info?.token ?? ''}` };
-    const pong = await fetch(url, { headers: authorized });
+    expect((await fetch(url, { headers: ui })).status).toBe(403);
+    const pong = await fetch(url, { headers: agent });
     expect([pong.status, await pong.text()]).toEqual([200, 'pong']);
-    expect((await fetch(new URL('/', gateway.baseUrl), { headers: authorized })).status).toBe(404);
+    expect((await fetch(new URL('/ws', gateway.baseUrl), { headers: agent })).status).toBe(403);
+    expect((await fetch(new URL('/ws', gateway.baseUrl), { headers: ui })).status).toBe(426);
+    expect((await fetch(new URL('/', gateway.baseUrl))).status).toBe(404);
     for (const route of core.httpRoutes.filter((candidate) => candidate.handleRequest !== undefined)) {
-      expect((await fetch(new URL(route.path, gateway.baseUrl), { headers: authorized })).status, route.path).not.toBe(404);
+      expect((await fetch(new URL(route.path, gateway.baseUrl), { headers: agent })).status, route.path).not.toBe(404);
+      expect((await fetch(new URL(route.path, gateway.baseUrl), { headers: ui })).status, route.path).toBe(403);
     }
 
     await gateway.close();
     expect(await readServeInfo(core.paths.serveInfo)).toBeUndefined();
-    await expect(fetch(url, { headers: authorized })).rejects.toThrow();
+    await expect(fetch(url, { headers: agent })).rejects.toThrow();
   });
 
   it('stands aside while another Vigil serves the same data folder, and takes over once it is dead', async () => {

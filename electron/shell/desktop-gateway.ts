@@ -2,7 +2,9 @@ import { AppError } from '../../shared/errors';
 import type { Core } from '../core/create-core';
 import { vigilVersion } from '../core/version';
 import type { Logger } from '../logging/logger';
+import { AgentCredentialStore } from '../server/agent-credentials';
 import { createToken } from '../server/auth';
+import { reportRefusedCredential } from '../server/refused-credential';
 import { startHttpServer, type RunningHttpServer } from '../server/http-server';
 import { claimServeInfo, readLiveServeInfo, releaseServeInfo, updateServeInfo, type ServeInfo } from '../server/serve-info';
 import { createWsContractEndpoint } from '../server/ws-contract-endpoint';
@@ -11,7 +13,7 @@ import { createWsContractEndpoint } from '../server/ws-contract-endpoint';
 export type DesktopGateway =
   | {
       readonly kind: 'serving';
-      /** The address without the token. */
+      /** The address without the credential. */
       readonly baseUrl: string;
       readonly port: number;
       /** Stops serving and removes serve.json. */
@@ -40,8 +42,9 @@ function asAppError(error: unknown): AppError {
 
 /**
  * Serves the core's agent endpoints (`/mcp`, `/agent`, and the contract at `/ws`) from the desktop
- * app on 127.0.0.1 with a fresh token, and records it in serve.json exactly as `vigil serve`
- * does, so `vigil mcp` and other clients find the desktop app the same way. No UI is served over
+ * app on 127.0.0.1 with the same credential model as `vigil serve`: a fresh UI credential recorded
+ * in serve.json (for the user's own CLI; it alone reaches `/ws`) and the stored agent credentials
+ * (they alone reach `/mcp` and `/agent`), so `vigil mcp` and other clients find the desktop app the same way. No UI is served over
  * HTTP: the window uses IPC. Never throws: when another Vigil already owns serve.json for this data
  * folder, or the server cannot start, the result says why and the window keeps working.
  */
@@ -69,10 +72,12 @@ export async function startDesktopGateway(options: DesktopGatewayOptions): Promi
       host: '127.0.0.1',
       port: options.port ?? 0,
       token,
+      agentCredentials: new AgentCredentialStore(core.paths.agentCredentials),
       rendererDir: undefined,
       routes: [ws.route, ...core.httpRoutes],
       serveInfoPath,
       logger,
+      onCredentialRefused: (refusal) => reportRefusedCredential(core.events, refusal),
     });
     await updateServeInfo(serveInfoPath, { pid: process.pid, port: http.port, token, url: http.url, version: vigilVersion, startedAt });
     logger.info('agent gateway serving', { url: http.baseUrl, routes: core.httpRoutes.map((route) => route.path) });

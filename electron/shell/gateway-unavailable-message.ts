@@ -1,4 +1,5 @@
 import type { AppError } from '../../shared/errors';
+import { withoutCredential } from '../../shared/ui-credential';
 import type { ServeInfo } from '../server/serve-info';
 
 /** The dialog text shown when the desktop app cannot serve agents. */
@@ -13,7 +14,7 @@ export interface GatewayUnavailableMessage {
  */
 export function gatewayUnavailableMessage(error: AppError, owner: ServeInfo | undefined, home: string): GatewayUnavailableMessage {
   if (owner !== undefined) {
-    const address = owner.url === null ? '' : ` at ${owner.url.replace(/\?token=.*$/, '')}`;
+    const address = owner.url === null ? '' : ` at ${withoutCredential(owner.url)}`;
     return {
       message: 'Agents connect to another Vigil.',
       detail:

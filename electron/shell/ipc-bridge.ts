@@ -18,7 +18,7 @@ export function registerIpcBridge(router: ContractRouter, events: EventHub, logg
       return fail({ code: 'invalid_request', message: 'An IPC call needs { channel, payload }.' });
     }
     const { channel, payload } = message as { channel: string; payload: unknown };
-    return router.dispatch(channel, payload, { transport: 'ipc', clientId: String(event.sender.id) });
+    return router.dispatch(channel, payload, { transport: 'ipc', clientId: String(event.sender.id), peer: 'window' });
   });
   const stopForwarding = events.onAny((name, payload) => {
     for (const window of BrowserWindow.getAllWindows()) {

@@ -5,7 +5,16 @@ export interface CallContext {
   readonly transport: 'ipc' | 'websocket' | 'cli' | 'test';
   /** A stable id for the connection (window, socket) that made the call. */
   readonly clientId: string;
+  /**
+   * Who is at the other end, where the transport can tell: the app's window (IPC), the served page
+   * (a WebSocket whose browser sent this server's own Origin), or a program holding the UI's
+   * credential (a WebSocket without Origin: the user's CLI, a script).
+   */
+  readonly peer?: CallPeer;
 }
+
+/** window | page | program: see `CallContext.peer`. */
+export type CallPeer = 'window' | 'page' | 'program';
 
 /** The handler of one contract call: receives the parsed request, returns the response value. */
 export type CallHandler<C extends CallName> = (

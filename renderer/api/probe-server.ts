@@ -9,21 +9,23 @@ export type ServerProbe = 'refused' | 'misdirected' | 'up' | 'unreachable';
 const probeTimeoutMs = 5000;
 
 /**
- * Asks the server at `origin` for `/` with the page's cookie (HEAD, uncached): 401 means it
- * runs but no longer takes this page's token; 421 that it does not answer to this host name; any
- * other answer that it is up; no answer that it is unreachable.
+ * Asks the server at `origin` whether it takes the page's credential: a plain GET of `/ws` with
+ * `Authorization: Bearer` (uncached, no cookies). 401 or 403 means it runs but no longer takes
+ * this credential; 421 that it does not answer to this host name; any other answer (426, upgrade
+ * required) that it is up; no answer that it is unreachable.
  */
-export async function probeServer(origin: string): Promise<ServerProbe> {
+export async function probeServer(origin: string, token: string): Promise<ServerProbe> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), probeTimeoutMs);
   try {
-    const response = await fetch(new URL('/', origin), {
-      method: 'HEAD',
-      credentials: 'same-origin',
+    const response = await fetch(new URL('/ws', origin), {
+      method: 'GET',
+      headers: { authorization: `Bearer ${token}` },
+      credentials: 'omit',
       cache: 'no-store',
       signal: controller.signal,
     });
-    if (response.status === 401) return 'refused';
+    if (response.status === 401 || response.status === 403) return 'refused';
     if (response.status === 421) return 'misdirected';
     return 'up';
   } catch {

@@ -3,6 +3,7 @@ import { bridgeGlobalName, type VigilBridge } from '../../shared/contract/bridge
 import type { Result } from '../../shared/result';
 import type { ConnectionState } from '../model/connection-state';
 import { ClientBase } from './client-base';
+import { followCredentialChanges, takePageCredential } from './page-credential';
 import { connectWebSocket } from './websocket-client';
 
 export type { ConnectionState } from '../model/connection-state';
@@ -30,11 +31,13 @@ class IpcClient extends ClientBase implements VigilClient {
 
 /**
  * Connects to the core: the preload's bridge inside Electron, else a WebSocket to `/ws` on the
- * page's own server (the token travels in the page's HttpOnly cookie). With renderer/api/'s other
- * files, the only place in the renderer that knows about transports.
+ * page's own server with the UI's credential from the URL's fragment (kept in sessionStorage).
+ * With renderer/api/'s other files, the only place in the renderer that knows about transports.
  */
 export function connectVigil(): VigilClient {
   const bridge = (window as unknown as Record<string, VigilBridge | undefined>)[bridgeGlobalName];
   if (bridge !== undefined) return new IpcClient(bridge);
-  return connectWebSocket(new URL(window.location.href));
+  const token = takePageCredential();
+  followCredentialChanges();
+  return connectWebSocket(new URL(window.location.href), token);
 }

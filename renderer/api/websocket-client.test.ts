@@ -24,6 +24,10 @@ interface PeerServer {
 }
 
 const servers: PeerServer[] = [];
+/** The UI credential the test pages carry in their fragment. */
+const pageToken = 'page-credential-0123456789abcdef';
+/** What each upgrade offered as subprotocols, and the Cookie header it carried. */
+const handshakes: { readonly protocols: readonly string[]; readonly cookie: string }[] = [];
 const clients: VigilClient[] = [];
 
 async function startPeer(mode: Mode, options: { readonly answerCalls: boolean } = { answerCalls: true }): Promise<PeerServer> {
@@ -37,6 +41,8 @@ async function startPeer(mode: Mode, options: { readonly answerCalls: boolean } 
     response.end();
   });
   http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const offered = request.headers['sec-websocket-protocol'] ?? '';
+    handshakes.push({ protocols: offered.split(',').map((protocol) => protocol.trim()), cookie: request.headers.cookie ?? '' });
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     const refused = refusal();
@@ -85,7 +91,7 @@ async function startPeer(mode: Mode, options: { readonly answerCalls: boolean } 
 
 /** Loads the page from `peer` (as the browser would) and connects the way the app does. */
 function connect(peer: PeerServer): VigilClient {
-  (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(peer.page.href);
+  (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(`${peer.page.href}#token=${pageToken}`);
   const client = connectVigil();
   clients.push(client);
   return client;
@@ -184,5 +190,48 @@ describe('WebSocket transport: why the link is down', () => {
     const state = await waitForState(client, (next) => next.kind !== 'connected');
     expect(state.kind).toBe('disconnected');
     expect(state.kind === 'disconnected' ? state.reason : '').toMatch(/token.*reopen the URL that vigil serve printed/);
+  });
+});
+
+describe('WebSocket transport: the UI credential never rides in a cookie', () => {
+  it('takes the token from the fragment, cleans the address bar, keeps it in sessionStorage and offers it as a subprotocol only', async () => {
+    window.sessionStorage.clear();
+    handshakes.length = 0;
+    const peer = await startPeer('accept');
+    const client = connect(peer);
+    await waitForState(client, (state) => state.kind === 'connected');
+    expect(window.location.href).toBe(peer.page.href);
+    expect(window.location.href).not.toContain(pageToken);
+    expect(handshakes).toEqual([{ protocols: ['vigil-ui', `vigil-token.${pageToken}`], cookie: '' }]);
+
+    // A reload of the cleaned address in the same tab finds the credential in sessionStorage.
+    (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(`${peer.page.href}#/approvals`);
+    const reloaded = connectVigil();
+    clients.push(reloaded);
+    await waitForState(reloaded, (state) => state.kind === 'connected');
+    expect(handshakes.at(-1)?.protocols).toEqual(['vigil-ui', `vigil-token.${pageToken}`]);
+    expect(window.location.hash).toBe('#/approvals');
+  });
+
+  it('keeps the route that follows the token in the fragment', async () => {
+    window.sessionStorage.clear();
+    const peer = await startPeer('accept');
+    (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(`${peer.page.href}#/timeline/%2Fw&token=${pageToken}`);
+    const client = connectVigil();
+    clients.push(client);
+    await waitForState(client, (state) => state.kind === 'connected');
+    expect(window.location.hash).toBe('#/timeline/%2Fw');
+  });
+
+  it('a page opened without its token connects nowhere and says where the token is', async () => {
+    window.sessionStorage.clear();
+    handshakes.length = 0;
+    const peer = await startPeer('accept');
+    (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(peer.page.href);
+    const client = connectVigil();
+    clients.push(client);
+    const state = await waitForState(client, (next) => next.kind === 'disconnected');
+    expect(state.kind === 'disconnected' ? state.reason : '').toMatch(/no access token.*#token=.*serve\.json/);
+    expect(handshakes).toEqual([]);
   });
 });

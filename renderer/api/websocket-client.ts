@@ -1,5 +1,6 @@
 import type { CallName, CallRequest, CallResponse } from '../../shared/contract';
 import { serverFrameSchema, type ClientFrame } from '../../shared/contract/wire';
+import { pageSubprotocols } from '../../shared/ui-credential';
 import type { Result } from '../../shared/result';
 import { ClientBase } from './client-base';
 import { probeServer, type ServerProbe } from './probe-server';
@@ -19,6 +20,8 @@ const maxAttempts = 30;
 const reasons = {
   refused:
     'the server no longer accepts this page’s token (vigil serve was restarted, which makes a new token): reopen the URL that vigil serve printed',
+  noToken:
+    'this page has no access token: open the URL that vigil serve printed (it ends in #token=…); it is also the "url" in $VIGIL_HOME/serve.json',
   misdirected: 'the server does not answer to this address: open the URL exactly as vigil serve printed it',
   unreachable: 'the server is not reachable (stopped, restarting, or the network dropped)',
   tooLarge: 'a message was too large for the server',
@@ -44,13 +47,16 @@ class WebSocketClient extends ClientBase implements VigilClient {
   constructor(
     private readonly url: string,
     private readonly origin: string,
+    token: string | undefined,
   ) {
     super();
-    this.#open();
+    if (token === undefined) this.setState({ kind: 'disconnected', reason: reasons.noToken });
+    else this.#open(token);
   }
 
-  #open(): void {
-    const socket = new WebSocket(this.url);
+  #open(token: string): void {
+    // The credential rides in a subprotocol: only this socket's handshake carries it, never a cookie.
+    const socket = new WebSocket(this.url, [...pageSubprotocols(token)]);
     this.#socket = socket;
     socket.addEventListener('message', (message) => this.#receive(message.data));
     socket.addEventListener('open', () => {
@@ -64,7 +70,7 @@ class WebSocketClient extends ClientBase implements VigilClient {
     });
     socket.addEventListener('close', (event) => {
       this.#failPending();
-      void this.#lost(event.code, event.reason);
+      void this.#lost(event.code, event.reason, token);
     });
   }
 
@@ -81,8 +87,8 @@ class WebSocketClient extends ClientBase implements VigilClient {
     }
   }
 
-  async #lost(code: number, reason: string): Promise<void> {
-    const probe = code === 1009 ? 'up' : await probeServer(this.origin);
+  async #lost(code: number, reason: string, token: string): Promise<void> {
+    const probe = code === 1009 ? 'up' : await probeServer(this.origin, token);
     const why =
       code === 1009 ? reasons.tooLarge : probe === 'up' ? (reason !== '' ? reason : reasons.dropped) : reasons[probe];
     this.#attempt += 1;
@@ -92,7 +98,7 @@ class WebSocketClient extends ClientBase implements VigilClient {
     }
     const retryInMs = Math.min(5000, 250 * 2 ** Math.min(this.#attempt - 1, 5));
     this.setState({ kind: 'reconnecting', reason: why, attempt: this.#attempt, retryInMs });
-    setTimeout(() => this.#open(), retryInMs);
+    setTimeout(() => this.#open(token), retryInMs);
   }
 
   #receive(data: unknown): void {
@@ -138,11 +144,11 @@ class WebSocketClient extends ClientBase implements VigilClient {
 }
 
 /**
- * The contract over a WebSocket to `/ws` on the server that served `page` (the token travels in
- * the page's HttpOnly cookie); a refused handshake is told apart from a dead server by a probe of
- * the same origin.
+ * The contract over a WebSocket to `/ws` on the server that served `page`, presenting `token` (the
+ * UI's credential) as a subprotocol; a refused handshake is told apart from a dead server by a
+ * probe of the same origin. Without a token it connects nowhere and says how to get one.
  */
-export function connectWebSocket(page: URL): VigilClient {
+export function connectWebSocket(page: URL, token: string | undefined): VigilClient {
   const scheme = page.protocol === 'https:' ? 'wss:' : 'ws:';
-  return new WebSocketClient(`${scheme}//${page.host}/ws`, page.origin);
+  return new WebSocketClient(`${scheme}//${page.host}/ws`, page.origin, token);
 }

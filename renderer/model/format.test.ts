@@ -86,33 +86,3 @@ describe('session lanes', () => {
     expect(sessionColourClass('')).toBe('lane-none');
   });
 });
-
-describe('the MCP snippet', () => {
-  it('is valid JSON naming vigil mcp and this data folder', async () => {
-    const { mcpSnippet } = await import('./mcp-snippet');
-    expect(JSON.parse(mcpSnippet('/home/a/.vigil'))).toEqual({
-      mcpServers: { vigil: { command: 'vigil', args: ['mcp'], env: { VIGIL_HOME: '/home/a/.vigil' } } },
-    });
-    expect(JSON.parse(mcpSnippet(undefined))).toEqual({ mcpServers: { vigil: { command: 'vigil', args: ['mcp'] } } });
-  });
-});
-
-describe('the MCP snippet layout', () => {
-  it('keeps the args array on one line', async () => {
-    const { mcpSnippet } = await import('./mcp-snippet');
-    expect(mcpSnippet(undefined)).toContain('"args": ["mcp"]');
-  });
-});
-
-describe('drift refusals', () => {
-  it('finds the managed file a refusal names, and its backup', async () => {
-    const { memoryFileKey, refusedBackup } = await import('./memory-files');
-    const directories = [{ path: '/h/memories' }];
-    expect(refusedBackup({ file: '/h/memories/USER.md', drift_backup: '/h/memories/USER.md.bak.1' }, directories)).toEqual({
-      key: memoryFileKey('/h/memories', 'user'),
-      backup: '/h/memories/USER.md.bak.1',
-    });
-    expect(refusedBackup({ file: '/elsewhere/USER.md', drift_backup: '/x' }, directories)).toBeUndefined();
-    expect(refusedBackup({ file: '/h/memories/USER.md' }, directories)).toBeUndefined();
-  });
-});

@@ -2,14 +2,22 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { vigilPaths } from '../../electron/core/vigil-home';
+import { AgentCredentialStore } from '../../electron/server/agent-credentials';
 import { readLiveServeInfo } from '../../electron/server/serve-info';
+import { withoutCredential } from '../../shared/ui-credential';
+
+/** The demo agents' credential, as "vigil connect --credential demo" would give it. */
+async function demoCredential(home: string): Promise<string> {
+  return (await new AgentCredentialStore(vigilPaths(home).agentCredentials).issue('demo')).secret;
+}
 
 /** A Vigil server the demo talks to: one it found running, or one it started. */
 export interface DemoServer {
-  /** The URL with its token, to open in a browser. */
+  /** The URL with the UI's credential in its fragment, to open in a browser. */
   readonly url: string;
   readonly baseUrl: string;
-  readonly token: string;
+  /** The demo agents' own agent credential ("demo"): agents never get the UI's. */
+  readonly agentToken: string;
   /** Whether the demo started it (and so stops it). */
   readonly isOwn: boolean;
   stop(): Promise<void>;
@@ -46,9 +54,9 @@ function exited(child: ChildProcess): Promise<void> {
 export async function connectOrStartServer(home: string, port: number, log: (line: string) => void): Promise<DemoServer> {
   const live = await readLiveServeInfo(vigilPaths(home).serveInfo);
   if (live !== undefined && live.url !== null) {
-    const baseUrl = live.url.replace(/\?token=.*$/u, '');
+    const baseUrl = withoutCredential(live.url);
     log(`Found Vigil running (pid ${live.pid}) on ${baseUrl}; the agents connect to it.`);
-    return { url: live.url, baseUrl, token: live.token, isOwn: false, stop: () => Promise.resolve() };
+    return { url: live.url, baseUrl, agentToken: await demoCredential(home), isOwn: false, stop: () => Promise.resolve() };
   }
   ensureUiBuilt(log);
   const start = (chosenPort: number): ChildProcess =>
@@ -72,8 +80,8 @@ export async function connectOrStartServer(home: string, port: number, log: (lin
   const url = info.url ?? '';
   return {
     url,
-    baseUrl: url.replace(/\?token=.*$/u, ''),
-    token: info.token,
+    baseUrl: withoutCredential(url),
+    agentToken: await demoCredential(home),
     isOwn: true,
     stop: async () => {
       if (own.exitCode === null) own.kill('SIGTERM');

@@ -9,6 +9,8 @@ export const appInfoSchema = z.object({
   platform: z.string(),
   pid: z.number().int(),
   startedAt: z.string(),
+  /** How to run this Vigil's CLI by absolute path, and Hermes's active home: what `vigil connect` puts in its snippets. */
+  connect: z.object({ command: z.string(), args: z.array(z.string()), hermesHome: z.string() }).optional(),
 });
 
 /** A problem the core could not report through a call result (a failed background job, …). */

@@ -5,6 +5,7 @@ import { AppError } from '../../../shared/errors';
 import { vigilPaths } from '../../core/vigil-home';
 import { maxMcpBodyBytes } from '../../gateway/mcp-limits';
 import { runStdioSession, stdioShutdownBudgetMs } from '../../gateway/run-stdio-session';
+import { AgentCredentialStore } from '../../server/agent-credentials';
 import { readLiveServeInfo } from '../../server/serve-info';
 import { stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';
@@ -37,9 +38,13 @@ async function workingDirectory(io: CliIo, given: string | undefined): Promise<s
   return cwd;
 }
 
+/** The agent credential `vigil mcp` relays with (`vigil connect --revoke mcp-stdio` rotates it). */
+export const stdioCredentialName = 'mcp-stdio';
+
 /**
  * `vigil mcp`: Vigil's tools for MCP clients that spawn their servers (stdio). It relays to the
- * running supervisor (found through serve.json) so the session shows up live in its UI; when none
+ * running supervisor (found through serve.json) with its own agent credential from the store, so
+ * the session shows up live in its UI; the client on stdio never sees a credential. When none
  * runs, it serves from an embedded core on the same data folder and says so on stderr.
  */
 export const mcpCommand: CliCommand = {
@@ -57,8 +62,10 @@ export const mcpCommand: CliCommand = {
     'VIGIL_HOME it forwards to that server (the session appears live in its UI); otherwise it runs the',
     'same tools on an embedded core and stores checkpoints and sessions in the same data folder.',
     '',
-    'Claude Code (.mcp.json):',
-    '  { "mcpServers": { "vigil": { "command": "vigil", "args": ["mcp"] } } }',
+    'It relays with the agent credential "mcp-stdio" from $VIGIL_HOME/agent-credentials.json (made on first use),',
+    'never the UI\'s; nothing secret is passed in its arguments or environment, or shown to the client.',
+    '',
+    '"vigil connect hermes|claude-code|cursor|vscode" prints (and with --write adds) the exact entry for a client.',
     '',
     'Turns: mark them with _meta["vigil/turn"] on tools/call (an id, or { "id", "userMessage" });',
     'without it, a turn is a burst of calls separated by 30 s of quiet.',
@@ -83,9 +90,11 @@ export const mcpCommand: CliCommand = {
       const url = new URL('/mcp', live.url);
       url.searchParams.set('cwd', cwd);
       if (agent !== undefined) url.searchParams.set('agent', agent);
+      // The bridge's own agent credential, read from the store: never the UI's, never in argv or the environment.
+      const credential = await new AgentCredentialStore(paths.agentCredentials).issue(stdioCredentialName);
       writeLine(io.stderr, `vigil mcp: relaying to Vigil at ${url.origin} (pid ${live.pid}); this session shows live in its UI.`);
       const { startMcpStdioBridge } = await import('../../gateway/mcp-stdio-bridge');
-      return exitSoonAfter(await runStdioSession({ ...session, serve: () => startMcpStdioBridge({ url, token: live.token, downstream: stdio, report: session.report }) }));
+      return exitSoonAfter(await runStdioSession({ ...session, serve: () => startMcpStdioBridge({ url, token: credential.secret, downstream: stdio, report: session.report }) }));
     }
     writeLine(
       io.stderr,

@@ -41,9 +41,11 @@ export const serveCommand: CliCommand = {
     'Options:',
     `  --port N        port to listen on (default ${defaultServePort}; 0 picks a free port)`,
     '  --host H        address to bind (default 127.0.0.1)',
-    '  --allow-remote  allow a non-loopback --host (anyone who can reach it and has the token gets full control)',
+    '  --allow-remote  allow a non-loopback --host (anyone who can reach it and has the UI\'s token gets full control)',
     '',
-    'Prints the URL once, with its access token. The token is also in $VIGIL_HOME/serve.json (mode 0600).',
+    'Prints the URL once, with the UI\'s access token in its #token= fragment (the token is also in $VIGIL_HOME/serve.json,',
+    'mode 0600, for your own scripts: "Authorization: Bearer <token>"). It reaches only /ws, the UI\'s channel; agents',
+    'connect with their own credentials instead: see "vigil connect --help".',
     'To use Vigil on a remote machine, keep the default host and tunnel: ssh -L 7420:127.0.0.1:7420 host',
   ].join('\n'),
   options: {
@@ -77,7 +79,7 @@ export const serveCommand: CliCommand = {
     const { describeSandboxStatus } = await import('../../sandbox/sandbox-api');
     if (sandbox.kind === 'ready') writeLine(io.stdout, `Agent commands run in the OS sandbox (${sandbox.engine}).`);
     else writeLine(io.stdout, `WARNING: ${describeSandboxStatus(sandbox)}`);
-    writeLine(io.stdout, 'Open this URL (it carries the access token; the page keeps it in a cookie):');
+    writeLine(io.stdout, 'Open this URL (its #token= fragment carries the UI\'s access token, which never leaves your browser tab):');
     writeLine(io.stdout, `url: ${running.http.url}`);
     writeLine(io.stdout, 'Stop with Ctrl+C.');
     const signal = await untilStopped();

@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { silentLogger } from '../../logging/logger';
 import { startServe, type RunningServe } from '../../server/start-serve';
+import { agentCredentialFor } from '../../test-support/agent-credential';
 import { makeTempDir } from '../../test-support/temp-dir';
 
 /** A running `vigil serve` on port 0 with its own VIGIL_HOME, and a workspace folder. */
@@ -16,7 +17,10 @@ export interface ServeFixture {
   /** Scratch space beside the workspace (outside it). */
   readonly scratch: string;
   readonly baseUrl: string;
-  readonly token: string;
+  /** The UI's credential (serve.json's): it reaches /ws only. */
+  readonly uiToken: string;
+  /** An agent credential ("test-agent"): it reaches /mcp and /agent only. */
+  readonly agentToken: string;
   close(): Promise<void>;
 }
 
@@ -35,7 +39,8 @@ export async function startServeFixture(config?: Record<string, unknown>): Promi
     workspace,
     scratch: temp.dir,
     baseUrl: running.http.baseUrl,
-    token: running.token,
+    uiToken: running.token,
+    agentToken: await agentCredentialFor(home),
     close: async () => {
       // startServe closes its HTTP server before the core; upgraded /agent sockets would hold it open.
       await running.core.gateway.dispose();
@@ -59,7 +64,7 @@ export async function connectMcpClient(fixture: ServeFixture, options: McpClient
   const url = new URL('/mcp', fixture.baseUrl);
   for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, value);
   const transport = new StreamableHTTPClientTransport(url, {
-    requestInit: { headers: { authorization: `Bearer ${options.token ?? fixture.token}` } },
+    requestInit: { headers: { authorization: `Bearer ${options.token ?? fixture.agentToken}` } },
   });
   const client = new Client({ name: options.name ?? 'test-client', version: '1.0.0' }, { capabilities: options.roots === undefined ? {} : { roots: { listChanged: true } } });
   if (options.roots !== undefined) {

@@ -102,7 +102,7 @@ export async function createAttackWorld(): Promise<AttackWorld> {
   const stop = harness.events.on('approvals:requested', ({ approval }) => {
     world.asked.push(approval);
     const answer = world.answer;
-    queueMicrotask(() => harness.approvals.decide(approval.id, answer));
+    queueMicrotask(() => harness.approvals.decide(approval.id, answer, 'window'));
   });
   return world;
 }

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { ErrorNotice } from '../../components/error-notice';
 import { RewindDialog } from '../../components/rewind-dialog';
 import { SessionCard } from '../../components/session-card';
@@ -10,6 +10,7 @@ import { sessionColourClass } from '../../model/session-lanes';
 import { useAppStore } from '../../stores/store-context';
 import { SessionsEmpty } from './sessions-empty';
 import { escapeControls } from '../../../shared/text/control-characters';
+import { connectTargetOf } from '../../model/connect-target';
 
 /** Every agent session, live, side by side; a session's transcript with turn undo. */
 export function SessionsScreen() {
@@ -20,7 +21,8 @@ export function SessionsScreen() {
   const transcript = useAppStore((state) => state.transcript);
   const rewind = useAppStore((state) => state.rewind);
   const route = useAppStore((state) => state.route);
-  const home = useAppStore((state) => state.appInfo?.home);
+  const appInfo = useAppStore((state) => state.appInfo);
+  const connectTarget = useMemo(() => connectTargetOf(appInfo), [appInfo]);
   const navigate = useAppStore((state) => state.navigate);
   const loadSessions = useAppStore((state) => state.loadSessions);
   const loadOlderSessions = useAppStore((state) => state.loadOlderSessions);
@@ -53,7 +55,7 @@ export function SessionsScreen() {
       </div>
     );
   }
-  if (sessions.length === 0) return load.kind === 'ready' ? <SessionsEmpty home={home} /> : <div className="screen" data-testid="sessions-loading" />;
+  if (sessions.length === 0) return load.kind === 'ready' ? <SessionsEmpty target={connectTarget} /> : <div className="screen" data-testid="sessions-loading" />;
 
   const pending = pendingBySession(approvals);
   const live = sessions.filter(isLive);

@@ -1,9 +1,9 @@
-import { CopySnippet } from '../../components/copy-snippet';
+import { ConnectSnippets } from '../../components/connect-snippets';
+import type { ConnectTarget } from '../../model/connect-target';
 import { EmptyState } from '../../components/empty-state';
-import { mcpSnippet } from '../../model/mcp-snippet';
 
 /** What a newcomer sees before any directory was checkpointed. */
-export function TimelineEmpty({ home }: { readonly home: string | undefined }) {
+export function TimelineEmpty({ target }: { readonly target: ConnectTarget | undefined }) {
   return (
     <EmptyState title="No checkpoints yet" testId="timeline-empty">
       <p>
@@ -16,11 +16,11 @@ export function TimelineEmpty({ home }: { readonly home: string | undefined }) {
         </li>
         <li>
           Take one by hand: <code>vigil checkpoint DIR</code>
-          {home === undefined ? '' : ' (with the same VIGIL_HOME as this window)'}.
+          {target === undefined ? '' : ' (with the same VIGIL_HOME as this window)'}.
         </li>
         <li>
           Connect an agent through Vigil:
-          <CopySnippet label=".mcp.json" text={mcpSnippet(home)} />
+          <ConnectSnippets target={target} />
         </li>
       </ol>
     </EmptyState>

@@ -10,6 +10,7 @@ import { TimelineEmpty } from './timeline-empty';
 import { TimelineFilters } from './timeline-filters';
 import { TimelineList } from './timeline-list';
 import { escapeControls } from '../../../shared/text/control-characters';
+import { connectTargetOf } from '../../model/connect-target';
 
 const noEntries: readonly TimelineEntry[] = [];
 
@@ -22,7 +23,8 @@ export function TimelineScreen() {
   const fileFilter = useAppStore((state) => state.fileFilter);
   const restore = useAppStore((state) => state.restore);
   const route = useAppStore((state) => state.route);
-  const home = useAppStore((state) => state.appInfo?.home);
+  const appInfo = useAppStore((state) => state.appInfo);
+  const connectTarget = useMemo(() => connectTargetOf(appInfo), [appInfo]);
   const navigate = useAppStore((state) => state.navigate);
   const openTimeline = useAppStore((state) => state.openTimeline);
   const openCheckpoint = useAppStore((state) => state.openCheckpoint);
@@ -61,7 +63,7 @@ export function TimelineScreen() {
         </div>
       );
     }
-    return directoriesLoad.kind === 'ready' ? <TimelineEmpty home={home} /> : <div className="screen" data-testid="timeline-loading" />;
+    return directoriesLoad.kind === 'ready' ? <TimelineEmpty target={connectTarget} /> : <div className="screen" data-testid="timeline-loading" />;
   }
 
   const index = all.findIndex((entry) => entry.id === checkpointId);

@@ -1,0 +1,85 @@
+import path from 'node:path';
+import { clientProfiles, connectEntry, connectSnippet, type ConnectClientId, type ConnectInputs, type ConnectTransport } from '../../../shared/connect/connect-config';
+import { withoutCredential } from '../../../shared/ui-credential';
+import { applyConfigChange, describeChange, isNoChange, planConfigChange } from '../../connect/config-change';
+import { activeHermesHome, configFileOf } from '../../connect/client-locations';
+import { vigilInvocation } from '../../core/vigil-invocation';
+import { vigilPaths } from '../../core/vigil-home';
+import { AgentCredentialStore } from '../../server/agent-credentials';
+import { readLiveServeInfo } from '../../server/serve-info';
+import { writeLine, type CliIo } from '../cli-command';
+import { defaultServePort } from './serve-command';
+
+/** What `vigil connect CLIENT` was asked for. */
+export interface ConnectRequest {
+  readonly client: ConnectClientId;
+  readonly transport: ConnectTransport;
+  /** `--cwd`, resolved; undefined when not given. */
+  readonly cwd: string | undefined;
+  readonly isWrite: boolean;
+}
+
+/** The running server's base URL, or the default one with a note that none runs. */
+async function serverBase(home: string): Promise<{ readonly baseUrl: string; readonly isRunning: boolean }> {
+  const live = await readLiveServeInfo(vigilPaths(home).serveInfo);
+  if (live?.url != null) return { baseUrl: withoutCredential(live.url), isRunning: true };
+  return { baseUrl: `http://127.0.0.1:${defaultServePort}/`, isRunning: false };
+}
+
+/** The inputs of the configuration, the credential made for HTTP included. */
+async function inputsFor(request: ConnectRequest, home: string, io: CliIo): Promise<{ readonly inputs: ConnectInputs; readonly notes: readonly string[] }> {
+  const hermesHome = request.client === 'hermes' ? await activeHermesHome(io.env) : undefined;
+  const base = { client: request.client, transport: request.transport, vigil: await vigilInvocation(io.env), vigilHome: home, ...(hermesHome === undefined ? {} : { hermesHome }) };
+  if (request.transport === 'stdio') return { inputs: { ...base, ...(request.cwd === undefined ? {} : { cwd: request.cwd }) }, notes: [] };
+  const credential = await new AgentCredentialStore(vigilPaths(home).agentCredentials).issue(request.client);
+  const server = await serverBase(home);
+  const notes = [
+    `The agent credential "${request.client}" (${credential.isNew ? 'made now' : 'the same as before'}) reaches /mcp and /agent only and stays valid across restarts; ` +
+      `revoke it with: vigil connect --revoke ${request.client}. Keep a file that holds it out of version control.`,
+    ...(server.isRunning ? [] : [`No Vigil runs on ${home} now: the URL assumes vigil serve's default port ${defaultServePort} (start it with: vigil serve).`]),
+  ];
+  return { inputs: { ...base, cwd: request.cwd ?? io.cwd, http: { baseUrl: server.baseUrl, credential: credential.secret } }, notes };
+}
+
+/** The command line that repeats this request. */
+function commandLine(request: ConnectRequest): string {
+  return ['vigil connect', request.client, request.transport === 'http' ? '--http' : '', request.cwd === undefined ? '' : `--cwd ${JSON.stringify(request.cwd)}`, '--write']
+    .filter((part) => part !== '')
+    .join(' ');
+}
+
+/**
+ * `vigil connect CLIENT`: prints the exact configuration for the client, what it keeps of its own
+ * tools and how to reload it; with `--write`, shows the change to the client's file as a diff and
+ * writes it (atomically, only if the file is still as read).
+ */
+export async function connectClient(request: ConnectRequest, home: string, io: CliIo): Promise<void> {
+  const profile = clientProfiles[request.client];
+  const { inputs, notes } = await inputsFor(request, home, io);
+  const file = configFileOf(request.client, { project: request.cwd ?? io.cwd, hermesHome: inputs.hermesHome ?? '' });
+  const how = request.transport === 'stdio' ? 'over stdio: the client starts "vigil mcp" itself, and no credential is in its configuration' : 'over HTTP, with its own agent credential';
+  writeLine(io.stdout, `Vigil for ${profile.name}, ${how}.`);
+  writeLine(io.stdout, `Configuration for ${profile.fileHint} (${file}):`);
+  writeLine(io.stdout);
+  const snippet = connectSnippet(inputs);
+  writeLine(io.stdout, snippet);
+  writeLine(io.stdout);
+  writeLine(io.stdout, `What ${profile.name} keeps of its own tools: ${profile.ownTools}`);
+  for (const note of notes) writeLine(io.stdout, note);
+  if (!request.isWrite) {
+    writeLine(io.stdout, `To add it to ${path.basename(file)}: ${commandLine(request)}`);
+    writeLine(io.stdout, profile.reload);
+    return;
+  }
+  const change = await planConfigChange(file, { format: profile.format, path: profile.entryPath, entry: connectEntry(inputs), snippet, holdsCredential: request.transport === 'http' });
+  writeLine(io.stdout);
+  if (isNoChange(change)) {
+    writeLine(io.stdout, `${file} already holds this entry; nothing was written.`);
+    return;
+  }
+  writeLine(io.stdout, `The change to ${file}:`);
+  writeLine(io.stdout, describeChange(change));
+  await applyConfigChange(change, commandLine(request));
+  writeLine(io.stdout, `Wrote ${file}${change.mode === undefined ? '' : ' (mode 0600: it holds a credential)'}.`);
+  writeLine(io.stdout, profile.reload);
+}

@@ -1,0 +1,104 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { connectClientIds, type ConnectClientId } from '../../../shared/connect/connect-config';
+import { vigilPaths } from '../../core/vigil-home';
+import { AgentCredentialStore } from '../../server/agent-credentials';
+import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliArgs, type CliCommand, type CliIo } from '../cli-command';
+import { cliHome } from '../cli-context';
+import { connectClient } from './connect-client';
+
+function isClient(name: string): name is ConnectClientId {
+  return (connectClientIds as readonly string[]).includes(name);
+}
+
+async function directoryOption(io: CliIo, given: string | undefined): Promise<string | undefined> {
+  if (given === undefined) return undefined;
+  const resolved = path.resolve(io.cwd, given);
+  const info = await stat(resolved).catch(() => undefined);
+  if (info?.isDirectory() !== true) throw new UsageError(`--cwd ${resolved} is not a directory`);
+  return resolved;
+}
+
+/** Which of the command's actions was asked for; more than one is a usage error. */
+function chosenAction(args: CliArgs): 'client' | 'revoke' | 'credential' | 'list' {
+  const actions = [
+    ...(args.positionals.length > 0 ? (['client'] as const) : []),
+    ...(stringOption(args, 'revoke') === undefined ? [] : (['revoke'] as const)),
+    ...(stringOption(args, 'credential') === undefined ? [] : (['credential'] as const)),
+    ...(flagOption(args, 'list') ? (['list'] as const) : []),
+  ];
+  const [action, other] = actions;
+  if (action === undefined) throw new UsageError(`name a client (${connectClientIds.join(', ')}), or give --revoke NAME, --credential NAME or --list`);
+  if (other !== undefined) throw new UsageError('give one of: a client, --revoke NAME, --credential NAME, --list');
+  return action;
+}
+
+/** --revoke, --credential and --list: the agent credentials themselves. */
+async function manageCredentials(action: 'revoke' | 'credential' | 'list', args: CliArgs, io: CliIo): Promise<number> {
+  const store = new AgentCredentialStore(vigilPaths(cliHome(io)).agentCredentials);
+  if (action === 'list') {
+    const credentials = await store.list();
+    if (credentials.length === 0) writeLine(io.stdout, `No agent credentials in ${store.file}.`);
+    for (const credential of credentials) writeLine(io.stdout, `${credential.name}  (made ${credential.createdAt})`);
+    return exitCodes.ok;
+  }
+  const name = stringOption(args, action) ?? '';
+  if (action === 'credential') {
+    // Only the credential on stdout, so that scripts can take it: VIGIL_AGENT_CREDENTIAL=$(vigil connect --credential my-agent)
+    writeLine(io.stdout, (await store.issue(name)).secret);
+    return exitCodes.ok;
+  }
+  if (!(await store.revoke(name))) {
+    writeLine(io.stderr, `vigil connect: there is no agent credential "${name}" in ${store.file} (see vigil connect --list).`);
+    return exitCodes.failed;
+  }
+  writeLine(io.stdout, `Revoked the agent credential "${name}": Vigil refuses it from its next request. Run "vigil connect ${name}" for a new one.`);
+  return exitCodes.ok;
+}
+
+/**
+ * `vigil connect`: the exact MCP configuration for a client (stdio by default, or HTTP with a
+ * stable per-client credential), merged into the client's file with --write; and the agent
+ * credentials themselves (--credential, --revoke, --list). Other kinds of setup for a client
+ * (such as hooks) are meant to join as options beside --write.
+ */
+export const connectCommand: CliCommand = {
+  name: 'connect',
+  summary: 'Print (or --write) the exact configuration that connects an agent client to Vigil; manage agent credentials.',
+  usage: `vigil connect ${connectClientIds.join('|')} [--http|--stdio] [--cwd D] [--write] | --revoke NAME | --credential NAME | --list`,
+  help: [
+    'Options:',
+    '  --stdio            the client starts "vigil mcp" (the default; no credential in its configuration)',
+    '  --http             the client calls /mcp of the running Vigil with its own agent credential (made once, kept across restarts)',
+    '  --cwd D            the project: where the project-level file is (.mcp.json, .cursor/mcp.json, .vscode/mcp.json),',
+    '                     "vigil mcp --cwd D" for stdio, and ?cwd= of the URL for HTTP (default: the current directory)',
+    '  --write            show the change to the client\'s file as a diff, then write it (only if the file is unchanged meanwhile)',
+    '  --revoke NAME      revoke an agent credential at once (a running Vigil refuses it from its next request)',
+    '  --credential NAME  print the agent credential NAME (made on first use), for your own agent on /mcp or /agent',
+    '  --list             list the agent credentials (names and when they were made, never the secrets)',
+    '',
+    'Files: hermes → config.yaml in the Hermes home (HERMES_HOME, else the active profile, else ~/.hermes);',
+    'claude-code → .mcp.json, cursor → .cursor/mcp.json, vscode → .vscode/mcp.json, in the project.',
+    'A file that cannot be parsed is never rewritten: the parse error is shown and the file stays byte-identical.',
+  ].join('\n'),
+  options: {
+    http: { type: 'boolean' },
+    stdio: { type: 'boolean' },
+    cwd: { type: 'string' },
+    write: { type: 'boolean' },
+    revoke: { type: 'string' },
+    credential: { type: 'string' },
+    list: { type: 'boolean' },
+  },
+  positionals: { min: 0, max: 1, names: 'CLIENT' },
+  async run(args, io) {
+    const action = chosenAction(args);
+    if (action !== 'client') return manageCredentials(action, args, io);
+    const client = args.positionals[0] ?? '';
+    if (!isClient(client)) throw new UsageError(`unknown client "${client}" (expected ${connectClientIds.join(', ')})`);
+    if (flagOption(args, 'http') && flagOption(args, 'stdio')) throw new UsageError('give --http or --stdio, not both');
+    const cwd = await directoryOption(io, stringOption(args, 'cwd'));
+    await connectClient({ client, transport: flagOption(args, 'http') ? 'http' : 'stdio', cwd, isWrite: flagOption(args, 'write') }, cliHome(io), io);
+    return exitCodes.ok;
+  },
+};
