@@ -17,8 +17,11 @@ import type {
   StoreStatus,
   StoredTreeEntry,
 } from './checkpoint-types';
-import { toContractEntry } from './checkpoint-handlers';
 import { asAppError } from './checkpoint-errors';
+import { AnnouncedCheckpoints } from './announced-checkpoints';
+import { CutLog, cutLogFile } from './cut-log';
+import { createCutReporter, type Cut } from './cut-reporter';
+import { PinStore, pinFile } from './pin-store';
 import { checkCheckpointRequest } from './checkpoint-request';
 import { DirRegistry } from './dir-registry';
 import { pathExclusion } from './exclusion-rules';
@@ -40,12 +43,30 @@ import type { CheckpointApi, CheckpointServiceOptions } from './checkpoint-api';
 
 export type { CheckpointApi, CheckpointServiceOptions } from './checkpoint-api';
 
+/** The settings config.json gives the engine; a running engine takes new ones at once. */
+export interface CheckpointSettings {
+  readonly retention: RetentionPolicy;
+  readonly maxFileBytes: number;
+}
+
+/** A pin or unpin, as it was applied. */
+export interface PinOutcome {
+  readonly dir: string;
+  readonly id: string;
+  readonly isPinned: boolean;
+  /** False when the checkpoint already was (or was not) pinned. */
+  readonly changed: boolean;
+}
+
 /** The checkpoint engine: one shared git object store, a timeline per directory. */
 export class CheckpointService implements CheckpointApi {
   readonly gitdir: string;
-  readonly retention: RetentionPolicy;
-  readonly maxFileBytes: number;
+  #settings: CheckpointSettings;
   readonly #options: CheckpointServiceOptions;
+  readonly #pins: PinStore;
+  readonly #cutLog: CutLog;
+  readonly #reportCut: (cut: Cut) => Promise<void>;
+  readonly #announced: AnnouncedCheckpoints;
   readonly #layout: StoreLayout;
   readonly #store: ObjectStore;
   readonly #refs: RefStore;
@@ -65,8 +86,10 @@ export class CheckpointService implements CheckpointApi {
     this.#options = options;
     this.#layout = storeLayout(options.root);
     this.gitdir = this.#layout.gitdir;
-    this.retention = { ...defaultRetention, ...options.retention };
-    this.maxFileBytes = options.maxFileBytes ?? 10 * 1024 * 1024;
+    this.#settings = { retention: { ...defaultRetention, ...options.retention }, maxFileBytes: options.maxFileBytes ?? 10 * 1024 * 1024 };
+    this.#pins = new PinStore(pinFile(options.root));
+    this.#cutLog = new CutLog(cutLogFile(options.root), options.logger, options.events);
+    this.#announced = new AnnouncedCheckpoints(options.events);
     this.#store = new ObjectStore(this.gitdir, options.onSynced);
     this.#refs = new RefStore(this.gitdir, options.onSynced);
     this.#registry = new DirRegistry(this.#layout);
@@ -81,7 +104,8 @@ export class CheckpointService implements CheckpointApi {
         await repairStore(this.#repairContext(), abandoned === undefined ? 0 : Date.parse(abandoned.acquiredAt));
       },
     });
-    this.#watchers = new DirectoryWatchers(options.logger);
+    this.#reportCut = createCutReporter({ registry: this.#registry, cutLog: this.#cutLog, retention: () => this.retention });
+    this.#watchers = new DirectoryWatchers(options.logger, options.onDirectoryChanged);
     this.#cacheSaver = new StatCacheSaver({
       layout: this.#layout,
       logger: options.logger,
@@ -96,9 +120,26 @@ export class CheckpointService implements CheckpointApi {
       store: this.#store,
       refs: this.#refs,
       timeline: this.#timeline,
-      retention: this.retention,
+      retention: () => this.retention,
+      pinnedIds: () => this.#pins.ids(),
+      reportCut: this.#reportCut,
       assertHeld: () => this.#lock.assertHeld(),
     });
+  }
+
+  /** The retention policy in force. */
+  get retention(): RetentionPolicy {
+    return this.#settings.retention;
+  }
+
+  /** Files larger than this are skipped (and recorded). */
+  get maxFileBytes(): number {
+    return this.#settings.maxFileBytes;
+  }
+
+  /** Takes new settings (config.json changed): the next checkpoint, cut and status use them. */
+  updateSettings(settings: CheckpointSettings): void {
+    this.#settings = { retention: { ...settings.retention }, maxFileBytes: settings.maxFileBytes };
   }
 
   async checkpoint(dir: string, request: CheckpointRequest): Promise<CheckpointOutcome> {
@@ -111,12 +152,16 @@ export class CheckpointService implements CheckpointApi {
         if (tracked.isWatched) for (let round = 0; round < 2; round += 1) await yieldToLoop();
         const result = await takeSnapshot(this.#engine(), tracked, request);
         if (result.kind === 'created') {
-          const dropped = await cutTimeline(this.#refs, this.#timeline, result.checkpoint.id, this.retention.maxSnapshots, this.#maintenance.cutOptions());
+          const dropped = await cutTimeline(this.#refs, this.#timeline, result.checkpoint.id, this.retention.maxSnapshots, await this.#maintenance.cutOptions());
           this.#maintenance.noteDropped(dropped);
+          if (dropped > 0) {
+            const kept = await this.#timeline.count(result.checkpoint.id, await this.#refs.readShallow());
+            await this.#reportCut({ dirhash: tracked.dirhash, dropped, kept, reason: 'retention' });
+          }
         }
         return result;
       });
-      if (outcome.kind === 'created') this.#options.events?.emit('checkpoints:created', toContractEntry(outcome.checkpoint));
+      if (outcome.kind === 'created') this.#announced.announce(outcome.checkpoint);
       this.#maintenance.schedule();
       await this.#cacheSaver.afterSnapshot(tracked);
       return outcome;
@@ -128,7 +173,8 @@ export class CheckpointService implements CheckpointApi {
   async list(dir: string, options: ListOptions = {}): Promise<readonly CheckpointEntry[]> {
     // The engine holds Vigil's checkpoints only; Hermes's are merged in by a view over it.
     if (options.source === 'hermes') return [];
-    return this.#read(dir, 'list checkpoints', (context, resolved) => listCheckpoints(context, resolved, options));
+    const [entries, pins] = await Promise.all([this.#read(dir, 'list checkpoints', (context, resolved) => listCheckpoints(context, resolved, options)), this.#pins.ids()]);
+    return pins.size === 0 ? entries : entries.map((entry) => (pins.has(entry.id) ? { ...entry, isPinned: true } : entry));
   }
 
   async count(dir: string, options: Pick<ListOptions, 'source'> = {}): Promise<number> {
@@ -154,9 +200,10 @@ export class CheckpointService implements CheckpointApi {
       const all = await listDirectories(this.#queries());
       const chosen = all.filter((item) => only === undefined || item.dirhash === only);
       if (dir !== undefined && chosen.length === 0) throw new AppError('not_found', `${dir} has no checkpoints: it was never checkpointed.`, { dir });
-      const directories = await Promise.all(chosen.map(async (item) => ({ ...item, skipped: await skippedPaths(this.#queries(), item) })));
-      const usage = await measureStore(this.#store.objectsDir);
-      return { gitdir: this.gitdir, ...usage, retention: this.retention, maxFileBytes: this.maxFileBytes, directories };
+      const pins = await this.#pins.all();
+      const directories = await Promise.all(chosen.map(async (item) => ({ ...item, skipped: await skippedPaths(this.#queries(), item), pinned: pins.get(item.dirhash)?.size ?? 0 })));
+      const [usage, cuts] = await Promise.all([measureStore(this.#store.objectsDir), this.#cutLog.recent(20, only)]);
+      return { gitdir: this.gitdir, ...usage, retention: this.retention, maxFileBytes: this.maxFileBytes, directories, cuts };
     } catch (error) {
       throw asAppError(error, this.#options.logger, 'read the store status');
     }
@@ -169,6 +216,52 @@ export class CheckpointService implements CheckpointApi {
     } catch (error) {
       throw asAppError(error, this.#options.logger, 'prune the checkpoint store');
     }
+  }
+
+  /** Pins checkpoint `ref` (a number from the list, or an id) of `dir`, or unpins it: retention and the size cap never drop a pinned one. */
+  async pin(dir: string, ref: string, isPinned: boolean): Promise<PinOutcome> {
+    try {
+      const outcome = await this.withStoreLock(async () => {
+        const entry = await resolveCheckpoint(this.#queries(), await resolveTimelineDirectory(dir), ref);
+        const changed = await this.#pins.set(dirHash(entry.dir), entry.id, isPinned);
+        return { dir: entry.dir, id: entry.id, isPinned, changed };
+      });
+      if (outcome.changed) {
+        this.#options.logger.info(isPinned ? 'checkpoint pinned' : 'checkpoint unpinned', { dir: outcome.dir, id: outcome.id });
+        this.#options.events?.emit('checkpoints:pin-changed', { dir: outcome.dir, id: outcome.id, isPinned });
+      }
+      return outcome;
+    } catch (error) {
+      throw asAppError(error, this.#options.logger, `${isPinned ? 'pin' : 'unpin'} a checkpoint of ${dir}`);
+    }
+  }
+
+  /** In a watching engine, watches `dir` from now on, so changes there are reported (a live comparison stays current). */
+  async watchLive(dir: string): Promise<void> {
+    if (this.#options.watch !== true) return;
+    const resolved = await resolveCheckpointDirectory(dir, await this.#refused).catch(() => undefined);
+    if (resolved !== undefined) await this.#track(resolved);
+  }
+
+  /** Announces checkpoints another process took (found by the store watcher), each once. */
+  announce(entries: readonly CheckpointEntry[]): number {
+    return entries.filter((entry) => this.#announced.announce(entry)).length;
+  }
+
+  /** The head of every timeline, by directory hash (what the store watcher compares). */
+  async heads(): Promise<Map<string, string>> {
+    await this.#ensureReady();
+    return this.#refs.list();
+  }
+
+  /** The directory a timeline belongs to, from the registry. */
+  async directoryOf(dirhash: string): Promise<string | undefined> {
+    return (await this.#registry.read(dirhash))?.workdir;
+  }
+
+  /** The record of cuts (the store watcher reads what other processes appended). */
+  get cutLog(): CutLog {
+    return this.#cutLog;
   }
 
   async readTree(treeOid: string): Promise<readonly StoredTreeEntry[]> {

@@ -8,6 +8,7 @@ import type { EventHub } from '../core/event-hub';
 import type { Logger } from '../logging/logger';
 import type { ContractRouter } from '../transport/contract-router';
 import type { HttpRoute } from '../transport/http-route';
+import { createHttpContractCall } from './http-contract-call';
 
 /** The UI's contract over WebSocket, and the disposer that closes every socket. */
 export interface WsContractEndpoint {
@@ -92,6 +93,8 @@ export function createWsContractEndpoint(options: WsContractEndpointOptions): Ws
   return {
     route: {
       path: options.path,
+      // One call per POST on the same path: how the CLI relays to a resident core.
+      handleRequest: createHttpContractCall(options),
       handleUpgrade: (request, socket, head) => {
         server.handleUpgrade(request, socket, head, (client) => server.emit('connection', client, request));
       },

@@ -4,7 +4,6 @@ import { Readable, Writable } from 'node:stream';
 import { AppError } from '../../../shared/errors';
 import { vigilPaths } from '../../core/vigil-home';
 import { untilInputEnds } from '../../gateway/until-input-ends';
-import { readLiveServeInfo } from '../../server/serve-info';
 import { exitCodes, stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';
 
@@ -67,7 +66,9 @@ export const mcpCommand: CliCommand = {
     if (agent?.trim() === '') throw new UsageError('--agent needs a name');
     const home = cliHome(io);
     const paths = vigilPaths(home);
-    const live = await readLiveServeInfo(paths.serveInfo);
+    // Loaded here, not at start-up: its schema library is not on the path of the other commands.
+    const { readLiveServeInfo } = await import('../../server/serve-info');
+    const live = io.forceLocal === true ? undefined : await readLiveServeInfo(paths.serveInfo);
     const done = untilDone(stdin);
     if (live !== undefined && live.url !== null) {
       const url = new URL('/mcp', live.url);
