@@ -5,7 +5,7 @@ import { AppError } from '../../shared/errors';
 import { isVigilBookkeepingFile } from '../files/vigil-temp-name';
 import { FileLock } from '../locks/file-lock';
 import { defaultRefusedDirs, resolveCheckpointDirectory, resolveTimelineDirectory } from './checkpoint-directory';
-import { countCheckpoints, listCheckpoints, listDirectories, resolveCheckpoint, skippedPaths, type QueryContext } from './checkpoint-queries';
+import { countCheckpoints, listCheckpoints, listDirectories, resolveCheckpoint, type QueryContext } from './checkpoint-queries';
 import type {
   CheckpointDirectory,
   CheckpointEntry,
@@ -22,6 +22,7 @@ import { AnnouncedCheckpoints } from './announced-checkpoints';
 import { CutLog, cutLogFile } from './cut-log';
 import { createCutReporter, type Cut } from './cut-reporter';
 import { PinStore, pinFile } from './pin-store';
+import { cutAfterCheckpoint, markPinned, readStoreStatus, setPin, type CheckpointSettings, type PinOutcome, type StoreViewContext } from './store-views';
 import { checkCheckpointRequest } from './checkpoint-request';
 import { DirRegistry } from './dir-registry';
 import { pathExclusion } from './exclusion-rules';
@@ -30,12 +31,11 @@ import { defaultWorkerCount, HashWorkerPool } from './hash-worker-pool';
 import { StoreMaintenance } from './store-maintenance';
 import { ObjectStore } from './object-store';
 import { RefStore } from './ref-store';
-import { cutTimeline, defaultRetention } from './retention';
+import { defaultRetention } from './retention';
 import { takeSnapshot, type SnapshotEngine } from './snapshot';
 import { StatCacheSaver } from './stat-cache-saver';
 import { repairStore } from './store-repair';
 import { dirHash, storeLayout, type StoreLayout } from './store-layout';
-import { measureStore } from './store-usage';
 import { Timeline } from './timeline';
 import { TrackedDirectory } from './tracked-directory';
 import { DirectoryWatchers } from './directory-watchers';
@@ -43,20 +43,7 @@ import type { CheckpointApi, CheckpointServiceOptions } from './checkpoint-api';
 
 export type { CheckpointApi, CheckpointServiceOptions } from './checkpoint-api';
 
-/** The settings config.json gives the engine; a running engine takes new ones at once. */
-export interface CheckpointSettings {
-  readonly retention: RetentionPolicy;
-  readonly maxFileBytes: number;
-}
-
-/** A pin or unpin, as it was applied. */
-export interface PinOutcome {
-  readonly dir: string;
-  readonly id: string;
-  readonly isPinned: boolean;
-  /** False when the checkpoint already was (or was not) pinned. */
-  readonly changed: boolean;
-}
+export type { CheckpointSettings, PinOutcome } from './store-views';
 
 /** The checkpoint engine: one shared git object store, a timeline per directory. */
 export class CheckpointService implements CheckpointApi {
@@ -152,12 +139,8 @@ export class CheckpointService implements CheckpointApi {
         if (tracked.isWatched) for (let round = 0; round < 2; round += 1) await yieldToLoop();
         const result = await takeSnapshot(this.#engine(), tracked, request);
         if (result.kind === 'created') {
-          const dropped = await cutTimeline(this.#refs, this.#timeline, result.checkpoint.id, this.retention.maxSnapshots, await this.#maintenance.cutOptions());
-          this.#maintenance.noteDropped(dropped);
-          if (dropped > 0) {
-            const kept = await this.#timeline.count(result.checkpoint.id, await this.#refs.readShallow());
-            await this.#reportCut({ dirhash: tracked.dirhash, dropped, kept, reason: 'retention' });
-          }
+          const options = await this.#maintenance.cutOptions();
+          this.#maintenance.noteDropped(await cutAfterCheckpoint(this.#views(), { dirhash: tracked.dirhash, head: result.checkpoint.id, options, report: this.#reportCut }));
         }
         return result;
       });
@@ -174,7 +157,7 @@ export class CheckpointService implements CheckpointApi {
     // The engine holds Vigil's checkpoints only; Hermes's are merged in by a view over it.
     if (options.source === 'hermes') return [];
     const [entries, pins] = await Promise.all([this.#read(dir, 'list checkpoints', (context, resolved) => listCheckpoints(context, resolved, options)), this.#pins.ids()]);
-    return pins.size === 0 ? entries : entries.map((entry) => (pins.has(entry.id) ? { ...entry, isPinned: true } : entry));
+    return markPinned(entries, pins);
   }
 
   async count(dir: string, options: Pick<ListOptions, 'source'> = {}): Promise<number> {
@@ -196,14 +179,7 @@ export class CheckpointService implements CheckpointApi {
   async status(dir?: string): Promise<StoreStatus> {
     await this.#ensureReady();
     try {
-      const only = dir === undefined ? undefined : dirHash(await resolveTimelineDirectory(dir));
-      const all = await listDirectories(this.#queries());
-      const chosen = all.filter((item) => only === undefined || item.dirhash === only);
-      if (dir !== undefined && chosen.length === 0) throw new AppError('not_found', `${dir} has no checkpoints: it was never checkpointed.`, { dir });
-      const pins = await this.#pins.all();
-      const directories = await Promise.all(chosen.map(async (item) => ({ ...item, skipped: await skippedPaths(this.#queries(), item), pinned: pins.get(item.dirhash)?.size ?? 0 })));
-      const [usage, cuts] = await Promise.all([measureStore(this.#store.objectsDir), this.#cutLog.recent(20, only)]);
-      return { gitdir: this.gitdir, ...usage, retention: this.retention, maxFileBytes: this.maxFileBytes, directories, cuts };
+      return await readStoreStatus(this.#views(), dir);
     } catch (error) {
       throw asAppError(error, this.#options.logger, 'read the store status');
     }
@@ -221,11 +197,7 @@ export class CheckpointService implements CheckpointApi {
   /** Pins checkpoint `ref` (a number from the list, or an id) of `dir`, or unpins it: retention and the size cap never drop a pinned one. */
   async pin(dir: string, ref: string, isPinned: boolean): Promise<PinOutcome> {
     try {
-      const outcome = await this.withStoreLock(async () => {
-        const entry = await resolveCheckpoint(this.#queries(), await resolveTimelineDirectory(dir), ref);
-        const changed = await this.#pins.set(dirHash(entry.dir), entry.id, isPinned);
-        return { dir: entry.dir, id: entry.id, isPinned, changed };
-      });
+      const outcome = await this.withStoreLock(() => setPin(this.#views(), dir, ref, isPinned));
       if (outcome.changed) {
         this.#options.logger.info(isPinned ? 'checkpoint pinned' : 'checkpoint unpinned', { dir: outcome.dir, id: outcome.id });
         this.#options.events?.emit('checkpoints:pin-changed', { dir: outcome.dir, id: outcome.id, isPinned });
@@ -373,6 +345,10 @@ export class CheckpointService implements CheckpointApi {
 
   #queries(): QueryContext {
     return { layout: this.#layout, refs: this.#refs, registry: this.#registry, timeline: this.#timeline };
+  }
+
+  #views(): StoreViewContext {
+    return { ...this.#queries(), gitdir: this.gitdir, store: this.#store, pins: this.#pins, cutLog: this.#cutLog, settings: this.#settings };
   }
 
   #repairContext(): Parameters<typeof repairStore>[0] {
