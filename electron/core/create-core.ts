@@ -9,6 +9,7 @@ import { gatewayConfigSchema } from '../gateway/gateway-config';
 import type { Logger } from '../logging/logger';
 import { memoryConfigSchema } from '../memory/memory-config';
 import { policyConfigSchema } from '../policy/policy-config';
+import { watchSessionFolder } from '../sessions/session-folder-watch';
 import type { SessionService } from '../sessions/session-types';
 import { createContractRouter, type ContractRouter } from '../transport/contract-router';
 import type { HttpRoute } from '../transport/http-route';
@@ -146,6 +147,7 @@ async function startResident(base: CoreBase, stack: DisposableStack, config: () 
   );
   stack.add(await watchStore({ root: paths.checkpoints, engine: checkpoints, events, logger }));
   stack.add(announceTimelineChanges(events, (dir) => timelines.count(dir), logger));
+  stack.add(watchSessionFolder({ directory: paths.sessions, reload: (id) => agents.sessions.reloadFromLog(id), logger }));
   logger.info('core started', { home: paths.home, version: vigilVersion, user: os.userInfo().username });
   return { ...base, checkpoints, sessions: agents.sessions, executor: agents.executor, httpRoutes: gateway.routes, gateway };
 }

@@ -115,6 +115,17 @@ describe('a resident core sees what other processes did', () => {
   });
 });
 
+describe('a resident core sees sessions other processes log', () => {
+  it('shows a session a CLI ran in-process, ended, as it shows its own', async () => {
+    const seen = nextEvent(core.events, 'sessions:changed', ({ session }) => session.agent === 'vigil tool' && session.status === 'ended');
+    const run = await runVigil(['tool', 'write_file', '--args', '{"path": "late.md", "content": "late\\n"}', '--cwd', project, '--local'], { env });
+    expect(run.code).toBe(0);
+    const { session } = await seen;
+    expect(session).toMatchObject({ toolCallCount: 1, roots: [project], lastToolCall: { name: 'write_file', decision: 'allowed', isOk: true } });
+    expect(core.sessions.list().map((listed) => listed.id)).toContain(session.id);
+  });
+});
+
 describe('the contract of a resident core', () => {
   it('runs tools:run for the command line only', async () => {
     const request = { name: 'read_file', arguments: { path: 'notes.txt' }, cwd: project, roots: [project] };

@@ -19,24 +19,30 @@ export async function loadSessionLogs(directory: string, report: (message: strin
   const names = (await readdir(directory)).filter((name) => name.endsWith('.jsonl'));
   const loaded: LoadedSession[] = [];
   for (const name of names) {
-    const file = path.join(directory, name);
-    try {
-      const contents = await readSessionLog(file);
-      const [first, ...rest] = contents.records;
-      if (first?.type !== 'opened') {
-        report(`The session log ${file} does not start with an "opened" record; it was not loaded.`);
-        continue;
-      }
-      const state = initialState(first);
-      for (const record of rest) applyRecord(state, record);
-      for (const problem of contents.problems) {
-        state.warnings.push(problem.message);
-        report(`Session ${state.id}: ${problem.message} (${file}).`);
-      }
-      loaded.push({ state, isTorn: contents.isTorn });
-    } catch (error) {
-      report(`The session log ${file} could not be read: ${(error as Error).message}`);
-    }
+    const session = await loadSessionLog(path.join(directory, name), report);
+    if (session !== undefined) loaded.push(session);
   }
   return loaded;
+}
+
+/** Rebuilds one session from its log (as `loadSessionLogs` does each); undefined, reported, when it cannot be used. */
+export async function loadSessionLog(file: string, report: (message: string) => void): Promise<LoadedSession | undefined> {
+  try {
+    const contents = await readSessionLog(file);
+    const [first, ...rest] = contents.records;
+    if (first?.type !== 'opened') {
+      report(`The session log ${file} does not start with an "opened" record; it was not loaded.`);
+      return undefined;
+    }
+    const state = initialState(first);
+    for (const record of rest) applyRecord(state, record);
+    for (const problem of contents.problems) {
+      state.warnings.push(problem.message);
+      report(`Session ${state.id}: ${problem.message} (${file}).`);
+    }
+    return { state, isTorn: contents.isTorn };
+  } catch (error) {
+    report(`The session log ${file} could not be read: ${(error as Error).message}`);
+    return undefined;
+  }
 }

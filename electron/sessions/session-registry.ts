@@ -8,7 +8,7 @@ import type { EventHub, Unsubscribe } from '../core/event-hub';
 import { syncDirectory } from '../files/sync-directory';
 import type { Logger } from '../logging/logger';
 import { parseOpenSessionRequest, resolveSessionPlace } from './open-session-request';
-import { loadSessionLogs } from './load-session-logs';
+import { loadSessionLog, loadSessionLogs } from './load-session-logs';
 import { SessionLogWriter } from './session-log';
 import { capLoggedStrings, type SessionRecord } from './session-records';
 import { applyRecord, initialState, toHistory, toSummary, type SessionState } from './session-state';
@@ -230,6 +230,21 @@ export class SessionRegistry implements SessionService {
     const session = this.#summarize(entry);
     this.#options.events.emit('sessions:changed', { session });
     for (const listener of this.#changedListeners) this.#safely(() => listener(session));
+  }
+
+  /**
+   * Takes in what another Vigil process logged for a session (found by the sessions folder
+   * watcher): a session it opened, or one it changed. Sessions this process is writing are its own
+   * and left alone. Emits `sessions:changed` as for this process's own sessions.
+   */
+  async reloadFromLog(sessionId: string): Promise<void> {
+    const known = this.#entries.get(sessionId);
+    if (known !== undefined && (known.writer !== undefined || known.running > 0)) return;
+    const loaded = await loadSessionLog(path.join(this.#options.directory, `${sessionId}.jsonl`), (message) => this.#report(message));
+    const now = this.#entries.get(sessionId);
+    if (loaded === undefined || (now !== undefined && (now.writer !== undefined || now.running > 0))) return;
+    this.#entries.set(sessionId, { state: loaded.state, writer: undefined, isTorn: loaded.isTorn, running: 0 });
+    this.notifyChanged(sessionId);
   }
 
   /** Closes every log file (the core is shutting down); sessions stay resumable. */
