@@ -1,17 +1,13 @@
 import os from 'node:os';
 import { checkpointConfigSchema, toCheckpointSettings } from '../checkpoints/checkpoint-config';
-import { CheckpointService } from '../checkpoints/checkpoint-service';
-import { restoreServiceFor, writeLedgerFile, type RestoreService } from '../checkpoints/restore-service';
-import { createWriteLedger, recordingWrites } from '../checkpoints/restore-write-ledger';
+import type { CheckpointService } from '../checkpoints/checkpoint-service';
+import type { RestoreService } from '../checkpoints/restore-service';
 import type { LiveConfig } from '../config/live-config';
-import { createAgentServices, type AgentServices } from '../executor/create-agent-services';
-import { HermesCheckpoints } from '../hermes/hermes-checkpoints';
-import { watchHermesTimelines } from '../hermes/hermes-timeline-watcher';
-import { mergeHermesCheckpoints, type MergedCheckpointApi } from '../hermes/merged-checkpoints';
+import type { AgentServices } from '../executor/create-agent-services';
+import type { MergedCheckpointApi } from '../hermes/merged-checkpoints';
 import type { Logger } from '../logging/logger';
-import { createConfiguredMemoryService, createConfiguredRestoreGuard } from '../memory/configured-memory-service';
 import type { MemoryService } from '../memory/memory-service';
-import { restorePortOf, type RestorePort } from '../sessions/session-rewinder';
+import type { RestorePort } from '../sessions/session-rewinder';
 import { toContractEntry } from '../checkpoints/checkpoint-handlers';
 import type { DisposableStack } from './disposable';
 import type { EventHub } from './event-hub';
@@ -56,12 +52,14 @@ export interface CoreServices {
 /**
  * The one place where Vigil's services are constructed and wired: the same ledger, guards and
  * restore options in every process. Each service is built once, on first use, and registers its
- * disposer; so a one-shot command loads only what it uses.
+ * disposer; its modules are loaded then too, so a one-shot command loads only what it uses (a
+ * checkpoint never loads the memory watcher, the diff library or the policy engine).
  */
 export function createCoreServices(context: ServiceContext): CoreServices {
   const { paths, logger, events, env, stack, isResident } = context;
 
   const engine = once(async () => {
+    const { CheckpointService } = await import('../checkpoints/checkpoint-service');
     const settings = toCheckpointSettings((await context.config()).section('checkpoints', checkpointConfigSchema));
     const changed = context.onDirectoryChanged === undefined ? {} : { onDirectoryChanged: context.onDirectoryChanged };
     const service = new CheckpointService({ root: paths.checkpoints, logger, events, watch: isResident, ...settings, ...changed });
@@ -70,10 +68,18 @@ export function createCoreServices(context: ServiceContext): CoreServices {
   });
 
   // Agents' and memory's writes go through this view of the engine, so the write ledger knows which versions Vigil made.
-  const recorded = once(async () => recordingWrites(await engine(), createWriteLedger(writeLedgerFile(paths.checkpoints), logger), logger));
+  const recorded = once(async () => {
+    const [{ writeLedgerFile }, { createWriteLedger, recordingWrites }] = await Promise.all([import('../checkpoints/restore-service'), import('../checkpoints/restore-write-ledger')]);
+    return recordingWrites(await engine(), createWriteLedger(writeLedgerFile(paths.checkpoints), logger), logger);
+  });
 
   const timelines = once(async () => {
     const checkpoints = await engine();
+    const [{ HermesCheckpoints }, { watchHermesTimelines }, { mergeHermesCheckpoints }] = await Promise.all([
+      import('../hermes/hermes-checkpoints'),
+      import('../hermes/hermes-timeline-watcher'),
+      import('../hermes/merged-checkpoints'),
+    ]);
     // Hermes Agent's checkpoints (read, never written) join every timeline, diff and restore.
     const hermes = new HermesCheckpoints({ env, logger });
     stack.add(() => hermes.dispose());
@@ -83,6 +89,7 @@ export function createCoreServices(context: ServiceContext): CoreServices {
 
   const memory = once(async () => {
     const checkpoints = await recorded();
+    const { createConfiguredMemoryService } = await import('../memory/configured-memory-service');
     const watch = isResident || context.watchMemory ? { watch: {} } : {};
     const only = context.memoryDirectory === undefined ? {} : { onlyDirectory: context.memoryDirectory };
     // Disposed before the engine (registered after it): its captures finish first.
@@ -93,6 +100,7 @@ export function createCoreServices(context: ServiceContext): CoreServices {
 
   const restore = once(async () => {
     const merged = await timelines();
+    const [{ restoreServiceFor }, { createConfiguredRestoreGuard }] = await Promise.all([import('../checkpoints/restore-service'), import('../memory/configured-memory-service')]);
     // A restore of a memory folder takes the memory locks (Vigil's and Hermes's) and is reported as Vigil's restore.
     const guard = isResident ? (await memory()).guardRestore : await createConfiguredRestoreGuard({ paths, env, logger });
     return restoreServiceFor(merged, paths.checkpoints, logger, events, { checkScopeAfterRestore: isResident, guard });
@@ -100,13 +108,14 @@ export function createCoreServices(context: ServiceContext): CoreServices {
 
   // Turn undo's port: the restore service is built when a rewind first needs it.
   const restorePort: RestorePort = {
-    plan: async (dir, checkpointId, paths) => restorePortOf(await restore()).plan(dir, checkpointId, paths),
-    apply: async (plan) => restorePortOf(await restore()).apply(plan),
+    plan: async (dir, checkpointId, paths) => (await restore()).plan(dir, checkpointId, paths),
+    apply: async (plan) => (await restore()).restore(plan.dir, plan.checkpoint.id, plan.paths, { fingerprint: plan.fingerprint }),
   };
 
   const agentsWith = (withMemory: boolean): (() => Promise<AgentServices>) =>
     once(async () => {
       const checkpoints = await recorded();
+      const { createAgentServices } = await import('../executor/create-agent-services');
       const services = await createAgentServices({
         paths,
         logger,

@@ -1,15 +1,14 @@
 import os from 'node:os';
 import { checkpointConfigSchema, toCheckpointSettings } from '../checkpoints/checkpoint-config';
 import type { CheckpointService } from '../checkpoints/checkpoint-service';
-import { watchStore } from '../checkpoints/store-watcher';
+
 import { LiveConfig, type ConfigSectionSpec } from '../config/live-config';
 import type { ToolExecutor } from '../executor/executor-types';
-import { createGateway, type Gateway } from '../gateway/create-gateway';
+import type { Gateway } from '../gateway/create-gateway';
 import { gatewayConfigSchema } from '../gateway/gateway-config';
 import type { Logger } from '../logging/logger';
 import { memoryConfigSchema } from '../memory/memory-config';
 import { policyConfigSchema } from '../policy/policy-config';
-import { watchSessionFolder } from '../sessions/session-folder-watch';
 import type { SessionService } from '../sessions/session-types';
 import { createContractRouter, type ContractRouter } from '../transport/contract-router';
 import type { HttpRoute } from '../transport/http-route';
@@ -134,6 +133,12 @@ async function startResident(base: CoreBase, stack: DisposableStack, config: () 
   const timelines = await services.timelines();
   await services.restore();
   const agents = await services.agents(true);
+  // Loaded here: a one-shot command never needs the gateway (MCP, WebSocket) nor the watchers below.
+  const [{ createGateway }, { watchStore }, { watchSessionFolder }] = await Promise.all([
+    import('../gateway/create-gateway'),
+    import('../checkpoints/store-watcher'),
+    import('../sessions/session-folder-watch'),
+  ]);
   const gateway = createGateway({ sessions: agents.sessions, executor: agents.executor, events, logger, version: vigilVersion, ...liveConfig.section('gateway', gatewayConfigSchema) });
   stack.add(() => gateway.dispose());
   stack.add(
