@@ -176,7 +176,9 @@ async function measure(count: number, runs: number, context: BenchContext): Prom
 export const run: BenchArea = async (context) => {
   if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" first (this bench times the built CLI, as users run it).`);
   const count = context.isQuick ? 5_000 : 50_000;
+  const loadBefore = os.loadavg()[0] ?? 0;
   const { table, verdicts, imports } = await measure(count, context.isQuick ? 3 : 7, context);
+  const load = `${loadBefore.toFixed(1)} at the start, ${(os.loadavg()[0] ?? 0).toFixed(1)} at the end, on ${os.cpus().length} cores`;
   return {
     title: 'The CLI, whole processes (checkpoint, restore, relay)',
     method: [
@@ -185,7 +187,8 @@ export const run: BenchArea = async (context) => {
       'processes, timed together). "Resident core" means `vigil serve` runs on the same VIGIL_HOME: the CLI relays the call over loopback',
       '(one HTTP request, serve.json\'s token) and the core, which watches the tree, does the work. "No core": the CLI builds a one-shot',
       `core and walks the tree. The relayed path loads ${imports.files} files (${imports.kib.toFixed(0)} KiB of JavaScript)${imports.heavy.length === 0 ? ', none of zod, ws, isomorphic-git, chokidar, diff or the MCP SDK.' : `, including ${imports.heavy.join(', ')}.`}`,
-      'The machine is shared with other engineers\' builds and tests; read the ratios, not the absolute times.',
+      `The machine is shared with other engineers' builds and tests (load average ${load}): node's own start-up, which git's`,
+      'processes do not pay, grows with the load, so on a busy machine the ratios are worse than on an idle one; `node -e 0` is the yardstick.',
     ].join('\n'),
     tables: [table],
     verdicts,

@@ -38,18 +38,22 @@ export function checkpointsOf(caller: ContractCaller, io: CliIo) {
 
 /** The merged timeline (Vigil's checkpoints and Hermes Agent's), as `vigil checkpoints list|restore` read it. */
 export function timelinesOf(caller: ContractCaller) {
+  // The total each list answered with, so a count right after it is the count of the same moment (and costs no call).
+  const totals = new Map<string, number>();
+  const key = (dir: string, source: string | undefined): string => `${source ?? '*'}\0${dir}`;
   return {
     async list(dir: string, { limit = 100, offset = 0, source }: { readonly limit?: number; readonly offset?: number; readonly source?: 'vigil' | 'hermes' } = {}): Promise<CliCheckpoint[]> {
       const entries: CliCheckpoint[] = [];
       for (;;) {
         const size = Math.min(listPage, limit - entries.length);
         const page = await caller.call('checkpoints:list', { dir, limit: size, offset: offset + entries.length, ...(source === undefined ? {} : { source }) });
+        totals.set(key(dir, source), page.total);
         entries.push(...page.entries);
         if (page.entries.length < size || entries.length >= limit) return entries;
       }
     },
     async count(dir: string, { source }: { readonly source?: 'vigil' | 'hermes' } = {}): Promise<number> {
-      return (await caller.call('checkpoints:list', { dir, limit: 1, ...(source === undefined ? {} : { source }) })).total;
+      return totals.get(key(dir, source)) ?? (await caller.call('checkpoints:list', { dir, limit: 1, ...(source === undefined ? {} : { source }) })).total;
     },
   };
 }
