@@ -63,8 +63,10 @@ export async function watchStore(options: StoreWatcherOptions): Promise<Disposer
   const announceTimeline = async (dirhash: string, head: string): Promise<void> => {
     const dir = await engine.directoryOf(dirhash);
     if (dir === undefined) return;
-    const entries = await engine.list(dir, { limit: maxAnnounced });
     const before = known.get(dirhash);
+    // Usually this core's own checkpoint (announced already) or one or two from elsewhere: a short look first.
+    let entries = await engine.list(dir, { limit: 8 });
+    if (entries.length === 8 && !entries.some((entry) => entry.id === before)) entries = await engine.list(dir, { limit: maxAnnounced });
     const index = entries.findIndex((entry) => entry.id === before);
     const fresh = (index < 0 ? entries : entries.slice(0, index)).slice().reverse();
     engine.announce(fresh);

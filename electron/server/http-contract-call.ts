@@ -19,6 +19,8 @@ export interface HttpContractCallOptions {
 
 function refuse(response: ServerResponse, status: number, message: string): void {
   response.statusCode = status;
+  // A Vigil core refused the request (it never reached a handler): the client says why, and may work in-process.
+  response.setHeader(contractCallHeader, '1');
   response.setHeader('Content-Type', 'application/json; charset=utf-8');
   response.end(JSON.stringify({ ok: false, error: { code: status === 401 ? 'unauthorized' : 'invalid_request', message } }));
 }

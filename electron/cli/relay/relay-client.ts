@@ -64,6 +64,17 @@ function readFrames(response: IncomingMessage, credential: ServeCredential, opti
   });
 }
 
+/** The message of a request the core refused before any handler saw it. */
+async function refusal(response: IncomingMessage): Promise<string> {
+  let text = '';
+  for await (const chunk of response) text += String(chunk);
+  try {
+    return (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? text.trim();
+  } catch {
+    return text.trim();
+  }
+}
+
 /**
  * One contract call relayed to the resident core over loopback: `POST /ws`, serve.json's credential
  * as `Authorization: Bearer`. Unreachable (refused, wrong token, not a Vigil core, no answer to the
@@ -106,9 +117,13 @@ export function relayCall(credential: ServeCredential, channel: string, payload:
         settle({ kind: 'unreachable', reason: `the core at ${credential.origin} refused serve.json's token` });
         return;
       }
-      if (response.statusCode !== 200 || response.headers[contractHeader] !== '1') {
+      if (response.headers[contractHeader] !== '1') {
         response.resume();
         settle({ kind: 'unreachable', reason: `${credential.origin} is not a Vigil core (HTTP ${response.statusCode ?? 0})` });
+        return;
+      }
+      if (response.statusCode !== 200) {
+        void refusal(response).then((message) => settle({ kind: 'unreachable', reason: `the core refused the request (HTTP ${response.statusCode ?? 0}: ${message})` }));
         return;
       }
       readFrames(response, credential, options).then(
