@@ -74,8 +74,9 @@ export function restoreOf(caller: ContractCaller) {
       }
       return { ...first, files, nextOffset: next };
     },
+    // The contract caps one file's diff at 100,000 lines (`--lines` above that shows what fits, with the rest counted).
     fileDiff: (dir: string, ref: string, against: CliDiffAgainst, path: string, maxLines: number) =>
-      caller.call('checkpoints:file-diff', { dir, checkpoint: ref, against: target(against), path, maxLines }),
+      caller.call('checkpoints:file-diff', { dir, checkpoint: ref, against: target(against), path, maxLines: Math.min(maxLines, 100_000) }),
     plan: (dir: string, ref: string, paths: readonly string[] = []) => caller.call('checkpoints:plan-restore', { dir, checkpoint: ref, paths: [...paths] }),
     restore: (dir: string, ref: string, paths: readonly string[] = [], { onProgress }: { readonly onProgress?: ((progress: ProgressEvent) => void) | undefined } = {}) =>
       caller.call('checkpoints:restore', { dir, checkpoint: ref, paths: [...paths] }, onProgress === undefined ? {} : { events: ['checkpoints:restore-progressed'], onEvent: (_name, payload) => onProgress(payload as ProgressEvent) }),
