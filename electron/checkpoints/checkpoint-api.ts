@@ -60,6 +60,8 @@ export interface CheckpointServiceOptions {
   readonly workerThreshold?: number;
   /** Told which store files were just made durable (a pre-rollback snapshot's objects and ref): diagnostics and tests. */
   readonly onSynced?: (files: readonly string[]) => void;
+  /** Told when a watched directory's files changed (a live comparison is then out of date). */
+  readonly onDirectoryChanged?: (dir: string) => void;
 }
 
 /** The public face of the checkpoint engine; see the API note above. */

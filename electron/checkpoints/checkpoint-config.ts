@@ -27,7 +27,11 @@ export type CheckpointSettings = Required<Pick<CheckpointServiceOptions, 'maxFil
  * `invalid_request` naming the field when a value is wrong (the engine never runs on a guess).
  */
 export async function readCheckpointSettings(configPath: string): Promise<CheckpointSettings> {
-  const config = await readConfigSection(configPath, 'checkpoints', checkpointConfigSchema);
+  return toCheckpointSettings(await readConfigSection(configPath, 'checkpoints', checkpointConfigSchema));
+}
+
+/** The engine's settings from a parsed `checkpoints` section. */
+export function toCheckpointSettings(config: z.output<typeof checkpointConfigSchema>): CheckpointSettings {
   return {
     retention: { maxSnapshots: config.maxSnapshots, maxTotalBytes: Math.round(config.maxStoreMiB * mebibyte) },
     maxFileBytes: Math.round(config.maxFileMiB * mebibyte),

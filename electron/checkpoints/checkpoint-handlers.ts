@@ -11,8 +11,10 @@ export function toContractEntry({ skippedList: _internal, ...entry }: Checkpoint
 }
 
 function toContractStatus(status: StoreStatus): CallResponse<'checkpoints:status'> {
+  const { cuts, ...rest } = status;
   return {
-    ...status,
+    ...rest,
+    ...(cuts === undefined ? {} : { cuts: cuts.map((cut) => ({ ...cut, retention: { ...cut.retention } })) }),
     retention: { ...status.retention },
     directories: status.directories.map(({ sources, ...directory }) => ({
       ...directory,
@@ -36,7 +38,8 @@ export function createCheckpointHandlers(
       return { dir: entries[0]?.dir ?? request.dir, total, entries: entries.map(toContractEntry) };
     },
     'checkpoints:create': async (request) => {
-      const outcome = await checkpoints.checkpoint(request.dir, { reason: request.reason });
+      // Whatever its reason says, a checkpoint asked for through this call is taken by hand.
+      const outcome = await checkpoints.checkpoint(request.dir, { reason: request.reason, attribution: { origin: 'manual' } });
       return outcome.kind === 'created'
         ? { kind: 'created', checkpoint: toContractEntry(outcome.checkpoint) }
         : outcome.head === undefined

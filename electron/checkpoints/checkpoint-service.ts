@@ -5,7 +5,7 @@ import { AppError } from '../../shared/errors';
 import { isVigilBookkeepingFile } from '../files/vigil-temp-name';
 import { FileLock } from '../locks/file-lock';
 import { defaultRefusedDirs, resolveCheckpointDirectory, resolveTimelineDirectory } from './checkpoint-directory';
-import { countCheckpoints, listCheckpoints, listDirectories, resolveCheckpoint, skippedPaths, type QueryContext } from './checkpoint-queries';
+import { countCheckpoints, listCheckpoints, listDirectories, resolveCheckpoint, type QueryContext } from './checkpoint-queries';
 import type {
   CheckpointDirectory,
   CheckpointEntry,
@@ -17,8 +17,12 @@ import type {
   StoreStatus,
   StoredTreeEntry,
 } from './checkpoint-types';
-import { toContractEntry } from './checkpoint-handlers';
 import { asAppError } from './checkpoint-errors';
+import { AnnouncedCheckpoints } from './announced-checkpoints';
+import { CutLog, cutLogFile } from './cut-log';
+import { createCutReporter, type Cut } from './cut-reporter';
+import { PinStore, pinFile } from './pin-store';
+import { cutAfterCheckpoint, markPinned, readStoreStatus, setPin, type CheckpointSettings, type PinOutcome, type StoreViewContext } from './store-views';
 import { checkCheckpointRequest } from './checkpoint-request';
 import { DirRegistry } from './dir-registry';
 import { pathExclusion } from './exclusion-rules';
@@ -27,12 +31,11 @@ import { defaultWorkerCount, HashWorkerPool } from './hash-worker-pool';
 import { StoreMaintenance } from './store-maintenance';
 import { ObjectStore } from './object-store';
 import { RefStore } from './ref-store';
-import { cutTimeline, defaultRetention } from './retention';
+import { defaultRetention } from './retention';
 import { takeSnapshot, type SnapshotEngine } from './snapshot';
 import { StatCacheSaver } from './stat-cache-saver';
 import { repairStore } from './store-repair';
 import { dirHash, storeLayout, type StoreLayout } from './store-layout';
-import { measureStore } from './store-usage';
 import { Timeline } from './timeline';
 import { TrackedDirectory } from './tracked-directory';
 import { DirectoryWatchers } from './directory-watchers';
@@ -40,12 +43,17 @@ import type { CheckpointApi, CheckpointServiceOptions } from './checkpoint-api';
 
 export type { CheckpointApi, CheckpointServiceOptions } from './checkpoint-api';
 
+export type { CheckpointSettings, PinOutcome } from './store-views';
+
 /** The checkpoint engine: one shared git object store, a timeline per directory. */
 export class CheckpointService implements CheckpointApi {
   readonly gitdir: string;
-  readonly retention: RetentionPolicy;
-  readonly maxFileBytes: number;
+  #settings: CheckpointSettings;
   readonly #options: CheckpointServiceOptions;
+  readonly #pins: PinStore;
+  readonly #cutLog: CutLog;
+  readonly #reportCut: (cut: Cut) => Promise<void>;
+  readonly #announced: AnnouncedCheckpoints;
   readonly #layout: StoreLayout;
   readonly #store: ObjectStore;
   readonly #refs: RefStore;
@@ -65,8 +73,10 @@ export class CheckpointService implements CheckpointApi {
     this.#options = options;
     this.#layout = storeLayout(options.root);
     this.gitdir = this.#layout.gitdir;
-    this.retention = { ...defaultRetention, ...options.retention };
-    this.maxFileBytes = options.maxFileBytes ?? 10 * 1024 * 1024;
+    this.#settings = { retention: { ...defaultRetention, ...options.retention }, maxFileBytes: options.maxFileBytes ?? 10 * 1024 * 1024 };
+    this.#pins = new PinStore(pinFile(options.root));
+    this.#cutLog = new CutLog(cutLogFile(options.root), options.logger, options.events);
+    this.#announced = new AnnouncedCheckpoints(options.events);
     this.#store = new ObjectStore(this.gitdir, options.onSynced);
     this.#refs = new RefStore(this.gitdir, options.onSynced);
     this.#registry = new DirRegistry(this.#layout);
@@ -81,7 +91,8 @@ export class CheckpointService implements CheckpointApi {
         await repairStore(this.#repairContext(), abandoned === undefined ? 0 : Date.parse(abandoned.acquiredAt));
       },
     });
-    this.#watchers = new DirectoryWatchers(options.logger);
+    this.#reportCut = createCutReporter({ registry: this.#registry, cutLog: this.#cutLog, retention: () => this.retention });
+    this.#watchers = new DirectoryWatchers(options.logger, options.onDirectoryChanged);
     this.#cacheSaver = new StatCacheSaver({
       layout: this.#layout,
       logger: options.logger,
@@ -96,9 +107,26 @@ export class CheckpointService implements CheckpointApi {
       store: this.#store,
       refs: this.#refs,
       timeline: this.#timeline,
-      retention: this.retention,
+      retention: () => this.retention,
+      pinnedIds: () => this.#pins.ids(),
+      reportCut: this.#reportCut,
       assertHeld: () => this.#lock.assertHeld(),
     });
+  }
+
+  /** The retention policy in force. */
+  get retention(): RetentionPolicy {
+    return this.#settings.retention;
+  }
+
+  /** Files larger than this are skipped (and recorded). */
+  get maxFileBytes(): number {
+    return this.#settings.maxFileBytes;
+  }
+
+  /** Takes new settings (config.json changed): the next checkpoint, cut and status use them. */
+  updateSettings(settings: CheckpointSettings): void {
+    this.#settings = { retention: { ...settings.retention }, maxFileBytes: settings.maxFileBytes };
   }
 
   async checkpoint(dir: string, request: CheckpointRequest): Promise<CheckpointOutcome> {
@@ -111,12 +139,12 @@ export class CheckpointService implements CheckpointApi {
         if (tracked.isWatched) for (let round = 0; round < 2; round += 1) await yieldToLoop();
         const result = await takeSnapshot(this.#engine(), tracked, request);
         if (result.kind === 'created') {
-          const dropped = await cutTimeline(this.#refs, this.#timeline, result.checkpoint.id, this.retention.maxSnapshots, this.#maintenance.cutOptions());
-          this.#maintenance.noteDropped(dropped);
+          const options = await this.#maintenance.cutOptions();
+          this.#maintenance.noteDropped(await cutAfterCheckpoint(this.#views(), { dirhash: tracked.dirhash, head: result.checkpoint.id, options, report: this.#reportCut }));
         }
         return result;
       });
-      if (outcome.kind === 'created') this.#options.events?.emit('checkpoints:created', toContractEntry(outcome.checkpoint));
+      if (outcome.kind === 'created') this.#announced.announce(outcome.checkpoint);
       this.#maintenance.schedule();
       await this.#cacheSaver.afterSnapshot(tracked);
       return outcome;
@@ -128,7 +156,8 @@ export class CheckpointService implements CheckpointApi {
   async list(dir: string, options: ListOptions = {}): Promise<readonly CheckpointEntry[]> {
     // The engine holds Vigil's checkpoints only; Hermes's are merged in by a view over it.
     if (options.source === 'hermes') return [];
-    return this.#read(dir, 'list checkpoints', (context, resolved) => listCheckpoints(context, resolved, options));
+    const [entries, pins] = await Promise.all([this.#read(dir, 'list checkpoints', (context, resolved) => listCheckpoints(context, resolved, options)), this.#pins.ids()]);
+    return markPinned(entries, pins);
   }
 
   async count(dir: string, options: Pick<ListOptions, 'source'> = {}): Promise<number> {
@@ -150,13 +179,7 @@ export class CheckpointService implements CheckpointApi {
   async status(dir?: string): Promise<StoreStatus> {
     await this.#ensureReady();
     try {
-      const only = dir === undefined ? undefined : dirHash(await resolveTimelineDirectory(dir));
-      const all = await listDirectories(this.#queries());
-      const chosen = all.filter((item) => only === undefined || item.dirhash === only);
-      if (dir !== undefined && chosen.length === 0) throw new AppError('not_found', `${dir} has no checkpoints: it was never checkpointed.`, { dir });
-      const directories = await Promise.all(chosen.map(async (item) => ({ ...item, skipped: await skippedPaths(this.#queries(), item) })));
-      const usage = await measureStore(this.#store.objectsDir);
-      return { gitdir: this.gitdir, ...usage, retention: this.retention, maxFileBytes: this.maxFileBytes, directories };
+      return await readStoreStatus(this.#views(), dir);
     } catch (error) {
       throw asAppError(error, this.#options.logger, 'read the store status');
     }
@@ -169,6 +192,48 @@ export class CheckpointService implements CheckpointApi {
     } catch (error) {
       throw asAppError(error, this.#options.logger, 'prune the checkpoint store');
     }
+  }
+
+  /** Pins checkpoint `ref` (a number from the list, or an id) of `dir`, or unpins it: retention and the size cap never drop a pinned one. */
+  async pin(dir: string, ref: string, isPinned: boolean): Promise<PinOutcome> {
+    try {
+      const outcome = await this.withStoreLock(() => setPin(this.#views(), dir, ref, isPinned));
+      if (outcome.changed) {
+        this.#options.logger.info(isPinned ? 'checkpoint pinned' : 'checkpoint unpinned', { dir: outcome.dir, id: outcome.id });
+        this.#options.events?.emit('checkpoints:pin-changed', { dir: outcome.dir, id: outcome.id, isPinned });
+      }
+      return outcome;
+    } catch (error) {
+      throw asAppError(error, this.#options.logger, `${isPinned ? 'pin' : 'unpin'} a checkpoint of ${dir}`);
+    }
+  }
+
+  /** In a watching engine, watches `dir` from now on, so changes there are reported (a live comparison stays current). */
+  async watchLive(dir: string): Promise<void> {
+    if (this.#options.watch !== true) return;
+    const resolved = await resolveCheckpointDirectory(dir, await this.#refused).catch(() => undefined);
+    if (resolved !== undefined) await this.#track(resolved);
+  }
+
+  /** Announces checkpoints another process took (found by the store watcher), each once. */
+  announce(entries: readonly CheckpointEntry[]): number {
+    return entries.filter((entry) => this.#announced.announce(entry)).length;
+  }
+
+  /** The head of every timeline, by directory hash (what the store watcher compares). */
+  async heads(): Promise<Map<string, string>> {
+    await this.#ensureReady();
+    return this.#refs.list();
+  }
+
+  /** The directory a timeline belongs to, from the registry. */
+  async directoryOf(dirhash: string): Promise<string | undefined> {
+    return (await this.#registry.read(dirhash))?.workdir;
+  }
+
+  /** The record of cuts (the store watcher reads what other processes appended). */
+  get cutLog(): CutLog {
+    return this.#cutLog;
   }
 
   async readTree(treeOid: string): Promise<readonly StoredTreeEntry[]> {
@@ -280,6 +345,10 @@ export class CheckpointService implements CheckpointApi {
 
   #queries(): QueryContext {
     return { layout: this.#layout, refs: this.#refs, registry: this.#registry, timeline: this.#timeline };
+  }
+
+  #views(): StoreViewContext {
+    return { ...this.#queries(), gitdir: this.gitdir, store: this.#store, pins: this.#pins, cutLog: this.#cutLog, settings: this.#settings };
   }
 
   #repairContext(): Parameters<typeof repairStore>[0] {

@@ -1,9 +1,13 @@
+import type { CutRecord } from '../../shared/contract/checkpoints-live-contract';
+
 /** Who caused a checkpoint: recorded as `Vigil-Session/Turn/Tool/Agent` trailers. */
 export interface Attribution {
   readonly sessionId?: string;
   readonly turn?: number;
   readonly tool?: string;
   readonly agent?: string;
+  /** `manual`: taken by hand (`vigil checkpoint`, the UI's "Checkpoint now"), whatever its reason says. */
+  readonly origin?: 'manual';
 }
 
 /** What kind of node a checkpoint is on the timeline. */
@@ -68,6 +72,8 @@ export interface CheckpointEntry {
   readonly parent?: string;
   /** Where the checkpoint is stored; absent means Vigil's own store. */
   readonly source?: CheckpointSource;
+  /** Pinned: retention and the size cap never drop it. */
+  readonly isPinned?: boolean;
 }
 
 /** What `checkpoint()` did. */
@@ -163,5 +169,9 @@ export interface StoreStatus {
   readonly directories: readonly (CheckpointDirectory & {
     /** Everything the latest checkpoint left out, and why (the full list, not capped). */
     readonly skipped: readonly SkippedPath[];
+    /** How many of its checkpoints are pinned. */
+    readonly pinned?: number;
   })[];
+  /** The latest cuts, newest first (of `dir` only, when the status is of one directory). */
+  readonly cuts?: readonly CutRecord[];
 }

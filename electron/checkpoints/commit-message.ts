@@ -86,6 +86,7 @@ function trailers(commit: CheckpointCommit): string[] {
   if (turn !== undefined) lines.push(`Vigil-Turn: ${turn}`);
   if (tool !== undefined) lines.push(`Vigil-Tool: ${oneLine(tool)}`);
   if (agent !== undefined) lines.push(`Vigil-Agent: ${oneLine(agent)}`);
+  if (commit.attribution.origin === 'manual') lines.push('Vigil-Origin: manual');
   if (commit.kind === 'pre-rollback') lines.push('Vigil-Kind: pre-rollback');
   if (commit.restores !== undefined) lines.push(`Vigil-Restores: ${commit.restores}`);
   if (commit.scopedPaths !== undefined) lines.push(`Vigil-Scope: ${commit.scopedPaths} paths re-read; other files as in the parent`);
@@ -163,7 +164,7 @@ export function decodeCheckpointCommit(content: Uint8Array): ParsedCommit {
   }
   const lines = message.split('\n');
   const subject = lines[0] ?? '';
-  const attribution: { sessionId?: string; turn?: number; tool?: string; agent?: string } = {};
+  const attribution: { sessionId?: string; turn?: number; tool?: string; agent?: string; origin?: 'manual' } = {};
   let kind: CheckpointKind = 'checkpoint';
   let restores: string | undefined;
   let skippedList: string | undefined;
@@ -177,6 +178,7 @@ export function decodeCheckpointCommit(content: Uint8Array): ParsedCommit {
     else if (key === 'Vigil-Turn' && /^\d+$/.test(value)) attribution.turn = Number(value);
     else if (key === 'Vigil-Tool') attribution.tool = value;
     else if (key === 'Vigil-Agent') attribution.agent = value;
+    else if (key === 'Vigil-Origin' && value === 'manual') attribution.origin = 'manual';
     else if (key === 'Vigil-Kind' && value === 'pre-rollback') kind = 'pre-rollback';
     else if (key === 'Vigil-Restores') restores = value;
     else if (key === 'Vigil-Stats') {

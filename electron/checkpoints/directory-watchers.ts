@@ -13,7 +13,11 @@ export class DirectoryWatchers {
   readonly #stops = new Map<string, StopWatching>();
   #isDisposed = false;
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    /** Told when files of a watched directory changed. */
+    private readonly onDirectoryChanged?: (dir: string) => void,
+  ) {}
 
   /** Starts watching a directory; resolves once the watcher is set up (or gave up). */
   async watch(tracked: TrackedDirectory, ignoredFolders: readonly string[]): Promise<void> {
@@ -32,6 +36,7 @@ export class DirectoryWatchers {
         onChange: (rel) => {
           if (ignoredRels.some((ignored) => rel.startsWith(`${ignored}/`))) return;
           tracked.dirty.add(rel);
+          this.onDirectoryChanged?.(tracked.dir);
         },
         onOverflow: (reason, isFatal) => {
           tracked.needsFullScan = true;

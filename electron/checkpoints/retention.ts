@@ -6,7 +6,7 @@ export const defaultRetention = { maxSnapshots: 50, maxTotalBytes: 500 * 1024 * 
 
 /** What a timeline cut must respect. */
 export interface CutOptions {
-  /** Checkpoints being restored right now (in this process): never cut off. */
+  /** Pinned checkpoints and those being restored right now (in this process): never cut off. */
   readonly pinned: ReadonlySet<string>;
   /** Fails unless the store lock is still ours; called right before the shallow list changes. */
   readonly assertHeld: () => Promise<void>;
@@ -58,14 +58,19 @@ export interface DroppableCheckpoint {
   readonly time: number;
 }
 
-/** Every checkpoint but the newest of each timeline, oldest first: the order a size cap drops them in. */
-export async function droppableByAge(refs: RefStore, timeline: Timeline): Promise<DroppableCheckpoint[]> {
+/**
+ * Every checkpoint that may go to save space, oldest first: the order a size cap drops them in.
+ * Never the newest of a timeline, never a pinned one nor any newer than it (a cut keeps everything
+ * down to its oldest protected checkpoint).
+ */
+export async function droppableByAge(refs: RefStore, timeline: Timeline, pinned: ReadonlySet<string> = new Set()): Promise<DroppableCheckpoint[]> {
   const shallow = await refs.readShallow();
   const all: DroppableCheckpoint[] = [];
   for (const [dirhash, head] of await refs.list()) {
     const chain: TimelineCommit[] = await timeline.walk(head, shallow);
+    const kept = Math.max(1, protectedLength(chain, 1, pinned));
     chain.forEach((item, position) => {
-      if (position > 0) all.push({ dirhash, head, position, time: item.commit.time });
+      if (position >= kept) all.push({ dirhash, head, position, time: item.commit.time });
     });
   }
   return all.sort((a, b) => a.time - b.time);
@@ -73,17 +78,21 @@ export async function droppableByAge(refs: RefStore, timeline: Timeline): Promis
 
 /**
  * Drops the oldest `count` droppable checkpoints across all timelines (each timeline keeps at
- * least its newest). Returns how many were dropped.
+ * least its newest, and its pinned ones). Returns how many were dropped from each timeline and
+ * how many each kept, by directory hash.
  */
-export async function dropOldest(refs: RefStore, timeline: Timeline, count: number, options: CutOptions): Promise<number> {
-  const victims = (await droppableByAge(refs, timeline)).slice(0, count);
+export async function dropOldest(refs: RefStore, timeline: Timeline, count: number, options: CutOptions): Promise<Map<string, { readonly dropped: number; readonly kept: number }>> {
+  const victims = (await droppableByAge(refs, timeline, options.pinned)).slice(0, count);
   const keepPerTimeline = new Map<string, { head: string; keep: number }>();
   for (const victim of victims) {
     const current = keepPerTimeline.get(victim.dirhash);
     const keep = Math.min(current?.keep ?? Number.POSITIVE_INFINITY, victim.position);
     keepPerTimeline.set(victim.dirhash, { head: victim.head, keep });
   }
-  let dropped = 0;
-  for (const { head, keep } of keepPerTimeline.values()) dropped += await cutTimeline(refs, timeline, head, Math.max(1, keep), options);
+  const dropped = new Map<string, { dropped: number; kept: number }>();
+  for (const [dirhash, { head, keep }] of keepPerTimeline) {
+    const count = await cutTimeline(refs, timeline, head, Math.max(1, keep), options);
+    if (count > 0) dropped.set(dirhash, { dropped: count, kept: await timeline.count(head, await refs.readShallow()) });
+  }
   return dropped;
 }

@@ -1,4 +1,5 @@
 import type { Logger } from '../logging/logger';
+import type { CutReason } from '../../shared/contract/checkpoints-live-contract';
 import type { PruneReport, RetentionPolicy } from './checkpoint-types';
 import { collectGarbage } from './garbage-collector';
 import type { ObjectStore } from './object-store';
@@ -17,7 +18,12 @@ export interface MaintenanceOptions {
   readonly store: ObjectStore;
   readonly refs: RefStore;
   readonly timeline: Timeline;
-  readonly retention: RetentionPolicy;
+  /** The retention policy in force now (config.json can change it while the process runs). */
+  readonly retention: () => RetentionPolicy;
+  /** Every pinned checkpoint: never dropped. */
+  readonly pinnedIds: () => Promise<ReadonlySet<string>>;
+  /** Records a cut (the log, the cut log, the UI's event): nothing is dropped silently. */
+  readonly reportCut: (cut: { readonly dirhash: string; readonly dropped: number; readonly kept: number; readonly reason: CutReason }) => Promise<void>;
   /** Fails unless the store lock is still this process's (asked before every destructive step). */
   readonly assertHeld: () => Promise<void>;
 }
@@ -95,10 +101,16 @@ export class StoreMaintenance {
     if (this.#holds.size > 0) this.options.logger.info('checkpoint prune waits for the running restore to finish');
     while (this.#holds.size > 0) await new Promise<void>((resolve) => this.#waitingForIdle.push(resolve));
     return this.options.run(async () => {
-      const { refs, timeline, store, retention } = this.options;
+      const { refs, timeline, store } = this.options;
       const before = await measureStore(store.objectsDir);
       let droppedCheckpoints = 0;
-      for (const head of (await refs.list()).values()) droppedCheckpoints += await cutTimeline(refs, timeline, head, retention.maxSnapshots, this.cutOptions());
+      const cutOptions = await this.cutOptions();
+      for (const [dirhash, head] of await refs.list()) {
+        const dropped = await cutTimeline(refs, timeline, head, this.options.retention().maxSnapshots, cutOptions);
+        if (dropped === 0) continue;
+        droppedCheckpoints += dropped;
+        await this.options.reportCut({ dirhash, dropped, kept: await timeline.count(head, await refs.readShallow()), reason: 'prune' });
+      }
       const collected = await collectGarbage(store, refs, timeline, this.options.assertHeld);
       const capped = await this.#enforceSizeCap();
       this.#droppedSinceCollect = 0;
@@ -120,9 +132,11 @@ export class StoreMaintenance {
     if (!this.options.enabled) await this.options.run(() => this.#check()).catch((error: unknown) => this.options.logger.warn('checkpoint store maintenance failed', { error }));
   }
 
-  /** What every retention cut must respect now: the checkpoints being restored, and the store lock. */
-  cutOptions(): CutOptions {
-    return { pinned: new Set(this.#holds.keys()), assertHeld: this.options.assertHeld };
+  /** What every retention cut must respect now: pinned checkpoints, those being restored, and the store lock. */
+  async cutOptions(): Promise<CutOptions> {
+    const pinned = new Set(await this.options.pinnedIds());
+    for (const held of this.#holds.keys()) pinned.add(held);
+    return { pinned, assertHeld: this.options.assertHeld };
   }
 
   async #check(): Promise<void> {
@@ -130,7 +144,8 @@ export class StoreMaintenance {
       this.#isDeferred = true;
       return;
     }
-    const { store, refs, timeline, retention } = this.options;
+    const { store, refs, timeline } = this.options;
+    const retention = this.options.retention();
     const usage = await measureStore(store.objectsDir, { estimateLoose: true });
     const isUntidy = usage.looseObjects > maxLooseObjects || usage.packs > maxPacks || this.#droppedSinceCollect > maxDroppedSinceCollect;
     if (isUntidy) {
@@ -142,19 +157,23 @@ export class StoreMaintenance {
 
   /** Drops the oldest checkpoints (a quarter of the droppable ones per round) until the store fits its cap. */
   async #enforceSizeCap(): Promise<{ droppedCheckpoints: number; droppedObjects: number }> {
-    const { store, refs, timeline, retention, logger } = this.options;
+    const { store, refs, timeline, logger } = this.options;
+    const retention = this.options.retention();
     let droppedCheckpoints = 0;
     let droppedObjects = 0;
     for (let round = 0; round < 6; round += 1) {
       if ((await measureStore(store.objectsDir)).bytes <= retention.maxTotalBytes) break;
-      const droppable = (await droppableByAge(refs, timeline)).length;
+      const cutOptions = await this.cutOptions();
+      const droppable = (await droppableByAge(refs, timeline, cutOptions.pinned)).length;
       if (droppable === 0) {
-        logger.warn('the checkpoint store is over its size cap with only the newest checkpoint of each directory left', { cap: retention.maxTotalBytes });
+        logger.warn('the checkpoint store is over its size cap with only the newest and the pinned checkpoints of each directory left', { cap: retention.maxTotalBytes });
         break;
       }
-      const dropped = await dropOldest(refs, timeline, Math.max(1, Math.ceil(droppable / 4)), this.cutOptions());
-      // Only protected checkpoints (a restore's target) are left to drop: keep them.
+      const cuts = await dropOldest(refs, timeline, Math.max(1, Math.ceil(droppable / 4)), cutOptions);
+      const dropped = [...cuts.values()].reduce((sum, cut) => sum + cut.dropped, 0);
+      // Only protected checkpoints (pinned, or a restore's target) are left to drop: keep them.
       if (dropped === 0) break;
+      for (const [dirhash, cut] of cuts) await this.options.reportCut({ dirhash, ...cut, reason: 'size-cap' });
       droppedCheckpoints += dropped;
       droppedObjects += (await collectGarbage(store, refs, timeline, this.options.assertHeld)).droppedObjects;
     }

@@ -11,6 +11,8 @@ export interface CliIo {
   readonly stdin: NodeJS.ReadableStream;
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
+  /** `--local`: work in-process even when a resident core runs (no relay). */
+  readonly forceLocal?: boolean;
 }
 
 /** The parsed arguments of one command. */

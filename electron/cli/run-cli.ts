@@ -30,6 +30,8 @@ function globalHelp(entries: readonly CliEntry[]): string {
     ...lines.map(([name, summary]) => `  ${name.padEnd(width)}  ${summary}`),
     '',
     'Options for every command: --help (-h) shows its options; vigil --version prints the version.',
+    '--local works in-process even while the app or "vigil serve" runs (otherwise commands that read or',
+    'change the store, memory or sessions go to that running Vigil, so its UI shows the work at once).',
     'VIGIL_HOME selects the data folder (default ~/.vigil).',
     'Exit codes: 0 done, 1 failed (the error is printed), 2 wrong usage.',
   ].join('\n');
@@ -72,13 +74,24 @@ async function runCommand(command: CliCommand, args: readonly string[], io: CliI
   return command.run({ values: parsed.values, positionals: parsed.positionals }, io);
 }
 
+/** `--local` anywhere before a `--`: a global flag every command takes, removed before the command's own options are parsed. */
+function takeLocalFlag(argv: readonly string[]): { readonly args: readonly string[]; readonly isLocal: boolean } {
+  const end = argv.indexOf('--');
+  const head = end < 0 ? argv : argv.slice(0, end);
+  const tail = end < 0 ? [] : argv.slice(end);
+  const args = head.filter((arg) => arg !== '--local');
+  return { args: [...args, ...tail], isLocal: args.length !== head.length };
+}
+
 /**
  * Runs the CLI: finds the command (and subcommand), parses its options strictly, and maps the
  * outcome to an exit code — 0 done, 1 failed (an AppError, printed with its code), 2 wrong usage
  * (an unknown command or option, named).
  */
-export async function runCli(argv: readonly string[], io: CliIo, entries: readonly CliEntry[]): Promise<number> {
-  const [first, second, ...rest] = argv;
+export async function runCli(argv: readonly string[], cliIo: CliIo, entries: readonly CliEntry[]): Promise<number> {
+  const { args: given, isLocal } = takeLocalFlag(argv);
+  const io: CliIo = isLocal ? { ...cliIo, forceLocal: true } : cliIo;
+  const [first, second, ...rest] = given;
   if (first === undefined) {
     writeLine(io.stderr, globalHelp(entries));
     return exitCodes.usage;
@@ -112,7 +125,7 @@ export async function runCli(argv: readonly string[], io: CliIo, entries: readon
       commandName = `${entry.name} ${sub.name}`;
       return await runCommand(sub, rest, io);
     }
-    return await runCommand(entry, argv.slice(1), io);
+    return await runCommand(entry, given.slice(1), io);
   } catch (error) {
     if (error instanceof UsageError) {
       writeLine(io.stderr, `vigil ${commandName}: ${error.message}`);

@@ -1,36 +1,37 @@
-import { createCheckpointHandlers, toContractEntry } from '../checkpoints/checkpoint-handlers';
-import { CheckpointService } from '../checkpoints/checkpoint-service';
-import { createRestoreHandlers } from '../checkpoints/restore-handlers';
-import { restoreServiceFor, writeLedgerFile } from '../checkpoints/restore-service';
-import { createWriteLedger, recordingWrites } from '../checkpoints/restore-write-ledger';
 import os from 'node:os';
-import { createAgentServices } from '../executor/create-agent-services';
-import type { CommandSandbox } from '../sandbox/sandbox-api';
-import { restorePortOf } from '../sessions/session-rewinder';
+import { checkpointConfigSchema, toCheckpointSettings } from '../checkpoints/checkpoint-config';
+import type { CheckpointService } from '../checkpoints/checkpoint-service';
+
+import { LiveConfig, type ConfigSectionSpec } from '../config/live-config';
 import type { ToolExecutor } from '../executor/executor-types';
-import type { SessionService } from '../sessions/session-types';
-import { readConfigSection } from '../config/config-file';
-import { createGateway, type Gateway } from '../gateway/create-gateway';
+import type { Gateway } from '../gateway/create-gateway';
 import { gatewayConfigSchema } from '../gateway/gateway-config';
-import { HermesCheckpoints } from '../hermes/hermes-checkpoints';
-import { watchHermesTimelines } from '../hermes/hermes-timeline-watcher';
-import { mergeHermesCheckpoints } from '../hermes/merged-checkpoints';
-import type { CallHandlers } from '../transport/call-handlers';
+import type { Logger } from '../logging/logger';
+import { memoryConfigSchema } from '../memory/memory-config';
+import { policyConfigSchema } from '../policy/policy-config';
+import type { CommandSandbox } from '../sandbox/sandbox-api';
+import { activeHermesHome } from '../connect/client-locations';
+import type { SessionService } from '../sessions/session-types';
 import { createContractRouter, type ContractRouter } from '../transport/contract-router';
 import type { HttpRoute } from '../transport/http-route';
-import type { Logger } from '../logging/logger';
-import { createConfiguredMemoryService } from '../memory/configured-memory-service';
-import { createMemoryHandlers } from '../memory/memory-handlers';
-import { activeHermesHome } from '../connect/client-locations';
-import { createAppHandlers } from './app-handlers';
-import { vigilInvocation } from './vigil-invocation';
+import { configState, createCoreHandlers } from './core-handlers';
+import { createCoreServices, type CoreServices } from './core-services';
 import { DisposableStack } from './disposable';
 import { EventHub } from './event-hub';
-import { ensureVigilHome, type VigilPaths } from './vigil-home';
+import { announceTimelineChanges, createLiveChangeReporter } from './live-announcements';
+import { once } from './once';
+import { vigilInvocation } from './vigil-invocation';
 import { vigilVersion } from './version';
-import { readCheckpointSettings } from '../checkpoints/checkpoint-config';
+import { ensureVigilHome, type VigilPaths } from './vigil-home';
 
-/** What a composition root (the Electron main process, `vigil serve`) passes in. */
+/**
+ * How a process runs its core. `resident`: the app, `vigil serve` and `vigil mcp`'s embedded core —
+ * every service built at start, directories, the store and config.json watched. `one-shot`: one CLI
+ * command — each service built on its first use, nothing watched, everything closed afterwards.
+ */
+export type CoreMode = 'resident' | 'one-shot';
+
+/** What a process passes in to build its core. */
 export interface CoreOptions {
   /** The data folder (already resolved from VIGIL_HOME or the default). */
   readonly home: string;
@@ -38,98 +39,133 @@ export interface CoreOptions {
   /** The environment (HERMES_HOME, …); default process.env. */
   readonly env?: NodeJS.ProcessEnv;
   /**
-   * Whether a human can answer approvals in this process (default true). False for a core with no
-   * UI attached (`vigil mcp`'s embedded core): a call that would wait for a human is denied at once.
+   * Whether a human can answer approvals in this process (default: true when resident). False for
+   * a core no UI reaches (`vigil mcp`'s embedded core, a one-shot command): such calls are denied at once.
    */
   readonly canAsk?: boolean;
+  /** Default `resident`. */
+  readonly mode?: CoreMode;
+  /** One-shot: the memory directory of `vigil memory --dir D`, managed for this command alone. */
+  readonly memoryDirectory?: string;
+  /** One-shot: watch the memory directories (`vigil memory watch`). */
+  readonly watchMemory?: boolean;
 }
 
-/** The supervisor core: every service, the contract router, the event bus and the gateway routes. */
-export interface Core {
+/** What every core has: the contract, its events, and its services (built on first use). */
+export interface CoreBase {
+  readonly mode: CoreMode;
   readonly paths: VigilPaths;
   readonly logger: Logger;
   readonly events: EventHub;
+  readonly router: ContractRouter;
+  readonly services: CoreServices;
+  /** Flushes logs and releases every watcher, lock and timer. */
+  dispose(): Promise<void>;
+}
+
+/** A resident core: every service running, the gateway's routes ready to mount. */
+export interface Core extends CoreBase {
   /** The checkpoint engine (one store, a timeline per directory). */
   readonly checkpoints: CheckpointService;
   /** Agent sessions: the live list, their logs, turns and turn undo. */
   readonly sessions: SessionService;
   /** Runs agents' tool calls: validation, policy, approvals, checkpoints, the tools. */
   readonly executor: ToolExecutor;
-  readonly router: ContractRouter;
   /** Endpoints the headless server mounts beside the UI (`/mcp`, `/agent`). */
   readonly httpRoutes: readonly HttpRoute[];
   /** The agent gateway: MCP and Vigil's JSON-RPC protocol (its routes are `httpRoutes`). */
   readonly gateway: Gateway;
   /** The OS sandbox agent commands run in: whether it can start here, and if not why and what fixes it. */
   readonly sandbox: Pick<CommandSandbox, 'status'>;
-  /** Flushes logs and releases every watcher, lock and timer. */
-  dispose(): Promise<void>;
 }
 
-/** How to run this Vigil's CLI and where Hermes's active home is, for the UI's connect snippets. */
+/** How to run this Vigil's CLI and where Hermes's active home is, for the UI's connect snippets (what `vigil connect` prints). */
 async function connectInputsOf(env: NodeJS.ProcessEnv): Promise<{ command: string; args: string[]; hermesHome: string }> {
   const invocation = await vigilInvocation(env);
   return { command: invocation.command, args: [...invocation.args], hermesHome: await activeHermesHome(env) };
 }
 
-/** Builds the core. It never imports `electron`, so it runs the same under Node and in the app. */
-export async function createCore(options: CoreOptions): Promise<Core> {
+/** The config.json sections a core validates; `checkpoints` is applied while it runs, policy is read by the policy engine itself. */
+const configSections: readonly ConfigSectionSpec[] = [
+  { name: 'checkpoints', schema: checkpointConfigSchema },
+  { name: 'memory', schema: memoryConfigSchema },
+  { name: 'gateway', schema: gatewayConfigSchema },
+  { name: 'policy', schema: policyConfigSchema, isCheckedOnly: true },
+];
+
+/**
+ * The one composition root: builds the core of every process (the app, `vigil serve`, `vigil mcp`,
+ * each CLI command), resident or one-shot. It never imports `electron`, so it runs the same under
+ * Node and in the app.
+ */
+export async function createCore(options: CoreOptions & { readonly mode?: 'resident' }): Promise<Core>;
+export async function createCore(options: CoreOptions & { readonly mode: 'one-shot' }): Promise<CoreBase>;
+export async function createCore(options: CoreOptions): Promise<Core | CoreBase> {
+  const mode = options.mode ?? 'resident';
+  const isResident = mode === 'resident';
   const paths = await ensureVigilHome(options.home);
   const { logger } = options;
   const events = new EventHub();
   const stack = new DisposableStack();
-  const checkpoints = new CheckpointService({ root: paths.checkpoints, logger, events, watch: true, ...(await readCheckpointSettings(paths.config)) });
-  stack.add(() => checkpoints.dispose());
-  // Hermes Agent's checkpoints (read, never written) join every timeline, diff and restore.
-  const hermes = new HermesCheckpoints({ env: options.env ?? process.env, logger });
-  stack.add(() => hermes.dispose());
-  stack.add(watchHermesTimelines({ hermes, logger, onCreated: (entry) => events.emit('checkpoints:created', toContractEntry(entry)) }));
-  const timelines = mergeHermesCheckpoints(checkpoints, hermes, { env: options.env ?? process.env });
-  // Agents' writes go through this view of the engine, so the write ledger knows which versions Vigil made.
-  const recordedCheckpoints = recordingWrites(checkpoints, createWriteLedger(writeLedgerFile(paths.checkpoints), logger), logger);
-  // Memory directories are checkpointed directories; disposed before the engine (its captures finish first).
-  const memory = await createConfiguredMemoryService({ paths, env: options.env ?? process.env, logger, events, checkpoints: recordedCheckpoints, watch: {} });
-  stack.add(() => memory.dispose());
-  // A restore of a memory folder takes the memory locks (Vigil's and Hermes's) and is reported as Vigil's restore.
-  const restore = restoreServiceFor(timelines, paths.checkpoints, logger, events, { checkScopeAfterRestore: true, guard: memory.guardRestore });
-  const agents = await createAgentServices({ paths, logger, events, home: os.homedir(), checkpoints: recordedCheckpoints, memory, restore: restorePortOf(restore), ...(options.canAsk === undefined ? {} : { canAsk: options.canAsk }) });
-  stack.add(() => agents.dispose());
-
-  const gatewayConfig = await readConfigSection(paths.config, 'gateway', gatewayConfigSchema);
-  const gateway = createGateway({ sessions: agents.sessions, executor: agents.executor, events, logger, version: vigilVersion, ...gatewayConfig, mcpSessionIdleMs: agents.sessionSettings.idleMs });
-  stack.add(() => gateway.dispose());
-
-  const handlers: CallHandlers = {
-    ...createAppHandlers({
-      name: 'vigil',
-      version: vigilVersion,
-      home: paths.home,
-      platform: process.platform,
-      pid: process.pid,
-      startedAt: new Date().toISOString(),
-      // The same inputs `vigil connect` uses, so the UI's empty states show the same snippets.
-      connect: await connectInputsOf(options.env ?? process.env),
-    }),
-    ...createMemoryHandlers(memory),
-    ...createCheckpointHandlers(timelines),
-    ...createRestoreHandlers(restore),
-    ...agents.handlers,
-  };
-
   stack.add(() => logger.flush());
-  logger.info('core started', { home: paths.home, version: vigilVersion });
-
-  return {
+  const config = once(() => LiveConfig.open(paths.config, isResident ? configSections : configSections.filter((section) => section.name === 'checkpoints')));
+  const liveChanges = createLiveChangeReporter(events);
+  stack.add(liveChanges.dispose);
+  const services = createCoreServices({
     paths,
     logger,
     events,
-    checkpoints,
-    sessions: agents.sessions,
-    executor: agents.executor,
-    router: createContractRouter(handlers, logger),
-    httpRoutes: gateway.routes,
-    gateway,
-    sandbox: agents.sandbox,
-    dispose: () => stack.dispose(),
-  };
+    env: options.env ?? process.env,
+    isResident,
+    canAsk: options.canAsk ?? isResident,
+    memoryDirectory: options.memoryDirectory,
+    watchMemory: options.watchMemory === true,
+    config,
+    stack,
+    ...(isResident ? { onDirectoryChanged: liveChanges.report } : {}),
+  });
+  // A resident core's UI shows the same snippets `vigil connect` prints; a one-shot command has no UI.
+  const connect = isResident ? { connect: await connectInputsOf(options.env ?? process.env) } : {};
+  const info = { name: 'vigil', version: vigilVersion, home: paths.home, platform: process.platform, pid: process.pid, startedAt: new Date().toISOString(), ...connect } as const;
+  const router = createContractRouter(createCoreHandlers({ services, config, info, isResident }), logger);
+  const base: CoreBase = { mode, paths, logger, events, router, services, dispose: () => stack.dispose() };
+  if (!isResident) return base;
+  try {
+    return await startResident(base, stack, config);
+  } catch (error) {
+    await stack.dispose();
+    throw error;
+  }
+}
+
+/** Builds every service of a resident core and starts what keeps it live: config.json, the store, the timelines' counts. */
+async function startResident(base: CoreBase, stack: DisposableStack, config: () => Promise<LiveConfig>): Promise<Core> {
+  const { services, events, logger, paths } = base;
+  const liveConfig = await config();
+  const checkpoints = await services.engine();
+  const timelines = await services.timelines();
+  await services.restore();
+  const agents = await services.agents(true);
+  // Loaded here: a one-shot command never needs the gateway (MCP, WebSocket) nor the watchers below.
+  const [{ createGateway }, { watchStore }, { watchSessionFolder }] = await Promise.all([
+    import('../gateway/create-gateway'),
+    import('../checkpoints/store-watcher'),
+    import('../sessions/session-folder-watch'),
+  ]);
+  const gateway = createGateway({ sessions: agents.sessions, executor: agents.executor, events, logger, version: vigilVersion, ...liveConfig.section('gateway', gatewayConfigSchema), mcpSessionIdleMs: agents.sessionSettings.idleMs });
+  stack.add(() => gateway.dispose());
+  stack.add(
+    liveConfig.watch(logger, (changed) => {
+      if (changed.includes('checkpoints')) checkpoints.updateSettings(toCheckpointSettings(liveConfig.section('checkpoints', checkpointConfigSchema)));
+      const state = configState(liveConfig);
+      if (state.problem !== null) logger.warn('config.json is invalid; the last valid configuration stays in force', { field: state.problem.field, message: state.problem.message });
+      else if (changed.length > 0) logger.info('config.json changed; applied', { sections: changed, restartNeeded: changed.filter((name) => name === 'memory' || name === 'gateway') });
+      events.emit('config:changed', state);
+    }),
+  );
+  stack.add(await watchStore({ root: paths.checkpoints, engine: checkpoints, events, logger }));
+  stack.add(announceTimelineChanges(events, (dir) => timelines.count(dir), logger));
+  stack.add(watchSessionFolder({ directory: paths.sessions, reload: (id) => agents.sessions.reloadFromLog(id), logger }));
+  logger.info('core started', { home: paths.home, version: vigilVersion, user: os.userInfo().username });
+  return { ...base, checkpoints, sessions: agents.sessions, executor: agents.executor, httpRoutes: gateway.routes, gateway, sandbox: agents.sandbox };
 }

@@ -94,7 +94,10 @@ export function mergeHermesCheckpoints(engine: MergedCheckpointApi, hermes: Herm
 
   return {
     gitdir: engine.gitdir,
-    maxFileBytes: engine.maxFileBytes,
+    // Read through: config.json can change the engine's size cap while it runs.
+    get maxFileBytes() {
+      return engine.maxFileBytes;
+    },
     checkpoint: (dir, request) => engine.checkpoint(dir, request),
     status: (dir) => engine.status(dir),
     prune: () => engine.prune(),

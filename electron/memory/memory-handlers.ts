@@ -8,7 +8,10 @@ export function createMemoryHandlers(
   return {
     'memory:directories': async () => ({ directories: await memory.directories() }),
     'memory:read': (request) => memory.read(request.dir, request.target),
-    'memory:mutate': (request) => memory.mutate(request.dir, request.target, request.operation),
+    'memory:mutate': (request) => {
+      const names = request.fieldNames;
+      return memory.mutate(request.dir, request.target, request.operation, names === undefined ? {} : { fieldOf: (_index, property) => names[property] });
+    },
     'memory:propose-adoption': (request) => memory.proposeAdoption(request.dir, request.target),
     'memory:adopt': (request) => memory.adopt(request.dir, request.target, request.basis, request.entries),
   };

@@ -11,6 +11,7 @@ import type { Logger } from '../logging/logger';
 import type { CallPeer } from '../transport/call-handlers';
 import type { ContractRouter } from '../transport/contract-router';
 import type { HttpRoute } from '../transport/http-route';
+import { createHttpContractCall } from './http-contract-call';
 
 /** The UI's contract over WebSocket, and the disposer that closes every socket. */
 export interface WsContractEndpoint {
@@ -105,6 +106,8 @@ export function createWsContractEndpoint(options: WsContractEndpointOptions): Ws
     route: {
       path: options.path,
       audience: 'ui',
+      // One call per POST on the same path: how the CLI relays to a resident core.
+      handleRequest: createHttpContractCall(options),
       handleUpgrade: (request, socket, head) => {
         server.handleUpgrade(request, socket, head, (client) => server.emit('connection', client, request));
       },

@@ -171,6 +171,25 @@ export class SessionCatalog {
     }
   }
 
+  /**
+   * Re-reads the summary of a session another Vigil process logged (a session it opened, or one it
+   * changed). A session this process is connected to, writing or running calls in is its own and is
+   * left alone. Gives the entry when it was (re)read.
+   */
+  async reload(sessionId: string): Promise<SessionEntry | undefined> {
+    if (!sessionIdSchema.safeParse(sessionId).success) return undefined;
+    const isOwn = (entry: SessionEntry | undefined): boolean => entry !== undefined && (entry.isConnected || entry.writer !== undefined || entry.running > 0);
+    if (isOwn(this.#entries.get(sessionId))) return undefined;
+    const file = this.fileOf(sessionId);
+    const loaded = await loadSessionLog(file, this.#options.report);
+    if (loaded === undefined || isOwn(this.#entries.get(sessionId))) return undefined;
+    const { state, isTorn } = loaded;
+    const entry: SessionEntry = { id: state.id, file, brief: toBrief(state), isClosed: state.isClosed, isConnected: false, state: undefined, loading: undefined, writer: undefined, isTorn, running: 0 };
+    this.#unread.delete(sessionId);
+    this.#entries.set(sessionId, entry);
+    return entry;
+  }
+
   /** Unloads a session nobody is connected to and nothing runs in: its log is closed, its state dropped. */
   async settle(entry: SessionEntry): Promise<void> {
     if (entry.isConnected || entry.running > 0 || entry.state === undefined) return;

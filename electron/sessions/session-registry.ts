@@ -285,6 +285,16 @@ export class SessionRegistry implements SessionService {
   }
 
   /**
+   * Takes in what another Vigil process logged for a session (found by the sessions folder
+   * watcher): a session it opened, or one it changed. Sessions this process is connected to or
+   * writing are its own and left alone. Emits `sessions:changed` as for this process's own sessions.
+   */
+  async reloadFromLog(sessionId: string): Promise<void> {
+    const entry = await this.#catalog.reload(sessionId);
+    if (entry !== undefined) this.notifyChanged(entry.id);
+  }
+
+  /**
    * The core is shutting down: every session still connected is recorded as disconnected ("Vigil
    * stopped"), so its last activity stays what it was and its agent can resume it; logs are closed.
    */

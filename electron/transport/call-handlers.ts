@@ -2,7 +2,8 @@ import type { CallName, CallResponse, ParsedCallRequest } from '../../shared/con
 
 /** Who is calling: lets handlers attribute work and transports scope their state. */
 export interface CallContext {
-  readonly transport: 'ipc' | 'websocket' | 'cli' | 'test';
+  /** `http`: one call per request on `/ws` (the CLI relaying to a resident core); `cli`: a one-shot core in the CLI's own process. */
+  readonly transport: 'ipc' | 'websocket' | 'http' | 'cli' | 'test';
   /** A stable id for the connection (window, socket) that made the call. */
   readonly clientId: string;
   /**

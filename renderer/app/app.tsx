@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactElement } from 'react';
+import { ConfigProblemNotice } from '../components/config-problem-notice';
 import { ConnectionIndicator } from '../components/connection-indicator';
 import { NavRail, type NavItem } from '../components/nav-rail';
 import { ShortcutsHelp } from '../components/shortcuts-help';
@@ -36,6 +37,7 @@ export function App() {
   const runToastAction = useAppStore((state) => state.runToastAction);
   const dismissToast = useAppStore((state) => state.dismissToast);
   const pendingApprovals = useAppStore((state) => state.approvals.length);
+  const configProblem = useAppStore((state) => state.config?.problem ?? null);
   const [isHelpOpen, setHelpOpen] = useState(false);
   useApprovalNotifications();
 
@@ -91,6 +93,7 @@ export function App() {
           ?
         </button>
       </header>
+      {configProblem !== null && <ConfigProblemNotice problem={configProblem} />}
       <NavRail items={items} current={screen} onSelect={showScreen} />
       <main className="app-main" data-testid={`screen-${screen}`}>
         {screens[screen].render()}

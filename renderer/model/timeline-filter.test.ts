@@ -38,6 +38,11 @@ describe('reason categories', () => {
     expect(reasonCategory(entry({ minute: 1, reason: 'before memory replace', attribution: { sessionId: 's1' } }))).toBe('memory');
     expect(reasonCategory(entry({ minute: 1, reason: 'something else' }))).toBe('other');
   });
+
+  it('counts a checkpoint taken by hand as "By hand" whatever its reason says (vigil checkpoint DIR --reason R)', () => {
+    expect(reasonCategory(entry({ minute: 1, reason: 'before the refactor', attribution: { origin: 'manual' } }))).toBe('manual');
+    expect(reasonCategory(entry({ minute: 1, reason: 'before patch', attribution: { origin: 'manual' } }))).toBe('manual');
+  });
 });
 
 describe('filtering', () => {

@@ -21,6 +21,8 @@ export const reasonChoices: readonly (readonly [ReasonCategory | 'all', string])
 /** The group a checkpoint's reason falls in. */
 export function reasonCategory(entry: TimelineEntry): ReasonCategory {
   if (entry.kind === 'pre-rollback') return 'restore-point';
+  // Taken by hand (`vigil checkpoint DIR --reason R`, "Checkpoint now"), whatever the reason says.
+  if (entry.attribution.origin === 'manual') return 'manual';
   const tool = entry.attribution.tool ?? '';
   const reason = entry.reason.toLowerCase();
   if (tool === 'write_file' || tool === 'patch' || reason.startsWith('before write_file') || reason.startsWith('before patch')) return 'edit';

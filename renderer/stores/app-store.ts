@@ -2,7 +2,9 @@ import { createStore, type StoreApi } from 'zustand';
 import type { VigilClient } from '../api/vigil-client';
 import { createApprovalsSlice, type ApprovalsSlice } from './approvals-slice';
 import { createCheckpointSlice, type CheckpointSlice } from './checkpoint-slice';
+import { createConfigSlice, type ConfigSlice } from './config-slice';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
+import { createLiveCompareSlice, type LiveCompareSlice } from './live-compare-slice';
 import { createLiveSlice, type LiveSlice } from './live-slice';
 import { createMemorySlice, type MemorySlice } from './memory-slice';
 import { createNavigationSlice, type NavigationSlice } from './navigation-slice';
@@ -19,7 +21,9 @@ export type AppState = ConnectionSlice &
   SessionsSlice &
   ApprovalsSlice &
   TimelineSlice &
-  CheckpointSlice;
+  CheckpointSlice &
+  ConfigSlice &
+  LiveCompareSlice;
 
 /** The store type components reach through the context. */
 export type AppStore = StoreApi<AppState>;
@@ -36,5 +40,7 @@ export function createAppStore(client: VigilClient): AppStore {
     ...createApprovalsSlice(client)(...args),
     ...createTimelineSlice(client)(...args),
     ...createCheckpointSlice(client)(...args),
+    ...createConfigSlice(client)(...args),
+    ...createLiveCompareSlice(...args),
   }));
 }

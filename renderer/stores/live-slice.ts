@@ -14,16 +14,20 @@ export function createLiveSlice(client: VigilClient): StateCreator<AppState, [],
     startLive: () => {
       const disposers = [
         client.onConnectionChanged((connection) => {
-          if (connection.kind !== 'connected') return;
+          if (connection.kind !== 'connected') {
+            get().markComparisonUnreachable();
+            return;
+          }
           // Events sent while the link was down are lost: reload what the screens show.
           const state = get();
+          void state.loadConfig();
           void state.loadSessions();
           void state.loadApprovals();
           void state.loadMemory();
           void state.loadCheckpointDirectories();
           const timeline = state.timeline;
           if (timeline !== undefined) void state.openTimeline(timeline.dir);
-          if (state.detail !== undefined) void state.refreshDetail();
+          if (state.detail !== undefined) void (state.detail.compare.kind === 'live' ? state.recomputeLiveComparison() : state.refreshDetail());
         }),
         client.onEvent('sessions:changed', ({ session }) => get().receiveSession(session)),
         client.onEvent('sessions:tool-called', (payload) => {
@@ -35,6 +39,11 @@ export function createLiveSlice(client: VigilClient): StateCreator<AppState, [],
         client.onEvent('approvals:requested', (payload) => get().receiveApprovalRequested(payload)),
         client.onEvent('approvals:decided', (payload) => get().receiveApprovalDecided(payload)),
         client.onEvent('checkpoints:created', (entry) => get().receiveCheckpoint(entry)),
+        client.onEvent('checkpoints:timeline-changed', (change) => get().receiveTimelineCount(change)),
+        client.onEvent('checkpoints:cut', (cut) => get().receiveCut(cut)),
+        client.onEvent('checkpoints:pin-changed', (pin) => get().receivePin(pin)),
+        client.onEvent('checkpoints:live-changed', (change) => get().receiveLiveChange(change)),
+        client.onEvent('config:changed', (state) => get().receiveConfig(state)),
         client.onEvent('checkpoints:restore-progressed', (progress) => get().receiveRestoreProgress(progress)),
         client.onEvent('memory:changed', (change) => get().receiveMemoryChange(change)),
         client.onEvent('app:problem-reported', (problem) => {

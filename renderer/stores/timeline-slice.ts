@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { CallResponse } from '../../shared/contract';
+import type { CallResponse, EventPayload } from '../../shared/contract';
 import type { VigilClient } from '../api/vigil-client';
 import { plural } from '../model/format';
 import { failed, idle, loading, ready, type LoadState } from '../model/load-state';
@@ -49,6 +49,13 @@ export interface TimelineSlice {
   readonly receiveCheckpoint: (entry: TimelineEntry) => void;
   /** Takes a checkpoint of a directory now, by hand; says so when nothing changed since the last one. */
   readonly checkpointNow: (dir: string) => Promise<void>;
+  /** A timeline's count now (after a checkpoint, a cut or a pin, by any process): the picker and the header agree with the store. */
+  readonly receiveTimelineCount: (change: EventPayload<'checkpoints:timeline-changed'>) => void;
+  /** Checkpoints were dropped: said in a toast (the count follows in `receiveTimelineCount`). */
+  readonly receiveCut: (cut: EventPayload<'checkpoints:cut'>) => void;
+  readonly receivePin: (pin: EventPayload<'checkpoints:pin-changed'>) => void;
+  /** Pins a checkpoint (retention and the size cap keep it) or unpins it. */
+  readonly pinCheckpoint: (dir: string, id: string, isPinned: boolean) => Promise<void>;
 }
 
 /** The timeline slice, bound to a client. */
@@ -59,7 +66,8 @@ export function createTimelineSlice(client: VigilClient): StateCreator<AppState,
 
     const isCurrent = (dir: string, generation: number): boolean => generation === loadGeneration && get().timeline?.dir === dir;
 
-    const loadPages = async (dir: string, generation: number): Promise<void> => {
+    /** Loads the timeline page by page; `isFresh` replaces what is shown (after a cut) instead of adding to it. */
+    const loadPages = async (dir: string, generation: number, isFresh = false): Promise<void> => {
       let offset = 0;
       let size = firstPageSize;
       for (;;) {
@@ -71,7 +79,7 @@ export function createTimelineSlice(client: VigilClient): StateCreator<AppState,
           set({ timeline: { ...current, load: failed(result.error) } });
           return;
         }
-        const entries = mergeEntries(current.entries, result.value.entries, 'older');
+        const entries = isFresh && offset === 0 ? result.value.entries : mergeEntries(current.entries, result.value.entries, 'older');
         offset += result.value.entries.length;
         const isComplete = result.value.entries.length < size || offset >= result.value.total || offset >= maxLoaded;
         set({ timeline: { dir, entries, total: Math.max(result.value.total, entries.length), load: ready, isComplete } });
@@ -155,6 +163,37 @@ export function createTimelineSlice(client: VigilClient): StateCreator<AppState,
           get().receiveCheckpoint(result.value.checkpoint);
           get().notify({ tone: 'success', title: 'Checkpoint taken', detail: `${plural(result.value.checkpoint.stats.files, 'file')} changed since the previous one.` });
         } else get().notify({ tone: 'info', title: 'Nothing changed', detail: 'The directory matches its latest checkpoint, so none was taken.' });
+      },
+
+      receiveTimelineCount: ({ dir, total }) => {
+        const known = get().checkpointDirectories.some((directory) => directory.dir === dir);
+        if (!known) void get().loadCheckpointDirectories();
+        else set((state) => ({ checkpointDirectories: state.checkpointDirectories.map((directory) => (directory.dir === dir ? { ...directory, count: total } : directory)) }));
+        const timeline = get().timeline;
+        if (timeline?.dir !== dir) return;
+        if (total < timeline.entries.length) {
+          // Some were dropped: show the timeline as the store holds it now.
+          loadGeneration += 1;
+          set({ timeline: { ...timeline, total } });
+          void loadPages(dir, loadGeneration, true);
+        } else set({ timeline: { ...timeline, total } });
+      },
+
+      receiveCut: (cut) => get().notify({ tone: 'warning', title: `${plural(cut.dropped, 'checkpoint')} dropped`, detail: cut.message }),
+
+      receivePin: ({ dir, id, isPinned }) => {
+        const timeline = get().timeline;
+        if (timeline?.dir !== dir) return;
+        set({ timeline: { ...timeline, entries: timeline.entries.map((entry) => (entry.id === id ? { ...entry, isPinned } : entry)) } });
+      },
+
+      pinCheckpoint: async (dir, id, isPinned) => {
+        const result = await client.call('checkpoints:pin', { dir, checkpoint: id, isPinned });
+        if (!result.ok) {
+          get().notify({ tone: 'error', title: isPinned ? 'Not pinned' : 'Not unpinned', detail: result.error.message });
+          return;
+        }
+        get().receivePin({ dir: result.value.dir, id: result.value.id, isPinned: result.value.isPinned });
       },
 
       receiveCheckpoint: (entry) => {

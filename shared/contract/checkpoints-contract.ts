@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { checkpointIdSchema, diffDirectorySchema, diffPageSchema, diffSelectionSchema, fileDiffSchema, relativePathSchema } from './checkpoints-diff-schemas';
 import { restorePlanSchema, restoreProgressSchema, restoreResultSchema } from './checkpoints-restore-schemas';
+import { configProblemSchema } from './config-contract';
+import { cutRecordSchema, retentionPolicySchema } from './checkpoints-live-contract';
 import { defineCalls, defineEvents } from './define';
 
 /** An absolute directory path as a caller names it (resolved by the core). */
@@ -15,6 +17,8 @@ export const attributionSchema = z.object({
   turn: z.number().int().nonnegative().optional(),
   tool: z.string().optional(),
   agent: z.string().optional(),
+  /** `manual`: taken by hand (`vigil checkpoint`, the UI's "Checkpoint now"), whatever its reason says. */
+  origin: z.literal('manual').optional(),
 });
 
 /** Change counts of a checkpoint against its parent, stored when it was taken. */
@@ -45,6 +49,8 @@ export const checkpointEntrySchema = z.object({
   parent: z.string().optional(),
   /** Where it is stored; the timeline marks Hermes's checkpoints. Diff and restore take either. */
   source: checkpointSourceSchema.default('vigil'),
+  /** Pinned: retention and the size cap never drop it (absent: not pinned). */
+  isPinned: z.boolean().optional(),
 });
 
 /** One supervised directory of the store. */
@@ -59,11 +65,7 @@ export const checkpointDirectorySchema = z.object({
   sources: z.array(checkpointSourceSchema).optional(),
 });
 
-/** The retention policy in force. */
-export const retentionPolicySchema = z.object({
-  maxSnapshots: z.number().int().positive(),
-  maxTotalBytes: z.number().int().positive(),
-});
+export { retentionPolicySchema } from './checkpoints-live-contract';
 
 /** Calls of the checkpoint engine: the timeline, manual checkpoints, the store's health. */
 export const checkpointsCalls = defineCalls({
@@ -113,7 +115,11 @@ export const checkpointsCalls = defineCalls({
       packs: z.number().int().nonnegative(),
       retention: retentionPolicySchema,
       maxFileBytes: z.number().int().positive(),
-      directories: z.array(checkpointDirectorySchema.extend({ skipped: z.array(skippedPathSchema) })),
+      directories: z.array(checkpointDirectorySchema.extend({ skipped: z.array(skippedPathSchema), pinned: z.number().int().nonnegative().optional() })),
+      /** The latest cuts (retention, size cap, prune), newest first: nothing is dropped unrecorded. */
+      cuts: z.array(cutRecordSchema).optional(),
+      /** What is wrong with config.json, when it was edited into something invalid (the last valid settings stay in force). */
+      configProblem: configProblemSchema.nullable().optional(),
     }),
   },
   'checkpoints:prune': {
@@ -166,8 +172,11 @@ export const checkpointsRestoreCalls = defineCalls({
         dir: diffDirectorySchema,
         checkpoint: checkpointIdSchema,
         paths: z.array(relativePathSchema).max(10_000).default([]),
-        /** The plan's fingerprint, as `checkpoints:plan-restore` returned it. */
-        fingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'the fingerprint of a plan from checkpoints:plan-restore'),
+        /**
+         * The plan's fingerprint, as `checkpoints:plan-restore` returned it: the restore refuses if the
+         * directory moved since. Absent (the CLI's one-step restore): the plan made under the lock is applied.
+         */
+        fingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'the fingerprint of a plan from checkpoints:plan-restore').optional(),
       })
       .strict(),
     response: restoreResultSchema,

@@ -8,10 +8,11 @@ import { z } from 'zod';
 /** A directory as a caller names it (the core resolves it). */
 export const diffDirectorySchema = z.string().min(1).max(4096);
 
-/** A checkpoint id as the UI names it: a full id or an unambiguous prefix (4–40 hex digits). */
-export const checkpointIdSchema = z
-  .string()
-  .regex(/^[0-9a-f]{4,40}$/, 'a checkpoint id is 4–40 lowercase hex digits (a full id or a prefix)');
+/**
+ * A checkpoint as a caller names it: a full id or an unambiguous prefix (4–40 hex digits), or, as
+ * the CLI does, its number in the list (1 = newest). The core parses it and says what exists.
+ */
+export const checkpointIdSchema = z.string().min(1).max(64);
 
 /** A path inside the checkpointed directory, `/`-separated (validated again by the core). */
 export const relativePathSchema = z.string().min(1).max(4096);

@@ -2,8 +2,11 @@ import type { z } from 'zod';
 import { appCalls, appEvents } from './app-contract';
 import { approvalsCalls, approvalsEvents } from './approvals-contract';
 import { checkpointsCalls, checkpointsEvents, checkpointsRestoreCalls, checkpointsRestoreEvents } from './checkpoints-contract';
+import { checkpointsLiveCalls, checkpointsLiveEvents } from './checkpoints-live-contract';
+import { configCalls, configEvents } from './config-contract';
 import { memoryCalls, memoryEvents } from './memory-contract';
 import { sessionsCalls, sessionsEvents } from './sessions-contract';
+import { toolsCalls } from './tools-contract';
 
 /** Every request/response call of the contract, by channel name. */
 export const callSpecs = {
@@ -13,6 +16,9 @@ export const callSpecs = {
   ...approvalsCalls,
   ...checkpointsCalls,
   ...checkpointsRestoreCalls,
+  ...checkpointsLiveCalls,
+  ...configCalls,
+  ...toolsCalls,
 };
 
 /** Every event of the contract, by name. */
@@ -23,6 +29,8 @@ export const eventSpecs = {
   ...approvalsEvents,
   ...checkpointsEvents,
   ...checkpointsRestoreEvents,
+  ...checkpointsLiveEvents,
+  ...configEvents,
 };
 
 /** The name of a contract call. */

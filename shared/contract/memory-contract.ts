@@ -210,7 +210,13 @@ export const memoryCalls = defineCalls({
   },
   'memory:mutate': {
     summary: 'Add, replace or remove entries (or a batch, all or nothing) under the lock, refusing on drift.',
-    request: fileRequest.extend({ operation: memoryMutationSchema }).strict(),
+    request: fileRequest
+      .extend({
+        operation: memoryMutationSchema,
+        /** How refusals name the operation's fields (the CLI says TEXT and OLD_SUBSTRING); default the contract's own names. */
+        fieldNames: z.object({ content: z.string().min(1).max(100), oldText: z.string().min(1).max(100) }).strict().optional(),
+      })
+      .strict(),
     response: memoryMutationResultSchema,
   },
   'memory:propose-adoption': {

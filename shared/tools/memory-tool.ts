@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { MemoryMutation, MemoryMutationResult, MemoryOperation } from '../contract/memory-contract';
 import { defineTool } from './define-tool';
 import { textField } from './text-field';
+import { describeMemoryUsage } from './memory-usage-text';
 
 const entryText = (description: string): z.ZodString =>
   textField(description).min(1, { message: 'is empty; give the entry text (to delete an entry, use action "remove")' });
@@ -97,11 +98,8 @@ export function memoryToolFieldName(input: MemoryToolInput): (index: number, pro
   return input.action === 'batch' ? (index, property) => `operations.${index}.${name(property)}` : (_index, property) => name(property);
 }
 
-/** `39% — 862/2,200 chars`, as Hermes reports usage. */
-export function describeMemoryUsage(usage: MemoryMutationResult['usage']): string {
-  const format = (value: number): string => value.toLocaleString('en-US');
-  return `${usage.percent}% — ${format(usage.chars)}/${format(usage.limit)} chars`;
-}
+/** `39% — 862/2,200 chars`, as Hermes reports usage (kept in a module without schemas, so the CLI loads it cheaply). */
+export { describeMemoryUsage };
 
 /** The tool's result for a mutation (or a read, given as an unchanged result). */
 export function memoryToolResult(result: Pick<MemoryMutationResult, 'target' | 'outcome' | 'message' | 'entries' | 'usage' | 'preserved'>): z.output<typeof memoryTool.output> {

@@ -1,23 +1,16 @@
 import path from 'node:path';
-import { CheckpointService } from '../../checkpoints/checkpoint-service';
 import { checkpointReasons } from '../../checkpoints/checkpoint-reasons';
 import type { CheckpointEntry } from '../../checkpoints/checkpoint-types';
-import { vigilPaths } from '../../core/vigil-home';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
-import { cliHome, cliLogger } from '../cli-context';
-import { readCheckpointSettings } from '../../checkpoints/checkpoint-config';
+import { checkpointsOf } from '../cli-services';
+import { withContract } from '../contract-caller';
 
-/** Runs `task` with a one-shot checkpoint engine (no watcher: it walks the tree), closed afterwards. */
-export async function withCheckpoints<T>(io: CliIo, task: (checkpoints: CheckpointService) => Promise<T>): Promise<T> {
-  const home = cliHome(io);
-  const logger = cliLogger(home, io);
-  const checkpoints = new CheckpointService({ root: vigilPaths(home).checkpoints, logger, ...(await readCheckpointSettings(vigilPaths(home).config)) });
-  try {
-    return await task(checkpoints);
-  } finally {
-    await checkpoints.dispose();
-    await logger.flush();
-  }
+/** The checkpoint engine's calls a command makes: relayed to the resident core, or in-process on a one-shot core. */
+export type CliCheckpoints = ReturnType<typeof checkpointsOf>;
+
+/** Runs `task` with the checkpoint engine: the resident core's when one runs (the UI shows the work at once), else a one-shot one. */
+export async function withCheckpoints<T>(io: CliIo, task: (checkpoints: CliCheckpoints) => Promise<T>): Promise<T> {
+  return withContract(io, (caller) => task(checkpointsOf(caller, io)));
 }
 
 /** A directory argument made absolute against where the command runs. */

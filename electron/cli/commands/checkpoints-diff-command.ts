@@ -1,28 +1,27 @@
+import type { CallResponse } from '../../../shared/contract';
 import { escapeControls } from '../../../shared/text/control-characters';
-import type { DiffFile, FileDiff } from '../../checkpoints/diff-checkpoint';
-import { restoreServiceFor, type RestoreGuard, type RestoreService } from '../../checkpoints/restore-service';
-import type { MergedCheckpointApi } from '../../hermes/merged-checkpoints';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
-import { withMergedCheckpoints, type CheckpointsContext } from './checkpoints-sources';
+import { restoreOf } from '../cli-services';
+import { withMergedCheckpoints, type CliTimelines } from './checkpoints-sources';
 import { directoryArgument, localTime } from './checkpoint-command';
+
+/** One changed file of a diff. */
+type DiffFile = CallResponse<'checkpoints:diff'>['files'][number];
+/** One file's diff. */
+type FileDiff = CallResponse<'checkpoints:file-diff'>;
+/** Diff, plan and restore as a command reaches them. */
+export type CliRestore = ReturnType<typeof restoreOf>;
 
 /** Diff lines shown by default, as in the seed's `/rollback diff` ("capped at 80 lines"). */
 const defaultLineCap = 80;
 
 /**
- * Runs `task` with a one-shot restore service over the merged timeline (Vigil's checkpoints and
- * Hermes Agent's, numbered as `vigil checkpoints list` numbers them), closing everything afterwards.
- * `guardFor` builds the guard restores run inside; only a command that restores needs one.
+ * Runs `task` with diff and restore over the merged timeline (Vigil's checkpoints and Hermes
+ * Agent's, numbered as `vigil checkpoints list` numbers them): the resident core's when one runs,
+ * else a one-shot core's. A restore of a memory folder takes the memory locks in either.
  */
-export async function withRestoreService<T>(
-  io: CliIo,
-  task: (restore: RestoreService, engine: MergedCheckpointApi) => Promise<T>,
-  guardFor?: (context: CheckpointsContext) => Promise<RestoreGuard>,
-): Promise<T> {
-  return withMergedCheckpoints(io, async (engine, context) => {
-    const extra = guardFor === undefined ? {} : { guard: await guardFor(context) };
-    return task(restoreServiceFor(engine, context.root, context.logger, undefined, extra), engine);
-  });
+export async function withRestoreService<T>(io: CliIo, task: (restore: CliRestore, engine: CliTimelines) => Promise<T>): Promise<T> {
+  return withMergedCheckpoints(io, (engine, caller) => task(restoreOf(caller), engine));
 }
 
 /** A positive whole number option, or its default. */

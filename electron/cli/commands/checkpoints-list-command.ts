@@ -16,7 +16,7 @@ function attributionText(entry: CheckpointEntry): string {
 export function listLine(entry: CheckpointEntry, number: number, width: number): string {
   const changes = entry.stats.files === 0 ? '' : `  (${changeSummary(entry)})`;
   const who = entry.source === 'hermes' ? '' : attributionText(entry);
-  const kind = entry.kind === 'pre-rollback' ? '  ↶' : '';
+  const kind = `${entry.kind === 'pre-rollback' ? '  ↶' : ''}${entry.isPinned === true ? '  (pinned)' : ''}`;
   const source = (entry.source ?? 'vigil').padEnd(6);
   return `  ${String(number).padStart(width)}. ${entry.id.slice(0, 8)}  ${localTime(entry.time)}  ${source}  ${escapeControls(entry.reason)}${changes}${who === '' ? '' : `  [${escapeControls(who)}]`}${kind}`;
 }

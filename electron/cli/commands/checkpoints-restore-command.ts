@@ -1,12 +1,13 @@
 import { quote } from 'shell-quote';
+import type { CallResponse } from '../../../shared/contract';
 import { escapeControls } from '../../../shared/text/control-characters';
-import type { RestorePlan } from '../../checkpoints/restore-plan';
-import type { RestoreProgress, RestoreResult } from '../../checkpoints/restore-service';
-import { createConfiguredRestoreGuard } from '../../memory/configured-memory-service';
 import { exitCodes, flagOption, writeLine, type CliCommand, type CliIo } from '../cli-command';
+import type { ProgressEvent as RestoreProgress } from '../cli-services';
 import { directoryArgument, localTime } from './checkpoint-command';
 import { withRestoreService } from './checkpoints-diff-command';
-import type { CheckpointsContext } from './checkpoints-sources';
+
+type RestorePlan = CallResponse<'checkpoints:plan-restore'>;
+type RestoreResult = CallResponse<'checkpoints:restore'>;
 
 /** Plan lines printed before the rest is summarized (`--json` gives all). */
 const maxPlanLines = 200;
@@ -91,8 +92,7 @@ export const checkpointsRestoreCommand: CliCommand = {
     const [dirArgument, ref = '', ...files] = args.positionals;
     const dir = directoryArgument(io, dirArgument);
     const isJson = flagOption(args, 'json');
-    // A restore of a memory folder takes the memory locks (Vigil's and Hermes's), as in the app.
-    const memoryGuard = ({ paths, logger }: CheckpointsContext) => createConfiguredRestoreGuard({ paths, env: io.env, logger });
+    // A restore of a memory folder takes the memory locks (Vigil's and Hermes's), as in the app: the core's restore does.
     return withRestoreService(io, async (restore, engine) => {
       if (flagOption(args, 'dry-run')) {
         const plan = await restore.plan(dir, ref, files);
@@ -112,6 +112,6 @@ export const checkpointsRestoreCommand: CliCommand = {
         printOutcome(io, result, index < 0 ? undefined : index + 1);
       }
       return result.counts.conflict + result.counts.failed === 0 ? exitCodes.ok : exitCodes.failed;
-    }, memoryGuard);
+    });
   },
 };

@@ -1,41 +1,18 @@
 import type { CheckpointSource } from '../../checkpoints/checkpoint-types';
-import { CheckpointService } from '../../checkpoints/checkpoint-service';
-import { vigilPaths, type VigilPaths } from '../../core/vigil-home';
-import { HermesCheckpoints } from '../../hermes/hermes-checkpoints';
-import { mergeHermesCheckpoints, type MergedCheckpointApi } from '../../hermes/merged-checkpoints';
-import type { Logger } from '../../logging/logger';
 import { stringOption, UsageError, type CliArgs, type CliIo } from '../cli-command';
-import { cliHome, cliLogger } from '../cli-context';
-import { readCheckpointSettings } from '../../checkpoints/checkpoint-config';
+import { timelinesOf } from '../cli-services';
+import { withContract, type ContractCaller } from '../contract-caller';
 
-/** What a one-shot checkpoints command works with. */
-export interface CheckpointsContext {
-  /** `$VIGIL_HOME/checkpoints`. */
-  readonly root: string;
-  /** Every path under `$VIGIL_HOME`. */
-  readonly paths: VigilPaths;
-  readonly logger: Logger;
-}
+/** The merged timeline as a command reads it. */
+export type CliTimelines = ReturnType<typeof timelinesOf>;
 
 /**
- * Runs `task` with the timeline every `vigil checkpoints` command reads: a one-shot engine (no
- * watcher) with Hermes Agent's checkpoints merged in (found through `HERMES_HOME`, else
- * `~/.hermes`, read-only), closing both afterwards.
+ * Runs `task` with the timeline every `vigil checkpoints` command reads: Vigil's checkpoints with
+ * Hermes Agent's merged in (found through `HERMES_HOME`, else `~/.hermes`, read-only), from the
+ * resident core when one runs, else from a one-shot core in this process.
  */
-export async function withMergedCheckpoints<T>(io: CliIo, task: (checkpoints: MergedCheckpointApi, context: CheckpointsContext) => Promise<T>): Promise<T> {
-  const home = cliHome(io);
-  const logger = cliLogger(home, io);
-  const paths = vigilPaths(home);
-  const root = paths.checkpoints;
-  const engine = new CheckpointService({ root, logger, ...(await readCheckpointSettings(paths.config)) });
-  const hermes = new HermesCheckpoints({ env: io.env, logger });
-  try {
-    return await task(mergeHermesCheckpoints(engine, hermes, { env: io.env }), { root, paths, logger });
-  } finally {
-    await hermes.dispose();
-    await engine.dispose();
-    await logger.flush();
-  }
+export async function withMergedCheckpoints<T>(io: CliIo, task: (checkpoints: CliTimelines, caller: ContractCaller) => Promise<T>): Promise<T> {
+  return withContract(io, (caller) => task(timelinesOf(caller), caller));
 }
 
 /** `--source vigil|hermes`, or undefined for both. */

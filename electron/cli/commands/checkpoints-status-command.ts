@@ -1,16 +1,17 @@
 import { escapeControls } from '../../../shared/text/control-characters';
-import type { StoreStatus } from '../../checkpoints/checkpoint-types';
 import { exitCodes, flagOption, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import { directoryArgument, formatBytes, localTime, withCheckpoints } from './checkpoint-command';
+import { pinnedText, printConfigAndCuts, type StatusView } from './checkpoints-status-extras';
 
 /** Skipped paths shown per directory before the rest is summarised. */
 const shownSkips = 25;
 
-function printStatus(status: StoreStatus, io: CliIo): void {
+function printStatus(status: StatusView, io: CliIo): void {
   const { retention } = status;
   writeLine(io.stdout, `Checkpoint store: ${status.gitdir}`);
   writeLine(io.stdout, `Size: ${formatBytes(status.bytes)} (${status.looseObjects} loose object(s), ${status.packs} pack(s))`);
   writeLine(io.stdout, `Retention: ${retention.maxSnapshots} checkpoints per directory, ${formatBytes(retention.maxTotalBytes)} in all; files over ${formatBytes(status.maxFileBytes)} are not stored.`);
+  printConfigAndCuts(io, status);
   if (status.directories.length === 0) {
     writeLine(io.stdout, '\nNo directory has been checkpointed yet.');
     return;
@@ -18,7 +19,7 @@ function printStatus(status: StoreStatus, io: CliIo): void {
   for (const directory of status.directories) {
     writeLine(io.stdout);
     const missing = directory.exists ? '' : '  [folder missing: its checkpoints can still be restored]';
-    writeLine(io.stdout, `${directory.dir}  (${directory.count} checkpoint(s), last ${directory.lastTouch === '' ? 'never' : localTime(directory.lastTouch)})${missing}`);
+    writeLine(io.stdout, `${directory.dir}  (${directory.count} checkpoint(s)${pinnedText(directory)}, last ${directory.lastTouch === '' ? 'never' : localTime(directory.lastTouch)})${missing}`);
     if (directory.skipped.length === 0) {
       writeLine(io.stdout, '  nothing skipped');
       continue;

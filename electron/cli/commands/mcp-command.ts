@@ -5,8 +5,6 @@ import { AppError } from '../../../shared/errors';
 import { vigilPaths } from '../../core/vigil-home';
 import { maxMcpBodyBytes } from '../../gateway/mcp-limits';
 import { runStdioSession, stdioShutdownBudgetMs } from '../../gateway/run-stdio-session';
-import { AgentCredentialStore } from '../../server/agent-credentials';
-import { readLiveServeInfo } from '../../server/serve-info';
 import { stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';
 
@@ -82,7 +80,9 @@ export const mcpCommand: CliCommand = {
     if (agent?.trim() === '') throw new UsageError('--agent needs a name');
     const home = cliHome(io);
     const paths = vigilPaths(home);
-    const live = await readLiveServeInfo(paths.serveInfo);
+    // Loaded here, not at start-up: its schema library is not on the path of the other commands.
+    const { readLiveServeInfo } = await import('../../server/serve-info');
+    const live = io.forceLocal === true ? undefined : await readLiveServeInfo(paths.serveInfo);
     const { StdioMessageTransport } = await import('../../gateway/stdio-message-transport');
     const stdio = new StdioMessageTransport({ stdin, stdout, maxMessageBytes: maxMcpBodyBytes });
     const session = { stdio, stop: untilSignal(), report: (line: string) => writeLine(io.stderr, line) };
@@ -91,6 +91,7 @@ export const mcpCommand: CliCommand = {
       url.searchParams.set('cwd', cwd);
       if (agent !== undefined) url.searchParams.set('agent', agent);
       // The bridge's own agent credential, read from the store: never the UI's, never in argv or the environment.
+      const { AgentCredentialStore } = await import('../../server/agent-credentials');
       const credential = await new AgentCredentialStore(paths.agentCredentials).issue(stdioCredentialName);
       writeLine(io.stderr, `vigil mcp: relaying to Vigil at ${url.origin} (pid ${live.pid}); this session shows live in its UI.`);
       const { startMcpStdioBridge } = await import('../../gateway/mcp-stdio-bridge');

@@ -1,6 +1,6 @@
 import type { AdoptionStrategy } from '../../../shared/contract/memory-contract';
 import { isAppError } from '../../../shared/errors';
-import { describeMemoryUsage } from '../../../shared/tools/memory-tool';
+import { describeMemoryUsage } from '../../../shared/tools/memory-usage-text';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand } from '../cli-command';
 import { memoryOptions, memoryOptionsHelp, numbered, printRefusal, printResult, targetOption, withMemory } from './memory-command-support';
 

@@ -1,18 +1,13 @@
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { MemoryMutation, MemoryMutationResult, MemoryTarget } from '../../../shared/contract/memory-contract';
 import { isAppError, type AppError } from '../../../shared/errors';
-import { describeMemoryUsage } from '../../../shared/tools/memory-tool';
-import { CheckpointService } from '../../checkpoints/checkpoint-service';
-import { writeLedgerFile } from '../../checkpoints/restore-service';
-import { createWriteLedger, recordingWrites } from '../../checkpoints/restore-write-ledger';
-import { vigilPaths, type VigilPaths } from '../../core/vigil-home';
-import type { Logger } from '../../logging/logger';
-import type { MemoryCheckpointer } from '../../memory/memory-checkpointer';
-import { createConfiguredMemoryService } from '../../memory/configured-memory-service';
-import type { MemoryService, MemoryServiceOptions } from '../../memory/memory-service';
+import { describeMemoryUsage } from '../../../shared/tools/memory-usage-text';
+import { vigilPaths } from '../../core/vigil-home';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliArgs, type CliCommand, type CliIo, type CliOption } from '../cli-command';
-import { cliHome, cliLogger } from '../cli-context';
-import { readCheckpointSettings } from '../../checkpoints/checkpoint-config';
+import { cliHome } from '../cli-context';
+import { memoryOf } from '../cli-services';
+import { withContract, withLocalContract } from '../contract-caller';
 
 /** The options every `vigil memory` command takes. */
 export const memoryOptions: Readonly<Record<string, CliOption>> = {
@@ -35,49 +30,44 @@ export function targetOption(args: CliArgs): MemoryTarget {
   return value;
 }
 
-/** A memory service over the one directory a command is about (its limits from config.json). */
+/** The memory store as a command reaches it, and the one directory the command is about. */
 export interface CliMemory {
-  readonly service: MemoryService;
+  readonly service: ReturnType<typeof memoryOf>;
   readonly dir: string;
 }
 
-/** The checkpoint engine of $VIGIL_HOME for a CLI process, reporting memory writes to the write ledger as the app does. */
-export async function cliCheckpoints(paths: VigilPaths, logger: Logger): Promise<{ readonly checkpoints: MemoryCheckpointer; dispose(): Promise<void> }> {
-  const engine = new CheckpointService({ root: paths.checkpoints, logger, ...(await readCheckpointSettings(paths.config)) });
-  return { checkpoints: recordingWrites(engine, createWriteLedger(writeLedgerFile(paths.checkpoints), logger), logger), dispose: () => engine.dispose() };
+/** A directory as the memory store names it: through symlinks, as far as it exists. */
+async function canonicalDirectory(dir: string): Promise<string> {
+  return realpath(dir).catch(() => dir);
 }
 
 /**
- * Runs `task` with a memory service for `--dir` (default $VIGIL_HOME/memories) whose changes are
- * checkpointed in $VIGIL_HOME's store, like the app's; everything is closed afterwards.
+ * Runs `task` with the memory store for `--dir` (default $VIGIL_HOME/memories), its changes
+ * checkpointed in $VIGIL_HOME's store as the app's are: the resident core's when one runs and
+ * manages that directory (the UI shows the change at once), else a one-shot core's in-process.
  */
-export async function withMemory<T>(args: CliArgs, io: CliIo, task: (memory: CliMemory) => Promise<T>, watch?: MemoryServiceOptions['watch']): Promise<T> {
-  const home = cliHome(io);
-  const paths = vigilPaths(home);
+export async function withMemory<T>(args: CliArgs, io: CliIo, task: (memory: CliMemory) => Promise<T>): Promise<T> {
+  const paths = vigilPaths(cliHome(io));
   const given = stringOption(args, 'dir');
   if (given === '') throw new UsageError('--dir needs a directory');
   const dir = given === undefined ? paths.memories : path.resolve(io.cwd, given);
-  const logger = cliLogger(home, io);
-  const engine = await cliCheckpoints(paths, logger);
-  try {
-    const service = await createConfiguredMemoryService({
-      paths,
-      env: io.env,
-      logger,
-      checkpoints: engine.checkpoints,
-      onlyDirectory: dir,
-      ...(watch === undefined ? {} : { watch }),
-    });
-    try {
-      const [directory] = await service.directories();
-      return await task({ service, dir: directory?.path ?? dir });
-    } finally {
-      await service.dispose();
-    }
-  } finally {
-    await engine.dispose();
-    await logger.flush();
-  }
+  const run = async (service: CliMemory['service']): Promise<T> => {
+    const wanted = await canonicalDirectory(dir);
+    const directory = (await service.directories()).find((candidate) => candidate.path === wanted || candidate.path === dir);
+    return task({ service, dir: directory?.path ?? dir });
+  };
+  return withContract(
+    io,
+    async (caller) => {
+      const managed = await memoryOf(caller).directories();
+      const wanted = await canonicalDirectory(dir);
+      // After a fallback the caller is local, on a core that manages exactly this directory.
+      if (caller.kind === 'local' || managed.some((candidate) => candidate.path === wanted || candidate.path === dir)) return run(memoryOf(caller));
+      // A folder the resident core does not manage (or no core after all): this command manages it alone, in-process.
+      return withLocalContract(io, { memoryDirectory: dir }, (local) => run(memoryOf(local)));
+    },
+    { memoryDirectory: dir },
+  );
 }
 
 /** Prints a refusal: the message, then what the details hold that helps (entries, matches, backup, remediation). */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { MemoryFileView, MemoryTarget } from '../../../shared/contract/memory-contract';
 import { isAppError } from '../../../shared/errors';
-import { describeMemoryUsage } from '../../../shared/tools/memory-tool';
+import { describeMemoryUsage } from '../../../shared/tools/memory-usage-text';
 import { memoryTargets } from '../../memory/memory-format';
 import { exitCodes, flagOption, stringOption, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import { memoryOptions, memoryOptionsHelp, numbered, printRefusal, targetOption, withMemory } from './memory-command-support';

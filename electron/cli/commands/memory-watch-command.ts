@@ -1,11 +1,8 @@
 import path from 'node:path';
 import type { MemoryChange } from '../../../shared/contract/memory-contract';
-import { describeMemoryUsage } from '../../../shared/tools/memory-tool';
-import { vigilPaths } from '../../core/vigil-home';
-import { createConfiguredMemoryService } from '../../memory/configured-memory-service';
+import { describeMemoryUsage } from '../../../shared/tools/memory-usage-text';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand } from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';
-import { cliCheckpoints } from './memory-command-support';
 
 /** One line for an external change: when, which file, what changed, usage, drift. */
 export function describeChange(change: MemoryChange): string {
@@ -52,21 +49,11 @@ export const memoryWatchCommand: CliCommand = {
     if (given === '') throw new UsageError('--dir needs a directory');
     const isJson = flagOption(args, 'json');
     const isAll = flagOption(args, 'all');
-    const paths = vigilPaths(home);
     // Each external edit is checkpointed as the app would; when the app runs too, the second capture finds nothing new.
-    const engine = await cliCheckpoints(paths, logger);
-    const service = await createConfiguredMemoryService({
-      paths,
-      env: io.env,
-      logger,
-      checkpoints: engine.checkpoints,
-      watch: {},
-      ...(given === undefined ? {} : { onlyDirectory: path.resolve(io.cwd, given) }),
-    }).catch(async (error: unknown) => {
-      await engine.dispose();
-      throw error;
-    });
+    const { createCore } = await import('../../core/create-core');
+    const core = await createCore({ home, logger, env: io.env, mode: 'one-shot', watchMemory: true, ...(given === undefined ? {} : { memoryDirectory: path.resolve(io.cwd, given) }) });
     try {
+      const service = await core.services.memory();
       service.onChange((change) => {
         if (change.source !== 'external' && !isAll) return;
         writeLine(io.stdout, isJson ? JSON.stringify(change) : describeChange(change));
@@ -76,9 +63,7 @@ export const memoryWatchCommand: CliCommand = {
       await untilStopped();
       return exitCodes.ok;
     } finally {
-      await service.dispose();
-      await engine.dispose();
-      await logger.flush();
+      await core.dispose();
     }
   },
 };

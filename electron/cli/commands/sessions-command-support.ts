@@ -1,23 +1,14 @@
-import { vigilPaths } from '../../core/vigil-home';
-import { SessionRegistry } from '../../sessions/session-registry';
 import type { CliIo } from '../cli-command';
-import { cliHome, cliLogger } from '../cli-context';
+import { sessionsOf } from '../cli-services';
+import { withContract } from '../contract-caller';
 
 /**
- * Runs `task` on the sessions of $VIGIL_HOME as their logs say (read only: nothing is appended).
- * Problems found while loading (a torn last line) are shown as warnings on standard error.
+ * Runs `task` on the sessions of $VIGIL_HOME: the resident core's live list when one runs, else
+ * as their logs say (read only: nothing is appended; problems found while loading, such as a torn
+ * last line, are shown as warnings on standard error).
  */
-export async function withSessionLogs<T>(io: CliIo, task: (sessions: SessionRegistry) => Promise<T> | T): Promise<T> {
-  const home = cliHome(io);
-  const logger = cliLogger(home, io);
-  const sessions = new SessionRegistry({ directory: vigilPaths(home).sessions, logger, events: { emit: () => undefined } });
-  try {
-    await sessions.load();
-    return await task(sessions);
-  } finally {
-    await sessions.dispose();
-    await logger.flush();
-  }
+export async function withSessionLogs<T>(io: CliIo, task: (sessions: ReturnType<typeof sessionsOf>) => Promise<T> | T): Promise<T> {
+  return withContract(io, async (caller) => task(sessionsOf(caller)));
 }
 
 /** A duration for people: `4 s`, `3 min`, `2 h`. */

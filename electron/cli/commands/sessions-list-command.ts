@@ -18,10 +18,7 @@ export const sessionsListCommand: CliCommand = {
   options: { json: { type: 'boolean' } },
   positionals: { min: 0, max: 0, names: '' },
   async run(args, io) {
-    const sessions = await withSessionLogs(io, async (registry) => {
-      await registry.loadOlder();
-      return registry.list();
-    });
+    const sessions = await withSessionLogs(io, (registry) => registry.list());
     if (flagOption(args, 'json')) {
       writeLine(io.stdout, JSON.stringify({ sessions }));
       return exitCodes.ok;

@@ -1,32 +1,38 @@
 import os from 'node:os';
 import path from 'node:path';
+import type { EventPayload } from '../../../shared/contract';
 import { AppError, isAppError } from '../../../shared/errors';
 import type { WorkspaceContext } from '../../workspace/workspace-context';
 import { exitCodes, stringListOption, stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
-import { cliHome, cliLogger } from '../cli-context';
+import { cliHome } from '../cli-context';
+import { withContract } from '../contract-caller';
+
+/** The agent name `vigil tool` calls are recorded under. */
+const toolAgent = 'vigil tool';
 
 /**
  * How `vigil tool` runs one call: through the tool executor, like every agent's call (validation,
- * policy, the checkpoint of its directory, the tool, the session log). Resolves to the tool's
- * output; throws the AppError of a refused or failed call.
+ * policy, the checkpoint of its directory, the tool, the session log) — the resident core's when
+ * one runs (the session shows live in its UI, where a human can approve), else a one-shot core's.
+ * Resolves to the tool's output; throws the AppError of a refused or failed call.
  */
 export async function runToolCall(name: string, raw: unknown, context: WorkspaceContext, io: CliIo): Promise<unknown> {
-  const vigilHome = cliHome(io);
-  const logger = cliLogger(vigilHome, io);
-  try {
-    const { runOneToolCall } = await import('../../executor/run-one-tool-call');
-    const outcome = await runOneToolCall({ name, arguments: raw, vigilHome, homeDir: context.homeDir, cwd: context.cwd, roots: context.roots, logger, env: io.env });
-    for (const checkpoint of outcome.checkpoints) {
-      if (checkpoint.kind === 'created') writeLine(io.stderr, `vigil tool ${name}: checkpoint ${checkpoint.checkpointId?.slice(0, 8) ?? ''} of ${checkpoint.directory} taken before the call.`);
-      for (const gap of checkpoint.notCovered ?? []) writeLine(io.stderr, `vigil tool ${name}: not covered by the checkpoint, so it cannot be undone: ${gap}`);
-    }
-    for (const problem of outcome.checkpointProblems) writeLine(io.stderr, `vigil tool ${name}: ${problem}`);
-    if (outcome.result.ok) return outcome.result.value;
-    const { code, message, details } = outcome.result.error;
-    throw new AppError(code, message, details);
-  } finally {
-    await logger.flush();
+  const waiting = (_event: string, payload: unknown): void => {
+    const { approval } = payload as EventPayload<'approvals:requested'>;
+    if (approval.agent !== toolAgent || approval.tool !== name) return;
+    writeLine(io.stderr, `vigil tool ${name}: waiting for a decision in Vigil's UI (${approval.summary}: ${approval.reason}); denied at ${approval.expiresAt} if nobody decides.`);
+  };
+  const outcome = await withContract(io, (caller) =>
+    caller.call('tools:run', { name, arguments: raw, cwd: context.cwd, roots: [...context.roots], agent: toolAgent }, { events: ['approvals:requested'], onEvent: waiting }),
+  );
+  for (const checkpoint of outcome.checkpoints) {
+    if (checkpoint.kind === 'created') writeLine(io.stderr, `vigil tool ${name}: checkpoint ${checkpoint.checkpointId?.slice(0, 8) ?? ''} of ${checkpoint.directory} taken before the call.`);
+    for (const gap of checkpoint.notCovered ?? []) writeLine(io.stderr, `vigil tool ${name}: not covered by the checkpoint, so it cannot be undone: ${gap}`);
   }
+  for (const problem of outcome.checkpointProblems) writeLine(io.stderr, `vigil tool ${name}: ${problem}`);
+  if (outcome.result.ok) return outcome.result.value;
+  const { code, message, details } = outcome.result.error;
+  throw new AppError(code, message, details);
 }
 
 /** Reads a stream to its end as UTF-8 text. */
@@ -55,7 +61,8 @@ export const toolCommand: CliCommand = {
   help: [
     'Runs the call through the tool executor, like an agent\'s call: validates JSON with the tool\'s own',
     'schema (a missing field is refused, never defaulted), confines every path to the workspace roots,',
-    'applies the policy of config.json (a call that needs a human is denied: nobody can approve here),',
+    'applies the policy of config.json (a call that needs a human waits for one in the UI when the app or',
+    '"vigil serve" runs, and is denied at once otherwise: nobody can approve here),',
     'checkpoints the directory before a change, runs the tool and prints its result as JSON on standard',
     'output. The call is logged as a session of its own ("vigil sessions list").',
     'A tool error is printed as {"error": {code, message, details}} on standard output and its message',

@@ -34,6 +34,8 @@ export function CheckpointDetail({ entry, newer, older }: { readonly entry: Time
   const planUndoRestore = useAppStore((state) => state.planUndoRestore);
   const planUndoOfRestorePoint = useAppStore((state) => state.planUndoOfRestorePoint);
   const dismissLastRestore = useAppStore((state) => state.dismissLastRestore);
+  const pinCheckpoint = useAppStore((state) => state.pinCheckpoint);
+  const stale = useAppStore((state) => state.staleComparison);
   if (detail?.checkpointId !== entry.id) return <div className="checkpoint-detail" data-testid="checkpoint-detail" data-state="loading" />;
 
   const files = detail.files;
@@ -42,6 +44,8 @@ export function CheckpointDetail({ entry, newer, older }: { readonly entry: Time
   const labels = sideLabels(entry, detail.compare);
   const selectedCount = selection.selected.size;
   const isEmptyLive = isLive && detail.load.kind === 'ready' && files.length === 0;
+  const staleness = isLive && stale?.dir === detail.dir && stale.checkpointId === detail.checkpointId ? stale.reason : undefined;
+  const isPinned = entry.isPinned === true;
 
   function onKeyDown(event: KeyboardEvent<HTMLElement>): void {
     const target = event.target;
@@ -60,7 +64,7 @@ export function CheckpointDetail({ entry, newer, older }: { readonly entry: Time
   const currentChoice = detail.compare.kind === 'live' ? 'live' : detail.compare.id === newer ? 'newer' : detail.compare.id === older ? 'older' : 'other';
 
   return (
-    <section className="checkpoint-detail" data-testid="checkpoint-detail" data-state={detail.load.kind} onKeyDown={onKeyDown} aria-label="Checkpoint">
+    <section className="checkpoint-detail" data-testid="checkpoint-detail" data-state={detail.load.kind} data-stale={staleness !== undefined} onKeyDown={onKeyDown} aria-label="Checkpoint">
       <CheckpointHeader
         entry={entry}
         laneClass={sessionColourClass(entry.attribution.sessionId)}
@@ -100,6 +104,18 @@ export function CheckpointDetail({ entry, newer, older }: { readonly entry: Time
         <button type="button" className="button button-quiet button-small" onClick={() => void refreshDetail()} title="Compare again with the directory as it is now">
           Refresh
         </button>
+        <span className="spacer" />
+        <button
+          type="button"
+          className="button button-small"
+          data-testid="pin-toggle"
+          aria-pressed={isPinned}
+          disabled={entry.source === 'hermes'}
+          onClick={() => void pinCheckpoint(entry.dir, entry.id, !isPinned)}
+          title={entry.source === 'hermes' ? "Hermes Agent's checkpoints are read only" : isPinned ? 'Unpin: retention and the size cap may drop it again' : 'Pin: retention and the size cap never drop it'}
+        >
+          {isPinned ? 'Pinned' : 'Pin'}
+        </button>
       </div>
       <div className="detail-files-head">
         <span data-testid="diff-summary">
@@ -109,6 +125,11 @@ export function CheckpointDetail({ entry, newer, older }: { readonly entry: Time
               ? 'No difference: the live directory matches this checkpoint.'
               : `${detail.totalFiles.toLocaleString('en-US')} ${detail.totalFiles === 1 ? 'file differs' : 'files differ'} (${labels.from} → ${labels.to})`}
         </span>
+        {staleness !== undefined && (
+          <span className="badge" data-kind="stale" data-testid="diff-stale" title="The live directory changed since this comparison, or the core cannot be asked now">
+            {staleness === 'changed' ? 'out of date: comparing again…' : 'out of date: cannot compare now'}
+          </span>
+        )}
         <span className="subtle detail-hint">Drag, Shift- or Ctrl-click to select · Space toggles · Ctrl+A all</span>
         <span className="spacer" />
         <button

@@ -31,6 +31,7 @@ export function TimelineScreen() {
   const closeCheckpoint = useAppStore((state) => state.closeCheckpoint);
   const loadCheckpointDirectories = useAppStore((state) => state.loadCheckpointDirectories);
   const checkpointNow = useAppStore((state) => state.checkpointNow);
+  const retention = useAppStore((state) => state.config?.checkpoints);
   const routeDir = route.screen === 'timeline' ? route.dir : undefined;
   const checkpointId = route.screen === 'timeline' ? route.checkpointId : undefined;
   const fallbackDir = directories[0]?.dir;
@@ -92,6 +93,15 @@ export function TimelineScreen() {
           {isFiltered ? `${visible.length.toLocaleString('en-US')} of ` : ''}
           {plural(timeline?.total ?? 0, 'checkpoint')}
         </span>
+        {retention !== undefined && (
+          <span
+            className="subtle"
+            data-testid="timeline-retention"
+            title={`The newest ${retention.maxSnapshots} checkpoints of each folder are kept (checkpoints.maxSnapshots), ${retention.maxStoreMiB} MiB in all (checkpoints.maxStoreMiB); pinned ones always. Every drop is reported.`}
+          >
+            keeps {retention.maxSnapshots.toLocaleString('en-US')} per folder
+          </span>
+        )}
         {routeDir !== undefined && (
           <button type="button" className="button button-small" data-testid="checkpoint-now" onClick={() => void checkpointNow(routeDir)} title="Take a checkpoint of this directory now">
             Checkpoint now

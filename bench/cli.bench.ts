@@ -1,0 +1,196 @@
+import { execFileSync, spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
+
+/**
+ * Whole `vigil` processes (the built CLI, as a user runs it) side by side with git's CLI on the same
+ * generated tree, in the same run: a one-change checkpoint with and without a resident core
+ * (`vigil serve`) against `git add -A && git commit`, a 100-file restore by name against
+ * `git checkout -- FILES`, and a relayed `vigil checkpoints list` against `node -e 0`.
+ */
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const cli = path.join(root, 'out/main/cli.js');
+
+const gitEnv = {
+  ...process.env,
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 'bench',
+  GIT_AUTHOR_EMAIL: 'bench@example.invalid',
+  GIT_COMMITTER_NAME: 'bench',
+  GIT_COMMITTER_EMAIL: 'bench@example.invalid',
+};
+
+/** Wall time of one whole process, in milliseconds. */
+function timed(command: string, args: readonly string[], env: NodeJS.ProcessEnv): number {
+  const start = performance.now();
+  execFileSync(command, args, { env, stdio: 'ignore', maxBuffer: 64 * 1024 * 1024 });
+  return performance.now() - start;
+}
+
+function gitArgs(store: string, dir: string, args: readonly string[]): string[] {
+  return ['-c', 'gc.auto=0', '--git-dir', store, '--work-tree', dir, ...args];
+}
+
+/** git's one-change checkpoint: `add -A` then `commit`, two processes, timed together. */
+function gitCheckpoint(store: string, dir: string): number {
+  return timed('git', gitArgs(store, dir, ['add', '-A']), gitEnv) + timed('git', gitArgs(store, dir, ['commit', '-q', '--allow-empty', '-m', 'checkpoint']), gitEnv);
+}
+
+/** A generated project: 50 files per leaf folder, 10 leaf folders per top folder, 30–550 bytes each. */
+function generate(dir: string, count: number): string[] {
+  const files: string[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const file = `t${Math.floor(index / 500)}/l${Math.floor(index / 50) % 10}/f${index}.txt`;
+    if (index % 50 === 0) mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), content(index, 0));
+    files.push(file);
+  }
+  return files;
+}
+
+function content(index: number, version: number): string {
+  const line = `file ${index} version ${version} `;
+  return `${line.repeat(Math.ceil((30 + ((index * 7919) % 520)) / line.length))}\n`;
+}
+
+/** Starts `vigil serve` on the data folder and resolves once it serves (its core watching the tree is warmed up by the caller). */
+async function startServe(env: NodeJS.ProcessEnv): Promise<ChildProcessByStdio<null, Readable, null>> {
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      if (/^url: /m.test(output)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`vigil serve exited (${String(code)})`)));
+  });
+  return child;
+}
+
+/** What the relayed path loads: the files a relayed `vigil checkpoints list` imports, and whether any heavy library is among them. */
+function relayImports(dir: string, env: NodeJS.ProcessEnv): { readonly files: number; readonly kib: number; readonly heavy: readonly string[] } {
+  const hook = `data:text/javascript,${encodeURIComponent("export async function resolve(s, c, n) { const r = await n(s, c); if (!r.url.startsWith('node:')) process.stderr.write('IMPORT ' + r.url + '\\n'); return r; }")}`;
+  const register = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(hook)});`)}`;
+  const { stderr } = spawnSync(process.execPath, ['--import', register, cli, 'checkpoints', 'list', dir], { env, encoding: 'utf8' });
+  const urls = stderr.split('\n').flatMap((line) => (line.startsWith('IMPORT file:') ? [line.slice('IMPORT '.length)] : []));
+  const files = [...new Set(urls)].map((url) => fileURLToPath(url));
+  const kib = files.reduce((sum, file) => sum + statSync(file).size, 0) / 1024;
+  const heavy = files.filter((file) => /node_modules\/(zod|ws|isomorphic-git|@modelcontextprotocol|chokidar|diff)\//.test(file)).map((file) => path.relative(root, file));
+  return { files: files.length, kib, heavy };
+}
+
+/** Runs each pair alternately, run by run, so the shared machine's noise hits both alike; medians. */
+function alternate(runs: number, prepare: (run: number) => void, first: () => number, second: () => number): { readonly first: number; readonly second: number } {
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    prepare(run * 2);
+    a.push(first());
+    prepare(run * 2 + 1);
+    b.push(second());
+  }
+  return { first: summarize(a).median, second: summarize(b).median };
+}
+
+async function measure(count: number, runs: number, context: BenchContext): Promise<{ readonly table: BenchTable; readonly verdicts: string[]; readonly imports: ReturnType<typeof relayImports> }> {
+  const base = mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-cli-'));
+  const dir = path.join(base, 'project');
+  const home = path.join(base, 'home');
+  const env = { ...process.env, VIGIL_HOME: home, HOME: path.join(base, 'user'), HERMES_HOME: path.join(base, 'no-hermes') };
+  mkdirSync(home, { recursive: true });
+  // Retention out of the way: this measures checkpoints and restores, not cuts.
+  writeFileSync(path.join(home, 'config.json'), JSON.stringify({ checkpoints: { maxSnapshots: 10_000 } }));
+  let serve: ChildProcessByStdio<null, Readable, null> | undefined;
+  try {
+    context.log(`generating ${count} files`);
+    const files = generate(dir, count);
+    const store = path.join(base, 'git-shadow');
+    execFileSync('git', ['init', '--bare', '--quiet', store], { env: gitEnv });
+    gitCheckpoint(store, dir);
+    timed(process.execPath, [cli, 'checkpoint', dir], env);
+    const edit = (run: number): void => writeFileSync(path.join(dir, files[run % files.length] ?? ''), content(run, run + 1));
+
+    context.log('one-change checkpoint, no core');
+    const noCore = alternate(runs, edit, () => gitCheckpoint(store, dir), () => timed(process.execPath, [cli, 'checkpoint', dir], env));
+
+    serve = await startServe(env);
+    // The core's first checkpoint of the tree walks it and starts its watcher; after that it follows changes.
+    edit(9_999);
+    timed(process.execPath, [cli, 'checkpoint', dir], env);
+    gitCheckpoint(store, dir);
+    context.log('one-change checkpoint, resident core');
+    const withCore = alternate(runs, edit, () => gitCheckpoint(store, dir), () => timed(process.execPath, [cli, 'checkpoint', dir], env));
+
+    context.log('100-file restore by name, resident core');
+    const hundred = files.filter((_file, index) => index % Math.floor(files.length / 100) === 0).slice(0, 100);
+    const damage = (run: number): void => {
+      for (const file of hundred) writeFileSync(path.join(dir, file), `damaged ${run}\n`);
+    };
+    edit(19_999);
+    timed(process.execPath, [cli, 'checkpoint', dir], env);
+    gitCheckpoint(store, dir);
+    const restore = alternate(runs, damage, () => timed('git', gitArgs(store, dir, ['checkout', '--', ...hundred]), gitEnv), () => timed(process.execPath, [cli, 'checkpoints', 'restore', dir, '1', ...hundred], env));
+
+    context.log('relayed list, node start');
+    const listRuns = runs * 2;
+    const list: number[] = [];
+    const node: number[] = [];
+    const version: number[] = [];
+    for (let run = 0; run < listRuns; run += 1) {
+      node.push(timed(process.execPath, ['-e', '0'], env));
+      version.push(timed(process.execPath, [cli, '--version'], env));
+      list.push(timed(process.execPath, [cli, 'checkpoints', 'list', dir], env));
+    }
+    const listMedian = summarize(list).median;
+    const imports = relayImports(dir, env);
+    const label = `${count / 1000}k files`;
+    const rows = [
+      [`One-change \`vigil checkpoint\`, resident core (${label})`, formatMs(withCore.second), `git add -A && git commit: ${formatMs(withCore.first)}`, formatRatio(withCore.second, withCore.first), '≤ 0.5×'],
+      [`One-change \`vigil checkpoint\`, no core (${label})`, formatMs(noCore.second), `git add -A && git commit: ${formatMs(noCore.first)}`, formatRatio(noCore.second, noCore.first), '≤ 2×'],
+      [`100-file \`vigil checkpoints restore DIR 1 FILE…\`, resident core (${label})`, formatMs(restore.second), `git checkout -- FILE…: ${formatMs(restore.first)}`, formatRatio(restore.second, restore.first), '≤ 1.5×'],
+      [`Relayed \`vigil checkpoints list DIR\` (${label})`, formatMs(listMedian), `node -e 0: ${formatMs(summarize(node).median)}`, formatRatio(listMedian, summarize(node).median), '≤ 150 ms'],
+      ['`vigil --version`', formatMs(summarize(version).median), `node -e 0: ${formatMs(summarize(node).median)}`, formatRatio(summarize(version).median, summarize(node).median), ''],
+    ];
+    const verdicts = [
+      `${label}: resident-core checkpoint ${formatRatio(withCore.second, withCore.first)} of git (target ≤ 0.5×): ${withCore.second <= withCore.first * 0.5 ? 'met' : 'NOT met'}.`,
+      `${label}: no-core checkpoint ${formatRatio(noCore.second, noCore.first)} of git (target ≤ 2×): ${noCore.second <= noCore.first * 2 ? 'met' : 'NOT met'}.`,
+      `${label}: 100-file restore ${formatRatio(restore.second, restore.first)} of git checkout (target ≤ 1.5×): ${restore.second <= restore.first * 1.5 ? 'met' : 'NOT met'}.`,
+      `Relayed list median ${formatMs(listMedian)} (target ≤ 150 ms): ${listMedian <= 150 ? 'met' : 'NOT met'}.`,
+    ];
+    return { table: { caption: `Whole processes on ${label}, medians of ${runs} alternating runs (the list: ${listRuns})`, columns: ['Case', 'Vigil', 'Baseline (same run)', 'Ratio', 'Target'], rows }, verdicts, imports };
+  } finally {
+    serve?.kill('SIGTERM');
+    if (serve !== undefined && serve.exitCode === null) await new Promise((resolve) => serve?.once('exit', resolve));
+    rmSync(base, { recursive: true, force: true });
+  }
+}
+
+/** The CLI area of `npm run bench`. */
+export const run: BenchArea = async (context) => {
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" first (this bench times the built CLI, as users run it).`);
+  const count = context.isQuick ? 5_000 : 50_000;
+  const loadBefore = os.loadavg()[0] ?? 0;
+  const { table, verdicts, imports } = await measure(count, context.isQuick ? 3 : 7, context);
+  const load = `${loadBefore.toFixed(1)} at the start, ${(os.loadavg()[0] ?? 0).toFixed(1)} at the end, on ${os.cpus().length} cores`;
+  return {
+    title: 'The CLI, whole processes (checkpoint, restore, relay)',
+    method: [
+      'Each Vigil row is one whole `node out/main/cli.js …` process, as a user runs it, timed from spawn to exit; the baseline row of the',
+      'same line ran in the same run, alternating run by run (git: `--git-dir` shadow store with `gc.auto=0`; `add -A` and `commit` are two',
+      'processes, timed together). "Resident core" means `vigil serve` runs on the same VIGIL_HOME: the CLI relays the call over loopback',
+      '(one HTTP request, serve.json\'s token) and the core, which watches the tree, does the work. "No core": the CLI builds a one-shot',
+      `core and walks the tree. The relayed path loads ${imports.files} files (${imports.kib.toFixed(0)} KiB of JavaScript)${imports.heavy.length === 0 ? ', none of zod, ws, isomorphic-git, chokidar, diff or the MCP SDK.' : `, including ${imports.heavy.join(', ')}.`}`,
+      `The machine is shared with other engineers' builds and tests (load average ${load}): node's own start-up, which git's`,
+      'processes do not pay, grows with the load, so on a busy machine the ratios are worse than on an idle one; `node -e 0` is the yardstick.',
+    ].join('\n'),
+    tables: [table],
+    verdicts,
+  };
+};

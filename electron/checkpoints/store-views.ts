@@ -1,0 +1,69 @@
+import { AppError } from '../../shared/errors';
+import { resolveTimelineDirectory } from './checkpoint-directory';
+import { listDirectories, resolveCheckpoint, skippedPaths, type QueryContext } from './checkpoint-queries';
+import type { CheckpointEntry, RetentionPolicy, StoreStatus } from './checkpoint-types';
+import type { CutLog } from './cut-log';
+import type { Cut } from './cut-reporter';
+import type { ObjectStore } from './object-store';
+import type { PinStore } from './pin-store';
+import { cutTimeline, type CutOptions } from './retention';
+import { dirHash } from './store-layout';
+import { measureStore } from './store-usage';
+
+/** The settings config.json gives the engine; a running engine takes new ones at once. */
+export interface CheckpointSettings {
+  readonly retention: RetentionPolicy;
+  readonly maxFileBytes: number;
+}
+
+/** A pin or unpin, as it was applied. */
+export interface PinOutcome {
+  readonly dir: string;
+  readonly id: string;
+  readonly isPinned: boolean;
+  /** False when the checkpoint already was (or was not) pinned. */
+  readonly changed: boolean;
+}
+
+/** What the store's views (status, pins, cuts) read besides the timelines. */
+export interface StoreViewContext extends QueryContext {
+  readonly gitdir: string;
+  readonly store: ObjectStore;
+  readonly pins: PinStore;
+  readonly cutLog: CutLog;
+  readonly settings: CheckpointSettings;
+}
+
+/** Entries with their pins marked. */
+export function markPinned(entries: readonly CheckpointEntry[], pins: ReadonlySet<string>): readonly CheckpointEntry[] {
+  return pins.size === 0 ? entries : entries.map((entry) => (pins.has(entry.id) ? { ...entry, isPinned: true } : entry));
+}
+
+/** Sizes, retention, pins, what each directory's last checkpoint skipped, and the latest cuts (of `dir` only, when given). */
+export async function readStoreStatus(context: StoreViewContext, dir?: string): Promise<StoreStatus> {
+  const only = dir === undefined ? undefined : dirHash(await resolveTimelineDirectory(dir));
+  const all = await listDirectories(context);
+  const chosen = all.filter((item) => only === undefined || item.dirhash === only);
+  if (dir !== undefined && chosen.length === 0) throw new AppError('not_found', `${dir} has no checkpoints: it was never checkpointed.`, { dir });
+  const pins = await context.pins.all();
+  const directories = await Promise.all(chosen.map(async (item) => ({ ...item, skipped: await skippedPaths(context, item), pinned: pins.get(item.dirhash)?.size ?? 0 })));
+  const [usage, cuts] = await Promise.all([measureStore(context.store.objectsDir), context.cutLog.recent(20, only)]);
+  return { gitdir: context.gitdir, ...usage, retention: context.settings.retention, maxFileBytes: context.settings.maxFileBytes, directories, cuts };
+}
+
+/** Applies retention to a timeline right after a checkpoint (the store lock is held) and records the cut; how many were dropped. */
+export async function cutAfterCheckpoint(context: StoreViewContext, cut: { readonly dirhash: string; readonly head: string; readonly options: CutOptions; readonly report: (cut: Cut) => Promise<void> }): Promise<number> {
+  const dropped = await cutTimeline(context.refs, context.timeline, cut.head, context.settings.retention.maxSnapshots, cut.options);
+  if (dropped > 0) {
+    const kept = await context.timeline.count(cut.head, await context.refs.readShallow());
+    await cut.report({ dirhash: cut.dirhash, dropped, kept, reason: 'retention' });
+  }
+  return dropped;
+}
+
+/** Pins or unpins checkpoint `ref` of `dir` (the store lock is held). */
+export async function setPin(context: StoreViewContext, dir: string, ref: string, isPinned: boolean): Promise<PinOutcome> {
+  const entry = await resolveCheckpoint(context, await resolveTimelineDirectory(dir), ref);
+  const changed = await context.pins.set(dirHash(entry.dir), entry.id, isPinned);
+  return { dir: entry.dir, id: entry.id, isPinned, changed };
+}

@@ -1,0 +1,105 @@
+import type { CallResponse, EventPayload } from '../../shared/contract';
+import type { CutRecord } from '../../shared/contract/checkpoints-live-contract';
+import type { MemoryMutation, MemoryTarget } from '../../shared/contract/memory-contract';
+import type { CheckpointEntry } from '../checkpoints/checkpoint-types';
+import { writeLine, type CliIo } from './cli-command';
+import type { CallOptions, ContractCaller } from './contract-caller';
+
+/**
+ * The services as CLI commands use them, each method one contract call (or a few, paged): the same
+ * calls whether they are relayed to the resident core or answered by a one-shot core in-process,
+ * so a command prints the same either way.
+ */
+
+/** A checkpoint as commands print it (the contract's entry; its source is always set). */
+export type CliCheckpoint = CheckpointEntry;
+/** The newer side of a diff, as the CLI names it (`ref`: a number from the list, or an id). */
+export type CliDiffAgainst = { readonly kind: 'live' } | { readonly kind: 'checkpoint'; readonly ref: string };
+/** A step of a running restore, as the contract's event carries it. */
+export type ProgressEvent = EventPayload<'checkpoints:restore-progressed'>;
+/** The largest page each paged call takes. */
+const listPage = 5_000;
+const diffPage = 2_000;
+
+/** Prints each cut a call made on stderr: nothing is dropped without the user being told. */
+function reportingCuts(io: CliIo): CallOptions {
+  return { events: ['checkpoints:cut'], onEvent: (_name, payload) => writeLine(io.stderr, `vigil: ${(payload as CutRecord).message}`) };
+}
+
+/** `vigil checkpoint` and `vigil checkpoints status|prune|pin|unpin`. */
+export function checkpointsOf(caller: ContractCaller, io: CliIo) {
+  return {
+    checkpoint: (dir: string, request: { readonly reason: string }) => caller.call('checkpoints:create', { dir, reason: request.reason }, reportingCuts(io)),
+    status: (dir?: string) => caller.call('checkpoints:status', dir === undefined ? {} : { dir }),
+    prune: () => caller.call('checkpoints:prune', {}, reportingCuts(io)),
+    pin: (dir: string, checkpoint: string, isPinned: boolean) => caller.call('checkpoints:pin', { dir, checkpoint, isPinned }),
+  };
+}
+
+/** The merged timeline (Vigil's checkpoints and Hermes Agent's), as `vigil checkpoints list|restore` read it. */
+export function timelinesOf(caller: ContractCaller) {
+  // The total each list answered with, so a count right after it is the count of the same moment (and costs no call).
+  const totals = new Map<string, number>();
+  const key = (dir: string, source: string | undefined): string => `${source ?? '*'}\0${dir}`;
+  return {
+    async list(dir: string, { limit = 100, offset = 0, source }: { readonly limit?: number; readonly offset?: number; readonly source?: 'vigil' | 'hermes' } = {}): Promise<CliCheckpoint[]> {
+      const entries: CliCheckpoint[] = [];
+      for (;;) {
+        const size = Math.min(listPage, limit - entries.length);
+        const page = await caller.call('checkpoints:list', { dir, limit: size, offset: offset + entries.length, ...(source === undefined ? {} : { source }) });
+        totals.set(key(dir, source), page.total);
+        entries.push(...page.entries);
+        if (page.entries.length < size || entries.length >= limit) return entries;
+      }
+    },
+    async count(dir: string, { source }: { readonly source?: 'vigil' | 'hermes' } = {}): Promise<number> {
+      return totals.get(key(dir, source)) ?? (await caller.call('checkpoints:list', { dir, limit: 1, ...(source === undefined ? {} : { source }) })).total;
+    },
+  };
+}
+
+/** Diff, plan and restore, as `vigil checkpoints diff|restore` use them. */
+export function restoreOf(caller: ContractCaller) {
+  const target = (against: CliDiffAgainst) => (against.kind === 'live' ? ({ kind: 'live' } as const) : ({ kind: 'checkpoint', id: against.ref } as const));
+  return {
+    /** The files that differ (all of them up to `limit`, fetched page by page). */
+    async diff(dir: string, ref: string, against: CliDiffAgainst, { paths = [], limit = 200 }: { readonly paths?: readonly string[]; readonly limit?: number } = {}): Promise<CallResponse<'checkpoints:diff'>> {
+      const first = await caller.call('checkpoints:diff', { dir, checkpoint: ref, against: target(against), paths: [...paths], offset: 0, limit: Math.min(diffPage, limit) });
+      const files = [...first.files];
+      let next = first.nextOffset;
+      while (next !== null && files.length < limit) {
+        const page = await caller.call('checkpoints:diff', { dir, checkpoint: ref, against: target(against), paths: [...paths], offset: next, limit: Math.min(diffPage, limit - files.length) });
+        files.push(...page.files);
+        next = page.nextOffset;
+      }
+      return { ...first, files, nextOffset: next };
+    },
+    // The contract caps one file's diff at 100,000 lines (`--lines` above that shows what fits, with the rest counted).
+    fileDiff: (dir: string, ref: string, against: CliDiffAgainst, path: string, maxLines: number) =>
+      caller.call('checkpoints:file-diff', { dir, checkpoint: ref, against: target(against), path, maxLines: Math.min(maxLines, 100_000) }),
+    plan: (dir: string, ref: string, paths: readonly string[] = []) => caller.call('checkpoints:plan-restore', { dir, checkpoint: ref, paths: [...paths] }),
+    restore: (dir: string, ref: string, paths: readonly string[] = [], { onProgress }: { readonly onProgress?: ((progress: ProgressEvent) => void) | undefined } = {}) =>
+      caller.call('checkpoints:restore', { dir, checkpoint: ref, paths: [...paths] }, onProgress === undefined ? {} : { events: ['checkpoints:restore-progressed'], onEvent: (_name, payload) => onProgress(payload as ProgressEvent) }),
+  };
+}
+
+/** The memory store, as `vigil memory list|add|replace|remove|adopt` use it. */
+export function memoryOf(caller: ContractCaller) {
+  return {
+    directories: async () => (await caller.call('memory:directories', {})).directories,
+    read: (dir: string, target: MemoryTarget) => caller.call('memory:read', { dir, target }),
+    mutate: (dir: string, target: MemoryTarget, operation: MemoryMutation, { fieldOf }: { readonly fieldOf?: (index: number, property: 'content' | 'oldText') => string } = {}) =>
+      caller.call('memory:mutate', { dir, target, operation, ...(fieldOf === undefined ? {} : { fieldNames: { content: fieldOf(0, 'content'), oldText: fieldOf(0, 'oldText') } }) }),
+    proposeAdoption: (dir: string, target: MemoryTarget) => caller.call('memory:propose-adoption', { dir, target }),
+    adopt: (dir: string, target: MemoryTarget, basis: string | null, entries: readonly string[]) => caller.call('memory:adopt', { dir, target, basis, entries: [...entries] }),
+  };
+}
+
+/** Sessions, as `vigil sessions list|show` read them. */
+export function sessionsOf(caller: ContractCaller) {
+  return {
+    /** Every session on disk, older ones included (the CLI lists them all). */
+    list: async () => (await caller.call('sessions:list', { includeOlder: true })).sessions,
+    history: (sessionId: string) => caller.call('sessions:history', { sessionId }),
+  };
+}

@@ -1,0 +1,29 @@
+import type { CallResponse } from '../../../shared/contract';
+import { writeLine, type CliIo } from '../cli-command';
+import { localTime } from './checkpoint-command';
+
+/** The store status as the contract carries it. */
+export type StatusView = CallResponse<'checkpoints:status'>;
+
+/** Cuts shown by `vigil checkpoints status` (`--json` has the 20 newest). */
+const shownCuts = 10;
+
+/** What the status says about config.json and the latest cuts: nothing is dropped, and no bad edit is ignored, without a word. */
+export function printConfigAndCuts(io: CliIo, status: StatusView): void {
+  const problem = status.configProblem;
+  if (problem !== null && problem !== undefined) {
+    writeLine(io.stdout, `! config.json is invalid at "${problem.field}" (since ${localTime(problem.at)}): ${problem.message}`);
+  }
+  const cuts = status.cuts ?? [];
+  if (cuts.length === 0) {
+    writeLine(io.stdout, 'Dropped checkpoints: none recorded.');
+    return;
+  }
+  writeLine(io.stdout, `Dropped checkpoints (newest first${cuts.length > shownCuts ? `, ${shownCuts} of ${cuts.length}` : ''}):`);
+  for (const cut of cuts.slice(0, shownCuts)) writeLine(io.stdout, `  ${localTime(cut.at)}  ${cut.reason.padEnd(9)} ${cut.message}`);
+}
+
+/** ", 2 pinned" after a directory's count, when it has pins. */
+export function pinnedText(directory: StatusView['directories'][number]): string {
+  return directory.pinned === undefined || directory.pinned === 0 ? '' : `, ${directory.pinned} pinned`;
+}

@@ -1,0 +1,101 @@
+import { callNames, type CallName } from '../../shared/contract';
+import type { ConfigState } from '../../shared/contract/config-contract';
+import { AppError } from '../../shared/errors';
+import { checkpointConfigSchema } from '../checkpoints/checkpoint-config';
+import { createCheckpointHandlers } from '../checkpoints/checkpoint-handlers';
+import { createRestoreHandlers } from '../checkpoints/restore-handlers';
+import type { LiveConfig } from '../config/live-config';
+import { runOneToolCall } from '../executor/run-one-tool-call';
+import { createMemoryHandlers } from '../memory/memory-handlers';
+import type { CallContext, CallHandlers, PartialCallHandlers } from '../transport/call-handlers';
+import { createAppHandlers } from './app-handlers';
+import type { CoreServices } from './core-services';
+
+/** What the handlers answer `app:info` with. */
+type AppInfo = Parameters<typeof createAppHandlers>[0];
+
+/** Sections whose edits take effect only when Vigil restarts. */
+export const sectionsAppliedAtRestart = ['memory', 'gateway'] as const;
+
+/** The configuration in force, as `config:read` and `config:changed` carry it. */
+export function configState(config: LiveConfig): ConfigState {
+  const checkpoints = config.section('checkpoints', checkpointConfigSchema);
+  return { file: config.file, checkpoints: { ...checkpoints }, appliedAtRestart: [...sectionsAppliedAtRestart], problem: config.problem() };
+}
+
+/** Handlers whose service is built on the first call of any of them (at once when it is built already). */
+function deferred<C extends CallName>(names: readonly C[], load: () => Promise<PartialCallHandlers<C>>): PartialCallHandlers<C> {
+  const handlers: Partial<Record<C, (request: unknown, context: CallContext) => Promise<unknown>>> = {};
+  for (const name of names) {
+    handlers[name] = async (request, context) => {
+      const loaded = (await load())[name] as (request: unknown, context: CallContext) => Promise<unknown>;
+      return loaded(request, context);
+    };
+  }
+  return handlers as PartialCallHandlers<C>;
+}
+
+/** Every call of one domain (`sessions:`, `approvals:`), so a call a domain adds is routed without a change here. */
+function callsOf<P extends string>(...prefixes: readonly P[]): readonly Extract<CallName, `${P}:${string}`>[] {
+  return callNames.filter((name) => prefixes.some((prefix) => name.startsWith(`${prefix}:`))) as Extract<CallName, `${P}:${string}`>[];
+}
+
+const timelineCalls = ['checkpoints:directories', 'checkpoints:list', 'checkpoints:create', 'checkpoints:status', 'checkpoints:prune'] as const;
+const restoreCalls = ['checkpoints:diff', 'checkpoints:file-diff', 'checkpoints:plan-restore', 'checkpoints:restore'] as const;
+
+/** What the core's handlers are built from. */
+export interface CoreHandlerOptions {
+  readonly services: CoreServices;
+  readonly config: () => Promise<LiveConfig>;
+  readonly info: AppInfo;
+  /** A resident core: the memory tool is always on, and a live comparison keeps its directory watched. */
+  readonly isResident: boolean;
+}
+
+/** Every handler of the contract, each service built on its first call. */
+export function createCoreHandlers(options: CoreHandlerOptions): CallHandlers {
+  const { services } = options;
+  const timeline = async (): Promise<PartialCallHandlers<(typeof timelineCalls)[number]>> => {
+    const handlers = createCheckpointHandlers(await services.timelines());
+    return {
+      ...handlers,
+      // The status says when config.json was edited into something invalid (the last valid settings stay in force).
+      'checkpoints:status': async (request, context) => ({ ...(await handlers['checkpoints:status'](request, context)), configProblem: (await options.config()).problem() }),
+    };
+  };
+  const restore = async (): Promise<PartialCallHandlers<(typeof restoreCalls)[number]>> => {
+    const [handlers, engine] = await Promise.all([services.restore().then(createRestoreHandlers), services.engine()]);
+    // A comparison with the live directory is kept current: the directory is watched from then on.
+    const watched = async (dir: string, against: { readonly kind: string }): Promise<void> => {
+      if (options.isResident && against.kind === 'live') await engine.watchLive(dir);
+    };
+    return {
+      ...handlers,
+      'checkpoints:diff': async (request, context) => {
+        await watched(request.dir, request.against);
+        return handlers['checkpoints:diff'](request, context);
+      },
+    };
+  };
+  return {
+    ...createAppHandlers(options.info),
+    ...deferred(timelineCalls, timeline),
+    ...deferred(restoreCalls, restore),
+    ...deferred(['checkpoints:pin'], async () => {
+      const engine = await services.engine();
+      return { 'checkpoints:pin': (request) => engine.pin(request.dir, request.checkpoint, request.isPinned) };
+    }),
+    ...deferred(callsOf('memory'), async () => createMemoryHandlers(await services.memory())),
+    ...deferred(callsOf('sessions', 'approvals'), async () => (await services.agents(options.isResident)).handlers),
+    'config:read': async () => configState(await options.config()),
+    'tools:run': async (request, context) => {
+      // Running any tool with any workspace root is the command line's (the user's own shell); the UI has no use for it.
+      if (context.transport !== 'http' && context.transport !== 'cli') {
+        throw new AppError('denied', 'tools:run is for the command line ("vigil tool"); agents call tools through /mcp or /agent.', { transport: context.transport });
+      }
+      const agents = await services.agents(options.isResident || request.name === 'memory');
+      const outcome = await runOneToolCall(agents, request);
+      return { ...outcome, checkpoints: outcome.checkpoints.map((checkpoint) => ({ ...checkpoint })), checkpointProblems: [...outcome.checkpointProblems] };
+    },
+  };
+}

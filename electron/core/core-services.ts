@@ -1,0 +1,136 @@
+import os from 'node:os';
+import { checkpointConfigSchema, toCheckpointSettings } from '../checkpoints/checkpoint-config';
+import type { CheckpointService } from '../checkpoints/checkpoint-service';
+import type { RestoreService } from '../checkpoints/restore-service';
+import type { LiveConfig } from '../config/live-config';
+import type { AgentServices } from '../executor/create-agent-services';
+import type { MergedCheckpointApi } from '../hermes/merged-checkpoints';
+import type { Logger } from '../logging/logger';
+import type { MemoryService } from '../memory/memory-service';
+import type { RestorePort } from '../sessions/session-rewinder';
+import { toContractEntry } from '../checkpoints/checkpoint-handlers';
+import type { DisposableStack } from './disposable';
+import type { EventHub } from './event-hub';
+import { once } from './once';
+import type { VigilPaths } from './vigil-home';
+
+/** What every service of one core is built from. */
+export interface ServiceContext {
+  readonly paths: VigilPaths;
+  readonly logger: Logger;
+  readonly events: EventHub;
+  readonly env: NodeJS.ProcessEnv;
+  /** The app or `vigil serve` (or `vigil mcp`'s embedded core): watchers and background work on. */
+  readonly isResident: boolean;
+  /** Whether a human can answer approvals in this process. */
+  readonly canAsk: boolean;
+  /** `vigil memory --dir D`: the memory directory this process works on (managed for it alone). */
+  readonly memoryDirectory: string | undefined;
+  /** `vigil memory watch`: watch the memory directories in a one-shot core. */
+  readonly watchMemory: boolean;
+  /** config.json as this process sees it (opened on first use in a one-shot core). */
+  readonly config: () => Promise<LiveConfig>;
+  /** Where every service registers its disposer (run in reverse order). */
+  readonly stack: DisposableStack;
+  /** Told when files change in a directory the engine watches (resident only). */
+  readonly onDirectoryChanged?: (dir: string) => void;
+}
+
+/** The core's services, each built on first use (a resident core builds them all at start). */
+export interface CoreServices {
+  /** The checkpoint engine itself. */
+  readonly engine: () => Promise<CheckpointService>;
+  /** The engine with Hermes Agent's checkpoints merged in: what timelines, diff and restore read. */
+  readonly timelines: () => Promise<MergedCheckpointApi>;
+  /** The memory store, its writes checkpointed and recorded in the write ledger. */
+  readonly memory: () => Promise<MemoryService>;
+  readonly restore: () => Promise<RestoreService>;
+  /** Sessions, policy, approvals and the executor; with the memory tool, or without it (a one-shot call of another tool). */
+  readonly agents: (withMemory: boolean) => Promise<AgentServices>;
+}
+
+/**
+ * The one place where Vigil's services are constructed and wired: the same ledger, guards and
+ * restore options in every process. Each service is built once, on first use, and registers its
+ * disposer; its modules are loaded then too, so a one-shot command loads only what it uses (a
+ * checkpoint never loads the memory watcher, the diff library or the policy engine).
+ */
+export function createCoreServices(context: ServiceContext): CoreServices {
+  const { paths, logger, events, env, stack, isResident } = context;
+
+  const engine = once(async () => {
+    const { CheckpointService } = await import('../checkpoints/checkpoint-service');
+    const settings = toCheckpointSettings((await context.config()).section('checkpoints', checkpointConfigSchema));
+    const changed = context.onDirectoryChanged === undefined ? {} : { onDirectoryChanged: context.onDirectoryChanged };
+    const service = new CheckpointService({ root: paths.checkpoints, logger, events, watch: isResident, ...settings, ...changed });
+    stack.add(() => service.dispose());
+    return service;
+  });
+
+  // Agents' and memory's writes go through this view of the engine, so the write ledger knows which versions Vigil made.
+  const recorded = once(async () => {
+    const [{ writeLedgerFile }, { createWriteLedger, recordingWrites }] = await Promise.all([import('../checkpoints/restore-service'), import('../checkpoints/restore-write-ledger')]);
+    return recordingWrites(await engine(), createWriteLedger(writeLedgerFile(paths.checkpoints), logger), logger);
+  });
+
+  const timelines = once(async () => {
+    const checkpoints = await engine();
+    const [{ HermesCheckpoints }, { watchHermesTimelines }, { mergeHermesCheckpoints }] = await Promise.all([
+      import('../hermes/hermes-checkpoints'),
+      import('../hermes/hermes-timeline-watcher'),
+      import('../hermes/merged-checkpoints'),
+    ]);
+    // Hermes Agent's checkpoints (read, never written) join every timeline, diff and restore.
+    const hermes = new HermesCheckpoints({ env, logger });
+    stack.add(() => hermes.dispose());
+    if (isResident) stack.add(watchHermesTimelines({ hermes, logger, onCreated: (entry) => events.emit('checkpoints:created', toContractEntry(entry)) }));
+    return mergeHermesCheckpoints(checkpoints, hermes, { env });
+  });
+
+  const memory = once(async () => {
+    const checkpoints = await recorded();
+    const { createConfiguredMemoryService } = await import('../memory/configured-memory-service');
+    const watch = isResident || context.watchMemory ? { watch: {} } : {};
+    const only = context.memoryDirectory === undefined ? {} : { onlyDirectory: context.memoryDirectory };
+    // Disposed before the engine (registered after it): its captures finish first.
+    const service = await createConfiguredMemoryService({ paths, env, logger, ...(isResident ? { events } : {}), checkpoints, ...watch, ...only });
+    stack.add(() => service.dispose());
+    return service;
+  });
+
+  const restore = once(async () => {
+    const merged = await timelines();
+    const [{ restoreServiceFor }, { createConfiguredRestoreGuard }] = await Promise.all([import('../checkpoints/restore-service'), import('../memory/configured-memory-service')]);
+    // A restore of a memory folder takes the memory locks (Vigil's and Hermes's) and is reported as Vigil's restore.
+    const guard = isResident ? (await memory()).guardRestore : await createConfiguredRestoreGuard({ paths, env, logger });
+    return restoreServiceFor(merged, paths.checkpoints, logger, events, { checkScopeAfterRestore: isResident, guard });
+  });
+
+  // Turn undo's port: the restore service is built when a rewind first needs it.
+  const restorePort: RestorePort = {
+    plan: async (dir, checkpointId, paths) => (await restore()).plan(dir, checkpointId, paths),
+    apply: async (plan) => (await restore()).restore(plan.dir, plan.checkpoint.id, plan.paths, { fingerprint: plan.fingerprint }),
+  };
+
+  const agentsWith = (withMemory: boolean): (() => Promise<AgentServices>) =>
+    once(async () => {
+      const checkpoints = await recorded();
+      const { createAgentServices } = await import('../executor/create-agent-services');
+      const services = await createAgentServices({
+        paths,
+        logger,
+        events,
+        home: os.homedir(),
+        checkpoints,
+        ...(withMemory ? { memory: await memory() } : {}),
+        restore: restorePort,
+        canAsk: context.canAsk,
+      });
+      stack.add(() => services.dispose());
+      return services;
+    });
+  const agentsWithMemory = agentsWith(true);
+  const agentsWithoutMemory = agentsWith(false);
+
+  return { engine, timelines, memory, restore, agents: (withMemory) => (withMemory ? agentsWithMemory() : agentsWithoutMemory()) };
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { checkpointIdSchema } from './checkpoints-diff-schemas';
+import { defineCalls, defineEvents } from './define';
+
+/** The retention policy in force. */
+export const retentionPolicySchema = z.object({
+  maxSnapshots: z.number().int().positive(),
+  maxTotalBytes: z.number().int().positive(),
+});
+
+/** Why checkpoints were dropped: a timeline over its count, the store over its size cap, or `vigil checkpoints prune`. */
+export const cutReasonSchema = z.enum(['retention', 'size-cap', 'prune']);
+
+/** One cut: how many checkpoints of which directory were dropped, when and why. Nothing is dropped without one. */
+export const cutRecordSchema = z.object({
+  at: z.string(),
+  dir: z.string(),
+  dirhash: z.string(),
+  dropped: z.number().int().positive(),
+  /** How many checkpoints the timeline kept. */
+  kept: z.number().int().nonnegative(),
+  reason: cutReasonSchema,
+  /** The retention in force when it happened. */
+  retention: retentionPolicySchema,
+  /** One sentence for people. */
+  message: z.string(),
+});
+
+/** Calls about what the store keeps: pins. */
+export const checkpointsLiveCalls = defineCalls({
+  'checkpoints:pin': {
+    summary: 'Pin a checkpoint (retention and the size cap never drop it) or unpin it.',
+    request: z.object({ dir: z.string().min(1).max(4096), checkpoint: checkpointIdSchema, isPinned: z.boolean() }).strict(),
+    response: z.object({ dir: z.string(), id: z.string(), isPinned: z.boolean(), changed: z.boolean() }),
+  },
+});
+
+/** Events that keep every view of the store live, whichever process changed it. */
+export const checkpointsLiveEvents = defineEvents({
+  'checkpoints:cut': {
+    summary: 'Checkpoints were dropped (retention, the size cap or a prune): how many, of which directory, when and why.',
+    payload: cutRecordSchema,
+  },
+  'checkpoints:timeline-changed': {
+    summary: "A directory's timeline changed (a checkpoint, a cut, a pin, by any process): its count now.",
+    payload: z.object({ dir: z.string(), total: z.number().int().nonnegative() }),
+  },
+  'checkpoints:pin-changed': {
+    summary: 'A checkpoint was pinned or unpinned.',
+    payload: z.object({ dir: z.string(), id: z.string(), isPinned: z.boolean() }),
+  },
+  'checkpoints:live-changed': {
+    summary: 'Files changed in a watched directory: a comparison with the live directory is out of date.',
+    payload: z.object({ dir: z.string(), at: z.string() }),
+  },
+});
+
+/** One cut record. */
+export type CutRecord = z.infer<typeof cutRecordSchema>;
+/** Why a cut happened. */
+export type CutReason = z.infer<typeof cutReasonSchema>;
