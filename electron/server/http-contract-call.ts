@@ -39,11 +39,16 @@ function parseCall(value: unknown): { readonly channel: string; readonly payload
  * answers with newline-delimited frames, the events asked for while the call runs, then its result
  * (the same frames as the WebSocket carries). Headers go out before the call is dispatched, so a
  * client that got none knows the call never ran. This is how the CLI relays to a resident core: one
- * request, no WebSocket handshake, no client library. It takes the token only as
- * `Authorization: Bearer` (never the page's cookie), so no web page can make one.
+ * request, no WebSocket handshake, no client library. It takes the UI credential only as
+ * `Authorization: Bearer`, which a web page cannot send to another origin without a CORS preflight Vigil never grants.
  */
 export function createHttpContractCall(options: HttpContractCallOptions): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
   return async (request, response) => {
+    if (request.method === 'GET' || request.method === 'HEAD') {
+      // A plain GET is a browser or a client that forgot to upgrade: the same answer as every WebSocket route.
+      refuse(response, 426, 'Upgrade required: /ws is a WebSocket endpoint (or POST one call as JSON { channel, payload }).');
+      return;
+    }
     if (request.method !== 'POST') {
       response.setHeader('Allow', 'POST');
       refuse(response, 405, 'Use POST with a JSON body { channel, payload } (or a WebSocket upgrade).');
