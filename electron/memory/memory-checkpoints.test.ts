@@ -7,6 +7,7 @@ import { dirHash } from '../checkpoints/store-layout';
 import { silentLogger } from '../logging/logger';
 import { makeTempDir } from '../test-support/temp-dir';
 import type { MemoryCheckpointer } from './memory-checkpointer';
+import { parseEntries } from './memory-format';
 import { ChangeRecorder } from './test-support/change-recorder';
 import { backupsIn, memoryServiceFor } from './test-support/memory-fixtures';
 
@@ -84,14 +85,15 @@ describe('memory directories are checkpointed directories', () => {
     try {
       await memory.mutate(memories, 'memory', { action: 'add', content: 'likes tea' });
       await memory.settled();
-      await appendFile(file, '\n§\nappended by hand');
+      await appendFile(file, '§\nappended by hand\n');
       await recorder.waitFor('the edit after that', (change) => change.current.entries.includes('the edit after that'));
       await memory.settled();
     } finally {
       recorder.dispose();
       await memory.dispose();
     }
-    const kept = new Set([...versionsOnTimeline(), ...(await Promise.all((await backupsIn(memories)).map((name) => readFile(path.join(memories, name), 'utf8'))))]);
+    const texts = [...versionsOnTimeline(), ...(await Promise.all((await backupsIn(memories)).map((name) => readFile(path.join(memories, name), 'utf8'))))];
+    const kept = new Set(texts.map((text) => (text === null ? null : parseEntries(text).join('\n§\n'))));
     const reported = recorder.changes.filter((change) => change.current.exists);
     expect(reported.map((change) => change.current.entries.join('|'))).toContain('likes tea|appended by hand');
     for (const change of reported) expect(kept, `version ${change.current.entries.join('|')}`).toContain(change.current.entries.join('\n§\n'));
@@ -125,7 +127,7 @@ describe('memory directories are checkpointed directories', () => {
       expect(first.checkpoint.status).toBe('created');
       await memory.mutate(memories, 'memory', { action: 'add', content: 'uses vim' });
       await memory.settled();
-      await appendFile(path.join(memories, 'MEMORY.md'), '\n§\nappended by hand');
+      await appendFile(path.join(memories, 'MEMORY.md'), '§\nappended by hand\n');
       await recorder.waitFor('the external edit', (change) => change.source === 'external');
       await memory.settled();
       const replaced = await memory.mutate(memories, 'memory', { action: 'replace', oldText: 'vim', content: 'uses helix' });

@@ -1,8 +1,8 @@
 import type { AppliedOperation, MemoryOperation } from '../../shared/contract/memory-contract';
 import { AppError } from '../../shared/errors';
 import { findLoneSurrogate } from '../../shared/tools/lone-surrogate';
-import { delimiterLikeLine, entriesChars, entryDelimiter, usageOf } from './memory-format';
-import { countChars, formatCount, previewText, pythonStrip } from './memory-text';
+import { entriesChars, entryDelimiter, usageOf } from './memory-format';
+import { countChars, formatCount, previewText, pythonStrip, universalNewlines } from './memory-text';
 
 /** What the operations are applied to and how failures name things. */
 export interface OperationContext {
@@ -25,7 +25,8 @@ export interface OperationOutcome {
 
 /** Strips and checks the text of an operation; empty or delimiter-bearing text is refused, naming the field. */
 function cleanText(raw: string, field: string, what: string, fileName: string): string {
-  const text = pythonStrip(raw);
+  // Written as is, `\r\n` would read back as `\n` (Hermes reads with universal newlines): store what will be read.
+  const text = pythonStrip(universalNewlines(raw));
   if (text === '') {
     throw new AppError('invalid_request', `${what} is empty (field "${field}"). ${what === 'content' ? 'Use remove to delete an entry.' : 'Give a substring of the entry to change.'}`, { field });
   }
@@ -33,7 +34,7 @@ function cleanText(raw: string, field: string, what: string, fileName: string): 
   if (lone !== -1) {
     throw new AppError('invalid_request', `${what} holds a lone UTF-16 surrogate at index ${lone} (field "${field}"), which has no UTF-8 form. Send well-formed text.`, { field });
   }
-  if (what === 'content' && (text.includes(entryDelimiter) || delimiterLikeLine.test(text))) {
+  if (what === 'content' && text.includes(entryDelimiter)) {
     throw new AppError(
       'invalid_request',
       `content has a line holding only "§" (field "${field}"); that line separates entries in ${fileName}, so the entry would split in two. Add each part as its own entry.`,

@@ -211,7 +211,8 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
         {
           purpose: `memory: ${mutation.action}`,
           ...(mutateOptions.attribution === undefined ? {} : { attribution: mutateOptions.attribution }),
-          mayRewriteDrift: false,
+          // Hermes's add skips its drift rule (an append takes nothing out); every other change refuses drift.
+          driftPolicy: mutation.action === 'add' ? 'append' : 'refuse',
           backupWhole: false,
           decide,
         },
@@ -242,7 +243,7 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
         {
           purpose: 'memory: adopt',
           ...(attribution === undefined ? {} : { attribution }),
-          mayRewriteDrift: true,
+          driftPolicy: 'rewrite',
           backupWhole: true,
           decide: decideAdoption(basis, entries, memoryFileNames[target], state.limit),
         },

@@ -8,6 +8,7 @@ const strategyLabels: Readonly<Record<AdoptionStrategy, string>> = {
   delimiter: 'By § delimiter',
   'blank-lines': 'By blank lines',
   headings: 'By headings',
+  lines: 'One per line',
 };
 
 /**

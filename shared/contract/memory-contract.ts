@@ -21,8 +21,12 @@ export const memoryUsageSchema = z.object({
   percent: z.number().int().min(0).max(100),
 });
 
-/** Why a file is not in the shape the memory tool writes. */
-export const driftKindSchema = z.enum(['not-utf8', 'not-round-trip', 'entry-over-limit', 'stray-delimiter']);
+/**
+ * Why a file is not in the shape the memory tool writes. Hermes's rule: `not-round-trip` (its
+ * stripped text differs from its entries re-joined) and `entry-over-limit`. Bytes Vigil refuses to
+ * rewrite at all: `not-utf8`, `holds-nul`, `too-large` (over 1 MiB).
+ */
+export const driftKindSchema = z.enum(['not-utf8', 'holds-nul', 'too-large', 'not-round-trip', 'entry-over-limit']);
 
 /** The drift status of a file; `reasons` is empty when it is tool-shaped. */
 export const driftReportSchema = z.object({
@@ -170,7 +174,7 @@ export const memoryMutationResultSchema = z.object({
 });
 
 /** How an adoption proposal splits free-form text into entries. */
-export const adoptionStrategySchema = z.enum(['delimiter', 'blank-lines', 'headings']);
+export const adoptionStrategySchema = z.enum(['delimiter', 'blank-lines', 'headings', 'lines']);
 
 /** One way of splitting a drifted file into entries. */
 export const adoptionProposalSchema = z.object({
