@@ -78,6 +78,7 @@ describe('memory directories are checkpointed directories', () => {
       noteWritten: (paths) => checkpoints.noteWritten(paths),
       resolve: (dir, ref) => checkpoints.resolve(dir, ref),
       readTree: (tree) => checkpoints.readTree(tree),
+      readBlob: (oid) => checkpoints.readBlob(oid),
     };
     const problems: string[] = [];
     const memory = await memoryServiceFor(memories, { checkpoints: late, watch: {}, onProblem: (message) => problems.push(message) });
@@ -98,6 +99,38 @@ describe('memory directories are checkpointed directories', () => {
     expect(reported.map((change) => change.current.entries.join('|'))).toContain('likes tea|appended by hand');
     for (const change of reported) expect(kept, `version ${change.current.entries.join('|')}`).toContain(change.current.entries.join('\n§\n'));
     expect(problems.join('\n')).toContain('replaced before Vigil could checkpoint it');
+  });
+
+  it('keeps no .bak for a version replaced before its capture by one that holds all its entries (two writers adding at once)', async () => {
+    const file = path.join(memories, 'MEMORY.md');
+    let isOverwritten = false;
+    // Another writer adds an entry after Vigil's write and before its capture reads the disk.
+    const late: MemoryCheckpointer = {
+      checkpoint: async (dir, request) => {
+        if (!isOverwritten && request.reason.startsWith('after memory: add')) {
+          isOverwritten = true;
+          await saveAsEditor('likes tea\n§\nadded by Hermes at the same moment');
+        }
+        return checkpoints.checkpoint(dir, request);
+      },
+      noteWritten: (paths) => checkpoints.noteWritten(paths),
+      resolve: (dir, ref) => checkpoints.resolve(dir, ref),
+      readTree: (tree) => checkpoints.readTree(tree),
+      readBlob: (oid) => checkpoints.readBlob(oid),
+    };
+    const problems: string[] = [];
+    const memory = await memoryServiceFor(memories, { checkpoints: late, onProblem: (message) => problems.push(message) });
+    try {
+      await memory.mutate(memories, 'memory', { action: 'add', content: 'likes tea' });
+      await memory.settled();
+    } finally {
+      await memory.dispose();
+    }
+    expect(isOverwritten).toBe(true);
+    expect(await readFile(file, 'utf8')).toBe('likes tea\n§\nadded by Hermes at the same moment');
+    expect(versionsOnTimeline().at(-1)).toBe('likes tea\n§\nadded by Hermes at the same moment');
+    expect(await backupsIn(memories)).toEqual([]);
+    expect(problems).toEqual([]);
   });
 
   it('captures an external undo back to the version Vigil wrote last', async () => {
@@ -183,6 +216,7 @@ describe('memory directories are checkpointed directories', () => {
       noteWritten: () => undefined,
       resolve: (dir, ref) => checkpoints.resolve(dir, ref),
       readTree: (tree) => checkpoints.readTree(tree),
+      readBlob: (oid) => checkpoints.readBlob(oid),
     };
     const memory = await memoryServiceFor(memories, { checkpoints: failing, onProblem: (message) => problems.push(message) });
     try {
