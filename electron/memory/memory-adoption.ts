@@ -2,6 +2,7 @@ import type { AdoptionProposal, AdoptionStrategy } from '../../shared/contract/m
 import { AppError } from '../../shared/errors';
 import { collapseDuplicates, delimiterLikeLine, entriesChars, entryDelimiter, usageOf } from './memory-format';
 import { countChars, formatCount, pythonStrip, universalNewlines } from './memory-text';
+import { refuseThreat } from './memory-operations';
 
 /** The strategies in the order the recommendation prefers them when the text has no headings. */
 const strategies: readonly AdoptionStrategy[] = ['delimiter', 'headings', 'blank-lines', 'lines'];
@@ -77,6 +78,7 @@ export function checkAdoptedEntries(entries: readonly string[], limit: number, f
     if (text.includes(entryDelimiter)) {
       throw new AppError('invalid_request', `Entry ${index + 1} has a line holding only "§" (field "entries.${index}"), which would split it in two. Make it two entries.`, { field: `entries.${index}` });
     }
+    refuseThreat(text, `entries.${index}`);
     cleaned.push(text);
   });
   const unique = collapseDuplicates(cleaned);
