@@ -168,6 +168,8 @@ export const checkpointsRestoreCalls = defineCalls({
         paths: z.array(relativePathSchema).max(10_000).default([]),
         /** The plan's fingerprint, as `checkpoints:plan-restore` returned it. */
         fingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'the fingerprint of a plan from checkpoints:plan-restore'),
+        /** Write the secrets files (`.env*`) the plan marks `isSecret` (the user confirmed); otherwise they are skipped. */
+        allowSecrets: z.boolean().default(false),
       })
       .strict(),
     response: restoreResultSchema,
