@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { DriftReport, MemoryChange, MemoryTarget, MemoryUsage, MemoryVersion } from '../../shared/contract/memory-contract';
 import { diffEntries } from './entry-diff';
+import { findAppendedText } from './memory-appended';
 import type { ResolvedMemoryDirectory } from './memory-config';
 import { badInputDrift, detectDrift, noDrift } from './memory-drift';
 import { isSameIdentity, type FileIdentity } from '../files/file-identity';
@@ -122,7 +123,7 @@ export class MemoryFileState {
     const byOther = options.source === 'detect' ? writtenByOtherVigil(options.record, snapshot.sha256, this.writer) : undefined;
     const isVigil = options.source !== 'detect' || byOther !== undefined;
     const isRestore = options.source === 'restore' || byOther?.isRestore === true;
-    const change: MemoryChange = {
+    const change: { -readonly [Key in keyof MemoryChange]: MemoryChange[Key] } = {
       dir: this.directory.path,
       target: this.target,
       file: this.file,
@@ -136,6 +137,8 @@ export class MemoryFileState {
       notifications: options.notifications,
       ...(isRestore ? { isRestore: true } : {}),
     };
+    const appended = isVigil ? null : findAppendedText(parsed.version.entries, previous.entries, new Set(options.record?.entries ?? []));
+    if (appended !== null) change.appended = appended;
     if (!isVigil) this.#lastExternal = change;
     this.#outbox.push(change);
     return change;

@@ -4,12 +4,13 @@ import type { MemoryService } from './memory-service';
 /** The handlers of the `memory:` calls. */
 export function createMemoryHandlers(
   memory: MemoryService,
-): PartialCallHandlers<'memory:directories' | 'memory:read' | 'memory:mutate' | 'memory:propose-adoption' | 'memory:adopt'> {
+): PartialCallHandlers<'memory:directories' | 'memory:read' | 'memory:mutate' | 'memory:propose-adoption' | 'memory:adopt' | 'memory:keep-appended'> {
   return {
     'memory:directories': async () => ({ directories: await memory.directories() }),
     'memory:read': (request) => memory.read(request.dir, request.target),
     'memory:mutate': (request) => memory.mutate(request.dir, request.target, request.operation),
     'memory:propose-adoption': (request) => memory.proposeAdoption(request.dir, request.target),
     'memory:adopt': (request) => memory.adopt(request.dir, request.target, request.basis, request.entries),
+    'memory:keep-appended': (request) => memory.keepAppended(request.dir, request.target, request.basis, request.entry, request.original),
   };
 }

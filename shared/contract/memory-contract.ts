@@ -97,6 +97,16 @@ export const entryDiffSchema = z.object({
   isReordered: z.boolean(),
 });
 
+/**
+ * Text appended outside Vigil to the end of the file (an `echo … >> MEMORY.md`), which Hermes reads
+ * as part of the last entry: that entry as it reads now, the entry it was before, and what was added.
+ */
+export const appendedTextSchema = z.object({
+  entry: z.string(),
+  original: z.string(),
+  appended: z.string(),
+});
+
 /** One version of a file as a change reports it. */
 export const memoryVersionSchema = z.object({
   exists: z.boolean(),
@@ -126,6 +136,8 @@ export const memoryChangeSchema = z.object({
   notifications: z.number().int().nonnegative(),
   /** Vigil wrote this version by restoring a checkpoint (source `vigil`), not by a memory call. */
   isRestore: z.boolean().optional(),
+  /** An external change that appended text to the last entry: it can be kept as an entry of its own (`memory:keep-appended`). */
+  appended: appendedTextSchema.optional(),
 });
 
 /** A file as the UI shows it. */
@@ -143,6 +155,8 @@ export const memoryFileViewSchema = z.object({
   isTextTruncated: z.boolean(),
   /** The newest change not made by Vigil since this core started, if any. */
   lastExternalChange: memoryChangeSchema.nullable(),
+  /** Text appended outside Vigil to the last entry, which `memory:keep-appended` turns into an entry of its own; null when none is seen. */
+  appended: appendedTextSchema.nullable(),
 });
 
 /**
@@ -222,6 +236,18 @@ export const memoryCalls = defineCalls({
     request: fileRequest,
     response: adoptionPlanSchema,
   },
+  'memory:keep-appended': {
+    summary: 'Keep text appended outside Vigil to the last entry as an entry of its own (nothing is taken out of the file).',
+    request: fileRequest
+      .extend({
+        /** sha256 of the file the appended text was seen in; refused (`conflict`) if the file changed since. */
+        basis: z.string(),
+        entry: z.string().max(maxOperationText),
+        original: z.string().max(maxOperationText),
+      })
+      .strict(),
+    response: memoryMutationResultSchema,
+  },
   'memory:adopt': {
     summary: 'Rewrite a drifted file as the confirmed entries (a backup of it is kept).',
     request: fileRequest
@@ -259,6 +285,8 @@ export type MemoryDirectoryInfo = z.infer<typeof memoryDirectorySchema>;
 export type EntryDiff = z.infer<typeof entryDiffSchema>;
 /** One version of a file. */
 export type MemoryVersion = z.infer<typeof memoryVersionSchema>;
+/** Text appended to the last entry outside Vigil. */
+export type AppendedText = z.infer<typeof appendedTextSchema>;
 /** A change event's payload. */
 export type MemoryChange = z.infer<typeof memoryChangeSchema>;
 /** A file view. */
