@@ -38,9 +38,10 @@ const splitters: Readonly<Record<AdoptionStrategy, (text: string) => string[]>> 
   lines: byLines,
 };
 
-/** Entries with `§` lines removed from inside them (left over from a delimiter-less split). */
+/** Entries with `§` lines removed from inside them (left over from a delimiter-less split), and entries that are only a `§`. */
 function withoutDelimiterLines(entries: readonly string[]): string[] {
-  return clean(entries.flatMap((entry) => (delimiterLikeLine.test(entry) ? byDelimiter(entry) : [entry])));
+  const split = clean(entries.flatMap((entry) => (delimiterLikeLine.test(entry) ? byDelimiter(entry) : [entry])));
+  return split.filter((entry) => entry !== '§');
 }
 
 /** Every way of splitting free-form text into entries, with their usage against the limit. */
