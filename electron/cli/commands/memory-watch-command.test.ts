@@ -1,5 +1,5 @@
 import { execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { repoRoot, spawnVigil } from '../../test-support/run-vigil';
@@ -76,6 +76,8 @@ describe('vigil memory watch', () => {
     expect(out).not.toContain('(by Vigil)');
     hermesAdd(path.join(memories, 'MEMORY.md'), 'the project uses pnpm');
     await running.waitFor('stdout', /MEMORY\.md in .*: \+1 −0 entries/);
+    appendFileSync(path.join(memories, 'MEMORY.md'), '- deploys on Fridays\n');
+    await running.waitFor('stdout', /\+1 −1 entries, .*; appended to the last entry: "- deploys on Fridays"/);
     running.child.kill('SIGTERM');
     expect(await running.exited).toBe(0);
   }, 120_000);

@@ -20,7 +20,8 @@ export function describeChange(change: MemoryChange): string {
   const drift = change.drift.isDrifted ? `; DRIFTED: ${change.drift.reasons.map((reason) => reason.kind).join(', ')}` : '';
   const superseded = change.notifications > 1 ? ` (${change.notifications} writes)` : '';
   const by = change.source === 'vigil' ? ' (by Vigil)' : '';
-  return `${change.at} ${name} in ${change.dir}${by}: ${what}${superseded}, ${describeMemoryUsage(change.usage)}${drift}`;
+  const appended = change.appended === undefined ? '' : `; appended to the last entry: ${JSON.stringify(change.appended.appended)} (keep it as an entry of its own in the app)`;
+  return `${change.at} ${name} in ${change.dir}${by}: ${what}${superseded}, ${describeMemoryUsage(change.usage)}${drift}${appended}`;
 }
 
 /** Why a watch ended or restarts: a signal to stop, or Hermes's active profile moving its memories elsewhere. */
