@@ -5,6 +5,7 @@ import type { CheckpointApi } from './checkpoint-service';
 import type { CheckpointEntry } from './checkpoint-types';
 import { noKnownHashes, type KnownHashes } from './diff-known-hashes';
 import { readLiveTree, overlayReader, storedPathExclusion, type LiveTree, type LiveTreeRules } from './diff-live-tree';
+import { hasRealFolders } from './restore-disk';
 import { readDiskVersion } from './restore-file-ops';
 import { mapLimit } from '../files/map-limit';
 import type { PathScope } from './diff-path-scope';
@@ -81,6 +82,7 @@ export async function openDiffSides(
  */
 async function withHeldFileOnDisk(dir: string, change: TreeChange): Promise<TreeChange | undefined> {
   if (change.old === undefined || change.new !== undefined || storedPathExclusion(change.path, false) === undefined) return change;
+  if (!(await hasRealFolders(dir, change.path))) return change;
   const found = await readDiskVersion(path.join(dir, ...change.path.split('/')));
   if (found.file === undefined) return change;
   if (found.file.oid === change.old.oid && found.file.mode === change.old.mode) return undefined;

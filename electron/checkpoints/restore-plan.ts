@@ -10,7 +10,7 @@ import { storedPathExclusion } from './diff-live-tree';
 import type { PathScope } from './diff-path-scope';
 import { diffTrees, lookupPath, type TreeChange, type TreeReader } from './diff-tree-changes';
 import { emptyTreeOid } from './git-objects';
-import { absoluteIn, diskEntry, entriesUnder, type DiskEntry } from './restore-disk';
+import { absoluteIn, diskEntry, entriesUnder, hasRealFolders, type DiskEntry } from './restore-disk';
 import { readDiskVersion } from './restore-file-ops';
 import type { WriteLedger } from './restore-write-ledger';
 
@@ -152,6 +152,8 @@ function notUndoable(change: TreeChange): RestorePlanEntry {
  * Another version: the restore point could not keep it, so it is left as it is, with the reason.
  */
 async function heldButExcluded(input: PlanInput, change: TreeChange): Promise<RestorePlanEntry | 'recreate' | undefined> {
+  // Never judged through a symlink or a file on the way: the re-create path decides what is in the way.
+  if (!(await hasRealFolders(input.dir, change.path))) return 'recreate';
   const found = await readDiskVersion(absoluteIn(input.dir, change.path));
   if (found.identity === undefined) return 'recreate';
   if (found.file !== undefined && found.file.oid === change.old?.oid && found.file.mode === change.old.mode) return undefined;
