@@ -110,6 +110,29 @@ describe('vigil checkpoints with Hermes Agent checkpoints', { timeout: 60_000 },
     expect(folderFingerprint(hermesHome)).toBe(before);
   });
 
+  it('resolves N once per command: a diff stays whole while Hermes keeps committing', async () => {
+    const names = Array.from({ length: 30 }, (_, index) => `f${index}.txt`);
+    for (const name of names) writeFileSync(path.join(project, name), `${name} v1\n`);
+    hermesSharedCheckpoint(hermesHome, project, 'before write_file', { seconds: past });
+    for (const name of names) writeFileSync(path.join(project, name), `${name} v2\n`);
+    // Hermes commits again and again while the diffs run: "1" keeps moving to a newer checkpoint.
+    const runs = Promise.all([1, 2, 3].map(() => runVigil(['checkpoints', 'diff', project, '1', '--json'], { env })));
+    const progress = { isDone: false };
+    void runs.finally(() => (progress.isDone = true));
+    let commits = 0;
+    for (let tick = 0; !progress.isDone; tick += 1) {
+      writeFileSync(path.join(project, 'tick.txt'), `tick ${tick}\n`);
+      if (hermesSharedCheckpoint(hermesHome, project, `before terminal: tick ${tick}`) !== undefined) commits += 1;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(commits).toBeGreaterThan(3);
+    for (const run of await runs) {
+      expect(run.code, run.stderr).toBe(0);
+      const page = JSON.parse(run.stdout) as { files: Array<{ path: string }>; diffs: Array<{ path: string }> };
+      expect(page.diffs.map((diff) => diff.path)).toEqual(page.files.map((file) => file.path));
+    }
+  });
+
   it("diffs and restores a Hermes checkpoint by its number, never writing Hermes's store, and undoes the restore", async () => {
     const { older } = await mixedTimeline();
     const before = folderFingerprint(hermesHome);
