@@ -1,8 +1,14 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Locator } from '@playwright/test';
 import { connectAgent } from './fixtures/agents';
 import { saveScreens } from './fixtures/screens';
 import { expect, test } from './fixtures/vigil-fixture';
+
+/** The text in each of the adoption dialog's entry boxes. */
+function valuesOf(boxes: Locator): Promise<string[]> {
+  return boxes.evaluateAll((elements) => elements.map((element) => (element as unknown as { value: string }).value));
+}
 
 test('an external MEMORY.md edit appears live, with its entry diff', async ({ page, vigil }, testInfo) => {
   const file = path.join(vigil.home, 'memories', 'MEMORY.md');
@@ -31,22 +37,23 @@ test('an external MEMORY.md edit appears live, with its entry diff', async ({ pa
   await saveScreens(page, testInfo, 'memory');
 });
 
-test('a drifted memory file shows the banner and is adopted as entries the user confirms', async ({ page, vigil }, testInfo) => {
+test('a drifted memory file shows the banner and is adopted as entries the user edits, splits and merges', async ({ page, vigil }, testInfo) => {
   const file = path.join(vigil.home, 'memories', 'USER.md');
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   await page.getByTestId('nav-memory').click();
   const card = page.getByTestId('memory-file-user');
   await expect(card).toHaveAttribute('data-state', 'ok');
 
-  await writeFile(file, '# About the user\n\nPrefers small commits.\n\nWorks in UTC+1.\n');
+  // Drifted by Hermes's rule: blank lines around a § line, which a rewrite would drop.
+  await writeFile(file, '# About the user\n\n§\n\nPrefers small commits.\n\nWorks in UTC+1.\nLikes tabs.\n');
   await expect(card).toHaveAttribute('data-state', 'drifted');
-  await expect(card.getByTestId('drift-banner')).toContainText('Agents’ memory writes to it are refused');
+  await expect(card.getByTestId('drift-banner')).toContainText('changes to its entries are refused');
 
-  // An agent's write is refused (nothing lost); the banner learns the backup Vigil made.
+  // An agent's change of an entry is refused (nothing lost); the banner learns the backup Vigil made.
   const client = await connectAgent(vigil.home);
   try {
     const session = await client.openSession({ agent: 'note-taker', roots: [vigil.workspace] });
-    const refused = await session.callTool('memory', { action: 'add', target: 'user', content: 'Likes tabs.' });
+    const refused = await session.callTool('memory', { action: 'remove', target: 'user', old_text: 'UTC' });
     expect(refused.result.ok).toBe(false);
   } finally {
     await client.close();
@@ -58,11 +65,56 @@ test('a drifted memory file shows the banner and is adopted as entries the user 
   const dialog = page.getByTestId('adoption');
   await expect(dialog).toHaveAttribute('data-state', 'choosing');
   await dialog.getByRole('button', { name: /By blank lines/ }).click();
-  await expect(dialog.getByTestId('adoption-entries').locator('li')).toHaveCount(3);
+  const entries = dialog.getByTestId('adoption-entry-text');
+  await expect.poll(() => valuesOf(entries)).toEqual(['# About the user', 'Prefers small commits.', 'Works in UTC+1.\nLikes tabs.']);
+  // One entry per line, then merge the heading with the next entry, then edit one by hand.
+  await dialog.getByTestId('adoption-entry').nth(2).getByTestId('adoption-split-lines').click();
+  await expect.poll(() => valuesOf(entries)).toEqual(['# About the user', 'Prefers small commits.', 'Works in UTC+1.', 'Likes tabs.']);
+  await dialog.getByTestId('adoption-entry').nth(0).getByTestId('adoption-merge').click();
+  await expect.poll(() => valuesOf(entries)).toEqual(['# About the user\nPrefers small commits.', 'Works in UTC+1.', 'Likes tabs.']);
+  await entries.nth(1).fill('Works in UTC+2.');
+  // Split the merged entry again where the cursor is: after the heading.
+  await entries.nth(0).click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('End');
+  await dialog.getByTestId('adoption-entry').nth(0).getByTestId('adoption-split').click();
+  await expect.poll(() => valuesOf(entries)).toEqual(['# About the user', 'Prefers small commits.', 'Works in UTC+2.', 'Likes tabs.']);
+  await expect(dialog.getByTestId('adopt-confirm')).toHaveText('Adopt 4 entries');
+  await saveScreens(page, testInfo, 'memory-adopt-edit');
   await dialog.getByTestId('adopt-confirm').click();
   await expect(dialog).toHaveCount(0);
   await expect(card).toHaveAttribute('data-state', 'ok');
-  await expect(card).toHaveAttribute('data-entries', '3');
+  await expect(card).toHaveAttribute('data-entries', '4');
   await expect(page.getByTestId('toast').filter({ hasText: 'USER.md adopted' })).toContainText('.bak.');
-  expect(await readFile(file, 'utf8')).toBe('# About the user\n§\nPrefers small commits.\n§\nWorks in UTC+1.');
+  expect(await readFile(file, 'utf8')).toBe('# About the user\n§\nPrefers small commits.\n§\nWorks in UTC+2.\n§\nLikes tabs.\n');
+});
+
+test('a line appended with echo shows as an external edit and is kept as a new entry in one click', async ({ page, vigil }) => {
+  const file = path.join(vigil.home, 'memories', 'MEMORY.md');
+  await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
+  await page.getByTestId('nav-memory').click();
+  const card = page.getByTestId('memory-file-memory');
+  await expect(card).toHaveAttribute('data-state', 'ok');
+  const client = await connectAgent(vigil.home);
+  try {
+    const session = await client.openSession({ agent: 'note-taker', roots: [vigil.workspace] });
+    const added = await session.callTool('memory', { action: 'add', target: 'memory', content: 'The project uses pnpm.' });
+    expect(added.result.ok, JSON.stringify(added.result)).toBe(true);
+    await expect(card).toHaveAttribute('data-entries', '1');
+    // `echo "- deploys on Fridays" >> MEMORY.md`: on a line of its own, since Vigil ends the file with a newline.
+    await appendFile(file, '- deploys on Fridays\n');
+    await expect(card.getByTestId('memory-file-memory-external')).toContainText('Edited outside Vigil');
+    const notice = card.getByTestId('memory-file-memory-appended');
+    await expect(notice).toContainText('- deploys on Fridays');
+    await expect(card).toHaveAttribute('data-state', 'ok');
+    await notice.getByTestId('keep-appended').click();
+    await expect(card).toHaveAttribute('data-entries', '2');
+    await expect(notice).toHaveCount(0);
+    await expect(card.getByTestId('memory-entry')).toHaveText([/The project uses pnpm\./, /- deploys on Fridays/]);
+    expect(await readFile(file, 'utf8')).toBe('The project uses pnpm.\n§\n- deploys on Fridays\n');
+    // Agents keep writing: nothing was drift at any point.
+    expect((await session.callTool('memory', { action: 'replace', target: 'memory', old_text: 'pnpm', content: 'The project uses pnpm 9.' })).result.ok).toBe(true);
+  } finally {
+    await client.close();
+  }
 });

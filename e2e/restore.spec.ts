@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { connectAgent } from './fixtures/agents';
@@ -24,8 +24,8 @@ async function agentRewritesFiveFiles(home: string, workspace: string): Promise<
   }
 }
 
-async function contents(workspace: string): Promise<string[]> {
-  return Promise.all(names.map(async (name) => (await readFile(path.join(workspace, name), 'utf8')).trim()));
+async function contents(workspace: string, which: readonly string[] = names): Promise<string[]> {
+  return Promise.all(which.map(async (name) => (await readFile(path.join(workspace, name), 'utf8')).trim()));
 }
 
 async function openCheckpoint(page: Page, id: string): Promise<void> {
@@ -106,4 +106,31 @@ test('one-click restore, then undo it', async ({ page, vigil }, testInfo) => {
   expect(await contents(vigil.workspace)).toEqual(names.map((name) => `${name} v2`));
   await expect(page.getByTestId('toast').filter({ hasText: 'Restore undone' })).toBeVisible();
   await expect(page.locator('[data-testid="timeline-entry"][data-kind="pre-rollback"]')).toHaveCount(2);
+});
+
+test('a restore that cannot bring back a file says it is incomplete, naming the file and the reason', async ({ page, vigil }, testInfo) => {
+  await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
+  const checkpoint = await agentRewritesFiveFiles(vigil.home, vigil.workspace);
+  // a.txt becomes a folder holding files no snapshot keeps: the restore must not delete them.
+  await rm(path.join(vigil.workspace, 'a.txt'));
+  await mkdir(path.join(vigil.workspace, 'a.txt', 'node_modules', 'dep'), { recursive: true });
+  await writeFile(path.join(vigil.workspace, 'a.txt', 'node_modules', 'dep', 'index.js'), 'dep\n');
+  await openCheckpoint(page, checkpoint);
+
+  await page.getByTestId('restore-all').click();
+  const plan = page.getByTestId('restore-plan');
+  await expect(plan.getByTestId('plan-headline')).toHaveText('4 to restore · 1 skipped');
+  await expect(plan).toContainText('1 file differs from the checkpoint but cannot be restored');
+  await expect(plan.getByTestId('plan-skip')).toContainText('a.txt');
+  await plan.getByTestId('plan-confirm').click();
+  await expect(plan).toHaveCount(0);
+
+  const outcome = page.getByTestId('restore-outcome');
+  await expect(outcome).toHaveAttribute('data-state', 'incomplete');
+  await expect(outcome).toContainText('Restore incomplete.');
+  await expect(outcome.getByTestId('restore-problems')).toContainText('a.txt — A folder is here now holding 1 file(s) the restore will not delete');
+  await expect(page.getByTestId('toast').filter({ hasText: 'Restore incomplete' })).toContainText('1 file could not be restored, 4 files changed');
+  await saveScreens(page, testInfo, 'restore-incomplete');
+  expect(await contents(vigil.workspace, names.slice(1))).toEqual(names.slice(1).map((name) => `${name} v1`));
+  expect(await readFile(path.join(vigil.workspace, 'a.txt', 'node_modules', 'dep', 'index.js'), 'utf8')).toBe('dep\n');
 });

@@ -1,10 +1,10 @@
-import { rmdir } from 'node:fs/promises';
+import { lstat, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { isAppError } from '../../shared/errors';
 import type { restoreOutcomeSchema } from '../../shared/contract/checkpoints-restore-schemas';
 import { syncDirectories } from '../files/atomic-write';
-import { errnoCode } from '../files/file-system-error';
+import { errnoCode, fileSystemError } from '../files/file-system-error';
 import { mapLimit } from '../files/map-limit';
 import { sweepStaleTemps } from '../files/sweep-stale-temps';
 import { lookupPath, type TreeReader } from './diff-tree-changes';
@@ -50,6 +50,19 @@ const progressStep = 64;
 function failure(entry: RestorePlanEntry, error: unknown): RestoreOutcome {
   if (!isAppError(error)) throw error;
   return { path: entry.path, action: entry.action, result: error.code === 'conflict' ? 'conflict' : 'failed', message: error.message };
+}
+
+/** Removes `target` when it is an empty folder (true), and leaves anything else alone (false). */
+async function removeEmptyFolder(target: string): Promise<boolean> {
+  const stats = await lstat(target).catch(() => undefined);
+  if (stats?.isDirectory() !== true) return false;
+  try {
+    await rmdir(target);
+    return true;
+  } catch (error) {
+    if (['ENOTEMPTY', 'EEXIST', 'ENOENT'].includes(errnoCode(error) ?? '')) return false;
+    throw fileSystemError(error, 'delete', target);
+  }
 }
 
 /** Removes folders that the deletions emptied and the checkpoint does not have, deepest first. */
@@ -116,6 +129,7 @@ export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> 
   }
 
   const writes = actions.filter((entry) => entry.action !== 'delete');
+  const emptied: string[] = [];
   const folders = [...new Set(writes.map((entry) => path.dirname(absoluteIn(plan.dir, entry.path))))];
   await mapLimit(folders, writeConcurrency, sweepStaleTemps);
   await mapLimit(writes, writeConcurrency, async (entry) => {
@@ -123,6 +137,8 @@ export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> 
     try {
       const wanted = entry.checkpoint;
       if (wanted === undefined) throw new Error(`plan entry ${entry.path} has no checkpoint version`);
+      // A tracked file that became an empty folder: the folder holds nothing, so it gives way.
+      if (entry.action === 'recreate' && (await removeEmptyFolder(target))) emptied.push(entry.path);
       const found = await expectVersion(target, entry.current);
       const written = await putFile(target, wanted, await input.readBlob(wanted.oid), found);
       for (const folder of written.directoriesToSync) toSync.add(folder);
@@ -153,7 +169,8 @@ export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> 
   });
 
   const ordered = plan.entries.map(
-    (entry): RestoreOutcome => outcomes.get(entry.path) ?? { path: entry.path, action: entry.action, result: 'skipped', ...(entry.note !== undefined && { message: entry.note }) },
+    (entry): RestoreOutcome =>
+      outcomes.get(entry.path) ?? { path: entry.path, action: entry.action, result: 'skipped', ...(entry.reason !== undefined && { reason: entry.reason }), ...(entry.note !== undefined && { message: entry.note }) },
   );
-  return { outcomes: ordered, removedDirectories, touched, isVerified };
+  return { outcomes: ordered, removedDirectories: [...removedDirectories, ...emptied], touched, isVerified };
 }

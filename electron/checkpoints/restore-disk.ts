@@ -33,6 +33,15 @@ export async function diskEntry(dir: string, relativePath: string): Promise<Disk
   return { kind: 'special' };
 }
 
+/** Whether every folder on the way to `relativePath` inside `dir` is a real folder (no symlink, no file): what is there can be looked at without following a link. */
+export async function hasRealFolders(dir: string, relativePath: string): Promise<boolean> {
+  const parts = relativePath.split('/').slice(0, -1);
+  for (let depth = 1; depth <= parts.length; depth += 1) {
+    if ((await diskEntry(dir, parts.slice(0, depth).join('/'))).kind !== 'folder') return false;
+  }
+  return true;
+}
+
 /**
  * Every file, symlink or other non-folder entry under a folder (relative to `dir`), plus every
  * empty folder (as `path/`: no snapshot can bring one back, so callers must not remove it) and

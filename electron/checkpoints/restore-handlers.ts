@@ -16,6 +16,6 @@ export function createRestoreHandlers(
     'checkpoints:diff': (request) => restore.diff(request.dir, request.checkpoint, against(request), { paths: request.paths, offset: request.offset, limit: request.limit }),
     'checkpoints:file-diff': (request) => restore.fileDiff(request.dir, request.checkpoint, against(request), request.path, request.maxLines),
     'checkpoints:plan-restore': (request) => restore.plan(request.dir, request.checkpoint, request.paths),
-    'checkpoints:restore': (request) => restore.restore(request.dir, request.checkpoint, request.paths, { fingerprint: request.fingerprint }),
+    'checkpoints:restore': (request) => restore.restore(request.dir, request.checkpoint, request.paths, { fingerprint: request.fingerprint, allowSecrets: request.allowSecrets }),
   };
 }

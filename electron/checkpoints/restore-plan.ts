@@ -10,7 +10,8 @@ import { storedPathExclusion } from './diff-live-tree';
 import type { PathScope } from './diff-path-scope';
 import { diffTrees, lookupPath, type TreeChange, type TreeReader } from './diff-tree-changes';
 import { emptyTreeOid } from './git-objects';
-import { absoluteIn, diskEntry, entriesUnder, type DiskEntry } from './restore-disk';
+import { absoluteIn, diskEntry, entriesUnder, hasRealFolders, type DiskEntry } from './restore-disk';
+import { readDiskVersion } from './restore-file-ops';
 import type { WriteLedger } from './restore-write-ledger';
 
 /** One line of a restore plan. */
@@ -44,7 +45,14 @@ function skip(change: TreeChange, reason: NonNullable<RestorePlanEntry['reason']
 }
 
 function act(change: TreeChange, action: 'restore' | 'recreate' | 'delete'): RestorePlanEntry {
-  return { path: change.path, action, ...(change.old && { checkpoint: change.old }), ...(change.new && { current: change.new }), isChangedOutsideAgents: false };
+  // A secret (`.env*`) is written only when the caller says so: only another program's store (Hermes's) holds one.
+  const isSecret = action !== 'delete' && isSecretPath(change.path);
+  return { path: change.path, action, ...(change.old && { checkpoint: change.old }), ...(change.new && { current: change.new }), isChangedOutsideAgents: false, ...(isSecret && { isSecret }) };
+}
+
+/** Whether a path names a secrets file (`.env*`), which Vigil's own snapshots never store. */
+export function isSecretPath(relativePath: string): boolean {
+  return (relativePath.split('/').pop() ?? '').startsWith('.env');
 }
 
 /** What the checkpoint recorded as skipped when it was taken. */
@@ -96,10 +104,12 @@ function ancestorsOf(relativePath: string): string[] {
   return parts.slice(0, -1).map((_part, index) => parts.slice(0, index + 1).join('/'));
 }
 
-/** Why a file missing from the current tree cannot be written back, or undefined when it can. */
+/**
+ * Why a file missing from the current tree cannot be written back, or undefined when it can. What
+ * is on disk is looked at one level at a time and never through a symlink: a file or symlink in
+ * the way that the plan deletes leaves the path below it free.
+ */
 async function recreateBlocker(input: PlanInput, change: TreeChange, deletions: ReadonlySet<string>, folders: Map<string, Promise<DiskEntry>>): Promise<RestorePlanEntry | undefined> {
-  const excluded = storedPathExclusion(change.path, false);
-  if (excluded !== undefined) return skip(change, 'excluded', 'It matches the exclusion rules, so the restore never touches it.');
   for (const ancestor of ancestorsOf(change.path)) {
     let pending = folders.get(ancestor);
     if (pending === undefined) {
@@ -107,9 +117,9 @@ async function recreateBlocker(input: PlanInput, change: TreeChange, deletions: 
       folders.set(ancestor, pending);
     }
     const entry = await pending;
-    if (entry.kind === 'missing') break;
+    if (entry.kind === 'missing') return undefined;
     if (entry.kind === 'folder') continue;
-    if (deletions.has(ancestor)) break;
+    if (deletions.has(ancestor)) return undefined;
     return skip(change, 'blocked', `${ancestor} is a ${entry.kind} now, not a folder; include ${ancestor} in the restore to replace it.`);
   }
   const here = await diskEntry(input.dir, change.path);
@@ -126,9 +136,34 @@ async function recreateBlocker(input: PlanInput, change: TreeChange, deletions: 
   return skip(change, 'unprotected', 'Something is here that no snapshot holds (unreadable, special or badly named), so it is never overwritten.');
 }
 
-/** The plan line of one changed file. */
-async function entryFor(input: PlanInput, skips: CheckpointSkips, change: TreeChange, deletions: ReadonlySet<string>, folders: Map<string, Promise<DiskEntry>>): Promise<RestorePlanEntry> {
-  if (change.old !== undefined && change.new !== undefined) return act(change, 'restore');
+/** Why overwriting a file that Vigil's snapshots leave out could not be undone. */
+function notUndoable(change: TreeChange): RestorePlanEntry {
+  return skip(
+    change,
+    'excluded',
+    `The checkpoint holds it, but Vigil's snapshots leave out files like this one, so the restore point cannot keep its current version and overwriting it could not be undone. Move it away (or delete it), then restore again.`,
+  );
+}
+
+/**
+ * A file the checkpoint holds that Vigil's snapshots leave out (another program's store holds
+ * such files: Hermes's keeps media, databases, build output): it is not in the current tree, so
+ * what is on disk decides. Missing: re-create it. The same version: nothing to do (undefined).
+ * Another version: the restore point could not keep it, so it is left as it is, with the reason.
+ */
+async function heldButExcluded(input: PlanInput, change: TreeChange): Promise<RestorePlanEntry | 'recreate' | undefined> {
+  // Never judged through a symlink or a file on the way: the re-create path decides what is in the way.
+  if (!(await hasRealFolders(input.dir, change.path))) return 'recreate';
+  const found = await readDiskVersion(absoluteIn(input.dir, change.path));
+  if (found.identity === undefined) return 'recreate';
+  if (found.file !== undefined && found.file.oid === change.old?.oid && found.file.mode === change.old.mode) return undefined;
+  return notUndoable({ ...change, ...(found.file && { new: found.file }) });
+}
+
+/** The plan line of one changed file; undefined when the file matches after all (see `heldButExcluded`). */
+async function entryFor(input: PlanInput, skips: CheckpointSkips, change: TreeChange, deletions: ReadonlySet<string>, folders: Map<string, Promise<DiskEntry>>): Promise<RestorePlanEntry | undefined> {
+  const isExcluded = storedPathExclusion(change.path, false) !== undefined;
+  if (change.old !== undefined && change.new !== undefined) return isExcluded ? notUndoable(change) : act(change, 'restore');
   if (change.old === undefined) {
     if (wasSkippedByCheckpoint(skips, change.path)) {
       return skip(change, 'not-in-checkpoint', 'The checkpoint did not store this file (it was skipped when the checkpoint was taken), so it is left as it is.');
@@ -137,6 +172,10 @@ async function entryFor(input: PlanInput, skips: CheckpointSkips, change: TreeCh
       return skip(change, 'not-in-checkpoint', 'The checkpoint skipped more files than it lists and its complete list is gone, so it may have skipped this one: it is left as it is.');
     }
     return act(change, 'delete');
+  }
+  if (isExcluded) {
+    const held = await heldButExcluded(input, change);
+    if (held !== 'recreate') return held;
   }
   return (await recreateBlocker(input, change, deletions, folders)) ?? act(change, 'recreate');
 }
@@ -196,15 +235,16 @@ export async function planRestore(input: PlanInput): Promise<RestorePlan> {
   // Folders on the way of many re-created files are looked at once.
   const folders = new Map<string, Promise<DiskEntry>>();
   const isVigilVersion = await input.ledger.view();
-  const changed = await mapLimit(changes, diskConcurrency, async (change) => {
+  const planned = await mapLimit(changes, diskConcurrency, async (change) => {
     const entry = await entryFor(input, skips, change, deletions, folders);
-    if (entry.action === 'skip') return entry;
+    if (entry === undefined || entry.action === 'skip') return entry;
     const absolute = absoluteIn(input.dir, change.path);
     // A file to re-create was just found missing; the others are judged by the version on disk.
     const identity = entry.action === 'recreate' ? undefined : await readFileIdentity(absolute);
     return isVigilVersion(absolute, identity) ? entry : { ...entry, isChangedOutsideAgents: true };
   });
-  const named = input.scope.paths.length === 0 ? [] : await namedEntries(input, checkpointRoot, new Set(changes.map((change) => change.path)));
+  const changed = planned.filter((entry): entry is RestorePlanEntry => entry !== undefined);
+  const named = input.scope.paths.length === 0 ? [] : await namedEntries(input, checkpointRoot, new Set(changed.map((entry) => entry.path)));
   const entries = [...changed, ...named].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const counts = { restore: 0, recreate: 0, delete: 0, skip: 0 };
   for (const entry of entries) counts[entry.action] += 1;

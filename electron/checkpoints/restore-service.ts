@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { AppError } from '../../shared/errors';
-import type { restoreProgressSchema, restoreResultSchema } from '../../shared/contract/checkpoints-restore-schemas';
+import { isIncompleteOutcome, type restoreProgressSchema, type restoreResultSchema } from '../../shared/contract/checkpoints-restore-schemas';
 import type { EventHub } from '../core/event-hub';
 import { fileSystemError } from '../files/file-system-error';
 import { FileLock } from '../locks/file-lock';
@@ -58,6 +58,8 @@ export interface RestoreOptions {
   /** The fingerprint of the plan the user approved; the restore refuses (`conflict`) if the directory no longer matches it. */
   readonly fingerprint?: string;
   readonly onProgress?: (progress: RestoreProgress) => void;
+  /** Write the secrets files (`.env*`) the plan marks `isSecret`; without it they are skipped (`secret`) and the restore is incomplete. */
+  readonly allowSecrets?: boolean;
 }
 
 /** Diff, plan and restore of checkpoints; see design.md §3–4. */
@@ -94,6 +96,27 @@ export function restoreServiceFor(
 
 function rootOf(tree: string): string | undefined {
   return tree === emptyTreeOid ? undefined : tree;
+}
+
+/**
+ * The plan with its secrets files skipped (`secret`): the user did not confirm writing them. A
+ * secrets file named one by one in the restore's paths was asked for by name, which confirms it.
+ */
+function withoutSecrets(plan: RestorePlan): RestorePlan {
+  const named = new Set(plan.paths);
+  return {
+    ...plan,
+    entries: plan.entries.map((entry) =>
+      entry.isSecret === true && entry.action !== 'skip' && !named.has(entry.path)
+        ? {
+            ...entry,
+            action: 'skip' as const,
+            reason: 'secret' as const,
+            note: "A secrets file from another program's store: it is written only when you confirm (--secrets, or the checkbox in the restore dialog).",
+          }
+        : entry,
+    ),
+  };
 }
 
 /** Builds the restore service over the checkpoint engine. */
@@ -134,7 +157,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
       return planRestore({ dir: checkpoint.dir, checkpoint, scope, current: { tree: live.root, reader: overlayReader(live, store) }, maxFileBytes: options.maxFileBytes, ledger, readBlob: (oid) => engine.readBlob(oid) });
     },
 
-    async restore(dir, ref, paths = [], { fingerprint, onProgress } = {}) {
+    async restore(dir, ref, paths = [], { fingerprint, onProgress, allowSecrets = false } = {}) {
       const scope = createPathScope(paths);
       const checkpoint = await engine.resolve(dir, ref);
       const report = (progress: Omit<RestoreProgress, 'dir' | 'checkpoint'>): void => {
@@ -171,7 +194,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
           );
         }
         const applied = await applyRestorePlan({
-          plan,
+          plan: allowSecrets ? plan : withoutSecrets(plan),
           checkpointTree: rootOf(checkpoint.tree),
           reader: store,
           readBlob: (oid) => engine.readBlob(oid),
@@ -187,9 +210,11 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
         outcomes.push(...unaccounted);
         const counts = { done: 0, skipped: 0, conflict: 0, failed: 0 };
         for (const outcome of outcomes) counts[outcome.result] += 1;
-        report({ phase: 'done', done: counts.done, total: outcomes.length });
-        options.logger.info('restore applied', { dir: checkpoint.dir, checkpoint: checkpoint.id, preRollback: preRollback.id, ...counts });
-        return { plan, preRollback, outcomes, counts, removedDirectories: [...applied.removedDirectories], isVerified: applied.isVerified && unaccounted.length === 0 };
+        const incomplete = outcomes.filter(isIncompleteOutcome).length;
+        const status = incomplete > 0 ? 'incomplete' : counts.done === 0 ? 'nothing-to-do' : 'complete';
+        report({ phase: 'done', done: counts.done, total: outcomes.length, status, incomplete });
+        options.logger.info('restore applied', { dir: checkpoint.dir, checkpoint: checkpoint.id, preRollback: preRollback.id, status, incomplete, ...counts });
+        return { plan, preRollback, outcomes, counts, removedDirectories: [...applied.removedDirectories], isVerified: applied.isVerified && unaccounted.length === 0, status, incomplete };
       });
     },
   };

@@ -1,6 +1,7 @@
 import type { CallResponse, EventPayload } from '../../shared/contract';
 import type { CutRecord } from '../../shared/contract/checkpoints-live-contract';
 import type { MemoryMutation, MemoryTarget } from '../../shared/contract/memory-contract';
+import { AppError } from '../../shared/errors';
 import type { CheckpointEntry } from '../checkpoints/checkpoint-types';
 import { writeLine, type CliIo } from './cli-command';
 import type { CallOptions, ContractCaller } from './contract-caller';
@@ -52,6 +53,22 @@ export function timelinesOf(caller: ContractCaller) {
         if (page.entries.length < size || entries.length >= limit) return entries;
       }
     },
+    /**
+     * A checkpoint named once: a number from the list (1 = newest) becomes its id now, so a
+     * checkpoint taken meanwhile (Hermes committing) cannot shift what later calls of the same
+     * command see; an id (or prefix) names one checkpoint for good and is passed on as given.
+     */
+    async resolve(dir: string, ref: string): Promise<{ readonly id: string }> {
+      const text = ref.trim();
+      if (!/^\d{1,9}$/.test(text)) return { id: text };
+      const number = Number(text);
+      const page = number < 1 ? undefined : await caller.call('checkpoints:list', { dir, limit: 1, offset: number - 1 });
+      const entry = page?.entries[0];
+      if (entry !== undefined) return entry;
+      const total = page?.total ?? (await caller.call('checkpoints:list', { dir, limit: 1 })).total;
+      if (total === 0) throw new AppError('not_found', `${dir} has no checkpoints yet.`, { dir });
+      throw new AppError('invalid_request', `There is no checkpoint ${number} for ${dir}: use 1–${total} (1 = newest).`, { field: 'checkpoint', count: total });
+    },
     async count(dir: string, { source }: { readonly source?: 'vigil' | 'hermes' } = {}): Promise<number> {
       return totals.get(key(dir, source)) ?? (await caller.call('checkpoints:list', { dir, limit: 1, ...(source === undefined ? {} : { source }) })).total;
     },
@@ -78,8 +95,13 @@ export function restoreOf(caller: ContractCaller) {
     fileDiff: (dir: string, ref: string, against: CliDiffAgainst, path: string, maxLines: number) =>
       caller.call('checkpoints:file-diff', { dir, checkpoint: ref, against: target(against), path, maxLines: Math.min(maxLines, 100_000) }),
     plan: (dir: string, ref: string, paths: readonly string[] = []) => caller.call('checkpoints:plan-restore', { dir, checkpoint: ref, paths: [...paths] }),
-    restore: (dir: string, ref: string, paths: readonly string[] = [], { onProgress }: { readonly onProgress?: ((progress: ProgressEvent) => void) | undefined } = {}) =>
-      caller.call('checkpoints:restore', { dir, checkpoint: ref, paths: [...paths] }, onProgress === undefined ? {} : { events: ['checkpoints:restore-progressed'], onEvent: (_name, payload) => onProgress(payload as ProgressEvent) }),
+    restore: (
+      dir: string,
+      ref: string,
+      paths: readonly string[] = [],
+      { onProgress, allowSecrets, fingerprint }: { readonly onProgress?: ((progress: ProgressEvent) => void) | undefined; readonly allowSecrets?: boolean; readonly fingerprint?: string } = {},
+    ) =>
+      caller.call('checkpoints:restore', { dir, checkpoint: ref, paths: [...paths], ...(allowSecrets === undefined ? {} : { allowSecrets }), ...(fingerprint === undefined ? {} : { fingerprint }) }, onProgress === undefined ? {} : { events: ['checkpoints:restore-progressed'], onEvent: (_name, payload) => onProgress(payload as ProgressEvent) }),
   };
 }
 

@@ -28,6 +28,8 @@ export interface ServiceContext {
   readonly memoryDirectory: string | undefined;
   /** `vigil memory watch`: watch the memory directories in a one-shot core. */
   readonly watchMemory: boolean;
+  /** Told where each watched memory folder stands (watching, waiting for it to appear, appeared). */
+  readonly onMemoryWatchState?: (dir: string, state: 'watching' | 'waiting' | 'appeared') => void;
   /** config.json as this process sees it (opened on first use in a one-shot core). */
   readonly config: () => Promise<LiveConfig>;
   /** Where every service registers its disposer (run in reverse order). */
@@ -90,7 +92,8 @@ export function createCoreServices(context: ServiceContext): CoreServices {
   const memory = once(async () => {
     const checkpoints = await recorded();
     const { createConfiguredMemoryService } = await import('../memory/configured-memory-service');
-    const watch = isResident || context.watchMemory ? { watch: {} } : {};
+    const watchState = context.onMemoryWatchState === undefined ? {} : { onWatchState: context.onMemoryWatchState };
+    const watch = isResident || context.watchMemory ? { watch: watchState } : {};
     const only = context.memoryDirectory === undefined ? {} : { onlyDirectory: context.memoryDirectory };
     // Disposed before the engine (registered after it): its captures finish first.
     const service = await createConfiguredMemoryService({ paths, env, logger, ...(isResident ? { events } : {}), checkpoints, ...watch, ...only });

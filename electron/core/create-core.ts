@@ -49,6 +49,8 @@ export interface CoreOptions {
   readonly memoryDirectory?: string;
   /** One-shot: watch the memory directories (`vigil memory watch`). */
   readonly watchMemory?: boolean;
+  /** One-shot, with `watchMemory`: told where each watched memory folder stands (`vigil memory watch` prints it). */
+  readonly onMemoryWatchState?: (dir: string, state: 'watching' | 'waiting' | 'appeared') => void;
 }
 
 /** What every core has: the contract, its events, and its services (built on first use). */
@@ -120,6 +122,7 @@ export async function createCore(options: CoreOptions): Promise<Core | CoreBase>
     canAsk: options.canAsk ?? isResident,
     memoryDirectory: options.memoryDirectory,
     watchMemory: options.watchMemory === true,
+    ...(options.onMemoryWatchState === undefined ? {} : { onMemoryWatchState: options.onMemoryWatchState }),
     config,
     stack,
     ...(isResident ? { onDirectoryChanged: liveChanges.report } : {}),

@@ -28,7 +28,7 @@ describe('the memory tool through the executor', () => {
     expect(outcomes.map((outcome) => outcome.decision)).toEqual(['allowed', 'allowed']);
     expect(outcomes[0]?.result).toMatchObject({ ok: true, value: { outcome: 'changed', entries: ['The build uses pnpm.'] } });
     expect(outcomes[1]?.result).toMatchObject({ ok: true, value: { outcome: 'unchanged', entries: ['The build uses pnpm.'] } });
-    expect(readFileSync(path.join(harness.base, 'vigil', 'memories', 'MEMORY.md'), 'utf8')).toBe('The build uses pnpm.');
+    expect(readFileSync(path.join(harness.base, 'vigil', 'memories', 'MEMORY.md'), 'utf8')).toBe('The build uses pnpm.\n');
     const memoryLog = harness.gitLog(path.join(harness.base, 'vigil', 'memories'));
     expect(memoryLog.length).toBeGreaterThan(0);
     expect(memoryLog.filter((entry) => entry.session !== '').every((entry) => entry.session === sessionId && entry.turn === 1 && entry.tool === 'memory')).toBe(true);
@@ -52,8 +52,8 @@ describe('the memory tool through the executor', () => {
     const [fromHermes] = await harness.executor.execute(hermes, [{ name: 'memory', arguments: { action: 'add', target: 'user', content: 'Name: Ada.' } }], { concurrent: false });
     const [fromOther] = await harness.executor.execute(other, [{ name: 'memory', arguments: { action: 'add', target: 'user', content: 'Prefers tabs.' } }], { concurrent: false });
     expect([fromHermes?.result, fromOther?.result]).toMatchObject([{ ok: true }, { ok: true }]);
-    expect(readFileSync(path.join(harness.base, 'hermes', 'memories', 'USER.md'), 'utf8')).toBe('Name: Ada.');
-    expect(readFileSync(path.join(harness.base, 'vigil', 'memories', 'USER.md'), 'utf8')).toBe('Prefers tabs.');
+    expect(readFileSync(path.join(harness.base, 'hermes', 'memories', 'USER.md'), 'utf8')).toBe('Name: Ada.\n');
+    expect(readFileSync(path.join(harness.base, 'vigil', 'memories', 'USER.md'), 'utf8')).toBe('Prefers tabs.\n');
     // Hermes's flock sidecar is taken (created 0600) in its own folder.
     expect(statSync(path.join(harness.base, 'hermes', 'memories', 'USER.md.lock')).mode & 0o777).toBe(0o600);
   });

@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -30,6 +30,31 @@ export function hermesHome(env: NodeJS.ProcessEnv, home = os.homedir(), platform
     return path.join(localAppData !== '' ? localAppData : path.join(home, 'AppData', 'Local'), `hermes${suffix}`);
   }
   return path.join(home, `.hermes${suffix}`);
+}
+
+/** A Hermes profile id as Hermes stores it on disk (`profiles/<id>`). */
+const profileIdPattern = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/**
+ * The profile `<root>/active_profile` names (Hermes's sticky `hermes profile use`), or undefined
+ * for the default profile, a missing or unreadable file, or a name that is not a profile id.
+ */
+export async function activeProfileName(root: string): Promise<string | undefined> {
+  const text = await readFile(path.join(root, 'active_profile'), 'utf8').catch(() => '');
+  const name = text.trim().toLowerCase();
+  return name === '' || name === 'default' || !profileIdPattern.test(name) ? undefined : name;
+}
+
+/**
+ * The Hermes home the Hermes CLI runs in, as its memory tool sees it: `$HERMES_HOME` when set;
+ * otherwise the profile named in `~/.hermes/active_profile` (`~/.hermes/profiles/<name>`, which
+ * the CLI exports as HERMES_HOME before any tool runs); otherwise the default home.
+ */
+export async function activeHermesHome(env: NodeJS.ProcessEnv, home = os.homedir(), platform: NodeJS.Platform = process.platform): Promise<string> {
+  const root = hermesHome(env, home, platform);
+  if ((env['HERMES_HOME'] ?? '').trim() !== '') return root;
+  const profile = await activeProfileName(root);
+  return profile === undefined ? root : path.join(root, 'profiles', profile);
 }
 
 /** The paths inside one Hermes home. */

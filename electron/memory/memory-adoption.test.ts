@@ -13,6 +13,12 @@ describe('adopting a drifted file', () => {
     expect(recommendProposal(Object.values(proposals))).toBe('delimiter');
   });
 
+  it('never proposes a lone § line as an entry, whichever the split', () => {
+    const proposals = byStrategy('# About the user\n\n§\n\nPrefers small commits.\n\nWorks in UTC+1.\nLikes tabs.\n');
+    expect(proposals['blank-lines']?.entries).toEqual(['# About the user', 'Prefers small commits.', 'Works in UTC+1.\nLikes tabs.']);
+    expect(proposals['lines']?.entries).toEqual(['# About the user', 'Prefers small commits.', 'Works in UTC+1.', 'Likes tabs.']);
+  });
+
   it('splits by Markdown headings, keeping each heading with its section', () => {
     const text = 'Intro line\n# Vendor Master\nAcme: net 30\n\n## Standing Orders\n- ship Fridays\n# Pin Board\nremember X';
     const proposals = byStrategy(text);

@@ -1,10 +1,11 @@
 import type { AdoptionProposal, AdoptionStrategy } from '../../shared/contract/memory-contract';
 import { AppError } from '../../shared/errors';
-import { collapseDuplicates, delimiterLikeLine, entriesChars, usageOf } from './memory-format';
-import { countChars, formatCount, pythonStrip } from './memory-text';
+import { collapseDuplicates, delimiterLikeLine, entriesChars, entryDelimiter, usageOf } from './memory-format';
+import { countChars, formatCount, pythonStrip, universalNewlines } from './memory-text';
+import { refuseThreat } from './memory-operations';
 
 /** The strategies in the order the recommendation prefers them when the text has no headings. */
-const strategies: readonly AdoptionStrategy[] = ['delimiter', 'headings', 'blank-lines'];
+const strategies: readonly AdoptionStrategy[] = ['delimiter', 'headings', 'blank-lines', 'lines'];
 
 function clean(parts: readonly string[]): string[] {
   return collapseDuplicates(parts.map((part) => pythonStrip(part)).filter((part) => part !== ''));
@@ -25,15 +26,22 @@ function byHeadings(text: string): string[] {
   return clean(text.replace(/\r\n/g, '\n').split(/\n(?=#{1,6}[ \t])/));
 }
 
+/** One entry per non-empty line (a list of notes typed or appended one per line). */
+function byLines(text: string): string[] {
+  return clean(universalNewlines(text).split('\n'));
+}
+
 const splitters: Readonly<Record<AdoptionStrategy, (text: string) => string[]>> = {
   delimiter: byDelimiter,
   headings: byHeadings,
   'blank-lines': byBlankLines,
+  lines: byLines,
 };
 
-/** Entries with `§` lines removed from inside them (left over from a delimiter-less split). */
+/** Entries with `§` lines removed from inside them (left over from a delimiter-less split), and entries that are only a `§`. */
 function withoutDelimiterLines(entries: readonly string[]): string[] {
-  return clean(entries.flatMap((entry) => (delimiterLikeLine.test(entry) ? byDelimiter(entry) : [entry])));
+  const split = clean(entries.flatMap((entry) => (delimiterLikeLine.test(entry) ? byDelimiter(entry) : [entry])));
+  return split.filter((entry) => entry !== '§');
 }
 
 /** Every way of splitting free-form text into entries, with their usage against the limit. */
@@ -51,7 +59,7 @@ export function proposeEntries(text: string, limit: number): AdoptionProposal[] 
  * the one with the most entries (the easiest to trim). None when the text holds no entries.
  */
 export function recommendProposal(proposals: readonly AdoptionProposal[], text = ''): AdoptionStrategy | null {
-  const order: readonly AdoptionStrategy[] = /(^|\n)#{1,6}[ \t]/.test(text) ? ['headings', 'delimiter', 'blank-lines'] : strategies;
+  const order: readonly AdoptionStrategy[] = /(^|\n)#{1,6}[ \t]/.test(text) ? ['headings', 'delimiter', 'blank-lines', 'lines'] : strategies;
   const useful = order.flatMap((strategy) => proposals.filter((proposal) => proposal.strategy === strategy && proposal.entries.length > 0));
   const fitting = useful.find((proposal) => proposal.fits);
   if (fitting !== undefined) return fitting.strategy;
@@ -66,11 +74,12 @@ export function recommendProposal(proposals: readonly AdoptionProposal[], text =
 export function checkAdoptedEntries(entries: readonly string[], limit: number, fileName: string): string[] {
   const cleaned: string[] = [];
   entries.forEach((entry, index) => {
-    const text = pythonStrip(entry);
+    const text = pythonStrip(universalNewlines(entry));
     if (text === '') throw new AppError('invalid_request', `Entry ${index + 1} is empty (field "entries.${index}"). Remove it or give it text.`, { field: `entries.${index}` });
-    if (delimiterLikeLine.test(text)) {
+    if (text.includes(entryDelimiter)) {
       throw new AppError('invalid_request', `Entry ${index + 1} has a line holding only "§" (field "entries.${index}"), which would split it in two. Make it two entries.`, { field: `entries.${index}` });
     }
+    refuseThreat(text, `entries.${index}`);
     cleaned.push(text);
   });
   const unique = collapseDuplicates(cleaned);

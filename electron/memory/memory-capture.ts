@@ -7,6 +7,8 @@ import type { Logger } from '../logging/logger';
 import { writeMemoryBackup } from './memory-backup';
 import type { MemoryCheckpointer } from './memory-checkpointer';
 import { sha256Of, type MemoryFileSnapshot } from './memory-file';
+import { parseEntries } from './memory-format';
+import { findInvalidUtf8 } from './utf8';
 
 /** A version of a memory file that was reported (in a change, or as a baseline) and so must stay restorable. */
 export interface ReportedVersion {
@@ -84,7 +86,11 @@ export class MemoryCaptureQueue {
     this.#directories.delete(dir);
   }
 
-  /** The versions the checkpoint that `outcome` names does not hold. */
+  /**
+   * The versions whose text would be lost: not held by the checkpoint that `outcome` names, with an
+   * entry the checkpoint's version of the file does not have. A version a later writer replaced
+   * with one holding all of its entries (two writers adding at once) loses nothing.
+   */
   async #notHeld(dir: string, outcome: CheckpointOutcome, versions: readonly ReportedVersion[]): Promise<ReportedVersion[]> {
     if (versions.length === 0) return [];
     const checkpoints = this.checkpoints;
@@ -92,7 +98,15 @@ export class MemoryCaptureQueue {
     const tree = outcome.kind === 'created' ? outcome.checkpoint.tree : outcome.head === undefined ? undefined : (await checkpoints.resolve(dir, outcome.head)).tree;
     const entries = tree === undefined ? [] : await checkpoints.readTree(tree);
     const stored = new Map(entries.map((entry) => [entry.name, entry.oid]));
-    return versions.filter((version) => path.dirname(version.file) !== dir || stored.get(path.basename(version.file)) !== hashObject('blob', version.bytes));
+    const missed = versions.filter((version) => path.dirname(version.file) !== dir || stored.get(path.basename(version.file)) !== hashObject('blob', version.bytes));
+    const lost: ReportedVersion[] = [];
+    for (const version of missed) {
+      const oid = path.dirname(version.file) === dir ? stored.get(path.basename(version.file)) : undefined;
+      const held = oid === undefined ? undefined : Buffer.from(await checkpoints.readBlob(oid));
+      if (held === undefined || !holdsEveryEntry(held, version.bytes)) lost.push(version);
+      else this.logger.info('a memory version replaced before its checkpoint lost nothing: a later version holds all of it', { file: version.file });
+    }
+    return lost;
   }
 
   /** Keeps a reported version that no checkpoint holds in a `.bak` beside its file. */
@@ -106,6 +120,13 @@ export class MemoryCaptureQueue {
       this.reportProblem(`A version of ${version.file} was replaced before Vigil could checkpoint it, and keeping it in a backup failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+}
+
+/** Whether `later` holds every entry of `earlier` (both read as Hermes reads them; bytes that are not UTF-8 must match exactly). */
+function holdsEveryEntry(later: Buffer, earlier: Buffer): boolean {
+  if (findInvalidUtf8(later) !== -1 || findInvalidUtf8(earlier) !== -1) return later.equals(earlier);
+  const kept = new Set(parseEntries(later.toString('utf8')));
+  return parseEntries(earlier.toString('utf8')).every((entry) => kept.has(entry));
 }
 
 /** The commit subject of the capture of a change another writer made. */

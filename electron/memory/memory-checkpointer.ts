@@ -12,4 +12,6 @@ export interface MemoryCheckpointer {
   resolve(dir: string, ref: string): Promise<CheckpointEntry>;
   /** A stored tree's entries (to check that a capture holds the version it was asked for). */
   readTree(treeOid: string): Promise<readonly StoredTreeEntry[]>;
+  /** A stored blob (to check whether a version a capture missed lost any entry). */
+  readBlob(oid: string): Promise<Uint8Array>;
 }

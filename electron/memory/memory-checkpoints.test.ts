@@ -7,6 +7,7 @@ import { dirHash } from '../checkpoints/store-layout';
 import { silentLogger } from '../logging/logger';
 import { makeTempDir } from '../test-support/temp-dir';
 import type { MemoryCheckpointer } from './memory-checkpointer';
+import { parseEntries } from './memory-format';
 import { ChangeRecorder } from './test-support/change-recorder';
 import { backupsIn, memoryServiceFor } from './test-support/memory-fixtures';
 
@@ -77,6 +78,7 @@ describe('memory directories are checkpointed directories', () => {
       noteWritten: (paths) => checkpoints.noteWritten(paths),
       resolve: (dir, ref) => checkpoints.resolve(dir, ref),
       readTree: (tree) => checkpoints.readTree(tree),
+      readBlob: (oid) => checkpoints.readBlob(oid),
     };
     const problems: string[] = [];
     const memory = await memoryServiceFor(memories, { checkpoints: late, watch: {}, onProblem: (message) => problems.push(message) });
@@ -84,18 +86,51 @@ describe('memory directories are checkpointed directories', () => {
     try {
       await memory.mutate(memories, 'memory', { action: 'add', content: 'likes tea' });
       await memory.settled();
-      await appendFile(file, '\n§\nappended by hand');
+      await appendFile(file, '§\nappended by hand\n');
       await recorder.waitFor('the edit after that', (change) => change.current.entries.includes('the edit after that'));
       await memory.settled();
     } finally {
       recorder.dispose();
       await memory.dispose();
     }
-    const kept = new Set([...versionsOnTimeline(), ...(await Promise.all((await backupsIn(memories)).map((name) => readFile(path.join(memories, name), 'utf8'))))]);
+    const texts = [...versionsOnTimeline(), ...(await Promise.all((await backupsIn(memories)).map((name) => readFile(path.join(memories, name), 'utf8'))))];
+    const kept = new Set(texts.map((text) => (text === null ? null : parseEntries(text).join('\n§\n'))));
     const reported = recorder.changes.filter((change) => change.current.exists);
     expect(reported.map((change) => change.current.entries.join('|'))).toContain('likes tea|appended by hand');
     for (const change of reported) expect(kept, `version ${change.current.entries.join('|')}`).toContain(change.current.entries.join('\n§\n'));
     expect(problems.join('\n')).toContain('replaced before Vigil could checkpoint it');
+  });
+
+  it('keeps no .bak for a version replaced before its capture by one that holds all its entries (two writers adding at once)', async () => {
+    const file = path.join(memories, 'MEMORY.md');
+    let isOverwritten = false;
+    // Another writer adds an entry after Vigil's write and before its capture reads the disk.
+    const late: MemoryCheckpointer = {
+      checkpoint: async (dir, request) => {
+        if (!isOverwritten && request.reason.startsWith('after memory: add')) {
+          isOverwritten = true;
+          await saveAsEditor('likes tea\n§\nadded by Hermes at the same moment');
+        }
+        return checkpoints.checkpoint(dir, request);
+      },
+      noteWritten: (paths) => checkpoints.noteWritten(paths),
+      resolve: (dir, ref) => checkpoints.resolve(dir, ref),
+      readTree: (tree) => checkpoints.readTree(tree),
+      readBlob: (oid) => checkpoints.readBlob(oid),
+    };
+    const problems: string[] = [];
+    const memory = await memoryServiceFor(memories, { checkpoints: late, onProblem: (message) => problems.push(message) });
+    try {
+      await memory.mutate(memories, 'memory', { action: 'add', content: 'likes tea' });
+      await memory.settled();
+    } finally {
+      await memory.dispose();
+    }
+    expect(isOverwritten).toBe(true);
+    expect(await readFile(file, 'utf8')).toBe('likes tea\n§\nadded by Hermes at the same moment');
+    expect(versionsOnTimeline().at(-1)).toBe('likes tea\n§\nadded by Hermes at the same moment');
+    expect(await backupsIn(memories)).toEqual([]);
+    expect(problems).toEqual([]);
   });
 
   it('captures an external undo back to the version Vigil wrote last', async () => {
@@ -125,7 +160,7 @@ describe('memory directories are checkpointed directories', () => {
       expect(first.checkpoint.status).toBe('created');
       await memory.mutate(memories, 'memory', { action: 'add', content: 'uses vim' });
       await memory.settled();
-      await appendFile(path.join(memories, 'MEMORY.md'), '\n§\nappended by hand');
+      await appendFile(path.join(memories, 'MEMORY.md'), '§\nappended by hand\n');
       await recorder.waitFor('the external edit', (change) => change.source === 'external');
       await memory.settled();
       const replaced = await memory.mutate(memories, 'memory', { action: 'replace', oldText: 'vim', content: 'uses helix' });
@@ -181,6 +216,7 @@ describe('memory directories are checkpointed directories', () => {
       noteWritten: () => undefined,
       resolve: (dir, ref) => checkpoints.resolve(dir, ref),
       readTree: (tree) => checkpoints.readTree(tree),
+      readBlob: (oid) => checkpoints.readBlob(oid),
     };
     const memory = await memoryServiceFor(memories, { checkpoints: failing, onProblem: (message) => problems.push(message) });
     try {

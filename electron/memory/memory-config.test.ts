@@ -68,6 +68,22 @@ describe('memory directories from config.json', () => {
     expect(directories[1]?.path).toBe(path.join(real, 'memories'));
   });
 
+  it("follows Hermes's active profile (~/.hermes/active_profile) when HERMES_HOME is not set, as the Hermes CLI does", async () => {
+    const home = path.join(temp.dir, 'home');
+    const config = await readMemoryConfig(path.join(temp.dir, 'missing.json'));
+    const hermesOf = async (env: NodeJS.ProcessEnv): Promise<string | undefined> =>
+      (await resolveMemoryDirectories({ config, vigilMemories: path.join(temp.dir, 'v'), env, home })).find((directory) => directory.source === 'hermes')?.path;
+    await mkdir(path.join(home, '.hermes', 'profiles', 'coder'), { recursive: true });
+    await writeFile(path.join(home, '.hermes', 'active_profile'), 'Coder\n');
+    expect(await hermesOf({})).toBe(path.join(home, '.hermes', 'profiles', 'coder', 'memories'));
+    // HERMES_HOME wins, as it does for Hermes's memory tool.
+    expect(await hermesOf({ HERMES_HOME: path.join(temp.dir, 'elsewhere') })).toBe(path.join(temp.dir, 'elsewhere', 'memories'));
+    for (const named of ['default\n', '', '../escape\n']) {
+      await writeFile(path.join(home, '.hermes', 'active_profile'), named);
+      expect(await hermesOf({}), JSON.stringify(named)).toBe(path.join(home, '.hermes', 'memories'));
+    }
+  });
+
   it('resolves a folder that does not exist yet through the symlinks of its existing part', async () => {
     const real = path.join(temp.dir, 'real');
     await mkdir(real);

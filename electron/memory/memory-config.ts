@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { MemoryDirectoryInfo, MemoryTarget } from '../../shared/contract/memory-contract';
 import { readConfigSection } from '../config/config-file';
 import { isDirectory } from '../files/is-directory';
-import { hermesHome, hermesHomePaths } from '../hermes/hermes-home';
+import { activeHermesHome, hermesHomePaths } from '../hermes/hermes-home';
 import { defaultMemoryLimits } from './memory-format';
 
 /** A limit in characters: a whole number the file can hold at least a short entry in. */
@@ -72,9 +72,12 @@ export function readMemoryConfig(configPath: string): Promise<MemoryConfig> {
   return readConfigSection(configPath, 'memory', memoryConfigSchema);
 }
 
-/** Where the environment says Hermes keeps its memories: $HERMES_HOME/memories, else ~/.hermes/memories (Hermes's own home rules). */
-export function hermesMemoriesPath(env: NodeJS.ProcessEnv, home = os.homedir()): string {
-  return hermesHomePaths(hermesHome(env, home)).memories;
+/**
+ * Where Hermes keeps its memories now, by Hermes's own home rules: $HERMES_HOME/memories, else the
+ * active profile's (`~/.hermes/active_profile`), else ~/.hermes/memories.
+ */
+export async function hermesMemoriesPath(env: NodeJS.ProcessEnv, home = os.homedir()): Promise<string> {
+  return hermesHomePaths(await activeHermesHome(env, home)).memories;
 }
 
 /** What the directory list is built from. */
@@ -97,7 +100,7 @@ export async function resolveMemoryDirectories(sources: MemoryDirectorySources):
   const put = (directory: ResolvedMemoryDirectory): void => {
     found.set(directory.path, directory);
   };
-  const hermes = await resolveDirectoryPath(hermesMemoriesPath(sources.env, sources.home), sources.home);
+  const hermes = await resolveDirectoryPath(await hermesMemoriesPath(sources.env, sources.home), sources.home);
   if (sources.config.includeDefaults) {
     const vigil = await resolveDirectoryPath(sources.vigilMemories, sources.home);
     put({ id: memoryDirectoryId(vigil), path: vigil, label: 'Vigil memories', source: 'vigil', limits: defaultMemoryLimits });

@@ -3,7 +3,7 @@ import { AppError } from '../../shared/errors';
 import { checkAdoptedEntries } from './memory-adoption';
 import type { MemoryFileSnapshot } from './memory-file';
 import type { ParsedSnapshot } from './memory-file-state';
-import { joinEntries } from './memory-format';
+import { serializeEntries } from './memory-format';
 import type { ChangeDecision } from './memory-mutation';
 import { applyOperations } from './memory-operations';
 
@@ -55,7 +55,7 @@ export function decideAdoption(basis: string | null, entries: readonly string[],
     return {
       entries: adopted,
       applied: adopted.map((entry) => ({ action: 'add' as const, outcome: 'added' as const, entry })),
-      isChanged: !snapshot.exists || joinEntries(adopted) !== snapshot.text || snapshot.invalidUtf8At !== -1,
+      isChanged: !snapshot.exists || serializeEntries(adopted) !== snapshot.text || snapshot.invalidUtf8At !== -1,
       discarded: current.version.entries.filter((entry) => !kept.has(entry)),
       message: `Adopted ${adopted.length} ${adopted.length === 1 ? 'entry' : 'entries'}.`,
     };

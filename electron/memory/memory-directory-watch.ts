@@ -18,6 +18,11 @@ export interface MemoryWatchSettings {
   readonly pollMs?: number;
   /** How often a missing folder (Hermes's, before Hermes creates it) is looked for. */
   readonly appearPollMs?: number;
+  /**
+   * Where each folder's watch stands: `watching` (it existed at the start), `waiting` (it does not
+   * exist yet and is looked for), `appeared` (a folder waited for exists now and is watched).
+   */
+  readonly onWatchState?: (dir: string, state: 'watching' | 'waiting' | 'appeared') => void;
 }
 
 /** What watching one memory folder needs from the service. */
@@ -83,10 +88,13 @@ export async function watchManagedDirectory(options: DirectoryWatchOptions): Pro
       return undefined;
     }
   };
+  const report = (state: 'watching' | 'waiting' | 'appeared'): void => options.settings.onWatchState?.(directory.path, state);
   if (await isDirectory(directory.path)) {
     const stop = await start();
+    if (stop !== undefined) report('watching');
     return async () => stop?.();
   }
+  report('waiting');
   const looking: { stop: Disposer | undefined; isDisposed: boolean; timer: NodeJS.Timeout | undefined } = { stop: undefined, isDisposed: false, timer: undefined };
   // A function, not the field: disposal can happen during any await below.
   const isDisposed = (): boolean => looking.isDisposed;
@@ -99,6 +107,7 @@ export async function watchManagedDirectory(options: DirectoryWatchOptions): Pro
       await looking.stop?.();
       return true;
     }
+    report('appeared');
     for (const state of options.states) {
       await state.run(() => options.refresh(state, 0)).catch((error: unknown) => logger.warn('could not read a memory file', { file: state.file, error }));
     }

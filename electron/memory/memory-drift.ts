@@ -1,6 +1,6 @@
 import type { DriftKind, DriftReport } from '../../shared/contract/memory-contract';
-import { delimiterLikeLine, joinEntries, splitEntries } from './memory-format';
-import { countChars, formatCount, previewText, pythonStrip } from './memory-text';
+import { joinEntries, splitEntries } from './memory-format';
+import { countChars, formatCount, previewText, pythonStrip, universalNewlines } from './memory-text';
 
 /** One reason a file drifted, in words a person or an agent can act on. */
 interface DriftReason {
@@ -11,40 +11,49 @@ interface DriftReason {
 /** The report of a file that is tool-shaped. */
 export const noDrift: DriftReport = { isDrifted: false, reasons: [] };
 
+/** A memory file larger than this is refused for writing (it cannot be a list of entries under any sane limit). */
+export const maxWritableMemoryBytes = 1024 * 1024;
+
+/** The kinds that mean "Vigil cannot read this as text at all": never rewritten by any call, adoption included where noted. */
+const badInputKinds: ReadonlySet<DriftKind> = new Set(['not-utf8', 'holds-nul', 'too-large']);
+
+/** Whether a report is only about the Hermes rule (a rewrite could lose text), not about bytes Vigil refuses outright. */
+export function isBadInput(report: DriftReport): boolean {
+  return report.reasons.some((reason) => badInputKinds.has(reason.kind));
+}
+
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);
   const line = before.split('\n').length;
   return { line, column: offset - before.lastIndexOf('\n') };
 }
 
-function describeRoundTrip(text: string, rejoined: string): string {
-  if (rejoined !== '' && text.startsWith(rejoined) && text.slice(rejoined.length).trim() === '') {
-    return 'the file ends with whitespace or a newline after the last entry, which the memory tool never writes';
-  }
+function describeRoundTrip(stripped: string, rejoined: string): string {
   let offset = 0;
-  while (offset < text.length && text[offset] === rejoined[offset]) offset += 1;
-  const { line, column } = lineAndColumn(text, offset);
-  const found = JSON.stringify(previewText(text.slice(offset), 20));
+  while (offset < stripped.length && stripped[offset] === rejoined[offset]) offset += 1;
+  const { line, column } = lineAndColumn(stripped, offset);
+  const found = JSON.stringify(previewText(stripped.slice(offset), 20));
   return (
-    `the file would change if its entries were read and written back (at line ${line}, column ${column} it has ` +
-    `${found}): blank entries, whitespace around a § line or around the file, or a half-written delimiter`
+    `the memory tool would change the file if it read and wrote its entries back (at line ${line}, column ${column} it has ` +
+    `${found}): an empty entry between two § lines, or spaces or blank lines around a § line`
   );
 }
 
 /**
- * The drift check of seed 003: a file is drifted when it would not survive a parse and re-join,
- * when one entry is longer than the whole file's limit (no tool-written entry can be), or when an
- * entry holds a delimiter-like line (a `§` line with CRLF or spaces), which would make two entries
- * one. Exact duplicates are not drift: they collapse on load and nothing is lost; nor is a file of
- * whitespace only.
+ * Hermes Agent's drift rule, exactly: the file (read as Python reads it, with universal newlines)
+ * drifts when its stripped text differs from its entries re-joined with `\n§\n`, or when one entry
+ * is longer than the whole file's limit (no entry the tool wrote can be). Whitespace at the ends
+ * of the file is never drift, nor are exact duplicates (they collapse on load, nothing is lost).
+ * Vigil flags exactly what Hermes flags, so it never refuses a write Hermes would make.
  */
 export function detectDrift(text: string, limit: number): DriftReport {
-  // A file of whitespace only (an editor's lone newline) holds nothing a write could lose.
-  if (pythonStrip(text) === '') return noDrift;
+  const read = universalNewlines(text);
+  const stripped = pythonStrip(read);
+  if (stripped === '') return noDrift;
   const reasons: DriftReason[] = [];
-  const entries = splitEntries(text);
+  const entries = splitEntries(read);
   const rejoined = joinEntries(entries);
-  if (rejoined !== text) reasons.push({ kind: 'not-round-trip', message: describeRoundTrip(text, rejoined) });
+  if (rejoined !== stripped) reasons.push({ kind: 'not-round-trip', message: describeRoundTrip(stripped, rejoined) });
   const longest = entries.reduce<{ index: number; chars: number }>(
     (best, entry, index) => {
       const chars = countChars(entry);
@@ -60,27 +69,28 @@ export function detectDrift(text: string, limit: number): DriftReport {
         `limit of ${formatCount(limit)}: free-form text was written into the file outside the memory tool`,
     });
   }
-  const stray = entries.findIndex((entry) => delimiterLikeLine.test(entry));
-  if (stray !== -1) {
-    reasons.push({
-      kind: 'stray-delimiter',
-      message:
-        `entry ${stray + 1} contains a line with § that is not an exact delimiter (Windows line endings or ` +
-        `spaces around it), so the memory tool would treat several entries as one`,
-    });
-  }
   return reasons.length === 0 ? noDrift : { isDrifted: true, reasons };
 }
 
-/** The report for bytes that are not valid UTF-8. */
-export function notUtf8Drift(offset: number): DriftReport {
-  return {
-    isDrifted: true,
-    reasons: [
-      {
-        kind: 'not-utf8',
-        message: `the file is not valid UTF-8 (first bad byte at offset ${offset}); it was probably written by a tool using another encoding`,
-      },
-    ],
-  };
+/**
+ * What makes a file's bytes unwritable before any rule is applied: not UTF-8, a NUL byte, or more
+ * than 1 MiB. Such a file is never rewritten by a memory call; undefined when none applies.
+ */
+export function badInputDrift(bytes: Uint8Array, invalidUtf8At: number): DriftReport | undefined {
+  const reasons: DriftReason[] = [];
+  if (invalidUtf8At !== -1) {
+    reasons.push({
+      kind: 'not-utf8',
+      message: `the file is not valid UTF-8 (first bad byte at offset ${invalidUtf8At}); it was probably written by a tool using another encoding`,
+    });
+  }
+  const nul = bytes.indexOf(0);
+  if (nul !== -1) reasons.push({ kind: 'holds-nul', message: `the file holds a NUL byte at offset ${nul}, so it is binary data, not memory text` });
+  if (bytes.length > maxWritableMemoryBytes) {
+    reasons.push({
+      kind: 'too-large',
+      message: `the file is ${formatCount(bytes.length)} bytes, over the ${formatCount(maxWritableMemoryBytes)}-byte cap for a memory file`,
+    });
+  }
+  return reasons.length === 0 ? undefined : { isDrifted: true, reasons };
 }

@@ -1,8 +1,9 @@
 import path from 'node:path';
 import type { DriftReport, MemoryChange, MemoryTarget, MemoryUsage, MemoryVersion } from '../../shared/contract/memory-contract';
 import { diffEntries } from './entry-diff';
+import { findAppendedText } from './memory-appended';
 import type { ResolvedMemoryDirectory } from './memory-config';
-import { detectDrift, notUtf8Drift } from './memory-drift';
+import { badInputDrift, detectDrift, noDrift } from './memory-drift';
 import { isSameIdentity, type FileIdentity } from '../files/file-identity';
 import { runOutsideFileLocks } from '../locks/file-lock';
 import type { MemoryFileSnapshot } from './memory-file';
@@ -16,15 +17,17 @@ export interface ParsedSnapshot {
   readonly usage: MemoryUsage;
 }
 
-/** Parses a snapshot against a limit; bytes that are not UTF-8 have no entries and are drift. */
+/**
+ * Parses a snapshot against a limit with Hermes's rule; bytes that are not UTF-8 have no entries,
+ * and those, a NUL byte or more than 1 MiB are drift of their own (never rewritten by a call).
+ */
 export function parseSnapshot(snapshot: MemoryFileSnapshot, limit: number): ParsedSnapshot {
   const isUtf8 = snapshot.invalidUtf8At === -1;
   const entries = isUtf8 ? parseEntries(snapshot.text) : [];
-  return {
-    version: { exists: snapshot.exists, sha256: snapshot.sha256, entries },
-    drift: isUtf8 ? detectDrift(snapshot.text, limit) : notUtf8Drift(snapshot.invalidUtf8At),
-    usage: usageOf(entries, limit),
-  };
+  const bad = badInputDrift(snapshot.bytes, snapshot.invalidUtf8At);
+  const rule = isUtf8 ? detectDrift(snapshot.text, limit) : noDrift;
+  const drift = bad === undefined ? rule : { isDrifted: true, reasons: [...bad.reasons, ...rule.reasons] };
+  return { version: { exists: snapshot.exists, sha256: snapshot.sha256, entries }, drift, usage: usageOf(entries, limit) };
 }
 
 /** Where the changes of a file go. */
@@ -120,7 +123,7 @@ export class MemoryFileState {
     const byOther = options.source === 'detect' ? writtenByOtherVigil(options.record, snapshot.sha256, this.writer) : undefined;
     const isVigil = options.source !== 'detect' || byOther !== undefined;
     const isRestore = options.source === 'restore' || byOther?.isRestore === true;
-    const change: MemoryChange = {
+    const change: { -readonly [Key in keyof MemoryChange]: MemoryChange[Key] } = {
       dir: this.directory.path,
       target: this.target,
       file: this.file,
@@ -134,6 +137,8 @@ export class MemoryFileState {
       notifications: options.notifications,
       ...(isRestore ? { isRestore: true } : {}),
     };
+    const appended = isVigil ? null : findAppendedText(parsed.version.entries, previous.entries, new Set(options.record?.entries ?? []));
+    if (appended !== null) change.appended = appended;
     if (!isVigil) this.#lastExternal = change;
     this.#outbox.push(change);
     return change;

@@ -1,12 +1,12 @@
 import type { MemoryTarget, MemoryUsage } from '../../shared/contract/memory-contract';
-import { countChars, pythonStrip } from './memory-text';
+import { countChars, pythonStrip, universalNewlines } from './memory-text';
 
 /** What separates two entries on disk: a line holding only `§`. */
 export const entryDelimiter = '\n§\n';
 
 /**
- * A line holding only `§` give or take spaces or a carriage return. Inside one entry it means two
- * entries merged (drift), and new entry text may not contain one (it would split on re-read).
+ * A line holding only `§` give or take spaces. Hermes splits only on an exact `\n§\n`, so such a
+ * line stays inside an entry; adoption proposals split on it (a hand-typed delimiter).
  */
 export const delimiterLikeLine = /(^|\n)[ \t]*§[ \t\r]*(\n|$)/;
 
@@ -20,12 +20,14 @@ export const memoryTargets: readonly MemoryTarget[] = ['memory', 'user'];
 export const defaultMemoryLimits: Readonly<Record<MemoryTarget, number>> = { memory: 2200, user: 1375 };
 
 /**
- * The file's text split into entries exactly as Hermes reads it: split on the delimiter, strip
- * each entry, drop empty ones. Duplicates are kept here; the drift check needs them.
+ * The file's text split into entries exactly as Hermes reads it: read with universal newlines,
+ * split on the delimiter, strip each entry, drop empty ones. Duplicates are kept here; the drift
+ * check needs them.
  */
 export function splitEntries(text: string): string[] {
-  if (pythonStrip(text) === '') return [];
-  return text
+  const read = universalNewlines(text);
+  if (pythonStrip(read) === '') return [];
+  return read
     .split(entryDelimiter)
     .map((entry) => pythonStrip(entry))
     .filter((entry) => entry !== '');
@@ -41,12 +43,21 @@ export function parseEntries(text: string): string[] {
   return collapseDuplicates(splitEntries(text));
 }
 
-/** The file text for a list of entries: joined by the delimiter, no trailing newline. */
+/** Entries joined by the delimiter, as Hermes joins them to count and to write (no trailing newline). */
 export function joinEntries(entries: readonly string[]): string {
   return entries.join(entryDelimiter);
 }
 
-/** The characters a list of entries occupies on disk, delimiters included. */
+/**
+ * The file text Vigil writes for a list of entries: Hermes's join plus one final newline (none
+ * for no entries). Hermes strips the ends before comparing, so this is no drift to it, and a later
+ * `echo … >> MEMORY.md` starts on a line of its own instead of being glued to the last entry.
+ */
+export function serializeEntries(entries: readonly string[]): string {
+  return entries.length === 0 ? '' : `${joinEntries(entries)}\n`;
+}
+
+/** The characters a list of entries occupies on disk, delimiters included (the final newline is not counted, as Hermes does not). */
 export function entriesChars(entries: readonly string[]): number {
   return countChars(joinEntries(entries));
 }

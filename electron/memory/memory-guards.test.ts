@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
 import { writeMemoryBackup } from './memory-backup';
-import { joinEntries } from './memory-format';
+import { joinEntries, serializeEntries } from './memory-format';
 import { memoryLockPath, withMemoryLock } from './memory-lock';
 import type { MemoryService } from './memory-service';
 import { backupsIn, holdMemoryLockInChild, memoryServiceFor, rejection, writeBackupsFromProcesses } from './test-support/memory-fixtures';
@@ -58,14 +58,14 @@ describe('drift backups', () => {
 
   it('reuse an identical earlier backup instead of piling up copies when an agent retries', async () => {
     await writeFile(file, `free-form notes\n${'x'.repeat(2300)}`);
-    const first = await rejection(memory.mutate(temp.dir, 'memory', { action: 'add', content: 'a' }));
+    const first = await rejection(memory.mutate(temp.dir, 'memory', { action: 'replace', oldText: 'notes', content: 'a' }));
     const second = await rejection(memory.mutate(temp.dir, 'memory', { action: 'remove', oldText: 'notes' }));
     const firstBackup = (first.details as { drift_backup: string }).drift_backup;
     expect((second.details as { drift_backup: string }).drift_backup).toBe(firstBackup);
     expect(second.message).toContain('saved by an earlier refusal');
     expect(await backupsIn(temp.dir)).toHaveLength(1);
     await writeFile(file, `other free-form notes\n${'y'.repeat(2300)}`);
-    const third = await rejection(memory.mutate(temp.dir, 'memory', { action: 'add', content: 'a' }));
+    const third = await rejection(memory.mutate(temp.dir, 'memory', { action: 'remove', oldText: 'notes' }));
     expect((third.details as { drift_backup: string }).drift_backup).not.toBe(firstBackup);
     expect(await backupsIn(temp.dir)).toHaveLength(2);
   });
@@ -123,7 +123,7 @@ describe('the memory lock', () => {
     await holder.release();
     expect((await lstat(memoryLockPath(file))).isFile()).toBe(true);
     expect((await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'after the crash' })).outcome).toBe('changed');
-    expect(await readFile(file, 'utf8')).toBe('after the crash');
+    expect(await readFile(file, 'utf8')).toBe('after the crash\n');
   });
 });
 
@@ -146,7 +146,7 @@ describe('writers that race a replace', () => {
       await writeFile(file, 'likes tea');
       const result = await racing.mutate(temp.dir, 'memory', { action: 'add', content: 'uses vim' });
       expect(result.outcome).toBe('changed');
-      expect(await readFile(file, 'utf8')).toBe(joinEntries(['likes tea', 'uses vim']));
+      expect(await readFile(file, 'utf8')).toBe(serializeEntries(['likes tea', 'uses vim']));
       const raced = result.preserved.find((item) => item.reason === 'raced-write');
       expect(raced?.entries).toEqual(['saved by an editor']);
       expect(await readFile(raced?.backup ?? '', 'utf8')).toBe(joinEntries(['likes tea', 'saved by an editor']));
@@ -174,20 +174,21 @@ describe('writers that race a replace', () => {
     const late = await open(file, 'a');
     try {
       await watched.mutate(temp.dir, 'memory', { action: 'add', content: 'uses vim' });
-      await late.write('\nwritten through a stale handle');
+      await late.write('written through a stale handle\n');
     } finally {
       await late.close();
       await watched.dispose();
     }
-    expect(await readFile(file, 'utf8')).toBe('likes tea\n§\nuses vim');
+    expect(await readFile(file, 'utf8')).toBe('likes tea\n§\nuses vim\n');
     const rescued = await Promise.all((await backupsIn(temp.dir)).map((name) => readFile(path.join(temp.dir, name), 'utf8')));
-    expect(rescued).toEqual(['likes tea\nwritten through a stale handle']);
+    expect(rescued).toEqual(['likes tea\nwritten through a stale handle\n']);
     expect(problems.join('\n')).toContain('just after Vigil replaced it');
   });
 });
 
 describe('adopting a drifted file', () => {
-  const drifted = 'likes tea\n§\nuses vim\n\n# Vendor Master\nAcme: net 30\n\n# Standing Orders\nship on Fridays\n';
+  // Drifted by Hermes's rule: a space before a § line, which a rewrite would drop.
+  const drifted = 'likes tea \n§\nuses vim\n\n# Vendor Master\nAcme: net 30\n\n# Standing Orders\nship on Fridays\n';
 
   it('proposes entries, writes the confirmed ones after a checkpoint-ready backup, and unblocks mutations', async () => {
     await writeFile(file, drifted);
@@ -200,7 +201,7 @@ describe('adopting a drifted file', () => {
     const confirmed = ['likes tea', 'uses vim', '# Vendor Master\nAcme: net 30', '# Standing Orders\nship on Fridays'];
     const result = await memory.adopt(temp.dir, 'memory', plan.basis, confirmed);
     expect(result).toMatchObject({ outcome: 'changed', message: expect.stringContaining('Adopted 4 entries.') as string });
-    expect(await readFile(file, 'utf8')).toBe(joinEntries(confirmed));
+    expect(await readFile(file, 'utf8')).toBe(serializeEntries(confirmed));
     const [original] = result.preserved;
     expect(original?.reason).toBe('adopted-original');
     expect(await readFile(original?.backup ?? '', 'utf8')).toBe(drifted);

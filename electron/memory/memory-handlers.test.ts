@@ -28,7 +28,7 @@ describe('the memory: calls of the contract', () => {
     const dir = path.join(temp.dir, 'memories');
     const added = await core.router.dispatch('memory:mutate', { dir, target: 'memory', operation: { action: 'add', content: 'likes tea' } }, context);
     expect(added).toMatchObject({ ok: true, value: { outcome: 'changed', entries: ['likes tea'], checkpoint: { status: 'created' } } });
-    await appendFile(path.join(dir, 'MEMORY.md'), '\nfree-form line');
+    await appendFile(path.join(dir, 'MEMORY.md'), 'free-form line\n');
     for (let waited = 0; !changes.some((change) => change.source === 'external'); waited += 10) {
       if (waited > 10_000) throw new Error('no external change event');
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -83,6 +83,6 @@ describe('the memory: calls of the contract', () => {
     const entries = proposals.find((proposal) => proposal.strategy === 'headings')?.entries ?? [];
     const adopted = await core.router.dispatch('memory:adopt', { dir, target: 'memory', basis, entries }, context);
     expect(adopted).toMatchObject({ ok: true, value: { outcome: 'changed', preserved: [{ reason: 'adopted-original' }] } });
-    expect(await readFile(file, 'utf8')).toBe('# Vendors\nAcme\n§\n# Orders\nship Fridays');
+    expect(await readFile(file, 'utf8')).toBe('# Vendors\nAcme\n§\n# Orders\nship Fridays\n');
   });
 });

@@ -4,7 +4,7 @@ import type { MemoryService } from './memory-service';
 /** The handlers of the `memory:` calls. */
 export function createMemoryHandlers(
   memory: MemoryService,
-): PartialCallHandlers<'memory:directories' | 'memory:read' | 'memory:mutate' | 'memory:propose-adoption' | 'memory:adopt'> {
+): PartialCallHandlers<'memory:directories' | 'memory:read' | 'memory:mutate' | 'memory:propose-adoption' | 'memory:adopt' | 'memory:keep-appended'> {
   return {
     'memory:directories': async () => ({ directories: await memory.directories() }),
     'memory:read': (request) => memory.read(request.dir, request.target),
@@ -14,5 +14,6 @@ export function createMemoryHandlers(
     },
     'memory:propose-adoption': (request) => memory.proposeAdoption(request.dir, request.target),
     'memory:adopt': (request) => memory.adopt(request.dir, request.target, request.basis, request.entries),
+    'memory:keep-appended': (request) => memory.keepAppended(request.dir, request.target, request.basis, request.entry, request.original),
   };
 }

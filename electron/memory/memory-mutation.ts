@@ -1,4 +1,4 @@
-import type { AppliedOperation, MemoryCheckpoint, MemoryMutationResult, PreservedBackup } from '../../shared/contract/memory-contract';
+import type { AppliedOperation, DriftReport, MemoryCheckpoint, MemoryMutationResult, PreservedBackup } from '../../shared/contract/memory-contract';
 import { AppError, isAppError } from '../../shared/errors';
 import type { Attribution } from '../checkpoints/checkpoint-types';
 import { writeFileAtomic } from '../files/atomic-write';
@@ -9,7 +9,8 @@ import type { MemoryCheckpointer } from './memory-checkpointer';
 import type { LateWriteWatch } from './memory-late-writes';
 import { openMemoryFile, readMemoryFile, sha256Of, statIdentity, type MemoryFileSnapshot } from './memory-file';
 import { parseSnapshot, type MemoryFileState, type ParsedSnapshot } from './memory-file-state';
-import { joinEntries, usageOf } from './memory-format';
+import { serializeEntries, usageOf } from './memory-format';
+import { isBadInput } from './memory-drift';
 import { hermesSidecarMode, withMemoryLock } from './memory-lock';
 import { writeMemoryBackup } from './memory-backup';
 import { ReplacedFileKeeper, rescueRacedWrite } from './memory-raced-writes';
@@ -32,12 +33,32 @@ export interface GuardedChange {
   /** `memory: add`; the checkpoint subject is `before <purpose>`. */
   readonly purpose: string;
   readonly attribution?: Attribution;
-  /** Whether the change may rewrite a drifted file (an adoption); otherwise drift refuses it. */
-  readonly mayRewriteDrift: boolean;
+  /**
+   * How the change treats a drifted file: `refuse` any drift (replace, remove, a batch);
+   * `append` refuses only bytes Vigil cannot write, as Hermes's add skips its drift rule (an
+   * append takes nothing out); `rewrite` (an adoption) refuses only a file over the size cap.
+   */
+  readonly driftPolicy: DriftPolicy;
   /** Keep a backup of the whole file before writing (an adoption keeps the free-form original). */
   readonly backupWhole: boolean;
   /** Decides the new entries from the current file; throws an AppError to refuse. */
   decide(current: ParsedSnapshot, snapshot: MemoryFileSnapshot): ChangeDecision;
+}
+
+/** How a change treats a drifted file (see `GuardedChange.driftPolicy`). */
+export type DriftPolicy = 'refuse' | 'append' | 'rewrite';
+
+/** Whether a change with `policy` must refuse a file with this drift report. */
+function refusesDrift(drift: DriftReport, policy: DriftPolicy): boolean {
+  if (!drift.isDrifted) return false;
+  switch (policy) {
+    case 'refuse':
+      return true;
+    case 'append':
+      return isBadInput(drift);
+    case 'rewrite':
+      return drift.reasons.some((reason) => reason.kind === 'too-large');
+  }
 }
 
 /** What the guarded change runner needs from the service. */
@@ -130,7 +151,7 @@ async function checkpointBeforeLock(state: MemoryFileState, change: GuardedChang
   try {
     snapshot = await readMemoryFile(state.file);
     const parsed = parseSnapshot(snapshot, state.limit);
-    if (parsed.drift.isDrifted && !change.mayRewriteDrift) return undefined;
+    if (refusesDrift(parsed.drift, change.driftPolicy)) return undefined;
     if (!change.decide(parsed, snapshot).isChanged) return undefined;
   } catch {
     return undefined;
@@ -157,9 +178,11 @@ async function attempt(
     const found = state.observe(snapshot, { source: 'detect', record, notifications: 0 });
     if (found !== undefined) captureChange(deps.captures, found, snapshot);
     const parsed = parseSnapshot(snapshot, state.limit);
-    if (parsed.drift.isDrifted && !change.mayRewriteDrift) {
-      const backup = await writeMemoryBackup(state.file, snapshot.bytes);
-      throw driftError({ file: state.file, target: state.target, limit: state.limit, drift: parsed.drift, usage: parsed.usage, backup: backup.path, isBackupReused: backup.isReused });
+    if (refusesDrift(parsed.drift, change.driftPolicy)) {
+      // A file over the size cap is never copied: nothing writes it, so nothing can be lost.
+      const isTooLarge = parsed.drift.reasons.some((reason) => reason.kind === 'too-large');
+      const backup = isTooLarge ? undefined : await writeMemoryBackup(state.file, snapshot.bytes);
+      throw driftError({ file: state.file, target: state.target, limit: state.limit, drift: parsed.drift, usage: parsed.usage, backup: backup?.path, isBackupReused: backup?.isReused ?? false });
     }
     const decision = change.decide(parsed, snapshot);
     const base = { dir: state.directory.path, target: state.target, file: state.file, applied: [...decision.applied] };
@@ -181,7 +204,7 @@ async function attempt(
     } else if (elsewhere.length > 0) {
       preserved.push({ reason: 'external-text', backup: (await writeMemoryBackup(state.file, snapshot.bytes)).path, entries: elsewhere });
     }
-    const text = joinEntries(decision.entries);
+    const text = serializeEntries(decision.entries);
     await writeWriteRecord(state.file, { sha256: sha256Of(text), writer: deps.writer, authored: authoredEntries(decision.entries, decision, record) }, record);
     const keeper = new ReplacedFileKeeper(snapshot.path);
     try {

@@ -78,12 +78,16 @@ describe('memory operations (the memory tool\'s semantics)', () => {
     expect(empty.details).toMatchObject({ field: 'operations.0.content' });
     const noNeedle = refusal(() => applyOperations(['a'], [{ action: 'remove', oldText: '' }], context));
     expect(noNeedle.details).toMatchObject({ field: 'operations.0.oldText' });
-    for (const content of ['one\n§\ntwo', 'one\r\n§\r\ntwo', 'one\n § \ntwo']) {
+    // "\r\n§\r\n" reads back as "\n§\n" (universal newlines), so it would split too.
+    for (const content of ['one\n§\ntwo', 'one\r\n§\r\ntwo', 'one\r§\rtwo']) {
       const error = refusal(() => applyOperations([], [{ action: 'add', content }], context));
       expect(error.code).toBe('invalid_request');
       expect(error.message).toContain('separates entries');
     }
     expect(applyOperations([], [{ action: 'add', content: 'costs 5 § each' }], context).entries).toEqual(['costs 5 § each']);
+    // A § line with spaces around it is not a delimiter for Hermes: it stays inside the entry.
+    expect(applyOperations([], [{ action: 'add', content: 'one\n § \ntwo' }], context).entries).toEqual(['one\n § \ntwo']);
+    expect(applyOperations([], [{ action: 'add', content: 'one\r\ntwo\r\n' }], context).entries).toEqual(['one\ntwo']);
     expect(refusal(() => applyOperations([], [{ action: 'add', content: 'bad \ud800 text' }], context)).code).toBe('invalid_request');
   });
 

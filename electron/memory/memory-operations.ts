@@ -1,8 +1,9 @@
 import type { AppliedOperation, MemoryOperation } from '../../shared/contract/memory-contract';
 import { AppError } from '../../shared/errors';
 import { findLoneSurrogate } from '../../shared/tools/lone-surrogate';
-import { delimiterLikeLine, entriesChars, entryDelimiter, usageOf } from './memory-format';
-import { countChars, formatCount, previewText, pythonStrip, refuseControlCharacters } from './memory-text';
+import { entriesChars, entryDelimiter, usageOf } from './memory-format';
+import { countChars, formatCount, previewText, pythonStrip, refuseControlCharacters, universalNewlines } from './memory-text';
+import { findThreat } from './memory-threats';
 
 /** What the operations are applied to and how failures name things. */
 export interface OperationContext {
@@ -23,9 +24,24 @@ export interface OperationOutcome {
   readonly discarded: readonly string[];
 }
 
+/**
+ * Refuses text that Hermes Agent's memory scan blocks (`denied`, naming Hermes's pattern id):
+ * Hermes would keep it out of its system prompt, so it would only take space.
+ */
+export function refuseThreat(text: string, field: string): void {
+  const threat = findThreat(text);
+  if (threat === undefined) return;
+  throw new AppError(
+    'denied',
+    `The text matches Hermes Agent's threat pattern "${threat.pattern}": ${threat.what} (field "${field}"). Memory goes into the agent's system prompt, and Hermes blocks entries like this one, so it would take space and never be seen. Nothing was written; write the fact without it, or leave it out.`,
+    { field, pattern: threat.pattern },
+  );
+}
+
 /** Strips and checks the text of an operation; empty or delimiter-bearing text is refused, naming the field. */
 function cleanText(raw: string, field: string, what: string, fileName: string): string {
-  const text = pythonStrip(raw);
+  // Written as is, `\r\n` would read back as `\n` (Hermes reads with universal newlines): store what will be read.
+  const text = pythonStrip(universalNewlines(raw));
   if (text === '') {
     throw new AppError('invalid_request', `${what} is empty (field "${field}"). ${what === 'content' ? 'Use remove to delete an entry.' : 'Give a substring of the entry to change.'}`, { field });
   }
@@ -33,7 +49,8 @@ function cleanText(raw: string, field: string, what: string, fileName: string): 
   if (lone !== -1) {
     throw new AppError('invalid_request', `${what} holds a lone UTF-16 surrogate at index ${lone} (field "${field}"), which has no UTF-8 form. Send well-formed text.`, { field });
   }
-  if (what === 'content' && (text.includes(entryDelimiter) || delimiterLikeLine.test(text))) {
+  if (what === 'content') refuseThreat(text, field);
+  if (what === 'content' && text.includes(entryDelimiter)) {
     throw new AppError(
       'invalid_request',
       `content has a line holding only "§" (field "${field}"); that line separates entries in ${fileName}, so the entry would split in two. Add each part as its own entry.`,

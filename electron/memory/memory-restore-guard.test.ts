@@ -55,7 +55,7 @@ describe('a checkpoint restore of a memory folder', () => {
     await memory.mutate(memories, 'memory', { action: 'add', content: 'likes tea' });
     await memory.mutate(memories, 'memory', { action: 'add', content: 'uses vim' });
     await memory.settled();
-    const target = await checkpointHolding('likes tea');
+    const target = await checkpointHolding('likes tea\n');
     const here = new ChangeRecorder(memory);
     const elsewhere = await memoryServiceFor(memories, { watch: {} });
     const there = new ChangeRecorder(elsewhere);
@@ -72,7 +72,7 @@ describe('a checkpoint restore of a memory folder', () => {
       const result = await restoring;
       // MEMORY.md only: Hermes's lock sidecars are never replaced or deleted by a restore.
       expect(result.outcomes.filter((item) => item.action !== 'skip').map((item) => [item.path, item.result])).toEqual([['MEMORY.md', 'done']]);
-      expect(await readFile(file, 'utf8')).toBe('likes tea');
+      expect(await readFile(file, 'utf8')).toBe('likes tea\n');
       // USER.md, which the restore left alone and Vigil never wrote, keeps no record.
       expect(await readdir(memories)).not.toContain('.USER.md.vigil-record');
       const isRestored = (change: { current: { entries: string[] } }): boolean => change.current.entries.join('|') === 'likes tea';

@@ -22,9 +22,9 @@ afterEach(async () => {
 });
 
 const mutations: ReadonlyArray<readonly [string, MemoryMutation]> = [
-  ['add', { action: 'add', content: 'a new fact' }],
   ['replace', { action: 'replace', oldText: 'tea', content: 'likes coffee' }],
   ['remove', { action: 'remove', oldText: 'tea' }],
+  ['batch', { action: 'batch', operations: [{ action: 'add', content: 'a new fact' }] }],
 ];
 
 describe('the behaviour table of seed 003', () => {
@@ -36,7 +36,7 @@ describe('the behaviour table of seed 003', () => {
     expect(joinEntries(['likes tea', 'works on Vigil', 'prefers short answers 👍']).length).toBe(53);
     await memory.mutate(temp.dir, 'memory', { action: 'replace', oldText: 'tea', content: 'likes green tea' });
     await memory.mutate(temp.dir, 'memory', { action: 'remove', oldText: 'Vigil' });
-    expect(await readFile(file, 'utf8')).toBe('likes green tea\n§\nprefers short answers 👍');
+    expect(await readFile(file, 'utf8')).toBe('likes green tea\n§\nprefers short answers 👍\n');
     // Every entry replaced or removed was Vigil's own text, so no backup was needed.
     expect(await backupsIn(temp.dir)).toEqual([]);
   });
@@ -45,7 +45,7 @@ describe('the behaviour table of seed 003', () => {
     await writeFile(file, joinEntries(['likes tea', 'works on Vigil']));
     const replaced = await memory.mutate(temp.dir, 'memory', { action: 'replace', oldText: 'tea', content: 'likes green tea' });
     expect(replaced.preserved.map((item) => [item.reason, item.entries])).toEqual([['external-text', ['likes tea']]]);
-    expect(await readFile(file, 'utf8')).toBe('likes green tea\n§\nworks on Vigil');
+    expect(await readFile(file, 'utf8')).toBe('likes green tea\n§\nworks on Vigil\n');
     // Once Vigil has written an entry, replacing it again needs no backup.
     expect((await memory.mutate(temp.dir, 'memory', { action: 'replace', oldText: 'green', content: 'likes oolong' })).preserved).toEqual([]);
   });
@@ -54,7 +54,8 @@ describe('the behaviour table of seed 003', () => {
     for (const [name, mutation] of mutations) {
       it(`a drifted ${target} file refuses ${name}: untouched, with a .bak and a remediation`, async () => {
         const target_file = path.join(temp.dir, target === 'memory' ? 'MEMORY.md' : 'USER.md');
-        const drifted = `likes tea\n\n## Notes pasted by hand\n- ${'x'.repeat(1500)}\n`;
+        // Hermes's rule: spaces and a blank line around a § line, so a rewrite would change the file.
+        const drifted = `likes tea  \n§\n\n## Notes pasted by hand\n- ${'x'.repeat(500)}\n`;
         await writeFile(target_file, drifted);
         const error = await rejection(memory.mutate(temp.dir, target, mutation));
         expect(error.code).toBe('conflict');
@@ -70,13 +71,44 @@ describe('the behaviour table of seed 003', () => {
     }
   }
 
+  it("an add to a file that drifted by Hermes's rule goes ahead as Hermes's add does: an append takes nothing out", async () => {
+    await writeFile(file, 'likes tea  \n§\n\nuses pnpm\n');
+    expect((await memory.read(temp.dir, 'memory')).drift.isDrifted).toBe(true);
+    const result = await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'a new fact' });
+    expect(result.outcome).toBe('changed');
+    expect(await readFile(file, 'utf8')).toBe('likes tea\n§\nuses pnpm\n§\na new fact\n');
+    expect(await backupsIn(temp.dir)).toEqual([]);
+  });
+
+  it('echo appends, editor saves with a final newline, and CRLF files never block an agent write', async () => {
+    const shapes: ReadonlyArray<readonly [string, string, readonly string[]]> = [
+      ['echo after a Vigil write', 'likes tea\n§\nuses pnpm\n- deploys on Fridays\n', ['likes tea', 'uses pnpm\n- deploys on Fridays']],
+      ['echo after a file with no final newline', 'likes tea\n§\nuses pnpm- deploys on Fridays\n', ['likes tea', 'uses pnpm- deploys on Fridays']],
+      ['an editor save with a final newline', 'likes tea\n§\nuses pnpm\n\n', ['likes tea', 'uses pnpm']],
+      ['Windows line endings', 'likes tea\r\n§\r\nuses pnpm\r\n', ['likes tea', 'uses pnpm']],
+    ];
+    for (const [shape, text, entries] of shapes) {
+      await writeFile(file, text);
+      const view = await memory.read(temp.dir, 'memory');
+      expect(view.drift, shape).toEqual({ isDrifted: false, reasons: [] });
+      expect(view.entries, shape).toEqual(entries);
+      const added = await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'a new fact' });
+      expect(added.entries, shape).toEqual([...entries, 'a new fact']);
+      const replaced = await memory.mutate(temp.dir, 'memory', { action: 'replace', oldText: 'new fact', content: 'a newer fact' });
+      expect(replaced.outcome, shape).toBe('changed');
+      const removed = await memory.mutate(temp.dir, 'memory', { action: 'remove', oldText: 'newer fact' });
+      expect(removed.entries, shape).toEqual(entries);
+      expect(await readFile(file, 'utf8'), shape).toBe(`${entries.join('\n§\n')}\n`);
+    }
+  });
+
   it('an empty file is no drift: add works, remove finds nothing, no .bak', async () => {
     await writeFile(file, '');
     expect((await memory.read(temp.dir, 'memory')).drift.isDrifted).toBe(false);
     expect((await rejection(memory.mutate(temp.dir, 'memory', { action: 'remove', oldText: 'x' }))).code).toBe('no_match');
     expect(await readFile(file, 'utf8')).toBe('');
     await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'first' });
-    expect(await readFile(file, 'utf8')).toBe('first');
+    expect(await readFile(file, 'utf8')).toBe('first\n');
     expect(await backupsIn(temp.dir)).toEqual([]);
   });
 
@@ -86,7 +118,7 @@ describe('the behaviour table of seed 003', () => {
     expect((await rejection(memory.mutate(temp.dir, 'memory', { action: 'remove', oldText: 'x' }))).code).toBe('no_match');
     await expect(stat(file)).rejects.toThrow();
     await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'first' });
-    expect(await readFile(file, 'utf8')).toBe('first');
+    expect(await readFile(file, 'utf8')).toBe('first\n');
     if (process.platform !== 'win32') expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect(await backupsIn(temp.dir)).toEqual([]);
   });
@@ -116,7 +148,7 @@ describe('the reproduction of seed 003', () => {
   it('a small free-form append merged into an entry is kept in a .bak when a replace takes it out', async () => {
     await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'likes tea' });
     await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'uses vim' });
-    await appendFile(file, '\nremember: deploys only on Fridays');
+    await appendFile(file, 'remember: deploys only on Fridays\n');
     const result = await memory.mutate(temp.dir, 'memory', { action: 'replace', oldText: 'vim', content: 'uses neovim' });
     expect(result.outcome).toBe('changed');
     expect(result.preserved).toHaveLength(1);
@@ -143,6 +175,33 @@ describe('refusing what cannot be read', () => {
     expect(error.message).toContain('not valid UTF-8 (first bad byte at offset 16)');
     expect(await readFile(file)).toEqual(bytes);
     expect(await readFile((error.details as { drift_backup: string }).drift_backup)).toEqual(bytes);
+  });
+
+  it('refuses to write a file holding a NUL byte, or one over 1 MiB, naming the reason; it is never rewritten', async () => {
+    const binary = Buffer.from('likes tea\n§\nuses\u0000pnpm\n');
+    await writeFile(file, binary);
+    const nul = await rejection(memory.mutate(temp.dir, 'memory', { action: 'add', content: 'x' }));
+    expect(nul.code).toBe('conflict');
+    expect(nul.message).toContain('NUL byte at offset 17');
+    expect(await readFile(file)).toEqual(binary);
+
+    const huge = Buffer.from(`likes tea\n§\n${'pasted log line\n'.repeat(70_000)}end\n`);
+    await writeFile(file, huge);
+    const basis = (await memory.read(temp.dir, 'memory')).sha256;
+    for (const call of [
+      () => memory.mutate(temp.dir, 'memory', { action: 'add', content: 'x' }),
+      () => memory.mutate(temp.dir, 'memory', { action: 'remove', oldText: 'end' }),
+      () => memory.adopt(temp.dir, 'memory', basis, ['one entry']),
+    ]) {
+      const error = await rejection(call());
+      expect(error.code).toBe('conflict');
+      expect(error.message).toMatch(/is \d[\d,]+ bytes, over the 1,048,576-byte cap/);
+      expect((error.details as { remediation: string }).remediation).toContain('move it out of');
+      // Nothing writes it, so no copy of it is made.
+      expect((error.details as { drift_backup?: string }).drift_backup).toBeUndefined();
+    }
+    expect(await readFile(file)).toEqual(huge);
+    expect(await backupsIn(temp.dir)).toHaveLength(1);
   });
 
   it('refuses a MEMORY.md that is a directory, writing nothing', async () => {
@@ -190,6 +249,6 @@ describe('results for agents and the UI', () => {
     expect(result.message).toMatch(/^Batch of 2 applied: 1 added, 1 removed\. /);
     // "one" was written by hand, not by Vigil: removing it keeps a copy.
     expect(result.preserved.map((item) => [item.reason, item.entries])).toEqual([['external-text', ['one']]]);
-    expect(await readFile(file, 'utf8')).toBe('two\n§\nthree');
+    expect(await readFile(file, 'utf8')).toBe('two\n§\nthree\n');
   });
 });

@@ -17,6 +17,7 @@ import type { Unsubscribe } from '../core/event-hub';
 import { isDirectory } from '../files/is-directory';
 import type { Logger } from '../logging/logger';
 import { proposeEntries, recommendProposal } from './memory-adoption';
+import { decideKeepAppended, findAppendedText } from './memory-appended';
 import { captureChange, MemoryCaptureQueue, reportedVersions } from './memory-capture';
 import { LateWriteWatch } from './memory-late-writes';
 import type { MemoryCheckpointer } from './memory-checkpointer';
@@ -63,6 +64,8 @@ export interface MemoryService {
   mutate(dir: string, target: MemoryTarget, mutation: MemoryMutation, options?: MutateOptions): Promise<MemoryMutationResult>;
   proposeAdoption(dir: string, target: MemoryTarget): Promise<AdoptionPlan>;
   adopt(dir: string, target: MemoryTarget, basis: string | null, entries: readonly string[], attribution?: Attribution): Promise<MemoryMutationResult>;
+  /** Keeps text appended outside Vigil to the last entry (`original` + text) as an entry of its own, if the file is still `basis`. */
+  keepAppended(dir: string, target: MemoryTarget, basis: string, entry: string, original: string): Promise<MemoryMutationResult>;
   /** Every change of every managed file, Vigil's and external. */
   onChange(listener: (change: MemoryChange) => void): Unsubscribe;
   /** The checkpoint restore service's guard: a restore of a memory folder takes the memory locks and is reported as Vigil's. */
@@ -188,6 +191,9 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
       const state = await stateOf(dir, target);
       const snapshot = await state.run(() => refresh(state, 0));
       const parsed = parseSnapshot(snapshot, state.limit);
+      const record = await readWriteRecord(state.file);
+      const seen = state.lastExternalChange;
+      const previous = seen !== null && seen.current.sha256 === snapshot.sha256 ? seen.previous.entries : undefined;
       return {
         dir: state.directory.path,
         target,
@@ -199,6 +205,7 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
         drift: parsed.drift,
         ...viewText(snapshot.text),
         lastExternalChange: state.lastExternalChange,
+        appended: parsed.drift.isDrifted ? null : findAppendedText(parsed.version.entries, previous, new Set(record?.entries ?? [])),
       };
     },
 
@@ -211,7 +218,8 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
         {
           purpose: `memory: ${mutation.action}`,
           ...(mutateOptions.attribution === undefined ? {} : { attribution: mutateOptions.attribution }),
-          mayRewriteDrift: false,
+          // Hermes's add skips its drift rule (an append takes nothing out); every other change refuses drift.
+          driftPolicy: mutation.action === 'add' ? 'append' : 'refuse',
           backupWhole: false,
           decide,
         },
@@ -242,10 +250,19 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
         {
           purpose: 'memory: adopt',
           ...(attribution === undefined ? {} : { attribution }),
-          mayRewriteDrift: true,
+          driftPolicy: 'rewrite',
           backupWhole: true,
           decide: decideAdoption(basis, entries, memoryFileNames[target], state.limit),
         },
+        deps,
+      );
+    },
+
+    async keepAppended(dir, target, basis, entry, original) {
+      const state = await stateOf(dir, target);
+      return runGuardedChange(
+        state,
+        { purpose: 'memory: keep appended text', driftPolicy: 'refuse', backupWhole: false, decide: decideKeepAppended(basis, entry, original, memoryFileNames[target]) },
         deps,
       );
     },

@@ -20,6 +20,15 @@ function isPythonSpace(unit: number): boolean {
   return pythonWhitespace.has(unit);
 }
 
+/**
+ * The text as Python reads a file in text mode (`Path.read_text()`, universal newlines): every
+ * `\r\n` and every lone `\r` becomes `\n`. Hermes parses what that read returns, so a file saved
+ * with Windows line endings has the same entries as one saved with `\n`.
+ */
+export function universalNewlines(text: string): string {
+  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+}
+
 /** The number of characters as Python's `len()` counts them (code points, not UTF-16 units). */
 export function countChars(text: string): number {
   let count = 0;

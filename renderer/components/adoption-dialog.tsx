@@ -1,6 +1,8 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { AdoptionPlan, AdoptionStrategy } from '../../shared/contract/memory-contract';
 import type { AppErrorData } from '../../shared/errors';
+import { entriesUsage } from '../model/adoption-entries';
+import { AdoptionEntryList, type EntriesEdit } from './adoption-entry-list';
 import { ErrorNotice } from './error-notice';
 import { UsageBar } from './usage-bar';
 
@@ -8,19 +10,23 @@ const strategyLabels: Readonly<Record<AdoptionStrategy, string>> = {
   delimiter: 'By § delimiter',
   'blank-lines': 'By blank lines',
   headings: 'By headings',
+  lines: 'One per line',
 };
 
 /**
- * Adopting a drifted memory file: the ways its text can be split into entries, the entries of the
- * chosen one with its usage against the limit, and one button to write them (the original is kept).
+ * Adopting a memory file (a drifted one, or any the user wants to reshape): the ways its text can
+ * be split into entries, the entries of the chosen one to edit, split, merge or remove by hand,
+ * their usage against the limit, and one button to write them (the original is kept as a backup).
  */
 export function AdoptionDialog({
   fileName,
   phase,
   plan,
   strategy,
+  entries,
   error,
   onChoose,
+  onEdit,
   onAdopt,
   onCancel,
 }: {
@@ -28,13 +34,17 @@ export function AdoptionDialog({
   readonly phase: 'proposing' | 'choosing' | 'adopting';
   readonly plan: AdoptionPlan | undefined;
   readonly strategy: AdoptionStrategy | undefined;
+  readonly entries: readonly string[];
   readonly error: AppErrorData | undefined;
   readonly onChoose: (strategy: AdoptionStrategy) => void;
+  readonly onEdit: (edit: EntriesEdit) => void;
   readonly onAdopt: () => void;
   readonly onCancel: () => void;
 }) {
   const panelRef = useRef<HTMLDivElement | null>(null);
-  const proposal = plan?.proposals.find((candidate) => candidate.strategy === strategy);
+  const limit = plan?.proposals[0]?.usage.limit ?? 0;
+  const usage = entriesUsage(entries, limit);
+  const count = entries.length - usage.empty;
   useEffect(() => {
     panelRef.current?.focus();
   }, []);
@@ -59,7 +69,7 @@ export function AdoptionDialog({
       >
         <header className="plan-header">
           <h3>Adopt {fileName}</h3>
-          <span className="plan-headline">Split its text into entries; the original is kept as a backup.</span>
+          <span className="plan-headline">Split its text into entries, then edit, split or merge them; the original is kept as a backup.</span>
         </header>
         {phase === 'proposing' && <p className="plan-nothing">Reading the file…</p>}
         {error !== undefined && (
@@ -83,21 +93,13 @@ export function AdoptionDialog({
                 </button>
               ))}
             </div>
-            {proposal !== undefined && (
-              <div className="plan-groups">
-                <UsageBar chars={proposal.usage.chars} limit={proposal.usage.limit} />
-                {!proposal.fits && (
-                  <p className="plan-warning">These entries are over the limit. Pick another split, or shorten the file first; nothing is written until they fit.</p>
-                )}
-                <ol className="memory-entries" data-testid="adoption-entries">
-                  {proposal.entries.map((entry, index) => (
-                    <li key={`${index}:${entry}`} className="memory-entry">
-                      <span className="entry-text">{entry}</span>
-                    </li>
-                  ))}
-                </ol>
-              </div>
-            )}
+            <div className="plan-groups">
+              <UsageBar chars={usage.chars} limit={usage.limit} testId="adoption-usage" />
+              {!usage.fits && (
+                <p className="plan-warning">These entries are over the limit. Shorten, merge or remove some, or pick another split; nothing is written until they fit.</p>
+              )}
+              <AdoptionEntryList entries={entries} isDisabled={phase !== 'choosing'} onEdit={onEdit} />
+            </div>
           </>
         )}
         <footer className="plan-footer">
@@ -110,9 +112,9 @@ export function AdoptionDialog({
             className="button button-primary"
             data-testid="adopt-confirm"
             onClick={onAdopt}
-            disabled={phase !== 'choosing' || proposal === undefined || !proposal.fits}
+            disabled={phase !== 'choosing' || count === 0 || !usage.fits}
           >
-            {phase === 'adopting' ? 'Adopting…' : `Adopt ${proposal?.entries.length ?? 0} entries`}
+            {phase === 'adopting' ? 'Adopting…' : `Adopt ${count} ${count === 1 ? 'entry' : 'entries'}`}
           </button>
         </footer>
       </div>

@@ -31,8 +31,8 @@ export function DriftBanner({
         ))}
       </ul>
       <p className="drift-help">
-        Agents’ memory writes to it are refused until it is adopted, so nothing in it is lost. Adopting splits the text into entries you confirm; the original is
-        kept as a backup.
+        Agents’ changes to its entries are refused until it is adopted, so nothing in it is lost (adding an entry still works, as in Hermes). Adopting splits the
+        text into entries you edit and confirm; the original is kept as a backup.
       </p>
       {backupPath !== undefined && (
         <p className="drift-backup">

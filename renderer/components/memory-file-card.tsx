@@ -19,6 +19,7 @@ export function MemoryFileCard({
   backupPath,
   now,
   onAdopt,
+  onKeepAppended,
   onShowHistory,
   onRetry,
 }: {
@@ -28,7 +29,9 @@ export function MemoryFileCard({
   readonly view: MemoryFileView | undefined;
   readonly backupPath: string | undefined;
   readonly now: number;
+  /** Opens the adoption dialog: for a drifted file from its banner, for any other to edit its entries. */
   readonly onAdopt: () => void;
+  readonly onKeepAppended: () => void;
   readonly onShowHistory: () => void;
   readonly onRetry: () => void;
 }) {
@@ -45,6 +48,11 @@ export function MemoryFileCard({
       <header className="memory-file-head">
         <h3 title={view?.file}>{name}</h3>
         <span className="spacer" />
+        {view?.exists === true && !view.drift.isDrifted && view.entries.length > 0 && (
+          <button type="button" className="link-button" data-testid="edit-entries" onClick={onAdopt} title="Edit, split or merge the entries by hand; the original is kept as a backup">
+            Edit entries…
+          </button>
+        )}
         <button type="button" className="link-button" onClick={onShowHistory} title="Every version of this directory, on its timeline">
           History
         </button>
@@ -55,6 +63,16 @@ export function MemoryFileCard({
           <UsageBar chars={view.usage.chars} limit={view.usage.limit} testId={`${testId}-usage`} />
           {view.drift.isDrifted && (
             <DriftBanner fileName={name} drift={view.drift} backupPath={backupPath} text={view.text} isTextTruncated={view.isTextTruncated} onAdopt={onAdopt} />
+          )}
+          {view.appended !== null && (
+            <div className="memory-appended" role="status" data-testid={`${testId}-appended`}>
+              <span>
+                Added outside Vigil to the end of the last entry: <q className="mono">{view.appended.appended}</q>. Hermes reads it as part of that entry.
+              </span>
+              <button type="button" className="button button-small" data-testid="keep-appended" onClick={onKeepAppended}>
+                Keep as a new entry
+              </button>
+            </div>
           )}
           {recent !== null && (
             <details className="memory-external" open={Date.parse(recent.at) > now - 5 * 60_000} data-testid={`${testId}-external`}>

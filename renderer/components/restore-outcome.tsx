@@ -1,5 +1,5 @@
 import type { RestoreResult } from '../model/restore-plan';
-import { describeRestore } from '../model/restore-plan';
+import { describeRestore, restoreHeadline, restoreProblems } from '../model/restore-plan';
 import { shortId } from '../model/format';
 import { escapeControls } from '../../shared/text/control-characters';
 
@@ -17,11 +17,12 @@ export function RestoreOutcome({
   readonly onShowRestorePoint: () => void;
   readonly onDismiss: () => void;
 }) {
-  const problems = result.outcomes.filter((outcome) => outcome.result === 'conflict' || outcome.result === 'failed');
+  const problems = restoreProblems(result);
+  const headline = result.status === 'complete' && !wasUndo ? `Restored to ${shortId(result.plan.checkpoint.id)}` : restoreHeadline(result, wasUndo);
   return (
-    <div className="restore-outcome" role="status" data-testid="restore-outcome" data-state={problems.length > 0 ? 'partial' : 'done'}>
+    <div className="restore-outcome" role="status" data-testid="restore-outcome" data-state={result.status}>
       <div className="restore-outcome-line">
-        <strong>{wasUndo ? 'Restore undone.' : `Restored to ${shortId(result.plan.checkpoint.id)}.`}</strong>
+        <strong>{headline}.</strong>
         <span>{describeRestore(result)}</span>
       </div>
       <div className="restore-outcome-line subtle">
@@ -32,10 +33,10 @@ export function RestoreOutcome({
         holds the files as they were just before.
       </div>
       {problems.length > 0 && (
-        <ul className="restore-problems">
-          {problems.map((outcome) => (
-            <li key={outcome.path}>
-              <span className="mono">{escapeControls(outcome.path)}</span> — {outcome.result === 'conflict' ? 'changed during the restore; left as found' : escapeControls(outcome.message ?? 'failed')}
+        <ul className="restore-problems" data-testid="restore-problems">
+          {problems.map((problem) => (
+            <li key={problem.path}>
+              <span className="mono">{escapeControls(problem.path)}</span> — {escapeControls(problem.why)}
             </li>
           ))}
         </ul>

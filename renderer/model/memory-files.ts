@@ -24,6 +24,7 @@ export function applyChange(view: MemoryFileView, change: MemoryChange): MemoryF
     usage: change.usage,
     drift: change.drift,
     lastExternalChange: change.source === 'external' ? change : view.lastExternalChange,
+    appended: change.appended ?? null,
   };
 }
 

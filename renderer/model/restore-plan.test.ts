@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedPaths, describeRestore, planFilesOf, type RestoreResult } from './restore-plan';
+import { changedPaths, describeRestore, planFilesOf, restoreHeadline, restoreProblems, type RestoreResult } from './restore-plan';
 import type { TimelineEntry } from './timeline-filter';
 import { timelineColumns } from './timeline-columns';
 
@@ -32,9 +32,34 @@ describe('restore plans for people', () => {
       counts: { done: 2, skipped: 1, conflict: 1, failed: 0 },
       removedDirectories: [],
       isVerified: true,
+      status: 'incomplete',
+      incomplete: 1,
     };
     expect(changedPaths(result)).toEqual(['a', 'c']);
-    expect(describeRestore(result)).toBe('2 files changed, 1 left alone, 1 changed during the restore and left as found; every written file was read back and verified.');
+    expect(describeRestore(result)).toBe('1 file could not be restored, 2 files changed, 1 left alone; every written file was read back and verified.');
+    expect(restoreHeadline(result, false)).toBe('Restore incomplete');
+    expect(restoreProblems(result)).toEqual([{ path: 'b', why: 'changed during the restore; left as found' }]);
+  });
+
+  it('says "incomplete" for a file skipped as blocked, and "nothing to restore" only when nothing differed', () => {
+    const brief = { id: 'c'.repeat(40), reason: 'before write_file', time: '2026-01-01T00:00:00Z' };
+    const plan = { dir: '/w', checkpoint: brief, paths: [], entries: [], counts: { restore: 0, recreate: 0, delete: 0, skip: 1 }, changedOutsideAgents: 0, fingerprint: 'f'.repeat(64) };
+    const blocked: RestoreResult = {
+      plan,
+      preRollback: brief,
+      outcomes: [{ path: 'a.txt', action: 'skip', result: 'skipped', reason: 'blocked', message: 'A folder is here now holding 1 file(s)' }],
+      counts: { done: 0, skipped: 1, conflict: 0, failed: 0 },
+      removedDirectories: [],
+      isVerified: true,
+      status: 'incomplete',
+      incomplete: 1,
+    };
+    expect(restoreHeadline(blocked, false)).toBe('Restore incomplete');
+    expect(describeRestore(blocked)).toBe('1 file could not be restored, 0 files changed.');
+    expect(restoreProblems(blocked)).toEqual([{ path: 'a.txt', why: 'A folder is here now holding 1 file(s)' }]);
+    const matched: RestoreResult = { ...blocked, outcomes: [], counts: { done: 0, skipped: 0, conflict: 0, failed: 0 }, status: 'nothing-to-do', incomplete: 0 };
+    expect(restoreHeadline(matched, false)).toBe('Nothing to restore');
+    expect(restoreProblems(matched)).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { restorePlanEntrySchema, restoreResultSchema } from '../../shared/contract/checkpoints-restore-schemas';
+import { isIncompleteOutcome, type restorePlanEntrySchema, type restoreResultSchema } from '../../shared/contract/checkpoints-restore-schemas';
 import type { PlanFile } from './plan-summary';
 
 /** One line of a restore plan, as the contract carries it. */
@@ -14,16 +14,27 @@ const skipReasons: Readonly<Record<NonNullable<RestorePlanEntry['reason']>, stri
   unprotected: 'no snapshot can hold it: never touched',
   'not-in-checkpoint': 'the checkpoint did not store it',
   blocked: 'something in its way cannot be moved',
+  secret: "a secrets file from another program's store: written only when you confirm",
 };
 
-/** A restore plan's entries as the confirmation shows them. */
-export function planFilesOf(entries: readonly RestorePlanEntry[]): PlanFile[] {
+/** A restore plan's entries as the confirmation shows them (`named`: the paths the restore was limited to). */
+export function planFilesOf(entries: readonly RestorePlanEntry[], named: readonly string[] = []): PlanFile[] {
   return entries.map((entry) => ({
     path: entry.path,
     action: entry.action,
-    reason: entry.note ?? (entry.reason === undefined ? undefined : skipReasons[entry.reason]),
+    reason:
+      entry.isSecret === true && entry.action !== 'skip'
+        ? named.includes(entry.path)
+          ? 'secrets file: selected by name, so written'
+          : 'secrets file: written only if you allow it below'
+        : (entry.note ?? (entry.reason === undefined ? undefined : skipReasons[entry.reason])),
     isChangedOutside: entry.isChangedOutsideAgents,
   }));
+}
+
+/** The secrets files (`.env*`) a plan would write only with the user's consent: those not selected by name. */
+export function unconfirmedSecrets(entries: readonly RestorePlanEntry[], named: readonly string[]): string[] {
+  return entries.filter((entry) => entry.isSecret === true && entry.action !== 'skip' && !named.includes(entry.path)).map((entry) => entry.path);
 }
 
 /** The paths a restore really changed: undoing it touches these and nothing else. */
@@ -31,12 +42,36 @@ export function changedPaths(result: RestoreResult): string[] {
   return result.outcomes.filter((outcome) => outcome.result === 'done' && outcome.action !== 'skip').map((outcome) => outcome.path);
 }
 
+/** The files a restore was to bring back and could not, with the reason for each (see `isIncompleteOutcome`). */
+export function restoreProblems(result: RestoreResult): Array<{ readonly path: string; readonly why: string }> {
+  return result.outcomes.filter(isIncompleteOutcome).map((outcome) => ({
+    path: outcome.path,
+    why:
+      outcome.result === 'conflict'
+        ? 'changed during the restore; left as found'
+        : (outcome.message ?? (outcome.reason === undefined ? 'failed' : skipReasons[outcome.reason])),
+  }));
+}
+
+/** The headline of a restore's outcome: incomplete when any file could not be brought back, "nothing to restore" only when all matched. */
+export function restoreHeadline(result: RestoreResult, wasUndo: boolean): string {
+  switch (result.status) {
+    case 'incomplete':
+      return wasUndo ? 'Undo incomplete' : 'Restore incomplete';
+    case 'nothing-to-do':
+      return 'Nothing to restore';
+    case 'complete':
+      return wasUndo ? 'Restore undone' : 'Restored';
+  }
+}
+
 /** One sentence about a restore's outcome, problems first. */
 export function describeRestore(result: RestoreResult): string {
+  if (result.status === 'nothing-to-do') return 'The directory already matched the checkpoint.';
   const { counts } = result;
   const parts = [`${counts.done} file${counts.done === 1 ? '' : 's'} changed`];
-  if (counts.skipped > 0) parts.push(`${counts.skipped} left alone`);
-  if (counts.conflict > 0) parts.push(`${counts.conflict} changed during the restore and left as found`);
-  if (counts.failed > 0) parts.push(`${counts.failed} failed`);
-  return `${parts.join(', ')}${result.isVerified ? '; every written file was read back and verified' : ''}.`;
+  if (result.incomplete > 0) parts.unshift(`${result.incomplete} file${result.incomplete === 1 ? '' : 's'} could not be restored`);
+  const alone = counts.skipped - result.outcomes.filter((outcome) => outcome.result === 'skipped' && isIncompleteOutcome(outcome)).length;
+  if (alone > 0) parts.push(`${alone} left alone`);
+  return `${parts.join(', ')}${result.isVerified && counts.done > 0 ? '; every written file was read back and verified' : ''}.`;
 }

@@ -5,7 +5,7 @@ import type { Result } from '../../shared/result';
 import type { VigilClient } from '../api/vigil-client';
 import { shortId } from '../model/format';
 import { failed, idle, loading, ready, type LoadState } from '../model/load-state';
-import { changedPaths, describeRestore, type RestoreResult } from '../model/restore-plan';
+import { changedPaths, describeRestore, restoreHeadline, type RestoreResult } from '../model/restore-plan';
 import { emptySelection, retainKeys, selectedInOrder, type SelectionState } from '../model/selection-model';
 import type { AppState } from './app-store';
 
@@ -50,6 +50,8 @@ export interface RestoreFlow {
   readonly plan: RestorePlan | undefined;
   readonly progress: EventPayload<'checkpoints:restore-progressed'> | undefined;
   readonly error: AppErrorData | undefined;
+  /** The user ticked "also write the secrets files" (`.env*` only another program's store holds). */
+  readonly allowSecrets: boolean;
 }
 
 /** The last restore that finished, shown with its outcome and its undo. */
@@ -85,6 +87,8 @@ export interface CheckpointSlice {
   readonly planUndoOfRestorePoint: (dir: string, preRollbackId: string, restoredId: string | undefined) => Promise<void>;
   readonly applyRestore: () => Promise<void>;
   readonly dismissLastRestore: () => void;
+  /** Ticks or unticks "also write the secrets files" in the restore being confirmed. */
+  readonly allowRestoreSecrets: (isAllowed: boolean) => void;
   readonly cancelRestore: () => void;
   readonly receiveRestoreProgress: (progress: EventPayload<'checkpoints:restore-progressed'>) => void;
 }
@@ -132,7 +136,7 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
     };
 
     const plan = async (dir: string, checkpointId: string, paths: readonly string[], undoOf: string | undefined): Promise<void> => {
-      set({ restore: { dir, checkpointId, paths, undoOf, phase: 'planning', plan: undefined, progress: undefined, error: undefined } });
+      set({ restore: { dir, checkpointId, paths, undoOf, phase: 'planning', plan: undefined, progress: undefined, error: undefined, allowSecrets: false } });
       const result = await client.call('checkpoints:plan-restore', { dir, checkpoint: checkpointId, paths: [...paths] });
       const flow = get().restore;
       if (flow?.dir !== dir || flow.checkpointId !== checkpointId || flow.phase !== 'planning') return;
@@ -203,7 +207,7 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
           await plan(dir, preRollbackId, [], preRollbackId);
           return;
         }
-        set({ restore: { dir, checkpointId: preRollbackId, paths: [], undoOf: restoredId, phase: 'planning', plan: undefined, progress: undefined, error: undefined } });
+        set({ restore: { dir, checkpointId: preRollbackId, paths: [], undoOf: restoredId, phase: 'planning', plan: undefined, progress: undefined, error: undefined, allowSecrets: false } });
         const paths: string[] = [];
         let offset: number | null = 0;
         while (offset !== null && paths.length < maxFiles) {
@@ -216,7 +220,7 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
           });
           if (get().restore?.checkpointId !== preRollbackId) return;
           if (!result.ok) {
-            set({ restore: { dir, checkpointId: preRollbackId, paths: [], undoOf: restoredId, phase: 'confirming', plan: undefined, progress: undefined, error: result.error } });
+            set({ restore: { dir, checkpointId: preRollbackId, paths: [], undoOf: restoredId, phase: 'confirming', plan: undefined, progress: undefined, error: result.error, allowSecrets: false } });
             return;
           }
           paths.push(...result.value.files.map((file) => file.path));
@@ -234,7 +238,7 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
         const flow = get().restore;
         if (flow?.phase !== 'confirming' || flow.plan === undefined) return;
         set({ restore: { ...flow, phase: 'applying', error: undefined } });
-        const result = await client.call('checkpoints:restore', { dir: flow.dir, checkpoint: flow.checkpointId, paths: [...flow.paths], fingerprint: flow.plan.fingerprint });
+        const result = await client.call('checkpoints:restore', { dir: flow.dir, checkpoint: flow.checkpointId, paths: [...flow.paths], fingerprint: flow.plan.fingerprint, allowSecrets: flow.allowSecrets });
         if (!result.ok) {
           set({ restore: { ...flow, phase: 'confirming', error: result.error } });
           // The directory moved since the plan: show the fresh plan, so what is confirmed is what happens.
@@ -244,10 +248,10 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
         const record: RestoreRecord = { dir: flow.dir, checkpointId: flow.checkpointId, result: result.value, wasUndo: flow.undoOf !== undefined };
         set({ restore: undefined, lastRestore: record });
         const undoPaths = changedPaths(result.value);
-        const hasProblems = result.value.counts.failed + result.value.counts.conflict > 0;
+        const headline = restoreHeadline(result.value, record.wasUndo);
         get().notify({
-          tone: hasProblems ? 'warning' : 'success',
-          title: record.wasUndo ? 'Restore undone' : `Restored to ${shortId(flow.checkpointId)}`,
+          tone: result.value.status === 'incomplete' ? 'warning' : result.value.status === 'nothing-to-do' ? 'info' : 'success',
+          title: result.value.status === 'complete' && !record.wasUndo ? `Restored to ${shortId(flow.checkpointId)}` : headline,
           detail: describeRestore(result.value),
           ...(undoPaths.length === 0
             ? {}
@@ -263,6 +267,11 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
       },
 
       dismissLastRestore: () => set({ lastRestore: undefined }),
+
+      allowRestoreSecrets: (isAllowed) => {
+        const flow = get().restore;
+        if (flow?.phase === 'confirming') set({ restore: { ...flow, allowSecrets: isAllowed } });
+      },
 
       cancelRestore: () => {
         if (get().restore?.phase !== 'applying') set({ restore: undefined });

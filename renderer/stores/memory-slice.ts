@@ -10,7 +10,7 @@ import type {
 import type { AppErrorData } from '../../shared/errors';
 import type { VigilClient } from '../api/vigil-client';
 import { failed, idle, loading, ready, type LoadState } from '../model/load-state';
-import { addChange, applyChange, backupFromDetails, memoryFileKey, refusedBackup } from '../model/memory-files';
+import { addChange, applyChange, backupFromDetails, memoryFileKey, memoryTargets, refusedBackup } from '../model/memory-files';
 import type { AppState } from './app-store';
 
 /** One memory file as the store holds it. */
@@ -26,6 +26,8 @@ export interface AdoptionFlow {
   readonly phase: 'proposing' | 'choosing' | 'adopting';
   readonly plan: AdoptionPlan | undefined;
   readonly strategy: AdoptionStrategy | undefined;
+  /** The entries to write: the chosen split, as the user edited, split and merged it. */
+  readonly entries: readonly string[];
   readonly error: AppErrorData | undefined;
 }
 
@@ -46,7 +48,11 @@ export interface MemorySlice {
   readonly receiveMemoryRefusal: (details: Readonly<Record<string, unknown>> | undefined) => void;
   readonly proposeAdoption: (dir: string, target: MemoryTarget) => Promise<void>;
   readonly chooseAdoptionStrategy: (strategy: AdoptionStrategy) => void;
+  /** Edits the entries being adopted (one entry's text, a split, a merge, a removal). */
+  readonly editAdoptionEntries: (edit: (entries: readonly string[]) => readonly string[]) => void;
   readonly adoptMemory: () => Promise<void>;
+  /** Keeps the text appended outside Vigil to a file's last entry as an entry of its own. */
+  readonly keepAppended: (dir: string, target: MemoryTarget) => Promise<void>;
   readonly cancelAdoption: () => void;
 }
 
@@ -122,7 +128,7 @@ export function createMemorySlice(client: VigilClient): StateCreator<AppState, [
       },
 
       proposeAdoption: async (dir, target) => {
-        set({ adoption: { dir, target, phase: 'proposing', plan: undefined, strategy: undefined, error: undefined } });
+        set({ adoption: { dir, target, phase: 'proposing', plan: undefined, strategy: undefined, entries: [], error: undefined } });
         const result = await client.call('memory:propose-adoption', { dir, target });
         const flow = get().adoption;
         if (flow?.dir !== dir || flow.target !== target) return;
@@ -130,20 +136,29 @@ export function createMemorySlice(client: VigilClient): StateCreator<AppState, [
           set({ adoption: { ...flow, phase: 'choosing', error: result.error } });
           return;
         }
-        set({ adoption: { ...flow, phase: 'choosing', plan: result.value, strategy: result.value.recommended ?? result.value.proposals[0]?.strategy } });
+        const strategy = result.value.recommended ?? result.value.proposals[0]?.strategy;
+        const entries = result.value.proposals.find((proposal) => proposal.strategy === strategy)?.entries ?? [];
+        set({ adoption: { ...flow, phase: 'choosing', plan: result.value, strategy, entries } });
       },
 
       chooseAdoptionStrategy: (strategy) => {
         const flow = get().adoption;
-        if (flow !== undefined && flow.phase === 'choosing') set({ adoption: { ...flow, strategy, error: undefined } });
+        const entries = flow?.plan?.proposals.find((proposal) => proposal.strategy === strategy)?.entries;
+        if (flow !== undefined && flow.phase === 'choosing' && entries !== undefined) set({ adoption: { ...flow, strategy, entries, error: undefined } });
+      },
+
+      editAdoptionEntries: (edit) => {
+        const flow = get().adoption;
+        if (flow !== undefined && flow.phase === 'choosing') set({ adoption: { ...flow, entries: edit(flow.entries), error: undefined } });
       },
 
       adoptMemory: async () => {
         const flow = get().adoption;
-        const proposal = flow?.plan?.proposals.find((candidate) => candidate.strategy === flow.strategy);
-        if (flow?.plan === undefined || proposal === undefined || flow.phase !== 'choosing') return;
+        if (flow?.plan === undefined || flow.phase !== 'choosing') return;
         set({ adoption: { ...flow, phase: 'adopting', error: undefined } });
-        const result = await client.call('memory:adopt', { dir: flow.dir, target: flow.target, basis: flow.plan.basis, entries: proposal.entries });
+        // Empty entries are dropped (the core refuses them); everything else goes as the user left it.
+        const entries = flow.entries.filter((entry) => entry.trim() !== '');
+        const result = await client.call('memory:adopt', { dir: flow.dir, target: flow.target, basis: flow.plan.basis, entries });
         const key = memoryFileKey(flow.dir, flow.target);
         if (!result.ok) {
           const backup = backupFromDetails(result.error.details);
@@ -164,6 +179,16 @@ export function createMemorySlice(client: VigilClient): StateCreator<AppState, [
           detail: backup === undefined ? result.value.message : `The original is kept in ${backup}.`,
         });
         await refresh(flow.dir, flow.target);
+      },
+
+      keepAppended: async (dir, target) => {
+        const view = get().memoryFiles[memoryFileKey(dir, target)]?.view;
+        const appended = view?.appended ?? null;
+        if (view === undefined || appended === null || view.sha256 === null) return;
+        const result = await client.call('memory:keep-appended', { dir, target, basis: view.sha256, entry: appended.entry, original: appended.original });
+        if (result.ok) get().notify({ tone: 'success', title: `${memoryTargets.find(([candidate]) => candidate === target)?.[1] ?? ''}: ${result.value.message}` });
+        else get().notify({ tone: 'warning', title: 'The appended text was not kept', detail: result.error.message });
+        await refresh(dir, target);
       },
 
       cancelAdoption: () => {

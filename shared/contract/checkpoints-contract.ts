@@ -177,6 +177,8 @@ export const checkpointsRestoreCalls = defineCalls({
          * directory moved since. Absent (the CLI's one-step restore): the plan made under the lock is applied.
          */
         fingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'the fingerprint of a plan from checkpoints:plan-restore').optional(),
+        /** Write the secrets files (`.env*`) the plan marks `isSecret` (the user confirmed); otherwise they are skipped. */
+        allowSecrets: z.boolean().default(false),
       })
       .strict(),
     response: restoreResultSchema,

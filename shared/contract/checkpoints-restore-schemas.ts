@@ -32,7 +32,16 @@ export const restoreSkipReasonSchema = z.enum([
   'not-in-checkpoint',
   /** Something in its way cannot be moved: a parent that is a file now, or a folder holding unprotected files. */
   'blocked',
+  /** A secrets file (`.env*`) from another program's store (Hermes's): written only when the user confirms. */
+  'secret',
 ]);
+
+/**
+ * Skip reasons that leave a file the restore was asked to bring back unlike the checkpoint: a
+ * restore with any of them (or a conflict, or a failure) is incomplete. `unchanged` and
+ * `not-in-checkpoint` are not: the file already matches, or the checkpoint has no version of it.
+ */
+export const incompleteSkipReasons: ReadonlySet<z.infer<typeof restoreSkipReasonSchema>> = new Set(['excluded', 'oversize', 'unprotected', 'blocked', 'secret']);
 
 /** One version of a file as git stores it. */
 export const fileVersionSchema = z.object({
@@ -59,6 +68,8 @@ export const restorePlanEntrySchema = z.object({
   isChangedOutsideAgents: z.boolean(),
   /** One sentence for people: why it is skipped, what is in the way. */
   note: z.string().optional(),
+  /** A secrets file (`.env*`) that only another program's store holds: written only when the restore is told to (`allowSecrets`). */
+  isSecret: z.boolean().optional(),
 });
 
 /** Counts of a plan's actions. */
@@ -90,8 +101,23 @@ export const restoreOutcomeSchema = z.object({
   action: restoreActionSchema,
   /** done: as planned and verified · skipped: planned as skip · conflict: it changed during the restore, left as found · failed: the system refused (message says why). */
   result: z.enum(['done', 'skipped', 'conflict', 'failed']),
+  /** Why it was skipped (as the plan said, or `secret` when secrets were not allowed). */
+  reason: restoreSkipReasonSchema.optional(),
   message: z.string().optional(),
 });
+
+/** Whether one outcome leaves its file unlike the checkpoint although the restore was meant to bring it back. */
+export function isIncompleteOutcome(outcome: z.infer<typeof restoreOutcomeSchema>): boolean {
+  if (outcome.result === 'conflict' || outcome.result === 'failed') return true;
+  return outcome.result === 'skipped' && outcome.reason !== undefined && incompleteSkipReasons.has(outcome.reason);
+}
+
+/**
+ * How a restore ended: `complete` (every file it was to change matches the checkpoint now),
+ * `incomplete` (some file was skipped, blocked or failed: see the outcomes), `nothing-to-do` (the
+ * directory already matched).
+ */
+export const restoreStatusSchema = z.enum(['complete', 'incomplete', 'nothing-to-do']);
 
 /** The outcome of applying a plan. */
 export const restoreResultSchema = z.object({
@@ -110,6 +136,9 @@ export const restoreResultSchema = z.object({
   removedDirectories: z.array(z.string()),
   /** Every written file was read back and matched the checkpoint's blob (and, where the scope is checked again, nothing else in it still differs). */
   isVerified: z.boolean(),
+  status: restoreStatusSchema,
+  /** Outcomes that make it incomplete (see `isIncompleteOutcome`). */
+  incomplete: z.number().int().nonnegative(),
 });
 
 /** A step of a running restore, for a progress bar. */
@@ -121,4 +150,7 @@ export const restoreProgressSchema = z.object({
   /** Files finished in this phase, out of `total`. */
   done: z.number().int().nonnegative(),
   total: z.number().int().nonnegative(),
+  /** With phase `done`: how the restore ended, and how many files make it incomplete. */
+  status: restoreStatusSchema.optional(),
+  incomplete: z.number().int().nonnegative().optional(),
 });

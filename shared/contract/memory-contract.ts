@@ -21,8 +21,12 @@ export const memoryUsageSchema = z.object({
   percent: z.number().int().min(0).max(100),
 });
 
-/** Why a file is not in the shape the memory tool writes. */
-export const driftKindSchema = z.enum(['not-utf8', 'not-round-trip', 'entry-over-limit', 'stray-delimiter']);
+/**
+ * Why a file is not in the shape the memory tool writes. Hermes's rule: `not-round-trip` (its
+ * stripped text differs from its entries re-joined) and `entry-over-limit`. Bytes Vigil refuses to
+ * rewrite at all: `not-utf8`, `holds-nul`, `too-large` (over 1 MiB).
+ */
+export const driftKindSchema = z.enum(['not-utf8', 'holds-nul', 'too-large', 'not-round-trip', 'entry-over-limit']);
 
 /** The drift status of a file; `reasons` is empty when it is tool-shaped. */
 export const driftReportSchema = z.object({
@@ -93,6 +97,16 @@ export const entryDiffSchema = z.object({
   isReordered: z.boolean(),
 });
 
+/**
+ * Text appended outside Vigil to the end of the file (an `echo … >> MEMORY.md`), which Hermes reads
+ * as part of the last entry: that entry as it reads now, the entry it was before, and what was added.
+ */
+export const appendedTextSchema = z.object({
+  entry: z.string(),
+  original: z.string(),
+  appended: z.string(),
+});
+
 /** One version of a file as a change reports it. */
 export const memoryVersionSchema = z.object({
   exists: z.boolean(),
@@ -122,6 +136,8 @@ export const memoryChangeSchema = z.object({
   notifications: z.number().int().nonnegative(),
   /** Vigil wrote this version by restoring a checkpoint (source `vigil`), not by a memory call. */
   isRestore: z.boolean().optional(),
+  /** An external change that appended text to the last entry: it can be kept as an entry of its own (`memory:keep-appended`). */
+  appended: appendedTextSchema.optional(),
 });
 
 /** A file as the UI shows it. */
@@ -139,6 +155,8 @@ export const memoryFileViewSchema = z.object({
   isTextTruncated: z.boolean(),
   /** The newest change not made by Vigil since this core started, if any. */
   lastExternalChange: memoryChangeSchema.nullable(),
+  /** Text appended outside Vigil to the last entry, which `memory:keep-appended` turns into an entry of its own; null when none is seen. */
+  appended: appendedTextSchema.nullable(),
 });
 
 /**
@@ -170,7 +188,7 @@ export const memoryMutationResultSchema = z.object({
 });
 
 /** How an adoption proposal splits free-form text into entries. */
-export const adoptionStrategySchema = z.enum(['delimiter', 'blank-lines', 'headings']);
+export const adoptionStrategySchema = z.enum(['delimiter', 'blank-lines', 'headings', 'lines']);
 
 /** One way of splitting a drifted file into entries. */
 export const adoptionProposalSchema = z.object({
@@ -224,6 +242,18 @@ export const memoryCalls = defineCalls({
     request: fileRequest,
     response: adoptionPlanSchema,
   },
+  'memory:keep-appended': {
+    summary: 'Keep text appended outside Vigil to the last entry as an entry of its own (nothing is taken out of the file).',
+    request: fileRequest
+      .extend({
+        /** sha256 of the file the appended text was seen in; refused (`conflict`) if the file changed since. */
+        basis: z.string(),
+        entry: z.string().max(maxOperationText),
+        original: z.string().max(maxOperationText),
+      })
+      .strict(),
+    response: memoryMutationResultSchema,
+  },
   'memory:adopt': {
     summary: 'Rewrite a drifted file as the confirmed entries (a backup of it is kept).',
     request: fileRequest
@@ -261,6 +291,8 @@ export type MemoryDirectoryInfo = z.infer<typeof memoryDirectorySchema>;
 export type EntryDiff = z.infer<typeof entryDiffSchema>;
 /** One version of a file. */
 export type MemoryVersion = z.infer<typeof memoryVersionSchema>;
+/** Text appended to the last entry outside Vigil. */
+export type AppendedText = z.infer<typeof appendedTextSchema>;
 /** A change event's payload. */
 export type MemoryChange = z.infer<typeof memoryChangeSchema>;
 /** A file view. */

@@ -43,7 +43,7 @@ export const memoryTool = defineTool({
     '`add` stores `content` as a new entry; an exact duplicate is not stored twice (the result says so). Over the limit the call is refused with the usage and the current entries: replace or remove entries first.',
     '`replace` and `remove` act on the one entry that contains `old_text`; the whole entry is replaced by `content` or removed. No match, or several different entries matching, is refused with the entries (or 80-character previews) so you can pick a longer substring.',
     '`batch` applies `operations` in order, all or nothing, checked against the final state (for example: remove two entries and add one that needs their room). `read` returns the entries and changes nothing.',
-    'If the file was edited outside this tool and is no longer a list of entries, every change is refused with `conflict`: the file is kept untouched, a copy is saved (`drift_backup` in the error) and `remediation` says what to do. Tell the user; do not try to rebuild the file from memory.',
+    'If the file was edited outside this tool so that rewriting it would lose text (Hermes Agent\'s drift rule), replace and remove are refused with `conflict` (add still appends): the file is kept untouched, a copy is saved (`drift_backup` in the error) and `remediation` says what to do. Tell the user; do not try to rebuild the file from memory.',
   ].join('\n'),
   input: z
     .strictObject({

@@ -93,11 +93,13 @@ export const checkpointsDiffCommand: CliCommand = {
     const [dirArgument, ref = '', file] = args.positionals;
     const dir = directoryArgument(io, dirArgument);
     const to = stringOption(args, 'to');
-    const against = to === undefined ? ({ kind: 'live' } as const) : ({ kind: 'checkpoint', ref: to } as const);
     const cap = countOption(stringOption(args, 'lines'), '--lines', file === undefined ? defaultLineCap : 2_000);
     const isJson = flagOption(args, 'json');
-    return withRestoreService(io, async (restore) => {
-      const page = await restore.diff(dir, ref, against, { paths: file === undefined ? [] : [file], limit: 100_000 });
+    return withRestoreService(io, async (restore, engine) => {
+      // N and M name checkpoints once: a checkpoint taken meanwhile (Hermes committing) must not shift them between files.
+      const from = (await engine.resolve(dir, ref)).id;
+      const against = to === undefined ? ({ kind: 'live' } as const) : ({ kind: 'checkpoint', ref: (await engine.resolve(dir, to)).id } as const);
+      const page = await restore.diff(dir, from, against, { paths: file === undefined ? [] : [file], limit: 100_000 });
       const diffs: FileDiff[] = [];
       let budget = cap;
       let omitted = 0;
@@ -106,7 +108,7 @@ export const checkpointsDiffCommand: CliCommand = {
           omitted += changed.additions + changed.deletions;
           continue;
         }
-        const diff = await restore.fileDiff(dir, ref, against, changed.path, isJson ? cap : Math.max(1, budget));
+        const diff = await restore.fileDiff(dir, from, against, changed.path, isJson ? cap : Math.max(1, budget));
         diffs.push(diff);
         budget -= unifiedLines(diff).length;
         omitted += diff.omittedLines;

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { folderFingerprint, hermesSharedCheckpoint } from '../../hermes/test-support/hermes-fixtures';
@@ -56,6 +56,81 @@ describe('vigil checkpoints with Hermes Agent checkpoints', { timeout: 60_000 },
     expect(parsed.total).toBe(3);
     expect(parsed.entries.map((entry) => [entry.number, entry.source])).toEqual([[1, 'hermes'], [2, 'vigil'], [3, 'hermes']]);
     expect(wrong).toMatchObject({ code: 2, stderr: expect.stringContaining('--source takes vigil or hermes') as unknown });
+  });
+
+  it("works on what a Hermes checkpoint holds, files Vigil's rules exclude included: no false deletions, single-file restores, secrets asked for", async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x01, 0x02, 0xff]);
+    mkdirSync(path.join(project, 'assets'));
+    writeFileSync(path.join(project, 'assets', 'logo.png'), png);
+    writeFileSync(path.join(project, '.envrc'), 'export API_TOKEN=one\n');
+    writeFileSync(path.join(project, 'app.py'), 'print("hermes")\n');
+    hermesSharedCheckpoint(hermesHome, project, 'before write_file', { seconds: past });
+    const before = folderFingerprint(hermesHome);
+
+    // Present and unchanged: not "deleted".
+    const unchanged = await runVigil(['checkpoints', 'diff', project, '1'], { env });
+    expect(unchanged.stdout).toContain('No changes.');
+
+    // Missing: a single-file restore brings each back (a secrets file named one by one is asked for by name).
+    rmSync(path.join(project, 'assets', 'logo.png'));
+    rmSync(path.join(project, '.envrc'));
+    const missing = await runVigil(['checkpoints', 'diff', project, '1', '--json'], { env });
+    expect((JSON.parse(missing.stdout) as { diffs: Array<{ path: string; status: string }> }).diffs.map((diff) => `${diff.status} ${diff.path}`)).toEqual(['deleted .envrc', 'deleted assets/logo.png']);
+    const logo = await runVigil(['checkpoints', 'restore', project, '1', 'assets/logo.png'], { env });
+    expect(logo.code, logo.stdout).toBe(0);
+    expect(readFileSync(path.join(project, 'assets', 'logo.png'))).toEqual(png);
+    const envrc = await runVigil(['checkpoints', 'restore', project, '2', '.envrc'], { env });
+    expect(envrc.code, envrc.stdout).toBe(0);
+    expect(readFileSync(path.join(project, '.envrc'), 'utf8')).toBe('export API_TOKEN=one\n');
+
+    // Changed: a modification, never a deletion; overwriting it could not be undone, so the restore says so and exits 1.
+    writeFileSync(path.join(project, 'assets', 'logo.png'), Buffer.from('not a png any more'));
+    const changed = await runVigil(['checkpoints', 'diff', project, '3', '--json'], { env });
+    expect((JSON.parse(changed.stdout) as { diffs: Array<{ path: string; status: string }> }).diffs.map((diff) => `${diff.status} ${diff.path}`)).toEqual(['modified assets/logo.png']);
+    const refused = await runVigil(['checkpoints', 'restore', project, '3', 'assets/logo.png'], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(/⚠ Restore incomplete: 0 of 1 file\(s\) restored/);
+    expect(refused.stdout).toMatch(/^ {2}excluded +assets\/logo\.png: .*could not be undone/m);
+    expect(readFileSync(path.join(project, 'assets', 'logo.png'), 'utf8')).toBe('not a png any more');
+
+    // A whole restore lists a missing secrets file and writes it only with --secrets.
+    rmSync(path.join(project, 'assets', 'logo.png'));
+    rmSync(path.join(project, '.envrc'));
+    const dry = await runVigil(['checkpoints', 'restore', project, '4', '--dry-run'], { env });
+    expect(dry.stdout).toMatch(/^ {2}re-create \.envrc +secret: from another program's store, written only with --secrets$/m);
+    const withoutSecrets = await runVigil(['checkpoints', 'restore', project, '4'], { env });
+    expect(withoutSecrets.code).toBe(1);
+    expect(withoutSecrets.stdout).toMatch(/^ {2}secret +\.envrc: /m);
+    expect(withoutSecrets.stdout).toContain('restore again with --secrets');
+    expect(existsSync(path.join(project, '.envrc'))).toBe(false);
+    expect(readFileSync(path.join(project, 'assets', 'logo.png'))).toEqual(png);
+    const withSecrets = await runVigil(['checkpoints', 'restore', project, '5', '--secrets'], { env });
+    expect(withSecrets.code, withSecrets.stdout).toBe(0);
+    expect(readFileSync(path.join(project, '.envrc'), 'utf8')).toBe('export API_TOKEN=one\n');
+    expect(folderFingerprint(hermesHome)).toBe(before);
+  });
+
+  it('resolves N once per command: a diff stays whole while Hermes keeps committing', async () => {
+    const names = Array.from({ length: 30 }, (_, index) => `f${index}.txt`);
+    for (const name of names) writeFileSync(path.join(project, name), `${name} v1\n`);
+    hermesSharedCheckpoint(hermesHome, project, 'before write_file', { seconds: past });
+    for (const name of names) writeFileSync(path.join(project, name), `${name} v2\n`);
+    // Hermes commits again and again while the diffs run: "1" keeps moving to a newer checkpoint.
+    const runs = Promise.all([1, 2, 3].map(() => runVigil(['checkpoints', 'diff', project, '1', '--json'], { env })));
+    const progress = { isDone: false };
+    void runs.finally(() => (progress.isDone = true));
+    let commits = 0;
+    for (let tick = 0; !progress.isDone; tick += 1) {
+      writeFileSync(path.join(project, 'tick.txt'), `tick ${tick}\n`);
+      if (hermesSharedCheckpoint(hermesHome, project, `before terminal: tick ${tick}`) !== undefined) commits += 1;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(commits).toBeGreaterThan(3);
+    for (const run of await runs) {
+      expect(run.code, run.stderr).toBe(0);
+      const page = JSON.parse(run.stdout) as { files: Array<{ path: string }>; diffs: Array<{ path: string }> };
+      expect(page.diffs.map((diff) => diff.path)).toEqual(page.files.map((file) => file.path));
+    }
   });
 
   it("diffs and restores a Hermes checkpoint by its number, never writing Hermes's store, and undoes the restore", async () => {

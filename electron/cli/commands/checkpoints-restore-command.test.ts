@@ -84,7 +84,7 @@ describe('vigil checkpoints diff and restore', () => {
   it('restores, says how to undo, and the undo brings everything back (real vigil processes)', async () => {
     const run = await runVigil(['checkpoints', 'restore', dir, '1'], { env });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain('✅ Restored 3 of 3 file(s) to checkpoint');
+    expect(run.stdout).toContain('✅ Restored 3 file(s) to checkpoint');
     expect(readFileSync(path.join(dir, 'src/app.ts'), 'utf8')).toBe("print('original content')\n");
     expect(readFileSync(path.join(dir, 'notes.md'), 'utf8')).toBe('notes\n');
     expect(existsSync(path.join(dir, 'created.txt'))).toBe(false);

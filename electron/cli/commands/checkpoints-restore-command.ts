@@ -1,5 +1,6 @@
 import { quote } from 'shell-quote';
 import type { CallResponse } from '../../../shared/contract';
+import { isIncompleteOutcome } from '../../../shared/contract/checkpoints-restore-schemas';
 import { escapeControls } from '../../../shared/text/control-characters';
 import { exitCodes, flagOption, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import type { ProgressEvent as RestoreProgress } from '../cli-services';
@@ -24,7 +25,16 @@ function printPlan(io: CliIo, plan: RestorePlan, title: string): void {
   }
   const width = Math.min(60, Math.max(...plan.entries.map((entry) => escapeControls(entry.path).length)));
   for (const entry of plan.entries.slice(0, maxPlanLines)) {
-    const why = entry.action === 'skip' ? `  ${entry.reason ?? ''}: ${escapeControls(entry.note ?? '')}` : entry.isChangedOutsideAgents ? '  ! changed outside the agents' : '';
+    const why =
+      entry.action === 'skip'
+        ? `  ${entry.reason ?? ''}: ${escapeControls(entry.note ?? '')}`
+        : entry.isSecret === true
+          ? plan.paths.includes(entry.path)
+            ? '  secret: named, so written'
+            : "  secret: from another program's store, written only with --secrets"
+          : entry.isChangedOutsideAgents
+            ? '  ! changed outside the agents'
+            : '';
     const name = escapeControls(entry.path);
     writeLine(io.stdout, `  ${verbs[entry.action].padEnd(9)} ${why === '' ? name : `${name.padEnd(width)}${why}`}`);
   }
@@ -48,16 +58,25 @@ function progressPrinter(io: CliIo): (progress: RestoreProgress) => void {
   };
 }
 
+/** The outcome in words: "nothing to restore" only when the directory matched; "incomplete", with each file and its reason, whenever one could not be brought back. */
 function printOutcome(io: CliIo, result: RestoreResult, undoNumber: number | undefined): void {
-  const problems = result.outcomes.filter((outcome) => outcome.result === 'conflict' || outcome.result === 'failed');
-  for (const problem of problems) writeLine(io.stdout, `  ${problem.result.padEnd(9)} ${escapeControls(problem.path)}: ${escapeControls(problem.message ?? '')}`);
-  const acted = result.counts.done + result.counts.conflict + result.counts.failed;
   const target = `checkpoint ${result.plan.checkpoint.id.slice(0, 8)}: ${escapeControls(result.plan.checkpoint.reason)}`;
-  if (acted === 0) writeLine(io.stdout, `✅ Nothing to restore: the directory already matches ${target}.`);
-  else {
-    const head = problems.length === 0 ? '✅ Restored' : '⚠ Partly restored';
-    const verified = result.isVerified ? ' Every file written was read back and matches the checkpoint.' : '';
-    writeLine(io.stdout, `${head} ${result.counts.done} of ${acted} file(s) to ${target}.${verified}`);
+  const verified = result.isVerified ? ' Every file written was read back and matches the checkpoint.' : '';
+  switch (result.status) {
+    case 'nothing-to-do':
+      writeLine(io.stdout, `✅ Nothing to restore: the directory already matches ${target}.`);
+      break;
+    case 'complete':
+      writeLine(io.stdout, `✅ Restored ${result.counts.done} file(s) to ${target}.${verified}`);
+      break;
+    case 'incomplete': {
+      const problems = result.outcomes.filter(isIncompleteOutcome);
+      writeLine(io.stdout, `⚠ Restore incomplete: ${result.counts.done} of ${result.counts.done + problems.length} file(s) restored to ${target}; ${problems.length} could not be:`);
+      for (const problem of problems) writeLine(io.stdout, `  ${(problem.reason ?? problem.result).padEnd(11)} ${escapeControls(problem.path)}: ${escapeControls(problem.message ?? '')}`);
+      if (result.counts.done > 0 && result.isVerified) writeLine(io.stdout, 'Every file written was read back and matches the checkpoint.');
+      if (problems.some((problem) => problem.reason === 'secret')) writeLine(io.stdout, 'To write the secrets files as well, restore again with --secrets.');
+      break;
+    }
   }
   if (result.removedDirectories.length > 0) writeLine(io.stdout, `Removed ${result.removedDirectories.length} folder(s) the restore emptied: ${result.removedDirectories.map((directory) => escapeControls(directory)).join(', ')}`);
   const pre = result.preRollback.id;
@@ -65,15 +84,54 @@ function printOutcome(io: CliIo, result: RestoreResult, undoNumber: number | und
   writeLine(io.stdout, `Undo this restore: ${quote(['vigil', 'checkpoints', 'restore', result.plan.dir, String(undoNumber ?? pre.slice(0, 12))])}`);
 }
 
-/** `vigil checkpoints restore DIR N [FILE ...] [--dry-run] [--json]`: the seed's `/rollback N [file]`. */
+/** Reads one answer line from stdin. */
+function readAnswer(io: CliIo): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    const onData = (chunk: Buffer | string): void => {
+      text += chunk.toString();
+      if (text.includes('\n')) finish();
+    };
+    const finish = (): void => {
+      io.stdin.off('data', onData);
+      io.stdin.off('end', finish);
+      io.stdin.pause();
+      resolve(text.trim());
+    };
+    io.stdin.on('data', onData);
+    io.stdin.once('end', finish);
+  });
+}
+
+/**
+ * Whether the restore may write secrets files: yes with --secrets; at a terminal, when the plan
+ * (from Hermes's store) has some, the user is asked; otherwise no (they are skipped and listed).
+ */
+async function secretsDecision(io: CliIo, isAllowed: boolean, plan: (() => Promise<RestorePlan>) | undefined): Promise<{ readonly allowSecrets?: boolean; readonly fingerprint?: string }> {
+  if (isAllowed) return { allowSecrets: true };
+  if (plan === undefined || (io.stdin as { isTTY?: boolean }).isTTY !== true) return {};
+  const planned = await plan();
+  const named = new Set(planned.paths);
+  const secrets = planned.entries.filter((entry) => entry.isSecret === true && entry.action !== 'skip' && !named.has(entry.path));
+  if (secrets.length === 0) return { fingerprint: planned.fingerprint };
+  writeLine(io.stdout, `The checkpoint holds ${secrets.length} secrets file(s) that Vigil's own snapshots never keep: ${secrets.map((entry) => entry.path).join(', ')}.`);
+  io.stdout.write('Write them too? [y/N] ');
+  const answer = await readAnswer(io);
+  // The plan confirmed is the plan applied: if the directory moves meanwhile, the restore refuses.
+  return { allowSecrets: /^y(es)?$/i.test(answer), fingerprint: planned.fingerprint };
+}
+
+/** `vigil checkpoints restore DIR N [FILE ...] [--dry-run] [--secrets] [--json]`: the seed's `/rollback N [file]`. */
 export const checkpointsRestoreCommand: CliCommand = {
   name: 'restore',
   summary: 'Restore a directory (or some files) to a checkpoint; undoable through the pre-rollback snapshot.',
-  usage: 'vigil checkpoints restore DIR N [FILE ...] [--dry-run] [--json]',
+  usage: 'vigil checkpoints restore DIR N [FILE ...] [--dry-run] [--secrets] [--json]',
   help: [
     'N is a number from "vigil checkpoints list DIR" (1 = newest) or a hex id (or prefix), of a checkpoint',
     "of Vigil's or of Hermes Agent's: both are restored the same way, and the pre-rollback snapshot goes",
-    "into Vigil's store (Hermes's store is only read).",
+    "into Vigil's store (Hermes's store is only read). A restore brings back what the checkpoint holds, including",
+    "files Vigil's own snapshots leave out (media, databases, build output in Hermes's checkpoints) when they are missing;",
+    "such a file that exists with other content is left alone (the restore point could not keep it), and said so.",
     'FILEs (files or folders, relative to DIR) limit the restore to them; without any, the whole',
     'directory is restored: changed files are written back, missing ones re-created, and files',
     'created since are deleted (the pre-rollback snapshot keeps them). Excluded and oversize files',
@@ -81,12 +139,15 @@ export const checkpointsRestoreCommand: CliCommand = {
     '',
     'Options:',
     '  --dry-run   print the plan and change nothing',
+    "  --secrets   also write secrets files (.env*) that only Hermes's store holds (without it, they are listed",
+    '              and, at a terminal, asked about; otherwise skipped)',
     '  --json      print the plan (and with a restore, the outcome) as one JSON document',
     '',
     'Every restore first saves a pre-rollback snapshot; restoring that snapshot undoes the restore.',
-    'Exit codes: 0 restored (or nothing to do), 1 failed or some files could not be restored, 2 wrong usage.',
+    'Exit codes: 0 restored (or nothing to do), 1 failed or incomplete (each file left unrestored is listed with its',
+    'reason), 2 wrong usage.',
   ].join('\n'),
-  options: { 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } },
+  options: { 'dry-run': { type: 'boolean' }, secrets: { type: 'boolean' }, json: { type: 'boolean' } },
   positionals: { min: 2, max: 10_000, names: 'DIR and N (a number from "vigil checkpoints list DIR", or an id)' },
   async run(args, io) {
     const [dirArgument, ref = '', ...files] = args.positionals;
@@ -94,8 +155,10 @@ export const checkpointsRestoreCommand: CliCommand = {
     const isJson = flagOption(args, 'json');
     // A restore of a memory folder takes the memory locks (Vigil's and Hermes's), as in the app: the core's restore does.
     return withRestoreService(io, async (restore, engine) => {
+      // N names a checkpoint once: Hermes committing meanwhile must not make later steps see another one.
+      const { id } = await engine.resolve(dir, ref);
       if (flagOption(args, 'dry-run')) {
-        const plan = await restore.plan(dir, ref, files);
+        const plan = await restore.plan(dir, id, files);
         if (isJson) writeLine(io.stdout, JSON.stringify(plan, null, 2));
         else {
           printPlan(io, plan, 'Plan: restore');
@@ -103,7 +166,8 @@ export const checkpointsRestoreCommand: CliCommand = {
         }
         return exitCodes.ok;
       }
-      const result = await restore.restore(dir, ref, files, { onProgress: isJson ? undefined : progressPrinter(io) });
+      const secrets = await secretsDecision(io, flagOption(args, 'secrets'), isJson ? undefined : () => restore.plan(dir, id, files));
+      const result = await restore.restore(dir, id, files, { onProgress: isJson ? undefined : progressPrinter(io), ...secrets });
       const newest = await engine.list(result.plan.dir, { limit: 20 });
       const index = newest.findIndex((entry) => entry.id === result.preRollback.id);
       if (isJson) writeLine(io.stdout, JSON.stringify(result, null, 2));
@@ -111,7 +175,7 @@ export const checkpointsRestoreCommand: CliCommand = {
         printPlan(io, result.plan, 'Restoring');
         printOutcome(io, result, index < 0 ? undefined : index + 1);
       }
-      return result.counts.conflict + result.counts.failed === 0 ? exitCodes.ok : exitCodes.failed;
+      return result.status === 'incomplete' ? exitCodes.failed : exitCodes.ok;
     });
   },
 };

@@ -4,7 +4,7 @@ import { describeMemoryUsage } from '../../../shared/tools/memory-usage-text';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand } from '../cli-command';
 import { memoryOptions, memoryOptionsHelp, numbered, printRefusal, printResult, targetOption, withMemory } from './memory-command-support';
 
-const strategies: readonly AdoptionStrategy[] = ['delimiter', 'headings', 'blank-lines'];
+const strategies: readonly AdoptionStrategy[] = ['delimiter', 'headings', 'blank-lines', 'lines'];
 
 function strategyOption(value: string | undefined): AdoptionStrategy | undefined {
   if (value === undefined) return undefined;
@@ -17,10 +17,11 @@ function strategyOption(value: string | undefined): AdoptionStrategy | undefined
 export const memoryAdoptCommand: CliCommand = {
   name: 'adopt',
   summary: 'Turn a drifted memory file back into entries: preview a split, then confirm it.',
-  usage: 'vigil memory adopt [--strategy delimiter|headings|blank-lines] [--confirm ID] [--dir D] [--target memory|user] [--json]',
+  usage: 'vigil memory adopt [--strategy delimiter|headings|blank-lines|lines] [--confirm ID] [--dir D] [--target memory|user] [--json]',
   help: [
     'Options:',
-    '  --strategy S       split on § lines (delimiter), before Markdown headings (headings), or on blank lines',
+    '  --strategy S       split on § lines (delimiter), before Markdown headings (headings), on blank lines',
+    '                     (blank-lines), or one entry per line (lines)',
     '                     (default: the first that fits the limit)',
     '  --confirm ID       write the previewed entries; ID is printed by the preview and names the version of',
     '                     the file it was made from, so nothing written since is overwritten unseen',

@@ -23,6 +23,8 @@ export function MemoryScreen() {
   const refreshMemoryFile = useAppStore((state) => state.refreshMemoryFile);
   const proposeAdoption = useAppStore((state) => state.proposeAdoption);
   const chooseAdoptionStrategy = useAppStore((state) => state.chooseAdoptionStrategy);
+  const editAdoptionEntries = useAppStore((state) => state.editAdoptionEntries);
+  const keepAppended = useAppStore((state) => state.keepAppended);
   const adoptMemory = useAppStore((state) => state.adoptMemory);
   const cancelAdoption = useAppStore((state) => state.cancelAdoption);
   const now = useNow(5000);
@@ -94,6 +96,7 @@ export function MemoryScreen() {
                 backupPath={backups[key]}
                 now={now}
                 onAdopt={() => void proposeAdoption(directory.path, target)}
+                onKeepAppended={() => void keepAppended(directory.path, target)}
                 onShowHistory={() => navigate({ screen: 'timeline', dir: directory.path })}
                 onRetry={() => void refreshMemoryFile(directory.path, target)}
               />
@@ -121,8 +124,10 @@ export function MemoryScreen() {
           phase={adoption.phase}
           plan={adoption.plan}
           strategy={adoption.strategy}
+          entries={adoption.entries}
           error={adoption.error}
           onChoose={chooseAdoptionStrategy}
+          onEdit={editAdoptionEntries}
           onAdopt={() => void adoptMemory()}
           onCancel={cancelAdoption}
         />

@@ -2,7 +2,8 @@ import { ErrorNotice } from '../../components/error-notice';
 import { PlanConfirmation } from '../../components/plan-confirmation';
 import { ProgressBar } from '../../components/progress-bar';
 import { shortId } from '../../model/format';
-import { planFilesOf } from '../../model/restore-plan';
+import { incompleteSkipReasons } from '../../../shared/contract/checkpoints-restore-schemas';
+import { planFilesOf, unconfirmedSecrets } from '../../model/restore-plan';
 import type { RestoreFlow } from '../../stores/checkpoint-slice';
 import { useAppStore } from '../../stores/store-context';
 
@@ -12,7 +13,10 @@ const phaseLabels = { snapshot: 'Saving the restore point', write: 'Writing file
 export function RestoreDialog({ flow }: { readonly flow: RestoreFlow }) {
   const applyRestore = useAppStore((state) => state.applyRestore);
   const cancelRestore = useAppStore((state) => state.cancelRestore);
-  const files = flow.plan === undefined ? [] : planFilesOf(flow.plan.entries);
+  const allowRestoreSecrets = useAppStore((state) => state.allowRestoreSecrets);
+  const files = flow.plan === undefined ? [] : planFilesOf(flow.plan.entries, flow.paths);
+  const secrets = flow.plan === undefined ? [] : unconfirmedSecrets(flow.plan.entries, flow.paths);
+  const unrestorable = flow.plan === undefined ? 0 : flow.plan.entries.filter((entry) => entry.action === 'skip' && entry.reason !== undefined && incompleteSkipReasons.has(entry.reason)).length;
   const count = files.filter((file) => file.action !== 'skip').length;
   const title =
     flow.undoOf !== undefined
@@ -29,7 +33,20 @@ export function RestoreDialog({ flow }: { readonly flow: RestoreFlow }) {
         confirmLabel={flow.undoOf !== undefined ? `Undo: put back ${count === 1 ? '1 file' : `${count} files`}` : `Restore ${count === 1 ? '1 file' : `${count} files`}`}
         isApplying={flow.phase === 'applying'}
         canConfirm={flow.phase === 'confirming' && flow.plan !== undefined && count > 0}
-        nothingMessage={flow.phase === 'planning' ? 'Working out what would change…' : 'The files already match: there is nothing to restore.'}
+        problems={
+          unrestorable === 0
+            ? []
+            : [
+                `${unrestorable === 1 ? '1 file differs' : `${unrestorable} files differ`} from the checkpoint but cannot be restored (under “Leave alone”, with the reason): this restore will be incomplete.`,
+              ]
+        }
+        nothingMessage={
+          flow.phase === 'planning'
+            ? 'Working out what would change…'
+            : unrestorable > 0
+              ? 'Nothing here can be restored: every file that differs is held back (see the reasons above).'
+              : 'The files already match: there is nothing to restore.'
+        }
         onConfirm={() => void applyRestore()}
         onCancel={cancelRestore}
         testId="restore-plan"
@@ -46,6 +63,13 @@ export function RestoreDialog({ flow }: { readonly flow: RestoreFlow }) {
           )
         }
       >
+        {secrets.length > 0 && (
+          <label className="plan-secrets" data-testid="restore-secrets">
+            <input type="checkbox" checked={flow.allowSecrets} disabled={flow.phase !== 'confirming'} onChange={(event) => allowRestoreSecrets(event.target.checked)} />
+            Also write {secrets.length === 1 ? 'the secrets file' : `the ${secrets.length} secrets files`} {secrets.join(', ')}: only another program&apos;s store holds{' '}
+            {secrets.length === 1 ? 'it' : 'them'}, and Vigil&apos;s restore point will not keep {secrets.length === 1 ? 'it' : 'them'}.
+          </label>
+        )}
         {flow.error !== undefined && (
           <div className="plan-groups">
             <ErrorNotice error={flow.error} />
