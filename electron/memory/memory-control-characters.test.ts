@@ -24,11 +24,11 @@ describe('memory refuses control characters that would reach a terminal', () => 
     expect(refusal(() => applyOperations([], [{ action: 'add', content: '  🎉\u0007' }], context)).message).toContain('U+0007 BEL at position 4');
   });
 
-  it('refuses NUL and a CR inside an entry (saying how to write line breaks), in replace too', () => {
+  it('refuses NUL inside an entry, and stores a CR LF or a lone CR as the newline Hermes reads it as, in replace too', () => {
     expect(refusal(() => applyOperations([], [{ action: 'add', content: 'a\u0000b' }], context)).message).toContain('U+0000 NUL at position 2');
-    const carriage = refusal(() => applyOperations(['old entry'], [{ action: 'replace', oldText: 'old', content: 'one\r\ntwo' }], context));
-    expect(carriage.message).toContain('U+000D CR at position 4 (field "operations.0.content")');
-    expect(carriage.message).toContain('newline alone');
+    expect(refusal(() => applyOperations(['old entry'], [{ action: 'replace', oldText: 'old', content: 'one\u001btwo' }], context)).message).toContain('U+001B ESC at position 4 (field "operations.0.content")');
+    // Hermes reads with universal newlines: no CR ever reaches the file, so none reaches a terminal.
+    expect(applyOperations(['old entry'], [{ action: 'replace', oldText: 'old', content: 'one\r\ntwo\rthree' }], context).entries).toEqual(['one\ntwo\nthree']);
   });
 
   it('accepts tabs and newlines inside, and what strip() removes at the ends (a trailing CR LF)', () => {

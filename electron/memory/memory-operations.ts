@@ -57,7 +57,8 @@ function cleanText(raw: string, field: string, what: string, fileName: string): 
       { field },
     );
   }
-  if (what === 'content') refuseControlCharacters(raw, field, what);
+  // Checked after universal newlines: a CR of a CRLF (or a lone CR) is a line break Hermes reads as one, not a control character.
+  if (what === 'content') refuseControlCharacters(universalNewlines(raw), field, what);
   return text;
 }
 
