@@ -35,7 +35,12 @@ async function startOtherServer(): Promise<{ readonly origin: string; readonly r
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // The browser may keep a connection to it open: close those too, or close() waits for them.
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

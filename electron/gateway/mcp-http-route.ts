@@ -101,7 +101,16 @@ export function createMcpHttpEndpoint(deps: GatewayDependencies, tools: readonly
   async function attend(session: McpHttpSession, response: ServerResponse): Promise<void> {
     session.lastSeen = Date.now();
     session.openStreams += 1;
+    // The server keeps half-open sockets (a client that sends and then shuts its side still gets
+    // its answer), so a client that ends its side of a stream already answering (the SDK's close()
+    // of its event stream) is gone: the stream is let go, or it would keep the session "open" forever.
+    const socket = response.socket;
+    const onClientEnd = (): void => {
+      if (response.headersSent && !response.writableEnded) response.destroy();
+    };
+    socket?.once('end', onClientEnd);
     response.once('close', () => {
+      socket?.off('end', onClientEnd);
       session.openStreams -= 1;
       session.lastSeen = Date.now();
     });
