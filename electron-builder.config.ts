@@ -24,6 +24,9 @@ export const vigilFuses = {
   grantFileProtocolExtraPrivileges: false,
 } as const satisfies FuseOptions;
 
+/** Production packages kept outside app.asar (in app.asar.unpacked), each for the reason given at `asarUnpack`. */
+export const unpackedPackages = ['@anthropic-ai/sandbox-runtime'] as const;
+
 /**
  * Packaging for Linux (AppImage, deb), macOS (dmg: hardened runtime, entitlements in build/) and
  * Windows (nsis). The app is `out/` (built by `npm run build`) plus the production dependencies the
@@ -47,6 +50,9 @@ const config: Configuration = {
     '!**/node_modules/**/{test,tests,__tests__,docs,example,examples}/**',
   ],
   asar: true,
+  // The OS sandbox engine starts helpers of its own (its seccomp filter, its proxy) as separate
+  // processes, which cannot run from inside an archive: its folder is kept as plain files.
+  asarUnpack: unpackedPackages.map((name) => `node_modules/${name}/**`),
   // Vigil has no native modules, so there is nothing to rebuild against Electron's ABI.
   npmRebuild: false,
   electronFuses: vigilFuses,

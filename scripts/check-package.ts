@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } f
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { vigilFuses } from '../electron-builder.config';
+import { unpackedPackages, vigilFuses } from '../electron-builder.config';
 import { openAsar } from './packaging/asar-archive';
-import { findPackagingProblems, shippedPackages, type RootManifest } from './packaging/find-packaging-problems';
+import { findPackagingProblems, shippedPackages, unpackedProblems, type RootManifest } from './packaging/find-packaging-problems';
 import { fuseProblems } from './packaging/fuse-problems';
 import { readFuseWire, writeStandInElectron } from './packaging/fuse-wire';
 import { lockfilePackages } from './packaging/lockfile-packages';
@@ -75,7 +75,7 @@ const resources = readdirSync(path.join(appDir, 'resources'));
 const problems = [
   ...findPackagingProblems(archive, manifest, lock),
   ...fuseProblems(vigilFuses, fuses),
-  ...(resources.length === 1 && resources[0] === 'app.asar' ? [] : [`resources/ should hold only app.asar, not: ${resources.join(', ')}`]),
+  ...unpackedProblems(resources, archive, unpackedPackages),
 ];
 
 const packages = shippedPackages(archive);

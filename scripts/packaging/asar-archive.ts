@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 
 /** One file inside an asar archive. */
 export interface AsarFile {
@@ -12,7 +13,7 @@ export interface AsarFile {
 /** An asar archive opened for inspection. */
 export interface AsarArchive {
   readonly files: readonly AsarFile[];
-  /** The bytes of a packed file. */
+  /** The bytes of a file: packed, or (unpacked) from the `app.asar.unpacked` folder beside the archive. */
   read(path: string): Buffer;
 }
 
@@ -53,11 +54,18 @@ export function openAsar(file: string): AsarArchive {
   };
   walk(header, '');
 
+  const unpackedDir = `${file}.unpacked`;
+  const unpacked = new Set(files.filter((entry) => entry.isUnpacked).map((entry) => entry.path));
   return {
     files,
-    read(path) {
-      const found = offsets.get(path);
-      if (found === undefined) throw new Error(`${path} is not packed in ${file}`);
+    read(inner) {
+      if (unpacked.has(inner)) {
+        const onDisk = path.join(unpackedDir, ...inner.split('/'));
+        if (!existsSync(onDisk)) throw new Error(`${inner} is marked unpacked in ${file} but is not in ${unpackedDir}`);
+        return readFileSync(onDisk);
+      }
+      const found = offsets.get(inner);
+      if (found === undefined) throw new Error(`${inner} is not packed in ${file}`);
       return bytes.subarray(dataStart + found.offset, dataStart + found.offset + found.size);
     },
   };

@@ -5,7 +5,7 @@ import { makeTempDir } from '../../electron/test-support/temp-dir';
 import { packAsar, repoRoot } from '../test-support/pack-asar';
 import { openAsar } from './asar-archive';
 import { rendererMetaContentSecurityPolicy } from '../../electron/shell/content-security-policy';
-import { findPackagingProblems, metaContentSecurityPolicy } from './find-packaging-problems';
+import { findPackagingProblems, metaContentSecurityPolicy, unpackedProblems } from './find-packaging-problems';
 import { lockfilePackages } from './lockfile-packages';
 
 /** The real lockfile: zod is a production package, react a development-only one. */
@@ -115,3 +115,32 @@ describe('lockfilePackages', () => {
     expect(lock.developmentOnly.has('zod')).toBe(false);
   });
 });
+
+describe('unpackedProblems', () => {
+  let cleanup: (() => Promise<void>) | undefined;
+  afterEach(async () => cleanup?.());
+
+  async function packed(unpackDir?: string): Promise<ReturnType<typeof openAsar>> {
+    const temp = await makeTempDir('vigil-unpack-');
+    cleanup = temp.remove;
+    const files = { ...goodApp(), 'node_modules/helper/package.json': JSON.stringify({ name: 'helper', version: '1.0.0' }), 'node_modules/helper/bin/run': '#!/bin/sh\n' };
+    return openAsar(packAsar(temp.dir, files, unpackDir));
+  }
+
+  it('accepts a declared package unpacked whole, and reads its files from app.asar.unpacked', async () => {
+    const archive = await packed('node_modules/helper');
+    expect(unpackedProblems(['app.asar', 'app.asar.unpacked'], archive, ['helper'])).toEqual([]);
+    expect(archive.read('/node_modules/helper/bin/run').toString()).toBe('#!/bin/sh\n');
+  });
+
+  it('reports a declared package left inside the archive, an undeclared unpacked one, and stray resources', async () => {
+    expect(unpackedProblems(['app.asar', 'app.asar.unpacked'], await packed(), ['helper'])).toEqual([
+      'helper is only partly unpacked; still inside app.asar: /node_modules/helper/bin/run, /node_modules/helper/package.json',
+    ]);
+    expect(unpackedProblems(['app.asar', 'app.asar.unpacked', 'extra'], await packed('node_modules/helper'), [])).toEqual([
+      'resources/ should hold app.asar, but holds: app.asar, app.asar.unpacked, extra',
+      'files are unpacked that no package in unpackedPackages (electron-builder.config.ts) accounts for: /node_modules/helper/bin/run, /node_modules/helper/package.json',
+    ]);
+  });
+});
+

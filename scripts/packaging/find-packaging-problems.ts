@@ -45,7 +45,7 @@ export function shippedPackages(archive: AsarArchive): readonly ShippedPackage[]
   const found: ShippedPackage[] = [];
   for (const file of archive.files) {
     const match = packageRoot.exec(file.path);
-    if (match?.[1] === undefined || match[2] === undefined || file.isUnpacked) continue;
+    if (match?.[1] === undefined || match[2] === undefined) continue;
     const manifest = JSON.parse(archive.read(file.path).toString('utf8')) as { name?: string; version?: string };
     // Sub-path manifests (`zod/v4/package.json`) have no name of their own; the regex keeps only roots.
     found.push({ name: manifest.name ?? match[2], version: manifest.version ?? '', folder: match[1] });
@@ -115,6 +115,29 @@ export function findPackagingProblems(archive: AsarArchive, manifest: RootManife
     if (unresolved.length > 0) {
       problems.push(`${file} imports ${unresolved.join(', ')}, which app.asar does not contain (a run-time import must be a "dependency")`);
     }
+  }
+  return problems;
+}
+
+/**
+ * What is wrong with the files beside app.asar: `resources/` holds app.asar and, only when some
+ * package is declared to stay unpacked, `app.asar.unpacked`; nothing but those packages is unpacked,
+ * and each of them is unpacked whole (a helper it starts must exist as a plain file).
+ */
+export function unpackedProblems(resources: readonly string[], archive: AsarArchive, declared: readonly string[]): readonly string[] {
+  const problems: string[] = [];
+  const expected = declared.length > 0 ? ['app.asar', 'app.asar.unpacked'] : ['app.asar'];
+  const extra = resources.filter((name) => !expected.includes(name));
+  const absent = expected.filter((name) => !resources.includes(name));
+  if (extra.length > 0 || absent.length > 0) problems.push(`resources/ should hold ${expected.join(' and ')}, but holds: ${resources.join(', ')}`);
+  const folders = declared.map((name) => `/node_modules/${name}/`);
+  const strays = archive.files.filter((file) => file.isUnpacked && !folders.some((folder) => file.path.startsWith(folder)));
+  if (strays.length > 0) problems.push(`files are unpacked that no package in unpackedPackages (electron-builder.config.ts) accounts for: ${listSome(strays.map((file) => file.path))}`);
+  for (const [index, folder] of folders.entries()) {
+    const files = archive.files.filter((file) => file.path.startsWith(folder));
+    if (files.length === 0) problems.push(`${declared[index] ?? folder} should be unpacked beside app.asar but is not packaged at all`);
+    const packed = files.filter((file) => !file.isUnpacked);
+    if (packed.length > 0) problems.push(`${declared[index] ?? folder} is only partly unpacked; still inside app.asar: ${listSome(packed.map((file) => file.path))}`);
   }
   return problems;
 }

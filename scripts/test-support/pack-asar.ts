@@ -15,11 +15,15 @@ export function writeTree(directory: string, files: Readonly<Record<string, stri
   }
 }
 
-/** Packs `files` into a real asar archive with @electron/asar's own CLI; returns the archive's path. */
-export function packAsar(workDir: string, files: Readonly<Record<string, string>>): string {
+/**
+ * Packs `files` into a real asar archive with @electron/asar's own CLI (folders matching
+ * `unpackDir`, a glob, go to `app.asar.unpacked` beside it); returns the archive's path.
+ */
+export function packAsar(workDir: string, files: Readonly<Record<string, string>>, unpackDir?: string): string {
   const source = path.join(workDir, 'app');
   writeTree(source, files);
   const archive = path.join(workDir, 'app.asar');
-  execFileSync(process.execPath, [path.join(repoRoot, 'node_modules/@electron/asar/bin/asar.js'), 'pack', source, archive]);
+  const unpack = unpackDir === undefined ? [] : ['--unpack-dir', unpackDir];
+  execFileSync(process.execPath, [path.join(repoRoot, 'node_modules/@electron/asar/bin/asar.js'), 'pack', ...unpack, source, archive]);
   return archive;
 }
