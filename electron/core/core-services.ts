@@ -4,6 +4,7 @@ import type { CheckpointService } from '../checkpoints/checkpoint-service';
 import type { RestoreService } from '../checkpoints/restore-service';
 import type { LiveConfig } from '../config/live-config';
 import type { AgentServices } from '../executor/create-agent-services';
+import type { HookService } from '../hooks/hook-service';
 import type { MergedCheckpointApi } from '../hermes/merged-checkpoints';
 import type { Logger } from '../logging/logger';
 import type { MemoryService } from '../memory/memory-service';
@@ -49,6 +50,8 @@ export interface CoreServices {
   readonly restore: () => Promise<RestoreService>;
   /** Sessions, policy, approvals and the executor; with the memory tool, or without it (a one-shot call of another tool). */
   readonly agents: (withMemory: boolean) => Promise<AgentServices>;
+  /** The agents' own tools reported through their hooks (`vigil hook`): sessions, checkpoints, policy, the write ledger. */
+  readonly hooks: () => Promise<HookService>;
 }
 
 /**
@@ -69,10 +72,16 @@ export function createCoreServices(context: ServiceContext): CoreServices {
     return service;
   });
 
+  // The write ledger: which file versions Vigil's actors made (restore plans flag every other change).
+  const ledger = once(async () => {
+    const [{ writeLedgerFile }, { createWriteLedger }] = await Promise.all([import('../checkpoints/restore-service'), import('../checkpoints/restore-write-ledger')]);
+    return createWriteLedger(writeLedgerFile(paths.checkpoints), logger);
+  });
+
   // Agents' and memory's writes go through this view of the engine, so the write ledger knows which versions Vigil made.
   const recorded = once(async () => {
-    const [{ writeLedgerFile }, { createWriteLedger, recordingWrites }] = await Promise.all([import('../checkpoints/restore-service'), import('../checkpoints/restore-write-ledger')]);
-    return recordingWrites(await engine(), createWriteLedger(writeLedgerFile(paths.checkpoints), logger), logger);
+    const { recordingWrites } = await import('../checkpoints/restore-write-ledger');
+    return recordingWrites(await engine(), await ledger(), logger);
   });
 
   const timelines = once(async () => {
@@ -135,5 +144,34 @@ export function createCoreServices(context: ServiceContext): CoreServices {
   const agentsWithMemory = agentsWith(true);
   const agentsWithoutMemory = agentsWith(false);
 
-  return { engine, timelines, memory, restore, agents: (withMemory) => (withMemory ? agentsWithMemory() : agentsWithoutMemory()) };
+  // The agents' own tools, reported through their hooks: the same sessions and policy as the gateway's.
+  const hooks = once(async () => {
+    const [agents, checkpoints, writes, { createHookService }, { ConfigFile }, { readCheckpointSettings }] = await Promise.all([
+      isResident ? agentsWithMemory() : agentsWithoutMemory(),
+      engine(),
+      ledger(),
+      import('../hooks/hook-service'),
+      import('../config/config-file'),
+      import('../checkpoints/checkpoint-config'),
+    ]);
+    const service = createHookService({
+      sessions: agents.sessions,
+      policy: agents.policy,
+      engine: checkpoints,
+      ledger: writes,
+      config: new ConfigFile(paths.config),
+      events,
+      logger,
+      facts: { home: os.homedir(), knownDirectories: async () => (await checkpoints.directories()).map((entry) => entry.dir) },
+      vigilHome: paths.home,
+      stateDirectory: paths.hooks,
+      checkpointLimits: async () => ({ maxFileBytes: (await readCheckpointSettings(paths.config)).maxFileBytes }),
+      isResident,
+      idleMs: agents.sessionSettings.idleMs,
+    });
+    stack.add(() => service.dispose());
+    return service;
+  });
+
+  return { engine, timelines, memory, restore, agents: (withMemory) => (withMemory ? agentsWithMemory() : agentsWithoutMemory()), hooks };
 }

@@ -4,6 +4,7 @@ import { approvalsCalls, approvalsEvents } from './approvals-contract';
 import { checkpointsCalls, checkpointsEvents, checkpointsRestoreCalls, checkpointsRestoreEvents } from './checkpoints-contract';
 import { checkpointsLiveCalls, checkpointsLiveEvents } from './checkpoints-live-contract';
 import { configCalls, configEvents } from './config-contract';
+import { hooksCalls } from './hooks-contract';
 import { memoryCalls, memoryEvents } from './memory-contract';
 import { sessionsCalls, sessionsEvents } from './sessions-contract';
 import { toolsCalls } from './tools-contract';
@@ -19,6 +20,7 @@ export const callSpecs = {
   ...checkpointsLiveCalls,
   ...configCalls,
   ...toolsCalls,
+  ...hooksCalls,
 };
 
 /** Every event of the contract, by name. */
