@@ -78,12 +78,27 @@ async function shellDirectories(assessment: CommandAssessment, context: PlanCont
   return { directories: [...directories], problems };
 }
 
+/**
+ * The command assessed against the session's roots, and again with the own workspace roots of the
+ * targets it names outside them (a folder Vigil checkpoints, a git work tree): those are
+ * checkpointed too, and the policy sees them inside the workspace. What has no root stays outside
+ * (the policy asks about writes there).
+ */
+async function assessWithOwnRoots(command: string, cwd: string, roots: readonly string[], context: PlanContext): Promise<{ readonly roots: readonly string[]; readonly assessment: CommandAssessment }> {
+  const setting = { cwd, home: context.facts.home, protectedPaths: [context.vigilHome] };
+  const first = await assessCommand(command, { ...setting, roots });
+  const own = await Promise.all(first.outsideTargets.map((target) => workspaceRootOf(target, [], context.facts)));
+  const added = newRootsOf(own, roots);
+  if (added.length === 0) return { roots, assessment: first };
+  const wider = [...roots, ...added];
+  return { roots: wider, assessment: await assessCommand(command, { ...setting, roots: wider }) };
+}
+
 /** A shell command (Bash, run_shell_command): Vigil's policy decides, and every command that may change files is checkpointed first. */
 export async function planShellCall(tool: Extract<HookTool, { kind: 'shell' }>, context: PlanContext): Promise<CallPlan> {
   const cwd = await canonicalPath(tool.directory ?? '.', context.cwd);
   const cwdRoot = await workspaceRootOf(cwd, context.roots, context.facts);
-  const roots = [...new Set([...context.roots, ...(cwdRoot === undefined ? [] : [cwdRoot])])];
-  const assessment = await assessCommand(tool.command, { cwd, roots, home: context.facts.home, protectedPaths: [context.vigilHome] });
+  const { roots, assessment } = await assessWithOwnRoots(tool.command, cwd, [...new Set([...context.roots, ...(cwdRoot === undefined ? [] : [cwdRoot])])], context);
   const coverage = await commandCoverage(assessment, roots, context.limits);
   const verdict = await context.policy.decide({
     tool: 'terminal',

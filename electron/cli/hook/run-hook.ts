@@ -77,8 +77,8 @@ async function answerEvent(event: HookEvent, options: HookOptions, io: HookIo): 
 }
 
 async function failed(event: HookEvent, problem: string, options: HookOptions, io: HookIo): Promise<HookOutput> {
-  say(io, options.agent, problem);
   const answer = failureAnswer(event, problem, await readOnFailure(vigilPaths(options.home).config));
+  say(io, options.agent, `${problem} ${answer === undefined ? 'The agent goes on.' : 'The person is asked.'}`);
   return answer === undefined ? continueOutput : hookOutput(options.agent, event.kind, answer);
 }
 
