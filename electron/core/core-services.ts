@@ -146,26 +146,27 @@ export function createCoreServices(context: ServiceContext): CoreServices {
 
   // The agents' own tools, reported through their hooks: the same sessions and policy as the gateway's.
   const hooks = once(async () => {
-    const [agents, checkpoints, writes, { createHookService }, { ConfigFile }, { readCheckpointSettings }] = await Promise.all([
+    const [agents, checkpoints, writes, { createHookService }, { ConfigFile }] = await Promise.all([
       isResident ? agentsWithMemory() : agentsWithoutMemory(),
       engine(),
       ledger(),
       import('../hooks/hook-service'),
       import('../config/config-file'),
-      import('../checkpoints/checkpoint-config'),
     ]);
+    // One view of config.json, re-read only when it changes: this is on every tool call's path.
+    const config = new ConfigFile(paths.config);
     const service = createHookService({
       sessions: agents.sessions,
       policy: agents.policy,
       engine: checkpoints,
       ledger: writes,
-      config: new ConfigFile(paths.config),
+      config,
       events,
       logger,
       facts: { home: os.homedir(), knownDirectories: async () => (await checkpoints.directories()).map((entry) => entry.dir) },
       vigilHome: paths.home,
       stateDirectory: paths.hooks,
-      checkpointLimits: async () => ({ maxFileBytes: (await readCheckpointSettings(paths.config)).maxFileBytes }),
+      checkpointLimits: async () => ({ maxFileBytes: toCheckpointSettings(await config.section('checkpoints', checkpointConfigSchema)).maxFileBytes }),
       isResident,
       idleMs: agents.sessionSettings.idleMs,
     });

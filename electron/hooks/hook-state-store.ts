@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CallCheckpoint } from '../../shared/contract/sessions-contract';
 import type { TouchedDirectory } from '../executor/checkpoint-gate';
-import { writeFileAtomic } from '../files/atomic-write';
 import { FileLock } from '../locks/file-lock';
 
 /**
@@ -51,6 +51,22 @@ function parseState(text: string | undefined): HookSessionState {
 }
 
 /**
+ * Replaces a state file whole (a temp file renamed over it) without waiting for the disk: this is on
+ * every tool call's path, and a state lost to a power cut costs only the record of calls then in
+ * flight (their checkpoints stay), never a user's file.
+ */
+async function replaceQuickly(file: string, text: string): Promise<void> {
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, text, { mode: 0o600 });
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/**
  * `$VIGIL_HOME/hooks/<session>.json`: pending calls and notices said, per session. Every event of a
  * session runs under the session's lock file, so the agent's concurrent hooks (parallel tool calls)
  * and a one-shot process beside a resident core never interleave.
@@ -71,7 +87,7 @@ export class HookStateStore {
       const state = parseState(before);
       const value = await task(state);
       const after = JSON.stringify(state);
-      if (after !== (before ?? JSON.stringify({ notices: [], pending: [] }))) await writeFileAtomic(file, after);
+      if (after !== (before ?? JSON.stringify({ notices: [], pending: [] }))) await replaceQuickly(file, after);
       return value;
     }, 'a hook event');
   }
