@@ -1,7 +1,7 @@
 /**
- * The `vigil` executable: runs one command and exits with its code. `vigil hook …` runs on every
- * tool call of an agent, so it takes a short path that loads only what it needs (the relay client
- * and the agents' formats); every other command loads the command table.
+ * The `vigil` executable: runs one command and exits with its code, loading only that command's
+ * modules. `vigil hook …` runs on every tool call of an agent, so it takes a shorter path still
+ * (the relay client and the agents' formats, no command machinery).
  */
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -10,9 +10,9 @@ async function main(): Promise<void> {
     await runHookProcess(argv.slice(1));
     return;
   }
-  const [{ ignoreClosedPipes }, { commandTable }, { runCli }] = await Promise.all([import('./closed-pipes'), import('./command-table'), import('./run-cli')]);
+  const [{ ignoreClosedPipes }, { entriesFor }, { runCli }] = await Promise.all([import('./closed-pipes'), import('./command-index'), import('./run-cli')]);
   ignoreClosedPipes(process.stdout, process.stderr);
-  const code = await runCli(argv, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() }, commandTable);
+  const code = await runCli(argv, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() }, await entriesFor(argv));
   process.exitCode = code;
 }
 

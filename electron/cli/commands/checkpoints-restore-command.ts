@@ -1,6 +1,5 @@
 import { quote } from 'shell-quote';
 import type { CallResponse } from '../../../shared/contract';
-import { isIncompleteOutcome } from '../../../shared/contract/checkpoints-restore-schemas';
 import { escapeControls } from '../../../shared/text/control-characters';
 import { exitCodes, flagOption, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import type { ProgressEvent as RestoreProgress } from '../cli-services';
@@ -9,6 +8,7 @@ import { withRestoreService } from './checkpoints-diff-command';
 
 type RestorePlan = CallResponse<'checkpoints:plan-restore'>;
 type RestoreResult = CallResponse<'checkpoints:restore'>;
+type RestoreOutcome = RestoreResult['outcomes'][number];
 
 /** Plan lines printed before the rest is summarized (`--json` gives all). */
 const maxPlanLines = 200;
@@ -59,7 +59,7 @@ function progressPrinter(io: CliIo): (progress: RestoreProgress) => void {
 }
 
 /** The outcome in words: "nothing to restore" only when the directory matched; "incomplete", with each file and its reason, whenever one could not be brought back. */
-function printOutcome(io: CliIo, result: RestoreResult, undoNumber: number | undefined): void {
+function printOutcome(io: CliIo, result: RestoreResult, problems: readonly RestoreOutcome[], undoNumber: number | undefined): void {
   const target = `checkpoint ${result.plan.checkpoint.id.slice(0, 8)}: ${escapeControls(result.plan.checkpoint.reason)}`;
   const verified = result.isVerified ? ' Every file written was read back and matches the checkpoint.' : '';
   switch (result.status) {
@@ -70,7 +70,6 @@ function printOutcome(io: CliIo, result: RestoreResult, undoNumber: number | und
       writeLine(io.stdout, `✅ Restored ${result.counts.done} file(s) to ${target}.${verified}`);
       break;
     case 'incomplete': {
-      const problems = result.outcomes.filter(isIncompleteOutcome);
       writeLine(io.stdout, `⚠ Restore incomplete: ${result.counts.done} of ${result.counts.done + problems.length} file(s) restored to ${target}; ${problems.length} could not be:`);
       for (const problem of problems) writeLine(io.stdout, `  ${(problem.reason ?? problem.result).padEnd(11)} ${escapeControls(problem.path)}: ${escapeControls(problem.message ?? '')}`);
       if (result.counts.done > 0 && result.isVerified) writeLine(io.stdout, 'Every file written was read back and matches the checkpoint.');
@@ -82,6 +81,13 @@ function printOutcome(io: CliIo, result: RestoreResult, undoNumber: number | und
   const pre = result.preRollback.id;
   writeLine(io.stdout, `A pre-rollback snapshot of the state before was saved: ${pre.slice(0, 8)}${undoNumber === undefined ? '' : ` (checkpoint ${undoNumber})`}.`);
   writeLine(io.stdout, `Undo this restore: ${quote(['vigil', 'checkpoints', 'restore', result.plan.dir, String(undoNumber ?? pre.slice(0, 12))])}`);
+}
+
+/** The outcomes that make a restore incomplete; the contract's schemas (and zod) load only when there are some. */
+async function incompleteOutcomes(result: RestoreResult): Promise<readonly RestoreOutcome[]> {
+  if (result.status !== 'incomplete') return [];
+  const { isIncompleteOutcome } = await import('../../../shared/contract/checkpoints-restore-schemas');
+  return result.outcomes.filter(isIncompleteOutcome);
 }
 
 /** Reads one answer line from stdin. */
@@ -173,7 +179,7 @@ export const checkpointsRestoreCommand: CliCommand = {
       if (isJson) writeLine(io.stdout, JSON.stringify(result, null, 2));
       else {
         printPlan(io, result.plan, 'Restoring');
-        printOutcome(io, result, index < 0 ? undefined : index + 1);
+        printOutcome(io, result, await incompleteOutcomes(result), index < 0 ? undefined : index + 1);
       }
       return result.status === 'incomplete' ? exitCodes.failed : exitCodes.ok;
     });
