@@ -17,6 +17,8 @@ const readConcurrency = 32;
 /** One version of a file: a checkpoint after which the file changed, and what it became. */
 export interface FileVersionChange {
   readonly checkpoint: CheckpointEntry;
+  /** Its number in the timeline (1 = newest), as `vigil checkpoints list` numbers it. */
+  readonly number: number;
   /** The file as the checkpoint holds it (absent: it did not exist then). */
   readonly version?: TreeFile;
   /** What it became by the next checkpoint, or now (absent: deleted). */
@@ -63,6 +65,7 @@ export async function fileHistory(engine: HistoryEngine, entries: readonly Check
     if (isSame(version, next)) continue;
     changes.push({
       checkpoint,
+      number: index + 1,
       ...(version === undefined ? {} : { version }),
       ...(next === undefined ? {} : { next }),
       nextCheckpoint: newer?.id ?? 'live',

@@ -8,6 +8,8 @@ import { historyTrees, rootTreeOf } from './history-trees';
 /** One place where the count of a text in a file changed: after `checkpoint`, by the next one (or now). */
 export interface TextChange {
   readonly checkpoint: CheckpointEntry;
+  /** Its number in the timeline (1 = newest). */
+  readonly number: number;
   readonly path: string;
   readonly before: number;
   readonly after: number;
@@ -77,7 +79,7 @@ export async function searchText(engine: HistoryEngine, entries: readonly Checkp
         countOf(change.old, () => engine.readBlob(change.old?.oid ?? '')),
         countOf(change.new, () => (isLive && readLive !== undefined && change.new !== undefined ? readLive(change.path, change.new) : engine.readBlob(change.new?.oid ?? ''))),
       ]);
-      return before === undefined || after === undefined || before === after ? undefined : { checkpoint, path: change.path, before, after, nextCheckpoint: newer?.id ?? 'live' };
+      return before === undefined || after === undefined || before === after ? undefined : { checkpoint, number: index + 1, path: change.path, before, after, nextCheckpoint: newer?.id ?? 'live' };
     });
     return found.filter((hit): hit is TextChange => hit !== undefined);
   };

@@ -57,6 +57,8 @@ export const linePlanSchema = z.object({
 /** Who and what a checkpoint in a file's history or a search answer stands for. */
 export const historyCheckpointSchema = z.object({
   checkpoint: checkpointEntrySchema,
+  /** Its number in the timeline when answered (1 = newest), as `vigil checkpoints list` numbers it. */
+  number: z.number().int().positive(),
   /** The first user message of the turn it was taken for, when the session recorded one. */
   turnMessage: z.string().optional(),
 });
