@@ -148,7 +148,8 @@ describe('search the past', () => {
     }
     await checkpoint();
     const found = await history.search(dir, 'TODO', { includeLive: false });
-    expect(found.hits.map((hit) => hit.nextCheckpoint)).toEqual(gitLog('-S', 'TODO'));
+    // git names a commit once however many of its files the text moved in.
+    expect([...new Set(found.hits.map((hit) => hit.nextCheckpoint))]).toEqual(gitLog('-S', 'TODO'));
     expect(found.hits.length).toBeGreaterThan(3);
   });
 
