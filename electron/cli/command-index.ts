@@ -24,10 +24,13 @@ export const commandIndex: ReadonlyArray<readonly [string, CommandLoader | Reado
       list: async () => (await import('./commands/checkpoints-list-command')).checkpointsListCommand,
       diff: async () => (await import('./commands/checkpoints-diff-command')).checkpointsDiffCommand,
       restore: async () => (await import('./commands/checkpoints-restore-command')).checkpointsRestoreCommand,
+      log: async () => (await import('./commands/checkpoints-log-command')).checkpointsLogCommand,
+      search: async () => (await import('./commands/checkpoints-search-command')).checkpointsSearchCommand,
       status: async () => (await import('./commands/checkpoints-status-command')).checkpointsStatusCommand,
       prune: async () => (await import('./commands/checkpoints-prune-command')).checkpointsPruneCommand,
       pin: async () => (await import('./commands/checkpoints-pin-command')).checkpointsPinCommand,
       unpin: async () => (await import('./commands/checkpoints-pin-command')).checkpointsUnpinCommand,
+      rename: async () => (await import('./commands/checkpoints-rename-command')).checkpointsRenameCommand,
     },
   ],
   [

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { checkpointConfigSchema, toCheckpointSettings } from '../checkpoints/checkpoint-config';
 import type { CheckpointService } from '../checkpoints/checkpoint-service';
+import type { HistoryService } from '../checkpoints/history-service';
 import type { RestoreService } from '../checkpoints/restore-service';
 import type { LiveConfig } from '../config/live-config';
 import type { AgentServices } from '../executor/create-agent-services';
@@ -48,6 +49,8 @@ export interface CoreServices {
   /** The memory store, its writes checkpointed and recorded in the write ledger. */
   readonly memory: () => Promise<MemoryService>;
   readonly restore: () => Promise<RestoreService>;
+  /** A file's history and the search of the past, over the merged timelines (with each turn's message). */
+  readonly history: () => Promise<HistoryService>;
   /** Sessions, policy, approvals and the executor; with the memory tool, or without it (a one-shot call of another tool). */
   readonly agents: (withMemory: boolean) => Promise<AgentServices>;
   /** The agents' own tools reported through their hooks (`vigil hook`): sessions, checkpoints, policy, the write ledger. */
@@ -118,6 +121,19 @@ export function createCoreServices(context: ServiceContext): CoreServices {
     return restoreServiceFor(merged, paths.checkpoints, logger, events, { checkScopeAfterRestore: isResident, guard });
   });
 
+  const history = once(async () => {
+    const merged = await timelines();
+    const [{ createHistoryService }, { createTurnMessageLookup }] = await Promise.all([import('../checkpoints/history-service'), import('../sessions/turn-messages')]);
+    const rules = {
+      // Read through: config.json can change the size cap while the core runs.
+      get maxFileBytes() {
+        return merged.maxFileBytes;
+      },
+      ignoredFolders: [paths.checkpoints],
+    };
+    return createHistoryService({ engine: merged, root: paths.checkpoints, rules, turnMessageOf: createTurnMessageLookup(paths.sessions) });
+  });
+
   // Turn undo's port: the restore service is built when a rewind first needs it.
   const restorePort: RestorePort = {
     plan: async (dir, checkpointId, paths) => (await restore()).plan(dir, checkpointId, paths),
@@ -174,5 +190,5 @@ export function createCoreServices(context: ServiceContext): CoreServices {
     return service;
   });
 
-  return { engine, timelines, memory, restore, agents: (withMemory) => (withMemory ? agentsWithMemory() : agentsWithoutMemory()), hooks };
+  return { engine, timelines, memory, restore, history, agents: (withMemory) => (withMemory ? agentsWithMemory() : agentsWithoutMemory()), hooks };
 }

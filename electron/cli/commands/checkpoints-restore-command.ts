@@ -1,10 +1,11 @@
 import { quote } from 'shell-quote';
 import type { CallResponse } from '../../../shared/contract';
 import { escapeControls } from '../../../shared/text/control-characters';
-import { exitCodes, flagOption, writeLine, type CliCommand, type CliIo } from '../cli-command';
+import { exitCodes, flagOption, stringOption, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import type { ProgressEvent as RestoreProgress } from '../cli-services';
 import { directoryArgument, localTime } from './checkpoint-command';
 import { withRestoreService } from './checkpoints-diff-command';
+import { runLineRestore } from './checkpoints-restore-lines';
 
 type RestorePlan = CallResponse<'checkpoints:plan-restore'>;
 type RestoreResult = CallResponse<'checkpoints:restore'>;
@@ -131,7 +132,7 @@ async function secretsDecision(io: CliIo, isAllowed: boolean, plan: (() => Promi
 export const checkpointsRestoreCommand: CliCommand = {
   name: 'restore',
   summary: 'Restore a directory (or some files) to a checkpoint; undoable through the pre-rollback snapshot.',
-  usage: 'vigil checkpoints restore DIR N [FILE ...] [--dry-run] [--secrets] [--json]',
+  usage: 'vigil checkpoints restore DIR N [FILE ...] [--lines A-B] [--dry-run] [--secrets] [--json]',
   help: [
     'N is a number from "vigil checkpoints list DIR" (1 = newest) or a hex id (or prefix), of a checkpoint',
     "of Vigil's or of Hermes Agent's: both are restored the same way, and the pre-rollback snapshot goes",
@@ -144,6 +145,9 @@ export const checkpointsRestoreCommand: CliCommand = {
     '(dependencies, build output, .env*, files over the size cap) are never touched.',
     '',
     'Options:',
+    "  --lines A-B restore only lines A to B of the checkpoint's version of one FILE; every other line stays as it is",
+    '              now (line endings, a byte-order mark and a missing final newline are kept). Lines outside the',
+    '              file are refused with the valid range (exit 2); a file that is not UTF-8 text is refused (exit 1).',
     '  --dry-run   print the plan and change nothing',
     "  --secrets   also write secrets files (.env*) that only Hermes's store holds (without it, they are listed",
     '              and, at a terminal, asked about; otherwise skipped)',
@@ -153,12 +157,14 @@ export const checkpointsRestoreCommand: CliCommand = {
     'Exit codes: 0 restored (or nothing to do), 1 failed or incomplete (each file left unrestored is listed with its',
     'reason), 2 wrong usage.',
   ].join('\n'),
-  options: { 'dry-run': { type: 'boolean' }, secrets: { type: 'boolean' }, json: { type: 'boolean' } },
+  options: { 'dry-run': { type: 'boolean' }, secrets: { type: 'boolean' }, json: { type: 'boolean' }, lines: { type: 'string' } },
   positionals: { min: 2, max: 10_000, names: 'DIR and N (a number from "vigil checkpoints list DIR", or an id)' },
   async run(args, io) {
     const [dirArgument, ref = '', ...files] = args.positionals;
     const dir = directoryArgument(io, dirArgument);
     const isJson = flagOption(args, 'json');
+    const rangeText = stringOption(args, 'lines');
+    if (rangeText !== undefined) return runLineRestore(io, { dir, ref, files, rangeText, isDryRun: flagOption(args, 'dry-run'), isJson });
     // A restore of a memory folder takes the memory locks (Vigil's and Hermes's), as in the app: the core's restore does.
     return withRestoreService(io, async (restore, engine) => {
       // N names a checkpoint once: Hermes committing meanwhile must not make later steps see another one.
