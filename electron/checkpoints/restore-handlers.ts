@@ -1,4 +1,5 @@
 import type { ParsedCallRequest } from '../../shared/contract';
+import { actorOfCall } from '../transport/call-actor';
 import type { PartialCallHandlers } from '../transport/call-handlers';
 import type { DiffAgainst } from './diff-sides';
 import type { RestoreService } from './restore-service';
@@ -16,6 +17,7 @@ export function createRestoreHandlers(
     'checkpoints:diff': (request) => restore.diff(request.dir, request.checkpoint, against(request), { paths: request.paths, offset: request.offset, limit: request.limit }),
     'checkpoints:file-diff': (request) => restore.fileDiff(request.dir, request.checkpoint, against(request), request.path, request.maxLines),
     'checkpoints:plan-restore': (request) => restore.plan(request.dir, request.checkpoint, request.paths),
-    'checkpoints:restore': (request) => restore.restore(request.dir, request.checkpoint, request.paths, { fingerprint: request.fingerprint, allowSecrets: request.allowSecrets }),
+    'checkpoints:restore': (request, context) =>
+      restore.restore(request.dir, request.checkpoint, request.paths, { fingerprint: request.fingerprint, allowSecrets: request.allowSecrets, actor: actorOfCall(context) }),
   };
 }

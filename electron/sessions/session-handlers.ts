@@ -1,3 +1,4 @@
+import { actorOfCall } from '../transport/call-actor';
 import type { PartialCallHandlers } from '../transport/call-handlers';
 import type { SessionService } from './session-types';
 
@@ -10,6 +11,7 @@ export function createSessionHandlers(sessions: SessionService): PartialCallHand
     },
     'sessions:history': (request) => sessions.history(request.sessionId),
     'sessions:plan-rewind': (request) => sessions.planRewind(request.sessionId, request.toTurn, request.mode),
-    'sessions:rewind': (request) => sessions.rewind(request.sessionId, request.toTurn, request.mode, request.planId === undefined ? {} : { planId: request.planId }),
+    'sessions:rewind': (request, context) =>
+      sessions.rewind(request.sessionId, request.toTurn, request.mode, { actor: actorOfCall(context), ...(request.planId === undefined ? {} : { planId: request.planId }) }),
   };
 }

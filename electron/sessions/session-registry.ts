@@ -1,3 +1,4 @@
+import type { PlainActor } from '../../shared/contract/actor-contract';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { messageRoleSchema, type RewindMode, type SessionSummary } from '../../shared/contract/sessions-contract';
@@ -196,13 +197,13 @@ export class SessionRegistry implements SessionService {
     return this.#rewinder().plan(await this.#catalog.peek(entry), toTurn, mode);
   }
 
-  async rewind(sessionId: string, toTurn: number, mode: RewindMode, options: { readonly planId?: string } = {}): ReturnType<SessionService['rewind']> {
+  async rewind(sessionId: string, toTurn: number, mode: RewindMode, options: { readonly planId?: string; readonly actor?: PlainActor } = {}): ReturnType<SessionService['rewind']> {
     const entry = await this.#catalog.find(sessionId);
     if (entry.isClosed) throw new AppError('conflict', `Session ${sessionId} is closed; open a new session or resume it.`, { sessionId });
     if (entry.running > 0) {
       throw new AppError('conflict', `Session ${sessionId} is running tool calls; rewind it when they have finished.`, { sessionId });
     }
-    const outcome = await this.#rewinder().rewind(await this.#catalog.peek(entry), toTurn, mode, options.planId);
+    const outcome = await this.#rewinder().rewind(await this.#catalog.peek(entry), toTurn, mode, options.planId, options.actor);
     const at = now();
     const rewind = { at, toTurn, mode, rewoundTurns: outcome.rewoundTurns, restoredDirectories: outcome.restored.map((item) => item.directory) };
     await this.#commit(entry, [...this.#endingTurn(entry), { type: 'rewound', ...rewind }]);
