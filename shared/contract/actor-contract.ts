@@ -82,3 +82,22 @@ export function actorKey(actor: Actor): string {
 export function isSameActor(a: Actor, b: Actor): boolean {
   return actorKey(a) === actorKey(b);
 }
+
+/**
+ * An actor in words, for a person: `alpha, turn 3` (the agent's name, else its session id), `you,
+ * in the app`, `the CLI`, `Vigil`, `outside Vigil`. Names are shown as given: callers escape them.
+ */
+export function describeActor(actor: Actor): string {
+  switch (actor.kind) {
+    case 'session':
+      return `${actor.agent ?? actor.sessionId}${actor.turn === undefined ? '' : `, turn ${actor.turn}`}`;
+    case 'app':
+      return 'you, in the app';
+    case 'cli':
+      return 'the CLI';
+    case 'vigil':
+      return 'Vigil';
+    case 'outside':
+      return 'outside Vigil';
+  }
+}
