@@ -78,6 +78,17 @@ describe("a terminal command's effects are the session's", () => {
     expect(summary?.fileCount).toBe(3);
     expect(summary?.files[0]?.path).toBe(path.join(harness.workspace, 'made.txt'));
     expect(summary?.prompt).toBe('rm -rf legacy && printf "1\\n2\\n3\\n" > made.txt');
+    // A timeline row's words: the turn's message and its calls, for known sessions and turns only.
+    const briefs = await harness.sessions.turns([{ sessionId, turn: 1 }, { sessionId, turn: 9 }, { sessionId: 'ses_gone', turn: 1 }]);
+    expect(briefs).toEqual([
+      {
+        sessionId,
+        turn: 1,
+        title: 'rm -rf legacy && printf "1\\n2\\n3\\n" > made.txt',
+        calls: [{ name: 'terminal', summary: 'rm -rf legacy && printf "1\\n2\\n3\\n" > made.txt', decision: outcome.decision, directories: [harness.workspace] }],
+        callCount: 1,
+      },
+    ]);
   });
 
   it('a command Vigil cannot read through is watched over every root: what it wrote is the session\'s', async () => {

@@ -9,7 +9,7 @@ import type {
   ToolCallBrief,
 } from '../../shared/contract/sessions-contract';
 import type { SessionRecord } from './session-records';
-import { addEffects, latestFiles, promptOf, recentCalls } from './session-summary-parts';
+import { addEffects, latestFiles, promptOf, recentCalls, type TurnSource } from './session-summary-parts';
 
 type CallRecord = Extract<SessionRecord, { type: 'call' }>;
 type ResultRecord = Extract<SessionRecord, { type: 'result' }>;
@@ -203,6 +203,20 @@ export function historyCall(call: CallState): HistoryToolCall {
     ...(result?.effects === undefined ? {} : { effects: result.effects }),
     ...(result?.effectsOmitted === undefined ? {} : { effectsOmitted: result.effectsOmitted }),
   };
+}
+
+/** What one turn of a loaded session was about (undefined: no such turn). */
+export function turnSourceOf(state: SessionState, turn: number): TurnSource | undefined {
+  const found = state.turns.get(turn);
+  if (found === undefined) return undefined;
+  const message = found.entries.find((entry) => entry.kind === 'message' && entry.role === 'user');
+  const calls = found.entries.flatMap((entry) => {
+    const call = entry.kind === 'call' ? state.calls.get(entry.seq) : undefined;
+    if (call === undefined) return [];
+    const { record } = call;
+    return [{ name: record.name, summary: describeCall(record.name, record.arguments), decision: record.decision, directories: record.touched.map((touched) => touched.directory) }];
+  });
+  return { userMessage: message?.kind === 'message' ? message.text : undefined, calls };
 }
 
 /** The current turn's first user message, as a summary carries it. */

@@ -1,4 +1,4 @@
-import type { CallEffect, SessionFile, ToolCallBrief } from '../../shared/contract/sessions-contract';
+import type { CallEffect, SessionFile, ToolCallBrief, TurnBrief } from '../../shared/contract/sessions-contract';
 import { maskSecretValues } from '../../shared/secrets/mask-secret-values';
 
 /** How many of the latest calls a session's summary carries. */
@@ -54,4 +54,24 @@ export function addEffects(files: Map<string, SessionFile>, effects: readonly Ca
 /** The files a session touched, most recent first, at most `summaryFileLimit`. */
 export function latestFiles(files: ReadonlyMap<string, SessionFile>): SessionFile[] {
   return [...files.values()].reverse().slice(0, summaryFileLimit);
+}
+
+/** The most calls a turn's brief lists. */
+const turnCallLimit = 20;
+
+/** What a turn's brief is made of: its first user message and its calls (name, arguments as one line, decision, roots touched). */
+export interface TurnSource {
+  readonly userMessage: string | undefined;
+  readonly calls: readonly { readonly name: string; readonly summary: string; readonly decision: TurnBrief['calls'][number]['decision']; readonly directories: readonly string[] }[];
+}
+
+/** A turn's brief, for the rows of its checkpoints. */
+export function turnBrief(sessionId: string, turn: number, source: TurnSource): TurnBrief {
+  return {
+    sessionId,
+    turn,
+    ...(source.userMessage === undefined ? {} : { title: promptOf(source.userMessage) }),
+    calls: source.calls.slice(0, turnCallLimit).map((call) => ({ name: call.name, summary: maskSecretValues(call.summary), decision: call.decision, directories: [...call.directories] })),
+    callCount: source.calls.length,
+  };
 }

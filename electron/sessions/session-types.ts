@@ -30,6 +30,7 @@ import type {
   RewindRecord,
   SessionHistory,
   SessionSummary,
+  TurnBrief,
 } from '../../shared/contract/sessions-contract';
 
 export type {
@@ -89,6 +90,8 @@ export interface SessionService {
   endTurn(sessionId: string): Promise<void>;
   appendMessage(sessionId: string, message: AppendMessageRequest): Promise<void>;
   history(sessionId: string): Promise<SessionHistory>;
+  /** What some turns were about (their user message, their calls); unknown sessions and turns are left out. */
+  turns(requests: readonly { readonly sessionId: string; readonly turn: number }[]): Promise<TurnBrief[]>;
   planRewind(sessionId: string, toTurn: number, mode: RewindMode): Promise<RewindPlan>;
   /** `actor`: who asked (the app or the CLI); its restore points and the write ledger name them. */
   rewind(sessionId: string, toTurn: number, mode: RewindMode, options?: { readonly planId?: string; readonly actor?: PlainActor }): Promise<RewindOutcome>;

@@ -234,6 +234,27 @@ export const rewindOutcomeSchema = z.object({
   ),
 });
 
+/** One of a turn's calls, as a timeline row's summary uses it. */
+export const turnCallSchema = z.object({
+  name: z.string(),
+  /** One line: the path, the command, the memory action. */
+  summary: z.string(),
+  decision: toolDecisionSchema,
+  /** The workspace roots it may have changed (a timeline shows the calls of its own directory). */
+  directories: z.array(z.string()),
+});
+
+/** What a turn was about, for the rows of its checkpoints: the start of its user message, and its calls. */
+export const turnBriefSchema = z.object({
+  sessionId: sessionIdSchema,
+  turn: z.number().int().positive(),
+  /** The start of the turn's first user message (at most 500 characters, secrets masked), when the agent sent one. */
+  title: z.string().optional(),
+  /** Its first calls (at most 20), in order. */
+  calls: z.array(turnCallSchema),
+  callCount: z.number().int().nonnegative(),
+});
+
 const rewindRequestSchema = z
   .object({ sessionId: sessionIdSchema, toTurn: z.number().int().positive(), mode: rewindModeSchema })
   .strict();
@@ -253,6 +274,13 @@ export const sessionsCalls = defineCalls({
     summary: "A session's canonical history: turns, messages, tool calls, rewinds.",
     request: z.object({ sessionId: sessionIdSchema }).strict(),
     response: sessionHistorySchema,
+  },
+  'sessions:turns': {
+    summary: 'What some turns were about (the start of their user message, their calls), for the timeline rows of their checkpoints; unknown sessions and turns are left out.',
+    request: z
+      .object({ turns: z.array(z.object({ sessionId: sessionIdSchema, turn: z.number().int().positive() }).strict()).max(2_000) })
+      .strict(),
+    response: z.object({ turns: z.array(turnBriefSchema) }),
   },
   'sessions:plan-rewind': {
     summary: 'What rewinding a session to the start of a turn would change, without changing anything.',
@@ -298,6 +326,8 @@ export type ToolCallBrief = z.infer<typeof toolCallBriefSchema>;
 export type CallEffect = z.infer<typeof callEffectSchema>;
 /** A file a session touched. */
 export type SessionFile = z.infer<typeof sessionFileSchema>;
+/** What a turn was about. */
+export type TurnBrief = z.infer<typeof turnBriefSchema>;
 /** A tool call in the history. */
 export type HistoryToolCall = z.infer<typeof historyToolCallSchema>;
 /** A message or tool call of a turn. */
