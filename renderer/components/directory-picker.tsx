@@ -26,7 +26,6 @@ export function DirectoryPicker({
   const rootRef = useRef<HTMLDivElement | null>(null);
   const listId = useId();
   const shown = items.filter((item) => matchesSearch(item.directory, query));
-  const chosen = items.find((item) => item.directory.dir === current);
 
   useEffect(() => {
     if (!isOpen) return undefined;
@@ -77,7 +76,6 @@ export function DirectoryPicker({
         onClick={() => (isOpen ? setOpen(false) : open())}
       >
         <span className="directory-picker-name">{current === undefined ? 'Choose a folder' : escapeControls(baseName(current))}</span>
-        {chosen !== undefined && <span className="subtle">{plural(chosen.directory.count, 'checkpoint')}</span>}
         <span aria-hidden="true">▾</span>
       </button>
       {isOpen && (

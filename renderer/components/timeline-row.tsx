@@ -99,7 +99,9 @@ export const TimelineRow = memo(function TimelineRow({
           <span className="timeline-title" data-testid="row-title" data-source={title.source} title={title.source === 'reason' ? reasonText : `${title.text}\n(${reasonText})`}>
             {isInTurn && title.source !== 'reason' ? reasonText : title.text}
           </span>
-          <Stats stats={stats} />
+          <time dateTime={entry.time} title={`${formatRelativeTime(entry.time, now)} · ${formatDate(entry.time)}`} data-testid="row-time">
+            {formatClock(entry.time)}
+          </time>
         </div>
         <div className="timeline-line timeline-sub">
           <span className="timeline-who" data-testid="row-actor" data-actor={actor.kind} title={actor.kind === 'session' ? `${actorName(actor)} · ${actor.sessionId}` : actorHints[actor.kind]}>
@@ -107,10 +109,8 @@ export const TimelineRow = memo(function TimelineRow({
             {turn === undefined ? '' : ` · ${turn}`}
             {actor.kind === 'session' && actor.tool !== undefined ? ` · ${actor.tool}` : ''}
           </span>
+          <Stats stats={stats} />
           <span className="mono subtle">{shortId(entry.id)}</span>
-          <time dateTime={entry.time} title={`${formatRelativeTime(entry.time, now)} · ${formatDate(entry.time)}`} data-testid="row-time">
-            {formatClock(entry.time)}
-          </time>
         </div>
       </div>
     </div>

@@ -87,7 +87,15 @@ export type StatsAfter =
   | undefined;
 
 /** Where the newest row's comparison with the live folder stands. */
-export type LiveState = 'comparing' | 'current' | 'stale' | 'unknown';
+export type LiveState = 'comparing' | 'current' | 'stale' | 'offline' | 'unknown';
+
+/** What the newest row says while its live counts are not current. */
+const liveNotes: Readonly<Record<Exclude<LiveState, 'current'>, string>> = {
+  comparing: 'comparing with the live folder…',
+  unknown: 'comparing with the live folder…',
+  stale: 'the live folder changed: comparing again…',
+  offline: 'live changes not known: not connected',
+};
 
 /**
  * For each checkpoint, the changes made after it up to the next one: the counts the next
@@ -104,7 +112,7 @@ export function changesAfter(entries: readonly TimelineEntry[]): ReadonlyMap<str
 export function statsAfter(entry: TimelineEntry, isNewest: boolean, after: ReadonlyMap<string, ChangeCounts>, live: { readonly counts: ChangeCounts | undefined; readonly state: LiveState }): StatsAfter {
   if (isNewest) {
     const isCurrent = live.state === 'current' && live.counts !== undefined;
-    return { scope: 'live', counts: isCurrent ? live.counts : undefined, note: live.state === 'comparing' ? 'comparing with the live folder…' : 'live changes not known now' };
+    return { scope: 'live', counts: isCurrent ? live.counts : undefined, note: live.state === 'current' ? liveNotes.comparing : liveNotes[live.state] };
   }
   const counts = after.get(entry.id);
   return counts === undefined ? undefined : { scope: 'next', counts };

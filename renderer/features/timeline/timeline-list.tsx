@@ -52,7 +52,7 @@ export function TimelineList({
   const columnCount = Math.max(1, ...columns.values()) + 1;
   const newestId = allEntries[0]?.id;
   const isLiveKnown = live?.dir === dir && live.head === newestId;
-  const liveStats = { counts: isLiveKnown ? live.counts : undefined, state: !isConnected ? ('stale' as const) : isLiveKnown ? live.state : ('unknown' as const) };
+  const liveStats = { counts: isLiveKnown ? live.counts : undefined, state: !isConnected ? ('offline' as const) : isLiveKnown ? live.state : ('unknown' as const) };
   const selectedIndex = selectedId === undefined ? -1 : entries.findIndex((entry) => entry.id === selectedId);
   const selectedItem = selectedId === undefined ? -1 : items.findIndex((item) => item.kind === 'entry' && item.entry.id === selectedId);
 
