@@ -75,13 +75,13 @@ export function createCoreServices(context: ServiceContext): CoreServices {
     return service;
   });
 
-  // The write ledger: which file versions Vigil's actors made (restore plans flag every other change).
+  // The one write ledger of this process: every change Vigil makes records its actor there (agents' tools, memory, restores).
   const ledger = once(async () => {
     const [{ writeLedgerFile }, { createWriteLedger }] = await Promise.all([import('../checkpoints/restore-service'), import('../checkpoints/restore-write-ledger')]);
     return createWriteLedger(writeLedgerFile(paths.checkpoints), logger);
   });
 
-  // Agents' and memory's writes go through this view of the engine, so the write ledger knows which versions Vigil made.
+  // Agents' and memory's writes go through this view of the engine, so the write ledger knows which versions Vigil made, and whose.
   const recorded = once(async () => {
     const { recordingWrites } = await import('../checkpoints/restore-write-ledger');
     return recordingWrites(await engine(), await ledger(), logger);
@@ -118,7 +118,7 @@ export function createCoreServices(context: ServiceContext): CoreServices {
     const [{ restoreServiceFor }, { createConfiguredRestoreGuard }] = await Promise.all([import('../checkpoints/restore-service'), import('../memory/configured-memory-service')]);
     // A restore of a memory folder takes the memory locks (Vigil's and Hermes's) and is reported as Vigil's restore.
     const guard = isResident ? (await memory()).guardRestore : await createConfiguredRestoreGuard({ paths, env, logger });
-    return restoreServiceFor(merged, paths.checkpoints, logger, events, { checkScopeAfterRestore: isResident, guard });
+    return restoreServiceFor(merged, paths.checkpoints, logger, events, { checkScopeAfterRestore: isResident, guard, ledger: await ledger() });
   });
 
   const history = once(async () => {
@@ -137,19 +137,20 @@ export function createCoreServices(context: ServiceContext): CoreServices {
   // Turn undo's port: the restore service is built when a rewind first needs it.
   const restorePort: RestorePort = {
     plan: async (dir, checkpointId, paths) => (await restore()).plan(dir, checkpointId, paths),
-    apply: async (plan) => (await restore()).restore(plan.dir, plan.checkpoint.id, plan.paths, { fingerprint: plan.fingerprint }),
+    apply: async (plan, actor) => (await restore()).restore(plan.dir, plan.checkpoint.id, plan.paths, { fingerprint: plan.fingerprint, ...(actor === undefined ? {} : { actor }) }),
   };
 
   const agentsWith = (withMemory: boolean): (() => Promise<AgentServices>) =>
     once(async () => {
       const checkpoints = await recorded();
-      const { createAgentServices } = await import('../executor/create-agent-services');
+      const [{ createAgentServices }, { createWriteRecorder }] = await Promise.all([import('../executor/create-agent-services'), import('../checkpoints/restore-write-ledger')]);
       const services = await createAgentServices({
         paths,
         logger,
         events,
         home: os.homedir(),
         checkpoints,
+        writes: createWriteRecorder(await engine(), await ledger()),
         ...(withMemory ? { memory: await memory() } : {}),
         restore: restorePort,
         canAsk: context.canAsk,

@@ -13,11 +13,10 @@ export interface HookWriteActor {
 /**
  * The one place the hooks record files an agent's own tool call changed: in the write ledger (so
  * restore plans do not flag them as changed outside the agents) and in the engine's dirty set (so
- * the next checkpoint re-reads them). The ledger's API takes no actor yet; the actor is the call's
- * session and turn, which the session log records beside the call.
+ * the next checkpoint re-reads them), as the call's session and turn.
  */
-export async function recordHookWrites(ledger: WriteLedger, engine: Pick<CheckpointApi, 'noteWritten'>, _actor: HookWriteActor, paths: readonly string[]): Promise<void> {
+export async function recordHookWrites(ledger: WriteLedger, engine: Pick<CheckpointApi, 'noteWritten'>, actor: HookWriteActor, paths: readonly string[]): Promise<void> {
   if (paths.length === 0) return;
   engine.noteWritten(paths);
-  await ledger.record(paths);
+  await ledger.record(paths, { kind: 'session', sessionId: actor.sessionId, turn: actor.turn, tool: actor.tool });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   callCheckpointSchema,
+  callEffectSchema,
   messageRoleSchema,
   rewindRecordSchema,
   sessionIdSchema,
@@ -59,7 +60,16 @@ export const sessionRecordSchema = z.discriminatedUnion('type', [
      */
     touched: z.array(z.object({ directory: z.string(), checkpointId: z.string().optional(), paths: z.array(z.string()).optional() })),
   }),
-  z.object({ type: z.literal('result'), at, seq: z.number().int().positive(), result: resultSchema, durationMs: z.number().nonnegative() }),
+  z.object({
+    type: z.literal('result'),
+    at,
+    seq: z.number().int().positive(),
+    result: resultSchema,
+    durationMs: z.number().nonnegative(),
+    /** The files the call changed (absolute paths), as far as Vigil could see; at most 200, `effectsOmitted` more. */
+    effects: z.array(callEffectSchema).optional(),
+    effectsOmitted: z.number().int().nonnegative().optional(),
+  }),
   z.object({ type: z.literal('turn-ended'), at, turn }),
   rewindRecordSchema.extend({ type: z.literal('rewound') }),
   /** The agent went away without closing: idle past `sessions.idleMinutes`, its stdin closed, its socket dropped, Vigil stopped. */

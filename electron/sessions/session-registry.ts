@@ -1,6 +1,7 @@
+import type { PlainActor } from '../../shared/contract/actor-contract';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { messageRoleSchema, type RewindMode, type SessionSummary } from '../../shared/contract/sessions-contract';
+import { messageRoleSchema, type RewindMode, type SessionSummary, type TurnBrief } from '../../shared/contract/sessions-contract';
 import { AppError } from '../../shared/errors';
 import { parseOrThrow } from '../../shared/validation';
 import type { EventHub, Unsubscribe } from '../core/event-hub';
@@ -12,7 +13,8 @@ import { SessionCatalog } from './session-catalog';
 import { compareSummaries, entryStatus, type SessionEntry } from './session-entry';
 import type { SessionRecord } from './session-records';
 import type { SessionRewinder } from './session-rewinder';
-import { initialState, toBrief, toHistory, type SessionState } from './session-state';
+import { initialState, toBrief, toHistory, turnSourceOf, type SessionState } from './session-state';
+import { turnBrief } from './session-summary-parts';
 import type { AppendMessageRequest, BeginTurnRequest, OpenSessionRequest, SessionHistory, SessionRewoundEvent, SessionService } from './session-types';
 
 /** What the session registry needs from the rest of the core. */
@@ -216,18 +218,35 @@ export class SessionRegistry implements SessionService {
     return toHistory(await this.#catalog.peek(entry), this.#summarize(entry).status);
   }
 
+  async turns(requests: readonly { readonly sessionId: string; readonly turn: number }[]): Promise<TurnBrief[]> {
+    const bySession = new Map<string, number[]>();
+    for (const request of requests) bySession.set(request.sessionId, [...(bySession.get(request.sessionId) ?? []), request.turn]);
+    const briefs: TurnBrief[] = [];
+    for (const [sessionId, turns] of bySession) {
+      // A session that is gone (pruned, another store's) simply has no briefs: its rows keep their reasons.
+      const entry = await this.#catalog.find(sessionId).catch(() => undefined);
+      if (entry === undefined) continue;
+      const state = await this.#catalog.peek(entry);
+      for (const turn of new Set(turns)) {
+        const source = turnSourceOf(state, turn);
+        if (source !== undefined) briefs.push(turnBrief(sessionId, turn, source));
+      }
+    }
+    return briefs;
+  }
+
   async planRewind(sessionId: string, toTurn: number, mode: RewindMode): ReturnType<SessionService['planRewind']> {
     const entry = await this.#catalog.find(sessionId);
     return this.#rewinder().plan(await this.#catalog.peek(entry), toTurn, mode);
   }
 
-  async rewind(sessionId: string, toTurn: number, mode: RewindMode, options: { readonly planId?: string } = {}): ReturnType<SessionService['rewind']> {
+  async rewind(sessionId: string, toTurn: number, mode: RewindMode, options: { readonly planId?: string; readonly actor?: PlainActor } = {}): ReturnType<SessionService['rewind']> {
     const entry = await this.#catalog.find(sessionId);
     if (entry.isClosed) throw new AppError('conflict', `Session ${sessionId} is closed; open a new session or resume it.`, { sessionId });
     if (entry.running > 0) {
       throw new AppError('conflict', `Session ${sessionId} is running tool calls; rewind it when they have finished.`, { sessionId });
     }
-    const outcome = await this.#rewinder().rewind(await this.#catalog.peek(entry), toTurn, mode, options.planId);
+    const outcome = await this.#rewinder().rewind(await this.#catalog.peek(entry), toTurn, mode, options.planId, options.actor);
     const at = now();
     const rewind = { at, toTurn, mode, rewoundTurns: outcome.rewoundTurns, restoredDirectories: outcome.restored.map((item) => item.directory) };
     await this.#commit(entry, [...this.#endingTurn(entry), { type: 'rewound', ...rewind }]);

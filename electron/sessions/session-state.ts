@@ -2,12 +2,14 @@ import type {
   HistoryEntry,
   HistoryToolCall,
   RewindRecord,
+  SessionFile,
   SessionHistory,
   SessionStatus,
   SessionSummary,
   ToolCallBrief,
 } from '../../shared/contract/sessions-contract';
 import type { SessionRecord } from './session-records';
+import { addEffects, latestFiles, promptOf, recentCalls, type TurnSource } from './session-summary-parts';
 
 type CallRecord = Extract<SessionRecord, { type: 'call' }>;
 type ResultRecord = Extract<SessionRecord, { type: 'result' }>;
@@ -47,6 +49,10 @@ export interface SessionState {
   readonly calls: Map<number, CallState>;
   lastSeq: number;
   lastToolCall?: ToolCallBrief;
+  /** Each call's brief by sequence number (the summary shows the latest). */
+  readonly briefs: Map<number, ToolCallBrief>;
+  /** The files its calls touched, least recently touched first. */
+  readonly files: Map<string, SessionFile>;
   readonly rewinds: RewindRecord[];
   readonly warnings: string[];
 }
@@ -69,6 +75,8 @@ export function initialState(record: Extract<SessionRecord, { type: 'opened' }>)
     turns: new Map(),
     calls: new Map(),
     lastSeq: 0,
+    briefs: new Map(),
+    files: new Map(),
     rewinds: [],
     warnings: [],
   };
@@ -139,13 +147,16 @@ export function applyRecord(state: SessionState, record: SessionRecord): void {
       state.calls.set(record.seq, call);
       state.lastSeq = Math.max(state.lastSeq, record.seq);
       state.lastToolCall = brief(state, call);
+      state.briefs.set(record.seq, state.lastToolCall);
       break;
     }
     case 'result': {
       const call = state.calls.get(record.seq);
       if (call === undefined) break;
       call.result = record;
+      state.briefs.set(record.seq, brief(state, call));
       if (state.lastToolCall?.callId === call.record.callId) state.lastToolCall = brief(state, call);
+      if (record.effects !== undefined) addEffects(state.files, record.effects, record.at);
       break;
     }
     case 'turn-ended': {
@@ -192,7 +203,29 @@ export function historyCall(call: CallState): HistoryToolCall {
     checkpointProblems: record.checkpointProblems,
     ...(result === undefined ? {} : { durationMs: result.durationMs }),
     isInterrupted: result === undefined,
+    ...(result?.effects === undefined ? {} : { effects: result.effects }),
+    ...(result?.effectsOmitted === undefined ? {} : { effectsOmitted: result.effectsOmitted }),
   };
+}
+
+/** What one turn of a loaded session was about (undefined: no such turn). */
+export function turnSourceOf(state: SessionState, turn: number): TurnSource | undefined {
+  const found = state.turns.get(turn);
+  if (found === undefined) return undefined;
+  const message = found.entries.find((entry) => entry.kind === 'message' && entry.role === 'user');
+  const calls = found.entries.flatMap((entry) => {
+    const call = entry.kind === 'call' ? state.calls.get(entry.seq) : undefined;
+    if (call === undefined) return [];
+    const { record } = call;
+    return [{ name: record.name, summary: describeCall(record.name, record.arguments), decision: record.decision, directories: record.touched.map((touched) => touched.directory) }];
+  });
+  return { userMessage: message?.kind === 'message' ? message.text : undefined, calls };
+}
+
+/** The current turn's first user message, as a summary carries it. */
+function currentPrompt(state: SessionState): { prompt?: string } {
+  const message = state.turns.get(state.currentTurn)?.entries.find((entry) => entry.kind === 'message' && entry.role === 'user');
+  return message?.kind === 'message' ? { prompt: promptOf(message.text) } : {};
 }
 
 /** A session's summary without its status, which only the live registry knows (connections, running calls, approvals). */
@@ -214,6 +247,10 @@ export function toBrief(state: SessionState): SessionBrief {
     lastActiveAt: state.lastActiveAt,
     toolCallCount: state.calls.size,
     ...(state.lastToolCall === undefined ? {} : { lastToolCall: state.lastToolCall }),
+    recentCalls: recentCalls(state.briefs, state.lastSeq),
+    ...currentPrompt(state),
+    files: latestFiles(state.files),
+    fileCount: state.files.size,
     warnings: [...state.warnings],
   };
 }

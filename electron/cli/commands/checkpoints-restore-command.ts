@@ -1,5 +1,6 @@
 import { quote } from 'shell-quote';
 import type { CallResponse } from '../../../shared/contract';
+import { describeActor } from '../../../shared/contract/actor-contract';
 import { escapeControls } from '../../../shared/text/control-characters';
 import { exitCodes, flagOption, stringOption, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import type { ProgressEvent as RestoreProgress } from '../cli-services';
@@ -34,8 +35,10 @@ function printPlan(io: CliIo, plan: RestorePlan, title: string): void {
             ? '  secret: named, so written'
             : "  secret: from another program's store, written only with --secrets"
           : entry.isChangedOutsideAgents
-            ? '  ! changed outside the agents'
-            : '';
+            ? '  ! changed outside Vigil'
+            : entry.changedBy === undefined
+              ? ''
+              : `  changed by ${escapeControls(describeActor(entry.changedBy))}`;
     const name = escapeControls(entry.path);
     writeLine(io.stdout, `  ${verbs[entry.action].padEnd(9)} ${why === '' ? name : `${name.padEnd(width)}${why}`}`);
   }
@@ -43,7 +46,7 @@ function printPlan(io: CliIo, plan: RestorePlan, title: string): void {
   const { counts } = plan;
   writeLine(io.stdout, `${counts.restore} to restore, ${counts.recreate} to re-create, ${counts.delete} to delete, ${counts.skip} skipped.`);
   if (plan.changedOutsideAgents > 0) {
-    writeLine(io.stdout, `! ${plan.changedOutsideAgents} file(s) changed outside the agents since the checkpoint (by hand, another program, or a shell command); the pre-rollback snapshot keeps their current version.`);
+    writeLine(io.stdout, `! ${plan.changedOutsideAgents} file(s) changed outside Vigil since the checkpoint (by hand, in an editor, by another program); the pre-rollback snapshot keeps their current version.`);
   }
 }
 
