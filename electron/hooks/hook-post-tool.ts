@@ -46,7 +46,7 @@ export async function answerPostTool(deps: HookDeps, sessionId: string, event: H
   const call = index >= 0 ? (state.pending.splice(index, 1)[0] as PendingCall) : await unseenCall(deps, sessionId, event, tool);
   const outcome = event.outcome ?? { ok: true, response: null };
   const files = outcome.ok || call.kind === 'shell' ? await changedFilesOf(call, deps.engine) : [];
-  await recordHookWrites(deps.ledger, deps.engine, { sessionId, turn: call.turn, tool: call.tool, callId: call.callId }, files);
+  await recordHookWrites(deps.ledger, deps.engine, { sessionId, agent: event.agent, turn: call.turn, tool: call.tool, callId: call.callId }, files);
   const agent = hookClientNames[event.agent];
   const result = outcome.ok
     ? ok({ response: outcome.response, changedFiles: files.slice(0, listedFiles), changedFileCount: files.length })

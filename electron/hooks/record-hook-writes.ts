@@ -4,6 +4,8 @@ import type { WriteLedger } from '../checkpoints/restore-write-ledger';
 /** Who made writes an agent reported through its hooks: its session and turn, the call. */
 export interface HookWriteActor {
   readonly sessionId: string;
+  /** The agent's name, as its session has it. */
+  readonly agent: string;
   readonly turn: number;
   /** The agent's own tool name. */
   readonly tool: string;
@@ -18,5 +20,5 @@ export interface HookWriteActor {
 export async function recordHookWrites(ledger: WriteLedger, engine: Pick<CheckpointApi, 'noteWritten'>, actor: HookWriteActor, paths: readonly string[]): Promise<void> {
   if (paths.length === 0) return;
   engine.noteWritten(paths);
-  await ledger.record(paths, { kind: 'session', sessionId: actor.sessionId, turn: actor.turn, tool: actor.tool });
+  await ledger.record(paths, { kind: 'session', sessionId: actor.sessionId, agent: actor.agent, turn: actor.turn, tool: actor.tool });
 }

@@ -153,7 +153,9 @@ describe('vigil hook, recorded sessions through real processes', () => {
     expect((await runHook('claude-code', claudeCodeEvents.sessionEnd(session), env)).code).toBe(0);
     expect((await sessionHistory(sessionId, env)).session.status).toBe('ended');
     const plan = JSON.parse((await runVigil(['checkpoints', 'restore', project, commandCheckpoint, '--dry-run', '--json'], { env })).stdout) as { entries: { path: string; action: string; isChangedOutsideAgents: boolean }[] };
-    expect(plan.entries).toEqual([{ path: 'legacy/old.txt', action: 'recreate', isChangedOutsideAgents: false, checkpoint: expect.anything() as unknown }]);
+    expect(plan.entries).toEqual([
+      { path: 'legacy/old.txt', action: 'recreate', isChangedOutsideAgents: false, checkpoint: expect.anything() as unknown, changedBy: { kind: 'session', sessionId, agent: 'claude-code', turn: 1, tool: 'Bash' } },
+    ]);
     expect((await runVigil(['checkpoints', 'restore', project, commandCheckpoint], { env })).code).toBe(0);
     expect(await readFile(path.join(project, 'legacy/old.txt'), 'utf8')).toBe('the old way\n');
   });
