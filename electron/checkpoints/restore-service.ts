@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
+import type { PlainActor } from '../../shared/contract/actor-contract';
 import { AppError } from '../../shared/errors';
 import { isIncompleteOutcome, type restoreProgressSchema, type restoreResultSchema } from '../../shared/contract/checkpoints-restore-schemas';
 import type { EventHub } from '../core/event-hub';
@@ -9,7 +10,9 @@ import { FileLock } from '../locks/file-lock';
 import type { Logger } from '../logging/logger';
 import { preRollbackReason } from './checkpoint-reasons';
 import type { CheckpointApi } from './checkpoint-service';
-import { diffOneFile, diffPage, type DiffPage, type FileDiff } from './diff-checkpoint';
+import { diffFiles, diffOneFile, diffPage, type DiffPage, type FileDiff } from './diff-checkpoint';
+import { applyLineRestore, planLineRestore, type LineRequest, type LineRestoreContext } from './line-restore';
+import type { LinePlan } from './line-restore-plan';
 import { knownHashesLoader, type KnownHashes } from './diff-known-hashes';
 import { readLiveTree, overlayReader, type LiveTreeRules } from './diff-live-tree';
 import { createPathScope } from './diff-path-scope';
@@ -60,6 +63,8 @@ export interface RestoreOptions {
   readonly onProgress?: (progress: RestoreProgress) => void;
   /** Write the secrets files (`.env*`) the plan marks `isSecret`; without it they are skipped (`secret`) and the restore is incomplete. */
   readonly allowSecrets?: boolean;
+  /** Who asked for it (the app or the CLI): its restore point says so (`Vigil-Actor`), and the write ledger records its writes as theirs. Default: Vigil. */
+  readonly actor?: PlainActor;
 }
 
 /** Diff, plan and restore of checkpoints; see design.md §3–4. */
@@ -68,6 +73,12 @@ export interface RestoreService {
   diff(dir: string, ref: string, against: DiffAgainst, options?: { readonly paths?: readonly string[]; readonly offset?: number; readonly limit?: number }): Promise<DiffPage>;
   /** One file's hunks, capped at `maxLines` with the rest counted. */
   fileDiff(dir: string, ref: string, against: DiffAgainst, relativePath: string, maxLines?: number): Promise<FileDiff>;
+  /** Several files' hunks of one comparison (a stacked view), each capped at `maxLines`; paths that did not change come back as `unchanged`. */
+  fileDiffs(dir: string, ref: string, against: DiffAgainst, paths: readonly string[], maxLines?: number): Promise<{ readonly files: FileDiff[]; readonly unchanged: string[] }>;
+  /** What restoring some lines of one file would do now; changes nothing. */
+  planLines(request: LineRequest): Promise<LinePlan>;
+  /** Restores some lines of one file: pre-rollback snapshot, one atomic write, read back; refuses when the file moved since the plan (`fingerprint`). */
+  restoreLines(request: LineRequest, fingerprint?: string): Promise<RestoreResult>;
   /** What restoring `ref` (whole, or only `paths`) would do now; changes nothing. */
   plan(dir: string, ref: string, paths?: readonly string[]): Promise<RestorePlan>;
   /** Takes the pre-rollback snapshot, then restores `ref` (whole, or only `paths`), verifies, and reports per file. */
@@ -81,17 +92,19 @@ export function writeLedgerFile(root: string): string {
 
 /**
  * The restore service of an engine with everything in its usual place under `root`
- * (`$VIGIL_HOME/checkpoints`): the write ledger, the restore locks, the engine's size cap.
+ * (`$VIGIL_HOME/checkpoints`): the write ledger (the core's one ledger when given), the restore
+ * locks, the engine's size cap.
  */
 export function restoreServiceFor(
   engine: CheckpointApi & { readonly maxFileBytes: number },
   root: string,
   logger: Logger,
   events?: Pick<EventHub, 'emit'>,
-  extra: Pick<RestoreServiceOptions, 'checkScopeAfterRestore' | 'guard'> = {},
+  extra: Pick<RestoreServiceOptions, 'checkScopeAfterRestore' | 'guard'> & { readonly ledger?: WriteLedger } = {},
 ): RestoreService {
-  const ledger = createWriteLedger(writeLedgerFile(root), logger);
-  return createRestoreService({ engine, ledger, root, maxFileBytes: engine.maxFileBytes, ignoredFolders: [root], logger, ...(events && { events }), ...extra });
+  const { ledger: given, ...rest } = extra;
+  const ledger = given ?? createWriteLedger(writeLedgerFile(root), logger);
+  return createRestoreService({ engine, ledger, root, maxFileBytes: engine.maxFileBytes, ignoredFolders: [root], logger, ...(events && { events }), ...rest });
 }
 
 function rootOf(tree: string): string | undefined {
@@ -138,6 +151,24 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
     return lock;
   };
 
+  // While a restore runs, no retention cut drops its checkpoint and no maintenance deletes what it reads;
+  // the guard takes the memory locks when the folder is a memory folder.
+  const runRestore = <T>(dir: string, checkpointId: string, task: () => Promise<T>): Promise<T> => {
+    const guard: RestoreGuard = options.guard ?? ((_dir, work) => work());
+    return directoryLock(dir).withLock(() => guard(dir, () => engine.duringRestore(checkpointId, task)), `restore of ${dir}`);
+  };
+  const lineContext = (onProgress?: (progress: RestoreProgress) => void): LineRestoreContext => ({
+    engine,
+    ledger,
+    maxFileBytes: options.maxFileBytes,
+    logger: options.logger,
+    run: runRestore,
+    report: (progress) => {
+      onProgress?.(progress);
+      options.events?.emit('checkpoints:restore-progressed', progress);
+    },
+  });
+
   return {
     async diff(dir, ref, against, { paths = [], offset = 0, limit = 200 } = {}) {
       const sides = await openDiffSides(engine, rules, dir, ref, against, createPathScope(paths), loadKnown);
@@ -150,6 +181,16 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
       return diffOneFile(engine, sides, scope.paths[0] ?? relativePath, maxLines);
     },
 
+    async fileDiffs(dir, ref, against, paths, maxLines = 2_000) {
+      const scope = createPathScope(paths);
+      const sides = await openDiffSides(engine, rules, dir, ref, against, scope, loadKnown);
+      return diffFiles(engine, sides, scope.paths, maxLines);
+    },
+
+    planLines: (request) => planLineRestore(lineContext(), request),
+
+    restoreLines: (request, fingerprint) => applyLineRestore(lineContext(), request, fingerprint),
+
     async plan(dir, ref, paths = []) {
       const scope = createPathScope(paths);
       const checkpoint = await engine.resolve(dir, ref);
@@ -157,7 +198,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
       return planRestore({ dir: checkpoint.dir, checkpoint, scope, current: { tree: live.root, reader: overlayReader(live, store) }, maxFileBytes: options.maxFileBytes, ledger, readBlob: (oid) => engine.readBlob(oid) });
     },
 
-    async restore(dir, ref, paths = [], { fingerprint, onProgress, allowSecrets = false } = {}) {
+    async restore(dir, ref, paths = [], { fingerprint, onProgress, allowSecrets = false, actor = 'vigil' } = {}) {
       const scope = createPathScope(paths);
       const checkpoint = await engine.resolve(dir, ref);
       const report = (progress: Omit<RestoreProgress, 'dir' | 'checkpoint'>): void => {
@@ -165,12 +206,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
         onProgress?.(event);
         options.events?.emit('checkpoints:restore-progressed', event);
       };
-      // While it runs, no retention cut drops the checkpoint and no maintenance deletes what it reads;
-      // the guard takes the memory locks when the folder is a memory folder.
-      const guard: RestoreGuard = options.guard ?? ((_dir, work) => work());
-      const run = (task: () => Promise<RestoreResult>): Promise<RestoreResult> =>
-        directoryLock(checkpoint.dir).withLock(() => guard(checkpoint.dir, () => engine.duringRestore(checkpoint.id, task)), `restore of ${checkpoint.dir}`);
-      return run(async () => {
+      return runRestore(checkpoint.dir, checkpoint.id, async () => {
         report({ phase: 'snapshot', done: 0, total: 1 });
         // A folder deleted whole is brought back: its checkpoints outlive it.
         await mkdir(checkpoint.dir, { recursive: true }).catch((error: unknown) => {
@@ -180,6 +216,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
           reason: preRollbackReason(checkpoint.id),
           kind: 'pre-rollback',
           restores: checkpoint.id,
+          attribution: { actor },
           ...(scope.paths.length > 0 && { paths: scope.paths.map((item) => path.join(checkpoint.dir, ...item.split('/'))), onlyPaths: true }),
         });
         if (pre.kind !== 'created') throw new Error('the engine did not create the pre-rollback snapshot');
@@ -200,7 +237,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
           readBlob: (oid) => engine.readBlob(oid),
           onProgress: (progress) => report(progress),
         });
-        await ledger.record(applied.touched);
+        await ledger.record(applied.touched, { kind: actor });
         engine.noteWritten(applied.touched);
         const outcomes = [...applied.outcomes];
         const unaccounted =

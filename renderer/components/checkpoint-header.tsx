@@ -1,4 +1,6 @@
 import type { TimelineEntry } from '../model/timeline-filter';
+import { actorOfCheckpoint } from '../../shared/contract/actor-contract';
+import { actorWords } from '../model/actor-view';
 import { formatDate, shortId } from '../model/format';
 import { escapeControls } from '../../shared/text/control-characters';
 
@@ -26,9 +28,10 @@ export function CheckpointHeader({
           {shortId(entry.id)}
         </span>
         <span>{formatDate(entry.time)}</span>
-        {attribution.agent !== undefined && <span>{escapeControls(attribution.agent)}</span>}
+        <span data-testid="checkpoint-actor" data-actor={actorOfCheckpoint(entry).kind}>
+          by {actorWords(actorOfCheckpoint(entry))}
+        </span>
         {attribution.sessionId !== undefined && <span className="mono subtle">{attribution.sessionId}</span>}
-        {attribution.turn !== undefined && <span>turn {attribution.turn}</span>}
         {attribution.tool !== undefined && <span>{attribution.tool}</span>}
         {entry.source === 'hermes' && <span className="badge">Hermes store (read only)</span>}
         {entry.skipped.length > 0 && (

@@ -10,6 +10,7 @@ import { createMemorySlice, type MemorySlice } from './memory-slice';
 import { createNavigationSlice, type NavigationSlice } from './navigation-slice';
 import { createSessionsSlice, type SessionsSlice } from './sessions-slice';
 import { createTimelineSlice, type TimelineSlice } from './timeline-slice';
+import { createTimelineWordsSlice, type TimelineWordsSlice } from './timeline-words-slice';
 import { createToastSlice, type ToastSlice } from './toast-slice';
 
 /** The one UI store, made of slices. */
@@ -21,6 +22,7 @@ export type AppState = ConnectionSlice &
   SessionsSlice &
   ApprovalsSlice &
   TimelineSlice &
+  TimelineWordsSlice &
   CheckpointSlice &
   ConfigSlice &
   LiveCompareSlice;
@@ -39,6 +41,7 @@ export function createAppStore(client: VigilClient): AppStore {
     ...createSessionsSlice(client)(...args),
     ...createApprovalsSlice(client)(...args),
     ...createTimelineSlice(client)(...args),
+    ...createTimelineWordsSlice(client)(...args),
     ...createCheckpointSlice(client)(...args),
     ...createConfigSlice(client)(...args),
     ...createLiveCompareSlice(...args),

@@ -3,7 +3,7 @@ import type { CallResponse, EventPayload } from '../../shared/contract';
 import type { AppErrorData } from '../../shared/errors';
 import type { Result } from '../../shared/result';
 import type { VigilClient } from '../api/vigil-client';
-import { shortId } from '../model/format';
+import { baseName, shortId } from '../model/format';
 import { failed, idle, loading, ready, type LoadState } from '../model/load-state';
 import { changedPaths, describeRestore, restoreHeadline, type RestoreResult } from '../model/restore-plan';
 import { emptySelection, retainKeys, selectedInOrder, type SelectionState } from '../model/selection-model';
@@ -101,6 +101,16 @@ function diffSides(detail: Pick<CheckpointDetail, 'checkpointId' | 'compare'>): 
     : { checkpoint: detail.checkpointId, against: { kind: 'checkpoint', id: compare.id } };
 }
 
+/** Whether a restore's outcome banner is on screen: the detail of a checkpoint of `dir` is open on the timeline. */
+function isOutcomeShown(state: AppState, dir: string): boolean {
+  return state.route.screen === 'timeline' && state.route.dir === dir && state.route.checkpointId !== undefined && state.detail?.dir === dir;
+}
+
+/** Whether `dir` is the folder in view, or no folder is (another screen): a toast about another folder's restore would mislead. */
+function isFolderInView(state: AppState, dir: string): boolean {
+  return state.route.screen !== 'timeline' || state.route.dir === undefined || state.route.dir === dir;
+}
+
 /** The checkpoint slice, bound to a client. */
 export function createCheckpointSlice(client: VigilClient): StateCreator<AppState, [], [], CheckpointSlice> {
   return (set, get) => {
@@ -120,7 +130,8 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
         const result: Result<CallResponse<'checkpoints:diff'>> = await client.call('checkpoints:diff', { dir: detail.dir, ...diffSides(detail), offset, limit: filePage });
         if (generation !== detailGeneration) return;
         if (!result.ok) {
-          set({ detail: { ...detail, load: failed(result.error), files, totalFiles: total } });
+          // What was shown stays, marked failed (and stale): a comparison that could not be made is never "0 files differ".
+          set({ detail: { ...detail, load: failed(result.error) } });
           return;
         }
         files.push(...result.value.files);
@@ -136,6 +147,8 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
     };
 
     const plan = async (dir: string, checkpointId: string, paths: readonly string[], undoOf: string | undefined): Promise<void> => {
+      // Not connected: every action is off (the keyboard's R included), so no plan is started that could not be applied.
+      if (get().connection.kind !== 'connected') return;
       set({ restore: { dir, checkpointId, paths, undoOf, phase: 'planning', plan: undefined, progress: undefined, error: undefined, allowSecrets: false } });
       const result = await client.call('checkpoints:plan-restore', { dir, checkpoint: checkpointId, paths: [...paths] });
       const flow = get().restore;
@@ -247,12 +260,17 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
         }
         const record: RestoreRecord = { dir: flow.dir, checkpointId: flow.checkpointId, result: result.value, wasUndo: flow.undoOf !== undefined };
         set({ restore: undefined, lastRestore: record });
+        if (get().detail?.dir === flow.dir) await loadFiles();
+        // The outcome shows once: in the banner of the detail when it is open on this folder, else in a toast.
+        if (isOutcomeShown(get(), flow.dir)) return;
         const undoPaths = changedPaths(result.value);
         const headline = restoreHeadline(result.value, record.wasUndo);
         get().notify({
+          // Gone once a later restore or undo replaced it, its banner shows it, or another folder is open.
+          appliesWhile: (state) => state.lastRestore === record && !isOutcomeShown(state, flow.dir) && isFolderInView(state, flow.dir),
           tone: result.value.status === 'incomplete' ? 'warning' : result.value.status === 'nothing-to-do' ? 'info' : 'success',
           title: result.value.status === 'complete' && !record.wasUndo ? `Restored to ${shortId(flow.checkpointId)}` : headline,
-          detail: describeRestore(result.value),
+          detail: `${baseName(flow.dir)}: ${describeRestore(result.value)}`,
           ...(undoPaths.length === 0
             ? {}
             : {
@@ -263,7 +281,6 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
                 },
               }),
         });
-        if (get().detail?.dir === flow.dir) await loadFiles();
       },
 
       dismissLastRestore: () => set({ lastRestore: undefined }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainActorSchema } from './actor-contract';
 import { checkpointIdSchema } from './checkpoints-diff-schemas';
 import { defineCalls, defineEvents } from './define';
 
@@ -24,6 +25,8 @@ export const cutRecordSchema = z.object({
   retention: retentionPolicySchema,
   /** One sentence for people. */
   message: z.string(),
+  /** Who dropped them: Vigil's own retention and size cap, or whoever ran the prune (the app or the CLI). Absent in older records: Vigil. */
+  actor: plainActorSchema.optional(),
 });
 
 /** Calls about what the store keeps: pins. */
@@ -32,6 +35,11 @@ export const checkpointsLiveCalls = defineCalls({
     summary: 'Pin a checkpoint (retention and the size cap never drop it) or unpin it.',
     request: z.object({ dir: z.string().min(1).max(4096), checkpoint: checkpointIdSchema, isPinned: z.boolean() }).strict(),
     response: z.object({ dir: z.string(), id: z.string(), isPinned: z.boolean(), changed: z.boolean() }),
+  },
+  'checkpoints:rename': {
+    summary: 'Name a checkpoint, or rename it; an empty name takes the name away (the commit never changes: names are kept beside it).',
+    request: z.object({ dir: z.string().min(1).max(4096), checkpoint: checkpointIdSchema, name: z.string().max(200) }).strict(),
+    response: z.object({ dir: z.string(), id: z.string(), name: z.string().optional(), changed: z.boolean() }),
   },
 });
 
@@ -48,6 +56,10 @@ export const checkpointsLiveEvents = defineEvents({
   'checkpoints:pin-changed': {
     summary: 'A checkpoint was pinned or unpinned.',
     payload: z.object({ dir: z.string(), id: z.string(), isPinned: z.boolean() }),
+  },
+  'checkpoints:renamed': {
+    summary: 'A checkpoint was named, renamed, or its name taken away (`name` absent).',
+    payload: z.object({ dir: z.string(), id: z.string(), name: z.string().optional() }),
   },
   'checkpoints:live-changed': {
     summary: 'Files changed in a watched directory: a comparison with the live directory is out of date.',

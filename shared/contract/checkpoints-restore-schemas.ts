@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { actorSchema } from './actor-contract';
 import { checkpointBriefSchema } from './checkpoints-diff-schemas';
 
 /**
@@ -62,10 +63,13 @@ export const restorePlanEntrySchema = z.object({
   /** The version on disk now (absent: there is no such file, or no snapshot can hold it). */
   current: fileVersionSchema.optional(),
   /**
-   * The file changed since the checkpoint and Vigil did not write its current version itself (a
-   * person, an editor, another program, or an agent's shell command changed it): the UI warns.
+   * The file changed since the checkpoint and no Vigil actor made its current version (a person in
+   * an editor, a shell, another program): the UI warns. A version an agent's tool or terminal
+   * command, the app or the CLI made is not flagged; `changedBy` names who made it.
    */
   isChangedOutsideAgents: z.boolean(),
+  /** Who made the current version of a changed file, when a Vigil actor did (absent when it changed outside Vigil, or is skipped). */
+  changedBy: actorSchema.optional(),
   /** One sentence for people: why it is skipped, what is in the way. */
   note: z.string().optional(),
   /** A secrets file (`.env*`) that only another program's store holds: written only when the restore is told to (`allowSecrets`). */
@@ -80,6 +84,23 @@ export const restoreCountsSchema = z.object({
   skip: z.number().int().nonnegative(),
 });
 
+/** Lines `from` to `to` of one version of a file (1-based, inclusive). */
+export const lineRangeSchema = z
+  .object({ from: z.number().int().positive(), to: z.number().int().positive() })
+  .strict()
+  .refine((range) => range.from <= range.to, { message: 'a line range runs from a line to the same or a later one' });
+
+/** Diff rows to restore: `old`, lines of the checkpoint's version to put back; `new`, current lines to take out. */
+export const lineSelectionSchema = z.object({ old: z.array(lineRangeSchema).max(10_000), new: z.array(lineRangeSchema).max(10_000) }).strict();
+
+/** A restore of some lines of one file: which rows, and how many lines went back and out. */
+export const lineRestoreSchema = z.object({
+  path: z.string(),
+  selection: lineSelectionSchema,
+  putBack: z.number().int().nonnegative(),
+  takenOut: z.number().int().nonnegative(),
+});
+
 /** A restore plan: what applying it would do, and the fingerprint that applying must match. */
 export const restorePlanSchema = z.object({
   dir: z.string(),
@@ -89,10 +110,12 @@ export const restorePlanSchema = z.object({
   /** Every path the restore acts on or skips; files that already match are listed only when named one by one. */
   entries: z.array(restorePlanEntrySchema),
   counts: restoreCountsSchema,
-  /** Entries flagged `isChangedOutsideAgents`. */
+  /** Entries flagged `isChangedOutsideAgents` (changed outside Vigil). */
   changedOutsideAgents: z.number().int().nonnegative(),
   /** What the plan saw; applying refuses with `conflict` when the directory no longer matches it. */
   fingerprint: z.string(),
+  /** Set when only some lines of one file are restored (its one entry is then that file). */
+  lines: lineRestoreSchema.optional(),
 });
 
 /** What happened to one path when a plan was applied. */
