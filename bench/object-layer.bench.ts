@@ -43,6 +43,9 @@ async function timed(body: () => Promise<unknown>): Promise<Sample> {
   return { wall, cpu: (cpu.user + cpu.system) / 1000 };
 }
 
+/** The 1-minute load average at the start of every timed run: how busy the shared machine was. */
+const loads: number[] = [];
+
 /** Runs every contender `runs` times, rotating who goes first; the samples per contender, in run order. */
 async function race(runs: number, contenders: readonly Contender[], context: BenchContext, label: string): Promise<Sample[][]> {
   const samples = contenders.map((): Sample[] => []);
@@ -51,6 +54,7 @@ async function race(runs: number, contenders: readonly Contender[], context: Ben
       const at = (run + step) % contenders.length;
       // Each run starts with nothing left to write back: the previous one's files and deletions would slow whoever comes next.
       execFileSync('sync');
+      loads.push(os.loadavg()[0] ?? 0);
       samples[at]?.push(await (contenders[at] as Contender).once(run));
     }
     context.log(`${label} run ${run + 1}: ${contenders.map((contender, index) => `${contender.name} ${formatMs(samples[index]?.at(-1)?.wall ?? 0)} (CPU ${formatMs(samples[index]?.at(-1)?.cpu ?? 0)})`).join(', ')}`);
@@ -64,6 +68,8 @@ interface Row {
   readonly vigil: Timing;
   readonly iso: Timing;
   readonly ratio: number;
+  /** isomorphic-git's CPU time over Vigil's (medians). */
+  readonly cpuRatio: number;
   readonly pairedRange: readonly [number, number];
   readonly vigilCpu: number;
   readonly isoCpu: number;
@@ -75,13 +81,21 @@ function row(operation: string, vigilSamples: readonly Sample[], isoSamples: rea
   const vigil = summarize(vigilSamples.map((sample) => sample.wall));
   const iso = summarize(isoSamples.map((sample) => sample.wall));
   const cpu = (samples: readonly Sample[]): number => summarize(samples.map((sample) => sample.cpu)).median;
-  return { operation, vigil, iso, ratio: iso.median / vigil.median, pairedRange: [Math.min(...paired), Math.max(...paired)], vigilCpu: cpu(vigilSamples), isoCpu: cpu(isoSamples), checked };
+  const vigilCpu = cpu(vigilSamples);
+  const isoCpu = cpu(isoSamples);
+  return { operation, vigil, iso, ratio: iso.median / vigil.median, cpuRatio: isoCpu / vigilCpu, pairedRange: [Math.min(...paired), Math.max(...paired)], vigilCpu, isoCpu, checked };
 }
 
-/** The issue's rule for one operation: isomorphic-git takes it over only within 1.3× of Vigil in every form measured. */
+/**
+ * The issue's rule for one operation: isomorphic-git takes it over only within 1.3× of Vigil in
+ * every form measured, in wall time and in CPU time alike. Both count: wall time is what a user
+ * waits for on a quiet machine; on a busy one it also counts waiting for cores and disks that
+ * other processes hold, the same wait for both layers, which pulls the ratio towards 1, while
+ * CPU time still counts only the work each layer does.
+ */
 function verdict(operation: string, rows: readonly Row[]): string {
-  const worst = Math.max(...rows.map((result) => result.ratio));
-  const ratios = rows.map((result) => `${result.ratio.toFixed(2)}×`).join(', ');
+  const worst = Math.max(...rows.flatMap((result) => [result.ratio, result.cpuRatio]));
+  const ratios = rows.map((result) => `${result.ratio.toFixed(2)}× wall, ${result.cpuRatio.toFixed(2)}× CPU`).join('; ');
   return `isomorphic-git within ${adoptWithin}× of Vigil at ${operation} (${ratios}): ${worst <= adoptWithin ? 'yes' : 'no — Vigil keeps its own'}`;
 }
 
@@ -189,6 +203,7 @@ async function benchReads(gitdir: string, head: string, runs: number, context: B
 /** `npm run bench -- object-layer`. */
 export const run: BenchArea = async (context) => {
   const base = mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-objects-'));
+  loads.length = 0;
   try {
     const count = context.isQuick ? 1_000 : 10_000;
     const runs = context.isQuick ? 2 : 5;
@@ -209,6 +224,7 @@ export const run: BenchArea = async (context) => {
     if (readdirSync(path.join(gcStore, 'objects')).some((name) => /^[0-9a-f]{2}$/.test(name))) fail('git gc left loose objects');
     const reads = await benchReads(gcStore, head, runs, context);
     const rows = [...writes, ...reads, packing.row];
+    const load = summarize(loads);
     return {
       title: "Object layer: Vigil's own vs isomorphic-git",
       method: [
@@ -220,7 +236,9 @@ export const run: BenchArea = async (context) => {
         `\`git gc\` over ${rounds} commits that each edit one line in 100 files: ${shape.objects.toLocaleString('en')} objects, ${shape.deltas.toLocaleString('en')} of them deltas,`,
         `chains up to ${shape.maxDepth} deep. The loose store to pack is written by \`git add\` + \`git write-tree\`. Medians of ${runs} runs (min–max);`,
         'the runs rotate which layer goes first, each after a `sync`. "iso / Vigil" is the ratio of wall-time medians, with the per-run ratios in brackets;',
-        'CPU time (user + system, all threads of the process) is shown beside it, as it suffers less from a busy machine.',
+        'CPU time (user + system, all threads of the process) is shown beside it, as it suffers less from a busy machine:',
+        `the 1-minute load average at the start of the runs was ${load.median.toFixed(1)} (${load.min.toFixed(1)}–${load.max.toFixed(1)}) on ${os.cpus().length} cores.`,
+        `isomorphic-git takes an operation over only within ${adoptWithin}× of Vigil in both wall time and CPU time (a busy machine pulls wall-time ratios towards 1).`,
         'Vigil fsyncs every pack it finishes and writes loose objects by temp + rename at zlib level 1; isomorphic-git writes in',
         'place at zlib level 6 and fsyncs nothing, so its writes do less for durability than the times alone suggest.',
       ].join('\n'),
@@ -233,7 +251,7 @@ export const run: BenchArea = async (context) => {
             spread(result.vigil),
             spread(result.iso),
             `${result.ratio.toFixed(2)}× (${result.pairedRange[0].toFixed(2)}–${result.pairedRange[1].toFixed(2)})`,
-            `${formatMs(result.vigilCpu)}, ${formatMs(result.isoCpu)} (${(result.isoCpu / result.vigilCpu).toFixed(2)}×)`,
+            `${formatMs(result.vigilCpu)}, ${formatMs(result.isoCpu)} (${result.cpuRatio.toFixed(2)}×)`,
             result.checked,
           ]),
         },
