@@ -89,4 +89,9 @@ describe('package.json for packaging', () => {
     const rendererOnly = [...importsOf(sourceFiles('renderer'))].filter((name) => !mainProcess.has(name));
     expect(rendererOnly.filter((name) => name in manifest.dependencies)).toEqual([]);
   });
+
+  it('lists in "dependencies" only packages the app itself imports: a package only tests or benches use is a devDependency', () => {
+    const app = importsOf([...sourceFiles('electron'), ...sourceFiles('shared'), ...sourceFiles('renderer')]);
+    expect(Object.keys(manifest.dependencies).filter((name) => !app.has(name))).toEqual([]);
+  });
 });
