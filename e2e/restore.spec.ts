@@ -56,7 +56,7 @@ test('drag-select three of five changed files and restore only those three', asy
   await expect(files).toHaveAttribute('data-selected-count', '3');
   await expect(files).toHaveAttribute('data-state', 'idle');
   await expect(page.locator('[data-testid="changed-file"][data-selected="true"]')).toHaveText([/b\.txt/, /c\.txt/, /d\.txt/]);
-  await expect(page.getByTestId('diff-view')).toBeVisible();
+  await expect(page.getByTestId('stacked-diff')).toBeVisible();
   await saveScreens(page, testInfo, 'checkpoint-detail');
 
   await page.getByTestId('restore-selected').click();

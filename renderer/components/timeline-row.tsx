@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, type ReactNode } from 'react';
 import type { TimelineEntry } from '../model/timeline-filter';
 import { formatDate, formatRelativeTime, shortId } from '../model/format';
 import { escapeControls } from '../../shared/text/control-characters';
@@ -10,6 +10,7 @@ export const TimelineRow = memo(function TimelineRow({
   column,
   columns,
   now,
+  actions,
 }: {
   readonly entry: TimelineEntry;
   readonly laneClass: string;
@@ -17,13 +18,15 @@ export const TimelineRow = memo(function TimelineRow({
   readonly column: number;
   readonly columns: number;
   readonly now: number;
+  /** The row's own actions (restore, rewind), shown on hover and on the selected row. */
+  readonly actions?: ReactNode;
 }) {
   const { attribution, stats } = entry;
   const isRestorePoint = entry.kind === 'pre-rollback';
   const who = [attribution.agent ?? (attribution.sessionId === undefined ? 'outside any session' : undefined), attribution.turn === undefined ? undefined : `turn ${attribution.turn}`, attribution.tool]
     .filter((part): part is string => part !== undefined)
     .join(' · ');
-  const reason = escapeControls(entry.reason);
+  const reason = escapeControls(entry.name ?? entry.reason);
   return (
     <div className={`timeline-row ${laneClass}`} data-kind={entry.kind}>
       <div className="timeline-lanes" aria-hidden="true">
@@ -44,6 +47,7 @@ export const TimelineRow = memo(function TimelineRow({
           <span className="timeline-reason" title={reason}>
             {reason}
           </span>
+          {actions}
           <span className="timeline-stats">
             <span className="stat-added">+{stats.insertions}</span> <span className="stat-removed">−{stats.deletions}</span>
             <span className="subtle"> · {stats.files === 1 ? '1 file' : `${stats.files} files`}</span>

@@ -4,10 +4,12 @@ import { createApprovalsSlice, type ApprovalsSlice } from './approvals-slice';
 import { createCheckpointSlice, type CheckpointSlice } from './checkpoint-slice';
 import { createConfigSlice, type ConfigSlice } from './config-slice';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
+import { createHistorySlice, type HistorySlice } from './history-slice';
 import { createLiveCompareSlice, type LiveCompareSlice } from './live-compare-slice';
 import { createLiveSlice, type LiveSlice } from './live-slice';
 import { createMemorySlice, type MemorySlice } from './memory-slice';
 import { createNavigationSlice, type NavigationSlice } from './navigation-slice';
+import { createRestoreSlice, type RestoreSlice } from './restore-slice';
 import { createSessionsSlice, type SessionsSlice } from './sessions-slice';
 import { createTimelineSlice, type TimelineSlice } from './timeline-slice';
 import { createToastSlice, type ToastSlice } from './toast-slice';
@@ -22,6 +24,8 @@ export type AppState = ConnectionSlice &
   ApprovalsSlice &
   TimelineSlice &
   CheckpointSlice &
+  RestoreSlice &
+  HistorySlice &
   ConfigSlice &
   LiveCompareSlice;
 
@@ -40,6 +44,8 @@ export function createAppStore(client: VigilClient): AppStore {
     ...createApprovalsSlice(client)(...args),
     ...createTimelineSlice(client)(...args),
     ...createCheckpointSlice(client)(...args),
+    ...createRestoreSlice(client)(...args),
+    ...createHistorySlice(client)(...args),
     ...createConfigSlice(client)(...args),
     ...createLiveCompareSlice(...args),
   }));

@@ -1,4 +1,5 @@
 import { useId, useMemo, type KeyboardEvent, type MouseEvent } from 'react';
+import { CheckpointRowActions } from '../../components/checkpoint-row-actions';
 import { TimelineRow } from '../../components/timeline-row';
 import { useNow } from '../../components/use-now';
 import { VirtualList } from '../../components/virtual-list';
@@ -29,6 +30,8 @@ export function TimelineList({
   const idPrefix = useId();
   const navigate = useAppStore((state) => state.navigate);
   const compareWith = useAppStore((state) => state.compareWith);
+  const planRestoreOf = useAppStore((state) => state.planRestoreOf);
+  const planRewind = useAppStore((state) => state.planRewind);
   const now = useNow(15_000);
   const columns = useMemo(() => timelineColumns(allEntries), [allEntries]);
   const columnCount = Math.max(1, ...columns.values()) + 1;
@@ -110,6 +113,16 @@ export function TimelineList({
             column={columns.get(sessionId ?? '') ?? 0}
             columns={columnCount}
             now={now}
+            actions={
+              <CheckpointRowActions
+                entry={entry}
+                onRestoreAll={() => {
+                  navigate({ screen: 'timeline', dir, checkpointId: entry.id });
+                  void planRestoreOf(dir, entry.id, []);
+                }}
+                onRewind={() => entry.attribution.sessionId !== undefined && entry.attribution.turn !== undefined && void planRewind(entry.attribution.sessionId, entry.attribution.turn, 'both')}
+              />
+            }
           />
         );
       }}

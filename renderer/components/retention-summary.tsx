@@ -1,0 +1,44 @@
+import { plural } from '../model/format';
+
+/**
+ * The timeline's count and what the store keeps, in one line: "120 checkpoints · keeps the newest
+ * 50 · 3 pinned" (pinned ones are kept whatever the count says). A filter shows "12 of 120".
+ */
+export function RetentionSummary({
+  total,
+  visible,
+  isFiltered,
+  maxSnapshots,
+  maxStoreMiB,
+  pinned,
+}: {
+  readonly total: number;
+  readonly visible: number;
+  readonly isFiltered: boolean;
+  readonly maxSnapshots: number | undefined;
+  readonly maxStoreMiB: number | undefined;
+  readonly pinned: number;
+}) {
+  return (
+    <span className="retention-summary muted">
+      <span data-testid="timeline-count">
+        {isFiltered ? `${visible.toLocaleString('en-US')} of ` : ''}
+        {plural(total, 'checkpoint')}
+      </span>
+      {maxSnapshots !== undefined && (
+        <span
+          className="subtle"
+          data-testid="timeline-retention"
+          title={`The newest ${maxSnapshots} checkpoints of each folder are kept (checkpoints.maxSnapshots)${maxStoreMiB === undefined ? '' : `, ${maxStoreMiB} MiB in all (checkpoints.maxStoreMiB)`}; pinned ones always. Every drop is reported.`}
+        >
+          {' '}
+          · keeps the newest {maxSnapshots.toLocaleString('en-US')}
+        </span>
+      )}
+      <span className="subtle" data-testid="timeline-pinned" title="Pinned checkpoints are never dropped by retention or the size cap">
+        {' '}
+        · {pinned.toLocaleString('en-US')} pinned
+      </span>
+    </span>
+  );
+}
