@@ -9,7 +9,8 @@
  * - `list(dir, { limit, offset })` newest first; `count(dir)`; `resolve(dir, ref)` turns a user's
  *   `N` (1 = newest) or hex id/prefix into an entry, with the CLI's error messages ("use 1–N", …).
  * - `readTree(treeOid)`, `readBlob(oid)`: read the store (loose and packed objects, deltas too).
- * - `noteWritten(absPaths)`: call after every write/delete Vigil makes (restores too).
+ * - `noteWritten(absPaths, actor?)`: call after every write/delete Vigil makes (restores too); the
+ *   engine adds them to its dirty set, and the recording view (`recordingWrites`) records the actor in the write ledger.
  * - `isExcluded(dir, relativePath)`: the exclusion rules (a restore never touches such paths).
  * - `withStoreLock(fn)`: one writer per store; re-entrant, so `checkpoint()` inside it is fine.
  * - `duringRestore(id, task)`: wraps a restore of checkpoint `id`: no retention cut drops `id`
@@ -21,6 +22,7 @@
  *   checkpoint id stays valid for as long as the checkpoint is kept. The oldest kept entry has no
  *   `parent`.
  */
+import type { Actor, PlainActor } from '../../shared/contract/actor-contract';
 import type { EventHub } from '../core/event-hub';
 import type { Logger } from '../logging/logger';
 import type {
@@ -74,10 +76,11 @@ export interface CheckpointApi {
   resolve(dir: string, ref: string): Promise<CheckpointEntry>;
   directories(): Promise<readonly CheckpointDirectory[]>;
   status(dir?: string): Promise<StoreStatus>;
-  prune(): Promise<PruneReport>;
+  /** Applies retention now; `actor` (the app or the CLI) is named in the cuts it records. */
+  prune(actor?: PlainActor): Promise<PruneReport>;
   readTree(treeOid: string): Promise<readonly StoredTreeEntry[]>;
   readBlob(oid: string): Promise<Uint8Array>;
-  noteWritten(paths: readonly string[]): void;
+  noteWritten(paths: readonly string[], actor?: Actor): void;
   isExcluded(dir: string, relativePath: string): boolean;
   withStoreLock<T>(fn: () => Promise<T>): Promise<T>;
   /** Runs a restore of `checkpointId`: retention keeps that checkpoint and maintenance waits until it ends. */

@@ -1,4 +1,5 @@
 import type { CallResponse } from '../../shared/contract';
+import { actorOfCall } from '../transport/call-actor';
 import type { PartialCallHandlers } from '../transport/call-handlers';
 import type { CheckpointApi } from './checkpoint-api';
 import type { CheckpointEntry, StoreStatus } from './checkpoint-types';
@@ -37,9 +38,9 @@ export function createCheckpointHandlers(
       const [entries, total] = await Promise.all([checkpoints.list(request.dir, { limit: request.limit, offset: request.offset, ...source }), checkpoints.count(request.dir, source)]);
       return { dir: entries[0]?.dir ?? request.dir, total, entries: entries.map(toContractEntry) };
     },
-    'checkpoints:create': async (request) => {
-      // Whatever its reason says, a checkpoint asked for through this call is taken by hand.
-      const outcome = await checkpoints.checkpoint(request.dir, { reason: request.reason, attribution: { origin: 'manual' } });
+    'checkpoints:create': async (request, context) => {
+      // Whatever its reason says, a checkpoint asked for through this call is taken by hand: by the person in the app, or the CLI.
+      const outcome = await checkpoints.checkpoint(request.dir, { reason: request.reason, attribution: { origin: 'manual', actor: actorOfCall(context) } });
       return outcome.kind === 'created'
         ? { kind: 'created', checkpoint: toContractEntry(outcome.checkpoint) }
         : outcome.head === undefined
@@ -47,6 +48,6 @@ export function createCheckpointHandlers(
           : { kind: 'unchanged', head: outcome.head };
     },
     'checkpoints:status': async (request) => toContractStatus(await checkpoints.status(request.dir)),
-    'checkpoints:prune': async () => ({ ...(await checkpoints.prune()) }),
+    'checkpoints:prune': async (_request, context) => ({ ...(await checkpoints.prune(actorOfCall(context))) }),
   };
 }

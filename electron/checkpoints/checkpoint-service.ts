@@ -1,3 +1,4 @@
+import type { PlainActor } from '../../shared/contract/actor-contract';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
@@ -190,10 +191,10 @@ export class CheckpointService implements CheckpointApi {
     }
   }
 
-  async prune(): Promise<PruneReport> {
+  async prune(actor?: PlainActor): Promise<PruneReport> {
     await this.#ensureReady();
     try {
-      return await this.#maintenance.prune();
+      return await this.#maintenance.prune(actor);
     } catch (error) {
       throw asAppError(error, this.#options.logger, 'prune the checkpoint store');
     }

@@ -1,3 +1,4 @@
+import type { PlainActor } from '../../shared/contract/actor-contract';
 import type { CutRecord } from '../../shared/contract/checkpoints-live-contract';
 
 /** Who caused a checkpoint: recorded as `Vigil-Session/Turn/Tool/Agent` trailers. */
@@ -8,6 +9,8 @@ export interface Attribution {
   readonly agent?: string;
   /** `manual`: taken by hand (`vigil checkpoint`, the UI's "Checkpoint now"), whatever its reason says. */
   readonly origin?: 'manual';
+  /** Who took it when no session did (`Vigil-Actor`): the app, the CLI, Vigil on its own, or outside Vigil. */
+  readonly actor?: PlainActor;
 }
 
 /** What kind of node a checkpoint is on the timeline. */

@@ -1,3 +1,4 @@
+import { plainActorSchema, type PlainActor } from '../../shared/contract/actor-contract';
 import type { Attribution, CheckpointKind, CheckpointStats, SkippedPath, SkipReason } from './checkpoint-types';
 
 /** The identity every checkpoint commit is made with. */
@@ -87,6 +88,7 @@ function trailers(commit: CheckpointCommit): string[] {
   if (tool !== undefined) lines.push(`Vigil-Tool: ${oneLine(tool)}`);
   if (agent !== undefined) lines.push(`Vigil-Agent: ${oneLine(agent)}`);
   if (commit.attribution.origin === 'manual') lines.push('Vigil-Origin: manual');
+  if (commit.attribution.actor !== undefined) lines.push(`Vigil-Actor: ${commit.attribution.actor}`);
   if (commit.kind === 'pre-rollback') lines.push('Vigil-Kind: pre-rollback');
   if (commit.restores !== undefined) lines.push(`Vigil-Restores: ${commit.restores}`);
   if (commit.scopedPaths !== undefined) lines.push(`Vigil-Scope: ${commit.scopedPaths} paths re-read; other files as in the parent`);
@@ -146,6 +148,8 @@ export interface ParsedCommit {
   readonly skippedList?: string;
 }
 
+const plainActors = new Set<string>(plainActorSchema.options);
+
 const skipReasons = new Set<string>(['excluded', 'vcs', 'oversize', 'special', 'unreadable', 'bad-name', 'more']);
 
 /** Reads the parts of a commit a timeline needs; tolerant of commits that were not made by Vigil. */
@@ -164,7 +168,7 @@ export function decodeCheckpointCommit(content: Uint8Array): ParsedCommit {
   }
   const lines = message.split('\n');
   const subject = lines[0] ?? '';
-  const attribution: { sessionId?: string; turn?: number; tool?: string; agent?: string; origin?: 'manual' } = {};
+  const attribution: { sessionId?: string; turn?: number; tool?: string; agent?: string; origin?: 'manual'; actor?: PlainActor } = {};
   let kind: CheckpointKind = 'checkpoint';
   let restores: string | undefined;
   let skippedList: string | undefined;
@@ -179,6 +183,7 @@ export function decodeCheckpointCommit(content: Uint8Array): ParsedCommit {
     else if (key === 'Vigil-Tool') attribution.tool = value;
     else if (key === 'Vigil-Agent') attribution.agent = value;
     else if (key === 'Vigil-Origin' && value === 'manual') attribution.origin = 'manual';
+    else if (key === 'Vigil-Actor' && plainActors.has(value)) attribution.actor = value as PlainActor;
     else if (key === 'Vigil-Kind' && value === 'pre-rollback') kind = 'pre-rollback';
     else if (key === 'Vigil-Restores') restores = value;
     else if (key === 'Vigil-Stats') {

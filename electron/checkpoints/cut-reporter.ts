@@ -1,3 +1,4 @@
+import type { PlainActor } from '../../shared/contract/actor-contract';
 import type { CutReason, CutRecord } from '../../shared/contract/checkpoints-live-contract';
 import type { RetentionPolicy } from './checkpoint-types';
 import type { CutLog } from './cut-log';
@@ -9,6 +10,8 @@ export interface Cut {
   readonly dropped: number;
   readonly kept: number;
   readonly reason: CutReason;
+  /** Who ran it: Vigil (retention, the size cap), or the app or CLI that asked for a prune. */
+  readonly actor?: PlainActor;
 }
 
 function mebibytes(bytes: number): string {
@@ -25,7 +28,7 @@ export function describeCut(cut: Cut, dir: string, retention: RetentionPolicy): 
     case 'size-cap':
       return `Dropped ${count} to keep the store under its ${mebibytes(retention.maxTotalBytes)} size cap (checkpoints.maxStoreMiB in config.json); ${kept}.`;
     case 'prune':
-      return `"vigil checkpoints prune" dropped ${count}: Vigil keeps ${retention.maxSnapshots} per folder; ${kept}.`;
+      return `${cut.actor === 'app' ? 'A prune from the app' : '"vigil checkpoints prune"'} dropped ${count}: Vigil keeps ${retention.maxSnapshots} per folder; ${kept}.`;
     default: {
       const unknown: never = cut.reason;
       return `Dropped ${count} (${String(unknown)}); ${kept}.`;
@@ -38,7 +41,7 @@ export function createCutReporter(options: { readonly registry: DirRegistry; rea
   return async (cut) => {
     const dir = (await options.registry.read(cut.dirhash))?.workdir ?? `(unknown directory ${cut.dirhash})`;
     const retention = options.retention();
-    const record: CutRecord = { at: new Date().toISOString(), dir, dirhash: cut.dirhash, dropped: cut.dropped, kept: cut.kept, reason: cut.reason, retention: { ...retention }, message: describeCut(cut, dir, retention) };
+    const record: CutRecord = { at: new Date().toISOString(), dir, dirhash: cut.dirhash, dropped: cut.dropped, kept: cut.kept, reason: cut.reason, retention: { ...retention }, message: describeCut(cut, dir, retention), actor: cut.actor ?? 'vigil' };
     await options.cutLog.record(record);
   };
 }

@@ -1,3 +1,4 @@
+import type { PlainActor } from '../../shared/contract/actor-contract';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import { readFileIdentity } from '../files/file-identity';
@@ -22,6 +23,8 @@ export interface LineRequest {
   readonly lines: LineChoice;
   /** The blob id of the version the rows were picked on. */
   readonly basis?: string | undefined;
+  /** Who asked for it (the app or the CLI): its restore point says so, and the write ledger records the write as theirs. Default: Vigil. */
+  readonly actor?: PlainActor | undefined;
 }
 
 /** What line restores need from the restore service. */
@@ -106,7 +109,7 @@ export async function applyLineRestore(context: LineRestoreContext, request: Lin
     const early = prepareLines({ dir: checkpoint.dir, checkpoint, path: relativePath, lines: request.lines, old, current: seen, isChangedOutsideAgents });
     if (fingerprint !== undefined && fingerprint !== early.plan.fingerprint) throw movedSincePlan(relativePath, checkpoint.dir);
     context.report({ dir: checkpoint.dir, checkpoint: checkpoint.id, phase: 'snapshot', done: 0, total: 1 });
-    const pre = await context.engine.checkpoint(checkpoint.dir, { reason: preRollbackReason(checkpoint.id), kind: 'pre-rollback', restores: checkpoint.id, paths: [absolute], onlyPaths: true });
+    const pre = await context.engine.checkpoint(checkpoint.dir, { reason: preRollbackReason(checkpoint.id), kind: 'pre-rollback', restores: checkpoint.id, paths: [absolute], onlyPaths: true, attribution: { actor: request.actor ?? 'vigil' } });
     if (pre.kind !== 'created') throw new Error('the engine did not create the pre-rollback snapshot');
     context.report({ dir: checkpoint.dir, checkpoint: checkpoint.id, phase: 'snapshot', done: 1, total: 1 });
     const held = await snapshotVersion(context, pre.checkpoint, relativePath);
@@ -117,7 +120,7 @@ export async function applyLineRestore(context: LineRestoreContext, request: Lin
       context.report({ dir: checkpoint.dir, checkpoint: checkpoint.id, phase: 'write', done: 0, total: 1 });
       const found = await expectVersion(absolute, held.version);
       await putFile(absolute, plan.result, content, found);
-      await context.ledger.record([absolute]);
+      await context.ledger.record([absolute], { kind: request.actor ?? 'vigil' });
       context.engine.noteWritten([absolute]);
       const written = await readDiskVersion(absolute);
       isVerified = written.file?.oid === plan.result.oid && written.file.mode === plan.result.mode;

@@ -1,4 +1,6 @@
 import type { ParsedCallRequest } from '../../shared/contract';
+import type { PlainActor } from '../../shared/contract/actor-contract';
+import { actorOfCall } from '../transport/call-actor';
 import type { PartialCallHandlers } from '../transport/call-handlers';
 import type { DiffAgainst } from './diff-sides';
 import type { LineRequest } from './line-restore';
@@ -10,8 +12,8 @@ function against(request: ParsedCallRequest<'checkpoints:diff' | 'checkpoints:fi
 }
 
 /** A line restore request in the service's terms. */
-function lineRequest(request: ParsedCallRequest<'checkpoints:plan-restore-lines' | 'checkpoints:restore-lines'>): LineRequest {
-  return { dir: request.dir, ref: request.checkpoint, path: request.path, lines: request.lines, basis: request.basis };
+function lineRequest(request: ParsedCallRequest<'checkpoints:plan-restore-lines' | 'checkpoints:restore-lines'>, actor?: PlainActor): LineRequest {
+  return { dir: request.dir, ref: request.checkpoint, path: request.path, lines: request.lines, basis: request.basis, actor };
 }
 
 /** The calls the restore service answers. */
@@ -32,10 +34,11 @@ export function createRestoreHandlers(restore: RestoreService): PartialCallHandl
       return { files: [...found.files], unchanged: [...found.unchanged] };
     },
     'checkpoints:plan-restore-lines': (request) => restore.planLines(lineRequest(request)),
-    'checkpoints:restore-lines': (request) => restore.restoreLines(lineRequest(request), request.fingerprint),
+    'checkpoints:restore-lines': (request, context) => restore.restoreLines(lineRequest(request, actorOfCall(context)), request.fingerprint),
     'checkpoints:diff': (request) => restore.diff(request.dir, request.checkpoint, against(request), { paths: request.paths, offset: request.offset, limit: request.limit }),
     'checkpoints:file-diff': (request) => restore.fileDiff(request.dir, request.checkpoint, against(request), request.path, request.maxLines),
     'checkpoints:plan-restore': (request) => restore.plan(request.dir, request.checkpoint, request.paths),
-    'checkpoints:restore': (request) => restore.restore(request.dir, request.checkpoint, request.paths, { fingerprint: request.fingerprint, allowSecrets: request.allowSecrets }),
+    'checkpoints:restore': (request, context) =>
+      restore.restore(request.dir, request.checkpoint, request.paths, { fingerprint: request.fingerprint, allowSecrets: request.allowSecrets, actor: actorOfCall(context) }),
   };
 }

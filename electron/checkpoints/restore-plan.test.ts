@@ -21,6 +21,7 @@ let remove: () => Promise<void>;
 let store: string;
 let dir: string;
 let ledger: WriteLedger;
+const agent = { kind: 'session', sessionId: 's-1', agent: 'alpha', turn: 2, tool: 'write_file' } as const;
 const maxFileBytes = 1024;
 const rules = { maxFileBytes, ignoredFolders: [] };
 beforeEach(async () => {
@@ -210,7 +211,7 @@ describe('planRestore and applyRestorePlan', () => {
     const checkpoint = checkpointNow();
     writeFiles(dir, { 'agent.txt': 'agent v2\n', 'both.txt': 'agent v2\n' });
     rmSync(path.join(dir, 'removed-by-vigil.txt'));
-    await ledger.record(['agent.txt', 'both.txt', 'removed-by-vigil.txt'].map((name) => path.join(dir, name)));
+    await ledger.record(['agent.txt', 'both.txt', 'removed-by-vigil.txt'].map((name) => path.join(dir, name)), agent);
     writeFileSync(path.join(dir, 'human.txt'), 'edited by hand\n');
     writeFileSync(path.join(dir, 'both.txt'), 'agent v2, then edited by hand\n');
     rmSync(path.join(dir, 'removed-by-hand.txt'));
@@ -223,6 +224,15 @@ describe('planRestore and applyRestorePlan', () => {
       'removed-by-vigil.txt false',
     ]);
     expect(plan.changedOutsideAgents).toBe(3);
+    // Who made the versions Vigil recorded is named; a flagged file names nobody.
+    expect(plan.entries.map((entry) => `${entry.path} ${entry.changedBy?.kind ?? '-'}`)).toEqual([
+      'agent.txt session',
+      'both.txt -',
+      'human.txt -',
+      'removed-by-hand.txt -',
+      'removed-by-vigil.txt session',
+    ]);
+    expect(plan.entries.find((entry) => entry.path === 'agent.txt')?.changedBy).toEqual(agent);
   });
 
   it('gives the same fingerprint for the same state and a new one when anything in scope changes', async () => {

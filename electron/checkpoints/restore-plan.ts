@@ -225,7 +225,8 @@ export function planFingerprint(checkpointId: string, paths: readonly string[], 
  * decides per file — `restore` (differs), `recreate` (missing), `delete` (created since; the
  * current snapshot holds it, so undo brings it back), or `skip` with the reason (excluded,
  * oversize, unprotected, not stored by the checkpoint, blocked, unchanged). Files whose current
- * version Vigil did not write itself are flagged. Nothing on disk is changed.
+ * version no Vigil actor made are flagged as changed outside Vigil; the others name who made it
+ * (the write ledger's actor). Nothing on disk is changed.
  */
 export async function planRestore(input: PlanInput): Promise<RestorePlan> {
   const checkpointRoot = rootOf(input.checkpoint.tree);
@@ -234,14 +235,15 @@ export async function planRestore(input: PlanInput): Promise<RestorePlan> {
   const deletions = new Set(changes.filter((change) => change.old === undefined && isDeletable(skips, change.path)).map((change) => change.path));
   // Folders on the way of many re-created files are looked at once.
   const folders = new Map<string, Promise<DiskEntry>>();
-  const isVigilVersion = await input.ledger.view();
+  const ledger = await input.ledger.view();
   const planned = await mapLimit(changes, diskConcurrency, async (change) => {
     const entry = await entryFor(input, skips, change, deletions, folders);
     if (entry === undefined || entry.action === 'skip') return entry;
     const absolute = absoluteIn(input.dir, change.path);
     // A file to re-create was just found missing; the others are judged by the version on disk.
     const identity = entry.action === 'recreate' ? undefined : await readFileIdentity(absolute);
-    return isVigilVersion(absolute, identity) ? entry : { ...entry, isChangedOutsideAgents: true };
+    const written = ledger(absolute, identity);
+    return written === undefined ? { ...entry, isChangedOutsideAgents: true } : { ...entry, changedBy: written.actor };
   });
   const changed = planned.filter((entry): entry is RestorePlanEntry => entry !== undefined);
   const named = input.scope.paths.length === 0 ? [] : await namedEntries(input, checkpointRoot, new Set(changed.map((entry) => entry.path)));

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
+import type { PlainActor } from '../../shared/contract/actor-contract';
 import { AppError } from '../../shared/errors';
 import { isIncompleteOutcome, type restoreProgressSchema, type restoreResultSchema } from '../../shared/contract/checkpoints-restore-schemas';
 import type { EventHub } from '../core/event-hub';
@@ -62,6 +63,8 @@ export interface RestoreOptions {
   readonly onProgress?: (progress: RestoreProgress) => void;
   /** Write the secrets files (`.env*`) the plan marks `isSecret`; without it they are skipped (`secret`) and the restore is incomplete. */
   readonly allowSecrets?: boolean;
+  /** Who asked for it (the app or the CLI): its restore point says so (`Vigil-Actor`), and the write ledger records its writes as theirs. Default: Vigil. */
+  readonly actor?: PlainActor;
 }
 
 /** Diff, plan and restore of checkpoints; see design.md §3–4. */
@@ -89,17 +92,19 @@ export function writeLedgerFile(root: string): string {
 
 /**
  * The restore service of an engine with everything in its usual place under `root`
- * (`$VIGIL_HOME/checkpoints`): the write ledger, the restore locks, the engine's size cap.
+ * (`$VIGIL_HOME/checkpoints`): the write ledger (the core's one ledger when given), the restore
+ * locks, the engine's size cap.
  */
 export function restoreServiceFor(
   engine: CheckpointApi & { readonly maxFileBytes: number },
   root: string,
   logger: Logger,
   events?: Pick<EventHub, 'emit'>,
-  extra: Pick<RestoreServiceOptions, 'checkScopeAfterRestore' | 'guard'> = {},
+  extra: Pick<RestoreServiceOptions, 'checkScopeAfterRestore' | 'guard'> & { readonly ledger?: WriteLedger } = {},
 ): RestoreService {
-  const ledger = createWriteLedger(writeLedgerFile(root), logger);
-  return createRestoreService({ engine, ledger, root, maxFileBytes: engine.maxFileBytes, ignoredFolders: [root], logger, ...(events && { events }), ...extra });
+  const { ledger: given, ...rest } = extra;
+  const ledger = given ?? createWriteLedger(writeLedgerFile(root), logger);
+  return createRestoreService({ engine, ledger, root, maxFileBytes: engine.maxFileBytes, ignoredFolders: [root], logger, ...(events && { events }), ...rest });
 }
 
 function rootOf(tree: string): string | undefined {
@@ -193,7 +198,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
       return planRestore({ dir: checkpoint.dir, checkpoint, scope, current: { tree: live.root, reader: overlayReader(live, store) }, maxFileBytes: options.maxFileBytes, ledger, readBlob: (oid) => engine.readBlob(oid) });
     },
 
-    async restore(dir, ref, paths = [], { fingerprint, onProgress, allowSecrets = false } = {}) {
+    async restore(dir, ref, paths = [], { fingerprint, onProgress, allowSecrets = false, actor = 'vigil' } = {}) {
       const scope = createPathScope(paths);
       const checkpoint = await engine.resolve(dir, ref);
       const report = (progress: Omit<RestoreProgress, 'dir' | 'checkpoint'>): void => {
@@ -211,6 +216,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
           reason: preRollbackReason(checkpoint.id),
           kind: 'pre-rollback',
           restores: checkpoint.id,
+          attribution: { actor },
           ...(scope.paths.length > 0 && { paths: scope.paths.map((item) => path.join(checkpoint.dir, ...item.split('/'))), onlyPaths: true }),
         });
         if (pre.kind !== 'created') throw new Error('the engine did not create the pre-rollback snapshot');
@@ -231,7 +237,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
           readBlob: (oid) => engine.readBlob(oid),
           onProgress: (progress) => report(progress),
         });
-        await ledger.record(applied.touched);
+        await ledger.record(applied.touched, { kind: actor });
         engine.noteWritten(applied.touched);
         const outcomes = [...applied.outcomes];
         const unaccounted =

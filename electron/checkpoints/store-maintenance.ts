@@ -1,3 +1,4 @@
+import type { PlainActor } from '../../shared/contract/actor-contract';
 import type { Logger } from '../logging/logger';
 import type { CutReason } from '../../shared/contract/checkpoints-live-contract';
 import type { PruneReport, RetentionPolicy } from './checkpoint-types';
@@ -23,7 +24,7 @@ export interface MaintenanceOptions {
   /** Every pinned checkpoint: never dropped. */
   readonly pinnedIds: () => Promise<ReadonlySet<string>>;
   /** Records a cut (the log, the cut log, the UI's event): nothing is dropped silently. */
-  readonly reportCut: (cut: { readonly dirhash: string; readonly dropped: number; readonly kept: number; readonly reason: CutReason }) => Promise<void>;
+  readonly reportCut: (cut: { readonly dirhash: string; readonly dropped: number; readonly kept: number; readonly reason: CutReason; readonly actor?: PlainActor }) => Promise<void>;
   /** Fails unless the store lock is still this process's (asked before every destructive step). */
   readonly assertHeld: () => Promise<void>;
 }
@@ -97,7 +98,7 @@ export class StoreMaintenance {
   }
 
   /** Applies the whole retention policy now and collects garbage (after any running restore). */
-  async prune(): Promise<PruneReport> {
+  async prune(actor: PlainActor = 'vigil'): Promise<PruneReport> {
     if (this.#holds.size > 0) this.options.logger.info('checkpoint prune waits for the running restore to finish');
     while (this.#holds.size > 0) await new Promise<void>((resolve) => this.#waitingForIdle.push(resolve));
     return this.options.run(async () => {
@@ -109,7 +110,7 @@ export class StoreMaintenance {
         const dropped = await cutTimeline(refs, timeline, head, this.options.retention().maxSnapshots, cutOptions);
         if (dropped === 0) continue;
         droppedCheckpoints += dropped;
-        await this.options.reportCut({ dirhash, dropped, kept: await timeline.count(head, await refs.readShallow()), reason: 'prune' });
+        await this.options.reportCut({ dirhash, dropped, kept: await timeline.count(head, await refs.readShallow()), reason: 'prune', actor });
       }
       const collected = await collectGarbage(store, refs, timeline, this.options.assertHeld);
       const capped = await this.#enforceSizeCap();

@@ -101,6 +101,14 @@ export function createCoreHandlers(options: CoreHandlerOptions): CallHandlers {
     ...deferred(callsOf('memory'), async () => createMemoryHandlers(await services.memory())),
     ...deferred(callsOf('sessions', 'approvals'), async () => (await services.agents(options.isResident)).handlers),
     'config:read': async () => configState(await options.config()),
+    'hooks:event': async (request, context) => {
+      // Like tools:run: the user's own hook process (vigil hook), relayed with serve.json's credential or in-process.
+      if (context.transport !== 'http' && context.transport !== 'cli') {
+        throw new AppError('denied', 'hooks:event is for "vigil hook", which the agents run; the UI has no use for it.', { transport: context.transport });
+      }
+      const answer = await (await services.hooks()).handle(request);
+      return { ...answer, notices: [...answer.notices] };
+    },
     'tools:run': async (request, context) => {
       // Running any tool with any workspace root is the command line's (the user's own shell); the UI has no use for it.
       if (context.transport !== 'http' && context.transport !== 'cli') {

@@ -5,6 +5,7 @@ import type { HistoryService } from '../checkpoints/history-service';
 import type { RestoreService } from '../checkpoints/restore-service';
 import type { LiveConfig } from '../config/live-config';
 import type { AgentServices } from '../executor/create-agent-services';
+import type { HookService } from '../hooks/hook-service';
 import type { MergedCheckpointApi } from '../hermes/merged-checkpoints';
 import type { Logger } from '../logging/logger';
 import type { MemoryService } from '../memory/memory-service';
@@ -52,6 +53,8 @@ export interface CoreServices {
   readonly history: () => Promise<HistoryService>;
   /** Sessions, policy, approvals and the executor; with the memory tool, or without it (a one-shot call of another tool). */
   readonly agents: (withMemory: boolean) => Promise<AgentServices>;
+  /** The agents' own tools reported through their hooks (`vigil hook`): sessions, checkpoints, policy, the write ledger. */
+  readonly hooks: () => Promise<HookService>;
 }
 
 /**
@@ -72,10 +75,16 @@ export function createCoreServices(context: ServiceContext): CoreServices {
     return service;
   });
 
-  // Agents' and memory's writes go through this view of the engine, so the write ledger knows which versions Vigil made.
+  // The one write ledger of this process: every change Vigil makes records its actor there (agents' tools, memory, restores).
+  const ledger = once(async () => {
+    const [{ writeLedgerFile }, { createWriteLedger }] = await Promise.all([import('../checkpoints/restore-service'), import('../checkpoints/restore-write-ledger')]);
+    return createWriteLedger(writeLedgerFile(paths.checkpoints), logger);
+  });
+
+  // Agents' and memory's writes go through this view of the engine, so the write ledger knows which versions Vigil made, and whose.
   const recorded = once(async () => {
-    const [{ writeLedgerFile }, { createWriteLedger, recordingWrites }] = await Promise.all([import('../checkpoints/restore-service'), import('../checkpoints/restore-write-ledger')]);
-    return recordingWrites(await engine(), createWriteLedger(writeLedgerFile(paths.checkpoints), logger), logger);
+    const { recordingWrites } = await import('../checkpoints/restore-write-ledger');
+    return recordingWrites(await engine(), await ledger(), logger);
   });
 
   const timelines = once(async () => {
@@ -109,7 +118,7 @@ export function createCoreServices(context: ServiceContext): CoreServices {
     const [{ restoreServiceFor }, { createConfiguredRestoreGuard }] = await Promise.all([import('../checkpoints/restore-service'), import('../memory/configured-memory-service')]);
     // A restore of a memory folder takes the memory locks (Vigil's and Hermes's) and is reported as Vigil's restore.
     const guard = isResident ? (await memory()).guardRestore : await createConfiguredRestoreGuard({ paths, env, logger });
-    return restoreServiceFor(merged, paths.checkpoints, logger, events, { checkScopeAfterRestore: isResident, guard });
+    return restoreServiceFor(merged, paths.checkpoints, logger, events, { checkScopeAfterRestore: isResident, guard, ledger: await ledger() });
   });
 
   const history = once(async () => {
@@ -128,19 +137,20 @@ export function createCoreServices(context: ServiceContext): CoreServices {
   // Turn undo's port: the restore service is built when a rewind first needs it.
   const restorePort: RestorePort = {
     plan: async (dir, checkpointId, paths) => (await restore()).plan(dir, checkpointId, paths),
-    apply: async (plan) => (await restore()).restore(plan.dir, plan.checkpoint.id, plan.paths, { fingerprint: plan.fingerprint }),
+    apply: async (plan, actor) => (await restore()).restore(plan.dir, plan.checkpoint.id, plan.paths, { fingerprint: plan.fingerprint, ...(actor === undefined ? {} : { actor }) }),
   };
 
   const agentsWith = (withMemory: boolean): (() => Promise<AgentServices>) =>
     once(async () => {
       const checkpoints = await recorded();
-      const { createAgentServices } = await import('../executor/create-agent-services');
+      const [{ createAgentServices }, { createWriteRecorder }] = await Promise.all([import('../executor/create-agent-services'), import('../checkpoints/restore-write-ledger')]);
       const services = await createAgentServices({
         paths,
         logger,
         events,
         home: os.homedir(),
         checkpoints,
+        writes: createWriteRecorder(await engine(), await ledger()),
         ...(withMemory ? { memory: await memory() } : {}),
         restore: restorePort,
         canAsk: context.canAsk,
@@ -151,5 +161,35 @@ export function createCoreServices(context: ServiceContext): CoreServices {
   const agentsWithMemory = agentsWith(true);
   const agentsWithoutMemory = agentsWith(false);
 
-  return { engine, timelines, memory, restore, history, agents: (withMemory) => (withMemory ? agentsWithMemory() : agentsWithoutMemory()) };
+  // The agents' own tools, reported through their hooks: the same sessions and policy as the gateway's.
+  const hooks = once(async () => {
+    const [agents, checkpoints, writes, { createHookService }, { ConfigFile }] = await Promise.all([
+      isResident ? agentsWithMemory() : agentsWithoutMemory(),
+      engine(),
+      ledger(),
+      import('../hooks/hook-service'),
+      import('../config/config-file'),
+    ]);
+    // One view of config.json, re-read only when it changes: this is on every tool call's path.
+    const config = new ConfigFile(paths.config);
+    const service = createHookService({
+      sessions: agents.sessions,
+      policy: agents.policy,
+      engine: checkpoints,
+      ledger: writes,
+      config,
+      events,
+      logger,
+      facts: { home: os.homedir(), knownDirectories: async () => (await checkpoints.directories()).map((entry) => entry.dir) },
+      vigilHome: paths.home,
+      stateDirectory: paths.hooks,
+      checkpointLimits: async () => ({ maxFileBytes: toCheckpointSettings(await config.section('checkpoints', checkpointConfigSchema)).maxFileBytes }),
+      isResident,
+      idleMs: agents.sessionSettings.idleMs,
+    });
+    stack.add(() => service.dispose());
+    return service;
+  });
+
+  return { engine, timelines, memory, restore, history, agents: (withMemory) => (withMemory ? agentsWithMemory() : agentsWithoutMemory()), hooks };
 }

@@ -1,5 +1,6 @@
 import { ConfigFile } from '../config/config-file';
 import type { CheckpointApi } from '../checkpoints/checkpoint-api';
+import type { WriteRecorder } from '../checkpoints/restore-write-ledger';
 import type { EventHub } from '../core/event-hub';
 import type { VigilPaths } from '../core/vigil-home';
 import type { Logger } from '../logging/logger';
@@ -27,6 +28,8 @@ export interface AgentServicesOptions {
   /** The user's home folder (default: the OS's). */
   readonly home: string;
   readonly checkpoints?: Pick<CheckpointApi, 'checkpoint' | 'noteWritten'>;
+  /** The one write ledger's recorder: every change an agent's call makes is recorded as its session's. */
+  readonly writes?: WriteRecorder;
   /** The checkpoint engine's restore (plan/apply), for turn undo's code mode. */
   readonly restore?: RestorePort;
   readonly memory?: MemoryService;
@@ -88,6 +91,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     policy,
     approvals,
     ...(options.checkpoints === undefined ? {} : { checkpoints: options.checkpoints }),
+    ...(options.writes === undefined ? {} : { writes: options.writes }),
     adapters,
     logger,
     events,

@@ -88,7 +88,9 @@ export function createTerminalAdapter(sandbox: TerminalSandbox): ToolAdapter {
           : {}),
         locks,
         cwd: cwd.absolute,
-        written: targets,
+        // What it changed is found by comparing before and after: every file in the roots when it may change anything, else its named targets.
+        written: [],
+        ...(assessment.isDestructive ? { observe: { scope: isWholeDirectory ? session.roots : targets } } : {}),
         run: (context) => runCommand(args.command, cwd.absolute, args.timeout_ms ?? defaultTerminalTimeoutMs, session, sandbox, isSandboxed, context.signal),
       };
     },

@@ -44,8 +44,14 @@ export interface PreparedCall {
   readonly locks: readonly LockRequest[];
   /** The terminal command's working directory (for the approval prompt). */
   readonly cwd?: string;
-  /** Files it writes, reported to the checkpoint engine afterwards (its dirty set). */
+  /** Files it writes, reported afterwards to the checkpoint engine (its dirty set) and the write ledger (as the session's). */
   readonly written: readonly string[];
+  /**
+   * Files and folders it may change without naming each file (a terminal command): they are
+   * walked before and after it runs (under its locks), and every file whose version differs is
+   * recorded as the session's change.
+   */
+  readonly observe?: { readonly scope: readonly string[] };
   /** Runs the tool: resolves to its output; rejects with an AppError for a tool error. */
   run(context: RunContext): Promise<unknown>;
 }

@@ -13,6 +13,10 @@ import { condenseResult, condenseValue } from '../sessions/logged-value';
 import type { SessionRecord } from '../sessions/session-records';
 import type { SessionRegistry } from '../sessions/session-registry';
 import { historyCall } from '../sessions/session-state';
+import type { Actor } from '../../shared/contract/actor-contract';
+import type { CallEffect } from '../../shared/contract/sessions-contract';
+import type { WriteRecorder } from '../checkpoints/restore-write-ledger';
+import { unwatched, watchEffects } from './call-effect-watch';
 import { CheckpointGate, type TouchedDirectory } from './checkpoint-gate';
 import type { CallCheckpoint, ExecuteOptions, ToolCallOutcome, ToolCallRequest, ToolDecision, ToolExecutor } from './executor-types';
 import { LockTable } from './lock-table';
@@ -27,6 +31,8 @@ export interface ToolExecutorOptions {
   readonly approvals: ApprovalService;
   /** The checkpoint engine; without it calls run and say that no checkpoint could be taken. */
   readonly checkpoints?: Pick<CheckpointApi, 'checkpoint' | 'noteWritten'>;
+  /** The write ledger's recorder: each call's changes are recorded as its session's (without it, only the engine hears of them). */
+  readonly writes?: WriteRecorder;
   readonly adapters: readonly ToolAdapter[];
   readonly logger: Logger;
   readonly events: Pick<EventHub, 'emit'>;
@@ -54,6 +60,9 @@ interface Item {
   problems: readonly string[];
   result?: Result<unknown>;
   durationMs: number;
+  /** The files it changed, as far as Vigil could see (its session log and summary show them). */
+  effects?: readonly CallEffect[];
+  effectsOmitted?: number;
 }
 
 const isRunnable = (item: Item): boolean => item.decision === 'allowed' || item.decision === 'asked-allowed';
@@ -180,7 +189,15 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
 
   function resultRecord(item: Item): SessionRecord {
     const result = item.result ?? fail({ code: 'unexpected', message: 'The call produced no result.' });
-    return { type: 'result', at: new Date().toISOString(), seq: item.seq, result: condenseResult(result, { isSecret: isSecret(item) }), durationMs: item.durationMs };
+    return {
+      type: 'result',
+      at: new Date().toISOString(),
+      seq: item.seq,
+      result: condenseResult(result, { isSecret: isSecret(item) }),
+      durationMs: item.durationMs,
+      ...(item.effects === undefined || item.effects.length === 0 ? {} : { effects: item.effects.map((effect) => ({ ...effect })) }),
+      ...(item.effectsOmitted === undefined || item.effectsOmitted === 0 ? {} : { effectsOmitted: item.effectsOmitted }),
+    };
   }
 
   async function finish(item: Item, session: ExecutionSession): Promise<void> {
@@ -193,16 +210,30 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
     const prepared = item.prepared;
     if (prepared === undefined) return;
     const release = await locks.acquire(prepared.locks);
+    const actor: Actor = { kind: 'session', sessionId: session.id, agent: session.agent, turn: session.turn, tool: item.request.name };
+    const sinks = { protectedPaths: options.protectedPaths, ...(options.writes === undefined ? {} : { writes: options.writes }), ...(options.checkpoints === undefined ? {} : { engine: options.checkpoints }) };
+    // A watch that cannot start never stops the call: it runs, and what it changes is not attributed (so a restore flags it).
+    const effects = await watchEffects(prepared, actor, sinks).catch((error: unknown) => {
+      options.logger.error('could not read what a call is about to change', { tool: item.request.name, session: session.id, error });
+      return unwatched;
+    });
     const started = performance.now();
     try {
       item.result = ok(await prepared.run({ signal: shutdown.signal }));
-      if (prepared.written.length > 0) options.checkpoints?.noteWritten(prepared.written);
     } catch (error) {
       if (!isAppError(error)) options.logger.error('A tool failed unexpectedly', { tool: item.request.name, session: session.id, error });
       item.result = fail(toErrorData(error));
     } finally {
-      release();
       item.durationMs = Math.round(performance.now() - started);
+      // Still under the call's locks: what it changed is recorded as its session's before another call may change the same files.
+      await effects.settle(item.result).then(
+        (found) => {
+          item.effects = found.effects;
+          item.effectsOmitted = found.omitted;
+        },
+        (error: unknown) => options.logger.error('could not record what a call changed', { tool: item.request.name, session: session.id, error }),
+      );
+      release();
     }
     await finish(item, session);
   }

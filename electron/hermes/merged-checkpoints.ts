@@ -100,7 +100,7 @@ export function mergeHermesCheckpoints(engine: MergedCheckpointApi, hermes: Herm
     },
     checkpoint: (dir, request) => engine.checkpoint(dir, request),
     status: (dir) => engine.status(dir),
-    prune: () => engine.prune(),
+    prune: (actor) => engine.prune(actor),
     noteWritten: (paths) => engine.noteWritten(paths),
     isExcluded: (dir, relativePath) => engine.isExcluded(dir, relativePath),
     withStoreLock: (fn) => engine.withStoreLock(fn),

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { MemoryChange } from '../../shared/contract/memory-contract';
 import { hashObject } from '../checkpoints/git-objects';
-import type { CheckpointOutcome } from '../checkpoints/checkpoint-types';
+import { actorKey, actorOfAttribution } from '../../shared/contract/actor-contract';
+import type { Attribution, CheckpointOutcome } from '../checkpoints/checkpoint-types';
 import { runOutsideFileLocks } from '../locks/file-lock';
 import type { Logger } from '../logging/logger';
 import { writeMemoryBackup } from './memory-backup';
@@ -20,6 +21,8 @@ interface DirectoryCaptures {
   running: Promise<void> | undefined;
   /** Reasons waiting for the next run (a run captures whatever is on disk when it starts). */
   pending: Set<string>;
+  /** Who caused each waiting reason, by actor key: one actor is named on the checkpoint, several make it Vigil's. */
+  actors: Map<string, Attribution>;
   /** Reported versions the next run must account for, by file and sha256. */
   versions: Map<string, ReportedVersion>;
 }
@@ -40,12 +43,17 @@ export class MemoryCaptureQueue {
     readonly reportProblem: (message: string) => void,
   ) {}
 
-  /** Asks for a checkpoint of `dir` with `reason` (`external edit of MEMORY.md`) that holds `versions`. */
-  schedule(dir: string, reason: string, versions: readonly ReportedVersion[] = []): void {
+  /**
+   * Asks for a checkpoint of `dir` with `reason` (`external edit of MEMORY.md`) that holds
+   * `versions`, attributed to whoever made the change (`attribution`: a session, the app, the
+   * CLI, outside Vigil; default Vigil itself).
+   */
+  schedule(dir: string, reason: string, versions: readonly ReportedVersion[] = [], attribution: Attribution = { actor: 'vigil' }): void {
     if (this.checkpoints === undefined) return;
-    const captures = this.#directories.get(dir) ?? { running: undefined, pending: new Set<string>(), versions: new Map<string, ReportedVersion>() };
+    const captures = this.#directories.get(dir) ?? { running: undefined, pending: new Set<string>(), actors: new Map<string, Attribution>(), versions: new Map<string, ReportedVersion>() };
     this.#directories.set(dir, captures);
     captures.pending.add(reason);
+    captures.actors.set(actorKey(actorOfAttribution(attribution)), attribution);
     for (const version of versions) captures.versions.set(`${version.file}\0${sha256Of(version.bytes)}`, version);
     // Started outside the caller's memory lock: the capture outlives it.
     captures.running ??= runOutsideFileLocks(() => this.#drain(dir, captures));
@@ -68,12 +76,16 @@ export class MemoryCaptureQueue {
     while (checkpoints !== undefined && captures.pending.size > 0) {
       const reason = [...captures.pending].join('; ');
       const versions = [...captures.versions.values()];
+      // Changes by several actors folded into one capture: Vigil took it, for all of them (its subject names each change).
+      const actors = [...captures.actors.values()];
+      const attribution: Attribution = actors.length === 1 && actors[0] !== undefined ? actors[0] : { actor: 'vigil' };
       captures.pending.clear();
+      captures.actors.clear();
       captures.versions.clear();
       let missing = versions;
       try {
         const files = [...new Set(versions.map((version) => version.file))];
-        const outcome = await checkpoints.checkpoint(dir, { reason, ...(files.length > 0 ? { paths: files } : {}) });
+        const outcome = await checkpoints.checkpoint(dir, { reason, attribution, ...(files.length > 0 ? { paths: files } : {}) });
         missing = await this.#notHeld(dir, outcome, versions);
       } catch (error) {
         const message = `Could not checkpoint ${dir} after a change of its memory: ${error instanceof Error ? error.message : String(error)}`;
@@ -142,7 +154,7 @@ function captureReason(change: MemoryChange): string {
  * so that the capture can make sure it holds them.
  */
 export function captureChange(queue: MemoryCaptureQueue, change: MemoryChange, snapshot: MemoryFileSnapshot): void {
-  queue.schedule(change.dir, captureReason(change), reportedVersions(change.file, snapshot));
+  queue.schedule(change.dir, captureReason(change), reportedVersions(change.file, snapshot), { actor: change.source === 'external' ? 'outside' : 'vigil' });
 }
 
 /** The version of a snapshot that a capture must hold: none when the file is missing, or is a symlink (the tree stores the link). */

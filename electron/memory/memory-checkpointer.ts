@@ -1,3 +1,4 @@
+import type { Actor } from '../../shared/contract/actor-contract';
 import type { CheckpointEntry, CheckpointOutcome, CheckpointRequest, StoredTreeEntry } from '../checkpoints/checkpoint-types';
 
 /**
@@ -6,8 +7,8 @@ import type { CheckpointEntry, CheckpointOutcome, CheckpointRequest, StoredTreeE
  */
 export interface MemoryCheckpointer {
   checkpoint(dir: string, request: CheckpointRequest): Promise<CheckpointOutcome>;
-  /** Tells the engine which files Vigil just wrote, so the next snapshot looks at them. */
-  noteWritten(paths: readonly string[]): void;
+  /** Tells the engine which files Vigil just wrote (and the write ledger who wrote them), so the next snapshot looks at them. */
+  noteWritten(paths: readonly string[], actor?: Actor): void;
   /** A checkpoint by id (to learn the tree of a directory's head). */
   resolve(dir: string, ref: string): Promise<CheckpointEntry>;
   /** A stored tree's entries (to check that a capture holds the version it was asked for). */

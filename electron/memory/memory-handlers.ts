@@ -1,3 +1,4 @@
+import { actorOfCall } from '../transport/call-actor';
 import type { PartialCallHandlers } from '../transport/call-handlers';
 import type { MemoryService } from './memory-service';
 
@@ -8,12 +9,13 @@ export function createMemoryHandlers(
   return {
     'memory:directories': async () => ({ directories: await memory.directories() }),
     'memory:read': (request) => memory.read(request.dir, request.target),
-    'memory:mutate': (request) => {
+    'memory:mutate': (request, context) => {
       const names = request.fieldNames;
-      return memory.mutate(request.dir, request.target, request.operation, names === undefined ? {} : { fieldOf: (_index, property) => names[property] });
+      const attribution = { actor: actorOfCall(context) };
+      return memory.mutate(request.dir, request.target, request.operation, names === undefined ? { attribution } : { attribution, fieldOf: (_index, property) => names[property] });
     },
     'memory:propose-adoption': (request) => memory.proposeAdoption(request.dir, request.target),
-    'memory:adopt': (request) => memory.adopt(request.dir, request.target, request.basis, request.entries),
-    'memory:keep-appended': (request) => memory.keepAppended(request.dir, request.target, request.basis, request.entry, request.original),
+    'memory:adopt': (request, context) => memory.adopt(request.dir, request.target, request.basis, request.entries, { actor: actorOfCall(context) }),
+    'memory:keep-appended': (request, context) => memory.keepAppended(request.dir, request.target, request.basis, request.entry, request.original, { actor: actorOfCall(context) }),
   };
 }

@@ -1,4 +1,5 @@
 import type { AppliedOperation, DriftReport, MemoryCheckpoint, MemoryMutationResult, PreservedBackup } from '../../shared/contract/memory-contract';
+import { actorOfAttribution } from '../../shared/contract/actor-contract';
 import { AppError, isAppError } from '../../shared/errors';
 import type { Attribution } from '../checkpoints/checkpoint-types';
 import { writeFileAtomic } from '../files/atomic-write';
@@ -237,10 +238,10 @@ async function attempt(
     }
     deps.lateWrites.watch(state.file, opened, { hermesSidecar: hermesSidecarMode(state.directory), ...(deps.lockTimeoutMs === undefined ? {} : { timeoutMs: deps.lockTimeoutMs }) });
     isHandedOff = true;
-    deps.checkpoints?.noteWritten([snapshot.path]);
+    deps.checkpoints?.noteWritten([snapshot.path], actorOfAttribution(change.attribution ?? {}));
     state.observe(writtenSnapshot(snapshot, text), { source: 'vigil', notifications: 0 });
     // The new version goes on the timeline too (in the background), so a later edit outside Vigil cannot erase it unseen.
-    deps.captures.schedule(state.directory.path, `after ${change.purpose}`, reportedVersions(state.file, { exists: true, path: snapshot.path, bytes: Buffer.from(text, 'utf8') }));
+    deps.captures.schedule(state.directory.path, `after ${change.purpose}`, reportedVersions(state.file, { exists: true, path: snapshot.path, bytes: Buffer.from(text, 'utf8') }), change.attribution);
     const notes = preserved.map((item) => describePreserved(item)).join('');
     return {
       ...base,

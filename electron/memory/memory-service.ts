@@ -65,7 +65,7 @@ export interface MemoryService {
   proposeAdoption(dir: string, target: MemoryTarget): Promise<AdoptionPlan>;
   adopt(dir: string, target: MemoryTarget, basis: string | null, entries: readonly string[], attribution?: Attribution): Promise<MemoryMutationResult>;
   /** Keeps text appended outside Vigil to the last entry (`original` + text) as an entry of its own, if the file is still `basis`. */
-  keepAppended(dir: string, target: MemoryTarget, basis: string, entry: string, original: string): Promise<MemoryMutationResult>;
+  keepAppended(dir: string, target: MemoryTarget, basis: string, entry: string, original: string, attribution?: Attribution): Promise<MemoryMutationResult>;
   /** Every change of every managed file, Vigil's and external. */
   onChange(listener: (change: MemoryChange) => void): Unsubscribe;
   /** The checkpoint restore service's guard: a restore of a memory folder takes the memory locks and is reported as Vigil's. */
@@ -258,11 +258,17 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
       );
     },
 
-    async keepAppended(dir, target, basis, entry, original) {
+    async keepAppended(dir, target, basis, entry, original, attribution) {
       const state = await stateOf(dir, target);
       return runGuardedChange(
         state,
-        { purpose: 'memory: keep appended text', driftPolicy: 'refuse', backupWhole: false, decide: decideKeepAppended(basis, entry, original, memoryFileNames[target]) },
+        {
+          purpose: 'memory: keep appended text',
+          ...(attribution === undefined ? {} : { attribution }),
+          driftPolicy: 'refuse',
+          backupWhole: false,
+          decide: decideKeepAppended(basis, entry, original, memoryFileNames[target]),
+        },
         deps,
       );
     },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   callCheckpointSchema,
+  callEffectSchema,
   messageRoleSchema,
   rewindRecordSchema,
   sessionIdSchema,
@@ -28,10 +29,12 @@ export const sessionRecordSchema = z.discriminatedUnion('type', [
     id: sessionIdSchema,
     agent: z.string(),
     client: z.string().optional(),
+    /** The agent's own transcript (its hooks say where). */
+    transcriptPath: z.string().optional(),
     roots: z.array(z.string()),
     cwd: z.string().optional(),
   }),
-  z.object({ type: z.literal('resumed'), at, client: z.string().optional() }),
+  z.object({ type: z.literal('resumed'), at, client: z.string().optional(), transcriptPath: z.string().optional() }),
   z.object({ type: z.literal('roots'), at, roots: z.array(z.string()), cwd: z.string().optional() }),
   z.object({ type: z.literal('turn-began'), at, turn }),
   z.object({ type: z.literal('message'), at, turn, role: messageRoleSchema, text: z.string() }),
@@ -57,7 +60,16 @@ export const sessionRecordSchema = z.discriminatedUnion('type', [
      */
     touched: z.array(z.object({ directory: z.string(), checkpointId: z.string().optional(), paths: z.array(z.string()).optional() })),
   }),
-  z.object({ type: z.literal('result'), at, seq: z.number().int().positive(), result: resultSchema, durationMs: z.number().nonnegative() }),
+  z.object({
+    type: z.literal('result'),
+    at,
+    seq: z.number().int().positive(),
+    result: resultSchema,
+    durationMs: z.number().nonnegative(),
+    /** The files the call changed (absolute paths), as far as Vigil could see; at most 200, `effectsOmitted` more. */
+    effects: z.array(callEffectSchema).optional(),
+    effectsOmitted: z.number().int().nonnegative().optional(),
+  }),
   z.object({ type: z.literal('turn-ended'), at, turn }),
   rewindRecordSchema.extend({ type: z.literal('rewound') }),
   /** The agent went away without closing: idle past `sessions.idleMinutes`, its stdin closed, its socket dropped, Vigil stopped. */

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { restorePlanSchema, restoreResultSchema } from '../../shared/contract/checkpoints-restore-schemas';
 import type { RewindDirectoryPlan, RewindMode, RewindOutcome, RewindPlan } from '../../shared/contract/sessions-contract';
 import { AppError, isAppError } from '../../shared/errors';
+import type { PlainActor } from '../../shared/contract/actor-contract';
 import type { Logger } from '../logging/logger';
 import type { SessionState } from './session-state';
 
@@ -15,25 +16,25 @@ export type RestoreResult = z.infer<typeof restoreResultSchema>;
 export interface RestorePort {
   /** What restoring `checkpointId` would do, limited to `paths` (relative; empty: the whole directory). */
   plan(dir: string, checkpointId: string, paths: readonly string[]): Promise<RestorePlan>;
-  /** Applies exactly this plan: refuses (`conflict`) when the directory no longer matches its fingerprint. */
-  apply(plan: RestorePlan): Promise<RestoreResult>;
+  /** Applies exactly this plan for `actor` (who asked for the rewind): refuses (`conflict`) when the directory no longer matches its fingerprint. */
+  apply(plan: RestorePlan, actor?: PlainActor): Promise<RestoreResult>;
 }
 
 /** The restore service (electron/checkpoints/restore-service.ts) as a RestorePort. */
 export function restorePortOf(service: {
   plan(dir: string, ref: string, paths?: readonly string[]): Promise<RestorePlan>;
-  restore(dir: string, ref: string, paths?: readonly string[], options?: { readonly fingerprint?: string }): Promise<RestoreResult>;
+  restore(dir: string, ref: string, paths?: readonly string[], options?: { readonly fingerprint?: string; readonly actor?: PlainActor }): Promise<RestoreResult>;
 }): RestorePort {
   return {
     plan: (dir, checkpointId, paths) => service.plan(dir, checkpointId, paths),
-    apply: (plan) => service.restore(plan.dir, plan.checkpoint.id, plan.paths, { fingerprint: plan.fingerprint }),
+    apply: (plan, actor) => service.restore(plan.dir, plan.checkpoint.id, plan.paths, { fingerprint: plan.fingerprint, ...(actor === undefined ? {} : { actor }) }),
   };
 }
 
 /** Turn undo for one session's state; the registry records the outcome. */
 export interface SessionRewinder {
   plan(state: SessionState, toTurn: number, mode: RewindMode): Promise<RewindPlan>;
-  rewind(state: SessionState, toTurn: number, mode: RewindMode, planId?: string): Promise<RewindOutcome>;
+  rewind(state: SessionState, toTurn: number, mode: RewindMode, planId?: string, actor?: PlainActor): Promise<RewindOutcome>;
 }
 
 interface DirectoryTarget {
@@ -134,6 +135,7 @@ export function createSessionRewinder(options: { readonly restore: RestorePort; 
               action: entry.action,
               ...(entry.note !== undefined ? { reason: entry.note } : entry.reason !== undefined ? { reason: entry.reason } : {}),
               isChangedOutside: entry.isChangedOutsideAgents,
+              ...(entry.changedBy === undefined ? {} : { changedBy: entry.changedBy }),
             })),
           problems: target.problems,
         });
@@ -147,7 +149,7 @@ export function createSessionRewinder(options: { readonly restore: RestorePort; 
     async plan(state, toTurn, mode) {
       return (await planWithRestores(state, toTurn, mode)).plan;
     },
-    async rewind(state, toTurn, mode, expectedPlanId) {
+    async rewind(state, toTurn, mode, expectedPlanId, actor) {
       const { plan, restores } = await planWithRestores(state, toTurn, mode);
       if (expectedPlanId !== undefined && expectedPlanId !== plan.planId) {
         throw new AppError('conflict', 'The session or its files changed since the rewind was previewed; nothing was changed. Preview the rewind again.', { planId: plan.planId });
@@ -157,7 +159,7 @@ export function createSessionRewinder(options: { readonly restore: RestorePort; 
         const restore = restores.get(directory.directory);
         if (restore === undefined) continue;
         try {
-          const result = await options.restore.apply(restore);
+          const result = await options.restore.apply(restore, actor);
           restored.push({ directory: directory.directory, preRollbackCheckpointId: result.preRollback.id, filesChanged: result.counts.done });
         } catch (error) {
           const done = restored.map((item) => `${item.directory} (undo with its pre-rollback snapshot ${item.preRollbackCheckpointId?.slice(0, 8) ?? '?'})`);

@@ -2,12 +2,14 @@ import type {
   HistoryEntry,
   HistoryToolCall,
   RewindRecord,
+  SessionFile,
   SessionHistory,
   SessionStatus,
   SessionSummary,
   ToolCallBrief,
 } from '../../shared/contract/sessions-contract';
 import type { SessionRecord } from './session-records';
+import { addEffects, latestFiles, promptOf, recentCalls, type TurnSource } from './session-summary-parts';
 
 type CallRecord = Extract<SessionRecord, { type: 'call' }>;
 type ResultRecord = Extract<SessionRecord, { type: 'result' }>;
@@ -33,6 +35,7 @@ export interface SessionState {
   readonly id: string;
   readonly agent: string;
   client?: string;
+  transcriptPath?: string;
   roots: readonly string[];
   cwd?: string;
   readonly createdAt: string;
@@ -46,6 +49,10 @@ export interface SessionState {
   readonly calls: Map<number, CallState>;
   lastSeq: number;
   lastToolCall?: ToolCallBrief;
+  /** Each call's brief by sequence number (the summary shows the latest). */
+  readonly briefs: Map<number, ToolCallBrief>;
+  /** The files its calls touched, least recently touched first. */
+  readonly files: Map<string, SessionFile>;
   readonly rewinds: RewindRecord[];
   readonly warnings: string[];
 }
@@ -56,6 +63,7 @@ export function initialState(record: Extract<SessionRecord, { type: 'opened' }>)
     id: record.id,
     agent: record.agent,
     ...(record.client === undefined ? {} : { client: record.client }),
+    ...(record.transcriptPath === undefined ? {} : { transcriptPath: record.transcriptPath }),
     roots: record.roots,
     ...(record.cwd === undefined ? {} : { cwd: record.cwd }),
     createdAt: record.at,
@@ -67,6 +75,8 @@ export function initialState(record: Extract<SessionRecord, { type: 'opened' }>)
     turns: new Map(),
     calls: new Map(),
     lastSeq: 0,
+    briefs: new Map(),
+    files: new Map(),
     rewinds: [],
     warnings: [],
   };
@@ -76,7 +86,7 @@ export function initialState(record: Extract<SessionRecord, { type: 'opened' }>)
 export function describeCall(name: string, args: unknown): string {
   if (typeof args !== 'object' || args === null) return name;
   const record = args as Record<string, unknown>;
-  const value = [record['path'], record['command'], record['action']].find((candidate) => typeof candidate === 'string');
+  const value = [record['path'], record['file_path'], record['notebook_path'], record['command'], record['action']].find((candidate) => typeof candidate === 'string');
   const text = typeof value === 'string' ? value : '';
   const target = typeof record['target'] === 'string' ? ` ${record['target']}` : '';
   return `${text}${target}`.replace(/\s+/gu, ' ').trim().slice(0, 160) || name;
@@ -115,6 +125,7 @@ export function applyRecord(state: SessionState, record: SessionRecord): void {
     case 'opened':
     case 'resumed':
       if (record.type === 'resumed' && record.client !== undefined) state.client = record.client;
+      if (record.type === 'resumed' && record.transcriptPath !== undefined) state.transcriptPath = record.transcriptPath;
       state.isClosed = false;
       break;
     case 'roots':
@@ -136,13 +147,16 @@ export function applyRecord(state: SessionState, record: SessionRecord): void {
       state.calls.set(record.seq, call);
       state.lastSeq = Math.max(state.lastSeq, record.seq);
       state.lastToolCall = brief(state, call);
+      state.briefs.set(record.seq, state.lastToolCall);
       break;
     }
     case 'result': {
       const call = state.calls.get(record.seq);
       if (call === undefined) break;
       call.result = record;
+      state.briefs.set(record.seq, brief(state, call));
       if (state.lastToolCall?.callId === call.record.callId) state.lastToolCall = brief(state, call);
+      if (record.effects !== undefined) addEffects(state.files, record.effects, record.at);
       break;
     }
     case 'turn-ended': {
@@ -189,7 +203,29 @@ export function historyCall(call: CallState): HistoryToolCall {
     checkpointProblems: record.checkpointProblems,
     ...(result === undefined ? {} : { durationMs: result.durationMs }),
     isInterrupted: result === undefined,
+    ...(result?.effects === undefined ? {} : { effects: result.effects }),
+    ...(result?.effectsOmitted === undefined ? {} : { effectsOmitted: result.effectsOmitted }),
   };
+}
+
+/** What one turn of a loaded session was about (undefined: no such turn). */
+export function turnSourceOf(state: SessionState, turn: number): TurnSource | undefined {
+  const found = state.turns.get(turn);
+  if (found === undefined) return undefined;
+  const message = found.entries.find((entry) => entry.kind === 'message' && entry.role === 'user');
+  const calls = found.entries.flatMap((entry) => {
+    const call = entry.kind === 'call' ? state.calls.get(entry.seq) : undefined;
+    if (call === undefined) return [];
+    const { record } = call;
+    return [{ name: record.name, summary: describeCall(record.name, record.arguments), decision: record.decision, directories: record.touched.map((touched) => touched.directory) }];
+  });
+  return { userMessage: message?.kind === 'message' ? message.text : undefined, calls };
+}
+
+/** The current turn's first user message, as a summary carries it. */
+function currentPrompt(state: SessionState): { prompt?: string } {
+  const message = state.turns.get(state.currentTurn)?.entries.find((entry) => entry.kind === 'message' && entry.role === 'user');
+  return message?.kind === 'message' ? { prompt: promptOf(message.text) } : {};
 }
 
 /** A session's summary without its status, which only the live registry knows (connections, running calls, approvals). */
@@ -201,6 +237,7 @@ export function toBrief(state: SessionState): SessionBrief {
     id: state.id,
     agent: state.agent,
     ...(state.client === undefined ? {} : { client: state.client }),
+    ...(state.transcriptPath === undefined ? {} : { transcriptPath: state.transcriptPath }),
     roots: [...state.roots],
     ...(state.cwd === undefined ? {} : { cwd: state.cwd }),
     currentTurn: state.currentTurn,
@@ -210,6 +247,10 @@ export function toBrief(state: SessionState): SessionBrief {
     lastActiveAt: state.lastActiveAt,
     toolCallCount: state.calls.size,
     ...(state.lastToolCall === undefined ? {} : { lastToolCall: state.lastToolCall }),
+    recentCalls: recentCalls(state.briefs, state.lastSeq),
+    ...currentPrompt(state),
+    files: latestFiles(state.files),
+    fileCount: state.files.size,
     warnings: [...state.warnings],
   };
 }

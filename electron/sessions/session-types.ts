@@ -1,3 +1,4 @@
+import type { PlainActor } from '../../shared/contract/actor-contract';
 /**
  * The session service's API, as the gateway (MCP, JSON-RPC), the executor, the CLI and the UI
  * handlers call it. Stable: change it only additively.
@@ -29,6 +30,7 @@ import type {
   RewindRecord,
   SessionHistory,
   SessionSummary,
+  TurnBrief,
 } from '../../shared/contract/sessions-contract';
 
 export type {
@@ -50,6 +52,8 @@ export interface OpenSessionRequest {
   readonly cwd?: string;
   /** The client software, when it said (`claude-code 1.2`). */
   readonly client?: string;
+  /** The agent's own transcript of the session (Claude Code's and Gemini CLI's `transcript_path`), when it keeps one. */
+  readonly transcriptPath?: string;
   /** Resume this session (after a reconnect or a restart) instead of creating one. */
   readonly sessionId?: string;
 }
@@ -88,8 +92,11 @@ export interface SessionService {
   endTurn(sessionId: string): Promise<void>;
   appendMessage(sessionId: string, message: AppendMessageRequest): Promise<void>;
   history(sessionId: string): Promise<SessionHistory>;
+  /** What some turns were about (their user message, their calls); unknown sessions and turns are left out. */
+  turns(requests: readonly { readonly sessionId: string; readonly turn: number }[]): Promise<TurnBrief[]>;
   planRewind(sessionId: string, toTurn: number, mode: RewindMode): Promise<RewindPlan>;
-  rewind(sessionId: string, toTurn: number, mode: RewindMode, options?: { readonly planId?: string }): Promise<RewindOutcome>;
+  /** `actor`: who asked (the app or the CLI); its restore points and the write ledger name them. */
+  rewind(sessionId: string, toTurn: number, mode: RewindMode, options?: { readonly planId?: string; readonly actor?: PlainActor }): Promise<RewindOutcome>;
   onRewound(listener: (event: SessionRewoundEvent) => void): Unsubscribe;
   onChanged(listener: (session: SessionSummary) => void): Unsubscribe;
 }

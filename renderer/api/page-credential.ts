@@ -48,3 +48,31 @@ export function followCredentialChanges(): () => void {
   window.addEventListener('hashchange', onHashChange);
   return () => window.removeEventListener('hashchange', onHashChange);
 }
+
+/** What became of an address pasted into the page to get back in. */
+export type PastedAddressOutcome = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+/**
+ * Gets back in with an address the user pasted (the URL `vigil serve` printed after a restart):
+ * its credential (`#token=…`) is stored and the page reloads with it; an address of another
+ * server (a new port) is opened instead, and that page takes its credential itself. An address
+ * without a credential is refused, saying so.
+ */
+export function openPastedAddress(text: string): PastedAddressOutcome {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return { ok: false, reason: 'That is not an address: paste the whole URL vigil serve printed, starting with http://' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'Paste the http:// address vigil serve printed.' };
+  const { token } = splitFragment(url.hash);
+  if (token === undefined) return { ok: false, reason: 'That address carries no access token: copy the whole line, up to the end of "#token=…".' };
+  if (url.origin !== window.location.origin) {
+    window.location.assign(url.href);
+    return { ok: true };
+  }
+  store(token);
+  window.location.reload();
+  return { ok: true };
+}

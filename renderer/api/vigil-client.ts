@@ -3,7 +3,7 @@ import { bridgeGlobalName, type VigilBridge } from '../../shared/contract/bridge
 import type { Result } from '../../shared/result';
 import type { ConnectionState } from '../model/connection-state';
 import { ClientBase } from './client-base';
-import { followCredentialChanges, takePageCredential } from './page-credential';
+import { followCredentialChanges, takePageCredential, type PastedAddressOutcome } from './page-credential';
 import { connectWebSocket } from './websocket-client';
 
 export type { ConnectionState } from '../model/connection-state';
@@ -14,6 +14,8 @@ export interface VigilClient {
   onEvent<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): () => void;
   onConnectionChanged(listener: (state: ConnectionState) => void): () => void;
   readonly connection: () => ConnectionState;
+  /** Gets back in with an address the user pasted (the served page after a restart); the desktop app has no use for it. */
+  openAddress(text: string): PastedAddressOutcome;
 }
 
 /** The desktop transport: the preload's bridge over IPC. */
@@ -26,6 +28,10 @@ class IpcClient extends ClientBase implements VigilClient {
 
   call<C extends CallName>(channel: C, request: CallRequest<C>): Promise<Result<CallResponse<C>>> {
     return this.bridge.call(channel, request) as Promise<Result<CallResponse<C>>>;
+  }
+
+  openAddress(): PastedAddressOutcome {
+    return { ok: false, reason: 'The desktop app connects by itself; there is no address to paste.' };
   }
 }
 

@@ -2,7 +2,9 @@ import type { CallName, CallRequest, CallResponse } from '../../shared/contract'
 import { serverFrameSchema, type ClientFrame } from '../../shared/contract/wire';
 import { pageSubprotocols } from '../../shared/ui-credential';
 import type { Result } from '../../shared/result';
+import type { ConnectionCause } from '../model/connection-state';
 import { ClientBase } from './client-base';
+import { openPastedAddress, type PastedAddressOutcome } from './page-credential';
 import { probeServer, type ServerProbe } from './probe-server';
 import type { VigilClient } from './vigil-client';
 
@@ -50,7 +52,7 @@ class WebSocketClient extends ClientBase implements VigilClient {
     token: string | undefined,
   ) {
     super();
-    if (token === undefined) this.setState({ kind: 'disconnected', reason: reasons.noToken });
+    if (token === undefined) this.setState({ kind: 'disconnected', reason: reasons.noToken, cause: 'no-token' });
     else this.#open(token);
   }
 
@@ -91,13 +93,14 @@ class WebSocketClient extends ClientBase implements VigilClient {
     const probe = code === 1009 ? 'up' : await probeServer(this.origin, token);
     const why =
       code === 1009 ? reasons.tooLarge : probe === 'up' ? (reason !== '' ? reason : reasons.dropped) : reasons[probe];
+    const cause: ConnectionCause = code === 1009 ? 'too-large' : probe === 'up' ? 'dropped' : probe;
     this.#attempt += 1;
     if (isFinal(probe) || this.#attempt > maxAttempts) {
-      this.setState({ kind: 'disconnected', reason: why });
+      this.setState({ kind: 'disconnected', reason: why, cause: isFinal(probe) ? cause : 'gave-up' });
       return;
     }
     const retryInMs = Math.min(5000, 250 * 2 ** Math.min(this.#attempt - 1, 5));
-    this.setState({ kind: 'reconnecting', reason: why, attempt: this.#attempt, retryInMs });
+    this.setState({ kind: 'reconnecting', reason: why, cause, attempt: this.#attempt, retryInMs });
     setTimeout(() => this.#open(token), retryInMs);
   }
 
@@ -118,6 +121,10 @@ class WebSocketClient extends ClientBase implements VigilClient {
       this.#pending.delete(frame.id);
       pending?.resolve(frame.result);
     }
+  }
+
+  openAddress(text: string): PastedAddressOutcome {
+    return openPastedAddress(text);
   }
 
   call<C extends CallName>(channel: C, request: CallRequest<C>): Promise<Result<CallResponse<C>>> {

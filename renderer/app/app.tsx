@@ -1,6 +1,7 @@
-import { useEffect, useState, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { ConfigProblemNotice } from '../components/config-problem-notice';
 import { ConnectionIndicator } from '../components/connection-indicator';
+import { ConnectionNotice } from '../components/connection-notice';
 import { NavRail, type NavItem } from '../components/nav-rail';
 import { ShortcutsHelp } from '../components/shortcuts-help';
 import { ToastStack } from '../components/toast-stack';
@@ -10,6 +11,7 @@ import { SessionsScreen } from '../features/sessions/sessions-screen';
 import { TimelineScreen } from '../features/timeline/timeline-screen';
 import { screenIds, type ScreenId } from '../model/route';
 import { useAppStore } from '../stores/store-context';
+import { focusMainList } from './focus-main-list';
 import { shortcutGroups } from './shortcut-groups';
 import { useApprovalNotifications } from './use-approval-notifications';
 
@@ -27,6 +29,9 @@ function isTyping(target: EventTarget | null): boolean {
 /** The frame of the app: header with the connection, navigation, the current screen, toasts. */
 export function App() {
   const connection = useAppStore((state) => state.connection);
+  const lostAt = useAppStore((state) => state.lostAt);
+  const openAddress = useAppStore((state) => state.openAddress);
+  const holdToast = useAppStore((state) => state.holdToast);
   const appInfo = useAppStore((state) => state.appInfo);
   const screen = useAppStore((state) => state.route.screen);
   const showScreen = useAppStore((state) => state.showScreen);
@@ -39,7 +44,17 @@ export function App() {
   const pendingApprovals = useAppStore((state) => state.approvals.length);
   const configProblem = useAppStore((state) => state.config?.problem ?? null);
   const [isHelpOpen, setHelpOpen] = useState(false);
+  // Alt+1…4 asks for the screen's main list to get the focus once it is drawn.
+  const [focusRequest, setFocusRequest] = useState(0);
+  const mainRef = useRef<HTMLElement | null>(null);
+  const isOffline = connection.kind !== 'connected';
   useApprovalNotifications();
+
+  useEffect(() => {
+    const main = mainRef.current;
+    if (focusRequest === 0 || main === null) return undefined;
+    return focusMainList(main);
+  }, [focusRequest, screen]);
 
   useEffect(() => startConnection(), [startConnection]);
   useEffect(() => startLive(), [startLive]);
@@ -52,6 +67,7 @@ export function App() {
         if (target === undefined) return;
         event.preventDefault();
         showScreen(target);
+        setFocusRequest((count) => count + 1);
         return;
       }
       if (event.key === '?' && !isTyping(event.target)) {
@@ -77,7 +93,7 @@ export function App() {
   }));
 
   return (
-    <div className="app" data-testid="app" data-screen={screen}>
+    <div className="app" data-testid="app" data-screen={screen} data-connection={isOffline ? 'offline' : 'online'}>
       <header className="app-header">
         <h1 className="app-title">
           <span className="app-logo" aria-hidden="true" />
@@ -93,12 +109,18 @@ export function App() {
           ?
         </button>
       </header>
-      {configProblem !== null && <ConfigProblemNotice problem={configProblem} />}
+      <div className="app-notices">
+        <ConnectionNotice state={connection} lostAt={lostAt} home={appInfo?.home} onOpenAddress={openAddress} />
+        {configProblem !== null && <ConfigProblemNotice problem={configProblem} />}
+      </div>
       <NavRail items={items} current={screen} onSelect={showScreen} />
-      <main className="app-main" data-testid={`screen-${screen}`}>
-        {screens[screen].render()}
+      <main className="app-main" data-testid={`screen-${screen}`} ref={mainRef}>
+        {/* While not connected, every action of every screen is off: a disabled fieldset disables every control in it. */}
+        <fieldset className="app-actions" disabled={isOffline} data-testid="app-actions">
+          {screens[screen].render()}
+        </fieldset>
       </main>
-      <ToastStack toasts={toasts} onAction={runToastAction} onDismiss={dismissToast} />
+      <ToastStack toasts={toasts} isOffline={isOffline} onAction={runToastAction} onDismiss={dismissToast} onHold={holdToast} />
       {isHelpOpen && <ShortcutsHelp groups={shortcutGroups} onClose={() => setHelpOpen(false)} />}
     </div>
   );

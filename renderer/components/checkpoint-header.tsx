@@ -1,5 +1,7 @@
 import { useState, type KeyboardEvent } from 'react';
 import type { TimelineEntry } from '../model/timeline-filter';
+import { actorOfCheckpoint } from '../../shared/contract/actor-contract';
+import { actorWords } from '../model/actor-view';
 import { formatDate, shortId } from '../model/format';
 import { escapeControls } from '../../shared/text/control-characters';
 
@@ -78,9 +80,10 @@ export function CheckpointHeader({
           {shortId(entry.id)}
         </span>
         <span>{formatDate(entry.time)}</span>
-        {attribution.agent !== undefined && <span>{escapeControls(attribution.agent)}</span>}
+        <span data-testid="checkpoint-actor" data-actor={actorOfCheckpoint(entry).kind}>
+          by {actorWords(actorOfCheckpoint(entry))}
+        </span>
         {attribution.sessionId !== undefined && <span className="mono subtle">{attribution.sessionId}</span>}
-        {attribution.turn !== undefined && <span>turn {attribution.turn}</span>}
         {attribution.tool !== undefined && <span>{attribution.tool}</span>}
         {entry.source === 'hermes' && <span className="badge">Hermes store (read only)</span>}
         {entry.skipped.length > 0 && (

@@ -22,7 +22,7 @@ describe('PlanConfirmation', () => {
       />,
     );
     expect(screen.getByTestId('plan-headline').textContent).toBe('1 to restore · 1 to delete · 1 skipped');
-    expect(screen.getByTestId('plan-outside-warning').textContent).toContain('1 file was edited outside any agent');
+    expect(screen.getByTestId('plan-outside-warning').textContent).toContain('1 file was edited outside Vigil');
     expect(screen.getByTestId('plan-skip').textContent).toContain('excluded');
     const confirm = screen.getByTestId('plan-confirm');
     expect(document.activeElement).toBe(confirm);

@@ -36,8 +36,13 @@ function PlanGroup({ action, files, hint }: { readonly action: PlanFile['action'
             <span className="plan-path">{escapeControls(file.path)}</span>
             {file.reason !== undefined && file.reason !== '' && <span className="plan-reason">{escapeControls(file.reason)}</span>}
             {file.isChangedOutside && action !== 'skip' && (
-              <span className="plan-outside" title="Edited outside any agent since the checkpoint; the restore point keeps that edit">
-                edited outside
+              <span className="plan-outside" data-testid="plan-outside" title="Edited outside Vigil since the checkpoint (an editor, a shell, another program); the restore point keeps that edit">
+                edited outside Vigil
+              </span>
+            )}
+            {!file.isChangedOutside && file.changedBy !== undefined && action !== 'skip' && (
+              <span className="plan-by subtle" data-testid="plan-changed-by" title="Who made the version there now">
+                by {file.changedBy}
               </span>
             )}
           </li>
@@ -134,7 +139,7 @@ export function PlanConfirmation({
       {children}
       {groups.outsideCount > 0 && (
         <p className="plan-warning" data-testid="plan-outside-warning">
-          {groups.outsideCount === 1 ? '1 file was' : `${groups.outsideCount} files were`} edited outside any agent since the checkpoint. The
+          {groups.outsideCount === 1 ? '1 file was' : `${groups.outsideCount} files were`} edited outside Vigil since the checkpoint. The
           restore replaces those edits; the restore point taken first keeps them.
         </p>
       )}

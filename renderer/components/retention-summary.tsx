@@ -8,6 +8,7 @@ export function RetentionSummary({
   total,
   visible,
   isFiltered,
+  isCurrent,
   maxSnapshots,
   maxStoreMiB,
   pinned,
@@ -15,29 +16,37 @@ export function RetentionSummary({
   readonly total: number;
   readonly visible: number;
   readonly isFiltered: boolean;
+  /** False while disconnected: the numbers are as they were when the link dropped. */
+  readonly isCurrent: boolean;
   readonly maxSnapshots: number | undefined;
   readonly maxStoreMiB: number | undefined;
   readonly pinned: number;
 }) {
   return (
     <span className="retention-summary muted">
-      <span data-testid="timeline-count">
+      <span
+        data-testid="timeline-count"
+        data-state={isCurrent ? 'current' : 'not-current'}
+        title={isCurrent ? undefined : 'Not connected: the count is as it was when the link dropped'}
+      >
         {isFiltered ? `${visible.toLocaleString('en-US')} of ` : ''}
         {plural(total, 'checkpoint')}
       </span>
       {maxSnapshots !== undefined && (
-        <span
-          className="subtle"
-          data-testid="timeline-retention"
-          title={`The newest ${maxSnapshots} checkpoints of each folder are kept (checkpoints.maxSnapshots)${maxStoreMiB === undefined ? '' : `, ${maxStoreMiB} MiB in all (checkpoints.maxStoreMiB)`}; pinned ones always. Every drop is reported.`}
-        >
-          {' '}
-          · keeps the newest {maxSnapshots.toLocaleString('en-US')}
-        </span>
+        <>
+          <span className="subtle"> · </span>
+          <span
+            className="subtle"
+            data-testid="timeline-retention"
+            title={`The newest ${maxSnapshots} checkpoints of each folder are kept (checkpoints.maxSnapshots)${maxStoreMiB === undefined ? '' : `, ${maxStoreMiB} MiB in all (checkpoints.maxStoreMiB)`}; pinned ones always. Every drop is reported.`}
+          >
+            keeps the newest {maxSnapshots.toLocaleString('en-US')}
+          </span>
+        </>
       )}
+      <span className="subtle"> · </span>
       <span className="subtle" data-testid="timeline-pinned" title="Pinned checkpoints are never dropped by retention or the size cap">
-        {' '}
-        · {pinned.toLocaleString('en-US')} pinned
+        {pinned.toLocaleString('en-US')} pinned
       </span>
     </span>
   );

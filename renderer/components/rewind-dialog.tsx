@@ -1,3 +1,4 @@
+import { describeActor } from '../../shared/contract/actor-contract';
 import type { RewindMode, RewindPlan, SessionHistory } from '../../shared/contract/sessions-contract';
 import type { AppErrorData } from '../../shared/errors';
 import { baseName } from '../model/format';
@@ -21,6 +22,7 @@ function planFiles(plan: RewindPlan): PlanFile[] {
       action: file.action,
       reason: file.reason,
       isChangedOutside: file.isChangedOutside,
+      changedBy: file.changedBy === undefined ? undefined : escapeControls(describeActor(file.changedBy)),
     })),
   );
 }

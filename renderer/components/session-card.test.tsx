@@ -23,6 +23,9 @@ function summary(status: SessionStatus, overrides: Partial<SessionSummary> = {})
     toolCallCount: 4,
     lastToolCall: { callId: 'c', name: 'terminal', turn: 3, decision: 'allowed', isOk: true, summary: `curl -H "Authorization: Bearer ${'t0k3n'.repeat(4)}"`, at: '2026-05-01T10:00:00Z' },
     warnings: [],
+    recentCalls: [],
+    files: [],
+    fileCount: 0,
     ...overrides,
   };
 }

@@ -1,7 +1,10 @@
 import type { SessionStatus, SessionSummary } from '../../shared/contract/sessions-contract';
 import { maskSecretValues } from '../../shared/secrets/mask-secret-values';
-import { formatRelativeTime, plural } from '../model/format';
 import { escapeControls } from '../../shared/text/control-characters';
+import { shortSessionId } from '../model/actor-view';
+import { formatRelativeTime, plural } from '../model/format';
+import { oneLine } from '../model/row-words';
+import { SessionCalls, SessionFiles } from './session-card-parts';
 
 /** The badge of each state: exactly one of these, always. */
 export const sessionStatusLabels: Readonly<Record<SessionStatus, string>> = {
@@ -22,14 +25,17 @@ const statusHints: Readonly<Record<SessionStatus, string>> = {
 };
 
 /**
- * One session at a glance: agent, state, where it works, its turn, its last tool call and what
- * waits for approval. Its colour comes from its id, the same on every screen and after a restart.
+ * One session at a glance: the agent's full name, its state, the current turn's prompt, its
+ * latest five calls with their decisions, the files its calls touched with +/−, and what waits
+ * for approval. The session id is what gets shortened. Its colour comes from its id, the same on
+ * every screen and after a restart. `isCompact` (beside an open transcript) lists fewer files.
  */
 export function SessionCard({
   session,
   laneClass,
   pendingApprovals,
   isOpen,
+  isCompact = false,
   now,
   onOpen,
   onShowApprovals,
@@ -38,11 +44,15 @@ export function SessionCard({
   readonly laneClass: string;
   readonly pendingApprovals: number;
   readonly isOpen: boolean;
+  readonly isCompact?: boolean;
   readonly now: number;
   readonly onOpen: () => void;
   readonly onShowApprovals: () => void;
 }) {
-  const last = session.lastToolCall;
+  const agent = escapeControls(session.agent);
+  const root = session.cwd ?? session.roots[0];
+  const prompt = session.prompt === undefined ? '' : oneLine(maskSecretValues(session.prompt));
+  const calls = session.recentCalls.length > 0 ? session.recentCalls : session.lastToolCall === undefined ? [] : [session.lastToolCall];
   return (
     <article
       className={`session-card ${laneClass}`}
@@ -55,49 +65,46 @@ export function SessionCard({
       data-last-active-at={session.lastActiveAt}
       aria-current={isOpen ? 'true' : undefined}
     >
-      <button type="button" className="session-card-open" onClick={onOpen} aria-label={`Open the transcript of ${escapeControls(session.agent)} (${session.id})`} />
+      <button type="button" className="session-card-open" onClick={onOpen} aria-label={`Open the transcript of ${agent} (${session.id})`} />
       <header className="session-card-head">
         <span className="lane-dot" aria-hidden="true" />
-        <span className="session-agent">{escapeControls(session.agent)}</span>
+        <h3 className="session-agent" data-testid="session-agent" title={agent}>
+          {agent}
+        </h3>
         <span className="badge" data-kind={session.status} data-testid="session-status" title={statusHints[session.status]}>
           {sessionStatusLabels[session.status]}
         </span>
+      </header>
+      <div className="session-card-sub">
         {pendingApprovals > 0 && (
           <button type="button" className="badge badge-button" data-kind="waiting-approval" onClick={onShowApprovals} data-testid="session-pending">
             {plural(pendingApprovals, 'approval')} pending
           </button>
         )}
-        <span className="session-id mono subtle" title={session.id}>
-          {session.id}
+        <span className="session-id mono subtle" title={session.id} data-testid="session-id">
+          {shortSessionId(session.id)}
         </span>
-      </header>
-      <div className="session-cwd mono" title={escapeControls(session.cwd ?? session.roots.join('\n'), { keepLineBreaks: true })}>
-        {escapeControls(session.cwd ?? session.roots[0] ?? 'no workspace yet (the client has not reported its roots)')}
+        <span className="session-cwd mono" title={escapeControls(session.cwd ?? session.roots.join('\n'), { keepLineBreaks: true })}>
+          {escapeControls(root ?? 'no workspace yet (the client has not reported its roots)')}
+        </span>
       </div>
-      <div className="session-meta">
-        <span data-testid="session-turn">
+      <div className="session-prompt" data-testid="session-turn">
+        <span className="session-turn-label">
           Turn {session.currentTurn}
           {session.isTurnOpen ? ' · in progress' : ''}
         </span>
+        <span className="session-prompt-text" data-testid="session-prompt" title={prompt}>
+          {prompt === '' ? <span className="subtle">{session.currentTurn === 0 ? 'no turn yet' : 'no user message for this turn'}</span> : prompt}
+        </span>
+      </div>
+      <SessionCalls calls={calls} />
+      <SessionFiles files={session.files} total={session.fileCount} root={root} limit={isCompact ? 3 : 6} />
+      <div className="session-meta">
         <span>{plural(session.toolCallCount, 'tool call')}</span>
+        {session.fileCount > 0 && <span>{plural(session.fileCount, 'file')} touched</span>}
         <span className="subtle" data-testid="session-last-active">
           active {formatRelativeTime(session.lastActiveAt, now)}
         </span>
-      </div>
-      <div className="session-last" data-testid="session-last-call">
-        {last === undefined ? (
-          <span className="subtle">No tool call yet</span>
-        ) : (
-          <>
-            <span className="session-tool">{last.name}</span>
-            <span className="session-summary mono" title={escapeControls(maskSecretValues(last.summary))}>
-              {escapeControls(maskSecretValues(last.summary))}
-            </span>
-            <span className="badge" data-kind={last.isOk ? last.decision : 'failed'}>
-              {last.isOk ? last.decision : last.decision === 'allowed' || last.decision === 'asked-allowed' ? 'failed' : last.decision}
-            </span>
-          </>
-        )}
       </div>
       {session.warnings.length > 0 && (
         <ul className="session-warnings">

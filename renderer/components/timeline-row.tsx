@@ -1,66 +1,148 @@
 import { memo, type ReactNode } from 'react';
-import type { TimelineEntry } from '../model/timeline-filter';
-import { formatDate, formatRelativeTime, shortId } from '../model/format';
+import type { Actor } from '../../shared/contract/actor-contract';
+import { actorHints, actorName } from '../model/actor-view';
+import { formatClock, formatDate, formatRelativeTime, plural, shortId } from '../model/format';
+import type { StatsAfter, TitleSource } from '../model/row-words';
+import type { ReasonCategory, TimelineEntry } from '../model/timeline-filter';
 import { escapeControls } from '../../shared/text/control-characters';
 
-/** One checkpoint on a timeline: the session lanes, why it was taken, by whom, what changed, when. Memoized: scrolling draws only the rows that come into view. */
+/** The lane columns of one row: which column is its actor's, of how many. */
+export interface RowLanes {
+  readonly column: number;
+  readonly columns: number;
+}
+
+function Lanes({ lanes }: { readonly lanes: RowLanes }) {
+  return (
+    <div className="timeline-lanes" aria-hidden="true">
+      {Array.from({ length: lanes.columns }, (_, index) => (
+        <span key={index} className={`timeline-lane ${index === lanes.column ? 'is-own' : ''}`}>
+          {index === lanes.column && <span className="timeline-dot" />}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+/** What a row's stats say, and what they measure (in its tooltip). */
+function Stats({ stats }: { readonly stats: StatsAfter }) {
+  if (stats === undefined) return null;
+  const counts = stats.counts;
+  const scope = stats.scope === 'live' ? 'in the live folder since' : 'until the next checkpoint';
+  const title =
+    stats.scope === 'live'
+      ? 'Changes made after this checkpoint, in the folder as it is now (not yet in any checkpoint)'
+      : 'Changes made after this checkpoint, up to the next one';
+  if (counts === undefined) {
+    return (
+      <span className="timeline-stats subtle" data-testid="row-stats" data-scope={stats.scope} data-state="not-current" title={title}>
+        {stats.scope === 'live' ? stats.note : ''}
+      </span>
+    );
+  }
+  return (
+    <span className="timeline-stats" data-testid="row-stats" data-scope={stats.scope} title={title}>
+      {counts.files === 0 ? (
+        <span className="subtle">{stats.scope === 'live' ? 'no change since' : 'no change until the next'}</span>
+      ) : (
+        <>
+          <span className="stat-added">+{counts.insertions}</span> <span className="stat-removed">−{counts.deletions}</span>
+          <span className="subtle">
+            {' '}
+            · {plural(counts.files, 'file')} {scope}
+          </span>
+        </>
+      )}
+    </span>
+  );
+}
+
+/**
+ * One checkpoint on a timeline: the actor's lanes, a title a person reads (the turn's message, a
+ * summary of its calls, or the reason), the reason kind as a chip, who, what changed after it,
+ * and when (the time of day under its day's heading; the relative time on hover). Memoized:
+ * scrolling draws only the rows that come into view.
+ */
 export const TimelineRow = memo(function TimelineRow({
   entry,
+  actor,
   laneClass,
-  column,
-  columns,
+  lanes,
+  title,
+  reason,
+  stats,
+  isInTurn,
   now,
   actions,
 }: {
   readonly entry: TimelineEntry;
+  readonly actor: Actor;
   readonly laneClass: string;
-  /** The entry's lane column, of `columns`. */
-  readonly column: number;
-  readonly columns: number;
+  readonly lanes: RowLanes;
+  readonly title: { readonly text: string; readonly source: TitleSource };
+  readonly reason: { readonly kind: ReasonCategory; readonly label: string };
+  readonly stats: StatsAfter;
+  /** Under its turn's heading, which names the turn: the row says only what differs. */
+  readonly isInTurn: boolean;
   readonly now: number;
   /** The row's own actions (restore, rewind), shown on hover and on the selected row. */
   readonly actions?: ReactNode;
 }) {
-  const { attribution, stats } = entry;
-  const isRestorePoint = entry.kind === 'pre-rollback';
-  const who = [attribution.agent ?? (attribution.sessionId === undefined ? 'outside any session' : undefined), attribution.turn === undefined ? undefined : `turn ${attribution.turn}`, attribution.tool]
-    .filter((part): part is string => part !== undefined)
-    .join(' · ');
-  const reason = escapeControls(entry.name ?? entry.reason);
+  const turn = actor.kind === 'session' && actor.turn !== undefined ? `turn ${actor.turn}` : undefined;
+  const reasonText = escapeControls(entry.reason);
   return (
-    <div className={`timeline-row ${laneClass}`} data-kind={entry.kind}>
-      <div className="timeline-lanes" aria-hidden="true">
-        {Array.from({ length: columns }, (_, index) => (
-          <span key={index} className={`timeline-lane ${index === column ? 'is-own' : ''}`}>
-            {index === column && <span className="timeline-dot" />}
-          </span>
-        ))}
-      </div>
+    <div className={`timeline-row ${laneClass}`} data-kind={entry.kind} data-in-turn={isInTurn ? 'true' : undefined}>
+      <Lanes lanes={lanes} />
       <div className="timeline-main">
         <div className="timeline-line">
-          {isRestorePoint && (
-            <span className="badge" data-kind="restore-point">
-              undo restore
-            </span>
-          )}
+          <span className="reason-chip" data-reason={reason.kind} data-testid="row-reason" title={reasonText}>
+            {reason.label}
+          </span>
           {entry.source === 'hermes' && <span className="badge">Hermes</span>}
-          <span className="timeline-reason" title={reason}>
-            {reason}
+          <span className="timeline-title" data-testid="row-title" data-source={title.source} title={title.source === 'reason' ? reasonText : `${title.text}\n(${reasonText})`}>
+            {isInTurn && (title.source === 'message' || title.source === 'calls') ? reasonText : title.text}
           </span>
           {actions}
-          <span className="timeline-stats">
-            <span className="stat-added">+{stats.insertions}</span> <span className="stat-removed">−{stats.deletions}</span>
-            <span className="subtle"> · {stats.files === 1 ? '1 file' : `${stats.files} files`}</span>
-          </span>
+          <time dateTime={entry.time} title={`${formatRelativeTime(entry.time, now)} · ${formatDate(entry.time)}`} data-testid="row-time">
+            {formatClock(entry.time)}
+          </time>
         </div>
         <div className="timeline-line timeline-sub">
-          <span className="timeline-who">{escapeControls(who)}</span>
+          <span className="timeline-who" data-testid="row-actor" data-actor={actor.kind} title={actor.kind === 'session' ? `${actorName(actor)} · ${actor.sessionId}` : actorHints[actor.kind]}>
+            {actorName(actor)}
+            {turn === undefined ? '' : ` · ${turn}`}
+            {actor.kind === 'session' && actor.tool !== undefined ? ` · ${actor.tool}` : ''}
+          </span>
+          <Stats stats={stats} />
           <span className="mono subtle">{shortId(entry.id)}</span>
-          <time dateTime={entry.time} title={formatDate(entry.time)}>
-            {formatRelativeTime(entry.time, now)}
-          </time>
         </div>
       </div>
     </div>
   );
 });
+
+/** A day's heading in the timeline. */
+export function TimelineDayHeading({ label }: { readonly label: string }) {
+  return (
+    <div className="timeline-day" data-testid="timeline-day">
+      {label}
+    </div>
+  );
+}
+
+/** The heading of a turn with several checkpoints in view: who, which turn, what it was about. */
+export function TimelineTurnHeading({ actor, laneClass, title, count }: { readonly actor: Actor; readonly laneClass: string; readonly title: string; readonly count: number }) {
+  return (
+    <div className={`timeline-turn ${laneClass}`} data-testid="timeline-turn">
+      <span className="lane-dot" aria-hidden="true" />
+      <span className="timeline-turn-who">
+        {actorName(actor)}
+        {actor.kind === 'session' && actor.turn !== undefined ? ` · turn ${actor.turn}` : ''}
+      </span>
+      <span className="timeline-title" data-testid="turn-title">
+        {title}
+      </span>
+      <span className="subtle">{plural(count, 'checkpoint')}</span>
+    </div>
+  );
+}

@@ -9,6 +9,8 @@ export interface VirtualListProps {
   readonly count: number;
   /** Every row has this height in pixels (dense lists of fixed rows scroll smoothest). */
   readonly rowHeight: number;
+  /** Rows of other heights (headings among rows): each row's height; default `rowHeight` for all. */
+  readonly rowHeightOf?: (index: number) => number;
   readonly getRowKey: (index: number) => string;
   readonly renderRow: (index: number) => ReactNode;
   /** Attributes of a row's own element (role, aria-selected, id, data-state). */
@@ -31,6 +33,7 @@ export interface VirtualListProps {
 export function VirtualList({
   count,
   rowHeight,
+  rowHeightOf,
   getRowKey,
   renderRow,
   rowProps,
@@ -46,7 +49,7 @@ export function VirtualList({
   const virtualizer = useVirtualizer<HTMLDivElement, HTMLDivElement>({
     count,
     getScrollElement: () => elementRef.current,
-    estimateSize: () => rowHeight,
+    estimateSize: (index) => rowHeightOf?.(index) ?? rowHeight,
     getItemKey: getRowKey,
     overscan,
     initialRect: { width: 800, height: rowHeight * 20 },
@@ -71,7 +74,7 @@ export function VirtualList({
             key={item.key}
             className="virtual-list-row"
             data-index={item.index}
-            style={{ height: rowHeight, transform: `translateY(${item.start}px)` }}
+            style={{ height: item.size, transform: `translateY(${item.start}px)` }}
             {...rowProps?.(item.index)}
           >
             {renderRow(item.index)}

@@ -33,3 +33,10 @@ export function pendingBySession(approvals: readonly Approval[]): ReadonlyMap<st
   for (const approval of approvals) counts.set(approval.sessionId, (counts.get(approval.sessionId) ?? 0) + 1);
   return counts;
 }
+
+/** The approval waiting longest (the earliest request): what A and D decide when no card has the focus. */
+export function oldestApproval(approvals: readonly Approval[]): Approval | undefined {
+  let oldest: Approval | undefined;
+  for (const approval of approvals) if (oldest === undefined || approval.requestedAt < oldest.requestedAt) oldest = approval;
+  return oldest;
+}

@@ -3,8 +3,10 @@ export interface PlanFile {
   readonly path: string;
   readonly action: 'restore' | 'recreate' | 'delete' | 'skip';
   readonly reason?: string | undefined;
-  /** Changed outside any agent since the checkpoint: restoring replaces that edit (the restore point keeps it). */
+  /** Changed outside Vigil since the checkpoint: restoring replaces that edit (the restore point keeps it). */
   readonly isChangedOutside: boolean;
+  /** Who made its current version, when a Vigil actor did ("alpha, turn 3", "you, in the app"): escaped words. */
+  readonly changedBy?: string | undefined;
 }
 
 /** A plan's files grouped by what happens to them, in the order the confirmation shows them. */
@@ -15,7 +17,7 @@ export interface PlanGroups {
   readonly skip: readonly PlanFile[];
   /** Files that will change (everything but skips). */
   readonly changeCount: number;
-  /** Files changed outside any agent that the plan would overwrite or delete. */
+  /** Files changed outside Vigil that the plan would overwrite or delete. */
   readonly outsideCount: number;
 }
 

@@ -64,7 +64,7 @@ describe('restore plans for people', () => {
 });
 
 describe('timeline columns', () => {
-  it('puts checkpoints outside sessions first, then sessions in order, capped', () => {
+  it('puts the actors that are not sessions first, then sessions in order, capped', () => {
     const entry = (sessionId?: string): TimelineEntry => ({
       id: 'x',
       dir: '/w',
@@ -78,7 +78,7 @@ describe('timeline columns', () => {
       source: 'vigil',
     });
     const columns = timelineColumns([entry('b'), entry(), entry('a'), entry('b'), ...['c', 'd', 'e', 'f', 'g'].map(entry)]);
-    expect(columns.get('')).toBe(0);
+    expect(columns.get('@vigil')).toBe(0);
     expect(columns.get('b')).toBe(1);
     expect(columns.get('a')).toBe(2);
     expect(columns.get('g')).toBe(5);

@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import { isIncompleteOutcome, type restorePlanEntrySchema, type restoreResultSchema } from '../../shared/contract/checkpoints-restore-schemas';
+import { describeActor } from '../../shared/contract/actor-contract';
+import { escapeControls } from '../../shared/text/control-characters';
 import type { PlanFile } from './plan-summary';
 
 /** One line of a restore plan, as the contract carries it. */
@@ -29,6 +31,7 @@ export function planFilesOf(entries: readonly RestorePlanEntry[], named: readonl
           : 'secrets file: written only if you allow it below'
         : (entry.note ?? (entry.reason === undefined ? undefined : skipReasons[entry.reason])),
     isChangedOutside: entry.isChangedOutsideAgents,
+    changedBy: entry.changedBy === undefined ? undefined : escapeControls(describeActor(entry.changedBy)),
   }));
 }
 

@@ -17,6 +17,9 @@ function session(id: string, createdAt: string, overrides: Partial<SessionSummar
     lastActiveAt: createdAt,
     toolCallCount: 0,
     warnings: [],
+    recentCalls: [],
+    files: [],
+    fileCount: 0,
     ...overrides,
   };
 }

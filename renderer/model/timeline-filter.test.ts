@@ -6,7 +6,7 @@ import {
   mergeEntries,
   noTimelineFilter,
   reasonCategory,
-  sessionsInTimeline,
+  actorsInTimeline,
   type TimelineEntry,
 } from './timeline-filter';
 
@@ -37,6 +37,10 @@ describe('reason categories', () => {
     expect(reasonCategory(entry({ minute: 1, reason: 'manual checkpoint' }))).toBe('manual');
     expect(reasonCategory(entry({ minute: 1, reason: 'before memory replace', attribution: { sessionId: 's1' } }))).toBe('memory');
     expect(reasonCategory(entry({ minute: 1, reason: 'something else' }))).toBe('other');
+    // The agents' own tools, checkpointed through their hooks.
+    expect(reasonCategory(entry({ minute: 1, reason: 'before Edit', attribution: { tool: 'Edit', sessionId: 's2' } }))).toBe('edit');
+    expect(reasonCategory(entry({ minute: 1, reason: 'before replace', attribution: { tool: 'replace', sessionId: 's3' } }))).toBe('edit');
+    expect(reasonCategory(entry({ minute: 1, reason: 'before terminal: rm -rf legacy', attribution: { tool: 'Bash', sessionId: 's2' } }))).toBe('terminal');
   });
 
   it('counts a checkpoint taken by hand as "By hand" whatever its reason says (vigil checkpoint DIR --reason R)', () => {
@@ -56,9 +60,12 @@ describe('filtering', () => {
     expect(filterTimeline(all, noTimelineFilter)).toBe(all);
   });
 
-  it('filters by session, with "" for checkpoints outside any session', () => {
-    expect(filterTimeline(all, { ...noTimelineFilter, sessionIds: ['s2'] })).toEqual([b1]);
-    expect(filterTimeline(all, { ...noTimelineFilter, sessionIds: ['s1', ''] })).toEqual([a1, manual]);
+  it('filters by actor: a session by its id, the others by their kind', () => {
+    expect(filterTimeline(all, { ...noTimelineFilter, actors: ['s2'] })).toEqual([b1]);
+    // An old checkpoint by hand names no actor: Vigil took it, for whomever.
+    expect(filterTimeline(all, { ...noTimelineFilter, actors: ['s1', '@vigil'] })).toEqual([a1, manual]);
+    const byApp = entry({ minute: 4, reason: 'manual checkpoint', attribution: { origin: 'manual', actor: 'app' } });
+    expect(filterTimeline([byApp, ...all], { ...noTimelineFilter, actors: ['@app'] })).toEqual([byApp]);
   });
 
   it('filters by reason group and by text in reason, tool, agent or id', () => {
@@ -66,14 +73,14 @@ describe('filtering', () => {
     expect(filterTimeline(all, { ...noTimelineFilter, text: 'MAKE' })).toEqual([b1]);
     expect(filterTimeline(all, { ...noTimelineFilter, text: 'claude' })).toEqual([a1]);
     expect(matchesFilter(a1, { ...noTimelineFilter, text: a1.id.slice(0, 6) })).toBe(true);
-    expect(filterTimeline(all, { sessionIds: ['s1'], reason: 'terminal', text: '' })).toEqual([]);
+    expect(filterTimeline(all, { actors: ['s1'], reason: 'terminal', text: '' })).toEqual([]);
   });
 
-  it('lists the sessions of a timeline with their counts', () => {
-    expect(sessionsInTimeline(all)).toEqual([
-      { sessionId: 's1', agent: 'claude', count: 1 },
-      { sessionId: 's2', agent: 'codex', count: 1 },
-      { sessionId: '', agent: undefined, count: 1 },
+  it('lists the actors of a timeline with their counts', () => {
+    expect(actorsInTimeline(all)).toEqual([
+      { key: 's1', actor: { kind: 'session', sessionId: 's1', agent: 'claude', tool: 'write_file', turn: 2 }, count: 1 },
+      { key: 's2', actor: { kind: 'session', sessionId: 's2', agent: 'codex', tool: 'terminal' }, count: 1 },
+      { key: '@vigil', actor: { kind: 'vigil' }, count: 1 },
     ]);
   });
 });

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { actorKey, actorOfCheckpoint, type Actor } from '../../shared/contract/actor-contract';
 import type { checkpointEntrySchema } from '../../shared/contract/checkpoints-contract';
 
 /** One checkpoint of a directory's timeline, as the contract carries it. */
@@ -18,6 +19,11 @@ export const reasonChoices: readonly (readonly [ReasonCategory | 'all', string])
   ['other', 'Other'],
 ];
 
+/** Tools whose checkpoints are file edits: Vigil's own, and the agents' own tools reported through their hooks. */
+const editTools: ReadonlySet<string> = new Set(['write_file', 'patch', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'replace']);
+/** Shell tools: Vigil's terminal, Claude Code's Bash, Gemini CLI's run_shell_command. */
+const terminalTools: ReadonlySet<string> = new Set(['terminal', 'Bash', 'run_shell_command']);
+
 /** The group a checkpoint's reason falls in. */
 export function reasonCategory(entry: TimelineEntry): ReasonCategory {
   if (entry.kind === 'pre-rollback') return 'restore-point';
@@ -25,36 +31,36 @@ export function reasonCategory(entry: TimelineEntry): ReasonCategory {
   if (entry.attribution.origin === 'manual') return 'manual';
   const tool = entry.attribution.tool ?? '';
   const reason = entry.reason.toLowerCase();
-  if (tool === 'write_file' || tool === 'patch' || reason.startsWith('before write_file') || reason.startsWith('before patch')) return 'edit';
-  if (tool === 'terminal' || reason.startsWith('before terminal')) return 'terminal';
+  if (editTools.has(tool) || reason.startsWith('before write_file') || reason.startsWith('before patch')) return 'edit';
+  if (terminalTools.has(tool) || reason.startsWith('before terminal')) return 'terminal';
   if (tool === 'memory' || reason.includes('memory')) return 'memory';
   if (entry.attribution.sessionId === undefined && reason.includes('manual')) return 'manual';
   return 'other';
 }
 
-/** The timeline's filter: sessions (empty: all; `''` names checkpoints outside any session), a reason group, and text. */
+/** The timeline's filter: actors (empty: all; a session id, or `@app`, `@cli`, `@vigil`, `@outside`), a reason group, and text. */
 export interface TimelineFilter {
-  readonly sessionIds: readonly string[];
+  readonly actors: readonly string[];
   readonly reason: ReasonCategory | 'all';
   /** Matches the reason, tool, agent, session id or checkpoint id (case-insensitive). */
   readonly text: string;
 }
 
 /** No filter. */
-export const noTimelineFilter: TimelineFilter = { sessionIds: [], reason: 'all', text: '' };
+export const noTimelineFilter: TimelineFilter = { actors: [], reason: 'all', text: '' };
 
 /** Whether a filter lets everything through. */
 export function isFilterEmpty(filter: TimelineFilter): boolean {
-  return filter.sessionIds.length === 0 && filter.reason === 'all' && filter.text.trim() === '';
+  return filter.actors.length === 0 && filter.reason === 'all' && filter.text.trim() === '';
 }
 
 /** Whether one entry passes the filter. */
 export function matchesFilter(entry: TimelineEntry, filter: TimelineFilter): boolean {
-  if (filter.sessionIds.length > 0 && !filter.sessionIds.includes(entry.attribution.sessionId ?? '')) return false;
+  if (filter.actors.length > 0 && !filter.actors.includes(actorKey(actorOfCheckpoint(entry)))) return false;
   if (filter.reason !== 'all' && reasonCategory(entry) !== filter.reason) return false;
   const text = filter.text.trim().toLowerCase();
   if (text === '') return true;
-  const haystack = [entry.reason, entry.attribution.tool, entry.attribution.agent, entry.attribution.sessionId, entry.id, entry.restores]
+  const haystack = [entry.name, entry.reason, entry.attribution.tool, entry.attribution.agent, entry.attribution.sessionId, entry.id, entry.restores]
     .filter((part): part is string => part !== undefined)
     .join('\n')
     .toLowerCase();
@@ -79,13 +85,14 @@ export function mergeEntries(existing: readonly TimelineEntry[], incoming: reado
   return where === 'newer' ? [...fresh, ...existing] : [...existing, ...fresh];
 }
 
-/** The sessions that appear in a timeline, with how many checkpoints each caused, in order of first appearance. */
-export function sessionsInTimeline(entries: readonly TimelineEntry[]): readonly { readonly sessionId: string; readonly agent: string | undefined; readonly count: number }[] {
-  const found = new Map<string, { sessionId: string; agent: string | undefined; count: number }>();
+/** The actors that appear in a timeline (sessions, the app, the CLI, Vigil, outside), with how many checkpoints each caused, in order of first appearance. */
+export function actorsInTimeline(entries: readonly TimelineEntry[]): readonly { readonly key: string; readonly actor: Actor; readonly count: number }[] {
+  const found = new Map<string, { key: string; actor: Actor; count: number }>();
   for (const entry of entries) {
-    const sessionId = entry.attribution.sessionId ?? '';
-    const current = found.get(sessionId);
-    if (current === undefined) found.set(sessionId, { sessionId, agent: entry.attribution.agent, count: 1 });
+    const actor = actorOfCheckpoint(entry);
+    const key = actorKey(actor);
+    const current = found.get(key);
+    if (current === undefined) found.set(key, { key, actor, count: 1 });
     else current.count += 1;
   }
   return [...found.values()];

@@ -6,6 +6,6 @@ export interface Toast {
   readonly detail?: string;
   /** The follow-up ("Undo restore"), run by the store when the button is pressed. */
   readonly action?: { readonly label: string; readonly testId: string };
-  /** A toast with an action or an error stays until closed; others leave on their own. */
-  readonly isSticky: boolean;
+  /** How long it stays while nobody points at it or focuses it (it leaves sooner when its action no longer applies). */
+  readonly lifetimeMs: number;
 }

@@ -12,6 +12,7 @@ import { createNavigationSlice, type NavigationSlice } from './navigation-slice'
 import { createRestoreSlice, type RestoreSlice } from './restore-slice';
 import { createSessionsSlice, type SessionsSlice } from './sessions-slice';
 import { createTimelineSlice, type TimelineSlice } from './timeline-slice';
+import { createTimelineWordsSlice, type TimelineWordsSlice } from './timeline-words-slice';
 import { createToastSlice, type ToastSlice } from './toast-slice';
 
 /** The one UI store, made of slices. */
@@ -23,6 +24,7 @@ export type AppState = ConnectionSlice &
   SessionsSlice &
   ApprovalsSlice &
   TimelineSlice &
+  TimelineWordsSlice &
   CheckpointSlice &
   RestoreSlice &
   HistorySlice &
@@ -43,6 +45,7 @@ export function createAppStore(client: VigilClient): AppStore {
     ...createSessionsSlice(client)(...args),
     ...createApprovalsSlice(client)(...args),
     ...createTimelineSlice(client)(...args),
+    ...createTimelineWordsSlice(client)(...args),
     ...createCheckpointSlice(client)(...args),
     ...createRestoreSlice(client)(...args),
     ...createHistorySlice(client)(...args),

@@ -50,7 +50,8 @@ export function createApprovalsSlice(client: VigilClient): StateCreator<AppState
     },
 
     decideApproval: async (id, decision) => {
-      if (get().deciding[id] !== undefined) return;
+      // Not connected: no decision is sent (A and D included); the card stays as it is.
+      if (get().deciding[id] !== undefined || get().connection.kind !== 'connected') return;
       set((state) => ({ deciding: { ...state.deciding, [id]: decision }, approvalErrors: without(state.approvalErrors, id) }));
       const result = await client.call('approvals:decide', { id, decision });
       set((state) => ({ deciding: without(state.deciding, id) }));

@@ -101,7 +101,8 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
         const result: Result<CallResponse<'checkpoints:diff'>> = await client.call('checkpoints:diff', { dir: detail.dir, ...diffSides(detail), offset, limit: filePage });
         if (generation !== detailGeneration) return;
         if (!result.ok) {
-          set({ detail: { ...detail, load: failed(result.error), files, totalFiles: total } });
+          // What was shown stays, marked failed (and stale): a comparison that could not be made is never "0 files differ".
+          set({ detail: { ...detail, load: failed(result.error) } });
           return;
         }
         files.push(...result.value.files);

@@ -16,6 +16,7 @@ export function createLiveSlice(client: VigilClient): StateCreator<AppState, [],
         client.onConnectionChanged((connection) => {
           if (connection.kind !== 'connected') {
             get().markComparisonUnreachable();
+            get().markLiveChangesStale(undefined);
             return;
           }
           // Events sent while the link was down are lost: reload what the screens show.
@@ -32,6 +33,7 @@ export function createLiveSlice(client: VigilClient): StateCreator<AppState, [],
         client.onEvent('sessions:changed', ({ session }) => get().receiveSession(session)),
         client.onEvent('sessions:tool-called', (payload) => {
           get().receiveToolCall(payload);
+          get().noteTurnActivity(payload.sessionId, payload.turn);
           const { result } = payload.call;
           if (payload.call.name === 'memory' && !result.ok && result.error.code === 'conflict') get().receiveMemoryRefusal(result.error.details);
         }),
@@ -43,7 +45,10 @@ export function createLiveSlice(client: VigilClient): StateCreator<AppState, [],
         client.onEvent('checkpoints:cut', (cut) => get().receiveCut(cut)),
         client.onEvent('checkpoints:pin-changed', (pin) => get().receivePin(pin)),
         client.onEvent('checkpoints:renamed', (rename) => get().receiveRename(rename)),
-        client.onEvent('checkpoints:live-changed', (change) => get().receiveLiveChange(change)),
+        client.onEvent('checkpoints:live-changed', (change) => {
+          get().receiveLiveChange(change);
+          get().receiveFolderChange(change.dir);
+        }),
         client.onEvent('config:changed', (state) => get().receiveConfig(state)),
         client.onEvent('checkpoints:restore-progressed', (progress) => get().receiveRestoreProgress(progress)),
         client.onEvent('memory:changed', (change) => get().receiveMemoryChange(change)),

@@ -4,7 +4,7 @@ import type { LinePlan } from '../../shared/contract/checkpoints-history-contrac
 import type { AppErrorData } from '../../shared/errors';
 import type { Result } from '../../shared/result';
 import type { VigilClient } from '../api/vigil-client';
-import { shortId } from '../model/format';
+import { baseName, shortId } from '../model/format';
 import { toRowSelection, type LineRange } from '../model/line-selection';
 import { changedPaths, describeRestore, restoreHeadline, type RestoreResult } from '../model/restore-plan';
 import { selectedInOrder } from '../model/selection-model';
@@ -70,6 +70,16 @@ export interface RestoreSlice {
 const maxFiles = 20_000;
 const filePage = 2_000;
 
+/** Whether a restore's outcome banner is on screen: the detail of a checkpoint of `dir` is open on the timeline. */
+function isOutcomeShown(state: AppState, dir: string): boolean {
+  return state.route.screen === 'timeline' && state.route.dir === dir && state.route.checkpointId !== undefined && state.detail?.dir === dir;
+}
+
+/** Whether `dir` is the folder in view, or no folder is (another screen): a toast about another folder's restore would mislead. */
+function isFolderInView(state: AppState, dir: string): boolean {
+  return state.route.screen !== 'timeline' || state.route.dir === undefined || state.route.dir === dir;
+}
+
 function startFlow(dir: string, checkpointId: string, paths: readonly string[], undoOf: string | undefined, lines?: LineChoice): RestoreFlow {
   return { dir, checkpointId, paths, undoOf, phase: 'planning', plan: undefined, lines, linePlan: undefined, progress: undefined, error: undefined, allowSecrets: false };
 }
@@ -78,6 +88,8 @@ function startFlow(dir: string, checkpointId: string, paths: readonly string[], 
 export function createRestoreSlice(client: VigilClient): StateCreator<AppState, [], [], RestoreSlice> {
   return (set, get) => {
     const plan = async (dir: string, checkpointId: string, paths: readonly string[], undoOf: string | undefined): Promise<void> => {
+      // Not connected: every action is off (the keyboard's R included), so no plan is started that could not be applied.
+      if (get().connection.kind !== 'connected') return;
       set({ restore: startFlow(dir, checkpointId, paths, undoOf) });
       const result = await client.call('checkpoints:plan-restore', { dir, checkpoint: checkpointId, paths: [...paths] });
       const flow = get().restore;
@@ -86,6 +98,7 @@ export function createRestoreSlice(client: VigilClient): StateCreator<AppState, 
     };
 
     const planLines = async (dir: string, checkpointId: string, lines: LineChoice): Promise<void> => {
+      if (get().connection.kind !== 'connected') return;
       set({ restore: startFlow(dir, checkpointId, [lines.path], undefined, lines) });
       const result = await client.call('checkpoints:plan-restore-lines', {
         dir,
@@ -99,16 +112,20 @@ export function createRestoreSlice(client: VigilClient): StateCreator<AppState, 
       set({ restore: result.ok ? { ...flow, phase: 'confirming', linePlan: result.value } : { ...flow, phase: 'confirming', error: result.error } });
     };
 
-    /** The outcome of a restore: kept in view and told in a toast, with its undo. */
+    /** The outcome of a restore: shown once, in the banner of the open detail of its folder, else in a toast with its undo. */
     const finish = async (flow: RestoreFlow, result: RestoreResult): Promise<void> => {
       const record: RestoreRecord = { dir: flow.dir, checkpointId: flow.checkpointId, result, wasUndo: flow.undoOf !== undefined };
       set({ restore: undefined, lastRestore: record, lineSelection: undefined });
+      if (get().detail?.dir === flow.dir) await get().refreshDetail();
+      if (isOutcomeShown(get(), flow.dir)) return;
       const undoPaths = changedPaths(result);
       const headline = restoreHeadline(result, record.wasUndo);
       get().notify({
+        // Gone once a later restore or undo replaced it, its banner shows it, or another folder is open.
+        appliesWhile: (state) => state.lastRestore === record && !isOutcomeShown(state, flow.dir) && isFolderInView(state, flow.dir),
         tone: result.status === 'incomplete' ? 'warning' : result.status === 'nothing-to-do' ? 'info' : 'success',
         title: result.status === 'complete' && !record.wasUndo ? `Restored to ${shortId(flow.checkpointId)}` : headline,
-        detail: describeRestore(result),
+        detail: `${baseName(flow.dir)}: ${describeRestore(result)}`,
         ...(undoPaths.length === 0
           ? {}
           : {
@@ -119,7 +136,6 @@ export function createRestoreSlice(client: VigilClient): StateCreator<AppState, 
               },
             }),
       });
-      if (get().detail?.dir === flow.dir) await get().refreshDetail();
     };
 
     return {

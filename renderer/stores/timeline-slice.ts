@@ -84,6 +84,9 @@ export function createTimelineSlice(client: VigilClient): StateCreator<AppState,
         const isComplete = result.value.entries.length < size || offset >= result.value.total || offset >= maxLoaded;
         set({ timeline: { dir, entries, total: Math.max(result.value.total, entries.length), load: ready, isComplete } });
         get().noteSessions(result.value.entries.map((entry) => entry.attribution.sessionId));
+        get().requestTurnBriefs(result.value.entries);
+        const head = entries[0];
+        if (offset === result.value.entries.length && head !== undefined) void get().loadLiveChanges(dir, head.id);
         if (isComplete) return;
         size = pageSize;
       }
@@ -204,7 +207,11 @@ export function createTimelineSlice(client: VigilClient): StateCreator<AppState,
         const timeline = get().timeline;
         if (timeline !== undefined && timeline.dir === entry.dir) {
           const entries = mergeEntries(timeline.entries, [entry], 'newer');
-          if (entries !== timeline.entries) set({ timeline: { ...timeline, entries, total: timeline.total + 1 } });
+          if (entries !== timeline.entries) {
+            set({ timeline: { ...timeline, entries, total: timeline.total + 1 } });
+            get().requestTurnBriefs([entry]);
+            if (entries[0]?.id === entry.id) void get().loadLiveChanges(entry.dir, entry.id);
+          }
         }
         const known = get().checkpointDirectories.some((directory) => directory.dir === entry.dir);
         if (known) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainActorSchema } from './actor-contract';
 import { checkpointIdSchema, diffDirectorySchema, diffPageSchema, diffSelectionSchema, fileDiffSchema, relativePathSchema } from './checkpoints-diff-schemas';
 import { restorePlanSchema, restoreProgressSchema, restoreResultSchema } from './checkpoints-restore-schemas';
 import { configProblemSchema } from './config-contract';
@@ -19,6 +20,8 @@ export const attributionSchema = z.object({
   agent: z.string().optional(),
   /** `manual`: taken by hand (`vigil checkpoint`, the UI's "Checkpoint now"), whatever its reason says. */
   origin: z.literal('manual').optional(),
+  /** Who took it when no session did: the app, the CLI, Vigil on its own, or outside Vigil (a capture of an external edit). */
+  actor: plainActorSchema.optional(),
 });
 
 /** Change counts of a checkpoint against its parent, stored when it was taken. */

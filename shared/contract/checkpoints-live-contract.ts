@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainActorSchema } from './actor-contract';
 import { checkpointIdSchema } from './checkpoints-diff-schemas';
 import { defineCalls, defineEvents } from './define';
 
@@ -24,6 +25,8 @@ export const cutRecordSchema = z.object({
   retention: retentionPolicySchema,
   /** One sentence for people. */
   message: z.string(),
+  /** Who dropped them: Vigil's own retention and size cap, or whoever ran the prune (the app or the CLI). Absent in older records: Vigil. */
+  actor: plainActorSchema.optional(),
 });
 
 /** Calls about what the store keeps: pins. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { actorSchema } from './actor-contract';
 import { checkpointBriefSchema } from './checkpoints-diff-schemas';
 
 /**
@@ -62,10 +63,13 @@ export const restorePlanEntrySchema = z.object({
   /** The version on disk now (absent: there is no such file, or no snapshot can hold it). */
   current: fileVersionSchema.optional(),
   /**
-   * The file changed since the checkpoint and Vigil did not write its current version itself (a
-   * person, an editor, another program, or an agent's shell command changed it): the UI warns.
+   * The file changed since the checkpoint and no Vigil actor made its current version (a person in
+   * an editor, a shell, another program): the UI warns. A version an agent's tool or terminal
+   * command, the app or the CLI made is not flagged; `changedBy` names who made it.
    */
   isChangedOutsideAgents: z.boolean(),
+  /** Who made the current version of a changed file, when a Vigil actor did (absent when it changed outside Vigil, or is skipped). */
+  changedBy: actorSchema.optional(),
   /** One sentence for people: why it is skipped, what is in the way. */
   note: z.string().optional(),
   /** A secrets file (`.env*`) that only another program's store holds: written only when the restore is told to (`allowSecrets`). */
@@ -106,7 +110,7 @@ export const restorePlanSchema = z.object({
   /** Every path the restore acts on or skips; files that already match are listed only when named one by one. */
   entries: z.array(restorePlanEntrySchema),
   counts: restoreCountsSchema,
-  /** Entries flagged `isChangedOutsideAgents`. */
+  /** Entries flagged `isChangedOutsideAgents` (changed outside Vigil). */
   changedOutsideAgents: z.number().int().nonnegative(),
   /** What the plan saw; applying refuses with `conflict` when the directory no longer matches it. */
   fingerprint: z.string(),

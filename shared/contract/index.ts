@@ -5,6 +5,7 @@ import { checkpointsCalls, checkpointsEvents, checkpointsRestoreCalls, checkpoin
 import { checkpointsHistoryCalls } from './checkpoints-history-contract';
 import { checkpointsLiveCalls, checkpointsLiveEvents } from './checkpoints-live-contract';
 import { configCalls, configEvents } from './config-contract';
+import { hooksCalls } from './hooks-contract';
 import { memoryCalls, memoryEvents } from './memory-contract';
 import { sessionsCalls, sessionsEvents } from './sessions-contract';
 import { toolsCalls } from './tools-contract';
@@ -21,6 +22,7 @@ export const callSpecs = {
   ...checkpointsHistoryCalls,
   ...configCalls,
   ...toolsCalls,
+  ...hooksCalls,
 };
 
 /** Every event of the contract, by name. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { actorSchema } from './actor-contract';
 import { defineCalls, defineEvents } from './define';
 import { resultSchema } from './wire';
 
@@ -39,6 +40,25 @@ export const callCheckpointSchema = z.object({
   notCovered: z.array(z.string()).optional(),
 });
 
+/**
+ * A file a call created, changed or deleted, with the lines it added and removed where Vigil
+ * could count them (a file tool's text files; a file a command created). A command's changes are
+ * found by comparing the files of its scope before and after it ran.
+ */
+export const callEffectSchema = z.object({
+  path: z.string(),
+  change: z.enum(['created', 'modified', 'deleted']),
+  added: z.number().int().nonnegative().optional(),
+  removed: z.number().int().nonnegative().optional(),
+});
+
+/** A file a session touched, summed over its calls: the latest change, lines added and removed where counted, when. */
+export const sessionFileSchema = callEffectSchema.extend({
+  at: z.string(),
+  /** Some of its changes could not be counted in lines (a command changed it): the sums are a lower bound. */
+  isPartlyCounted: z.boolean().optional(),
+});
+
 /** The latest tool call of a session, as the live session list shows it. */
 export const toolCallBriefSchema = z.object({
   callId: z.string(),
@@ -57,6 +77,8 @@ export const sessionSummarySchema = z.object({
   agent: z.string(),
   /** The connecting client (`claude-code 1.2`, `vigil-client`), when it said. */
   client: z.string().optional(),
+  /** The agent's own transcript of the session (its hooks say where), when it keeps one. */
+  transcriptPath: z.string().optional(),
   /** Absolute, resolved workspace roots; may be empty until an MCP client reports its roots. */
   roots: z.array(z.string()),
   /** The working directory for terminal commands and relative paths (inside a root), if any. */
@@ -72,6 +94,13 @@ export const sessionSummarySchema = z.object({
   lastActiveAt: z.string(),
   toolCallCount: z.number().int().nonnegative(),
   lastToolCall: toolCallBriefSchema.optional(),
+  /** The latest calls, newest first (at most five). */
+  recentCalls: z.array(toolCallBriefSchema).default([]),
+  /** The start of the current turn's first user message (at most 500 characters, secrets masked), when the agent sent one. */
+  prompt: z.string().optional(),
+  /** The files its calls touched, most recent first (at most twelve), and how many in all. */
+  files: z.array(sessionFileSchema).default([]),
+  fileCount: z.number().int().nonnegative().default(0),
   /** Problems found when the log was reloaded (a torn last line after a crash, …). */
   warnings: z.array(z.string()),
 });
@@ -117,6 +146,9 @@ export const historyToolCallSchema = z.object({
   durationMs: z.number().nonnegative().optional(),
   /** The process stopped between the decision and the result (crash, kill): the call may have partly run. */
   isInterrupted: z.boolean(),
+  /** The files it changed (a command's as found by comparing before and after; at most 200, `effectsOmitted` more). */
+  effects: z.array(callEffectSchema).optional(),
+  effectsOmitted: z.number().int().nonnegative().optional(),
 });
 
 /** One entry of a turn: a message or a tool call. */
@@ -159,8 +191,10 @@ export const rewindFileActionSchema = z.object({
   path: z.string(),
   action: z.enum(['restore', 'recreate', 'delete', 'skip']),
   reason: z.string().optional(),
-  /** Changed outside any agent since the checkpoint: restoring loses that edit (a pre-rollback snapshot keeps it). */
+  /** Changed outside Vigil since the checkpoint: restoring loses that edit (a pre-rollback snapshot keeps it). */
   isChangedOutside: z.boolean(),
+  /** Who made its current version, when a Vigil actor did. */
+  changedBy: actorSchema.optional(),
 });
 
 /** The code part of a rewind for one directory: back to its first checkpoint since the target turn. */
@@ -202,6 +236,27 @@ export const rewindOutcomeSchema = z.object({
   ),
 });
 
+/** One of a turn's calls, as a timeline row's summary uses it. */
+export const turnCallSchema = z.object({
+  name: z.string(),
+  /** One line: the path, the command, the memory action. */
+  summary: z.string(),
+  decision: toolDecisionSchema,
+  /** The workspace roots it may have changed (a timeline shows the calls of its own directory). */
+  directories: z.array(z.string()),
+});
+
+/** What a turn was about, for the rows of its checkpoints: the start of its user message, and its calls. */
+export const turnBriefSchema = z.object({
+  sessionId: sessionIdSchema,
+  turn: z.number().int().positive(),
+  /** The start of the turn's first user message (at most 500 characters, secrets masked), when the agent sent one. */
+  title: z.string().optional(),
+  /** Its first calls (at most 20), in order. */
+  calls: z.array(turnCallSchema),
+  callCount: z.number().int().nonnegative(),
+});
+
 const rewindRequestSchema = z
   .object({ sessionId: sessionIdSchema, toTurn: z.number().int().positive(), mode: rewindModeSchema })
   .strict();
@@ -221,6 +276,13 @@ export const sessionsCalls = defineCalls({
     summary: "A session's canonical history: turns, messages, tool calls, rewinds.",
     request: z.object({ sessionId: sessionIdSchema }).strict(),
     response: sessionHistorySchema,
+  },
+  'sessions:turns': {
+    summary: 'What some turns were about (the start of their user message, their calls), for the timeline rows of their checkpoints; unknown sessions and turns are left out.',
+    request: z
+      .object({ turns: z.array(z.object({ sessionId: sessionIdSchema, turn: z.number().int().positive() }).strict()).max(2_000) })
+      .strict(),
+    response: z.object({ turns: z.array(turnBriefSchema) }),
   },
   'sessions:plan-rewind': {
     summary: 'What rewinding a session to the start of a turn would change, without changing anything.',
@@ -262,6 +324,12 @@ export type ElidedText = z.infer<typeof elidedTextSchema>;
 export type CallCheckpoint = z.infer<typeof callCheckpointSchema>;
 /** The latest call of a session. */
 export type ToolCallBrief = z.infer<typeof toolCallBriefSchema>;
+/** A file a call changed. */
+export type CallEffect = z.infer<typeof callEffectSchema>;
+/** A file a session touched. */
+export type SessionFile = z.infer<typeof sessionFileSchema>;
+/** What a turn was about. */
+export type TurnBrief = z.infer<typeof turnBriefSchema>;
 /** A tool call in the history. */
 export type HistoryToolCall = z.infer<typeof historyToolCallSchema>;
 /** A message or tool call of a turn. */

@@ -72,7 +72,7 @@ describe('vigil checkpoints diff and restore', () => {
     const run = await vigil(['checkpoints', 'restore', dir, '1', '--dry-run'], env);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^Plan: restore .*project to checkpoint [0-9a-f]{8} {2}\d{4}-\d\d-\d\d \d\d:\d\d {2}before patch$/m);
-    expect(run.stdout).toMatch(/^ {2}delete {4}created\.txt +! changed outside the agents$/m);
+    expect(run.stdout).toMatch(/^ {2}delete {4}created\.txt +! changed outside Vigil$/m);
     expect(run.stdout).toMatch(/^ {2}re-create notes\.md/m);
     expect(run.stdout).toMatch(/^ {2}restore {3}src\/app\.ts/m);
     expect(run.stdout).toContain('1 to restore, 1 to re-create, 1 to delete, 0 skipped.');

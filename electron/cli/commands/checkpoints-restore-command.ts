@@ -1,6 +1,6 @@
 import { quote } from 'shell-quote';
 import type { CallResponse } from '../../../shared/contract';
-import { isIncompleteOutcome } from '../../../shared/contract/checkpoints-restore-schemas';
+import { describeActor } from '../../../shared/contract/actor-contract';
 import { escapeControls } from '../../../shared/text/control-characters';
 import { exitCodes, flagOption, stringOption, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import type { ProgressEvent as RestoreProgress } from '../cli-services';
@@ -10,6 +10,7 @@ import { runLineRestore } from './checkpoints-restore-lines';
 
 type RestorePlan = CallResponse<'checkpoints:plan-restore'>;
 type RestoreResult = CallResponse<'checkpoints:restore'>;
+type RestoreOutcome = RestoreResult['outcomes'][number];
 
 /** Plan lines printed before the rest is summarized (`--json` gives all). */
 const maxPlanLines = 200;
@@ -34,8 +35,10 @@ function printPlan(io: CliIo, plan: RestorePlan, title: string): void {
             ? '  secret: named, so written'
             : "  secret: from another program's store, written only with --secrets"
           : entry.isChangedOutsideAgents
-            ? '  ! changed outside the agents'
-            : '';
+            ? '  ! changed outside Vigil'
+            : entry.changedBy === undefined
+              ? ''
+              : `  changed by ${escapeControls(describeActor(entry.changedBy))}`;
     const name = escapeControls(entry.path);
     writeLine(io.stdout, `  ${verbs[entry.action].padEnd(9)} ${why === '' ? name : `${name.padEnd(width)}${why}`}`);
   }
@@ -43,7 +46,7 @@ function printPlan(io: CliIo, plan: RestorePlan, title: string): void {
   const { counts } = plan;
   writeLine(io.stdout, `${counts.restore} to restore, ${counts.recreate} to re-create, ${counts.delete} to delete, ${counts.skip} skipped.`);
   if (plan.changedOutsideAgents > 0) {
-    writeLine(io.stdout, `! ${plan.changedOutsideAgents} file(s) changed outside the agents since the checkpoint (by hand, another program, or a shell command); the pre-rollback snapshot keeps their current version.`);
+    writeLine(io.stdout, `! ${plan.changedOutsideAgents} file(s) changed outside Vigil since the checkpoint (by hand, in an editor, by another program); the pre-rollback snapshot keeps their current version.`);
   }
 }
 
@@ -60,7 +63,7 @@ function progressPrinter(io: CliIo): (progress: RestoreProgress) => void {
 }
 
 /** The outcome in words: "nothing to restore" only when the directory matched; "incomplete", with each file and its reason, whenever one could not be brought back. */
-function printOutcome(io: CliIo, result: RestoreResult, undoNumber: number | undefined): void {
+function printOutcome(io: CliIo, result: RestoreResult, problems: readonly RestoreOutcome[], undoNumber: number | undefined): void {
   const target = `checkpoint ${result.plan.checkpoint.id.slice(0, 8)}: ${escapeControls(result.plan.checkpoint.reason)}`;
   const verified = result.isVerified ? ' Every file written was read back and matches the checkpoint.' : '';
   switch (result.status) {
@@ -71,7 +74,6 @@ function printOutcome(io: CliIo, result: RestoreResult, undoNumber: number | und
       writeLine(io.stdout, `✅ Restored ${result.counts.done} file(s) to ${target}.${verified}`);
       break;
     case 'incomplete': {
-      const problems = result.outcomes.filter(isIncompleteOutcome);
       writeLine(io.stdout, `⚠ Restore incomplete: ${result.counts.done} of ${result.counts.done + problems.length} file(s) restored to ${target}; ${problems.length} could not be:`);
       for (const problem of problems) writeLine(io.stdout, `  ${(problem.reason ?? problem.result).padEnd(11)} ${escapeControls(problem.path)}: ${escapeControls(problem.message ?? '')}`);
       if (result.counts.done > 0 && result.isVerified) writeLine(io.stdout, 'Every file written was read back and matches the checkpoint.');
@@ -83,6 +85,13 @@ function printOutcome(io: CliIo, result: RestoreResult, undoNumber: number | und
   const pre = result.preRollback.id;
   writeLine(io.stdout, `A pre-rollback snapshot of the state before was saved: ${pre.slice(0, 8)}${undoNumber === undefined ? '' : ` (checkpoint ${undoNumber})`}.`);
   writeLine(io.stdout, `Undo this restore: ${quote(['vigil', 'checkpoints', 'restore', result.plan.dir, String(undoNumber ?? pre.slice(0, 12))])}`);
+}
+
+/** The outcomes that make a restore incomplete; the contract's schemas (and zod) load only when there are some. */
+async function incompleteOutcomes(result: RestoreResult): Promise<readonly RestoreOutcome[]> {
+  if (result.status !== 'incomplete') return [];
+  const { isIncompleteOutcome } = await import('../../../shared/contract/checkpoints-restore-schemas');
+  return result.outcomes.filter(isIncompleteOutcome);
 }
 
 /** Reads one answer line from stdin. */
@@ -179,7 +188,7 @@ export const checkpointsRestoreCommand: CliCommand = {
       if (isJson) writeLine(io.stdout, JSON.stringify(result, null, 2));
       else {
         printPlan(io, result.plan, 'Restoring');
-        printOutcome(io, result, index < 0 ? undefined : index + 1);
+        printOutcome(io, result, await incompleteOutcomes(result), index < 0 ? undefined : index + 1);
       }
       return result.status === 'incomplete' ? exitCodes.failed : exitCodes.ok;
     });

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EventName } from '../../../shared/contract';
 import { CheckpointService } from '../../checkpoints/checkpoint-service';
-import { restoreServiceFor, writeLedgerFile } from '../../checkpoints/restore-service';
-import { createWriteLedger, recordingWrites } from '../../checkpoints/restore-write-ledger';
+import { restoreServiceFor, writeLedgerFile, type RestoreService } from '../../checkpoints/restore-service';
+import { createWriteLedger, createWriteRecorder, recordingWrites } from '../../checkpoints/restore-write-ledger';
 import { dirHash } from '../../checkpoints/store-layout';
 import { restorePortOf } from '../../sessions/session-rewinder';
 import { EventHub } from '../../core/event-hub';
@@ -34,6 +34,8 @@ export interface AgentHarness extends AgentServices {
   readonly home: string;
   readonly workspace: string;
   readonly checkpoints: CheckpointService;
+  /** Diff, plan and restore on the same store and write ledger as the agents. */
+  readonly restoring: RestoreService;
   readonly events: EventHub;
   /** Every event emitted, in order. */
   readonly emitted: { readonly name: EventName; readonly payload: unknown }[];
@@ -77,6 +79,7 @@ export async function createAgentHarness(
   events.onAny((name, payload) => emitted.push({ name, payload }));
   const checkpoints = new CheckpointService({ root: paths.checkpoints, logger: silentLogger, watch: false, workers: 1, retention: { maxSnapshots: 10_000 } });
   const ledger = createWriteLedger(writeLedgerFile(paths.checkpoints));
+  const restoring = restoreServiceFor(checkpoints, paths.checkpoints, silentLogger, events, { ledger });
   const memory =
     options.withMemory === true
       ? await createMemoryService({
@@ -94,7 +97,8 @@ export async function createAgentHarness(
     events,
     home,
     checkpoints: recordingWrites(checkpoints, ledger),
-    restore: restorePortOf(restoreServiceFor(checkpoints, paths.checkpoints, silentLogger, events)),
+    writes: createWriteRecorder(checkpoints, ledger),
+    restore: restorePortOf(restoring),
     ...(memory === undefined ? {} : { memory }),
     ...(options.commandEnv === undefined ? {} : { env: options.commandEnv({ home, vigilHome }) }),
   });
@@ -105,6 +109,7 @@ export async function createAgentHarness(
     home,
     workspace,
     checkpoints,
+    restoring,
     events,
     emitted,
     configure: (config) => writeFileSync(paths.config, JSON.stringify(config)),

@@ -1,9 +1,10 @@
-import { useState, type KeyboardEvent } from 'react';
+import { useEffect, useState, type KeyboardEvent } from 'react';
 import { ApprovalCard } from '../../components/approval-card';
 import { DecisionList } from '../../components/decision-list';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorNotice } from '../../components/error-notice';
 import { useNow } from '../../components/use-now';
+import { oldestApproval } from '../../model/approval-list';
 import { sessionColourClass } from '../../model/session-lanes';
 import { useAppStore } from '../../stores/store-context';
 
@@ -24,6 +25,22 @@ export function ApprovalsScreen() {
   const loadApprovals = useAppStore((state) => state.loadApprovals);
   const now = useNow(500);
   const [permission, setPermission] = useState<Permission>(notificationPermission);
+
+  // A and D act on the focused card (ApprovalCard); with none focused, on the oldest one waiting.
+  useEffect(() => {
+    const onKeyDown = (event: globalThis.KeyboardEvent): void => {
+      const key = event.key.toLowerCase();
+      if ((key !== 'a' && key !== 'd') || event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+      const target = event.target;
+      if (target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON'].includes(target.tagName) || target.closest('[data-testid="approval-card"], [role="dialog"]') !== null)) return;
+      const oldest = oldestApproval(approvals);
+      if (oldest === undefined) return;
+      event.preventDefault();
+      void decideApproval(oldest.id, key === 'a' ? 'allow' : 'deny');
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [approvals, decideApproval]);
 
   function onListKeyDown(event: KeyboardEvent<HTMLDivElement>): void {
     if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp' && event.key !== 'j' && event.key !== 'k') return;
@@ -58,7 +75,7 @@ export function ApprovalsScreen() {
             <p>Nobody answering means no: the call is denied when its countdown ends.</p>
           </EmptyState>
         ) : (
-          <div className="approval-list" onKeyDown={onListKeyDown} data-testid="approvals-pending">
+          <div className="approval-list" onKeyDown={onListKeyDown} data-testid="approvals-pending" data-main-list="" tabIndex={-1} aria-label="Waiting for approval, oldest first">
             {approvals.map((approval) => (
               <ApprovalCard
                 key={approval.id}

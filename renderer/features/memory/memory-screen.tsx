@@ -82,7 +82,7 @@ export function MemoryScreen() {
         </span>
       </div>
       <div className="screen-scroll">
-        <div className="memory-files">
+        <div className="memory-files" data-main-list="" tabIndex={-1} aria-label="Memory files">
           {memoryTargets.map(([target, name]) => {
             const key = memoryFileKey(directory.path, target);
             const file = files[key];

@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { ErrorNotice } from '../../components/error-notice';
 import { RewindDialog } from '../../components/rewind-dialog';
 import { SessionCard } from '../../components/session-card';
@@ -11,6 +11,19 @@ import { useAppStore } from '../../stores/store-context';
 import { SessionsEmpty } from './sessions-empty';
 import { escapeControls } from '../../../shared/text/control-characters';
 import { connectTargetOf } from '../../model/connect-target';
+
+/** Arrow keys move the focus between the cards of the grid it is pressed in (Enter opens the focused one's transcript). */
+function stepBetweenCards(event: ReactKeyboardEvent<HTMLDivElement>): void {
+  const steps: Readonly<Record<string, number>> = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+  const step = steps[event.key];
+  if (step === undefined) return;
+  const buttons = [...event.currentTarget.querySelectorAll<HTMLElement>('.session-card-open')];
+  const index = buttons.findIndex((button) => button === document.activeElement);
+  const next = buttons[Math.max(0, Math.min(buttons.length - 1, index + step))];
+  if (next === undefined) return;
+  event.preventDefault();
+  next.focus();
+}
 
 /** Every agent session, live, side by side; a session's transcript with turn undo. */
 export function SessionsScreen() {
@@ -71,6 +84,7 @@ export function SessionsScreen() {
       laneClass={sessionColourClass(session.id)}
       pendingApprovals={pending.get(session.id) ?? 0}
       isOpen={session.id === openId}
+      isCompact={openId !== undefined}
       now={now}
       onOpen={() => navigate({ screen: 'sessions', sessionId: session.id === openId ? undefined : session.id })}
       onShowApprovals={() => navigate({ screen: 'approvals' })}
@@ -88,20 +102,17 @@ export function SessionsScreen() {
       <div className={`sessions-body ${open === undefined ? '' : 'has-transcript'}`}>
         <div className="screen-scroll sessions-grid-scroll">
           {live.length === 0 && <p className="muted">No session is connected right now. Their transcripts stay: open one to read it or rewind a turn.</p>}
-          <div className="sessions-grid" data-testid="sessions-live">
+          <div className="sessions-grid" data-testid="sessions-live" data-main-list="" tabIndex={-1} aria-label="Live sessions" onKeyDown={stepBetweenCards}>
             {live.map(card)}
           </div>
-          {ended.length > 0 && live.length > 0 && (
-            <details className="sessions-ended">
-              <summary>Disconnected or ended ({ended.length})</summary>
+          {ended.length > 0 && (
+            // Folded while sessions are live, so they keep the screen; open when nothing else is there.
+            <details className="sessions-ended" data-testid="sessions-ended" open={live.length === 0 ? true : undefined}>
+              <summary>
+                Ended <span className="subtle">({counts.slice(1).join(' · ')}: no agent connected; transcripts and turn undo stay)</span>
+              </summary>
               <div className="sessions-grid">{ended.map(card)}</div>
             </details>
-          )}
-          {ended.length > 0 && live.length === 0 && (
-            <section className="sessions-ended" aria-label="Disconnected or ended sessions">
-              <h3 className="sessions-ended-title">Disconnected or ended</h3>
-              <div className="sessions-grid">{ended.map(card)}</div>
-            </section>
           )}
           {olderCount > 0 && (
             <button type="button" className="button button-quiet" data-testid="sessions-older" onClick={() => void loadOlderSessions()}>

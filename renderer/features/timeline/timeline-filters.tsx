@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
-import { sessionColourClass } from '../../model/session-lanes';
-import { reasonChoices, sessionsInTimeline, type ReasonCategory, type TimelineEntry } from '../../model/timeline-filter';
+import { actorColourClass, actorHints, actorName } from '../../model/actor-view';
+import { actorsInTimeline, reasonChoices, type ReasonCategory, type TimelineEntry } from '../../model/timeline-filter';
 import { useAppStore } from '../../stores/store-context';
 
-/** The timeline's filters: sessions (chips in their lane colour), reason, a path, and text. "/" focuses the text. */
+/** The timeline's filters: who (chips in their lane colour: sessions, you in the app, the CLI, Vigil, outside), reason, a path, and text. "/" focuses the text. */
 export function TimelineFilters({ entries }: { readonly entries: readonly TimelineEntry[] }) {
   const filter = useAppStore((state) => state.timelineFilter);
   const fileFilter = useAppStore((state) => state.fileFilter);
@@ -11,7 +11,7 @@ export function TimelineFilters({ entries }: { readonly entries: readonly Timeli
   const filterByFile = useAppStore((state) => state.filterByFile);
   const [path, setPath] = useState(fileFilter?.path ?? '');
   const textRef = useRef<HTMLInputElement | null>(null);
-  const sessions = sessionsInTimeline(entries);
+  const actors = actorsInTimeline(entries);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent): void => {
@@ -24,29 +24,29 @@ export function TimelineFilters({ entries }: { readonly entries: readonly Timeli
     return () => window.removeEventListener('keydown', onKeyDown);
   }, []);
 
-  function toggleSession(sessionId: string): void {
-    const chosen = filter.sessionIds.includes(sessionId) ? filter.sessionIds.filter((id) => id !== sessionId) : [...filter.sessionIds, sessionId];
-    setTimelineFilter({ sessionIds: chosen });
+  function toggleActor(key: string): void {
+    const chosen = filter.actors.includes(key) ? filter.actors.filter((id) => id !== key) : [...filter.actors, key];
+    setTimelineFilter({ actors: chosen });
   }
 
   return (
     <div className="timeline-filters" role="search" aria-label="Filter the timeline">
-      {sessions.length > 1 && (
-        <div className="filter-chips" role="group" aria-label="Sessions">
-          {sessions.map((session) => (
+      {actors.length > 1 && (
+        <div className="filter-chips" role="group" aria-label="Who">
+          {actors.map(({ key, actor, count }) => (
             <button
-              key={session.sessionId}
+              key={key}
               type="button"
-              className={`chip ${sessionColourClass(session.sessionId === '' ? undefined : session.sessionId)}`}
-              aria-pressed={filter.sessionIds.includes(session.sessionId)}
-              data-testid="session-filter"
-              data-session-id={session.sessionId}
-              title={session.sessionId === '' ? 'Checkpoints taken outside any session' : session.sessionId}
-              onClick={() => toggleSession(session.sessionId)}
+              className={`chip ${actorColourClass(actor)}`}
+              aria-pressed={filter.actors.includes(key)}
+              data-testid="actor-filter"
+              data-actor={key}
+              title={actor.kind === 'session' ? `${actorName(actor)} (${actor.sessionId})` : actorHints[actor.kind]}
+              onClick={() => toggleActor(key)}
             >
               <span className="lane-dot" aria-hidden="true" />
-              {session.sessionId === '' ? 'no session' : (session.agent ?? session.sessionId.slice(0, 10))}
-              <span className="subtle">{session.count}</span>
+              {actorName(actor)}
+              <span className="subtle">{count}</span>
             </button>
           ))}
         </div>

@@ -1,7 +1,9 @@
 import { useEffect, useMemo } from 'react';
 import { ErrorNotice } from '../../components/error-notice';
+import { DirectoryPicker } from '../../components/directory-picker';
 import { ProgressBar } from '../../components/progress-bar';
-import { baseName } from '../../model/format';
+import { useNow } from '../../components/use-now';
+import { defaultDirectory, orderDirectories } from '../../model/directory-order';
 import { filterTimeline, isFilterEmpty, type TimelineEntry } from '../../model/timeline-filter';
 import { useAppStore } from '../../stores/store-context';
 import { CheckpointNowForm } from '../../components/checkpoint-now-form';
@@ -12,7 +14,6 @@ import { TimelineOverlays } from './timeline-overlays';
 import { TimelineEmpty } from './timeline-empty';
 import { TimelineFilters } from './timeline-filters';
 import { TimelineList } from './timeline-list';
-import { escapeControls } from '../../../shared/text/control-characters';
 import { connectTargetOf } from '../../model/connect-target';
 
 const noEntries: readonly TimelineEntry[] = [];
@@ -34,9 +35,15 @@ export function TimelineScreen() {
   const loadCheckpointDirectories = useAppStore((state) => state.loadCheckpointDirectories);
   const checkpointNow = useAppStore((state) => state.checkpointNow);
   const retention = useAppStore((state) => state.config?.checkpoints);
+  const memoryDirectories = useAppStore((state) => state.memoryDirectories);
+  const isConnected = useAppStore((state) => state.connection.kind === 'connected');
+  const now = useNow(30_000);
   const routeDir = route.screen === 'timeline' ? route.dir : undefined;
   const checkpointId = route.screen === 'timeline' ? route.checkpointId : undefined;
-  const fallbackDir = directories[0]?.dir;
+  const home = appInfo?.home;
+  const ordered = useMemo(() => orderDirectories(directories, [...(home === undefined ? [] : [home]), ...memoryDirectories.map((directory) => directory.path)]), [directories, home, memoryDirectories]);
+  // Opens on the folder with the most recent activity, once the core said where its own folders are (they come last).
+  const fallbackDir = home === undefined ? undefined : defaultDirectory(ordered);
 
   useEffect(() => {
     if (routeDir === undefined && fallbackDir !== undefined) navigate({ screen: 'timeline', dir: fallbackDir }, { replace: true });
@@ -78,21 +85,16 @@ export function TimelineScreen() {
     <div className="screen" data-testid="timeline-screen">
       <div className="screen-header">
         <h2>Timeline</h2>
-        <select
-          className="select timeline-dir"
-          aria-label="Directory"
-          data-testid="timeline-dir"
-          value={routeDir ?? ''}
-          onChange={(event) => navigate({ screen: 'timeline', dir: event.target.value })}
-        >
-          {routeDir !== undefined && !directories.some((directory) => directory.dir === routeDir) && <option value={routeDir}>{escapeControls(routeDir)}</option>}
-          {directories.map((directory) => (
-            <option key={directory.dir} value={directory.dir} title={escapeControls(directory.dir)}>
-              {escapeControls(baseName(directory.dir))} — {escapeControls(directory.dir)} ({directory.count}){directory.exists ? '' : ' · missing'}
-            </option>
-          ))}
-        </select>
-        <RetentionSummary total={timeline?.total ?? 0} visible={visible.length} isFiltered={isFiltered} maxSnapshots={retention?.maxSnapshots} maxStoreMiB={retention?.maxStoreMiB} pinned={pinned} />
+        <DirectoryPicker items={ordered} current={routeDir} now={now} onChoose={(dir) => navigate({ screen: 'timeline', dir })} />
+        <RetentionSummary
+          total={timeline?.total ?? 0}
+          visible={visible.length}
+          isFiltered={isFiltered}
+          isCurrent={isConnected}
+          maxSnapshots={retention?.maxSnapshots}
+          maxStoreMiB={retention?.maxStoreMiB}
+          pinned={pinned}
+        />
         {routeDir !== undefined && <CheckpointNowForm onCheckpoint={(name) => checkpointNow(routeDir, name)} />}
         <span className="spacer" />
         {routeDir !== undefined && <PastSearchField dir={routeDir} />}

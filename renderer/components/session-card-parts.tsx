@@ -1,0 +1,87 @@
+import type { SessionFile, ToolCallBrief } from '../../shared/contract/sessions-contract';
+import { maskSecretValues } from '../../shared/secrets/mask-secret-values';
+import { escapeControls } from '../../shared/text/control-characters';
+import { formatClock, relativeTo } from '../model/format';
+
+/** What a call's badge says: its decision, or `failed` when it ran and failed. */
+function outcomeOf(call: ToolCallBrief): string {
+  const ran = call.decision === 'allowed' || call.decision === 'asked-allowed';
+  return ran && !call.isOk ? 'failed' : call.decision;
+}
+
+/** A session's latest calls, newest first: the tool, its arguments on one line (secrets masked, controls escaped), the decision, when. */
+export function SessionCalls({ calls }: { readonly calls: readonly ToolCallBrief[] }) {
+  if (calls.length === 0) {
+    return (
+      <div className="session-calls" data-testid="session-last-call">
+        <span className="subtle">No tool call yet</span>
+      </div>
+    );
+  }
+  return (
+    <ol className="session-calls" data-testid="session-last-call" aria-label="Latest tool calls, newest first">
+      {calls.map((call) => {
+        const summary = escapeControls(maskSecretValues(call.summary));
+        return (
+          <li key={call.callId} className="session-call" data-testid="session-call" data-decision={call.decision}>
+            <span className="session-tool">{call.name}</span>
+            <span className="session-summary mono" title={summary}>
+              {summary}
+            </span>
+            <span className="badge" data-kind={outcomeOf(call)}>
+              {outcomeOf(call)}
+            </span>
+            <time className="subtle" dateTime={call.at}>
+              {formatClock(call.at)}
+            </time>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+/** The counts of one touched file: `+12 −3` where counted, else what happened to it. */
+function FileCounts({ file }: { readonly file: SessionFile }) {
+  const isCounted = file.added !== undefined || file.removed !== undefined;
+  return (
+    <span className="session-file-counts" title={file.isPartlyCounted === true ? 'A command also changed it: its lines were not counted' : undefined}>
+      {isCounted && (
+        <>
+          <span className="stat-added">+{file.added ?? 0}</span> <span className="stat-removed">−{file.removed ?? 0}</span>
+          {file.isPartlyCounted === true ? '+' : ''}
+        </>
+      )}
+      {file.change !== 'modified' && (
+        <span className="badge" data-kind={file.change === 'created' ? 'added' : 'deleted'}>
+          {file.change === 'created' ? 'new' : 'deleted'}
+        </span>
+      )}
+      {!isCounted && file.change === 'modified' && <span className="subtle">changed</span>}
+    </span>
+  );
+}
+
+/** The files a session's calls touched, most recent first, named relative to its folder, with their +/− or what happened. */
+export function SessionFiles({ files, total, root, limit }: { readonly files: readonly SessionFile[]; readonly total: number; readonly root: string | undefined; readonly limit: number }) {
+  if (files.length === 0) return null;
+  const shown = files.slice(0, limit);
+  return (
+    <div className="session-files" data-testid="session-files">
+      <ul aria-label="Files its calls touched">
+        {shown.map((file) => {
+          const name = escapeControls(root === undefined ? file.path : relativeTo(root, file.path));
+          return (
+            <li key={file.path} className="session-file" data-testid="session-file" data-change={file.change}>
+              <span className="mono session-file-path" title={escapeControls(file.path)}>
+                {name}
+              </span>
+              <FileCounts file={file} />
+            </li>
+          );
+        })}
+      </ul>
+      {total > shown.length && <span className="subtle">and {total - shown.length} more files</span>}
+    </div>
+  );
+}

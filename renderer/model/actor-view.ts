@@ -1,0 +1,54 @@
+import { actorKey, actorOfCheckpoint, describeActor, type Actor } from '../../shared/contract/actor-contract';
+import { escapeControls } from '../../shared/text/control-characters';
+import { sessionColourClass } from './session-lanes';
+import type { TimelineEntry } from './timeline-filter';
+
+/** Who caused a timeline entry (its session, the app, the CLI, Vigil, or outside Vigil). */
+export function actorOfEntry(entry: TimelineEntry): Actor {
+  return actorOfCheckpoint(entry);
+}
+
+/** The lane key of an entry's actor: its session id, or `@app`, `@cli`, `@vigil`, `@outside`. */
+export function entryActorKey(entry: TimelineEntry): string {
+  return actorKey(actorOfEntry(entry));
+}
+
+/** The CSS class carrying an actor's colour: a session's from its id; the app, the CLI, Vigil and outside each their own. */
+export function actorColourClass(actor: Actor): string {
+  return actor.kind === 'session' ? sessionColourClass(actor.sessionId) : `lane-${actor.kind}`;
+}
+
+/** A session id shortened for a chip (`ses_mwwf…e7f1`): the agent's name is what stays whole. */
+export function shortSessionId(sessionId: string): string {
+  return sessionId.length <= 14 ? sessionId : `${sessionId.slice(0, 8)}…${sessionId.slice(-4)}`;
+}
+
+/** An actor's short name for chips and lanes: the agent's full name (else its shortened session id), `you (app)`, `CLI`, `Vigil`, `outside Vigil`. */
+export function actorName(actor: Actor): string {
+  switch (actor.kind) {
+    case 'session':
+      return escapeControls(actor.agent ?? shortSessionId(actor.sessionId));
+    case 'app':
+      return 'you (app)';
+    case 'cli':
+      return 'CLI';
+    case 'vigil':
+      return 'Vigil';
+    case 'outside':
+      return 'outside Vigil';
+  }
+}
+
+/** An actor in a sentence, escaped for display: `alpha, turn 3`, `you, in the app`, `the CLI`, `Vigil`, `outside Vigil`. */
+export function actorWords(actor: Actor): string {
+  return escapeControls(describeActor(actor));
+}
+
+/** What each actor kind means, for tooltips. */
+export const actorHints: Readonly<Record<Actor['kind'], string>> = {
+  session: 'An agent session, in one of its turns',
+  app: 'You, in the Vigil app or the served page',
+  cli: 'The vigil command line',
+  vigil: 'Vigil on its own (retention, a capture), or for someone it did not record',
+  outside: 'Nothing Vigil knows of: an editor, a shell, another program, Hermes Agent',
+};
