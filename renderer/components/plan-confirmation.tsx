@@ -69,6 +69,7 @@ export function PlanConfirmation({
   problems = [],
   confirmLabel,
   isApplying,
+  isPlanning = false,
   onConfirm,
   onCancel,
   footnote,
@@ -84,6 +85,8 @@ export function PlanConfirmation({
   readonly problems?: readonly string[];
   readonly confirmLabel: string;
   readonly isApplying: boolean;
+  /** The plan is still being worked out (`data-state="planning"`). */
+  readonly isPlanning?: boolean;
   readonly onConfirm: () => void;
   readonly onCancel: () => void;
   readonly footnote?: ReactNode;
@@ -127,7 +130,7 @@ export function PlanConfirmation({
       role="dialog"
       aria-label={title}
       data-testid={testId}
-      data-state={isApplying ? 'applying' : 'ready'}
+      data-state={isApplying ? 'applying' : isPlanning ? 'planning' : 'ready'}
       onKeyDown={onKeyDown}
     >
       <header className="plan-header">
@@ -157,7 +160,7 @@ export function PlanConfirmation({
       {!canConfirm && <p className="plan-nothing" data-testid="plan-nothing">{nothingMessage}</p>}
       <footer className="plan-footer">
         <span className="plan-footnote">{footnote}</span>
-        <button type="button" className="button button-quiet" onClick={onCancel} disabled={isApplying}>
+        <button type="button" className="button button-quiet" data-testid="plan-cancel" onClick={onCancel} disabled={isApplying}>
           Cancel
         </button>
         <button

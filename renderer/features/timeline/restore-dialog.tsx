@@ -63,6 +63,7 @@ export function RestoreDialog({ flow }: { readonly flow: RestoreFlow }) {
         confirmLabel={confirmLabel}
         groupHints={isUndo ? undoGroupHints : restoreGroupHints}
         isApplying={flow.phase === 'applying'}
+        isPlanning={flow.phase === 'planning'}
         canConfirm={flow.phase === 'confirming' && count > 0 && (lines === undefined ? flow.plan !== undefined : linePlan !== undefined)}
         problems={unrestorable === 0 ? [] : [`${unrestorable === 1 ? '1 file differs' : `${unrestorable} files differ`} from the checkpoint but cannot be restored (under “Leave alone”, with the reason): this restore will be incomplete.`]}
         nothingMessage={
