@@ -39,6 +39,12 @@ describe('pointer selection', () => {
     expect(chosen(state)).toEqual(['a.ts', 'c.ts']);
     state = release(pressCheck(state, files, 0));
     expect(chosen(state)).toEqual(['c.ts']);
+    // The checkbox leaves the cursor (the file shown) where it was, a drag from it too.
+    const shown = release(pressRow(emptySelection, files, 4));
+    let ticked = pressCheck(shown, files, 0);
+    ticked = release(dragOver(ticked, files, 2));
+    expect(chosen(ticked)).toEqual(['a.ts', 'b.ts', 'c.ts']);
+    expect(ticked.cursorKey).toBe('e.ts');
     state = toggleGroup(state, 'src/', ['b.ts', 'c.ts', 'd.ts']);
     expect(chosen(state)).toEqual(['b.ts', 'c.ts', 'd.ts']);
     state = toggleGroup(state, 'src/', ['b.ts', 'c.ts', 'd.ts']);

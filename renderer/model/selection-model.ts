@@ -21,6 +21,8 @@ export interface DragGesture {
   readonly mode: 'replace' | 'add' | 'remove';
   /** A plain press that has not left its row yet: until it does, it selects nothing (it was a click). */
   readonly isPending?: boolean;
+  /** Started on a checkbox: the rows change, the cursor (the file shown) stays where it was. */
+  readonly keepsCursor?: boolean;
 }
 
 /** The selection: the selected keys, the anchor of ranges, the cursor, and a drag in progress. */
@@ -82,9 +84,10 @@ export function pressRow(state: SelectionState, keys: readonly string[], index: 
   return { selected: state.selected, anchorKey: key, cursorKey: key, drag: { base: new Set(), startKey: key, mode: 'replace', isPending: true } };
 }
 
-/** A press on a row's checkbox: toggles the row, and a drag from there toggles the rows it crosses the same way. */
+/** A press on a row's checkbox: toggles the row, and a drag from there toggles the rows it crosses the same way; the cursor (the file shown) stays. */
 export function pressCheck(state: SelectionState, keys: readonly string[], index: number): SelectionState {
-  return pressRow(state, keys, index, { isRange: false, isToggle: true });
+  const pressed = pressRow(state, keys, index, { isRange: false, isToggle: true });
+  return { ...pressed, cursorKey: state.cursorKey, drag: pressed.drag === undefined ? undefined : { ...pressed.drag, keepsCursor: true } };
 }
 
 /** Toggles a group of rows at once (a folder's checkbox): all of them selected when any was not, else none; the group's own key follows. */
@@ -104,7 +107,7 @@ export function dragOver(state: SelectionState, keys: readonly string[], index: 
   if (drag.isPending === true && key === drag.startKey) return state;
   const range = rangeKeys(keys, startIndex, index);
   const selected = drag.mode === 'remove' ? minus(drag.base, range) : union(drag.base, range);
-  return { ...state, selected, cursorKey: key, drag: drag.isPending === true ? { ...drag, isPending: false } : drag };
+  return { ...state, selected, cursorKey: drag.keepsCursor === true ? state.cursorKey : key, drag: drag.isPending === true ? { ...drag, isPending: false } : drag };
 }
 
 /** The pointer was released: the drag ends, the selection stays. */
