@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { connectAgent, runCli } from './fixtures/agents';
@@ -51,12 +51,21 @@ async function threeTurns(home: string, workspace: string): Promise<void> {
 test('a click shows a file’s diff, the checkbox selects it, and Restore this file is one click then the plan', async ({ page, vigil }, testInfo) => {
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   for (const name of ['a.txt', 'b.txt', 'c.txt']) await writeFile(path.join(vigil.workspace, name), `${name} v1\n`);
+  await writeFile(path.join(vigil.workspace, 'run.sh'), 'echo hi\n', { mode: 0o644 });
+  await chmod(path.join(vigil.workspace, 'run.sh'), 0o644);
+  await symlink('a.txt', path.join(vigil.workspace, 'current'));
   await runCli(vigil.home, ['checkpoint', vigil.workspace]);
   const id = await newestCheckpoint(vigil.home, vigil.workspace);
   for (const name of ['a.txt', 'b.txt', 'c.txt']) await writeFile(path.join(vigil.workspace, name), `${name} v2\n`);
+  await chmod(path.join(vigil.workspace, 'run.sh'), 0o755);
+  await rm(path.join(vigil.workspace, 'current'));
+  await symlink('b.txt', path.join(vigil.workspace, 'current'));
   await openCheckpoint(page, id);
   const files = page.getByTestId('changed-files');
-  await expect(page.getByTestId('changed-file')).toHaveCount(3);
+  await expect(page.getByTestId('changed-file')).toHaveCount(5);
+  // A mode-only change and a link's new target say what changed, not "+0 −0".
+  await expect(page.locator('[data-testid="changed-file"][data-path="run.sh"]').getByTestId('file-note')).toHaveText('mode 644 → 755');
+  await expect(page.locator('[data-testid="changed-file"][data-path="current"]').getByTestId('file-note')).toHaveText('link: a.txt → b.txt');
 
   // A click shows the diff of that file, and selects nothing.
   await page.locator('[data-testid="changed-file"][data-path="c.txt"] .file-path').click();
@@ -95,6 +104,7 @@ test('the stacked view shows 200 changed files, with a tree to jump and a notice
   for (const name of names) await writeFile(path.join(vigil.workspace, name), `${name}\nfirst\n`);
   await writeFile(path.join(vigil.workspace, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
   await writeFile(path.join(vigil.workspace, 'build.log'), 'excluded\n');
+  await writeFile(path.join(vigil.workspace, 'huge.txt'), 'x'.repeat(11 * 1024 * 1024));
   await writeFile(path.join(vigil.workspace, 'blob.dat'), Buffer.from([0, 1, 2, 3, 0, 255]));
   await runCli(vigil.home, ['checkpoint', vigil.workspace]);
   const id = await newestCheckpoint(vigil.home, vigil.workspace);
@@ -122,7 +132,8 @@ test('the stacked view shows 200 changed files, with a tree to jump and a notice
   await expect(stacked.locator('[data-testid="diff-line"][data-path="src/part-199.txt"].diff-added')).toContainText('second');
   // The end of the stack: the paths the checkpoint did not store, each with why.
   await stacked.locator('.stacked-diff-scroll').evaluate((element) => (element.scrollTop = element.scrollHeight));
-  await expect(stacked.locator('[data-testid="stacked-skipped"][data-path="build.log"]')).toContainText('not stored, so it cannot be shown or restored');
+  await expect(stacked.locator('[data-testid="stacked-skipped"][data-path="build.log"]')).toContainText('excluded');
+  await expect(stacked.locator('[data-testid="stacked-skipped"][data-path="huge.txt"]')).toContainText('larger than the size cap: not stored, so it cannot be shown or restored');
 });
 
 test('a drag across three lines and "Restore these lines" puts back only those lines; undo takes them away again', async ({ page, vigil }, testInfo) => {
