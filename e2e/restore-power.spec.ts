@@ -124,7 +124,7 @@ test('the stacked view shows 200 changed files, with a tree to jump and a notice
   await page.getByTestId('changed-files').focus();
   await page.keyboard.press('End');
   await expect(page.locator('[data-testid="changed-file"][data-path="blob.dat"]')).toBeVisible();
-  await expect(stacked.locator('[data-testid="stacked-notice"][data-path="blob.dat"]')).toContainText('Binary file');
+  await expect(stacked.locator('[data-testid="stacked-notice"][data-path="blob.dat"]')).toContainText('Not shown as text');
   // A click on a file far from the view brings it into the stack.
   const last = page.locator('[data-testid="changed-file"][data-path="src/part-199.txt"]');
   await last.locator('.file-path').click();
@@ -213,6 +213,31 @@ test('lines that no longer apply are refused with the reason, nothing is written
   await plan.getByTestId('plan-confirm').click();
   await expect(plan).toHaveCount(0);
   expect(await readFile(file, 'utf8')).toBe('one\ntwo\nthree\nfour\n');
+});
+
+test('a file that is not UTF-8 text offers no lines to pick, says why, and can still be restored whole', async ({ page, vigil }) => {
+  await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
+  const file = path.join(vigil.workspace, 'latin1.txt');
+  // "café" in Latin-1: its bytes could not be kept through a line merge.
+  const before = Buffer.from('caf\xe9\nb\nc\n', 'latin1');
+  await writeFile(file, before);
+  await runCli(vigil.home, ['checkpoint', vigil.workspace]);
+  const id = await newestCheckpoint(vigil.home, vigil.workspace);
+  await writeFile(file, Buffer.from('caf\xe9\nc\n', 'latin1'));
+  await openCheckpoint(page, id);
+  await page.locator('[data-testid="changed-file"][data-path="latin1.txt"] .file-path').click();
+  const stacked = page.getByTestId('stacked-diff');
+  await expect(stacked.locator('[data-testid="stacked-notice"][data-path="latin1.txt"]')).toHaveText(
+    'Not shown as text (binary, or not UTF-8): its bytes differ, and its lines cannot be picked. Restore the whole file to bring it back.',
+  );
+  await expect(stacked.getByTestId('diff-line')).toHaveCount(0);
+  await expect(stacked.getByTestId('pick-hunk')).toHaveCount(0);
+  await stacked.getByTestId('stacked-restore-file').click();
+  const plan = page.getByTestId('restore-plan');
+  await expect(plan).toHaveAttribute('data-state', 'ready');
+  await plan.getByTestId('plan-confirm').click();
+  await expect(plan).toHaveCount(0);
+  expect(Buffer.compare(await readFile(file), before)).toBe(0);
 });
 
 test('a file’s history lists the versions that changed it, with actor and turn; search finds the turn that removed a line', async ({ page, vigil }, testInfo) => {

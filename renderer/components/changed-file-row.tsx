@@ -83,7 +83,7 @@ export const ChangedFileRow = memo(function ChangedFileRow({
       <span className="file-actions">
         {onHistory !== undefined && (
           <button type="button" className="icon-button" data-testid="file-history" title={`History of ${escapeControls(file.path)}`} aria-label={`History of ${escapeControls(file.path)}`} onClick={() => onHistory(file.path)}>
-            ⏱
+            ◷
           </button>
         )}
         {onRestore !== undefined && (

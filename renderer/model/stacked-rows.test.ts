@@ -22,7 +22,7 @@ describe('stacked rows', () => {
       'o1',
       'n1',
       '# b.png',
-      'b.png: Binary file: its bytes differ; the contents are not shown. Restore the whole file to bring it back.',
+      'b.png: Not shown as text (binary, or not UTF-8): its bytes differ, and its lines cannot be picked. Restore the whole file to bring it back.',
       '# big.log',
       'big.log: Too large to show line by line (3.0 MiB → 4.0 MiB). Restore the whole file to bring it back.',
       '# run.sh',

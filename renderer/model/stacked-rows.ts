@@ -79,7 +79,7 @@ function bodyRows(file: StackedFile, state: StackedDiffState | undefined): Stack
   const { diff } = state;
   const note = fileChangeNote(file);
   const notes: StackedRow[] = note === undefined ? [] : [{ kind: 'notice', path, text: note, tone: 'info' }];
-  if (diff.kind === 'binary') return [...notes, { kind: 'notice', path, text: 'Binary file: its bytes differ; the contents are not shown. Restore the whole file to bring it back.', tone: 'info' }];
+  if (diff.kind === 'binary') return [...notes, { kind: 'notice', path, text: 'Not shown as text (binary, or not UTF-8): its bytes differ, and its lines cannot be picked. Restore the whole file to bring it back.', tone: 'info' }];
   if (diff.kind === 'too-large') return [...notes, { kind: 'notice', path, text: `Too large to show line by line (${bytes(diff.oldSize)} → ${bytes(diff.newSize)}). Restore the whole file to bring it back.`, tone: 'info' }];
   if (diff.kind === 'symlink') return notes.length > 0 ? notes : [{ kind: 'notice', path, text: 'A symbolic link: its target changed.', tone: 'info' }];
   const rows: StackedRow[] = [...notes];
