@@ -28,13 +28,13 @@ function FileHeader({ row, actions }: { readonly row: Extract<StackedRow, { kind
       )}
       <span className="spacer" />
       {actions.onHistory !== undefined && (
-        <button type="button" className="button button-quiet button-small" data-testid="stacked-history" onClick={() => actions.onHistory?.(row.path)}>
-          History of this file
+        <button type="button" className="button button-quiet button-small" data-testid="stacked-history" title="History of this file: every checkpoint after which it changed" onClick={() => actions.onHistory?.(row.path)}>
+          History
         </button>
       )}
       {actions.onRestoreFile !== undefined && (
-        <button type="button" className="button button-small" data-testid="stacked-restore-file" onClick={() => actions.onRestoreFile?.(row.path)}>
-          Restore this file…
+        <button type="button" className="button button-small" data-testid="stacked-restore-file" title="Restore this file to the checkpoint; shows the plan first" onClick={() => actions.onRestoreFile?.(row.path)}>
+          Restore file…
         </button>
       )}
     </div>

@@ -68,12 +68,19 @@ export function StackedDiff({
     virtualizer.measure();
   }, [rows, virtualizer]);
 
+  // A new focus scrolls to its file, and again while the rows above it load in (their heights
+  // change), until the user scrolls by hand: rows loading later must not pull the view back.
+  const pendingFocus = useRef<string | undefined>(undefined);
   useEffect(() => {
-    const index = focusPath === undefined ? undefined : headers.get(focusPath);
-    if (index !== undefined) virtualizer.scrollToIndex(index, { align: 'start' });
-    // Only a new focus scrolls; rows loading in must not pull the view back.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    pendingFocus.current = focusPath;
   }, [focusPath]);
+  useEffect(() => {
+    const index = pendingFocus.current === undefined ? undefined : headers.get(pendingFocus.current);
+    if (index !== undefined) virtualizer.scrollToIndex(index, { align: 'start' });
+  }, [focusPath, headers, virtualizer]);
+  const stopFollowingFocus = (): void => {
+    pendingFocus.current = undefined;
+  };
 
   const items = virtualizer.getVirtualItems();
   const visible = [...new Set(items.map((item) => rows[item.index]?.path).filter((path): path is string => path !== undefined && headers.has(path)))];
@@ -121,7 +128,10 @@ export function StackedDiff({
 
   return (
     <div className="stacked-diff" data-testid={testId} data-files={files.length} data-picked={picked}>
-      <div ref={scrollRef} className="stacked-diff-scroll" onPointerDown={onPointerDown} onPointerMove={onPointerMove} data-state={isDragging ? 'dragging' : 'idle'} role="table" aria-label="Changes, file by file">
+      <div ref={scrollRef} className="stacked-diff-scroll" onWheel={stopFollowingFocus} onKeyDown={stopFollowingFocus} onPointerDown={(event) => {
+          stopFollowingFocus();
+          onPointerDown(event);
+        }} onPointerMove={onPointerMove} data-state={isDragging ? 'dragging' : 'idle'} role="table" aria-label="Changes, file by file">
         <div className="virtual-list-spacer" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
             const row = rows[item.index];
