@@ -131,7 +131,8 @@ test('the stacked view shows 200 changed files, with a tree to jump and a notice
   await expect(stacked.locator('[data-testid="stacked-file"][data-path="src/part-199.txt"]')).toBeVisible();
   await expect(stacked.locator('[data-testid="diff-line"][data-path="src/part-199.txt"].diff-added')).toContainText('second');
   // The end of the stack: the paths the checkpoint did not store, each with why.
-  await stacked.locator('.stacked-diff-scroll').evaluate((element) => (element.scrollTop = element.scrollHeight));
+  await stacked.locator('.stacked-diff-scroll').hover();
+  await page.mouse.wheel(0, 100_000);
   await expect(stacked.locator('[data-testid="stacked-skipped"][data-path="build.log"]')).toContainText('excluded');
   await expect(stacked.locator('[data-testid="stacked-skipped"][data-path="huge.txt"]')).toContainText('larger than the size cap: not stored, so it cannot be shown or restored');
 });
