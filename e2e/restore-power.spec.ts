@@ -265,6 +265,14 @@ test('a file’s history lists the versions that changed it, with actor and turn
   await expect(plan).toHaveAttribute('data-state', 'ready');
   await expect(plan.getByTestId('plan-restore').locator('li')).toHaveText([/notes\.txt/]);
   await plan.getByTestId('plan-cancel').click();
+  // Any version can be compared with now: the detail of that checkpoint opens on the file.
+  await page.locator('[data-testid="changed-file"][data-path="notes.txt"]').getByTestId('file-history').click();
+  await expect(history.getByTestId('file-version')).toHaveCount(2);
+  await history.getByTestId('file-version-compare').first().click();
+  await expect(history).toHaveCount(0);
+  const newest = await page.locator('[data-testid="timeline-entry"]').first().getAttribute('data-checkpoint-id');
+  await expect(page.getByTestId('checkpoint-header')).toHaveAttribute('data-checkpoint-id', newest ?? '');
+  await expect(page.getByTestId('stacked-diff').getByTestId('stacked-file')).toHaveAttribute('data-path', 'notes.txt');
 
   await page.getByTestId('past-search').fill('TODO: drop me');
   await page.getByTestId('past-search').press('Enter');
