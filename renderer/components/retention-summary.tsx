@@ -38,14 +38,14 @@ export function RetentionSummary({
           <span
             className="subtle"
             data-testid="timeline-retention"
-            title={`The newest ${maxSnapshots} checkpoints of each folder are kept (checkpoints.maxSnapshots)${maxStoreMiB === undefined ? '' : `, ${maxStoreMiB} MiB in all (checkpoints.maxStoreMiB)`}; pinned ones always. Every drop is reported.`}
+            title={`The newest ${maxSnapshots} checkpoints of each folder are kept (checkpoints.maxSnapshots)${maxStoreMiB === undefined ? '' : `, ${maxStoreMiB} MiB in all (checkpoints.maxStoreMiB)`}; a pinned one always, with every checkpoint after it (a timeline is cut at one point). Every drop is reported.`}
           >
             keeps the newest {maxSnapshots.toLocaleString('en-US')}
           </span>
         </>
       )}
       <span className="subtle"> · </span>
-      <span className="subtle" data-testid="timeline-pinned" title="Pinned checkpoints are never dropped by retention or the size cap">
+      <span className="subtle" data-testid="timeline-pinned" title="Pinned checkpoints are never dropped by retention or the size cap, nor are the checkpoints after them">
         {pinned.toLocaleString('en-US')} pinned
       </span>
     </span>
