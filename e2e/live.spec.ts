@@ -21,7 +21,7 @@ test('work done by other processes shows live: new folders, checkpoints, counts,
   await expect(page.getByTestId('timeline-dir')).toHaveValue(first);
   const list = page.getByTestId('timeline-list');
   await expect(list.getByTestId('timeline-entry')).toHaveCount(1);
-  await expect(page.getByTestId('timeline-retention')).toHaveText('keeps 50 per folder');
+  await expect(page.getByTestId('timeline-retention')).toHaveText('keeps the newest 50');
 
   // A folder first checkpointed by `vigil checkpoint` in another process appears in the picker; so
   // does one checkpointed by a CLI that works in-process (the core notices the store changed).
@@ -68,10 +68,10 @@ test('work done by other processes shows live: new folders, checkpoints, counts,
 
   // config.json is live: a raised retention shows at once, an invalid edit is named by field and changes nothing.
   await writeFile(path.join(vigil.home, 'config.json'), JSON.stringify({ checkpoints: { maxSnapshots: 400 } }));
-  await expect(page.getByTestId('timeline-retention')).toHaveText('keeps 400 per folder');
+  await expect(page.getByTestId('timeline-retention')).toHaveText('keeps the newest 400');
   await writeFile(path.join(vigil.home, 'config.json'), JSON.stringify({ checkpoints: { maxSnapshots: 0 } }));
   await expect(page.getByTestId('config-problem')).toHaveAttribute('data-field', 'checkpoints.maxSnapshots');
-  await expect(page.getByTestId('timeline-retention')).toHaveText('keeps 400 per folder');
+  await expect(page.getByTestId('timeline-retention')).toHaveText('keeps the newest 400');
   const status = await runCli(vigil.home, ['checkpoints', 'status']);
   expect(status.stdout).toContain('Retention: 400 checkpoints per directory');
   expect(status.stdout).toContain('! config.json is invalid at "checkpoints.maxSnapshots"');

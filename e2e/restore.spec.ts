@@ -56,7 +56,7 @@ test('drag-select three of five changed files and restore only those three', asy
   await expect(files).toHaveAttribute('data-selected-count', '3');
   await expect(files).toHaveAttribute('data-state', 'idle');
   await expect(page.locator('[data-testid="changed-file"][data-selected="true"]')).toHaveText([/b\.txt/, /c\.txt/, /d\.txt/]);
-  await expect(page.getByTestId('diff-view')).toBeVisible();
+  await expect(page.getByTestId('stacked-diff')).toBeVisible();
   await saveScreens(page, testInfo, 'checkpoint-detail');
 
   await page.getByTestId('restore-selected').click();
@@ -93,18 +93,24 @@ test('one-click restore, then undo it', async ({ page, vigil }, testInfo) => {
   const restorePoint = page.locator('[data-testid="timeline-entry"][data-kind="pre-rollback"]');
   await expect(restorePoint).toHaveCount(1);
   await expect(restorePoint).toContainText('undo restore');
-  const toast = page.getByTestId('toast').filter({ hasText: 'Restored to' });
-  await expect(toast).toContainText('5 files changed');
+  // The outcome shows once: in the open detail's banner, not again in a toast.
+  const outcome = page.getByTestId('restore-outcome');
+  await expect(outcome).toContainText('Restored to');
+  await expect(outcome).toContainText('5 files changed');
+  await expect(page.getByTestId('toast').filter({ hasText: 'Restored to' })).toHaveCount(0);
   await saveScreens(page, testInfo, 'restore-done');
 
-  await toast.getByTestId('toast-undo-restore').click();
+  await outcome.getByTestId('undo-restore').click();
   const undo = page.getByTestId('restore-plan');
+  await expect(undo).toHaveAttribute('data-state', 'ready');
   await expect(undo).toContainText('Undo the restore');
   await expect(undo.getByTestId('plan-headline')).toHaveText('5 to restore');
+  // The button says what the plan says.
+  await expect(undo.getByTestId('plan-confirm')).toHaveText('Undo: restore 5 files');
   await undo.getByTestId('plan-confirm').click();
   await expect(undo).toHaveCount(0);
   expect(await contents(vigil.workspace)).toEqual(names.map((name) => `${name} v2`));
-  await expect(page.getByTestId('toast').filter({ hasText: 'Restore undone' })).toBeVisible();
+  await expect(outcome).toContainText('Restore undone');
   await expect(page.locator('[data-testid="timeline-entry"][data-kind="pre-rollback"]')).toHaveCount(2);
 });
 
@@ -129,7 +135,7 @@ test('a restore that cannot bring back a file says it is incomplete, naming the 
   await expect(outcome).toHaveAttribute('data-state', 'incomplete');
   await expect(outcome).toContainText('Restore incomplete.');
   await expect(outcome.getByTestId('restore-problems')).toContainText('a.txt — A folder is here now holding 1 file(s) the restore will not delete');
-  await expect(page.getByTestId('toast').filter({ hasText: 'Restore incomplete' })).toContainText('1 file could not be restored, 4 files changed');
+  await expect(outcome).toContainText('1 file could not be restored, 4 files changed');
   await saveScreens(page, testInfo, 'restore-incomplete');
   expect(await contents(vigil.workspace, names.slice(1))).toEqual(names.slice(1).map((name) => `${name} v1`));
   expect(await readFile(path.join(vigil.workspace, 'a.txt', 'node_modules', 'dep', 'index.js'), 'utf8')).toBe('dep\n');

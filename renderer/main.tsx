@@ -8,6 +8,7 @@ import './styles/app.css';
 import './styles/controls.css';
 import './styles/components.css';
 import './styles/screens.css';
+import './styles/restore.css';
 
 const container = document.getElementById('root');
 if (container === null) throw new Error('index.html has no #root element');

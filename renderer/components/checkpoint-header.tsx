@@ -1,28 +1,80 @@
+import { useState, type KeyboardEvent } from 'react';
 import type { TimelineEntry } from '../model/timeline-filter';
 import { actorOfCheckpoint } from '../../shared/contract/actor-contract';
 import { actorWords } from '../model/actor-view';
 import { formatDate, shortId } from '../model/format';
 import { escapeControls } from '../../shared/text/control-characters';
 
-/** The head of a checkpoint's detail: why, who, when, what changed; a restore point says what it undoes. */
+/** The checkpoint's name, and an editor for it (Enter keeps, Escape cancels); names are kept beside the checkpoint. */
+function CheckpointTitle({ entry, onRename }: { readonly entry: TimelineEntry; readonly onRename: ((name: string) => Promise<boolean>) | undefined }) {
+  const [draft, setDraft] = useState<string | undefined>(undefined);
+  const title = escapeControls(entry.name ?? entry.reason);
+  async function save(): Promise<void> {
+    if (draft === undefined || onRename === undefined) return;
+    if (await onRename(draft)) setDraft(undefined);
+  }
+  function onKeyDown(event: KeyboardEvent<HTMLInputElement>): void {
+    event.stopPropagation();
+    if (event.key === 'Enter') void save();
+    else if (event.key === 'Escape') setDraft(undefined);
+  }
+  if (draft !== undefined) {
+    return (
+      <div className="checkpoint-title">
+        <input
+          className="input input-small checkpoint-name-input"
+          data-testid="checkpoint-name-input"
+          aria-label="Name of this checkpoint (empty: no name)"
+          autoFocus
+          maxLength={200}
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <button type="button" className="button button-small button-primary" data-testid="checkpoint-name-save" onClick={() => void save()}>
+          Save name
+        </button>
+        <button type="button" className="button button-small button-quiet" onClick={() => setDraft(undefined)}>
+          Cancel
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className="checkpoint-title">
+      <span className="lane-dot" aria-hidden="true" />
+      <h3 title={title} data-testid="checkpoint-title">
+        {title}
+      </h3>
+      {entry.name !== undefined && <span className="subtle checkpoint-reason">{escapeControls(entry.reason)}</span>}
+      {onRename !== undefined && (
+        <button type="button" className="button button-quiet button-small" data-testid="checkpoint-rename" onClick={() => setDraft(entry.name ?? '')} title="Give this checkpoint a name (kept beside it; the checkpoint itself never changes)">
+          {entry.name === undefined ? 'Name…' : 'Rename…'}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** The head of a checkpoint's detail: its name or why it was taken, who, when, what changed; a restore point says what it undoes. */
 export function CheckpointHeader({
   entry,
   laneClass,
   onUndoRestore,
   onShowRestored,
+  onRename,
 }: {
   readonly entry: TimelineEntry;
   readonly laneClass: string;
   readonly onUndoRestore: () => void;
   readonly onShowRestored: (id: string) => void;
+  /** Names the checkpoint; absent where it cannot be (Hermes's checkpoints). */
+  readonly onRename?: ((name: string) => Promise<boolean>) | undefined;
 }) {
   const { attribution } = entry;
   return (
     <header className={`checkpoint-header ${laneClass}`} data-testid="checkpoint-header" data-checkpoint-id={entry.id}>
-      <div className="checkpoint-title">
-        <span className="lane-dot" aria-hidden="true" />
-        <h3 title={escapeControls(entry.reason)}>{escapeControls(entry.reason)}</h3>
-      </div>
+      <CheckpointTitle key={entry.id} entry={entry} onRename={onRename} />
       <div className="checkpoint-facts">
         <span className="mono" title={entry.id}>
           {shortId(entry.id)}

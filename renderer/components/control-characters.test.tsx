@@ -47,7 +47,7 @@ describe('names and texts with control characters are shown escaped', () => {
   it('a changed file, a restore plan and a memory entry show a newline or an escape in them as text', () => {
     render(
       <>
-        <ChangedFileRow file={{ path: `src/two\nlines${esc}[31m.ts`, status: 'modified', kind: 'text', additions: 1, deletions: 1 }} isSelected={false} />
+        <ChangedFileRow file={{ path: `src/two\nlines${esc}[31m.ts`, status: 'modified', kind: 'text', additions: 1, deletions: 1 }} name={`src/two\nlines${esc}[31m.ts`} depth={0} isSelected={false} />
         <PlanConfirmation
           title="Restore"
           files={[{ path: `evil\n${esc}[1Anames.txt`, action: 'restore', isChangedOutside: false }]}

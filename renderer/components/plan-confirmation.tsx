@@ -9,7 +9,8 @@ const groupTitles: Readonly<Record<PlanFile['action'], string>> = {
   skip: 'Leave alone',
 };
 
-const groupHints: Readonly<Record<PlanFile['action'], string>> = {
+/** What each group's hint says in a restore (another plan, an undo, says it in its own words). */
+export const restoreGroupHints: Readonly<Record<PlanFile['action'], string>> = {
   restore: 'content goes back to the checkpoint',
   recreate: 'deleted since the checkpoint; written again',
   delete: 'created since the checkpoint; the restore point keeps a copy',
@@ -18,7 +19,7 @@ const groupHints: Readonly<Record<PlanFile['action'], string>> = {
 
 const collapsedCount = 6;
 
-function PlanGroup({ action, files }: { readonly action: PlanFile['action']; readonly files: readonly PlanFile[] }) {
+function PlanGroup({ action, files, hint }: { readonly action: PlanFile['action']; readonly files: readonly PlanFile[]; readonly hint: string }) {
   const [isOpen, setOpen] = useState(files.length <= collapsedCount + 2);
   if (files.length === 0) return null;
   const shown = isOpen ? files : files.slice(0, collapsedCount);
@@ -27,7 +28,7 @@ function PlanGroup({ action, files }: { readonly action: PlanFile['action']; rea
       <div className="plan-group-title">
         <span className="plan-action-mark" aria-hidden="true" />
         {groupTitles[action]} <span className="plan-count">{files.length}</span>
-        <span className="plan-group-hint">{groupHints[action]}</span>
+        <span className="plan-group-hint">{hint}</span>
       </div>
       <ul>
         {shown.map((file) => (
@@ -68,6 +69,7 @@ export function PlanConfirmation({
   problems = [],
   confirmLabel,
   isApplying,
+  isPlanning = false,
   onConfirm,
   onCancel,
   footnote,
@@ -75,6 +77,7 @@ export function PlanConfirmation({
   canConfirm: canConfirmOverride,
   nothingMessage = 'The files already match the checkpoint: there is nothing to restore.',
   testId = 'plan',
+  groupHints = restoreGroupHints,
 }: {
   readonly title: string;
   readonly files: readonly PlanFile[];
@@ -82,6 +85,8 @@ export function PlanConfirmation({
   readonly problems?: readonly string[];
   readonly confirmLabel: string;
   readonly isApplying: boolean;
+  /** The plan is still being worked out (`data-state="planning"`). */
+  readonly isPlanning?: boolean;
   readonly onConfirm: () => void;
   readonly onCancel: () => void;
   readonly footnote?: ReactNode;
@@ -92,6 +97,8 @@ export function PlanConfirmation({
   /** What to say when it cannot. */
   readonly nothingMessage?: string;
   readonly testId?: string;
+  /** What each group's hint says (an undo says what the restore did and what undoing it does). */
+  readonly groupHints?: Readonly<Record<PlanFile['action'], string>>;
 }) {
   const groups = groupPlan(files);
   const confirmRef = useRef<HTMLButtonElement | null>(null);
@@ -123,7 +130,7 @@ export function PlanConfirmation({
       role="dialog"
       aria-label={title}
       data-testid={testId}
-      data-state={isApplying ? 'applying' : 'ready'}
+      data-state={isApplying ? 'applying' : isPlanning ? 'planning' : 'ready'}
       onKeyDown={onKeyDown}
     >
       <header className="plan-header">
@@ -145,15 +152,15 @@ export function PlanConfirmation({
         </p>
       ))}
       <div className="plan-groups">
-        <PlanGroup action="restore" files={groups.restore} />
-        <PlanGroup action="recreate" files={groups.recreate} />
-        <PlanGroup action="delete" files={groups.delete} />
-        <PlanGroup action="skip" files={groups.skip} />
+        <PlanGroup action="restore" files={groups.restore} hint={groupHints.restore} />
+        <PlanGroup action="recreate" files={groups.recreate} hint={groupHints.recreate} />
+        <PlanGroup action="delete" files={groups.delete} hint={groupHints.delete} />
+        <PlanGroup action="skip" files={groups.skip} hint={groupHints.skip} />
       </div>
       {!canConfirm && <p className="plan-nothing" data-testid="plan-nothing">{nothingMessage}</p>}
       <footer className="plan-footer">
         <span className="plan-footnote">{footnote}</span>
-        <button type="button" className="button button-quiet" onClick={onCancel} disabled={isApplying}>
+        <button type="button" className="button button-quiet" data-testid="plan-cancel" onClick={onCancel} disabled={isApplying}>
           Cancel
         </button>
         <button

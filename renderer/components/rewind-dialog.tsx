@@ -70,6 +70,7 @@ export function RewindDialog({
         problems={[...(plan?.problems ?? []), ...(plan?.directories.flatMap((directory) => directory.problems) ?? [])]}
         confirmLabel={`Rewind: ${label.toLowerCase()}`}
         isApplying={phase === 'applying'}
+        isPlanning={phase === 'planning'}
         canConfirm={phase === 'confirming' && changesSomething}
         nothingMessage={phase === 'planning' ? 'Working out what would change…' : 'Nothing would change: no later turn, no file to put back.'}
         onConfirm={onConfirm}

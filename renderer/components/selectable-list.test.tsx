@@ -28,7 +28,14 @@ function Harness({ onChange, onActivate }: { readonly onChange: (selected: strin
       rowHeight={24}
       label="Changed files"
       testId="files"
-      renderRow={(row) => <span data-selected={row.isSelected ? 'yes' : 'no'}>{row.key}</span>}
+      renderRow={(row) => (
+        <span data-selected={row.isSelected ? 'yes' : 'no'}>
+          <span data-role="check" data-testid={`check-${row.key}`}>
+            {row.isSelected ? '☑' : '☐'}
+          </span>
+          {row.key}
+        </span>
+      )}
     />
   );
 }
@@ -89,6 +96,28 @@ describe('SelectableList', () => {
     fireEvent.keyDown(list, { key: 'a', ctrlKey: true });
     expect(selected).toEqual(keys);
     expect(list.getAttribute('aria-activedescendant')).toMatch(/-2$/);
+  });
+
+  it('a click moves the cursor without selecting; the checkbox selects', () => {
+    let selected: string[] = [];
+    render(<Harness onChange={(next) => (selected = next)} />);
+    fireEvent.pointerDown(row('b.ts'), { button: 0 });
+    act(() => {
+      window.dispatchEvent(new Event('pointerup'));
+    });
+    expect(selected).toEqual([]);
+    expect(screen.getByRole('listbox').getAttribute('aria-activedescendant')).toMatch(/-1$/);
+    fireEvent.pointerDown(screen.getByTestId('check-d.ts'), { button: 0 });
+    act(() => {
+      window.dispatchEvent(new Event('pointerup'));
+    });
+    fireEvent.pointerDown(screen.getByTestId('check-b.ts'), { button: 0 });
+    act(() => {
+      window.dispatchEvent(new Event('pointerup'));
+    });
+    expect(selected).toEqual(['b.ts', 'd.ts']);
+    fireEvent.pointerDown(screen.getByTestId('check-d.ts'), { button: 0 });
+    expect(selected).toEqual(['b.ts']);
   });
 
   it('ignores presses of other buttons than the primary', () => {

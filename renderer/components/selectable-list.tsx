@@ -1,5 +1,5 @@
 import { useEffect, useEffectEvent, useId, useRef, type KeyboardEvent, type MouseEvent, type PointerEvent, type ReactNode } from 'react';
-import { dragOver, pressKey, pressRow, release, type SelectionModifiers, type SelectionState } from '../model/selection-model';
+import { dragOver, pressCheck, pressKey, pressRow, release, toggleGroup, type SelectionModifiers, type SelectionState } from '../model/selection-model';
 import { VirtualList } from './virtual-list';
 
 /** How a row is drawn: its index and whether it is selected or under the cursor. */
@@ -24,10 +24,12 @@ function rowIndexAt(target: EventTarget | null): number | undefined {
 }
 
 /**
- * A multi-select list box: press on a row and drag across rows, shift-click for a range, ctrl- or
- * cmd-click to toggle, and the keyboard (arrows, shift+arrows, space, ctrl+A, Home/End, Escape;
- * Enter opens the cursor row). The selection lives with the caller; this component only turns
- * gestures into the next selection through the pure selection model.
+ * A multi-select list box with checkboxes: a click moves the cursor (the caller shows that row);
+ * the checkbox (an element with `data-role="check"` in the row), ctrl- or cmd-click and space
+ * toggle; a press dragged across rows selects them; shift-click and shift+arrows select ranges;
+ * ctrl+A, Home/End, Escape; Enter activates the cursor row. A row of `groups` (a folder) toggles
+ * all its members. Buttons in a row keep their own clicks. The selection lives with the caller;
+ * this component only turns gestures into the next selection through the pure selection model.
  */
 export function SelectableList({
   keys,
@@ -38,6 +40,7 @@ export function SelectableList({
   rowHeight,
   label,
   testId,
+  groups,
 }: {
   readonly keys: readonly string[];
   readonly selection: SelectionState;
@@ -48,6 +51,8 @@ export function SelectableList({
   readonly rowHeight: number;
   readonly label: string;
   readonly testId?: string;
+  /** Rows that stand for other rows (a folder for its files), by key. */
+  readonly groups?: ReadonlyMap<string, readonly string[]> | undefined;
 }) {
   const idPrefix = useId();
   const scrollRef = useRef<HTMLDivElement | null>(null);
@@ -71,12 +76,17 @@ export function SelectableList({
 
   function onPointerDown(event: PointerEvent<HTMLDivElement>): void {
     if (event.button !== 0) return;
+    const target = event.target instanceof Element ? event.target : null;
+    if (target?.closest('button') != null) return;
     const index = rowIndexAt(event.target);
     if (index === undefined) return;
     // Keep the browser from starting a text selection, and take the focus by hand.
     event.preventDefault();
     event.currentTarget.focus({ preventScroll: true });
-    onSelectionChange(pressRow(selection, keys, index, modifiersOf(event)));
+    const key = keys[index] ?? '';
+    const members = groups?.get(key);
+    if (target?.closest('[data-role="check"]') != null) onSelectionChange(members === undefined ? pressCheck(selection, keys, index) : toggleGroup(selection, key, members));
+    else onSelectionChange(pressRow(selection, keys, index, modifiersOf(event)));
   }
 
   function onPointerMove(event: PointerEvent<HTMLDivElement>): void {
@@ -95,6 +105,12 @@ export function SelectableList({
         event.preventDefault();
         onActivate(selection.cursorKey);
       }
+      return;
+    }
+    const members = selection.cursorKey === undefined ? undefined : groups?.get(selection.cursorKey);
+    if (event.key === ' ' && members !== undefined && selection.cursorKey !== undefined) {
+      event.preventDefault();
+      onSelectionChange(toggleGroup(selection, selection.cursorKey, members));
       return;
     }
     const pageSize = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? rowHeight * 10) / rowHeight) - 1);

@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, type ReactNode } from 'react';
 import type { Actor } from '../../shared/contract/actor-contract';
 import { actorHints, actorName } from '../model/actor-view';
 import { formatClock, formatDate, formatRelativeTime, plural, shortId } from '../model/format';
@@ -73,6 +73,7 @@ export const TimelineRow = memo(function TimelineRow({
   stats,
   isInTurn,
   now,
+  actions,
 }: {
   readonly entry: TimelineEntry;
   readonly actor: Actor;
@@ -84,6 +85,8 @@ export const TimelineRow = memo(function TimelineRow({
   /** Under its turn's heading, which names the turn: the row says only what differs. */
   readonly isInTurn: boolean;
   readonly now: number;
+  /** The row's own actions (restore, rewind), shown on hover and on the selected row. */
+  readonly actions?: ReactNode;
 }) {
   const turn = actor.kind === 'session' && actor.turn !== undefined ? `turn ${actor.turn}` : undefined;
   const reasonText = escapeControls(entry.reason);
@@ -97,8 +100,9 @@ export const TimelineRow = memo(function TimelineRow({
           </span>
           {entry.source === 'hermes' && <span className="badge">Hermes</span>}
           <span className="timeline-title" data-testid="row-title" data-source={title.source} title={title.source === 'reason' ? reasonText : `${title.text}\n(${reasonText})`}>
-            {isInTurn && title.source !== 'reason' ? reasonText : title.text}
+            {isInTurn && (title.source === 'message' || title.source === 'calls') ? reasonText : title.text}
           </span>
+          {actions}
           <time dateTime={entry.time} title={`${formatRelativeTime(entry.time, now)} · ${formatDate(entry.time)}`} data-testid="row-time">
             {formatClock(entry.time)}
           </time>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupPlan, planHeadline, type PlanFile } from './plan-summary';
+import { groupPlan, planActionWords, planHeadline, type PlanFile } from './plan-summary';
 
 const file = (path: string, action: PlanFile['action'], isChangedOutside = false, reason?: string): PlanFile => ({ path, action, isChangedOutside, reason });
 
@@ -16,6 +16,13 @@ describe('plan summary', () => {
     expect(groups.changeCount).toBe(4);
     expect(groups.outsideCount).toBe(1);
     expect(planHeadline(groups)).toBe('2 to restore · 1 to re-create · 1 to delete · 1 skipped');
+    expect(planActionWords(groups)).toBe('restore 2 files, re-create 1 file, delete 1 file');
+  });
+
+  it("words an undo that only deletes as a deletion, as its headline does", () => {
+    const groups = groupPlan([file('legacy/a.txt', 'delete')]);
+    expect(planHeadline(groups)).toBe('1 to delete');
+    expect(planActionWords(groups)).toBe('delete 1 file');
   });
 
   it('says so when nothing would change', () => {

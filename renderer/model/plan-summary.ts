@@ -45,3 +45,13 @@ export function planHeadline(groups: PlanGroups): string {
   if (groups.skip.length > 0) parts.push(`${groups.skip.length} skipped`);
   return parts.length === 0 ? 'Nothing to change' : parts.join(' · ');
 }
+
+/** What a plan will do, in the verbs its headline uses: "restore 2 files, delete 1 file" (an undo's button says exactly this). */
+export function planActionWords(groups: PlanGroups): string {
+  const files = (count: number): string => `${count} file${count === 1 ? '' : 's'}`;
+  const parts: string[] = [];
+  if (groups.restore.length > 0) parts.push(`restore ${files(groups.restore.length)}`);
+  if (groups.recreate.length > 0) parts.push(`re-create ${files(groups.recreate.length)}`);
+  if (groups.delete.length > 0) parts.push(`delete ${files(groups.delete.length)}`);
+  return parts.length === 0 ? 'nothing to change' : parts.join(', ');
+}

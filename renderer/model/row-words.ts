@@ -27,15 +27,17 @@ function callWords(call: TurnBrief['calls'][number], dir: string): string {
   return call.name === 'terminal' || call.name === 'memory' ? `${call.name}: ${summary}` : `${call.name} ${summary}`;
 }
 
-/** Where a row's title comes from: the turn's user message, a summary of its calls, or the checkpoint's reason. */
-export type TitleSource = 'message' | 'calls' | 'reason';
+/** Where a row's title comes from: the name given to the checkpoint, the turn's user message, a summary of its calls, or the checkpoint's reason. */
+export type TitleSource = 'name' | 'message' | 'calls' | 'reason';
 
 /**
- * A checkpoint row's title: the first line of its turn's user message when the agent sent one;
+ * A checkpoint row's title: the name a person gave it (rename); else the first line of its turn's user message when the agent sent one;
  * else its turn's calls in this directory ("write_file src/app.ts", "terminal: rm -rf legacy",
  * "+2 more"); else its reason as the commit says it.
  */
 export function rowTitle(entry: TimelineEntry, brief: TurnBrief | undefined, dir: string): { readonly text: string; readonly source: TitleSource } {
+  const name = entry.name === undefined ? '' : oneLine(entry.name);
+  if (name !== '') return { text: name, source: 'name' };
   const message = brief?.title === undefined ? '' : oneLine(maskSecretValues(brief.title));
   if (message !== '') return { text: message, source: 'message' };
   const calls = brief?.calls.filter((call) => call.decision === 'allowed' || call.decision === 'asked-allowed') ?? [];

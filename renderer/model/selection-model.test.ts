@@ -3,7 +3,9 @@ import {
   dragOver,
   emptySelection,
   pressKey,
+  pressCheck,
   pressRow,
+  toggleGroup,
   release,
   retainKeys,
   selectAll,
@@ -22,11 +24,31 @@ function chosen(state: SelectionState): string[] {
 }
 
 describe('pointer selection', () => {
-  it('a plain press selects only that row and makes it the anchor and cursor', () => {
-    const state = pressRow(selectKeys(files, ['a.ts', 'e.ts']), files, 2);
-    expect(chosen(state)).toEqual(['c.ts']);
+  it('a plain click moves the cursor and the anchor there and keeps the selection as it was', () => {
+    const state = release(pressRow(selectKeys(files, ['a.ts', 'e.ts']), files, 2));
+    expect(chosen(state)).toEqual(['a.ts', 'e.ts']);
     expect(state.anchorKey).toBe('c.ts');
     expect(state.cursorKey).toBe('c.ts');
+    // A press that wanders off its row and back is a drag: it selects the row.
+    expect(chosen(release(dragOver(dragOver(pressRow(emptySelection, files, 2), files, 2), files, 2)))).toEqual([]);
+    expect(chosen(release(dragOver(dragOver(pressRow(emptySelection, files, 2), files, 3), files, 2)))).toEqual(['c.ts']);
+  });
+
+  it('a checkbox press toggles its row and keeps the rest; a group toggles all its rows', () => {
+    let state = release(pressCheck(selectKeys(files, ['a.ts']), files, 2));
+    expect(chosen(state)).toEqual(['a.ts', 'c.ts']);
+    state = release(pressCheck(state, files, 0));
+    expect(chosen(state)).toEqual(['c.ts']);
+    // The checkbox leaves the cursor (the file shown) where it was, a drag from it too.
+    const shown = release(pressRow(emptySelection, files, 4));
+    let ticked = pressCheck(shown, files, 0);
+    ticked = release(dragOver(ticked, files, 2));
+    expect(chosen(ticked)).toEqual(['a.ts', 'b.ts', 'c.ts']);
+    expect(ticked.cursorKey).toBe('e.ts');
+    state = toggleGroup(state, 'src/', ['b.ts', 'c.ts', 'd.ts']);
+    expect(chosen(state)).toEqual(['b.ts', 'c.ts', 'd.ts']);
+    state = toggleGroup(state, 'src/', ['b.ts', 'c.ts', 'd.ts']);
+    expect(chosen(state)).toEqual([]);
   });
 
   it('press and drag across rows selects the rows between, in both directions', () => {
@@ -51,7 +73,7 @@ describe('pointer selection', () => {
   });
 
   it('ctrl-press toggles one row and keeps the rest', () => {
-    let state = release(pressRow(emptySelection, files, 0));
+    let state = release(pressRow(emptySelection, files, 0, ctrl));
     state = release(pressRow(state, files, 2, ctrl));
     state = release(pressRow(state, files, 4, ctrl));
     expect(chosen(state)).toEqual(['a.ts', 'c.ts', 'e.ts']);
@@ -60,7 +82,7 @@ describe('pointer selection', () => {
   });
 
   it('ctrl-drag adds a range to the selection, or removes it when it started on a selected row', () => {
-    let state = release(pressRow(emptySelection, files, 0));
+    let state = release(pressRow(emptySelection, files, 0, ctrl));
     state = release(dragOver(dragOver(pressRow(state, files, 2, ctrl), files, 3), files, 4));
     expect(chosen(state)).toEqual(['a.ts', 'c.ts', 'd.ts', 'e.ts']);
     state = release(dragOver(pressRow(state, files, 3, ctrl), files, 4));
@@ -68,7 +90,7 @@ describe('pointer selection', () => {
   });
 
   it('ctrl+shift-press adds the range to what is selected', () => {
-    let state = release(pressRow(emptySelection, files, 0));
+    let state = release(pressRow(emptySelection, files, 0, ctrl));
     state = release(pressRow(state, files, 3, ctrl));
     state = pressRow(state, files, 4, ctrlShift);
     expect(chosen(state)).toEqual(['a.ts', 'd.ts', 'e.ts']);
@@ -80,14 +102,15 @@ describe('pointer selection', () => {
 });
 
 describe('keyboard selection', () => {
-  it('arrows move the cursor and select it; at the ends they stop', () => {
+  it('arrows move the cursor and keep the selection; at the ends they stop', () => {
     let state = pressKey(emptySelection, files, 'ArrowDown');
     expect(state?.cursorKey).toBe('a.ts');
     state = pressKey(state ?? emptySelection, files, 'ArrowDown');
-    expect(chosen(state ?? emptySelection)).toEqual(['b.ts']);
-    state = pressKey(emptySelection, files, 'ArrowUp');
-    expect(chosen(state ?? emptySelection)).toEqual(['e.ts']);
+    expect(state?.cursorKey).toBe('b.ts');
+    expect(chosen(state ?? emptySelection)).toEqual([]);
+    expect(pressKey(emptySelection, files, 'ArrowUp')?.cursorKey).toBe('e.ts');
     state = pressKey(selectKeys(files, ['e.ts']), files, 'ArrowDown');
+    expect(state?.cursorKey).toBe('e.ts');
     expect(chosen(state ?? emptySelection)).toEqual(['e.ts']);
   });
 
@@ -103,7 +126,7 @@ describe('keyboard selection', () => {
   });
 
   it('ctrl+arrows move the cursor only, and space toggles the row under it', () => {
-    let state: SelectionState = release(pressRow(emptySelection, files, 0));
+    let state: SelectionState = release(pressRow(emptySelection, files, 0, ctrl));
     state = pressKey(state, files, 'ArrowDown', ctrl) ?? state;
     state = pressKey(state, files, 'ArrowDown', ctrl) ?? state;
     expect(chosen(state)).toEqual(['a.ts']);

@@ -1,8 +1,9 @@
 /**
- * The selection of a list of rows (changed files, checkpoints), as file managers do it: press and
- * drag across rows, shift-click ranges, ctrl/cmd-click toggles, and the keyboard (arrows,
- * shift+arrows, Home/End, PageUp/PageDown, space, ctrl+A, Escape). Pure functions over keys, so the
- * selection survives the list being filtered or reordered.
+ * The selection of a list of rows (changed files), as a list with checkboxes does it: a click (or
+ * an arrow key) moves the cursor and selects nothing; the checkbox, ctrl/cmd-click and space toggle
+ * a row; a press dragged across rows selects them; shift-click and shift+arrows select ranges;
+ * ctrl+A all, Escape none. Pure functions over keys, so the selection survives the list being
+ * filtered or reordered.
  */
 
 /** Modifier keys that change what a press or a key does. */
@@ -18,6 +19,10 @@ export interface DragGesture {
   readonly base: ReadonlySet<string>;
   readonly startKey: string;
   readonly mode: 'replace' | 'add' | 'remove';
+  /** A plain press that has not left its row yet: until it does, it selects nothing (it was a click). */
+  readonly isPending?: boolean;
+  /** Started on a checkbox: the rows change, the cursor (the file shown) stays where it was. */
+  readonly keepsCursor?: boolean;
 }
 
 /** The selection: the selected keys, the anchor of ranges, the cursor, and a drag in progress. */
@@ -76,7 +81,20 @@ export function pressRow(state: SelectionState, keys: readonly string[], index: 
       drag: { base: state.selected, startKey: key, mode: isSelected ? 'remove' : 'add' },
     };
   }
-  return { selected: new Set([key]), anchorKey: key, cursorKey: key, drag: { base: new Set(), startKey: key, mode: 'replace' } };
+  return { selected: state.selected, anchorKey: key, cursorKey: key, drag: { base: new Set(), startKey: key, mode: 'replace', isPending: true } };
+}
+
+/** A press on a row's checkbox: toggles the row, and a drag from there toggles the rows it crosses the same way; the cursor (the file shown) stays. */
+export function pressCheck(state: SelectionState, keys: readonly string[], index: number): SelectionState {
+  const pressed = pressRow(state, keys, index, { isRange: false, isToggle: true });
+  return { ...pressed, cursorKey: state.cursorKey, drag: pressed.drag === undefined ? undefined : { ...pressed.drag, keepsCursor: true } };
+}
+
+/** Toggles a group of rows at once (a folder's checkbox): all of them selected when any was not, else none; the group's own key follows. */
+export function toggleGroup(state: SelectionState, groupKey: string, members: readonly string[]): SelectionState {
+  const isAll = members.length > 0 && members.every((key) => state.selected.has(key));
+  const selected = isAll ? minus(state.selected, [groupKey, ...members]) : union(state.selected, [groupKey, ...members]);
+  return { selected, anchorKey: groupKey, cursorKey: state.cursorKey ?? groupKey, drag: undefined };
 }
 
 /** The pointer, still pressed, is over a row: the selection becomes the drag's range (added to, or taken from, its base). */
@@ -86,9 +104,10 @@ export function dragOver(state: SelectionState, keys: readonly string[], index: 
   if (drag === undefined || key === undefined) return state;
   const startIndex = keys.indexOf(drag.startKey);
   if (startIndex === -1) return state;
+  if (drag.isPending === true && key === drag.startKey) return state;
   const range = rangeKeys(keys, startIndex, index);
   const selected = drag.mode === 'remove' ? minus(drag.base, range) : union(drag.base, range);
-  return { ...state, selected, cursorKey: key };
+  return { ...state, selected, cursorKey: drag.keepsCursor === true ? state.cursorKey : key, drag: drag.isPending === true ? { ...drag, isPending: false } : drag };
 }
 
 /** The pointer was released: the drag ends, the selection stays. */
@@ -156,9 +175,9 @@ function targetIndex(key: SelectionKey, current: number, count: number, pageSize
 }
 
 /**
- * A key press. Movement keys move the cursor and select it (shift: extend from the anchor; ctrl:
- * move the cursor only); space toggles the cursor row; ctrl+A selects all; Escape clears.
- * Returns `undefined` for a key it does not handle, so the caller lets the key through.
+ * A key press. Movement keys move the cursor (shift: and select the range from the anchor); space
+ * toggles the cursor row; ctrl+A selects all; Escape clears. Returns `undefined` for a key it does
+ * not handle, so the caller lets the key through.
  */
 export function pressKey(
   state: SelectionState,
@@ -185,6 +204,5 @@ export function pressKey(
     const from = anchorIndex === -1 ? (current === -1 ? next : current) : anchorIndex;
     return { selected: new Set(rangeKeys(keys, from, next)), anchorKey: keys[from], cursorKey: cursor, drag: undefined };
   }
-  if (modifiers.isToggle) return { ...state, cursorKey: cursor, drag: undefined };
-  return { selected: new Set([cursor]), anchorKey: cursor, cursorKey: cursor, drag: undefined };
+  return { ...state, anchorKey: cursor, cursorKey: cursor, drag: undefined };
 }

@@ -60,7 +60,7 @@ export function matchesFilter(entry: TimelineEntry, filter: TimelineFilter): boo
   if (filter.reason !== 'all' && reasonCategory(entry) !== filter.reason) return false;
   const text = filter.text.trim().toLowerCase();
   if (text === '') return true;
-  const haystack = [entry.reason, entry.attribution.tool, entry.attribution.agent, entry.attribution.sessionId, entry.id, entry.restores]
+  const haystack = [entry.name, entry.reason, entry.attribution.tool, entry.attribution.agent, entry.attribution.sessionId, entry.id, entry.restores]
     .filter((part): part is string => part !== undefined)
     .join('\n')
     .toLowerCase();

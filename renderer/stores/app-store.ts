@@ -4,10 +4,12 @@ import { createApprovalsSlice, type ApprovalsSlice } from './approvals-slice';
 import { createCheckpointSlice, type CheckpointSlice } from './checkpoint-slice';
 import { createConfigSlice, type ConfigSlice } from './config-slice';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
+import { createHistorySlice, type HistorySlice } from './history-slice';
 import { createLiveCompareSlice, type LiveCompareSlice } from './live-compare-slice';
 import { createLiveSlice, type LiveSlice } from './live-slice';
 import { createMemorySlice, type MemorySlice } from './memory-slice';
 import { createNavigationSlice, type NavigationSlice } from './navigation-slice';
+import { createRestoreSlice, type RestoreSlice } from './restore-slice';
 import { createSessionsSlice, type SessionsSlice } from './sessions-slice';
 import { createTimelineSlice, type TimelineSlice } from './timeline-slice';
 import { createTimelineWordsSlice, type TimelineWordsSlice } from './timeline-words-slice';
@@ -24,6 +26,8 @@ export type AppState = ConnectionSlice &
   TimelineSlice &
   TimelineWordsSlice &
   CheckpointSlice &
+  RestoreSlice &
+  HistorySlice &
   ConfigSlice &
   LiveCompareSlice;
 
@@ -43,6 +47,8 @@ export function createAppStore(client: VigilClient): AppStore {
     ...createTimelineSlice(client)(...args),
     ...createTimelineWordsSlice(client)(...args),
     ...createCheckpointSlice(client)(...args),
+    ...createRestoreSlice(client)(...args),
+    ...createHistorySlice(client)(...args),
     ...createConfigSlice(client)(...args),
     ...createLiveCompareSlice(...args),
   }));

@@ -44,6 +44,7 @@ export function createLiveSlice(client: VigilClient): StateCreator<AppState, [],
         client.onEvent('checkpoints:timeline-changed', (change) => get().receiveTimelineCount(change)),
         client.onEvent('checkpoints:cut', (cut) => get().receiveCut(cut)),
         client.onEvent('checkpoints:pin-changed', (pin) => get().receivePin(pin)),
+        client.onEvent('checkpoints:renamed', (rename) => get().receiveRename(rename)),
         client.onEvent('checkpoints:live-changed', (change) => {
           get().receiveLiveChange(change);
           get().receiveFolderChange(change.dir);

@@ -47,8 +47,8 @@ export interface TimelineSlice {
   readonly setTimelineFilter: (patch: Partial<TimelineFilter>) => void;
   readonly filterByFile: (path: string) => Promise<void>;
   readonly receiveCheckpoint: (entry: TimelineEntry) => void;
-  /** Takes a checkpoint of a directory now, by hand; says so when nothing changed since the last one. */
-  readonly checkpointNow: (dir: string) => Promise<void>;
+  /** Takes a checkpoint of a directory now, by hand, named `name` when given; says so when nothing changed since the last one. */
+  readonly checkpointNow: (dir: string, name?: string) => Promise<boolean>;
   /** A timeline's count now (after a checkpoint, a cut or a pin, by any process): the picker and the header agree with the store. */
   readonly receiveTimelineCount: (change: EventPayload<'checkpoints:timeline-changed'>) => void;
   /** Checkpoints were dropped: said in a toast (the count follows in `receiveTimelineCount`). */
@@ -156,16 +156,19 @@ export function createTimelineSlice(client: VigilClient): StateCreator<AppState,
         if (generation === filterGeneration) set({ fileFilter: { path: trimmed, matches: new Set(matches), checked, isDone: true } });
       },
 
-      checkpointNow: async (dir) => {
-        const result = await client.call('checkpoints:create', { dir, reason: 'manual checkpoint' });
+      checkpointNow: async (dir, name) => {
+        // A name is the checkpoint's subject, as `vigil checkpoint DIR --reason` makes it.
+        const reason = name?.trim() ?? '';
+        const result = await client.call('checkpoints:create', { dir, reason: reason === '' ? 'manual checkpoint' : reason });
         if (!result.ok) {
           get().notify({ tone: 'error', title: 'No checkpoint taken', detail: result.error.message });
-          return;
+          return false;
         }
         if (result.value.kind === 'created') {
           get().receiveCheckpoint(result.value.checkpoint);
           get().notify({ tone: 'success', title: 'Checkpoint taken', detail: `${plural(result.value.checkpoint.stats.files, 'file')} changed since the previous one.` });
         } else get().notify({ tone: 'info', title: 'Nothing changed', detail: 'The directory matches its latest checkpoint, so none was taken.' });
+        return true;
       },
 
       receiveTimelineCount: ({ dir, total }) => {

@@ -1,51 +1,68 @@
-import type { KeyboardEvent } from 'react';
-import { ChangedFileRow } from '../../components/changed-file-row';
+import { useMemo, type KeyboardEvent } from 'react';
+import { ChangedFileRow, ChangedFolderRow } from '../../components/changed-file-row';
 import { CheckpointHeader } from '../../components/checkpoint-header';
-import { DiffView } from '../../components/diff-view';
 import { ErrorNotice } from '../../components/error-notice';
 import { RestoreOutcome } from '../../components/restore-outcome';
 import { SelectableList } from '../../components/selectable-list';
+import { StackedDiff } from '../../components/stacked-diff';
+import { fileTreeRows } from '../../model/file-tree';
 import { shortId } from '../../model/format';
 import { changedPaths } from '../../model/restore-plan';
 import { sessionColourClass } from '../../model/session-lanes';
 import type { TimelineEntry } from '../../model/timeline-filter';
-import type { CompareTarget } from '../../stores/checkpoint-slice';
 import { useAppStore } from '../../stores/store-context';
+import { DetailToolbar } from './detail-toolbar';
 
-const kindNotes: Readonly<Record<string, string>> = { symlink: 'A symbolic link: its target changed.', 'too-large': 'Too large to diff line by line.' };
-
-function sideLabels(entry: TimelineEntry, compare: CompareTarget): { from: string; to: string } {
+function sideLabels(entry: TimelineEntry, compare: { readonly kind: 'live' } | { readonly kind: 'checkpoint'; readonly id: string; readonly isOlder: boolean }): { from: string; to: string } {
   if (compare.kind === 'live') return { from: shortId(entry.id), to: 'live' };
   return compare.isOlder ? { from: shortId(compare.id), to: shortId(entry.id) } : { from: shortId(entry.id), to: shortId(compare.id) };
 }
 
-/** A checkpoint: what differs, each file's diff, the selection, and restore (all or selected) with its plan and undo. */
+/**
+ * A checkpoint: what differs, as a file tree (a click shows a file's diff, a checkbox selects it
+ * for restore) beside the diffs (the file under the cursor, or all of them stacked); restore all,
+ * the selected files, one file, or lines picked in a diff, each with its plan and its undo.
+ */
 export function CheckpointDetail({ entry, newer, older }: { readonly entry: TimelineEntry; readonly newer: string | undefined; readonly older: string | undefined }) {
   const detail = useAppStore((state) => state.detail);
   const selection = useAppStore((state) => state.fileSelection);
-  const fileDiff = useAppStore((state) => state.fileDiff);
+  const fileDiffs = useAppStore((state) => state.fileDiffs);
+  const focusedFile = useAppStore((state) => state.focusedFile);
+  const diffMode = useAppStore((state) => state.diffMode);
+  const lineSelection = useAppStore((state) => state.lineSelection);
   const lastRestore = useAppStore((state) => state.lastRestore);
   const navigate = useAppStore((state) => state.navigate);
-  const compareWith = useAppStore((state) => state.compareWith);
   const refreshDetail = useAppStore((state) => state.refreshDetail);
   const changeFileSelection = useAppStore((state) => state.changeFileSelection);
   const showFileDiff = useAppStore((state) => state.showFileDiff);
+  const loadFileDiffs = useAppStore((state) => state.loadFileDiffs);
+  const changeLineSelection = useAppStore((state) => state.changeLineSelection);
   const planRestore = useAppStore((state) => state.planRestore);
+  const planRestoreOf = useAppStore((state) => state.planRestoreOf);
+  const planRestoreLines = useAppStore((state) => state.planRestoreLines);
   const planUndoRestore = useAppStore((state) => state.planUndoRestore);
   const planUndoOfRestorePoint = useAppStore((state) => state.planUndoOfRestorePoint);
   const dismissLastRestore = useAppStore((state) => state.dismissLastRestore);
-  const pinCheckpoint = useAppStore((state) => state.pinCheckpoint);
+  const openFileHistory = useAppStore((state) => state.openFileHistory);
+  const renameCheckpoint = useAppStore((state) => state.renameCheckpoint);
   const stale = useAppStore((state) => state.staleComparison);
+  const files = useMemo(() => detail?.files ?? [], [detail?.files]);
+  const tree = useMemo(() => fileTreeRows(files.map((file) => file.path)), [files]);
+  const byPath = useMemo(() => new Map(files.map((file) => [file.path, file])), [files]);
+  const groups = useMemo(() => new Map(tree.flatMap((row) => (row.kind === 'folder' ? [[row.key, row.files] as const] : []))), [tree]);
+  const skipped = useMemo(() => entry.skipped.filter((item) => item.reason !== 'more'), [entry.skipped]);
   if (detail?.checkpointId !== entry.id) return <div className="checkpoint-detail" data-testid="checkpoint-detail" data-state="loading" />;
 
-  const files = detail.files;
-  const keys = files.map((file) => file.path);
+  const keys = tree.map((row) => row.key);
   const isLive = detail.compare.kind === 'live';
   const labels = sideLabels(entry, detail.compare);
-  const selectedCount = selection.selected.size;
+  const selectedCount = files.filter((file) => selection.selected.has(file.path)).length;
   const isEmptyLive = isLive && detail.load.kind === 'ready' && files.length === 0;
   const staleness = isLive && stale?.dir === detail.dir && stale.checkpointId === detail.checkpointId ? stale.reason : undefined;
-  const isPinned = entry.isPinned === true;
+  const focused = focusedFile === undefined ? undefined : byPath.get(focusedFile);
+  const shownFiles = diffMode === 'all' ? files : focused === undefined ? [] : [focused];
+  const restoreFile = (path: string): void => void planRestoreOf(detail.dir, detail.checkpointId, [path]);
+  const showHistory = (path: string): void => void openFileHistory(detail.dir, path);
 
   function onKeyDown(event: KeyboardEvent<HTMLElement>): void {
     const target = event.target;
@@ -56,13 +73,6 @@ export function CheckpointDetail({ entry, newer, older }: { readonly entry: Time
     void planRestore(event.shiftKey ? 'all' : 'selected');
   }
 
-  const compareChoices: readonly (readonly [string, string, CompareTarget | undefined])[] = [
-    ['live', 'Live directory', { kind: 'live' }],
-    ['newer', 'Next checkpoint', newer === undefined ? undefined : { kind: 'checkpoint', id: newer, isOlder: false }],
-    ['older', 'Previous checkpoint', older === undefined ? undefined : { kind: 'checkpoint', id: older, isOlder: true }],
-  ];
-  const currentChoice = detail.compare.kind === 'live' ? 'live' : detail.compare.id === newer ? 'newer' : detail.compare.id === older ? 'older' : 'other';
-
   return (
     <section className="checkpoint-detail" data-testid="checkpoint-detail" data-state={detail.load.kind} data-stale={staleness !== undefined} onKeyDown={onKeyDown} aria-label="Checkpoint">
       <CheckpointHeader
@@ -70,6 +80,7 @@ export function CheckpointDetail({ entry, newer, older }: { readonly entry: Time
         laneClass={sessionColourClass(entry.attribution.sessionId)}
         onUndoRestore={() => void planUndoOfRestorePoint(entry.dir, entry.id, entry.restores)}
         onShowRestored={(id) => navigate({ screen: 'timeline', dir: entry.dir, checkpointId: id })}
+        onRename={entry.source === 'hermes' ? undefined : (name) => renameCheckpoint(entry.dir, entry.id, name)}
       />
       {lastRestore !== undefined && lastRestore.dir === entry.dir && (
         <RestoreOutcome
@@ -84,39 +95,7 @@ export function CheckpointDetail({ entry, newer, older }: { readonly entry: Time
           onDismiss={dismissLastRestore}
         />
       )}
-      <div className="detail-toolbar">
-        <span className="muted">Compare with</span>
-        <div className="segmented" role="group" aria-label="Compare with">
-          {compareChoices.map(([key, label, target]) => (
-            <button
-              key={key}
-              type="button"
-              aria-pressed={currentChoice === key}
-              disabled={target === undefined}
-              data-testid={`compare-${key}`}
-              onClick={() => target !== undefined && void compareWith(target)}
-            >
-              {label}
-            </button>
-          ))}
-          {currentChoice === 'other' && detail.compare.kind === 'checkpoint' && <button type="button" aria-pressed="true">{shortId(detail.compare.id)}</button>}
-        </div>
-        <button type="button" className="button button-quiet button-small" onClick={() => void refreshDetail()} title="Compare again with the directory as it is now">
-          Refresh
-        </button>
-        <span className="spacer" />
-        <button
-          type="button"
-          className="button button-small"
-          data-testid="pin-toggle"
-          aria-pressed={isPinned}
-          disabled={entry.source === 'hermes'}
-          onClick={() => void pinCheckpoint(entry.dir, entry.id, !isPinned)}
-          title={entry.source === 'hermes' ? "Hermes Agent's checkpoints are read only" : isPinned ? 'Unpin: retention and the size cap may drop it again' : 'Pin: retention and the size cap never drop it'}
-        >
-          {isPinned ? 'Pinned' : 'Pin'}
-        </button>
-      </div>
+      <DetailToolbar entry={entry} newer={newer} older={older} />
       <div className="detail-files-head">
         <span data-testid="diff-summary">
           {detail.load.kind === 'loading' && files.length === 0
@@ -130,26 +109,12 @@ export function CheckpointDetail({ entry, newer, older }: { readonly entry: Time
             {staleness === 'changed' ? 'out of date: comparing again…' : 'out of date: cannot compare now'}
           </span>
         )}
-        <span className="subtle detail-hint">Drag, Shift- or Ctrl-click to select · Space toggles · Ctrl+A all</span>
+        <span className="subtle detail-hint">Click a file to see it · tick, drag, Shift or Ctrl to select</span>
         <span className="spacer" />
-        <button
-          type="button"
-          className="button"
-          data-testid="restore-selected"
-          disabled={selectedCount === 0}
-          onClick={() => void planRestore('selected')}
-          title="Restore only the selected files (R); shows the plan first"
-        >
+        <button type="button" className="button" data-testid="restore-selected" disabled={selectedCount === 0} onClick={() => void planRestore('selected')} title="Restore only the selected files (R); shows the plan first">
           Restore selected{selectedCount > 0 ? ` (${selectedCount})` : ''}
         </button>
-        <button
-          type="button"
-          className="button button-primary"
-          data-testid="restore-all"
-          disabled={isEmptyLive}
-          onClick={() => void planRestore('all')}
-          title="Restore the whole directory to this checkpoint (Shift+R); shows the plan first"
-        >
+        <button type="button" className="button button-primary" data-testid="restore-all" disabled={isEmptyLive} onClick={() => void planRestore('all')} title="Restore the whole directory to this checkpoint (Shift+R); shows the plan first">
           Restore all
         </button>
       </div>
@@ -157,6 +122,7 @@ export function CheckpointDetail({ entry, newer, older }: { readonly entry: Time
       <div className="detail-split" hidden={isEmptyLive}>
         <SelectableList
           keys={keys}
+          groups={groups}
           selection={selection}
           onSelectionChange={changeFileSelection}
           onActivate={(path) => void showFileDiff(path)}
@@ -164,29 +130,33 @@ export function CheckpointDetail({ entry, newer, older }: { readonly entry: Time
           label="Changed files"
           testId="changed-files"
           renderRow={(row) => {
-            const file = files[row.index];
-            return file === undefined ? null : <ChangedFileRow file={file} isSelected={row.isSelected} />;
+            const item = tree[row.index];
+            if (item === undefined) return null;
+            if (item.kind === 'folder') {
+              const count = item.files.filter((path) => selection.selected.has(path)).length;
+              return <ChangedFolderRow name={item.name} depth={item.depth} count={item.files.length} check={count === 0 ? 'unchecked' : count === item.files.length ? 'checked' : 'mixed'} />;
+            }
+            const file = byPath.get(item.key);
+            return file === undefined ? null : <ChangedFileRow file={file} name={item.name} depth={item.depth} isSelected={row.isSelected} onRestore={restoreFile} onHistory={showHistory} />;
           }}
         />
         <div className="detail-diff">
-          {fileDiff?.load.kind === 'failed' && <ErrorNotice error={fileDiff.load.error} />}
-          {fileDiff?.diff !== undefined && (
-            <DiffView
-              key={`${fileDiff.path}:${labels.from}:${labels.to}`}
-              diff={{
-                path: fileDiff.diff.path,
-                status: fileDiff.diff.status,
-                isBinary: fileDiff.diff.kind === 'binary',
-                note: kindNotes[fileDiff.diff.kind],
-                hunks: fileDiff.diff.hunks,
-                isTruncated: fileDiff.diff.omittedLines > 0,
-                truncatedNote: `${fileDiff.diff.omittedLines.toLocaleString('en-US')} more diff lines are not shown.`,
-                fromLabel: labels.from,
-                toLabel: labels.to,
-              }}
+          {shownFiles.length === 0 && files.length > 0 && <p className="muted">Click a file to see its diff.</p>}
+          {shownFiles.length > 0 && (
+            <StackedDiff
+              key={`${labels.from}:${labels.to}:${diffMode}`}
+              files={shownFiles}
+              diffs={fileDiffs}
+              skipped={diffMode === 'all' ? skipped : []}
+              focusPath={diffMode === 'all' ? focusedFile : undefined}
+              lineSelection={lineSelection}
+              canPickLines={isLive}
+              onLineSelectionChange={changeLineSelection}
+              onVisibleFiles={(paths) => void loadFileDiffs(paths)}
+              onRestoreLines={() => void planRestoreLines()}
+              actions={{ onRestoreFile: restoreFile, onHistory: showHistory }}
             />
           )}
-          {fileDiff === undefined && files.length > 0 && <p className="muted">Move the cursor onto a file to see its diff.</p>}
         </div>
       </div>
     </section>

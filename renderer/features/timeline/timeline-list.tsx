@@ -1,5 +1,6 @@
 import { useId, useMemo, type KeyboardEvent, type MouseEvent } from 'react';
 import { actorKey } from '../../../shared/contract/actor-contract';
+import { CheckpointRowActions } from '../../components/checkpoint-row-actions';
 import { TimelineDayHeading, TimelineRow, TimelineTurnHeading } from '../../components/timeline-row';
 import { useNow } from '../../components/use-now';
 import { VirtualList } from '../../components/virtual-list';
@@ -40,6 +41,8 @@ export function TimelineList({
   const idPrefix = useId();
   const navigate = useAppStore((state) => state.navigate);
   const compareWith = useAppStore((state) => state.compareWith);
+  const planRestoreOf = useAppStore((state) => state.planRestoreOf);
+  const planRewind = useAppStore((state) => state.planRewind);
   const briefs = useAppStore((state) => state.turnBriefs);
   const live = useAppStore((state) => state.liveChanges);
   const isConnected = useAppStore((state) => state.connection.kind === 'connected');
@@ -147,6 +150,16 @@ export function TimelineList({
             stats={statsAfter(entry, entry.id === newestId, after, liveStats)}
             isInTurn={item.isInTurn}
             now={now}
+            actions={
+              <CheckpointRowActions
+                entry={entry}
+                onRestoreAll={() => {
+                  navigate({ screen: 'timeline', dir, checkpointId: entry.id });
+                  void planRestoreOf(dir, entry.id, []);
+                }}
+                onRewind={() => entry.attribution.sessionId !== undefined && entry.attribution.turn !== undefined && void planRewind(entry.attribution.sessionId, entry.attribution.turn, 'both')}
+              />
+            }
           />
         );
       }}

@@ -4,11 +4,13 @@ import { DirectoryPicker } from '../../components/directory-picker';
 import { ProgressBar } from '../../components/progress-bar';
 import { useNow } from '../../components/use-now';
 import { defaultDirectory, orderDirectories } from '../../model/directory-order';
-import { plural } from '../../model/format';
 import { filterTimeline, isFilterEmpty, type TimelineEntry } from '../../model/timeline-filter';
 import { useAppStore } from '../../stores/store-context';
+import { CheckpointNowForm } from '../../components/checkpoint-now-form';
+import { RetentionSummary } from '../../components/retention-summary';
 import { CheckpointDetail } from './checkpoint-detail';
-import { RestoreDialog } from './restore-dialog';
+import { PastSearchField } from './past-search-field';
+import { TimelineOverlays } from './timeline-overlays';
 import { TimelineEmpty } from './timeline-empty';
 import { TimelineFilters } from './timeline-filters';
 import { TimelineList } from './timeline-list';
@@ -23,7 +25,6 @@ export function TimelineScreen() {
   const timeline = useAppStore((state) => state.timeline);
   const filter = useAppStore((state) => state.timelineFilter);
   const fileFilter = useAppStore((state) => state.fileFilter);
-  const restore = useAppStore((state) => state.restore);
   const route = useAppStore((state) => state.route);
   const appInfo = useAppStore((state) => state.appInfo);
   const connectTarget = useMemo(() => connectTargetOf(appInfo), [appInfo]);
@@ -59,6 +60,7 @@ export function TimelineScreen() {
   }, [routeDir, checkpointId, openCheckpoint, closeCheckpoint]);
 
   const all = timeline !== undefined && timeline.dir === routeDir ? timeline.entries : noEntries;
+  const pinned = useMemo(() => all.filter((entry) => entry.isPinned === true).length, [all]);
   const visible = useMemo(() => {
     const filtered = filterTimeline(all, filter);
     return fileFilter === undefined ? filtered : filtered.filter((entry) => fileFilter.matches.has(entry.id));
@@ -84,25 +86,18 @@ export function TimelineScreen() {
       <div className="screen-header">
         <h2>Timeline</h2>
         <DirectoryPicker items={ordered} current={routeDir} now={now} onChoose={(dir) => navigate({ screen: 'timeline', dir })} />
-        <span className="muted" data-testid="timeline-count" data-state={isConnected ? 'current' : 'not-current'} title={isConnected ? undefined : 'Not connected: the count is as it was when the link dropped'}>
-          {isFiltered ? `${visible.length.toLocaleString('en-US')} of ` : ''}
-          {plural(timeline?.total ?? 0, 'checkpoint')}
-        </span>
-        {retention !== undefined && (
-          <span
-            className="subtle"
-            data-testid="timeline-retention"
-            title={`The newest ${retention.maxSnapshots} checkpoints of each folder are kept (checkpoints.maxSnapshots), ${retention.maxStoreMiB} MiB in all (checkpoints.maxStoreMiB); pinned ones always. Every drop is reported.`}
-          >
-            keeps {retention.maxSnapshots.toLocaleString('en-US')} per folder
-          </span>
-        )}
-        {routeDir !== undefined && (
-          <button type="button" className="button button-small" data-testid="checkpoint-now" onClick={() => void checkpointNow(routeDir)} title="Take a checkpoint of this directory now">
-            Checkpoint now
-          </button>
-        )}
+        <RetentionSummary
+          total={timeline?.total ?? 0}
+          visible={visible.length}
+          isFiltered={isFiltered}
+          isCurrent={isConnected}
+          maxSnapshots={retention?.maxSnapshots}
+          maxStoreMiB={retention?.maxStoreMiB}
+          pinned={pinned}
+        />
+        {routeDir !== undefined && <CheckpointNowForm onCheckpoint={(name) => checkpointNow(routeDir, name)} />}
         <span className="spacer" />
+        {routeDir !== undefined && <PastSearchField dir={routeDir} />}
         <TimelineFilters entries={all} />
       </div>
       {timeline !== undefined && timeline.load.kind === 'failed' && (
@@ -139,7 +134,7 @@ export function TimelineScreen() {
           </div>
         )}
       </div>
-      {restore !== undefined && <RestoreDialog flow={restore} />}
+      <TimelineOverlays />
     </div>
   );
 }

@@ -1,0 +1,165 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useEffectEvent, useMemo, useRef, type PointerEvent } from 'react';
+import { escapeControls } from '../../shared/text/control-characters';
+import { dragLine, pressLine, releaseLine, toggleHunk, type LineSelection } from '../model/line-selection';
+import { headerIndexes, stackedRowHeights, stackedRows, type SkippedFile, type StackedDiffState, type StackedFile } from '../model/stacked-rows';
+import { StackedDiffRow, type FileHeaderActions } from './stacked-diff-row';
+
+function rowIndexAt(target: EventTarget | null): number | undefined {
+  if (!(target instanceof Element)) return undefined;
+  const row = target.closest('[data-index]');
+  const index = row === null ? Number.NaN : Number(row.getAttribute('data-index'));
+  return Number.isInteger(index) ? index : undefined;
+}
+
+/**
+ * Every changed file of a comparison one under another, like a pull request, virtualized (only
+ * the rows in view are drawn, so hundreds of files stay smooth): each file's header with its own
+ * actions, its lines, a notice for content without lines, and the paths the checkpoint did not
+ * store. Files' hunks are asked for as they come into view. With `canPickLines`, a drag across
+ * lines (or "pick this hunk") picks changed lines of one file for "Restore these lines".
+ */
+export function StackedDiff({
+  files,
+  diffs,
+  skipped = [],
+  focusPath,
+  lineSelection,
+  canPickLines,
+  onLineSelectionChange,
+  onVisibleFiles,
+  onRestoreLines,
+  actions,
+  testId = 'stacked-diff',
+}: {
+  readonly files: readonly StackedFile[];
+  readonly diffs: ReadonlyMap<string, StackedDiffState>;
+  readonly skipped?: readonly SkippedFile[];
+  /** Scrolled to whenever it changes (a click in the file tree). */
+  readonly focusPath: string | undefined;
+  readonly lineSelection: LineSelection | undefined;
+  /** Lines can be picked (a comparison with the directory now). */
+  readonly canPickLines: boolean;
+  readonly onLineSelectionChange: (selection: LineSelection | undefined) => void;
+  readonly onVisibleFiles: (paths: readonly string[]) => void;
+  readonly onRestoreLines: () => void;
+  readonly actions: FileHeaderActions;
+  readonly testId?: string;
+}) {
+  const scrollRef = useRef<HTMLDivElement | null>(null);
+  const rows = useMemo(() => stackedRows(files, diffs, skipped), [files, diffs, skipped]);
+  const headers = useMemo(() => headerIndexes(rows), [rows]);
+  const isDragging = lineSelection?.dragFrom !== undefined;
+
+  // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Virtual is used as documented, without the React Compiler
+  const virtualizer = useVirtualizer<HTMLDivElement, HTMLDivElement>({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (index) => stackedRowHeights[rows[index]?.kind ?? 'line'],
+    getItemKey: (index) => {
+      const row = rows[index];
+      return row === undefined ? String(index) : `${row.path}\0${row.kind}\0${row.kind === 'line' ? row.key : row.kind === 'hunk' ? row.hunk : index}`;
+    },
+    overscan: 12,
+    initialRect: { width: 800, height: 600 },
+  });
+
+  useEffect(() => {
+    virtualizer.measure();
+  }, [rows, virtualizer]);
+
+  // A new focus scrolls to its file, and again while the rows above it load in (their heights
+  // change), until the user scrolls by hand: rows loading later must not pull the view back.
+  const pendingFocus = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    pendingFocus.current = focusPath;
+  }, [focusPath]);
+  useEffect(() => {
+    const index = pendingFocus.current === undefined ? undefined : headers.get(pendingFocus.current);
+    if (index !== undefined) virtualizer.scrollToIndex(index, { align: 'start' });
+  }, [focusPath, headers, virtualizer]);
+  const stopFollowingFocus = (): void => {
+    pendingFocus.current = undefined;
+  };
+
+  const items = virtualizer.getVirtualItems();
+  const visible = [...new Set(items.map((item) => rows[item.index]?.path).filter((path): path is string => path !== undefined && headers.has(path)))];
+  const visibleKey = visible.join('\0');
+  const reportVisible = useEffectEvent(() => onVisibleFiles(visible));
+  useEffect(() => {
+    if (visibleKey !== '') reportVisible();
+  }, [visibleKey]);
+
+  const endDrag = useEffectEvent(() => onLineSelectionChange(releaseLine(lineSelection)));
+  useEffect(() => {
+    if (!isDragging) return undefined;
+    const end = (): void => endDrag();
+    window.addEventListener('pointerup', end);
+    window.addEventListener('pointercancel', end);
+    return () => {
+      window.removeEventListener('pointerup', end);
+      window.removeEventListener('pointercancel', end);
+    };
+  }, [isDragging]);
+
+  function onPointerDown(event: PointerEvent<HTMLDivElement>): void {
+    if (!canPickLines || event.button !== 0) return;
+    const target = event.target instanceof Element ? event.target : null;
+    if (target?.closest('button') != null) return;
+    const index = rowIndexAt(event.target);
+    if (index === undefined || rows[index]?.kind !== 'line') return;
+    // A drag picks lines instead of selecting text.
+    event.preventDefault();
+    onLineSelectionChange(pressLine(lineSelection, rows, index, event.shiftKey));
+  }
+
+  function onPointerMove(event: PointerEvent<HTMLDivElement>): void {
+    if (!isDragging) return;
+    const element = event.currentTarget;
+    const bounds = element.getBoundingClientRect();
+    if (event.clientY < bounds.top + 24) element.scrollTop -= 9;
+    else if (event.clientY > bounds.bottom - 24) element.scrollTop += 9;
+    const index = rowIndexAt(event.target);
+    if (index !== undefined) onLineSelectionChange(dragLine(lineSelection, rows, index));
+  }
+
+  const picked = lineSelection?.keys.size ?? 0;
+  const rowActions: FileHeaderActions = { ...actions, onToggleHunk: (path, hunk) => onLineSelectionChange(toggleHunk(lineSelection, rows, path, hunk)) };
+
+  return (
+    <div className="stacked-diff" data-testid={testId} data-files={files.length} data-picked={picked}>
+      <div ref={scrollRef} className="stacked-diff-scroll" onWheel={stopFollowingFocus} onKeyDown={stopFollowingFocus} onPointerDown={(event) => {
+          stopFollowingFocus();
+          onPointerDown(event);
+        }} onPointerMove={onPointerMove} data-state={isDragging ? 'dragging' : 'idle'} role="table" aria-label="Changes, file by file">
+        <div className="virtual-list-spacer" style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((item) => {
+            const row = rows[item.index];
+            if (row === undefined) return null;
+            const isPicked = row.kind === 'line' && lineSelection?.path === row.path && lineSelection.keys.has(row.key);
+            return (
+              <div key={item.key} className="virtual-list-row stacked-row" data-index={item.index} data-kind={row.kind} style={{ height: item.size, transform: `translateY(${item.start}px)` }}>
+                <StackedDiffRow row={row} isPicked={isPicked} canPickLines={canPickLines} actions={rowActions} />
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      {canPickLines && lineSelection !== undefined && picked > 0 && (
+        <div className="stacked-lines-bar" data-testid="line-selection-bar">
+          <span>
+            {picked === 1 ? '1 changed line' : `${picked} changed lines`} picked in <span className="mono">{escapeControls(lineSelection.path)}</span>
+          </span>
+          <span className="spacer" />
+          <button type="button" className="button button-quiet button-small" onClick={() => onLineSelectionChange(undefined)}>
+            Clear
+          </button>
+          <button type="button" className="button button-primary button-small" data-testid="restore-lines" disabled={isDragging} onClick={onRestoreLines} title="Only these lines go back to the checkpoint; the rest of the file stays as it is now. Shows the plan first.">
+            Restore these lines…
+          </button>
+        </div>
+      )}
+      {!canPickLines && <p className="stacked-hint subtle">Lines can be restored from a comparison with the live directory.</p>}
+    </div>
+  );
+}

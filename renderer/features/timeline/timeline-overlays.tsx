@@ -1,0 +1,94 @@
+import { FileHistoryPanel } from '../../components/file-history-panel';
+import { PastSearchPanel } from '../../components/past-search-panel';
+import { RewindDialog } from '../../components/rewind-dialog';
+import type { FileVersionEntry, SearchHit } from '../../../shared/contract/checkpoints-history-contract';
+import type { LoadState } from '../../model/load-state';
+import { useAppStore } from '../../stores/store-context';
+import { RestoreDialog } from './restore-dialog';
+
+function panelState(load: LoadState): 'loading' | 'ready' | 'failed' {
+  return load.kind === 'failed' ? 'failed' : load.kind === 'ready' ? 'ready' : 'loading';
+}
+
+/**
+ * What opens over the timeline: a restore's plan, a file's history, the answer of a search of the
+ * past, and a turn's rewind started from a timeline row.
+ */
+export function TimelineOverlays() {
+  const restore = useAppStore((state) => state.restore);
+  const fileHistory = useAppStore((state) => state.fileHistory);
+  const pastSearch = useAppStore((state) => state.pastSearch);
+  const rewind = useAppStore((state) => state.rewind);
+  const transcript = useAppStore((state) => state.transcript);
+  const openCheckpoint = useAppStore((state) => state.openCheckpoint);
+  const navigate = useAppStore((state) => state.navigate);
+  const planRestoreOf = useAppStore((state) => state.planRestoreOf);
+  const closeFileHistory = useAppStore((state) => state.closeFileHistory);
+  const closePastSearch = useAppStore((state) => state.closePastSearch);
+  const planRewind = useAppStore((state) => state.planRewind);
+  const applyRewind = useAppStore((state) => state.applyRewind);
+  const cancelRewind = useAppStore((state) => state.cancelRewind);
+
+  /** Opens a checkpoint compared as asked, with the cursor on `path`, then shows it. */
+  const show = (dir: string, checkpointId: string, path: string, next: string): void => {
+    const compare = next === 'live' ? ({ kind: 'live' } as const) : ({ kind: 'checkpoint', id: next, isOlder: false } as const);
+    void openCheckpoint(dir, checkpointId, { compare, focus: path });
+    navigate({ screen: 'timeline', dir, checkpointId });
+  };
+
+  return (
+    <>
+      {fileHistory !== undefined && (
+        <div className="overlay overlay-side" onClick={(event) => event.target === event.currentTarget && closeFileHistory()}>
+          <FileHistoryPanel
+            path={fileHistory.path}
+            state={panelState(fileHistory.load)}
+            error={fileHistory.load.kind === 'failed' ? fileHistory.load.error : undefined}
+            entries={fileHistory.entries}
+            checkpoints={fileHistory.checkpoints}
+            onCompare={(entry: FileVersionEntry) => {
+              closeFileHistory();
+              show(fileHistory.dir, entry.checkpoint.id, fileHistory.path, 'live');
+            }}
+            onRestore={(entry: FileVersionEntry) => {
+              closeFileHistory();
+              void planRestoreOf(fileHistory.dir, entry.checkpoint.id, [fileHistory.path]);
+            }}
+            onClose={closeFileHistory}
+          />
+        </div>
+      )}
+      {pastSearch !== undefined && (
+        <div className="overlay overlay-side" onClick={(event) => event.target === event.currentTarget && closePastSearch()}>
+          <PastSearchPanel
+            text={pastSearch.text}
+            state={panelState(pastSearch.load)}
+            error={pastSearch.load.kind === 'failed' ? pastSearch.load.error : undefined}
+            hits={pastSearch.hits}
+            checkpoints={pastSearch.checkpoints}
+            isTruncated={pastSearch.isTruncated}
+            onOpen={(hit: SearchHit) => {
+              closePastSearch();
+              show(pastSearch.dir, hit.checkpoint.id, hit.path, hit.nextCheckpoint);
+            }}
+            onClose={closePastSearch}
+          />
+        </div>
+      )}
+      {restore !== undefined && <RestoreDialog flow={restore} />}
+      {rewind !== undefined && (
+        <RewindDialog
+          toTurn={rewind.toTurn}
+          mode={rewind.mode}
+          phase={rewind.phase}
+          plan={rewind.plan}
+          error={rewind.error}
+          history={transcript?.sessionId === rewind.sessionId ? transcript.history : undefined}
+          onChooseMode={(mode) => void planRewind(rewind.sessionId, rewind.toTurn, mode)}
+          onConfirm={() => void applyRewind()}
+          onCancel={cancelRewind}
+        />
+      )}
+    </>
+  );
+}
