@@ -34,6 +34,8 @@ export const errorCodes = [
   'unsupported',
   /** The caller cancelled the operation. */
   'cancelled',
+  /** A tool the agent ran itself (reported through its hooks, not run by Vigil) failed; the message is the agent's. */
+  'tool_failed',
   /** The connection to the core dropped before the answer came; the call may or may not have run. */
   'disconnected',
   /** A bug: the message is safe to show; the stack is in the log. */

@@ -23,6 +23,7 @@ import { AnnouncedCheckpoints } from './announced-checkpoints';
 import { CutLog, cutLogFile } from './cut-log';
 import { createCutReporter, type Cut } from './cut-reporter';
 import { PinStore, pinFile } from './pin-store';
+import { markNamed, NameStore, setName, type RenameOutcome } from './name-store';
 import { cutAfterCheckpoint, markPinned, readStoreStatus, setPin, type CheckpointSettings, type PinOutcome, type StoreViewContext } from './store-views';
 import { checkCheckpointRequest } from './checkpoint-request';
 import { DirRegistry } from './dir-registry';
@@ -45,6 +46,7 @@ import type { CheckpointApi, CheckpointServiceOptions } from './checkpoint-api';
 export type { CheckpointApi, CheckpointServiceOptions } from './checkpoint-api';
 
 export type { CheckpointSettings, PinOutcome } from './store-views';
+export type { RenameOutcome } from './name-store';
 
 /** The checkpoint engine: one shared git object store, a timeline per directory. */
 export class CheckpointService implements CheckpointApi {
@@ -52,6 +54,7 @@ export class CheckpointService implements CheckpointApi {
   #settings: CheckpointSettings;
   readonly #options: CheckpointServiceOptions;
   readonly #pins: PinStore;
+  readonly #names: NameStore;
   readonly #cutLog: CutLog;
   readonly #reportCut: (cut: Cut) => Promise<void>;
   readonly #announced: AnnouncedCheckpoints;
@@ -76,6 +79,7 @@ export class CheckpointService implements CheckpointApi {
     this.gitdir = this.#layout.gitdir;
     this.#settings = { retention: { ...defaultRetention, ...options.retention }, maxFileBytes: options.maxFileBytes ?? 10 * 1024 * 1024 };
     this.#pins = new PinStore(pinFile(options.root));
+    this.#names = new NameStore(options.root);
     this.#cutLog = new CutLog(cutLogFile(options.root), options.logger, options.events);
     this.#announced = new AnnouncedCheckpoints(options.events);
     this.#store = new ObjectStore(this.gitdir, options.onSynced);
@@ -158,7 +162,8 @@ export class CheckpointService implements CheckpointApi {
     // The engine holds Vigil's checkpoints only; Hermes's are merged in by a view over it.
     if (options.source === 'hermes') return [];
     const [entries, pins] = await Promise.all([this.#read(dir, 'list checkpoints', (context, resolved) => listCheckpoints(context, resolved, options)), this.#pins.ids()]);
-    return markPinned(entries, pins);
+    const names = entries[0] === undefined ? new Map<string, string>() : await this.#names.of(dirHash(entries[0].dir));
+    return markNamed(markPinned(entries, pins), names);
   }
 
   async count(dir: string, options: Pick<ListOptions, 'source'> = {}): Promise<number> {
@@ -206,6 +211,17 @@ export class CheckpointService implements CheckpointApi {
       return outcome;
     } catch (error) {
       throw asAppError(error, this.#options.logger, `${isPinned ? 'pin' : 'unpin'} a checkpoint of ${dir}`);
+    }
+  }
+
+  /** Names checkpoint `ref` of `dir`, renames it, or (`''`) takes its name away; kept beside the commit, which never changes. */
+  async rename(dir: string, ref: string, name: string): Promise<RenameOutcome> {
+    try {
+      const outcome = await this.withStoreLock(() => setName(this.#queries(), this.#names, dir, ref, name));
+      if (outcome.changed) this.#options.events?.emit('checkpoints:renamed', { dir: outcome.dir, id: outcome.id, ...(outcome.name === undefined ? {} : { name: outcome.name }) });
+      return outcome;
+    } catch (error) {
+      throw asAppError(error, this.#options.logger, `rename a checkpoint of ${dir}`);
     }
   }
 

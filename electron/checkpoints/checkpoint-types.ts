@@ -77,6 +77,8 @@ export interface CheckpointEntry {
   readonly source?: CheckpointSource;
   /** Pinned: retention and the size cap never drop it. */
   readonly isPinned?: boolean;
+  /** The name a person gave it (kept beside the commit, see name-store.ts). */
+  readonly name?: string;
 }
 
 /** What `checkpoint()` did. */

@@ -38,10 +38,21 @@ function contentKind(change: TreeChange, kind: 'text' | 'binary' | 'too-large'):
   return isLink && kind === 'text' ? 'symlink' : kind;
 }
 
+/** Where the symlinks of a change point, on the sides where it is one. */
+function linkTargetsOf(change: TreeChange, oldBytes: Uint8Array | undefined, newBytes: Uint8Array | undefined): DiffFile['linkTargets'] {
+  const target = (file: TreeChange['old'], bytes: Uint8Array | undefined): string | undefined =>
+    file?.mode === fileModes.symlink && bytes !== undefined ? Buffer.from(bytes).toString('utf8') : undefined;
+  const old = target(change.old, oldBytes);
+  const now = target(change.new, newBytes);
+  if (old === undefined && now === undefined) return undefined;
+  return { ...(old === undefined ? {} : { old }), ...(now === undefined ? {} : { new: now }) };
+}
+
 /** Compares one change's two sides line by line. */
 async function compareChange(engine: DiffEngine, sides: DiffSides, change: TreeChange, limits: TextDiffLimits): Promise<FileDiff> {
   const [oldBytes, newBytes] = await Promise.all([readSideContent(engine, sides, 'old', change), readSideContent(engine, sides, 'new', change)]);
   const text = diffText(oldBytes, newBytes, limits);
+  const linkTargets = linkTargetsOf(change, oldBytes, newBytes);
   return {
     path: change.path,
     status: changeStatus(change),
@@ -50,10 +61,13 @@ async function compareChange(engine: DiffEngine, sides: DiffSides, change: TreeC
     kind: contentKind(change, text.kind),
     additions: text.additions,
     deletions: text.deletions,
+    ...(linkTargets && { linkTargets }),
     ...(oldBytes && { oldSize: oldBytes.byteLength }),
     ...(newBytes && { newSize: newBytes.byteLength }),
     hunks: text.hunks.map((hunk) => ({ ...hunk })),
     omittedLines: text.omittedLines,
+    ...(change.old && { oldOid: change.old.oid }),
+    ...(change.new && { newOid: change.new.oid }),
   };
 }
 
@@ -61,7 +75,7 @@ async function compareChange(engine: DiffEngine, sides: DiffSides, change: TreeC
 export async function diffPage(engine: DiffEngine, sides: DiffSides, offset: number, limit: number): Promise<DiffPage> {
   const page = sides.changes.slice(offset, offset + limit);
   const files = await mapLimit(page, statConcurrency, async (change) => {
-    const { hunks: _hunks, omittedLines: _omitted, oldSize: _oldSize, newSize: _newSize, ...file } = await compareChange(engine, sides, change, {
+    const { hunks: _hunks, omittedLines: _omitted, oldSize: _oldSize, newSize: _newSize, oldOid: _oldOid, newOid: _newOid, ...file } = await compareChange(engine, sides, change, {
       ...defaultTextDiffLimits,
       maxLines: 0,
     });
@@ -90,4 +104,12 @@ export async function diffOneFile(engine: DiffEngine, sides: DiffSides, relative
     );
   }
   return compareChange(engine, sides, change, { ...defaultTextDiffLimits, maxLines });
+}
+
+/** Several files' diffs with hunks (each capped at `maxLines`); named paths that did not change are listed as `unchanged`. */
+export async function diffFiles(engine: DiffEngine, sides: DiffSides, relativePaths: readonly string[], maxLines: number): Promise<{ files: FileDiff[]; unchanged: string[] }> {
+  const byPath = new Map(sides.changes.map((change) => [change.path, change]));
+  const changes = relativePaths.map((relativePath) => byPath.get(relativePath)).filter((change): change is TreeChange => change !== undefined);
+  const files = await mapLimit(changes, statConcurrency, (change) => compareChange(engine, sides, change, { ...defaultTextDiffLimits, maxLines }));
+  return { files, unchanged: relativePaths.filter((relativePath) => !byPath.has(relativePath)) };
 }

@@ -10,7 +10,9 @@ import { FileLock } from '../locks/file-lock';
 import type { Logger } from '../logging/logger';
 import { preRollbackReason } from './checkpoint-reasons';
 import type { CheckpointApi } from './checkpoint-service';
-import { diffOneFile, diffPage, type DiffPage, type FileDiff } from './diff-checkpoint';
+import { diffFiles, diffOneFile, diffPage, type DiffPage, type FileDiff } from './diff-checkpoint';
+import { applyLineRestore, planLineRestore, type LineRequest, type LineRestoreContext } from './line-restore';
+import type { LinePlan } from './line-restore-plan';
 import { knownHashesLoader, type KnownHashes } from './diff-known-hashes';
 import { readLiveTree, overlayReader, type LiveTreeRules } from './diff-live-tree';
 import { createPathScope } from './diff-path-scope';
@@ -71,6 +73,12 @@ export interface RestoreService {
   diff(dir: string, ref: string, against: DiffAgainst, options?: { readonly paths?: readonly string[]; readonly offset?: number; readonly limit?: number }): Promise<DiffPage>;
   /** One file's hunks, capped at `maxLines` with the rest counted. */
   fileDiff(dir: string, ref: string, against: DiffAgainst, relativePath: string, maxLines?: number): Promise<FileDiff>;
+  /** Several files' hunks of one comparison (a stacked view), each capped at `maxLines`; paths that did not change come back as `unchanged`. */
+  fileDiffs(dir: string, ref: string, against: DiffAgainst, paths: readonly string[], maxLines?: number): Promise<{ readonly files: FileDiff[]; readonly unchanged: string[] }>;
+  /** What restoring some lines of one file would do now; changes nothing. */
+  planLines(request: LineRequest): Promise<LinePlan>;
+  /** Restores some lines of one file: pre-rollback snapshot, one atomic write, read back; refuses when the file moved since the plan (`fingerprint`). */
+  restoreLines(request: LineRequest, fingerprint?: string): Promise<RestoreResult>;
   /** What restoring `ref` (whole, or only `paths`) would do now; changes nothing. */
   plan(dir: string, ref: string, paths?: readonly string[]): Promise<RestorePlan>;
   /** Takes the pre-rollback snapshot, then restores `ref` (whole, or only `paths`), verifies, and reports per file. */
@@ -143,6 +151,24 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
     return lock;
   };
 
+  // While a restore runs, no retention cut drops its checkpoint and no maintenance deletes what it reads;
+  // the guard takes the memory locks when the folder is a memory folder.
+  const runRestore = <T>(dir: string, checkpointId: string, task: () => Promise<T>): Promise<T> => {
+    const guard: RestoreGuard = options.guard ?? ((_dir, work) => work());
+    return directoryLock(dir).withLock(() => guard(dir, () => engine.duringRestore(checkpointId, task)), `restore of ${dir}`);
+  };
+  const lineContext = (onProgress?: (progress: RestoreProgress) => void): LineRestoreContext => ({
+    engine,
+    ledger,
+    maxFileBytes: options.maxFileBytes,
+    logger: options.logger,
+    run: runRestore,
+    report: (progress) => {
+      onProgress?.(progress);
+      options.events?.emit('checkpoints:restore-progressed', progress);
+    },
+  });
+
   return {
     async diff(dir, ref, against, { paths = [], offset = 0, limit = 200 } = {}) {
       const sides = await openDiffSides(engine, rules, dir, ref, against, createPathScope(paths), loadKnown);
@@ -154,6 +180,16 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
       const sides = await openDiffSides(engine, rules, dir, ref, against, scope, loadKnown);
       return diffOneFile(engine, sides, scope.paths[0] ?? relativePath, maxLines);
     },
+
+    async fileDiffs(dir, ref, against, paths, maxLines = 2_000) {
+      const scope = createPathScope(paths);
+      const sides = await openDiffSides(engine, rules, dir, ref, against, scope, loadKnown);
+      return diffFiles(engine, sides, scope.paths, maxLines);
+    },
+
+    planLines: (request) => planLineRestore(lineContext(), request),
+
+    restoreLines: (request, fingerprint) => applyLineRestore(lineContext(), request, fingerprint),
 
     async plan(dir, ref, paths = []) {
       const scope = createPathScope(paths);
@@ -170,12 +206,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
         onProgress?.(event);
         options.events?.emit('checkpoints:restore-progressed', event);
       };
-      // While it runs, no retention cut drops the checkpoint and no maintenance deletes what it reads;
-      // the guard takes the memory locks when the folder is a memory folder.
-      const guard: RestoreGuard = options.guard ?? ((_dir, work) => work());
-      const run = (task: () => Promise<RestoreResult>): Promise<RestoreResult> =>
-        directoryLock(checkpoint.dir).withLock(() => guard(checkpoint.dir, () => engine.duringRestore(checkpoint.id, task)), `restore of ${checkpoint.dir}`);
-      return run(async () => {
+      return runRestore(checkpoint.dir, checkpoint.id, async () => {
         report({ phase: 'snapshot', done: 0, total: 1 });
         // A folder deleted whole is brought back: its checkpoints outlive it.
         await mkdir(checkpoint.dir, { recursive: true }).catch((error: unknown) => {

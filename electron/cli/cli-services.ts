@@ -18,6 +18,11 @@ export type CliCheckpoint = CheckpointEntry;
 export type CliDiffAgainst = { readonly kind: 'live' } | { readonly kind: 'checkpoint'; readonly ref: string };
 /** A step of a running restore, as the contract's event carries it. */
 export type ProgressEvent = EventPayload<'checkpoints:restore-progressed'>;
+/** Lines `from` to `to` of a file (1-based, inclusive). */
+export interface LineRange {
+  readonly from: number;
+  readonly to: number;
+}
 /** The largest page each paged call takes. */
 const listPage = 5_000;
 const diffPage = 2_000;
@@ -34,6 +39,15 @@ export function checkpointsOf(caller: ContractCaller, io: CliIo) {
     status: (dir?: string) => caller.call('checkpoints:status', dir === undefined ? {} : { dir }),
     prune: () => caller.call('checkpoints:prune', {}, reportingCuts(io)),
     pin: (dir: string, checkpoint: string, isPinned: boolean) => caller.call('checkpoints:pin', { dir, checkpoint, isPinned }),
+    rename: (dir: string, checkpoint: string, name: string) => caller.call('checkpoints:rename', { dir, checkpoint, name }),
+  };
+}
+
+/** A file's history and the search of the past, as `vigil checkpoints log|search` read them. */
+export function historyOf(caller: ContractCaller) {
+  return {
+    fileLog: (dir: string, path: string) => caller.call('checkpoints:file-log', { dir, path }),
+    search: (dir: string, text: string, limit: number) => caller.call('checkpoints:search', { dir, text, limit }),
   };
 }
 
@@ -95,6 +109,11 @@ export function restoreOf(caller: ContractCaller) {
     fileDiff: (dir: string, ref: string, against: CliDiffAgainst, path: string, maxLines: number) =>
       caller.call('checkpoints:file-diff', { dir, checkpoint: ref, against: target(against), path, maxLines: Math.min(maxLines, 100_000) }),
     plan: (dir: string, ref: string, paths: readonly string[] = []) => caller.call('checkpoints:plan-restore', { dir, checkpoint: ref, paths: [...paths] }),
+    /** What restoring lines `range` (of the checkpoint's version) of one file would do. */
+    planLines: (dir: string, ref: string, path: string, range: LineRange) => caller.call('checkpoints:plan-restore-lines', { dir, checkpoint: ref, path, lines: { kind: 'range', range: { ...range } } }),
+    /** Restores lines `range` of one file (the plan made under the lock is applied, or refused when it no longer matches `fingerprint`). */
+    restoreLines: (dir: string, ref: string, path: string, range: LineRange, fingerprint?: string) =>
+      caller.call('checkpoints:restore-lines', { dir, checkpoint: ref, path, lines: { kind: 'range', range: { ...range } }, ...(fingerprint === undefined ? {} : { fingerprint }) }),
     restore: (
       dir: string,
       ref: string,

@@ -1,6 +1,7 @@
 import { checkpointCommand } from './commands/checkpoint-command';
 import { checkpointsCommandGroup } from './commands/checkpoints-command-group';
 import { connectCommand } from './commands/connect-command';
+import { hookCommand } from './commands/hook-command';
 import { mcpCommand } from './commands/mcp-command';
 import { memoryCommandGroup } from './commands/memory-command-group';
 import { serveCommand } from './commands/serve-command';
@@ -10,4 +11,4 @@ import { writeCommand } from './commands/write-command';
 import type { CliEntry } from './run-cli';
 
 /** Every command of `vigil`, in the order `vigil --help` lists them. */
-export const commandTable: readonly CliEntry[] = [serveCommand, mcpCommand, connectCommand, writeCommand, toolCommand, checkpointCommand, checkpointsCommandGroup, memoryCommandGroup, sessionsCommandGroup];
+export const commandTable: readonly CliEntry[] = [serveCommand, mcpCommand, connectCommand, hookCommand, writeCommand, toolCommand, checkpointCommand, checkpointsCommandGroup, memoryCommandGroup, sessionsCommandGroup];

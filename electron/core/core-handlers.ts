@@ -3,7 +3,8 @@ import type { ConfigState } from '../../shared/contract/config-contract';
 import { AppError } from '../../shared/errors';
 import { checkpointConfigSchema } from '../checkpoints/checkpoint-config';
 import { createCheckpointHandlers } from '../checkpoints/checkpoint-handlers';
-import { createRestoreHandlers } from '../checkpoints/restore-handlers';
+import { createHistoryHandlers } from '../checkpoints/history-handlers';
+import { createRestoreHandlers, type RestoreCallName } from '../checkpoints/restore-handlers';
 import type { LiveConfig } from '../config/live-config';
 import { runOneToolCall } from '../executor/run-one-tool-call';
 import { createMemoryHandlers } from '../memory/memory-handlers';
@@ -41,7 +42,15 @@ function callsOf<P extends string>(...prefixes: readonly P[]): readonly Extract<
 }
 
 const timelineCalls = ['checkpoints:directories', 'checkpoints:list', 'checkpoints:create', 'checkpoints:status', 'checkpoints:prune'] as const;
-const restoreCalls = ['checkpoints:diff', 'checkpoints:file-diff', 'checkpoints:plan-restore', 'checkpoints:restore'] as const;
+const restoreCalls = [
+  'checkpoints:diff',
+  'checkpoints:file-diff',
+  'checkpoints:file-diffs',
+  'checkpoints:plan-restore',
+  'checkpoints:restore',
+  'checkpoints:plan-restore-lines',
+  'checkpoints:restore-lines',
+] as const satisfies readonly RestoreCallName[];
 
 /** What the core's handlers are built from. */
 export interface CoreHandlerOptions {
@@ -81,13 +90,25 @@ export function createCoreHandlers(options: CoreHandlerOptions): CallHandlers {
     ...createAppHandlers(options.info),
     ...deferred(timelineCalls, timeline),
     ...deferred(restoreCalls, restore),
-    ...deferred(['checkpoints:pin'], async () => {
+    ...deferred(['checkpoints:pin', 'checkpoints:rename'], async () => {
       const engine = await services.engine();
-      return { 'checkpoints:pin': (request) => engine.pin(request.dir, request.checkpoint, request.isPinned) };
+      return {
+        'checkpoints:pin': (request) => engine.pin(request.dir, request.checkpoint, request.isPinned),
+        'checkpoints:rename': (request) => engine.rename(request.dir, request.checkpoint, request.name),
+      };
     }),
+    ...deferred(['checkpoints:file-log', 'checkpoints:search'], async () => createHistoryHandlers(await services.history())),
     ...deferred(callsOf('memory'), async () => createMemoryHandlers(await services.memory())),
     ...deferred(callsOf('sessions', 'approvals'), async () => (await services.agents(options.isResident)).handlers),
     'config:read': async () => configState(await options.config()),
+    'hooks:event': async (request, context) => {
+      // Like tools:run: the user's own hook process (vigil hook), relayed with serve.json's credential or in-process.
+      if (context.transport !== 'http' && context.transport !== 'cli') {
+        throw new AppError('denied', 'hooks:event is for "vigil hook", which the agents run; the UI has no use for it.', { transport: context.transport });
+      }
+      const answer = await (await services.hooks()).handle(request);
+      return { ...answer, notices: [...answer.notices] };
+    },
     'tools:run': async (request, context) => {
       // Running any tool with any workspace root is the command line's (the user's own shell); the UI has no use for it.
       if (context.transport !== 'http' && context.transport !== 'cli') {

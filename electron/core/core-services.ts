@@ -1,9 +1,11 @@
 import os from 'node:os';
 import { checkpointConfigSchema, toCheckpointSettings } from '../checkpoints/checkpoint-config';
 import type { CheckpointService } from '../checkpoints/checkpoint-service';
+import type { HistoryService } from '../checkpoints/history-service';
 import type { RestoreService } from '../checkpoints/restore-service';
 import type { LiveConfig } from '../config/live-config';
 import type { AgentServices } from '../executor/create-agent-services';
+import type { HookService } from '../hooks/hook-service';
 import type { MergedCheckpointApi } from '../hermes/merged-checkpoints';
 import type { Logger } from '../logging/logger';
 import type { MemoryService } from '../memory/memory-service';
@@ -47,8 +49,12 @@ export interface CoreServices {
   /** The memory store, its writes checkpointed and recorded in the write ledger. */
   readonly memory: () => Promise<MemoryService>;
   readonly restore: () => Promise<RestoreService>;
+  /** A file's history and the search of the past, over the merged timelines (with each turn's message). */
+  readonly history: () => Promise<HistoryService>;
   /** Sessions, policy, approvals and the executor; with the memory tool, or without it (a one-shot call of another tool). */
   readonly agents: (withMemory: boolean) => Promise<AgentServices>;
+  /** The agents' own tools reported through their hooks (`vigil hook`): sessions, checkpoints, policy, the write ledger. */
+  readonly hooks: () => Promise<HookService>;
 }
 
 /**
@@ -115,6 +121,19 @@ export function createCoreServices(context: ServiceContext): CoreServices {
     return restoreServiceFor(merged, paths.checkpoints, logger, events, { checkScopeAfterRestore: isResident, guard, ledger: await ledger() });
   });
 
+  const history = once(async () => {
+    const merged = await timelines();
+    const [{ createHistoryService }, { createTurnMessageLookup }] = await Promise.all([import('../checkpoints/history-service'), import('../sessions/turn-messages')]);
+    const rules = {
+      // Read through: config.json can change the size cap while the core runs.
+      get maxFileBytes() {
+        return merged.maxFileBytes;
+      },
+      ignoredFolders: [paths.checkpoints],
+    };
+    return createHistoryService({ engine: merged, root: paths.checkpoints, rules, turnMessageOf: createTurnMessageLookup(paths.sessions) });
+  });
+
   // Turn undo's port: the restore service is built when a rewind first needs it.
   const restorePort: RestorePort = {
     plan: async (dir, checkpointId, paths) => (await restore()).plan(dir, checkpointId, paths),
@@ -142,5 +161,35 @@ export function createCoreServices(context: ServiceContext): CoreServices {
   const agentsWithMemory = agentsWith(true);
   const agentsWithoutMemory = agentsWith(false);
 
-  return { engine, timelines, memory, restore, agents: (withMemory) => (withMemory ? agentsWithMemory() : agentsWithoutMemory()) };
+  // The agents' own tools, reported through their hooks: the same sessions and policy as the gateway's.
+  const hooks = once(async () => {
+    const [agents, checkpoints, writes, { createHookService }, { ConfigFile }] = await Promise.all([
+      isResident ? agentsWithMemory() : agentsWithoutMemory(),
+      engine(),
+      ledger(),
+      import('../hooks/hook-service'),
+      import('../config/config-file'),
+    ]);
+    // One view of config.json, re-read only when it changes: this is on every tool call's path.
+    const config = new ConfigFile(paths.config);
+    const service = createHookService({
+      sessions: agents.sessions,
+      policy: agents.policy,
+      engine: checkpoints,
+      ledger: writes,
+      config,
+      events,
+      logger,
+      facts: { home: os.homedir(), knownDirectories: async () => (await checkpoints.directories()).map((entry) => entry.dir) },
+      vigilHome: paths.home,
+      stateDirectory: paths.hooks,
+      checkpointLimits: async () => ({ maxFileBytes: toCheckpointSettings(await config.section('checkpoints', checkpointConfigSchema)).maxFileBytes }),
+      isResident,
+      idleMs: agents.sessionSettings.idleMs,
+    });
+    stack.add(() => service.dispose());
+    return service;
+  });
+
+  return { engine, timelines, memory, restore, history, agents: (withMemory) => (withMemory ? agentsWithMemory() : agentsWithoutMemory()), hooks };
 }

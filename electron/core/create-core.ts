@@ -6,6 +6,7 @@ import { LiveConfig, type ConfigSectionSpec } from '../config/live-config';
 import type { ToolExecutor } from '../executor/executor-types';
 import type { Gateway } from '../gateway/create-gateway';
 import { gatewayConfigSchema } from '../gateway/gateway-config';
+import { hooksConfigSchema } from '../hooks/hook-config';
 import type { Logger } from '../logging/logger';
 import { memoryConfigSchema } from '../memory/memory-config';
 import { policyConfigSchema } from '../policy/policy-config';
@@ -93,6 +94,7 @@ const configSections: readonly ConfigSectionSpec[] = [
   { name: 'memory', schema: memoryConfigSchema },
   { name: 'gateway', schema: gatewayConfigSchema },
   { name: 'policy', schema: policyConfigSchema, isCheckedOnly: true },
+  { name: 'hooks', schema: hooksConfigSchema, isCheckedOnly: true },
 ];
 
 /**

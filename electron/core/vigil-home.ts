@@ -13,6 +13,8 @@ export interface VigilPaths {
   readonly serveInfo: string;
   /** The agents' credentials (mode 0600): per client, stable across restarts, revocable. */
   readonly agentCredentials: string;
+  /** What `vigil hook` remembers of each agent session between its events. */
+  readonly hooks: string;
 }
 
 /**
@@ -35,6 +37,7 @@ export function vigilPaths(home: string): VigilPaths {
     config: path.join(home, 'config.json'),
     serveInfo: path.join(home, 'serve.json'),
     agentCredentials: path.join(home, 'agent-credentials.json'),
+    hooks: path.join(home, 'hooks'),
   };
 }
 

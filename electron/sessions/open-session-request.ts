@@ -14,6 +14,7 @@ export const openSessionRequestSchema = z
     roots: z.array(z.string().min(1)).max(64),
     cwd: z.string().min(1).optional(),
     client: z.string().max(200).optional(),
+    transcriptPath: z.string().min(1).max(4096).optional(),
     sessionId: sessionIdSchema.optional(),
   })
   .strict();

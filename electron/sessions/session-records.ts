@@ -29,10 +29,12 @@ export const sessionRecordSchema = z.discriminatedUnion('type', [
     id: sessionIdSchema,
     agent: z.string(),
     client: z.string().optional(),
+    /** The agent's own transcript (its hooks say where). */
+    transcriptPath: z.string().optional(),
     roots: z.array(z.string()),
     cwd: z.string().optional(),
   }),
-  z.object({ type: z.literal('resumed'), at, client: z.string().optional() }),
+  z.object({ type: z.literal('resumed'), at, client: z.string().optional(), transcriptPath: z.string().optional() }),
   z.object({ type: z.literal('roots'), at, roots: z.array(z.string()), cwd: z.string().optional() }),
   z.object({ type: z.literal('turn-began'), at, turn }),
   z.object({ type: z.literal('message'), at, turn, role: messageRoleSchema, text: z.string() }),

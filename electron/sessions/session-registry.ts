@@ -8,7 +8,7 @@ import type { EventHub, Unsubscribe } from '../core/event-hub';
 import { syncDirectory } from '../files/sync-directory';
 import type { Logger } from '../logging/logger';
 import { condenseProse } from './logged-value';
-import { parseOpenSessionRequest, resolveSessionPlace } from './open-session-request';
+import { parseOpenSessionRequest, resolveSessionPlace, type SessionPlace } from './open-session-request';
 import { SessionCatalog } from './session-catalog';
 import { compareSummaries, entryStatus, type SessionEntry } from './session-entry';
 import type { SessionRecord } from './session-records';
@@ -84,19 +84,44 @@ export class SessionRegistry implements SessionService {
   async open(request: OpenSessionRequest): Promise<SessionSummary> {
     const parsed = parseOpenSessionRequest(request);
     const place = await resolveSessionPlace(parsed.roots, parsed.cwd);
-    const at = now();
     if (parsed.sessionId !== undefined) {
       const entry = await this.#catalog.find(parsed.sessionId);
-      const records: SessionRecord[] = [{ type: 'resumed', at, ...(parsed.client === undefined ? {} : { client: parsed.client }) }];
-      if (place.roots.length > 0) records.push({ type: 'roots', at, roots: [...place.roots], ...(place.cwd === undefined ? {} : { cwd: place.cwd }) });
-      entry.isConnected = true;
-      await this.#commit(entry, records);
+      await this.#resume(entry, parsed, place.roots.length > 0 ? place : undefined, true);
       return this.summary(entry.id);
     }
-    const id = newSessionId();
-    const opened: Extract<SessionRecord, { type: 'opened' }> = { type: 'opened', v: 1, at, id, agent: parsed.agent, ...(parsed.client === undefined ? {} : { client: parsed.client }), roots: [...place.roots], ...(place.cwd === undefined ? {} : { cwd: place.cwd }) };
+    return this.#create(newSessionId(), parsed, place, true);
+  }
+
+  /**
+   * Opens the session whose id an agent's own session id names (its hooks): resumed when its log
+   * exists (reopened when it was closed), created with exactly this id when not. `isHeld: false` (a
+   * one-shot process) writes to it without holding a connection, so nothing is recorded when the process ends.
+   */
+  async openKeyed(sessionId: string, request: OpenSessionRequest, options: { readonly isHeld: boolean }): Promise<SessionSummary> {
+    const parsed = parseOpenSessionRequest({ ...request, sessionId });
+    const entry = await this.#catalog.find(sessionId).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'not_found') return undefined;
+      throw error;
+    });
+    if (entry === undefined) return this.#create(sessionId, parsed, await resolveSessionPlace(parsed.roots, parsed.cwd), options.isHeld);
+    if (entry.isClosed || (options.isHeld && !entry.isConnected)) await this.#resume(entry, parsed, undefined, options.isHeld);
+    return this.summary(sessionId);
+  }
+
+  async #resume(entry: SessionEntry, parsed: ReturnType<typeof parseOpenSessionRequest>, place: SessionPlace | undefined, isHeld: boolean): Promise<void> {
+    const at = now();
+    const optional = { ...(parsed.client === undefined ? {} : { client: parsed.client }), ...(parsed.transcriptPath === undefined ? {} : { transcriptPath: parsed.transcriptPath }) };
+    const records: SessionRecord[] = [{ type: 'resumed', at, ...optional }];
+    if (place !== undefined) records.push({ type: 'roots', at, roots: [...place.roots], ...(place.cwd === undefined ? {} : { cwd: place.cwd }) });
+    entry.isConnected = isHeld;
+    await this.#commit(entry, records);
+  }
+
+  async #create(id: string, parsed: ReturnType<typeof parseOpenSessionRequest>, place: SessionPlace, isHeld: boolean): Promise<SessionSummary> {
+    const optional = { ...(parsed.client === undefined ? {} : { client: parsed.client }), ...(parsed.transcriptPath === undefined ? {} : { transcriptPath: parsed.transcriptPath }) };
+    const opened: Extract<SessionRecord, { type: 'opened' }> = { type: 'opened', v: 1, at: now(), id, agent: parsed.agent, ...optional, roots: [...place.roots], ...(place.cwd === undefined ? {} : { cwd: place.cwd }) };
     const state = initialState(opened);
-    const entry: SessionEntry = { id, file: this.#catalog.fileOf(id), brief: toBrief(state), isClosed: false, isConnected: true, state, loading: undefined, writer: undefined, isTorn: false, running: 0 };
+    const entry: SessionEntry = { id, file: this.#catalog.fileOf(id), brief: toBrief(state), isClosed: false, isConnected: isHeld, state, loading: undefined, writer: undefined, isTorn: false, running: 0 };
     this.#catalog.add(entry);
     await this.#commit(entry, [opened]);
     await syncDirectory(this.#options.directory);
@@ -245,11 +270,12 @@ export class SessionRegistry implements SessionService {
 
   /**
    * The live state of a session about to run calls: a disconnected session is revived (a call is
-   * its agent's activity) and loaded; `not_found`, or `conflict` when it was closed.
+   * its agent's activity; `isRevived: false` for a one-shot process, which holds no connection) and
+   * loaded; `not_found`, or `conflict` when it was closed. Kept loaded while `startRunning` holds it.
    */
-  async activeState(sessionId: string): Promise<SessionState> {
+  async activeState(sessionId: string, options: { readonly isRevived?: boolean } = {}): Promise<SessionState> {
     const entry = this.#open(sessionId);
-    if (!entry.isConnected) await this.reconnect(sessionId);
+    if (!entry.isConnected && options.isRevived !== false) await this.reconnect(sessionId);
     return entry.state ?? this.#catalog.loaded(entry);
   }
 

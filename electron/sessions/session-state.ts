@@ -35,6 +35,7 @@ export interface SessionState {
   readonly id: string;
   readonly agent: string;
   client?: string;
+  transcriptPath?: string;
   roots: readonly string[];
   cwd?: string;
   readonly createdAt: string;
@@ -62,6 +63,7 @@ export function initialState(record: Extract<SessionRecord, { type: 'opened' }>)
     id: record.id,
     agent: record.agent,
     ...(record.client === undefined ? {} : { client: record.client }),
+    ...(record.transcriptPath === undefined ? {} : { transcriptPath: record.transcriptPath }),
     roots: record.roots,
     ...(record.cwd === undefined ? {} : { cwd: record.cwd }),
     createdAt: record.at,
@@ -84,7 +86,7 @@ export function initialState(record: Extract<SessionRecord, { type: 'opened' }>)
 export function describeCall(name: string, args: unknown): string {
   if (typeof args !== 'object' || args === null) return name;
   const record = args as Record<string, unknown>;
-  const value = [record['path'], record['command'], record['action']].find((candidate) => typeof candidate === 'string');
+  const value = [record['path'], record['file_path'], record['notebook_path'], record['command'], record['action']].find((candidate) => typeof candidate === 'string');
   const text = typeof value === 'string' ? value : '';
   const target = typeof record['target'] === 'string' ? ` ${record['target']}` : '';
   return `${text}${target}`.replace(/\s+/gu, ' ').trim().slice(0, 160) || name;
@@ -123,6 +125,7 @@ export function applyRecord(state: SessionState, record: SessionRecord): void {
     case 'opened':
     case 'resumed':
       if (record.type === 'resumed' && record.client !== undefined) state.client = record.client;
+      if (record.type === 'resumed' && record.transcriptPath !== undefined) state.transcriptPath = record.transcriptPath;
       state.isClosed = false;
       break;
     case 'roots':
@@ -234,6 +237,7 @@ export function toBrief(state: SessionState): SessionBrief {
     id: state.id,
     agent: state.agent,
     ...(state.client === undefined ? {} : { client: state.client }),
+    ...(state.transcriptPath === undefined ? {} : { transcriptPath: state.transcriptPath }),
     roots: [...state.roots],
     ...(state.cwd === undefined ? {} : { cwd: state.cwd }),
     currentTurn: state.currentTurn,

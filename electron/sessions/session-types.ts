@@ -52,6 +52,8 @@ export interface OpenSessionRequest {
   readonly cwd?: string;
   /** The client software, when it said (`claude-code 1.2`). */
   readonly client?: string;
+  /** The agent's own transcript of the session (Claude Code's and Gemini CLI's `transcript_path`), when it keeps one. */
+  readonly transcriptPath?: string;
   /** Resume this session (after a reconnect or a restart) instead of creating one. */
   readonly sessionId?: string;
 }

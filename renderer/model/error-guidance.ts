@@ -46,6 +46,8 @@ export function guidanceFor(code: ErrorCode): ErrorGuidance {
       return { title: 'Not supported here', remedy: 'This platform or configuration cannot do that. The message says what is missing.', isRetryable: false };
     case 'cancelled':
       return { title: 'Cancelled', remedy: 'It stopped before finishing; what was done is listed above. Start it again when ready.', isRetryable: true };
+    case 'tool_failed':
+      return { title: 'The agent’s own tool failed', remedy: 'The agent ran this tool itself and reported the failure (its message is above); Vigil only recorded it. The agent usually tries again.', isRetryable: false };
     case 'disconnected':
       return { title: 'Not connected to Vigil', remedy: 'The message says whether it was sent: if it was, it may have run. Wait for “Connected”, then check the timeline before trying again.', isRetryable: true };
     case 'unexpected':

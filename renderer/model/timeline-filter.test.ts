@@ -37,6 +37,10 @@ describe('reason categories', () => {
     expect(reasonCategory(entry({ minute: 1, reason: 'manual checkpoint' }))).toBe('manual');
     expect(reasonCategory(entry({ minute: 1, reason: 'before memory replace', attribution: { sessionId: 's1' } }))).toBe('memory');
     expect(reasonCategory(entry({ minute: 1, reason: 'something else' }))).toBe('other');
+    // The agents' own tools, checkpointed through their hooks.
+    expect(reasonCategory(entry({ minute: 1, reason: 'before Edit', attribution: { tool: 'Edit', sessionId: 's2' } }))).toBe('edit');
+    expect(reasonCategory(entry({ minute: 1, reason: 'before replace', attribution: { tool: 'replace', sessionId: 's3' } }))).toBe('edit');
+    expect(reasonCategory(entry({ minute: 1, reason: 'before terminal: rm -rf legacy', attribution: { tool: 'Bash', sessionId: 's2' } }))).toBe('terminal');
   });
 
   it('counts a checkpoint taken by hand as "By hand" whatever its reason says (vigil checkpoint DIR --reason R)', () => {

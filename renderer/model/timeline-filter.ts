@@ -19,6 +19,11 @@ export const reasonChoices: readonly (readonly [ReasonCategory | 'all', string])
   ['other', 'Other'],
 ];
 
+/** Tools whose checkpoints are file edits: Vigil's own, and the agents' own tools reported through their hooks. */
+const editTools: ReadonlySet<string> = new Set(['write_file', 'patch', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'replace']);
+/** Shell tools: Vigil's terminal, Claude Code's Bash, Gemini CLI's run_shell_command. */
+const terminalTools: ReadonlySet<string> = new Set(['terminal', 'Bash', 'run_shell_command']);
+
 /** The group a checkpoint's reason falls in. */
 export function reasonCategory(entry: TimelineEntry): ReasonCategory {
   if (entry.kind === 'pre-rollback') return 'restore-point';
@@ -26,8 +31,8 @@ export function reasonCategory(entry: TimelineEntry): ReasonCategory {
   if (entry.attribution.origin === 'manual') return 'manual';
   const tool = entry.attribution.tool ?? '';
   const reason = entry.reason.toLowerCase();
-  if (tool === 'write_file' || tool === 'patch' || reason.startsWith('before write_file') || reason.startsWith('before patch')) return 'edit';
-  if (tool === 'terminal' || reason.startsWith('before terminal')) return 'terminal';
+  if (editTools.has(tool) || reason.startsWith('before write_file') || reason.startsWith('before patch')) return 'edit';
+  if (terminalTools.has(tool) || reason.startsWith('before terminal')) return 'terminal';
   if (tool === 'memory' || reason.includes('memory')) return 'memory';
   if (entry.attribution.sessionId === undefined && reason.includes('manual')) return 'manual';
   return 'other';

@@ -5,6 +5,10 @@ describe('tool call summaries', () => {
   it('names the path, the command or the memory action', () => {
     expect(summarizeArguments('write_file', { path: 'src/a.ts', content: 'x' })).toBe('src/a.ts');
     expect(summarizeArguments('terminal', { command: 'rm -rf build' })).toBe('rm -rf build');
+    // The agents' own tools, as their hooks report them.
+    expect(summarizeArguments('Bash', { command: 'rm -rf legacy', description: 'Remove the legacy folder' })).toBe('rm -rf legacy');
+    expect(summarizeArguments('run_shell_command', { command: 'make', dir_path: 'sub' })).toBe('make');
+    expect(summarizeArguments('Write', { file_path: '/w/hello.txt', content: 'hi' })).toBe('/w/hello.txt');
     expect(summarizeArguments('memory', { action: 'add', target: 'memory', content: 'The user\nprefers tabs' })).toBe('add memory “The user prefers tabs”');
   });
 

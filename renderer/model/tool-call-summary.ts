@@ -23,7 +23,8 @@ function summarize(name: string, args: unknown): string {
   if (typeof args !== 'object' || args === null) return JSON.stringify(args);
   const record = args as Readonly<Record<string, unknown>>;
   const text = (key: string): string | undefined => keptText(record[key]);
-  if (name === 'terminal' && text('command') !== undefined) return text('command') ?? '';
+  // Vigil's terminal, and the agents' own shell tools reported through their hooks (Bash, run_shell_command).
+  if (text('command') !== undefined) return text('command') ?? '';
   if (name === 'memory') {
     const target = text('target');
     const detail = text('content') ?? text('old_text') ?? text('oldText') ?? '';

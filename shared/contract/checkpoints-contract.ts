@@ -54,6 +54,8 @@ export const checkpointEntrySchema = z.object({
   source: checkpointSourceSchema.default('vigil'),
   /** Pinned: retention and the size cap never drop it (absent: not pinned). */
   isPinned: z.boolean().optional(),
+  /** The name a person gave it (kept beside the commit, which never changes); absent: none. */
+  name: z.string().optional(),
 });
 
 /** One supervised directory of the store. */

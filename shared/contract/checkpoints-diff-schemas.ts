@@ -46,6 +46,8 @@ export const diffFileSchema = z.object({
   kind: diffContentKindSchema,
   additions: z.number().int().nonnegative(),
   deletions: z.number().int().nonnegative(),
+  /** Where a symbolic link points, on each side where the path is one ("link → target"). */
+  linkTargets: z.object({ old: z.string().optional(), new: z.string().optional() }).optional(),
 });
 
 /** A unified-diff hunk as jsdiff gives it: lines start with "+", "-", " " or "\\". */
@@ -64,6 +66,9 @@ export const fileDiffSchema = diffFileSchema.extend({
   hunks: z.array(diffHunkSchema),
   /** Diff lines not included because of the cap ("N more lines"). */
   omittedLines: z.number().int().nonnegative(),
+  /** The blob ids of the two sides (absent where the file does not exist): a line restore names the version its lines were chosen on. */
+  oldOid: z.string().optional(),
+  newOid: z.string().optional(),
 });
 
 /** A page of a diff's file list. */

@@ -36,6 +36,11 @@ export const checkpointsLiveCalls = defineCalls({
     request: z.object({ dir: z.string().min(1).max(4096), checkpoint: checkpointIdSchema, isPinned: z.boolean() }).strict(),
     response: z.object({ dir: z.string(), id: z.string(), isPinned: z.boolean(), changed: z.boolean() }),
   },
+  'checkpoints:rename': {
+    summary: 'Name a checkpoint, or rename it; an empty name takes the name away (the commit never changes: names are kept beside it).',
+    request: z.object({ dir: z.string().min(1).max(4096), checkpoint: checkpointIdSchema, name: z.string().max(200) }).strict(),
+    response: z.object({ dir: z.string(), id: z.string(), name: z.string().optional(), changed: z.boolean() }),
+  },
 });
 
 /** Events that keep every view of the store live, whichever process changed it. */
@@ -51,6 +56,10 @@ export const checkpointsLiveEvents = defineEvents({
   'checkpoints:pin-changed': {
     summary: 'A checkpoint was pinned or unpinned.',
     payload: z.object({ dir: z.string(), id: z.string(), isPinned: z.boolean() }),
+  },
+  'checkpoints:renamed': {
+    summary: 'A checkpoint was named, renamed, or its name taken away (`name` absent).',
+    payload: z.object({ dir: z.string(), id: z.string(), name: z.string().optional() }),
   },
   'checkpoints:live-changed': {
     summary: 'Files changed in a watched directory: a comparison with the live directory is out of date.',

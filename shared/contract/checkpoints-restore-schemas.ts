@@ -84,6 +84,23 @@ export const restoreCountsSchema = z.object({
   skip: z.number().int().nonnegative(),
 });
 
+/** Lines `from` to `to` of one version of a file (1-based, inclusive). */
+export const lineRangeSchema = z
+  .object({ from: z.number().int().positive(), to: z.number().int().positive() })
+  .strict()
+  .refine((range) => range.from <= range.to, { message: 'a line range runs from a line to the same or a later one' });
+
+/** Diff rows to restore: `old`, lines of the checkpoint's version to put back; `new`, current lines to take out. */
+export const lineSelectionSchema = z.object({ old: z.array(lineRangeSchema).max(10_000), new: z.array(lineRangeSchema).max(10_000) }).strict();
+
+/** A restore of some lines of one file: which rows, and how many lines went back and out. */
+export const lineRestoreSchema = z.object({
+  path: z.string(),
+  selection: lineSelectionSchema,
+  putBack: z.number().int().nonnegative(),
+  takenOut: z.number().int().nonnegative(),
+});
+
 /** A restore plan: what applying it would do, and the fingerprint that applying must match. */
 export const restorePlanSchema = z.object({
   dir: z.string(),
@@ -97,6 +114,8 @@ export const restorePlanSchema = z.object({
   changedOutsideAgents: z.number().int().nonnegative(),
   /** What the plan saw; applying refuses with `conflict` when the directory no longer matches it. */
   fingerprint: z.string(),
+  /** Set when only some lines of one file are restored (its one entry is then that file). */
+  lines: lineRestoreSchema.optional(),
 });
 
 /** What happened to one path when a plan was applied. */

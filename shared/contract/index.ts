@@ -2,8 +2,10 @@ import type { z } from 'zod';
 import { appCalls, appEvents } from './app-contract';
 import { approvalsCalls, approvalsEvents } from './approvals-contract';
 import { checkpointsCalls, checkpointsEvents, checkpointsRestoreCalls, checkpointsRestoreEvents } from './checkpoints-contract';
+import { checkpointsHistoryCalls } from './checkpoints-history-contract';
 import { checkpointsLiveCalls, checkpointsLiveEvents } from './checkpoints-live-contract';
 import { configCalls, configEvents } from './config-contract';
+import { hooksCalls } from './hooks-contract';
 import { memoryCalls, memoryEvents } from './memory-contract';
 import { sessionsCalls, sessionsEvents } from './sessions-contract';
 import { toolsCalls } from './tools-contract';
@@ -17,8 +19,10 @@ export const callSpecs = {
   ...checkpointsCalls,
   ...checkpointsRestoreCalls,
   ...checkpointsLiveCalls,
+  ...checkpointsHistoryCalls,
   ...configCalls,
   ...toolsCalls,
+  ...hooksCalls,
 };
 
 /** Every event of the contract, by name. */

@@ -77,6 +77,8 @@ export const sessionSummarySchema = z.object({
   agent: z.string(),
   /** The connecting client (`claude-code 1.2`, `vigil-client`), when it said. */
   client: z.string().optional(),
+  /** The agent's own transcript of the session (its hooks say where), when it keeps one. */
+  transcriptPath: z.string().optional(),
   /** Absolute, resolved workspace roots; may be empty until an MCP client reports its roots. */
   roots: z.array(z.string()),
   /** The working directory for terminal commands and relative paths (inside a root), if any. */

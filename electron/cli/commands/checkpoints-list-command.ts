@@ -5,7 +5,7 @@ import { changeSummary, directoryArgument, localTime } from './checkpoint-comman
 import { sourceOption, withMergedCheckpoints } from './checkpoints-sources';
 
 /** Who caused a checkpoint, briefly: `claude · session s-1 · turn 3 · write_file`. */
-function attributionText(entry: CheckpointEntry): string {
+export function attributionText(entry: CheckpointEntry): string {
   const { agent, sessionId, turn, tool } = entry.attribution;
   const parts = [agent, sessionId === undefined ? undefined : `session ${sessionId}`, turn === undefined ? undefined : `turn ${turn}`];
   if (tool !== undefined && !entry.reason.includes(tool)) parts.push(tool);
@@ -18,7 +18,8 @@ export function listLine(entry: CheckpointEntry, number: number, width: number):
   const who = entry.source === 'hermes' ? '' : attributionText(entry);
   const kind = `${entry.kind === 'pre-rollback' ? '  ↶' : ''}${entry.isPinned === true ? '  (pinned)' : ''}`;
   const source = (entry.source ?? 'vigil').padEnd(6);
-  return `  ${String(number).padStart(width)}. ${entry.id.slice(0, 8)}  ${localTime(entry.time)}  ${source}  ${escapeControls(entry.reason)}${changes}${who === '' ? '' : `  [${escapeControls(who)}]`}${kind}`;
+  const name = entry.name === undefined ? '' : `"${escapeControls(entry.name)}"  `;
+  return `  ${String(number).padStart(width)}. ${entry.id.slice(0, 8)}  ${localTime(entry.time)}  ${source}  ${name}${escapeControls(entry.reason)}${changes}${who === '' ? '' : `  [${escapeControls(who)}]`}${kind}`;
 }
 
 /** `vigil checkpoints list DIR`: the timeline of both sources, numbered 1 = newest. */

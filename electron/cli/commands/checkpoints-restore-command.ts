@@ -1,15 +1,16 @@
 import { quote } from 'shell-quote';
 import type { CallResponse } from '../../../shared/contract';
 import { describeActor } from '../../../shared/contract/actor-contract';
-import { isIncompleteOutcome } from '../../../shared/contract/checkpoints-restore-schemas';
 import { escapeControls } from '../../../shared/text/control-characters';
-import { exitCodes, flagOption, writeLine, type CliCommand, type CliIo } from '../cli-command';
+import { exitCodes, flagOption, stringOption, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import type { ProgressEvent as RestoreProgress } from '../cli-services';
 import { directoryArgument, localTime } from './checkpoint-command';
 import { withRestoreService } from './checkpoints-diff-command';
+import { runLineRestore } from './checkpoints-restore-lines';
 
 type RestorePlan = CallResponse<'checkpoints:plan-restore'>;
 type RestoreResult = CallResponse<'checkpoints:restore'>;
+type RestoreOutcome = RestoreResult['outcomes'][number];
 
 /** Plan lines printed before the rest is summarized (`--json` gives all). */
 const maxPlanLines = 200;
@@ -62,7 +63,7 @@ function progressPrinter(io: CliIo): (progress: RestoreProgress) => void {
 }
 
 /** The outcome in words: "nothing to restore" only when the directory matched; "incomplete", with each file and its reason, whenever one could not be brought back. */
-function printOutcome(io: CliIo, result: RestoreResult, undoNumber: number | undefined): void {
+function printOutcome(io: CliIo, result: RestoreResult, problems: readonly RestoreOutcome[], undoNumber: number | undefined): void {
   const target = `checkpoint ${result.plan.checkpoint.id.slice(0, 8)}: ${escapeControls(result.plan.checkpoint.reason)}`;
   const verified = result.isVerified ? ' Every file written was read back and matches the checkpoint.' : '';
   switch (result.status) {
@@ -73,7 +74,6 @@ function printOutcome(io: CliIo, result: RestoreResult, undoNumber: number | und
       writeLine(io.stdout, `✅ Restored ${result.counts.done} file(s) to ${target}.${verified}`);
       break;
     case 'incomplete': {
-      const problems = result.outcomes.filter(isIncompleteOutcome);
       writeLine(io.stdout, `⚠ Restore incomplete: ${result.counts.done} of ${result.counts.done + problems.length} file(s) restored to ${target}; ${problems.length} could not be:`);
       for (const problem of problems) writeLine(io.stdout, `  ${(problem.reason ?? problem.result).padEnd(11)} ${escapeControls(problem.path)}: ${escapeControls(problem.message ?? '')}`);
       if (result.counts.done > 0 && result.isVerified) writeLine(io.stdout, 'Every file written was read back and matches the checkpoint.');
@@ -85,6 +85,13 @@ function printOutcome(io: CliIo, result: RestoreResult, undoNumber: number | und
   const pre = result.preRollback.id;
   writeLine(io.stdout, `A pre-rollback snapshot of the state before was saved: ${pre.slice(0, 8)}${undoNumber === undefined ? '' : ` (checkpoint ${undoNumber})`}.`);
   writeLine(io.stdout, `Undo this restore: ${quote(['vigil', 'checkpoints', 'restore', result.plan.dir, String(undoNumber ?? pre.slice(0, 12))])}`);
+}
+
+/** The outcomes that make a restore incomplete; the contract's schemas (and zod) load only when there are some. */
+async function incompleteOutcomes(result: RestoreResult): Promise<readonly RestoreOutcome[]> {
+  if (result.status !== 'incomplete') return [];
+  const { isIncompleteOutcome } = await import('../../../shared/contract/checkpoints-restore-schemas');
+  return result.outcomes.filter(isIncompleteOutcome);
 }
 
 /** Reads one answer line from stdin. */
@@ -128,7 +135,7 @@ async function secretsDecision(io: CliIo, isAllowed: boolean, plan: (() => Promi
 export const checkpointsRestoreCommand: CliCommand = {
   name: 'restore',
   summary: 'Restore a directory (or some files) to a checkpoint; undoable through the pre-rollback snapshot.',
-  usage: 'vigil checkpoints restore DIR N [FILE ...] [--dry-run] [--secrets] [--json]',
+  usage: 'vigil checkpoints restore DIR N [FILE ...] [--lines A-B] [--dry-run] [--secrets] [--json]',
   help: [
     'N is a number from "vigil checkpoints list DIR" (1 = newest) or a hex id (or prefix), of a checkpoint',
     "of Vigil's or of Hermes Agent's: both are restored the same way, and the pre-rollback snapshot goes",
@@ -141,6 +148,9 @@ export const checkpointsRestoreCommand: CliCommand = {
     '(dependencies, build output, .env*, files over the size cap) are never touched.',
     '',
     'Options:',
+    "  --lines A-B restore only lines A to B of the checkpoint's version of one FILE; every other line stays as it is",
+    '              now (line endings, a byte-order mark and a missing final newline are kept). Lines outside the',
+    '              file are refused with the valid range (exit 2); a file that is not UTF-8 text is refused (exit 1).',
     '  --dry-run   print the plan and change nothing',
     "  --secrets   also write secrets files (.env*) that only Hermes's store holds (without it, they are listed",
     '              and, at a terminal, asked about; otherwise skipped)',
@@ -150,12 +160,14 @@ export const checkpointsRestoreCommand: CliCommand = {
     'Exit codes: 0 restored (or nothing to do), 1 failed or incomplete (each file left unrestored is listed with its',
     'reason), 2 wrong usage.',
   ].join('\n'),
-  options: { 'dry-run': { type: 'boolean' }, secrets: { type: 'boolean' }, json: { type: 'boolean' } },
+  options: { 'dry-run': { type: 'boolean' }, secrets: { type: 'boolean' }, json: { type: 'boolean' }, lines: { type: 'string' } },
   positionals: { min: 2, max: 10_000, names: 'DIR and N (a number from "vigil checkpoints list DIR", or an id)' },
   async run(args, io) {
     const [dirArgument, ref = '', ...files] = args.positionals;
     const dir = directoryArgument(io, dirArgument);
     const isJson = flagOption(args, 'json');
+    const rangeText = stringOption(args, 'lines');
+    if (rangeText !== undefined) return runLineRestore(io, { dir, ref, files, rangeText, isDryRun: flagOption(args, 'dry-run'), isJson });
     // A restore of a memory folder takes the memory locks (Vigil's and Hermes's), as in the app: the core's restore does.
     return withRestoreService(io, async (restore, engine) => {
       // N names a checkpoint once: Hermes committing meanwhile must not make later steps see another one.
@@ -176,7 +188,7 @@ export const checkpointsRestoreCommand: CliCommand = {
       if (isJson) writeLine(io.stdout, JSON.stringify(result, null, 2));
       else {
         printPlan(io, result.plan, 'Restoring');
-        printOutcome(io, result, index < 0 ? undefined : index + 1);
+        printOutcome(io, result, await incompleteOutcomes(result), index < 0 ? undefined : index + 1);
       }
       return result.status === 'incomplete' ? exitCodes.failed : exitCodes.ok;
     });

@@ -5,7 +5,9 @@ import { vigilPaths } from '../../core/vigil-home';
 import { AgentCredentialStore } from '../../server/agent-credentials';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliArgs, type CliCommand, type CliIo } from '../cli-command';
 import { cliHome } from '../cli-context';
+import { hookAgents, type HookAgent } from '../../../shared/hooks/hook-event';
 import { connectClient } from './connect-client';
+import { connectHooks } from './connect-hooks';
 
 function isClient(name: string): name is ConnectClientId {
   return (connectClientIds as readonly string[]).includes(name);
@@ -17,6 +19,22 @@ async function directoryOption(io: CliIo, given: string | undefined): Promise<st
   const info = await stat(resolved).catch(() => undefined);
   if (info?.isDirectory() !== true) throw new UsageError(`--cwd ${resolved} is not a directory`);
   return resolved;
+}
+
+function isHookAgent(name: string): name is HookAgent {
+  return (hookAgents as readonly string[]).includes(name);
+}
+
+/** `--hooks`: the agent's hooks configuration (printed, --write, --remove). */
+async function connectAgentHooks(args: CliArgs, io: CliIo): Promise<number> {
+  const agent = args.positionals[0] ?? '';
+  if (!isHookAgent(agent)) throw new UsageError(`--hooks is for ${hookAgents.join(' and ')}, not "${agent}"`);
+  if (flagOption(args, 'http') || flagOption(args, 'stdio')) throw new UsageError('--hooks takes no transport: the agent runs "vigil hook" itself');
+  if (flagOption(args, 'write') && flagOption(args, 'remove')) throw new UsageError('give --write or --remove, not both');
+  const project = (await directoryOption(io, stringOption(args, 'cwd'))) ?? io.cwd;
+  const action = flagOption(args, 'write') ? 'write' : flagOption(args, 'remove') ? 'remove' : 'print';
+  await connectHooks({ agent, isProject: flagOption(args, 'project'), project, action }, cliHome(io), io);
+  return exitCodes.ok;
 }
 
 /** Which of the command's actions was asked for; more than one is a usage error. */
@@ -58,14 +76,14 @@ async function manageCredentials(action: 'revoke' | 'credential' | 'list', args:
 
 /**
  * `vigil connect`: the exact MCP configuration for a client (stdio by default, or HTTP with a
- * stable per-client credential), merged into the client's file with --write; and the agent
- * credentials themselves (--credential, --revoke, --list). Other kinds of setup for a client
- * (such as hooks) are meant to join as options beside --write.
+ * stable per-client credential), merged into the client's file with --write; the hooks of Claude
+ * Code and Gemini CLI (--hooks, with --write or --remove); and the agent credentials themselves
+ * (--credential, --revoke, --list).
  */
 export const connectCommand: CliCommand = {
   name: 'connect',
   summary: 'Print (or --write) the exact configuration that connects an agent client to Vigil; manage agent credentials.',
-  usage: `vigil connect ${connectClientIds.join('|')} [--http|--stdio] [--cwd D] [--write] | --revoke NAME | --credential NAME | --list`,
+  usage: `vigil connect ${connectClientIds.join('|')} [--http|--stdio] [--cwd D] [--write] | ${hookAgents.join('|')} --hooks [--project] [--cwd D] [--write|--remove] | --revoke NAME | --credential NAME | --list`,
   help: [
     'Options:',
     '  --stdio            the client starts "vigil mcp" (the default; no credential in its configuration)',
@@ -73,6 +91,11 @@ export const connectCommand: CliCommand = {
     '  --cwd D            the project: where the project-level file is (.mcp.json, .cursor/mcp.json, .vscode/mcp.json),',
     '                     "vigil mcp --cwd D" for stdio, and ?cwd= of the URL for HTTP (default: the current directory)',
     '  --write            show the change to the client\'s file as a diff, then write it (only if the file is unchanged meanwhile)',
+    '  --hooks            claude-code, gemini-cli: the hooks that supervise the agent\'s own tools (vigil hook), for its settings.json',
+    '                     (~/.claude/settings.json, ~/.gemini/settings.json); with --write merged beside your own hooks (an earlier',
+    '                     Vigil entry replaced, never duplicated), with --remove taken out again (byte for byte while the file is',
+    '                     still as Vigil wrote it)',
+    '  --project          with --hooks: the project\'s settings instead (.claude/settings.local.json, .gemini/settings.json under --cwd)',
     '  --revoke NAME      revoke an agent credential at once (a running Vigil refuses it from its next request)',
     '  --credential NAME  print the agent credential NAME (made on first use), for your own agent on /mcp or /agent',
     '  --list             list the agent credentials (names and when they were made, never the secrets)',
@@ -89,12 +112,18 @@ export const connectCommand: CliCommand = {
     revoke: { type: 'string' },
     credential: { type: 'string' },
     list: { type: 'boolean' },
+    hooks: { type: 'boolean' },
+    remove: { type: 'boolean' },
+    project: { type: 'boolean' },
   },
   positionals: { min: 0, max: 1, names: 'CLIENT' },
   async run(args, io) {
     const action = chosenAction(args);
     if (action !== 'client') return manageCredentials(action, args, io);
+    if (flagOption(args, 'hooks')) return connectAgentHooks(args, io);
+    if (flagOption(args, 'remove') || flagOption(args, 'project')) throw new UsageError('--remove and --project go with --hooks');
     const client = args.positionals[0] ?? '';
+    if (client === 'gemini-cli') throw new UsageError('gemini-cli is connected through its hooks: vigil connect gemini-cli --hooks');
     if (!isClient(client)) throw new UsageError(`unknown client "${client}" (expected ${connectClientIds.join(', ')})`);
     if (flagOption(args, 'http') && flagOption(args, 'stdio')) throw new UsageError('give --http or --stdio, not both');
     const cwd = await directoryOption(io, stringOption(args, 'cwd'));

@@ -1,0 +1,132 @@
+import type { HookAgent, HookAnswer, HookEvent } from '../../../shared/hooks/hook-event';
+import { continueOutput, hookOutput, ignoredOutput, type HookOutput } from '../../../shared/hooks/hook-output';
+import { parseHookInput } from '../../../shared/hooks/parse-hook-input';
+import type { Result } from '../../../shared/result';
+import { vigilPaths } from '../../core/vigil-home';
+import { relayCall } from '../relay/relay-client';
+import { readServeCredential } from '../relay/serve-credential';
+import { failureAnswer, readOnFailure } from './hook-failure';
+import { readHookInput } from './read-hook-input';
+import { shrinkHookEvent } from './shrink-hook-event';
+
+/** What one `vigil hook` run reads and writes. */
+export interface HookIo {
+  readonly stdin: NodeJS.ReadableStream;
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** How `vigil hook AGENT` was asked to run. */
+export interface HookOptions {
+  readonly agent: HookAgent;
+  /** The data folder (VIGIL_HOME, `--home`). */
+  readonly home: string;
+  /** `--local`: never relay. */
+  readonly isLocal: boolean;
+  /** The whole run ends by then, answered (below every agent's hook timeout Vigil's configuration sets). */
+  readonly deadlineMs: number;
+}
+
+/** The default deadline: under the 30 s timeout `vigil connect … --hooks` configures. */
+export const defaultHookDeadlineMs = 25_000;
+
+function writeOut(stream: NodeJS.WritableStream, output: HookOutput): Promise<void> {
+  if (output === undefined) return Promise.resolve();
+  return new Promise((resolve) => stream.write(`${JSON.stringify(output)}\n`, () => resolve()));
+}
+
+function say(io: HookIo, agent: HookAgent, line: string): void {
+  io.stderr.write(`vigil hook ${agent}: ${line.replace(/[\r\n]+/g, ' ')}\n`);
+}
+
+/** The core's answer through the relay, or from a one-shot core in this process when none runs (or it cannot be reached). */
+async function ask(event: HookEvent, options: HookOptions, io: HookIo): Promise<Result<HookAnswer>> {
+  if (!options.isLocal) {
+    const lookup = await readServeCredential(vigilPaths(options.home).serveInfo);
+    if (lookup.kind === 'unusable') say(io, options.agent, `not relaying to a Vigil core: ${lookup.reason}; working in-process.`);
+    if (lookup.kind === 'found') {
+      const outcome = await relayCall(lookup.credential, 'hooks:event', event);
+      if (outcome.kind === 'answered') return outcome.result as Result<HookAnswer>;
+      say(io, options.agent, `could not reach the Vigil core (pid ${lookup.credential.pid}): ${outcome.reason}; working in-process.`);
+    }
+  }
+  const { answerInProcess } = await import('./answer-in-process');
+  return answerInProcess(event, options.home, io);
+}
+
+/** Whether a refusal is about the event itself (a field Vigil cannot use): bad input, which never blocks the agent. */
+function isBadInput(result: Extract<Result<unknown>, { ok: false }>): boolean {
+  return (result.error.code === 'invalid_request' || result.error.code === 'not_found') && typeof result.error.details?.['field'] === 'string';
+}
+
+/** Answers one parsed event: Vigil's answer, or what its failure means (ask before a change, go on otherwise). */
+async function answerEvent(event: HookEvent, options: HookOptions, io: HookIo): Promise<HookOutput> {
+  let result: Result<HookAnswer>;
+  try {
+    result = await ask(await shrinkHookEvent(event), options, io);
+  } catch (error) {
+    result = { ok: false, error: { code: 'unexpected', message: error instanceof Error ? error.message : String(error) } };
+  }
+  if (result.ok) return hookOutput(options.agent, event.kind, result.value);
+  if (isBadInput(result)) {
+    say(io, options.agent, `ignored this event: field "${String(result.error.details?.['field'])}": ${result.error.message} The agent goes on.`);
+    return continueOutput;
+  }
+  return failed(event, `Vigil could not handle this event (${result.error.code}): ${result.error.message}`, options, io);
+}
+
+async function failed(event: HookEvent, problem: string, options: HookOptions, io: HookIo): Promise<HookOutput> {
+  const answer = failureAnswer(event, problem, await readOnFailure(vigilPaths(options.home).config));
+  say(io, options.agent, `${problem} ${answer === undefined ? 'The agent goes on.' : 'The person is asked.'}`);
+  return answer === undefined ? continueOutput : hookOutput(options.agent, event.kind, answer);
+}
+
+/** How a run came to an end: the answer, a crash, or the deadline. */
+type Finish = { readonly kind: 'output'; readonly output: HookOutput } | { readonly kind: 'crashed'; readonly error: unknown } | { readonly kind: 'deadline' };
+
+/** Reads stdin and answers it; `seen` holds the event once there is one (what a crash or the deadline answers for). */
+async function readAndAnswer(options: HookOptions, io: HookIo, seen: { event?: HookEvent }): Promise<HookOutput> {
+  const parsed = parseHookInput(options.agent, await readHookInput(io.stdin));
+  if (parsed.kind === 'invalid') {
+    say(io, options.agent, `ignored an event Vigil cannot read: ${parsed.message} (field "${parsed.field}"). The agent goes on.`);
+    return continueOutput;
+  }
+  if (parsed.kind === 'ignored') return ignoredOutput(options.agent);
+  seen.event = parsed.event;
+  return answerEvent(parsed.event, options, io);
+}
+
+/** The output of a run that did not answer by itself: a crash or the deadline, before a change or not. */
+async function outputOf(finish: Exclude<Finish, { kind: 'output' }>, event: HookEvent | undefined, options: HookOptions, io: HookIo): Promise<HookOutput> {
+  const problem =
+    finish.kind === 'deadline'
+      ? `Vigil did not answer within ${Math.round(options.deadlineMs / 1000)} s, so this run stops here.`
+      : `Vigil failed with an internal error: ${finish.error instanceof Error ? finish.error.message : String(finish.error)}.`;
+  if (event !== undefined) return failed(event, problem, options, io);
+  say(io, options.agent, `${problem} The agent goes on.`);
+  return continueOutput;
+}
+
+/**
+ * `vigil hook AGENT`: reads one hook event from stdin in the agent's documented format, has the
+ * resident core (or a one-shot core here) act on it, and prints the answer in the agent's format.
+ * Always exit code 0 (2 would block the agent's work on Vigil's account): input Vigil cannot read
+ * goes on with a stderr line naming the field; a failure before a change asks; everything ends by
+ * the deadline, with a stderr line saying so.
+ */
+export async function runHook(options: HookOptions, io: HookIo): Promise<number> {
+  const seen: { event?: HookEvent } = {};
+  const work = readAndAnswer(options, io, seen).then(
+    (output): Finish => ({ kind: 'output', output }),
+    (error: unknown): Finish => ({ kind: 'crashed', error }),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<Finish>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: 'deadline' }), options.deadlineMs);
+  });
+  const finish = await Promise.race([work, deadline]);
+  clearTimeout(timer);
+  await writeOut(io.stdout, finish.kind === 'output' ? finish.output : await outputOf(finish, seen.event, options, io));
+  return 0;
+}

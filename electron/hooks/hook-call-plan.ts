@@ -1,0 +1,114 @@
+import type { HookTool } from '../../shared/hooks/hook-event';
+import { commandCoverage, fileChangeCoverage, type CoverageLimits } from '../executor/undo-coverage';
+import { canonicalPath } from '../files/canonical-path';
+import { assessCommand, type CommandAssessment } from '../policy/assess-command';
+import type { PolicyEngine } from '../policy/policy-engine';
+import { isPathInside } from '../workspace/is-path-inside';
+import { isWholeRefused, workspaceRootOf, type WorkspaceFacts } from './hook-workspace';
+
+/** What Vigil will do about one tool call before it runs. */
+export interface CallPlan {
+  readonly decision: 'allow' | 'ask' | 'deny';
+  readonly reason?: string;
+  /** The workspace roots to checkpoint first (none for a read-only command, nor for a refused call). */
+  readonly directories: readonly string[];
+  /** The files and folders it names (absolute). */
+  readonly targets: readonly string[];
+  /** It may change anything in its directories (a program Vigil cannot see through). */
+  readonly isWholeDirectory: boolean;
+  /** Roots found for paths outside the session's roots: the session gains them. */
+  readonly newRoots: readonly string[];
+  /** What Vigil does not supervise for it (a path outside every workspace root), in words. */
+  readonly problems: readonly string[];
+  /** What its checkpoint cannot bring back (excluded files it changes), in words. */
+  readonly notCovered: readonly string[];
+  /** File tools checkpoint before the turn's first change of a directory; shell commands before every command. */
+  readonly isOncePerTurn: boolean;
+}
+
+/** Where a call is planned: the session's roots, the event's cwd, and what the policy needs. */
+export interface PlanContext {
+  readonly roots: readonly string[];
+  readonly cwd: string;
+  readonly facts: WorkspaceFacts;
+  /** Vigil's own data folder: a command that would change it is refused. */
+  readonly vigilHome: string;
+  readonly policy: Pick<PolicyEngine, 'decide'>;
+  readonly limits: CoverageLimits;
+}
+
+function unsupervised(target: string, roots: readonly string[]): string {
+  return `${target} is outside the session's workspace (${roots.join(', ') || 'none'}) and in no project folder Vigil knows (a git repository, or a folder Vigil checkpoints), so Vigil did not checkpoint it: this change is unsupervised.`;
+}
+
+const newRootsOf = (found: readonly (string | undefined)[], roots: readonly string[]): string[] => [...new Set(found.filter((root): root is string => root !== undefined && !roots.includes(root)))];
+
+/** A file tool (Write, Edit, replace, …): its file's workspace root, checkpointed before the turn's first change there. */
+export async function planFileCall(tool: Extract<HookTool, { kind: 'file' }>, context: PlanContext): Promise<CallPlan> {
+  const absolute = await canonicalPath(tool.path, context.cwd);
+  const root = await workspaceRootOf(absolute, context.roots, context.facts);
+  const base = { targets: [absolute], isWholeDirectory: false, isOncePerTurn: true };
+  if (root === undefined) return { ...base, decision: 'allow', directories: [], newRoots: [], problems: [unsupervised(absolute, context.roots)], notCovered: [] };
+  const coverage = await fileChangeCoverage(absolute, root, context.limits);
+  // A change no checkpoint can bring back asks first, as for Vigil's own file tools.
+  const lost = coverage.lost.length === 0 ? {} : { decision: 'ask' as const, reason: `it cannot be undone: ${coverage.lost.join('; ')}` };
+  return { ...base, decision: 'allow', ...lost, directories: [root], newRoots: newRootsOf([root], context.roots), problems: [], notCovered: [...coverage.lost, ...coverage.notCovered] };
+}
+
+/**
+ * The directories to checkpoint before a command: the roots the assessment names, except that
+ * the home folder or `/` itself is never checkpointed whole — each named target there is
+ * checkpointed at its own root, and what has none is unsupervised.
+ */
+async function shellDirectories(assessment: CommandAssessment, context: PlanContext): Promise<{ directories: string[]; problems: string[] }> {
+  const directories = new Set<string>();
+  const problems: string[] = [];
+  for (const root of assessment.checkpointRoots) {
+    if (!isWholeRefused(root, context.facts.home)) {
+      directories.add(root);
+      continue;
+    }
+    if (assessment.isWholeDirectory) problems.push(`"${assessment.command}" may change anything in ${root}, which Vigil never checkpoints whole: what it changes outside a project folder is unsupervised.`);
+    for (const target of assessment.changedPaths.filter((candidate) => isPathInside(candidate, root))) {
+      const own = await workspaceRootOf(target, [], context.facts);
+      if (own === undefined) problems.push(unsupervised(target, context.roots));
+      else directories.add(own);
+    }
+  }
+  return { directories: [...directories], problems };
+}
+
+/**
+ * The command assessed against the session's roots, and again with the own workspace roots of the
+ * targets it names outside them (a folder Vigil checkpoints, a git work tree): those are
+ * checkpointed too, and the policy sees them inside the workspace. What has no root stays outside
+ * (the policy asks about writes there).
+ */
+async function assessWithOwnRoots(command: string, cwd: string, roots: readonly string[], context: PlanContext): Promise<{ readonly roots: readonly string[]; readonly assessment: CommandAssessment }> {
+  const setting = { cwd, home: context.facts.home, protectedPaths: [context.vigilHome] };
+  const first = await assessCommand(command, { ...setting, roots });
+  const own = await Promise.all(first.outsideTargets.map((target) => workspaceRootOf(target, [], context.facts)));
+  const added = newRootsOf(own, roots);
+  if (added.length === 0) return { roots, assessment: first };
+  const wider = [...roots, ...added];
+  return { roots: wider, assessment: await assessCommand(command, { ...setting, roots: wider }) };
+}
+
+/** A shell command (Bash, run_shell_command): Vigil's policy decides, and every command that may change files is checkpointed first. */
+export async function planShellCall(tool: Extract<HookTool, { kind: 'shell' }>, context: PlanContext): Promise<CallPlan> {
+  const cwd = await canonicalPath(tool.directory ?? '.', context.cwd);
+  const cwdRoot = await workspaceRootOf(cwd, context.roots, context.facts);
+  const { roots, assessment } = await assessWithOwnRoots(tool.command, cwd, [...new Set([...context.roots, ...(cwdRoot === undefined ? [] : [cwdRoot])])], context);
+  const coverage = await commandCoverage(assessment, roots, context.limits);
+  const verdict = await context.policy.decide({
+    tool: 'terminal',
+    paths: [{ absolute: cwd, ...(cwdRoot === undefined ? {} : { root: cwdRoot }) }],
+    terminal: assessment,
+    ...(coverage.lost.length === 0 ? {} : { cannotUndo: coverage.lost }),
+  });
+  const base = { targets: assessment.changedPaths, isWholeDirectory: assessment.isWholeDirectory, isOncePerTurn: false, notCovered: [...coverage.lost, ...coverage.notCovered] };
+  const reason = verdict.reason === undefined ? {} : { reason: verdict.reason };
+  if (verdict.kind === 'block') return { ...base, ...reason, decision: 'deny', directories: [], newRoots: [], problems: [] };
+  const planned = assessment.isDestructive ? await shellDirectories(assessment, context) : { directories: [], problems: [] };
+  return { ...base, ...reason, decision: verdict.kind, directories: planned.directories, newRoots: newRootsOf(planned.directories, context.roots), problems: planned.problems };
+}

@@ -1,0 +1,46 @@
+import type { ToolDecision } from '../../shared/contract/sessions-contract';
+import type { Result } from '../../shared/result';
+import type { EventHub } from '../core/event-hub';
+import { condenseResult } from '../sessions/logged-value';
+import type { SessionRecord } from '../sessions/session-records';
+import type { SessionRegistry } from '../sessions/session-registry';
+import { historyCall } from '../sessions/session-state';
+import type { PendingCall } from './hook-state-store';
+
+/** How a call the hooks reported ends on record. */
+export interface HookCallEnding {
+  readonly decision: ToolDecision;
+  readonly reason?: string;
+  readonly result: Result<unknown>;
+  /** When the ending was known (the result came, or the turn ended without one). */
+  readonly at: string;
+}
+
+/**
+ * Writes one call the hooks reported to its session's log — the call (its decision, checkpoints
+ * and what Vigil could not do for it) and its result — and tells the UI (`sessions:tool-called`),
+ * as the executor does for Vigil's own tools.
+ */
+export async function recordHookCall(deps: { readonly sessions: SessionRegistry; readonly events: Pick<EventHub, 'emit'> }, sessionId: string, call: PendingCall, ending: HookCallEnding): Promise<void> {
+  const seq = deps.sessions.nextSeq(sessionId);
+  const records: SessionRecord[] = [
+    {
+      type: 'call',
+      at: call.at,
+      turn: call.turn,
+      seq,
+      callId: call.callId,
+      name: call.tool,
+      arguments: call.arguments,
+      decision: ending.decision,
+      ...(ending.reason === undefined ? {} : { reason: ending.reason }),
+      checkpoints: [...call.checkpoints],
+      checkpointProblems: [...call.problems],
+      touched: call.touched.map(({ paths, ...rest }) => (paths === undefined ? rest : { ...rest, paths: [...paths] })),
+    },
+    { type: 'result', at: ending.at, seq, result: condenseResult(ending.result, { isSecret: call.isSecret }), durationMs: Math.max(0, Date.parse(ending.at) - Date.parse(call.at)) },
+  ];
+  await deps.sessions.record(sessionId, records);
+  const recorded = deps.sessions.stateOf(sessionId).calls.get(seq);
+  if (recorded !== undefined) deps.events.emit('sessions:tool-called', { sessionId, turn: call.turn, call: historyCall(recorded) });
+}

@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import type { HookTool } from '../../shared/hooks/hook-event';
+import type { CheckpointApi } from '../checkpoints/checkpoint-api';
+import type { WriteLedger } from '../checkpoints/restore-write-ledger';
+import type { ConfigFile } from '../config/config-file';
+import type { EventHub } from '../core/event-hub';
+import type { CoverageLimits } from '../executor/undo-coverage';
+import type { Logger } from '../logging/logger';
+import type { PolicyEngine } from '../policy/policy-engine';
+import type { SessionRegistry } from '../sessions/session-registry';
+import type { WorkspaceFacts } from './hook-workspace';
+
+/** What the hooks are built from (by the composition root). */
+export interface HookDeps {
+  readonly sessions: SessionRegistry;
+  readonly policy: Pick<PolicyEngine, 'decide'>;
+  /** The checkpoint engine itself (its `noteWritten` does not write the ledger: the hooks do, once). */
+  readonly engine: Pick<CheckpointApi, 'checkpoint' | 'noteWritten' | 'resolve' | 'readTree'>;
+  readonly ledger: WriteLedger;
+  /** config.json: the `hooks` section. */
+  readonly config: ConfigFile;
+  readonly events: Pick<EventHub, 'emit'>;
+  readonly logger: Logger;
+  readonly facts: WorkspaceFacts;
+  /** Vigil's own data folder (never changed by an agent's command). */
+  readonly vigilHome: string;
+  /** `$VIGIL_HOME/hooks`: what the hooks remember of each session. */
+  readonly stateDirectory: string;
+  /** What checkpoints store (the size cap): what a change beyond it loses. */
+  readonly checkpointLimits: () => Promise<CoverageLimits>;
+  /** A resident core holds hook sessions between events and disconnects them when their agent goes quiet. */
+  readonly isResident: boolean;
+  /** `sessions.idleMinutes`, in ms. */
+  readonly idleMs: number;
+}
+
+/** A JSON text of a value with its keys sorted, so equal inputs give equal text whatever their key order. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    return `{${Object.keys(record).sort().map((key) => `${JSON.stringify(key)}:${stableJson(record[key])}`).join(',')}}`;
+  }
+  return value === undefined ? 'null' : JSON.stringify(value);
+}
+
+/**
+ * The id that pairs a call's "before" and "after" events: the agent's own (Claude Code's
+ * `tool_use_id`), else a digest of the tool and its input (Gemini CLI gives the same input to both).
+ */
+export function hookCallIdOf(tool: HookTool): string {
+  if (tool.callId !== undefined) return tool.callId;
+  return `call-${createHash('sha256').update(`${tool.name}\n${stableJson(tool.input)}`).digest('hex').slice(0, 24)}`;
+}
+
+/** How each agent is named as the session's client. */
+export const hookClientNames = { 'claude-code': 'Claude Code (hooks)', 'gemini-cli': 'Gemini CLI (hooks)' } as const;

@@ -1,0 +1,71 @@
+import type { HookAgent } from '../hooks/hook-event';
+import { hookToolMatcher } from '../hooks/hook-tools';
+
+/**
+ * The hooks configuration `vigil connect claude-code|gemini-cli --hooks` prints and merges into the
+ * agent's settings.json: one `vigil hook AGENT` command on each event Vigil acts on, the tool events
+ * matched to the tools that change files. Pure data in, data out.
+ */
+
+/** How long the agent lets one `vigil hook` run, in the agent's own unit (Claude Code: seconds; Gemini CLI: ms). `vigil hook` answers within 25 s. */
+export const hookTimeouts: Readonly<Record<HookAgent, number>> = { 'claude-code': 30, 'gemini-cli': 30_000 };
+
+/** The events Vigil listens to, per agent, and whether each is a tool event (matched to the tools that change files). */
+const hookedEvents: Readonly<Record<HookAgent, readonly (readonly [string, boolean])[]>> = {
+  'claude-code': [
+    ['SessionStart', false],
+    ['UserPromptSubmit', false],
+    ['PreToolUse', true],
+    ['PostToolUse', true],
+    ['Stop', false],
+    ['SessionEnd', false],
+  ],
+  'gemini-cli': [
+    ['SessionStart', false],
+    ['BeforeAgent', false],
+    ['BeforeTool', true],
+    ['AfterTool', true],
+    ['AfterAgent', false],
+    ['SessionEnd', false],
+  ],
+};
+
+/** One matcher group of an event: `{ matcher?, hooks: [ { type: "command", command, timeout, … } ] }`. */
+export type HookGroup = Readonly<Record<string, unknown>>;
+
+/** The `hooks` object Vigil adds: each event's one group running `command`. */
+export function vigilHooks(agent: HookAgent, command: string): Readonly<Record<string, readonly HookGroup[]>> {
+  const hook =
+    agent === 'claude-code'
+      ? { type: 'command', command, timeout: hookTimeouts[agent] }
+      : { name: 'vigil', type: 'command', command, timeout: hookTimeouts[agent], description: 'Vigil: checkpoints before changes, its policy on shell commands, the session live in Vigil' };
+  const groups: Record<string, readonly HookGroup[]> = {};
+  for (const [event, isToolEvent] of hookedEvents[agent]) groups[event] = [isToolEvent ? { matcher: hookToolMatcher(agent), hooks: [hook] } : { hooks: [hook] }];
+  return groups;
+}
+
+/**
+ * Whether a hook command is Vigil's for this agent (any install: the built `cli.js`, the sources'
+ * `vigil.ts`, a `vigil` on PATH): what `--write` replaces and `--remove` takes out, and nothing else.
+ */
+export function isVigilHookCommand(command: unknown, agent: HookAgent): boolean {
+  if (typeof command !== 'string') return false;
+  return new RegExp(`(^|[\\s'"/\\\\])(vigil|cli\\.js|vigil\\.ts)['"]?\\s+hook\\s+${agent}(\\s|$)`).test(command);
+}
+
+/** Where an agent keeps its settings, said for people. */
+export const hookSettingsHints: Readonly<Record<HookAgent, { readonly name: string; readonly user: string; readonly project: string; readonly reload: string }>> = {
+  'claude-code': {
+    name: 'Claude Code',
+    user: '~/.claude/settings.json',
+    project: '.claude/settings.local.json in the project (the local, uncommitted one: the command names this machine\u2019s paths)',
+    reload: 'Claude Code reads its hooks when a session starts: start a new session (or review them with /hooks).',
+  },
+  'gemini-cli': {
+    name: 'Gemini CLI',
+    user: '~/.gemini/settings.json',
+    project: '.gemini/settings.json in the project',
+    reload:
+      'Gemini CLI reads its hooks when it starts: restart it (/hooks panel lists them). Releases before hooks were on by default need "hooksConfig": { "enabled": true } (older ones: "tools": { "enableHooks": true }).',
+  },
+};

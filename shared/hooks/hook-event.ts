@@ -1,0 +1,86 @@
+/**
+ * One hook event of Claude Code or Gemini CLI as Vigil understands it, whichever agent sent it:
+ * the agents' own stdin formats (claude-code-input.ts, gemini-cli-input.ts) are parsed into this,
+ * which `vigil hook` relays to the core (`hooks:event`) and the core acts on. Pure data.
+ */
+
+/** The agents whose hooks `vigil hook` answers. */
+export const hookAgents = ['claude-code', 'gemini-cli'] as const;
+
+/** One of the agents `vigil hook` answers. */
+export type HookAgent = (typeof hookAgents)[number];
+
+/** What an event means to Vigil; every other event of the agents is accepted and ignored. */
+export const hookEventKinds = ['session-start', 'prompt', 'pre-tool', 'post-tool', 'stop', 'session-end'] as const;
+
+/** session-start · prompt (a turn begins) · pre-tool · post-tool · stop (the turn ends) · session-end. */
+export type HookEventKind = (typeof hookEventKinds)[number];
+
+/** A tool call that may change files: a file tool (the file it names) or a shell command. */
+export type HookTool =
+  | {
+      readonly kind: 'file';
+      /** The agent's own tool name (`Write`, `replace`). */
+      readonly name: string;
+      /** The file it changes, as the agent gave it (absolute, or relative to the event's cwd). */
+      readonly path: string;
+      readonly input: unknown;
+      /** The agent's id of the call (Claude Code's `tool_use_id`); Gemini CLI gives none. */
+      readonly callId?: string;
+    }
+  | {
+      readonly kind: 'shell';
+      readonly name: string;
+      readonly command: string;
+      /** Where the command runs when the agent says (Gemini CLI's `dir_path`), relative to cwd or absolute. */
+      readonly directory?: string;
+      readonly input: unknown;
+      readonly callId?: string;
+    };
+
+/** How a tool call ended, as the agent reported it. */
+export type HookToolOutcome = { readonly ok: true; readonly response: unknown } | { readonly ok: false; readonly error: string };
+
+/** One event, normalized. */
+export interface HookEvent {
+  readonly agent: HookAgent;
+  readonly kind: HookEventKind;
+  /** The agent's `session_id`. */
+  readonly sessionId: string;
+  /** The agent's working directory (absolute). */
+  readonly cwd: string;
+  readonly transcriptPath?: string;
+  /** session-start: why it started (`startup`, `resume`, `clear`, `compact`). */
+  readonly source?: string;
+  /** session-end: why it ended (`exit`, `clear`, `logout`, …). */
+  readonly reason?: string;
+  /** prompt: the user's message, which titles the turn. */
+  readonly prompt?: string;
+  /** pre-tool and post-tool. */
+  readonly tool?: HookTool;
+  /** post-tool: what became of the call. */
+  readonly outcome?: HookToolOutcome;
+}
+
+/** What Vigil decided about a tool call before it runs. */
+export type HookDecision = 'allow' | 'ask' | 'deny';
+
+/** What Vigil answers to one event. */
+export interface HookAnswer {
+  /** pre-tool only: Vigil's decision; absent when Vigil has none (a call it does not supervise). */
+  readonly decision?: HookDecision;
+  /** Why, in Vigil's words (shown to the agent or the person). */
+  readonly reason?: string;
+  /** Things the person is told once per session (a home folder never checkpointed whole). */
+  readonly notices: readonly string[];
+  /** `hooks.approveAllowed` in config.json: an "allow" also skips the agent's own permission prompt. */
+  readonly isApproving?: boolean;
+}
+
+/** How `vigil hook` read one stdin document. */
+export type ParsedHookInput =
+  | { readonly kind: 'event'; readonly event: HookEvent }
+  /** An event or tool Vigil does not act on (future versions of the agents add more): accepted, ignored. */
+  | { readonly kind: 'ignored'; readonly name: string }
+  /** Not an event Vigil can read: `field` names what is wrong. */
+  | { readonly kind: 'invalid'; readonly field: string; readonly message: string };

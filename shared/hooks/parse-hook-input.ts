@@ -1,0 +1,61 @@
+import { agentInputFormats, causeOf } from './agent-formats';
+import type { HookAgent, HookEvent, HookEventKind, ParsedHookInput } from './hook-event';
+import { commonFields, HookFieldError, isJsonObject, optionalText, requiredObject, requiredText, type JsonObject } from './hook-fields';
+import { supervisedTool } from './hook-tools';
+
+/** What one event kind adds to the common fields; undefined: a tool Vigil does not supervise. */
+function specificFields(agent: HookAgent, kind: HookEventKind, name: string, record: JsonObject): Partial<HookEvent> | undefined {
+  const format = agentInputFormats[agent];
+  switch (kind) {
+    case 'session-start': {
+      const source = causeOf(record, format.sourceKeys);
+      return source === undefined ? {} : { source };
+    }
+    case 'session-end': {
+      const reason = causeOf(record, format.reasonKeys);
+      return reason === undefined ? {} : { reason };
+    }
+    case 'prompt': {
+      const prompt = record['prompt'];
+      if (typeof prompt !== 'string') throw new HookFieldError('prompt', prompt === undefined ? '"prompt" is missing' : '"prompt" is not a string');
+      return { prompt };
+    }
+    case 'stop':
+      return {};
+    case 'pre-tool':
+    case 'post-tool': {
+      const toolName = requiredText(record, 'tool_name');
+      const tool = supervisedTool(agent, toolName, requiredObject(record, 'tool_input'), optionalText(record, 'tool_use_id'));
+      if (tool === undefined) return undefined;
+      return kind === 'pre-tool' ? { tool } : { tool, outcome: format.outcome(name, record) };
+    }
+  }
+}
+
+/**
+ * Reads one hook event from the agent's stdin text, in the agent's documented format: an event
+ * Vigil acts on, one it ignores (other events, tools that change no files), or input it cannot read
+ * (not JSON, a field missing or of the wrong type: `field` names it).
+ */
+export function parseHookInput(agent: HookAgent, text: string): ParsedHookInput {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { kind: 'invalid', field: '(stdin)', message: `stdin is not one JSON object (${error instanceof Error ? error.message : String(error)})` };
+  }
+  if (!isJsonObject(value)) return { kind: 'invalid', field: '(stdin)', message: 'stdin is JSON, but not an object' };
+  try {
+    const name = requiredText(value, 'hook_event_name');
+    const format = agentInputFormats[agent];
+    const kind = Object.hasOwn(format.kinds, name) ? format.kinds[name] : undefined;
+    if (kind === undefined) return { kind: 'ignored', name };
+    const common = commonFields(value);
+    const specific = specificFields(agent, kind, name, value);
+    if (specific === undefined) return { kind: 'ignored', name: `${name} ${String(value['tool_name'])}` };
+    return { kind: 'event', event: { agent, kind, ...common, ...specific } };
+  } catch (error) {
+    if (error instanceof HookFieldError) return { kind: 'invalid', field: error.field, message: error.message };
+    throw error;
+  }
+}
