@@ -93,18 +93,24 @@ test('one-click restore, then undo it', async ({ page, vigil }, testInfo) => {
   const restorePoint = page.locator('[data-testid="timeline-entry"][data-kind="pre-rollback"]');
   await expect(restorePoint).toHaveCount(1);
   await expect(restorePoint).toContainText('undo restore');
-  const toast = page.getByTestId('toast').filter({ hasText: 'Restored to' });
-  await expect(toast).toContainText('5 files changed');
+  // The outcome shows once, in the detail's banner (it is open on this folder): no toast repeats it.
+  const outcome = page.getByTestId('restore-outcome');
+  await expect(outcome).toContainText(`Restored to ${checkpoint.slice(0, 8)}`);
+  await expect(outcome).toContainText('5 files changed');
+  await expect(page.getByTestId('toast')).toHaveCount(0);
   await saveScreens(page, testInfo, 'restore-done');
 
-  await toast.getByTestId('toast-undo-restore').click();
+  await outcome.getByTestId('undo-restore').click();
   const undo = page.getByTestId('restore-plan');
   await expect(undo).toContainText('Undo the restore');
   await expect(undo.getByTestId('plan-headline')).toHaveText('5 to restore');
   await undo.getByTestId('plan-confirm').click();
   await expect(undo).toHaveCount(0);
   expect(await contents(vigil.workspace)).toEqual(names.map((name) => `${name} v2`));
-  await expect(page.getByTestId('toast').filter({ hasText: 'Restore undone' })).toBeVisible();
+  // The banner now tells of the undo, and offers the way forward again, not a second undo.
+  await expect(outcome).toContainText('Restore undone');
+  await expect(outcome.getByTestId('undo-restore')).toHaveText('Redo restore…');
+  await expect(page.getByTestId('toast')).toHaveCount(0);
   await expect(page.locator('[data-testid="timeline-entry"][data-kind="pre-rollback"]')).toHaveCount(2);
 });
 
