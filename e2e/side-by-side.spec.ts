@@ -81,6 +81,14 @@ test('four concurrent sessions side by side at 1440×900: full names, prompts, l
     await page.keyboard.press('d');
     const denied = await waiting;
     expect(denied.decision).toBe('denied');
+
+    // Alt+N gives the screen's main list the focus: the memory files, then the live sessions, where arrows step between cards.
+    await page.keyboard.press('Alt+3');
+    await expect(page.locator('.memory-files')).toBeFocused();
+    await page.keyboard.press('Alt+1');
+    await expect(page.getByTestId('sessions-live')).toBeFocused();
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('sessions-live').locator('.session-card-open').first()).toBeFocused();
   } finally {
     for (const client of clients) await client.close();
     await vigilClient.close();
