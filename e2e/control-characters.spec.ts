@@ -16,6 +16,7 @@ function hasRawControl(text: string): boolean {
 
 test('names and commands holding control characters are shown escaped, never raw', async ({ page, vigil }) => {
   await writeFile(path.join(vigil.home, 'config.json'), JSON.stringify({ policy: { rules: [{ effect: 'ask', tool: 'terminal', command: 'echo', reason: 'the test asks for every echo' }] } }));
+  await writeFile(path.join(vigil.workspace, 'plain.txt'), 'plain\n');
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   const client = await connectAgent(vigil.home);
   try {
@@ -25,8 +26,9 @@ test('names and commands holding control characters are shown escaped, never raw
     expect(written.result.ok).toBe(true);
 
     const card = page.locator(`[data-testid="session-card"][data-session-id="${session.id}"]`);
-    // The core's one-line summary turns the newline into a space; the escape stays visible.
-    await expect(card.getByTestId('session-last-call')).toContainText('lines\\u001b[31m.txt');
+    // The newline in the name is escaped, not folded into a space (`two lines.txt` would be another file); the escape stays visible.
+    await expect(card.getByTestId('session-last-call')).toContainText('two\\nlines\\u001b[31m.txt');
+    await expect(card.getByTestId('session-file')).toContainText('two\\nlines\\u001b[31m.txt');
     await expect(card).toContainText('sneaky\\u001b[8m');
     expect(hasRawControl(await card.innerText())).toBe(false);
 
@@ -39,6 +41,19 @@ test('names and commands holding control characters are shown escaped, never raw
     expect(hasRawControl(await approval.innerText())).toBe(false);
     await approval.getByTestId('deny').click();
     expect((await asked).decision).toBe('denied');
+
+    // The timeline's detail and the restore plan name the file escaped too, on one line.
+    await page.keyboard.press('Alt+2');
+    await page.locator(`[data-testid="timeline-entry"][data-checkpoint-id="${written.checkpoints[0]?.checkpointId ?? 'none'}"]`).click();
+    await expect(page.getByTestId('checkpoint-detail')).toHaveAttribute('data-state', 'ready');
+    await expect(page.getByTestId('changed-file')).toHaveCount(1);
+    await expect(page.getByTestId('changed-file')).toContainText('two\\nlines\\u001b[31m.txt');
+    await page.getByTestId('restore-all').click();
+    const plan = page.getByTestId('restore-plan');
+    await expect(plan).toContainText('two\\nlines\\u001b[31m.txt');
+    expect(hasRawControl(await page.getByTestId('checkpoint-detail').innerText())).toBe(false);
+    expect(hasRawControl(await plan.innerText())).toBe(false);
+    await page.keyboard.press('Escape');
   } finally {
     await client.close();
   }

@@ -18,24 +18,33 @@ test('work done by other processes shows live: new folders, checkpoints, counts,
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   await runCli(vigil.home, ['checkpoint', first]);
   await page.getByTestId('nav-timeline').click();
-  await expect(page.getByTestId('timeline-dir')).toHaveValue(first);
+  await expect(page.getByTestId('timeline-dir')).toHaveAttribute('data-dir', first);
   const list = page.getByTestId('timeline-list');
   await expect(list.getByTestId('timeline-entry')).toHaveCount(1);
   await expect(page.getByTestId('timeline-retention')).toHaveText('keeps the newest 50');
 
   // A folder first checkpointed by `vigil checkpoint` in another process appears in the picker; so
   // does one checkpointed by a CLI that works in-process (the core notices the store changed).
+  // The picker stays open meanwhile: its list grows while it is shown.
+  await page.getByTestId('timeline-dir').click();
+  const option = (dir: string) => page.locator(`[data-testid="timeline-dir-option"][data-dir="${dir}"]`);
   await runCli(vigil.home, ['checkpoint', second]);
-  await expect(page.locator(`[data-testid="timeline-dir"] option[value="${second}"]`)).toHaveCount(1, { timeout: liveWithinMs });
+  await expect(option(second)).toHaveCount(1, { timeout: liveWithinMs });
   await runCli(vigil.home, ['checkpoint', third, '--local']);
-  await expect(page.locator(`[data-testid="timeline-dir"] option[value="${third}"]`)).toHaveCount(1, { timeout: liveWithinMs });
+  await expect(option(third)).toHaveCount(1, { timeout: liveWithinMs });
+  await page.keyboard.press('Escape');
+  await expect(option(first)).toHaveCount(0);
+  // Opening the picker did not change the folder in view.
+  await expect(page.getByTestId('timeline-dir')).toHaveAttribute('data-dir', first);
 
   // A checkpoint taken from another process lands in the open timeline; the picker and the header agree.
   await writeFile(path.join(first, 'notes.md'), 'by hand\n');
   await runCli(vigil.home, ['checkpoint', first, '--reason', 'before the refactor']);
   await expect(list.getByTestId('timeline-entry')).toHaveCount(2, { timeout: liveWithinMs });
   await expect(page.getByTestId('timeline-count')).toHaveText('2 checkpoints');
-  await expect(page.locator(`[data-testid="timeline-dir"] option[value="${first}"]`)).toContainText('(2)');
+  await page.getByTestId('timeline-dir').click();
+  await expect(option(first).getByTestId('timeline-dir-count')).toHaveText('2 checkpoints');
+  await page.keyboard.press('Escape');
   // Taken by hand with a reason of its own: the "By hand" filter finds it.
   await page.getByTestId('reason-filter').selectOption('manual');
   await expect(list.getByTestId('timeline-entry')).toHaveCount(2);

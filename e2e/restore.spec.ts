@@ -93,11 +93,11 @@ test('one-click restore, then undo it', async ({ page, vigil }, testInfo) => {
   const restorePoint = page.locator('[data-testid="timeline-entry"][data-kind="pre-rollback"]');
   await expect(restorePoint).toHaveCount(1);
   await expect(restorePoint).toContainText('undo restore');
-  // The outcome shows once: in the open detail's banner, not again in a toast.
+  // The outcome shows once, in the detail's banner (it is open on this folder): no toast repeats it.
   const outcome = page.getByTestId('restore-outcome');
-  await expect(outcome).toContainText('Restored to');
+  await expect(outcome).toContainText(`Restored to ${checkpoint.slice(0, 8)}`);
   await expect(outcome).toContainText('5 files changed');
-  await expect(page.getByTestId('toast').filter({ hasText: 'Restored to' })).toHaveCount(0);
+  await expect(page.getByTestId('toast')).toHaveCount(0);
   await saveScreens(page, testInfo, 'restore-done');
 
   await outcome.getByTestId('undo-restore').click();
@@ -110,7 +110,10 @@ test('one-click restore, then undo it', async ({ page, vigil }, testInfo) => {
   await undo.getByTestId('plan-confirm').click();
   await expect(undo).toHaveCount(0);
   expect(await contents(vigil.workspace)).toEqual(names.map((name) => `${name} v2`));
+  // The banner now tells of the undo, and offers the way forward again, not a second undo.
   await expect(outcome).toContainText('Restore undone');
+  await expect(outcome.getByTestId('undo-restore')).toHaveText('Redo restore…');
+  await expect(page.getByTestId('toast')).toHaveCount(0);
   await expect(page.locator('[data-testid="timeline-entry"][data-kind="pre-rollback"]')).toHaveCount(2);
 });
 
@@ -135,7 +138,9 @@ test('a restore that cannot bring back a file says it is incomplete, naming the 
   await expect(outcome).toHaveAttribute('data-state', 'incomplete');
   await expect(outcome).toContainText('Restore incomplete.');
   await expect(outcome.getByTestId('restore-problems')).toContainText('a.txt — A folder is here now holding 1 file(s) the restore will not delete');
+  // The banner says it all, once: no toast repeats it.
   await expect(outcome).toContainText('1 file could not be restored, 4 files changed');
+  await expect(page.getByTestId('toast')).toHaveCount(0);
   await saveScreens(page, testInfo, 'restore-incomplete');
   expect(await contents(vigil.workspace, names.slice(1))).toEqual(names.slice(1).map((name) => `${name} v1`));
   expect(await readFile(path.join(vigil.workspace, 'a.txt', 'node_modules', 'dep', 'index.js'), 'utf8')).toBe('dep\n');

@@ -30,28 +30,29 @@ test("browse a directory's timeline from two sessions and filter it", async ({ p
     await write(beta, 'b2.txt', 'beta-2');
 
     const list = page.getByTestId('timeline-list');
-    await expect(page.getByTestId('timeline-dir')).toHaveValue(vigil.workspace);
+    await expect(page.getByTestId('timeline-dir')).toHaveAttribute('data-dir', vigil.workspace);
     await expect(list.getByTestId('timeline-entry')).toHaveCount(4);
     // b2.txt was written after beta's last checkpoint: a checkpoint by hand holds it.
     await page.getByTestId('checkpoint-now').click();
     await expect(list.getByTestId('timeline-entry')).toHaveCount(5);
-    // Newest first, attributed: the manual one outside any session, then beta, alpha, beta, alpha.
+    // Newest first, attributed: the one by hand is yours (in the app), then beta, alpha, beta, alpha.
     await expect(list.getByTestId('timeline-entry').nth(0)).toHaveAttribute('data-session-id', '');
+    await expect(list.getByTestId('timeline-entry').nth(0)).toHaveAttribute('data-actor', '@app');
     await expect(list.getByTestId('timeline-entry').nth(1)).toHaveAttribute('data-checkpoint-id', taken['beta-2'] ?? '');
     await expect(list.getByTestId('timeline-entry').nth(4)).toHaveAttribute('data-checkpoint-id', taken['alpha-1'] ?? '');
-    await expect(page.getByTestId('session-filter')).toHaveCount(3);
+    await expect(page.getByTestId('actor-filter')).toHaveCount(3);
     await list.getByTestId('timeline-entry').nth(2).click();
     await expect(page.getByTestId('checkpoint-detail')).toHaveAttribute('data-state', 'ready');
     await saveScreens(page, testInfo, 'timeline');
 
     // Only beta's checkpoints.
-    await page.locator(`[data-testid="session-filter"][data-session-id="${beta.id}"]`).click();
+    await page.locator(`[data-testid="actor-filter"][data-actor="${beta.id}"]`).click();
     await expect(list.getByTestId('timeline-entry')).toHaveCount(2);
     for (const entry of await list.getByTestId('timeline-entry').all()) await expect(entry).toHaveAttribute('data-session-id', beta.id);
     await expect(page.getByTestId('timeline-count')).toHaveText('2 of 5 checkpoints');
 
-    // Adding alpha shows both sessions, without the manual one; a reason with no match shows none.
-    await page.locator(`[data-testid="session-filter"][data-session-id="${alpha.id}"]`).click();
+    // Adding alpha shows both sessions, without yours; a reason with no match shows none.
+    await page.locator(`[data-testid="actor-filter"][data-actor="${alpha.id}"]`).click();
     await expect(list.getByTestId('timeline-entry')).toHaveCount(4);
     await page.getByTestId('reason-filter').selectOption('terminal');
     await expect(list.getByTestId('timeline-entry')).toHaveCount(0);
@@ -66,7 +67,7 @@ test("browse a directory's timeline from two sessions and filter it", async ({ p
 
     // From the keyboard: clear the filters, step with the arrows.
     await page.getByTestId('file-filter').fill('');
-    for (const id of [alpha.id, beta.id]) await page.locator(`[data-testid="session-filter"][data-session-id="${id}"]`).click();
+    for (const id of [alpha.id, beta.id]) await page.locator(`[data-testid="actor-filter"][data-actor="${id}"]`).click();
     await expect(list.getByTestId('timeline-entry')).toHaveCount(5);
     await list.focus();
     await page.keyboard.press('Home');

@@ -8,6 +8,7 @@ import type {
   SessionSummary,
   ToolCallBrief,
 } from '../../shared/contract/sessions-contract';
+import { escapeControls } from '../../shared/text/control-characters';
 import type { SessionRecord } from './session-records';
 import { addEffects, latestFiles, promptOf, recentCalls, type TurnSource } from './session-summary-parts';
 
@@ -82,14 +83,24 @@ export function initialState(record: Extract<SessionRecord, { type: 'opened' }>)
   };
 }
 
-/** One line that describes a call: its path, command or action. */
+/** How long a call's one line may be before it is cut (with an ellipsis, so a cut never reads as the whole). */
+const callLineLimit = 160;
+
+/**
+ * One line that describes a call: its path, command or action. Line breaks and other control
+ * characters are escaped, not folded into spaces: a file named `two\nlines.txt` is not the file
+ * `two lines.txt`, and a second line of a command is part of what ran.
+ */
 export function describeCall(name: string, args: unknown): string {
   if (typeof args !== 'object' || args === null) return name;
   const record = args as Record<string, unknown>;
   const value = [record['path'], record['file_path'], record['notebook_path'], record['command'], record['action']].find((candidate) => typeof candidate === 'string');
-  const text = typeof value === 'string' ? value : '';
+  // A path is shown exactly; a command loses only the blank space around it.
+  const text = typeof value !== 'string' ? '' : value === record['command'] ? value.trim() : value;
   const target = typeof record['target'] === 'string' ? ` ${record['target']}` : '';
-  return `${text}${target}`.replace(/\s+/gu, ' ').trim().slice(0, 160) || name;
+  const line = escapeControls(`${text}${target}`);
+  if (line.trim() === '') return name;
+  return line.length > callLineLimit ? `${line.slice(0, callLineLimit - 1)}…` : line;
 }
 
 function brief(state: SessionState, call: CallState): ToolCallBrief {

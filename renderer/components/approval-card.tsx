@@ -17,6 +17,7 @@ export function ApprovalCard({
   now,
   deciding,
   error,
+  isConnected = true,
   onDecide,
 }: {
   readonly approval: Approval;
@@ -24,6 +25,8 @@ export function ApprovalCard({
   readonly now: number;
   readonly deciding: 'allow' | 'deny' | undefined;
   readonly error: AppErrorData | undefined;
+  /** False while the link to Vigil is down: whether the call still waits is not known, so no countdown runs. */
+  readonly isConnected?: boolean;
   readonly onDecide: (decision: 'allow' | 'deny') => void;
 }) {
   function onKeyDown(event: KeyboardEvent<HTMLElement>): void {
@@ -50,7 +53,13 @@ export function ApprovalCard({
           turn {approval.turn} · {approval.tool} · asked {formatClock(approval.requestedAt)}
         </span>
         <span className="spacer" />
-        <Countdown deadline={approval.expiresAt} now={now} label="Denied in" />
+        {isConnected ? (
+          <Countdown deadline={approval.expiresAt} now={now} label="Denied in" />
+        ) : (
+          <span className="countdown subtle" data-state="unknown" data-testid="approval-deadline">
+            Not known while disconnected (denied at {formatClock(approval.expiresAt)} unless decided)
+          </span>
+        )}
       </header>
       <pre className="approval-command" data-testid="approval-command">
         {escapeControls(maskSecretValues(approval.summary), { keepLineBreaks: true })}

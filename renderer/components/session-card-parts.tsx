@@ -1,7 +1,8 @@
+import type { Approval } from '../../shared/contract/approvals-contract';
 import type { SessionFile, ToolCallBrief } from '../../shared/contract/sessions-contract';
 import { maskSecretValues } from '../../shared/secrets/mask-secret-values';
 import { escapeControls } from '../../shared/text/control-characters';
-import { formatClock, relativeTo } from '../model/format';
+import { formatClock, plural, relativeTo } from '../model/format';
 
 /** What a call's badge says: its decision, or `failed` when it ran and failed. */
 function outcomeOf(call: ToolCallBrief): string {
@@ -23,17 +24,12 @@ export function SessionCalls({ calls }: { readonly calls: readonly ToolCallBrief
       {calls.map((call) => {
         const summary = escapeControls(maskSecretValues(call.summary));
         return (
-          <li key={call.callId} className="session-call" data-testid="session-call" data-decision={call.decision}>
+          <li key={call.callId} className="session-call" data-testid="session-call" data-decision={call.decision} title={`${call.name} ${summary}\n${outcomeOf(call)} at ${formatClock(call.at)}`}>
             <span className="session-tool">{call.name}</span>
-            <span className="session-summary mono" title={summary}>
-              {summary}
-            </span>
+            <span className="session-summary mono">{summary}</span>
             <span className="badge" data-kind={outcomeOf(call)}>
               {outcomeOf(call)}
             </span>
-            <time className="subtle" dateTime={call.at}>
-              {formatClock(call.at)}
-            </time>
           </li>
         );
       })}
@@ -82,6 +78,25 @@ export function SessionFiles({ files, total, root, limit }: { readonly files: re
         })}
       </ul>
       {total > shown.length && <span className="subtle">and {total - shown.length} more files</span>}
+    </div>
+  );
+}
+
+/** What a session waits for: each approval it asked for, its tool and command, with the way to the approvals screen. */
+export function SessionPending({ approvals, onShow }: { readonly approvals: readonly Approval[]; readonly onShow: () => void }) {
+  if (approvals.length === 0) return null;
+  return (
+    <div className="session-pending-list" data-testid="session-pending-list">
+      <button type="button" className="badge badge-button" data-kind="waiting-approval" onClick={onShow} data-testid="session-pending">
+        {plural(approvals.length, 'approval')} pending
+      </button>
+      <ul>
+        {approvals.map((approval) => (
+          <li key={approval.id} className="mono" title={escapeControls(maskSecretValues(approval.reason))}>
+            {approval.tool}: {escapeControls(maskSecretValues(approval.summary))}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

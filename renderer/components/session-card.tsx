@@ -1,10 +1,11 @@
+import type { Approval } from '../../shared/contract/approvals-contract';
 import type { SessionStatus, SessionSummary } from '../../shared/contract/sessions-contract';
 import { maskSecretValues } from '../../shared/secrets/mask-secret-values';
 import { escapeControls } from '../../shared/text/control-characters';
 import { shortSessionId } from '../model/actor-view';
 import { formatRelativeTime, plural } from '../model/format';
 import { oneLine } from '../model/row-words';
-import { SessionCalls, SessionFiles } from './session-card-parts';
+import { SessionCalls, SessionFiles, SessionPending } from './session-card-parts';
 
 /** The badge of each state: exactly one of these, always. */
 export const sessionStatusLabels: Readonly<Record<SessionStatus, string>> = {
@@ -42,7 +43,7 @@ export function SessionCard({
 }: {
   readonly session: SessionSummary;
   readonly laneClass: string;
-  readonly pendingApprovals: number;
+  readonly pendingApprovals: readonly Approval[];
   readonly isOpen: boolean;
   readonly isCompact?: boolean;
   readonly now: number;
@@ -76,11 +77,6 @@ export function SessionCard({
         </span>
       </header>
       <div className="session-card-sub">
-        {pendingApprovals > 0 && (
-          <button type="button" className="badge badge-button" data-kind="waiting-approval" onClick={onShowApprovals} data-testid="session-pending">
-            {plural(pendingApprovals, 'approval')} pending
-          </button>
-        )}
         <span className="session-id mono subtle" title={session.id} data-testid="session-id">
           {shortSessionId(session.id)}
         </span>
@@ -97,6 +93,7 @@ export function SessionCard({
           {prompt === '' ? <span className="subtle">{session.currentTurn === 0 ? 'no turn yet' : 'no user message for this turn'}</span> : prompt}
         </span>
       </div>
+      <SessionPending approvals={pendingApprovals} onShow={onShowApprovals} />
       <SessionCalls calls={calls} />
       <SessionFiles files={session.files} total={session.fileCount} root={root} limit={isCompact ? 3 : 6} />
       <div className="session-meta">

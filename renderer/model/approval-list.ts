@@ -27,11 +27,12 @@ export function addDecision(decisions: readonly DecidedApproval[], decided: Deci
   return [decided, ...decisions.filter((existing) => existing.approval.id !== decided.approval.id)].slice(0, recentDecisionLimit);
 }
 
-/** Pending approvals per session id. */
-export function pendingBySession(approvals: readonly Approval[]): ReadonlyMap<string, number> {
-  const counts = new Map<string, number>();
-  for (const approval of approvals) counts.set(approval.sessionId, (counts.get(approval.sessionId) ?? 0) + 1);
-  return counts;
+/** Pending approvals per session id, oldest first. */
+export function pendingBySession(approvals: readonly Approval[]): ReadonlyMap<string, readonly Approval[]> {
+  const found = new Map<string, Approval[]>();
+  for (const approval of approvals) found.set(approval.sessionId, [...(found.get(approval.sessionId) ?? []), approval]);
+  for (const list of found.values()) list.sort((a, b) => (a.requestedAt < b.requestedAt ? -1 : a.requestedAt > b.requestedAt ? 1 : 0));
+  return found;
 }
 
 /** The approval waiting longest (the earliest request): what A and D decide when no card has the focus. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Approval } from '../../shared/contract/approvals-contract';
 import type { SessionSummary } from '../../shared/contract/sessions-contract';
-import { addDecision, pendingBySession, recentDecisionLimit, removeApproval, upsertApproval } from './approval-list';
+import { addDecision, oldestApproval, pendingBySession, recentDecisionLimit, removeApproval, upsertApproval } from './approval-list';
 import { isLive, upsertSession } from './session-list';
 
 function session(id: string, createdAt: string, overrides: Partial<SessionSummary> = {}): SessionSummary {
@@ -50,12 +50,22 @@ describe('the live session list', () => {
 });
 
 describe('approvals', () => {
-  it('orders pending approvals by their deadline and counts them per session', () => {
+  it('orders pending approvals by their deadline, lists them per session, and finds the oldest', () => {
     let list = upsertApproval([], approval('late', '2026-01-01T00:05:00Z'));
     list = upsertApproval(list, approval('soon', '2026-01-01T00:01:00Z', 's2'));
     list = upsertApproval(list, approval('late', '2026-01-01T00:05:00Z'));
     expect(list.map((item) => item.id)).toEqual(['soon', 'late']);
-    expect(pendingBySession(list)).toEqual(new Map([['s2', 1], ['s1', 1]]));
+    expect([...pendingBySession(list)].map(([id, items]) => [id, items.map((item) => item.id)])).toEqual([
+      ['s2', ['soon']],
+      ['s1', ['late']],
+    ]);
+    // The oldest is the one asked first, whatever its deadline (A and D act on it when no card is focused).
+    const asked = [
+      { ...approval('second', '2026-01-01T00:01:00Z'), requestedAt: '2026-01-01T00:00:20Z' },
+      { ...approval('first', '2026-01-01T00:09:00Z'), requestedAt: '2026-01-01T00:00:10Z' },
+    ];
+    expect(oldestApproval(asked)?.id).toBe('first');
+    expect(oldestApproval([])).toBeUndefined();
     expect(removeApproval(list, 'soon').map((item) => item.id)).toEqual(['late']);
     expect(removeApproval(list, 'none')).toBe(list);
   });

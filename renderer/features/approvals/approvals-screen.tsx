@@ -23,6 +23,7 @@ export function ApprovalsScreen() {
   const decisions = useAppStore((state) => state.decisions);
   const decideApproval = useAppStore((state) => state.decideApproval);
   const loadApprovals = useAppStore((state) => state.loadApprovals);
+  const isConnected = useAppStore((state) => state.connection.kind === 'connected');
   const now = useNow(500);
   const [permission, setPermission] = useState<Permission>(notificationPermission);
 
@@ -59,6 +60,7 @@ export function ApprovalsScreen() {
         <h2>Approvals</h2>
         <span className="muted" data-testid="approvals-count">
           {approvals.length === 0 ? 'nothing waiting' : `${approvals.length} waiting`}
+          {!isConnected && ' when the link was lost'}
         </span>
         <span className="spacer" />
         {permission === 'default' && (
@@ -84,6 +86,7 @@ export function ApprovalsScreen() {
                 now={Math.max(now, Date.parse(approval.requestedAt))}
                 deciding={deciding[approval.id]}
                 error={errors[approval.id]}
+                isConnected={isConnected}
                 onDecide={(decision) => void decideApproval(approval.id, decision)}
               />
             ))}

@@ -4,6 +4,7 @@ import { RewindDialog } from '../../components/rewind-dialog';
 import { SessionCard } from '../../components/session-card';
 import { TranscriptView } from '../../components/transcript-view';
 import { useNow } from '../../components/use-now';
+import type { Approval } from '../../../shared/contract/approvals-contract';
 import { pendingBySession } from '../../model/approval-list';
 import { isLive } from '../../model/session-list';
 import { sessionColourClass } from '../../model/session-lanes';
@@ -11,6 +12,8 @@ import { useAppStore } from '../../stores/store-context';
 import { SessionsEmpty } from './sessions-empty';
 import { escapeControls } from '../../../shared/text/control-characters';
 import { connectTargetOf } from '../../model/connect-target';
+
+const noApprovals: readonly Approval[] = [];
 
 /** Arrow keys move the focus between the cards of the grid it is pressed in (Enter opens the focused one's transcript). */
 function stepBetweenCards(event: ReactKeyboardEvent<HTMLDivElement>): void {
@@ -82,7 +85,7 @@ export function SessionsScreen() {
       key={session.id}
       session={session}
       laneClass={sessionColourClass(session.id)}
-      pendingApprovals={pending.get(session.id) ?? 0}
+      pendingApprovals={pending.get(session.id) ?? noApprovals}
       isOpen={session.id === openId}
       isCompact={openId !== undefined}
       now={now}
