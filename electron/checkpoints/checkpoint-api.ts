@@ -23,7 +23,7 @@
  *   `parent`.
  */
 import type { Actor, PlainActor } from '../../shared/contract/actor-contract';
-import type { EventHub } from '../core/event-hub';
+import type { EventHub } from '../lib/event-hub';
 import type { Logger } from '../logging/logger';
 import type {
   CheckpointDirectory,

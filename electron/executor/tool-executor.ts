@@ -4,7 +4,7 @@ import { AppError, isAppError, type AppErrorData } from '../../shared/errors';
 import { fail, ok, toErrorData, type Result } from '../../shared/result';
 import { parseToolArguments } from '../../shared/tools/parse-tool-arguments';
 import type { CheckpointApi } from '../checkpoints/checkpoint-api';
-import type { EventHub } from '../core/event-hub';
+import type { EventHub } from '../lib/event-hub';
 import type { Logger } from '../logging/logger';
 import type { ApprovalService } from '../policy/approval-service';
 import type { PolicyEngine } from '../policy/policy-engine';

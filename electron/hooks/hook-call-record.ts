@@ -1,6 +1,6 @@
 import type { ToolDecision } from '../../shared/contract/sessions-contract';
 import type { Result } from '../../shared/result';
-import type { EventHub } from '../core/event-hub';
+import type { EventHub } from '../lib/event-hub';
 import { condenseResult } from '../sessions/logged-value';
 import type { SessionRecord } from '../sessions/session-records';
 import type { SessionRegistry } from '../sessions/session-registry';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { CallCheckpoint } from '../../shared/contract/sessions-contract';
 import { isAppError } from '../../shared/errors';
 import type { CheckpointApi } from '../checkpoints/checkpoint-api';
-import type { EventHub } from '../core/event-hub';
+import type { EventHub } from '../lib/event-hub';
 import type { TouchedDirectory } from '../executor/checkpoint-gate';
 import type { Logger } from '../logging/logger';
 import type { SessionState } from '../sessions/session-state';

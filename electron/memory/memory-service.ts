@@ -12,8 +12,8 @@ import type {
 import { AppError } from '../../shared/errors';
 import type { Attribution } from '../checkpoints/checkpoint-types';
 import type { RestoreGuard } from '../checkpoints/restore-service';
-import type { Disposer } from '../core/disposable';
-import type { Unsubscribe } from '../core/event-hub';
+import type { Disposer } from '../lib/disposable';
+import type { Unsubscribe } from '../lib/event-hub';
 import { isDirectory } from '../files/is-directory';
 import type { Logger } from '../logging/logger';
 import { proposeEntries, recommendProposal } from './memory-adoption';

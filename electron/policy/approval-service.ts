@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Approval, ApprovalDecider, ApprovalDecision } from '../../shared/contract/approvals-contract';
 import { AppError } from '../../shared/errors';
-import type { EventHub, Unsubscribe } from '../core/event-hub';
+import type { EventHub, Unsubscribe } from '../lib/event-hub';
 import type { Logger } from '../logging/logger';
 
 /** What a tool call that needs a human sends to the approvals queue. */

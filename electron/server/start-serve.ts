@@ -1,7 +1,7 @@
 import { AppError } from '../../shared/errors';
 import { createCore, type Core } from '../core/create-core';
-import { vigilVersion } from '../core/version';
-import { vigilPaths } from '../core/vigil-home';
+import { vigilVersion } from '../lib/version';
+import { vigilPaths } from '../lib/vigil-home';
 import type { Logger } from '../logging/logger';
 import { AgentCredentialStore } from './agent-credentials';
 import { createToken, isLoopbackHost } from './auth';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { messageRoleSchema, type RewindMode, type SessionSummary, type TurnBrief } from '../../shared/contract/sessions-contract';
 import { AppError } from '../../shared/errors';
 import { parseOrThrow } from '../../shared/validation';
-import type { EventHub, Unsubscribe } from '../core/event-hub';
+import type { EventHub, Unsubscribe } from '../lib/event-hub';
 import { syncDirectory } from '../files/sync-directory';
 import type { Logger } from '../logging/logger';
 import { condenseProse } from './logged-value';

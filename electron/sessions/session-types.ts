@@ -22,7 +22,7 @@ import type { PlainActor } from '../../shared/contract/actor-contract';
  * Every method validates its input and throws AppErrors (`not_found` for an unknown session,
  * `conflict` for a closed one, `invalid_request` naming the field).
  */
-import type { Unsubscribe } from '../core/event-hub';
+import type { Unsubscribe } from '../lib/event-hub';
 import type {
   RewindMode,
   RewindOutcome,

@@ -1,6 +1,6 @@
 import { AppError } from '../../shared/errors';
 import type { Core } from '../core/create-core';
-import { vigilVersion } from '../core/version';
+import { vigilVersion } from '../lib/version';
 import type { Logger } from '../logging/logger';
 import { AgentCredentialStore } from '../server/agent-credentials';
 import { createToken } from '../server/auth';

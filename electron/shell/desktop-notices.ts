@@ -1,6 +1,6 @@
 import type { EventName, EventPayload } from '../../shared/contract';
-import type { Disposer } from '../core/disposable';
-import type { EventHub } from '../core/event-hub';
+import type { Disposer } from '../lib/disposable';
+import type { EventHub } from '../lib/event-hub';
 
 /** A desktop notification: what the system shows outside the window. */
 export interface DesktopNotice {
