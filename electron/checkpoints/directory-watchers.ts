@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Logger } from '../logging/logger';
-import { watchDirectory, type StopWatching } from '../watchers/directory-watcher';
+import type { Disposer } from '../lib/disposable';
+import { watchDirectory } from '../watchers/directory-watcher';
 import { directoryExclusion } from './exclusion-rules';
 import type { TrackedDirectory } from './tracked-directory';
 
@@ -10,7 +11,7 @@ import type { TrackedDirectory } from './tracked-directory';
  * that fails for good (too many folders, the inotify limit) leaves that directory on full walks.
  */
 export class DirectoryWatchers {
-  readonly #stops = new Map<string, StopWatching>();
+  readonly #stops = new Map<string, Disposer<void>>();
   #isDisposed = false;
 
   constructor(

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { messageRoleSchema, type RewindMode, type SessionSummary, type TurnBrief } from '../../shared/contract/sessions-contract';
 import { AppError } from '../../shared/errors';
 import { parseOrThrow } from '../../shared/validation';
-import type { EventHub, Unsubscribe } from '../lib/event-hub';
+import type { Disposer } from '../lib/disposable';
+import type { EventHub } from '../lib/event-hub';
 import { syncDirectory } from '../files/sync-directory';
 import type { Logger } from '../logging/logger';
 import { condenseProse } from './logged-value';
@@ -256,12 +257,12 @@ export class SessionRegistry implements SessionService {
     return outcome;
   }
 
-  onRewound(listener: (event: SessionRewoundEvent) => void): Unsubscribe {
+  onRewound(listener: (event: SessionRewoundEvent) => void): Disposer<void> {
     this.#rewoundListeners.add(listener);
     return () => this.#rewoundListeners.delete(listener);
   }
 
-  onChanged(listener: (session: SessionSummary) => void): Unsubscribe {
+  onChanged(listener: (session: SessionSummary) => void): Disposer<void> {
     this.#changedListeners.add(listener);
     return () => this.#changedListeners.delete(listener);
   }
@@ -309,7 +310,7 @@ export class SessionRegistry implements SessionService {
   }
 
   /** Marks a batch of calls as running (status `working`) until the returned function is called. */
-  startRunning(sessionId: string): () => void {
+  startRunning(sessionId: string): Disposer<void> {
     const entry = this.#open(sessionId);
     entry.running += 1;
     this.notifyChanged(sessionId);

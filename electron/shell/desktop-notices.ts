@@ -39,7 +39,7 @@ export const desktopNoticeRules: readonly NoticeRule[] = [
   },
 ];
 
-function subscribeRule<E extends EventName>(events: EventHub, rule: NoticeRuleFor<E>, show: (notice: DesktopNotice) => void): () => void {
+function subscribeRule<E extends EventName>(events: EventHub, rule: NoticeRuleFor<E>, show: (notice: DesktopNotice) => void): Disposer<void> {
   return events.on(rule.event, (payload) => {
     const notice = rule.toNotice(payload);
     if (notice !== undefined) show(notice);
