@@ -14,7 +14,7 @@ import { SessionCatalog } from './session-catalog';
 import { compareSummaries, entryStatus, type SessionEntry } from './session-entry';
 import type { SessionRecord } from './session-records';
 import type { SessionRewinder } from './session-rewinder';
-import { initialState, toBrief, toHistory, turnSourceOf, type SessionState } from './session-state';
+import { historyCall, initialState, toBrief, toHistory, turnSourceOf, type SessionState } from './session-state';
 import { turnBrief } from './session-summary-parts';
 import type { AppendMessageRequest, BeginTurnRequest, OpenSessionRequest, SessionHistory, SessionRewoundEvent, SessionService } from './session-types';
 
@@ -306,7 +306,18 @@ export class SessionRegistry implements SessionService {
    * since its result's sync (the same file) follows before the result is returned.
    */
   async record(sessionId: string, records: readonly SessionRecord[], options: { readonly durable?: boolean } = {}): Promise<void> {
-    await this.#commit(this.#entry(sessionId), records, options);
+    const entry = this.#entry(sessionId);
+    await this.#commit(entry, records, options);
+    this.#announceFinishedCalls(entry, records);
+  }
+
+  /** Emits `sessions:tool-called` for each call whose result was just recorded (the registry owns every `sessions:*` event). */
+  #announceFinishedCalls(entry: SessionEntry, records: readonly SessionRecord[]): void {
+    for (const record of records) {
+      if (record.type !== 'result') continue;
+      const call = entry.state?.calls.get(record.seq);
+      if (call !== undefined) this.#options.events.emit('sessions:tool-called', { sessionId: entry.id, turn: call.record.turn, call: historyCall(call) });
+    }
   }
 
   /** Marks a batch of calls as running (status `working`) until the returned function is called. */
