@@ -68,6 +68,26 @@ const rendererFeatures = readdirSync(new URL('./renderer/features', import.meta.
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
+/**
+ * The main process in layers, top to bottom: the entry points (main.ts, shell/, server/, cli/), the
+ * composition (core/), the feature folders, and lib/ (events, disposers, paths, small utilities).
+ * No import runs up a layer.
+ */
+const entryFolders = ['cli', 'server', 'shell'];
+const layerFolders = new Set([...entryFolders, 'core', 'lib']);
+const electronFeatures = readdirSync(new URL('./electron', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !layerFolders.has(entry.name))
+  .map((entry) => entry.name);
+const electronLayerZones = [
+  { target: './electron/lib', from: './electron', except: ['./lib'], message: 'lib/ is the bottom layer: it imports only lib/ and shared/.' },
+  ...electronFeatures.map((feature) => ({
+    target: `./electron/${feature}`,
+    from: ['./electron/core', ...entryFolders.map((folder) => `./electron/${folder}`)],
+    message: 'Feature folders sit below the composition: they receive what they need as arguments and never import core/ or an entry point.',
+  })),
+  { target: './electron/core', from: entryFolders.map((folder) => `./electron/${folder}`), message: 'core/ composes the features; the entry points (cli/, server/, shell/) build on it, not the other way round.' },
+];
+
 export default tseslint.config(
   { ignores: ['out/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/results/**'] },
   js.configs.recommended,
@@ -127,6 +147,13 @@ export default tseslint.config(
   {
     files: ['electron/main.ts', 'electron/preload.ts', 'electron/shell/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [wsOutsideTransport] }] },
+  },
+  // The main process's layers: no import runs up from lib/ or a feature folder to the composition.
+  // Tests and their helpers sit above every layer: they may build the whole app to test one part.
+  {
+    files: ['electron/**/*.ts'],
+    ignores: ['electron/**/*.test.ts', 'electron/**/test-support/**'],
+    rules: { 'vigil/restricted-paths': ['error', { zones: electronLayerZones }] },
   },
   // The app never blocks its event loop on the file system (tests and scripts may).
   {

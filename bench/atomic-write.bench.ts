@@ -5,7 +5,8 @@ import { performance } from 'node:perf_hooks';
 import { writeFileAtomic } from '../electron/files/atomic-write';
 import { mapLimit } from '../electron/files/map-limit';
 import { writeFilesAtomic } from '../electron/files/write-files-atomic';
-import { formatBytes, formatMs, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
+import { formatBytes } from '../shared/text/format-bytes';
+import { formatMs, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
 
 /** One way of writing a file. */
 type Writer = (target: string, content: Buffer) => Promise<unknown>;

@@ -8,7 +8,8 @@ import type { CheckpointServiceOptions } from '../electron/checkpoints/checkpoin
 import { dirHash } from '../electron/checkpoints/store-layout';
 import { measureStore } from '../electron/checkpoints/store-usage';
 import { silentLogger } from '../electron/logging/logger';
-import { formatBytes, formatMs, formatRatio, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
+import { formatBytes } from '../shared/text/format-bytes';
+import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
 
 /**
  * Snapshots side by side with git's CLI on the same generated trees, in the same run: Vigil's

@@ -79,14 +79,6 @@ export function formatRatio(value: number, baseline: number): string {
   return `${(value / baseline).toFixed(2)}×`;
 }
 
-/** Formats a byte count. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
-}
-
 /** Renders a section as Markdown. */
 export function renderSection(section: BenchSection): string {
   const parts = [`## ${section.title}`, '', section.method, ''];

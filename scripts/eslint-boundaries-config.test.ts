@@ -90,6 +90,30 @@ describe('the real ESLint config keeps the house-style boundaries', () => {
     }
   });
 
+  it('no import runs up the main process layers: lib/ < features < core/ < entry points', async () => {
+    const layer = /^vigil\/restricted-paths: /;
+    expect(await lint('electron/lib/zz-fake.ts', "import { x } from '../files/atomic-write';\nexport const a = x;\n")).toEqual([
+      expect.stringMatching(/^vigil\/restricted-paths: lib\/ is the bottom layer/),
+    ]);
+    expect(await lint('electron/lib/zz-fake.ts', "import { x } from '../core/create-core';\nexport const a = x;\n")).toEqual([expect.stringMatching(layer)]);
+    expect(await lint('electron/memory/zz-fake.ts', "import { createCore } from '../core/create-core';\nexport const a = createCore;\n")).toEqual([
+      expect.stringMatching(/^vigil\/restricted-paths: Feature folders sit below the composition/),
+    ]);
+    expect(await lint('electron/checkpoints/deep/zz-fake.ts', "export { x } from '../../server/serve-info';\n")).toEqual([expect.stringMatching(layer)]);
+    expect(await lint('electron/sessions/zz-fake.ts', "export const a = import('../cli/run-cli');\n")).toEqual([expect.stringMatching(layer)]);
+    expect(await lint('electron/core/zz-fake.ts', "import { x } from '../shell/desktop-gateway';\nexport const a = x;\n")).toEqual([
+      expect.stringMatching(/^vigil\/restricted-paths: core\/ composes the features/),
+    ]);
+    const allowed: [string, string][] = [
+      ['electron/memory/zz-fake.ts', "import { EventHub } from '../lib/event-hub';\nexport const a = EventHub;\n"],
+      ['electron/lib/zz-fake.ts', "import { once } from './once';\nimport { ok } from '../../shared/result';\nexport const a = [once, ok];\n"],
+      ['electron/core/zz-fake.ts', "import { x } from '../memory/memory-service';\nexport const a = x;\n"],
+      ['electron/server/zz-fake.ts', "import { createCore } from '../core/create-core';\nexport const a = createCore;\n"],
+      ['electron/memory/zz-fake.test.ts', "import { createCore } from '../core/create-core';\nexport const a = createCore;\n"],
+    ];
+    for (const [file, code] of allowed) expect(await lint(file, code), file).toEqual([]);
+  });
+
   it('the app makes no *Sync fs calls; its tests may', async () => {
     const sync = "import { readFileSync } from 'node:fs';\nexport const a = readFileSync('x');\n";
     const member = "import fs from 'node:fs';\nexport const a = fs.statSync('x');\n";

@@ -1,4 +1,4 @@
-import type { EventHub } from '../core/event-hub';
+import type { EventHub } from '../lib/event-hub';
 import { toContractEntry } from './checkpoint-handlers';
 import type { CheckpointEntry } from './checkpoint-types';
 

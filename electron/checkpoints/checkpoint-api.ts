@@ -10,7 +10,7 @@
  *   `N` (1 = newest) or hex id/prefix into an entry, with the CLI's error messages ("use 1–N", …).
  * - `readTree(treeOid)`, `readBlob(oid)`: read the store (loose and packed objects, deltas too).
  * - `noteWritten(absPaths, actor?)`: call after every write/delete Vigil makes (restores too); the
- *   engine adds them to its dirty set, and the recording view (`recordingWrites`) records the actor in the write ledger.
+ *   engine adds them to its dirty set, and the one writes listener (`writesListener`, behind `recordingWrites`) records the actor in the write ledger.
  * - `isExcluded(dir, relativePath)`: the exclusion rules (a restore never touches such paths).
  * - `withStoreLock(fn)`: one writer per store; re-entrant, so `checkpoint()` inside it is fine.
  * - `duringRestore(id, task)`: wraps a restore of checkpoint `id`: no retention cut drops `id`
@@ -23,7 +23,7 @@
  *   `parent`.
  */
 import type { Actor, PlainActor } from '../../shared/contract/actor-contract';
-import type { EventHub } from '../core/event-hub';
+import type { EventHub } from '../lib/event-hub';
 import type { Logger } from '../logging/logger';
 import type {
   CheckpointDirectory,

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../shared/contract';
-import { EventHub } from '../core/event-hub';
+import { EventHub } from '../lib/event-hub';
 import { silentLogger } from '../logging/logger';
 import { makeTempDir } from '../test-support/temp-dir';
 import type { CallHandlers } from '../transport/call-handlers';

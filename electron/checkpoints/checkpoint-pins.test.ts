@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../shared/contract';
-import { EventHub } from '../core/event-hub';
+import { EventHub } from '../lib/event-hub';
 import { makeTempDir } from '../test-support/temp-dir';
 import type { CheckpointService } from './checkpoint-service';
 import type { CheckpointEntry } from './checkpoint-types';

@@ -1,7 +1,7 @@
 import { appendFile, open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CutRecord } from '../../shared/contract/checkpoints-live-contract';
-import type { EventHub } from '../core/event-hub';
+import type { EventHub } from '../lib/event-hub';
 import type { Logger } from '../logging/logger';
 import { writeFileDurably } from './durable-file';
 

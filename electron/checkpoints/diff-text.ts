@@ -1,4 +1,5 @@
 import { structuredPatch, type StructuredPatchHunk } from 'diff';
+import { hasBinaryBytes, isValidUtf8 } from '../files/decode-utf8';
 
 /** How a file's two versions compare, for display. */
 export interface TextDiff {
@@ -23,9 +24,6 @@ export interface TextDiffLimits {
 /** The defaults: a few screens of diff, files up to 2 MiB, git's three lines of context. */
 export const defaultTextDiffLimits: TextDiffLimits = { maxLines: 2_000, maxBytes: 2 * 1024 * 1024, context: 3 };
 
-/** Bytes git inspects for a NUL when it decides whether a file is binary. */
-const binaryProbeBytes = 8_000;
-
 /**
  * Bounds on jsdiff's search, after which a file is shown as replaced whole: its cost grows with the
  * size times the number of edits, and a rewritten 30,000-line file would otherwise hold the event
@@ -34,20 +32,12 @@ const binaryProbeBytes = 8_000;
 const maxEditLength = 1_000;
 const maxDiffMs = 200;
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
 /**
  * Whether content is binary, the way git judges it (a NUL byte in the first 8,000 bytes), or not
  * valid UTF-8 (which could not be shown as text faithfully).
  */
 export function isBinaryContent(bytes: Uint8Array): boolean {
-  if (bytes.subarray(0, binaryProbeBytes).includes(0)) return true;
-  try {
-    utf8.decode(bytes);
-    return false;
-  } catch {
-    return true;
-  }
+  return hasBinaryBytes(bytes) || !isValidUtf8(bytes);
 }
 
 /** The whole-file replacement hunk, for when jsdiff gives up on a pathological pair. */

@@ -1,8 +1,10 @@
 import path from 'node:path';
 import type { Logger } from '../logging/logger';
-import { watchDirectory, type StopWatching } from '../watchers/directory-watcher';
+import type { Disposer } from '../lib/disposable';
+import { watchDirectory } from '../watchers/directory-watcher';
 import { directoryExclusion } from './exclusion-rules';
 import type { TrackedDirectory } from './tracked-directory';
+import { relativeInside } from '../lib/path-rules';
 
 /**
  * Keeps one watcher per checkpointed directory while the app or server runs, feeding the
@@ -10,7 +12,7 @@ import type { TrackedDirectory } from './tracked-directory';
  * that fails for good (too many folders, the inotify limit) leaves that directory on full walks.
  */
 export class DirectoryWatchers {
-  readonly #stops = new Map<string, StopWatching>();
+  readonly #stops = new Map<string, Disposer<void>>();
   #isDisposed = false;
 
   constructor(
@@ -23,8 +25,8 @@ export class DirectoryWatchers {
   async watch(tracked: TrackedDirectory, ignoredFolders: readonly string[]): Promise<void> {
     if (this.#isDisposed || this.#stops.has(tracked.dirhash)) return;
     const ignoredRels = ignoredFolders.flatMap((folder) => {
-      const inside = path.relative(tracked.dir, folder);
-      return inside === '' || inside.startsWith('..') || path.isAbsolute(inside) ? [] : [inside.split(path.sep).join('/')];
+      const inside = relativeInside(tracked.dir, folder);
+      return inside === undefined || inside === '' ? [] : [inside.split(path.sep).join('/')];
     });
     try {
       const stop = await watchDirectory({

@@ -1,3 +1,5 @@
+import { hasBinaryBytes, isValidUtf8 } from '../files/decode-utf8';
+
 /**
  * A text file as lines, for restoring some of its lines: each line's content and its own
  * terminator, the byte-order mark and the final newline kept aside, so a file written back from
@@ -34,21 +36,13 @@ export interface LineTextRefusal {
 }
 
 const bom = '\uFEFF';
-/** Bytes git looks at for a NUL when it decides that content is binary. */
-const binaryProbeBytes = 8_000;
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Why `bytes` cannot be restored line by line, or undefined when they can. */
 export function lineTextProblem(bytes: Uint8Array): LineTextProblem | undefined {
   const isUtf16Bom = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
   if (isUtf16Bom) return 'utf16';
-  if (bytes.subarray(0, binaryProbeBytes).includes(0)) return 'binary';
-  try {
-    strictUtf8.decode(bytes);
-    return undefined;
-  } catch {
-    return 'not-utf8';
-  }
+  if (hasBinaryBytes(bytes)) return 'binary';
+  return isValidUtf8(bytes) ? undefined : 'not-utf8';
 }
 
 const problemWords: Readonly<Record<LineTextProblem, string>> = {

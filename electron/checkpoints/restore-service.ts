@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { PlainActor } from '../../shared/contract/actor-contract';
 import { AppError } from '../../shared/errors';
 import { isIncompleteOutcome, type restoreProgressSchema, type restoreResultSchema } from '../../shared/contract/checkpoints-restore-schemas';
-import type { EventHub } from '../core/event-hub';
+import type { EventHub } from '../lib/event-hub';
 import { fileSystemError } from '../files/file-system-error';
 import { FileLock } from '../locks/file-lock';
 import type { Logger } from '../logging/logger';

@@ -140,23 +140,35 @@ export function createWriteLedger(file: string, logger?: Logger): WriteLedger {
 }
 
 /**
- * The engine with `noteWritten(paths, actor)` also recording into the ledger, so every caller that
- * reports its writes to the engine (agent tools, memory) feeds the one ledger with its actor. A
- * caller that names no actor is recorded as Vigil's, for whomever.
+ * The one listener through which Vigil's writes reach the write ledger: the engine learns the paths
+ * (its dirty set) and the ledger records their actor (Vigil's when none is named). Its promise
+ * settles once the ledger holds them.
  */
-export function recordingWrites(engine: CheckpointApi, ledger: WriteLedger, logger?: Logger): CheckpointApi {
-  return new Proxy(engine, {
-    get(target, property) {
-      if (property === 'noteWritten') {
-        return (paths: readonly string[], actor?: Actor) => {
-          target.noteWritten(paths);
-          ledger.record(paths, actor ?? vigilActor).catch((error: unknown) => logger?.warn('could not record Vigil writes in the ledger', { error }));
-        };
-      }
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+export function writesListener(engine: Pick<CheckpointApi, 'noteWritten'>, ledger: WriteLedger): (paths: readonly string[], actor?: Actor) => Promise<void> {
+  return (paths, actor) => {
+    engine.noteWritten(paths);
+    return ledger.record(paths, actor ?? vigilActor);
+  };
+}
+
+/** The part of the engine that memory and the agents' tools write through. */
+export type RecordingCheckpoints = Pick<CheckpointApi, 'checkpoint' | 'noteWritten' | 'resolve' | 'readTree' | 'readBlob'>;
+
+/**
+ * The engine as memory and the agents' tools use it, its `noteWritten(paths, actor)` going through
+ * the writes listener, so every caller that reports its writes to the engine feeds the one ledger.
+ */
+export function recordingWrites(engine: CheckpointApi, ledger: WriteLedger, logger?: Logger): RecordingCheckpoints {
+  const recordWrites = writesListener(engine, ledger);
+  return {
+    checkpoint: (dir, request) => engine.checkpoint(dir, request),
+    resolve: (dir, ref) => engine.resolve(dir, ref),
+    readTree: (treeOid) => engine.readTree(treeOid),
+    readBlob: (oid) => engine.readBlob(oid),
+    noteWritten: (paths, actor) => {
+      recordWrites(paths, actor).catch((error: unknown) => logger?.warn('could not record Vigil writes in the ledger', { error }));
     },
-  });
+  };
 }
 
 /** How the executor reports the changes an agent's call made: the engine's dirty set and the one ledger, with the actor. */
@@ -173,11 +185,9 @@ export interface WriteRecorder {
 
 /** The write recorder over an engine (its dirty set) and the one write ledger. */
 export function createWriteRecorder(engine: Pick<CheckpointApi, 'noteWritten'>, ledger: WriteLedger): WriteRecorder {
+  const recordWrites = writesListener(engine, ledger);
   return {
-    async record(absolutePaths, actor) {
-      engine.noteWritten(absolutePaths);
-      await ledger.record(absolutePaths, actor);
-    },
+    record: recordWrites,
     async recordObserved(versions, actor, since) {
       engine.noteWritten(versions.map((version) => version.path));
       const current = await ledger.view();

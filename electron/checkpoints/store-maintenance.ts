@@ -8,6 +8,7 @@ import type { RefStore } from './ref-store';
 import { cutTimeline, droppableByAge, dropOldest, type CutOptions } from './retention';
 import { measureStore } from './store-usage';
 import type { Timeline } from './timeline';
+import type { Disposer } from '../lib/disposable';
 
 /** What maintenance needs from the service. */
 export interface MaintenanceOptions {
@@ -79,7 +80,7 @@ export class StoreMaintenance {
    * `checkpointId` from every retention cut until the returned release is called: a restore of it
    * reads the objects it needs without the store lock.
    */
-  hold(checkpointId: string): () => void {
+  hold(checkpointId: string): Disposer<void> {
     this.#holds.set(checkpointId, (this.#holds.get(checkpointId) ?? 0) + 1);
     let isReleased = false;
     return () => {

@@ -1,8 +1,8 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Disposer } from '../core/disposable';
-import type { EventHub } from '../core/event-hub';
+import type { Disposer } from '../lib/disposable';
+import type { EventHub } from '../lib/event-hub';
 import type { Logger } from '../logging/logger';
 import type { CheckpointEntry } from './checkpoint-types';
 import type { CutLog } from './cut-log';

@@ -1,3 +1,4 @@
+import { hasBinaryBytes } from '../files/decode-utf8';
 import { mapLimit } from '../files/map-limit';
 import type { CheckpointEntry } from './checkpoint-types';
 import { createPathScope } from './diff-path-scope';
@@ -31,12 +32,10 @@ export interface TextSearchResult {
 
 /** Pairs of neighbouring checkpoints compared at once. */
 const pairConcurrency = 16;
-/** Bytes git looks at for a NUL when it decides that content is binary. */
-const binaryProbeBytes = 8_000;
 
 /** How often `needle` occurs in `bytes` (without overlaps), or undefined for binary content, which git's `-S` skips too. */
 export function countOccurrences(bytes: Uint8Array, needle: Uint8Array): number | undefined {
-  if (bytes.subarray(0, binaryProbeBytes).includes(0)) return undefined;
+  if (hasBinaryBytes(bytes)) return undefined;
   const haystack = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let count = 0;
   for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.byteLength)) count += 1;

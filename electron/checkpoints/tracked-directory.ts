@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { DirState, FileRecord } from './dir-state';
+import { relativeInside } from '../lib/path-rules';
 
 /**
  * What this process knows about one checkpointed directory between snapshots: its state (the
@@ -30,8 +31,8 @@ export class TrackedDirectory {
 
   /** The path relative to the directory (`/`-separated), or undefined when outside it. */
   relative(absolute: string): string | undefined {
-    const rel = path.relative(this.dir, absolute);
-    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+    const rel = relativeInside(this.dir, absolute);
+    if (rel === undefined || rel === '') return undefined;
     return rel.split(path.sep).join('/');
   }
 

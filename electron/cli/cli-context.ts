@@ -1,5 +1,5 @@
 import { escapeControls } from '../../shared/text/control-characters';
-import { resolveVigilHome, vigilPaths } from '../core/vigil-home';
+import { resolveVigilHome, vigilPaths } from '../lib/vigil-home';
 import { createFileLogger, type Logger } from '../logging/logger';
 import type { CliIo } from './cli-command';
 

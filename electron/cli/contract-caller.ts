@@ -2,7 +2,7 @@ import type { CallName, CallRequest, CallResponse, EventName } from '../../share
 import { AppError } from '../../shared/errors';
 import type { Result } from '../../shared/result';
 import type { CoreBase } from '../core/create-core';
-import { vigilPaths } from '../core/vigil-home';
+import { vigilPaths } from '../lib/vigil-home';
 import { writeLine, type CliIo } from './cli-command';
 import { cliHome, cliLogger } from './cli-context';
 import { relayCall } from './relay/relay-client';

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { isAppError } from '../../shared/errors';
 import { unexpectedMessage } from '../../shared/result';
-import { vigilVersion } from '../core/version';
+import { vigilVersion } from '../lib/version';
 import { exitCodes, UsageError, writeLine, type CliCommand, type CliCommandGroup, type CliIo } from './cli-command';
 
 /** An entry of the command table: a command or a group of subcommands. */

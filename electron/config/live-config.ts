@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import type { ConfigProblem } from '../../shared/contract/config-contract';
 import { AppError, isAppError } from '../../shared/errors';
-import type { Disposer } from '../core/disposable';
+import type { Disposer } from '../lib/disposable';
 import type { Logger } from '../logging/logger';
 import { parseConfigSection } from './config-file';
 

@@ -11,10 +11,10 @@ import type { Logger } from '../logging/logger';
 import type { MemoryService } from '../memory/memory-service';
 import type { RestorePort } from '../sessions/session-rewinder';
 import { toContractEntry } from '../checkpoints/checkpoint-handlers';
-import type { DisposableStack } from './disposable';
-import type { EventHub } from './event-hub';
-import { once } from './once';
-import type { VigilPaths } from './vigil-home';
+import type { DisposableStack } from '../lib/disposable';
+import type { EventHub } from '../lib/event-hub';
+import { once } from '../lib/once';
+import type { VigilPaths } from '../lib/vigil-home';
 
 /** What every service of one core is built from. */
 export interface ServiceContext {

@@ -17,13 +17,13 @@ import { createContractRouter, type ContractRouter } from '../transport/contract
 import type { HttpRoute } from '../transport/http-route';
 import { configState, createCoreHandlers } from './core-handlers';
 import { createCoreServices, type CoreServices } from './core-services';
-import { DisposableStack } from './disposable';
-import { EventHub } from './event-hub';
+import { DisposableStack } from '../lib/disposable';
+import { EventHub } from '../lib/event-hub';
 import { announceTimelineChanges, createLiveChangeReporter } from './live-announcements';
-import { once } from './once';
-import { vigilInvocation } from './vigil-invocation';
-import { vigilVersion } from './version';
-import { ensureVigilHome, type VigilPaths } from './vigil-home';
+import { once } from '../lib/once';
+import { vigilInvocation } from '../lib/vigil-invocation';
+import { vigilVersion } from '../lib/version';
+import { ensureVigilHome, type VigilPaths } from '../lib/vigil-home';
 
 /**
  * How a process runs its core. `resident`: the app, `vigil serve` and `vigil mcp`'s embedded core —

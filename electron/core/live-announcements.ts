@@ -1,5 +1,5 @@
-import type { Disposer } from './disposable';
-import type { EventHub } from './event-hub';
+import type { Disposer } from '../lib/disposable';
+import type { EventHub } from '../lib/event-hub';
 import type { Logger } from '../logging/logger';
 
 /** Coalesces the events of one change (a checkpoint that also cut) into one count. */

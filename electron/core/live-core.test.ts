@@ -9,7 +9,7 @@ import { startDesktopGateway, type DesktopGateway } from '../shell/desktop-gatew
 import { runVigil } from '../test-support/run-vigil';
 import { makeTempDir } from '../test-support/temp-dir';
 import { createCore, type Core } from './create-core';
-import { nextEvent } from './test-support/next-event';
+import { nextEvent } from '../test-support/next-event';
 
 const context = { transport: 'test', clientId: 'live-core' } as const;
 

@@ -6,7 +6,7 @@ import { errnoCode } from '../files/file-system-error';
 import { fileIdentityOf, isSameIdentity, type FileIdentity } from '../files/file-identity';
 import { mapLimit } from '../files/map-limit';
 import { isVigilBookkeepingFile } from '../files/vigil-temp-name';
-import { isPathInside } from '../workspace/is-path-inside';
+import { isPathInside } from '../lib/path-rules';
 
 /** Every file (and symlink) in a command's scope, by absolute path, with its identity. */
 export type FileVersions = ReadonlyMap<string, FileIdentity>;

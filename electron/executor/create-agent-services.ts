@@ -1,8 +1,8 @@
 import { ConfigFile } from '../config/config-file';
 import type { CheckpointApi } from '../checkpoints/checkpoint-api';
 import type { WriteRecorder } from '../checkpoints/restore-write-ledger';
-import type { EventHub } from '../core/event-hub';
-import type { VigilPaths } from '../core/vigil-home';
+import type { EventHub } from '../lib/event-hub';
+import type { VigilPaths } from '../lib/vigil-home';
 import type { Logger } from '../logging/logger';
 import type { MemoryService } from '../memory/memory-service';
 import { createApprovalHandlers } from '../policy/approval-handlers';

@@ -1,11 +1,10 @@
+import type { Disposer } from '../lib/disposable';
+
 /** One key a tool call needs while it runs: a path it reads or writes, or a session's terminal. */
 export interface LockRequest {
   readonly key: string;
   readonly mode: 'read' | 'write';
 }
-
-/** Releases every key of one `acquire`. */
-export type ReleaseLocks = () => void;
 
 interface Waiter {
   readonly mode: 'read' | 'write';
@@ -23,7 +22,7 @@ export class LockTable {
   readonly #queues = new Map<string, Waiter[]>();
 
   /** Joins every key's queue now; resolves when all are held. */
-  acquire(requests: readonly LockRequest[]): Promise<ReleaseLocks> {
+  acquire(requests: readonly LockRequest[]): Promise<Disposer<void>> {
     const modes = new Map<string, 'read' | 'write'>();
     for (const request of requests) if (modes.get(request.key) !== 'write') modes.set(request.key, request.mode);
     if (modes.size === 0) return Promise.resolve(() => undefined);

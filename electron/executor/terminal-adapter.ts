@@ -6,7 +6,7 @@ import { checkpointReasons } from '../checkpoints/checkpoint-reasons';
 import { assessCommand } from '../policy/assess-command';
 import { describeSandboxStatus, type CommandSandbox } from '../sandbox/sandbox-api';
 import { runTerminalCommand, type TerminalResult } from '../terminal/run-terminal-command';
-import { isPathInside } from '../workspace/is-path-inside';
+import { isPathInside } from '../lib/path-rules';
 import { resolveWorkspacePath } from '../workspace/resolve-workspace-path';
 import type { LockRequest } from './lock-table';
 import { pathLockKey, rootLockKey, type ExecutionSession, type ToolAdapter } from './tool-adapter';

@@ -2,6 +2,7 @@ import type { PolicySubject } from '../policy/policy-engine';
 import type { WorkspaceContext } from '../workspace/workspace-context';
 import type { LockRequest } from './lock-table';
 import type { CoverageLimits } from './undo-coverage';
+import { pathKey } from '../lib/path-rules';
 
 /** The session a call runs in, as adapters see it. */
 export interface ExecutionSession {
@@ -67,14 +68,9 @@ export interface ToolAdapter {
   prepare(args: unknown, session: ExecutionSession): Promise<PreparedCall>;
 }
 
-/** A path as lock keys compare it: case-folded where the usual file systems are case-insensitive. */
-function lockedPath(absolute: string): string {
-  return process.platform === 'win32' || process.platform === 'darwin' ? absolute.toLowerCase() : absolute;
-}
-
 /** The lock key of a path. */
 export function pathLockKey(absolute: string): string {
-  return `path:${lockedPath(absolute)}`;
+  return `path:${pathKey(absolute)}`;
 }
 
 /**
@@ -82,5 +78,5 @@ export function pathLockKey(absolute: string): string {
  * a command that may change anything in it holds it alone (write), so they never run together.
  */
 export function rootLockKey(root: string): string {
-  return `root:${lockedPath(root)}`;
+  return `root:${pathKey(root)}`;
 }

@@ -4,15 +4,14 @@ import { AppError, isAppError, type AppErrorData } from '../../shared/errors';
 import { fail, ok, toErrorData, type Result } from '../../shared/result';
 import { parseToolArguments } from '../../shared/tools/parse-tool-arguments';
 import type { CheckpointApi } from '../checkpoints/checkpoint-api';
-import type { EventHub } from '../core/event-hub';
+import type { EventHub } from '../lib/event-hub';
 import type { Logger } from '../logging/logger';
 import type { ApprovalService } from '../policy/approval-service';
 import type { PolicyEngine } from '../policy/policy-engine';
 import { callSecretReason } from '../sessions/logged-record';
 import { condenseResult, condenseValue } from '../sessions/logged-value';
 import type { SessionRecord } from '../sessions/session-records';
-import type { SessionRegistry } from '../sessions/session-registry';
-import { historyCall } from '../sessions/session-state';
+import type { CallLog } from '../sessions/call-log';
 import type { Actor } from '../../shared/contract/actor-contract';
 import type { CallEffect } from '../../shared/contract/sessions-contract';
 import type { WriteRecorder } from '../checkpoints/restore-write-ledger';
@@ -26,7 +25,8 @@ import type { CoverageLimits } from './undo-coverage';
 
 /** What the executor is built from. */
 export interface ToolExecutorOptions {
-  readonly sessions: SessionRegistry;
+  /** Where calls are logged; the session registry behind it announces them. */
+  readonly sessions: CallLog;
   readonly policy: PolicyEngine;
   readonly approvals: ApprovalService;
   /** The checkpoint engine; without it calls run and say that no checkpoint could be taken. */
@@ -202,8 +202,6 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
 
   async function finish(item: Item, session: ExecutionSession): Promise<void> {
     await options.sessions.record(session.id, [resultRecord(item)]);
-    const call = options.sessions.stateOf(session.id).calls.get(item.seq);
-    if (call !== undefined) options.events.emit('sessions:tool-called', { sessionId: session.id, turn: session.turn, call: historyCall(call) });
   }
 
   async function run(item: Item, session: ExecutionSession): Promise<void> {

@@ -4,7 +4,7 @@ import { directoryExclusion, fileExclusion } from '../checkpoints/exclusion-rule
 import type { ResolvedEffect } from '../policy/analyze-command';
 import type { CommandAssessment } from '../policy/assess-command';
 import { matchesGlob } from '../policy/glob-pattern';
-import { isPathInside } from '../workspace/is-path-inside';
+import { isPathInside } from '../lib/path-rules';
 
 /**
  * What a checkpoint cannot bring back for one call. `lost`: content the call would destroy that no

@@ -14,6 +14,7 @@ import { syncDirectory } from './sync-directory';
 import { trackTempFile } from './temp-registry';
 import { isVigilTempFile, vigilTempName } from './vigil-temp-name';
 import { writeTempFile, type AtomicContent } from './write-temp-file';
+import { pathKey } from '../lib/path-rules';
 
 export type { AtomicContent } from './write-temp-file';
 export { isVigilTempFile } from './vigil-temp-name';
@@ -62,14 +63,9 @@ export interface StagedWrite {
 /** Serializes writes to the same path inside this process; different paths run in parallel. */
 const pathLock = new KeyedLock();
 
-/** The lock key of a path: case-folded where the usual file systems are case-insensitive. */
-function lockKey(target: string): string {
-  return process.platform === 'win32' || process.platform === 'darwin' ? target.toLowerCase() : target;
-}
-
 /** Runs `task` while holding the in-process write lock of an already canonical path. */
 export function withPathLock<T>(canonicalTarget: string, task: () => Promise<T>): Promise<T> {
-  return pathLock.run(lockKey(canonicalTarget), task);
+  return pathLock.run(pathKey(canonicalTarget), task);
 }
 
 /** Checks a mode option: permission bits only. */
@@ -90,7 +86,7 @@ export async function resolveWriteTarget(target: string, options: AtomicWriteOpt
       path: resolved,
     });
   }
-  if (options.requireCanonical === true && lockKey(resolved) !== lockKey(absolute)) {
+  if (options.requireCanonical === true && pathKey(resolved) !== pathKey(absolute)) {
     throw new AppError(
       'conflict',
       `${absolute} now leads through a symbolic link to ${resolved} (it changed after the path was checked); nothing was written.`,

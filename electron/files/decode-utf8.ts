@@ -3,27 +3,39 @@ import { AppError } from '../../shared/errors';
 /** Bytes inspected for NUL to tell a binary file from text, as git does. */
 export const binaryProbeBytes = 8000;
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Whether content is binary the way git judges it: a NUL byte among its first 8,000 bytes. */
+export function hasBinaryBytes(bytes: Uint8Array): boolean {
+  return bytes.subarray(0, binaryProbeBytes).includes(0);
+}
+
+/** Whether `bytes` are valid UTF-8 throughout. */
+export function isValidUtf8(bytes: Uint8Array): boolean {
+  try {
+    strictUtf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The first byte offset at which `bytes` stops being valid UTF-8, or -1 when it is valid throughout. */
 export function invalidUtf8Offset(bytes: Uint8Array): number {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  try {
-    decoder.decode(bytes);
-    return -1;
-  } catch {
-    // Bisect for the first bad byte: a prefix that decodes (possibly ending mid-sequence) is good up to there.
-    let good = 0;
-    let bad = bytes.length;
-    while (bad - good > 1) {
-      const middle = Math.floor((good + bad) / 2);
-      try {
-        new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, middle), { stream: true });
-        good = middle;
-      } catch {
-        bad = middle;
-      }
+  if (isValidUtf8(bytes)) return -1;
+  // Bisect for the first bad byte: a prefix that decodes (possibly ending mid-sequence) is good up to there.
+  let good = 0;
+  let bad = bytes.length;
+  while (bad - good > 1) {
+    const middle = Math.floor((good + bad) / 2);
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, middle), { stream: true });
+      good = middle;
+    } catch {
+      bad = middle;
     }
-    return startOfTrailingSequence(bytes, good);
   }
+  return startOfTrailingSequence(bytes, good);
 }
 
 /** Where an unfinished multi-byte sequence at the end of `bytes[0, end)` starts, or `end` when there is none. */
@@ -56,9 +68,9 @@ export function notUtf8Error(displayPath: string, offset: number, action: string
 
 /** Decodes a whole file's bytes as UTF-8 text, refusing binary and non-UTF-8 content explicitly. */
 export function decodeUtf8File(bytes: Uint8Array, displayPath: string, action: string): string {
-  if (bytes.subarray(0, binaryProbeBytes).includes(0)) throw binaryFileError(displayPath, bytes.length, action);
+  if (hasBinaryBytes(bytes)) throw binaryFileError(displayPath, bytes.length, action);
   try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    return strictUtf8.decode(bytes);
   } catch {
     throw notUtf8Error(displayPath, invalidUtf8Offset(bytes), action);
   }

@@ -1,5 +1,4 @@
-/** Releases a lock taken with `KeyedLock.acquire`. */
-export type ReleaseLock = () => void;
+import type { Disposer } from '../lib/disposable';
 
 /**
  * An in-process lock per key: holders of the same key run one after the other, in the order they
@@ -9,9 +8,9 @@ export class KeyedLock {
   private readonly tails = new Map<string, Promise<void>>();
 
   /** Waits for every earlier holder of `key`, then holds it until the returned function is called. */
-  async acquire(key: string): Promise<ReleaseLock> {
+  async acquire(key: string): Promise<Disposer<void>> {
     const previous = this.tails.get(key);
-    let release: ReleaseLock = () => undefined;
+    let release: Disposer<void> = () => undefined;
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });

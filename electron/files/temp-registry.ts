@@ -1,8 +1,10 @@
+import type { Disposer } from '../lib/disposable';
+
 /** The temp files this thread is writing right now, so that a sweep never deletes a write in flight. */
 const inFlight = new Set<string>();
 
 /** Records a temp file as in flight; the returned function forgets it. */
-export function trackTempFile(tempPath: string): () => void {
+export function trackTempFile(tempPath: string): Disposer<void> {
   inFlight.add(tempPath);
   return () => {
     inFlight.delete(tempPath);

@@ -125,7 +125,7 @@ describe('JSON-RPC agent protocol (/agent) with the TypeScript client', () => {
     const { home } = fixture;
     const { port } = fixture.running.http;
     const { readLiveServeInfo } = await import('../server/serve-info');
-    const { vigilPaths } = await import('../core/vigil-home');
+    const { vigilPaths } = await import('../lib/vigil-home');
     const client = await VigilAgentClient.connect({
       url: fixture.baseUrl,
       token: fixture.agentToken,

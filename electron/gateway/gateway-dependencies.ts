@@ -1,4 +1,4 @@
-import type { EventHub } from '../core/event-hub';
+import type { EventHub } from '../lib/event-hub';
 import type { ToolExecutor } from '../executor/executor-types';
 import type { Logger } from '../logging/logger';
 import type { SessionService } from '../sessions/session-types';

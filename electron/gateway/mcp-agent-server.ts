@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CallToolRequestSchema,
@@ -16,6 +15,7 @@ import { formatToolValue } from './format-tool-value';
 import { McpTurnTracker } from './mcp-turn-tracker';
 import { noWorkspaceError, pathsOfMcpRoots } from './mcp-workspace';
 import { readTurnMark } from './turn-mark';
+import { isPathInside } from '../lib/path-rules';
 
 /** What Vigil knows about an MCP connection before the client says anything. */
 export interface McpConnectionContext {
@@ -131,7 +131,7 @@ export function createMcpAgentServer(deps: GatewayDependencies, tools: readonly 
         const roots = pathsOfMcpRoots((await ask()).roots);
         areRootsKnown = true;
         if (roots.length === 0) return;
-        const cwd = context.cwd !== undefined && roots.some((root) => isInside(context.cwd ?? '', root)) ? context.cwd : undefined;
+        const cwd = context.cwd !== undefined && roots.some((root) => isPathInside(context.cwd ?? '', root)) ? context.cwd : undefined;
         await deps.sessions.setRoots(id, roots, cwd);
       } catch (error) {
         deps.logger.warn('the MCP client did not answer roots/list; using the connection cwd', { sessionId: id, error });
@@ -222,11 +222,6 @@ export function createMcpAgentServer(deps: GatewayDependencies, tools: readonly 
       isClosed = true;
     },
   };
-}
-
-function isInside(candidate: string, root: string): boolean {
-  const relative = path.relative(root, candidate);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

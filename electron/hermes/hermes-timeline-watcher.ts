@@ -1,6 +1,7 @@
 import type { CheckpointEntry } from '../checkpoints/checkpoint-types';
 import type { Logger } from '../logging/logger';
 import type { HermesCheckpoints } from './hermes-checkpoints';
+import type { Disposer } from '../lib/disposable';
 
 /** What the watcher reads and where it reports. */
 export interface HermesTimelineWatcherOptions {
@@ -32,7 +33,7 @@ function signature(time: number, tree: string): string {
  * not older than the newest one seen.
  * Returns the disposer.
  */
-export function watchHermesTimelines(options: HermesTimelineWatcherOptions): () => void {
+export function watchHermesTimelines(options: HermesTimelineWatcherOptions): Disposer<void> {
   const seen = new Map<string, Seen>();
   let timer: NodeJS.Timeout | undefined;
   let isStopped = false;

@@ -3,7 +3,7 @@ import { commandCoverage, fileChangeCoverage, type CoverageLimits } from '../exe
 import { canonicalPath } from '../files/canonical-path';
 import { assessCommand, type CommandAssessment } from '../policy/assess-command';
 import type { PolicyEngine } from '../policy/policy-engine';
-import { isPathInside } from '../workspace/is-path-inside';
+import { isPathInside } from '../lib/path-rules';
 import { isWholeRefused, workspaceRootOf, type WorkspaceFacts } from './hook-workspace';
 
 /** What Vigil will do about one tool call before it runs. */

@@ -1,10 +1,8 @@
 import type { ToolDecision } from '../../shared/contract/sessions-contract';
 import type { Result } from '../../shared/result';
-import type { EventHub } from '../core/event-hub';
 import { condenseResult } from '../sessions/logged-value';
 import type { SessionRecord } from '../sessions/session-records';
-import type { SessionRegistry } from '../sessions/session-registry';
-import { historyCall } from '../sessions/session-state';
+import type { CallLog } from '../sessions/call-log';
 import type { PendingCall } from './hook-state-store';
 
 /** How a call the hooks reported ends on record. */
@@ -18,10 +16,10 @@ export interface HookCallEnding {
 
 /**
  * Writes one call the hooks reported to its session's log — the call (its decision, checkpoints
- * and what Vigil could not do for it) and its result — and tells the UI (`sessions:tool-called`),
- * as the executor does for Vigil's own tools.
+ * and what Vigil could not do for it) and its result; the registry tells the UI (`sessions:tool-called`),
+ * as it does for Vigil's own tools.
  */
-export async function recordHookCall(deps: { readonly sessions: SessionRegistry; readonly events: Pick<EventHub, 'emit'> }, sessionId: string, call: PendingCall, ending: HookCallEnding): Promise<void> {
+export async function recordHookCall(deps: { readonly sessions: Pick<CallLog, 'nextSeq' | 'record'> }, sessionId: string, call: PendingCall, ending: HookCallEnding): Promise<void> {
   const seq = deps.sessions.nextSeq(sessionId);
   const records: SessionRecord[] = [
     {
@@ -41,6 +39,4 @@ export async function recordHookCall(deps: { readonly sessions: SessionRegistry;
     { type: 'result', at: ending.at, seq, result: condenseResult(ending.result, { isSecret: call.isSecret }), durationMs: Math.max(0, Date.parse(ending.at) - Date.parse(call.at)) },
   ];
   await deps.sessions.record(sessionId, records);
-  const recorded = deps.sessions.stateOf(sessionId).calls.get(seq);
-  if (recorded !== undefined) deps.events.emit('sessions:tool-called', { sessionId, turn: call.turn, call: historyCall(recorded) });
 }

@@ -1,7 +1,7 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { CheckpointApi } from '../checkpoints/checkpoint-api';
-import { isPathInside } from '../workspace/is-path-inside';
+import { isPathInside } from '../lib/path-rules';
 import type { PendingCall } from './hook-state-store';
 
 /** At most this many files are recorded for one call. */

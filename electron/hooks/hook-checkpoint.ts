@@ -2,11 +2,11 @@ import path from 'node:path';
 import type { CallCheckpoint } from '../../shared/contract/sessions-contract';
 import { isAppError } from '../../shared/errors';
 import type { CheckpointApi } from '../checkpoints/checkpoint-api';
-import type { EventHub } from '../core/event-hub';
+import type { EventHub } from '../lib/event-hub';
 import type { TouchedDirectory } from '../executor/checkpoint-gate';
 import type { Logger } from '../logging/logger';
 import type { SessionState } from '../sessions/session-state';
-import { isPathInside } from '../workspace/is-path-inside';
+import { isPathInside } from '../lib/path-rules';
 import type { PendingCall } from './hook-state-store';
 
 /** Who a hook checkpoint is for: the trailers of its commit. */

@@ -3,7 +3,7 @@ import type { HookTool } from '../../shared/hooks/hook-event';
 import type { CheckpointApi } from '../checkpoints/checkpoint-api';
 import type { WriteLedger } from '../checkpoints/restore-write-ledger';
 import type { ConfigFile } from '../config/config-file';
-import type { EventHub } from '../core/event-hub';
+import type { EventHub } from '../lib/event-hub';
 import type { CoverageLimits } from '../executor/undo-coverage';
 import type { Logger } from '../logging/logger';
 import type { PolicyEngine } from '../policy/policy-engine';

@@ -6,7 +6,7 @@ import type { TouchedDirectory } from '../executor/checkpoint-gate';
 import { commandSubject } from '../executor/terminal-adapter';
 import { callSecretReason } from '../sessions/logged-record';
 import { condenseValue } from '../sessions/logged-value';
-import { isPathInside } from '../workspace/is-path-inside';
+import { isPathInside } from '../lib/path-rules';
 import { planFileCall, planShellCall, type CallPlan } from './hook-call-plan';
 import { recordHookCall } from './hook-call-record';
 import { pathsIn, takeHookCheckpoint, turnCheckpointOf } from './hook-checkpoint';

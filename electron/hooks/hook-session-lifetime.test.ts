@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HookEvent } from '../../shared/hooks/hook-event';
 import { createCore, type Core } from '../core/create-core';
-import { nextEvent } from '../core/test-support/next-event';
+import { nextEvent } from '../test-support/next-event';
 import { silentLogger } from '../logging/logger';
 import { makeTempDir } from '../test-support/temp-dir';
 

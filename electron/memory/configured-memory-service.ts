@@ -1,7 +1,7 @@
 import type { RestoreGuard } from '../checkpoints/restore-service';
 import type { Logger } from '../logging/logger';
-import type { EventHub } from '../core/event-hub';
-import type { VigilPaths } from '../core/vigil-home';
+import type { EventHub } from '../lib/event-hub';
+import type { VigilPaths } from '../lib/vigil-home';
 import type { MemoryCheckpointer } from './memory-checkpointer';
 import { memoryConfigSchema, readMemoryConfig, resolveDirectoryPath, resolveMemoryDirectories } from './memory-config';
 import { createMemoryRestoreGuard } from './memory-restore-guard';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Disposer } from '../core/disposable';
+import type { Disposer } from '../lib/disposable';
 import { isDirectory } from '../files/is-directory';
 import type { Logger } from '../logging/logger';
 import type { ResolvedMemoryDirectory } from './memory-config';

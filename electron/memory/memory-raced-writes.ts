@@ -7,6 +7,7 @@ import type { Logger } from '../logging/logger';
 import { claimBackupName, writeMemoryBackup } from './memory-backup';
 import { sha256Of, type MemoryFileSnapshot } from './memory-file';
 import { parseEntries } from './memory-format';
+import type { Disposer } from '../lib/disposable';
 
 /** Where a problem no call result carries is logged and reported. */
 export interface RaceReporter {
@@ -41,7 +42,7 @@ export async function rescueRacedWrite(reporter: RaceReporter, file: string, rac
  */
 export class ReplacedFileKeeper {
   readonly path: string;
-  readonly #untrack: () => void;
+  readonly #untrack: Disposer<void>;
 
   constructor(file: string) {
     this.path = path.join(path.dirname(file), vigilTempName(path.basename(file)));

@@ -7,6 +7,7 @@ import { readMemoryFile, type MemoryFileSnapshot } from './memory-file';
 import { memoryFileNames, memoryTargets } from './memory-format';
 import { hermesSidecarMode, withMemoryLock } from './memory-lock';
 import { markRestoring, writeWriteRecord } from './memory-write-record';
+import { isPathInside } from '../lib/path-rules';
 
 /** A memory file a restore may write, with its folder. */
 export interface GuardedMemoryFile {
@@ -40,10 +41,7 @@ export interface MemoryRestoreGuardOptions {
  */
 async function filesWithin(dir: string, directories: readonly ResolvedMemoryDirectory[]): Promise<GuardedMemoryFile[]> {
   const root = path.resolve(dir);
-  const inside = directories.filter((directory) => {
-    const relative = path.relative(root, directory.path);
-    return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-  });
+  const inside = directories.filter((directory) => isPathInside(directory.path, root));
   const present = await Promise.all(inside.map(async (directory) => directory.isOptional !== true || (await isDirectory(directory.path))));
   return inside
     .filter((_directory, index) => present[index] === true)

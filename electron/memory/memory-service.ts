@@ -12,8 +12,7 @@ import type {
 import { AppError } from '../../shared/errors';
 import type { Attribution } from '../checkpoints/checkpoint-types';
 import type { RestoreGuard } from '../checkpoints/restore-service';
-import type { Disposer } from '../core/disposable';
-import type { Unsubscribe } from '../core/event-hub';
+import type { Disposer } from '../lib/disposable';
 import { isDirectory } from '../files/is-directory';
 import type { Logger } from '../logging/logger';
 import { proposeEntries, recommendProposal } from './memory-adoption';
@@ -67,7 +66,7 @@ export interface MemoryService {
   /** Keeps text appended outside Vigil to the last entry (`original` + text) as an entry of its own, if the file is still `basis`. */
   keepAppended(dir: string, target: MemoryTarget, basis: string, entry: string, original: string, attribution?: Attribution): Promise<MemoryMutationResult>;
   /** Every change of every managed file, Vigil's and external. */
-  onChange(listener: (change: MemoryChange) => void): Unsubscribe;
+  onChange(listener: (change: MemoryChange) => void): Disposer<void>;
   /** The checkpoint restore service's guard: a restore of a memory folder takes the memory locks and is reported as Vigil's. */
   readonly guardRestore: RestoreGuard;
   /** Resolves when the background checkpoints of external edits are done. */

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Approval, ApprovalDecider, ApprovalDecision } from '../../shared/contract/approvals-contract';
 import { AppError } from '../../shared/errors';
-import type { EventHub, Unsubscribe } from '../core/event-hub';
+import type { Disposer } from '../lib/disposable';
+import type { EventHub } from '../lib/event-hub';
 import type { Logger } from '../logging/logger';
 
 /** What a tool call that needs a human sends to the approvals queue. */
@@ -118,7 +119,7 @@ export class ApprovalService {
   }
 
   /** Calls `listener(sessionId)` whenever a session starts or stops waiting. */
-  onWaitingChanged(listener: (sessionId: string) => void): Unsubscribe {
+  onWaitingChanged(listener: (sessionId: string) => void): Disposer<void> {
     this.#listeners.add(listener);
     return () => {
       this.#listeners.delete(listener);

@@ -1,6 +1,6 @@
 import { canonicalPath } from '../files/canonical-path';
 import { mapLimit } from '../files/map-limit';
-import { isPathInside } from '../workspace/is-path-inside';
+import { isPathInside } from '../lib/path-rules';
 import { protectedLocations, type ProtectedLocation } from '../workspace/protected-locations';
 import { analyzeCommand, type CommandAnalysis, type ResolvedEffect } from './analyze-command';
 import { directoryBuiltins } from './directory-change';

@@ -1,5 +1,4 @@
-/** Whether paths compare case-insensitively on this platform's usual file systems. */
-const isCaseInsensitive = process.platform === 'win32' || process.platform === 'darwin';
+import { isCaseInsensitive } from '../lib/path-rules';
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.+^${}()|[\]\\]/gu, '\\$&');

@@ -1,14 +1,9 @@
 import { AppError } from '../../shared/errors';
 import { createCore, type Core } from '../core/create-core';
-import { vigilVersion } from '../core/version';
-import { vigilPaths } from '../core/vigil-home';
 import type { Logger } from '../logging/logger';
-import { AgentCredentialStore } from './agent-credentials';
-import { createToken, isLoopbackHost } from './auth';
-import { reportRefusedCredential } from './refused-credential';
-import { startHttpServer, type RunningHttpServer } from './http-server';
-import { claimServeInfo, releaseServeInfo, updateServeInfo } from './serve-info';
-import { createWsContractEndpoint } from './ws-contract-endpoint';
+import { isLoopbackHost } from './auth';
+import type { RunningHttpServer } from './http-server';
+import { serveCore, type ServedCore } from './serve-core';
 
 /** Options of the headless server (`vigil serve`). */
 export interface ServeOptions {
@@ -43,39 +38,18 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       { host: options.host },
     );
   }
-  const paths = vigilPaths(options.home);
-  const token = createToken();
-  const startedAt = new Date().toISOString();
   const core = await createCore({ home: options.home, logger: options.logger });
+  let served: ServedCore;
   try {
-    await claimServeInfo(paths.serveInfo, { pid: process.pid, port: null, token, url: null, version: vigilVersion, startedAt });
-  } catch (error) {
-    await core.dispose();
-    throw error;
-  }
-  const ws = createWsContractEndpoint({
-    path: '/ws',
-    router: core.router,
-    events: core.events,
-    logger: options.logger,
-    version: vigilVersion,
-  });
-  let http: RunningHttpServer;
-  try {
-    http = await startHttpServer({
+    served = await serveCore({
+      core,
       host: options.host,
       port: options.port,
-      token,
-      agentCredentials: new AgentCredentialStore(paths.agentCredentials),
       rendererDir: options.rendererDir,
-      routes: [ws.route, ...core.httpRoutes],
-      serveInfoPath: paths.serveInfo,
       logger: options.logger,
-      onCredentialRefused: (refusal) => reportRefusedCredential(core.events, refusal),
+      beforeRelease: () => core.dispose(),
     });
   } catch (error) {
-    await ws.dispose();
-    await releaseServeInfo(paths.serveInfo, token);
     await core.dispose();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
@@ -86,22 +60,6 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     }
     throw error;
   }
-  await updateServeInfo(paths.serveInfo, { pid: process.pid, port: http.port, token, url: http.url, version: vigilVersion, startedAt });
-  options.logger.info('serving', { url: http.baseUrl });
-
-  let closing: Promise<void> | undefined;
-  return {
-    core,
-    http,
-    token,
-    close: () => {
-      closing ??= (async () => {
-        await ws.dispose();
-        await http.close();
-        await core.dispose();
-        await releaseServeInfo(paths.serveInfo, token);
-      })();
-      return closing;
-    },
-  };
+  options.logger.info('serving', { url: served.http.baseUrl });
+  return { core, http: served.http, token: served.token, close: () => served.close() };
 }

@@ -5,8 +5,8 @@ import { clientFrameSchema, maxFrameBytes, type ServerFrame } from '../../shared
 import { fail } from '../../shared/result';
 import { uiSubprotocol } from '../../shared/ui-credential';
 import { validationError } from '../../shared/validation';
-import type { Disposer } from '../core/disposable';
-import type { EventHub } from '../core/event-hub';
+import type { Disposer } from '../lib/disposable';
+import type { EventHub } from '../lib/event-hub';
 import type { Logger } from '../logging/logger';
 import type { CallPeer } from '../transport/call-handlers';
 import type { ContractRouter } from '../transport/contract-router';

@@ -1,15 +1,15 @@
-import path from 'node:path';
 import { secretPathReason } from '../checkpoints/exclusion-rules';
 import { condenseProse, condenseResult, condenseValue } from './logged-value';
 import type { SessionRecord } from './session-records';
+import { relativeInside } from '../lib/path-rules';
 
 type CallRecord = Extract<SessionRecord, { type: 'call' }>;
 
 /** A path as the secret patterns judge it: relative to its root when known, so a root's own name never counts. */
 function judged(absolute: string, root: string | undefined): string {
   if (root === undefined) return absolute;
-  const relative = path.relative(root, absolute);
-  return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? absolute : relative;
+  const relative = relativeInside(root, absolute);
+  return relative === undefined || relative === '' ? absolute : relative;
 }
 
 /** Paths a call names: its `path` argument and, for a command, the paths it touched. */

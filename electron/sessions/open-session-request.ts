@@ -5,7 +5,7 @@ import { sessionIdSchema } from '../../shared/contract/sessions-contract';
 import { AppError } from '../../shared/errors';
 import { parseOrThrow } from '../../shared/validation';
 import { canonicalPath } from '../files/canonical-path';
-import { isPathInside } from '../workspace/is-path-inside';
+import { isPathInside } from '../lib/path-rules';
 
 /** The schema `open` validates with (the gateway's frames are validated against its own). */
 export const openSessionRequestSchema = z

@@ -1,5 +1,5 @@
 import { watch } from 'node:fs';
-import type { Disposer } from '../core/disposable';
+import type { Disposer } from '../lib/disposable';
 import type { Logger } from '../logging/logger';
 
 /** Coalesces the appends of one change (a call's records are flushed together). */

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { messageRoleSchema, type RewindMode, type SessionSummary, type TurnBrief } from '../../shared/contract/sessions-contract';
 import { AppError } from '../../shared/errors';
 import { parseOrThrow } from '../../shared/validation';
-import type { EventHub, Unsubscribe } from '../core/event-hub';
+import type { Disposer } from '../lib/disposable';
+import type { EventHub } from '../lib/event-hub';
 import { syncDirectory } from '../files/sync-directory';
 import type { Logger } from '../logging/logger';
 import { condenseProse } from './logged-value';
@@ -13,7 +14,7 @@ import { SessionCatalog } from './session-catalog';
 import { compareSummaries, entryStatus, type SessionEntry } from './session-entry';
 import type { SessionRecord } from './session-records';
 import type { SessionRewinder } from './session-rewinder';
-import { initialState, toBrief, toHistory, turnSourceOf, type SessionState } from './session-state';
+import { historyCall, initialState, toBrief, toHistory, turnSourceOf, type SessionState } from './session-state';
 import { turnBrief } from './session-summary-parts';
 import type { AppendMessageRequest, BeginTurnRequest, OpenSessionRequest, SessionHistory, SessionRewoundEvent, SessionService } from './session-types';
 
@@ -256,12 +257,12 @@ export class SessionRegistry implements SessionService {
     return outcome;
   }
 
-  onRewound(listener: (event: SessionRewoundEvent) => void): Unsubscribe {
+  onRewound(listener: (event: SessionRewoundEvent) => void): Disposer<void> {
     this.#rewoundListeners.add(listener);
     return () => this.#rewoundListeners.delete(listener);
   }
 
-  onChanged(listener: (session: SessionSummary) => void): Unsubscribe {
+  onChanged(listener: (session: SessionSummary) => void): Disposer<void> {
     this.#changedListeners.add(listener);
     return () => this.#changedListeners.delete(listener);
   }
@@ -305,11 +306,22 @@ export class SessionRegistry implements SessionService {
    * since its result's sync (the same file) follows before the result is returned.
    */
   async record(sessionId: string, records: readonly SessionRecord[], options: { readonly durable?: boolean } = {}): Promise<void> {
-    await this.#commit(this.#entry(sessionId), records, options);
+    const entry = this.#entry(sessionId);
+    await this.#commit(entry, records, options);
+    this.#announceFinishedCalls(entry, records);
+  }
+
+  /** Emits `sessions:tool-called` for each call whose result was just recorded (the registry owns every `sessions:*` event). */
+  #announceFinishedCalls(entry: SessionEntry, records: readonly SessionRecord[]): void {
+    for (const record of records) {
+      if (record.type !== 'result') continue;
+      const call = entry.state?.calls.get(record.seq);
+      if (call !== undefined) this.#options.events.emit('sessions:tool-called', { sessionId: entry.id, turn: call.record.turn, call: historyCall(call) });
+    }
   }
 
   /** Marks a batch of calls as running (status `working`) until the returned function is called. */
-  startRunning(sessionId: string): () => void {
+  startRunning(sessionId: string): Disposer<void> {
     const entry = this.#open(sessionId);
     entry.running += 1;
     this.notifyChanged(sessionId);

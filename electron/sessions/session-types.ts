@@ -16,13 +16,13 @@ import type { PlainActor } from '../../shared/contract/actor-contract';
  *   history(sessionId)                                → Promise<SessionHistory>  (read from the log when unloaded; rewound turns marked)
  *   planRewind(sessionId, toTurn, mode)               → RewindPlan      (changes nothing)
  *   rewind(sessionId, toTurn, mode, { planId? })      → RewindOutcome
- *   onRewound(listener) / onChanged(listener)         → Unsubscribe
+ *   onRewound(listener) / onChanged(listener)         → Disposer<void>
  *
  * Turn numbers start at 1 and are never reused: after a rewind to turn 3 of 5, the next turn is 6.
  * Every method validates its input and throws AppErrors (`not_found` for an unknown session,
  * `conflict` for a closed one, `invalid_request` naming the field).
  */
-import type { Unsubscribe } from '../core/event-hub';
+import type { Disposer } from '../lib/disposable';
 import type {
   RewindMode,
   RewindOutcome,
@@ -97,6 +97,6 @@ export interface SessionService {
   planRewind(sessionId: string, toTurn: number, mode: RewindMode): Promise<RewindPlan>;
   /** `actor`: who asked (the app or the CLI); its restore points and the write ledger name them. */
   rewind(sessionId: string, toTurn: number, mode: RewindMode, options?: { readonly planId?: string; readonly actor?: PlainActor }): Promise<RewindOutcome>;
-  onRewound(listener: (event: SessionRewoundEvent) => void): Unsubscribe;
-  onChanged(listener: (session: SessionSummary) => void): Unsubscribe;
+  onRewound(listener: (event: SessionRewoundEvent) => void): Disposer<void>;
+  onChanged(listener: (session: SessionSummary) => void): Disposer<void>;
 }

@@ -1,13 +1,8 @@
 import { AppError } from '../../shared/errors';
 import type { Core } from '../core/create-core';
-import { vigilVersion } from '../core/version';
 import type { Logger } from '../logging/logger';
-import { AgentCredentialStore } from '../server/agent-credentials';
-import { createToken } from '../server/auth';
-import { reportRefusedCredential } from '../server/refused-credential';
-import { startHttpServer, type RunningHttpServer } from '../server/http-server';
-import { claimServeInfo, readLiveServeInfo, releaseServeInfo, updateServeInfo, type ServeInfo } from '../server/serve-info';
-import { createWsContractEndpoint } from '../server/ws-contract-endpoint';
+import { serveCore, type ServedCore } from '../server/serve-core';
+import { readLiveServeInfo, type ServeInfo } from '../server/serve-info';
 
 /** The desktop app's agent gateway: serving, or not (another Vigil owns this data folder, or it failed). */
 export type DesktopGateway =
@@ -50,56 +45,18 @@ function asAppError(error: unknown): AppError {
  */
 export async function startDesktopGateway(options: DesktopGatewayOptions): Promise<DesktopGateway> {
   const { core, logger } = options;
-  const serveInfoPath = core.paths.serveInfo;
-  const token = createToken();
-  const startedAt = new Date().toISOString();
   const unavailable = async (error: unknown): Promise<DesktopGateway> => {
     const appError = asAppError(error);
-    const owner = appError.code === 'busy' ? await readLiveServeInfo(serveInfoPath) : undefined;
+    const owner = appError.code === 'busy' ? await readLiveServeInfo(core.paths.serveInfo) : undefined;
     logger.warn('agent gateway not started', { code: appError.code, message: appError.message, ownerPid: owner?.pid });
     return { kind: 'unavailable', error: appError, owner, close: () => Promise.resolve() };
   };
-
+  let served: ServedCore;
   try {
-    await claimServeInfo(serveInfoPath, { pid: process.pid, port: null, token, url: null, version: vigilVersion, startedAt });
+    served = await serveCore({ core, host: '127.0.0.1', port: options.port ?? 0, rendererDir: undefined, logger });
   } catch (error) {
     return unavailable(error);
   }
-  const ws = createWsContractEndpoint({ path: '/ws', router: core.router, events: core.events, logger, version: vigilVersion });
-  let http: RunningHttpServer | undefined;
-  try {
-    http = await startHttpServer({
-      host: '127.0.0.1',
-      port: options.port ?? 0,
-      token,
-      agentCredentials: new AgentCredentialStore(core.paths.agentCredentials),
-      rendererDir: undefined,
-      routes: [ws.route, ...core.httpRoutes],
-      serveInfoPath,
-      logger,
-      onCredentialRefused: (refusal) => reportRefusedCredential(core.events, refusal),
-    });
-    await updateServeInfo(serveInfoPath, { pid: process.pid, port: http.port, token, url: http.url, version: vigilVersion, startedAt });
-    logger.info('agent gateway serving', { url: http.baseUrl, routes: core.httpRoutes.map((route) => route.path) });
-    const running = http;
-    let closing: Promise<void> | undefined;
-    return {
-      kind: 'serving',
-      baseUrl: running.baseUrl,
-      port: running.port,
-      close: () => {
-        closing ??= (async () => {
-          await ws.dispose();
-          await running.close();
-          await releaseServeInfo(serveInfoPath, token);
-        })();
-        return closing;
-      },
-    };
-  } catch (error) {
-    await ws.dispose();
-    await http?.close();
-    await releaseServeInfo(serveInfoPath, token);
-    return unavailable(error);
-  }
+  logger.info('agent gateway serving', { url: served.http.baseUrl, routes: core.httpRoutes.map((route) => route.path) });
+  return { kind: 'serving', baseUrl: served.http.baseUrl, port: served.http.port, close: () => served.close() };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EventHub } from '../core/event-hub';
+import { EventHub } from '../lib/event-hub';
 import { desktopNoticeRules, subscribeDesktopNotices, type DesktopNotice, type NoticeRule } from './desktop-notices';
 
 describe('subscribeDesktopNotices', () => {

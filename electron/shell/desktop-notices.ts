@@ -1,6 +1,6 @@
 import type { EventName, EventPayload } from '../../shared/contract';
-import type { Disposer } from '../core/disposable';
-import type { EventHub } from '../core/event-hub';
+import type { Disposer } from '../lib/disposable';
+import type { EventHub } from '../lib/event-hub';
 
 /** A desktop notification: what the system shows outside the window. */
 export interface DesktopNotice {
@@ -39,7 +39,7 @@ export const desktopNoticeRules: readonly NoticeRule[] = [
   },
 ];
 
-function subscribeRule<E extends EventName>(events: EventHub, rule: NoticeRuleFor<E>, show: (notice: DesktopNotice) => void): () => void {
+function subscribeRule<E extends EventName>(events: EventHub, rule: NoticeRuleFor<E>, show: (notice: DesktopNotice) => void): Disposer<void> {
   return events.on(rule.event, (payload) => {
     const notice = rule.toNotice(payload);
     if (notice !== undefined) show(notice);

@@ -1,8 +1,8 @@
 import { BrowserWindow, ipcMain } from 'electron';
 import { ipcCallChannel, ipcEventChannel } from '../../shared/contract/bridge';
 import { fail } from '../../shared/result';
-import type { Disposer } from '../core/disposable';
-import type { EventHub } from '../core/event-hub';
+import type { Disposer } from '../lib/disposable';
+import type { EventHub } from '../lib/event-hub';
 import type { Logger } from '../logging/logger';
 import type { ContractRouter } from '../transport/contract-router';
 import { isTrustedSender } from './trusted-sender';

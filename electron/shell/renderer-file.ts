@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { appHost, appScheme } from './app-origin';
+import { relativeInside } from '../lib/path-rules';
 
 /**
  * The built-renderer file an `app://vigil/…` request names, or undefined when the request is for
@@ -18,5 +19,6 @@ export function resolveRendererFile(rendererDir: string, requestUrl: string): st
   const root = path.resolve(rendererDir);
   const relative = (pathname === '/' ? '/index.html' : pathname).replace(/^\/+/, '');
   const filePath = path.resolve(root, relative);
-  return filePath.startsWith(root + path.sep) ? filePath : undefined;
+  const inside = relativeInside(root, filePath);
+  return inside === undefined || inside === '' ? undefined : filePath;
 }

@@ -1,4 +1,4 @@
-import { vigilPaths } from '../core/vigil-home';
+import { vigilPaths } from '../lib/vigil-home';
 import { AgentCredentialStore } from '../server/agent-credentials';
 
 /**

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
-import { watchDirectory, type StopWatching } from './directory-watcher';
+import type { Disposer } from '../lib/disposable';
+import { watchDirectory } from './directory-watcher';
 
 /** Waits (up to a generous deadline, so a slow machine is not a failure) until `condition` holds. */
 async function until(condition: () => boolean, what: string): Promise<void> {
@@ -17,7 +18,7 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 describe('watchDirectory', () => {
   let dir: string;
   let remove: () => Promise<void>;
-  let stop: StopWatching | undefined;
+  let stop: Disposer<void> | undefined;
   const changed = new Set<string>();
   const overflows: string[] = [];
 

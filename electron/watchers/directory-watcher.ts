@@ -1,9 +1,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-
-/** Stops a watcher; safe to call twice. */
-export type StopWatching = () => void;
+import type { Disposer } from '../lib/disposable';
 
 /** What a directory watcher reports to. */
 export interface DirectoryWatcherOptions {
@@ -33,7 +31,7 @@ const hasNativeRecursive = process.platform === 'darwin' || process.platform ===
  * watched on its own and new folders are picked up as they appear. Events are reported as they
  * arrive, with no debounce: the listener only collects paths. Resolves once every watch is set up.
  */
-export async function watchDirectory(options: DirectoryWatcherOptions): Promise<StopWatching> {
+export async function watchDirectory(options: DirectoryWatcherOptions): Promise<Disposer<void>> {
   const { root, onChange, onOverflow } = options;
   const watchers = new Map<string, FSWatcher>();
   let isStopped = false;

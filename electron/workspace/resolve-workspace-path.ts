@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import { canonicalPath } from '../files/canonical-path';
-import { isPathInside } from './is-path-inside';
+import { isPathInside } from '../lib/path-rules';
 import { protectedLocations } from './protected-locations';
 import type { WorkspaceContext } from './workspace-context';
 

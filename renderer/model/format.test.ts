@@ -1,17 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { errorCodes } from '../../shared/errors';
 import { errorDetailLines, guidanceFor } from './error-guidance';
-import { baseName, formatBytes, formatCountdown, formatRelativeTime, plural, relativeTo, shortId } from './format';
+import { baseName, formatCountdown, formatRelativeTime, plural, relativeTo, shortId } from './format';
 import { extendLanes, laneColumn, sessionColourClass, sessionColourIndex } from './session-lanes';
 
 describe('formatting', () => {
-  it('counts, ids and sizes read as a person writes them', () => {
+  it('counts and ids read as a person writes them', () => {
     expect(plural(1, 'file')).toBe('1 file');
     expect(plural(12_000, 'file')).toBe('12,000 files');
     expect(plural(2, 'entry', 'entries')).toBe('2 entries');
     expect(shortId('0123456789abcdef')).toBe('01234567');
-    expect(formatBytes(512)).toBe('512 B');
-    expect(formatBytes(1536)).toBe('1.5 KiB');
   });
 
   it('relative times step from seconds to minutes to hours to the date', () => {

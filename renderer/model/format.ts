@@ -66,14 +66,6 @@ export function baseName(target: string): string {
   return index === -1 ? trimmed : trimmed.slice(index + 1);
 }
 
-/** A byte count: "512 B", "1.5 KiB", "3.2 MiB". */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
-}
-
 /** A text's length in code points, as the memory limits count characters. */
 export function codePointLength(text: string): number {
   let count = 0;

@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { vigilPaths } from '../../electron/core/vigil-home';
+import { vigilPaths } from '../../electron/lib/vigil-home';
 import { AgentCredentialStore } from '../../electron/server/agent-credentials';
 import { readLiveServeInfo } from '../../electron/server/serve-info';
 import { withoutCredential } from '../../shared/ui-credential';

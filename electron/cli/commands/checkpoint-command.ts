@@ -26,19 +26,6 @@ export function localTime(iso: string): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
-/** A byte count for people: `12.3 MiB`. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toFixed(1)} ${units[unit] ?? 'TiB'}`;
-}
-
 /** "3 files, +10/-2", as the seed's list shows a checkpoint's changes. */
 export function changeSummary(entry: CheckpointEntry): string {
   const { files, insertions, deletions } = entry.stats;

@@ -1,5 +1,6 @@
 import { exitCodes, flagOption, writeLine, type CliCommand } from '../cli-command';
-import { formatBytes, withCheckpoints } from './checkpoint-command';
+import { formatBytes } from '../../../shared/text/format-bytes';
+import { withCheckpoints } from './checkpoint-command';
 
 /** `vigil checkpoints prune`: applies the retention policy now and collects garbage. */
 export const checkpointsPruneCommand: CliCommand = {

@@ -1,6 +1,7 @@
 import { escapeControls } from '../../../shared/text/control-characters';
 import { exitCodes, flagOption, writeLine, type CliCommand, type CliIo } from '../cli-command';
-import { directoryArgument, formatBytes, localTime, withCheckpoints } from './checkpoint-command';
+import { formatBytes } from '../../../shared/text/format-bytes';
+import { directoryArgument, localTime, withCheckpoints } from './checkpoint-command';
 import { pinnedText, printConfigAndCuts, type StatusView } from './checkpoints-status-extras';
 
 /** Skipped paths shown per directory before the rest is summarised. */

@@ -3,8 +3,8 @@ import { clientProfiles, connectEntry, connectSnippet, type ConnectClientId, typ
 import { withoutCredential } from '../../../shared/ui-credential';
 import { applyConfigChange, describeChange, isNoChange, planConfigChange } from '../../connect/config-change';
 import { activeHermesHome, configFileOf } from '../../connect/client-locations';
-import { vigilInvocation } from '../../core/vigil-invocation';
-import { vigilPaths } from '../../core/vigil-home';
+import { vigilInvocation } from '../../lib/vigil-invocation';
+import { vigilPaths } from '../../lib/vigil-home';
 import { AgentCredentialStore } from '../../server/agent-credentials';
 import { readLiveServeInfo } from '../../server/serve-info';
 import { writeLine, type CliIo } from '../cli-command';

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { connectClientIds, type ConnectClientId } from '../../../shared/connect/connect-config';
-import { vigilPaths } from '../../core/vigil-home';
+import { vigilPaths } from '../../lib/vigil-home';
 import { AgentCredentialStore } from '../../server/agent-credentials';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliArgs, type CliCommand, type CliIo } from '../cli-command';
 import { cliHome } from '../cli-context';

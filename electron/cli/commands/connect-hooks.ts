@@ -6,7 +6,7 @@ import { hookSettingsHints, vigilHooks } from '../../../shared/connect/hooks-con
 import type { HookAgent } from '../../../shared/hooks/hook-event';
 import { applyHooksChange, describeHooksChange, planHooksRemove, planHooksWrite } from '../../connect/hooks-change';
 import { forgetHooksOriginal, saveHooksOriginal } from '../../connect/hooks-original';
-import { vigilInvocation } from '../../core/vigil-invocation';
+import { vigilInvocation } from '../../lib/vigil-invocation';
 import { writeLine, type CliIo } from '../cli-command';
 
 /** What `vigil connect AGENT --hooks` was asked for. */

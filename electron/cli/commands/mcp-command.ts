@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { AppError } from '../../../shared/errors';
-import { vigilPaths } from '../../core/vigil-home';
+import { vigilPaths } from '../../lib/vigil-home';
 import { maxMcpBodyBytes } from '../../gateway/mcp-limits';
 import { runStdioSession, stdioShutdownBudgetMs } from '../../gateway/run-stdio-session';
 import { stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { MemoryMutation, MemoryMutationResult, MemoryTarget } from '../../../shared/contract/memory-contract';
 import { isAppError, type AppError } from '../../../shared/errors';
 import { describeMemoryUsage } from '../../../shared/tools/memory-usage-text';
-import { vigilPaths } from '../../core/vigil-home';
+import { vigilPaths } from '../../lib/vigil-home';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliArgs, type CliCommand, type CliIo, type CliOption } from '../cli-command';
 import { cliHome } from '../cli-context';
 import { memoryOf } from '../cli-services';

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { writeFileAtomic } from '../../files/atomic-write';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand } from '../cli-command';
+import type { Disposer } from '../../lib/disposable';
 
 /** Parses `--mode`: octal permission bits such as 644, 0644 or 0o644. */
 export function parseModeOption(value: string | undefined): number | undefined {
@@ -20,7 +21,7 @@ function isTerminal(stream: NodeJS.ReadableStream): boolean {
  * Aborts the read of standard input when the process is asked to stop, so that the writer removes
  * its temp file and the target stays untouched; returns the function that removes the handlers.
  */
-function abortOnSignal(stdin: NodeJS.ReadableStream, target: string): () => void {
+function abortOnSignal(stdin: NodeJS.ReadableStream, target: string): Disposer<void> {
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   const handler = (signal: NodeJS.Signals): void => {
     const error = new AppError('cancelled', `Interrupted by ${signal}; ${target} was not changed.`, { path: target, signal });

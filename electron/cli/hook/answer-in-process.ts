@@ -1,7 +1,7 @@
 import type { HookAnswer, HookEvent } from '../../../shared/hooks/hook-event';
 import type { Result } from '../../../shared/result';
 import { createCore } from '../../core/create-core';
-import { vigilPaths } from '../../core/vigil-home';
+import { vigilPaths } from '../../lib/vigil-home';
 import { createFileLogger } from '../../logging/logger';
 
 /**

@@ -1,5 +1,5 @@
 import { hookAgents, type HookAgent } from '../../../shared/hooks/hook-event';
-import { resolveVigilHome } from '../../core/vigil-home';
+import { resolveVigilHome } from '../../lib/vigil-home';
 import { defaultHookDeadlineMs, type HookOptions } from './run-hook';
 
 /** The synopsis of `vigil hook`. */

@@ -2,7 +2,7 @@ import type { HookAgent, HookAnswer, HookEvent } from '../../../shared/hooks/hoo
 import { continueOutput, hookOutput, ignoredOutput, type HookOutput } from '../../../shared/hooks/hook-output';
 import { parseHookInput } from '../../../shared/hooks/parse-hook-input';
 import type { Result } from '../../../shared/result';
-import { vigilPaths } from '../../core/vigil-home';
+import { vigilPaths } from '../../lib/vigil-home';
 import { relayCall } from '../relay/relay-client';
 import { readServeCredential } from '../relay/serve-credential';
 import { failureAnswer, readOnFailure } from './hook-failure';

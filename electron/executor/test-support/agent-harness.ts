@@ -7,8 +7,8 @@ import { restoreServiceFor, writeLedgerFile, type RestoreService } from '../../c
 import { createWriteLedger, createWriteRecorder, recordingWrites } from '../../checkpoints/restore-write-ledger';
 import { dirHash } from '../../checkpoints/store-layout';
 import { restorePortOf } from '../../sessions/session-rewinder';
-import { EventHub } from '../../core/event-hub';
-import { vigilPaths } from '../../core/vigil-home';
+import { EventHub } from '../../lib/event-hub';
+import { vigilPaths } from '../../lib/vigil-home';
 import { silentLogger } from '../../logging/logger';
 import { memoryDirectoryId } from '../../memory/memory-config';
 import { defaultMemoryLimits } from '../../memory/memory-format';

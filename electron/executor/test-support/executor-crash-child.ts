@@ -4,8 +4,8 @@
  */
 import path from 'node:path';
 import { CheckpointService } from '../../checkpoints/checkpoint-service';
-import { EventHub } from '../../core/event-hub';
-import { vigilPaths } from '../../core/vigil-home';
+import { EventHub } from '../../lib/event-hub';
+import { vigilPaths } from '../../lib/vigil-home';
 import { silentLogger } from '../../logging/logger';
 import { createAgentServices } from '../create-agent-services';
 

@@ -1,5 +1,8 @@
-/** Undoes a subscription, timer or resource; its owner calls it exactly once. */
-export type Disposer = () => void | Promise<void>;
+/**
+ * Undoes what set it up (a subscription, timer, watcher, lock or open resource); its owner calls it
+ * exactly once. `Disposer<void>` is one that finishes at once; by default it may return a promise to await.
+ */
+export type Disposer<Done extends void | Promise<void> = void | Promise<void>> = () => Done;
 
 /** Collects disposers and runs them in reverse order of registration. */
 export class DisposableStack {

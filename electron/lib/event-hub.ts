@@ -1,10 +1,8 @@
 import type { EventName, EventPayload } from '../../shared/contract';
+import type { Disposer } from './disposable';
 
 /** A listener for every contract event, used by transports to forward them. */
 export type AnyEventListener = (name: EventName, payload: unknown) => void;
-
-/** Removes a listener; synchronous, safe to call twice. */
-export type Unsubscribe = () => void;
 
 /** The core's typed event bus: services emit contract events, transports forward them. */
 export class EventHub {
@@ -19,7 +17,7 @@ export class EventHub {
   }
 
   /** Listens to every event. */
-  onAny(listener: AnyEventListener): Unsubscribe {
+  onAny(listener: AnyEventListener): Disposer<void> {
     this.#anyListeners.add(listener);
     return () => {
       this.#anyListeners.delete(listener);
@@ -27,7 +25,7 @@ export class EventHub {
   }
 
   /** Listens to one event. */
-  on<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): Unsubscribe {
+  on<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): Disposer<void> {
     const wrapped = listener as (payload: unknown) => void;
     let named = this.#listeners.get(name);
     if (named === undefined) {

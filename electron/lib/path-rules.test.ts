@@ -1,0 +1,30 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isCaseInsensitive, isPathInside, pathKey, relativeInside } from './path-rules';
+
+const root = path.resolve('/work/project');
+const inRoot = (...parts: string[]): string => path.join(root, ...parts);
+
+describe('path rules', () => {
+  it('counts the folder itself and everything below it as inside, and nothing else', () => {
+    expect(isPathInside(root, root)).toBe(true);
+    expect(isPathInside(inRoot('src', 'a.ts'), root)).toBe(true);
+    expect(isPathInside(inRoot('..foo'), root)).toBe(true);
+    expect(isPathInside(path.resolve('/work/project-other/a.ts'), root)).toBe(false);
+    expect(isPathInside(path.resolve('/work'), root)).toBe(false);
+    expect(isPathInside(path.resolve('/elsewhere'), root)).toBe(false);
+  });
+
+  it('gives the path relative to its folder, or undefined outside it', () => {
+    expect(relativeInside(root, root)).toBe('');
+    expect(relativeInside(root, inRoot('src', 'a.ts'))).toBe(path.join('src', 'a.ts'));
+    expect(relativeInside(root, path.resolve('/work/project-other/a.ts'))).toBeUndefined();
+  });
+
+  it('follows the platform on case: one key and one answer for two spellings only where the file system ignores case', () => {
+    const shouted = inRoot('SRC', 'A.ts').replace('project', 'PROJECT');
+    expect(pathKey(shouted) === pathKey(inRoot('src', 'a.ts'))).toBe(isCaseInsensitive);
+    expect(isPathInside(shouted, root)).toBe(isCaseInsensitive);
+    expect(relativeInside(root, shouted)).toBe(isCaseInsensitive ? path.join('SRC', 'A.ts') : undefined);
+  });
+});

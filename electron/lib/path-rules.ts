@@ -1,0 +1,33 @@
+import path from 'node:path';
+
+/** Whether paths compare case-insensitively on this platform's usual file systems (Windows, macOS). */
+export const isCaseInsensitive = process.platform === 'win32' || process.platform === 'darwin';
+
+/** A path as this platform's file systems compare it (case-folded where they ignore case): a key for maps and locks. */
+export function pathKey(absolute: string): string {
+  return isCaseInsensitive ? absolute.toLowerCase() : absolute;
+}
+
+/** Whether a relative path (as `path.relative` returns it) leaves its base. */
+function isLeaving(relative: string): boolean {
+  return path.isAbsolute(relative) || relative === '..' || relative.startsWith(`..${path.sep}`);
+}
+
+/** Whether `candidate` is `container` itself or lies inside it (both absolute). */
+export function isPathInside(candidate: string, container: string): boolean {
+  return !isLeaving(path.relative(pathKey(container), pathKey(candidate)));
+}
+
+/**
+ * `candidate` relative to `container` (native separators, `''` for the container itself, spelled as
+ * `candidate` spells it), or undefined when it lies outside.
+ */
+export function relativeInside(container: string, candidate: string): string | undefined {
+  const relative = path.relative(container, candidate);
+  if (!isLeaving(relative)) return relative;
+  const folded = path.relative(pathKey(container), pathKey(candidate));
+  if (isLeaving(folded)) return undefined;
+  if (folded === '') return '';
+  // The same place under another case: keep the candidate's own spelling of its last segments.
+  return path.normalize(candidate).split(path.sep).slice(-folded.split(path.sep).length).join(path.sep);
+}

@@ -1,0 +1,82 @@
+import type { Core } from '../core/create-core';
+import { vigilVersion } from '../lib/version';
+import type { Logger } from '../logging/logger';
+import { AgentCredentialStore } from './agent-credentials';
+import { createToken } from './auth';
+import { startHttpServer, type RunningHttpServer } from './http-server';
+import { reportRefusedCredential } from './refused-credential';
+import { claimServeInfo, releaseServeInfo, updateServeInfo } from './serve-info';
+import { createWsContractEndpoint } from './ws-contract-endpoint';
+
+/** What serving a core over HTTP takes; `vigil serve` and the desktop app's gateway differ only in these. */
+export interface ServeCoreOptions {
+  readonly core: Pick<Core, 'paths' | 'router' | 'events' | 'httpRoutes'>;
+  readonly host: string;
+  readonly port: number;
+  /** The built renderer to serve; undefined serves no UI. */
+  readonly rendererDir: string | undefined;
+  readonly logger: Logger;
+  /**
+   * Runs on close after the server stopped and before serve.json is released: `vigil serve`
+   * disposes its core there, so no CLI starts working in-process while the core still runs.
+   */
+  readonly beforeRelease?: () => Promise<void>;
+}
+
+/** A core served on HTTP, recorded in serve.json. */
+export interface ServedCore {
+  readonly http: RunningHttpServer;
+  /** The UI's credential, recorded in serve.json. */
+  readonly token: string;
+  /** Stops serving and releases serve.json; safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * The start-up both servers share: claims serve.json, mounts the UI's contract at `/ws` beside the
+ * core's routes, starts the HTTP server with the stored agent credentials and records its real
+ * port. When a step fails it undoes the ones before and throws that step's error.
+ */
+export async function serveCore(options: ServeCoreOptions): Promise<ServedCore> {
+  const { core, logger } = options;
+  const serveInfoPath = core.paths.serveInfo;
+  const token = createToken();
+  const startedAt = new Date().toISOString();
+  await claimServeInfo(serveInfoPath, { pid: process.pid, port: null, token, url: null, version: vigilVersion, startedAt });
+  const ws = createWsContractEndpoint({ path: '/ws', router: core.router, events: core.events, logger, version: vigilVersion });
+  let http: RunningHttpServer | undefined;
+  try {
+    http = await startHttpServer({
+      host: options.host,
+      port: options.port,
+      token,
+      agentCredentials: new AgentCredentialStore(core.paths.agentCredentials),
+      rendererDir: options.rendererDir,
+      routes: [ws.route, ...core.httpRoutes],
+      serveInfoPath,
+      logger,
+      onCredentialRefused: (refusal) => reportRefusedCredential(core.events, refusal),
+    });
+    await updateServeInfo(serveInfoPath, { pid: process.pid, port: http.port, token, url: http.url, version: vigilVersion, startedAt });
+  } catch (error) {
+    await ws.dispose();
+    await http?.close();
+    await releaseServeInfo(serveInfoPath, token);
+    throw error;
+  }
+  const running = http;
+  let closing: Promise<void> | undefined;
+  return {
+    http: running,
+    token,
+    close: () => {
+      closing ??= (async () => {
+        await ws.dispose();
+        await running.close();
+        await options.beforeRelease?.();
+        await releaseServeInfo(serveInfoPath, token);
+      })();
+      return closing;
+    },
+  };
+}
