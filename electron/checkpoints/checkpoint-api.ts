@@ -22,7 +22,7 @@
  *   checkpoint id stays valid for as long as the checkpoint is kept. The oldest kept entry has no
  *   `parent`.
  */
-import type { Actor, PlainActor } from '../../shared/contract/actor-contract';
+import type { Actor, PlainActor } from '../../shared/contract/actor-model';
 import type { EventHub } from '../core/event-hub';
 import type { Logger } from '../logging/logger';
 import type { KnownHashes } from './diff-known-hashes';

@@ -1,4 +1,4 @@
-import type { PlainActor } from '../../shared/contract/actor-contract';
+import type { PlainActor } from '../../shared/contract/actor-model';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
-import type { PlainActor } from '../../shared/contract/actor-contract';
+import type { PlainActor } from '../../shared/contract/actor-model';
 import { AppError } from '../../shared/errors';
 import { isIncompleteOutcome, type restoreProgressSchema, type restoreResultSchema } from '../../shared/contract/checkpoints-restore-schemas';
 import type { EventHub } from '../core/event-hub';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { endianness } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { SkipReason } from './checkpoint-types';
 import { DirState, type FileRecord } from './dir-state';
@@ -10,106 +11,86 @@ const magic = 'vigil-stat-cache 2';
 /** Modes and skip reasons are stored as their index in these lists (append only). */
 const modes: readonly FileMode[] = [fileModes.file, fileModes.executable, fileModes.symlink];
 const reasons: readonly SkipReason[] = ['excluded', 'vcs', 'oversize', 'special', 'unreadable', 'bad-name'];
-const folderTag = 0x44;
-const endTag = 0x45;
 const checksumBytes = 20;
-/** A file record after its name: mode (1), blob id (20), size (8), mtime, ctime and inode (8 each). */
-const fileBytes = 53;
+/** Separates names: the one character no file system allows in a name. */
+const separator = '\0';
+/** How many files are encoded or decoded between yields to the event loop. */
+const filesPerSlice = 10_000;
 
-/** What the stat cache file says about itself. */
+/** What the stat cache file says about itself, and how long each section of its body is. */
 interface CacheHeader {
   readonly dir: string;
   readonly head: string | undefined;
   readonly stampNs: string;
+  /** The body's numbers are in this byte order (the machine's own). */
+  readonly endian: string;
+  readonly folders: number;
+  readonly files: number;
+  readonly shapeBytes: number;
+  readonly namesBytes: number;
+  readonly oidBytes: number;
 }
-
-/** Appends binary fields to a list of buffers, a chunk at a time. */
-class ChunkWriter {
-  readonly chunks: Buffer[] = [];
-  #buffer = Buffer.allocUnsafe(chunkBytes);
-  #offset = 0;
-
-  #room(bytes: number): void {
-    if (this.#offset + bytes <= this.#buffer.length) return;
-    this.chunks.push(this.#buffer.subarray(0, this.#offset));
-    this.#buffer = Buffer.allocUnsafe(Math.max(chunkBytes, bytes));
-    this.#offset = 0;
-  }
-
-  byte(value: number): void {
-    this.#room(1);
-    this.#offset = this.#buffer.writeUInt8(value, this.#offset);
-  }
-
-  u32(value: number): void {
-    this.#room(4);
-    this.#offset = this.#buffer.writeUInt32LE(value, this.#offset);
-  }
-
-  text(value: string): void {
-    this.#room(4 + value.length * 3);
-    const length = this.#buffer.write(value, this.#offset + 4, 'utf8');
-    this.#buffer.writeUInt32LE(length, this.#offset);
-    this.#offset += 4 + length;
-  }
-
-  oid(value: string): void {
-    this.#room(20);
-    this.#offset += this.#buffer.write(value, this.#offset, 20, 'hex');
-  }
-
-  file(name: string, record: FileRecord): void {
-    this.text(name);
-    this.#room(fileBytes);
-    this.#offset = this.#buffer.writeUInt8(modes.indexOf(record.mode), this.#offset);
-    this.#offset += this.#buffer.write(record.oid, this.#offset, 20, 'hex');
-    this.#offset = this.#buffer.writeDoubleLE(record.size, this.#offset);
-    this.#offset = this.#buffer.writeBigInt64LE(record.mtimeNs, this.#offset);
-    this.#offset = this.#buffer.writeBigInt64LE(record.ctimeNs, this.#offset);
-    this.#offset = this.#buffer.writeBigUInt64LE(record.ino, this.#offset);
-  }
-
-  finish(): Buffer[] {
-    this.chunks.push(this.#buffer.subarray(0, this.#offset));
-    return this.chunks;
-  }
-}
-
-/** Bytes per chunk of an encoded cache. */
-const chunkBytes = 1 << 20;
-/** How many records are encoded or decoded between yields to the event loop. */
-const recordsPerSlice = 5_000;
 
 /**
- * Saves a directory's state, as git keeps its index: a text header (magic line, JSON line), then
- * binary records folder by folder (path, tree id, then each file's name, mode, blob id, size,
- * mtime, ctime and inode, then each skipped name and reason), then a SHA-1 of all that. Encoded
- * in slices that yield to the event loop; the old file is replaced in one rename.
+ * Saves a directory's state, as git keeps its index: a magic line and a JSON header line, then a
+ * binary body in columns — the shape (per folder: whether its tree id is known, its file and skip
+ * counts, each file's mode and each skip's reason), every name (folder paths, file and skipped
+ * names, NUL-separated), every blob and tree id as bytes, then each file's size, mtime, ctime and
+ * inode as 64-bit numbers — and a SHA-1 of all that. Columns are encoded and decoded in bulk, not
+ * field by field. The old file is replaced in one rename.
  */
 export async function saveStatCache(file: string, dir: string, state: DirState): Promise<void> {
-  const header: CacheHeader = { dir, head: state.head, stampNs: state.stampNs.toString() };
-  const writer = new ChunkWriter();
+  const shape: number[] = [];
+  const names: string[] = [];
+  const oids: string[] = [];
+  const records: FileRecord[] = [];
+  let folders = 0;
   let sinceYield = 0;
   for (const [rel, node] of state.nodes()) {
-    writer.byte(folderTag);
-    writer.text(rel);
-    writer.byte(node.tree === undefined ? 0 : 1);
-    if (node.tree !== undefined) writer.oid(node.tree);
-    writer.u32(node.files.size);
-    writer.u32(node.skipped.size);
-    for (const [name, record] of node.files) writer.file(name, record);
-    for (const [name, reason] of node.skipped) {
-      writer.text(name);
-      writer.byte(reasons.indexOf(reason));
+    folders += 1;
+    names.push(rel);
+    shape.push(node.tree === undefined ? 0 : 1, node.files.size, node.skipped.size);
+    if (node.tree !== undefined) oids.push(node.tree);
+    for (const [name, record] of node.files) {
+      names.push(name);
+      oids.push(record.oid);
+      shape.push(modes.indexOf(record.mode));
+      records.push(record);
     }
-    sinceYield += node.files.size + 1;
-    if (sinceYield >= recordsPerSlice) {
+    for (const [name, reason] of node.skipped) {
+      names.push(name);
+      shape.push(reasons.indexOf(reason));
+    }
+    sinceYield += node.files.size;
+    if (sinceYield >= filesPerSlice) {
       sinceYield = 0;
       await yieldToLoop();
     }
   }
-  writer.byte(endTag);
-  const content = Buffer.concat([Buffer.from(`${magic}\n${JSON.stringify(header)}\n`), ...writer.finish()]);
+  const sizes = new Float64Array(records.length);
+  const times = new BigInt64Array(records.length * 2);
+  const inodes = new BigUint64Array(records.length);
+  records.forEach((record, index) => {
+    sizes[index] = record.size;
+    times[index * 2] = record.mtimeNs;
+    times[index * 2 + 1] = record.ctimeNs;
+    inodes[index] = record.ino;
+  });
+  const shapeBuffer = Buffer.from(Uint32Array.from(shape).buffer);
+  const namesBuffer = Buffer.from(names.join(separator), 'utf8');
+  const oidBuffer = Buffer.from(oids.join(''), 'hex');
+  const header: CacheHeader = {
+    dir,
+    head: state.head,
+    stampNs: state.stampNs.toString(),
+    endian: endianness(),
+    folders,
+    files: records.length,
+    shapeBytes: shapeBuffer.length,
+    namesBytes: namesBuffer.length,
+    oidBytes: oidBuffer.length,
+  };
+  const content = Buffer.concat([Buffer.from(`${magic}\n${JSON.stringify(header)}\n`), shapeBuffer, namesBuffer, oidBuffer, Buffer.from(sizes.buffer), Buffer.from(times.buffer), Buffer.from(inodes.buffer)]);
   const checksum = createHash('sha1').update(content).digest();
   await writeFileDurably(file, Buffer.concat([content, checksum]), { sync: false });
 }
@@ -132,104 +113,88 @@ export async function loadStatCache(file: string, dir: string): Promise<DirState
   }
 }
 
-/** Reads the binary body field by field; any read past the end throws (a damaged cache). */
-class ChunkReader {
-  offset: number;
-
-  constructor(
-    readonly buffer: Buffer,
-    start: number,
-    readonly end: number,
-  ) {
-    this.offset = start;
-  }
-
-  #take(bytes: number): number {
-    const at = this.offset;
-    if (at + bytes > this.end) throw new Error('truncated');
-    this.offset = at + bytes;
-    return at;
-  }
-
-  byte(): number {
-    return this.buffer[this.#take(1)] as number;
-  }
-
-  u32(): number {
-    return this.buffer.readUInt32LE(this.#take(4));
-  }
-
-  text(): string {
-    const length = this.u32();
-    const at = this.#take(length);
-    return this.buffer.toString('utf8', at, at + length);
-  }
-
-  oid(): string {
-    const at = this.#take(20);
-    return this.buffer.toString('hex', at, at + 20);
-  }
-
-  file(): FileRecord {
-    const at = this.#take(fileBytes);
-    const { buffer } = this;
-    const mode = modes[buffer[at] as number];
-    if (mode === undefined) throw new Error('bad mode');
-    return {
-      mode,
-      oid: buffer.toString('hex', at + 1, at + 21),
-      size: buffer.readDoubleLE(at + 21),
-      mtimeNs: buffer.readBigInt64LE(at + 29),
-      ctimeNs: buffer.readBigInt64LE(at + 37),
-      ino: buffer.readBigUInt64LE(at + 45),
-    };
-  }
-}
-
 /** Where the header's two text lines end, or -1. */
 function headerEnd(content: Buffer): number {
   const first = content.indexOf(0x0a);
   return first < 0 ? -1 : content.indexOf(0x0a, first + 1);
 }
 
-async function parse(content: Buffer, dir: string): Promise<DirState | undefined> {
+/** A copy of `length` bytes at `offset` in a fresh (so aligned) ArrayBuffer. */
+function aligned(content: Buffer, offset: number, length: number): ArrayBuffer {
+  if (offset + length > content.length) throw new Error('truncated');
+  return new Uint8Array(content.buffer, content.byteOffset + offset, length).slice().buffer;
+}
+
+/** The checked header, or undefined when the cache is not this directory's or not this format. */
+function readHeader(content: Buffer, dir: string): { readonly header: CacheHeader; readonly bodyStart: number } | undefined {
   const textEnd = headerEnd(content);
   const bodyEnd = content.length - checksumBytes;
   if (textEnd < 0 || bodyEnd <= textEnd) return undefined;
   const [firstLine, headerLine] = content.toString('utf8', 0, textEnd).split('\n');
   if (firstLine !== magic) return undefined;
   const header = JSON.parse(headerLine ?? '') as Partial<CacheHeader>;
-  if (header.dir !== dir || typeof header.stampNs !== 'string') return undefined;
+  if (header.dir !== dir || typeof header.stampNs !== 'string' || header.endian !== endianness()) return undefined;
+  const { folders, files, shapeBytes, namesBytes, oidBytes } = header;
+  if (![folders, files, shapeBytes, namesBytes, oidBytes].every((value) => Number.isSafeInteger(value) && (value as number) >= 0)) return undefined;
+  const bodyStart = textEnd + 1;
+  if (bodyStart + (shapeBytes ?? 0) + (namesBytes ?? 0) + (oidBytes ?? 0) + (files ?? 0) * 32 !== bodyEnd) return undefined;
   if (!createHash('sha1').update(content.subarray(0, bodyEnd)).digest().equals(content.subarray(bodyEnd))) return undefined;
-  const reader = new ChunkReader(content, textEnd + 1, bodyEnd);
+  return { header: header as CacheHeader, bodyStart };
+}
+
+async function parse(content: Buffer, dir: string): Promise<DirState | undefined> {
+  const checked = readHeader(content, dir);
+  if (checked === undefined) return undefined;
+  const { header } = checked;
+  let offset = checked.bodyStart;
+  const shape = new Uint32Array(aligned(content, offset, header.shapeBytes));
+  offset += header.shapeBytes;
+  const names = content.toString('utf8', offset, offset + header.namesBytes).split(separator);
+  offset += header.namesBytes;
+  const oids = content.toString('hex', offset, offset + header.oidBytes);
+  offset += header.oidBytes;
+  const sizes = new Float64Array(aligned(content, offset, header.files * 8));
+  const times = new BigInt64Array(aligned(content, offset + header.files * 8, header.files * 16));
+  const inodes = new BigUint64Array(aligned(content, offset + header.files * 24, header.files * 8));
   const state = new DirState();
   const trees: Array<[string, string]> = [];
   let isEveryTreeKnown = true;
-  let sinceYield = 0;
-  for (let tag = reader.byte(); tag !== endTag; tag = reader.byte()) {
-    if (tag !== folderTag) return undefined;
-    const rel = reader.text();
-    const tree = reader.byte() === 1 ? reader.oid() : undefined;
-    if (tree === undefined) isEveryTreeKnown = false;
-    else trees.push([rel, tree]);
-    const fileCount = reader.u32();
-    const skipCount = reader.u32();
+  let [at, name, oid, fileIndex, sinceYield] = [0, 0, 0, 0, 0];
+  const nextOid = (): string => {
+    if (oid + 40 > oids.length) throw new Error('truncated');
+    oid += 40;
+    return oids.slice(oid - 40, oid);
+  };
+  for (let folder = 0; folder < header.folders; folder += 1) {
+    const rel = names[name++];
+    const [hasTree, fileCount = 0, skipCount = 0] = shape.subarray(at, at + 3);
+    at += 3;
+    if (rel === undefined) return undefined;
+    if (hasTree === 1) trees.push([rel, nextOid()]);
+    else isEveryTreeKnown = false;
     // The folder's entries go straight into its node: they were saved from a consistent state (the checksum holds).
     const node = state.ensureFolder(rel);
-    for (let index = 0; index < fileCount; index += 1) node.files.set(reader.text(), reader.file());
-    for (let index = 0; index < skipCount; index += 1) {
-      const name = reader.text();
-      const reason = reasons[reader.byte()];
-      if (reason === undefined) return undefined;
-      node.skipped.set(name, reason);
+    for (let index = 0; index < fileCount; index += 1) {
+      const mode = modes[shape[at++] ?? -1];
+      const fileName = names[name++];
+      if (mode === undefined || fileName === undefined || fileIndex >= header.files) return undefined;
+      const record = { mode, oid: nextOid(), size: sizes[fileIndex] ?? 0, mtimeNs: times[fileIndex * 2] ?? 0n, ctimeNs: times[fileIndex * 2 + 1] ?? 0n, ino: inodes[fileIndex] ?? 0n };
+      fileIndex += 1;
+      node.files.set(fileName, record);
     }
-    sinceYield += fileCount + 1;
-    if (sinceYield >= recordsPerSlice) {
+    for (let index = 0; index < skipCount; index += 1) {
+      const reason = reasons[shape[at++] ?? -1];
+      const skippedName = names[name++];
+      if (reason === undefined || skippedName === undefined) return undefined;
+      node.skipped.set(skippedName, reason);
+    }
+    sinceYield += fileCount;
+    if (sinceYield >= filesPerSlice) {
       sinceYield = 0;
       await yieldToLoop();
     }
   }
-  if (reader.offset !== bodyEnd) return undefined;
+  if (at !== shape.length || name !== names.length || oid !== oids.length || fileIndex !== header.files) return undefined;
   // Tree ids are trusted only when recorded for every folder (they were saved right after a build).
   if (isEveryTreeKnown) {
     for (const [rel, tree] of trees) {

@@ -13,7 +13,7 @@ import { condenseResult, condenseValue } from '../sessions/logged-value';
 import type { SessionRecord } from '../sessions/session-records';
 import type { SessionRegistry } from '../sessions/session-registry';
 import { historyCall } from '../sessions/session-state';
-import type { Actor } from '../../shared/contract/actor-contract';
+import type { Actor } from '../../shared/contract/actor-model';
 import type { CallEffect } from '../../shared/contract/sessions-contract';
 import type { WriteRecorder } from '../checkpoints/restore-write-ledger';
 import { unwatched, watchEffects } from './call-effect-watch';

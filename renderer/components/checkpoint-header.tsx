@@ -1,5 +1,5 @@
 import type { TimelineEntry } from '../model/timeline-filter';
-import { actorOfCheckpoint } from '../../shared/contract/actor-contract';
+import { actorOfCheckpoint } from '../../shared/contract/actor-model';
 import { actorWords } from '../model/actor-view';
 import { formatDate, shortId } from '../model/format';
 import { escapeControls } from '../../shared/text/control-characters';
