@@ -21,4 +21,6 @@ export const plainActorSchema = z.enum(['app', 'cli', 'vigil', 'outside']);
 
 /** The schemas stay exactly the model's types (actor-model.ts), checked here at compile time. */
 type IsSame<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-export const isActorSchemaInStep: IsSame<z.infer<typeof actorSchema>, Actor> & IsSame<z.infer<typeof plainActorSchema>, PlainActor> = true;
+export const isActorSchemaInStep: IsSame<z.infer<typeof actorSchema>, Actor> = true;
+/** The same for the plain actors. */
+export const isPlainActorSchemaInStep: IsSame<z.infer<typeof plainActorSchema>, PlainActor> = true;
