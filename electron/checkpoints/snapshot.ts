@@ -109,11 +109,17 @@ async function writeTrees(engine: SnapshotEngine, state: DirState, isDurable: bo
       await engine.store.writeLoose('tree', content, oid);
     });
   }
-  await engine.store.preloadLoose();
+  // Many trees: one listing of the loose objects answers every "stored already?" at once; a few: a check each is cheaper.
+  const isMany = dirtyFolders > treePackThreshold;
+  if (isMany) await engine.store.preloadLoose();
   const pack = await PackWriter.create(engine.store.packDir);
   try {
+    // Claimed before any await: two folders with the same content share a tree id, which goes into the pack once.
+    const claimed = new Set<string>();
     const tree = await state.buildTree(async (content, oid) => {
       engine.store.remember(oid, 'tree', content);
+      if (claimed.has(oid)) return;
+      claimed.add(oid);
       if (!pack.has(oid) && !(await engine.store.has(oid))) await pack.add('tree', content, oid);
     });
     await pack.finish();
@@ -123,7 +129,7 @@ async function writeTrees(engine: SnapshotEngine, state: DirState, isDurable: bo
     await pack.abort();
     throw error;
   } finally {
-    engine.store.forgetLoose();
+    if (isMany) engine.store.forgetLoose();
   }
 }
 
