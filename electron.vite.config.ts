@@ -26,6 +26,9 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
+      // zod and diff ship as hundreds of small ES modules (zod's every locale among them): bundled, a
+      // one-shot `vigil` command resolves and compiles a few chunks instead of ~300 files.
+      externalizeDeps: { exclude: ['zod', 'diff'] },
       rollupOptions: {
         input: {
           main: resolve('electron/main.ts'),

@@ -115,9 +115,11 @@ const batchEntries = 2_000;
 /**
  * Walks a folder and everything below it with blocking calls (readdir, lstat), applying the
  * exclusion rules so that excluded folders are never entered; hands over one listing per folder,
- * parents before children, in batches, for the main thread to apply to the directory's state.
+ * parents before children (breadth first), in batches, for the main thread to apply to the
+ * directory's state. With `splitAt`, it stops once that many folders wait to be listed and returns
+ * them, so that several workers can walk those subtrees side by side; else it returns [].
  */
-export function walkBlocking(root: string, startRel: string, ignoredFolders: readonly string[], onBatch: (listings: FolderListing[]) => void): void {
+export function walkBlocking(root: string, startRel: string, ignoredFolders: readonly string[], onBatch: (listings: FolderListing[]) => void, splitAt = Infinity): string[] {
   let listings: FolderListing[] = [];
   let entriesInBatch = 0;
   const flush = (): void => {
@@ -126,8 +128,10 @@ export function walkBlocking(root: string, startRel: string, ignoredFolders: rea
     entriesInBatch = 0;
   };
   const pending = [startRel];
-  while (pending.length > 0) {
-    const rel = pending.shift() as string;
+  let next = 0;
+  while (next < pending.length) {
+    if (pending.length - next >= splitAt) break;
+    const rel = pending[next++] as string;
     const absolute = folderPath(root, rel);
     if (rel !== '' && ignoredFolders.includes(absolute)) {
       listings.push({ rel, outcome: 'ignored', entries: [] });
@@ -165,4 +169,5 @@ export function walkBlocking(root: string, startRel: string, ignoredFolders: rea
     if (entriesInBatch >= batchEntries) flush();
   }
   flush();
+  return pending.slice(next);
 }

@@ -22,9 +22,10 @@
  *   checkpoint id stays valid for as long as the checkpoint is kept. The oldest kept entry has no
  *   `parent`.
  */
-import type { Actor, PlainActor } from '../../shared/contract/actor-contract';
+import type { Actor, PlainActor } from '../../shared/contract/actor-model';
 import type { EventHub } from '../lib/event-hub';
 import type { Logger } from '../logging/logger';
+import type { KnownHashes } from './diff-known-hashes';
 import type {
   CheckpointDirectory,
   CheckpointEntry,
@@ -81,6 +82,8 @@ export interface CheckpointApi {
   readTree(treeOid: string): Promise<readonly StoredTreeEntry[]>;
   readBlob(oid: string): Promise<Uint8Array>;
   noteWritten(paths: readonly string[], actor?: Actor): void;
+  /** The blob ids this process holds in memory for a directory's unchanged files (its stat cache), if it holds any. */
+  knownHashes(dir: string): KnownHashes | undefined;
   isExcluded(dir: string, relativePath: string): boolean;
   withStoreLock<T>(fn: () => Promise<T>): Promise<T>;
   /** Runs a restore of `checkpointId`: retention keeps that checkpoint and maintenance waits until it ends. */

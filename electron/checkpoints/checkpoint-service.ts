@@ -1,4 +1,4 @@
-import type { PlainActor } from '../../shared/contract/actor-contract';
+import type { PlainActor } from '../../shared/contract/actor-model';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
@@ -42,6 +42,7 @@ import { Timeline } from './timeline';
 import { TrackedDirectory } from './tracked-directory';
 import { DirectoryWatchers } from './directory-watchers';
 import type { CheckpointApi, CheckpointServiceOptions } from './checkpoint-api';
+import { knownHashesOf, type KnownHashes } from './diff-known-hashes';
 
 export type { CheckpointApi, CheckpointServiceOptions } from './checkpoint-api';
 
@@ -269,6 +270,11 @@ export class CheckpointService implements CheckpointApi {
       const absolute = path.resolve(written);
       for (const tracked of this.#tracked.values()) tracked.markDirty(absolute);
     }
+  }
+
+  knownHashes(dir: string): KnownHashes | undefined {
+    const state = this.#tracked.get(dirHash(dir))?.state;
+    return state === undefined ? undefined : knownHashesOf(state);
   }
 
   isExcluded(_dir: string, relativePath: string): boolean {

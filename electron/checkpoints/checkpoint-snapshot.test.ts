@@ -66,6 +66,31 @@ describe('checkpoint snapshots', () => {
     expect(registry).toMatchObject({ workdir: dir });
   });
 
+  it('walks a big tree split across the hashing workers, and a later process (stat cache from disk) finds exactly what git finds', async () => {
+    const files: Record<string, string> = {};
+    for (let index = 0; index < 600; index += 1) files[`t${index % 30}/l${index % 4}/f${index}.txt`] = `file ${index}\n`;
+    writeTree(dir, { ...files, 'top.txt': 'top\n' });
+    const root = path.join(base, 'home', 'checkpoints');
+    const first = testService(root, { workers: 3, workerThreshold: 1 });
+    try {
+      expect(created(await first.checkpoint(dir, { reason: 'first' })).tree).toBe(gitWriteTree(path.join(base, 'shadow-1'), dir));
+    } finally {
+      await first.dispose();
+    }
+    // Changes in many subtrees, a folder gone, a new one: the next process trusts the cache for the rest.
+    writeTree(dir, { 't3/l3/f3.txt': 'edited\n', 't29/l1/f29.txt': 'edited too\n', 'new/deep/n.txt': 'new\n' });
+    rmSync(path.join(dir, 't7'), { recursive: true });
+    unlinkSync(path.join(dir, 't12/l0/f12.txt'));
+    const second = testService(root, { workers: 3, workerThreshold: 1 });
+    try {
+      const entry = created(await second.checkpoint(dir, { reason: 'second' }));
+      expect(entry.tree).toBe(gitWriteTree(path.join(base, 'shadow-2'), dir));
+      expect(fsck(second.gitdir)).toBe('');
+    } finally {
+      await second.dispose();
+    }
+  });
+
   it('takes nothing when nothing changed, and records exactly what changed', async () => {
     writeTree(dir, { 'keep.txt': 'same\n', 'edit.txt': 'one\ntwo\nthree\n', 'gone.txt': 'a\nb\n' });
     const first = created(await service.checkpoint(dir, { reason: 'before patch' }));

@@ -1,4 +1,4 @@
-import type { PlainActor } from '../../shared/contract/actor-contract';
+import type { PlainActor } from '../../shared/contract/actor-model';
 import type { CutRecord } from '../../shared/contract/checkpoints-live-contract';
 
 /** Who caused a checkpoint: recorded as `Vigil-Session/Turn/Tool/Agent` trailers. */

@@ -1,4 +1,5 @@
-import { plainActorSchema, type PlainActor } from '../../shared/contract/actor-contract';
+import { plainActorSchema } from '../../shared/contract/actor-contract';
+import type { PlainActor } from '../../shared/contract/actor-model';
 import type { Attribution, CheckpointKind, CheckpointStats, SkippedPath, SkipReason } from './checkpoint-types';
 
 /** The identity every checkpoint commit is made with. */

@@ -1,4 +1,4 @@
-import type { PlainActor } from '../../shared/contract/actor-contract';
+import type { PlainActor } from '../../shared/contract/actor-model';
 import type { CutReason, CutRecord } from '../../shared/contract/checkpoints-live-contract';
 import type { RetentionPolicy } from './checkpoint-types';
 import type { CutLog } from './cut-log';

@@ -22,7 +22,11 @@ export const noKnownHashes: KnownHashes = { oidOf: () => undefined };
 /** Loads the engine's stat cache of `dir` (resolved) under `root` (`$VIGIL_HOME/checkpoints`); none when it is missing or damaged. */
 export async function loadKnownHashes(root: string, dir: string): Promise<KnownHashes> {
   const state: DirState | undefined = await loadStatCache(statCacheFile(storeLayout(root), dirHash(dir)), dir);
-  if (state === undefined) return noKnownHashes;
+  return state === undefined ? noKnownHashes : knownHashesOf(state);
+}
+
+/** The known hashes of a directory's state (the engine's own, in memory, or one loaded from its stat cache). */
+export function knownHashesOf(state: DirState): KnownHashes {
   return {
     oidOf(relativePath, stats, mode) {
       const record = state.file(relativePath);
@@ -41,12 +45,15 @@ export async function loadKnownHashes(root: string, dir: string): Promise<KnownH
 }
 
 /**
- * `loadKnownHashes` with the last result per directory kept while its stat cache file is
- * unchanged (same size and mtime), so paging through a diff does not parse the cache again.
+ * The known hashes of a directory: the engine's state in memory when it holds one (the resident
+ * core: nothing to read), else `loadKnownHashes` with the last result per directory kept while its
+ * stat cache file is unchanged (same size and mtime), so paging through a diff does not parse the cache again.
  */
-export function knownHashesLoader(root: string): (dir: string) => Promise<KnownHashes> {
+export function knownHashesLoader(root: string, inMemory: (dir: string) => KnownHashes | undefined = () => undefined): (dir: string) => Promise<KnownHashes> {
   const kept = new Map<string, { readonly stamp: string; readonly known: KnownHashes }>();
   return async (dir) => {
+    const held = inMemory(dir);
+    if (held !== undefined) return held;
     const file = statCacheFile(storeLayout(root), dirHash(dir));
     const stats = await stat(file).catch(() => undefined);
     if (stats === undefined) return noKnownHashes;

@@ -77,6 +77,11 @@ export class DirState {
     for (const [rel, node] of this.#nodes) yield [rel, node.tree];
   }
 
+  /** Every folder node with its path, parents before children (for the stat cache). */
+  *nodes(): Generator<[string, Readonly<DirNode>]> {
+    yield* this.#nodes;
+  }
+
   /** Every skipped path; a skipped folder ends with `/`. */
   skippedPaths(): SkippedPath[] {
     const list: SkippedPath[] = [];

@@ -7,6 +7,9 @@ import type { HashCandidate } from './stat-walk';
 import type { HashWorkerCommand, HashWorkerData, HashWorkerReply } from './hash-worker';
 import type { WrittenPack } from './pack-writer';
 
+/** A split walk shares out about this many subtrees per worker, so that one deep subtree does not leave the others idle. */
+const subtreesPerWorker = 8;
+
 /** Files per message to a worker: big enough to amortise the hop, small enough to balance the load. */
 const chunkSize = 256;
 
@@ -145,13 +148,28 @@ export class HashWorkerPool {
   }
 
   /**
-   * Walks a directory in a worker (blocking readdir and lstat there), handing over listings (one
+   * Walks a directory in the workers (blocking readdir and lstat there), handing over listings (one
    * per folder, parents first) in batches as they come, each in its own turn of the event loop.
+   * One worker lists the top of the tree breadth first until there are a few subtrees per worker;
+   * then every worker walks whole subtrees, taking the next one when done, so the lstat calls of a
+   * big tree run on every core (as git's preloaded index does).
    */
   async walk(root: string, rel: string, ignoredFolders: readonly string[], onListings: (listings: readonly FolderListing[]) => void): Promise<void> {
-    const [worker] = await this.#ensureStarted();
-    if (worker === undefined) throw new Error('no hashing worker');
-    await worker.send({ type: 'walk', root, rel, ignoredFolders }, (partial) => onListings(partial as FolderListing[]));
+    const workers = await this.#ensureStarted();
+    const [first] = workers;
+    if (first === undefined) throw new Error('no hashing worker');
+    const hand = (partial: unknown): void => onListings(partial as FolderListing[]);
+    const splitAt = workers.length > 1 ? workers.length * subtreesPerWorker : undefined;
+    const subtrees = (await first.send({ type: 'walk', root, rel, ignoredFolders, ...(splitAt === undefined ? {} : { splitAt }) }, hand)) as string[];
+    let next = 0;
+    await Promise.all(
+      workers.map(async (worker) => {
+        while (next < subtrees.length) {
+          const subtree = subtrees[next++] as string;
+          await worker.send({ type: 'walk', root, rel: subtree, ignoredFolders }, hand);
+        }
+      }),
+    );
   }
 
   /** Stops every worker. */

@@ -1,4 +1,4 @@
-import type { PlainActor } from '../../shared/contract/actor-contract';
+import type { PlainActor } from '../../shared/contract/actor-model';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import { readFileIdentity } from '../files/file-identity';

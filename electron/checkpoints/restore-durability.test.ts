@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -22,6 +23,14 @@ beforeEach(async () => {
 afterEach(async () => {
   await remove();
 });
+
+/** The ids of the objects in the packs of a store (git's own reading of them). */
+function packedObjects(gitdir: string): Set<string> {
+  const packDir = path.join(gitdir, 'objects', 'pack');
+  const indexes = readdirSync(packDir).filter((name) => name.endsWith('.idx'));
+  const lines = indexes.flatMap((name) => execFileSync('git', ['verify-pack', '-v', path.join(packDir, name)], { encoding: 'utf8' }).split('\n'));
+  return new Set(lines.flatMap((line) => (/^[0-9a-f]{40} /.test(line) ? [line.slice(0, 40)] : [])));
+}
 
 /** Every loose object file of a store. */
 function looseObjects(gitdir: string): string[] {
@@ -51,17 +60,30 @@ describe.each([
       expect(steps).toEqual([]);
 
       const before = new Set(looseObjects(engine.gitdir));
-      const result = await restore.restore(dir, taken.checkpoint.id, [], { onProgress: (step) => steps.push({ kind: 'progress', phase: step.phase }) });
+      let packedAtFirstWrite: Set<string> | undefined;
+      const result = await restore.restore(dir, taken.checkpoint.id, [], {
+        onProgress: (step) => {
+          // Packs are fsynced as they are written (pack, index, folder): whatever is packed when the first file is written is on disk.
+          if (step.phase === 'write') packedAtFirstWrite ??= packedObjects(engine.gitdir);
+          steps.push({ kind: 'progress', phase: step.phase });
+        },
+      });
       expect(result.counts.done).toBe(names.length + 1);
 
       const written = looseObjects(engine.gitdir).filter((file) => !before.has(file));
-      expect(written.length).toBeGreaterThan(names.length);
       const firstWrite = steps.findIndex((step) => step.kind === 'progress' && step.phase === 'write');
       const durable = new Set(steps.slice(0, firstWrite).flatMap((step) => (step.kind === 'synced' ? step.files : [])));
       for (const file of written) {
         expect(durable, `${file} was not fsynced before the first write`).toContain(file);
         expect(durable).toContain(path.dirname(file));
       }
+      // Every object the pre-rollback snapshot added (its commit, trees and the 41 edited files' blobs) was durable before the first write, loose or packed.
+      const added = execFileSync('git', ['--git-dir', engine.gitdir, 'rev-list', '--objects', result.preRollback.id, `^${taken.checkpoint.id}`], { encoding: 'utf8' })
+        .split('\n')
+        .flatMap((line) => (line === '' ? [] : [line.slice(0, 40)]));
+      expect(added.length).toBeGreaterThan(names.length);
+      const looseDurable = new Set([...durable].map((file) => `${path.basename(path.dirname(file))}${path.basename(file)}`));
+      for (const oid of added) expect(looseDurable.has(oid) || packedAtFirstWrite?.has(oid), `${oid} was neither fsynced nor packed before the first write`).toBe(true);
       const ref = path.join(engine.gitdir, timelineRef(dirHash(dir)));
       expect(durable).toContain(ref);
       expect(durable).toContain(path.dirname(ref));

@@ -1,5 +1,5 @@
 import type { ParsedCallRequest } from '../../shared/contract';
-import type { PlainActor } from '../../shared/contract/actor-contract';
+import type { PlainActor } from '../../shared/contract/actor-model';
 import { actorOfCall } from '../transport/call-actor';
 import type { PartialCallHandlers } from '../transport/call-handlers';
 import type { DiffAgainst } from './diff-sides';

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
-import type { PlainActor } from '../../shared/contract/actor-contract';
+import type { PlainActor } from '../../shared/contract/actor-model';
 import { AppError } from '../../shared/errors';
 import { isIncompleteOutcome, type restoreProgressSchema, type restoreResultSchema } from '../../shared/contract/checkpoints-restore-schemas';
 import type { EventHub } from '../lib/event-hub';
@@ -138,7 +138,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
   const rules: LiveTreeRules = { maxFileBytes: options.maxFileBytes, ignoredFolders: options.ignoredFolders };
   const store = { readTree: (oid: string) => engine.readTree(oid) };
   const locks = new Map<string, FileLock>();
-  const loadKnown: (dir: string) => Promise<KnownHashes> = knownHashesLoader(options.root);
+  const loadKnown: (dir: string) => Promise<KnownHashes> = knownHashesLoader(options.root, (dir) => engine.knownHashes(dir));
 
   /** One restore per directory at a time, across processes; other directories are not held up. */
   const directoryLock = (dir: string): FileLock => {

@@ -1,6 +1,7 @@
 import { appendFile, mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { actorSchema, isSameActor, type Actor } from '../../shared/contract/actor-contract';
+import { actorSchema } from '../../shared/contract/actor-contract';
+import { isSameActor, type Actor } from '../../shared/contract/actor-model';
 import { writeFileAtomic } from '../files/atomic-write';
 import { isSameIdentity, readFileIdentity, type FileIdentity } from '../files/file-identity';
 import { KeyedLock } from '../files/keyed-lock';

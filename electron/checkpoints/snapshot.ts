@@ -37,6 +37,12 @@ export interface SnapshotEngine {
 
 /** Above this many objects a batch goes into one pack instead of loose files (below it, parallel loose writes are cheaper than a pack's fsyncs). */
 const packThreshold = 512;
+/**
+ * The same for a snapshot that must be durable before it returns (a restore's pre-rollback
+ * snapshot): each loose object then costs an fsync of its own and one of its fan-out folder, a
+ * pack three fsyncs in all, so a pack pays off from a few objects on.
+ */
+const durablePackThreshold = 8;
 
 function nowNs(): bigint {
   return BigInt(Date.now()) * 1_000_000n;
@@ -46,7 +52,8 @@ function nowNs(): bigint {
  * Hashes the candidates (inline for a few, in the workers for many) and applies the results to the
  * state, noting in `tracked.racy` the records racy for a scan that began at `stampNs`.
  */
-async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory, state: DirState, candidates: readonly HashCandidate[], stampNs: bigint): Promise<KnownBlobs> {
+async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory, state: DirState, candidates: readonly HashCandidate[], stampNs: bigint, isDurable: boolean): Promise<KnownBlobs> {
+  const isPacked = candidates.length > (isDurable ? durablePackThreshold : packThreshold);
   const known = { blobs: new Map<string, { lines: number; binary: boolean }>(), changes: new Map<string, { insertions: number; deletions: number }>() };
   const apply = (results: readonly HashResult[]): void => {
     for (const result of results) {
@@ -69,7 +76,7 @@ async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory,
   // Worker threads read with blocking calls, no round trips: worth starting for a big batch, and
   // worth using for a middling one once they run.
   if (candidates.length >= engine.workerThreshold || (engine.pool.isRunning && candidates.length >= 32)) {
-    const usePack = candidates.length > packThreshold;
+    const usePack = isPacked;
     await engine.pool.run(tracked.dir, candidates, engine.maxFileBytes, (results) => {
       apply(results);
       // Loose objects written by a worker are fsynced by this thread's store when a restore needs them durable.
@@ -78,7 +85,7 @@ async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory,
     await engine.store.refresh(true);
     return known;
   }
-  const hasher = new FileHasher(engine.store, candidates.length > packThreshold);
+  const hasher = new FileHasher(engine.store, isPacked);
   await hasher.begin();
   try {
     apply(await hasher.hash({ root: tracked.dir, items: candidates, maxFileBytes: engine.maxFileBytes }));
@@ -94,19 +101,25 @@ async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory,
 /** Above this many new trees they go into one pack (a first snapshot writes one per folder). */
 const treePackThreshold = 128;
 
-/** Builds the root tree, writing the new trees (loose, or one pack when many changed). */
-async function writeTrees(engine: SnapshotEngine, state: DirState): Promise<string> {
+/** Builds the root tree, writing the new trees (loose, or one pack when many changed, or when they must be durable at once and are more than a few). */
+async function writeTrees(engine: SnapshotEngine, state: DirState, isDurable: boolean): Promise<string> {
   const dirtyFolders = [...state.folders()].filter(([, tree]) => tree === undefined).length;
-  if (dirtyFolders <= treePackThreshold) {
+  if (dirtyFolders <= (isDurable ? durablePackThreshold : treePackThreshold)) {
     return state.buildTree(async (content, oid) => {
       await engine.store.writeLoose('tree', content, oid);
     });
   }
-  await engine.store.preloadLoose();
+  // Many trees: one listing of the loose objects answers every "stored already?" at once; a few: a check each is cheaper.
+  const isMany = dirtyFolders > treePackThreshold;
+  if (isMany) await engine.store.preloadLoose();
   const pack = await PackWriter.create(engine.store.packDir);
   try {
+    // Claimed before any await: two folders with the same content share a tree id, which goes into the pack once.
+    const claimed = new Set<string>();
     const tree = await state.buildTree(async (content, oid) => {
       engine.store.remember(oid, 'tree', content);
+      if (claimed.has(oid)) return;
+      claimed.add(oid);
       if (!pack.has(oid) && !(await engine.store.has(oid))) await pack.add('tree', content, oid);
     });
     await pack.finish();
@@ -116,7 +129,7 @@ async function writeTrees(engine: SnapshotEngine, state: DirState): Promise<stri
     await pack.abort();
     throw error;
   } finally {
-    engine.store.forgetLoose();
+    if (isMany) engine.store.forgetLoose();
   }
 }
 
@@ -193,10 +206,12 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
     if (headMoved && state.fileCount > 0) await recheckMissingBlobs(engine, state, candidates);
     const previousRacy = tracked.racy;
     tracked.racy = new Map();
-    const known = await hashCandidates(engine, tracked, state, candidates, scanStartNs);
-    const tree = await writeTrees(engine, state);
-    const headTree = head === undefined ? undefined : (await engine.timeline.commit(head)).tree;
     const kind = request.kind ?? 'checkpoint';
+    // A restore overwrites files right after its pre-rollback snapshot: that snapshot's objects, then its ref, must survive a power cut first.
+    const isDurable = kind === 'pre-rollback';
+    const known = await hashCandidates(engine, tracked, state, candidates, scanStartNs, isDurable);
+    const tree = await writeTrees(engine, state, isDurable);
+    const headTree = head === undefined ? undefined : (await engine.timeline.commit(head)).tree;
     tracked.state = state;
     tracked.needsFullScan = tracked.needsFullScan && isScoped;
     tracked.isCacheStale = tracked.isCacheStale || candidates.length > 0 || headMoved;
@@ -225,8 +240,6 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
       ...(isScoped ? { scopedPaths: requested.length } : {}),
     });
     const id = await engine.store.writeLoose('commit', content);
-    // A restore overwrites files right after its pre-rollback snapshot: that snapshot's objects, then its ref, must survive a power cut first.
-    const isDurable = kind === 'pre-rollback';
     if (isDurable) await engine.store.syncWritten();
     await engine.assertLockHeld();
     await engine.refs.update(tracked.dirhash, id, head, `checkpoint: ${request.reason}`, { isDurable });

@@ -41,9 +41,14 @@ describe('the stat cache', () => {
     expect([...(loaded?.folders() ?? [])]).toEqual([...state.folders()]);
 
     expect(await loadStatCache(file, '/another/project')).toBeUndefined();
-    writeFileSync(file, readFileSync(file, 'utf8').replace('100755', '100799'));
+    const saved = readFileSync(file);
+    const flipped = Buffer.from(saved);
+    flipped[saved.length - 40] = (flipped[saved.length - 40] ?? 0) ^ 1;
+    writeFileSync(file, flipped);
     expect(await loadStatCache(file, '/project')).toBeUndefined();
-    writeFileSync(file, readFileSync(file, 'utf8').slice(0, 200));
+    writeFileSync(file, saved.subarray(0, 200));
+    expect(await loadStatCache(file, '/project')).toBeUndefined();
+    writeFileSync(file, saved.toString('latin1').replace('vigil-stat-cache 2', 'vigil-stat-cache 1'), 'latin1');
     expect(await loadStatCache(file, '/project')).toBeUndefined();
   });
 
@@ -64,10 +69,11 @@ describe('the stat cache', () => {
     // Proof that the next process trusts the records: a record naming another blob is believed
     // (git's index works the same way); the cache is only ever written by the engine itself.
     const file = statCacheFile(storeLayout(root), dirHash(dir));
-    const original = readFileSync(file, 'utf8');
-    const bOid = /F\tsub\/b\.txt\t100644\t([0-9a-f]{40})/.exec(original)?.[1] ?? '';
-    const aOid = /F\ta\.txt\t100644\t([0-9a-f]{40})/.exec(original)?.[1] ?? '';
-    writeFileSync(file, original.replace(`F\ta.txt\t100644\t${aOid}`, `F\ta.txt\t100644\t${bOid}`));
+    const aRecord = cache?.file('a.txt');
+    const bOid = cache?.file('sub/b.txt')?.oid ?? '';
+    if (cache === undefined || aRecord === undefined) throw new Error('no cache');
+    cache.setFile('a.txt', { ...aRecord, oid: bOid });
+    await saveStatCache(file, dir, cache);
     const second = testService(root);
     try {
       writeTree(dir, { 'c.txt': 'c\n' });

@@ -1,107 +1,207 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { endianness } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { SkipReason } from './checkpoint-types';
-import { quotePath, unquotePath } from './commit-message';
-import { DirState } from './dir-state';
+import { DirState, type FileRecord } from './dir-state';
 import { writeFileDurably } from './durable-file';
 import { fileModes, type FileMode } from './git-objects';
 
-const magic = 'vigil-stat-cache 1';
-const modes = new Set<string>([fileModes.file, fileModes.executable, fileModes.symlink]);
-const reasons = new Set<string>(['excluded', 'vcs', 'oversize', 'special', 'unreadable', 'bad-name']);
+const magic = 'vigil-stat-cache 2';
+/** Modes and skip reasons are stored as their index in these lists (append only). */
+const modes: readonly FileMode[] = [fileModes.file, fileModes.executable, fileModes.symlink];
+const reasons: readonly SkipReason[] = ['excluded', 'vcs', 'oversize', 'special', 'unreadable', 'bad-name'];
+const checksumBytes = 20;
+/** Separates names: the one character no file system allows in a name. */
+const separator = '\0';
+/** How many files are encoded or decoded between yields to the event loop. */
+const filesPerSlice = 10_000;
 
-/** What the stat cache file says about itself. */
+/** What the stat cache file says about itself, and how long each section of its body is. */
 interface CacheHeader {
   readonly dir: string;
   readonly head: string | undefined;
   readonly stampNs: string;
+  /** The body's numbers are in this byte order (the machine's own). */
+  readonly endian: string;
+  readonly folders: number;
+  readonly files: number;
+  readonly shapeBytes: number;
+  readonly namesBytes: number;
+  readonly oidBytes: number;
 }
 
 /**
- * Saves a directory's state: a header line, then one line per file (`F path mode oid size mtime
- * ctime ino`), folder (`D path tree`) and skipped path (`S path reason`), tab-separated. It is
- * built in slices that yield to the event loop, and replaces the old file in one rename.
+ * Saves a directory's state, as git keeps its index: a magic line and a JSON header line, then a
+ * binary body in columns — the shape (per folder: whether its tree id is known, its file and skip
+ * counts, each file's mode and each skip's reason), every name (folder paths, file and skipped
+ * names, NUL-separated), every blob and tree id as bytes, then each file's size, mtime, ctime and
+ * inode as 64-bit numbers — and a SHA-1 of all that. Columns are encoded and decoded in bulk, not
+ * field by field. The old file is replaced in one rename.
  */
 export async function saveStatCache(file: string, dir: string, state: DirState): Promise<void> {
-  const header: CacheHeader = { dir, head: state.head, stampNs: state.stampNs.toString() };
-  // Encoded a thousand lines at a time, yielding between chunks: a 50,000-file cache written in
-  // one go held the event loop for a quarter of a second.
-  const chunks: Buffer[] = [];
-  let lines: string[] = [magic, JSON.stringify(header)];
-  const flush = async (): Promise<void> => {
-    chunks.push(Buffer.from(`${lines.join('\n')}\n`));
-    lines = [];
-    await yieldToLoop();
+  const shape: number[] = [];
+  const names: string[] = [];
+  const oids: string[] = [];
+  const records: FileRecord[] = [];
+  let folders = 0;
+  let sinceYield = 0;
+  for (const [rel, node] of state.nodes()) {
+    folders += 1;
+    names.push(rel);
+    shape.push(node.tree === undefined ? 0 : 1, node.files.size, node.skipped.size);
+    if (node.tree !== undefined) oids.push(node.tree);
+    for (const [name, record] of node.files) {
+      names.push(name);
+      oids.push(record.oid);
+      shape.push(modes.indexOf(record.mode));
+      records.push(record);
+    }
+    for (const [name, reason] of node.skipped) {
+      names.push(name);
+      shape.push(reasons.indexOf(reason));
+    }
+    sinceYield += node.files.size;
+    if (sinceYield >= filesPerSlice) {
+      sinceYield = 0;
+      await yieldToLoop();
+    }
+  }
+  const sizes = new Float64Array(records.length);
+  const times = new BigInt64Array(records.length * 2);
+  const inodes = new BigUint64Array(records.length);
+  records.forEach((record, index) => {
+    sizes[index] = record.size;
+    times[index * 2] = record.mtimeNs;
+    times[index * 2 + 1] = record.ctimeNs;
+    inodes[index] = record.ino;
+  });
+  const shapeBuffer = Buffer.from(Uint32Array.from(shape).buffer);
+  const namesBuffer = Buffer.from(names.join(separator), 'utf8');
+  const oidBuffer = Buffer.from(oids.join(''), 'hex');
+  const header: CacheHeader = {
+    dir,
+    head: state.head,
+    stampNs: state.stampNs.toString(),
+    endian: endianness(),
+    folders,
+    files: records.length,
+    shapeBytes: shapeBuffer.length,
+    namesBytes: namesBuffer.length,
+    oidBytes: oidBuffer.length,
   };
-  for (const [rel, record] of state.files()) {
-    lines.push(`F\t${quotePath(rel)}\t${record.mode}\t${record.oid}\t${record.size}\t${record.mtimeNs}\t${record.ctimeNs}\t${record.ino}`);
-    if (lines.length >= linesPerChunk) await flush();
-  }
-  for (const [rel, tree] of state.folders()) {
-    lines.push(`D\t${quotePath(rel)}\t${tree ?? '-'}`);
-    if (lines.length >= linesPerChunk) await flush();
-  }
-  for (const skipped of state.skippedPaths()) lines.push(`S\t${quotePath(skipped.path)}\t${skipped.reason}`);
-  if (lines.length > 0) chunks.push(Buffer.from(`${lines.join('\n')}\n`));
-  await writeFileDurably(file, Buffer.concat(chunks), { sync: false });
+  const content = Buffer.concat([Buffer.from(`${magic}\n${JSON.stringify(header)}\n`), shapeBuffer, namesBuffer, oidBuffer, Buffer.from(sizes.buffer), Buffer.from(times.buffer), Buffer.from(inodes.buffer)]);
+  const checksum = createHash('sha1').update(content).digest();
+  await writeFileDurably(file, Buffer.concat([content, checksum]), { sync: false });
 }
-
-/** How many stat-cache lines are encoded between yields to the event loop. */
-const linesPerChunk = 1_000;
 
 /**
  * Loads a saved state; undefined when there is none, it belongs to another directory, or it is
  * damaged in any way (the caller then walks the directory from scratch: slower, never wrong).
  */
 export async function loadStatCache(file: string, dir: string): Promise<DirState | undefined> {
-  let text: string;
+  let content: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    content = await readFile(file);
   } catch {
     return undefined;
   }
   try {
-    return await parse(text, dir);
+    return await parse(content, dir);
   } catch {
     return undefined;
   }
 }
 
-async function parse(text: string, dir: string): Promise<DirState | undefined> {
-  const lines = text.split('\n');
-  if (lines[0] !== magic || lines.at(-1) !== '') return undefined;
-  const header = JSON.parse(lines[1] ?? '') as Partial<CacheHeader>;
-  if (header.dir !== dir || typeof header.stampNs !== 'string') return undefined;
+/** Where the header's two text lines end, or -1. */
+function headerEnd(content: Buffer): number {
+  const first = content.indexOf(0x0a);
+  return first < 0 ? -1 : content.indexOf(0x0a, first + 1);
+}
+
+/** A copy of `length` bytes at `offset` in a fresh (so aligned) ArrayBuffer. */
+function aligned(content: Buffer, offset: number, length: number): ArrayBuffer {
+  if (offset + length > content.length) throw new Error('truncated');
+  return new Uint8Array(content.buffer, content.byteOffset + offset, length).slice().buffer;
+}
+
+/** The checked header, or undefined when the cache is not this directory's or not this format. */
+function readHeader(content: Buffer, dir: string): { readonly header: CacheHeader; readonly bodyStart: number } | undefined {
+  const textEnd = headerEnd(content);
+  const bodyEnd = content.length - checksumBytes;
+  if (textEnd < 0 || bodyEnd <= textEnd) return undefined;
+  const [firstLine, headerLine] = content.toString('utf8', 0, textEnd).split('\n');
+  if (firstLine !== magic) return undefined;
+  const header = JSON.parse(headerLine ?? '') as Partial<CacheHeader>;
+  if (header.dir !== dir || typeof header.stampNs !== 'string' || header.endian !== endianness()) return undefined;
+  const { folders, files, shapeBytes, namesBytes, oidBytes } = header;
+  if (![folders, files, shapeBytes, namesBytes, oidBytes].every((value) => Number.isSafeInteger(value) && (value as number) >= 0)) return undefined;
+  const bodyStart = textEnd + 1;
+  if (bodyStart + (shapeBytes ?? 0) + (namesBytes ?? 0) + (oidBytes ?? 0) + (files ?? 0) * 32 !== bodyEnd) return undefined;
+  if (!createHash('sha1').update(content.subarray(0, bodyEnd)).digest().equals(content.subarray(bodyEnd))) return undefined;
+  return { header: header as CacheHeader, bodyStart };
+}
+
+async function parse(content: Buffer, dir: string): Promise<DirState | undefined> {
+  const checked = readHeader(content, dir);
+  if (checked === undefined) return undefined;
+  const { header } = checked;
+  let offset = checked.bodyStart;
+  const shape = new Uint32Array(aligned(content, offset, header.shapeBytes));
+  offset += header.shapeBytes;
+  const names = content.toString('utf8', offset, offset + header.namesBytes).split(separator);
+  offset += header.namesBytes;
+  const oids = content.toString('hex', offset, offset + header.oidBytes);
+  offset += header.oidBytes;
+  const sizes = new Float64Array(aligned(content, offset, header.files * 8));
+  const times = new BigInt64Array(aligned(content, offset + header.files * 8, header.files * 16));
+  const inodes = new BigUint64Array(aligned(content, offset + header.files * 24, header.files * 8));
   const state = new DirState();
   const trees: Array<[string, string]> = [];
-  for (let index = 2; index < lines.length - 1; index += 1) {
-    const fields = (lines[index] ?? '').split('\t');
-    const [kind, quoted = ''] = fields;
-    const rel = unquotePath(quoted);
-    if (kind === 'F' && fields.length === 8) {
-      const [, , mode = '', oid = '', size = '', mtime = '', ctime = '', ino = ''] = fields;
-      if (!modes.has(mode) || !/^[0-9a-f]{40}$/.test(oid)) return undefined;
-      state.setFile(rel, { mode: mode as FileMode, oid, size: Number(size), mtimeNs: BigInt(mtime), ctimeNs: BigInt(ctime), ino: BigInt(ino) });
-    } else if (kind === 'D' && fields.length === 3) {
-      state.ensureFolder(rel);
-      const tree = fields[2] ?? '-';
-      if (tree !== '-') trees.push([rel, tree]);
-    } else if (kind === 'S' && fields.length === 3) {
-      const reason = fields[2] ?? '';
-      if (!reasons.has(reason)) return undefined;
-      const isFolder = rel.endsWith('/');
-      state.setSkipped(isFolder ? rel.slice(0, -1) : rel, reason as SkipReason, isFolder);
-    } else {
-      return undefined;
+  let isEveryTreeKnown = true;
+  let [at, name, oid, fileIndex, sinceYield] = [0, 0, 0, 0, 0];
+  const nextOid = (): string => {
+    if (oid + 40 > oids.length) throw new Error('truncated');
+    oid += 40;
+    return oids.slice(oid - 40, oid);
+  };
+  for (let folder = 0; folder < header.folders; folder += 1) {
+    const rel = names[name++];
+    const [hasTree, fileCount = 0, skipCount = 0] = shape.subarray(at, at + 3);
+    at += 3;
+    if (rel === undefined) return undefined;
+    if (hasTree === 1) trees.push([rel, nextOid()]);
+    else isEveryTreeKnown = false;
+    // The folder's entries go straight into its node: they were saved from a consistent state (the checksum holds).
+    const node = state.ensureFolder(rel);
+    for (let index = 0; index < fileCount; index += 1) {
+      const mode = modes[shape[at++] ?? -1];
+      const fileName = names[name++];
+      if (mode === undefined || fileName === undefined || fileIndex >= header.files) return undefined;
+      const record = { mode, oid: nextOid(), size: sizes[fileIndex] ?? 0, mtimeNs: times[fileIndex * 2] ?? 0n, ctimeNs: times[fileIndex * 2 + 1] ?? 0n, ino: inodes[fileIndex] ?? 0n };
+      fileIndex += 1;
+      node.files.set(fileName, record);
     }
-    if (index % linesPerChunk === 0) await yieldToLoop();
+    for (let index = 0; index < skipCount; index += 1) {
+      const reason = reasons[shape[at++] ?? -1];
+      const skippedName = names[name++];
+      if (reason === undefined || skippedName === undefined) return undefined;
+      node.skipped.set(skippedName, reason);
+    }
+    sinceYield += fileCount;
+    if (sinceYield >= filesPerSlice) {
+      sinceYield = 0;
+      await yieldToLoop();
+    }
   }
+  if (at !== shape.length || name !== names.length || oid !== oids.length || fileIndex !== header.files) return undefined;
   // Tree ids are trusted only when recorded for every folder (they were saved right after a build).
-  for (const [rel, tree] of trees) {
-    const node = state.node(rel);
-    if (node !== undefined) node.tree = tree;
+  if (isEveryTreeKnown) {
+    for (const [rel, tree] of trees) {
+      const node = state.node(rel);
+      if (node !== undefined) node.tree = tree;
+    }
   }
-  if ([...state.folders()].some(([, tree]) => tree === undefined)) state.invalidateTrees();
   state.head = header.head;
   state.stampNs = BigInt(header.stampNs);
   return state;

@@ -1,4 +1,4 @@
-import type { PlainActor } from '../../shared/contract/actor-contract';
+import type { PlainActor } from '../../shared/contract/actor-model';
 import type { Logger } from '../logging/logger';
 import type { CutReason } from '../../shared/contract/checkpoints-live-contract';
 import type { PruneReport, RetentionPolicy } from './checkpoint-types';

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CallName, CallRequest, CallResponse } from '../../shared/contract';
-import { actorOfCheckpoint } from '../../shared/contract/actor-contract';
+import { actorOfCheckpoint } from '../../shared/contract/actor-model';
 import { dirHash } from '../checkpoints/store-layout';
 import { silentLogger } from '../logging/logger';
 import { makeTempDir } from '../test-support/temp-dir';

@@ -1,4 +1,4 @@
-import type { Actor } from '../../shared/contract/actor-contract';
+import type { Actor } from '../../shared/contract/actor-model';
 import type { CallEffect } from '../../shared/contract/sessions-contract';
 import type { Result } from '../../shared/result';
 import type { CheckpointApi } from '../checkpoints/checkpoint-api';

@@ -12,7 +12,7 @@ import { callSecretReason } from '../sessions/logged-record';
 import { condenseResult, condenseValue } from '../sessions/logged-value';
 import type { SessionRecord } from '../sessions/session-records';
 import type { CallLog } from '../sessions/call-log';
-import type { Actor } from '../../shared/contract/actor-contract';
+import type { Actor } from '../../shared/contract/actor-model';
 import type { CallEffect } from '../../shared/contract/sessions-contract';
 import type { WriteRecorder } from '../checkpoints/restore-write-ledger';
 import { unwatched, watchEffects } from './call-effect-watch';

@@ -102,6 +102,7 @@ export function mergeHermesCheckpoints(engine: MergedCheckpointApi, hermes: Herm
     status: (dir) => engine.status(dir),
     prune: (actor) => engine.prune(actor),
     noteWritten: (paths) => engine.noteWritten(paths),
+    knownHashes: (dir) => engine.knownHashes(dir),
     isExcluded: (dir, relativePath) => engine.isExcluded(dir, relativePath),
     withStoreLock: (fn) => engine.withStoreLock(fn),
     duringRestore: (checkpointId, task) => engine.duringRestore(checkpointId, task),

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { MemoryChange } from '../../shared/contract/memory-contract';
 import { hashObject } from '../checkpoints/git-objects';
-import { actorKey, actorOfAttribution } from '../../shared/contract/actor-contract';
+import { actorKey, actorOfAttribution } from '../../shared/contract/actor-model';
 import type { Attribution, CheckpointOutcome } from '../checkpoints/checkpoint-types';
 import { runOutsideFileLocks } from '../locks/file-lock';
 import type { Logger } from '../logging/logger';

@@ -1,4 +1,4 @@
-import type { Actor } from '../../shared/contract/actor-contract';
+import type { Actor } from '../../shared/contract/actor-model';
 import type { CheckpointEntry, CheckpointOutcome, CheckpointRequest, StoredTreeEntry } from '../checkpoints/checkpoint-types';
 
 /**

@@ -1,5 +1,5 @@
 import type { AppliedOperation, DriftReport, MemoryCheckpoint, MemoryMutationResult, PreservedBackup } from '../../shared/contract/memory-contract';
-import { actorOfAttribution } from '../../shared/contract/actor-contract';
+import { actorOfAttribution } from '../../shared/contract/actor-model';
 import { AppError, isAppError } from '../../shared/errors';
 import type { Attribution } from '../checkpoints/checkpoint-types';
 import { writeFileAtomic } from '../files/atomic-write';

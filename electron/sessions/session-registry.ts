@@ -1,4 +1,4 @@
-import type { PlainActor } from '../../shared/contract/actor-contract';
+import type { PlainActor } from '../../shared/contract/actor-model';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { messageRoleSchema, type RewindMode, type SessionSummary, type TurnBrief } from '../../shared/contract/sessions-contract';

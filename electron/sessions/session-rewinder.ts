@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { restorePlanSchema, restoreResultSchema } from '../../shared/contract/checkpoints-restore-schemas';
 import type { RewindDirectoryPlan, RewindMode, RewindOutcome, RewindPlan } from '../../shared/contract/sessions-contract';
 import { AppError, isAppError } from '../../shared/errors';
-import type { PlainActor } from '../../shared/contract/actor-contract';
+import type { PlainActor } from '../../shared/contract/actor-model';
 import type { Logger } from '../logging/logger';
 import type { SessionState } from './session-state';
 

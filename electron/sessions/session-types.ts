@@ -1,4 +1,4 @@
-import type { PlainActor } from '../../shared/contract/actor-contract';
+import type { PlainActor } from '../../shared/contract/actor-model';
 /**
  * The session service's API, as the gateway (MCP, JSON-RPC), the executor, the CLI and the UI
  * handlers call it. Stable: change it only additively.

@@ -1,6 +1,6 @@
 import { useState, type KeyboardEvent } from 'react';
 import type { TimelineEntry } from '../model/timeline-filter';
-import { actorOfCheckpoint } from '../../shared/contract/actor-contract';
+import { actorOfCheckpoint } from '../../shared/contract/actor-model';
 import { actorWords } from '../model/actor-view';
 import { formatDate, shortId } from '../model/format';
 import { escapeControls } from '../../shared/text/control-characters';

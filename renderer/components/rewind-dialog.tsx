@@ -1,4 +1,4 @@
-import { describeActor } from '../../shared/contract/actor-contract';
+import { describeActor } from '../../shared/contract/actor-model';
 import type { RewindMode, RewindPlan, SessionHistory } from '../../shared/contract/sessions-contract';
 import type { AppErrorData } from '../../shared/errors';
 import { baseName } from '../model/format';

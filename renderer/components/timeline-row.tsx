@@ -1,5 +1,5 @@
 import { memo, type ReactNode } from 'react';
-import type { Actor } from '../../shared/contract/actor-contract';
+import type { Actor } from '../../shared/contract/actor-model';
 import { actorHints, actorName } from '../model/actor-view';
 import { formatClock, formatDate, formatRelativeTime, plural, shortId } from '../model/format';
 import type { StatsAfter, TitleSource } from '../model/row-words';

@@ -1,4 +1,4 @@
-import { actorKey, actorOfCheckpoint, describeActor, type Actor } from '../../shared/contract/actor-contract';
+import { actorKey, actorOfCheckpoint, describeActor, type Actor } from '../../shared/contract/actor-model';
 import { escapeControls } from '../../shared/text/control-characters';
 import { sessionColourClass } from './session-lanes';
 import type { TimelineEntry } from './timeline-filter';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { isIncompleteOutcome, type restorePlanEntrySchema, type restoreResultSchema } from '../../shared/contract/checkpoints-restore-schemas';
-import { describeActor } from '../../shared/contract/actor-contract';
+import { describeActor } from '../../shared/contract/actor-model';
 import { escapeControls } from '../../shared/text/control-characters';
 import type { PlanFile } from './plan-summary';
 

@@ -1,4 +1,4 @@
-import { actorKey, actorOfCheckpoint } from '../../shared/contract/actor-contract';
+import { actorKey, actorOfCheckpoint } from '../../shared/contract/actor-model';
 import type { TimelineEntry } from './timeline-filter';
 
 /** The most lane columns the timeline draws; more actors share the last one. */

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { actorKey, actorOfCheckpoint, type Actor } from '../../shared/contract/actor-contract';
+import { actorKey, actorOfCheckpoint, type Actor } from '../../shared/contract/actor-model';
 import type { checkpointEntrySchema } from '../../shared/contract/checkpoints-contract';
 
 /** One checkpoint of a directory's timeline, as the contract carries it. */

@@ -1,6 +1,6 @@
 import { quote } from 'shell-quote';
 import type { CallResponse } from '../../../shared/contract';
-import { describeActor } from '../../../shared/contract/actor-contract';
+import { describeActor } from '../../../shared/contract/actor-model';
 import { escapeControls } from '../../../shared/text/control-characters';
 import { exitCodes, flagOption, stringOption, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import type { ProgressEvent as RestoreProgress } from '../cli-services';

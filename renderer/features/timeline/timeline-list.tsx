@@ -1,5 +1,5 @@
 import { useId, useMemo, type KeyboardEvent, type MouseEvent } from 'react';
-import { actorKey } from '../../../shared/contract/actor-contract';
+import { actorKey } from '../../../shared/contract/actor-model';
 import { CheckpointRowActions } from '../../components/checkpoint-row-actions';
 import { TimelineDayHeading, TimelineRow, TimelineTurnHeading } from '../../components/timeline-row';
 import { useNow } from '../../components/use-now';
