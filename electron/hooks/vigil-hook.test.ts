@@ -152,8 +152,11 @@ describe('vigil hook, recorded sessions through real processes', () => {
     // plan does not flag the deleted file as changed outside the agents (the ledger knows the agent did it).
     expect((await runHook('claude-code', claudeCodeEvents.sessionEnd(session), env)).code).toBe(0);
     expect((await sessionHistory(sessionId, env)).session.status).toBe('ended');
-    const plan = JSON.parse((await runVigil(['checkpoints', 'restore', project, commandCheckpoint, '--dry-run', '--json'], { env })).stdout) as { entries: { path: string; action: string; isChangedOutsideAgents: boolean }[] };
-    expect(plan.entries).toEqual([{ path: 'legacy/old.txt', action: 'recreate', isChangedOutsideAgents: false, checkpoint: expect.anything() as unknown }]);
+    const plan = JSON.parse((await runVigil(['checkpoints', 'restore', project, commandCheckpoint, '--dry-run', '--json'], { env })).stdout) as { entries: { path: string; action: string; isChangedOutsideAgents: boolean; changedBy?: unknown }[] };
+    // The write ledger names who deleted it: the session, its turn and the agent's own tool.
+    expect(plan.entries).toEqual([
+      { path: 'legacy/old.txt', action: 'recreate', isChangedOutsideAgents: false, changedBy: { kind: 'session', sessionId, turn: 1, tool: 'Bash' }, checkpoint: expect.anything() as unknown },
+    ]);
     expect((await runVigil(['checkpoints', 'restore', project, commandCheckpoint], { env })).code).toBe(0);
     expect(await readFile(path.join(project, 'legacy/old.txt'), 'utf8')).toBe('the old way\n');
   });
