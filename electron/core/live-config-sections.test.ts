@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -96,6 +97,28 @@ describe('every config.json section is live in a resident core', () => {
     expect(await managed()).toEqual([]);
     const refused = await core.router.dispatch('memory:read', { dir: notes, target: 'memory' }, { transport: 'test', clientId: 'live-config' });
     expect(refused).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
+  it('applies a shorter sessions.maxDays at once: the log of a session idle past it is deleted when config.json changes, not hours later', { timeout: 120_000 }, async () => {
+    const temp = await makeTempDir('vigil-live-retention-');
+    cleanups.push(temp.remove);
+    const home = path.join(temp.dir, 'home');
+    const workspace = path.join(temp.dir, 'ws');
+    await mkdir(path.join(home, 'sessions'), { recursive: true });
+    await mkdir(workspace);
+    await writeFile(path.join(home, 'config.json'), JSON.stringify({ sessions: { maxDays: 365 } }));
+    // A session last active 40 days ago: kept by a year's retention.
+    const at = new Date(Date.now() - 40 * 86_400_000).toISOString();
+    const log = path.join(home, 'sessions', 'ses_quiet.jsonl');
+    const records = [{ type: 'opened', v: 1, at, id: 'ses_quiet', agent: 'old-agent', roots: [workspace], cwd: workspace }, { type: 'closed', at }];
+    await writeFile(log, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+    const core = await createCore({ home, logger: silentLogger, env: { VIGIL_HOME: home, HOME: path.join(temp.dir, 'user'), HERMES_HOME: path.join(temp.dir, 'no-hermes') } });
+    cleanups.push(() => core.dispose());
+    expect(core.sessions.list().map((session) => session.id)).toEqual(['ses_quiet']);
+
+    await configure(core, { sessions: { maxDays: 30 } });
+    expect(existsSync(log)).toBe(false);
+    expect(core.sessions.list()).toEqual([]);
   });
 
   it('reports an invalid sessions edit by its field while the last valid one stays, in the core and in vigil checkpoints status, relayed and in-process', { timeout: 120_000 }, async () => {
