@@ -35,7 +35,9 @@ test('a Claude Code session reported through its hooks shows like any other: liv
 
   await hook(vigil.home, claudeCodeEvents.prompt(session, 'Add a greeting and drop the legacy code'));
   await expect(card).toHaveAttribute('data-status', 'working');
-  await expect(card.getByTestId('session-turn')).toHaveText('Turn 1 · in progress');
+  // The card's turn is titled by the prompt.
+  await expect(card.getByTestId('session-turn')).toContainText('Turn 1 · in progress');
+  await expect(card.getByTestId('session-turn')).toContainText('Add a greeting and drop the legacy code');
 
   // The agent's own tools, each performed between its two events as Claude Code would.
   const hello = path.join(project, 'hello.txt');
@@ -74,7 +76,7 @@ test('a Claude Code session reported through its hooks shows like any other: liv
 
   // The timeline: a checkpoint before the first write and one before the command, attributed, in the right filters.
   await page.getByTestId('nav-timeline').click();
-  await expect(page.getByTestId('timeline-dir')).toHaveValue(project);
+  await expect(page.getByTestId('timeline-dir')).toHaveAttribute('data-dir', project);
   const entries = page.getByTestId('timeline-list').getByTestId('timeline-entry');
   await expect(entries).toHaveCount(2);
   await expect(entries.nth(0)).toContainText('before terminal: rm -rf legacy');
