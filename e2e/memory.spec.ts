@@ -118,3 +118,20 @@ test('a line appended with echo shows as an external edit and is kept as a new e
     await client.close();
   }
 });
+
+test('a memory folder added to config.json while the page is open appears at once, and goes when it is taken out', async ({ page, vigil }) => {
+  const notes = path.join(vigil.workspace, 'notes');
+  await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
+  await page.getByTestId('nav-memory').click();
+  await expect(page.getByTestId('memory-file-memory')).toHaveAttribute('data-state', 'ok');
+  const picker = page.getByRole('group', { name: 'Memory directory' });
+
+  await writeFile(path.join(vigil.home, 'config.json'), JSON.stringify({ memory: { directories: [{ path: notes, label: 'Project notes' }] } }));
+  await picker.getByRole('button', { name: 'Project notes' }).click();
+  await expect(page.getByTestId('memory-watched')).toHaveText('watching for edits');
+  await writeFile(path.join(notes, 'MEMORY.md'), 'Deploys go through staging.');
+  await expect(page.getByTestId('memory-file-memory')).toHaveAttribute('data-entries', '1');
+
+  await writeFile(path.join(vigil.home, 'config.json'), JSON.stringify({ memory: { directories: [] } }));
+  await expect(picker.getByRole('button', { name: 'Project notes' })).toHaveCount(0);
+});

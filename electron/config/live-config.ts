@@ -108,7 +108,7 @@ export class LiveConfig {
    * Watches config.json (its folder, so a save by rename is seen) and reloads it after each save;
    * `onReloaded` gets the changed sections. Returns the disposer.
    */
-  watch(logger: Logger, onReloaded: (changed: readonly string[]) => void): Disposer {
+  watch(logger: Logger, onReloaded: (changed: readonly string[]) => void | Promise<void>): Disposer {
     const name = path.basename(this.file);
     let timer: NodeJS.Timeout | undefined;
     let running: Promise<void> = Promise.resolve();

@@ -15,8 +15,12 @@ import type { CoreServices } from './core-services';
 /** What the handlers answer `app:info` with. */
 type AppInfo = Parameters<typeof createAppHandlers>[0];
 
-/** Sections whose edits take effect only when Vigil restarts. */
-export const sectionsAppliedAtRestart = ['memory', 'gateway'] as const;
+/**
+ * Sections whose edits take effect only when Vigil restarts: none. Every section applies while the
+ * core runs (checkpoints, memory, gateway and sessions when config.json changes; policy and hooks at
+ * each call). What cannot change without a restart (the port, the host) is a `vigil serve` flag.
+ */
+export const sectionsAppliedAtRestart: readonly string[] = [];
 
 /** The configuration in force, as `config:read` and `config:changed` carry it. */
 export function configState(config: LiveConfig): ConfigState {

@@ -8,7 +8,9 @@ import type { AgentServices } from '../executor/create-agent-services';
 import type { HookService } from '../hooks/hook-service';
 import type { MergedCheckpointApi } from '../hermes/merged-checkpoints';
 import type { Logger } from '../logging/logger';
+import type { MemoryConfig } from '../memory/memory-config';
 import type { MemoryService } from '../memory/memory-service';
+import type { ReconfigurableMemoryService } from '../memory/reconfigurable-memory-service';
 import type { RestorePort } from '../sessions/session-rewinder';
 import { toContractEntry } from '../checkpoints/checkpoint-handlers';
 import type { DisposableStack } from '../lib/disposable';
@@ -55,6 +57,13 @@ export interface CoreServices {
   readonly agents: (withMemory: boolean) => Promise<AgentServices>;
   /** The agents' own tools reported through their hooks (`vigil hook`): sessions, checkpoints, policy, the write ledger. */
   readonly hooks: () => Promise<HookService>;
+  /**
+   * A resident core's config.json changed (`changed`: the sections whose value in force changed):
+   * each service built so far applies it at once — retention and the size cap, the memory
+   * directories and limits, session log retention. Timings (idle times, grace, turn gaps) are read
+   * at each use and need nothing here.
+   */
+  readonly applyConfig: (changed: readonly string[]) => Promise<void>;
 }
 
 /**
@@ -101,15 +110,30 @@ export function createCoreServices(context: ServiceContext): CoreServices {
     return mergeHermesCheckpoints(checkpoints, hermes, { env });
   });
 
-  const memory = once(async () => {
+  let liveMemory: ReconfigurableMemoryService | undefined;
+  const memory = once(async (): Promise<MemoryService> => {
     const checkpoints = await recorded();
     const { createConfiguredMemoryService } = await import('../memory/configured-memory-service');
     const watchState = context.onMemoryWatchState === undefined ? {} : { onWatchState: context.onMemoryWatchState };
     const watch = isResident || context.watchMemory ? { watch: watchState } : {};
     const only = context.memoryDirectory === undefined ? {} : { onlyDirectory: context.memoryDirectory };
-    // Disposed before the engine (registered after it): its captures finish first.
-    const service = await createConfiguredMemoryService({ paths, env, logger, ...(isResident ? { events } : {}), checkpoints, ...watch, ...only });
+    const build = (config?: () => MemoryConfig): Promise<MemoryService> =>
+      createConfiguredMemoryService({ paths, env, logger, ...(isResident ? { events } : {}), checkpoints, ...watch, ...only, ...(config === undefined ? {} : { config }) });
+    if (!isResident) {
+      // Disposed before the engine (registered after it): its captures finish first.
+      const service = await build();
+      stack.add(() => service.dispose());
+      return service;
+    }
+    // A resident core's store follows the memory section in force: rebuilt when config.json changes it.
+    const [live, { memoryConfigSchema }, { createReconfigurableMemoryService }] = await Promise.all([
+      context.config(),
+      import('../memory/memory-config'),
+      import('../memory/reconfigurable-memory-service'),
+    ]);
+    const service = await createReconfigurableMemoryService(() => build(() => live.section('memory', memoryConfigSchema)), logger);
     stack.add(() => service.dispose());
+    liveMemory = service;
     return service;
   });
 
@@ -140,10 +164,18 @@ export function createCoreServices(context: ServiceContext): CoreServices {
     apply: async (plan, actor) => (await restore()).restore(plan.dir, plan.checkpoint.id, plan.paths, { fingerprint: plan.fingerprint, ...(actor === undefined ? {} : { actor }) }),
   };
 
+  const builtAgents: AgentServices[] = [];
   const agentsWith = (withMemory: boolean): (() => Promise<AgentServices>) =>
     once(async () => {
       const checkpoints = await recorded();
-      const [{ createAgentServices }, { createWriteRecorder }] = await Promise.all([import('../executor/create-agent-services'), import('../checkpoints/restore-write-ledger')]);
+      const [{ createAgentServices }, { createWriteRecorder }, { sessionConfigSchema, toSessionSettings }] = await Promise.all([
+        import('../executor/create-agent-services'),
+        import('../checkpoints/restore-write-ledger'),
+        import('../sessions/session-config'),
+      ]);
+      const engineNow = await engine();
+      // A resident core reads the sessions section in force at each use; a one-shot command reads config.json once.
+      const live = isResident ? await context.config() : undefined;
       const services = await createAgentServices({
         paths,
         logger,
@@ -154,8 +186,11 @@ export function createCoreServices(context: ServiceContext): CoreServices {
         ...(withMemory ? { memory: await memory() } : {}),
         restore: restorePort,
         canAsk: context.canAsk,
+        maxFileBytes: () => engineNow.maxFileBytes,
+        ...(live === undefined ? {} : { sessionSettings: () => toSessionSettings(live.section('sessions', sessionConfigSchema)) }),
       });
       stack.add(() => services.dispose());
+      builtAgents.push(services);
       return services;
     });
   const agentsWithMemory = agentsWith(true);
@@ -183,13 +218,21 @@ export function createCoreServices(context: ServiceContext): CoreServices {
       facts: { home: os.homedir(), knownDirectories: async () => (await checkpoints.directories()).map((entry) => entry.dir) },
       vigilHome: paths.home,
       stateDirectory: paths.hooks,
-      checkpointLimits: async () => ({ maxFileBytes: toCheckpointSettings(await config.section('checkpoints', checkpointConfigSchema)).maxFileBytes }),
+      // The size cap in force (a resident core's follows config.json; an invalid edit keeps the last valid one).
+      checkpointLimits: () => Promise.resolve({ maxFileBytes: checkpoints.maxFileBytes }),
       isResident,
-      idleMs: agents.sessionSettings.idleMs,
+      idleMs: () => agents.sessionSettings().idleMs,
     });
     stack.add(() => service.dispose());
     return service;
   });
 
-  return { engine, timelines, memory, restore, history, agents: (withMemory) => (withMemory ? agentsWithMemory() : agentsWithoutMemory()), hooks };
+  const applyConfig = async (changed: readonly string[]): Promise<void> => {
+    const live = await context.config();
+    if (changed.includes('checkpoints')) (await engine()).updateSettings(toCheckpointSettings(live.section('checkpoints', checkpointConfigSchema)));
+    if (changed.includes('memory')) await liveMemory?.reconfigure();
+    if (changed.includes('sessions')) await Promise.all(builtAgents.map((agents) => agents.sessions.applyRetention()));
+  };
+
+  return { engine, timelines, memory, restore, history, agents: (withMemory) => (withMemory ? agentsWithMemory() : agentsWithoutMemory()), hooks, applyConfig };
 }

@@ -1,15 +1,16 @@
 import os from 'node:os';
-import { checkpointConfigSchema, toCheckpointSettings } from '../checkpoints/checkpoint-config';
+import { checkpointConfigSchema } from '../checkpoints/checkpoint-config';
 import type { CheckpointService } from '../checkpoints/checkpoint-service';
 
 import { LiveConfig, type ConfigSectionSpec } from '../config/live-config';
 import type { ToolExecutor } from '../executor/executor-types';
 import type { Gateway } from '../gateway/create-gateway';
-import { gatewayConfigSchema } from '../gateway/gateway-config';
+import { gatewayConfigSchema, type GatewayConfig } from '../gateway/gateway-config';
 import { hooksConfigSchema } from '../hooks/hook-config';
 import type { Logger } from '../logging/logger';
 import { memoryConfigSchema } from '../memory/memory-config';
 import { policyConfigSchema } from '../policy/policy-config';
+import { sessionConfigSchema } from '../sessions/session-config';
 import type { CommandSandbox } from '../sandbox/sandbox-api';
 import { activeHermesHome } from '../connect/client-locations';
 import type { SessionService } from '../sessions/session-types';
@@ -88,14 +89,22 @@ async function connectInputsOf(env: NodeJS.ProcessEnv): Promise<{ command: strin
   return { command: invocation.command, args: [...invocation.args], hermesHome: await activeHermesHome(env) };
 }
 
-/** The config.json sections a core validates; `checkpoints` is applied while it runs, policy is read by the policy engine itself. */
+/**
+ * The config.json sections a resident core holds in force and applies while it runs (an invalid
+ * edit keeps the last valid value); policy and hooks are read by their features at each call, and
+ * only checked here, so that a bad edit is reported with its field.
+ */
 const configSections: readonly ConfigSectionSpec[] = [
   { name: 'checkpoints', schema: checkpointConfigSchema },
   { name: 'memory', schema: memoryConfigSchema },
   { name: 'gateway', schema: gatewayConfigSchema },
+  { name: 'sessions', schema: sessionConfigSchema },
   { name: 'policy', schema: policyConfigSchema, isCheckedOnly: true },
   { name: 'hooks', schema: hooksConfigSchema, isCheckedOnly: true },
 ];
+
+/** A one-shot command holds the checkpoints section and only checks the others (its features read them themselves), so `vigil checkpoints status` names any field at fault. */
+const oneShotConfigSections: readonly ConfigSectionSpec[] = configSections.map((section) => (section.name === 'checkpoints' ? section : { ...section, isCheckedOnly: true }));
 
 /**
  * The one composition root: builds the core of every process (the app, `vigil serve`, `vigil mcp`,
@@ -112,7 +121,7 @@ export async function createCore(options: CoreOptions): Promise<Core | CoreBase>
   const events = new EventHub();
   const stack = new DisposableStack();
   stack.add(() => logger.flush());
-  const config = once(() => LiveConfig.open(paths.config, isResident ? configSections : configSections.filter((section) => section.name === 'checkpoints')));
+  const config = once(() => LiveConfig.open(paths.config, isResident ? configSections : oneShotConfigSections));
   const liveChanges = createLiveChangeReporter(events);
   stack.add(liveChanges.dispose);
   const services = createCoreServices({
@@ -157,14 +166,25 @@ async function startResident(base: CoreBase, stack: DisposableStack, config: () 
     import('../checkpoints/store-watcher'),
     import('../sessions/session-folder-watch'),
   ]);
-  const gateway = createGateway({ sessions: agents.sessions, executor: agents.executor, events, logger, version: vigilVersion, ...liveConfig.section('gateway', gatewayConfigSchema), mcpSessionIdleMs: agents.sessionSettings.idleMs });
+  // Timings are read at each use, so an edit of config.json applies to the next turn, drop and sweep.
+  const gatewayNow = (): GatewayConfig => liveConfig.section('gateway', gatewayConfigSchema);
+  const gateway = createGateway({
+    sessions: agents.sessions,
+    executor: agents.executor,
+    events,
+    logger,
+    version: vigilVersion,
+    turnIdleGapMs: () => gatewayNow().turnIdleGapMs,
+    agentDetachGraceMs: () => gatewayNow().agentDetachGraceMs,
+    mcpSessionIdleMs: () => agents.sessionSettings().idleMs,
+  });
   stack.add(() => gateway.dispose());
   stack.add(
-    liveConfig.watch(logger, (changed) => {
-      if (changed.includes('checkpoints')) checkpoints.updateSettings(toCheckpointSettings(liveConfig.section('checkpoints', checkpointConfigSchema)));
+    liveConfig.watch(logger, async (changed) => {
+      await services.applyConfig(changed);
       const state = configState(liveConfig);
       if (state.problem !== null) logger.warn('config.json is invalid; the last valid configuration stays in force', { field: state.problem.field, message: state.problem.message });
-      else if (changed.length > 0) logger.info('config.json changed; applied', { sections: changed, restartNeeded: changed.filter((name) => name === 'memory' || name === 'gateway') });
+      else if (changed.length > 0) logger.info('config.json changed; applied', { sections: changed });
       events.emit('config:changed', state);
     }),
   );

@@ -20,6 +20,11 @@ import { CommandSandbox } from '../sandbox/sandbox-api';
 import { createToolExecutor, type RunningToolExecutor } from './tool-executor';
 import type { ToolAdapter } from './tool-adapter';
 
+/** A value read once, as a getter. */
+function constant<T>(value: T): () => T {
+  return () => value;
+}
+
 /** What the core passes in to build sessions, policy, approvals and the executor. */
 export interface AgentServicesOptions {
   readonly paths: VigilPaths;
@@ -37,6 +42,10 @@ export interface AgentServicesOptions {
   readonly canAsk?: boolean;
   /** The environment agent commands start from (default: this process's; Vigil's variables are always dropped). */
   readonly env?: NodeJS.ProcessEnv;
+  /** The `sessions` settings in force, read at each use (a resident core's live config.json); omitted, config.json is read once now. */
+  readonly sessionSettings?: () => SessionSettings;
+  /** The checkpoint size cap in force (a resident core's live config.json); omitted, config.json is read at each call. */
+  readonly maxFileBytes?: () => number;
 }
 
 /** The agent-facing services of the core, their contract handlers, and their disposer. */
@@ -45,8 +54,8 @@ export interface AgentServices {
   readonly executor: RunningToolExecutor;
   readonly approvals: ApprovalService;
   readonly policy: PolicyEngine;
-  /** The `sessions` section of config.json: the idle time before an MCP session is disconnected, log retention. */
-  readonly sessionSettings: SessionSettings;
+  /** The `sessions` section of config.json in force: the idle time before an MCP session is disconnected, log retention. */
+  readonly sessionSettings: () => SessionSettings;
   /** The OS sandbox agent commands run in; `status()` says whether it can start here. */
   readonly sandbox: CommandSandbox;
   readonly handlers: ReturnType<typeof createSessionHandlers> & ReturnType<typeof createApprovalHandlers>;
@@ -63,12 +72,12 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   const { logger, events } = options;
   const policy = new PolicyEngine({ config: new ConfigFile(options.paths.config), logger });
   const approvals = new ApprovalService({ events, logger, ...(options.canAsk === undefined ? {} : { canAsk: options.canAsk }) });
-  const sessionSettings = await readSessionSettings(options.paths.config);
+  const sessionSettings = options.sessionSettings ?? constant(await readSessionSettings(options.paths.config));
   const sessions = new SessionRegistry({
     directory: options.paths.sessions,
     logger,
     events,
-    maxAgeMs: sessionSettings.maxAgeMs,
+    maxAgeMs: () => sessionSettings().maxAgeMs,
     isWaitingForApproval: (sessionId) => approvals.isWaiting(sessionId),
     ...(options.restore === undefined ? {} : { rewinder: createSessionRewinder({ restore: options.restore, logger }) }),
   });
@@ -97,7 +106,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     events,
     home: options.home,
     protectedPaths: [options.paths.home],
-    checkpointLimits: async () => ({ maxFileBytes: (await readCheckpointSettings(options.paths.config)).maxFileBytes }),
+    checkpointLimits: async () => ({ maxFileBytes: options.maxFileBytes?.() ?? (await readCheckpointSettings(options.paths.config)).maxFileBytes }),
   });
   // Nobody would receive the answer of a session that ended or whose agent went away: fail closed.
   const closeSession = sessions.onChanged((session) => {

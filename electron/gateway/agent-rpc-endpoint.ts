@@ -55,7 +55,7 @@ export function createAgentRpcEndpoint(deps: GatewayDependencies): AgentRpcEndpo
   const handlers = createAgentRpcHandlers(deps);
   const bySession = new Map<string, Set<Connection>>();
   const graceTimers = new Map<string, NodeJS.Timeout>();
-  const graceMs = deps.agentDetachGraceMs ?? defaultAgentDetachGraceMs;
+  const graceMs = (): number => deps.agentDetachGraceMs?.() ?? defaultAgentDetachGraceMs;
 
   function notify<N extends AgentNotificationName>(sessionId: string, method: N, params: AgentNotificationParams<N>): void {
     const connections = bySession.get(sessionId);
@@ -65,13 +65,13 @@ export function createAgentRpcEndpoint(deps: GatewayDependencies): AgentRpcEndpo
   }
 
   /** The agent's connection dropped and it did not come back in the grace time: its session is disconnected, not ended. */
-  function disconnectAbandoned(sessionId: string): void {
+  function disconnectAbandoned(sessionId: string, waitedMs: number): void {
     graceTimers.delete(sessionId);
     if ((bySession.get(sessionId)?.size ?? 0) > 0) return;
     bySession.delete(sessionId);
     deps.logger.info('an agent dropped its connection and did not come back: disconnected', { sessionId });
     deps.sessions
-      .disconnect(sessionId, `its connection dropped and it did not re-attach within ${Math.round(graceMs / 1000)} s`)
+      .disconnect(sessionId, `its connection dropped and it did not re-attach within ${Math.round(waitedMs / 1000)} s`)
       .catch((error: unknown) => deps.logger.warn('could not mark an abandoned session disconnected', { sessionId, error }));
   }
 
@@ -163,7 +163,8 @@ export function createAgentRpcEndpoint(deps: GatewayDependencies): AgentRpcEndpo
       for (const sessionId of attached) {
         bySession.get(sessionId)?.delete(connection);
         if ((bySession.get(sessionId)?.size ?? 0) > 0 || graceTimers.has(sessionId)) continue;
-        const timer = setTimeout(() => disconnectAbandoned(sessionId), graceMs);
+        const waitMs = graceMs();
+        const timer = setTimeout(() => disconnectAbandoned(sessionId, waitMs), waitMs);
         timer.unref();
         graceTimers.set(sessionId, timer);
       }

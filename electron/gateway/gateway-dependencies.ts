@@ -10,12 +10,12 @@ export interface GatewayDependencies {
   readonly events: EventHub;
   readonly logger: Logger;
   readonly version: string;
-  /** Without a `_meta["vigil/turn"]` mark, an MCP turn ends after this much quiet (default 30 s). */
-  readonly turnIdleGapMs?: number;
-  /** An MCP session with no request and no open stream for this long is disconnected (`sessions.idleMinutes`, default 10 min). */
-  readonly mcpSessionIdleMs?: number;
-  /** How long a JSON-RPC agent's session stays connected after its connection drops, for it to re-attach (default 60 s). */
-  readonly agentDetachGraceMs?: number;
+  /** Without a `_meta["vigil/turn"]` mark, an MCP turn ends after this much quiet (default 30 s). Read at each use: config.json can change it. */
+  readonly turnIdleGapMs?: () => number;
+  /** An MCP session with no request and no open stream for this long is disconnected (`sessions.idleMinutes`, default 10 min). Read at each sweep. */
+  readonly mcpSessionIdleMs?: () => number;
+  /** How long a JSON-RPC agent's session stays connected after its connection drops, for it to re-attach (default 60 s). Read at each drop. */
+  readonly agentDetachGraceMs?: () => number;
 }
 
 /** The default quiet gap that ends an unmarked MCP turn. */

@@ -103,7 +103,7 @@ export function createMcpAgentServer(deps: GatewayDependencies, tools: readonly 
         ...(clientInfo === undefined ? {} : { client: `${clientInfo.name} ${clientInfo.version} (MCP)` }),
       });
       sessionId = summary.id;
-      tracker = new McpTurnTracker(deps.sessions, summary.id, deps.turnIdleGapMs ?? defaultTurnIdleGapMs, deps.logger);
+      tracker = new McpTurnTracker(deps.sessions, summary.id, () => deps.turnIdleGapMs?.() ?? defaultTurnIdleGapMs, deps.logger);
       deps.logger.info('MCP session opened', { sessionId: summary.id, agent });
       if (isClosed) await endSession();
       return summary.id;

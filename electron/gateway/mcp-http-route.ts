@@ -26,6 +26,9 @@ const keepDisconnectedMs = 24 * 3_600_000;
 /** The most disconnected MCP connections kept; the oldest go first (their sessions stay "disconnected"). */
 const maxDisconnectedKept = 256;
 
+/** The longest wait between two sweeps for quiet sessions. */
+const maxSweepGapMs = 5_000;
+
 /** The `/mcp` endpoint and the disposer that ends every MCP session. */
 export interface McpHttpEndpoint {
   readonly route: HttpRoute;
@@ -73,11 +76,23 @@ function offersRoots(body: unknown): boolean {
  */
 export function createMcpHttpEndpoint(deps: GatewayDependencies, tools: readonly Tool[]): McpHttpEndpoint {
   const sessions = new Map<string, McpHttpSession>();
-  const idleMs = deps.mcpSessionIdleMs ?? defaultMcpSessionIdleMs;
-  const sweeper = setInterval(() => sweep(Date.now()), Math.max(100, Math.min(Math.round(idleMs / 2), 60_000)));
-  sweeper.unref();
+  // Read at each sweep: config.json can change it while the core runs.
+  const idleMsNow = (): number => deps.mcpSessionIdleMs?.() ?? defaultMcpSessionIdleMs;
+  let isSweeping = true;
+  let sweeper: NodeJS.Timeout | undefined;
+  const scheduleSweep = (): void => {
+    if (!isSweeping) return;
+    // Often enough for the idle time in force now, and at least every few seconds so a shortened one applies at once.
+    sweeper = setTimeout(() => {
+      sweep(Date.now());
+      scheduleSweep();
+    }, Math.max(100, Math.min(Math.round(idleMsNow() / 2), maxSweepGapMs)));
+    sweeper.unref();
+  };
+  scheduleSweep();
 
   function sweep(now: number): void {
+    const idleMs = idleMsNow();
     const disconnected: [string, McpHttpSession][] = [];
     for (const [id, session] of sessions) {
       if (session.disconnectedAt !== undefined) {
@@ -192,7 +207,8 @@ export function createMcpHttpEndpoint(deps: GatewayDependencies, tools: readonly
     route: { path: '/mcp', audience: 'agent', handleRequest },
     sessionCount: () => sessions.size,
     dispose: async () => {
-      clearInterval(sweeper);
+      isSweeping = false;
+      clearTimeout(sweeper);
       const open = [...sessions.values()];
       sessions.clear();
       // Vigil is stopping, the clients are not: their sessions are recorded as disconnected, not ended.

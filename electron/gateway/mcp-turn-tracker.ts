@@ -14,7 +14,7 @@ type OpenTurn = { readonly kind: 'burst' } | { readonly kind: 'marked'; readonly
 export class McpTurnTracker {
   readonly #sessions: SessionService;
   readonly #sessionId: string;
-  readonly #idleGapMs: number;
+  readonly #idleGapMs: () => number;
   readonly #logger: Logger;
   #open: OpenTurn | undefined;
   #inFlight = 0;
@@ -22,7 +22,8 @@ export class McpTurnTracker {
   #queue: Promise<void> = Promise.resolve();
   #isDisposed = false;
 
-  constructor(sessions: SessionService, sessionId: string, idleGapMs: number, logger: Logger) {
+  /** `idleGapMs` is read at each call's end (config.json can change it). */
+  constructor(sessions: SessionService, sessionId: string, idleGapMs: () => number, logger: Logger) {
     this.#sessions = sessions;
     this.#sessionId = sessionId;
     this.#idleGapMs = idleGapMs;
@@ -49,7 +50,7 @@ export class McpTurnTracker {
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       this.#queue = this.#queue.then(() => this.#endIdleTurn());
-    }, this.#idleGapMs);
+    }, this.#idleGapMs());
     this.#timer.unref();
   }
 

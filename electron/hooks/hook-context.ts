@@ -30,8 +30,8 @@ export interface HookDeps {
   readonly checkpointLimits: () => Promise<CoverageLimits>;
   /** A resident core holds hook sessions between events and disconnects them when their agent goes quiet. */
   readonly isResident: boolean;
-  /** `sessions.idleMinutes`, in ms. */
-  readonly idleMs: number;
+  /** `sessions.idleMinutes` in force, in ms. */
+  readonly idleMs: () => number;
 }
 
 /** A JSON text of a value with its keys sorted, so equal inputs give equal text whatever their key order. */

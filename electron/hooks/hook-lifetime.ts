@@ -8,10 +8,11 @@ const busyIdleMs = 60 * 60_000;
  */
 export class HookLifetime {
   readonly #timers = new Map<string, NodeJS.Timeout>();
-  readonly #idleMs: number;
+  readonly #idleMs: () => number;
   readonly #expire: (sessionId: string, quietMs: number) => void;
 
-  constructor(options: { readonly idleMs: number; readonly expire: (sessionId: string, quietMs: number) => void }) {
+  /** `idleMs` is read at each event (config.json can change it). */
+  constructor(options: { readonly idleMs: () => number; readonly expire: (sessionId: string, quietMs: number) => void }) {
     this.#idleMs = options.idleMs;
     this.#expire = options.expire;
   }
@@ -19,7 +20,8 @@ export class HookLifetime {
   /** An event of the session arrived: its quiet time starts again. */
   touch(sessionId: string, isBusy: boolean): void {
     this.forget(sessionId);
-    const quietMs = isBusy ? Math.max(this.#idleMs, busyIdleMs) : this.#idleMs;
+    const idleMs = this.#idleMs();
+    const quietMs = isBusy ? Math.max(idleMs, busyIdleMs) : idleMs;
     const timer = setTimeout(() => {
       this.#timers.delete(sessionId);
       this.#expire(sessionId, quietMs);

@@ -142,6 +142,30 @@ describe('vigil hook on bad input, failures and folders it must not checkpoint w
     expect(history.session.roots).toEqual([user, repo]);
   });
 
+  it('never checkpoints the file-system root whole either, said once per session; a command there is checkpointed at its target\'s own root', { timeout: 300_000 }, async () => {
+    const known = path.join(base, 'known');
+    await mkdir(known);
+    await writeFile(path.join(known, 'b.txt'), 'b\n');
+    expect((await runVigil(['checkpoint', known], { env })).code).toBe(0);
+    const fileSystemRoot = path.parse(base).root;
+    const atRoot = { ...session, sessionId: 'root-1', cwd: fileSystemRoot };
+    const start = printed(await runHook('claude-code', claudeCodeEvents.sessionStart(atRoot), env));
+    expect(start).toEqual({ systemMessage: expect.stringContaining('is your home folder or the file-system root, which Vigil never checkpoints whole') as unknown });
+    // Said once per session: a resumed start and the next events are silent about it.
+    expect(printed(await runHook('claude-code', claudeCodeEvents.sessionStart(atRoot), env))).toBeUndefined();
+    expect(printed(await runHook('claude-code', claudeCodeEvents.prompt(atRoot, 'clean up'), env))).toBeUndefined();
+
+    const input = { command: `rm ${path.join(known, 'b.txt')}` };
+    await runHook('claude-code', claudeCodeEvents.preTool(atRoot, 'Bash', input, 't1'), env);
+    await rm(path.join(known, 'b.txt'));
+    await runHook('claude-code', claudeCodeEvents.postTool(atRoot, 'Bash', input, 't1', { stdout: '', stderr: '', interrupted: false }), env);
+    const [call] = callsOf(await sessionHistory('claude-code-root-1', env));
+    // Only the target's own root: the command's folder, the file-system root, is never checkpointed.
+    expect(call?.checkpoints).toEqual([expect.objectContaining({ directory: known, kind: 'unchanged' })]);
+    const status = JSON.parse((await runVigil(['checkpoints', 'status', '--json'], { env })).stdout) as { directories: { dir: string }[] };
+    expect(status.directories.map((directory) => directory.dir)).toEqual([known]);
+  });
+
   it('checkpoints a path outside cwd at its own workspace root: a folder Vigil already checkpoints', { timeout: 300_000 }, async () => {
     const other = path.join(base, 'other');
     await mkdir(other);

@@ -3,7 +3,7 @@ import type { Logger } from '../logging/logger';
 import type { EventHub } from '../lib/event-hub';
 import type { VigilPaths } from '../lib/vigil-home';
 import type { MemoryCheckpointer } from './memory-checkpointer';
-import { memoryConfigSchema, readMemoryConfig, resolveDirectoryPath, resolveMemoryDirectories } from './memory-config';
+import { memoryConfigSchema, readMemoryConfig, resolveDirectoryPath, resolveMemoryDirectories, type MemoryConfig } from './memory-config';
 import { createMemoryRestoreGuard } from './memory-restore-guard';
 import { createMemoryService, type MemoryService, type MemoryServiceOptions } from './memory-service';
 import { newWriterId } from './memory-write-record';
@@ -19,6 +19,8 @@ export interface ConfiguredMemoryOptions {
   readonly watch?: MemoryServiceOptions['watch'];
   /** Manage only this directory (the CLI's `--dir`), with the limits config.json gives it, if any. */
   readonly onlyDirectory?: string;
+  /** The `memory` section in force (a resident core's live configuration); omitted, config.json is read now. */
+  readonly config?: () => MemoryConfig;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface ConfiguredMemoryOptions {
  * `invalid_request` naming the field), forwarding its changes and problems as contract events.
  */
 export async function createConfiguredMemoryService(options: ConfiguredMemoryOptions): Promise<MemoryService> {
-  const config = await readMemoryConfig(options.paths.config);
+  const config = options.config?.() ?? (await readMemoryConfig(options.paths.config));
   const configured = options.onlyDirectory === undefined ? config : { ...config, directories: [...config.directories, { path: options.onlyDirectory }] };
   let directories = await resolveMemoryDirectories({ config: configured, vigilMemories: options.paths.memories, env: options.env });
   if (options.onlyDirectory !== undefined) {

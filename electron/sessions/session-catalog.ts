@@ -19,8 +19,8 @@ export interface SessionCatalogOptions {
   /** A session changed in memory (its log write is under way). */
   readonly changed: (entry: SessionEntry) => void;
   readonly shownAtStart?: number;
-  /** Retention (`sessions.maxDays`); without it nothing is ever deleted (a read-only CLI listing). */
-  readonly maxAgeMs?: number;
+  /** Retention (`sessions.maxDays`), read at each prune (config.json can change it); without it nothing is ever deleted (a read-only CLI listing). */
+  readonly maxAgeMs?: () => number;
 }
 
 /** The default number of sessions start-up reads. */
@@ -36,6 +36,7 @@ export class SessionCatalog {
   readonly #unread = new Map<string, SessionLogFile>();
   readonly #options: SessionCatalogOptions;
   #pruneTimer: NodeJS.Timeout | undefined;
+  #isDisposed = false;
 
   constructor(options: SessionCatalogOptions) {
     this.#options = options;
@@ -44,21 +45,37 @@ export class SessionCatalog {
   /** Deletes expired logs (with retention), reads the most recent sessions' summaries, and prunes every few hours from now on. */
   async load(): Promise<void> {
     const files = await listSessionLogs(this.#options.directory);
-    const { maxAgeMs } = this.#options;
+    const maxAgeMs = this.#options.maxAgeMs?.();
     const expired = maxAgeMs === undefined ? [] : await pruneSessionLogs(files.map((file) => ({ ...file, lastActiveAt: file.modifiedAt })), Date.now() - maxAgeMs, maxAgeMs, this.#options.logger);
     const deleted = new Set(expired);
     const kept = files.filter((file) => !deleted.has(file.id));
     const shown = this.#options.shownAtStart ?? defaultShownAtStart;
     for (const file of kept.slice(0, shown)) await this.#read(file, true);
     for (const file of kept.slice(shown)) this.#unread.set(file.id, file);
-    if (maxAgeMs === undefined) return;
-    this.#pruneTimer ??= setInterval(() => void this.prune(), Math.min(sessionPruneIntervalMs, maxAgeMs));
+    this.#schedulePrune();
+  }
+
+  /** Retention changed (config.json): prunes by it now, and schedules the next prune by it. */
+  async applyRetention(): Promise<void> {
+    clearTimeout(this.#pruneTimer);
+    await this.prune();
+    this.#schedulePrune();
+  }
+
+  /** The next prune: every few hours, sooner when retention is shorter (as it is now: config.json can change it). */
+  #schedulePrune(): void {
+    const maxAgeMs = this.#options.maxAgeMs?.();
+    if (maxAgeMs === undefined || this.#isDisposed) return;
+    clearTimeout(this.#pruneTimer);
+    this.#pruneTimer = setTimeout(() => {
+      void this.prune().finally(() => this.#schedulePrune());
+    }, Math.min(sessionPruneIntervalMs, maxAgeMs));
     this.#pruneTimer.unref();
   }
 
   /** Deletes the logs of sessions that are not connected, run nothing, and were last active more than `maxAgeMs` ago. */
   async prune(): Promise<readonly string[]> {
-    const { maxAgeMs } = this.#options;
+    const maxAgeMs = this.#options.maxAgeMs?.();
     if (maxAgeMs === undefined) return [];
     const candidates = [...this.#entries.values()]
       .filter((entry) => !entry.isConnected && entry.running === 0)
@@ -201,7 +218,8 @@ export class SessionCatalog {
 
   /** Stops pruning and closes every log. */
   async dispose(): Promise<void> {
-    clearInterval(this.#pruneTimer);
+    this.#isDisposed = true;
+    clearTimeout(this.#pruneTimer);
     await Promise.all([...this.#entries.values()].map((entry) => entry.writer?.close() ?? Promise.resolve()));
   }
 

@@ -23,8 +23,12 @@ export interface SessionSettings {
   readonly maxAgeMs: number;
 }
 
+/** The settings of a `sessions` section, in milliseconds. */
+export function toSessionSettings(config: SessionConfig): SessionSettings {
+  return { idleMs: Math.round(config.idleMinutes * 60_000), maxAgeMs: Math.round(config.maxDays * 86_400_000) };
+}
+
 /** Reads the `sessions` section: defaults when it is missing, an `invalid_request` naming the field when a value is wrong. */
 export async function readSessionSettings(configPath: string): Promise<SessionSettings> {
-  const config = await readConfigSection(configPath, 'sessions', sessionConfigSchema);
-  return { idleMs: Math.round(config.idleMinutes * 60_000), maxAgeMs: Math.round(config.maxDays * 86_400_000) };
+  return toSessionSettings(await readConfigSection(configPath, 'sessions', sessionConfigSchema));
 }

@@ -73,7 +73,7 @@ describe('a session has a true lifetime', () => {
     ]);
     const other = 'ses_lastactive2';
     writeLog(other, [opened(other, '2026-03-01T09:00:00.000Z'), { type: 'disconnected', at: '2026-03-01T12:00:00.000Z', reason: 'Vigil stopped' }]);
-    const sessions = registry({ maxAgeMs: 36_500 * 86_400_000 });
+    const sessions = registry({ maxAgeMs: () => 36_500 * 86_400_000 });
     await sessions.load();
     expect(sessions.get(id)).toMatchObject({ status: 'ended', lastActiveAt: '2026-03-01T10:00:05.000Z', updatedAt: '2026-03-01T11:00:00.000Z' });
     expect(sessions.get(other)).toMatchObject({ status: 'disconnected', lastActiveAt: '2026-03-01T09:00:00.000Z' });
@@ -102,7 +102,7 @@ describe('a session has a true lifetime', () => {
       const olderFile = writeLog(older, [opened(older, at, `agent-${index + 1}`), { type: 'closed', at }]);
       utimesSync(olderFile, new Date(at), new Date(at));
     });
-    const restarted = registry({ shownAtStart: 2, maxAgeMs: 36_500 * 86_400_000 });
+    const restarted = registry({ shownAtStart: 2, maxAgeMs: () => 36_500 * 86_400_000 });
     await restarted.load();
     expect(restarted.list().map((session) => session.id)).toEqual([id, 'ses_a4']);
     expect(restarted.olderCount()).toBe(3);
@@ -121,7 +121,7 @@ describe('a session has a true lifetime', () => {
     // Written recently (its file is new) but its last activity is old: the running prune deletes it.
     const old = new Date(Date.now() - 31 * day).toISOString();
     writeLog('ses_quiet', [opened('ses_quiet', old), { type: 'disconnected', at: new Date().toISOString(), reason: 'Vigil stopped' }]);
-    const sessions = registry({ maxAgeMs: 30 * day });
+    const sessions = registry({ maxAgeMs: () => 30 * day });
     await sessions.load();
     expect(existsSync(stale)).toBe(false);
     expect(sessions.list().map((session) => session.id)).toEqual(['ses_quiet']);

@@ -30,8 +30,8 @@ export interface SessionRegistryOptions {
   readonly rewinder?: SessionRewinder;
   /** How many sessions start-up reads, the most recently changed (default 200); older ones are read on demand. */
   readonly shownAtStart?: number;
-  /** Logs of sessions that are not connected and had no activity for this long are deleted (`sessions.maxDays`); without it, none. */
-  readonly maxAgeMs?: number;
+  /** Logs of sessions that are not connected and had no activity for this long are deleted (`sessions.maxDays`, read at each prune); without it, none. */
+  readonly maxAgeMs?: () => number;
 }
 
 const messageSchema = z.object({ role: messageRoleSchema, text: z.string() });
@@ -75,6 +75,11 @@ export class SessionRegistry implements SessionService {
    */
   load(): Promise<void> {
     return this.#catalog.load();
+  }
+
+  /** Retention changed (config.json): deletes what it expires now, and prunes by it from then on. */
+  applyRetention(): Promise<void> {
+    return this.#catalog.applyRetention();
   }
 
   /** Deletes the logs of sessions that are not connected and were last active more than `maxAgeMs` ago. */

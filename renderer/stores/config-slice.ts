@@ -7,7 +7,7 @@ import type { AppState } from './app-store';
 export interface ConfigSlice {
   readonly config: ConfigState | undefined;
   readonly loadConfig: () => Promise<void>;
-  /** A `config:changed` event: the new settings, or the problem of an invalid edit (said once, in a toast). */
+  /** A `config:changed` event: the new settings (the memory folders read again), or the problem of an invalid edit (said once, in a toast). */
   readonly receiveConfig: (state: ConfigState) => void;
 }
 
@@ -25,6 +25,8 @@ export function createConfigSlice(client: VigilClient): StateCreator<AppState, [
       const before = get().config?.problem;
       set({ config: state });
       const problem = state.problem;
+      // A valid edit may have added or removed memory folders or changed their limits: what the memory screen shows is read again.
+      if (problem === null && get().memoryLoad.kind !== 'idle') void get().loadMemory();
       if (problem !== null && (before?.field !== problem.field || before.message !== problem.message)) {
         get().notify({ tone: 'warning', title: `config.json is invalid at ${problem.field}`, detail: problem.message });
       } else if (problem === null && before !== null && before !== undefined) {
