@@ -10,7 +10,7 @@ import { silentLogger } from '../logging/logger';
 import { runVigil } from '../test-support/run-vigil';
 import { makeTempDir } from '../test-support/temp-dir';
 import { createCore, type Core } from './create-core';
-import { nextEvent } from './test-support/next-event';
+import { nextEvent } from '../test-support/next-event';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
