@@ -33,7 +33,7 @@ export default defineConfig({
         input: {
           main: resolve('electron/main.ts'),
           cli: resolve('electron/cli/vigil.ts'),
-          'hash-worker': resolve('electron/checkpoints/hash-worker.ts'),
+          'hash-worker': resolve('electron/checkpoints/snapshot/hash-worker.ts'),
         },
         output: {
           entryFileNames: '[name].js',

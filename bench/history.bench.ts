@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CheckpointService } from '../electron/checkpoints/checkpoint-service';
-import { createHistoryService, type HistoryService } from '../electron/checkpoints/history-service';
-import { dirHash } from '../electron/checkpoints/store-layout';
+import { createHistoryService, type HistoryService } from '../electron/checkpoints/history/history-service';
+import { dirHash } from '../electron/checkpoints/store/store-layout';
 import { silentLogger } from '../electron/logging/logger';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext } from './harness';
 

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { mapLimit } from '../electron/files/map-limit';
-import { encodeTree, fileModes, hashObject, typeOfMode, type TreeItem } from '../electron/checkpoints/git-objects';
-import { ObjectStore } from '../electron/checkpoints/object-store';
-import { PackWriter } from '../electron/checkpoints/pack-writer';
+import { encodeTree, fileModes, hashObject, typeOfMode, type TreeItem } from '../electron/checkpoints/store/git-objects';
+import { ObjectStore } from '../electron/checkpoints/store/object-store';
+import { PackWriter } from '../electron/checkpoints/store/pack-writer';
 import type { ProjectFile } from './object-layer-inputs';
 
 /**

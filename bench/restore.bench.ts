@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CheckpointService } from '../electron/checkpoints/checkpoint-service';
-import { restoreServiceFor, type RestoreService } from '../electron/checkpoints/restore-service';
+import { restoreServiceFor, type RestoreService } from '../electron/checkpoints/restore/restore-service';
 import { silentLogger } from '../electron/logging/logger';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
 

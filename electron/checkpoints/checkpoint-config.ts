@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { readConfigSection } from '../config/config-file';
 import type { CheckpointServiceOptions } from './checkpoint-api';
-import { defaultRetention } from './retention';
+import { defaultRetention } from './maintenance/retention';
 
 const mebibyte = 1024 * 1024;
 

@@ -7,7 +7,7 @@ import { EventHub } from '../lib/event-hub';
 import { makeTempDir } from '../test-support/temp-dir';
 import type { CheckpointService } from './checkpoint-service';
 import type { CheckpointEntry } from './checkpoint-types';
-import { cutLogFile } from './cut-log';
+import { cutLogFile } from './maintenance/cut-log';
 import { fsck, git, testService, writeTree } from './test-support/store-fixtures';
 
 describe('pins and cuts: nothing is dropped silently, a pinned checkpoint never', () => {

@@ -1,12 +1,12 @@
 import { stat } from 'node:fs/promises';
 import { AppError } from '../../shared/errors';
 import type { CheckpointDirectory, CheckpointEntry, ListOptions, SkippedPath } from './checkpoint-types';
-import { parseCheckpointRef, pickCheckpoint } from './checkpoint-ref';
-import type { DirRegistry } from './dir-registry';
-import type { RefStore } from './ref-store';
-import { loadStatCache } from './stat-cache';
-import { dirHash, statCacheFile, type StoreLayout } from './store-layout';
-import { toCheckpointEntry, type Timeline } from './timeline';
+import { parseCheckpointRef, pickCheckpoint } from './timeline/checkpoint-ref';
+import type { DirRegistry } from './timeline/dir-registry';
+import type { RefStore } from './store/ref-store';
+import { loadStatCache } from './snapshot/stat-cache';
+import { dirHash, statCacheFile, type StoreLayout } from './store/store-layout';
+import { toCheckpointEntry, type Timeline } from './timeline/timeline';
 
 /** What the read side of the service works on. */
 export interface QueryContext {

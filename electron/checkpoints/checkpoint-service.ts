@@ -19,35 +19,35 @@ import type {
   StoredTreeEntry,
 } from './checkpoint-types';
 import { asAppError } from './checkpoint-errors';
-import { AnnouncedCheckpoints } from './announced-checkpoints';
-import { CutLog, cutLogFile } from './cut-log';
-import { createCutReporter, type Cut } from './cut-reporter';
-import { PinStore, pinFile } from './pin-store';
-import { markNamed, NameStore, setName, type RenameOutcome } from './name-store';
+import { AnnouncedCheckpoints } from './timeline/announced-checkpoints';
+import { CutLog, cutLogFile } from './maintenance/cut-log';
+import { createCutReporter, type Cut } from './maintenance/cut-reporter';
+import { PinStore, pinFile } from './timeline/pin-store';
+import { markNamed, NameStore, setName, type RenameOutcome } from './timeline/name-store';
 import { cutAfterCheckpoint, markPinned, readStoreStatus, setPin, type CheckpointSettings, type PinOutcome, type StoreViewContext } from './store-views';
 import { checkCheckpointRequest } from './checkpoint-request';
-import { DirRegistry } from './dir-registry';
-import { pathExclusion } from './exclusion-rules';
-import { decodeTree, isObjectId, typeOfMode } from './git-objects';
-import { defaultWorkerCount, HashWorkerPool } from './hash-worker-pool';
-import { StoreMaintenance } from './store-maintenance';
-import { ObjectStore } from './object-store';
-import { RefStore } from './ref-store';
-import { defaultRetention } from './retention';
-import { takeSnapshot, type SnapshotEngine } from './snapshot';
-import { StatCacheSaver } from './stat-cache-saver';
-import { repairStore } from './store-repair';
-import { dirHash, storeLayout, type StoreLayout } from './store-layout';
-import { Timeline } from './timeline';
-import { TrackedDirectory } from './tracked-directory';
-import { DirectoryWatchers } from './directory-watchers';
+import { DirRegistry } from './timeline/dir-registry';
+import { pathExclusion } from './snapshot/exclusion-rules';
+import { decodeTree, isObjectId, typeOfMode } from './store/git-objects';
+import { defaultWorkerCount, HashWorkerPool } from './snapshot/hash-worker-pool';
+import { StoreMaintenance } from './maintenance/store-maintenance';
+import { ObjectStore } from './store/object-store';
+import { RefStore } from './store/ref-store';
+import { defaultRetention } from './maintenance/retention';
+import { takeSnapshot, type SnapshotEngine } from './snapshot/snapshot';
+import { StatCacheSaver } from './snapshot/stat-cache-saver';
+import { repairStore } from './maintenance/store-repair';
+import { dirHash, storeLayout, type StoreLayout } from './store/store-layout';
+import { Timeline } from './timeline/timeline';
+import { TrackedDirectory } from './snapshot/tracked-directory';
+import { DirectoryWatchers } from './snapshot/directory-watchers';
 import type { CheckpointApi, CheckpointServiceOptions } from './checkpoint-api';
-import { knownHashesOf, type KnownHashes } from './diff-known-hashes';
+import { knownHashesOf, type KnownHashes } from './diff/diff-known-hashes';
 
 export type { CheckpointApi, CheckpointServiceOptions } from './checkpoint-api';
 
 export type { CheckpointSettings, PinOutcome } from './store-views';
-export type { RenameOutcome } from './name-store';
+export type { RenameOutcome } from './timeline/name-store';
 
 /** The checkpoint engine: one shared git object store, a timeline per directory. */
 export class CheckpointService implements CheckpointApi {

@@ -2,13 +2,13 @@ import { AppError } from '../../shared/errors';
 import { resolveTimelineDirectory } from './checkpoint-directory';
 import { listDirectories, resolveCheckpoint, skippedPaths, type QueryContext } from './checkpoint-queries';
 import type { CheckpointEntry, RetentionPolicy, StoreStatus } from './checkpoint-types';
-import type { CutLog } from './cut-log';
-import type { Cut } from './cut-reporter';
-import type { ObjectStore } from './object-store';
-import type { PinStore } from './pin-store';
-import { cutTimeline, type CutOptions } from './retention';
-import { dirHash } from './store-layout';
-import { measureStore } from './store-usage';
+import type { CutLog } from './maintenance/cut-log';
+import type { Cut } from './maintenance/cut-reporter';
+import type { ObjectStore } from './store/object-store';
+import type { PinStore } from './timeline/pin-store';
+import { cutTimeline, type CutOptions } from './maintenance/retention';
+import { dirHash } from './store/store-layout';
+import { measureStore } from './maintenance/store-usage';
 
 /** The settings config.json gives the engine; a running engine takes new ones at once. */
 export interface CheckpointSettings {

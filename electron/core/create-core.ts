@@ -163,7 +163,7 @@ async function startResident(base: CoreBase, stack: DisposableStack, config: () 
   // Loaded here: a one-shot command never needs the gateway (MCP, WebSocket) nor the watchers below.
   const [{ createGateway }, { watchStore }, { watchSessionFolder }] = await Promise.all([
     import('../gateway/create-gateway'),
-    import('../checkpoints/store-watcher'),
+    import('../checkpoints/timeline/store-watcher'),
     import('../sessions/session-folder-watch'),
   ]);
   // Timings are read at each use, so an edit of config.json applies to the next turn, drop and sweep.

@@ -1,8 +1,8 @@
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RestorePlan } from '../checkpoints/restore-plan';
-import { createWriteLedger, createWriteRecorder } from '../checkpoints/restore-write-ledger';
+import type { RestorePlan } from '../checkpoints/restore/restore-plan';
+import { createWriteLedger, createWriteRecorder } from '../checkpoints/restore/restore-write-ledger';
 import type { ToolCallOutcome } from './executor-types';
 import { createAgentHarness, type AgentHarness } from './test-support/agent-harness';
 

@@ -1,6 +1,6 @@
 import { ConfigFile } from '../config/config-file';
 import type { CheckpointApi } from '../checkpoints/checkpoint-api';
-import type { WriteRecorder } from '../checkpoints/restore-write-ledger';
+import type { WriteRecorder } from '../checkpoints/restore/restore-write-ledger';
 import type { EventHub } from '../lib/event-hub';
 import type { VigilPaths } from '../lib/vigil-home';
 import type { Logger } from '../logging/logger';

@@ -14,7 +14,7 @@ import type { SessionRecord } from '../sessions/session-records';
 import type { CallLog } from '../sessions/call-log';
 import type { Actor } from '../../shared/contract/actor-model';
 import type { CallEffect } from '../../shared/contract/sessions-contract';
-import type { WriteRecorder } from '../checkpoints/restore-write-ledger';
+import type { WriteRecorder } from '../checkpoints/restore/restore-write-ledger';
 import { unwatched, watchEffects } from './call-effect-watch';
 import { CheckpointGate, type TouchedDirectory } from './checkpoint-gate';
 import type { CallCheckpoint, ExecuteOptions, ToolCallOutcome, ToolCallRequest, ToolDecision, ToolExecutor } from './executor-types';

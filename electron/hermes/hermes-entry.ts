@@ -1,5 +1,5 @@
 import type { CheckpointEntry, CheckpointStats } from '../checkpoints/checkpoint-types';
-import type { ParsedCommit } from '../checkpoints/commit-message';
+import type { ParsedCommit } from '../checkpoints/timeline/commit-message';
 import type { HermesStoreKind } from './hermes-store-locator';
 
 /** One commit of a Hermes timeline, with where it lives. */

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import type { SkippedPath } from '../checkpoints/checkpoint-types';
-import { directoryExclusion, fileExclusion } from '../checkpoints/exclusion-rules';
+import { directoryExclusion, fileExclusion } from '../checkpoints/snapshot/exclusion-rules';
 import { isVigilBookkeepingFile } from '../files/vigil-temp-name';
 import { mapLimit } from '../files/map-limit';
 

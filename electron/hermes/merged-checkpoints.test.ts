@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CheckpointService } from '../checkpoints/checkpoint-service';
-import { restoreServiceFor, type RestoreService } from '../checkpoints/restore-service';
-import { dirHash } from '../checkpoints/store-layout';
+import { restoreServiceFor, type RestoreService } from '../checkpoints/restore/restore-service';
+import { dirHash } from '../checkpoints/store/store-layout';
 import { fsck, git, testService } from '../checkpoints/test-support/store-fixtures';
 import { silentLogger } from '../logging/logger';
 import { makeTempDir } from '../test-support/temp-dir';

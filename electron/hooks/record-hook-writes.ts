@@ -1,5 +1,5 @@
 import type { CheckpointApi } from '../checkpoints/checkpoint-api';
-import type { WriteLedger } from '../checkpoints/restore-write-ledger';
+import type { WriteLedger } from '../checkpoints/restore/restore-write-ledger';
 
 /** Who made writes an agent reported through its hooks: its session and turn, the call. */
 export interface HookWriteActor {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { MemoryChange } from '../../shared/contract/memory-contract';
-import { hashObject } from '../checkpoints/git-objects';
+import { hashObject } from '../checkpoints/store/git-objects';
 import { actorKey, actorOfAttribution } from '../../shared/contract/actor-model';
 import type { Attribution, CheckpointOutcome } from '../checkpoints/checkpoint-types';
 import { runOutsideFileLocks } from '../locks/file-lock';

@@ -3,7 +3,7 @@ import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CheckpointService } from '../checkpoints/checkpoint-service';
-import { dirHash } from '../checkpoints/store-layout';
+import { dirHash } from '../checkpoints/store/store-layout';
 import { silentLogger } from '../logging/logger';
 import { makeTempDir } from '../test-support/temp-dir';
 import type { MemoryCheckpointer } from './memory-checkpointer';

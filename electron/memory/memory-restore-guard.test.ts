@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CheckpointService } from '../checkpoints/checkpoint-service';
-import { restoreServiceFor, type RestoreService } from '../checkpoints/restore-service';
+import { restoreServiceFor, type RestoreService } from '../checkpoints/restore/restore-service';
 import { startHermesLock } from '../hermes/test-support/hermes-lock-process';
 import { recordingLogger, type RecordingLogger } from '../hermes/test-support/recording-logger';
 import { silentLogger } from '../logging/logger';

@@ -11,7 +11,7 @@ import type {
 } from '../../shared/contract/memory-contract';
 import { AppError } from '../../shared/errors';
 import type { Attribution } from '../checkpoints/checkpoint-types';
-import type { RestoreGuard } from '../checkpoints/restore-service';
+import type { RestoreGuard } from '../checkpoints/restore/restore-service';
 import type { Disposer } from '../lib/disposable';
 import { isDirectory } from '../files/is-directory';
 import type { Logger } from '../logging/logger';

@@ -20,7 +20,7 @@ export interface RestorePort {
   apply(plan: RestorePlan, actor?: PlainActor): Promise<RestoreResult>;
 }
 
-/** The restore service (electron/checkpoints/restore-service.ts) as a RestorePort. */
+/** The restore service (electron/checkpoints/restore/restore-service.ts) as a RestorePort. */
 export function restorePortOf(service: {
   plan(dir: string, ref: string, paths?: readonly string[]): Promise<RestorePlan>;
   restore(dir: string, ref: string, paths?: readonly string[], options?: { readonly fingerprint?: string; readonly actor?: PlainActor }): Promise<RestoreResult>;

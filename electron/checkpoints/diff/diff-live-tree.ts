@@ -1,0 +1,173 @@
+import type { Dirent } from 'node:fs';
+import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
+import path from 'node:path';
+import { errnoCode, fileSystemError } from '../../files/file-system-error';
+import { mapLimit } from '../../files/map-limit';
+import { isVigilBookkeepingFile } from '../../files/vigil-temp-name';
+import type { SkippedPath, SkipReason, StoredTreeEntry } from '../checkpoint-types';
+import type { PathScope } from './diff-path-scope';
+import type { TreeReader } from './diff-tree-changes';
+import { directoryExclusion, fileExclusion } from '../snapshot/exclusion-rules';
+import { noKnownHashes, type KnownHashes } from './diff-known-hashes';
+import { encodeTree, fileModes, hashObject } from '../store/git-objects';
+import { modeOfStat } from '../snapshot/stat-walk';
+
+/** The rules a snapshot applies beyond the exclusion list, so the live side is judged exactly as a checkpoint would be. */
+export interface LiveTreeRules {
+  /** Files larger than this are not stored (`oversize`). */
+  readonly maxFileBytes: number;
+  /** Absolute folders never entered (Vigil's own data folder when it sits inside the directory). */
+  readonly ignoredFolders: readonly string[];
+}
+
+/**
+ * The directory as a checkpoint taken now would store it, computed without writing anything: git
+ * tree ids for every folder (equal to the store's when the content is equal, so diffs prune
+ * unchanged subtrees), and what was left out and why.
+ */
+export interface LiveTree {
+  /** The root tree id; undefined when nothing in scope would be stored. */
+  readonly root: string | undefined;
+  readonly skipped: readonly SkippedPath[];
+  /** The folders' tree objects, by id. */
+  readonly trees: ReadonlyMap<string, readonly StoredTreeEntry[]>;
+}
+
+/** Files read and hashed at once. */
+const hashConcurrency = 32;
+
+/** A file found by the walk, before it is hashed. */
+interface FoundFile {
+  readonly relativePath: string;
+  readonly parent: string;
+  readonly name: string;
+}
+
+/** A name that did not survive decoding (not valid UTF-8), or holds a separator, cannot be stored faithfully. */
+export function isBadName(name: string): boolean {
+  return name.includes('\uFFFD') || name.includes('/') || name.includes('\\');
+}
+
+/** Why an entry of this name and kind is not stored, by the snapshot's own rules; size is judged later. */
+function nameExclusion(name: string, isFolder: boolean, isFileOrLink: boolean): SkipReason | undefined {
+  if (isBadName(name)) return 'bad-name';
+  if (isFolder) return directoryExclusion(name);
+  return isFileOrLink ? fileExclusion(name) : 'special';
+}
+
+/**
+ * Why a path would not be stored by a snapshot: a folder on the way or its own name matches the
+ * exclusion rules (judged as a folder or a file, as it would be met), or undefined when it would.
+ */
+export function storedPathExclusion(relativePath: string, isFolder: boolean): SkipReason | undefined {
+  const parts = relativePath.split('/');
+  const last = parts.pop() ?? '';
+  for (const part of parts) {
+    const reason = isBadName(part) ? 'bad-name' : directoryExclusion(part);
+    if (reason !== undefined) return reason;
+  }
+  return nameExclusion(last, isFolder, !isFolder);
+}
+
+function join(parent: string, name: string): string {
+  return parent === '' ? name : `${parent}/${name}`;
+}
+
+async function listFolder(absolute: string, relativePath: string, skipped: SkippedPath[]): Promise<Dirent[]> {
+  try {
+    return await readdir(absolute, { withFileTypes: true });
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    if (code === 'EACCES' || code === 'EPERM') {
+      skipped.push({ path: `${relativePath}/`, reason: 'unreadable' });
+      return [];
+    }
+    throw fileSystemError(error, 'list', absolute);
+  }
+}
+
+/** Hashes one file or symlink as git would store it (or takes a known id), or says why it cannot be stored. */
+async function hashFile(absolute: string, relativePath: string, maxFileBytes: number, known: KnownHashes): Promise<{ readonly mode: string; readonly oid: string } | SkipReason | undefined> {
+  try {
+    const stats = await lstat(absolute, { bigint: true });
+    if (stats.isDirectory()) return undefined;
+    if (!stats.isFile() && !stats.isSymbolicLink()) return 'special';
+    if (stats.isFile() && stats.size > BigInt(maxFileBytes)) return 'oversize';
+    const mode = modeOfStat(stats);
+    const oid = known.oidOf(relativePath, stats, mode);
+    if (oid !== undefined) return { mode, oid };
+    const content = stats.isSymbolicLink() ? await readlink(absolute, { encoding: 'buffer' }) : await readFile(absolute);
+    return { mode, oid: hashObject('blob', content) };
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    if (code === 'EACCES' || code === 'EPERM') return 'unreadable';
+    throw fileSystemError(error, 'read', absolute);
+  }
+}
+
+/**
+ * Walks `dir` (only the parts `scope` reaches) and computes its live tree with the snapshot's rules
+ * (see stat-walk.ts): symlinks are stored as links and never followed; Vigil's own temp files and
+ * data folder are ignored; excluded, version-control, oversize, special, unreadable and badly
+ * named paths are listed in `skipped`. Files whose stat matches the engine's stat cache (`known`)
+ * are not read.
+ */
+export async function readLiveTree(dir: string, rules: LiveTreeRules, scope: PathScope, known: KnownHashes = noKnownHashes): Promise<LiveTree> {
+  const skipped: SkippedPath[] = [];
+  const files: FoundFile[] = [];
+  const folders: string[] = [];
+  let level = [''];
+  while (level.length > 0) {
+    const next: string[] = [];
+    await mapLimit(level, hashConcurrency, async (folder) => {
+      folders.push(folder);
+      for (const entry of await listFolder(path.join(dir, folder), folder, skipped)) {
+        const relativePath = join(folder, entry.name);
+        if (isVigilBookkeepingFile(entry.name)) continue;
+        const isFolder = entry.isDirectory();
+        if (isFolder ? !scope.enters(relativePath) : !scope.covers(relativePath)) continue;
+        if (isFolder && rules.ignoredFolders.includes(path.join(dir, relativePath))) continue;
+        const reason = nameExclusion(entry.name, isFolder, entry.isFile() || entry.isSymbolicLink());
+        if (reason !== undefined) skipped.push({ path: isFolder ? `${relativePath}/` : relativePath, reason });
+        else if (isFolder) next.push(relativePath);
+        else files.push({ relativePath, parent: folder, name: entry.name });
+      }
+    });
+    level = next;
+  }
+
+  const entriesOf = new Map<string, StoredTreeEntry[]>(folders.map((folder) => [folder, []]));
+  await mapLimit(files, hashConcurrency, async (file) => {
+    const hashed = await hashFile(path.join(dir, file.relativePath), file.relativePath, rules.maxFileBytes, known);
+    if (hashed === undefined) return;
+    if (typeof hashed === 'string') skipped.push({ path: file.relativePath, reason: hashed });
+    else entriesOf.get(file.parent)?.push({ mode: hashed.mode, name: file.name, oid: hashed.oid, type: 'blob' });
+  });
+
+  // Deepest folders first, so that each folder's subtrees have their ids when it is encoded.
+  const trees = new Map<string, readonly StoredTreeEntry[]>();
+  const depth = (folder: string): number => (folder === '' ? 0 : folder.split('/').length);
+  let root: string | undefined;
+  for (const folder of [...folders].sort((a, b) => depth(b) - depth(a))) {
+    const entries = entriesOf.get(folder) ?? [];
+    if (entries.length === 0) continue;
+    const oid = hashObject('tree', encodeTree(entries));
+    trees.set(oid, entries);
+    if (folder === '') root = oid;
+    else entriesOf.get(path.posix.dirname(folder) === '.' ? '' : path.posix.dirname(folder))?.push({ mode: fileModes.tree, name: path.posix.basename(folder), oid, type: 'tree' });
+  }
+  skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { root, skipped, trees };
+}
+
+/** A reader that serves a live tree's folders from memory and everything else from the store. */
+export function overlayReader(live: LiveTree, store: TreeReader): TreeReader {
+  return {
+    readTree: (oid) => {
+      const entries = live.trees.get(oid);
+      return entries === undefined ? store.readTree(oid) : Promise.resolve(entries);
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import type { RefStore } from '../store/ref-store';
+import type { Timeline, TimelineCommit } from '../timeline/timeline';
+
+/** The retention policy's defaults: Hermes' gateway default of 50 per directory, 500 MiB in all. */
+export const defaultRetention = { maxSnapshots: 50, maxTotalBytes: 500 * 1024 * 1024 } as const;
+
+/** What a timeline cut must respect. */
+export interface CutOptions {
+  /** Pinned checkpoints and those being restored right now (in this process): never cut off. */
+  readonly pinned: ReadonlySet<string>;
+  /** Fails unless the store lock is still ours; called right before the shallow list changes. */
+  readonly assertHeld: () => Promise<void>;
+}
+
+/**
+ * How many of a timeline's newest commits a cut must keep so that nothing protected is dropped:
+ * a pinned checkpoint (a restore in progress), and the checkpoint the newest pre-rollback
+ * snapshot among the `keep` newest restores to — so a restore that failed or was interrupted can
+ * be run again, however many checkpoints its own pre-rollback snapshot pushed out.
+ */
+function protectedLength(chain: readonly TimelineCommit[], keep: number, pinned: ReadonlySet<string>): number {
+  const wanted = new Set(pinned);
+  const newestPreRollback = chain.slice(0, keep).find((item) => item.commit.kind === 'pre-rollback' && item.commit.restores !== undefined);
+  if (newestPreRollback?.commit.restores !== undefined) wanted.add(newestPreRollback.commit.restores);
+  let length = 0;
+  chain.forEach((item, index) => {
+    if (wanted.has(item.id)) length = index + 1;
+  });
+  return length;
+}
+
+/**
+ * Keeps only the newest `keep` checkpoints of a timeline (more when a protected one is older, see
+ * `protectedLength`) by marking the oldest kept one as a cut point in git's `shallow` file: ids of
+ * kept checkpoints never change, git's own tools stop there, and the dropped commits become
+ * unreachable (garbage collection deletes them). Returns how many checkpoints were dropped.
+ */
+export async function cutTimeline(refs: RefStore, timeline: Timeline, head: string | undefined, keep: number, options: CutOptions): Promise<number> {
+  if (head === undefined) return 0;
+  const shallow = await refs.readShallow();
+  const chain = await timeline.walk(head, shallow);
+  const kept = Math.max(keep, protectedLength(chain, keep, options.pinned));
+  if (chain.length <= kept) return 0;
+  const cut = chain[Math.max(0, kept - 1)];
+  if (cut === undefined) return 0;
+  shallow.add(cut.id);
+  await options.assertHeld();
+  await refs.writeShallow(shallow);
+  return chain.length - kept;
+}
+
+/** One checkpoint that could be dropped to save space, with its timeline. */
+export interface DroppableCheckpoint {
+  readonly dirhash: string;
+  readonly head: string;
+  /** Its position from the head (0 = newest; the newest is never dropped). */
+  readonly position: number;
+  readonly time: number;
+}
+
+/**
+ * Every checkpoint that may go to save space, oldest first: the order a size cap drops them in.
+ * Never the newest of a timeline, never a pinned one nor any newer than it (a cut keeps everything
+ * down to its oldest protected checkpoint).
+ */
+export async function droppableByAge(refs: RefStore, timeline: Timeline, pinned: ReadonlySet<string> = new Set()): Promise<DroppableCheckpoint[]> {
+  const shallow = await refs.readShallow();
+  const all: DroppableCheckpoint[] = [];
+  for (const [dirhash, head] of await refs.list()) {
+    const chain: TimelineCommit[] = await timeline.walk(head, shallow);
+    const kept = Math.max(1, protectedLength(chain, 1, pinned));
+    chain.forEach((item, position) => {
+      if (position >= kept) all.push({ dirhash, head, position, time: item.commit.time });
+    });
+  }
+  return all.sort((a, b) => a.time - b.time);
+}
+
+/**
+ * Drops the oldest `count` droppable checkpoints across all timelines (each timeline keeps at
+ * least its newest, and its pinned ones). Returns how many were dropped from each timeline and
+ * how many each kept, by directory hash.
+ */
+export async function dropOldest(refs: RefStore, timeline: Timeline, count: number, options: CutOptions): Promise<Map<string, { readonly dropped: number; readonly kept: number }>> {
+  const victims = (await droppableByAge(refs, timeline, options.pinned)).slice(0, count);
+  const keepPerTimeline = new Map<string, { head: string; keep: number }>();
+  for (const victim of victims) {
+    const current = keepPerTimeline.get(victim.dirhash);
+    const keep = Math.min(current?.keep ?? Number.POSITIVE_INFINITY, victim.position);
+    keepPerTimeline.set(victim.dirhash, { head: victim.head, keep });
+  }
+  const dropped = new Map<string, { dropped: number; kept: number }>();
+  for (const [dirhash, { head, keep }] of keepPerTimeline) {
+    const count = await cutTimeline(refs, timeline, head, Math.max(1, keep), options);
+    if (count > 0) dropped.set(dirhash, { dropped: count, kept: await timeline.count(head, await refs.readShallow()) });
+  }
+  return dropped;
+}

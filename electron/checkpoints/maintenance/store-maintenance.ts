@@ -1,0 +1,184 @@
+import type { PlainActor } from '../../../shared/contract/actor-model';
+import type { Logger } from '../../logging/logger';
+import type { CutReason } from '../../../shared/contract/checkpoints-live-contract';
+import type { PruneReport, RetentionPolicy } from '../checkpoint-types';
+import { collectGarbage } from '../store/garbage-collector';
+import type { ObjectStore } from '../store/object-store';
+import type { RefStore } from '../store/ref-store';
+import { cutTimeline, droppableByAge, dropOldest, type CutOptions } from './retention';
+import { measureStore } from './store-usage';
+import type { Timeline } from '../timeline/timeline';
+import type { Disposer } from '../../lib/disposable';
+
+/** What maintenance needs from the service. */
+export interface MaintenanceOptions {
+  /** Run checks in the background after snapshots (the app, `vigil serve`). */
+  readonly enabled: boolean;
+  readonly logger: Logger;
+  /** Runs work under the store lock. */
+  readonly run: <T>(work: () => Promise<T>) => Promise<T>;
+  readonly store: ObjectStore;
+  readonly refs: RefStore;
+  readonly timeline: Timeline;
+  /** The retention policy in force now (config.json can change it while the process runs). */
+  readonly retention: () => RetentionPolicy;
+  /** Every pinned checkpoint: never dropped. */
+  readonly pinnedIds: () => Promise<ReadonlySet<string>>;
+  /** Records a cut (the log, the cut log, the UI's event): nothing is dropped silently. */
+  readonly reportCut: (cut: { readonly dirhash: string; readonly dropped: number; readonly kept: number; readonly reason: CutReason; readonly actor?: PlainActor }) => Promise<void>;
+  /** Fails unless the store lock is still this process's (asked before every destructive step). */
+  readonly assertHeld: () => Promise<void>;
+}
+
+/** Loose objects tolerated before they are packed. */
+const maxLooseObjects = 1_500;
+/** Packs tolerated before they are merged. */
+const maxPacks = 8;
+/** Dropped checkpoints tolerated before their objects are collected. */
+const maxDroppedSinceCollect = 100;
+
+/**
+ * Keeps the store small: packs loose objects and merges packs (one garbage collection does
+ * both), applies the retention policy, and enforces the size cap by dropping the oldest
+ * checkpoints across all directories (never a directory's newest).
+ */
+export class StoreMaintenance {
+  #timer: NodeJS.Timeout | undefined;
+  #droppedSinceCollect = 0;
+  #running: Promise<unknown> = Promise.resolve();
+  /**
+   * Restores running now (checkpoint id → how many): while any does, maintenance waits (a restore
+   * reads objects without the store lock), and every retention cut keeps their checkpoints.
+   */
+  readonly #holds = new Map<string, number>();
+  #isDeferred = false;
+  readonly #waitingForIdle: Array<() => void> = [];
+
+  constructor(private readonly options: MaintenanceOptions) {}
+
+  /** Counts checkpoints dropped by a timeline cut (their objects wait for the next collection). */
+  noteDropped(count: number): void {
+    this.#droppedSinceCollect += count;
+  }
+
+  /** Looks at the store a few seconds from now (coalesced), when enabled; while a restore runs, once it ends. */
+  schedule(): void {
+    if (!this.options.enabled || this.#timer !== undefined) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      if (this.#holds.size > 0) {
+        this.#isDeferred = true;
+        return;
+      }
+      this.#running = this.options.run(() => this.#check()).catch((error: unknown) => this.options.logger.warn('checkpoint store maintenance failed', { error }));
+    }, 5_000);
+    this.#timer.unref();
+  }
+
+  /**
+   * Holds maintenance off (no pruning, packing or garbage collection in this process) and keeps
+   * `checkpointId` from every retention cut until the returned release is called: a restore of it
+   * reads the objects it needs without the store lock.
+   */
+  hold(checkpointId: string): Disposer<void> {
+    this.#holds.set(checkpointId, (this.#holds.get(checkpointId) ?? 0) + 1);
+    let isReleased = false;
+    return () => {
+      if (isReleased) return;
+      isReleased = true;
+      const left = (this.#holds.get(checkpointId) ?? 1) - 1;
+      if (left > 0) this.#holds.set(checkpointId, left);
+      else this.#holds.delete(checkpointId);
+      if (this.#holds.size > 0) return;
+      for (const wake of this.#waitingForIdle.splice(0)) wake();
+      if (this.#isDeferred) {
+        this.#isDeferred = false;
+        this.schedule();
+      }
+    };
+  }
+
+  /** Applies the whole retention policy now and collects garbage (after any running restore). */
+  async prune(actor: PlainActor = 'vigil'): Promise<PruneReport> {
+    if (this.#holds.size > 0) this.options.logger.info('checkpoint prune waits for the running restore to finish');
+    while (this.#holds.size > 0) await new Promise<void>((resolve) => this.#waitingForIdle.push(resolve));
+    return this.options.run(async () => {
+      const { refs, timeline, store } = this.options;
+      const before = await measureStore(store.objectsDir);
+      let droppedCheckpoints = 0;
+      const cutOptions = await this.cutOptions();
+      for (const [dirhash, head] of await refs.list()) {
+        const dropped = await cutTimeline(refs, timeline, head, this.options.retention().maxSnapshots, cutOptions);
+        if (dropped === 0) continue;
+        droppedCheckpoints += dropped;
+        await this.options.reportCut({ dirhash, dropped, kept: await timeline.count(head, await refs.readShallow()), reason: 'prune', actor });
+      }
+      const collected = await collectGarbage(store, refs, timeline, this.options.assertHeld);
+      const capped = await this.#enforceSizeCap();
+      this.#droppedSinceCollect = 0;
+      const after = await measureStore(store.objectsDir);
+      return {
+        droppedCheckpoints: droppedCheckpoints + capped.droppedCheckpoints,
+        droppedObjects: collected.droppedObjects + capped.droppedObjects,
+        bytesBefore: before.bytes,
+        bytesAfter: after.bytes,
+      };
+    });
+  }
+
+  /** Stops the timer; waits for a running check. In one-shot processes, collects when the store got untidy. */
+  async dispose(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#running;
+    if (!this.options.enabled) await this.options.run(() => this.#check()).catch((error: unknown) => this.options.logger.warn('checkpoint store maintenance failed', { error }));
+  }
+
+  /** What every retention cut must respect now: pinned checkpoints, those being restored, and the store lock. */
+  async cutOptions(): Promise<CutOptions> {
+    const pinned = new Set(await this.options.pinnedIds());
+    for (const held of this.#holds.keys()) pinned.add(held);
+    return { pinned, assertHeld: this.options.assertHeld };
+  }
+
+  async #check(): Promise<void> {
+    if (this.#holds.size > 0) {
+      this.#isDeferred = true;
+      return;
+    }
+    const { store, refs, timeline } = this.options;
+    const retention = this.options.retention();
+    const usage = await measureStore(store.objectsDir, { estimateLoose: true });
+    const isUntidy = usage.looseObjects > maxLooseObjects || usage.packs > maxPacks || this.#droppedSinceCollect > maxDroppedSinceCollect;
+    if (isUntidy) {
+      await collectGarbage(store, refs, timeline, this.options.assertHeld);
+      this.#droppedSinceCollect = 0;
+    }
+    if (usage.bytes > retention.maxTotalBytes) await this.#enforceSizeCap();
+  }
+
+  /** Drops the oldest checkpoints (a quarter of the droppable ones per round) until the store fits its cap. */
+  async #enforceSizeCap(): Promise<{ droppedCheckpoints: number; droppedObjects: number }> {
+    const { store, refs, timeline, logger } = this.options;
+    const retention = this.options.retention();
+    let droppedCheckpoints = 0;
+    let droppedObjects = 0;
+    for (let round = 0; round < 6; round += 1) {
+      if ((await measureStore(store.objectsDir)).bytes <= retention.maxTotalBytes) break;
+      const cutOptions = await this.cutOptions();
+      const droppable = (await droppableByAge(refs, timeline, cutOptions.pinned)).length;
+      if (droppable === 0) {
+        logger.warn('the checkpoint store is over its size cap with only the newest and the pinned checkpoints of each directory left', { cap: retention.maxTotalBytes });
+        break;
+      }
+      const cuts = await dropOldest(refs, timeline, Math.max(1, Math.ceil(droppable / 4)), cutOptions);
+      const dropped = [...cuts.values()].reduce((sum, cut) => sum + cut.dropped, 0);
+      // Only protected checkpoints (pinned, or a restore's target) are left to drop: keep them.
+      if (dropped === 0) break;
+      for (const [dirhash, cut] of cuts) await this.options.reportCut({ dirhash, ...cut, reason: 'size-cap' });
+      droppedCheckpoints += dropped;
+      droppedObjects += (await collectGarbage(store, refs, timeline, this.options.assertHeld)).droppedObjects;
+    }
+    return { droppedCheckpoints, droppedObjects };
+  }
+}

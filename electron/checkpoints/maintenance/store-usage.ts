@@ -1,0 +1,48 @@
+import type { Stats } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { isLooseObjectName } from '../store/object-store';
+
+/** How much room the store's objects take. */
+export interface StoreUsage {
+  readonly bytes: number;
+  readonly looseObjects: number;
+  readonly packs: number;
+}
+
+/** The room a file takes on disk (its blocks where the platform reports them, else its size). */
+function onDisk(info: Stats): number {
+  return typeof info.blocks === 'number' && info.blocks > 0 ? info.blocks * 512 : info.size;
+}
+
+/**
+ * Adds up the disk space of the store's loose objects and packs (as git's own `count-objects -v`
+ * does); `estimateLoose` skips one stat per loose object, for frequent checks.
+ */
+export async function measureStore(objectsDir: string, options: { readonly estimateLoose?: boolean } = {}): Promise<StoreUsage> {
+  let bytes = 0;
+  let looseObjects = 0;
+  let packs = 0;
+  const fans = await readdir(objectsDir).catch(() => [] as string[]);
+  for (const fan of fans) {
+    const folder = path.join(objectsDir, fan);
+    if (/^[0-9a-f]{2}$/.test(fan)) {
+      const names = (await readdir(folder).catch(() => [] as string[])).filter(isLooseObjectName);
+      looseObjects += names.length;
+      // A quick look counts a loose object as one 4 KiB block instead of asking for each one's size.
+      if (options.estimateLoose === true) {
+        bytes += names.length * 4096;
+        continue;
+      }
+      const sizes = await Promise.all(names.map((name) => stat(path.join(folder, name)).then(onDisk, () => 0)));
+      for (const size of sizes) bytes += size;
+    } else if (fan === 'pack') {
+      for (const name of await readdir(folder).catch(() => [] as string[])) {
+        if (!/^pack-[0-9a-f]{40}\.(pack|idx)$/.test(name)) continue;
+        if (name.endsWith('.pack')) packs += 1;
+        bytes += await stat(path.join(folder, name)).then(onDisk, () => 0);
+      }
+    }
+  }
+  return { bytes, looseObjects, packs };
+}

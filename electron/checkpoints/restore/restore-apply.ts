@@ -1,0 +1,176 @@
+import { lstat, rmdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { z } from 'zod';
+import { isAppError } from '../../../shared/errors';
+import type { restoreOutcomeSchema } from '../../../shared/contract/checkpoints-restore-schemas';
+import { syncDirectories } from '../../files/atomic-write';
+import { errnoCode, fileSystemError } from '../../files/file-system-error';
+import { mapLimit } from '../../files/map-limit';
+import { sweepStaleTemps } from '../../files/sweep-stale-temps';
+import { lookupPath, type TreeReader } from '../diff/diff-tree-changes';
+import { absoluteIn } from './restore-disk';
+import { deleteFile, expectVersion, putFile, readDiskVersion } from './restore-file-ops';
+import type { RestorePlan, RestorePlanEntry } from './restore-plan';
+
+/** What happened to one path. */
+export type RestoreOutcome = z.output<typeof restoreOutcomeSchema>;
+
+/** A step of a running restore. */
+export interface ApplyProgress {
+  readonly phase: 'write' | 'verify';
+  readonly done: number;
+  readonly total: number;
+}
+
+/** What applying needs besides the plan. */
+export interface ApplyInput {
+  readonly plan: RestorePlan;
+  /** The checkpoint's root tree and a reader, to know which folders it had. */
+  readonly checkpointTree: string | undefined;
+  readonly reader: TreeReader;
+  readBlob(oid: string): Promise<Uint8Array>;
+  onProgress?(progress: ApplyProgress): void;
+}
+
+/** What applying did. */
+export interface ApplyResult {
+  readonly outcomes: readonly RestoreOutcome[];
+  readonly removedDirectories: readonly string[];
+  /** Absolute paths written or deleted (for the engine's dirty set and the write ledger). */
+  readonly touched: readonly string[];
+  readonly isVerified: boolean;
+}
+
+/** Files written or deleted at once: enough to overlap fsyncs, few enough for descriptor limits. */
+const writeConcurrency = 16;
+
+/** Progress is reported at most this often (files), plus at the end. */
+const progressStep = 64;
+
+function failure(entry: RestorePlanEntry, error: unknown): RestoreOutcome {
+  if (!isAppError(error)) throw error;
+  return { path: entry.path, action: entry.action, result: error.code === 'conflict' ? 'conflict' : 'failed', message: error.message };
+}
+
+/** Removes `target` when it is an empty folder (true), and leaves anything else alone (false). */
+async function removeEmptyFolder(target: string): Promise<boolean> {
+  const stats = await lstat(target).catch(() => undefined);
+  if (stats?.isDirectory() !== true) return false;
+  try {
+    await rmdir(target);
+    return true;
+  } catch (error) {
+    if (['ENOTEMPTY', 'EEXIST', 'ENOENT'].includes(errnoCode(error) ?? '')) return false;
+    throw fileSystemError(error, 'delete', target);
+  }
+}
+
+/** Removes folders that the deletions emptied and the checkpoint does not have, deepest first. */
+async function removeEmptied(input: ApplyInput, deleted: readonly string[]): Promise<string[]> {
+  const candidates = new Set<string>();
+  for (const relativePath of deleted) {
+    for (let folder = path.posix.dirname(relativePath); folder !== '.'; folder = path.posix.dirname(folder)) candidates.add(folder);
+  }
+  const removed: string[] = [];
+  const deepestFirst = [...candidates].sort((a, b) => b.split('/').length - a.split('/').length || (a < b ? -1 : 1));
+  for (const folder of deepestFirst) {
+    if ((await lookupPath(input.reader, input.checkpointTree, folder))?.type === 'tree') continue;
+    try {
+      await rmdir(absoluteIn(input.plan.dir, folder));
+      removed.push(folder);
+    } catch (error) {
+      // Not empty (it holds files the restore leaves alone) or already gone: either way it stays as it is.
+      if (!['ENOTEMPTY', 'EEXIST', 'ENOENT', 'ENOTDIR'].includes(errnoCode(error) ?? '')) throw error;
+    }
+  }
+  return removed;
+}
+
+/**
+ * Applies a plan made against the pre-rollback snapshot: deletes first (so a file or symlink in
+ * the way of a folder goes before the folder is filled), then removes the folders that emptied
+ * (unless the checkpoint has them), then writes every restored and re-created file atomically,
+ * then fsyncs the touched folders and reads every result back against the checkpoint's blobs.
+ * Before anything is overwritten or deleted it must still be the version the snapshot stored;
+ * a file that changed meanwhile is left as found and reported as a `conflict`.
+ */
+export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> {
+  const { plan } = input;
+  const outcomes = new Map<string, RestoreOutcome>();
+  const toSync = new Set<string>();
+  const touched: string[] = [];
+  const actions = plan.entries.filter((entry) => entry.action !== 'skip');
+  let done = 0;
+  const advance = (): void => {
+    done += 1;
+    if (done % progressStep === 0 || done === actions.length) input.onProgress?.({ phase: 'write', done, total: actions.length });
+  };
+  input.onProgress?.({ phase: 'write', done: 0, total: actions.length });
+
+  const deletions = actions.filter((entry) => entry.action === 'delete');
+  await mapLimit(deletions, writeConcurrency, async (entry) => {
+    const target = absoluteIn(plan.dir, entry.path);
+    try {
+      await deleteFile(target, (await expectVersion(target, entry.current)).identity);
+      toSync.add(path.dirname(target));
+      touched.push(target);
+      outcomes.set(entry.path, { path: entry.path, action: entry.action, result: 'done' });
+    } catch (error) {
+      outcomes.set(entry.path, failure(entry, error));
+    }
+    advance();
+  });
+  const deleted = deletions.filter((entry) => outcomes.get(entry.path)?.result === 'done').map((entry) => entry.path);
+  const removedDirectories = await removeEmptied(input, deleted);
+  const removed = new Set(removedDirectories.map((folder) => absoluteIn(plan.dir, folder)));
+  for (const folder of removed) {
+    toSync.delete(folder);
+    if (!removed.has(path.dirname(folder))) toSync.add(path.dirname(folder));
+  }
+
+  const writes = actions.filter((entry) => entry.action !== 'delete');
+  const emptied: string[] = [];
+  const folders = [...new Set(writes.map((entry) => path.dirname(absoluteIn(plan.dir, entry.path))))];
+  await mapLimit(folders, writeConcurrency, sweepStaleTemps);
+  await mapLimit(writes, writeConcurrency, async (entry) => {
+    const target = absoluteIn(plan.dir, entry.path);
+    try {
+      const wanted = entry.checkpoint;
+      if (wanted === undefined) throw new Error(`plan entry ${entry.path} has no checkpoint version`);
+      // A tracked file that became an empty folder: the folder holds nothing, so it gives way.
+      if (entry.action === 'recreate' && (await removeEmptyFolder(target))) emptied.push(entry.path);
+      const found = await expectVersion(target, entry.current);
+      const written = await putFile(target, wanted, await input.readBlob(wanted.oid), found);
+      for (const folder of written.directoriesToSync) toSync.add(folder);
+      touched.push(target);
+      outcomes.set(entry.path, { path: entry.path, action: entry.action, result: 'done' });
+    } catch (error) {
+      outcomes.set(entry.path, failure(entry, error));
+    }
+    advance();
+  });
+  await syncDirectories([...toSync]);
+
+  let isVerified = true;
+  const byPath = new Map(plan.entries.map((entry) => [entry.path, entry]));
+  const verified = [...outcomes.values()].filter((outcome) => outcome.result === 'done');
+  let checked = 0;
+  await mapLimit(verified, writeConcurrency, async (outcome) => {
+    const entry = byPath.get(outcome.path);
+    const found = await readDiskVersion(absoluteIn(plan.dir, outcome.path));
+    const wanted = entry?.action === 'delete' ? undefined : entry?.checkpoint;
+    const matches = wanted === undefined ? found.file === undefined : found.file?.oid === wanted.oid && found.file.mode === wanted.mode;
+    if (!matches) {
+      isVerified = false;
+      outcomes.set(outcome.path, { ...outcome, result: 'failed', message: `${outcome.path} does not hold the checkpoint's version after the restore (another program changed it?). Restore it again.` });
+    }
+    checked += 1;
+    if (checked % progressStep === 0 || checked === verified.length) input.onProgress?.({ phase: 'verify', done: checked, total: verified.length });
+  });
+
+  const ordered = plan.entries.map(
+    (entry): RestoreOutcome =>
+      outcomes.get(entry.path) ?? { path: entry.path, action: entry.action, result: 'skipped', ...(entry.reason !== undefined && { reason: entry.reason }), ...(entry.note !== undefined && { message: entry.note }) },
+  );
+  return { outcomes: ordered, removedDirectories: [...removedDirectories, ...emptied], touched, isVerified };
+}

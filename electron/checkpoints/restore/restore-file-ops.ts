@@ -1,0 +1,139 @@
+import { lstat, open, readlink, symlink, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { AppError } from '../../../shared/errors';
+import { resolveWriteTarget, stageWrite, withPathLock } from '../../files/atomic-write';
+import { ensureDirectories } from '../../files/ensure-directories';
+import { errnoCode, fileSystemError } from '../../files/file-system-error';
+import { isSameIdentity, readFileIdentity, type FileIdentity } from '../../files/file-identity';
+import { renameWithRetry } from '../../files/rename-with-retry';
+import { trackTempFile } from '../../files/temp-registry';
+import { vigilTempName } from '../../files/vigil-temp-name';
+import { writeTempFile } from '../../files/write-temp-file';
+import type { TreeFile } from '../diff/diff-tree-changes';
+import { fileModes, hashObject } from '../store/git-objects';
+import { modeOfStat } from '../snapshot/stat-walk';
+
+/** A file changed between the snapshot and the write: it is left exactly as found. */
+export class ChangedDuringRestoreError extends AppError {
+  constructor(target: string) {
+    super('conflict', `${target} changed while the restore ran (after the pre-rollback snapshot), so it was left as it is. Plan the restore again.`, { path: target });
+  }
+}
+
+/** What a file on disk holds, as git would store it, and the identity of that version. */
+export interface DiskVersion {
+  readonly file: TreeFile | undefined;
+  /** Undefined when nothing is there. */
+  readonly identity: FileIdentity | undefined;
+  /** The permission bits of a regular file. */
+  readonly permissions?: number;
+}
+
+/** Reads exactly `size` bytes (fewer if the file shrank meanwhile: the hash then differs, as it should). */
+async function readBytes(target: string, size: number): Promise<Buffer> {
+  const handle = await open(target, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(size);
+    let filled = 0;
+    while (filled < size) {
+      const { bytesRead } = await handle.read(buffer, filled, size - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return buffer.subarray(0, filled);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Reads what is at `target` (a file or a symlink) as a stored version, with the identity of the
+ * version read: one lstat, then the content. A later write changes the identity, so a caller that
+ * insists on this identity acts on exactly the content hashed here.
+ */
+export async function readDiskVersion(target: string): Promise<DiskVersion> {
+  try {
+    const stats = await lstat(target, { bigint: true });
+    const identity: FileIdentity = { ino: String(stats.ino), size: String(stats.size), mtimeNs: String(stats.mtimeNs), ctimeNs: String(stats.ctimeNs) };
+    if (stats.isSymbolicLink()) return { file: { mode: fileModes.symlink, oid: hashObject('blob', await readlink(target, { encoding: 'buffer' })) }, identity };
+    if (!stats.isFile()) return { file: undefined, identity };
+    const content = await readBytes(target, Number(stats.size));
+    return { file: { mode: modeOfStat(stats), oid: hashObject('blob', content) }, identity, permissions: Number(stats.mode & 0o7777n) };
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { file: undefined, identity: undefined };
+    throw fileSystemError(error, 'read', target);
+  }
+}
+
+/**
+ * Checks that `target` still holds `expected` (the version the pre-rollback snapshot stored;
+ * undefined: nothing) and returns what was found, so the write or delete can insist on that version.
+ */
+export async function expectVersion(target: string, expected: TreeFile | undefined): Promise<DiskVersion> {
+  const found = await readDiskVersion(target);
+  const matches = expected === undefined ? found.identity === undefined : found.file?.oid === expected.oid && found.file.mode === expected.mode;
+  if (!matches) throw new ChangedDuringRestoreError(target);
+  return found;
+}
+
+/** The permission bits for a restored regular file: the existing ones with the execute bits set the checkpoint's way. */
+function modeFor(file: TreeFile, existingMode: number | undefined): number | undefined {
+  const isExecutable = file.mode === fileModes.executable;
+  if (existingMode === undefined) return isExecutable ? 0o755 : undefined;
+  const hasExecute = (existingMode & 0o100) !== 0;
+  if (isExecutable === hasExecute) return undefined;
+  return isExecutable ? existingMode | ((existingMode & 0o444) >> 2) : existingMode & ~0o111;
+}
+
+/**
+ * Puts a checkpoint's version of a file (regular, executable or symlink) at `target`, atomically:
+ * the new version is made under a temp name beside it and renamed over whatever is there, so a
+ * crash leaves the old or the new version. It refuses (`conflict`) when the path leads through a
+ * symlink, or when the target is no longer the version `identity` names (undefined: absent).
+ * Returns the folders whose entries changed (to fsync) and the folders it created.
+ */
+export async function putFile(target: string, file: TreeFile, content: Uint8Array, found: DiskVersion): Promise<{ readonly directoriesToSync: readonly string[] }> {
+  const { identity } = found;
+  // The folders on the way must be real folders inside the directory; the entry itself is replaced, never followed.
+  const resolved = path.join(await resolveWriteTarget(path.dirname(target), { requireCanonical: true }), path.basename(target));
+  return withPathLock(resolved, async () => {
+    const isRegularThere = found.file !== undefined && found.file.mode !== fileModes.symlink;
+    if (file.mode !== fileModes.symlink && (identity === undefined || isRegularThere)) {
+      // Stale temp files are swept once per folder before the batch (see applyRestorePlan), not per file.
+      const staged = await stageWrite(resolved, content, { mode: modeFor(file, found.permissions), ifUnchanged: { identity }, sweep: false });
+      return { directoriesToSync: staged.directoriesToSync };
+    }
+    // A symlink on either side: build the new entry under a temp name and rename it over.
+    const directory = path.dirname(resolved);
+    const created = await ensureDirectories(directory);
+    const tempPath = path.join(directory, vigilTempName(path.basename(resolved)));
+    const untrack = trackTempFile(tempPath);
+    try {
+      if (file.mode === fileModes.symlink) await symlink(Buffer.from(content), tempPath);
+      else await writeTempFile(tempPath, content, { mode: modeFor(file, undefined) });
+      if (!isSameIdentity(await readFileIdentity(resolved), identity)) throw new ChangedDuringRestoreError(resolved);
+      await renameWithRetry(tempPath, resolved);
+    } catch (error) {
+      await unlink(tempPath).catch(() => undefined);
+      throw fileSystemError(error, 'restore', resolved);
+    } finally {
+      untrack();
+    }
+    return { directoriesToSync: [...new Set([directory, ...created.map((folder) => path.dirname(folder))])] };
+  });
+}
+
+/** Deletes `target` if it is still the version `identity` names; a file already gone counts as deleted. */
+export async function deleteFile(target: string, identity: FileIdentity | undefined): Promise<void> {
+  // A folder on the way swapped for a symlink must not redirect the delete outside the directory.
+  await resolveWriteTarget(path.dirname(target), { requireCanonical: true });
+  await withPathLock(target, async () => {
+    if (!isSameIdentity(await readFileIdentity(target), identity)) throw new ChangedDuringRestoreError(target);
+    try {
+      await unlink(target);
+    } catch (error) {
+      if (errnoCode(error) !== 'ENOENT') throw fileSystemError(error, 'delete', target);
+    }
+  });
+}

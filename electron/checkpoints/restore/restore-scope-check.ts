@@ -1,0 +1,38 @@
+import type { KnownHashes } from '../diff/diff-known-hashes';
+import { overlayReader, readLiveTree, type LiveTreeRules } from '../diff/diff-live-tree';
+import type { PathScope } from '../diff/diff-path-scope';
+import { diffTrees, type TreeReader } from '../diff/diff-tree-changes';
+import type { RestoreOutcome } from './restore-apply';
+
+/** What the check after a restore compares. */
+export interface ScopeCheckInput {
+  readonly dir: string;
+  /** The checkpoint's root tree (undefined: empty). */
+  readonly checkpointTree: string | undefined;
+  readonly scope: PathScope;
+  readonly rules: LiveTreeRules;
+  readonly known: KnownHashes;
+  readonly store: TreeReader;
+  /** The restore's outcomes: paths it skipped or could not restore are expected to still differ. */
+  readonly outcomes: readonly RestoreOutcome[];
+}
+
+/**
+ * Compares the directory with the checkpoint again after a restore, within its scope, and returns
+ * an outcome for every path that still differs although the restore did not skip it or report it:
+ * a change the pre-rollback snapshot did not see (a watcher event still in flight) or one made
+ * while the restore ran. So a restore can never look complete while part of it silently did not happen.
+ */
+export async function findUnaccountedChanges(input: ScopeCheckInput): Promise<RestoreOutcome[]> {
+  const live = await readLiveTree(input.dir, input.rules, input.scope, input.known);
+  const remaining = await diffTrees(overlayReader(live, input.store), input.checkpointTree, live.root, input.scope);
+  const accounted = new Set(input.outcomes.filter((outcome) => outcome.result !== 'done').map((outcome) => outcome.path));
+  return remaining
+    .filter((change) => !accounted.has(change.path))
+    .map((change) => ({
+      path: change.path,
+      action: change.old === undefined ? 'delete' : change.new === undefined ? 'recreate' : 'restore',
+      result: 'conflict',
+      message: `${change.path} still differs from the checkpoint: it changed while the restore ran, or just before. Run the restore again (undo stays possible).`,
+    }));
+}

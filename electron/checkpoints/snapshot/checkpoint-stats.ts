@@ -1,0 +1,89 @@
+import type { CheckpointStats } from '../checkpoint-types';
+import { decodeTree, fileModes, type TreeItem } from '../store/git-objects';
+import { countLines, isBinary, lineChanges } from './line-stats';
+import type { ObjectStore } from '../store/object-store';
+
+/** What hashing already learned, so that stats need not read blobs back. */
+export interface KnownBlobs {
+  /** Lines of each blob hashed in this snapshot (0 when binary). */
+  readonly blobs: ReadonlyMap<string, { readonly lines: number; readonly binary: boolean }>;
+  /** Lines added and removed between two blobs, keyed `old>new`. */
+  readonly changes: ReadonlyMap<string, { readonly insertions: number; readonly deletions: number }>;
+}
+
+/** One changed file between two trees. */
+interface FileChange {
+  readonly before?: TreeItem;
+  readonly after?: TreeItem;
+}
+
+async function readItems(store: ObjectStore, tree: string | undefined): Promise<Map<string, TreeItem>> {
+  if (tree === undefined) return new Map();
+  const items = decodeTree(await store.readTyped(tree, 'tree'));
+  return new Map(items.map((item) => [item.name, item]));
+}
+
+/** The files that differ between two trees; equal subtrees are skipped without being read. */
+async function changedFiles(store: ObjectStore, before: string | undefined, after: string | undefined, out: FileChange[]): Promise<void> {
+  if (before === after) return;
+  const [left, right] = await Promise.all([readItems(store, before), readItems(store, after)]);
+  const names = new Set([...left.keys(), ...right.keys()]);
+  for (const name of names) {
+    const a = left.get(name);
+    const b = right.get(name);
+    if (a !== undefined && b !== undefined && a.oid === b.oid && a.mode === b.mode) continue;
+    const aTree = a?.mode === fileModes.tree ? a.oid : undefined;
+    const bTree = b?.mode === fileModes.tree ? b.oid : undefined;
+    if (aTree !== undefined || bTree !== undefined) await changedFiles(store, aTree, bTree, out);
+    const aFile = a !== undefined && aTree === undefined && a.mode !== fileModes.gitlink ? a : undefined;
+    const bFile = b !== undefined && bTree === undefined && b.mode !== fileModes.gitlink ? b : undefined;
+    if (aFile !== undefined || bFile !== undefined) out.push({ before: aFile, after: bFile });
+  }
+}
+
+async function lineCount(store: ObjectStore, oid: string, known: KnownBlobs): Promise<number> {
+  const hit = known.blobs.get(oid);
+  if (hit !== undefined) return hit.binary ? 0 : hit.lines;
+  const content = await store.readTyped(oid, 'blob');
+  return isBinary(content) ? 0 : countLines(content);
+}
+
+/**
+ * Files changed and lines added/removed from `before` to `after` (git's `diff --numstat`
+ * totals), computed once when the checkpoint is taken. Only subtrees that differ are read.
+ */
+export async function checkpointStats(store: ObjectStore, before: string | undefined, after: string, known: KnownBlobs): Promise<CheckpointStats> {
+  const changes: FileChange[] = [];
+  await changedFiles(store, before, after, changes);
+  let insertions = 0;
+  let deletions = 0;
+  let next = 0;
+  const runner = async (): Promise<void> => {
+    for (let index = next++; index < changes.length; index = next++) {
+      const { before: a, after: b } = changes[index] ?? {};
+      if (a !== undefined && b !== undefined) {
+        if (a.oid === b.oid || known.blobs.get(b.oid)?.binary === true) continue;
+        const counted = known.changes.get(`${a.oid}>${b.oid}`);
+        if (counted !== undefined) {
+          insertions += counted.insertions;
+          deletions += counted.deletions;
+          continue;
+        }
+        const [old, current] = await Promise.all([store.readTyped(a.oid, 'blob'), store.readTyped(b.oid, 'blob')]);
+        if (isBinary(old) || isBinary(current)) continue;
+        // Counted after the awaits: a `+= await` would race with the other runners.
+        const read = lineChanges(old, current);
+        insertions += read.insertions;
+        deletions += read.deletions;
+      } else if (b !== undefined) {
+        const added = await lineCount(store, b.oid, known);
+        insertions += added;
+      } else if (a !== undefined) {
+        const removed = await lineCount(store, a.oid, known);
+        deletions += removed;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(8, changes.length) }, runner));
+  return { files: changes.length, insertions, deletions };
+}

@@ -1,0 +1,203 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { SkippedPath, SkipReason } from '../checkpoint-types';
+import { emptyTreeOid, encodeTree, fileModes, hashObject, type FileMode, type TreeItem } from '../store/git-objects';
+
+/** What the stat cache knows about one stored file: its stat at hashing time and its blob id. */
+export interface FileRecord {
+  readonly mode: FileMode;
+  readonly oid: string;
+  readonly size: number;
+  readonly mtimeNs: bigint;
+  readonly ctimeNs: bigint;
+  readonly ino: bigint;
+}
+
+/** One folder of the checkpointed directory. */
+export interface DirNode {
+  readonly files: Map<string, FileRecord>;
+  readonly dirs: Set<string>;
+  readonly skipped: Map<string, SkipReason>;
+  /** The folder's tree id, or undefined while something below it changed. */
+  tree: string | undefined;
+}
+
+/** Writes a tree object (unless stored already) given its content and id. */
+export type TreeSink = (content: Buffer, oid: string) => Promise<void>;
+
+function newNode(): DirNode {
+  return { files: new Map(), dirs: new Set(), skipped: new Map(), tree: undefined };
+}
+
+function splitPath(rel: string): [string, string] {
+  const slash = rel.lastIndexOf('/');
+  return slash < 0 ? ['', rel] : [rel.slice(0, slash), rel.slice(slash + 1)];
+}
+
+function join(parent: string, name: string): string {
+  return parent === '' ? name : `${parent}/${name}`;
+}
+
+/**
+ * The in-memory index of one checkpointed directory: every stored file with its stat and blob id,
+ * every skipped path, and each folder's tree id. A change dirties only the folders on its path, so
+ * the next tree is built by re-hashing those few trees and reusing every other subtree id.
+ */
+export class DirState {
+  readonly #nodes = new Map<string, DirNode>([['', newNode()]]);
+  /** The commit this state equals (undefined before the first checkpoint). */
+  head: string | undefined;
+  /** When the last scan began (ns): files modified since are "racy" and re-hashed next time. */
+  stampNs = 0n;
+
+  /** The folder node at `rel` ('' is the top). */
+  node(rel: string): DirNode | undefined {
+    return this.#nodes.get(rel);
+  }
+
+  /** How many files are stored. */
+  get fileCount(): number {
+    let count = 0;
+    for (const node of this.#nodes.values()) count += node.files.size;
+    return count;
+  }
+
+  /** The record of a stored file. */
+  file(rel: string): FileRecord | undefined {
+    const [parent, name] = splitPath(rel);
+    return this.#nodes.get(parent)?.files.get(name);
+  }
+
+  /** Every stored file, with its path. */
+  *files(): Generator<[string, FileRecord]> {
+    for (const [rel, node] of this.#nodes) for (const [name, record] of node.files) yield [join(rel, name), record];
+  }
+
+  /** Every folder with its tree id (for the stat cache). */
+  *folders(): Generator<[string, string | undefined]> {
+    for (const [rel, node] of this.#nodes) yield [rel, node.tree];
+  }
+
+  /** Every folder node with its path, parents before children (for the stat cache). */
+  *nodes(): Generator<[string, Readonly<DirNode>]> {
+    yield* this.#nodes;
+  }
+
+  /** Every skipped path; a skipped folder ends with `/`. */
+  skippedPaths(): SkippedPath[] {
+    const list: SkippedPath[] = [];
+    for (const [rel, node] of this.#nodes) for (const [name, reason] of node.skipped) list.push({ path: join(rel, name), reason });
+    return list.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /** The folder at `rel`, created (with its parents) when missing. */
+  ensureFolder(rel: string): DirNode {
+    const existing = this.#nodes.get(rel);
+    if (existing !== undefined) return existing;
+    const [parent, name] = splitPath(rel);
+    const parentNode = this.ensureFolder(parent);
+    parentNode.files.delete(name);
+    parentNode.skipped.delete(name);
+    parentNode.skipped.delete(`${name}/`);
+    parentNode.dirs.add(name);
+    this.#dirty(parent);
+    const node = newNode();
+    this.#nodes.set(rel, node);
+    return node;
+  }
+
+  /** Stores a file's record; whatever was at that path before (a folder, a skip) is replaced. */
+  setFile(rel: string, record: FileRecord): void {
+    const [parent, name] = splitPath(rel);
+    const node = this.ensureFolder(parent);
+    const previous = node.files.get(name);
+    if (node.dirs.has(name)) this.#removeFolder(join(parent, name));
+    node.skipped.delete(name);
+    node.files.set(name, record);
+    if (previous === undefined || previous.oid !== record.oid || previous.mode !== record.mode) this.#dirty(parent);
+  }
+
+  /** Records a path as skipped; a stored file or folder there is dropped from the next tree. */
+  setSkipped(rel: string, reason: SkipReason, isFolder: boolean): void {
+    const [parent, name] = splitPath(rel);
+    const node = this.ensureFolder(parent);
+    this.#dropEntry(parent, node, name);
+    node.skipped.set(isFolder ? `${name}/` : name, reason);
+  }
+
+  /** Forgets a path (it no longer exists): a file, a folder with everything in it, or a skip. */
+  remove(rel: string): void {
+    const [parent, name] = splitPath(rel);
+    const node = this.#nodes.get(parent);
+    if (node !== undefined) this.#dropEntry(parent, node, name);
+  }
+
+  /** Every name the folder `rel` holds (stored, folders, skipped), for a walk to spot deletions. */
+  names(rel: string): string[] {
+    const node = this.#nodes.get(rel);
+    if (node === undefined) return [];
+    return [...node.files.keys(), ...node.dirs, ...[...node.skipped.keys()].map((name) => name.replace(/\/$/, ''))];
+  }
+
+  /** Marks every folder dirty, so that the next `buildTree` recomputes (and re-writes) every tree. */
+  invalidateTrees(): void {
+    for (const node of this.#nodes.values()) node.tree = undefined;
+  }
+
+  /**
+   * The root tree id: dirty folders are re-encoded deepest first and written through `sink`;
+   * clean folders keep their id. An empty folder is left out, as git does.
+   */
+  async buildTree(sink: TreeSink): Promise<string> {
+    const dirty = [...this.#nodes].filter(([, node]) => node.tree === undefined);
+    const depth = (rel: string): number => (rel === '' ? 0 : rel.split('/').length);
+    dirty.sort(([a], [b]) => depth(b) - depth(a));
+    let sinceYield = 0;
+    // Writes run side by side (a few loose files, or appends to one pack); all are awaited before returning.
+    const writes: Promise<void>[] = [];
+    for (const [rel, node] of dirty) {
+      const items: TreeItem[] = [];
+      for (const [name, record] of node.files) items.push({ mode: record.mode, name, oid: record.oid });
+      for (const name of node.dirs) {
+        const child = this.#nodes.get(join(rel, name))?.tree;
+        if (child !== undefined && child !== emptyTreeOid) items.push({ mode: fileModes.tree, name, oid: child });
+      }
+      const content = encodeTree(items);
+      const oid = hashObject('tree', content);
+      if (rel === '' || oid !== emptyTreeOid) writes.push(sink(content, oid));
+      node.tree = oid;
+      sinceYield += items.length + 1;
+      if (sinceYield > 500) {
+        sinceYield = 0;
+        await Promise.all(writes.splice(0));
+        await yieldToLoop();
+      }
+    }
+    await Promise.all(writes);
+    return this.#nodes.get('')?.tree ?? emptyTreeOid;
+  }
+
+  #dropEntry(parent: string, node: DirNode, name: string): void {
+    const changed = node.files.delete(name) || node.dirs.has(name);
+    if (node.dirs.has(name)) this.#removeFolder(join(parent, name));
+    node.skipped.delete(name);
+    node.skipped.delete(`${name}/`);
+    if (changed) this.#dirty(parent);
+  }
+
+  #removeFolder(rel: string): void {
+    const [parent, name] = splitPath(rel);
+    this.#nodes.get(parent)?.dirs.delete(name);
+    const prefix = `${rel}/`;
+    for (const key of [...this.#nodes.keys()]) if (key === rel || key.startsWith(prefix)) this.#nodes.delete(key);
+  }
+
+  #dirty(rel: string): void {
+    let current: string | undefined = rel;
+    while (current !== undefined) {
+      const node = this.#nodes.get(current);
+      if (node === undefined || (node.tree === undefined && current !== rel)) break;
+      node.tree = undefined;
+      current = current === '' ? undefined : splitPath(current)[0];
+    }
+  }
+}

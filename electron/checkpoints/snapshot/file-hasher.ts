@@ -1,0 +1,150 @@
+import path from 'node:path';
+import { errnoCode } from '../../files/file-system-error';
+import { readForHash } from './async-file-reader';
+import { compressBlocking, readBlocking, writeLooseBlocking } from './blocking-io';
+import { hashObject, type FileMode } from '../store/git-objects';
+import { countLines, isBinary, lineChanges } from './line-stats';
+import type { ObjectStore } from '../store/object-store';
+import { PackWriter, type WrittenPack } from '../store/pack-writer';
+import type { HashCandidate } from './stat-walk';
+import { modeOfStat } from './stat-walk';
+
+/** One batch of files to hash. */
+export interface HashRequest {
+  readonly root: string;
+  readonly items: readonly HashCandidate[];
+  readonly maxFileBytes: number;
+}
+
+/** What hashing one file found. */
+export type HashResult =
+  | {
+      readonly kind: 'stored';
+      readonly rel: string;
+      readonly mode: FileMode;
+      readonly oid: string;
+      readonly size: number;
+      readonly mtimeNs: bigint;
+      readonly ctimeNs: bigint;
+      readonly ino: bigint;
+      /** Lines in the file (0 when binary), for the change stats of files added. */
+      readonly lines: number;
+      readonly binary: boolean;
+      /** Lines added and removed against the candidate's previous blob (both text), computed while the content is at hand. */
+      readonly changes?: { readonly insertions: number; readonly deletions: number };
+    }
+  | { readonly kind: 'skipped'; readonly rel: string; readonly reason: 'oversize' | 'unreadable' | 'special' }
+  | { readonly kind: 'vanished'; readonly rel: string };
+
+/**
+ * Reads, hashes and stores file contents: into a new pack for big batches (one file write for
+ * thousands of objects), as loose objects for small ones. The same code runs on the main thread
+ * for a handful of files and in worker threads for big snapshots.
+ */
+export class FileHasher {
+  #pack: PackWriter | undefined;
+
+  constructor(
+    private readonly store: ObjectStore,
+    private readonly usePack: boolean,
+    /** Read and compress with blocking calls, one file at a time: for the worker thread only. */
+    private readonly isWorker = false,
+  ) {}
+
+  /** Prepares for a batch: lists loose objects once, opens the pack. */
+  async begin(): Promise<void> {
+    await this.store.refresh();
+    if (this.usePack) {
+      await this.store.preloadLoose();
+      this.#pack = await PackWriter.create(this.store.packDir);
+    }
+  }
+
+  /** Hashes and stores every file of the request (8 at a time; one after another in a worker). */
+  async hash(request: HashRequest): Promise<HashResult[]> {
+    const results = new Array<HashResult>(request.items.length);
+    if (this.isWorker) {
+      for (const [index, item] of request.items.entries()) results[index] = await this.#hashOne(request, item);
+      return results;
+    }
+    let next = 0;
+    const runner = async (): Promise<void> => {
+      for (let index = next++; index < request.items.length; index = next++) {
+        const item = request.items[index];
+        if (item !== undefined) results[index] = await this.#hashOne(request, item);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(8, request.items.length) }, runner));
+    return results;
+  }
+
+  /** Makes the pack visible (when one was used and holds anything). */
+  async finish(): Promise<WrittenPack | undefined> {
+    const pack = this.#pack;
+    this.#pack = undefined;
+    this.store.forgetLoose();
+    return pack === undefined ? undefined : pack.finish();
+  }
+
+  /** Drops an unfinished pack. */
+  async abort(): Promise<void> {
+    const pack = this.#pack;
+    this.#pack = undefined;
+    this.store.forgetLoose();
+    await pack?.abort();
+  }
+
+  async #hashOne(request: HashRequest, item: HashCandidate): Promise<HashResult> {
+    const absolute = path.join(request.root, item.rel);
+    try {
+      const read = this.isWorker ? readBlocking(absolute, item.isSymlink, request.maxFileBytes) : await readForHash(absolute, item.isSymlink, request.maxFileBytes);
+      if (read.kind !== 'read') return { ...read, rel: item.rel };
+      const { content, stats, isStable } = read;
+      const oid = hashObject('blob', content);
+      await this.#store(content, oid);
+      const binary = isBinary(content);
+      const changes = item.oldOid !== undefined && item.oldOid !== oid && !binary ? await this.#changes(item.oldOid, content) : undefined;
+      return {
+        ...(changes === undefined ? {} : { changes }),
+        kind: 'stored',
+        rel: item.rel,
+        mode: modeOfStat(stats),
+        oid,
+        size: Number(stats.size),
+        mtimeNs: stats.mtimeNs,
+        // A file that kept changing while read gets an impossible ctime: it is re-hashed next time.
+        ctimeNs: isStable ? stats.ctimeNs : -1n,
+        ino: stats.ino,
+        lines: binary ? 0 : countLines(content),
+        binary,
+      };
+    } catch (error) {
+      const code = errnoCode(error);
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return { kind: 'vanished', rel: item.rel };
+      if (code !== undefined) return { kind: 'skipped', rel: item.rel, reason: 'unreadable' };
+      throw error;
+    }
+  }
+
+  /** Lines added and removed against the previous version, when it is text and still in the store. */
+  async #changes(oldOid: string, content: Buffer): Promise<{ insertions: number; deletions: number } | undefined> {
+    const old = await this.store.readTyped(oldOid, 'blob').catch(() => undefined);
+    return old === undefined || isBinary(old) ? undefined : lineChanges(old, content);
+  }
+
+  async #store(content: Buffer, oid: string): Promise<void> {
+    const pack = this.#pack;
+    if (pack === undefined) {
+      if (!this.isWorker) await this.store.writeLoose('blob', content, oid);
+      else if (!this.store.hasPacked(oid)) writeLooseBlocking(this.store.objectsDir, 'blob', content, oid);
+      return;
+    }
+    if (pack.has(oid) || (await this.store.has(oid))) return;
+    if (this.isWorker) {
+      await pack.addCompressed('blob', content.length, compressBlocking(content), oid);
+      return;
+    }
+    this.store.remember(oid, 'blob', content);
+    await pack.add('blob', content, oid);
+  }
+}

@@ -1,0 +1,203 @@
+import type { BigIntStats } from 'node:fs';
+import path from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { isVigilBookkeepingFile } from '../../files/vigil-temp-name';
+import type { SkipReason } from '../checkpoint-types';
+import type { DirState, FileRecord } from './dir-state';
+import { directoryExclusion, fileExclusion } from './exclusion-rules';
+import { fileModes, type FileMode } from '../store/git-objects';
+
+/**
+ * What a walk of one folder found, as plain data: produced with asynchronous calls on the main
+ * thread or with blocking calls in a worker, and applied to a directory's state by the same code.
+ */
+export interface FolderListing {
+  readonly rel: string;
+  readonly outcome: 'listed' | 'ignored' | 'gone' | 'unreadable';
+  /** The errno code when the folder could not be read. */
+  readonly code?: string;
+  readonly entries: readonly ListedEntry[];
+}
+
+/** One entry of a folder listing. */
+export type ListedEntry =
+  | { readonly name: string; readonly kind: 'skip'; readonly reason: SkipReason; readonly isFolder: boolean }
+  | { readonly name: string; readonly kind: 'folder' }
+  | { readonly name: string; readonly kind: 'file'; readonly outcome: StatOutcome };
+
+/** The lstat of a file, or why there is none. */
+export type StatOutcome = { readonly kind: 'stat'; readonly stat: ListedStat } | { readonly kind: 'gone' } | { readonly kind: 'unreadable' };
+
+/** The fields of an lstat a snapshot needs. */
+export interface ListedStat {
+  readonly size: number;
+  readonly mtimeNs: bigint;
+  readonly ctimeNs: bigint;
+  readonly ino: bigint;
+  readonly mode: FileMode;
+  readonly isFile: boolean;
+  readonly isSymlink: boolean;
+  readonly isFolder: boolean;
+}
+
+/** A file that must be (re-)hashed. */
+export interface HashCandidate {
+  readonly rel: string;
+  readonly isSymlink: boolean;
+  readonly mode: FileMode;
+  /** The blob the file had at the last checkpoint, to count its changed lines against. */
+  readonly oldOid?: string;
+}
+
+/** The git mode of a file: a symlink, or executable when the owner may run it (never on Windows). */
+export function modeOfStat(stats: BigIntStats): FileMode {
+  if (stats.isSymbolicLink()) return fileModes.symlink;
+  return process.platform !== 'win32' && (stats.mode & 0o100n) !== 0n ? fileModes.executable : fileModes.file;
+}
+
+/** The fields of an lstat a snapshot needs. */
+export function listedStat(stats: BigIntStats): ListedStat {
+  return {
+    size: Number(stats.size),
+    mtimeNs: stats.mtimeNs,
+    ctimeNs: stats.ctimeNs,
+    ino: stats.ino,
+    mode: modeOfStat(stats),
+    isFile: stats.isFile(),
+    isSymlink: stats.isSymbolicLink(),
+    isFolder: stats.isDirectory(),
+  };
+}
+
+/**
+ * How close (ns) to a scan's start a file's mtime must be for its record to be "racy" (re-hashed
+ * next time even if its stat matches): git's racy-entry rule. A whole-second mtime may come from a
+ * file system with 1–2 s timestamps (FAT, SMB, HFS+), so it gets 2 s; finer timestamps get 50 ms,
+ * which covers the kernel's coarse clock tick.
+ */
+export function racyWindowNs(mtimeNs: bigint): bigint {
+  return mtimeNs % 1_000_000_000n === 0n ? 2_000_000_000n : 50_000_000n;
+}
+
+/** Whether a stat still matches its record and the record is old enough to be trusted. */
+function isUnchanged(record: FileRecord | undefined, stat: ListedStat, stampNs: bigint): boolean {
+  return (
+    record !== undefined &&
+    record.mode === stat.mode &&
+    record.size === stat.size &&
+    record.mtimeNs === stat.mtimeNs &&
+    record.ctimeNs === stat.ctimeNs &&
+    record.ino === stat.ino &&
+    !isRacy(record.mtimeNs, stampNs)
+  );
+}
+
+/** Whether a record whose file has this mtime is racy for a scan that began at `stampNs` (git's racy-entry rule). */
+export function isRacy(mtimeNs: bigint, stampNs: bigint): boolean {
+  return mtimeNs >= stampNs - racyWindowNs(mtimeNs);
+}
+
+/**
+ * Keeps git's racy-entry guarantee across snapshots that look at only some files (the watched,
+ * dirty-paths-only kind): `racy` holds the records the previous snapshot hashed that were racy
+ * under its stamp. Those still in the state unchanged (this snapshot did not hash them again: it
+ * did not look at them) get an impossible ctime — git "smudges" such index entries — so that once
+ * the stamp moves on, whichever scan sees them next (a watcher event, the full walk at the next
+ * start) re-hashes them instead of trusting a stat that a same-size edit within the timestamp
+ * granularity leaves unchanged. Yields now and then: after a bulk change the list can be long.
+ */
+export async function smudgeRacyRecords(state: DirState, racy: ReadonlyMap<string, FileRecord>): Promise<void> {
+  let count = 0;
+  for (const [rel, record] of racy) {
+    if (state.file(rel) === record && record.ctimeNs !== -1n) state.setFile(rel, { ...record, ctimeNs: -1n });
+    if (++count % 2_000 === 0) await yieldToLoop();
+  }
+}
+
+/** A name that did not survive decoding (not valid UTF-8) cannot be stored faithfully. */
+export function isBadName(name: string): boolean {
+  return name.includes('\uFFFD') || name.includes('/') || name.includes('\\');
+}
+
+/** What to do with a directory entry before any stat: leave it out, record a skip, walk it, or stat it. */
+export function classifyEntry(
+  name: string,
+  type: { isDirectory(): boolean; isFile(): boolean; isSymbolicLink(): boolean },
+  absolute: string,
+  ignoredFolders: readonly string[],
+): { readonly kind: 'omit' } | Exclude<ListedEntry, { kind: 'file' }> | { readonly kind: 'stat' } {
+  if (isVigilBookkeepingFile(name)) return { kind: 'omit' };
+  const isFolder = type.isDirectory();
+  if (isBadName(name)) return { name, kind: 'skip', reason: 'bad-name', isFolder };
+  if (isFolder) {
+    // Vigil's own data folder inside a checkpointed directory is never stored (it holds tokens and the store itself).
+    const reason = ignoredFolders.includes(absolute) ? 'excluded' : directoryExclusion(name);
+    return reason === undefined ? { name, kind: 'folder' } : { name, kind: 'skip', reason, isFolder: true };
+  }
+  if (type.isFile() || type.isSymbolicLink()) {
+    const reason = fileExclusion(name);
+    return reason === undefined ? { kind: 'stat' } : { name, kind: 'skip', reason, isFolder: false };
+  }
+  return { name, kind: 'skip', reason: 'special', isFolder: false };
+}
+
+/**
+ * Applies one file's lstat to the state: a vanished file is removed, an unreadable, special or
+ * oversize one recorded as skipped, and one whose stat differs from its record (or is racy) queued
+ * for hashing. Returns 'folder' when the path turned out to be a folder (the caller walks it).
+ */
+export function applyFileOutcome(state: DirState, rel: string, outcome: StatOutcome, maxFileBytes: number, out: HashCandidate[]): 'folder' | undefined {
+  if (outcome.kind === 'gone') state.remove(rel);
+  else if (outcome.kind === 'unreadable') state.setSkipped(rel, 'unreadable', false);
+  else {
+    const { stat } = outcome;
+    if (stat.isFolder) return 'folder';
+    if (!stat.isFile && !stat.isSymlink) state.setSkipped(rel, 'special', false);
+    else if (stat.isFile && stat.size > maxFileBytes) state.setSkipped(rel, 'oversize', false);
+    else {
+      const record = state.file(rel);
+      if (isUnchanged(record, stat, state.stampNs)) return undefined;
+      const candidate = { rel, isSymlink: stat.isSymlink, mode: stat.mode };
+      out.push(record === undefined ? candidate : { ...candidate, oldOid: record.oid });
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Applies a folder's listing to the state: entries that vanished are removed, skips recorded,
+ * files compared with their records. Returns the sub-folders to walk next (relative paths).
+ */
+export function applyFolderListing(state: DirState, listing: FolderListing, maxFileBytes: number, out: HashCandidate[]): string[] {
+  const { rel } = listing;
+  const child = (name: string): string => (rel === '' ? name : `${rel}/${name}`);
+  if (listing.outcome === 'ignored') {
+    state.setSkipped(rel, 'excluded', true);
+    return [];
+  }
+  if (listing.outcome === 'gone') {
+    if (rel !== '') state.remove(rel);
+    return [];
+  }
+  if (listing.outcome === 'unreadable') {
+    if (rel === '') throw Object.assign(new Error(`cannot read the checkpointed folder (${listing.code ?? 'error'})`), { code: listing.code ?? 'EACCES' });
+    state.setSkipped(rel, 'unreadable', true);
+    return [];
+  }
+  state.ensureFolder(rel);
+  const seen = new Set<string>();
+  const folders: string[] = [];
+  for (const entry of listing.entries) {
+    seen.add(entry.name);
+    if (entry.kind === 'skip') state.setSkipped(child(entry.name), entry.reason, entry.isFolder);
+    else if (entry.kind === 'folder') folders.push(child(entry.name));
+    else if (applyFileOutcome(state, child(entry.name), entry.outcome, maxFileBytes, out) === 'folder') folders.push(child(entry.name));
+  }
+  for (const name of state.names(rel)) if (!seen.has(name)) state.remove(child(name));
+  return folders;
+}
+
+/** The absolute path of a folder of the walk. */
+export function folderPath(root: string, rel: string): string {
+  return rel === '' ? root : path.join(root, ...rel.split('/'));
+}

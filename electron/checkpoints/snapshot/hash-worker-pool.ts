@@ -1,0 +1,182 @@
+import { access } from 'node:fs/promises';
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { HashRequest, HashResult } from './file-hasher';
+import type { FolderListing } from './folder-listing';
+import type { HashCandidate } from './stat-walk';
+import type { HashWorkerCommand, HashWorkerData, HashWorkerReply } from './hash-worker';
+import type { WrittenPack } from '../store/pack-writer';
+
+/** A split walk shares out about this many subtrees per worker, so that one deep subtree does not leave the others idle. */
+const subtreesPerWorker = 8;
+
+/** Files per message to a worker: big enough to amortise the hop, small enough to balance the load. */
+const chunkSize = 256;
+
+/** Distributive form of Omit, so each command keeps its own fields. */
+type CommandBody = HashWorkerCommand extends infer C ? (C extends HashWorkerCommand ? Omit<C, 'id'> : never) : never;
+
+/** One worker thread and its pending requests. */
+class HashWorker {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; onPartial?: (partial: unknown) => void }>();
+  #nextId = 0;
+  #failure: Error | undefined;
+
+  constructor(gitdir: string, entry: URL) {
+    const data: HashWorkerData = { gitdir };
+    // From source (tests, `tsx`), the worker needs tsx registered before it can import TypeScript.
+    this.#worker = entry.pathname.endsWith('.ts')
+      ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`, { eval: true, workerData: data })
+      : new Worker(entry, { workerData: data });
+    this.#worker.unref();
+    this.#worker.on('message', (reply: HashWorkerReply) => {
+      const waiter = this.#pending.get(reply.id);
+      if (reply.partial !== undefined) {
+        waiter?.onPartial?.(reply.partial);
+        return;
+      }
+      this.#pending.delete(reply.id);
+      if (reply.error !== undefined) waiter?.reject(new Error(`hashing worker: ${reply.error}`));
+      else waiter?.resolve(reply.value);
+    });
+    const fail = (error: Error): void => {
+      this.#failure = error;
+      for (const waiter of this.#pending.values()) waiter.reject(error);
+      this.#pending.clear();
+    };
+    this.#worker.on('error', fail);
+    this.#worker.on('exit', (code) => fail(new Error(`hashing worker exited with code ${code}`)));
+  }
+
+  /** Sends a command and waits for its answer. */
+  send(command: CommandBody, onPartial?: (partial: unknown) => void): Promise<unknown> {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, onPartial === undefined ? { resolve, reject } : { resolve, reject, onPartial });
+      this.#worker.postMessage({ ...command, id });
+    });
+  }
+
+  terminate(): Promise<number> {
+    return this.#worker.terminate();
+  }
+}
+
+/**
+ * Where the worker's code is: beside this file when running from source; in the build, the
+ * bundler emits `hash-worker.js` next to the entry points, while this code may sit in a chunk
+ * folder below them.
+ */
+async function workerEntry(): Promise<URL> {
+  if (import.meta.url.endsWith('.ts')) return new URL('./hash-worker.ts', import.meta.url);
+  const candidates = [new URL('./hash-worker.js', import.meta.url), new URL('../hash-worker.js', import.meta.url)];
+  for (const candidate of candidates) {
+    if (await access(candidate).then(() => true, () => false)) return candidate;
+  }
+  throw new Error(`the hashing worker is missing from the build (looked for ${candidates.map((url) => url.pathname).join(', ')})`);
+}
+
+/** How many hashing threads to use by default: one per core, 1 to 4 (the main thread waits meanwhile). */
+export function defaultWorkerCount(): number {
+  return Math.max(1, Math.min(4, os.availableParallelism()));
+}
+
+/**
+ * Worker threads that hash big batches of files, each into its own pack. Started on first use,
+ * kept for the next big snapshot, stopped by `dispose`.
+ */
+export class HashWorkerPool {
+  #workers: HashWorker[] = [];
+  #starting: Promise<readonly HashWorker[]> | undefined;
+
+  constructor(
+    private readonly gitdir: string,
+    private readonly size: number,
+  ) {}
+
+  /** Starts the workers once (concurrent callers share the start). */
+  #ensureStarted(): Promise<readonly HashWorker[]> {
+    this.#starting ??= workerEntry().then((entry) => {
+      this.#workers = Array.from({ length: this.size }, () => new HashWorker(this.gitdir, entry));
+      return this.#workers;
+    });
+    return this.#starting;
+  }
+
+  /** Whether the workers were started (and are kept for the next batch). */
+  get isRunning(): boolean {
+    return this.#workers.length > 0;
+  }
+
+  /** Hashes every candidate across the workers (into one pack each, or as loose objects); resolves with the packs written. */
+  async run(
+    root: string,
+    candidates: readonly HashCandidate[],
+    maxFileBytes: number,
+    onResults: (results: readonly HashResult[]) => void,
+    usePack = true,
+  ): Promise<WrittenPack[]> {
+    await this.#ensureStarted();
+    const workers = this.#workers.slice(0, Math.max(1, Math.min(this.size, Math.ceil(candidates.length / chunkSize))));
+    let next = 0;
+    const packs: WrittenPack[] = [];
+    const drive = async (worker: HashWorker): Promise<void> => {
+      await worker.send({ type: 'begin', usePack });
+      try {
+        for (let start = next; start < candidates.length; start = next) {
+          next = start + chunkSize;
+          const request: HashRequest = { root, items: candidates.slice(start, start + chunkSize), maxFileBytes };
+          onResults((await worker.send({ type: 'hash', request })) as HashResult[]);
+        }
+      } catch (error) {
+        await worker.send({ type: 'abort' }).catch(() => undefined);
+        throw error;
+      }
+      const pack = (await worker.send({ type: 'finish' })) as WrittenPack | undefined;
+      if (pack !== undefined) packs.push(pack);
+    };
+    const outcomes = await Promise.allSettled(workers.map(drive));
+    const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (failed !== undefined) {
+      // A broken worker is replaced next time.
+      await this.dispose();
+      throw failed.reason;
+    }
+    return packs;
+  }
+
+  /**
+   * Walks a directory in the workers (blocking readdir and lstat there), handing over listings (one
+   * per folder, parents first) in batches as they come, each in its own turn of the event loop.
+   * One worker lists the top of the tree breadth first until there are a few subtrees per worker;
+   * then every worker walks whole subtrees, taking the next one when done, so the lstat calls of a
+   * big tree run on every core (as git's preloaded index does).
+   */
+  async walk(root: string, rel: string, ignoredFolders: readonly string[], onListings: (listings: readonly FolderListing[]) => void): Promise<void> {
+    const workers = await this.#ensureStarted();
+    const [first] = workers;
+    if (first === undefined) throw new Error('no hashing worker');
+    const hand = (partial: unknown): void => onListings(partial as FolderListing[]);
+    const splitAt = workers.length > 1 ? workers.length * subtreesPerWorker : undefined;
+    const subtrees = (await first.send({ type: 'walk', root, rel, ignoredFolders, ...(splitAt === undefined ? {} : { splitAt }) }, hand)) as string[];
+    let next = 0;
+    await Promise.all(
+      workers.map(async (worker) => {
+        while (next < subtrees.length) {
+          const subtree = subtrees[next++] as string;
+          await worker.send({ type: 'walk', root, rel: subtree, ignoredFolders }, hand);
+        }
+      }),
+    );
+  }
+
+  /** Stops every worker. */
+  async dispose(): Promise<void> {
+    const workers = this.#workers;
+    this.#workers = [];
+    this.#starting = undefined;
+    await Promise.all(workers.map((worker) => worker.terminate().catch(() => 0)));
+  }
+}

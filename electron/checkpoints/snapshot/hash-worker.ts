@@ -1,0 +1,60 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { walkBlocking } from './blocking-io';
+import { FileHasher, type HashRequest } from './file-hasher';
+import { ObjectStore } from '../store/object-store';
+
+/** A message from the pool to a hashing worker. */
+export type HashWorkerCommand =
+  | { readonly id: number; readonly type: 'begin'; readonly usePack: boolean }
+  | { readonly id: number; readonly type: 'hash'; readonly request: HashRequest }
+  | { readonly id: number; readonly type: 'finish' }
+  | { readonly id: number; readonly type: 'abort' }
+  | { readonly id: number; readonly type: 'walk'; readonly root: string; readonly rel: string; readonly ignoredFolders: readonly string[]; readonly splitAt?: number };
+
+/** A hashing worker's answer: the command's result, or its error message; `partial` is a batch of a longer answer. */
+export type HashWorkerReply = { readonly id: number; readonly value?: unknown; readonly error?: string; readonly partial?: unknown };
+
+/** What the pool passes to a new worker. */
+export interface HashWorkerData {
+  readonly gitdir: string;
+}
+
+/**
+ * The hashing worker: reads, hashes and compresses files off the main thread, writing them into
+ * its own pack, so that a 50,000-file snapshot never stalls the app's event loop.
+ */
+function serve(): void {
+  const port = parentPort;
+  if (port === null) return;
+  const { gitdir } = workerData as HashWorkerData;
+  const store = new ObjectStore(gitdir);
+  let hasher: FileHasher | undefined;
+  let chain: Promise<void> = Promise.resolve();
+  port.on('message', (command: HashWorkerCommand) => {
+    chain = chain.then(async () => {
+      try {
+        let value: unknown;
+        if (command.type === 'begin') {
+          hasher = new FileHasher(store, command.usePack, true);
+          await hasher.begin();
+        } else if (command.type === 'hash') {
+          if (hasher === undefined) throw new Error('hash before begin');
+          value = await hasher.hash(command.request);
+        } else if (command.type === 'walk') {
+          value = walkBlocking(command.root, command.rel, command.ignoredFolders, (batch) => port.postMessage({ id: command.id, partial: batch } satisfies HashWorkerReply), command.splitAt);
+        } else if (command.type === 'finish') {
+          value = await hasher?.finish();
+          hasher = undefined;
+        } else {
+          await hasher?.abort();
+          hasher = undefined;
+        }
+        port.postMessage({ id: command.id, value } satisfies HashWorkerReply);
+      } catch (error) {
+        port.postMessage({ id: command.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies HashWorkerReply);
+      }
+    });
+  });
+}
+
+serve();

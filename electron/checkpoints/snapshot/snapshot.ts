@@ -1,0 +1,261 @@
+import path from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { CheckpointOutcome, CheckpointRequest, CheckpointStats } from '../checkpoint-types';
+import { checkpointStats, type KnownBlobs } from './checkpoint-stats';
+import { decodeCheckpointCommit, encodeCheckpointCommit, encodeSkippedList, maxSkippedTrailers } from '../timeline/commit-message';
+import type { DirRegistry } from '../timeline/dir-registry';
+import { DirState } from './dir-state';
+import { FileHasher, type HashResult } from './file-hasher';
+import { fileModes } from '../store/git-objects';
+import type { HashWorkerPool } from './hash-worker-pool';
+import { countLines, isBinary } from './line-stats';
+import type { ObjectStore } from '../store/object-store';
+import { PackWriter } from '../store/pack-writer';
+import type { RefStore } from '../store/ref-store';
+import { loadStatCache } from './stat-cache';
+import { isRacy, smudgeRacyRecords } from './folder-listing';
+import { applyListings, scanFolder, scanPaths, type HashCandidate, type ScanContext } from './stat-walk';
+import { statCacheFile, type StoreLayout } from '../store/store-layout';
+import { toCheckpointEntry, type Timeline } from '../timeline/timeline';
+import type { TrackedDirectory } from './tracked-directory';
+
+/** Everything a snapshot needs from the service. */
+export interface SnapshotEngine {
+  readonly layout: StoreLayout;
+  readonly store: ObjectStore;
+  readonly refs: RefStore;
+  readonly registry: DirRegistry;
+  readonly timeline: Timeline;
+  readonly pool: HashWorkerPool;
+  readonly maxFileBytes: number;
+  /** From this many files to hash on, worker threads do it (each into a pack). */
+  readonly workerThreshold: number;
+  readonly ignoredFolders: readonly string[];
+  /** Fails unless this process still holds the store lock (checked right before the ref moves). */
+  assertLockHeld(): Promise<void>;
+}
+
+/** Above this many objects a batch goes into one pack instead of loose files (below it, parallel loose writes are cheaper than a pack's fsyncs). */
+const packThreshold = 512;
+/**
+ * The same for a snapshot that must be durable before it returns (a restore's pre-rollback
+ * snapshot): each loose object then costs an fsync of its own and one of its fan-out folder, a
+ * pack three fsyncs in all, so a pack pays off from a few objects on.
+ */
+const durablePackThreshold = 8;
+
+function nowNs(): bigint {
+  return BigInt(Date.now()) * 1_000_000n;
+}
+
+/**
+ * Hashes the candidates (inline for a few, in the workers for many) and applies the results to the
+ * state, noting in `tracked.racy` the records racy for a scan that began at `stampNs`.
+ */
+async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory, state: DirState, candidates: readonly HashCandidate[], stampNs: bigint, isDurable: boolean): Promise<KnownBlobs> {
+  const isPacked = candidates.length > (isDurable ? durablePackThreshold : packThreshold);
+  const known = { blobs: new Map<string, { lines: number; binary: boolean }>(), changes: new Map<string, { insertions: number; deletions: number }>() };
+  const apply = (results: readonly HashResult[]): void => {
+    for (const result of results) {
+      if (result.kind === 'stored') {
+        const { rel, mode, oid, size, mtimeNs, ctimeNs, ino } = result;
+        const previous = state.file(rel);
+        if (previous !== undefined && result.changes !== undefined) known.changes.set(`${previous.oid}>${oid}`, result.changes);
+        const record = { mode, oid, size, mtimeNs, ctimeNs, ino };
+        state.setFile(rel, record);
+        if (ctimeNs !== -1n && isRacy(mtimeNs, stampNs)) tracked.racy.set(rel, record);
+        known.blobs.set(oid, { lines: result.lines, binary: result.binary });
+      } else if (result.kind === 'skipped') {
+        state.setSkipped(result.rel, result.reason, false);
+      } else {
+        state.remove(result.rel);
+      }
+    }
+  };
+  if (candidates.length === 0) return known;
+  // Worker threads read with blocking calls, no round trips: worth starting for a big batch, and
+  // worth using for a middling one once they run.
+  if (candidates.length >= engine.workerThreshold || (engine.pool.isRunning && candidates.length >= 32)) {
+    const usePack = isPacked;
+    await engine.pool.run(tracked.dir, candidates, engine.maxFileBytes, (results) => {
+      apply(results);
+      // Loose objects written by a worker are fsynced by this thread's store when a restore needs them durable.
+      if (!usePack) engine.store.noteWrittenElsewhere(results.flatMap((result) => (result.kind === 'stored' ? [result.oid] : [])));
+    }, usePack);
+    await engine.store.refresh(true);
+    return known;
+  }
+  const hasher = new FileHasher(engine.store, isPacked);
+  await hasher.begin();
+  try {
+    apply(await hasher.hash({ root: tracked.dir, items: candidates, maxFileBytes: engine.maxFileBytes }));
+    await hasher.finish();
+  } catch (error) {
+    await hasher.abort();
+    throw error;
+  }
+  await engine.store.refresh(true);
+  return known;
+}
+
+/** Above this many new trees they go into one pack (a first snapshot writes one per folder). */
+const treePackThreshold = 128;
+
+/** Builds the root tree, writing the new trees (loose, or one pack when many changed, or when they must be durable at once and are more than a few). */
+async function writeTrees(engine: SnapshotEngine, state: DirState, isDurable: boolean): Promise<string> {
+  const dirtyFolders = [...state.folders()].filter(([, tree]) => tree === undefined).length;
+  if (dirtyFolders <= (isDurable ? durablePackThreshold : treePackThreshold)) {
+    return state.buildTree(async (content, oid) => {
+      await engine.store.writeLoose('tree', content, oid);
+    });
+  }
+  // Many trees: one listing of the loose objects answers every "stored already?" at once; a few: a check each is cheaper.
+  const isMany = dirtyFolders > treePackThreshold;
+  if (isMany) await engine.store.preloadLoose();
+  const pack = await PackWriter.create(engine.store.packDir);
+  try {
+    // Claimed before any await: two folders with the same content share a tree id, which goes into the pack once.
+    const claimed = new Set<string>();
+    const tree = await state.buildTree(async (content, oid) => {
+      engine.store.remember(oid, 'tree', content);
+      if (claimed.has(oid)) return;
+      claimed.add(oid);
+      if (!pack.has(oid) && !(await engine.store.has(oid))) await pack.add('tree', content, oid);
+    });
+    await pack.finish();
+    await engine.store.refresh(true);
+    return tree;
+  } catch (error) {
+    await pack.abort();
+    throw error;
+  } finally {
+    if (isMany) engine.store.forgetLoose();
+  }
+}
+
+/** Stats of a first checkpoint: every stored file is new. */
+async function firstStats(engine: SnapshotEngine, state: DirState, known: KnownBlobs): Promise<CheckpointStats> {
+  let files = 0;
+  let insertions = 0;
+  for (const [, record] of state.files()) {
+    files += 1;
+    if (files % 1_000 === 0) await yieldToLoop();
+    const hit = known.blobs.get(record.oid);
+    if (hit !== undefined) insertions += hit.binary ? 0 : hit.lines;
+    else {
+      const content = await engine.store.readTyped(record.oid, 'blob');
+      insertions += isBinary(content) ? 0 : countLines(content);
+    }
+  }
+  return { files, insertions, deletions: 0 };
+}
+
+/** Adds every stored file whose blob the store lacks (it was pruned, or the cache is from elsewhere). */
+async function recheckMissingBlobs(engine: SnapshotEngine, state: DirState, candidates: HashCandidate[]): Promise<void> {
+  const queued = new Set(candidates.map((candidate) => candidate.rel));
+  await engine.store.preloadLoose();
+  try {
+    for (const [rel, record] of state.files()) {
+      if (queued.has(rel) || (await engine.store.has(record.oid))) continue;
+      candidates.push({ rel, isSymlink: record.mode === fileModes.symlink, mode: record.mode });
+    }
+  } finally {
+    engine.store.forgetLoose();
+  }
+}
+
+/**
+ * Takes one snapshot of a directory (the store lock is held by the caller): finds what changed
+ * (only the dirty paths when they can be trusted, else a stat walk against the cache), hashes
+ * just that, rebuilds just the trees on its path, and — unless nothing changed — commits and
+ * moves the directory's ref. On failure the in-memory state is dropped, so the next snapshot
+ * starts from a full walk; the store itself is untouched until the ref moves.
+ */
+export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirectory, request: CheckpointRequest): Promise<CheckpointOutcome> {
+  const head = await engine.refs.read(tracked.dirhash);
+  const dirty = tracked.takeDirty();
+  try {
+    let state = tracked.state;
+    if (state === undefined) {
+      state = (await loadStatCache(statCacheFile(engine.layout, tracked.dirhash), tracked.dir)) ?? new DirState();
+      tracked.needsFullScan = true;
+    }
+    // Someone else (another process, a repair) moved the timeline: trust stat records only for
+    // blobs the store still holds, and rebuild every tree.
+    const headMoved = state.head !== head;
+    if (headMoved) state.invalidateTrees();
+    const scanStartNs = nowNs();
+    const context: ScanContext = { root: tracked.dir, state, maxFileBytes: engine.maxFileBytes, ignoredFolders: engine.ignoredFolders };
+    const candidates: HashCandidate[] = [];
+    const requested = (request.paths ?? []).map((absolute) => tracked.relative(path.resolve(absolute))).filter((rel): rel is string => rel !== undefined);
+    const wouldWalk = tracked.needsFullScan || headMoved || !tracked.isWatched;
+    // Only the caller's paths matter and the state still equals the head: re-read just them, keep
+    // the rest as the head has it, and leave the walk (and the watcher's dirty set) for next time.
+    const isScoped = wouldWalk && !headMoved && request.onlyPaths === true && requested.length > 0;
+    if (isScoped) {
+      await scanPaths(context, requested, candidates);
+      for (const rel of dirty) tracked.dirty.add(rel);
+    } else if (wouldWalk) {
+      // A big tree is walked in a worker, with blocking calls and no thread-pool round trips.
+      const isBig = Math.max(state.fileCount, tracked.sizeHint) >= engine.workerThreshold;
+      if (isBig || engine.pool.isRunning) await engine.pool.walk(tracked.dir, '', engine.ignoredFolders, (listings) => applyListings(context, listings, candidates));
+      else await scanFolder(context, '', candidates);
+    } else {
+      await scanPaths(context, [...dirty, ...requested], candidates);
+    }
+    if (headMoved && state.fileCount > 0) await recheckMissingBlobs(engine, state, candidates);
+    const previousRacy = tracked.racy;
+    tracked.racy = new Map();
+    const kind = request.kind ?? 'checkpoint';
+    // A restore overwrites files right after its pre-rollback snapshot: that snapshot's objects, then its ref, must survive a power cut first.
+    const isDurable = kind === 'pre-rollback';
+    const known = await hashCandidates(engine, tracked, state, candidates, scanStartNs, isDurable);
+    const tree = await writeTrees(engine, state, isDurable);
+    const headTree = head === undefined ? undefined : (await engine.timeline.commit(head)).tree;
+    tracked.state = state;
+    tracked.needsFullScan = tracked.needsFullScan && isScoped;
+    tracked.isCacheStale = tracked.isCacheStale || candidates.length > 0 || headMoved;
+    // The stamp moves on: records racy under the old one that this scan did not look at are marked for re-hashing.
+    await smudgeRacyRecords(state, previousRacy);
+    state.stampNs = scanStartNs;
+    if (tree === headTree && kind !== 'pre-rollback') {
+      state.head = head;
+      return { kind: 'unchanged', head };
+    }
+    const stats = head === undefined ? await firstStats(engine, state, known) : await checkpointStats(engine.store, headTree, tree, known);
+    const skipped = state.skippedPaths();
+    // More skips than the trailers hold: the complete list goes into a blob the commit names.
+    const skippedList = skipped.length > maxSkippedTrailers ? await engine.store.writeLoose('blob', encodeSkippedList(skipped)) : undefined;
+    const content = encodeCheckpointCommit({
+      tree,
+      parent: head,
+      time: Math.floor(Date.now() / 1000),
+      reason: request.reason,
+      attribution: request.attribution ?? {},
+      kind,
+      restores: request.restores,
+      stats,
+      skipped,
+      ...(skippedList === undefined ? {} : { skippedList }),
+      ...(isScoped ? { scopedPaths: requested.length } : {}),
+    });
+    const id = await engine.store.writeLoose('commit', content);
+    if (isDurable) await engine.store.syncWritten();
+    await engine.assertLockHeld();
+    await engine.refs.update(tracked.dirhash, id, head, `checkpoint: ${request.reason}`, { isDurable });
+    state.head = id;
+    tracked.isCacheStale = true;
+    // The registry's lastTouch is refreshed at most every 30 s (listings also read the head's time).
+    if (Date.now() - tracked.registryTouchedAt > 30_000) {
+      await engine.registry.touch(tracked.dirhash, tracked.dir);
+      tracked.registryTouchedAt = Date.now();
+    }
+    const entry = toCheckpointEntry(tracked.dir, { id, commit: decodeCheckpointCommit(content) }, await engine.refs.readShallow());
+    return { kind: 'created', checkpoint: entry };
+  } catch (error) {
+    tracked.state = undefined;
+    tracked.needsFullScan = true;
+    for (const rel of dirty) tracked.dirty.add(rel);
+    throw error;
+  }
+}

@@ -1,0 +1,208 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { endianness } from 'node:os';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { SkipReason } from '../checkpoint-types';
+import { DirState, type FileRecord } from './dir-state';
+import { writeFileDurably } from '../store/durable-file';
+import { fileModes, type FileMode } from '../store/git-objects';
+
+const magic = 'vigil-stat-cache 2';
+/** Modes and skip reasons are stored as their index in these lists (append only). */
+const modes: readonly FileMode[] = [fileModes.file, fileModes.executable, fileModes.symlink];
+const reasons: readonly SkipReason[] = ['excluded', 'vcs', 'oversize', 'special', 'unreadable', 'bad-name'];
+const checksumBytes = 20;
+/** Separates names: the one character no file system allows in a name. */
+const separator = '\0';
+/** How many files are encoded or decoded between yields to the event loop. */
+const filesPerSlice = 10_000;
+
+/** What the stat cache file says about itself, and how long each section of its body is. */
+interface CacheHeader {
+  readonly dir: string;
+  readonly head: string | undefined;
+  readonly stampNs: string;
+  /** The body's numbers are in this byte order (the machine's own). */
+  readonly endian: string;
+  readonly folders: number;
+  readonly files: number;
+  readonly shapeBytes: number;
+  readonly namesBytes: number;
+  readonly oidBytes: number;
+}
+
+/**
+ * Saves a directory's state, as git keeps its index: a magic line and a JSON header line, then a
+ * binary body in columns — the shape (per folder: whether its tree id is known, its file and skip
+ * counts, each file's mode and each skip's reason), every name (folder paths, file and skipped
+ * names, NUL-separated), every blob and tree id as bytes, then each file's size, mtime, ctime and
+ * inode as 64-bit numbers — and a SHA-1 of all that. Columns are encoded and decoded in bulk, not
+ * field by field. The old file is replaced in one rename.
+ */
+export async function saveStatCache(file: string, dir: string, state: DirState): Promise<void> {
+  const shape: number[] = [];
+  const names: string[] = [];
+  const oids: string[] = [];
+  const records: FileRecord[] = [];
+  let folders = 0;
+  let sinceYield = 0;
+  for (const [rel, node] of state.nodes()) {
+    folders += 1;
+    names.push(rel);
+    shape.push(node.tree === undefined ? 0 : 1, node.files.size, node.skipped.size);
+    if (node.tree !== undefined) oids.push(node.tree);
+    for (const [name, record] of node.files) {
+      names.push(name);
+      oids.push(record.oid);
+      shape.push(modes.indexOf(record.mode));
+      records.push(record);
+    }
+    for (const [name, reason] of node.skipped) {
+      names.push(name);
+      shape.push(reasons.indexOf(reason));
+    }
+    sinceYield += node.files.size;
+    if (sinceYield >= filesPerSlice) {
+      sinceYield = 0;
+      await yieldToLoop();
+    }
+  }
+  const sizes = new Float64Array(records.length);
+  const times = new BigInt64Array(records.length * 2);
+  const inodes = new BigUint64Array(records.length);
+  records.forEach((record, index) => {
+    sizes[index] = record.size;
+    times[index * 2] = record.mtimeNs;
+    times[index * 2 + 1] = record.ctimeNs;
+    inodes[index] = record.ino;
+  });
+  const shapeBuffer = Buffer.from(Uint32Array.from(shape).buffer);
+  const namesBuffer = Buffer.from(names.join(separator), 'utf8');
+  const oidBuffer = Buffer.from(oids.join(''), 'hex');
+  const header: CacheHeader = {
+    dir,
+    head: state.head,
+    stampNs: state.stampNs.toString(),
+    endian: endianness(),
+    folders,
+    files: records.length,
+    shapeBytes: shapeBuffer.length,
+    namesBytes: namesBuffer.length,
+    oidBytes: oidBuffer.length,
+  };
+  const content = Buffer.concat([Buffer.from(`${magic}\n${JSON.stringify(header)}\n`), shapeBuffer, namesBuffer, oidBuffer, Buffer.from(sizes.buffer), Buffer.from(times.buffer), Buffer.from(inodes.buffer)]);
+  const checksum = createHash('sha1').update(content).digest();
+  await writeFileDurably(file, Buffer.concat([content, checksum]), { sync: false });
+}
+
+/**
+ * Loads a saved state; undefined when there is none, it belongs to another directory, or it is
+ * damaged in any way (the caller then walks the directory from scratch: slower, never wrong).
+ */
+export async function loadStatCache(file: string, dir: string): Promise<DirState | undefined> {
+  let content: Buffer;
+  try {
+    content = await readFile(file);
+  } catch {
+    return undefined;
+  }
+  try {
+    return await parse(content, dir);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where the header's two text lines end, or -1. */
+function headerEnd(content: Buffer): number {
+  const first = content.indexOf(0x0a);
+  return first < 0 ? -1 : content.indexOf(0x0a, first + 1);
+}
+
+/** A copy of `length` bytes at `offset` in a fresh (so aligned) ArrayBuffer. */
+function aligned(content: Buffer, offset: number, length: number): ArrayBuffer {
+  if (offset + length > content.length) throw new Error('truncated');
+  return new Uint8Array(content.buffer, content.byteOffset + offset, length).slice().buffer;
+}
+
+/** The checked header, or undefined when the cache is not this directory's or not this format. */
+function readHeader(content: Buffer, dir: string): { readonly header: CacheHeader; readonly bodyStart: number } | undefined {
+  const textEnd = headerEnd(content);
+  const bodyEnd = content.length - checksumBytes;
+  if (textEnd < 0 || bodyEnd <= textEnd) return undefined;
+  const [firstLine, headerLine] = content.toString('utf8', 0, textEnd).split('\n');
+  if (firstLine !== magic) return undefined;
+  const header = JSON.parse(headerLine ?? '') as Partial<CacheHeader>;
+  if (header.dir !== dir || typeof header.stampNs !== 'string' || header.endian !== endianness()) return undefined;
+  const { folders, files, shapeBytes, namesBytes, oidBytes } = header;
+  if (![folders, files, shapeBytes, namesBytes, oidBytes].every((value) => Number.isSafeInteger(value) && (value as number) >= 0)) return undefined;
+  const bodyStart = textEnd + 1;
+  if (bodyStart + (shapeBytes ?? 0) + (namesBytes ?? 0) + (oidBytes ?? 0) + (files ?? 0) * 32 !== bodyEnd) return undefined;
+  if (!createHash('sha1').update(content.subarray(0, bodyEnd)).digest().equals(content.subarray(bodyEnd))) return undefined;
+  return { header: header as CacheHeader, bodyStart };
+}
+
+async function parse(content: Buffer, dir: string): Promise<DirState | undefined> {
+  const checked = readHeader(content, dir);
+  if (checked === undefined) return undefined;
+  const { header } = checked;
+  let offset = checked.bodyStart;
+  const shape = new Uint32Array(aligned(content, offset, header.shapeBytes));
+  offset += header.shapeBytes;
+  const names = content.toString('utf8', offset, offset + header.namesBytes).split(separator);
+  offset += header.namesBytes;
+  const oids = content.toString('hex', offset, offset + header.oidBytes);
+  offset += header.oidBytes;
+  const sizes = new Float64Array(aligned(content, offset, header.files * 8));
+  const times = new BigInt64Array(aligned(content, offset + header.files * 8, header.files * 16));
+  const inodes = new BigUint64Array(aligned(content, offset + header.files * 24, header.files * 8));
+  const state = new DirState();
+  const trees: Array<[string, string]> = [];
+  let isEveryTreeKnown = true;
+  let [at, name, oid, fileIndex, sinceYield] = [0, 0, 0, 0, 0];
+  const nextOid = (): string => {
+    if (oid + 40 > oids.length) throw new Error('truncated');
+    oid += 40;
+    return oids.slice(oid - 40, oid);
+  };
+  for (let folder = 0; folder < header.folders; folder += 1) {
+    const rel = names[name++];
+    const [hasTree, fileCount = 0, skipCount = 0] = shape.subarray(at, at + 3);
+    at += 3;
+    if (rel === undefined) return undefined;
+    if (hasTree === 1) trees.push([rel, nextOid()]);
+    else isEveryTreeKnown = false;
+    // The folder's entries go straight into its node: they were saved from a consistent state (the checksum holds).
+    const node = state.ensureFolder(rel);
+    for (let index = 0; index < fileCount; index += 1) {
+      const mode = modes[shape[at++] ?? -1];
+      const fileName = names[name++];
+      if (mode === undefined || fileName === undefined || fileIndex >= header.files) return undefined;
+      const record = { mode, oid: nextOid(), size: sizes[fileIndex] ?? 0, mtimeNs: times[fileIndex * 2] ?? 0n, ctimeNs: times[fileIndex * 2 + 1] ?? 0n, ino: inodes[fileIndex] ?? 0n };
+      fileIndex += 1;
+      node.files.set(fileName, record);
+    }
+    for (let index = 0; index < skipCount; index += 1) {
+      const reason = reasons[shape[at++] ?? -1];
+      const skippedName = names[name++];
+      if (reason === undefined || skippedName === undefined) return undefined;
+      node.skipped.set(skippedName, reason);
+    }
+    sinceYield += fileCount;
+    if (sinceYield >= filesPerSlice) {
+      sinceYield = 0;
+      await yieldToLoop();
+    }
+  }
+  if (at !== shape.length || name !== names.length || oid !== oids.length || fileIndex !== header.files) return undefined;
+  // Tree ids are trusted only when recorded for every folder (they were saved right after a build).
+  if (isEveryTreeKnown) {
+    for (const [rel, tree] of trees) {
+      const node = state.node(rel);
+      if (node !== undefined) node.tree = tree;
+    }
+  }
+  state.head = header.head;
+  state.stampNs = BigInt(header.stampNs);
+  return state;
+}

@@ -1,0 +1,123 @@
+import type { BigIntStats, Dirent } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { errnoCode } from '../../files/file-system-error';
+import { isVigilBookkeepingFile } from '../../files/vigil-temp-name';
+import type { DirState } from './dir-state';
+import { directoryExclusion, fileExclusion, pathExclusion } from './exclusion-rules';
+import {
+  applyFileOutcome,
+  applyFolderListing,
+  classifyEntry,
+  folderPath,
+  isBadName,
+  listedStat,
+  type FolderListing,
+  type HashCandidate,
+  type ListedEntry,
+  type StatOutcome,
+} from './folder-listing';
+
+export { modeOfStat, racyWindowNs, type HashCandidate } from './folder-listing';
+
+/** What a scan needs: the directory, its state, and the rules. */
+export interface ScanContext {
+  readonly root: string;
+  readonly state: DirState;
+  readonly maxFileBytes: number;
+  /** Absolute folders never entered (Vigil's own data folder when it sits inside the directory). */
+  readonly ignoredFolders: readonly string[];
+}
+
+/** Runs async work with bounded concurrency, reusing a fixed set of runners. */
+async function eachLimit<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const runner = async (): Promise<void> => {
+    while (next < items.length) await task(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, runner));
+}
+
+/** lstat as data: the stat, or whether the path is gone or unreadable. */
+async function statOutcome(absolute: string): Promise<StatOutcome> {
+  let stats: BigIntStats;
+  try {
+    stats = await lstat(absolute, { bigint: true });
+  } catch (error) {
+    const code = errnoCode(error);
+    return code === 'ENOENT' || code === 'ENOTDIR' ? { kind: 'gone' } : { kind: 'unreadable' };
+  }
+  return { kind: 'stat', stat: listedStat(stats) };
+}
+
+/** Lists one folder with asynchronous calls (files lstat'ed 32 at a time). */
+async function listFolder(context: ScanContext, rel: string): Promise<FolderListing> {
+  const absolute = folderPath(context.root, rel);
+  if (rel !== '' && context.ignoredFolders.includes(absolute)) return { rel, outcome: 'ignored', entries: [] };
+  let dirents: Dirent[];
+  try {
+    dirents = await readdir(absolute, { withFileTypes: true });
+  } catch (error) {
+    const code = errnoCode(error);
+    const outcome = code === 'ENOENT' || code === 'ENOTDIR' ? 'gone' : 'unreadable';
+    return code === undefined ? { rel, outcome, entries: [] } : { rel, outcome, code, entries: [] };
+  }
+  const entries: ListedEntry[] = [];
+  const toStat: string[] = [];
+  for (const dirent of dirents) {
+    const kind = classifyEntry(dirent.name, dirent, path.join(absolute, dirent.name), context.ignoredFolders);
+    if (kind.kind === 'stat') toStat.push(dirent.name);
+    else if (kind.kind !== 'omit') entries.push(kind);
+  }
+  await eachLimit(toStat, 32, async (name) => {
+    entries.push({ name, kind: 'file', outcome: await statOutcome(path.join(absolute, name)) });
+  });
+  return { rel, outcome: 'listed', entries };
+}
+
+/**
+ * Compares the folder `rel` and everything below it with the state: vanished entries are removed,
+ * exclusions and oversize files recorded, and every file whose stat differs from its record (or
+ * is racy) returned for hashing.
+ */
+export async function scanFolder(context: ScanContext, rel: string, out: HashCandidate[]): Promise<void> {
+  const folders = applyFolderListing(context.state, await listFolder(context, rel), context.maxFileBytes, out);
+  await eachLimit(folders, 4, (folder) => scanFolder(context, folder, out));
+}
+
+/** Applies a walk made elsewhere (a worker's blocking walk), parents before children. */
+export function applyListings(context: ScanContext, listings: readonly FolderListing[], out: HashCandidate[]): void {
+  for (const listing of listings) applyFolderListing(context.state, listing, context.maxFileBytes, out);
+}
+
+/**
+ * Re-checks only the given paths (from Vigil's own writes and the watcher): a vanished path is
+ * removed (a folder with all it held), a folder is scanned, a file compared with its record.
+ */
+export async function scanPaths(context: ScanContext, rels: Iterable<string>, out: HashCandidate[]): Promise<void> {
+  const unique = [...new Set(rels)].filter((rel) => rel !== '' && !isVigilBookkeepingFile(path.basename(rel)));
+  await eachLimit(unique, 32, async (rel) => {
+    const parts = rel.split('/');
+    if (parts.some(isBadName)) return;
+    // Inside an excluded folder, the folder itself is what is recorded.
+    if (pathExclusion(parts.slice(0, -1).join('/')) !== undefined) return;
+    const absolute = path.join(context.root, rel);
+    if (context.ignoredFolders.includes(absolute)) {
+      context.state.setSkipped(rel, 'excluded', true);
+      return;
+    }
+    // Only an ignored folder inside the checkpointed one hides paths: $VIGIL_HOME/memories is checkpointed though $VIGIL_HOME is ignored.
+    if (context.ignoredFolders.some((folder) => folder.startsWith(`${context.root}${path.sep}`) && absolute.startsWith(`${folder}${path.sep}`))) return;
+    const outcome = await statOutcome(absolute);
+    const name = parts.at(-1) ?? rel;
+    if (outcome.kind === 'stat' && outcome.stat.isFolder) {
+      const reason = directoryExclusion(name);
+      if (reason !== undefined) context.state.setSkipped(rel, reason, true);
+      else await scanFolder(context, rel, out);
+      return;
+    }
+    const reason = outcome.kind === 'stat' ? fileExclusion(name) : undefined;
+    if (reason !== undefined) context.state.setSkipped(rel, reason, false);
+    else if (applyFileOutcome(context.state, rel, outcome, context.maxFileBytes, out) === 'folder') await scanFolder(context, rel, out);
+  });
+}

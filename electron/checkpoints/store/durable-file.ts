@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import { open, rename, unlink } from 'node:fs/promises';
+import { errnoCode } from '../../files/file-system-error';
+
+/**
+ * Replaces a small store file (a ref, the shallow list, a registry entry, a stat cache) in one
+ * step: written to a temp file beside it, fsynced, renamed over it. A crash leaves the old file
+ * or the new one, never a mix; leftover temps end in `.tmp-<pid>-<hex>` and are swept at start.
+ */
+export async function writeFileDurably(target: string, content: string | Uint8Array, options: { readonly sync?: boolean } = {}): Promise<void> {
+  const temp = `${target}${durableTempMarker}${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    const handle = await open(temp, 'w', 0o644);
+    try {
+      await handle.writeFile(content);
+      if (options.sync !== false) await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, target);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** What a leftover temp file of `writeFileDurably` has in its name. */
+export const durableTempMarker = '.tmp-';
+
+/** Whether a file name is a leftover temp file of `writeFileDurably`. */
+export function isDurableTemp(name: string): boolean {
+  return /\.tmp-\d+-[0-9a-f]{8}$/.test(name);
+}
+
+/** fsyncs one existing file (opened for reading: enough on Linux and macOS, and store objects are read-only); false when it is gone. */
+export async function syncFileIfPresent(file: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+    await handle.sync();
+    return true;
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'ENOENT') return false;
+    // Windows cannot flush a read-only handle; NTFS offers nothing stronger to ask for here.
+    if (process.platform === 'win32' && (code === 'EPERM' || code === 'EACCES')) return true;
+    throw error;
+  } finally {
+    await handle?.close();
+  }
+}

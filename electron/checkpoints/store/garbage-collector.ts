@@ -1,0 +1,139 @@
+import { readdir, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { decodeTree, fileModes, typeOfMode } from './git-objects';
+import { isLooseObjectName, type ObjectStore } from './object-store';
+import { PackWriter } from './pack-writer';
+import type { RefStore } from './ref-store';
+import type { Timeline } from '../timeline/timeline';
+
+/** What a collection did. */
+export interface CollectReport {
+  readonly keptObjects: number;
+  readonly droppedObjects: number;
+  readonly pack: string | undefined;
+}
+
+/** Every object reachable from the timelines' heads (commits, then trees, then blobs), and the cut points in use. */
+async function reachableObjects(store: ObjectStore, refs: RefStore, timeline: Timeline): Promise<{ order: string[]; cuts: Set<string> }> {
+  const shallow = await refs.readShallow();
+  const seen = new Set<string>();
+  const commits: string[] = [];
+  const trees: string[] = [];
+  const blobs: string[] = [];
+  const cuts = new Set<string>();
+  const pendingTrees: string[] = [];
+  for (const head of (await refs.list()).values()) {
+    const stack = [head];
+    while (stack.length > 0) {
+      const id = stack.pop() as string;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      commits.push(id);
+      const commit = await timeline.commit(id);
+      if (!seen.has(commit.tree)) {
+        seen.add(commit.tree);
+        pendingTrees.push(commit.tree);
+      }
+      // A complete skip list is named only by the commit's message: kept while the commit is (when still there).
+      const list = commit.skippedList;
+      if (list !== undefined && !seen.has(list) && (await store.has(list))) {
+        seen.add(list);
+        blobs.push(list);
+      }
+      if (shallow.has(id)) cuts.add(id);
+      else stack.push(...commit.parents);
+    }
+  }
+  let sinceYield = 0;
+  while (pendingTrees.length > 0) {
+    const tree = pendingTrees.pop() as string;
+    trees.push(tree);
+    for (const item of decodeTree(await store.readTyped(tree, 'tree'))) {
+      if (item.mode === fileModes.gitlink || seen.has(item.oid)) continue;
+      seen.add(item.oid);
+      if (typeOfMode(item.mode) === 'tree') pendingTrees.push(item.oid);
+      else blobs.push(item.oid);
+    }
+    if (++sinceYield % 200 === 0) await yieldToLoop();
+  }
+  return { order: [...commits, ...trees, ...blobs], cuts };
+}
+
+/** The loose objects of the store, by id, with their files. */
+async function looseObjects(store: ObjectStore): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  for (const fan of await readdir(store.objectsDir).catch(() => [] as string[])) {
+    if (!/^[0-9a-f]{2}$/.test(fan)) continue;
+    for (const name of await readdir(path.join(store.objectsDir, fan)).catch(() => [] as string[])) {
+      if (isLooseObjectName(name)) found.set(fan + name, path.join(store.objectsDir, fan, name));
+    }
+  }
+  return found;
+}
+
+/**
+ * Rewrites the store as one pack holding exactly the reachable objects, then deletes every older
+ * pack and loose object (the store lock must be held: `assertHeld` is asked right before each
+ * destructive step, so a writer whose lock was taken over deletes nothing). Whole objects are
+ * copied from the old packs without recompressing. Crash-safe by order: the new pack is complete
+ * and visible before the shallow list shrinks, and both before anything is deleted.
+ */
+export async function collectGarbage(store: ObjectStore, refs: RefStore, timeline: Timeline, assertHeld: () => Promise<void>): Promise<CollectReport> {
+  await assertHeld();
+  await store.refresh(true);
+  const { order, cuts } = await reachableObjects(store, refs, timeline);
+  const loose = await looseObjects(store);
+  const oldPacks = store.packs;
+  const existing = new Set(loose.keys());
+  for (const pack of oldPacks) for (const entry of pack.index.entries()) existing.add(entry.oid);
+  const reachable = new Set(order);
+  const dropped = [...existing].filter((oid) => !reachable.has(oid)).length;
+  if (dropped === 0 && loose.size === 0 && oldPacks.length <= 1) return { keptObjects: order.length, droppedObjects: 0, pack: oldPacks[0]?.name };
+
+  const writer = await PackWriter.create(store.packDir, 6);
+  let written;
+  try {
+    let count = 0;
+    for (const oid of order) {
+      const packed = oldPacks.find((pack) => pack.index.find(oid) !== undefined);
+      const offset = packed?.index.find(oid);
+      const raw = packed !== undefined && offset !== undefined ? await packed.rawAt(offset) : undefined;
+      if (raw?.isWhole === true) await writer.addRaw(oid, raw.bytes);
+      else {
+        const object = await store.read(oid);
+        await writer.add(object.type, object.content, oid);
+      }
+      if (++count % 500 === 0) await yieldToLoop();
+    }
+    written = await writer.finish();
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  }
+  try {
+    await assertHeld();
+  } catch (error) {
+    // Lost the lock while packing: leave the store as found (the new pack only duplicated objects).
+    const name = written?.name;
+    if (name !== undefined && !oldPacks.some((pack) => pack.name === name)) {
+      for (const extension of ['.idx', '.pack']) await unlink(path.join(store.packDir, `${name}${extension}`)).catch(() => undefined);
+    }
+    throw error;
+  }
+  await refs.writeShallow(cuts);
+  for (const dirhash of (await refs.list()).keys()) await refs.log.retain(dirhash, (oid) => reachable.has(oid));
+  await assertHeld();
+  await store.close();
+  for (const pack of oldPacks) {
+    if (pack.name === written?.name) continue;
+    for (const extension of ['.idx', '.pack', '.bitmap', '.rev']) {
+      await unlink(path.join(store.packDir, `${pack.name}${extension}`)).catch(() => undefined);
+    }
+  }
+  for (const file of loose.values()) await unlink(file).catch(() => undefined);
+  // Every loose object is in the new pack now, which was fsynced.
+  store.forgetUnsynced();
+  await store.refresh(true);
+  return { keptObjects: order.length, droppedObjects: dropped, pack: written?.name };
+}

@@ -1,0 +1,143 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '../../test-support/temp-dir';
+import { decodeCheckpointCommit, encodeCheckpointCommit, quotePath, unquotePath } from '../timeline/commit-message';
+import { emptyTreeOid, encodeTree, fileModes, hashObject } from './git-objects';
+import { lineChanges } from '../snapshot/line-stats';
+import { ObjectStore } from './object-store';
+import { PackWriter } from './pack-writer';
+import { dirHash } from './store-layout';
+import { fsck, git, testService } from '../test-support/store-fixtures';
+
+describe('the object layer', () => {
+  let base: string;
+  let remove: () => Promise<void>;
+
+  beforeEach(async () => {
+    ({ dir: base, remove } = await makeTempDir('vigil-objects-'));
+  });
+  afterEach(async () => {
+    await remove();
+  });
+
+  it('hashes and encodes trees exactly as git mktree does', () => {
+    const gitdir = path.join(base, 'g');
+    git(['init', '--quiet', '--bare', gitdir]);
+    const blob = gitWithInput(['--git-dir', gitdir, 'hash-object', '-w', '--stdin'], 'x');
+    expect(blob).toBe(hashObject('blob', Buffer.from('x')));
+    const items = [
+      { mode: fileModes.file, name: 'a.txt', oid: blob },
+      { mode: fileModes.tree, name: 'a', oid: emptyTreeOid },
+      { mode: fileModes.file, name: 'a-b', oid: blob },
+      { mode: fileModes.executable, name: 'run', oid: blob },
+      { mode: fileModes.symlink, name: 'ln', oid: blob },
+      { mode: fileModes.file, name: 'Zeta', oid: blob },
+      { mode: fileModes.file, name: 'é', oid: blob },
+      // Beyond the BMP: UTF-16 order and UTF-8 byte order disagree with U+E000..U+FFFF.
+      { mode: fileModes.file, name: '😀', oid: blob },
+      { mode: fileModes.file, name: '\uE000', oid: blob },
+      { mode: fileModes.tree, name: '\uFFFD-dir', oid: emptyTreeOid },
+    ];
+    const input = items.map((item) => `${item.mode.padStart(6, '0')} ${item.mode === fileModes.tree ? 'tree' : 'blob'} ${item.oid}\t${item.name}`).join('\n');
+    expect(hashObject('tree', encodeTree(items))).toBe(gitWithInput(['--git-dir', gitdir, 'mktree', '--missing'], `${input}\n`));
+    expect(hashObject('tree', encodeTree([]))).toBe(emptyTreeOid);
+  });
+
+  it('writes packs that git verifies, and reads packs git made (deltas, packed refs) after a git gc', async () => {
+    const store = new ObjectStore(path.join(base, 'store'));
+    mkdirSync(store.packDir, { recursive: true });
+    git(['init', '--quiet', '--bare', store.gitdir]);
+    const contents = [Buffer.alloc(0), Buffer.from('small'), Buffer.alloc(300_000, 'ab'), Buffer.from('x'.repeat(70_000))];
+    const writer = await PackWriter.create(store.packDir);
+    for (const content of contents) await writer.add('blob', content, hashObject('blob', content));
+    const pack = await writer.finish();
+    expect(pack?.count).toBe(4);
+    git(['--git-dir', store.gitdir, 'verify-pack', path.join(store.packDir, `${pack?.name ?? ''}.idx`)]);
+    await store.refresh(true);
+    for (const content of contents) {
+      const oid = hashObject('blob', content);
+      expect(git(['--git-dir', store.gitdir, 'cat-file', '-s', oid])).toBe(String(content.length));
+      expect(Buffer.compare(await store.readTyped(oid, 'blob'), content)).toBe(0);
+    }
+    await store.close();
+
+    // A real store, then git's own gc (deltas, packed-refs): Vigil keeps reading and writing it.
+    const work = path.join(base, 'work');
+    mkdirSync(work);
+    const service = testService(path.join(base, 'home/checkpoints'));
+    try {
+      for (let index = 0; index < 6; index += 1) {
+        writeFileSync(path.join(work, 'big.txt'), `${'shared line of text\n'.repeat(2000)}version ${index}\n`);
+        await service.checkpoint(work, { reason: 'before patch' });
+      }
+      const before = await service.list(work);
+      git(['--git-dir', service.gitdir, 'gc', '--quiet', '--aggressive']);
+      expect(git(['--git-dir', service.gitdir, 'count-objects', '-v'])).toMatch(/^count: 0$/m);
+      const fresh = testService(path.join(base, 'home/checkpoints'));
+      try {
+        expect(await fresh.list(work)).toEqual(before);
+        const tree = await fresh.readTree(before[5]?.tree ?? '');
+        const blob = await fresh.readBlob(tree.find((entry) => entry.name === 'big.txt')?.oid ?? '');
+        expect(Buffer.from(blob).toString().endsWith('version 0\n')).toBe(true);
+        writeFileSync(path.join(work, 'big.txt'), 'rewritten\n');
+        const outcome = await fresh.checkpoint(work, { reason: 'before write_file' });
+        expect(outcome).toMatchObject({ kind: 'created', checkpoint: { parent: before[0]?.id, stats: { insertions: 1, deletions: 2001 } } });
+        await fresh.prune();
+        expect(fsck(fresh.gitdir)).toBe('');
+        expect(git(['--git-dir', fresh.gitdir, 'rev-list', '--count', `refs/vigil/${dirHash(work)}`])).toBe('7');
+      } finally {
+        await fresh.dispose();
+      }
+    } finally {
+      await service.dispose();
+    }
+  });
+
+  it('round-trips commit messages, quoting awkward paths and flattening multi-line reasons', () => {
+    const awkward = 'we"ird\\na\tme\nline';
+    expect(unquotePath(quotePath(awkward))).toBe(awkward);
+    expect(quotePath('plain/path.txt')).toBe('plain/path.txt');
+    const content = encodeCheckpointCommit({
+      tree: emptyTreeOid,
+      time: 1_700_000_000,
+      reason: 'before terminal: cat <<EOF\nmulti\nEOF',
+      attribution: { sessionId: 's\n2', turn: 7 },
+      kind: 'checkpoint',
+      stats: { files: 1, insertions: 2, deletions: 3 },
+      skipped: [{ path: awkward, reason: 'oversize' }, ...Array.from({ length: 205 }, (_, index) => ({ path: `f${index}.png`, reason: 'excluded' as const }))],
+    });
+    const parsed = decodeCheckpointCommit(content);
+    expect(parsed.subject).toBe('before terminal: cat <<EOF multi EOF');
+    expect(parsed.attribution).toEqual({ sessionId: 's 2', turn: 7 });
+    expect(parsed.stats).toEqual({ files: 1, insertions: 2, deletions: 3 });
+    expect(parsed.skipped[0]).toEqual({ path: awkward, reason: 'oversize' });
+    expect(parsed.skipped).toHaveLength(201);
+    expect(parsed.skipped[200]).toEqual({ path: '6', reason: 'more' });
+  });
+
+  it('counts changed lines as git numstat does', () => {
+    const gitdir = path.join(base, 'n');
+    git(['init', '--quiet', gitdir]);
+    const cases: Array<[string, string]> = [
+      ['a\nb\nc\n', 'a\nB\nc\nd\n'],
+      ['a\nb', 'a\nb\n'],
+      ['', 'x\ny\n'],
+      ['1\n2\n3\n4\n5\n', '5\n4\n3\n2\n1\n'],
+      ['same\n'.repeat(50) + 'end', 'same\n'.repeat(49) + 'middle\n' + 'end\n'],
+    ];
+    for (const [before, after] of cases) {
+      writeFileSync(path.join(gitdir, 'f'), before);
+      git(['-C', gitdir, 'add', 'f']);
+      writeFileSync(path.join(gitdir, 'f'), after);
+      const [insertions, deletions] = git(['-C', gitdir, 'diff', '--numstat', 'f']).split('\t').map(Number);
+      expect(lineChanges(Buffer.from(before), Buffer.from(after))).toEqual({ insertions: insertions ?? 0, deletions: deletions ?? 0 });
+    }
+  });
+});
+
+/** Runs git with stdin. */
+function gitWithInput(args: readonly string[], input: string): string {
+  return execFileSync('git', args, { input, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } }).trim();
+}

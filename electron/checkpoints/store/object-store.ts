@@ -1,0 +1,286 @@
+import { randomBytes } from 'node:crypto';
+import { access, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { deflate, inflate } from 'node:zlib';
+import { AppError } from '../../../shared/errors';
+import { errnoCode } from '../../files/file-system-error';
+import { mapLimit } from '../../files/map-limit';
+import { syncDirectory } from '../../files/sync-directory';
+import { hashObject, objectHeader, type ObjectType } from './git-objects';
+import { syncFileIfPresent } from './durable-file';
+import { PackFile, type PackedObject } from './pack-file';
+import { PackIndex } from './pack-index';
+
+const deflateAsync = promisify(deflate);
+const inflateAsync = promisify(inflate);
+
+/** An object read from the store. */
+export type StoredObject = PackedObject;
+
+/** Objects up to this size are kept in memory after they are read or written (trees, commits, small blobs). */
+const maxCachedObjectBytes = 64 * 1024;
+/** The memory cache's total budget. */
+const cacheBudgetBytes = 32 * 1024 * 1024;
+/** zlib level of loose objects: git's own default (core.looseCompression 1), the fastest. */
+const looseLevel = 1;
+
+/** Whether a name in `objects/xx/` is a finished loose object (38 hex). */
+export function isLooseObjectName(name: string): boolean {
+  return /^[0-9a-f]{38}$/.test(name);
+}
+
+/**
+ * The objects of a bare git directory: loose files and packs (deltas included) for reading,
+ * loose files (temp + rename, read-only, like git) for small writes. Pack writing for big batches
+ * is PackWriter's job. Readers may run without the store lock: a pack or loose object that
+ * vanishes under them (packed or pruned by another process) is looked up again.
+ */
+export class ObjectStore {
+  readonly objectsDir: string;
+  readonly packDir: string;
+  readonly #packs = new Map<string, PackFile>();
+  readonly #fanDirs = new Set<string>();
+  #packDirStamp = -1;
+  #loose: Set<string> | undefined;
+  /** Recently read or written small objects (objects never change, so entries never go stale). */
+  readonly #recent = new Map<string, StoredObject>();
+  #recentBytes = 0;
+  /** Loose objects this process wrote (or had a worker write) and has not fsynced yet. */
+  readonly #unsynced = new Set<string>();
+  /** Fan-out folders this process created and has not made durable in `objects/` yet. */
+  readonly #newFans = new Set<string>();
+
+  constructor(
+    readonly gitdir: string,
+    /** Told which files `syncWritten` made durable (diagnostics and tests). */
+    private readonly onSynced?: (files: readonly string[]) => void,
+  ) {
+    this.objectsDir = path.join(gitdir, 'objects');
+    this.packDir = path.join(this.objectsDir, 'pack');
+  }
+
+  /** The packs currently known. */
+  get packs(): readonly PackFile[] {
+    return [...this.#packs.values()];
+  }
+
+  /** Re-reads the pack folder when it changed: new packs are opened, vanished ones closed. */
+  async refresh(force = false): Promise<void> {
+    const stamp = await stat(this.packDir).then((info) => info.mtimeMs, () => 0);
+    if (!force && stamp === this.#packDirStamp) return;
+    this.#packDirStamp = stamp;
+    const names = new Set(
+      (await readdir(this.packDir).catch(() => [] as string[]))
+        .filter((name) => /^pack-[0-9a-f]{40}\.idx$/.test(name))
+        .map((name) => name.slice(0, -4)),
+    );
+    for (const [name, pack] of this.#packs) {
+      if (names.has(name)) continue;
+      this.#packs.delete(name);
+      await pack.close().catch(() => undefined);
+    }
+    for (const name of names) {
+      if (this.#packs.has(name)) continue;
+      try {
+        const index = new PackIndex(await readFile(path.join(this.packDir, `${name}.idx`)));
+        this.#packs.set(name, await PackFile.open(path.join(this.packDir, `${name}.pack`), name, index));
+      } catch {
+        // A pack without its data, being deleted right now, or damaged: skip it (repair deals with leftovers).
+      }
+    }
+  }
+
+  /**
+   * Lists every loose object once, so that `has` needs no system call per object (used while the
+   * store lock is held, when no one else writes); `forgetLoose` drops the list.
+   */
+  async preloadLoose(): Promise<void> {
+    const found = new Set<string>();
+    const fans = await readdir(this.objectsDir).catch(() => [] as string[]);
+    await Promise.all(
+      fans
+        .filter((fan) => /^[0-9a-f]{2}$/.test(fan))
+        .map(async (fan) => {
+          this.#fanDirs.add(fan);
+          for (const name of await readdir(path.join(this.objectsDir, fan)).catch(() => [] as string[])) {
+            if (isLooseObjectName(name)) found.add(fan + name);
+          }
+        }),
+    );
+    this.#loose = found;
+  }
+
+  /** Stops trusting the preloaded loose list (call when the store lock is released). */
+  forgetLoose(): void {
+    this.#loose = undefined;
+  }
+
+  /** Whether one of the known packs holds an object (no I/O). */
+  hasPacked(oid: string): boolean {
+    return this.#findPacked(oid) !== undefined;
+  }
+
+  /** Whether the store holds an object. */
+  async has(oid: string): Promise<boolean> {
+    if (this.#findPacked(oid) !== undefined) return true;
+    if (this.#loose !== undefined) return this.#loose.has(oid);
+    return access(this.loosePath(oid)).then(() => true, () => false);
+  }
+
+  /** Where a loose object lives. */
+  loosePath(oid: string): string {
+    return path.join(this.objectsDir, oid.slice(0, 2), oid.slice(2));
+  }
+
+  /** Reads an object; `not_found` when the store does not hold it. */
+  async read(oid: string): Promise<StoredObject> {
+    const cached = this.#recent.get(oid);
+    if (cached !== undefined) return cached;
+    const found = (await this.#tryRead(oid)) ?? (await this.refresh(true).then(() => this.#tryRead(oid)));
+    if (found !== undefined) {
+      this.#remember(oid, found);
+      return found;
+    }
+    throw new AppError('not_found', `The checkpoint store has no object ${oid}. It may have been pruned; run "vigil checkpoints status".`, { oid });
+  }
+
+  /** Reads an object that must be of a given type. */
+  async readTyped(oid: string, type: ObjectType): Promise<Buffer> {
+    const object = await this.read(oid);
+    if (object.type !== type) throw new AppError('wrong_kind', `Object ${oid} is a ${object.type}, not a ${type}.`, { oid });
+    return object.content;
+  }
+
+  /** Writes an object as a loose file unless the store already holds it; returns its id. */
+  async writeLoose(type: ObjectType, content: Uint8Array, knownOid?: string): Promise<string> {
+    const oid = knownOid ?? hashObject(type, content);
+    if (await this.has(oid)) return oid;
+    const fan = oid.slice(0, 2);
+    const fanDir = path.join(this.objectsDir, fan);
+    if (!this.#fanDirs.has(fan)) {
+      if ((await mkdir(fanDir, { recursive: true })) !== undefined) this.#newFans.add(fan);
+      this.#fanDirs.add(fan);
+    }
+    const compressed = await deflateAsync(Buffer.concat([objectHeader(type, content.length), content]), { level: looseLevel });
+    // git's own temp prefix: `git fsck` tolerates these, and repair removes a dead writer's ones.
+    const temp = path.join(fanDir, `tmp_obj_${randomBytes(6).toString('hex')}`);
+    const handle = await open(temp, 'wx', 0o444);
+    try {
+      await handle.writeFile(compressed);
+    } finally {
+      await handle.close();
+    }
+    try {
+      await rename(temp, this.loosePath(oid));
+    } catch (error) {
+      await unlink(temp).catch(() => undefined);
+      throw error;
+    }
+    this.#loose?.add(oid);
+    this.#unsynced.add(oid);
+    this.#remember(oid, { type, content: Buffer.from(content) });
+    return oid;
+  }
+
+  /** Notes loose objects a worker thread may just have written (this store did not write them itself). */
+  noteWrittenElsewhere(oids: Iterable<string>): void {
+    for (const oid of oids) this.#unsynced.add(oid);
+  }
+
+  /**
+   * Makes every loose object this process wrote since the last call durable: each file fsynced
+   * (many at once, so the fsyncs overlap), then their fan-out folders and, for new fan-outs,
+   * `objects/` itself. Like git, snapshots do not fsync loose objects as they go (too slow); a
+   * restore calls this before it touches any user file, so its pre-rollback snapshot survives a
+   * power cut. An object already gone was packed (packs are fsynced when written).
+   */
+  async syncWritten(): Promise<void> {
+    const oids = [...this.#unsynced];
+    this.#unsynced.clear();
+    const synced: string[] = [];
+    try {
+      await mapLimit(oids, 32, async (oid) => {
+        const file = this.loosePath(oid);
+        if (await syncFileIfPresent(file)) synced.push(file);
+      });
+      const fans = [...new Set(synced.map((file) => path.dirname(file)))];
+      const newFans = [...this.#newFans];
+      this.#newFans.clear();
+      await Promise.all([...fans, ...(newFans.length > 0 ? [this.objectsDir] : [])].map(syncDirectory));
+      this.onSynced?.([...synced, ...fans, ...(newFans.length > 0 ? [this.objectsDir] : [])]);
+    } catch (error) {
+      for (const oid of oids) this.#unsynced.add(oid);
+      throw error;
+    }
+  }
+
+  /** Forgets the unsynced list: its objects were all packed (and the pack fsynced) by a garbage collection. */
+  forgetUnsynced(): void {
+    this.#unsynced.clear();
+  }
+
+  /** Keeps an object just written elsewhere (into a pack) in memory, when small: it is about to be read back. */
+  remember(oid: string, type: ObjectType, content: Uint8Array): void {
+    this.#remember(oid, { type, content: Buffer.from(content) });
+  }
+
+  /** Keeps a small object in memory (trees and commits are read again by stats and listings). */
+  #remember(oid: string, object: StoredObject): void {
+    if (object.content.length > maxCachedObjectBytes || this.#recent.has(oid)) return;
+    this.#recent.set(oid, object);
+    this.#recentBytes += object.content.length + 64;
+    for (const [key, value] of this.#recent) {
+      if (this.#recentBytes <= cacheBudgetBytes) break;
+      this.#recent.delete(key);
+      this.#recentBytes -= value.content.length + 64;
+    }
+  }
+
+  /** Closes every pack handle. */
+  async close(): Promise<void> {
+    const packs = [...this.#packs.values()];
+    this.#packs.clear();
+    this.#packDirStamp = -1;
+    await Promise.all(packs.map((pack) => pack.close().catch(() => undefined)));
+  }
+
+  #findPacked(oid: string): { pack: PackFile; offset: number } | undefined {
+    for (const pack of this.#packs.values()) {
+      const offset = pack.index.find(oid);
+      if (offset !== undefined) return { pack, offset };
+    }
+    return undefined;
+  }
+
+  async #tryRead(oid: string): Promise<StoredObject | undefined> {
+    const packed = this.#findPacked(oid);
+    if (packed !== undefined) {
+      try {
+        return await packed.pack.readAt(packed.offset, (base) => this.read(base));
+      } catch (error) {
+        if (errnoCode(error) === undefined) throw error;
+        return undefined;
+      }
+    }
+    let compressed: Buffer;
+    try {
+      compressed = await readFile(this.loosePath(oid));
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') return undefined;
+      throw error;
+    }
+    return parseLooseObject(oid, await inflateAsync(compressed));
+  }
+}
+
+/** Splits an inflated loose object into its type and content, checking the header. */
+export function parseLooseObject(oid: string, raw: Buffer): StoredObject {
+  const nul = raw.indexOf(0);
+  const [type, size] = raw.toString('latin1', 0, Math.max(nul, 0)).split(' ');
+  const content = raw.subarray(nul + 1);
+  if (nul < 0 || (type !== 'blob' && type !== 'tree' && type !== 'commit' && type !== 'tag') || Number(size) !== content.length) {
+    throw new AppError('io_error', `The checkpoint store's object ${oid} is damaged. Restart Vigil to repair the store.`, { oid });
+  }
+  return { type, content };
+}

@@ -1,0 +1,174 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { crc32, deflate } from 'node:zlib';
+import { syncDirectory } from '../../files/sync-directory';
+import type { ObjectType } from './git-objects';
+import { encodeEntryHeader } from './pack-file';
+import { encodePackIndex, type PackIndexEntry } from './pack-index';
+
+const deflateAsync = promisify(deflate);
+
+/** Writes are gathered into chunks of this size before they reach the file. */
+const flushBytes = 1 << 20;
+/** Up to this many bytes the pack is also kept in memory, so its checksum needs no second read. */
+const keepInMemoryBytes = 64 << 20;
+
+/** A pack that was written and made visible. */
+export interface WrittenPack {
+  /** `pack-<sha>` (without extension). */
+  readonly name: string;
+  readonly count: number;
+  readonly bytes: number;
+}
+
+/**
+ * Writes objects straight into a new pack (whole objects, no deltas) plus its `.idx`: one file
+ * for thousands of objects instead of one file each. Nothing is visible until `finish()`, which
+ * fsyncs both files and renames them into place, pack first: a crash leaves only temp files,
+ * which the store's repair removes.
+ */
+export class PackWriter {
+  readonly #entries: PackIndexEntry[] = [];
+  readonly #oids = new Set<string>();
+  readonly #pending: Buffer[] = [];
+  #pendingBytes = 0;
+  #offset = 12;
+  #kept: Buffer[] | undefined = [];
+
+  private constructor(
+    private readonly packDir: string,
+    private readonly tempPath: string,
+    private readonly handle: FileHandle,
+    private readonly level: number,
+  ) {}
+
+  /** Starts a pack in `objects/pack` (a `tmp_pack_*` file until it is finished). */
+  static async create(packDir: string, level = 1): Promise<PackWriter> {
+    const tempPath = path.join(packDir, `tmp_pack_${randomBytes(8).toString('hex')}`);
+    const handle = await open(tempPath, 'wx', 0o444);
+    const writer = new PackWriter(packDir, tempPath, handle, level);
+    writer.#push(Buffer.alloc(12)); // the header, rewritten with the count at the end
+    return writer;
+  }
+
+  /** How many objects were added. */
+  get count(): number {
+    return this.#entries.length;
+  }
+
+  /** Whether this pack already holds an object. */
+  has(oid: string): boolean {
+    return this.#oids.has(oid);
+  }
+
+  /** Adds an object (compressing it); an id already added is ignored. */
+  async add(type: ObjectType, content: Uint8Array, oid: string): Promise<void> {
+    if (this.#oids.has(oid)) return;
+    this.#oids.add(oid);
+    const compressed = await deflateAsync(content, { level: this.level });
+    const header = encodeEntryHeader(type, content.length);
+    await this.#addEntry(oid, [header, compressed]);
+  }
+
+  /** Adds an object already compressed by the caller (zlib of its content, at any level). */
+  async addCompressed(type: ObjectType, size: number, compressed: Buffer, oid: string): Promise<void> {
+    if (this.#oids.has(oid)) return;
+    this.#oids.add(oid);
+    await this.#addEntry(oid, [encodeEntryHeader(type, size), compressed]);
+  }
+
+  /** Adds an entry that is already encoded (header + compressed data of a whole object). */
+  async addRaw(oid: string, bytes: Buffer): Promise<void> {
+    if (this.#oids.has(oid)) return;
+    this.#oids.add(oid);
+    await this.#addEntry(oid, [bytes]);
+  }
+
+  /** Finishes the pack and makes it visible; undefined (and nothing left behind) when it is empty. */
+  async finish(): Promise<WrittenPack | undefined> {
+    if (this.#entries.length === 0) {
+      await this.abort();
+      return undefined;
+    }
+    const header = Buffer.alloc(12);
+    header.write('PACK', 0, 'latin1');
+    header.writeUInt32BE(2, 4);
+    header.writeUInt32BE(this.#entries.length, 8);
+    await this.#flush();
+    await this.handle.write(header, 0, 12, 0);
+    const checksum = await this.#checksum(header);
+    await this.handle.write(checksum, 0, 20, this.#offset);
+    await this.handle.sync();
+    await this.handle.close();
+    const name = `pack-${checksum.toString('hex')}`;
+    const index = encodePackIndex(this.#entries, checksum);
+    const tempIndex = path.join(this.packDir, `tmp_idx_${randomBytes(8).toString('hex')}`);
+    const indexHandle = await open(tempIndex, 'wx', 0o444);
+    try {
+      await indexHandle.writeFile(index);
+      await indexHandle.sync();
+    } finally {
+      await indexHandle.close();
+    }
+    await rename(this.tempPath, path.join(this.packDir, `${name}.pack`));
+    await rename(tempIndex, path.join(this.packDir, `${name}.idx`));
+    await syncDirectory(this.packDir);
+    return { name, count: this.#entries.length, bytes: this.#offset + 20 };
+  }
+
+  /** Drops the unfinished pack. */
+  async abort(): Promise<void> {
+    await this.handle.close().catch(() => undefined);
+    await unlink(this.tempPath).catch(() => undefined);
+  }
+
+  async #addEntry(oid: string, parts: readonly Buffer[]): Promise<void> {
+    let crc = 0;
+    let length = 0;
+    for (const part of parts) {
+      crc = crc32(part, crc);
+      length += part.length;
+      this.#push(part);
+    }
+    this.#entries.push({ oid, offset: this.#offset, crc });
+    this.#offset += length;
+    if (this.#pendingBytes >= flushBytes) await this.#flush();
+  }
+
+  #push(part: Buffer): void {
+    this.#pending.push(part);
+    this.#pendingBytes += part.length;
+    if (this.#kept !== undefined) {
+      this.#kept.push(part);
+      if (this.#offset > keepInMemoryBytes) this.#kept = undefined;
+    }
+  }
+
+  async #flush(): Promise<void> {
+    if (this.#pending.length === 0) return;
+    const chunk = Buffer.concat(this.#pending);
+    const position = this.#offset - this.#pendingBytes;
+    this.#pending.length = 0;
+    this.#pendingBytes = 0;
+    await this.handle.write(chunk, 0, chunk.length, position);
+  }
+
+  /** SHA-1 of the whole pack (header included): from memory when kept, else by reading it back. */
+  async #checksum(header: Buffer): Promise<Buffer> {
+    const hash = createHash('sha1').update(header);
+    if (this.#kept !== undefined) {
+      for (const part of this.#kept.slice(1)) hash.update(part);
+      return hash.digest();
+    }
+    const buffer = Buffer.alloc(4 << 20);
+    for (let position = 12; position < this.#offset; ) {
+      const { bytesRead } = await this.handle.read(buffer, 0, Math.min(buffer.length, this.#offset - position), position);
+      if (bytesRead === 0) throw new Error('pack shorter than written');
+      hash.update(buffer.subarray(0, bytesRead));
+      position += bytesRead;
+    }
+    return hash.digest();
+  }
+}
