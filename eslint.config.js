@@ -155,6 +155,18 @@ export default tseslint.config(
     ignores: ['electron/**/*.test.ts', 'electron/**/test-support/**'],
     rules: { 'vigil/restricted-paths': ['error', { zones: electronLayerZones }] },
   },
+  // A feature folder shows one public face (house-style.md): other folders, tests and benchmarks
+  // included, import only its index.ts; their tests may also use its test-support/ fixtures.
+  {
+    files: ['**/*.{ts,tsx}'],
+    rules: {
+      'vigil/public-face': ['error', {
+        faces: [
+          { folder: './electron/checkpoints', message: 'Import the checkpoint engine through electron/checkpoints/index.ts, its public face.' },
+        ],
+      }],
+    },
+  },
   // The app never blocks its event loop on the file system (tests and scripts may).
   {
     files: ['electron/**/*.ts'],

@@ -3,13 +3,13 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { CheckpointService } from '../electron/checkpoints/checkpoint-service';
-import type { CheckpointServiceOptions } from '../electron/checkpoints/checkpoint-api';
-import { dirHash } from '../electron/checkpoints/store/store-layout';
-import { measureStore } from '../electron/checkpoints/maintenance/store-usage';
+import { dirHash, loadCheckpointService, measureStore } from '../electron/checkpoints';
+import type { CheckpointService, CheckpointServiceOptions } from '../electron/checkpoints';
 import { silentLogger } from '../electron/logging/logger';
 import { formatBytes } from '../shared/text/format-bytes';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
+
+const { CheckpointService: CheckpointEngine } = await loadCheckpointService();
 
 /**
  * Snapshots side by side with git's CLI on the same generated trees, in the same run: Vigil's
@@ -59,7 +59,7 @@ function generate(dir: string, count: number): string[] {
 }
 
 function service(root: string, options: Partial<CheckpointServiceOptions> = {}): CheckpointService {
-  return new CheckpointService({ root, logger: silentLogger, refusedDirs: [], watch: true, maintenance: false, ...options });
+  return new CheckpointEngine({ root, logger: silentLogger, refusedDirs: [], watch: true, maintenance: false, ...options });
 }
 
 /** Disk use of a git directory's objects (blocks, as `du` counts them). */

@@ -3,11 +3,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { CheckpointService } from '../electron/checkpoints/checkpoint-service';
-import { createHistoryService, type HistoryService } from '../electron/checkpoints/history/history-service';
-import { dirHash } from '../electron/checkpoints/store/store-layout';
+import { type CheckpointService, dirHash, type HistoryService, loadCheckpointService, loadHistoryService } from '../electron/checkpoints';
 import { silentLogger } from '../electron/logging/logger';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext } from './harness';
+
+const { CheckpointService: CheckpointEngine } = await loadCheckpointService();
+const { createHistoryService } = await loadHistoryService();
 
 /**
  * A file's history (`vigil checkpoints log`) and the search of the past (`vigil checkpoints
@@ -51,7 +52,7 @@ async function build(fileCount: number, checkpointCount: number, context: BenchC
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), content(index, 0, false));
   }
-  const engine = new CheckpointService({ root, logger: silentLogger, retention: { maxSnapshots: checkpointCount * 2 } });
+  const engine = new CheckpointEngine({ root, logger: silentLogger, retention: { maxSnapshots: checkpointCount * 2 } });
   try {
     for (let round = 0; round < checkpointCount; round += 1) {
       const changed = new Set<string>();
@@ -113,7 +114,7 @@ async function measure(built: Built, runs: number, context: BenchContext): Promi
   const label = `${built.files / 1000}k files, ${built.checkpoints} checkpoints`;
   const expectedLog = gitLog(built, [], watched);
   const expectedSearch = gitLog(built, ['-S', needle]);
-  const engine = new CheckpointService({ root: built.root, logger: silentLogger, retention: { maxSnapshots: built.checkpoints * 2 } });
+  const engine = new CheckpointEngine({ root: built.root, logger: silentLogger, retention: { maxSnapshots: built.checkpoints * 2 } });
   try {
     const history = historyOf(engine, built.root);
     // Same answers as git before anything is timed (git lists the root commit too, which has no older side).
@@ -132,7 +133,7 @@ async function measure(built: Built, runs: number, context: BenchContext): Promi
         'file log, cold (one-shot engine opened for it)',
         'git log -- FILE',
         async () => {
-          const fresh = new CheckpointService({ root: built.root, logger: silentLogger });
+          const fresh = new CheckpointEngine({ root: built.root, logger: silentLogger });
           try {
             await historyOf(fresh, built.root).fileLog(built.dir, watched, { includeLive: false });
           } finally {
@@ -147,7 +148,7 @@ async function measure(built: Built, runs: number, context: BenchContext): Promi
         'search, cold (one-shot engine opened for it)',
         'git log -S TEXT',
         async () => {
-          const fresh = new CheckpointService({ root: built.root, logger: silentLogger });
+          const fresh = new CheckpointEngine({ root: built.root, logger: silentLogger });
           try {
             await historyOf(fresh, built.root).search(built.dir, needle, { includeLive: false, limit: 10_000 });
           } finally {

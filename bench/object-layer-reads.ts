@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import git from 'isomorphic-git';
-import { decodeTree, encodeTree, fileModes, hashObject, type TreeItem } from '../electron/checkpoints/store/git-objects';
-import { ObjectStore } from '../electron/checkpoints/store/object-store';
+import { decodeTree, encodeTree, fileModes, hashObject, ObjectStore, type TreeItem } from '../electron/checkpoints';
 
 /**
  * The reading cases of the object-layer bench, through Vigil's `ObjectStore` and through

@@ -2,9 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { mapLimit } from '../electron/files/map-limit';
-import { encodeTree, fileModes, hashObject, typeOfMode, type TreeItem } from '../electron/checkpoints/store/git-objects';
-import { ObjectStore } from '../electron/checkpoints/store/object-store';
-import { PackWriter } from '../electron/checkpoints/store/pack-writer';
+import { encodeTree, fileModes, hashObject, ObjectStore, PackWriter, type TreeItem, typeOfMode } from '../electron/checkpoints';
 import type { ProjectFile } from './object-layer-inputs';
 
 /**

@@ -3,10 +3,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { CheckpointService } from '../electron/checkpoints/checkpoint-service';
-import { restoreServiceFor, type RestoreService } from '../electron/checkpoints/restore/restore-service';
+import { loadCheckpointService, loadRestoreService, type RestoreService } from '../electron/checkpoints';
 import { silentLogger } from '../electron/logging/logger';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
+
+const { CheckpointService: CheckpointEngine } = await loadCheckpointService();
+const { restoreServiceFor } = await loadRestoreService();
 
 /**
  * Restore side by side with git's CLI on the same generated tree, in the same run: Vigil's whole
@@ -135,7 +137,7 @@ async function measureSize(count: number, context: BenchContext, runs: number, i
     const hundred = pick(tree, 100);
     let id: string | undefined;
     for (const mode of modes) {
-      const engine = new CheckpointService({ root, logger: silentLogger, watch: mode.watch });
+      const engine = new CheckpointEngine({ root, logger: silentLogger, watch: mode.watch });
       const restore: RestoreService = restoreServiceFor(engine, root, silentLogger);
       try {
         if (id === undefined) {

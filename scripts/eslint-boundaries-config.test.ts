@@ -121,4 +121,20 @@ describe('the real ESLint config keeps the house-style boundaries', () => {
     expect(await lint('electron/files/zz-fake.ts', member)).toEqual([expect.stringMatching(/^no-restricted-syntax: No \*Sync calls/)]);
     expect(await lint('electron/files/zz-fake.test.ts', sync)).toEqual([]);
   });
+
+  it('other folders import the checkpoint engine only through its index; the engine imports itself freely', async () => {
+    const deep = [
+      "import { ObjectStore } from '../checkpoints/store/object-store';\nexport const a = ObjectStore;\n",
+      "import type { CheckpointEntry } from '../checkpoints/checkpoint-types';\nexport type A = CheckpointEntry;\n",
+      "export const a = import('../checkpoints/checkpoint-service');\n",
+    ];
+    for (const code of deep) {
+      expect(await lint('electron/hermes/zz-fake.ts', code), code).toEqual([expect.stringMatching(/^vigil\/public-face: .*electron\/checkpoints\/index\.ts/)]);
+      expect(await lint('electron/hermes/zz-fake.test.ts', code), code).toHaveLength(1);
+    }
+    expect(await lint('bench/zz-fake.bench.ts', "import { dirHash } from '../electron/checkpoints/store/store-layout';\nexport const a = dirHash;\n")).toHaveLength(1);
+    expect(await lint('electron/hermes/zz-fake.ts', "import { dirHash, type CheckpointEntry } from '../checkpoints';\nexport const a: CheckpointEntry | string = dirHash('x');\n")).toEqual([]);
+    expect(await lint('electron/hermes/zz-fake.test.ts', "import { git } from '../checkpoints/test-support/store-fixtures';\nexport const a = git;\n")).toEqual([]);
+    expect(await lint('electron/checkpoints/restore/zz-fake.ts', "import { ObjectStore } from '../store/object-store';\nexport const a = ObjectStore;\n")).toEqual([]);
+  });
 });

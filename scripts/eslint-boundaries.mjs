@@ -2,10 +2,11 @@
 /**
  * Vigil's own ESLint rules for the house style's import boundaries.
  *
- * These three rules replace eslint-plugin-import-x, whose native resolver (unrs-resolver) ships
+ * These rules replace eslint-plugin-import-x, whose native resolver (unrs-resolver) ships
  * per-platform binaries that the registry mirror CI installs from does not carry: with it the
  * lock file could never satisfy `npm ci`. The boundaries are folder prefixes, so resolving a
  * relative specifier with path.resolve is all they need; no module resolution is involved.
+ * `public-face` adds what import-x has no rule for: a folder that others reach only through its index.
  */
 import path from 'node:path';
 
@@ -76,6 +77,49 @@ const restrictedPaths = {
   },
 };
 
+/**
+ * @typedef {{ folder: string, message: string }} Face
+ *   `folder` (relative to ESLint's working directory) shows one public face: its `index.ts`.
+ */
+
+/** Whether a file is a test or test support, which may also reach a face's `test-support/` fixtures. */
+const isTestFile = (/** @type {string} */ file) => /\.test\.tsx?$/.test(file) || file.split(path.sep).includes('test-support');
+
+/** @type {import('eslint').Rule.RuleModule} */
+const publicFace = {
+  meta: {
+    type: 'problem',
+    docs: { description: "Other folders import a feature folder only through its public face (its index.ts)." },
+    schema: [{
+      type: 'object',
+      properties: { faces: { type: 'array' } },
+      required: ['faces'],
+      additionalProperties: false,
+    }],
+    messages: { deep: '{{message}} ({{specifier}})' },
+  },
+  create(context) {
+    const file = context.filename;
+    const faces = /** @type {{ faces: Face[] }} */ (context.options[0]).faces
+      .map((face) => ({ folder: path.resolve(context.cwd, face.folder), message: face.message }))
+      .filter((face) => !isInside(file, face.folder));
+    if (faces.length === 0) return {};
+    const mayUseFixtures = isTestFile(file);
+    return specifierVisitors((node, specifier) => {
+      if (!specifier.startsWith('.')) return;
+      const imported = path.resolve(path.dirname(file), specifier);
+      for (const face of faces) {
+        if (!isInside(imported, face.folder)) continue;
+        const inner = path.relative(face.folder, imported);
+        if (inner === '' || /^index(\.[cm]?[jt]s)?$/.test(inner)) continue;
+        if (mayUseFixtures && inner.split(path.sep)[0] === 'test-support') continue;
+        context.report({ node, messageId: 'deep', data: { message: face.message, specifier } });
+        return;
+      }
+    });
+  },
+};
+
 /** @type {import('eslint').Rule.RuleModule} */
 const noDefaultExport = {
   meta: {
@@ -127,6 +171,7 @@ export const vigilBoundaries = {
   meta: { name: 'vigil-boundaries' },
   rules: {
     'restricted-paths': restrictedPaths,
+    'public-face': publicFace,
     'no-default-export': noDefaultExport,
     'no-duplicate-imports': noDuplicateImports,
   },

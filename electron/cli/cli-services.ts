@@ -2,7 +2,7 @@ import type { CallResponse, EventPayload } from '../../shared/contract';
 import type { CutRecord } from '../../shared/contract/checkpoints-live-contract';
 import type { MemoryMutation, MemoryTarget } from '../../shared/contract/memory-contract';
 import { AppError } from '../../shared/errors';
-import type { CheckpointEntry } from '../checkpoints/checkpoint-types';
+import type { CheckpointEntry } from '../checkpoints';
 import { writeLine, type CliIo } from './cli-command';
 import type { CallOptions, ContractCaller } from './contract-caller';
 

@@ -1,10 +1,7 @@
 import { callNames, type CallName } from '../../shared/contract';
 import type { ConfigState } from '../../shared/contract/config-contract';
 import { AppError } from '../../shared/errors';
-import { checkpointConfigSchema } from '../checkpoints/checkpoint-config';
-import { createCheckpointHandlers } from '../checkpoints/checkpoint-handlers';
-import { createHistoryHandlers } from '../checkpoints/history/history-handlers';
-import { createRestoreHandlers, type RestoreCallName } from '../checkpoints/restore/restore-handlers';
+import { checkpointConfigSchema, createCheckpointHandlers, createHistoryHandlers, createRestoreHandlers, type RestoreCallName } from '../checkpoints';
 import type { LiveConfig } from '../config/live-config';
 import { runOneToolCall } from '../executor/run-one-tool-call';
 import { createMemoryHandlers } from '../memory/memory-handlers';

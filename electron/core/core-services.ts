@@ -1,8 +1,5 @@
 import os from 'node:os';
-import { checkpointConfigSchema, toCheckpointSettings } from '../checkpoints/checkpoint-config';
-import type { CheckpointService } from '../checkpoints/checkpoint-service';
-import type { HistoryService } from '../checkpoints/history/history-service';
-import type { RestoreService } from '../checkpoints/restore/restore-service';
+import { checkpointConfigSchema, type CheckpointService, type HistoryService, loadCheckpointService, loadHistoryService, loadRestoreService, loadWriteLedger, type RestoreService, toCheckpointSettings, toContractEntry } from '../checkpoints';
 import type { LiveConfig } from '../config/live-config';
 import type { AgentServices } from '../executor/create-agent-services';
 import type { HookService } from '../hooks/hook-service';
@@ -12,7 +9,6 @@ import type { MemoryConfig } from '../memory/memory-config';
 import type { MemoryService } from '../memory/memory-service';
 import type { ReconfigurableMemoryService } from '../memory/reconfigurable-memory-service';
 import type { RestorePort } from '../sessions/session-rewinder';
-import { toContractEntry } from '../checkpoints/checkpoint-handlers';
 import type { DisposableStack } from '../lib/disposable';
 import type { EventHub } from '../lib/event-hub';
 import { once } from '../lib/once';
@@ -76,7 +72,7 @@ export function createCoreServices(context: ServiceContext): CoreServices {
   const { paths, logger, events, env, stack, isResident } = context;
 
   const engine = once(async () => {
-    const { CheckpointService } = await import('../checkpoints/checkpoint-service');
+    const { CheckpointService } = await loadCheckpointService();
     const settings = toCheckpointSettings((await context.config()).section('checkpoints', checkpointConfigSchema));
     const changed = context.onDirectoryChanged === undefined ? {} : { onDirectoryChanged: context.onDirectoryChanged };
     const service = new CheckpointService({ root: paths.checkpoints, logger, events, watch: isResident, ...settings, ...changed });
@@ -86,13 +82,13 @@ export function createCoreServices(context: ServiceContext): CoreServices {
 
   // The one write ledger of this process: every change Vigil makes records its actor there (agents' tools, memory, restores).
   const ledger = once(async () => {
-    const [{ writeLedgerFile }, { createWriteLedger }] = await Promise.all([import('../checkpoints/restore/restore-service'), import('../checkpoints/restore/restore-write-ledger')]);
+    const [{ writeLedgerFile }, { createWriteLedger }] = await Promise.all([loadRestoreService(), loadWriteLedger()]);
     return createWriteLedger(writeLedgerFile(paths.checkpoints), logger);
   });
 
   // Agents' and memory's writes go through this view of the engine, so the write ledger knows which versions Vigil made, and whose.
   const recorded = once(async () => {
-    const { recordingWrites } = await import('../checkpoints/restore/restore-write-ledger');
+    const { recordingWrites } = await loadWriteLedger();
     return recordingWrites(await engine(), await ledger(), logger);
   });
 
@@ -139,7 +135,7 @@ export function createCoreServices(context: ServiceContext): CoreServices {
 
   const restore = once(async () => {
     const merged = await timelines();
-    const [{ restoreServiceFor }, { createConfiguredRestoreGuard }] = await Promise.all([import('../checkpoints/restore/restore-service'), import('../memory/configured-memory-service')]);
+    const [{ restoreServiceFor }, { createConfiguredRestoreGuard }] = await Promise.all([loadRestoreService(), import('../memory/configured-memory-service')]);
     // A restore of a memory folder takes the memory locks (Vigil's and Hermes's) and is reported as Vigil's restore.
     const guard = isResident ? (await memory()).guardRestore : await createConfiguredRestoreGuard({ paths, env, logger });
     return restoreServiceFor(merged, paths.checkpoints, logger, events, { checkScopeAfterRestore: isResident, guard, ledger: await ledger() });
@@ -147,7 +143,7 @@ export function createCoreServices(context: ServiceContext): CoreServices {
 
   const history = once(async () => {
     const merged = await timelines();
-    const [{ createHistoryService }, { createTurnMessageLookup }] = await Promise.all([import('../checkpoints/history/history-service'), import('../sessions/turn-messages')]);
+    const [{ createHistoryService }, { createTurnMessageLookup }] = await Promise.all([loadHistoryService(), import('../sessions/turn-messages')]);
     const rules = {
       // Read through: config.json can change the size cap while the core runs.
       get maxFileBytes() {
@@ -170,7 +166,7 @@ export function createCoreServices(context: ServiceContext): CoreServices {
       const checkpoints = await recorded();
       const [{ createAgentServices }, { createWriteRecorder }, { sessionConfigSchema, toSessionSettings }] = await Promise.all([
         import('../executor/create-agent-services'),
-        import('../checkpoints/restore/restore-write-ledger'),
+        loadWriteLedger(),
         import('../sessions/session-config'),
       ]);
       const engineNow = await engine();

@@ -1,6 +1,5 @@
 import os from 'node:os';
-import { checkpointConfigSchema } from '../checkpoints/checkpoint-config';
-import type { CheckpointService } from '../checkpoints/checkpoint-service';
+import { checkpointConfigSchema, type CheckpointService, loadStoreWatcher } from '../checkpoints';
 
 import { LiveConfig, type ConfigSectionSpec } from '../config/live-config';
 import type { ToolExecutor } from '../executor/executor-types';
@@ -163,7 +162,7 @@ async function startResident(base: CoreBase, stack: DisposableStack, config: () 
   // Loaded here: a one-shot command never needs the gateway (MCP, WebSocket) nor the watchers below.
   const [{ createGateway }, { watchStore }, { watchSessionFolder }] = await Promise.all([
     import('../gateway/create-gateway'),
-    import('../checkpoints/timeline/store-watcher'),
+    loadStoreWatcher(),
     import('../sessions/session-folder-watch'),
   ]);
   // Timings are read at each use, so an edit of config.json applies to the next turn, drop and sweep.

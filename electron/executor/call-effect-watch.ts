@@ -1,8 +1,7 @@
 import type { Actor } from '../../shared/contract/actor-model';
 import type { CallEffect } from '../../shared/contract/sessions-contract';
 import type { Result } from '../../shared/result';
-import type { CheckpointApi } from '../checkpoints/checkpoint-api';
-import type { WriteRecorder } from '../checkpoints/restore/restore-write-ledger';
+import type { CheckpointApi, WriteRecorder } from '../checkpoints';
 import { commandEffects, fileToolEffects, maxRecordedEffects, readBefore } from './call-effects';
 import { compareFileVersions, readFileVersions } from './command-effects';
 import type { PreparedCall } from './tool-adapter';

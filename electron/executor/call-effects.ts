@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { CallEffect } from '../../shared/contract/sessions-contract';
-import { countLines, isBinary, lineChanges } from '../checkpoints/snapshot/line-stats';
+import { countLines, isBinary, lineChanges } from '../checkpoints';
 import type { FileEffect } from './command-effects';
 
 /** Files up to this size are read to count the lines a call added and removed; bigger ones are counted as changed only. */

@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CallCheckpoint } from '../../shared/contract/sessions-contract';
 import { isAppError } from '../../shared/errors';
-import type { CheckpointApi } from '../checkpoints/checkpoint-api';
+import type { CheckpointApi } from '../checkpoints';
 import type { EventHub } from '../lib/event-hub';
 import type { Logger } from '../logging/logger';
 import { isPathInside } from '../lib/path-rules';

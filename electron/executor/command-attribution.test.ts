@@ -1,10 +1,11 @@
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RestorePlan } from '../checkpoints/restore/restore-plan';
-import { createWriteLedger, createWriteRecorder } from '../checkpoints/restore/restore-write-ledger';
+import { loadWriteLedger, type RestorePlan } from '../checkpoints';
 import type { ToolCallOutcome } from './executor-types';
 import { createAgentHarness, type AgentHarness } from './test-support/agent-harness';
+
+const { createWriteLedger, createWriteRecorder } = await loadWriteLedger();
 
 /**
  * Issue 13, item 1: every file effect of an agent's terminal command is Vigil's change, recorded

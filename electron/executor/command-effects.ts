@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { directoryExclusion } from '../checkpoints/snapshot/exclusion-rules';
+import { directoryExclusion } from '../checkpoints';
 import { errnoCode } from '../files/file-system-error';
 import { fileIdentityOf, isSameIdentity, type FileIdentity } from '../files/file-identity';
 import { mapLimit } from '../files/map-limit';

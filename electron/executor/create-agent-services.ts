@@ -1,6 +1,5 @@
 import { ConfigFile } from '../config/config-file';
-import type { CheckpointApi } from '../checkpoints/checkpoint-api';
-import type { WriteRecorder } from '../checkpoints/restore/restore-write-ledger';
+import { type CheckpointApi, readCheckpointSettings, type WriteRecorder } from '../checkpoints';
 import type { EventHub } from '../lib/event-hub';
 import type { VigilPaths } from '../lib/vigil-home';
 import type { Logger } from '../logging/logger';
@@ -15,7 +14,6 @@ import { createSessionRewinder, type RestorePort } from '../sessions/session-rew
 import { readFileAdapter, patchAdapter, writeFileAdapter } from './file-tool-adapters';
 import { createMemoryAdapter } from './memory-adapter';
 import { createTerminalAdapter } from './terminal-adapter';
-import { readCheckpointSettings } from '../checkpoints/checkpoint-config';
 import { CommandSandbox } from '../sandbox/sandbox-api';
 import { createToolExecutor, type RunningToolExecutor } from './tool-executor';
 import type { ToolAdapter } from './tool-adapter';

@@ -1,5 +1,5 @@
 import type { ToolInput } from '../../shared/tools/tool-registry';
-import { checkpointReasons } from '../checkpoints/checkpoint-reasons';
+import { checkpointReasons } from '../../shared/checkpoint-reasons';
 import { runPatch } from '../files/run-patch';
 import { runReadFile } from '../files/run-read-file';
 import { runWriteFile } from '../files/run-write-file';

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { AppError } from '../../shared/errors';
 import { defaultTerminalTimeoutMs, terminalOutputCapBytes } from '../../shared/tools/terminal-tool';
 import type { ToolInput } from '../../shared/tools/tool-registry';
-import { checkpointReasons } from '../checkpoints/checkpoint-reasons';
+import { checkpointReasons } from '../../shared/checkpoint-reasons';
 import { assessCommand } from '../policy/assess-command';
 import { describeSandboxStatus, type CommandSandbox } from '../sandbox/sandbox-api';
 import { runTerminalCommand, type TerminalResult } from '../terminal/run-terminal-command';

@@ -1,6 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { directoryExclusion, fileExclusion } from '../checkpoints/snapshot/exclusion-rules';
+import { directoryExclusion, fileExclusion } from '../checkpoints';
 import type { ResolvedEffect } from '../policy/analyze-command';
 import type { CommandAssessment } from '../policy/assess-command';
 import { matchesGlob } from '../policy/glob-pattern';

@@ -1,8 +1,7 @@
 import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { emptyTreeOid } from '../checkpoints/store/git-objects';
-import { dirHash } from '../checkpoints/store/store-layout';
+import { dirHash, emptyTreeOid } from '../checkpoints';
 import { silentLogger } from '../logging/logger';
 import { makeTempDir } from '../test-support/temp-dir';
 import { HermesCheckpoints } from './hermes-checkpoints';

@@ -1,9 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { checkpointStats, type KnownBlobs } from '../checkpoints/snapshot/checkpoint-stats';
-import type { CheckpointEntry, CheckpointStats } from '../checkpoints/checkpoint-types';
-import { ObjectStore } from '../checkpoints/store/object-store';
-import { Timeline } from '../checkpoints/timeline/timeline';
+import { type CheckpointEntry, checkpointStats, type CheckpointStats, type KnownBlobs, ObjectStore, Timeline } from '../checkpoints';
 import type { Logger } from '../logging/logger';
 import { GitRefReader } from './git-ref-reader';
 import { hermesEntry, mergeNewestFirst, unknownStats, type HermesCommit } from './hermes-entry';

@@ -1,5 +1,4 @@
-import type { CheckpointEntry, CheckpointStats } from '../checkpoints/checkpoint-types';
-import type { ParsedCommit } from '../checkpoints/timeline/commit-message';
+import type { CheckpointEntry, CheckpointStats, ParsedCommit } from '../checkpoints';
 import type { HermesStoreKind } from './hermes-store-locator';
 
 /** One commit of a Hermes timeline, with where it lives. */

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CheckpointEntry } from '../checkpoints/checkpoint-types';
+import type { CheckpointEntry } from '../checkpoints';
 import { silentLogger } from '../logging/logger';
 import { makeTempDir } from '../test-support/temp-dir';
 import { HermesCheckpoints } from './hermes-checkpoints';

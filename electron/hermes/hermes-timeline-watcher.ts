@@ -1,4 +1,4 @@
-import type { CheckpointEntry } from '../checkpoints/checkpoint-types';
+import type { CheckpointEntry } from '../checkpoints';
 import type { Logger } from '../logging/logger';
 import type { HermesCheckpoints } from './hermes-checkpoints';
 import type { Disposer } from '../lib/disposable';

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pathExclusion } from '../checkpoints/snapshot/exclusion-rules';
+import { pathExclusion } from '../checkpoints';
 import { makeTempDir } from '../test-support/temp-dir';
 import { hermesUnstoredPaths } from './hermes-unstored-paths';
 import { hermesGit, hermesSharedCheckpoint, initSharedStore } from './test-support/hermes-fixtures';

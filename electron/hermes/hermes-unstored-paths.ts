@@ -3,8 +3,7 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import type { SkippedPath } from '../checkpoints/checkpoint-types';
-import { directoryExclusion, fileExclusion } from '../checkpoints/snapshot/exclusion-rules';
+import { directoryExclusion, fileExclusion, type SkippedPath } from '../checkpoints';
 import { isVigilBookkeepingFile } from '../files/vigil-temp-name';
 import { mapLimit } from '../files/map-limit';
 

@@ -1,15 +1,15 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CheckpointService } from '../checkpoints/checkpoint-service';
-import { restoreServiceFor, type RestoreService } from '../checkpoints/restore/restore-service';
-import { dirHash } from '../checkpoints/store/store-layout';
+import { type CheckpointService, dirHash, loadRestoreService, type RestoreService } from '../checkpoints';
 import { fsck, git, testService } from '../checkpoints/test-support/store-fixtures';
 import { silentLogger } from '../logging/logger';
 import { makeTempDir } from '../test-support/temp-dir';
 import { HermesCheckpoints } from './hermes-checkpoints';
 import { mergeHermesCheckpoints, type MergedCheckpointApi } from './merged-checkpoints';
 import { folderFingerprint, hermesGit, hermesSharedCheckpoint, sharedStore } from './test-support/hermes-fixtures';
+
+const { restoreServiceFor } = await loadRestoreService();
 
 /** Hermes's checkpoints on Vigil's timeline, and diffed and restored by Vigil's engine. */
 

@@ -1,10 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { AppError, isAppError } from '../../shared/errors';
-import type { CheckpointApi } from '../checkpoints/checkpoint-api';
-import { resolveTimelineDirectory } from '../checkpoints/checkpoint-directory';
-import { parseCheckpointRef, pickCheckpoint } from '../checkpoints/timeline/checkpoint-ref';
-import type { CheckpointDirectory, CheckpointEntry, CheckpointSource, ListOptions, StoredTreeEntry } from '../checkpoints/checkpoint-types';
-import { decodeTree, isObjectId, typeOfMode } from '../checkpoints/store/git-objects';
+import { type CheckpointApi, type CheckpointDirectory, type CheckpointEntry, type CheckpointSource, decodeTree, isObjectId, type ListOptions, parseCheckpointRef, pickCheckpoint, resolveTimelineDirectory, type StoredTreeEntry, typeOfMode } from '../checkpoints';
 import type { HermesCheckpoints } from './hermes-checkpoints';
 import { mergeNewestFirst } from './hermes-entry';
 import { hermesUnstoredPaths } from './hermes-unstored-paths';

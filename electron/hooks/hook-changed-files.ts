@@ -1,6 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { CheckpointApi } from '../checkpoints/checkpoint-api';
+import type { CheckpointApi } from '../checkpoints';
 import { isPathInside } from '../lib/path-rules';
 import type { PendingCall } from './hook-state-store';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { CallCheckpoint } from '../../shared/contract/sessions-contract';
 import { isAppError } from '../../shared/errors';
-import type { CheckpointApi } from '../checkpoints/checkpoint-api';
+import type { CheckpointApi } from '../checkpoints';
 import type { EventHub } from '../lib/event-hub';
 import type { TouchedDirectory } from '../executor/checkpoint-gate';
 import type { Logger } from '../logging/logger';

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { HookTool } from '../../shared/hooks/hook-event';
-import type { CheckpointApi } from '../checkpoints/checkpoint-api';
-import type { WriteLedger } from '../checkpoints/restore/restore-write-ledger';
+import type { CheckpointApi, WriteLedger } from '../checkpoints';
 import type { ConfigFile } from '../config/config-file';
 import type { EventHub } from '../lib/event-hub';
 import type { CoverageLimits } from '../executor/undo-coverage';

@@ -1,7 +1,7 @@
 import type { CallCheckpoint } from '../../shared/contract/sessions-contract';
 import type { HookAnswer, HookEvent, HookTool } from '../../shared/hooks/hook-event';
 import { fail } from '../../shared/result';
-import { checkpointReasons } from '../checkpoints/checkpoint-reasons';
+import { checkpointReasons } from '../../shared/checkpoint-reasons';
 import type { TouchedDirectory } from '../executor/checkpoint-gate';
 import { commandSubject } from '../executor/terminal-adapter';
 import { callSecretReason } from '../sessions/logged-record';

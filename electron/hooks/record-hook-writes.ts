@@ -1,5 +1,4 @@
-import type { CheckpointApi } from '../checkpoints/checkpoint-api';
-import type { WriteLedger } from '../checkpoints/restore/restore-write-ledger';
+import type { CheckpointApi, WriteLedger } from '../checkpoints';
 
 /** Who made writes an agent reported through its hooks: its session and turn, the call. */
 export interface HookWriteActor {

@@ -1,4 +1,4 @@
-import type { RestoreGuard } from '../checkpoints/restore/restore-service';
+import type { RestoreGuard } from '../checkpoints';
 import type { Logger } from '../logging/logger';
 import type { EventHub } from '../lib/event-hub';
 import type { VigilPaths } from '../lib/vigil-home';

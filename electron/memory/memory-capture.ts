@@ -1,8 +1,7 @@
 import path from 'node:path';
 import type { MemoryChange } from '../../shared/contract/memory-contract';
-import { hashObject } from '../checkpoints/store/git-objects';
+import { type Attribution, type CheckpointOutcome, hashObject } from '../checkpoints';
 import { actorKey, actorOfAttribution } from '../../shared/contract/actor-model';
-import type { Attribution, CheckpointOutcome } from '../checkpoints/checkpoint-types';
 import { runOutsideFileLocks } from '../locks/file-lock';
 import type { Logger } from '../logging/logger';
 import { writeMemoryBackup } from './memory-backup';

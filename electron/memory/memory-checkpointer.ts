@@ -1,5 +1,5 @@
 import type { Actor } from '../../shared/contract/actor-model';
-import type { CheckpointEntry, CheckpointOutcome, CheckpointRequest, StoredTreeEntry } from '../checkpoints/checkpoint-types';
+import type { CheckpointEntry, CheckpointOutcome, CheckpointRequest, StoredTreeEntry } from '../checkpoints';
 
 /**
  * The part of the checkpoint engine the memory store uses (memory directories are checkpointed

@@ -2,14 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CheckpointService } from '../checkpoints/checkpoint-service';
-import { dirHash } from '../checkpoints/store/store-layout';
+import { type CheckpointService, dirHash, loadCheckpointService } from '../checkpoints';
 import { silentLogger } from '../logging/logger';
 import { makeTempDir } from '../test-support/temp-dir';
 import type { MemoryCheckpointer } from './memory-checkpointer';
 import { parseEntries } from './memory-format';
 import { ChangeRecorder } from './test-support/change-recorder';
 import { backupsIn, memoryServiceFor } from './test-support/memory-fixtures';
+
+const { CheckpointService: CheckpointEngine } = await loadCheckpointService();
 
 let temp: { dir: string; remove: () => Promise<void> };
 let checkpoints: CheckpointService;
@@ -19,7 +20,7 @@ beforeEach(async () => {
   temp = await makeTempDir();
   memories = path.join(temp.dir, 'memories');
   await mkdir(memories);
-  checkpoints = new CheckpointService({ root: path.join(temp.dir, 'checkpoints'), logger: silentLogger });
+  checkpoints = new CheckpointEngine({ root: path.join(temp.dir, 'checkpoints'), logger: silentLogger });
 });
 afterEach(async () => {
   await checkpoints.dispose();
@@ -196,7 +197,7 @@ describe('memory directories are checkpointed directories', () => {
   it('puts each version of a memory folder inside Vigil\'s data folder on the timeline of a watching engine', async () => {
     // As in the app: $VIGIL_HOME/memories beside $VIGIL_HOME/checkpoints, whose engine ignores $VIGIL_HOME elsewhere.
     await checkpoints.dispose();
-    checkpoints = new CheckpointService({ root: path.join(temp.dir, 'checkpoints'), logger: silentLogger, watch: true });
+    checkpoints = new CheckpointEngine({ root: path.join(temp.dir, 'checkpoints'), logger: silentLogger, watch: true });
     const memory = await memoryServiceFor(memories, { checkpoints, watch: {} });
     try {
       await memory.mutate(memories, 'memory', { action: 'add', content: 'likes tea' });

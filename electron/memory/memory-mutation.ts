@@ -1,7 +1,7 @@
 import type { AppliedOperation, DriftReport, MemoryCheckpoint, MemoryMutationResult, PreservedBackup } from '../../shared/contract/memory-contract';
 import { actorOfAttribution } from '../../shared/contract/actor-model';
 import { AppError, isAppError } from '../../shared/errors';
-import type { Attribution } from '../checkpoints/checkpoint-types';
+import type { Attribution } from '../checkpoints';
 import { writeFileAtomic } from '../files/atomic-write';
 import { isSameIdentity, type FileIdentity } from '../files/file-identity';
 import type { Logger } from '../logging/logger';

@@ -1,8 +1,7 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CheckpointService } from '../checkpoints/checkpoint-service';
-import { restoreServiceFor, type RestoreService } from '../checkpoints/restore/restore-service';
+import { type CheckpointService, loadCheckpointService, loadRestoreService, type RestoreService } from '../checkpoints';
 import { startHermesLock } from '../hermes/test-support/hermes-lock-process';
 import { recordingLogger, type RecordingLogger } from '../hermes/test-support/recording-logger';
 import { silentLogger } from '../logging/logger';
@@ -11,6 +10,9 @@ import { memoryDirectoryId } from './memory-config';
 import { createMemoryService, type MemoryService } from './memory-service';
 import { ChangeRecorder } from './test-support/change-recorder';
 import { memoryServiceFor } from './test-support/memory-fixtures';
+
+const { CheckpointService: CheckpointEngine } = await loadCheckpointService();
+const { restoreServiceFor } = await loadRestoreService();
 
 let temp: { dir: string; remove: () => Promise<void> };
 let memories: string;
@@ -25,7 +27,7 @@ beforeEach(async () => {
   memories = path.join(temp.dir, 'hermes', 'memories');
   file = path.join(memories, 'MEMORY.md');
   await mkdir(memories, { recursive: true });
-  checkpoints = new CheckpointService({ root: path.join(temp.dir, 'checkpoints'), logger: silentLogger });
+  checkpoints = new CheckpointEngine({ root: path.join(temp.dir, 'checkpoints'), logger: silentLogger });
   logger = recordingLogger();
   memory = await createMemoryService({
     directories: [{ id: memoryDirectoryId(memories), path: memories, label: 'Hermes memories', source: 'hermes', limits: { memory: 2200, user: 1375 } }],

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { RestoreGuard } from '../checkpoints/restore/restore-service';
+import type { RestoreGuard } from '../checkpoints';
 import { isDirectory } from '../files/is-directory';
 import type { Logger } from '../logging/logger';
 import type { ResolvedMemoryDirectory } from './memory-config';

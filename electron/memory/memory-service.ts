@@ -10,8 +10,7 @@ import type {
   MemoryTarget,
 } from '../../shared/contract/memory-contract';
 import { AppError } from '../../shared/errors';
-import type { Attribution } from '../checkpoints/checkpoint-types';
-import type { RestoreGuard } from '../checkpoints/restore/restore-service';
+import type { Attribution, RestoreGuard } from '../checkpoints';
 import type { Disposer } from '../lib/disposable';
 import { isDirectory } from '../files/is-directory';
 import type { Logger } from '../logging/logger';

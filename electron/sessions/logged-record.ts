@@ -1,4 +1,4 @@
-import { secretPathReason } from '../checkpoints/snapshot/exclusion-rules';
+import { secretPathReason } from '../checkpoints';
 import { condenseProse, condenseResult, condenseValue } from './logged-value';
 import type { SessionRecord } from './session-records';
 import { relativeInside } from '../lib/path-rules';

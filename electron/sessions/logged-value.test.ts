@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { secretPathReason } from '../checkpoints/snapshot/exclusion-rules';
+import { secretPathReason } from '../checkpoints';
 import { callSecretReason } from './logged-record';
 import { condenseResult, condenseValue, previewChars } from './logged-value';
 

@@ -4,7 +4,7 @@ import { AppError } from '../../../shared/errors';
 import { readFileIdentity } from '../../files/file-identity';
 import type { Logger } from '../../logging/logger';
 import type { CheckpointApi } from '../checkpoint-api';
-import { preRollbackReason } from '../checkpoint-reasons';
+import { preRollbackReason } from '../../../shared/checkpoint-reasons';
 import type { CheckpointEntry } from '../checkpoint-types';
 import { createPathScope } from '../diff/diff-path-scope';
 import { lookupPath, type TreeReader } from '../diff/diff-tree-changes';

@@ -8,7 +8,7 @@ import type { EventHub } from '../../lib/event-hub';
 import { fileSystemError } from '../../files/file-system-error';
 import { FileLock } from '../../locks/file-lock';
 import type { Logger } from '../../logging/logger';
-import { preRollbackReason } from '../checkpoint-reasons';
+import { preRollbackReason } from '../../../shared/checkpoint-reasons';
 import type { CheckpointApi } from '../checkpoint-service';
 import { diffFiles, diffOneFile, diffPage, type DiffPage, type FileDiff } from '../diff/diff-checkpoint';
 import { applyLineRestore, planLineRestore, type LineRequest, type LineRestoreContext } from './line-restore';

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { checkpointReasons } from '../../checkpoints/checkpoint-reasons';
-import type { CheckpointEntry } from '../../checkpoints/checkpoint-types';
+import { checkpointReasons } from '../../../shared/checkpoint-reasons';
+import type { CheckpointEntry } from '../../checkpoints';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import { checkpointsOf } from '../cli-services';
 import { withContract } from '../contract-caller';

@@ -2,12 +2,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CheckpointService } from '../../checkpoints/checkpoint-service';
+import { loadCheckpointService } from '../../checkpoints';
 import { silentLogger } from '../../logging/logger';
 import { runVigil, type VigilRun } from '../../test-support/run-vigil';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { commandTable } from '../command-table';
 import { runCli } from '../run-cli';
+
+const { CheckpointService: CheckpointEngine } = await loadCheckpointService();
 
 /** `vigil checkpoints restore --lines`, `log`, `search` and `rename`, through the CLI's own entry (and a real child process for the restore). */
 async function vigil(args: readonly string[], env: NodeJS.ProcessEnv): Promise<VigilRun> {
@@ -42,7 +44,7 @@ describe('vigil checkpoints restore --lines, log, search, rename', () => {
       { type: 'message', at, turn: 2, role: 'user', text: 'Drop the debug output\nand tidy up' },
     ];
     writeFileSync(path.join(sessions, 'sess-1.jsonl'), `${log.map((record) => JSON.stringify(record)).join('\n')}\n`);
-    const engine = new CheckpointService({ root: path.join(base, 'home', 'checkpoints'), logger: silentLogger });
+    const engine = new CheckpointEngine({ root: path.join(base, 'home', 'checkpoints'), logger: silentLogger });
     ids.length = 0;
     const take = async (turn: number): Promise<void> => {
       const outcome = await engine.checkpoint(dir, { reason: 'before write_file', attribution: { sessionId: 'sess-1', turn, agent: 'alpha' } });

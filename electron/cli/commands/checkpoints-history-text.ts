@@ -1,5 +1,5 @@
 import { escapeControls } from '../../../shared/text/control-characters';
-import type { CheckpointEntry } from '../../checkpoints/checkpoint-types';
+import type { CheckpointEntry } from '../../checkpoints';
 import { attributionText } from './checkpoints-list-command';
 
 /** Characters of a turn message a line shows. */

@@ -1,5 +1,5 @@
 import { escapeControls } from '../../../shared/text/control-characters';
-import type { CheckpointEntry } from '../../checkpoints/checkpoint-types';
+import type { CheckpointEntry } from '../../checkpoints';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand } from '../cli-command';
 import { changeSummary, directoryArgument, localTime } from './checkpoint-command';
 import { sourceOption, withMergedCheckpoints } from './checkpoints-sources';

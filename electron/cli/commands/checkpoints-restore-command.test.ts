@@ -2,12 +2,14 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CheckpointService } from '../../checkpoints/checkpoint-service';
+import { loadCheckpointService } from '../../checkpoints';
 import { silentLogger } from '../../logging/logger';
 import { runVigil, type VigilRun } from '../../test-support/run-vigil';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { commandTable } from '../command-table';
 import { runCli } from '../run-cli';
+
+const { CheckpointService: CheckpointEngine } = await loadCheckpointService();
 
 /**
  * The two commands run in this process through runCli (the CLI's own entry, with captured
@@ -38,7 +40,7 @@ describe('vigil checkpoints diff and restore', () => {
     writeFileSync(path.join(dir, 'notes.md'), 'notes\n');
     writeFileSync(path.join(dir, '.env'), 'TOKEN=one\n');
     env = { VIGIL_HOME: path.join(base, 'home') };
-    const engine = new CheckpointService({ root: path.join(base, 'home', 'checkpoints'), logger: silentLogger });
+    const engine = new CheckpointEngine({ root: path.join(base, 'home', 'checkpoints'), logger: silentLogger });
     expect((await engine.checkpoint(dir, { reason: 'before patch' })).kind).toBe('created');
     await engine.dispose();
     writeFileSync(path.join(dir, 'src/app.ts'), "print('modified content')\n");

@@ -1,4 +1,4 @@
-import type { CheckpointSource } from '../../checkpoints/checkpoint-types';
+import type { CheckpointSource } from '../../checkpoints';
 import { stringOption, UsageError, type CliArgs, type CliIo } from '../cli-command';
 import { timelinesOf } from '../cli-services';
 import { withContract, type ContractCaller } from '../contract-caller';

@@ -2,12 +2,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CheckpointService } from '../../checkpoints/checkpoint-service';
+import { loadCheckpointService } from '../../checkpoints';
 import { silentLogger } from '../../logging/logger';
 import { runVigil, type VigilRun } from '../../test-support/run-vigil';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { commandTable } from '../command-table';
 import { runCli } from '../run-cli';
+
+const { CheckpointService: CheckpointEngine } = await loadCheckpointService();
 
 const esc = '\u001b';
 /** Any C0 control but newline and tab, DEL, or a C1 control: none may reach the terminal raw. */
@@ -74,7 +76,7 @@ describe('control characters never reach the terminal raw', () => {
     const names = ['two\nlines.txt', `red${esc}[31m.txt`, 'plain.txt'];
     mkdirSync(project);
     for (const name of names) writeFileSync(path.join(project, name), 'before\n');
-    const engine = new CheckpointService({ root: path.join(base, 'vigil', 'checkpoints'), logger: silentLogger });
+    const engine = new CheckpointEngine({ root: path.join(base, 'vigil', 'checkpoints'), logger: silentLogger });
     expect((await engine.checkpoint(project, { reason: 'before patch' })).kind).toBe('created');
     await engine.dispose();
     for (const name of names) writeFileSync(path.join(project, name), 'after\n');

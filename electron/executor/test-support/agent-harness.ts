@@ -2,10 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EventName } from '../../../shared/contract';
-import { CheckpointService } from '../../checkpoints/checkpoint-service';
-import { restoreServiceFor, writeLedgerFile, type RestoreService } from '../../checkpoints/restore/restore-service';
-import { createWriteLedger, createWriteRecorder, recordingWrites } from '../../checkpoints/restore/restore-write-ledger';
-import { dirHash } from '../../checkpoints/store/store-layout';
+import { type CheckpointService, dirHash, loadCheckpointService, loadRestoreService, loadWriteLedger, type RestoreService } from '../../checkpoints';
 import { restorePortOf } from '../../sessions/session-rewinder';
 import { EventHub } from '../../lib/event-hub';
 import { vigilPaths } from '../../lib/vigil-home';
@@ -15,6 +12,10 @@ import { defaultMemoryLimits } from '../../memory/memory-format';
 import { createMemoryService } from '../../memory/memory-service';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { createAgentServices, type AgentServices } from '../create-agent-services';
+
+const { CheckpointService: CheckpointEngine } = await loadCheckpointService();
+const { restoreServiceFor, writeLedgerFile } = await loadRestoreService();
+const { createWriteLedger, createWriteRecorder, recordingWrites } = await loadWriteLedger();
 
 /** The environment git's CLI runs with in tests: no user or system config leaks in. */
 export const gitEnv: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
@@ -77,7 +78,7 @@ export async function createAgentHarness(
   const events = new EventHub();
   const emitted: { name: EventName; payload: unknown }[] = [];
   events.onAny((name, payload) => emitted.push({ name, payload }));
-  const checkpoints = new CheckpointService({ root: paths.checkpoints, logger: silentLogger, watch: false, workers: 1, retention: { maxSnapshots: 10_000 } });
+  const checkpoints = new CheckpointEngine({ root: paths.checkpoints, logger: silentLogger, watch: false, workers: 1, retention: { maxSnapshots: 10_000 } });
   const ledger = createWriteLedger(writeLedgerFile(paths.checkpoints));
   const restoring = restoreServiceFor(checkpoints, paths.checkpoints, silentLogger, events, { ledger });
   const memory =

@@ -1,0 +1,59 @@
+/**
+ * The checkpoint engine's public face: other folders import only this file (lint enforces it).
+ *
+ * The engine itself, restore, history, the write ledger and the store watcher are reached through
+ * `load…()`, so a process loads them only when it first uses them (a relayed command or a one-shot
+ * core that never checkpoints stays small); their types are exported here as usual.
+ */
+export type { CheckpointApi, CheckpointServiceOptions } from './checkpoint-api';
+export { checkpointConfigSchema, readCheckpointSettings, toCheckpointSettings } from './checkpoint-config';
+export { resolveTimelineDirectory } from './checkpoint-directory';
+export { createCheckpointHandlers, toContractEntry } from './checkpoint-handlers';
+export type { CheckpointService } from './checkpoint-service';
+export type {
+  Attribution,
+  CheckpointDirectory,
+  CheckpointEntry,
+  CheckpointOutcome,
+  CheckpointRequest,
+  CheckpointSource,
+  CheckpointStats,
+  ListOptions,
+  SkippedPath,
+  StoredTreeEntry,
+} from './checkpoint-types';
+export { createHistoryHandlers } from './history/history-handlers';
+export type { HistoryService } from './history/history-service';
+export { measureStore } from './maintenance/store-usage';
+export { createRestoreHandlers } from './restore/restore-handlers';
+export type { RestoreCallName } from './restore/restore-handlers';
+export type { RestorePlan } from './restore/restore-plan';
+export type { RestoreGuard, RestoreService } from './restore/restore-service';
+export type { WriteLedger, WriteRecorder } from './restore/restore-write-ledger';
+export { checkpointStats } from './snapshot/checkpoint-stats';
+export type { KnownBlobs } from './snapshot/checkpoint-stats';
+export { directoryExclusion, fileExclusion, pathExclusion, secretPathReason } from './snapshot/exclusion-rules';
+export { countLines, isBinary, lineChanges } from './snapshot/line-stats';
+export { decodeTree, emptyTreeOid, encodeTree, fileModes, hashObject, isObjectId, typeOfMode } from './store/git-objects';
+export type { TreeItem } from './store/git-objects';
+export { ObjectStore } from './store/object-store';
+export { PackWriter } from './store/pack-writer';
+export { dirHash } from './store/store-layout';
+export { parseCheckpointRef, pickCheckpoint } from './timeline/checkpoint-ref';
+export type { ParsedCommit } from './timeline/commit-message';
+export { Timeline } from './timeline/timeline';
+
+/** The checkpoint engine (`CheckpointService`). */
+export const loadCheckpointService = () => import('./checkpoint-service');
+
+/** Restore: plans, apply, line restore (`restoreServiceFor`), and where the write ledger lives (`writeLedgerFile`). */
+export const loadRestoreService = () => import('./restore/restore-service');
+
+/** The write ledger: who wrote each version Vigil recorded. */
+export const loadWriteLedger = () => import('./restore/restore-write-ledger');
+
+/** A file's history and the search of the past (`createHistoryService`). */
+export const loadHistoryService = () => import('./history/history-service');
+
+/** Watches the store for checkpoints other processes take (`watchStore`). */
+export const loadStoreWatcher = () => import('./timeline/store-watcher');
