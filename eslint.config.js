@@ -163,6 +163,7 @@ export default tseslint.config(
       'vigil/public-face': ['error', {
         faces: [
           { folder: './electron/checkpoints', message: 'Import the checkpoint engine through electron/checkpoints/index.ts, its public face.' },
+          { folder: './electron/policy/shell', message: 'Import the shell parser through electron/policy/shell/index.ts, its public face.' },
         ],
       }],
     },

@@ -137,4 +137,13 @@ describe('the real ESLint config keeps the house-style boundaries', () => {
     expect(await lint('electron/hermes/zz-fake.test.ts', "import { git } from '../checkpoints/test-support/store-fixtures';\nexport const a = git;\n")).toEqual([]);
     expect(await lint('electron/checkpoints/restore/zz-fake.ts', "import { ObjectStore } from '../store/object-store';\nexport const a = ObjectStore;\n")).toEqual([]);
   });
+
+  it('the shell parser is reached only through its index, from policy/ itself too', async () => {
+    const deep = "import { parseShell } from './shell/shell-parser';\nexport const a = parseShell;\n";
+    expect(await lint('electron/policy/zz-fake.ts', deep)).toEqual([expect.stringMatching(/^vigil\/public-face: .*electron\/policy\/shell\/index\.ts/)]);
+    expect(await lint('electron/policy/zz-fake.test.ts', "import type { ShellWord } from './shell/shell-lexer';\nexport type A = ShellWord;\n")).toHaveLength(1);
+    expect(await lint('electron/executor/zz-fake.ts', "import { parseShell } from '../policy/shell/shell-parser';\nexport const a = parseShell;\n")).toHaveLength(1);
+    expect(await lint('electron/policy/zz-fake.ts', "import { parseShell, type ShellWord } from './shell';\nexport const a: [typeof parseShell, ShellWord?] = [parseShell];\n")).toEqual([]);
+    expect(await lint('electron/policy/shell/zz-fake.ts', "import { tokenize } from './shell-lexer';\nexport const a = tokenize;\n")).toEqual([]);
+  });
 });

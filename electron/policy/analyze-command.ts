@@ -6,9 +6,7 @@ import { describeInvocation, invocationEffects, redirectEffects, type CommandEff
 import { followShell, type CommandVisit, type StandardInput, type VisitOutcome } from './command-flow';
 import { isBlockDevice, isCriticalTarget, resolveTargets, type CommandPlace, type ResolvedTarget, type WorkingDirectory } from './command-targets';
 import { unwrapCommand, type Invocation } from './command-unwrap';
-import type { ShellWord } from './shell-lexer';
-import { parseShell } from './shell-parser';
-import type { ParsedShell, ShellList, SimpleCommand } from './shell-syntax';
+import { type ParsedShell, parseShell, type ShellList, type ShellWord, type SimpleCommand } from './shell';
 
 /** A file effect with its targets resolved in every directory its command may run in. */
 export interface ResolvedEffect extends CommandEffect {

@@ -1,7 +1,7 @@
 import type { StandardInput } from './command-flow';
 import { codeArgument, shells, wrappedStart, type Invocation } from './command-unwrap';
 import { inputText, type InputText } from './input-text';
-import type { ShellWord } from './shell-lexer';
+import type { ShellWord } from './shell';
 
 /** The code a program runs besides itself, as far as the line shows it. */
 export interface CodeRun {

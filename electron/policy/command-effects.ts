@@ -1,7 +1,6 @@
 import type { Invocation } from './command-unwrap';
 import { findSearchRoots } from './command-unwrap';
-import type { ShellWord } from './shell-lexer';
-import type { ShellRedirect } from './shell-syntax';
+import type { ShellRedirect, ShellWord } from './shell';
 
 /**
  * What a command does to files. Every kind changes files, so the executor checkpoints before it

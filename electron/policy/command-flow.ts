@@ -1,7 +1,7 @@
 import type { CommandPlace, WorkingDirectory } from './command-targets';
 import { changeDirectory, directoryBuiltin, type ShellState } from './directory-change';
 import { resolveTargets } from './command-targets';
-import type { ShellList, ShellRedirect, ShellStep, SimpleCommand } from './shell-syntax';
+import type { ShellList, ShellRedirect, ShellStep, SimpleCommand } from './shell';
 
 /** Where a command's standard input comes from, as far as the line shows. */
 export type StandardInput =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expandBraces, resolveTargets } from './command-targets';
-import type { ShellWord } from './shell-lexer';
+import type { ShellWord } from './shell';
 
 const place = { cwd: '/work/project', home: '/home/ada', platform: 'linux' as const };
 const word = (text: string, extra: Partial<ShellWord> = {}): ShellWord => ({ kind: 'word', text, isQuoted: false, isDynamic: false, hasGlob: false, substitutions: [], ...extra });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ShellWord } from './shell-lexer';
+import type { ShellWord } from './shell';
 
 /** Where a command runs, to resolve the paths it names. */
 export interface CommandPlace {

@@ -1,4 +1,4 @@
-import type { ShellWord } from './shell-lexer';
+import type { ShellWord } from './shell';
 
 /** A program that runs, found inside a simple command (after `sudo`, `env`, `xargs`, `find -exec` …). */
 export interface Invocation {

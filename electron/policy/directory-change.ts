@@ -1,5 +1,5 @@
 import { resolveTargets, type CommandPlace, type WorkingDirectory } from './command-targets';
-import type { ShellWord } from './shell-lexer';
+import type { ShellWord } from './shell';
 
 /** Where the shell is: its directory, the `pushd` stack, and whether the last command succeeded. */
 export interface ShellState {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchesCommandPattern } from './command-pattern';
 import { globCouldReach, globsMayOverlap, matchesGlob } from './glob-pattern';
-import type { ShellWord } from './shell-lexer';
+import type { ShellWord } from './shell';
 
 const words = (...texts: string[]): ShellWord[] => texts.map((text) => ({ kind: 'word', text, isQuoted: false, isDynamic: false, hasGlob: false, substitutions: [] }));
 

@@ -1,5 +1,5 @@
 import { inputOf, type StandardInput } from './command-flow';
-import type { ShellRedirect, SimpleCommand } from './shell-syntax';
+import type { ShellRedirect, SimpleCommand } from './shell';
 
 /** What a command reads on its input, as far as the line shows. */
 export type InputText =
