@@ -1,85 +1,53 @@
-import type { PlainActor } from '../../shared/contract/actor-model';
+import type { z } from 'zod';
+import type {
+  attributionSchema,
+  checkpointEntrySchema,
+  checkpointSourceSchema,
+  checkpointStatsSchema,
+  skippedPathSchema,
+} from '../../shared/contract/checkpoints-contract';
 import type { CutRecord } from '../../shared/contract/checkpoints-live-contract';
 
-/** Who caused a checkpoint: recorded as `Vigil-Session/Turn/Tool/Agent` trailers. */
-export interface Attribution {
-  readonly sessionId?: string;
-  readonly turn?: number;
-  readonly tool?: string;
-  readonly agent?: string;
-  /** `manual`: taken by hand (`vigil checkpoint`, the UI's "Checkpoint now"), whatever its reason says. */
-  readonly origin?: 'manual';
-  /** Who took it when no session did (`Vigil-Actor`): the app, the CLI, Vigil on its own, or outside Vigil. */
-  readonly actor?: PlainActor;
-}
-
-/** What kind of node a checkpoint is on the timeline. */
-export type CheckpointKind = 'checkpoint' | 'pre-rollback';
+/**
+ * Who caused a checkpoint, recorded as `Vigil-Session/Turn/Tool/Agent/Actor` trailers: `origin:
+ * 'manual'` marks one taken by hand; `actor` says who took it when no session did.
+ */
+export type Attribution = Readonly<z.infer<typeof attributionSchema>>;
 
 /** Which store a checkpoint comes from: Vigil's own, or a Hermes Agent store that Vigil reads and never writes. */
-export type CheckpointSource = 'vigil' | 'hermes';
+export type CheckpointSource = z.infer<typeof checkpointSourceSchema>;
 
 /** Change counts of a checkpoint against its parent, computed once when it was taken. */
-export interface CheckpointStats {
-  readonly files: number;
-  readonly insertions: number;
-  readonly deletions: number;
-}
+export type CheckpointStats = Readonly<z.infer<typeof checkpointStatsSchema>>;
 
-/** A path that a checkpoint did not store, and why (`excluded`, `oversize`, `vcs`, `special`, …). */
-export interface SkippedPath {
-  /** Relative to the checkpointed directory, `/`-separated; a directory ends with `/`. */
-  readonly path: string;
-  readonly reason: SkipReason;
-}
+/**
+ * A path that a checkpoint did not store (relative to the directory, `/`-separated; a directory
+ * ends with `/`), and why: `excluded` (the exclusion rules), `vcs` (a version-control folder at any
+ * depth), `oversize` (over the size cap), `special` (a socket, FIFO or device), `unreadable` (retried
+ * at the next checkpoint), `bad-name` (not valid UTF-8), `more` (more were skipped than a commit
+ * message records; `path` holds the count).
+ */
+export type SkippedPath = Readonly<z.infer<typeof skippedPathSchema>>;
 
 /** Why a path was not stored in a checkpoint. */
-export type SkipReason =
-  /** A build output, cache, virtualenv, binary, media file, archive or `.env*` file (the exclusion rules). */
-  | 'excluded'
-  /** A version-control folder (`.git`, `.hg`, `.svn`, …) at any depth; its siblings are stored. */
-  | 'vcs'
-  /** Larger than the size cap (10 MB by default). */
-  | 'oversize'
-  /** A socket, FIFO or device: not file content. */
-  | 'special'
-  /** The file could not be read (permissions, vanished while reading); retried at the next checkpoint. */
-  | 'unreadable'
-  /** The name is not valid UTF-8, so it cannot be stored faithfully. */
-  | 'bad-name'
-  /** More paths were skipped than a commit message records; `path` holds the count. */
-  | 'more';
+export type SkipReason = SkippedPath['reason'];
 
-/** One checkpoint of one directory: a commit on `refs/vigil/<dirhash>`. */
-export interface CheckpointEntry {
-  /** The full commit id (40 hex). */
-  readonly id: string;
-  /** The checkpointed directory (resolved absolute path). */
-  readonly dir: string;
-  /** When it was taken (ISO 8601, UTC). */
-  readonly time: string;
-  /** The commit subject, in the seed's words (`before write_file`, `manual checkpoint`, …). */
-  readonly reason: string;
+/**
+ * One checkpoint of one directory, a commit on `refs/vigil/<dirhash>`: the contract's record
+ * (`checkpointEntrySchema`), read-only, with `source` absent for Vigil's own store, plus where the
+ * complete skip list is, which the contract does not carry.
+ */
+export type CheckpointEntry = Readonly<Omit<z.input<typeof checkpointEntrySchema>, 'attribution' | 'stats' | 'skipped'>> & {
   readonly attribution: Attribution;
-  readonly kind: CheckpointKind;
-  /** For a pre-rollback snapshot: the full id of the checkpoint being restored. */
-  readonly restores?: string;
   readonly stats: CheckpointStats;
   /** Paths not stored (capped at the commit-message limit; the complete list is in `status`). */
   readonly skipped: readonly SkippedPath[];
   /** When `skipped` was cut short: the blob holding the complete list (see `decodeSkippedList`). */
   readonly skippedList?: string;
-  /** The root tree id: equal to `git write-tree` of the same files. */
-  readonly tree: string;
-  /** The previous checkpoint; undefined for the first one, and for the oldest one kept after pruning. */
-  readonly parent?: string;
-  /** Where the checkpoint is stored; absent means Vigil's own store. */
-  readonly source?: CheckpointSource;
-  /** Pinned: retention and the size cap never drop it. */
-  readonly isPinned?: boolean;
-  /** The name a person gave it (kept beside the commit, see name-store.ts). */
-  readonly name?: string;
-}
+};
+
+/** What kind of node a checkpoint is on the timeline. */
+export type CheckpointKind = CheckpointEntry['kind'];
 
 /** What `checkpoint()` did. */
 export type CheckpointOutcome =

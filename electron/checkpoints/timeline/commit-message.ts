@@ -1,6 +1,6 @@
 import { plainActorSchema } from '../../../shared/contract/actor-contract';
 import type { PlainActor } from '../../../shared/contract/actor-model';
-import type { Attribution, CheckpointKind, CheckpointStats, SkippedPath, SkipReason } from '../checkpoint-types';
+import type { Attribution, CheckpointEntry, CheckpointKind, SkippedPath, SkipReason } from '../checkpoint-types';
 
 /** The identity every checkpoint commit is made with. */
 export const vigilIdentity = 'Vigil <vigil@localhost>';
@@ -11,20 +11,15 @@ export const maxSkippedTrailers = 200;
 /** Longest subject kept (a long terminal command is shortened). */
 const maxSubjectLength = 200;
 
+/** The parts of a checkpoint's record that its commit holds (the rest is where the commit is). */
+type RecordedParts = Pick<CheckpointEntry, 'tree' | 'attribution' | 'kind' | 'restores' | 'stats' | 'skipped' | 'skippedList'>;
+
 /** What a checkpoint commit says, before it is serialized. */
-export interface CheckpointCommit {
-  readonly tree: string;
+export interface CheckpointCommit extends RecordedParts {
   readonly parent?: string;
   /** Seconds since the epoch. */
   readonly time: number;
   readonly reason: string;
-  readonly attribution: Attribution;
-  readonly kind: CheckpointKind;
-  readonly restores?: string;
-  readonly stats: CheckpointStats;
-  readonly skipped: readonly SkippedPath[];
-  /** The blob with the complete skip list, when `skipped` is longer than the trailers hold. */
-  readonly skippedList?: string;
   /** How many paths were re-read when only they were (every other file is as in the parent). */
   readonly scopedPaths?: number;
 }
@@ -135,18 +130,11 @@ export function encodeCheckpointCommit(commit: CheckpointCommit): Buffer {
 }
 
 /** A commit object's parsed content. */
-export interface ParsedCommit {
-  readonly tree: string;
+export interface ParsedCommit extends RecordedParts {
   readonly parents: readonly string[];
   /** Committer time, seconds since the epoch. */
   readonly time: number;
   readonly subject: string;
-  readonly attribution: Attribution;
-  readonly kind: CheckpointKind;
-  readonly restores?: string;
-  readonly stats: CheckpointStats;
-  readonly skipped: readonly SkippedPath[];
-  readonly skippedList?: string;
 }
 
 const plainActors = new Set<string>(plainActorSchema.options);
@@ -169,7 +157,7 @@ export function decodeCheckpointCommit(content: Uint8Array): ParsedCommit {
   }
   const lines = message.split('\n');
   const subject = lines[0] ?? '';
-  const attribution: { sessionId?: string; turn?: number; tool?: string; agent?: string; origin?: 'manual'; actor?: PlainActor } = {};
+  const attribution: { -readonly [K in keyof Attribution]: Attribution[K] } = {};
   let kind: CheckpointKind = 'checkpoint';
   let restores: string | undefined;
   let skippedList: string | undefined;
