@@ -13,7 +13,11 @@ const contentSecurityPolicyMeta: Plugin = {
   name: 'vigil-csp-meta',
   apply: 'build',
   transformIndexHtml: () => [
-    { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: rendererMetaContentSecurityPolicy }, injectTo: 'head-prepend' },
+    {
+      tag: 'meta',
+      attrs: { 'http-equiv': 'Content-Security-Policy', content: rendererMetaContentSecurityPolicy },
+      injectTo: 'head-prepend',
+    },
   ],
 };
 

@@ -7,40 +7,80 @@ import tseslint from 'typescript-eslint';
 import { vigilBoundaries } from './scripts/eslint-boundaries.mjs';
 
 /** Node's built-in modules, with and without the `node:` prefix. */
-const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'crypto', 'child_process', 'worker_threads', 'http', 'https', 'net', 'stream', 'url', 'util', 'events', 'buffer', 'process', 'zlib'];
+const nodeBuiltins = [
+  'node:*',
+  'fs',
+  'fs/*',
+  'path',
+  'os',
+  'crypto',
+  'child_process',
+  'worker_threads',
+  'http',
+  'https',
+  'net',
+  'stream',
+  'url',
+  'util',
+  'events',
+  'buffer',
+  'process',
+  'zlib',
+];
 
 /** Raw WebSocket frames belong to the transport layer only. */
 const wsOutsideTransport = {
   name: 'ws',
-  message: 'Only the transport layer (electron/server/, electron/gateway/, electron/transport/, agent-client/) speaks raw WebSocket.',
+  message:
+    'Only the transport layer (electron/server/, electron/gateway/, electron/transport/, agent-client/) speaks raw WebSocket.',
 };
 
 /** The core's import restrictions; `isTransport` lets the server, gateway and transport layer use `ws`. */
-const coreImports = ({ isTransport = false } = {}) => ['error', {
-  paths: [
-    { name: 'electron', message: 'The core never imports electron; only electron/main.ts, electron/preload.ts and electron/shell/ do.' },
-    ...(isTransport ? [] : [wsOutsideTransport]),
-  ],
-  patterns: [{ group: ['**/renderer/**'], message: 'The main process does not import the renderer.' }],
-}];
+const coreImports = ({ isTransport = false } = {}) => [
+  'error',
+  {
+    paths: [
+      {
+        name: 'electron',
+        message: 'The core never imports electron; only electron/main.ts, electron/preload.ts and electron/shell/ do.',
+      },
+      ...(isTransport ? [] : [wsOutsideTransport]),
+    ],
+    patterns: [{ group: ['**/renderer/**'], message: 'The main process does not import the renderer.' }],
+  },
+];
 
 /**
  * The renderer's import restrictions. `isTransport`: renderer/api/ may reach the preload bridge.
  * `isTest`: tests run in Node and may stand up real servers (Node built-ins, `ws`).
  * `extraPatterns`: a folder's own restrictions on top.
  */
-const rendererImports = ({ isTransport = false, isTest = false, extraPatterns = /** @type {{ group: string[], message: string }[]} */ ([]) } = {}) => ['error', {
-  paths: [
-    { name: 'electron', message: 'The renderer is sandboxed: no Electron.' },
-    ...(isTest ? [] : [wsOutsideTransport]),
-  ],
-  patterns: [
-    ...(isTest ? [] : [{ group: nodeBuiltins, message: 'The renderer is a web page: no Node built-ins.' }]),
-    { group: ['**/electron/**'], message: 'The renderer reaches the core only through renderer/api/.' },
-    ...(isTransport ? [] : [{ group: ['**/shared/contract/bridge', '**/shared/contract/bridge.*'], message: 'Only renderer/api/ reaches the preload bridge.' }]),
-    ...extraPatterns,
-  ],
-}];
+const rendererImports = ({
+  isTransport = false,
+  isTest = false,
+  extraPatterns = /** @type {{ group: string[], message: string }[]} */ ([]),
+} = {}) => [
+  'error',
+  {
+    paths: [
+      { name: 'electron', message: 'The renderer is sandboxed: no Electron.' },
+      ...(isTest ? [] : [wsOutsideTransport]),
+    ],
+    patterns: [
+      ...(isTest ? [] : [{ group: nodeBuiltins, message: 'The renderer is a web page: no Node built-ins.' }]),
+      { group: ['**/electron/**'], message: 'The renderer reaches the core only through renderer/api/.' },
+      ...(isTransport
+        ? []
+        : [
+            {
+              group: ['**/shared/contract/bridge', '**/shared/contract/bridge.*'],
+              message: 'Only renderer/api/ reaches the preload bridge.',
+            },
+          ]),
+      ...extraPatterns,
+    ],
+  },
+];
 
 /** Node's globals, which no part of the renderer has (renderer/api/ included). */
 const nodeGlobals = [
@@ -50,12 +90,14 @@ const nodeGlobals = [
 
 /** Only renderer/api/ may touch the transport: the WebSocket class and the preload bridge, however they are spelled. */
 const transportGlobals = {
-  'no-restricted-globals': ['error',
+  'no-restricted-globals': [
+    'error',
     { name: 'WebSocket', message: 'Only renderer/api/ talks to the transport.' },
     { name: 'vigil', message: 'Only renderer/api/ reaches the preload bridge.' },
     ...nodeGlobals,
   ],
-  'no-restricted-properties': ['error',
+  'no-restricted-properties': [
+    'error',
     ...['window', 'globalThis', 'self'].flatMap((object) => [
       { object, property: 'WebSocket', message: 'Only renderer/api/ talks to the transport.' },
       { object, property: 'vigil', message: 'Only renderer/api/ reaches the preload bridge.' },
@@ -79,17 +121,30 @@ const electronFeatures = readdirSync(new URL('./electron', import.meta.url), { w
   .filter((entry) => entry.isDirectory() && !layerFolders.has(entry.name))
   .map((entry) => entry.name);
 const electronLayerZones = [
-  { target: './electron/lib', from: './electron', except: ['./lib'], message: 'lib/ is the bottom layer: it imports only lib/ and shared/.' },
+  {
+    target: './electron/lib',
+    from: './electron',
+    except: ['./lib'],
+    message: 'lib/ is the bottom layer: it imports only lib/ and shared/.',
+  },
   ...electronFeatures.map((feature) => ({
     target: `./electron/${feature}`,
     from: ['./electron/core', ...entryFolders.map((folder) => `./electron/${folder}`)],
-    message: 'Feature folders sit below the composition: they receive what they need as arguments and never import core/ or an entry point.',
+    message:
+      'Feature folders sit below the composition: they receive what they need as arguments and never import core/ or an entry point.',
   })),
-  { target: './electron/core', from: entryFolders.map((folder) => `./electron/${folder}`), message: 'core/ composes the features; the entry points (cli/, server/, shell/) build on it, not the other way round.' },
+  {
+    target: './electron/core',
+    from: entryFolders.map((folder) => `./electron/${folder}`),
+    message:
+      'core/ composes the features; the entry points (cli/, server/, shell/) build on it, not the other way round.',
+  },
 ];
 
 export default tseslint.config(
-  { ignores: ['out/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/results/**'] },
+  {
+    ignores: ['out/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/results/**'],
+  },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
@@ -124,13 +179,22 @@ export default tseslint.config(
   {
     files: ['shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: nodeBuiltins, message: 'shared/ is pure TypeScript: no Node built-ins.' },
-          { group: ['electron', 'react', 'react-dom', 'react/*', 'zustand', 'zustand/*', 'ws'], message: 'shared/ may not import Electron, React, the store or ws.' },
-          { group: ['**/electron/**', '**/renderer/**', '../electron', '../renderer'], message: 'shared/ imports only shared/.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: nodeBuiltins, message: 'shared/ is pure TypeScript: no Node built-ins.' },
+            {
+              group: ['electron', 'react', 'react-dom', 'react/*', 'zustand', 'zustand/*', 'ws'],
+              message: 'shared/ may not import Electron, React, the store or ws.',
+            },
+            {
+              group: ['**/electron/**', '**/renderer/**', '../electron', '../renderer'],
+              message: 'shared/ imports only shared/.',
+            },
+          ],
+        },
+      ],
     },
   },
   // The core never imports Electron: only the shell (main.ts, preload.ts, shell/) may. Only the
@@ -160,12 +224,21 @@ export default tseslint.config(
   {
     files: ['**/*.{ts,tsx}'],
     rules: {
-      'vigil/public-face': ['error', {
-        faces: [
-          { folder: './electron/checkpoints', message: 'Import the checkpoint engine through electron/checkpoints/index.ts, its public face.' },
-          { folder: './electron/policy/shell', message: 'Import the shell parser through electron/policy/shell/index.ts, its public face.' },
-        ],
-      }],
+      'vigil/public-face': [
+        'error',
+        {
+          faces: [
+            {
+              folder: './electron/checkpoints',
+              message: 'Import the checkpoint engine through electron/checkpoints/index.ts, its public face.',
+            },
+            {
+              folder: './electron/policy/shell',
+              message: 'Import the shell parser through electron/policy/shell/index.ts, its public face.',
+            },
+          ],
+        },
+      ],
     },
   },
   // The app never blocks its event loop on the file system (tests and scripts may).
@@ -173,9 +246,16 @@ export default tseslint.config(
     files: ['electron/**/*.ts'],
     ignores: ['electron/**/*.test.ts', 'electron/**/test-support/**'],
     rules: {
-      'no-restricted-syntax': ['error',
-        { selector: 'CallExpression[callee.property.name=/Sync$/]', message: 'No *Sync calls in the app: they block the event loop.' },
-        { selector: 'ImportSpecifier[imported.name=/Sync$/]', message: 'No *Sync calls in the app: they block the event loop.' },
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/Sync$/]',
+          message: 'No *Sync calls in the app: they block the event loop.',
+        },
+        {
+          selector: 'ImportSpecifier[imported.name=/Sync$/]',
+          message: 'No *Sync calls in the app: they block the event loop.',
+        },
       ],
     },
   },
@@ -188,20 +268,45 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': rendererImports(),
       ...transportGlobals,
-      'vigil/restricted-paths': ['error', {
-        zones: [
-          { target: './renderer/components', from: ['./renderer/stores', './renderer/features', './renderer/api', './renderer/app'], message: 'components/ are presentational: data comes in through props.' },
-          { target: './renderer/stores', from: ['./renderer/features', './renderer/components', './renderer/app'], message: 'stores/ hold state and actions, not UI.' },
-          { target: './renderer/model', from: ['./renderer/stores', './renderer/components', './renderer/features', './renderer/api', './renderer/app'], message: 'model/ is pure logic: no state, UI or transport.' },
-          { target: './renderer/features', from: ['./renderer/app', './renderer/api'], message: 'features/ reach the core through the store.' },
-          ...rendererFeatures.map((feature) => ({
-            target: `./renderer/features/${feature}`,
-            from: './renderer/features',
-            except: [`./${feature}`],
-            message: 'Features do not import each other; share through components/ or stores/.',
-          })),
-        ],
-      }],
+      'vigil/restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './renderer/components',
+              from: ['./renderer/stores', './renderer/features', './renderer/api', './renderer/app'],
+              message: 'components/ are presentational: data comes in through props.',
+            },
+            {
+              target: './renderer/stores',
+              from: ['./renderer/features', './renderer/components', './renderer/app'],
+              message: 'stores/ hold state and actions, not UI.',
+            },
+            {
+              target: './renderer/model',
+              from: [
+                './renderer/stores',
+                './renderer/components',
+                './renderer/features',
+                './renderer/api',
+                './renderer/app',
+              ],
+              message: 'model/ is pure logic: no state, UI or transport.',
+            },
+            {
+              target: './renderer/features',
+              from: ['./renderer/app', './renderer/api'],
+              message: 'features/ reach the core through the store.',
+            },
+            ...rendererFeatures.map((feature) => ({
+              target: `./renderer/features/${feature}`,
+              from: './renderer/features',
+              except: [`./${feature}`],
+              message: 'Features do not import each other; share through components/ or stores/.',
+            })),
+          ],
+        },
+      ],
     },
   },
   // Renderer tests run in Node: they may stand up real servers (Node built-ins, ws) to talk to.
@@ -215,13 +320,21 @@ export default tseslint.config(
       'no-restricted-properties': 'off',
     },
   },
-  { files: ['renderer/api/**/*.test.ts'], rules: { 'no-restricted-imports': rendererImports({ isTransport: true, isTest: true }) } },
+  {
+    files: ['renderer/api/**/*.test.ts'],
+    rules: { 'no-restricted-imports': rendererImports({ isTransport: true, isTest: true }) },
+  },
   // renderer/model/ is pure, testable logic: no React either.
   {
     files: ['renderer/model/**/*.ts'],
     rules: {
       'no-restricted-imports': rendererImports({
-        extraPatterns: [{ group: ['react', 'react-dom', 'react/*', 'react-dom/*', 'zustand', 'zustand/*'], message: 'model/ is pure logic: no React, no store.' }],
+        extraPatterns: [
+          {
+            group: ['react', 'react-dom', 'react/*', 'react-dom/*', 'zustand', 'zustand/*'],
+            message: 'model/ is pure logic: no React, no store.',
+          },
+        ],
       }),
     },
   },

@@ -22,7 +22,12 @@ export class AgentSession {
   #history: SessionHistory;
 
   /** Made by `VigilAgentClient.openSession`. */
-  constructor(client: VigilAgentClient, readonly id: string, openParams: AgentMethodParams<'session.open'>, history: SessionHistory) {
+  constructor(
+    client: VigilAgentClient,
+    readonly id: string,
+    openParams: AgentMethodParams<'session.open'>,
+    history: SessionHistory,
+  ) {
     this.#client = client;
     this.#openParams = openParams;
     this.#history = history;
@@ -45,7 +50,10 @@ export class AgentSession {
   }
 
   /** Runs a batch of tool calls; outcomes come back in call order, refused calls included. */
-  async callTools(calls: readonly AgentToolCall[], options: { readonly concurrent?: boolean } = {}): Promise<readonly AgentToolOutcome[]> {
+  async callTools(
+    calls: readonly AgentToolCall[],
+    options: { readonly concurrent?: boolean } = {},
+  ): Promise<readonly AgentToolOutcome[]> {
     const result = await this.#client.request('tools.call', {
       sessionId: this.id,
       calls: [...calls],
@@ -56,7 +64,9 @@ export class AgentSession {
 
   /** Runs one tool call. */
   async callTool(name: string, toolArguments: Record<string, unknown>, callId?: string): Promise<AgentToolOutcome> {
-    const [outcome] = await this.callTools([callId === undefined ? { name, arguments: toolArguments } : { callId, name, arguments: toolArguments }]);
+    const [outcome] = await this.callTools([
+      callId === undefined ? { name, arguments: toolArguments } : { callId, name, arguments: toolArguments },
+    ]);
     if (outcome === undefined) throw new Error('Vigil answered a one-call batch with no outcome.');
     return outcome;
   }

@@ -64,7 +64,11 @@ export class JsonRpcConnection {
   }
 
   /** Opens the socket; rejects with `unauthorized`, `disconnected` or `not_found` when it cannot. */
-  static open(endpoint: JsonRpcEndpoint, onNotification: NotificationHandler, onClose: (reason: string) => void): Promise<JsonRpcConnection> {
+  static open(
+    endpoint: JsonRpcEndpoint,
+    onNotification: NotificationHandler,
+    onClose: (reason: string) => void,
+  ): Promise<JsonRpcConnection> {
     const url = agentSocketUrl(endpoint.url);
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(url, {
@@ -84,11 +88,15 @@ export class JsonRpcConnection {
                   : `Vigil refused this credential for ${url}: it is not an agent credential (the UI's is refused here). Get one with "vigil connect --credential NAME".`,
                 { status },
               )
-            : new AppError(status === 404 ? 'not_found' : 'disconnected', `Vigil answered ${status} to ${url}.`, { status }),
+            : new AppError(status === 404 ? 'not_found' : 'disconnected', `Vigil answered ${status} to ${url}.`, {
+                status,
+              }),
         );
       });
       socket.once('error', (error) => {
-        reject(new AppError('disconnected', `Cannot reach Vigil at ${url}: ${error.message}. Is "vigil serve" running?`));
+        reject(
+          new AppError('disconnected', `Cannot reach Vigil at ${url}: ${error.message}. Is "vigil serve" running?`),
+        );
       });
       socket.once('open', () => {
         socket.removeAllListeners('error');
@@ -106,7 +114,9 @@ export class JsonRpcConnection {
   /** Sends a request and resolves with its `result`, or rejects with the server's error as an AppError. */
   request(method: string, params: unknown): Promise<unknown> {
     if (!this.isOpen) {
-      return Promise.reject(new AppError('disconnected', `${this.#closeReason ?? 'the connection to Vigil is not open'}.`));
+      return Promise.reject(
+        new AppError('disconnected', `${this.#closeReason ?? 'the connection to Vigil is not open'}.`),
+      );
     }
     const id = this.#nextId;
     this.#nextId += 1;

@@ -73,7 +73,10 @@ export class VigilAgentClient {
     const raw = await this.#connection.request(method, params);
     const parsed = agentMethods[method].result.safeParse(raw);
     if (!parsed.success) {
-      throw new AppError('unexpected', `Vigil answered ${method} with a result this client does not understand; update the client.`);
+      throw new AppError(
+        'unexpected',
+        `Vigil answered ${method} with a result this client does not understand; update the client.`,
+      );
     }
     return parsed.data as AgentMethodResult<M>;
   }

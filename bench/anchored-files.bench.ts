@@ -29,7 +29,11 @@ async function readAnchored(target: string): Promise<Buffer> {
 }
 
 const writes: readonly Way[] = [
-  { name: 'writeFileAtomic (by path; the baseline)', note: 'temp + fsync + rename + dir fsync', operation: (target, content) => writeFileAtomic(target, content) },
+  {
+    name: 'writeFileAtomic (by path; the baseline)',
+    note: 'temp + fsync + rename + dir fsync',
+    operation: (target, content) => writeFileAtomic(target, content),
+  },
   {
     name: 'anchorFile + writeAnchoredFile (a file tool)',
     note: 'the same, with the folder anchored, held by descriptor and checked before and after the rename',
@@ -39,11 +43,21 @@ const writes: readonly Way[] = [
 
 const reads: readonly Way[] = [
   { name: 'fs.readFile (by path; the baseline)', note: 'follows any symlink', operation: (target) => readFile(target) },
-  { name: 'anchored read (read_file)', note: 'anchor, hold, open with O_NOFOLLOW in the held folder, check, read', operation: (target) => readAnchored(target) },
+  {
+    name: 'anchored read (read_file)',
+    note: 'anchor, hold, open with O_NOFOLLOW in the held folder, check, read',
+    operation: (target) => readAnchored(target),
+  },
 ];
 
 /** Median ms per operation for each way, interleaved run by run so that noise hits them alike. */
-async function compare(ways: readonly Way[], target: string, content: Buffer, count: number, runs: number): Promise<number[]> {
+async function compare(
+  ways: readonly Way[],
+  target: string,
+  content: Buffer,
+  count: number,
+  runs: number,
+): Promise<number[]> {
   const samples = ways.map(() => [] as number[]);
   for (let run = 0; run < runs; run += 1) {
     for (const [index, way] of ways.entries()) {
@@ -65,12 +79,20 @@ export const run: BenchArea = async (context) => {
     await writeFile(target, content);
     const count = context.isQuick ? 10 : 200;
     const runs = context.isQuick ? 2 : 7;
-    const table = async (caption: string, ways: readonly Way[]): Promise<{ rows: string[][]; ratio: number; extra: number }> => {
+    const table = async (
+      caption: string,
+      ways: readonly Way[],
+    ): Promise<{ rows: string[][]; ratio: number; extra: number }> => {
       const medians = await compare(ways, target, content, count, runs);
       const baseline = medians[0] ?? 1;
       context.log(`${caption}: ${medians.map((ms) => formatMs(ms)).join(' vs ')}`);
       return {
-        rows: ways.map((way, index) => [way.name, formatMs(medians[index] ?? 0), `${((medians[index] ?? 0) / baseline).toFixed(2)}×`, way.note]),
+        rows: ways.map((way, index) => [
+          way.name,
+          formatMs(medians[index] ?? 0),
+          `${((medians[index] ?? 0) / baseline).toFixed(2)}×`,
+          way.note,
+        ]),
         ratio: (medians[1] ?? 0) / baseline,
         extra: (medians[1] ?? 0) - baseline,
       };
@@ -81,14 +103,22 @@ export const run: BenchArea = async (context) => {
       title: 'File tools: the folder held, not re-resolved',
       method: [
         `A 1 KiB file in ${os.tmpdir()}, ${count} operations per run, ${runs} runs, the ways interleaved run by run; medians of the`,
-        'time per operation. The file tools resolve a path once (prepare: anchorFile records the folder\'s identity) and then work',
+        "time per operation. The file tools resolve a path once (prepare: anchorFile records the folder's identity) and then work",
         'only inside that folder (run: held by an O_NOFOLLOW descriptor reached through /proc/self/fd on Linux, checked before and',
         'after the rename), so a symlink swapped in meanwhile cannot redirect them. The baseline is the path-based writer, and a plain',
-        'fs.readFile, in the same run. The machine is shared with other engineers\' work: read the ratios, not the absolute times.',
+        "fs.readFile, in the same run. The machine is shared with other engineers' work: read the ratios, not the absolute times.",
       ].join('\n'),
       tables: [
-        { caption: 'One 1 KiB file written (median per write)', columns: ['How', 'Time', '÷ baseline', 'What it does'], rows: written.rows },
-        { caption: 'One 1 KiB file read (median per read)', columns: ['How', 'Time', '÷ baseline', 'What it does'], rows: read.rows },
+        {
+          caption: 'One 1 KiB file written (median per write)',
+          columns: ['How', 'Time', '÷ baseline', 'What it does'],
+          rows: written.rows,
+        },
+        {
+          caption: 'One 1 KiB file read (median per read)',
+          columns: ['How', 'Time', '÷ baseline', 'What it does'],
+          rows: read.rows,
+        },
       ],
       verdicts: [
         `A file tool's write takes ${written.ratio.toFixed(2)}× the path-based writer's time (${formatMs(Math.abs(written.extra))} ${written.extra >= 0 ? 'more' : 'less'} per write; the fsyncs dominate both).`,

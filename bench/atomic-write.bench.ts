@@ -51,10 +51,28 @@ async function singleFile(base: string, bytes: number, writes: number, runs: num
 
 /** Ways of writing many small files into fresh directories. */
 const batchWays: readonly (readonly [string, (targets: readonly string[], content: Buffer) => Promise<unknown>])[] = [
-  ['writeFilesAtomic (batch, 16 in flight)', (targets, content) => writeFilesAtomic(targets.map((target) => ({ target, content })))],
-  ['writeFileAtomic, 16 at a time', (targets, content) => mapLimit(targets, 16, (target) => writeFileAtomic(target, content))],
-  ['writeFileAtomic, one after another', async (targets, content) => { for (const target of targets) await writeFileAtomic(target, content); }],
-  ['fs.writeFile, 16 at a time (not durable)', (targets, content) => mapLimit(targets, 16, async (target) => { await mkdir(path.dirname(target), { recursive: true }); await writeFile(target, content); })],
+  [
+    'writeFilesAtomic (batch, 16 in flight)',
+    (targets, content) => writeFilesAtomic(targets.map((target) => ({ target, content }))),
+  ],
+  [
+    'writeFileAtomic, 16 at a time',
+    (targets, content) => mapLimit(targets, 16, (target) => writeFileAtomic(target, content)),
+  ],
+  [
+    'writeFileAtomic, one after another',
+    async (targets, content) => {
+      for (const target of targets) await writeFileAtomic(target, content);
+    },
+  ],
+  [
+    'fs.writeFile, 16 at a time (not durable)',
+    (targets, content) =>
+      mapLimit(targets, 16, async (target) => {
+        await mkdir(path.dirname(target), { recursive: true });
+        await writeFile(target, content);
+      }),
+  ],
 ];
 
 async function manyFiles(base: string, files: number, runs: number, context: BenchContext): Promise<string[][]> {
@@ -103,8 +121,15 @@ export const run: BenchArea = async (context) => {
   const base = await mkdtemp(path.join(os.tmpdir(), 'vigil-bench-atomic-'));
   try {
     const sizes = context.isQuick
-      ? [{ bytes: 1024, writes: 10, runs: 2 }, { bytes: 1024 * 1024, writes: 2, runs: 2 }]
-      : [{ bytes: 1024, writes: 200, runs: 7 }, { bytes: 1024 * 1024, writes: 20, runs: 7 }, { bytes: 100 * 1024 * 1024, writes: 1, runs: 5 }];
+      ? [
+          { bytes: 1024, writes: 10, runs: 2 },
+          { bytes: 1024 * 1024, writes: 2, runs: 2 },
+        ]
+      : [
+          { bytes: 1024, writes: 200, runs: 7 },
+          { bytes: 1024 * 1024, writes: 20, runs: 7 },
+          { bytes: 100 * 1024 * 1024, writes: 1, runs: 5 },
+        ];
     const rows: string[][] = [];
     const ratios: string[] = [];
     for (const size of sizes) {
@@ -112,7 +137,9 @@ export const run: BenchArea = async (context) => {
       const atomic = ms['atomic'] ?? 0;
       const plain = ms['plain'] ?? 1;
       const durable = ms['durable'] ?? 1;
-      context.log(`${formatBytes(size.bytes)}: atomic ${formatMs(atomic)}, fs.writeFile ${formatMs(plain)}, write+fsync ${formatMs(durable)}`);
+      context.log(
+        `${formatBytes(size.bytes)}: atomic ${formatMs(atomic)}, fs.writeFile ${formatMs(plain)}, write+fsync ${formatMs(durable)}`,
+      );
       rows.push([
         formatBytes(size.bytes),
         `${perSecond(1, atomic)} (${formatMs(atomic)})`,
@@ -121,14 +148,23 @@ export const run: BenchArea = async (context) => {
         `${perSecond(1, durable)} (${formatMs(durable)})`,
         `${(durable / atomic).toFixed(2)}×`,
       ]);
-      ratios.push(`${formatBytes(size.bytes)}: ${(plain / atomic).toFixed(2)}× the throughput of fs.writeFile, ${(durable / atomic).toFixed(2)}× that of write+fsync`);
+      ratios.push(
+        `${formatBytes(size.bytes)}: ${(plain / atomic).toFixed(2)}× the throughput of fs.writeFile, ${(durable / atomic).toFixed(2)}× that of write+fsync`,
+      );
     }
     const files = context.isQuick ? 100 : 1000;
     const batchRows = await manyFiles(base, files, context.isQuick ? 1 : 5, context);
     const streamed = await streamedMemory(base, context.isQuick ? 16 * 1024 * 1024 : 100 * 1024 * 1024);
     const single: BenchTable = {
       caption: 'One file overwritten repeatedly (median time per write)',
-      columns: ['Size', 'Vigil writeFileAtomic', 'fs.writeFile', 'Atomic ÷ fs.writeFile (throughput)', 'fs.writeFile + fsync', 'Atomic ÷ write+fsync'],
+      columns: [
+        'Size',
+        'Vigil writeFileAtomic',
+        'fs.writeFile',
+        'Atomic ÷ fs.writeFile (throughput)',
+        'fs.writeFile + fsync',
+        'Atomic ÷ write+fsync',
+      ],
       rows,
     };
     const batch: BenchTable = {
@@ -143,7 +179,7 @@ export const run: BenchArea = async (context) => {
         'fsyncs it, renames it over the target and fsyncs the directory; fs.writeFile truncates and writes in place without any fsync, so',
         'it is fast and neither atomic nor durable. "fs.writeFile + fsync" is durable but not atomic: it shows how much of the cost is',
         'the fsync itself. The three ways are interleaved run by run; medians over 7 runs (5 for 100 MiB and the batches). The machine',
-        'is shared with other engineers\' builds and tests, so absolute numbers are noisy; the ratios in one run are the figure to read.',
+        "is shared with other engineers' builds and tests, so absolute numbers are noisy; the ratios in one run are the figure to read.",
       ].join('\n'),
       tables: [single, batch],
       verdicts: [

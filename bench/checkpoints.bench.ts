@@ -28,7 +28,12 @@ const gitEnv = {
 };
 
 function git(args: readonly string[]): string {
-  return execFileSync('git', ['-c', 'gc.auto=0', ...args], { env: gitEnv, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+  return execFileSync('git', ['-c', 'gc.auto=0', ...args], {
+    env: gitEnv,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
 }
 
 /** git's snapshot of D into the shadow store S, timed: `add -A` then `commit`. */
@@ -59,7 +64,14 @@ function generate(dir: string, count: number): string[] {
 }
 
 function service(root: string, options: Partial<CheckpointServiceOptions> = {}): CheckpointService {
-  return new CheckpointEngine({ root, logger: silentLogger, refusedDirs: [], watch: true, maintenance: false, ...options });
+  return new CheckpointEngine({
+    root,
+    logger: silentLogger,
+    refusedDirs: [],
+    watch: true,
+    maintenance: false,
+    ...options,
+  });
 }
 
 /** Disk use of a git directory's objects (blocks, as `du` counts them). */
@@ -111,13 +123,20 @@ async function measureSize(base: string, size: number, context: BenchContext): P
       idle.enable();
       await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, vigilFirst[0] ?? 0)));
       idle.disable();
-      lag = { max: histogram.max / 1e6, p99: histogram.percentile(99) / 1e6, idleMax: idle.max / 1e6, idleP99: idle.percentile(99) / 1e6 };
+      lag = {
+        max: histogram.max / 1e6,
+        p99: histogram.percentile(99) / 1e6,
+        idleMax: idle.max / 1e6,
+        idleP99: idle.percentile(99) / 1e6,
+      };
     }
     rmSync(gitStore, { recursive: true, force: true });
     git(['init', '--quiet', '--bare', gitStore]);
     gitFirst.push(gitSnapshot(gitStore, dir, 'first'));
     if (run < firstRuns - 1) rmSync(root, { recursive: true, force: true });
-    context.log(`first snapshot ${size}: vigil ${formatMs(vigilFirst.at(-1) ?? 0)}, git ${formatMs(gitFirst.at(-1) ?? 0)}`);
+    context.log(
+      `first snapshot ${size}: vigil ${formatMs(vigilFirst.at(-1) ?? 0)}, git ${formatMs(gitFirst.at(-1) ?? 0)}`,
+    );
   }
   const checkpoints = live as CheckpointService;
   const changeRuns = async (changed: number, runs: number, label: string): Promise<[number, number]> => {
@@ -153,14 +172,44 @@ async function measureSize(base: string, size: number, context: BenchContext): P
   }
   const first = [summarize(vigilFirst).median, summarize(gitFirst).median] as const;
   const rows = [
-    [`${size.toLocaleString('en')} files`, 'first snapshot', formatMs(first[0]), formatMs(first[1]), formatRatio(first[0], first[1])],
-    ['', '1 changed file (app: watcher + stat cache)', formatMs(oneVigil), formatMs(oneGit), formatRatio(oneVigil, oneGit)],
-    ['', '100 changed files (app)', formatMs(hundredVigil), formatMs(hundredGit), formatRatio(hundredVigil, hundredGit)],
-    ['', '1 changed file, one-shot CLI process (stat walk)', formatMs(summarize(oneShot).median), formatMs(oneGit), formatRatio(summarize(oneShot).median, oneGit)],
+    [
+      `${size.toLocaleString('en')} files`,
+      'first snapshot',
+      formatMs(first[0]),
+      formatMs(first[1]),
+      formatRatio(first[0], first[1]),
+    ],
+    [
+      '',
+      '1 changed file (app: watcher + stat cache)',
+      formatMs(oneVigil),
+      formatMs(oneGit),
+      formatRatio(oneVigil, oneGit),
+    ],
+    [
+      '',
+      '100 changed files (app)',
+      formatMs(hundredVigil),
+      formatMs(hundredGit),
+      formatRatio(hundredVigil, hundredGit),
+    ],
+    [
+      '',
+      '1 changed file, one-shot CLI process (stat walk)',
+      formatMs(summarize(oneShot).median),
+      formatMs(oneGit),
+      formatRatio(summarize(oneShot).median, oneGit),
+    ],
   ];
   rmSync(dir, { recursive: true, force: true });
   rmSync(gitStore, { recursive: true, force: true });
-  return { size, rows, ...(lag === undefined ? {} : { lagMs: lag }), oneFileRatio: oneVigil / oneGit, firstRatio: first[0] / first[1] };
+  return {
+    size,
+    rows,
+    ...(lag === undefined ? {} : { lagMs: lag }),
+    oneFileRatio: oneVigil / oneGit,
+    firstRatio: first[0] / first[1],
+  };
 }
 
 /** Store size after 100 snapshots of a 10k-file tree (5 files changed each time), against git gc. */
@@ -187,11 +236,23 @@ async function measureStoreSize(base: string, context: BenchContext): Promise<st
   const gitBefore = diskUse(path.join(gitStore, 'objects'));
   git(['--git-dir', gitStore, 'gc', '--quiet']);
   const gitAfter = diskUse(path.join(gitStore, 'objects'));
-  context.log(`store after 100 snapshots: vigil ${formatBytes(vigilAfter)} (${count} kept), git gc ${formatBytes(gitAfter)}`);
+  context.log(
+    `store after 100 snapshots: vigil ${formatBytes(vigilAfter)} (${count} kept), git gc ${formatBytes(gitAfter)}`,
+  );
   rmSync(dir, { recursive: true, force: true });
   return [
-    ['as written (loose objects and packs)', formatBytes(vigilBefore), formatBytes(gitBefore), formatRatio(vigilBefore, gitBefore)],
-    ['after `vigil checkpoints prune` / `git gc`', formatBytes(vigilAfter), formatBytes(gitAfter), formatRatio(vigilAfter, gitAfter)],
+    [
+      'as written (loose objects and packs)',
+      formatBytes(vigilBefore),
+      formatBytes(gitBefore),
+      formatRatio(vigilBefore, gitBefore),
+    ],
+    [
+      'after `vigil checkpoints prune` / `git gc`',
+      formatBytes(vigilAfter),
+      formatBytes(gitAfter),
+      formatRatio(vigilAfter, gitAfter),
+    ],
   ];
 }
 
@@ -204,7 +265,10 @@ async function measureListing(base: string, context: BenchContext, count: number
   const writer = service(root, { retention: { maxSnapshots: count + 10 } });
   for (let index = 0; index < count; index += 1) {
     writeFileSync(path.join(dir, 'changing.txt'), `version ${index}\n`);
-    await writer.checkpoint(dir, { reason: 'before write_file', attribution: { sessionId: 'bench', turn: index, tool: 'write_file' } });
+    await writer.checkpoint(dir, {
+      reason: 'before write_file',
+      attribution: { sessionId: 'bench', turn: index, tool: 'write_file' },
+    });
   }
   await writer.dispose();
   context.log(`listing ${count} checkpoints`);
@@ -222,13 +286,29 @@ async function measureListing(base: string, context: BenchContext, count: number
     warm.push(performance.now() - start);
     await reader.dispose();
     start = performance.now();
-    git(['--git-dir', path.join(root, 'store'), 'log', '--format=%H %ct %s %(trailers:only,unfold)', `refs/vigil/${dirHash(dir)}`]);
+    git([
+      '--git-dir',
+      path.join(root, 'store'),
+      'log',
+      '--format=%H %ct %s %(trailers:only,unfold)',
+      `refs/vigil/${dirHash(dir)}`,
+    ]);
     gitTimes.push(performance.now() - start);
   }
   const gitMedian = summarize(gitTimes).median;
   return [
-    [`${count} checkpoints, first listing in a process`, formatMs(summarize(cold).median), formatMs(gitMedian), formatRatio(summarize(cold).median, gitMedian)],
-    [`${count} checkpoints, listed again`, formatMs(summarize(warm).median), formatMs(gitMedian), formatRatio(summarize(warm).median, gitMedian)],
+    [
+      `${count} checkpoints, first listing in a process`,
+      formatMs(summarize(cold).median),
+      formatMs(gitMedian),
+      formatRatio(summarize(cold).median, gitMedian),
+    ],
+    [
+      `${count} checkpoints, listed again`,
+      formatMs(summarize(warm).median),
+      formatMs(gitMedian),
+      formatRatio(summarize(warm).median, gitMedian),
+    ],
   ];
 }
 
@@ -267,9 +347,16 @@ export const run: BenchArea = async (context) => {
             ],
     };
     const verdicts = [
-      at50k === undefined ? undefined : `1 changed file at 50k files ≤ 0.2× git: ${at50k.oneFileRatio.toFixed(2)}× — ${at50k.oneFileRatio <= 0.2 ? 'met' : 'NOT met'}`,
-      ...results.map((result) => `first snapshot at ${result.size.toLocaleString('en')} files ≤ 1.5× git: ${result.firstRatio.toFixed(2)}× — ${result.firstRatio <= 1.5 ? 'met' : 'NOT met'}`),
-      at50k?.lagMs === undefined ? undefined : `event-loop lag < 50 ms during a 50k first snapshot: max ${formatMs(at50k.lagMs.max)} — ${at50k.lagMs.max < 50 ? 'met' : 'NOT met'}`,
+      at50k === undefined
+        ? undefined
+        : `1 changed file at 50k files ≤ 0.2× git: ${at50k.oneFileRatio.toFixed(2)}× — ${at50k.oneFileRatio <= 0.2 ? 'met' : 'NOT met'}`,
+      ...results.map(
+        (result) =>
+          `first snapshot at ${result.size.toLocaleString('en')} files ≤ 1.5× git: ${result.firstRatio.toFixed(2)}× — ${result.firstRatio <= 1.5 ? 'met' : 'NOT met'}`,
+      ),
+      at50k?.lagMs === undefined
+        ? undefined
+        : `event-loop lag < 50 ms during a 50k first snapshot: max ${formatMs(at50k.lagMs.max)} — ${at50k.lagMs.max < 50 ? 'met' : 'NOT met'}`,
     ].filter((line): line is string => line !== undefined);
     return {
       title: 'Checkpoints: snapshots, listing, store size',

@@ -40,7 +40,10 @@ function gitArgs(store: string, dir: string, args: readonly string[]): string[] 
 
 /** git's one-change checkpoint: `add -A` then `commit`, two processes, timed together. */
 function gitCheckpoint(store: string, dir: string): number {
-  return timed('git', gitArgs(store, dir, ['add', '-A']), gitEnv) + timed('git', gitArgs(store, dir, ['commit', '-q', '--allow-empty', '-m', 'checkpoint']), gitEnv);
+  return (
+    timed('git', gitArgs(store, dir, ['add', '-A']), gitEnv) +
+    timed('git', gitArgs(store, dir, ['commit', '-q', '--allow-empty', '-m', 'checkpoint']), gitEnv)
+  );
 }
 
 /** A generated project: 50 files per leaf folder, 10 leaf folders per top folder, 30–550 bytes each. */
@@ -75,22 +78,36 @@ async function startServe(env: NodeJS.ProcessEnv): Promise<ChildProcessByStdio<n
 }
 
 /** What the relayed path loads: the files a relayed `vigil checkpoints list` imports, and whether any heavy library is among them. */
-function relayImports(dir: string, env: NodeJS.ProcessEnv): { readonly files: number; readonly kib: number; readonly heavy: readonly string[] } {
+function relayImports(
+  dir: string,
+  env: NodeJS.ProcessEnv,
+): { readonly files: number; readonly kib: number; readonly heavy: readonly string[] } {
   const hook = `data:text/javascript,${encodeURIComponent("export async function resolve(s, c, n) { const r = await n(s, c); if (!r.url.startsWith('node:')) process.stderr.write('IMPORT ' + r.url + '\\n'); return r; }")}`;
   const register = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(hook)});`)}`;
-  const { stderr } = spawnSync(process.execPath, ['--import', register, cli, 'checkpoints', 'list', dir], { env, encoding: 'utf8' });
-  const urls = stderr.split('\n').flatMap((line) => (line.startsWith('IMPORT file:') ? [line.slice('IMPORT '.length)] : []));
+  const { stderr } = spawnSync(process.execPath, ['--import', register, cli, 'checkpoints', 'list', dir], {
+    env,
+    encoding: 'utf8',
+  });
+  const urls = stderr
+    .split('\n')
+    .flatMap((line) => (line.startsWith('IMPORT file:') ? [line.slice('IMPORT '.length)] : []));
   const files = [...new Set(urls)].map((url) => fileURLToPath(url));
   const kib = files.reduce((sum, file) => sum + statSync(file).size, 0) / 1024;
   // zod and diff are bundled into the build's chunks: a chunk that holds them counts as loading them.
-  const heavy = files.filter((file) => /node_modules\/(zod|ws|isomorphic-git|@modelcontextprotocol|chokidar|diff)\//.test(file) || (file.endsWith('.js') && /\$ZodType|structuredPatch/.test(readFileSync(file, 'utf8')))).map((file) => path.relative(root, file));
+  const heavy = files
+    .filter(
+      (file) =>
+        /node_modules\/(zod|ws|isomorphic-git|@modelcontextprotocol|chokidar|diff)\//.test(file) ||
+        (file.endsWith('.js') && /\$ZodType|structuredPatch/.test(readFileSync(file, 'utf8'))),
+    )
+    .map((file) => path.relative(root, file));
   return { files: files.length, kib, heavy };
 }
 
 /** Why a target may be missed: what the profiles (node --cpu-prof of the CLI, the core and the workers) show the time goes to. */
 const whyNot = {
   noCore:
-    'A one-shot process pays what git does not: node\'s start-up and the core\'s modules (zod schemas built at load, ~190 files), two hashing worker threads started, ' +
+    "A one-shot process pays what git does not: node's start-up and the core's modules (zod schemas built at load, ~190 files), two hashing worker threads started, " +
     'and 50,000 lstat calls made through JavaScript (a BigIntStats object each) whose listings are copied to the main thread; it uses about five times the CPU of ' +
     'git add+commit, so on a shared 2-core machine the wall-time ratio follows the CPU ratio. The stat cache itself no longer counts (a binary index decoded in bulk, ' +
     '~50 ms for 50,000 files, where the text format took ~0.5 s), nor does rehashing: only files whose stat changed are read.',
@@ -103,7 +120,12 @@ const whyNot = {
 };
 
 /** Runs each pair alternately, run by run, so the shared machine's noise hits both alike; medians. */
-function alternate(runs: number, prepare: (run: number) => void, first: () => number, second: () => number): { readonly first: number; readonly second: number } {
+function alternate(
+  runs: number,
+  prepare: (run: number) => void,
+  first: () => number,
+  second: () => number,
+): { readonly first: number; readonly second: number } {
   const a: number[] = [];
   const b: number[] = [];
   for (let run = 0; run < runs; run += 1) {
@@ -115,11 +137,24 @@ function alternate(runs: number, prepare: (run: number) => void, first: () => nu
   return { first: summarize(a).median, second: summarize(b).median };
 }
 
-async function measure(count: number, runs: number, context: BenchContext): Promise<{ readonly table: BenchTable; readonly verdicts: string[]; readonly imports: ReturnType<typeof relayImports> }> {
+async function measure(
+  count: number,
+  runs: number,
+  context: BenchContext,
+): Promise<{
+  readonly table: BenchTable;
+  readonly verdicts: string[];
+  readonly imports: ReturnType<typeof relayImports>;
+}> {
   const base = mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-cli-'));
   const dir = path.join(base, 'project');
   const home = path.join(base, 'home');
-  const env = { ...process.env, VIGIL_HOME: home, HOME: path.join(base, 'user'), HERMES_HOME: path.join(base, 'no-hermes') };
+  const env = {
+    ...process.env,
+    VIGIL_HOME: home,
+    HOME: path.join(base, 'user'),
+    HERMES_HOME: path.join(base, 'no-hermes'),
+  };
   mkdirSync(home, { recursive: true });
   // Retention out of the way: this measures checkpoints and restores, not cuts.
   writeFileSync(path.join(home, 'config.json'), JSON.stringify({ checkpoints: { maxSnapshots: 10_000 } }));
@@ -131,10 +166,16 @@ async function measure(count: number, runs: number, context: BenchContext): Prom
     execFileSync('git', ['init', '--bare', '--quiet', store], { env: gitEnv });
     gitCheckpoint(store, dir);
     timed(process.execPath, [cli, 'checkpoint', dir], env);
-    const edit = (run: number): void => writeFileSync(path.join(dir, files[run % files.length] ?? ''), content(run, run + 1));
+    const edit = (run: number): void =>
+      writeFileSync(path.join(dir, files[run % files.length] ?? ''), content(run, run + 1));
 
     context.log('one-change checkpoint, no core');
-    const noCore = alternate(runs, edit, () => gitCheckpoint(store, dir), () => timed(process.execPath, [cli, 'checkpoint', dir], env));
+    const noCore = alternate(
+      runs,
+      edit,
+      () => gitCheckpoint(store, dir),
+      () => timed(process.execPath, [cli, 'checkpoint', dir], env),
+    );
 
     serve = await startServe(env);
     // The core's first checkpoint of the tree walks it and starts its watcher; after that it follows changes.
@@ -142,7 +183,12 @@ async function measure(count: number, runs: number, context: BenchContext): Prom
     timed(process.execPath, [cli, 'checkpoint', dir], env);
     gitCheckpoint(store, dir);
     context.log('one-change checkpoint, resident core');
-    const withCore = alternate(runs, edit, () => gitCheckpoint(store, dir), () => timed(process.execPath, [cli, 'checkpoint', dir], env));
+    const withCore = alternate(
+      runs,
+      edit,
+      () => gitCheckpoint(store, dir),
+      () => timed(process.execPath, [cli, 'checkpoint', dir], env),
+    );
 
     context.log('100-file restore by name, resident core');
     const hundred = files.filter((_file, index) => index % Math.floor(files.length / 100) === 0).slice(0, 100);
@@ -152,7 +198,12 @@ async function measure(count: number, runs: number, context: BenchContext): Prom
     edit(19_999);
     timed(process.execPath, [cli, 'checkpoint', dir], env);
     gitCheckpoint(store, dir);
-    const restore = alternate(runs, damage, () => timed('git', gitArgs(store, dir, ['checkout', '--', ...hundred]), gitEnv), () => timed(process.execPath, [cli, 'checkpoints', 'restore', dir, '1', ...hundred], env));
+    const restore = alternate(
+      runs,
+      damage,
+      () => timed('git', gitArgs(store, dir, ['checkout', '--', ...hundred]), gitEnv),
+      () => timed(process.execPath, [cli, 'checkpoints', 'restore', dir, '1', ...hundred], env),
+    );
 
     context.log('relayed list, node start');
     const listRuns = runs * 2;
@@ -168,11 +219,41 @@ async function measure(count: number, runs: number, context: BenchContext): Prom
     const imports = relayImports(dir, env);
     const label = `${count / 1000}k files`;
     const rows = [
-      [`One-change \`vigil checkpoint\`, resident core (${label})`, formatMs(withCore.second), `git add -A && git commit: ${formatMs(withCore.first)}`, formatRatio(withCore.second, withCore.first), '≤ 0.5×'],
-      [`One-change \`vigil checkpoint\`, no core (${label})`, formatMs(noCore.second), `git add -A && git commit: ${formatMs(noCore.first)}`, formatRatio(noCore.second, noCore.first), '≤ 2×'],
-      [`100-file \`vigil checkpoints restore DIR 1 FILE…\`, resident core (${label})`, formatMs(restore.second), `git checkout -- FILE…: ${formatMs(restore.first)}`, formatRatio(restore.second, restore.first), '≤ 1.5×'],
-      [`Relayed \`vigil checkpoints list DIR\` (${label})`, formatMs(listMedian), `node -e 0: ${formatMs(summarize(node).median)}`, formatRatio(listMedian, summarize(node).median), '≤ 150 ms'],
-      ['`vigil --version`', formatMs(summarize(version).median), `node -e 0: ${formatMs(summarize(node).median)}`, formatRatio(summarize(version).median, summarize(node).median), ''],
+      [
+        `One-change \`vigil checkpoint\`, resident core (${label})`,
+        formatMs(withCore.second),
+        `git add -A && git commit: ${formatMs(withCore.first)}`,
+        formatRatio(withCore.second, withCore.first),
+        '≤ 0.5×',
+      ],
+      [
+        `One-change \`vigil checkpoint\`, no core (${label})`,
+        formatMs(noCore.second),
+        `git add -A && git commit: ${formatMs(noCore.first)}`,
+        formatRatio(noCore.second, noCore.first),
+        '≤ 2×',
+      ],
+      [
+        `100-file \`vigil checkpoints restore DIR 1 FILE…\`, resident core (${label})`,
+        formatMs(restore.second),
+        `git checkout -- FILE…: ${formatMs(restore.first)}`,
+        formatRatio(restore.second, restore.first),
+        '≤ 1.5×',
+      ],
+      [
+        `Relayed \`vigil checkpoints list DIR\` (${label})`,
+        formatMs(listMedian),
+        `node -e 0: ${formatMs(summarize(node).median)}`,
+        formatRatio(listMedian, summarize(node).median),
+        '≤ 150 ms',
+      ],
+      [
+        '`vigil --version`',
+        formatMs(summarize(version).median),
+        `node -e 0: ${formatMs(summarize(node).median)}`,
+        formatRatio(summarize(version).median, summarize(node).median),
+        '',
+      ],
     ];
     const verdicts = [
       `${label}: resident-core checkpoint ${formatRatio(withCore.second, withCore.first)} of git (target ≤ 0.5×): ${withCore.second <= withCore.first * 0.5 ? 'met' : 'NOT met'}.`,
@@ -180,7 +261,15 @@ async function measure(count: number, runs: number, context: BenchContext): Prom
       `${label}: 100-file restore ${formatRatio(restore.second, restore.first)} of git checkout (target ≤ 1.5×): ${restore.second <= restore.first * 1.5 ? 'met' : `NOT met. ${whyNot.restore}`}`,
       `Relayed list median ${formatMs(listMedian)} (target ≤ 150 ms): ${listMedian <= 150 ? 'met' : `NOT met. ${whyNot.list(summarize(node).median)}`}`,
     ];
-    return { table: { caption: `Whole processes on ${label}, medians of ${runs} alternating runs (the list: ${listRuns})`, columns: ['Case', 'Vigil', 'Baseline (same run)', 'Ratio', 'Target'], rows }, verdicts, imports };
+    return {
+      table: {
+        caption: `Whole processes on ${label}, medians of ${runs} alternating runs (the list: ${listRuns})`,
+        columns: ['Case', 'Vigil', 'Baseline (same run)', 'Ratio', 'Target'],
+        rows,
+      },
+      verdicts,
+      imports,
+    };
   } finally {
     serve?.kill('SIGTERM');
     if (serve !== undefined && serve.exitCode === null) await new Promise((resolve) => serve?.once('exit', resolve));
@@ -190,7 +279,8 @@ async function measure(count: number, runs: number, context: BenchContext): Prom
 
 /** The CLI area of `npm run bench`. */
 export const run: BenchArea = async (context) => {
-  if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" first (this bench times the built CLI, as users run it).`);
+  if (!existsSync(cli))
+    throw new Error(`${cli} is missing: run "npm run build" first (this bench times the built CLI, as users run it).`);
   const count = context.isQuick ? 5_000 : 50_000;
   const loadBefore = os.loadavg()[0] ?? 0;
   const { table, verdicts, imports } = await measure(count, context.isQuick ? 3 : 7, context);
@@ -202,8 +292,8 @@ export const run: BenchArea = async (context) => {
       'same line ran in the same run, alternating run by run (git: `--git-dir` shadow store with `gc.auto=0`; `add -A` and `commit` are two',
       'processes, timed together). "Resident core" means `vigil serve` runs on the same VIGIL_HOME: the CLI relays the call over loopback',
       '(one HTTP request, serve.json\'s token) and the core, which watches the tree, does the work. "No core": the CLI builds a one-shot',
-      'core, which reads the engine\'s stat cache (a binary index like git\'s, checksummed, decoded in bulk), walks the tree in the hashing workers',
-      '(split across them, as git preloads its index in threads) and reads only the files whose stat changed; a restore\'s durable pre-rollback snapshot',
+      "core, which reads the engine's stat cache (a binary index like git's, checksummed, decoded in bulk), walks the tree in the hashing workers",
+      "(split across them, as git preloads its index in threads) and reads only the files whose stat changed; a restore's durable pre-rollback snapshot",
       `goes into one fsynced pack. The relayed path loads ${imports.files} files (${imports.kib.toFixed(0)} KiB of JavaScript)${imports.heavy.length === 0 ? ', none of zod, ws, isomorphic-git, chokidar, diff or the MCP SDK.' : `, including ${imports.heavy.join(', ')}.`}`,
       `The machine is shared with other engineers' builds and tests (load average ${load}): node's own start-up, which git's`,
       'processes do not pay, grows with the load, so on a busy machine the ratios are worse than on an idle one; `node -e 0` is the yardstick.',

@@ -23,7 +23,10 @@ type Agent = (calls: number, record: (ms: number) => void) => Promise<void>;
 /** A transport under test: makes one connected agent per session, in its own workspace. */
 interface Transport {
   readonly name: string;
-  readonly open: (workspace: string, index: number) => Promise<{ readonly agent: Agent; readonly close: () => Promise<void> }>;
+  readonly open: (
+    workspace: string,
+    index: number,
+  ) => Promise<{ readonly agent: Agent; readonly close: () => Promise<void> }>;
 }
 
 async function timed(record: (ms: number) => void, body: () => Promise<unknown>): Promise<void> {
@@ -36,7 +39,11 @@ function mcpAgent(client: Client, turn: string): Agent {
   return async (calls, record) => {
     for (let call = 0; call < calls; call += 1) {
       await timed(record, async () => {
-        const result = await client.callTool({ name: 'write_file', arguments: { path: `f${call % 8}.txt`, content }, _meta: { 'vigil/turn': turn } });
+        const result = await client.callTool({
+          name: 'write_file',
+          arguments: { path: `f${call % 8}.txt`, content },
+          _meta: { 'vigil/turn': turn },
+        });
         if (result.isError === true) throw new Error(JSON.stringify(result.content));
       });
     }
@@ -54,7 +61,11 @@ function transports(core: Core, baseUrl: string, token: string, home: string): T
           agent: async (calls, record) => {
             for (let call = 0; call < calls; call += 1) {
               await timed(record, async () => {
-                const [outcome] = await core.executor.execute(id, [{ name: 'write_file', arguments: { path: `f${call % 8}.txt`, content } }], { concurrent: false });
+                const [outcome] = await core.executor.execute(
+                  id,
+                  [{ name: 'write_file', arguments: { path: `f${call % 8}.txt`, content } }],
+                  { concurrent: false },
+                );
                 if (outcome?.result.ok !== true) throw new Error(JSON.stringify(outcome?.result));
               });
             }
@@ -75,7 +86,9 @@ function transports(core: Core, baseUrl: string, token: string, home: string): T
           agent: async (calls, record) => {
             for (let call = 0; call < calls; call += 1) {
               await timed(record, async () => {
-                const [outcome] = await session.callTools([{ name: 'write_file', arguments: { path: `f${call % 8}.txt`, content } }]);
+                const [outcome] = await session.callTools([
+                  { name: 'write_file', arguments: { path: `f${call % 8}.txt`, content } },
+                ]);
                 if (outcome?.result.ok !== true) throw new Error(JSON.stringify(outcome?.result));
               });
             }
@@ -92,7 +105,9 @@ function transports(core: Core, baseUrl: string, token: string, home: string): T
       open: async (workspace, index) => {
         const url = new URL('/mcp', baseUrl);
         url.searchParams.set('cwd', workspace);
-        const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+        const transport = new StreamableHTTPClientTransport(url, {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        });
         const client = new Client({ name: `bench-http-${index}`, version: '1' });
         await client.connect(transport);
         return {
@@ -123,7 +138,13 @@ function transports(core: Core, baseUrl: string, token: string, home: string): T
 }
 
 /** Runs `sessions` agents at once; returns calls per second and every call's latency. */
-async function load(open: Transport['open'], scratch: string, label: string, sessions: number, callsEach: number): Promise<{ rate: number; samples: number[] }> {
+async function load(
+  open: Transport['open'],
+  scratch: string,
+  label: string,
+  sessions: number,
+  callsEach: number,
+): Promise<{ rate: number; samples: number[] }> {
   const workspaces = await Promise.all(
     Array.from({ length: sessions }, async (_, index) => {
       const workspace = path.join(scratch, `${label}-${sessions}-${index}`);
@@ -151,7 +172,14 @@ export const run: BenchArea = async (context) => {
   const repetitions = context.isQuick ? 1 : 3;
   const callsEach = (sessions: number): number => (context.isQuick ? 5 : sessions === 1 ? 150 : 20);
   const rows: string[][] = [];
-  const server = await startServe({ home, host: '127.0.0.1', port: 0, allowRemote: false, rendererDir: undefined, logger: silentLogger });
+  const server = await startServe({
+    home,
+    host: '127.0.0.1',
+    port: 0,
+    allowRemote: false,
+    rendererDir: undefined,
+    logger: silentLogger,
+  });
   try {
     const baselines = new Map<number, number>();
     // Agents connect with an agent credential, as "vigil connect" gives them; the UI's is refused on /mcp and /agent.
@@ -188,7 +216,14 @@ export const run: BenchArea = async (context) => {
   }
   const table: BenchTable = {
     caption: '1 KB write_file calls (8 files per session, one turn per session: one checkpoint, then dedup)',
-    columns: ['Path', 'Concurrent sessions', 'Calls/s (all sessions, median of runs)', 'p50 latency', 'p99 latency', 'p50 vs in-process'],
+    columns: [
+      'Path',
+      'Concurrent sessions',
+      'Calls/s (all sessions, median of runs)',
+      'p50 latency',
+      'p99 latency',
+      'p50 vs in-process',
+    ],
     rows,
   };
   return {
@@ -200,7 +235,7 @@ export const run: BenchArea = async (context) => {
       'clients run in the same process too, and `vigil mcp` is one more child process per session (tsx, from source) relaying',
       'stdio to `/mcp`. Every call goes through validation, policy, the session log (flushed before the answer) and the atomic',
       `writer (fsync), so the disk dominates. ${context.isQuick ? 'Quick mode: one run of 5 calls per session.' : `${repetitions} runs of 150 calls (1 session) and 16 × 20 calls (16 sessions), after a 5-call warm-up; latency percentiles over every call of every run.`}`,
-      'The machine (2 cores) is shared with other engineers\' work: treat differences under ~20% as noise.',
+      "The machine (2 cores) is shared with other engineers' work: treat differences under ~20% as noise.",
     ].join(' '),
     tables: [table],
   };

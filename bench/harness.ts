@@ -44,8 +44,16 @@ export function summarize(samples: readonly number[]): Timing {
   const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
   const middle = sorted.length / 2;
   const median =
-    sorted.length % 2 === 1 ? (sorted[Math.floor(middle)] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-  return { runs: sorted.length, median, min: sorted[0] ?? Number.NaN, max: sorted[sorted.length - 1] ?? Number.NaN, p99: at(0.99) };
+    sorted.length % 2 === 1
+      ? (sorted[Math.floor(middle)] ?? Number.NaN)
+      : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+  return {
+    runs: sorted.length,
+    median,
+    min: sorted[0] ?? Number.NaN,
+    max: sorted[sorted.length - 1] ?? Number.NaN,
+    p99: at(0.99),
+  };
 }
 
 /**

@@ -11,7 +11,15 @@ import { silentLogger } from '../electron/logging/logger';
 import { FileLock } from '../electron/locks/file-lock';
 import { createMemoryService } from '../electron/memory/memory-service';
 import { memoryDirectoryId } from '../electron/memory/memory-config';
-import { formatMs, formatRatio, measure, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
+import {
+  formatMs,
+  formatRatio,
+  measure,
+  summarize,
+  type BenchArea,
+  type BenchContext,
+  type BenchTable,
+} from './harness';
 
 /**
  * Hermes Agent support: (1) the cost of flocking Hermes's `MEMORY.md.lock` through a helper
@@ -25,21 +33,56 @@ async function flockTable(context: BenchContext, runs: number): Promise<BenchTab
     const lockPath = path.join(base, 'MEMORY.md.lock');
     const rows: string[][] = [];
     const vigilLock = new FileLock({ path: path.join(base, '.MEMORY.md.vigil-lock'), resource: 'bench' });
-    const vigil = await measure(runs, () => undefined, () => vigilLock.withLock(() => Promise.resolve()));
+    const vigil = await measure(
+      runs,
+      () => undefined,
+      () => vigilLock.withLock(() => Promise.resolve()),
+    );
     rows.push(["Vigil's own lock file (O_EXCL create + unlink)", formatMs(vigil.median), formatMs(vigil.p99), '1.00×']);
     for (const kind of ['perl', 'flock'] as const) {
       const locks = new FlockLocks({ kinds: [kind] });
       if ((await locks.program()) === undefined) continue;
-      const first = await measure(Math.min(runs, 10), async () => locks.dispose(), async () => (await locks.acquire(lockPath, { timeoutMs: 10_000 })).release());
-      const warm = await measure(runs, () => undefined, async () => (await locks.acquire(lockPath, { timeoutMs: 10_000 })).release());
+      const first = await measure(
+        Math.min(runs, 10),
+        async () => locks.dispose(),
+        async () => (await locks.acquire(lockPath, { timeoutMs: 10_000 })).release(),
+      );
+      const warm = await measure(
+        runs,
+        () => undefined,
+        async () => (await locks.acquire(lockPath, { timeoutMs: 10_000 })).release(),
+      );
       await locks.dispose();
-      rows.push([`flock via ${kind} helper, helper already running (LOCK/UNLOCK round trip)`, formatMs(warm.median), formatMs(warm.p99), formatRatio(warm.median, vigil.median)]);
-      rows.push([`flock via ${kind} helper, first lock (starts the helper)`, formatMs(first.median), formatMs(first.p99), formatRatio(first.median, vigil.median)]);
+      rows.push([
+        `flock via ${kind} helper, helper already running (LOCK/UNLOCK round trip)`,
+        formatMs(warm.median),
+        formatMs(warm.p99),
+        formatRatio(warm.median, vigil.median),
+      ]);
+      rows.push([
+        `flock via ${kind} helper, first lock (starts the helper)`,
+        formatMs(first.median),
+        formatMs(first.p99),
+        formatRatio(first.median, vigil.median),
+      ]);
       context.log(`flock ${kind}: warm ${formatMs(warm.median)}, first ${formatMs(first.median)}`);
     }
-    const spawned = await measure(Math.min(runs, 20), () => undefined, () => spawnSync('flock', ['-x', lockPath, 'true']));
-    rows.push(['a new `flock -x FILE true` process per lock (the alternative)', formatMs(spawned.median), formatMs(spawned.p99), formatRatio(spawned.median, vigil.median)]);
-    return { caption: 'Taking and releasing a memory lock (median and p99 of the runs)', columns: ['Lock', 'Median', 'p99', 'vs Vigil lock'], rows };
+    const spawned = await measure(
+      Math.min(runs, 20),
+      () => undefined,
+      () => spawnSync('flock', ['-x', lockPath, 'true']),
+    );
+    rows.push([
+      'a new `flock -x FILE true` process per lock (the alternative)',
+      formatMs(spawned.median),
+      formatMs(spawned.p99),
+      formatRatio(spawned.median, vigil.median),
+    ]);
+    return {
+      caption: 'Taking and releasing a memory lock (median and p99 of the runs)',
+      columns: ['Lock', 'Median', 'p99', 'vs Vigil lock'],
+      rows,
+    };
   } finally {
     rmSync(base, { recursive: true, force: true });
   }
@@ -52,7 +95,18 @@ async function memoryTable(context: BenchContext, runs: number): Promise<BenchTa
     const services = await Promise.all(
       sources.map((source, index) => {
         const dir = dirs[index] ?? '';
-        return createMemoryService({ directories: [{ id: memoryDirectoryId(dir), path: dir, label: 'bench', source, limits: { memory: 1_000_000, user: 1_000_000 } }], logger: silentLogger });
+        return createMemoryService({
+          directories: [
+            {
+              id: memoryDirectoryId(dir),
+              path: dir,
+              label: 'bench',
+              source,
+              limits: { memory: 1_000_000, user: 1_000_000 },
+            },
+          ],
+          logger: silentLogger,
+        });
       }),
     );
     const samples: number[][] = sources.map(() => []);
@@ -73,7 +127,12 @@ async function memoryTable(context: BenchContext, runs: number): Promise<BenchTa
       columns: ['Folder', 'Median', 'p99', 'vs Vigil folder'],
       rows: [
         ["a Vigil folder: Vigil's lock only", formatMs(vigil.median), formatMs(vigil.p99), '1.00×'],
-        ["Hermes's folder: Vigil's lock + Hermes's flock", formatMs(hermes.median), formatMs(hermes.p99), formatRatio(hermes.median, vigil.median)],
+        [
+          "Hermes's folder: Vigil's lock + Hermes's flock",
+          formatMs(hermes.median),
+          formatMs(hermes.p99),
+          formatRatio(hermes.median, vigil.median),
+        ],
       ],
     };
   } finally {
@@ -106,24 +165,56 @@ async function timelineTable(context: BenchContext, runs: number, count: number)
     );
     const warmReader = new HermesCheckpoints({ env, logger: silentLogger });
     await Promise.all((await warmReader.entries(project)).map((entry) => warmReader.withStats(entry)));
-    const warm = await measure(runs * 5, () => undefined, async () => {
-      const entries = await warmReader.entries(project);
-      await Promise.all(entries.map((entry) => warmReader.withStats(entry)));
-    });
+    const warm = await measure(
+      runs * 5,
+      () => undefined,
+      async () => {
+        const entries = await warmReader.entries(project);
+        await Promise.all(entries.map((entry) => warmReader.withStats(entry)));
+      },
+    );
     await warmReader.dispose();
     const ref = `refs/hermes/${dirHash(project)}`;
-    const gitList = await measure(runs, () => undefined, () => {
-      const lines = execFileSync('git', ['--git-dir', store, 'log', ref, '--format=%H|%h|%aI|%s', '-n', String(count)], { encoding: 'utf8' }).trim().split('\n');
-      for (const line of lines) spawnSync('git', ['--git-dir', store, 'diff', '--shortstat', `${line.slice(0, 40)}~1`, line.slice(0, 40)]);
-    });
-    context.log(`timeline of ${count}: cold ${formatMs(cold.median)}, cached ${formatMs(warm.median)}, git ${formatMs(gitList.median)}`);
+    const gitList = await measure(
+      runs,
+      () => undefined,
+      () => {
+        const lines = execFileSync(
+          'git',
+          ['--git-dir', store, 'log', ref, '--format=%H|%h|%aI|%s', '-n', String(count)],
+          { encoding: 'utf8' },
+        )
+          .trim()
+          .split('\n');
+        for (const line of lines)
+          spawnSync('git', ['--git-dir', store, 'diff', '--shortstat', `${line.slice(0, 40)}~1`, line.slice(0, 40)]);
+      },
+    );
+    context.log(
+      `timeline of ${count}: cold ${formatMs(cold.median)}, cached ${formatMs(warm.median)}, git ${formatMs(gitList.median)}`,
+    );
     return {
       caption: `Listing one directory's ${count} Hermes checkpoints with change stats (packed store, 200 files)`,
       columns: ['How', 'Median', 'p99', 'vs git'],
       rows: [
-        ["git's CLI as Hermes's /rollback does it (`git log` + one `git diff --shortstat` per checkpoint)", formatMs(gitList.median), formatMs(gitList.p99), '1.00×'],
-        ['Vigil, cold (open the store, walk the chain, compute every stat)', formatMs(cold.median), formatMs(cold.p99), formatRatio(cold.median, gitList.median)],
-        ['Vigil, cached (no head moved: a few small reads)', formatMs(warm.median), formatMs(warm.p99), formatRatio(warm.median, gitList.median)],
+        [
+          "git's CLI as Hermes's /rollback does it (`git log` + one `git diff --shortstat` per checkpoint)",
+          formatMs(gitList.median),
+          formatMs(gitList.p99),
+          '1.00×',
+        ],
+        [
+          'Vigil, cold (open the store, walk the chain, compute every stat)',
+          formatMs(cold.median),
+          formatMs(cold.p99),
+          formatRatio(cold.median, gitList.median),
+        ],
+        [
+          'Vigil, cached (no head moved: a few small reads)',
+          formatMs(warm.median),
+          formatMs(warm.p99),
+          formatRatio(warm.median, gitList.median),
+        ],
       ],
     };
   } finally {
@@ -143,6 +234,10 @@ export const run: BenchArea = async (context) => {
       "Checkpoints: one directory's Hermes timeline read from a gc-packed shared store, cold and cached, against the git commands",
       "Hermes's own `/rollback` list runs. Medians of several runs on a shared 2-core machine: expect noise of ±30%.",
     ].join(' '),
-    tables: [await flockTable(context, runs), await memoryTable(context, context.isQuick ? 5 : 30), await timelineTable(context, context.isQuick ? 2 : 5, context.isQuick ? 10 : 50)],
+    tables: [
+      await flockTable(context, runs),
+      await memoryTable(context, context.isQuick ? 5 : 30),
+      await timelineTable(context, context.isQuick ? 2 : 5, context.isQuick ? 10 : 50),
+    ],
   };
 };

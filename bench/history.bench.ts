@@ -3,7 +3,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { type CheckpointService, dirHash, type HistoryService, loadCheckpointService, loadHistoryService } from '../electron/checkpoints';
+import {
+  type CheckpointService,
+  dirHash,
+  type HistoryService,
+  loadCheckpointService,
+  loadHistoryService,
+} from '../electron/checkpoints';
 import { silentLogger } from '../electron/logging/logger';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext } from './harness';
 
@@ -57,7 +63,8 @@ async function build(fileCount: number, checkpointCount: number, context: BenchC
     for (let round = 0; round < checkpointCount; round += 1) {
       const changed = new Set<string>();
       if (round > 0) {
-        for (let pick = 0; pick < 1 + (round % 3); pick += 1) changed.add(files[(round * 7_919 + pick * 104_729) % files.length] ?? '');
+        for (let pick = 0; pick < 1 + (round % 3); pick += 1)
+          changed.add(files[(round * 7_919 + pick * 104_729) % files.length] ?? '');
         if (round % 20 === 0) changed.add(watched);
         for (const file of changed) {
           const index = files.indexOf(file);
@@ -84,7 +91,15 @@ async function build(fileCount: number, checkpointCount: number, context: BenchC
 /** `git log --format=%H OPTIONS REF [-- FILE]` on the engine's store: commit ids, newest first. */
 function gitLog(built: Built, options: readonly string[], file?: string): string[] {
   const gitdir = path.join(built.root, 'store');
-  const args = ['--git-dir', gitdir, 'log', '--format=%H', ...options, `refs/vigil/${dirHash(built.dir)}`, ...(file === undefined ? [] : ['--', file])];
+  const args = [
+    '--git-dir',
+    gitdir,
+    'log',
+    '--format=%H',
+    ...options,
+    `refs/vigil/${dirHash(built.dir)}`,
+    ...(file === undefined ? [] : ['--', file]),
+  ];
   const out = execFileSync('git', args, { env: gitEnv, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trim();
   return out === '' ? [] : out.split('\n');
 }
@@ -94,7 +109,11 @@ function historyOf(engine: CheckpointService, root: string): HistoryService {
 }
 
 /** Times `body` `runs` times (alternating with `baseline`, so machine noise hits both alike); medians in ms. */
-async function alternate(runs: number, body: () => Promise<unknown>, baseline: () => unknown): Promise<{ vigil: number; git: number }> {
+async function alternate(
+  runs: number,
+  body: () => Promise<unknown>,
+  baseline: () => unknown,
+): Promise<{ vigil: number; git: number }> {
   const vigil: number[] = [];
   const git: number[] = [];
   for (let index = 0; index < runs; index += 1) {
@@ -114,21 +133,39 @@ async function measure(built: Built, runs: number, context: BenchContext): Promi
   const label = `${built.files / 1000}k files, ${built.checkpoints} checkpoints`;
   const expectedLog = gitLog(built, [], watched);
   const expectedSearch = gitLog(built, ['-S', needle]);
-  const engine = new CheckpointEngine({ root: built.root, logger: silentLogger, retention: { maxSnapshots: built.checkpoints * 2 } });
+  const engine = new CheckpointEngine({
+    root: built.root,
+    logger: silentLogger,
+    retention: { maxSnapshots: built.checkpoints * 2 },
+  });
   try {
     const history = historyOf(engine, built.root);
     // Same answers as git before anything is timed (git lists the root commit too, which has no older side).
     const log = await history.fileLog(built.dir, watched, { includeLive: false });
     const search = await history.search(built.dir, needle, { includeLive: false, limit: 10_000 });
-    if (log.entries.length !== expectedLog.length - 1) throw new Error(`file log: ${log.entries.length} entries, git ${expectedLog.length - 1}`);
+    if (log.entries.length !== expectedLog.length - 1)
+      throw new Error(`file log: ${log.entries.length} entries, git ${expectedLog.length - 1}`);
     // git names a commit once however many of its files the text moved in.
     const commits = [...new Set(search.hits.map((hit) => hit.nextCheckpoint))];
-    if (commits.join() !== expectedSearch.join()) throw new Error(`search: ${commits.length} commits, git ${expectedSearch.length}`);
-    context.log(`file log: ${log.entries.length} versions; search: ${search.hits.length} changes (both as git answers)`);
+    if (commits.join() !== expectedSearch.join())
+      throw new Error(`search: ${commits.length} commits, git ${expectedSearch.length}`);
+    context.log(
+      `file log: ${log.entries.length} versions; search: ${search.hits.length} changes (both as git answers)`,
+    );
 
     const cases: ReadonlyArray<readonly [string, string, () => Promise<unknown>, () => unknown]> = [
-      ['file log, warm (resident core)', 'git log -- FILE', () => history.fileLog(built.dir, watched, { includeLive: false }), () => gitLog(built, [], watched)],
-      ['file log, with the live file', 'git log -- FILE', () => history.fileLog(built.dir, watched), () => gitLog(built, [], watched)],
+      [
+        'file log, warm (resident core)',
+        'git log -- FILE',
+        () => history.fileLog(built.dir, watched, { includeLive: false }),
+        () => gitLog(built, [], watched),
+      ],
+      [
+        'file log, with the live file',
+        'git log -- FILE',
+        () => history.fileLog(built.dir, watched),
+        () => gitLog(built, [], watched),
+      ],
       [
         'file log, cold (one-shot engine opened for it)',
         'git log -- FILE',
@@ -142,8 +179,18 @@ async function measure(built: Built, runs: number, context: BenchContext): Promi
         },
         () => gitLog(built, [], watched),
       ],
-      ['search, warm (resident core)', 'git log -S TEXT', () => history.search(built.dir, needle, { includeLive: false, limit: 10_000 }), () => gitLog(built, ['-S', needle])],
-      ['search, with the live directory', 'git log -S TEXT', () => history.search(built.dir, needle, { limit: 10_000 }), () => gitLog(built, ['-S', needle])],
+      [
+        'search, warm (resident core)',
+        'git log -S TEXT',
+        () => history.search(built.dir, needle, { includeLive: false, limit: 10_000 }),
+        () => gitLog(built, ['-S', needle]),
+      ],
+      [
+        'search, with the live directory',
+        'git log -S TEXT',
+        () => history.search(built.dir, needle, { limit: 10_000 }),
+        () => gitLog(built, ['-S', needle]),
+      ],
       [
         'search, cold (one-shot engine opened for it)',
         'git log -S TEXT',
@@ -161,7 +208,14 @@ async function measure(built: Built, runs: number, context: BenchContext): Promi
     for (const [name, baseline, body, git] of cases) {
       context.log(`${label}: ${name}`);
       const result = await alternate(runs, body, git);
-      const row = [label, name, formatMs(result.vigil), baseline, formatMs(result.git), formatRatio(result.vigil, result.git)];
+      const row = [
+        label,
+        name,
+        formatMs(result.vigil),
+        baseline,
+        formatMs(result.git),
+        formatRatio(result.vigil, result.git),
+      ];
       context.log(row.join(' | '));
       rows.push(row);
     }
@@ -179,7 +233,9 @@ export const run: BenchArea = async (context) => {
     const warm = rows.find((row) => row[1] === 'file log, warm (resident core)');
     const cold = rows.find((row) => row[1] === 'file log, cold (one-shot engine opened for it)');
     const verdict = (row: string[] | undefined): string => {
-      const ms = Number.parseFloat(row?.[2] ?? 'NaN') * (row?.[2]?.endsWith(' s') === true ? 1000 : row?.[2]?.endsWith('µs') === true ? 0.001 : 1);
+      const ms =
+        Number.parseFloat(row?.[2] ?? 'NaN') *
+        (row?.[2]?.endsWith(' s') === true ? 1000 : row?.[2]?.endsWith('µs') === true ? 0.001 : 1);
       return `${row?.[1] ?? ''}: ${row?.[2] ?? '?'} (target ≤ 300 ms: ${ms <= 300 ? 'met' : 'NOT met'})`;
     };
     return {
@@ -190,11 +246,17 @@ export const run: BenchArea = async (context) => {
         'every 25th), then the store is packed. Each Vigil call is checked to give exactly git\'s answer first. "file log" is',
         '`vigil checkpoints log DIR FILE` (every checkpoint after which FILE changed) against `git log --format=%H REF -- FILE`; "search" is',
         '`vigil checkpoints search DIR TEXT` against `git log -S TEXT --format=%H REF`, on the same store and ref. "warm" is the resident',
-        "core (the app, `vigil serve`: the timeline's commits are parsed once and kept); \"cold\" opens a fresh engine for the call, as a",
+        'core (the app, `vigil serve`: the timeline\'s commits are parsed once and kept); "cold" opens a fresh engine for the call, as a',
         'one-shot `vigil --local` does (process start not included); "with the live" rows also compare the newest checkpoint with the',
-        'directory now, which git does not do. Vigil and git alternate run by run on a machine shared with other engineers\' work.',
+        "directory now, which git does not do. Vigil and git alternate run by run on a machine shared with other engineers' work.",
       ].join(' '),
-      tables: [{ caption: 'File history and search (medians; ratio = Vigil ÷ git)', columns: ['Timeline', 'Vigil call', 'Vigil', 'git baseline', 'git', 'Ratio'], rows }],
+      tables: [
+        {
+          caption: 'File history and search (medians; ratio = Vigil ÷ git)',
+          columns: ['Timeline', 'Vigil call', 'Vigil', 'git baseline', 'git', 'Ratio'],
+          rows,
+        },
+      ],
       verdicts: [verdict(warm), verdict(cold)],
     };
   } finally {

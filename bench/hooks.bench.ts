@@ -33,9 +33,14 @@ function generate(dir: string, count: number): string[] {
 /** One whole hook process, from spawn to exit, with the event on stdin; fails loudly on a wrong answer. */
 function hook(event: object, env: NodeJS.ProcessEnv): { readonly ms: number; readonly stdout: string } {
   const start = performance.now();
-  const run = spawnSync(process.execPath, [cli, 'hook', 'claude-code'], { env, input: JSON.stringify(event), encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [cli, 'hook', 'claude-code'], {
+    env,
+    input: JSON.stringify(event),
+    encoding: 'utf8',
+  });
   const ms = performance.now() - start;
-  if (run.status !== 0 || run.stderr !== '') throw new Error(`vigil hook failed (${String(run.status)}): ${run.stderr}`);
+  if (run.status !== 0 || run.stderr !== '')
+    throw new Error(`vigil hook failed (${String(run.status)}): ${run.stderr}`);
   return { ms, stdout: run.stdout };
 }
 
@@ -59,13 +64,34 @@ async function startServe(env: NodeJS.ProcessEnv): Promise<ChildProcessByStdio<n
 }
 
 /** The files the relayed hook process loads, and whether a heavy library is among them. */
-function hookImports(event: object, env: NodeJS.ProcessEnv): { readonly files: number; readonly kib: number; readonly heavy: readonly string[] } {
+function hookImports(
+  event: object,
+  env: NodeJS.ProcessEnv,
+): { readonly files: number; readonly kib: number; readonly heavy: readonly string[] } {
   const resolver = `data:text/javascript,${encodeURIComponent("export async function resolve(s, c, n) { const r = await n(s, c); if (!r.url.startsWith('node:')) process.stderr.write('IMPORT ' + r.url + '\\n'); return r; }")}`;
   const register = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(resolver)});`)}`;
-  const { stderr } = spawnSync(process.execPath, ['--import', register, cli, 'hook', 'claude-code'], { env, input: JSON.stringify(event), encoding: 'utf8' });
-  const files = [...new Set(stderr.split('\n').flatMap((line) => (line.startsWith('IMPORT file:') ? [fileURLToPath(line.slice('IMPORT '.length))] : [])))];
-  const heavy = files.filter((file) => /node_modules\/(zod|ws|isomorphic-git|@modelcontextprotocol|chokidar|diff|yaml)\//.test(file) || /create-core|core-services/.test(file));
-  return { files: files.length, kib: files.reduce((sum, file) => sum + statSync(file).size, 0) / 1024, heavy: heavy.map((file) => path.relative(root, file)) };
+  const { stderr } = spawnSync(process.execPath, ['--import', register, cli, 'hook', 'claude-code'], {
+    env,
+    input: JSON.stringify(event),
+    encoding: 'utf8',
+  });
+  const files = [
+    ...new Set(
+      stderr
+        .split('\n')
+        .flatMap((line) => (line.startsWith('IMPORT file:') ? [fileURLToPath(line.slice('IMPORT '.length))] : [])),
+    ),
+  ];
+  const heavy = files.filter(
+    (file) =>
+      /node_modules\/(zod|ws|isomorphic-git|@modelcontextprotocol|chokidar|diff|yaml)\//.test(file) ||
+      /create-core|core-services/.test(file),
+  );
+  return {
+    files: files.length,
+    kib: files.reduce((sum, file) => sum + statSync(file).size, 0) / 1024,
+    heavy: heavy.map((file) => path.relative(root, file)),
+  };
 }
 
 interface Measured {
@@ -75,21 +101,40 @@ interface Measured {
 }
 
 /** PreToolUse (Bash, and the turn's first Write) after a one-file change, alternating with `node -e 0`. */
-function measureRelayed(session: RecordedSession, project: string, files: readonly string[], runs: number, env: NodeJS.ProcessEnv) {
+function measureRelayed(
+  session: RecordedSession,
+  project: string,
+  files: readonly string[],
+  runs: number,
+  env: NodeJS.ProcessEnv,
+) {
   const bash: number[] = [];
   const write: number[] = [];
   const node: number[] = [];
   for (let run = 0; run < runs; run += 1) {
     appendFileSync(path.join(project, files[(run * 7919) % files.length] ?? ''), `change ${run}\n`);
     node.push(nodeStart(env));
-    const before = hook(claudeCodeEvents.preTool(session, 'Bash', { command: `rm -f ${files[run] ?? ''}` }, `bash-${run}`), env);
+    const before = hook(
+      claudeCodeEvents.preTool(session, 'Bash', { command: `rm -f ${files[run] ?? ''}` }, `bash-${run}`),
+      env,
+    );
     if (before.stdout !== '') throw new Error(`unexpected answer to a Bash rm inside the workspace: ${before.stdout}`);
     bash.push(before.ms);
     if (run % 4 === 0) {
       // A new turn, so the Write is its first change there and checkpoints.
       hook(claudeCodeEvents.prompt(session, `turn ${run}`), env);
       appendFileSync(path.join(project, files[(run * 104_729) % files.length] ?? ''), `edit ${run}\n`);
-      write.push(hook(claudeCodeEvents.preTool(session, 'Write', { file_path: path.join(project, `new-${run}.txt`), content: 'x\n' }, `write-${run}`), env).ms);
+      write.push(
+        hook(
+          claudeCodeEvents.preTool(
+            session,
+            'Write',
+            { file_path: path.join(project, `new-${run}.txt`), content: 'x\n' },
+            `write-${run}`,
+          ),
+          env,
+        ).ms,
+      );
     }
   }
   return { bash: summarize(bash), write: summarize(write), node: summarize(node) };
@@ -99,7 +144,12 @@ async function measure(count: number, runs: number, context: BenchContext): Prom
   const base = mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-hooks-'));
   const project = path.join(base, 'project');
   const home = path.join(base, 'home');
-  const env = { ...process.env, VIGIL_HOME: home, HOME: path.join(base, 'user'), HERMES_HOME: path.join(base, 'no-hermes') };
+  const env = {
+    ...process.env,
+    VIGIL_HOME: home,
+    HOME: path.join(base, 'user'),
+    HERMES_HOME: path.join(base, 'no-hermes'),
+  };
   mkdirSync(home, { recursive: true });
   mkdirSync(path.join(base, 'user'), { recursive: true });
   writeFileSync(path.join(home, 'config.json'), JSON.stringify({ checkpoints: { maxSnapshots: 10_000 } }));
@@ -107,13 +157,27 @@ async function measure(count: number, runs: number, context: BenchContext): Prom
   try {
     context.log(`generating ${count} files`);
     const files = generate(project, count);
-    const session: RecordedSession = { sessionId: 'bench-session', cwd: project, transcriptPath: path.join(base, 'transcript.jsonl') };
+    const session: RecordedSession = {
+      sessionId: 'bench-session',
+      cwd: project,
+      transcriptPath: path.join(base, 'transcript.jsonl'),
+    };
     context.log('without a core (a one-shot core per event)');
     const noCore: number[] = [];
     hook(claudeCodeEvents.sessionStart({ ...session, sessionId: 'bench-no-core' }), env);
     for (let run = 0; run < Math.min(runs, 5); run += 1) {
       appendFileSync(path.join(project, files[run] ?? ''), `one-shot ${run}\n`);
-      noCore.push(hook(claudeCodeEvents.preTool({ ...session, sessionId: 'bench-no-core' }, 'Bash', { command: `rm -f gone-${run}.txt` }, `one-shot-${run}`), env).ms);
+      noCore.push(
+        hook(
+          claudeCodeEvents.preTool(
+            { ...session, sessionId: 'bench-no-core' },
+            'Bash',
+            { command: `rm -f gone-${run}.txt` },
+            `one-shot-${run}`,
+          ),
+          env,
+        ).ms,
+      );
     }
     serve = await startServe(env);
     hook(claudeCodeEvents.sessionStart(session), env);
@@ -122,18 +186,46 @@ async function measure(count: number, runs: number, context: BenchContext): Prom
     hook(claudeCodeEvents.preTool(session, 'Bash', { command: 'rm -f warm-up.txt' }, 'warm-up'), env);
     context.log(`relayed PreToolUse, ${runs} runs`);
     const relayed = measureRelayed(session, project, files, runs, env);
-    const imports = hookImports(claudeCodeEvents.preTool(session, 'Bash', { command: 'rm -f imports.txt' }, 'imports'), env);
+    const imports = hookImports(
+      claudeCodeEvents.preTool(session, 'Bash', { command: 'rm -f imports.txt' }, 'imports'),
+      env,
+    );
     const label = `${count / 1000}k files`;
     const node = `node -e 0: ${formatMs(relayed.node.median)} (p99 ${formatMs(relayed.node.p99)})`;
     const rows = [
-      [`PreToolUse Bash (checkpoint of a one-change tree), resident core (${label})`, formatMs(relayed.bash.median), formatMs(relayed.bash.p99), node, formatRatio(relayed.bash.median, relayed.node.median), 'p50 ≤ 100 ms, p99 ≤ 300 ms'],
-      [`PreToolUse Write, first of its turn (checkpoint), resident core (${label})`, formatMs(relayed.write.median), formatMs(relayed.write.p99), node, formatRatio(relayed.write.median, relayed.node.median), 'p50 ≤ 100 ms, p99 ≤ 300 ms'],
-      [`PreToolUse Bash, no core (one-shot core walks the tree) (${label})`, formatMs(summarize(noCore).median), formatMs(summarize(noCore).max), node, formatRatio(summarize(noCore).median, relayed.node.median), 'correct'],
+      [
+        `PreToolUse Bash (checkpoint of a one-change tree), resident core (${label})`,
+        formatMs(relayed.bash.median),
+        formatMs(relayed.bash.p99),
+        node,
+        formatRatio(relayed.bash.median, relayed.node.median),
+        'p50 ≤ 100 ms, p99 ≤ 300 ms',
+      ],
+      [
+        `PreToolUse Write, first of its turn (checkpoint), resident core (${label})`,
+        formatMs(relayed.write.median),
+        formatMs(relayed.write.p99),
+        node,
+        formatRatio(relayed.write.median, relayed.node.median),
+        'p50 ≤ 100 ms, p99 ≤ 300 ms',
+      ],
+      [
+        `PreToolUse Bash, no core (one-shot core walks the tree) (${label})`,
+        formatMs(summarize(noCore).median),
+        formatMs(summarize(noCore).max),
+        node,
+        formatRatio(summarize(noCore).median, relayed.node.median),
+        'correct',
+      ],
     ];
     const verdict = (name: string, timing: { median: number; p99: number }): string =>
       `${name}: p50 ${formatMs(timing.median)}, p99 ${formatMs(timing.p99)} (targets ≤ 100 ms, ≤ 300 ms): ${timing.median <= 100 && timing.p99 <= 300 ? 'met' : 'NOT met'}; node -e 0 alone: p50 ${formatMs(relayed.node.median)}.`;
     return {
-      table: { caption: `Whole \`vigil hook\` processes on ${label}: ${runs} runs (Write: every 4th), p99 = the slowest 1%`, columns: ['Case', 'p50', 'p99 (max without core)', 'Baseline (same run)', 'p50 ratio', 'Target'], rows },
+      table: {
+        caption: `Whole \`vigil hook\` processes on ${label}: ${runs} runs (Write: every 4th), p99 = the slowest 1%`,
+        columns: ['Case', 'p50', 'p99 (max without core)', 'Baseline (same run)', 'p50 ratio', 'Target'],
+        rows,
+      },
       verdicts: [verdict('Relayed PreToolUse Bash', relayed.bash), verdict('Relayed PreToolUse Write', relayed.write)],
       imports,
     };
@@ -146,16 +238,21 @@ async function measure(count: number, runs: number, context: BenchContext): Prom
 
 /** The hooks area of `npm run bench`. */
 export const run: BenchArea = async (context) => {
-  if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" first (this bench times the built CLI, as agents run it).`);
+  if (!existsSync(cli))
+    throw new Error(`${cli} is missing: run "npm run build" first (this bench times the built CLI, as agents run it).`);
   const loadBefore = os.loadavg()[0] ?? 0;
-  const { table, verdicts, imports } = await measure(context.isQuick ? 5_000 : 50_000, context.isQuick ? 12 : 100, context);
+  const { table, verdicts, imports } = await measure(
+    context.isQuick ? 5_000 : 50_000,
+    context.isQuick ? 12 : 100,
+    context,
+  );
   const load = `${loadBefore.toFixed(1)} at the start, ${(os.loadavg()[0] ?? 0).toFixed(1)} at the end, on ${os.cpus().length} cores`;
   return {
     title: 'Agent hooks: `vigil hook` per event, whole processes',
     method: [
       'Each row is one whole `node out/main/cli.js hook claude-code` process, as Claude Code runs it, timed from spawn to exit, with a',
-      'recorded PreToolUse event (Claude Code\'s documented stdin format) on stdin; `node -e 0` runs alternately in the same run. Before each',
-      'event one file of the workspace changes, so every Bash event and every turn\'s first Write take a checkpoint of a one-change tree.',
+      "recorded PreToolUse event (Claude Code's documented stdin format) on stdin; `node -e 0` runs alternately in the same run. Before each",
+      "event one file of the workspace changes, so every Bash event and every turn's first Write take a checkpoint of a one-change tree.",
       '"Resident core": `vigil serve` runs on the same VIGIL_HOME (warmed by a first checkpoint); the hook relays its one call over loopback.',
       `The relayed path loads ${imports.files} files (${imports.kib.toFixed(0)} KiB of JavaScript)${imports.heavy.length === 0 ? ', none of zod, ws, isomorphic-git, chokidar, diff, yaml, the MCP SDK or the core.' : `, including ${imports.heavy.join(', ')}.`}`,
       `The machine is shared with other engineers' builds and tests (load average ${load}); Node's own start-up is most of each`,

@@ -23,18 +23,34 @@ type EditKind = 'append (cat >>)' | 'replace by rename (editors, Hermes)' | 'rew
 const editKinds: readonly EditKind[] = ['append (cat >>)', 'replace by rename (editors, Hermes)', 'rewrite in place'];
 
 /** Times from the end of each external edit to Vigil's `memory:changed` event, and to chokidar's raw event. */
-async function editToEvent(base: string, edits: number, context: BenchContext): Promise<{ vigil: Map<EditKind, number[]>; raw: number[] }> {
+async function editToEvent(
+  base: string,
+  edits: number,
+  context: BenchContext,
+): Promise<{ vigil: Map<EditKind, number[]>; raw: number[] }> {
   const dir = path.join(base, 'latency');
   await mkdir(dir);
   const file = path.join(dir, 'MEMORY.md');
   await writeFile(file, 'first entry');
   const memory = await createMemoryService({
-    directories: [{ id: memoryDirectoryId(dir), path: dir, label: 'bench', source: 'config', limits: { memory: 1_000_000, user: 1_000_000 } }],
+    directories: [
+      {
+        id: memoryDirectoryId(dir),
+        path: dir,
+        label: 'bench',
+        source: 'config',
+        limits: { memory: 1_000_000, user: 1_000_000 },
+      },
+    ],
     logger: silentLogger,
     watch: {},
   });
   const rawEvents: number[] = [];
-  const raw = watch(dir, { depth: 0, ignoreInitial: true, ignored: (candidate: string) => candidate !== dir && path.basename(candidate) !== 'MEMORY.md' });
+  const raw = watch(dir, {
+    depth: 0,
+    ignoreInitial: true,
+    ignored: (candidate: string) => candidate !== dir && path.basename(candidate) !== 'MEMORY.md',
+  });
   raw.on('all', () => rawEvents.push(performance.now()));
   await new Promise<void>((resolve) => raw.once('ready', () => resolve()));
   const arrivals = new Map<string, number>();
@@ -48,7 +64,8 @@ async function editToEvent(base: string, edits: number, context: BenchContext): 
     for (let index = 0; index < edits; index += 1) {
       const kind = editKinds[index % editKinds.length] ?? 'append (cat >>)';
       const addition = `\n§\nedit ${index}`;
-      content = kind === 'append (cat >>)' ? `${content}${addition}` : joinEntries([`version ${index}`, 'x'.repeat(200)]);
+      content =
+        kind === 'append (cat >>)' ? `${content}${addition}` : joinEntries([`version ${index}`, 'x'.repeat(200)]);
       const rawBefore = rawEvents.length;
       if (kind === 'append (cat >>)') await appendFile(file, addition);
       else if (kind === 'rewrite in place') await writeFile(file, content);
@@ -79,7 +96,11 @@ async function editToEvent(base: string, edits: number, context: BenchContext): 
 /** Starts `count` contending worker processes, releases them together, returns each one's time for `calls` mutations. */
 async function contention(dir: string, workers: number, calls: number): Promise<number[]> {
   const children = Array.from({ length: workers }, (_, id) =>
-    spawn(process.execPath, ['--import', 'tsx', path.join(here, 'memory-contention-worker.ts'), dir, String(id), String(calls)], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] }),
+    spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(here, 'memory-contention-worker.ts'), dir, String(id), String(calls)],
+      { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] },
+    ),
   );
   const outputs = children.map((child) => {
     let text = '';
@@ -103,13 +124,20 @@ async function contention(dir: string, workers: number, calls: number): Promise<
 }
 
 /** The same add/remove pattern with no lock, no drift check and plain fs (not atomic, not durable). */
-async function unguarded(file: string, calls: number, write: (file: string, text: string) => Promise<unknown>): Promise<number> {
+async function unguarded(
+  file: string,
+  calls: number,
+  write: (file: string, text: string) => Promise<unknown>,
+): Promise<number> {
   await writeFile(file, '');
   const start = performance.now();
   for (let call = 0; call < calls; call += 1) {
     const entries = (await readFile(file, 'utf8')).split('\n§\n').filter((entry) => entry !== '');
     const token = `<plain-${Math.floor(call / 2)}>`;
-    const next = call % 2 === 0 ? [...entries, `${token} a fact worth remembering`] : entries.filter((entry) => !entry.includes(token));
+    const next =
+      call % 2 === 0
+        ? [...entries, `${token} a fact worth remembering`]
+        : entries.filter((entry) => !entry.includes(token));
     await write(file, joinEntries(next));
   }
   return performance.now() - start;
@@ -128,8 +156,20 @@ export const run: BenchArea = async (context) => {
     });
     const overall = summarize(all);
     const rawTiming = summarize(raw.length > 0 ? raw : [0]);
-    latencyRows.push(['all edits', String(all.length), formatMs(overall.median), formatMs(overall.p99), formatMs(overall.max)]);
-    latencyRows.push(['baseline: chokidar\'s first raw event', String(raw.length), formatMs(rawTiming.median), formatMs(rawTiming.p99), formatMs(rawTiming.max)]);
+    latencyRows.push([
+      'all edits',
+      String(all.length),
+      formatMs(overall.median),
+      formatMs(overall.p99),
+      formatMs(overall.max),
+    ]);
+    latencyRows.push([
+      "baseline: chokidar's first raw event",
+      String(raw.length),
+      formatMs(rawTiming.median),
+      formatMs(rawTiming.p99),
+      formatMs(rawTiming.max),
+    ]);
 
     const calls = context.isQuick ? 20 : 200;
     const runs = context.isQuick ? 1 : 3;
@@ -147,18 +187,40 @@ export const run: BenchArea = async (context) => {
       const [one = 1] = await contention(single, 1, calls);
       alone.push((calls * 1000) / one);
       plain.push((calls * 1000) / (await unguarded(path.join(base, `plain-${index}.md`), calls, writeFile)));
-      atomicOnly.push((calls * 1000) / (await unguarded(path.join(base, `atomic-${index}.md`), calls, writeFileAtomic)));
+      atomicOnly.push(
+        (calls * 1000) / (await unguarded(path.join(base, `atomic-${index}.md`), calls, writeFileAtomic)),
+      );
       context.log(`throughput run ${index + 1}/${runs} done`);
     }
     const median = (values: number[]): number => summarize(values).median;
     const throughputRows = [
-      ['4 processes contending (guarded mutations)', `${(median(contended)).toFixed(0)} /s`, `${(median(contended) / median(alone)).toFixed(2)}×`],
-      ['1 process alone (guarded mutations)', `${(median(alone)).toFixed(0)} /s`, '1.00×'],
-      ['baseline: read + writeFileAtomic, no lock, no guard', `${(median(atomicOnly)).toFixed(0)} /s`, `${(median(atomicOnly) / median(alone)).toFixed(2)}×`],
-      ['baseline: read + fs.writeFile, no lock, not atomic', `${(median(plain)).toFixed(0)} /s`, `${(median(plain) / median(alone)).toFixed(2)}×`],
+      [
+        '4 processes contending (guarded mutations)',
+        `${median(contended).toFixed(0)} /s`,
+        `${(median(contended) / median(alone)).toFixed(2)}×`,
+      ],
+      ['1 process alone (guarded mutations)', `${median(alone).toFixed(0)} /s`, '1.00×'],
+      [
+        'baseline: read + writeFileAtomic, no lock, no guard',
+        `${median(atomicOnly).toFixed(0)} /s`,
+        `${(median(atomicOnly) / median(alone)).toFixed(2)}×`,
+      ],
+      [
+        'baseline: read + fs.writeFile, no lock, not atomic',
+        `${median(plain).toFixed(0)} /s`,
+        `${(median(plain) / median(alone)).toFixed(2)}×`,
+      ],
     ];
-    const latency: BenchTable = { caption: `Edit to \`memory:changed\` (${edits} isolated external edits, debounce ${defaultDebounceMs} ms)`, columns: ['Edit', 'Edits', 'p50', 'p99', 'max'], rows: latencyRows };
-    const throughput: BenchTable = { caption: `Mutations per second (${calls} per process, an add then its removal; median of ${runs} runs)`, columns: ['Writers', 'Mutations/s', '÷ one process alone'], rows: throughputRows };
+    const latency: BenchTable = {
+      caption: `Edit to \`memory:changed\` (${edits} isolated external edits, debounce ${defaultDebounceMs} ms)`,
+      columns: ['Edit', 'Edits', 'p50', 'p99', 'max'],
+      rows: latencyRows,
+    };
+    const throughput: BenchTable = {
+      caption: `Mutations per second (${calls} per process, an add then its removal; median of ${runs} runs)`,
+      columns: ['Writers', 'Mutations/s', '÷ one process alone'],
+      rows: throughputRows,
+    };
     return {
       title: 'Memory store',
       method: [
@@ -168,7 +230,7 @@ export const run: BenchArea = async (context) => {
         'Throughput: 4 processes (node + tsx) released together, each making add/remove calls on the same MEMORY.md through the full guard',
         '(cross-process lock file, re-read, drift check, write record, atomic write with fsync, late-write check; no checkpoint store), against',
         'one process alone and against unguarded read-modify-write loops in the same run. The machine is shared (2 cores) with other',
-        'engineers\' builds and tests: absolute numbers are noisy, the ratios within a run are the figures to read.',
+        "engineers' builds and tests: absolute numbers are noisy, the ratios within a run are the figures to read.",
       ].join('\n'),
       tables: [latency, throughput],
       verdicts: [

@@ -19,13 +19,24 @@ const gitEnv = {
 
 /** Runs git's CLI (auto-gc off) and returns its stdout. */
 export function git(args: readonly string[], cwd?: string): string {
-  return execFileSync('git', ['-c', 'gc.auto=0', ...args], { cwd, env: gitEnv, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync('git', ['-c', 'gc.auto=0', ...args], {
+    cwd,
+    env: gitEnv,
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** `git fsck --full` on a git directory: the problems it reports (notices aside), none when clean. */
 export function fsckProblems(gitdir: string): string[] {
-  const result = spawnSync('git', ['--git-dir', gitdir, 'fsck', '--full', '--strict', '--no-dangling'], { env: gitEnv, encoding: 'utf8' });
-  const lines = `${result.stdout}${result.stderr}`.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('notice:'));
+  const result = spawnSync('git', ['--git-dir', gitdir, 'fsck', '--full', '--strict', '--no-dangling'], {
+    env: gitEnv,
+    encoding: 'utf8',
+  });
+  const lines = `${result.stdout}${result.stderr}`
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.startsWith('notice:'));
   return result.status === 0 ? lines : [`exit ${String(result.status)}`, ...lines];
 }
 
@@ -46,7 +57,10 @@ export interface ProjectFile {
 
 /** The generated project's files: 50 per leaf folder, 10 leaf folders per top folder. */
 export function projectFiles(count: number): ProjectFile[] {
-  return Array.from({ length: count }, (_, index) => ({ folder: `t${Math.floor(index / 500)}/l${Math.floor(index / 50) % 10}`, name: `f${index}.ts` }));
+  return Array.from({ length: count }, (_, index) => ({
+    folder: `t${Math.floor(index / 500)}/l${Math.floor(index / 50) % 10}`,
+    name: `f${index}.ts`,
+  }));
 }
 
 /**
@@ -62,12 +76,22 @@ export function fileContent(index: number, version: number): Buffer {
     lines.push(text);
     length += text.length;
   }
-  if (version > 0) lines.splice(Math.floor(lines.length / 2), 1, `export const edited = ${version}; // edited in version ${version}\n`);
+  if (version > 0)
+    lines.splice(
+      Math.floor(lines.length / 2),
+      1,
+      `export const edited = ${version}; // edited in version ${version}\n`,
+    );
   return Buffer.from(lines.join(''));
 }
 
 /** Lays the project down at `version` (only the files whose index passes `isChanged`, when given). */
-export function writeProject(dir: string, files: readonly ProjectFile[], version: number, isChanged: (index: number) => boolean = () => true): void {
+export function writeProject(
+  dir: string,
+  files: readonly ProjectFile[],
+  version: number,
+  isChanged: (index: number) => boolean = () => true,
+): void {
   files.forEach((file, index) => {
     if (!isChanged(index)) return;
     const folder = path.join(dir, file.folder);
@@ -94,7 +118,13 @@ export interface PackShape {
  * A bare store with a history of `rounds` commits over the project (each editing `perRound`
  * files) and then `git gc`, so every object sits in one deltified pack; returns its head commit.
  */
-export function gcStoreByGit(gitdir: string, workTree: string, files: readonly ProjectFile[], rounds: number, perRound: number): { head: string; shape: PackShape } {
+export function gcStoreByGit(
+  gitdir: string,
+  workTree: string,
+  files: readonly ProjectFile[],
+  rounds: number,
+  perRound: number,
+): { head: string; shape: PackShape } {
   git(['init', '--quiet', '--bare', gitdir]);
   const commit = (message: string): void => {
     git(['--git-dir', gitdir, '--work-tree', workTree, 'add', '-A']);
@@ -112,6 +142,12 @@ export function gcStoreByGit(gitdir: string, workTree: string, files: readonly P
   if (indexes.length !== 1 || indexes[0] === undefined) throw new Error(`git gc left ${indexes.length} packs`);
   const verified = git(['verify-pack', '-v', path.join(packDir, indexes[0])]).split('\n');
   const objects = verified.filter((line) => /^[0-9a-f]{40} /.test(line));
-  const depths = objects.map((line) => line.split(/\s+/)).filter((parts) => parts.length >= 7).map((parts) => Number(parts[5]));
-  return { head: git(['--git-dir', gitdir, 'rev-parse', 'HEAD']).trim(), shape: { objects: objects.length, deltas: depths.length, maxDepth: Math.max(0, ...depths) } };
+  const depths = objects
+    .map((line) => line.split(/\s+/))
+    .filter((parts) => parts.length >= 7)
+    .map((parts) => Number(parts[5]));
+  return {
+    head: git(['--git-dir', gitdir, 'rev-parse', 'HEAD']).trim(),
+    shape: { objects: objects.length, deltas: depths.length, maxDepth: Math.max(0, ...depths) },
+  };
 }

@@ -64,10 +64,22 @@ function isoReader(gitdir: string, cache: object): TypedReader {
     tree: async (oid) => {
       const { oid: id, tree } = await git.readTree({ fs, gitdir, oid, cache });
       // isomorphic-git reports a folder's mode as 040000; git (and Vigil) write 40000.
-      return { oid: id, type: 'tree', items: tree.map((entry) => ({ mode: entry.mode === '040000' ? fileModes.tree : entry.mode, name: entry.path, oid: entry.oid })) };
+      return {
+        oid: id,
+        type: 'tree',
+        items: tree.map((entry) => ({
+          mode: entry.mode === '040000' ? fileModes.tree : entry.mode,
+          name: entry.path,
+          oid: entry.oid,
+        })),
+      };
     },
     // Unsigned commits: the payload is the whole object.
-    commit: async (oid) => ({ oid, type: 'commit', content: Buffer.from((await git.readCommit({ fs, gitdir, oid, cache })).payload) }),
+    commit: async (oid) => ({
+      oid,
+      type: 'commit',
+      content: Buffer.from((await git.readCommit({ fs, gitdir, oid, cache })).payload),
+    }),
   };
 }
 

@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { mapLimit } from '../electron/files/map-limit';
-import { encodeTree, fileModes, hashObject, ObjectStore, PackWriter, type TreeItem, typeOfMode } from '../electron/checkpoints';
+import {
+  encodeTree,
+  fileModes,
+  hashObject,
+  ObjectStore,
+  PackWriter,
+  type TreeItem,
+  typeOfMode,
+} from '../electron/checkpoints';
 import type { ProjectFile } from './object-layer-inputs';
 
 /**
@@ -26,7 +34,13 @@ function parentOf(folder: string): string {
 }
 
 /** Writes every blob, then the trees deepest first (each level many at once); returns the root tree's id. */
-async function writeBlobsAndTrees(files: readonly ProjectFile[], contents: readonly Buffer[], writeBlob: BlobWriter, writeTree: TreeWriter, limit: number): Promise<string> {
+async function writeBlobsAndTrees(
+  files: readonly ProjectFile[],
+  contents: readonly Buffer[],
+  writeBlob: BlobWriter,
+  writeTree: TreeWriter,
+  limit: number,
+): Promise<string> {
   const blobs = await mapLimit(contents, limit, writeBlob);
   const entries = new Map<string, TreeItem[]>([['', []]]);
   const listOf = (folder: string): TreeItem[] => {
@@ -38,19 +52,31 @@ async function writeBlobsAndTrees(files: readonly ProjectFile[], contents: reado
     }
     return list;
   };
-  files.forEach((file, index) => listOf(file.folder).push({ mode: fileModes.file, name: file.name, oid: blobs[index] ?? '' }));
+  files.forEach((file, index) =>
+    listOf(file.folder).push({ mode: fileModes.file, name: file.name, oid: blobs[index] ?? '' }),
+  );
   const depth = (folder: string): number => (folder === '' ? 0 : folder.split('/').length);
   const deepest = Math.max(...[...entries.keys()].map(depth));
   for (let level = deepest; level > 0; level -= 1) {
     const folders = [...entries.keys()].filter((folder) => depth(folder) === level);
     const oids = await mapLimit(folders, limit, (folder) => writeTree(entries.get(folder) ?? []));
-    folders.forEach((folder, index) => listOf(parentOf(folder)).push({ mode: fileModes.tree, name: path.posix.basename(folder), oid: oids[index] ?? '' }));
+    folders.forEach((folder, index) =>
+      listOf(parentOf(folder)).push({
+        mode: fileModes.tree,
+        name: path.posix.basename(folder),
+        oid: oids[index] ?? '',
+      }),
+    );
   }
   return writeTree(entries.get('') ?? []);
 }
 
 /** Vigil, like for like: every object a loose file through `ObjectStore.writeLoose`. */
-export async function vigilWriteLoose(gitdir: string, files: readonly ProjectFile[], contents: readonly Buffer[]): Promise<string> {
+export async function vigilWriteLoose(
+  gitdir: string,
+  files: readonly ProjectFile[],
+  contents: readonly Buffer[],
+): Promise<string> {
   const store = new ObjectStore(gitdir);
   try {
     return await writeBlobsAndTrees(
@@ -66,7 +92,11 @@ export async function vigilWriteLoose(gitdir: string, files: readonly ProjectFil
 }
 
 /** Vigil as a big first snapshot does it: the blobs into one pack, then the trees into another (`PackWriter`). */
-export async function vigilWritePacks(gitdir: string, files: readonly ProjectFile[], contents: readonly Buffer[]): Promise<string> {
+export async function vigilWritePacks(
+  gitdir: string,
+  files: readonly ProjectFile[],
+  contents: readonly Buffer[],
+): Promise<string> {
   const store = new ObjectStore(gitdir);
   const blobPack = await PackWriter.create(store.packDir);
   const treePack = await PackWriter.create(store.packDir);
@@ -77,7 +107,13 @@ export async function vigilWritePacks(gitdir: string, files: readonly ProjectFil
       return oid;
     };
     // One object at a time: a pack is one sequential file.
-    const root = await writeBlobsAndTrees(files, contents, (content) => add(blobPack, 'blob', content), (items) => add(treePack, 'tree', encodeTree(items)), 1);
+    const root = await writeBlobsAndTrees(
+      files,
+      contents,
+      (content) => add(blobPack, 'blob', content),
+      (items) => add(treePack, 'tree', encodeTree(items)),
+      1,
+    );
     await blobPack.finish();
     await treePack.finish();
     return root;
@@ -90,12 +126,21 @@ export async function vigilWritePacks(gitdir: string, files: readonly ProjectFil
 }
 
 /** isomorphic-git: `writeBlob` and `writeTree` (loose objects: its only way to write them). */
-export async function isoWriteLoose(gitdir: string, files: readonly ProjectFile[], contents: readonly Buffer[]): Promise<string> {
+export async function isoWriteLoose(
+  gitdir: string,
+  files: readonly ProjectFile[],
+  contents: readonly Buffer[],
+): Promise<string> {
   return writeBlobsAndTrees(
     files,
     contents,
     (blob) => git.writeBlob({ fs, gitdir, blob }),
-    (items) => git.writeTree({ fs, gitdir, tree: items.map((item) => ({ mode: item.mode, path: item.name, oid: item.oid, type: typeOfMode(item.mode) })) }),
+    (items) =>
+      git.writeTree({
+        fs,
+        gitdir,
+        tree: items.map((item) => ({ mode: item.mode, path: item.name, oid: item.oid, type: typeOfMode(item.mode) })),
+      }),
     concurrency,
   );
 }

@@ -4,8 +4,26 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { formatMs, summarize, type BenchArea, type BenchContext, type Timing } from './harness';
-import { fileContent, fsckProblems, gcStoreByGit, git, listObjects, looseStoreByGit, projectFiles, writeProject, type ProjectFile } from './object-layer-inputs';
-import { checkReads, isoReadAll, isoReadHead, vigilReadAll, vigilReadHead, type ReadResult, type ReadTally } from './object-layer-reads';
+import {
+  fileContent,
+  fsckProblems,
+  gcStoreByGit,
+  git,
+  listObjects,
+  looseStoreByGit,
+  projectFiles,
+  writeProject,
+  type ProjectFile,
+} from './object-layer-inputs';
+import {
+  checkReads,
+  isoReadAll,
+  isoReadHead,
+  vigilReadAll,
+  vigilReadHead,
+  type ReadResult,
+  type ReadTally,
+} from './object-layer-reads';
 import { isoPackLoose, isoWriteLoose, vigilPackLoose, vigilWriteLoose, vigilWritePacks } from './object-layer-writes';
 
 /**
@@ -47,7 +65,12 @@ async function timed(body: () => Promise<unknown>): Promise<Sample> {
 const loads: number[] = [];
 
 /** Runs every contender `runs` times, rotating who goes first; the samples per contender, in run order. */
-async function race(runs: number, contenders: readonly Contender[], context: BenchContext, label: string): Promise<Sample[][]> {
+async function race(
+  runs: number,
+  contenders: readonly Contender[],
+  context: BenchContext,
+  label: string,
+): Promise<Sample[][]> {
   const samples = contenders.map((): Sample[] => []);
   for (let run = 0; run < runs; run += 1) {
     for (let step = 0; step < contenders.length; step += 1) {
@@ -57,7 +80,9 @@ async function race(runs: number, contenders: readonly Contender[], context: Ben
       loads.push(os.loadavg()[0] ?? 0);
       samples[at]?.push(await (contenders[at] as Contender).once(run));
     }
-    context.log(`${label} run ${run + 1}: ${contenders.map((contender, index) => `${contender.name} ${formatMs(samples[index]?.at(-1)?.wall ?? 0)} (CPU ${formatMs(samples[index]?.at(-1)?.cpu ?? 0)})`).join(', ')}`);
+    context.log(
+      `${label} run ${run + 1}: ${contenders.map((contender, index) => `${contender.name} ${formatMs(samples[index]?.at(-1)?.wall ?? 0)} (CPU ${formatMs(samples[index]?.at(-1)?.cpu ?? 0)})`).join(', ')}`,
+    );
   }
   return samples;
 }
@@ -83,7 +108,17 @@ function row(operation: string, vigilSamples: readonly Sample[], isoSamples: rea
   const cpu = (samples: readonly Sample[]): number => summarize(samples.map((sample) => sample.cpu)).median;
   const vigilCpu = cpu(vigilSamples);
   const isoCpu = cpu(isoSamples);
-  return { operation, vigil, iso, ratio: iso.median / vigil.median, cpuRatio: isoCpu / vigilCpu, pairedRange: [Math.min(...paired), Math.max(...paired)], vigilCpu, isoCpu, checked };
+  return {
+    operation,
+    vigil,
+    iso,
+    ratio: iso.median / vigil.median,
+    cpuRatio: isoCpu / vigilCpu,
+    pairedRange: [Math.min(...paired), Math.max(...paired)],
+    vigilCpu,
+    isoCpu,
+    checked,
+  };
 }
 
 /**
@@ -95,18 +130,27 @@ function row(operation: string, vigilSamples: readonly Sample[], isoSamples: rea
  */
 function verdict(operation: string, rows: readonly Row[]): string {
   const worst = Math.max(...rows.flatMap((result) => [result.ratio, result.cpuRatio]));
-  const ratios = rows.map((result) => `${result.ratio.toFixed(2)}× wall, ${result.cpuRatio.toFixed(2)}× CPU`).join('; ');
+  const ratios = rows
+    .map((result) => `${result.ratio.toFixed(2)}× wall, ${result.cpuRatio.toFixed(2)}× CPU`)
+    .join('; ');
   return `isomorphic-git within ${adoptWithin}× of Vigil at ${operation} (${ratios}): ${worst <= adoptWithin ? 'yes' : 'no — Vigil keeps its own'}`;
 }
 
-const spread = (timing: Timing): string => `${formatMs(timing.median)} (${formatMs(timing.min)}–${formatMs(timing.max)})`;
+const spread = (timing: Timing): string =>
+  `${formatMs(timing.median)} (${formatMs(timing.min)}–${formatMs(timing.max)})`;
 
 function fail(message: string): never {
   throw new Error(`object-layer bench: ${message}`);
 }
 
 /** Case 1: the project's blobs and trees into empty stores; each must give git's root tree, hold git's objects and pass fsck. */
-async function benchWrites(base: string, files: readonly ProjectFile[], expected: { tree: string; objects: string[] }, runs: number, context: BenchContext): Promise<Row[]> {
+async function benchWrites(
+  base: string,
+  files: readonly ProjectFile[],
+  expected: { tree: string; objects: string[] },
+  runs: number,
+  context: BenchContext,
+): Promise<Row[]> {
   const contents = files.map((_, index) => fileContent(index, 0));
   const contender = (name: string, write: typeof vigilWriteLoose): Contender => ({
     name,
@@ -117,7 +161,8 @@ async function benchWrites(base: string, files: readonly ProjectFile[], expected
       const sample = await timed(async () => (root = await write(gitdir, files, contents)));
       if (root !== expected.tree) fail(`${name} wrote root tree ${root}, git wrote ${expected.tree}`);
       if (run === 0) {
-        if (listObjects(gitdir).join('\n') !== expected.objects.join('\n')) fail(`${name} did not write exactly git's objects`);
+        if (listObjects(gitdir).join('\n') !== expected.objects.join('\n'))
+          fail(`${name} did not write exactly git's objects`);
         const problems = fsckProblems(gitdir);
         if (problems.length > 0) fail(`git fsck on ${name}'s store: ${problems.join('; ')}`);
       }
@@ -125,27 +170,53 @@ async function benchWrites(base: string, files: readonly ProjectFile[], expected
       return sample;
     },
   });
-  const [loose, packs, iso] = await race(runs, [contender('vigil-loose', vigilWriteLoose), contender('vigil-packs', vigilWritePacks), contender('iso', isoWriteLoose)], context, 'write');
+  const [loose, packs, iso] = await race(
+    runs,
+    [
+      contender('vigil-loose', vigilWriteLoose),
+      contender('vigil-packs', vigilWritePacks),
+      contender('iso', isoWriteLoose),
+    ],
+    context,
+    'write',
+  );
   const trees = expected.objects.filter((line) => line.endsWith(' tree')).length;
   const what = `${files.length.toLocaleString('en')} blobs + ${trees} trees`;
   const checked = "root tree = `git write-tree`'s; same objects as git; `git fsck` clean";
   return [
-    row(`write ${what}, loose objects (\`writeLoose\` vs \`writeBlob\`/\`writeTree\`)`, loose ?? [], iso ?? [], checked),
-    row(`write ${what}: Vigil as a big snapshot does (2 packs) vs isomorphic-git loose`, packs ?? [], iso ?? [], checked),
+    row(
+      `write ${what}, loose objects (\`writeLoose\` vs \`writeBlob\`/\`writeTree\`)`,
+      loose ?? [],
+      iso ?? [],
+      checked,
+    ),
+    row(
+      `write ${what}: Vigil as a big snapshot does (2 packs) vs isomorphic-git loose`,
+      packs ?? [],
+      iso ?? [],
+      checked,
+    ),
   ];
 }
 
 /** Moves a finished pack and its index out of the store (so the next run starts without it); returns the new folder. */
 function takePack(gitdir: string, name: string, into: string): string {
   mkdirSync(into, { recursive: true });
-  for (const extension of ['.pack', '.idx']) renameSync(path.join(gitdir, 'objects/pack', `${name}${extension}`), path.join(into, `pack${extension}`));
+  for (const extension of ['.pack', '.idx'])
+    renameSync(path.join(gitdir, 'objects/pack', `${name}${extension}`), path.join(into, `pack${extension}`));
   return into;
 }
 
 /** Case 3: a pack and its index from the loose store; both packs must hold the store's objects and pass fsck. */
-async function benchPacking(base: string, source: string, runs: number, context: BenchContext): Promise<{ row: Row; isIdentical: boolean }> {
+async function benchPacking(
+  base: string,
+  source: string,
+  runs: number,
+  context: BenchContext,
+): Promise<{ row: Row; isIdentical: boolean }> {
   const objects = listObjects(source);
-  const byType = (type: string): string[] => objects.filter((line) => line.endsWith(` ${type}`)).map((line) => line.slice(0, 40));
+  const byType = (type: string): string[] =>
+    objects.filter((line) => line.endsWith(` ${type}`)).map((line) => line.slice(0, 40));
   // git's own order of writing: trees before blobs.
   const oids = [...byType('tree'), ...byType('blob')];
   const contender = (name: string, pack: typeof vigilPackLoose): Contender => ({
@@ -157,26 +228,49 @@ async function benchPacking(base: string, source: string, runs: number, context:
       return sample;
     },
   });
-  const [vigil, iso] = await race(runs, [contender('vigil', vigilPackLoose), contender('iso', isoPackLoose)], context, 'pack');
+  const [vigil, iso] = await race(
+    runs,
+    [contender('vigil', vigilPackLoose), contender('iso', isoPackLoose)],
+    context,
+    'pack',
+  );
   for (const name of ['vigil', 'iso']) {
     const check = path.join(base, `pack-check-${name}`);
     git(['init', '--quiet', '--bare', check]);
-    for (const extension of ['.pack', '.idx']) copyFileSync(path.join(base, `pack-${name}-0`, `pack${extension}`), path.join(check, 'objects/pack', `pack-x${extension}`));
+    for (const extension of ['.pack', '.idx'])
+      copyFileSync(
+        path.join(base, `pack-${name}-0`, `pack${extension}`),
+        path.join(check, 'objects/pack', `pack-x${extension}`),
+      );
     git(['verify-pack', path.join(check, 'objects/pack/pack-x.idx')]);
-    if (listObjects(check).join('\n') !== objects.join('\n')) fail(`${name}'s pack does not hold exactly the loose objects`);
+    if (listObjects(check).join('\n') !== objects.join('\n'))
+      fail(`${name}'s pack does not hold exactly the loose objects`);
     const problems = fsckProblems(check);
     if (problems.length > 0) fail(`git fsck on ${name}'s pack: ${problems.join('; ')}`);
   }
-  const same = (extension: string): boolean => readFileSync(path.join(base, 'pack-vigil-0', `pack${extension}`)).equals(readFileSync(path.join(base, 'pack-iso-0', `pack${extension}`)));
+  const same = (extension: string): boolean =>
+    readFileSync(path.join(base, 'pack-vigil-0', `pack${extension}`)).equals(
+      readFileSync(path.join(base, 'pack-iso-0', `pack${extension}`)),
+    );
   const isIdentical = same('.pack') && same('.idx');
   const checked = `same objects as the loose store; \`git verify-pack\` and \`git fsck\` clean${isIdentical ? '; pack and index byte-identical' : ''}`;
-  return { row: row(`build a pack + index from ${oids.length.toLocaleString('en')} loose objects (level-6 \`PackWriter\` vs \`packObjects\` + \`indexPack\`)`, vigil ?? [], iso ?? [], checked), isIdentical };
+  return {
+    row: row(
+      `build a pack + index from ${oids.length.toLocaleString('en')} loose objects (level-6 \`PackWriter\` vs \`packObjects\` + \`indexPack\`)`,
+      vigil ?? [],
+      iso ?? [],
+      checked,
+    ),
+    isIdentical,
+  };
 }
 
 /** Case 2: reads from the pack `git gc` wrote; afterwards every object read must hash back to its id, and the counts be git's. */
 async function benchReads(gitdir: string, head: string, runs: number, context: BenchContext): Promise<Row[]> {
   const objects = listObjects(gitdir).map((line) => ({ oid: line.slice(0, 40), type: line.slice(41) }));
-  const headEntries = git(['--git-dir', gitdir, 'ls-tree', '-r', '-t', head]).split('\n').filter((line) => line !== '');
+  const headEntries = git(['--git-dir', gitdir, 'ls-tree', '-r', '-t', head])
+    .split('\n')
+    .filter((line) => line !== '');
   const count = (type: string): number => objects.filter((object) => object.type === type).length;
   const expectAll = { trees: count('tree'), blobs: count('blob'), commits: count('commit'), mismatches: 0 };
   const headCount = (type: string): number => headEntries.filter((line) => line.includes(` ${type} `)).length;
@@ -187,16 +281,43 @@ async function benchReads(gitdir: string, head: string, runs: number, context: B
       let results: ReadResult[] = [];
       const sample = await timed(async () => (results = await read()));
       const tally = checkReads(results);
-      if (JSON.stringify(tally) !== JSON.stringify(expected)) fail(`${name} read ${JSON.stringify(tally)}, expected ${JSON.stringify(expected)}`);
+      if (JSON.stringify(tally) !== JSON.stringify(expected))
+        fail(`${name} read ${JSON.stringify(tally)}, expected ${JSON.stringify(expected)}`);
       return sample;
     },
   });
-  const [allVigil, allIso] = await race(runs, [contender('vigil', () => vigilReadAll(gitdir, objects), expectAll), contender('iso', () => isoReadAll(gitdir, objects), expectAll)], context, 'read all');
-  const [headVigil, headIso] = await race(runs, [contender('vigil', () => vigilReadHead(gitdir, head), expectHead), contender('iso', () => isoReadHead(gitdir, head), expectHead)], context, 'read head');
+  const [allVigil, allIso] = await race(
+    runs,
+    [
+      contender('vigil', () => vigilReadAll(gitdir, objects), expectAll),
+      contender('iso', () => isoReadAll(gitdir, objects), expectAll),
+    ],
+    context,
+    'read all',
+  );
+  const [headVigil, headIso] = await race(
+    runs,
+    [
+      contender('vigil', () => vigilReadHead(gitdir, head), expectHead),
+      contender('iso', () => isoReadHead(gitdir, head), expectHead),
+    ],
+    context,
+    'read head',
+  );
   const checked = "every object hashes back to its id; counts = git's";
   return [
-    row(`read every object of the pack (${objects.length.toLocaleString('en')}), in id order (\`readTyped\` vs \`readBlob\`/\`readTree\`/\`readCommit\`)`, allVigil ?? [], allIso ?? [], checked),
-    row(`read the newest commit's whole tree (${expectHead.trees} trees, ${expectHead.blobs.toLocaleString('en')} blobs), depth first`, headVigil ?? [], headIso ?? [], checked),
+    row(
+      `read every object of the pack (${objects.length.toLocaleString('en')}), in id order (\`readTyped\` vs \`readBlob\`/\`readTree\`/\`readCommit\`)`,
+      allVigil ?? [],
+      allIso ?? [],
+      checked,
+    ),
+    row(
+      `read the newest commit's whole tree (${expectHead.trees} trees, ${expectHead.blobs.toLocaleString('en')} blobs), depth first`,
+      headVigil ?? [],
+      headIso ?? [],
+      checked,
+    ),
   ];
 }
 
@@ -221,7 +342,8 @@ export const run: BenchArea = async (context) => {
     const { head, shape } = gcStoreByGit(gcStore, work, files, rounds, 100);
     const fsck = fsckProblems(gcStore);
     if (fsck.length > 0) fail(`git fsck on git gc's store: ${fsck.join('; ')}`);
-    if (readdirSync(path.join(gcStore, 'objects')).some((name) => /^[0-9a-f]{2}$/.test(name))) fail('git gc left loose objects');
+    if (readdirSync(path.join(gcStore, 'objects')).some((name) => /^[0-9a-f]{2}$/.test(name)))
+      fail('git gc left loose objects');
     const reads = await benchReads(gcStore, head, runs, context);
     const rows = [...writes, ...reads, packing.row];
     const load = summarize(loads);
@@ -245,7 +367,14 @@ export const run: BenchArea = async (context) => {
       tables: [
         {
           caption: `Vigil vs isomorphic-git, medians of ${runs} runs (min–max)`,
-          columns: ['Operation', 'Vigil', 'isomorphic-git', 'iso / Vigil', 'CPU time: Vigil, iso (iso / Vigil)', 'Checked'],
+          columns: [
+            'Operation',
+            'Vigil',
+            'isomorphic-git',
+            'iso / Vigil',
+            'CPU time: Vigil, iso (iso / Vigil)',
+            'Checked',
+          ],
           rows: rows.map((result) => [
             result.operation,
             spread(result.vigil),

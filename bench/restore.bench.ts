@@ -51,7 +51,12 @@ function generate(dir: string, count: number): Tree {
 
 /** git on the shadow store; automatic gc off, so no detached gc runs during (or after) a measurement. */
 function git(store: string, dir: string, args: readonly string[]): void {
-  execFileSync('git', ['-c', 'gc.auto=0', '--git-dir', store, '--work-tree', dir, ...args], { env: gitEnv, cwd: dir, stdio: 'ignore', maxBuffer: 64 * 1024 * 1024 });
+  execFileSync('git', ['-c', 'gc.auto=0', '--git-dir', store, '--work-tree', dir, ...args], {
+    env: gitEnv,
+    cwd: dir,
+    stdio: 'ignore',
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
 /** The files a scenario changes: every `step`-th file, `count` of them. */
@@ -64,7 +69,8 @@ function pick(tree: Tree, count: number): string[] {
 function damage(tree: Tree, edited: readonly string[], run: number, extra: boolean): void {
   for (const file of edited) writeFileSync(path.join(tree.dir, file), tree.content(tree.files.indexOf(file), run + 1));
   if (!extra) return;
-  for (let index = 0; index < 10; index += 1) writeFileSync(path.join(tree.dir, `t0/l0/created-${run}-${index}.txt`), `new ${run}\n`);
+  for (let index = 0; index < 10; index += 1)
+    writeFileSync(path.join(tree.dir, `t0/l0/created-${run}-${index}.txt`), `new ${run}\n`);
 }
 
 interface Scenario {
@@ -104,7 +110,12 @@ async function compare(scenario: Scenario): Promise<Comparison> {
 }
 
 /** Restores and measures how long the pre-rollback snapshot took (until the `snapshot 1/1` progress report). */
-async function timedRestore(restore: RestoreService, dir: string, id: string, paths: readonly string[]): Promise<number> {
+async function timedRestore(
+  restore: RestoreService,
+  dir: string,
+  id: string,
+  paths: readonly string[],
+): Promise<number> {
   const start = performance.now();
   let snapshotMs = 0;
   const result = await restore.restore(dir, id, paths, {
@@ -112,7 +123,8 @@ async function timedRestore(restore: RestoreService, dir: string, id: string, pa
       if (step.phase === 'snapshot' && step.done === 1) snapshotMs = performance.now() - start;
     },
   });
-  if (result.counts.conflict + result.counts.failed > 0) throw new Error(`restore left ${result.counts.conflict + result.counts.failed} file(s) behind`);
+  if (result.counts.conflict + result.counts.failed > 0)
+    throw new Error(`restore left ${result.counts.conflict + result.counts.failed} file(s) behind`);
   return snapshotMs;
 }
 
@@ -122,7 +134,12 @@ const modes = [
   { name: 'app', watch: true },
 ] as const;
 
-async function measureSize(count: number, context: BenchContext, runs: number, includeFull: boolean): Promise<string[][]> {
+async function measureSize(
+  count: number,
+  context: BenchContext,
+  runs: number,
+  includeFull: boolean,
+): Promise<string[][]> {
   const base = mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-restore-'));
   const rows: string[][] = [];
   const label = count >= 1000 ? `${count / 1000}k` : String(count);
@@ -170,7 +187,8 @@ async function measureSize(count: number, context: BenchContext, runs: number, i
             name: 'whole directory, every file re-created',
             runs: Math.max(1, Math.min(runs, count > 1_000 ? 1 : 3)),
             prepare: () => {
-              for (const top of new Set(tree.files.map((file) => file.split('/')[0] ?? ''))) rmSync(path.join(dir, top), { recursive: true, force: true });
+              for (const top of new Set(tree.files.map((file) => file.split('/')[0] ?? '')))
+                rmSync(path.join(dir, top), { recursive: true, force: true });
               return [];
             },
             git: () => git(store, dir, ['checkout', 'HEAD', '--', '.']),
@@ -206,28 +224,48 @@ async function measureSize(count: number, context: BenchContext, runs: number, i
 /** The restore rows of the checkpoint benchmark (design.md §7). */
 export const run: BenchArea = async (context) => {
   // VIGIL_BENCH_RESTORE_SIZES=1000,10000 measures only those sizes (for a quick look; the recorded run uses the default).
-  const chosen = process.env['VIGIL_BENCH_RESTORE_SIZES']?.split(',').map(Number).filter((size) => size > 0);
-  const sizes = context.isQuick ? [1_000] : chosen !== undefined && chosen.length > 0 ? chosen : [1_000, 10_000, 50_000];
+  const chosen = process.env['VIGIL_BENCH_RESTORE_SIZES']
+    ?.split(',')
+    .map(Number)
+    .filter((size) => size > 0);
+  const sizes = context.isQuick
+    ? [1_000]
+    : chosen !== undefined && chosen.length > 0
+      ? chosen
+      : [1_000, 10_000, 50_000];
   const rows: string[][] = [];
-  for (const size of sizes) rows.push(...(await measureSize(size, context, context.isQuick ? 1 : size >= 50_000 ? 3 : 5, size <= 10_000)));
+  for (const size of sizes)
+    rows.push(...(await measureSize(size, context, context.isQuick ? 1 : size >= 50_000 ? 3 : 5, size <= 10_000)));
   const table: BenchTable = {
     caption: 'Restore (medians; ratio = Vigil ÷ git)',
-    columns: ['Files', 'Engine', 'Scenario', 'Vigil restore', 'of which pre-rollback snapshot', 'git checkout', 'Ratio', 'Ratio without the snapshot'],
+    columns: [
+      'Files',
+      'Engine',
+      'Scenario',
+      'Vigil restore',
+      'of which pre-rollback snapshot',
+      'git checkout',
+      'Ratio',
+      'Ratio without the snapshot',
+    ],
     rows,
   };
   const targets = rows
     .filter((row) => !row[2]?.startsWith('whole directory, every'))
-    .map((row) => `${row[0]} ${row[1]}, ${row[2]}: ${row[6]} of git's time, ${row[7]} without the safety snapshot git does not take (target ≤ 1.50×)`);
+    .map(
+      (row) =>
+        `${row[0]} ${row[1]}, ${row[2]}: ${row[6]} of git's time, ${row[7]} without the safety snapshot git does not take (target ≤ 1.50×)`,
+    );
   return {
     title: 'Restore',
     method: [
       'A generated project (50 files per folder, 30–550 bytes each) is checkpointed by Vigil and committed to a shadow git',
       'dir; then, untimed, files are edited (and in the whole-directory rows 10 created, which git leaves in place and Vigil',
-      'deletes), and the restore is timed. Vigil\'s time is the whole restore a user runs: the pre-rollback snapshot, the plan,',
+      "deletes), and the restore is timed. Vigil's time is the whole restore a user runs: the pre-rollback snapshot, the plan,",
       'atomic writes with fsync, and a read-back verification. "CLI" is a one-shot engine as `vigil checkpoints restore` uses',
       '(no watcher, so its snapshot stat-walks the whole tree); "app" is the watching engine of the app and `vigil serve`, whose',
-      'snapshot looks only at what the watcher reported. git\'s is `git --git-dir=S --work-tree=D checkout HEAD -- <paths>`',
-      '(no safety snapshot, no fsync). Vigil and git alternate run by run on a machine shared with other engineers\' builds and',
+      "snapshot looks only at what the watcher reported. git's is `git --git-dir=S --work-tree=D checkout HEAD -- <paths>`",
+      "(no safety snapshot, no fsync). Vigil and git alternate run by run on a machine shared with other engineers' builds and",
       'tests (load average often above 10 on 2 cores), so absolute figures are noisy; read the ratios.',
     ].join(' '),
     tables: [table],

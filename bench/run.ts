@@ -17,7 +17,10 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const isQuick = args.includes('--quick');
   const wanted = args.filter((arg) => !arg.startsWith('--'));
-  const areas = (await readdir(here)).filter((name) => name.endsWith('.bench.ts')).map((name) => name.replace(/\.bench\.ts$/, '')).sort();
+  const areas = (await readdir(here))
+    .filter((name) => name.endsWith('.bench.ts'))
+    .map((name) => name.replace(/\.bench\.ts$/, ''))
+    .sort();
   const unknown = wanted.filter((name) => !areas.includes(name));
   if (unknown.length > 0) {
     process.stderr.write(`Unknown bench area(s): ${unknown.join(', ')}. Known: ${areas.join(', ')}\n`);

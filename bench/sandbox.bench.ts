@@ -26,15 +26,31 @@ async function workspaceWith(base: string, name: string, folders: number): Promi
   return root;
 }
 
-function runCommand(command: string, cwd: string, launch?: { readonly file: string; readonly args: readonly string[]; readonly env: NodeJS.ProcessEnv }): Promise<unknown> {
-  return runTerminalCommand({ command, cwd, timeoutMs: 60_000, outputCapBytes: 1 << 20, ...(launch === undefined ? {} : { env: launch.env, launch: { file: launch.file, args: launch.args } }) });
+function runCommand(
+  command: string,
+  cwd: string,
+  launch?: { readonly file: string; readonly args: readonly string[]; readonly env: NodeJS.ProcessEnv },
+): Promise<unknown> {
+  return runTerminalCommand({
+    command,
+    cwd,
+    timeoutMs: 60_000,
+    outputCapBytes: 1 << 20,
+    ...(launch === undefined ? {} : { env: launch.env, launch: { file: launch.file, args: launch.args } }),
+  });
 }
 
 /** The sandbox area of `npm run bench`. */
 export const run: BenchArea = async (context) => {
   const { isQuick } = context;
   const base = await mkdtemp(path.join(os.tmpdir(), 'vigil-bench-sandbox-'));
-  const sandbox = new CommandSandbox({ vigilHome: path.join(base, 'vigil'), home: os.homedir(), settings: () => Promise.resolve(defaultSandboxSettings), logger: silentLogger, tempRoot: path.join(base, 'tmp') });
+  const sandbox = new CommandSandbox({
+    vigilHome: path.join(base, 'vigil'),
+    home: os.homedir(),
+    settings: () => Promise.resolve(defaultSandboxSettings),
+    logger: silentLogger,
+    tempRoot: path.join(base, 'tmp'),
+  });
   try {
     const status = await sandbox.status();
     if (status.kind !== 'ready') throw new Error(`the sandbox cannot start here: ${status.reason}`);
@@ -67,7 +83,13 @@ export const run: BenchArea = async (context) => {
       samples.large.push(performance.now() - start);
     }
     const plain = summarize(samples.plain);
-    const row = (name: string, timing: Timing, note: string): string[] => [name, formatMs(timing.median), formatMs(timing.p99), formatRatio(timing.median, plain.median), note];
+    const row = (name: string, timing: Timing, note: string): string[] => [
+      name,
+      formatMs(timing.median),
+      formatMs(timing.p99),
+      formatRatio(timing.median, plain.median),
+      note,
+    ];
     const sandboxed = summarize(samples.sandboxed);
     context.log(`sandboxed p50 ${formatMs(sandboxed.median)} vs plain ${formatMs(plain.median)}`);
     return {
@@ -81,7 +103,11 @@ export const run: BenchArea = async (context) => {
             row('plain spawn of /bin/sh (baseline)', plain, 'what every command cost before the sandbox'),
             row('profile + wrap only', summarize(samples.wrap), 'no process started'),
             row('sandboxed call, small workspace', sandboxed, 'profile, wrap, bubblewrap, seccomp, the command'),
-            row(`sandboxed call, workspace with a repository and ${isQuick ? 100 : 1000} folders`, summarize(samples.large), 'the same; the profile looks for repositories 3 levels down'),
+            row(
+              `sandboxed call, workspace with a repository and ${isQuick ? 100 : 1000} folders`,
+              summarize(samples.large),
+              'the same; the profile looks for repositories 3 levels down',
+            ),
           ],
         },
       ],

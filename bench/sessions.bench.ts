@@ -16,11 +16,23 @@ const mebibyte = 1024 * 1024;
 const targets = { afterWritesMiB: 250, afterRestartMiB: 150 } as const;
 
 async function ensureBuilt(log: (line: string) => void): Promise<void> {
-  if (await access(cli).then(() => true, () => false)) return;
+  if (
+    await access(cli).then(
+      () => true,
+      () => false,
+    )
+  )
+    return;
   log('building the app (out/ is missing)…');
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: root, stdio: 'ignore' });
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`electron-vite build exited ${String(code)}`))));
+    const child = spawn(
+      process.execPath,
+      [path.join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'],
+      { cwd: root, stdio: 'ignore' },
+    );
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`electron-vite build exited ${String(code)}`)),
+    );
   });
 }
 
@@ -42,7 +54,10 @@ interface Server {
 
 /** Starts the built `vigil serve` on a data folder and waits for serve.json (its port); agents connect with an agent credential. */
 async function startServer(home: string, userHome: string): Promise<Server> {
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0'], { env: { ...process.env, VIGIL_HOME: home, HOME: userHome }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0'], {
+    env: { ...process.env, VIGIL_HOME: home, HOME: userHome },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -75,8 +90,18 @@ function content(session: number, write: number, bytes: number): string {
 }
 
 /** Writes through /agent: `sessions` agents at once, each `writes` writes over 20 files, a turn per 50 writes. */
-async function writeThroughAgent(server: Server, workspace: string, sessions: number, writes: number, bytes: number): Promise<void> {
-  const client = await VigilAgentClient.connect({ url: `http://127.0.0.1:${server.port}/`, token: server.token, reconnect: false });
+async function writeThroughAgent(
+  server: Server,
+  workspace: string,
+  sessions: number,
+  writes: number,
+  bytes: number,
+): Promise<void> {
+  const client = await VigilAgentClient.connect({
+    url: `http://127.0.0.1:${server.port}/`,
+    token: server.token,
+    reconnect: false,
+  });
   try {
     await Promise.all(
       Array.from({ length: sessions }, async (_, index) => {
@@ -85,7 +110,10 @@ async function writeThroughAgent(server: Server, workspace: string, sessions: nu
         const session = await client.openSession({ agent: `bench-agent-${index}`, roots: [folder] });
         for (let write = 0; write < writes; write += 1) {
           if (write % 50 === 0) await session.beginTurn(`turn ${write / 50 + 1}`);
-          const outcome = await session.callTool('write_file', { path: `src/file-${write % 20}.ts`, content: content(index, write, bytes) });
+          const outcome = await session.callTool('write_file', {
+            path: `src/file-${write % 20}.ts`,
+            content: content(index, write, bytes),
+          });
           if (!outcome.result.ok) throw new Error(`write ${write} failed: ${outcome.result.error.message}`);
         }
         await session.endTurn();
@@ -99,7 +127,14 @@ async function writeThroughAgent(server: Server, workspace: string, sessions: nu
 const mib = (bytes: number): string => `${(bytes / mebibyte).toFixed(0)} MiB`;
 
 /** One run: a fresh data folder, its idle RSS, the RSS after the writes, then after restarts on that folder. */
-async function oneRun(scratch: string, run: number, sessions: number, writes: number, bytes: number, restarts: number): Promise<{ idle: number; afterWrites: number; afterRestart: number[]; seconds: number }> {
+async function oneRun(
+  scratch: string,
+  run: number,
+  sessions: number,
+  writes: number,
+  bytes: number,
+  restarts: number,
+): Promise<{ idle: number; afterWrites: number; afterRestart: number[]; seconds: number }> {
   const home = path.join(scratch, `home-${run}`);
   const userHome = path.join(scratch, `user-${run}`);
   const workspace = path.join(scratch, `ws-${run}`);
@@ -134,9 +169,13 @@ export const run: BenchArea = async (context) => {
   try {
     await writeFile(path.join(scratch, 'README'), 'vigil bench scratch\n');
     for (let index = 0; index < runs; index += 1) {
-      context.log(`run ${index + 1}/${runs}: ${sessions} sessions × ${writes} writes of ${bytes / 1024} KB through /agent`);
+      context.log(
+        `run ${index + 1}/${runs}: ${sessions} sessions × ${writes} writes of ${bytes / 1024} KB through /agent`,
+      );
       const result = await oneRun(scratch, index, sessions, writes, bytes, 3);
-      context.log(`  idle ${mib(result.idle)}, after writes ${mib(result.afterWrites)}, after restarts ${result.afterRestart.map(mib).join(' / ')} (${result.seconds.toFixed(0)} s)`);
+      context.log(
+        `  idle ${mib(result.idle)}, after writes ${mib(result.afterWrites)}, after restarts ${result.afterRestart.map(mib).join(' / ')} (${result.seconds.toFixed(0)} s)`,
+      );
       results.push(result);
       await rm(path.join(scratch, `ws-${index}`), { recursive: true, force: true });
     }
@@ -152,8 +191,18 @@ export const run: BenchArea = async (context) => {
     columns: ['State', 'RSS', 'vs idle server (same run)', 'Target'],
     rows: [
       ['Fresh server, empty data folder (baseline)', mib(idle), '1.00×', '—'],
-      [`After ${total.toLocaleString('en-US')} writes of 200 KB through /agent (${sessions} sessions, still open)`, mib(afterWrites), `${(afterWrites / idle).toFixed(2)}×`, `≤ ${targets.afterWritesMiB} MiB`],
-      ['Restarted on that data folder', mib(afterRestart), `${(afterRestart / idle).toFixed(2)}×`, `≤ ${targets.afterRestartMiB} MiB`],
+      [
+        `After ${total.toLocaleString('en-US')} writes of 200 KB through /agent (${sessions} sessions, still open)`,
+        mib(afterWrites),
+        `${(afterWrites / idle).toFixed(2)}×`,
+        `≤ ${targets.afterWritesMiB} MiB`,
+      ],
+      [
+        'Restarted on that data folder',
+        mib(afterRestart),
+        `${(afterRestart / idle).toFixed(2)}×`,
+        `≤ ${targets.afterRestartMiB} MiB`,
+      ],
     ],
   };
   const met = (bytesUsed: number, limit: number): string => (bytesUsed <= limit * mebibyte ? 'met' : 'NOT met');
@@ -164,8 +213,8 @@ export const run: BenchArea = async (context) => {
       `/agent (Vigil's JSON-RPC, one WebSocket) and each writes ${writes.toLocaleString('en-US')} files of 200 KB (20 paths, a new turn every 50`,
       'writes, so every turn checkpoints its folder), unique and compressible content. RSS is read from /proc after the last',
       'answer, with the sessions still open; then the server is stopped (SIGTERM) and started again on the same data folder three',
-      'times, RSS read once it has printed its URL (start-up reads the recent sessions\' summaries). Before issue 18 a session kept',
-      'every call\'s arguments (contents up to 64 KB each) in memory and reloaded every log whole at start-up.',
+      "times, RSS read once it has printed its URL (start-up reads the recent sessions' summaries). Before issue 18 a session kept",
+      "every call's arguments (contents up to 64 KB each) in memory and reloaded every log whole at start-up.",
       `Wall time of one run (writes and restarts), median: ${formatMs(summarize(results.map((result) => result.seconds * 1000)).median)}.`,
     ].join('\n'),
     tables: [table],

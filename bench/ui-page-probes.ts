@@ -29,7 +29,10 @@ declare const performance: { now(): number };
 declare function requestAnimationFrame(callback: (time: number) => void): number;
 declare class MutationObserver {
   constructor(callback: (records: readonly PageMutation[]) => void);
-  observe(target: PageNode, options: { subtree?: boolean; childList?: boolean; attributes?: boolean; attributeFilter?: string[] }): void;
+  observe(
+    target: PageNode,
+    options: { subtree?: boolean; childList?: boolean; attributes?: boolean; attributeFilter?: string[] },
+  ): void;
   disconnect(): void;
 }
 
@@ -61,7 +64,10 @@ export function installLoadProbes(expected: number): void {
     }
   };
   const observer = new MutationObserver(() => {
-    if (probes.connected === undefined && document.querySelector('[data-testid="connection"][data-state="connected"]') !== null) {
+    if (
+      probes.connected === undefined &&
+      document.querySelector('[data-testid="connection"][data-state="connected"]') !== null
+    ) {
       probes.connected = -1;
       requestAnimationFrame(() => (probes.connected = performance.now()));
     }
@@ -77,7 +83,12 @@ export function installLoadProbes(expected: number): void {
       requestAnimationFrame(() => (probes.allRows = performance.now()));
     }
   });
-  observer.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-count', 'data-state'] });
+  observer.observe(document, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeFilter: ['data-count', 'data-state'],
+  });
 }
 
 /** Scrolls the timeline list by `step` pixels per frame for `frames` frames; returns each frame's duration. */

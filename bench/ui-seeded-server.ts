@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { callSpecs, isCallName, type CallName, type CallResponse, type EventName, type EventPayload } from '../shared/contract';
+import {
+  callSpecs,
+  isCallName,
+  type CallName,
+  type CallResponse,
+  type EventName,
+  type EventPayload,
+} from '../shared/contract';
 import { clientFrameSchema, type ServerFrame } from '../shared/contract/wire';
 import { contentSecurityPolicy } from '../electron/server/security-headers';
 import { serveStaticFile } from '../electron/server/static-files';
@@ -24,8 +31,19 @@ export function seededEntry(index: number, secondsAgo: number, now = Date.now())
     id: randomBytes(20).toString('hex'),
     dir: seededDir,
     time: new Date(now - secondsAgo * 1000).toISOString(),
-    reason: kind === 'pre-rollback' ? 'pre-rollback snapshot (restoring to 1a2b3c4d)' : (reasons[index % reasons.length] ?? 'before write_file'),
-    attribution: kind === 'pre-rollback' ? {} : { sessionId: `ses_bench${session}`, agent: `agent-${session}`, turn: 1 + Math.floor(index / 8), tool: tools[index % tools.length] ?? 'write_file' },
+    reason:
+      kind === 'pre-rollback'
+        ? 'pre-rollback snapshot (restoring to 1a2b3c4d)'
+        : (reasons[index % reasons.length] ?? 'before write_file'),
+    attribution:
+      kind === 'pre-rollback'
+        ? {}
+        : {
+            sessionId: `ses_bench${session}`,
+            agent: `agent-${session}`,
+            turn: 1 + Math.floor(index / 8),
+            tool: tools[index % tools.length] ?? 'write_file',
+          },
     kind,
     stats: { files: 1 + (index % 5), insertions: index % 40, deletions: index % 13 },
     skipped: [],
@@ -47,16 +65,42 @@ function answer(channel: CallName, payload: unknown, entries: readonly SeededEnt
   const request = (payload ?? {}) as Record<string, unknown>;
   switch (channel) {
     case 'app:info':
-      return { name: 'vigil', version: 'bench', home: '/bench/home', platform: process.platform, pid: process.pid, startedAt: new Date().toISOString() };
+      return {
+        name: 'vigil',
+        version: 'bench',
+        home: '/bench/home',
+        platform: process.platform,
+        pid: process.pid,
+        startedAt: new Date().toISOString(),
+      };
     case 'checkpoints:directories':
-      return { directories: [{ dir: seededDir, dirhash: '0123456789abcdef', head: entries[0]?.id, count: entries.length, lastTouch: entries[0]?.time ?? '', exists: true }] };
+      return {
+        directories: [
+          {
+            dir: seededDir,
+            dirhash: '0123456789abcdef',
+            head: entries[0]?.id,
+            count: entries.length,
+            lastTouch: entries[0]?.time ?? '',
+            exists: true,
+          },
+        ],
+      };
     case 'checkpoints:list': {
       const offset = Number(request['offset'] ?? 0);
       const limit = Number(request['limit'] ?? 100);
       return { dir: seededDir, total: entries.length, entries: entries.slice(offset, offset + limit) };
     }
     case 'checkpoints:diff':
-      return { dir: seededDir, from: { id: String(request['checkpoint']), reason: 'r', time: new Date().toISOString() }, to: { kind: 'live' }, totalFiles: 0, offset: 0, nextOffset: null, files: [] };
+      return {
+        dir: seededDir,
+        from: { id: String(request['checkpoint']), reason: 'r', time: new Date().toISOString() },
+        to: { kind: 'live' },
+        totalFiles: 0,
+        offset: 0,
+        nextOffset: null,
+        files: [],
+      };
     case 'sessions:list':
       return { sessions: [] };
     case 'approvals:list':
@@ -72,7 +116,9 @@ function answer(channel: CallName, payload: unknown, entries: readonly SeededEnt
  * The baseline: the same 10,000 checkpoints as a plain list, every row in the DOM (what a timeline
  * without virtualization costs), with the same two-line rows and a scrolling container of the same size.
  */
-function baselineFiles(entries: readonly SeededEntry[]): ReadonlyMap<string, { readonly type: string; readonly body: string }> {
+function baselineFiles(
+  entries: readonly SeededEntry[],
+): ReadonlyMap<string, { readonly type: string; readonly body: string }> {
   const script = `
     const started = performance.now();
     fetch('/bench/entries.json').then((response) => response.json()).then((entries) => {
@@ -96,7 +142,8 @@ function baselineFiles(entries: readonly SeededEntry[]): ReadonlyMap<string, { r
     });`;
   const html = `<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="/bench/baseline.css"></head>
     <body><div id="list" data-testid="timeline-list"></div><script src="/bench/baseline.js"></script></body></html>`;
-  const css = 'body{margin:0;font:13px system-ui}#list{height:700px;width:480px;overflow:auto}.row{height:46px;box-sizing:border-box;padding:4px 10px;border-bottom:1px solid #ddd}';
+  const css =
+    'body{margin:0;font:13px system-ui}#list{height:700px;width:480px;overflow:auto}.row{height:46px;box-sizing:border-box;padding:4px 10px;border-bottom:1px solid #ddd}';
   return new Map([
     ['/bench/baseline.html', { type: 'text/html; charset=utf-8', body: html }],
     ['/bench/baseline.js', { type: 'text/javascript; charset=utf-8', body: script }],
@@ -120,7 +167,12 @@ export async function startSeededServer(rendererDir: string, count: number): Pro
       response.end(extra.body);
       return;
     }
-    void serveStaticFile(rendererDir, (request.url ?? '/').split(/[?#]/)[0] ?? '/', request.method ?? 'GET', response).then((outcome) => {
+    void serveStaticFile(
+      rendererDir,
+      (request.url ?? '/').split(/[?#]/)[0] ?? '/',
+      request.method ?? 'GET',
+      response,
+    ).then((outcome) => {
       if (outcome.kind === 'served') return;
       response.statusCode = 404;
       response.end();
@@ -137,7 +189,11 @@ export async function startSeededServer(rendererDir: string, count: number): Pro
       let frame: ServerFrame;
       const value = isCallName(channel) ? answer(channel, payload, entries) : undefined;
       if (value === undefined || !isCallName(channel)) {
-        frame = { type: 'result', id, result: { ok: false, error: { code: 'unknown_call', message: `the bench core does not answer ${channel}` } } };
+        frame = {
+          type: 'result',
+          id,
+          result: { ok: false, error: { code: 'unknown_call', message: `the bench core does not answer ${channel}` } },
+        };
       } else {
         // Every answer passes the contract's own schema, so the page gets what a real core sends.
         frame = { type: 'result', id, result: { ok: true, value: callSpecs[channel].response.parse(value) } };

@@ -7,7 +7,15 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { VigilAgentClient } from '../agent-client/vigil-agent-client';
 import { chromiumExecutable } from '../scripts/electron-binary';
 import { formatMs, formatRatio, summarize, type BenchArea, type Timing } from './harness';
-import { installLoadProbes, readBaselineRendered, readProbes, scrollFrames, watchNewRows, watchSessionCards, type BenchProbes } from './ui-page-probes';
+import {
+  installLoadProbes,
+  readBaselineRendered,
+  readProbes,
+  scrollFrames,
+  watchNewRows,
+  watchSessionCards,
+  type BenchProbes,
+} from './ui-page-probes';
 import { seededDir, seededEntry, startSeededServer } from './ui-seeded-server';
 import { agentCredentialFor } from '../electron/test-support/agent-credential';
 
@@ -17,12 +25,21 @@ const cli = path.join(root, 'out/main/cli.js');
 const timelineSize = 10_000;
 
 async function ensureBuilt(log: (line: string) => void): Promise<void> {
-  const built = await Promise.all([access(path.join(rendererDir, 'index.html')), access(cli)]).then(() => true, () => false);
+  const built = await Promise.all([access(path.join(rendererDir, 'index.html')), access(cli)]).then(
+    () => true,
+    () => false,
+  );
   if (built) return;
   log('building the app (out/ is missing)…');
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: root, stdio: 'ignore' });
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`electron-vite build exited ${String(code)}`))));
+    const child = spawn(
+      process.execPath,
+      [path.join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'],
+      { cwd: root, stdio: 'ignore' },
+    );
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`electron-vite build exited ${String(code)}`)),
+    );
   });
 }
 
@@ -46,7 +63,10 @@ function framesRow(label: string, frames: readonly number[]): string[] {
 }
 
 /** Opens the seeded timeline in a fresh page and times it; returns the page for further probes. */
-async function loadTimeline(browser: Browser, url: string): Promise<{ page: Page; connected: number; firstRows: number; allRows: number }> {
+async function loadTimeline(
+  browser: Browser,
+  url: string,
+): Promise<{ page: Page; connected: number; firstRows: number; allRows: number }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.addInitScript(installLoadProbes, timelineSize);
   // The seeded server checks no credential, but the page connects only with one in its fragment.
@@ -56,7 +76,12 @@ async function loadTimeline(browser: Browser, url: string): Promise<{ page: Page
     return value === undefined || value < 0 ? undefined : value;
   }, 'the whole timeline');
   const recorded = await probes(page);
-  return { page, connected: recorded.connected ?? Number.NaN, firstRows: recorded.firstRows ?? Number.NaN, allRows: all };
+  return {
+    page,
+    connected: recorded.connected ?? Number.NaN,
+    firstRows: recorded.firstRows ?? Number.NaN,
+    allRows: all,
+  };
 }
 
 /** The UI: a 10,000-checkpoint timeline's first render and scrolling, and how fast events reach the screen. */
@@ -65,7 +90,10 @@ export const run: BenchArea = async (context) => {
   const log = (line: string): void => context.log(line);
   await ensureBuilt(log);
   const runs = isQuick ? 2 : 7;
-  const browser = await chromium.launch({ executablePath: chromiumExecutable(), args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+  const browser = await chromium.launch({
+    executablePath: chromiumExecutable(),
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
   const seeded = await startSeededServer(rendererDir, timelineSize);
   try {
     const connected: number[] = [];
@@ -91,7 +119,9 @@ export const run: BenchArea = async (context) => {
       baselineFrames.push(...(await plain.evaluate(scrollFrames, [460, isQuick ? 30 : 120] as const)));
       baselineRows = await plain.locator('[data-testid="timeline-entry"]').count();
       await plain.close();
-      log(`run ${index + 1}/${runs}: first rows ${formatMs(loaded.firstRows)}, all ${formatMs(loaded.allRows)}, plain list ${formatMs(baseline.at(-1) ?? 0)}`);
+      log(
+        `run ${index + 1}/${runs}: first rows ${formatMs(loaded.firstRows)}, all ${formatMs(loaded.allRows)}, plain list ${formatMs(baseline.at(-1) ?? 0)}`,
+      );
     }
 
     // Event to screen: checkpoints:created from the (seeded) core to a row on screen, and to the page's socket.
@@ -135,8 +165,18 @@ export const run: BenchArea = async (context) => {
           rows: [
             ['the app shell connected to its core (for reference)', formatMs(summarize(connected).median), '—', '—'],
             ['first rows on screen', formatMs(firstStats.median), '—', '—'],
-            [`all ${timelineSize.toLocaleString('en-US')} loaded and on screen`, formatMs(allStats.median), formatMs(baselineStats.median), formatRatio(allStats.median, baselineStats.median)],
-            ['row elements in the DOM afterwards', String(domRows), String(baselineRows), formatRatio(domRows, baselineRows)],
+            [
+              `all ${timelineSize.toLocaleString('en-US')} loaded and on screen`,
+              formatMs(allStats.median),
+              formatMs(baselineStats.median),
+              formatRatio(allStats.median, baselineStats.median),
+            ],
+            [
+              'row elements in the DOM afterwards',
+              String(domRows),
+              String(baselineRows),
+              formatRatio(domRows, baselineRows),
+            ],
           ],
         },
         {
@@ -148,9 +188,24 @@ export const run: BenchArea = async (context) => {
           caption: 'Event to screen (wall clock, same machine)',
           columns: ['event', 'median', 'p99', 'samples'],
           rows: [
-            ['checkpoints:created → frame on the page’s WebSocket (baseline)', formatMs(summarize(onSocket).median), formatMs(summarize(onSocket).p99), String(onSocket.length)],
-            ['checkpoints:created → timeline row painted', formatMs(screenStats.median), formatMs(screenStats.p99), String(onScreen.length)],
-            ['agent write_file via vigil serve → session card painted', formatMs(liveStats.median), formatMs(liveStats.p99), String(live.length)],
+            [
+              'checkpoints:created → frame on the page’s WebSocket (baseline)',
+              formatMs(summarize(onSocket).median),
+              formatMs(summarize(onSocket).p99),
+              String(onSocket.length),
+            ],
+            [
+              'checkpoints:created → timeline row painted',
+              formatMs(screenStats.median),
+              formatMs(screenStats.p99),
+              String(onScreen.length),
+            ],
+            [
+              'agent write_file via vigil serve → session card painted',
+              formatMs(liveStats.median),
+              formatMs(liveStats.p99),
+              String(live.length),
+            ],
           ],
         },
       ],
@@ -171,7 +226,10 @@ async function sessionLatency(browser: Browser, calls: number): Promise<number[]
   const home = await realpath(await mkdtemp(path.join(os.tmpdir(), 'vigil-bench-ui-')));
   const workspace = path.join(home, 'ws');
   await mkdir(workspace);
-  const server = spawn(process.execPath, [cli, 'serve', '--port', '0'], { env: { ...process.env, VIGIL_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn(process.execPath, [cli, 'serve', '--port', '0'], {
+    env: { ...process.env, VIGIL_HOME: home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let output = '';
@@ -194,7 +252,10 @@ async function sessionLatency(browser: Browser, calls: number): Promise<number[]
       await page.evaluate(watchSessionCards);
       const latencies: number[] = [];
       for (let index = 1; index <= calls; index += 1) {
-        await session.callTool('write_file', { path: path.join(workspace, `f${index % 5}.txt`), content: `${index}\n` });
+        await session.callTool('write_file', {
+          path: path.join(workspace, `f${index % 5}.txt`),
+          content: `${index}\n`,
+        });
         const seen = await waitFor(async () => (await probes(page)).seen[String(index)], `card update ${index}`);
         const happened = (await probes(page)).arrived[String(index)] ?? Number.NaN;
         latencies.push(seen - happened);

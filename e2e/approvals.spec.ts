@@ -15,7 +15,11 @@ test('approve one dangerous command and deny another', async ({ page, vigil }, t
   // Every `touch` waits for a human: a rule in config.json, read by the policy on each call.
   await writeFile(
     path.join(vigil.home, 'config.json'),
-    JSON.stringify({ policy: { rules: [{ effect: 'ask', tool: 'terminal', command: 'touch', reason: 'the test asks for every touch' }] } }),
+    JSON.stringify({
+      policy: {
+        rules: [{ effect: 'ask', tool: 'terminal', command: 'touch', reason: 'the test asks for every touch' }],
+      },
+    }),
   );
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   await page.keyboard.press('Alt+4');
@@ -54,8 +58,14 @@ test('approve one dangerous command and deny another', async ({ page, vigil }, t
 
     await expect(page.getByTestId('approvals-empty')).toBeVisible();
     await expect(page.getByTestId('nav-approvals-badge')).toHaveCount(0);
-    await expect(page.getByTestId('decision').filter({ hasText: 'touch approved.txt' })).toHaveAttribute('data-decision', 'allowed');
-    await expect(page.getByTestId('decision').filter({ hasText: 'touch denied.txt' })).toHaveAttribute('data-decision', 'denied');
+    await expect(page.getByTestId('decision').filter({ hasText: 'touch approved.txt' })).toHaveAttribute(
+      'data-decision',
+      'allowed',
+    );
+    await expect(page.getByTestId('decision').filter({ hasText: 'touch denied.txt' })).toHaveAttribute(
+      'data-decision',
+      'denied',
+    );
     await saveScreens(page, testInfo, 'approvals-decided');
   } finally {
     await client.close();

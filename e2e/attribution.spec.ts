@@ -8,15 +8,22 @@ import { expect, test } from './fixtures/vigil-fixture';
 
 /** The timeline row of a checkpoint. */
 function row(page: Page, id: string | undefined) {
-  return page.getByTestId('timeline-list').locator(`[data-testid="timeline-entry"][data-checkpoint-id="${id ?? 'none'}"]`);
+  return page
+    .getByTestId('timeline-list')
+    .locator(`[data-testid="timeline-entry"][data-checkpoint-id="${id ?? 'none'}"]`);
 }
 
 /** The timeline rows whose reason (the commit subject) is exactly `reason`. */
 function rowsWithReason(page: Page, reason: string) {
-  return page.getByTestId('timeline-list').locator('[data-testid="timeline-entry"]', { has: page.locator(`[data-testid="row-reason"][title="${reason}"]`) });
+  return page
+    .getByTestId('timeline-list')
+    .locator('[data-testid="timeline-entry"]', { has: page.locator(`[data-testid="row-reason"][title="${reason}"]`) });
 }
 
-test('who did what: an agent command is never "edited outside", an edit outside Vigil is; the app and the CLI carry their own names; rows read as the turns', async ({ page, vigil }, testInfo) => {
+test('who did what: an agent command is never "edited outside", an edit outside Vigil is; the app and the CLI carry their own names; rows read as the turns', async ({
+  page,
+  vigil,
+}, testInfo) => {
   const ws = vigil.workspace;
   await page.setViewportSize({ width: 1440, height: 900 });
   await mkdir(path.join(ws, 'legacy', 'deep'), { recursive: true });
@@ -26,13 +33,23 @@ test('who did what: an agent command is never "edited outside", an edit outside 
   await writeFile(path.join(ws, 'notes.txt'), 'one\n');
   await writeFile(path.join(ws, 'src', 'app.ts'), 'export const v = 1;\n');
   // Every rm waits for a person: the test gives it with A, no card focused (the oldest waiting).
-  await writeFile(path.join(vigil.home, 'config.json'), JSON.stringify({ policy: { rules: [{ effect: 'ask', tool: 'terminal', command: 'rm', reason: 'the test asks before every rm' }] } }));
+  await writeFile(
+    path.join(vigil.home, 'config.json'),
+    JSON.stringify({
+      policy: { rules: [{ effect: 'ask', tool: 'terminal', command: 'rm', reason: 'the test asks before every rm' }] },
+    }),
+  );
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
 
   const client = await connectMcpAgent(vigil.home, 'alpha', ws);
   try {
     await page.keyboard.press('Alt+4');
-    const removing = callMcpTool(client, 'terminal', { command: 'rm -rf legacy' }, { id: 't1', userMessage: 'Remove the legacy folder\nIt is dead code since v2.' });
+    const removing = callMcpTool(
+      client,
+      'terminal',
+      { command: 'rm -rf legacy' },
+      { id: 't1', userMessage: 'Remove the legacy folder\nIt is dead code since v2.' },
+    );
     await expect(page.getByTestId('approval-card')).toHaveCount(1);
     // Alt+4 gave the screen's list the focus as soon as it was drawn; A approves the oldest card.
     await expect(page.getByTestId('approvals-pending')).toBeFocused();
@@ -40,9 +57,24 @@ test('who did what: an agent command is never "edited outside", an edit outside 
     const removed = await removing;
     expect(removed.decision).toBe('asked-allowed');
     expect(removed.isError, removed.text).toBe(false);
-    const appended = await callMcpTool(client, 'terminal', { command: 'echo two >> notes.txt' }, { id: 't2', userMessage: 'Add a line to the notes' });
-    const wrote = await callMcpTool(client, 'write_file', { path: 'src/app.ts', content: 'export const v = 2;\n' }, { id: 't3' });
-    const remembered = await callMcpTool(client, 'memory', { action: 'add', target: 'memory', content: 'Build with npm run build.' }, { id: 't4', userMessage: 'Remember how to build' });
+    const appended = await callMcpTool(
+      client,
+      'terminal',
+      { command: 'echo two >> notes.txt' },
+      { id: 't2', userMessage: 'Add a line to the notes' },
+    );
+    const wrote = await callMcpTool(
+      client,
+      'write_file',
+      { path: 'src/app.ts', content: 'export const v = 2;\n' },
+      { id: 't3' },
+    );
+    const remembered = await callMcpTool(
+      client,
+      'memory',
+      { action: 'add', target: 'memory', content: 'Build with npm run build.' },
+      { id: 't4', userMessage: 'Remember how to build' },
+    );
     expect([appended.isError, wrote.isError, remembered.isError]).toEqual([false, false, false]);
 
     // The timeline opens on the folder people work in (the memory write, later, is in Vigil's own folder).
@@ -60,10 +92,16 @@ test('who did what: an agent command is never "edited outside", an edit outside 
     await expect(row(page, removed.checkpointId).getByTestId('row-actor')).toHaveText('alpha · turn 1 · terminal');
     // The stats are the changes after each checkpoint: up to the next one, or the live folder for the newest.
     await expect(row(page, removed.checkpointId).getByTestId('row-stats')).toHaveAttribute('data-scope', 'next');
-    await expect(row(page, removed.checkpointId).getByTestId('row-stats')).toHaveText('+0 −2 · 2 files until the next checkpoint');
-    await expect(row(page, appended.checkpointId).getByTestId('row-stats')).toHaveText('+1 −0 · 1 file until the next checkpoint');
+    await expect(row(page, removed.checkpointId).getByTestId('row-stats')).toHaveText(
+      '+0 −2 · 2 files until the next checkpoint',
+    );
+    await expect(row(page, appended.checkpointId).getByTestId('row-stats')).toHaveText(
+      '+1 −0 · 1 file until the next checkpoint',
+    );
     await expect(row(page, wrote.checkpointId).getByTestId('row-stats')).toHaveAttribute('data-scope', 'live');
-    await expect(row(page, wrote.checkpointId).getByTestId('row-stats')).toHaveText('+1 −1 · 1 file in the live folder since');
+    await expect(row(page, wrote.checkpointId).getByTestId('row-stats')).toHaveText(
+      '+1 −1 · 1 file in the live folder since',
+    );
     // Absolute times under a day's heading; the relative time on hover.
     await expect(page.getByTestId('timeline-day').first()).toContainText('Today');
     await expect(row(page, wrote.checkpointId).getByTestId('row-time')).toHaveText(/^\d\d:\d\d:\d\d$/);
@@ -125,7 +163,10 @@ test('who did what: an agent command is never "edited outside", an edit outside 
     await page.keyboard.press('Alt+2');
     await page.getByTestId('timeline-dir').click();
     const memories = path.join(vigil.home, 'memories');
-    await expect(page.locator(`[data-testid="timeline-dir-option"][data-dir="${memories}"]`)).toHaveAttribute('data-own', 'true');
+    await expect(page.locator(`[data-testid="timeline-dir-option"][data-dir="${memories}"]`)).toHaveAttribute(
+      'data-own',
+      'true',
+    );
     await expect(page.getByTestId('timeline-dir-option').last()).toHaveAttribute('data-dir', memories);
     await page.getByTestId('timeline-dir-search').fill('memories');
     await expect(page.getByTestId('timeline-dir-option')).toHaveCount(1);
@@ -135,7 +176,9 @@ test('who did what: an agent command is never "edited outside", an edit outside 
     await expect(afterAdd).toHaveCount(1);
     await expect(afterAdd.getByTestId('row-actor')).toHaveText('alpha · turn 4 · memory');
     // Turn 4 took two checkpoints here (before and after the write): they group under the turn, titled by its message.
-    await expect(page.getByTestId('timeline-turn').filter({ hasText: 'alpha · turn 4' }).getByTestId('turn-title')).toHaveText('Remember how to build');
+    await expect(
+      page.getByTestId('timeline-turn').filter({ hasText: 'alpha · turn 4' }).getByTestId('turn-title'),
+    ).toHaveText('Remember how to build');
     await expect(afterAdd.getByTestId('row-title')).toHaveText('after memory: add');
     const afterAdopt = rowsWithReason(page, 'after memory: adopt');
     await expect(afterAdopt).toHaveAttribute('data-actor', '@app');

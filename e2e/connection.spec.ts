@@ -6,7 +6,9 @@ import { callMcpTool } from './fixtures/mcp-calls';
 import { saveScreens } from './fixtures/screens';
 import { expect, startServer, stopServer, test, type StartedServer } from './fixtures/vigil-fixture';
 
-test('a stopped server shows as reconnecting, not reachable; restarted with a new token, as disconnected, naming the token', async ({ vigil }, testInfo) => {
+test('a stopped server shows as reconnecting, not reachable; restarted with a new token, as disconnected, naming the token', async ({
+  vigil,
+}, testInfo) => {
   test.skip(vigil.kind !== 'served', 'only the served UI has a connection that can drop');
   const browser = await chromium.launch(testInfo.project.use.launchOptions);
   const first = await startServer(vigil.home);
@@ -37,11 +39,20 @@ test('a stopped server shows as reconnecting, not reachable; restarted with a ne
   }
 });
 
-test('while the server is stopped every action is off and no figure reads as current; after a restart with a new token the page shows the way back, and a pasted address reconnects', async ({ vigil }, testInfo) => {
+test('while the server is stopped every action is off and no figure reads as current; after a restart with a new token the page shows the way back, and a pasted address reconnects', async ({
+  vigil,
+}, testInfo) => {
   test.skip(vigil.kind !== 'served', 'only the served UI has a connection that can drop');
   await writeFile(path.join(vigil.workspace, 'app.ts'), 'export const v = 1;\n');
   // Every touch waits for a person: the approvals screen has a card with its buttons.
-  await writeFile(path.join(vigil.home, 'config.json'), JSON.stringify({ policy: { rules: [{ effect: 'ask', tool: 'terminal', command: 'touch', reason: 'the test asks for every touch' }] } }));
+  await writeFile(
+    path.join(vigil.home, 'config.json'),
+    JSON.stringify({
+      policy: {
+        rules: [{ effect: 'ask', tool: 'terminal', command: 'touch', reason: 'the test asks for every touch' }],
+      },
+    }),
+  );
   const browser = await chromium.launch(testInfo.project.use.launchOptions);
   const first = await startServer(vigil.home);
   let second: StartedServer | undefined;
@@ -51,7 +62,12 @@ test('while the server is stopped every action is off and no figure reads as cur
     const connection = page.getByTestId('connection');
     await expect(connection).toHaveAttribute('data-state', 'connected');
     const client = await connectMcpAgent(vigil.home, 'alpha', vigil.workspace);
-    const wrote = await callMcpTool(client, 'write_file', { path: 'app.ts', content: 'export const v = 2;\n' }, { id: 't1', userMessage: 'Bump the version' });
+    const wrote = await callMcpTool(
+      client,
+      'write_file',
+      { path: 'app.ts', content: 'export const v = 2;\n' },
+      { id: 't1', userMessage: 'Bump the version' },
+    );
     expect(wrote.isError, wrote.text).toBe(false);
     // Left waiting: the server stops with it pending (the call fails with the server, which the test does not await).
     void callMcpTool(client, 'terminal', { command: 'touch marker' }, { id: 't2' }).catch(() => undefined);
@@ -99,7 +115,9 @@ test('while the server is stopped every action is off and no figure reads as cur
     second = await startServer(vigil.home, Number(new URL(first.url).port));
     await expect(connection).toHaveAttribute('data-state', 'disconnected', { timeout: 20_000 });
     await expect(notice).toHaveAttribute('data-cause', 'refused');
-    await expect(notice.getByTestId('connection-notice-reason')).toContainText('reopen the URL that vigil serve printed');
+    await expect(notice.getByTestId('connection-notice-reason')).toContainText(
+      'reopen the URL that vigil serve printed',
+    );
     const wayBack = notice.getByTestId('connection-way-back');
     await expect(wayBack).toContainText(`cat "${path.join(vigil.home, 'serve.json')}"`);
     await expect(wayBack).toContainText('vigil serve');

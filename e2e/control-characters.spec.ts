@@ -9,13 +9,24 @@ const esc = '\u001b';
 function hasRawControl(text: string): boolean {
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
-    if ((code <= 0x1f && code !== 0x09 && code !== 0x0a) || (code >= 0x7f && code <= 0x9f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069)) return true;
+    if (
+      (code <= 0x1f && code !== 0x09 && code !== 0x0a) ||
+      (code >= 0x7f && code <= 0x9f) ||
+      (code >= 0x202a && code <= 0x202e) ||
+      (code >= 0x2066 && code <= 0x2069)
+    )
+      return true;
   }
   return false;
 }
 
 test('names and commands holding control characters are shown escaped, never raw', async ({ page, vigil }) => {
-  await writeFile(path.join(vigil.home, 'config.json'), JSON.stringify({ policy: { rules: [{ effect: 'ask', tool: 'terminal', command: 'echo', reason: 'the test asks for every echo' }] } }));
+  await writeFile(
+    path.join(vigil.home, 'config.json'),
+    JSON.stringify({
+      policy: { rules: [{ effect: 'ask', tool: 'terminal', command: 'echo', reason: 'the test asks for every echo' }] },
+    }),
+  );
   await writeFile(path.join(vigil.workspace, 'plain.txt'), 'plain\n');
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   const client = await connectAgent(vigil.home);
@@ -44,7 +55,9 @@ test('names and commands holding control characters are shown escaped, never raw
 
     // The timeline's detail and the restore plan name the file escaped too, on one line.
     await page.keyboard.press('Alt+2');
-    await page.locator(`[data-testid="timeline-entry"][data-checkpoint-id="${written.checkpoints[0]?.checkpointId ?? 'none'}"]`).click();
+    await page
+      .locator(`[data-testid="timeline-entry"][data-checkpoint-id="${written.checkpoints[0]?.checkpointId ?? 'none'}"]`)
+      .click();
     await expect(page.getByTestId('checkpoint-detail')).toHaveAttribute('data-state', 'ready');
     await expect(page.getByTestId('changed-file')).toHaveCount(1);
     await expect(page.getByTestId('changed-file')).toContainText('two\\nlines\\u001b[31m.txt');

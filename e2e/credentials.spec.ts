@@ -12,7 +12,11 @@ interface Received {
 }
 
 /** A dev server on another port of 127.0.0.1 that records every request and upgrade it receives. */
-async function startOtherServer(): Promise<{ readonly origin: string; readonly received: Received[]; close(): Promise<void> }> {
+async function startOtherServer(): Promise<{
+  readonly origin: string;
+  readonly received: Received[];
+  close(): Promise<void>;
+}> {
   const received: Received[] = [];
   const record = (request: IncomingMessage, body: string): void => {
     received.push({ url: request.url ?? '', headers: request.rawHeaders.join('\n'), body });
@@ -24,7 +28,9 @@ async function startOtherServer(): Promise<{ readonly origin: string; readonly r
     request.on('end', () => {
       record(request, body);
       response.setHeader('Content-Type', request.url === '/app.js' ? 'text/javascript' : 'text/html');
-      response.end(request.url === '/app.js' ? 'fetch("/api", { method: "POST", credentials: "include", body: "x" });' : page);
+      response.end(
+        request.url === '/app.js' ? 'fetch("/api", { method: "POST", credentials: "include", body: "x" });' : page,
+      );
     });
   });
   server.on('upgrade', (request: IncomingMessage, socket) => {
@@ -44,10 +50,16 @@ async function startOtherServer(): Promise<{ readonly origin: string; readonly r
   };
 }
 
-test('after Vigil’s URL was opened, a server on another local port receives nothing usable, and a page there cannot reach /ws', async ({ page, vigil }) => {
+test('after Vigil’s URL was opened, a server on another local port receives nothing usable, and a page there cannot reach /ws', async ({
+  page,
+  vigil,
+}) => {
   test.skip(vigil.kind !== 'served', 'only the served UI has a credential in a browser');
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
-  const { token, port } = JSON.parse(await readFile(path.join(vigil.home, 'serve.json'), 'utf8')) as { token: string; port: number };
+  const { token, port } = JSON.parse(await readFile(path.join(vigil.home, 'serve.json'), 'utf8')) as {
+    token: string;
+    port: number;
+  };
   expect(page.url()).not.toContain(token);
   expect(await page.context().cookies()).toEqual([]);
 
@@ -66,9 +78,15 @@ test('after Vigil’s URL was opened, a server on another local port receives no
       `ws://127.0.0.1:${port}/ws`,
     );
     expect(attempt).toBe('refused');
-    expect(await page.evaluate(() => (globalThis as unknown as { sessionStorage: { length: number } }).sessionStorage.length)).toBe(0);
+    expect(
+      await page.evaluate(
+        () => (globalThis as unknown as { sessionStorage: { length: number } }).sessionStorage.length,
+      ),
+    ).toBe(0);
 
-    const everything = other.received.map((request) => `${request.url}\n${request.headers}\n${request.body}`).join('\n');
+    const everything = other.received
+      .map((request) => `${request.url}\n${request.headers}\n${request.body}`)
+      .join('\n');
     expect(other.received.length).toBeGreaterThanOrEqual(3);
     expect(everything).not.toContain(token);
     expect(everything).not.toContain(token.slice(0, 12));
@@ -83,7 +101,10 @@ test('after Vigil’s URL was opened, a server on another local port receives no
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
 });
 
-test('a malformed cookie that a page on another port plants for Vigil’s host never takes vigil serve down', async ({ page, vigil }) => {
+test('a malformed cookie that a page on another port plants for Vigil’s host never takes vigil serve down', async ({
+  page,
+  vigil,
+}) => {
   test.skip(vigil.kind !== 'served', 'only the served UI runs behind vigil serve');
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   const { port } = JSON.parse(await readFile(path.join(vigil.home, 'serve.json'), 'utf8')) as { port: number };

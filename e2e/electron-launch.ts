@@ -29,15 +29,24 @@ export function removeHome(home: string): Promise<void> {
 }
 
 /** Starts the desktop app on `home` and waits for its window to connect to the core. */
-export async function launchDesktop(executablePath: string, home: string): Promise<{ app: ElectronApplication; window: Page }> {
-  const app = await _electron.launch({ executablePath, args: [desktopEntry], env: { ...process.env, VIGIL_HOME: home } });
+export async function launchDesktop(
+  executablePath: string,
+  home: string,
+): Promise<{ app: ElectronApplication; window: Page }> {
+  const app = await _electron.launch({
+    executablePath,
+    args: [desktopEntry],
+    env: { ...process.env, VIGIL_HOME: home },
+  });
   const window = await app.firstWindow();
   await window.getByTestId('connection').and(window.locator('[data-state="connected"]')).waitFor();
   return { app, window };
 }
 
 /** The desktop app's log records so far. */
-export async function desktopLog(home: string): Promise<readonly { readonly message: string; readonly [field: string]: unknown }[]> {
+export async function desktopLog(
+  home: string,
+): Promise<readonly { readonly message: string; readonly [field: string]: unknown }[]> {
   const text = await readFile(path.join(home, 'logs', 'desktop.log'), 'utf8').catch(() => '');
   return text
     .split('\n')

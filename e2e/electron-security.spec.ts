@@ -26,8 +26,20 @@ test.describe('the desktop window’s hardening', () => {
           origin: scope.location.origin,
         };
       });
-      expect(page).toEqual({ require: 'undefined', process: 'undefined', ipcRenderer: 'undefined', webview: 'undefined', bridge: ['call', 'onEvent'], origin: 'app://vigil' });
-      const refused = await window.evaluate(() => (globalThis as unknown as { vigil: { call(channel: string, payload: unknown): Promise<unknown> } }).vigil.call('fs:readFile', {}));
+      expect(page).toEqual({
+        require: 'undefined',
+        process: 'undefined',
+        ipcRenderer: 'undefined',
+        webview: 'undefined',
+        bridge: ['call', 'onEvent'],
+        origin: 'app://vigil',
+      });
+      const refused = await window.evaluate(() =>
+        (globalThis as unknown as { vigil: { call(channel: string, payload: unknown): Promise<unknown> } }).vigil.call(
+          'fs:readFile',
+          {},
+        ),
+      );
       expect(refused).toMatchObject({ ok: false, error: { code: 'unknown_call' } });
     } finally {
       await app.close();
@@ -43,10 +55,21 @@ test.describe('the desktop window’s hardening', () => {
       const headers = await app.evaluate(async ({ net }) => {
         const found = await net.fetch('app://vigil/index.html');
         const missing = await net.fetch('app://vigil/../../etc/passwd');
-        return { found: [found.status, found.headers.get('content-security-policy')], missing: [missing.status, missing.headers.get('content-security-policy')] };
+        return {
+          found: [found.status, found.headers.get('content-security-policy')],
+          missing: [missing.status, missing.headers.get('content-security-policy')],
+        };
       });
-      expect(headers).toEqual({ found: [200, desktopContentSecurityPolicy], missing: [404, desktopContentSecurityPolicy] });
-      const fetched = await window.evaluate(() => fetch('https://example.com/').then(() => 'reached', () => 'blocked'));
+      expect(headers).toEqual({
+        found: [200, desktopContentSecurityPolicy],
+        missing: [404, desktopContentSecurityPolicy],
+      });
+      const fetched = await window.evaluate(() =>
+        fetch('https://example.com/').then(
+          () => 'reached',
+          () => 'blocked',
+        ),
+      );
       expect(fetched).toBe('blocked');
     } finally {
       await app.close();
@@ -59,7 +82,9 @@ test.describe('the desktop window’s hardening', () => {
     const home = await freshHome();
     const { app, window } = await launchDesktop(executable, home);
     try {
-      const opened = await window.evaluate(() => (globalThis as unknown as { open(url: string): unknown }).open('https://example.com/'));
+      const opened = await window.evaluate(() =>
+        (globalThis as unknown as { open(url: string): unknown }).open('https://example.com/'),
+      );
       expect(opened).toBeNull();
       await window.evaluate(() => {
         (globalThis as unknown as { location: { href: string } }).location.href = 'https://example.com/';

@@ -7,18 +7,26 @@ import { builtCli, expect, test } from './fixtures/vigil-fixture';
 
 /** Runs the built `vigil hook claude-code` as Claude Code does: the recorded event on stdin; resolves with what it printed. */
 function hook(home: string, event: object): Promise<string> {
-  const child = spawn(process.execPath, [builtCli, 'hook', 'claude-code'], { env: { ...process.env, VIGIL_HOME: home }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [builtCli, 'hook', 'claude-code'], {
+    env: { ...process.env, VIGIL_HOME: home },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   child.stdin.end(JSON.stringify(event));
   return new Promise((resolve, reject) => {
-    child.on('close', (code) => (code === 0 && stderr === '' ? resolve(stdout) : reject(new Error(`vigil hook exited ${String(code)}: ${stderr}`))));
+    child.on('close', (code) =>
+      code === 0 && stderr === '' ? resolve(stdout) : reject(new Error(`vigil hook exited ${String(code)}: ${stderr}`)),
+    );
   });
 }
 
-test('a Claude Code session reported through its hooks shows like any other: live card, titled turn, checkpoints, transcript, turn undo', async ({ page, vigil }, testInfo) => {
+test('a Claude Code session reported through its hooks shows like any other: live card, titled turn, checkpoints, transcript, turn undo', async ({
+  page,
+  vigil,
+}, testInfo) => {
   test.skip(vigil.kind !== 'served', 'the hooks relay to the running vigil serve of this test');
   const project = vigil.workspace;
   await mkdir(path.join(project, 'src'));
@@ -27,7 +35,11 @@ test('a Claude Code session reported through its hooks shows like any other: liv
   await writeFile(path.join(project, 'legacy/old.txt'), 'the old way\n');
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
 
-  const session: RecordedSession = { sessionId: '0e2e0e2e-1111-4222-8333-444455556666', cwd: project, transcriptPath: path.join(project, '.transcript.jsonl') };
+  const session: RecordedSession = {
+    sessionId: '0e2e0e2e-1111-4222-8333-444455556666',
+    cwd: project,
+    transcriptPath: path.join(project, '.transcript.jsonl'),
+  };
   const card = page.locator(`[data-testid="session-card"][data-session-id="claude-code-${session.sessionId}"]`);
   await hook(vigil.home, claudeCodeEvents.sessionStart(session));
   await expect(card).toHaveAttribute('data-status', 'idle');
@@ -43,7 +55,10 @@ test('a Claude Code session reported through its hooks shows like any other: liv
   const write = { file_path: hello, content: 'hello\n' };
   await hook(vigil.home, claudeCodeEvents.preTool(session, 'Write', write, 'toolu_w'));
   await writeFile(hello, 'hello\n');
-  await hook(vigil.home, claudeCodeEvents.postTool(session, 'Write', write, 'toolu_w', { filePath: hello, success: true }));
+  await hook(
+    vigil.home,
+    claudeCodeEvents.postTool(session, 'Write', write, 'toolu_w', { filePath: hello, success: true }),
+  );
   await expect(card).toHaveAttribute('data-calls', '1');
   await expect(card.getByTestId('session-last-call')).toContainText('hello.txt');
 
@@ -56,7 +71,15 @@ test('a Claude Code session reported through its hooks shows like any other: liv
   const remove = { command: 'rm -rf legacy', description: 'Remove the legacy folder' };
   await hook(vigil.home, claudeCodeEvents.preTool(session, 'Bash', remove, 'toolu_b'));
   await rm(path.join(project, 'legacy'), { recursive: true });
-  await hook(vigil.home, claudeCodeEvents.postTool(session, 'Bash', remove, 'toolu_b', { stdout: '', stderr: '', interrupted: false, isImage: false }));
+  await hook(
+    vigil.home,
+    claudeCodeEvents.postTool(session, 'Bash', remove, 'toolu_b', {
+      stdout: '',
+      stderr: '',
+      interrupted: false,
+      isImage: false,
+    }),
+  );
   await expect(card).toHaveAttribute('data-calls', '3');
   await expect(card.getByTestId('session-last-call')).toContainText('rm -rf legacy');
 

@@ -7,7 +7,10 @@ import { expect, test } from './fixtures/vigil-fixture';
 /** What the issue asks of "live": other processes' work shows in the open UI within this, without a reload. */
 const liveWithinMs = 2_000;
 
-test('work done by other processes shows live: new folders, checkpoints, counts, comparisons, pins and config', async ({ page, vigil }, testInfo) => {
+test('work done by other processes shows live: new folders, checkpoints, counts, comparisons, pins and config', async ({
+  page,
+  vigil,
+}, testInfo) => {
   const first = path.join(vigil.workspace, 'first');
   const second = path.join(vigil.workspace, 'second');
   const third = path.join(vigil.workspace, 'third');
@@ -72,7 +75,9 @@ test('work done by other processes shows live: new folders, checkpoints, counts,
   // Pin it from the detail: the CLI sees the pin.
   await page.getByTestId('pin-toggle').click();
   await expect(page.getByTestId('pin-toggle')).toHaveAttribute('aria-pressed', 'true');
-  const listed = JSON.parse((await runCli(vigil.home, ['checkpoints', 'list', first, '--json'])).stdout) as { entries: Array<{ isPinned?: boolean }> };
+  const listed = JSON.parse((await runCli(vigil.home, ['checkpoints', 'list', first, '--json'])).stdout) as {
+    entries: Array<{ isPinned?: boolean }>;
+  };
   expect(listed.entries.filter((entry) => entry.isPinned === true)).toHaveLength(1);
 
   // config.json is live: a raised retention shows at once, an invalid edit is named by field and changes nothing.

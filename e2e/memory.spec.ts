@@ -21,7 +21,10 @@ test('an external MEMORY.md edit appears live, with its entry diff', async ({ pa
   const startedAt = Date.now();
   await writeFile(file, 'The project uses pnpm.\n§\nTests run with vitest.');
   await expect(card).toHaveAttribute('data-entries', '2');
-  testInfo.annotations.push({ type: 'edit-to-screen', description: `${Date.now() - startedAt} ms (measured in npm run bench, not asserted here)` });
+  testInfo.annotations.push({
+    type: 'edit-to-screen',
+    description: `${Date.now() - startedAt} ms (measured in npm run bench, not asserted here)`,
+  });
   await expect(card.getByTestId('memory-entry')).toHaveText([/The project uses pnpm\./, /Tests run with vitest\./]);
   const change = page.getByTestId('memory-change').first();
   await expect(change).toHaveAttribute('data-source', 'external');
@@ -37,7 +40,10 @@ test('an external MEMORY.md edit appears live, with its entry diff', async ({ pa
   await saveScreens(page, testInfo, 'memory');
 });
 
-test('a drifted memory file shows the banner and is adopted as entries the user edits, splits and merges', async ({ page, vigil }, testInfo) => {
+test('a drifted memory file shows the banner and is adopted as entries the user edits, splits and merges', async ({
+  page,
+  vigil,
+}, testInfo) => {
   const file = path.join(vigil.home, 'memories', 'USER.md');
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   await page.getByTestId('nav-memory').click();
@@ -66,19 +72,27 @@ test('a drifted memory file shows the banner and is adopted as entries the user 
   await expect(dialog).toHaveAttribute('data-state', 'choosing');
   await dialog.getByRole('button', { name: /By blank lines/ }).click();
   const entries = dialog.getByTestId('adoption-entry-text');
-  await expect.poll(() => valuesOf(entries)).toEqual(['# About the user', 'Prefers small commits.', 'Works in UTC+1.\nLikes tabs.']);
+  await expect
+    .poll(() => valuesOf(entries))
+    .toEqual(['# About the user', 'Prefers small commits.', 'Works in UTC+1.\nLikes tabs.']);
   // One entry per line, then merge the heading with the next entry, then edit one by hand.
   await dialog.getByTestId('adoption-entry').nth(2).getByTestId('adoption-split-lines').click();
-  await expect.poll(() => valuesOf(entries)).toEqual(['# About the user', 'Prefers small commits.', 'Works in UTC+1.', 'Likes tabs.']);
+  await expect
+    .poll(() => valuesOf(entries))
+    .toEqual(['# About the user', 'Prefers small commits.', 'Works in UTC+1.', 'Likes tabs.']);
   await dialog.getByTestId('adoption-entry').nth(0).getByTestId('adoption-merge').click();
-  await expect.poll(() => valuesOf(entries)).toEqual(['# About the user\nPrefers small commits.', 'Works in UTC+1.', 'Likes tabs.']);
+  await expect
+    .poll(() => valuesOf(entries))
+    .toEqual(['# About the user\nPrefers small commits.', 'Works in UTC+1.', 'Likes tabs.']);
   await entries.nth(1).fill('Works in UTC+2.');
   // Split the merged entry again where the cursor is: after the heading.
   await entries.nth(0).click();
   await page.keyboard.press('Control+Home');
   await page.keyboard.press('End');
   await dialog.getByTestId('adoption-entry').nth(0).getByTestId('adoption-split').click();
-  await expect.poll(() => valuesOf(entries)).toEqual(['# About the user', 'Prefers small commits.', 'Works in UTC+2.', 'Likes tabs.']);
+  await expect
+    .poll(() => valuesOf(entries))
+    .toEqual(['# About the user', 'Prefers small commits.', 'Works in UTC+2.', 'Likes tabs.']);
   await expect(dialog.getByTestId('adopt-confirm')).toHaveText('Adopt 4 entries');
   await saveScreens(page, testInfo, 'memory-adopt-edit');
   await dialog.getByTestId('adopt-confirm').click();
@@ -86,10 +100,15 @@ test('a drifted memory file shows the banner and is adopted as entries the user 
   await expect(card).toHaveAttribute('data-state', 'ok');
   await expect(card).toHaveAttribute('data-entries', '4');
   await expect(page.getByTestId('toast').filter({ hasText: 'USER.md adopted' })).toContainText('.bak.');
-  expect(await readFile(file, 'utf8')).toBe('# About the user\n§\nPrefers small commits.\n§\nWorks in UTC+2.\n§\nLikes tabs.\n');
+  expect(await readFile(file, 'utf8')).toBe(
+    '# About the user\n§\nPrefers small commits.\n§\nWorks in UTC+2.\n§\nLikes tabs.\n',
+  );
 });
 
-test('a line appended with echo shows as an external edit and is kept as a new entry in one click', async ({ page, vigil }) => {
+test('a line appended with echo shows as an external edit and is kept as a new entry in one click', async ({
+  page,
+  vigil,
+}) => {
   const file = path.join(vigil.home, 'memories', 'MEMORY.md');
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   await page.getByTestId('nav-memory').click();
@@ -98,7 +117,11 @@ test('a line appended with echo shows as an external edit and is kept as a new e
   const client = await connectAgent(vigil.home);
   try {
     const session = await client.openSession({ agent: 'note-taker', roots: [vigil.workspace] });
-    const added = await session.callTool('memory', { action: 'add', target: 'memory', content: 'The project uses pnpm.' });
+    const added = await session.callTool('memory', {
+      action: 'add',
+      target: 'memory',
+      content: 'The project uses pnpm.',
+    });
     expect(added.result.ok, JSON.stringify(added.result)).toBe(true);
     await expect(card).toHaveAttribute('data-entries', '1');
     // `echo "- deploys on Fridays" >> MEMORY.md`: on a line of its own, since Vigil ends the file with a newline.
@@ -113,20 +136,35 @@ test('a line appended with echo shows as an external edit and is kept as a new e
     await expect(card.getByTestId('memory-entry')).toHaveText([/The project uses pnpm\./, /- deploys on Fridays/]);
     expect(await readFile(file, 'utf8')).toBe('The project uses pnpm.\n§\n- deploys on Fridays\n');
     // Agents keep writing: nothing was drift at any point.
-    expect((await session.callTool('memory', { action: 'replace', target: 'memory', old_text: 'pnpm', content: 'The project uses pnpm 9.' })).result.ok).toBe(true);
+    expect(
+      (
+        await session.callTool('memory', {
+          action: 'replace',
+          target: 'memory',
+          old_text: 'pnpm',
+          content: 'The project uses pnpm 9.',
+        })
+      ).result.ok,
+    ).toBe(true);
   } finally {
     await client.close();
   }
 });
 
-test('a memory folder added to config.json while the page is open appears at once, and goes when it is taken out', async ({ page, vigil }) => {
+test('a memory folder added to config.json while the page is open appears at once, and goes when it is taken out', async ({
+  page,
+  vigil,
+}) => {
   const notes = path.join(vigil.workspace, 'notes');
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   await page.getByTestId('nav-memory').click();
   await expect(page.getByTestId('memory-file-memory')).toHaveAttribute('data-state', 'ok');
   const picker = page.getByRole('group', { name: 'Memory directory' });
 
-  await writeFile(path.join(vigil.home, 'config.json'), JSON.stringify({ memory: { directories: [{ path: notes, label: 'Project notes' }] } }));
+  await writeFile(
+    path.join(vigil.home, 'config.json'),
+    JSON.stringify({ memory: { directories: [{ path: notes, label: 'Project notes' }] } }),
+  );
   await picker.getByRole('button', { name: 'Project notes' }).click();
   await expect(page.getByTestId('memory-watched')).toHaveText('watching for edits');
   await writeFile(path.join(notes, 'MEMORY.md'), 'Deploys go through staging.');

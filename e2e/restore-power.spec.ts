@@ -7,7 +7,9 @@ import { expect, test } from './fixtures/vigil-fixture';
 
 /** The id of the newest checkpoint of `dir`, as the CLI lists it. */
 async function newestCheckpoint(home: string, dir: string): Promise<string> {
-  const listed = JSON.parse((await runCli(home, ['checkpoints', 'list', dir, '--json'])).stdout) as { entries: Array<{ id: string }> };
+  const listed = JSON.parse((await runCli(home, ['checkpoints', 'list', dir, '--json'])).stdout) as {
+    entries: Array<{ id: string }>;
+  };
   const id = listed.entries[0]?.id;
   if (id === undefined) throw new Error(`no checkpoint of ${dir}`);
   return id;
@@ -35,7 +37,10 @@ async function threeTurns(home: string, workspace: string): Promise<void> {
   try {
     const session = await client.openSession({ agent: 'historian', roots: [workspace] });
     await session.beginTurn('Add beta to the notes');
-    await session.callTool('write_file', { path: path.join(workspace, 'notes.txt'), content: 'alpha\nbeta\nTODO: drop me\nomega\n' });
+    await session.callTool('write_file', {
+      path: path.join(workspace, 'notes.txt'),
+      content: 'alpha\nbeta\nTODO: drop me\nomega\n',
+    });
     await session.endTurn();
     await session.beginTurn('Touch the other file');
     await session.callTool('write_file', { path: path.join(workspace, 'other.txt'), content: 'y\n' });
@@ -48,7 +53,10 @@ async function threeTurns(home: string, workspace: string): Promise<void> {
   }
 }
 
-test('a click shows a file’s diff, the checkbox selects it, and Restore this file is one click then the plan', async ({ page, vigil }, testInfo) => {
+test('a click shows a file’s diff, the checkbox selects it, and Restore this file is one click then the plan', async ({
+  page,
+  vigil,
+}, testInfo) => {
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   for (const name of ['a.txt', 'b.txt', 'c.txt']) await writeFile(path.join(vigil.workspace, name), `${name} v1\n`);
   await writeFile(path.join(vigil.workspace, 'run.sh'), 'echo hi\n', { mode: 0o644 });
@@ -64,8 +72,12 @@ test('a click shows a file’s diff, the checkbox selects it, and Restore this f
   const files = page.getByTestId('changed-files');
   await expect(page.getByTestId('changed-file')).toHaveCount(5);
   // A mode-only change and a link's new target say what changed, not "+0 −0".
-  await expect(page.locator('[data-testid="changed-file"][data-path="run.sh"]').getByTestId('file-note')).toHaveText('mode 644 → 755');
-  await expect(page.locator('[data-testid="changed-file"][data-path="current"]').getByTestId('file-note')).toHaveText('link: a.txt → b.txt');
+  await expect(page.locator('[data-testid="changed-file"][data-path="run.sh"]').getByTestId('file-note')).toHaveText(
+    'mode 644 → 755',
+  );
+  await expect(page.locator('[data-testid="changed-file"][data-path="current"]').getByTestId('file-note')).toHaveText(
+    'link: a.txt → b.txt',
+  );
 
   // A click shows the diff of that file, and selects nothing.
   await page.locator('[data-testid="changed-file"][data-path="c.txt"] .file-path').click();
@@ -79,7 +91,9 @@ test('a click shows a file’s diff, the checkbox selects it, and Restore this f
   await page.locator('[data-testid="changed-file"][data-path="a.txt"]').getByTestId('file-check').click();
   await page.locator('[data-testid="changed-file"][data-path="b.txt"]').getByTestId('file-check').click();
   await expect(files).toHaveAttribute('data-selected-count', '2');
-  await expect(page.locator('[data-testid="changed-file"][data-path="a.txt"]').getByTestId('file-check')).toHaveAttribute('aria-checked', 'true');
+  await expect(
+    page.locator('[data-testid="changed-file"][data-path="a.txt"]').getByTestId('file-check'),
+  ).toHaveAttribute('aria-checked', 'true');
   await expect(page.getByTestId('restore-selected')).toHaveText('Restore selected (2)');
   // The diff still shows the file clicked.
   await expect(stacked.getByTestId('stacked-file')).toHaveAttribute('data-path', 'c.txt');
@@ -96,7 +110,10 @@ test('a click shows a file’s diff, the checkbox selects it, and Restore this f
   expect(await readFile(path.join(vigil.workspace, 'a.txt'), 'utf8')).toBe('a.txt v2\n');
 });
 
-test('the stacked view shows 200 changed files, with a tree to jump and a notice for what it cannot show', async ({ page, vigil }, testInfo) => {
+test('the stacked view shows 200 changed files, with a tree to jump and a notice for what it cannot show', async ({
+  page,
+  vigil,
+}, testInfo) => {
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   const names = Array.from({ length: 200 }, (_, index) => `src/part-${String(index).padStart(3, '0')}.txt`);
   await mkdir(path.join(vigil.workspace, 'src'), { recursive: true });
@@ -124,20 +141,29 @@ test('the stacked view shows 200 changed files, with a tree to jump and a notice
   await page.getByTestId('changed-files').focus();
   await page.keyboard.press('End');
   await expect(page.locator('[data-testid="changed-file"][data-path="blob.dat"]')).toBeVisible();
-  await expect(stacked.locator('[data-testid="stacked-notice"][data-path="blob.dat"]')).toContainText('Not shown as text');
+  await expect(stacked.locator('[data-testid="stacked-notice"][data-path="blob.dat"]')).toContainText(
+    'Not shown as text',
+  );
   // A click on a file far from the view brings it into the stack.
   const last = page.locator('[data-testid="changed-file"][data-path="src/part-199.txt"]');
   await last.locator('.file-path').click();
   await expect(stacked.locator('[data-testid="stacked-file"][data-path="src/part-199.txt"]')).toBeVisible();
-  await expect(stacked.locator('[data-testid="diff-line"][data-path="src/part-199.txt"].diff-added')).toContainText('second');
+  await expect(stacked.locator('[data-testid="diff-line"][data-path="src/part-199.txt"].diff-added')).toContainText(
+    'second',
+  );
   // The end of the stack: the paths the checkpoint did not store, each with why.
   await stacked.locator('.stacked-diff-scroll').hover();
   await page.mouse.wheel(0, 100_000);
   await expect(stacked.locator('[data-testid="stacked-skipped"][data-path="build.log"]')).toContainText('excluded');
-  await expect(stacked.locator('[data-testid="stacked-skipped"][data-path="huge.txt"]')).toContainText('larger than the size cap: not stored, so it cannot be shown or restored');
+  await expect(stacked.locator('[data-testid="stacked-skipped"][data-path="huge.txt"]')).toContainText(
+    'larger than the size cap: not stored, so it cannot be shown or restored',
+  );
 });
 
-test('a drag across three lines and "Restore these lines" puts back only those lines; undo takes them away again', async ({ page, vigil }, testInfo) => {
+test('a drag across three lines and "Restore these lines" puts back only those lines; undo takes them away again', async ({
+  page,
+  vigil,
+}, testInfo) => {
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   const file = path.join(vigil.workspace, 'poem.txt');
   const original = Array.from({ length: 10 }, (_, index) => `line ${index + 1}`);
@@ -177,7 +203,9 @@ test('a drag across three lines and "Restore these lines" puts back only those l
   expect(await readFile(file, 'utf8')).toBe(`${now.join('\n')}\n`);
   await plan.getByTestId('plan-confirm').click();
   await expect(plan).toHaveCount(0);
-  expect(await readFile(file, 'utf8')).toBe('line 1\nline 2\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8\nline nine, rewritten\nline 10\n');
+  expect(await readFile(file, 'utf8')).toBe(
+    'line 1\nline 2\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8\nline nine, rewritten\nline 10\n',
+  );
 
   // The restore shows on the timeline as its restore point, and undo puts the file back as it was.
   await expect(page.locator('[data-testid="timeline-entry"][data-kind="pre-rollback"]')).toHaveCount(1);
@@ -188,7 +216,10 @@ test('a drag across three lines and "Restore these lines" puts back only those l
   await expect.poll(() => readFile(file, 'utf8')).toBe(`${now.join('\n')}\n`);
 });
 
-test('lines that no longer apply are refused with the reason, nothing is written, and the whole file is offered', async ({ page, vigil }) => {
+test('lines that no longer apply are refused with the reason, nothing is written, and the whole file is offered', async ({
+  page,
+  vigil,
+}) => {
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   const file = path.join(vigil.workspace, 'poem.txt');
   await writeFile(file, 'one\ntwo\nthree\nfour\n');
@@ -216,7 +247,10 @@ test('lines that no longer apply are refused with the reason, nothing is written
   expect(await readFile(file, 'utf8')).toBe('one\ntwo\nthree\nfour\n');
 });
 
-test('a file that is not UTF-8 text offers no lines to pick, says why, and can still be restored whole', async ({ page, vigil }) => {
+test('a file that is not UTF-8 text offers no lines to pick, says why, and can still be restored whole', async ({
+  page,
+  vigil,
+}) => {
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   const file = path.join(vigil.workspace, 'latin1.txt');
   // "café" in Latin-1: its bytes could not be kept through a line merge.
@@ -241,7 +275,10 @@ test('a file that is not UTF-8 text offers no lines to pick, says why, and can s
   expect(Buffer.compare(await readFile(file), before)).toBe(0);
 });
 
-test('a file’s history lists the versions that changed it, with actor and turn; search finds the turn that removed a line', async ({ page, vigil }, testInfo) => {
+test('a file’s history lists the versions that changed it, with actor and turn; search finds the turn that removed a line', async ({
+  page,
+  vigil,
+}, testInfo) => {
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   await threeTurns(vigil.home, vigil.workspace);
   await page.getByTestId('nav-timeline').click();
@@ -257,7 +294,9 @@ test('a file’s history lists the versions that changed it, with actor and turn
   await expect(history.getByTestId('file-version')).toHaveCount(2);
   await expect(history.getByTestId('file-version-message')).toHaveText(['Remove the todo', 'Add beta to the notes']);
   await expect(history.getByTestId('file-version-actor').first()).toContainText('historian');
-  await expect(history.getByTestId('file-history-summary')).toHaveText('2 of 3 checkpoints were followed by a change to it.');
+  await expect(history.getByTestId('file-history-summary')).toHaveText(
+    '2 of 3 checkpoints were followed by a change to it.',
+  );
   await saveScreens(page, testInfo, 'file-history');
   // Any version can be restored: the first one (before "Add beta").
   await history.getByTestId('file-version-restore').nth(1).click();
@@ -286,10 +325,15 @@ test('a file’s history lists the versions that changed it, with actor and turn
   await saveScreens(page, testInfo, 'past-search');
   await hits.first().click();
   await expect(page.getByTestId('checkpoint-detail')).toHaveAttribute('data-state', 'ready');
-  await expect(page.locator('[data-testid="diff-line"][data-path="notes.txt"].diff-removed')).toContainText('TODO: drop me');
+  await expect(page.locator('[data-testid="diff-line"][data-path="notes.txt"].diff-removed')).toContainText(
+    'TODO: drop me',
+  );
 });
 
-test('Checkpoint now takes a name, any checkpoint can be renamed and pinned, and a pinned one survives retention', async ({ page, vigil }, testInfo) => {
+test('Checkpoint now takes a name, any checkpoint can be renamed and pinned, and a pinned one survives retention', async ({
+  page,
+  vigil,
+}, testInfo) => {
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   await writeFile(path.join(vigil.home, 'config.json'), JSON.stringify({ checkpoints: { maxSnapshots: 3 } }));
   const file = path.join(vigil.workspace, 'count.txt');
@@ -331,12 +375,17 @@ test('Checkpoint now takes a name, any checkpoint can be renamed and pinned, and
   await expect(page.getByTestId('timeline-count')).toHaveText('5 checkpoints');
   await expect(page.locator(`[data-testid="timeline-entry"][data-checkpoint-id="${named}"]`)).toHaveCount(1);
   await expect(page.locator(`[data-testid="timeline-entry"][data-checkpoint-id="${first}"]`)).toHaveCount(0);
-  const json = JSON.parse((await runCli(vigil.home, ['checkpoints', 'list', vigil.workspace, '--json'])).stdout) as { entries: Array<{ id: string }> };
+  const json = JSON.parse((await runCli(vigil.home, ['checkpoints', 'list', vigil.workspace, '--json'])).stdout) as {
+    entries: Array<{ id: string }>;
+  };
   expect(json.entries.map((entry) => entry.id)).toContain(named);
   expect(json.entries.map((entry) => entry.id)).not.toContain(first);
 });
 
-test('a turn is rewound from its timeline row, and Restore… on a row is one click then the plan', async ({ page, vigil }, testInfo) => {
+test('a turn is rewound from its timeline row, and Restore… on a row is one click then the plan', async ({
+  page,
+  vigil,
+}, testInfo) => {
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   await threeTurns(vigil.home, vigil.workspace);
   await page.getByTestId('nav-timeline').click();
@@ -362,6 +411,8 @@ test('a turn is rewound from its timeline row, and Restore… on a row is one cl
   await expect(rewind.getByTestId('plan-restore')).toContainText('notes.txt');
   await rewind.getByTestId('plan-confirm').click();
   await expect(rewind).toHaveCount(0);
-  await expect.poll(() => readFile(path.join(vigil.workspace, 'notes.txt'), 'utf8')).toBe('alpha\nbeta\nTODO: drop me\nomega\n');
+  await expect
+    .poll(() => readFile(path.join(vigil.workspace, 'notes.txt'), 'utf8'))
+    .toBe('alpha\nbeta\nTODO: drop me\nomega\n');
   expect(await readFile(path.join(vigil.workspace, 'other.txt'), 'utf8')).toBe('y\n');
 });

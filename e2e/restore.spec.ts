@@ -14,7 +14,12 @@ async function agentRewritesFiveFiles(home: string, workspace: string): Promise<
   try {
     const session = await client.openSession({ agent: 'rewriter', roots: [workspace] });
     await session.beginTurn('Rewrite every file');
-    const outcomes = await session.callTools(names.map((name) => ({ name: 'write_file', arguments: { path: path.join(workspace, name), content: `${name} v2\n` } })));
+    const outcomes = await session.callTools(
+      names.map((name) => ({
+        name: 'write_file',
+        arguments: { path: path.join(workspace, name), content: `${name} v2\n` },
+      })),
+    );
     await session.endTurn();
     const id = outcomes[0]?.checkpoints[0]?.checkpointId;
     if (id === undefined) throw new Error('the first write took no checkpoint');
@@ -55,7 +60,11 @@ test('drag-select three of five changed files and restore only those three', asy
   const files = page.getByTestId('changed-files');
   await expect(files).toHaveAttribute('data-selected-count', '3');
   await expect(files).toHaveAttribute('data-state', 'idle');
-  await expect(page.locator('[data-testid="changed-file"][data-selected="true"]')).toHaveText([/b\.txt/, /c\.txt/, /d\.txt/]);
+  await expect(page.locator('[data-testid="changed-file"][data-selected="true"]')).toHaveText([
+    /b\.txt/,
+    /c\.txt/,
+    /d\.txt/,
+  ]);
   await expect(page.getByTestId('stacked-diff')).toBeVisible();
   await saveScreens(page, testInfo, 'checkpoint-detail');
 
@@ -117,7 +126,10 @@ test('one-click restore, then undo it', async ({ page, vigil }, testInfo) => {
   await expect(page.locator('[data-testid="timeline-entry"][data-kind="pre-rollback"]')).toHaveCount(2);
 });
 
-test('a restore that cannot bring back a file says it is incomplete, naming the file and the reason', async ({ page, vigil }, testInfo) => {
+test('a restore that cannot bring back a file says it is incomplete, naming the file and the reason', async ({
+  page,
+  vigil,
+}, testInfo) => {
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   const checkpoint = await agentRewritesFiveFiles(vigil.home, vigil.workspace);
   // a.txt becomes a folder holding files no snapshot keeps: the restore must not delete them.
@@ -137,7 +149,9 @@ test('a restore that cannot bring back a file says it is incomplete, naming the 
   const outcome = page.getByTestId('restore-outcome');
   await expect(outcome).toHaveAttribute('data-state', 'incomplete');
   await expect(outcome).toContainText('Restore incomplete.');
-  await expect(outcome.getByTestId('restore-problems')).toContainText('a.txt — A folder is here now holding 1 file(s) the restore will not delete');
+  await expect(outcome.getByTestId('restore-problems')).toContainText(
+    'a.txt — A folder is here now holding 1 file(s) the restore will not delete',
+  );
   // The banner says it all, once: no toast repeats it.
   await expect(outcome).toContainText('1 file could not be restored, 4 files changed');
   await expect(page.getByTestId('toast')).toHaveCount(0);

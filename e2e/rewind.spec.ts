@@ -4,14 +4,19 @@ import { connectAgent } from './fixtures/agents';
 import { saveScreens } from './fixtures/screens';
 import { expect, test } from './fixtures/vigil-fixture';
 
-test('rewind a turn (code and conversation): the files and the transcript go back', async ({ page, vigil }, testInfo) => {
+test('rewind a turn (code and conversation): the files and the transcript go back', async ({
+  page,
+  vigil,
+}, testInfo) => {
   const notes = path.join(vigil.workspace, 'notes.txt');
   const extra = path.join(vigil.workspace, 'extra.txt');
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   const client = await connectAgent(vigil.home);
   try {
     const session = await client.openSession({ agent: 'rewinder', roots: [vigil.workspace] });
-    const rewound = new Promise<number[]>((resolve) => session.on('session.rewound', ({ rewind }) => resolve(rewind.rewoundTurns)));
+    const rewound = new Promise<number[]>((resolve) =>
+      session.on('session.rewound', ({ rewind }) => resolve(rewind.rewoundTurns)),
+    );
     await session.beginTurn('Write the first version');
     await session.callTool('write_file', { path: notes, content: 'version one\n' });
     await session.endTurn();
@@ -21,7 +26,10 @@ test('rewind a turn (code and conversation): the files and the transcript go bac
     await session.appendMessage('assistant', 'Rewrote notes.txt and added extra.txt.');
     await session.endTurn();
 
-    await page.locator(`[data-testid="session-card"][data-session-id="${session.id}"]`).getByRole('button', { name: /Open the transcript/ }).click();
+    await page
+      .locator(`[data-testid="session-card"][data-session-id="${session.id}"]`)
+      .getByRole('button', { name: /Open the transcript/ })
+      .click();
     const turnTwo = page.locator('[data-testid="transcript-turn"][data-turn="2"]');
     await expect(turnTwo).toHaveAttribute('data-rewound', 'false');
     await expect(turnTwo.getByTestId('transcript-call')).toHaveCount(2);

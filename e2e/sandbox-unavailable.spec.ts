@@ -11,9 +11,15 @@ function exists(file: string): Promise<boolean> {
   );
 }
 
-test('where the OS sandbox cannot start, the approval card says why and what fixes it', async ({ page, vigil }, testInfo) => {
+test('where the OS sandbox cannot start, the approval card says why and what fixes it', async ({
+  page,
+  vigil,
+}, testInfo) => {
   // The availability check is pointed at a bubblewrap that is not there, as on a machine without it.
-  await writeFile(path.join(vigil.home, 'config.json'), JSON.stringify({ policy: { sandbox: { bwrapPath: path.join(vigil.home, 'no-bwrap-here') } } }));
+  await writeFile(
+    path.join(vigil.home, 'config.json'),
+    JSON.stringify({ policy: { sandbox: { bwrapPath: path.join(vigil.home, 'no-bwrap-here') } } }),
+  );
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   await page.keyboard.press('Alt+4');
   await expect(page.getByTestId('approvals-empty')).toBeVisible();

@@ -7,7 +7,9 @@ import { saveScreens } from './fixtures/screens';
 import { expect, startServer, stopServer, test } from './fixtures/vigil-fixture';
 
 // The server must start with a short idle time, so this spec starts it itself (no `page` fixture).
-test('an MCP client that exits without DELETE reads "disconnected" after the idle time, and keeps its colour and last-active time across a restart', async ({ vigil }, testInfo) => {
+test('an MCP client that exits without DELETE reads "disconnected" after the idle time, and keeps its colour and last-active time across a restart', async ({
+  vigil,
+}, testInfo) => {
   test.skip(vigil.kind !== 'served', 'runs against vigil serve in Chromium');
   await writeFile(path.join(vigil.home, 'config.json'), JSON.stringify({ sessions: { idleMinutes: 0.02 } }));
   const { launchOptions, viewport } = testInfo.project.use;

@@ -8,7 +8,12 @@ import { saveScreenAsIs, saveScreens } from './fixtures/screens';
 import { expect, test } from './fixtures/vigil-fixture';
 
 /** Names that differ only at the end, and long ones: each card must show all of it. */
-const agents = ['codex-beta', 'codex-beta-2', 'claude-code-refactoring-agent', 'gemini-cli-documentation-writer'] as const;
+const agents = [
+  'codex-beta',
+  'codex-beta-2',
+  'claude-code-refactoring-agent',
+  'gemini-cli-documentation-writer',
+] as const;
 
 /** Whether an element shows its whole text (nothing cut off by an ellipsis). */
 function isWhole(locator: Locator): Promise<boolean> {
@@ -19,29 +24,50 @@ function isWhole(locator: Locator): Promise<boolean> {
   });
 }
 
-test('four concurrent sessions side by side at 1440×900: full names, prompts, last five calls, files; still in view beside an open transcript', async ({ page, vigil }, testInfo) => {
+test('four concurrent sessions side by side at 1440×900: full names, prompts, last five calls, files; still in view beside an open transcript', async ({
+  page,
+  vigil,
+}, testInfo) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   // Every `touch` waits for a person, so one card has an approval pending.
-  await writeFile(path.join(vigil.home, 'config.json'), JSON.stringify({ policy: { rules: [{ effect: 'ask', tool: 'terminal', command: 'touch', reason: 'the test asks for every touch' }] } }));
+  await writeFile(
+    path.join(vigil.home, 'config.json'),
+    JSON.stringify({
+      policy: {
+        rules: [{ effect: 'ask', tool: 'terminal', command: 'touch', reason: 'the test asks for every touch' }],
+      },
+    }),
+  );
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   const clients: Client[] = [];
   const vigilClient = await connectAgent(vigil.home, 'finisher');
   try {
     const roots = agents.map((agent) => path.join(vigil.workspace, agent));
     for (const root of roots) await mkdir(root);
-    for (const [index, agent] of agents.entries()) clients.push(await connectMcpAgent(vigil.home, agent, roots[index] ?? vigil.workspace));
+    for (const [index, agent] of agents.entries())
+      clients.push(await connectMcpAgent(vigil.home, agent, roots[index] ?? vigil.workspace));
     // Six calls each, all four at once: the cards keep the last five.
     const noisy = `Fix the \u001b[31mflaky\u001b[0m tests\n${'and explain every step in detail. '.repeat(60)}\nSecond paragraph.`;
     await Promise.all(
       clients.map(async (client, index) => {
         const message = index === 0 ? noisy : `Task ${index + 1}: tidy up ${agents[index] ?? ''}`;
         for (let call = 1; call <= 6; call += 1) {
-          const outcome = await callMcpTool(client, 'write_file', { path: `file-${call}.txt`, content: `line one\nline two ${call}\n` }, { id: 'turn-1', userMessage: message });
+          const outcome = await callMcpTool(
+            client,
+            'write_file',
+            { path: `file-${call}.txt`, content: `line one\nline two ${call}\n` },
+            { id: 'turn-1', userMessage: message },
+          );
           expect(outcome.isError, outcome.text).toBe(false);
         }
       }),
     );
-    const waiting = callMcpTool(clients[1] as Client, 'terminal', { command: 'touch waiting.txt' }, { id: 'turn-2', userMessage: 'Make a marker' });
+    const waiting = callMcpTool(
+      clients[1] as Client,
+      'terminal',
+      { command: 'touch waiting.txt' },
+      { id: 'turn-2', userMessage: 'Make a marker' },
+    );
     // A fifth session that ended folds into the "Ended" section.
     const finished = await vigilClient.openSession({ agent: 'finished-agent', roots: [vigil.workspace] });
     await finished.close();
@@ -71,7 +97,10 @@ test('four concurrent sessions side by side at 1440×900: full names, prompts, l
     // Opening a transcript keeps every other session in view, beside it.
     await noisyCard.getByRole('button', { name: /Open the transcript/ }).click();
     await expect(page.getByTestId('transcript-panel')).toBeVisible();
-    for (const agent of agents) await expect(cards.filter({ has: page.locator(`[data-testid="session-agent"]:text-is("${agent}")`) })).toBeInViewport();
+    for (const agent of agents)
+      await expect(
+        cards.filter({ has: page.locator(`[data-testid="session-agent"]:text-is("${agent}")`) }),
+      ).toBeInViewport();
     // The transcript keeps the message whole, on its lines.
     await expect(page.getByTestId('transcript-message').first()).toContainText('Second paragraph.');
     await saveScreenAsIs(page, testInfo, 'side-by-side-transcript');

@@ -18,7 +18,10 @@ test("browse a directory's timeline from two sessions and filter it", async ({ p
     const beta = await client.openSession({ agent: 'beta', roots: [vigil.workspace] });
     const write = async (session: typeof alpha, name: string, label: string): Promise<void> => {
       await session.beginTurn(`write ${name}`);
-      const outcome = await session.callTool('write_file', { path: path.join(vigil.workspace, name), content: `${name}\n` });
+      const outcome = await session.callTool('write_file', {
+        path: path.join(vigil.workspace, name),
+        content: `${name}\n`,
+      });
       const id = outcome.checkpoints[0]?.checkpointId;
       expect(outcome.checkpoints[0]?.kind, `a checkpoint before ${name}`).toBe('created');
       if (id !== undefined) taken[label] = id;
@@ -38,8 +41,14 @@ test("browse a directory's timeline from two sessions and filter it", async ({ p
     // Newest first, attributed: the one by hand is yours (in the app), then beta, alpha, beta, alpha.
     await expect(list.getByTestId('timeline-entry').nth(0)).toHaveAttribute('data-session-id', '');
     await expect(list.getByTestId('timeline-entry').nth(0)).toHaveAttribute('data-actor', '@app');
-    await expect(list.getByTestId('timeline-entry').nth(1)).toHaveAttribute('data-checkpoint-id', taken['beta-2'] ?? '');
-    await expect(list.getByTestId('timeline-entry').nth(4)).toHaveAttribute('data-checkpoint-id', taken['alpha-1'] ?? '');
+    await expect(list.getByTestId('timeline-entry').nth(1)).toHaveAttribute(
+      'data-checkpoint-id',
+      taken['beta-2'] ?? '',
+    );
+    await expect(list.getByTestId('timeline-entry').nth(4)).toHaveAttribute(
+      'data-checkpoint-id',
+      taken['alpha-1'] ?? '',
+    );
     await expect(page.getByTestId('actor-filter')).toHaveCount(3);
     await list.getByTestId('timeline-entry').nth(2).click();
     await expect(page.getByTestId('checkpoint-detail')).toHaveAttribute('data-state', 'ready');
@@ -48,7 +57,8 @@ test("browse a directory's timeline from two sessions and filter it", async ({ p
     // Only beta's checkpoints.
     await page.locator(`[data-testid="actor-filter"][data-actor="${beta.id}"]`).click();
     await expect(list.getByTestId('timeline-entry')).toHaveCount(2);
-    for (const entry of await list.getByTestId('timeline-entry').all()) await expect(entry).toHaveAttribute('data-session-id', beta.id);
+    for (const entry of await list.getByTestId('timeline-entry').all())
+      await expect(entry).toHaveAttribute('data-session-id', beta.id);
     await expect(page.getByTestId('timeline-count')).toHaveText('2 of 5 checkpoints');
 
     // Adding alpha shows both sessions, without yours; a reason with no match shows none.
@@ -67,7 +77,8 @@ test("browse a directory's timeline from two sessions and filter it", async ({ p
 
     // From the keyboard: clear the filters, step with the arrows.
     await page.getByTestId('file-filter').fill('');
-    for (const id of [alpha.id, beta.id]) await page.locator(`[data-testid="actor-filter"][data-actor="${id}"]`).click();
+    for (const id of [alpha.id, beta.id])
+      await page.locator(`[data-testid="actor-filter"][data-actor="${id}"]`).click();
     await expect(list.getByTestId('timeline-entry')).toHaveCount(5);
     await list.focus();
     await page.keyboard.press('Home');

@@ -8,12 +8,16 @@ import { expect, test } from './fixtures/vigil-fixture';
 /** Enough files that the restore takes a moment: the user leaves the timeline before it ends. */
 const fileCount = 300;
 
-test('toasts leave on their own; a restore toast with "Undo restore" goes at once when another folder is opened; the timeline opens on the most recently active folder', async ({ page, vigil }, testInfo) => {
+test('toasts leave on their own; a restore toast with "Undo restore" goes at once when another folder is opened; the timeline opens on the most recently active folder', async ({
+  page,
+  vigil,
+}, testInfo) => {
   const project = path.join(vigil.workspace, 'project');
   const other = path.join(vigil.workspace, 'other');
   await mkdir(path.join(project, 'src'), { recursive: true });
   await mkdir(other);
-  for (let index = 0; index < fileCount; index += 1) await writeFile(path.join(project, 'src', `f${index}.txt`), 'v1\n');
+  for (let index = 0; index < fileCount; index += 1)
+    await writeFile(path.join(project, 'src', `f${index}.txt`), 'v1\n');
   await writeFile(path.join(other, 'readme.md'), 'other\n');
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
 
@@ -22,14 +26,20 @@ test('toasts leave on their own; a restore toast with "Undo restore" goes at onc
   const client = await connectMcpAgent(vigil.home, 'alpha', project);
   let changed: McpCallRecord | undefined;
   try {
-    changed = await callMcpTool(client, 'write_file', { path: 'src/f0.txt', content: 'v2\n' }, { id: 't1', userMessage: 'Bump every file' });
+    changed = await callMcpTool(
+      client,
+      'write_file',
+      { path: 'src/f0.txt', content: 'v2\n' },
+      { id: 't1', userMessage: 'Bump every file' },
+    );
     expect(changed.isError, changed.text).toBe(false);
     expect(changed.checkpointId).toBeDefined();
   } finally {
     await client.close();
   }
   // The rest changes in an editor: the restore brings them all back.
-  for (let index = 1; index < fileCount; index += 1) await writeFile(path.join(project, 'src', `f${index}.txt`), 'v2\n');
+  for (let index = 1; index < fileCount; index += 1)
+    await writeFile(path.join(project, 'src', `f${index}.txt`), 'v2\n');
 
   await page.keyboard.press('Alt+2');
   await expect(page.getByTestId('timeline-dir')).toHaveAttribute('data-dir', project);

@@ -44,7 +44,10 @@ const paths = vigilPaths(home);
 try {
   await mkdir(path.join(home, 'chromium'), { recursive: true, mode: 0o700 });
 } catch (error) {
-  dialog.showErrorBox(`${productName} could not start`, `The data folder ${home} cannot be created: ${String(error)}\n\nSet VIGIL_HOME to a folder you can write to.`);
+  dialog.showErrorBox(
+    `${productName} could not start`,
+    `The data folder ${home} cannot be created: ${String(error)}\n\nSet VIGIL_HOME to a folder you can write to.`,
+  );
   // Nothing is running yet, so there is nothing to release; stop before anything else touches the folder.
   process.exit(1);
 }
@@ -74,7 +77,12 @@ let mainWindow: BrowserWindow | undefined;
 
 /** Starts everything once `ready`; each resource registers how to release it. */
 async function start(): Promise<void> {
-  logger.info('desktop app starting', { home, version: app.getVersion(), electron: process.versions.electron, isPackaged: app.isPackaged });
+  logger.info('desktop app starting', {
+    home,
+    version: app.getVersion(),
+    electron: process.versions.electron,
+    isPackaged: app.isPackaged,
+  });
   await app.whenReady();
   denyAllPermissions();
   hardenEveryWebContents(logger);
@@ -82,7 +90,8 @@ async function start(): Promise<void> {
 
   const core = await createCore({ home, logger });
   resources.add(() => core.dispose());
-  reportProblem = (message) => core.events.emit('app:problem-reported', { source: 'main process', message, at: new Date().toISOString() });
+  reportProblem = (message) =>
+    core.events.emit('app:problem-reported', { source: 'main process', message, at: new Date().toISOString() });
   resources.add(registerIpcBridge(core.router, core.events, logger));
 
   const windowStateFile = path.join(home, 'window-state.json');
@@ -94,7 +103,9 @@ async function start(): Promise<void> {
 
   const openWindow = (): BrowserWindow => {
     const primary = screen.getPrimaryDisplay();
-    const workAreas = [primary, ...screen.getAllDisplays().filter((display) => display.id !== primary.id)].map((display) => display.workArea);
+    const workAreas = [primary, ...screen.getAllDisplays().filter((display) => display.id !== primary.id)].map(
+      (display) => display.workArea,
+    );
     const window = createMainWindow({
       preloadPath,
       placement: placeWindow(windowState, workAreas, mainWindowSizing),
@@ -112,7 +123,11 @@ async function start(): Promise<void> {
     return window;
   };
 
-  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate({ platform: process.platform, appName: productName, allowDevTools, openLogsFolder: showLogs })));
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      appMenuTemplate({ platform: process.platform, appName: productName, allowDevTools, openLogsFolder: showLogs }),
+    ),
+  );
   mainWindow = openWindow();
   app.on('second-instance', () => {
     logger.info('a second launch was redirected to this window');
@@ -122,13 +137,21 @@ async function start(): Promise<void> {
   app.on('activate', () => {
     mainWindow ??= openWindow();
   });
-  resources.add(subscribeDesktopNotices(core.events, desktopNoticeRules, (notice) => showDesktopNotice(notice, mainWindow)));
+  resources.add(
+    subscribeDesktopNotices(core.events, desktopNoticeRules, (notice) => showDesktopNotice(notice, mainWindow)),
+  );
 
   const gateway = await startDesktopGateway({ core, logger });
   resources.add(() => gateway.close());
   if (gateway.kind === 'unavailable') {
     const text = gatewayUnavailableMessage(gateway.error, gateway.owner, home);
-    const options: MessageBoxOptions = { type: 'warning', title: productName, message: text.message, detail: text.detail, buttons: ['OK'] };
+    const options: MessageBoxOptions = {
+      type: 'warning',
+      title: productName,
+      message: text.message,
+      detail: text.detail,
+      buttons: ['OK'],
+    };
     // The window may have been closed meanwhile (macOS keeps running without one).
     const window = BrowserWindow.getAllWindows().find((candidate) => !candidate.isDestroyed());
     void (window === undefined ? dialog.showMessageBox(options) : dialog.showMessageBox(window, options));
@@ -159,7 +182,10 @@ function stop(started: Promise<void>): Promise<void> {
 if (app.requestSingleInstanceLock()) {
   const started = start().catch(async (error: unknown) => {
     logger.error('the desktop app could not start', { error });
-    dialog.showErrorBox(`${productName} could not start`, `${error instanceof Error ? error.message : String(error)}\n\nThe logs are in ${paths.logs}`);
+    dialog.showErrorBox(
+      `${productName} could not start`,
+      `${error instanceof Error ? error.message : String(error)}\n\nThe logs are in ${paths.logs}`,
+    );
     await stop(Promise.resolve());
   });
   app.on('window-all-closed', () => {

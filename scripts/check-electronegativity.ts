@@ -25,12 +25,18 @@ function readJson(file: string): unknown {
 const pinned = (readJson('package.json') as { devDependencies: Record<string, string> }).devDependencies['electron'];
 const installed = (readJson('node_modules/electron/package.json') as { version: string }).version;
 if (pinned !== installed) {
-  process.stderr.write(`check-electronegativity: package.json pins electron "${String(pinned)}" but ${installed} is installed; run npm install.\n`);
+  process.stderr.write(
+    `check-electronegativity: package.json pins electron "${String(pinned)}" but ${installed} is installed; run npm install.\n`,
+  );
   process.exit(1);
 }
 
 if (!process.argv.includes('--skip-build')) {
-  const build = spawnSync(process.execPath, [path.join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: root, encoding: 'utf8' });
+  const build = spawnSync(
+    process.execPath,
+    [path.join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'],
+    { cwd: root, encoding: 'utf8' },
+  );
   if (build.status !== 0) {
     process.stderr.write(`${build.stdout}${build.stderr}\ncheck-electronegativity: the build failed.\n`);
     process.exit(1);
@@ -47,15 +53,23 @@ try {
     `electronegativity (Electron ${installed}, ${scan.checksRun} checks): ${staged.length} files scanned, ${scan.findings.length} findings: ` +
       `${gate.failures.length} failing, ${gate.reviewed.length} reviewed, ${gate.notes.length} low.\n`,
   );
-  for (const { finding, review } of gate.reviewed) process.stdout.write(`  reviewed: ${formatFinding(finding)}\n      ${review.conclusion}\n`);
+  for (const { finding, review } of gate.reviewed)
+    process.stdout.write(`  reviewed: ${formatFinding(finding)}\n      ${review.conclusion}\n`);
   for (const finding of gate.notes) process.stdout.write(`  note: ${formatFinding(finding)}\n`);
   const failures = [
     ...gate.failures.map((finding) => formatFinding(finding)),
-    ...gate.staleReviews.map((review) => `the recorded review of ${review.check} at ${review.file} ("${review.sample}") matches no finding any more; update scripts/security/reviewed-findings.ts`),
-    ...scan.unparsed.map((file) => `could not parse ${path.isAbsolute(file) ? path.relative(input, file) : file}, so it was not checked`),
+    ...gate.staleReviews.map(
+      (review) =>
+        `the recorded review of ${review.check} at ${review.file} ("${review.sample}") matches no finding any more; update scripts/security/reviewed-findings.ts`,
+    ),
+    ...scan.unparsed.map(
+      (file) => `could not parse ${path.isAbsolute(file) ? path.relative(input, file) : file}, so it was not checked`,
+    ),
   ];
   if (failures.length > 0) {
-    process.stderr.write(`check-electronegativity: failed (see docs/security.md):\n${failures.map((line) => `  - ${line}`).join('\n')}\n`);
+    process.stderr.write(
+      `check-electronegativity: failed (see docs/security.md):\n${failures.map((line) => `  - ${line}`).join('\n')}\n`,
+    );
     process.exitCode = 1;
   }
 } finally {

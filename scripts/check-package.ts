@@ -5,7 +5,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unpackedPackages, vigilFuses } from '../electron-builder.config';
 import { openAsar } from './packaging/asar-archive';
-import { findPackagingProblems, shippedPackages, unpackedProblems, type RootManifest } from './packaging/find-packaging-problems';
+import {
+  findPackagingProblems,
+  shippedPackages,
+  unpackedProblems,
+  type RootManifest,
+} from './packaging/find-packaging-problems';
 import { fuseProblems } from './packaging/fuse-problems';
 import { readFuseWire, writeStandInElectron } from './packaging/fuse-wire';
 import { lockfilePackages } from './packaging/lockfile-packages';
@@ -27,7 +32,9 @@ const started = Date.now();
 function run(label: string, command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): void {
   const result = spawnSync(command, args, { cwd: root, env, encoding: 'utf8' });
   if (result.status !== 0) {
-    process.stderr.write(`${result.stdout}${result.stderr}\ncheck-package: ${label} failed (exit ${String(result.status ?? result.signal)}).\n`);
+    process.stderr.write(
+      `${result.stdout}${result.stderr}\ncheck-package: ${label} failed (exit ${String(result.status ?? result.signal)}).\n`,
+    );
     process.exit(1);
   }
 }
@@ -42,7 +49,8 @@ mkdirSync(standIn);
 writeStandInElectron(standIn);
 const output = path.join(work, 'release');
 
-if (!process.argv.includes('--skip-build')) run('the build', process.execPath, [path.join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build']);
+if (!process.argv.includes('--skip-build'))
+  run('the build', process.execPath, [path.join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build']);
 run(
   'electron-builder --linux dir',
   process.execPath,
@@ -81,24 +89,35 @@ const problems = [
 const packages = shippedPackages(archive);
 const bySize = new Map<string, number>();
 for (const file of archive.files) {
-  const owner = packages.filter((found) => file.path.startsWith(`${found.folder}/`)).sort((a, b) => b.folder.length - a.folder.length)[0];
+  const owner = packages
+    .filter((found) => file.path.startsWith(`${found.folder}/`))
+    .sort((a, b) => b.folder.length - a.folder.length)[0];
   const key = owner?.name ?? '(app: out/ and package.json)';
   bySize.set(key, (bySize.get(key) ?? 0) + file.size);
 }
-const largest = [...bySize].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([name, size]) => `${name} ${megabytes(size)}`);
+const largest = [...bySize]
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, 6)
+  .map(([name, size]) => `${name} ${megabytes(size)}`);
 process.stdout.write(
   [
     `app.asar: ${megabytes(statSync(asarPath).size)}, ${archive.files.length} files, ${packages.length} packages`,
     `largest: ${largest.join(', ')}`,
-    `fuses in the packaged binary: ${Object.entries(fuses).map(([name, state]) => `${name}=${state}`).join(', ')}`,
+    `fuses in the packaged binary: ${Object.entries(fuses)
+      .map(([name, state]) => `${name}=${state}`)
+      .join(', ')}`,
     `checked in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     '',
   ].join('\n'),
 );
 
 if (problems.length > 0) {
-  process.stderr.write(`check-package: ${problems.length} problem(s) (the build is kept in ${work}):\n${problems.map((problem) => `  - ${problem}`).join('\n')}\n`);
+  process.stderr.write(
+    `check-package: ${problems.length} problem(s) (the build is kept in ${work}):\n${problems.map((problem) => `  - ${problem}`).join('\n')}\n`,
+  );
   process.exit(1);
 }
 rmSync(work, { recursive: true, force: true });
-process.stdout.write('check-package: the packaged app is complete, holds only out/ and production dependencies, and has every fuse set.\n');
+process.stdout.write(
+  'check-package: the packaged app is complete, holds only out/ and production dependencies, and has every fuse set.\n',
+);

@@ -8,7 +8,10 @@ import { describe, expect, it } from 'vitest';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Runs Playwright's CLI in the repository and collects its exit code and output. */
-function runPlaywright(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+function runPlaywright(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(root, 'node_modules/@playwright/test/cli.js'), 'test', ...args], {
       cwd: root,
@@ -27,9 +30,12 @@ describe('the chromium end-to-end project without a Chromium', () => {
   it('fails with the remedy, not with Playwright’s missing download', async () => {
     const output = await mkdtemp(path.join(os.tmpdir(), 'vigil-pw-out-'));
     try {
-      const run = await runPlaywright(['e2e/app-shell.spec.ts', '--project', 'chromium', '--output', output, '--trace', 'off'], {
-        CHROMIUM_PATH: path.join(output, 'no-such-chromium'),
-      });
+      const run = await runPlaywright(
+        ['e2e/app-shell.spec.ts', '--project', 'chromium', '--output', output, '--trace', 'off'],
+        {
+          CHROMIUM_PATH: path.join(output, 'no-such-chromium'),
+        },
+      );
       expect(run.code).toBe(1);
       expect(run.output).toContain('No Chromium for the end-to-end tests');
       expect(run.output).toContain('apt-get install -y chromium');

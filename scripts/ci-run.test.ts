@@ -53,11 +53,14 @@ async function runCi(machine: Machine): Promise<{ code: number | null; output: s
   if (machine.tools.includes('sudo')) await tool('sudo', `echo "sudo $*" >> '${log}'\nexec "$@"`);
   // apt-get "installs" a package by putting a stand-in of that name on PATH (nodejs does not provide `node`).
   if (machine.tools.includes('apt-get')) {
-    await tool('apt-get', [
-      `echo "apt-get $*" >> '${log}'`,
-      '[ "$1" = install ] || exit 0',
-      `for p in "$@"; do case "$p" in -*|install) ;; *) printf '#!/bin/bash\necho stand-in\n' > '${bin}'/"$p"; chmod +x '${bin}'/"$p" ;; esac; done`,
-    ].join('\n'));
+    await tool(
+      'apt-get',
+      [
+        `echo "apt-get $*" >> '${log}'`,
+        '[ "$1" = install ] || exit 0',
+        `for p in "$@"; do case "$p" in -*|install) ;; *) printf '#!/bin/bash\necho stand-in\n' > '${bin}'/"$p"; chmod +x '${bin}'/"$p" ;; esac; done`,
+      ].join('\n'),
+    );
   }
   const child = spawn('/bin/bash', [await ciScript(machine.packageJson)], {
     env: { PATH: bin, HOME: bin, CI: 'true' },
@@ -93,7 +96,8 @@ describe('.ci/run', () => {
   });
 
   it("takes the minimum from package.json's engines, and stops when it cannot read one", async () => {
-    const engines = (node: string): string => JSON.stringify({ name: 'x', engines: { node }, devDependencies: { '@types/node': '>=1.2' } }, null, 2);
+    const engines = (node: string): string =>
+      JSON.stringify({ name: 'x', engines: { node }, devDependencies: { '@types/node': '>=1.2' } }, null, 2);
     const raised = await runCi({ node: '22.2.9', uid: 0, tools: everything, packageJson: engines('>=22.3') });
     expect(raised.code).toBe(1);
     expect(raised.output).toContain('Node.js 22.2.9 is too old: Vigil needs 22.3 or newer');
@@ -119,7 +123,11 @@ describe('.ci/run', () => {
   });
 
   it('uses sudo when not root, and says what to do when there is no sudo either', async () => {
-    const withSudo = await runCi({ node: '20.19.0', uid: 1000, tools: ['git', 'chromium', ...sandboxTools, 'apt-get', 'sudo'] });
+    const withSudo = await runCi({
+      node: '20.19.0',
+      uid: 1000,
+      tools: ['git', 'chromium', ...sandboxTools, 'apt-get', 'sudo'],
+    });
     expect(withSudo.code).toBe(0);
     expect(withSudo.log).toContain('sudo apt-get install -y -qq python3');
 

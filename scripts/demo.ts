@@ -39,10 +39,13 @@ function pause(seconds: number, pace: number): Promise<void> {
       clearTimeout(timer);
       reject(new Error('stopped'));
     };
-    const timer = setTimeout(() => {
-      stop.signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, seconds * pace * 1000);
+    const timer = setTimeout(
+      () => {
+        stop.signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      seconds * pace * 1000,
+    );
     stop.signal.addEventListener('abort', onAbort, { once: true });
   });
 }
@@ -52,7 +55,8 @@ async function chooseHome(): Promise<{ readonly home: string; readonly isOwn: bo
   const fromEnv = process.env['VIGIL_HOME'];
   if (fromEnv !== undefined && fromEnv !== '') return { home: resolveVigilHome(process.env), isOwn: false, scratch };
   const defaultHome = resolveVigilHome({});
-  if ((await readLiveServeInfo(vigilPaths(defaultHome).serveInfo)) !== undefined) return { home: defaultHome, isOwn: false, scratch };
+  if ((await readLiveServeInfo(vigilPaths(defaultHome).serveInfo)) !== undefined)
+    return { home: defaultHome, isOwn: false, scratch };
   return { home: path.join(scratch, 'vigil-home'), isOwn: true, scratch };
 }
 
@@ -69,7 +73,14 @@ function writeDemoPolicy(home: string): void {
   writeFileSync(file, `${JSON.stringify({ policy: { rules } }, null, 2)}\n`);
 }
 
-async function runAgent(agent: DemoAgent, server: DemoServer, home: string, project: string, ownHome: string | undefined, pace: number): Promise<void> {
+async function runAgent(
+  agent: DemoAgent,
+  server: DemoServer,
+  home: string,
+  project: string,
+  ownHome: string | undefined,
+  pace: number,
+): Promise<void> {
   const say = (line: string): void => write(`\u001b[${agent.color}m${agent.name.padEnd(6)}\u001b[0m ${line}`);
   await pause(agent.delay, pace);
   const client = await VigilAgentClient.connect({
@@ -82,9 +93,13 @@ async function runAgent(agent: DemoAgent, server: DemoServer, home: string, proj
     },
   });
   const session = await client.openSession({ agent: agent.name, roots: [project], client: 'vigil demo' });
-  session.on('approval.requested', ({ approval }) => say(`⏸ waiting for you: ${approval.summary} — open Approvals in the UI to allow or deny.`));
+  session.on('approval.requested', ({ approval }) =>
+    say(`⏸ waiting for you: ${approval.summary} — open Approvals in the UI to allow or deny.`),
+  );
   session.on('approval.decided', ({ decision, decidedBy }) => say(`▶ approval ${decision} (${decidedBy}).`));
-  session.on('session.rewound', ({ rewind }) => say(`↶ you rewound my turns ${rewind.rewoundTurns.join(', ')} (${rewind.mode}); I continue from there.`));
+  session.on('session.rewound', ({ rewind }) =>
+    say(`↶ you rewound my turns ${rewind.rewoundTurns.join(', ')} (${rewind.mode}); I continue from there.`),
+  );
   client.onStateChanged((state) => {
     if (state !== 'closed') say(`connection to Vigil: ${state}`);
   });
@@ -122,7 +137,14 @@ async function runAgent(agent: DemoAgent, server: DemoServer, home: string, proj
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { dir: { type: 'string' }, port: { type: 'string' }, pace: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({
+    options: {
+      dir: { type: 'string' },
+      port: { type: 'string' },
+      pace: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
   if (values.help === true) {
     write(usage);
     return;
@@ -150,22 +172,29 @@ async function main(): Promise<void> {
   write(`Sample project: ${project}`);
   write(`Vigil data:     ${home}`);
   write(`Open Vigil:     ${server.url}`);
-  write('Three agents start working in a few seconds. Watch Sessions, the project\'s timeline, Memory and Approvals.');
+  write("Three agents start working in a few seconds. Watch Sessions, the project's timeline, Memory and Approvals.");
   write('');
   await pause(4, Math.max(pace, 0.25)).catch(() => undefined);
   const ownHome = isOwn ? home : undefined;
-  const results = await Promise.allSettled(demoAgents.map((agent) => runAgent(agent, server, home, project, ownHome, pace)));
+  const results = await Promise.allSettled(
+    demoAgents.map((agent) => runAgent(agent, server, home, project, ownHome, pace)),
+  );
   for (const [index, result] of results.entries()) {
-    if (result.status === 'rejected' && !stop.signal.aborted) write(`${demoAgents[index]?.name ?? 'agent'} stopped: ${String(result.reason)}`);
+    if (result.status === 'rejected' && !stop.signal.aborted)
+      write(`${demoAgents[index]?.name ?? 'agent'} stopped: ${String(result.reason)}`);
   }
   if (server.isOwn && !stop.signal.aborted) {
     write('');
-    write('The agents are done. Vigil keeps running so you can explore: restore a checkpoint, undo a turn, diff a file.');
+    write(
+      'The agents are done. Vigil keeps running so you can explore: restore a checkpoint, undo a turn, diff a file.',
+    );
     write(`Open ${server.url} — Ctrl+C stops it.`);
     await new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
   }
   await server.stop();
-  write(`Demo stopped. The sample project${server.isOwn ? ' and its Vigil data' : ''} stay in ${scratch} for you to look at.`);
+  write(
+    `Demo stopped. The sample project${server.isOwn ? ' and its Vigil data' : ''} stay in ${scratch} for you to look at.`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -7,11 +7,17 @@ import { electronExecutable, electronPackageVersion } from './electron-binary';
 const progressEverySeconds = 10;
 
 /** Runs the electron package's installer with `env`, bounded and with progress; undefined when it fetched the runtime. */
-async function fetchElectron(root: string, env: NodeJS.ProcessEnv, write: (text: string) => void): Promise<DesktopUnavailable | undefined> {
+async function fetchElectron(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  write: (text: string) => void,
+): Promise<DesktopUnavailable | undefined> {
   // How long the first-start download may take (VIGIL_ELECTRON_FETCH_TIMEOUT, seconds).
   const fetchTimeoutSeconds = Number(env['VIGIL_ELECTRON_FETCH_TIMEOUT'] ?? '') || 90;
   const version = electronPackageVersion(root);
-  write(`Fetching the Electron${version === undefined ? '' : ` ${version}`} runtime (first start only; at most ${fetchTimeoutSeconds} s)…\n`);
+  write(
+    `Fetching the Electron${version === undefined ? '' : ` ${version}`} runtime (first start only; at most ${fetchTimeoutSeconds} s)…\n`,
+  );
   const child = spawn(process.execPath, [path.join(root, 'node_modules/electron/install.js')], {
     cwd: root,
     env,
@@ -24,7 +30,9 @@ async function fetchElectron(root: string, env: NodeJS.ProcessEnv, write: (text:
   const bound = { hasPassed: false };
   const progress = setInterval(() => {
     const seconds = Math.round((Date.now() - startedAt) / 1000);
-    write(`  still fetching the Electron runtime (${seconds} s of at most ${fetchTimeoutSeconds} s; Ctrl+C to stop)…\n`);
+    write(
+      `  still fetching the Electron runtime (${seconds} s of at most ${fetchTimeoutSeconds} s; Ctrl+C to stop)…\n`,
+    );
   }, progressEverySeconds * 1000);
   const deadline = setTimeout(() => {
     bound.hasPassed = true;
@@ -49,9 +57,13 @@ async function fetchElectron(root: string, env: NodeJS.ProcessEnv, write: (text:
   process.off('SIGTERM', stop);
   if (bound.hasPassed) return { kind: 'fetch-timed-out', seconds: fetchTimeoutSeconds };
   if (code === 0) return undefined;
-  const firstLine = output.split('\n').find((line) => line.trim() !== '')?.trim();
+  const firstLine = output
+    .split('\n')
+    .find((line) => line.trim() !== '')
+    ?.trim();
   const detail =
-    firstLine ?? (code !== null ? `its installer exited with code ${code}` : `its installer was stopped by ${String(signal)}`);
+    firstLine ??
+    (code !== null ? `its installer exited with code ${code}` : `its installer was stopped by ${String(signal)}`);
   return { kind: 'fetch-failed', detail };
 }
 
@@ -72,7 +84,10 @@ export async function desktopRuntime(
     const failure = await fetchElectron(root, env, write);
     if (failure !== undefined) return { unavailable: failure };
     electron = electronExecutable(root, env);
-    if ('missing' in electron) return { unavailable: { kind: 'fetch-failed', detail: 'the installer finished, but no executable is where it said' } };
+    if ('missing' in electron)
+      return {
+        unavailable: { kind: 'fetch-failed', detail: 'the installer finished, but no executable is where it said' },
+      };
   }
   const hasDisplay = process.platform !== 'linux' || Boolean(env['DISPLAY'] || env['WAYLAND_DISPLAY']);
   return hasDisplay ? electron : { unavailable: { kind: 'no-display' } };

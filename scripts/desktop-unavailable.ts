@@ -26,7 +26,8 @@ function cause(reason: DesktopUnavailable, binary: string): { readonly what: str
     case 'no-display':
       return {
         what: 'the Electron runtime is here, but there is no display to open a window on: neither DISPLAY nor WAYLAND_DISPLAY is set',
-        remedy: 'To get the desktop window, run `npm start` in a desktop session, or under a virtual display (xvfb-run npm start).',
+        remedy:
+          'To get the desktop window, run `npm start` in a desktop session, or under a virtual display (xvfb-run npm start).',
       };
   }
 }

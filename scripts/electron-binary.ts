@@ -31,7 +31,9 @@ export function chromiumExecutable(): string | undefined {
 /** The version of the installed electron package (the runtime it fetches), if it is installed. */
 export function electronPackageVersion(root: string): string | undefined {
   try {
-    const manifest = JSON.parse(readFileSync(path.join(root, 'node_modules/electron/package.json'), 'utf8')) as { version?: unknown };
+    const manifest = JSON.parse(readFileSync(path.join(root, 'node_modules/electron/package.json'), 'utf8')) as {
+      version?: unknown;
+    };
     return typeof manifest.version === 'string' ? manifest.version : undefined;
   } catch {
     return undefined;
@@ -49,7 +51,10 @@ export function electronBinaryPhrase(root: string): string {
  * `env`), or the one the electron package already fetched (node_modules/electron/path.txt + dist/).
  * Otherwise the reason there is none.
  */
-export function electronExecutable(root: string, env: NodeJS.ProcessEnv = process.env): { readonly path: string } | { readonly missing: string } {
+export function electronExecutable(
+  root: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { readonly path: string } | { readonly missing: string } {
   const override = env['ELECTRON_OVERRIDE_DIST_PATH'];
   const packageDir = path.join(root, 'node_modules/electron');
   let executable: string | undefined;

@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest';
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const boundaryRules = new Set(['no-restricted-imports', 'no-restricted-globals', 'no-restricted-properties', 'no-restricted-syntax']);
+const boundaryRules = new Set([
+  'no-restricted-imports',
+  'no-restricted-globals',
+  'no-restricted-properties',
+  'no-restricted-syntax',
+]);
 
 const eslint = new ESLint({
   cwd: root,
@@ -28,29 +33,53 @@ async function lint(file: string, code: string): Promise<string[]> {
 
 describe('the real ESLint config keeps the house-style boundaries', () => {
   it('the core never imports electron; the shell may', async () => {
-    expect(await lint('electron/checkpoints/zz-fake.ts', "import { app } from 'electron';\nexport const a = app;\n")).toEqual([
-      expect.stringMatching(/^no-restricted-imports: .*The core never imports electron/),
-    ]);
+    expect(
+      await lint('electron/checkpoints/zz-fake.ts', "import { app } from 'electron';\nexport const a = app;\n"),
+    ).toEqual([expect.stringMatching(/^no-restricted-imports: .*The core never imports electron/)]);
     expect(await lint('electron/memory/deep/zz-fake.ts', "export { app } from 'electron';\n")).toHaveLength(1);
     expect(await lint('electron/main.ts', "import { app } from 'electron';\nexport const a = app;\n")).toEqual([]);
-    expect(await lint('electron/shell/zz-fake.ts', "import { app } from 'electron';\nexport const a = app;\n")).toEqual([]);
+    expect(await lint('electron/shell/zz-fake.ts', "import { app } from 'electron';\nexport const a = app;\n")).toEqual(
+      [],
+    );
   });
 
   it('shared/ imports no Node built-ins, no Electron and nothing outside shared/', async () => {
-    expect(await lint('shared/zz-fake.ts', "import { readFile } from 'node:fs';\nexport const a = readFile;\n")).toEqual([
-      expect.stringMatching(/^no-restricted-imports: .*no Node built-ins/),
-    ]);
-    expect(await lint('shared/contract/zz-fake.ts', "import path from 'path';\nexport const a = path;\n")).toHaveLength(1);
-    expect(await lint('shared/zz-fake.ts', "import { x } from '../renderer/model/x';\nexport const a = x;\n")).toHaveLength(1);
-    expect(await lint('shared/zz-fake.ts', "import { z } from 'zod';\nimport { ok } from './result';\nexport const a = [z, ok];\n")).toEqual([]);
+    expect(
+      await lint('shared/zz-fake.ts', "import { readFile } from 'node:fs';\nexport const a = readFile;\n"),
+    ).toEqual([expect.stringMatching(/^no-restricted-imports: .*no Node built-ins/)]);
+    expect(await lint('shared/contract/zz-fake.ts', "import path from 'path';\nexport const a = path;\n")).toHaveLength(
+      1,
+    );
+    expect(
+      await lint('shared/zz-fake.ts', "import { x } from '../renderer/model/x';\nexport const a = x;\n"),
+    ).toHaveLength(1);
+    expect(
+      await lint(
+        'shared/zz-fake.ts',
+        "import { z } from 'zod';\nimport { ok } from './result';\nexport const a = [z, ok];\n",
+      ),
+    ).toEqual([]);
   });
 
   it('one renderer feature does not import another; inside a feature is fine', async () => {
-    expect(await lint('renderer/features/timeline/zz-fake.tsx', "import { x } from '../memory/memory-screen';\nexport const a = x;\n")).toEqual([
-      expect.stringMatching(/^vigil\/restricted-paths: Features do not import each other/),
-    ]);
-    expect(await lint('renderer/features/sessions/zz-fake.tsx', "import { x } from '../approvals/x';\nexport const a = x;\n")).toHaveLength(1);
-    expect(await lint('renderer/features/timeline/zz-fake.tsx', "import { x } from './timeline-list';\nexport const a = x;\n")).toEqual([]);
+    expect(
+      await lint(
+        'renderer/features/timeline/zz-fake.tsx',
+        "import { x } from '../memory/memory-screen';\nexport const a = x;\n",
+      ),
+    ).toEqual([expect.stringMatching(/^vigil\/restricted-paths: Features do not import each other/)]);
+    expect(
+      await lint(
+        'renderer/features/sessions/zz-fake.tsx',
+        "import { x } from '../approvals/x';\nexport const a = x;\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await lint(
+        'renderer/features/timeline/zz-fake.tsx',
+        "import { x } from './timeline-list';\nexport const a = x;\n",
+      ),
+    ).toEqual([]);
   });
 
   it('only renderer/api/ touches WebSocket or the preload bridge, however it is spelled', async () => {
@@ -62,22 +91,30 @@ describe('the real ESLint config keeps the house-style boundaries', () => {
       'export const e = window.vigil;',
     ];
     for (const line of transport) {
-      expect(await lint('renderer/stores/zz-fake.ts', `${line}\n`), line).toEqual([expect.stringMatching(/Only renderer\/api\//)]);
+      expect(await lint('renderer/stores/zz-fake.ts', `${line}\n`), line).toEqual([
+        expect.stringMatching(/Only renderer\/api\//),
+      ]);
       expect(await lint('renderer/api/zz-fake.ts', `${line}\n`), line).toEqual([]);
     }
-    const bridge = "import { bridgeGlobalName } from '../../shared/contract/bridge';\nexport const a = bridgeGlobalName;\n";
-    expect(await lint('renderer/components/zz-fake.ts', bridge)).toEqual([expect.stringMatching(/Only renderer\/api\/ reaches the preload bridge/)]);
+    const bridge =
+      "import { bridgeGlobalName } from '../../shared/contract/bridge';\nexport const a = bridgeGlobalName;\n";
+    expect(await lint('renderer/components/zz-fake.ts', bridge)).toEqual([
+      expect.stringMatching(/Only renderer\/api\/ reaches the preload bridge/),
+    ]);
     expect(await lint('renderer/model/zz-fake.ts', bridge)).toHaveLength(1);
     expect(await lint('renderer/api/zz-fake.ts', bridge)).toEqual([]);
   });
 
   it('the renderer stays a web page: no Node, no Electron, no ws; its Node-run tests may stand up servers', async () => {
-    const server = "import { createServer } from 'node:http';\nimport { WebSocketServer } from 'ws';\nexport const a = [createServer, WebSocketServer];\n";
+    const server =
+      "import { createServer } from 'node:http';\nimport { WebSocketServer } from 'ws';\nexport const a = [createServer, WebSocketServer];\n";
     expect(await lint('renderer/stores/zz-fake.ts', server)).toHaveLength(2);
     expect(await lint('renderer/api/zz-fake.ts', server)).toHaveLength(2);
     expect(await lint('renderer/api/zz-fake.test.ts', server)).toEqual([]);
     expect(await lint('renderer/components/zz-fake.test.tsx', server)).toEqual([]);
-    expect(await lint('renderer/components/zz-fake.test.tsx', "import { app } from 'electron';\nexport const a = app;\n")).toHaveLength(1);
+    expect(
+      await lint('renderer/components/zz-fake.test.tsx', "import { app } from 'electron';\nexport const a = app;\n"),
+    ).toHaveLength(1);
   });
 
   it('only the transport layer imports ws', async () => {
@@ -85,31 +122,57 @@ describe('the real ESLint config keeps the house-style boundaries', () => {
     for (const file of ['electron/server/zz-fake.ts', 'electron/gateway/zz-fake.ts', 'electron/transport/zz-fake.ts']) {
       expect(await lint(file, ws), file).toEqual([]);
     }
-    for (const file of ['electron/checkpoints/zz-fake.ts', 'electron/memory/zz-fake.ts', 'electron/main.ts', 'electron/shell/zz-fake.ts', 'shared/zz-fake.ts', 'renderer/stores/zz-fake.ts', 'renderer/model/zz-fake.ts']) {
+    for (const file of [
+      'electron/checkpoints/zz-fake.ts',
+      'electron/memory/zz-fake.ts',
+      'electron/main.ts',
+      'electron/shell/zz-fake.ts',
+      'shared/zz-fake.ts',
+      'renderer/stores/zz-fake.ts',
+      'renderer/model/zz-fake.ts',
+    ]) {
       expect(await lint(file, ws), file).toEqual([expect.stringMatching(/^no-restricted-imports: .*ws/)]);
     }
   });
 
   it('no import runs up the main process layers: lib/ < features < core/ < entry points', async () => {
     const layer = /^vigil\/restricted-paths: /;
-    expect(await lint('electron/lib/zz-fake.ts', "import { x } from '../files/atomic-write';\nexport const a = x;\n")).toEqual([
-      expect.stringMatching(/^vigil\/restricted-paths: lib\/ is the bottom layer/),
+    expect(
+      await lint('electron/lib/zz-fake.ts', "import { x } from '../files/atomic-write';\nexport const a = x;\n"),
+    ).toEqual([expect.stringMatching(/^vigil\/restricted-paths: lib\/ is the bottom layer/)]);
+    expect(
+      await lint('electron/lib/zz-fake.ts', "import { x } from '../core/create-core';\nexport const a = x;\n"),
+    ).toEqual([expect.stringMatching(layer)]);
+    expect(
+      await lint(
+        'electron/memory/zz-fake.ts',
+        "import { createCore } from '../core/create-core';\nexport const a = createCore;\n",
+      ),
+    ).toEqual([expect.stringMatching(/^vigil\/restricted-paths: Feature folders sit below the composition/)]);
+    expect(
+      await lint('electron/checkpoints/deep/zz-fake.ts', "export { x } from '../../server/serve-info';\n"),
+    ).toEqual([expect.stringMatching(layer)]);
+    expect(await lint('electron/sessions/zz-fake.ts', "export const a = import('../cli/run-cli');\n")).toEqual([
+      expect.stringMatching(layer),
     ]);
-    expect(await lint('electron/lib/zz-fake.ts', "import { x } from '../core/create-core';\nexport const a = x;\n")).toEqual([expect.stringMatching(layer)]);
-    expect(await lint('electron/memory/zz-fake.ts', "import { createCore } from '../core/create-core';\nexport const a = createCore;\n")).toEqual([
-      expect.stringMatching(/^vigil\/restricted-paths: Feature folders sit below the composition/),
-    ]);
-    expect(await lint('electron/checkpoints/deep/zz-fake.ts', "export { x } from '../../server/serve-info';\n")).toEqual([expect.stringMatching(layer)]);
-    expect(await lint('electron/sessions/zz-fake.ts', "export const a = import('../cli/run-cli');\n")).toEqual([expect.stringMatching(layer)]);
-    expect(await lint('electron/core/zz-fake.ts', "import { x } from '../shell/desktop-gateway';\nexport const a = x;\n")).toEqual([
-      expect.stringMatching(/^vigil\/restricted-paths: core\/ composes the features/),
-    ]);
+    expect(
+      await lint('electron/core/zz-fake.ts', "import { x } from '../shell/desktop-gateway';\nexport const a = x;\n"),
+    ).toEqual([expect.stringMatching(/^vigil\/restricted-paths: core\/ composes the features/)]);
     const allowed: [string, string][] = [
       ['electron/memory/zz-fake.ts', "import { EventHub } from '../lib/event-hub';\nexport const a = EventHub;\n"],
-      ['electron/lib/zz-fake.ts', "import { once } from './once';\nimport { ok } from '../../shared/result';\nexport const a = [once, ok];\n"],
+      [
+        'electron/lib/zz-fake.ts',
+        "import { once } from './once';\nimport { ok } from '../../shared/result';\nexport const a = [once, ok];\n",
+      ],
       ['electron/core/zz-fake.ts', "import { x } from '../memory/memory-service';\nexport const a = x;\n"],
-      ['electron/server/zz-fake.ts', "import { createCore } from '../core/create-core';\nexport const a = createCore;\n"],
-      ['electron/memory/zz-fake.test.ts', "import { createCore } from '../core/create-core';\nexport const a = createCore;\n"],
+      [
+        'electron/server/zz-fake.ts',
+        "import { createCore } from '../core/create-core';\nexport const a = createCore;\n",
+      ],
+      [
+        'electron/memory/zz-fake.test.ts',
+        "import { createCore } from '../core/create-core';\nexport const a = createCore;\n",
+      ],
     ];
     for (const [file, code] of allowed) expect(await lint(file, code), file).toEqual([]);
   });
@@ -117,8 +180,12 @@ describe('the real ESLint config keeps the house-style boundaries', () => {
   it('the app makes no *Sync fs calls; its tests may', async () => {
     const sync = "import { readFileSync } from 'node:fs';\nexport const a = readFileSync('x');\n";
     const member = "import fs from 'node:fs';\nexport const a = fs.statSync('x');\n";
-    expect(await lint('electron/files/zz-fake.ts', sync)).toEqual([expect.stringMatching(/^no-restricted-syntax: No \*Sync calls/)]);
-    expect(await lint('electron/files/zz-fake.ts', member)).toEqual([expect.stringMatching(/^no-restricted-syntax: No \*Sync calls/)]);
+    expect(await lint('electron/files/zz-fake.ts', sync)).toEqual([
+      expect.stringMatching(/^no-restricted-syntax: No \*Sync calls/),
+    ]);
+    expect(await lint('electron/files/zz-fake.ts', member)).toEqual([
+      expect.stringMatching(/^no-restricted-syntax: No \*Sync calls/),
+    ]);
     expect(await lint('electron/files/zz-fake.test.ts', sync)).toEqual([]);
   });
 
@@ -129,21 +196,65 @@ describe('the real ESLint config keeps the house-style boundaries', () => {
       "export const a = import('../checkpoints/checkpoint-service');\n",
     ];
     for (const code of deep) {
-      expect(await lint('electron/hermes/zz-fake.ts', code), code).toEqual([expect.stringMatching(/^vigil\/public-face: .*electron\/checkpoints\/index\.ts/)]);
+      expect(await lint('electron/hermes/zz-fake.ts', code), code).toEqual([
+        expect.stringMatching(/^vigil\/public-face: .*electron\/checkpoints\/index\.ts/),
+      ]);
       expect(await lint('electron/hermes/zz-fake.test.ts', code), code).toHaveLength(1);
     }
-    expect(await lint('bench/zz-fake.bench.ts', "import { dirHash } from '../electron/checkpoints/store/store-layout';\nexport const a = dirHash;\n")).toHaveLength(1);
-    expect(await lint('electron/hermes/zz-fake.ts', "import { dirHash, type CheckpointEntry } from '../checkpoints';\nexport const a: CheckpointEntry | string = dirHash('x');\n")).toEqual([]);
-    expect(await lint('electron/hermes/zz-fake.test.ts', "import { git } from '../checkpoints/test-support/store-fixtures';\nexport const a = git;\n")).toEqual([]);
-    expect(await lint('electron/checkpoints/restore/zz-fake.ts', "import { ObjectStore } from '../store/object-store';\nexport const a = ObjectStore;\n")).toEqual([]);
+    expect(
+      await lint(
+        'bench/zz-fake.bench.ts',
+        "import { dirHash } from '../electron/checkpoints/store/store-layout';\nexport const a = dirHash;\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await lint(
+        'electron/hermes/zz-fake.ts',
+        "import { dirHash, type CheckpointEntry } from '../checkpoints';\nexport const a: CheckpointEntry | string = dirHash('x');\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await lint(
+        'electron/hermes/zz-fake.test.ts',
+        "import { git } from '../checkpoints/test-support/store-fixtures';\nexport const a = git;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await lint(
+        'electron/checkpoints/restore/zz-fake.ts',
+        "import { ObjectStore } from '../store/object-store';\nexport const a = ObjectStore;\n",
+      ),
+    ).toEqual([]);
   });
 
   it('the shell parser is reached only through its index, from policy/ itself too', async () => {
     const deep = "import { parseShell } from './shell/shell-parser';\nexport const a = parseShell;\n";
-    expect(await lint('electron/policy/zz-fake.ts', deep)).toEqual([expect.stringMatching(/^vigil\/public-face: .*electron\/policy\/shell\/index\.ts/)]);
-    expect(await lint('electron/policy/zz-fake.test.ts', "import type { ShellWord } from './shell/shell-lexer';\nexport type A = ShellWord;\n")).toHaveLength(1);
-    expect(await lint('electron/executor/zz-fake.ts', "import { parseShell } from '../policy/shell/shell-parser';\nexport const a = parseShell;\n")).toHaveLength(1);
-    expect(await lint('electron/policy/zz-fake.ts', "import { parseShell, type ShellWord } from './shell';\nexport const a: [typeof parseShell, ShellWord?] = [parseShell];\n")).toEqual([]);
-    expect(await lint('electron/policy/shell/zz-fake.ts', "import { tokenize } from './shell-lexer';\nexport const a = tokenize;\n")).toEqual([]);
+    expect(await lint('electron/policy/zz-fake.ts', deep)).toEqual([
+      expect.stringMatching(/^vigil\/public-face: .*electron\/policy\/shell\/index\.ts/),
+    ]);
+    expect(
+      await lint(
+        'electron/policy/zz-fake.test.ts',
+        "import type { ShellWord } from './shell/shell-lexer';\nexport type A = ShellWord;\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await lint(
+        'electron/executor/zz-fake.ts',
+        "import { parseShell } from '../policy/shell/shell-parser';\nexport const a = parseShell;\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await lint(
+        'electron/policy/zz-fake.ts',
+        "import { parseShell, type ShellWord } from './shell';\nexport const a: [typeof parseShell, ShellWord?] = [parseShell];\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await lint(
+        'electron/policy/shell/zz-fake.ts',
+        "import { tokenize } from './shell-lexer';\nexport const a = tokenize;\n",
+      ),
+    ).toEqual([]);
   });
 });

@@ -30,13 +30,21 @@ const specifierVisitors = (check) => {
   };
   return {
     /** @param {import('estree').ImportDeclaration} node */
-    ImportDeclaration: (node) => { visit(node.source); },
+    ImportDeclaration: (node) => {
+      visit(node.source);
+    },
     /** @param {import('estree').ExportNamedDeclaration} node */
-    ExportNamedDeclaration: (node) => { visit(node.source); },
+    ExportNamedDeclaration: (node) => {
+      visit(node.source);
+    },
     /** @param {import('estree').ExportAllDeclaration} node */
-    ExportAllDeclaration: (node) => { visit(node.source); },
+    ExportAllDeclaration: (node) => {
+      visit(node.source);
+    },
     /** @param {import('estree').ImportExpression} node */
-    ImportExpression: (node) => { visit(node.source); },
+    ImportExpression: (node) => {
+      visit(node.source);
+    },
   };
 };
 
@@ -45,12 +53,14 @@ const restrictedPaths = {
   meta: {
     type: 'problem',
     docs: { description: 'Forbid relative imports that cross a folder boundary of the house style.' },
-    schema: [{
-      type: 'object',
-      properties: { zones: { type: 'array' } },
-      required: ['zones'],
-      additionalProperties: false,
-    }],
+    schema: [
+      {
+        type: 'object',
+        properties: { zones: { type: 'array' } },
+        required: ['zones'],
+        additionalProperties: false,
+      },
+    ],
     messages: { crossed: '{{message}} ({{specifier}})' },
   },
   create(context) {
@@ -83,19 +93,22 @@ const restrictedPaths = {
  */
 
 /** Whether a file is a test or test support, which may also reach a face's `test-support/` fixtures. */
-const isTestFile = (/** @type {string} */ file) => /\.test\.tsx?$/.test(file) || file.split(path.sep).includes('test-support');
+const isTestFile = (/** @type {string} */ file) =>
+  /\.test\.tsx?$/.test(file) || file.split(path.sep).includes('test-support');
 
 /** @type {import('eslint').Rule.RuleModule} */
 const publicFace = {
   meta: {
     type: 'problem',
-    docs: { description: "Other folders import a feature folder only through its public face (its index.ts)." },
-    schema: [{
-      type: 'object',
-      properties: { faces: { type: 'array' } },
-      required: ['faces'],
-      additionalProperties: false,
-    }],
+    docs: { description: 'Other folders import a feature folder only through its public face (its index.ts).' },
+    schema: [
+      {
+        type: 'object',
+        properties: { faces: { type: 'array' } },
+        required: ['faces'],
+        additionalProperties: false,
+      },
+    ],
     messages: { deep: '{{message}} ({{specifier}})' },
   },
   create(context) {
@@ -130,7 +143,9 @@ const noDefaultExport = {
   },
   create(context) {
     return {
-      ExportDefaultDeclaration: (node) => { context.report({ node, messageId: 'named' }); },
+      ExportDefaultDeclaration: (node) => {
+        context.report({ node, messageId: 'named' });
+      },
       /** @param {import('estree').ExportNamedDeclaration} node */
       ExportNamedDeclaration: (node) => {
         for (const specifier of node.specifiers) {

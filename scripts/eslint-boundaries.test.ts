@@ -9,7 +9,12 @@ const root = path.resolve('/project');
 
 const zones = [
   { target: './renderer/components', from: ['./renderer/stores'], message: 'components/ are presentational.' },
-  { target: './renderer/features/alpha', from: './renderer/features', except: ['./alpha'], message: 'Features do not import each other.' },
+  {
+    target: './renderer/features/alpha',
+    from: './renderer/features',
+    except: ['./alpha'],
+    message: 'Features do not import each other.',
+  },
 ];
 
 const faces = [
@@ -20,17 +25,23 @@ const faces = [
 /** Lints `code` as if it were `file` under /project with Vigil's boundary rules on. */
 const lint = (file: string, code: string): string[] => {
   const linter = new Linter({ cwd: root });
-  const messages = linter.verify(code, [{
-    files: ['**/*.ts'],
-    languageOptions: { parser: tseslint.parser, sourceType: 'module' },
-    plugins: { vigil: vigilBoundaries as never },
-    rules: {
-      'vigil/restricted-paths': ['error', { zones }],
-      'vigil/public-face': ['error', { faces }],
-      'vigil/no-default-export': 'error',
-      'vigil/no-duplicate-imports': 'error',
-    },
-  }], { filename: path.join(root, file) });
+  const messages = linter.verify(
+    code,
+    [
+      {
+        files: ['**/*.ts'],
+        languageOptions: { parser: tseslint.parser, sourceType: 'module' },
+        plugins: { vigil: vigilBoundaries as never },
+        rules: {
+          'vigil/restricted-paths': ['error', { zones }],
+          'vigil/public-face': ['error', { faces }],
+          'vigil/no-default-export': 'error',
+          'vigil/no-duplicate-imports': 'error',
+        },
+      },
+    ],
+    { filename: path.join(root, file) },
+  );
   return messages.map((message) => `${message.ruleId ?? 'parse'}: ${message.message}`);
 };
 
@@ -44,7 +55,9 @@ describe('vigil/restricted-paths', () => {
   });
 
   it('allows imports inside the zone, its exceptions and bare packages', () => {
-    expect(lint('renderer/components/button.ts', "import { icon } from './icon';\nimport { create } from 'zustand';")).toEqual([]);
+    expect(
+      lint('renderer/components/button.ts', "import { icon } from './icon';\nimport { create } from 'zustand';"),
+    ).toEqual([]);
     expect(lint('renderer/features/alpha/view.ts', "import { part } from '../alpha/part';")).toEqual([]);
     expect(lint('renderer/stores/app-store.ts', "import { x } from '../stores/other';")).toEqual([]);
   });
@@ -70,7 +83,7 @@ describe('vigil/no-default-export and vigil/no-duplicate-imports', () => {
 });
 
 describe('vigil/public-face', () => {
-  it('refuses an import, type import, re-export or dynamic import past a folder\'s index', () => {
+  it("refuses an import, type import, re-export or dynamic import past a folder's index", () => {
     expect(lint('core/app/run.ts', "import { snapshot } from '../engine/snapshot/snapshot';")).toEqual([
       'vigil/public-face: Use the engine through its index. (../engine/snapshot/snapshot)',
     ]);
@@ -81,10 +94,17 @@ describe('vigil/public-face', () => {
   });
 
   it('allows the index in every spelling, and anything inside the folder itself', () => {
-    expect(lint('core/app/run.ts', "import { a } from '../engine';\nimport { b } from '../engine/index';\nimport { c } from '../engine/index.ts';")).toEqual([]);
+    expect(
+      lint(
+        'core/app/run.ts',
+        "import { a } from '../engine';\nimport { b } from '../engine/index';\nimport { c } from '../engine/index.ts';",
+      ),
+    ).toEqual([]);
     expect(lint('core/engine/service.ts', "import { snapshot } from './snapshot/snapshot';")).toEqual([]);
     expect(lint('core/engine/restore/plan.ts', "import { x } from '../store/objects';")).toEqual([]);
-    expect(lint('core/app/run.ts', "import { x } from '../other/deep/x';\nimport { y } from 'engine/deep';")).toEqual([]);
+    expect(lint('core/app/run.ts', "import { x } from '../other/deep/x';\nimport { y } from 'engine/deep';")).toEqual(
+      [],
+    );
   });
 
   it('holds for a face inside another folder: the parent reaches the parser only through its index', () => {
@@ -95,9 +115,11 @@ describe('vigil/public-face', () => {
     expect(lint('core/engine/parser/parse.ts', "import { x } from '../store/objects';")).toEqual([]);
   });
 
-  it('lets tests, and only tests, use the folder\'s test-support fixtures', () => {
+  it("lets tests, and only tests, use the folder's test-support fixtures", () => {
     expect(lint('core/app/run.test.ts', "import { fixture } from '../engine/test-support/fixtures';")).toEqual([]);
-    expect(lint('core/app/test-support/harness.ts', "import { fixture } from '../../engine/test-support/fixtures';")).toEqual([]);
+    expect(
+      lint('core/app/test-support/harness.ts', "import { fixture } from '../../engine/test-support/fixtures';"),
+    ).toEqual([]);
     expect(lint('core/app/run.ts', "import { fixture } from '../engine/test-support/fixtures';")).toHaveLength(1);
     expect(lint('core/app/run.test.ts', "import { x } from '../engine/x';")).toHaveLength(1);
   });

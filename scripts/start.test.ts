@@ -62,7 +62,9 @@ describe('npm start without a usable Electron', () => {
     const empty = await tempDir('vigil-no-electron-');
     const { output, url } = await startUntilUrl({ ELECTRON_OVERRIDE_DIST_PATH: empty });
     const text = folded(output);
-    expect(text).toContain(`Vigil cannot open its desktop window here: ELECTRON_OVERRIDE_DIST_PATH points at ${empty}, which holds no electron executable.`);
+    expect(text).toContain(
+      `Vigil cannot open its desktop window here: ELECTRON_OVERRIDE_DIST_PATH points at ${empty}, which holds no electron executable.`,
+    );
     expect(text).toContain('`vigil serve` runs the same core and the same UI on 127.0.0.1');
     expect(text).toContain('the token is valid until this server stops');
     expect(text).not.toContain('Fetching the Electron');

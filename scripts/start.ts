@@ -26,12 +26,18 @@ async function main(): Promise<void> {
   const extraArgs = process.argv.slice(2);
   const runtime = await desktopRuntime(root, process.env);
   if ('path' in runtime) {
-    const child = spawn(runtime.path, [path.join(root, 'out/main/main.js'), ...extraArgs], { cwd: root, stdio: 'inherit' });
+    const child = spawn(runtime.path, [path.join(root, 'out/main/main.js'), ...extraArgs], {
+      cwd: root,
+      stdio: 'inherit',
+    });
     child.on('exit', (code) => (process.exitCode = code ?? 0));
     return;
   }
   process.stdout.write(explainDesktopUnavailable(runtime.unavailable, electronBinaryPhrase(root)));
-  const serve = spawn(process.execPath, [path.join(root, 'out/main/cli.js'), 'serve', ...extraArgs], { cwd: root, stdio: 'inherit' });
+  const serve = spawn(process.execPath, [path.join(root, 'out/main/cli.js'), 'serve', ...extraArgs], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => serve.kill(signal));
   serve.on('exit', (code) => (process.exitCode = code ?? 0));
 }

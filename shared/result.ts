@@ -1,9 +1,7 @@
 import { isAppError, type AppErrorData } from './errors';
 
 /** The outcome of every call across a boundary: a value, or an error as data. */
-export type Result<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: AppErrorData };
+export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: AppErrorData };
 
 /** A successful result. */
 export function ok<T>(value: T): Result<T> {

@@ -11,7 +11,11 @@ export const checkpointConfigSchema = z
     /** Checkpoints kept per directory; older ones are dropped and their objects collected. */
     maxSnapshots: z.number().int().min(1).max(100_000).default(defaultRetention.maxSnapshots),
     /** The whole store's size cap in MiB; the oldest checkpoints go first, never a directory's newest. */
-    maxStoreMiB: z.number().min(1).max(1_048_576).default(defaultRetention.maxTotalBytes / mebibyte),
+    maxStoreMiB: z
+      .number()
+      .min(1)
+      .max(1_048_576)
+      .default(defaultRetention.maxTotalBytes / mebibyte),
     /** Files larger than this many MiB are skipped, and the checkpoint says so. */
     maxFileMiB: z.number().min(0.001).max(4_096).default(10),
   })

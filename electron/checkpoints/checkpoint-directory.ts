@@ -17,10 +17,16 @@ export async function defaultRefusedDirs(): Promise<string[]> {
 
 function checkAbsolute(dir: string): void {
   if (typeof dir !== 'string' || dir.trim() === '' || dir.includes('\0')) {
-    throw new AppError('invalid_request', 'A directory is required: give the absolute path of the folder to checkpoint.', { field: 'dir' });
+    throw new AppError(
+      'invalid_request',
+      'A directory is required: give the absolute path of the folder to checkpoint.',
+      { field: 'dir' },
+    );
   }
   if (!path.isAbsolute(dir)) {
-    throw new AppError('invalid_request', `"${dir}" is not an absolute path; give the full path of the folder.`, { field: 'dir' });
+    throw new AppError('invalid_request', `"${dir}" is not an absolute path; give the full path of the folder.`, {
+      field: 'dir',
+    });
   }
 }
 
@@ -35,17 +41,28 @@ export async function resolveCheckpointDirectory(dir: string, refused: readonly 
   try {
     resolved = await realpath(dir);
     if (!(await stat(resolved)).isDirectory()) {
-      throw new AppError('wrong_kind', `${dir} is a file, not a folder; checkpoints are taken of folders.`, { path: dir });
+      throw new AppError('wrong_kind', `${dir} is a file, not a folder; checkpoints are taken of folders.`, {
+        path: dir,
+      });
     }
   } catch (error) {
-    if (errnoCode(error) === 'ENOENT') throw new AppError('not_found', `The folder ${dir} does not exist.`, { path: dir });
+    if (errnoCode(error) === 'ENOENT')
+      throw new AppError('not_found', `The folder ${dir} does not exist.`, { path: dir });
     throw fileSystemError(error, 'open the folder', dir);
   }
   if (isRoot(resolved)) {
-    throw new AppError('forbidden_path', `Refusing to checkpoint ${resolved}: it is the root of the file system. Checkpoint a project folder instead.`, { path: resolved });
+    throw new AppError(
+      'forbidden_path',
+      `Refusing to checkpoint ${resolved}: it is the root of the file system. Checkpoint a project folder instead.`,
+      { path: resolved },
+    );
   }
   if (refused.includes(resolved)) {
-    throw new AppError('forbidden_path', `Refusing to checkpoint ${resolved}: it is your home directory itself. Checkpoint a project folder inside it instead.`, { path: resolved });
+    throw new AppError(
+      'forbidden_path',
+      `Refusing to checkpoint ${resolved}: it is your home directory itself. Checkpoint a project folder inside it instead.`,
+      { path: resolved },
+    );
   }
   return resolved;
 }

@@ -39,7 +39,10 @@ describe('the checkpoints: calls through the contract router', () => {
 
   it('creates, lists, reports and prunes, every answer passing its schema, and announces each checkpoint', async () => {
     const first = await router.dispatch('checkpoints:create', { dir }, context);
-    expect(first).toMatchObject({ ok: true, value: { kind: 'created', checkpoint: { dir, reason: 'manual checkpoint', stats: { files: 1 } } } });
+    expect(first).toMatchObject({
+      ok: true,
+      value: { kind: 'created', checkpoint: { dir, reason: 'manual checkpoint', stats: { files: 1 } } },
+    });
     const again = await router.dispatch('checkpoints:create', { dir, reason: 'before patch' }, context);
     expect(again).toMatchObject({ ok: true, value: { kind: 'unchanged' } });
     writeFileSync(path.join(dir, 'b.txt'), 'b\n');
@@ -57,9 +60,21 @@ describe('the checkpoints: calls through the contract router', () => {
   });
 
   it('answers bad requests and unknown directories with error codes that name the problem', async () => {
-    expect(await router.dispatch('checkpoints:list', { dir, limit: 0 }, context)).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
-    expect(await router.dispatch('checkpoints:list', { dir: path.join(base, 'never') }, context)).toMatchObject({ ok: false, error: { code: 'not_found' } });
-    expect(await router.dispatch('checkpoints:create', { dir: '/' }, context)).toMatchObject({ ok: false, error: { code: 'forbidden_path' } });
-    expect(await router.dispatch('checkpoints:create', { dir: 'relative' }, context)).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    expect(await router.dispatch('checkpoints:list', { dir, limit: 0 }, context)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request' },
+    });
+    expect(await router.dispatch('checkpoints:list', { dir: path.join(base, 'never') }, context)).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+    expect(await router.dispatch('checkpoints:create', { dir: '/' }, context)).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden_path' },
+    });
+    expect(await router.dispatch('checkpoints:create', { dir: 'relative' }, context)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request' },
+    });
   });
 });

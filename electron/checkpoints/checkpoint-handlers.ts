@@ -8,7 +8,13 @@ type Entry = CallResponse<'checkpoints:list'>['entries'][number];
 
 /** A checkpoint as the contract carries it (plain mutable arrays). */
 export function toContractEntry({ skippedList: _internal, ...entry }: CheckpointEntry): Entry {
-  return { ...entry, attribution: { ...entry.attribution }, stats: { ...entry.stats }, skipped: entry.skipped.map((skip) => ({ ...skip })), source: entry.source ?? 'vigil' };
+  return {
+    ...entry,
+    attribution: { ...entry.attribution },
+    stats: { ...entry.stats },
+    skipped: entry.skipped.map((skip) => ({ ...skip })),
+    source: entry.source ?? 'vigil',
+  };
 }
 
 function toContractStatus(status: StoreStatus): CallResponse<'checkpoints:status'> {
@@ -28,19 +34,30 @@ function toContractStatus(status: StoreStatus): CallResponse<'checkpoints:status
 /** The handlers of the `checkpoints:` calls of the timeline (diff and restore have their own). */
 export function createCheckpointHandlers(
   checkpoints: CheckpointApi,
-): PartialCallHandlers<'checkpoints:directories' | 'checkpoints:list' | 'checkpoints:create' | 'checkpoints:status' | 'checkpoints:prune'> {
+): PartialCallHandlers<
+  'checkpoints:directories' | 'checkpoints:list' | 'checkpoints:create' | 'checkpoints:status' | 'checkpoints:prune'
+> {
   return {
     'checkpoints:directories': async () => ({
-      directories: (await checkpoints.directories()).map(({ sources, ...directory }) => ({ ...directory, ...(sources === undefined ? {} : { sources: [...sources] }) })),
+      directories: (await checkpoints.directories()).map(({ sources, ...directory }) => ({
+        ...directory,
+        ...(sources === undefined ? {} : { sources: [...sources] }),
+      })),
     }),
     'checkpoints:list': async (request) => {
       const source = request.source === undefined ? {} : { source: request.source };
-      const [entries, total] = await Promise.all([checkpoints.list(request.dir, { limit: request.limit, offset: request.offset, ...source }), checkpoints.count(request.dir, source)]);
+      const [entries, total] = await Promise.all([
+        checkpoints.list(request.dir, { limit: request.limit, offset: request.offset, ...source }),
+        checkpoints.count(request.dir, source),
+      ]);
       return { dir: entries[0]?.dir ?? request.dir, total, entries: entries.map(toContractEntry) };
     },
     'checkpoints:create': async (request, context) => {
       // Whatever its reason says, a checkpoint asked for through this call is taken by hand: by the person in the app, or the CLI.
-      const outcome = await checkpoints.checkpoint(request.dir, { reason: request.reason, attribution: { origin: 'manual', actor: actorOfCall(context) } });
+      const outcome = await checkpoints.checkpoint(request.dir, {
+        reason: request.reason,
+        attribution: { origin: 'manual', actor: actorOfCall(context) },
+      });
       return outcome.kind === 'created'
         ? { kind: 'created', checkpoint: toContractEntry(outcome.checkpoint) }
         : outcome.head === undefined

@@ -24,7 +24,10 @@ async function main(): Promise<void> {
     const count = round % 4 === 0 ? 600 : 80;
     await Promise.all(
       Array.from({ length: count }, (_, index) =>
-        writeFile(path.join(dir, `d${index % 12}`, `f${(index * 7 + round) % 600}.txt`), `round ${round} file ${index}\n`.repeat(1 + (index % 5))),
+        writeFile(
+          path.join(dir, `d${index % 12}`, `f${(index * 7 + round) % 600}.txt`),
+          `round ${round} file ${index}\n`.repeat(1 + (index % 5)),
+        ),
       ),
     );
     await service.checkpoint(dir, { reason: 'before write_file', attribution: { turn: round } });

@@ -14,7 +14,10 @@ const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'checkpoin
 /** Runs the busy writer until it has printed `steps` lines plus a random pause, then SIGKILLs it. */
 function runAndKill(root: string, dir: string, steps: number, pauseMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', child, root, dir], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', child, root, dir], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     let isKilled = false;
@@ -54,7 +57,16 @@ describe('a store writer killed with SIGKILL', () => {
   it('leaves a store that git fsck finds valid once Vigil reopens it, and the timeline goes on', async () => {
     // Kills at different moments: mid-checkpoint, mid-pack, mid-garbage-collection.
     const plans = [
-      [1, 0], [1, 40], [2, 15], [3, 5], [4, 90], [2, 170], [5, 25], [6, 60], [3, 130], [7, 10],
+      [1, 0],
+      [1, 40],
+      [2, 15],
+      [3, 5],
+      [4, 90],
+      [2, 170],
+      [5, 25],
+      [6, 60],
+      [3, 130],
+      [7, 10],
     ] as const;
     const runs = plans.map(async ([steps, pause], index) => {
       const root = path.join(base, `home${index}`, 'checkpoints');
@@ -105,10 +117,21 @@ describe('a store writer killed with SIGKILL', () => {
     const newestFile = path.join(gitdir, 'objects', newest.slice(0, 2), newest.slice(2));
     truncateSync(newestFile, 0);
     const lockTime = new Date(Date.now() - 5_000);
-    writeFileSync(path.join(root, 'store.lock'), JSON.stringify({ pid: 2 ** 22 + 12_345, hostname: (await import('node:os')).hostname(), token: 'dead', acquiredAt: lockTime.toISOString() }));
+    writeFileSync(
+      path.join(root, 'store.lock'),
+      JSON.stringify({
+        pid: 2 ** 22 + 12_345,
+        hostname: (await import('node:os')).hostname(),
+        token: 'dead',
+        acquiredAt: lockTime.toISOString(),
+      }),
+    );
     writeFileSync(path.join(gitdir, 'objects', newest.slice(0, 2), 'tmp_obj_abcdef'), 'partial');
     writeFileSync(path.join(gitdir, 'objects/pack/tmp_pack_123456'), 'PACK');
-    writeFileSync(path.join(gitdir, 'objects/pack/pack-0123456789012345678901234567890123456789.pack'), 'PACK without its index');
+    writeFileSync(
+      path.join(gitdir, 'objects/pack/pack-0123456789012345678901234567890123456789.pack'),
+      'PACK without its index',
+    );
     utimesSync(newestFile, new Date(), new Date());
     expect(() => fsck(gitdir)).toThrow();
 
@@ -118,7 +141,9 @@ describe('a store writer killed with SIGKILL', () => {
       expect(list.map((entry) => entry.id)).toEqual([taken[1]?.id, taken[0]?.id]);
       expect(fsck(gitdir)).toBe('');
       expect(leftovers(gitdir)).toEqual([]);
-      expect(readFileSync(path.join(root, 'repairs.log'), 'utf8')).toContain(`${newest} was incomplete; moved back to ${taken[1]?.id ?? ''}`);
+      expect(readFileSync(path.join(root, 'repairs.log'), 'utf8')).toContain(
+        `${newest} was incomplete; moved back to ${taken[1]?.id ?? ''}`,
+      );
       expect(readdirSync(path.join(root, 'quarantine'))).toHaveLength(1);
       const next = await reopened.checkpoint(dir, { reason: 'before patch' });
       expect(next).toMatchObject({ kind: 'created', checkpoint: { parent: taken[1]?.id } });
@@ -127,35 +152,38 @@ describe('a store writer killed with SIGKILL', () => {
       await reopened.dispose();
     }
   });
-  it.each(['commit', 'root tree'])('repairs a head whose %s is torn even when no writer was interrupted (a power cut after a clean exit)', async (torn) => {
-    const root = path.join(base, 'home', 'checkpoints');
-    const dir = path.join(base, 'work');
-    mkdirSync(dir);
-    generateTree(dir, 10);
-    const service = testService(root);
-    const taken: CheckpointEntry[] = [];
-    for (let index = 0; index < 2; index += 1) {
-      writeFileSync(path.join(dir, 'n.txt'), `n ${index}\n`);
-      const outcome = await service.checkpoint(dir, { reason: 'before write_file' });
-      if (outcome.kind === 'created') taken.push(outcome.checkpoint);
-    }
-    await service.dispose();
-    const gitdir = service.gitdir;
-    // The rename reached the disk, the data did not: the object is there but empty. No lock is left.
-    const newest = taken[1];
-    const oid = torn === 'commit' ? (newest?.id ?? '') : (newest?.tree ?? '');
-    truncateSync(path.join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2)), 0);
-    expect(existsSync(path.join(root, 'store.lock'))).toBe(false);
+  it.each(['commit', 'root tree'])(
+    'repairs a head whose %s is torn even when no writer was interrupted (a power cut after a clean exit)',
+    async (torn) => {
+      const root = path.join(base, 'home', 'checkpoints');
+      const dir = path.join(base, 'work');
+      mkdirSync(dir);
+      generateTree(dir, 10);
+      const service = testService(root);
+      const taken: CheckpointEntry[] = [];
+      for (let index = 0; index < 2; index += 1) {
+        writeFileSync(path.join(dir, 'n.txt'), `n ${index}\n`);
+        const outcome = await service.checkpoint(dir, { reason: 'before write_file' });
+        if (outcome.kind === 'created') taken.push(outcome.checkpoint);
+      }
+      await service.dispose();
+      const gitdir = service.gitdir;
+      // The rename reached the disk, the data did not: the object is there but empty. No lock is left.
+      const newest = taken[1];
+      const oid = torn === 'commit' ? (newest?.id ?? '') : (newest?.tree ?? '');
+      truncateSync(path.join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2)), 0);
+      expect(existsSync(path.join(root, 'store.lock'))).toBe(false);
 
-    const reopened = testService(root);
-    try {
-      expect((await reopened.list(dir)).map((entry) => entry.id)).toEqual([taken[0]?.id]);
-      expect(fsck(gitdir)).toBe('');
-      expect(readdirSync(path.join(root, 'quarantine'))).toHaveLength(1);
-      expect((await reopened.checkpoint(dir, { reason: 'before patch' })).kind).toBe('created');
-      expect(fsck(gitdir)).toBe('');
-    } finally {
-      await reopened.dispose();
-    }
-  });
+      const reopened = testService(root);
+      try {
+        expect((await reopened.list(dir)).map((entry) => entry.id)).toEqual([taken[0]?.id]);
+        expect(fsck(gitdir)).toBe('');
+        expect(readdirSync(path.join(root, 'quarantine'))).toHaveLength(1);
+        expect((await reopened.checkpoint(dir, { reason: 'before patch' })).kind).toBe('created');
+        expect(fsck(gitdir)).toBe('');
+      } finally {
+        await reopened.dispose();
+      }
+    },
+  );
 });

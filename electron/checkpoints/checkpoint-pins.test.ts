@@ -66,8 +66,19 @@ describe('pins and cuts: nothing is dropped silently, a pinned checkpoint never'
     await service.pin(dir, pinned, false);
     await takeCheckpoints(dir, 1, 7);
     expect(await service.count(dir)).toBe(3);
-    expect(cuts).toEqual([expect.objectContaining({ dir, dirhash: expect.any(String) as unknown, dropped: 5, kept: 3, reason: 'retention', retention: { maxSnapshots: 3, maxTotalBytes: expect.any(Number) as unknown } })]);
-    expect(cuts[0]?.message).toBe(`Dropped 5 old checkpoints of ${dir}: Vigil keeps 3 per folder (checkpoints.maxSnapshots in config.json); 3 kept.`);
+    expect(cuts).toEqual([
+      expect.objectContaining({
+        dir,
+        dirhash: expect.any(String) as unknown,
+        dropped: 5,
+        kept: 3,
+        reason: 'retention',
+        retention: { maxSnapshots: 3, maxTotalBytes: expect.any(Number) as unknown },
+      }),
+    ]);
+    expect(cuts[0]?.message).toBe(
+      `Dropped 5 old checkpoints of ${dir}: Vigil keeps 3 per folder (checkpoints.maxSnapshots in config.json); 3 kept.`,
+    );
     // The cut is on record for `vigil checkpoints status` (and any other process), newest first.
     const logged = (await readFile(cutLogFile(root), 'utf8')).trim().split('\n');
     expect(logged).toHaveLength(1);
@@ -97,7 +108,10 @@ describe('pins and cuts: nothing is dropped silently, a pinned checkpoint never'
     }
     expect(Object.fromEntries(droppedPerFolder)).toEqual({ [dir]: 1, [other]: 2 });
     expect(cuts.reduce((sum, cut) => sum + cut.dropped, 0)).toBe(report.droppedCheckpoints);
-    for (const cut of cuts) expect(cut.message).toMatch(/to keep the store under its 0 MiB size cap \(checkpoints\.maxStoreMiB in config\.json\)/);
+    for (const cut of cuts)
+      expect(cut.message).toMatch(
+        /to keep the store under its 0 MiB size cap \(checkpoints\.maxStoreMiB in config\.json\)/,
+      );
     const status = await service.status();
     expect(status.directories.find((directory) => directory.dir === dir)?.pinned).toBe(1);
     expect(status.cuts).toHaveLength(cuts.length);
@@ -113,6 +127,12 @@ describe('pins and cuts: nothing is dropped silently, a pinned checkpoint never'
     service.updateSettings({ retention: { maxSnapshots: 2, maxTotalBytes: 500 * 1024 * 1024 }, maxFileBytes: 1024 });
     expect(service.maxFileBytes).toBe(1024);
     expect((await service.prune()).droppedCheckpoints).toBe(2);
-    expect(cuts.at(-1)).toMatchObject({ dir, dropped: 2, kept: 2, reason: 'prune', message: expect.stringContaining('"vigil checkpoints prune" dropped 2 old checkpoints') as unknown });
+    expect(cuts.at(-1)).toMatchObject({
+      dir,
+      dropped: 2,
+      kept: 2,
+      reason: 'prune',
+      message: expect.stringContaining('"vigil checkpoints prune" dropped 2 old checkpoints') as unknown,
+    });
   });
 });

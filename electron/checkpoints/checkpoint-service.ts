@@ -6,7 +6,13 @@ import { AppError } from '../../shared/errors';
 import { isVigilBookkeepingFile } from '../files/vigil-temp-name';
 import { FileLock } from '../locks/file-lock';
 import { defaultRefusedDirs, resolveCheckpointDirectory, resolveTimelineDirectory } from './checkpoint-directory';
-import { countCheckpoints, listCheckpoints, listDirectories, resolveCheckpoint, type QueryContext } from './checkpoint-queries';
+import {
+  countCheckpoints,
+  listCheckpoints,
+  listDirectories,
+  resolveCheckpoint,
+  type QueryContext,
+} from './checkpoint-queries';
 import type {
   CheckpointDirectory,
   CheckpointEntry,
@@ -24,7 +30,15 @@ import { CutLog, cutLogFile } from './maintenance/cut-log';
 import { createCutReporter, type Cut } from './maintenance/cut-reporter';
 import { PinStore, pinFile } from './timeline/pin-store';
 import { markNamed, NameStore, setName, type RenameOutcome } from './timeline/name-store';
-import { cutAfterCheckpoint, markPinned, readStoreStatus, setPin, type CheckpointSettings, type PinOutcome, type StoreViewContext } from './store-views';
+import {
+  cutAfterCheckpoint,
+  markPinned,
+  readStoreStatus,
+  setPin,
+  type CheckpointSettings,
+  type PinOutcome,
+  type StoreViewContext,
+} from './store-views';
 import { checkCheckpointRequest } from './checkpoint-request';
 import { DirRegistry } from './timeline/dir-registry';
 import { pathExclusion } from './snapshot/exclusion-rules';
@@ -78,7 +92,10 @@ export class CheckpointService implements CheckpointApi {
     this.#options = options;
     this.#layout = storeLayout(options.root);
     this.gitdir = this.#layout.gitdir;
-    this.#settings = { retention: { ...defaultRetention, ...options.retention }, maxFileBytes: options.maxFileBytes ?? 10 * 1024 * 1024 };
+    this.#settings = {
+      retention: { ...defaultRetention, ...options.retention },
+      maxFileBytes: options.maxFileBytes ?? 10 * 1024 * 1024,
+    };
     this.#pins = new PinStore(pinFile(options.root));
     this.#names = new NameStore(options.root);
     this.#cutLog = new CutLog(cutLogFile(options.root), options.logger, options.events);
@@ -97,7 +114,11 @@ export class CheckpointService implements CheckpointApi {
         await repairStore(this.#repairContext(), abandoned === undefined ? 0 : Date.parse(abandoned.acquiredAt));
       },
     });
-    this.#reportCut = createCutReporter({ registry: this.#registry, cutLog: this.#cutLog, retention: () => this.retention });
+    this.#reportCut = createCutReporter({
+      registry: this.#registry,
+      cutLog: this.#cutLog,
+      retention: () => this.retention,
+    });
     this.#watchers = new DirectoryWatchers(options.logger, options.onDirectoryChanged);
     this.#cacheSaver = new StatCacheSaver({
       layout: this.#layout,
@@ -146,7 +167,14 @@ export class CheckpointService implements CheckpointApi {
         const result = await takeSnapshot(this.#engine(), tracked, request);
         if (result.kind === 'created') {
           const options = await this.#maintenance.cutOptions();
-          this.#maintenance.noteDropped(await cutAfterCheckpoint(this.#views(), { dirhash: tracked.dirhash, head: result.checkpoint.id, options, report: this.#reportCut }));
+          this.#maintenance.noteDropped(
+            await cutAfterCheckpoint(this.#views(), {
+              dirhash: tracked.dirhash,
+              head: result.checkpoint.id,
+              options,
+              report: this.#reportCut,
+            }),
+          );
         }
         return result;
       });
@@ -162,7 +190,10 @@ export class CheckpointService implements CheckpointApi {
   async list(dir: string, options: ListOptions = {}): Promise<readonly CheckpointEntry[]> {
     // The engine holds Vigil's checkpoints only; Hermes's are merged in by a view over it.
     if (options.source === 'hermes') return [];
-    const [entries, pins] = await Promise.all([this.#read(dir, 'list checkpoints', (context, resolved) => listCheckpoints(context, resolved, options)), this.#pins.ids()]);
+    const [entries, pins] = await Promise.all([
+      this.#read(dir, 'list checkpoints', (context, resolved) => listCheckpoints(context, resolved, options)),
+      this.#pins.ids(),
+    ]);
     const names = entries[0] === undefined ? new Map<string, string>() : await this.#names.of(dirHash(entries[0].dir));
     return markNamed(markPinned(entries, pins), names);
   }
@@ -206,7 +237,10 @@ export class CheckpointService implements CheckpointApi {
     try {
       const outcome = await this.withStoreLock(() => setPin(this.#views(), dir, ref, isPinned));
       if (outcome.changed) {
-        this.#options.logger.info(isPinned ? 'checkpoint pinned' : 'checkpoint unpinned', { dir: outcome.dir, id: outcome.id });
+        this.#options.logger.info(isPinned ? 'checkpoint pinned' : 'checkpoint unpinned', {
+          dir: outcome.dir,
+          id: outcome.id,
+        });
         this.#options.events?.emit('checkpoints:pin-changed', { dir: outcome.dir, id: outcome.id, isPinned });
       }
       return outcome;
@@ -219,7 +253,12 @@ export class CheckpointService implements CheckpointApi {
   async rename(dir: string, ref: string, name: string): Promise<RenameOutcome> {
     try {
       const outcome = await this.withStoreLock(() => setName(this.#queries(), this.#names, dir, ref, name));
-      if (outcome.changed) this.#options.events?.emit('checkpoints:renamed', { dir: outcome.dir, id: outcome.id, ...(outcome.name === undefined ? {} : { name: outcome.name }) });
+      if (outcome.changed)
+        this.#options.events?.emit('checkpoints:renamed', {
+          dir: outcome.dir,
+          id: outcome.id,
+          ...(outcome.name === undefined ? {} : { name: outcome.name }),
+        });
       return outcome;
     } catch (error) {
       throw asAppError(error, this.#options.logger, `rename a checkpoint of ${dir}`);
@@ -255,13 +294,15 @@ export class CheckpointService implements CheckpointApi {
   }
 
   async readTree(treeOid: string): Promise<readonly StoredTreeEntry[]> {
-    if (!isObjectId(treeOid)) throw new AppError('invalid_request', `"${treeOid}" is not a tree id (40 hex characters).`, { field: 'tree' });
+    if (!isObjectId(treeOid))
+      throw new AppError('invalid_request', `"${treeOid}" is not a tree id (40 hex characters).`, { field: 'tree' });
     const items = decodeTree(await this.#store.readTyped(treeOid, 'tree'));
     return items.map((item) => ({ ...item, type: typeOfMode(item.mode) }));
   }
 
   async readBlob(oid: string): Promise<Uint8Array> {
-    if (!isObjectId(oid)) throw new AppError('invalid_request', `"${oid}" is not a blob id (40 hex characters).`, { field: 'oid' });
+    if (!isObjectId(oid))
+      throw new AppError('invalid_request', `"${oid}" is not a blob id (40 hex characters).`, { field: 'oid' });
     return this.#store.readTyped(oid, 'blob');
   }
 
@@ -321,7 +362,11 @@ export class CheckpointService implements CheckpointApi {
     return tracked;
   }
 
-  async #read<T>(dir: string, action: string, query: (context: QueryContext, resolved: string) => Promise<T>): Promise<T> {
+  async #read<T>(
+    dir: string,
+    action: string,
+    query: (context: QueryContext, resolved: string) => Promise<T>,
+  ): Promise<T> {
     try {
       await this.#ensureReady();
       return await query(this.#queries(), await resolveTimelineDirectory(dir));
@@ -335,7 +380,10 @@ export class CheckpointService implements CheckpointApi {
     this.#ready ??= (async () => {
       await this.#lock.withLock(async () => {
         await this.#refs.init();
-        await Promise.all([mkdir(this.#layout.registryDir, { recursive: true }), mkdir(this.#layout.statDir, { recursive: true })]);
+        await Promise.all([
+          mkdir(this.#layout.registryDir, { recursive: true }),
+          mkdir(this.#layout.statDir, { recursive: true }),
+        ]);
         await repairStore(this.#repairContext());
       });
     })().catch((error: unknown) => {
@@ -371,10 +419,24 @@ export class CheckpointService implements CheckpointApi {
   }
 
   #views(): StoreViewContext {
-    return { ...this.#queries(), gitdir: this.gitdir, store: this.#store, pins: this.#pins, cutLog: this.#cutLog, settings: this.#settings };
+    return {
+      ...this.#queries(),
+      gitdir: this.gitdir,
+      store: this.#store,
+      pins: this.#pins,
+      cutLog: this.#cutLog,
+      settings: this.#settings,
+    };
   }
 
   #repairContext(): Parameters<typeof repairStore>[0] {
-    return { layout: this.#layout, store: this.#store, refs: this.#refs, timeline: this.#timeline, logger: this.#options.logger, assertHeld: () => this.#lock.assertHeld() };
+    return {
+      layout: this.#layout,
+      store: this.#store,
+      refs: this.#refs,
+      timeline: this.#timeline,
+      logger: this.#options.logger,
+      assertHeld: () => this.#lock.assertHeld(),
+    };
   }
 }

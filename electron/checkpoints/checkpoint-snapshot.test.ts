@@ -34,19 +34,29 @@ describe('checkpoint snapshots', () => {
       'a.txt': 'hello\nworld\n',
       'a.txt-': 'sorts after a.txt',
       'a/x': 'inside a/',
-      'a0': 'sorts after a/',
+      a0: 'sorts after a/',
       'src/deep/er/c.md': '# c\n',
       'run.sh': { content: '#!/bin/sh\necho hi\n', mode: 0o755 },
-      'link': { symlink: 'a.txt' },
-      'dangling': { symlink: 'no/such/file' },
+      link: { symlink: 'a.txt' },
+      dangling: { symlink: 'no/such/file' },
       'ünïcødé/名前.txt': 'utf-8 names\n',
       'empty.txt': '',
       'empty-dir/.keep-not': 'x',
     });
     mkdirSync(path.join(dir, 'really-empty/inside'), { recursive: true });
-    const entry = created(await service.checkpoint(dir, { reason: 'before write_file', attribution: { sessionId: 's-1', turn: 3, tool: 'write_file', agent: 'claude' } }));
+    const entry = created(
+      await service.checkpoint(dir, {
+        reason: 'before write_file',
+        attribution: { sessionId: 's-1', turn: 3, tool: 'write_file', agent: 'claude' },
+      }),
+    );
     expect(entry.tree).toBe(gitWriteTree(path.join(base, 'shadow'), dir));
-    expect(entry).toMatchObject({ dir, reason: 'before write_file', kind: 'checkpoint', attribution: { sessionId: 's-1', turn: 3, tool: 'write_file', agent: 'claude' } });
+    expect(entry).toMatchObject({
+      dir,
+      reason: 'before write_file',
+      kind: 'checkpoint',
+      attribution: { sessionId: 's-1', turn: 3, tool: 'write_file', agent: 'claude' },
+    });
     expect(entry.parent).toBeUndefined();
     expect(fsck(service.gitdir)).toBe('');
     const ref = `refs/vigil/${dirHash(dir)}`;
@@ -57,23 +67,30 @@ describe('checkpoint snapshots', () => {
     expect(trailers).toContain('Vigil-Turn: 3');
     expect(trailers).toContain('Vigil-Tool: write_file');
     expect(trailers).toContain('Vigil-Agent: claude');
-    expect(trailers).toContain(`Vigil-Stats: files=${entry.stats.files} insertions=${entry.stats.insertions} deletions=${entry.stats.deletions}`);
+    expect(trailers).toContain(
+      `Vigil-Stats: files=${entry.stats.files} insertions=${entry.stats.insertions} deletions=${entry.stats.deletions}`,
+    );
     // The stats match git's own numstat of the first commit.
     const numstat = git(['--git-dir', service.gitdir, 'show', '--numstat', '--format=', ref]).split('\n');
     expect(entry.stats.files).toBe(numstat.length);
     expect(entry.stats.insertions).toBe(numstat.reduce((sum, line) => sum + (Number(line.split('\t')[0]) || 0), 0));
-    const registry = JSON.parse(readFileSync(path.join(base, 'home/checkpoints/dirs', `${dirHash(dir)}.json`), 'utf8')) as Record<string, string>;
+    const registry = JSON.parse(
+      readFileSync(path.join(base, 'home/checkpoints/dirs', `${dirHash(dir)}.json`), 'utf8'),
+    ) as Record<string, string>;
     expect(registry).toMatchObject({ workdir: dir });
   });
 
   it('walks a big tree split across the hashing workers, and a later process (stat cache from disk) finds exactly what git finds', async () => {
     const files: Record<string, string> = {};
-    for (let index = 0; index < 600; index += 1) files[`t${index % 30}/l${index % 4}/f${index}.txt`] = `file ${index}\n`;
+    for (let index = 0; index < 600; index += 1)
+      files[`t${index % 30}/l${index % 4}/f${index}.txt`] = `file ${index}\n`;
     writeTree(dir, { ...files, 'top.txt': 'top\n' });
     const root = path.join(base, 'home', 'checkpoints');
     const first = testService(root, { workers: 3, workerThreshold: 1 });
     try {
-      expect(created(await first.checkpoint(dir, { reason: 'first' })).tree).toBe(gitWriteTree(path.join(base, 'shadow-1'), dir));
+      expect(created(await first.checkpoint(dir, { reason: 'first' })).tree).toBe(
+        gitWriteTree(path.join(base, 'shadow-1'), dir),
+      );
     } finally {
       await first.dispose();
     }
@@ -113,7 +130,8 @@ describe('checkpoint snapshots', () => {
 
   it('reuses every untouched subtree and writes only the trees on the changed path', async () => {
     for (let folder = 0; folder < 20; folder += 1) {
-      for (let file = 0; file < 10; file += 1) writeTree(dir, { [`f${folder}/sub/g${file}.txt`]: `${folder}-${file}\n` });
+      for (let file = 0; file < 10; file += 1)
+        writeTree(dir, { [`f${folder}/sub/g${file}.txt`]: `${folder}-${file}\n` });
     }
     const first = created(await service.checkpoint(dir, { reason: 'before write_file' }));
     const objectsBefore = git(['--git-dir', service.gitdir, 'count-objects', '-v']);
@@ -127,10 +145,14 @@ describe('checkpoint snapshots', () => {
       );
     const before = lsTree(first.id);
     const after = lsTree(second.id);
-    const differing = [...after].filter(([name, oid]) => before.get(name) !== oid).map(([name]) => name).sort();
+    const differing = [...after]
+      .filter(([name, oid]) => before.get(name) !== oid)
+      .map(([name]) => name)
+      .sort();
     expect(differing).toEqual(['f7', 'f7/sub', 'f7/sub/g3.txt']);
     // Objects added: one blob, three trees (f7/sub, f7, root), one commit.
-    const objectCount = (text: string): number => Number(/^count: (\d+)$/m.exec(text)?.[1]) + Number(/^in-pack: (\d+)$/m.exec(text)?.[1]);
+    const objectCount = (text: string): number =>
+      Number(/^count: (\d+)$/m.exec(text)?.[1]) + Number(/^in-pack: (\d+)$/m.exec(text)?.[1]);
     expect(objectCount(git(['--git-dir', service.gitdir, 'count-objects', '-v'])) - objectCount(objectsBefore)).toBe(5);
   });
 
@@ -168,7 +190,14 @@ describe('checkpoint snapshots', () => {
       ]);
       const stored = git(['--git-dir', small.gitdir, 'ls-tree', '-r', '--name-only', entry.id]).split('\n');
       expect(stored).toEqual(['src/app.ts', 'vendor/lib/lib.c']);
-      const trailers = git(['--git-dir', small.gitdir, 'log', '-1', '--format=%(trailers:key=Vigil-Skipped,valueonly)', entry.id]).split('\n');
+      const trailers = git([
+        '--git-dir',
+        small.gitdir,
+        'log',
+        '-1',
+        '--format=%(trailers:key=Vigil-Skipped,valueonly)',
+        entry.id,
+      ]).split('\n');
       expect(trailers).toContain('vcs vendor/lib/.git/');
       expect(trailers).toContain('oversize big.txt');
       expect(readdirSync(nestedGit, { recursive: true }).map(String).sort()).toEqual(nestedBefore);
@@ -207,7 +236,10 @@ describe('checkpoint snapshots', () => {
       'notes.vigil-lock': 'not hidden, so a user file',
     });
     const entry = created(await service.checkpoint(dir, { reason: 'before memory' }));
-    expect(git(['--git-dir', service.gitdir, 'ls-tree', '-r', '--name-only', entry.id]).split('\n')).toEqual(['MEMORY.md', 'notes.vigil-lock']);
+    expect(git(['--git-dir', service.gitdir, 'ls-tree', '-r', '--name-only', entry.id]).split('\n')).toEqual([
+      'MEMORY.md',
+      'notes.vigil-lock',
+    ]);
     writeTree(dir, { '.MEMORY.md.vigil-record': '{"sha256":"y"}' });
     expect((await service.checkpoint(dir, { reason: 'again' })).kind).not.toBe('created');
   });
@@ -216,12 +248,23 @@ describe('checkpoint snapshots', () => {
     const guarded = testService(path.join(base, 'home3', 'checkpoints'), { refusedDirs: [dir] });
     try {
       await expect(guarded.checkpoint('/', { reason: 'x' })).rejects.toMatchObject({ code: 'forbidden_path' });
-      await expect(guarded.checkpoint(dir, { reason: 'x' })).rejects.toMatchObject({ code: 'forbidden_path', message: expect.stringContaining('home directory') as unknown });
-      await expect(guarded.checkpoint('relative/dir', { reason: 'x' })).rejects.toMatchObject({ code: 'invalid_request' });
-      await expect(guarded.checkpoint(path.join(base, 'missing'), { reason: 'x' })).rejects.toMatchObject({ code: 'not_found' });
+      await expect(guarded.checkpoint(dir, { reason: 'x' })).rejects.toMatchObject({
+        code: 'forbidden_path',
+        message: expect.stringContaining('home directory') as unknown,
+      });
+      await expect(guarded.checkpoint('relative/dir', { reason: 'x' })).rejects.toMatchObject({
+        code: 'invalid_request',
+      });
+      await expect(guarded.checkpoint(path.join(base, 'missing'), { reason: 'x' })).rejects.toMatchObject({
+        code: 'not_found',
+      });
       writeFileSync(path.join(base, 'file'), 'x');
-      await expect(guarded.checkpoint(path.join(base, 'file'), { reason: 'x' })).rejects.toMatchObject({ code: 'wrong_kind' });
-      await expect(guarded.checkpoint(path.join(dir, '..', 'work'), { reason: '' })).rejects.toMatchObject({ code: 'invalid_request' });
+      await expect(guarded.checkpoint(path.join(base, 'file'), { reason: 'x' })).rejects.toMatchObject({
+        code: 'wrong_kind',
+      });
+      await expect(guarded.checkpoint(path.join(dir, '..', 'work'), { reason: '' })).rejects.toMatchObject({
+        code: 'invalid_request',
+      });
     } finally {
       await guarded.dispose();
     }
@@ -230,33 +273,61 @@ describe('checkpoint snapshots', () => {
   it('always records a pre-rollback snapshot, with its kind and the checkpoint it restores', async () => {
     writeTree(dir, { 'a.txt': 'a\n' });
     const first = created(await service.checkpoint(dir, { reason: 'before write_file' }));
-    const undo = created(await service.checkpoint(dir, { reason: `pre-rollback snapshot (restoring to ${first.id.slice(0, 8)})`, kind: 'pre-rollback', restores: first.id }));
-    expect(undo).toMatchObject({ kind: 'pre-rollback', restores: first.id, parent: first.id, tree: first.tree, stats: { files: 0, insertions: 0, deletions: 0 } });
+    const undo = created(
+      await service.checkpoint(dir, {
+        reason: `pre-rollback snapshot (restoring to ${first.id.slice(0, 8)})`,
+        kind: 'pre-rollback',
+        restores: first.id,
+      }),
+    );
+    expect(undo).toMatchObject({
+      kind: 'pre-rollback',
+      restores: first.id,
+      parent: first.id,
+      tree: first.tree,
+      stats: { files: 0, insertions: 0, deletions: 0 },
+    });
     const trailers = git(['--git-dir', service.gitdir, 'log', '-1', '--format=%(trailers:unfold)', undo.id]);
     expect(trailers).toContain('Vigil-Kind: pre-rollback');
     expect(trailers).toContain(`Vigil-Restores: ${first.id}`);
-    await expect(service.checkpoint(dir, { reason: 'x', kind: 'pre-rollback' })).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(service.checkpoint(dir, { reason: 'x', kind: 'pre-rollback' })).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
   });
 
   it('hashes big batches in worker threads into a pack that git reads', async () => {
     const workers = testService(path.join(base, 'home4', 'checkpoints'), { workerThreshold: 50, workers: 2 });
     try {
-      for (let index = 0; index < 600; index += 1) writeTree(dir, { [`d${index % 13}/f${index}.txt`]: `content ${index}\n`.repeat(index % 5) });
+      for (let index = 0; index < 600; index += 1)
+        writeTree(dir, { [`d${index % 13}/f${index}.txt`]: `content ${index}\n`.repeat(index % 5) });
       const entry = created(await workers.checkpoint(dir, { reason: 'before write_file' }));
       expect(entry.tree).toBe(gitWriteTree(path.join(base, 'shadow'), dir));
       expect(entry.stats.files).toBe(600);
       const packs = readdirSync(path.join(workers.gitdir, 'objects/pack')).filter((name) => name.endsWith('.pack'));
       expect(packs.length).toBeGreaterThan(0);
-      for (const pack of packs) git(['--git-dir', workers.gitdir, 'verify-pack', path.join(workers.gitdir, 'objects/pack', pack.replace(/\.pack$/, '.idx'))]);
+      for (const pack of packs)
+        git([
+          '--git-dir',
+          workers.gitdir,
+          'verify-pack',
+          path.join(workers.gitdir, 'objects/pack', pack.replace(/\.pack$/, '.idx')),
+        ]);
       expect(fsck(workers.gitdir)).toBe('');
       rmSync(path.join(dir, 'd3'), { recursive: true });
       const second = created(await workers.checkpoint(dir, { reason: 'before terminal: rm -r d3' }));
-      expect(second.stats.deletions).toBe(git(['--git-dir', workers.gitdir, 'diff', '--numstat', entry.id, second.id]).split('\n').reduce((sum, line) => sum + Number(line.split('\t')[1]), 0));
+      expect(second.stats.deletions).toBe(
+        git(['--git-dir', workers.gitdir, 'diff', '--numstat', entry.id, second.id])
+          .split('\n')
+          .reduce((sum, line) => sum + Number(line.split('\t')[1]), 0),
+      );
       // A middling batch goes to the running workers too, as loose objects, with its line changes counted there.
-      for (let index = 0; index < 600; index += 15) writeTree(dir, { [`d${index % 13}/f${index}.txt`]: `rewritten ${index}\n`.repeat(index % 3) });
+      for (let index = 0; index < 600; index += 15)
+        writeTree(dir, { [`d${index % 13}/f${index}.txt`]: `rewritten ${index}\n`.repeat(index % 3) });
       const third = created(await workers.checkpoint(dir, { reason: 'before patch' }));
       expect(third.tree).toBe(gitWriteTree(path.join(base, 'shadow2'), dir));
-      const numstat = git(['--git-dir', workers.gitdir, 'diff', '--numstat', second.id, third.id]).split('\n').map((line) => line.split('\t').map(Number));
+      const numstat = git(['--git-dir', workers.gitdir, 'diff', '--numstat', second.id, third.id])
+        .split('\n')
+        .map((line) => line.split('\t').map(Number));
       expect(third.stats).toEqual({
         files: numstat.length,
         insertions: numstat.reduce((sum, [added = 0]) => sum + added, 0),

@@ -41,27 +41,42 @@ describe('checkpoint timelines, retention and garbage collection', () => {
     const taken = await takeCheckpoints(dir, 5);
     const newestFirst = [...taken].reverse().map((entry) => entry.id);
     expect((await service.list(dir)).map((entry) => entry.id)).toEqual(newestFirst);
-    expect((await service.list(dir, { offset: 1, limit: 2 })).map((entry) => entry.id)).toEqual(newestFirst.slice(1, 3));
+    expect((await service.list(dir, { offset: 1, limit: 2 })).map((entry) => entry.id)).toEqual(
+      newestFirst.slice(1, 3),
+    );
     expect(await service.count(dir)).toBe(5);
-    expect((await service.list(dir))[0]).toMatchObject({ attribution: { turn: 4 }, stats: { files: 1, insertions: 1, deletions: 1 } });
+    expect((await service.list(dir))[0]).toMatchObject({
+      attribution: { turn: 4 },
+      stats: { files: 1, insertions: 1, deletions: 1 },
+    });
     expect((await service.resolve(dir, '1')).id).toBe(newestFirst[0]);
     expect((await service.resolve(dir, '5')).id).toBe(newestFirst[4]);
     expect((await service.resolve(dir, (newestFirst[2] ?? '').slice(0, 10))).id).toBe(newestFirst[2]);
-    await expect(service.resolve(dir, '6')).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining('use 1–5') as unknown });
+    await expect(service.resolve(dir, '6')).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining('use 1–5') as unknown,
+    });
     await expect(service.resolve(dir, '0')).rejects.toMatchObject({ code: 'invalid_request' });
     await expect(service.resolve(dir, '-rf')).rejects.toMatchObject({ code: 'invalid_request' });
     await expect(service.resolve(dir, 'xyz123')).rejects.toMatchObject({ code: 'invalid_request' });
     await expect(service.resolve(dir, 'abcdef0123')).rejects.toMatchObject({ code: 'not_found' });
     await expect(service.list(path.join(base, 'never'))).rejects.toMatchObject({ code: 'not_found' });
     const directories = await service.directories();
-    expect(directories).toEqual([expect.objectContaining({ dir, dirhash: dirHash(dir), head: newestFirst[0], count: 5, exists: true })]);
+    expect(directories).toEqual([
+      expect.objectContaining({ dir, dirhash: dirHash(dir), head: newestFirst[0], count: 5, exists: true }),
+    ]);
   });
 
   it('keeps max_snapshots per directory by cutting the timeline, and prune deletes what was dropped', async () => {
     service = testService(path.join(base, 'home/checkpoints'), { retention: { maxSnapshots: 3 } });
     const taken = await takeCheckpoints(dir, 6);
     const kept = (await service.list(dir)).map((entry) => entry.id);
-    expect(kept).toEqual(taken.slice(3).reverse().map((entry) => entry.id));
+    expect(kept).toEqual(
+      taken
+        .slice(3)
+        .reverse()
+        .map((entry) => entry.id),
+    );
     const listed = await service.list(dir);
     expect(listed[2]?.parent).toBeUndefined();
     expect(listed[0]?.parent).toBe(taken[4]?.id);
@@ -89,17 +104,31 @@ describe('checkpoint timelines, retention and garbage collection', () => {
     service = testService(root, { retention: { maxSnapshots: 2 } });
     const taken = await takeCheckpoints(dir, 4);
     const objectsBefore = git(['--git-dir', service.gitdir, 'count-objects', '-v']);
-    const shallowBefore = existsSync(path.join(service.gitdir, 'shallow')) ? readFileSync(path.join(service.gitdir, 'shallow'), 'utf8') : '';
+    const shallowBefore = existsSync(path.join(service.gitdir, 'shallow'))
+      ? readFileSync(path.join(service.gitdir, 'shallow'), 'utf8')
+      : '';
     const error = await service
       .withStoreLock(async () => {
         // Another process takes the lock over (as if this one had been judged dead) while it prunes.
-        writeFileSync(path.join(root, 'store.lock'), JSON.stringify({ pid: 1, hostname: 'elsewhere', token: 'someone-else', acquiredAt: new Date().toISOString() }));
+        writeFileSync(
+          path.join(root, 'store.lock'),
+          JSON.stringify({
+            pid: 1,
+            hostname: 'elsewhere',
+            token: 'someone-else',
+            acquiredAt: new Date().toISOString(),
+          }),
+        );
         return service.prune();
       })
       .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'conflict' });
     expect(git(['--git-dir', service.gitdir, 'count-objects', '-v'])).toBe(objectsBefore);
-    expect(existsSync(path.join(service.gitdir, 'shallow')) ? readFileSync(path.join(service.gitdir, 'shallow'), 'utf8') : '').toBe(shallowBefore);
+    expect(
+      existsSync(path.join(service.gitdir, 'shallow'))
+        ? readFileSync(path.join(service.gitdir, 'shallow'), 'utf8')
+        : '',
+    ).toBe(shallowBefore);
     for (const entry of taken) git(['--git-dir', service.gitdir, 'cat-file', '-e', entry.id]);
     rmSync(path.join(root, 'store.lock'));
   });
@@ -137,8 +166,15 @@ describe('checkpoint timelines, retention and garbage collection', () => {
       for (const target of dirs) {
         const entries = await service.list(target);
         // Every file written is in the newest checkpoint, and the timeline is one chain.
-        expect(git(['--git-dir', service.gitdir, 'ls-tree', '--name-only', entries[0]?.id ?? '']).split('\n')).toEqual(['f0.txt', 'f1.txt', 'f2.txt', 'f3.txt']);
-        expect(Number(git(['--git-dir', service.gitdir, 'rev-list', '--count', `refs/vigil/${dirHash(target)}`]))).toBe(entries.length);
+        expect(git(['--git-dir', service.gitdir, 'ls-tree', '--name-only', entries[0]?.id ?? '']).split('\n')).toEqual([
+          'f0.txt',
+          'f1.txt',
+          'f2.txt',
+          'f3.txt',
+        ]);
+        expect(Number(git(['--git-dir', service.gitdir, 'rev-list', '--count', `refs/vigil/${dirHash(target)}`]))).toBe(
+          entries.length,
+        );
       }
       expect(fsck(service.gitdir)).toBe('');
     } finally {
@@ -151,11 +187,22 @@ describe('checkpoint timelines, retention and garbage collection', () => {
     writeTree(dir, { 'node_modules/x.js': 'x', '.env': 'K=V' });
     await takeCheckpoints(dir, 2);
     const status = await service.status();
-    expect(status).toMatchObject({ gitdir: service.gitdir, retention: { maxSnapshots: 50 }, maxFileBytes: 10 * 1024 * 1024 });
+    expect(status).toMatchObject({
+      gitdir: service.gitdir,
+      retention: { maxSnapshots: 50 },
+      maxFileBytes: 10 * 1024 * 1024,
+    });
     expect(status.bytes).toBeGreaterThan(0);
     expect(status.looseObjects).toBeGreaterThan(0);
     expect(status.directories).toEqual([
-      expect.objectContaining({ dir, count: 2, skipped: [{ path: '.env', reason: 'excluded' }, { path: 'node_modules/', reason: 'excluded' }] }),
+      expect.objectContaining({
+        dir,
+        count: 2,
+        skipped: [
+          { path: '.env', reason: 'excluded' },
+          { path: 'node_modules/', reason: 'excluded' },
+        ],
+      }),
     ]);
     await expect(service.status(path.join(base, 'never'))).rejects.toMatchObject({ code: 'not_found' });
   });

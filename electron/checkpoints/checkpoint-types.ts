@@ -37,7 +37,9 @@ export type SkipReason = SkippedPath['reason'];
  * (`checkpointEntrySchema`), read-only, with `source` absent for Vigil's own store, plus where the
  * complete skip list is, which the contract does not carry.
  */
-export type CheckpointEntry = Readonly<Omit<z.input<typeof checkpointEntrySchema>, 'attribution' | 'stats' | 'skipped'>> & {
+export type CheckpointEntry = Readonly<
+  Omit<z.input<typeof checkpointEntrySchema>, 'attribution' | 'stats' | 'skipped'>
+> & {
   readonly attribution: Attribution;
   readonly stats: CheckpointStats;
   /** Paths not stored (capped at the commit-message limit; the complete list is in `status`). */

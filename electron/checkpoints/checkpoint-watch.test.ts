@@ -45,7 +45,10 @@ describe('checkpoints while watching (the app and the server)', () => {
     expect(second.parent).toBe(first.id);
     expect(second.stats.files).toBe(1);
     expect(second.tree).toBe(reference());
-    inChild("const fs = require('fs'); fs.mkdirSync('new/deeper', { recursive: true }); fs.writeFileSync('new/deeper/n.txt', 'n\\n'); fs.rmSync('d4', { recursive: true })", dir);
+    inChild(
+      "const fs = require('fs'); fs.mkdirSync('new/deeper', { recursive: true }); fs.writeFileSync('new/deeper/n.txt', 'n\\n'); fs.rmSync('d4', { recursive: true })",
+      dir,
+    );
     const third = created(await service.checkpoint(dir, { reason: 'before terminal: rm -r d4' }));
     expect(third.stats.files).toBe(51);
     expect(third.tree).toBe(reference());
@@ -56,7 +59,9 @@ describe('checkpoints while watching (the app and the server)', () => {
     await service.checkpoint(dir, { reason: 'before write_file' });
     writeFileSync(path.join(dir, 'd1/f1.txt'), 'written by Vigil\n');
     service.noteWritten([path.join(dir, 'd1/f1.txt'), path.join(base, 'outside.txt')]);
-    const second = created(await service.checkpoint(dir, { reason: 'before write_file', paths: [path.join(dir, 'd1/f1.txt')] }));
+    const second = created(
+      await service.checkpoint(dir, { reason: 'before write_file', paths: [path.join(dir, 'd1/f1.txt')] }),
+    );
     expect(second.stats.files).toBe(1);
     expect(second.tree).toBe(reference());
   });

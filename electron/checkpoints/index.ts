@@ -34,7 +34,15 @@ export { checkpointStats } from './snapshot/checkpoint-stats';
 export type { KnownBlobs } from './snapshot/checkpoint-stats';
 export { directoryExclusion, fileExclusion, pathExclusion, secretPathReason } from './snapshot/exclusion-rules';
 export { countLines, isBinary, lineChanges } from './snapshot/line-stats';
-export { decodeTree, emptyTreeOid, encodeTree, fileModes, hashObject, isObjectId, typeOfMode } from './store/git-objects';
+export {
+  decodeTree,
+  emptyTreeOid,
+  encodeTree,
+  fileModes,
+  hashObject,
+  isObjectId,
+  typeOfMode,
+} from './store/git-objects';
 export type { TreeItem } from './store/git-objects';
 export { ObjectStore } from './store/object-store';
 export { PackWriter } from './store/pack-writer';

@@ -36,7 +36,9 @@ export interface StoreViewContext extends QueryContext {
 
 /** Entries with their pins marked. */
 export function markPinned(entries: readonly CheckpointEntry[], pins: ReadonlySet<string>): readonly CheckpointEntry[] {
-  return pins.size === 0 ? entries : entries.map((entry) => (pins.has(entry.id) ? { ...entry, isPinned: true } : entry));
+  return pins.size === 0
+    ? entries
+    : entries.map((entry) => (pins.has(entry.id) ? { ...entry, isPinned: true } : entry));
 }
 
 /** Sizes, retention, pins, what each directory's last checkpoint skipped, and the latest cuts (of `dir` only, when given). */
@@ -44,16 +46,44 @@ export async function readStoreStatus(context: StoreViewContext, dir?: string): 
   const only = dir === undefined ? undefined : dirHash(await resolveTimelineDirectory(dir));
   const all = await listDirectories(context);
   const chosen = all.filter((item) => only === undefined || item.dirhash === only);
-  if (dir !== undefined && chosen.length === 0) throw new AppError('not_found', `${dir} has no checkpoints: it was never checkpointed.`, { dir });
+  if (dir !== undefined && chosen.length === 0)
+    throw new AppError('not_found', `${dir} has no checkpoints: it was never checkpointed.`, { dir });
   const pins = await context.pins.all();
-  const directories = await Promise.all(chosen.map(async (item) => ({ ...item, skipped: await skippedPaths(context, item), pinned: pins.get(item.dirhash)?.size ?? 0 })));
+  const directories = await Promise.all(
+    chosen.map(async (item) => ({
+      ...item,
+      skipped: await skippedPaths(context, item),
+      pinned: pins.get(item.dirhash)?.size ?? 0,
+    })),
+  );
   const [usage, cuts] = await Promise.all([measureStore(context.store.objectsDir), context.cutLog.recent(20, only)]);
-  return { gitdir: context.gitdir, ...usage, retention: context.settings.retention, maxFileBytes: context.settings.maxFileBytes, directories, cuts };
+  return {
+    gitdir: context.gitdir,
+    ...usage,
+    retention: context.settings.retention,
+    maxFileBytes: context.settings.maxFileBytes,
+    directories,
+    cuts,
+  };
 }
 
 /** Applies retention to a timeline right after a checkpoint (the store lock is held) and records the cut; how many were dropped. */
-export async function cutAfterCheckpoint(context: StoreViewContext, cut: { readonly dirhash: string; readonly head: string; readonly options: CutOptions; readonly report: (cut: Cut) => Promise<void> }): Promise<number> {
-  const dropped = await cutTimeline(context.refs, context.timeline, cut.head, context.settings.retention.maxSnapshots, cut.options);
+export async function cutAfterCheckpoint(
+  context: StoreViewContext,
+  cut: {
+    readonly dirhash: string;
+    readonly head: string;
+    readonly options: CutOptions;
+    readonly report: (cut: Cut) => Promise<void>;
+  },
+): Promise<number> {
+  const dropped = await cutTimeline(
+    context.refs,
+    context.timeline,
+    cut.head,
+    context.settings.retention.maxSnapshots,
+    cut.options,
+  );
   if (dropped > 0) {
     const kept = await context.timeline.count(cut.head, await context.refs.readShallow());
     await cut.report({ dirhash: cut.dirhash, dropped, kept, reason: 'retention' });
@@ -62,7 +92,12 @@ export async function cutAfterCheckpoint(context: StoreViewContext, cut: { reado
 }
 
 /** Pins or unpins checkpoint `ref` of `dir` (the store lock is held). */
-export async function setPin(context: StoreViewContext, dir: string, ref: string, isPinned: boolean): Promise<PinOutcome> {
+export async function setPin(
+  context: StoreViewContext,
+  dir: string,
+  ref: string,
+  isPinned: boolean,
+): Promise<PinOutcome> {
   const entry = await resolveCheckpoint(context, await resolveTimelineDirectory(dir), ref);
   const changed = await context.pins.set(dirHash(entry.dir), entry.id, isPinned);
   return { dir: entry.dir, id: entry.id, isPinned, changed };

@@ -3,7 +3,13 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runVigil } from '../test-support/run-vigil';
 import { makeTempDir } from '../test-support/temp-dir';
-import { makeWorkspace, runBoth, startResidentCore, type ResidentCore, type Workspace } from './test-support/relay-fixture';
+import {
+  makeWorkspace,
+  runBoth,
+  startResidentCore,
+  type ResidentCore,
+  type Workspace,
+} from './test-support/relay-fixture';
 
 /**
  * Every command family prints the same, with the same exit code, whether it is relayed to the
@@ -41,10 +47,16 @@ describe('the CLI relayed to the resident core and in-process', () => {
   });
 
   it('vigil checkpoint: taken, unchanged, by hand with a reason, refused', { timeout: 300_000 }, async () => {
-    expect(await same((w) => ['checkpoint', w.project], 0)).toBe('Checkpoint <id> of <base>/project: manual checkpoint (2 files, +3/-0).\n');
-    expect(await same((w) => ['checkpoint', w.project], 0)).toBe('Nothing changed since checkpoint <id>; no checkpoint taken.\n');
+    expect(await same((w) => ['checkpoint', w.project], 0)).toBe(
+      'Checkpoint <id> of <base>/project: manual checkpoint (2 files, +3/-0).\n',
+    );
+    expect(await same((w) => ['checkpoint', w.project], 0)).toBe(
+      'Nothing changed since checkpoint <id>; no checkpoint taken.\n',
+    );
     await onBoth((w) => appendFile(path.join(w.project, 'src/a.txt'), 'three\n'));
-    const json = JSON.parse(await same((w) => ['checkpoint', w.project, '--reason', 'before the refactor', '--json'], 0)) as { checkpoint: { reason: string; attribution: unknown } };
+    const json = JSON.parse(
+      await same((w) => ['checkpoint', w.project, '--reason', 'before the refactor', '--json'], 0),
+    ) as { checkpoint: { reason: string; attribution: unknown } };
     expect(json.checkpoint).toMatchObject({ reason: 'before the refactor', attribution: { origin: 'manual' } });
     await same(() => ['checkpoint', '/'], 1);
     expect(resident.calls.filter((call) => call === 'checkpoints:create')).toHaveLength(4);
@@ -55,19 +67,38 @@ describe('the CLI relayed to the resident core and in-process', () => {
     await onBoth((w) => writeFile(path.join(w.project, 'src/a.txt'), 'one\nTWO\n'));
     await same((w) => ['checkpoint', w.project, '--reason', 'second'], 0);
     await onBoth((w) => writeFile(path.join(w.project, 'src/a.txt'), 'one\nTWO\nthree\n'));
-    expect(await same((w) => ['checkpoints', 'list', w.project], 0)).toContain('  2. <id>  <time>  vigil  manual checkpoint  (2 files, +3/-0)');
+    expect(await same((w) => ['checkpoints', 'list', w.project], 0)).toContain(
+      '  2. <id>  <time>  vigil  manual checkpoint  (2 files, +3/-0)',
+    );
     await same((w) => ['checkpoints', 'list', w.project, '--json'], 0);
     expect(await same((w) => ['checkpoints', 'diff', w.project, '2'], 0)).toContain('+TWO');
     await same((w) => ['checkpoints', 'restore', w.project, '2', '--dry-run', '--json'], 0);
-    expect(await same((w) => ['checkpoints', 'restore', w.project, '2', 'src/a.txt'], 0)).toContain('✅ Restored 1 file(s)');
+    expect(await same((w) => ['checkpoints', 'restore', w.project, '2', 'src/a.txt'], 0)).toContain(
+      '✅ Restored 1 file(s)',
+    );
     expect(await same((w) => ['checkpoints', 'status', w.project], 0)).toContain('Dropped checkpoints: none recorded.');
-    expect(await same((w) => ['checkpoints', 'pin', w.project, '3'], 0)).toContain('Pinned checkpoint <id> of <base>/project');
-    expect(await same((w) => ['checkpoints', 'list', w.project], 0)).toContain('manual checkpoint  (2 files, +3/-0)  (pinned)');
+    expect(await same((w) => ['checkpoints', 'pin', w.project, '3'], 0)).toContain(
+      'Pinned checkpoint <id> of <base>/project',
+    );
+    expect(await same((w) => ['checkpoints', 'list', w.project], 0)).toContain(
+      'manual checkpoint  (2 files, +3/-0)  (pinned)',
+    );
     await same((w) => ['checkpoints', 'unpin', w.project, '3', '--json'], 0);
     await same(() => ['checkpoints', 'prune', '--json'], 0);
     await same((w) => ['checkpoints', 'diff', w.project, '99'], 1);
     await same((w) => ['checkpoints', 'list', w.project, '--limit', '0'], 2);
-    expect(resident.calls).toEqual(expect.arrayContaining(['checkpoints:list', 'checkpoints:diff', 'checkpoints:file-diff', 'checkpoints:plan-restore', 'checkpoints:restore', 'checkpoints:status', 'checkpoints:pin', 'checkpoints:prune']));
+    expect(resident.calls).toEqual(
+      expect.arrayContaining([
+        'checkpoints:list',
+        'checkpoints:diff',
+        'checkpoints:file-diff',
+        'checkpoints:plan-restore',
+        'checkpoints:restore',
+        'checkpoints:status',
+        'checkpoints:pin',
+        'checkpoints:prune',
+      ]),
+    );
   });
 
   it('vigil memory list|add|replace|remove|adopt', { timeout: 300_000 }, async () => {
@@ -78,15 +109,34 @@ describe('the CLI relayed to the resident core and in-process', () => {
     await same(() => ['memory', 'list', '--json'], 0);
     await same(() => ['memory', 'add', 'x'.repeat(3000)], 1);
     expect(await same(() => ['memory', 'adopt'], 0)).toContain('is already a list of entries');
-    expect(resident.calls).toEqual(expect.arrayContaining(['memory:directories', 'memory:read', 'memory:mutate', 'memory:propose-adoption']));
+    expect(resident.calls).toEqual(
+      expect.arrayContaining(['memory:directories', 'memory:read', 'memory:mutate', 'memory:propose-adoption']),
+    );
   });
 
   it('vigil tool and vigil sessions list|show', { timeout: 300_000 }, async () => {
-    const write = (w: Workspace) => ['tool', 'write_file', '--args', '{"path": "notes.md", "content": "# Notes\\n"}', '--cwd', w.project];
+    const write = (w: Workspace) => [
+      'tool',
+      'write_file',
+      '--args',
+      '{"path": "notes.md", "content": "# Notes\\n"}',
+      '--cwd',
+      w.project,
+    ];
     expect(JSON.parse(await same(write, 0))).toMatchObject({ path: '<base>/project/notes.md' });
     await same((w) => ['tool', 'write_file', '--args', '{"path": "empty.md"}', '--cwd', w.project], 1);
     await same((w) => ['tool', 'read_file', '--args', '{"path": "../outside.txt"}', '--cwd', w.project], 1);
-    await same((w) => ['tool', 'memory', '--args', '{"action": "add", "target": "memory", "content": "via the tool"}', '--cwd', w.project], 0);
+    await same(
+      (w) => [
+        'tool',
+        'memory',
+        '--args',
+        '{"action": "add", "target": "memory", "content": "via the tool"}',
+        '--cwd',
+        w.project,
+      ],
+      0,
+    );
     expect(await same(() => ['sessions', 'list'], 0)).toContain('vigil tool');
     const listed = await same(() => ['sessions', 'list', '--json'], 0);
     expect((JSON.parse(listed) as { sessions: unknown[] }).sessions).toHaveLength(4);
@@ -99,6 +149,11 @@ describe('the CLI relayed to the resident core and in-process', () => {
     expect(await same((w) => ['sessions', 'show', newest.get(w.base) ?? ''], 0)).toContain('✓ memory add memory');
     await same(() => ['sessions', 'show', 'ses_nosuchsession'], 1);
     expect(resident.calls).toEqual(expect.arrayContaining(['tools:run', 'sessions:list']));
-    expect(resident.core.sessions.list().map((session) => session.agent)).toEqual(['vigil tool', 'vigil tool', 'vigil tool', 'vigil tool']);
+    expect(resident.core.sessions.list().map((session) => session.agent)).toEqual([
+      'vigil tool',
+      'vigil tool',
+      'vigil tool',
+      'vigil tool',
+    ]);
   });
 });

@@ -29,17 +29,23 @@ const diffPage = 2_000;
 
 /** Prints each cut a call made on stderr: nothing is dropped without the user being told. */
 function reportingCuts(io: CliIo): CallOptions {
-  return { events: ['checkpoints:cut'], onEvent: (_name, payload) => writeLine(io.stderr, `vigil: ${(payload as CutRecord).message}`) };
+  return {
+    events: ['checkpoints:cut'],
+    onEvent: (_name, payload) => writeLine(io.stderr, `vigil: ${(payload as CutRecord).message}`),
+  };
 }
 
 /** `vigil checkpoint` and `vigil checkpoints status|prune|pin|unpin`. */
 export function checkpointsOf(caller: ContractCaller, io: CliIo) {
   return {
-    checkpoint: (dir: string, request: { readonly reason: string }) => caller.call('checkpoints:create', { dir, reason: request.reason }, reportingCuts(io)),
+    checkpoint: (dir: string, request: { readonly reason: string }) =>
+      caller.call('checkpoints:create', { dir, reason: request.reason }, reportingCuts(io)),
     status: (dir?: string) => caller.call('checkpoints:status', dir === undefined ? {} : { dir }),
     prune: () => caller.call('checkpoints:prune', {}, reportingCuts(io)),
-    pin: (dir: string, checkpoint: string, isPinned: boolean) => caller.call('checkpoints:pin', { dir, checkpoint, isPinned }),
-    rename: (dir: string, checkpoint: string, name: string) => caller.call('checkpoints:rename', { dir, checkpoint, name }),
+    pin: (dir: string, checkpoint: string, isPinned: boolean) =>
+      caller.call('checkpoints:pin', { dir, checkpoint, isPinned }),
+    rename: (dir: string, checkpoint: string, name: string) =>
+      caller.call('checkpoints:rename', { dir, checkpoint, name }),
   };
 }
 
@@ -57,11 +63,23 @@ export function timelinesOf(caller: ContractCaller) {
   const totals = new Map<string, number>();
   const key = (dir: string, source: string | undefined): string => `${source ?? '*'}\0${dir}`;
   return {
-    async list(dir: string, { limit = 100, offset = 0, source }: { readonly limit?: number; readonly offset?: number; readonly source?: 'vigil' | 'hermes' } = {}): Promise<CliCheckpoint[]> {
+    async list(
+      dir: string,
+      {
+        limit = 100,
+        offset = 0,
+        source,
+      }: { readonly limit?: number; readonly offset?: number; readonly source?: 'vigil' | 'hermes' } = {},
+    ): Promise<CliCheckpoint[]> {
       const entries: CliCheckpoint[] = [];
       for (;;) {
         const size = Math.min(listPage, limit - entries.length);
-        const page = await caller.call('checkpoints:list', { dir, limit: size, offset: offset + entries.length, ...(source === undefined ? {} : { source }) });
+        const page = await caller.call('checkpoints:list', {
+          dir,
+          limit: size,
+          offset: offset + entries.length,
+          ...(source === undefined ? {} : { source }),
+        });
         totals.set(key(dir, source), page.total);
         entries.push(...page.entries);
         if (page.entries.length < size || entries.length >= limit) return entries;
@@ -76,30 +94,58 @@ export function timelinesOf(caller: ContractCaller) {
       const text = ref.trim();
       if (!/^\d{1,9}$/.test(text)) return { id: text };
       const number = Number(text);
-      const page = number < 1 ? undefined : await caller.call('checkpoints:list', { dir, limit: 1, offset: number - 1 });
+      const page =
+        number < 1 ? undefined : await caller.call('checkpoints:list', { dir, limit: 1, offset: number - 1 });
       const entry = page?.entries[0];
       if (entry !== undefined) return entry;
       const total = page?.total ?? (await caller.call('checkpoints:list', { dir, limit: 1 })).total;
       if (total === 0) throw new AppError('not_found', `${dir} has no checkpoints yet.`, { dir });
-      throw new AppError('invalid_request', `There is no checkpoint ${number} for ${dir}: use 1–${total} (1 = newest).`, { field: 'checkpoint', count: total });
+      throw new AppError(
+        'invalid_request',
+        `There is no checkpoint ${number} for ${dir}: use 1–${total} (1 = newest).`,
+        { field: 'checkpoint', count: total },
+      );
     },
     async count(dir: string, { source }: { readonly source?: 'vigil' | 'hermes' } = {}): Promise<number> {
-      return totals.get(key(dir, source)) ?? (await caller.call('checkpoints:list', { dir, limit: 1, ...(source === undefined ? {} : { source }) })).total;
+      return (
+        totals.get(key(dir, source)) ??
+        (await caller.call('checkpoints:list', { dir, limit: 1, ...(source === undefined ? {} : { source }) })).total
+      );
     },
   };
 }
 
 /** Diff, plan and restore, as `vigil checkpoints diff|restore` use them. */
 export function restoreOf(caller: ContractCaller) {
-  const target = (against: CliDiffAgainst) => (against.kind === 'live' ? ({ kind: 'live' } as const) : ({ kind: 'checkpoint', id: against.ref } as const));
+  const target = (against: CliDiffAgainst) =>
+    against.kind === 'live' ? ({ kind: 'live' } as const) : ({ kind: 'checkpoint', id: against.ref } as const);
   return {
     /** The files that differ (all of them up to `limit`, fetched page by page). */
-    async diff(dir: string, ref: string, against: CliDiffAgainst, { paths = [], limit = 200 }: { readonly paths?: readonly string[]; readonly limit?: number } = {}): Promise<CallResponse<'checkpoints:diff'>> {
-      const first = await caller.call('checkpoints:diff', { dir, checkpoint: ref, against: target(against), paths: [...paths], offset: 0, limit: Math.min(diffPage, limit) });
+    async diff(
+      dir: string,
+      ref: string,
+      against: CliDiffAgainst,
+      { paths = [], limit = 200 }: { readonly paths?: readonly string[]; readonly limit?: number } = {},
+    ): Promise<CallResponse<'checkpoints:diff'>> {
+      const first = await caller.call('checkpoints:diff', {
+        dir,
+        checkpoint: ref,
+        against: target(against),
+        paths: [...paths],
+        offset: 0,
+        limit: Math.min(diffPage, limit),
+      });
       const files = [...first.files];
       let next = first.nextOffset;
       while (next !== null && files.length < limit) {
-        const page = await caller.call('checkpoints:diff', { dir, checkpoint: ref, against: target(against), paths: [...paths], offset: next, limit: Math.min(diffPage, limit - files.length) });
+        const page = await caller.call('checkpoints:diff', {
+          dir,
+          checkpoint: ref,
+          against: target(against),
+          paths: [...paths],
+          offset: next,
+          limit: Math.min(diffPage, limit - files.length),
+        });
         files.push(...page.files);
         next = page.nextOffset;
       }
@@ -107,20 +153,62 @@ export function restoreOf(caller: ContractCaller) {
     },
     // The contract caps one file's diff at 100,000 lines (`--lines` above that shows what fits, with the rest counted).
     fileDiff: (dir: string, ref: string, against: CliDiffAgainst, path: string, maxLines: number) =>
-      caller.call('checkpoints:file-diff', { dir, checkpoint: ref, against: target(against), path, maxLines: Math.min(maxLines, 100_000) }),
-    plan: (dir: string, ref: string, paths: readonly string[] = []) => caller.call('checkpoints:plan-restore', { dir, checkpoint: ref, paths: [...paths] }),
+      caller.call('checkpoints:file-diff', {
+        dir,
+        checkpoint: ref,
+        against: target(against),
+        path,
+        maxLines: Math.min(maxLines, 100_000),
+      }),
+    plan: (dir: string, ref: string, paths: readonly string[] = []) =>
+      caller.call('checkpoints:plan-restore', { dir, checkpoint: ref, paths: [...paths] }),
     /** What restoring lines `range` (of the checkpoint's version) of one file would do. */
-    planLines: (dir: string, ref: string, path: string, range: LineRange) => caller.call('checkpoints:plan-restore-lines', { dir, checkpoint: ref, path, lines: { kind: 'range', range: { ...range } } }),
+    planLines: (dir: string, ref: string, path: string, range: LineRange) =>
+      caller.call('checkpoints:plan-restore-lines', {
+        dir,
+        checkpoint: ref,
+        path,
+        lines: { kind: 'range', range: { ...range } },
+      }),
     /** Restores lines `range` of one file (the plan made under the lock is applied, or refused when it no longer matches `fingerprint`). */
     restoreLines: (dir: string, ref: string, path: string, range: LineRange, fingerprint?: string) =>
-      caller.call('checkpoints:restore-lines', { dir, checkpoint: ref, path, lines: { kind: 'range', range: { ...range } }, ...(fingerprint === undefined ? {} : { fingerprint }) }),
+      caller.call('checkpoints:restore-lines', {
+        dir,
+        checkpoint: ref,
+        path,
+        lines: { kind: 'range', range: { ...range } },
+        ...(fingerprint === undefined ? {} : { fingerprint }),
+      }),
     restore: (
       dir: string,
       ref: string,
       paths: readonly string[] = [],
-      { onProgress, allowSecrets, fingerprint }: { readonly onProgress?: ((progress: ProgressEvent) => void) | undefined; readonly allowSecrets?: boolean; readonly fingerprint?: string } = {},
+      {
+        onProgress,
+        allowSecrets,
+        fingerprint,
+      }: {
+        readonly onProgress?: ((progress: ProgressEvent) => void) | undefined;
+        readonly allowSecrets?: boolean;
+        readonly fingerprint?: string;
+      } = {},
     ) =>
-      caller.call('checkpoints:restore', { dir, checkpoint: ref, paths: [...paths], ...(allowSecrets === undefined ? {} : { allowSecrets }), ...(fingerprint === undefined ? {} : { fingerprint }) }, onProgress === undefined ? {} : { events: ['checkpoints:restore-progressed'], onEvent: (_name, payload) => onProgress(payload as ProgressEvent) }),
+      caller.call(
+        'checkpoints:restore',
+        {
+          dir,
+          checkpoint: ref,
+          paths: [...paths],
+          ...(allowSecrets === undefined ? {} : { allowSecrets }),
+          ...(fingerprint === undefined ? {} : { fingerprint }),
+        },
+        onProgress === undefined
+          ? {}
+          : {
+              events: ['checkpoints:restore-progressed'],
+              onEvent: (_name, payload) => onProgress(payload as ProgressEvent),
+            },
+      ),
   };
 }
 
@@ -129,10 +217,23 @@ export function memoryOf(caller: ContractCaller) {
   return {
     directories: async () => (await caller.call('memory:directories', {})).directories,
     read: (dir: string, target: MemoryTarget) => caller.call('memory:read', { dir, target }),
-    mutate: (dir: string, target: MemoryTarget, operation: MemoryMutation, { fieldOf }: { readonly fieldOf?: (index: number, property: 'content' | 'oldText') => string } = {}) =>
-      caller.call('memory:mutate', { dir, target, operation, ...(fieldOf === undefined ? {} : { fieldNames: { content: fieldOf(0, 'content'), oldText: fieldOf(0, 'oldText') } }) }),
+    mutate: (
+      dir: string,
+      target: MemoryTarget,
+      operation: MemoryMutation,
+      { fieldOf }: { readonly fieldOf?: (index: number, property: 'content' | 'oldText') => string } = {},
+    ) =>
+      caller.call('memory:mutate', {
+        dir,
+        target,
+        operation,
+        ...(fieldOf === undefined
+          ? {}
+          : { fieldNames: { content: fieldOf(0, 'content'), oldText: fieldOf(0, 'oldText') } }),
+      }),
     proposeAdoption: (dir: string, target: MemoryTarget) => caller.call('memory:propose-adoption', { dir, target }),
-    adopt: (dir: string, target: MemoryTarget, basis: string | null, entries: readonly string[]) => caller.call('memory:adopt', { dir, target, basis, entries: [...entries] }),
+    adopt: (dir: string, target: MemoryTarget, basis: string | null, entries: readonly string[]) =>
+      caller.call('memory:adopt', { dir, target, basis, entries: [...entries] }),
   };
 }
 

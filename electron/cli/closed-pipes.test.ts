@@ -33,13 +33,19 @@ describe('a closed output pipe', () => {
     try {
       for (let index = 0; index < 400; index += 1) {
         await writeFile(path.join(project, 'n.txt'), `${index}\n`);
-        await engine.checkpoint(project, { reason: `step ${index} ${'of a long and carefully described piece of work '.repeat(4)}` });
+        await engine.checkpoint(project, {
+          reason: `step ${index} ${'of a long and carefully described piece of work '.repeat(4)}`,
+        });
       }
     } finally {
       await engine.dispose();
     }
-    const vigil = [process.execPath, '--import', tsxLoader, vigilEntry, 'checkpoints', 'list', project].map(shellWord).join(' ');
-    const child = spawn('bash', ['-c', `set -o pipefail; ${vigil} | head -1`], { env: { ...process.env, VIGIL_HOME: home, HERMES_HOME: path.join(base, 'no-hermes') } });
+    const vigil = [process.execPath, '--import', tsxLoader, vigilEntry, 'checkpoints', 'list', project]
+      .map(shellWord)
+      .join(' ');
+    const child = spawn('bash', ['-c', `set -o pipefail; ${vigil} | head -1`], {
+      env: { ...process.env, VIGIL_HOME: home, HERMES_HOME: path.join(base, 'no-hermes') },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -24,7 +24,15 @@ describe('the lazy command index', () => {
     expect(checkpoint?.name).toBe('checkpoint');
     const [group] = (await entriesFor(['checkpoints', 'list', '/tmp/x'])) as CliCommandGroup[];
     expect(group?.subcommands.map((sub) => sub.name)).toEqual(['list']);
-    for (const argv of [[], ['--help'], ['checkpoints'], ['checkpoints', '--help'], ['checkpoints', 'frobnicate'], ['checkpoints', 'constructor'], ['frobnicate']]) {
+    for (const argv of [
+      [],
+      ['--help'],
+      ['checkpoints'],
+      ['checkpoints', '--help'],
+      ['checkpoints', 'frobnicate'],
+      ['checkpoints', 'constructor'],
+      ['frobnicate'],
+    ]) {
       expect(await entriesFor(argv)).toBe(commandTable);
     }
   });

@@ -67,7 +67,10 @@ export async function entriesFor(argv: readonly string[]): Promise<readonly CliE
   if (first !== undefined && versionFlags.has(first)) return [];
   const found = commandIndex.find(([name]) => name === first)?.[1];
   if (typeof found === 'function') return [await found()];
-  const sub = found === undefined || second === undefined || helpFlags.has(second) || !Object.hasOwn(found, second) ? undefined : found[second];
+  const sub =
+    found === undefined || second === undefined || helpFlags.has(second) || !Object.hasOwn(found, second)
+      ? undefined
+      : found[second];
   if (first !== undefined && sub !== undefined) {
     const group: CliCommandGroup = { name: first, summary: '', subcommands: [await sub()] };
     return [group];

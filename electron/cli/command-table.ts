@@ -11,4 +11,15 @@ import { writeCommand } from './commands/write-command';
 import type { CliEntry } from './run-cli';
 
 /** Every command of `vigil`, in the order `vigil --help` lists them. */
-export const commandTable: readonly CliEntry[] = [serveCommand, mcpCommand, connectCommand, hookCommand, writeCommand, toolCommand, checkpointCommand, checkpointsCommandGroup, memoryCommandGroup, sessionsCommandGroup];
+export const commandTable: readonly CliEntry[] = [
+  serveCommand,
+  mcpCommand,
+  connectCommand,
+  hookCommand,
+  writeCommand,
+  toolCommand,
+  checkpointCommand,
+  checkpointsCommandGroup,
+  memoryCommandGroup,
+  sessionsCommandGroup,
+];

@@ -34,7 +34,10 @@ function unwrap<C extends CallName>(result: Result<unknown>): CallResponse<C> {
 }
 
 /** A one-shot core in this process, built on its first call (only then are the core's modules loaded). */
-function localCaller(io: CliIo, options: LocalCoreOptions): { readonly caller: ContractCaller; readonly close: () => Promise<void> } {
+function localCaller(
+  io: CliIo,
+  options: LocalCoreOptions,
+): { readonly caller: ContractCaller; readonly close: () => Promise<void> } {
   let core: Promise<CoreBase> | undefined;
   const open = (): Promise<CoreBase> => {
     core ??= (async () => {
@@ -47,7 +50,11 @@ function localCaller(io: CliIo, options: LocalCoreOptions): { readonly caller: C
   return {
     caller: {
       kind: 'local',
-      async call<C extends CallName>(channel: C, payload: CallRequest<C>, callOptions: CallOptions = {}): Promise<CallResponse<C>> {
+      async call<C extends CallName>(
+        channel: C,
+        payload: CallRequest<C>,
+        callOptions: CallOptions = {},
+      ): Promise<CallResponse<C>> {
         const opened = await open();
         const wanted = new Set<string>(callOptions.events ?? []);
         const stop = opened.events.onAny((name, event) => {
@@ -73,23 +80,35 @@ function localCaller(io: CliIo, options: LocalCoreOptions): { readonly caller: C
  * be reached, costs one line on stderr and the command works in-process; a core that dies during
  * a call fails it (`disconnected`), since the call may have run.
  */
-export async function withContract<T>(io: CliIo, task: (caller: ContractCaller) => Promise<T>, options: LocalCoreOptions = {}): Promise<T> {
+export async function withContract<T>(
+  io: CliIo,
+  task: (caller: ContractCaller) => Promise<T>,
+  options: LocalCoreOptions = {},
+): Promise<T> {
   const local = localCaller(io, options);
   let target: ServeCredential | undefined;
   if (io.forceLocal !== true) {
     const lookup = await readServeCredential(vigilPaths(cliHome(io)).serveInfo);
-    if (lookup.kind === 'unusable') writeLine(io.stderr, `vigil: not relaying to a Vigil core: ${lookup.reason}; working in-process.`);
+    if (lookup.kind === 'unusable')
+      writeLine(io.stderr, `vigil: not relaying to a Vigil core: ${lookup.reason}; working in-process.`);
     if (lookup.kind === 'found') target = lookup.credential;
   }
   const caller: ContractCaller = {
     get kind() {
       return target === undefined ? 'local' : 'relay';
     },
-    async call<C extends CallName>(channel: C, payload: CallRequest<C>, callOptions: CallOptions = {}): Promise<CallResponse<C>> {
+    async call<C extends CallName>(
+      channel: C,
+      payload: CallRequest<C>,
+      callOptions: CallOptions = {},
+    ): Promise<CallResponse<C>> {
       if (target !== undefined) {
         const outcome = await relayCall(target, channel, payload, callOptions);
         if (outcome.kind === 'answered') return unwrap<C>(outcome.result);
-        writeLine(io.stderr, `vigil: could not reach the Vigil core (pid ${target.pid}): ${outcome.reason}; working in-process.`);
+        writeLine(
+          io.stderr,
+          `vigil: could not reach the Vigil core (pid ${target.pid}): ${outcome.reason}; working in-process.`,
+        );
         target = undefined;
       }
       return local.caller.call(channel, payload, callOptions);
@@ -103,7 +122,11 @@ export async function withContract<T>(io: CliIo, task: (caller: ContractCaller) 
 }
 
 /** Runs `task` on a one-shot core in this process, whatever runs beside it (`vigil memory --dir` of a folder the resident core does not manage). */
-export async function withLocalContract<T>(io: CliIo, options: LocalCoreOptions, task: (caller: ContractCaller) => Promise<T>): Promise<T> {
+export async function withLocalContract<T>(
+  io: CliIo,
+  options: LocalCoreOptions,
+  task: (caller: ContractCaller) => Promise<T>,
+): Promise<T> {
   const local = localCaller(io, options);
   try {
     return await task(local.caller);

@@ -33,7 +33,7 @@ describe('vigil CLI', () => {
     }
   });
 
-  it('shows a command\'s own help', async () => {
+  it("shows a command's own help", async () => {
     const run = await runVigil(['serve', '--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Usage: vigil serve');

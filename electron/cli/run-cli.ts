@@ -108,9 +108,7 @@ export async function runCli(argv: readonly string[], cliIo: CliIo, entries: rea
   let commandName = first;
   try {
     if (entry === undefined) {
-      throw new UsageError(
-        first.startsWith('-') ? `unknown option "${first}"` : `unknown command "${first}"`,
-      );
+      throw new UsageError(first.startsWith('-') ? `unknown option "${first}"` : `unknown command "${first}"`);
     }
     if (isGroup(entry)) {
       const names = entry.subcommands.map((sub) => sub.name).join('|');

@@ -10,9 +10,17 @@ async function main(): Promise<void> {
     await runHookProcess(argv.slice(1));
     return;
   }
-  const [{ ignoreClosedPipes }, { entriesFor }, { runCli }] = await Promise.all([import('./closed-pipes'), import('./command-index'), import('./run-cli')]);
+  const [{ ignoreClosedPipes }, { entriesFor }, { runCli }] = await Promise.all([
+    import('./closed-pipes'),
+    import('./command-index'),
+    import('./run-cli'),
+  ]);
   ignoreClosedPipes(process.stdout, process.stderr);
-  const code = await runCli(argv, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() }, await entriesFor(argv));
+  const code = await runCli(
+    argv,
+    { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() },
+    await entriesFor(argv),
+  );
   process.exitCode = code;
 }
 

@@ -29,20 +29,31 @@ async function readDocument(file: string): Promise<unknown> {
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new AppError('io_error', `Could not read ${file}: ${(error as Error).message}. Check its permissions.`, { path: file });
+    throw new AppError('io_error', `Could not read ${file}: ${(error as Error).message}. Check its permissions.`, {
+      path: file,
+    });
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new AppError('invalid_request', `${file} is not valid JSON (${(error as Error).message}). Fix it or remove it to use the defaults.`, {
-      path: file,
-      field: '(root)',
-    });
+    throw new AppError(
+      'invalid_request',
+      `${file} is not valid JSON (${(error as Error).message}). Fix it or remove it to use the defaults.`,
+      {
+        path: file,
+        field: '(root)',
+      },
+    );
   }
 }
 
 /** Parses one section of a config document; a missing section gets the schema's defaults. */
-export function parseConfigSection<S extends z.ZodType>(document: unknown, file: string, name: string, schema: S): z.output<S> {
+export function parseConfigSection<S extends z.ZodType>(
+  document: unknown,
+  file: string,
+  name: string,
+  schema: S,
+): z.output<S> {
   const container = parseOrThrow(z.looseObject({}), document, `${file} is invalid`);
   const section: unknown = container[name] ?? {};
   try {
@@ -50,14 +61,22 @@ export function parseConfigSection<S extends z.ZodType>(document: unknown, file:
   } catch (error) {
     if (error instanceof AppError && typeof error.details?.['field'] === 'string') {
       const field = `${name}.${error.details['field']}`;
-      throw new AppError(error.code, error.message.replace(`field "${error.details['field']}"`, `field "${field}"`), { ...error.details, field, path: file });
+      throw new AppError(error.code, error.message.replace(`field "${error.details['field']}"`, `field "${field}"`), {
+        ...error.details,
+        field,
+        path: file,
+      });
     }
     throw error;
   }
 }
 
 /** Reads one section of config.json: defaults when the file or section is missing, an `invalid_request` naming the field when it is wrong. */
-export async function readConfigSection<S extends z.ZodType>(file: string, name: string, schema: S): Promise<z.output<S>> {
+export async function readConfigSection<S extends z.ZodType>(
+  file: string,
+  name: string,
+  schema: S,
+): Promise<z.output<S>> {
   return parseConfigSection(await readDocument(file), file, name, schema);
 }
 

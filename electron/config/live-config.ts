@@ -20,18 +20,30 @@ export interface ConfigSectionSpec {
 const settleMs = 100;
 
 /** The document, or the problem that stops it from being one. */
-async function readDocument(file: string): Promise<{ readonly document: unknown } | { readonly problem: Omit<ConfigProblem, 'at'> }> {
+async function readDocument(
+  file: string,
+): Promise<{ readonly document: unknown } | { readonly problem: Omit<ConfigProblem, 'at'> }> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { document: {} };
-    return { problem: { field: '(root)', message: `Could not read ${file}: ${(error as Error).message}. Check its permissions.` } };
+    return {
+      problem: {
+        field: '(root)',
+        message: `Could not read ${file}: ${(error as Error).message}. Check its permissions.`,
+      },
+    };
   }
   try {
     return { document: JSON.parse(text) as unknown };
   } catch (error) {
-    return { problem: { field: '(root)', message: `${file} is not valid JSON (${(error as Error).message}). Fix it or remove it to use the defaults.` } };
+    return {
+      problem: {
+        field: '(root)',
+        message: `${file} is not valid JSON (${(error as Error).message}). Fix it or remove it to use the defaults.`,
+      },
+    };
   }
 }
 
@@ -55,7 +67,8 @@ export class LiveConfig {
     const config = new LiveConfig(file, sections);
     const read = await readDocument(file);
     // Without a valid version there is nothing to keep in force: say what is wrong and stop.
-    if ('problem' in read) throw new AppError('invalid_request', read.problem.message, { field: read.problem.field, path: file });
+    if ('problem' in read)
+      throw new AppError('invalid_request', read.problem.message, { field: read.problem.field, path: file });
     for (const section of sections) {
       if (section.isCheckedOnly === true) continue;
       config.#values.set(section.name, parseConfigSection(read.document, file, section.name, section.schema));
@@ -97,7 +110,11 @@ export class LiveConfig {
       } catch (error) {
         if (!isAppError(error)) throw error;
         const field = typeof error.details?.['field'] === 'string' ? error.details['field'] : section.name;
-        problem ??= { field, message: `${error.message} The last valid "${section.name}" settings stay in force until it is fixed.`, at };
+        problem ??= {
+          field,
+          message: `${error.message} The last valid "${section.name}" settings stay in force until it is fixed.`,
+          at,
+        };
       }
     }
     this.#setProblem(problem);
@@ -122,7 +139,9 @@ export class LiveConfig {
       clearTimeout(timer);
       timer = setTimeout(reload, settleMs);
     });
-    watcher.on('error', (error) => logger.warn('stopped watching config.json; changes apply at the next start', { error }));
+    watcher.on('error', (error) =>
+      logger.warn('stopped watching config.json; changes apply at the next start', { error }),
+    );
     return async () => {
       clearTimeout(timer);
       watcher.close();
@@ -132,7 +151,13 @@ export class LiveConfig {
 
   #setProblem(problem: ConfigProblem | null): void {
     // Keep when it was first seen while the same problem persists.
-    if (problem !== null && this.#problem !== null && problem.field === this.#problem.field && problem.message === this.#problem.message) return;
+    if (
+      problem !== null &&
+      this.#problem !== null &&
+      problem.field === this.#problem.field &&
+      problem.message === this.#problem.message
+    )
+      return;
     this.#problem = problem;
   }
 }

@@ -6,7 +6,10 @@ import { isDirectory } from '../files/is-directory';
 import { hermesHome } from '../hermes/hermes-home';
 
 /** The configuration file `vigil connect --write` merges into, for each client. */
-export function configFileOf(client: ConnectClientId, places: { readonly project: string; readonly hermesHome: string }): string {
+export function configFileOf(
+  client: ConnectClientId,
+  places: { readonly project: string; readonly hermesHome: string },
+): string {
   switch (client) {
     case 'hermes':
       return path.join(places.hermesHome, 'config.yaml');
@@ -27,7 +30,8 @@ export async function activeHermesHome(env: NodeJS.ProcessEnv, home = os.homedir
   const root = hermesHome(env, home);
   if ((env['HERMES_HOME'] ?? '').trim() !== '') return root;
   const name = (await readFile(path.join(root, 'active_profile'), 'utf8').catch(() => '')).trim();
-  if (name === '' || name === 'default' || name.includes('/') || name.includes('\\') || name.startsWith('.')) return root;
+  if (name === '' || name === 'default' || name.includes('/') || name.includes('\\') || name.startsWith('.'))
+    return root;
   const profile = path.join(root, 'profiles', name);
   return (await isDirectory(profile)) ? profile : root;
 }

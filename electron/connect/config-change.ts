@@ -43,7 +43,10 @@ async function readText(file: string): Promise<string | undefined> {
 export async function planConfigChange(file: string, entry: ConfigEntry): Promise<ConfigChange> {
   const identity = await readFileIdentity(file);
   const before = await readText(file);
-  const after = entry.format === 'yaml' ? mergeYaml(file, before, entry.path, entry.snippet) : mergeJson(file, before, entry.path, entry.entry);
+  const after =
+    entry.format === 'yaml'
+      ? mergeYaml(file, before, entry.path, entry.snippet)
+      : mergeJson(file, before, entry.path, entry.entry);
   return { file, before, after, identity, mode: entry.holdsCredential ? 0o600 : undefined };
 }
 
@@ -55,7 +58,15 @@ export function isNoChange(change: ConfigChange): boolean {
 /** The change as a unified diff of the file (a new file shows as all added lines). */
 export function describeChange(change: ConfigChange): string {
   const name = change.file;
-  return createTwoFilesPatch(change.before === undefined ? '/dev/null' : name, name, change.before ?? '', change.after, undefined, undefined, { context: 3 })
+  return createTwoFilesPatch(
+    change.before === undefined ? '/dev/null' : name,
+    name,
+    change.before ?? '',
+    change.after,
+    undefined,
+    undefined,
+    { context: 3 },
+  )
     .split('\n')
     .filter((line) => !line.startsWith('====='))
     .join('\n')
@@ -74,9 +85,13 @@ export async function applyConfigChange(change: ConfigChange, again: string): Pr
     });
   } catch (error) {
     if (isAppError(error) && error.code === 'conflict') {
-      throw new AppError('conflict', `${change.file} changed since it was read, so nothing was written. Run "${again}" again to see the change against its new contents.`, {
-        path: change.file,
-      });
+      throw new AppError(
+        'conflict',
+        `${change.file} changed since it was read, so nothing was written. Run "${again}" again to see the change against its new contents.`,
+        {
+          path: change.file,
+        },
+      );
     }
     throw error;
   }

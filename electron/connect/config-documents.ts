@@ -13,9 +13,13 @@ function parseError(file: string, kind: string, detail: string): AppError {
 }
 
 function notAnObject(file: string, where: string): AppError {
-  return new AppError('invalid_request', `${file}: ${where} is not an object of servers, so Vigil will not guess where its entry goes; nothing was written. Add the entry above by hand.`, {
-    path: file,
-  });
+  return new AppError(
+    'invalid_request',
+    `${file}: ${where} is not an object of servers, so Vigil will not guess where its entry goes; nothing was written. Add the entry above by hand.`,
+    {
+      path: file,
+    },
+  );
 }
 
 /** Whether a value is a plain JSON object (not an array, not null). */
@@ -44,14 +48,23 @@ function jsonErrorAt(text: string, error: unknown): string {
  * file keeps its indentation. Refuses a file that is not a JSON object, or that holds comments
  * (VS Code allows them; a rewrite would drop them).
  */
-export function mergeJson(file: string, before: string | undefined, path: EntryPath, entry: Record<string, unknown>): string {
+export function mergeJson(
+  file: string,
+  before: string | undefined,
+  path: EntryPath,
+  entry: Record<string, unknown>,
+): string {
   let root: unknown = {};
   if (before !== undefined && before.trim() !== '') {
     try {
       root = JSON.parse(before);
     } catch (error) {
       const hasComments = /^\s*\/[/*]/m.test(before);
-      throw parseError(file, 'JSON', hasComments ? 'it holds comments, which a rewrite would drop.' : jsonErrorAt(before, error));
+      throw parseError(
+        file,
+        'JSON',
+        hasComments ? 'it holds comments, which a rewrite would drop.' : jsonErrorAt(before, error),
+      );
     }
   }
   if (!isObject(root)) throw notAnObject(file, 'the file');

@@ -26,7 +26,15 @@ async function readText(file: string): Promise<string | undefined> {
 /** The change as a unified diff (a new file as all added lines, a removed one as all removed). */
 export function describeHooksChange(change: HooksChange): string {
   const { file, before, after } = change;
-  return createTwoFilesPatch(before === undefined ? '/dev/null' : file, after === undefined ? '/dev/null' : file, before ?? '', after ?? '', undefined, undefined, { context: 3 })
+  return createTwoFilesPatch(
+    before === undefined ? '/dev/null' : file,
+    after === undefined ? '/dev/null' : file,
+    before ?? '',
+    after ?? '',
+    undefined,
+    undefined,
+    { context: 3 },
+  )
     .split('\n')
     .filter((line) => !line.startsWith('====='))
     .join('\n')
@@ -37,7 +45,12 @@ export function describeHooksChange(change: HooksChange): string {
  * `--write`: the settings with Vigil's hooks merged in (the user's kept, an earlier Vigil entry
  * replaced), and what to remember of the file as it was, for `--remove`.
  */
-export async function planHooksWrite(file: string, agent: HookAgent, vigil: Readonly<Record<string, readonly HookGroup[]>>, vigilHome: string): Promise<{ readonly change: HooksChange; readonly original: HooksOriginal }> {
+export async function planHooksWrite(
+  file: string,
+  agent: HookAgent,
+  vigil: Readonly<Record<string, readonly HookGroup[]>>,
+  vigilHome: string,
+): Promise<{ readonly change: HooksChange; readonly original: HooksOriginal }> {
   const identity = await readFileIdentity(file);
   const before = await readText(file);
   const document = parseSettings(file, before);
@@ -46,7 +59,13 @@ export async function planHooksWrite(file: string, agent: HookAgent, vigil: Read
   const hasVigil = withoutVigilHooks(file, document, agent).removed > 0;
   // Vigil's own earlier write, untouched since: the file as it was before that write is still the original.
   const original: HooksOriginal['before'] =
-    kept !== undefined && before !== undefined && kept.written === digestOf(before) ? kept.before : hasVigil ? { kind: 'unknown' } : before === undefined ? { kind: 'absent' } : { kind: 'text', text: before };
+    kept !== undefined && before !== undefined && kept.written === digestOf(before)
+      ? kept.before
+      : hasVigil
+        ? { kind: 'unknown' }
+        : before === undefined
+          ? { kind: 'absent' }
+          : { kind: 'text', text: before };
   return { change: { file, before, after, identity }, original: { file, before: original, written: digestOf(after) } };
 }
 
@@ -55,13 +74,20 @@ export async function planHooksWrite(file: string, agent: HookAgent, vigil: Read
  * (byte for byte; a file Vigil created is removed); otherwise the file with Vigil's hooks taken out
  * and all else kept. Undefined when it holds no Vigil hooks.
  */
-export async function planHooksRemove(file: string, agent: HookAgent, vigilHome: string): Promise<{ readonly change: HooksChange; readonly isExact: boolean } | undefined> {
+export async function planHooksRemove(
+  file: string,
+  agent: HookAgent,
+  vigilHome: string,
+): Promise<{ readonly change: HooksChange; readonly isExact: boolean } | undefined> {
   const identity = await readFileIdentity(file);
   const before = await readText(file);
   if (before === undefined) return undefined;
   const kept = await readHooksOriginal(vigilHome, file);
   if (kept !== undefined && kept.written === digestOf(before) && kept.before.kind !== 'unknown') {
-    return { change: { file, before, after: kept.before.kind === 'text' ? kept.before.text : undefined, identity }, isExact: true };
+    return {
+      change: { file, before, after: kept.before.kind === 'text' ? kept.before.text : undefined, identity },
+      isExact: true,
+    };
   }
   const document = parseSettings(file, before);
   const cleared = withoutVigilHooks(file, document, agent);
@@ -72,11 +98,18 @@ export async function planHooksRemove(file: string, agent: HookAgent, vigilHome:
 /** Applies a planned change, only if the file is still the version that was read. */
 export async function applyHooksChange(change: HooksChange, again: string): Promise<void> {
   if (change.after !== undefined) {
-    await applyConfigChange({ file: change.file, before: change.before, after: change.after, identity: change.identity, mode: undefined }, again);
+    await applyConfigChange(
+      { file: change.file, before: change.before, after: change.after, identity: change.identity, mode: undefined },
+      again,
+    );
     return;
   }
   if (!isSameIdentity(await readFileIdentity(change.file), change.identity)) {
-    throw new AppError('conflict', `${change.file} changed since it was read, so nothing was removed. Run "${again}" again to see the change against its new contents.`, { path: change.file });
+    throw new AppError(
+      'conflict',
+      `${change.file} changed since it was read, so nothing was removed. Run "${again}" again to see the change against its new contents.`,
+      { path: change.file },
+    );
   }
   await unlink(change.file);
 }

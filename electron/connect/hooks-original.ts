@@ -10,7 +10,8 @@ import { writeFileAtomic } from '../files/atomic-write';
  */
 export interface HooksOriginal {
   readonly file: string;
-  readonly before: { readonly kind: 'absent' } | { readonly kind: 'text'; readonly text: string } | { readonly kind: 'unknown' };
+  readonly before:
+    { readonly kind: 'absent' } | { readonly kind: 'text'; readonly text: string } | { readonly kind: 'unknown' };
   /** SHA-256 of what Vigil wrote. */
   readonly written: string;
 }

@@ -10,7 +10,11 @@ function isRecord(value: unknown): value is JsonRecord {
 }
 
 function refused(file: string, why: string): AppError {
-  return new AppError('invalid_request', `${file}: ${why}, so Vigil will not guess how to change it; nothing was written. Add (or remove) the hooks above by hand.`, { path: file });
+  return new AppError(
+    'invalid_request',
+    `${file}: ${why}, so Vigil will not guess how to change it; nothing was written. Add (or remove) the hooks above by hand.`,
+    { path: file },
+  );
 }
 
 /** Parses a settings file; refuses one that is not a JSON object (or holds comments a rewrite would drop). */
@@ -21,7 +25,11 @@ export function parseSettings(file: string, text: string | undefined): JsonRecor
     value = JSON.parse(text);
   } catch (error) {
     const hasComments = /^\s*\/[/*]/m.test(text);
-    throw new AppError('invalid_request', `${file} is not valid JSON (${hasComments ? 'it holds comments, which a rewrite would drop' : (error as Error).message}), so nothing was written (the file is unchanged). Fix it, or add the hooks above by hand.`, { path: file });
+    throw new AppError(
+      'invalid_request',
+      `${file} is not valid JSON (${hasComments ? 'it holds comments, which a rewrite would drop' : (error as Error).message}), so nothing was written (the file is unchanged). Fix it, or add the hooks above by hand.`,
+      { path: file },
+    );
   }
   if (!isRecord(value)) throw refused(file, 'the file is not a JSON object');
   return value;
@@ -53,7 +61,11 @@ function groupWithout(group: unknown, agent: HookAgent): { readonly group: unkno
  * every event; a group, event or `hooks` object left empty by that removed; everything else — the
  * user's hooks, their order, every other setting — kept as it is.
  */
-export function withoutVigilHooks(file: string, document: JsonRecord, agent: HookAgent): { readonly document: JsonRecord; readonly removed: number } {
+export function withoutVigilHooks(
+  file: string,
+  document: JsonRecord,
+  agent: HookAgent,
+): { readonly document: JsonRecord; readonly removed: number } {
   const hooks = document['hooks'];
   if (hooks === undefined) return { document, removed: 0 };
   if (!isRecord(hooks)) throw refused(file, '"hooks" is not an object');
@@ -76,7 +88,12 @@ export function withoutVigilHooks(file: string, document: JsonRecord, agent: Hoo
 }
 
 /** The document with Vigil's hooks: any earlier ones replaced (never duplicated), each event's group appended after the user's own. */
-export function withVigilHooks(file: string, document: JsonRecord, agent: HookAgent, vigil: Readonly<Record<string, readonly HookGroup[]>>): JsonRecord {
+export function withVigilHooks(
+  file: string,
+  document: JsonRecord,
+  agent: HookAgent,
+  vigil: Readonly<Record<string, readonly HookGroup[]>>,
+): JsonRecord {
   const cleared = withoutVigilHooks(file, document, agent).document;
   const existing = cleared['hooks'];
   if (existing !== undefined && !isRecord(existing)) throw refused(file, '"hooks" is not an object');

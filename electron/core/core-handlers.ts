@@ -1,7 +1,13 @@
 import { callNames, type CallName } from '../../shared/contract';
 import type { ConfigState } from '../../shared/contract/config-contract';
 import { AppError } from '../../shared/errors';
-import { checkpointConfigSchema, createCheckpointHandlers, createHistoryHandlers, createRestoreHandlers, type RestoreCallName } from '../checkpoints';
+import {
+  checkpointConfigSchema,
+  createCheckpointHandlers,
+  createHistoryHandlers,
+  createRestoreHandlers,
+  type RestoreCallName,
+} from '../checkpoints';
 import type { LiveConfig } from '../config/live-config';
 import { runOneToolCall } from '../executor/run-one-tool-call';
 import { createMemoryHandlers } from '../memory/memory-handlers';
@@ -22,11 +28,19 @@ export const sectionsAppliedAtRestart: readonly string[] = [];
 /** The configuration in force, as `config:read` and `config:changed` carry it. */
 export function configState(config: LiveConfig): ConfigState {
   const checkpoints = config.section('checkpoints', checkpointConfigSchema);
-  return { file: config.file, checkpoints: { ...checkpoints }, appliedAtRestart: [...sectionsAppliedAtRestart], problem: config.problem() };
+  return {
+    file: config.file,
+    checkpoints: { ...checkpoints },
+    appliedAtRestart: [...sectionsAppliedAtRestart],
+    problem: config.problem(),
+  };
 }
 
 /** Handlers whose service is built on the first call of any of them (at once when it is built already). */
-function deferred<C extends CallName>(names: readonly C[], load: () => Promise<PartialCallHandlers<C>>): PartialCallHandlers<C> {
+function deferred<C extends CallName>(
+  names: readonly C[],
+  load: () => Promise<PartialCallHandlers<C>>,
+): PartialCallHandlers<C> {
   const handlers: Partial<Record<C, (request: unknown, context: CallContext) => Promise<unknown>>> = {};
   for (const name of names) {
     handlers[name] = async (request, context) => {
@@ -39,10 +53,19 @@ function deferred<C extends CallName>(names: readonly C[], load: () => Promise<P
 
 /** Every call of one domain (`sessions:`, `approvals:`), so a call a domain adds is routed without a change here. */
 function callsOf<P extends string>(...prefixes: readonly P[]): readonly Extract<CallName, `${P}:${string}`>[] {
-  return callNames.filter((name) => prefixes.some((prefix) => name.startsWith(`${prefix}:`))) as Extract<CallName, `${P}:${string}`>[];
+  return callNames.filter((name) => prefixes.some((prefix) => name.startsWith(`${prefix}:`))) as Extract<
+    CallName,
+    `${P}:${string}`
+  >[];
 }
 
-const timelineCalls = ['checkpoints:directories', 'checkpoints:list', 'checkpoints:create', 'checkpoints:status', 'checkpoints:prune'] as const;
+const timelineCalls = [
+  'checkpoints:directories',
+  'checkpoints:list',
+  'checkpoints:create',
+  'checkpoints:status',
+  'checkpoints:prune',
+] as const;
 const restoreCalls = [
   'checkpoints:diff',
   'checkpoints:file-diff',
@@ -70,7 +93,10 @@ export function createCoreHandlers(options: CoreHandlerOptions): CallHandlers {
     return {
       ...handlers,
       // The status says when config.json was edited into something invalid (the last valid settings stay in force).
-      'checkpoints:status': async (request, context) => ({ ...(await handlers['checkpoints:status'](request, context)), configProblem: (await options.config()).problem() }),
+      'checkpoints:status': async (request, context) => ({
+        ...(await handlers['checkpoints:status'](request, context)),
+        configProblem: (await options.config()).problem(),
+      }),
     };
   };
   const restore = async (): Promise<PartialCallHandlers<(typeof restoreCalls)[number]>> => {
@@ -98,14 +124,20 @@ export function createCoreHandlers(options: CoreHandlerOptions): CallHandlers {
         'checkpoints:rename': (request) => engine.rename(request.dir, request.checkpoint, request.name),
       };
     }),
-    ...deferred(['checkpoints:file-log', 'checkpoints:search'], async () => createHistoryHandlers(await services.history())),
+    ...deferred(['checkpoints:file-log', 'checkpoints:search'], async () =>
+      createHistoryHandlers(await services.history()),
+    ),
     ...deferred(callsOf('memory'), async () => createMemoryHandlers(await services.memory())),
     ...deferred(callsOf('sessions', 'approvals'), async () => (await services.agents(options.isResident)).handlers),
     'config:read': async () => configState(await options.config()),
     'hooks:event': async (request, context) => {
       // Like tools:run: the user's own hook process (vigil hook), relayed with serve.json's credential or in-process.
       if (context.transport !== 'http' && context.transport !== 'cli') {
-        throw new AppError('denied', 'hooks:event is for "vigil hook", which the agents run; the UI has no use for it.', { transport: context.transport });
+        throw new AppError(
+          'denied',
+          'hooks:event is for "vigil hook", which the agents run; the UI has no use for it.',
+          { transport: context.transport },
+        );
       }
       const answer = await (await services.hooks()).handle(request);
       return { ...answer, notices: [...answer.notices] };
@@ -113,11 +145,19 @@ export function createCoreHandlers(options: CoreHandlerOptions): CallHandlers {
     'tools:run': async (request, context) => {
       // Running any tool with any workspace root is the command line's (the user's own shell); the UI has no use for it.
       if (context.transport !== 'http' && context.transport !== 'cli') {
-        throw new AppError('denied', 'tools:run is for the command line ("vigil tool"); agents call tools through /mcp or /agent.', { transport: context.transport });
+        throw new AppError(
+          'denied',
+          'tools:run is for the command line ("vigil tool"); agents call tools through /mcp or /agent.',
+          { transport: context.transport },
+        );
       }
       const agents = await services.agents(options.isResident || request.name === 'memory');
       const outcome = await runOneToolCall(agents, request);
-      return { ...outcome, checkpoints: outcome.checkpoints.map((checkpoint) => ({ ...checkpoint })), checkpointProblems: [...outcome.checkpointProblems] };
+      return {
+        ...outcome,
+        checkpoints: outcome.checkpoints.map((checkpoint) => ({ ...checkpoint })),
+        checkpointProblems: [...outcome.checkpointProblems],
+      };
     },
   };
 }

@@ -1,5 +1,16 @@
 import os from 'node:os';
-import { checkpointConfigSchema, type CheckpointService, type HistoryService, loadCheckpointService, loadHistoryService, loadRestoreService, loadWriteLedger, type RestoreService, toCheckpointSettings, toContractEntry } from '../checkpoints';
+import {
+  checkpointConfigSchema,
+  type CheckpointService,
+  type HistoryService,
+  loadCheckpointService,
+  loadHistoryService,
+  loadRestoreService,
+  loadWriteLedger,
+  type RestoreService,
+  toCheckpointSettings,
+  toContractEntry,
+} from '../checkpoints';
 import type { LiveConfig } from '../config/live-config';
 import type { AgentServices } from '../executor/create-agent-services';
 import type { HookService } from '../hooks/hook-service';
@@ -75,7 +86,14 @@ export function createCoreServices(context: ServiceContext): CoreServices {
     const { CheckpointService } = await loadCheckpointService();
     const settings = toCheckpointSettings((await context.config()).section('checkpoints', checkpointConfigSchema));
     const changed = context.onDirectoryChanged === undefined ? {} : { onDirectoryChanged: context.onDirectoryChanged };
-    const service = new CheckpointService({ root: paths.checkpoints, logger, events, watch: isResident, ...settings, ...changed });
+    const service = new CheckpointService({
+      root: paths.checkpoints,
+      logger,
+      events,
+      watch: isResident,
+      ...settings,
+      ...changed,
+    });
     stack.add(() => service.dispose());
     return service;
   });
@@ -102,7 +120,14 @@ export function createCoreServices(context: ServiceContext): CoreServices {
     // Hermes Agent's checkpoints (read, never written) join every timeline, diff and restore.
     const hermes = new HermesCheckpoints({ env, logger });
     stack.add(() => hermes.dispose());
-    if (isResident) stack.add(watchHermesTimelines({ hermes, logger, onCreated: (entry) => events.emit('checkpoints:created', toContractEntry(entry)) }));
+    if (isResident)
+      stack.add(
+        watchHermesTimelines({
+          hermes,
+          logger,
+          onCreated: (entry) => events.emit('checkpoints:created', toContractEntry(entry)),
+        }),
+      );
     return mergeHermesCheckpoints(checkpoints, hermes, { env });
   });
 
@@ -114,7 +139,16 @@ export function createCoreServices(context: ServiceContext): CoreServices {
     const watch = isResident || context.watchMemory ? { watch: watchState } : {};
     const only = context.memoryDirectory === undefined ? {} : { onlyDirectory: context.memoryDirectory };
     const build = (config?: () => MemoryConfig): Promise<MemoryService> =>
-      createConfiguredMemoryService({ paths, env, logger, ...(isResident ? { events } : {}), checkpoints, ...watch, ...only, ...(config === undefined ? {} : { config }) });
+      createConfiguredMemoryService({
+        paths,
+        env,
+        logger,
+        ...(isResident ? { events } : {}),
+        checkpoints,
+        ...watch,
+        ...only,
+        ...(config === undefined ? {} : { config }),
+      });
     if (!isResident) {
       // Disposed before the engine (registered after it): its captures finish first.
       const service = await build();
@@ -127,7 +161,10 @@ export function createCoreServices(context: ServiceContext): CoreServices {
       import('../memory/memory-config'),
       import('../memory/reconfigurable-memory-service'),
     ]);
-    const service = await createReconfigurableMemoryService(() => build(() => live.section('memory', memoryConfigSchema)), logger);
+    const service = await createReconfigurableMemoryService(
+      () => build(() => live.section('memory', memoryConfigSchema)),
+      logger,
+    );
     stack.add(() => service.dispose());
     liveMemory = service;
     return service;
@@ -135,15 +172,27 @@ export function createCoreServices(context: ServiceContext): CoreServices {
 
   const restore = once(async () => {
     const merged = await timelines();
-    const [{ restoreServiceFor }, { createConfiguredRestoreGuard }] = await Promise.all([loadRestoreService(), import('../memory/configured-memory-service')]);
+    const [{ restoreServiceFor }, { createConfiguredRestoreGuard }] = await Promise.all([
+      loadRestoreService(),
+      import('../memory/configured-memory-service'),
+    ]);
     // A restore of a memory folder takes the memory locks (Vigil's and Hermes's) and is reported as Vigil's restore.
-    const guard = isResident ? (await memory()).guardRestore : await createConfiguredRestoreGuard({ paths, env, logger });
-    return restoreServiceFor(merged, paths.checkpoints, logger, events, { checkScopeAfterRestore: isResident, guard, ledger: await ledger() });
+    const guard = isResident
+      ? (await memory()).guardRestore
+      : await createConfiguredRestoreGuard({ paths, env, logger });
+    return restoreServiceFor(merged, paths.checkpoints, logger, events, {
+      checkScopeAfterRestore: isResident,
+      guard,
+      ledger: await ledger(),
+    });
   });
 
   const history = once(async () => {
     const merged = await timelines();
-    const [{ createHistoryService }, { createTurnMessageLookup }] = await Promise.all([loadHistoryService(), import('../sessions/turn-messages')]);
+    const [{ createHistoryService }, { createTurnMessageLookup }] = await Promise.all([
+      loadHistoryService(),
+      import('../sessions/turn-messages'),
+    ]);
     const rules = {
       // Read through: config.json can change the size cap while the core runs.
       get maxFileBytes() {
@@ -151,24 +200,34 @@ export function createCoreServices(context: ServiceContext): CoreServices {
       },
       ignoredFolders: [paths.checkpoints],
     };
-    return createHistoryService({ engine: merged, root: paths.checkpoints, rules, turnMessageOf: createTurnMessageLookup(paths.sessions) });
+    return createHistoryService({
+      engine: merged,
+      root: paths.checkpoints,
+      rules,
+      turnMessageOf: createTurnMessageLookup(paths.sessions),
+    });
   });
 
   // Turn undo's port: the restore service is built when a rewind first needs it.
   const restorePort: RestorePort = {
     plan: async (dir, checkpointId, paths) => (await restore()).plan(dir, checkpointId, paths),
-    apply: async (plan, actor) => (await restore()).restore(plan.dir, plan.checkpoint.id, plan.paths, { fingerprint: plan.fingerprint, ...(actor === undefined ? {} : { actor }) }),
+    apply: async (plan, actor) =>
+      (await restore()).restore(plan.dir, plan.checkpoint.id, plan.paths, {
+        fingerprint: plan.fingerprint,
+        ...(actor === undefined ? {} : { actor }),
+      }),
   };
 
   const builtAgents: AgentServices[] = [];
   const agentsWith = (withMemory: boolean): (() => Promise<AgentServices>) =>
     once(async () => {
       const checkpoints = await recorded();
-      const [{ createAgentServices }, { createWriteRecorder }, { sessionConfigSchema, toSessionSettings }] = await Promise.all([
-        import('../executor/create-agent-services'),
-        loadWriteLedger(),
-        import('../sessions/session-config'),
-      ]);
+      const [{ createAgentServices }, { createWriteRecorder }, { sessionConfigSchema, toSessionSettings }] =
+        await Promise.all([
+          import('../executor/create-agent-services'),
+          loadWriteLedger(),
+          import('../sessions/session-config'),
+        ]);
       const engineNow = await engine();
       // A resident core reads the sessions section in force at each use; a one-shot command reads config.json once.
       const live = isResident ? await context.config() : undefined;
@@ -183,7 +242,9 @@ export function createCoreServices(context: ServiceContext): CoreServices {
         restore: restorePort,
         canAsk: context.canAsk,
         maxFileBytes: () => engineNow.maxFileBytes,
-        ...(live === undefined ? {} : { sessionSettings: () => toSessionSettings(live.section('sessions', sessionConfigSchema)) }),
+        ...(live === undefined
+          ? {}
+          : { sessionSettings: () => toSessionSettings(live.section('sessions', sessionConfigSchema)) }),
       });
       stack.add(() => services.dispose());
       builtAgents.push(services);
@@ -211,7 +272,10 @@ export function createCoreServices(context: ServiceContext): CoreServices {
       config,
       events,
       logger,
-      facts: { home: os.homedir(), knownDirectories: async () => (await checkpoints.directories()).map((entry) => entry.dir) },
+      facts: {
+        home: os.homedir(),
+        knownDirectories: async () => (await checkpoints.directories()).map((entry) => entry.dir),
+      },
       vigilHome: paths.home,
       stateDirectory: paths.hooks,
       // The size cap in force (a resident core's follows config.json; an invalid edit keeps the last valid one).
@@ -225,10 +289,20 @@ export function createCoreServices(context: ServiceContext): CoreServices {
 
   const applyConfig = async (changed: readonly string[]): Promise<void> => {
     const live = await context.config();
-    if (changed.includes('checkpoints')) (await engine()).updateSettings(toCheckpointSettings(live.section('checkpoints', checkpointConfigSchema)));
+    if (changed.includes('checkpoints'))
+      (await engine()).updateSettings(toCheckpointSettings(live.section('checkpoints', checkpointConfigSchema)));
     if (changed.includes('memory')) await liveMemory?.reconfigure();
     if (changed.includes('sessions')) await Promise.all(builtAgents.map((agents) => agents.sessions.applyRetention()));
   };
 
-  return { engine, timelines, memory, restore, history, agents: (withMemory) => (withMemory ? agentsWithMemory() : agentsWithoutMemory()), hooks, applyConfig };
+  return {
+    engine,
+    timelines,
+    memory,
+    restore,
+    history,
+    agents: (withMemory) => (withMemory ? agentsWithMemory() : agentsWithoutMemory()),
+    hooks,
+    applyConfig,
+  };
 }

@@ -83,7 +83,9 @@ export interface Core extends CoreBase {
 }
 
 /** How to run this Vigil's CLI and where Hermes's active home is, for the UI's connect snippets (what `vigil connect` prints). */
-async function connectInputsOf(env: NodeJS.ProcessEnv): Promise<{ command: string; args: string[]; hermesHome: string }> {
+async function connectInputsOf(
+  env: NodeJS.ProcessEnv,
+): Promise<{ command: string; args: string[]; hermesHome: string }> {
   const invocation = await vigilInvocation(env);
   return { command: invocation.command, args: [...invocation.args], hermesHome: await activeHermesHome(env) };
 }
@@ -103,7 +105,9 @@ const configSections: readonly ConfigSectionSpec[] = [
 ];
 
 /** A one-shot command holds the checkpoints section and only checks the others (its features read them themselves), so `vigil checkpoints status` names any field at fault. */
-const oneShotConfigSections: readonly ConfigSectionSpec[] = configSections.map((section) => (section.name === 'checkpoints' ? section : { ...section, isCheckedOnly: true }));
+const oneShotConfigSections: readonly ConfigSectionSpec[] = configSections.map((section) =>
+  section.name === 'checkpoints' ? section : { ...section, isCheckedOnly: true },
+);
 
 /**
  * The one composition root: builds the core of every process (the app, `vigil serve`, `vigil mcp`,
@@ -139,7 +143,15 @@ export async function createCore(options: CoreOptions): Promise<Core | CoreBase>
   });
   // A resident core's UI shows the same snippets `vigil connect` prints; a one-shot command has no UI.
   const connect = isResident ? { connect: await connectInputsOf(options.env ?? process.env) } : {};
-  const info = { name: 'vigil', version: vigilVersion, home: paths.home, platform: process.platform, pid: process.pid, startedAt: new Date().toISOString(), ...connect } as const;
+  const info = {
+    name: 'vigil',
+    version: vigilVersion,
+    home: paths.home,
+    platform: process.platform,
+    pid: process.pid,
+    startedAt: new Date().toISOString(),
+    ...connect,
+  } as const;
   const router = createContractRouter(createCoreHandlers({ services, config, info, isResident }), logger);
   const base: CoreBase = { mode, paths, logger, events, router, services, dispose: () => stack.dispose() };
   if (!isResident) return base;
@@ -182,14 +194,28 @@ async function startResident(base: CoreBase, stack: DisposableStack, config: () 
     liveConfig.watch(logger, async (changed) => {
       await services.applyConfig(changed);
       const state = configState(liveConfig);
-      if (state.problem !== null) logger.warn('config.json is invalid; the last valid configuration stays in force', { field: state.problem.field, message: state.problem.message });
+      if (state.problem !== null)
+        logger.warn('config.json is invalid; the last valid configuration stays in force', {
+          field: state.problem.field,
+          message: state.problem.message,
+        });
       else if (changed.length > 0) logger.info('config.json changed; applied', { sections: changed });
       events.emit('config:changed', state);
     }),
   );
   stack.add(await watchStore({ root: paths.checkpoints, engine: checkpoints, events, logger }));
   stack.add(announceTimelineChanges(events, (dir) => timelines.count(dir), logger));
-  stack.add(watchSessionFolder({ directory: paths.sessions, reload: (id) => agents.sessions.reloadFromLog(id), logger }));
+  stack.add(
+    watchSessionFolder({ directory: paths.sessions, reload: (id) => agents.sessions.reloadFromLog(id), logger }),
+  );
   logger.info('core started', { home: paths.home, version: vigilVersion, user: os.userInfo().username });
-  return { ...base, checkpoints, sessions: agents.sessions, executor: agents.executor, httpRoutes: gateway.routes, gateway, sandbox: agents.sandbox };
+  return {
+    ...base,
+    checkpoints,
+    sessions: agents.sessions,
+    executor: agents.executor,
+    httpRoutes: gateway.routes,
+    gateway,
+    sandbox: agents.sandbox,
+  };
 }

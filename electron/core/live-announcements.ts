@@ -12,7 +12,11 @@ const liveChangeMs = 200;
  * client its count now (`checkpoints:timeline-changed`), so the folder picker and the timeline
  * header always agree with the store. Returns the disposer.
  */
-export function announceTimelineChanges(events: EventHub, count: (dir: string) => Promise<number>, logger: Logger): Disposer {
+export function announceTimelineChanges(
+  events: EventHub,
+  count: (dir: string) => Promise<number>,
+  logger: Logger,
+): Disposer {
   const pending = new Map<string, NodeJS.Timeout>();
   const schedule = (dir: string): void => {
     if (pending.has(dir)) return;
@@ -40,7 +44,10 @@ export function announceTimelineChanges(events: EventHub, count: (dir: string) =
 }
 
 /** Reports that files changed in a watched directory (`checkpoints:live-changed`), at most every 200 ms per directory. */
-export function createLiveChangeReporter(events: Pick<EventHub, 'emit'>): { readonly report: (dir: string) => void; readonly dispose: Disposer } {
+export function createLiveChangeReporter(events: Pick<EventHub, 'emit'>): {
+  readonly report: (dir: string) => void;
+  readonly dispose: Disposer;
+} {
   const pending = new Map<string, NodeJS.Timeout>();
   return {
     report: (dir) => {

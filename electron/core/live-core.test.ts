@@ -54,13 +54,20 @@ describe('a resident core keeps config.json live', () => {
     core.events.on('checkpoints:cut', (cut) => cuts.push(cut));
     for (let index = 1; index <= 55; index += 1) {
       await writeFile(path.join(project, 'notes.txt'), `version ${index}\n`);
-      const outcome = await relayCall(lookup.credential, 'checkpoints:create', { dir: project, reason: `by hand ${index}` });
+      const outcome = await relayCall(lookup.credential, 'checkpoints:create', {
+        dir: project,
+        reason: `by hand ${index}`,
+      });
       expect(outcome).toMatchObject({ kind: 'answered', result: { ok: true, value: { kind: 'created' } } });
     }
     // One agent writes through the server: its checkpoint (before write_file) is the 56th.
     await writeFile(path.join(project, 'notes.txt'), 'edited by hand\n');
     const session = await core.sessions.open({ agent: 'claude', roots: [project] });
-    const [outcome] = await core.executor.execute(session.id, [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'by the agent\n' } }], { concurrent: false });
+    const [outcome] = await core.executor.execute(
+      session.id,
+      [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'by the agent\n' } }],
+      { concurrent: false },
+    );
     expect(outcome?.checkpoints).toMatchObject([{ kind: 'created' }]);
     const listed = await call('checkpoints:list', { dir: project, limit: 500 });
     expect(listed.total).toBe(56);
@@ -74,11 +81,17 @@ describe('a resident core keeps config.json live', () => {
     await raised;
     const broken = nextEvent(core.events, 'config:changed', (state) => state.problem !== null);
     await writeFile(core.paths.config, JSON.stringify({ checkpoints: { maxSnapshots: 'many' } }));
-    expect((await broken).problem).toMatchObject({ field: 'checkpoints.maxSnapshots', message: expect.stringContaining('last valid "checkpoints" settings stay in force') as unknown });
+    expect((await broken).problem).toMatchObject({
+      field: 'checkpoints.maxSnapshots',
+      message: expect.stringContaining('last valid "checkpoints" settings stay in force') as unknown,
+    });
     const status = await call('checkpoints:status', {});
     expect(status.retention.maxSnapshots).toBe(400);
     expect(status.configProblem).toMatchObject({ field: 'checkpoints.maxSnapshots' });
-    expect(await call('config:read', {})).toMatchObject({ checkpoints: { maxSnapshots: 400 }, problem: { field: 'checkpoints.maxSnapshots' } });
+    expect(await call('config:read', {})).toMatchObject({
+      checkpoints: { maxSnapshots: 400 },
+      problem: { field: 'checkpoints.maxSnapshots' },
+    });
 
     const notJson = nextEvent(core.events, 'config:changed', (state) => state.problem?.field === '(root)');
     await writeFile(core.paths.config, '{ "checkpoints": ');
@@ -98,10 +111,19 @@ describe('a resident core sees what other processes did', () => {
     expect(await first).toMatchObject({ dir: project, reason: 'manual checkpoint', attribution: { origin: 'manual' } });
     for (const version of ['two', 'three']) {
       await writeFile(path.join(project, 'notes.txt'), `${version}\n`);
-      const created = nextEvent(core.events, 'checkpoints:created', (entry) => entry.dir === project && entry.reason === version);
+      const created = nextEvent(
+        core.events,
+        'checkpoints:created',
+        (entry) => entry.dir === project && entry.reason === version,
+      );
       // Every count the UI is told after this checkpoint (and its cut) ends at the count of the store: 2.
-      const counted = nextEvent(core.events, 'checkpoints:timeline-changed', (change) => change.dir === project && change.total === 2);
-      const cut = version === 'three' ? nextEvent(core.events, 'checkpoints:cut', (record) => record.dir === project) : undefined;
+      const counted = nextEvent(
+        core.events,
+        'checkpoints:timeline-changed',
+        (change) => change.dir === project && change.total === 2,
+      );
+      const cut =
+        version === 'three' ? nextEvent(core.events, 'checkpoints:cut', (record) => record.dir === project) : undefined;
       const run = await runVigil(['checkpoint', project, '--reason', version, '--local'], { env });
       expect(run.code).toBe(0);
       await created;
@@ -117,11 +139,22 @@ describe('a resident core sees what other processes did', () => {
 
 describe('a resident core sees sessions other processes log', () => {
   it('shows a session a CLI ran in-process, ended, as it shows its own', async () => {
-    const seen = nextEvent(core.events, 'sessions:changed', ({ session }) => session.agent === 'vigil tool' && session.status === 'ended');
-    const run = await runVigil(['tool', 'write_file', '--args', '{"path": "late.md", "content": "late\\n"}', '--cwd', project, '--local'], { env });
+    const seen = nextEvent(
+      core.events,
+      'sessions:changed',
+      ({ session }) => session.agent === 'vigil tool' && session.status === 'ended',
+    );
+    const run = await runVigil(
+      ['tool', 'write_file', '--args', '{"path": "late.md", "content": "late\\n"}', '--cwd', project, '--local'],
+      { env },
+    );
     expect(run.code).toBe(0);
     const { session } = await seen;
-    expect(session).toMatchObject({ toolCallCount: 1, roots: [project], lastToolCall: { name: 'write_file', decision: 'allowed', isOk: true } });
+    expect(session).toMatchObject({
+      toolCallCount: 1,
+      roots: [project],
+      lastToolCall: { name: 'write_file', decision: 'allowed', isOk: true },
+    });
     expect(core.sessions.list().map((listed) => listed.id)).toContain(session.id);
   });
 });
@@ -133,7 +166,10 @@ describe('the contract of a resident core', () => {
       const refused = await core.router.dispatch('tools:run', request, { transport, clientId: 'page' });
       expect(refused).toMatchObject({ ok: false, error: { code: 'denied' } });
     }
-    expect(await core.router.dispatch('tools:run', request, { transport: 'http', clientId: 'cli' })).toMatchObject({ ok: true, value: { decision: 'allowed', result: { ok: true } } });
+    expect(await core.router.dispatch('tools:run', request, { transport: 'http', clientId: 'cli' })).toMatchObject({
+      ok: true,
+      value: { decision: 'allowed', result: { ok: true } },
+    });
   });
 
   it('tells the UI when files change in a directory it compares with a checkpoint', async () => {
@@ -143,7 +179,11 @@ describe('the contract of a resident core', () => {
     const changed = nextEvent(core.events, 'checkpoints:live-changed', (change) => change.dir === project);
     await writeFile(path.join(project, 'notes.txt'), 'changed behind the comparison\n');
     expect(await changed).toMatchObject({ dir: project });
-    const diff = await call('checkpoints:diff', { dir: project, checkpoint: taken.checkpoint.id, against: { kind: 'live' } });
+    const diff = await call('checkpoints:diff', {
+      dir: project,
+      checkpoint: taken.checkpoint.id,
+      against: { kind: 'live' },
+    });
     expect(diff.totalFiles).toBe(1);
   });
 });

@@ -27,7 +27,8 @@ export async function readBefore(files: readonly string[]): Promise<ReadonlyMap<
 /** Lines added and removed between two versions, when both are text Vigil could read. */
 function counts(before: ContentBefore, after: ContentBefore): Pick<CallEffect, 'added' | 'removed'> {
   if (after === 'uncounted' || before === 'uncounted') return {};
-  if (after === 'missing') return before === 'missing' || isBinary(before) ? {} : { added: 0, removed: countLines(before) };
+  if (after === 'missing')
+    return before === 'missing' || isBinary(before) ? {} : { added: 0, removed: countLines(before) };
   if (isBinary(after)) return {};
   if (before === 'missing') return { added: countLines(after), removed: 0 };
   if (isBinary(before)) return {};
@@ -54,7 +55,11 @@ export async function fileToolEffects(before: ReadonlyMap<string, ContentBefore>
 export async function commandEffects(found: readonly FileEffect[]): Promise<CallEffect[]> {
   const effects: CallEffect[] = [];
   for (const effect of found.slice(0, maxRecordedEffects)) {
-    effects.push({ path: effect.path, change: effect.change, ...(effect.change === 'created' ? counts('missing', await readCountable(effect.path)) : {}) });
+    effects.push({
+      path: effect.path,
+      change: effect.change,
+      ...(effect.change === 'created' ? counts('missing', await readCountable(effect.path)) : {}),
+    });
   }
   return effects;
 }

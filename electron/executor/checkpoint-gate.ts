@@ -42,11 +42,14 @@ export interface GateCall {
 /** The paths of `call` inside `directory`, relative; undefined when it may change anything there. */
 function scopeIn(call: GateCall, directory: string): { readonly paths?: readonly string[] } {
   if (call.isWholeDirectory === true) return {};
-  const inside = call.paths.filter((candidate) => isPathInside(candidate, directory)).map((candidate) => path.relative(directory, candidate).split(path.sep).join('/'));
+  const inside = call.paths
+    .filter((candidate) => isPathInside(candidate, directory))
+    .map((candidate) => path.relative(directory, candidate).split(path.sep).join('/'));
   return inside.includes('') || inside.length === 0 ? {} : { paths: [...new Set(inside)] };
 }
 
-type Slot = { readonly ok: true; readonly checkpoint: CallCheckpoint } | { readonly ok: false; readonly problem: string };
+type Slot =
+  { readonly ok: true; readonly checkpoint: CallCheckpoint } | { readonly ok: false; readonly problem: string };
 
 /**
  * The per-turn checkpoint slots: at most one checkpoint per directory per session turn. Only the
@@ -63,7 +66,12 @@ export class CheckpointGate {
   readonly #events: Pick<EventHub, 'emit'>;
   readonly #home: string;
 
-  constructor(options: { readonly checkpoints?: Pick<CheckpointApi, 'checkpoint'>; readonly logger: Logger; readonly events: Pick<EventHub, 'emit'>; readonly home?: string }) {
+  constructor(options: {
+    readonly checkpoints?: Pick<CheckpointApi, 'checkpoint'>;
+    readonly logger: Logger;
+    readonly events: Pick<EventHub, 'emit'>;
+    readonly home?: string;
+  }) {
     this.#checkpoints = options.checkpoints;
     this.#logger = options.logger;
     this.#events = options.events;
@@ -96,7 +104,11 @@ export class CheckpointGate {
             if (slots.get(directory) === existing) slots.delete(directory);
             continue;
           }
-          touched.push({ directory, ...scopeIn(call, directory), ...(slot.checkpoint.checkpointId === undefined ? {} : { checkpointId: slot.checkpoint.checkpointId }) });
+          touched.push({
+            directory,
+            ...scopeIn(call, directory),
+            ...(slot.checkpoint.checkpointId === undefined ? {} : { checkpointId: slot.checkpoint.checkpointId }),
+          });
           break;
         }
         const taking = this.#take(call, directory);
@@ -104,7 +116,11 @@ export class CheckpointGate {
         const slot = await taking;
         if (slot.ok) {
           checkpoints.push(slot.checkpoint);
-          touched.push({ directory, ...scopeIn(call, directory), ...(slot.checkpoint.checkpointId === undefined ? {} : { checkpointId: slot.checkpoint.checkpointId }) });
+          touched.push({
+            directory,
+            ...scopeIn(call, directory),
+            ...(slot.checkpoint.checkpointId === undefined ? {} : { checkpointId: slot.checkpoint.checkpointId }),
+          });
         } else {
           if (slots.get(directory) === taking) slots.delete(directory);
           problems.push(slot.problem);
@@ -146,8 +162,18 @@ export class CheckpointGate {
     } catch (error) {
       const reason = isAppError(error) ? error.message : 'an unexpected error (the details are in the log)';
       const problem = `The checkpoint of ${directory} before ${call.tool} failed: ${reason} The call ran without it, so its changes there cannot be undone.`;
-      this.#logger.error('checkpoint failed; the tool call runs without it', { directory, session: call.sessionId, turn: call.turn, tool: call.tool, error });
-      this.#events.emit('app:problem-reported', { source: 'checkpoints', message: problem, at: new Date().toISOString() });
+      this.#logger.error('checkpoint failed; the tool call runs without it', {
+        directory,
+        session: call.sessionId,
+        turn: call.turn,
+        tool: call.tool,
+        error,
+      });
+      this.#events.emit('app:problem-reported', {
+        source: 'checkpoints',
+        message: problem,
+        at: new Date().toISOString(),
+      });
       return { ok: false, problem };
     }
   }

@@ -16,10 +16,14 @@ let harness: AgentHarness;
 let sessionId: string;
 
 beforeEach(async () => {
-  harness = await createAgentHarness({ files: { 'legacy/a.txt': 'a\n', 'legacy/deep/b.txt': 'b\n', 'notes.txt': 'one\n', 'src/app.ts': 'x\n' } });
+  harness = await createAgentHarness({
+    files: { 'legacy/a.txt': 'a\n', 'legacy/deep/b.txt': 'b\n', 'notes.txt': 'one\n', 'src/app.ts': 'x\n' },
+  });
   harness.configure({ policy: {} });
   // A careless person who allows whatever asks.
-  harness.events.on('approvals:requested', ({ approval }) => queueMicrotask(() => harness.approvals.decide(approval.id, 'allow', 'window')));
+  harness.events.on('approvals:requested', ({ approval }) =>
+    queueMicrotask(() => harness.approvals.decide(approval.id, 'allow', 'window')),
+  );
   sessionId = (await harness.sessions.open({ agent: 'alpha', roots: [harness.workspace] })).id;
 });
 afterEach(async () => {
@@ -28,7 +32,9 @@ afterEach(async () => {
 
 async function run(command: string): Promise<ToolCallOutcome> {
   await harness.sessions.beginTurn(sessionId, { userMessage: command });
-  const [outcome] = await harness.executor.execute(sessionId, [{ name: 'terminal', arguments: { command } }], { concurrent: false });
+  const [outcome] = await harness.executor.execute(sessionId, [{ name: 'terminal', arguments: { command } }], {
+    concurrent: false,
+  });
   await harness.sessions.endTurn(sessionId);
   if (outcome === undefined) throw new Error('no outcome');
   expect(outcome.result.ok, JSON.stringify(outcome.result)).toBe(true);
@@ -54,8 +60,20 @@ describe("a terminal command's effects are the session's", () => {
       'restore notes.txt false',
     ]);
     expect(plan.changedOutsideAgents).toBe(0);
-    expect(entry(plan, 'legacy/a.txt')?.changedBy).toEqual({ kind: 'session', sessionId, agent: 'alpha', turn: 1, tool: 'terminal' });
-    expect(entry(plan, 'notes.txt')?.changedBy).toEqual({ kind: 'session', sessionId, agent: 'alpha', turn: 2, tool: 'terminal' });
+    expect(entry(plan, 'legacy/a.txt')?.changedBy).toEqual({
+      kind: 'session',
+      sessionId,
+      agent: 'alpha',
+      turn: 1,
+      tool: 'terminal',
+    });
+    expect(entry(plan, 'notes.txt')?.changedBy).toEqual({
+      kind: 'session',
+      sessionId,
+      agent: 'alpha',
+      turn: 2,
+      tool: 'terminal',
+    });
 
     appendFileSync(path.join(harness.workspace, 'notes.txt'), 'three, by hand\n');
     const after = await harness.restoring.plan(harness.workspace, checkpoint);
@@ -80,39 +98,59 @@ describe("a terminal command's effects are the session's", () => {
     expect(summary?.files[0]?.path).toBe(path.join(harness.workspace, 'made.txt'));
     expect(summary?.prompt).toBe('rm -rf legacy && printf "1\\n2\\n3\\n" > made.txt');
     // A timeline row's words: the turn's message and its calls, for known sessions and turns only.
-    const briefs = await harness.sessions.turns([{ sessionId, turn: 1 }, { sessionId, turn: 9 }, { sessionId: 'ses_gone', turn: 1 }]);
+    const briefs = await harness.sessions.turns([
+      { sessionId, turn: 1 },
+      { sessionId, turn: 9 },
+      { sessionId: 'ses_gone', turn: 1 },
+    ]);
     expect(briefs).toEqual([
       {
         sessionId,
         turn: 1,
         title: 'rm -rf legacy && printf "1\\n2\\n3\\n" > made.txt',
-        calls: [{ name: 'terminal', summary: 'rm -rf legacy && printf "1\\n2\\n3\\n" > made.txt', decision: outcome.decision, directories: [harness.workspace] }],
+        calls: [
+          {
+            name: 'terminal',
+            summary: 'rm -rf legacy && printf "1\\n2\\n3\\n" > made.txt',
+            decision: outcome.decision,
+            directories: [harness.workspace],
+          },
+        ],
         callCount: 1,
       },
     ]);
   });
 
-  it('a command Vigil cannot read through is watched over every root: what it wrote is the session\'s', async () => {
-    const first = await run(`node -e "require('fs').writeFileSync('src/gen.ts', 'generated\\\\n'); require('fs').rmSync('src/app.ts')"`);
+  it("a command Vigil cannot read through is watched over every root: what it wrote is the session's", async () => {
+    const first = await run(
+      `node -e "require('fs').writeFileSync('src/gen.ts', 'generated\\\\n'); require('fs').rmSync('src/app.ts')"`,
+    );
     const plan = await harness.restoring.plan(harness.workspace, first.checkpoints[0]?.checkpointId ?? '');
-    expect(plan.entries.map((item) => `${item.action} ${item.path} ${item.isChangedOutsideAgents} ${item.changedBy?.kind ?? '-'}`)).toEqual([
-      'recreate src/app.ts false session',
-      'delete src/gen.ts false session',
-    ]);
+    expect(
+      plan.entries.map(
+        (item) => `${item.action} ${item.path} ${item.isChangedOutsideAgents} ${item.changedBy?.kind ?? '-'}`,
+      ),
+    ).toEqual(['recreate src/app.ts false session', 'delete src/gen.ts false session']);
   });
 
   it('a file tool records what it wrote, with lines added and removed', async () => {
     await harness.sessions.beginTurn(sessionId, { userMessage: 'edit' });
-    const [outcome] = await harness.executor.execute(sessionId, [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'one\nand two\n' } }], { concurrent: false });
+    const [outcome] = await harness.executor.execute(
+      sessionId,
+      [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'one\nand two\n' } }],
+      { concurrent: false },
+    );
     expect(outcome?.result.ok).toBe(true);
     const history = await harness.sessions.history(sessionId);
     const call = history.turns[0]?.entries.find((item) => item.kind === 'tool-call');
-    expect(call?.kind === 'tool-call' ? call.effects : undefined).toEqual([{ path: path.join(harness.workspace, 'notes.txt'), change: 'modified', added: 1, removed: 0 }]);
+    expect(call?.kind === 'tool-call' ? call.effects : undefined).toEqual([
+      { path: path.join(harness.workspace, 'notes.txt'), change: 'modified', added: 1, removed: 0 },
+    ]);
   });
 });
 
 describe('the write recorder', () => {
-  it("leaves a version another actor recorded while a command ran as theirs", async () => {
+  it('leaves a version another actor recorded while a command ran as theirs', async () => {
     const dir = path.join(harness.base, 'recorder');
     mkdirSync(dir);
     const ledger = createWriteLedger(path.join(dir, 'written.jsonl'));

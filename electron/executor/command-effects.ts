@@ -62,7 +62,9 @@ async function walkFolder(folder: string, ignored: readonly string[], into: Map<
  */
 export async function readFileVersions(scope: readonly string[], ignored: readonly string[]): Promise<FileVersions> {
   const found = new Map<string, FileIdentity>();
-  const distinct = [...new Set(scope)].filter((item, _index, all) => !all.some((other) => other !== item && isPathInside(item, other)));
+  const distinct = [...new Set(scope)].filter(
+    (item, _index, all) => !all.some((other) => other !== item && isPathInside(item, other)),
+  );
   for (const item of distinct) {
     if (isLeftOut(item, path.basename(item), false, ignored)) continue;
     const stats = await lstat(item, { bigint: true }).catch(() => undefined);
@@ -82,6 +84,7 @@ export function compareFileVersions(before: FileVersions, after: FileVersions): 
     if (old === undefined) effects.push({ path: file, change: 'created', identity });
     else if (!isSameIdentity(old, identity)) effects.push({ path: file, change: 'modified', identity });
   }
-  for (const file of before.keys()) if (!after.has(file)) effects.push({ path: file, change: 'deleted', identity: undefined });
+  for (const file of before.keys())
+    if (!after.has(file)) effects.push({ path: file, change: 'deleted', identity: undefined });
   return effects.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -69,7 +69,11 @@ export interface AgentServices {
 export async function createAgentServices(options: AgentServicesOptions): Promise<AgentServices> {
   const { logger, events } = options;
   const policy = new PolicyEngine({ config: new ConfigFile(options.paths.config), logger });
-  const approvals = new ApprovalService({ events, logger, ...(options.canAsk === undefined ? {} : { canAsk: options.canAsk }) });
+  const approvals = new ApprovalService({
+    events,
+    logger,
+    ...(options.canAsk === undefined ? {} : { canAsk: options.canAsk }),
+  });
   const sessionSettings = options.sessionSettings ?? constant(await readSessionSettings(options.paths.config));
   const sessions = new SessionRegistry({
     directory: options.paths.sessions,
@@ -104,7 +108,9 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     events,
     home: options.home,
     protectedPaths: [options.paths.home],
-    checkpointLimits: async () => ({ maxFileBytes: options.maxFileBytes?.() ?? (await readCheckpointSettings(options.paths.config)).maxFileBytes }),
+    checkpointLimits: async () => ({
+      maxFileBytes: options.maxFileBytes?.() ?? (await readCheckpointSettings(options.paths.config)).maxFileBytes,
+    }),
   });
   // Nobody would receive the answer of a session that ended or whose agent went away: fail closed.
   const closeSession = sessions.onChanged((session) => {

@@ -26,13 +26,22 @@ const batchSchema = z.object({
 });
 
 /** Validates a batch at the executor's edge (each call's arguments are validated by its tool's schema later). */
-export function validateBatch(calls: readonly ToolCallRequest[], options: ExecuteOptions): { readonly calls: readonly ToolCallRequest[]; readonly concurrent: boolean } {
+export function validateBatch(
+  calls: readonly ToolCallRequest[],
+  options: ExecuteOptions,
+): { readonly calls: readonly ToolCallRequest[]; readonly concurrent: boolean } {
   const parsed = parseOrThrow(batchSchema, { calls, concurrent: options.concurrent }, 'Invalid tool call batch');
   return { calls: parsed.calls, concurrent: parsed.concurrent };
 }
 
 /** The session as the adapters see it, for one batch in one turn. */
-export function executionSession(state: SessionState, turn: number, home: string = os.homedir(), protectedPaths: readonly string[] = [], checkpointLimits: CoverageLimits = defaultCheckpointLimits): ExecutionSession {
+export function executionSession(
+  state: SessionState,
+  turn: number,
+  home: string = os.homedir(),
+  protectedPaths: readonly string[] = [],
+  checkpointLimits: CoverageLimits = defaultCheckpointLimits,
+): ExecutionSession {
   return {
     id: state.id,
     agent: state.agent,

@@ -52,5 +52,9 @@ export interface ToolCallOutcome {
 
 /** Runs agents' tool calls through validation, policy, checkpoints and the tools. */
 export interface ToolExecutor {
-  execute(sessionId: string, calls: readonly ToolCallRequest[], options: ExecuteOptions): Promise<readonly ToolCallOutcome[]>;
+  execute(
+    sessionId: string,
+    calls: readonly ToolCallRequest[],
+    options: ExecuteOptions,
+  ): Promise<readonly ToolCallOutcome[]>;
 }

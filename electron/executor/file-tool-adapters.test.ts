@@ -25,7 +25,14 @@ beforeEach(async () => {
     writeFileSync(path.join(folder, 'r.txt'), `${text}\n`);
     writeFileSync(path.join(folder, 'p.txt'), 'value: a\n');
   }
-  session = { id: 'ses_test', agent: 'test', roots: [workspace], turn: 1, workspace: { cwd: workspace, roots: [workspace], homeDir: path.join(base, 'home') }, checkpointLimits: defaultCheckpointLimits };
+  session = {
+    id: 'ses_test',
+    agent: 'test',
+    roots: [workspace],
+    turn: 1,
+    workspace: { cwd: workspace, roots: [workspace], homeDir: path.join(base, 'home') },
+    checkpointLimits: defaultCheckpointLimits,
+  };
 });
 afterEach(async () => {
   await remove();
@@ -47,36 +54,49 @@ describe('file tools resolve their target once, in prepare, and run on exactly t
   it('prepare resolves the path, and what the checkpoint, the locks and policy see is the file run writes', async () => {
     const prepared = await writeFileAdapter.prepare({ path: './sub/../sub/a.txt', content: 'a' }, session);
     const file = path.join(workspace, 'sub', 'a.txt');
-    expect(prepared).toMatchObject({ subject: { paths: [{ absolute: file, root: workspace }] }, checkpoint: { paths: [file] }, written: [file] });
+    expect(prepared).toMatchObject({
+      subject: { paths: [{ absolute: file, root: workspace }] },
+      checkpoint: { paths: [file] },
+      written: [file],
+    });
     expect(await prepared.run({ signal: new AbortController().signal })).toMatchObject({ path: file, created: true });
     expect(readFileSync(file, 'utf8')).toBe('a');
   });
 
-  it.each(calls)('$adapter.name refuses (conflict) when the folder became a symlink to outside after prepare', async ({ adapter, args }) => {
-    const prepared = await adapter.prepare(args, session);
-    swapSubForLink();
-    await expect(prepared.run({ signal: new AbortController().signal })).rejects.toMatchObject({ code: 'conflict' });
-    expect(readdirSync(outside).sort()).toEqual(['p.txt', 'r.txt']);
-    expect(readFileSync(path.join(outside, 'p.txt'), 'utf8')).toBe('value: a\n');
-    expect(readdirSync(path.join(workspace, 'parked')).sort()).toEqual(['p.txt', 'r.txt']);
-  });
+  it.each(calls)(
+    '$adapter.name refuses (conflict) when the folder became a symlink to outside after prepare',
+    async ({ adapter, args }) => {
+      const prepared = await adapter.prepare(args, session);
+      swapSubForLink();
+      await expect(prepared.run({ signal: new AbortController().signal })).rejects.toMatchObject({ code: 'conflict' });
+      expect(readdirSync(outside).sort()).toEqual(['p.txt', 'r.txt']);
+      expect(readFileSync(path.join(outside, 'p.txt'), 'utf8')).toBe('value: a\n');
+      expect(readdirSync(path.join(workspace, 'parked')).sort()).toEqual(['p.txt', 'r.txt']);
+    },
+  );
 
-  it.each(calls)('$adapter.name refuses (conflict) when the folder was replaced by another one at the same path after prepare', async ({ adapter, args }) => {
-    const prepared = await adapter.prepare(args, session);
-    renameSync(path.join(workspace, 'sub'), path.join(workspace, 'parked'));
-    mkdirSync(path.join(workspace, 'sub'));
-    writeFileSync(path.join(workspace, 'sub', 'r.txt'), 'not what was approved\n');
-    writeFileSync(path.join(workspace, 'sub', 'p.txt'), 'value: a\n');
-    await expect(prepared.run({ signal: new AbortController().signal })).rejects.toMatchObject({ code: 'conflict' });
-    expect(readdirSync(path.join(workspace, 'sub')).sort()).toEqual(['p.txt', 'r.txt']);
-    expect(readFileSync(path.join(workspace, 'sub', 'p.txt'), 'utf8')).toBe('value: a\n');
-  });
+  it.each(calls)(
+    '$adapter.name refuses (conflict) when the folder was replaced by another one at the same path after prepare',
+    async ({ adapter, args }) => {
+      const prepared = await adapter.prepare(args, session);
+      renameSync(path.join(workspace, 'sub'), path.join(workspace, 'parked'));
+      mkdirSync(path.join(workspace, 'sub'));
+      writeFileSync(path.join(workspace, 'sub', 'r.txt'), 'not what was approved\n');
+      writeFileSync(path.join(workspace, 'sub', 'p.txt'), 'value: a\n');
+      await expect(prepared.run({ signal: new AbortController().signal })).rejects.toMatchObject({ code: 'conflict' });
+      expect(readdirSync(path.join(workspace, 'sub')).sort()).toEqual(['p.txt', 'r.txt']);
+      expect(readFileSync(path.join(workspace, 'sub', 'p.txt'), 'utf8')).toBe('value: a\n');
+    },
+  );
 
   it('read_file never follows the file itself swapped for a symlink to outside after prepare', async () => {
     const prepared = await readFileAdapter.prepare({ path: 'sub/r.txt' }, session);
     renameSync(path.join(workspace, 'sub', 'r.txt'), path.join(workspace, 'sub', 'kept.txt'));
     symlinkSync(path.join(outside, 'r.txt'), path.join(workspace, 'sub', 'r.txt'));
-    await expect(prepared.run({ signal: new AbortController().signal })).rejects.toMatchObject({ code: 'conflict', message: expect.not.stringContaining('SECRET') as unknown });
+    await expect(prepared.run({ signal: new AbortController().signal })).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.not.stringContaining('SECRET') as unknown,
+    });
   });
 
   it('write_file refuses a trailing separator in prepare, naming the tool and the field', async () => {

@@ -13,15 +13,35 @@ import { coverageParts, fileChangeCoverage, type UndoCoverage } from './undo-cov
  * what the locks cover and what the checkpoint captures, and `run` receives exactly it. A writing
  * tool's coverage says what its checkpoint cannot bring back (policy asks before such a change).
  */
-function fileCall(tool: 'read_file' | 'write_file' | 'patch', target: FileTarget, run: PreparedCall['run'], coverage: UndoCoverage = { lost: [], notCovered: [] }): PreparedCall {
+function fileCall(
+  tool: 'read_file' | 'write_file' | 'patch',
+  target: FileTarget,
+  run: PreparedCall['run'],
+  coverage: UndoCoverage = { lost: [], notCovered: [] },
+): PreparedCall {
   const subject = { tool, paths: [{ absolute: target.path, root: target.root }] };
-  if (tool === 'read_file') return { summary: target.input, subject, locks: [{ key: pathLockKey(target.path), mode: 'read' }], written: [], run };
+  if (tool === 'read_file')
+    return {
+      summary: target.input,
+      subject,
+      locks: [{ key: pathLockKey(target.path), mode: 'read' }],
+      written: [],
+      run,
+    };
   const parts = coverageParts(coverage);
   return {
     summary: target.input,
     subject: { ...subject, ...parts.subject },
-    checkpoint: { directories: [target.root], paths: [target.path], reason: checkpointReasons.beforeTool(tool), ...parts.checkpoint },
-    locks: [{ key: pathLockKey(target.path), mode: 'write' }, { key: rootLockKey(target.root), mode: 'read' }],
+    checkpoint: {
+      directories: [target.root],
+      paths: [target.path],
+      reason: checkpointReasons.beforeTool(tool),
+      ...parts.checkpoint,
+    },
+    locks: [
+      { key: pathLockKey(target.path), mode: 'write' },
+      { key: rootLockKey(target.root), mode: 'read' },
+    ],
     written: [target.path],
     run,
   };
@@ -44,7 +64,12 @@ export const writeFileAdapter: ToolAdapter = {
     const args = raw as ToolInput<'write_file'>;
     // A trailing separator is refused here, before any checkpoint, rather than by the writer after one.
     const target = await resolveFileTarget(args.path, session.workspace, { tool: 'write_file', mustNameFile: true });
-    const coverage = await fileChangeCoverage(target.path, target.root, session.checkpointLimits, Buffer.byteLength(args.content, 'utf8'));
+    const coverage = await fileChangeCoverage(
+      target.path,
+      target.root,
+      session.checkpointLimits,
+      Buffer.byteLength(args.content, 'utf8'),
+    );
     return fileCall('write_file', target, () => runWriteFile(args, target), coverage);
   },
 };

@@ -40,7 +40,8 @@ describe('LockTable', () => {
     let inside = 0;
     let maxInside = 0;
     const jobs = Array.from({ length: 200 }, async (_, index) => {
-      const mine = index % 2 === 0 ? [keys[index % 4], keys[(index + 1) % 4]] : [keys[(index + 1) % 4], keys[index % 4]];
+      const mine =
+        index % 2 === 0 ? [keys[index % 4], keys[(index + 1) % 4]] : [keys[(index + 1) % 4], keys[index % 4]];
       const release = await table.acquire(mine.map((key) => ({ key: key ?? 'a', mode: 'write' as const })));
       inside += 1;
       maxInside = Math.max(maxInside, inside);

@@ -69,7 +69,8 @@ export class LockTable {
     for (let index = 0; index < queue.length; index += 1) {
       const waiter = queue[index];
       if (waiter === undefined) break;
-      const isFree = waiter.mode === 'write' ? index === 0 : queue.slice(0, index).every((ahead) => ahead.mode === 'read');
+      const isFree =
+        waiter.mode === 'write' ? index === 0 : queue.slice(0, index).every((ahead) => ahead.mode === 'read');
       if (!isFree) break;
       if (!waiter.isGranted) {
         waiter.isGranted = true;

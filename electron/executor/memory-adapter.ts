@@ -1,6 +1,11 @@
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
-import { memoryToolFieldName, memoryToolMutation, memoryToolResult, type MemoryToolInput } from '../../shared/tools/memory-tool';
+import {
+  memoryToolFieldName,
+  memoryToolMutation,
+  memoryToolResult,
+  type MemoryToolInput,
+} from '../../shared/tools/memory-tool';
 import type { MemoryService } from '../memory/memory-service';
 import type { ToolAdapter } from './tool-adapter';
 
@@ -19,9 +24,16 @@ const hermesAgentName = /^hermes(?:[-_ ]?agent)?$/iu;
 export function createMemoryAdapter(memory: MemoryService): ToolAdapter {
   async function memoryDirectory(agent: string): Promise<string> {
     const directories = await memory.directories();
-    const hermes = hermesAgentName.test(agent) ? directories.find((directory) => directory.source === 'hermes') : undefined;
+    const hermes = hermesAgentName.test(agent)
+      ? directories.find((directory) => directory.source === 'hermes')
+      : undefined;
     const chosen = hermes ?? directories.find((directory) => directory.source === 'vigil') ?? directories[0];
-    if (chosen === undefined) throw new AppError('unsupported', 'memory was not run: no memory directory is configured (see "memory" in config.json).', { tool: 'memory' });
+    if (chosen === undefined)
+      throw new AppError(
+        'unsupported',
+        'memory was not run: no memory directory is configured (see "memory" in config.json).',
+        { tool: 'memory' },
+      );
     return chosen.path;
   }
 
@@ -40,7 +52,14 @@ export function createMemoryAdapter(memory: MemoryService): ToolAdapter {
         async run() {
           if (mutation === undefined) {
             const view = await memory.read(directory, args.target);
-            return memoryToolResult({ target: args.target, outcome: 'unchanged', message: `${view.entries.length} entries in ${fileNames[args.target]}.`, entries: view.entries, usage: view.usage, preserved: [] });
+            return memoryToolResult({
+              target: args.target,
+              outcome: 'unchanged',
+              message: `${view.entries.length} entries in ${fileNames[args.target]}.`,
+              entries: view.entries,
+              usage: view.usage,
+              preserved: [],
+            });
           }
           const result = await memory.mutate(directory, args.target, mutation, {
             attribution: { sessionId: session.id, turn: session.turn, tool: 'memory', agent: session.agent },

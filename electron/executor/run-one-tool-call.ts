@@ -17,10 +17,20 @@ export interface OneToolCall {
  * directory and the tool, and the session is closed. In a process nobody can approve in, a call
  * that needs a human is denied at once (fail closed); with a resident core, the UI is asked.
  */
-export async function runOneToolCall(services: { readonly sessions: SessionService; readonly executor: ToolExecutor }, call: OneToolCall): Promise<ToolCallOutcome> {
-  const session = await services.sessions.open({ agent: call.agent ?? 'vigil tool', client: 'vigil-cli', roots: call.roots, cwd: call.cwd });
+export async function runOneToolCall(
+  services: { readonly sessions: SessionService; readonly executor: ToolExecutor },
+  call: OneToolCall,
+): Promise<ToolCallOutcome> {
+  const session = await services.sessions.open({
+    agent: call.agent ?? 'vigil tool',
+    client: 'vigil-cli',
+    roots: call.roots,
+    cwd: call.cwd,
+  });
   try {
-    const [outcome] = await services.executor.execute(session.id, [{ name: call.name, arguments: call.arguments }], { concurrent: false });
+    const [outcome] = await services.executor.execute(session.id, [{ name: call.name, arguments: call.arguments }], {
+      concurrent: false,
+    });
     if (outcome === undefined) throw new Error('the executor returned no outcome');
     return outcome;
   } finally {

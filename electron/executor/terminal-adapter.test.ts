@@ -26,17 +26,31 @@ async function workspaceSession(id: string): Promise<ExecutionSession> {
   const workspace = path.join(dir, 'ws');
   mkdirSync(path.join(workspace, 'sub'), { recursive: true });
   mkdirSync(path.join(dir, 'home'));
-  const sandbox = new CommandSandbox({ vigilHome: path.join(dir, 'vigil'), home: path.join(dir, 'home'), settings: () => Promise.resolve(defaultSandboxSettings), logger: silentLogger, tempRoot: path.join(dir, 'tmp') });
+  const sandbox = new CommandSandbox({
+    vigilHome: path.join(dir, 'vigil'),
+    home: path.join(dir, 'home'),
+    settings: () => Promise.resolve(defaultSandboxSettings),
+    logger: silentLogger,
+    tempRoot: path.join(dir, 'tmp'),
+  });
   cleanups.push(async () => {
     await sandbox.dispose();
     await remove();
   });
   terminalAdapter = createTerminalAdapter(sandbox);
-  return { id, agent: 'test', roots: [workspace], cwd: workspace, turn: 1, workspace: { cwd: workspace, roots: [workspace], homeDir: path.join(dir, 'home'), protectedPaths: [] }, checkpointLimits: defaultCheckpointLimits };
+  return {
+    id,
+    agent: 'test',
+    roots: [workspace],
+    cwd: workspace,
+    turn: 1,
+    workspace: { cwd: workspace, roots: [workspace], homeDir: path.join(dir, 'home'), protectedPaths: [] },
+    checkpointLimits: defaultCheckpointLimits,
+  };
 }
 
 describe('terminal locks', () => {
-  it('makes a command that may change anything in its root hold the root alone, so another session\'s write waits for it', async () => {
+  it("makes a command that may change anything in its root hold the root alone, so another session's write waits for it", async () => {
     const session = await workspaceSession('ses_a');
     const root = session.roots[0] ?? '';
     const opaque = await terminalAdapter.prepare({ command: 'python3 -c "print(1)"' }, session);
@@ -67,7 +81,9 @@ describe('terminal locks', () => {
     expect(isWriting).toBe(true);
     (await writing)();
     releaseCommand();
-    expect((await terminalAdapter.prepare({ command: 'ls -la' }, session)).locks).toEqual([{ key: 'terminal:ses_a', mode: 'write' }]);
+    expect((await terminalAdapter.prepare({ command: 'ls -la' }, session)).locks).toEqual([
+      { key: 'terminal:ses_a', mode: 'write' },
+    ]);
   });
 
   it('runs commands with CDPATH unset, so cd goes where the policy followed it', async () => {
@@ -95,10 +111,21 @@ describe('turn undo of terminal commands', () => {
   });
 
   it('restores appends, deletes created files and brings back what was removed after cd', async () => {
-    harness = await createAgentHarness({ files: { 'log.txt': 'one\n', 'secrets/key.pem': 'KEY\n', 'keep.txt': 'keep\n' } });
+    harness = await createAgentHarness({
+      files: { 'log.txt': 'one\n', 'secrets/key.pem': 'KEY\n', 'keep.txt': 'keep\n' },
+    });
     const sessionId = (await harness.sessions.open({ agent: 'undo', roots: [harness.workspace] })).id;
     await harness.sessions.beginTurn(sessionId, { userMessage: 'go' });
-    const [outcome] = await harness.executor.execute(sessionId, [{ name: 'terminal', arguments: { command: 'echo two >> log.txt && touch made.txt && cd secrets && rm key.pem' } }], { concurrent: false });
+    const [outcome] = await harness.executor.execute(
+      sessionId,
+      [
+        {
+          name: 'terminal',
+          arguments: { command: 'echo two >> log.txt && touch made.txt && cd secrets && rm key.pem' },
+        },
+      ],
+      { concurrent: false },
+    );
     expect(outcome).toMatchObject({ decision: 'allowed', result: { ok: true } });
     expect(outcome?.checkpoints).toHaveLength(1);
     await harness.sessions.endTurn(sessionId);
@@ -107,8 +134,16 @@ describe('turn undo of terminal commands', () => {
     const files = Object.fromEntries((plan.directories[0]?.files ?? []).map((entry) => [entry.path, entry.action]));
     expect(files).toEqual({ 'log.txt': 'restore', 'made.txt': 'delete', 'secrets/key.pem': 'recreate' });
     await harness.sessions.rewind(sessionId, 1, 'code', { planId: plan.planId });
-    const read = (relative: string): string | undefined => (existsSync(path.join(harness.workspace, relative)) ? readFileSync(path.join(harness.workspace, relative), 'utf8') : undefined);
-    expect([read('log.txt'), read('made.txt'), read('secrets/key.pem'), read('keep.txt')]).toEqual(['one\n', undefined, 'KEY\n', 'keep\n']);
+    const read = (relative: string): string | undefined =>
+      existsSync(path.join(harness.workspace, relative))
+        ? readFileSync(path.join(harness.workspace, relative), 'utf8')
+        : undefined;
+    expect([read('log.txt'), read('made.txt'), read('secrets/key.pem'), read('keep.txt')]).toEqual([
+      'one\n',
+      undefined,
+      'KEY\n',
+      'keep\n',
+    ]);
   });
 });
 
@@ -119,20 +154,34 @@ describe('where the OS sandbox cannot start', () => {
   });
 
   it('asks a person about every command, even one an allow rule covers, saying why and what fixes it; allowed, it runs without Vigil variables', async () => {
-    harness = await createAgentHarness({ commandEnv: ({ home, vigilHome }) => ({ ...process.env, HOME: home, VIGIL_HOME: vigilHome }) });
-    harness.configure({ policy: { rules: [{ effect: 'allow', tool: 'terminal', command: 'echo *' }], sandbox: { bwrapPath: path.join(harness.base, 'missing-bwrap') } } });
+    harness = await createAgentHarness({
+      commandEnv: ({ home, vigilHome }) => ({ ...process.env, HOME: home, VIGIL_HOME: vigilHome }),
+    });
+    harness.configure({
+      policy: {
+        rules: [{ effect: 'allow', tool: 'terminal', command: 'echo *' }],
+        sandbox: { bwrapPath: path.join(harness.base, 'missing-bwrap') },
+      },
+    });
     const reasons: string[] = [];
     const stop = harness.events.on('approvals:requested', ({ approval }) => {
       reasons.push(approval.reason);
       queueMicrotask(() => harness.approvals.decide(approval.id, 'allow', 'window'));
     });
     const sessionId = (await harness.sessions.open({ agent: 'unsandboxed', roots: [harness.workspace] })).id;
-    const [outcome] = await harness.executor.execute(sessionId, [{ name: 'terminal', arguments: { command: 'echo "home=$HOME vigil=${VIGIL_HOME:-none}"' } }], { concurrent: false });
+    const [outcome] = await harness.executor.execute(
+      sessionId,
+      [{ name: 'terminal', arguments: { command: 'echo "home=$HOME vigil=${VIGIL_HOME:-none}"' } }],
+      { concurrent: false },
+    );
     stop();
     expect(reasons).toHaveLength(1);
     expect(reasons[0]).toContain('agent commands cannot run in the OS sandbox');
     expect(reasons[0]).toContain('missing-bwrap');
     expect(reasons[0]).toMatch(/install bubblewrap \(sudo [a-z-]+ install/u);
-    expect(outcome).toMatchObject({ decision: 'asked-allowed', result: { ok: true, value: { stdout: `home=${harness.home} vigil=none\n` } } });
+    expect(outcome).toMatchObject({
+      decision: 'asked-allowed',
+      result: { ok: true, value: { stdout: `home=${harness.home} vigil=none\n` } },
+    });
   });
 });

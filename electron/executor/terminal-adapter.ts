@@ -19,17 +19,37 @@ export function commandSubject(command: string): string {
   return oneLine.length > 100 ? `${oneLine.slice(0, 99)}…` : oneLine;
 }
 
-async function workingDirectory(cwd: string | undefined, session: ExecutionSession): Promise<{ absolute: string; root: string }> {
+async function workingDirectory(
+  cwd: string | undefined,
+  session: ExecutionSession,
+): Promise<{ absolute: string; root: string }> {
   if (cwd === undefined && session.cwd === undefined) {
-    throw new AppError('outside_workspace', 'terminal was not run: the session has no working directory, because its client gave no workspace roots and no cwd. Reconnect with roots (MCP roots/list) or a ?cwd= on the URL.', {
-      tool: 'terminal',
-      roots: session.roots,
-    });
+    throw new AppError(
+      'outside_workspace',
+      'terminal was not run: the session has no working directory, because its client gave no workspace roots and no cwd. Reconnect with roots (MCP roots/list) or a ?cwd= on the URL.',
+      {
+        tool: 'terminal',
+        roots: session.roots,
+      },
+    );
   }
   const resolved = await resolveWorkspacePath(cwd ?? session.cwd ?? '', session.workspace);
-  const isDirectory = await stat(resolved.absolute).then((stats) => stats.isDirectory(), () => undefined);
-  if (isDirectory === undefined) throw new AppError('not_found', `terminal was not run: the folder ${resolved.absolute} does not exist.`, { tool: 'terminal', field: 'cwd', path: resolved.absolute });
-  if (!isDirectory) throw new AppError('wrong_kind', `terminal was not run: ${resolved.absolute} is a file, not a folder; give a folder as cwd.`, { tool: 'terminal', field: 'cwd', path: resolved.absolute });
+  const isDirectory = await stat(resolved.absolute).then(
+    (stats) => stats.isDirectory(),
+    () => undefined,
+  );
+  if (isDirectory === undefined)
+    throw new AppError('not_found', `terminal was not run: the folder ${resolved.absolute} does not exist.`, {
+      tool: 'terminal',
+      field: 'cwd',
+      path: resolved.absolute,
+    });
+  if (!isDirectory)
+    throw new AppError(
+      'wrong_kind',
+      `terminal was not run: ${resolved.absolute} is a file, not a folder; give a folder as cwd.`,
+      { tool: 'terminal', field: 'cwd', path: resolved.absolute },
+    );
   return resolved;
 }
 
@@ -37,7 +57,15 @@ async function workingDirectory(cwd: string | undefined, session: ExecutionSessi
 type TerminalSandbox = Pick<CommandSandbox, 'status' | 'prepare' | 'environment'>;
 
 /** Runs one command: in the sandbox when it could start, otherwise as a plain shell command without Vigil's variables. */
-async function runCommand(command: string, cwd: string, timeoutMs: number, session: ExecutionSession, sandbox: TerminalSandbox, isSandboxed: boolean, signal: AbortSignal): Promise<TerminalResult> {
+async function runCommand(
+  command: string,
+  cwd: string,
+  timeoutMs: number,
+  session: ExecutionSession,
+  sandbox: TerminalSandbox,
+  isSandboxed: boolean,
+  signal: AbortSignal,
+): Promise<TerminalResult> {
   const base = { command, cwd, timeoutMs, outputCapBytes: terminalOutputCapBytes, signal };
   if (!isSandboxed) return runTerminalCommand({ ...base, env: sandbox.environment() });
   const prepared = await sandbox.prepare({ command, cwd, roots: session.roots, sessionId: session.id });
@@ -63,14 +91,21 @@ export function createTerminalAdapter(sandbox: TerminalSandbox): ToolAdapter {
     async prepare(raw, session) {
       const args = raw as ToolInput<'terminal'>;
       const cwd = await workingDirectory(args.cwd, session);
-      const assessment = await assessCommand(args.command, { cwd: cwd.absolute, roots: session.roots, home: session.workspace.homeDir, protectedPaths: session.workspace.protectedPaths ?? [] });
+      const assessment = await assessCommand(args.command, {
+        cwd: cwd.absolute,
+        roots: session.roots,
+        home: session.workspace.homeDir,
+        protectedPaths: session.workspace.protectedPaths ?? [],
+      });
       const status = await sandbox.status();
       const coverage = coverageParts(await commandCoverage(assessment, session.roots, session.checkpointLimits));
       const targets = assessment.changedPaths;
       const { isWholeDirectory } = assessment;
       const locks: LockRequest[] = [{ key: `terminal:${session.id}`, mode: 'write' }];
       // Whole roots exclusively when anything in them may change; otherwise the named paths, sharing their roots.
-      const roots = isWholeDirectory ? session.roots.filter((root) => assessment.checkpointRoots.some((changed) => isPathInside(root, changed))) : assessment.checkpointRoots;
+      const roots = isWholeDirectory
+        ? session.roots.filter((root) => assessment.checkpointRoots.some((changed) => isPathInside(root, changed)))
+        : assessment.checkpointRoots;
       for (const root of roots) locks.push({ key: rootLockKey(root), mode: isWholeDirectory ? 'write' : 'read' });
       if (!isWholeDirectory) for (const target of targets) locks.push({ key: pathLockKey(target), mode: 'write' });
       const isSandboxed = status.kind === 'ready';
@@ -84,14 +119,31 @@ export function createTerminalAdapter(sandbox: TerminalSandbox): ToolAdapter {
           ...coverage.subject,
         },
         ...(assessment.isDestructive
-          ? { checkpoint: { directories: assessment.checkpointRoots, paths: targets, isWholeDirectory, reason: checkpointReasons.beforeTerminal(commandSubject(args.command)), ...coverage.checkpoint } }
+          ? {
+              checkpoint: {
+                directories: assessment.checkpointRoots,
+                paths: targets,
+                isWholeDirectory,
+                reason: checkpointReasons.beforeTerminal(commandSubject(args.command)),
+                ...coverage.checkpoint,
+              },
+            }
           : {}),
         locks,
         cwd: cwd.absolute,
         // What it changed is found by comparing before and after: every file in the roots when it may change anything, else its named targets.
         written: [],
         ...(assessment.isDestructive ? { observe: { scope: isWholeDirectory ? session.roots : targets } } : {}),
-        run: (context) => runCommand(args.command, cwd.absolute, args.timeout_ms ?? defaultTerminalTimeoutMs, session, sandbox, isSandboxed, context.signal),
+        run: (context) =>
+          runCommand(
+            args.command,
+            cwd.absolute,
+            args.timeout_ms ?? defaultTerminalTimeoutMs,
+            session,
+            sandbox,
+            isSandboxed,
+            context.signal,
+          ),
       };
     },
   };

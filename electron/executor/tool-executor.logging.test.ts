@@ -13,7 +13,9 @@ let harness: AgentHarness;
 let sessionId: string;
 
 beforeEach(async () => {
-  harness = await createAgentHarness({ files: { 'config/credentials.json': '{"key": "old-value-123"}\n', 'src/app.ts': 'export {};\n' } });
+  harness = await createAgentHarness({
+    files: { 'config/credentials.json': '{"key": "old-value-123"}\n', 'src/app.ts': 'export {};\n' },
+  });
   sessionId = (await harness.sessions.open({ agent: 'logging', roots: [harness.workspace] })).id;
 });
 afterEach(async () => {
@@ -25,20 +27,29 @@ function logText(): string {
 }
 
 async function calls(): Promise<HistoryToolCall[]> {
-  return (await harness.sessions.history(sessionId)).turns.flatMap((turn) => turn.entries).filter((entry): entry is HistoryToolCall => entry.kind === 'tool-call');
+  return (await harness.sessions.history(sessionId)).turns
+    .flatMap((turn) => turn.entries)
+    .filter((entry): entry is HistoryToolCall => entry.kind === 'tool-call');
 }
 
 describe('what a session keeps of its calls', () => {
   it('keeps a 200 KB write as its size, digest and a short preview, in the log, the history and the event, never whole', async () => {
     const content = `// big file\n${'const line = 1;\n'.repeat(13_000)}`;
-    const [outcome] = await harness.executor.execute(sessionId, [{ name: 'write_file', arguments: { path: 'src/big.ts', content } }], { concurrent: false });
+    const [outcome] = await harness.executor.execute(
+      sessionId,
+      [{ name: 'write_file', arguments: { path: 'src/big.ts', content } }],
+      { concurrent: false },
+    );
     expect(outcome?.result.ok).toBe(true);
     expect(readFileSync(path.join(harness.workspace, 'src/big.ts'), 'utf8')).toBe(content);
     const log = logText();
     expect(log.length).toBeLessThan(4096);
     expect(log).toContain(createHash('sha256').update(content).digest('hex'));
     const [call] = await calls();
-    expect(call?.arguments).toMatchObject({ path: 'src/big.ts', content: { kind: 'elided-text', reason: 'long', chars: content.length, bytes: content.length } });
+    expect(call?.arguments).toMatchObject({
+      path: 'src/big.ts',
+      content: { kind: 'elided-text', reason: 'long', chars: content.length, bytes: content.length },
+    });
     const event = harness.emitted.find((item) => item.name === 'sessions:tool-called');
     expect(JSON.stringify(event?.payload).length).toBeLessThan(4096);
     // Turn undo needs the checkpoint and the path, not the content: it still works.
@@ -53,7 +64,10 @@ describe('what a session keeps of its calls', () => {
       [
         { name: 'write_file', arguments: { path: '.env', content: envText } },
         { name: 'read_file', arguments: { path: '.env' } },
-        { name: 'patch', arguments: { path: 'config/credentials.json', old_string: 'old-value-123', new_string: 'new-value-456' } },
+        {
+          name: 'patch',
+          arguments: { path: 'config/credentials.json', old_string: 'old-value-123', new_string: 'new-value-456' },
+        },
         { name: 'terminal', arguments: { command: `echo token=${githubToken}` } },
       ],
       { concurrent: false },
@@ -64,9 +78,13 @@ describe('what a session keeps of its calls', () => {
     await harness.sessions.appendMessage(sessionId, { role: 'user', text: `use ${githubToken} for the API` });
 
     const log = logText();
-    for (const secret of [awsSecret, 'AWS_SECRET_ACCESS_KEY', 'old-value-123', 'new-value-456', githubToken]) expect(log).not.toContain(secret);
+    for (const secret of [awsSecret, 'AWS_SECRET_ACCESS_KEY', 'old-value-123', 'new-value-456', githubToken])
+      expect(log).not.toContain(secret);
     const [write, read, patch, terminal] = await calls();
-    expect(write?.arguments).toEqual({ path: '.env', content: { kind: 'elided-text', reason: 'secret', chars: envText.length, bytes: envText.length } });
+    expect(write?.arguments).toEqual({
+      path: '.env',
+      content: { kind: 'elided-text', reason: 'secret', chars: envText.length, bytes: envText.length },
+    });
     expect(JSON.stringify(read?.result)).not.toContain('AWS');
     expect(JSON.stringify(patch)).not.toMatch(/value-(123|456)/u);
     expect(JSON.stringify(terminal)).toContain('"stdout":"token=[masked]\\n"');

@@ -26,8 +26,14 @@ const denyRules = {
   },
 };
 
-const write = (file: string, content: string): ToolCallRequest => ({ name: 'write_file', arguments: { path: file, content } });
-const patch = (file: string, from: string, to: string): ToolCallRequest => ({ name: 'patch', arguments: { path: file, old_string: from, new_string: to } });
+const write = (file: string, content: string): ToolCallRequest => ({
+  name: 'write_file',
+  arguments: { path: file, content },
+});
+const patch = (file: string, from: string, to: string): ToolCallRequest => ({
+  name: 'patch',
+  arguments: { path: file, old_string: from, new_string: to },
+});
 const terminal = (command: string): ToolCallRequest => ({ name: 'terminal', arguments: { command } });
 
 let harness: AgentHarness;
@@ -60,9 +66,21 @@ describe.each(modes)('seed 002 on the $name path', ({ concurrent }) => {
     expect(harness.gitLog(harness.workspace)).toEqual([]);
 
     const [allowed] = await harness.executor.execute(sessionId, [write('src/a.ts', 'new a\n')], { concurrent });
-    expect(allowed).toMatchObject({ decision: 'allowed', result: { ok: true }, checkpoints: [{ directory: harness.workspace, kind: 'created' }] });
+    expect(allowed).toMatchObject({
+      decision: 'allowed',
+      result: { ok: true },
+      checkpoints: [{ directory: harness.workspace, kind: 'created' }],
+    });
     const log = harness.gitLog(harness.workspace);
-    expect(log).toEqual([{ id: allowed?.checkpoints[0]?.checkpointId, subject: 'before write_file', session: sessionId, turn: 1, tool: 'write_file' }]);
+    expect(log).toEqual([
+      {
+        id: allowed?.checkpoints[0]?.checkpointId,
+        subject: 'before write_file',
+        session: sessionId,
+        turn: 1,
+        tool: 'write_file',
+      },
+    ]);
     expect(harness.contentOf(log[0]?.id ?? '', 'src/a.ts')).toBe('old a\n');
     expect(read('src/a.ts')).toBe('new a\n');
   });
@@ -87,9 +105,15 @@ describe.each(modes)('seed 002 on the $name path', ({ concurrent }) => {
     expect(harness.gitLog(harness.workspace)).toEqual([]);
 
     const [allowed] = await harness.executor.execute(sessionId, [terminal('mv src/a.ts src/moved.ts')], { concurrent });
-    expect(allowed).toMatchObject({ decision: 'allowed', result: { ok: true, value: { exit_code: 0 } }, checkpoints: [{ kind: 'created' }] });
+    expect(allowed).toMatchObject({
+      decision: 'allowed',
+      result: { ok: true, value: { exit_code: 0 } },
+      checkpoints: [{ kind: 'created' }],
+    });
     const log = harness.gitLog(harness.workspace);
-    expect(log.map((entry) => [entry.subject, entry.session, entry.turn, entry.tool])).toEqual([['before terminal: mv src/a.ts src/moved.ts', sessionId, 1, 'terminal']]);
+    expect(log.map((entry) => [entry.subject, entry.session, entry.turn, entry.tool])).toEqual([
+      ['before terminal: mv src/a.ts src/moved.ts', sessionId, 1, 'terminal'],
+    ]);
     expect(harness.filesOf(log[0]?.id ?? '')).toContain('src/a.ts');
   });
 
@@ -97,38 +121,77 @@ describe.each(modes)('seed 002 on the $name path', ({ concurrent }) => {
     const stop = harness.events.on('approvals:requested', ({ approval }) => {
       harness.approvals.decide(approval.id, 'deny', 'window');
     });
-    const [denied] = await harness.executor.execute(sessionId, [terminal('git push --force; mv src src2')], { concurrent });
+    const [denied] = await harness.executor.execute(sessionId, [terminal('git push --force; mv src src2')], {
+      concurrent,
+    });
     stop();
     expectRefusedWithoutCheckpoint(denied, 'denied');
-    expect(denied?.result).toMatchObject({ ok: false, error: { code: 'denied', message: expect.stringContaining('a person denied it') as unknown } });
+    expect(denied?.result).toMatchObject({
+      ok: false,
+      error: { code: 'denied', message: expect.stringContaining('a person denied it') as unknown },
+    });
     expect(existsSync(path.join(harness.workspace, 'src'))).toBe(true);
     expect(harness.gitLog(harness.workspace)).toEqual([]);
   });
 
   it('a blocked write followed by an allowed write in the same batch and folder: the allowed one gets the checkpoint', async () => {
-    const outcomes = await harness.executor.execute(sessionId, [write('secrets/key.pem', 'stolen'), patch('src/locked.ts', 'v1', 'v2'), terminal('rm src/a.ts'), write('src/a.ts', 'allowed\n')], { concurrent });
+    const outcomes = await harness.executor.execute(
+      sessionId,
+      [
+        write('secrets/key.pem', 'stolen'),
+        patch('src/locked.ts', 'v1', 'v2'),
+        terminal('rm src/a.ts'),
+        write('src/a.ts', 'allowed\n'),
+      ],
+      { concurrent },
+    );
     expect(outcomes.map((outcome) => outcome.decision)).toEqual(['blocked', 'blocked', 'blocked', 'allowed']);
     for (const refused of outcomes.slice(0, 3)) expect(refused.checkpoints).toEqual([]);
     const allowed = outcomes[3];
-    expect(allowed?.checkpoints).toEqual([{ directory: harness.workspace, checkpointId: expect.stringMatching(/^[0-9a-f]{40}$/u) as unknown, kind: 'created' }]);
+    expect(allowed?.checkpoints).toEqual([
+      {
+        directory: harness.workspace,
+        checkpointId: expect.stringMatching(/^[0-9a-f]{40}$/u) as unknown,
+        kind: 'created',
+      },
+    ]);
     const log = harness.gitLog(harness.workspace);
-    expect(log).toEqual([{ id: allowed?.checkpoints[0]?.checkpointId, subject: 'before write_file', session: sessionId, turn: 1, tool: 'write_file' }]);
+    expect(log).toEqual([
+      {
+        id: allowed?.checkpoints[0]?.checkpointId,
+        subject: 'before write_file',
+        session: sessionId,
+        turn: 1,
+        tool: 'write_file',
+      },
+    ]);
     expect(harness.contentOf(log[0]?.id ?? '', 'src/a.ts')).toBe('old a\n');
     expect(read('src/a.ts')).toBe('allowed\n');
     expect(read('secrets/key.pem')).toBe('KEY\n');
   });
 
   it('a call with a dropped argument (seed 004) is invalid, writes nothing and takes no checkpoint', async () => {
-    const [invalid, allowed] = await harness.executor.execute(sessionId, [{ name: 'write_file', arguments: { path: 'src/new.ts' } }, write('src/a.ts', 'x')], { concurrent });
+    const [invalid, allowed] = await harness.executor.execute(
+      sessionId,
+      [{ name: 'write_file', arguments: { path: 'src/new.ts' } }, write('src/a.ts', 'x')],
+      { concurrent },
+    );
     expectRefusedWithoutCheckpoint(invalid, 'invalid');
-    expect(invalid?.result).toMatchObject({ ok: false, error: { code: 'invalid_request', details: { field: 'content', missing: ['content'] } } });
+    expect(invalid?.result).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request', details: { field: 'content', missing: ['content'] } },
+    });
     expect(existsSync(path.join(harness.workspace, 'src/new.ts'))).toBe(false);
     expect(allowed?.checkpoints).toHaveLength(1);
     expect(harness.gitLog(harness.workspace)).toHaveLength(1);
   });
 
   it('takes at most one checkpoint per folder per turn, and a new one in the next turn', async () => {
-    const first = await harness.executor.execute(sessionId, [write('src/a.ts', '1'), write('src/b.ts', '2'), terminal('rm src/b.ts')], { concurrent: false });
+    const first = await harness.executor.execute(
+      sessionId,
+      [write('src/a.ts', '1'), write('src/b.ts', '2'), terminal('rm src/b.ts')],
+      { concurrent: false },
+    );
     expect(first.map((outcome) => outcome.checkpoints.length)).toEqual([1, 0, 0]);
     const again = await harness.executor.execute(sessionId, [patch('src/a.ts', '1', '3')], { concurrent });
     expect(again[0]?.checkpoints).toEqual([]);
@@ -142,9 +205,18 @@ describe.each(modes)('seed 002 on the $name path', ({ concurrent }) => {
     rmSync(path.join(harness.base, 'vigil', 'checkpoints'), { recursive: true, force: true });
     writeFileSync(path.join(harness.base, 'vigil', 'checkpoints'), 'not a folder');
     const [outcome] = await harness.executor.execute(sessionId, [write('src/a.ts', 'still written\n')], { concurrent });
-    expect(outcome).toMatchObject({ decision: 'allowed', result: { ok: true }, checkpoints: [], checkpointProblems: [expect.stringContaining('failed') as unknown] });
+    expect(outcome).toMatchObject({
+      decision: 'allowed',
+      result: { ok: true },
+      checkpoints: [],
+      checkpointProblems: [expect.stringContaining('failed') as unknown],
+    });
     expect(read('src/a.ts')).toBe('still written\n');
-    expect(harness.emitted.some((event) => event.name === 'app:problem-reported' && JSON.stringify(event.payload).includes('checkpoint'))).toBe(true);
+    expect(
+      harness.emitted.some(
+        (event) => event.name === 'app:problem-reported' && JSON.stringify(event.payload).includes('checkpoint'),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -155,7 +227,11 @@ describe('approvals inside the executor', () => {
     const stop = harness.sessions.onChanged((session) => statuses.push(session.status));
     const [outcome] = await harness.executor.execute(sessionId, [terminal('sudo rm -rf src')], { concurrent: true });
     stop();
-    expect(outcome).toMatchObject({ decision: 'denied', checkpoints: [], result: { ok: false, error: { code: 'timeout' } } });
+    expect(outcome).toMatchObject({
+      decision: 'denied',
+      checkpoints: [],
+      result: { ok: false, error: { code: 'timeout' } },
+    });
     expect(statuses).toContain('waiting-approval');
     // The turn is still open once the approval is settled: working, not waiting any more.
     expect(statuses.at(-1)).toBe('working');
@@ -164,13 +240,22 @@ describe('approvals inside the executor', () => {
 
   it('runs an approved destructive command after checkpointing, attributed as asked-allowed', async () => {
     const stop = harness.events.on('approvals:requested', ({ approval }) => {
-      expect(approval).toMatchObject({ sessionId, tool: 'terminal', summary: 'git push --force || mv src gone', cwd: harness.workspace });
+      expect(approval).toMatchObject({
+        sessionId,
+        tool: 'terminal',
+        summary: 'git push --force || mv src gone',
+        cwd: harness.workspace,
+      });
       harness.approvals.decide(approval.id, 'allow', 'window');
     });
-    const [outcome] = await harness.executor.execute(sessionId, [terminal('git push --force || mv src gone')], { concurrent: false });
+    const [outcome] = await harness.executor.execute(sessionId, [terminal('git push --force || mv src gone')], {
+      concurrent: false,
+    });
     stop();
     expect(outcome).toMatchObject({ decision: 'asked-allowed', checkpoints: [{ kind: 'created' }] });
     expect(existsSync(path.join(harness.workspace, 'src'))).toBe(false);
-    expect(harness.filesOf(outcome?.checkpoints[0]?.checkpointId ?? '')).toEqual(expect.arrayContaining(['src/a.ts', 'src/locked.ts']) as unknown);
+    expect(harness.filesOf(outcome?.checkpoints[0]?.checkpointId ?? '')).toEqual(
+      expect.arrayContaining(['src/a.ts', 'src/locked.ts']) as unknown,
+    );
   });
 });

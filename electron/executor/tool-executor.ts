@@ -16,7 +16,14 @@ import type { Actor } from '../../shared/contract/actor-model';
 import type { CallEffect } from '../../shared/contract/sessions-contract';
 import { unwatched, watchEffects } from './call-effect-watch';
 import { CheckpointGate, type TouchedDirectory } from './checkpoint-gate';
-import type { CallCheckpoint, ExecuteOptions, ToolCallOutcome, ToolCallRequest, ToolDecision, ToolExecutor } from './executor-types';
+import type {
+  CallCheckpoint,
+  ExecuteOptions,
+  ToolCallOutcome,
+  ToolCallRequest,
+  ToolDecision,
+  ToolExecutor,
+} from './executor-types';
 import { LockTable } from './lock-table';
 import type { ExecutionSession, PreparedCall, ToolAdapter } from './tool-adapter';
 import { defaultCheckpointLimits, executionSession, validateBatch } from './execution-session';
@@ -84,7 +91,12 @@ export interface RunningToolExecutor extends ToolExecutor {
  */
 export function createToolExecutor(options: ToolExecutorOptions): RunningToolExecutor {
   const adapters = new Map(options.adapters.map((adapter) => [adapter.name, adapter]));
-  const gate = new CheckpointGate({ ...(options.checkpoints === undefined ? {} : { checkpoints: options.checkpoints }), logger: options.logger, events: options.events, home: options.home });
+  const gate = new CheckpointGate({
+    ...(options.checkpoints === undefined ? {} : { checkpoints: options.checkpoints }),
+    logger: options.logger,
+    events: options.events,
+    home: options.home,
+  });
   const locks = new LockTable();
   const shutdown = new AbortController();
 
@@ -92,10 +104,14 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
     try {
       const args = parseToolArguments(item.request.name, item.request.arguments);
       const adapter = adapters.get(item.request.name);
-      if (adapter === undefined) throw new AppError('unsupported', `${item.request.name} is not available in this process; nothing was run.`, { tool: item.request.name });
+      if (adapter === undefined)
+        throw new AppError('unsupported', `${item.request.name} is not available in this process; nothing was run.`, {
+          tool: item.request.name,
+        });
       item.prepared = await adapter.prepare(args, session);
     } catch (error) {
-      if (!isAppError(error)) options.logger.error('Preparing a tool call failed unexpectedly', { tool: item.request.name, error });
+      if (!isAppError(error))
+        options.logger.error('Preparing a tool call failed unexpectedly', { tool: item.request.name, error });
       const data = toErrorData(error);
       item.decision = data.code === 'invalid_request' || data.code === 'unknown_call' ? 'invalid' : 'blocked';
       item.refusal = data;
@@ -123,7 +139,11 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
     }
     if (verdict.kind === 'block') {
       item.decision = 'blocked';
-      item.refusal = { code: 'denied', message: `${item.request.name} was not run: ${verdict.reason}`, details: { tool: item.request.name } };
+      item.refusal = {
+        code: 'denied',
+        message: `${item.request.name} was not run: ${verdict.reason}`,
+        details: { tool: item.request.name },
+      };
       return;
     }
     const { config } = await options.policy.settings();
@@ -149,7 +169,8 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
       timeout: `nobody answered within ${Math.round(config.approvalTimeoutMs / 1000)} s, so it was denied`,
       'session-closed': 'its session closed before anyone answered',
       shutdown: 'Vigil shut down before anyone answered',
-      unattended: 'nobody can approve calls in this process (a one-shot command), so it was denied; run it through the app or "vigil serve", or allow it with a rule in config.json',
+      unattended:
+        'nobody can approve calls in this process (a one-shot command), so it was denied; run it through the app or "vigil serve", or allow it with a rule in config.json',
     };
     item.refusal = {
       code: answer.decidedBy === 'timeout' || answer.decidedBy === 'unattended' ? 'timeout' : 'denied',
@@ -165,7 +186,13 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
   function isSecret(item: Item): boolean {
     const subject = item.prepared?.subject;
     const resolved = [...(subject?.paths ?? []), ...(subject?.terminal?.touched ?? [])];
-    return callSecretReason({ arguments: item.request.arguments, resolved, relative: item.touched.flatMap((touched) => touched.paths ?? []) }) !== undefined;
+    return (
+      callSecretReason({
+        arguments: item.request.arguments,
+        resolved,
+        relative: item.touched.flatMap((touched) => touched.paths ?? []),
+      }) !== undefined
+    );
   }
 
   function callRecord(item: Item, session: ExecutionSession): SessionRecord {
@@ -194,8 +221,12 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
       seq: item.seq,
       result: condenseResult(result, { isSecret: isSecret(item) }),
       durationMs: item.durationMs,
-      ...(item.effects === undefined || item.effects.length === 0 ? {} : { effects: item.effects.map((effect) => ({ ...effect })) }),
-      ...(item.effectsOmitted === undefined || item.effectsOmitted === 0 ? {} : { effectsOmitted: item.effectsOmitted }),
+      ...(item.effects === undefined || item.effects.length === 0
+        ? {}
+        : { effects: item.effects.map((effect) => ({ ...effect })) }),
+      ...(item.effectsOmitted === undefined || item.effectsOmitted === 0
+        ? {}
+        : { effectsOmitted: item.effectsOmitted }),
     };
   }
 
@@ -207,18 +238,33 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
     const prepared = item.prepared;
     if (prepared === undefined) return;
     const release = await locks.acquire(prepared.locks);
-    const actor: Actor = { kind: 'session', sessionId: session.id, agent: session.agent, turn: session.turn, tool: item.request.name };
-    const sinks = { protectedPaths: options.protectedPaths, ...(options.writes === undefined ? {} : { writes: options.writes }), ...(options.checkpoints === undefined ? {} : { engine: options.checkpoints }) };
+    const actor: Actor = {
+      kind: 'session',
+      sessionId: session.id,
+      agent: session.agent,
+      turn: session.turn,
+      tool: item.request.name,
+    };
+    const sinks = {
+      protectedPaths: options.protectedPaths,
+      ...(options.writes === undefined ? {} : { writes: options.writes }),
+      ...(options.checkpoints === undefined ? {} : { engine: options.checkpoints }),
+    };
     // A watch that cannot start never stops the call: it runs, and what it changes is not attributed (so a restore flags it).
     const effects = await watchEffects(prepared, actor, sinks).catch((error: unknown) => {
-      options.logger.error('could not read what a call is about to change', { tool: item.request.name, session: session.id, error });
+      options.logger.error('could not read what a call is about to change', {
+        tool: item.request.name,
+        session: session.id,
+        error,
+      });
       return unwatched;
     });
     const started = performance.now();
     try {
       item.result = ok(await prepared.run({ signal: shutdown.signal }));
     } catch (error) {
-      if (!isAppError(error)) options.logger.error('A tool failed unexpectedly', { tool: item.request.name, session: session.id, error });
+      if (!isAppError(error))
+        options.logger.error('A tool failed unexpectedly', { tool: item.request.name, session: session.id, error });
       item.result = fail(toErrorData(error));
     } finally {
       item.durationMs = Math.round(performance.now() - started);
@@ -228,7 +274,12 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
           item.effects = found.effects;
           item.effectsOmitted = found.omitted;
         },
-        (error: unknown) => options.logger.error('could not record what a call changed', { tool: item.request.name, session: session.id, error }),
+        (error: unknown) =>
+          options.logger.error('could not record what a call changed', {
+            tool: item.request.name,
+            session: session.id,
+            error,
+          }),
       );
       release();
     }
@@ -243,13 +294,26 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
       const checkpoint = item.prepared?.checkpoint;
       if (!isRunnable(item) || checkpoint === undefined) continue;
       const { notCovered, ...request } = checkpoint;
-      const gated = await gate.before({ sessionId: session.id, agent: session.agent, turn: session.turn, tool: item.request.name, ...request });
+      const gated = await gate.before({
+        sessionId: session.id,
+        agent: session.agent,
+        turn: session.turn,
+        tool: item.request.name,
+        ...request,
+      });
       // A checkpoint never claims to cover what it leaves out: the call's checkpoints say what that is.
-      item.checkpoints = notCovered === undefined || notCovered.length === 0 ? gated.checkpoints : gated.checkpoints.map((taken) => ({ ...taken, notCovered: [...notCovered] }));
+      item.checkpoints =
+        notCovered === undefined || notCovered.length === 0
+          ? gated.checkpoints
+          : gated.checkpoints.map((taken) => ({ ...taken, notCovered: [...notCovered] }));
       item.touched = gated.touched;
       item.problems = gated.problems;
     }
-    await options.sessions.record(session.id, items.map((item) => callRecord(item, session)), { durable: false });
+    await options.sessions.record(
+      session.id,
+      items.map((item) => callRecord(item, session)),
+      { durable: false },
+    );
     for (const item of items) {
       if (isRunnable(item)) continue;
       item.result = fail(item.refusal ?? { code: 'unexpected', message: 'The call was refused without a reason.' });
@@ -267,7 +331,15 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
         const turn = await options.sessions.ensureTurn(sessionId);
         const limits = (await options.checkpointLimits?.().catch(() => undefined)) ?? defaultCheckpointLimits;
         const session = executionSession(state, turn, options.home, options.protectedPaths, limits);
-        const items: Item[] = batch.calls.map((request) => ({ request, callId: request.callId ?? randomUUID(), seq: options.sessions.nextSeq(sessionId), checkpoints: [], touched: [], problems: [], durationMs: 0 }));
+        const items: Item[] = batch.calls.map((request) => ({
+          request,
+          callId: request.callId ?? randomUUID(),
+          seq: options.sessions.nextSeq(sessionId),
+          checkpoints: [],
+          touched: [],
+          problems: [],
+          durationMs: 0,
+        }));
         if (batch.concurrent) await pipeline(items, session);
         else for (const item of items) await pipeline([item], session);
         return items.map((item): ToolCallOutcome => ({

@@ -21,14 +21,20 @@ const maxShownLines = 12;
 
 function lineAt(text: string, index: number, from = 0, fromLine = 1): number {
   let line = fromLine;
-  for (let position = text.indexOf('\n', from); position !== -1 && position < index; position = text.indexOf('\n', position + 1)) line += 1;
+  for (
+    let position = text.indexOf('\n', from);
+    position !== -1 && position < index;
+    position = text.indexOf('\n', position + 1)
+  )
+    line += 1;
   return line;
 }
 
 /** Every non-overlapping occurrence of `needle`, in order. */
 function occurrences(haystack: string, needle: string): number[] {
   const found: number[] = [];
-  for (let index = haystack.indexOf(needle); index !== -1; index = haystack.indexOf(needle, index + needle.length)) found.push(index);
+  for (let index = haystack.indexOf(needle); index !== -1; index = haystack.indexOf(needle, index + needle.length))
+    found.push(index);
   return found;
 }
 
@@ -37,7 +43,9 @@ function numberedLines(text: string, start: number, end: number): string {
   return text
     .split('\n')
     .slice(start - 1, Math.min(end, start - 1 + maxShownLines))
-    .map((line, offset) => `${String(start + offset).padStart(6)}\t${line.length > 200 ? `${line.slice(0, 200)}…` : line}`)
+    .map(
+      (line, offset) => `${String(start + offset).padStart(6)}\t${line.length > 200 ? `${line.slice(0, 200)}…` : line}`,
+    )
     .join('\n');
 }
 
@@ -51,9 +59,15 @@ function noMatch(work: string, oldString: string, displayPath: string): AppError
   if (closest === undefined) {
     parts.push('Nothing in the file resembles it.');
   } else if (closest.isWhitespaceOnly) {
-    parts.push(`It matches lines ${closest.start}-${closest.end} only if whitespace is ignored; copy the exact indentation and spacing from there:`, numberedLines(work, closest.start, closest.end));
+    parts.push(
+      `It matches lines ${closest.start}-${closest.end} only if whitespace is ignored; copy the exact indentation and spacing from there:`,
+      numberedLines(work, closest.start, closest.end),
+    );
   } else {
-    parts.push(`The closest text is at lines ${closest.start}-${closest.end} (${Math.round(closest.similarity * 100)}% similar):`, numberedLines(work, closest.start, closest.end));
+    parts.push(
+      `The closest text is at lines ${closest.start}-${closest.end} (${Math.round(closest.similarity * 100)}% similar):`,
+      numberedLines(work, closest.start, closest.end),
+    );
   }
   parts.push('Read the file again and copy old_string exactly, whitespace and line breaks included.');
   return new AppError('no_match', parts.join('\n'), { path: displayPath, closest });
@@ -65,7 +79,13 @@ function noMatch(work: string, oldString: string, displayPath: string): AppError
  * matched and written with the file's own endings. Refusals (`invalid_request` for equal strings,
  * `no_match` with the closest lines, `ambiguous_match` with the lines of every occurrence) change nothing.
  */
-export function applyPatch(original: string, oldString: string, newString: string, replaceAll: boolean, displayPath: string): PatchedText {
+export function applyPatch(
+  original: string,
+  oldString: string,
+  newString: string,
+  replaceAll: boolean,
+  displayPath: string,
+): PatchedText {
   const bom = original.startsWith('\uFEFF') ? '\uFEFF' : '';
   const body = original.slice(bom.length);
   const crlfCount = occurrences(body, '\r\n').length;
@@ -76,7 +96,11 @@ export function applyPatch(original: string, oldString: string, newString: strin
   const search = toLf(oldString);
   const replacement = toLf(newString);
   if (search === replacement) {
-    throw new AppError('invalid_request', 'patch was not run: old_string and new_string are identical, so there is nothing to change; the file was not modified.', { path: displayPath });
+    throw new AppError(
+      'invalid_request',
+      'patch was not run: old_string and new_string are identical, so there is nothing to change; the file was not modified.',
+      { path: displayPath },
+    );
   }
   const found = occurrences(work, search);
   if (found.length === 0) throw noMatch(work, search, displayPath);
@@ -89,7 +113,8 @@ export function applyPatch(original: string, oldString: string, newString: strin
       from = index;
       lines.push(line);
     }
-    const listed = lines.slice(0, maxListedLines).join(', ') + (lines.length > maxListedLines ? `, … (${lines.length} in all)` : '');
+    const listed =
+      lines.slice(0, maxListedLines).join(', ') + (lines.length > maxListedLines ? `, … (${lines.length} in all)` : '');
     throw new AppError(
       'ambiguous_match',
       `old_string occurs ${found.length} times in ${displayPath} (starting at lines ${listed}); the file was not modified. Include more surrounding lines to make it unique, or set replace_all to true to replace every occurrence.`,
@@ -110,5 +135,11 @@ export function applyPatch(original: string, oldString: string, newString: strin
   }
   pieces.push(work.slice(cursor));
   const after = pieces.join('');
-  return { text: bom + (isCrlf ? after.replaceAll('\n', '\r\n') : after), replacements: found.length, lines, before: work, after };
+  return {
+    text: bom + (isCrlf ? after.replaceAll('\n', '\r\n') : after),
+    replacements: found.length,
+    lines,
+    before: work,
+    after,
+  };
 }

@@ -1,5 +1,16 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -34,7 +45,12 @@ describe('writeFileAtomic', () => {
   it('creates a new file with the umask default mode and names the directories it created', async () => {
     const target = path.join(dir, 'a', 'b', 'new.txt');
     const result = await writeFileAtomic(target, 'hello\n');
-    expect(result).toEqual({ path: target, bytesWritten: 6, created: true, dirsCreated: [path.join(dir, 'a'), path.join(dir, 'a', 'b')] });
+    expect(result).toEqual({
+      path: target,
+      bytesWritten: 6,
+      created: true,
+      dirsCreated: [path.join(dir, 'a'), path.join(dir, 'a', 'b')],
+    });
     expect(readFileSync(target, 'utf8')).toBe('hello\n');
     expect(statSync(target).mode & 0o777).toBe(umaskDefault());
     const again = await writeFileAtomic(path.join(dir, 'a', 'other.txt'), 'x');
@@ -90,7 +106,9 @@ describe('writeFileAtomic', () => {
     const target = path.join(dir, 'keep.txt');
     writeFileSync(target, 'original');
     await expect(writeFileAtomic(target, 'bad \ud800 text')).rejects.toMatchObject({ code: 'invalid_request' });
-    await expect(writeFileAtomic(target, Readable.from(['ok \ud83c', '\udf89 split pair', ' \udc00']))).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(
+      writeFileAtomic(target, Readable.from(['ok \ud83c', '\udf89 split pair', ' \udc00'])),
+    ).rejects.toMatchObject({ code: 'invalid_request' });
     expect(readFileSync(target, 'utf8')).toBe('original');
     await writeFileAtomic(target, Readable.from(['ok \ud83c', '\udf89 split pair']));
     expect(readFileSync(target, 'utf8')).toBe('ok 🎉 split pair');
@@ -112,7 +130,11 @@ describe('writeFileAtomic', () => {
     expect(statSync(real).mode & 0o777).toBe(0o640);
     symlinkSync(path.join('real', 'later', 'made.txt'), path.join(dir, 'dangling'));
     const dangling = await writeFileAtomic(path.join(dir, 'dangling'), 'made');
-    expect(dangling).toMatchObject({ path: path.join(dir, 'real', 'later', 'made.txt'), created: true, dirsCreated: [path.join(dir, 'real', 'later')] });
+    expect(dangling).toMatchObject({
+      path: path.join(dir, 'real', 'later', 'made.txt'),
+      created: true,
+      dirsCreated: [path.join(dir, 'real', 'later')],
+    });
     expect(lstatSync(path.join(dir, 'dangling')).isSymbolicLink()).toBe(true);
   });
 
@@ -121,7 +143,9 @@ describe('writeFileAtomic', () => {
     await expect(writeFileAtomic(path.join(dir, 'folder'), 'x')).rejects.toMatchObject({ code: 'wrong_kind' });
     expect(statSync(path.join(dir, 'folder')).isDirectory()).toBe(true);
     writeFileSync(path.join(dir, 'plain'), 'p');
-    await expect(writeFileAtomic(path.join(dir, 'plain', 'child.txt'), 'x')).rejects.toMatchObject({ code: 'wrong_kind' });
+    await expect(writeFileAtomic(path.join(dir, 'plain', 'child.txt'), 'x')).rejects.toMatchObject({
+      code: 'wrong_kind',
+    });
     await expect(writeFileAtomic(path.join(dir, 'nul\0.txt'), 'x')).rejects.toMatchObject({ code: 'invalid_request' });
     symlinkSync('loop-b', path.join(dir, 'loop-a'));
     symlinkSync('loop-a', path.join(dir, 'loop-b'));
@@ -138,9 +162,13 @@ describe('writeFileAtomic', () => {
     // Another process swaps the approved directory for a link to somewhere else.
     renameSync(path.join(dir, 'approved'), path.join(dir, 'approved-old'));
     symlinkSync(path.join(dir, 'elsewhere'), path.join(dir, 'approved'));
-    await expect(writeFileAtomic(approved, 'second', { requireCanonical: true })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(writeFileAtomic(approved, 'second', { requireCanonical: true })).rejects.toMatchObject({
+      code: 'conflict',
+    });
     expect(readdirSync(path.join(dir, 'elsewhere'))).toEqual([]);
-    await expect(writeFileAtomic(path.join(dir, `.x.vigil-tmp-${process.pid}-0-0123456789ab`), 'x')).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(
+      writeFileAtomic(path.join(dir, `.x.vigil-tmp-${process.pid}-0-0123456789ab`), 'x'),
+    ).rejects.toMatchObject({ code: 'invalid_request' });
   });
 
   it('streams an AsyncIterable and a Readable of any size chunk by chunk', async () => {
@@ -153,7 +181,10 @@ describe('writeFileAtomic', () => {
     const result = await writeFileAtomic(target, chunks());
     expect(result.bytesWritten).toBe(160 * 64 * 1024);
     expect(statSync(target).size).toBe(160 * 64 * 1024);
-    const fromReadable = await writeFileAtomic(path.join(dir, 'readable.txt'), Readable.from([Buffer.from('one '), 'two ', Buffer.from('three')]));
+    const fromReadable = await writeFileAtomic(
+      path.join(dir, 'readable.txt'),
+      Readable.from([Buffer.from('one '), 'two ', Buffer.from('three')]),
+    );
     expect(fromReadable.bytesWritten).toBe(13);
     expect(readFileSync(path.join(dir, 'readable.txt'), 'utf8')).toBe('one two three');
   });
@@ -225,11 +256,13 @@ describe('writeFileAtomic', () => {
     expect(readFileSync(target, 'utf8')).toBe('the new version');
     expect(readFileSync(keep, 'utf8')).toBe('saved by an editor');
     const failing = path.join(dir, 'kept-2');
-    await expect(writeFileAtomic(target, 'x', { ifUnchanged: { identity: undefined }, keepReplacedAt: failing })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(
+      writeFileAtomic(target, 'x', { ifUnchanged: { identity: undefined }, keepReplacedAt: failing }),
+    ).rejects.toMatchObject({ code: 'conflict' });
     expect(readdirSync(dir).sort()).toEqual(['kept', 'notes.md']);
   });
 
-  it('sweeps stale temp files of dead writers and never touches anyone else\'s files', async () => {
+  it("sweeps stale temp files of dead writers and never touches anyone else's files", async () => {
     const dead = spawn(process.execPath, ['-e', '']);
     await new Promise((resolve) => dead.on('close', resolve));
     const alive = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
@@ -244,52 +277,62 @@ describe('writeFileAtomic', () => {
       };
       for (const name of Object.values(names)) writeFileSync(path.join(dir, name), 'leftover');
       await writeFileAtomic(path.join(dir, 'notes.md'), 'content');
-      expect(readdirSync(dir).sort()).toEqual([names.liveWriter, names.notHidden, names.otherTool, names.shortToken, 'notes.md'].sort());
+      expect(readdirSync(dir).sort()).toEqual(
+        [names.liveWriter, names.notHidden, names.otherTool, names.shortToken, 'notes.md'].sort(),
+      );
     } finally {
       alive.kill('SIGKILL');
     }
   });
 
-  it.skipIf(process.platform === 'win32')('leaves the original intact and no temp behind in a read-only directory', async () => {
-    const locked = path.join(dir, 'locked');
-    mkdirSync(locked);
-    const target = path.join(locked, 'file.txt');
-    writeFileSync(target, 'original bytes');
-    if (isRoot) {
-      chmodSync(dir, 0o755);
-      handToNobody(locked, target);
-      chmodSync(locked, 0o500);
-      const outcome = await writeAsNobody(dir, target, 'new bytes');
-      expect(outcome).toMatchObject({ ok: false, code: 'io_error' });
-      expect(outcome.message).toContain('permission denied');
-    } else {
-      chmodSync(locked, 0o500);
-      await expect(writeFileAtomic(target, 'new bytes')).rejects.toMatchObject({ code: 'io_error' });
-    }
-    chmodSync(locked, 0o700);
-    expect(readFileSync(target, 'utf8')).toBe('original bytes');
-    expect(readdirSync(locked)).toEqual(['file.txt']);
-  });
-
-  it.skipIf(!isRoot || process.platform !== 'linux')('leaves the original intact and no temp behind when the disk is full', async (test) => {
-    const disk = path.join(dir, 'small-disk');
-    mkdirSync(disk);
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', disk], { stdio: 'ignore' });
-    } catch {
-      test.skip();
-      return;
-    }
-    try {
-      const target = path.join(disk, 'file.txt');
+  it.skipIf(process.platform === 'win32')(
+    'leaves the original intact and no temp behind in a read-only directory',
+    async () => {
+      const locked = path.join(dir, 'locked');
+      mkdirSync(locked);
+      const target = path.join(locked, 'file.txt');
       writeFileSync(target, 'original bytes');
-      const error: unknown = await writeFileAtomic(target, Buffer.alloc(1024 * 1024, 0x78)).catch((caught: unknown) => caught);
-      expect(error).toMatchObject({ code: 'io_error', details: { errno: 'ENOSPC' } });
-      expect((error as Error).message).toContain('the disk is full');
+      if (isRoot) {
+        chmodSync(dir, 0o755);
+        handToNobody(locked, target);
+        chmodSync(locked, 0o500);
+        const outcome = await writeAsNobody(dir, target, 'new bytes');
+        expect(outcome).toMatchObject({ ok: false, code: 'io_error' });
+        expect(outcome.message).toContain('permission denied');
+      } else {
+        chmodSync(locked, 0o500);
+        await expect(writeFileAtomic(target, 'new bytes')).rejects.toMatchObject({ code: 'io_error' });
+      }
+      chmodSync(locked, 0o700);
       expect(readFileSync(target, 'utf8')).toBe('original bytes');
-      expect(readdirSync(disk)).toEqual(['file.txt']);
-    } finally {
-      execFileSync('umount', [disk]);
-    }
-  });
+      expect(readdirSync(locked)).toEqual(['file.txt']);
+    },
+  );
+
+  it.skipIf(!isRoot || process.platform !== 'linux')(
+    'leaves the original intact and no temp behind when the disk is full',
+    async (test) => {
+      const disk = path.join(dir, 'small-disk');
+      mkdirSync(disk);
+      try {
+        execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', disk], { stdio: 'ignore' });
+      } catch {
+        test.skip();
+        return;
+      }
+      try {
+        const target = path.join(disk, 'file.txt');
+        writeFileSync(target, 'original bytes');
+        const error: unknown = await writeFileAtomic(target, Buffer.alloc(1024 * 1024, 0x78)).catch(
+          (caught: unknown) => caught,
+        );
+        expect(error).toMatchObject({ code: 'io_error', details: { errno: 'ENOSPC' } });
+        expect((error as Error).message).toContain('the disk is full');
+        expect(readFileSync(target, 'utf8')).toBe('original bytes');
+        expect(readdirSync(disk)).toEqual(['file.txt']);
+      } finally {
+        execFileSync('umount', [disk]);
+      }
+    },
+  );
 });

@@ -72,19 +72,28 @@ export function withPathLock<T>(canonicalTarget: string, task: () => Promise<T>)
 export function checkMode(mode: number | undefined): void {
   if (mode === undefined) return;
   if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) {
-    throw new AppError('invalid_request', `The mode ${String(mode)} is not a permission mode (0 to 0o7777, such as 0o644); nothing was written.`, { mode });
+    throw new AppError(
+      'invalid_request',
+      `The mode ${String(mode)} is not a permission mode (0 to 0o7777, such as 0o644); nothing was written.`,
+      { mode },
+    );
   }
 }
 
 /** Resolves a write target to the file that will really be written, enforcing `requireCanonical`. */
 export async function resolveWriteTarget(target: string, options: AtomicWriteOptions = {}): Promise<string> {
-  if (target.includes('\0')) throw new AppError('invalid_request', 'The path contains a NUL byte; nothing was written.', { path: target });
+  if (target.includes('\0'))
+    throw new AppError('invalid_request', 'The path contains a NUL byte; nothing was written.', { path: target });
   const absolute = path.resolve(target);
   const resolved = await canonicalPath(absolute);
   if (isVigilTempFile(path.basename(resolved))) {
-    throw new AppError('invalid_request', `${resolved} has the form of a Vigil temp file name, which is reserved (such files are swept); choose another name. Nothing was written.`, {
-      path: resolved,
-    });
+    throw new AppError(
+      'invalid_request',
+      `${resolved} has the form of a Vigil temp file name, which is reserved (such files are swept); choose another name. Nothing was written.`,
+      {
+        path: resolved,
+      },
+    );
   }
   if (options.requireCanonical === true && pathKey(resolved) !== pathKey(absolute)) {
     throw new AppError(
@@ -113,13 +122,23 @@ export async function inspectTarget(target: string, display = target): Promise<S
     throw fileSystemError(error, 'inspect', display);
   }
   if (stats.isDirectory()) {
-    throw new AppError('wrong_kind', `${display} is a directory; nothing was written. Give the path of a file.`, { path: display });
+    throw new AppError('wrong_kind', `${display} is a directory; nothing was written. Give the path of a file.`, {
+      path: display,
+    });
   }
   if (stats.isSymbolicLink()) {
-    throw new AppError('conflict', `${display} became a symbolic link while it was being written; nothing was written. Try again.`, { path: display });
+    throw new AppError(
+      'conflict',
+      `${display} became a symbolic link while it was being written; nothing was written. Try again.`,
+      { path: display },
+    );
   }
   if (!stats.isFile()) {
-    throw new AppError('wrong_kind', `${display} is not a regular file (a FIFO, socket or device); nothing was written.`, { path: display });
+    throw new AppError(
+      'wrong_kind',
+      `${display} is not a regular file (a FIFO, socket or device); nothing was written.`,
+      { path: display },
+    );
   }
   return stats;
 }
@@ -159,15 +178,30 @@ export type WriteFolder = Pick<HeldDirectory, 'path' | 'access' | 'isAnchored' |
 
 /** A folder named by its path alone (symlinks in it followed, nothing verified). */
 function plainFolder(directory: string): WriteFolder {
-  return { path: directory, access: directory, isAnchored: false, entry: (name) => path.join(directory, name), verify: () => Promise.resolve() };
+  return {
+    path: directory,
+    access: directory,
+    isAnchored: false,
+    entry: (name) => path.join(directory, name),
+    verify: () => Promise.resolve(),
+  };
 }
 
 /** After the rename the folder was found moved: a file this write created is taken back out. */
-async function undoMisplaced(folder: WriteFolder, name: string, existing: ExistingFile | undefined, error: unknown): Promise<never> {
+async function undoMisplaced(
+  folder: WriteFolder,
+  name: string,
+  existing: ExistingFile | undefined,
+  error: unknown,
+): Promise<never> {
   if (existing !== undefined) {
-    throw new AppError('conflict', `${path.join(folder.path, name)} was replaced, but its folder was moved or replaced during the write, so the new content may now be elsewhere. Check the folder and try again.`, {
-      path: path.join(folder.path, name),
-    });
+    throw new AppError(
+      'conflict',
+      `${path.join(folder.path, name)} was replaced, but its folder was moved or replaced during the write, so the new content may now be elsewhere. Check the folder and try again.`,
+      {
+        path: path.join(folder.path, name),
+      },
+    );
   }
   await unlink(folder.entry(name)).catch(() => undefined);
   throw error;
@@ -198,8 +232,15 @@ export async function replaceEntry(
     try {
       await folder.verify();
       const target = path.join(folder.path, name);
-      if (options.ifUnchanged !== undefined && !isSameIdentity(await readFileIdentity(folder.entry(name), target), options.ifUnchanged.identity)) {
-        throw new AppError('conflict', `${target} was changed by another program while Vigil was writing it; nothing was written. Read it again and retry.`, { path: target });
+      if (
+        options.ifUnchanged !== undefined &&
+        !isSameIdentity(await readFileIdentity(folder.entry(name), target), options.ifUnchanged.identity)
+      ) {
+        throw new AppError(
+          'conflict',
+          `${target} was changed by another program while Vigil was writing it; nothing was written. Read it again and retry.`,
+          { path: target },
+        );
       }
       await options.afterCheck?.();
       if (options.keepReplacedAt !== undefined) await linkReplaced(folder.entry(name), options.keepReplacedAt);
@@ -262,7 +303,11 @@ export async function syncDirectories(directories: readonly string[]): Promise<v
  * directories created, stale temp files of dead writers swept, and writes to the same path in
  * this process serialized.
  */
-export async function writeFileAtomic(target: string, content: AtomicContent, options: AtomicWriteOptions = {}): Promise<AtomicWriteResult> {
+export async function writeFileAtomic(
+  target: string,
+  content: AtomicContent,
+  options: AtomicWriteOptions = {},
+): Promise<AtomicWriteResult> {
   const resolved = await resolveWriteTarget(target, options);
   const staged = await withPathLock(resolved, () => stageWrite(resolved, content, options));
   await syncDirectories(staged.directoriesToSync);

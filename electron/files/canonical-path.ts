@@ -12,7 +12,13 @@ const separators = process.platform === 'win32' ? /[\\/]+/u : /\/+/u;
 /** Splits path text into its root and raw components, keeping `.` and `..` for physical resolution. */
 function splitPath(text: string): { readonly root: string; readonly parts: string[] } {
   const { root } = path.parse(text);
-  return { root, parts: text.slice(root.length).split(separators).filter((part) => part !== '') };
+  return {
+    root,
+    parts: text
+      .slice(root.length)
+      .split(separators)
+      .filter((part) => part !== ''),
+  };
 }
 
 /**
@@ -75,7 +81,11 @@ export async function canonicalPath(input: string, from = process.cwd()): Promis
     }
     links += 1;
     if (links > maxLinks) {
-      throw new AppError('io_error', `Could not resolve ${input}: more than ${maxLinks} symbolic links (a symlink loop, or links changing while it was resolved).`, { path: input, errno: 'ELOOP' });
+      throw new AppError(
+        'io_error',
+        `Could not resolve ${input}: more than ${maxLinks} symbolic links (a symlink loop, or links changing while it was resolved).`,
+        { path: input, errno: 'ELOOP' },
+      );
     }
     const target = await readLink(next, input);
     if (target === undefined) {

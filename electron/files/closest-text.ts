@@ -74,7 +74,8 @@ export function findClosestText(fileText: string, oldString: string): ClosestSpa
   for (let start = 0; start + wanted.length <= fileGrams.length || (start === 0 && fileGrams.length > 0); start += 1) {
     let total = 0;
     const span = Math.min(wanted.length, fileGrams.length - start);
-    for (let offset = 0; offset < span; offset += 1) total += dice(wanted[offset] as Set<string>, fileGrams[start + offset] as Set<string>);
+    for (let offset = 0; offset < span; offset += 1)
+      total += dice(wanted[offset] as Set<string>, fileGrams[start + offset] as Set<string>);
     const score = total / wanted.length;
     if (best === undefined || score > best.score) best = { start, score };
     if (start + wanted.length >= fileGrams.length) break;

@@ -19,7 +19,9 @@ describe('editFileAtomic', () => {
   it('reads, edits and replaces the file atomically, keeping its mode', async () => {
     const target = path.join(dir, 'counter.txt');
     writeFileSync(target, '0', { mode: 0o640 });
-    await Promise.all(Array.from({ length: 20 }, () => editFileAtomic(target, (current) => String(Number(current.toString()) + 1))));
+    await Promise.all(
+      Array.from({ length: 20 }, () => editFileAtomic(target, (current) => String(Number(current.toString()) + 1))),
+    );
     // Every edit saw the previous one's result: the lock serialized the read-modify-writes.
     expect(readFileSync(target, 'utf8')).toBe('20');
     expect(statSync(target).mode & 0o777).toBe(0o640);
@@ -28,7 +30,9 @@ describe('editFileAtomic', () => {
   it('serializes with plain atomic writes to the same path: no edit is lost', async () => {
     const target = path.join(dir, 'shared.txt');
     writeFileSync(target, 'start');
-    await Promise.all(Array.from({ length: 20 }, () => editFileAtomic(target, (current) => `${current.toString()}+edit`)));
+    await Promise.all(
+      Array.from({ length: 20 }, () => editFileAtomic(target, (current) => `${current.toString()}+edit`)),
+    );
     expect(readFileSync(target, 'utf8')).toBe(`start${'+edit'.repeat(20)}`);
     // Mixed with a plain write, the outcome is one of the serial orders (never "start+edit": a lost update).
     await Promise.all([
@@ -54,7 +58,9 @@ describe('editFileAtomic', () => {
   it('writes nothing when the edit refuses, the file is missing, a directory or too large', async () => {
     const target = path.join(dir, 'keep.txt');
     writeFileSync(target, 'keep');
-    await expect(editFileAtomic(target, () => Promise.reject(new AppError('no_match', 'nope')))).rejects.toMatchObject({ code: 'no_match' });
+    await expect(editFileAtomic(target, () => Promise.reject(new AppError('no_match', 'nope')))).rejects.toMatchObject({
+      code: 'no_match',
+    });
     expect(readFileSync(target, 'utf8')).toBe('keep');
     await expect(editFileAtomic(path.join(dir, 'missing.txt'), () => 'x')).rejects.toMatchObject({ code: 'not_found' });
     mkdirSync(path.join(dir, 'folder'));

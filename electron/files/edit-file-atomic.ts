@@ -1,7 +1,16 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, isAppError } from '../../shared/errors';
-import { replaceEntry, resolveWriteTarget, stageWrite, syncDirectories, withPathLock, type AtomicContent, type AtomicWriteOptions, type AtomicWriteResult } from './atomic-write';
+import {
+  replaceEntry,
+  resolveWriteTarget,
+  stageWrite,
+  syncDirectories,
+  withPathLock,
+  type AtomicContent,
+  type AtomicWriteOptions,
+  type AtomicWriteResult,
+} from './atomic-write';
 import { fileSystemError } from './file-system-error';
 import { fileIdentityOf, readFileIdentity } from './file-identity';
 import { withHeldFolder, type AnchoredFile } from './folder-anchor';
@@ -39,11 +48,15 @@ export async function editFileAtomic(
     try {
       const { size } = await stat(resolved);
       if (size > maxBytes) {
-        throw new AppError('limit_exceeded', `${resolved} is ${size} bytes, more than the ${maxBytes} bytes an edit loads; nothing was changed.`, {
-          path: resolved,
-          size,
-          limit: maxBytes,
-        });
+        throw new AppError(
+          'limit_exceeded',
+          `${resolved} is ${size} bytes, more than the ${maxBytes} bytes an edit loads; nothing was changed.`,
+          {
+            path: resolved,
+            size,
+            limit: maxBytes,
+          },
+        );
       }
       current = await readFile(resolved);
     } catch (error) {
@@ -59,10 +72,18 @@ export async function editFileAtomic(
 /** Reads the whole of an opened file, refusing folders, special files and files over `maxBytes`. */
 async function readOpened(opened: OpenedEntry, file: string, maxBytes: number): Promise<Buffer> {
   const { stats, handle } = opened;
-  if (stats.isDirectory()) throw new AppError('wrong_kind', `Could not read ${file}: it is a directory.`, { path: file, errno: 'EISDIR' });
-  if (!stats.isFile()) throw new AppError('wrong_kind', `${file} is not a regular file (a FIFO, socket or device); nothing was changed.`, { path: file });
+  if (stats.isDirectory())
+    throw new AppError('wrong_kind', `Could not read ${file}: it is a directory.`, { path: file, errno: 'EISDIR' });
+  if (!stats.isFile())
+    throw new AppError('wrong_kind', `${file} is not a regular file (a FIFO, socket or device); nothing was changed.`, {
+      path: file,
+    });
   if (stats.size > BigInt(maxBytes)) {
-    throw new AppError('limit_exceeded', `${file} is ${stats.size} bytes, more than the ${maxBytes} bytes an edit loads; nothing was changed.`, { path: file, size: Number(stats.size), limit: maxBytes });
+    throw new AppError(
+      'limit_exceeded',
+      `${file} is ${stats.size} bytes, more than the ${maxBytes} bytes an edit loads; nothing was changed.`,
+      { path: file, size: Number(stats.size), limit: maxBytes },
+    );
   }
   try {
     return await handle.readFile();
@@ -85,7 +106,8 @@ export async function editAnchoredFile(
   return withPathLock(file.path, () =>
     withHeldFolder(file, { create: false }, async ({ folder }) => {
       const opened = await openHeldEntry(folder, name).catch((error: unknown) => {
-        if (isAppError(error) && error.code === 'not_found') throw new AppError('not_found', `${file.path} does not exist; nothing was changed.`, { path: file.path });
+        if (isAppError(error) && error.code === 'not_found')
+          throw new AppError('not_found', `${file.path} does not exist; nothing was changed.`, { path: file.path });
         throw error;
       });
       let current: Buffer;
@@ -94,9 +116,15 @@ export async function editAnchoredFile(
       } finally {
         await opened.handle.close();
       }
-      const existing = { mode: Number(opened.stats.mode), uid: Number(opened.stats.uid), gid: Number(opened.stats.gid) };
+      const existing = {
+        mode: Number(opened.stats.mode),
+        uid: Number(opened.stats.uid),
+        gid: Number(opened.stats.gid),
+      };
       const next = await edit(current);
-      const bytesWritten = await replaceEntry(folder, name, next, existing, { ifUnchanged: { identity: fileIdentityOf(opened.stats) } }).catch((error: unknown) => {
+      const bytesWritten = await replaceEntry(folder, name, next, existing, {
+        ifUnchanged: { identity: fileIdentityOf(opened.stats) },
+      }).catch((error: unknown) => {
         throw fileSystemError(error, 'write', file.path);
       });
       await folder.sync();

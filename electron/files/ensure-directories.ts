@@ -11,7 +11,9 @@ async function isExistingDirectory(directory: string): Promise<boolean> {
     if (errnoCode(error) === 'ENOENT') return false;
     throw fileSystemError(error, 'inspect', directory);
   }
-  throw new AppError('wrong_kind', `Could not create a file under ${directory}: it is a file, not a directory.`, { path: directory });
+  throw new AppError('wrong_kind', `Could not create a file under ${directory}: it is a file, not a directory.`, {
+    path: directory,
+  });
 }
 
 /**
@@ -30,7 +32,8 @@ export async function ensureDirectories(directory: string): Promise<readonly str
       await mkdir(dir);
       created.push(dir);
     } catch (error) {
-      if (errnoCode(error) !== 'EEXIST' || !(await isExistingDirectory(dir))) throw fileSystemError(error, 'create the directory', dir);
+      if (errnoCode(error) !== 'EEXIST' || !(await isExistingDirectory(dir)))
+        throw fileSystemError(error, 'create the directory', dir);
     }
   }
   return created;

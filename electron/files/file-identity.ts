@@ -12,7 +12,12 @@ export interface FileIdentity {
 
 /** The identity in a stat (an lstat, or an fstat of an open file). */
 export function fileIdentityOf(stats: BigIntStats): FileIdentity {
-  return { ino: String(stats.ino), size: String(stats.size), mtimeNs: String(stats.mtimeNs), ctimeNs: String(stats.ctimeNs) };
+  return {
+    ino: String(stats.ino),
+    size: String(stats.size),
+    mtimeNs: String(stats.mtimeNs),
+    ctimeNs: String(stats.ctimeNs),
+  };
 }
 
 /**

@@ -16,7 +16,10 @@ const meanings: Readonly<Record<string, readonly [ErrorCode, string]>> = {
   ENOSPC: ['io_error', 'the disk is full; free some space and try again'],
   EDQUOT: ['io_error', 'the disk quota is exhausted; free some space and try again'],
   EACCES: ['io_error', 'permission denied; check the permissions of the file and its directory'],
-  EPERM: ['io_error', 'the operation is not permitted; check the permissions and whether another program holds the file'],
+  EPERM: [
+    'io_error',
+    'the operation is not permitted; check the permissions and whether another program holds the file',
+  ],
   EROFS: ['io_error', 'the file system is read-only'],
   EBUSY: ['busy', 'the file is busy (another program holds it open); try again when it is released'],
   ENAMETOOLONG: ['invalid_request', 'the name is too long for the file system'],

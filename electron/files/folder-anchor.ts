@@ -3,7 +3,14 @@ import { lstat, mkdir, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import { errnoCode, fileSystemError } from './file-system-error';
-import { directoryIdentityOf, folderChanged, holdChildDirectory, holdDirectory, type DirectoryIdentity, type HeldDirectory } from './held-directory';
+import {
+  directoryIdentityOf,
+  folderChanged,
+  holdChildDirectory,
+  holdDirectory,
+  type DirectoryIdentity,
+  type HeldDirectory,
+} from './held-directory';
 
 /**
  * The folder of a file, as resolved once: its deepest existing folder (canonical path and
@@ -37,12 +44,16 @@ export async function anchorFile(file: string): Promise<AnchoredFile> {
     try {
       stats = await lstat(current, { bigint: true });
     } catch (error) {
-      if (errnoCode(error) !== 'ENOENT' || path.dirname(current) === current) throw fileSystemError(error, 'inspect', current);
+      if (errnoCode(error) !== 'ENOENT' || path.dirname(current) === current)
+        throw fileSystemError(error, 'inspect', current);
       missing.unshift(path.basename(current));
       continue;
     }
     if (stats.isSymbolicLink()) throw folderChanged(current, 'became a symbolic link');
-    if (!stats.isDirectory()) throw new AppError('wrong_kind', `Could not reach ${file}: ${current} is a file, not a folder.`, { path: current });
+    if (!stats.isDirectory())
+      throw new AppError('wrong_kind', `Could not reach ${file}: ${current} is a file, not a folder.`, {
+        path: current,
+      });
     return { path: file, folder: { path: current, identity: directoryIdentityOf(stats), missing } };
   }
 }
@@ -69,7 +80,9 @@ async function makeChild(parent: HeldDirectory, name: string): Promise<boolean> 
 }
 
 /** Removes created folders, innermost first, through their held parents; a non-empty one stays. */
-async function removeCreated(made: readonly { readonly parent: HeldDirectory; readonly name: string }[]): Promise<void> {
+async function removeCreated(
+  made: readonly { readonly parent: HeldDirectory; readonly name: string }[],
+): Promise<void> {
   for (const { parent, name } of [...made].reverse()) {
     try {
       await rmdir(parent.entry(name));
@@ -85,10 +98,18 @@ async function removeCreated(made: readonly { readonly parent: HeldDirectory; re
  * without following a symlink — or, when `create` is false, the file is reported missing
  * (`not_found`). Created folders are removed again if the task fails; every hold is closed.
  */
-export async function withHeldFolder<T>(file: AnchoredFile, options: { readonly create: boolean }, task: (held: HeldFolder) => Promise<T>): Promise<T> {
+export async function withHeldFolder<T>(
+  file: AnchoredFile,
+  options: { readonly create: boolean },
+  task: (held: HeldFolder) => Promise<T>,
+): Promise<T> {
   const { folder } = file;
   if (!options.create && folder.missing.length > 0) {
-    throw new AppError('not_found', `${file.path} does not exist (the folder ${path.join(folder.path, folder.missing[0] ?? '')} does not exist).`, { path: file.path });
+    throw new AppError(
+      'not_found',
+      `${file.path} does not exist (the folder ${path.join(folder.path, folder.missing[0] ?? '')} does not exist).`,
+      { path: file.path },
+    );
   }
   const chain = [await holdDirectory(folder.path, folder.identity)];
   const made: { parent: HeldDirectory; name: string }[] = [];

@@ -108,7 +108,8 @@ function anchored(directory: string, handle: FileHandle, identity: DirectoryIden
 /** Folders that cannot be fsynced are tolerated, as `syncDirectory` does. */
 function tolerateSync(error: unknown, directory: string): void {
   const code = errnoCode(error);
-  if (code !== 'EINVAL' && code !== 'EISDIR' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EBADF') throw fileSystemError(error, 'flush the folder', directory);
+  if (code !== 'EINVAL' && code !== 'EISDIR' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EBADF')
+    throw fileSystemError(error, 'flush the folder', directory);
 }
 
 /** The identity of what is at `directory` without following a final link; refuses anything but a folder. */
@@ -119,7 +120,8 @@ async function folderIdentityAt(directory: string): Promise<DirectoryIdentity> {
   } catch (error) {
     throw openError(error, directory);
   }
-  if (!stats.isDirectory()) throw folderChanged(directory, stats.isSymbolicLink() ? 'became a symbolic link' : 'became a file');
+  if (!stats.isDirectory())
+    throw folderChanged(directory, stats.isSymbolicLink() ? 'became a symbolic link' : 'became a file');
   return directoryIdentityOf(stats);
 }
 
@@ -140,7 +142,11 @@ function byPath(directory: string, identity: DirectoryIdentity): HeldDirectory {
 }
 
 /** Opens `access` as a folder without following a final symlink, and checks it is `directory` (and `expected`). */
-async function openAnchored(directory: string, access: string, expected: DirectoryIdentity | undefined): Promise<HeldDirectory> {
+async function openAnchored(
+  directory: string,
+  access: string,
+  expected: DirectoryIdentity | undefined,
+): Promise<HeldDirectory> {
   let handle: FileHandle;
   try {
     handle = await open(access, openFlags);
@@ -149,7 +155,8 @@ async function openAnchored(directory: string, access: string, expected: Directo
   }
   try {
     const held = anchored(directory, handle, directoryIdentityOf(await handle.stat({ bigint: true })));
-    if (expected !== undefined && !isSameDirectory(held.identity, expected)) throw folderChanged(directory, 'was replaced');
+    if (expected !== undefined && !isSameDirectory(held.identity, expected))
+      throw folderChanged(directory, 'was replaced');
     await held.verify();
     return held;
   } catch (error) {
@@ -170,7 +177,8 @@ export async function holdDirectory(directory: string, expected?: DirectoryIdent
   const real = await realpath(directory).catch((error: unknown) => {
     throw openError(error, directory);
   });
-  if (real !== directory || !isSameDirectory(await folderIdentityAt(directory), identity)) throw folderChanged(directory, 'is reached through a symbolic link');
+  if (real !== directory || !isSameDirectory(await folderIdentityAt(directory), identity))
+    throw folderChanged(directory, 'is reached through a symbolic link');
   return byPath(directory, identity);
 }
 

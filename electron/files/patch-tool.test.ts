@@ -18,13 +18,24 @@ afterEach(async () => {
   await harness.close();
 });
 
-const source = ['function greet(name) {', '  return "hello " + name;', '}', '', 'function part(name) {', '  return "bye " + name;', '}', ''].join('\n');
+const source = [
+  'function greet(name) {',
+  '  return "hello " + name;',
+  '}',
+  '',
+  'function part(name) {',
+  '  return "bye " + name;',
+  '}',
+  '',
+].join('\n');
 
 async function patch(args: Record<string, unknown>): Promise<ReturnType<typeof patchTool.output.parse>> {
   return patchTool.output.parse(await call('patch', args));
 }
 
-async function refusal(args: Record<string, unknown>): Promise<{ code: string; message: string; details: Record<string, unknown> }> {
+async function refusal(
+  args: Record<string, unknown>,
+): Promise<{ code: string; message: string; details: Record<string, unknown> }> {
   try {
     await call('patch', args);
   } catch (error) {
@@ -62,13 +73,25 @@ describe('patch', () => {
 
   it('refuses no match, showing the closest lines (or the whitespace that differs)', async () => {
     writeFileSync(path.join(project, 'greet.js'), source);
-    const similar = await refusal({ path: 'greet.js', old_string: 'function part(nam) {\n  return "by " + nam;', new_string: 'x' });
+    const similar = await refusal({
+      path: 'greet.js',
+      old_string: 'function part(nam) {\n  return "by " + nam;',
+      new_string: 'x',
+    });
     expect(similar.code).toBe('no_match');
     expect(similar.message).toContain('closest text is at lines 5-6');
     expect(similar.message).toContain('     6\t  return "bye " + name;');
-    const spacing = await refusal({ path: 'greet.js', old_string: 'function greet(name) {\n    return "hello " + name;', new_string: 'x' });
+    const spacing = await refusal({
+      path: 'greet.js',
+      old_string: 'function greet(name) {\n    return "hello " + name;',
+      new_string: 'x',
+    });
     expect(spacing.message).toContain('matches lines 1-2 only if whitespace is ignored');
-    const numbered = await refusal({ path: 'greet.js', old_string: '     2\t  return "hello " + name;', new_string: 'x' });
+    const numbered = await refusal({
+      path: 'greet.js',
+      old_string: '     2\t  return "hello " + name;',
+      new_string: 'x',
+    });
     expect(numbered.message).toContain('line-number prefixes');
     expect(readFileSync(path.join(project, 'greet.js'), 'utf8')).toBe(source);
   });
@@ -78,23 +101,37 @@ describe('patch', () => {
     writeFileSync(target, '\uFEFFone\r\ntwo\r\nthree\r\n');
     const result = await patch({ path: 'win.txt', old_string: 'one\ntwo', new_string: 'uno\ndos\nextra' });
     expect(result.lines).toEqual([1]);
-    expect(readFileSync(target).toString('latin1')).toBe(Buffer.from('\uFEFFuno\r\ndos\r\nextra\r\nthree\r\n').toString('latin1'));
+    expect(readFileSync(target).toString('latin1')).toBe(
+      Buffer.from('\uFEFFuno\r\ndos\r\nextra\r\nthree\r\n').toString('latin1'),
+    );
   });
 
   it('deletes with an empty new_string and refuses identical strings, a missing file and a non-UTF-8 file', async () => {
     writeFileSync(path.join(project, 'greet.js'), source);
-    await patch({ path: 'greet.js', old_string: '\nfunction part(name) {\n  return "bye " + name;\n}\n', new_string: '' });
-    expect(readFileSync(path.join(project, 'greet.js'), 'utf8')).toBe('function greet(name) {\n  return "hello " + name;\n}\n');
-    expect((await refusal({ path: 'greet.js', old_string: 'greet', new_string: 'greet' })).code).toBe('invalid_request');
+    await patch({
+      path: 'greet.js',
+      old_string: '\nfunction part(name) {\n  return "bye " + name;\n}\n',
+      new_string: '',
+    });
+    expect(readFileSync(path.join(project, 'greet.js'), 'utf8')).toBe(
+      'function greet(name) {\n  return "hello " + name;\n}\n',
+    );
+    expect((await refusal({ path: 'greet.js', old_string: 'greet', new_string: 'greet' })).code).toBe(
+      'invalid_request',
+    );
     const missing = await refusal({ path: 'nope.js', old_string: 'a', new_string: 'b' });
     expect(missing.code).toBe('not_found');
     expect(missing.message).toContain('use write_file');
     writeFileSync(path.join(project, 'latin1.txt'), Buffer.from('caf\xe9\n', 'latin1'));
-    expect(await refusal({ path: 'latin1.txt', old_string: 'caf', new_string: 'tea' })).toMatchObject({ code: 'unsupported' });
+    expect(await refusal({ path: 'latin1.txt', old_string: 'caf', new_string: 'tea' })).toMatchObject({
+      code: 'unsupported',
+    });
     expect(readFileSync(path.join(project, 'latin1.txt')).toString('latin1')).toBe('caf\xe9\n');
   });
 
   it('refuses paths outside the workspace before reading anything', async () => {
-    expect((await refusal({ path: '../../etc-like.txt', old_string: 'a', new_string: 'b' })).code).toBe('outside_workspace');
+    expect((await refusal({ path: '../../etc-like.txt', old_string: 'a', new_string: 'b' })).code).toBe(
+      'outside_workspace',
+    );
   });
 });

@@ -24,9 +24,19 @@ async function read(args: Record<string, unknown>): Promise<ReturnType<typeof re
 
 describe('read_file', () => {
   it('returns numbered lines with the total, and pages with offset and limit', async () => {
-    writeFileSync(path.join(project, 'list.txt'), Array.from({ length: 10 }, (_, index) => `line ${index + 1}`).join('\n'));
+    writeFileSync(
+      path.join(project, 'list.txt'),
+      Array.from({ length: 10 }, (_, index) => `line ${index + 1}`).join('\n'),
+    );
     const whole = await read({ path: 'list.txt' });
-    expect(whole).toMatchObject({ offset: 1, lines_returned: 10, total_lines: 10, truncated: false, line_endings: 'lf', bom: false });
+    expect(whole).toMatchObject({
+      offset: 1,
+      lines_returned: 10,
+      total_lines: 10,
+      truncated: false,
+      line_endings: 'lf',
+      bom: false,
+    });
     expect(whole.content.split('\n')[0]).toBe('     1\tline 1');
     expect(whole.next_offset).toBeUndefined();
     const page = await read({ path: 'list.txt', offset: 4, limit: 3 });
@@ -70,16 +80,30 @@ describe('read_file', () => {
   it('refuses binary and non-UTF-8 files explicitly instead of showing mojibake', async () => {
     writeFileSync(path.join(project, 'image.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00, 0x0d, 0x0a]));
     writeFileSync(path.join(project, 'latin1.txt'), Buffer.from('caf\xe9 cr\xe8me\n', 'latin1'));
-    await expect(call('read_file', { path: 'image.png' })).rejects.toMatchObject({ code: 'unsupported', details: { reason: 'binary' } });
-    await expect(call('read_file', { path: 'latin1.txt' })).rejects.toMatchObject({ code: 'unsupported', details: { reason: 'not_utf8', offset: 3 } });
+    await expect(call('read_file', { path: 'image.png' })).rejects.toMatchObject({
+      code: 'unsupported',
+      details: { reason: 'binary' },
+    });
+    await expect(call('read_file', { path: 'latin1.txt' })).rejects.toMatchObject({
+      code: 'unsupported',
+      details: { reason: 'not_utf8', offset: 3 },
+    });
   });
 
   it('reports an empty file, a directory with its entries and a missing file with a suggestion', async () => {
     writeFileSync(path.join(project, 'empty.txt'), '');
-    expect(await read({ path: 'empty.txt' })).toMatchObject({ content: '', total_lines: 0, line_endings: 'none', note: 'The file is empty.' });
+    expect(await read({ path: 'empty.txt' })).toMatchObject({
+      content: '',
+      total_lines: 0,
+      line_endings: 'none',
+      note: 'The file is empty.',
+    });
     mkdirSync(path.join(project, 'src'));
     writeFileSync(path.join(project, 'src', 'index.ts'), '');
-    await expect(call('read_file', { path: 'src' })).rejects.toMatchObject({ code: 'wrong_kind', message: expect.stringContaining('index.ts') as string });
+    await expect(call('read_file', { path: 'src' })).rejects.toMatchObject({
+      code: 'wrong_kind',
+      message: expect.stringContaining('index.ts') as string,
+    });
     await expect(call('read_file', { path: 'src/indx.ts' })).rejects.toMatchObject({
       code: 'not_found',
       message: expect.stringContaining(`Did you mean ${path.join(project, 'src', 'index.ts')}?`) as string,

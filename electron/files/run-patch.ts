@@ -11,10 +11,16 @@ const maxDiffLines = 200;
 
 /** A unified diff of the change, shortened when long (the diff is for reading, the file is the truth). */
 function describeChange(displayPath: string, patched: PatchedText): string {
-  const diff = createPatch(displayPath, patched.before, patched.after, undefined, undefined, { context: 3, timeout: 500 });
-  if (diff === undefined) return `(the diff took too long to compute; ${patched.replacements} replacement(s) at lines ${patched.lines.join(', ')})`;
+  const diff = createPatch(displayPath, patched.before, patched.after, undefined, undefined, {
+    context: 3,
+    timeout: 500,
+  });
+  if (diff === undefined)
+    return `(the diff took too long to compute; ${patched.replacements} replacement(s) at lines ${patched.lines.join(', ')})`;
   const lines = diff.split('\n');
-  return lines.length <= maxDiffLines ? diff : `${lines.slice(0, maxDiffLines).join('\n')}\n… (${lines.length - maxDiffLines} more diff lines)`;
+  return lines.length <= maxDiffLines
+    ? diff
+    : `${lines.slice(0, maxDiffLines).join('\n')}\n… (${lines.length - maxDiffLines} more diff lines)`;
 }
 
 /**
@@ -31,7 +37,11 @@ export async function runPatch(args: ToolInput<'patch'>, target: FileTarget): Pr
     return patched.text;
   }).catch((error: unknown) => {
     if (isAppError(error) && error.code === 'not_found') {
-      throw new AppError('not_found', `${absolute} does not exist, so there is nothing to patch. To create a file, use write_file.`, { path: absolute });
+      throw new AppError(
+        'not_found',
+        `${absolute} does not exist, so there is nothing to patch. To create a file, use write_file.`,
+        { path: absolute },
+      );
     }
     throw error;
   });

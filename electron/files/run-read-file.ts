@@ -25,7 +25,10 @@ const maxListedEntries = 30;
 /** A not-found error that suggests the file the agent probably meant (from the held folder). */
 async function notFound(folder: HeldDirectory, absolute: string): Promise<AppError> {
   const names = await readdir(folder.access).catch(() => []);
-  const suggestion = closestName(path.basename(absolute), names.filter((name) => !isVigilBookkeepingFile(name)));
+  const suggestion = closestName(
+    path.basename(absolute),
+    names.filter((name) => !isVigilBookkeepingFile(name)),
+  );
   const hint = suggestion === undefined ? '' : ` Did you mean ${path.join(path.dirname(absolute), suggestion)}?`;
   return new AppError('not_found', `${absolute} does not exist.${hint}`, { path: absolute, suggestion });
 }
@@ -44,16 +47,32 @@ async function namesIn(folder: HeldDirectory, name: string): Promise<string[]> {
 /** A directory given instead of a file: refused, with its first entries to pick from. */
 async function isDirectoryError(folder: HeldDirectory, absolute: string): Promise<AppError> {
   const names = (await namesIn(folder, path.basename(absolute))).filter((name) => !isVigilBookkeepingFile(name)).sort();
-  const listed = names.slice(0, maxListedEntries).join(', ') + (names.length > maxListedEntries ? `, … (${names.length} entries)` : '');
-  return new AppError('wrong_kind', `${absolute} is a directory, not a file. It holds: ${listed === '' ? '(nothing)' : listed}.`, { path: absolute });
+  const listed =
+    names.slice(0, maxListedEntries).join(', ') +
+    (names.length > maxListedEntries ? `, … (${names.length} entries)` : '');
+  return new AppError(
+    'wrong_kind',
+    `${absolute} is a directory, not a file. It holds: ${listed === '' ? '(nothing)' : listed}.`,
+    { path: absolute },
+  );
 }
 
 /** Streams the file through a strict UTF-8 decoder into a window of lines. */
-async function scan(opened: OpenedEntry, absolute: string, size: number, builder: TextWindowBuilder): Promise<TextWindow> {
+async function scan(
+  opened: OpenedEntry,
+  absolute: string,
+  size: number,
+  builder: TextWindowBuilder,
+): Promise<TextWindow> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let seen = 0;
-  for await (const chunk of opened.handle.createReadStream({ highWaterMark: 256 * 1024, start: 0, autoClose: false }) as AsyncIterable<Buffer>) {
-    if (seen < binaryProbeBytes && chunk.subarray(0, binaryProbeBytes - seen).includes(0)) throw binaryFileError(absolute, size, 'read_file');
+  for await (const chunk of opened.handle.createReadStream({
+    highWaterMark: 256 * 1024,
+    start: 0,
+    autoClose: false,
+  }) as AsyncIterable<Buffer>) {
+    if (seen < binaryProbeBytes && chunk.subarray(0, binaryProbeBytes - seen).includes(0))
+      throw binaryFileError(absolute, size, 'read_file');
     let text: string;
     try {
       text = decoder.decode(chunk, { stream: true });
@@ -83,11 +102,20 @@ async function openTarget(folder: HeldDirectory, absolute: string): Promise<Open
 }
 
 /** Reads a window of the file, opened in exactly the folder its prepare checked. */
-async function readWindow(folder: HeldDirectory, absolute: string, builder: TextWindowBuilder): Promise<{ size: number; window: TextWindow }> {
+async function readWindow(
+  folder: HeldDirectory,
+  absolute: string,
+  builder: TextWindowBuilder,
+): Promise<{ size: number; window: TextWindow }> {
   const opened = await openTarget(folder, absolute);
   try {
     if (opened.stats.isDirectory()) throw await isDirectoryError(folder, absolute);
-    if (!opened.stats.isFile()) throw new AppError('wrong_kind', `${absolute} is not a regular file (a FIFO, socket or device); it was not read.`, { path: absolute });
+    if (!opened.stats.isFile())
+      throw new AppError(
+        'wrong_kind',
+        `${absolute} is not a regular file (a FIFO, socket or device); it was not read.`,
+        { path: absolute },
+      );
     const size = Number(opened.stats.size);
     try {
       return { size, window: await scan(opened, absolute, size, builder) };
@@ -109,7 +137,9 @@ export async function runReadFile(args: ToolInput<'read_file'>, target: FileTarg
   const offset = args.offset ?? 1;
   const limit = args.limit ?? defaultReadLimit;
   const builder = new TextWindowBuilder({ offset, limit, maxLineChars, maxChars: maxContentChars });
-  const { size, window } = await withHeldFolder(target, { create: false }, ({ folder }) => readWindow(folder, absolute, builder));
+  const { size, window } = await withHeldFolder(target, { create: false }, ({ folder }) =>
+    readWindow(folder, absolute, builder),
+  );
   const note =
     window.totalLines === 0
       ? 'The file is empty.'

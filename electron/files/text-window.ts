@@ -67,7 +67,14 @@ export class TextWindowBuilder {
   finish(): TextWindow {
     if (this.pending !== '' || this.pendingDropped > 0) this.take(this.pending, false);
     const lineEndings = this.crlf + this.lf === 0 ? 'none' : this.lf === 0 ? 'crlf' : this.crlf === 0 ? 'lf' : 'mixed';
-    return { lines: this.kept, totalLines: this.lineNumber, nextLine: this.nextLine, lineEndings, bom: this.bom, shortenedLines: this.shortened };
+    return {
+      lines: this.kept,
+      totalLines: this.lineNumber,
+      nextLine: this.nextLine,
+      lineEndings,
+      bom: this.bom,
+      shortenedLines: this.shortened,
+    };
   }
 
   private take(raw: string, hasNewline: boolean): void {

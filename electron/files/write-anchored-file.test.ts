@@ -54,7 +54,12 @@ describe.each(modes)('a file anchored when its path was checked (folders held by
     const file = await anchorFile(path.join(workspace, 'sub', 'a', 'b', 'c.txt'));
     expect(file.folder).toMatchObject({ path: path.join(workspace, 'sub'), missing: ['a', 'b'] });
     const result = await writeAnchoredFile(file, 'hello');
-    expect(result).toEqual({ path: file.path, bytesWritten: 5, created: true, dirsCreated: [path.join(workspace, 'sub', 'a'), path.join(workspace, 'sub', 'a', 'b')] });
+    expect(result).toEqual({
+      path: file.path,
+      bytesWritten: 5,
+      created: true,
+      dirsCreated: [path.join(workspace, 'sub', 'a'), path.join(workspace, 'sub', 'a', 'b')],
+    });
     expect(readFileSync(file.path, 'utf8')).toBe('hello');
     expect(filesUnder(workspace)).toEqual([path.join('sub', 'a', 'b', 'c.txt')]);
   });
@@ -62,7 +67,10 @@ describe.each(modes)('a file anchored when its path was checked (folders held by
   it('refuses (conflict) a write once its folder was swapped for a symlink to outside: nothing outside, no temp anywhere', async () => {
     const file = await anchorFile(path.join(workspace, 'sub', 'x.txt'));
     swapSubForLink();
-    await expect(writeAnchoredFile(file, 'escaped')).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining(path.join(workspace, 'sub')) as unknown });
+    await expect(writeAnchoredFile(file, 'escaped')).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining(path.join(workspace, 'sub')) as unknown,
+    });
     expect(filesUnder(outside)).toEqual([]);
     expect(filesUnder(path.join(workspace, 'parked'))).toEqual([]);
   });
@@ -83,7 +91,9 @@ describe.each(modes)('a file anchored when its path was checked (folders held by
   it('takes a new file back out when its folder moved between the last check and the rename', async () => {
     const file = await anchorFile(path.join(workspace, 'sub', 'x.txt'));
     const moved = path.join(workspace, 'moved');
-    await expect(writeAnchoredFile(file, 'x', { afterCheck: () => rename(path.join(workspace, 'sub'), moved) })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(
+      writeAnchoredFile(file, 'x', { afterCheck: () => rename(path.join(workspace, 'sub'), moved) }),
+    ).rejects.toMatchObject({ code: 'conflict' });
     // Held by descriptor, the write even cleans up its temp file; by path, a temp left in the moved folder is swept by the next write there.
     const left = filesUnder(moved);
     expect(left.filter((name) => !isVigilTempFile(name))).toEqual([]);
@@ -107,7 +117,10 @@ describe.each(modes)('a file anchored when its path was checked (folders held by
     expect(readFileSync(file.path, 'utf8')).toBe('value: b');
     renameSync(file.path, path.join(workspace, 'sub', 'kept.txt'));
     symlinkSync(path.join(outside, 'p.txt'), file.path);
-    await expect(editAnchoredFile(file, () => 'pwned')).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('symbolic link') as unknown });
+    await expect(editAnchoredFile(file, () => 'pwned')).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('symbolic link') as unknown,
+    });
     swapSubForLink();
     await expect(editAnchoredFile(file, () => 'pwned')).rejects.toMatchObject({ code: 'conflict' });
     expect(readFileSync(path.join(outside, 'p.txt'), 'utf8')).toBe('value: a');

@@ -1,6 +1,14 @@
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
-import { checkMode, inspectTarget, replaceEntry, withPathLock, type AtomicContent, type AtomicWriteOptions, type AtomicWriteResult } from './atomic-write';
+import {
+  checkMode,
+  inspectTarget,
+  replaceEntry,
+  withPathLock,
+  type AtomicContent,
+  type AtomicWriteOptions,
+  type AtomicWriteResult,
+} from './atomic-write';
 import { fileSystemError } from './file-system-error';
 import { withHeldFolder, type AnchoredFile } from './folder-anchor';
 import { isVigilTempFile } from './vigil-temp-name';
@@ -8,9 +16,13 @@ import { isVigilTempFile } from './vigil-temp-name';
 /** Refuses a name of the form Vigil's temp files use (they are swept). */
 export function refuseTempName(file: string): void {
   if (isVigilTempFile(path.basename(file))) {
-    throw new AppError('invalid_request', `${file} has the form of a Vigil temp file name, which is reserved (such files are swept); choose another name. Nothing was written.`, {
-      path: file,
-    });
+    throw new AppError(
+      'invalid_request',
+      `${file} has the form of a Vigil temp file name, which is reserved (such files are swept); choose another name. Nothing was written.`,
+      {
+        path: file,
+      },
+    );
   }
 }
 
@@ -20,7 +32,11 @@ export function refuseTempName(file: string): void {
  * is created and renamed there, and the folder is checked before and after the rename. A folder
  * swapped, moved or replaced meanwhile refuses the write (`conflict`) and leaves nothing behind.
  */
-export async function writeAnchoredFile(file: AnchoredFile, content: AtomicContent, options: Pick<AtomicWriteOptions, 'mode' | 'afterCheck'> = {}): Promise<AtomicWriteResult> {
+export async function writeAnchoredFile(
+  file: AnchoredFile,
+  content: AtomicContent,
+  options: Pick<AtomicWriteOptions, 'mode' | 'afterCheck'> = {},
+): Promise<AtomicWriteResult> {
   checkMode(options.mode);
   refuseTempName(file.path);
   const name = path.basename(file.path);

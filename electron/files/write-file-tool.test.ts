@@ -1,4 +1,13 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFileTool } from '../../shared/tools/write-file-tool';
@@ -85,7 +94,15 @@ describe('write_file', () => {
     writeFileSync(path.join(outside, 'target.txt'), 'outside original');
     symlinkSync(path.join(outside, 'target.txt'), path.join(project, 'linked-file'));
     symlinkSync(path.join(outside, 'created-through-link.txt'), path.join(project, 'dangling'));
-    const attempts = ['../outside-escape.txt', '../outside/x.txt', path.join(outside, 'abs.txt'), 'linked-dir/x.txt', 'linked-file', 'dangling', '~/x.txt'];
+    const attempts = [
+      '../outside-escape.txt',
+      '../outside/x.txt',
+      path.join(outside, 'abs.txt'),
+      'linked-dir/x.txt',
+      'linked-file',
+      'dangling',
+      '~/x.txt',
+    ];
     for (const attempt of attempts) {
       const { code, message } = await failure({ path: attempt, content: 'pwned' });
       expect([attempt, code]).toEqual([attempt, 'outside_workspace']);
@@ -99,7 +116,9 @@ describe('write_file', () => {
   it('refuses credential locations inside a root, a directory target and a trailing separator', async () => {
     const wide = await openToolCaller(harness, { roots: [harness.base], cwd: project });
     mkdirSync(path.join(harness.home, '.ssh'));
-    await expect(wide('write_file', { path: '~/.ssh/authorized_keys', content: 'key' })).rejects.toMatchObject({ code: 'forbidden_path' });
+    await expect(wide('write_file', { path: '~/.ssh/authorized_keys', content: 'key' })).rejects.toMatchObject({
+      code: 'forbidden_path',
+    });
     expect(existsSync(path.join(harness.home, '.ssh', 'authorized_keys'))).toBe(false);
     mkdirSync(path.join(project, 'folder'));
     await expect(failure({ path: 'folder', content: 'x' })).resolves.toMatchObject({ code: 'wrong_kind' });

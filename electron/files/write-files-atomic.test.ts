@@ -32,10 +32,17 @@ describe('writeFilesAtomic', () => {
     expect(results[0]).toMatchObject({ path: existing, created: false, dirsCreated: [] });
     expect(statSync(existing).mode & 0o777).toBe(0o755);
     for (let index = 0; index < 300; index += 1) {
-      expect(readFileSync(path.join(dir, 'src', `group-${index % 7}`, `file-${index}.txt`), 'utf8')).toBe(`file ${index}\n`);
+      expect(readFileSync(path.join(dir, 'src', `group-${index % 7}`, `file-${index}.txt`), 'utf8')).toBe(
+        `file ${index}\n`,
+      );
     }
     const created = results.flatMap((result) => result.dirsCreated).sort();
-    expect(created).toEqual([...Array.from({ length: 7 }, (_, group) => path.join(dir, 'src', `group-${group}`)), path.join(dir, 'bin')].sort());
+    expect(created).toEqual(
+      [
+        ...Array.from({ length: 7 }, (_, group) => path.join(dir, 'src', `group-${group}`)),
+        path.join(dir, 'bin'),
+      ].sort(),
+    );
     expect(statSync(path.join(dir, 'bin', 'tool')).mode & 0o777).toBe(0o700);
     expect(readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => isVigilTempFile(name))).toEqual([]);
   });
@@ -57,12 +64,18 @@ describe('writeFilesAtomic', () => {
     const entries = [
       { target: path.join(dir, 'ok.txt'), content: 'ok' },
       { target: path.join(dir, 'a-directory'), content: 'cannot' },
-      ...Array.from({ length: 200 }, (_, index) => ({ target: path.join(dir, `later-${index}.txt`), content: 'later' })),
+      ...Array.from({ length: 200 }, (_, index) => ({
+        target: path.join(dir, `later-${index}.txt`),
+        content: 'later',
+      })),
     ];
     const error: unknown = await writeFilesAtomic(entries, { concurrency: 1 }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({
       code: 'wrong_kind',
-      details: { written: [path.join(dir, 'ok.txt')], failed: [{ path: path.join(dir, 'a-directory'), code: 'wrong_kind' }] },
+      details: {
+        written: [path.join(dir, 'ok.txt')],
+        failed: [{ path: path.join(dir, 'a-directory'), code: 'wrong_kind' }],
+      },
     });
     expect(readdirSync(dir).sort()).toEqual(['a-directory', 'ok.txt']);
   });

@@ -1,7 +1,14 @@
 import path from 'node:path';
 import { AppError, isAppError, type ErrorCode } from '../../shared/errors';
 import { toErrorData } from '../../shared/result';
-import { resolveWriteTarget, stageWrite, syncDirectories, withPathLock, type AtomicContent, type AtomicWriteResult } from './atomic-write';
+import {
+  resolveWriteTarget,
+  stageWrite,
+  syncDirectories,
+  withPathLock,
+  type AtomicContent,
+  type AtomicWriteResult,
+} from './atomic-write';
 import { mapLimit } from './map-limit';
 import { sweepStaleTemps } from './sweep-stale-temps';
 
@@ -34,14 +41,21 @@ const defaultConcurrency = 16;
  * flight finish, their directories are fsynced, and an AppError is thrown whose `details.written`
  * lists the files that were replaced and `details.failed` the ones that were not.
  */
-export async function writeFilesAtomic(entries: readonly AtomicWriteEntry[], options: AtomicBatchOptions = {}): Promise<AtomicWriteResult[]> {
+export async function writeFilesAtomic(
+  entries: readonly AtomicWriteEntry[],
+  options: AtomicBatchOptions = {},
+): Promise<AtomicWriteResult[]> {
   const concurrency = options.concurrency ?? defaultConcurrency;
   const targets = await mapLimit(entries, concurrency, (entry) => resolveWriteTarget(entry.target));
   const seen = new Map<string, number>();
   targets.forEach((target, index) => {
     const first = seen.get(target);
     if (first !== undefined) {
-      throw new AppError('invalid_request', `Entries ${first} and ${index} of the batch both write ${target}; nothing was written. Give each file once.`, { path: target });
+      throw new AppError(
+        'invalid_request',
+        `Entries ${first} and ${index} of the batch both write ${target}; nothing was written. Give each file once.`,
+        { path: target },
+      );
     }
     seen.set(target, index);
   });
@@ -55,7 +69,9 @@ export async function writeFilesAtomic(entries: readonly AtomicWriteEntry[], opt
     const target = targets[index] as string;
     if (failed.length > 0) return;
     try {
-      const staged = await withPathLock(target, () => stageWrite(target, entry.content, { mode: entry.mode, sweep: false }));
+      const staged = await withPathLock(target, () =>
+        stageWrite(target, entry.content, { mode: entry.mode, sweep: false }),
+      );
       results[index] = staged.result;
       for (const directory of staged.directoriesToSync) toSync.add(directory);
     } catch (error) {

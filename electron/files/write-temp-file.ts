@@ -30,7 +30,7 @@ function utf8Bytes(text: string, offset = 0): Buffer {
 }
 
 async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
-  for (let offset = 0; offset < bytes.byteLength; ) {
+  for (let offset = 0; offset < bytes.byteLength;) {
     const { bytesWritten } = await handle.write(bytes, offset, bytes.byteLength - offset);
     offset += bytesWritten;
   }
@@ -69,7 +69,10 @@ async function writeStream(handle: FileHandle, stream: AsyncIterable<unknown>): 
     } else if (chunk instanceof Uint8Array) {
       bytes = chunk;
     } else {
-      throw new AppError('invalid_request', 'A content stream yielded something other than bytes or text; nothing was written.');
+      throw new AppError(
+        'invalid_request',
+        'A content stream yielded something other than bytes or text; nothing was written.',
+      );
     }
     pending.push(bytes);
     pendingBytes += bytes.byteLength;

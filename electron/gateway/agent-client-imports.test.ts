@@ -5,7 +5,9 @@ import { repoRoot } from '../test-support/run-vigil';
 
 /** Every module specifier a TypeScript file imports or re-exports. */
 function importsOf(source: string): string[] {
-  return [...source.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((match) => match[1] ?? match[2] ?? '');
+  return [...source.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
+    (match) => match[1] ?? match[2] ?? '',
+  );
 }
 
 /** The local files a file imports, resolved, so the walk covers everything the client pulls in. */
@@ -17,7 +19,8 @@ async function closure(entry: string): Promise<Map<string, string[]>> {
     if (seen.has(file)) continue;
     const specifiers = importsOf(await readFile(file, 'utf8'));
     seen.set(file, specifiers);
-    for (const specifier of specifiers) if (specifier.startsWith('.')) pending.push(`${path.resolve(path.dirname(file), specifier)}.ts`);
+    for (const specifier of specifiers)
+      if (specifier.startsWith('.')) pending.push(`${path.resolve(path.dirname(file), specifier)}.ts`);
   }
   return seen;
 }
@@ -30,7 +33,10 @@ describe('the TypeScript agent client', () => {
     for (const entry of entries) {
       for (const [file, specifiers] of await closure(path.join(directory, entry))) {
         const relative = path.relative(repoRoot, file);
-        expect(relative.startsWith('agent-client') || relative.startsWith('shared'), `${entry} pulls in ${relative}`).toBe(true);
+        expect(
+          relative.startsWith('agent-client') || relative.startsWith('shared'),
+          `${entry} pulls in ${relative}`,
+        ).toBe(true);
         for (const specifier of specifiers.filter((name) => !name.startsWith('.'))) {
           expect(['ws', 'zod'], `${relative} imports ${specifier}`).toContain(specifier);
         }

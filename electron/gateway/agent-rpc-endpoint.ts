@@ -57,11 +57,16 @@ export function createAgentRpcEndpoint(deps: GatewayDependencies): AgentRpcEndpo
   const graceTimers = new Map<string, NodeJS.Timeout>();
   const graceMs = (): number => deps.agentDetachGraceMs?.() ?? defaultAgentDetachGraceMs;
 
-  function notify<N extends AgentNotificationName>(sessionId: string, method: N, params: AgentNotificationParams<N>): void {
+  function notify<N extends AgentNotificationName>(
+    sessionId: string,
+    method: N,
+    params: AgentNotificationParams<N>,
+  ): void {
     const connections = bySession.get(sessionId);
     if (connections === undefined) return;
     const frame = JSON.stringify({ jsonrpc: '2.0', method, params });
-    for (const connection of connections) if (connection.socket.readyState === connection.socket.OPEN) connection.socket.send(frame);
+    for (const connection of connections)
+      if (connection.socket.readyState === connection.socket.OPEN) connection.socket.send(frame);
   }
 
   /** The agent's connection dropped and it did not come back in the grace time: its session is disconnected, not ended. */
@@ -72,7 +77,9 @@ export function createAgentRpcEndpoint(deps: GatewayDependencies): AgentRpcEndpo
     deps.logger.info('an agent dropped its connection and did not come back: disconnected', { sessionId });
     deps.sessions
       .disconnect(sessionId, `its connection dropped and it did not re-attach within ${Math.round(waitedMs / 1000)} s`)
-      .catch((error: unknown) => deps.logger.warn('could not mark an abandoned session disconnected', { sessionId, error }));
+      .catch((error: unknown) =>
+        deps.logger.warn('could not mark an abandoned session disconnected', { sessionId, error }),
+      );
   }
 
   async function answer(raw: unknown, connection: Connection): Promise<JsonRpcResponse | undefined> {
@@ -82,7 +89,8 @@ export function createAgentRpcEndpoint(deps: GatewayDependencies): AgentRpcEndpo
       return errorResponse(idOf(raw), toJsonRpcError(error.toData(), jsonRpcErrorCodes.invalidRequest));
     }
     const { id, method, params } = envelope.data;
-    const respond = (response: JsonRpcResponse): JsonRpcResponse | undefined => (id === undefined ? undefined : response);
+    const respond = (response: JsonRpcResponse): JsonRpcResponse | undefined =>
+      id === undefined ? undefined : response;
     if (!isAgentMethodName(method)) {
       return respond(
         errorResponse(id ?? null, {
@@ -94,7 +102,12 @@ export function createAgentRpcEndpoint(deps: GatewayDependencies): AgentRpcEndpo
     }
     const parsed = agentMethods[method].params.safeParse(params ?? {});
     if (!parsed.success) {
-      return respond(errorResponse(id ?? null, toJsonRpcError(validationError(`Invalid params of ${method}`, parsed.error).toData())));
+      return respond(
+        errorResponse(
+          id ?? null,
+          toJsonRpcError(validationError(`Invalid params of ${method}`, parsed.error).toData()),
+        ),
+      );
     }
     try {
       const handler = handlers[method] as (params: unknown, caller: AgentRpcCaller) => Promise<unknown>;
@@ -112,14 +125,26 @@ export function createAgentRpcEndpoint(deps: GatewayDependencies): AgentRpcEndpo
       if (connection.socket.readyState === connection.socket.OPEN) connection.socket.send(JSON.stringify(message));
     };
     if (isBinary) {
-      send(errorResponse(null, { code: jsonRpcErrorCodes.invalidRequest, message: 'Binary frames are not part of the protocol; send JSON text.', data: { code: 'invalid_request' } }));
+      send(
+        errorResponse(null, {
+          code: jsonRpcErrorCodes.invalidRequest,
+          message: 'Binary frames are not part of the protocol; send JSON text.',
+          data: { code: 'invalid_request' },
+        }),
+      );
       return;
     }
     let raw: unknown;
     try {
       raw = JSON.parse(text(data));
     } catch {
-      send(errorResponse(null, { code: jsonRpcErrorCodes.parseError, message: 'The frame is not valid JSON.', data: { code: 'invalid_request' } }));
+      send(
+        errorResponse(null, {
+          code: jsonRpcErrorCodes.parseError,
+          message: 'The frame is not valid JSON.',
+          data: { code: 'invalid_request' },
+        }),
+      );
       return;
     }
     if (!Array.isArray(raw)) {
@@ -128,10 +153,18 @@ export function createAgentRpcEndpoint(deps: GatewayDependencies): AgentRpcEndpo
       return;
     }
     if (raw.length === 0) {
-      send(errorResponse(null, { code: jsonRpcErrorCodes.invalidRequest, message: 'An empty batch is not a request.', data: { code: 'invalid_request' } }));
+      send(
+        errorResponse(null, {
+          code: jsonRpcErrorCodes.invalidRequest,
+          message: 'An empty batch is not a request.',
+          data: { code: 'invalid_request' },
+        }),
+      );
       return;
     }
-    const responses = (await Promise.all(raw.map((item: unknown) => answer(item, connection)))).filter((item) => item !== undefined);
+    const responses = (await Promise.all(raw.map((item: unknown) => answer(item, connection)))).filter(
+      (item) => item !== undefined,
+    );
     if (responses.length > 0) send(responses);
   }
 
@@ -157,7 +190,9 @@ export function createAgentRpcEndpoint(deps: GatewayDependencies): AgentRpcEndpo
       },
     };
     socket.on('message', (data, isBinary) => {
-      receive(data, isBinary, connection).catch((error: unknown) => deps.logger.error('agent frame handling failed', { error }));
+      receive(data, isBinary, connection).catch((error: unknown) =>
+        deps.logger.error('agent frame handling failed', { error }),
+      );
     });
     socket.on('close', () => {
       for (const sessionId of attached) {
@@ -173,17 +208,29 @@ export function createAgentRpcEndpoint(deps: GatewayDependencies): AgentRpcEndpo
   });
 
   const stopRewound = deps.sessions.onRewound((event) => {
-    notify(event.sessionId, 'session.rewound', { sessionId: event.sessionId, rewind: event.rewind, history: event.history });
+    notify(event.sessionId, 'session.rewound', {
+      sessionId: event.sessionId,
+      rewind: event.rewind,
+      history: event.history,
+    });
   });
   const stopApprovals = deps.events.onAny((name, payload) => {
     // Matched by name, so the gateway does not depend on how the contract's index is assembled.
     const event: string = name;
     if (event === 'approvals:requested') {
       const parsed = approvalsEvents['approvals:requested'].payload.safeParse(payload);
-      if (parsed.success) notify(parsed.data.approval.sessionId, 'approval.requested', { sessionId: parsed.data.approval.sessionId, ...parsed.data });
+      if (parsed.success)
+        notify(parsed.data.approval.sessionId, 'approval.requested', {
+          sessionId: parsed.data.approval.sessionId,
+          ...parsed.data,
+        });
     } else if (event === 'approvals:decided') {
       const parsed = approvalsEvents['approvals:decided'].payload.safeParse(payload);
-      if (parsed.success) notify(parsed.data.approval.sessionId, 'approval.decided', { sessionId: parsed.data.approval.sessionId, ...parsed.data });
+      if (parsed.success)
+        notify(parsed.data.approval.sessionId, 'approval.decided', {
+          sessionId: parsed.data.approval.sessionId,
+          ...parsed.data,
+        });
     }
   });
 

@@ -36,7 +36,11 @@ function exchange(socket: WebSocket, frame: string): Promise<Record<string, unkn
 
 interface ErrorReply {
   readonly id: unknown;
-  readonly error: { readonly code: number; readonly message: string; readonly data?: { readonly code: string; readonly field?: string } };
+  readonly error: {
+    readonly code: number;
+    readonly message: string;
+    readonly data?: { readonly code: string; readonly field?: string };
+  };
 }
 
 describe('/agent frames', () => {
@@ -51,20 +55,42 @@ describe('/agent frames', () => {
     expect(noVersion.error.data?.field).toBe('jsonrpc');
     expect(noVersion.id).toBe(7);
 
-    const unknown = (await exchange(socket, JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'files.delete' }))) as unknown as ErrorReply;
+    const unknown = (await exchange(
+      socket,
+      JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'files.delete' }),
+    )) as unknown as ErrorReply;
     expect(unknown.error.code).toBe(jsonRpcErrorCodes.methodNotFound);
     expect(unknown.error.message).toContain('tools.call');
 
-    const missing = (await exchange(socket, JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'session.open', params: { roots: [fixture.workspace] } }))) as unknown as ErrorReply;
+    const missing = (await exchange(
+      socket,
+      JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'session.open', params: { roots: [fixture.workspace] } }),
+    )) as unknown as ErrorReply;
     expect(missing.error.code).toBe(jsonRpcErrorCodes.invalidParams);
     expect(missing.error.data).toMatchObject({ code: 'invalid_request', field: 'agent' });
     expect(missing.error.message).toContain('"agent"');
 
-    const extra = (await exchange(socket, JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'session.open', params: { agent: 'a', roots: [fixture.workspace], root: 'typo' } }))) as unknown as ErrorReply;
+    const extra = (await exchange(
+      socket,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 10,
+        method: 'session.open',
+        params: { agent: 'a', roots: [fixture.workspace], root: 'typo' },
+      }),
+    )) as unknown as ErrorReply;
     expect(extra.error.code).toBe(jsonRpcErrorCodes.invalidParams);
     expect(extra.error.message).toContain('root');
 
-    const opened = await exchange(socket, JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'session.open', params: { agent: 'raw', roots: [fixture.workspace] } }));
+    const opened = await exchange(
+      socket,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 11,
+        method: 'session.open',
+        params: { agent: 'raw', roots: [fixture.workspace] },
+      }),
+    );
     expect(opened['id']).toBe(11);
     expect((opened['result'] as { session: { agent: string } }).session.agent).toBe('raw');
     socket.close();
@@ -81,7 +107,12 @@ describe('/agent frames', () => {
       ]),
     )) as unknown as Array<{ id: string }>;
     expect(batch.map((response) => response.id)).toEqual(['b', 'c']);
-    expect(fixture.running.core.sessions.list().map((session) => session.agent).sort()).toEqual(['loud', 'silent']);
+    expect(
+      fixture.running.core.sessions
+        .list()
+        .map((session) => session.agent)
+        .sort(),
+    ).toEqual(['loud', 'silent']);
     socket.close();
   });
 
@@ -95,7 +126,9 @@ describe('/agent frames', () => {
   it('refuses an upgrade without the token, and one from a foreign Origin', async () => {
     await expect(open({})).rejects.toThrow('status 401');
     await expect(open({ authorization: 'Bearer wrong' })).rejects.toThrow('status 401');
-    await expect(open({ authorization: `Bearer ${fixture.agentToken}`, origin: 'http://evil.example' })).rejects.toThrow('status 403');
+    await expect(
+      open({ authorization: `Bearer ${fixture.agentToken}`, origin: 'http://evil.example' }),
+    ).rejects.toThrow('status 403');
   });
 
   it("refuses the UI's credential (403): agents use their own", async () => {

@@ -1,5 +1,9 @@
 import { AppError } from '../../shared/errors';
-import type { AgentMethodName, AgentMethodResult, ParsedAgentMethodParams } from '../../shared/agent-protocol/agent-methods';
+import type {
+  AgentMethodName,
+  AgentMethodResult,
+  ParsedAgentMethodParams,
+} from '../../shared/agent-protocol/agent-methods';
 import type { GatewayDependencies } from './gateway-dependencies';
 
 /** What a method handler knows about the connection that called it. */
@@ -12,7 +16,10 @@ export interface AgentRpcCaller {
 
 /** One handler per method of the agent protocol; a missing one is a type error. */
 export type AgentRpcHandlers = {
-  readonly [M in AgentMethodName]: (params: ParsedAgentMethodParams<M>, caller: AgentRpcCaller) => Promise<AgentMethodResult<M>>;
+  readonly [M in AgentMethodName]: (
+    params: ParsedAgentMethodParams<M>,
+    caller: AgentRpcCaller,
+  ) => Promise<AgentMethodResult<M>>;
 };
 
 function requireAttached(caller: AgentRpcCaller, sessionId: string): string {

@@ -10,7 +10,9 @@ let fixture: ServeFixture;
 const clients: VigilAgentClient[] = [];
 
 beforeEach(async () => {
-  fixture = await startServeFixture({ policy: { rules: [{ effect: 'ask', tool: 'terminal', command: 'rm -rf' }], approvalTimeoutMs: 60_000 } });
+  fixture = await startServeFixture({
+    policy: { rules: [{ effect: 'ask', tool: 'terminal', command: 'rm -rf' }], approvalTimeoutMs: 60_000 },
+  });
 });
 
 afterEach(async () => {
@@ -25,7 +27,10 @@ async function connect(): Promise<VigilAgentClient> {
 }
 
 async function exists(file: string): Promise<boolean> {
-  return stat(file).then(() => true, () => false);
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 describe('JSON-RPC agent protocol (/agent) with the TypeScript client', () => {
@@ -37,18 +42,28 @@ describe('JSON-RPC agent protocol (/agent) with the TypeScript client', () => {
     expect(turn).toBe(1);
     await session.appendMessage('assistant', 'On it.');
     const outcomes = await session.callTools(
-      ['a', 'b', 'c'].map((name) => ({ callId: `call-${name}`, name: 'write_file', arguments: { path: `${name}.txt`, content: name.repeat(3) } })),
+      ['a', 'b', 'c'].map((name) => ({
+        callId: `call-${name}`,
+        name: 'write_file',
+        arguments: { path: `${name}.txt`, content: name.repeat(3) },
+      })),
       { concurrent: true },
     );
     expect(outcomes.map((outcome) => outcome.callId)).toEqual(['call-a', 'call-b', 'call-c']);
-    expect(outcomes.every((outcome) => outcome.result.ok && outcome.decision === 'allowed' && outcome.turn === 1)).toBe(true);
-    for (const name of ['a', 'b', 'c']) expect(await readFile(path.join(fixture.workspace, `${name}.txt`), 'utf8')).toBe(name.repeat(3));
+    expect(outcomes.every((outcome) => outcome.result.ok && outcome.decision === 'allowed' && outcome.turn === 1)).toBe(
+      true,
+    );
+    for (const name of ['a', 'b', 'c'])
+      expect(await readFile(path.join(fixture.workspace, `${name}.txt`), 'utf8')).toBe(name.repeat(3));
     await session.endTurn();
 
     const history = await session.fetchHistory();
     expect(history.turns).toHaveLength(1);
     const entries = history.turns[0]?.entries ?? [];
-    expect(entries.flatMap((entry) => (entry.kind === 'message' ? [entry.text] : []))).toEqual(['write three files', 'On it.']);
+    expect(entries.flatMap((entry) => (entry.kind === 'message' ? [entry.text] : []))).toEqual([
+      'write three files',
+      'On it.',
+    ]);
     expect(entries.filter((entry) => entry.kind === 'tool-call')).toHaveLength(3);
     const closed = await session.close();
     expect(closed.status).toBe('ended');
@@ -90,7 +105,9 @@ describe('JSON-RPC agent protocol (/agent) with the TypeScript client', () => {
     await session.beginTurn('second');
     await session.callTool('write_file', { path: 'undone.txt', content: 'undone' });
     await session.endTurn();
-    const notified = new Promise<AgentNotificationParams<'session.rewound'>>((resolve) => session.on('session.rewound', resolve));
+    const notified = new Promise<AgentNotificationParams<'session.rewound'>>((resolve) =>
+      session.on('session.rewound', resolve),
+    );
     await fixture.running.core.sessions.rewind(session.id, 2, 'both');
     const notification = await notified;
     expect(notification.rewind.rewoundTurns).toEqual([2]);
@@ -108,12 +125,20 @@ describe('JSON-RPC agent protocol (/agent) with the TypeScript client', () => {
   it('tells the agent when its dangerous command waits for a human and when it was decided', async () => {
     const client = await connect();
     const session = await client.openSession({ agent: 'asker', roots: [fixture.workspace] });
-    const requested = new Promise<AgentNotificationParams<'approval.requested'>>((resolve) => session.on('approval.requested', resolve));
-    const decided = new Promise<AgentNotificationParams<'approval.decided'>>((resolve) => session.on('approval.decided', resolve));
+    const requested = new Promise<AgentNotificationParams<'approval.requested'>>((resolve) =>
+      session.on('approval.requested', resolve),
+    );
+    const decided = new Promise<AgentNotificationParams<'approval.decided'>>((resolve) =>
+      session.on('approval.decided', resolve),
+    );
     const call = session.callTool('terminal', { command: 'rm -rf build' });
     const { approval } = await requested;
     expect(approval.sessionId).toBe(session.id);
-    const answer = await fixture.running.core.router.dispatch('approvals:decide', { id: approval.id, decision: 'deny' }, { transport: 'websocket', clientId: 'test', peer: 'page' });
+    const answer = await fixture.running.core.router.dispatch(
+      'approvals:decide',
+      { id: approval.id, decision: 'deny' },
+      { transport: 'websocket', clientId: 'test', peer: 'page' },
+    );
     expect(answer.ok).toBe(true);
     expect((await decided).decision).toBe('denied');
     const outcome = await call;
@@ -146,7 +171,14 @@ describe('JSON-RPC agent protocol (/agent) with the TypeScript client', () => {
     await fixture.running.close();
     const { startServe } = await import('../server/start-serve');
     const { silentLogger } = await import('../logging/logger');
-    const restarted = await startServe({ home, host: '127.0.0.1', port, allowRemote: false, rendererDir: undefined, logger: silentLogger });
+    const restarted = await startServe({
+      home,
+      host: '127.0.0.1',
+      port,
+      allowRemote: false,
+      rendererDir: undefined,
+      logger: silentLogger,
+    });
     try {
       expect(await resumed).toBe(1);
       const outcome = await session.callTool('write_file', { path: 'after.txt', content: 'after' });

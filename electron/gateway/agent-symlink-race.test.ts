@@ -48,7 +48,10 @@ function filesUnder(folder: string): Map<string, string> {
 
 /** Starts the swapper and resolves once it has swapped for the first time. */
 async function startSwapper(): Promise<{ stop: () => Promise<string> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', swapper, fixture.workspace, outside], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', swapper, fixture.workspace, outside], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -85,7 +88,10 @@ async function runRound(session: AgentSession, index: number, round: number): Pr
     [
       { name: 'write_file', arguments: { path: `sub/${name}`, content } },
       // Always one match ("value: " once), so every patch that runs succeeds.
-      { name: 'patch', arguments: { path: `sub/p${index}.txt`, old_string: 'value: ', new_string: `value: ${round % 10}` } },
+      {
+        name: 'patch',
+        arguments: { path: `sub/p${index}.txt`, old_string: 'value: ', new_string: `value: ${round % 10}` },
+      },
       { name: 'read_file', arguments: { path: `sub/r${index}.txt` } },
     ],
     { concurrent: true },
@@ -145,23 +151,37 @@ describe('file tools while another process swaps a folder and a symlink to outsi
     console.log(`symlink race: ${report.trim()}; ${JSON.stringify(counts)}`);
 
     expect(filesUnder(outside)).toEqual(before);
-    const unexpected = attempts.filter((attempt) => !attempt.outcome.result.ok && attempt.outcome.result.error.code === 'unexpected');
+    const unexpected = attempts.filter(
+      (attempt) => !attempt.outcome.result.ok && attempt.outcome.result.error.code === 'unexpected',
+    );
     expect(unexpected.map((attempt) => attempt.outcome.result)).toEqual([]);
     for (const attempt of attempts.filter((candidate) => candidate.kind === 'read' && candidate.outcome.result.ok)) {
       expect(JSON.stringify(attempt.outcome.result)).not.toContain('OUTSIDE');
     }
     const inside = filesUnder(fixture.workspace);
     for (const attempt of attempts.filter((candidate) => candidate.kind === 'write' && candidate.outcome.result.ok)) {
-      const landed = [...inside].filter(([relative, content]) => path.basename(relative) === attempt.name && content === attempt.content);
-      expect(landed.map(([relative]) => relative.split(path.sep)[0]), attempt.name).toHaveLength(1);
+      const landed = [...inside].filter(
+        ([relative, content]) => path.basename(relative) === attempt.name && content === attempt.content,
+      );
+      expect(
+        landed.map(([relative]) => relative.split(path.sep)[0]),
+        attempt.name,
+      ).toHaveLength(1);
     }
     expect([...inside.keys()].filter((relative) => isVigilTempFile(relative))).toEqual([]);
     // The race was real (the swapper swapped, writes succeeded while it did), and once the folder is still, every call succeeds.
     expect(Number(/swaps (\d+)/u.exec(report)?.[1])).toBeGreaterThan(200);
     expect(report).toContain('folder back');
-    expect(runs.flatMap((run) => run.racing).filter((attempt) => attempt.kind === 'write' && attempt.outcome.result.ok).length).toBeGreaterThan(0);
+    expect(
+      runs.flatMap((run) => run.racing).filter((attempt) => attempt.kind === 'write' && attempt.outcome.result.ok)
+        .length,
+    ).toBeGreaterThan(0);
     expect(runs.flatMap((run) => run.calm).map((attempt) => [attempt.kind, attempt.outcome.result.ok])).toEqual(
-      runs.flatMap(() => [['write', true], ['patch', true], ['read', true]]),
+      runs.flatMap(() => [
+        ['write', true],
+        ['patch', true],
+        ['read', true],
+      ]),
     );
     for (let index = 0; index < sessionCount; index += 1) {
       expect(readFileSync(path.join(fixture.workspace, 'sub', `r${index}.txt`), 'utf8')).toBe(`inside ${index}\n`);

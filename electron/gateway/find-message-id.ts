@@ -4,7 +4,10 @@ import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 const idValue = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`;
 
 /** `{"jsonrpc":"2.0","method":"…","id":…` — the id among the root's leading string members. */
-const leadingId = new RegExp(String.raw`^\s*\{\s*(?:"(?:jsonrpc|method)"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*)*"id"\s*:\s*${idValue}`, 'u');
+const leadingId = new RegExp(
+  String.raw`^\s*\{\s*(?:"(?:jsonrpc|method)"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*)*"id"\s*:\s*${idValue}`,
+  'u',
+);
 
 /** `…,"id":7}` at the very end — the root's last member (a nested one would be followed by more than one brace). */
 const trailingId = new RegExp(String.raw`"id"\s*:\s*${idValue}\s*\}\s*$`, 'u');

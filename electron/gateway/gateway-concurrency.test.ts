@@ -38,7 +38,10 @@ async function runAgent(index: number, root: string): Promise<AgentRun> {
       const turn = await session.beginTurn(`turn ${turnIndex}`);
       const calls = Array.from({ length: callsPerTurn }, (_, call) => ({
         name: 'write_file',
-        arguments: { path: `agent-${index}/file-${call}.txt`, content: `agent ${index} turn ${turnIndex} call ${call}\n` },
+        arguments: {
+          path: `agent-${index}/file-${call}.txt`,
+          content: `agent ${index} turn ${turnIndex} call ${call}\n`,
+        },
       }));
       for (const outcome of await session.callTools(calls, { concurrent: true })) outcomes.push({ turn, outcome });
     }
@@ -61,7 +64,9 @@ async function checkRuns(runs: readonly AgentRun[], root: string): Promise<void>
         const key = `${agent.sessionId}/${turn}/${checkpoint.directory}`;
         expect(seen.has(key), `two checkpoints of one directory in one turn: ${key}`).toBe(false);
         seen.add(key);
-        const { stdout } = await run('git', ['--git-dir', store, 'cat-file', 'commit', checkpoint.checkpointId ?? ''], { env: gitEnv });
+        const { stdout } = await run('git', ['--git-dir', store, 'cat-file', 'commit', checkpoint.checkpointId ?? ''], {
+          env: gitEnv,
+        });
         expect(stdout).toContain(`Vigil-Session: ${agent.sessionId}`);
         expect(stdout).toContain(`Vigil-Turn: ${turn}`);
       }
@@ -81,7 +86,9 @@ async function checkRuns(runs: readonly AgentRun[], root: string): Promise<void>
  */
 describe(`${sessionCount} sessions × ${turnsPerSession * callsPerTurn} calls through /agent`, () => {
   it('in one directory: every write lands, every checkpoint names its session and turn, no deadlock', async () => {
-    const runs = await Promise.all(Array.from({ length: sessionCount }, (_, index) => runAgent(index, fixture.workspace)));
+    const runs = await Promise.all(
+      Array.from({ length: sessionCount }, (_, index) => runAgent(index, fixture.workspace)),
+    );
     await checkRuns(runs, fixture.workspace);
   });
 });

@@ -72,7 +72,11 @@ function describeOutcome(outcome: ToolCallOutcome): Record<string, unknown> {
  * tool result. The Vigil session opens when the client initializes (agent name from
  * `clientInfo`); its roots come from the client's `roots/list`, else from the connection's cwd.
  */
-export function createMcpAgentServer(deps: GatewayDependencies, tools: readonly Tool[], context: McpConnectionContext): McpAgentServer {
+export function createMcpAgentServer(
+  deps: GatewayDependencies,
+  tools: readonly Tool[],
+  context: McpConnectionContext,
+): McpAgentServer {
   const mcp = new McpServer(
     { name: 'vigil', version: deps.version },
     {
@@ -103,7 +107,12 @@ export function createMcpAgentServer(deps: GatewayDependencies, tools: readonly 
         ...(clientInfo === undefined ? {} : { client: `${clientInfo.name} ${clientInfo.version} (MCP)` }),
       });
       sessionId = summary.id;
-      tracker = new McpTurnTracker(deps.sessions, summary.id, () => deps.turnIdleGapMs?.() ?? defaultTurnIdleGapMs, deps.logger);
+      tracker = new McpTurnTracker(
+        deps.sessions,
+        summary.id,
+        () => deps.turnIdleGapMs?.() ?? defaultTurnIdleGapMs,
+        deps.logger,
+      );
       deps.logger.info('MCP session opened', { sessionId: summary.id, agent });
       if (isClosed) await endSession();
       return summary.id;
@@ -131,10 +140,16 @@ export function createMcpAgentServer(deps: GatewayDependencies, tools: readonly 
         const roots = pathsOfMcpRoots((await ask()).roots);
         areRootsKnown = true;
         if (roots.length === 0) return;
-        const cwd = context.cwd !== undefined && roots.some((root) => isPathInside(context.cwd ?? '', root)) ? context.cwd : undefined;
+        const cwd =
+          context.cwd !== undefined && roots.some((root) => isPathInside(context.cwd ?? '', root))
+            ? context.cwd
+            : undefined;
         await deps.sessions.setRoots(id, roots, cwd);
       } catch (error) {
-        deps.logger.warn('the MCP client did not answer roots/list; using the connection cwd', { sessionId: id, error });
+        deps.logger.warn('the MCP client did not answer roots/list; using the connection cwd', {
+          sessionId: id,
+          error,
+        });
         areRootsKnown = true;
       } finally {
         rootsUpdate = undefined;
@@ -154,13 +169,16 @@ export function createMcpAgentServer(deps: GatewayDependencies, tools: readonly 
     let id: string;
     try {
       id = await openSession();
-      await updateRoots(id, () => extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema, { timeout: rootsTimeoutMs }));
+      await updateRoots(id, () =>
+        extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema, { timeout: rootsTimeoutMs }),
+      );
       if (deps.sessions.get(id).roots.length === 0) throw noWorkspaceError();
     } catch (error) {
       return errorResult(toErrorData(error));
     }
     const active = tracker;
-    if (active === undefined) return errorResult(new AppError('unexpected', 'The MCP session has no turn tracker.').toData());
+    if (active === undefined)
+      return errorResult(new AppError('unexpected', 'The MCP session has no turn tracker.').toData());
     try {
       await active.enter(readTurnMark(request.params._meta));
     } catch (error) {
@@ -169,10 +187,15 @@ export function createMcpAgentServer(deps: GatewayDependencies, tools: readonly 
     try {
       // MCP makes `arguments` optional (tools without parameters); the tool's schema still
       // requires its fields, so `{}` is refused naming each missing one.
-      const [outcome] = await deps.executor.execute(id, [{ name: request.params.name, arguments: request.params.arguments ?? {} }], {
-        concurrent: true,
-      });
-      if (outcome === undefined) return errorResult(new AppError('unexpected', 'The executor returned no outcome.').toData());
+      const [outcome] = await deps.executor.execute(
+        id,
+        [{ name: request.params.name, arguments: request.params.arguments ?? {} }],
+        {
+          concurrent: true,
+        },
+      );
+      if (outcome === undefined)
+        return errorResult(new AppError('unexpected', 'The executor returned no outcome.').toData());
       if (!outcome.result.ok) return errorResult(outcome.result.error, outcome);
       const { value } = outcome.result;
       return {

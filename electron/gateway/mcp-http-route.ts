@@ -10,7 +10,6 @@ import { readCwdParameter } from './mcp-workspace';
 import { maxMcpBodyBytes } from './mcp-limits';
 import { readJsonBody } from './read-json-body';
 
-
 interface McpHttpSession {
   readonly transport: StreamableHTTPServerTransport;
   readonly agent: McpAgentServer;
@@ -83,10 +82,13 @@ export function createMcpHttpEndpoint(deps: GatewayDependencies, tools: readonly
   const scheduleSweep = (): void => {
     if (!isSweeping) return;
     // Often enough for the idle time in force now, and at least every few seconds so a shortened one applies at once.
-    sweeper = setTimeout(() => {
-      sweep(Date.now());
-      scheduleSweep();
-    }, Math.max(100, Math.min(Math.round(idleMsNow() / 2), maxSweepGapMs)));
+    sweeper = setTimeout(
+      () => {
+        sweep(Date.now());
+        scheduleSweep();
+      },
+      Math.max(100, Math.min(Math.round(idleMsNow() / 2), maxSweepGapMs)),
+    );
     sweeper.unref();
   };
   scheduleSweep();
@@ -101,12 +103,21 @@ export function createMcpHttpEndpoint(deps: GatewayDependencies, tools: readonly
       }
       if (session.openStreams > 0 || now - session.lastSeen <= idleMs) continue;
       session.disconnectedAt = now;
-      deps.logger.info('an MCP session went quiet: disconnected', { mcpSessionId: id, sessionId: session.agent.sessionId() });
-      void session.agent.disconnect(`no request and no open stream for ${formatMinutes(idleMs)} (sessions.idleMinutes)`);
+      deps.logger.info('an MCP session went quiet: disconnected', {
+        mcpSessionId: id,
+        sessionId: session.agent.sessionId(),
+      });
+      void session.agent.disconnect(
+        `no request and no open stream for ${formatMinutes(idleMs)} (sessions.idleMinutes)`,
+      );
     }
     disconnected.sort((a, b) => (a[1].disconnectedAt ?? 0) - (b[1].disconnectedAt ?? 0));
     disconnected.forEach(([id, session], index) => {
-      if (now - (session.disconnectedAt ?? now) <= keepDisconnectedMs && disconnected.length - index <= maxDisconnectedKept) return;
+      if (
+        now - (session.disconnectedAt ?? now) <= keepDisconnectedMs &&
+        disconnected.length - index <= maxDisconnectedKept
+      )
+        return;
       sessions.delete(id);
       void session.agent.shutdown();
     });
@@ -138,7 +149,12 @@ export function createMcpHttpEndpoint(deps: GatewayDependencies, tools: readonly
     }
   }
 
-  async function startSession(request: IncomingMessage, response: ServerResponse, url: URL, body: unknown): Promise<void> {
+  async function startSession(
+    request: IncomingMessage,
+    response: ServerResponse,
+    url: URL,
+    body: unknown,
+  ): Promise<void> {
     let cwd: string | undefined;
     try {
       cwd = readCwdParameter(url.searchParams.get('cwd'));
@@ -147,7 +163,10 @@ export function createMcpHttpEndpoint(deps: GatewayDependencies, tools: readonly
       return;
     }
     const agentParameter = url.searchParams.get('agent');
-    const agent = createMcpAgentServer(deps, tools, { cwd, agent: agentParameter === null || agentParameter === '' ? undefined : agentParameter });
+    const agent = createMcpAgentServer(deps, tools, {
+      cwd,
+      agent: agentParameter === null || agentParameter === '' ? undefined : agentParameter,
+    });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       // Answers come as SSE streams only when the server may need to ask the client something
@@ -170,7 +189,7 @@ export function createMcpHttpEndpoint(deps: GatewayDependencies, tools: readonly
     if (isForeignOrigin(request)) {
       response.statusCode = 403;
       response.setHeader('Content-Type', 'text/plain; charset=utf-8');
-      response.end('Forbidden origin: web pages may not drive Vigil\'s agent gateway.\n');
+      response.end("Forbidden origin: web pages may not drive Vigil's agent gateway.\n");
       return;
     }
     const url = new URL(request.url ?? '/mcp', 'http://vigil.invalid');
@@ -197,7 +216,12 @@ export function createMcpHttpEndpoint(deps: GatewayDependencies, tools: readonly
     }
     const messages: unknown[] = Array.isArray(body.value) ? body.value : [body.value];
     if (!messages.some((message) => isInitializeRequest(message))) {
-      sendJsonRpcError(response, 400, -32000, 'No Mcp-Session-Id header: the first request of a session must be initialize.');
+      sendJsonRpcError(
+        response,
+        400,
+        -32000,
+        'No Mcp-Session-Id header: the first request of a session must be initialize.',
+      );
       return;
     }
     await startSession(request, response, url, body.value);

@@ -28,7 +28,10 @@ function sessionOf(agent: string): SessionSummary {
 }
 
 async function exists(file: string): Promise<boolean> {
-  return stat(file).then(() => true, () => false);
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 describe('MCP over Streamable HTTP (/mcp)', () => {
@@ -48,7 +51,10 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
 
   it('writes through the executor: the file, the structured result and the checkpoint record', async () => {
     const { client } = await connectMcpClient(fixture, { name: 'writer', query: { cwd: fixture.workspace } });
-    const result = (await client.callTool({ name: 'write_file', arguments: { path: 'notes/a.txt', content: 'hello' } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: 'write_file',
+      arguments: { path: 'notes/a.txt', content: 'hello' },
+    })) as CallToolResult;
     expect(result.isError).not.toBe(true);
     expect(await readFile(path.join(fixture.workspace, 'notes/a.txt'), 'utf8')).toBe('hello');
     expect(result.structuredContent).toMatchObject({ bytes_written: 5, created: true });
@@ -63,7 +69,10 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
 
   it('refuses a write_file without content (seed 004), naming the field, and creates no file', async () => {
     const { client } = await connectMcpClient(fixture, { query: { cwd: fixture.workspace } });
-    const dropped = (await client.callTool({ name: 'write_file', arguments: { path: 'dropped.md' } })) as CallToolResult;
+    const dropped = (await client.callTool({
+      name: 'write_file',
+      arguments: { path: 'dropped.md' },
+    })) as CallToolResult;
     expect(dropped.isError).toBe(true);
     expect(text(dropped)).toMatch(/"content" is missing/);
     expect(await exists(path.join(fixture.workspace, 'dropped.md'))).toBe(false);
@@ -72,7 +81,10 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     expect(bare.isError).toBe(true);
     expect(text(bare)).toMatch(/"path" is missing/);
 
-    const empty = (await client.callTool({ name: 'write_file', arguments: { path: 'empty.md', content: '' } })) as CallToolResult;
+    const empty = (await client.callTool({
+      name: 'write_file',
+      arguments: { path: 'empty.md', content: '' },
+    })) as CallToolResult;
     expect(empty.isError).not.toBe(true);
     expect(await readFile(path.join(fixture.workspace, 'empty.md'), 'utf8')).toBe('');
     await client.close();
@@ -82,11 +94,17 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     const elsewhere = path.join(fixture.scratch, 'rooted');
     await mkdir(elsewhere);
     const { client } = await connectMcpClient(fixture, { name: 'rooted-client', roots: [elsewhere] });
-    const result = (await client.callTool({ name: 'write_file', arguments: { path: 'from-roots.txt', content: 'x' } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: 'write_file',
+      arguments: { path: 'from-roots.txt', content: 'x' },
+    })) as CallToolResult;
     expect(result.isError).not.toBe(true);
     expect(await readFile(path.join(elsewhere, 'from-roots.txt'), 'utf8')).toBe('x');
     expect(sessionOf('rooted-client').roots).toEqual([elsewhere]);
-    const outside = (await client.callTool({ name: 'write_file', arguments: { path: path.join(fixture.workspace, 'no.txt'), content: 'x' } })) as CallToolResult;
+    const outside = (await client.callTool({
+      name: 'write_file',
+      arguments: { path: path.join(fixture.workspace, 'no.txt'), content: 'x' },
+    })) as CallToolResult;
     expect(outside.isError).toBe(true);
     expect(await exists(path.join(fixture.workspace, 'no.txt'))).toBe(false);
     await client.close();
@@ -94,7 +112,10 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
 
   it('tells a client with neither roots nor ?cwd= how to give its workspace', async () => {
     const { client } = await connectMcpClient(fixture);
-    const result = (await client.callTool({ name: 'write_file', arguments: { path: 'x.txt', content: 'x' } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: 'write_file',
+      arguments: { path: 'x.txt', content: 'x' },
+    })) as CallToolResult;
     expect(result.isError).toBe(true);
     expect(text(result)).toContain('?cwd=');
     expect(text(result)).toContain('vigil mcp --cwd');
@@ -116,8 +137,13 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     const history = await fixture.running.core.sessions.history(sessionOf('marker').id);
     const callsPerTurn = history.turns.map((turn) => turn.entries.filter((entry) => entry.kind === 'tool-call').length);
     expect(callsPerTurn).toEqual([2, 1]);
-    const userMessages = history.turns.map((turn) => turn.entries.find((entry) => entry.kind === 'message' && entry.role === 'user'));
-    expect(userMessages.map((entry) => (entry?.kind === 'message' ? entry.text : undefined))).toEqual(['first request', 'second request']);
+    const userMessages = history.turns.map((turn) =>
+      turn.entries.find((entry) => entry.kind === 'message' && entry.role === 'user'),
+    );
+    expect(userMessages.map((entry) => (entry?.kind === 'message' ? entry.text : undefined))).toEqual([
+      'first request',
+      'second request',
+    ]);
     await client.close();
   });
 
@@ -140,13 +166,18 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
       }
     });
     await client.callTool({ name: 'write_file', arguments: { path: 'c.txt', content: 'c' } });
-    const turns = (await sessions.history(id)).turns.map((turn) => turn.entries.filter((entry) => entry.kind === 'tool-call').length);
+    const turns = (await sessions.history(id)).turns.map(
+      (turn) => turn.entries.filter((entry) => entry.kind === 'tool-call').length,
+    );
     expect(turns).toEqual([2, 1]);
     await client.close();
   });
 
   it('names the agent from clientInfo unless ?agent= overrides it, and ends the session when the client leaves', async () => {
-    const { client, transport } = await connectMcpClient(fixture, { name: 'named-client', query: { cwd: fixture.workspace, agent: 'Override' } });
+    const { client, transport } = await connectMcpClient(fixture, {
+      name: 'named-client',
+      query: { cwd: fixture.workspace, agent: 'Override' },
+    });
     await client.callTool({ name: 'read_file', arguments: { path: 'missing.txt' } });
     const id = sessionOf('Override').id;
     await transport.terminateSession();

@@ -42,7 +42,9 @@ export async function startMcpStdioBridge(options: McpStdioBridgeOptions): Promi
     const reason = error instanceof Error ? error.message : String(error);
     const status = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
     const isRefused = status === 401 || status === 403;
-    reportOnce(`vigil mcp: ${isRefused ? 'Vigil refused this bridge' : 'cannot reach Vigil'} at ${options.url.origin}: ${reason}`);
+    reportOnce(
+      `vigil mcp: ${isRefused ? 'Vigil refused this bridge' : 'cannot reach Vigil'} at ${options.url.origin}: ${reason}`,
+    );
     if (!isJSONRPCRequest(message)) return;
     void downstream.send({
       jsonrpc: '2.0',
@@ -74,7 +76,10 @@ export async function startMcpStdioBridge(options: McpStdioBridgeOptions): Promi
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, terminateBudgetMs);
       timer.unref();
-      upstream.terminateSession().then(resolve, resolve).finally(() => clearTimeout(timer));
+      upstream
+        .terminateSession()
+        .then(resolve, resolve)
+        .finally(() => clearTimeout(timer));
     });
     await upstream.close();
   };

@@ -17,7 +17,12 @@ afterEach(async () => {
 });
 
 /** Spawns `vigil mcp` for real and connects the SDK's Client (offering `roots` when given) to its stdio. */
-async function spawnBridge(home: string, args: readonly string[], clientName = 'stdio-client', roots?: readonly string[]): Promise<{ client: Client; stderr: () => string }> {
+async function spawnBridge(
+  home: string,
+  args: readonly string[],
+  clientName = 'stdio-client',
+  roots?: readonly string[],
+): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', 'tsx', vigilEntry, 'mcp', ...args],
@@ -27,9 +32,14 @@ async function spawnBridge(home: string, args: readonly string[], clientName = '
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const client = new Client({ name: clientName, version: '2.0.0' }, { capabilities: roots === undefined ? {} : { roots: {} } });
+  const client = new Client(
+    { name: clientName, version: '2.0.0' },
+    { capabilities: roots === undefined ? {} : { roots: {} } },
+  );
   if (roots !== undefined) {
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((root) => ({ uri: pathToFileURL(root).href })) }));
+    client.setRequestHandler(ListRootsRequestSchema, () => ({
+      roots: roots.map((root) => ({ uri: pathToFileURL(root).href })),
+    }));
   }
   await client.connect(transport);
   cleanups.push(() => client.close());
@@ -41,7 +51,10 @@ function text(result: CallToolResult): string {
 }
 
 async function exists(file: string): Promise<boolean> {
-  return stat(file).then(() => true, () => false);
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 describe('vigil mcp (stdio)', () => {
@@ -53,14 +66,20 @@ describe('vigil mcp (stdio)', () => {
     const { tools } = await client.listTools();
     expect(tools.find((tool) => tool.name === 'write_file')?.inputSchema.required).toEqual(['path', 'content']);
 
-    const written = (await client.callTool({ name: 'write_file', arguments: { path: 'bridged.txt', content: 'via stdio' } })) as CallToolResult;
+    const written = (await client.callTool({
+      name: 'write_file',
+      arguments: { path: 'bridged.txt', content: 'via stdio' },
+    })) as CallToolResult;
     expect(written.isError).not.toBe(true);
     expect(await readFile(path.join(fixture.workspace, 'bridged.txt'), 'utf8')).toBe('via stdio');
     const session = fixture.running.core.sessions.list().find((candidate) => candidate.agent === 'stdio-client');
     expect(session?.roots).toEqual([fixture.workspace]);
     expect(session?.toolCallCount).toBe(1);
 
-    const dropped = (await client.callTool({ name: 'write_file', arguments: { path: 'dropped.txt' } })) as CallToolResult;
+    const dropped = (await client.callTool({
+      name: 'write_file',
+      arguments: { path: 'dropped.txt' },
+    })) as CallToolResult;
     expect(dropped.isError).toBe(true);
     expect(text(dropped)).toMatch(/"content" is missing/);
     expect(await exists(path.join(fixture.workspace, 'dropped.txt'))).toBe(false);
@@ -96,12 +115,23 @@ describe('vigil mcp (stdio)', () => {
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const answered = (id: number): Promise<void> => expect.poll(() => stdout.includes(`"id":${id}`), { timeout: 30_000 }).toBe(true);
+    const answered = (id: number): Promise<void> =>
+      expect.poll(() => stdout.includes(`"id":${id}`), { timeout: 30_000 }).toBe(true);
     const send = (message: unknown): void => void child.stdin.write(`${JSON.stringify(message)}\n`);
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     await answered(1);
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'write_file', arguments: { path: 'raw.txt', content: 'raw' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'write_file', arguments: { path: 'raw.txt', content: 'raw' } },
+    });
     await answered(2);
     expect(await readFile(path.join(fixture.workspace, 'raw.txt'), 'utf8')).toBe('raw');
 
@@ -117,7 +147,12 @@ describe('vigil mcp (stdio)', () => {
     }
     // Revoked, the bridge is refused, and says so without showing any credential.
     await store.revoke('mcp-stdio');
-    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'read_file', arguments: { path: 'raw.txt' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'read_file', arguments: { path: 'raw.txt' } },
+    });
     await answered(3);
     expect(stdout).toContain("refused this bridge's agent credential");
     for (const secret of secrets) expect(stdout + stderr).not.toContain(secret);
@@ -130,11 +165,16 @@ describe('vigil mcp (stdio)', () => {
     const rooted = path.join(fixture.scratch, 'rooted');
     await mkdir(rooted);
     const { client } = await spawnBridge(fixture.home, ['--cwd', fixture.workspace], 'rooted-stdio', [rooted]);
-    const written = (await client.callTool({ name: 'write_file', arguments: { path: 'via-roots.txt', content: 'r' } })) as CallToolResult;
+    const written = (await client.callTool({
+      name: 'write_file',
+      arguments: { path: 'via-roots.txt', content: 'r' },
+    })) as CallToolResult;
     expect(written.isError).not.toBe(true);
     expect(await readFile(path.join(rooted, 'via-roots.txt'), 'utf8')).toBe('r');
     expect(await exists(path.join(fixture.workspace, 'via-roots.txt'))).toBe(false);
-    expect(fixture.running.core.sessions.list().find((session) => session.agent === 'rooted-stdio')?.roots).toEqual([rooted]);
+    expect(fixture.running.core.sessions.list().find((session) => session.agent === 'rooted-stdio')?.roots).toEqual([
+      rooted,
+    ]);
   });
 
   it('serves from an embedded core when no supervisor runs, and says so on stderr', async () => {
@@ -146,10 +186,16 @@ describe('vigil mcp (stdio)', () => {
     const { client, stderr } = await spawnBridge(home, ['--cwd', workspace, '--agent', 'Embedded Agent']);
     expect(stderr()).toContain('embedded core');
 
-    const written = (await client.callTool({ name: 'write_file', arguments: { path: 'local.txt', content: 'embedded' } })) as CallToolResult;
+    const written = (await client.callTool({
+      name: 'write_file',
+      arguments: { path: 'local.txt', content: 'embedded' },
+    })) as CallToolResult;
     expect(written.isError).not.toBe(true);
     expect(await readFile(path.join(workspace, 'local.txt'), 'utf8')).toBe('embedded');
-    const dropped = (await client.callTool({ name: 'write_file', arguments: { path: 'dropped.txt' } })) as CallToolResult;
+    const dropped = (await client.callTool({
+      name: 'write_file',
+      arguments: { path: 'dropped.txt' },
+    })) as CallToolResult;
     expect(dropped.isError).toBe(true);
     expect(text(dropped)).toMatch(/"content" is missing/);
     expect(await exists(path.join(workspace, 'dropped.txt'))).toBe(false);
@@ -175,6 +221,8 @@ describe('vigil mcp (stdio)', () => {
     await client.callTool({ name: 'read_file', arguments: { path: 'nothing.txt' } });
     await fixture.close();
     isClosed = true;
-    await expect(client.callTool({ name: 'write_file', arguments: { path: 'late.txt', content: 'x' } })).rejects.toThrow(/not reachable/);
+    await expect(
+      client.callTool({ name: 'write_file', arguments: { path: 'late.txt', content: 'x' } }),
+    ).rejects.toThrow(/not reachable/);
   });
 });

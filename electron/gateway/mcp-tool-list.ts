@@ -2,7 +2,11 @@ import { ToolSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toolInputJsonSchema, toolOutputJsonSchema } from '../../shared/tools/tool-json-schema';
 import type { AnyToolDefinition } from '../../shared/tools/tool-registry';
 
-function objectSchema(tool: AnyToolDefinition, which: 'input' | 'output', schema: Readonly<Record<string, unknown>>): Tool['inputSchema'] {
+function objectSchema(
+  tool: AnyToolDefinition,
+  which: 'input' | 'output',
+  schema: Readonly<Record<string, unknown>>,
+): Tool['inputSchema'] {
   const { $schema: _dialect, ...rest } = schema;
   const parsed = ToolSchema.shape.inputSchema.safeParse(rest);
   if (!parsed.success) throw new Error(`The ${which} schema of tool "${tool.name}" is not an object schema.`);

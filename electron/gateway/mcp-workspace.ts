@@ -26,9 +26,13 @@ export function pathsOfMcpRoots(roots: readonly { readonly uri: string }[]): str
 export function readCwdParameter(value: string | null): string | undefined {
   if (value === null || value === '') return undefined;
   if (!path.isAbsolute(value)) {
-    throw new AppError('invalid_request', `The "cwd" parameter of the /mcp URL must be an absolute path, not "${value}".`, {
-      field: 'cwd',
-    });
+    throw new AppError(
+      'invalid_request',
+      `The "cwd" parameter of the /mcp URL must be an absolute path, not "${value}".`,
+      {
+        field: 'cwd',
+      },
+    );
   }
   return path.resolve(value);
 }
@@ -37,7 +41,7 @@ export function readCwdParameter(value: string | null): string | undefined {
 export function noWorkspaceError(): AppError {
   return new AppError(
     'outside_workspace',
-    'Vigil does not know this session\'s workspace: the MCP client reported no file roots (roots/list) ' +
+    "Vigil does not know this session's workspace: the MCP client reported no file roots (roots/list) " +
       'and the /mcp URL has no "cwd" parameter. Add ?cwd=/absolute/path/to/project to the URL ' +
       '(or start the bridge with "vigil mcp --cwd /absolute/path/to/project"), then reconnect.',
     { field: 'cwd' },

@@ -40,7 +40,9 @@ export async function runStdioSession(options: StdioSessionOptions): Promise<0 |
   const finish = await options.serve();
   const end: StdioEnd | undefined = await Promise.race([options.stdio.ended, options.stop.then(() => undefined)]);
   if (!(await within(finish(), stdioShutdownBudgetMs))) {
-    options.report(`vigil mcp: shutting down took longer than ${stdioShutdownBudgetMs / 1000} s; exiting anyway (every call that finished is on disk).`);
+    options.report(
+      `vigil mcp: shutting down took longer than ${stdioShutdownBudgetMs / 1000} s; exiting anyway (every call that finished is on disk).`,
+    );
   }
   if (end?.kind !== 'fatal') return 0;
   options.report(end.message);

@@ -21,7 +21,11 @@ async function shortIdleFixture(): Promise<ServeFixture> {
 }
 
 /** Resolves with the session's summary once it reaches `status` (an event from the core, never a sleep). */
-function untilStatus(fixture: ServeFixture, id: () => string | undefined, status: SessionStatus): Promise<SessionSummary> {
+function untilStatus(
+  fixture: ServeFixture,
+  id: () => string | undefined,
+  status: SessionStatus,
+): Promise<SessionSummary> {
   const { sessions } = fixture.running.core;
   return new Promise((resolve) => {
     const check = (session: SessionSummary): void => {
@@ -65,7 +69,10 @@ describe('MCP sessions have a true lifetime', () => {
     await stays.client.callTool({ name: 'read_file', arguments: { path: 'nothing.txt' } });
 
     const { client } = await connectMcpClient(fixture, { name: 'leaves', query: { cwd: fixture.workspace } });
-    const written = (await client.callTool({ name: 'write_file', arguments: { path: 'a.txt', content: 'a' } })) as CallToolResult;
+    const written = (await client.callTool({
+      name: 'write_file',
+      arguments: { path: 'a.txt', content: 'a' },
+    })) as CallToolResult;
     expect(written.isError).not.toBe(true);
     const leaving = sessionOf(fixture, 'leaves');
     expect(['working', 'idle']).toContain(leaving.status);
@@ -77,13 +84,20 @@ describe('MCP sessions have a true lifetime', () => {
     // The client still connected holds its stream open: it was idle longer, and it is not disconnected.
     expect(sessionOf(fixture, 'stays').status).toBe('idle');
     const log = await readFile(path.join(fixture.home, 'sessions', `${leaving.id}.jsonl`), 'utf8');
-    expect(log).toMatch(/"type":"disconnected","at":"[^"]+","reason":"no request and no open stream for [\d.]+ s \(sessions.idleMinutes\)"/u);
+    expect(log).toMatch(
+      /"type":"disconnected","at":"[^"]+","reason":"no request and no open stream for [\d.]+ s \(sessions.idleMinutes\)"/u,
+    );
   });
 
   it('a later request on a disconnected session revives it, in the same session', async () => {
     const fixture = await shortIdleFixture();
     const mcp = rawMcp(fixture);
-    const initialized = await mcp.post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'poster', version: '1' } } });
+    const initialized = await mcp.post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'poster', version: '1' } },
+    });
     expect(initialized.status).toBe(200);
     const mcpSessionId = initialized.headers.get('mcp-session-id') ?? '';
     expect((await mcp.post({ jsonrpc: '2.0', method: 'notifications/initialized' }, mcpSessionId)).status).toBe(202);
@@ -99,7 +113,15 @@ describe('MCP sessions have a true lifetime', () => {
     await opened;
     await untilStatus(fixture, () => id, 'disconnected');
 
-    const call = await mcp.post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'write_file', arguments: { path: 'late.txt', content: 'revived' } } }, mcpSessionId);
+    const call = await mcp.post(
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'write_file', arguments: { path: 'late.txt', content: 'revived' } },
+      },
+      mcpSessionId,
+    );
     expect(call.status).toBe(200);
     const answer = (await call.json()) as { result: CallToolResult };
     expect(answer.result.isError).not.toBe(true);
@@ -108,7 +130,10 @@ describe('MCP sessions have a true lifetime', () => {
     expect(['working', 'idle']).toContain(revived.status);
     expect(revived.toolCallCount).toBe(1);
     expect(fixture.running.core.sessions.list().filter((session) => session.agent === 'poster')).toHaveLength(1);
-    const records = (await readFile(path.join(fixture.home, 'sessions', `${id ?? ''}.jsonl`), 'utf8')).trim().split('\n').map((line) => (JSON.parse(line) as { type: string }).type);
+    const records = (await readFile(path.join(fixture.home, 'sessions', `${id ?? ''}.jsonl`), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { type: string }).type);
     expect(records.indexOf('resumed')).toBeGreaterThan(records.indexOf('disconnected'));
   });
 
@@ -121,7 +146,14 @@ describe('MCP sessions have a true lifetime', () => {
     await fixture.running.core.gateway.dispose();
     await fixture.running.close();
 
-    const restarted = await startServe({ home: fixture.home, host: '127.0.0.1', port: 0, allowRemote: false, rendererDir: undefined, logger: silentLogger });
+    const restarted = await startServe({
+      home: fixture.home,
+      host: '127.0.0.1',
+      port: 0,
+      allowRemote: false,
+      rendererDir: undefined,
+      logger: silentLogger,
+    });
     cleanups.push(async () => {
       await restarted.close();
       await fixture.close();
@@ -140,7 +172,11 @@ describe('MCP sessions have a true lifetime', () => {
     await first.close();
     expect(await dropped).toMatchObject({ isTurnOpen: false });
 
-    const second = await VigilAgentClient.connect({ url: fixture.baseUrl, token: fixture.agentToken, reconnect: false });
+    const second = await VigilAgentClient.connect({
+      url: fixture.baseUrl,
+      token: fixture.agentToken,
+      reconnect: false,
+    });
     cleanups.push(() => second.close());
     const again = await second.openSession({ agent: 'rpc-agent', roots: [fixture.workspace], sessionId: session.id });
     expect(again.id).toBe(session.id);

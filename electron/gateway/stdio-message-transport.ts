@@ -85,7 +85,10 @@ export class StdioMessageTransport implements Transport {
   readonly #onEnd = (): void => {
     if (this.#oversized !== undefined) {
       const { bytes } = this.#oversized;
-      this.#finish({ kind: 'fatal', message: `vigil mcp: stdin ended inside a message of at least ${mebibytes(bytes)}, over the ${mebibytes(this.#options.maxMessageBytes)} limit; it was not answered.` });
+      this.#finish({
+        kind: 'fatal',
+        message: `vigil mcp: stdin ended inside a message of at least ${mebibytes(bytes)}, over the ${mebibytes(this.#options.maxMessageBytes)} limit; it was not answered.`,
+      });
       return;
     }
     if (this.#pendingBytes > 0) this.#endLine();
@@ -108,7 +111,11 @@ export class StdioMessageTransport implements Transport {
     this.#pendingBytes += bytes.length;
     if (this.#pendingBytes <= this.#options.maxMessageBytes) return;
     const line = Buffer.concat(this.#pending);
-    this.#oversized = { bytes: line.length, head: line.subarray(0, keptEdgeBytes), tail: line.subarray(-keptEdgeBytes) };
+    this.#oversized = {
+      bytes: line.length,
+      head: line.subarray(0, keptEdgeBytes),
+      tail: line.subarray(-keptEdgeBytes),
+    };
     this.#pending = [];
     this.#pendingBytes = 0;
   }
@@ -133,13 +140,23 @@ export class StdioMessageTransport implements Transport {
       parsed = JSON.parse(line);
     } catch {
       // No id can be known: the answer has none (the MCP SDKs refuse the spec's `"id": null`).
-      void this.send({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: a line on stdin is not JSON. Send one JSON-RPC message per line.' } });
+      void this.send({
+        jsonrpc: '2.0',
+        error: {
+          code: -32700,
+          message: 'Parse error: a line on stdin is not JSON. Send one JSON-RPC message per line.',
+        },
+      });
       return;
     }
     const message = JSONRPCMessageSchema.safeParse(parsed);
     if (!message.success) {
       const id = findMessageId(line.slice(0, keptEdgeBytes), line.slice(-keptEdgeBytes));
-      void this.send({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), error: { code: -32600, message: 'Invalid Request: the line is JSON but not a JSON-RPC 2.0 message.' } });
+      void this.send({
+        jsonrpc: '2.0',
+        ...(id === undefined ? {} : { id }),
+        error: { code: -32600, message: 'Invalid Request: the line is JSON but not a JSON-RPC 2.0 message.' },
+      });
       return;
     }
     this.onmessage?.(message.data);
@@ -150,7 +167,10 @@ export class StdioMessageTransport implements Transport {
     const id = findMessageId(oversized.head.toString('utf8'), oversized.tail.toString('utf8'));
     const what = `a message of ${mebibytes(oversized.bytes)} (${oversized.bytes} bytes), over vigil mcp's limit of ${mebibytes(limit)} (${limit} bytes)`;
     if (id === undefined) {
-      this.#finish({ kind: 'fatal', message: `vigil mcp: stdin sent ${what}, with no id to answer it; stopping (exit status 1). Send smaller messages: split a large file across several calls.` });
+      this.#finish({
+        kind: 'fatal',
+        message: `vigil mcp: stdin sent ${what}, with no id to answer it; stopping (exit status 1). Send smaller messages: split a large file across several calls.`,
+      });
       return;
     }
     void this.send({

@@ -7,7 +7,10 @@ describe('readTurnMark', () => {
     expect(readTurnMark(undefined)).toBeUndefined();
     expect(readTurnMark({ progressToken: 1 })).toBeUndefined();
     expect(readTurnMark({ [turnMetaKey]: 't-1' })).toEqual({ id: 't-1' });
-    expect(readTurnMark({ [turnMetaKey]: { id: 't-2', userMessage: 'fix it' } })).toEqual({ id: 't-2', userMessage: 'fix it' });
+    expect(readTurnMark({ [turnMetaKey]: { id: 't-2', userMessage: 'fix it' } })).toEqual({
+      id: 't-2',
+      userMessage: 'fix it',
+    });
   });
 
   it('refuses a malformed mark, naming the key', () => {

@@ -76,7 +76,13 @@ export interface FlockHelperProgram {
 async function findOnPath(name: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   for (const folder of (env['PATH'] ?? '').split(path.delimiter).filter((part) => part !== '')) {
     const candidate = path.join(folder, name);
-    if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
+    if (
+      await access(candidate, constants.X_OK).then(
+        () => true,
+        () => false,
+      )
+    )
+      return candidate;
   }
   return undefined;
 }
@@ -101,7 +107,8 @@ export async function findFlockHelperProgram(
       if (perl !== undefined) return { kind, command: perl, args: (lockPath) => ['-e', perlScript, lockPath] };
     } else {
       const [flock, shell] = await Promise.all([findOnPath('flock', env), findOnPath('sh', env)]);
-      if (flock !== undefined && shell !== undefined) return { kind, command: shell, args: (lockPath) => ['-c', shellScript, 'vigil-flock', lockPath] };
+      if (flock !== undefined && shell !== undefined)
+        return { kind, command: shell, args: (lockPath) => ['-c', shellScript, 'vigil-flock', lockPath] };
     }
   }
   return undefined;

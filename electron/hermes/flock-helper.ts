@@ -5,7 +5,10 @@ import { AppError } from '../../shared/errors';
 import type { FlockHelperProgram } from './flock-helper-program';
 
 /** A reply of the helper, as the protocol names them. */
-type Reply = { readonly kind: 'LOCKED' | 'UNLOCKED' | 'WAITING' } | { readonly kind: 'ERROR'; readonly why: string } | { readonly kind: 'EXITED' };
+type Reply =
+  | { readonly kind: 'LOCKED' | 'UNLOCKED' | 'WAITING' }
+  | { readonly kind: 'ERROR'; readonly why: string }
+  | { readonly kind: 'EXITED' };
 
 /** What the lock is for, in messages. */
 export interface FlockRequest {
@@ -79,14 +82,22 @@ export class FlockHelper {
           return;
         }
         if (reply.kind === 'EXITED' && !deadline.isPassed) {
-          throw new AppError('io_error', `The helper that locks ${this.#lockPath} (${this.#program.kind}) stopped unexpectedly (${this.#stderr.trim() || 'no message'}); nothing was written. Retry.`, {
-            lockPath: this.#lockPath,
-          });
+          throw new AppError(
+            'io_error',
+            `The helper that locks ${this.#lockPath} (${this.#program.kind}) stopped unexpectedly (${this.#stderr.trim() || 'no message'}); nothing was written. Retry.`,
+            {
+              lockPath: this.#lockPath,
+            },
+          );
         }
         if (reply.kind === 'EXITED') {
-          throw new AppError('busy', `${this.#lockPath} stayed locked by another program (Hermes Agent?) for ${Math.round(request.timeoutMs / 1000)} s; nothing was written. Retry when it is done.`, {
-            lockPath: this.#lockPath,
-          });
+          throw new AppError(
+            'busy',
+            `${this.#lockPath} stayed locked by another program (Hermes Agent?) for ${Math.round(request.timeoutMs / 1000)} s; nothing was written. Retry when it is done.`,
+            {
+              lockPath: this.#lockPath,
+            },
+          );
         }
         throw this.#failure(reply.kind === 'ERROR' ? reply.why : reply.kind);
       }
@@ -130,17 +141,33 @@ export class FlockHelper {
 
   #failure(why: string): AppError {
     if (why === 'symlink') {
-      return new AppError('conflict', `${this.#lockPath} is a symbolic link; Vigil never locks through one, so nothing was written. Remove the link (Hermes recreates its lock file) and retry.`, {
-        lockPath: this.#lockPath,
-      });
+      return new AppError(
+        'conflict',
+        `${this.#lockPath} is a symbolic link; Vigil never locks through one, so nothing was written. Remove the link (Hermes recreates its lock file) and retry.`,
+        {
+          lockPath: this.#lockPath,
+        },
+      );
     }
-    if (why === 'not-a-file') return new AppError('wrong_kind', `${this.#lockPath} is not a regular file, so it cannot be locked; nothing was written. Move it away and retry.`, { lockPath: this.#lockPath });
-    return new AppError('io_error', `Could not lock ${this.#lockPath} (${why}); nothing was written. Check the folder's permissions.`, { lockPath: this.#lockPath });
+    if (why === 'not-a-file')
+      return new AppError(
+        'wrong_kind',
+        `${this.#lockPath} is not a regular file, so it cannot be locked; nothing was written. Move it away and retry.`,
+        { lockPath: this.#lockPath },
+      );
+    return new AppError(
+      'io_error',
+      `Could not lock ${this.#lockPath} (${why}); nothing was written. Check the folder's permissions.`,
+      { lockPath: this.#lockPath },
+    );
   }
 
   #start(): ChildProcessWithoutNullStreams {
     if (this.#child !== undefined) return this.#child;
-    const child = spawn(this.#program.command, this.#program.args(this.#lockPath), { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawn(this.#program.command, this.#program.args(this.#lockPath), {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
     this.#child = child;
     this.#replies = [];
     const lines = createInterface({ input: child.stdout });

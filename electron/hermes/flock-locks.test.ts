@@ -59,7 +59,10 @@ describe.each(['perl', 'flock'] as const)('flock through the %s helper', (kind) 
     const victim = path.join(base, 'victim.txt');
     writeFileSync(victim, 'keep me\n');
     symlinkSync(victim, lockPath);
-    await expect(locks.acquire(lockPath, { timeoutMs: 10_000 })).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('symbolic link') as unknown });
+    await expect(locks.acquire(lockPath, { timeoutMs: 10_000 })).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('symbolic link') as unknown,
+    });
     expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
     expect(lstatSync(lockPath).isSymbolicLink()).toBe(true);
 
@@ -84,10 +87,19 @@ describe.each(['perl', 'flock'] as const)('flock through the %s helper', (kind) 
 
 describe('the lock outlives no crash', () => {
   it('a Vigil process killed with SIGKILL while holding the lock releases it', async () => {
-    const holder = spawn(process.execPath, ['--import', tsxLoader, path.join(path.dirname(fileURLToPath(import.meta.url)), 'test-support', 'hold-flock.ts'), lockPath], {
-      cwd: repoRoot,
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
+    const holder = spawn(
+      process.execPath,
+      [
+        '--import',
+        tsxLoader,
+        path.join(path.dirname(fileURLToPath(import.meta.url)), 'test-support', 'hold-flock.ts'),
+        lockPath,
+      ],
+      {
+        cwd: repoRoot,
+        stdio: ['pipe', 'pipe', 'inherit'],
+      },
+    );
     const lines = createInterface({ input: holder.stdout });
     await new Promise<void>((resolve) => lines.once('line', () => resolve()));
     const probe = startHermesLock('try', lockPath);
@@ -109,7 +121,9 @@ describe('where no flock can be taken', () => {
       expect(held.isLocked).toBe(false);
       await held.release();
     }
-    expect(logger.lines.filter((line) => line.level === 'warn')).toEqual([expect.objectContaining({ message: expect.stringContaining('msvcrt') as unknown })]);
+    expect(logger.lines.filter((line) => line.level === 'warn')).toEqual([
+      expect.objectContaining({ message: expect.stringContaining('msvcrt') as unknown }),
+    ]);
     expect(existsSync(lockPath)).toBe(false);
   });
 
@@ -117,6 +131,11 @@ describe('where no flock can be taken', () => {
     const logger = recordingLogger();
     const locks = new FlockLocks({ env: { PATH: base }, platform: 'linux' });
     expect((await locks.acquire(lockPath, { timeoutMs: 1_000, logger })).isLocked).toBe(false);
-    expect(logger.lines).toEqual([expect.objectContaining({ level: 'warn', message: expect.stringContaining('neither perl nor flock(1)') as unknown })]);
+    expect(logger.lines).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        message: expect.stringContaining('neither perl nor flock(1)') as unknown,
+      }),
+    ]);
   });
 });

@@ -63,7 +63,11 @@ export class FlockLocks {
   async acquire(lockPath: string, request: FlockAcquisition): Promise<HeldFlock> {
     const program = await this.program();
     if (program === undefined) {
-      this.#warnOnce(request.logger, (this.#options.platform ?? process.platform) === 'win32' ? 'windows' : 'no-helper', lockPath);
+      this.#warnOnce(
+        request.logger,
+        (this.#options.platform ?? process.platform) === 'win32' ? 'windows' : 'no-helper',
+        lockPath,
+      );
       return notLocked;
     }
     const absolute = path.resolve(lockPath);

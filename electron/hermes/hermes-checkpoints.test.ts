@@ -19,8 +19,11 @@ import { recordingLogger } from './test-support/recording-logger';
 
 /** git's own totals of `diff --numstat` between a commit's parent (or nothing) and the commit. */
 function gitStats(gitdir: string, commit: string): { files: number; insertions: number; deletions: number } {
-  const parent = hermesGit(['--git-dir', gitdir, 'rev-list', '--parents', '-n', '1', commit]).split(' ')[1] ?? emptyTreeOid;
-  const lines = hermesGit(['--git-dir', gitdir, 'diff', '--numstat', parent, commit]).split('\n').filter((line) => line !== '');
+  const parent =
+    hermesGit(['--git-dir', gitdir, 'rev-list', '--parents', '-n', '1', commit]).split(' ')[1] ?? emptyTreeOid;
+  const lines = hermesGit(['--git-dir', gitdir, 'diff', '--numstat', parent, commit])
+    .split('\n')
+    .filter((line) => line !== '');
   let insertions = 0;
   let deletions = 0;
   for (const line of lines) {
@@ -38,7 +41,8 @@ describe('Hermes checkpoint stores, read-only', () => {
   let project: string;
   let hermes: HermesCheckpoints;
 
-  const open = (logger = silentLogger): HermesCheckpoints => new HermesCheckpoints({ env: { HERMES_HOME: home }, logger });
+  const open = (logger = silentLogger): HermesCheckpoints =>
+    new HermesCheckpoints({ env: { HERMES_HOME: home }, logger });
 
   beforeEach(async () => {
     ({ dir: base, remove } = await makeTempDir('vigil-hermes-'));
@@ -62,7 +66,9 @@ describe('Hermes checkpoint stores, read-only', () => {
     rmSync(path.join(project, 'notes.md'));
     mkdirSync(path.join(project, 'src'));
     writeFileSync(path.join(project, 'src', 'lib.py'), 'x = 1\n');
-    const c3 = hermesSharedCheckpoint(home, project, 'before terminal: sed -i s/one/two/ app.py', { seconds: 1_700_000_120 });
+    const c3 = hermesSharedCheckpoint(home, project, 'before terminal: sed -i s/one/two/ app.py', {
+      seconds: 1_700_000_120,
+    });
     return [c3 ?? '', c2 ?? '', c1 ?? ''];
   }
 
@@ -82,9 +88,19 @@ describe('Hermes checkpoint stores, read-only', () => {
     const entries = await hermes.entries(project);
     expect(entries.map((entry) => entry.id)).toEqual(ids);
     expect(hermesGit(['--git-dir', store, 'rev-list', `refs/hermes/${dirHash(project)}`]).split('\n')).toEqual(ids);
-    expect(entries.map((entry) => entry.reason)).toEqual(['before terminal: sed -i s/one/two/ app.py', 'before patch', 'before write_file']);
+    expect(entries.map((entry) => entry.reason)).toEqual([
+      'before terminal: sed -i s/one/two/ app.py',
+      'before patch',
+      'before write_file',
+    ]);
     for (const entry of entries) {
-      expect(entry).toMatchObject({ source: 'hermes', dir: project, kind: 'checkpoint', attribution: { agent: 'hermes' }, skipped: [] });
+      expect(entry).toMatchObject({
+        source: 'hermes',
+        dir: project,
+        kind: 'checkpoint',
+        attribution: { agent: 'hermes' },
+        skipped: [],
+      });
       expect(entry.tree).toBe(hermesGit(['--git-dir', store, 'rev-parse', `${entry.id}^{tree}`]));
       expect((await hermes.withStats(entry)).stats).toEqual(gitStats(store, entry.id));
     }
@@ -122,7 +138,9 @@ describe('Hermes checkpoint stores, read-only', () => {
     writeFileSync(path.join(project, 'app.py'), 'print("four")\n');
     const c5 = hermesSharedCheckpoint(home, project, 'before patch', { seconds: 1_700_000_240 }) ?? '';
     hermesGit(['--git-dir', store, 'repack', '--quiet']);
-    expect(readdirSync(path.join(store, 'objects', 'pack')).filter((name) => name.endsWith('.pack')).length).toBeGreaterThanOrEqual(2);
+    expect(
+      readdirSync(path.join(store, 'objects', 'pack')).filter((name) => name.endsWith('.pack')).length,
+    ).toBeGreaterThanOrEqual(2);
     await expectTimeline([c5, c4, ...ids]);
 
     // Mid-gc: a kept pack, a temp pack being written, an index whose pack was just deleted, ref locks.
@@ -130,7 +148,10 @@ describe('Hermes checkpoint stores, read-only', () => {
     const firstPack = packs.find((name) => name.endsWith('.pack')) ?? '';
     writeFileSync(path.join(store, 'objects', 'pack', firstPack.replace(/\.pack$/, '.keep')), '');
     writeFileSync(path.join(store, 'objects', 'pack', 'tmp_pack_Xy12Ab'), 'PACK\0\0\0\x02partial');
-    copyFileSync(path.join(store, 'objects', 'pack', firstPack.replace(/\.pack$/, '.idx')), path.join(store, 'objects', 'pack', `pack-${'0'.repeat(40)}.idx`));
+    copyFileSync(
+      path.join(store, 'objects', 'pack', firstPack.replace(/\.pack$/, '.idx')),
+      path.join(store, 'objects', 'pack', `pack-${'0'.repeat(40)}.idx`),
+    );
     writeFileSync(path.join(store, 'packed-refs.lock'), '');
     writeFileSync(`${ref}.lock`, `${'f'.repeat(40)}\n`);
     await expectTimeline([c5, c4, ...ids]);
@@ -163,7 +184,9 @@ describe('Hermes checkpoint stores, read-only', () => {
 
     async function expectBlobsReadableFrom(gitdir: string, commit: string): Promise<void> {
       const oid = hermesGit(['--git-dir', gitdir, 'rev-parse', `${commit}:a.txt`]);
-      expect((await hermes.readObject(oid, 'blob'))?.toString()).toBe(`${hermesGit(['--git-dir', gitdir, 'cat-file', 'blob', oid])}\n`);
+      expect((await hermes.readObject(oid, 'blob'))?.toString()).toBe(
+        `${hermesGit(['--git-dir', gitdir, 'cat-file', 'blob', oid])}\n`,
+      );
     }
   });
 
@@ -172,7 +195,10 @@ describe('Hermes checkpoint stores, read-only', () => {
     hermesSharedCheckpoint(home, project, 'before write_file');
     hermesLegacyCheckpoint(home, project, 'before write_file');
     expect(await hermes.entries(project)).toHaveLength(2);
-    writeFileSync(path.join(sharedStore(home), 'projects', `${dirHash(project)}.json`), JSON.stringify({ workdir: '/somewhere/else', created_at: 1, last_touch: 2 }));
+    writeFileSync(
+      path.join(sharedStore(home), 'projects', `${dirHash(project)}.json`),
+      JSON.stringify({ workdir: '/somewhere/else', created_at: 1, last_touch: 2 }),
+    );
     writeFileSync(path.join(legacyRepo(home, project), 'HERMES_WORKDIR'), '/somewhere/else\n');
     expect(await hermes.entries(project)).toEqual([]);
   });
@@ -190,19 +216,23 @@ describe('Hermes checkpoint stores, read-only', () => {
     expect(trimmed.map((entry) => entry.id)).not.toContain(ids[0]);
     expect(trimmed.map((entry) => entry.reason)).toEqual(first.slice(0, 2).map((item) => item.commit.subject));
     expect(trimmed.map((entry) => entry.tree)).toEqual(first.slice(0, 2).map((item) => item.commit.tree));
-    expect(trimmed.map((entry) => entry.time)).toEqual(first.slice(0, 2).map((item) => new Date(item.commit.time * 1000).toISOString()));
+    expect(trimmed.map((entry) => entry.time)).toEqual(
+      first.slice(0, 2).map((item) => new Date(item.commit.time * 1000).toISOString()),
+    );
     expect(trimmed[1]?.parent).toBeUndefined();
   });
 
   it("marks Hermes's own pre-rollback snapshots, with the full id of the checkpoint they restore", async () => {
     const ids = threeCheckpoints();
     writeFileSync(path.join(project, 'app.py'), 'print("edited")\n');
-    hermesSharedCheckpoint(home, project, `pre-rollback snapshot (restoring to ${(ids[2] ?? '').slice(0, 8)})`, { seconds: 1_700_000_300 });
+    hermesSharedCheckpoint(home, project, `pre-rollback snapshot (restoring to ${(ids[2] ?? '').slice(0, 8)})`, {
+      seconds: 1_700_000_300,
+    });
     const [snapshot] = await hermes.entries(project);
     expect(snapshot).toMatchObject({ kind: 'pre-rollback', restores: ids[2] });
   });
 
-  it("skips a SHA-256 store with a warning instead of misreading it", async () => {
+  it('skips a SHA-256 store with a warning instead of misreading it', async () => {
     const store = sharedStore(home);
     mkdirSync(path.dirname(store), { recursive: true });
     hermesGit(['init', '--quiet', '--bare', '--object-format=sha256', store]);
@@ -221,8 +251,12 @@ describe("finding Hermes's home", () => {
     expect(hermesHome({ HERMES_HOME: ' /opt/hermes ' }, '/home/u', 'linux')).toBe(path.resolve('/opt/hermes'));
     expect(hermesHome({ HERMES_HOME: '~/h' }, '/home/u', 'linux')).toBe(path.join('/home/u', 'h'));
     expect(hermesHome({}, '/home/u', 'linux')).toBe(path.join('/home/u', '.hermes'));
-    expect(hermesHome({ HERMES_DATA_DIR_SUFFIX: '-dev' }, '/home/u', 'darwin')).toBe(path.join('/home/u', '.hermes-dev'));
-    expect(hermesHome({ LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' }, 'C:\\Users\\u', 'win32')).toBe(path.join('C:\\Users\\u\\AppData\\Local', 'hermes'));
+    expect(hermesHome({ HERMES_DATA_DIR_SUFFIX: '-dev' }, '/home/u', 'darwin')).toBe(
+      path.join('/home/u', '.hermes-dev'),
+    );
+    expect(hermesHome({ LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' }, 'C:\\Users\\u', 'win32')).toBe(
+      path.join('C:\\Users\\u\\AppData\\Local', 'hermes'),
+    );
   });
 
   it('includes the named profiles under the home, each a home of its own', async () => {
@@ -231,7 +265,10 @@ describe("finding Hermes's home", () => {
       mkdirSync(path.join(dir, '.hermes', 'profiles', 'work'), { recursive: true });
       mkdirSync(path.join(dir, '.hermes', 'profiles', '.deleted'), { recursive: true });
       const homes = await hermesHomes({}, dir, 'linux');
-      expect(homes.map((item) => item.home)).toEqual([path.join(dir, '.hermes'), path.join(dir, '.hermes', 'profiles', 'work')]);
+      expect(homes.map((item) => item.home)).toEqual([
+        path.join(dir, '.hermes'),
+        path.join(dir, '.hermes', 'profiles', 'work'),
+      ]);
       expect(homes[1]?.checkpoints).toBe(path.join(dir, '.hermes', 'profiles', 'work', 'checkpoints'));
       renameSync(path.join(dir, '.hermes'), path.join(dir, 'elsewhere'));
       expect((await hermesHomes({ HERMES_HOME: path.join(dir, 'elsewhere') }, dir, 'linux')).length).toBe(2);

@@ -1,11 +1,23 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type CheckpointEntry, checkpointStats, type CheckpointStats, type KnownBlobs, ObjectStore, Timeline } from '../checkpoints';
+import {
+  type CheckpointEntry,
+  checkpointStats,
+  type CheckpointStats,
+  type KnownBlobs,
+  ObjectStore,
+  Timeline,
+} from '../checkpoints';
 import type { Logger } from '../logging/logger';
 import { GitRefReader } from './git-ref-reader';
 import { hermesEntry, mergeNewestFirst, unknownStats, type HermesCommit } from './hermes-entry';
 import { hermesHomes, type HermesHomePaths } from './hermes-home';
-import { listHermesDirectories, locateHermesTimelines, type HermesDirectoryRecord, type HermesTimelineSource } from './hermes-store-locator';
+import {
+  listHermesDirectories,
+  locateHermesTimelines,
+  type HermesDirectoryRecord,
+  type HermesTimelineSource,
+} from './hermes-store-locator';
 
 /** Hermes's commits come with no line counts of their own: stats read the blobs. */
 const nothingKnown: KnownBlobs = { blobs: new Map(), changes: new Map() };
@@ -72,7 +84,13 @@ export class HermesCheckpoints {
   /** Every Hermes commit of a directory (resolved absolute path) across its timelines, newest first. */
   async commits(dir: string): Promise<readonly HermesCommit[]> {
     const sources = await locateHermesTimelines(await this.homes(), dir);
-    const heads = await Promise.all(sources.map(async (source) => ({ source, store: await this.#open(source.gitdir), head: await this.#head(source) })));
+    const heads = await Promise.all(
+      sources.map(async (source) => ({
+        source,
+        store: await this.#open(source.gitdir),
+        head: await this.#head(source),
+      })),
+    );
     const key = heads.map((item) => `${item.source.gitdir}@${item.head ?? '-'}`).join('|');
     const cached = this.#timelines.get(dir);
     // Most recently read last, so the oldest is dropped first when there are too many.
@@ -81,7 +99,11 @@ export class HermesCheckpoints {
       this.#timelines.set(dir, cached);
       return cached.commits;
     }
-    const chains = await Promise.all(heads.map(async (item) => (item.store === undefined || item.head === undefined ? [] : this.#walk(item.source, item.store, item.head))));
+    const chains = await Promise.all(
+      heads.map(async (item) =>
+        item.store === undefined || item.head === undefined ? [] : this.#walk(item.source, item.store, item.head),
+      ),
+    );
     const commits = mergeNewestFirst(chains, (commit) => commit.commit.time);
     this.#timelines.set(dir, { key, commits });
     const oldest = this.#timelines.keys().next().value;
@@ -102,7 +124,13 @@ export class HermesCheckpoints {
     if (known !== undefined) return { ...entry, stats: known };
     const found = await this.#storeHolding(entry.id);
     if (found === undefined) return entry;
-    const parentTree = entry.parent === undefined ? undefined : await found.timeline.commit(entry.parent).then((parent) => parent.tree, () => undefined);
+    const parentTree =
+      entry.parent === undefined
+        ? undefined
+        : await found.timeline.commit(entry.parent).then(
+            (parent) => parent.tree,
+            () => undefined,
+          );
     const stats = await checkpointStats(found.objects, parentTree, entry.tree, nothingKnown);
     this.#stats.set(entry.id, stats);
     return { ...entry, stats };
@@ -133,14 +161,20 @@ export class HermesCheckpoints {
   }
 
   /** Every directory Hermes holds checkpoints of, with its count and newest checkpoint. */
-  async directories(): Promise<readonly (HermesDirectoryRecord & { readonly head?: string; readonly count: number; readonly newest?: string })[]> {
+  async directories(): Promise<
+    readonly (HermesDirectoryRecord & { readonly head?: string; readonly count: number; readonly newest?: string })[]
+  > {
     const records = await listHermesDirectories(await this.homes());
     const out = [];
     for (const record of records) {
       const commits = await this.commits(path.resolve(record.dir)).catch(() => []);
       if (commits.length === 0) continue;
       const newest = commits[0];
-      out.push({ ...record, count: commits.length, ...(newest === undefined ? {} : { head: newest.id, newest: new Date(newest.commit.time * 1000).toISOString() }) });
+      out.push({
+        ...record,
+        count: commits.length,
+        ...(newest === undefined ? {} : { head: newest.id, newest: new Date(newest.commit.time * 1000).toISOString() }),
+      });
     }
     return out;
   }
@@ -161,7 +195,10 @@ export class HermesCheckpoints {
       return opened;
     }
     if (await isSha256Store(gitdir)) {
-      this.#options.logger.warn('a Hermes checkpoint store uses SHA-256 object ids, which Vigil cannot read yet; its checkpoints are not shown', { gitdir });
+      this.#options.logger.warn(
+        'a Hermes checkpoint store uses SHA-256 object ids, which Vigil cannot read yet; its checkpoints are not shown',
+        { gitdir },
+      );
       this.#stores.set(gitdir, undefined);
       return undefined;
     }
@@ -177,7 +214,11 @@ export class HermesCheckpoints {
     const store = this.#stores.get(source.gitdir);
     if (store === undefined) return undefined;
     return store.refs.resolve(source.ref).catch((error: unknown) => {
-      this.#options.logger.warn('could not read a Hermes checkpoint ref', { gitdir: source.gitdir, ref: source.ref, error });
+      this.#options.logger.warn('could not read a Hermes checkpoint ref', {
+        gitdir: source.gitdir,
+        ref: source.ref,
+        error,
+      });
       return undefined;
     });
   }
@@ -194,7 +235,11 @@ export class HermesCheckpoints {
         out.push({ id, commit, gitdir: source.gitdir, kind: source.kind });
         id = commit.parents[0];
       } catch (error) {
-        this.#options.logger.warn('a Hermes checkpoint timeline ends early: a commit cannot be read', { gitdir: source.gitdir, commit: id, error });
+        this.#options.logger.warn('a Hermes checkpoint timeline ends early: a commit cannot be read', {
+          gitdir: source.gitdir,
+          commit: id,
+          error,
+        });
         id = undefined;
       }
     }

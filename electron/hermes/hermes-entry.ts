@@ -22,7 +22,12 @@ export const unknownStats: CheckpointStats = { files: 0, insertions: 0, deletion
  * full id when the short id in the subject names exactly one commit of the same timeline (Hermes
  * rewrites its history when it prunes, so the restored commit may be gone).
  */
-export function hermesEntry(dir: string, item: HermesCommit, timeline: readonly HermesCommit[], stats: CheckpointStats): CheckpointEntry {
+export function hermesEntry(
+  dir: string,
+  item: HermesCommit,
+  timeline: readonly HermesCommit[],
+  stats: CheckpointStats,
+): CheckpointEntry {
   const { commit } = item;
   const prefix = preRollbackSubject.exec(commit.subject)?.[1];
   const matches = prefix === undefined ? [] : timeline.filter((other) => other.id.startsWith(prefix));

@@ -21,7 +21,11 @@ function expandHome(value: string, home: string): string {
  * Hermes's home as Hermes itself finds it: `$HERMES_HOME` when set (trimmed), else the platform
  * default (`~/.hermes` plus `$HERMES_DATA_DIR_SUFFIX`; `%LOCALAPPDATA%\hermes` on Windows).
  */
-export function hermesHome(env: NodeJS.ProcessEnv, home = os.homedir(), platform: NodeJS.Platform = process.platform): string {
+export function hermesHome(
+  env: NodeJS.ProcessEnv,
+  home = os.homedir(),
+  platform: NodeJS.Platform = process.platform,
+): string {
   const fromEnv = (env['HERMES_HOME'] ?? '').trim();
   if (fromEnv !== '') return path.resolve(expandHome(fromEnv, home));
   const suffix = env['HERMES_DATA_DIR_SUFFIX'] ?? '';
@@ -50,7 +54,11 @@ export async function activeProfileName(root: string): Promise<string | undefine
  * otherwise the profile named in `~/.hermes/active_profile` (`~/.hermes/profiles/<name>`, which
  * the CLI exports as HERMES_HOME before any tool runs); otherwise the default home.
  */
-export async function activeHermesHome(env: NodeJS.ProcessEnv, home = os.homedir(), platform: NodeJS.Platform = process.platform): Promise<string> {
+export async function activeHermesHome(
+  env: NodeJS.ProcessEnv,
+  home = os.homedir(),
+  platform: NodeJS.Platform = process.platform,
+): Promise<string> {
   const root = hermesHome(env, home, platform);
   if ((env['HERMES_HOME'] ?? '').trim() !== '') return root;
   const profile = await activeProfileName(root);
@@ -67,7 +75,11 @@ export function hermesHomePaths(home: string): HermesHomePaths {
  * profiles under it (`profiles/<name>`, each a home of its own), so a profile's checkpoints appear
  * without configuration even when Vigil runs without that profile's `HERMES_HOME`.
  */
-export async function hermesHomes(env: NodeJS.ProcessEnv, home = os.homedir(), platform: NodeJS.Platform = process.platform): Promise<readonly HermesHomePaths[]> {
+export async function hermesHomes(
+  env: NodeJS.ProcessEnv,
+  home = os.homedir(),
+  platform: NodeJS.Platform = process.platform,
+): Promise<readonly HermesHomePaths[]> {
   const primary = hermesHome(env, home, platform);
   const profiles = await readdir(path.join(primary, 'profiles'), { withFileTypes: true }).catch(() => []);
   const named = profiles

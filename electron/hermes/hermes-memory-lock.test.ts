@@ -26,7 +26,15 @@ let logger: RecordingLogger;
 async function serviceFor(source: ResolvedMemoryDirectory['source']): Promise<MemoryService> {
   logger = recordingLogger();
   return createMemoryService({
-    directories: [{ id: memoryDirectoryId(base), path: base, label: 'Hermes memories', source, limits: { memory: 2200, user: 1375 } }],
+    directories: [
+      {
+        id: memoryDirectoryId(base),
+        path: base,
+        label: 'Hermes memories',
+        source,
+        limits: { memory: 2200, user: 1375 },
+      },
+    ],
     logger,
   });
 }
@@ -56,7 +64,9 @@ describe("Hermes's memory lock", () => {
     expect(await hermes.next()).toBe('read');
 
     let isDone = false;
-    const vigil = memory.mutate(base, 'memory', { action: 'add', content: 'tests run with vitest' }).finally(() => (isDone = true));
+    const vigil = memory
+      .mutate(base, 'memory', { action: 'add', content: 'tests run with vitest' })
+      .finally(() => (isDone = true));
     await logger.waitFor('waiting for MEMORY.md.lock');
     expect(isDone).toBe(false);
 
@@ -64,7 +74,9 @@ describe("Hermes's memory lock", () => {
     expect(await hermes.next()).toBe('written');
     const result = await vigil;
     expect(result.outcome).toBe('changed');
-    expect(readFileSync(file, 'utf8')).toBe('the user prefers tabs\n§\nthe project uses pnpm\n§\ntests run with vitest\n');
+    expect(readFileSync(file, 'utf8')).toBe(
+      'the user prefers tabs\n§\nthe project uses pnpm\n§\ntests run with vitest\n',
+    );
   });
 
   it('is taken by a mutation that a change listener starts, after the change that notified it released it', async () => {
@@ -73,7 +85,9 @@ describe("Hermes's memory lock", () => {
     const later = gate();
     let second: Promise<MemoryMutationResult> | undefined;
     service.onChange(() => {
-      second ??= later.opened.then(() => service.mutate(base, 'memory', { action: 'add', content: 'added by a listener' }));
+      second ??= later.opened.then(() =>
+        service.mutate(base, 'memory', { action: 'add', content: 'added by a listener' }),
+      );
     });
     await service.mutate(base, 'memory', { action: 'add', content: 'the first entry' });
     const hermes = startHermesLock('hold', `${file}.lock`);
@@ -95,7 +109,11 @@ describe("Hermes's memory lock", () => {
     logger = recordingLogger();
     const problems: string[] = [];
     const grace = gate();
-    const lateWrites = new LateWriteWatch({ logger, reportProblem: (message) => problems.push(message), grace: () => grace.opened });
+    const lateWrites = new LateWriteWatch({
+      logger,
+      reportProblem: (message) => problems.push(message),
+      grace: () => grace.opened,
+    });
     // `cat >> MEMORY.md` that opened the file before Vigil's replace, and writes after it.
     const stale = await open(file, 'a');
     await withMemoryLock(
@@ -123,7 +141,7 @@ describe("Hermes's memory lock", () => {
     expect((await backupsIn(base)).map((name) => readFileSync(path.join(base, name), 'utf8'))).toEqual(['one\nlate']);
   });
 
-  it('in Hermes\'s own folder creates the missing lock file (0600) so Hermes locks the same one; elsewhere leaves none', async () => {
+  it("in Hermes's own folder creates the missing lock file (0600) so Hermes locks the same one; elsewhere leaves none", async () => {
     memory = await serviceFor('hermes');
     await memory.mutate(base, 'user', { action: 'add', content: 'name: Ada' });
     expect(statSync(path.join(base, 'USER.md.lock')).mode & 0o777).toBe(0o600);
@@ -134,7 +152,7 @@ describe("Hermes's memory lock", () => {
     expect(existsSync(path.join(base, 'MEMORY.md.lock'))).toBe(false);
   });
 
-  it('manages Hermes\'s memories folder from the moment Hermes creates it, after Vigil started', async () => {
+  it("manages Hermes's memories folder from the moment Hermes creates it, after Vigil started", async () => {
     const hermesMemories = path.join(base, 'hermes', 'memories');
     logger = recordingLogger();
     const service = (memory = await createConfiguredMemoryService({
@@ -144,16 +162,24 @@ describe("Hermes's memory lock", () => {
       watch: { appearPollMs: 20 },
     }));
     expect((await service.directories()).map((directory) => directory.source)).toEqual(['vigil']);
-    await expect(service.read(hermesMemories, 'memory')).rejects.toMatchObject({ code: 'not_found', message: expect.stringContaining('does not exist yet') as unknown });
+    await expect(service.read(hermesMemories, 'memory')).rejects.toMatchObject({
+      code: 'not_found',
+      message: expect.stringContaining('does not exist yet') as unknown,
+    });
     const recorder = new ChangeRecorder(service);
     try {
       mkdirSync(hermesMemories, { recursive: true });
       writeFileSync(path.join(hermesMemories, 'MEMORY.md'), 'written by Hermes');
-      const created = await recorder.waitFor('Hermes\'s first memory', (change) => change.dir === hermesMemories);
+      const created = await recorder.waitFor("Hermes's first memory", (change) => change.dir === hermesMemories);
       expect(created).toMatchObject({ source: 'external', current: { entries: ['written by Hermes'] } });
-      expect(await service.directories()).toContainEqual(expect.objectContaining({ path: hermesMemories, source: 'hermes', exists: true, isWatched: true }));
+      expect(await service.directories()).toContainEqual(
+        expect.objectContaining({ path: hermesMemories, source: 'hermes', exists: true, isWatched: true }),
+      );
       appendFileSync(path.join(hermesMemories, 'MEMORY.md'), '\n§\nand another');
-      await recorder.waitFor('the next edit', (change) => change.dir === hermesMemories && change.current.entries.length === 2);
+      await recorder.waitFor(
+        'the next edit',
+        (change) => change.dir === hermesMemories && change.current.entries.length === 2,
+      );
       await service.mutate(hermesMemories, 'memory', { action: 'add', content: 'added by Vigil' });
       expect(statSync(path.join(hermesMemories, 'MEMORY.md.lock')).mode & 0o777).toBe(0o600);
     } finally {
@@ -161,13 +187,24 @@ describe("Hermes's memory lock", () => {
     }
   });
 
-  it('takes Hermes\'s flock in a configured folder that is Hermes\'s memories folder, before any MEMORY.md.lock exists', async () => {
+  it("takes Hermes's flock in a configured folder that is Hermes's memories folder, before any MEMORY.md.lock exists", async () => {
     const hermesMemories = path.join(base, 'hermes', 'memories');
     mkdirSync(hermesMemories, { recursive: true });
     const config = path.join(base, 'config.json');
-    writeFileSync(config, JSON.stringify({ memory: { includeDefaults: false, directories: [{ path: hermesMemories, label: 'agent memory' }] } }));
-    const service = (memory = await createConfiguredMemoryService({ paths: { config, memories: path.join(base, 'vigil-memories') }, env: { HERMES_HOME: path.join(base, 'hermes') }, logger: recordingLogger() }));
-    expect((await service.directories()).map((directory) => [directory.source, directory.label])).toEqual([['hermes', 'agent memory']]);
+    writeFileSync(
+      config,
+      JSON.stringify({
+        memory: { includeDefaults: false, directories: [{ path: hermesMemories, label: 'agent memory' }] },
+      }),
+    );
+    const service = (memory = await createConfiguredMemoryService({
+      paths: { config, memories: path.join(base, 'vigil-memories') },
+      env: { HERMES_HOME: path.join(base, 'hermes') },
+      logger: recordingLogger(),
+    }));
+    expect((await service.directories()).map((directory) => [directory.source, directory.label])).toEqual([
+      ['hermes', 'agent memory'],
+    ]);
     await service.mutate(hermesMemories, 'memory', { action: 'add', content: 'a fact' });
     expect(statSync(path.join(hermesMemories, 'MEMORY.md.lock')).mode & 0o777).toBe(0o600);
   });
@@ -179,7 +216,10 @@ describe("Hermes's memory lock", () => {
     writeFileSync(victim, 'not a lock\n');
     symlinkSync(victim, `${file}.lock`);
     memory = await serviceFor('config');
-    await expect(memory.mutate(base, 'memory', { action: 'add', content: 'two' })).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('symbolic link') as unknown });
+    await expect(memory.mutate(base, 'memory', { action: 'add', content: 'two' })).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('symbolic link') as unknown,
+    });
     expect(readFileSync(file, 'utf8')).toBe('one entry');
     expect(readFileSync(victim, 'utf8')).toBe('not a lock\n');
   });

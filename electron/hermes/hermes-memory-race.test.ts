@@ -32,10 +32,17 @@ describe('Hermes and Vigil adding to one MEMORY.md at once', () => {
     mkdirSync(memories, { recursive: true });
     const env = { HOME: path.join(base, 'home'), VIGIL_HOME: path.join(base, 'vigil'), HERMES_HOME: hermesHome };
     const vigilEntries = Array.from({ length: 16 }, (_, index) => `vigil note ${index}`);
-    const hermesEntriesAdded = Array.from({ length: 4 }, (_, process) => Array.from({ length: 6 }, (__, index) => `hermes note ${process}-${index}`));
+    const hermesEntriesAdded = Array.from({ length: 4 }, (_, process) =>
+      Array.from({ length: 6 }, (__, index) => `hermes note ${process}-${index}`),
+    );
     const runs = await Promise.all([
       ...vigilEntries.map((entry) => runVigil(['memory', 'add', '--dir', memories, entry], { env })),
-      ...hermesEntriesAdded.map((entries) => run('python3', [hermesTool, 'add', path.join(memories, 'MEMORY.md'), ...entries]).then(() => ({ code: 0, stderr: '' }))),
+      ...hermesEntriesAdded.map((entries) =>
+        run('python3', [hermesTool, 'add', path.join(memories, 'MEMORY.md'), ...entries]).then(() => ({
+          code: 0,
+          stderr: '',
+        })),
+      ),
     ]);
     for (const finished of runs) expect(finished.code, finished.stderr).toBe(0);
 

@@ -25,7 +25,10 @@ export function sharedStorePath(home: HermesHomePaths): string {
 }
 
 async function isFile(file: string): Promise<boolean> {
-  return stat(file).then((info) => info.isFile(), () => false);
+  return stat(file).then(
+    (info) => info.isFile(),
+    () => false,
+  );
 }
 
 /** The first line of a small text file Hermes wrote (UTF-8, maybe with a BOM), or undefined. */
@@ -67,7 +70,10 @@ async function legacyCandidates(home: HermesHomePaths, hash: string): Promise<st
  * another folder), and pre-v2 shadow repositories named by the hash whose `HERMES_WORKDIR` is the
  * directory. Nothing is created or written; a home without checkpoints yields nothing.
  */
-export async function locateHermesTimelines(homes: readonly HermesHomePaths[], dir: string): Promise<HermesTimelineSource[]> {
+export async function locateHermesTimelines(
+  homes: readonly HermesHomePaths[],
+  dir: string,
+): Promise<HermesTimelineSource[]> {
   const hash = dirHash(dir);
   const found: HermesTimelineSource[] = [];
   for (const home of homes) {
@@ -94,7 +100,9 @@ export interface HermesDirectoryRecord {
 
 /** Hermes writes `last_touch` as seconds since the epoch (a float). */
 function isoFromSeconds(value: unknown): string | undefined {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? new Date(value * 1000).toISOString() : undefined;
+  return typeof value === 'number' && Number.isFinite(value) && value > 0
+    ? new Date(value * 1000).toISOString()
+    : undefined;
 }
 
 /** Every directory the Hermes homes hold checkpoints of: shared-store project records and shadow repos. */
@@ -109,7 +117,11 @@ export async function listHermesDirectories(homes: readonly HermesHomePaths[]): 
         const record = JSON.parse(text ?? '') as { workdir?: unknown; last_touch?: unknown };
         if (typeof record.workdir !== 'string') continue;
         const lastTouch = isoFromSeconds(record.last_touch);
-        found.set(record.workdir, { dir: record.workdir, dirhash: name.slice(0, 16), ...(lastTouch === undefined ? {} : { lastTouch }) });
+        found.set(record.workdir, {
+          dir: record.workdir,
+          dirhash: name.slice(0, 16),
+          ...(lastTouch === undefined ? {} : { lastTouch }),
+        });
       } catch {
         // A record Hermes is rewriting right now, or a damaged one: its ref still shows under its folder.
       }
@@ -118,7 +130,15 @@ export async function listHermesDirectories(homes: readonly HermesHomePaths[]): 
     const archives = top.filter((name) => name.startsWith('legacy-'));
     const shadows = [
       ...top.filter((name) => /^[0-9a-f]{16}$/.test(name)).map((name) => path.join(home.checkpoints, name)),
-      ...(await Promise.all(archives.map(async (archive) => (await readdir(path.join(home.checkpoints, archive)).catch(() => [] as string[])).map((name) => path.join(home.checkpoints, archive, name))))).flat(),
+      ...(
+        await Promise.all(
+          archives.map(async (archive) =>
+            (await readdir(path.join(home.checkpoints, archive)).catch(() => [] as string[])).map((name) =>
+              path.join(home.checkpoints, archive, name),
+            ),
+          ),
+        )
+      ).flat(),
     ];
     for (const shadow of shadows) {
       const workdir = await readMarker(path.join(shadow, 'HERMES_WORKDIR'));

@@ -38,7 +38,12 @@ describe('Hermes checkpoints taken while Vigil runs', () => {
     const reported: CheckpointEntry[] = [];
     const waiters: (() => void)[] = [];
     const next = (): Promise<void> => new Promise((resolve) => waiters.push(resolve));
-    stop = watchHermesTimelines({ hermes, logger: silentLogger, intervalMs: 20, onCreated: (entry) => (reported.push(entry), waiters.shift()?.()) });
+    stop = watchHermesTimelines({
+      hermes,
+      logger: silentLogger,
+      intervalMs: 20,
+      onCreated: (entry) => (reported.push(entry), waiters.shift()?.()),
+    });
 
     // Taken after the timeline was shown, before the watcher first looked: still reported.
     edit('two\n');

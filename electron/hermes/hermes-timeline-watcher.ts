@@ -53,7 +53,9 @@ export function watchHermesTimelines(options: HermesTimelineWatcherOptions): Dis
     const newest = Math.max(before.newest, ...entries.map((entry) => Date.parse(entry.time)));
     const signatureOf = (entry: CheckpointEntry): string => signature(Date.parse(entry.time), entry.tree);
     seen.set(dir, { signatures: new Set([...before.signatures, ...entries.map(signatureOf)]), newest });
-    const fresh = entries.filter((entry) => !before.signatures.has(signatureOf(entry)) && Date.parse(entry.time) >= before.newest).reverse();
+    const fresh = entries
+      .filter((entry) => !before.signatures.has(signatureOf(entry)) && Date.parse(entry.time) >= before.newest)
+      .reverse();
     for (const entry of fresh) {
       if (isStopped) return;
       options.onCreated(await options.hermes.withStats(entry));
@@ -63,7 +65,9 @@ export function watchHermesTimelines(options: HermesTimelineWatcherOptions): Dis
   const tick = async (): Promise<void> => {
     for (const dir of options.hermes.readDirectories()) {
       if (isStopped) return;
-      await look(dir).catch((error: unknown) => options.logger.warn('could not look at a Hermes checkpoint timeline', { dir, error }));
+      await look(dir).catch((error: unknown) =>
+        options.logger.warn('could not look at a Hermes checkpoint timeline', { dir, error }),
+      );
     }
   };
 

@@ -37,16 +37,33 @@ function candidates(): string[] {
 }
 
 describe("what Hermes's git add -A leaves out", () => {
-  it("agrees with git itself on .gitignore files at every depth, negations, folder-only patterns, info/exclude and the global excludes file", async () => {
+  it('agrees with git itself on .gitignore files at every depth, negations, folder-only patterns, info/exclude and the global excludes file', async () => {
     write([
-      'keep.py', 'debug.tmp', 'notes/keep.tmp', 'notes/todo.md',
-      'data/raw.csv', 'data/keep/also.csv',
-      'src/app.py', 'src/generated.py', 'src/deep/x.gen', 'src/deep/y.py',
-      'build.cfg', 'logs.txt', 'secret.key', 'private/readme.md', 'coverage/index.html', 'env/bin/activate',
-      'a/b/c/deep.bak', 'a/b/keep.bak', 'a/.gitignore',
+      'keep.py',
+      'debug.tmp',
+      'notes/keep.tmp',
+      'notes/todo.md',
+      'data/raw.csv',
+      'data/keep/also.csv',
+      'src/app.py',
+      'src/generated.py',
+      'src/deep/x.gen',
+      'src/deep/y.py',
+      'build.cfg',
+      'logs.txt',
+      'secret.key',
+      'private/readme.md',
+      'coverage/index.html',
+      'env/bin/activate',
+      'a/b/c/deep.bak',
+      'a/b/keep.bak',
+      'a/.gitignore',
     ]);
     // Negations across sources: notes/ re-includes what the root ignores, the root re-includes what info/exclude ignores.
-    writeFileSync(path.join(project, '.gitignore'), ['*.tmp', 'data/', '!data/keep/', '/logs.txt', 'private', '!env/', ''].join('\n'));
+    writeFileSync(
+      path.join(project, '.gitignore'),
+      ['*.tmp', 'data/', '!data/keep/', '/logs.txt', 'private', '!env/', ''].join('\n'),
+    );
     writeFileSync(path.join(project, 'notes', '.gitignore'), '!keep.tmp\n');
     writeFileSync(path.join(project, 'src', '.gitignore'), 'generated.py\n*.gen\n');
     writeFileSync(path.join(project, 'a', '.gitignore'), '*.bak\n!b/keep.bak\n');
@@ -55,21 +72,38 @@ describe("what Hermes's git add -A leaves out", () => {
     write(['vendor/lib/code.c']);
     hermesGit(['init', '--quiet', path.join(project, 'vendor', 'lib')]);
     hermesGit(['-C', path.join(project, 'vendor', 'lib'), '-c', 'user.name=t', '-c', 'user.email=t@t', 'add', '-A']);
-    hermesGit(['-C', path.join(project, 'vendor', 'lib'), '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '--quiet', '-m', 'x']);
+    hermesGit([
+      '-C',
+      path.join(project, 'vendor', 'lib'),
+      '-c',
+      'user.name=t',
+      '-c',
+      'user.email=t@t',
+      'commit',
+      '--quiet',
+      '-m',
+      'x',
+    ]);
 
     const env = { XDG_CONFIG_HOME: path.join(base, 'xdg') };
     const store = initSharedStore(home);
     const commit = hermesSharedCheckpoint(home, project, 'before write_file') ?? '';
-    const stored = new Set(hermesGit(['--git-dir', store, 'ls-tree', '-r', '--name-only', commit], { env }).split('\n'));
+    const stored = new Set(
+      hermesGit(['--git-dir', store, 'ls-tree', '-r', '--name-only', commit], { env }).split('\n'),
+    );
     // The shared store's checkpoint above ran without XDG_CONFIG_HOME; run git add again with it, in a scratch index.
     const withGlobal = new Set(
-      hermesGit(['ls-files', '--cached', '--others', '--exclude-standard'], { env: { ...env, GIT_DIR: store, GIT_WORK_TREE: project, GIT_INDEX_FILE: path.join(base, 'scratch-index') }, cwd: project }).split('\n'),
+      hermesGit(['ls-files', '--cached', '--others', '--exclude-standard'], {
+        env: { ...env, GIT_DIR: store, GIT_WORK_TREE: project, GIT_INDEX_FILE: path.join(base, 'scratch-index') },
+        cwd: project,
+      }).split('\n'),
     );
     expect(stored.has('secret.key')).toBe(true);
     expect(withGlobal.has('secret.key')).toBe(false);
 
     const skipped = await hermesUnstoredPaths(project, store, { env, home: base });
-    const covered = (file: string): boolean => skipped.some((item) => item.path === file || (item.path.endsWith('/') && file.startsWith(item.path)));
+    const covered = (file: string): boolean =>
+      skipped.some((item) => item.path === file || (item.path.endsWith('/') && file.startsWith(item.path)));
     const expectedUnstored = candidates().filter((file) => !withGlobal.has(file));
     // Everything git leaves out is covered, so a restore never deletes it. The one difference errs the
     // safe way: below a folder that info/exclude ignores and .gitignore re-includes (env/), files stay

@@ -52,7 +52,10 @@ function isIgnored(sources: readonly IgnoreSource[], relativePath: string, isFol
 }
 
 async function isNestedRepository(folder: string): Promise<boolean> {
-  return lstat(path.join(folder, '.git')).then(() => true, () => false);
+  return lstat(path.join(folder, '.git')).then(
+    () => true,
+    () => false,
+  );
 }
 
 /**
@@ -66,14 +69,20 @@ async function isNestedRepository(folder: string): Promise<boolean> {
  * file alone): below a folder that a weaker source ignores and a stronger one re-includes (`env/`
  * in info/exclude, `!env/` in .gitignore), the weaker source still counts for the folder's files.
  */
-export async function hermesUnstoredPaths(dir: string, gitdir: string, options: UnstoredPathsOptions): Promise<SkippedPath[]> {
+export async function hermesUnstoredPaths(
+  dir: string,
+  gitdir: string,
+  options: UnstoredPathsOptions,
+): Promise<SkippedPath[]> {
   const skipped: SkippedPath[] = [];
   const rootSources: IgnoreSource[] = [];
   for (const file of [globalExcludesFile(options), path.join(gitdir, 'info', 'exclude')]) {
     const rules = await readRules(file);
     if (rules !== undefined) rootSources.push({ base: '', rules });
   }
-  let level: { readonly folder: string; readonly sources: readonly IgnoreSource[] }[] = [{ folder: '', sources: rootSources }];
+  let level: { readonly folder: string; readonly sources: readonly IgnoreSource[] }[] = [
+    { folder: '', sources: rootSources },
+  ];
   while (level.length > 0) {
     const next: typeof level = [];
     await mapLimit(level, listConcurrency, async ({ folder, sources: inherited }) => {

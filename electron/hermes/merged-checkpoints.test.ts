@@ -68,7 +68,11 @@ describe('one timeline of both sources', () => {
     const h2 = hermesSharedCheckpoint(home, project, 'before terminal: rm -rf tmp', { seconds: past + 7_200 }) ?? '';
 
     const entries = await view.list(project);
-    expect(entries.map((entry) => [entry.id, entry.source])).toEqual([[h2, 'hermes'], [v1, 'vigil'], [h1, 'hermes']]);
+    expect(entries.map((entry) => [entry.id, entry.source])).toEqual([
+      [h2, 'hermes'],
+      [v1, 'vigil'],
+      [h1, 'hermes'],
+    ]);
     expect(await view.count(project)).toBe(3);
     expect(await view.count(project, { source: 'hermes' })).toBe(2);
     expect((await view.list(project, { source: 'hermes' })).map((entry) => entry.id)).toEqual([h2, h1]);
@@ -80,7 +84,10 @@ describe('one timeline of both sources', () => {
     expect((await view.resolve(project, '2')).id).toBe(v1);
     expect((await view.resolve(project, h1.slice(0, 10))).id).toBe(h1);
     expect((await view.resolve(project, v1.slice(0, 10))).source).toBe('vigil');
-    await expect(view.resolve(project, '4')).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining('use 1–3') as unknown });
+    await expect(view.resolve(project, '4')).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining('use 1–3') as unknown,
+    });
   });
 
   it('lists a directory only Hermes checkpointed, and says so when neither did', async () => {
@@ -88,20 +95,42 @@ describe('one timeline of both sources', () => {
     const h1 = hermesSharedCheckpoint(home, project, 'before write_file') ?? '';
     expect((await view.list(project)).map((entry) => entry.id)).toEqual([h1]);
     const directories = await view.directories();
-    expect(directories).toEqual([expect.objectContaining({ dir: project, dirhash: dirHash(project), count: 1, head: h1, exists: true, sources: ['hermes'] })]);
+    expect(directories).toEqual([
+      expect.objectContaining({
+        dir: project,
+        dirhash: dirHash(project),
+        count: 1,
+        head: h1,
+        exists: true,
+        sources: ['hermes'],
+      }),
+    ]);
     const elsewhere = path.join(base, 'elsewhere');
     mkdirSync(elsewhere);
-    await expect(view.list(elsewhere)).rejects.toMatchObject({ code: 'not_found', message: expect.stringContaining('never checkpointed, by Vigil or by Hermes Agent') as unknown });
+    await expect(view.list(elsewhere)).rejects.toMatchObject({
+      code: 'not_found',
+      message: expect.stringContaining('never checkpointed, by Vigil or by Hermes Agent') as unknown,
+    });
   });
 });
 
 describe('diff and restore of a Hermes checkpoint, by the same engine', () => {
   it("restores it with the pre-rollback snapshot in Vigil's store, never writing Hermes's, and the restore can be undone", async () => {
-    write({ 'app.py': 'print("v1")\n', 'lib/util.py': 'x = 1\n', 'gone.py': 'old\n', '.gitignore': 'secrets.json\ndata/\n' });
+    write({
+      'app.py': 'print("v1")\n',
+      'lib/util.py': 'x = 1\n',
+      'gone.py': 'old\n',
+      '.gitignore': 'secrets.json\ndata/\n',
+    });
     const hermesId = hermesSharedCheckpoint(home, project, 'before write_file', { seconds: past }) ?? '';
     hermesGit(['--git-dir', sharedStore(home), 'gc', '--quiet', '--prune=now']);
 
-    write({ 'app.py': 'print("v2")\n', 'new.py': 'created after\n', 'secrets.json': '{"token": 1}\n', 'data/big.csv': '1,2\n' });
+    write({
+      'app.py': 'print("v2")\n',
+      'new.py': 'created after\n',
+      'secrets.json': '{"token": 1}\n',
+      'data/big.csv': '1,2\n',
+    });
     rmSync(path.join(project, 'gone.py'));
     mkdirSync(path.join(project, 'vendor/lib'), { recursive: true });
     hermesGit(['init', '--quiet', path.join(project, 'vendor/lib')]);
@@ -110,31 +139,64 @@ describe('diff and restore of a Hermes checkpoint, by the same engine', () => {
 
     const page = await restore.diff(project, '1', { kind: 'live' });
     expect(page.from.id).toBe(hermesId);
-    expect(page.files.map((file) => [file.path, file.status])).toEqual(expect.arrayContaining([['app.py', 'modified'], ['gone.py', 'deleted'], ['new.py', 'added']]));
+    expect(page.files.map((file) => [file.path, file.status])).toEqual(
+      expect.arrayContaining([
+        ['app.py', 'modified'],
+        ['gone.py', 'deleted'],
+        ['new.py', 'added'],
+      ]),
+    );
     // What Hermes's git could not have stored (ignored, a nested repository) is no change since its checkpoint.
-    expect(page.files.map((file) => file.path).filter((file) => file === 'secrets.json' || file.startsWith('data/') || file.startsWith('vendor/'))).toEqual([]);
+    expect(
+      page.files
+        .map((file) => file.path)
+        .filter((file) => file === 'secrets.json' || file.startsWith('data/') || file.startsWith('vendor/')),
+    ).toEqual([]);
     const hunks = await restore.fileDiff(project, hermesId.slice(0, 8), { kind: 'live' }, 'app.py');
     expect(hunks.hunks[0]?.lines).toEqual(['-print("v1")', '+print("v2")']);
 
     const plan = await restore.plan(project, '1');
     const action = (file: string): string | undefined => plan.entries.find((entry) => entry.path === file)?.action;
     expect([action('app.py'), action('gone.py'), action('new.py')]).toEqual(['restore', 'recreate', 'delete']);
-    expect(plan.entries.filter((entry) => entry.path.startsWith('data/') || entry.path === 'secrets.json' || entry.path.startsWith('vendor/')).every((entry) => entry.action === 'skip')).toBe(true);
+    expect(
+      plan.entries
+        .filter(
+          (entry) =>
+            entry.path.startsWith('data/') || entry.path === 'secrets.json' || entry.path.startsWith('vendor/'),
+        )
+        .every((entry) => entry.action === 'skip'),
+    ).toBe(true);
 
     const result = await restore.restore(project, '1', [], { fingerprint: plan.fingerprint });
     expect(result.isVerified).toBe(true);
     expect([read('app.py'), read('gone.py'), read('new.py')]).toEqual(['print("v1")\n', 'old\n', undefined]);
-    expect([read('secrets.json'), read('data/big.csv'), read('vendor/lib/code.c')]).toEqual(['{"token": 1}\n', '1,2\n', 'int x;\n']);
+    expect([read('secrets.json'), read('data/big.csv'), read('vendor/lib/code.c')]).toEqual([
+      '{"token": 1}\n',
+      '1,2\n',
+      'int x;\n',
+    ]);
     expect(folderFingerprint(home)).toBe(before);
 
     // The pre-rollback snapshot is Vigil's, on the merged timeline, and says what it restores.
     const [newest] = await view.list(project);
-    expect(newest).toMatchObject({ id: result.preRollback.id, source: 'vigil', kind: 'pre-rollback', restores: hermesId });
-    expect(git(['--git-dir', engine.gitdir, 'log', '-1', '--format=%B', `refs/vigil/${dirHash(project)}`])).toContain(`Vigil-Restores: ${hermesId}`);
+    expect(newest).toMatchObject({
+      id: result.preRollback.id,
+      source: 'vigil',
+      kind: 'pre-rollback',
+      restores: hermesId,
+    });
+    expect(git(['--git-dir', engine.gitdir, 'log', '-1', '--format=%B', `refs/vigil/${dirHash(project)}`])).toContain(
+      `Vigil-Restores: ${hermesId}`,
+    );
     fsck(engine.gitdir);
 
     await restore.restore(project, result.preRollback.id);
-    expect([read('app.py'), read('gone.py'), read('new.py'), read('secrets.json')]).toEqual(['print("v2")\n', undefined, 'created after\n', '{"token": 1}\n']);
+    expect([read('app.py'), read('gone.py'), read('new.py'), read('secrets.json')]).toEqual([
+      'print("v2")\n',
+      undefined,
+      'created after\n',
+      '{"token": 1}\n',
+    ]);
     expect(folderFingerprint(home)).toBe(before);
   });
 

@@ -1,6 +1,19 @@
 import { stat } from 'node:fs/promises';
 import { AppError, isAppError } from '../../shared/errors';
-import { type CheckpointApi, type CheckpointDirectory, type CheckpointEntry, type CheckpointSource, decodeTree, isObjectId, type ListOptions, parseCheckpointRef, pickCheckpoint, resolveTimelineDirectory, type StoredTreeEntry, typeOfMode } from '../checkpoints';
+import {
+  type CheckpointApi,
+  type CheckpointDirectory,
+  type CheckpointEntry,
+  type CheckpointSource,
+  decodeTree,
+  isObjectId,
+  type ListOptions,
+  parseCheckpointRef,
+  pickCheckpoint,
+  resolveTimelineDirectory,
+  type StoredTreeEntry,
+  typeOfMode,
+} from '../checkpoints';
 import type { HermesCheckpoints } from './hermes-checkpoints';
 import { mergeNewestFirst } from './hermes-entry';
 import { hermesUnstoredPaths } from './hermes-unstored-paths';
@@ -38,7 +51,11 @@ function asVigil(entry: CheckpointEntry): CheckpointEntry {
  * could not have stored (ignored paths, nested repositories), so a restore never deletes those.
  * Everything else (taking checkpoints, the store's status, pruning) is Vigil's engine's.
  */
-export function mergeHermesCheckpoints(engine: MergedCheckpointApi, hermes: HermesCheckpoints, options: MergedCheckpointsOptions): MergedCheckpointApi {
+export function mergeHermesCheckpoints(
+  engine: MergedCheckpointApi,
+  hermes: HermesCheckpoints,
+  options: MergedCheckpointsOptions,
+): MergedCheckpointApi {
   /** Where the last object not in Vigil's store was found: a diff of a Hermes checkpoint reads mostly there. */
   let isHermesFirst = false;
 
@@ -52,10 +69,19 @@ export function mergeHermesCheckpoints(engine: MergedCheckpointApi, hermes: Herm
   };
 
   const noCheckpoints = (dir: string): AppError =>
-    new AppError('not_found', `${dir} has no checkpoints: it was never checkpointed, by Vigil or by Hermes Agent. "vigil checkpoints status" lists the directories Vigil checkpointed.`, { dir });
+    new AppError(
+      'not_found',
+      `${dir} has no checkpoints: it was never checkpointed, by Vigil or by Hermes Agent. "vigil checkpoints status" lists the directories Vigil checkpointed.`,
+      { dir },
+    );
 
   /** Every checkpoint of a directory, merged newest first; `not_found` when neither source has one. */
-  const merged = async (dir: string, resolved: string, hermesEntries: readonly CheckpointEntry[], limit: number): Promise<CheckpointEntry[]> => {
+  const merged = async (
+    dir: string,
+    resolved: string,
+    hermesEntries: readonly CheckpointEntry[],
+    limit: number,
+  ): Promise<CheckpointEntry[]> => {
     const vigil = await vigilEntries(dir, limit);
     if (vigil.length === 0 && hermesEntries.length === 0) throw noCheckpoints(resolved);
     return mergeNewestFirst([vigil, hermesEntries], timeOf);
@@ -70,7 +96,12 @@ export function mergeHermesCheckpoints(engine: MergedCheckpointApi, hermes: Herm
     return { ...withStats, skipped };
   };
 
-  const readObject = async <T>(oid: string, type: 'tree' | 'blob', fromEngine: () => Promise<T>, fromBytes: (bytes: Buffer) => T): Promise<T> => {
+  const readObject = async <T>(
+    oid: string,
+    type: 'tree' | 'blob',
+    fromEngine: () => Promise<T>,
+    fromBytes: (bytes: Buffer) => T,
+  ): Promise<T> => {
     if (isHermesFirst && isObjectId(oid)) {
       const quick = await hermes.readObject(oid, type, false);
       if (quick !== undefined) return fromBytes(quick);
@@ -104,7 +135,10 @@ export function mergeHermesCheckpoints(engine: MergedCheckpointApi, hermes: Herm
     duringRestore: (checkpointId, task) => engine.duringRestore(checkpointId, task),
     dispose: () => engine.dispose(),
 
-    async list(dir: string, { limit = 100, offset = 0, source }: ListOptions = {}): Promise<readonly CheckpointEntry[]> {
+    async list(
+      dir: string,
+      { limit = 100, offset = 0, source }: ListOptions = {},
+    ): Promise<readonly CheckpointEntry[]> {
       if (source === 'vigil') return (await engine.list(dir, { limit, offset })).map(asVigil);
       const resolved = await resolveTimelineDirectory(dir);
       const hermesEntries = await hermes.entries(resolved);
@@ -139,25 +173,57 @@ export function mergeHermesCheckpoints(engine: MergedCheckpointApi, hermes: Herm
       if (hermesEntries.length === 0) return asVigil(await engine.resolve(dir, ref));
       const parsed = parseCheckpointRef(ref);
       const all = await merged(dir, resolved, hermesEntries, Number.MAX_SAFE_INTEGER);
-      const picked = all[pickCheckpoint(parsed, all.map((entry) => entry.id), resolved)];
-      if (picked === undefined) throw new AppError('not_found', `No such checkpoint of ${resolved}.`, { dir: resolved });
+      const picked =
+        all[
+          pickCheckpoint(
+            parsed,
+            all.map((entry) => entry.id),
+            resolved,
+          )
+        ];
+      if (picked === undefined)
+        throw new AppError('not_found', `No such checkpoint of ${resolved}.`, { dir: resolved });
       return picked.source === 'hermes' ? prepared(resolved, picked) : picked;
     },
 
     readTree: (oid: string): Promise<readonly StoredTreeEntry[]> =>
-      readObject(oid, 'tree', () => engine.readTree(oid), (bytes) => decodeTree(bytes).map((item) => ({ ...item, type: typeOfMode(item.mode) }))),
+      readObject(
+        oid,
+        'tree',
+        () => engine.readTree(oid),
+        (bytes) => decodeTree(bytes).map((item) => ({ ...item, type: typeOfMode(item.mode) })),
+      ),
 
-    readBlob: (oid: string): Promise<Uint8Array> => readObject(oid, 'blob', () => engine.readBlob(oid), (bytes) => bytes),
+    readBlob: (oid: string): Promise<Uint8Array> =>
+      readObject(
+        oid,
+        'blob',
+        () => engine.readBlob(oid),
+        (bytes) => bytes,
+      ),
 
     async directories(): Promise<readonly CheckpointDirectory[]> {
       const [vigil, fromHermes] = await Promise.all([engine.directories(), hermes.directories()]);
-      const byDir = new Map<string, CheckpointDirectory>(vigil.map((directory) => [directory.dir, { ...directory, sources: ['vigil'] satisfies CheckpointSource[] }]));
+      const byDir = new Map<string, CheckpointDirectory>(
+        vigil.map((directory) => [directory.dir, { ...directory, sources: ['vigil'] satisfies CheckpointSource[] }]),
+      );
       for (const found of fromHermes) {
         const known = byDir.get(found.dir);
         const lastTouch = found.newest ?? found.lastTouch ?? '';
         if (known === undefined) {
-          const exists = await stat(found.dir).then((info) => info.isDirectory(), () => false);
-          byDir.set(found.dir, { dir: found.dir, dirhash: found.dirhash, count: found.count, lastTouch, exists, sources: ['hermes'], ...(found.head === undefined ? {} : { head: found.head }) });
+          const exists = await stat(found.dir).then(
+            (info) => info.isDirectory(),
+            () => false,
+          );
+          byDir.set(found.dir, {
+            dir: found.dir,
+            dirhash: found.dirhash,
+            count: found.count,
+            lastTouch,
+            exists,
+            sources: ['hermes'],
+            ...(found.head === undefined ? {} : { head: found.head }),
+          });
           continue;
         }
         const isHermesNewer = lastTouch > known.lastTouch;

@@ -41,18 +41,39 @@ function unsupervised(target: string, roots: readonly string[]): string {
   return `${target} is outside the session's workspace (${roots.join(', ') || 'none'}) and in no project folder Vigil knows (a git repository, or a folder Vigil checkpoints), so Vigil did not checkpoint it: this change is unsupervised.`;
 }
 
-const newRootsOf = (found: readonly (string | undefined)[], roots: readonly string[]): string[] => [...new Set(found.filter((root): root is string => root !== undefined && !roots.includes(root)))];
+const newRootsOf = (found: readonly (string | undefined)[], roots: readonly string[]): string[] => [
+  ...new Set(found.filter((root): root is string => root !== undefined && !roots.includes(root))),
+];
 
 /** A file tool (Write, Edit, replace, …): its file's workspace root, checkpointed before the turn's first change there. */
 export async function planFileCall(tool: Extract<HookTool, { kind: 'file' }>, context: PlanContext): Promise<CallPlan> {
   const absolute = await canonicalPath(tool.path, context.cwd);
   const root = await workspaceRootOf(absolute, context.roots, context.facts);
   const base = { targets: [absolute], isWholeDirectory: false, isOncePerTurn: true };
-  if (root === undefined) return { ...base, decision: 'allow', directories: [], newRoots: [], problems: [unsupervised(absolute, context.roots)], notCovered: [] };
+  if (root === undefined)
+    return {
+      ...base,
+      decision: 'allow',
+      directories: [],
+      newRoots: [],
+      problems: [unsupervised(absolute, context.roots)],
+      notCovered: [],
+    };
   const coverage = await fileChangeCoverage(absolute, root, context.limits);
   // A change no checkpoint can bring back asks first, as for Vigil's own file tools.
-  const lost = coverage.lost.length === 0 ? {} : { decision: 'ask' as const, reason: `it cannot be undone: ${coverage.lost.join('; ')}` };
-  return { ...base, decision: 'allow', ...lost, directories: [root], newRoots: newRootsOf([root], context.roots), problems: [], notCovered: [...coverage.lost, ...coverage.notCovered] };
+  const lost =
+    coverage.lost.length === 0
+      ? {}
+      : { decision: 'ask' as const, reason: `it cannot be undone: ${coverage.lost.join('; ')}` };
+  return {
+    ...base,
+    decision: 'allow',
+    ...lost,
+    directories: [root],
+    newRoots: newRootsOf([root], context.roots),
+    problems: [],
+    notCovered: [...coverage.lost, ...coverage.notCovered],
+  };
 }
 
 /**
@@ -60,7 +81,10 @@ export async function planFileCall(tool: Extract<HookTool, { kind: 'file' }>, co
  * the home folder or `/` itself is never checkpointed whole — each named target there is
  * checkpointed at its own root, and what has none is unsupervised.
  */
-async function shellDirectories(assessment: CommandAssessment, context: PlanContext): Promise<{ directories: string[]; problems: string[] }> {
+async function shellDirectories(
+  assessment: CommandAssessment,
+  context: PlanContext,
+): Promise<{ directories: string[]; problems: string[] }> {
   const directories = new Set<string>();
   const problems: string[] = [];
   for (const root of assessment.checkpointRoots) {
@@ -68,7 +92,10 @@ async function shellDirectories(assessment: CommandAssessment, context: PlanCont
       directories.add(root);
       continue;
     }
-    if (assessment.isWholeDirectory) problems.push(`"${assessment.command}" may change anything in ${root}, which Vigil never checkpoints whole: what it changes outside a project folder is unsupervised.`);
+    if (assessment.isWholeDirectory)
+      problems.push(
+        `"${assessment.command}" may change anything in ${root}, which Vigil never checkpoints whole: what it changes outside a project folder is unsupervised.`,
+      );
     for (const target of assessment.changedPaths.filter((candidate) => isPathInside(candidate, root))) {
       const own = await workspaceRootOf(target, [], context.facts);
       if (own === undefined) problems.push(unsupervised(target, context.roots));
@@ -84,7 +111,12 @@ async function shellDirectories(assessment: CommandAssessment, context: PlanCont
  * checkpointed too, and the policy sees them inside the workspace. What has no root stays outside
  * (the policy asks about writes there).
  */
-async function assessWithOwnRoots(command: string, cwd: string, roots: readonly string[], context: PlanContext): Promise<{ readonly roots: readonly string[]; readonly assessment: CommandAssessment }> {
+async function assessWithOwnRoots(
+  command: string,
+  cwd: string,
+  roots: readonly string[],
+  context: PlanContext,
+): Promise<{ readonly roots: readonly string[]; readonly assessment: CommandAssessment }> {
   const setting = { cwd, home: context.facts.home, protectedPaths: [context.vigilHome] };
   const first = await assessCommand(command, { ...setting, roots });
   const own = await Promise.all(first.outsideTargets.map((target) => workspaceRootOf(target, [], context.facts)));
@@ -95,10 +127,18 @@ async function assessWithOwnRoots(command: string, cwd: string, roots: readonly 
 }
 
 /** A shell command (Bash, run_shell_command): Vigil's policy decides, and every command that may change files is checkpointed first. */
-export async function planShellCall(tool: Extract<HookTool, { kind: 'shell' }>, context: PlanContext): Promise<CallPlan> {
+export async function planShellCall(
+  tool: Extract<HookTool, { kind: 'shell' }>,
+  context: PlanContext,
+): Promise<CallPlan> {
   const cwd = await canonicalPath(tool.directory ?? '.', context.cwd);
   const cwdRoot = await workspaceRootOf(cwd, context.roots, context.facts);
-  const { roots, assessment } = await assessWithOwnRoots(tool.command, cwd, [...new Set([...context.roots, ...(cwdRoot === undefined ? [] : [cwdRoot])])], context);
+  const { roots, assessment } = await assessWithOwnRoots(
+    tool.command,
+    cwd,
+    [...new Set([...context.roots, ...(cwdRoot === undefined ? [] : [cwdRoot])])],
+    context,
+  );
   const coverage = await commandCoverage(assessment, roots, context.limits);
   const verdict = await context.policy.decide({
     tool: 'terminal',
@@ -106,9 +146,24 @@ export async function planShellCall(tool: Extract<HookTool, { kind: 'shell' }>, 
     terminal: assessment,
     ...(coverage.lost.length === 0 ? {} : { cannotUndo: coverage.lost }),
   });
-  const base = { targets: assessment.changedPaths, isWholeDirectory: assessment.isWholeDirectory, isOncePerTurn: false, notCovered: [...coverage.lost, ...coverage.notCovered] };
+  const base = {
+    targets: assessment.changedPaths,
+    isWholeDirectory: assessment.isWholeDirectory,
+    isOncePerTurn: false,
+    notCovered: [...coverage.lost, ...coverage.notCovered],
+  };
   const reason = verdict.reason === undefined ? {} : { reason: verdict.reason };
-  if (verdict.kind === 'block') return { ...base, ...reason, decision: 'deny', directories: [], newRoots: [], problems: [] };
-  const planned = assessment.isDestructive ? await shellDirectories(assessment, context) : { directories: [], problems: [] };
-  return { ...base, ...reason, decision: verdict.kind, directories: planned.directories, newRoots: newRootsOf(planned.directories, context.roots), problems: planned.problems };
+  if (verdict.kind === 'block')
+    return { ...base, ...reason, decision: 'deny', directories: [], newRoots: [], problems: [] };
+  const planned = assessment.isDestructive
+    ? await shellDirectories(assessment, context)
+    : { directories: [], problems: [] };
+  return {
+    ...base,
+    ...reason,
+    decision: verdict.kind,
+    directories: planned.directories,
+    newRoots: newRootsOf(planned.directories, context.roots),
+    problems: planned.problems,
+  };
 }

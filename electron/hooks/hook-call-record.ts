@@ -19,7 +19,12 @@ export interface HookCallEnding {
  * and what Vigil could not do for it) and its result; the registry tells the UI (`sessions:tool-called`),
  * as it does for Vigil's own tools.
  */
-export async function recordHookCall(deps: { readonly sessions: Pick<CallLog, 'nextSeq' | 'record'> }, sessionId: string, call: PendingCall, ending: HookCallEnding): Promise<void> {
+export async function recordHookCall(
+  deps: { readonly sessions: Pick<CallLog, 'nextSeq' | 'record'> },
+  sessionId: string,
+  call: PendingCall,
+  ending: HookCallEnding,
+): Promise<void> {
   const seq = deps.sessions.nextSeq(sessionId);
   const records: SessionRecord[] = [
     {
@@ -36,7 +41,13 @@ export async function recordHookCall(deps: { readonly sessions: Pick<CallLog, 'n
       checkpointProblems: [...call.problems],
       touched: call.touched.map(({ paths, ...rest }) => (paths === undefined ? rest : { ...rest, paths: [...paths] })),
     },
-    { type: 'result', at: ending.at, seq, result: condenseResult(ending.result, { isSecret: call.isSecret }), durationMs: Math.max(0, Date.parse(ending.at) - Date.parse(call.at)) },
+    {
+      type: 'result',
+      at: ending.at,
+      seq,
+      result: condenseResult(ending.result, { isSecret: call.isSecret }),
+      durationMs: Math.max(0, Date.parse(ending.at) - Date.parse(call.at)),
+    },
   ];
   await deps.sessions.record(sessionId, records);
 }

@@ -23,11 +23,20 @@ async function filesNow(folder: string, found: Set<string>): Promise<void> {
 }
 
 /** The files the checkpoint taken before the call held under `target` (a folder it deleted or moved). */
-async function filesBefore(engine: Pick<CheckpointApi, 'resolve' | 'readTree'>, directory: string, checkpointId: string, target: string, found: Set<string>): Promise<void> {
+async function filesBefore(
+  engine: Pick<CheckpointApi, 'resolve' | 'readTree'>,
+  directory: string,
+  checkpointId: string,
+  target: string,
+  found: Set<string>,
+): Promise<void> {
   const entry = await engine.resolve(directory, checkpointId).catch(() => undefined);
   if (entry === undefined) return;
   let tree = entry.tree;
-  const parts = path.relative(directory, target).split(path.sep).filter((part) => part !== '');
+  const parts = path
+    .relative(directory, target)
+    .split(path.sep)
+    .filter((part) => part !== '');
   for (const part of parts) {
     const next = (await engine.readTree(tree).catch(() => [])).find((item) => item.name === part);
     if (next === undefined) return;
@@ -55,15 +64,21 @@ async function filesBefore(engine: Pick<CheckpointApi, 'resolve' | 'readTree'>, 
  * deleted folder's files are recorded as gone). What a command changes without naming it is not
  * known, and is not claimed.
  */
-export async function changedFilesOf(call: PendingCall, engine: Pick<CheckpointApi, 'resolve' | 'readTree'>): Promise<readonly string[]> {
+export async function changedFilesOf(
+  call: PendingCall,
+  engine: Pick<CheckpointApi, 'resolve' | 'readTree'>,
+): Promise<readonly string[]> {
   if (call.kind === 'file') return call.targets;
   const found = new Set<string>();
   for (const target of call.targets) {
     const stats = await lstat(target).catch(() => undefined);
     if (stats?.isDirectory() === true) await filesNow(target, found);
     else found.add(target);
-    const before = call.touched.find((touched) => touched.checkpointId !== undefined && isPathInside(target, touched.directory));
-    if (before?.checkpointId !== undefined) await filesBefore(engine, before.directory, before.checkpointId, target, found);
+    const before = call.touched.find(
+      (touched) => touched.checkpointId !== undefined && isPathInside(target, touched.directory),
+    );
+    if (before?.checkpointId !== undefined)
+      await filesBefore(engine, before.directory, before.checkpointId, target, found);
     if (found.size >= maxFiles) break;
   }
   return [...found];

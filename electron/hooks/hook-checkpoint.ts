@@ -22,7 +22,8 @@ export interface HookCheckpointCall {
 }
 
 /** What taking one directory's checkpoint came to. */
-export type HookCheckpointOutcome = { readonly ok: true; readonly checkpoint: CallCheckpoint } | { readonly ok: false; readonly problem: string };
+export type HookCheckpointOutcome =
+  { readonly ok: true; readonly checkpoint: CallCheckpoint } | { readonly ok: false; readonly problem: string };
 
 /** What a hook checkpoint needs of the core. */
 export interface HookCheckpointDeps {
@@ -32,14 +33,23 @@ export interface HookCheckpointDeps {
 }
 
 /** The paths of a call inside a directory, relative and `/`-separated; undefined when it may change anything there. */
-export function pathsIn(directory: string, paths: readonly string[] | undefined): { readonly paths?: readonly string[] } {
+export function pathsIn(
+  directory: string,
+  paths: readonly string[] | undefined,
+): { readonly paths?: readonly string[] } {
   if (paths === undefined) return {};
-  const inside = paths.filter((candidate) => isPathInside(candidate, directory)).map((candidate) => path.relative(directory, candidate).split(path.sep).join('/'));
+  const inside = paths
+    .filter((candidate) => isPathInside(candidate, directory))
+    .map((candidate) => path.relative(directory, candidate).split(path.sep).join('/'));
   return inside.length === 0 || inside.includes('') ? {} : { paths: [...new Set(inside)] };
 }
 
 /** The checkpoint of a directory before a change; a failure is reported (log, UI) and returned, never thrown. */
-export async function takeHookCheckpoint(deps: HookCheckpointDeps, directory: string, call: HookCheckpointCall): Promise<HookCheckpointOutcome> {
+export async function takeHookCheckpoint(
+  deps: HookCheckpointDeps,
+  directory: string,
+  call: HookCheckpointCall,
+): Promise<HookCheckpointOutcome> {
   try {
     const outcome = await deps.engine.checkpoint(directory, {
       reason: call.reason,
@@ -54,7 +64,13 @@ export async function takeHookCheckpoint(deps: HookCheckpointDeps, directory: st
   } catch (error) {
     const why = isAppError(error) ? error.message : 'an unexpected error (the details are in the log)';
     const problem = `The checkpoint of ${directory} before ${call.tool} failed: ${why}`;
-    deps.logger.error('a hook checkpoint failed', { directory, session: call.sessionId, turn: call.turn, tool: call.tool, error });
+    deps.logger.error('a hook checkpoint failed', {
+      directory,
+      session: call.sessionId,
+      turn: call.turn,
+      tool: call.tool,
+      error,
+    });
     deps.events.emit('app:problem-reported', { source: 'checkpoints', message: problem, at: new Date().toISOString() });
     return { ok: false, problem };
   }
@@ -64,8 +80,14 @@ export async function takeHookCheckpoint(deps: HookCheckpointDeps, directory: st
  * The checkpoint a turn already holds for a directory (file tools checkpoint before the turn's
  * first change only): from a call of the turn on record, or one still waiting for its result.
  */
-export function turnCheckpointOf(state: SessionState, pending: readonly PendingCall[], turn: number, directory: string): string | undefined {
-  const held = (touched: readonly TouchedDirectory[]): string | undefined => touched.find((item) => item.directory === directory && item.checkpointId !== undefined)?.checkpointId;
+export function turnCheckpointOf(
+  state: SessionState,
+  pending: readonly PendingCall[],
+  turn: number,
+  directory: string,
+): string | undefined {
+  const held = (touched: readonly TouchedDirectory[]): string | undefined =>
+    touched.find((item) => item.directory === directory && item.checkpointId !== undefined)?.checkpointId;
   for (const call of state.calls.values()) {
     if (call.record.turn !== turn) continue;
     const found = held(call.record.touched);

@@ -23,7 +23,9 @@ export const hooksConfigSchema = z
 export type HooksConfig = z.output<typeof hooksConfigSchema>;
 
 /** Reads the hooks section; an invalid section fails safe (ask on failure, approve nothing) and says why. */
-export async function readHooksConfig(config: ConfigFile): Promise<{ readonly config: HooksConfig; readonly problem?: string }> {
+export async function readHooksConfig(
+  config: ConfigFile,
+): Promise<{ readonly config: HooksConfig; readonly problem?: string }> {
   try {
     return { config: await config.section('hooks', hooksConfigSchema) };
   } catch (error) {

@@ -38,7 +38,10 @@ function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
     const record = value as Record<string, unknown>;
-    return `{${Object.keys(record).sort().map((key) => `${JSON.stringify(key)}:${stableJson(record[key])}`).join(',')}}`;
+    return `{${Object.keys(record)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${stableJson(record[key])}`)
+      .join(',')}}`;
   }
   return value === undefined ? 'null' : JSON.stringify(value);
 }
@@ -49,7 +52,10 @@ function stableJson(value: unknown): string {
  */
 export function hookCallIdOf(tool: HookTool): string {
   if (tool.callId !== undefined) return tool.callId;
-  return `call-${createHash('sha256').update(`${tool.name}\n${stableJson(tool.input)}`).digest('hex').slice(0, 24)}`;
+  return `call-${createHash('sha256')
+    .update(`${tool.name}\n${stableJson(tool.input)}`)
+    .digest('hex')
+    .slice(0, 24)}`;
 }
 
 /** How each agent is named as the session's client. */

@@ -12,7 +12,10 @@ export class HookLifetime {
   readonly #expire: (sessionId: string, quietMs: number) => void;
 
   /** `idleMs` is read at each event (config.json can change it). */
-  constructor(options: { readonly idleMs: () => number; readonly expire: (sessionId: string, quietMs: number) => void }) {
+  constructor(options: {
+    readonly idleMs: () => number;
+    readonly expire: (sessionId: string, quietMs: number) => void;
+  }) {
     this.#idleMs = options.idleMs;
     this.#expire = options.expire;
   }

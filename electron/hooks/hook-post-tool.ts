@@ -16,7 +16,9 @@ const listedFiles = 100;
 async function unseenCall(deps: HookDeps, sessionId: string, event: HookEvent, tool: HookTool): Promise<PendingCall> {
   const turn = await deps.sessions.ensureTurn(sessionId);
   const target = tool.kind === 'file' ? await canonicalPath(tool.path, event.cwd) : undefined;
-  const isSecret = callSecretReason({ arguments: tool.input, resolved: target === undefined ? [] : [{ absolute: target }] }) !== undefined;
+  const isSecret =
+    callSecretReason({ arguments: tool.input, resolved: target === undefined ? [] : [{ absolute: target }] }) !==
+    undefined;
   return {
     callId: hookCallIdOf(tool),
     tool: tool.name,
@@ -28,7 +30,9 @@ async function unseenCall(deps: HookDeps, sessionId: string, event: HookEvent, t
     isSecret,
     checkpoints: [],
     touched: [],
-    problems: [`Vigil did not see this call before it ran (no PreToolUse/BeforeTool event reached it), so no checkpoint was taken before it.`],
+    problems: [
+      `Vigil did not see this call before it ran (no PreToolUse/BeforeTool event reached it), so no checkpoint was taken before it.`,
+    ],
     targets: target === undefined ? [] : [target],
   };
 }
@@ -38,20 +42,40 @@ async function unseenCall(deps: HookDeps, sessionId: string, event: HookEvent, t
  * UI), and those files to the write ledger with the session and turn as the actor. A failed file
  * tool changed nothing Vigil records; a failed command may have changed its targets, so they are recorded.
  */
-export async function answerPostTool(deps: HookDeps, sessionId: string, event: HookEvent, state: HookSessionState): Promise<HookAnswer> {
+export async function answerPostTool(
+  deps: HookDeps,
+  sessionId: string,
+  event: HookEvent,
+  state: HookSessionState,
+): Promise<HookAnswer> {
   const tool = event.tool;
   if (tool === undefined) return { notices: [] };
   const callId = hookCallIdOf(tool);
   const index = state.pending.findIndex((candidate) => candidate.callId === callId);
-  const call = index >= 0 ? (state.pending.splice(index, 1)[0] as PendingCall) : await unseenCall(deps, sessionId, event, tool);
+  const call =
+    index >= 0 ? (state.pending.splice(index, 1)[0] as PendingCall) : await unseenCall(deps, sessionId, event, tool);
   const outcome = event.outcome ?? { ok: true, response: null };
   const files = outcome.ok || call.kind === 'shell' ? await changedFilesOf(call, deps.engine) : [];
-  await recordHookWrites(deps.ledger, deps.engine, { sessionId, agent: event.agent, turn: call.turn, tool: call.tool, callId: call.callId }, files);
+  await recordHookWrites(
+    deps.ledger,
+    deps.engine,
+    { sessionId, agent: event.agent, turn: call.turn, tool: call.tool, callId: call.callId },
+    files,
+  );
   const agent = hookClientNames[event.agent];
   const result = outcome.ok
     ? ok({ response: outcome.response, changedFiles: files.slice(0, listedFiles), changedFileCount: files.length })
-    : fail({ code: 'tool_failed', message: `${agent} reported that ${tool.name} failed: ${outcome.error}`, details: { changedFileCount: files.length } });
-  await recordHookCall(deps, sessionId, call, { decision: call.decision === 'ask' ? 'asked-allowed' : 'allowed', ...(call.reason === undefined ? {} : { reason: call.reason }), result, at: new Date().toISOString() });
+    : fail({
+        code: 'tool_failed',
+        message: `${agent} reported that ${tool.name} failed: ${outcome.error}`,
+        details: { changedFileCount: files.length },
+      });
+  await recordHookCall(deps, sessionId, call, {
+    decision: call.decision === 'ask' ? 'asked-allowed' : 'allowed',
+    ...(call.reason === undefined ? {} : { reason: call.reason }),
+    result,
+    at: new Date().toISOString(),
+  });
   return { notices: [] };
 }
 
@@ -60,7 +84,12 @@ export async function answerPostTool(deps: HookDeps, sessionId: string, event: H
  * the session ends): refused in the agent's own permission prompt, or the agent stopped first. Their
  * checkpoints stay; nothing claims they ran or did not.
  */
-export async function flushPendingCalls(deps: HookDeps, sessionId: string, agent: HookAgent, state: HookSessionState): Promise<void> {
+export async function flushPendingCalls(
+  deps: HookDeps,
+  sessionId: string,
+  agent: HookAgent,
+  state: HookSessionState,
+): Promise<void> {
   const name = hookClientNames[agent];
   const waiting = state.pending.splice(0);
   for (const call of waiting) {
@@ -68,9 +97,19 @@ export async function flushPendingCalls(deps: HookDeps, sessionId: string, agent
     const unreported = `${name} never reported a result for this call: it was refused in its own permission prompt, or the agent stopped before running it (or ran it without reporting back).`;
     if (call.decision === 'ask') {
       const reason = `${call.reason ?? 'Vigil asked'}; the person was asked in ${name}'s own prompt and no result came`;
-      await recordHookCall(deps, sessionId, call, { decision: 'denied', reason, result: fail({ code: 'cancelled', message: unreported }), at });
+      await recordHookCall(deps, sessionId, call, {
+        decision: 'denied',
+        reason,
+        result: fail({ code: 'cancelled', message: unreported }),
+        at,
+      });
     } else {
-      await recordHookCall(deps, sessionId, call, { decision: 'allowed', ...(call.reason === undefined ? {} : { reason: call.reason }), result: fail({ code: 'cancelled', message: unreported }), at });
+      await recordHookCall(deps, sessionId, call, {
+        decision: 'allowed',
+        ...(call.reason === undefined ? {} : { reason: call.reason }),
+        result: fail({ code: 'cancelled', message: unreported }),
+        at,
+      });
     }
   }
 }

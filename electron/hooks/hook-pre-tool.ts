@@ -16,41 +16,84 @@ import type { HookSessionState, PendingCall } from './hook-state-store';
 
 /** The subject of the checkpoint before a call: `before Write`, `before terminal: rm -rf legacy`. */
 function reasonOf(tool: HookTool): string {
-  return tool.kind === 'shell' ? checkpointReasons.beforeTerminal(commandSubject(tool.command)) : checkpointReasons.beforeTool(tool.name);
+  return tool.kind === 'shell'
+    ? checkpointReasons.beforeTerminal(commandSubject(tool.command))
+    : checkpointReasons.beforeTool(tool.name);
 }
 
 /** The checkpoints a plan asks for: taken, or (file tools) the one the turn already holds. */
-async function checkpointsFor(deps: HookDeps, sessionId: string, event: HookEvent, tool: HookTool, plan: CallPlan, turn: number, state: HookSessionState) {
+async function checkpointsFor(
+  deps: HookDeps,
+  sessionId: string,
+  event: HookEvent,
+  tool: HookTool,
+  plan: CallPlan,
+  turn: number,
+  state: HookSessionState,
+) {
   const checkpoints: CallCheckpoint[] = [];
   const touched: TouchedDirectory[] = [];
   const failures: string[] = [];
   for (const directory of plan.directories) {
     const scope = plan.isWholeDirectory ? {} : pathsIn(directory, plan.targets);
-    const held = plan.isOncePerTurn ? turnCheckpointOf(deps.sessions.stateOf(sessionId), state.pending, turn, directory) : undefined;
+    const held = plan.isOncePerTurn
+      ? turnCheckpointOf(deps.sessions.stateOf(sessionId), state.pending, turn, directory)
+      : undefined;
     if (held !== undefined) {
       touched.push({ directory, checkpointId: held, ...scope });
       continue;
     }
-    const taken = await takeHookCheckpoint(deps, directory, { sessionId, agent: event.agent, turn, tool: tool.name, reason: reasonOf(tool), paths: plan.targets });
+    const taken = await takeHookCheckpoint(deps, directory, {
+      sessionId,
+      agent: event.agent,
+      turn,
+      tool: tool.name,
+      reason: reasonOf(tool),
+      paths: plan.targets,
+    });
     if (!taken.ok) {
       failures.push(taken.problem);
       touched.push({ directory, ...scope });
       continue;
     }
-    checkpoints.push(plan.notCovered.length === 0 ? taken.checkpoint : { ...taken.checkpoint, notCovered: [...plan.notCovered] });
-    touched.push({ directory, ...scope, ...(taken.checkpoint.checkpointId === undefined ? {} : { checkpointId: taken.checkpoint.checkpointId }) });
+    checkpoints.push(
+      plan.notCovered.length === 0 ? taken.checkpoint : { ...taken.checkpoint, notCovered: [...plan.notCovered] },
+    );
+    touched.push({
+      directory,
+      ...scope,
+      ...(taken.checkpoint.checkpointId === undefined ? {} : { checkpointId: taken.checkpoint.checkpointId }),
+    });
   }
   return { checkpoints, touched, failures };
 }
 
 /** The call as it waits for its result: what the session will record. */
-function pendingOf(tool: HookTool, plan: CallPlan, turn: number): Omit<PendingCall, 'decision' | 'checkpoints' | 'touched' | 'problems'> {
+function pendingOf(
+  tool: HookTool,
+  plan: CallPlan,
+  turn: number,
+): Omit<PendingCall, 'decision' | 'checkpoints' | 'touched' | 'problems'> {
   const resolved = plan.targets.map((absolute) => {
     const root = plan.directories.find((directory) => isPathInside(absolute, directory));
     return root === undefined ? { absolute } : { absolute, root };
   });
-  const isSecret = callSecretReason({ arguments: tool.input, resolved, relative: plan.directories.flatMap((directory) => pathsIn(directory, plan.targets).paths ?? []) }) !== undefined;
-  return { callId: hookCallIdOf(tool), tool: tool.name, kind: tool.kind, turn, at: new Date().toISOString(), arguments: condenseValue(tool.input, { isSecret }), isSecret, targets: plan.targets };
+  const isSecret =
+    callSecretReason({
+      arguments: tool.input,
+      resolved,
+      relative: plan.directories.flatMap((directory) => pathsIn(directory, plan.targets).paths ?? []),
+    }) !== undefined;
+  return {
+    callId: hookCallIdOf(tool),
+    tool: tool.name,
+    kind: tool.kind,
+    turn,
+    at: new Date().toISOString(),
+    arguments: condenseValue(tool.input, { isSecret }),
+    isSecret,
+    targets: plan.targets,
+  };
 }
 
 /**
@@ -61,19 +104,37 @@ function pendingOf(tool: HookTool, plan: CallPlan, turn: number): Omit<PendingCa
  * the person let it run until it has. A checkpoint that fails makes the call ask, saying why, unless
  * `hooks.onFailure` is `allow`.
  */
-export async function answerPreTool(deps: HookDeps, sessionId: string, event: HookEvent, state: HookSessionState): Promise<HookAnswer> {
+export async function answerPreTool(
+  deps: HookDeps,
+  sessionId: string,
+  event: HookEvent,
+  state: HookSessionState,
+): Promise<HookAnswer> {
   const tool = event.tool;
   if (tool === undefined) return { notices: [] };
   const turn = await deps.sessions.ensureTurn(sessionId);
   const session = deps.sessions.summary(sessionId);
-  const context = { roots: session.roots, cwd: event.cwd, facts: deps.facts, vigilHome: deps.vigilHome, policy: deps.policy, limits: await deps.checkpointLimits() };
+  const context = {
+    roots: session.roots,
+    cwd: event.cwd,
+    facts: deps.facts,
+    vigilHome: deps.vigilHome,
+    policy: deps.policy,
+    limits: await deps.checkpointLimits(),
+  };
   const plan = tool.kind === 'file' ? await planFileCall(tool, context) : await planShellCall(tool, context);
-  if (plan.newRoots.length > 0) await deps.sessions.setRoots(sessionId, [...session.roots, ...plan.newRoots], session.cwd);
+  if (plan.newRoots.length > 0)
+    await deps.sessions.setRoots(sessionId, [...session.roots, ...plan.newRoots], session.cwd);
   const base = pendingOf(tool, plan, turn);
   if (plan.decision === 'deny') {
     const refusal = `${tool.name} was refused by Vigil: ${plan.reason ?? 'its policy refuses it'}`;
     const call: PendingCall = { ...base, decision: 'allow', checkpoints: [], touched: [], problems: [] };
-    await recordHookCall(deps, sessionId, call, { decision: 'blocked', ...(plan.reason === undefined ? {} : { reason: plan.reason }), result: fail({ code: 'denied', message: refusal }), at: new Date().toISOString() });
+    await recordHookCall(deps, sessionId, call, {
+      decision: 'blocked',
+      ...(plan.reason === undefined ? {} : { reason: plan.reason }),
+      result: fail({ code: 'denied', message: refusal }),
+      at: new Date().toISOString(),
+    });
     return { decision: 'deny', ...(plan.reason === undefined ? {} : { reason: plan.reason }), notices: [] };
   }
   const { config } = await readHooksConfig(deps.config);
@@ -83,10 +144,24 @@ export async function answerPreTool(deps: HookDeps, sessionId: string, event: Ho
   const problems = [...plan.problems, ...taken.failures];
   if (taken.failures.length > 0 && config.onFailure === 'ask') {
     decision = 'ask';
-    reason = [reason, `Vigil could not checkpoint before this change, so it could not be undone: ${taken.failures.join(' ')}`].filter((part) => part !== undefined).join('; ');
+    reason = [
+      reason,
+      `Vigil could not checkpoint before this change, so it could not be undone: ${taken.failures.join(' ')}`,
+    ]
+      .filter((part) => part !== undefined)
+      .join('; ');
   } else if (taken.failures.length > 0) {
-    problems.push('hooks.onFailure is "allow" in config.json, so the call went on without its checkpoint: its changes there cannot be undone.');
+    problems.push(
+      'hooks.onFailure is "allow" in config.json, so the call went on without its checkpoint: its changes there cannot be undone.',
+    );
   }
-  state.pending.push({ ...base, decision, ...(reason === undefined ? {} : { reason }), checkpoints: taken.checkpoints, touched: taken.touched, problems });
+  state.pending.push({
+    ...base,
+    decision,
+    ...(reason === undefined ? {} : { reason }),
+    checkpoints: taken.checkpoints,
+    touched: taken.touched,
+    problems,
+  });
   return { decision, ...(reason === undefined ? {} : { reason }), notices: [], isApproving: config.approveAllowed };
 }

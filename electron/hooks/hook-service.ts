@@ -37,17 +37,36 @@ export function createHookService(deps: HookDeps): HookService {
     idleMs: deps.idleMs,
     expire: (sessionId, quietMs) => {
       const reason = `no hook event for ${Math.round(quietMs / 60_000)} min: the agent may have exited without ending its session`;
-      store.withSession(sessionId, () => deps.sessions.disconnect(sessionId, reason)).catch((error: unknown) => deps.logger.warn('could not disconnect a quiet hook session', { session: sessionId, error }));
+      store
+        .withSession(sessionId, () => deps.sessions.disconnect(sessionId, reason))
+        .catch((error: unknown) =>
+          deps.logger.warn('could not disconnect a quiet hook session', { session: sessionId, error }),
+        );
     },
   });
 
   /** Opens (or resumes) the session of an event; says once per session when its folder is never checkpointed whole. */
   async function ensureSession(sessionId: string, event: HookEvent, state: HookSessionState): Promise<string[]> {
     const cwd = await canonicalPath(event.cwd);
-    if (!(await stat(cwd).then((stats) => stats.isDirectory(), () => false))) {
-      throw new AppError('not_found', `The agent's cwd ${cwd} is not an existing folder, so Vigil cannot open its session.`, { field: 'cwd', path: cwd });
+    if (
+      !(await stat(cwd).then(
+        (stats) => stats.isDirectory(),
+        () => false,
+      ))
+    ) {
+      throw new AppError(
+        'not_found',
+        `The agent's cwd ${cwd} is not an existing folder, so Vigil cannot open its session.`,
+        { field: 'cwd', path: cwd },
+      );
     }
-    const request = { agent: event.agent, client: hookClientNames[event.agent], roots: [cwd], cwd, ...(event.transcriptPath === undefined ? {} : { transcriptPath: event.transcriptPath }) };
+    const request = {
+      agent: event.agent,
+      client: hookClientNames[event.agent],
+      roots: [cwd],
+      cwd,
+      ...(event.transcriptPath === undefined ? {} : { transcriptPath: event.transcriptPath }),
+    };
     await deps.sessions.openKeyed(sessionId, request, { isHeld: deps.isResident });
     const notice = isWholeRefused(cwd, deps.facts.home) ? wholeFolderNotice(cwd) : undefined;
     if (notice === undefined || state.notices.includes(notice)) return [];
@@ -108,7 +127,8 @@ export function createHookService(deps: HookDeps): HookService {
           return { ...answer, notices: [...notices, ...answer.notices] };
         } finally {
           release();
-          if (deps.isResident) lifetime.touch(sessionId, deps.sessions.summary(sessionId).isTurnOpen || state.pending.length > 0);
+          if (deps.isResident)
+            lifetime.touch(sessionId, deps.sessions.summary(sessionId).isTurnOpen || state.pending.length > 0);
         }
       });
     },

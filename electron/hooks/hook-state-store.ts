@@ -43,7 +43,10 @@ function parseState(text: string | undefined): HookSessionState {
   if (text === undefined) return { notices: [], pending: [] };
   try {
     const value = JSON.parse(text) as Partial<HookSessionState>;
-    return { notices: Array.isArray(value.notices) ? value.notices : [], pending: Array.isArray(value.pending) ? value.pending : [] };
+    return {
+      notices: Array.isArray(value.notices) ? value.notices : [],
+      pending: Array.isArray(value.pending) ? value.pending : [],
+    };
   } catch {
     // A state cut short by a crash: its pending calls are lost (their checkpoints stay on the timeline).
     return { notices: [], pending: [] };
@@ -99,7 +102,11 @@ export class HookStateStore {
   #lockOf(sessionId: string): FileLock {
     let lock = this.#locks.get(sessionId);
     if (lock === undefined) {
-      lock = new FileLock({ path: path.join(this.#directory, `${sessionId}.lock`), resource: `the hooks of session ${sessionId}`, timeoutMs: 15_000 });
+      lock = new FileLock({
+        path: path.join(this.#directory, `${sessionId}.lock`),
+        resource: `the hooks of session ${sessionId}`,
+        timeoutMs: 15_000,
+      });
       this.#locks.set(sessionId, lock);
     }
     return lock;

@@ -16,8 +16,19 @@ export interface HookWriteActor {
  * restore plans do not flag them as changed outside the agents) and in the engine's dirty set (so
  * the next checkpoint re-reads them), as the call's session and turn.
  */
-export async function recordHookWrites(ledger: WriteLedger, engine: Pick<CheckpointApi, 'noteWritten'>, actor: HookWriteActor, paths: readonly string[]): Promise<void> {
+export async function recordHookWrites(
+  ledger: WriteLedger,
+  engine: Pick<CheckpointApi, 'noteWritten'>,
+  actor: HookWriteActor,
+  paths: readonly string[],
+): Promise<void> {
   if (paths.length === 0) return;
   engine.noteWritten(paths);
-  await ledger.record(paths, { kind: 'session', sessionId: actor.sessionId, agent: actor.agent, turn: actor.turn, tool: actor.tool });
+  await ledger.record(paths, {
+    kind: 'session',
+    sessionId: actor.sessionId,
+    agent: actor.agent,
+    turn: actor.turn,
+    tool: actor.tool,
+  });
 }

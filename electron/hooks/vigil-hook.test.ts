@@ -5,7 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HookAgent } from '../../shared/hooks/hook-event';
 import { runVigil } from '../test-support/run-vigil';
 import { makeTempDir } from '../test-support/temp-dir';
-import { claudeCodeEvents, geminiCliEvents, type AgentEvents, type RecordedSession } from './test-support/recorded-events';
+import {
+  claudeCodeEvents,
+  geminiCliEvents,
+  type AgentEvents,
+  type RecordedSession,
+} from './test-support/recorded-events';
 import { callsOf, gitFiles, gitTimeline, printed, runHook, sessionHistory, startServe } from './test-support/hook-runs';
 
 /** One agent's names for the tools the recorded session uses, and what it reports after each. */
@@ -32,7 +37,10 @@ const claudeCode: AgentTools = {
   writeInput: (file, content) => ({ file_path: file, content }),
   editInput: (file, before, after) => ({ file_path: file, old_string: before, new_string: after, replace_all: false }),
   shellInput: (command) => ({ command, description: 'Remove the legacy folder' }),
-  response: (kind, file) => (kind === 'shell' ? { stdout: '', stderr: '', interrupted: false, isImage: false } : { filePath: file, success: true }),
+  response: (kind, file) =>
+    kind === 'shell'
+      ? { stdout: '', stderr: '', interrupted: false, isImage: false }
+      : { filePath: file, success: true },
 };
 
 const geminiCli: AgentTools = {
@@ -44,11 +52,16 @@ const geminiCli: AgentTools = {
   writeInput: (file, content) => ({ file_path: file, content }),
   editInput: (file, before, after) => ({ file_path: file, old_string: before, new_string: after }),
   shellInput: (command) => ({ command, description: 'Remove the legacy folder' }),
-  response: (kind, file) => ({ llmContent: kind === 'shell' ? 'Command: rm -rf legacy\nExit Code: 0' : `Wrote ${file ?? ''}`, returnDisplay: 'done' }),
+  response: (kind, file) => ({
+    llmContent: kind === 'shell' ? 'Command: rm -rf legacy\nExit Code: 0' : `Wrote ${file ?? ''}`,
+    returnDisplay: 'done',
+  }),
 };
 
 /** A project with a source file and a legacy folder, a throwaway HOME and VIGIL_HOME. */
-async function workspace(base: string): Promise<{ readonly project: string; readonly env: NodeJS.ProcessEnv; readonly home: string }> {
+async function workspace(
+  base: string,
+): Promise<{ readonly project: string; readonly env: NodeJS.ProcessEnv; readonly home: string }> {
   const project = path.join(base, 'project');
   await mkdir(path.join(project, 'src'), { recursive: true });
   await mkdir(path.join(project, 'legacy'), { recursive: true });
@@ -56,7 +69,11 @@ async function workspace(base: string): Promise<{ readonly project: string; read
   await writeFile(path.join(project, 'legacy/old.txt'), 'the old way\n');
   await mkdir(path.join(base, 'user'), { recursive: true });
   const home = path.join(base, 'vigil-home');
-  return { project, home, env: { VIGIL_HOME: home, HOME: path.join(base, 'user'), HERMES_HOME: path.join(base, 'no-hermes') } };
+  return {
+    project,
+    home,
+    env: { VIGIL_HOME: home, HOME: path.join(base, 'user'), HERMES_HOME: path.join(base, 'no-hermes') },
+  };
 }
 
 /**
@@ -99,10 +116,20 @@ async function recordedSession(tools: AgentTools, project: string, env: NodeJS.P
 }
 
 /** What both agents' recorded sessions must come to, on record and in git's own store. */
-async function expectSupervised(tools: AgentTools, sessionId: string, project: string, home: string, env: NodeJS.ProcessEnv): Promise<string> {
+async function expectSupervised(
+  tools: AgentTools,
+  sessionId: string,
+  project: string,
+  home: string,
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
   const history = await sessionHistory(sessionId, env);
   expect(history.session).toMatchObject({ agent: tools.agent, currentTurn: 1, isTurnOpen: false, roots: [project] });
-  expect(history.turns[0]?.entries[0]).toMatchObject({ kind: 'message', role: 'user', text: 'Add a greeting, shout the constant and drop the legacy code' });
+  expect(history.turns[0]?.entries[0]).toMatchObject({
+    kind: 'message',
+    role: 'user',
+    text: 'Add a greeting, shout the constant and drop the legacy code',
+  });
   const calls = callsOf(history);
   expect(calls.map((call) => [call.name, call.decision, call.result.ok])).toEqual([
     [tools.write, 'allowed', true],
@@ -111,9 +138,17 @@ async function expectSupervised(tools: AgentTools, sessionId: string, project: s
     [tools.shell, 'blocked', false],
   ]);
   // The first write of the turn is checkpointed; the edit finds that checkpoint; the command takes its own; the refused one none.
-  expect(calls.map((call) => call.checkpoints.map((checkpoint) => checkpoint.kind))).toEqual([['created'], [], ['created'], []]);
+  expect(calls.map((call) => call.checkpoints.map((checkpoint) => checkpoint.kind))).toEqual([
+    ['created'],
+    [],
+    ['created'],
+    [],
+  ]);
   expect(calls[0]?.result).toMatchObject({ ok: true, value: { changedFiles: [path.join(project, 'hello.txt')] } });
-  expect(calls[2]?.result).toMatchObject({ ok: true, value: { changedFiles: expect.arrayContaining([path.join(project, 'legacy/old.txt')]) as unknown } });
+  expect(calls[2]?.result).toMatchObject({
+    ok: true,
+    value: { changedFiles: expect.arrayContaining([path.join(project, 'legacy/old.txt')]) as unknown },
+  });
 
   const timeline = await gitTimeline(home, project);
   expect(timeline.map((entry) => [entry.subject, entry.session])).toEqual([
@@ -137,47 +172,80 @@ describe('vigil hook, recorded sessions through real processes', () => {
     await remove();
   });
 
-  it('claude-code without a resident core: session, titled turn, checkpoints before the first write and before rm -rf legacy, rm -rf ~ denied; a restore brings legacy/ back', { timeout: 300_000 }, async () => {
-    const { project, home, env } = await workspace(base);
-    const session = { sessionId: '6a3c0f3e-8d1b-4f1a-9e57-2c1d0b9a7e11', cwd: project, transcriptPath: path.join(base, 'user/.claude/projects/p/6a3c.jsonl') };
-    const { beforeWrite, refused } = await recordedSession(claudeCode, project, env, session);
-    // Vigil raises no objection to the write: nothing printed, so Claude Code's own permission rules decide.
-    expect(beforeWrite).toBeUndefined();
-    expect(refused).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/^Vigil never runs this command: "rm -rf ~"/) as unknown } });
-    const sessionId = `claude-code-${session.sessionId}`;
-    const commandCheckpoint = await expectSupervised(claudeCode, sessionId, project, home, env);
-    expect((await sessionHistory(sessionId, env)).session.transcriptPath).toBe(session.transcriptPath);
+  it(
+    'claude-code without a resident core: session, titled turn, checkpoints before the first write and before rm -rf legacy, rm -rf ~ denied; a restore brings legacy/ back',
+    { timeout: 300_000 },
+    async () => {
+      const { project, home, env } = await workspace(base);
+      const session = {
+        sessionId: '6a3c0f3e-8d1b-4f1a-9e57-2c1d0b9a7e11',
+        cwd: project,
+        transcriptPath: path.join(base, 'user/.claude/projects/p/6a3c.jsonl'),
+      };
+      const { beforeWrite, refused } = await recordedSession(claudeCode, project, env, session);
+      // Vigil raises no objection to the write: nothing printed, so Claude Code's own permission rules decide.
+      expect(beforeWrite).toBeUndefined();
+      expect(refused).toEqual({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'deny',
+          permissionDecisionReason: expect.stringMatching(/^Vigil never runs this command: "rm -rf ~"/) as unknown,
+        },
+      });
+      const sessionId = `claude-code-${session.sessionId}`;
+      const commandCheckpoint = await expectSupervised(claudeCode, sessionId, project, home, env);
+      expect((await sessionHistory(sessionId, env)).session.transcriptPath).toBe(session.transcriptPath);
 
-    // The session ends; a restore of the checkpoint before the command brings legacy/ back, and the
-    // plan does not flag the deleted file as changed outside the agents (the ledger knows the agent did it).
-    expect((await runHook('claude-code', claudeCodeEvents.sessionEnd(session), env)).code).toBe(0);
-    expect((await sessionHistory(sessionId, env)).session.status).toBe('ended');
-    const plan = JSON.parse((await runVigil(['checkpoints', 'restore', project, commandCheckpoint, '--dry-run', '--json'], { env })).stdout) as { entries: { path: string; action: string; isChangedOutsideAgents: boolean }[] };
-    expect(plan.entries).toEqual([
-      { path: 'legacy/old.txt', action: 'recreate', isChangedOutsideAgents: false, checkpoint: expect.anything() as unknown, changedBy: { kind: 'session', sessionId, agent: 'claude-code', turn: 1, tool: 'Bash' } },
-    ]);
-    expect((await runVigil(['checkpoints', 'restore', project, commandCheckpoint], { env })).code).toBe(0);
-    expect(await readFile(path.join(project, 'legacy/old.txt'), 'utf8')).toBe('the old way\n');
-  });
-
-  it('gemini-cli relayed to a running vigil serve: the same session, held live by the core; rm -rf ~ denied in its format', { timeout: 300_000 }, async () => {
-    const { project, home, env } = await workspace(base);
-    const server = await startServe(env);
-    try {
-      const session = { sessionId: 'f00dbabe-0000-4000-8000-000000000001', cwd: project, transcriptPath: path.join(base, 'user/.gemini/tmp/chats/session.json') };
-      const { beforeWrite, refused } = await recordedSession(geminiCli, project, env, session);
-      expect(beforeWrite).toEqual({ decision: 'allow' });
-      expect(refused).toEqual({ decision: 'deny', reason: expect.stringMatching(/^Vigil never runs this command: "rm -rf ~"/) as unknown });
-      const sessionId = `gemini-cli-${session.sessionId}`;
-      const commandCheckpoint = await expectSupervised(geminiCli, sessionId, project, home, env);
-      // Held by the resident core between events (a one-shot process holds nothing: it would read "disconnected").
-      expect((await sessionHistory(sessionId, env)).session.status).toBe('idle');
-      expect((await runHook('gemini-cli', geminiCliEvents.sessionEnd(session), env)).code).toBe(0);
+      // The session ends; a restore of the checkpoint before the command brings legacy/ back, and the
+      // plan does not flag the deleted file as changed outside the agents (the ledger knows the agent did it).
+      expect((await runHook('claude-code', claudeCodeEvents.sessionEnd(session), env)).code).toBe(0);
       expect((await sessionHistory(sessionId, env)).session.status).toBe('ended');
+      const plan = JSON.parse(
+        (await runVigil(['checkpoints', 'restore', project, commandCheckpoint, '--dry-run', '--json'], { env })).stdout,
+      ) as { entries: { path: string; action: string; isChangedOutsideAgents: boolean }[] };
+      expect(plan.entries).toEqual([
+        {
+          path: 'legacy/old.txt',
+          action: 'recreate',
+          isChangedOutsideAgents: false,
+          checkpoint: expect.anything() as unknown,
+          changedBy: { kind: 'session', sessionId, agent: 'claude-code', turn: 1, tool: 'Bash' },
+        },
+      ]);
       expect((await runVigil(['checkpoints', 'restore', project, commandCheckpoint], { env })).code).toBe(0);
-      expect(existsSync(path.join(project, 'legacy/old.txt'))).toBe(true);
-    } finally {
-      await server.stop();
-    }
-  });
+      expect(await readFile(path.join(project, 'legacy/old.txt'), 'utf8')).toBe('the old way\n');
+    },
+  );
+
+  it(
+    'gemini-cli relayed to a running vigil serve: the same session, held live by the core; rm -rf ~ denied in its format',
+    { timeout: 300_000 },
+    async () => {
+      const { project, home, env } = await workspace(base);
+      const server = await startServe(env);
+      try {
+        const session = {
+          sessionId: 'f00dbabe-0000-4000-8000-000000000001',
+          cwd: project,
+          transcriptPath: path.join(base, 'user/.gemini/tmp/chats/session.json'),
+        };
+        const { beforeWrite, refused } = await recordedSession(geminiCli, project, env, session);
+        expect(beforeWrite).toEqual({ decision: 'allow' });
+        expect(refused).toEqual({
+          decision: 'deny',
+          reason: expect.stringMatching(/^Vigil never runs this command: "rm -rf ~"/) as unknown,
+        });
+        const sessionId = `gemini-cli-${session.sessionId}`;
+        const commandCheckpoint = await expectSupervised(geminiCli, sessionId, project, home, env);
+        // Held by the resident core between events (a one-shot process holds nothing: it would read "disconnected").
+        expect((await sessionHistory(sessionId, env)).session.status).toBe('idle');
+        expect((await runHook('gemini-cli', geminiCliEvents.sessionEnd(session), env)).code).toBe(0);
+        expect((await sessionHistory(sessionId, env)).session.status).toBe('ended');
+        expect((await runVigil(['checkpoints', 'restore', project, commandCheckpoint], { env })).code).toBe(0);
+        expect(existsSync(path.join(project, 'legacy/old.txt'))).toBe(true);
+      } finally {
+        await server.stop();
+      }
+    },
+  );
 });

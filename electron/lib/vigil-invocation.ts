@@ -36,7 +36,13 @@ export async function vigilInvocation(env: NodeJS.ProcessEnv = process.env): Pro
   }
   // The built bundle: this module sits in out/main/ or one of its chunk folders, beside cli.js.
   for (const candidate of [path.join(here, 'cli.js'), path.join(here, '..', 'cli.js')]) {
-    if (await access(candidate).then(() => true, () => false)) return { command: node, args: [candidate] };
+    if (
+      await access(candidate).then(
+        () => true,
+        () => false,
+      )
+    )
+      return { command: node, args: [candidate] };
   }
   return { command: node, args: [path.join(here, 'cli.js')] };
 }

@@ -157,7 +157,9 @@ describe('FileLock', () => {
     const lock = new FileLock({ path: lockPath, resource: 'the checkpoint store' });
     const error = await lock.withLock(() => Promise.resolve()).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AppError);
-    expect((error as AppError).message).toContain(`Could not create the lock file for the checkpoint store at ${lockPath}`);
+    expect((error as AppError).message).toContain(
+      `Could not create the lock file for the checkpoint store at ${lockPath}`,
+    );
   });
 
   it('takes over a damaged lock file and one that stopped being refreshed', async () => {
@@ -168,7 +170,10 @@ describe('FileLock', () => {
     const lock = new FileLock({ path: lockPath, resource: 'r' });
     await lock.withLock(() => Promise.resolve());
     // A live pid (ours) with another token, silent for a minute: a reused pid or another host.
-    writeFileSync(lockPath, JSON.stringify({ pid: process.pid, hostname: 'elsewhere', token: 'x', acquiredAt: old.toISOString() }));
+    writeFileSync(
+      lockPath,
+      JSON.stringify({ pid: process.pid, hostname: 'elsewhere', token: 'x', acquiredAt: old.toISOString() }),
+    );
     utimesSync(lockPath, old, old);
     await lock.withLock(() => Promise.resolve());
     expect(existsSync(lockPath)).toBe(false);
@@ -178,7 +183,15 @@ describe('FileLock', () => {
     const lockPath = path.join(dir, 'f.lock');
     const counter = path.join(dir, 'counter');
     const log = path.join(dir, 'log');
-    writeFileSync(lockPath, JSON.stringify({ pid: await deadPid(), hostname: (await import('node:os')).hostname(), token: 't', acquiredAt: new Date().toISOString() }));
+    writeFileSync(
+      lockPath,
+      JSON.stringify({
+        pid: await deadPid(),
+        hostname: (await import('node:os')).hostname(),
+        token: 't',
+        acquiredAt: new Date().toISOString(),
+      }),
+    );
     const procs = [0, 1, 2, 3].map(() => startChild(['count', lockPath, counter, log, '5']));
     children.push(...procs);
     expect(await Promise.all(procs.map(exited))).toEqual([0, 0, 0, 0]);
@@ -198,66 +211,110 @@ describe('FileLock', () => {
     expect(JSON.parse(readFileSync(lockPath, 'utf8'))).toMatchObject({ token: 'other' });
   });
   // Where start times cannot be read (macOS, Windows), a silent holder is taken over: its pid may have been reused.
-  it.runIf(process.platform === 'linux')('never takes over a live holder on this host, however long it has been stopped (SIGSTOP)', async () => {
-    const lockPath = path.join(dir, 'h.lock');
-    const holder = startChild(['hold', lockPath]);
-    children.push(holder);
-    await printed(holder, 'held');
-    holder.kill('SIGSTOP');
-    try {
-      // Silent for ten minutes as far as its file says: a suspended laptop, a debugger, SIGSTOP.
-      const old = new Date(Date.now() - 600_000);
-      utimesSync(lockPath, old, old);
-      const takeovers: string[] = [];
-      const lock = new FileLock({ path: lockPath, resource: 'r', timeoutMs: 300, staleMs: 50, onTakeover: (_abandoned, reason) => Promise.resolve(void takeovers.push(reason)) });
-      const error = await lock.withLock(() => Promise.resolve()).catch((caught: unknown) => caught);
-      expect((error as AppError).code).toBe('busy');
-      expect(takeovers).toEqual([]);
-      expect(JSON.parse(readFileSync(lockPath, 'utf8'))).toMatchObject({ pid: holder.pid });
-    } finally {
-      holder.kill('SIGCONT');
-    }
-  });
+  it.runIf(process.platform === 'linux')(
+    'never takes over a live holder on this host, however long it has been stopped (SIGSTOP)',
+    async () => {
+      const lockPath = path.join(dir, 'h.lock');
+      const holder = startChild(['hold', lockPath]);
+      children.push(holder);
+      await printed(holder, 'held');
+      holder.kill('SIGSTOP');
+      try {
+        // Silent for ten minutes as far as its file says: a suspended laptop, a debugger, SIGSTOP.
+        const old = new Date(Date.now() - 600_000);
+        utimesSync(lockPath, old, old);
+        const takeovers: string[] = [];
+        const lock = new FileLock({
+          path: lockPath,
+          resource: 'r',
+          timeoutMs: 300,
+          staleMs: 50,
+          onTakeover: (_abandoned, reason) => Promise.resolve(void takeovers.push(reason)),
+        });
+        const error = await lock.withLock(() => Promise.resolve()).catch((caught: unknown) => caught);
+        expect((error as AppError).code).toBe('busy');
+        expect(takeovers).toEqual([]);
+        expect(JSON.parse(readFileSync(lockPath, 'utf8'))).toMatchObject({ pid: holder.pid });
+      } finally {
+        holder.kill('SIGCONT');
+      }
+    },
+  );
 
-  it.runIf(process.platform === 'linux')('takes over a lock whose pid now names another process (its start time differs)', async () => {
-    const lockPath = path.join(dir, 'i.lock');
-    // Our own pid is alive; the recorded start time is not ours, so the pid was reused.
-    writeFileSync(lockPath, JSON.stringify({ pid: process.pid, hostname: os.hostname(), token: 'reused', acquiredAt: new Date().toISOString(), startedAt: 'another-boot:1' }));
-    const reasons: string[] = [];
-    const lock = new FileLock({ path: lockPath, resource: 'r', timeoutMs: 2_000, onTakeover: (_abandoned, reason) => Promise.resolve(void reasons.push(reason)) });
-    await lock.withLock(() => Promise.resolve());
-    expect(reasons).toHaveLength(1);
-    expect(reasons[0]).toContain('names another process');
-  });
+  it.runIf(process.platform === 'linux')(
+    'takes over a lock whose pid now names another process (its start time differs)',
+    async () => {
+      const lockPath = path.join(dir, 'i.lock');
+      // Our own pid is alive; the recorded start time is not ours, so the pid was reused.
+      writeFileSync(
+        lockPath,
+        JSON.stringify({
+          pid: process.pid,
+          hostname: os.hostname(),
+          token: 'reused',
+          acquiredAt: new Date().toISOString(),
+          startedAt: 'another-boot:1',
+        }),
+      );
+      const reasons: string[] = [];
+      const lock = new FileLock({
+        path: lockPath,
+        resource: 'r',
+        timeoutMs: 2_000,
+        onTakeover: (_abandoned, reason) => Promise.resolve(void reasons.push(reason)),
+      });
+      await lock.withLock(() => Promise.resolve());
+      expect(reasons).toHaveLength(1);
+      expect(reasons[0]).toContain('names another process');
+    },
+  );
 
   it('takes over an abandoned lock whose first taker died mid-takeover (its claim is taken over too), leaving nothing beside the lock', async () => {
     const lockPath = path.join(dir, 'k.lock');
-    const record = async (token: string): Promise<string> => JSON.stringify({ pid: await deadPid(), hostname: os.hostname(), token, acquiredAt: new Date().toISOString() });
+    const record = async (token: string): Promise<string> =>
+      JSON.stringify({ pid: await deadPid(), hostname: os.hostname(), token, acquiredAt: new Date().toISOString() });
     writeFileSync(lockPath, await record('dead'));
     writeFileSync(`${lockPath}.takeover-dead`, await record('dead-taker'));
     const reasons: string[] = [];
-    const lock = new FileLock({ path: lockPath, resource: 'r', timeoutMs: 5_000, onTakeover: (_abandoned, reason) => Promise.resolve(void reasons.push(reason)) });
+    const lock = new FileLock({
+      path: lockPath,
+      resource: 'r',
+      timeoutMs: 5_000,
+      onTakeover: (_abandoned, reason) => Promise.resolve(void reasons.push(reason)),
+    });
     await lock.withLock(() => Promise.resolve());
     expect(reasons).toHaveLength(1);
     expect(readdirSync(dir).filter((name) => name.startsWith('k.lock'))).toEqual([]);
   });
 
-  it('lets exactly one of several processes racing for an abandoned lock take it over, and never two hold it', { timeout: 60_000 }, async () => {
-    const lockPath = path.join(dir, 'j.lock');
-    const log = path.join(dir, 'log');
-    writeFileSync(lockPath, JSON.stringify({ pid: await deadPid(), hostname: os.hostname(), token: 'dead', acquiredAt: new Date().toISOString() }));
-    const procs = [0, 1, 2, 3, 4, 5].map(() => startChild(['race', lockPath, log]));
-    children.push(...procs);
-    await Promise.all(procs.map((proc) => printed(proc, 'ready')));
-    // All start at once: each sees the dead holder and tries to take over.
-    for (const proc of procs) proc.stdin?.write('go\n');
-    expect(await Promise.all(procs.map(exited))).toEqual([0, 0, 0, 0, 0, 0]);
-    const lines = readFileSync(log, 'utf8').trim().split('\n');
-    expect(lines.filter((line) => line.startsWith('takeover'))).toHaveLength(1);
-    const enterExit = lines.filter((line) => !line.startsWith('takeover'));
-    expect(enterExit.filter((line) => line.startsWith('enter'))).toHaveLength(6);
-    expectNoOverlap(enterExit.join('\n'));
-    // No claim or temp file is left beside the lock.
-    expect(readdirSync(dir).filter((name) => name.startsWith('j.lock'))).toEqual([]);
-  });
+  it(
+    'lets exactly one of several processes racing for an abandoned lock take it over, and never two hold it',
+    { timeout: 60_000 },
+    async () => {
+      const lockPath = path.join(dir, 'j.lock');
+      const log = path.join(dir, 'log');
+      writeFileSync(
+        lockPath,
+        JSON.stringify({
+          pid: await deadPid(),
+          hostname: os.hostname(),
+          token: 'dead',
+          acquiredAt: new Date().toISOString(),
+        }),
+      );
+      const procs = [0, 1, 2, 3, 4, 5].map(() => startChild(['race', lockPath, log]));
+      children.push(...procs);
+      await Promise.all(procs.map((proc) => printed(proc, 'ready')));
+      // All start at once: each sees the dead holder and tries to take over.
+      for (const proc of procs) proc.stdin?.write('go\n');
+      expect(await Promise.all(procs.map(exited))).toEqual([0, 0, 0, 0, 0, 0]);
+      const lines = readFileSync(log, 'utf8').trim().split('\n');
+      expect(lines.filter((line) => line.startsWith('takeover'))).toHaveLength(1);
+      const enterExit = lines.filter((line) => !line.startsWith('takeover'));
+      expect(enterExit.filter((line) => line.startsWith('enter'))).toHaveLength(6);
+      expectNoOverlap(enterExit.join('\n'));
+      // No claim or temp file is left beside the lock.
+      expect(readdirSync(dir).filter((name) => name.startsWith('j.lock'))).toEqual([]);
+    },
+  );
 });

@@ -5,7 +5,14 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../shared/errors';
 import { fileSystemError } from '../files/file-system-error';
-import { createExclusive, isSameVersion, observeFile, replaceFile, sweepLockLitter, type ObservedFile } from './lock-file-ops';
+import {
+  createExclusive,
+  isSameVersion,
+  observeFile,
+  replaceFile,
+  sweepLockLitter,
+  type ObservedFile,
+} from './lock-file-ops';
 import { newLockHolder, parseLockHolder, staleReason, type LockHolder } from './lock-holder';
 import { ownStartTime } from '../process/process-start-time';
 
@@ -68,7 +75,13 @@ export class FileLock {
   #current: LockHolder | undefined;
 
   constructor(options: FileLockOptions) {
-    this.#options = { timeoutMs: 60_000, staleMs: 20_000, heartbeatMs: 2_000, ...options, path: path.resolve(options.path) };
+    this.#options = {
+      timeoutMs: 60_000,
+      staleMs: 20_000,
+      heartbeatMs: 2_000,
+      ...options,
+      path: path.resolve(options.path),
+    };
     this.#key = this.#options.path;
   }
 
@@ -125,7 +138,10 @@ export class FileLock {
     const holder = this.#current;
     const onDisk = await readFile(this.#options.path, 'utf8').then(parseLockHolder, () => undefined);
     if (holder === undefined || onDisk?.token !== holder.token) {
-      throw new AppError('conflict', `Lost the lock on ${this.#options.resource} (${this.#options.path}) to another process; nothing was changed. Try again.`);
+      throw new AppError(
+        'conflict',
+        `Lost the lock on ${this.#options.resource} (${this.#options.path}) to another process; nothing was changed. Try again.`,
+      );
     }
   }
 
@@ -152,11 +168,18 @@ export class FileLock {
       }
       if (Date.now() > deadline) {
         const by = observed.holder;
-        const who = by === undefined ? 'another process' : `process ${by.pid} on ${by.hostname}${by.purpose === undefined ? '' : ` (${by.purpose})`} since ${by.acquiredAt}`;
-        throw new AppError('busy', `${this.#options.resource} is locked by ${who}. Wait for it to finish; if no Vigil process is running, delete ${lockPath}.`, {
-          lockPath,
-          holder: by,
-        });
+        const who =
+          by === undefined
+            ? 'another process'
+            : `process ${by.pid} on ${by.hostname}${by.purpose === undefined ? '' : ` (${by.purpose})`} since ${by.acquiredAt}`;
+        throw new AppError(
+          'busy',
+          `${this.#options.resource} is locked by ${who}. Wait for it to finish; if no Vigil process is running, delete ${lockPath}.`,
+          {
+            lockPath,
+            holder: by,
+          },
+        );
       }
       await sleep(delay);
       delay = Math.min(delay * 2, 100);
@@ -177,7 +200,10 @@ export class FileLock {
    */
   async #replaceAbandoned(file: string, observed: ObservedFile, holder: LockHolder, depth: number): Promise<boolean> {
     const token = observed.holder?.token;
-    const key = token !== undefined && /^[\w-]{1,64}$/.test(token) ? token : createHash('sha256').update(`${observed.ino}\0${observed.raw}`).digest('hex').slice(0, 24);
+    const key =
+      token !== undefined && /^[\w-]{1,64}$/.test(token)
+        ? token
+        : createHash('sha256').update(`${observed.ino}\0${observed.raw}`).digest('hex').slice(0, 24);
     const claim = `${file}.takeover-${key}`;
     const record = JSON.stringify(holder);
     if (!(await createExclusive(claim, record))) {
@@ -196,12 +222,24 @@ export class FileLock {
   }
 
   /** Now holding a lock taken over: tidies what dead contenders left, then lets the owner repair. */
-  async #afterTakeover(holder: LockHolder, hold: Hold, abandoned: LockHolder | undefined, reason: string): Promise<void> {
+  async #afterTakeover(
+    holder: LockHolder,
+    hold: Hold,
+    abandoned: LockHolder | undefined,
+    reason: string,
+  ): Promise<void> {
     this.#current = holder;
-    await sweepLockLitter(this.#options.path, 10_000, async (litter) => (await this.#staleReason(litter)) !== undefined);
+    await sweepLockLitter(
+      this.#options.path,
+      10_000,
+      async (litter) => (await this.#staleReason(litter)) !== undefined,
+    );
     if (this.#options.onTakeover === undefined) return;
     try {
-      await heldLocks.run(this.#withThisLock(hold), () => this.#options.onTakeover?.(abandoned, reason) ?? Promise.resolve());
+      await heldLocks.run(
+        this.#withThisLock(hold),
+        () => this.#options.onTakeover?.(abandoned, reason) ?? Promise.resolve(),
+      );
     } catch (error) {
       await this.#release(holder);
       throw error;

@@ -102,13 +102,18 @@ export function isSameVersion(before: ObservedFile, now: ObservedFile | undefine
  * Deletes temp files and takeover claims of the lock `file` left by processes that died in the
  * few milliseconds they exist: those at least `olderThanMs` old whose writer `isGone` says is gone.
  */
-export async function sweepLockLitter(file: string, olderThanMs: number, isGone: (observed: ObservedFile) => Promise<boolean>): Promise<void> {
+export async function sweepLockLitter(
+  file: string,
+  olderThanMs: number,
+  isGone: (observed: ObservedFile) => Promise<boolean>,
+): Promise<void> {
   const folder = path.dirname(file);
   const base = path.basename(file);
   for (const name of await readdir(folder).catch(() => [] as string[])) {
     if (!isLockLitter(base, name)) continue;
     const litter = path.join(folder, name);
     const observed = await observeFile(litter).catch(() => undefined);
-    if (observed !== undefined && observed.ageMs >= olderThanMs && (await isGone(observed))) await unlink(litter).catch(() => undefined);
+    if (observed !== undefined && observed.ageMs >= olderThanMs && (await isGone(observed)))
+      await unlink(litter).catch(() => undefined);
   }
 }

@@ -14,9 +14,12 @@ describe('staleReason for a live holder on this host', () => {
     expect(await staleReason(holder, 5_000, limits, noStartTimes)).toBeUndefined();
   });
 
-  it.runIf(process.platform === 'linux')('where start times can be read, keeps a live holder with its own start time however long it was silent', async () => {
-    const holder = newLockHolder('a test', await ownStartTime());
-    expect(holder.hostname).toBe(os.hostname());
-    expect(await staleReason(holder, 600_000, limits)).toBeUndefined();
-  });
+  it.runIf(process.platform === 'linux')(
+    'where start times can be read, keeps a live holder with its own start time however long it was silent',
+    async () => {
+      const holder = newLockHolder('a test', await ownStartTime());
+      expect(holder.hostname).toBe(os.hostname());
+      expect(await staleReason(holder, 600_000, limits)).toBeUndefined();
+    },
+  );
 });

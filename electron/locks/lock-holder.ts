@@ -35,7 +35,12 @@ export function parseLockHolder(raw: string): LockHolder | undefined {
     if (typeof value !== 'object' || value === null) return undefined;
     const record = value as Record<string, unknown>;
     const { pid, hostname, token, acquiredAt, startedAt, purpose } = record;
-    if (typeof pid !== 'number' || typeof hostname !== 'string' || typeof token !== 'string' || typeof acquiredAt !== 'string') {
+    if (
+      typeof pid !== 'number' ||
+      typeof hostname !== 'string' ||
+      typeof token !== 'string' ||
+      typeof acquiredAt !== 'string'
+    ) {
       return undefined;
     }
     return {
@@ -68,7 +73,9 @@ export async function staleReason(
 ): Promise<string | undefined> {
   if (holder === undefined) return ageMs > limits.garbageMs ? 'the lock file is empty or damaged' : undefined;
   const silence = (): string | undefined =>
-    ageMs > limits.staleMs ? `it was not refreshed for ${Math.round(ageMs / 1000)} s by process ${holder.pid} on ${holder.hostname}` : undefined;
+    ageMs > limits.staleMs
+      ? `it was not refreshed for ${Math.round(ageMs / 1000)} s by process ${holder.pid} on ${holder.hostname}`
+      : undefined;
   if (holder.hostname !== os.hostname()) return silence();
   if (!isProcessAlive(holder.pid)) return `process ${holder.pid} is no longer running`;
   const current = await startOf(holder.pid);

@@ -28,7 +28,10 @@ describe('logProcessErrors', () => {
         'setTimeout(async () => { await logger.flush(); process.stdout.write(`alive ${kinds.sort().join(",")}\\n`); }, 200);',
       ].join('\n'),
     );
-    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -39,7 +42,11 @@ describe('logProcessErrors', () => {
       .split('\n')
       .map((line) => JSON.parse(line) as { message: string; kind: string; error: { stack: string } });
     expect(records.map((record) => record.kind).sort()).toEqual(['uncaught-exception', 'unhandled-rejection']);
-    expect(records.find((record) => record.kind === 'uncaught-exception')?.error.stack).toContain('thrown from a timer');
-    expect(records.find((record) => record.kind === 'unhandled-rejection')?.error.stack).toContain('rejected and forgotten');
+    expect(records.find((record) => record.kind === 'uncaught-exception')?.error.stack).toContain(
+      'thrown from a timer',
+    );
+    expect(records.find((record) => record.kind === 'unhandled-rejection')?.error.stack).toContain(
+      'rejected and forgotten',
+    );
   });
 });

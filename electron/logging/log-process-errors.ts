@@ -15,10 +15,15 @@ export function logProcessErrors(
   target: NodeJS.Process = process,
 ): Disposer {
   const report = (error: unknown, kind: EscapedErrorKind): void => {
-    logger.error(kind === 'uncaught-exception' ? 'uncaught exception in the main process' : 'unhandled promise rejection in the main process', {
-      kind,
-      error,
-    });
+    logger.error(
+      kind === 'uncaught-exception'
+        ? 'uncaught exception in the main process'
+        : 'unhandled promise rejection in the main process',
+      {
+        kind,
+        error,
+      },
+    );
     try {
       onEscaped(error, kind);
     } catch (reportError) {

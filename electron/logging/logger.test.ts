@@ -15,8 +15,14 @@ describe('createFileLogger', () => {
     logger.info('started', { home: '/data' });
     logger.error('failed', { error: new Error('boom') });
     await logger.flush();
-    const lines = (await readFile(path.join(temp.dir, 'logs', 'desktop.log'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines.map((line) => [line['level'], line['message']])).toEqual([['info', 'started'], ['error', 'failed']]);
+    const lines = (await readFile(path.join(temp.dir, 'logs', 'desktop.log'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => [line['level'], line['message']])).toEqual([
+      ['info', 'started'],
+      ['error', 'failed'],
+    ]);
     expect(lines[0]).toMatchObject({ home: '/data', pid: process.pid });
     expect((lines[1]?.['error'] as { stack: string }).stack).toContain('Error: boom');
     if (process.platform !== 'win32') expect((await stat(path.join(temp.dir, 'logs'))).mode & 0o777).toBe(0o700);
@@ -27,15 +33,26 @@ describe('createFileLogger', () => {
     cleanup = temp.remove;
     const logger = createFileLogger({ directory: path.join(temp.dir, 'logs') });
     const token = `ghp_${'Ab1Cd2Ef3G'.repeat(4)}`;
-    logger.info(`pushing with ${token}`, { summary: 'curl -H "Authorization: Bearer abcdefghijklmnop1234"', nested: { env: ['DB_PASSWORD=hunter2hunter2'] }, count: 3 });
+    logger.info(`pushing with ${token}`, {
+      summary: 'curl -H "Authorization: Bearer abcdefghijklmnop1234"',
+      nested: { env: ['DB_PASSWORD=hunter2hunter2'] },
+      count: 3,
+    });
     logger.error('failed', { error: new Error(`bad key ${token}`) });
     await logger.flush();
     const text = await readFile(path.join(temp.dir, 'logs', 'vigil.log'), 'utf8');
     expect(text).not.toContain(token.slice(4));
     expect(text).not.toContain('hunter2hunter2');
     expect(text).not.toContain('abcdefghijklmnop1234');
-    const [info] = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(info).toMatchObject({ message: 'pushing with ghp_[masked]', nested: { env: ['DB_PASSWORD=[masked]'] }, count: 3 });
+    const [info] = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(info).toMatchObject({
+      message: 'pushing with ghp_[masked]',
+      nested: { env: ['DB_PASSWORD=[masked]'] },
+      count: 3,
+    });
   });
 
   it('rotates by size and keeps only the newest files, losing no line in the kept ones', async () => {
@@ -50,7 +67,8 @@ describe('createFileLogger', () => {
     for (const name of ['vigil.log.2', 'vigil.log.1', 'vigil.log']) {
       const text = await readFile(path.join(directory, name), 'utf8');
       expect(text.length, name).toBeLessThan(4096 + 4096 / 8 + 200);
-      for (const line of text.trim().split('\n')) numbers.push(Number(/line (\d+)/.exec((JSON.parse(line) as { message: string }).message)?.[1]));
+      for (const line of text.trim().split('\n'))
+        numbers.push(Number(/line (\d+)/.exec((JSON.parse(line) as { message: string }).message)?.[1]));
     }
     expect(numbers.at(-1)).toBe(399);
     expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, index) => 400 - numbers.length + index));

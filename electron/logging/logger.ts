@@ -32,7 +32,12 @@ const severity: Readonly<Record<LogLevel, number>> = { error: 0, warn: 1, info: 
 /** Serializes an error with its stack so bugs can be diagnosed from the log; every string has secret-looking values masked. */
 function serializeField(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return maskSecretValues(value);
-  if (value instanceof Error) return { name: value.name, message: maskSecretValues(value.message), stack: value.stack === undefined ? undefined : maskSecretValues(value.stack) };
+  if (value instanceof Error)
+    return {
+      name: value.name,
+      message: maskSecretValues(value.message),
+      stack: value.stack === undefined ? undefined : maskSecretValues(value.stack),
+    };
   if (typeof value !== 'object' || value === null || depth > 6) return value;
   if (Array.isArray(value)) return value.map((item) => serializeField(item, depth + 1));
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, serializeField(item, depth + 1)]));
@@ -53,7 +58,10 @@ export function createFileLogger(options: FileLoggerOptions): Logger {
   async function rotateIfNeeded(): Promise<void> {
     if (bytesSinceCheck < checkEvery) return;
     bytesSinceCheck = 0;
-    const size = await stat(filePath).then((s) => s.size, () => 0);
+    const size = await stat(filePath).then(
+      (s) => s.size,
+      () => 0,
+    );
     if (size < maxBytes) return;
     await unlink(`${filePath}.${keep}`).catch(() => undefined);
     for (let index = keep - 1; index >= 1; index -= 1) {
@@ -64,7 +72,12 @@ export function createFileLogger(options: FileLoggerOptions): Logger {
 
   function log(level: LogLevel, message: string, fields?: Readonly<Record<string, unknown>>): void {
     // Whatever a caller put in a message or a field, a value that looks like a secret never reaches the log.
-    const record: Record<string, unknown> = { time: new Date().toISOString(), level, pid: process.pid, message: maskSecretValues(message) };
+    const record: Record<string, unknown> = {
+      time: new Date().toISOString(),
+      level,
+      pid: process.pid,
+      message: maskSecretValues(message),
+    };
     if (fields) for (const [key, value] of Object.entries(fields)) record[key] = serializeField(value);
     const line = `${JSON.stringify(record)}\n`;
     if (options.echo && severity[level] <= severity[options.echo.level]) {

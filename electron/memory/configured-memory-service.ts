@@ -3,7 +3,13 @@ import type { Logger } from '../logging/logger';
 import type { EventHub } from '../lib/event-hub';
 import type { VigilPaths } from '../lib/vigil-home';
 import type { MemoryCheckpointer } from './memory-checkpointer';
-import { memoryConfigSchema, readMemoryConfig, resolveDirectoryPath, resolveMemoryDirectories, type MemoryConfig } from './memory-config';
+import {
+  memoryConfigSchema,
+  readMemoryConfig,
+  resolveDirectoryPath,
+  resolveMemoryDirectories,
+  type MemoryConfig,
+} from './memory-config';
 import { createMemoryRestoreGuard } from './memory-restore-guard';
 import { createMemoryService, type MemoryService, type MemoryServiceOptions } from './memory-service';
 import { newWriterId } from './memory-write-record';
@@ -29,8 +35,15 @@ export interface ConfiguredMemoryOptions {
  */
 export async function createConfiguredMemoryService(options: ConfiguredMemoryOptions): Promise<MemoryService> {
   const config = options.config?.() ?? (await readMemoryConfig(options.paths.config));
-  const configured = options.onlyDirectory === undefined ? config : { ...config, directories: [...config.directories, { path: options.onlyDirectory }] };
-  let directories = await resolveMemoryDirectories({ config: configured, vigilMemories: options.paths.memories, env: options.env });
+  const configured =
+    options.onlyDirectory === undefined
+      ? config
+      : { ...config, directories: [...config.directories, { path: options.onlyDirectory }] };
+  let directories = await resolveMemoryDirectories({
+    config: configured,
+    vigilMemories: options.paths.memories,
+    env: options.env,
+  });
   if (options.onlyDirectory !== undefined) {
     const only = await resolveDirectoryPath(options.onlyDirectory);
     directories = directories.filter((directory) => directory.path === only);
@@ -41,7 +54,12 @@ export async function createConfiguredMemoryService(options: ConfiguredMemoryOpt
     logger: options.logger,
     ...(options.checkpoints === undefined ? {} : { checkpoints: options.checkpoints }),
     ...(options.watch === undefined ? {} : { watch: options.watch }),
-    ...(events === undefined ? {} : { onProblem: (message: string) => events.emit('app:problem-reported', { source: 'memory', message, at: new Date().toISOString() }) }),
+    ...(events === undefined
+      ? {}
+      : {
+          onProblem: (message: string) =>
+            events.emit('app:problem-reported', { source: 'memory', message, at: new Date().toISOString() }),
+        }),
   });
   if (events !== undefined) service.onChange((change) => events.emit('memory:changed', change));
   return service;
@@ -52,11 +70,20 @@ export async function createConfiguredMemoryService(options: ConfiguredMemoryOpt
  * restore of a configured memory folder takes the memory locks and records itself as Vigil's. A
  * config.json whose memory section is invalid still guards the default folders.
  */
-export async function createConfiguredRestoreGuard(options: Pick<ConfiguredMemoryOptions, 'paths' | 'env' | 'logger'>): Promise<RestoreGuard> {
+export async function createConfiguredRestoreGuard(
+  options: Pick<ConfiguredMemoryOptions, 'paths' | 'env' | 'logger'>,
+): Promise<RestoreGuard> {
   const config = await readMemoryConfig(options.paths.config).catch((error: unknown) => {
-    options.logger.warn('the memory section of config.json is invalid; restores guard the default memory folders only', { error });
+    options.logger.warn(
+      'the memory section of config.json is invalid; restores guard the default memory folders only',
+      { error },
+    );
     return memoryConfigSchema.parse({});
   });
-  const directories = await resolveMemoryDirectories({ config, vigilMemories: options.paths.memories, env: options.env });
+  const directories = await resolveMemoryDirectories({
+    config,
+    vigilMemories: options.paths.memories,
+    env: options.env,
+  });
   return createMemoryRestoreGuard({ directories: () => directories, writer: newWriterId(), logger: options.logger });
 }

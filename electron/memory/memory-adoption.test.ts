@@ -15,12 +15,22 @@ describe('adopting a drifted file', () => {
 
   it('never proposes a lone § line as an entry, whichever the split', () => {
     const proposals = byStrategy('# About the user\n\n§\n\nPrefers small commits.\n\nWorks in UTC+1.\nLikes tabs.\n');
-    expect(proposals['blank-lines']?.entries).toEqual(['# About the user', 'Prefers small commits.', 'Works in UTC+1.\nLikes tabs.']);
-    expect(proposals['lines']?.entries).toEqual(['# About the user', 'Prefers small commits.', 'Works in UTC+1.', 'Likes tabs.']);
+    expect(proposals['blank-lines']?.entries).toEqual([
+      '# About the user',
+      'Prefers small commits.',
+      'Works in UTC+1.\nLikes tabs.',
+    ]);
+    expect(proposals['lines']?.entries).toEqual([
+      '# About the user',
+      'Prefers small commits.',
+      'Works in UTC+1.',
+      'Likes tabs.',
+    ]);
   });
 
   it('splits by Markdown headings, keeping each heading with its section', () => {
-    const text = 'Intro line\n# Vendor Master\nAcme: net 30\n\n## Standing Orders\n- ship Fridays\n# Pin Board\nremember X';
+    const text =
+      'Intro line\n# Vendor Master\nAcme: net 30\n\n## Standing Orders\n- ship Fridays\n# Pin Board\nremember X';
     const proposals = byStrategy(text);
     expect(proposals['headings']?.entries).toEqual([
       'Intro line',
@@ -29,7 +39,10 @@ describe('adopting a drifted file', () => {
       '# Pin Board\nremember X',
     ]);
     expect(recommendProposal(Object.values(proposals), text)).toBe('headings');
-    expect(proposals['blank-lines']?.entries).toEqual(['Intro line\n# Vendor Master\nAcme: net 30', '## Standing Orders\n- ship Fridays\n# Pin Board\nremember X']);
+    expect(proposals['blank-lines']?.entries).toEqual([
+      'Intro line\n# Vendor Master\nAcme: net 30',
+      '## Standing Orders\n- ship Fridays\n# Pin Board\nremember X',
+    ]);
   });
 
   it('says which proposals fit the limit and recommends one that does', () => {

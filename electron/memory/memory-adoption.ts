@@ -59,8 +59,12 @@ export function proposeEntries(text: string, limit: number): AdoptionProposal[] 
  * the one with the most entries (the easiest to trim). None when the text holds no entries.
  */
 export function recommendProposal(proposals: readonly AdoptionProposal[], text = ''): AdoptionStrategy | null {
-  const order: readonly AdoptionStrategy[] = /(^|\n)#{1,6}[ \t]/.test(text) ? ['headings', 'delimiter', 'blank-lines', 'lines'] : strategies;
-  const useful = order.flatMap((strategy) => proposals.filter((proposal) => proposal.strategy === strategy && proposal.entries.length > 0));
+  const order: readonly AdoptionStrategy[] = /(^|\n)#{1,6}[ \t]/.test(text)
+    ? ['headings', 'delimiter', 'blank-lines', 'lines']
+    : strategies;
+  const useful = order.flatMap((strategy) =>
+    proposals.filter((proposal) => proposal.strategy === strategy && proposal.entries.length > 0),
+  );
   const fitting = useful.find((proposal) => proposal.fits);
   if (fitting !== undefined) return fitting.strategy;
   const most = [...useful].sort((a, b) => b.entries.length - a.entries.length)[0];
@@ -75,9 +79,18 @@ export function checkAdoptedEntries(entries: readonly string[], limit: number, f
   const cleaned: string[] = [];
   entries.forEach((entry, index) => {
     const text = pythonStrip(universalNewlines(entry));
-    if (text === '') throw new AppError('invalid_request', `Entry ${index + 1} is empty (field "entries.${index}"). Remove it or give it text.`, { field: `entries.${index}` });
+    if (text === '')
+      throw new AppError(
+        'invalid_request',
+        `Entry ${index + 1} is empty (field "entries.${index}"). Remove it or give it text.`,
+        { field: `entries.${index}` },
+      );
     if (text.includes(entryDelimiter)) {
-      throw new AppError('invalid_request', `Entry ${index + 1} has a line holding only "§" (field "entries.${index}"), which would split it in two. Make it two entries.`, { field: `entries.${index}` });
+      throw new AppError(
+        'invalid_request',
+        `Entry ${index + 1} has a line holding only "§" (field "entries.${index}"), which would split it in two. Make it two entries.`,
+        { field: `entries.${index}` },
+      );
     }
     refuseThreat(text, `entries.${index}`);
     cleaned.push(text);

@@ -28,11 +28,23 @@ afterEach(async () => {
 
 describe('text appended outside Vigil after the last entry', () => {
   it('is found from the version before, or from the entries Vigil wrote', () => {
-    expect(findAppendedText(['likes tea', 'uses pnpm\n- note'], ['likes tea', 'uses pnpm'], new Set())).toEqual({ entry: 'uses pnpm\n- note', original: 'uses pnpm', appended: '- note' });
+    expect(findAppendedText(['likes tea', 'uses pnpm\n- note'], ['likes tea', 'uses pnpm'], new Set())).toEqual({
+      entry: 'uses pnpm\n- note',
+      original: 'uses pnpm',
+      appended: '- note',
+    });
     // Glued to the last entry (the file had no final newline): found from the version before.
-    expect(findAppendedText(['uses pnpm- note'], ['uses pnpm'], new Set())).toEqual({ entry: 'uses pnpm- note', original: 'uses pnpm', appended: '- note' });
+    expect(findAppendedText(['uses pnpm- note'], ['uses pnpm'], new Set())).toEqual({
+      entry: 'uses pnpm- note',
+      original: 'uses pnpm',
+      appended: '- note',
+    });
     // After a restart no version before is known: the write record's entries still tell.
-    expect(findAppendedText(['uses pnpm\n- a\n- b'], undefined, new Set([entryDigest('uses pnpm')]))).toEqual({ entry: 'uses pnpm\n- a\n- b', original: 'uses pnpm', appended: '- a\n- b' });
+    expect(findAppendedText(['uses pnpm\n- a\n- b'], undefined, new Set([entryDigest('uses pnpm')]))).toEqual({
+      entry: 'uses pnpm\n- a\n- b',
+      original: 'uses pnpm',
+      appended: '- a\n- b',
+    });
     expect(findAppendedText(['uses pnpm\n- note'], undefined, new Set())).toBeNull();
     expect(findAppendedText(['likes tea', 'uses pnpm'], ['likes tea', 'uses pnpm'], new Set())).toBeNull();
     expect(findAppendedText([], ['x'], new Set())).toBeNull();
@@ -45,15 +57,29 @@ describe('text appended outside Vigil after the last entry', () => {
     try {
       await appendFile(file, '- deploys on Fridays\n');
       const change = await recorder.waitFor('the echo', (candidate) => candidate.source === 'external');
-      expect(change.appended).toEqual({ entry: 'uses pnpm\n- deploys on Fridays', original: 'uses pnpm', appended: '- deploys on Fridays' });
+      expect(change.appended).toEqual({
+        entry: 'uses pnpm\n- deploys on Fridays',
+        original: 'uses pnpm',
+        appended: '- deploys on Fridays',
+      });
     } finally {
       recorder.dispose();
     }
     const view = await memory.read(temp.dir, 'memory');
     expect(view.drift.isDrifted).toBe(false);
     expect(view.appended?.appended).toBe('- deploys on Fridays');
-    const kept = await memory.keepAppended(temp.dir, 'memory', view.sha256 ?? '', view.appended?.entry ?? '', view.appended?.original ?? '');
-    expect(kept).toMatchObject({ outcome: 'changed', entries: ['likes tea', 'uses pnpm', '- deploys on Fridays'], preserved: [] });
+    const kept = await memory.keepAppended(
+      temp.dir,
+      'memory',
+      view.sha256 ?? '',
+      view.appended?.entry ?? '',
+      view.appended?.original ?? '',
+    );
+    expect(kept).toMatchObject({
+      outcome: 'changed',
+      entries: ['likes tea', 'uses pnpm', '- deploys on Fridays'],
+      preserved: [],
+    });
     const bytes = await readFile(file);
     expect(bytes.toString('utf8')).toBe('likes tea\n§\nuses pnpm\n§\n- deploys on Fridays\n');
     expect(hermesDrifts(bytes, 2200)).toBe(false);
@@ -73,16 +99,33 @@ describe('text appended outside Vigil after the last entry', () => {
       recorder.dispose();
     }
     const view = await memory.read(temp.dir, 'memory');
-    expect(view.appended).toEqual({ entry: 'the project uses pnpm- remember the demo', original: 'the project uses pnpm', appended: '- remember the demo' });
-    await memory.keepAppended(temp.dir, 'memory', view.sha256 ?? '', view.appended?.entry ?? '', view.appended?.original ?? '');
+    expect(view.appended).toEqual({
+      entry: 'the project uses pnpm- remember the demo',
+      original: 'the project uses pnpm',
+      appended: '- remember the demo',
+    });
+    await memory.keepAppended(
+      temp.dir,
+      'memory',
+      view.sha256 ?? '',
+      view.appended?.entry ?? '',
+      view.appended?.original ?? '',
+    );
     execFileSync('python3', [hermesTool, 'add', file, 'tests run with vitest']);
     const bytes = await readFile(file);
-    expect(hermesEntries(bytes)).toEqual(['the user prefers tabs', 'the project uses pnpm', '- remember the demo', 'tests run with vitest']);
+    expect(hermesEntries(bytes)).toEqual([
+      'the user prefers tabs',
+      'the project uses pnpm',
+      '- remember the demo',
+      'tests run with vitest',
+    ]);
   });
 
   it('refuses a stale view, writing nothing', async () => {
     await writeFile(file, 'likes tea\n§\nuses pnpm\n- note\n');
-    const stale = await rejection(memory.keepAppended(temp.dir, 'memory', 'f'.repeat(64), 'uses pnpm\n- note', 'uses pnpm'));
+    const stale = await rejection(
+      memory.keepAppended(temp.dir, 'memory', 'f'.repeat(64), 'uses pnpm\n- note', 'uses pnpm'),
+    );
     expect(stale.code).toBe('conflict');
     expect(await readFile(file, 'utf8')).toBe('likes tea\n§\nuses pnpm\n- note\n');
   });

@@ -15,13 +15,21 @@ import { entryDigest } from './memory-write-record';
  * from the entries Vigil wrote itself (`authored`: digests from the write record, for text after a
  * line break). Null when the last entry is not an earlier entry with text added.
  */
-export function findAppendedText(entries: readonly string[], previous: readonly string[] | undefined, authored: ReadonlySet<string>): AppendedText | null {
+export function findAppendedText(
+  entries: readonly string[],
+  previous: readonly string[] | undefined,
+  authored: ReadonlySet<string>,
+): AppendedText | null {
   const entry = entries.at(-1);
   if (entry === undefined) return null;
   const before = previous?.at(-1);
   let original: string | undefined;
   if (before !== undefined && previous?.includes(entry) !== true && entry.startsWith(before)) original = before;
-  for (let index = entry.lastIndexOf('\n'); original === undefined && index > 0; index = entry.lastIndexOf('\n', index - 1)) {
+  for (
+    let index = entry.lastIndexOf('\n');
+    original === undefined && index > 0;
+    index = entry.lastIndexOf('\n', index - 1)
+  ) {
     const prefix = pythonStrip(entry.slice(0, index));
     if (prefix !== '' && authored.has(entryDigest(prefix))) original = prefix;
   }
@@ -39,11 +47,19 @@ export function decideKeepAppended(basis: string, entry: string, original: strin
   return (current: ParsedSnapshot, snapshot: MemoryFileSnapshot): ChangeDecision => {
     const position = current.version.entries.indexOf(entry);
     if (snapshot.sha256 !== basis || position === -1) {
-      throw new AppError('conflict', `${fileName} changed since the appended text was shown; nothing was written. Look at the file again and retry.`, { basis, current: snapshot.sha256 });
+      throw new AppError(
+        'conflict',
+        `${fileName} changed since the appended text was shown; nothing was written. Look at the file again and retry.`,
+        { basis, current: snapshot.sha256 },
+      );
     }
     const appended = pythonStrip(entry.slice(original.length));
     if (original === '' || !entry.startsWith(original) || appended === '') {
-      throw new AppError('invalid_request', `"${previewText(original, 40)}" is not the start of that entry with text after it (field "original"). Nothing was written.`, { field: 'original' });
+      throw new AppError(
+        'invalid_request',
+        `"${previewText(original, 40)}" is not the start of that entry with text after it (field "original"). Nothing was written.`,
+        { field: 'original' },
+      );
     }
     refuseThreat(appended, 'entry');
     const split = [...current.version.entries];

@@ -36,7 +36,10 @@ export async function listMemoryBackups(file: string): Promise<string[]> {
 async function findIdentical(file: string, bytes: Uint8Array): Promise<string | undefined> {
   const wanted = sha256Of(bytes);
   for (const candidate of await listMemoryBackups(file)) {
-    const size = await stat(candidate).then((stats) => (stats.isFile() ? stats.size : -1), () => -1);
+    const size = await stat(candidate).then(
+      (stats) => (stats.isFile() ? stats.size : -1),
+      () => -1,
+    );
     if (size !== bytes.length) continue;
     const content = await readFile(candidate).catch(() => undefined);
     if (content !== undefined && sha256Of(content) === wanted) return candidate;

@@ -47,9 +47,19 @@ export class MemoryCaptureQueue {
    * `versions`, attributed to whoever made the change (`attribution`: a session, the app, the
    * CLI, outside Vigil; default Vigil itself).
    */
-  schedule(dir: string, reason: string, versions: readonly ReportedVersion[] = [], attribution: Attribution = { actor: 'vigil' }): void {
+  schedule(
+    dir: string,
+    reason: string,
+    versions: readonly ReportedVersion[] = [],
+    attribution: Attribution = { actor: 'vigil' },
+  ): void {
     if (this.checkpoints === undefined) return;
-    const captures = this.#directories.get(dir) ?? { running: undefined, pending: new Set<string>(), actors: new Map<string, Attribution>(), versions: new Map<string, ReportedVersion>() };
+    const captures = this.#directories.get(dir) ?? {
+      running: undefined,
+      pending: new Set<string>(),
+      actors: new Map<string, Attribution>(),
+      versions: new Map<string, ReportedVersion>(),
+    };
     this.#directories.set(dir, captures);
     captures.pending.add(reason);
     captures.actors.set(actorKey(actorOfAttribution(attribution)), attribution);
@@ -60,7 +70,11 @@ export class MemoryCaptureQueue {
 
   /** Resolves when no capture of `dir` is running or waiting. */
   async idle(dir: string): Promise<void> {
-    for (let captures = this.#directories.get(dir); captures?.running !== undefined; captures = this.#directories.get(dir)) {
+    for (
+      let captures = this.#directories.get(dir);
+      captures?.running !== undefined;
+      captures = this.#directories.get(dir)
+    ) {
       await captures.running;
     }
   }
@@ -84,7 +98,11 @@ export class MemoryCaptureQueue {
       let missing = versions;
       try {
         const files = [...new Set(versions.map((version) => version.file))];
-        const outcome = await checkpoints.checkpoint(dir, { reason, attribution, ...(files.length > 0 ? { paths: files } : {}) });
+        const outcome = await checkpoints.checkpoint(dir, {
+          reason,
+          attribution,
+          ...(files.length > 0 ? { paths: files } : {}),
+        });
         missing = await this.#notHeld(dir, outcome, versions);
       } catch (error) {
         const message = `Could not checkpoint ${dir} after a change of its memory: ${error instanceof Error ? error.message : String(error)}`;
@@ -102,20 +120,37 @@ export class MemoryCaptureQueue {
    * entry the checkpoint's version of the file does not have. A version a later writer replaced
    * with one holding all of its entries (two writers adding at once) loses nothing.
    */
-  async #notHeld(dir: string, outcome: CheckpointOutcome, versions: readonly ReportedVersion[]): Promise<ReportedVersion[]> {
+  async #notHeld(
+    dir: string,
+    outcome: CheckpointOutcome,
+    versions: readonly ReportedVersion[],
+  ): Promise<ReportedVersion[]> {
     if (versions.length === 0) return [];
     const checkpoints = this.checkpoints;
     if (checkpoints === undefined) return [...versions];
-    const tree = outcome.kind === 'created' ? outcome.checkpoint.tree : outcome.head === undefined ? undefined : (await checkpoints.resolve(dir, outcome.head)).tree;
+    const tree =
+      outcome.kind === 'created'
+        ? outcome.checkpoint.tree
+        : outcome.head === undefined
+          ? undefined
+          : (await checkpoints.resolve(dir, outcome.head)).tree;
     const entries = tree === undefined ? [] : await checkpoints.readTree(tree);
     const stored = new Map(entries.map((entry) => [entry.name, entry.oid]));
-    const missed = versions.filter((version) => path.dirname(version.file) !== dir || stored.get(path.basename(version.file)) !== hashObject('blob', version.bytes));
+    const missed = versions.filter(
+      (version) =>
+        path.dirname(version.file) !== dir ||
+        stored.get(path.basename(version.file)) !== hashObject('blob', version.bytes),
+    );
     const lost: ReportedVersion[] = [];
     for (const version of missed) {
       const oid = path.dirname(version.file) === dir ? stored.get(path.basename(version.file)) : undefined;
       const held = oid === undefined ? undefined : Buffer.from(await checkpoints.readBlob(oid));
       if (held === undefined || !holdsEveryEntry(held, version.bytes)) lost.push(version);
-      else this.logger.info('a memory version replaced before its checkpoint lost nothing: a later version holds all of it', { file: version.file });
+      else
+        this.logger.info(
+          'a memory version replaced before its checkpoint lost nothing: a later version holds all of it',
+          { file: version.file },
+        );
     }
     return lost;
   }
@@ -124,11 +159,19 @@ export class MemoryCaptureQueue {
   async #keepAside(version: ReportedVersion): Promise<void> {
     try {
       const backup = await writeMemoryBackup(version.file, version.bytes);
-      this.logger.warn('a reported memory version was replaced before its checkpoint', { file: version.file, backup: backup.path });
-      if (!backup.isReused) this.reportProblem(`A version of ${version.file} was replaced before Vigil could checkpoint it; it is kept in ${backup.path}.`);
+      this.logger.warn('a reported memory version was replaced before its checkpoint', {
+        file: version.file,
+        backup: backup.path,
+      });
+      if (!backup.isReused)
+        this.reportProblem(
+          `A version of ${version.file} was replaced before Vigil could checkpoint it; it is kept in ${backup.path}.`,
+        );
     } catch (error) {
       this.logger.error('could not keep a reported memory version', { file: version.file, error });
-      this.reportProblem(`A version of ${version.file} was replaced before Vigil could checkpoint it, and keeping it in a backup failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.reportProblem(
+        `A version of ${version.file} was replaced before Vigil could checkpoint it, and keeping it in a backup failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 }
@@ -153,10 +196,15 @@ function captureReason(change: MemoryChange): string {
  * so that the capture can make sure it holds them.
  */
 export function captureChange(queue: MemoryCaptureQueue, change: MemoryChange, snapshot: MemoryFileSnapshot): void {
-  queue.schedule(change.dir, captureReason(change), reportedVersions(change.file, snapshot), { actor: change.source === 'external' ? 'outside' : 'vigil' });
+  queue.schedule(change.dir, captureReason(change), reportedVersions(change.file, snapshot), {
+    actor: change.source === 'external' ? 'outside' : 'vigil',
+  });
 }
 
 /** The version of a snapshot that a capture must hold: none when the file is missing, or is a symlink (the tree stores the link). */
-export function reportedVersions(file: string, snapshot: Pick<MemoryFileSnapshot, 'exists' | 'path' | 'bytes'>): ReportedVersion[] {
+export function reportedVersions(
+  file: string,
+  snapshot: Pick<MemoryFileSnapshot, 'exists' | 'path' | 'bytes'>,
+): ReportedVersion[] {
   return snapshot.exists && snapshot.path === file ? [{ file, bytes: snapshot.bytes }] : [];
 }

@@ -36,8 +36,14 @@ function git(...args: string[]): string {
 
 /** MEMORY.md in each checkpoint of the memory folder, oldest first (null where a checkpoint has none). */
 function versionsOnTimeline(): Array<string | null> {
-  const ids = git('log', '--format=%H', `refs/vigil/${dirHash(memories)}`).split('\n').reverse();
-  return ids.map((id) => (git('ls-tree', '--name-only', id).split('\n').includes('MEMORY.md') ? git('cat-file', '-p', `${id}:MEMORY.md`) : null));
+  const ids = git('log', '--format=%H', `refs/vigil/${dirHash(memories)}`)
+    .split('\n')
+    .reverse();
+  return ids.map((id) =>
+    git('ls-tree', '--name-only', id).split('\n').includes('MEMORY.md')
+      ? git('cat-file', '-p', `${id}:MEMORY.md`)
+      : null,
+  );
 }
 
 /** Replaces MEMORY.md the way editors do (temp file + rename). */
@@ -82,7 +88,11 @@ describe('memory directories are checkpointed directories', () => {
       readBlob: (oid) => checkpoints.readBlob(oid),
     };
     const problems: string[] = [];
-    const memory = await memoryServiceFor(memories, { checkpoints: late, watch: {}, onProblem: (message) => problems.push(message) });
+    const memory = await memoryServiceFor(memories, {
+      checkpoints: late,
+      watch: {},
+      onProblem: (message) => problems.push(message),
+    });
     const recorder = new ChangeRecorder(memory);
     try {
       await memory.mutate(memories, 'memory', { action: 'add', content: 'likes tea' });
@@ -94,11 +104,15 @@ describe('memory directories are checkpointed directories', () => {
       recorder.dispose();
       await memory.dispose();
     }
-    const texts = [...versionsOnTimeline(), ...(await Promise.all((await backupsIn(memories)).map((name) => readFile(path.join(memories, name), 'utf8'))))];
+    const texts = [
+      ...versionsOnTimeline(),
+      ...(await Promise.all((await backupsIn(memories)).map((name) => readFile(path.join(memories, name), 'utf8')))),
+    ];
     const kept = new Set(texts.map((text) => (text === null ? null : parseEntries(text).join('\n§\n'))));
     const reported = recorder.changes.filter((change) => change.current.exists);
     expect(reported.map((change) => change.current.entries.join('|'))).toContain('likes tea|appended by hand');
-    for (const change of reported) expect(kept, `version ${change.current.entries.join('|')}`).toContain(change.current.entries.join('\n§\n'));
+    for (const change of reported)
+      expect(kept, `version ${change.current.entries.join('|')}`).toContain(change.current.entries.join('\n§\n'));
     expect(problems.join('\n')).toContain('replaced before Vigil could checkpoint it');
   });
 
@@ -120,7 +134,10 @@ describe('memory directories are checkpointed directories', () => {
       readBlob: (oid) => checkpoints.readBlob(oid),
     };
     const problems: string[] = [];
-    const memory = await memoryServiceFor(memories, { checkpoints: late, onProblem: (message) => problems.push(message) });
+    const memory = await memoryServiceFor(memories, {
+      checkpoints: late,
+      onProblem: (message) => problems.push(message),
+    });
     try {
       await memory.mutate(memories, 'memory', { action: 'add', content: 'likes tea' });
       await memory.settled();
@@ -157,14 +174,23 @@ describe('memory directories are checkpointed directories', () => {
     const memory = await memoryServiceFor(memories, { checkpoints, watch: {} });
     const recorder = new ChangeRecorder(memory);
     try {
-      const first = await memory.mutate(memories, 'memory', { action: 'add', content: 'likes tea' }, { attribution: { sessionId: 's1', turn: 1, tool: 'memory' } });
+      const first = await memory.mutate(
+        memories,
+        'memory',
+        { action: 'add', content: 'likes tea' },
+        { attribution: { sessionId: 's1', turn: 1, tool: 'memory' } },
+      );
       expect(first.checkpoint.status).toBe('created');
       await memory.mutate(memories, 'memory', { action: 'add', content: 'uses vim' });
       await memory.settled();
       await appendFile(path.join(memories, 'MEMORY.md'), '§\nappended by hand\n');
       await recorder.waitFor('the external edit', (change) => change.source === 'external');
       await memory.settled();
-      const replaced = await memory.mutate(memories, 'memory', { action: 'replace', oldText: 'vim', content: 'uses helix' });
+      const replaced = await memory.mutate(memories, 'memory', {
+        action: 'replace',
+        oldText: 'vim',
+        content: 'uses helix',
+      });
       expect(replaced.checkpoint.status).toBe('unchanged');
       await memory.settled();
     } finally {
@@ -189,12 +215,16 @@ describe('memory directories are checkpointed directories', () => {
     ]);
     expect(git('log', '-1', '--format=%B', commits[0]?.slice(0, 40) ?? '')).toContain('Vigil-Session: s1');
     // Only MEMORY.md was ever captured: Vigil's lock and write-record files are left out of checkpoints.
-    const stored = new Set(commits.flatMap((line) => git('ls-tree', '--name-only', line.slice(0, 40)).split('\n')).filter((name) => name !== ''));
+    const stored = new Set(
+      commits
+        .flatMap((line) => git('ls-tree', '--name-only', line.slice(0, 40)).split('\n'))
+        .filter((name) => name !== ''),
+    );
     expect([...stored].sort()).toEqual(['MEMORY.md']);
     git('fsck', '--full', '--no-dangling');
   });
 
-  it('puts each version of a memory folder inside Vigil\'s data folder on the timeline of a watching engine', async () => {
+  it("puts each version of a memory folder inside Vigil's data folder on the timeline of a watching engine", async () => {
     // As in the app: $VIGIL_HOME/memories beside $VIGIL_HOME/checkpoints, whose engine ignores $VIGIL_HOME elsewhere.
     await checkpoints.dispose();
     checkpoints = new CheckpointEngine({ root: path.join(temp.dir, 'checkpoints'), logger: silentLogger, watch: true });
@@ -219,11 +249,17 @@ describe('memory directories are checkpointed directories', () => {
       readTree: (tree) => checkpoints.readTree(tree),
       readBlob: (oid) => checkpoints.readBlob(oid),
     };
-    const memory = await memoryServiceFor(memories, { checkpoints: failing, onProblem: (message) => problems.push(message) });
+    const memory = await memoryServiceFor(memories, {
+      checkpoints: failing,
+      onProblem: (message) => problems.push(message),
+    });
     try {
       const result = await memory.mutate(memories, 'memory', { action: 'add', content: 'likes tea' });
       expect(result.outcome).toBe('changed');
-      expect(result.checkpoint).toMatchObject({ status: 'failed', message: expect.stringContaining('full disk') as string });
+      expect(result.checkpoint).toMatchObject({
+        status: 'failed',
+        message: expect.stringContaining('full disk') as string,
+      });
     } finally {
       await memory.dispose();
     }

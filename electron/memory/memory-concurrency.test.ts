@@ -26,10 +26,23 @@ afterEach(async () => {
 });
 
 function runWorker(dir: string, id: number, count: number, limit: number): Promise<WorkerCall[]> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'electron/memory/test-support/memory-worker.ts'), dir, String(id), String(count), String(1000 + id * 7919), String(limit)], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(repoRoot, 'electron/memory/test-support/memory-worker.ts'),
+      dir,
+      String(id),
+      String(count),
+      String(1000 + id * 7919),
+      String(limit),
+    ],
+    {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -38,7 +51,13 @@ function runWorker(dir: string, id: number, count: number, limit: number): Promi
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) reject(new Error(`worker ${id} exited with ${String(code)}: ${stderr}`));
-      else resolve(stdout.trim().split('\n').map((line) => JSON.parse(line) as WorkerCall));
+      else
+        resolve(
+          stdout
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line) as WorkerCall),
+        );
     });
   });
 }
@@ -76,7 +95,9 @@ describe('concurrent writers', () => {
     const finalText = await readFile(file, 'utf8');
     const entries = parseEntries(finalText);
     const names = await readdir(dir);
-    const backups = await Promise.all(names.filter((name) => name.startsWith('MEMORY.md.bak.')).map((name) => readFile(path.join(dir, name), 'utf8')));
+    const backups = await Promise.all(
+      names.filter((name) => name.startsWith('MEMORY.md.bak.')).map((name) => readFile(path.join(dir, name), 'utf8')),
+    );
 
     // Every acknowledged add is present (with its last acknowledged text) or was explicitly removed.
     let checked = 0;
@@ -96,13 +117,16 @@ describe('concurrent writers', () => {
       // Refusals are the expected kinds only: no drift (the appends keep the shape) and no lock
       // timeout; a `conflict` is a call that found the file changing under every attempt.
       const refusals = workerCalls.filter((call) => !call.isAcknowledged);
-      for (const call of refusals) expect(['no_match', 'ambiguous_match', 'limit_exceeded', 'conflict']).toContain(call.code);
+      for (const call of refusals)
+        expect(['no_match', 'ambiguous_match', 'limit_exceeded', 'conflict']).toContain(call.code);
       expect(refusals.length, 'most calls go through').toBeLessThan(50);
     }
     expect(checked).toBeGreaterThan(100);
 
     // Every external append is in the file or in a backup.
-    const lost = appended.filter((marker) => !finalText.includes(`${marker} `) && !backups.some((backup) => backup.includes(`${marker} `)));
+    const lost = appended.filter(
+      (marker) => !finalText.includes(`${marker} `) && !backups.some((backup) => backup.includes(`${marker} `)),
+    );
     expect(lost).toEqual([]);
     expect(appended.length).toBeGreaterThan(20);
 

@@ -28,7 +28,15 @@ export const memoryConfigSchema = z
   .object({
     /** Extra memory directories, or overrides of the defaults' label and limits (matched by path). */
     directories: z
-      .array(z.object({ path: directoryPathSchema, label: z.string().min(1).max(80).optional(), limits: limitsSchema.optional() }).strict())
+      .array(
+        z
+          .object({
+            path: directoryPathSchema,
+            label: z.string().min(1).max(80).optional(),
+            limits: limitsSchema.optional(),
+          })
+          .strict(),
+      )
       .max(50)
       .default([]),
     /** Whether $VIGIL_HOME/memories and Hermes's memories folder are managed too (default true). */
@@ -103,9 +111,22 @@ export async function resolveMemoryDirectories(sources: MemoryDirectorySources):
   const hermes = await resolveDirectoryPath(await hermesMemoriesPath(sources.env, sources.home), sources.home);
   if (sources.config.includeDefaults) {
     const vigil = await resolveDirectoryPath(sources.vigilMemories, sources.home);
-    put({ id: memoryDirectoryId(vigil), path: vigil, label: 'Vigil memories', source: 'vigil', limits: defaultMemoryLimits });
+    put({
+      id: memoryDirectoryId(vigil),
+      path: vigil,
+      label: 'Vigil memories',
+      source: 'vigil',
+      limits: defaultMemoryLimits,
+    });
     const isPresent = await isDirectory(hermes);
-    put({ id: memoryDirectoryId(hermes), path: hermes, label: 'Hermes memories', source: 'hermes', limits: defaultMemoryLimits, ...(isPresent ? {} : { isOptional: true }) });
+    put({
+      id: memoryDirectoryId(hermes),
+      path: hermes,
+      label: 'Hermes memories',
+      source: 'hermes',
+      limits: defaultMemoryLimits,
+      ...(isPresent ? {} : { isOptional: true }),
+    });
   }
   for (const configured of sources.config.directories) {
     const resolved = await resolveDirectoryPath(configured.path, sources.home);

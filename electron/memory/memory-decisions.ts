@@ -12,7 +12,9 @@ export type FieldNamer = (index: number, property: 'content' | 'oldText') => str
 
 /** Field names as the contract spells them (`operation.content`, `operation.operations.2.oldText`). */
 export function contractFieldNamer(mutation: MemoryMutation): FieldNamer {
-  return mutation.action === 'batch' ? (index, property) => `operation.operations.${index}.${property}` : (_index, property) => `operation.${property}`;
+  return mutation.action === 'batch'
+    ? (index, property) => `operation.operations.${index}.${property}`
+    : (_index, property) => `operation.${property}`;
 }
 
 const singleMessages: Readonly<Record<AppliedOperation['outcome'], string>> = {
@@ -36,7 +38,8 @@ export function decideMutation(mutation: MemoryMutation, fileName: string, limit
   return (current: ParsedSnapshot): ChangeDecision => {
     const outcome = applyOperations(current.version.entries, operations, { fileName, limit, fieldOf });
     const [only] = outcome.applied;
-    const message = mutation.action !== 'batch' && only !== undefined ? singleMessages[only.outcome] : batchMessage(outcome.applied);
+    const message =
+      mutation.action !== 'batch' && only !== undefined ? singleMessages[only.outcome] : batchMessage(outcome.applied);
     return { ...outcome, message };
   };
 }
@@ -45,10 +48,14 @@ export function decideMutation(mutation: MemoryMutation, fileName: string, limit
 export function decideAdoption(basis: string | null, entries: readonly string[], fileName: string, limit: number) {
   return (current: ParsedSnapshot, snapshot: MemoryFileSnapshot): ChangeDecision => {
     if (snapshot.sha256 !== basis) {
-      throw new AppError('conflict', `${fileName} changed after the adoption was proposed; nothing was written. Propose again and confirm the new entries.`, {
-        basis,
-        current: snapshot.sha256,
-      });
+      throw new AppError(
+        'conflict',
+        `${fileName} changed after the adoption was proposed; nothing was written. Propose again and confirm the new entries.`,
+        {
+          basis,
+          current: snapshot.sha256,
+        },
+      );
     }
     const adopted = checkAdoptedEntries(entries, limit, fileName);
     const kept = new Set(adopted);

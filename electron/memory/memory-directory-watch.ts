@@ -57,7 +57,8 @@ async function startWatcher(options: DirectoryWatchOptions): Promise<Disposer> {
     onSettled: (fileName, notifications, reason) => {
       const state = byName.get(fileName);
       if (state === undefined) return;
-      const task = (): Promise<unknown> => (reason === 'notified' ? options.refresh(state, notifications) : options.recheck(state));
+      const task = (): Promise<unknown> =>
+        reason === 'notified' ? options.refresh(state, notifications) : options.recheck(state);
       state.run(task).catch((error: unknown) => {
         logger.warn('could not read a changed memory file', { file: state.file, error });
         reportProblem(`Could not read ${state.file} after it changed: ${describe(error)}`);
@@ -65,7 +66,9 @@ async function startWatcher(options: DirectoryWatchOptions): Promise<Disposer> {
     },
     onError: (error) => {
       logger.error('memory watcher failed', { dir: directory.path, error });
-      reportProblem(`Watching ${directory.path} failed: ${describe(error)}. External edits may go unnoticed until Vigil restarts.`);
+      reportProblem(
+        `Watching ${directory.path} failed: ${describe(error)}. External edits may go unnoticed until Vigil restarts.`,
+      );
     },
   });
   options.onWatched();
@@ -84,18 +87,25 @@ export async function watchManagedDirectory(options: DirectoryWatchOptions): Pro
       return await startWatcher(options);
     } catch (error) {
       logger.error('could not watch a memory directory', { dir: directory.path, error });
-      reportProblem(`Could not watch ${directory.path}; external edits will be noticed only when Vigil next reads the file.`);
+      reportProblem(
+        `Could not watch ${directory.path}; external edits will be noticed only when Vigil next reads the file.`,
+      );
       return undefined;
     }
   };
-  const report = (state: 'watching' | 'waiting' | 'appeared'): void => options.settings.onWatchState?.(directory.path, state);
+  const report = (state: 'watching' | 'waiting' | 'appeared'): void =>
+    options.settings.onWatchState?.(directory.path, state);
   if (await isDirectory(directory.path)) {
     const stop = await start();
     if (stop !== undefined) report('watching');
     return async () => stop?.();
   }
   report('waiting');
-  const looking: { stop: Disposer | undefined; isDisposed: boolean; timer: NodeJS.Timeout | undefined } = { stop: undefined, isDisposed: false, timer: undefined };
+  const looking: { stop: Disposer | undefined; isDisposed: boolean; timer: NodeJS.Timeout | undefined } = {
+    stop: undefined,
+    isDisposed: false,
+    timer: undefined,
+  };
   // A function, not the field: disposal can happen during any await below.
   const isDisposed = (): boolean => looking.isDisposed;
   /** Looks once; true when the folder is there (and watched now), so looking ends. */
@@ -109,7 +119,9 @@ export async function watchManagedDirectory(options: DirectoryWatchOptions): Pro
     }
     report('appeared');
     for (const state of options.states) {
-      await state.run(() => options.refresh(state, 0)).catch((error: unknown) => logger.warn('could not read a memory file', { file: state.file, error }));
+      await state
+        .run(() => options.refresh(state, 0))
+        .catch((error: unknown) => logger.warn('could not read a memory file', { file: state.file, error }));
     }
     logger.info('a memory folder appeared and is watched now', { dir: directory.path });
     return true;

@@ -25,7 +25,7 @@ function seeded(seed: number): () => number {
 /** Memory files people and programs really produce, plus every whitespace Python strips, in random shapes. */
 function corpus(seed: number, count: number): string[] {
   const random = seeded(seed);
-  const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const spaces = ['', ' ', '\t', '\n', '\r\n', '\u3000', '\u00a0', '\u2028', '\u001c', '\u0085', '\ufeff', '\v'];
   const words = ['likes tea', 'uses pnpm', '- note', '# Heading', 'café', '👍 emoji', 'a § inside', 'x'.repeat(40)];
   const delimiters = ['\n§\n', '\r\n§\r\n', '\n§ \n', '\n §\n', '\n\n§\n', '\n§\n\n', '\r§\r', '\n§\n§\n', '§'];
@@ -35,7 +35,12 @@ function corpus(seed: number, count: number): string[] {
     const entries = 1 + Math.floor(random() * 5);
     for (let entry = 0; entry < entries; entry += 1) {
       if (entry > 0) parts.push(random() < 0.7 ? '\n§\n' : pick(delimiters));
-      parts.push(pick(spaces), random() < 0.05 ? 'y'.repeat(120) : pick(words), random() < 0.3 ? `\n${pick(words)}` : '', pick(spaces));
+      parts.push(
+        pick(spaces),
+        random() < 0.05 ? 'y'.repeat(120) : pick(words),
+        random() < 0.3 ? `\n${pick(words)}` : '',
+        pick(spaces),
+      );
     }
     parts.push(pick(['', '\n', '\r\n', '\n\n', ' \n', '- appended\n']));
     files.push(parts.join(''));
@@ -96,7 +101,10 @@ describe("the drift check is Hermes Agent's rule", () => {
   it('flags what Hermes flags: blank entries, whitespace around a § line, an entry over the whole limit', () => {
     for (const text of ['one \n§\ntwo', 'one\n§\n\n§\ntwo', 'one\n§\n two', 'one\n\n§\ntwo', 'one\n§\n']) {
       expect(hermesDrifts(text, 2200), JSON.stringify(text)).toBe(true);
-      expect(detectDrift(text, 2200).reasons.map((reason) => reason.kind), JSON.stringify(text)).toEqual(['not-round-trip']);
+      expect(
+        detectDrift(text, 2200).reasons.map((reason) => reason.kind),
+        JSON.stringify(text),
+      ).toEqual(['not-round-trip']);
     }
     expect(detectDrift('x'.repeat(2200), 2200).isDrifted).toBe(false);
     const report = detectDrift(`${'x'.repeat(2201)}\n`, 2200);
@@ -116,7 +124,9 @@ describe("the drift check is Hermes Agent's rule", () => {
     expect(drifted).toBeGreaterThan(300);
     expect(files.length - drifted).toBeGreaterThan(300);
     // Vigil's entries are the ones Hermes loads.
-    expect(files.filter((text) => JSON.stringify(parseEntries(text)) !== JSON.stringify(hermesEntries(text)))).toEqual([]);
+    expect(files.filter((text) => JSON.stringify(parseEntries(text)) !== JSON.stringify(hermesEntries(text)))).toEqual(
+      [],
+    );
   });
 
   describe('and with Python running it', () => {
@@ -135,9 +145,13 @@ describe("the drift check is Hermes Agent's rule", () => {
         writeFileSync(file, text);
         return file;
       });
-      const verdicts = execFileSync('python3', [hermesTool, 'drift', '60', ...paths], { encoding: 'utf8' }).trim().split('\n');
+      const verdicts = execFileSync('python3', [hermesTool, 'drift', '60', ...paths], { encoding: 'utf8' })
+        .trim()
+        .split('\n');
       expect(verdicts).toHaveLength(files.length);
-      const disagreements = files.filter((text, index) => detectDrift(text, 60).isDrifted !== (verdicts[index] === '1'));
+      const disagreements = files.filter(
+        (text, index) => detectDrift(text, 60).isDrifted !== (verdicts[index] === '1'),
+      );
       expect(disagreements).toEqual([]);
     });
   });
@@ -148,6 +162,8 @@ describe('bytes Vigil never rewrites', () => {
     expect(badInputDrift(Buffer.from('likes tea'), -1)).toBeUndefined();
     expect(badInputDrift(Buffer.from([0x61, 0xe9]), 1)?.reasons.map((reason) => reason.kind)).toEqual(['not-utf8']);
     expect(badInputDrift(Buffer.from('a\u0000b'), -1)?.reasons[0]?.message).toContain('NUL byte at offset 1');
-    expect(badInputDrift(Buffer.alloc(1024 * 1024 + 1, 0x61), -1)?.reasons.map((reason) => reason.kind)).toEqual(['too-large']);
+    expect(badInputDrift(Buffer.alloc(1024 * 1024 + 1, 0x61), -1)?.reasons.map((reason) => reason.kind)).toEqual([
+      'too-large',
+    ]);
   });
 });

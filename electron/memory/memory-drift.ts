@@ -85,7 +85,11 @@ export function badInputDrift(bytes: Uint8Array, invalidUtf8At: number): DriftRe
     });
   }
   const nul = bytes.indexOf(0);
-  if (nul !== -1) reasons.push({ kind: 'holds-nul', message: `the file holds a NUL byte at offset ${nul}, so it is binary data, not memory text` });
+  if (nul !== -1)
+    reasons.push({
+      kind: 'holds-nul',
+      message: `the file holds a NUL byte at offset ${nul}, so it is binary data, not memory text`,
+    });
   if (bytes.length > maxWritableMemoryBytes) {
     reasons.push({
       kind: 'too-large',

@@ -1,5 +1,11 @@
 import path from 'node:path';
-import type { DriftReport, MemoryChange, MemoryTarget, MemoryUsage, MemoryVersion } from '../../shared/contract/memory-contract';
+import type {
+  DriftReport,
+  MemoryChange,
+  MemoryTarget,
+  MemoryUsage,
+  MemoryVersion,
+} from '../../shared/contract/memory-contract';
 import { diffEntries } from './entry-diff';
 import { findAppendedText } from './memory-appended';
 import type { ResolvedMemoryDirectory } from './memory-config';
@@ -27,7 +33,11 @@ export function parseSnapshot(snapshot: MemoryFileSnapshot, limit: number): Pars
   const bad = badInputDrift(snapshot.bytes, snapshot.invalidUtf8At);
   const rule = isUtf8 ? detectDrift(snapshot.text, limit) : noDrift;
   const drift = bad === undefined ? rule : { isDrifted: true, reasons: [...bad.reasons, ...rule.reasons] };
-  return { version: { exists: snapshot.exists, sha256: snapshot.sha256, entries }, drift, usage: usageOf(entries, limit) };
+  return {
+    version: { exists: snapshot.exists, sha256: snapshot.sha256, entries },
+    drift,
+    usage: usageOf(entries, limit),
+  };
 }
 
 /** Where the changes of a file go. */
@@ -120,7 +130,8 @@ export class MemoryFileState {
     if (previous.exists === parsed.version.exists && previous.sha256 === parsed.version.sha256) return undefined;
     // Another Vigil writer's version is Vigil's; one this service wrote itself was observed when it
     // wrote it, so finding it on disk again means someone else put it back.
-    const byOther = options.source === 'detect' ? writtenByOtherVigil(options.record, snapshot.sha256, this.writer) : undefined;
+    const byOther =
+      options.source === 'detect' ? writtenByOtherVigil(options.record, snapshot.sha256, this.writer) : undefined;
     const isVigil = options.source !== 'detect' || byOther !== undefined;
     const isRestore = options.source === 'restore' || byOther?.isRestore === true;
     const change: { -readonly [Key in keyof MemoryChange]: MemoryChange[Key] } = {
@@ -137,7 +148,9 @@ export class MemoryFileState {
       notifications: options.notifications,
       ...(isRestore ? { isRestore: true } : {}),
     };
-    const appended = isVigil ? null : findAppendedText(parsed.version.entries, previous.entries, new Set(options.record?.entries ?? []));
+    const appended = isVigil
+      ? null
+      : findAppendedText(parsed.version.entries, previous.entries, new Set(options.record?.entries ?? []));
     if (appended !== null) change.appended = appended;
     if (!isVigil) this.#lastExternal = change;
     this.#outbox.push(change);

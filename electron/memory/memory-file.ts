@@ -41,7 +41,12 @@ export function sha256Of(bytes: Uint8Array | string): string {
 }
 
 function identityOf(stats: BigIntStats): FileIdentity {
-  return { ino: String(stats.ino), size: String(stats.size), mtimeNs: String(stats.mtimeNs), ctimeNs: String(stats.ctimeNs) };
+  return {
+    ino: String(stats.ino),
+    size: String(stats.size),
+    mtimeNs: String(stats.mtimeNs),
+    ctimeNs: String(stats.ctimeNs),
+  };
 }
 
 function isSameContentVersion(a: BigIntStats, b: BigIntStats): boolean {
@@ -76,24 +81,48 @@ function snapshotOf(path: string, bytes: Buffer, stats: BigIntStats): MemoryFile
 }
 
 function missing(path: string): MemoryFileSnapshot {
-  return { path, exists: false, bytes: Buffer.alloc(0), sha256: null, text: '', invalidUtf8At: -1, identity: undefined };
+  return {
+    path,
+    exists: false,
+    bytes: Buffer.alloc(0),
+    sha256: null,
+    text: '',
+    invalidUtf8At: -1,
+    identity: undefined,
+  };
 }
 
 /** Reads the open file until two stats around the read agree with each other and with the bytes. */
-async function readConsistently(handle: FileHandle, path: string): Promise<{ snapshot: MemoryFileSnapshot; stats: BigIntStats }> {
+async function readConsistently(
+  handle: FileHandle,
+  path: string,
+): Promise<{ snapshot: MemoryFileSnapshot; stats: BigIntStats }> {
   for (let attempt = 0; attempt < 20; attempt += 1) {
     const before = await handle.stat({ bigint: true });
     if (!before.isFile()) {
-      throw new AppError('wrong_kind', `${path} is not a regular file; a memory file must be one. Move what is there away.`, { path });
+      throw new AppError(
+        'wrong_kind',
+        `${path} is not a regular file; a memory file must be one. Move what is there away.`,
+        { path },
+      );
     }
     if (before.size > BigInt(maxMemoryFileBytes)) {
-      throw new AppError('limit_exceeded', `${path} is ${before.size} bytes, too large to be a memory file; nothing was read or written. Move it away.`, { path });
+      throw new AppError(
+        'limit_exceeded',
+        `${path} is ${before.size} bytes, too large to be a memory file; nothing was read or written. Move it away.`,
+        { path },
+      );
     }
     const bytes = await readAll(handle, Number(before.size));
     const after = await handle.stat({ bigint: true });
-    if (isSameContentVersion(before, after) && BigInt(bytes.length) === after.size) return { snapshot: snapshotOf(path, bytes, after), stats: after };
+    if (isSameContentVersion(before, after) && BigInt(bytes.length) === after.size)
+      return { snapshot: snapshotOf(path, bytes, after), stats: after };
   }
-  throw new AppError('busy', `${path} kept changing while Vigil read it; nothing was written. Retry when the other writer is done.`, { path });
+  throw new AppError(
+    'busy',
+    `${path} kept changing while Vigil read it; nothing was written. Retry when the other writer is done.`,
+    { path },
+  );
 }
 
 async function openForReading(file: string): Promise<{ path: string; handle: FileHandle | undefined }> {
@@ -135,7 +164,11 @@ export async function readMemoryFile(file: string): Promise<MemoryFileSnapshot> 
 export async function openMemoryFile(file: string): Promise<OpenMemoryFile> {
   const { path, handle } = await openForReading(file);
   if (handle === undefined) {
-    return { snapshot: missing(path), changedSinceRead: () => Promise.resolve(undefined), close: () => Promise.resolve() };
+    return {
+      snapshot: missing(path),
+      changedSinceRead: () => Promise.resolve(undefined),
+      close: () => Promise.resolve(),
+    };
   }
   let snapshot: MemoryFileSnapshot;
   let first: BigIntStats;

@@ -6,7 +6,13 @@ import { writeMemoryBackup } from './memory-backup';
 import { joinEntries, serializeEntries } from './memory-format';
 import { memoryLockPath, withMemoryLock } from './memory-lock';
 import type { MemoryService } from './memory-service';
-import { backupsIn, holdMemoryLockInChild, memoryServiceFor, rejection, writeBackupsFromProcesses } from './test-support/memory-fixtures';
+import {
+  backupsIn,
+  holdMemoryLockInChild,
+  memoryServiceFor,
+  rejection,
+  writeBackupsFromProcesses,
+} from './test-support/memory-fixtures';
 
 let temp: { dir: string; remove: () => Promise<void> };
 let memory: MemoryService;
@@ -41,8 +47,12 @@ describe('drift backups', () => {
     const paths = await writeBackupsFromProcesses(file, 4, 40, now);
     expect(paths).toHaveLength(160);
     expect(new Set(paths).size).toBe(160);
-    const contents = await Promise.all((await backupsIn(temp.dir)).map((name) => readFile(path.join(temp.dir, name), 'utf8')));
-    const expected = Array.from({ length: 4 }, (_, id) => Array.from({ length: 40 }, (__, index) => `writer ${id} backup ${index}`)).flat();
+    const contents = await Promise.all(
+      (await backupsIn(temp.dir)).map((name) => readFile(path.join(temp.dir, name), 'utf8')),
+    );
+    const expected = Array.from({ length: 4 }, (_, id) =>
+      Array.from({ length: 40 }, (__, index) => `writer ${id} backup ${index}`),
+    ).flat();
     expect(contents.sort()).toEqual(expected.sort());
   }, 60_000);
 
@@ -58,7 +68,9 @@ describe('drift backups', () => {
 
   it('reuse an identical earlier backup instead of piling up copies when an agent retries', async () => {
     await writeFile(file, `free-form notes\n${'x'.repeat(2300)}`);
-    const first = await rejection(memory.mutate(temp.dir, 'memory', { action: 'replace', oldText: 'notes', content: 'a' }));
+    const first = await rejection(
+      memory.mutate(temp.dir, 'memory', { action: 'replace', oldText: 'notes', content: 'a' }),
+    );
     const second = await rejection(memory.mutate(temp.dir, 'memory', { action: 'remove', oldText: 'notes' }));
     const firstBackup = (first.details as { drift_backup: string }).drift_backup;
     expect((second.details as { drift_backup: string }).drift_backup).toBe(firstBackup);
@@ -72,7 +84,7 @@ describe('drift backups', () => {
 });
 
 describe('the memory lock', () => {
-  it('is Vigil\'s own 0600 file beside MEMORY.md, never Hermes\'s MEMORY.md.lock, and is gone afterwards', async () => {
+  it("is Vigil's own 0600 file beside MEMORY.md, never Hermes's MEMORY.md.lock, and is gone afterwards", async () => {
     const hermesLock = path.join(temp.dir, 'MEMORY.md.lock');
     await writeFile(hermesLock, '');
     const lockPath = memoryLockPath(file);
@@ -122,13 +134,15 @@ describe('the memory lock', () => {
     holder.child.kill('SIGKILL');
     await holder.release();
     expect((await lstat(memoryLockPath(file))).isFile()).toBe(true);
-    expect((await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'after the crash' })).outcome).toBe('changed');
+    expect((await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'after the crash' })).outcome).toBe(
+      'changed',
+    );
     expect(await readFile(file, 'utf8')).toBe('after the crash\n');
   });
 });
 
 describe('writers that race a replace', () => {
-  it('keep a version another program renamed into place between the writer\'s last check and its rename', async () => {
+  it("keep a version another program renamed into place between the writer's last check and its rename", async () => {
     const problems: string[] = [];
     let isRaced = false;
     const racing = await memoryServiceFor(temp.dir, {
@@ -180,7 +194,9 @@ describe('writers that race a replace', () => {
       await watched.dispose();
     }
     expect(await readFile(file, 'utf8')).toBe('likes tea\n§\nuses vim\n');
-    const rescued = await Promise.all((await backupsIn(temp.dir)).map((name) => readFile(path.join(temp.dir, name), 'utf8')));
+    const rescued = await Promise.all(
+      (await backupsIn(temp.dir)).map((name) => readFile(path.join(temp.dir, name), 'utf8')),
+    );
     expect(rescued).toEqual(['likes tea\nwritten through a stale handle\n']);
     expect(problems.join('\n')).toContain('just after Vigil replaced it');
   });
@@ -195,17 +211,30 @@ describe('adopting a drifted file', () => {
     const plan = await memory.proposeAdoption(temp.dir, 'memory');
     expect(plan.drift.isDrifted).toBe(true);
     const headings = plan.proposals.find((proposal) => proposal.strategy === 'headings');
-    expect(headings?.entries).toEqual(['likes tea', 'uses vim', '# Vendor Master\nAcme: net 30', '# Standing Orders\nship on Fridays']);
+    expect(headings?.entries).toEqual([
+      'likes tea',
+      'uses vim',
+      '# Vendor Master\nAcme: net 30',
+      '# Standing Orders\nship on Fridays',
+    ]);
     const delimiter = plan.proposals.find((proposal) => proposal.strategy === 'delimiter');
-    expect(delimiter?.entries).toEqual(['likes tea', 'uses vim\n\n# Vendor Master\nAcme: net 30\n\n# Standing Orders\nship on Fridays']);
+    expect(delimiter?.entries).toEqual([
+      'likes tea',
+      'uses vim\n\n# Vendor Master\nAcme: net 30\n\n# Standing Orders\nship on Fridays',
+    ]);
     const confirmed = ['likes tea', 'uses vim', '# Vendor Master\nAcme: net 30', '# Standing Orders\nship on Fridays'];
     const result = await memory.adopt(temp.dir, 'memory', plan.basis, confirmed);
-    expect(result).toMatchObject({ outcome: 'changed', message: expect.stringContaining('Adopted 4 entries.') as string });
+    expect(result).toMatchObject({
+      outcome: 'changed',
+      message: expect.stringContaining('Adopted 4 entries.') as string,
+    });
     expect(await readFile(file, 'utf8')).toBe(serializeEntries(confirmed));
     const [original] = result.preserved;
     expect(original?.reason).toBe('adopted-original');
     expect(await readFile(original?.backup ?? '', 'utf8')).toBe(drifted);
-    expect((await memory.mutate(temp.dir, 'memory', { action: 'remove', oldText: 'Standing' })).outcome).toBe('changed');
+    expect((await memory.mutate(temp.dir, 'memory', { action: 'remove', oldText: 'Standing' })).outcome).toBe(
+      'changed',
+    );
   });
 
   it('refuses when the file changed after the proposal, and checks the limit before writing', async () => {

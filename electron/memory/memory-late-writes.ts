@@ -33,7 +33,11 @@ export class LateWriteWatch {
   }
 
   /** Takes ownership of the replaced file's handle: checks it once more after the grace period, then closes it. */
-  watch(file: string, opened: OpenMemoryFile, lockOptions: Pick<MemoryLockOptions, 'hermesSidecar' | 'timeoutMs'> = {}): void {
+  watch(
+    file: string,
+    opened: OpenMemoryFile,
+    lockOptions: Pick<MemoryLockOptions, 'hermesSidecar' | 'timeoutMs'> = {},
+  ): void {
     const check = runOutsideFileLocks(() => this.#check(file, opened, lockOptions));
     this.#pending.add(check);
     void check.finally(() => this.#pending.delete(check));
@@ -44,15 +48,25 @@ export class LateWriteWatch {
     while (this.#pending.size > 0) await Promise.all([...this.#pending]);
   }
 
-  async #check(file: string, opened: OpenMemoryFile, lockOptions: Pick<MemoryLockOptions, 'hermesSidecar' | 'timeoutMs'>): Promise<void> {
+  async #check(
+    file: string,
+    opened: OpenMemoryFile,
+    lockOptions: Pick<MemoryLockOptions, 'hermesSidecar' | 'timeoutMs'>,
+  ): Promise<void> {
     const { logger, reportProblem, grace = defaultLateWriteGraceMs } = this.#options;
     try {
       await (typeof grace === 'number' ? sleep(grace) : grace());
       const late = await opened.changedSinceRead();
       if (late === undefined) return;
-      const backup = await withMemoryLock(file, () => writeMemoryBackup(file, late), { ...lockOptions, purpose: 'rescue a late write', logger });
+      const backup = await withMemoryLock(file, () => writeMemoryBackup(file, late), {
+        ...lockOptions,
+        purpose: 'rescue a late write',
+        logger,
+      });
       logger.warn('a write landed in a replaced memory file', { file, backup: backup.path });
-      reportProblem(`A program wrote to ${file} just after Vigil replaced it, so its write went to the old file; that version is kept in ${backup.path}.`);
+      reportProblem(
+        `A program wrote to ${file} just after Vigil replaced it, so its write went to the old file; that version is kept in ${backup.path}.`,
+      );
     } catch (error) {
       logger.error('could not check a replaced memory file for late writes', { file, error });
     } finally {

@@ -62,12 +62,19 @@ const notHeld: HeldFlock = { isLocked: false, release: () => Promise.resolve() }
 /** Flocks Hermes's sidecar of `file` (see MemoryLockOptions.hermesSidecar), waiting for a Hermes process that holds it. */
 async function lockHermesSidecar(file: string, options: MemoryLockOptions): Promise<HeldFlock> {
   const sidecar = hermesSidecarPath(file);
-  if ((options.hermesSidecar ?? 'if-present') === 'if-present' && (await lstat(sidecar).catch(() => undefined)) === undefined) return notHeld;
+  if (
+    (options.hermesSidecar ?? 'if-present') === 'if-present' &&
+    (await lstat(sidecar).catch(() => undefined)) === undefined
+  )
+    return notHeld;
   const { logger } = options;
   return (options.flocks ?? sharedFlockLocks()).acquire(sidecar, {
     timeoutMs: options.timeoutMs ?? defaultMemoryLockTimeoutMs,
     ...(logger === undefined ? {} : { logger }),
-    onWaiting: () => logger?.info(`memory: waiting for ${path.basename(sidecar)}, held by Hermes Agent or another program`, { lockPath: sidecar }),
+    onWaiting: () =>
+      logger?.info(`memory: waiting for ${path.basename(sidecar)}, held by Hermes Agent or another program`, {
+        lockPath: sidecar,
+      }),
   });
 }
 
@@ -80,7 +87,11 @@ async function lockHermesSidecar(file: string, options: MemoryLockOptions): Prom
  * only here. Re-entrant while held: a task already holding the locks runs at once; work it started
  * that runs after their release takes them again (see `FileLock.isHeldHere`).
  */
-export async function withMemoryLock<T>(file: string, task: () => Promise<T>, options: MemoryLockOptions = {}): Promise<T> {
+export async function withMemoryLock<T>(
+  file: string,
+  task: () => Promise<T>,
+  options: MemoryLockOptions = {},
+): Promise<T> {
   const lockPath = memoryLockPath(file);
   const lock = new FileLock({
     path: lockPath,

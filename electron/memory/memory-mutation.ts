@@ -1,4 +1,10 @@
-import type { AppliedOperation, DriftReport, MemoryCheckpoint, MemoryMutationResult, PreservedBackup } from '../../shared/contract/memory-contract';
+import type {
+  AppliedOperation,
+  DriftReport,
+  MemoryCheckpoint,
+  MemoryMutationResult,
+  PreservedBackup,
+} from '../../shared/contract/memory-contract';
 import { actorOfAttribution } from '../../shared/contract/actor-model';
 import { AppError, isAppError } from '../../shared/errors';
 import type { Attribution } from '../checkpoints';
@@ -79,7 +85,11 @@ export interface GuardedChangeDependencies {
 /** How often a write is retried when the file changed between the read and the rename. */
 const maxAttempts = 5;
 
-async function takeCheckpoint(deps: GuardedChangeDependencies, state: MemoryFileState, change: GuardedChange): Promise<MemoryCheckpoint> {
+async function takeCheckpoint(
+  deps: GuardedChangeDependencies,
+  state: MemoryFileState,
+  change: GuardedChange,
+): Promise<MemoryCheckpoint> {
   if (deps.checkpoints === undefined) return { status: 'not-configured' };
   try {
     const outcome = await deps.checkpoints.checkpoint(state.directory.path, {
@@ -109,9 +119,17 @@ function writtenElsewhere(discarded: readonly string[], record: MemoryWriteRecor
  * was appended to) is carried along without ever becoming Vigil's, so taking it out later still
  * keeps a backup.
  */
-function authoredEntries(entries: readonly string[], decision: ChangeDecision, record: MemoryWriteRecord | undefined): string[] {
+function authoredEntries(
+  entries: readonly string[],
+  decision: ChangeDecision,
+  record: MemoryWriteRecord | undefined,
+): string[] {
   const vouched = new Set(record?.entries ?? []);
-  const written = new Set(decision.applied.filter((item) => item.outcome === 'added' || item.outcome === 'replaced').map((item) => item.entry));
+  const written = new Set(
+    decision.applied
+      .filter((item) => item.outcome === 'added' || item.outcome === 'replaced')
+      .map((item) => item.entry),
+  );
   return entries.filter((entry) => written.has(entry) || vouched.has(entryDigest(entry)));
 }
 
@@ -146,7 +164,11 @@ interface EarlyCheckpoint {
  * refuses or changes nothing, or when the file changed meanwhile: the locked attempt then decides
  * for real and checkpoints under the lock if it must.
  */
-async function checkpointBeforeLock(state: MemoryFileState, change: GuardedChange, deps: GuardedChangeDependencies): Promise<EarlyCheckpoint | undefined> {
+async function checkpointBeforeLock(
+  state: MemoryFileState,
+  change: GuardedChange,
+  deps: GuardedChangeDependencies,
+): Promise<EarlyCheckpoint | undefined> {
   if (deps.checkpoints === undefined) return undefined;
   let snapshot: MemoryFileSnapshot;
   try {
@@ -160,7 +182,9 @@ async function checkpointBeforeLock(state: MemoryFileState, change: GuardedChang
   await deps.captures.idle(state.directory.path);
   const checkpoint = await takeCheckpoint(deps, state, change);
   const after = await statIdentity(state.file).catch(() => null);
-  return after !== null && isSameIdentity(after, snapshot.identity) ? { identity: snapshot.identity, checkpoint } : undefined;
+  return after !== null && isSameIdentity(after, snapshot.identity)
+    ? { identity: snapshot.identity, checkpoint }
+    : undefined;
 }
 
 /** One attempt: read, check, decide, checkpoint, back up, write; undefined when the file changed under us. */
@@ -183,12 +207,28 @@ async function attempt(
       // A file over the size cap is never copied: nothing writes it, so nothing can be lost.
       const isTooLarge = parsed.drift.reasons.some((reason) => reason.kind === 'too-large');
       const backup = isTooLarge ? undefined : await writeMemoryBackup(state.file, snapshot.bytes);
-      throw driftError({ file: state.file, target: state.target, limit: state.limit, drift: parsed.drift, usage: parsed.usage, backup: backup?.path, isBackupReused: backup?.isReused ?? false });
+      throw driftError({
+        file: state.file,
+        target: state.target,
+        limit: state.limit,
+        drift: parsed.drift,
+        usage: parsed.usage,
+        backup: backup?.path,
+        isBackupReused: backup?.isReused ?? false,
+      });
     }
     const decision = change.decide(parsed, snapshot);
     const base = { dir: state.directory.path, target: state.target, file: state.file, applied: [...decision.applied] };
     if (!decision.isChanged) {
-      return { ...base, outcome: 'unchanged', message: decision.message, entries: [...decision.entries], usage: parsed.usage, checkpoint: { status: 'not-needed' }, preserved: [] };
+      return {
+        ...base,
+        outcome: 'unchanged',
+        message: decision.message,
+        entries: [...decision.entries],
+        usage: parsed.usage,
+        checkpoint: { status: 'not-needed' },
+        preserved: [],
+      };
     }
     // The early checkpoint holds this very version; otherwise the file changed since (rare): an
     // external version found just now gets its own checkpoint first, then the one before the change.
@@ -201,12 +241,24 @@ async function attempt(
     const preserved: PreservedBackup[] = [];
     const elsewhere = writtenElsewhere(decision.discarded, record);
     if (change.backupWhole && snapshot.bytes.length > 0) {
-      preserved.push({ reason: 'adopted-original', backup: (await writeMemoryBackup(state.file, snapshot.bytes)).path, entries: [...parsed.version.entries] });
+      preserved.push({
+        reason: 'adopted-original',
+        backup: (await writeMemoryBackup(state.file, snapshot.bytes)).path,
+        entries: [...parsed.version.entries],
+      });
     } else if (elsewhere.length > 0) {
-      preserved.push({ reason: 'external-text', backup: (await writeMemoryBackup(state.file, snapshot.bytes)).path, entries: elsewhere });
+      preserved.push({
+        reason: 'external-text',
+        backup: (await writeMemoryBackup(state.file, snapshot.bytes)).path,
+        entries: elsewhere,
+      });
     }
     const text = serializeEntries(decision.entries);
-    await writeWriteRecord(state.file, { sha256: sha256Of(text), writer: deps.writer, authored: authoredEntries(decision.entries, decision, record) }, record);
+    await writeWriteRecord(
+      state.file,
+      { sha256: sha256Of(text), writer: deps.writer, authored: authoredEntries(decision.entries, decision, record) },
+      record,
+    );
     const keeper = new ReplacedFileKeeper(snapshot.path);
     try {
       try {
@@ -220,10 +272,14 @@ async function attempt(
         // `conflict` from the writer: the file is no longer the version read. Start over from a fresh read.
         if (isAppError(error) && error.code === 'conflict' && !isLastAttempt) return undefined;
         if (isAppError(error) && error.code === 'conflict') {
-          throw new AppError('conflict', `${state.file} kept changing while Vigil tried to write it (${maxAttempts} attempts, each from a fresh read); nothing was written. Retry when the other writer is done.`, {
-            file: state.file,
-            reason: 'kept-changing',
-          });
+          throw new AppError(
+            'conflict',
+            `${state.file} kept changing while Vigil tried to write it (${maxAttempts} attempts, each from a fresh read); nothing was written. Retry when the other writer is done.`,
+            {
+              file: state.file,
+              reason: 'kept-changing',
+            },
+          );
         }
         throw error;
       }
@@ -236,12 +292,20 @@ async function attempt(
     } finally {
       await keeper.dispose();
     }
-    deps.lateWrites.watch(state.file, opened, { hermesSidecar: hermesSidecarMode(state.directory), ...(deps.lockTimeoutMs === undefined ? {} : { timeoutMs: deps.lockTimeoutMs }) });
+    deps.lateWrites.watch(state.file, opened, {
+      hermesSidecar: hermesSidecarMode(state.directory),
+      ...(deps.lockTimeoutMs === undefined ? {} : { timeoutMs: deps.lockTimeoutMs }),
+    });
     isHandedOff = true;
     deps.checkpoints?.noteWritten([snapshot.path], actorOfAttribution(change.attribution ?? {}));
     state.observe(writtenSnapshot(snapshot, text), { source: 'vigil', notifications: 0 });
     // The new version goes on the timeline too (in the background), so a later edit outside Vigil cannot erase it unseen.
-    deps.captures.schedule(state.directory.path, `after ${change.purpose}`, reportedVersions(state.file, { exists: true, path: snapshot.path, bytes: Buffer.from(text, 'utf8') }), change.attribution);
+    deps.captures.schedule(
+      state.directory.path,
+      `after ${change.purpose}`,
+      reportedVersions(state.file, { exists: true, path: snapshot.path, bytes: Buffer.from(text, 'utf8') }),
+      change.attribution,
+    );
     const notes = preserved.map((item) => describePreserved(item)).join('');
     return {
       ...base,
@@ -268,7 +332,11 @@ async function attempt(
  * read is rescued into a backup. The version written is checkpointed in the background, so every
  * version of the file that stays on disk long enough to be read is on the directory's timeline.
  */
-export function runGuardedChange(state: MemoryFileState, change: GuardedChange, deps: GuardedChangeDependencies): Promise<MemoryMutationResult> {
+export function runGuardedChange(
+  state: MemoryFileState,
+  change: GuardedChange,
+  deps: GuardedChangeDependencies,
+): Promise<MemoryMutationResult> {
   return state.run(async () => {
     const early = await checkpointBeforeLock(state, change, deps);
     return withMemoryLock(
@@ -278,7 +346,11 @@ export function runGuardedChange(state: MemoryFileState, change: GuardedChange, 
           const result = await attempt(state, change, deps, early, number === maxAttempts);
           if (result !== undefined) return result;
         }
-        throw new AppError('conflict', `${state.file} kept changing while Vigil tried to write it; nothing was written. Retry.`, { file: state.file, reason: 'kept-changing' });
+        throw new AppError(
+          'conflict',
+          `${state.file} kept changing while Vigil tried to write it; nothing was written. Retry.`,
+          { file: state.file, reason: 'kept-changing' },
+        );
       },
       {
         purpose: change.purpose,

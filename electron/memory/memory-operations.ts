@@ -2,7 +2,14 @@ import type { AppliedOperation, MemoryOperation } from '../../shared/contract/me
 import { AppError } from '../../shared/errors';
 import { findLoneSurrogate } from '../../shared/tools/lone-surrogate';
 import { entriesChars, entryDelimiter, usageOf } from './memory-format';
-import { countChars, formatCount, previewText, pythonStrip, refuseControlCharacters, universalNewlines } from './memory-text';
+import {
+  countChars,
+  formatCount,
+  previewText,
+  pythonStrip,
+  refuseControlCharacters,
+  universalNewlines,
+} from './memory-text';
 import { findThreat } from './memory-threats';
 
 /** What the operations are applied to and how failures name things. */
@@ -43,11 +50,19 @@ function cleanText(raw: string, field: string, what: string, fileName: string): 
   // Written as is, `\r\n` would read back as `\n` (Hermes reads with universal newlines): store what will be read.
   const text = pythonStrip(universalNewlines(raw));
   if (text === '') {
-    throw new AppError('invalid_request', `${what} is empty (field "${field}"). ${what === 'content' ? 'Use remove to delete an entry.' : 'Give a substring of the entry to change.'}`, { field });
+    throw new AppError(
+      'invalid_request',
+      `${what} is empty (field "${field}"). ${what === 'content' ? 'Use remove to delete an entry.' : 'Give a substring of the entry to change.'}`,
+      { field },
+    );
   }
   const lone = findLoneSurrogate(text);
   if (lone !== -1) {
-    throw new AppError('invalid_request', `${what} holds a lone UTF-16 surrogate at index ${lone} (field "${field}"), which has no UTF-8 form. Send well-formed text.`, { field });
+    throw new AppError(
+      'invalid_request',
+      `${what} holds a lone UTF-16 surrogate at index ${lone} (field "${field}"), which has no UTF-8 form. Send well-formed text.`,
+      { field },
+    );
   }
   if (what === 'content') refuseThreat(text, field);
   if (what === 'content' && text.includes(entryDelimiter)) {
@@ -93,7 +108,11 @@ function findUnique(entries: readonly string[], needle: string, index: number, c
  * and larger than what the file held (so shrinking a file that is already over stays possible).
  * Any failure throws and nothing is applied: all or nothing.
  */
-export function applyOperations(start: readonly string[], operations: readonly MemoryOperation[], context: OperationContext): OperationOutcome {
+export function applyOperations(
+  start: readonly string[],
+  operations: readonly MemoryOperation[],
+  context: OperationContext,
+): OperationOutcome {
   const entries = [...start];
   const applied: AppliedOperation[] = [];
   const discarded: string[] = [];
@@ -139,7 +158,9 @@ export function applyOperations(start: readonly string[], operations: readonly M
   if (after > context.limit && after > before) {
     const added = applied.find((item) => item.outcome === 'added');
     const single = operations.length === 1 && added !== undefined;
-    const what = single ? `adding this entry (${formatCount(countChars(added.entry))} characters)` : `these ${operations.length === 1 ? 'changes' : `${operations.length} operations`}`;
+    const what = single
+      ? `adding this entry (${formatCount(countChars(added.entry))} characters)`
+      : `these ${operations.length === 1 ? 'changes' : `${operations.length} operations`}`;
     throw new AppError(
       'limit_exceeded',
       `${context.fileName} is at ${formatCount(before)}/${formatCount(context.limit)} characters; ${what} would put it at ${formatCount(after)}. Nothing was changed; replace or remove entries first, or shorten the new text.`,

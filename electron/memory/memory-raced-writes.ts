@@ -18,16 +18,27 @@ export interface RaceReporter {
 /** The backup of a raced write: what it holds that the new version does not. */
 function racedBackup(backup: string, raced: Buffer, written: readonly string[]): PreservedBackup {
   const kept = new Set(written);
-  return { reason: 'raced-write', backup, entries: parseEntries(raced.toString('utf8')).filter((entry) => !kept.has(entry)) };
+  return {
+    reason: 'raced-write',
+    backup,
+    entries: parseEntries(raced.toString('utf8')).filter((entry) => !kept.has(entry)),
+  };
 }
 
 function reportRace(reporter: RaceReporter, file: string, backup: string): void {
   reporter.logger.warn('memory write raced an external writer', { file, backup });
-  reporter.reportProblem(`Another program wrote to ${file} while Vigil was replacing it; its version is kept in ${backup}.`);
+  reporter.reportProblem(
+    `Another program wrote to ${file} while Vigil was replacing it; its version is kept in ${backup}.`,
+  );
 }
 
 /** Saves what a racing writer put into the old file between Vigil's read and its rename. */
-export async function rescueRacedWrite(reporter: RaceReporter, file: string, raced: Buffer, written: readonly string[]): Promise<PreservedBackup> {
+export async function rescueRacedWrite(
+  reporter: RaceReporter,
+  file: string,
+  raced: Buffer,
+  written: readonly string[],
+): Promise<PreservedBackup> {
   const backup = await writeMemoryBackup(file, raced);
   reportRace(reporter, file, backup.path);
   return racedBackup(backup.path, raced, written);
@@ -56,7 +67,12 @@ export class ReplacedFileKeeper {
    * otherwise. The very inode Vigil read (held open, so its number is not reused) is not read
    * again: what was written into it since is the open file's to find (`changedSinceRead`).
    */
-  async rescue(reporter: RaceReporter, file: string, read: Pick<MemoryFileSnapshot, 'identity' | 'sha256'>, written: readonly string[]): Promise<PreservedBackup | undefined> {
+  async rescue(
+    reporter: RaceReporter,
+    file: string,
+    read: Pick<MemoryFileSnapshot, 'identity' | 'sha256'>,
+    written: readonly string[],
+  ): Promise<PreservedBackup | undefined> {
     const kept = await lstat(this.path, { bigint: true }).catch(() => undefined);
     if (kept === undefined || String(kept.ino) === read.identity?.ino) return undefined;
     const replaced = await readFile(this.path).catch(() => undefined);

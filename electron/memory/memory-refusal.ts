@@ -20,10 +20,15 @@ function hasKind(drift: DriftReport, kind: DriftReport['reasons'][number]['kind'
 }
 
 /** What to do about a drifted file, for an agent or a person. */
-export function driftRemediation(refusal: Pick<DriftRefusal, 'file' | 'target' | 'limit' | 'backup' | 'drift'>): string {
+export function driftRemediation(
+  refusal: Pick<DriftRefusal, 'file' | 'target' | 'limit' | 'backup' | 'drift'>,
+): string {
   const name = path.basename(refusal.file);
   const dir = path.dirname(refusal.file);
-  const kept = refusal.backup === undefined ? `Nothing is lost: ${name} is untouched.` : `Nothing is lost: ${name} is untouched and a copy is at ${refusal.backup}.`;
+  const kept =
+    refusal.backup === undefined
+      ? `Nothing is lost: ${name} is untouched.`
+      : `Nothing is lost: ${name} is untouched and a copy is at ${refusal.backup}.`;
   if (hasKind(refusal.drift, 'too-large')) {
     return `${kept} It is too large to be a memory file: move it out of ${dir} (keep it elsewhere if you need it), then retry; Vigil starts a new ${name}.`;
   }
@@ -47,8 +52,14 @@ export function driftRemediation(refusal: Pick<DriftRefusal, 'file' | 'target' |
 export function driftError(refusal: DriftRefusal): AppError {
   const name = path.basename(refusal.file);
   const why = refusal.drift.reasons.map((reason) => reason.message).join('; ');
-  const what = hasKind(refusal.drift, 'not-round-trip') || hasKind(refusal.drift, 'entry-over-limit') ? 'was changed outside the memory tool and is no longer a list of entries' : 'is not memory text Vigil can rewrite';
-  const copy = refusal.backup === undefined ? '' : ` and a copy is at ${refusal.backup}${refusal.isBackupReused ? ' (saved by an earlier refusal)' : ''}`;
+  const what =
+    hasKind(refusal.drift, 'not-round-trip') || hasKind(refusal.drift, 'entry-over-limit')
+      ? 'was changed outside the memory tool and is no longer a list of entries'
+      : 'is not memory text Vigil can rewrite';
+  const copy =
+    refusal.backup === undefined
+      ? ''
+      : ` and a copy is at ${refusal.backup}${refusal.isBackupReused ? ' (saved by an earlier refusal)' : ''}`;
   return new AppError('conflict', `${name} ${what} (${why}). Nothing was written; the file is untouched${copy}.`, {
     file: refusal.file,
     drift: refusal.drift,

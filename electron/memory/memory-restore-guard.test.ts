@@ -30,12 +30,22 @@ beforeEach(async () => {
   checkpoints = new CheckpointEngine({ root: path.join(temp.dir, 'checkpoints'), logger: silentLogger });
   logger = recordingLogger();
   memory = await createMemoryService({
-    directories: [{ id: memoryDirectoryId(memories), path: memories, label: 'Hermes memories', source: 'hermes', limits: { memory: 2200, user: 1375 } }],
+    directories: [
+      {
+        id: memoryDirectoryId(memories),
+        path: memories,
+        label: 'Hermes memories',
+        source: 'hermes',
+        limits: { memory: 2200, user: 1375 },
+      },
+    ],
     logger,
     checkpoints,
     watch: {},
   });
-  restore = restoreServiceFor(checkpoints, path.join(temp.dir, 'checkpoints'), logger, undefined, { guard: memory.guardRestore });
+  restore = restoreServiceFor(checkpoints, path.join(temp.dir, 'checkpoints'), logger, undefined, {
+    guard: memory.guardRestore,
+  });
 });
 afterEach(async () => {
   await memory.dispose();
@@ -47,13 +57,14 @@ afterEach(async () => {
 async function checkpointHolding(text: string): Promise<string> {
   for (const entry of await checkpoints.list(memories)) {
     const stored = (await checkpoints.readTree(entry.tree)).find((item) => item.name === 'MEMORY.md');
-    if (stored !== undefined && Buffer.from(await checkpoints.readBlob(stored.oid)).toString('utf8') === text) return entry.id;
+    if (stored !== undefined && Buffer.from(await checkpoints.readBlob(stored.oid)).toString('utf8') === text)
+      return entry.id;
   }
   throw new Error(`no checkpoint holds ${text}`);
 }
 
 describe('a checkpoint restore of a memory folder', () => {
-  it('waits for Hermes\'s flock, and is reported as Vigil\'s restore here and in another Vigil process', async () => {
+  it("waits for Hermes's flock, and is reported as Vigil's restore here and in another Vigil process", async () => {
     await memory.mutate(memories, 'memory', { action: 'add', content: 'likes tea' });
     await memory.mutate(memories, 'memory', { action: 'add', content: 'uses vim' });
     await memory.settled();
@@ -73,13 +84,23 @@ describe('a checkpoint restore of a memory folder', () => {
       hermes.send('release');
       const result = await restoring;
       // MEMORY.md only: Hermes's lock sidecars are never replaced or deleted by a restore.
-      expect(result.outcomes.filter((item) => item.action !== 'skip').map((item) => [item.path, item.result])).toEqual([['MEMORY.md', 'done']]);
+      expect(result.outcomes.filter((item) => item.action !== 'skip').map((item) => [item.path, item.result])).toEqual([
+        ['MEMORY.md', 'done'],
+      ]);
       expect(await readFile(file, 'utf8')).toBe('likes tea\n');
       // USER.md, which the restore left alone and Vigil never wrote, keeps no record.
       expect(await readdir(memories)).not.toContain('.USER.md.vigil-record');
-      const isRestored = (change: { current: { entries: string[] } }): boolean => change.current.entries.join('|') === 'likes tea';
-      expect(await here.waitFor('the restore, here', isRestored)).toMatchObject({ source: 'vigil', isRestore: true, diff: { removed: ['uses vim'] } });
-      expect(await there.waitFor('the restore, in another service', isRestored)).toMatchObject({ source: 'vigil', isRestore: true });
+      const isRestored = (change: { current: { entries: string[] } }): boolean =>
+        change.current.entries.join('|') === 'likes tea';
+      expect(await here.waitFor('the restore, here', isRestored)).toMatchObject({
+        source: 'vigil',
+        isRestore: true,
+        diff: { removed: ['uses vim'] },
+      });
+      expect(await there.waitFor('the restore, in another service', isRestored)).toMatchObject({
+        source: 'vigil',
+        isRestore: true,
+      });
     } finally {
       here.dispose();
       there.dispose();

@@ -42,11 +42,15 @@ export interface MemoryRestoreGuardOptions {
 async function filesWithin(dir: string, directories: readonly ResolvedMemoryDirectory[]): Promise<GuardedMemoryFile[]> {
   const root = path.resolve(dir);
   const inside = directories.filter((directory) => isPathInside(directory.path, root));
-  const present = await Promise.all(inside.map(async (directory) => directory.isOptional !== true || (await isDirectory(directory.path))));
+  const present = await Promise.all(
+    inside.map(async (directory) => directory.isOptional !== true || (await isDirectory(directory.path))),
+  );
   return inside
     .filter((_directory, index) => present[index] === true)
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-    .flatMap((directory) => memoryTargets.map((target) => ({ file: path.join(directory.path, memoryFileNames[target]), directory })));
+    .flatMap((directory) =>
+      memoryTargets.map((target) => ({ file: path.join(directory.path, memoryFileNames[target]), directory })),
+    );
 }
 
 async function versionOf(file: string): Promise<MemoryFileSnapshot | undefined> {
@@ -81,7 +85,8 @@ export function createMemoryRestoreGuard(options: MemoryRestoreGuardOptions): Re
     const queue = options.queue ?? (<T>(_files: readonly GuardedMemoryFile[], task: () => Promise<T>) => task());
     return queue(files, async () => {
       const restored: RestoredMemoryFile[] = [];
-      const warn = (file: string) => (error: unknown) => options.logger.warn('could not record a restore of a memory file', { file, error });
+      const warn = (file: string) => (error: unknown) =>
+        options.logger.warn('could not record a restore of a memory file', { file, error });
       const result = await lockAll(files, async () => {
         const before = await Promise.all(files.map((item) => versionOf(item.file)));
         for (const { file } of files) await markRestoring(file, options.writer).catch(warn(file));
@@ -93,7 +98,10 @@ export function createMemoryRestoreGuard(options: MemoryRestoreGuardOptions): Re
             const isChanged = after !== undefined && after.sha256 !== before[index]?.sha256;
             if (isChanged) restored.push({ ...item, snapshot: after });
             // The restored version joins the record (which ends the mark); a deletion has no version to record.
-            const recording = isChanged && after.sha256 !== null ? writeWriteRecord(item.file, { sha256: after.sha256, writer: options.writer, isRestore: true }) : markRestoring(item.file, undefined);
+            const recording =
+              isChanged && after.sha256 !== null
+                ? writeWriteRecord(item.file, { sha256: after.sha256, writer: options.writer, isRestore: true })
+                : markRestoring(item.file, undefined);
             await recording.catch(warn(item.file));
           }
         }

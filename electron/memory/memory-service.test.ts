@@ -29,7 +29,13 @@ const mutations: ReadonlyArray<readonly [string, MemoryMutation]> = [
 
 describe('the behaviour table of seed 003', () => {
   it('a tool-shaped file works: add, replace, remove', async () => {
-    await memory.mutate(temp.dir, 'memory', { action: 'batch', operations: [{ action: 'add', content: 'likes tea' }, { action: 'add', content: 'works on Vigil' }] });
+    await memory.mutate(temp.dir, 'memory', {
+      action: 'batch',
+      operations: [
+        { action: 'add', content: 'likes tea' },
+        { action: 'add', content: 'works on Vigil' },
+      ],
+    });
     const added = await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'prefers short answers 👍' });
     expect(added).toMatchObject({ outcome: 'changed', message: 'Entry added.', usage: { chars: 52, limit: 2200 } });
     // 52 characters as Hermes counts them; the emoji is two UTF-16 units, one character.
@@ -43,11 +49,18 @@ describe('the behaviour table of seed 003', () => {
 
   it('a tool-shaped file written by another tool works too, and what leaves it is kept', async () => {
     await writeFile(file, joinEntries(['likes tea', 'works on Vigil']));
-    const replaced = await memory.mutate(temp.dir, 'memory', { action: 'replace', oldText: 'tea', content: 'likes green tea' });
+    const replaced = await memory.mutate(temp.dir, 'memory', {
+      action: 'replace',
+      oldText: 'tea',
+      content: 'likes green tea',
+    });
     expect(replaced.preserved.map((item) => [item.reason, item.entries])).toEqual([['external-text', ['likes tea']]]);
     expect(await readFile(file, 'utf8')).toBe('likes green tea\n§\nworks on Vigil\n');
     // Once Vigil has written an entry, replacing it again needs no backup.
-    expect((await memory.mutate(temp.dir, 'memory', { action: 'replace', oldText: 'green', content: 'likes oolong' })).preserved).toEqual([]);
+    expect(
+      (await memory.mutate(temp.dir, 'memory', { action: 'replace', oldText: 'green', content: 'likes oolong' }))
+        .preserved,
+    ).toEqual([]);
   });
 
   for (const target of ['memory', 'user'] as const satisfies readonly MemoryTarget[]) {
@@ -60,7 +73,11 @@ describe('the behaviour table of seed 003', () => {
         const error = await rejection(memory.mutate(temp.dir, target, mutation));
         expect(error.code).toBe('conflict');
         expect(await readFile(target_file, 'utf8')).toBe(drifted);
-        const details = error.details as { drift_backup: string; remediation: string; drift: { reasons: Array<{ kind: string }> } };
+        const details = error.details as {
+          drift_backup: string;
+          remediation: string;
+          drift: { reasons: Array<{ kind: string }> };
+        };
         expect(await readFile(details.drift_backup, 'utf8')).toBe(drifted);
         expect(path.basename(details.drift_backup)).toMatch(new RegExp(`^${path.basename(target_file)}\\.bak\\.`));
         expect(details.remediation).toContain('Adopt');
@@ -82,8 +99,16 @@ describe('the behaviour table of seed 003', () => {
 
   it('echo appends, editor saves with a final newline, and CRLF files never block an agent write', async () => {
     const shapes: ReadonlyArray<readonly [string, string, readonly string[]]> = [
-      ['echo after a Vigil write', 'likes tea\n§\nuses pnpm\n- deploys on Fridays\n', ['likes tea', 'uses pnpm\n- deploys on Fridays']],
-      ['echo after a file with no final newline', 'likes tea\n§\nuses pnpm- deploys on Fridays\n', ['likes tea', 'uses pnpm- deploys on Fridays']],
+      [
+        'echo after a Vigil write',
+        'likes tea\n§\nuses pnpm\n- deploys on Fridays\n',
+        ['likes tea', 'uses pnpm\n- deploys on Fridays'],
+      ],
+      [
+        'echo after a file with no final newline',
+        'likes tea\n§\nuses pnpm- deploys on Fridays\n',
+        ['likes tea', 'uses pnpm- deploys on Fridays'],
+      ],
       ['an editor save with a final newline', 'likes tea\n§\nuses pnpm\n\n', ['likes tea', 'uses pnpm']],
       ['Windows line endings', 'likes tea\r\n§\r\nuses pnpm\r\n', ['likes tea', 'uses pnpm']],
     ];
@@ -94,7 +119,11 @@ describe('the behaviour table of seed 003', () => {
       expect(view.entries, shape).toEqual(entries);
       const added = await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'a new fact' });
       expect(added.entries, shape).toEqual([...entries, 'a new fact']);
-      const replaced = await memory.mutate(temp.dir, 'memory', { action: 'replace', oldText: 'new fact', content: 'a newer fact' });
+      const replaced = await memory.mutate(temp.dir, 'memory', {
+        action: 'replace',
+        oldText: 'new fact',
+        content: 'a newer fact',
+      });
       expect(replaced.outcome, shape).toBe('changed');
       const removed = await memory.mutate(temp.dir, 'memory', { action: 'remove', oldText: 'newer fact' });
       expect(removed.entries, shape).toEqual(entries);
@@ -105,7 +134,9 @@ describe('the behaviour table of seed 003', () => {
   it('an empty file is no drift: add works, remove finds nothing, no .bak', async () => {
     await writeFile(file, '');
     expect((await memory.read(temp.dir, 'memory')).drift.isDrifted).toBe(false);
-    expect((await rejection(memory.mutate(temp.dir, 'memory', { action: 'remove', oldText: 'x' }))).code).toBe('no_match');
+    expect((await rejection(memory.mutate(temp.dir, 'memory', { action: 'remove', oldText: 'x' }))).code).toBe(
+      'no_match',
+    );
     expect(await readFile(file, 'utf8')).toBe('');
     await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'first' });
     expect(await readFile(file, 'utf8')).toBe('first\n');
@@ -115,7 +146,9 @@ describe('the behaviour table of seed 003', () => {
   it('a missing file is no drift: remove creates nothing, add creates it with mode 0600', async () => {
     const view = await memory.read(temp.dir, 'memory');
     expect(view).toMatchObject({ exists: false, entries: [], drift: { isDrifted: false }, sha256: null });
-    expect((await rejection(memory.mutate(temp.dir, 'memory', { action: 'remove', oldText: 'x' }))).code).toBe('no_match');
+    expect((await rejection(memory.mutate(temp.dir, 'memory', { action: 'remove', oldText: 'x' }))).code).toBe(
+      'no_match',
+    );
     await expect(stat(file)).rejects.toThrow();
     await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'first' });
     expect(await readFile(file, 'utf8')).toBe('first\n');
@@ -128,16 +161,27 @@ describe('the reproduction of seed 003', () => {
   it('a stale session replacing its one entry after another appended 8 KB is refused; the 8 KB stays', async () => {
     const sessionB = await memoryServiceFor(temp.dir);
     try {
-      const entryOfB = `Project codename is Bluebird; deploys go through the staging cluster first. ${'context '.repeat(30)}`.trim();
+      const entryOfB =
+        `Project codename is Bluebird; deploys go through the staging cluster first. ${'context '.repeat(30)}`.trim();
       await sessionB.mutate(temp.dir, 'memory', { action: 'add', content: entryOfB });
       // Session A appends ~8 KB of structured notes with the patch tool / cat >>: no § delimiters.
-      const sections = ['Vendor Master', 'Standing Orders', 'Pin Board'].map((title) => `\n## ${title}\n${`- ${title} item with details\n`.repeat(95)}`);
+      const sections = ['Vendor Master', 'Standing Orders', 'Pin Board'].map(
+        (title) => `\n## ${title}\n${`- ${title} item with details\n`.repeat(95)}`,
+      );
       await appendFile(file, sections.join(''));
       const before = await readFile(file);
       expect(before.length).toBeGreaterThan(8000);
-      const error = await rejection(sessionB.mutate(temp.dir, 'memory', { action: 'replace', oldText: 'Bluebird', content: 'Project codename is Bluebird (renamed Kestrel in May).' }));
+      const error = await rejection(
+        sessionB.mutate(temp.dir, 'memory', {
+          action: 'replace',
+          oldText: 'Bluebird',
+          content: 'Project codename is Bluebird (renamed Kestrel in May).',
+        }),
+      );
       expect(error.code).toBe('conflict');
-      expect((error.details as { drift: { reasons: Array<{ kind: string }> } }).drift.reasons.map((reason) => reason.kind)).toContain('entry-over-limit');
+      expect(
+        (error.details as { drift: { reasons: Array<{ kind: string }> } }).drift.reasons.map((reason) => reason.kind),
+      ).toContain('entry-over-limit');
       expect(await readFile(file)).toEqual(before);
       expect(await readFile((error.details as { drift_backup: string }).drift_backup)).toEqual(before);
     } finally {
@@ -149,7 +193,11 @@ describe('the reproduction of seed 003', () => {
     await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'likes tea' });
     await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'uses vim' });
     await appendFile(file, 'remember: deploys only on Fridays\n');
-    const result = await memory.mutate(temp.dir, 'memory', { action: 'replace', oldText: 'vim', content: 'uses neovim' });
+    const result = await memory.mutate(temp.dir, 'memory', {
+      action: 'replace',
+      oldText: 'vim',
+      content: 'uses neovim',
+    });
     expect(result.outcome).toBe('changed');
     expect(result.preserved).toHaveLength(1);
     const [kept] = result.preserved;
@@ -158,7 +206,11 @@ describe('the reproduction of seed 003', () => {
     expect(await readFile(kept?.backup ?? '', 'utf8')).toContain('remember: deploys only on Fridays');
     expect(result.message).toContain('kept in');
     // Entries Vigil wrote itself are replaced without a backup.
-    const again = await memory.mutate(temp.dir, 'memory', { action: 'replace', oldText: 'neovim', content: 'uses helix' });
+    const again = await memory.mutate(temp.dir, 'memory', {
+      action: 'replace',
+      oldText: 'neovim',
+      content: 'uses helix',
+    });
     expect(again.preserved).toEqual([]);
   });
 });
@@ -223,7 +275,11 @@ describe('results for agents and the UI', () => {
     await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'likes tea' });
     const before = await stat(file);
     const again = await memory.mutate(temp.dir, 'memory', { action: 'add', content: '  likes tea ' });
-    expect(again).toMatchObject({ outcome: 'unchanged', message: 'Entry already exists (no duplicate added).', checkpoint: { status: 'not-needed' } });
+    expect(again).toMatchObject({
+      outcome: 'unchanged',
+      message: 'Entry already exists (no duplicate added).',
+      checkpoint: { status: 'not-needed' },
+    });
     expect((await stat(file)).mtimeMs).toBe(before.mtimeMs);
   });
 
@@ -241,11 +297,25 @@ describe('results for agents and the UI', () => {
 
   it('applies a batch all or nothing', async () => {
     await writeFile(file, joinEntries(['one', 'two']));
-    const error = await rejection(memory.mutate(temp.dir, 'memory', { action: 'batch', operations: [{ action: 'add', content: 'three' }, { action: 'remove', oldText: 'four' }] }));
+    const error = await rejection(
+      memory.mutate(temp.dir, 'memory', {
+        action: 'batch',
+        operations: [
+          { action: 'add', content: 'three' },
+          { action: 'remove', oldText: 'four' },
+        ],
+      }),
+    );
     expect(error.details).toMatchObject({ operation: 1 });
     expect(error.message).toContain('"four"');
     expect(await readFile(file, 'utf8')).toBe('one\n§\ntwo');
-    const result = await memory.mutate(temp.dir, 'memory', { action: 'batch', operations: [{ action: 'add', content: 'three' }, { action: 'remove', oldText: 'one' }] });
+    const result = await memory.mutate(temp.dir, 'memory', {
+      action: 'batch',
+      operations: [
+        { action: 'add', content: 'three' },
+        { action: 'remove', oldText: 'one' },
+      ],
+    });
     expect(result.message).toMatch(/^Batch of 2 applied: 1 added, 1 removed\. /);
     // "one" was written by hand, not by Vigil: removing it keeps a copy.
     expect(result.preserved.map((item) => [item.reason, item.entries])).toEqual([['external-text', ['one']]]);

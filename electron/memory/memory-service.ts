@@ -59,11 +59,29 @@ const maxViewChars = 64 * 1024;
 export interface MemoryService {
   directories(): Promise<MemoryDirectoryInfo[]>;
   read(dir: string, target: MemoryTarget): Promise<MemoryFileView>;
-  mutate(dir: string, target: MemoryTarget, mutation: MemoryMutation, options?: MutateOptions): Promise<MemoryMutationResult>;
+  mutate(
+    dir: string,
+    target: MemoryTarget,
+    mutation: MemoryMutation,
+    options?: MutateOptions,
+  ): Promise<MemoryMutationResult>;
   proposeAdoption(dir: string, target: MemoryTarget): Promise<AdoptionPlan>;
-  adopt(dir: string, target: MemoryTarget, basis: string | null, entries: readonly string[], attribution?: Attribution): Promise<MemoryMutationResult>;
+  adopt(
+    dir: string,
+    target: MemoryTarget,
+    basis: string | null,
+    entries: readonly string[],
+    attribution?: Attribution,
+  ): Promise<MemoryMutationResult>;
   /** Keeps text appended outside Vigil to the last entry (`original` + text) as an entry of its own, if the file is still `basis`. */
-  keepAppended(dir: string, target: MemoryTarget, basis: string, entry: string, original: string, attribution?: Attribution): Promise<MemoryMutationResult>;
+  keepAppended(
+    dir: string,
+    target: MemoryTarget,
+    basis: string,
+    entry: string,
+    original: string,
+    attribution?: Attribution,
+  ): Promise<MemoryMutationResult>;
   /** Every change of every managed file, Vigil's and external. */
   onChange(listener: (change: MemoryChange) => void): Disposer<void>;
   /** The checkpoint restore service's guard: a restore of a memory folder takes the memory locks and is reported as Vigil's. */
@@ -75,7 +93,10 @@ export interface MemoryService {
 
 function viewText(text: string): { text: string; isTextTruncated: boolean } {
   if (text.length <= maxViewChars) return { text, isTextTruncated: false };
-  const cut = text.charCodeAt(maxViewChars - 1) >= 0xd800 && text.charCodeAt(maxViewChars - 1) <= 0xdbff ? maxViewChars - 1 : maxViewChars;
+  const cut =
+    text.charCodeAt(maxViewChars - 1) >= 0xd800 && text.charCodeAt(maxViewChars - 1) <= 0xdbff
+      ? maxViewChars - 1
+      : maxViewChars;
   return { text: text.slice(0, cut), isTextTruncated: true };
 }
 
@@ -108,9 +129,14 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
   };
   const states = new Map<string, Map<MemoryTarget, MemoryFileState>>();
   for (const directory of options.directories) {
-    states.set(directory.path, new Map(memoryTargets.map((target) => [target, new MemoryFileState(directory, target, broadcast, writer)])));
+    states.set(
+      directory.path,
+      new Map(memoryTargets.map((target) => [target, new MemoryFileState(directory, target, broadcast, writer)])),
+    );
   }
-  const statesByFile = new Map([...states.values()].flatMap((byTarget) => [...byTarget.values()].map((state) => [state.file, state] as const)));
+  const statesByFile = new Map(
+    [...states.values()].flatMap((byTarget) => [...byTarget.values()].map((state) => [state.file, state] as const)),
+  );
   const watched = new Set<string>();
   const disposers: Disposer[] = [];
 
@@ -119,22 +145,34 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
     for (const directory of options.directories) {
       if (directory.id === dir || candidates.includes(directory.path)) {
         if (directory.isOptional === true && !(await isDirectory(directory.path))) {
-          throw new AppError('not_found', `${directory.path} does not exist yet; Vigil manages it from the moment Hermes Agent creates it (Vigil never creates Hermes's folders).`, { dir });
+          throw new AppError(
+            'not_found',
+            `${directory.path} does not exist yet; Vigil manages it from the moment Hermes Agent creates it (Vigil never creates Hermes's folders).`,
+            { dir },
+          );
         }
         const state = states.get(directory.path)?.get(target);
         if (state !== undefined) return state;
       }
     }
     const known = options.directories.map((directory) => directory.path).join(', ');
-    throw new AppError('not_found', `${dir} is not a memory directory Vigil manages (it manages: ${known || 'none'}). Add it to "memory.directories" in config.json.`, {
-      dir,
-    });
+    throw new AppError(
+      'not_found',
+      `${dir} is not a memory directory Vigil manages (it manages: ${known || 'none'}). Add it to "memory.directories" in config.json.`,
+      {
+        dir,
+      },
+    );
   }
 
   /** Reads a file in its queue and reports the version if it is new; every version this service did not write is checkpointed. */
   async function refresh(state: MemoryFileState, notifications: number): Promise<MemoryFileSnapshot> {
     const snapshot = await readMemoryFile(state.file);
-    const change = state.observe(snapshot, { source: 'detect', record: await readWriteRecord(state.file), notifications });
+    const change = state.observe(snapshot, {
+      source: 'detect',
+      record: await readWriteRecord(state.file),
+      notifications,
+    });
     if (change !== undefined) captureChange(captures, change, snapshot);
     return snapshot;
   }
@@ -150,7 +188,9 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
     if (directory.source !== 'hermes') await mkdir(directory.path, { recursive: true, mode: 0o700 });
     const baselines = [];
     for (const state of states.get(directory.path)?.values() ?? []) {
-      const baseline = await state.run(() => refresh(state, 0)).catch((error: unknown) => logger.warn('could not read a memory file', { file: state.file, error }));
+      const baseline = await state
+        .run(() => refresh(state, 0))
+        .catch((error: unknown) => logger.warn('could not read a memory file', { file: state.file, error }));
       if (baseline !== undefined) baselines.push(...reportedVersions(state.file, baseline));
     }
     // A watching service reports later versions against these baselines, so they go on the timeline too.
@@ -179,7 +219,9 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
       const listed = await Promise.all(
         options.directories.map(async ({ isOptional, ...directory }) => {
           const exists = await isDirectory(directory.path);
-          return isOptional === true && !exists ? [] : [{ ...directory, limits: { ...directory.limits }, exists, isWatched: watched.has(directory.path) }];
+          return isOptional === true && !exists
+            ? []
+            : [{ ...directory, limits: { ...directory.limits }, exists, isWatched: watched.has(directory.path) }];
         }),
       );
       return listed.flat();
@@ -203,7 +245,9 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
         drift: parsed.drift,
         ...viewText(snapshot.text),
         lastExternalChange: state.lastExternalChange,
-        appended: parsed.drift.isDrifted ? null : findAppendedText(parsed.version.entries, previous, new Set(record?.entries ?? [])),
+        appended: parsed.drift.isDrifted
+          ? null
+          : findAppendedText(parsed.version.entries, previous, new Set(record?.entries ?? [])),
       };
     },
 
@@ -285,7 +329,8 @@ export async function createMemoryService(options: MemoryServiceOptions): Promis
         }
         return run();
       },
-      onRestored: ({ file, snapshot }) => statesByFile.get(file)?.observe(snapshot, { source: 'restore', notifications: 0 }),
+      onRestored: ({ file, snapshot }) =>
+        statesByFile.get(file)?.observe(snapshot, { source: 'restore', notifications: 0 }),
     }),
 
     onChange(listener) {

@@ -11,8 +11,8 @@ import { describeControlCharacter, findC0Control } from '../../shared/text/contr
 
 /** Python's `str.isspace()` set: Unicode White_Space plus the bidi separators U+001C–U+001F. */
 const pythonWhitespace = new Set<number>([
-  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002,
-  0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003,
+  0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
 ]);
 
 function isPythonSpace(unit: number): boolean {
@@ -80,7 +80,10 @@ export function refuseControlCharacters(raw: string, field: string, what: string
   const stored = pythonStrip(raw);
   const inStored = findC0Control(stored);
   if (inStored === undefined) return;
-  const found = { codePoint: inStored.codePoint, position: inStored.position + countChars(raw.slice(0, raw.indexOf(stored))) };
+  const found = {
+    codePoint: inStored.codePoint,
+    position: inStored.position + countChars(raw.slice(0, raw.indexOf(stored))),
+  };
   const described = describeControlCharacter(found.codePoint);
   const hint = found.codePoint === 0x0d ? ' (write line breaks as a newline alone, not CR LF)' : '';
   throw new AppError(

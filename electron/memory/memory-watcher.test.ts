@@ -43,12 +43,19 @@ describe('the memory watcher', () => {
     await start();
     await writeFile(file, joinEntries(['likes tea']));
     const created = await recorder.waitFor('creation', (change) => change.current.exists);
-    expect(created).toMatchObject({ source: 'external', target: 'memory', previous: { exists: false }, diff: { added: ['likes tea'], removed: [] } });
+    expect(created).toMatchObject({
+      source: 'external',
+      target: 'memory',
+      previous: { exists: false },
+      diff: { added: ['likes tea'], removed: [] },
+    });
     await appendFile(file, '\n§\nuses vim');
     const appended = await recorder.waitFor('append', (change) => change.current.entries.length === 2);
     expect(appended.diff).toEqual({ added: ['uses vim'], removed: [], kept: 1, isReordered: false });
     await replaceByRename(joinEntries(['uses vim', 'likes green tea']));
-    const replaced = await recorder.waitFor('replace by rename', (change) => change.current.entries.includes('likes green tea'));
+    const replaced = await recorder.waitFor('replace by rename', (change) =>
+      change.current.entries.includes('likes green tea'),
+    );
     expect(replaced.diff).toEqual({ added: ['likes green tea'], removed: ['likes tea'], kept: 1, isReordered: false });
     await unlink(file);
     const deleted = await recorder.waitFor('deletion', (change) => !change.current.exists);
@@ -66,7 +73,7 @@ describe('the memory watcher', () => {
     expect(view.lastExternalChange?.current.sha256).toBe(change.current.sha256);
   });
 
-  it('does not report Vigil\'s own writes as external, from this process or another one', async () => {
+  it("does not report Vigil's own writes as external, from this process or another one", async () => {
     await start();
     await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'written by this process' });
     const other = await memoryServiceFor(temp.dir);
@@ -75,12 +82,16 @@ describe('the memory watcher', () => {
     } finally {
       await other.dispose();
     }
-    const fromOther = await recorder.waitFor('the other Vigil process\'s write', (change) => change.current.entries.includes('written by another Vigil'));
+    const fromOther = await recorder.waitFor("the other Vigil process's write", (change) =>
+      change.current.entries.includes('written by another Vigil'),
+    );
     expect(fromOther.source).toBe('vigil');
     // A sync point: an external edit after both writes. Its event comes after anything the watcher
     // made of the two writes, because every read of the file goes through one queue in order.
     await appendFile(file, '\n§\nexternal');
-    const external = await recorder.waitFor('the external append', (change) => change.current.entries.includes('external'));
+    const external = await recorder.waitFor('the external append', (change) =>
+      change.current.entries.includes('external'),
+    );
     const sources = recorder.changes.map((change) => [change.source, change.diff.added.join('|')]);
     expect(sources).toEqual([
       ['vigil', 'written by this process'],
@@ -90,7 +101,7 @@ describe('the memory watcher', () => {
     expect(external.previous.entries).toEqual(['written by this process', 'written by another Vigil']);
   });
 
-  it('recognises both of two Vigil writes in quick succession, even when the second one\'s record is on disk before the first version is read', async () => {
+  it("recognises both of two Vigil writes in quick succession, even when the second one's record is on disk before the first version is read", async () => {
     memory = await memoryServiceFor(temp.dir);
     recorder = new ChangeRecorder(memory);
     const first = await memoryServiceFor(temp.dir);
@@ -118,7 +129,7 @@ describe('the memory watcher', () => {
     ]);
   });
 
-  it('reports an external undo back to Vigil\'s own last version as external', async () => {
+  it("reports an external undo back to Vigil's own last version as external", async () => {
     await start();
     await memory.mutate(temp.dir, 'memory', { action: 'add', content: 'likes tea' });
     const vigilVersion = await readFile(file);
@@ -167,15 +178,24 @@ describe('the memory watcher', () => {
     }
     const reported = recorder.changes;
     const positions = reported.map((change) => written.indexOf(change.current.sha256 ?? ''));
-    expect(positions.every((position) => position >= 0), 'every reported version is one that was written').toBe(true);
-    expect(positions.every((position, index) => index === 0 || position > (positions[index - 1] ?? -1)), 'in the order written').toBe(true);
+    expect(
+      positions.every((position) => position >= 0),
+      'every reported version is one that was written',
+    ).toBe(true);
+    expect(
+      positions.every((position, index) => index === 0 || position > (positions[index - 1] ?? -1)),
+      'in the order written',
+    ).toBe(true);
     reported.forEach((change, index) => {
       const before = reported[index - 1];
       if (before !== undefined) expect(change.previous.sha256).toBe(before.current.sha256);
     });
     expect(reported.at(-1)?.current.sha256).toBe(written.at(-1));
     const reportedVersions = new Set(reported.map((change) => change.current.sha256));
-    expect(resting.filter((sha256) => !reportedVersions.has(sha256)), 'resting versions never reported').toEqual([]);
+    expect(
+      resting.filter((sha256) => !reportedVersions.has(sha256)),
+      'resting versions never reported',
+    ).toEqual([]);
     expect(reported.every((change) => change.source === 'external')).toBe(true);
   }, 120_000);
 });

@@ -64,7 +64,10 @@ export async function watchMemoryDirectory(options: MemoryWatcherOptions): Promi
     if (entry === undefined || isClosed) return;
     options.onSettled(fileName, entry.notifications, 'notified');
     clearTimeout(confirmations.get(fileName));
-    confirmations.set(fileName, setTimeout(() => confirm(fileName), debounceMs));
+    confirmations.set(
+      fileName,
+      setTimeout(() => confirm(fileName), debounceMs),
+    );
   };
 
   const notify = (changedPath: string): void => {

@@ -46,14 +46,32 @@ const recordSchema = z.union([
     version: z.literal(2),
     entries: entriesSchema,
     recent: z
-      .array(z.object({ sha256: sha256Schema, writer: z.string().max(64), pid: z.number().int(), writtenAt: z.string(), isRestore: z.boolean() }))
+      .array(
+        z.object({
+          sha256: sha256Schema,
+          writer: z.string().max(64),
+          pid: z.number().int(),
+          writtenAt: z.string(),
+          isRestore: z.boolean(),
+        }),
+      )
       .max(maxRecentWrites),
     restoring: z.object({ writer: z.string().max(64), pid: z.number().int(), since: z.string() }).optional(),
   }),
   // The first format: the last write only.
   z
-    .object({ version: z.literal(1), sha256: sha256Schema, entries: entriesSchema, writtenAt: z.string(), pid: z.number().int() })
-    .transform(({ sha256, entries, writtenAt, pid }): MemoryWriteRecord => ({ version: 2, entries, recent: [{ sha256, writer: `pid-${pid}`, pid, writtenAt, isRestore: false }] })),
+    .object({
+      version: z.literal(1),
+      sha256: sha256Schema,
+      entries: entriesSchema,
+      writtenAt: z.string(),
+      pid: z.number().int(),
+    })
+    .transform(({ sha256, entries, writtenAt, pid }): MemoryWriteRecord => ({
+      version: 2,
+      entries,
+      recent: [{ sha256, writer: `pid-${pid}`, pid, writtenAt, isRestore: false }],
+    })),
 ]);
 
 /** A fresh id for one memory writer (a memory service, a restore guard). */
@@ -97,12 +115,19 @@ export async function readWriteRecord(file: string): Promise<MemoryWriteRecord |
  * A version a memory service wrote itself it observed as it wrote it, so finding it again on disk
  * later means someone else put those bytes back (an undo in an editor): not Vigil's doing.
  */
-export function writtenByOtherVigil(record: MemoryWriteRecord | undefined, sha256: string | null, writer: string): { readonly isRestore: boolean } | undefined {
+export function writtenByOtherVigil(
+  record: MemoryWriteRecord | undefined,
+  sha256: string | null,
+  writer: string,
+): { readonly isRestore: boolean } | undefined {
   if (record === undefined) return undefined;
-  const recorded = sha256 === null ? undefined : record.recent.find((write) => write.sha256 === sha256 && write.writer !== writer);
+  const recorded =
+    sha256 === null ? undefined : record.recent.find((write) => write.sha256 === sha256 && write.writer !== writer);
   if (recorded !== undefined) return { isRestore: recorded.isRestore };
   const { restoring } = record;
-  return restoring !== undefined && restoring.writer !== writer && isProcessAlive(restoring.pid) ? { isRestore: true } : undefined;
+  return restoring !== undefined && restoring.writer !== writer && isProcessAlive(restoring.pid)
+    ? { isRestore: true }
+    : undefined;
 }
 
 /** What one write adds to the record. */
@@ -123,13 +148,26 @@ async function saveRecord(file: string, record: MemoryWriteRecord): Promise<void
  * marker: under the memory lock, so writers never lose each other's entries. `previous` is the
  * record as the caller already read it under that lock (read here when not given).
  */
-export async function writeWriteRecord(file: string, write: WriteToRecord, previous?: MemoryWriteRecord): Promise<void> {
+export async function writeWriteRecord(
+  file: string,
+  write: WriteToRecord,
+  previous?: MemoryWriteRecord,
+): Promise<void> {
   const record = previous ?? (await readWriteRecord(file));
-  const entry: RecordedWrite = { sha256: write.sha256, writer: write.writer, pid: process.pid, writtenAt: new Date().toISOString(), isRestore: write.isRestore ?? false };
+  const entry: RecordedWrite = {
+    sha256: write.sha256,
+    writer: write.writer,
+    pid: process.pid,
+    writtenAt: new Date().toISOString(),
+    isRestore: write.isRestore ?? false,
+  };
   await saveRecord(file, {
     version: 2,
     entries: write.authored === undefined ? (record?.entries ?? []) : write.authored.map(entryDigest),
-    recent: [entry, ...(record?.recent ?? []).filter((item) => item.sha256 !== write.sha256 || item.writer !== write.writer)].slice(0, maxRecentWrites),
+    recent: [
+      entry,
+      ...(record?.recent ?? []).filter((item) => item.sha256 !== write.sha256 || item.writer !== write.writer),
+    ].slice(0, maxRecentWrites),
   });
 }
 
@@ -142,7 +180,8 @@ export async function markRestoring(file: string, writer: string | undefined): P
   const previous = await readWriteRecord(file);
   if (writer === undefined && previous?.restoring === undefined) return;
   const { restoring: _ended, ...rest } = previous ?? { version: 2 as const, entries: [], recent: [] };
-  if (writer !== undefined) await saveRecord(file, { ...rest, restoring: { writer, pid: process.pid, since: new Date().toISOString() } });
+  if (writer !== undefined)
+    await saveRecord(file, { ...rest, restoring: { writer, pid: process.pid, since: new Date().toISOString() } });
   // The mark ends on a file the record knew nothing else of: no empty record stays behind.
   else if (rest.entries.length === 0 && rest.recent.length === 0) await rm(writeRecordPath(file), { force: true });
   else await saveRecord(file, rest);

@@ -17,7 +17,10 @@ export interface ReconfigurableMemoryService extends MemoryService {
  * guard hold) over a store that is rebuilt whenever the `memory` configuration changes, so an
  * added directory is managed and watched at once, a removed one no longer is, and new limits apply.
  */
-export async function createReconfigurableMemoryService(build: () => Promise<MemoryService>, logger: Logger): Promise<ReconfigurableMemoryService> {
+export async function createReconfigurableMemoryService(
+  build: () => Promise<MemoryService>,
+  logger: Logger,
+): Promise<ReconfigurableMemoryService> {
   let current = await build();
   const listeners = new Set<(change: MemoryChange) => void>();
   const forward = (service: MemoryService): (() => void) =>
@@ -42,7 +45,9 @@ export async function createReconfigurableMemoryService(build: () => Promise<Mem
     current = next;
     stopForwarding = forward(next);
     await previous.dispose();
-    logger.info('memory configuration applied', { directories: (await next.directories()).map((directory) => directory.path) });
+    logger.info('memory configuration applied', {
+      directories: (await next.directories()).map((directory) => directory.path),
+    });
   };
 
   return {
@@ -51,7 +56,8 @@ export async function createReconfigurableMemoryService(build: () => Promise<Mem
     mutate: (dir, target, mutation, options) => current.mutate(dir, target, mutation, options),
     proposeAdoption: (dir, target) => current.proposeAdoption(dir, target),
     adopt: (dir, target, basis, entries, attribution) => current.adopt(dir, target, basis, entries, attribution),
-    keepAppended: (dir, target, basis, entry, original, attribution) => current.keepAppended(dir, target, basis, entry, original, attribution),
+    keepAppended: (dir, target, basis, entry, original, attribution) =>
+      current.keepAppended(dir, target, basis, entry, original, attribution),
     onChange(listener) {
       listeners.add(listener);
       return () => {
@@ -62,7 +68,11 @@ export async function createReconfigurableMemoryService(build: () => Promise<Mem
     settled: () => current.settled(),
     reconfigure() {
       // One rebuild at a time, in the order the edits came; a failed one keeps the store in force.
-      rebuilding = rebuilding.then(replace).catch((error: unknown) => logger.error('could not apply the memory configuration; the previous one stays in force', { error }));
+      rebuilding = rebuilding
+        .then(replace)
+        .catch((error: unknown) =>
+          logger.error('could not apply the memory configuration; the previous one stays in force', { error }),
+        );
       return rebuilding;
     },
     async dispose() {

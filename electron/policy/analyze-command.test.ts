@@ -7,14 +7,18 @@ const place = { cwd: '/work/project', home: '/home/ada', platform: 'linux' as co
 function verdict(command: string): { destructive: boolean; hardline: boolean; concerns: boolean } {
   const analysis = analyzeCommand(command, place);
   return {
-    destructive: analysis.effects.some((effect) => destructiveKinds.has(effect.kind) || effect.kind === 'overwrite-if-exists'),
+    destructive: analysis.effects.some(
+      (effect) => destructiveKinds.has(effect.kind) || effect.kind === 'overwrite-if-exists',
+    ),
     hardline: analysis.hardline.length > 0,
     concerns: analysis.concerns.length > 0,
   };
 }
 
 function targets(command: string): string[] {
-  return analyzeCommand(command, place).effects.flatMap((effect) => effect.resolved.map((target) => target.path ?? `?${target.text}`));
+  return analyzeCommand(command, place).effects.flatMap((effect) =>
+    effect.resolved.map((target) => target.path ?? `?${target.text}`),
+  );
 }
 
 describe('analyzeCommand: destructive commands are found by parsing, not by matching text', () => {
@@ -130,7 +134,12 @@ describe('analyzeCommand: destructive commands are found by parsing, not by matc
   }
 
   it('resolves targets against the working directory, ~ and $HOME', () => {
-    expect(targets('rm -rf build ../other ~/notes $HOME/x')).toEqual(['/work/project/build', '/work/other', '/home/ada/notes', '/home/ada/x']);
+    expect(targets('rm -rf build ../other ~/notes $HOME/x')).toEqual([
+      '/work/project/build',
+      '/work/other',
+      '/home/ada/notes',
+      '/home/ada/x',
+    ]);
     expect(targets('cd sub && rm a')).toEqual(['/work/project/sub/a']);
     expect(targets('cd sub; rm a')).toEqual(['/work/project/sub/a', '/work/project/a']);
     expect(targets('echo > out.txt')).toEqual(['/work/project/out.txt']);
@@ -215,13 +224,23 @@ describe('analyzeCommand: what a human must decide', () => {
   }
 
   it('does not ask for the commands agents run all day', () => {
-    for (const command of ['npm test', 'git status', 'ls -la src', 'rm -rf dist', 'echo ok > out.txt', 'find . -name "*.tmp" -delete']) {
+    for (const command of [
+      'npm test',
+      'git status',
+      'ls -la src',
+      'rm -rf dist',
+      'echo ok > out.txt',
+      'find . -name "*.tmp" -delete',
+    ]) {
       expect([command, analyzeCommand(command, place).concerns]).toEqual([command, []]);
     }
   });
 
   it('lists every program a command runs, through wrappers and substitutions', () => {
-    const programs = analyzeCommand('sudo -u root env A=1 nice -n 5 xargs -I{} sh -c "git push --force; echo $(whoami)"', place).invocations.map((invocation) => invocation.program);
+    const programs = analyzeCommand(
+      'sudo -u root env A=1 nice -n 5 xargs -I{} sh -c "git push --force; echo $(whoami)"',
+      place,
+    ).invocations.map((invocation) => invocation.program);
     expect(programs).toEqual(expect.arrayContaining(['sudo', 'env', 'nice', 'xargs', 'sh', 'git', 'echo', 'whoami']));
   });
 });

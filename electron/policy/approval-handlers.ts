@@ -16,13 +16,20 @@ function channelOf(context: CallContext): ApprovalChannel | undefined {
 }
 
 /** The handlers of the `approvals:` calls (the UI's approval prompts). */
-export function createApprovalHandlers(approvals: ApprovalService, logger: Logger): PartialCallHandlers<'approvals:list' | 'approvals:decide'> {
+export function createApprovalHandlers(
+  approvals: ApprovalService,
+  logger: Logger,
+): PartialCallHandlers<'approvals:list' | 'approvals:decide'> {
   return {
     'approvals:list': () => Promise.resolve({ approvals: [...approvals.list()] }),
     'approvals:decide': (request, context) => {
       const via = channelOf(context);
       if (via === undefined) {
-        logger.warn('refused an approval that did not come from the UI', { approval: request.id, transport: context.transport, peer: context.peer });
+        logger.warn('refused an approval that did not come from the UI', {
+          approval: request.id,
+          transport: context.transport,
+          peer: context.peer,
+        });
         return Promise.reject(
           new AppError(
             'denied',

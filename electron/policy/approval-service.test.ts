@@ -3,7 +3,10 @@ import type { EventName } from '../../shared/contract';
 import { silentLogger } from '../logging/logger';
 import { ApprovalService, type ApprovalRequest } from './approval-service';
 
-function recorder(): { events: { name: EventName; payload: unknown }[]; emit: (name: EventName, payload: unknown) => void } {
+function recorder(): {
+  events: { name: EventName; payload: unknown }[];
+  emit: (name: EventName, payload: unknown) => void;
+} {
   const events: { name: EventName; payload: unknown }[] = [];
   return { events, emit: (name, payload) => events.push({ name, payload }) };
 }
@@ -30,7 +33,9 @@ describe('ApprovalService', () => {
     expect(result).toMatchObject({ decision: 'denied', decidedBy: 'timeout' });
     expect(approvals.list()).toEqual([]);
     expect(events.events.map((event) => event.name)).toEqual(['approvals:requested', 'approvals:decided']);
-    expect(() => approvals.decide(result.approval.id, 'allow', 'window')).toThrow(expect.objectContaining({ code: 'not_found' }));
+    expect(() => approvals.decide(result.approval.id, 'allow', 'window')).toThrow(
+      expect.objectContaining({ code: 'not_found' }),
+    );
   });
 
   it('lets a human allow or deny, once', async () => {
@@ -43,7 +48,9 @@ describe('ApprovalService', () => {
     approvals.decide(b?.id ?? '', 'deny', 'window');
     expect(await first).toMatchObject({ decision: 'allowed', decidedBy: 'human' });
     expect(await second).toMatchObject({ decision: 'denied', decidedBy: 'human' });
-    expect(() => approvals.decide(a?.id ?? '', 'deny', 'window')).toThrow(expect.objectContaining({ code: 'not_found' }));
+    expect(() => approvals.decide(a?.id ?? '', 'deny', 'window')).toThrow(
+      expect.objectContaining({ code: 'not_found' }),
+    );
   });
 
   it('denies what a closing session or a shutdown leaves waiting', async () => {

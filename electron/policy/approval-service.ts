@@ -86,7 +86,12 @@ export class ApprovalService {
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.#settle(approval.id, 'denied', 'timeout'), request.timeoutMs);
       this.#pending.set(approval.id, { approval, timer, settle: resolve });
-      this.#logger.info('tool call waits for a human', { approval: approval.id, session: approval.sessionId, tool: approval.tool, summary: approval.summary });
+      this.#logger.info('tool call waits for a human', {
+        approval: approval.id,
+        session: approval.sessionId,
+        tool: approval.tool,
+        summary: approval.summary,
+      });
       this.#events.emit('approvals:requested', { approval });
       this.#notify(approval.sessionId);
     });
@@ -106,7 +111,11 @@ export class ApprovalService {
   decide(id: string, decision: 'allow' | 'deny', via: ApprovalChannel): ApprovalResult {
     const result = this.#settle(id, decision === 'allow' ? 'allowed' : 'denied', 'human', via);
     if (result === undefined) {
-      throw new AppError('not_found', `No tool call is waiting under approval ${id}: it was already decided, timed out, or its session closed.`, { id });
+      throw new AppError(
+        'not_found',
+        `No tool call is waiting under approval ${id}: it was already decided, timed out, or its session closed.`,
+        { id },
+      );
     }
     return result;
   }
@@ -131,14 +140,34 @@ export class ApprovalService {
     for (const id of [...this.#pending.keys()]) this.#settle(id, 'denied', 'shutdown');
   }
 
-  #settle(id: string, decision: ApprovalDecision, decidedBy: ApprovalDecider, via?: ApprovalChannel): ApprovalResult | undefined {
+  #settle(
+    id: string,
+    decision: ApprovalDecision,
+    decidedBy: ApprovalDecider,
+    via?: ApprovalChannel,
+  ): ApprovalResult | undefined {
     const pending = this.#pending.get(id);
     if (pending === undefined) return undefined;
     this.#pending.delete(id);
     clearTimeout(pending.timer);
-    const result: ApprovalResult = { approval: pending.approval, decision, decidedBy, ...(via === undefined ? {} : { via }) };
-    this.#logger.info('tool call decided', { approval: id, decision, decidedBy, ...(via === undefined ? {} : { via }) });
-    this.#events.emit('approvals:decided', { approval: pending.approval, decision, decidedBy, at: new Date().toISOString() });
+    const result: ApprovalResult = {
+      approval: pending.approval,
+      decision,
+      decidedBy,
+      ...(via === undefined ? {} : { via }),
+    };
+    this.#logger.info('tool call decided', {
+      approval: id,
+      decision,
+      decidedBy,
+      ...(via === undefined ? {} : { via }),
+    });
+    this.#events.emit('approvals:decided', {
+      approval: pending.approval,
+      decision,
+      decidedBy,
+      at: new Date().toISOString(),
+    });
     pending.settle(result);
     this.#notify(pending.approval.sessionId);
     return result;

@@ -53,7 +53,9 @@ const resolveConcurrency = 16;
 /** The credential stores under the home folder, and the protected folders given. */
 function guardedLocations(setting: CommandSetting): readonly ProtectedLocation[] {
   const extra = setting.protectedPaths ?? [];
-  return protectedLocations([setting.home], extra).filter((location) => isPathInside(location.path, setting.home) || extra.includes(location.path));
+  return protectedLocations([setting.home], extra).filter(
+    (location) => isPathInside(location.path, setting.home) || extra.includes(location.path),
+  );
 }
 
 /** The protected locations a command's path arguments and redirections name, or whose glob could reach them. */
@@ -61,7 +63,10 @@ function namedLocations(analysis: CommandAnalysis, locations: readonly Protected
   const named = new Map<string, ProtectedLocation>();
   for (const target of analysis.namedPaths) {
     for (const location of locations) {
-      const isNamed = target.pattern !== undefined ? globCouldReach(target.pattern, location.path) : target.path !== undefined && isPathInside(target.path, location.path);
+      const isNamed =
+        target.pattern !== undefined
+          ? globCouldReach(target.pattern, location.path)
+          : target.path !== undefined && isPathInside(target.path, location.path);
       if (isNamed) named.set(location.path, location);
     }
   }
@@ -78,7 +83,10 @@ function reachesUnnamed(effect: ResolvedEffect): boolean {
 }
 
 /** The paths user rules see: targets and the directories programs run in (`cd` builtins aside), each with its root. */
-function touchedPaths(analysis: CommandAnalysis, roots: readonly string[]): { touched: TouchedPath[]; hasUnknownPaths: boolean } {
+function touchedPaths(
+  analysis: CommandAnalysis,
+  roots: readonly string[],
+): { touched: TouchedPath[]; hasUnknownPaths: boolean } {
   const touched = new Map<string, TouchedPath>();
   let hasUnknownPaths = false;
   const add = (absolute: string | undefined, pattern?: string): void => {
@@ -87,10 +95,15 @@ function touchedPaths(analysis: CommandAnalysis, roots: readonly string[]): { to
       return;
     }
     const root = innermostRoot(absolute, roots);
-    touched.set(`${absolute}\0${pattern ?? ''}`, { absolute, ...(root === undefined ? {} : { root }), ...(pattern === undefined ? {} : { pattern }) });
+    touched.set(`${absolute}\0${pattern ?? ''}`, {
+      absolute,
+      ...(root === undefined ? {} : { root }),
+      ...(pattern === undefined ? {} : { pattern }),
+    });
   };
   for (const effect of analysis.effects) for (const target of effect.resolved) add(target.path, target.pattern);
-  for (const invocation of analysis.invocations) if (!directoryBuiltins.has(invocation.program)) for (const cwd of invocation.cwds) add(cwd);
+  for (const invocation of analysis.invocations)
+    if (!directoryBuiltins.has(invocation.program)) for (const cwd of invocation.cwds) add(cwd);
   return { touched: [...touched.values()], hasUnknownPaths };
 }
 
@@ -107,11 +120,21 @@ export async function assessCommand(command: string, setting: CommandSetting): P
   const outsideTargets = new Set<string>();
   const changedPaths = new Set<string>();
   const cwdRoot = innermostRoot(setting.cwd, setting.roots);
-  const unknownPrograms = [...new Set(analysis.invocations.filter((invocation) => !isUnderstood(invocation)).map((invocation) => invocation.program))];
+  const unknownPrograms = [
+    ...new Set(
+      analysis.invocations.filter((invocation) => !isUnderstood(invocation)).map((invocation) => invocation.program),
+    ),
+  ];
   const isWholeDirectory = analysis.effects.some(reachesUnnamed) || unknownPrograms.length > 0;
   if (analysis.effects.length > 0 && cwdRoot !== undefined) checkpointRoots.add(cwdRoot);
   // Targets repeat across effects, directories and brace words: each distinct path is resolved once.
-  const targets = [...new Set(analysis.effects.flatMap((effect) => effect.resolved.flatMap((target) => (target.path === undefined ? [] : [target.path]))))];
+  const targets = [
+    ...new Set(
+      analysis.effects.flatMap((effect) =>
+        effect.resolved.flatMap((target) => (target.path === undefined ? [] : [target.path])),
+      ),
+    ),
+  ];
   const reals = await mapLimit(targets, resolveConcurrency, (target) => canonicalPath(target).catch(() => target));
   targets.forEach((target, index) => {
     const root = innermostRoot(target, setting.roots);
@@ -128,8 +151,15 @@ export async function assessCommand(command: string, setting: CommandSetting): P
   for (const effect of analysis.effects) {
     if (effect.kind === 'opaque') continue;
     for (const folder of setting.protectedPaths ?? []) {
-      if (effect.resolved.some((target) => target.path !== undefined && (isPathInside(target.path, folder) || isPathInside(folder, target.path)))) {
-        refusals.push(`"${effect.description}" would change Vigil's own data folder ${folder} (its checkpoints and session logs)`);
+      if (
+        effect.resolved.some(
+          (target) =>
+            target.path !== undefined && (isPathInside(target.path, folder) || isPathInside(folder, target.path)),
+        )
+      ) {
+        refusals.push(
+          `"${effect.description}" would change Vigil's own data folder ${folder} (its checkpoints and session logs)`,
+        );
       }
     }
   }
@@ -145,6 +175,8 @@ export async function assessCommand(command: string, setting: CommandSetting): P
     ...touchedPaths(analysis, setting.roots),
     outsideTargets: [...outsideTargets],
     refusals: [...new Set(refusals)],
-    sensitive: namedLocations(analysis, guardedLocations(setting)).map((location) => `${location.path} (${location.reason})`),
+    sensitive: namedLocations(analysis, guardedLocations(setting)).map(
+      (location) => `${location.path} (${location.reason})`,
+    ),
   };
 }

@@ -5,13 +5,17 @@ const place = { cwd: '/work/project', home: '/home/ada', platform: 'linux' as co
 
 function verdict(command: string): { refused: boolean; asks: boolean; opaque: boolean } {
   const analysis = analyzeCommand(command, place);
-  return { refused: analysis.hardline.length > 0, asks: analysis.concerns.length > 0, opaque: analysis.effects.some((effect) => effect.kind === 'opaque') };
+  return {
+    refused: analysis.hardline.length > 0,
+    asks: analysis.concerns.length > 0,
+    opaque: analysis.effects.some((effect) => effect.kind === 'opaque'),
+  };
 }
 
 describe('analyzeCommand: code fed to a shell is parsed like the line itself', () => {
   const refused = [
     "echo 'rm -rf /' | sh",
-    "echo rm -rf / | bash -s",
+    'echo rm -rf / | bash -s',
     "printf 'rm -rf ~\\n' | sh",
     "bash <<< 'rm -rf ~'",
     "bash <<'EOF'\nrm -rf /\nEOF",
@@ -27,7 +31,7 @@ describe('analyzeCommand: code fed to a shell is parsed like the line itself', (
     "trap 'rm -rf /' EXIT",
     "bash -o pipefail -c 'rm -rf /'",
     "bash --norc -xc 'rm -rf /'",
-    "sh -c \"sh -c 'rm -rf /'\"",
+    'sh -c "sh -c \'rm -rf /\'"',
     'sh -c "rm -rf / $EXTRA"',
     "watch -n 5 'rm -rf /'",
     "env -S 'rm -rf /'",
@@ -54,7 +58,14 @@ describe('analyzeCommand: code fed to a shell is parsed like the line itself', (
   }
 
   it('keeps literal shell code it can read as ordinary work: no question, no opaque checkpoint', () => {
-    for (const command of ["sh -c 'npm test && npm run lint'", "echo 'ls -la' | sh", "bash <<'EOF'\nnpm ci\nnpm test\nEOF", "eval 'export A=1'", "trap 'echo done' EXIT", "find . -name '*.ts' -exec sh -c 'wc -l \"$1\"' _ {} \\;"]) {
+    for (const command of [
+      "sh -c 'npm test && npm run lint'",
+      "echo 'ls -la' | sh",
+      "bash <<'EOF'\nnpm ci\nnpm test\nEOF",
+      "eval 'export A=1'",
+      "trap 'echo done' EXIT",
+      "find . -name '*.ts' -exec sh -c 'wc -l \"$1\"' _ {} \\;",
+    ]) {
       expect([command, verdict(command)]).toEqual([command, { refused: false, asks: false, opaque: false }]);
     }
   });
@@ -78,21 +89,21 @@ describe('analyzeCommand: code Vigil cannot see asks a human and checkpoints the
     'echo x | xargs -I{} sh -c "{}"',
     'find . -exec sh -c "rm {}" \\;',
     'ls | xargs sh -c',
-    "awk 'BEGIN { system(\"rm -rf /\") }'",
-    "awk '{ print | \"sh\" }' cmds.txt",
-    "awk '{ print $1 > \"out.txt\" }' in.txt",
+    'awk \'BEGIN { system("rm -rf /") }\'',
+    'awk \'{ print | "sh" }\' cmds.txt',
+    'awk \'{ print $1 > "out.txt" }\' in.txt',
     'gawk "$PROG" file',
-    "python3 -c 'import shutil; shutil.rmtree(\"/\")'",
+    'python3 -c \'import shutil; shutil.rmtree("/")\'',
     'python -Ic "print(1)"',
     'python3 - <<EOF\nprint(1)\nEOF',
     'echo "print(1)" | python3',
-    "node -e 'require(\"fs\").rmSync(\"/\", {recursive: true})'",
+    'node -e \'require("fs").rmSync("/", {recursive: true})\'',
     'node --eval=x',
     'node -p 1+1',
-    "perl -e 'unlink glob \"*\"'",
+    'perl -e \'unlink glob "*"\'',
     "perl -pi -e 's/a/b/' f.txt",
     "ruby -rjson -e 'puts 1'",
-    "php -r 'unlink(\"x\");'",
+    'php -r \'unlink("x");\'',
     'powershell -EncodedCommand SQBFAFgA',
   ];
   for (const command of opaque) {
@@ -107,7 +118,23 @@ describe('analyzeCommand: code Vigil cannot see asks a human and checkpoints the
   });
 
   it('leaves scripts and programs run from files alone, like any program', () => {
-    for (const command of ['python3 script.py', 'python3 -m pytest -q', 'node build.js', 'node --test', 'bash ./configure', 'sh -s < setup.sh', 'source .venv/bin/activate', 'perl Makefile.PL', 'ruby -Ilib test.rb', 'npm test', 'ls | wc -l', 'git log | head', "awk '{ print $1 }' data.txt", "awk -F: '$3 > 1000 { print $1 }' /etc/passwd", 'python3']) {
+    for (const command of [
+      'python3 script.py',
+      'python3 -m pytest -q',
+      'node build.js',
+      'node --test',
+      'bash ./configure',
+      'sh -s < setup.sh',
+      'source .venv/bin/activate',
+      'perl Makefile.PL',
+      'ruby -Ilib test.rb',
+      'npm test',
+      'ls | wc -l',
+      'git log | head',
+      "awk '{ print $1 }' data.txt",
+      "awk -F: '$3 > 1000 { print $1 }' /etc/passwd",
+      'python3',
+    ]) {
       expect([command, verdict(command)]).toEqual([command, { refused: false, asks: false, opaque: false }]);
     }
   });

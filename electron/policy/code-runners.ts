@@ -33,12 +33,42 @@ interface InterpreterSyntax {
 }
 
 const interpreterFamilies: readonly (readonly [RegExp, InterpreterSyntax])[] = [
-  [/^(python|pypy)[0-9.]*$/u, { codeLetters: 'c', valueLetters: 'mWX', separateLetters: 'mWX', codeOptions: [], valueOptions: [] }],
-  [/^(node|nodejs|bun)$/u, { codeLetters: 'ep', valueLetters: 'rC', separateLetters: 'rC', codeOptions: ['--eval', '--print'], valueOptions: ['--require', '--import', '--loader', '--input-type', '--conditions'] }],
-  [/^perl[0-9.]*$/u, { codeLetters: 'eE', valueLetters: 'MmIidlxC0F', separateLetters: 'I', codeOptions: [], valueOptions: [] }],
-  [/^ruby[0-9.]*$/u, { codeLetters: 'e', valueLetters: 'rICExFi0KTW', separateLetters: 'rICEF', codeOptions: [], valueOptions: [] }],
-  [/^php[0-9.]*$/u, { codeLetters: 'rBRE', valueLetters: 'cdfzt', separateLetters: 'cdfzt', codeOptions: [], valueOptions: [] }],
-  [/^(lua|luajit|lua[0-9.]+|osascript|Rscript|R|julia|groovy)$/u, { codeLetters: 'eE', valueLetters: 'l', separateLetters: 'l', codeOptions: ['--eval', '--print', '--expr'], valueOptions: [] }],
+  [
+    /^(python|pypy)[0-9.]*$/u,
+    { codeLetters: 'c', valueLetters: 'mWX', separateLetters: 'mWX', codeOptions: [], valueOptions: [] },
+  ],
+  [
+    /^(node|nodejs|bun)$/u,
+    {
+      codeLetters: 'ep',
+      valueLetters: 'rC',
+      separateLetters: 'rC',
+      codeOptions: ['--eval', '--print'],
+      valueOptions: ['--require', '--import', '--loader', '--input-type', '--conditions'],
+    },
+  ],
+  [
+    /^perl[0-9.]*$/u,
+    { codeLetters: 'eE', valueLetters: 'MmIidlxC0F', separateLetters: 'I', codeOptions: [], valueOptions: [] },
+  ],
+  [
+    /^ruby[0-9.]*$/u,
+    { codeLetters: 'e', valueLetters: 'rICExFi0KTW', separateLetters: 'rICEF', codeOptions: [], valueOptions: [] },
+  ],
+  [
+    /^php[0-9.]*$/u,
+    { codeLetters: 'rBRE', valueLetters: 'cdfzt', separateLetters: 'cdfzt', codeOptions: [], valueOptions: [] },
+  ],
+  [
+    /^(lua|luajit|lua[0-9.]+|osascript|Rscript|R|julia|groovy)$/u,
+    {
+      codeLetters: 'eE',
+      valueLetters: 'l',
+      separateLetters: 'l',
+      codeOptions: ['--eval', '--print', '--expr'],
+      valueOptions: [],
+    },
+  ],
 ];
 const awks = new Set(['awk', 'gawk', 'mawk', 'nawk']);
 const stdinPaths = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0', '-']);
@@ -48,9 +78,13 @@ function codeFromWords(words: readonly ShellWord[], runner: string, invocation: 
   if (words.length === 0) return nothing;
   // Code with run-time parts is still analysed for what it shows (`sh -c "rm -rf / $X"` stays refused).
   const text = words.map((word) => word.text).join(' ');
-  if (words.some((word) => word.isDynamic)) return { ...opaque(`"${runner}" runs code that is only known when the command runs`), child: [text] };
+  if (words.some((word) => word.isDynamic))
+    return { ...opaque(`"${runner}" runs code that is only known when the command runs`), child: [text] };
   if (invocation.placeholder !== undefined && invocation.placeholder !== '' && text.includes(invocation.placeholder)) {
-    return { ...opaque(`"${runner}" runs code that ${invocation.via.join(' ')} fills in from its input`), child: [text] };
+    return {
+      ...opaque(`"${runner}" runs code that ${invocation.via.join(' ')} fills in from its input`),
+      child: [text],
+    };
   }
   return { ...nothing, child: [text] };
 }
@@ -62,7 +96,9 @@ function codeFromInput(input: InputText, runner: string, canParse: boolean): Cod
     case 'file':
       return nothing;
     case 'literal':
-      return canParse ? { ...nothing, child: [input.text] } : opaque(`"${runner}" runs code from its input, which Vigil cannot analyse`);
+      return canParse
+        ? { ...nothing, child: [input.text] }
+        : opaque(`"${runner}" runs code from its input, which Vigil cannot analyse`);
     case 'hidden': {
       const run = opaque(`"${runner}" runs code from its input, and ${input.why}`);
       return canParse && input.shown !== undefined ? { ...run, child: [input.shown] } : run;
@@ -73,7 +109,8 @@ function codeFromInput(input: InputText, runner: string, canParse: boolean): Cod
 function shellCode(invocation: Invocation, input: InputText): CodeRun {
   const { program, args } = invocation;
   if (program === 'powershell' || program === 'pwsh') {
-    if (args.some((arg) => /^-(e|ec|enc|encodedcommand)$/iu.test(arg.text))) return opaque(`"${program}" runs an encoded command`);
+    if (args.some((arg) => /^-(e|ec|enc|encodedcommand)$/iu.test(arg.text)))
+      return opaque(`"${program}" runs an encoded command`);
     const at = args.findIndex((arg) => /^-(c|command)$/iu.test(arg.text));
     return at === -1 ? nothing : codeFromWords(args.slice(at + 1), program, invocation);
   }
@@ -95,9 +132,13 @@ function shellCode(invocation: Invocation, input: InputText): CodeRun {
   }
   const operand = args[index];
   // `bash <(curl …)`, `sh "$SCRIPT"`: the script is a file only known at run time (a process substitution is code from a program).
-  if (!isCommandString && operand?.isDynamic === true) return opaque(`"${program} ${operand.text}" runs a script that is only known when the command runs`);
+  if (!isCommandString && operand?.isDynamic === true)
+    return opaque(`"${program} ${operand.text}" runs a script that is only known when the command runs`);
   if (isCommandString) {
-    if (operand === undefined) return invocation.isInputFed ? opaque(`"${program} -c" runs code that ${invocation.via.join(' ')} gives it`) : nothing;
+    if (operand === undefined)
+      return invocation.isInputFed
+        ? opaque(`"${program} -c" runs code that ${invocation.via.join(' ')} gives it`)
+        : nothing;
     return codeFromWords([operand], `${program} -c`, invocation);
   }
   if (operand !== undefined && !readsInput) return nothing;
@@ -109,7 +150,10 @@ function interpreterCode(invocation: Invocation, syntax: InterpreterSyntax, inpu
   for (let index = 0; index < args.length; index += 1) {
     const text = args[index]?.text ?? '';
     if (text === '-') break;
-    if (!text.startsWith('-')) return args[index]?.isDynamic === true ? opaque(`"${program} ${text}" runs a script that is only known when the command runs`) : nothing;
+    if (!text.startsWith('-'))
+      return args[index]?.isDynamic === true
+        ? opaque(`"${program} ${text}" runs a script that is only known when the command runs`)
+        : nothing;
     if (text.startsWith('--')) {
       const name = text.split('=')[0] ?? text;
       if (syntax.codeOptions.includes(name)) return opaque(`"${program} ${name}" runs code that Vigil cannot analyse`);
@@ -118,7 +162,8 @@ function interpreterCode(invocation: Invocation, syntax: InterpreterSyntax, inpu
     }
     for (let at = 1; at < text.length; at += 1) {
       const letter = text[at] ?? '';
-      if (syntax.codeLetters.includes(letter)) return opaque(`"${program} -${letter}" runs code that Vigil cannot analyse`);
+      if (syntax.codeLetters.includes(letter))
+        return opaque(`"${program} -${letter}" runs code that Vigil cannot analyse`);
       if (syntax.valueLetters.includes(letter)) {
         if (at === text.length - 1 && syntax.separateLetters.includes(letter)) index += 1;
         if (letter === 'm' && program.startsWith('py')) return nothing;
@@ -146,18 +191,23 @@ function awkCode(invocation: Invocation): CodeRun {
   const source = args[index];
   if (source === undefined) return nothing;
   if (source.isDynamic) return opaque(`"${program}" runs a program that is only known when the command runs`);
-  if (/\bsystem\s*\(|(^|[^|])\|(?!\|)|\bprintf?\b[^;{}\n]*>/u.test(source.text)) return opaque(`"${program}" runs commands or writes files from its program, which Vigil cannot follow`);
+  if (/\bsystem\s*\(|(^|[^|])\|(?!\|)|\bprintf?\b[^;{}\n]*>/u.test(source.text))
+    return opaque(`"${program}" runs commands or writes files from its program, which Vigil cannot follow`);
   return nothing;
 }
 
 function sourceCode(invocation: Invocation, input: InputText): CodeRun {
   const operand = invocation.args.find((arg) => arg.text !== '--');
   if (operand === undefined) return nothing;
-  if (operand.isDynamic) return opaque(`"${invocation.program} ${operand.text}" runs code that is only known when the command runs`, true);
+  if (operand.isDynamic)
+    return opaque(`"${invocation.program} ${operand.text}" runs code that is only known when the command runs`, true);
   if (!stdinPaths.has(operand.text)) return { ...nothing, losesDirectory: true };
   if (input.kind === 'literal') return { ...nothing, inline: [input.text] };
   if (input.kind !== 'hidden') return nothing;
-  return { ...opaque(`"${invocation.program} ${operand.text}" runs code from its input, and ${input.why}`, true), inline: input.shown === undefined ? [] : [input.shown] };
+  return {
+    ...opaque(`"${invocation.program} ${operand.text}" runs code from its input, and ${input.why}`, true),
+    inline: input.shown === undefined ? [] : [input.shown],
+  };
 }
 
 /**
@@ -183,7 +233,14 @@ export function codeRun(invocation: Invocation, stdin: StandardInput): CodeRun {
       return sourceCode(invocation, input);
     case 'trap': {
       const action = args.find((arg) => arg.text !== '--');
-      if (action === undefined || args.length < 2 || /^-[lpP]$/u.test(action.text) || action.text === '-' || action.text === '') return nothing;
+      if (
+        action === undefined ||
+        args.length < 2 ||
+        /^-[lpP]$/u.test(action.text) ||
+        action.text === '-' ||
+        action.text === ''
+      )
+        return nothing;
       return codeFromWords([action], 'trap', invocation);
     }
     case 'cmd':
@@ -194,7 +251,9 @@ export function codeRun(invocation: Invocation, stdin: StandardInput): CodeRun {
     case 'sudo':
     case 'doas':
       // `sudo -s` / `sudo -i` start a shell, which reads its commands from the input.
-      return args.some((word) => /^-[A-Za-z]*[si]/u.test(word.text) && !word.text.startsWith('--')) ? codeFromInput(input, program, true) : nothing;
+      return args.some((word) => /^-[A-Za-z]*[si]/u.test(word.text) && !word.text.startsWith('--'))
+        ? codeFromInput(input, program, true)
+        : nothing;
     case 'su':
     case 'flock': {
       const at = codeArgument(program, args);

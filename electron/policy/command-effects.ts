@@ -10,7 +10,8 @@ import type { ShellRedirect, ShellWord } from './shell';
  * `append` (`>>`, `tee -a`) and `create` (touch, mkdir) add; `opaque` runs code Vigil cannot see
  * (`python3 -c`, `curl … | sh`): it may change anything in its directory.
  */
-export type EffectKind = 'delete' | 'overwrite' | 'modify' | 'move' | 'vcs' | 'overwrite-if-exists' | 'append' | 'create' | 'opaque';
+export type EffectKind =
+  'delete' | 'overwrite' | 'modify' | 'move' | 'vcs' | 'overwrite-if-exists' | 'append' | 'create' | 'opaque';
 
 /** One effect of one program on the file system. */
 export interface CommandEffect {
@@ -25,7 +26,17 @@ export interface CommandEffect {
 }
 
 /** Redirect targets that discard or reach a terminal, never a file. */
-const harmlessTargets = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', 'nul', 'NUL', '$null', 'con', 'CON']);
+const harmlessTargets = new Set([
+  '/dev/null',
+  '/dev/stdout',
+  '/dev/stderr',
+  '/dev/tty',
+  'nul',
+  'NUL',
+  '$null',
+  'con',
+  'CON',
+]);
 
 /** Whether a redirect or `of=` target writes no file (`/dev/null`, `/dev/fd/2`, `NUL`). */
 export function isHarmlessTarget(text: string): boolean {
@@ -51,7 +62,8 @@ export function redirectEffects(redirects: readonly ShellRedirect[]): CommandEff
         effects.push({ kind: 'overwrite', program: redirect.op, targets: [target], isInputFed: false, description });
         break;
       case '>&':
-        if (!/^([0-9]+-?|-)$/u.test(target.text)) effects.push({ kind: 'overwrite', program: redirect.op, targets: [target], isInputFed: false, description });
+        if (!/^([0-9]+-?|-)$/u.test(target.text))
+          effects.push({ kind: 'overwrite', program: redirect.op, targets: [target], isInputFed: false, description });
         break;
       case '>>':
       case '&>>':
@@ -65,7 +77,11 @@ export function redirectEffects(redirects: readonly ShellRedirect[]): CommandEff
 }
 
 /** Operands (non-option arguments) of a command; `--` ends options; `takesValue` options skip their value. */
-function operands(args: readonly ShellWord[], takesValue: ReadonlySet<string> = new Set(), windowsSwitches = false): ShellWord[] {
+function operands(
+  args: readonly ShellWord[],
+  takesValue: ReadonlySet<string> = new Set(),
+  windowsSwitches = false,
+): ShellWord[] {
   const found: ShellWord[] = [];
   let isOptionsDone = false;
   for (let index = 0; index < args.length; index += 1) {
@@ -104,17 +120,42 @@ function copyEffect(invocation: Invocation, takesValue: ReadonlySet<string>, win
   const targetOption = args.findIndex((arg) => arg.text === '-t' || arg.text.startsWith('--target-directory'));
   const option = targetOption === -1 ? undefined : args[targetOption];
   let destination: ShellWord | undefined;
-  if (option !== undefined) destination = option.text.includes('=') ? word(option.text.split('=').slice(1).join('=')) : args[targetOption + 1];
+  if (option !== undefined)
+    destination = option.text.includes('=') ? word(option.text.split('=').slice(1).join('=')) : args[targetOption + 1];
   else {
     const all = operands(args, takesValue, windowsSwitches);
     destination = all[all.length - 1];
   }
   if (destination === undefined) return [];
-  return [{ kind, program: invocation.program, targets: [destination], isInputFed: invocation.isInputFed, description: describeInvocation(invocation) }];
+  return [
+    {
+      kind,
+      program: invocation.program,
+      targets: [destination],
+      isInputFed: invocation.isInputFed,
+      description: describeInvocation(invocation),
+    },
+  ];
 }
 
 /** Git subcommands that change or discard working-tree files. */
-const destructiveGit = new Set(['reset', 'clean', 'checkout', 'restore', 'switch', 'stash', 'rm', 'mv', 'pull', 'merge', 'rebase', 'cherry-pick', 'revert', 'am', 'apply']);
+const destructiveGit = new Set([
+  'reset',
+  'clean',
+  'checkout',
+  'restore',
+  'switch',
+  'stash',
+  'rm',
+  'mv',
+  'pull',
+  'merge',
+  'rebase',
+  'cherry-pick',
+  'revert',
+  'am',
+  'apply',
+]);
 /** Git's global options that take a separate value. */
 const gitValueOptions = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env']);
 
@@ -132,7 +173,15 @@ function gitEffect(invocation: Invocation): CommandEffect[] {
   if (subcommand === undefined || !destructiveGit.has(subcommand)) return [];
   const next = args[index + 1]?.text;
   if (subcommand === 'stash' && (next === 'list' || next === 'show')) return [];
-  return [{ kind: 'vcs', program: `git ${subcommand}`, targets: [directory], isInputFed: invocation.isInputFed, description: describeInvocation(invocation) }];
+  return [
+    {
+      kind: 'vcs',
+      program: `git ${subcommand}`,
+      targets: [directory],
+      isInputFed: invocation.isInputFed,
+      description: describeInvocation(invocation),
+    },
+  ];
 }
 
 function sedLikeEffect(invocation: Invocation): CommandEffect[] {
@@ -143,14 +192,33 @@ function sedLikeEffect(invocation: Invocation): CommandEffect[] {
     return arg.text === '--in-place' || arg.text.startsWith('--in-place=') || /^-[A-Za-z]*i/u.test(arg.text);
   });
   if (!isInPlace) return [];
-  const hasScriptOption = args.some((arg) => arg.text === '-e' || arg.text === '-f' || arg.text.startsWith('--expression') || arg.text.startsWith('--file'));
+  const hasScriptOption = args.some(
+    (arg) =>
+      arg.text === '-e' || arg.text === '-f' || arg.text.startsWith('--expression') || arg.text.startsWith('--file'),
+  );
   const all = operands(args, new Set(['-e', '-f', '--expression', '--file', '-l']));
   const targets = hasScriptOption ? all : all.slice(1);
-  return [{ kind: 'modify', program, targets, isInputFed: invocation.isInputFed, description: describeInvocation(invocation) }];
+  return [
+    {
+      kind: 'modify',
+      program,
+      targets,
+      isInputFed: invocation.isInputFed,
+      description: describeInvocation(invocation),
+    },
+  ];
 }
 
 function simple(kind: EffectKind, invocation: Invocation, targets: readonly ShellWord[]): CommandEffect[] {
-  return [{ kind, program: invocation.program, targets, isInputFed: invocation.isInputFed, description: describeInvocation(invocation) }];
+  return [
+    {
+      kind,
+      program: invocation.program,
+      targets,
+      isInputFed: invocation.isInputFed,
+      description: describeInvocation(invocation),
+    },
+  ];
 }
 
 /** The file effects of one program run (after unwrapping), by parsing its arguments. */
@@ -169,7 +237,11 @@ export function invocationEffects(invocation: Invocation): CommandEffect[] {
     case 'remove-item':
     case 'Remove-Item':
     case 'ri':
-      return simple('delete', invocation, operands(args, new Set(['-Path', '-LiteralPath', '-Include', '-Exclude', '-Filter']), true));
+      return simple(
+        'delete',
+        invocation,
+        operands(args, new Set(['-Path', '-LiteralPath', '-Include', '-Exclude', '-Filter']), true),
+      );
     case 'truncate':
       return simple('overwrite', invocation, operands(args, new Set(['-s', '--size', '-r', '--reference'])));
     case 'mv':
@@ -178,10 +250,21 @@ export function invocationEffects(invocation: Invocation): CommandEffect[] {
     case 'Move-Item':
     case 'ren':
     case 'rename':
-      return simple('move', invocation, operands(args, new Set(['-t', '--target-directory', '-S', '--suffix']), program === 'move' || program === 'ren'));
+      return simple(
+        'move',
+        invocation,
+        operands(
+          args,
+          new Set(['-t', '--target-directory', '-S', '--suffix']),
+          program === 'move' || program === 'ren',
+        ),
+      );
     case 'cp':
     case 'install':
-      return copyEffect(invocation, new Set(['-t', '--target-directory', '-S', '--suffix', '-m', '--mode', '-o', '--owner', '-g', '--group']));
+      return copyEffect(
+        invocation,
+        new Set(['-t', '--target-directory', '-S', '--suffix', '-m', '--mode', '-o', '--owner', '-g', '--group']),
+      );
     case 'copy':
     case 'copy-item':
     case 'Copy-Item':
@@ -204,7 +287,9 @@ export function invocationEffects(invocation: Invocation): CommandEffect[] {
       return sedLikeEffect(invocation);
     case 'tee': {
       const targets = operands(args).filter((arg) => !isHarmlessTarget(arg.text));
-      return targets.length === 0 ? [] : simple(hasFlag(args, 'a', ['--append']) ? 'append' : 'overwrite', invocation, targets);
+      return targets.length === 0
+        ? []
+        : simple(hasFlag(args, 'a', ['--append']) ? 'append' : 'overwrite', invocation, targets);
     }
     case 'find':
       return hasFlag(args, '', ['-delete']) ? simple('delete', invocation, findSearchRoots(args)) : [];
@@ -217,7 +302,8 @@ export function invocationEffects(invocation: Invocation): CommandEffect[] {
       const at = args.findIndex((arg) => arg.text === '-C' || arg.text.startsWith('--directory'));
       const option = args[at];
       const inline = option?.text.includes('=') === true ? option.text.split('=').slice(1).join('=') : undefined;
-      const directory = option === undefined ? word('.') : inline !== undefined ? word(inline) : (args[at + 1] ?? word('.'));
+      const directory =
+        option === undefined ? word('.') : inline !== undefined ? word(inline) : (args[at + 1] ?? word('.'));
       return simple('overwrite', invocation, [directory]);
     }
     case 'unzip': {
@@ -229,7 +315,13 @@ export function invocationEffects(invocation: Invocation): CommandEffect[] {
       const all = operands(args, new Set(['-e', '--rsh', '--exclude', '--include', '--filter', '-f']));
       const destination = all[all.length - 1];
       if (destination === undefined || all.length < 2) return [];
-      return simple(hasFlag(args, '', ['--delete', '--delete-after', '--delete-before', '--delete-during', '--remove-source-files']) ? 'delete' : 'overwrite', invocation, [destination]);
+      return simple(
+        hasFlag(args, '', ['--delete', '--delete-after', '--delete-before', '--delete-during', '--remove-source-files'])
+          ? 'delete'
+          : 'overwrite',
+        invocation,
+        [destination],
+      );
     }
     case 'set-content':
     case 'Set-Content':

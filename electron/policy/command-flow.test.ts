@@ -5,7 +5,9 @@ const place = { cwd: '/work/project', home: '/home/ada', platform: 'linux' as co
 
 /** Every path the command's file effects may hit, `?text` when only known at run time. */
 function targets(command: string): string[] {
-  return analyzeCommand(command, place).effects.flatMap((effect) => effect.resolved.map((target) => target.path ?? `?${target.text}`));
+  return analyzeCommand(command, place).effects.flatMap((effect) =>
+    effect.resolved.map((target) => target.path ?? `?${target.text}`),
+  );
 }
 
 const isRefused = (command: string): boolean => analyzeCommand(command, place).hardline.length > 0;
@@ -13,7 +15,18 @@ const asks = (command: string): boolean => analyzeCommand(command, place).concer
 
 describe('analyzeCommand follows cd, pushd and popd', () => {
   it('refuses the hardline list wherever cd leads: home, /, system folders', () => {
-    for (const command of ['cd ~ && rm -rf *', 'cd && rm -rf *', 'cd $HOME; rm -rf ./*', 'cd /etc; rm -rf *', 'pushd /; rm -rf *', 'cd / && rm -rf *', 'cd /; rm -fr -- *', 'cd /usr && rm -rf .', 'builtin cd / && rm -rf *', 'cd /tmp && cd / && rm -rf *']) {
+    for (const command of [
+      'cd ~ && rm -rf *',
+      'cd && rm -rf *',
+      'cd $HOME; rm -rf ./*',
+      'cd /etc; rm -rf *',
+      'pushd /; rm -rf *',
+      'cd / && rm -rf *',
+      'cd /; rm -fr -- *',
+      'cd /usr && rm -rf .',
+      'builtin cd / && rm -rf *',
+      'cd /tmp && cd / && rm -rf *',
+    ]) {
       expect([command, isRefused(command)]).toEqual([command, true]);
     }
     expect(isRefused('rm -rf *')).toBe(false);
@@ -29,7 +42,11 @@ describe('analyzeCommand follows cd, pushd and popd', () => {
   it('keeps both directories when cd may fail, and only the old one on the failure branch', () => {
     expect(targets('cd sub; rm a')).toEqual(['/work/project/sub/a', '/work/project/a']);
     expect(targets('cd sub || rm a')).toEqual(['/work/project/a']);
-    expect(targets('cd sub && rm a || rm b')).toEqual(['/work/project/sub/a', '/work/project/b', '/work/project/sub/b']);
+    expect(targets('cd sub && rm a || rm b')).toEqual([
+      '/work/project/sub/a',
+      '/work/project/b',
+      '/work/project/sub/b',
+    ]);
     expect(targets('! cd sub && rm a')).toEqual(['/work/project/a']);
     expect(targets('if cd sub; then rm a; fi')).toEqual(['/work/project/sub/a', '/work/project/a']);
     expect(targets('{ cd sub; } && rm a')).toEqual(['/work/project/sub/a']);
@@ -57,8 +74,20 @@ describe('analyzeCommand follows cd, pushd and popd', () => {
   });
 
   it('treats a directory it cannot know as unknown: relative targets ask, absolute ones are still judged', () => {
-    for (const command of ['cd - && rm a', 'cd $DIR && rm -rf build', 'cd "$(git rev-parse --show-toplevel)" && rm -rf dist', 'cd src/* && rm a', 'pushd +1 && rm a', 'source env.sh && rm -rf build', 'for d in a b; do cd $d; rm -f x; done']) {
-      expect([command, targets(command).some((target) => target.startsWith('?')), asks(command)]).toEqual([command, true, true]);
+    for (const command of [
+      'cd - && rm a',
+      'cd $DIR && rm -rf build',
+      'cd "$(git rev-parse --show-toplevel)" && rm -rf dist',
+      'cd src/* && rm a',
+      'pushd +1 && rm a',
+      'source env.sh && rm -rf build',
+      'for d in a b; do cd $d; rm -f x; done',
+    ]) {
+      expect([command, targets(command).some((target) => target.startsWith('?')), asks(command)]).toEqual([
+        command,
+        true,
+        true,
+      ]);
     }
     expect(isRefused('cd $DIR && rm -rf /')).toBe(true);
     expect(targets('cd $DIR && rm -f /work/project/a')).toEqual(['/work/project/a']);
@@ -76,7 +105,12 @@ describe('analyzeCommand follows cd, pushd and popd', () => {
   });
 
   it('does not ask about the cd commands agents run all day', () => {
-    for (const command of ['cd src && npm test', 'cd packages/app && rm -rf dist', 'pushd sub >/dev/null && make && popd', 'cd "$(git rev-parse --show-toplevel)" && git status']) {
+    for (const command of [
+      'cd src && npm test',
+      'cd packages/app && rm -rf dist',
+      'pushd sub >/dev/null && make && popd',
+      'cd "$(git rev-parse --show-toplevel)" && git status',
+    ]) {
       expect([command, analyzeCommand(command, place).concerns]).toEqual([command, []]);
     }
   });

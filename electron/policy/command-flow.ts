@@ -59,7 +59,12 @@ function dedupe(states: readonly ShellState[]): ShellState[] {
 
 /** After a command whose exit status is not known: each state, succeeded or failed. */
 function eitherStatus(states: readonly ShellState[]): ShellState[] {
-  return dedupe(states.flatMap((state) => [{ ...state, isOk: true }, { ...state, isOk: false }]));
+  return dedupe(
+    states.flatMap((state) => [
+      { ...state, isOk: true },
+      { ...state, isOk: false },
+    ]),
+  );
 }
 
 function directoriesOf(states: readonly ShellState[]): WorkingDirectory[] {
@@ -68,7 +73,9 @@ function directoriesOf(states: readonly ShellState[]): WorkingDirectory[] {
 
 /** A command's input: its own last input redirection, else what it inherits (a pipe, its compound's redirection). */
 export function inputOf(redirects: readonly ShellRedirect[], inherited: StandardInput): StandardInput {
-  const last = redirects.filter((redirect) => stdinOperators.has(redirect.op) && (redirect.fd === undefined || redirect.fd === 0)).pop();
+  const last = redirects
+    .filter((redirect) => stdinOperators.has(redirect.op) && (redirect.fd === undefined || redirect.fd === 0))
+    .pop();
   return last === undefined ? inherited : { kind: 'redirect', redirect: last };
 }
 
@@ -91,13 +98,21 @@ function loopDestinations(list: ShellList, place: CommandPlace): WorkingDirector
       continue;
     }
     const operand = builtin[1];
-    const target = operand === undefined || builtin.length > 2 || builtin[0]?.text === 'popd' ? undefined : resolveTargets(operand, [undefined], place)[0];
+    const target =
+      operand === undefined || builtin.length > 2 || builtin[0]?.text === 'popd'
+        ? undefined
+        : resolveTargets(operand, [undefined], place)[0];
     found.push(target?.isGlob === false ? target.path : undefined);
   }
   return found;
 }
 
-function runCommand(command: SimpleCommand, running: readonly ShellState[], stdin: StandardInput, walk: Walk): ShellState[] {
+function runCommand(
+  command: SimpleCommand,
+  running: readonly ShellState[],
+  stdin: StandardInput,
+  walk: Walk,
+): ShellState[] {
   const input = inputOf(command.redirects, stdin);
   const outcome = walk.visit({ command, cwds: directoriesOf(running), stdin: input });
   const builtin = directoryBuiltin(command.words);
@@ -121,7 +136,11 @@ function runStep(step: ShellStep, running: readonly ShellState[], stdin: Standar
   }
   const input = inputOf(step.redirects, stdin);
   if (step.redirects.length > 0) {
-    walk.visit({ command: { words: [], redirects: step.redirects, pipeline: -1, isBackground: false, depth: walk.depth }, cwds: directoriesOf(running), stdin: input });
+    walk.visit({
+      command: { words: [], redirects: step.redirects, pipeline: -1, isBackground: false, depth: walk.depth },
+      cwds: directoriesOf(running),
+      stdin: input,
+    });
   }
   switch (step.kind) {
     case 'subshell':
@@ -151,7 +170,8 @@ function runList(list: ShellList, entry: readonly ShellState[], stdin: StandardI
     while (steps[end]?.join === '|') end += 1;
     if (first.join === '&') states = dedupe(listStart.map((state) => ({ ...state, isOk: true })));
     if (first.join === ';' || first.join === '&') listStart = states;
-    const isRun = (state: ShellState): boolean => (first.join === '&&' ? state.isOk : first.join === '||' ? !state.isOk : true);
+    const isRun = (state: ShellState): boolean =>
+      first.join === '&&' ? state.isOk : first.join === '||' ? !state.isOk : true;
     // A step no state reaches is still followed (from every state): analysis errs towards more.
     const reached = states.filter(isRun);
     const running = reached.length > 0 ? reached : states;
@@ -163,7 +183,14 @@ function runList(list: ShellList, entry: readonly ShellState[], stdin: StandardI
       const earlier = stdin.kind === 'pipe' ? [...stdin.earlier] : [];
       for (let at = index; at < end; at += 1) {
         const previous = steps[at - 1];
-        const input: StandardInput = at === index ? stdin : { kind: 'pipe', ...(previous?.kind === 'command' ? { producer: previous.command } : {}), earlier: [...earlier] };
+        const input: StandardInput =
+          at === index
+            ? stdin
+            : {
+                kind: 'pipe',
+                ...(previous?.kind === 'command' ? { producer: previous.command } : {}),
+                earlier: [...earlier],
+              };
         const stage = steps[at];
         if (stage !== undefined) runStep(stage, running, input, walk);
         if (stage?.kind === 'command') earlier.push(stage.command);
@@ -184,6 +211,17 @@ function runList(list: ShellList, entry: readonly ShellState[], stdin: StandardI
  * substitutions keep their changes to themselves. `visit` is called for every simple command with
  * every directory it may run in (undefined: unknown) and where its input comes from.
  */
-export function followShell(script: ShellList, cwds: readonly WorkingDirectory[], place: CommandPlace, depth: number, visit: CommandVisitor): void {
-  runList(script, cwds.map((cwd) => ({ cwd, stack: [], isOk: true })), { kind: 'none' }, { place, depth, visit });
+export function followShell(
+  script: ShellList,
+  cwds: readonly WorkingDirectory[],
+  place: CommandPlace,
+  depth: number,
+  visit: CommandVisitor,
+): void {
+  runList(
+    script,
+    cwds.map((cwd) => ({ cwd, stack: [], isOk: true })),
+    { kind: 'none' },
+    { place, depth, visit },
+  );
 }

@@ -46,7 +46,8 @@ function braceAlternatives(inner: string, commas: readonly number[]): string[] |
   if (Math.abs(to - from) >= maxBraceWords) return [];
   const step = from <= to ? 1 : -1;
   const values: string[] = [];
-  for (let value = from; step > 0 ? value <= to : value >= to; value += step) values.push(isNumeric ? String(value) : String.fromCharCode(value));
+  for (let value = from; step > 0 ? value <= to : value >= to; value += step)
+    values.push(isNumeric ? String(value) : String.fromCharCode(value));
   return values;
 }
 
@@ -93,7 +94,12 @@ function resolveOne(word: ShellWord, text: string, cwd: WorkingDirectory, place:
   const firstGlob = parts.findIndex((part) => /[*?[]/u.test(part));
   const folder = parts.slice(0, Math.max(0, firstGlob)).join('/');
   const pattern = api.resolve(base, text).split(api.sep).join('/');
-  return { text: word.text, path: api.resolve(base, folder === '' ? (api.isAbsolute(text) ? api.parse(text).root : '.') : folder), isGlob: true, pattern };
+  return {
+    text: word.text,
+    path: api.resolve(base, folder === '' ? (api.isAbsolute(text) ? api.parse(text).root : '.') : folder),
+    isGlob: true,
+    pattern,
+  };
 }
 
 /**
@@ -102,7 +108,11 @@ function resolveOne(word: ShellWord, text: string, cwd: WorkingDirectory, place:
  * unknown directory make a relative word unknown; a glob resolves to the folder it expands in
  * (`/*` → `/`, `src/*.ts` → `<cwd>/src`) and keeps its whole pattern.
  */
-export function resolveTargets(target: ShellWord, cwds: readonly WorkingDirectory[], place: CommandPlace): ResolvedTarget[] {
+export function resolveTargets(
+  target: ShellWord,
+  cwds: readonly WorkingDirectory[],
+  place: CommandPlace,
+): ResolvedTarget[] {
   const unknown: ResolvedTarget = { text: target.text, isGlob: target.hasGlob };
   const texts = target.isDynamic && target.text.includes('{') ? expandBraces(target.text) : [target.text];
   if (texts === undefined) return [unknown];
@@ -120,7 +130,34 @@ export function resolveTargets(target: ShellWord, cwds: readonly WorkingDirector
 }
 
 /** Top-level folders of the operating system: removing, moving or chmod-ing them is never allowed. */
-const systemFolders = ['bin', 'boot', 'dev', 'etc', 'lib', 'lib32', 'lib64', 'libx32', 'opt', 'proc', 'root', 'sbin', 'srv', 'sys', 'usr', 'var', 'home', 'Users', 'System', 'Library', 'Applications', 'private', 'mnt', 'media', 'snap', 'nix'];
+const systemFolders = [
+  'bin',
+  'boot',
+  'dev',
+  'etc',
+  'lib',
+  'lib32',
+  'lib64',
+  'libx32',
+  'opt',
+  'proc',
+  'root',
+  'sbin',
+  'srv',
+  'sys',
+  'usr',
+  'var',
+  'home',
+  'Users',
+  'System',
+  'Library',
+  'Applications',
+  'private',
+  'mnt',
+  'media',
+  'snap',
+  'nix',
+];
 
 /**
  * Whether a resolved target is the file-system root, the home folder, a top-level system folder
@@ -135,11 +172,15 @@ export function isCriticalTarget(target: ResolvedTarget, place: CommandPlace): b
   const { root } = api.parse(resolved);
   if (fold(resolved) === fold(root)) return true;
   const relative = resolved.slice(root.length);
-  if (place.platform === 'win32') return ['windows', 'program files', 'program files (x86)', 'users', 'programdata'].includes(relative.toLowerCase());
+  if (place.platform === 'win32')
+    return ['windows', 'program files', 'program files (x86)', 'users', 'programdata'].includes(relative.toLowerCase());
   return systemFolders.includes(relative);
 }
 
 /** Block devices: writing to them destroys a file system. */
 export function isBlockDevice(text: string): boolean {
-  return /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|loop|sr|mapper\/)/u.test(text) || /^\\\\\.\\(physicaldrive|[a-z]:)/iu.test(text);
+  return (
+    /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|loop|sr|mapper\/)/u.test(text) ||
+    /^\\\\\.\\(physicaldrive|[a-z]:)/iu.test(text)
+  );
 }

@@ -27,7 +27,23 @@ export function programName(text: string, platform: NodeJS.Platform = process.pl
 
 /** Options that take a separate value, per wrapper (so the value is not mistaken for the program). */
 const valueOptions: Readonly<Record<string, ReadonlySet<string>>> = {
-  sudo: new Set(['-u', '-g', '-h', '-p', '-C', '-r', '-t', '-U', '-D', '-R', '-T', '--user', '--group', '--prompt', '--chdir']),
+  sudo: new Set([
+    '-u',
+    '-g',
+    '-h',
+    '-p',
+    '-C',
+    '-r',
+    '-t',
+    '-U',
+    '-D',
+    '-R',
+    '-T',
+    '--user',
+    '--group',
+    '--prompt',
+    '--chdir',
+  ]),
   doas: new Set(['-u', '-C']),
   env: new Set(['-u', '-C', '--unset', '--chdir']),
   nice: new Set(['-n', '--adjustment']),
@@ -38,24 +54,78 @@ const valueOptions: Readonly<Record<string, ReadonlySet<string>>> = {
   flock: new Set(['-w', '-E', '--timeout', '--conflict-exit-code']),
   chrt: new Set([]),
   taskset: new Set([]),
-  xargs: new Set(['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s', '--arg-file', '--delimiter', '--eof', '--replace', '--max-lines', '--max-args', '--max-procs', '--max-chars']),
+  xargs: new Set([
+    '-a',
+    '-d',
+    '-E',
+    '-I',
+    '-L',
+    '-n',
+    '-P',
+    '-s',
+    '--arg-file',
+    '--delimiter',
+    '--eof',
+    '--replace',
+    '--max-lines',
+    '--max-args',
+    '--max-procs',
+    '--max-chars',
+  ]),
   // `-d`/`--differences` take an optional value, attached only: `watch -d rm x` runs rm.
   watch: new Set(['-n', '-q', '--interval', '--equexit']),
 };
 
 /** Programs that run the rest of their arguments as a command. */
-const plainWrappers = new Set(['sudo', 'doas', 'nohup', 'nice', 'ionice', 'stdbuf', 'time', 'command', 'builtin', 'exec', 'chronic', 'unbuffer', 'busybox', 'caffeinate', 'setsid', 'env', 'timeout', 'flock', 'chrt', 'taskset', 'xargs']);
+const plainWrappers = new Set([
+  'sudo',
+  'doas',
+  'nohup',
+  'nice',
+  'ionice',
+  'stdbuf',
+  'time',
+  'command',
+  'builtin',
+  'exec',
+  'chronic',
+  'unbuffer',
+  'busybox',
+  'caffeinate',
+  'setsid',
+  'env',
+  'timeout',
+  'flock',
+  'chrt',
+  'taskset',
+  'xargs',
+]);
 /** Wrappers that take one positional argument before the command (`timeout 5 rm x`, `flock f rm x`). */
 const wrappersWithOperand = new Set(['timeout', 'flock', 'chrt', 'taskset']);
 /** Shells whose `-c STRING` runs STRING. */
-export const shells: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish', 'busybox-sh', 'powershell', 'pwsh']);
+export const shells: ReadonlySet<string> = new Set([
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'ash',
+  'mksh',
+  'fish',
+  'busybox-sh',
+  'powershell',
+  'pwsh',
+]);
 
 function isOption(word: ShellWord): boolean {
   return word.text.startsWith('-') && word.text !== '-' && !word.isDynamic;
 }
 
 /** How a wrapper reads its arguments: where its own options are, and where the command it runs starts (-1: none). */
-function readWrapper(wrapper: string, args: readonly ShellWord[]): { readonly options: readonly number[]; readonly start: number } {
+function readWrapper(
+  wrapper: string,
+  args: readonly ShellWord[],
+): { readonly options: readonly number[]; readonly start: number } {
   const takesValue = valueOptions[wrapper] ?? new Set<string>();
   const options: number[] = [];
   let index = 0;
@@ -112,11 +182,15 @@ export function codeArgument(program: string, args: readonly ShellWord[]): numbe
     }
     case 'flock': {
       // Only flock's own words count: `flock f rm -c x` runs rm.
-      const at = readWrapper(program, args).options.find((index) => text(index) === '-c' || text(index) === '--command');
+      const at = readWrapper(program, args).options.find(
+        (index) => text(index) === '-c' || text(index) === '--command',
+      );
       return at === undefined ? -1 : at + 1;
     }
     case 'env': {
-      const at = readWrapper(program, args).options.find((index) => text(index).startsWith('-S') || text(index).startsWith('--split-string'));
+      const at = readWrapper(program, args).options.find(
+        (index) => text(index).startsWith('-S') || text(index).startsWith('--split-string'),
+      );
       if (at === undefined) return -1;
       return text(at) === '-S' || text(at) === '--split-string' ? at + 1 : at;
     }
@@ -127,7 +201,13 @@ export function codeArgument(program: string, args: readonly ShellWord[]): numbe
 
 /** Programs that run a command given as text, or other code: unwrapping stops there (see `code-runners.ts`). */
 function isCodeRunner(program: string, args: readonly ShellWord[]): boolean {
-  return shells.has(program) || program === 'eval' || program === 'su' || program === 'watch' || codeArgument(program, args) !== -1;
+  return (
+    shells.has(program) ||
+    program === 'eval' ||
+    program === 'su' ||
+    program === 'watch' ||
+    codeArgument(program, args) !== -1
+  );
 }
 
 /** The directory option of `env -C dir`, `env --chdir=dir`, `sudo -D dir`, `sudo --chdir=dir`. */
@@ -172,12 +252,22 @@ export function unwrapCommand(words: readonly ShellWord[], platform: NodeJS.Plat
     const [programWord, ...args] = rest;
     if (programWord === undefined) break;
     const program = programName(programWord.text, platform);
-    invocations.push({ program, programWord, args, via: [...via], isInputFed, ...(chdir === undefined ? {} : { chdir }), ...(placeholder === undefined ? {} : { placeholder }) });
+    invocations.push({
+      program,
+      programWord,
+      args,
+      via: [...via],
+      isInputFed,
+      ...(chdir === undefined ? {} : { chdir }),
+      ...(placeholder === undefined ? {} : { placeholder }),
+    });
     if (isCodeRunner(program, args)) break;
     if (program === 'command' && args.some((word) => word.text === '-v' || word.text === '-V')) break;
     if (program === 'find') {
       const found = findExecInvocations(args, [...via, 'find'], platform);
-      invocations.push(...found.map((inner) => (chdir === undefined || inner.chdir !== undefined ? inner : { ...inner, chdir })));
+      invocations.push(
+        ...found.map((inner) => (chdir === undefined || inner.chdir !== undefined ? inner : { ...inner, chdir })),
+      );
       break;
     }
     if (!plainWrappers.has(program)) break;
@@ -196,7 +286,11 @@ export function unwrapCommand(words: readonly ShellWord[], platform: NodeJS.Plat
 }
 
 /** The commands `find … -exec CMD {} ;` (and `-execdir`, `-ok`, `-okdir`) runs, unwrapped, with find's search roots. */
-function findExecInvocations(args: readonly ShellWord[], via: readonly string[], platform: NodeJS.Platform): Invocation[] {
+function findExecInvocations(
+  args: readonly ShellWord[],
+  via: readonly string[],
+  platform: NodeJS.Platform,
+): Invocation[] {
   const found: Invocation[] = [];
   const searchRoots = findSearchRoots(args);
   for (let index = 0; index < args.length; index += 1) {
@@ -205,7 +299,14 @@ function findExecInvocations(args: readonly ShellWord[], via: readonly string[],
     const end = args.findIndex((word, at) => at > index && (word.text === ';' || word.text === '+'));
     const isElsewhere = text === '-execdir' || text === '-okdir';
     for (const inner of unwrapCommand(args.slice(index + 1, end === -1 ? args.length : end), platform)) {
-      found.push({ ...inner, via: [...via, ...inner.via], isInputFed: true, searchRoots, placeholder: '{}', ...(isElsewhere ? { chdir: 'unknown' as const } : {}) });
+      found.push({
+        ...inner,
+        via: [...via, ...inner.via],
+        isInputFed: true,
+        searchRoots,
+        placeholder: '{}',
+        ...(isElsewhere ? { chdir: 'unknown' as const } : {}),
+      });
     }
     index = end === -1 ? args.length : end;
   }
@@ -220,5 +321,7 @@ export function findSearchRoots(args: readonly ShellWord[]): readonly ShellWord[
     if (word.text.startsWith('-') || word.text === '(' || word.text === '!') break;
     roots.push(word);
   }
-  return roots.length > 0 ? roots : [{ kind: 'word', text: '.', isQuoted: false, isDynamic: false, hasGlob: false, substitutions: [] }];
+  return roots.length > 0
+    ? roots
+    : [{ kind: 'word', text: '.', isQuoted: false, isDynamic: false, hasGlob: false, substitutions: [] }];
 }

@@ -51,7 +51,9 @@ export function changeDirectory(words: readonly ShellWord[], state: ShellState, 
     case 'popd': {
       if (operand !== undefined) return [{ cwd: undefined, stack: [], isOk: true }, failed];
       const [next, ...rest] = state.stack;
-      return state.stack.length === 0 ? [failed] : [{ cwd: isNoChange ? state.cwd : next, stack: rest, isOk: true }, failed];
+      return state.stack.length === 0
+        ? [failed]
+        : [{ cwd: isNoChange ? state.cwd : next, stack: rest, isOk: true }, failed];
     }
     case 'pushd': {
       if (isNoChange) return [{ ...state, stack: pushed(undefined, state.stack), isOk: true }, failed];
@@ -59,9 +61,19 @@ export function changeDirectory(words: readonly ShellWord[], state: ShellState, 
         const [next, ...rest] = state.stack;
         return state.stack.length === 0 ? [failed] : [{ cwd: next, stack: [state.cwd, ...rest], isOk: true }, failed];
       }
-      return [{ cwd: destination(operand, state.cwd, place), stack: pushed(state.cwd, state.stack), isOk: true }, failed];
+      return [
+        { cwd: destination(operand, state.cwd, place), stack: pushed(state.cwd, state.stack), isOk: true },
+        failed,
+      ];
     }
     default:
-      return [{ cwd: operand === undefined ? place.home : destination(operand, state.cwd, place), stack: state.stack, isOk: true }, failed];
+      return [
+        {
+          cwd: operand === undefined ? place.home : destination(operand, state.cwd, place),
+          stack: state.stack,
+          isOk: true,
+        },
+        failed,
+      ];
   }
 }

@@ -3,7 +3,8 @@ import { matchesCommandPattern } from './command-pattern';
 import { globCouldReach, globsMayOverlap, matchesGlob } from './glob-pattern';
 import type { ShellWord } from './shell';
 
-const words = (...texts: string[]): ShellWord[] => texts.map((text) => ({ kind: 'word', text, isQuoted: false, isDynamic: false, hasGlob: false, substitutions: [] }));
+const words = (...texts: string[]): ShellWord[] =>
+  texts.map((text) => ({ kind: 'word', text, isQuoted: false, isDynamic: false, hasGlob: false, substitutions: [] }));
 
 describe('matchesGlob', () => {
   it('matches folders with **, names with * and ?, classes and alternatives', () => {
@@ -23,7 +24,9 @@ describe('matchesGlob', () => {
 
 describe('matchesCommandPattern', () => {
   it('matches the program and its arguments in order, each word a glob', () => {
-    expect(matchesCommandPattern({ program: 'git', args: words('push', 'origin', 'main', '--force') }, 'git push --force')).toBe(true);
+    expect(
+      matchesCommandPattern({ program: 'git', args: words('push', 'origin', 'main', '--force') }, 'git push --force'),
+    ).toBe(true);
     expect(matchesCommandPattern({ program: 'git', args: words('--force', 'push') }, 'git push --force')).toBe(false);
     expect(matchesCommandPattern({ program: 'git', args: words('gc', '--prune=now') }, 'git gc --prune*')).toBe(true);
     expect(matchesCommandPattern({ program: 'rm', args: words('-fr', 'x') }, 'rm -*r*')).toBe(true);

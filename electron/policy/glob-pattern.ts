@@ -25,7 +25,10 @@ export function globToRegExp(glob: string, wordMode = false): RegExp {
       const close = glob.indexOf(']', index + 2);
       if (close === -1) out += '\\[';
       else {
-        const body = glob.slice(index + 1, close).replace(/^!/u, '^').replace(/\\/gu, '\\\\');
+        const body = glob
+          .slice(index + 1, close)
+          .replace(/^!/u, '^')
+          .replace(/\\/gu, '\\\\');
         out += `[${body}]`;
         index = close;
       }
@@ -56,8 +59,14 @@ export function matchesGlob(candidate: string, glob: string): boolean {
  * any depth. `~/.ss?/id_rsa` and `~/.s*` reach `~/.ssh`; `~/src/*` does not.
  */
 export function globCouldReach(pattern: string, location: string): boolean {
-  const patternParts = pattern.replace(/\\/gu, '/').split('/').filter((part, index) => part !== '' || index === 0);
-  const locationParts = location.replace(/\\/gu, '/').split('/').filter((part, index) => part !== '' || index === 0);
+  const patternParts = pattern
+    .replace(/\\/gu, '/')
+    .split('/')
+    .filter((part, index) => part !== '' || index === 0);
+  const locationParts = location
+    .replace(/\\/gu, '/')
+    .split('/')
+    .filter((part, index) => part !== '' || index === 0);
   for (let index = 0; index < locationParts.length; index += 1) {
     const part = patternParts[index];
     if (part === undefined) return false;

@@ -21,9 +21,21 @@ function gitCommandLineSettings(words: readonly string[]): string[] {
   for (let index = 0; index < words.length; index += 1) {
     const word = words[index] ?? '';
     if (!word.startsWith('-')) break;
-    const value = word === '-c' || word === '--config-env' ? words[index + 1] : word.startsWith('--config-env=') ? word.slice('--config-env='.length) : word.startsWith('-c') && word.length > 2 ? word.slice(2) : undefined;
+    const value =
+      word === '-c' || word === '--config-env'
+        ? words[index + 1]
+        : word.startsWith('--config-env=')
+          ? word.slice('--config-env='.length)
+          : word.startsWith('-c') && word.length > 2
+            ? word.slice(2)
+            : undefined;
     if (value !== undefined) keys.push(value.split('=')[0] ?? '');
-    if (word === '-c' || word === '--config-env' || ['-C', '--git-dir', '--work-tree', '--namespace', '--exec-path'].includes(word)) index += 1;
+    if (
+      word === '-c' ||
+      word === '--config-env' ||
+      ['-C', '--git-dir', '--work-tree', '--namespace', '--exec-path'].includes(word)
+    )
+      index += 1;
   }
   return keys;
 }
@@ -37,7 +49,12 @@ function gitCode(invocation: Invocation): HiddenCode {
   }
   const { name, rest } = gitSubcommand(invocation);
   const operands = rest.filter((word) => !word.startsWith('-'));
-  if (name === 'config' && operands[0] !== undefined && codeSettings.test(operands[0]) && (operands.length >= 2 || rest.some((word) => /^--(add|replace-all)$/u.test(word)))) {
+  if (
+    name === 'config' &&
+    operands[0] !== undefined &&
+    codeSettings.test(operands[0]) &&
+    (operands.length >= 2 || rest.some((word) => /^--(add|replace-all)$/u.test(word)))
+  ) {
     opaque.push(`"git config ${operands[0]}" stores code that git runs later, outside what Vigil sees`);
   }
   if (name === 'submodule' && operands[0] === 'foreach') {
@@ -45,7 +62,8 @@ function gitCode(invocation: Invocation): HiddenCode {
     child.push(rest.slice(rest.indexOf('foreach') + 1).join(' '));
   }
   if (name === 'bisect' && operands[0] === 'run') opaque.push('"git bisect run" runs a program at every step');
-  if (name === 'rebase' && rest.some((word) => word === '-x' || word.startsWith('--exec'))) opaque.push('"git rebase --exec" runs shell code after every commit');
+  if (name === 'rebase' && rest.some((word) => word === '-x' || word.startsWith('--exec')))
+    opaque.push('"git rebase --exec" runs shell code after every commit');
   return { child, opaque };
 }
 
@@ -70,7 +88,12 @@ function makeCode(invocation: Invocation): HiddenCode {
     if (word === '-f' || word === '--file' || word === '--makefile') return stdin.has(words[index + 1] ?? '');
     return /^(--file=|--makefile=|-f)/u.test(word) && stdin.has(word.replace(/^(--file=|--makefile=|-f)/u, ''));
   });
-  return readsInput ? { child: [], opaque: [`"${invocation.program} -f -" runs a makefile read from its input, which Vigil does not analyse`] } : nothing;
+  return readsInput
+    ? {
+        child: [],
+        opaque: [`"${invocation.program} -f -" runs a makefile read from its input, which Vigil does not analyse`],
+      }
+    : nothing;
 }
 
 /**
@@ -91,14 +114,17 @@ export function hiddenCode(invocation: Invocation): HiddenCode {
     case 'nmake':
       return makeCode(invocation);
     case 'alias':
-      return invocation.args.some((arg) => arg.text.includes('=')) ? { child: [], opaque: ['the command defines an alias, and Vigil does not follow what its later use runs'] } : nothing;
+      return invocation.args.some((arg) => arg.text.includes('='))
+        ? { child: [], opaque: ['the command defines an alias, and Vigil does not follow what its later use runs'] }
+        : nothing;
     default:
       return nothing;
   }
 }
 
 /** Variables that make git (or the editors and pagers it starts) run code: set on the line, they are opaque. */
-const gitCodeVariables = /(^|[\s;&|(`{!])(GIT_(EDITOR|SEQUENCE_EDITOR|PAGER|SSH_COMMAND|SSH|EXTERNAL_DIFF|ASKPASS|EXEC_PATH|TEMPLATE_DIR|CONFIG_PARAMETERS|CONFIG_COUNT|CONFIG_KEY_[0-9]+|CONFIG_VALUE_[0-9]+|CONFIG_GLOBAL|CONFIG_SYSTEM|CONFIG|DIR|WORK_TREE|PROXY_COMMAND)|EDITOR|VISUAL|PAGER)\+?=/u;
+const gitCodeVariables =
+  /(^|[\s;&|(`{!])(GIT_(EDITOR|SEQUENCE_EDITOR|PAGER|SSH_COMMAND|SSH|EXTERNAL_DIFF|ASKPASS|EXEC_PATH|TEMPLATE_DIR|CONFIG_PARAMETERS|CONFIG_COUNT|CONFIG_KEY_[0-9]+|CONFIG_VALUE_[0-9]+|CONFIG_GLOBAL|CONFIG_SYSTEM|CONFIG|DIR|WORK_TREE|PROXY_COMMAND)|EDITOR|VISUAL|PAGER)\+?=/u;
 
 /**
  * What a line shows about code and directories only as text: a `CDPATH` it sets (so `cd` may
@@ -106,7 +132,9 @@ const gitCodeVariables = /(^|[\s;&|(`{!])(GIT_(EDITOR|SEQUENCE_EDITOR|PAGER|SSH_
  */
 export function hiddenByAssignments(source: string): readonly string[] {
   const reasons: string[] = [];
-  if (/(^|[^A-Za-z0-9_])CDPATH\+?=/u.test(source)) reasons.push('the command sets CDPATH, so where `cd` leads is only known when it runs');
-  if (/\bgit\b/u.test(source) && gitCodeVariables.test(source)) reasons.push('the command sets a variable through which git runs code (an editor, pager, ssh command or config)');
+  if (/(^|[^A-Za-z0-9_])CDPATH\+?=/u.test(source))
+    reasons.push('the command sets CDPATH, so where `cd` leads is only known when it runs');
+  if (/\bgit\b/u.test(source) && gitCodeVariables.test(source))
+    reasons.push('the command sets a variable through which git runs code (an editor, pager, ssh command or config)');
   return reasons;
 }

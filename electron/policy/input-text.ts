@@ -10,8 +10,22 @@ export type InputText =
   /** Text only known at run time: why, and the part the line shows (a here-document with `$X` in it), if any. */
   | { readonly kind: 'hidden'; readonly why: string; readonly shown?: string };
 
-const hidden = (why: string, shown?: string): InputText => ({ kind: 'hidden', why, ...(shown === undefined ? {} : { shown }) });
-const escapes: Readonly<Record<string, string | undefined>> = { n: '\n', t: '\t', r: '\r', '\\': '\\', a: '', b: '', f: '', v: '', e: '' };
+const hidden = (why: string, shown?: string): InputText => ({
+  kind: 'hidden',
+  why,
+  ...(shown === undefined ? {} : { shown }),
+});
+const escapes: Readonly<Record<string, string | undefined>> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '\\': '\\',
+  a: '',
+  b: '',
+  f: '',
+  v: '',
+  e: '',
+};
 
 /** `echo -e` / `printf` escapes: `\n`, `\t`, `\\` …; `\c` ends the output. */
 function unescape(text: string): string {
@@ -24,16 +38,22 @@ function redirectText(redirect: ShellRedirect): InputText {
   if (target === undefined) return hidden('its input redirection has no target');
   switch (redirect.op) {
     case '<<<':
-      return target.isDynamic || target.hasGlob ? hidden(`the here-string ${target.text} holds expansions`, `${target.text}\n`) : { kind: 'literal', text: `${target.text}\n` };
+      return target.isDynamic || target.hasGlob
+        ? hidden(`the here-string ${target.text} holds expansions`, `${target.text}\n`)
+        : { kind: 'literal', text: `${target.text}\n` };
     case '<<':
     case '<<-': {
       const document = target.hereDocument;
       if (document === undefined) return hidden('its here-document is missing');
-      return document.isExpanded && /[$`]/u.test(document.body) ? hidden('its here-document holds expansions', document.body) : { kind: 'literal', text: document.body };
+      return document.isExpanded && /[$`]/u.test(document.body)
+        ? hidden('its here-document holds expansions', document.body)
+        : { kind: 'literal', text: document.body };
     }
     case '<':
     case '<>':
-      return target.isDynamic ? hidden(`its input ${target.text} is only known when the command runs`) : { kind: 'file' };
+      return target.isDynamic
+        ? hidden(`its input ${target.text} is only known when the command runs`)
+        : { kind: 'file' };
     default:
       return hidden(`its input comes from another file descriptor (${redirect.op}${target.text})`);
   }
@@ -49,14 +69,24 @@ function printedText(producer: SimpleCommand): InputText {
     case 'echo': {
       let at = 0;
       while (/^-[neE]+$/u.test(args[at]?.text ?? '')) at += 1;
-      const flags = args.slice(0, at).map((arg) => arg.text).join('');
-      const text = args.slice(at).map((arg) => arg.text).join(' ');
+      const flags = args
+        .slice(0, at)
+        .map((arg) => arg.text)
+        .join('');
+      const text = args
+        .slice(at)
+        .map((arg) => arg.text)
+        .join(' ');
       if (!isLiteral) return hidden('it reads what "echo" prints from expansions');
-      return { kind: 'literal', text: (flags.includes('e') ? unescape(text) : text) + (flags.includes('n') ? '' : '\n') };
+      return {
+        kind: 'literal',
+        text: (flags.includes('e') ? unescape(text) : text) + (flags.includes('n') ? '' : '\n'),
+      };
     }
     case 'printf': {
       const format = args[0];
-      if (!isLiteral || format === undefined || args.length > 1 || /%[^%]/u.test(format.text)) return hidden('it reads what "printf" prints');
+      if (!isLiteral || format === undefined || args.length > 1 || /%[^%]/u.test(format.text))
+        return hidden('it reads what "printf" prints');
       return { kind: 'literal', text: unescape(format.text.replace(/%%/gu, '%')) };
     }
     case 'cat': {
@@ -81,7 +111,9 @@ export function inputText(stdin: StandardInput): InputText {
     case 'none':
       return { kind: 'none' };
     case 'pipe':
-      return stdin.producer === undefined ? hidden('it reads what a compound command prints') : printedText(stdin.producer);
+      return stdin.producer === undefined
+        ? hidden('it reads what a compound command prints')
+        : printedText(stdin.producer);
     case 'redirect':
       return redirectText(stdin.redirect);
   }

@@ -59,7 +59,12 @@ export const policyConfigSchema = z
     /** Commands that wait for a human; replaces the default list when given. */
     dangerousCommands: z.array(z.string().min(1)).max(500).optional(),
     /** How long a call waits for a human before it is denied (fail closed). */
-    approvalTimeoutMs: z.number().int().min(1_000).max(24 * 60 * 60 * 1000).default(120_000),
+    approvalTimeoutMs: z
+      .number()
+      .int()
+      .min(1_000)
+      .max(24 * 60 * 60 * 1000)
+      .default(120_000),
     /** What agent commands may reach on the network (default: any public host, never this machine). */
     network: networkPolicySchema.default({ deniedDomains: [] }),
     /** The OS sandbox of agent commands: extra protected and writable paths, the bubblewrap binary. */

@@ -45,8 +45,13 @@ function ruleTools(rule: PolicyRule): readonly string[] {
 /** A touched path as a rule glob sees it: relative to its root unless the glob is absolute. */
 function asRuleSees(glob: string, touched: TouchedPath): { readonly candidate: string; readonly pattern?: string } {
   const { pattern } = touched;
-  if (path.isAbsolute(glob) || glob.startsWith('~') || touched.root === undefined) return { candidate: touched.absolute, ...(pattern === undefined ? {} : { pattern }) };
-  const relative = (absolute: string): string => path.relative(touched.root ?? '', absolute).split(path.sep).join('/');
+  if (path.isAbsolute(glob) || glob.startsWith('~') || touched.root === undefined)
+    return { candidate: touched.absolute, ...(pattern === undefined ? {} : { pattern }) };
+  const relative = (absolute: string): string =>
+    path
+      .relative(touched.root ?? '', absolute)
+      .split(path.sep)
+      .join('/');
   return { candidate: relative(touched.absolute), ...(pattern === undefined ? {} : { pattern: relative(pattern) }) };
 }
 
@@ -60,7 +65,8 @@ function pathTouches(glob: string, touched: TouchedPath): boolean {
 /** Whether a rule glob covers a touched path, and (for a glob target) everything it could expand to (`dir/**` over `dir/*.o`). */
 function pathCovered(glob: string, touched: TouchedPath): boolean {
   const seen = asRuleSees(glob, touched);
-  if (matchesGlob(seen.candidate, glob) || matchesGlob(touched.absolute, glob)) return seen.pattern === undefined || glob === '**';
+  if (matchesGlob(seen.candidate, glob) || matchesGlob(touched.absolute, glob))
+    return seen.pattern === undefined || glob === '**';
   if (!glob.endsWith('/**')) return false;
   // `dir/**` covers the folder itself and everything a glob under it expands to.
   const folder = glob.slice(0, -3);
@@ -86,7 +92,9 @@ function ruleMatches(rule: PolicyRule, subject: PolicySubject): boolean {
   const terminal = subject.terminal;
   if (rule.command !== undefined) {
     const pattern = rule.command;
-    const programs = (terminal?.analysis.invocations ?? []).filter((invocation) => !directoryBuiltins.has(invocation.program));
+    const programs = (terminal?.analysis.invocations ?? []).filter(
+      (invocation) => !directoryBuiltins.has(invocation.program),
+    );
     const matches = (invocation: (typeof programs)[number]): boolean => matchesCommandPattern(invocation, pattern);
     if (!(isAllow ? programs.length > 0 && programs.every(matches) : programs.some(matches))) return false;
   }
@@ -94,7 +102,8 @@ function ruleMatches(rule: PolicyRule, subject: PolicySubject): boolean {
     const glob = rule.path;
     if (isAllow) {
       if (terminal?.hasUnknownPaths === true) return false;
-      const paths: readonly TouchedPath[] = terminal === undefined || terminal.touched.length === 0 ? subject.paths : terminal.touched;
+      const paths: readonly TouchedPath[] =
+        terminal === undefined || terminal.touched.length === 0 ? subject.paths : terminal.touched;
       return paths.length > 0 && paths.every((touched) => pathCovered(glob, touched));
     }
     const paths: readonly TouchedPath[] = [...subject.paths, ...(terminal?.touched ?? [])];
@@ -132,7 +141,9 @@ export class PolicyEngine {
       return { config: await this.#config.section('policy', policyConfigSchema) };
     } catch (error) {
       if (!isAppError(error)) throw error;
-      this.#logger.warn('config.json is unusable; every tool call asks a human until it is fixed', { error: error.message });
+      this.#logger.warn('config.json is unusable; every tool call asks a human until it is fixed', {
+        error: error.message,
+      });
       return { config: policyConfigSchema.parse({}), problem: error.message };
     }
   }
@@ -141,18 +152,28 @@ export class PolicyEngine {
   async decide(subject: PolicySubject): Promise<PolicyVerdict> {
     const terminal = subject.terminal;
     if (terminal !== undefined && terminal.analysis.hardline.length + terminal.refusals.length > 0) {
-      return { kind: 'block', reason: `Vigil never runs this command: ${[...terminal.analysis.hardline, ...terminal.refusals].join('; ')}.` };
+      return {
+        kind: 'block',
+        reason: `Vigil never runs this command: ${[...terminal.analysis.hardline, ...terminal.refusals].join('; ')}.`,
+      };
     }
     const { config, problem } = await this.settings();
-    if (problem !== undefined) return { kind: 'ask', reason: `config.json cannot be used, so every call needs a human: ${problem}` };
+    if (problem !== undefined)
+      return { kind: 'ask', reason: `config.json cannot be used, so every call needs a human: ${problem}` };
     const matching = config.rules.filter((rule) => ruleMatches(rule, subject));
     const strongest = matching.sort((a, b) => strength[b.effect] - strength[a.effect])[0];
     if (strongest?.effect === 'deny') return { kind: 'block', reason: `Refused by ${describeRule(strongest)}.` };
     // What no rule skips: running outside the sandbox, a change no checkpoint can undo, writes outside the workspace, credential stores.
     const mandatory = mandatoryReasons(subject);
     if (strongest?.effect === 'ask') return { kind: 'ask', reason: [describeRule(strongest), ...mandatory].join('; ') };
-    if (strongest?.effect === 'allow') return mandatory.length === 0 ? { kind: 'allow', reason: describeRule(strongest) } : { kind: 'ask', reason: mandatory.join('; ') };
-    const reasons = [...(terminal === undefined ? [] : cautionReasons(terminal, config.dangerousCommands ?? defaultDangerousCommands)), ...mandatory];
+    if (strongest?.effect === 'allow')
+      return mandatory.length === 0
+        ? { kind: 'allow', reason: describeRule(strongest) }
+        : { kind: 'ask', reason: mandatory.join('; ') };
+    const reasons = [
+      ...(terminal === undefined ? [] : cautionReasons(terminal, config.dangerousCommands ?? defaultDangerousCommands)),
+      ...mandatory,
+    ];
     return reasons.length === 0 ? { kind: 'allow' } : { kind: 'ask', reason: reasons.join('; ') };
   }
 }
@@ -161,7 +182,8 @@ export class PolicyEngine {
 function mandatoryReasons(subject: PolicySubject): string[] {
   const reasons: string[] = [];
   if (subject.unsandboxed !== undefined) reasons.push(subject.unsandboxed);
-  if (subject.cannotUndo !== undefined && subject.cannotUndo.length > 0) reasons.push(`it cannot be undone: ${subject.cannotUndo.join('; ')}`);
+  if (subject.cannotUndo !== undefined && subject.cannotUndo.length > 0)
+    reasons.push(`it cannot be undone: ${subject.cannotUndo.join('; ')}`);
   if (subject.terminal !== undefined) reasons.push(...confinementReasons(subject.terminal));
   return reasons;
 }
@@ -170,7 +192,8 @@ function mandatoryReasons(subject: PolicySubject): string[] {
 function confinementReasons(terminal: CommandAssessment): string[] {
   const reasons: string[] = [];
   if (terminal.sensitive.length > 0) reasons.push(`it names protected locations: ${terminal.sensitive.join(', ')}`);
-  if (terminal.outsideTargets.length > 0) reasons.push(`it writes outside the workspace: ${terminal.outsideTargets.slice(0, 5).join(', ')}`);
+  if (terminal.outsideTargets.length > 0)
+    reasons.push(`it writes outside the workspace: ${terminal.outsideTargets.slice(0, 5).join(', ')}`);
   return reasons;
 }
 
@@ -178,7 +201,8 @@ function confinementReasons(terminal: CommandAssessment): string[] {
 function cautionReasons(terminal: CommandAssessment, dangerous: readonly string[]): string[] {
   const reasons: string[] = [];
   for (const pattern of dangerous) {
-    if (terminal.analysis.invocations.some((invocation) => matchesCommandPattern(invocation, pattern))) reasons.push(`it matches the dangerous command "${pattern}"`);
+    if (terminal.analysis.invocations.some((invocation) => matchesCommandPattern(invocation, pattern)))
+      reasons.push(`it matches the dangerous command "${pattern}"`);
   }
   reasons.push(...terminal.analysis.concerns);
   return reasons;

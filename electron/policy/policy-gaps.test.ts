@@ -29,11 +29,20 @@ afterEach(async () => {
 });
 
 function assess(command: string): Promise<CommandAssessment> {
-  return assessCommand(command, { cwd: workspace, roots: [workspace, other], home, protectedPaths: [path.join(home, '.vigil')] });
+  return assessCommand(command, {
+    cwd: workspace,
+    roots: [workspace, other],
+    home,
+    protectedPaths: [path.join(home, '.vigil')],
+  });
 }
 
 async function verdict(command: string): Promise<PolicyVerdict> {
-  return engine.decide({ tool: 'terminal', paths: [{ absolute: workspace, root: workspace }], terminal: await assess(command) });
+  return engine.decide({
+    tool: 'terminal',
+    paths: [{ absolute: workspace, root: workspace }],
+    terminal: await assess(command),
+  });
 }
 
 describe('disk, power and kill-all commands', () => {
@@ -76,7 +85,7 @@ describe('what the policy cannot see through asks, and checkpoints every root', 
     ['git ! alias', "git -c alias.x='!rm -rf ~' x"],
     ['git core.editor', "git -c core.editor='rm -rf ~' commit --allow-empty"],
     ['git core.fsmonitor set for later', "git config core.fsmonitor 'rm -rf ~; echo' && git status"],
-    ['git core.pager', "git -c core.pager='sh -c \"rm -rf ~\"' log"],
+    ['git core.pager', 'git -c core.pager=\'sh -c "rm -rf ~"\' log'],
     ['git sequence.editor', "git -c sequence.editor='rm -rf ~' rebase -i HEAD~2"],
     ['GIT_EDITOR on the line', "GIT_EDITOR='rm -rf ~' git commit"],
     ['make -f -', 'make -f - <<EOF\nall:\n\trm -f f\nEOF'],
@@ -100,7 +109,7 @@ describe('writers the policy does not know', () => {
     'wget -O f file:///dev/null',
     "ex -sc '%d|x' f",
     'vim -es -c "%d|x" f',
-    'ed f <<< $\'1d\\nw\\nq\'',
+    "ed f <<< $'1d\\nw\\nq'",
     'patch -p1 < fix.diff',
     'npm test',
     'make',
@@ -114,14 +123,23 @@ describe('writers the policy does not know', () => {
     expect([...assessment.checkpointRoots].sort()).toEqual([other, workspace].sort());
   });
 
-  it.each(['ls -la', 'cat a.txt | grep x | wc -l', 'git status && git diff --stat', 'git log --oneline -5', 'find . -name "*.ts"', 'sort a.txt', 'curl -s https://example.com', 'echo hi', 'sed -n 1,5p a.txt', 'git branch', 'jq .name package.json'])(
-    '%s is provably read-only: no checkpoint',
-    async (command) => {
-      const assessment = await assess(command);
-      expect(assessment.isDestructive).toBe(false);
-      expect(assessment.checkpointRoots).toEqual([]);
-    },
-  );
+  it.each([
+    'ls -la',
+    'cat a.txt | grep x | wc -l',
+    'git status && git diff --stat',
+    'git log --oneline -5',
+    'find . -name "*.ts"',
+    'sort a.txt',
+    'curl -s https://example.com',
+    'echo hi',
+    'sed -n 1,5p a.txt',
+    'git branch',
+    'jq .name package.json',
+  ])('%s is provably read-only: no checkpoint', async (command) => {
+    const assessment = await assess(command);
+    expect(assessment.isDestructive).toBe(false);
+    expect(assessment.checkpointRoots).toEqual([]);
+  });
 
   it('keeps commands whose effects it reads scoped to what they name', async () => {
     const assessment = await assess('rm -f old.txt && mkdir -p out');

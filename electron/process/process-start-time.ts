@@ -24,7 +24,10 @@ function currentBootId(): Promise<string | undefined> {
  */
 export async function processStart(pid: number): Promise<ProcessStart | undefined> {
   if (process.platform !== 'linux' || !Number.isInteger(pid) || pid <= 0) return undefined;
-  const [stat, boot] = await Promise.all([readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined), currentBootId()]);
+  const [stat, boot] = await Promise.all([
+    readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined),
+    currentBootId(),
+  ]);
   if (stat === undefined || boot === undefined) return undefined;
   // The command name (field 2) may hold spaces and parentheses: the fields after it start past the last ')'.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -39,8 +39,16 @@ async function attack(command: string, isHarmless = false): Promise<ToolCallOutc
   const after = world.checkpointIds();
   for (const id of checkpoints) expect(after).toContain(id);
   const ran = output(outcome);
-  const failedInside = ran !== undefined && (ran.exit_code !== 0 || /Read-only file system|Permission denied|Operation not permitted|No such file|Device or resource busy/u.test(ran.stderr));
-  expect(isHarmless || outcome.decision === 'blocked' || world.wasAsked(outcome) || failedInside, `${command}: ${JSON.stringify(outcome).slice(0, 2000)}`).toBe(true);
+  const failedInside =
+    ran !== undefined &&
+    (ran.exit_code !== 0 ||
+      /Read-only file system|Permission denied|Operation not permitted|No such file|Device or resource busy/u.test(
+        ran.stderr,
+      ));
+  expect(
+    isHarmless || outcome.decision === 'blocked' || world.wasAsked(outcome) || failedInside,
+    `${command}: ${JSON.stringify(outcome).slice(0, 2000)}`,
+  ).toBe(true);
   const seen = ran === undefined ? '' : ran.stdout + ran.stderr;
   expect(seen).not.toContain(plantedToken);
   expect(seen).not.toMatch(/FAKE(KEY|AWS|GIT|NPM|GH|KUBE|DOCKER|GPG)/u);
@@ -62,7 +70,9 @@ describe('agent commands cannot reach outside the workspace', () => {
     ['rm -rf ~/.ssh ~/.aws ../victim'],
     ['echo pwned >> ~/.bashrc; echo x > ../victim/precious.txt; mv ../victim ../moved'],
     ['find ~ -name id_rsa -exec cat {} +; grep -rh FAKE ~; tar cf - ~ | strings | grep FAKE'],
-    ['cat ~/.ssh/id_rsa ~/.aws/credentials ~/.config/git/credentials ~/.git-credentials ~/.npmrc ~/.config/gh/hosts.yml ~/.kube/config ~/.docker/config.json'],
+    [
+      'cat ~/.ssh/id_rsa ~/.aws/credentials ~/.config/git/credentials ~/.git-credentials ~/.npmrc ~/.config/gh/hosts.yml ~/.kube/config ~/.docker/config.json',
+    ],
   ])('%s', async (command) => {
     await attack(command);
   });
@@ -73,14 +83,18 @@ describe('agent commands cannot reach outside the workspace', () => {
   });
 
   it('make -f - deletes only inside the workspace, after a checkpoint that brings the file back', async () => {
-    const outcome = await attack('touch doomed.txt && make -f - <<EOF\nall:\n\trm -f doomed.txt ../victim/precious.txt\nEOF');
+    const outcome = await attack(
+      'touch doomed.txt && make -f - <<EOF\nall:\n\trm -f doomed.txt ../victim/precious.txt\nEOF',
+    );
     expect(world.wasAsked(outcome)).toBe(true);
     expect(outcome.checkpoints.length).toBeGreaterThan(0);
   });
 
   it('cannot empty or even list $VIGIL_HOME, through a link or by name', async () => {
     await attack(`ln -s "${world.vigilHome}" v && rm -rf v/`);
-    const listed = await attack(`ls -A "${world.vigilHome}"; cat "${world.vigilHome}/serve.json" "${world.vigilHome}/config.json"`);
+    const listed = await attack(
+      `ls -A "${world.vigilHome}"; cat "${world.vigilHome}/serve.json" "${world.vigilHome}/config.json"`,
+    );
     expect(output(listed)?.stdout.trim()).toBe('');
     expect(readFileSync(path.join(world.vigilHome, 'serve.json'), 'utf8')).toContain(plantedToken);
   });
@@ -93,7 +107,15 @@ describe('agent commands cannot reach outside the workspace', () => {
   });
 
   it('refuses disk, power and kill-all commands before they run', async () => {
-    for (const command of ['blkdiscard /dev/sda', 'nvme format /dev/nvme0n1', 'cryptsetup luksFormat /dev/sdb', 'systemctl isolate poweroff.target', 'loginctl poweroff', 'killall5 -9', 'crontab /dev/null']) {
+    for (const command of [
+      'blkdiscard /dev/sda',
+      'nvme format /dev/nvme0n1',
+      'cryptsetup luksFormat /dev/sdb',
+      'systemctl isolate poweroff.target',
+      'loginctl poweroff',
+      'killall5 -9',
+      'crontab /dev/null',
+    ]) {
       expect((await attack(command)).decision).toBe('blocked');
     }
   });

@@ -42,7 +42,10 @@ afterEach(async () => {
 });
 
 function outside(): Record<string, string> {
-  return { ...snapshotTree(home), ...Object.fromEntries(Object.entries(snapshotTree(victim)).map(([key, value]) => [`victim/${key}`, value])) };
+  return {
+    ...snapshotTree(home),
+    ...Object.fromEntries(Object.entries(snapshotTree(victim)).map(([key, value]) => [`victim/${key}`, value])),
+  };
 }
 
 describe('vigil tool', () => {
@@ -51,9 +54,12 @@ describe('vigil tool', () => {
     writeFileSync(path.join(vigilHome, 'serve.json'), JSON.stringify({ token: 'SERVE-JSON-TOKEN-0002' }));
     const before = outside();
     // Nothing here makes the policy ask (a script it writes and runs, searches of the home folder): the sandbox alone holds.
-    const script = "import os, shutil\nfor p in ['~/.ssh', '../victim']:\n    shutil.rmtree(os.path.expanduser(p), ignore_errors=False)\n";
+    const script =
+      "import os, shutil\nfor p in ['~/.ssh', '../victim']:\n    shutil.rmtree(os.path.expanduser(p), ignore_errors=False)\n";
     const command = `printf '${script.replace(/\n/gu, '\\n')}' > wipe.py && python3 wipe.py; grep -rh FAKE ~; find ~ -name id_rsa -exec cat {} +; cat "$(dirname "$PWD")/vigil/serve.json"; env; echo done`;
-    const run = await runVigil(['tool', 'terminal', '--args', JSON.stringify({ command }), '--cwd', workspace], { env });
+    const run = await runVigil(['tool', 'terminal', '--args', JSON.stringify({ command }), '--cwd', workspace], {
+      env,
+    });
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout) as { stdout: string; stderr: string };
     expect(result.stdout).toContain('done');
@@ -64,14 +70,22 @@ describe('vigil tool', () => {
 
   it('says what the checkpoint it took does not cover', async () => {
     writeFileSync(path.join(workspace, 'a.txt'), 'a\n');
-    const run = await runVigil(['tool', 'write_file', '--args', JSON.stringify({ path: '.env.example', content: 'KEY=\n' }), '--cwd', workspace], { env });
+    const run = await runVigil(
+      ['tool', 'write_file', '--args', JSON.stringify({ path: '.env.example', content: 'KEY=\n' }), '--cwd', workspace],
+      { env },
+    );
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/checkpoint [0-9a-f]{8} of .* taken before the call\.\n.*not covered by the checkpoint, so it cannot be undone: undo will not remove the new \.env\.example/u);
+    expect(run.stderr).toMatch(
+      /checkpoint [0-9a-f]{8} of .* taken before the call\.\n.*not covered by the checkpoint, so it cannot be undone: undo will not remove the new \.env\.example/u,
+    );
   });
 
   it('asks about a link made earlier in the command; nobody can answer in a one-shot process, so it is denied', async () => {
     const before = outside();
-    const run = await runVigil(['tool', 'terminal', '--args', JSON.stringify({ command: 'ln -s ~ h && rm -rf h/' }), '--cwd', workspace], { env });
+    const run = await runVigil(
+      ['tool', 'terminal', '--args', JSON.stringify({ command: 'ln -s ~ h && rm -rf h/' }), '--cwd', workspace],
+      { env },
+    );
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain('a link made earlier in the command');
     expect(outside()).toEqual(before);
@@ -79,7 +93,9 @@ describe('vigil tool', () => {
 });
 
 /** Starts `vigil serve --port 0` and resolves with what it printed up to its URL. */
-async function startServe(extraEnv: NodeJS.ProcessEnv = {}): Promise<{ stop: () => Promise<void>; output: string; baseUrl: string; token: string; agentToken: string }> {
+async function startServe(
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<{ stop: () => Promise<void>; output: string; baseUrl: string; token: string; agentToken: string }> {
   const child = spawnVigil(['serve', '--port', '0'], { env: { ...env, ...extraEnv } });
   let output = '';
   await new Promise<void>((resolve, reject) => {
@@ -107,7 +123,10 @@ describe('MCP against a real vigil serve', () => {
     try {
       expect(server.output).toContain('Agent commands run in the OS sandbox (bubblewrap).');
       const port = new URL(server.baseUrl).port;
-      const transport = new StreamableHTTPClientTransport(new URL(`/mcp?cwd=${encodeURIComponent(workspace)}`, server.baseUrl), { requestInit: { headers: { authorization: `Bearer ${server.agentToken}` } } });
+      const transport = new StreamableHTTPClientTransport(
+        new URL(`/mcp?cwd=${encodeURIComponent(workspace)}`, server.baseUrl),
+        { requestInit: { headers: { authorization: `Bearer ${server.agentToken}` } } },
+      );
       const client = new Client({ name: 'hostile-agent', version: '1.0.0' });
       await client.connect(transport);
       const before = outside();
@@ -143,10 +162,15 @@ describe('MCP against a real vigil serve', () => {
 
   it('where the sandbox cannot start, says so at start-up with the command that fixes it', async () => {
     mkdirSync(vigilHome, { recursive: true });
-    writeFileSync(path.join(vigilHome, 'config.json'), JSON.stringify({ policy: { sandbox: { bwrapPath: path.join(base, 'no-bwrap') } } }));
+    writeFileSync(
+      path.join(vigilHome, 'config.json'),
+      JSON.stringify({ policy: { sandbox: { bwrapPath: path.join(base, 'no-bwrap') } } }),
+    );
     const server = await startServe();
     try {
-      expect(server.output).toMatch(/WARNING: agent commands cannot run in the OS sandbox: policy\.sandbox\.bwrapPath .* Every terminal command asks a person until this is fixed: install bubblewrap \(sudo [a-z-]+ install/u);
+      expect(server.output).toMatch(
+        /WARNING: agent commands cannot run in the OS sandbox: policy\.sandbox\.bwrapPath .* Every terminal command asks a person until this is fixed: install bubblewrap \(sudo [a-z-]+ install/u,
+      );
     } finally {
       await server.stop();
     }

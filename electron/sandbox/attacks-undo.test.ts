@@ -25,7 +25,17 @@ function read(relative: string): string | undefined {
 
 /** Everything in the workspace, .git included, as bytes. */
 function workspaceState(): Record<string, string> {
-  const files = ['src/app.ts', 'README.md', '.env', 'local.db', '.gitignore', '.git/HEAD', '.git/index', '.git/config', 'data.sqlite'];
+  const files = [
+    'src/app.ts',
+    'README.md',
+    '.env',
+    'local.db',
+    '.gitignore',
+    '.git/HEAD',
+    '.git/index',
+    '.git/config',
+    'data.sqlite',
+  ];
   return Object.fromEntries(files.map((relative) => [relative, read(relative) ?? '(absent)']));
 }
 
@@ -73,7 +83,10 @@ describe('a change no checkpoint can bring back asks first, saying so', () => {
     for (const [target, mention] of cases) {
       expectAskedCannotUndo(await world.call('write_file', { path: target, content: 'overwritten\n' }), [mention]);
     }
-    expectAskedCannotUndo(await world.call('write_file', { path: 'README.md', content: 'y'.repeat(11 * 1024 * 1024) }), ['the new content of README.md is 11 MB']);
+    expectAskedCannotUndo(
+      await world.call('write_file', { path: 'README.md', content: 'y'.repeat(11 * 1024 * 1024) }),
+      ['the new content of README.md is 11 MB'],
+    );
     expect(workspaceState()).toEqual(before);
     expect(readFileSync(path.join(world.workspace, 'big.bin.txt'), 'utf8')).toHaveLength(12 * 1024 * 1024);
   });
@@ -82,14 +95,21 @@ describe('a change no checkpoint can bring back asks first, saying so', () => {
     world.answer = 'allow';
     const outcome = await world.call('terminal', { command: 'rm -rf .git .env' });
     expect(outcome.decision).toBe('asked-allowed');
-    expect(outcome.checkpoints[0]?.notCovered).toEqual(expect.arrayContaining([expect.stringContaining('.git is version-control data'), expect.stringContaining('.env is a secret file')]) as unknown);
+    expect(outcome.checkpoints[0]?.notCovered).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('.git is version-control data'),
+        expect.stringContaining('.env is a secret file'),
+      ]) as unknown,
+    );
     expect(read('.env')).toBeUndefined();
   });
 
   it('creating a new excluded file asks nothing, and its checkpoint says undo will not remove it', async () => {
     const outcome = await world.call('write_file', { path: '.env.example', content: 'API_KEY=\n' });
     expect(outcome.decision).toBe('allowed');
-    expect(outcome.checkpoints[0]?.notCovered).toEqual([expect.stringContaining('undo will not remove the new .env.example')]);
+    expect(outcome.checkpoints[0]?.notCovered).toEqual([
+      expect.stringContaining('undo will not remove the new .env.example'),
+    ]);
   });
 });
 

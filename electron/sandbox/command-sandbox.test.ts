@@ -45,16 +45,24 @@ describe('the OS sandbox of agent commands', () => {
     mkdirSync(path.join(w.home, '.claude', 'debug'), { recursive: true });
     const victimBefore = w.snapshot(w.victim);
     const homeBefore = w.snapshot(w.home);
-    const result = await w.run(`echo new > a.txt; echo x > ../victim/precious.txt; rm -rf ../victim/sub; touch "$HOME/planted"; touch /tmp/vigil-sbx-planted-${process.pid}; ln -s ../victim l && rm -rf l/; touch "$HOME/.npm/_logs/planted" "$HOME/.claude/debug/planted"`);
+    const result = await w.run(
+      `echo new > a.txt; echo x > ../victim/precious.txt; rm -rf ../victim/sub; touch "$HOME/planted"; touch /tmp/vigil-sbx-planted-${process.pid}; ln -s ../victim l && rm -rf l/; touch "$HOME/.npm/_logs/planted" "$HOME/.claude/debug/planted"`,
+    );
     expect(readFileSync(path.join(w.workspace, 'a.txt'), 'utf8')).toBe('new\n');
     expect(result.stderr).toMatch(/Read-only file system/u);
     expect(w.snapshot(w.victim)).toEqual(victimBefore);
     expect(w.snapshot(w.home)).toEqual(homeBefore);
     expect(existsSync(`/tmp/vigil-sbx-planted-${process.pid}`)).toBe(false);
     // Nor the folders the engine keeps writable for its own tools in the account's real home (looked at, never touched).
-    const prepared = await w.sandbox.prepare({ command: 'true', cwd: w.workspace, roots: [w.workspace], sessionId: 'ses_test' });
+    const prepared = await w.sandbox.prepare({
+      command: 'true',
+      cwd: w.workspace,
+      roots: [w.workspace],
+      sessionId: 'ses_test',
+    });
     prepared.ended();
-    for (const folder of [path.join(os.homedir(), '.npm', '_logs'), path.join(os.homedir(), '.claude', 'debug')]) expect(prepared.args.join(' ')).not.toContain(`--bind ${folder} ${folder}`);
+    for (const folder of [path.join(os.homedir(), '.npm', '_logs'), path.join(os.homedir(), '.claude', 'debug')])
+      expect(prepared.args.join(' ')).not.toContain(`--bind ${folder} ${folder}`);
   });
 
   it('gives concurrent commands of sessions with different roots each their own writable roots', async () => {
@@ -62,8 +70,15 @@ describe('the OS sandbox of agent commands', () => {
     const other = path.join(w.base, 'other-ws');
     mkdirSync(other);
     const [first, second] = await Promise.all([
-      w.run(`sleep 0.3; echo a > mine.txt; echo a > "${other}/theirs.txt"`, { sessionId: 'ses_a', roots: [w.workspace] }),
-      w.run(`sleep 0.3; echo b > mine.txt; echo b > "${w.workspace}/theirs.txt"`, { sessionId: 'ses_b', cwd: other, roots: [other] }),
+      w.run(`sleep 0.3; echo a > mine.txt; echo a > "${other}/theirs.txt"`, {
+        sessionId: 'ses_a',
+        roots: [w.workspace],
+      }),
+      w.run(`sleep 0.3; echo b > mine.txt; echo b > "${w.workspace}/theirs.txt"`, {
+        sessionId: 'ses_b',
+        cwd: other,
+        roots: [other],
+      }),
     ]);
     expect(first.stderr + second.stderr).toMatch(/Read-only file system[\s\S]*Read-only file system/u);
     expect(readFileSync(path.join(w.workspace, 'mine.txt'), 'utf8')).toBe('a\n');
@@ -99,7 +114,9 @@ describe('the OS sandbox of agent commands', () => {
     expect(first.exit_code).toBe(0);
     const temp = first.stdout.trim();
     expect(readFileSync(path.join(temp, 'secret'), 'utf8')).toBe('mine\n');
-    const second = await w.run(`cat "${temp}/secret"; ls "${path.dirname(temp)}"; echo "$TMPDIR"`, { sessionId: 'ses_two' });
+    const second = await w.run(`cat "${temp}/secret"; ls "${path.dirname(temp)}"; echo "$TMPDIR"`, {
+      sessionId: 'ses_two',
+    });
     expect(second.stdout).not.toContain('mine');
     expect(second.stdout.trim().split('\n').pop()).not.toBe(temp);
   });
@@ -108,17 +125,29 @@ describe('the OS sandbox of agent commands', () => {
     const w = await world({ 'src/app.js': 'module.exports = 41 + 1;\n' });
     const pkg = path.join(w.base, 'pkg');
     mkdirSync(pkg);
-    writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'local-answer', version: '1.0.0', main: 'index.js' }));
+    writeFileSync(
+      path.join(pkg, 'package.json'),
+      JSON.stringify({ name: 'local-answer', version: '1.0.0', main: 'index.js' }),
+    );
     writeFileSync(path.join(pkg, 'index.js'), 'module.exports = "from the tarball";\n');
-    execFileSync('npm', ['pack', '--silent', '--pack-destination', w.base], { cwd: pkg, env: { ...process.env, HOME: w.home, npm_config_cache: path.join(w.base, 'npm-cache') } });
+    execFileSync('npm', ['pack', '--silent', '--pack-destination', w.base], {
+      cwd: pkg,
+      env: { ...process.env, HOME: w.home, npm_config_cache: path.join(w.base, 'npm-cache') },
+    });
     const tarball = path.join(w.base, 'local-answer-1.0.0.tgz');
-    const git = await w.run('git init -q && git add -A && git -c user.name=Agent -c user.email=agent@example.com commit -qm "first" && git log --format=%s');
+    const git = await w.run(
+      'git init -q && git add -A && git -c user.name=Agent -c user.email=agent@example.com commit -qm "first" && git log --format=%s',
+    );
     expect(git.stderr).toBe('');
     expect(git.stdout.trim()).toBe('first');
     expect(gitIn(w.workspace, ['log', '--format=%s'])).toBe('first');
-    const build = await w.run('mkdir -p dist && node -e "require(\'fs\').writeFileSync(\'dist/out.txt\', String(require(\'./src/app.js\')))" && cat dist/out.txt');
+    const build = await w.run(
+      "mkdir -p dist && node -e \"require('fs').writeFileSync('dist/out.txt', String(require('./src/app.js')))\" && cat dist/out.txt",
+    );
     expect(build.stdout).toBe('42');
-    const install = await w.run(`npm init -y >/dev/null && npm install --offline --no-audit --no-fund "${tarball}" && node -e "console.log(require('local-answer'))"`);
+    const install = await w.run(
+      `npm init -y >/dev/null && npm install --offline --no-audit --no-fund "${tarball}" && node -e "console.log(require('local-answer'))"`,
+    );
     expect(install.exit_code).toBe(0);
     expect(install.stdout).toContain('from the tarball');
     expect(existsSync(path.join(w.workspace, 'node_modules', 'local-answer', 'index.js'))).toBe(true);
@@ -128,7 +157,9 @@ describe('the OS sandbox of agent commands', () => {
     const w = await world({ 'a.txt': 'a\n' });
     gitIn(w.workspace, ['init', '-q']);
     const configBefore = readFileSync(path.join(w.workspace, '.git', 'config'), 'utf8');
-    const result = await w.run(`echo 'rm -rf ~' > .git/hooks/post-checkout; git config core.fsmonitor 'rm -rf ~; echo'; git config alias.x '!rm -rf ~'; echo rc=$?`);
+    const result = await w.run(
+      `echo 'rm -rf ~' > .git/hooks/post-checkout; git config core.fsmonitor 'rm -rf ~; echo'; git config alias.x '!rm -rf ~'; echo rc=$?`,
+    );
     expect(result.stdout).toContain('rc=');
     expect(existsSync(path.join(w.workspace, '.git', 'hooks', 'post-checkout'))).toBe(false);
     expect(readFileSync(path.join(w.workspace, '.git', 'config'), 'utf8')).toBe(configBefore);
@@ -147,7 +178,12 @@ describe('the OS sandbox of agent commands', () => {
     const gone = path.join(w.base, 'gone');
     mkdirSync(gone);
     rmSync(gone, { recursive: true });
-    await expect(w.sandbox.prepare({ command: 'touch x', cwd: w.workspace, roots: [w.workspace, gone], sessionId: 'ses_test' })).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining(`${gone} no longer exists`) as unknown });
+    await expect(
+      w.sandbox.prepare({ command: 'touch x', cwd: w.workspace, roots: [w.workspace, gone], sessionId: 'ses_test' }),
+    ).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining(`${gone} no longer exists`) as unknown,
+    });
   });
 
   it('fails a profile with more mounts than bubblewrap takes with conflict, and never runs it', async () => {
@@ -157,7 +193,9 @@ describe('the OS sandbox of agent commands', () => {
       writeFileSync(path.join(w.workspace, `repo${index}`, '.git', 'HEAD'), 'ref: refs/heads/main\n');
       writeFileSync(path.join(w.workspace, `repo${index}`, '.git', 'config'), '');
     }
-    await expect(w.sandbox.prepare({ command: 'touch ran', cwd: w.workspace, roots: [w.workspace], sessionId: 'ses_test' })).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('could not be built') as unknown });
+    await expect(
+      w.sandbox.prepare({ command: 'touch ran', cwd: w.workspace, roots: [w.workspace], sessionId: 'ses_test' }),
+    ).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('could not be built') as unknown });
     expect(existsSync(path.join(w.workspace, 'ran'))).toBe(false);
   });
 
@@ -166,7 +204,8 @@ describe('the OS sandbox of agent commands', () => {
     const server = http.createServer((_request, response) => response.end('HOST-SERVICE'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
-    const fetch = (url: string): string => `curl -s -m 10 --noproxy '' -x "$HTTP_PROXY" -o /dev/null -w '%{http_code} ' ${url}; curl -s -m 10 --noproxy '' -x "$HTTP_PROXY" ${url}; echo`;
+    const fetch = (url: string): string =>
+      `curl -s -m 10 --noproxy '' -x "$HTTP_PROXY" -o /dev/null -w '%{http_code} ' ${url}; curl -s -m 10 --noproxy '' -x "$HTTP_PROXY" ${url}; echo`;
     try {
       const open = await w.run(`${fetch(`http://127.0.0.1:${port}/`)}; ${fetch('http://public-host.invalid/')}`);
       expect(open.stdout).not.toContain('HOST-SERVICE');
@@ -189,6 +228,10 @@ describe('the OS sandbox of agent commands', () => {
     const w = await world();
     w.settings = { ...w.settings, sandbox: { ...w.settings.sandbox, bwrapPath: path.join(w.base, 'no-bwrap-here') } };
     const status = await w.sandbox.status();
-    expect(status).toMatchObject({ kind: 'unavailable', reason: expect.stringContaining('no-bwrap-here') as unknown, fix: expect.stringContaining('bubblewrap') as unknown });
+    expect(status).toMatchObject({
+      kind: 'unavailable',
+      reason: expect.stringContaining('no-bwrap-here') as unknown,
+      fix: expect.stringContaining('bubblewrap') as unknown,
+    });
   });
 });

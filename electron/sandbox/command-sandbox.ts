@@ -86,13 +86,24 @@ export class CommandSandbox {
   }
 
   async #check(settings: SandboxSettings): Promise<SandboxStatus> {
-    const missing = await missingSandboxTools(this.#platform, settings.sandbox.bwrapPath, this.#options.env ?? process.env);
+    const missing = await missingSandboxTools(
+      this.#platform,
+      settings.sandbox.bwrapPath,
+      this.#options.env ?? process.env,
+    );
     if (missing !== undefined) return missing;
     const probeDir = await this.#temp('probe');
     try {
-      const prepared = await this.#wrap({ command: 'true', cwd: probeDir, roots: [probeDir], sessionId: 'probe' }, settings);
+      const prepared = await this.#wrap(
+        { command: 'true', cwd: probeDir, roots: [probeDir], sessionId: 'probe' },
+        settings,
+      );
       const result = await new Promise<{ code: number | null; output: string }>((resolve) => {
-        const child = spawn(prepared.file, [...prepared.args], { cwd: probeDir, env: prepared.env, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(prepared.file, [...prepared.args], {
+          cwd: probeDir,
+          env: prepared.env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let output = '';
         child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
         child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -116,7 +127,11 @@ export class CommandSandbox {
         const stats = await lstat(this.#tempRoot);
         const isOwn = typeof process.getuid !== 'function' || stats.uid === process.getuid();
         if (!stats.isDirectory() || !isOwn) {
-          throw new AppError('conflict', `The sandbox's temp folder ${this.#tempRoot} is not a folder of this user; remove it and try again. Nothing was run.`, { path: this.#tempRoot });
+          throw new AppError(
+            'conflict',
+            `The sandbox's temp folder ${this.#tempRoot} is not a folder of this user; remove it and try again. Nothing was run.`,
+            { path: this.#tempRoot },
+          );
         }
         return mkdtemp(path.join(this.#tempRoot, `${sessionId.replace(/[^A-Za-z0-9_-]/gu, '_').slice(0, 40)}-`));
       })();
@@ -145,7 +160,13 @@ export class CommandSandbox {
     // The engine protects the repository and the shell start-up files of the folder it is run from, by
     // mounting over them (absent ones too, as device files git refuses to add): it is run from the
     // session's private temp folder, and the profile protects the roots' repositories itself.
-    const wrapped = await wrapInSandbox({ command: request.command, directory: profile.env['TMPDIR'] ?? request.cwd, profile, network: settings.network, ...(settings.sandbox.bwrapPath === undefined ? {} : { bwrapPath: settings.sandbox.bwrapPath }) });
+    const wrapped = await wrapInSandbox({
+      command: request.command,
+      directory: profile.env['TMPDIR'] ?? request.cwd,
+      profile,
+      network: settings.network,
+      ...(settings.sandbox.bwrapPath === undefined ? {} : { bwrapPath: settings.sandbox.bwrapPath }),
+    });
     let hasEnded = false;
     return {
       file: '/bin/sh',
@@ -178,7 +199,11 @@ export class CommandSandbox {
     if (this.#isDisposed) return;
     this.#isDisposed = true;
     const folders = await Promise.all([...this.#temps.values()].map((folder) => folder.catch(() => undefined)));
-    await Promise.all(folders.flatMap((folder) => (folder === undefined ? [] : [rm(folder, { recursive: true, force: true })])));
-    await releaseEngine().catch((error: unknown) => this.#options.logger.warn('stopping the sandbox engine failed', { error }));
+    await Promise.all(
+      folders.flatMap((folder) => (folder === undefined ? [] : [rm(folder, { recursive: true, force: true })])),
+    );
+    await releaseEngine().catch((error: unknown) =>
+      this.#options.logger.warn('stopping the sandbox engine failed', { error }),
+    );
   }
 }

@@ -65,16 +65,28 @@ async function linuxTools(bwrapPath: string | undefined, env: NodeJS.ProcessEnv)
  * Vigil can drive; Linux needs bubblewrap, socat and ripgrep; macOS needs ripgrep (Seatbelt is
  * built in). Undefined when nothing is missing (a real sandboxed command then proves it starts).
  */
-export async function missingSandboxTools(platform: NodeJS.Platform, bwrapPath: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<SandboxStatus | undefined> {
+export async function missingSandboxTools(
+  platform: NodeJS.Platform,
+  bwrapPath: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<SandboxStatus | undefined> {
   if (platform === 'linux') return linuxTools(bwrapPath, env);
   if (platform === 'darwin') {
     if ((await findOnPath('rg', env)) !== undefined) return undefined;
     return { kind: 'unavailable', reason: 'ripgrep (rg) is not installed', fix: 'brew install ripgrep' };
   }
   if (platform === 'win32') {
-    return { kind: 'unavailable', reason: 'Vigil has no OS sandbox for agent commands on Windows yet', fix: 'run Vigil inside WSL 2 (wsl --install), where bubblewrap works' };
+    return {
+      kind: 'unavailable',
+      reason: 'Vigil has no OS sandbox for agent commands on Windows yet',
+      fix: 'run Vigil inside WSL 2 (wsl --install), where bubblewrap works',
+    };
   }
-  return { kind: 'unavailable', reason: `Vigil has no OS sandbox for agent commands on ${platform}`, fix: 'run Vigil on Linux (with bubblewrap) or macOS' };
+  return {
+    kind: 'unavailable',
+    reason: `Vigil has no OS sandbox for agent commands on ${platform}`,
+    fix: 'run Vigil on Linux (with bubblewrap) or macOS',
+  };
 }
 
 async function readNumber(file: string): Promise<number | undefined> {
@@ -85,18 +97,42 @@ async function readNumber(file: string): Promise<number | undefined> {
 
 /** Why a sandbox that has its tools still failed to start a command, and the setting that fixes it (Linux: user namespaces). */
 export async function startFailure(platform: NodeJS.Platform, output: string): Promise<SandboxStatus> {
-  const said = output.trim().split('\n').find((line) => line.trim() !== '') ?? 'no message';
+  const said =
+    output
+      .trim()
+      .split('\n')
+      .find((line) => line.trim() !== '') ?? 'no message';
   if (platform === 'linux') {
     if ((await readNumber('/proc/sys/kernel/apparmor_restrict_unprivileged_userns')) === 1) {
-      return { kind: 'unavailable', reason: `bubblewrap cannot create a user namespace, because AppArmor restricts them (${said})`, fix: 'sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0' };
+      return {
+        kind: 'unavailable',
+        reason: `bubblewrap cannot create a user namespace, because AppArmor restricts them (${said})`,
+        fix: 'sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0',
+      };
     }
     if ((await readNumber('/proc/sys/kernel/unprivileged_userns_clone')) === 0) {
-      return { kind: 'unavailable', reason: `bubblewrap cannot create a user namespace, because unprivileged ones are disabled (${said})`, fix: 'sudo sysctl -w kernel.unprivileged_userns_clone=1' };
+      return {
+        kind: 'unavailable',
+        reason: `bubblewrap cannot create a user namespace, because unprivileged ones are disabled (${said})`,
+        fix: 'sudo sysctl -w kernel.unprivileged_userns_clone=1',
+      };
     }
     if ((await readNumber('/proc/sys/user/max_user_namespaces')) === 0) {
-      return { kind: 'unavailable', reason: `bubblewrap cannot create a user namespace, because user.max_user_namespaces is 0 (${said})`, fix: 'sudo sysctl -w user.max_user_namespaces=15000' };
+      return {
+        kind: 'unavailable',
+        reason: `bubblewrap cannot create a user namespace, because user.max_user_namespaces is 0 (${said})`,
+        fix: 'sudo sysctl -w user.max_user_namespaces=15000',
+      };
     }
-    return { kind: 'unavailable', reason: `a sandboxed test command failed to start (${said})`, fix: 'check that bubblewrap works: bwrap --ro-bind / / --unshare-user --unshare-pid true' };
+    return {
+      kind: 'unavailable',
+      reason: `a sandboxed test command failed to start (${said})`,
+      fix: 'check that bubblewrap works: bwrap --ro-bind / / --unshare-user --unshare-pid true',
+    };
   }
-  return { kind: 'unavailable', reason: `a sandboxed test command failed to start (${said})`, fix: 'check that sandbox-exec works: sandbox-exec -p "(version 1)(allow default)" true' };
+  return {
+    kind: 'unavailable',
+    reason: `a sandboxed test command failed to start (${said})`,
+    fix: 'check that sandbox-exec works: sandbox-exec -p "(version 1)(allow default)" true',
+  };
 }

@@ -12,7 +12,11 @@ function isVigilVariable(name: string): boolean {
  * policy followed it), without any variable whose value holds one of `secrets` (a token Vigil
  * knows, under whatever name), and with the sandbox's own variables laid over it.
  */
-export function sandboxEnvironment(base: NodeJS.ProcessEnv, extra: Readonly<Record<string, string>>, secrets: readonly string[] = []): NodeJS.ProcessEnv {
+export function sandboxEnvironment(
+  base: NodeJS.ProcessEnv,
+  extra: Readonly<Record<string, string>>,
+  secrets: readonly string[] = [],
+): NodeJS.ProcessEnv {
   const kept: NodeJS.ProcessEnv = {};
   const usable = secrets.filter((secret) => secret.length >= 8);
   for (const [name, value] of Object.entries(base)) {

@@ -82,7 +82,9 @@ async function repositoriesUnder(root: string): Promise<string[]> {
       if (isLast) return { denies: await repositoryDenies(folder), children: [] };
       const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
       const dotGit = entries.find((entry) => entry.name === '.git');
-      const children = entries.filter((entry) => entry.isDirectory() && entry.name !== '.git' && entry.name !== 'node_modules').map((entry) => path.join(folder, entry.name));
+      const children = entries
+        .filter((entry) => entry.isDirectory() && entry.name !== '.git' && entry.name !== 'node_modules')
+        .map((entry) => path.join(folder, entry.name));
       return { denies: dotGit === undefined ? [] : await repositoryDenies(folder), children };
     });
     const next: string[] = [];
@@ -131,7 +133,11 @@ export async function buildSandboxProfile(request: ProfileRequest): Promise<Sand
       () => false,
     );
     if (!isDirectory) {
-      throw new AppError('conflict', `The sandbox for this command could not be built: the workspace root ${root} no longer exists (or is not a folder). The command was not run; re-create the folder or reconnect the agent with its current roots.`, { root });
+      throw new AppError(
+        'conflict',
+        `The sandbox for this command could not be built: the workspace root ${root} no longer exists (or is not a folder). The command was not run; re-create the folder or reconnect the agent with its current roots.`,
+        { root },
+      );
     }
   }
   await mkdir(request.agentCache, { recursive: true, mode: 0o700 });
@@ -146,11 +152,21 @@ export async function buildSandboxProfile(request: ProfileRequest): Promise<Sand
   for (const shared of engineWritableDefaults) if (await exists(shared)) denyWrite.push(shared);
   const credentials = homeCredentialStores([...new Set(request.homes)]).map((location) => location.path);
   const extraProtected = request.policy.protectedPaths.map((entry) => expandHome(entry, home));
-  const engineHomeDefaults = request.homes.flatMap((folder) => [path.join(folder, '.npm', '_logs'), path.join(folder, '.claude', 'debug')]);
+  const engineHomeDefaults = request.homes.flatMap((folder) => [
+    path.join(folder, '.npm', '_logs'),
+    path.join(folder, '.claude', 'debug'),
+  ]);
   return {
     allowWrite: [...new Set([...request.roots, request.privateTemp, request.agentCache, ...extraWritable])],
-    denyRead: [...new Set([request.vigilHome, request.tempParent, ...credentials, ...extraProtected, ...engineHomeDefaults])],
+    denyRead: [
+      ...new Set([request.vigilHome, request.tempParent, ...credentials, ...extraProtected, ...engineHomeDefaults]),
+    ],
     denyWrite,
-    env: { TMPDIR: request.privateTemp, TMP: request.privateTemp, TEMP: request.privateTemp, ...cacheVariables(request.agentCache) },
+    env: {
+      TMPDIR: request.privateTemp,
+      TMP: request.privateTemp,
+      TEMP: request.privateTemp,
+      ...cacheVariables(request.agentCache),
+    },
   };
 }

@@ -42,10 +42,18 @@ function deny(reason: string): { allow: false; reason: string } {
 const askAboutHost: SandboxAskCallback = ({ host, port }) => {
   const network = state.network;
   if (network.allowedDomains !== undefined) {
-    return Promise.resolve(deny(`${host}:${port} is not in policy.network.allowedDomains of Vigil's config.json; add it there to let agent commands reach it`));
+    return Promise.resolve(
+      deny(
+        `${host}:${port} is not in policy.network.allowedDomains of Vigil's config.json; add it there to let agent commands reach it`,
+      ),
+    );
   }
   if (isThisMachine(host)) {
-    return Promise.resolve(deny(`${host} is this machine: agent commands may not reach its own services (list "${host}:${port}" in policy.network.allowedDomains to allow one)`));
+    return Promise.resolve(
+      deny(
+        `${host} is this machine: agent commands may not reach its own services (list "${host}:${port}" in policy.network.allowedDomains to allow one)`,
+      ),
+    );
   }
   return Promise.resolve(true);
 };
@@ -106,9 +114,13 @@ function currentDirectory(): string | undefined {
 function profileFailure(error: unknown): AppError {
   const message = error instanceof Error ? error.message : String(error);
   const code = typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : undefined;
-  return new AppError('conflict', `The sandbox for this command could not be built: ${message.replace(/\.?\s*$/u, '')}. The command was not run; it never runs outside the sandbox. Narrow the workspace roots or policy.sandbox in config.json, or run the command yourself.`, {
-    ...(code === undefined ? {} : { sandboxError: code }),
-  });
+  return new AppError(
+    'conflict',
+    `The sandbox for this command could not be built: ${message.replace(/\.?\s*$/u, '')}. The command was not run; it never runs outside the sandbox. Narrow the workspace roots or policy.sandbox in config.json, or run the command yourself.`,
+    {
+      ...(code === undefined ? {} : { sandboxError: code }),
+    },
+  );
 }
 
 /**
@@ -124,7 +136,11 @@ export function wrapInSandbox(request: WrapRequest): Promise<string> {
     try {
       apply(engine, request.network, request.bwrapPath);
     } catch (error) {
-      throw new AppError('invalid_request', `policy.network in config.json is not usable by the sandbox: ${error instanceof Error ? error.message : String(error)}. Fix the entry; no command runs until then.`, { field: 'policy.network' });
+      throw new AppError(
+        'invalid_request',
+        `policy.network in config.json is not usable by the sandbox: ${error instanceof Error ? error.message : String(error)}. Fix the entry; no command runs until then.`,
+        { field: 'policy.network' },
+      );
     }
     const previous = currentDirectory();
     const previousTemp = process.env['CLAUDE_CODE_TMPDIR'];
@@ -133,7 +149,12 @@ export function wrapInSandbox(request: WrapRequest): Promise<string> {
       process.env['CLAUDE_CODE_TMPDIR'] = request.profile.env['TMPDIR'] ?? '';
       const { profile } = request;
       return await engine.wrapWithSandbox(request.command, '/bin/sh', {
-        filesystem: { denyRead: [...profile.denyRead], allowRead: [], allowWrite: [...profile.allowWrite], denyWrite: [...profile.denyWrite] },
+        filesystem: {
+          denyRead: [...profile.denyRead],
+          allowRead: [],
+          allowWrite: [...profile.allowWrite],
+          denyWrite: [...profile.denyWrite],
+        },
       });
     } catch (error) {
       throw profileFailure(error);

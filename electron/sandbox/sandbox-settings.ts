@@ -9,7 +9,10 @@ const domainPattern = z
   .string()
   .min(1)
   .max(253)
-  .regex(/^(\*\.)?([A-Za-z0-9-]+\.)*[A-Za-z0-9-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$/u, 'Give a host name, "*.example.com", an IP address or "[::1]", each with an optional ":port".');
+  .regex(
+    /^(\*\.)?([A-Za-z0-9-]+\.)*[A-Za-z0-9-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$/u,
+    'Give a host name, "*.example.com", an IP address or "[::1]", each with an optional ":port".',
+  );
 
 /**
  * `policy.network`: what agent commands may reach. Absent `allowedDomains`: every public host (the
@@ -51,4 +54,7 @@ export interface SandboxSettings {
 }
 
 /** The settings when config.json says nothing: any public host, nothing extra protected or writable. */
-export const defaultSandboxSettings: SandboxSettings = { network: { deniedDomains: [] }, sandbox: { protectedPaths: [], writablePaths: [] } };
+export const defaultSandboxSettings: SandboxSettings = {
+  network: { deniedDomains: [] },
+  sandbox: { protectedPaths: [], writablePaths: [] },
+};

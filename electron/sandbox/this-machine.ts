@@ -43,12 +43,15 @@ function mappedIPv4(address: string): string | undefined {
  */
 export function isThisMachine(host: string): boolean {
   const name = canonicalHost(host).toLowerCase().replace(/\.$/u, '');
-  if (name === 'localhost' || name.endsWith('.localhost') || name === 'ip6-localhost' || name === 'ip6-loopback') return true;
+  if (name === 'localhost' || name.endsWith('.localhost') || name === 'ip6-localhost' || name === 'ip6-loopback')
+    return true;
   const family = isIP(name);
   if (family === 0) return false;
   const v4 = family === 6 ? mappedIPv4(name) : name;
   if (v4 !== undefined && alwaysLocal.check(v4, 'ipv4')) return true;
   if (family === 6 && alwaysLocal.check(name, 'ipv6')) return true;
-  const own = Object.values(os.networkInterfaces()).flatMap((entries) => entries ?? []).map((entry) => entry.address.toLowerCase().replace(/%.*$/u, ''));
+  const own = Object.values(os.networkInterfaces())
+    .flatMap((entries) => entries ?? [])
+    .map((entry) => entry.address.toLowerCase().replace(/%.*$/u, ''));
   return own.includes(name) || (v4 !== undefined && own.includes(v4));
 }

@@ -13,7 +13,9 @@ export const agentCredentialPrefix = 'vigil_agent_';
 /** A credential name: a client (`claude-code`, `hermes`) or a name the user chose. */
 const namePattern = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
-const credentialSchema = z.object({ name: z.string().regex(namePattern), secret: z.string().min(20), createdAt: z.string() }).strict();
+const credentialSchema = z
+  .object({ name: z.string().regex(namePattern), secret: z.string().min(20), createdAt: z.string() })
+  .strict();
 const fileSchema = z.object({ version: z.literal(1), credentials: z.array(credentialSchema) }).strict();
 
 /** One stored agent credential. */
@@ -29,9 +31,13 @@ export interface IssuedCredential {
 /** Checks a credential name, naming the rule when it is broken. */
 export function checkCredentialName(name: string): string {
   if (!namePattern.test(name)) {
-    throw new AppError('invalid_request', `"${name}" is not a credential name: use 1–64 lower-case letters, digits, ".", "_" or "-", starting with a letter or digit.`, {
-      field: 'name',
-    });
+    throw new AppError(
+      'invalid_request',
+      `"${name}" is not a credential name: use 1–64 lower-case letters, digits, ".", "_" or "-", starting with a letter or digit.`,
+      {
+        field: 'name',
+      },
+    );
   }
   return name;
 }

@@ -27,12 +27,22 @@ afterEach(async () => {
 const home = (): string => path.join(temp.dir, 'vigil');
 
 async function serve(): Promise<RunningServe> {
-  running = await startServe({ home: home(), host: '127.0.0.1', port: 0, allowRemote: false, rendererDir: undefined, logger });
+  running = await startServe({
+    home: home(),
+    host: '127.0.0.1',
+    port: 0,
+    allowRemote: false,
+    rendererDir: undefined,
+    logger,
+  });
   return running;
 }
 
 /** Opens a WebSocket; resolves with the socket once open, or rejects with the refusal's status and body. */
-function open(url: string, options: { readonly headers?: Record<string, string>; readonly protocols?: string[] } = {}): Promise<WebSocket> {
+function open(
+  url: string,
+  options: { readonly headers?: Record<string, string>; readonly protocols?: string[] } = {},
+): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, options.protocols ?? [], { headers: options.headers ?? {} });
     socket.once('open', () => resolve(socket));
@@ -54,7 +64,9 @@ describe('the two credentials', () => {
     });
     expect(socket.protocol).toBe('vigil-ui');
     socket.close();
-    await expect(open(`ws://127.0.0.1:${http.port}/ws`, { protocols: ['vigil-ui', 'vigil-token.wrong-credential-000000000'] })).rejects.toThrow('status 401');
+    await expect(
+      open(`ws://127.0.0.1:${http.port}/ws`, { protocols: ['vigil-ui', 'vigil-token.wrong-credential-000000000'] }),
+    ).rejects.toThrow('status 401');
   });
 
   it('an agent credential on /ws gets 403, by header or subprotocol; the attempt is logged and shown in the UI', async () => {
@@ -63,7 +75,9 @@ describe('the two credentials', () => {
     core.events.on('app:problem-reported', (problem) => problems.push(problem.message));
     const agent = await agentCredentialFor(home(), 'sneaky');
     const url = `ws://127.0.0.1:${http.port}/ws`;
-    await expect(open(url, { headers: { authorization: `Bearer ${agent}` } })).rejects.toThrow(/status 403: The agent credential "sneaky" cannot reach \/ws/);
+    await expect(open(url, { headers: { authorization: `Bearer ${agent}` } })).rejects.toThrow(
+      /status 403: The agent credential "sneaky" cannot reach \/ws/,
+    );
     await expect(open(url, { protocols: ['vigil-ui', `vigil-token.${agent}`] })).rejects.toThrow('status 403');
     const plain = await fetch(new URL('/ws', http.baseUrl), { headers: { authorization: `Bearer ${agent}` } });
     expect(plain.status).toBe(403);
@@ -75,13 +89,21 @@ describe('the two credentials', () => {
     expect(log).not.toContain(agent);
   });
 
-  it("the UI credential on /mcp and /agent gets 403 naming vigil connect; an agent credential gets in", async () => {
+  it('the UI credential on /mcp and /agent gets 403 naming vigil connect; an agent credential gets in', async () => {
     const { http, token } = await serve();
-    const mcp = await fetch(new URL('/mcp', http.baseUrl), { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+    const mcp = await fetch(new URL('/mcp', http.baseUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(mcp.status).toBe(403);
     expect(await mcp.text()).toContain('vigil connect');
-    await expect(open(`ws://127.0.0.1:${http.port}/agent`, { headers: { authorization: `Bearer ${token}` } })).rejects.toThrow(/status 403: .*vigil connect/);
-    const agent = await open(`ws://127.0.0.1:${http.port}/agent`, { headers: { authorization: `Bearer ${await agentCredentialFor(home())}` } });
+    await expect(
+      open(`ws://127.0.0.1:${http.port}/agent`, { headers: { authorization: `Bearer ${token}` } }),
+    ).rejects.toThrow(/status 403: .*vigil connect/);
+    const agent = await open(`ws://127.0.0.1:${http.port}/agent`, {
+      headers: { authorization: `Bearer ${await agentCredentialFor(home())}` },
+    });
     agent.close();
   });
 
@@ -105,7 +127,9 @@ describe('the two credentials', () => {
     expect(page.status).toBe(404);
     // The old cookie is dropped from the browser that still holds it.
     expect(page.headers.get('set-cookie')).toBe(`vigil_token_${http.port}=; Max-Age=0; Path=/`);
-    const socket = await open(`ws://127.0.0.1:${http.port}/ws`, { headers: { cookie, authorization: `Bearer ${token}` } });
+    const socket = await open(`ws://127.0.0.1:${http.port}/ws`, {
+      headers: { cookie, authorization: `Bearer ${token}` },
+    });
     socket.close();
   });
 });
@@ -137,7 +161,10 @@ describe('the agent credential store', () => {
     await expect(store.issue('Bad Name')).rejects.toMatchObject({ code: 'invalid_request' });
     const { writeFile } = await import('node:fs/promises');
     await writeFile(store.file, '{ not json', { mode: 0o600 });
-    await expect(store.issue('cursor')).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('Move it aside') as unknown });
+    await expect(store.issue('cursor')).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('Move it aside') as unknown,
+    });
     await expect(store.revoke('cursor')).rejects.toMatchObject({ code: 'conflict' });
     expect(await store.identify('vigil_agent_whatever-at-all-0000000')).toBeUndefined();
     expect(await readFile(store.file, 'utf8')).toBe('{ not json');

@@ -22,15 +22,21 @@ function refuse(response: ServerResponse, status: number, message: string): void
   // A Vigil core refused the request (it never reached a handler): the client says why, and may work in-process.
   response.setHeader(contractCallHeader, '1');
   response.setHeader('Content-Type', 'application/json; charset=utf-8');
-  response.end(JSON.stringify({ ok: false, error: { code: status === 401 ? 'unauthorized' : 'invalid_request', message } }));
+  response.end(
+    JSON.stringify({ ok: false, error: { code: status === 401 ? 'unauthorized' : 'invalid_request', message } }),
+  );
 }
 
 /** The call of a request body: `{ channel, payload, events? }` (events: the names to stream while the call runs). */
-function parseCall(value: unknown): { readonly channel: string; readonly payload: unknown; readonly events: ReadonlySet<string> } | undefined {
+function parseCall(
+  value: unknown,
+): { readonly channel: string; readonly payload: unknown; readonly events: ReadonlySet<string> } | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { channel, payload, events } = value as { channel?: unknown; payload?: unknown; events?: unknown };
   if (typeof channel !== 'string' || channel.length === 0 || channel.length > 200) return undefined;
-  const names = Array.isArray(events) ? events.filter((name): name is string => typeof name === 'string' && isEventName(name)) : [];
+  const names = Array.isArray(events)
+    ? events.filter((name): name is string => typeof name === 'string' && isEventName(name))
+    : [];
   return { channel, payload, events: new Set(names) };
 }
 
@@ -42,11 +48,17 @@ function parseCall(value: unknown): { readonly channel: string; readonly payload
  * request, no WebSocket handshake, no client library. It takes the UI credential only as
  * `Authorization: Bearer`, which a web page cannot send to another origin without a CORS preflight Vigil never grants.
  */
-export function createHttpContractCall(options: HttpContractCallOptions): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+export function createHttpContractCall(
+  options: HttpContractCallOptions,
+): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
   return async (request, response) => {
     if (request.method === 'GET' || request.method === 'HEAD') {
       // A plain GET is a browser or a client that forgot to upgrade: the same answer as every WebSocket route.
-      refuse(response, 426, 'Upgrade required: /ws is a WebSocket endpoint (or POST one call as JSON { channel, payload }).');
+      refuse(
+        response,
+        426,
+        'Upgrade required: /ws is a WebSocket endpoint (or POST one call as JSON { channel, payload }).',
+      );
       return;
     }
     if (request.method !== 'POST') {
@@ -55,7 +67,11 @@ export function createHttpContractCall(options: HttpContractCallOptions): (reque
       return;
     }
     if (request.headers.authorization === undefined) {
-      refuse(response, 401, 'Send the token as "Authorization: Bearer <token>"; the page cookie does not authorize calls over HTTP.');
+      refuse(
+        response,
+        401,
+        'Send the token as "Authorization: Bearer <token>"; the page cookie does not authorize calls over HTTP.',
+      );
       return;
     }
     if (!(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) {
@@ -65,10 +81,18 @@ export function createHttpContractCall(options: HttpContractCallOptions): (reque
     const body = await readJsonBody(request, maxFrameBytes);
     const call = body.ok ? parseCall(body.value) : undefined;
     if (call === undefined) {
-      refuse(response, body.ok ? 400 : body.status, body.ok ? 'The body must be { "channel": "domain:verb", "payload": {…} }.' : body.message);
+      refuse(
+        response,
+        body.ok ? 400 : body.status,
+        body.ok ? 'The body must be { "channel": "domain:verb", "payload": {…} }.' : body.message,
+      );
       return;
     }
-    response.writeHead(200, { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store', [contractCallHeader]: '1' });
+    response.writeHead(200, {
+      'Content-Type': 'application/x-ndjson; charset=utf-8',
+      'Cache-Control': 'no-store',
+      [contractCallHeader]: '1',
+    });
     response.flushHeaders();
     const write = (frame: ServerFrame): void => {
       if (!response.writableEnded && !response.destroyed) response.write(`${JSON.stringify(frame)}\n`);
@@ -77,7 +101,10 @@ export function createHttpContractCall(options: HttpContractCallOptions): (reque
       if (call.events.has(name)) write({ type: 'event', name, payload });
     });
     try {
-      const result = await options.router.dispatch(call.channel, call.payload, { transport: 'http', clientId: randomUUID() });
+      const result = await options.router.dispatch(call.channel, call.payload, {
+        transport: 'http',
+        clientId: randomUUID(),
+      });
       write({ type: 'result', id: null, result });
     } catch (error) {
       options.logger.error('an HTTP contract call failed', { channel: call.channel, error });

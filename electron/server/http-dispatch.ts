@@ -15,7 +15,8 @@ export interface DispatchContext {
   readonly authority: CredentialAuthority;
   readonly rendererDir: string | undefined;
   readonly logger: Logger;
-  readonly onCredentialRefused: ((refusal: { readonly path: string; readonly credential: Credential }) => void) | undefined;
+  readonly onCredentialRefused:
+    ((refusal: { readonly path: string; readonly credential: Credential }) => void) | undefined;
   port: number;
   hosts: ReadonlySet<string>;
 }
@@ -35,19 +36,33 @@ function sendText(response: ServerResponse, status: number, text: string): void 
 }
 
 /** Checks a request's credential against the route's audience; a credential of the wrong kind is logged and reported. */
-async function admit(context: DispatchContext, request: IncomingMessage, route: HttpRoute): Promise<{ readonly status: number; readonly error: AppErrorData } | undefined> {
+async function admit(
+  context: DispatchContext,
+  request: IncomingMessage,
+  route: HttpRoute,
+): Promise<{ readonly status: number; readonly error: AppErrorData } | undefined> {
   const access = await checkRouteAccess(request, route.audience, route.path, context.authority);
   if (access.isAllowed) return undefined;
   if (access.refused !== undefined) {
-    const who = access.refused.kind === 'agent' ? `the agent credential "${access.refused.name}"` : "the UI's credential";
-    context.logger.warn(`refused ${who} on ${route.path}`, { path: route.path, credential: access.refused, origin: request.headers.origin });
+    const who =
+      access.refused.kind === 'agent' ? `the agent credential "${access.refused.name}"` : "the UI's credential";
+    context.logger.warn(`refused ${who} on ${route.path}`, {
+      path: route.path,
+      credential: access.refused,
+      origin: request.headers.origin,
+    });
     context.onCredentialRefused?.({ path: route.path, credential: access.refused });
   }
   return access;
 }
 
 /** Answers a request to a route: its credential checked first; a WebSocket-only route says so (426). */
-async function handleRoute(context: DispatchContext, request: IncomingMessage, response: ServerResponse, route: HttpRoute): Promise<void> {
+async function handleRoute(
+  context: DispatchContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+  route: HttpRoute,
+): Promise<void> {
   const refusal = await admit(context, request, route);
   if (refusal !== undefined) sendError(response, refusal.status, refusal.error);
   else if (route.handleRequest !== undefined) await route.handleRequest(request, response);
@@ -55,14 +70,22 @@ async function handleRoute(context: DispatchContext, request: IncomingMessage, r
 }
 
 /** Serves the built renderer to anyone who reaches the server: it holds no data and no credential. */
-async function handleStatic(context: DispatchContext, request: IncomingMessage, response: ServerResponse, pathname: string): Promise<void> {
+async function handleStatic(
+  context: DispatchContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+  pathname: string,
+): Promise<void> {
   if ((request.method !== 'GET' && request.method !== 'HEAD') || context.rendererDir === undefined) {
     sendText(response, 404, context.rendererDir === undefined ? 'Not found: this server serves no UI.' : 'Not found.');
     return;
   }
   const outcome = await serveStaticFile(context.rendererDir, pathname, request.method, response);
   if (outcome.kind === 'refused') {
-    context.logger.warn('refused a static file that is not a plain file inside the served folder', { path: pathname, reason: outcome.reason });
+    context.logger.warn('refused a static file that is not a plain file inside the served folder', {
+      path: pathname,
+      reason: outcome.reason,
+    });
     sendText(response, 403, `Refused: ${outcome.reason}; Vigil serves only plain files inside its UI folder.`);
   } else if (outcome.kind === 'missing') {
     sendText(response, 404, 'Not found.');
@@ -70,7 +93,11 @@ async function handleStatic(context: DispatchContext, request: IncomingMessage, 
 }
 
 /** Answers one plain HTTP request: Host check, a readable target, then a route (credential checked) or a static file. */
-export async function dispatchRequest(context: DispatchContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
+export async function dispatchRequest(
+  context: DispatchContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   setSecurityHeaders(response, context.port);
   const url = parseRequestTarget(request.url);
   if (!isAllowedHost(request, context.hosts)) {
@@ -80,14 +107,22 @@ export async function dispatchRequest(context: DispatchContext, request: Incomin
   } else {
     // Browsers of older Vigil versions hold the credential in a cookie that every local server receives: drop it.
     const legacyCookie = `vigil_token_${context.port}`;
-    if ((request.headers.cookie ?? '').includes(`${legacyCookie}=`)) response.setHeader('Set-Cookie', `${legacyCookie}=; Max-Age=0; Path=/`);
+    if ((request.headers.cookie ?? '').includes(`${legacyCookie}=`))
+      response.setHeader('Set-Cookie', `${legacyCookie}=; Max-Age=0; Path=/`);
     const route = context.routes.get(url.pathname);
-    await (route === undefined ? handleStatic(context, request, response, url.pathname) : handleRoute(context, request, response, route));
+    await (route === undefined
+      ? handleStatic(context, request, response, url.pathname)
+      : handleRoute(context, request, response, route));
   }
 }
 
 /** Why an upgrade is refused before its credential is looked at, if it is. */
-function upgradeObstacle(context: DispatchContext, request: IncomingMessage, route: HttpRoute | undefined, url: URL | undefined): readonly [number, string] | undefined {
+function upgradeObstacle(
+  context: DispatchContext,
+  request: IncomingMessage,
+  route: HttpRoute | undefined,
+  url: URL | undefined,
+): readonly [number, string] | undefined {
   if (!isAllowedHost(request, context.hosts)) return [421, 'Misdirected Request'];
   if (url === undefined) return [400, 'Bad Request'];
   if (route?.handleUpgrade === undefined) return [404, 'Not Found'];
@@ -96,7 +131,12 @@ function upgradeObstacle(context: DispatchContext, request: IncomingMessage, rou
 }
 
 /** Answers one WebSocket upgrade: Host, target, route, Origin, then the route's credential; only then the route takes the socket. */
-export async function dispatchUpgrade(context: DispatchContext, request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+export async function dispatchUpgrade(
+  context: DispatchContext,
+  request: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+): Promise<void> {
   const url = parseRequestTarget(request.url);
   const route = url === undefined ? undefined : context.routes.get(url.pathname);
   const obstacle = upgradeObstacle(context, request, route, url);
@@ -105,8 +145,15 @@ export async function dispatchUpgrade(context: DispatchContext, request: Incomin
     return;
   }
   const refusal = await admit(context, request, route);
-  if (refusal !== undefined) refuseUpgrade(socket, refusal.status, refusal.status === 401 ? 'Unauthorized' : 'Forbidden', refusal.error.message);
+  if (refusal !== undefined)
+    refuseUpgrade(socket, refusal.status, refusal.status === 401 ? 'Unauthorized' : 'Forbidden', refusal.error.message);
   // A client that closed its side cannot hold a WebSocket; answer instead of dropping it silently.
-  else if (!socket.readable) refuseUpgrade(socket, 400, 'Bad Request', 'The client closed its side of the connection during the WebSocket handshake.');
+  else if (!socket.readable)
+    refuseUpgrade(
+      socket,
+      400,
+      'Bad Request',
+      'The client closed its side of the connection during the WebSocket handshake.',
+    );
   else route.handleUpgrade(request, socket, head);
 }

@@ -34,7 +34,12 @@ beforeAll(async () => {
   });
   const info = await readServeInfo(path.join(home, 'serve.json'));
   if (info?.port == null) throw new Error(`vigil serve did not start:\n${output}`);
-  target = { port: info.port, uiToken: info.token, agentToken: await agentCredentialFor(home, 'fuzz'), hasUi: !output.includes('the UI is not built') };
+  target = {
+    port: info.port,
+    uiToken: info.token,
+    agentToken: await agentCredentialFor(home, 'fuzz'),
+    hasUi: !output.includes('the UI is not built'),
+  };
 }, 90_000);
 
 afterAll(async () => {
@@ -77,7 +82,9 @@ function send(fuzzCase: FuzzCase): Promise<number | 'none'> {
 
 describe('the network edge is total', () => {
   it(`answers ${caseCount} random and mutated requests and upgrades with a 4xx or the expected success, never a 500, and stays up`, async () => {
-    process.stdout.write(`http fuzz seed ${seed}: replay with VIGIL_FUZZ_SEED=${seed} npx vitest run electron/server/http-fuzz.test.ts\n`);
+    process.stdout.write(
+      `http fuzz seed ${seed}: replay with VIGIL_FUZZ_SEED=${seed} npx vitest run electron/server/http-fuzz.test.ts\n`,
+    );
     const cases = fuzzCases(seed, caseCount, target);
     const failures: string[] = [];
     const statuses = new Map<string, number>();
@@ -93,24 +100,37 @@ describe('the network edge is total', () => {
         // A request cut to nothing, or to less than a request line, may get no answer at all.
         const mayGoUnanswered = status === 'none' && fuzzCase.bytes.indexOf('\n') === -1;
         if (!isExpected && !mayGoUnanswered) {
-          failures.push(`case ${fuzzCase.index} (${fuzzCase.label}): got ${status}${fuzzCase.expected === undefined ? '' : `, expected ${fuzzCase.expected}`}; bytes ${JSON.stringify(fuzzCase.bytes.subarray(0, 300).toString('latin1'))}`);
+          failures.push(
+            `case ${fuzzCase.index} (${fuzzCase.label}): got ${status}${fuzzCase.expected === undefined ? '' : `, expected ${fuzzCase.expected}`}; bytes ${JSON.stringify(fuzzCase.bytes.subarray(0, 300).toString('latin1'))}`,
+          );
         }
       }
     };
     await Promise.all(Array.from({ length: parallel }, () => worker()));
-    process.stdout.write(`http fuzz seed ${seed}: statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}\n`);
+    process.stdout.write(
+      `http fuzz seed ${seed}: statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}\n`,
+    );
     expect(failures.slice(0, 20), `seed ${seed}: ${failures.length} cases failed`).toEqual([]);
     expect(server.exitCode, `seed ${seed}: vigil serve exited:\n${output}`).toBeNull();
-    const after = await fetch(`http://127.0.0.1:${target.port}/ws`, { headers: { authorization: `Bearer ${target.uiToken}` } });
+    const after = await fetch(`http://127.0.0.1:${target.port}/ws`, {
+      headers: { authorization: `Bearer ${target.uiToken}` },
+    });
     expect(after.status).toBe(426);
     const log = await readFile(path.join(temp.dir, 'home', 'logs', 'vigil.log'), 'utf8');
-    expect(log, `seed ${seed}: a request reached the 500 path`).not.toMatch(/HTTP request failed|WebSocket upgrade failed/);
+    expect(log, `seed ${seed}: a request reached the 500 path`).not.toMatch(
+      /HTTP request failed|WebSocket upgrade failed/,
+    );
   }, 600_000);
 
   it('answers random frames on /ws and /agent without closing the socket or failing a handler', async () => {
     const random = seededRandom(seed ^ 0xf4a3e5);
-    for (const [route, token] of [['/ws', target.uiToken], ['/agent', target.agentToken]] as const) {
-      const socket = new WebSocket(`ws://127.0.0.1:${target.port}${route}`, { headers: { authorization: `Bearer ${token}` } });
+    for (const [route, token] of [
+      ['/ws', target.uiToken],
+      ['/agent', target.agentToken],
+    ] as const) {
+      const socket = new WebSocket(`ws://127.0.0.1:${target.port}${route}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       await new Promise((resolve, reject) => {
         socket.once('open', resolve);
         socket.once('error', reject);
@@ -122,8 +142,13 @@ describe('the network edge is total', () => {
         socket.send(frame.data, { binary: frame.isBinary });
       }
       // The socket still answers a well-formed message after all of them (frames are answered in order of completion).
-      const probe = route === '/ws' ? { type: 'call', id: 999_999, channel: 'app:info', payload: {} } : { jsonrpc: '2.0', id: 'probe-999999', method: 'session.history', params: { sessionId: 'none' } };
-      const answered = new Promise<boolean>((resolve) => socket.on('message', (data: Buffer) => data.toString('utf8').includes('999999') && resolve(true)));
+      const probe =
+        route === '/ws'
+          ? { type: 'call', id: 999_999, channel: 'app:info', payload: {} }
+          : { jsonrpc: '2.0', id: 'probe-999999', method: 'session.history', params: { sessionId: 'none' } };
+      const answered = new Promise<boolean>((resolve) =>
+        socket.on('message', (data: Buffer) => data.toString('utf8').includes('999999') && resolve(true)),
+      );
       socket.send(JSON.stringify(probe));
       expect(await answered, `seed ${seed}: ${route} stopped answering`).toBe(true);
       expect(closedWith, `seed ${seed}: ${route} closed the socket`).toBeUndefined();

@@ -5,7 +5,10 @@ import type { Credential } from './route-access';
  * Shows a refused credential in the UI: an agent credential on `/ws` means an agent tried to reach
  * the human's channels (approvals, restore, config), which the user should know about.
  */
-export function reportRefusedCredential(events: Pick<EventHub, 'emit'>, refusal: { readonly path: string; readonly credential: Credential }): void {
+export function reportRefusedCredential(
+  events: Pick<EventHub, 'emit'>,
+  refusal: { readonly path: string; readonly credential: Credential },
+): void {
   if (refusal.credential.kind !== 'agent') return;
   events.emit('app:problem-reported', {
     source: 'gateway',

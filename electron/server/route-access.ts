@@ -19,10 +19,18 @@ export interface CredentialAuthority {
 /** A request's access to a route: its credential, or the refusal to answer with. */
 export type RouteAccess =
   | { readonly isAllowed: true; readonly credential: Credential }
-  | { readonly isAllowed: false; readonly status: 401 | 403; readonly error: AppErrorData; readonly refused?: Credential };
+  | {
+      readonly isAllowed: false;
+      readonly status: 401 | 403;
+      readonly error: AppErrorData;
+      readonly refused?: Credential;
+    };
 
 /** Which credential a token is: the UI's, a stored agent's, or none. */
-export async function identifyCredential(token: string, authority: CredentialAuthority): Promise<Credential | undefined> {
+export async function identifyCredential(
+  token: string,
+  authority: CredentialAuthority,
+): Promise<Credential | undefined> {
   if (isSameSecret(token, authority.uiToken)) return { kind: 'ui' };
   const name = await authority.agents.identify(token);
   return name === undefined ? undefined : { kind: 'agent', name };
@@ -46,14 +54,24 @@ function wrongKind(audience: RouteAudience, credential: Credential, path: string
         "takes the UI's credential, which no agent is given. This attempt was logged."
       : `This is the UI's credential: ${path} is for agents, which use their own. Run "vigil connect <client>" (or "vigil connect --credential NAME") ` +
         'for an agent credential.';
-  return { isAllowed: false, status: 403, error: { code: 'denied', message, details: { audience } }, refused: credential };
+  return {
+    isAllowed: false,
+    status: 403,
+    error: { code: 'denied', message, details: { audience } },
+    refused: credential,
+  };
 }
 
 /**
  * Checks a request's credential against a route's audience: none or an unknown one is 401; the
  * other kind of credential is 403 (an agent's on `/ws`, the UI's on `/mcp` or `/agent`).
  */
-export async function checkRouteAccess(request: IncomingMessage, audience: RouteAudience, path: string, authority: CredentialAuthority): Promise<RouteAccess> {
+export async function checkRouteAccess(
+  request: IncomingMessage,
+  audience: RouteAudience,
+  path: string,
+  authority: CredentialAuthority,
+): Promise<RouteAccess> {
   const token = presentedToken(request);
   if (token === undefined) return unauthorized(audience, false, authority);
   const credential = await identifyCredential(token, authority);

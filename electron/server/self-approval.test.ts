@@ -56,7 +56,9 @@ afterEach(async () => {
 async function runScript(scratch: string, port: number, credential: string): Promise<unknown> {
   const file = path.join(scratch, 'approve-myself.mjs');
   await writeFile(file, attackScript);
-  const child = spawn(process.execPath, [file], { env: { PATH: process.env['PATH'] ?? '', REPO: repoRoot, PORT: String(port), AGENT_CREDENTIAL: credential } });
+  const child = spawn(process.execPath, [file], {
+    env: { PATH: process.env['PATH'] ?? '', REPO: repoRoot, PORT: String(port), AGENT_CREDENTIAL: credential },
+  });
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   await new Promise((resolve) => child.once('exit', resolve));
@@ -64,16 +66,32 @@ async function runScript(scratch: string, port: number, credential: string): Pro
 }
 
 async function exists(file: string): Promise<boolean> {
-  return stat(file).then(() => true, () => false);
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Starts a server where `touch` waits for a human, and an agent whose `touch held-back.txt` is held back. */
-async function heldBackCommand(): Promise<{ readonly fixture: ServeFixture; readonly call: Promise<CallToolResult>; readonly approvalId: string }> {
-  const started = await startServeFixture({ policy: { rules: [{ effect: 'ask', tool: 'terminal', command: 'touch', reason: 'touch waits for a human in this test' }] } });
+async function heldBackCommand(): Promise<{
+  readonly fixture: ServeFixture;
+  readonly call: Promise<CallToolResult>;
+  readonly approvalId: string;
+}> {
+  const started = await startServeFixture({
+    policy: {
+      rules: [{ effect: 'ask', tool: 'terminal', command: 'touch', reason: 'touch waits for a human in this test' }],
+    },
+  });
   fixture = started;
   const { client } = await connectMcpClient(started, { name: 'agent-a', roots: [started.workspace] });
-  const requested = new Promise<string>((resolve) => started.running.core.events.on('approvals:requested', ({ approval }) => resolve(approval.id)));
-  const call = client.callTool({ name: 'terminal', arguments: { command: 'touch held-back.txt' } }) as Promise<CallToolResult>;
+  const requested = new Promise<string>((resolve) =>
+    started.running.core.events.on('approvals:requested', ({ approval }) => resolve(approval.id)),
+  );
+  const call = client.callTool({
+    name: 'terminal',
+    arguments: { command: 'touch held-back.txt' },
+  }) as Promise<CallToolResult>;
   return { fixture: started, call, approvalId: await requested };
 }
 
@@ -96,12 +114,18 @@ describe('agents cannot approve their own commands', () => {
     const results = await runScript(started.scratch, started.running.http.port, scriptCredential);
     expect(results).toEqual([{ status: 403 }, { status: 403 }]);
     // Still waiting for a person: nothing decided it.
-    const waiting = await started.running.core.router.dispatch('approvals:list', {}, { transport: 'test', clientId: 'check' });
+    const waiting = await started.running.core.router.dispatch(
+      'approvals:list',
+      {},
+      { transport: 'test', clientId: 'check' },
+    );
     expect(waiting).toMatchObject({ ok: true, value: { approvals: [{ id: approvalId }] } });
     expect(await exists(path.join(started.workspace, 'held-back.txt'))).toBe(false);
 
     // The session ends; its held-back call is denied and never runs.
-    await started.running.core.sessions.close(started.running.core.sessions.list().find((session) => session.agent === 'agent-a')?.id ?? '');
+    await started.running.core.sessions.close(
+      started.running.core.sessions.list().find((session) => session.agent === 'agent-a')?.id ?? '',
+    );
     const outcome = await call;
     expect(outcome.isError).toBe(true);
     expect((outcome._meta?.['vigil/call'] as { decision: string }).decision).toBe('denied');
@@ -120,18 +144,33 @@ describe('agents cannot approve their own commands', () => {
         }),
       );
       await new Promise((resolve) => socket.once('open', resolve));
-      socket.send(JSON.stringify({ type: 'call', id: 7, channel: 'approvals:decide', payload: { id: approvalId, decision: 'allow' } }));
+      socket.send(
+        JSON.stringify({
+          type: 'call',
+          id: 7,
+          channel: 'approvals:decide',
+          payload: { id: approvalId, decision: 'allow' },
+        }),
+      );
       const result = await answer;
       socket.close();
       return result;
     };
-    expect(await decide(ui)).toMatchObject({ ok: false, error: { code: 'denied', message: expect.stringContaining("Vigil's window or the page") as unknown } });
+    expect(await decide(ui)).toMatchObject({
+      ok: false,
+      error: { code: 'denied', message: expect.stringContaining("Vigil's window or the page") as unknown },
+    });
     expect(await exists(path.join(started.workspace, 'held-back.txt'))).toBe(false);
 
-    expect(await decide({ ...ui, origin: `http://127.0.0.1:${started.running.http.port}` })).toMatchObject({ ok: true, value: { decision: 'allowed' } });
+    expect(await decide({ ...ui, origin: `http://127.0.0.1:${started.running.http.port}` })).toMatchObject({
+      ok: true,
+      value: { decision: 'allowed' },
+    });
     const outcome = await call;
     expect((outcome._meta?.['vigil/call'] as { decision: string }).decision).toBe('asked-allowed');
     expect(await exists(path.join(started.workspace, 'held-back.txt'))).toBe(true);
-    expect(await callRecords(started.home)).toEqual([expect.objectContaining({ name: 'terminal', decision: 'asked-allowed', decidedVia: 'page' })]);
+    expect(await callRecords(started.home)).toEqual([
+      expect.objectContaining({ name: 'terminal', decision: 'asked-allowed', decidedVia: 'page' }),
+    ]);
   });
 });

@@ -42,8 +42,21 @@ export async function serveCore(options: ServeCoreOptions): Promise<ServedCore> 
   const serveInfoPath = core.paths.serveInfo;
   const token = createToken();
   const startedAt = new Date().toISOString();
-  await claimServeInfo(serveInfoPath, { pid: process.pid, port: null, token, url: null, version: vigilVersion, startedAt });
-  const ws = createWsContractEndpoint({ path: '/ws', router: core.router, events: core.events, logger, version: vigilVersion });
+  await claimServeInfo(serveInfoPath, {
+    pid: process.pid,
+    port: null,
+    token,
+    url: null,
+    version: vigilVersion,
+    startedAt,
+  });
+  const ws = createWsContractEndpoint({
+    path: '/ws',
+    router: core.router,
+    events: core.events,
+    logger,
+    version: vigilVersion,
+  });
   let http: RunningHttpServer | undefined;
   try {
     http = await startHttpServer({
@@ -57,7 +70,14 @@ export async function serveCore(options: ServeCoreOptions): Promise<ServedCore> 
       logger,
       onCredentialRefused: (refusal) => reportRefusedCredential(core.events, refusal),
     });
-    await updateServeInfo(serveInfoPath, { pid: process.pid, port: http.port, token, url: http.url, version: vigilVersion, startedAt });
+    await updateServeInfo(serveInfoPath, {
+      pid: process.pid,
+      port: http.port,
+      token,
+      url: http.url,
+      version: vigilVersion,
+      startedAt,
+    });
   } catch (error) {
     await ws.dispose();
     await http?.close();

@@ -69,10 +69,14 @@ describe('vigil serve security', () => {
     const { request } = await import('node:http');
     const status = (target: string): Promise<number | undefined> =>
       new Promise<number | undefined>((resolve, reject) => {
-        const req = request(new URL(target, http.baseUrl), { headers: { host: `evil.example:${http.port}`, authorization: `Bearer ${token}` } }, (res) => {
-          res.resume();
-          resolve(res.statusCode);
-        });
+        const req = request(
+          new URL(target, http.baseUrl),
+          { headers: { host: `evil.example:${http.port}`, authorization: `Bearer ${token}` } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode);
+          },
+        );
         req.on('error', reject);
         req.end();
       });
@@ -84,7 +88,9 @@ describe('vigil serve security', () => {
     const { http, token } = await serve();
     const wsUrl = `ws://127.0.0.1:${http.port}/ws`;
     await expect(connect(wsUrl, {})).rejects.toThrow('status 401');
-    await expect(connect(wsUrl, { authorization: `Bearer ${token}`, origin: 'https://evil.example' })).rejects.toThrow('status 403');
+    await expect(connect(wsUrl, { authorization: `Bearer ${token}`, origin: 'https://evil.example' })).rejects.toThrow(
+      'status 403',
+    );
     await expect(
       connect(wsUrl, { authorization: `Bearer ${token}`, origin: `http://localhost:${http.port + 1}` }),
     ).rejects.toThrow('status 403');
@@ -97,7 +103,11 @@ describe('vigil serve security', () => {
     const { http, token } = await serve();
     const { socket } = await connect(`ws://127.0.0.1:${http.port}/ws`, { authorization: `Bearer ${token}` });
     socket.send(JSON.stringify({ type: 'call', id: 1, channel: 'app:info', payload: {} }));
-    expect(await nextMessage(socket)).toMatchObject({ type: 'result', id: 1, result: { ok: true, value: { name: 'vigil' } } });
+    expect(await nextMessage(socket)).toMatchObject({
+      type: 'result',
+      id: 1,
+      result: { ok: true, value: { name: 'vigil' } },
+    });
     socket.send(JSON.stringify({ type: 'call', id: 'two', channel: 'app:info' }));
     expect(await nextMessage(socket)).toMatchObject({
       type: 'result',
@@ -105,11 +115,17 @@ describe('vigil serve security', () => {
       result: { ok: false, error: { code: 'invalid_request', details: { field: 'id' } } },
     });
     socket.send(JSON.stringify({ type: 'call', id: 3, channel: 'app:info', payload: { extra: 1 } }));
-    expect(await nextMessage(socket)).toMatchObject({ id: 3, result: { ok: false, error: { code: 'invalid_request' } } });
+    expect(await nextMessage(socket)).toMatchObject({
+      id: 3,
+      result: { ok: false, error: { code: 'invalid_request' } },
+    });
     socket.send(JSON.stringify({ type: 'call', id: 4, channel: 'nope:nothing', payload: {} }));
     expect(await nextMessage(socket)).toMatchObject({ id: 4, result: { ok: false, error: { code: 'unknown_call' } } });
     socket.send('not json');
-    expect(await nextMessage(socket)).toMatchObject({ id: null, result: { ok: false, error: { code: 'invalid_request' } } });
+    expect(await nextMessage(socket)).toMatchObject({
+      id: null,
+      result: { ok: false, error: { code: 'invalid_request' } },
+    });
     socket.send(JSON.stringify({ type: 'call', id: 5, channel: 'app:info', payload: {} }));
     expect(await nextMessage(socket)).toMatchObject({ id: 5, result: { ok: true } });
     socket.close();
@@ -147,7 +163,14 @@ describe('serve.json', () => {
         });
         first.on('exit', () => reject(new Error('first server exited')));
       });
-      const second = startServe({ home: vigilHome, host: '127.0.0.1', port: 0, allowRemote: false, rendererDir, logger: silentLogger });
+      const second = startServe({
+        home: vigilHome,
+        host: '127.0.0.1',
+        port: 0,
+        allowRemote: false,
+        rendererDir,
+        logger: silentLogger,
+      });
       await expect(second).rejects.toThrow(`pid ${first.pid}`);
     } finally {
       first.kill('SIGTERM');

@@ -53,7 +53,10 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     await core.dispose();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
-      throw new AppError('busy', `Port ${options.port} on ${options.host} is already in use. Pick another with --port, or --port 0 for any free port.`);
+      throw new AppError(
+        'busy',
+        `Port ${options.port} on ${options.host} is already in use. Pick another with --port, or --port 0 for any free port.`,
+      );
     }
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
       throw new AppError('invalid_request', `Cannot listen on ${options.host}: no such local address.`);

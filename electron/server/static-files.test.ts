@@ -26,7 +26,14 @@ afterEach(async () => {
 });
 
 async function serve(rendererDir: string): Promise<string> {
-  running = await startServe({ home: path.join(temp.dir, 'home'), host: '127.0.0.1', port: 0, allowRemote: false, rendererDir, logger: silentLogger });
+  running = await startServe({
+    home: path.join(temp.dir, 'home'),
+    host: '127.0.0.1',
+    port: 0,
+    allowRemote: false,
+    rendererDir,
+    logger: silentLogger,
+  });
   return running.http.baseUrl;
 }
 
@@ -55,7 +62,14 @@ describe('static files are confined by real path', () => {
 
   it('refuses encoded traversal, encoded separators and NUL, and never answers 500', async () => {
     const base = await serve(path.join(temp.dir, 'renderer'));
-    for (const target of ['/%2e%2e/outside/secret.txt', '/assets%2f..%2f..%2foutside%2fsecret.txt', '/..%5coutside%5csecret.txt', '/index.html%00', '/%E0%A4%A', '/assets/']) {
+    for (const target of [
+      '/%2e%2e/outside/secret.txt',
+      '/assets%2f..%2f..%2foutside%2fsecret.txt',
+      '/..%5coutside%5csecret.txt',
+      '/index.html%00',
+      '/%E0%A4%A',
+      '/assets/',
+    ]) {
       const [status, body] = await get(base, target);
       expect([status, target]).toEqual([404, target]);
       expect(body).not.toContain('OUTSIDE-SECRET');

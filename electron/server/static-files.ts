@@ -38,13 +38,17 @@ function segmentsOf(urlPath: string): readonly string[] | undefined {
 }
 
 /** Walks the segments from the real root with lstat: every step a real folder, the last a regular file, no symlink anywhere. */
-async function walk(root: string, segments: readonly string[]): Promise<{ readonly file: string; readonly stats: Stats } | StaticOutcome> {
+async function walk(
+  root: string,
+  segments: readonly string[],
+): Promise<{ readonly file: string; readonly stats: Stats } | StaticOutcome> {
   let current = root;
   for (const [index, segment] of segments.entries()) {
     current = path.join(current, segment);
     const stats = await lstat(current).catch(() => undefined);
     if (stats === undefined) return { kind: 'missing' };
-    if (stats.isSymbolicLink()) return { kind: 'refused', reason: `${segments.slice(0, index + 1).join('/')} is a symbolic link` };
+    if (stats.isSymbolicLink())
+      return { kind: 'refused', reason: `${segments.slice(0, index + 1).join('/')} is a symbolic link` };
     const isLast = index === segments.length - 1;
     if (isLast) return stats.isFile() ? { file: current, stats } : { kind: 'missing' };
     if (!stats.isDirectory()) return { kind: 'missing' };
@@ -73,7 +77,12 @@ async function openWalked(file: string, walked: Stats): Promise<FileHandle | Sta
  * anywhere under it is refused, not followed. The file is opened without following links and
  * checked to be the one walked, so a link swapped in meanwhile is refused too. `/` is `index.html`.
  */
-export async function serveStaticFile(root: string, urlPath: string, method: string, response: ServerResponse): Promise<StaticOutcome> {
+export async function serveStaticFile(
+  root: string,
+  urlPath: string,
+  method: string,
+  response: ServerResponse,
+): Promise<StaticOutcome> {
   const segments = segmentsOf(urlPath);
   if (segments === undefined) return { kind: 'missing' };
   const realRoot = await realpath(root).catch(() => undefined);

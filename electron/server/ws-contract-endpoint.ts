@@ -65,13 +65,18 @@ export function createWsContractEndpoint(options: WsContractEndpointOptions): Ws
           send(socket, {
             type: 'result',
             id: null,
-            result: fail({ code: 'invalid_request', message: 'Binary frames are not part of the contract; send JSON text.' }),
+            result: fail({
+              code: 'invalid_request',
+              message: 'Binary frames are not part of the contract; send JSON text.',
+            }),
           });
           return;
         }
         let raw: unknown;
         try {
-          raw = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8'));
+          raw = JSON.parse(
+            Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8'),
+          );
         } catch {
           send(socket, {
             type: 'result',

@@ -22,7 +22,9 @@ export interface SessionLogFile {
 /** The session logs of a folder, most recently changed first (only their names and times are read). */
 export async function listSessionLogs(directory: string): Promise<SessionLogFile[]> {
   await mkdir(directory, { recursive: true, mode: 0o700 });
-  const names = (await readdir(directory)).filter((name) => name.endsWith('.jsonl') && sessionIdSchema.safeParse(name.slice(0, -6)).success);
+  const names = (await readdir(directory)).filter(
+    (name) => name.endsWith('.jsonl') && sessionIdSchema.safeParse(name.slice(0, -6)).success,
+  );
   const found = await Promise.all(
     names.map(async (name) => {
       const file = path.join(directory, name);
@@ -30,7 +32,9 @@ export async function listSessionLogs(directory: string): Promise<SessionLogFile
       return stats?.isFile() === true ? { id: name.slice(0, -6), file, modifiedAt: stats.mtimeMs } : undefined;
     }),
   );
-  return found.filter((item) => item !== undefined).sort((a, b) => b.modifiedAt - a.modifiedAt || a.id.localeCompare(b.id));
+  return found
+    .filter((item) => item !== undefined)
+    .sort((a, b) => b.modifiedAt - a.modifiedAt || a.id.localeCompare(b.id));
 }
 
 /**
@@ -40,7 +44,10 @@ export async function listSessionLogs(directory: string): Promise<SessionLogFile
  * session's warnings and are reported; a log that cannot be used at all is reported and gives
  * undefined.
  */
-export async function loadSessionLog(file: string, report: (message: string) => void): Promise<LoadedSession | undefined> {
+export async function loadSessionLog(
+  file: string,
+  report: (message: string) => void,
+): Promise<LoadedSession | undefined> {
   let state: SessionState | undefined;
   let isUnusable = false;
   const secretCalls = new Set<number>();
@@ -56,7 +63,10 @@ export async function loadSessionLog(file: string, report: (message: string) => 
         return;
       }
       if (raw.type === 'call' && isSecretCallRecord(raw)) secretCalls.add(raw.seq);
-      applyRecord(state, condenseRecord(raw, (seq) => secretCalls.has(seq)));
+      applyRecord(
+        state,
+        condenseRecord(raw, (seq) => secretCalls.has(seq)),
+      );
     });
     if (state === undefined) {
       report(`The session log ${file} does not start with an "opened" record; it was not loaded.`);

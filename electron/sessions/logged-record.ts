@@ -23,7 +23,10 @@ export interface CallPaths {
 
 /** Why a call's contents must not be kept (it touched a secret path), or undefined when they may be previewed. */
 export function callSecretReason(call: CallPaths): string | undefined {
-  const named = typeof call.arguments === 'object' && call.arguments !== null ? (call.arguments as Record<string, unknown>)['path'] : undefined;
+  const named =
+    typeof call.arguments === 'object' && call.arguments !== null
+      ? (call.arguments as Record<string, unknown>)['path']
+      : undefined;
   const candidates = [
     ...(typeof named === 'string' ? [named] : []),
     ...(call.resolved ?? []).map((item) => judged(item.absolute, item.root)),
@@ -38,7 +41,12 @@ export function callSecretReason(call: CallPaths): string | undefined {
 
 /** Whether a `call` record touched a secret path (its `path` argument, or the paths it touched). */
 export function isSecretCallRecord(record: CallRecord): boolean {
-  return callSecretReason({ arguments: record.arguments, relative: record.touched.flatMap((touched) => touched.paths ?? []) }) !== undefined;
+  return (
+    callSecretReason({
+      arguments: record.arguments,
+      relative: record.touched.flatMap((touched) => touched.paths ?? []),
+    }) !== undefined
+  );
 }
 
 /**

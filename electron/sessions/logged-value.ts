@@ -23,7 +23,29 @@ export const maxKeptItems = 100;
 const maxDepth = 8;
 
 /** Keys whose strings are metadata, not contents: kept whole (masked) up to `metadataChars`. */
-const metadataKeys = new Set(['path', 'file', 'file_path', 'filePath', 'paths', 'cwd', 'dir', 'directory', 'command', 'action', 'target', 'name', 'tool', 'code', 'field', 'kind', 'mode', 'reason', 'decision', 'checkpointId', 'id']);
+const metadataKeys = new Set([
+  'path',
+  'file',
+  'file_path',
+  'filePath',
+  'paths',
+  'cwd',
+  'dir',
+  'directory',
+  'command',
+  'action',
+  'target',
+  'name',
+  'tool',
+  'code',
+  'field',
+  'kind',
+  'mode',
+  'reason',
+  'decision',
+  'checkpointId',
+  'id',
+]);
 
 /** How a value is condensed: `isSecret` when the call touched a secret path. */
 export interface CondenseOptions {
@@ -59,7 +81,14 @@ export function maskedPreview(text: string, length = previewChars): string {
 export function elideText(text: string, reason: ElidedText['reason']): ElidedText {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (reason === 'secret') return { kind: 'elided-text', reason, chars: text.length, bytes };
-  return { kind: 'elided-text', reason, chars: text.length, bytes, sha256: createHash('sha256').update(text).digest('hex'), preview: maskedPreview(text) };
+  return {
+    kind: 'elided-text',
+    reason,
+    chars: text.length,
+    bytes,
+    sha256: createHash('sha256').update(text).digest('hex'),
+    preview: maskedPreview(text),
+  };
 }
 
 /** Prose (a message, an error message) masked and cut to `max` characters, saying how much was dropped. */
@@ -69,7 +98,8 @@ export function condenseProse(text: string, max = proseChars): string {
 }
 
 function condenseString(text: string, key: string | undefined, options: CondenseOptions): unknown {
-  if (key !== undefined && metadataKeys.has(key)) return text.length <= metadataChars ? detached(maskSecretValues(text)) : elideText(text, 'long');
+  if (key !== undefined && metadataKeys.has(key))
+    return text.length <= metadataChars ? detached(maskSecretValues(text)) : elideText(text, 'long');
   if (options.isSecret === true) return elideText(text, 'secret');
   return text.length <= previewChars ? detached(maskSecretValues(text)) : elideText(text, 'long');
 }
@@ -81,9 +111,13 @@ function condenseAt(value: unknown, key: string | undefined, options: CondenseOp
   if (depth >= maxDepth) return '[… nested too deep to keep in the session log]';
   if (Array.isArray(value)) {
     const kept = value.slice(0, maxKeptItems).map((item) => condenseAt(item, key, options, depth + 1));
-    return value.length <= maxKeptItems ? kept : [...kept, `[… ${value.length - maxKeptItems} more items not kept in the session log]`];
+    return value.length <= maxKeptItems
+      ? kept
+      : [...kept, `[… ${value.length - maxKeptItems} more items not kept in the session log]`];
   }
-  return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, condenseAt(item, name, options, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([name, item]) => [name, condenseAt(item, name, options, depth + 1)]),
+  );
 }
 
 /** A tool call's arguments (or a result's value) as a session keeps them. */
@@ -100,7 +134,9 @@ export function condenseResult(result: Result<unknown>, options: CondenseOptions
     error: {
       code,
       message: condenseProse(message),
-      ...(details === undefined ? {} : { details: condenseValue(details, options) as Readonly<Record<string, unknown>> }),
+      ...(details === undefined
+        ? {}
+        : { details: condenseValue(details, options) as Readonly<Record<string, unknown>> }),
     },
   };
 }

@@ -27,12 +27,23 @@ export interface SessionPlace {
 
 async function resolveDirectory(input: string, base: string | undefined, field: string): Promise<string> {
   if (!path.isAbsolute(input) && base === undefined) {
-    throw new AppError('invalid_request', `The ${field} "${input}" is relative, but there is no folder to resolve it against; give an absolute path.`, { field, path: input });
+    throw new AppError(
+      'invalid_request',
+      `The ${field} "${input}" is relative, but there is no folder to resolve it against; give an absolute path.`,
+      { field, path: input },
+    );
   }
   const resolved = await canonicalPath(path.isAbsolute(input) ? input : path.resolve(base ?? '', input));
-  const isDirectory = await stat(resolved).then((stats) => stats.isDirectory(), () => false);
+  const isDirectory = await stat(resolved).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
   if (!isDirectory) {
-    throw new AppError('not_found', `The ${field} ${resolved} is not an existing folder; create it or give another one.`, { field, path: resolved });
+    throw new AppError(
+      'not_found',
+      `The ${field} ${resolved} is not an existing folder; create it or give another one.`,
+      { field, path: resolved },
+    );
   }
   return resolved;
 }
@@ -42,17 +53,28 @@ async function resolveDirectory(input: string, base: string | undefined, field: 
  * duplicates dropped); a relative cwd is relative to the first root; the cwd must be inside a root
  * and defaults to the first one. A cwd with no roots makes the cwd the only root.
  */
-export async function resolveSessionPlace(roots: readonly string[], cwd: string | undefined, from?: string): Promise<SessionPlace> {
-  const resolvedRoots = [...new Set(await Promise.all(roots.map((root, index) => resolveDirectory(root, from, `root ${index + 1}`))))];
-  if (cwd === undefined) return resolvedRoots[0] === undefined ? { roots: [] } : { roots: resolvedRoots, cwd: resolvedRoots[0] };
+export async function resolveSessionPlace(
+  roots: readonly string[],
+  cwd: string | undefined,
+  from?: string,
+): Promise<SessionPlace> {
+  const resolvedRoots = [
+    ...new Set(await Promise.all(roots.map((root, index) => resolveDirectory(root, from, `root ${index + 1}`)))),
+  ];
+  if (cwd === undefined)
+    return resolvedRoots[0] === undefined ? { roots: [] } : { roots: resolvedRoots, cwd: resolvedRoots[0] };
   const resolvedCwd = await resolveDirectory(cwd, resolvedRoots[0] ?? from, 'cwd');
   if (resolvedRoots.length === 0) return { roots: [resolvedCwd], cwd: resolvedCwd };
   if (!resolvedRoots.some((root) => isPathInside(resolvedCwd, root))) {
-    throw new AppError('outside_workspace', `The cwd ${resolvedCwd} is outside the session's roots (${resolvedRoots.join(', ')}); give a cwd inside one of them.`, {
-      field: 'cwd',
-      path: resolvedCwd,
-      roots: resolvedRoots,
-    });
+    throw new AppError(
+      'outside_workspace',
+      `The cwd ${resolvedCwd} is outside the session's roots (${resolvedRoots.join(', ')}); give a cwd inside one of them.`,
+      {
+        field: 'cwd',
+        path: resolvedCwd,
+        roots: resolvedRoots,
+      },
+    );
   }
   return { roots: resolvedRoots, cwd: resolvedCwd };
 }

@@ -46,7 +46,15 @@ export class SessionCatalog {
   async load(): Promise<void> {
     const files = await listSessionLogs(this.#options.directory);
     const maxAgeMs = this.#options.maxAgeMs?.();
-    const expired = maxAgeMs === undefined ? [] : await pruneSessionLogs(files.map((file) => ({ ...file, lastActiveAt: file.modifiedAt })), Date.now() - maxAgeMs, maxAgeMs, this.#options.logger);
+    const expired =
+      maxAgeMs === undefined
+        ? []
+        : await pruneSessionLogs(
+            files.map((file) => ({ ...file, lastActiveAt: file.modifiedAt })),
+            Date.now() - maxAgeMs,
+            maxAgeMs,
+            this.#options.logger,
+          );
     const deleted = new Set(expired);
     const kept = files.filter((file) => !deleted.has(file.id));
     const shown = this.#options.shownAtStart ?? defaultShownAtStart;
@@ -67,9 +75,12 @@ export class SessionCatalog {
     const maxAgeMs = this.#options.maxAgeMs?.();
     if (maxAgeMs === undefined || this.#isDisposed) return;
     clearTimeout(this.#pruneTimer);
-    this.#pruneTimer = setTimeout(() => {
-      void this.prune().finally(() => this.#schedulePrune());
-    }, Math.min(sessionPruneIntervalMs, maxAgeMs));
+    this.#pruneTimer = setTimeout(
+      () => {
+        void this.prune().finally(() => this.#schedulePrune());
+      },
+      Math.min(sessionPruneIntervalMs, maxAgeMs),
+    );
     this.#pruneTimer.unref();
   }
 
@@ -81,7 +92,12 @@ export class SessionCatalog {
       .filter((entry) => !entry.isConnected && entry.running === 0)
       .map((entry) => ({ id: entry.id, file: entry.file, lastActiveAt: Date.parse(entry.brief.lastActiveAt) }));
     const unread = [...this.#unread.values()].map((file) => ({ ...file, lastActiveAt: file.modifiedAt }));
-    const deleted = await pruneSessionLogs([...candidates, ...unread], Date.now() - maxAgeMs, maxAgeMs, this.#options.logger);
+    const deleted = await pruneSessionLogs(
+      [...candidates, ...unread],
+      Date.now() - maxAgeMs,
+      maxAgeMs,
+      this.#options.logger,
+    );
     for (const id of deleted) {
       // A session that came back while its log was being deleted keeps its entry (and starts a new log).
       if (this.#entries.get(id)?.isConnected !== true) this.#entries.delete(id);
@@ -93,7 +109,11 @@ export class SessionCatalog {
   /** How many sessions are read (summaries in memory), how many have their full state loaded, how many are not read yet. */
   residency(): { readonly read: number; readonly loaded: number; readonly unread: number } {
     const entries = [...this.#entries.values()];
-    return { read: entries.length, loaded: entries.filter((entry) => entry.state !== undefined).length, unread: this.#unread.size };
+    return {
+      read: entries.length,
+      loaded: entries.filter((entry) => entry.state !== undefined).length,
+      unread: this.#unread.size,
+    };
   }
 
   /** How many sessions on disk are not read yet. */
@@ -130,7 +150,12 @@ export class SessionCatalog {
   entry(sessionId: string): SessionEntry {
     const id = parseOrThrow(sessionIdSchema, sessionId, 'Invalid session id');
     const entry = this.#entries.get(id);
-    if (entry === undefined) throw new AppError('not_found', `There is no session ${id}; open one first (or list them with "vigil sessions list").`, { sessionId: id });
+    if (entry === undefined)
+      throw new AppError(
+        'not_found',
+        `There is no session ${id}; open one first (or list them with "vigil sessions list").`,
+        { sessionId: id },
+      );
     return entry;
   }
 
@@ -169,7 +194,11 @@ export class SessionCatalog {
    * its log in the same tick, so log order is state order; resolves once they are on disk, then
    * unloads the session again if nobody is connected to it.
    */
-  async commit(entry: SessionEntry, records: readonly SessionRecord[], options: { readonly durable?: boolean } = {}): Promise<void> {
+  async commit(
+    entry: SessionEntry,
+    records: readonly SessionRecord[],
+    options: { readonly durable?: boolean } = {},
+  ): Promise<void> {
     const state = entry.state ?? (await this.loaded(entry));
     const writer = (entry.writer ??= new SessionLogWriter(entry.file, { isTorn: entry.isTorn }));
     entry.isTorn = false;
@@ -181,8 +210,14 @@ export class SessionCatalog {
     try {
       await written;
     } catch (error) {
-      this.#options.report(`Session ${entry.id}: the log could not be written (${(error as Error).message}); the change is live but not on disk.`);
-      throw new AppError('io_error', `The session log could not be written: ${(error as Error).message}. Check the free space and permissions of ${this.#options.directory}.`, { sessionId: entry.id });
+      this.#options.report(
+        `Session ${entry.id}: the log could not be written (${(error as Error).message}); the change is live but not on disk.`,
+      );
+      throw new AppError(
+        'io_error',
+        `The session log could not be written: ${(error as Error).message}. Check the free space and permissions of ${this.#options.directory}.`,
+        { sessionId: entry.id },
+      );
     } finally {
       await this.settle(entry);
     }
@@ -195,13 +230,25 @@ export class SessionCatalog {
    */
   async reload(sessionId: string): Promise<SessionEntry | undefined> {
     if (!sessionIdSchema.safeParse(sessionId).success) return undefined;
-    const isOwn = (entry: SessionEntry | undefined): boolean => entry !== undefined && (entry.isConnected || entry.writer !== undefined || entry.running > 0);
+    const isOwn = (entry: SessionEntry | undefined): boolean =>
+      entry !== undefined && (entry.isConnected || entry.writer !== undefined || entry.running > 0);
     if (isOwn(this.#entries.get(sessionId))) return undefined;
     const file = this.fileOf(sessionId);
     const loaded = await loadSessionLog(file, this.#options.report);
     if (loaded === undefined || isOwn(this.#entries.get(sessionId))) return undefined;
     const { state, isTorn } = loaded;
-    const entry: SessionEntry = { id: state.id, file, brief: toBrief(state), isClosed: state.isClosed, isConnected: false, state: undefined, loading: undefined, writer: undefined, isTorn, running: 0 };
+    const entry: SessionEntry = {
+      id: state.id,
+      file,
+      brief: toBrief(state),
+      isClosed: state.isClosed,
+      isConnected: false,
+      state: undefined,
+      loading: undefined,
+      writer: undefined,
+      isTorn,
+      running: 0,
+    };
     this.#unread.delete(sessionId);
     this.#entries.set(sessionId, entry);
     return entry;
@@ -225,7 +272,10 @@ export class SessionCatalog {
 
   async #readState(file: string): Promise<SessionState> {
     const loaded = await loadSessionLog(file, () => undefined);
-    if (loaded === undefined) throw new AppError('io_error', `The session log ${file} could not be read; see Vigil's log for why.`, { path: file });
+    if (loaded === undefined)
+      throw new AppError('io_error', `The session log ${file} could not be read; see Vigil's log for why.`, {
+        path: file,
+      });
     return loaded.state;
   }
 
@@ -235,6 +285,17 @@ export class SessionCatalog {
     const loaded = await loadSessionLog(file.file, isReported ? this.#options.report : () => undefined);
     if (loaded === undefined) return;
     const { state, isTorn } = loaded;
-    this.#entries.set(state.id, { id: state.id, file: file.file, brief: toBrief(state), isClosed: state.isClosed, isConnected: false, state: undefined, loading: undefined, writer: undefined, isTorn, running: 0 });
+    this.#entries.set(state.id, {
+      id: state.id,
+      file: file.file,
+      brief: toBrief(state),
+      isClosed: state.isClosed,
+      isConnected: false,
+      state: undefined,
+      loading: undefined,
+      writer: undefined,
+      isTorn,
+      running: 0,
+    });
   }
 }

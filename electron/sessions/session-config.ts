@@ -8,7 +8,11 @@ export const sessionConfigSchema = z
      * An MCP session over HTTP with no request and no open stream for this many minutes ends as
      * "disconnected" (a later request revives it). Fractions are allowed (0.5 = 30 s).
      */
-    idleMinutes: z.number().min(0.01).max(7 * 24 * 60).default(10),
+    idleMinutes: z
+      .number()
+      .min(0.01)
+      .max(7 * 24 * 60)
+      .default(10),
     /** Logs of sessions that are not connected and had no activity for this many days are deleted. */
     maxDays: z.number().min(0.001).max(36_500).default(30),
   })

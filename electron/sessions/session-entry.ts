@@ -40,5 +40,9 @@ export function isConnectedStatus(status: SessionStatus): boolean {
 
 /** The registry's order: connected sessions first, then the others; each group most recently active first. */
 export function compareSummaries(a: SessionSummary, b: SessionSummary): number {
-  return Number(!isConnectedStatus(a.status)) - Number(!isConnectedStatus(b.status)) || b.lastActiveAt.localeCompare(a.lastActiveAt) || a.id.localeCompare(b.id);
+  return (
+    Number(!isConnectedStatus(a.status)) - Number(!isConnectedStatus(b.status)) ||
+    b.lastActiveAt.localeCompare(a.lastActiveAt) ||
+    a.id.localeCompare(b.id)
+  );
 }

@@ -10,7 +10,11 @@ const settleMs = 100;
  * --local`, `vigil mcp --local`): each changed `<id>.jsonl` is read again and shown like the core's
  * own sessions. Returns the disposer.
  */
-export function watchSessionFolder(options: { readonly directory: string; readonly reload: (sessionId: string) => Promise<void>; readonly logger: Logger }): Disposer {
+export function watchSessionFolder(options: {
+  readonly directory: string;
+  readonly reload: (sessionId: string) => Promise<void>;
+  readonly logger: Logger;
+}): Disposer {
   const pending = new Map<string, NodeJS.Timeout>();
   let running: Promise<void> = Promise.resolve();
   let watcher: ReturnType<typeof watch> | undefined;
@@ -24,13 +28,23 @@ export function watchSessionFolder(options: { readonly directory: string; readon
         sessionId,
         setTimeout(() => {
           pending.delete(sessionId);
-          running = running.then(() => options.reload(sessionId)).catch((error: unknown) => options.logger.warn('could not read a session another process logged', { sessionId, error }));
+          running = running
+            .then(() => options.reload(sessionId))
+            .catch((error: unknown) =>
+              options.logger.warn('could not read a session another process logged', { sessionId, error }),
+            );
         }, settleMs),
       );
     });
-    watcher.on('error', (error) => options.logger.warn('stopped watching the sessions folder; sessions other processes log show after a restart', { error }));
+    watcher.on('error', (error) =>
+      options.logger.warn('stopped watching the sessions folder; sessions other processes log show after a restart', {
+        error,
+      }),
+    );
   } catch (error) {
-    options.logger.warn('could not watch the sessions folder; sessions other processes log show after a restart', { error });
+    options.logger.warn('could not watch the sessions folder; sessions other processes log show after a restart', {
+      error,
+    });
   }
   return async () => {
     watcher?.close();

@@ -3,7 +3,11 @@ import type { PartialCallHandlers } from '../transport/call-handlers';
 import type { SessionService } from './session-types';
 
 /** The handlers of the `sessions:` calls (the UI's live list, older sessions on request, history and turn undo). */
-export function createSessionHandlers(sessions: SessionService): PartialCallHandlers<'sessions:list' | 'sessions:history' | 'sessions:turns' | 'sessions:plan-rewind' | 'sessions:rewind'> {
+export function createSessionHandlers(
+  sessions: SessionService,
+): PartialCallHandlers<
+  'sessions:list' | 'sessions:history' | 'sessions:turns' | 'sessions:plan-rewind' | 'sessions:rewind'
+> {
   return {
     'sessions:list': async (request) => {
       if (request.includeOlder === true) await sessions.loadOlder();
@@ -13,6 +17,9 @@ export function createSessionHandlers(sessions: SessionService): PartialCallHand
     'sessions:turns': async (request) => ({ turns: await sessions.turns(request.turns) }),
     'sessions:plan-rewind': (request) => sessions.planRewind(request.sessionId, request.toTurn, request.mode),
     'sessions:rewind': (request, context) =>
-      sessions.rewind(request.sessionId, request.toTurn, request.mode, { actor: actorOfCall(context), ...(request.planId === undefined ? {} : { planId: request.planId }) }),
+      sessions.rewind(request.sessionId, request.toTurn, request.mode, {
+        actor: actorOfCall(context),
+        ...(request.planId === undefined ? {} : { planId: request.planId }),
+      }),
   };
 }

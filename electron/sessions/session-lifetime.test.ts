@@ -72,10 +72,17 @@ describe('a session has a true lifetime', () => {
       { type: 'closed', at: '2026-03-01T11:00:00.000Z' },
     ]);
     const other = 'ses_lastactive2';
-    writeLog(other, [opened(other, '2026-03-01T09:00:00.000Z'), { type: 'disconnected', at: '2026-03-01T12:00:00.000Z', reason: 'Vigil stopped' }]);
+    writeLog(other, [
+      opened(other, '2026-03-01T09:00:00.000Z'),
+      { type: 'disconnected', at: '2026-03-01T12:00:00.000Z', reason: 'Vigil stopped' },
+    ]);
     const sessions = registry({ maxAgeMs: () => 36_500 * 86_400_000 });
     await sessions.load();
-    expect(sessions.get(id)).toMatchObject({ status: 'ended', lastActiveAt: '2026-03-01T10:00:05.000Z', updatedAt: '2026-03-01T11:00:00.000Z' });
+    expect(sessions.get(id)).toMatchObject({
+      status: 'ended',
+      lastActiveAt: '2026-03-01T10:00:05.000Z',
+      updatedAt: '2026-03-01T11:00:00.000Z',
+    });
     expect(sessions.get(other)).toMatchObject({ status: 'disconnected', lastActiveAt: '2026-03-01T09:00:00.000Z' });
     await sessions.dispose();
   });
@@ -90,8 +97,13 @@ describe('a session has a true lifetime', () => {
     expect(sessions.residency()).toEqual({ read: 1, loaded: 0, unread: 0 });
     // Read from disk, not memory: a line appended by another process shows up.
     const file = path.join(directory, `${id}.jsonl`);
-    writeFileSync(file, `${readFileSync(file, 'utf8')}${JSON.stringify({ type: 'message', at: new Date().toISOString(), turn: 1, role: 'assistant', text: 'from disk' })}\n`);
-    const texts = (await sessions.history(id)).turns.flatMap((turn) => turn.entries).map((entry) => (entry.kind === 'message' ? entry.text : ''));
+    writeFileSync(
+      file,
+      `${readFileSync(file, 'utf8')}${JSON.stringify({ type: 'message', at: new Date().toISOString(), turn: 1, role: 'assistant', text: 'from disk' })}\n`,
+    );
+    const texts = (await sessions.history(id)).turns
+      .flatMap((turn) => turn.entries)
+      .map((entry) => (entry.kind === 'message' ? entry.text : ''));
     expect(texts).toEqual(['first', 'from disk']);
     expect(sessions.residency().loaded).toBe(0);
     await sessions.dispose();
@@ -116,11 +128,17 @@ describe('a session has a true lifetime', () => {
 
   it('deletes the logs of sessions idle past sessions.maxDays, at start-up and while running, never a connected one', async () => {
     const day = 86_400_000;
-    const stale = writeLog('ses_stale', [opened('ses_stale', '2026-01-01T00:00:00.000Z'), { type: 'closed', at: '2026-01-01T00:00:00.000Z' }]);
+    const stale = writeLog('ses_stale', [
+      opened('ses_stale', '2026-01-01T00:00:00.000Z'),
+      { type: 'closed', at: '2026-01-01T00:00:00.000Z' },
+    ]);
     utimesSync(stale, new Date(Date.now() - 40 * day), new Date(Date.now() - 40 * day));
     // Written recently (its file is new) but its last activity is old: the running prune deletes it.
     const old = new Date(Date.now() - 31 * day).toISOString();
-    writeLog('ses_quiet', [opened('ses_quiet', old), { type: 'disconnected', at: new Date().toISOString(), reason: 'Vigil stopped' }]);
+    writeLog('ses_quiet', [
+      opened('ses_quiet', old),
+      { type: 'disconnected', at: new Date().toISOString(), reason: 'Vigil stopped' },
+    ]);
     const sessions = registry({ maxAgeMs: () => 30 * day });
     await sessions.load();
     expect(existsSync(stale)).toBe(false);

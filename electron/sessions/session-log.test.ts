@@ -19,7 +19,10 @@ function registryAt(home: string, problems: string[] = []): SessionRegistry {
   return new SessionRegistry({
     directory: path.join(home, 'sessions'),
     logger: silentLogger,
-    events: { emit: (name, payload) => (name === 'app:problem-reported' ? problems.push((payload as { message: string }).message) : undefined) },
+    events: {
+      emit: (name, payload) =>
+        name === 'app:problem-reported' ? problems.push((payload as { message: string }).message) : undefined,
+    },
   });
 }
 
@@ -35,7 +38,9 @@ function killWhileGrowing(file: string, kill: () => void): void {
 
 /** Runs the writer until it has acknowledged `acks` messages and announced a big record, then SIGKILLs it. */
 function killWriter(home: string, acks: number): Promise<{ sessionId: string; acknowledged: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', writerScript, home], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', writerScript, home], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let sessionId = '';
   let acknowledged = 0;
   let buffer = '';
@@ -48,10 +53,15 @@ function killWriter(home: string, acks: number): Promise<{ sessionId: string; ac
       for (const line of lines) {
         if (line.startsWith('opened ')) sessionId = line.slice(7);
         if (line.startsWith('ack ')) acknowledged = Number(line.slice(4));
-        if (line === 'big' && acknowledged >= acks) killWhileGrowing(path.join(home, 'sessions', `${sessionId}.jsonl`), () => child.kill('SIGKILL'));
+        if (line === 'big' && acknowledged >= acks)
+          killWhileGrowing(path.join(home, 'sessions', `${sessionId}.jsonl`), () => child.kill('SIGKILL'));
       }
     });
-    child.on('exit', (_code, signal) => (signal === 'SIGKILL' ? resolve({ sessionId, acknowledged }) : reject(new Error(`writer exited without being killed (${String(signal)})`))));
+    child.on('exit', (_code, signal) =>
+      signal === 'SIGKILL'
+        ? resolve({ sessionId, acknowledged })
+        : reject(new Error(`writer exited without being killed (${String(signal)})`)),
+    );
   });
 }
 
@@ -69,7 +79,10 @@ describe('session logs survive a SIGKILLed writer', () => {
         const registry = registryAt(run.dir, problems);
         await registry.load();
         const history = await registry.history(run.sessionId);
-        const messages = history.turns.flatMap((turn) => turn.entries).filter((entry) => entry.kind === 'message').map((entry) => entry.text);
+        const messages = history.turns
+          .flatMap((turn) => turn.entries)
+          .filter((entry) => entry.kind === 'message')
+          .map((entry) => entry.text);
         for (let index = 1; index <= run.acknowledged; index += 1) expect(messages).toContain(`message ${index}`);
         expect(history.session.status).toBe('disconnected');
         if (isTorn) {
@@ -99,13 +112,21 @@ describe('session logs survive a SIGKILLed writer', () => {
     const session = await registry.open({ agent: 'a', roots: [dir] });
     await registry.appendMessage(session.id, { role: 'user', text: 'one' });
     await registry.dispose();
-    appendFileSync(path.join(dir, 'sessions', `${session.id}.jsonl`), '{"type":"message","oops"\n{"type":"nonsense","at":"x"}\n');
+    appendFileSync(
+      path.join(dir, 'sessions', `${session.id}.jsonl`),
+      '{"type":"message","oops"\n{"type":"nonsense","at":"x"}\n',
+    );
     const again = registryAt(dir);
     await again.load();
     await again.appendMessage(session.id, { role: 'user', text: 'two' });
-    const texts = (await again.history(session.id)).turns.flatMap((turn) => turn.entries).map((entry) => (entry.kind === 'message' ? entry.text : ''));
+    const texts = (await again.history(session.id)).turns
+      .flatMap((turn) => turn.entries)
+      .map((entry) => (entry.kind === 'message' ? entry.text : ''));
     expect(texts).toEqual(['one', 'two']);
-    expect(again.get(session.id).warnings).toEqual([expect.stringContaining('not valid JSON'), expect.stringContaining('not a session record')]);
+    expect(again.get(session.id).warnings).toEqual([
+      expect.stringContaining('not valid JSON'),
+      expect.stringContaining('not a session record'),
+    ]);
     await again.dispose();
   });
 });

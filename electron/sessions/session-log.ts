@@ -21,7 +21,10 @@ export interface LogContents {
 }
 
 /** Splits a file into lines as it streams, never holding more than one line; resolves whether the last line lacks its newline. */
-async function forEachLine(file: string, onLine: (line: string, index: number, hasNewline: boolean) => void): Promise<boolean> {
+async function forEachLine(
+  file: string,
+  onLine: (line: string, index: number, hasNewline: boolean) => void,
+): Promise<boolean> {
   let pending: Buffer[] = [];
   let index = 0;
   for await (const chunk of createReadStream(file)) {
@@ -60,13 +63,22 @@ export async function readSessionLog(file: string, onRecord?: (record: SessionRe
       problems.push(
         hasNewline
           ? { line: index + 1, kind: 'corrupt', message: `line ${index + 1} is not valid JSON; it was skipped` }
-          : { line: index + 1, kind: 'torn', message: `line ${index + 1} was cut short (${line.length} characters), most likely by a crash while it was written; it was skipped` },
+          : {
+              line: index + 1,
+              kind: 'torn',
+              message: `line ${index + 1} was cut short (${line.length} characters), most likely by a crash while it was written; it was skipped`,
+            },
       );
       return;
     }
     const record = sessionRecordSchema.safeParse(parsed);
     if (record.success) deliver(record.data);
-    else problems.push({ line: index + 1, kind: 'corrupt', message: `line ${index + 1} is not a session record (${record.error.issues[0]?.message ?? 'invalid'}); it was skipped` });
+    else
+      problems.push({
+        line: index + 1,
+        kind: 'corrupt',
+        message: `line ${index + 1} is not a session record (${record.error.issues[0]?.message ?? 'invalid'}); it was skipped`,
+      });
   });
   return { records, problems, isTorn };
 }

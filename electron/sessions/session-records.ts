@@ -58,7 +58,9 @@ export const sessionRecordSchema = z.discriminatedUnion('type', [
      * each (none: it failed), and the paths in it (`/`-separated, relative) it may have changed —
      * absent when it may have changed anything there (a command whose targets are unknown).
      */
-    touched: z.array(z.object({ directory: z.string(), checkpointId: z.string().optional(), paths: z.array(z.string()).optional() })),
+    touched: z.array(
+      z.object({ directory: z.string(), checkpointId: z.string().optional(), paths: z.array(z.string()).optional() }),
+    ),
   }),
   z.object({
     type: z.literal('result'),
@@ -79,4 +81,3 @@ export const sessionRecordSchema = z.discriminatedUnion('type', [
 
 /** One line of a session log. */
 export type SessionRecord = z.infer<typeof sessionRecordSchema>;
-

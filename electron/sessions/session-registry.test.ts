@@ -12,7 +12,11 @@ let workspace: string;
 let emitted: { name: string; payload: unknown }[];
 
 function registry(): SessionRegistry {
-  return new SessionRegistry({ directory: path.join(base, 'sessions'), logger: silentLogger, events: { emit: (name, payload) => emitted.push({ name, payload }) } });
+  return new SessionRegistry({
+    directory: path.join(base, 'sessions'),
+    logger: silentLogger,
+    events: { emit: (name, payload) => emitted.push({ name, payload }) },
+  });
 }
 
 beforeEach(async () => {
@@ -30,14 +34,41 @@ describe('SessionRegistry', () => {
     const sessions = registry();
     await sessions.load();
     symlinkSync(workspace, path.join(base, 'link'));
-    const opened = await sessions.open({ agent: 'claude-code', client: 'cc 1.0', roots: [path.join(base, 'link')], cwd: 'sub' });
-    expect(opened).toMatchObject({ agent: 'claude-code', client: 'cc 1.0', roots: [workspace], cwd: path.join(workspace, 'sub'), status: 'idle', currentTurn: 0, isTurnOpen: false, toolCallCount: 0, warnings: [] });
+    const opened = await sessions.open({
+      agent: 'claude-code',
+      client: 'cc 1.0',
+      roots: [path.join(base, 'link')],
+      cwd: 'sub',
+    });
+    expect(opened).toMatchObject({
+      agent: 'claude-code',
+      client: 'cc 1.0',
+      roots: [workspace],
+      cwd: path.join(workspace, 'sub'),
+      status: 'idle',
+      currentTurn: 0,
+      isTurnOpen: false,
+      toolCallCount: 0,
+      warnings: [],
+    });
     expect(opened.id).toMatch(/^ses_[a-z0-9]+$/u);
-    await expect(sessions.open({ agent: 'a', roots: [path.join(base, 'missing')] })).rejects.toMatchObject({ code: 'not_found', details: { field: 'root 1' } });
-    await expect(sessions.open({ agent: 'a', roots: [path.join(workspace, 'sub')], cwd: base })).rejects.toMatchObject({ code: 'outside_workspace', details: { field: 'cwd' } });
-    await expect(sessions.open({ agent: '', roots: [] })).rejects.toMatchObject({ code: 'invalid_request', details: { field: 'agent' } });
+    await expect(sessions.open({ agent: 'a', roots: [path.join(base, 'missing')] })).rejects.toMatchObject({
+      code: 'not_found',
+      details: { field: 'root 1' },
+    });
+    await expect(sessions.open({ agent: 'a', roots: [path.join(workspace, 'sub')], cwd: base })).rejects.toMatchObject({
+      code: 'outside_workspace',
+      details: { field: 'cwd' },
+    });
+    await expect(sessions.open({ agent: '', roots: [] })).rejects.toMatchObject({
+      code: 'invalid_request',
+      details: { field: 'agent' },
+    });
     expect(await sessions.open({ agent: 'mcp', roots: [] })).toMatchObject({ roots: [] });
-    expect(await sessions.open({ agent: 'mcp', roots: [], cwd: workspace })).toMatchObject({ roots: [workspace], cwd: workspace });
+    expect(await sessions.open({ agent: 'mcp', roots: [], cwd: workspace })).toMatchObject({
+      roots: [workspace],
+      cwd: workspace,
+    });
     await sessions.dispose();
   });
 
@@ -52,11 +83,20 @@ describe('SessionRegistry', () => {
     await sessions.endTurn(id);
     await sessions.endTurn(id);
     const history = await sessions.history(id);
-    expect(history.turns.map((turn) => [turn.turn, turn.endedAt !== undefined, turn.entries.map((entry) => (entry.kind === 'message' ? `${entry.role}:${entry.text}` : entry.kind))])).toEqual([
+    expect(
+      history.turns.map((turn) => [
+        turn.turn,
+        turn.endedAt !== undefined,
+        turn.entries.map((entry) => (entry.kind === 'message' ? `${entry.role}:${entry.text}` : entry.kind)),
+      ]),
+    ).toEqual([
       [1, true, ['user:opens turn 1']],
       [2, true, ['user:second', 'assistant:done']],
     ]);
-    await expect(sessions.appendMessage(id, { role: 'robot' as 'user', text: 'x' })).rejects.toMatchObject({ code: 'invalid_request', details: { field: 'role' } });
+    await expect(sessions.appendMessage(id, { role: 'robot' as 'user', text: 'x' })).rejects.toMatchObject({
+      code: 'invalid_request',
+      details: { field: 'role' },
+    });
     await sessions.dispose();
   });
 
@@ -97,15 +137,33 @@ describe('SessionRegistry', () => {
 
     const second = registry();
     await second.load();
-    expect(second.list().map((session) => [session.agent, session.status]).sort()).toEqual([
+    expect(
+      second
+        .list()
+        .map((session) => [session.agent, session.status])
+        .sort(),
+    ).toEqual([
       ['done', 'ended'],
       ['keeps', 'disconnected'],
     ]);
     // Shutting down ended its open turn and said why in the log.
     expect(second.get(open.id)).toMatchObject({ currentTurn: 1, isTurnOpen: false });
-    expect(readFileSync(path.join(base, 'sessions', `${open.id}.jsonl`), 'utf8')).toContain('"type":"disconnected","at":');
-    const resumed = await second.open({ agent: 'ignored', roots: [path.join(workspace, 'sub')], sessionId: done.id, client: 'again' });
-    expect(resumed).toMatchObject({ id: done.id, agent: 'done', status: 'idle', client: 'again', roots: [path.join(workspace, 'sub')] });
+    expect(readFileSync(path.join(base, 'sessions', `${open.id}.jsonl`), 'utf8')).toContain(
+      '"type":"disconnected","at":',
+    );
+    const resumed = await second.open({
+      agent: 'ignored',
+      roots: [path.join(workspace, 'sub')],
+      sessionId: done.id,
+      client: 'again',
+    });
+    expect(resumed).toMatchObject({
+      id: done.id,
+      agent: 'done',
+      status: 'idle',
+      client: 'again',
+      roots: [path.join(workspace, 'sub')],
+    });
     expect(await second.beginTurn(done.id)).toEqual({ turn: 1 });
     await second.dispose();
   });

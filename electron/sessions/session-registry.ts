@@ -1,7 +1,12 @@
 import type { PlainActor } from '../../shared/contract/actor-model';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { messageRoleSchema, type RewindMode, type SessionSummary, type TurnBrief } from '../../shared/contract/sessions-contract';
+import {
+  messageRoleSchema,
+  type RewindMode,
+  type SessionSummary,
+  type TurnBrief,
+} from '../../shared/contract/sessions-contract';
 import { AppError } from '../../shared/errors';
 import { parseOrThrow } from '../../shared/validation';
 import type { Disposer } from '../lib/disposable';
@@ -16,7 +21,14 @@ import type { SessionRecord } from './session-records';
 import type { SessionRewinder } from './session-rewinder';
 import { historyCall, initialState, toBrief, toHistory, turnSourceOf, type SessionState } from './session-state';
 import { turnBrief } from './session-summary-parts';
-import type { AppendMessageRequest, BeginTurnRequest, OpenSessionRequest, SessionHistory, SessionRewoundEvent, SessionService } from './session-types';
+import type {
+  AppendMessageRequest,
+  BeginTurnRequest,
+  OpenSessionRequest,
+  SessionHistory,
+  SessionRewoundEvent,
+  SessionService,
+} from './session-types';
 
 /** What the session registry needs from the rest of the core. */
 export interface SessionRegistryOptions {
@@ -103,31 +115,79 @@ export class SessionRegistry implements SessionService {
    * exists (reopened when it was closed), created with exactly this id when not. `isHeld: false` (a
    * one-shot process) writes to it without holding a connection, so nothing is recorded when the process ends.
    */
-  async openKeyed(sessionId: string, request: OpenSessionRequest, options: { readonly isHeld: boolean }): Promise<SessionSummary> {
+  async openKeyed(
+    sessionId: string,
+    request: OpenSessionRequest,
+    options: { readonly isHeld: boolean },
+  ): Promise<SessionSummary> {
     const parsed = parseOpenSessionRequest({ ...request, sessionId });
     const entry = await this.#catalog.find(sessionId).catch((error: unknown) => {
       if (error instanceof AppError && error.code === 'not_found') return undefined;
       throw error;
     });
-    if (entry === undefined) return this.#create(sessionId, parsed, await resolveSessionPlace(parsed.roots, parsed.cwd), options.isHeld);
-    if (entry.isClosed || (options.isHeld && !entry.isConnected)) await this.#resume(entry, parsed, undefined, options.isHeld);
+    if (entry === undefined)
+      return this.#create(sessionId, parsed, await resolveSessionPlace(parsed.roots, parsed.cwd), options.isHeld);
+    if (entry.isClosed || (options.isHeld && !entry.isConnected))
+      await this.#resume(entry, parsed, undefined, options.isHeld);
     return this.summary(sessionId);
   }
 
-  async #resume(entry: SessionEntry, parsed: ReturnType<typeof parseOpenSessionRequest>, place: SessionPlace | undefined, isHeld: boolean): Promise<void> {
+  async #resume(
+    entry: SessionEntry,
+    parsed: ReturnType<typeof parseOpenSessionRequest>,
+    place: SessionPlace | undefined,
+    isHeld: boolean,
+  ): Promise<void> {
     const at = now();
-    const optional = { ...(parsed.client === undefined ? {} : { client: parsed.client }), ...(parsed.transcriptPath === undefined ? {} : { transcriptPath: parsed.transcriptPath }) };
+    const optional = {
+      ...(parsed.client === undefined ? {} : { client: parsed.client }),
+      ...(parsed.transcriptPath === undefined ? {} : { transcriptPath: parsed.transcriptPath }),
+    };
     const records: SessionRecord[] = [{ type: 'resumed', at, ...optional }];
-    if (place !== undefined) records.push({ type: 'roots', at, roots: [...place.roots], ...(place.cwd === undefined ? {} : { cwd: place.cwd }) });
+    if (place !== undefined)
+      records.push({
+        type: 'roots',
+        at,
+        roots: [...place.roots],
+        ...(place.cwd === undefined ? {} : { cwd: place.cwd }),
+      });
     entry.isConnected = isHeld;
     await this.#commit(entry, records);
   }
 
-  async #create(id: string, parsed: ReturnType<typeof parseOpenSessionRequest>, place: SessionPlace, isHeld: boolean): Promise<SessionSummary> {
-    const optional = { ...(parsed.client === undefined ? {} : { client: parsed.client }), ...(parsed.transcriptPath === undefined ? {} : { transcriptPath: parsed.transcriptPath }) };
-    const opened: Extract<SessionRecord, { type: 'opened' }> = { type: 'opened', v: 1, at: now(), id, agent: parsed.agent, ...optional, roots: [...place.roots], ...(place.cwd === undefined ? {} : { cwd: place.cwd }) };
+  async #create(
+    id: string,
+    parsed: ReturnType<typeof parseOpenSessionRequest>,
+    place: SessionPlace,
+    isHeld: boolean,
+  ): Promise<SessionSummary> {
+    const optional = {
+      ...(parsed.client === undefined ? {} : { client: parsed.client }),
+      ...(parsed.transcriptPath === undefined ? {} : { transcriptPath: parsed.transcriptPath }),
+    };
+    const opened: Extract<SessionRecord, { type: 'opened' }> = {
+      type: 'opened',
+      v: 1,
+      at: now(),
+      id,
+      agent: parsed.agent,
+      ...optional,
+      roots: [...place.roots],
+      ...(place.cwd === undefined ? {} : { cwd: place.cwd }),
+    };
     const state = initialState(opened);
-    const entry: SessionEntry = { id, file: this.#catalog.fileOf(id), brief: toBrief(state), isClosed: false, isConnected: isHeld, state, loading: undefined, writer: undefined, isTorn: false, running: 0 };
+    const entry: SessionEntry = {
+      id,
+      file: this.#catalog.fileOf(id),
+      brief: toBrief(state),
+      isClosed: false,
+      isConnected: isHeld,
+      state,
+      loading: undefined,
+      writer: undefined,
+      isTorn: false,
+      running: 0,
+    };
     this.#catalog.add(entry);
     await this.#commit(entry, [opened]);
     await syncDirectory(this.#options.directory);
@@ -138,7 +198,9 @@ export class SessionRegistry implements SessionService {
   async setRoots(sessionId: string, roots: readonly string[], cwd?: string): Promise<SessionSummary> {
     const entry = this.#open(sessionId);
     const place = await resolveSessionPlace(roots, cwd);
-    await this.#commit(entry, [{ type: 'roots', at: now(), roots: [...place.roots], ...(place.cwd === undefined ? {} : { cwd: place.cwd }) }]);
+    await this.#commit(entry, [
+      { type: 'roots', at: now(), roots: [...place.roots], ...(place.cwd === undefined ? {} : { cwd: place.cwd }) },
+    ]);
     return this.summary(sessionId);
   }
 
@@ -162,7 +224,12 @@ export class SessionRegistry implements SessionService {
 
   async reconnect(sessionId: string): Promise<SessionSummary> {
     const entry = await this.#catalog.find(sessionId);
-    if (entry.isClosed) throw new AppError('conflict', `Session ${sessionId} was closed; open a new session or resume it with session.open.`, { sessionId });
+    if (entry.isClosed)
+      throw new AppError(
+        'conflict',
+        `Session ${sessionId} was closed; open a new session or resume it with session.open.`,
+        { sessionId },
+      );
     if (entry.isConnected) return this.summary(sessionId);
     entry.isConnected = true;
     await this.#commit(entry, [{ type: 'resumed', at: now() }]);
@@ -201,7 +268,8 @@ export class SessionRegistry implements SessionService {
     const at = now();
     const turn = entry.brief.currentTurn + 1;
     const records: SessionRecord[] = [...this.#endingTurn(entry), { type: 'turn-began', at, turn }];
-    if (request.userMessage !== undefined) records.push({ type: 'message', at, turn, role: 'user', text: condenseProse(request.userMessage) });
+    if (request.userMessage !== undefined)
+      records.push({ type: 'message', at, turn, role: 'user', text: condenseProse(request.userMessage) });
     await this.#commit(entry, records);
     return { turn };
   }
@@ -216,7 +284,15 @@ export class SessionRegistry implements SessionService {
     const entry = this.#open(sessionId);
     parseOrThrow(messageSchema, message, 'Invalid message');
     if (!entry.brief.isTurnOpen) await this.beginTurn(sessionId);
-    await this.#commit(entry, [{ type: 'message', at: now(), turn: entry.brief.currentTurn, role: message.role, text: condenseProse(message.text) }]);
+    await this.#commit(entry, [
+      {
+        type: 'message',
+        at: now(),
+        turn: entry.brief.currentTurn,
+        role: message.role,
+        text: condenseProse(message.text),
+      },
+    ]);
   }
 
   async history(sessionId: string): Promise<SessionHistory> {
@@ -226,7 +302,8 @@ export class SessionRegistry implements SessionService {
 
   async turns(requests: readonly { readonly sessionId: string; readonly turn: number }[]): Promise<TurnBrief[]> {
     const bySession = new Map<string, number[]>();
-    for (const request of requests) bySession.set(request.sessionId, [...(bySession.get(request.sessionId) ?? []), request.turn]);
+    for (const request of requests)
+      bySession.set(request.sessionId, [...(bySession.get(request.sessionId) ?? []), request.turn]);
     const briefs: TurnBrief[] = [];
     for (const [sessionId, turns] of bySession) {
       // A session that is gone (pruned, another store's) simply has no briefs: its rows keep their reasons.
@@ -246,15 +323,35 @@ export class SessionRegistry implements SessionService {
     return this.#rewinder().plan(await this.#catalog.peek(entry), toTurn, mode);
   }
 
-  async rewind(sessionId: string, toTurn: number, mode: RewindMode, options: { readonly planId?: string; readonly actor?: PlainActor } = {}): ReturnType<SessionService['rewind']> {
+  async rewind(
+    sessionId: string,
+    toTurn: number,
+    mode: RewindMode,
+    options: { readonly planId?: string; readonly actor?: PlainActor } = {},
+  ): ReturnType<SessionService['rewind']> {
     const entry = await this.#catalog.find(sessionId);
-    if (entry.isClosed) throw new AppError('conflict', `Session ${sessionId} is closed; open a new session or resume it.`, { sessionId });
+    if (entry.isClosed)
+      throw new AppError('conflict', `Session ${sessionId} is closed; open a new session or resume it.`, { sessionId });
     if (entry.running > 0) {
-      throw new AppError('conflict', `Session ${sessionId} is running tool calls; rewind it when they have finished.`, { sessionId });
+      throw new AppError('conflict', `Session ${sessionId} is running tool calls; rewind it when they have finished.`, {
+        sessionId,
+      });
     }
-    const outcome = await this.#rewinder().rewind(await this.#catalog.peek(entry), toTurn, mode, options.planId, options.actor);
+    const outcome = await this.#rewinder().rewind(
+      await this.#catalog.peek(entry),
+      toTurn,
+      mode,
+      options.planId,
+      options.actor,
+    );
     const at = now();
-    const rewind = { at, toTurn, mode, rewoundTurns: outcome.rewoundTurns, restoredDirectories: outcome.restored.map((item) => item.directory) };
+    const rewind = {
+      at,
+      toTurn,
+      mode,
+      rewoundTurns: outcome.rewoundTurns,
+      restoredDirectories: outcome.restored.map((item) => item.directory),
+    };
     await this.#commit(entry, [...this.#endingTurn(entry), { type: 'rewound', ...rewind }]);
     this.#options.events.emit('sessions:rewound', { sessionId, rewind });
     const event: SessionRewoundEvent = { sessionId, rewind, history: await this.history(sessionId) };
@@ -288,7 +385,10 @@ export class SessionRegistry implements SessionService {
   /** The loaded state of a session that is running calls (`conflict` when it is not loaded). */
   stateOf(sessionId: string): SessionState {
     const entry = this.#entry(sessionId);
-    if (entry.state === undefined) throw new AppError('conflict', `Session ${sessionId} is not active; its agent must reconnect first.`, { sessionId });
+    if (entry.state === undefined)
+      throw new AppError('conflict', `Session ${sessionId} is not active; its agent must reconnect first.`, {
+        sessionId,
+      });
     return entry.state;
   }
 
@@ -310,7 +410,11 @@ export class SessionRegistry implements SessionService {
    * `durable: false` waits for the write only: a call's decision need not be synced before it runs,
    * since its result's sync (the same file) follows before the result is returned.
    */
-  async record(sessionId: string, records: readonly SessionRecord[], options: { readonly durable?: boolean } = {}): Promise<void> {
+  async record(
+    sessionId: string,
+    records: readonly SessionRecord[],
+    options: { readonly durable?: boolean } = {},
+  ): Promise<void> {
     const entry = this.#entry(sessionId);
     await this.#commit(entry, records, options);
     this.#announceFinishedCalls(entry, records);
@@ -321,7 +425,12 @@ export class SessionRegistry implements SessionService {
     for (const record of records) {
       if (record.type !== 'result') continue;
       const call = entry.state?.calls.get(record.seq);
-      if (call !== undefined) this.#options.events.emit('sessions:tool-called', { sessionId: entry.id, turn: call.record.turn, call: historyCall(call) });
+      if (call !== undefined)
+        this.#options.events.emit('sessions:tool-called', {
+          sessionId: entry.id,
+          turn: call.record.turn,
+          call: historyCall(call),
+        });
     }
   }
 
@@ -362,11 +471,21 @@ export class SessionRegistry implements SessionService {
    */
   async dispose(): Promise<void> {
     const connected = [...this.#catalog.entries()].filter((entry) => entry.isConnected && !entry.isClosed);
-    await Promise.all(connected.map((entry) => this.disconnect(entry.id, 'Vigil stopped').catch((error: unknown) => this.#options.logger.warn('could not record a disconnection', { session: entry.id, error }))));
+    await Promise.all(
+      connected.map((entry) =>
+        this.disconnect(entry.id, 'Vigil stopped').catch((error: unknown) =>
+          this.#options.logger.warn('could not record a disconnection', { session: entry.id, error }),
+        ),
+      ),
+    );
     await this.#catalog.dispose();
   }
 
-  #commit(entry: SessionEntry, records: readonly SessionRecord[], options: { readonly durable?: boolean } = {}): Promise<void> {
+  #commit(
+    entry: SessionEntry,
+    records: readonly SessionRecord[],
+    options: { readonly durable?: boolean } = {},
+  ): Promise<void> {
     return this.#catalog.commit(entry, records, options);
   }
 
@@ -385,12 +504,14 @@ export class SessionRegistry implements SessionService {
 
   #open(sessionId: string): SessionEntry {
     const entry = this.#entry(sessionId);
-    if (entry.isClosed) throw new AppError('conflict', `Session ${sessionId} is closed; open a new session or resume it.`, { sessionId });
+    if (entry.isClosed)
+      throw new AppError('conflict', `Session ${sessionId} is closed; open a new session or resume it.`, { sessionId });
     return entry;
   }
 
   #rewinder(): SessionRewinder {
-    if (this.#options.rewinder === undefined) throw new AppError('unsupported', 'Turn undo is not available in this process.');
+    if (this.#options.rewinder === undefined)
+      throw new AppError('unsupported', 'Turn undo is not available in this process.');
     return this.#options.rewinder;
   }
 

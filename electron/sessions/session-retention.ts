@@ -16,7 +16,12 @@ export interface PrunableLog {
  * sessions that are not connected and run nothing. Says in the log how many went, and why; a log
  * that cannot be deleted is reported and kept. Resolves the ids deleted.
  */
-export async function pruneSessionLogs(logs: readonly PrunableLog[], cutoff: number, maxAgeMs: number, logger: Logger): Promise<string[]> {
+export async function pruneSessionLogs(
+  logs: readonly PrunableLog[],
+  cutoff: number,
+  maxAgeMs: number,
+  logger: Logger,
+): Promise<string[]> {
   const expired = logs.filter((log) => log.lastActiveAt < cutoff);
   const deleted: string[] = [];
   for (const log of expired) {
@@ -29,7 +34,9 @@ export async function pruneSessionLogs(logs: readonly PrunableLog[], cutoff: num
   }
   if (deleted.length > 0) {
     const days = Math.round((maxAgeMs / 86_400_000) * 100) / 100;
-    logger.info(`deleted ${deleted.length} session log(s) with no activity for ${days} days (sessions.maxDays)`, { sessions: deleted });
+    logger.info(`deleted ${deleted.length} session log(s) with no activity for ${days} days (sessions.maxDays)`, {
+      sessions: deleted,
+    });
   }
   return deleted;
 }

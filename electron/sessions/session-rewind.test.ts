@@ -26,9 +26,18 @@ async function turn(message: string, calls: { name: string; arguments: unknown }
 beforeEach(async () => {
   harness = await createAgentHarness({ files: { 'a.txt': 'v0\n', 'keep.txt': 'untouched\n' } });
   sessionId = (await harness.sessions.open({ agent: 'rewinder', roots: [harness.workspace] })).id;
-  await turn('one', [{ name: 'write_file', arguments: { path: 'a.txt', content: 'v1\n' } }, { name: 'write_file', arguments: { path: 'new1.txt', content: 'n1\n' } }]);
-  await turn('two', [{ name: 'write_file', arguments: { path: 'a.txt', content: 'v2\n' } }, { name: 'write_file', arguments: { path: 'new2.txt', content: 'n2\n' } }]);
-  await turn('three', [{ name: 'patch', arguments: { path: 'a.txt', old_string: 'v2', new_string: 'v3' } }, { name: 'terminal', arguments: { command: 'rm new1.txt' } }]);
+  await turn('one', [
+    { name: 'write_file', arguments: { path: 'a.txt', content: 'v1\n' } },
+    { name: 'write_file', arguments: { path: 'new1.txt', content: 'n1\n' } },
+  ]);
+  await turn('two', [
+    { name: 'write_file', arguments: { path: 'a.txt', content: 'v2\n' } },
+    { name: 'write_file', arguments: { path: 'new2.txt', content: 'n2\n' } },
+  ]);
+  await turn('three', [
+    { name: 'patch', arguments: { path: 'a.txt', old_string: 'v2', new_string: 'v3' } },
+    { name: 'terminal', arguments: { command: 'rm new1.txt' } },
+  ]);
 });
 afterEach(async () => {
   await harness.close();
@@ -41,7 +50,11 @@ describe('turn undo', () => {
     expect(plan.directories).toHaveLength(1);
     const [directory] = plan.directories;
     expect(directory).toMatchObject({ directory: harness.workspace, checkpointTurn: 2 });
-    expect(Object.fromEntries((directory?.files ?? []).map((entry) => [entry.path, entry.action]))).toEqual({ 'a.txt': 'restore', 'new1.txt': 'recreate', 'new2.txt': 'delete' });
+    expect(Object.fromEntries((directory?.files ?? []).map((entry) => [entry.path, entry.action]))).toEqual({
+      'a.txt': 'restore',
+      'new1.txt': 'recreate',
+      'new2.txt': 'delete',
+    });
     expect(file('a.txt')).toBe('v3\n');
 
     const outcome = await harness.sessions.rewind(sessionId, 2, 'code', { planId: plan.planId });
@@ -51,7 +64,10 @@ describe('turn undo', () => {
     expect(file('keep.txt')).toBe('untouched\n');
     expect(outcome.rewoundTurns).toEqual([]);
     const pre = outcome.restored[0]?.preRollbackCheckpointId ?? '';
-    expect(harness.gitLog(harness.workspace)[0]).toMatchObject({ id: pre, subject: expect.stringContaining('pre-rollback snapshot') as unknown });
+    expect(harness.gitLog(harness.workspace)[0]).toMatchObject({
+      id: pre,
+      subject: expect.stringContaining('pre-rollback snapshot') as unknown,
+    });
     expect(harness.contentOf(pre, 'a.txt')).toBe('v3\n');
     expect((await harness.sessions.history(sessionId)).turns.every((entry) => !entry.isRewound)).toBe(true);
   });
@@ -69,13 +85,28 @@ describe('turn undo', () => {
       [2, true, 4],
       [3, true, 4],
     ]);
-    expect(events).toEqual([{ sessionId, rewind: expect.objectContaining({ toTurn: 2, mode: 'conversation', rewoundTurns: [2, 3] }) as unknown, history }]);
+    expect(events).toEqual([
+      {
+        sessionId,
+        rewind: expect.objectContaining({ toTurn: 2, mode: 'conversation', rewoundTurns: [2, 3] }) as unknown,
+        history,
+      },
+    ]);
     expect(harness.emitted.some((event) => event.name === 'sessions:rewound')).toBe(true);
     expect(await harness.sessions.beginTurn(sessionId)).toEqual({ turn: 4 });
 
-    const reloaded = new SessionRegistry({ directory: path.join(harness.base, 'vigil', 'sessions'), logger: silentLogger, events: { emit: () => undefined } });
+    const reloaded = new SessionRegistry({
+      directory: path.join(harness.base, 'vigil', 'sessions'),
+      logger: silentLogger,
+      events: { emit: () => undefined },
+    });
     await reloaded.load();
-    expect((await reloaded.history(sessionId)).turns.map((entry) => entry.isRewound)).toEqual([false, true, true, false]);
+    expect((await reloaded.history(sessionId)).turns.map((entry) => entry.isRewound)).toEqual([
+      false,
+      true,
+      true,
+      false,
+    ]);
     expect((await reloaded.history(sessionId)).rewinds).toHaveLength(1);
     await reloaded.dispose();
   });
@@ -92,14 +123,23 @@ describe('turn undo', () => {
   it('refuses a rewind whose preview is stale, and changes nothing', async () => {
     const plan = await harness.sessions.planRewind(sessionId, 2, 'both');
     writeFileSync(path.join(harness.workspace, 'a.txt'), 'edited by hand\n');
-    await expect(harness.sessions.rewind(sessionId, 2, 'both', { planId: plan.planId })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(harness.sessions.rewind(sessionId, 2, 'both', { planId: plan.planId })).rejects.toMatchObject({
+      code: 'conflict',
+    });
     expect(file('a.txt')).toBe('edited by hand\n');
     expect((await harness.sessions.history(sessionId)).turns.some((entry) => entry.isRewound)).toBe(false);
   });
 
-  it('undoes only what this session changed: another session\'s work in the same folder stays', async () => {
+  it("undoes only what this session changed: another session's work in the same folder stays", async () => {
     const other = (await harness.sessions.open({ agent: 'sibling', roots: [harness.workspace] })).id;
-    const [sibling] = await harness.executor.execute(other, [{ name: 'write_file', arguments: { path: 'keep.txt', content: 'sibling\n' } }, { name: 'write_file', arguments: { path: 'sibling.txt', content: 's\n' } }], { concurrent: true });
+    const [sibling] = await harness.executor.execute(
+      other,
+      [
+        { name: 'write_file', arguments: { path: 'keep.txt', content: 'sibling\n' } },
+        { name: 'write_file', arguments: { path: 'sibling.txt', content: 's\n' } },
+      ],
+      { concurrent: true },
+    );
     expect(sibling?.result.ok).toBe(true);
     const plan = await harness.sessions.planRewind(sessionId, 2, 'code');
     expect(plan.directories[0]?.files.map((entry) => entry.path).sort()).toEqual(['a.txt', 'new1.txt', 'new2.txt']);
@@ -116,6 +156,9 @@ describe('turn undo', () => {
   });
 
   it('names the turns a session has when asked for another', async () => {
-    await expect(harness.sessions.planRewind(sessionId, 9, 'code')).rejects.toMatchObject({ code: 'not_found', message: expect.stringContaining('1–3') as unknown });
+    await expect(harness.sessions.planRewind(sessionId, 9, 'code')).rejects.toMatchObject({
+      code: 'not_found',
+      message: expect.stringContaining('1–3') as unknown,
+    });
   });
 });

@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { restorePlanSchema, restoreResultSchema } from '../../shared/contract/checkpoints-restore-schemas';
-import type { RewindDirectoryPlan, RewindMode, RewindOutcome, RewindPlan } from '../../shared/contract/sessions-contract';
+import type {
+  RewindDirectoryPlan,
+  RewindMode,
+  RewindOutcome,
+  RewindPlan,
+} from '../../shared/contract/sessions-contract';
 import { AppError, isAppError } from '../../shared/errors';
 import type { PlainActor } from '../../shared/contract/actor-model';
 import type { Logger } from '../logging/logger';
@@ -23,18 +28,33 @@ export interface RestorePort {
 /** The restore service (electron/checkpoints/restore/restore-service.ts) as a RestorePort. */
 export function restorePortOf(service: {
   plan(dir: string, ref: string, paths?: readonly string[]): Promise<RestorePlan>;
-  restore(dir: string, ref: string, paths?: readonly string[], options?: { readonly fingerprint?: string; readonly actor?: PlainActor }): Promise<RestoreResult>;
+  restore(
+    dir: string,
+    ref: string,
+    paths?: readonly string[],
+    options?: { readonly fingerprint?: string; readonly actor?: PlainActor },
+  ): Promise<RestoreResult>;
 }): RestorePort {
   return {
     plan: (dir, checkpointId, paths) => service.plan(dir, checkpointId, paths),
-    apply: (plan, actor) => service.restore(plan.dir, plan.checkpoint.id, plan.paths, { fingerprint: plan.fingerprint, ...(actor === undefined ? {} : { actor }) }),
+    apply: (plan, actor) =>
+      service.restore(plan.dir, plan.checkpoint.id, plan.paths, {
+        fingerprint: plan.fingerprint,
+        ...(actor === undefined ? {} : { actor }),
+      }),
   };
 }
 
 /** Turn undo for one session's state; the registry records the outcome. */
 export interface SessionRewinder {
   plan(state: SessionState, toTurn: number, mode: RewindMode): Promise<RewindPlan>;
-  rewind(state: SessionState, toTurn: number, mode: RewindMode, planId?: string, actor?: PlainActor): Promise<RewindOutcome>;
+  rewind(
+    state: SessionState,
+    toTurn: number,
+    mode: RewindMode,
+    planId?: string,
+    actor?: PlainActor,
+  ): Promise<RewindOutcome>;
 }
 
 interface DirectoryTarget {
@@ -54,7 +74,10 @@ const executed = new Set(['allowed', 'asked-allowed']);
  * before any checkpoint, because checkpointing failed).
  */
 function directoryTargets(state: SessionState, toTurn: number): { targets: DirectoryTarget[]; problems: string[] } {
-  const calls = [...state.calls.values()].map((call) => call.record).filter((call) => call.turn >= toTurn && executed.has(call.decision)).sort((a, b) => a.seq - b.seq);
+  const calls = [...state.calls.values()]
+    .map((call) => call.record)
+    .filter((call) => call.turn >= toTurn && executed.has(call.decision))
+    .sort((a, b) => a.seq - b.seq);
   const found = new Map<string, DirectoryTarget>();
   const uncovered = new Map<string, string[]>();
   for (const call of calls) {
@@ -67,17 +90,34 @@ function directoryTargets(state: SessionState, toTurn: number): { targets: Direc
         continue;
       }
       if (checkpointId === undefined) {
-        uncovered.set(directory, [...(uncovered.get(directory) ?? []), `${call.name} ${call.callId} (turn ${call.turn})`]);
+        uncovered.set(directory, [
+          ...(uncovered.get(directory) ?? []),
+          `${call.name} ${call.callId} (turn ${call.turn})`,
+        ]);
         continue;
       }
       const before = uncovered.get(directory) ?? [];
-      const problems = before.length === 0 ? [] : [`No checkpoint was taken before ${before.join(', ')}: what they changed in ${directory} before the checkpoint of turn ${call.turn} cannot be undone.`];
-      found.set(directory, { directory, checkpointId, checkpointTurn: call.turn, paths: touched.paths === undefined ? undefined : new Set(touched.paths), problems });
+      const problems =
+        before.length === 0
+          ? []
+          : [
+              `No checkpoint was taken before ${before.join(', ')}: what they changed in ${directory} before the checkpoint of turn ${call.turn} cannot be undone.`,
+            ];
+      found.set(directory, {
+        directory,
+        checkpointId,
+        checkpointTurn: call.turn,
+        paths: touched.paths === undefined ? undefined : new Set(touched.paths),
+        problems,
+      });
     }
   }
   const problems = [...uncovered.entries()]
     .filter(([directory]) => !found.has(directory))
-    .map(([directory, names]) => `No checkpoint of ${directory} was taken since turn ${toTurn} (${names.join(', ')}); its changes cannot be undone.`);
+    .map(
+      ([directory, names]) =>
+        `No checkpoint of ${directory} was taken since turn ${toTurn} (${names.join(', ')}); its changes cannot be undone.`,
+    );
   return { targets: [...found.values()], problems };
 }
 
@@ -86,13 +126,20 @@ function planId(parts: unknown): string {
 }
 
 /** Builds turn undo on the checkpoint engine's restore (design §4). */
-export function createSessionRewinder(options: { readonly restore: RestorePort; readonly logger: Logger }): SessionRewinder {
+export function createSessionRewinder(options: {
+  readonly restore: RestorePort;
+  readonly logger: Logger;
+}): SessionRewinder {
   /**
    * The restore plan limited to `paths`. A path that is neither in the checkpoint nor on disk (a
    * file the session created and deleted again) has nothing to restore and is left out; when none
    * is left, there is nothing to do in the directory (undefined).
    */
-  async function planScoped(dir: string, checkpointId: string, paths: readonly string[]): Promise<RestorePlan | undefined> {
+  async function planScoped(
+    dir: string,
+    checkpointId: string,
+    paths: readonly string[],
+  ): Promise<RestorePlan | undefined> {
     try {
       return await options.restore.plan(dir, checkpointId, paths);
     } catch (error) {
@@ -103,12 +150,26 @@ export function createSessionRewinder(options: { readonly restore: RestorePort; 
     }
   }
 
-  async function planWithRestores(state: SessionState, toTurn: number, mode: RewindMode): Promise<{ plan: RewindPlan; restores: Map<string, RestorePlan> }> {
+  async function planWithRestores(
+    state: SessionState,
+    toTurn: number,
+    mode: RewindMode,
+  ): Promise<{ plan: RewindPlan; restores: Map<string, RestorePlan> }> {
     if (!state.turns.has(toTurn)) {
       const known = [...state.turns.keys()];
-      throw new AppError('not_found', `Session ${state.id} has no turn ${toTurn}${known.length === 0 ? ' (it has no turns yet)' : ` (its turns are ${Math.min(...known)}–${Math.max(...known)})`}.`, { sessionId: state.id, toTurn });
+      throw new AppError(
+        'not_found',
+        `Session ${state.id} has no turn ${toTurn}${known.length === 0 ? ' (it has no turns yet)' : ` (its turns are ${Math.min(...known)}–${Math.max(...known)})`}.`,
+        { sessionId: state.id, toTurn },
+      );
     }
-    const turns = mode === 'code' ? [] : [...state.turns.values()].filter((turn) => turn.turn >= toTurn && turn.rewoundAt === undefined).map((turn) => turn.turn).sort((a, b) => a - b);
+    const turns =
+      mode === 'code'
+        ? []
+        : [...state.turns.values()]
+            .filter((turn) => turn.turn >= toTurn && turn.rewoundAt === undefined)
+            .map((turn) => turn.turn)
+            .sort((a, b) => a - b);
     const restores = new Map<string, RestorePlan>();
     const directories: RewindDirectoryPlan[] = [];
     const problems: string[] = [];
@@ -121,7 +182,9 @@ export function createSessionRewinder(options: { readonly restore: RestorePort; 
         const restore = await planScoped(target.directory, target.checkpointId, paths);
         if (restore === undefined) continue;
         if (target.paths === undefined) {
-          target.problems.push(`A command of this session may have changed any file in ${target.directory}, so the whole folder goes back to turn ${target.checkpointTurn}, changes by other sessions or people since then included (the pre-rollback snapshot keeps them).`);
+          target.problems.push(
+            `A command of this session may have changed any file in ${target.directory}, so the whole folder goes back to turn ${target.checkpointTurn}, changes by other sessions or people since then included (the pre-rollback snapshot keeps them).`,
+          );
         }
         restores.set(target.directory, restore);
         directories.push({
@@ -133,7 +196,11 @@ export function createSessionRewinder(options: { readonly restore: RestorePort; 
             .map((entry) => ({
               path: entry.path,
               action: entry.action,
-              ...(entry.note !== undefined ? { reason: entry.note } : entry.reason !== undefined ? { reason: entry.reason } : {}),
+              ...(entry.note !== undefined
+                ? { reason: entry.note }
+                : entry.reason !== undefined
+                  ? { reason: entry.reason }
+                  : {}),
               isChangedOutside: entry.isChangedOutsideAgents,
               ...(entry.changedBy === undefined ? {} : { changedBy: entry.changedBy }),
             })),
@@ -141,7 +208,17 @@ export function createSessionRewinder(options: { readonly restore: RestorePort; 
         });
       }
     }
-    const id = planId({ session: state.id, toTurn, mode, turns, directories: directories.map((item) => [item.directory, item.checkpointId, restores.get(item.directory)?.fingerprint]) });
+    const id = planId({
+      session: state.id,
+      toTurn,
+      mode,
+      turns,
+      directories: directories.map((item) => [
+        item.directory,
+        item.checkpointId,
+        restores.get(item.directory)?.fingerprint,
+      ]),
+    });
     return { plan: { planId: id, sessionId: state.id, toTurn, mode, turns, directories, problems }, restores };
   }
 
@@ -152,7 +229,11 @@ export function createSessionRewinder(options: { readonly restore: RestorePort; 
     async rewind(state, toTurn, mode, expectedPlanId, actor) {
       const { plan, restores } = await planWithRestores(state, toTurn, mode);
       if (expectedPlanId !== undefined && expectedPlanId !== plan.planId) {
-        throw new AppError('conflict', 'The session or its files changed since the rewind was previewed; nothing was changed. Preview the rewind again.', { planId: plan.planId });
+        throw new AppError(
+          'conflict',
+          'The session or its files changed since the rewind was previewed; nothing was changed. Preview the rewind again.',
+          { planId: plan.planId },
+        );
       }
       const restored: RewindOutcome['restored'] = [];
       for (const directory of plan.directories) {
@@ -160,15 +241,30 @@ export function createSessionRewinder(options: { readonly restore: RestorePort; 
         if (restore === undefined) continue;
         try {
           const result = await options.restore.apply(restore, actor);
-          restored.push({ directory: directory.directory, preRollbackCheckpointId: result.preRollback.id, filesChanged: result.counts.done });
-        } catch (error) {
-          const done = restored.map((item) => `${item.directory} (undo with its pre-rollback snapshot ${item.preRollbackCheckpointId?.slice(0, 8) ?? '?'})`);
-          options.logger.error('turn undo failed part-way', { session: state.id, directory: directory.directory, error });
-          const reason = isAppError(error) ? error.message : 'an unexpected error (see the log)';
-          throw new AppError(isAppError(error) ? error.code : 'unexpected', `Restoring ${directory.directory} failed: ${reason} ${done.length === 0 ? 'Nothing was restored.' : `Already restored: ${done.join(', ')}.`} The conversation was not rewound.`, {
-            sessionId: state.id,
-            restored,
+          restored.push({
+            directory: directory.directory,
+            preRollbackCheckpointId: result.preRollback.id,
+            filesChanged: result.counts.done,
           });
+        } catch (error) {
+          const done = restored.map(
+            (item) =>
+              `${item.directory} (undo with its pre-rollback snapshot ${item.preRollbackCheckpointId?.slice(0, 8) ?? '?'})`,
+          );
+          options.logger.error('turn undo failed part-way', {
+            session: state.id,
+            directory: directory.directory,
+            error,
+          });
+          const reason = isAppError(error) ? error.message : 'an unexpected error (see the log)';
+          throw new AppError(
+            isAppError(error) ? error.code : 'unexpected',
+            `Restoring ${directory.directory} failed: ${reason} ${done.length === 0 ? 'Nothing was restored.' : `Already restored: ${done.join(', ')}.`} The conversation was not rewound.`,
+            {
+              sessionId: state.id,
+              restored,
+            },
+          );
         }
       }
       return { plan, rewoundTurns: plan.turns, restored };

@@ -3,7 +3,9 @@ import { describeCall } from './session-state';
 
 describe("a call's one line", () => {
   it('shows a path exactly, a newline or an escape in it escaped, never folded into a space', () => {
-    expect(describeCall('write_file', { path: 'two\nlines\u001b[31m.txt', content: 'x' })).toBe('two\\nlines\\u001b[31m.txt');
+    expect(describeCall('write_file', { path: 'two\nlines\u001b[31m.txt', content: 'x' })).toBe(
+      'two\\nlines\\u001b[31m.txt',
+    );
     expect(describeCall('write_file', { path: 'two lines.txt' })).toBe('two lines.txt');
   });
 

@@ -22,7 +22,10 @@ export interface TurnState {
   endedAt?: string;
   rewoundAt?: string;
   /** Messages, and tool calls by their sequence number, in order. */
-  readonly entries: ({ readonly kind: 'message'; readonly at: string; readonly role: 'user' | 'assistant'; readonly text: string } | { readonly kind: 'call'; readonly seq: number })[];
+  readonly entries: (
+    | { readonly kind: 'message'; readonly at: string; readonly role: 'user' | 'assistant'; readonly text: string }
+    | { readonly kind: 'call'; readonly seq: number }
+  )[];
 }
 
 /** A tool call while the session is loaded: its decision, and its result once it came. */
@@ -94,7 +97,13 @@ const callLineLimit = 160;
 export function describeCall(name: string, args: unknown): string {
   if (typeof args !== 'object' || args === null) return name;
   const record = args as Record<string, unknown>;
-  const value = [record['path'], record['file_path'], record['notebook_path'], record['command'], record['action']].find((candidate) => typeof candidate === 'string');
+  const value = [
+    record['path'],
+    record['file_path'],
+    record['notebook_path'],
+    record['command'],
+    record['action'],
+  ].find((candidate) => typeof candidate === 'string');
   // A path is shown exactly; a command loses only the blank space around it.
   const text = typeof value !== 'string' ? '' : value === record['command'] ? value.trim() : value;
   const target = typeof record['target'] === 'string' ? ` ${record['target']}` : '';
@@ -136,7 +145,8 @@ export function applyRecord(state: SessionState, record: SessionRecord): void {
     case 'opened':
     case 'resumed':
       if (record.type === 'resumed' && record.client !== undefined) state.client = record.client;
-      if (record.type === 'resumed' && record.transcriptPath !== undefined) state.transcriptPath = record.transcriptPath;
+      if (record.type === 'resumed' && record.transcriptPath !== undefined)
+        state.transcriptPath = record.transcriptPath;
       state.isClosed = false;
       break;
     case 'roots':
@@ -150,7 +160,12 @@ export function applyRecord(state: SessionState, record: SessionRecord): void {
       state.isTurnOpen = true;
       break;
     case 'message':
-      ensureTurn(state, record.turn, record.at).entries.push({ kind: 'message', at: record.at, role: record.role, text: record.text });
+      ensureTurn(state, record.turn, record.at).entries.push({
+        kind: 'message',
+        at: record.at,
+        role: record.role,
+        text: record.text,
+      });
       break;
     case 'call': {
       ensureTurn(state, record.turn, record.at).entries.push({ kind: 'call', seq: record.seq });
@@ -208,7 +223,11 @@ export function historyCall(call: CallState): HistoryToolCall {
     ...(record.reason === undefined ? {} : { reason: record.reason }),
     result: result?.result ?? {
       ok: false,
-      error: { code: 'cancelled', message: 'Vigil stopped before this call finished (a crash or a kill): it may have run in part. Check the files it names.' },
+      error: {
+        code: 'cancelled',
+        message:
+          'Vigil stopped before this call finished (a crash or a kill): it may have run in part. Check the files it names.',
+      },
     },
     checkpoints: record.checkpoints,
     checkpointProblems: record.checkpointProblems,
@@ -228,14 +247,23 @@ export function turnSourceOf(state: SessionState, turn: number): TurnSource | un
     const call = entry.kind === 'call' ? state.calls.get(entry.seq) : undefined;
     if (call === undefined) return [];
     const { record } = call;
-    return [{ name: record.name, summary: describeCall(record.name, record.arguments), decision: record.decision, directories: record.touched.map((touched) => touched.directory) }];
+    return [
+      {
+        name: record.name,
+        summary: describeCall(record.name, record.arguments),
+        decision: record.decision,
+        directories: record.touched.map((touched) => touched.directory),
+      },
+    ];
   });
   return { userMessage: message?.kind === 'message' ? message.text : undefined, calls };
 }
 
 /** The current turn's first user message, as a summary carries it. */
 function currentPrompt(state: SessionState): { prompt?: string } {
-  const message = state.turns.get(state.currentTurn)?.entries.find((entry) => entry.kind === 'message' && entry.role === 'user');
+  const message = state.turns
+    .get(state.currentTurn)
+    ?.entries.find((entry) => entry.kind === 'message' && entry.role === 'user');
   return message?.kind === 'message' ? { prompt: promptOf(message.text) } : {};
 }
 

@@ -62,7 +62,12 @@ const turnCallLimit = 20;
 /** What a turn's brief is made of: its first user message and its calls (name, arguments as one line, decision, roots touched). */
 export interface TurnSource {
   readonly userMessage: string | undefined;
-  readonly calls: readonly { readonly name: string; readonly summary: string; readonly decision: TurnBrief['calls'][number]['decision']; readonly directories: readonly string[] }[];
+  readonly calls: readonly {
+    readonly name: string;
+    readonly summary: string;
+    readonly decision: TurnBrief['calls'][number]['decision'];
+    readonly directories: readonly string[];
+  }[];
 }
 
 /** A turn's brief, for the rows of its checkpoints. */
@@ -71,7 +76,12 @@ export function turnBrief(sessionId: string, turn: number, source: TurnSource): 
     sessionId,
     turn,
     ...(source.userMessage === undefined ? {} : { title: promptOf(source.userMessage) }),
-    calls: source.calls.slice(0, turnCallLimit).map((call) => ({ name: call.name, summary: maskSecretValues(call.summary), decision: call.decision, directories: [...call.directories] })),
+    calls: source.calls.slice(0, turnCallLimit).map((call) => ({
+      name: call.name,
+      summary: maskSecretValues(call.summary),
+      decision: call.decision,
+      directories: [...call.directories],
+    })),
     callCount: source.calls.length,
   };
 }

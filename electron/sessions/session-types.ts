@@ -96,7 +96,12 @@ export interface SessionService {
   turns(requests: readonly { readonly sessionId: string; readonly turn: number }[]): Promise<TurnBrief[]>;
   planRewind(sessionId: string, toTurn: number, mode: RewindMode): Promise<RewindPlan>;
   /** `actor`: who asked (the app or the CLI); its restore points and the write ledger name them. */
-  rewind(sessionId: string, toTurn: number, mode: RewindMode, options?: { readonly planId?: string; readonly actor?: PlainActor }): Promise<RewindOutcome>;
+  rewind(
+    sessionId: string,
+    toTurn: number,
+    mode: RewindMode,
+    options?: { readonly planId?: string; readonly actor?: PlainActor },
+  ): Promise<RewindOutcome>;
   onRewound(listener: (event: SessionRewoundEvent) => void): Disposer<void>;
   onChanged(listener: (session: SessionSummary) => void): Disposer<void>;
 }

@@ -35,7 +35,13 @@ export function createTurnMessageLookup(sessionsDir: string): TurnMessageLookup 
     if (cached !== undefined && cached.size === stats.size && cached.mtimeMs === stats.mtimeMs) return cached.messages;
     const messages = new Map<number, string>();
     await readSessionLog(file, (record) => {
-      if (record.type === 'message' && record.role === 'user' && !messages.has(record.turn) && record.text.trim() !== '') messages.set(record.turn, record.text.slice(0, maxMessageChars));
+      if (
+        record.type === 'message' &&
+        record.role === 'user' &&
+        !messages.has(record.turn) &&
+        record.text.trim() !== ''
+      )
+        messages.set(record.turn, record.text.slice(0, maxMessageChars));
     }).catch(() => undefined);
     if (cache.size >= maxCachedSessions) {
       const oldest = cache.keys().next().value;

@@ -7,7 +7,15 @@ function flatten(items: readonly MenuItemConstructorOptions[]): MenuItemConstruc
 }
 
 function menu(overrides: Partial<AppMenuOptions>): MenuItemConstructorOptions[] {
-  return flatten(appMenuTemplate({ platform: 'linux', appName: 'Vigil', allowDevTools: false, openLogsFolder: () => undefined, ...overrides }));
+  return flatten(
+    appMenuTemplate({
+      platform: 'linux',
+      appName: 'Vigil',
+      allowDevTools: false,
+      openLogsFolder: () => undefined,
+      ...overrides,
+    }),
+  );
 }
 
 describe('appMenuTemplate', () => {
@@ -15,7 +23,9 @@ describe('appMenuTemplate', () => {
     let opened = 0;
     const items = menu({ openLogsFolder: () => (opened += 1) });
     const roles = items.map((item) => item.role).filter((role) => role !== undefined);
-    expect(roles).toEqual(expect.arrayContaining(['fileMenu', 'editMenu', 'windowMenu', 'help', 'reload', 'zoomIn', 'togglefullscreen']));
+    expect(roles).toEqual(
+      expect.arrayContaining(['fileMenu', 'editMenu', 'windowMenu', 'help', 'reload', 'zoomIn', 'togglefullscreen']),
+    );
     const openLogs = items.find((item) => item.label === 'Open Logs Folder');
     expect(openLogs?.click).toBeTypeOf('function');
     (openLogs?.click as () => void)();

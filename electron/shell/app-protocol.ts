@@ -29,7 +29,10 @@ export function handleAppProtocol(rendererDir: string): Disposer {
     if (request.method !== 'GET' && request.method !== 'HEAD') return refusal(405, 'Method not allowed');
     const filePath = resolveRendererFile(rendererDir, request.url);
     if (filePath === undefined) return refusal(404, 'Not found');
-    const isFile = await stat(filePath).then((info) => info.isFile(), () => false);
+    const isFile = await stat(filePath).then(
+      (info) => info.isFile(),
+      () => false,
+    );
     if (!isFile) return refusal(404, 'Not found');
     const response = await net.fetch(pathToFileURL(filePath).toString());
     const headers = new Headers(response.headers);

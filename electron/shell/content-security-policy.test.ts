@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { desktopContentSecurityPolicy, rendererMetaContentSecurityPolicy } from './content-security-policy';
 
 function directives(policy: string): Map<string, string> {
-  return new Map(policy.split(';').map((part) => {
-    const [name = '', ...values] = part.trim().split(/\s+/);
-    return [name, values.join(' ')];
-  }));
+  return new Map(
+    policy.split(';').map((part) => {
+      const [name = '', ...values] = part.trim().split(/\s+/);
+      return [name, values.join(' ')];
+    }),
+  );
 }
 
 describe('the renderer’s Content-Security-Policy', () => {

@@ -14,7 +14,9 @@ const sharedDirectives = [
  * The Content-Security-Policy header of every `app://vigil` response: the desktop renderer talks to
  * the core over IPC only, so it may open no connection at all, and no page may frame it.
  */
-export const desktopContentSecurityPolicy = [...sharedDirectives, "connect-src 'none'", "frame-ancestors 'none'"].join('; ');
+export const desktopContentSecurityPolicy = [...sharedDirectives, "connect-src 'none'", "frame-ancestors 'none'"].join(
+  '; ',
+);
 
 /**
  * The policy the build writes into the renderer's `<meta http-equiv="Content-Security-Policy">`, a

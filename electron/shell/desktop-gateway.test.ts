@@ -35,7 +35,10 @@ async function coreOnTempHome(): Promise<Core> {
 }
 
 async function start(core: Core): Promise<DesktopGateway> {
-  const gateway = await startDesktopGateway({ core: { ...core, httpRoutes: [...core.httpRoutes, pingRoute] }, logger: silentLogger });
+  const gateway = await startDesktopGateway({
+    core: { ...core, httpRoutes: [...core.httpRoutes, pingRoute] },
+    logger: silentLogger,
+  });
   cleanups.push(() => gateway.close());
   return gateway;
 }

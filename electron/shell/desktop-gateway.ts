@@ -32,7 +32,10 @@ export interface DesktopGatewayOptions {
 
 function asAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  return new AppError('unexpected', `The agent gateway could not start: ${error instanceof Error ? error.message : String(error)}`);
+  return new AppError(
+    'unexpected',
+    `The agent gateway could not start: ${error instanceof Error ? error.message : String(error)}`,
+  );
 }
 
 /**
@@ -57,6 +60,9 @@ export async function startDesktopGateway(options: DesktopGatewayOptions): Promi
   } catch (error) {
     return unavailable(error);
   }
-  logger.info('agent gateway serving', { url: served.http.baseUrl, routes: core.httpRoutes.map((route) => route.path) });
+  logger.info('agent gateway serving', {
+    url: served.http.baseUrl,
+    routes: core.httpRoutes.map((route) => route.path),
+  });
   return { kind: 'serving', baseUrl: served.http.baseUrl, port: served.http.port, close: () => served.close() };
 }

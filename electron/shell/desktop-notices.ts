@@ -26,20 +26,33 @@ export type NoticeRule = { [E in EventName]: NoticeRuleFor<E> }[EventName];
 export const desktopNoticeRules: readonly NoticeRule[] = [
   {
     event: 'app:problem-reported',
-    toNotice: (problem) => ({ title: 'Vigil: a background task failed', body: `${problem.source}: ${problem.message}` }),
+    toNotice: (problem) => ({
+      title: 'Vigil: a background task failed',
+      body: `${problem.source}: ${problem.message}`,
+    }),
   },
   {
     // A dangerous command waits for a person and is denied when nobody decides in time: say so outside the window.
     event: 'approvals:requested',
     toNotice: ({ approval }) => {
-      const seconds = Math.max(0, Math.round((Date.parse(approval.expiresAt) - Date.parse(approval.requestedAt)) / 1000));
+      const seconds = Math.max(
+        0,
+        Math.round((Date.parse(approval.expiresAt) - Date.parse(approval.requestedAt)) / 1000),
+      );
       const within = seconds >= 120 ? `${Math.round(seconds / 60)} minutes` : `${seconds} seconds`;
-      return { title: `${approval.agent} asks to run: ${approval.summary}`, body: `Approve or deny it in Vigil within ${within}; nobody deciding means it is denied.` };
+      return {
+        title: `${approval.agent} asks to run: ${approval.summary}`,
+        body: `Approve or deny it in Vigil within ${within}; nobody deciding means it is denied.`,
+      };
     },
   },
 ];
 
-function subscribeRule<E extends EventName>(events: EventHub, rule: NoticeRuleFor<E>, show: (notice: DesktopNotice) => void): Disposer<void> {
+function subscribeRule<E extends EventName>(
+  events: EventHub,
+  rule: NoticeRuleFor<E>,
+  show: (notice: DesktopNotice) => void,
+): Disposer<void> {
   return events.on(rule.event, (payload) => {
     const notice = rule.toNotice(payload);
     if (notice !== undefined) show(notice);
@@ -47,7 +60,11 @@ function subscribeRule<E extends EventName>(events: EventHub, rule: NoticeRuleFo
 }
 
 /** Shows a notice for every event a rule matches; the disposer unsubscribes them all. */
-export function subscribeDesktopNotices(events: EventHub, rules: readonly NoticeRule[], show: (notice: DesktopNotice) => void): Disposer {
+export function subscribeDesktopNotices(
+  events: EventHub,
+  rules: readonly NoticeRule[],
+  show: (notice: DesktopNotice) => void,
+): Disposer {
   const unsubscribers = rules.map((rule) => subscribeRule(events, rule as NoticeRuleFor<EventName>, show));
   return () => {
     for (const unsubscribe of unsubscribers) unsubscribe();

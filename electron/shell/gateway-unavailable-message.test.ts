@@ -6,7 +6,14 @@ describe('gatewayUnavailableMessage', () => {
   it('names the other Vigil and what to do, without its token', () => {
     const text = gatewayUnavailableMessage(
       new AppError('busy', 'taken'),
-      { pid: 4242, port: 7420, token: 'secret-token', url: 'http://127.0.0.1:7420/#token=secret-token', version: '0.1.0', startedAt: '2026-01-01T10:00:00.000Z' },
+      {
+        pid: 4242,
+        port: 7420,
+        token: 'secret-token',
+        url: 'http://127.0.0.1:7420/#token=secret-token',
+        version: '0.1.0',
+        startedAt: '2026-01-01T10:00:00.000Z',
+      },
       '/home/me/.vigil',
     );
     expect(text.message).toBe('Agents connect to another Vigil.');

@@ -12,7 +12,11 @@ export interface GatewayUnavailableMessage {
  * Explains why agents cannot reach this window's Vigil, and what to do. The usual case: another
  * Vigil (a `vigil serve`, or the app started with the same VIGIL_HOME elsewhere) owns serve.json.
  */
-export function gatewayUnavailableMessage(error: AppError, owner: ServeInfo | undefined, home: string): GatewayUnavailableMessage {
+export function gatewayUnavailableMessage(
+  error: AppError,
+  owner: ServeInfo | undefined,
+  home: string,
+): GatewayUnavailableMessage {
   if (owner !== undefined) {
     const address = owner.url === null ? '' : ` at ${withoutCredential(owner.url)}`;
     return {

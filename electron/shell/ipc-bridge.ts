@@ -14,7 +14,11 @@ export function registerIpcBridge(router: ContractRouter, events: EventHub, logg
       logger.warn('refused an IPC call from an untrusted frame', { url: event.senderFrame?.url });
       return fail({ code: 'unauthorized', message: 'IPC from an untrusted frame was refused.' });
     }
-    if (typeof message !== 'object' || message === null || typeof (message as { channel?: unknown }).channel !== 'string') {
+    if (
+      typeof message !== 'object' ||
+      message === null ||
+      typeof (message as { channel?: unknown }).channel !== 'string'
+    ) {
       return fail({ code: 'invalid_request', message: 'An IPC call needs { channel, payload }.' });
     }
     const { channel, payload } = message as { channel: string; payload: unknown };

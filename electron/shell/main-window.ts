@@ -54,7 +54,11 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   });
   const reportState = (): void => {
     if (window.isDestroyed()) return;
-    options.onStateChanged({ bounds: window.getNormalBounds(), isMaximized: window.isMaximized(), isFullScreen: window.isFullScreen() });
+    options.onStateChanged({
+      bounds: window.getNormalBounds(),
+      isMaximized: window.isMaximized(),
+      isFullScreen: window.isFullScreen(),
+    });
   };
   window.on('resize', reportState);
   window.on('move', reportState);

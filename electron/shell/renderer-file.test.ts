@@ -8,7 +8,9 @@ describe('resolveRendererFile', () => {
   it('maps app://vigil paths to files inside the renderer folder', () => {
     expect(resolveRendererFile(root, 'app://vigil/')).toBe(path.join(root, 'index.html'));
     expect(resolveRendererFile(root, 'app://vigil/index.html')).toBe(path.join(root, 'index.html'));
-    expect(resolveRendererFile(root, 'app://vigil/assets/index-abc.js?v=1#x')).toBe(path.join(root, 'assets', 'index-abc.js'));
+    expect(resolveRendererFile(root, 'app://vigil/assets/index-abc.js?v=1#x')).toBe(
+      path.join(root, 'assets', 'index-abc.js'),
+    );
     expect(resolveRendererFile(root, 'app://vigil/assets/a%20b.css')).toBe(path.join(root, 'assets', 'a b.css'));
   });
 

@@ -15,7 +15,8 @@ export function resolveRendererFile(rendererDir: string, requestUrl: string): st
   } catch {
     return undefined;
   }
-  if (url.protocol !== `${appScheme}:` || url.host !== appHost || pathname.includes('\0') || pathname.includes('\\')) return undefined;
+  if (url.protocol !== `${appScheme}:` || url.host !== appHost || pathname.includes('\0') || pathname.includes('\\'))
+    return undefined;
   const root = path.resolve(rendererDir);
   const relative = (pathname === '/' ? '/index.html' : pathname).replace(/^\/+/, '');
   const filePath = path.resolve(root, relative);

@@ -20,7 +20,10 @@ export function watchRenderer(window: BrowserWindow, options: RendererWatchdogOp
   const contents = window.webContents;
   contents.on('render-process-gone', (_event, details) => {
     if (details.reason === 'clean-exit') return;
-    logger.error('the window’s renderer process is gone; the core keeps running', { reason: details.reason, exitCode: details.exitCode });
+    logger.error('the window’s renderer process is gone; the core keeps running', {
+      reason: details.reason,
+      exitCode: details.exitCode,
+    });
     if (window.isDestroyed()) return;
     const action = options.recovery.decide(details.reason);
     if (action === 'reload') {
@@ -48,7 +51,9 @@ export function watchRenderer(window: BrowserWindow, options: RendererWatchdogOp
   });
   contents.on('unresponsive', () => logger.warn('the window stopped responding'));
   contents.on('responsive', () => logger.info('the window responds again'));
-  contents.on('preload-error', (_event, preloadPath, error) => logger.error('the preload script failed', { preloadPath, error }));
+  contents.on('preload-error', (_event, preloadPath, error) =>
+    logger.error('the preload script failed', { preloadPath, error }),
+  );
   contents.on('did-fail-load', (_event, errorCode, errorDescription, url, isMainFrame) => {
     if (isMainFrame) logger.error('the window failed to load', { errorCode, errorDescription, url });
   });

@@ -8,7 +8,11 @@ export type ShutdownOutcome = 'clean' | 'failed' | 'timed-out';
  * but never lets it hold the app open forever: after `timeoutMs` the app quits anyway and the log
  * says so. Errors are logged, not thrown, so quitting always completes.
  */
-export async function shutDownWithin(task: () => Promise<void>, timeoutMs: number, logger: Logger): Promise<ShutdownOutcome> {
+export async function shutDownWithin(
+  task: () => Promise<void>,
+  timeoutMs: number,
+  logger: Logger,
+): Promise<ShutdownOutcome> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<ShutdownOutcome>((resolve) => {
     timer = setTimeout(() => resolve('timed-out'), timeoutMs);

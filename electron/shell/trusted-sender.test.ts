@@ -14,7 +14,16 @@ describe('isTrustedSender', () => {
   it('refuses subframes, other origins, and frames that are gone', () => {
     const top = frame('app://vigil/index.html') as unknown as NonNullable<SenderFrame['parent']>;
     expect(isTrustedSender(frame('app://vigil/index.html', top))).toBe(false);
-    for (const url of ['app://vigil.evil.example/index.html', 'app://evil/index.html', 'https://vigil/index.html', 'file:///index.html', 'http://127.0.0.1:7420/', 'about:blank', 'devtools://devtools/x', '']) {
+    for (const url of [
+      'app://vigil.evil.example/index.html',
+      'app://evil/index.html',
+      'https://vigil/index.html',
+      'file:///index.html',
+      'http://127.0.0.1:7420/',
+      'about:blank',
+      'devtools://devtools/x',
+      '',
+    ]) {
       expect(isTrustedSender(frame(url)), url).toBe(false);
     }
     expect(isTrustedSender(null)).toBe(false);

@@ -19,7 +19,11 @@ function browserWindowPreferences(): Map<string, string> {
       const options = node.arguments?.[0];
       if (options !== undefined && ts.isObjectLiteralExpression(options)) {
         for (const property of options.properties) {
-          if (ts.isPropertyAssignment(property) && property.name.getText(file) === 'webPreferences' && ts.isObjectLiteralExpression(property.initializer)) {
+          if (
+            ts.isPropertyAssignment(property) &&
+            property.name.getText(file) === 'webPreferences' &&
+            ts.isObjectLiteralExpression(property.initializer)
+          ) {
             found.push(property.initializer);
           }
         }
@@ -31,8 +35,12 @@ function browserWindowPreferences(): Map<string, string> {
   expect(found, 'exactly one new BrowserWindow({ webPreferences: { … } }) in main-window.ts').toHaveLength(1);
   const preferences = new Map<string, string>();
   for (const property of found[0]?.properties ?? []) {
-    expect(ts.isPropertyAssignment(property), `webPreferences must be plain "key: value" entries, not ${property.getText(file)}`).toBe(true);
-    if (ts.isPropertyAssignment(property)) preferences.set(property.name.getText(file), property.initializer.getText(file));
+    expect(
+      ts.isPropertyAssignment(property),
+      `webPreferences must be plain "key: value" entries, not ${property.getText(file)}`,
+    ).toBe(true);
+    if (ts.isPropertyAssignment(property))
+      preferences.set(property.name.getText(file), property.initializer.getText(file));
   }
   return preferences;
 }

@@ -16,11 +16,22 @@ function state(bounds: ScreenRectangle, mode: Partial<WindowState> = {}): Window
 
 describe('placeWindow', () => {
   it('opens a first window at the default size, centred', () => {
-    expect(placeWindow(undefined, [laptop], sizing)).toEqual({ width: 1280, height: 800, isMaximized: false, isFullScreen: false });
+    expect(placeWindow(undefined, [laptop], sizing)).toEqual({
+      width: 1280,
+      height: 800,
+      isMaximized: false,
+      isFullScreen: false,
+    });
   });
 
   it('restores the remembered bounds and mode on the display that still holds them', () => {
-    expect(placeWindow(state({ x: 1600, y: 100, width: 1800, height: 1000 }, { isMaximized: true }), [laptop, monitorRight], sizing)).toEqual({
+    expect(
+      placeWindow(
+        state({ x: 1600, y: 100, width: 1800, height: 1000 }, { isMaximized: true }),
+        [laptop, monitorRight],
+        sizing,
+      ),
+    ).toEqual({
       x: 1600,
       y: 100,
       width: 1800,
@@ -45,7 +56,10 @@ describe('placeWindow', () => {
   });
 
   it('never makes the window smaller than its minimum', () => {
-    expect(placeWindow(state({ x: 10, y: 40, width: 200, height: 100 }), [laptop], sizing)).toMatchObject({ width: 960, height: 600 });
+    expect(placeWindow(state({ x: 10, y: 40, width: 200, height: 100 }), [laptop], sizing)).toMatchObject({
+      width: 960,
+      height: 600,
+    });
   });
 });
 
@@ -62,7 +76,9 @@ describe('the window state file', () => {
     writer.save(state({ x: 5, y: 6, width: 1100, height: 720 }, { isMaximized: true }));
     expect(await readWindowState(file, silentLogger)).toBeUndefined();
     await writer.flush();
-    expect(await readWindowState(file, silentLogger)).toEqual(state({ x: 5, y: 6, width: 1100, height: 720 }, { isMaximized: true }));
+    expect(await readWindowState(file, silentLogger)).toEqual(
+      state({ x: 5, y: 6, width: 1100, height: 720 }, { isMaximized: true }),
+    );
     expect(await readdir(temp.dir)).toEqual(['window-state.json']);
     if (process.platform !== 'win32') expect((await stat(file)).mode & 0o777).toBe(0o600);
   });
@@ -73,7 +89,9 @@ describe('the window state file', () => {
     const file = path.join(temp.dir, 'window-state.json');
     const writer = createWindowStateWriter(file, silentLogger, 5);
     writer.save(state({ x: 1, y: 2, width: 1000, height: 700 }));
-    await expect.poll(() => readWindowState(file, silentLogger)).toEqual(state({ x: 1, y: 2, width: 1000, height: 700 }));
+    await expect
+      .poll(() => readWindowState(file, silentLogger))
+      .toEqual(state({ x: 1, y: 2, width: 1000, height: 700 }));
   });
 
   it('treats a missing, corrupt or foreign file as no state', async () => {
@@ -83,7 +101,10 @@ describe('the window state file', () => {
     expect(await readWindowState(file, silentLogger)).toBeUndefined();
     await writeFile(file, '{"bounds":{"x":1');
     expect(await readWindowState(file, silentLogger)).toBeUndefined();
-    await writeFile(file, JSON.stringify({ bounds: { x: 0, y: 0, width: -5, height: 10 }, isMaximized: false, isFullScreen: false }));
+    await writeFile(
+      file,
+      JSON.stringify({ bounds: { x: 0, y: 0, width: -5, height: 10 }, isMaximized: false, isFullScreen: false }),
+    );
     expect(await readWindowState(file, silentLogger)).toBeUndefined();
     expect(await readFile(file, 'utf8')).toContain('-5');
   });

@@ -46,7 +46,8 @@ export async function readWindowState(file: string, logger: Logger): Promise<Win
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logger.warn('window state unreadable; using the default size', { file, error });
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      logger.warn('window state unreadable; using the default size', { file, error });
     return undefined;
   }
   try {
@@ -73,8 +74,16 @@ function overlap(a: ScreenRectangle, b: ScreenRectangle): { width: number; heigh
  * remembered size (or the default) centred on the primary display. A monitor unplugged since the
  * last run never leaves the window off screen.
  */
-export function placeWindow(saved: WindowState | undefined, workAreas: readonly ScreenRectangle[], sizing: WindowSizing): WindowPlacement {
-  const fit = (width: number, height: number, area: ScreenRectangle | undefined): { width: number; height: number } => ({
+export function placeWindow(
+  saved: WindowState | undefined,
+  workAreas: readonly ScreenRectangle[],
+  sizing: WindowSizing,
+): WindowPlacement {
+  const fit = (
+    width: number,
+    height: number,
+    area: ScreenRectangle | undefined,
+  ): { width: number; height: number } => ({
     width: Math.max(sizing.minWidth, Math.min(width, area?.width ?? width)),
     height: Math.max(sizing.minHeight, Math.min(height, area?.height ?? height)),
   });
@@ -87,7 +96,11 @@ export function placeWindow(saved: WindowState | undefined, workAreas: readonly 
     return shared.width >= minimumVisible && shared.height >= minimumVisible;
   });
   if (home === undefined) {
-    return { ...fit(bounds.width, bounds.height, workAreas[0]), isMaximized: saved.isMaximized, isFullScreen: saved.isFullScreen };
+    return {
+      ...fit(bounds.width, bounds.height, workAreas[0]),
+      isMaximized: saved.isMaximized,
+      isFullScreen: saved.isFullScreen,
+    };
   }
   const size = fit(bounds.width, bounds.height, home);
   const x = Math.min(Math.max(bounds.x, home.x), home.x + home.width - size.width);

@@ -33,12 +33,30 @@ async function waitUntilDead(pid: number): Promise<void> {
 
 describe.runIf(isPosix)('runTerminalCommand', () => {
   it('runs in the given folder with the platform shell and returns stdout, stderr and the exit code', async () => {
-    const result = await runTerminalCommand({ command: 'pwd; echo oops >&2; exit 3', cwd: dir, timeoutMs: 30_000, outputCapBytes: 1024 });
-    expect(result).toMatchObject({ exit_code: 3, signal: null, timed_out: false, stdout: `${dir}\n`, stderr: 'oops\n', stdout_dropped_bytes: 0, cwd: dir });
+    const result = await runTerminalCommand({
+      command: 'pwd; echo oops >&2; exit 3',
+      cwd: dir,
+      timeoutMs: 30_000,
+      outputCapBytes: 1024,
+    });
+    expect(result).toMatchObject({
+      exit_code: 3,
+      signal: null,
+      timed_out: false,
+      stdout: `${dir}\n`,
+      stderr: 'oops\n',
+      stdout_dropped_bytes: 0,
+      cwd: dir,
+    });
   });
 
   it('keeps the beginning and the end of long output and says how many bytes were dropped', async () => {
-    const result = await runTerminalCommand({ command: 'echo FIRST; yes line | head -c 300000; echo; echo LAST', cwd: dir, timeoutMs: 30_000, outputCapBytes: 4096 });
+    const result = await runTerminalCommand({
+      command: 'echo FIRST; yes line | head -c 300000; echo; echo LAST',
+      cwd: dir,
+      timeoutMs: 30_000,
+      outputCapBytes: 4096,
+    });
     expect(result.stdout.startsWith('FIRST\n')).toBe(true);
     expect(result.stdout.endsWith('LAST\n')).toBe(true);
     expect(result.stdout_dropped_bytes).toBe(6 + 300_000 + 1 + 5 - 4096);
@@ -47,7 +65,12 @@ describe.runIf(isPosix)('runTerminalCommand', () => {
 
   it('kills the whole process tree when the timeout passes', async () => {
     const pidFile = path.join(dir, 'grandchild.pid');
-    const result = await runTerminalCommand({ command: `sleep 600 & echo $! > ${pidFile}; sleep 600`, cwd: dir, timeoutMs: 300, outputCapBytes: 1024 });
+    const result = await runTerminalCommand({
+      command: `sleep 600 & echo $! > ${pidFile}; sleep 600`,
+      cwd: dir,
+      timeoutMs: 300,
+      outputCapBytes: 1024,
+    });
     expect(result).toMatchObject({ timed_out: true, exit_code: null, signal: 'SIGKILL' });
     const grandchild = Number(readFileSync(pidFile, 'utf8'));
     await waitUntilDead(grandchild);
@@ -56,7 +79,12 @@ describe.runIf(isPosix)('runTerminalCommand', () => {
 
   it('returns when the shell exits even if a background process keeps its output open', async () => {
     const pidFile = path.join(dir, 'server.pid');
-    const result = await runTerminalCommand({ command: `sleep 600 & echo $! > ${pidFile}; echo started`, cwd: dir, timeoutMs: 60_000, outputCapBytes: 1024 });
+    const result = await runTerminalCommand({
+      command: `sleep 600 & echo $! > ${pidFile}; echo started`,
+      cwd: dir,
+      timeoutMs: 60_000,
+      outputCapBytes: 1024,
+    });
     expect(result).toMatchObject({ exit_code: 0, timed_out: false, stdout: 'started\n' });
     const server = Number(readFileSync(pidFile, 'utf8'));
     expect(isRunning(server)).toBe(true);
@@ -65,13 +93,21 @@ describe.runIf(isPosix)('runTerminalCommand', () => {
 
   it('stops the command when the core shuts down', async () => {
     const controller = new AbortController();
-    const running = runTerminalCommand({ command: 'echo up; sleep 600', cwd: dir, timeoutMs: 60_000, outputCapBytes: 1024, signal: controller.signal });
+    const running = runTerminalCommand({
+      command: 'echo up; sleep 600',
+      cwd: dir,
+      timeoutMs: 60_000,
+      outputCapBytes: 1024,
+      signal: controller.signal,
+    });
     controller.abort();
     expect(await running).toMatchObject({ signal: 'SIGKILL', timed_out: false });
   });
 
   it('is an io_error when the folder does not exist', async () => {
-    await expect(runTerminalCommand({ command: 'true', cwd: path.join(dir, 'missing'), timeoutMs: 1000, outputCapBytes: 1024 })).rejects.toMatchObject({ code: 'io_error' });
+    await expect(
+      runTerminalCommand({ command: 'true', cwd: path.join(dir, 'missing'), timeoutMs: 1000, outputCapBytes: 1024 }),
+    ).rejects.toMatchObject({ code: 'io_error' });
   });
 });
 

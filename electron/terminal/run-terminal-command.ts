@@ -60,7 +60,13 @@ export function runTerminalCommand(run: TerminalRun): Promise<TerminalResult> {
     child.once('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       run.signal?.removeEventListener('abort', stop);
-      reject(new AppError('io_error', `The command could not be started in ${run.cwd}: ${error.message}. Check that the folder exists and a shell is available.`, { cwd: run.cwd, errno: error.code }));
+      reject(
+        new AppError(
+          'io_error',
+          `The command could not be started in ${run.cwd}: ${error.message}. Check that the folder exists and a shell is available.`,
+          { cwd: run.cwd, errno: error.code },
+        ),
+      );
     });
     const finish = (code: number | null, signal: NodeJS.Signals | null): void => {
       clearTimeout(timer);

@@ -27,7 +27,10 @@ describe('contract router', () => {
   it('names an unknown channel', async () => {
     const { router } = await routerWith(() => Promise.resolve(info));
     const result = await router.dispatch('files:teleport', {}, context);
-    expect(result).toMatchObject({ ok: false, error: { code: 'unknown_call', details: { channel: 'files:teleport' } } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'unknown_call', details: { channel: 'files:teleport' } },
+    });
   });
 
   it('refuses a request that fails its schema, naming the field', async () => {
@@ -49,7 +52,9 @@ describe('contract router', () => {
   });
 
   it('turns a bug into `unexpected` with a safe message and logs its stack', async () => {
-    const { router, logger, logFile } = await routerWith(() => Promise.reject(new TypeError('secret internals at /root/x')));
+    const { router, logger, logFile } = await routerWith(() =>
+      Promise.reject(new TypeError('secret internals at /root/x')),
+    );
     const result = await router.dispatch('app:info', {}, context);
     expect(result).toEqual({ ok: false, error: { code: 'unexpected', message: unexpectedMessage } });
     await logger.flush();

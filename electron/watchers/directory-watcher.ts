@@ -82,7 +82,11 @@ export async function watchDirectory(options: DirectoryWatcherOptions): Promise<
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return;
-      fail(code === 'ENOSPC' ? 'the system limit of watched folders was reached (fs.inotify.max_user_watches)' : `could not watch ${absolute}: ${code ?? String(error)}`);
+      fail(
+        code === 'ENOSPC'
+          ? 'the system limit of watched folders was reached (fs.inotify.max_user_watches)'
+          : `could not watch ${absolute}: ${code ?? String(error)}`,
+      );
       return;
     }
     watcher.on('error', () => {
@@ -97,7 +101,8 @@ export async function watchDirectory(options: DirectoryWatcherOptions): Promise<
     listed += entries.length;
     // A folder that appeared after its parent was listed: its files may predate the watch.
     for (const entry of entries) {
-      if (entry.isDirectory() && !isIgnored(entry.name)) await watchFolder(rel === '' ? entry.name : `${rel}/${entry.name}`);
+      if (entry.isDirectory() && !isIgnored(entry.name))
+        await watchFolder(rel === '' ? entry.name : `${rel}/${entry.name}`);
     }
   };
 

@@ -54,10 +54,19 @@ function systemLocations(): readonly ProtectedLocation[] {
 
 /** The credential stores under each home directory (what agent commands may neither read nor write). */
 export function homeCredentialStores(homeDirs: readonly string[]): readonly ProtectedLocation[] {
-  return homeDirs.flatMap((home) => homeCredentials.map(([relative, reason]) => ({ path: path.join(home, ...relative.split('/')), reason })));
+  return homeDirs.flatMap((home) =>
+    homeCredentials.map(([relative, reason]) => ({ path: path.join(home, ...relative.split('/')), reason })),
+  );
 }
 
 /** Every protected location for a home directory (given as it is and resolved), plus extra paths. */
-export function protectedLocations(homeDirs: readonly string[], extra: readonly string[] = []): readonly ProtectedLocation[] {
-  return [...homeCredentialStores(homeDirs), ...systemLocations(), ...extra.map((location) => ({ path: location, reason: 'protected by Vigil' }))];
+export function protectedLocations(
+  homeDirs: readonly string[],
+  extra: readonly string[] = [],
+): readonly ProtectedLocation[] {
+  return [
+    ...homeCredentialStores(homeDirs),
+    ...systemLocations(),
+    ...extra.map((location) => ({ path: location, reason: 'protected by Vigil' })),
+  ];
 }

@@ -27,7 +27,11 @@ export interface FileTargetRules {
  * Resolves a path an agent gave to a file tool: refuses what cannot name a file, confines it to
  * the session's workspace (`resolveWorkspacePath`), and anchors its folder. It changes nothing.
  */
-export async function resolveFileTarget(input: string, context: WorkspaceContext, rules: FileTargetRules): Promise<FileTarget> {
+export async function resolveFileTarget(
+  input: string,
+  context: WorkspaceContext,
+  rules: FileTargetRules,
+): Promise<FileTarget> {
   if (rules.mustNameFile === true && /[\\/]$/u.test(input)) {
     throw new AppError(
       'invalid_request',

@@ -17,7 +17,14 @@ beforeEach(async () => {
   home = path.join(base, 'home');
   project = path.join(home, 'project');
   outside = path.join(base, 'outside');
-  for (const dir of [project, path.join(project, 'src'), outside, path.join(home, '.ssh'), path.join(home, '.config', 'gcloud')]) mkdirSync(dir, { recursive: true });
+  for (const dir of [
+    project,
+    path.join(project, 'src'),
+    outside,
+    path.join(home, '.ssh'),
+    path.join(home, '.config', 'gcloud'),
+  ])
+    mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(outside, 'secret.txt'), 'secret');
   writeFileSync(path.join(home, '.ssh', 'id_ed25519'), 'key');
   context = { cwd: path.join(project, 'src'), roots: [project], homeDir: home };
@@ -38,9 +45,14 @@ async function verdict(input: string, overrides: Partial<WorkspaceContext> = {})
 
 describe('resolveWorkspacePath', () => {
   it('resolves relative paths against the cwd, absolute paths, `..` inside the root and ~', async () => {
-    expect(await resolveWorkspacePath('main.ts', context)).toEqual({ absolute: path.join(project, 'src', 'main.ts'), root: project });
+    expect(await resolveWorkspacePath('main.ts', context)).toEqual({
+      absolute: path.join(project, 'src', 'main.ts'),
+      root: project,
+    });
     expect((await resolveWorkspacePath('../README.md', context)).absolute).toBe(path.join(project, 'README.md'));
-    expect((await resolveWorkspacePath(path.join(project, 'new', 'deep', 'x.ts'), context)).absolute).toBe(path.join(project, 'new', 'deep', 'x.ts'));
+    expect((await resolveWorkspacePath(path.join(project, 'new', 'deep', 'x.ts'), context)).absolute).toBe(
+      path.join(project, 'new', 'deep', 'x.ts'),
+    );
     expect((await resolveWorkspacePath('~/project/a.txt', context)).absolute).toBe(path.join(project, 'a.txt'));
   });
 
@@ -66,7 +78,9 @@ describe('resolveWorkspacePath', () => {
       '/',
     ];
     for (const input of refused) expect([input, await verdict(input)]).toEqual([input, 'outside_workspace']);
-    const error: unknown = await resolveWorkspacePath('../linked-dir/secret.txt', context).catch((caught: unknown) => caught);
+    const error: unknown = await resolveWorkspacePath('../linked-dir/secret.txt', context).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toMatchObject({ code: 'outside_workspace', details: { roots: [project] } });
     expect((error as Error).message).toContain(project);
     expect((error as Error).message).toContain('symbolic link');
@@ -91,7 +105,9 @@ describe('resolveWorkspacePath', () => {
     expect(await verdict('~/.docker/other.json', wide)).toBe('ok');
     symlinkSync(path.join(home, '.ssh'), path.join(project, 'keys'));
     expect(await verdict('../keys/id_ed25519', wide)).toBe('forbidden_path');
-    expect(await verdict('../vigil-data/serve.json', { ...wide, protectedPaths: [path.join(project, 'vigil-data')] })).toBe('forbidden_path');
+    expect(
+      await verdict('../vigil-data/serve.json', { ...wide, protectedPaths: [path.join(project, 'vigil-data')] }),
+    ).toBe('forbidden_path');
   });
 
   it('refuses NUL bytes, empty paths and ~user', async () => {

@@ -16,9 +16,14 @@ export interface WorkspacePath {
 /** Expands a leading `~` to the home directory; `~user` is refused, as it names someone else's home. */
 function expandHome(input: string, homeDir: string): string {
   if (input === '~') return homeDir;
-  if (input.startsWith('~/') || (process.platform === 'win32' && input.startsWith('~\\'))) return path.join(homeDir, input.slice(2));
+  if (input.startsWith('~/') || (process.platform === 'win32' && input.startsWith('~\\')))
+    return path.join(homeDir, input.slice(2));
   if (input.startsWith('~')) {
-    throw new AppError('invalid_request', `The path "${input}" names another user's home directory; use a path inside the workspace.`, { path: input });
+    throw new AppError(
+      'invalid_request',
+      `The path "${input}" names another user's home directory; use a path inside the workspace.`,
+      { path: input },
+    );
   }
   return input;
 }
@@ -31,9 +36,16 @@ function expandHome(input: string, homeDir: string): string {
  * NUL bytes and empty paths are refused (`invalid_request`).
  */
 export async function resolveWorkspacePath(input: string, context: WorkspaceContext): Promise<WorkspacePath> {
-  if (input === '') throw new AppError('invalid_request', 'The path is empty; give the path of a file inside the workspace.', { path: input });
+  if (input === '')
+    throw new AppError('invalid_request', 'The path is empty; give the path of a file inside the workspace.', {
+      path: input,
+    });
   if (input.includes('\0')) {
-    throw new AppError('invalid_request', 'The path contains a NUL byte, which no file name may contain; nothing was read or written.', { path: input });
+    throw new AppError(
+      'invalid_request',
+      'The path contains a NUL byte, which no file name may contain; nothing was read or written.',
+      { path: input },
+    );
   }
   const expanded = expandHome(input, context.homeDir);
   const lexical = path.isAbsolute(expanded) ? expanded : `${context.cwd}${path.sep}${expanded}`;
@@ -44,7 +56,10 @@ export async function resolveWorkspacePath(input: string, context: WorkspaceCont
     Promise.all((context.protectedPaths ?? []).map((location) => canonicalPath(location))),
   ]);
   const viaLink = absolute === path.resolve(lexical) ? '' : ' (through a symbolic link)';
-  const guarded = protectedLocations([...new Set([path.resolve(context.homeDir), home])], [...(context.protectedPaths ?? []), ...extra]);
+  const guarded = protectedLocations(
+    [...new Set([path.resolve(context.homeDir), home])],
+    [...(context.protectedPaths ?? []), ...extra],
+  );
   for (const location of guarded) {
     if (isPathInside(absolute, location.path) || isPathInside(path.resolve(lexical), location.path)) {
       throw new AppError(

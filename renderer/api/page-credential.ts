@@ -63,11 +63,19 @@ export function openPastedAddress(text: string): PastedAddressOutcome {
   try {
     url = new URL(text.trim());
   } catch {
-    return { ok: false, reason: 'That is not an address: paste the whole URL vigil serve printed, starting with http://' };
+    return {
+      ok: false,
+      reason: 'That is not an address: paste the whole URL vigil serve printed, starting with http://',
+    };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'Paste the http:// address vigil serve printed.' };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { ok: false, reason: 'Paste the http:// address vigil serve printed.' };
   const { token } = splitFragment(url.hash);
-  if (token === undefined) return { ok: false, reason: 'That address carries no access token: copy the whole line, up to the end of "#token=…".' };
+  if (token === undefined)
+    return {
+      ok: false,
+      reason: 'That address carries no access token: copy the whole line, up to the end of "#token=…".',
+    };
   if (url.origin !== window.location.origin) {
     window.location.assign(url.href);
     return { ok: true };

@@ -30,19 +30,29 @@ const pageToken = 'page-credential-0123456789abcdef';
 const handshakes: { readonly protocols: readonly string[]; readonly cookie: string }[] = [];
 const clients: VigilClient[] = [];
 
-async function startPeer(mode: Mode, options: { readonly answerCalls: boolean } = { answerCalls: true }): Promise<PeerServer> {
+async function startPeer(
+  mode: Mode,
+  options: { readonly answerCalls: boolean } = { answerCalls: true },
+): Promise<PeerServer> {
   const wss = new WebSocketServer({ noServer: true });
   const sockets = new Set<Duplex>();
   const receivedCalls: { id: number; channel: string }[] = [];
   const refusal = (): [number, string] | undefined =>
-    peer.mode === 'busy' ? [503, 'Service Unavailable'] : peer.mode === 'token-refused' ? [401, 'Unauthorized'] : undefined;
+    peer.mode === 'busy'
+      ? [503, 'Service Unavailable']
+      : peer.mode === 'token-refused'
+        ? [401, 'Unauthorized']
+        : undefined;
   const http: Server = createServer((request, response) => {
     response.statusCode = peer.mode === 'token-refused' ? 401 : 200;
     response.end();
   });
   http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const offered = request.headers['sec-websocket-protocol'] ?? '';
-    handshakes.push({ protocols: offered.split(',').map((protocol) => protocol.trim()), cookie: request.headers.cookie ?? '' });
+    handshakes.push({
+      protocols: offered.split(',').map((protocol) => protocol.trim()),
+      cookie: request.headers.cookie ?? '',
+    });
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     const refused = refusal();
@@ -54,11 +64,15 @@ async function startPeer(mode: Mode, options: { readonly answerCalls: boolean } 
       ws.on('message', (data: Buffer) => {
         const frame = JSON.parse(data.toString('utf8')) as { id: number; channel: string };
         receivedCalls.push({ id: frame.id, channel: frame.channel });
-        if (options.answerCalls) ws.send(JSON.stringify({ type: 'result', id: frame.id, result: { ok: true, value: { answered: frame.id } } }));
+        if (options.answerCalls)
+          ws.send(
+            JSON.stringify({ type: 'result', id: frame.id, result: { ok: true, value: { answered: frame.id } } }),
+          );
       });
     });
   });
-  const listen = (port: number): Promise<void> => new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
+  const listen = (port: number): Promise<void> =>
+    new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
   let isListening = true;
   await listen(0);
   const { port } = http.address() as AddressInfo;
@@ -91,7 +105,9 @@ async function startPeer(mode: Mode, options: { readonly answerCalls: boolean } 
 
 /** Loads the page from `peer` (as the browser would) and connects the way the app does. */
 function connect(peer: PeerServer): VigilClient {
-  (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(`${peer.page.href}#token=${pageToken}`);
+  (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(
+    `${peer.page.href}#token=${pageToken}`,
+  );
   const client = connectVigil();
   clients.push(client);
   return client;
@@ -174,7 +190,11 @@ describe('WebSocket transport: why the link is down', () => {
     await waitForState(client, (state) => state.kind === 'connected');
     await peer.stop();
     const state = await waitForState(client, (next) => next.kind === 'reconnecting');
-    expect(state).toMatchObject({ kind: 'reconnecting', attempt: 1, reason: expect.stringContaining('not reachable') as unknown });
+    expect(state).toMatchObject({
+      kind: 'reconnecting',
+      attempt: 1,
+      reason: expect.stringContaining('not reachable') as unknown,
+    });
 
     await peer.restart('token-refused');
     const final = await waitForState(client, (next) => next.kind === 'disconnected');
@@ -216,7 +236,9 @@ describe('WebSocket transport: the UI credential never rides in a cookie', () =>
   it('keeps the route that follows the token in the fragment', async () => {
     window.sessionStorage.clear();
     const peer = await startPeer('accept');
-    (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(`${peer.page.href}#/timeline/%2Fw&token=${pageToken}`);
+    (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(
+      `${peer.page.href}#/timeline/%2Fw&token=${pageToken}`,
+    );
     const client = connectVigil();
     clients.push(client);
     await waitForState(client, (state) => state.kind === 'connected');

@@ -83,8 +83,15 @@ class WebSocketClient extends ClientBase implements VigilClient {
       pending.resolve({
         ok: false,
         error: pending.isSent
-          ? { code: 'disconnected', message: 'The connection to Vigil dropped before the answer came: it may or may not have run.' }
-          : { code: 'disconnected', message: 'Vigil was not connected, so this was not sent and nothing ran.', details: { sent: false } },
+          ? {
+              code: 'disconnected',
+              message: 'The connection to Vigil dropped before the answer came: it may or may not have run.',
+            }
+          : {
+              code: 'disconnected',
+              message: 'Vigil was not connected, so this was not sent and nothing ran.',
+              details: { sent: false },
+            },
       });
     }
   }
@@ -143,7 +150,11 @@ class WebSocketClient extends ClientBase implements VigilClient {
         const why = state.kind === 'reconnecting' || state.kind === 'disconnected' ? ` (${state.reason})` : '';
         settle({
           ok: false,
-          error: { code: 'disconnected', message: `Vigil is not connected${why}, so this was not sent and nothing ran.`, details: { sent: false } },
+          error: {
+            code: 'disconnected',
+            message: `Vigil is not connected${why}, so this was not sent and nothing ran.`,
+            details: { sent: false },
+          },
         });
       }
     });

@@ -23,7 +23,10 @@ const screens: Readonly<Record<ScreenId, { readonly label: string; readonly rend
 };
 
 function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+  return (
+    target instanceof HTMLElement &&
+    (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))
+  );
 }
 
 /** The frame of the app: header with the connection, navigation, the current screen, toasts. */
@@ -105,7 +108,13 @@ export function App() {
           </span>
         )}
         <ConnectionIndicator state={connection} />
-        <button type="button" className="help-button" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={() => setHelpOpen(true)}>
+        <button
+          type="button"
+          className="help-button"
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+          onClick={() => setHelpOpen(true)}
+        >
           ?
         </button>
       </header>
@@ -120,7 +129,13 @@ export function App() {
           {screens[screen].render()}
         </fieldset>
       </main>
-      <ToastStack toasts={toasts} isOffline={isOffline} onAction={runToastAction} onDismiss={dismissToast} onHold={holdToast} />
+      <ToastStack
+        toasts={toasts}
+        isOffline={isOffline}
+        onAction={runToastAction}
+        onDismiss={dismissToast}
+        onHold={holdToast}
+      />
       {isHelpOpen && <ShortcutsHelp groups={shortcutGroups} onClose={() => setHelpOpen(false)} />}
     </div>
   );

@@ -9,15 +9,21 @@ import { useAppStore } from '../stores/store-context';
 export function useApprovalNotifications(): void {
   const approvals = useAppStore((state) => state.approvals);
   const showScreen = useAppStore((state) => state.showScreen);
-  const isDesktop = useAppStore((state) => state.connection.kind === 'connected' && state.connection.transport === 'ipc');
+  const isDesktop = useAppStore(
+    (state) => state.connection.kind === 'connected' && state.connection.transport === 'ipc',
+  );
   const seen = useRef<ReadonlySet<string>>(new Set());
   useEffect(() => {
     const fresh = approvals.filter((approval) => !seen.current.has(approval.id));
     seen.current = new Set(approvals.map((approval) => approval.id));
-    if (isDesktop || fresh.length === 0 || typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+    if (isDesktop || fresh.length === 0 || typeof Notification === 'undefined' || Notification.permission !== 'granted')
+      return;
     if (document.visibilityState === 'visible' && document.hasFocus()) return;
     for (const approval of fresh) {
-      const notification = new Notification(`${approval.agent} asks to run a command`, { body: approval.summary, tag: approval.id });
+      const notification = new Notification(`${approval.agent} asks to run a command`, {
+        body: approval.summary,
+        tag: approval.id,
+      });
       notification.onclick = () => {
         window.focus();
         showScreen('approvals');

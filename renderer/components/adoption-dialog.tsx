@@ -69,7 +69,9 @@ export function AdoptionDialog({
       >
         <header className="plan-header">
           <h3>Adopt {fileName}</h3>
-          <span className="plan-headline">Split its text into entries, then edit, split or merge them; the original is kept as a backup.</span>
+          <span className="plan-headline">
+            Split its text into entries, then edit, split or merge them; the original is kept as a backup.
+          </span>
         </header>
         {phase === 'proposing' && <p className="plan-nothing">Reading the file…</p>}
         {error !== undefined && (
@@ -96,14 +98,19 @@ export function AdoptionDialog({
             <div className="plan-groups">
               <UsageBar chars={usage.chars} limit={usage.limit} testId="adoption-usage" />
               {!usage.fits && (
-                <p className="plan-warning">These entries are over the limit. Shorten, merge or remove some, or pick another split; nothing is written until they fit.</p>
+                <p className="plan-warning">
+                  These entries are over the limit. Shorten, merge or remove some, or pick another split; nothing is
+                  written until they fit.
+                </p>
               )}
               <AdoptionEntryList entries={entries} isDisabled={phase !== 'choosing'} onEdit={onEdit} />
             </div>
           </>
         )}
         <footer className="plan-footer">
-          <span className="plan-footnote">Vigil re-reads the file first and refuses if it changed since these proposals.</span>
+          <span className="plan-footnote">
+            Vigil re-reads the file first and refuses if it changed since these proposals.
+          </span>
           <button type="button" className="button button-quiet" onClick={onCancel} disabled={phase === 'adopting'}>
             Cancel
           </button>

@@ -41,17 +41,37 @@ function EntryEditor({
           data-testid="adoption-split"
           disabled={isDisabled}
           title="Split this entry in two where the cursor is"
-          onClick={() => onEdit((entries) => splitEntryAt(entries, index, textRef.current?.selectionStart ?? entry.length))}
+          onClick={() =>
+            onEdit((entries) => splitEntryAt(entries, index, textRef.current?.selectionStart ?? entry.length))
+          }
         >
           Split at cursor
         </button>
-        <button type="button" className="link-button" data-testid="adoption-split-lines" disabled={isDisabled || lines < 2} onClick={() => onEdit((entries) => splitEntryLines(entries, index))}>
+        <button
+          type="button"
+          className="link-button"
+          data-testid="adoption-split-lines"
+          disabled={isDisabled || lines < 2}
+          onClick={() => onEdit((entries) => splitEntryLines(entries, index))}
+        >
           One per line
         </button>
-        <button type="button" className="link-button" data-testid="adoption-merge" disabled={isDisabled || isLast} onClick={() => onEdit((entries) => mergeWithNext(entries, index))}>
+        <button
+          type="button"
+          className="link-button"
+          data-testid="adoption-merge"
+          disabled={isDisabled || isLast}
+          onClick={() => onEdit((entries) => mergeWithNext(entries, index))}
+        >
           Merge with next
         </button>
-        <button type="button" className="link-button" data-testid="adoption-remove" disabled={isDisabled} onClick={() => onEdit((entries) => removeEntry(entries, index))}>
+        <button
+          type="button"
+          className="link-button"
+          data-testid="adoption-remove"
+          disabled={isDisabled}
+          onClick={() => onEdit((entries) => removeEntry(entries, index))}
+        >
           Remove
         </button>
       </div>
@@ -60,12 +80,27 @@ function EntryEditor({
 }
 
 /** The entries an adoption will write, each editable, with split, merge and remove by hand. */
-export function AdoptionEntryList({ entries, isDisabled, onEdit }: { readonly entries: readonly string[]; readonly isDisabled: boolean; readonly onEdit: (edit: EntriesEdit) => void }) {
+export function AdoptionEntryList({
+  entries,
+  isDisabled,
+  onEdit,
+}: {
+  readonly entries: readonly string[];
+  readonly isDisabled: boolean;
+  readonly onEdit: (edit: EntriesEdit) => void;
+}) {
   return (
     <ol className="adoption-entries" data-testid="adoption-entries">
       {entries.map((entry, index) => (
         // Keyed by position: an edit changes the text, and the textarea must keep its focus.
-        <EntryEditor key={index} index={index} entry={entry} isLast={index === entries.length - 1} isDisabled={isDisabled} onEdit={onEdit} />
+        <EntryEditor
+          key={index}
+          index={index}
+          entry={entry}
+          isLast={index === entries.length - 1}
+          isDisabled={isDisabled}
+          onEdit={onEdit}
+        />
       ))}
     </ol>
   );

@@ -21,14 +21,35 @@ const approval: Approval = {
 
 describe('ApprovalCard', () => {
   it('counts down to the automatic denial while connected', () => {
-    render(<ApprovalCard approval={approval} laneClass="lane-0" now={Date.parse('2026-05-01T12:00:30Z')} deciding={undefined} error={undefined} onDecide={vi.fn()} />);
+    render(
+      <ApprovalCard
+        approval={approval}
+        laneClass="lane-0"
+        now={Date.parse('2026-05-01T12:00:30Z')}
+        deciding={undefined}
+        error={undefined}
+        onDecide={vi.fn()}
+      />,
+    );
     expect(screen.getByText('Denied in').parentElement?.textContent).toBe('Denied in 1:30');
     expect(screen.queryByTestId('approval-deadline')).toBeNull();
   });
 
   it('runs no countdown while disconnected: whether the call still waits is not known, only its deadline', () => {
-    render(<ApprovalCard approval={approval} laneClass="lane-0" now={Date.parse('2026-05-01T12:00:30Z')} deciding={undefined} error={undefined} isConnected={false} onDecide={vi.fn()} />);
+    render(
+      <ApprovalCard
+        approval={approval}
+        laneClass="lane-0"
+        now={Date.parse('2026-05-01T12:00:30Z')}
+        deciding={undefined}
+        error={undefined}
+        isConnected={false}
+        onDecide={vi.fn()}
+      />,
+    );
     expect(screen.queryByText('Denied in')).toBeNull();
-    expect(screen.getByTestId('approval-deadline').textContent).toBe(`Not known while disconnected (denied at ${formatClock(approval.expiresAt)} unless decided)`);
+    expect(screen.getByTestId('approval-deadline').textContent).toBe(
+      `Not known while disconnected (denied at ${formatClock(approval.expiresAt)} unless decided)`,
+    );
   });
 });

@@ -82,11 +82,23 @@ export function ApprovalCard({
       </dl>
       {error !== undefined && <ErrorNotice error={error} />}
       <footer className="approval-actions">
-        <button type="button" className="button button-primary" data-testid="approve" disabled={deciding !== undefined} onClick={() => onDecide('allow')}>
+        <button
+          type="button"
+          className="button button-primary"
+          data-testid="approve"
+          disabled={deciding !== undefined}
+          onClick={() => onDecide('allow')}
+        >
           {deciding === 'allow' ? 'Approving…' : 'Approve once'}
           <kbd>A</kbd>
         </button>
-        <button type="button" className="button button-danger" data-testid="deny" disabled={deciding !== undefined} onClick={() => onDecide('deny')}>
+        <button
+          type="button"
+          className="button button-danger"
+          data-testid="deny"
+          disabled={deciding !== undefined}
+          onClick={() => onDecide('deny')}
+        >
           {deciding === 'deny' ? 'Denying…' : 'Deny'}
           <kbd>D</kbd>
         </button>

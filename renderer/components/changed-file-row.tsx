@@ -10,20 +10,48 @@ export interface ChangedFileView extends ChangedFileFacts {
 /** Whether a row's checkbox is ticked: all, none, or (a folder) some of its files. */
 export type CheckState = 'checked' | 'unchecked' | 'mixed';
 
-const statusLetters: Readonly<Record<string, string>> = { added: 'A', modified: 'M', deleted: 'D', 'type-changed': 'T' };
+const statusLetters: Readonly<Record<string, string>> = {
+  added: 'A',
+  modified: 'M',
+  deleted: 'D',
+  'type-changed': 'T',
+};
 
 function Checkbox({ state, label }: { readonly state: CheckState; readonly label: string }) {
   return (
-    <span className="file-check" data-role="check" data-state={state} role="checkbox" aria-checked={state === 'mixed' ? 'mixed' : state === 'checked'} aria-label={label} data-testid="file-check">
+    <span
+      className="file-check"
+      data-role="check"
+      data-state={state}
+      role="checkbox"
+      aria-checked={state === 'mixed' ? 'mixed' : state === 'checked'}
+      aria-label={label}
+      data-testid="file-check"
+    >
       {state === 'checked' ? '✓' : state === 'mixed' ? '–' : ''}
     </span>
   );
 }
 
 /** A folder of the changed-file tree: its checkbox ticks every file under it. */
-export const ChangedFolderRow = memo(function ChangedFolderRow({ name, depth, check, count }: { readonly name: string; readonly depth: number; readonly check: CheckState; readonly count: number }) {
+export const ChangedFolderRow = memo(function ChangedFolderRow({
+  name,
+  depth,
+  check,
+  count,
+}: {
+  readonly name: string;
+  readonly depth: number;
+  readonly check: CheckState;
+  readonly count: number;
+}) {
   return (
-    <div className="file-row file-folder" data-testid="changed-folder" data-folder={name} style={{ paddingLeft: 4 + depth * 14 }}>
+    <div
+      className="file-row file-folder"
+      data-testid="changed-folder"
+      data-folder={name}
+      style={{ paddingLeft: 4 + depth * 14 }}
+    >
       <Checkbox state={check} label={`Select the ${count} changed files in ${escapeControls(name)}`} />
       <span className="file-folder-icon" aria-hidden="true">
         ▾
@@ -60,8 +88,17 @@ export const ChangedFileRow = memo(function ChangedFileRow({
   const note = fileChangeNote(file);
   const slash = name.lastIndexOf('/');
   return (
-    <div className="file-row" data-testid="changed-file" data-path={file.path} data-selected={isSelected ? 'true' : 'false'} style={{ paddingLeft: 4 + depth * 14 }}>
-      <Checkbox state={isSelected ? 'checked' : 'unchecked'} label={`Select ${escapeControls(file.path)} for restore`} />
+    <div
+      className="file-row"
+      data-testid="changed-file"
+      data-path={file.path}
+      data-selected={isSelected ? 'true' : 'false'}
+      style={{ paddingLeft: 4 + depth * 14 }}
+    >
+      <Checkbox
+        state={isSelected ? 'checked' : 'unchecked'}
+        label={`Select ${escapeControls(file.path)} for restore`}
+      />
       <span className="file-status" data-kind={file.status} title={file.status}>
         {statusLetters[file.status] ?? '?'}
       </span>
@@ -82,12 +119,26 @@ export const ChangedFileRow = memo(function ChangedFileRow({
       )}
       <span className="file-actions">
         {onHistory !== undefined && (
-          <button type="button" className="icon-button" data-testid="file-history" title={`History of ${escapeControls(file.path)}`} aria-label={`History of ${escapeControls(file.path)}`} onClick={() => onHistory(file.path)}>
+          <button
+            type="button"
+            className="icon-button"
+            data-testid="file-history"
+            title={`History of ${escapeControls(file.path)}`}
+            aria-label={`History of ${escapeControls(file.path)}`}
+            onClick={() => onHistory(file.path)}
+          >
             ◷
           </button>
         )}
         {onRestore !== undefined && (
-          <button type="button" className="icon-button" data-testid="restore-file" title={`Restore this file (${escapeControls(file.path)}); shows the plan first`} aria-label={`Restore ${escapeControls(file.path)}`} onClick={() => onRestore(file.path)}>
+          <button
+            type="button"
+            className="icon-button"
+            data-testid="restore-file"
+            title={`Restore this file (${escapeControls(file.path)}); shows the plan first`}
+            aria-label={`Restore ${escapeControls(file.path)}`}
+            onClick={() => onRestore(file.path)}
+          >
             ↶
           </button>
         )}

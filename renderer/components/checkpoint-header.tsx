@@ -6,7 +6,13 @@ import { formatDate, shortId } from '../model/format';
 import { escapeControls } from '../../shared/text/control-characters';
 
 /** The checkpoint's name, and an editor for it (Enter keeps, Escape cancels); names are kept beside the checkpoint. */
-function CheckpointTitle({ entry, onRename }: { readonly entry: TimelineEntry; readonly onRename: ((name: string) => Promise<boolean>) | undefined }) {
+function CheckpointTitle({
+  entry,
+  onRename,
+}: {
+  readonly entry: TimelineEntry;
+  readonly onRename: ((name: string) => Promise<boolean>) | undefined;
+}) {
   const [draft, setDraft] = useState<string | undefined>(undefined);
   const title = escapeControls(entry.name ?? entry.reason);
   async function save(): Promise<void> {
@@ -31,7 +37,12 @@ function CheckpointTitle({ entry, onRename }: { readonly entry: TimelineEntry; r
           onChange={(event) => setDraft(event.target.value)}
           onKeyDown={onKeyDown}
         />
-        <button type="button" className="button button-small button-primary" data-testid="checkpoint-name-save" onClick={() => void save()}>
+        <button
+          type="button"
+          className="button button-small button-primary"
+          data-testid="checkpoint-name-save"
+          onClick={() => void save()}
+        >
           Save name
         </button>
         <button type="button" className="button button-small button-quiet" onClick={() => setDraft(undefined)}>
@@ -48,7 +59,13 @@ function CheckpointTitle({ entry, onRename }: { readonly entry: TimelineEntry; r
       </h3>
       {entry.name !== undefined && <span className="subtle checkpoint-reason">{escapeControls(entry.reason)}</span>}
       {onRename !== undefined && (
-        <button type="button" className="button button-quiet button-small" data-testid="checkpoint-rename" onClick={() => setDraft(entry.name ?? '')} title="Give this checkpoint a name (kept beside it; the checkpoint itself never changes)">
+        <button
+          type="button"
+          className="button button-quiet button-small"
+          data-testid="checkpoint-rename"
+          onClick={() => setDraft(entry.name ?? '')}
+          title="Give this checkpoint a name (kept beside it; the checkpoint itself never changes)"
+        >
           {entry.name === undefined ? 'Name…' : 'Rename…'}
         </button>
       )}
@@ -87,7 +104,10 @@ export function CheckpointHeader({
         {attribution.tool !== undefined && <span>{attribution.tool}</span>}
         {entry.source === 'hermes' && <span className="badge">Hermes store (read only)</span>}
         {entry.skipped.length > 0 && (
-          <span className="subtle" title={entry.skipped.map((skip) => `${escapeControls(skip.path)}: ${skip.reason}`).join('\n')}>
+          <span
+            className="subtle"
+            title={entry.skipped.map((skip) => `${escapeControls(skip.path)}: ${skip.reason}`).join('\n')}
+          >
             {entry.skipped.length} path{entry.skipped.length === 1 ? '' : 's'} not stored
           </span>
         )}

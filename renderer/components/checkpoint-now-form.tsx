@@ -26,7 +26,13 @@ export function CheckpointNowForm({ onCheckpoint }: { readonly onCheckpoint: (na
         value={name}
         onChange={(event) => setName(event.target.value)}
       />
-      <button type="submit" className="button button-small" data-testid="checkpoint-now" disabled={isBusy} title="Take a checkpoint of this directory now">
+      <button
+        type="submit"
+        className="button button-small"
+        data-testid="checkpoint-now"
+        disabled={isBusy}
+        title="Take a checkpoint of this directory now"
+      >
         Checkpoint now
       </button>
     </form>

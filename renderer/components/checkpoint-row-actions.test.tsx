@@ -11,7 +11,11 @@ describe('a timeline row’s own actions', () => {
     const onRowClick = vi.fn();
     render(
       <div onClick={onRowClick}>
-        <CheckpointRowActions entry={{ kind: 'checkpoint', attribution: { sessionId: 'ses_1', turn: 3 } }} onRestoreAll={onRestoreAll} onRewind={onRewind} />
+        <CheckpointRowActions
+          entry={{ kind: 'checkpoint', attribution: { sessionId: 'ses_1', turn: 3 } }}
+          onRestoreAll={onRestoreAll}
+          onRewind={onRewind}
+        />
       </div>,
     );
     expect(screen.getByTestId('row-rewind').textContent).toBe('Rewind turn 3…');

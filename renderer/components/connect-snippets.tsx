@@ -10,14 +10,26 @@ const clientOrder: readonly ConnectClientId[] = ['claude-code', 'cursor', 'vscod
  * How to connect each MCP client to this Vigil: exactly what `vigil connect <client>` prints
  * (the stdio form, from the same shared code), where it goes, and what the client keeps of its own tools.
  */
-export function ConnectSnippets({ target, testId }: { readonly target: ConnectTarget | undefined; readonly testId?: string }) {
+export function ConnectSnippets({
+  target,
+  testId,
+}: {
+  readonly target: ConnectTarget | undefined;
+  readonly testId?: string;
+}) {
   const [client, setClient] = useState<ConnectClientId>('claude-code');
   const profile = clientProfiles[client];
   return (
     <div className="connect-snippets" data-testid={testId} data-client={client}>
       <div className="segmented" role="group" aria-label="Agent client">
         {clientOrder.map((id) => (
-          <button key={id} type="button" aria-pressed={id === client} onClick={() => setClient(id)} data-testid={`connect-${id}`}>
+          <button
+            key={id}
+            type="button"
+            aria-pressed={id === client}
+            onClick={() => setClient(id)}
+            data-testid={`connect-${id}`}
+          >
             {clientProfiles[id].name}
           </button>
         ))}
@@ -25,14 +37,20 @@ export function ConnectSnippets({ target, testId }: { readonly target: ConnectTa
       {target !== undefined && (
         <CopySnippet
           label={profile.fileHint}
-          text={connectSnippet({ client, transport: 'stdio', vigil: { command: target.command, args: target.args }, vigilHome: target.home, hermesHome: target.hermesHome })}
+          text={connectSnippet({
+            client,
+            transport: 'stdio',
+            vigil: { command: target.command, args: target.args },
+            vigilHome: target.home,
+            hermesHome: target.hermesHome,
+          })}
           testId={testId === undefined ? undefined : `${testId}-text`}
         />
       )}
       <p className="connect-own-tools">{profile.ownTools}</p>
       <p>
-        Or run <code>vigil connect {client} --write</code> in the project: it shows this change to the file, then makes it. <code>--http</code> gives the
-        HTTP form with the client’s own credential.
+        Or run <code>vigil connect {client} --write</code> in the project: it shows this change to the file, then makes
+        it. <code>--http</code> gives the HTTP form with the client’s own credential.
       </p>
     </div>
   );

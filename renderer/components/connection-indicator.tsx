@@ -11,7 +11,14 @@ const labels: Readonly<Record<ConnectionState['kind'], string>> = {
 export function ConnectionIndicator({ state }: { readonly state: ConnectionState }) {
   const reason = state.kind === 'reconnecting' || state.kind === 'disconnected' ? state.reason : undefined;
   return (
-    <div className="connection" data-testid="connection" data-state={state.kind} role="status" aria-live="polite" title={reason}>
+    <div
+      className="connection"
+      data-testid="connection"
+      data-state={state.kind}
+      role="status"
+      aria-live="polite"
+      title={reason}
+    >
       <span className="connection-dot" aria-hidden="true" />
       <span className="connection-label">{labels[state.kind]}</span>
       {reason !== undefined && <span className="connection-reason">{reason}</span>}

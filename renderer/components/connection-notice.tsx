@@ -5,7 +5,13 @@ import { formatClock } from '../model/format';
 import { CopySnippet } from './copy-snippet';
 
 /** The way back when the server no longer takes this page's token: where the new address is, and a field to paste it. */
-function WayBack({ home, onOpenAddress }: { readonly home: string | undefined; readonly onOpenAddress: (text: string) => { readonly ok: boolean; readonly reason?: string } }) {
+function WayBack({
+  home,
+  onOpenAddress,
+}: {
+  readonly home: string | undefined;
+  readonly onOpenAddress: (text: string) => { readonly ok: boolean; readonly reason?: string };
+}) {
   const [address, setAddress] = useState('');
   const [problem, setProblem] = useState<string | undefined>(undefined);
   const serveInfo = home === undefined ? '$VIGIL_HOME/serve.json' : `${home}/serve.json`;
@@ -13,8 +19,8 @@ function WayBack({ home, onOpenAddress }: { readonly home: string | undefined; r
     <div className="way-back" data-testid="connection-way-back">
       <ol>
         <li>
-          Copy the new address: the line <code>url: http://127.0.0.1:…/#token=…</code> that <code>vigil serve</code> printed when it started, or the{' '}
-          <code>url</code> in its serve.json:
+          Copy the new address: the line <code>url: http://127.0.0.1:…/#token=…</code> that <code>vigil serve</code>{' '}
+          printed when it started, or the <code>url</code> in its serve.json:
           <CopySnippet text={`cat "${escapeControls(serveInfo)}"`} label="Command" testId="connection-command" />
         </li>
         <li>
@@ -48,7 +54,9 @@ function WayBack({ home, onOpenAddress }: { readonly home: string | undefined; r
             </p>
           )}
         </li>
-        <li className="subtle">If vigil serve is not running, start it again: <code>vigil serve</code>.</li>
+        <li className="subtle">
+          If vigil serve is not running, start it again: <code>vigil serve</code>.
+        </li>
       </ol>
     </div>
   );
@@ -83,7 +91,13 @@ export function ConnectionNotice({
       ? 'Not connected to Vigil: trying again…'
       : 'Not connected to Vigil';
   return (
-    <section className="connection-notice" role="alert" data-testid="connection-notice" data-cause={cause ?? 'unknown'} data-state={state.kind}>
+    <section
+      className="connection-notice"
+      role="alert"
+      data-testid="connection-notice"
+      data-cause={cause ?? 'unknown'}
+      data-state={state.kind}
+    >
       <h2 className="connection-notice-title">{title}</h2>
       <p className="connection-notice-reason" data-testid="connection-notice-reason">
         {escapeControls(state.reason)}.
@@ -91,7 +105,9 @@ export function ConnectionNotice({
       <p className="connection-notice-stale">
         Every action is off until the link is back, and nothing below is current: it is what Vigil showed
         {lostAt === undefined ? ' before the link was lost' : ` at ${formatClock(lostAt)}`}.
-        {state.kind === 'reconnecting' ? ` Next try in ${Math.ceil(state.retryInMs / 1000)} s (attempt ${state.attempt}).` : ''}
+        {state.kind === 'reconnecting'
+          ? ` Next try in ${Math.ceil(state.retryInMs / 1000)} s (attempt ${state.attempt}).`
+          : ''}
       </p>
       {needsAddress && <WayBack home={home} onOpenAddress={onOpenAddress} />}
       {!needsAddress && state.kind === 'disconnected' && (

@@ -14,7 +14,13 @@ const esc = '\u001b';
 function hasRawControl(text: string): boolean {
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
-    if ((code <= 0x1f && code !== 0x09 && code !== 0x0a) || (code >= 0x7f && code <= 0x9f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069)) return true;
+    if (
+      (code <= 0x1f && code !== 0x09 && code !== 0x0a) ||
+      (code >= 0x7f && code <= 0x9f) ||
+      (code >= 0x202a && code <= 0x202e) ||
+      (code >= 0x2066 && code <= 0x2069)
+    )
+      return true;
   }
   return false;
 }
@@ -34,7 +40,16 @@ describe('names and texts with control characters are shown escaped', () => {
       requestedAt: new Date().toISOString(),
       expiresAt: new Date(Date.now() + 60_000).toISOString(),
     };
-    render(<ApprovalCard approval={approval} laneClass="lane-0" now={Date.now()} deciding={undefined} error={undefined} onDecide={vi.fn()} />);
+    render(
+      <ApprovalCard
+        approval={approval}
+        laneClass="lane-0"
+        now={Date.now()}
+        deciding={undefined}
+        error={undefined}
+        onDecide={vi.fn()}
+      />,
+    );
     const command = screen.getByTestId('approval-command').textContent;
     expect(command).toBe('echo safe\\rrm -rf ~ \\u202e# txt.ecnis\nls');
     const card = document.body.textContent;
@@ -47,7 +62,12 @@ describe('names and texts with control characters are shown escaped', () => {
   it('a changed file, a restore plan and a memory entry show a newline or an escape in them as text', () => {
     render(
       <>
-        <ChangedFileRow file={{ path: `src/two\nlines${esc}[31m.ts`, status: 'modified', kind: 'text', additions: 1, deletions: 1 }} name={`src/two\nlines${esc}[31m.ts`} depth={0} isSelected={false} />
+        <ChangedFileRow
+          file={{ path: `src/two\nlines${esc}[31m.ts`, status: 'modified', kind: 'text', additions: 1, deletions: 1 }}
+          name={`src/two\nlines${esc}[31m.ts`}
+          depth={0}
+          isSelected={false}
+        />
         <PlanConfirmation
           title="Restore"
           files={[{ path: `evil\n${esc}[1Anames.txt`, action: 'restore', isChangedOutside: false }]}

@@ -6,7 +6,15 @@ type CopyState = 'idle' | 'copied' | 'select';
  * A snippet to paste somewhere else (a config entry, a command), with a Copy button. Where the
  * clipboard is not available, the text is selected so ctrl+C copies it.
  */
-export function CopySnippet({ text, label, testId }: { readonly text: string; readonly label: string; readonly testId?: string }) {
+export function CopySnippet({
+  text,
+  label,
+  testId,
+}: {
+  readonly text: string;
+  readonly label: string;
+  readonly testId?: string;
+}) {
   const [state, setState] = useState<CopyState>('idle');
   const preRef = useRef<HTMLPreElement | null>(null);
 

@@ -15,7 +15,12 @@ export function DecisionList({ decisions }: { readonly decisions: readonly Decid
   return (
     <ul className="decision-list" data-testid="decisions">
       {decisions.map((decided) => (
-        <li key={decided.approval.id} data-testid="decision" data-decision={decided.decision} data-approval-id={decided.approval.id}>
+        <li
+          key={decided.approval.id}
+          data-testid="decision"
+          data-decision={decided.decision}
+          data-approval-id={decided.approval.id}
+        >
           <span className="badge" data-kind={decided.decision}>
             {decided.decision}
           </span>

@@ -4,7 +4,15 @@ import { DiffView, diffPageRows, type FileDiffContent } from './diff-view';
 
 afterEach(cleanup);
 
-const base: FileDiffContent = { path: 'a.txt', status: 'modified', isBinary: false, hunks: [], isTruncated: false, fromLabel: '1a2b3c4d', toLabel: 'live' };
+const base: FileDiffContent = {
+  path: 'a.txt',
+  status: 'modified',
+  isBinary: false,
+  hunks: [],
+  isTruncated: false,
+  fromLabel: '1a2b3c4d',
+  toLabel: 'live',
+};
 
 describe('DiffView', () => {
   it('marks binary files instead of showing their bytes', () => {
@@ -15,7 +23,11 @@ describe('DiffView', () => {
 
   it('draws a long diff a page at a time', () => {
     const lines = Array.from({ length: diffPageRows + 500 }, (_, index) => `+line ${index}`);
-    render(<DiffView diff={{ ...base, hunks: [{ oldStart: 0, oldLines: 0, newStart: 1, newLines: lines.length, lines }] }} />);
+    render(
+      <DiffView
+        diff={{ ...base, hunks: [{ oldStart: 0, oldLines: 0, newStart: 1, newLines: lines.length, lines }] }}
+      />,
+    );
     expect(screen.getAllByRole('row')).toHaveLength(diffPageRows);
     fireEvent.click(screen.getByRole('button', { name: /Show 501 more lines/ }));
     expect(screen.getAllByRole('row')).toHaveLength(diffPageRows + 501);

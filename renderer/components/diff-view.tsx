@@ -79,7 +79,12 @@ export function DiffView({ diff }: { readonly diff: FileDiffContent }) {
   const remaining = rows.length - visible.length;
 
   return (
-    <section className="diff-view" data-testid="diff-view" data-path={diff.path} aria-label={`Changes in ${escapeControls(diff.path)}`}>
+    <section
+      className="diff-view"
+      data-testid="diff-view"
+      data-path={diff.path}
+      aria-label={`Changes in ${escapeControls(diff.path)}`}
+    >
       <header className="diff-header">
         <span className="diff-path">{escapeControls(diff.path)}</span>
         <span className="badge" data-kind={diff.status}>
@@ -87,7 +92,8 @@ export function DiffView({ diff }: { readonly diff: FileDiffContent }) {
         </span>
         {!diff.isBinary && (
           <span className="diff-stats">
-            <span className="stat-added">+{changes.added}</span> <span className="stat-removed">−{changes.removed}</span>
+            <span className="stat-added">+{changes.added}</span>{' '}
+            <span className="stat-removed">−{changes.removed}</span>
           </span>
         )}
         <span className="diff-sides">
@@ -110,11 +116,20 @@ export function DiffView({ diff }: { readonly diff: FileDiffContent }) {
         </div>
       )}
       {remaining > 0 && (
-        <button type="button" className="button button-quiet diff-more" onClick={() => setShown((count) => count + diffPageRows)}>
-          Show {Math.min(diffPageRows, remaining).toLocaleString('en-US')} more lines ({remaining.toLocaleString('en-US')} left)
+        <button
+          type="button"
+          className="button button-quiet diff-more"
+          onClick={() => setShown((count) => count + diffPageRows)}
+        >
+          Show {Math.min(diffPageRows, remaining).toLocaleString('en-US')} more lines (
+          {remaining.toLocaleString('en-US')} left)
         </button>
       )}
-      {diff.isTruncated && <p className="diff-truncated">{diff.truncatedNote ?? 'The diff is too large to show whole; restore or open the file to see the rest.'}</p>}
+      {diff.isTruncated && (
+        <p className="diff-truncated">
+          {diff.truncatedNote ?? 'The diff is too large to show whole; restore or open the file to see the rest.'}
+        </p>
+      )}
     </section>
   );
 }

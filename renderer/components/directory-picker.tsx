@@ -38,7 +38,12 @@ export function DirectoryPicker({
 
   function open(): void {
     setQuery('');
-    setActive(Math.max(0, items.findIndex((item) => item.directory.dir === current)));
+    setActive(
+      Math.max(
+        0,
+        items.findIndex((item) => item.directory.dir === current),
+      ),
+    );
     setOpen(true);
   }
 
@@ -75,7 +80,9 @@ export function DirectoryPicker({
         title={current === undefined ? 'Choose a folder' : escapeControls(current)}
         onClick={() => (isOpen ? setOpen(false) : open())}
       >
-        <span className="directory-picker-name">{current === undefined ? 'Choose a folder' : escapeControls(baseName(current))}</span>
+        <span className="directory-picker-name">
+          {current === undefined ? 'Choose a folder' : escapeControls(baseName(current))}
+        </span>
         <span aria-hidden="true">▾</span>
       </button>
       {isOpen && (
@@ -118,13 +125,21 @@ export function DirectoryPicker({
                     <span className="directory-name">
                       {escapeControls(baseName(directory.dir))}
                       {directory.dir === current && <span className="subtle"> · open</span>}
-                      {!directory.exists && <span className="badge" data-kind="deleted">missing</span>}
+                      {!directory.exists && (
+                        <span className="badge" data-kind="deleted">
+                          missing
+                        </span>
+                      )}
                     </span>
                     <span className="directory-count" data-testid="timeline-dir-count">
                       {plural(directory.count, 'checkpoint')}
                     </span>
                     <span className="directory-path mono">{escapeControls(directory.dir)}</span>
-                    <time className="directory-time subtle" dateTime={directory.lastTouch} title={formatDate(directory.lastTouch)}>
+                    <time
+                      className="directory-time subtle"
+                      dateTime={directory.lastTouch}
+                      title={formatDate(directory.lastTouch)}
+                    >
                       {formatRelativeTime(directory.lastTouch, now)}
                     </time>
                   </div>

@@ -31,8 +31,9 @@ export function DriftBanner({
         ))}
       </ul>
       <p className="drift-help">
-        Agents’ changes to its entries are refused until it is adopted, so nothing in it is lost (adding an entry still works, as in Hermes). Adopting splits the
-        text into entries you edit and confirm; the original is kept as a backup.
+        Agents’ changes to its entries are refused until it is adopted, so nothing in it is lost (adding an entry still
+        works, as in Hermes). Adopting splits the text into entries you edit and confirm; the original is kept as a
+        backup.
       </p>
       {backupPath !== undefined && (
         <p className="drift-backup">
@@ -43,7 +44,12 @@ export function DriftBanner({
         <button type="button" className="button button-primary" data-testid="adopt-open" onClick={onAdopt}>
           Adopt…
         </button>
-        <button type="button" className="button button-quiet" onClick={() => setTextShown((shown) => !shown)} aria-expanded={isTextShown}>
+        <button
+          type="button"
+          className="button button-quiet"
+          onClick={() => setTextShown((shown) => !shown)}
+          aria-expanded={isTextShown}
+        >
           {isTextShown ? 'Hide the file' : 'Show the file as it is'}
         </button>
       </div>

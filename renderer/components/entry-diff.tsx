@@ -27,7 +27,9 @@ export function EntryDiffView({ diff }: { readonly diff: EntryDiff }) {
           {diff.isReordered ? ', reordered' : ''}
         </div>
       )}
-      {diff.added.length === 0 && diff.removed.length === 0 && !diff.isReordered && <div className="entry-diff-kept">No entry changed (only whitespace or the file’s bytes).</div>}
+      {diff.added.length === 0 && diff.removed.length === 0 && !diff.isReordered && (
+        <div className="entry-diff-kept">No entry changed (only whitespace or the file’s bytes).</div>
+      )}
     </div>
   );
 }

@@ -36,12 +36,24 @@ export function FileHistoryPanel({
   readonly onClose: () => void;
 }) {
   return (
-    <section className="side-panel" role="dialog" aria-label={`History of ${escapeControls(path)}`} data-testid="file-history-panel" data-state={state} onKeyDown={(event) => event.key === 'Escape' && onClose()}>
+    <section
+      className="side-panel"
+      role="dialog"
+      aria-label={`History of ${escapeControls(path)}`}
+      data-testid="file-history-panel"
+      data-state={state}
+      onKeyDown={(event) => event.key === 'Escape' && onClose()}
+    >
       <header className="side-panel-header">
         <h3>
           History of <span className="mono">{escapeControls(path)}</span>
         </h3>
-        <button type="button" className="button button-quiet button-small" onClick={onClose} aria-label="Close the history">
+        <button
+          type="button"
+          className="button button-quiet button-small"
+          onClick={onClose}
+          aria-label="Close the history"
+        >
           Close
         </button>
       </header>
@@ -49,14 +61,22 @@ export function FileHistoryPanel({
       {error !== undefined && <ErrorNotice error={error} />}
       {state === 'ready' && (
         <p className="subtle" data-testid="file-history-summary">
-          {entries.length === 0 ? `It did not change after any of the ${checkpoints} checkpoints.` : `${entries.length} of ${checkpoints} checkpoints were followed by a change to it.`}
+          {entries.length === 0
+            ? `It did not change after any of the ${checkpoints} checkpoints.`
+            : `${entries.length} of ${checkpoints} checkpoints were followed by a change to it.`}
         </p>
       )}
       <ol className="history-list">
         {entries.map((entry) => {
           const message = turnMessageLine(entry.turnMessage);
           return (
-            <li key={entry.checkpoint.id} className="history-item" data-testid="file-version" data-checkpoint-id={entry.checkpoint.id} data-status={entry.status}>
+            <li
+              key={entry.checkpoint.id}
+              className="history-item"
+              data-testid="file-version"
+              data-checkpoint-id={entry.checkpoint.id}
+              data-status={entry.status}
+            >
               <div className="history-line">
                 <span className="mono" title={entry.checkpoint.id}>
                   {shortId(entry.checkpoint.id)}
@@ -68,15 +88,30 @@ export function FileHistoryPanel({
                 <span className="subtle">{statusWords[entry.status]}</span>
               </div>
               <div className="history-line">
-                <span className="history-message" data-testid="file-version-message" title={entry.turnMessage === undefined ? undefined : escapeControls(entry.turnMessage)}>
+                <span
+                  className="history-message"
+                  data-testid="file-version-message"
+                  title={entry.turnMessage === undefined ? undefined : escapeControls(entry.turnMessage)}
+                >
                   {message ?? escapeControls(entry.checkpoint.name ?? entry.checkpoint.reason)}
                 </span>
               </div>
               <div className="history-line history-actions">
-                <button type="button" className="button button-small" data-testid="file-version-compare" onClick={() => onCompare(entry)} disabled={entry.version === undefined}>
+                <button
+                  type="button"
+                  className="button button-small"
+                  data-testid="file-version-compare"
+                  onClick={() => onCompare(entry)}
+                  disabled={entry.version === undefined}
+                >
                   Compare with now
                 </button>
-                <button type="button" className="button button-small" data-testid="file-version-restore" onClick={() => onRestore(entry)}>
+                <button
+                  type="button"
+                  className="button button-small"
+                  data-testid="file-version-restore"
+                  onClick={() => onRestore(entry)}
+                >
                   {entry.version === undefined ? 'Restore (delete it)…' : 'Restore this version…'}
                 </button>
               </div>

@@ -14,8 +14,16 @@ export function MemoryChangeItem({ change }: { readonly change: MemoryChange }) 
         <span className="badge" data-kind={isExternal ? 'waiting-approval' : 'idle'}>
           {isExternal ? 'edited outside Vigil' : 'written by Vigil'}
         </span>
-        {!change.current.exists && <span className="badge" data-kind="deleted">file removed</span>}
-        {change.drift.isDrifted && <span className="badge" data-kind="drift">drift</span>}
+        {!change.current.exists && (
+          <span className="badge" data-kind="deleted">
+            file removed
+          </span>
+        )}
+        {change.drift.isDrifted && (
+          <span className="badge" data-kind="drift">
+            drift
+          </span>
+        )}
         {change.notifications > 1 && (
           <span className="subtle" title="Several writes came too fast to read each one; the diff covers them all">
             {change.notifications} writes folded

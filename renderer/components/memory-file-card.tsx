@@ -49,11 +49,22 @@ export function MemoryFileCard({
         <h3 title={view?.file}>{name}</h3>
         <span className="spacer" />
         {view?.exists === true && !view.drift.isDrifted && view.entries.length > 0 && (
-          <button type="button" className="link-button" data-testid="edit-entries" onClick={onAdopt} title="Edit, split or merge the entries by hand; the original is kept as a backup">
+          <button
+            type="button"
+            className="link-button"
+            data-testid="edit-entries"
+            onClick={onAdopt}
+            title="Edit, split or merge the entries by hand; the original is kept as a backup"
+          >
             Edit entries…
           </button>
         )}
-        <button type="button" className="link-button" onClick={onShowHistory} title="Every version of this directory, on its timeline">
+        <button
+          type="button"
+          className="link-button"
+          onClick={onShowHistory}
+          title="Every version of this directory, on its timeline"
+        >
           History
         </button>
       </header>
@@ -62,20 +73,37 @@ export function MemoryFileCard({
         <>
           <UsageBar chars={view.usage.chars} limit={view.usage.limit} testId={`${testId}-usage`} />
           {view.drift.isDrifted && (
-            <DriftBanner fileName={name} drift={view.drift} backupPath={backupPath} text={view.text} isTextTruncated={view.isTextTruncated} onAdopt={onAdopt} />
+            <DriftBanner
+              fileName={name}
+              drift={view.drift}
+              backupPath={backupPath}
+              text={view.text}
+              isTextTruncated={view.isTextTruncated}
+              onAdopt={onAdopt}
+            />
           )}
           {view.appended !== null && (
             <div className="memory-appended" role="status" data-testid={`${testId}-appended`}>
               <span>
-                Added outside Vigil to the end of the last entry: <q className="mono">{view.appended.appended}</q>. Hermes reads it as part of that entry.
+                Added outside Vigil to the end of the last entry: <q className="mono">{view.appended.appended}</q>.
+                Hermes reads it as part of that entry.
               </span>
-              <button type="button" className="button button-small" data-testid="keep-appended" onClick={onKeepAppended}>
+              <button
+                type="button"
+                className="button button-small"
+                data-testid="keep-appended"
+                onClick={onKeepAppended}
+              >
                 Keep as a new entry
               </button>
             </div>
           )}
           {recent !== null && (
-            <details className="memory-external" open={Date.parse(recent.at) > now - 5 * 60_000} data-testid={`${testId}-external`}>
+            <details
+              className="memory-external"
+              open={Date.parse(recent.at) > now - 5 * 60_000}
+              data-testid={`${testId}-external`}
+            >
               <summary>
                 Edited outside Vigil <time dateTime={recent.at}>{formatRelativeTime(recent.at, now)}</time>
               </summary>
@@ -89,7 +117,12 @@ export function MemoryFileCard({
           ) : (
             <ol className="memory-entries">
               {view.entries.map((entry, index) => (
-                <li key={`${index}:${entry}`} className="memory-entry" data-testid="memory-entry" data-new={added.has(entry) ? 'true' : undefined}>
+                <li
+                  key={`${index}:${entry}`}
+                  className="memory-entry"
+                  data-testid="memory-entry"
+                  data-new={added.has(entry) ? 'true' : undefined}
+                >
                   <span className="entry-text">{escapeControls(entry, { keepLineBreaks: true })}</span>
                   <span className="entry-size subtle">{codePointLength(entry)}</span>
                 </li>

@@ -32,7 +32,14 @@ export function PastSearchPanel({
   readonly onClose: () => void;
 }) {
   return (
-    <section className="side-panel" role="dialog" aria-label={`When "${escapeControls(text)}" appeared or went away`} data-testid="past-search-panel" data-state={state} onKeyDown={(event) => event.key === 'Escape' && onClose()}>
+    <section
+      className="side-panel"
+      role="dialog"
+      aria-label={`When "${escapeControls(text)}" appeared or went away`}
+      data-testid="past-search-panel"
+      data-state={state}
+      onKeyDown={(event) => event.key === 'Escape' && onClose()}
+    >
       <header className="side-panel-header">
         <h3>
           When did “<span className="mono">{escapeControls(text)}</span>” appear or go away?
@@ -45,25 +52,40 @@ export function PastSearchPanel({
       {error !== undefined && <ErrorNotice error={error} />}
       {state === 'ready' && (
         <p className="subtle" data-testid="past-search-summary">
-          {hits.length === 0 ? `Its count changed in no file across the ${checkpoints} checkpoints.` : `${hits.length}${isTruncated ? '+' : ''} change${hits.length === 1 ? '' : 's'} across ${checkpoints} checkpoints, newest first.`}
+          {hits.length === 0
+            ? `Its count changed in no file across the ${checkpoints} checkpoints.`
+            : `${hits.length}${isTruncated ? '+' : ''} change${hits.length === 1 ? '' : 's'} across ${checkpoints} checkpoints, newest first.`}
         </p>
       )}
       <ol className="history-list">
         {hits.map((hit) => (
           <li key={`${hit.checkpoint.id}\0${hit.path}`} className="history-item">
-            <button type="button" className="history-open" data-testid="past-search-hit" data-checkpoint-id={hit.checkpoint.id} data-path={hit.path} onClick={() => onOpen(hit)}>
+            <button
+              type="button"
+              className="history-open"
+              data-testid="past-search-hit"
+              data-checkpoint-id={hit.checkpoint.id}
+              data-path={hit.path}
+              onClick={() => onOpen(hit)}
+            >
               <span className="history-line">
                 <span className="mono">{escapeControls(hit.path)}</span>
-                <span className="badge" data-kind={hit.after === 0 ? 'deleted' : hit.before === 0 ? 'added' : 'modified'}>
+                <span
+                  className="badge"
+                  data-kind={hit.after === 0 ? 'deleted' : hit.before === 0 ? 'added' : 'modified'}
+                >
                   {hit.before} → {hit.after}: {change(hit)}
                 </span>
               </span>
               <span className="history-line">
                 <span className="history-actor">{checkpointActor(hit.checkpoint)}</span>
-                <span className="history-message">{turnMessageLine(hit.turnMessage) ?? escapeControls(hit.checkpoint.name ?? hit.checkpoint.reason)}</span>
+                <span className="history-message">
+                  {turnMessageLine(hit.turnMessage) ?? escapeControls(hit.checkpoint.name ?? hit.checkpoint.reason)}
+                </span>
               </span>
               <span className="history-line subtle">
-                after {shortId(hit.checkpoint.id)} · {formatDate(hit.checkpoint.time)} · {hit.nextCheckpoint === 'live' ? 'by now' : `by ${shortId(hit.nextCheckpoint)}`}
+                after {shortId(hit.checkpoint.id)} · {formatDate(hit.checkpoint.time)} ·{' '}
+                {hit.nextCheckpoint === 'live' ? 'by now' : `by ${shortId(hit.nextCheckpoint)}`}
               </span>
             </button>
           </li>

@@ -31,7 +31,16 @@ describe('PlanConfirmation', () => {
   });
 
   it('says so, and cannot be applied, when nothing would change', () => {
-    render(<PlanConfirmation title="Restore" files={[{ path: 'a', action: 'skip', reason: 'already matches', isChangedOutside: false }]} confirmLabel="Restore" isApplying={false} onConfirm={vi.fn()} onCancel={vi.fn()} />);
+    render(
+      <PlanConfirmation
+        title="Restore"
+        files={[{ path: 'a', action: 'skip', reason: 'already matches', isChangedOutside: false }]}
+        confirmLabel="Restore"
+        isApplying={false}
+        onConfirm={vi.fn()}
+        onCancel={vi.fn()}
+      />,
+    );
     expect(screen.getByTestId('plan-nothing').textContent).toContain('nothing to restore');
     expect(screen.getByTestId<HTMLButtonElement>('plan-confirm').disabled).toBe(true);
   });
@@ -39,10 +48,28 @@ describe('PlanConfirmation', () => {
   it('cancels with Escape, but not while applying', () => {
     const onCancel = vi.fn();
     const files = [{ path: 'a', action: 'restore' as const, isChangedOutside: false }];
-    const { rerender } = render(<PlanConfirmation title="Restore" files={files} confirmLabel="Restore" isApplying onConfirm={vi.fn()} onCancel={onCancel} />);
+    const { rerender } = render(
+      <PlanConfirmation
+        title="Restore"
+        files={files}
+        confirmLabel="Restore"
+        isApplying
+        onConfirm={vi.fn()}
+        onCancel={onCancel}
+      />,
+    );
     fireEvent.keyDown(screen.getByTestId('plan'), { key: 'Escape' });
     expect(onCancel).not.toHaveBeenCalled();
-    rerender(<PlanConfirmation title="Restore" files={files} confirmLabel="Restore" isApplying={false} onConfirm={vi.fn()} onCancel={onCancel} />);
+    rerender(
+      <PlanConfirmation
+        title="Restore"
+        files={files}
+        confirmLabel="Restore"
+        isApplying={false}
+        onConfirm={vi.fn()}
+        onCancel={onCancel}
+      />,
+    );
     fireEvent.keyDown(screen.getByTestId('plan'), { key: 'Escape' });
     expect(onCancel).toHaveBeenCalledOnce();
   });

@@ -19,7 +19,15 @@ export const restoreGroupHints: Readonly<Record<PlanFile['action'], string>> = {
 
 const collapsedCount = 6;
 
-function PlanGroup({ action, files, hint }: { readonly action: PlanFile['action']; readonly files: readonly PlanFile[]; readonly hint: string }) {
+function PlanGroup({
+  action,
+  files,
+  hint,
+}: {
+  readonly action: PlanFile['action'];
+  readonly files: readonly PlanFile[];
+  readonly hint: string;
+}) {
   const [isOpen, setOpen] = useState(files.length <= collapsedCount + 2);
   if (files.length === 0) return null;
   const shown = isOpen ? files : files.slice(0, collapsedCount);
@@ -34,9 +42,15 @@ function PlanGroup({ action, files, hint }: { readonly action: PlanFile['action'
         {shown.map((file) => (
           <li key={file.path} data-outside={file.isChangedOutside ? 'true' : undefined}>
             <span className="plan-path">{escapeControls(file.path)}</span>
-            {file.reason !== undefined && file.reason !== '' && <span className="plan-reason">{escapeControls(file.reason)}</span>}
+            {file.reason !== undefined && file.reason !== '' && (
+              <span className="plan-reason">{escapeControls(file.reason)}</span>
+            )}
             {file.isChangedOutside && action !== 'skip' && (
-              <span className="plan-outside" data-testid="plan-outside" title="Edited outside Vigil since the checkpoint (an editor, a shell, another program); the restore point keeps that edit">
+              <span
+                className="plan-outside"
+                data-testid="plan-outside"
+                title="Edited outside Vigil since the checkpoint (an editor, a shell, another program); the restore point keeps that edit"
+              >
                 edited outside Vigil
               </span>
             )}
@@ -142,8 +156,8 @@ export function PlanConfirmation({
       {children}
       {groups.outsideCount > 0 && (
         <p className="plan-warning" data-testid="plan-outside-warning">
-          {groups.outsideCount === 1 ? '1 file was' : `${groups.outsideCount} files were`} edited outside Vigil since the checkpoint. The
-          restore replaces those edits; the restore point taken first keeps them.
+          {groups.outsideCount === 1 ? '1 file was' : `${groups.outsideCount} files were`} edited outside Vigil since
+          the checkpoint. The restore replaces those edits; the restore point taken first keeps them.
         </p>
       )}
       {problems.map((problem) => (
@@ -157,10 +171,20 @@ export function PlanConfirmation({
         <PlanGroup action="delete" files={groups.delete} hint={groupHints.delete} />
         <PlanGroup action="skip" files={groups.skip} hint={groupHints.skip} />
       </div>
-      {!canConfirm && <p className="plan-nothing" data-testid="plan-nothing">{nothingMessage}</p>}
+      {!canConfirm && (
+        <p className="plan-nothing" data-testid="plan-nothing">
+          {nothingMessage}
+        </p>
+      )}
       <footer className="plan-footer">
         <span className="plan-footnote">{footnote}</span>
-        <button type="button" className="button button-quiet" data-testid="plan-cancel" onClick={onCancel} disabled={isApplying}>
+        <button
+          type="button"
+          className="button button-quiet"
+          data-testid="plan-cancel"
+          onClick={onCancel}
+          disabled={isApplying}
+        >
           Cancel
         </button>
         <button

@@ -18,7 +18,10 @@ export function RestoreOutcome({
   readonly onDismiss: () => void;
 }) {
   const problems = restoreProblems(result);
-  const headline = result.status === 'complete' && !wasUndo ? `Restored to ${shortId(result.plan.checkpoint.id)}` : restoreHeadline(result, wasUndo);
+  const headline =
+    result.status === 'complete' && !wasUndo
+      ? `Restored to ${shortId(result.plan.checkpoint.id)}`
+      : restoreHeadline(result, wasUndo);
   return (
     <div className="restore-outcome" role="status" data-testid="restore-outcome" data-state={result.status}>
       <div className="restore-outcome-line">

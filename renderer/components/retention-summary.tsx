@@ -45,7 +45,11 @@ export function RetentionSummary({
         </>
       )}
       <span className="subtle"> · </span>
-      <span className="subtle" data-testid="timeline-pinned" title="Pinned checkpoints are never dropped by retention or the size cap, nor are the checkpoints after them">
+      <span
+        className="subtle"
+        data-testid="timeline-pinned"
+        title="Pinned checkpoints are never dropped by retention or the size cap, nor are the checkpoints after them"
+      >
         {pinned.toLocaleString('en-US')} pinned
       </span>
     </span>

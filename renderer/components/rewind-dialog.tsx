@@ -72,7 +72,11 @@ export function RewindDialog({
         isApplying={phase === 'applying'}
         isPlanning={phase === 'planning'}
         canConfirm={phase === 'confirming' && changesSomething}
-        nothingMessage={phase === 'planning' ? 'Working out what would change…' : 'Nothing would change: no later turn, no file to put back.'}
+        nothingMessage={
+          phase === 'planning'
+            ? 'Working out what would change…'
+            : 'Nothing would change: no later turn, no file to put back.'
+        }
         onConfirm={onConfirm}
         onCancel={onCancel}
         footnote="Files are snapshotted first, so a code rewind can itself be undone from the timeline."

@@ -14,7 +14,13 @@ beforeAll(() => {
 afterAll(() => undoLayout());
 afterEach(cleanup);
 
-function Harness({ onChange, onActivate }: { readonly onChange: (selected: string[]) => void; readonly onActivate?: (key: string) => void }) {
+function Harness({
+  onChange,
+  onActivate,
+}: {
+  readonly onChange: (selected: string[]) => void;
+  readonly onActivate?: (key: string) => void;
+}) {
   const [selection, setSelection] = useState<SelectionState>(emptySelection);
   return (
     <SelectableList

@@ -1,5 +1,23 @@
-import { useEffect, useEffectEvent, useId, useRef, type KeyboardEvent, type MouseEvent, type PointerEvent, type ReactNode } from 'react';
-import { dragOver, pressCheck, pressKey, pressRow, release, toggleGroup, type SelectionModifiers, type SelectionState } from '../model/selection-model';
+import {
+  useEffect,
+  useEffectEvent,
+  useId,
+  useRef,
+  type KeyboardEvent,
+  type MouseEvent,
+  type PointerEvent,
+  type ReactNode,
+} from 'react';
+import {
+  dragOver,
+  pressCheck,
+  pressKey,
+  pressRow,
+  release,
+  toggleGroup,
+  type SelectionModifiers,
+  type SelectionState,
+} from '../model/selection-model';
 import { VirtualList } from './virtual-list';
 
 /** How a row is drawn: its index and whether it is selected or under the cursor. */
@@ -12,7 +30,11 @@ export interface SelectableRow {
 
 const edgeScrollZone = 28;
 
-function modifiersOf(event: { readonly shiftKey: boolean; readonly ctrlKey: boolean; readonly metaKey: boolean }): SelectionModifiers {
+function modifiersOf(event: {
+  readonly shiftKey: boolean;
+  readonly ctrlKey: boolean;
+  readonly metaKey: boolean;
+}): SelectionModifiers {
   return { isRange: event.shiftKey, isToggle: event.ctrlKey || event.metaKey };
 }
 
@@ -85,7 +107,10 @@ export function SelectableList({
     event.currentTarget.focus({ preventScroll: true });
     const key = keys[index] ?? '';
     const members = groups?.get(key);
-    if (target?.closest('[data-role="check"]') != null) onSelectionChange(members === undefined ? pressCheck(selection, keys, index) : toggleGroup(selection, key, members));
+    if (target?.closest('[data-role="check"]') != null)
+      onSelectionChange(
+        members === undefined ? pressCheck(selection, keys, index) : toggleGroup(selection, key, members),
+      );
     else onSelectionChange(pressRow(selection, keys, index, modifiersOf(event)));
   }
 

@@ -24,7 +24,13 @@ export function SessionCalls({ calls }: { readonly calls: readonly ToolCallBrief
       {calls.map((call) => {
         const summary = escapeControls(maskSecretValues(call.summary));
         return (
-          <li key={call.callId} className="session-call" data-testid="session-call" data-decision={call.decision} title={`${call.name} ${summary}\n${outcomeOf(call)} at ${formatClock(call.at)}`}>
+          <li
+            key={call.callId}
+            className="session-call"
+            data-testid="session-call"
+            data-decision={call.decision}
+            title={`${call.name} ${summary}\n${outcomeOf(call)} at ${formatClock(call.at)}`}
+          >
             <span className="session-tool">{call.name}</span>
             <span className="session-summary mono">{summary}</span>
             <span className="badge" data-kind={outcomeOf(call)}>
@@ -41,10 +47,14 @@ export function SessionCalls({ calls }: { readonly calls: readonly ToolCallBrief
 function FileCounts({ file }: { readonly file: SessionFile }) {
   const isCounted = file.added !== undefined || file.removed !== undefined;
   return (
-    <span className="session-file-counts" title={file.isPartlyCounted === true ? 'A command also changed it: its lines were not counted' : undefined}>
+    <span
+      className="session-file-counts"
+      title={file.isPartlyCounted === true ? 'A command also changed it: its lines were not counted' : undefined}
+    >
       {isCounted && (
         <>
-          <span className="stat-added">+{file.added ?? 0}</span> <span className="stat-removed">−{file.removed ?? 0}</span>
+          <span className="stat-added">+{file.added ?? 0}</span>{' '}
+          <span className="stat-removed">−{file.removed ?? 0}</span>
           {file.isPartlyCounted === true ? '+' : ''}
         </>
       )}
@@ -59,7 +69,17 @@ function FileCounts({ file }: { readonly file: SessionFile }) {
 }
 
 /** The files a session's calls touched, most recent first, named relative to its folder, with their +/− or what happened. */
-export function SessionFiles({ files, total, root, limit }: { readonly files: readonly SessionFile[]; readonly total: number; readonly root: string | undefined; readonly limit: number }) {
+export function SessionFiles({
+  files,
+  total,
+  root,
+  limit,
+}: {
+  readonly files: readonly SessionFile[];
+  readonly total: number;
+  readonly root: string | undefined;
+  readonly limit: number;
+}) {
   if (files.length === 0) return null;
   const shown = files.slice(0, limit);
   return (
@@ -83,11 +103,23 @@ export function SessionFiles({ files, total, root, limit }: { readonly files: re
 }
 
 /** What a session waits for: each approval it asked for, its tool and command, with the way to the approvals screen. */
-export function SessionPending({ approvals, onShow }: { readonly approvals: readonly Approval[]; readonly onShow: () => void }) {
+export function SessionPending({
+  approvals,
+  onShow,
+}: {
+  readonly approvals: readonly Approval[];
+  readonly onShow: () => void;
+}) {
   if (approvals.length === 0) return null;
   return (
     <div className="session-pending-list" data-testid="session-pending-list">
-      <button type="button" className="badge badge-button" data-kind="waiting-approval" onClick={onShow} data-testid="session-pending">
+      <button
+        type="button"
+        className="badge badge-button"
+        data-kind="waiting-approval"
+        onClick={onShow}
+        data-testid="session-pending"
+      >
         {plural(approvals.length, 'approval')} pending
       </button>
       <ul>

@@ -21,7 +21,15 @@ function summary(status: SessionStatus, overrides: Partial<SessionSummary> = {})
     updatedAt: '2026-05-01T11:59:00Z',
     lastActiveAt: '2026-05-01T10:00:00Z',
     toolCallCount: 4,
-    lastToolCall: { callId: 'c', name: 'terminal', turn: 3, decision: 'allowed', isOk: true, summary: `curl -H "Authorization: Bearer ${'t0k3n'.repeat(4)}"`, at: '2026-05-01T10:00:00Z' },
+    lastToolCall: {
+      callId: 'c',
+      name: 'terminal',
+      turn: 3,
+      decision: 'allowed',
+      isOk: true,
+      summary: `curl -H "Authorization: Bearer ${'t0k3n'.repeat(4)}"`,
+      at: '2026-05-01T10:00:00Z',
+    },
     warnings: [],
     recentCalls: [],
     files: [],
@@ -31,7 +39,17 @@ function summary(status: SessionStatus, overrides: Partial<SessionSummary> = {})
 }
 
 function card(session: SessionSummary): void {
-  render(<SessionCard session={session} laneClass={sessionColourClass(session.id)} pendingApprovals={[]} isOpen={false} now={now} onOpen={vi.fn()} onShowApprovals={vi.fn()} />);
+  render(
+    <SessionCard
+      session={session}
+      laneClass={sessionColourClass(session.id)}
+      pendingApprovals={[]}
+      isOpen={false}
+      now={now}
+      onOpen={vi.fn()}
+      onShowApprovals={vi.fn()}
+    />,
+  );
 }
 
 describe('SessionCard', () => {
@@ -50,8 +68,16 @@ describe('SessionCard', () => {
     expect(screen.getByTestId('session-card').className).toContain(sessionColourClass('ses_card1'));
   });
 
-  it('shows the whole agent name and shortens the id, the turn\'s prompt on one clean line, the latest calls and the files with +/−', () => {
-    const calls = [5, 4, 3, 2, 1].map((number) => ({ callId: `c${number}`, name: 'write_file', turn: 3, decision: 'allowed' as const, isOk: true, summary: `file-${number}.txt`, at: '2026-05-01T10:00:00Z' }));
+  it("shows the whole agent name and shortens the id, the turn's prompt on one clean line, the latest calls and the files with +/−", () => {
+    const calls = [5, 4, 3, 2, 1].map((number) => ({
+      callId: `c${number}`,
+      name: 'write_file',
+      turn: 3,
+      decision: 'allowed' as const,
+      isOk: true,
+      summary: `file-${number}.txt`,
+      at: '2026-05-01T10:00:00Z',
+    }));
     render(
       <SessionCard
         session={summary('working', {
@@ -66,7 +92,20 @@ describe('SessionCard', () => {
           fileCount: 2,
         })}
         laneClass="lane-0"
-        pendingApprovals={[{ id: 'ap1', sessionId: 'ses_0123456789abcdef', agent: 'x', turn: 3, callId: 'c6', tool: 'terminal', summary: 'rm -rf build', reason: 'asks', requestedAt: 't', expiresAt: 't' }]}
+        pendingApprovals={[
+          {
+            id: 'ap1',
+            sessionId: 'ses_0123456789abcdef',
+            agent: 'x',
+            turn: 3,
+            callId: 'c6',
+            tool: 'terminal',
+            summary: 'rm -rf build',
+            reason: 'asks',
+            requestedAt: 't',
+            expiresAt: 't',
+          },
+        ]}
         isOpen={false}
         now={now}
         onOpen={vi.fn()}
@@ -77,8 +116,13 @@ describe('SessionCard', () => {
     expect(screen.getByTestId('session-id').textContent).toBe('ses_0123…cdef');
     expect(screen.getByTestId('session-id').getAttribute('title')).toBe('ses_0123456789abcdef');
     expect(screen.getByTestId('session-prompt').textContent).toBe('Fix the \\u001b[31mred\\u001b[0m tests …');
-    expect(screen.getAllByTestId('session-call').map((item) => item.textContent)).toEqual(calls.map((call) => `write_file${call.summary}allowed`));
-    expect(screen.getAllByTestId('session-file').map((item) => item.textContent)).toEqual(['src/app.ts+3 −1', 'old.txtdeleted']);
+    expect(screen.getAllByTestId('session-call').map((item) => item.textContent)).toEqual(
+      calls.map((call) => `write_file${call.summary}allowed`),
+    );
+    expect(screen.getAllByTestId('session-file').map((item) => item.textContent)).toEqual([
+      'src/app.ts+3 −1',
+      'old.txtdeleted',
+    ]);
     expect(screen.getByTestId('session-pending').textContent).toBe('1 approval pending');
     expect(screen.getByTestId('session-pending-list').textContent).toContain('terminal: rm -rf build');
   });

@@ -21,7 +21,8 @@ const statusHints: Readonly<Record<SessionStatus, string>> = {
   working: 'A turn is open or a tool call is running.',
   'waiting-approval': 'A tool call waits for your decision.',
   idle: 'Connected, between turns.',
-  disconnected: 'The agent went away without closing the session (no request for a while, its process ended, or Vigil restarted). A new request from it revives the session.',
+  disconnected:
+    'The agent went away without closing the session (no request for a while, its process ended, or Vigil restarted). A new request from it revives the session.',
   ended: 'The session was closed.',
 };
 
@@ -53,7 +54,12 @@ export function SessionCard({
   const agent = escapeControls(session.agent);
   const root = session.cwd ?? session.roots[0];
   const prompt = session.prompt === undefined ? '' : oneLine(maskSecretValues(session.prompt));
-  const calls = session.recentCalls.length > 0 ? session.recentCalls : session.lastToolCall === undefined ? [] : [session.lastToolCall];
+  const calls =
+    session.recentCalls.length > 0
+      ? session.recentCalls
+      : session.lastToolCall === undefined
+        ? []
+        : [session.lastToolCall];
   return (
     <article
       className={`session-card ${laneClass}`}
@@ -66,13 +72,23 @@ export function SessionCard({
       data-last-active-at={session.lastActiveAt}
       aria-current={isOpen ? 'true' : undefined}
     >
-      <button type="button" className="session-card-open" onClick={onOpen} aria-label={`Open the transcript of ${agent} (${session.id})`} />
+      <button
+        type="button"
+        className="session-card-open"
+        onClick={onOpen}
+        aria-label={`Open the transcript of ${agent} (${session.id})`}
+      />
       <header className="session-card-head">
         <span className="lane-dot" aria-hidden="true" />
         <h3 className="session-agent" data-testid="session-agent" title={agent}>
           {agent}
         </h3>
-        <span className="badge" data-kind={session.status} data-testid="session-status" title={statusHints[session.status]}>
+        <span
+          className="badge"
+          data-kind={session.status}
+          data-testid="session-status"
+          title={statusHints[session.status]}
+        >
           {sessionStatusLabels[session.status]}
         </span>
       </header>
@@ -80,7 +96,10 @@ export function SessionCard({
         <span className="session-id mono subtle" title={session.id} data-testid="session-id">
           {shortSessionId(session.id)}
         </span>
-        <span className="session-cwd mono" title={escapeControls(session.cwd ?? session.roots.join('\n'), { keepLineBreaks: true })}>
+        <span
+          className="session-cwd mono"
+          title={escapeControls(session.cwd ?? session.roots.join('\n'), { keepLineBreaks: true })}
+        >
           {escapeControls(root ?? 'no workspace yet (the client has not reported its roots)')}
         </span>
       </div>
@@ -90,7 +109,13 @@ export function SessionCard({
           {session.isTurnOpen ? ' · in progress' : ''}
         </span>
         <span className="session-prompt-text" data-testid="session-prompt" title={prompt}>
-          {prompt === '' ? <span className="subtle">{session.currentTurn === 0 ? 'no turn yet' : 'no user message for this turn'}</span> : prompt}
+          {prompt === '' ? (
+            <span className="subtle">
+              {session.currentTurn === 0 ? 'no turn yet' : 'no user message for this turn'}
+            </span>
+          ) : (
+            prompt
+          )}
         </span>
       </div>
       <SessionPending approvals={pendingApprovals} onShow={onShowApprovals} />

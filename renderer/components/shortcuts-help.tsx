@@ -7,7 +7,13 @@ export interface ShortcutGroup {
 }
 
 /** The keyboard reference ("?"), closed with Escape or a click outside. */
-export function ShortcutsHelp({ groups, onClose }: { readonly groups: readonly ShortcutGroup[]; readonly onClose: () => void }) {
+export function ShortcutsHelp({
+  groups,
+  onClose,
+}: {
+  readonly groups: readonly ShortcutGroup[];
+  readonly onClose: () => void;
+}) {
   const panelRef = useRef<HTMLDivElement | null>(null);
   useEffect(() => {
     panelRef.current?.focus();
@@ -20,7 +26,15 @@ export function ShortcutsHelp({ groups, onClose }: { readonly groups: readonly S
   }
   return (
     <div className="overlay" onPointerDown={(event) => event.target === event.currentTarget && onClose()}>
-      <div ref={panelRef} className="shortcuts" role="dialog" aria-label="Keyboard shortcuts" tabIndex={-1} onKeyDown={onKeyDown} data-testid="shortcuts">
+      <div
+        ref={panelRef}
+        className="shortcuts"
+        role="dialog"
+        aria-label="Keyboard shortcuts"
+        tabIndex={-1}
+        onKeyDown={onKeyDown}
+        data-testid="shortcuts"
+      >
         {groups.map((group) => (
           <section key={group.title}>
             <h3>{group.title}</h3>

@@ -2,7 +2,12 @@ import { memo } from 'react';
 import { escapeControls } from '../../shared/text/control-characters';
 import type { StackedRow } from '../model/stacked-rows';
 
-const statusWords: Readonly<Record<string, string>> = { added: 'added', modified: 'modified', deleted: 'deleted', 'type-changed': 'type changed' };
+const statusWords: Readonly<Record<string, string>> = {
+  added: 'added',
+  modified: 'modified',
+  deleted: 'deleted',
+  'type-changed': 'type changed',
+};
 
 /** What a file header offers. */
 export interface FileHeaderActions {
@@ -11,7 +16,13 @@ export interface FileHeaderActions {
   readonly onToggleHunk?: ((path: string, hunk: number) => void) | undefined;
 }
 
-function FileHeader({ row, actions }: { readonly row: Extract<StackedRow, { kind: 'file' }>; readonly actions: FileHeaderActions }) {
+function FileHeader({
+  row,
+  actions,
+}: {
+  readonly row: Extract<StackedRow, { kind: 'file' }>;
+  readonly actions: FileHeaderActions;
+}) {
   const { file } = row;
   return (
     <div className="stacked-file" data-testid="stacked-file" data-path={row.path}>
@@ -28,12 +39,24 @@ function FileHeader({ row, actions }: { readonly row: Extract<StackedRow, { kind
       )}
       <span className="spacer" />
       {actions.onHistory !== undefined && (
-        <button type="button" className="button button-quiet button-small" data-testid="stacked-history" title="History of this file: every checkpoint after which it changed" onClick={() => actions.onHistory?.(row.path)}>
+        <button
+          type="button"
+          className="button button-quiet button-small"
+          data-testid="stacked-history"
+          title="History of this file: every checkpoint after which it changed"
+          onClick={() => actions.onHistory?.(row.path)}
+        >
           History
         </button>
       )}
       {actions.onRestoreFile !== undefined && (
-        <button type="button" className="button button-small" data-testid="stacked-restore-file" title="Restore this file to the checkpoint; shows the plan first" onClick={() => actions.onRestoreFile?.(row.path)}>
+        <button
+          type="button"
+          className="button button-small"
+          data-testid="stacked-restore-file"
+          title="Restore this file to the checkpoint; shows the plan first"
+          onClick={() => actions.onRestoreFile?.(row.path)}
+        >
           Restore file…
         </button>
       )}
@@ -41,14 +64,27 @@ function FileHeader({ row, actions }: { readonly row: Extract<StackedRow, { kind
   );
 }
 
-function LineRow({ row, isPicked }: { readonly row: Extract<StackedRow, { kind: 'line' }>; readonly isPicked: boolean }) {
+function LineRow({
+  row,
+  isPicked,
+}: {
+  readonly row: Extract<StackedRow, { kind: 'line' }>;
+  readonly isPicked: boolean;
+}) {
   const line = row.row;
   const text = 'text' in line ? escapeControls(line.text, { keepLineBreaks: true }) : '';
   const oldNumber = line.kind === 'context' || line.kind === 'removed' ? line.oldNumber : undefined;
   const newNumber = line.kind === 'context' || line.kind === 'added' ? line.newNumber : undefined;
   const sign = line.kind === 'added' ? '+' : line.kind === 'removed' ? '-' : line.kind === 'note' ? '' : ' ';
   return (
-    <div className={`diff-row diff-${line.kind}`} data-testid="diff-line" data-path={row.path} data-key={row.key} data-picked={isPicked ? 'true' : undefined} role="row">
+    <div
+      className={`diff-row diff-${line.kind}`}
+      data-testid="diff-line"
+      data-path={row.path}
+      data-key={row.key}
+      data-picked={isPicked ? 'true' : undefined}
+      role="row"
+    >
       <span className="diff-number">{oldNumber}</span>
       <span className="diff-number">{newNumber}</span>
       <span className="diff-text">
@@ -84,7 +120,12 @@ export const StackedDiffRow = memo(function StackedDiffRow({
           <span className="diff-text">
             {row.text}
             {canPickLines && actions.onToggleHunk !== undefined && (
-              <button type="button" className="link-button stacked-pick-hunk" data-testid="pick-hunk" onClick={() => actions.onToggleHunk?.(row.path, row.hunk)}>
+              <button
+                type="button"
+                className="link-button stacked-pick-hunk"
+                data-testid="pick-hunk"
+                onClick={() => actions.onToggleHunk?.(row.path, row.hunk)}
+              >
                 pick this hunk
               </button>
             )}
@@ -98,7 +139,12 @@ export const StackedDiffRow = memo(function StackedDiffRow({
         </p>
       );
     case 'more':
-      return <p className="stacked-notice">{row.omitted.toLocaleString('en-US')} more diff lines are not shown: restore the whole file, or see it with "vigil checkpoints diff".</p>;
+      return (
+        <p className="stacked-notice">
+          {row.omitted.toLocaleString('en-US')} more diff lines are not shown: restore the whole file, or see it with
+          "vigil checkpoints diff".
+        </p>
+      );
     case 'skipped':
       return (
         <p className="stacked-notice stacked-skipped" data-testid="stacked-skipped" data-path={row.path}>

@@ -2,7 +2,14 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useEffectEvent, useMemo, useRef, type PointerEvent } from 'react';
 import { escapeControls } from '../../shared/text/control-characters';
 import { dragLine, pressLine, releaseLine, toggleHunk, type LineSelection } from '../model/line-selection';
-import { headerIndexes, stackedRowHeights, stackedRows, type SkippedFile, type StackedDiffState, type StackedFile } from '../model/stacked-rows';
+import {
+  headerIndexes,
+  stackedRowHeights,
+  stackedRows,
+  type SkippedFile,
+  type StackedDiffState,
+  type StackedFile,
+} from '../model/stacked-rows';
 import { StackedDiffRow, type FileHeaderActions } from './stacked-diff-row';
 
 function rowIndexAt(target: EventTarget | null): number | undefined {
@@ -58,7 +65,9 @@ export function StackedDiff({
     estimateSize: (index) => stackedRowHeights[rows[index]?.kind ?? 'line'],
     getItemKey: (index) => {
       const row = rows[index];
-      return row === undefined ? String(index) : `${row.path}\0${row.kind}\0${row.kind === 'line' ? row.key : row.kind === 'hunk' ? row.hunk : index}`;
+      return row === undefined
+        ? String(index)
+        : `${row.path}\0${row.kind}\0${row.kind === 'line' ? row.key : row.kind === 'hunk' ? row.hunk : index}`;
     },
     overscan: 12,
     initialRect: { width: 800, height: 600 },
@@ -83,7 +92,13 @@ export function StackedDiff({
   };
 
   const items = virtualizer.getVirtualItems();
-  const visible = [...new Set(items.map((item) => rows[item.index]?.path).filter((path): path is string => path !== undefined && headers.has(path)))];
+  const visible = [
+    ...new Set(
+      items
+        .map((item) => rows[item.index]?.path)
+        .filter((path): path is string => path !== undefined && headers.has(path)),
+    ),
+  ];
   const visibleKey = visible.join('\0');
   const reportVisible = useEffectEvent(() => onVisibleFiles(visible));
   useEffect(() => {
@@ -124,21 +139,40 @@ export function StackedDiff({
   }
 
   const picked = lineSelection?.keys.size ?? 0;
-  const rowActions: FileHeaderActions = { ...actions, onToggleHunk: (path, hunk) => onLineSelectionChange(toggleHunk(lineSelection, rows, path, hunk)) };
+  const rowActions: FileHeaderActions = {
+    ...actions,
+    onToggleHunk: (path, hunk) => onLineSelectionChange(toggleHunk(lineSelection, rows, path, hunk)),
+  };
 
   return (
     <div className="stacked-diff" data-testid={testId} data-files={files.length} data-picked={picked}>
-      <div ref={scrollRef} className="stacked-diff-scroll" onWheel={stopFollowingFocus} onKeyDown={stopFollowingFocus} onPointerDown={(event) => {
+      <div
+        ref={scrollRef}
+        className="stacked-diff-scroll"
+        onWheel={stopFollowingFocus}
+        onKeyDown={stopFollowingFocus}
+        onPointerDown={(event) => {
           stopFollowingFocus();
           onPointerDown(event);
-        }} onPointerMove={onPointerMove} data-state={isDragging ? 'dragging' : 'idle'} role="table" aria-label="Changes, file by file">
+        }}
+        onPointerMove={onPointerMove}
+        data-state={isDragging ? 'dragging' : 'idle'}
+        role="table"
+        aria-label="Changes, file by file"
+      >
         <div className="virtual-list-spacer" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
             const row = rows[item.index];
             if (row === undefined) return null;
             const isPicked = row.kind === 'line' && lineSelection?.path === row.path && lineSelection.keys.has(row.key);
             return (
-              <div key={item.key} className="virtual-list-row stacked-row" data-index={item.index} data-kind={row.kind} style={{ height: item.size, transform: `translateY(${item.start}px)` }}>
+              <div
+                key={item.key}
+                className="virtual-list-row stacked-row"
+                data-index={item.index}
+                data-kind={row.kind}
+                style={{ height: item.size, transform: `translateY(${item.start}px)` }}
+              >
                 <StackedDiffRow row={row} isPicked={isPicked} canPickLines={canPickLines} actions={rowActions} />
               </div>
             );
@@ -148,18 +182,32 @@ export function StackedDiff({
       {canPickLines && lineSelection !== undefined && picked > 0 && (
         <div className="stacked-lines-bar" data-testid="line-selection-bar">
           <span>
-            {picked === 1 ? '1 changed line' : `${picked} changed lines`} picked in <span className="mono">{escapeControls(lineSelection.path)}</span>
+            {picked === 1 ? '1 changed line' : `${picked} changed lines`} picked in{' '}
+            <span className="mono">{escapeControls(lineSelection.path)}</span>
           </span>
           <span className="spacer" />
-          <button type="button" className="button button-quiet button-small" onClick={() => onLineSelectionChange(undefined)}>
+          <button
+            type="button"
+            className="button button-quiet button-small"
+            onClick={() => onLineSelectionChange(undefined)}
+          >
             Clear
           </button>
-          <button type="button" className="button button-primary button-small" data-testid="restore-lines" disabled={isDragging} onClick={onRestoreLines} title="Only these lines go back to the checkpoint; the rest of the file stays as it is now. Shows the plan first.">
+          <button
+            type="button"
+            className="button button-primary button-small"
+            data-testid="restore-lines"
+            disabled={isDragging}
+            onClick={onRestoreLines}
+            title="Only these lines go back to the checkpoint; the rest of the file stays as it is now. Shows the plan first."
+          >
             Restore these lines…
           </button>
         </div>
       )}
-      {!canPickLines && <p className="stacked-hint subtle">Lines can be restored from a comparison with the live directory.</p>}
+      {!canPickLines && (
+        <p className="stacked-hint subtle">Lines can be restored from a comparison with the live directory.</p>
+      )}
     </div>
   );
 }

@@ -35,7 +35,13 @@ function Stats({ stats }: { readonly stats: StatsAfter }) {
       : 'Changes made after this checkpoint, up to the next one';
   if (counts === undefined) {
     return (
-      <span className="timeline-stats subtle" data-testid="row-stats" data-scope={stats.scope} data-state="not-current" title={title}>
+      <span
+        className="timeline-stats subtle"
+        data-testid="row-stats"
+        data-scope={stats.scope}
+        data-state="not-current"
+        title={title}
+      >
         {stats.scope === 'live' ? stats.note : ''}
       </span>
     );
@@ -46,7 +52,8 @@ function Stats({ stats }: { readonly stats: StatsAfter }) {
         <span className="subtle">{stats.scope === 'live' ? 'no change since' : 'no change until the next'}</span>
       ) : (
         <>
-          <span className="stat-added">+{counts.insertions}</span> <span className="stat-removed">−{counts.deletions}</span>
+          <span className="stat-added">+{counts.insertions}</span>{' '}
+          <span className="stat-removed">−{counts.deletions}</span>
           <span className="subtle">
             {' '}
             · {plural(counts.files, 'file')} {scope}
@@ -99,16 +106,30 @@ export const TimelineRow = memo(function TimelineRow({
             {reason.label}
           </span>
           {entry.source === 'hermes' && <span className="badge">Hermes</span>}
-          <span className="timeline-title" data-testid="row-title" data-source={title.source} title={title.source === 'reason' ? reasonText : `${title.text}\n(${reasonText})`}>
+          <span
+            className="timeline-title"
+            data-testid="row-title"
+            data-source={title.source}
+            title={title.source === 'reason' ? reasonText : `${title.text}\n(${reasonText})`}
+          >
             {isInTurn && (title.source === 'message' || title.source === 'calls') ? reasonText : title.text}
           </span>
           {actions}
-          <time dateTime={entry.time} title={`${formatRelativeTime(entry.time, now)} · ${formatDate(entry.time)}`} data-testid="row-time">
+          <time
+            dateTime={entry.time}
+            title={`${formatRelativeTime(entry.time, now)} · ${formatDate(entry.time)}`}
+            data-testid="row-time"
+          >
             {formatClock(entry.time)}
           </time>
         </div>
         <div className="timeline-line timeline-sub">
-          <span className="timeline-who" data-testid="row-actor" data-actor={actor.kind} title={actor.kind === 'session' ? `${actorName(actor)} · ${actor.sessionId}` : actorHints[actor.kind]}>
+          <span
+            className="timeline-who"
+            data-testid="row-actor"
+            data-actor={actor.kind}
+            title={actor.kind === 'session' ? `${actorName(actor)} · ${actor.sessionId}` : actorHints[actor.kind]}
+          >
             {actorName(actor)}
             {turn === undefined ? '' : ` · ${turn}`}
             {actor.kind === 'session' && actor.tool !== undefined ? ` · ${actor.tool}` : ''}
@@ -131,7 +152,17 @@ export function TimelineDayHeading({ label }: { readonly label: string }) {
 }
 
 /** The heading of a turn with several checkpoints in view: who, which turn, what it was about. */
-export function TimelineTurnHeading({ actor, laneClass, title, count }: { readonly actor: Actor; readonly laneClass: string; readonly title: string; readonly count: number }) {
+export function TimelineTurnHeading({
+  actor,
+  laneClass,
+  title,
+  count,
+}: {
+  readonly actor: Actor;
+  readonly laneClass: string;
+  readonly title: string;
+  readonly count: number;
+}) {
   return (
     <div className={`timeline-turn ${laneClass}`} data-testid="timeline-turn">
       <span className="lane-dot" aria-hidden="true" />

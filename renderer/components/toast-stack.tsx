@@ -37,10 +37,18 @@ export function ToastStack({
         >
           <div className="toast-body">
             <div className="toast-title">{escapeControls(toast.title)}</div>
-            {toast.detail !== undefined && <div className="toast-detail">{escapeControls(toast.detail, { keepLineBreaks: true })}</div>}
+            {toast.detail !== undefined && (
+              <div className="toast-detail">{escapeControls(toast.detail, { keepLineBreaks: true })}</div>
+            )}
           </div>
           {toast.action !== undefined && (
-            <button type="button" className="button button-small" data-testid={toast.action.testId} disabled={isOffline} onClick={() => onAction(toast.id)}>
+            <button
+              type="button"
+              className="button button-small"
+              data-testid={toast.action.testId}
+              disabled={isOffline}
+              onClick={() => onAction(toast.id)}
+            >
               {toast.action.label}
             </button>
           )}

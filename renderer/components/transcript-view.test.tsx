@@ -6,7 +6,11 @@ import { TranscriptView } from './transcript-view';
 afterEach(cleanup);
 
 function historyWith(call: HistoryToolCall): SessionHistory {
-  return { session: {} as SessionSummary, rewinds: [], turns: [{ turn: 1, startedAt: '2026-01-01T00:00:00Z', isRewound: false, entries: [call] }] };
+  return {
+    session: {} as SessionSummary,
+    rewinds: [],
+    turns: [{ turn: 1, startedAt: '2026-01-01T00:00:00Z', isRewound: false, entries: [call] }],
+  };
 }
 
 const call: HistoryToolCall = {
@@ -17,20 +21,40 @@ const call: HistoryToolCall = {
   arguments: { command: 'rm -rf .git .env' },
   decision: 'asked-allowed',
   result: { ok: true, value: {} },
-  checkpoints: [{ directory: '/ws', checkpointId: 'a'.repeat(40), kind: 'created', notCovered: ['.git is version-control data (git\'s own history and state), which checkpoints do not store'] }],
+  checkpoints: [
+    {
+      directory: '/ws',
+      checkpointId: 'a'.repeat(40),
+      kind: 'created',
+      notCovered: [".git is version-control data (git's own history and state), which checkpoints do not store"],
+    },
+  ],
   checkpointProblems: [],
   isInterrupted: false,
 };
 
 describe('TranscriptView', () => {
-  it('says what a call\'s checkpoint does not cover, next to the checkpoint it took', () => {
-    render(<TranscriptView history={historyWith(call)} onRewind={() => undefined} onOpenCheckpoint={() => undefined} />);
+  it("says what a call's checkpoint does not cover, next to the checkpoint it took", () => {
+    render(
+      <TranscriptView history={historyWith(call)} onRewind={() => undefined} onOpenCheckpoint={() => undefined} />,
+    );
     expect(screen.getByText(/checkpoint aaaaaaaa/u)).toBeTruthy();
-    expect(screen.getByTestId('checkpoint-not-covered').textContent).toBe('Not covered by the checkpoint, so it cannot be undone: .git is version-control data (git\'s own history and state), which checkpoints do not store');
+    expect(screen.getByTestId('checkpoint-not-covered').textContent).toBe(
+      "Not covered by the checkpoint, so it cannot be undone: .git is version-control data (git's own history and state), which checkpoints do not store",
+    );
   });
 
   it('claims nothing more when the checkpoint covers the call', () => {
-    render(<TranscriptView history={historyWith({ ...call, checkpoints: [{ directory: '/ws', checkpointId: 'b'.repeat(40), kind: 'created' }] })} onRewind={() => undefined} onOpenCheckpoint={() => undefined} />);
+    render(
+      <TranscriptView
+        history={historyWith({
+          ...call,
+          checkpoints: [{ directory: '/ws', checkpointId: 'b'.repeat(40), kind: 'created' }],
+        })}
+        onRewind={() => undefined}
+        onOpenCheckpoint={() => undefined}
+      />,
+    );
     expect(screen.queryByTestId('checkpoint-not-covered')).toBeNull();
   });
 });

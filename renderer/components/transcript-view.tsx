@@ -4,10 +4,21 @@ import { baseName, formatClock, shortId } from '../model/format';
 import { summarizeArguments } from '../model/tool-call-summary';
 import { escapeControls } from '../../shared/text/control-characters';
 
-function ToolCallEntry({ call, onOpenCheckpoint }: { readonly call: HistoryToolCall; readonly onOpenCheckpoint: (dir: string, id: string) => void }) {
+function ToolCallEntry({
+  call,
+  onOpenCheckpoint,
+}: {
+  readonly call: HistoryToolCall;
+  readonly onOpenCheckpoint: (dir: string, id: string) => void;
+}) {
   const ran = call.decision === 'allowed' || call.decision === 'asked-allowed';
   return (
-    <li className="transcript-call" data-testid="transcript-call" data-decision={call.decision} data-ok={call.result.ok ? 'true' : 'false'}>
+    <li
+      className="transcript-call"
+      data-testid="transcript-call"
+      data-decision={call.decision}
+      data-ok={call.result.ok ? 'true' : 'false'}
+    >
       <div className="transcript-call-head">
         <span className="session-tool">{call.name}</span>
         <span className="mono transcript-args" title={summarizeArguments(call.name, call.arguments)}>
@@ -18,15 +29,27 @@ function ToolCallEntry({ call, onOpenCheckpoint }: { readonly call: HistoryToolC
         </span>
         {call.durationMs !== undefined && <span className="subtle">{Math.round(call.durationMs)} ms</span>}
       </div>
-      {call.reason !== undefined && <div className="transcript-note">{escapeControls(maskSecretValues(call.reason), { keepLineBreaks: true })}</div>}
-      {!call.result.ok && <div className="transcript-error">{escapeControls(maskSecretValues(call.result.error.message), { keepLineBreaks: true })}</div>}
-      {call.isInterrupted && <div className="transcript-error">Interrupted: Vigil stopped before this call finished; it may have partly run.</div>}
+      {call.reason !== undefined && (
+        <div className="transcript-note">{escapeControls(maskSecretValues(call.reason), { keepLineBreaks: true })}</div>
+      )}
+      {!call.result.ok && (
+        <div className="transcript-error">
+          {escapeControls(maskSecretValues(call.result.error.message), { keepLineBreaks: true })}
+        </div>
+      )}
+      {call.isInterrupted && (
+        <div className="transcript-error">
+          Interrupted: Vigil stopped before this call finished; it may have partly run.
+        </div>
+      )}
       {call.checkpointProblems.map((problem) => (
         <div key={problem} className="transcript-error">
           No checkpoint: {escapeControls(problem)}
         </div>
       ))}
-      {call.checkpoints.some((checkpoint) => checkpoint.kind === 'created' && checkpoint.checkpointId !== undefined) && (
+      {call.checkpoints.some(
+        (checkpoint) => checkpoint.kind === 'created' && checkpoint.checkpointId !== undefined,
+      ) && (
         <div className="transcript-checkpoints">
           {call.checkpoints.map((checkpoint) =>
             checkpoint.kind === 'created' && checkpoint.checkpointId !== undefined ? (
@@ -62,7 +85,12 @@ function TurnBlock({
   readonly onOpenCheckpoint: (dir: string, id: string) => void;
 }) {
   return (
-    <section className="transcript-turn" data-testid="transcript-turn" data-turn={turn.turn} data-rewound={turn.isRewound ? 'true' : 'false'}>
+    <section
+      className="transcript-turn"
+      data-testid="transcript-turn"
+      data-turn={turn.turn}
+      data-rewound={turn.isRewound ? 'true' : 'false'}
+    >
       <header className="transcript-turn-head">
         <h4>Turn {turn.turn}</h4>
         <time className="subtle" dateTime={turn.startedAt}>
@@ -91,7 +119,9 @@ function TurnBlock({
           entry.kind === 'message' ? (
             <li key={index} className="transcript-message" data-role={entry.role} data-testid="transcript-message">
               <span className="transcript-role">{entry.role === 'user' ? 'User' : 'Agent'}</span>
-              <span className="transcript-text">{escapeControls(maskSecretValues(entry.text), { keepLineBreaks: true })}</span>
+              <span className="transcript-text">
+                {escapeControls(maskSecretValues(entry.text), { keepLineBreaks: true })}
+              </span>
             </li>
           ) : (
             <ToolCallEntry key={entry.callId} call={entry} onOpenCheckpoint={onOpenCheckpoint} />
@@ -113,7 +143,8 @@ export function TranscriptView({
   readonly onRewind: (turn: number) => void;
   readonly onOpenCheckpoint: (dir: string, id: string) => void;
 }) {
-  if (history.turns.length === 0) return <p className="muted">No turns yet: the agent has connected and done nothing so far.</p>;
+  if (history.turns.length === 0)
+    return <p className="muted">No turns yet: the agent has connected and done nothing so far.</p>;
   return (
     <div className="transcript" data-testid="transcript" data-turns={history.turns.length}>
       {history.turns.map((turn) => (

@@ -2,7 +2,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, type HTMLAttributes, type ReactNode, type Ref } from 'react';
 
 /** Extra attributes for a row or the list, `data-*` included. */
-export type ElementProps = HTMLAttributes<HTMLDivElement> & Readonly<Record<`data-${string}`, string | number | undefined>>;
+export type ElementProps = HTMLAttributes<HTMLDivElement> &
+  Readonly<Record<`data-${string}`, string | number | undefined>>;
 
 /** What a virtual list needs: how many rows, how tall, how to key and draw each. */
 export interface VirtualListProps {

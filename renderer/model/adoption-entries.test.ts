@@ -5,7 +5,12 @@ describe('editing entries before adopting a file', () => {
   const entries = ['likes tea\n- remember the demo', 'uses pnpm', 'works in UTC+1'];
 
   it('splits an entry at the caret, and refuses a split that leaves an empty part', () => {
-    expect(splitEntryAt(entries, 0, 'likes tea'.length)).toEqual(['likes tea', '- remember the demo', 'uses pnpm', 'works in UTC+1']);
+    expect(splitEntryAt(entries, 0, 'likes tea'.length)).toEqual([
+      'likes tea',
+      '- remember the demo',
+      'uses pnpm',
+      'works in UTC+1',
+    ]);
     expect(splitEntryAt(entries, 1, 0)).toEqual(entries);
     expect(splitEntryAt(entries, 7, 1)).toEqual(entries);
   });

@@ -15,7 +15,8 @@ export interface EntriesUsage {
 /** The usage of `entries` against `limit`: code points of the stripped entries plus the delimiters. */
 export function entriesUsage(entries: readonly string[], limit: number): EntriesUsage {
   const kept = entries.map((entry) => entry.trim()).filter((entry) => entry !== '');
-  const chars = kept.reduce((sum, entry) => sum + codePointLength(entry), 0) + Math.max(0, kept.length - 1) * delimiterChars;
+  const chars =
+    kept.reduce((sum, entry) => sum + codePointLength(entry), 0) + Math.max(0, kept.length - 1) * delimiterChars;
   return { chars, limit, fits: chars <= limit, empty: entries.length - kept.length };
 }
 

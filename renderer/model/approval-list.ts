@@ -19,25 +19,35 @@ export function upsertApproval(approvals: readonly Approval[], approval: Approva
 
 /** Pending approvals without one. */
 export function removeApproval(approvals: readonly Approval[], id: string): readonly Approval[] {
-  return approvals.some((approval) => approval.id === id) ? approvals.filter((approval) => approval.id !== id) : approvals;
+  return approvals.some((approval) => approval.id === id)
+    ? approvals.filter((approval) => approval.id !== id)
+    : approvals;
 }
 
 /** Recent decisions with one more in front, capped. */
-export function addDecision(decisions: readonly DecidedApproval[], decided: DecidedApproval): readonly DecidedApproval[] {
-  return [decided, ...decisions.filter((existing) => existing.approval.id !== decided.approval.id)].slice(0, recentDecisionLimit);
+export function addDecision(
+  decisions: readonly DecidedApproval[],
+  decided: DecidedApproval,
+): readonly DecidedApproval[] {
+  return [decided, ...decisions.filter((existing) => existing.approval.id !== decided.approval.id)].slice(
+    0,
+    recentDecisionLimit,
+  );
 }
 
 /** Pending approvals per session id, oldest first. */
 export function pendingBySession(approvals: readonly Approval[]): ReadonlyMap<string, readonly Approval[]> {
   const found = new Map<string, Approval[]>();
   for (const approval of approvals) found.set(approval.sessionId, [...(found.get(approval.sessionId) ?? []), approval]);
-  for (const list of found.values()) list.sort((a, b) => (a.requestedAt < b.requestedAt ? -1 : a.requestedAt > b.requestedAt ? 1 : 0));
+  for (const list of found.values())
+    list.sort((a, b) => (a.requestedAt < b.requestedAt ? -1 : a.requestedAt > b.requestedAt ? 1 : 0));
   return found;
 }
 
 /** The approval waiting longest (the earliest request): what A and D decide when no card has the focus. */
 export function oldestApproval(approvals: readonly Approval[]): Approval | undefined {
   let oldest: Approval | undefined;
-  for (const approval of approvals) if (oldest === undefined || approval.requestedAt < oldest.requestedAt) oldest = approval;
+  for (const approval of approvals)
+    if (oldest === undefined || approval.requestedAt < oldest.requestedAt) oldest = approval;
   return oldest;
 }

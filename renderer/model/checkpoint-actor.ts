@@ -4,7 +4,12 @@ import { escapeControls } from '../../shared/text/control-characters';
 export interface ActorFacts {
   readonly kind: string;
   readonly source?: string | undefined;
-  readonly attribution: { readonly agent?: string | undefined; readonly sessionId?: string | undefined; readonly turn?: number | undefined; readonly origin?: string | undefined };
+  readonly attribution: {
+    readonly agent?: string | undefined;
+    readonly sessionId?: string | undefined;
+    readonly turn?: number | undefined;
+    readonly origin?: string | undefined;
+  };
 }
 
 /** Who made the change after a checkpoint, in words: `alpha · turn 3`, `a restore`, `by hand`, `outside any session`. */

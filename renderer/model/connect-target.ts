@@ -11,5 +11,10 @@ export interface ConnectTarget {
 /** What the connect snippets need from the core's app:info; undefined until it arrived (or from a core that does not say). */
 export function connectTargetOf(info: CallResponse<'app:info'> | undefined): ConnectTarget | undefined {
   if (info?.connect === undefined) return undefined;
-  return { home: info.home, command: info.connect.command, args: info.connect.args, hermesHome: info.connect.hermesHome };
+  return {
+    home: info.home,
+    command: info.connect.command,
+    args: info.connect.args,
+    hermesHome: info.connect.hermesHome,
+  };
 }

@@ -3,7 +3,15 @@ import { countChanges, diffRows } from './diff-rows';
 
 describe('diff rows', () => {
   it('numbers context, added and removed lines on their own side', () => {
-    const hunks = [{ oldStart: 3, oldLines: 3, newStart: 3, newLines: 3, lines: [' keep', '-old', '+new', ' tail', '\\ No newline at end of file'] }];
+    const hunks = [
+      {
+        oldStart: 3,
+        oldLines: 3,
+        newStart: 3,
+        newLines: 3,
+        lines: [' keep', '-old', '+new', ' tail', '\\ No newline at end of file'],
+      },
+    ];
     expect(diffRows(hunks)).toEqual([
       { kind: 'hunk', text: '@@ -3,3 +3,3 @@' },
       { kind: 'context', oldNumber: 3, newNumber: 3, text: 'keep' },

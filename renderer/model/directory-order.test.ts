@@ -14,7 +14,7 @@ describe('the folder picker', () => {
     directory('/home/ada/.hermes/memories', '2026-11-22T13:00:00Z'),
   ];
 
-  it('lists the folders people work in first, most recently active first, and Vigil\'s own last', () => {
+  it("lists the folders people work in first, most recently active first, and Vigil's own last", () => {
     const ordered = orderDirectories(all, [home, '/home/ada/.hermes/memories']);
     expect(ordered.map((item) => [item.directory.dir, item.isOwn])).toEqual([
       ['/w/recent', false],
@@ -28,7 +28,9 @@ describe('the folder picker', () => {
   });
 
   it('finds folders by every word typed, in the name or the path', () => {
-    expect(all.filter((item) => matchesSearch(item, 'MEM hermes')).map((item) => item.dir)).toEqual(['/home/ada/.hermes/memories']);
+    expect(all.filter((item) => matchesSearch(item, 'MEM hermes')).map((item) => item.dir)).toEqual([
+      '/home/ada/.hermes/memories',
+    ]);
     expect(all.filter((item) => matchesSearch(item, '  ')).length).toBe(4);
   });
 });

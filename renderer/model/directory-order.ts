@@ -19,11 +19,23 @@ function isInside(candidate: string, folder: string): boolean {
  * The picker's order: the folders people work in, most recently active first, then Vigil's own
  * folders (inside its data folder, or a memory folder it manages), most recent first.
  */
-export function orderDirectories(directories: readonly TimelineDirectory[], ownFolders: readonly string[]): PickerDirectory[] {
-  const listed = directories.map((directory) => ({ directory, isOwn: ownFolders.some((folder) => isInside(directory.dir, folder)) }));
+export function orderDirectories(
+  directories: readonly TimelineDirectory[],
+  ownFolders: readonly string[],
+): PickerDirectory[] {
+  const listed = directories.map((directory) => ({
+    directory,
+    isOwn: ownFolders.some((folder) => isInside(directory.dir, folder)),
+  }));
   return listed.sort((a, b) => {
     if (a.isOwn !== b.isOwn) return a.isOwn ? 1 : -1;
-    return a.directory.lastTouch > b.directory.lastTouch ? -1 : a.directory.lastTouch < b.directory.lastTouch ? 1 : a.directory.dir < b.directory.dir ? -1 : 1;
+    return a.directory.lastTouch > b.directory.lastTouch
+      ? -1
+      : a.directory.lastTouch < b.directory.lastTouch
+        ? 1
+        : a.directory.dir < b.directory.dir
+          ? -1
+          : 1;
   });
 }
 
@@ -34,7 +46,10 @@ export function defaultDirectory(ordered: readonly PickerDirectory[]): string | 
 
 /** Whether a directory matches what was typed in the picker's search: every word, in its name or path, case-insensitive. */
 export function matchesSearch(directory: TimelineDirectory, query: string): boolean {
-  const words = query.toLowerCase().split(/\s+/u).filter((word) => word !== '');
+  const words = query
+    .toLowerCase()
+    .split(/\s+/u)
+    .filter((word) => word !== '');
   const haystack = directory.dir.toLowerCase();
   return words.every((word) => haystack.includes(word));
 }

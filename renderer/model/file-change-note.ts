@@ -21,7 +21,14 @@ export function shortMode(mode: string): string {
 /** "mode 644 → 755" when only the permission bits of a regular file changed, else undefined. */
 export function modeChange(file: ChangedFileFacts): string | undefined {
   const { oldMode, newMode } = file;
-  if (oldMode === undefined || newMode === undefined || oldMode === newMode || oldMode === symlinkMode || newMode === symlinkMode) return undefined;
+  if (
+    oldMode === undefined ||
+    newMode === undefined ||
+    oldMode === newMode ||
+    oldMode === symlinkMode ||
+    newMode === symlinkMode
+  )
+    return undefined;
   return `mode ${shortMode(oldMode)} → ${shortMode(newMode)}`;
 }
 
@@ -39,7 +46,8 @@ export function fileChangeNote(file: ChangedFileFacts): string | undefined {
   const wasLink = file.oldMode === symlinkMode;
   const isLink = file.newMode === symlinkMode;
   const links = file.linkTargets;
-  if (file.status === 'type-changed') return isLink ? `file → link to ${target(links?.new)}` : `link to ${target(links?.old)} → file`;
+  if (file.status === 'type-changed')
+    return isLink ? `file → link to ${target(links?.new)}` : `link to ${target(links?.old)} → file`;
   if (wasLink && isLink) return `link: ${target(links?.old)} → ${target(links?.new)}`;
   if (isLink && file.status === 'added') return `link → ${target(links?.new)}`;
   if (wasLink && file.status === 'deleted') return `link → ${target(links?.old)} (deleted)`;

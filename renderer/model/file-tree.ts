@@ -1,6 +1,12 @@
 /** One row of a file tree: a folder (its key ends with `/`) or a changed file, at its depth. */
 export type FileTreeRow =
-  | { readonly kind: 'folder'; readonly key: string; readonly name: string; readonly depth: number; readonly files: readonly string[] }
+  | {
+      readonly kind: 'folder';
+      readonly key: string;
+      readonly name: string;
+      readonly depth: number;
+      readonly files: readonly string[];
+    }
   | { readonly kind: 'file'; readonly key: string; readonly name: string; readonly depth: number };
 
 interface Folder {
@@ -16,7 +22,9 @@ const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Every file under a folder, in tree order. */
 function filesUnder(folder: Folder, prefix: string): string[] {
-  const nested = [...folder.folders.entries()].sort(([a], [b]) => byName(a, b)).flatMap(([name, child]) => filesUnder(child, `${prefix}${name}/`));
+  const nested = [...folder.folders.entries()]
+    .sort(([a], [b]) => byName(a, b))
+    .flatMap(([name, child]) => filesUnder(child, `${prefix}${name}/`));
   return [...nested, ...[...folder.files].sort(byName).map((name) => `${prefix}${name}`)];
 }
 

@@ -64,7 +64,10 @@ describe('error guidance', () => {
 describe('session lanes', () => {
   it('gives each session a lane in order of appearance and keeps them when more arrive', () => {
     const first = extendLanes(new Map(), ['s1', undefined, 's2', 's1']);
-    expect([...first]).toEqual([['s1', 0], ['s2', 1]]);
+    expect([...first]).toEqual([
+      ['s1', 0],
+      ['s2', 1],
+    ]);
     const second = extendLanes(first, ['s3', 's2']);
     expect(second.get('s1')).toBe(0);
     expect(second.get('s3')).toBe(2);

@@ -3,14 +3,35 @@ import { dragLine, pressLine, releaseLine, toggleHunk, toRowSelection } from './
 import { stackedRows, type StackedFile } from './stacked-rows';
 
 const ready = { kind: 'ready' } as const;
-const file: StackedFile = { path: 'a.txt', status: 'modified', kind: 'text', oldMode: '100644', newMode: '100644', additions: 3, deletions: 2 };
+const file: StackedFile = {
+  path: 'a.txt',
+  status: 'modified',
+  kind: 'text',
+  oldMode: '100644',
+  newMode: '100644',
+  additions: 3,
+  deletions: 2,
+};
 const other: StackedFile = { ...file, path: 'b.txt' };
 const hunks = [
-  { oldStart: 1, oldLines: 4, newStart: 1, newLines: 5, lines: [' one', '-two', '-three', '+TWO', '+THREE', '+extra', ' four'] },
+  {
+    oldStart: 1,
+    oldLines: 4,
+    newStart: 1,
+    newLines: 5,
+    lines: [' one', '-two', '-three', '+TWO', '+THREE', '+extra', ' four'],
+  },
   { oldStart: 9, oldLines: 1, newStart: 10, newLines: 1, lines: ['-nine', '+NINE'] },
 ];
-const rows = stackedRows([file, other], new Map([['a.txt', { load: ready, diff: { kind: 'text', hunks, omittedLines: 0 } }], ['b.txt', { load: ready, diff: { kind: 'text', hunks, omittedLines: 0 } }]]));
-const at = (path: string, key: string): number => rows.findIndex((row) => row.kind === 'line' && row.path === path && row.key === key);
+const rows = stackedRows(
+  [file, other],
+  new Map([
+    ['a.txt', { load: ready, diff: { kind: 'text', hunks, omittedLines: 0 } }],
+    ['b.txt', { load: ready, diff: { kind: 'text', hunks, omittedLines: 0 } }],
+  ]),
+);
+const at = (path: string, key: string): number =>
+  rows.findIndex((row) => row.kind === 'line' && row.path === path && row.key === key);
 
 describe('line selection in the stacked diff', () => {
   it('picks the changed lines a drag crosses, skipping context, within one file', () => {
@@ -20,14 +41,23 @@ describe('line selection in the stacked diff', () => {
     pick = dragLine(pick, rows, at('b.txt', 'n2'));
     pick = releaseLine(pick);
     expect(pick?.path).toBe('a.txt');
-    expect(toRowSelection(pick ?? { path: '', keys: new Set() })).toEqual({ old: [{ from: 3, to: 3 }], new: [{ from: 2, to: 3 }] });
+    expect(toRowSelection(pick ?? { path: '', keys: new Set() })).toEqual({
+      old: [{ from: 3, to: 3 }],
+      new: [{ from: 2, to: 3 }],
+    });
   });
 
   it('picks a whole hunk, and unpicks it the second time; Shift adds to a pick', () => {
     let pick = toggleHunk(undefined, rows, 'a.txt', 1);
     expect([...(pick?.keys ?? [])]).toEqual(['o9', 'n10']);
     pick = releaseLine(pressLine(pick, rows, at('a.txt', 'o2'), true));
-    expect(toRowSelection(pick ?? { path: '', keys: new Set() })).toEqual({ old: [{ from: 2, to: 2 }, { from: 9, to: 9 }], new: [{ from: 10, to: 10 }] });
+    expect(toRowSelection(pick ?? { path: '', keys: new Set() })).toEqual({
+      old: [
+        { from: 2, to: 2 },
+        { from: 9, to: 9 },
+      ],
+      new: [{ from: 10, to: 10 }],
+    });
     expect(toggleHunk(toggleHunk(undefined, rows, 'a.txt', 0), rows, 'a.txt', 0)).toBeUndefined();
   });
 

@@ -31,7 +31,12 @@ function changesBetween(rows: readonly StackedRow[], path: string, from: number,
 }
 
 /** A press on row `index`: starts a drag there (Shift: adds to what is picked in that file; otherwise a new pick). */
-export function pressLine(selection: LineSelection | undefined, rows: readonly StackedRow[], index: number, isAdding: boolean): LineSelection | undefined {
+export function pressLine(
+  selection: LineSelection | undefined,
+  rows: readonly StackedRow[],
+  index: number,
+  isAdding: boolean,
+): LineSelection | undefined {
   const row = rows[index];
   if (row?.kind !== 'line') return selection;
   const base = isAdding && selection?.path === row.path ? selection.keys : new Set<string>();
@@ -40,11 +45,18 @@ export function pressLine(selection: LineSelection | undefined, rows: readonly S
 }
 
 /** The pointer, still pressed, is over row `index`: the pick is every changed line from the drag's start to here. */
-export function dragLine(selection: LineSelection | undefined, rows: readonly StackedRow[], index: number): LineSelection | undefined {
+export function dragLine(
+  selection: LineSelection | undefined,
+  rows: readonly StackedRow[],
+  index: number,
+): LineSelection | undefined {
   if (selection?.dragFrom === undefined) return selection;
   const row = rows[index];
   if (row === undefined || row.path !== selection.path) return selection;
-  return { ...selection, keys: new Set([...(selection.base ?? []), ...changesBetween(rows, selection.path, selection.dragFrom, index)]) };
+  return {
+    ...selection,
+    keys: new Set([...(selection.base ?? []), ...changesBetween(rows, selection.path, selection.dragFrom, index)]),
+  };
 }
 
 /** The pointer was released: the pick stays, the drag ends. */
@@ -55,8 +67,15 @@ export function releaseLine(selection: LineSelection | undefined): LineSelection
 }
 
 /** Picks every changed line of hunk `hunk` of `path` (added to the pick in that file), or unpicks them when all were picked. */
-export function toggleHunk(selection: LineSelection | undefined, rows: readonly StackedRow[], path: string, hunk: number): LineSelection | undefined {
-  const keys = rows.filter((row): row is Extract<StackedRow, { kind: 'line' }> => isChange(row, path) && row.hunk === hunk).map((row) => row.key);
+export function toggleHunk(
+  selection: LineSelection | undefined,
+  rows: readonly StackedRow[],
+  path: string,
+  hunk: number,
+): LineSelection | undefined {
+  const keys = rows
+    .filter((row): row is Extract<StackedRow, { kind: 'line' }> => isChange(row, path) && row.hunk === hunk)
+    .map((row) => row.key);
   const current = selection?.path === path ? selection.keys : new Set<string>();
   const isAll = keys.length > 0 && keys.every((key) => current.has(key));
   const next = new Set(current);
@@ -71,7 +90,8 @@ function rangesOf(numbers: readonly number[]): LineRange[] {
   const ranges: LineRange[] = [];
   for (const number of [...numbers].sort((a, b) => a - b)) {
     const last = ranges[ranges.length - 1];
-    if (last !== undefined && number <= last.to + 1) ranges[ranges.length - 1] = { from: last.from, to: Math.max(last.to, number) };
+    if (last !== undefined && number <= last.to + 1)
+      ranges[ranges.length - 1] = { from: last.from, to: Math.max(last.to, number) };
     else ranges.push({ from: number, to: number });
   }
   return ranges;
@@ -79,6 +99,7 @@ function rangesOf(numbers: readonly number[]): LineRange[] {
 
 /** The pick as the contract's rows: removed lines to put back (`old`), added lines to take out (`new`). */
 export function toRowSelection(selection: LineSelection): { readonly old: LineRange[]; readonly new: LineRange[] } {
-  const numbers = (prefix: string): number[] => [...selection.keys].filter((key) => key.startsWith(prefix)).map((key) => Number(key.slice(1)));
+  const numbers = (prefix: string): number[] =>
+    [...selection.keys].filter((key) => key.startsWith(prefix)).map((key) => Number(key.slice(1)));
   return { old: rangesOf(numbers('o')), new: rangesOf(numbers('n')) };
 }

@@ -49,7 +49,8 @@ export function refusedBackup(
   if (backup === undefined || typeof file !== 'string') return undefined;
   for (const directory of directories) {
     for (const [target, name] of memoryTargets) {
-      if (file === `${directory.path}/${name}` || file === `${directory.path}\\${name}`) return { key: memoryFileKey(directory.path, target), backup };
+      if (file === `${directory.path}/${name}` || file === `${directory.path}\\${name}`)
+        return { key: memoryFileKey(directory.path, target), backup };
     }
   }
   return undefined;

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { groupPlan, planActionWords, planHeadline, type PlanFile } from './plan-summary';
 
-const file = (path: string, action: PlanFile['action'], isChangedOutside = false, reason?: string): PlanFile => ({ path, action, isChangedOutside, reason });
+const file = (path: string, action: PlanFile['action'], isChangedOutside = false, reason?: string): PlanFile => ({
+  path,
+  action,
+  isChangedOutside,
+  reason,
+});
 
 describe('plan summary', () => {
   it('groups by action, sorts by path and counts what will change and what was edited outside', () => {
@@ -19,7 +24,7 @@ describe('plan summary', () => {
     expect(planActionWords(groups)).toBe('restore 2 files, re-create 1 file, delete 1 file');
   });
 
-  it("words an undo that only deletes as a deletion, as its headline does", () => {
+  it('words an undo that only deletes as a deletion, as its headline does', () => {
     const groups = groupPlan([file('legacy/a.txt', 'delete')]);
     expect(planHeadline(groups)).toBe('1 to delete');
     expect(planActionWords(groups)).toBe('delete 1 file');

@@ -1,5 +1,9 @@
 import type { z } from 'zod';
-import { isIncompleteOutcome, type restorePlanEntrySchema, type restoreResultSchema } from '../../shared/contract/checkpoints-restore-schemas';
+import {
+  isIncompleteOutcome,
+  type restorePlanEntrySchema,
+  type restoreResultSchema,
+} from '../../shared/contract/checkpoints-restore-schemas';
 import { describeActor } from '../../shared/contract/actor-model';
 import { escapeControls } from '../../shared/text/control-characters';
 import type { PlanFile } from './plan-summary';
@@ -37,12 +41,16 @@ export function planFilesOf(entries: readonly RestorePlanEntry[], named: readonl
 
 /** The secrets files (`.env*`) a plan would write only with the user's consent: those not selected by name. */
 export function unconfirmedSecrets(entries: readonly RestorePlanEntry[], named: readonly string[]): string[] {
-  return entries.filter((entry) => entry.isSecret === true && entry.action !== 'skip' && !named.includes(entry.path)).map((entry) => entry.path);
+  return entries
+    .filter((entry) => entry.isSecret === true && entry.action !== 'skip' && !named.includes(entry.path))
+    .map((entry) => entry.path);
 }
 
 /** The paths a restore really changed: undoing it touches these and nothing else. */
 export function changedPaths(result: RestoreResult): string[] {
-  return result.outcomes.filter((outcome) => outcome.result === 'done' && outcome.action !== 'skip').map((outcome) => outcome.path);
+  return result.outcomes
+    .filter((outcome) => outcome.result === 'done' && outcome.action !== 'skip')
+    .map((outcome) => outcome.path);
 }
 
 /** The files a restore was to bring back and could not, with the reason for each (see `isIncompleteOutcome`). */
@@ -73,8 +81,11 @@ export function describeRestore(result: RestoreResult): string {
   if (result.status === 'nothing-to-do') return 'The directory already matched the checkpoint.';
   const { counts } = result;
   const parts = [`${counts.done} file${counts.done === 1 ? '' : 's'} changed`];
-  if (result.incomplete > 0) parts.unshift(`${result.incomplete} file${result.incomplete === 1 ? '' : 's'} could not be restored`);
-  const alone = counts.skipped - result.outcomes.filter((outcome) => outcome.result === 'skipped' && isIncompleteOutcome(outcome)).length;
+  if (result.incomplete > 0)
+    parts.unshift(`${result.incomplete} file${result.incomplete === 1 ? '' : 's'} could not be restored`);
+  const alone =
+    counts.skipped -
+    result.outcomes.filter((outcome) => outcome.result === 'skipped' && isIncompleteOutcome(outcome)).length;
   if (alone > 0) parts.push(`${alone} left alone`);
   return `${parts.join(', ')}${result.isVerified && counts.done > 0 ? '; every written file was read back and verified' : ''}.`;
 }

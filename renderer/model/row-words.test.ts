@@ -20,12 +20,20 @@ function entry(id: string, overrides: Partial<TimelineEntry> = {}): TimelineEntr
   };
 }
 
-const brief = (overrides: Partial<TurnBrief> = {}): TurnBrief => ({ sessionId: 's1', turn: 3, calls: [], callCount: 0, ...overrides });
+const brief = (overrides: Partial<TurnBrief> = {}): TurnBrief => ({
+  sessionId: 's1',
+  turn: 3,
+  calls: [],
+  callCount: 0,
+  ...overrides,
+});
 
 describe('one clean line', () => {
   it('keeps the first non-blank line, collapses spaces, escapes controls, and says more followed', () => {
     expect(oneLine('\n\n  Fix   the\ttests  \nthen the docs')).toBe('Fix the tests …');
-    expect(oneLine('red \u001b[31malert\u001b[0m and a bell \u0007')).toBe('red \\u001b[31malert\\u001b[0m and a bell \\u0007');
+    expect(oneLine('red \u001b[31malert\u001b[0m and a bell \u0007')).toBe(
+      'red \\u001b[31malert\\u001b[0m and a bell \\u0007',
+    );
     expect(oneLine('a\r\nb')).toBe('a …');
     expect(oneLine('   \n  ')).toBe('');
     const huge = oneLine('x'.repeat(100_000));
@@ -37,7 +45,9 @@ describe('one clean line', () => {
 describe('row titles', () => {
   const session = { sessionId: 's1', turn: 3, tool: 'write_file', agent: 'alpha' };
   it("is the first line of the turn's user message when the agent sent one", () => {
-    expect(rowTitle(entry('a', { attribution: session }), brief({ title: 'Fix the login\nIt fails on Safari' }), '/w/p')).toEqual({ text: 'Fix the login …', source: 'message' });
+    expect(
+      rowTitle(entry('a', { attribution: session }), brief({ title: 'Fix the login\nIt fails on Safari' }), '/w/p'),
+    ).toEqual({ text: 'Fix the login …', source: 'message' });
   });
 
   it("else the turn's calls in this directory, as a person says them", () => {
@@ -47,15 +57,44 @@ describe('row titles', () => {
       { name: 'write_file', summary: 'elsewhere.txt', decision: 'allowed' as const, directories: ['/w/other'] },
       { name: 'terminal', summary: 'rm -rf /', decision: 'blocked' as const, directories: [] },
     ];
-    expect(rowTitle(entry('a', { attribution: session }), brief({ calls, callCount: 4 }), '/w/p')).toEqual({ text: 'terminal: rm -rf legacy (+1 more)', source: 'calls' });
-    expect(rowTitle(entry('a', { attribution: session }), brief({ calls: calls.slice(1, 2), callCount: 1 }), '/w/p').text).toBe('write_file src/app.ts');
-    expect(rowTitle(entry('a', { attribution: session }), brief({ calls: [{ name: 'memory', summary: 'add memory', decision: 'allowed', directories: [] }], callCount: 1 }), '/w/p').text).toBe('memory: add memory');
+    expect(rowTitle(entry('a', { attribution: session }), brief({ calls, callCount: 4 }), '/w/p')).toEqual({
+      text: 'terminal: rm -rf legacy (+1 more)',
+      source: 'calls',
+    });
+    expect(
+      rowTitle(entry('a', { attribution: session }), brief({ calls: calls.slice(1, 2), callCount: 1 }), '/w/p').text,
+    ).toBe('write_file src/app.ts');
+    expect(
+      rowTitle(
+        entry('a', { attribution: session }),
+        brief({
+          calls: [{ name: 'memory', summary: 'add memory', decision: 'allowed', directories: [] }],
+          callCount: 1,
+        }),
+        '/w/p',
+      ).text,
+    ).toBe('memory: add memory');
   });
 
   it('else the reason, in words for restore points and checkpoints by hand', () => {
-    expect(rowTitle(entry('a', { reason: 'manual checkpoint' }), undefined, '/w/p')).toEqual({ text: 'Checkpoint taken by hand', source: 'reason' });
-    expect(rowTitle(entry('a', { kind: 'pre-rollback', restores: '1a2b3c4d5e', reason: 'pre-rollback snapshot (restoring to 1a2b3c4d)' }), undefined, '/w/p').text).toBe('Restore point taken before restoring 1a2b3c4d');
-    expect(reasonChip(entry('a', { reason: 'before terminal: make', attribution: { tool: 'terminal' } })).label).toBe('command');
+    expect(rowTitle(entry('a', { reason: 'manual checkpoint' }), undefined, '/w/p')).toEqual({
+      text: 'Checkpoint taken by hand',
+      source: 'reason',
+    });
+    expect(
+      rowTitle(
+        entry('a', {
+          kind: 'pre-rollback',
+          restores: '1a2b3c4d5e',
+          reason: 'pre-rollback snapshot (restoring to 1a2b3c4d)',
+        }),
+        undefined,
+        '/w/p',
+      ).text,
+    ).toBe('Restore point taken before restoring 1a2b3c4d');
+    expect(reasonChip(entry('a', { reason: 'before terminal: make', attribution: { tool: 'terminal' } })).label).toBe(
+      'command',
+    );
     expect(reasonChip(entry('a', { attribution: { origin: 'manual', actor: 'app' } })).label).toBe('by hand');
   });
 });
@@ -65,10 +104,21 @@ describe('what the stats measure', () => {
     const older = entry('old');
     const newer = entry('new', { parent: 'old', stats: { files: 2, insertions: 0, deletions: 2 } });
     const after = changesAfter([newer, older]);
-    expect(statsAfter(older, false, after, { counts: undefined, state: 'unknown' })).toEqual({ scope: 'next', counts: { files: 2, insertions: 0, deletions: 2 } });
-    expect(statsAfter(newer, true, after, { counts: { files: 1, insertions: 1, deletions: 1 }, state: 'current' })).toEqual({ scope: 'live', counts: { files: 1, insertions: 1, deletions: 1 }, note: 'comparing with the live folder…' });
+    expect(statsAfter(older, false, after, { counts: undefined, state: 'unknown' })).toEqual({
+      scope: 'next',
+      counts: { files: 2, insertions: 0, deletions: 2 },
+    });
+    expect(
+      statsAfter(newer, true, after, { counts: { files: 1, insertions: 1, deletions: 1 }, state: 'current' }),
+    ).toEqual({
+      scope: 'live',
+      counts: { files: 1, insertions: 1, deletions: 1 },
+      note: 'comparing with the live folder…',
+    });
     // Not connected: no figure is shown as current.
-    expect(statsAfter(newer, true, after, { counts: { files: 1, insertions: 1, deletions: 1 }, state: 'offline' })).toEqual({ scope: 'live', counts: undefined, note: 'live changes not known: not connected' });
+    expect(
+      statsAfter(newer, true, after, { counts: { files: 1, insertions: 1, deletions: 1 }, state: 'offline' }),
+    ).toEqual({ scope: 'live', counts: undefined, note: 'live changes not known: not connected' });
     expect(statsAfter(entry('lone'), false, after, { counts: undefined, state: 'unknown' })).toBeUndefined();
   });
 });
@@ -83,15 +133,15 @@ describe('timeline rows', () => {
       entry('a', { time: '2026-11-21T10:00:00', attribution: { sessionId: 's1', turn: 3 } }),
     ];
     const items = timelineItems(entries, new Date('2026-11-22T15:00:00').getTime());
-    expect(items.map((item) => (item.kind === 'entry' ? `${item.entry.id}${item.isInTurn ? '*' : ''}` : item.kind === 'day' ? item.label : `turn ${item.count}`))).toEqual([
-      'Today · Sun 22 Nov 2026',
-      'turn 2',
-      'd*',
-      'c*',
-      'b',
-      'Yesterday · Sat 21 Nov 2026',
-      'a',
-    ]);
+    expect(
+      items.map((item) =>
+        item.kind === 'entry'
+          ? `${item.entry.id}${item.isInTurn ? '*' : ''}`
+          : item.kind === 'day'
+            ? item.label
+            : `turn ${item.count}`,
+      ),
+    ).toEqual(['Today · Sun 22 Nov 2026', 'turn 2', 'd*', 'c*', 'b', 'Yesterday · Sat 21 Nov 2026', 'a']);
     expect(dayLabel('2026-11-02T10:00:00', new Date('2026-11-22T15:00:00').getTime())).toBe('Mon 2 Nov 2026');
   });
 });

@@ -35,7 +35,11 @@ export type TitleSource = 'name' | 'message' | 'calls' | 'reason';
  * else its turn's calls in this directory ("write_file src/app.ts", "terminal: rm -rf legacy",
  * "+2 more"); else its reason as the commit says it.
  */
-export function rowTitle(entry: TimelineEntry, brief: TurnBrief | undefined, dir: string): { readonly text: string; readonly source: TitleSource } {
+export function rowTitle(
+  entry: TimelineEntry,
+  brief: TurnBrief | undefined,
+  dir: string,
+): { readonly text: string; readonly source: TitleSource } {
   const name = entry.name === undefined ? '' : oneLine(entry.name);
   if (name !== '') return { text: name, source: 'name' };
   const message = brief?.title === undefined ? '' : oneLine(maskSecretValues(brief.title));
@@ -46,14 +50,20 @@ export function rowTitle(entry: TimelineEntry, brief: TurnBrief | undefined, dir
   const first = chosen[0];
   if (first !== undefined) {
     const more = (here.length > 0 ? here.length : (brief?.callCount ?? chosen.length)) - 1;
-    return { text: `${oneLine(maskSecretValues(callWords(first, dir)))}${more > 0 ? ` (+${more} more)` : ''}`, source: 'calls' };
+    return {
+      text: `${oneLine(maskSecretValues(callWords(first, dir)))}${more > 0 ? ` (+${more} more)` : ''}`,
+      source: 'calls',
+    };
   }
   return { text: reasonTitle(entry), source: 'reason' };
 }
 
 /** A checkpoint's reason as a title: the engine's words for restore points and checkpoints by hand, the commit subject otherwise. */
 function reasonTitle(entry: TimelineEntry): string {
-  if (entry.kind === 'pre-rollback') return entry.restores === undefined ? 'Restore point taken before a restore' : `Restore point taken before restoring ${entry.restores.slice(0, 8)}`;
+  if (entry.kind === 'pre-rollback')
+    return entry.restores === undefined
+      ? 'Restore point taken before a restore'
+      : `Restore point taken before restoring ${entry.restores.slice(0, 8)}`;
   if (entry.reason === 'manual checkpoint') return 'Checkpoint taken by hand';
   return oneLine(entry.reason);
 }
@@ -111,10 +121,19 @@ export function changesAfter(entries: readonly TimelineEntry[]): ReadonlyMap<str
 }
 
 /** A row's stats: up to the next checkpoint, or (for the newest) up to the live folder as last compared. */
-export function statsAfter(entry: TimelineEntry, isNewest: boolean, after: ReadonlyMap<string, ChangeCounts>, live: { readonly counts: ChangeCounts | undefined; readonly state: LiveState }): StatsAfter {
+export function statsAfter(
+  entry: TimelineEntry,
+  isNewest: boolean,
+  after: ReadonlyMap<string, ChangeCounts>,
+  live: { readonly counts: ChangeCounts | undefined; readonly state: LiveState },
+): StatsAfter {
   if (isNewest) {
     const isCurrent = live.state === 'current' && live.counts !== undefined;
-    return { scope: 'live', counts: isCurrent ? live.counts : undefined, note: live.state === 'current' ? liveNotes.comparing : liveNotes[live.state] };
+    return {
+      scope: 'live',
+      counts: isCurrent ? live.counts : undefined,
+      note: live.state === 'current' ? liveNotes.comparing : liveNotes[live.state],
+    };
   }
   const counts = after.get(entry.id);
   return counts === undefined ? undefined : { scope: 'next', counts };

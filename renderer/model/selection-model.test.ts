@@ -31,7 +31,9 @@ describe('pointer selection', () => {
     expect(state.cursorKey).toBe('c.ts');
     // A press that wanders off its row and back is a drag: it selects the row.
     expect(chosen(release(dragOver(dragOver(pressRow(emptySelection, files, 2), files, 2), files, 2)))).toEqual([]);
-    expect(chosen(release(dragOver(dragOver(pressRow(emptySelection, files, 2), files, 3), files, 2)))).toEqual(['c.ts']);
+    expect(chosen(release(dragOver(dragOver(pressRow(emptySelection, files, 2), files, 3), files, 2)))).toEqual([
+      'c.ts',
+    ]);
   });
 
   it('a checkbox press toggles its row and keeps the rest; a group toggles all its rows', () => {

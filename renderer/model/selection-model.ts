@@ -34,7 +34,12 @@ export interface SelectionState {
 }
 
 /** Nothing selected. */
-export const emptySelection: SelectionState = { selected: new Set(), anchorKey: undefined, cursorKey: undefined, drag: undefined };
+export const emptySelection: SelectionState = {
+  selected: new Set(),
+  anchorKey: undefined,
+  cursorKey: undefined,
+  drag: undefined,
+};
 
 const noModifiers: SelectionModifiers = { isRange: false, isToggle: false };
 
@@ -61,7 +66,12 @@ function minus(base: ReadonlySet<string>, remove: readonly string[]): Set<string
 }
 
 /** A press on a row (mouse down): select it, toggle it, or select the range from the anchor; starts a drag. */
-export function pressRow(state: SelectionState, keys: readonly string[], index: number, modifiers: SelectionModifiers = noModifiers): SelectionState {
+export function pressRow(
+  state: SelectionState,
+  keys: readonly string[],
+  index: number,
+  modifiers: SelectionModifiers = noModifiers,
+): SelectionState {
   const key = keys[index];
   if (key === undefined) return state;
   if (modifiers.isRange) {
@@ -81,19 +91,30 @@ export function pressRow(state: SelectionState, keys: readonly string[], index: 
       drag: { base: state.selected, startKey: key, mode: isSelected ? 'remove' : 'add' },
     };
   }
-  return { selected: state.selected, anchorKey: key, cursorKey: key, drag: { base: new Set(), startKey: key, mode: 'replace', isPending: true } };
+  return {
+    selected: state.selected,
+    anchorKey: key,
+    cursorKey: key,
+    drag: { base: new Set(), startKey: key, mode: 'replace', isPending: true },
+  };
 }
 
 /** A press on a row's checkbox: toggles the row, and a drag from there toggles the rows it crosses the same way; the cursor (the file shown) stays. */
 export function pressCheck(state: SelectionState, keys: readonly string[], index: number): SelectionState {
   const pressed = pressRow(state, keys, index, { isRange: false, isToggle: true });
-  return { ...pressed, cursorKey: state.cursorKey, drag: pressed.drag === undefined ? undefined : { ...pressed.drag, keepsCursor: true } };
+  return {
+    ...pressed,
+    cursorKey: state.cursorKey,
+    drag: pressed.drag === undefined ? undefined : { ...pressed.drag, keepsCursor: true },
+  };
 }
 
 /** Toggles a group of rows at once (a folder's checkbox): all of them selected when any was not, else none; the group's own key follows. */
 export function toggleGroup(state: SelectionState, groupKey: string, members: readonly string[]): SelectionState {
   const isAll = members.length > 0 && members.every((key) => state.selected.has(key));
-  const selected = isAll ? minus(state.selected, [groupKey, ...members]) : union(state.selected, [groupKey, ...members]);
+  const selected = isAll
+    ? minus(state.selected, [groupKey, ...members])
+    : union(state.selected, [groupKey, ...members]);
   return { selected, anchorKey: groupKey, cursorKey: state.cursorKey ?? groupKey, drag: undefined };
 }
 
@@ -107,7 +128,12 @@ export function dragOver(state: SelectionState, keys: readonly string[], index: 
   if (drag.isPending === true && key === drag.startKey) return state;
   const range = rangeKeys(keys, startIndex, index);
   const selected = drag.mode === 'remove' ? minus(drag.base, range) : union(drag.base, range);
-  return { ...state, selected, cursorKey: drag.keepsCursor === true ? state.cursorKey : key, drag: drag.isPending === true ? { ...drag, isPending: false } : drag };
+  return {
+    ...state,
+    selected,
+    cursorKey: drag.keepsCursor === true ? state.cursorKey : key,
+    drag: drag.isPending === true ? { ...drag, isPending: false } : drag,
+  };
 }
 
 /** The pointer was released: the drag ends, the selection stays. */
@@ -117,7 +143,13 @@ export function release(state: SelectionState): SelectionState {
 
 /** Every row selected (ctrl+A). */
 export function selectAll(state: SelectionState, keys: readonly string[]): SelectionState {
-  return { ...state, selected: new Set(keys), anchorKey: state.anchorKey ?? keys[0], cursorKey: state.cursorKey ?? keys[0], drag: undefined };
+  return {
+    ...state,
+    selected: new Set(keys),
+    anchorKey: state.anchorKey ?? keys[0],
+    cursorKey: state.cursorKey ?? keys[0],
+    drag: undefined,
+  };
 }
 
 /** Exactly these rows selected (a "select these" action, a restored selection). */
@@ -132,8 +164,13 @@ export function selectKeys(keys: readonly string[], chosen: readonly string[]): 
 export function retainKeys(state: SelectionState, keys: readonly string[]): SelectionState {
   const present = new Set(keys);
   const selected = new Set([...state.selected].filter((key) => present.has(key)));
-  const keep = (key: string | undefined): string | undefined => (key !== undefined && present.has(key) ? key : undefined);
-  if (selected.size === state.selected.size && keep(state.anchorKey) === state.anchorKey && keep(state.cursorKey) === state.cursorKey) {
+  const keep = (key: string | undefined): string | undefined =>
+    key !== undefined && present.has(key) ? key : undefined;
+  if (
+    selected.size === state.selected.size &&
+    keep(state.anchorKey) === state.anchorKey &&
+    keep(state.cursorKey) === state.cursorKey
+  ) {
     return state;
   }
   return { selected, anchorKey: keep(state.anchorKey), cursorKey: keep(state.cursorKey), drag: undefined };
@@ -145,7 +182,8 @@ export function selectedInOrder(state: SelectionState, keys: readonly string[]):
 }
 
 /** Keys the selection model handles. */
-export type SelectionKey = 'ArrowUp' | 'ArrowDown' | 'Home' | 'End' | 'PageUp' | 'PageDown' | ' ' | 'a' | 'A' | 'Escape';
+export type SelectionKey =
+  'ArrowUp' | 'ArrowDown' | 'Home' | 'End' | 'PageUp' | 'PageDown' | ' ' | 'a' | 'A' | 'Escape';
 
 /** Whether a keyboard key is one the selection model handles. */
 export function isSelectionKey(key: string): key is SelectionKey {
@@ -188,7 +226,8 @@ export function pressKey(
 ): SelectionState | undefined {
   if (!isSelectionKey(key) || keys.length === 0) return undefined;
   if (key === 'a' || key === 'A') return modifiers.isToggle ? selectAll(state, keys) : undefined;
-  if (key === 'Escape') return state.selected.size === 0 ? undefined : { ...state, selected: new Set(), drag: undefined };
+  if (key === 'Escape')
+    return state.selected.size === 0 ? undefined : { ...state, selected: new Set(), drag: undefined };
   const current = indexOf(keys, state.cursorKey);
   if (key === ' ') {
     const cursor = keys[current === -1 ? 0 : current];
@@ -202,7 +241,12 @@ export function pressKey(
   if (modifiers.isRange) {
     const anchorIndex = indexOf(keys, state.anchorKey);
     const from = anchorIndex === -1 ? (current === -1 ? next : current) : anchorIndex;
-    return { selected: new Set(rangeKeys(keys, from, next)), anchorKey: keys[from], cursorKey: cursor, drag: undefined };
+    return {
+      selected: new Set(rangeKeys(keys, from, next)),
+      anchorKey: keys[from],
+      cursorKey: cursor,
+      drag: undefined,
+    };
   }
   return { ...state, anchorKey: cursor, cursorKey: cursor, drag: undefined };
 }

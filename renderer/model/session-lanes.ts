@@ -38,7 +38,9 @@ export function sessionColourIndex(sessionId: string): number {
 
 /** The CSS class carrying a session's colour (from its id); the neutral colour for no session. */
 export function sessionColourClass(sessionId: string | undefined): string {
-  return sessionId === undefined || sessionId === neutralLaneKey ? 'lane-none' : `lane-${sessionColourIndex(sessionId)}`;
+  return sessionId === undefined || sessionId === neutralLaneKey
+    ? 'lane-none'
+    : `lane-${sessionColourIndex(sessionId)}`;
 }
 
 /** The column of a session in the lane graph; sessions past the visible columns share the last one. */

@@ -23,6 +23,7 @@ export function upsertSession(sessions: readonly SessionSummary[], session: Sess
   const index = sessions.findIndex((existing) => existing.id === session.id);
   const current = index === -1 ? undefined : sessions[index];
   if (current !== undefined && current.updatedAt > session.updatedAt) return sessions;
-  const next = index === -1 ? [...sessions, session] : sessions.map((existing, at) => (at === index ? session : existing));
+  const next =
+    index === -1 ? [...sessions, session] : sessions.map((existing, at) => (at === index ? session : existing));
   return next.sort(compareSessions);
 }

@@ -32,7 +32,12 @@ export interface SkippedFile {
 /** One row of the stacked view. Line rows carry a key unique in their file: `o12` (removed line 12), `n13` (added line 13), `c12` (context). */
 export type StackedRow =
   | { readonly kind: 'file'; readonly path: string; readonly file: StackedFile }
-  | { readonly kind: 'notice'; readonly path: string; readonly text: string; readonly tone: 'info' | 'loading' | 'problem' }
+  | {
+      readonly kind: 'notice';
+      readonly path: string;
+      readonly text: string;
+      readonly tone: 'info' | 'loading' | 'problem';
+    }
   | { readonly kind: 'hunk'; readonly path: string; readonly hunk: number; readonly text: string }
   | { readonly kind: 'line'; readonly path: string; readonly hunk: number; readonly key: string; readonly row: DiffRow }
   | { readonly kind: 'more'; readonly path: string; readonly omitted: number }
@@ -40,7 +45,15 @@ export type StackedRow =
   | { readonly kind: 'gap'; readonly path: string };
 
 /** Pixel heights of the rows, by kind (fixed, so the list virtualizes without measuring). */
-export const stackedRowHeights: Readonly<Record<StackedRow['kind'], number>> = { file: 34, notice: 30, hunk: 22, line: 18, more: 30, skipped: 26, gap: 12 };
+export const stackedRowHeights: Readonly<Record<StackedRow['kind'], number>> = {
+  file: 34,
+  notice: 30,
+  hunk: 22,
+  line: 18,
+  more: 30,
+  skipped: 26,
+  gap: 12,
+};
 
 const skipWords: Readonly<Record<string, string>> = {
   excluded: 'excluded (dependencies, build output, secrets, media): not stored, so it cannot be shown or restored',
@@ -74,14 +87,44 @@ export function lineKey(row: DiffRow): string {
 /** The rows of one file under its header: its lines, or a one-line notice for what has none to show. */
 function bodyRows(file: StackedFile, state: StackedDiffState | undefined): StackedRow[] {
   const { path } = file;
-  if (state === undefined || (state.diff === undefined && state.load.kind !== 'failed')) return [{ kind: 'notice', path, text: 'Loading the diff…', tone: 'loading' }];
-  if (state.diff === undefined) return [{ kind: 'notice', path, text: state.load.kind === 'failed' ? state.load.error.message : 'No diff.', tone: 'problem' }];
+  if (state === undefined || (state.diff === undefined && state.load.kind !== 'failed'))
+    return [{ kind: 'notice', path, text: 'Loading the diff…', tone: 'loading' }];
+  if (state.diff === undefined)
+    return [
+      {
+        kind: 'notice',
+        path,
+        text: state.load.kind === 'failed' ? state.load.error.message : 'No diff.',
+        tone: 'problem',
+      },
+    ];
   const { diff } = state;
   const note = fileChangeNote(file);
   const notes: StackedRow[] = note === undefined ? [] : [{ kind: 'notice', path, text: note, tone: 'info' }];
-  if (diff.kind === 'binary') return [...notes, { kind: 'notice', path, text: 'Not shown as text (binary, or not UTF-8): its bytes differ, and its lines cannot be picked. Restore the whole file to bring it back.', tone: 'info' }];
-  if (diff.kind === 'too-large') return [...notes, { kind: 'notice', path, text: `Too large to show line by line (${bytes(diff.oldSize)} → ${bytes(diff.newSize)}). Restore the whole file to bring it back.`, tone: 'info' }];
-  if (diff.kind === 'symlink') return notes.length > 0 ? notes : [{ kind: 'notice', path, text: 'A symbolic link: its target changed.', tone: 'info' }];
+  if (diff.kind === 'binary')
+    return [
+      ...notes,
+      {
+        kind: 'notice',
+        path,
+        text: 'Not shown as text (binary, or not UTF-8): its bytes differ, and its lines cannot be picked. Restore the whole file to bring it back.',
+        tone: 'info',
+      },
+    ];
+  if (diff.kind === 'too-large')
+    return [
+      ...notes,
+      {
+        kind: 'notice',
+        path,
+        text: `Too large to show line by line (${bytes(diff.oldSize)} → ${bytes(diff.newSize)}). Restore the whole file to bring it back.`,
+        tone: 'info',
+      },
+    ];
+  if (diff.kind === 'symlink')
+    return notes.length > 0
+      ? notes
+      : [{ kind: 'notice', path, text: 'A symbolic link: its target changed.', tone: 'info' }];
   const rows: StackedRow[] = [...notes];
   let hunk = -1;
   for (const row of diffRows(diff.hunks)) {
@@ -91,7 +134,8 @@ function bodyRows(file: StackedFile, state: StackedDiffState | undefined): Stack
     } else rows.push({ kind: 'line', path, hunk, key: lineKey(row), row });
   }
   if (diff.omittedLines > 0) rows.push({ kind: 'more', path, omitted: diff.omittedLines });
-  if (rows.length === 0) rows.push({ kind: 'notice', path, text: 'No line changes: only the file’s presence differs.', tone: 'info' });
+  if (rows.length === 0)
+    rows.push({ kind: 'notice', path, text: 'No line changes: only the file’s presence differs.', tone: 'info' });
   return rows;
 }
 
@@ -100,12 +144,20 @@ function bodyRows(file: StackedFile, state: StackedDiffState | undefined): Stack
  * then its lines (or a notice for binary, oversize, link and mode-only changes), then the paths
  * the checkpoint did not store, each with the reason it cannot be shown or restored.
  */
-export function stackedRows(files: readonly StackedFile[], diffs: ReadonlyMap<string, StackedDiffState>, skipped: readonly SkippedFile[] = []): StackedRow[] {
+export function stackedRows(
+  files: readonly StackedFile[],
+  diffs: ReadonlyMap<string, StackedDiffState>,
+  skipped: readonly SkippedFile[] = [],
+): StackedRow[] {
   const rows: StackedRow[] = [];
   for (const file of files) {
-    rows.push({ kind: 'file', path: file.path, file }, ...bodyRows(file, diffs.get(file.path)), { kind: 'gap', path: file.path });
+    rows.push({ kind: 'file', path: file.path, file }, ...bodyRows(file, diffs.get(file.path)), {
+      kind: 'gap',
+      path: file.path,
+    });
   }
-  for (const item of skipped) rows.push({ kind: 'skipped', path: item.path, reason: skipWords[item.reason] ?? item.reason });
+  for (const item of skipped)
+    rows.push({ kind: 'skipped', path: item.path, reason: skipWords[item.reason] ?? item.reason });
   return rows;
 }
 

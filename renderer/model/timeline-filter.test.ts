@@ -33,25 +33,47 @@ describe('reason categories', () => {
   it('groups by tool first, then by the reason words', () => {
     expect(reasonCategory(entry({ minute: 1, attribution: { tool: 'patch' }, reason: 'x' }))).toBe('edit');
     expect(reasonCategory(entry({ minute: 1, reason: 'before terminal: rm -rf build' }))).toBe('terminal');
-    expect(reasonCategory(entry({ minute: 1, reason: 'pre-rollback snapshot (restoring to 1a2b3c4d)', kind: 'pre-rollback' }))).toBe('restore-point');
+    expect(
+      reasonCategory(
+        entry({ minute: 1, reason: 'pre-rollback snapshot (restoring to 1a2b3c4d)', kind: 'pre-rollback' }),
+      ),
+    ).toBe('restore-point');
     expect(reasonCategory(entry({ minute: 1, reason: 'manual checkpoint' }))).toBe('manual');
-    expect(reasonCategory(entry({ minute: 1, reason: 'before memory replace', attribution: { sessionId: 's1' } }))).toBe('memory');
+    expect(
+      reasonCategory(entry({ minute: 1, reason: 'before memory replace', attribution: { sessionId: 's1' } })),
+    ).toBe('memory');
     expect(reasonCategory(entry({ minute: 1, reason: 'something else' }))).toBe('other');
     // The agents' own tools, checkpointed through their hooks.
-    expect(reasonCategory(entry({ minute: 1, reason: 'before Edit', attribution: { tool: 'Edit', sessionId: 's2' } }))).toBe('edit');
-    expect(reasonCategory(entry({ minute: 1, reason: 'before replace', attribution: { tool: 'replace', sessionId: 's3' } }))).toBe('edit');
-    expect(reasonCategory(entry({ minute: 1, reason: 'before terminal: rm -rf legacy', attribution: { tool: 'Bash', sessionId: 's2' } }))).toBe('terminal');
+    expect(
+      reasonCategory(entry({ minute: 1, reason: 'before Edit', attribution: { tool: 'Edit', sessionId: 's2' } })),
+    ).toBe('edit');
+    expect(
+      reasonCategory(entry({ minute: 1, reason: 'before replace', attribution: { tool: 'replace', sessionId: 's3' } })),
+    ).toBe('edit');
+    expect(
+      reasonCategory(
+        entry({ minute: 1, reason: 'before terminal: rm -rf legacy', attribution: { tool: 'Bash', sessionId: 's2' } }),
+      ),
+    ).toBe('terminal');
   });
 
   it('counts a checkpoint taken by hand as "By hand" whatever its reason says (vigil checkpoint DIR --reason R)', () => {
-    expect(reasonCategory(entry({ minute: 1, reason: 'before the refactor', attribution: { origin: 'manual' } }))).toBe('manual');
-    expect(reasonCategory(entry({ minute: 1, reason: 'before patch', attribution: { origin: 'manual' } }))).toBe('manual');
+    expect(reasonCategory(entry({ minute: 1, reason: 'before the refactor', attribution: { origin: 'manual' } }))).toBe(
+      'manual',
+    );
+    expect(reasonCategory(entry({ minute: 1, reason: 'before patch', attribution: { origin: 'manual' } }))).toBe(
+      'manual',
+    );
   });
 });
 
 describe('filtering', () => {
   const a1 = entry({ minute: 3, attribution: { sessionId: 's1', agent: 'claude', tool: 'write_file', turn: 2 } });
-  const b1 = entry({ minute: 2, attribution: { sessionId: 's2', agent: 'codex', tool: 'terminal' }, reason: 'before terminal: make clean' });
+  const b1 = entry({
+    minute: 2,
+    attribution: { sessionId: 's2', agent: 'codex', tool: 'terminal' },
+    reason: 'before terminal: make clean',
+  });
   const manual = entry({ minute: 1, reason: 'manual checkpoint' });
   const all = [a1, b1, manual];
 
@@ -78,7 +100,11 @@ describe('filtering', () => {
 
   it('lists the actors of a timeline with their counts', () => {
     expect(actorsInTimeline(all)).toEqual([
-      { key: 's1', actor: { kind: 'session', sessionId: 's1', agent: 'claude', tool: 'write_file', turn: 2 }, count: 1 },
+      {
+        key: 's1',
+        actor: { kind: 'session', sessionId: 's1', agent: 'claude', tool: 'write_file', turn: 2 },
+        count: 1,
+      },
       { key: 's2', actor: { kind: 'session', sessionId: 's2', agent: 'codex', tool: 'terminal' }, count: 1 },
       { key: '@vigil', actor: { kind: 'vigil' }, count: 1 },
     ]);

@@ -20,7 +20,15 @@ export const reasonChoices: readonly (readonly [ReasonCategory | 'all', string])
 ];
 
 /** Tools whose checkpoints are file edits: Vigil's own, and the agents' own tools reported through their hooks. */
-const editTools: ReadonlySet<string> = new Set(['write_file', 'patch', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'replace']);
+const editTools: ReadonlySet<string> = new Set([
+  'write_file',
+  'patch',
+  'Write',
+  'Edit',
+  'MultiEdit',
+  'NotebookEdit',
+  'replace',
+]);
 /** Shell tools: Vigil's terminal, Claude Code's Bash, Gemini CLI's run_shell_command. */
 const terminalTools: ReadonlySet<string> = new Set(['terminal', 'Bash', 'run_shell_command']);
 
@@ -60,7 +68,15 @@ export function matchesFilter(entry: TimelineEntry, filter: TimelineFilter): boo
   if (filter.reason !== 'all' && reasonCategory(entry) !== filter.reason) return false;
   const text = filter.text.trim().toLowerCase();
   if (text === '') return true;
-  const haystack = [entry.name, entry.reason, entry.attribution.tool, entry.attribution.agent, entry.attribution.sessionId, entry.id, entry.restores]
+  const haystack = [
+    entry.name,
+    entry.reason,
+    entry.attribution.tool,
+    entry.attribution.agent,
+    entry.attribution.sessionId,
+    entry.id,
+    entry.restores,
+  ]
     .filter((part): part is string => part !== undefined)
     .join('\n')
     .toLowerCase();
@@ -77,7 +93,11 @@ export function filterTimeline(entries: readonly TimelineEntry[], filter: Timeli
  * older pages behind. Nothing is sorted by time: the engine's chain order is the truth (commit
  * times have one-second resolution, so ties are common).
  */
-export function mergeEntries(existing: readonly TimelineEntry[], incoming: readonly TimelineEntry[], where: 'newer' | 'older'): readonly TimelineEntry[] {
+export function mergeEntries(
+  existing: readonly TimelineEntry[],
+  incoming: readonly TimelineEntry[],
+  where: 'newer' | 'older',
+): readonly TimelineEntry[] {
   if (incoming.length === 0) return existing;
   const known = new Set(existing.map((entry) => entry.id));
   const fresh = incoming.filter((entry) => !known.has(entry.id));
@@ -86,7 +106,9 @@ export function mergeEntries(existing: readonly TimelineEntry[], incoming: reado
 }
 
 /** The actors that appear in a timeline (sessions, the app, the CLI, Vigil, outside), with how many checkpoints each caused, in order of first appearance. */
-export function actorsInTimeline(entries: readonly TimelineEntry[]): readonly { readonly key: string; readonly actor: Actor; readonly count: number }[] {
+export function actorsInTimeline(
+  entries: readonly TimelineEntry[],
+): readonly { readonly key: string; readonly actor: Actor; readonly count: number }[] {
   const found = new Map<string, { key: string; actor: Actor; count: number }>();
   for (const entry of entries) {
     const actor = actorOfCheckpoint(entry);

@@ -4,7 +4,13 @@ import type { TimelineEntry } from './timeline-filter';
 export type TimelineItem =
   | { readonly kind: 'day'; readonly key: string; readonly label: string }
   | { readonly kind: 'turn'; readonly key: string; readonly entry: TimelineEntry; readonly count: number }
-  | { readonly kind: 'entry'; readonly key: string; readonly entry: TimelineEntry; readonly position: number; readonly isInTurn: boolean };
+  | {
+      readonly kind: 'entry';
+      readonly key: string;
+      readonly entry: TimelineEntry;
+      readonly position: number;
+      readonly isInTurn: boolean;
+    };
 
 function pad(value: number): string {
   return String(value).padStart(2, '0');
@@ -13,7 +19,9 @@ function pad(value: number): string {
 /** The local calendar day of a time, as a key (`2026-11-22`). */
 export function dayKey(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  return Number.isNaN(date.getTime())
+    ? iso
+    : `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
 const weekdays = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
@@ -36,7 +44,12 @@ export function dayLabel(iso: string, now: number): string {
 function isSameTurn(a: TimelineEntry | undefined, b: TimelineEntry | undefined): boolean {
   const first = a?.attribution;
   const second = b?.attribution;
-  return first?.sessionId !== undefined && first.turn !== undefined && first.sessionId === second?.sessionId && first.turn === second.turn;
+  return (
+    first?.sessionId !== undefined &&
+    first.turn !== undefined &&
+    first.sessionId === second?.sessionId &&
+    first.turn === second.turn
+  );
 }
 
 /**
@@ -58,11 +71,13 @@ export function timelineItems(entries: readonly TimelineEntry[], now: number): T
       items.push({ kind: 'day', key: `day:${key}`, label: dayLabel(entry.time, now) });
     }
     let count = 1;
-    while (isSameTurn(entry, entries[position + count]) && dayKey(entries[position + count]?.time ?? '') === key) count += 1;
+    while (isSameTurn(entry, entries[position + count]) && dayKey(entries[position + count]?.time ?? '') === key)
+      count += 1;
     if (count > 1) items.push({ kind: 'turn', key: `turn:${entry.id}`, entry, count });
     for (let offset = 0; offset < count; offset += 1) {
       const member = entries[position + offset];
-      if (member !== undefined) items.push({ kind: 'entry', key: member.id, entry: member, position: position + offset, isInTurn: count > 1 });
+      if (member !== undefined)
+        items.push({ kind: 'entry', key: member.id, entry: member, position: position + offset, isInTurn: count > 1 });
     }
     position += count;
   }

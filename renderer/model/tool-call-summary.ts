@@ -4,7 +4,8 @@ import { escapeControls } from '../../shared/text/control-characters';
 /** A kept text: a string, or the preview of an `elided-text` (a session keeps long texts in part, secrets not at all). */
 function keptText(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
-  if (typeof value !== 'object' || value === null || (value as { kind?: unknown }).kind !== 'elided-text') return undefined;
+  if (typeof value !== 'object' || value === null || (value as { kind?: unknown }).kind !== 'elided-text')
+    return undefined;
   const { preview, reason } = value as { preview?: unknown; reason?: unknown };
   if (reason === 'secret') return '(secret: not kept)';
   return typeof preview === 'string' ? `${preview}…` : undefined;
@@ -28,7 +29,9 @@ function summarize(name: string, args: unknown): string {
   if (name === 'memory') {
     const target = text('target');
     const detail = text('content') ?? text('old_text') ?? text('oldText') ?? '';
-    return [text('action'), target, detail === '' ? undefined : `“${clip(detail, 60)}”`].filter((part) => part !== undefined).join(' ');
+    return [text('action'), target, detail === '' ? undefined : `“${clip(detail, 60)}”`]
+      .filter((part) => part !== undefined)
+      .join(' ');
   }
   const path = text('path') ?? text('file_path') ?? text('file');
   if (path !== undefined) return path;

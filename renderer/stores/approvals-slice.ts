@@ -52,11 +52,19 @@ export function createApprovalsSlice(client: VigilClient): StateCreator<AppState
     decideApproval: async (id, decision) => {
       // Not connected: no decision is sent (A and D included); the card stays as it is.
       if (get().deciding[id] !== undefined || get().connection.kind !== 'connected') return;
-      set((state) => ({ deciding: { ...state.deciding, [id]: decision }, approvalErrors: without(state.approvalErrors, id) }));
+      set((state) => ({
+        deciding: { ...state.deciding, [id]: decision },
+        approvalErrors: without(state.approvalErrors, id),
+      }));
       const result = await client.call('approvals:decide', { id, decision });
       set((state) => ({ deciding: without(state.deciding, id) }));
       if (result.ok) {
-        get().receiveApprovalDecided({ approval: result.value.approval, decision: result.value.decision, decidedBy: 'human', at: new Date().toISOString() });
+        get().receiveApprovalDecided({
+          approval: result.value.approval,
+          decision: result.value.decision,
+          decidedBy: 'human',
+          at: new Date().toISOString(),
+        });
         return;
       }
       // Already decided (a timeout won the race) or gone: the list is reloaded to show the truth.
@@ -64,7 +72,8 @@ export function createApprovalsSlice(client: VigilClient): StateCreator<AppState
       if (result.error.code === 'not_found' || result.error.code === 'conflict') await get().loadApprovals();
     },
 
-    receiveApprovalRequested: ({ approval }) => set((state) => ({ approvals: upsertApproval(state.approvals, approval) })),
+    receiveApprovalRequested: ({ approval }) =>
+      set((state) => ({ approvals: upsertApproval(state.approvals, approval) })),
 
     receiveApprovalDecided: (payload) =>
       set((state) => ({

@@ -14,7 +14,8 @@ export type DiffFile = CallResponse<'checkpoints:diff'>['files'][number];
 export type FileDiff = CallResponse<'checkpoints:file-diff'>;
 
 /** What the opened checkpoint is compared with: the directory now, or another checkpoint (older or newer). */
-export type CompareTarget = { readonly kind: 'live' } | { readonly kind: 'checkpoint'; readonly id: string; readonly isOlder: boolean };
+export type CompareTarget =
+  { readonly kind: 'live' } | { readonly kind: 'checkpoint'; readonly id: string; readonly isOlder: boolean };
 
 /** One file's hunks: loading, loaded, or failed. */
 export interface FileDiffState {
@@ -53,7 +54,11 @@ export interface CheckpointSlice {
   readonly diffMode: DiffMode;
   /** Lines picked in one file's diff for "Restore these lines". */
   readonly lineSelection: LineSelection | undefined;
-  readonly openCheckpoint: (dir: string, checkpointId: string, options?: { readonly compare?: CompareTarget; readonly focus?: string }) => Promise<void>;
+  readonly openCheckpoint: (
+    dir: string,
+    checkpointId: string,
+    options?: { readonly compare?: CompareTarget; readonly focus?: string },
+  ) => Promise<void>;
   readonly closeCheckpoint: () => void;
   readonly compareWith: (target: CompareTarget) => Promise<void>;
   readonly refreshDetail: () => Promise<void>;
@@ -67,7 +72,10 @@ export interface CheckpointSlice {
 }
 
 /** The two sides of the contract's diff calls for a detail. */
-export function diffSides(detail: Pick<CheckpointDetail, 'checkpointId' | 'compare'>): { checkpoint: string; against: { kind: 'live' } | { kind: 'checkpoint'; id: string } } {
+export function diffSides(detail: Pick<CheckpointDetail, 'checkpointId' | 'compare'>): {
+  checkpoint: string;
+  against: { kind: 'live' } | { kind: 'checkpoint'; id: string };
+} {
   const { compare } = detail;
   if (compare.kind === 'live') return { checkpoint: detail.checkpointId, against: { kind: 'live' } };
   return compare.isOlder
@@ -98,7 +106,12 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
       let offset: number | null = 0;
       let total = 0;
       while (offset !== null && files.length < maxFiles) {
-        const result: Result<CallResponse<'checkpoints:diff'>> = await client.call('checkpoints:diff', { dir: detail.dir, ...diffSides(detail), offset, limit: filePage });
+        const result: Result<CallResponse<'checkpoints:diff'>> = await client.call('checkpoints:diff', {
+          dir: detail.dir,
+          ...diffSides(detail),
+          offset,
+          limit: filePage,
+        });
         if (generation !== detailGeneration) return;
         if (!result.ok) {
           // What was shown stays, marked failed (and stale): a comparison that could not be made is never "0 files differ".
@@ -113,7 +126,9 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
       const keys = ordered.map((file) => file.path);
       const selection = retainKeys(get().fileSelection, keys);
       set({ detail: { ...detail, load: ready, files: ordered, totalFiles: total }, fileSelection: selection });
-      const shown = [focus, get().focusedFile, selection.cursorKey, keys[0]].find((key) => key !== undefined && keys.includes(key));
+      const shown = [focus, get().focusedFile, selection.cursorKey, keys[0]].find(
+        (key) => key !== undefined && keys.includes(key),
+      );
       set({ focusedFile: shown });
       if (shown !== undefined) await get().loadFileDiffs([shown]);
     };
@@ -144,7 +159,13 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
 
       closeCheckpoint: () => {
         detailGeneration += 1;
-        set({ detail: undefined, fileSelection: emptySelection, focusedFile: undefined, fileDiffs: new Map(), lineSelection: undefined });
+        set({
+          detail: undefined,
+          fileSelection: emptySelection,
+          focusedFile: undefined,
+          fileDiffs: new Map(),
+          lineSelection: undefined,
+        });
       },
 
       compareWith: async (compare) => {
@@ -159,7 +180,12 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
       changeFileSelection: (selection) => {
         set({ fileSelection: selection });
         // The diff follows the cursor once a press is over (a drag only selects).
-        if (selection.cursorKey !== undefined && selection.drag === undefined && selection.cursorKey !== get().focusedFile) void get().showFileDiff(selection.cursorKey);
+        if (
+          selection.cursorKey !== undefined &&
+          selection.drag === undefined &&
+          selection.cursorKey !== get().focusedFile
+        )
+          void get().showFileDiff(selection.cursorKey);
       },
 
       showFileDiff: async (path) => {
@@ -175,8 +201,20 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
         for (let start = 0; start < wanted.length; start += diffBatch) {
           const batch = wanted.slice(start, start + diffBatch);
           for (const path of batch) pending.add(path);
-          set((state) => ({ fileDiffs: new Map([...state.fileDiffs, ...batch.map((path): [string, FileDiffState] => [path, { load: loading, diff: state.fileDiffs.get(path)?.diff }])]) }));
-          const result = await client.call('checkpoints:file-diffs', { dir: detail.dir, ...diffSides(detail), paths: batch });
+          set((state) => ({
+            fileDiffs: new Map([
+              ...state.fileDiffs,
+              ...batch.map((path): [string, FileDiffState] => [
+                path,
+                { load: loading, diff: state.fileDiffs.get(path)?.diff },
+              ]),
+            ]),
+          }));
+          const result = await client.call('checkpoints:file-diffs', {
+            dir: detail.dir,
+            ...diffSides(detail),
+            paths: batch,
+          });
           if (generation !== detailGeneration) return;
           for (const path of batch) pending.delete(path);
           set((state) => {
@@ -184,7 +222,14 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
             if (!result.ok) for (const path of batch) next.set(path, { load: failed(result.error), diff: undefined });
             else {
               for (const diff of result.value.files) next.set(diff.path, { load: ready, diff });
-              for (const path of result.value.unchanged) next.set(path, { load: failed({ code: 'not_found', message: `${path} is the same on both sides now: compare again to refresh the list.` }), diff: undefined });
+              for (const path of result.value.unchanged)
+                next.set(path, {
+                  load: failed({
+                    code: 'not_found',
+                    message: `${path} is the same on both sides now: compare again to refresh the list.`,
+                  }),
+                  diff: undefined,
+                });
             }
             return { fileDiffs: next };
           });

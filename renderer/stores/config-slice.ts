@@ -30,7 +30,11 @@ export function createConfigSlice(client: VigilClient): StateCreator<AppState, [
       if (problem !== null && (before?.field !== problem.field || before.message !== problem.message)) {
         get().notify({ tone: 'warning', title: `config.json is invalid at ${problem.field}`, detail: problem.message });
       } else if (problem === null && before !== null && before !== undefined) {
-        get().notify({ tone: 'success', title: 'config.json is valid again', detail: `It is in force: ${state.checkpoints.maxSnapshots} checkpoints kept per folder.` });
+        get().notify({
+          tone: 'success',
+          title: 'config.json is valid again',
+          detail: `It is in force: ${state.checkpoints.maxSnapshots} checkpoints kept per folder.`,
+        });
       }
     },
   });

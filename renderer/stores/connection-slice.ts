@@ -27,7 +27,14 @@ export function createConnectionSlice(client: VigilClient): StateCreator<AppStat
     startConnection: () =>
       client.onConnectionChanged((connection) => {
         const wasUp = get().connection.kind === 'connected';
-        set({ connection, ...(connection.kind === 'connected' ? { lostAt: undefined } : wasUp || get().lostAt === undefined ? { lostAt: new Date().toISOString() } : {}) });
+        set({
+          connection,
+          ...(connection.kind === 'connected'
+            ? { lostAt: undefined }
+            : wasUp || get().lostAt === undefined
+              ? { lostAt: new Date().toISOString() }
+              : {}),
+        });
         if (connection.kind !== 'connected') return;
         void client.call('app:info', {}).then((result) => {
           if (result.ok) set({ appInfo: result.value });

@@ -58,7 +58,13 @@ export function createHistorySlice(client: VigilClient): StateCreator<AppState, 
         if (generation !== historyGeneration) return;
         set({
           fileHistory: result.ok
-            ? { dir, path: result.value.path, load: ready, entries: result.value.entries, checkpoints: result.value.checkpoints }
+            ? {
+                dir,
+                path: result.value.path,
+                load: ready,
+                entries: result.value.entries,
+                checkpoints: result.value.checkpoints,
+              }
             : { dir, path, load: failed(result.error), entries: [], checkpoints: 0 },
         });
       },
@@ -80,7 +86,14 @@ export function createHistorySlice(client: VigilClient): StateCreator<AppState, 
         if (generation !== searchGeneration) return;
         set({
           pastSearch: result.ok
-            ? { dir, text, load: ready, hits: result.value.hits, checkpoints: result.value.checkpoints, isTruncated: result.value.isTruncated }
+            ? {
+                dir,
+                text,
+                load: ready,
+                hits: result.value.hits,
+                checkpoints: result.value.checkpoints,
+                isTruncated: result.value.isTruncated,
+              }
             : { dir, text, load: failed(result.error), hits: [], checkpoints: 0, isTruncated: false },
         });
       },
@@ -96,7 +109,11 @@ export function createHistorySlice(client: VigilClient): StateCreator<AppState, 
           get().notify({ tone: 'error', title: 'Not renamed', detail: result.error.message });
           return false;
         }
-        get().receiveRename({ dir: result.value.dir, id: result.value.id, ...(result.value.name === undefined ? {} : { name: result.value.name }) });
+        get().receiveRename({
+          dir: result.value.dir,
+          id: result.value.id,
+          ...(result.value.name === undefined ? {} : { name: result.value.name }),
+        });
         return true;
       },
 

@@ -31,7 +31,9 @@ export const createLiveCompareSlice: StateCreator<AppState, [], [], LiveCompareS
 
   const liveDetail = (): { readonly dir: string; readonly checkpointId: string } | undefined => {
     const detail = get().detail;
-    return detail !== undefined && detail.compare.kind === 'live' ? { dir: detail.dir, checkpointId: detail.checkpointId } : undefined;
+    return detail !== undefined && detail.compare.kind === 'live'
+      ? { dir: detail.dir, checkpointId: detail.checkpointId }
+      : undefined;
   };
 
   const recompute = async (): Promise<void> => {

@@ -28,14 +28,16 @@ export function createLiveSlice(client: VigilClient): StateCreator<AppState, [],
           void state.loadCheckpointDirectories();
           const timeline = state.timeline;
           if (timeline !== undefined) void state.openTimeline(timeline.dir);
-          if (state.detail !== undefined) void (state.detail.compare.kind === 'live' ? state.recomputeLiveComparison() : state.refreshDetail());
+          if (state.detail !== undefined)
+            void (state.detail.compare.kind === 'live' ? state.recomputeLiveComparison() : state.refreshDetail());
         }),
         client.onEvent('sessions:changed', ({ session }) => get().receiveSession(session)),
         client.onEvent('sessions:tool-called', (payload) => {
           get().receiveToolCall(payload);
           get().noteTurnActivity(payload.sessionId, payload.turn);
           const { result } = payload.call;
-          if (payload.call.name === 'memory' && !result.ok && result.error.code === 'conflict') get().receiveMemoryRefusal(result.error.details);
+          if (payload.call.name === 'memory' && !result.ok && result.error.code === 'conflict')
+            get().receiveMemoryRefusal(result.error.details);
         }),
         client.onEvent('sessions:rewound', (payload) => get().receiveRewound(payload)),
         client.onEvent('approvals:requested', (payload) => get().receiveApprovalRequested(payload)),

@@ -10,7 +10,14 @@ import type {
 import type { AppErrorData } from '../../shared/errors';
 import type { VigilClient } from '../api/vigil-client';
 import { failed, idle, loading, ready, type LoadState } from '../model/load-state';
-import { addChange, applyChange, backupFromDetails, memoryFileKey, memoryTargets, refusedBackup } from '../model/memory-files';
+import {
+  addChange,
+  applyChange,
+  backupFromDetails,
+  memoryFileKey,
+  memoryTargets,
+  refusedBackup,
+} from '../model/memory-files';
 import type { AppState } from './app-store';
 
 /** One memory file as the store holds it. */
@@ -63,7 +70,9 @@ export function createMemorySlice(client: VigilClient): StateCreator<AppState, [
     const reading = new Map<string, boolean>();
 
     const setFile = (key: string, update: (current: MemoryFileState) => MemoryFileState): void => {
-      set((state) => ({ memoryFiles: { ...state.memoryFiles, [key]: update(state.memoryFiles[key] ?? { load: idle, view: undefined }) } }));
+      set((state) => ({
+        memoryFiles: { ...state.memoryFiles, [key]: update(state.memoryFiles[key] ?? { load: idle, view: undefined }) },
+      }));
     };
 
     const refresh = async (dir: string, target: MemoryTarget): Promise<void> => {
@@ -103,7 +112,11 @@ export function createMemorySlice(client: VigilClient): StateCreator<AppState, [
           return;
         }
         set({ memoryDirectories: result.value.directories, memoryLoad: ready });
-        await Promise.all(result.value.directories.flatMap((directory) => (['memory', 'user'] as const).map((target) => refresh(directory.path, target))));
+        await Promise.all(
+          result.value.directories.flatMap((directory) =>
+            (['memory', 'user'] as const).map((target) => refresh(directory.path, target)),
+          ),
+        );
       },
 
       refreshMemoryFile: refresh,
@@ -115,7 +128,9 @@ export function createMemorySlice(client: VigilClient): StateCreator<AppState, [
           return {
             memoryChanges: addChange(state.memoryChanges, change),
             memoryFiles:
-              current?.view === undefined ? state.memoryFiles : { ...state.memoryFiles, [key]: { ...current, view: applyChange(current.view, change) } },
+              current?.view === undefined
+                ? state.memoryFiles
+                : { ...state.memoryFiles, [key]: { ...current, view: applyChange(current.view, change) } },
           };
         });
         // The change carries entries, usage and drift; the read brings the text of a drifted file.
@@ -124,11 +139,22 @@ export function createMemorySlice(client: VigilClient): StateCreator<AppState, [
 
       receiveMemoryRefusal: (details) => {
         const found = refusedBackup(details, get().memoryDirectories);
-        if (found !== undefined) set((state) => ({ memoryBackups: { ...state.memoryBackups, [found.key]: found.backup } }));
+        if (found !== undefined)
+          set((state) => ({ memoryBackups: { ...state.memoryBackups, [found.key]: found.backup } }));
       },
 
       proposeAdoption: async (dir, target) => {
-        set({ adoption: { dir, target, phase: 'proposing', plan: undefined, strategy: undefined, entries: [], error: undefined } });
+        set({
+          adoption: {
+            dir,
+            target,
+            phase: 'proposing',
+            plan: undefined,
+            strategy: undefined,
+            entries: [],
+            error: undefined,
+          },
+        });
         const result = await client.call('memory:propose-adoption', { dir, target });
         const flow = get().adoption;
         if (flow?.dir !== dir || flow.target !== target) return;
@@ -144,12 +170,14 @@ export function createMemorySlice(client: VigilClient): StateCreator<AppState, [
       chooseAdoptionStrategy: (strategy) => {
         const flow = get().adoption;
         const entries = flow?.plan?.proposals.find((proposal) => proposal.strategy === strategy)?.entries;
-        if (flow !== undefined && flow.phase === 'choosing' && entries !== undefined) set({ adoption: { ...flow, strategy, entries, error: undefined } });
+        if (flow !== undefined && flow.phase === 'choosing' && entries !== undefined)
+          set({ adoption: { ...flow, strategy, entries, error: undefined } });
       },
 
       editAdoptionEntries: (edit) => {
         const flow = get().adoption;
-        if (flow !== undefined && flow.phase === 'choosing') set({ adoption: { ...flow, entries: edit(flow.entries), error: undefined } });
+        if (flow !== undefined && flow.phase === 'choosing')
+          set({ adoption: { ...flow, entries: edit(flow.entries), error: undefined } });
       },
 
       adoptMemory: async () => {
@@ -158,7 +186,12 @@ export function createMemorySlice(client: VigilClient): StateCreator<AppState, [
         set({ adoption: { ...flow, phase: 'adopting', error: undefined } });
         // Empty entries are dropped (the core refuses them); everything else goes as the user left it.
         const entries = flow.entries.filter((entry) => entry.trim() !== '');
-        const result = await client.call('memory:adopt', { dir: flow.dir, target: flow.target, basis: flow.plan.basis, entries });
+        const result = await client.call('memory:adopt', {
+          dir: flow.dir,
+          target: flow.target,
+          basis: flow.plan.basis,
+          entries,
+        });
         const key = memoryFileKey(flow.dir, flow.target);
         if (!result.ok) {
           const backup = backupFromDetails(result.error.details);
@@ -185,8 +218,18 @@ export function createMemorySlice(client: VigilClient): StateCreator<AppState, [
         const view = get().memoryFiles[memoryFileKey(dir, target)]?.view;
         const appended = view?.appended ?? null;
         if (view === undefined || appended === null || view.sha256 === null) return;
-        const result = await client.call('memory:keep-appended', { dir, target, basis: view.sha256, entry: appended.entry, original: appended.original });
-        if (result.ok) get().notify({ tone: 'success', title: `${memoryTargets.find(([candidate]) => candidate === target)?.[1] ?? ''}: ${result.value.message}` });
+        const result = await client.call('memory:keep-appended', {
+          dir,
+          target,
+          basis: view.sha256,
+          entry: appended.entry,
+          original: appended.original,
+        });
+        if (result.ok)
+          get().notify({
+            tone: 'success',
+            title: `${memoryTargets.find(([candidate]) => candidate === target)?.[1] ?? ''}: ${result.value.message}`,
+          });
         else get().notify({ tone: 'warning', title: 'The appended text was not kept', detail: result.error.message });
         await refresh(dir, target);
       },

@@ -55,9 +55,18 @@ export interface RestoreSlice {
   /** Plans restoring the lines picked in the open checkpoint's diff. */
   readonly planRestoreLines: () => Promise<void>;
   /** Plans undoing a restore: its restore point, for the paths it changed (or all, from the timeline). */
-  readonly planUndoRestore: (dir: string, preRollbackId: string, paths: readonly string[], undoOf: string) => Promise<void>;
+  readonly planUndoRestore: (
+    dir: string,
+    preRollbackId: string,
+    paths: readonly string[],
+    undoOf: string,
+  ) => Promise<void>;
   /** Plans undoing a restore from its restore point on the timeline: only the paths that restore changed. */
-  readonly planUndoOfRestorePoint: (dir: string, preRollbackId: string, restoredId: string | undefined) => Promise<void>;
+  readonly planUndoOfRestorePoint: (
+    dir: string,
+    preRollbackId: string,
+    restoredId: string | undefined,
+  ) => Promise<void>;
   readonly applyRestore: () => Promise<void>;
   readonly dismissLastRestore: () => void;
   /** Ticks or unticks "also write the secrets files" in the restore being confirmed. */
@@ -72,7 +81,12 @@ const filePage = 2_000;
 
 /** Whether a restore's outcome banner is on screen: the detail of a checkpoint of `dir` is open on the timeline. */
 function isOutcomeShown(state: AppState, dir: string): boolean {
-  return state.route.screen === 'timeline' && state.route.dir === dir && state.route.checkpointId !== undefined && state.detail?.dir === dir;
+  return (
+    state.route.screen === 'timeline' &&
+    state.route.dir === dir &&
+    state.route.checkpointId !== undefined &&
+    state.detail?.dir === dir
+  );
 }
 
 /** Whether `dir` is the folder in view, or no folder is (another screen): a toast about another folder's restore would mislead. */
@@ -80,21 +94,58 @@ function isFolderInView(state: AppState, dir: string): boolean {
   return state.route.screen !== 'timeline' || state.route.dir === undefined || state.route.dir === dir;
 }
 
-function startFlow(dir: string, checkpointId: string, paths: readonly string[], undoOf: string | undefined, lines?: LineChoice): RestoreFlow {
-  return { dir, checkpointId, paths, undoOf, phase: 'planning', plan: undefined, lines, linePlan: undefined, progress: undefined, error: undefined, allowSecrets: false };
+function startFlow(
+  dir: string,
+  checkpointId: string,
+  paths: readonly string[],
+  undoOf: string | undefined,
+  lines?: LineChoice,
+): RestoreFlow {
+  return {
+    dir,
+    checkpointId,
+    paths,
+    undoOf,
+    phase: 'planning',
+    plan: undefined,
+    lines,
+    linePlan: undefined,
+    progress: undefined,
+    error: undefined,
+    allowSecrets: false,
+  };
 }
 
 /** The restore slice, bound to a client. */
 export function createRestoreSlice(client: VigilClient): StateCreator<AppState, [], [], RestoreSlice> {
   return (set, get) => {
-    const plan = async (dir: string, checkpointId: string, paths: readonly string[], undoOf: string | undefined): Promise<void> => {
+    const plan = async (
+      dir: string,
+      checkpointId: string,
+      paths: readonly string[],
+      undoOf: string | undefined,
+    ): Promise<void> => {
       // Not connected: every action is off (the keyboard's R included), so no plan is started that could not be applied.
       if (get().connection.kind !== 'connected') return;
       set({ restore: startFlow(dir, checkpointId, paths, undoOf) });
-      const result = await client.call('checkpoints:plan-restore', { dir, checkpoint: checkpointId, paths: [...paths] });
+      const result = await client.call('checkpoints:plan-restore', {
+        dir,
+        checkpoint: checkpointId,
+        paths: [...paths],
+      });
       const flow = get().restore;
-      if (flow?.dir !== dir || flow.checkpointId !== checkpointId || flow.phase !== 'planning' || flow.lines !== undefined) return;
-      set({ restore: result.ok ? { ...flow, phase: 'confirming', plan: result.value } : { ...flow, phase: 'confirming', error: result.error } });
+      if (
+        flow?.dir !== dir ||
+        flow.checkpointId !== checkpointId ||
+        flow.phase !== 'planning' ||
+        flow.lines !== undefined
+      )
+        return;
+      set({
+        restore: result.ok
+          ? { ...flow, phase: 'confirming', plan: result.value }
+          : { ...flow, phase: 'confirming', error: result.error },
+      });
     };
 
     const planLines = async (dir: string, checkpointId: string, lines: LineChoice): Promise<void> => {
@@ -109,12 +160,21 @@ export function createRestoreSlice(client: VigilClient): StateCreator<AppState, 
       });
       const flow = get().restore;
       if (flow?.lines !== lines || flow.phase !== 'planning') return;
-      set({ restore: result.ok ? { ...flow, phase: 'confirming', linePlan: result.value } : { ...flow, phase: 'confirming', error: result.error } });
+      set({
+        restore: result.ok
+          ? { ...flow, phase: 'confirming', linePlan: result.value }
+          : { ...flow, phase: 'confirming', error: result.error },
+      });
     };
 
     /** The outcome of a restore: shown once, in the banner of the open detail of its folder, else in a toast with its undo. */
     const finish = async (flow: RestoreFlow, result: RestoreResult): Promise<void> => {
-      const record: RestoreRecord = { dir: flow.dir, checkpointId: flow.checkpointId, result, wasUndo: flow.undoOf !== undefined };
+      const record: RestoreRecord = {
+        dir: flow.dir,
+        checkpointId: flow.checkpointId,
+        result,
+        wasUndo: flow.undoOf !== undefined,
+      };
       set({ restore: undefined, lastRestore: record, lineSelection: undefined });
       if (get().detail?.dir === flow.dir) await get().refreshDetail();
       if (isOutcomeShown(get(), flow.dir)) return;
@@ -122,7 +182,8 @@ export function createRestoreSlice(client: VigilClient): StateCreator<AppState, 
       const headline = restoreHeadline(result, record.wasUndo);
       get().notify({
         // Gone once a later restore or undo replaced it, its banner shows it, or another folder is open.
-        appliesWhile: (state) => state.lastRestore === record && !isOutcomeShown(state, flow.dir) && isFolderInView(state, flow.dir),
+        appliesWhile: (state) =>
+          state.lastRestore === record && !isOutcomeShown(state, flow.dir) && isFolderInView(state, flow.dir),
         tone: result.status === 'incomplete' ? 'warning' : result.status === 'nothing-to-do' ? 'info' : 'success',
         title: result.status === 'complete' && !record.wasUndo ? `Restored to ${shortId(flow.checkpointId)}` : headline,
         detail: `${baseName(flow.dir)}: ${describeRestore(result)}`,
@@ -145,7 +206,13 @@ export function createRestoreSlice(client: VigilClient): StateCreator<AppState, 
       planRestore: async (scope) => {
         const detail = get().detail;
         if (detail === undefined) return;
-        const paths = scope === 'all' ? [] : selectedInOrder(get().fileSelection, detail.files.map((file) => file.path));
+        const paths =
+          scope === 'all'
+            ? []
+            : selectedInOrder(
+                get().fileSelection,
+                detail.files.map((file) => file.path),
+              );
         if (scope === 'selected' && paths.length === 0) return;
         await plan(detail.dir, detail.checkpointId, paths, undefined);
       },
@@ -154,9 +221,19 @@ export function createRestoreSlice(client: VigilClient): StateCreator<AppState, 
 
       planRestoreLines: async () => {
         const { detail, lineSelection, fileDiffs } = get();
-        if (detail === undefined || lineSelection === undefined || lineSelection.keys.size === 0 || detail.compare.kind !== 'live') return;
+        if (
+          detail === undefined ||
+          lineSelection === undefined ||
+          lineSelection.keys.size === 0 ||
+          detail.compare.kind !== 'live'
+        )
+          return;
         const basis = fileDiffs.get(lineSelection.path)?.diff?.newOid;
-        await planLines(detail.dir, detail.checkpointId, { path: lineSelection.path, selection: toRowSelection(lineSelection), basis });
+        await planLines(detail.dir, detail.checkpointId, {
+          path: lineSelection.path,
+          selection: toRowSelection(lineSelection),
+          basis,
+        });
       },
 
       planUndoRestore: (dir, preRollbackId, paths, undoOf) => plan(dir, preRollbackId, paths, undoOf),
@@ -170,10 +247,18 @@ export function createRestoreSlice(client: VigilClient): StateCreator<AppState, 
         const paths: string[] = [];
         let offset: number | null = 0;
         while (offset !== null && paths.length < maxFiles) {
-          const result: Result<CallResponse<'checkpoints:diff'>> = await client.call('checkpoints:diff', { dir, checkpoint: restoredId, against: { kind: 'checkpoint', id: preRollbackId }, offset, limit: filePage });
+          const result: Result<CallResponse<'checkpoints:diff'>> = await client.call('checkpoints:diff', {
+            dir,
+            checkpoint: restoredId,
+            against: { kind: 'checkpoint', id: preRollbackId },
+            offset,
+            limit: filePage,
+          });
           if (get().restore?.checkpointId !== preRollbackId) return;
           if (!result.ok) {
-            set({ restore: { ...startFlow(dir, preRollbackId, [], restoredId), phase: 'confirming', error: result.error } });
+            set({
+              restore: { ...startFlow(dir, preRollbackId, [], restoredId), phase: 'confirming', error: result.error },
+            });
             return;
           }
           paths.push(...result.value.files.map((file) => file.path));
@@ -181,7 +266,11 @@ export function createRestoreSlice(client: VigilClient): StateCreator<AppState, 
         }
         if (paths.length === 0) {
           set({ restore: undefined });
-          get().notify({ tone: 'info', title: 'Nothing to undo', detail: 'That restore changed no file: the directory already matched the checkpoint.' });
+          get().notify({
+            tone: 'info',
+            title: 'Nothing to undo',
+            detail: 'That restore changed no file: the directory already matched the checkpoint.',
+          });
           return;
         }
         await plan(dir, preRollbackId, paths, restoredId);
@@ -208,7 +297,13 @@ export function createRestoreSlice(client: VigilClient): StateCreator<AppState, 
         }
         if (flow.plan === undefined) return;
         set({ restore: { ...flow, phase: 'applying', error: undefined } });
-        const result = await client.call('checkpoints:restore', { dir: flow.dir, checkpoint: flow.checkpointId, paths: [...flow.paths], fingerprint: flow.plan.fingerprint, allowSecrets: flow.allowSecrets });
+        const result = await client.call('checkpoints:restore', {
+          dir: flow.dir,
+          checkpoint: flow.checkpointId,
+          paths: [...flow.paths],
+          fingerprint: flow.plan.fingerprint,
+          allowSecrets: flow.allowSecrets,
+        });
         if (!result.ok) {
           set({ restore: { ...flow, phase: 'confirming', error: result.error } });
           // The directory moved since the plan: show the fresh plan, so what is confirmed is what happens.
@@ -231,7 +326,12 @@ export function createRestoreSlice(client: VigilClient): StateCreator<AppState, 
 
       receiveRestoreProgress: (progress) => {
         const flow = get().restore;
-        if (flow?.phase === 'applying' && flow.dir === progress.dir && progress.checkpoint.startsWith(flow.checkpointId)) set({ restore: { ...flow, progress } });
+        if (
+          flow?.phase === 'applying' &&
+          flow.dir === progress.dir &&
+          progress.checkpoint.startsWith(flow.checkpointId)
+        )
+          set({ restore: { ...flow, progress } });
       },
     };
   };

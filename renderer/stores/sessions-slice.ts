@@ -1,6 +1,12 @@
 import type { StateCreator } from 'zustand';
 import type { EventPayload } from '../../shared/contract';
-import type { RewindMode, RewindOutcome, RewindPlan, SessionHistory, SessionSummary } from '../../shared/contract/sessions-contract';
+import type {
+  RewindMode,
+  RewindOutcome,
+  RewindPlan,
+  SessionHistory,
+  SessionSummary,
+} from '../../shared/contract/sessions-contract';
 import type { AppErrorData } from '../../shared/errors';
 import type { VigilClient } from '../api/vigil-client';
 import { failed, idle, loading, ready, type LoadState } from '../model/load-state';
@@ -53,8 +59,12 @@ export interface SessionsSlice {
 function describeOutcome(outcome: RewindOutcome): string {
   const files = outcome.restored.reduce((sum, directory) => sum + directory.filesChanged, 0);
   const parts: string[] = [];
-  if (outcome.rewoundTurns.length > 0) parts.push(`${outcome.rewoundTurns.length} turn${outcome.rewoundTurns.length === 1 ? '' : 's'} marked rewound`);
-  if (outcome.restored.length > 0) parts.push(`${files} file${files === 1 ? '' : 's'} restored in ${outcome.restored.length} folder${outcome.restored.length === 1 ? '' : 's'}`);
+  if (outcome.rewoundTurns.length > 0)
+    parts.push(`${outcome.rewoundTurns.length} turn${outcome.rewoundTurns.length === 1 ? '' : 's'} marked rewound`);
+  if (outcome.restored.length > 0)
+    parts.push(
+      `${files} file${files === 1 ? '' : 's'} restored in ${outcome.restored.length} folder${outcome.restored.length === 1 ? '' : 's'}`,
+    );
   return parts.length === 0 ? 'Nothing needed to change.' : `${parts.join(', ')}.`;
 }
 
@@ -75,7 +85,11 @@ export function createSessionsSlice(client: VigilClient): StateCreator<AppState,
         for (;;) {
           const result = await client.call('sessions:history', { sessionId });
           if (get().transcript?.sessionId !== sessionId) return;
-          set({ transcript: result.ok ? { sessionId, load: ready, history: result.value } : { sessionId, load: failed(result.error), history: get().transcript?.history } });
+          set({
+            transcript: result.ok
+              ? { sessionId, load: ready, history: result.value }
+              : { sessionId, load: failed(result.error), history: get().transcript?.history },
+          });
           if (!current.isStale) return;
           current.isStale = false;
         }
@@ -93,7 +107,15 @@ export function createSessionsSlice(client: VigilClient): StateCreator<AppState,
       }
       let sessions: readonly SessionSummary[] = [];
       for (const session of result.value.sessions) sessions = upsertSession(sessions, session);
-      set((state) => ({ sessions, olderSessionCount: result.value.olderCount, sessionsLoad: ready, sessionLanes: extendLanes(state.sessionLanes, sessions.map((session) => session.id)) }));
+      set((state) => ({
+        sessions,
+        olderSessionCount: result.value.olderCount,
+        sessionsLoad: ready,
+        sessionLanes: extendLanes(
+          state.sessionLanes,
+          sessions.map((session) => session.id),
+        ),
+      }));
       const open = get().transcript?.sessionId;
       if (open !== undefined) void readHistory(open);
     };
@@ -115,7 +137,8 @@ export function createSessionsSlice(client: VigilClient): StateCreator<AppState,
       loadOlderSessions: () => listSessions(true),
 
       openTranscript: async (sessionId) => {
-        if (get().transcript?.sessionId !== sessionId) set({ transcript: { sessionId, load: loading, history: undefined }, rewind: undefined });
+        if (get().transcript?.sessionId !== sessionId)
+          set({ transcript: { sessionId, load: loading, history: undefined }, rewind: undefined });
         await readHistory(sessionId);
       },
 
@@ -126,14 +149,23 @@ export function createSessionsSlice(client: VigilClient): StateCreator<AppState,
         const result = await client.call('sessions:plan-rewind', { sessionId, toTurn, mode });
         const flow = get().rewind;
         if (flow?.sessionId !== sessionId || flow.toTurn !== toTurn || flow.mode !== mode) return;
-        set({ rewind: result.ok ? { ...flow, phase: 'confirming', plan: result.value } : { ...flow, phase: 'confirming', error: result.error } });
+        set({
+          rewind: result.ok
+            ? { ...flow, phase: 'confirming', plan: result.value }
+            : { ...flow, phase: 'confirming', error: result.error },
+        });
       },
 
       applyRewind: async () => {
         const flow = get().rewind;
         if (flow?.phase !== 'confirming' || flow.plan === undefined) return;
         set({ rewind: { ...flow, phase: 'applying', error: undefined } });
-        const result = await client.call('sessions:rewind', { sessionId: flow.sessionId, toTurn: flow.toTurn, mode: flow.mode, planId: flow.plan.planId });
+        const result = await client.call('sessions:rewind', {
+          sessionId: flow.sessionId,
+          toTurn: flow.toTurn,
+          mode: flow.mode,
+          planId: flow.plan.planId,
+        });
         if (!result.ok) {
           // A stale plan (conflict) is re-made so the user confirms what will really happen.
           set({ rewind: { ...flow, phase: 'confirming', error: result.error } });
@@ -155,7 +187,11 @@ export function createSessionsSlice(client: VigilClient): StateCreator<AppState,
                   run: () => {
                     const first = undoable[0];
                     if (first?.preRollbackCheckpointId !== undefined) {
-                      get().navigate({ screen: 'timeline', dir: first.directory, checkpointId: first.preRollbackCheckpointId });
+                      get().navigate({
+                        screen: 'timeline',
+                        dir: first.directory,
+                        checkpointId: first.preRollbackCheckpointId,
+                      });
                     }
                   },
                 },
@@ -169,7 +205,10 @@ export function createSessionsSlice(client: VigilClient): StateCreator<AppState,
       },
 
       receiveSession: (session) => {
-        set((state) => ({ sessions: upsertSession(state.sessions, session), sessionLanes: extendLanes(state.sessionLanes, [session.id]) }));
+        set((state) => ({
+          sessions: upsertSession(state.sessions, session),
+          sessionLanes: extendLanes(state.sessionLanes, [session.id]),
+        }));
         refreshIfOpen(session.id);
       },
 

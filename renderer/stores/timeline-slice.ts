@@ -64,7 +64,8 @@ export function createTimelineSlice(client: VigilClient): StateCreator<AppState,
     let loadGeneration = 0;
     let filterGeneration = 0;
 
-    const isCurrent = (dir: string, generation: number): boolean => generation === loadGeneration && get().timeline?.dir === dir;
+    const isCurrent = (dir: string, generation: number): boolean =>
+      generation === loadGeneration && get().timeline?.dir === dir;
 
     /** Loads the timeline page by page; `isFresh` replaces what is shown (after a cut) instead of adding to it. */
     const loadPages = async (dir: string, generation: number, isFresh = false): Promise<void> => {
@@ -79,10 +80,13 @@ export function createTimelineSlice(client: VigilClient): StateCreator<AppState,
           set({ timeline: { ...current, load: failed(result.error) } });
           return;
         }
-        const entries = isFresh && offset === 0 ? result.value.entries : mergeEntries(current.entries, result.value.entries, 'older');
+        const entries =
+          isFresh && offset === 0 ? result.value.entries : mergeEntries(current.entries, result.value.entries, 'older');
         offset += result.value.entries.length;
         const isComplete = result.value.entries.length < size || offset >= result.value.total || offset >= maxLoaded;
-        set({ timeline: { dir, entries, total: Math.max(result.value.total, entries.length), load: ready, isComplete } });
+        set({
+          timeline: { dir, entries, total: Math.max(result.value.total, entries.length), load: ready, isComplete },
+        });
         get().noteSessions(result.value.entries.map((entry) => entry.attribution.sessionId));
         get().requestTurnBriefs(result.value.entries);
         const head = entries[0];
@@ -102,7 +106,11 @@ export function createTimelineSlice(client: VigilClient): StateCreator<AppState,
       loadCheckpointDirectories: async () => {
         if (get().checkpointDirectories.length === 0) set({ directoriesLoad: loading });
         const result = await client.call('checkpoints:directories', {});
-        set(result.ok ? { checkpointDirectories: result.value.directories, directoriesLoad: ready } : { directoriesLoad: failed(result.error) });
+        set(
+          result.ok
+            ? { checkpointDirectories: result.value.directories, directoriesLoad: ready }
+            : { directoriesLoad: failed(result.error) },
+        );
       },
 
       openTimeline: async (dir) => {
@@ -111,7 +119,9 @@ export function createTimelineSlice(client: VigilClient): StateCreator<AppState,
         filterGeneration += 1;
         const isSame = get().timeline?.dir === dir;
         set({
-          timeline: isSame ? { ...(get().timeline as TimelineState), load: loading } : { dir, entries: [], total: 0, load: loading, isComplete: false },
+          timeline: isSame
+            ? { ...(get().timeline as TimelineState), load: loading }
+            : { dir, entries: [], total: 0, load: loading, isComplete: false },
           ...(isSame ? {} : { timelineFilter: noTimelineFilter, fileFilter: undefined }),
         });
         await loadPages(dir, generation);
@@ -149,32 +159,57 @@ export function createTimelineSlice(client: VigilClient): StateCreator<AppState,
             if (generation !== filterGeneration) return;
             checked += 1;
             if (result.ok && result.value.totalFiles > 0) matches.add(entry.id);
-            set({ fileFilter: { path: trimmed, matches: new Set(matches), checked, isDone: queue.length === 0 && checked >= timeline.entries.length } });
+            set({
+              fileFilter: {
+                path: trimmed,
+                matches: new Set(matches),
+                checked,
+                isDone: queue.length === 0 && checked >= timeline.entries.length,
+              },
+            });
           }
         };
         await Promise.all(Array.from({ length: fileFilterConcurrency }, worker));
-        if (generation === filterGeneration) set({ fileFilter: { path: trimmed, matches: new Set(matches), checked, isDone: true } });
+        if (generation === filterGeneration)
+          set({ fileFilter: { path: trimmed, matches: new Set(matches), checked, isDone: true } });
       },
 
       checkpointNow: async (dir, name) => {
         // A name is the checkpoint's subject, as `vigil checkpoint DIR --reason` makes it.
         const reason = name?.trim() ?? '';
-        const result = await client.call('checkpoints:create', { dir, reason: reason === '' ? 'manual checkpoint' : reason });
+        const result = await client.call('checkpoints:create', {
+          dir,
+          reason: reason === '' ? 'manual checkpoint' : reason,
+        });
         if (!result.ok) {
           get().notify({ tone: 'error', title: 'No checkpoint taken', detail: result.error.message });
           return false;
         }
         if (result.value.kind === 'created') {
           get().receiveCheckpoint(result.value.checkpoint);
-          get().notify({ tone: 'success', title: 'Checkpoint taken', detail: `${plural(result.value.checkpoint.stats.files, 'file')} changed since the previous one.` });
-        } else get().notify({ tone: 'info', title: 'Nothing changed', detail: 'The directory matches its latest checkpoint, so none was taken.' });
+          get().notify({
+            tone: 'success',
+            title: 'Checkpoint taken',
+            detail: `${plural(result.value.checkpoint.stats.files, 'file')} changed since the previous one.`,
+          });
+        } else
+          get().notify({
+            tone: 'info',
+            title: 'Nothing changed',
+            detail: 'The directory matches its latest checkpoint, so none was taken.',
+          });
         return true;
       },
 
       receiveTimelineCount: ({ dir, total }) => {
         const known = get().checkpointDirectories.some((directory) => directory.dir === dir);
         if (!known) void get().loadCheckpointDirectories();
-        else set((state) => ({ checkpointDirectories: state.checkpointDirectories.map((directory) => (directory.dir === dir ? { ...directory, count: total } : directory)) }));
+        else
+          set((state) => ({
+            checkpointDirectories: state.checkpointDirectories.map((directory) =>
+              directory.dir === dir ? { ...directory, count: total } : directory,
+            ),
+          }));
         const timeline = get().timeline;
         if (timeline?.dir !== dir) return;
         if (total < timeline.entries.length) {
@@ -185,18 +220,28 @@ export function createTimelineSlice(client: VigilClient): StateCreator<AppState,
         } else set({ timeline: { ...timeline, total } });
       },
 
-      receiveCut: (cut) => get().notify({ tone: 'warning', title: `${plural(cut.dropped, 'checkpoint')} dropped`, detail: cut.message }),
+      receiveCut: (cut) =>
+        get().notify({ tone: 'warning', title: `${plural(cut.dropped, 'checkpoint')} dropped`, detail: cut.message }),
 
       receivePin: ({ dir, id, isPinned }) => {
         const timeline = get().timeline;
         if (timeline?.dir !== dir) return;
-        set({ timeline: { ...timeline, entries: timeline.entries.map((entry) => (entry.id === id ? { ...entry, isPinned } : entry)) } });
+        set({
+          timeline: {
+            ...timeline,
+            entries: timeline.entries.map((entry) => (entry.id === id ? { ...entry, isPinned } : entry)),
+          },
+        });
       },
 
       pinCheckpoint: async (dir, id, isPinned) => {
         const result = await client.call('checkpoints:pin', { dir, checkpoint: id, isPinned });
         if (!result.ok) {
-          get().notify({ tone: 'error', title: isPinned ? 'Not pinned' : 'Not unpinned', detail: result.error.message });
+          get().notify({
+            tone: 'error',
+            title: isPinned ? 'Not pinned' : 'Not unpinned',
+            detail: result.error.message,
+          });
           return;
         }
         get().receivePin({ dir: result.value.dir, id: result.value.id, isPinned: result.value.isPinned });
@@ -217,7 +262,9 @@ export function createTimelineSlice(client: VigilClient): StateCreator<AppState,
         if (known) {
           set((state) => ({
             checkpointDirectories: state.checkpointDirectories.map((directory) =>
-              directory.dir === entry.dir ? { ...directory, head: entry.id, count: directory.count + 1, lastTouch: entry.time } : directory,
+              directory.dir === entry.dir
+                ? { ...directory, head: entry.id, count: directory.count + 1, lastTouch: entry.time }
+                : directory,
             ),
           }));
         } else void get().loadCheckpointDirectories();

@@ -108,14 +108,29 @@ export function createTimelineWordsSlice(client: VigilClient): StateCreator<AppS
         liveGeneration += 1;
         const generation = liveGeneration;
         const known = get().liveChanges;
-        set({ liveChanges: { dir, head, counts: known?.dir === dir && known.head === head ? known.counts : undefined, state: 'comparing' } });
+        set({
+          liveChanges: {
+            dir,
+            head,
+            counts: known?.dir === dir && known.head === head ? known.counts : undefined,
+            state: 'comparing',
+          },
+        });
         const counts = { files: 0, insertions: 0, deletions: 0 };
         let offset: number | null = 0;
         while (offset !== null && offset < maxLiveFiles) {
-          const result: Result<CallResponse<'checkpoints:diff'>> = await client.call('checkpoints:diff', { dir, checkpoint: head, against: { kind: 'live' }, offset, limit: 2_000 });
+          const result: Result<CallResponse<'checkpoints:diff'>> = await client.call('checkpoints:diff', {
+            dir,
+            checkpoint: head,
+            against: { kind: 'live' },
+            offset,
+            limit: 2_000,
+          });
           if (generation !== liveGeneration) return;
           if (!result.ok) {
-            set((state) => ({ liveChanges: state.liveChanges === undefined ? undefined : { ...state.liveChanges, state: 'stale' } }));
+            set((state) => ({
+              liveChanges: state.liveChanges === undefined ? undefined : { ...state.liveChanges, state: 'stale' },
+            }));
             return;
           }
           counts.files = result.value.totalFiles;
@@ -141,7 +156,8 @@ export function createTimelineWordsSlice(client: VigilClient): StateCreator<AppS
 
       markLiveChangesStale: (dir) => {
         const live = get().liveChanges;
-        if (live !== undefined && (dir === undefined || live.dir === dir) && live.state !== 'stale') set({ liveChanges: { ...live, state: 'stale' } });
+        if (live !== undefined && (dir === undefined || live.dir === dir) && live.state !== 'stale')
+          set({ liveChanges: { ...live, state: 'stale' } });
       },
     };
   };

@@ -22,8 +22,16 @@ describe('toasts', () => {
     const store = toastStore();
     const plain = store.getState().notify({ tone: 'success', title: 'Checkpoint taken' });
     store.getState().notify({ tone: 'error', title: 'No checkpoint taken' });
-    store.getState().notify({ tone: 'success', title: 'Restored', action: { label: 'Undo restore', testId: 'undo', run: () => undefined } });
-    expect(store.getState().toasts.map((toast) => toast.lifetimeMs)).toEqual([toastLifetimeMs, toastLifetimeMs, toastLifetimeMs]);
+    store.getState().notify({
+      tone: 'success',
+      title: 'Restored',
+      action: { label: 'Undo restore', testId: 'undo', run: () => undefined },
+    });
+    expect(store.getState().toasts.map((toast) => toast.lifetimeMs)).toEqual([
+      toastLifetimeMs,
+      toastLifetimeMs,
+      toastLifetimeMs,
+    ]);
     store.getState().holdToast(plain, true);
     vi.advanceTimersByTime(toastLifetimeMs + 1);
     expect(store.getState().toasts.map((toast) => toast.title)).toEqual(['Checkpoint taken']);
@@ -36,7 +44,12 @@ describe('toasts', () => {
     const store = toastStore();
     store.setState({ undoable: 'restore-1' });
     const run = vi.fn();
-    store.getState().notify({ tone: 'success', title: 'Restored', action: { label: 'Undo restore', testId: 'undo', run }, appliesWhile: (state) => (state as unknown as { undoable?: string }).undoable === 'restore-1' });
+    store.getState().notify({
+      tone: 'success',
+      title: 'Restored',
+      action: { label: 'Undo restore', testId: 'undo', run },
+      appliesWhile: (state) => (state as unknown as { undoable?: string }).undoable === 'restore-1',
+    });
     store.getState().notify({ tone: 'info', title: 'Unrelated' });
     expect(store.getState().toasts).toHaveLength(2);
     store.setState({ undoable: 'restore-2' });

@@ -46,7 +46,8 @@ export const createToastSlice: StateCreator<AppState, [], [], ToastSlice> = (set
     const lifetime = lifetimes.get(id);
     if (lifetime?.timer !== undefined) clearTimeout(lifetime.timer);
     lifetimes.delete(id);
-    if (get().toasts.some((toast) => toast.id === id)) set((state) => ({ toasts: state.toasts.filter((toast) => toast.id !== id) }));
+    if (get().toasts.some((toast) => toast.id === id))
+      set((state) => ({ toasts: state.toasts.filter((toast) => toast.id !== id) }));
   };
 
   const start = (id: number, lifetime: Lifetime): void => {
@@ -70,7 +71,9 @@ export const createToastSlice: StateCreator<AppState, [], [], ToastSlice> = (set
         title: request.title,
         lifetimeMs: toastLifetimeMs,
         ...(request.detail === undefined ? {} : { detail: request.detail }),
-        ...(request.action === undefined ? {} : { action: { label: request.action.label, testId: request.action.testId } }),
+        ...(request.action === undefined
+          ? {}
+          : { action: { label: request.action.label, testId: request.action.testId } }),
       };
       if (request.action !== undefined) actions.set(id, request.action.run);
       set((state) => {

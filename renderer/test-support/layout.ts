@@ -4,7 +4,9 @@
  */
 export function giveElementsLayout(size: { readonly width: number; readonly height: number }): () => void {
   const prototype = HTMLElement.prototype;
-  const saved = ['clientWidth', 'clientHeight'].map((name) => [name, Object.getOwnPropertyDescriptor(prototype, name)] as const);
+  const saved = ['clientWidth', 'clientHeight'].map(
+    (name) => [name, Object.getOwnPropertyDescriptor(prototype, name)] as const,
+  );
   Object.defineProperty(prototype, 'clientWidth', { configurable: true, get: () => size.width });
   Object.defineProperty(prototype, 'clientHeight', { configurable: true, get: () => size.height });
   return () => {

@@ -11,7 +11,10 @@ export interface DemoAgentContext {
   /** Starts a turn with the user's message (shown in the UI as the turn's title). */
   readonly turn: (userMessage: string) => Promise<void>;
   /** Runs calls (concurrently when asked) and prints one line per outcome. */
-  readonly call: (calls: readonly AgentToolCall[], options?: { readonly concurrent?: boolean }) => Promise<readonly AgentToolOutcome[]>;
+  readonly call: (
+    calls: readonly AgentToolCall[],
+    options?: { readonly concurrent?: boolean },
+  ) => Promise<readonly AgentToolOutcome[]>;
   /** Adds the assistant's reply to the transcript. */
   readonly reply: (text: string) => Promise<void>;
   /** The Vigil data folder, when the demo owns it (undefined when it joined a running server). */
@@ -30,11 +33,15 @@ export interface DemoAgent {
 
 /** One line describing an outcome: the call, its decision, the checkpoint it took, or its error. */
 export function describeOutcome(outcome: AgentToolOutcome, call: AgentToolCall): string {
-  const target = ['path', 'command', 'action'].map((key) => call.arguments[key]).find((value) => typeof value === 'string');
+  const target = ['path', 'command', 'action']
+    .map((key) => call.arguments[key])
+    .find((value) => typeof value === 'string');
   const head = `${outcome.name}${typeof target === 'string' ? ` ${target}` : ''}`;
   const checkpoint = outcome.checkpoints.find((entry) => entry.kind === 'created');
-  const taken = checkpoint?.checkpointId === undefined ? '' : ` (checkpoint ${checkpoint.checkpointId.slice(0, 8)} taken first)`;
+  const taken =
+    checkpoint?.checkpointId === undefined ? '' : ` (checkpoint ${checkpoint.checkpointId.slice(0, 8)} taken first)`;
   if (outcome.result.ok) return `✓ ${head}${taken}`;
-  const decision = outcome.decision === 'allowed' || outcome.decision === 'asked-allowed' ? '' : ` [${outcome.decision}]`;
+  const decision =
+    outcome.decision === 'allowed' || outcome.decision === 'asked-allowed' ? '' : ` [${outcome.decision}]`;
   return `✗ ${head}${decision}: ${outcome.result.error.message.split('\n')[0] ?? ''}`;
 }

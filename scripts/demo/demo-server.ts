@@ -30,16 +30,24 @@ export const repoRoot = path.resolve(import.meta.dirname, '../..');
 export function ensureUiBuilt(log: (line: string) => void): void {
   if (existsSync(path.join(repoRoot, 'out/renderer/index.html'))) return;
   log('Building the UI first (once)…');
-  const result = spawnSync(process.execPath, [path.join(repoRoot, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], {
-    cwd: repoRoot,
-    stdio: 'inherit',
-  });
+  const result = spawnSync(
+    process.execPath,
+    [path.join(repoRoot, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'],
+    {
+      cwd: repoRoot,
+      stdio: 'inherit',
+    },
+  );
   if (result.status !== 0) log('The UI build failed; the demo runs anyway and the server serves only the API.');
 }
 
-async function waitForServeInfo(home: string, child: ChildProcess): Promise<NonNullable<Awaited<ReturnType<typeof readLiveServeInfo>>>> {
+async function waitForServeInfo(
+  home: string,
+  child: ChildProcess,
+): Promise<NonNullable<Awaited<ReturnType<typeof readLiveServeInfo>>>> {
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`vigil serve exited with code ${child.exitCode}; see its output above.`);
+    if (child.exitCode !== null)
+      throw new Error(`vigil serve exited with code ${child.exitCode}; see its output above.`);
     const info = await readLiveServeInfo(vigilPaths(home).serveInfo);
     if (info !== undefined && info.pid === child.pid && info.url !== null) return info;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -51,22 +59,36 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 /** Connects to the `vigil serve` running on `home`, or starts one (its output goes to ours). */
-export async function connectOrStartServer(home: string, port: number, log: (line: string) => void): Promise<DemoServer> {
+export async function connectOrStartServer(
+  home: string,
+  port: number,
+  log: (line: string) => void,
+): Promise<DemoServer> {
   const live = await readLiveServeInfo(vigilPaths(home).serveInfo);
   if (live !== undefined && live.url !== null) {
     const baseUrl = withoutCredential(live.url);
     log(`Found Vigil running (pid ${live.pid}) on ${baseUrl}; the agents connect to it.`);
-    return { url: live.url, baseUrl, agentToken: await demoCredential(home), isOwn: false, stop: () => Promise.resolve() };
+    return {
+      url: live.url,
+      baseUrl,
+      agentToken: await demoCredential(home),
+      isOwn: false,
+      stop: () => Promise.resolve(),
+    };
   }
   ensureUiBuilt(log);
   const start = (chosenPort: number): ChildProcess =>
-    spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'electron/cli/vigil.ts'), 'serve', '--port', String(chosenPort)], {
-      cwd: repoRoot,
-      env: { ...process.env, VIGIL_HOME: home },
-      stdio: ['ignore', 'ignore', 'inherit'],
-      // Its own process group: Ctrl+C reaches the demo, which closes the agents' sessions and then stops it.
-      detached: true,
-    });
+    spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(repoRoot, 'electron/cli/vigil.ts'), 'serve', '--port', String(chosenPort)],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, VIGIL_HOME: home },
+        stdio: ['ignore', 'ignore', 'inherit'],
+        // Its own process group: Ctrl+C reaches the demo, which closes the agents' sessions and then stops it.
+        detached: true,
+      },
+    );
   let child = start(port);
   let info;
   try {

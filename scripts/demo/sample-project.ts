@@ -3,7 +3,19 @@ import path from 'node:path';
 
 /** The files of the demo's sample project: a tiny JavaScript library with a build folder. */
 const files: Readonly<Record<string, string>> = {
-  'README.md': ['# tiny-greeter', '', 'A small library the demo agents work on.', '', '## Usage', '', '```js', "import { greet } from './src/greet.mjs';", "greet('Ada');", '```', ''].join('\n'),
+  'README.md': [
+    '# tiny-greeter',
+    '',
+    'A small library the demo agents work on.',
+    '',
+    '## Usage',
+    '',
+    '```js',
+    "import { greet } from './src/greet.mjs';",
+    "greet('Ada');",
+    '```',
+    '',
+  ].join('\n'),
   'package.json': `${JSON.stringify({ name: 'tiny-greeter', version: '0.1.0', type: 'module', scripts: { test: 'node --test tests/' } }, null, 2)}\n`,
   'src/strings.mjs': [
     '/** Capitalizes the first letter of a word. */',

@@ -38,12 +38,16 @@ export function encodeIcns(elements: readonly IcnsElement[]): Buffer {
 
 /** Reads the elements of an .icns file. */
 export function readIcns(file: Buffer): readonly IcnsElement[] {
-  if (file.toString('latin1', 0, 4) !== 'icns' || file.readUInt32BE(4) !== file.length) throw new Error('not an .icns file');
+  if (file.toString('latin1', 0, 4) !== 'icns' || file.readUInt32BE(4) !== file.length)
+    throw new Error('not an .icns file');
   const elements: IcnsElement[] = [];
-  for (let offset = 8; offset < file.length; ) {
+  for (let offset = 8; offset < file.length;) {
     const length = file.readUInt32BE(offset + 4);
     if (length < 8) throw new Error('corrupt .icns element');
-    elements.push({ type: file.toString('latin1', offset, offset + 4), data: file.subarray(offset + 8, offset + length) });
+    elements.push({
+      type: file.toString('latin1', offset, offset + 4),
+      data: file.subarray(offset + 8, offset + length),
+    });
     offset += length;
   }
   return elements;

@@ -37,7 +37,8 @@ function dibEntry(image: RgbaImage): Buffer {
 /** Encodes square images (up to 256 px) as a Windows .ico: BMP entries below 256 px, PNG at 256. */
 export function encodeIco(images: readonly RgbaImage[]): Buffer {
   const entries = images.map((image) => {
-    if (image.width !== image.height || image.width > 256) throw new Error(`an .ico entry must be square and at most 256 px, not ${image.width}×${image.height}`);
+    if (image.width !== image.height || image.width > 256)
+      throw new Error(`an .ico entry must be square and at most 256 px, not ${image.width}×${image.height}`);
     return { size: image.width, data: image.width === 256 ? encodePng(image) : dibEntry(image) };
   });
   const directory = Buffer.alloc(6 + 16 * entries.length);

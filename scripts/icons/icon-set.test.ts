@@ -38,7 +38,11 @@ describe('the icon set in build/', () => {
     const expectedIcns = readIcns(generated.get('build/icon.icns') ?? Buffer.alloc(0));
     expect(icns.map((element) => element.type)).toEqual(expectedIcns.map((element) => element.type));
     icns.forEach((element, index) => {
-      expectSamePixels(decodePng(element.data), decodePng(expectedIcns[index]?.data ?? Buffer.alloc(0)), `icon.icns ${element.type}`);
+      expectSamePixels(
+        decodePng(element.data),
+        decodePng(expectedIcns[index]?.data ?? Buffer.alloc(0)),
+        `icon.icns ${element.type}`,
+      );
     });
   });
 

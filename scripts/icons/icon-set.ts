@@ -32,6 +32,9 @@ export function buildIconSet(): readonly IconFile[] {
     { path: 'build/icon.png', content: encodePng(image(1024)) },
     ...linuxIconSizes.map((size) => ({ path: `build/icons/${size}x${size}.png`, content: encodePng(image(size)) })),
     { path: 'build/icon.ico', content: encodeIco(windowsIconSizes.map(image)) },
-    { path: 'build/icon.icns', content: encodeIcns(icnsTypes.map(({ type, pixels }) => ({ type, data: encodePng(image(pixels)) }))) },
+    {
+      path: 'build/icon.icns',
+      content: encodeIcns(icnsTypes.map(({ type, pixels }) => ({ type, data: encodePng(image(pixels)) }))),
+    },
   ];
 }

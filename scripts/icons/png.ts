@@ -77,7 +77,8 @@ export function decodePng(file: Uint8Array): RgbaImage {
     if (type === 'IHDR') {
       width = body.readUInt32BE(0);
       height = body.readUInt32BE(4);
-      if (body[8] !== 8 || body[9] !== 6 || body[12] !== 0) throw new Error('only 8-bit RGBA, non-interlaced PNGs are supported');
+      if (body[8] !== 8 || body[9] !== 6 || body[12] !== 0)
+        throw new Error('only 8-bit RGBA, non-interlaced PNGs are supported');
     } else if (type === 'IDAT') {
       data.push(body);
     }

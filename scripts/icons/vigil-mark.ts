@@ -52,10 +52,26 @@ interface MarkGeometry {
 
 function geometryFor(size: number): MarkGeometry {
   if (size < 64) {
-    return { tileHalf: 0.5, tileRadius: 0.2, eyeWidth: 0.84, eyeHeight: 0.5, irisRadius: 0.2, pupilRadius: 0.09, hasCatchLight: false };
+    return {
+      tileHalf: 0.5,
+      tileRadius: 0.2,
+      eyeWidth: 0.84,
+      eyeHeight: 0.5,
+      irisRadius: 0.2,
+      pupilRadius: 0.09,
+      hasCatchLight: false,
+    };
   }
   // macOS's grid: an 824/1024 tile with ~22% corner radius; the same art serves Linux and Windows.
-  return { tileHalf: 0.4023, tileRadius: 0.1758, eyeWidth: 0.62, eyeHeight: 0.34, irisRadius: 0.13, pupilRadius: 0.062, hasCatchLight: true };
+  return {
+    tileHalf: 0.4023,
+    tileRadius: 0.1758,
+    eyeWidth: 0.62,
+    eyeHeight: 0.34,
+    irisRadius: 0.13,
+    pupilRadius: 0.062,
+    hasCatchLight: true,
+  };
 }
 
 /** Paints `color` over the pixel with the given coverage (0..1), straight alpha. */
@@ -86,14 +102,26 @@ export function renderVigilMark(size: number): RgbaImage {
       const y = (row + 0.5) / size;
       const offset = (row * size + column) * 4;
       const t = Math.min(1, Math.max(0, (y - (0.5 - shape.tileHalf)) / (2 * shape.tileHalf)));
-      paint(pixels, offset, mix(tileTop, tileBottom, t), coverage(roundedSquare(x, y, shape.tileHalf, shape.tileRadius) * size));
+      paint(
+        pixels,
+        offset,
+        mix(tileTop, tileBottom, t),
+        coverage(roundedSquare(x, y, shape.tileHalf, shape.tileRadius) * size),
+      );
       paint(pixels, offset, eyeWhite, coverage(almond(x, y, shape.eyeWidth, shape.eyeHeight) * size));
       const irisCoverage = coverage(circle(x, y, 0.5, 0.5, shape.irisRadius) * size);
       const insideEye = coverage(almond(x, y, shape.eyeWidth, shape.eyeHeight) * size);
       paint(pixels, offset, iris, Math.min(irisCoverage, insideEye));
       paint(pixels, offset, pupil, coverage(circle(x, y, 0.5, 0.5, shape.pupilRadius) * size));
       if (shape.hasCatchLight) {
-        paint(pixels, offset, eyeWhite, coverage(circle(x, y, 0.5 + shape.irisRadius * 0.38, 0.5 - shape.irisRadius * 0.38, shape.irisRadius * 0.2) * size));
+        paint(
+          pixels,
+          offset,
+          eyeWhite,
+          coverage(
+            circle(x, y, 0.5 + shape.irisRadius * 0.38, 0.5 - shape.irisRadius * 0.38, shape.irisRadius * 0.2) * size,
+          ),
+        );
       }
     }
   }

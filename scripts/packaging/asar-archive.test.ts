@@ -17,10 +17,16 @@ describe('openAsar', () => {
         'node_modules/@scope/pkg/index.js': 'module.exports = 1;\n',
       }),
     );
-    expect(archive.files.map((file) => file.path).sort()).toEqual(['/node_modules/@scope/pkg/index.js', '/out/main/main.js', '/package.json']);
+    expect(archive.files.map((file) => file.path).sort()).toEqual([
+      '/node_modules/@scope/pkg/index.js',
+      '/out/main/main.js',
+      '/package.json',
+    ]);
     expect(archive.read('/out/main/main.js').toString()).toBe('console.log("main")\n');
     expect(archive.read('/package.json').toString()).toBe('{"name":"x"}');
-    expect(archive.files.find((file) => file.path === '/node_modules/@scope/pkg/index.js')?.size).toBe('module.exports = 1;\n'.length);
+    expect(archive.files.find((file) => file.path === '/node_modules/@scope/pkg/index.js')?.size).toBe(
+      'module.exports = 1;\n'.length,
+    );
     expect(() => archive.read('/missing.js')).toThrow(/not packed/);
   });
 });

@@ -15,7 +15,14 @@ describe('importedPackages', () => {
       'const hint = "pick one from \\"vigil checkpoints list\\"";',
       "const worker = new Worker(`import('tsx/esm/api').then(() => import(${JSON.stringify(entry)}))`, { eval: true });",
     ].join('\n');
-    expect(importedPackages(source)).toEqual(['@modelcontextprotocol/sdk', 'chokidar', 'isomorphic-git', 'shell-quote', 'ws', 'zod']);
+    expect(importedPackages(source)).toEqual([
+      '@modelcontextprotocol/sdk',
+      'chokidar',
+      'isomorphic-git',
+      'shell-quote',
+      'ws',
+      'zod',
+    ]);
   });
 
   it('maps sub-path specifiers to their package', () => {

@@ -47,8 +47,13 @@ describe('electron-builder.config.ts', () => {
     expect(config.asar).toBe(true);
     expect(config.npmRebuild).toBe(false);
     expect(config.publish).toBeNull();
-    const nativeModules = readdirSync(path.join(repoRoot, 'node_modules'), { recursive: true, encoding: 'utf8' }).filter(
-      (file) => file.endsWith('.node') && Object.keys(manifest.dependencies).some((name) => file.startsWith(`${name}${path.sep}`)),
+    const nativeModules = readdirSync(path.join(repoRoot, 'node_modules'), {
+      recursive: true,
+      encoding: 'utf8',
+    }).filter(
+      (file) =>
+        file.endsWith('.node') &&
+        Object.keys(manifest.dependencies).some((name) => file.startsWith(`${name}${path.sep}`)),
     );
     expect(nativeModules).toEqual([]);
   });
@@ -70,7 +75,9 @@ describe('electron-builder.config.ts', () => {
     for (const file of [config.mac?.entitlements, config.mac?.entitlementsInherit]) {
       expect(file).toBe('build/entitlements.mac.plist');
       const plist = readFileSync(path.join(repoRoot, file ?? ''), 'utf8');
-      const keys = [...plist.matchAll(/<key>([^<]+)<\/key>\s*<(true|false)\/>/g)].map((match) => `${match[1] ?? ''}=${match[2] ?? ''}`);
+      const keys = [...plist.matchAll(/<key>([^<]+)<\/key>\s*<(true|false)\/>/g)].map(
+        (match) => `${match[1] ?? ''}=${match[2] ?? ''}`,
+      );
       expect(keys).toEqual(['com.apple.security.cs.allow-jit=true']);
     }
   });
@@ -78,7 +85,9 @@ describe('electron-builder.config.ts', () => {
 
 describe('package.json for packaging', () => {
   it('pins Electron exactly, as a devDependency, at the installed version', () => {
-    const installed = (JSON.parse(readFileSync(path.join(repoRoot, 'node_modules/electron/package.json'), 'utf8')) as { version: string }).version;
+    const installed = (
+      JSON.parse(readFileSync(path.join(repoRoot, 'node_modules/electron/package.json'), 'utf8')) as { version: string }
+    ).version;
     expect(manifest.devDependencies['electron']).toBe(installed);
     expect(manifest.dependencies['electron']).toBeUndefined();
     expect(manifest.dependencies['electron-builder']).toBeUndefined();

@@ -12,7 +12,8 @@ import { lockfilePackages } from './lockfile-packages';
 const lockText = readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8');
 const lock = lockfilePackages(JSON.parse(lockText));
 const lockVersion = (name: string): string =>
-  (JSON.parse(lockText) as { packages: Record<string, { version: string }> }).packages[`node_modules/${name}`]?.version ?? '';
+  (JSON.parse(lockText) as { packages: Record<string, { version: string }> }).packages[`node_modules/${name}`]
+    ?.version ?? '';
 
 const manifest = { dependencies: { zod: '^4' } };
 
@@ -20,7 +21,8 @@ const manifest = { dependencies: { zod: '^4' } };
 function goodApp(): Record<string, string> {
   return {
     'package.json': JSON.stringify({ name: 'vigil', main: 'out/main/main.js', dependencies: { zod: '^4' } }),
-    'out/main/main.js': 'import { z } from "zod";\nimport path from "node:path";\nimport { app } from "electron";\nimport "./chunks/a.js";\n',
+    'out/main/main.js':
+      'import { z } from "zod";\nimport path from "node:path";\nimport { app } from "electron";\nimport "./chunks/a.js";\n',
     'out/main/chunks/a.js': 'import fs from "fs";\nexport const a = await import("zod/v4");\n',
     'out/preload/preload.cjs': 'const { contextBridge } = require("electron");\n',
     'out/renderer/index.html': `<!doctype html><head><meta http-equiv="Content-Security-Policy" content="${rendererMetaContentSecurityPolicy.replace(/'/g, '&#39;')}"><meta charset="utf-8">`,
@@ -87,16 +89,22 @@ describe('findPackagingProblems', () => {
   });
 
   it('reports a renderer page without the CSP meta tag', async () => {
-    expect(await problemsOf({ ...goodApp(), 'out/renderer/index.html': '<!doctype html><meta charset="utf-8">' })).toEqual([
-      "the packaged renderer page's CSP meta tag is missing, not the one electron.vite.config.ts writes",
-    ]);
-    expect(metaContentSecurityPolicy('<meta content="default-src &#39;self&#39;" http-equiv="content-security-policy">')).toBe("default-src 'self'");
+    expect(
+      await problemsOf({ ...goodApp(), 'out/renderer/index.html': '<!doctype html><meta charset="utf-8">' }),
+    ).toEqual(["the packaged renderer page's CSP meta tag is missing, not the one electron.vite.config.ts writes"]);
+    expect(
+      metaContentSecurityPolicy('<meta content="default-src &#39;self&#39;" http-equiv="content-security-policy">'),
+    ).toBe("default-src 'self'");
   });
 
   it('reports a packaged package.json that still has scripts or the wrong entry point', async () => {
     const problems = await problemsOf({
       ...goodApp(),
-      'package.json': JSON.stringify({ main: 'electron/main.ts', scripts: { test: 'x' }, devDependencies: { react: '19' } }),
+      'package.json': JSON.stringify({
+        main: 'electron/main.ts',
+        scripts: { test: 'x' },
+        devDependencies: { react: '19' },
+      }),
     });
     expect(problems).toEqual([
       'the packaged package.json\'s "main" is "electron/main.ts", not "out/main/main.js"',
@@ -123,7 +131,11 @@ describe('unpackedProblems', () => {
   async function packed(unpackDir?: string): Promise<ReturnType<typeof openAsar>> {
     const temp = await makeTempDir('vigil-unpack-');
     cleanup = temp.remove;
-    const files = { ...goodApp(), 'node_modules/helper/package.json': JSON.stringify({ name: 'helper', version: '1.0.0' }), 'node_modules/helper/bin/run': '#!/bin/sh\n' };
+    const files = {
+      ...goodApp(),
+      'node_modules/helper/package.json': JSON.stringify({ name: 'helper', version: '1.0.0' }),
+      'node_modules/helper/bin/run': '#!/bin/sh\n',
+    };
     return openAsar(packAsar(temp.dir, files, unpackDir));
   }
 
@@ -137,10 +149,11 @@ describe('unpackedProblems', () => {
     expect(unpackedProblems(['app.asar', 'app.asar.unpacked'], await packed(), ['helper'])).toEqual([
       'helper is only partly unpacked; still inside app.asar: /node_modules/helper/bin/run, /node_modules/helper/package.json',
     ]);
-    expect(unpackedProblems(['app.asar', 'app.asar.unpacked', 'extra'], await packed('node_modules/helper'), [])).toEqual([
+    expect(
+      unpackedProblems(['app.asar', 'app.asar.unpacked', 'extra'], await packed('node_modules/helper'), []),
+    ).toEqual([
       'resources/ should hold app.asar, but holds: app.asar, app.asar.unpacked, extra',
       'files are unpacked that no package in unpackedPackages (electron-builder.config.ts) accounts for: /node_modules/helper/bin/run, /node_modules/helper/package.json',
     ]);
   });
 });
-

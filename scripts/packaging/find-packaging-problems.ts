@@ -17,7 +17,12 @@ export interface ShippedPackage {
 }
 
 /** Files the app cannot start without. */
-export const requiredAppFiles = ['/package.json', '/out/main/main.js', '/out/preload/preload.cjs', '/out/renderer/index.html'] as const;
+export const requiredAppFiles = [
+  '/package.json',
+  '/out/main/main.js',
+  '/out/preload/preload.cjs',
+  '/out/renderer/index.html',
+] as const;
 
 /** The app's own files must live here; anything else outside node_modules is a leak from the repository. */
 const appFolders = ['/out/main/', '/out/preload/', '/out/renderer/'] as const;
@@ -32,7 +37,10 @@ function isInNodeModules(file: string): boolean {
 export function metaContentSecurityPolicy(html: string): string | undefined {
   const tag = /<meta\s[^>]*http-equiv=["']?Content-Security-Policy["']?[^>]*>/i.exec(html)?.[0];
   const content = tag === undefined ? undefined : /\scontent="([^"]*)"/i.exec(tag)?.[1];
-  return content?.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  return content
+    ?.replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
 }
 
 function listSome(paths: readonly string[]): string {
@@ -58,7 +66,11 @@ export function shippedPackages(archive: AsarArchive): readonly ShippedPackage[]
  * (sources, tests, maps), development packages shipped, or run-time imports with no package to
  * satisfy them. Empty when the package is right.
  */
-export function findPackagingProblems(archive: AsarArchive, manifest: RootManifest, lock: LockfilePackages): readonly string[] {
+export function findPackagingProblems(
+  archive: AsarArchive,
+  manifest: RootManifest,
+  lock: LockfilePackages,
+): readonly string[] {
   const problems: string[] = [];
   const paths = new Set(archive.files.map((file) => file.path));
 
@@ -71,12 +83,16 @@ export function findPackagingProblems(archive: AsarArchive, manifest: RootManife
   if (paths.has('/out/renderer/index.html')) {
     const policy = metaContentSecurityPolicy(archive.read('/out/renderer/index.html').toString('utf8'));
     if (policy !== rendererMetaContentSecurityPolicy) {
-      problems.push(`the packaged renderer page's CSP meta tag is ${policy === undefined ? 'missing' : JSON.stringify(policy)}, not the one electron.vite.config.ts writes`);
+      problems.push(
+        `the packaged renderer page's CSP meta tag is ${policy === undefined ? 'missing' : JSON.stringify(policy)}, not the one electron.vite.config.ts writes`,
+      );
     }
   }
 
   const ownFiles = [...paths].filter((file) => !isInNodeModules(file));
-  const strays = ownFiles.filter((file) => file !== '/package.json' && !appFolders.some((folder) => file.startsWith(folder)));
+  const strays = ownFiles.filter(
+    (file) => file !== '/package.json' && !appFolders.some((folder) => file.startsWith(folder)),
+  );
   if (strays.length > 0) problems.push(`files from outside out/ are packaged: ${listSome(strays)}`);
   const sources = [...paths].filter((file) => /\.(?:ts|tsx|mts|cts)$/.test(file));
   if (sources.length > 0) problems.push(`TypeScript sources or declarations are packaged: ${listSome(sources)}`);
@@ -87,8 +103,10 @@ export function findPackagingProblems(archive: AsarArchive, manifest: RootManife
 
   if (paths.has('/package.json')) {
     const shipped = JSON.parse(archive.read('/package.json').toString('utf8')) as Record<string, unknown>;
-    if (shipped['main'] !== 'out/main/main.js') problems.push(`the packaged package.json's "main" is ${JSON.stringify(shipped['main'])}, not "out/main/main.js"`);
-    if (shipped['devDependencies'] !== undefined) problems.push('the packaged package.json still lists devDependencies');
+    if (shipped['main'] !== 'out/main/main.js')
+      problems.push(`the packaged package.json's "main" is ${JSON.stringify(shipped['main'])}, not "out/main/main.js"`);
+    if (shipped['devDependencies'] !== undefined)
+      problems.push('the packaged package.json still lists devDependencies');
     if (shipped['scripts'] !== undefined) problems.push('the packaged package.json still lists scripts');
   }
 
@@ -100,20 +118,28 @@ export function findPackagingProblems(archive: AsarArchive, manifest: RootManife
         ' (devDependencies must stay out of the app; see package-lock.json)',
     );
   }
-  const topLevel = new Set(packages.filter((found) => found.folder === `/node_modules/${found.name}`).map((found) => found.name));
+  const topLevel = new Set(
+    packages.filter((found) => found.folder === `/node_modules/${found.name}`).map((found) => found.name),
+  );
   const unshippedDependencies = Object.keys(manifest.dependencies ?? {}).filter((name) => !topLevel.has(name));
-  if (unshippedDependencies.length > 0) problems.push(`dependencies missing from app.asar: ${unshippedDependencies.join(', ')}`);
+  if (unshippedDependencies.length > 0)
+    problems.push(`dependencies missing from app.asar: ${unshippedDependencies.join(', ')}`);
 
   for (const file of ownFiles.filter((path) => /\.(?:js|cjs|mjs)$/.test(path))) {
     const imported = importedPackages(archive.read(file).toString('utf8'));
     if (file.startsWith('/out/preload/')) {
-      if (imported.length > 0) problems.push(`the sandboxed preload ${file} loads packages it cannot load: ${imported.join(', ')} (bundle them)`);
+      if (imported.length > 0)
+        problems.push(
+          `the sandboxed preload ${file} loads packages it cannot load: ${imported.join(', ')} (bundle them)`,
+        );
       continue;
     }
     if (file.startsWith('/out/renderer/')) continue;
     const unresolved = imported.filter((name) => !topLevel.has(name));
     if (unresolved.length > 0) {
-      problems.push(`${file} imports ${unresolved.join(', ')}, which app.asar does not contain (a run-time import must be a "dependency")`);
+      problems.push(
+        `${file} imports ${unresolved.join(', ')}, which app.asar does not contain (a run-time import must be a "dependency")`,
+      );
     }
   }
   return problems;
@@ -124,20 +150,34 @@ export function findPackagingProblems(archive: AsarArchive, manifest: RootManife
  * package is declared to stay unpacked, `app.asar.unpacked`; nothing but those packages is unpacked,
  * and each of them is unpacked whole (a helper it starts must exist as a plain file).
  */
-export function unpackedProblems(resources: readonly string[], archive: AsarArchive, declared: readonly string[]): readonly string[] {
+export function unpackedProblems(
+  resources: readonly string[],
+  archive: AsarArchive,
+  declared: readonly string[],
+): readonly string[] {
   const problems: string[] = [];
   const expected = declared.length > 0 ? ['app.asar', 'app.asar.unpacked'] : ['app.asar'];
   const extra = resources.filter((name) => !expected.includes(name));
   const absent = expected.filter((name) => !resources.includes(name));
-  if (extra.length > 0 || absent.length > 0) problems.push(`resources/ should hold ${expected.join(' and ')}, but holds: ${resources.join(', ')}`);
+  if (extra.length > 0 || absent.length > 0)
+    problems.push(`resources/ should hold ${expected.join(' and ')}, but holds: ${resources.join(', ')}`);
   const folders = declared.map((name) => `/node_modules/${name}/`);
-  const strays = archive.files.filter((file) => file.isUnpacked && !folders.some((folder) => file.path.startsWith(folder)));
-  if (strays.length > 0) problems.push(`files are unpacked that no package in unpackedPackages (electron-builder.config.ts) accounts for: ${listSome(strays.map((file) => file.path))}`);
+  const strays = archive.files.filter(
+    (file) => file.isUnpacked && !folders.some((folder) => file.path.startsWith(folder)),
+  );
+  if (strays.length > 0)
+    problems.push(
+      `files are unpacked that no package in unpackedPackages (electron-builder.config.ts) accounts for: ${listSome(strays.map((file) => file.path))}`,
+    );
   for (const [index, folder] of folders.entries()) {
     const files = archive.files.filter((file) => file.path.startsWith(folder));
-    if (files.length === 0) problems.push(`${declared[index] ?? folder} should be unpacked beside app.asar but is not packaged at all`);
+    if (files.length === 0)
+      problems.push(`${declared[index] ?? folder} should be unpacked beside app.asar but is not packaged at all`);
     const packed = files.filter((file) => !file.isUnpacked);
-    if (packed.length > 0) problems.push(`${declared[index] ?? folder} is only partly unpacked; still inside app.asar: ${listSome(packed.map((file) => file.path))}`);
+    if (packed.length > 0)
+      problems.push(
+        `${declared[index] ?? folder} is only partly unpacked; still inside app.asar: ${listSome(packed.map((file) => file.path))}`,
+      );
   }
   return problems;
 }

@@ -22,12 +22,27 @@ describe('the stand-in Electron fuse wire', () => {
     expect(report).toMatch(/RunAsNode is .*Enabled/);
     expect(report).toMatch(/EnableCookieEncryption is .*Disabled/);
 
-    execFileSync(process.execPath, [fusesCli, 'write', '--app', binary, 'RunAsNode=off', 'EnableCookieEncryption=on', 'OnlyLoadAppFromAsar=on']);
-    expect(readFuseWire(binary)).toEqual({ ...electronDefaultFuses, runAsNode: 'off', enableCookieEncryption: 'on', onlyLoadAppFromAsar: 'on' });
+    execFileSync(process.execPath, [
+      fusesCli,
+      'write',
+      '--app',
+      binary,
+      'RunAsNode=off',
+      'EnableCookieEncryption=on',
+      'OnlyLoadAppFromAsar=on',
+    ]);
+    expect(readFuseWire(binary)).toEqual({
+      ...electronDefaultFuses,
+      runAsNode: 'off',
+      enableCookieEncryption: 'on',
+      onlyLoadAppFromAsar: 'on',
+    });
   });
 
   it('names every configured fuse the binary does not match', () => {
-    expect(fuseProblems({ runAsNode: false, onlyLoadAppFromAsar: true }, { runAsNode: 'off', onlyLoadAppFromAsar: 'on' })).toEqual([]);
+    expect(
+      fuseProblems({ runAsNode: false, onlyLoadAppFromAsar: true }, { runAsNode: 'off', onlyLoadAppFromAsar: 'on' }),
+    ).toEqual([]);
     expect(fuseProblems({ runAsNode: false, onlyLoadAppFromAsar: true }, { runAsNode: 'on' })).toEqual([
       'fuse runAsNode is on in the packaged binary, but the configuration sets it off',
       "fuse onlyLoadAppFromAsar is configured but the binary's fuse wire has no such fuse",
@@ -37,7 +52,7 @@ describe('the stand-in Electron fuse wire', () => {
   it('refuses a file without a fuse wire', async () => {
     const temp = await makeTempDir('vigil-fuses-');
     cleanup = temp.remove;
-    writeTree(temp.dir, { 'electron': '#!/bin/sh\nexit 0\n' });
+    writeTree(temp.dir, { electron: '#!/bin/sh\nexit 0\n' });
     expect(() => readFuseWire(path.join(temp.dir, 'electron'))).toThrow(/no Electron fuse wire/);
   });
 });

@@ -44,7 +44,11 @@ const stateByte: Readonly<Record<FuseState, string>> = { on: '1', off: '0', remo
 /** The bytes of a fuse wire: sentinel, version 1, length, one ASCII byte per fuse. */
 export function encodeFuseWire(states: Readonly<Record<FuseName, FuseState>>): Buffer {
   const wire = fuseWireOrder.map((name) => stateByte[states[name]]).join('');
-  return Buffer.concat([Buffer.from(fuseSentinel, 'latin1'), Buffer.from([1, wire.length]), Buffer.from(wire, 'latin1')]);
+  return Buffer.concat([
+    Buffer.from(fuseSentinel, 'latin1'),
+    Buffer.from([1, wire.length]),
+    Buffer.from(wire, 'latin1'),
+  ]);
 }
 
 /** Reads the fuse wire of an Electron binary; throws when there is none. */
@@ -59,7 +63,8 @@ export function readFuseWire(binary: string): Readonly<Partial<Record<FuseName, 
   fuseWireOrder.slice(0, length).forEach((name, index) => {
     const byte = String.fromCharCode(bytes[start + 2 + index] ?? 0);
     const state = (Object.keys(stateByte) as FuseState[]).find((candidate) => stateByte[candidate] === byte);
-    if (state === undefined) throw new Error(`${binary}: fuse ${name} has the unknown state byte ${JSON.stringify(byte)}`);
+    if (state === undefined)
+      throw new Error(`${binary}: fuse ${name} has the unknown state byte ${JSON.stringify(byte)}`);
     states[name] = state;
   });
   return states;
@@ -72,7 +77,10 @@ export function readFuseWire(binary: string): Readonly<Partial<Record<FuseName, 
  */
 export function writeStandInElectron(directory: string): string {
   const executable = path.join(directory, 'electron');
-  const script = Buffer.from('#!/bin/sh\necho "Vigil packaging check: stand-in Electron, not a runtime" >&2\nexit 1\n# ', 'latin1');
+  const script = Buffer.from(
+    '#!/bin/sh\necho "Vigil packaging check: stand-in Electron, not a runtime" >&2\nexit 1\n# ',
+    'latin1',
+  );
   writeFileSync(executable, Buffer.concat([script, encodeFuseWire(electronDefaultFuses), Buffer.from('\n', 'latin1')]));
   chmodSync(executable, 0o755);
   writeFileSync(path.join(directory, 'version'), 'stand-in\n');

@@ -23,7 +23,8 @@ function nameOfKey(key: string): string {
 /** Splits a parsed package-lock.json into production and development-only packages. */
 export function lockfilePackages(lock: unknown): LockfilePackages {
   const packages = (lock as { packages?: Record<string, LockEntry> }).packages;
-  if (packages === undefined) throw new Error('package-lock.json has no "packages" map (lockfileVersion 2 or later is needed)');
+  if (packages === undefined)
+    throw new Error('package-lock.json has no "packages" map (lockfileVersion 2 or later is needed)');
   const production = new Set<string>();
   const productionNames = new Set<string>();
   const developmentNames = new Set<string>();

@@ -29,7 +29,8 @@ interface RawResult {
 type Run = (options: Readonly<Record<string, unknown>>, forCli: boolean) => Promise<RawResult>;
 
 const [input, electronVersion] = process.argv.slice(2);
-if (input === undefined || electronVersion === undefined) throw new Error('usage: electronegativity-child.ts <input> <electron version>');
+if (input === undefined || electronVersion === undefined)
+  throw new Error('usage: electronegativity-child.ts <input> <electron version>');
 const run = createRequire(import.meta.url)('@doyensec/electronegativity') as Run;
 const result = await run(
   {

@@ -28,13 +28,24 @@ describe('the scan report', () => {
     expect(formatFinding(finding({ sample: '    const window = new BrowserWindow({' }))).toBe(
       'MEDIUM SANDBOX_JS_CHECK electron/shell/main-window.ts:13:17 Use sandbox for untrusted origins\n      const window = new BrowserWindow({',
     );
-    expect(formatFinding(finding({ file: 'N/A', location: '0:0', sample: '' }))).toBe('MEDIUM SANDBOX_JS_CHECK N/A:0:0 Use sandbox for untrusted origins');
+    expect(formatFinding(finding({ file: 'N/A', location: '0:0', sample: '' }))).toBe(
+      'MEDIUM SANDBOX_JS_CHECK N/A:0:0 Use sandbox for untrusted origins',
+    );
   });
 });
 
 describe('the gate', () => {
-  const review: ReviewedFinding = { check: 'PRELOAD_JS_CHECK', file: 'electron/shell/main-window.ts', sample: 'preload: options.preloadPath,', conclusion: 'reviewed' };
-  const prompt = finding({ check: 'PRELOAD_JS_CHECK', sample: '      preload: options.preloadPath,', isReviewPrompt: true });
+  const review: ReviewedFinding = {
+    check: 'PRELOAD_JS_CHECK',
+    file: 'electron/shell/main-window.ts',
+    sample: 'preload: options.preloadPath,',
+    conclusion: 'reviewed',
+  };
+  const prompt = finding({
+    check: 'PRELOAD_JS_CHECK',
+    sample: '      preload: options.preloadPath,',
+    isReviewPrompt: true,
+  });
 
   it('fails on high and medium findings, and lets low ones through as notes', () => {
     const high = finding({ check: 'CONTEXT_ISOLATION_JS_CHECK', severity: 'HIGH' });
@@ -45,7 +56,12 @@ describe('the gate', () => {
   });
 
   it('accepts a review prompt only with a review of that exact line', () => {
-    expect(gateFindings([prompt], [review])).toEqual({ failures: [], reviewed: [{ finding: prompt, review }], notes: [], staleReviews: [] });
+    expect(gateFindings([prompt], [review])).toEqual({
+      failures: [],
+      reviewed: [{ finding: prompt, review }],
+      notes: [],
+      staleReviews: [],
+    });
     const moved = { ...prompt, sample: 'preload: somethingElse,' };
     expect(gateFindings([moved], [review]).failures).toEqual([moved]);
     expect(gateFindings([prompt], []).failures).toEqual([prompt]);
@@ -53,6 +69,11 @@ describe('the gate', () => {
 
   it('never lets a review excuse a detected flaw, and reports reviews that match nothing', () => {
     const flaw = { ...prompt, isReviewPrompt: false };
-    expect(gateFindings([flaw], [review])).toEqual({ failures: [flaw], reviewed: [], notes: [], staleReviews: [review] });
+    expect(gateFindings([flaw], [review])).toEqual({
+      failures: [flaw],
+      reviewed: [],
+      notes: [],
+      staleReviews: [review],
+    });
   });
 });

@@ -50,7 +50,12 @@ export function gateFindings(findings: readonly Finding[], reviews: readonly Rev
       continue;
     }
     const review = finding.isReviewPrompt
-      ? reviews.find((candidate) => candidate.check === finding.check && candidate.file === finding.file && candidate.sample === finding.sample.trim())
+      ? reviews.find(
+          (candidate) =>
+            candidate.check === finding.check &&
+            candidate.file === finding.file &&
+            candidate.sample === finding.sample.trim(),
+        )
       : undefined;
     if (review === undefined) {
       failures.push(finding);

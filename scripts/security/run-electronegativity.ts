@@ -12,7 +12,10 @@ const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'electrone
  * empties the report, and reports unparsable files only on the console; the API has none of that.)
  * Throws when the scan fails or reports nothing it could have checked.
  */
-export async function runElectronegativity(options: { readonly input: string; readonly electronVersion: string }): Promise<ElectronegativityScan> {
+export async function runElectronegativity(options: {
+  readonly input: string;
+  readonly electronVersion: string;
+}): Promise<ElectronegativityScan> {
   const process_ = spawn(process.execPath, ['--import', 'tsx', child, options.input, options.electronVersion], {
     // Its messages are localised from LANG; keep them in English.
     env: { ...process.env, LANG: 'en-US', NO_COLOR: '1', FORCE_COLOR: '0' },
@@ -27,7 +30,8 @@ export async function runElectronegativity(options: { readonly input: string; re
     process_.once('close', resolve);
   });
   const lastLine = stdout.trim().split('\n').at(-1) ?? '';
-  if (code !== 0 || !lastLine.startsWith('{')) throw new Error(`electronegativity failed (exit ${String(code)}):\n${stdout}${stderr}`);
+  if (code !== 0 || !lastLine.startsWith('{'))
+    throw new Error(`electronegativity failed (exit ${String(code)}):\n${stdout}${stderr}`);
   const scan = scanSchema.parse(JSON.parse(lastLine));
   if (scan.checksRun === 0) throw new Error('electronegativity ran no checks');
   return scan;

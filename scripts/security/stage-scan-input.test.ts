@@ -31,7 +31,15 @@ describe('stageScanInput', () => {
     const target = path.join(temp.dir, 'scan');
     const staged = stageScanInput(root, target).map((file) => file.split(path.sep).join('/'));
     expect([...staged].sort()).toEqual(
-      ['electron/main.ts', 'electron/shell/main-window.ts', 'out/renderer/index.html', 'package.json', 'renderer/app/app.tsx', 'renderer/index.html', 'shared/errors.ts'].sort(),
+      [
+        'electron/main.ts',
+        'electron/shell/main-window.ts',
+        'out/renderer/index.html',
+        'package.json',
+        'renderer/app/app.tsx',
+        'renderer/index.html',
+        'shared/errors.ts',
+      ].sort(),
     );
     expect(existsSync(path.join(target, 'out/renderer/index.html'))).toBe(true);
     expect(existsSync(path.join(target, 'out/main/main.js'))).toBe(false);

@@ -24,6 +24,12 @@ export function packAsar(workDir: string, files: Readonly<Record<string, string>
   writeTree(source, files);
   const archive = path.join(workDir, 'app.asar');
   const unpack = unpackDir === undefined ? [] : ['--unpack-dir', unpackDir];
-  execFileSync(process.execPath, [path.join(repoRoot, 'node_modules/@electron/asar/bin/asar.js'), 'pack', ...unpack, source, archive]);
+  execFileSync(process.execPath, [
+    path.join(repoRoot, 'node_modules/@electron/asar/bin/asar.js'),
+    'pack',
+    ...unpack,
+    source,
+    archive,
+  ]);
   return archive;
 }

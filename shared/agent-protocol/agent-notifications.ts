@@ -31,7 +31,9 @@ export const agentNotifications = {
 /** The name of a notification. */
 export type AgentNotificationName = keyof typeof agentNotifications;
 /** A notification's params. */
-export type AgentNotificationParams<N extends AgentNotificationName> = z.output<(typeof agentNotifications)[N]['params']>;
+export type AgentNotificationParams<N extends AgentNotificationName> = z.output<
+  (typeof agentNotifications)[N]['params']
+>;
 
 /** Whether a string names a notification of the agent protocol. */
 export function isAgentNotificationName(name: string): name is AgentNotificationName {

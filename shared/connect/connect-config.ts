@@ -93,7 +93,8 @@ export const clientProfiles: Readonly<Record<ConnectClientId, ClientProfile>> = 
       'VS Code\u2019s agent mode keeps its built-in tools (edit files, run in terminal, \u2026); Vigil\u2019s are added as the tools of the MCP server "vigil", ' +
       'and only their calls are checkpointed and shown in Vigil. To route edits and commands through Vigil, untick the built-in edit and terminal ' +
       'tools in the chat\u2019s tool picker (Configure Tools).',
-    reload: 'Then start the "vigil" server from .vscode/mcp.json (the Start action above it) or run "MCP: List Servers".',
+    reload:
+      'Then start the "vigil" server from .vscode/mcp.json (the Start action above it) or run "MCP: List Servers".',
   },
 };
 
@@ -115,7 +116,8 @@ export function mcpUrl(baseUrl: string, cwd: string, client: ConnectClientId): s
 /** The client's configuration entry for Vigil (the value under `mcpServers.vigil` or its equivalent). */
 export function connectEntry(inputs: ConnectInputs): Record<string, unknown> {
   if (inputs.transport === 'http') {
-    if (inputs.http === undefined || inputs.cwd === undefined) throw new Error('An HTTP configuration needs the server, a credential and a cwd.');
+    if (inputs.http === undefined || inputs.cwd === undefined)
+      throw new Error('An HTTP configuration needs the server, a credential and a cwd.');
     const url = mcpUrl(inputs.http.baseUrl, inputs.cwd, inputs.client);
     const headers = { Authorization: `Bearer ${inputs.http.credential}` };
     return inputs.client === 'hermes' || inputs.client === 'cursor' ? { url, headers } : { type: 'http', url, headers };
@@ -128,7 +130,14 @@ export function connectEntry(inputs: ConnectInputs): Record<string, unknown> {
 
 /** A JSON document with arrays of plain strings on one line, as people write them by hand. */
 function jsonText(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(/\[\s*((?:"(?:[^"\\\n]|\\.)*",?\s*)+)\]/g, (_match, inner: string) => `[${inner.trim().split(/",\s*"/).join('", "')}]`);
+  return JSON.stringify(value, null, 2).replace(
+    /\[\s*((?:"(?:[^"\\\n]|\\.)*",?\s*)+)\]/g,
+    (_match, inner: string) =>
+      `[${inner
+        .trim()
+        .split(/",\s*"/)
+        .join('", "')}]`,
+  );
 }
 
 /** A YAML document of nested mappings, strings and string lists (strings double-quoted, JSON-style, which YAML reads as is). */
@@ -136,7 +145,8 @@ function yamlText(value: Readonly<Record<string, unknown>>, indent = ''): string
   const lines: string[] = [];
   for (const [key, item] of Object.entries(value)) {
     if (Array.isArray(item)) lines.push(`${indent}${key}: [${item.map((part) => JSON.stringify(part)).join(', ')}]`);
-    else if (typeof item === 'object' && item !== null) lines.push(`${indent}${key}:`, yamlText(item as Record<string, unknown>, `${indent}  `));
+    else if (typeof item === 'object' && item !== null)
+      lines.push(`${indent}${key}:`, yamlText(item as Record<string, unknown>, `${indent}  `));
     else lines.push(`${indent}${key}: ${JSON.stringify(item)}`);
   }
   return lines.join('\n');

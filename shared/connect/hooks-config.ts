@@ -38,9 +38,16 @@ export function vigilHooks(agent: HookAgent, command: string): Readonly<Record<s
   const hook =
     agent === 'claude-code'
       ? { type: 'command', command, timeout: hookTimeouts[agent] }
-      : { name: 'vigil', type: 'command', command, timeout: hookTimeouts[agent], description: 'Vigil: checkpoints before changes, its policy on shell commands, the session live in Vigil' };
+      : {
+          name: 'vigil',
+          type: 'command',
+          command,
+          timeout: hookTimeouts[agent],
+          description: 'Vigil: checkpoints before changes, its policy on shell commands, the session live in Vigil',
+        };
   const groups: Record<string, readonly HookGroup[]> = {};
-  for (const [event, isToolEvent] of hookedEvents[agent]) groups[event] = [isToolEvent ? { matcher: hookToolMatcher(agent), hooks: [hook] } : { hooks: [hook] }];
+  for (const [event, isToolEvent] of hookedEvents[agent])
+    groups[event] = [isToolEvent ? { matcher: hookToolMatcher(agent), hooks: [hook] } : { hooks: [hook] }];
   return groups;
 }
 
@@ -54,11 +61,14 @@ export function isVigilHookCommand(command: unknown, agent: HookAgent): boolean 
 }
 
 /** Where an agent keeps its settings, said for people. */
-export const hookSettingsHints: Readonly<Record<HookAgent, { readonly name: string; readonly user: string; readonly project: string; readonly reload: string }>> = {
+export const hookSettingsHints: Readonly<
+  Record<HookAgent, { readonly name: string; readonly user: string; readonly project: string; readonly reload: string }>
+> = {
   'claude-code': {
     name: 'Claude Code',
     user: '~/.claude/settings.json',
-    project: '.claude/settings.local.json in the project (the local, uncommitted one: the command names this machine\u2019s paths)',
+    project:
+      '.claude/settings.local.json in the project (the local, uncommitted one: the command names this machine\u2019s paths)',
     reload: 'Claude Code reads its hooks when a session starts: start a new session (or review them with /hooks).',
   },
   'gemini-cli': {

@@ -7,7 +7,13 @@
  * schema library; the contract's schemas for them are in actor-contract.ts.
  */
 export type Actor =
-  | { kind: 'session'; sessionId: string; agent?: string | undefined; turn?: number | undefined; tool?: string | undefined }
+  | {
+      kind: 'session';
+      sessionId: string;
+      agent?: string | undefined;
+      turn?: number | undefined;
+      tool?: string | undefined;
+    }
   | { kind: 'app' }
   | { kind: 'cli' }
   | { kind: 'vigil' }
@@ -56,7 +62,12 @@ export function actorOfAttribution(attribution: ActorAttribution): Actor {
 export function actorOfCheckpoint(entry: AttributedCheckpoint): Actor {
   if (entry.source === 'hermes') return { kind: 'outside' };
   const { attribution } = entry;
-  if (attribution.sessionId === undefined && attribution.actor === undefined && entry.reason.startsWith('external edit of')) return { kind: 'outside' };
+  if (
+    attribution.sessionId === undefined &&
+    attribution.actor === undefined &&
+    entry.reason.startsWith('external edit of')
+  )
+    return { kind: 'outside' };
   return actorOfAttribution(attribution);
 }
 

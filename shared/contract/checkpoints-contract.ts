@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { plainActorSchema } from './actor-contract';
-import { checkpointIdSchema, diffDirectorySchema, diffPageSchema, diffSelectionSchema, fileDiffSchema, relativePathSchema } from './checkpoints-diff-schemas';
+import {
+  checkpointIdSchema,
+  diffDirectorySchema,
+  diffPageSchema,
+  diffSelectionSchema,
+  fileDiffSchema,
+  relativePathSchema,
+} from './checkpoints-diff-schemas';
 import { restorePlanSchema, restoreProgressSchema, restoreResultSchema } from './checkpoints-restore-schemas';
 import { configProblemSchema } from './config-contract';
 import { cutRecordSchema, retentionPolicySchema } from './checkpoints-live-contract';
@@ -80,7 +87,8 @@ export const checkpointsCalls = defineCalls({
     response: z.object({ directories: z.array(checkpointDirectorySchema) }),
   },
   'checkpoints:list': {
-    summary: "A directory's checkpoints from Vigil's store and Hermes Agent's, merged newest first, paged, with change stats and each one's source.",
+    summary:
+      "A directory's checkpoints from Vigil's store and Hermes Agent's, merged newest first, paged, with change stats and each one's source.",
     request: z
       .object({
         dir: directorySchema,
@@ -120,7 +128,12 @@ export const checkpointsCalls = defineCalls({
       packs: z.number().int().nonnegative(),
       retention: retentionPolicySchema,
       maxFileBytes: z.number().int().positive(),
-      directories: z.array(checkpointDirectorySchema.extend({ skipped: z.array(skippedPathSchema), pinned: z.number().int().nonnegative().optional() })),
+      directories: z.array(
+        checkpointDirectorySchema.extend({
+          skipped: z.array(skippedPathSchema),
+          pinned: z.number().int().nonnegative().optional(),
+        }),
+      ),
       /** The latest cuts (retention, size cap, prune), newest first: nothing is dropped unrecorded. */
       cuts: z.array(cutRecordSchema).optional(),
       /** What is wrong with config.json, when it was edited into something invalid (the last valid settings stay in force). */
@@ -150,7 +163,8 @@ export const checkpointsEvents = defineEvents({
 /** Calls of diff and restore (schemas in checkpoints-diff-schemas.ts and checkpoints-restore-schemas.ts). */
 export const checkpointsRestoreCalls = defineCalls({
   'checkpoints:diff': {
-    summary: 'A page of the files that differ between a checkpoint and the directory now (or another checkpoint), with line counts.',
+    summary:
+      'A page of the files that differ between a checkpoint and the directory now (or another checkpoint), with line counts.',
     request: diffSelectionSchema
       .extend({
         paths: z.array(relativePathSchema).max(10_000).default([]),
@@ -161,17 +175,28 @@ export const checkpointsRestoreCalls = defineCalls({
     response: diffPageSchema,
   },
   'checkpoints:file-diff': {
-    summary: "One file's unified hunks between a checkpoint and the directory now (or another checkpoint), capped with the rest counted.",
-    request: diffSelectionSchema.extend({ path: relativePathSchema, maxLines: z.number().int().min(1).max(100_000).default(2_000) }).strict(),
+    summary:
+      "One file's unified hunks between a checkpoint and the directory now (or another checkpoint), capped with the rest counted.",
+    request: diffSelectionSchema
+      .extend({ path: relativePathSchema, maxLines: z.number().int().min(1).max(100_000).default(2_000) })
+      .strict(),
     response: fileDiffSchema,
   },
   'checkpoints:plan-restore': {
-    summary: 'What restoring a checkpoint (whole, or some files or folders) would do to each file, and why; changes nothing.',
-    request: z.object({ dir: diffDirectorySchema, checkpoint: checkpointIdSchema, paths: z.array(relativePathSchema).max(10_000).default([]) }).strict(),
+    summary:
+      'What restoring a checkpoint (whole, or some files or folders) would do to each file, and why; changes nothing.',
+    request: z
+      .object({
+        dir: diffDirectorySchema,
+        checkpoint: checkpointIdSchema,
+        paths: z.array(relativePathSchema).max(10_000).default([]),
+      })
+      .strict(),
     response: restorePlanSchema,
   },
   'checkpoints:restore': {
-    summary: 'Applies a restore plan: pre-rollback snapshot, atomic writes, verification; refuses with conflict when the directory no longer matches the plan.',
+    summary:
+      'Applies a restore plan: pre-rollback snapshot, atomic writes, verification; refuses with conflict when the directory no longer matches the plan.',
     request: z
       .object({
         dir: diffDirectorySchema,
@@ -181,7 +206,10 @@ export const checkpointsRestoreCalls = defineCalls({
          * The plan's fingerprint, as `checkpoints:plan-restore` returned it: the restore refuses if the
          * directory moved since. Absent (the CLI's one-step restore): the plan made under the lock is applied.
          */
-        fingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'the fingerprint of a plan from checkpoints:plan-restore').optional(),
+        fingerprint: z
+          .string()
+          .regex(/^[0-9a-f]{64}$/, 'the fingerprint of a plan from checkpoints:plan-restore')
+          .optional(),
         /** Write the secrets files (`.env*`) the plan marks `isSecret` (the user confirmed); otherwise they are skipped. */
         allowSecrets: z.boolean().default(false),
       })

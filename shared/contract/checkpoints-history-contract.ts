@@ -1,6 +1,19 @@
 import { z } from 'zod';
-import { checkpointBriefSchema, checkpointIdSchema, diffDirectorySchema, diffHunkSchema, diffSelectionSchema, fileDiffSchema, relativePathSchema } from './checkpoints-diff-schemas';
-import { fileVersionSchema, lineRangeSchema, lineSelectionSchema, restoreResultSchema } from './checkpoints-restore-schemas';
+import {
+  checkpointBriefSchema,
+  checkpointIdSchema,
+  diffDirectorySchema,
+  diffHunkSchema,
+  diffSelectionSchema,
+  fileDiffSchema,
+  relativePathSchema,
+} from './checkpoints-diff-schemas';
+import {
+  fileVersionSchema,
+  lineRangeSchema,
+  lineSelectionSchema,
+  restoreResultSchema,
+} from './checkpoints-restore-schemas';
 import { checkpointEntrySchema } from './checkpoints-contract';
 import { defineCalls } from './define';
 
@@ -26,7 +39,10 @@ const lineRequestSchema = z
     path: relativePathSchema,
     lines: lineChoiceSchema,
     /** The blob id of the current version the rows were picked on: refused (`conflict`) when the file is another version now. */
-    basis: z.string().regex(/^[0-9a-f]{40}$/, 'a blob id (40 hex digits)').optional(),
+    basis: z
+      .string()
+      .regex(/^[0-9a-f]{40}$/, 'a blob id (40 hex digits)')
+      .optional(),
   })
   .strict();
 
@@ -86,8 +102,14 @@ export const searchHitSchema = historyCheckpointSchema.extend({
 /** Calls of line restore, file history and search. */
 export const checkpointsHistoryCalls = defineCalls({
   'checkpoints:file-diffs': {
-    summary: 'Several files\u2019 hunks of one comparison at once (a stacked view), each capped; files that did not change are listed apart.',
-    request: diffSelectionSchema.extend({ paths: z.array(relativePathSchema).min(1).max(200), maxLines: z.number().int().min(1).max(20_000).default(2_000) }).strict(),
+    summary:
+      'Several files\u2019 hunks of one comparison at once (a stacked view), each capped; files that did not change are listed apart.',
+    request: diffSelectionSchema
+      .extend({
+        paths: z.array(relativePathSchema).min(1).max(200),
+        maxLines: z.number().int().min(1).max(20_000).default(2_000),
+      })
+      .strict(),
     response: z.object({ files: z.array(fileDiffSchema), unchanged: z.array(z.string()) }),
   },
   'checkpoints:plan-restore-lines': {
@@ -96,19 +118,41 @@ export const checkpointsHistoryCalls = defineCalls({
     response: linePlanSchema,
   },
   'checkpoints:restore-lines': {
-    summary: 'Restores some lines of a file to a checkpoint: pre-rollback snapshot, one atomic write, verified; undone like any restore.',
-    request: lineRequestSchema.extend({ fingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'the fingerprint of a plan from checkpoints:plan-restore-lines').optional() }).strict(),
+    summary:
+      'Restores some lines of a file to a checkpoint: pre-rollback snapshot, one atomic write, verified; undone like any restore.',
+    request: lineRequestSchema
+      .extend({
+        fingerprint: z
+          .string()
+          .regex(/^[0-9a-f]{64}$/, 'the fingerprint of a plan from checkpoints:plan-restore-lines')
+          .optional(),
+      })
+      .strict(),
     response: restoreResultSchema,
   },
   'checkpoints:file-log': {
-    summary: "A file's history: every checkpoint, across sessions and stores, after which the file changed, newest first, with who and the turn's message.",
-    request: z.object({ dir: diffDirectorySchema, path: relativePathSchema, includeLive: z.boolean().default(true) }).strict(),
-    response: z.object({ dir: z.string(), path: z.string(), checkpoints: z.number().int().nonnegative(), entries: z.array(fileVersionEntrySchema) }),
+    summary:
+      "A file's history: every checkpoint, across sessions and stores, after which the file changed, newest first, with who and the turn's message.",
+    request: z
+      .object({ dir: diffDirectorySchema, path: relativePathSchema, includeLive: z.boolean().default(true) })
+      .strict(),
+    response: z.object({
+      dir: z.string(),
+      path: z.string(),
+      checkpoints: z.number().int().nonnegative(),
+      entries: z.array(fileVersionEntrySchema),
+    }),
   },
   'checkpoints:search': {
-    summary: 'Checkpoints after which the count of a text in a file changed (what `git log -S` answers), newest first, with the file and who.',
+    summary:
+      'Checkpoints after which the count of a text in a file changed (what `git log -S` answers), newest first, with the file and who.',
     request: z
-      .object({ dir: diffDirectorySchema, text: z.string().min(1).max(1_000), includeLive: z.boolean().default(true), limit: z.number().int().min(1).max(10_000).default(500) })
+      .object({
+        dir: diffDirectorySchema,
+        text: z.string().min(1).max(1_000),
+        includeLive: z.boolean().default(true),
+        limit: z.number().int().min(1).max(10_000).default(500),
+      })
       .strict(),
     response: z.object({
       dir: z.string(),

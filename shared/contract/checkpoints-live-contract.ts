@@ -33,12 +33,17 @@ export const cutRecordSchema = z.object({
 export const checkpointsLiveCalls = defineCalls({
   'checkpoints:pin': {
     summary: 'Pin a checkpoint (retention and the size cap never drop it) or unpin it.',
-    request: z.object({ dir: z.string().min(1).max(4096), checkpoint: checkpointIdSchema, isPinned: z.boolean() }).strict(),
+    request: z
+      .object({ dir: z.string().min(1).max(4096), checkpoint: checkpointIdSchema, isPinned: z.boolean() })
+      .strict(),
     response: z.object({ dir: z.string(), id: z.string(), isPinned: z.boolean(), changed: z.boolean() }),
   },
   'checkpoints:rename': {
-    summary: 'Name a checkpoint, or rename it; an empty name takes the name away (the commit never changes: names are kept beside it).',
-    request: z.object({ dir: z.string().min(1).max(4096), checkpoint: checkpointIdSchema, name: z.string().max(200) }).strict(),
+    summary:
+      'Name a checkpoint, or rename it; an empty name takes the name away (the commit never changes: names are kept beside it).',
+    request: z
+      .object({ dir: z.string().min(1).max(4096), checkpoint: checkpointIdSchema, name: z.string().max(200) })
+      .strict(),
     response: z.object({ dir: z.string(), id: z.string(), name: z.string().optional(), changed: z.boolean() }),
   },
 });
@@ -46,7 +51,8 @@ export const checkpointsLiveCalls = defineCalls({
 /** Events that keep every view of the store live, whichever process changed it. */
 export const checkpointsLiveEvents = defineEvents({
   'checkpoints:cut': {
-    summary: 'Checkpoints were dropped (retention, the size cap or a prune): how many, of which directory, when and why.',
+    summary:
+      'Checkpoints were dropped (retention, the size cap or a prune): how many, of which directory, when and why.',
     payload: cutRecordSchema,
   },
   'checkpoints:timeline-changed': {

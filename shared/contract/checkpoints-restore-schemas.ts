@@ -42,7 +42,13 @@ export const restoreSkipReasonSchema = z.enum([
  * restore with any of them (or a conflict, or a failure) is incomplete. `unchanged` and
  * `not-in-checkpoint` are not: the file already matches, or the checkpoint has no version of it.
  */
-export const incompleteSkipReasons: ReadonlySet<z.infer<typeof restoreSkipReasonSchema>> = new Set(['excluded', 'oversize', 'unprotected', 'blocked', 'secret']);
+export const incompleteSkipReasons: ReadonlySet<z.infer<typeof restoreSkipReasonSchema>> = new Set([
+  'excluded',
+  'oversize',
+  'unprotected',
+  'blocked',
+  'secret',
+]);
 
 /** One version of a file as git stores it. */
 export const fileVersionSchema = z.object({
@@ -91,7 +97,9 @@ export const lineRangeSchema = z
   .refine((range) => range.from <= range.to, { message: 'a line range runs from a line to the same or a later one' });
 
 /** Diff rows to restore: `old`, lines of the checkpoint's version to put back; `new`, current lines to take out. */
-export const lineSelectionSchema = z.object({ old: z.array(lineRangeSchema).max(10_000), new: z.array(lineRangeSchema).max(10_000) }).strict();
+export const lineSelectionSchema = z
+  .object({ old: z.array(lineRangeSchema).max(10_000), new: z.array(lineRangeSchema).max(10_000) })
+  .strict();
 
 /** A restore of some lines of one file: which rows, and how many lines went back and out. */
 export const lineRestoreSchema = z.object({

@@ -38,7 +38,8 @@ export const configCalls = defineCalls({
 /** Events about $VIGIL_HOME/config.json. */
 export const configEvents = defineEvents({
   'config:changed': {
-    summary: 'config.json changed: a valid edit is in force at once; an invalid one is reported with its field, and the last valid configuration stays.',
+    summary:
+      'config.json changed: a valid edit is in force at once; an invalid one is reported with its field, and the last valid configuration stays.',
     payload: configStateSchema,
   },
 });

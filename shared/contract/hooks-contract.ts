@@ -3,13 +3,31 @@ import { hookAgents, hookEventKinds } from '../hooks/hook-event';
 import { defineCalls } from './define';
 
 /** A path or command as an agent gives it. */
-const text = z.string().min(1).max(64 * 1024);
+const text = z
+  .string()
+  .min(1)
+  .max(64 * 1024);
 
 /** A tool call that may change files, as `vigil hook` reads it from the agent (shared/hooks/hook-event.ts). */
 const hookToolSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('file'), name: z.string().min(1).max(200), path: text, input: z.unknown(), callId: z.string().min(1).max(200).optional() }).strict(),
   z
-    .object({ kind: z.literal('shell'), name: z.string().min(1).max(200), command: text, directory: text.optional(), input: z.unknown(), callId: z.string().min(1).max(200).optional() })
+    .object({
+      kind: z.literal('file'),
+      name: z.string().min(1).max(200),
+      path: text,
+      input: z.unknown(),
+      callId: z.string().min(1).max(200).optional(),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('shell'),
+      name: z.string().min(1).max(200),
+      command: text,
+      directory: text.optional(),
+      input: z.unknown(),
+      callId: z.string().min(1).max(200).optional(),
+    })
     .strict(),
 ]);
 
@@ -25,7 +43,12 @@ export const hookEventSchema = z
     reason: z.string().max(200).optional(),
     prompt: z.string().optional(),
     tool: hookToolSchema.optional(),
-    outcome: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), response: z.unknown() }), z.object({ ok: z.literal(false), error: z.string() })]).optional(),
+    outcome: z
+      .discriminatedUnion('ok', [
+        z.object({ ok: z.literal(true), response: z.unknown() }),
+        z.object({ ok: z.literal(false), error: z.string() }),
+      ])
+      .optional(),
   })
   .strict();
 

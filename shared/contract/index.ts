@@ -1,7 +1,12 @@
 import type { z } from 'zod';
 import { appCalls, appEvents } from './app-contract';
 import { approvalsCalls, approvalsEvents } from './approvals-contract';
-import { checkpointsCalls, checkpointsEvents, checkpointsRestoreCalls, checkpointsRestoreEvents } from './checkpoints-contract';
+import {
+  checkpointsCalls,
+  checkpointsEvents,
+  checkpointsRestoreCalls,
+  checkpointsRestoreEvents,
+} from './checkpoints-contract';
 import { checkpointsHistoryCalls } from './checkpoints-history-contract';
 import { checkpointsLiveCalls, checkpointsLiveEvents } from './checkpoints-live-contract';
 import { configCalls, configEvents } from './config-contract';

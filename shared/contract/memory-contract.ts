@@ -232,7 +232,10 @@ export const memoryCalls = defineCalls({
       .extend({
         operation: memoryMutationSchema,
         /** How refusals name the operation's fields (the CLI says TEXT and OLD_SUBSTRING); default the contract's own names. */
-        fieldNames: z.object({ content: z.string().min(1).max(100), oldText: z.string().min(1).max(100) }).strict().optional(),
+        fieldNames: z
+          .object({ content: z.string().min(1).max(100), oldText: z.string().min(1).max(100) })
+          .strict()
+          .optional(),
       })
       .strict(),
     response: memoryMutationResultSchema,
@@ -243,7 +246,8 @@ export const memoryCalls = defineCalls({
     response: adoptionPlanSchema,
   },
   'memory:keep-appended': {
-    summary: 'Keep text appended outside Vigil to the last entry as an entry of its own (nothing is taken out of the file).',
+    summary:
+      'Keep text appended outside Vigil to the last entry as an entry of its own (nothing is taken out of the file).',
     request: fileRequest
       .extend({
         /** sha256 of the file the appended text was seen in; refused (`conflict`) if the file changed since. */

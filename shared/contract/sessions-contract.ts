@@ -264,7 +264,8 @@ const rewindRequestSchema = z
 /** Calls about sessions. */
 export const sessionsCalls = defineCalls({
   'sessions:list': {
-    summary: 'The sessions the core shows (live ones, and the most recent others), live ones first; older ones on request.',
+    summary:
+      'The sessions the core shows (live ones, and the most recent others), live ones first; older ones on request.',
     request: z.object({ includeOlder: z.boolean().optional() }).strict(),
     response: z.object({
       sessions: z.array(sessionSummarySchema),
@@ -278,9 +279,12 @@ export const sessionsCalls = defineCalls({
     response: sessionHistorySchema,
   },
   'sessions:turns': {
-    summary: 'What some turns were about (the start of their user message, their calls), for the timeline rows of their checkpoints; unknown sessions and turns are left out.',
+    summary:
+      'What some turns were about (the start of their user message, their calls), for the timeline rows of their checkpoints; unknown sessions and turns are left out.',
     request: z
-      .object({ turns: z.array(z.object({ sessionId: sessionIdSchema, turn: z.number().int().positive() }).strict()).max(2_000) })
+      .object({
+        turns: z.array(z.object({ sessionId: sessionIdSchema, turn: z.number().int().positive() }).strict()).max(2_000),
+      })
       .strict(),
     response: z.object({ turns: z.array(turnBriefSchema) }),
   },
@@ -304,7 +308,11 @@ export const sessionsEvents = defineEvents({
   },
   'sessions:tool-called': {
     summary: 'A tool call of a session finished (or was refused).',
-    payload: z.object({ sessionId: sessionIdSchema, turn: z.number().int().nonnegative(), call: historyToolCallSchema }),
+    payload: z.object({
+      sessionId: sessionIdSchema,
+      turn: z.number().int().nonnegative(),
+      call: historyToolCallSchema,
+    }),
   },
   'sessions:rewound': {
     summary: 'A session was rewound; connected agents are sent their new history.',

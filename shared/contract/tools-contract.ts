@@ -19,7 +19,7 @@ export const toolRunOutcomeSchema = z.object({
 export const toolsCalls = defineCalls({
   'tools:run': {
     summary:
-      'Run one agent tool call in a session of its own (opened, logged and closed), exactly as an agent\'s call runs: validation, policy, checkpoint, the tool. Command-line only.',
+      "Run one agent tool call in a session of its own (opened, logged and closed), exactly as an agent's call runs: validation, policy, checkpoint, the tool. Command-line only.",
     request: z
       .object({
         name: z.string().min(1).max(200),

@@ -18,7 +18,15 @@ export interface AgentInputFormat {
  * `tool_response`), PostToolUseFailure (`error`, `is_interrupt`), Stop, SessionEnd (`reason`).
  */
 const claudeCode: AgentInputFormat = {
-  kinds: { SessionStart: 'session-start', UserPromptSubmit: 'prompt', PreToolUse: 'pre-tool', PostToolUse: 'post-tool', PostToolUseFailure: 'post-tool', Stop: 'stop', SessionEnd: 'session-end' },
+  kinds: {
+    SessionStart: 'session-start',
+    UserPromptSubmit: 'prompt',
+    PreToolUse: 'pre-tool',
+    PostToolUse: 'post-tool',
+    PostToolUseFailure: 'post-tool',
+    Stop: 'stop',
+    SessionEnd: 'session-end',
+  },
   outcome(name, record) {
     if (name !== 'PostToolUseFailure') return { ok: true, response: record['tool_response'] ?? null };
     const error = optionalText(record, 'error') ?? 'the tool failed (Claude Code gave no message)';
@@ -45,7 +53,14 @@ function geminiError(response: unknown): string | undefined {
  * and end's cause `source` and `reason`; other pages of its documentation say `trigger`: both are read.
  */
 const geminiCli: AgentInputFormat = {
-  kinds: { SessionStart: 'session-start', BeforeAgent: 'prompt', BeforeTool: 'pre-tool', AfterTool: 'post-tool', AfterAgent: 'stop', SessionEnd: 'session-end' },
+  kinds: {
+    SessionStart: 'session-start',
+    BeforeAgent: 'prompt',
+    BeforeTool: 'pre-tool',
+    AfterTool: 'post-tool',
+    AfterAgent: 'stop',
+    SessionEnd: 'session-end',
+  },
   outcome(_name, record) {
     const response = record['tool_response'] ?? null;
     const error = geminiError(response);
@@ -56,7 +71,10 @@ const geminiCli: AgentInputFormat = {
 };
 
 /** Each agent's format. */
-export const agentInputFormats: Readonly<Record<HookAgent, AgentInputFormat>> = { 'claude-code': claudeCode, 'gemini-cli': geminiCli };
+export const agentInputFormats: Readonly<Record<HookAgent, AgentInputFormat>> = {
+  'claude-code': claudeCode,
+  'gemini-cli': geminiCli,
+};
 
 /** A cause field (source, reason) in one of its spellings. */
 export function causeOf(record: JsonObject, keys: readonly string[]): string | undefined {

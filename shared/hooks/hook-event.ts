@@ -39,7 +39,8 @@ export type HookTool =
     };
 
 /** How a tool call ended, as the agent reported it. */
-export type HookToolOutcome = { readonly ok: true; readonly response: unknown } | { readonly ok: false; readonly error: string };
+export type HookToolOutcome =
+  { readonly ok: true; readonly response: unknown } | { readonly ok: false; readonly error: string };
 
 /** One event, normalized. */
 export interface HookEvent {

@@ -63,7 +63,11 @@ export function requiredObject(record: JsonObject, key: string, field: string = 
 }
 
 /** The fields every event of both agents carries. */
-export function commonFields(record: JsonObject): { readonly sessionId: string; readonly cwd: string; readonly transcriptPath?: string } {
+export function commonFields(record: JsonObject): {
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly transcriptPath?: string;
+} {
   const sessionId = requiredText(record, 'session_id');
   const cwd = requiredText(record, 'cwd');
   const transcriptPath = optionalText(record, 'transcript_path');

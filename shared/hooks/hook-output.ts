@@ -30,7 +30,10 @@ function claudeCodeOutput(kind: HookEventKind, answer: HookAnswer): HookOutput {
   const isSaid = decision === 'deny' || decision === 'ask' || (decision === 'allow' && answer.isApproving === true);
   if (!isSaid) return message === undefined ? undefined : base;
   const reason = signed(answer.reason ?? 'Vigil');
-  return { ...base, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: reason } };
+  return {
+    ...base,
+    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: reason },
+  };
 }
 
 /**

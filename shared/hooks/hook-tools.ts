@@ -2,7 +2,9 @@ import type { HookAgent, HookTool } from './hook-event';
 import { optionalTextOf, requiredText, type JsonObject } from './hook-fields';
 
 /** How one of an agent's tools changes files: through the file its input names, or as a shell command. */
-type ToolSpec = { readonly kind: 'file'; readonly pathKey: string } | { readonly kind: 'shell'; readonly directoryKeys: readonly string[] };
+type ToolSpec =
+  | { readonly kind: 'file'; readonly pathKey: string }
+  | { readonly kind: 'shell'; readonly directoryKeys: readonly string[] };
 
 const file = (pathKey: string): ToolSpec => ({ kind: 'file', pathKey });
 const shell = (directoryKeys: readonly string[] = []): ToolSpec => ({ kind: 'shell', directoryKeys });
@@ -14,8 +16,18 @@ const shell = (directoryKeys: readonly string[] = []): ToolSpec => ({ kind: 'she
  * `dir_path`, named `directory` in older releases). Every other tool is accepted and ignored.
  */
 export const hookToolSpecs: Readonly<Record<HookAgent, Readonly<Record<string, ToolSpec>>>> = {
-  'claude-code': { Write: file('file_path'), Edit: file('file_path'), MultiEdit: file('file_path'), NotebookEdit: file('notebook_path'), Bash: shell() },
-  'gemini-cli': { write_file: file('file_path'), replace: file('file_path'), run_shell_command: shell(['dir_path', 'directory']) },
+  'claude-code': {
+    Write: file('file_path'),
+    Edit: file('file_path'),
+    MultiEdit: file('file_path'),
+    NotebookEdit: file('notebook_path'),
+    Bash: shell(),
+  },
+  'gemini-cli': {
+    write_file: file('file_path'),
+    replace: file('file_path'),
+    run_shell_command: shell(['dir_path', 'directory']),
+  },
 };
 
 /** The matcher of an agent's tool hooks: exactly the tools above (both agents read it as a regular expression). */
@@ -27,14 +39,27 @@ export function hookToolMatcher(agent: HookAgent): string {
  * A tool call Vigil supervises, from the tool's name and input; undefined for a tool that does not
  * change files (or one Vigil does not know). Throws a HookFieldError naming a wrong input field.
  */
-export function supervisedTool(agent: HookAgent, name: string, input: JsonObject, callId: string | undefined): HookTool | undefined {
+export function supervisedTool(
+  agent: HookAgent,
+  name: string,
+  input: JsonObject,
+  callId: string | undefined,
+): HookTool | undefined {
   const specs = hookToolSpecs[agent];
   if (!Object.hasOwn(specs, name)) return undefined;
   const spec = specs[name];
   const id = callId === undefined || callId === '' ? {} : { callId };
-  if (spec?.kind === 'file') return { kind: 'file', name, path: requiredText(input, spec.pathKey, `tool_input.${spec.pathKey}`), input, ...id };
+  if (spec?.kind === 'file')
+    return { kind: 'file', name, path: requiredText(input, spec.pathKey, `tool_input.${spec.pathKey}`), input, ...id };
   if (spec?.kind !== 'shell') return undefined;
   const command = requiredText(input, 'command', 'tool_input.command');
   const directory = optionalTextOf(input, spec.directoryKeys);
-  return { kind: 'shell', name, command, ...(directory === undefined || directory === '' ? {} : { directory }), input, ...id };
+  return {
+    kind: 'shell',
+    name,
+    command,
+    ...(directory === undefined || directory === '' ? {} : { directory }),
+    input,
+    ...id,
+  };
 }

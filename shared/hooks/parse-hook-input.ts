@@ -1,10 +1,23 @@
 import { agentInputFormats, causeOf } from './agent-formats';
 import type { HookAgent, HookEvent, HookEventKind, ParsedHookInput } from './hook-event';
-import { commonFields, HookFieldError, isJsonObject, optionalText, requiredObject, requiredText, type JsonObject } from './hook-fields';
+import {
+  commonFields,
+  HookFieldError,
+  isJsonObject,
+  optionalText,
+  requiredObject,
+  requiredText,
+  type JsonObject,
+} from './hook-fields';
 import { supervisedTool } from './hook-tools';
 
 /** What one event kind adds to the common fields; undefined: a tool Vigil does not supervise. */
-function specificFields(agent: HookAgent, kind: HookEventKind, name: string, record: JsonObject): Partial<HookEvent> | undefined {
+function specificFields(
+  agent: HookAgent,
+  kind: HookEventKind,
+  name: string,
+  record: JsonObject,
+): Partial<HookEvent> | undefined {
   const format = agentInputFormats[agent];
   switch (kind) {
     case 'session-start': {
@@ -17,7 +30,8 @@ function specificFields(agent: HookAgent, kind: HookEventKind, name: string, rec
     }
     case 'prompt': {
       const prompt = record['prompt'];
-      if (typeof prompt !== 'string') throw new HookFieldError('prompt', prompt === undefined ? '"prompt" is missing' : '"prompt" is not a string');
+      if (typeof prompt !== 'string')
+        throw new HookFieldError('prompt', prompt === undefined ? '"prompt" is missing' : '"prompt" is not a string');
       return { prompt };
     }
     case 'stop':
@@ -25,7 +39,12 @@ function specificFields(agent: HookAgent, kind: HookEventKind, name: string, rec
     case 'pre-tool':
     case 'post-tool': {
       const toolName = requiredText(record, 'tool_name');
-      const tool = supervisedTool(agent, toolName, requiredObject(record, 'tool_input'), optionalText(record, 'tool_use_id'));
+      const tool = supervisedTool(
+        agent,
+        toolName,
+        requiredObject(record, 'tool_input'),
+        optionalText(record, 'tool_use_id'),
+      );
       if (tool === undefined) return undefined;
       return kind === 'pre-tool' ? { tool } : { tool, outcome: format.outcome(name, record) };
     }
@@ -42,7 +61,11 @@ export function parseHookInput(agent: HookAgent, text: string): ParsedHookInput 
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { kind: 'invalid', field: '(stdin)', message: `stdin is not one JSON object (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      kind: 'invalid',
+      field: '(stdin)',
+      message: `stdin is not one JSON object (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
   if (!isJsonObject(value)) return { kind: 'invalid', field: '(stdin)', message: 'stdin is JSON, but not an object' };
   try {

@@ -9,7 +9,9 @@ const anthropic = `sk-ant-api03-${'x9Y8z7W6v5'.repeat(5)}`;
 const slack = ['xoxb', '123456789012', 'abcdefABCDEF'.repeat(2)].join('-');
 const stripe = ['sk', 'live', '4eC39HqLyjWDarjtT1zdp7dc'].join('_');
 const google = ['AIza', 'SyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6q'].join('');
-const jwt = ['eyJhbGciOiJIUzI1NiJ9', 'eyJzdWIiOiIxMjM0NTY3ODkwIn0', 'dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'].join('.');
+const jwt = ['eyJhbGciOiJIUzI1NiJ9', 'eyJzdWIiOiIxMjM0NTY3ODkwIn0', 'dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'].join(
+  '.',
+);
 
 describe('masking values that look like secrets', () => {
   it.each([
@@ -31,13 +33,22 @@ describe('masking values that look like secrets', () => {
   });
 
   it('masks a private key block, even one cut short by a preview', () => {
-    const block = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----\nafter';
-    expect(maskSecretValues(block)).toBe('-----BEGIN OPENSSH PRIVATE KEY----- [masked] -----END OPENSSH PRIVATE KEY-----\nafter');
+    const block =
+      '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----\nafter';
+    expect(maskSecretValues(block)).toBe(
+      '-----BEGIN OPENSSH PRIVATE KEY----- [masked] -----END OPENSSH PRIVATE KEY-----\nafter',
+    );
     expect(maskSecretValues('x\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA')).not.toContain('MIIEpAIBAAKCAQEA');
   });
 
   it('leaves ordinary text and code alone, and masking twice changes nothing more', () => {
-    for (const text of ['const total = items.length;', 'password: getPassword()', 'tokenizer.split(text)', 'rm -rf build && npm test', 'see https://example.com/a/b']) {
+    for (const text of [
+      'const total = items.length;',
+      'password: getPassword()',
+      'tokenizer.split(text)',
+      'rm -rf build && npm test',
+      'see https://example.com/a/b',
+    ]) {
       expect(maskSecretValues(text)).toBe(text);
     }
     const once = maskSecretValues(`A=${aws} B=${github}`);

@@ -23,7 +23,8 @@ const secretFormats: readonly SecretFormat[] = [
   {
     name: 'private key block',
     // A preview may cut the block short: mask to its end, or to the end of the text (or of the quoted string it is in).
-    pattern: /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----[^"]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?=")|$)/gu,
+    pattern:
+      /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----[^"]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?=")|$)/gu,
     replace: (_match, kind) => `-----BEGIN ${kind}----- ${maskedMark} -----END ${kind}-----`,
   },
   { name: 'AWS access key id', pattern: /\b((?:AKIA|ASIA|ABIA|ACCA|AROA|AIDA))[0-9A-Z]{16}\b/gu, replace: keepFirst },
@@ -32,7 +33,11 @@ const secretFormats: readonly SecretFormat[] = [
   { name: 'GitLab token', pattern: /\b(glpat-)[A-Za-z0-9_-]{20,}/gu, replace: keepFirst },
   { name: 'Slack token', pattern: /\b(xox[abposr]-)[A-Za-z0-9-]{10,}/gu, replace: keepFirst },
   { name: 'Slack webhook', pattern: /(hooks\.slack\.com\/services\/)[A-Za-z0-9/_-]{10,}/gu, replace: keepFirst },
-  { name: 'Anthropic or OpenAI key', pattern: /\b(sk-(?:ant-(?:api\d\d-)?|proj-|svcacct-|admin-)?)[A-Za-z0-9_-]{20,}/gu, replace: keepFirst },
+  {
+    name: 'Anthropic or OpenAI key',
+    pattern: /\b(sk-(?:ant-(?:api\d\d-)?|proj-|svcacct-|admin-)?)[A-Za-z0-9_-]{20,}/gu,
+    replace: keepFirst,
+  },
   { name: 'Stripe key', pattern: /\b((?:sk|rk|pk)_(?:live|test)_)[A-Za-z0-9]{16,}\b/gu, replace: keepFirst },
   { name: 'Google API key', pattern: /\b(AIza)[0-9A-Za-z_-]{35}/gu, replace: keepFirst },
   { name: 'npm token', pattern: /\b(npm_)[A-Za-z0-9]{36}\b/gu, replace: keepFirst },
@@ -66,7 +71,8 @@ export function maskSecretValues(text: string): string {
   let masked = text;
   for (const format of secretFormats) {
     const { replace } = format;
-    masked = replace === undefined ? masked.replace(format.pattern, maskedMark) : masked.replace(format.pattern, replace);
+    masked =
+      replace === undefined ? masked.replace(format.pattern, maskedMark) : masked.replace(format.pattern, replace);
   }
   return masked;
 }

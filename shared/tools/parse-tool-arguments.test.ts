@@ -34,7 +34,9 @@ describe('parseToolArguments', () => {
     expect(error.details).toMatchObject({ missing: ['path', 'content'] });
     expect(refusal('write_file', { content: 'x' }).details).toMatchObject({ field: 'path', missing: ['path'] });
     expect(refusal('patch', { path: 'a', old_string: 'x' }).details).toMatchObject({ missing: ['new_string'] });
-    expect(parseToolArguments('patch', { path: 'a', old_string: 'x', new_string: '' })).toMatchObject({ new_string: '' });
+    expect(parseToolArguments('patch', { path: 'a', old_string: 'x', new_string: '' })).toMatchObject({
+      new_string: '',
+    });
   });
 
   it('treats a key that is present but undefined as missing, not as empty', () => {
@@ -42,12 +44,20 @@ describe('parseToolArguments', () => {
   });
 
   it('names the type received for a wrong type', () => {
-    expect(refusal('write_file', { path: 'a', content: { text: 'x' } }).message).toContain('the field "content" must be a string, but got an object');
+    expect(refusal('write_file', { path: 'a', content: { text: 'x' } }).message).toContain(
+      'the field "content" must be a string, but got an object',
+    );
     expect(refusal('write_file', { path: 'a', content: null }).message).toContain('must be a string, but got null');
     expect(refusal('write_file', { path: 'a', content: 42 }).message).toContain('got the number 42');
-    expect(refusal('write_file', { path: ['a'], content: '' }).message).toContain('"path" must be a string, but got an array');
-    expect(refusal('read_file', { path: 'a', offset: 1.5 }).message).toContain('"offset" must be a whole number, but got the number 1.5');
-    expect(refusal('patch', { path: 'a', old_string: 'x', new_string: 'y', replace_all: 'yes' }).message).toContain('must be a boolean, but got a string');
+    expect(refusal('write_file', { path: ['a'], content: '' }).message).toContain(
+      '"path" must be a string, but got an array',
+    );
+    expect(refusal('read_file', { path: 'a', offset: 1.5 }).message).toContain(
+      '"offset" must be a whole number, but got the number 1.5',
+    );
+    expect(refusal('patch', { path: 'a', old_string: 'x', new_string: 'y', replace_all: 'yes' }).message).toContain(
+      'must be a boolean, but got a string',
+    );
     expect(refusal('write_file', 'path=a').message).toContain('must be a JSON object, but got a string');
     expect(refusal('write_file', null).message).toContain('must be a JSON object, but got null');
   });
@@ -74,8 +84,14 @@ describe('parseToolArguments', () => {
 
 describe('tool definitions', () => {
   it('produce MCP JSON Schemas whose `required` matches the schema, with descriptions on every field', () => {
-    const required = Object.fromEntries(toolDefinitions.map((definition) => [definition.name, toolInputJsonSchema(definition)['required']]));
-    expect(required).toMatchObject({ read_file: ['path'], write_file: ['path', 'content'], patch: ['path', 'old_string', 'new_string'] });
+    const required = Object.fromEntries(
+      toolDefinitions.map((definition) => [definition.name, toolInputJsonSchema(definition)['required']]),
+    );
+    expect(required).toMatchObject({
+      read_file: ['path'],
+      write_file: ['path', 'content'],
+      patch: ['path', 'old_string', 'new_string'],
+    });
     for (const definition of toolDefinitions) {
       const schema = toolInputJsonSchema(definition);
       expect(schema['additionalProperties']).toBe(false);

@@ -2,13 +2,21 @@ import type { z } from 'zod';
 import { AppError } from '../errors';
 import { issuePath } from '../validation';
 import { closestName } from './closest-name';
-import { isToolName, toolDefinition, toolNames, type AnyToolDefinition, type ToolInput, type ToolName } from './tool-registry';
+import {
+  isToolName,
+  toolDefinition,
+  toolNames,
+  type AnyToolDefinition,
+  type ToolInput,
+  type ToolName,
+} from './tool-registry';
 
 /** The JSON type of a value, as an agent would name it. */
 export function jsonTypeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'number') return Number.isInteger(value) ? `the number ${value}` : `the number ${value} (not a whole number)`;
+  if (typeof value === 'number')
+    return Number.isInteger(value) ? `the number ${value}` : `the number ${value} (not a whole number)`;
   if (typeof value === 'string') return value === '' ? 'an empty string' : 'a string';
   if (typeof value === 'boolean') return `the boolean ${value}`;
   if (typeof value === 'object') return 'an object';
@@ -19,7 +27,12 @@ export function jsonTypeName(value: unknown): string {
 function lookup(raw: unknown, path: readonly PropertyKey[]): { readonly isPresent: boolean; readonly value: unknown } {
   let current: unknown = raw;
   for (const key of path) {
-    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, key) || (current as Record<PropertyKey, unknown>)[key] === undefined) {
+    if (
+      typeof current !== 'object' ||
+      current === null ||
+      !Object.hasOwn(current, key) ||
+      (current as Record<PropertyKey, unknown>)[key] === undefined
+    ) {
       return { isPresent: false, value: undefined };
     }
     current = (current as Record<PropertyKey, unknown>)[key];
@@ -38,7 +51,11 @@ function fieldList(definition: AnyToolDefinition): { readonly required: string[]
 }
 
 /** The problem one schema issue describes, in words that name the field and what was received. */
-function describeIssue(definition: AnyToolDefinition, raw: unknown, issue: z.core.$ZodIssue): { field: string; problem: string; isMissing: boolean } {
+function describeIssue(
+  definition: AnyToolDefinition,
+  raw: unknown,
+  issue: z.core.$ZodIssue,
+): { field: string; problem: string; isMissing: boolean } {
   const field = issuePath(issue.path);
   if (issue.code === 'unrecognized_keys') {
     const { required, optional } = fieldList(definition);
@@ -46,15 +63,26 @@ function describeIssue(definition: AnyToolDefinition, raw: unknown, issue: z.cor
       const suggestion = closestName(key, [...required, ...optional]);
       return suggestion === undefined ? `"${key}"` : `"${key}" (did you mean "${suggestion}"?)`;
     });
-    return { field: issue.keys[0] ?? field, problem: `${names.join(', ')} ${issue.keys.length === 1 ? 'is not a field' : 'are not fields'} of ${definition.name}`, isMissing: false };
+    return {
+      field: issue.keys[0] ?? field,
+      problem: `${names.join(', ')} ${issue.keys.length === 1 ? 'is not a field' : 'are not fields'} of ${definition.name}`,
+      isMissing: false,
+    };
   }
   const { isPresent, value } = lookup(raw, issue.path);
   if (!isPresent) {
     return { field, problem: `the required field "${field}" is missing`, isMissing: true };
   }
   if (issue.code === 'invalid_type') {
-    const expected = issue.expected === 'int' ? 'a whole number' : `${/^[aeiou]/u.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
-    return { field, problem: `the field "${field}" must be ${expected}, but got ${jsonTypeName(value)}`, isMissing: false };
+    const expected =
+      issue.expected === 'int'
+        ? 'a whole number'
+        : `${/^[aeiou]/u.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
+    return {
+      field,
+      problem: `the field "${field}" must be ${expected}, but got ${jsonTypeName(value)}`,
+      isMissing: false,
+    };
   }
   return { field, problem: `the field "${field}" ${issue.message}`, isMissing: false };
 }
@@ -88,11 +116,15 @@ export function parseToolArguments(name: string, raw: unknown): unknown {
   const notRun = `${definition.name} was not run`;
   const again = `${definition.notRunEffect} Send the whole call again with every required field (${required.join(', ')}).`;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new AppError('invalid_request', `${notRun}: its arguments must be a JSON object, but got ${jsonTypeName(raw)}. ${again}`, {
-      tool: definition.name,
-      field: '(root)',
-      missing: [],
-    });
+    throw new AppError(
+      'invalid_request',
+      `${notRun}: its arguments must be a JSON object, but got ${jsonTypeName(raw)}. ${again}`,
+      {
+        tool: definition.name,
+        field: '(root)',
+        missing: [],
+      },
+    );
   }
   const parsed = definition.input.safeParse(raw);
   if (parsed.success) return parsed.data;

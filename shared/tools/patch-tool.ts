@@ -12,12 +12,19 @@ export const patchTool = defineTool({
     '`new_string` may be "" to delete the text. It must differ from `old_string`. To create a file, use `write_file`.',
   ].join('\n'),
   input: z.strictObject({
-    path: pathField('The file to change: relative to the session\'s working directory, absolute, or starting with ~. It must be inside a workspace root.'),
-    old_string: textField('The exact text to replace, as it appears in the file (without read_file\'s line-number prefixes).').min(1, {
+    path: pathField(
+      "The file to change: relative to the session's working directory, absolute, or starting with ~. It must be inside a workspace root.",
+    ),
+    old_string: textField(
+      "The exact text to replace, as it appears in the file (without read_file's line-number prefixes).",
+    ).min(1, {
       message: 'is empty; give the exact text to replace (to create a file, use write_file)',
     }),
     new_string: textField('The text to put in its place; "" deletes it.'),
-    replace_all: z.boolean().optional().describe('Replace every occurrence instead of requiring exactly one (default false).'),
+    replace_all: z
+      .boolean()
+      .optional()
+      .describe('Replace every occurrence instead of requiring exactly one (default false).'),
   }),
   output: z.object({
     path: z.string().describe('The file changed (symlinks resolved).'),

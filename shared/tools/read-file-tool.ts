@@ -16,9 +16,19 @@ export const readFileTool = defineTool({
     'Only UTF-8 text is returned: a binary or non-UTF-8 file is refused with an error saying so, never shown garbled.',
   ].join('\n'),
   input: z.strictObject({
-    path: pathField('The file to read: relative to the session\'s working directory, absolute, or starting with ~. It must be inside a workspace root.'),
-    offset: z.int().min(1, { message: 'must be 1 or more (lines are numbered from 1)' }).optional().describe('The first line to return, 1-based (default 1).'),
-    limit: z.int().min(1, { message: 'must be 1 or more' }).optional().describe(`How many lines to return at most (default ${defaultReadLimit}).`),
+    path: pathField(
+      "The file to read: relative to the session's working directory, absolute, or starting with ~. It must be inside a workspace root.",
+    ),
+    offset: z
+      .int()
+      .min(1, { message: 'must be 1 or more (lines are numbered from 1)' })
+      .optional()
+      .describe('The first line to return, 1-based (default 1).'),
+    limit: z
+      .int()
+      .min(1, { message: 'must be 1 or more' })
+      .optional()
+      .describe(`How many lines to return at most (default ${defaultReadLimit}).`),
   }),
   output: z.object({
     path: z.string().describe('The file read (symlinks resolved).'),
@@ -29,7 +39,7 @@ export const readFileTool = defineTool({
     truncated: z.boolean().describe('Whether lines after the returned ones were left out.'),
     next_offset: z.int().optional().describe('When truncated: the `offset` that continues the reading.'),
     size_bytes: z.int().describe('The size of the file in bytes.'),
-    line_endings: z.enum(['lf', 'crlf', 'mixed', 'none']).describe('The file\'s line endings (hidden from `content`).'),
+    line_endings: z.enum(['lf', 'crlf', 'mixed', 'none']).describe("The file's line endings (hidden from `content`)."),
     bom: z.boolean().describe('Whether the file starts with a UTF-8 byte-order mark (hidden from `content`).'),
     long_lines_shortened: z.int().describe('How many returned lines were too long and were shortened.'),
     note: z.string().optional().describe('Anything else worth knowing about this result.'),

@@ -14,7 +14,7 @@ export const terminalTool = defineTool({
   name: 'terminal',
   summary: 'Run a shell command in the workspace and return its output and exit code.',
   description: [
-    'Runs `command` with the platform\'s shell (`/bin/sh -c` on Linux and macOS, `cmd.exe /d /s /c` on Windows) in `cwd` (default: the session\'s working directory; it must be inside a workspace root). Standard input is empty.',
+    "Runs `command` with the platform's shell (`/bin/sh -c` on Linux and macOS, `cmd.exe /d /s /c` on Windows) in `cwd` (default: the session's working directory; it must be inside a workspace root). Standard input is empty.",
     `The command is stopped, with every process it started, after \`timeout_ms\` (default ${defaultTerminalTimeoutMs / 1000} s); the result then says \`timed_out\`.`,
     `stdout and stderr are returned separately, each up to ${terminalOutputCapBytes / 1024} KiB: longer output keeps its beginning and end, and the result says how many bytes were dropped.`,
     'Commands that delete, overwrite or move files (rm, mv, cp onto a file, > redirects, sed -i, git reset/checkout/clean …) are checkpointed first, so they can be undone. Some commands wait for a human to approve them; a few (rm -rf /, mkfs, shutdown …) are always refused.',
@@ -26,9 +26,11 @@ export const terminalTool = defineTool({
     }),
     cwd: z
       .string()
-      .min(1, { message: 'is empty; leave it out to use the session\'s working directory' })
+      .min(1, { message: "is empty; leave it out to use the session's working directory" })
       .optional()
-      .describe('The folder to run in: relative to the session\'s working directory, or absolute. It must be inside a workspace root.'),
+      .describe(
+        "The folder to run in: relative to the session's working directory, or absolute. It must be inside a workspace root.",
+      ),
     timeout_ms: z
       .int()
       .min(1, { message: 'must be 1 or more' })
@@ -37,12 +39,17 @@ export const terminalTool = defineTool({
       .describe(`Stop the command after this many milliseconds (default ${defaultTerminalTimeoutMs}).`),
   }),
   output: z.object({
-    exit_code: z.int().nullable().describe('The exit code; null when the command was stopped by a signal or the timeout.'),
+    exit_code: z
+      .int()
+      .nullable()
+      .describe('The exit code; null when the command was stopped by a signal or the timeout.'),
     signal: z.string().nullable().describe('The signal that stopped it (SIGKILL after a timeout), or null.'),
     timed_out: z.boolean().describe('Whether the timeout stopped it.'),
     stdout: z.string().describe('What it printed on standard output (UTF-8; see `stdout_dropped_bytes`).'),
     stderr: z.string().describe('What it printed on standard error.'),
-    stdout_dropped_bytes: z.int().describe('Bytes of stdout left out of the middle because the output was longer than the cap.'),
+    stdout_dropped_bytes: z
+      .int()
+      .describe('Bytes of stdout left out of the middle because the output was longer than the cap.'),
     stderr_dropped_bytes: z.int().describe('Bytes of stderr left out of the middle.'),
     cwd: z.string().describe('The folder it ran in.'),
     duration_ms: z.int().describe('How long it ran, in milliseconds.'),

@@ -39,7 +39,11 @@ function contentKind(change: TreeChange, kind: 'text' | 'binary' | 'too-large'):
 }
 
 /** Where the symlinks of a change point, on the sides where it is one. */
-function linkTargetsOf(change: TreeChange, oldBytes: Uint8Array | undefined, newBytes: Uint8Array | undefined): DiffFile['linkTargets'] {
+function linkTargetsOf(
+  change: TreeChange,
+  oldBytes: Uint8Array | undefined,
+  newBytes: Uint8Array | undefined,
+): DiffFile['linkTargets'] {
   const target = (file: TreeChange['old'], bytes: Uint8Array | undefined): string | undefined =>
     file?.mode === fileModes.symlink && bytes !== undefined ? Buffer.from(bytes).toString('utf8') : undefined;
   const old = target(change.old, oldBytes);
@@ -49,8 +53,16 @@ function linkTargetsOf(change: TreeChange, oldBytes: Uint8Array | undefined, new
 }
 
 /** Compares one change's two sides line by line. */
-async function compareChange(engine: DiffEngine, sides: DiffSides, change: TreeChange, limits: TextDiffLimits): Promise<FileDiff> {
-  const [oldBytes, newBytes] = await Promise.all([readSideContent(engine, sides, 'old', change), readSideContent(engine, sides, 'new', change)]);
+async function compareChange(
+  engine: DiffEngine,
+  sides: DiffSides,
+  change: TreeChange,
+  limits: TextDiffLimits,
+): Promise<FileDiff> {
+  const [oldBytes, newBytes] = await Promise.all([
+    readSideContent(engine, sides, 'old', change),
+    readSideContent(engine, sides, 'new', change),
+  ]);
   const text = diffText(oldBytes, newBytes, limits);
   const linkTargets = linkTargetsOf(change, oldBytes, newBytes);
   return {
@@ -75,7 +87,15 @@ async function compareChange(engine: DiffEngine, sides: DiffSides, change: TreeC
 export async function diffPage(engine: DiffEngine, sides: DiffSides, offset: number, limit: number): Promise<DiffPage> {
   const page = sides.changes.slice(offset, offset + limit);
   const files = await mapLimit(page, statConcurrency, async (change) => {
-    const { hunks: _hunks, omittedLines: _omitted, oldSize: _oldSize, newSize: _newSize, oldOid: _oldOid, newOid: _newOid, ...file } = await compareChange(engine, sides, change, {
+    const {
+      hunks: _hunks,
+      omittedLines: _omitted,
+      oldSize: _oldSize,
+      newSize: _newSize,
+      oldOid: _oldOid,
+      newOid: _newOid,
+      ...file
+    } = await compareChange(engine, sides, change, {
       ...defaultTextDiffLimits,
       maxLines: 0,
     });
@@ -94,7 +114,12 @@ export async function diffPage(engine: DiffEngine, sides: DiffSides, offset: num
 }
 
 /** One file's diff with hunks (capped at `maxLines`); `not_found` when the file did not change. */
-export async function diffOneFile(engine: DiffEngine, sides: DiffSides, relativePath: string, maxLines: number): Promise<FileDiff> {
+export async function diffOneFile(
+  engine: DiffEngine,
+  sides: DiffSides,
+  relativePath: string,
+  maxLines: number,
+): Promise<FileDiff> {
   const change = sides.changes.find((candidate) => candidate.path === relativePath);
   if (change === undefined) {
     throw new AppError(
@@ -107,9 +132,18 @@ export async function diffOneFile(engine: DiffEngine, sides: DiffSides, relative
 }
 
 /** Several files' diffs with hunks (each capped at `maxLines`); named paths that did not change are listed as `unchanged`. */
-export async function diffFiles(engine: DiffEngine, sides: DiffSides, relativePaths: readonly string[], maxLines: number): Promise<{ files: FileDiff[]; unchanged: string[] }> {
+export async function diffFiles(
+  engine: DiffEngine,
+  sides: DiffSides,
+  relativePaths: readonly string[],
+  maxLines: number,
+): Promise<{ files: FileDiff[]; unchanged: string[] }> {
   const byPath = new Map(sides.changes.map((change) => [change.path, change]));
-  const changes = relativePaths.map((relativePath) => byPath.get(relativePath)).filter((change): change is TreeChange => change !== undefined);
-  const files = await mapLimit(changes, statConcurrency, (change) => compareChange(engine, sides, change, { ...defaultTextDiffLimits, maxLines }));
+  const changes = relativePaths
+    .map((relativePath) => byPath.get(relativePath))
+    .filter((change): change is TreeChange => change !== undefined);
+  const files = await mapLimit(changes, statConcurrency, (change) =>
+    compareChange(engine, sides, change, { ...defaultTextDiffLimits, maxLines }),
+  );
   return { files, unchanged: relativePaths.filter((relativePath) => !byPath.has(relativePath)) };
 }

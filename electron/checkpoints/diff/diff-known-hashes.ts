@@ -49,7 +49,10 @@ export function knownHashesOf(state: DirState): KnownHashes {
  * core: nothing to read), else `loadKnownHashes` with the last result per directory kept while its
  * stat cache file is unchanged (same size and mtime), so paging through a diff does not parse the cache again.
  */
-export function knownHashesLoader(root: string, inMemory: (dir: string) => KnownHashes | undefined = () => undefined): (dir: string) => Promise<KnownHashes> {
+export function knownHashesLoader(
+  root: string,
+  inMemory: (dir: string) => KnownHashes | undefined = () => undefined,
+): (dir: string) => Promise<KnownHashes> {
   const kept = new Map<string, { readonly stamp: string; readonly known: KnownHashes }>();
   return async (dir) => {
     const held = inMemory(dir);

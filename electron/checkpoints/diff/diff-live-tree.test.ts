@@ -34,7 +34,7 @@ describe('readLiveTree', () => {
       'src/deep/er/x.ts': 'x\n',
       'bin/run': { content: '#!/bin/sh\necho hi\n', mode: 0o755 },
       'link-to-readme': { symlink: 'README.md' },
-      'dangling': { symlink: 'does/not/exist' },
+      dangling: { symlink: 'does/not/exist' },
       'node_modules/dep/index.js': 'module.exports = 1;\n',
       'src/.env.local': 'SECRET=1\n',
       'big.txt': 'x'.repeat(2048),
@@ -44,7 +44,15 @@ describe('readLiveTree', () => {
       'src/.app.ts.vigil-tmp-123-0-0123456789ab': 'half written',
     });
     mkdirSync(path.join(dir, 'empty/folder'), { recursive: true });
-    const stored = ['README.md', 'bin/run', 'dangling', 'link-to-readme', 'nested/code.py', 'src/app.ts', 'src/deep/er/x.ts'];
+    const stored = [
+      'README.md',
+      'bin/run',
+      'dangling',
+      'link-to-readme',
+      'nested/code.py',
+      'src/app.ts',
+      'src/deep/er/x.ts',
+    ];
     const expected = treeOf(store, gitCommit(store, dir, 'expected', stored));
 
     const live = await readLiveTree(dir, rules, createPathScope());
@@ -57,7 +65,12 @@ describe('readLiveTree', () => {
       { path: 'src/.env.local', reason: 'excluded' },
     ]);
     // Equal content gives equal ids, so a diff against the commit reads nothing below the root.
-    const changes = await diffTrees({ readTree: async (oid) => live.trees.get(oid) ?? isoTreeReader(store).readTree(oid) }, expected, live.root, createPathScope());
+    const changes = await diffTrees(
+      { readTree: async (oid) => live.trees.get(oid) ?? isoTreeReader(store).readTree(oid) },
+      expected,
+      live.root,
+      createPathScope(),
+    );
     expect(changes).toEqual([]);
   });
 
@@ -77,7 +90,7 @@ describe('readLiveTree', () => {
   });
 });
 
-describe('readLiveTree with the engine\'s stat cache', () => {
+describe("readLiveTree with the engine's stat cache", () => {
   it('takes known ids only for files whose stat still matches, so edits are always seen', async () => {
     const files: Record<string, string> = {};
     for (let index = 0; index < 200; index += 1) files[`d${index % 10}/f${index}.txt`] = `content ${index}\n`;

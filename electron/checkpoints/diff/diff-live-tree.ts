@@ -88,7 +88,12 @@ async function listFolder(absolute: string, relativePath: string, skipped: Skipp
 }
 
 /** Hashes one file or symlink as git would store it (or takes a known id), or says why it cannot be stored. */
-async function hashFile(absolute: string, relativePath: string, maxFileBytes: number, known: KnownHashes): Promise<{ readonly mode: string; readonly oid: string } | SkipReason | undefined> {
+async function hashFile(
+  absolute: string,
+  relativePath: string,
+  maxFileBytes: number,
+  known: KnownHashes,
+): Promise<{ readonly mode: string; readonly oid: string } | SkipReason | undefined> {
   try {
     const stats = await lstat(absolute, { bigint: true });
     if (stats.isDirectory()) return undefined;
@@ -97,7 +102,9 @@ async function hashFile(absolute: string, relativePath: string, maxFileBytes: nu
     const mode = modeOfStat(stats);
     const oid = known.oidOf(relativePath, stats, mode);
     if (oid !== undefined) return { mode, oid };
-    const content = stats.isSymbolicLink() ? await readlink(absolute, { encoding: 'buffer' }) : await readFile(absolute);
+    const content = stats.isSymbolicLink()
+      ? await readlink(absolute, { encoding: 'buffer' })
+      : await readFile(absolute);
     return { mode, oid: hashObject('blob', content) };
   } catch (error) {
     const code = errnoCode(error);
@@ -114,7 +121,12 @@ async function hashFile(absolute: string, relativePath: string, maxFileBytes: nu
  * named paths are listed in `skipped`. Files whose stat matches the engine's stat cache (`known`)
  * are not read.
  */
-export async function readLiveTree(dir: string, rules: LiveTreeRules, scope: PathScope, known: KnownHashes = noKnownHashes): Promise<LiveTree> {
+export async function readLiveTree(
+  dir: string,
+  rules: LiveTreeRules,
+  scope: PathScope,
+  known: KnownHashes = noKnownHashes,
+): Promise<LiveTree> {
   const skipped: SkippedPath[] = [];
   const files: FoundFile[] = [];
   const folders: string[] = [];
@@ -156,7 +168,10 @@ export async function readLiveTree(dir: string, rules: LiveTreeRules, scope: Pat
     const oid = hashObject('tree', encodeTree(entries));
     trees.set(oid, entries);
     if (folder === '') root = oid;
-    else entriesOf.get(path.posix.dirname(folder) === '.' ? '' : path.posix.dirname(folder))?.push({ mode: fileModes.tree, name: path.posix.basename(folder), oid, type: 'tree' });
+    else
+      entriesOf
+        .get(path.posix.dirname(folder) === '.' ? '' : path.posix.dirname(folder))
+        ?.push({ mode: fileModes.tree, name: path.posix.basename(folder), oid, type: 'tree' });
   }
   skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { root, skipped, trees };

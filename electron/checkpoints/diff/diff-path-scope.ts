@@ -36,8 +36,10 @@ export function normalizeRelativePath(input: string): string {
     refuse('is absolute: give it relative to the directory (as `vigil checkpoints diff` lists it)');
   }
   const normalized = path.posix.normalize(text).replace(/\/+$/, '');
-  if (normalized === '..' || normalized.startsWith('../')) refuse('leaves the directory: restores never reach outside it');
-  if (normalized === '.' || normalized === '') refuse('is the directory itself: leave the file list out to restore everything');
+  if (normalized === '..' || normalized.startsWith('../'))
+    refuse('leaves the directory: restores never reach outside it');
+  if (normalized === '.' || normalized === '')
+    refuse('is the directory itself: leave the file list out to restore everything');
   return normalized;
 }
 

@@ -23,7 +23,9 @@ export interface DiffSides {
   /** The checkpointed directory (resolved). */
   readonly dir: string;
   readonly from: CheckpointEntry;
-  readonly to: { readonly kind: 'live'; readonly live: LiveTree } | { readonly kind: 'checkpoint'; readonly checkpoint: CheckpointEntry };
+  readonly to:
+    | { readonly kind: 'live'; readonly live: LiveTree }
+    | { readonly kind: 'checkpoint'; readonly checkpoint: CheckpointEntry };
   /** Reads trees of both sides. */
   readonly reader: TreeReader;
   /** Every file that differs, within the scope, sorted by path. */
@@ -37,7 +39,9 @@ export interface DiffSides {
  */
 function isLeftOutBy(checkpoint: CheckpointEntry, change: TreeChange): boolean {
   if (checkpoint.source !== 'hermes' || change.old !== undefined) return false;
-  return checkpoint.skipped.some((item) => item.path === change.path || (item.path.endsWith('/') && change.path.startsWith(item.path)));
+  return checkpoint.skipped.some(
+    (item) => item.path === change.path || (item.path.endsWith('/') && change.path.startsWith(item.path)),
+  );
 }
 
 /** A commit's root tree, with the empty tree read as "nothing". */
@@ -69,8 +73,12 @@ export async function openDiffSides(
   }
   const live = await readLiveTree(from.dir, rules, scope, await loadKnown(from.dir));
   const reader = overlayReader(live, store);
-  const compared = (await diffTrees(reader, rootOf(from.tree), live.root, scope)).filter((change) => !isLeftOutBy(from, change));
-  const changes = (await mapLimit(compared, 32, (change) => withHeldFileOnDisk(from.dir, change))).filter((change): change is TreeChange => change !== undefined);
+  const compared = (await diffTrees(reader, rootOf(from.tree), live.root, scope)).filter(
+    (change) => !isLeftOutBy(from, change),
+  );
+  const changes = (await mapLimit(compared, 32, (change) => withHeldFileOnDisk(from.dir, change))).filter(
+    (change): change is TreeChange => change !== undefined,
+  );
   return { dir: from.dir, from, to: { kind: 'live', live }, reader, changes };
 }
 
@@ -81,7 +89,8 @@ export async function openDiffSides(
  * modification, and only a missing file is a deletion.
  */
 async function withHeldFileOnDisk(dir: string, change: TreeChange): Promise<TreeChange | undefined> {
-  if (change.old === undefined || change.new !== undefined || storedPathExclusion(change.path, false) === undefined) return change;
+  if (change.old === undefined || change.new !== undefined || storedPathExclusion(change.path, false) === undefined)
+    return change;
   if (!(await hasRealFolders(dir, change.path))) return change;
   const found = await readDiskVersion(path.join(dir, ...change.path.split('/')));
   if (found.file === undefined) return change;
@@ -93,13 +102,20 @@ async function withHeldFileOnDisk(dir: string, change: TreeChange): Promise<Tree
  * The bytes of one side of a changed file: from the store, or for the live side from the disk (a
  * symlink's target as git stores it). A live file that vanished since the walk reads as empty.
  */
-export async function readSideContent(engine: DiffEngine, sides: DiffSides, side: 'old' | 'new', change: TreeChange): Promise<Uint8Array | undefined> {
+export async function readSideContent(
+  engine: DiffEngine,
+  sides: DiffSides,
+  side: 'old' | 'new',
+  change: TreeChange,
+): Promise<Uint8Array | undefined> {
   const file: TreeFile | undefined = side === 'old' ? change.old : change.new;
   if (file === undefined) return undefined;
   if (side === 'old' || sides.to.kind === 'checkpoint') return engine.readBlob(file.oid);
   const absolute = path.join(sides.dir, ...change.path.split('/'));
   try {
-    return file.mode === fileModes.symlink ? await readlink(absolute, { encoding: 'buffer' }) : await readFile(absolute);
+    return file.mode === fileModes.symlink
+      ? await readlink(absolute, { encoding: 'buffer' })
+      : await readFile(absolute);
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EINVAL') return new Uint8Array();

@@ -8,7 +8,9 @@ describe('diffText', () => {
   it('gives unified hunks with git-style line counts', () => {
     const diff = diffText(bytes('a\nb\nc\n'), bytes('a\nB\nc\nd\n'));
     expect(diff).toMatchObject({ kind: 'text', additions: 2, deletions: 1, omittedLines: 0 });
-    expect(diff.hunks).toEqual([{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 4, lines: [' a', '-b', '+B', ' c', '+d'] }]);
+    expect(diff.hunks).toEqual([
+      { oldStart: 1, oldLines: 3, newStart: 1, newLines: 4, lines: [' a', '-b', '+B', ' c', '+d'] },
+    ]);
   });
 
   it('does not count the "no newline at end of file" marker as a change', () => {
@@ -22,12 +24,19 @@ describe('diffText', () => {
     expect(isBinaryContent(Uint8Array.from([0x61, 0x00, 0x62]))).toBe(true);
     expect(isBinaryContent(Uint8Array.from([0xc3, 0x28]))).toBe(true);
     expect(isBinaryContent(bytes('héllo ✓\n'))).toBe(false);
-    expect(diffText(Uint8Array.from([1, 0, 2]), bytes('text\n'))).toMatchObject({ kind: 'binary', hunks: [], additions: 0, deletions: 0 });
+    expect(diffText(Uint8Array.from([1, 0, 2]), bytes('text\n'))).toMatchObject({
+      kind: 'binary',
+      hunks: [],
+      additions: 0,
+      deletions: 0,
+    });
   });
 
   it('caps the lines it returns and counts the rest', () => {
     const old = Array.from({ length: 500 }, (_, index) => `line ${index}`).join('\n');
-    const changed = Array.from({ length: 500 }, (_, index) => (index % 10 === 0 ? `LINE ${index}` : `line ${index}`)).join('\n');
+    const changed = Array.from({ length: 500 }, (_, index) =>
+      index % 10 === 0 ? `LINE ${index}` : `line ${index}`,
+    ).join('\n');
     const full = diffText(bytes(old), bytes(changed));
     const capped = diffText(bytes(old), bytes(changed), { ...defaultTextDiffLimits, maxLines: 25 });
     const shown = capped.hunks.reduce((sum, hunk) => sum + hunk.lines.length, 0);
@@ -38,7 +47,9 @@ describe('diffText', () => {
   });
 
   it('does not diff sides over the size cap', () => {
-    expect(diffText(bytes('x'.repeat(100)), bytes('y'), { ...defaultTextDiffLimits, maxBytes: 50 }).kind).toBe('too-large');
+    expect(diffText(bytes('x'.repeat(100)), bytes('y'), { ...defaultTextDiffLimits, maxBytes: 50 }).kind).toBe(
+      'too-large',
+    );
   });
 
   it('shows a file rewritten beyond what jsdiff explores as replaced whole', () => {
@@ -55,7 +66,9 @@ describe('createPathScope', () => {
     expect(normalizeRelativePath('src/x/../b.ts')).toBe('src/b.ts');
     expect(normalizeRelativePath('folder/')).toBe('folder');
     for (const bad of ['', '/abs', '..', '../x', 'a/../../x', '.', 'a\0b']) {
-      expect(() => normalizeRelativePath(bad), bad).toThrow(expect.objectContaining({ code: 'invalid_request' }) as Error);
+      expect(() => normalizeRelativePath(bad), bad).toThrow(
+        expect.objectContaining({ code: 'invalid_request' }) as Error,
+      );
     }
   });
 

@@ -55,7 +55,10 @@ function replacementHunk(oldText: string, newText: string): StructuredPatchHunk 
 }
 
 /** Keeps the first `maxLines` hunk lines (whole hunks, the last one cut), counting the rest. */
-function capHunks(hunks: readonly StructuredPatchHunk[], maxLines: number): { hunks: StructuredPatchHunk[]; omittedLines: number } {
+function capHunks(
+  hunks: readonly StructuredPatchHunk[],
+  maxLines: number,
+): { hunks: StructuredPatchHunk[]; omittedLines: number } {
   const kept: StructuredPatchHunk[] = [];
   let budget = maxLines;
   let omittedLines = 0;
@@ -81,14 +84,22 @@ function capHunks(hunks: readonly StructuredPatchHunk[], maxLines: number): { hu
  * oversized content gets no hunks, text gets unified hunks (capped) and line counts that ignore
  * "\ No newline at end of file" markers.
  */
-export function diffText(oldBytes: Uint8Array | undefined, newBytes: Uint8Array | undefined, limits: TextDiffLimits = defaultTextDiffLimits): TextDiff {
+export function diffText(
+  oldBytes: Uint8Array | undefined,
+  newBytes: Uint8Array | undefined,
+  limits: TextDiffLimits = defaultTextDiffLimits,
+): TextDiff {
   const none = { hunks: [], additions: 0, deletions: 0, omittedLines: 0 };
   const sides = [oldBytes, newBytes].filter((side): side is Uint8Array => side !== undefined);
   if (sides.some((side) => side.byteLength > limits.maxBytes)) return { kind: 'too-large', ...none };
   if (sides.some(isBinaryContent)) return { kind: 'binary', ...none };
   const oldText = oldBytes === undefined ? '' : Buffer.from(oldBytes).toString('utf8');
   const newText = newBytes === undefined ? '' : Buffer.from(newBytes).toString('utf8');
-  const patch = structuredPatch('a', 'b', oldText, newText, undefined, undefined, { context: limits.context, maxEditLength, timeout: maxDiffMs });
+  const patch = structuredPatch('a', 'b', oldText, newText, undefined, undefined, {
+    context: limits.context,
+    maxEditLength,
+    timeout: maxDiffMs,
+  });
   const hunks = patch === undefined ? [replacementHunk(oldText, newText)] : patch.hunks;
   let additions = 0;
   let deletions = 0;

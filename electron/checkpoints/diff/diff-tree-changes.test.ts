@@ -43,15 +43,22 @@ const letter = { added: 'A', deleted: 'D', modified: 'M', 'type-changed': 'T' } 
 describe('diffTrees', () => {
   it('finds exactly the files git finds, reading only the subtrees that differ', async () => {
     const files: Record<string, string> = {};
-    for (let top = 0; top < 10; top += 1) for (let file = 0; file < 20; file += 1) files[`d${top}/sub/f${file}.txt`] = `${top}-${file}\n`;
-    writeFiles(dir, { ...files, 'keep.txt': 'k\n', 'exe.sh': { content: '#!/bin/sh\n', mode: 0o644 }, 'link': { symlink: 'keep.txt' }, 'x': 'file\n' });
+    for (let top = 0; top < 10; top += 1)
+      for (let file = 0; file < 20; file += 1) files[`d${top}/sub/f${file}.txt`] = `${top}-${file}\n`;
+    writeFiles(dir, {
+      ...files,
+      'keep.txt': 'k\n',
+      'exe.sh': { content: '#!/bin/sh\n', mode: 0o644 },
+      link: { symlink: 'keep.txt' },
+      x: 'file\n',
+    });
     const first = gitCommit(store, dir, 'first');
     writeFiles(dir, {
       'd3/sub/f1.txt': 'changed\n',
       'd3/new.txt': 'new\n',
       'exe.sh': { content: '#!/bin/sh\n', mode: 0o755 },
-      'link': 'now a file\n',
-      'x': { symlink: 'keep.txt' },
+      link: 'now a file\n',
+      x: { symlink: 'keep.txt' },
     });
     rmSync(path.join(dir, 'd7/sub/f2.txt'));
     const second = gitCommit(store, dir, 'second');
@@ -59,7 +66,14 @@ describe('diffTrees', () => {
     const reader = countingReader(isoTreeReader(store));
     const changes = await diffTrees(reader, treeOf(store, first), treeOf(store, second), createPathScope());
     const ours = changes.map((change) => {
-      const status = change.old === undefined ? 'added' : change.new === undefined ? 'deleted' : (change.old.mode === '120000') !== (change.new.mode === '120000') ? 'type-changed' : 'modified';
+      const status =
+        change.old === undefined
+          ? 'added'
+          : change.new === undefined
+            ? 'deleted'
+            : (change.old.mode === '120000') !== (change.new.mode === '120000')
+              ? 'type-changed'
+              : 'modified';
       return `${letter[status]} ${change.path}`;
     });
     expect(ours).toEqual(gitNameStatus(first, second));
@@ -70,13 +84,18 @@ describe('diffTrees', () => {
   });
 
   it('splits a file that became a folder into the file and everything under the folder', async () => {
-    writeFiles(dir, { 'a': 'file\n', 'b/c.txt': 'c\n' });
+    writeFiles(dir, { a: 'file\n', 'b/c.txt': 'c\n' });
     const first = gitCommit(store, dir, 'first');
     rmSync(path.join(dir, 'a'));
     rmSync(path.join(dir, 'b'), { recursive: true });
-    writeFiles(dir, { 'a/inner.txt': 'inner\n', 'b': 'now a file\n' });
+    writeFiles(dir, { 'a/inner.txt': 'inner\n', b: 'now a file\n' });
     const second = gitCommit(store, dir, 'second');
-    const changes = await diffTrees(isoTreeReader(store), treeOf(store, first), treeOf(store, second), createPathScope());
+    const changes = await diffTrees(
+      isoTreeReader(store),
+      treeOf(store, first),
+      treeOf(store, second),
+      createPathScope(),
+    );
     expect(changes.map((change) => [change.path, change.old !== undefined, change.new !== undefined])).toEqual([
       ['a', true, false],
       ['a/inner.txt', false, true],
@@ -91,10 +110,20 @@ describe('diffTrees', () => {
     writeFiles(dir, { 'src/a.ts': 'A\n', 'src/b.ts': 'B\n', 'lib/c.ts': 'C\n', 'top.md': 'T\n' });
     const second = gitCommit(store, dir, 'second');
     const reader = countingReader(isoTreeReader(store));
-    const scoped = await diffTrees(reader, treeOf(store, first), treeOf(store, second), createPathScope(['src/b.ts', 'top.md']));
+    const scoped = await diffTrees(
+      reader,
+      treeOf(store, first),
+      treeOf(store, second),
+      createPathScope(['src/b.ts', 'top.md']),
+    );
     expect(scoped.map((change) => change.path)).toEqual(['src/b.ts', 'top.md']);
     expect(reader.reads).toBe(4);
-    const folder = await diffTrees(isoTreeReader(store), treeOf(store, first), treeOf(store, second), createPathScope(['lib']));
+    const folder = await diffTrees(
+      isoTreeReader(store),
+      treeOf(store, first),
+      treeOf(store, second),
+      createPathScope(['lib']),
+    );
     expect(folder.map((change) => change.path)).toEqual(['lib/c.ts']);
   });
 
@@ -112,7 +141,7 @@ describe('diffTrees', () => {
 
 describe('lookupPath', () => {
   it('finds files and folders by path and nothing through a file', async () => {
-    writeFiles(dir, { 'a/b/c.txt': 'c\n', 'f': 'f\n' });
+    writeFiles(dir, { 'a/b/c.txt': 'c\n', f: 'f\n' });
     const tree = treeOf(store, gitCommit(store, dir, 'one'));
     const reader = isoTreeReader(store);
     expect((await lookupPath(reader, tree, 'a/b/c.txt'))?.type).toBe('blob');

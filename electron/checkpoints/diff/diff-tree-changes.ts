@@ -57,7 +57,8 @@ export async function diffTrees(
 ): Promise<TreeChange[]> {
   const changes: TreeChange[] = [];
   let level: PendingPair[] = oldTree === newTree ? [] : [{ prefix: '', old: oldTree, new: newTree }];
-  const read = (oid: string | undefined): Promise<readonly StoredTreeEntry[]> => (oid === undefined ? Promise.resolve([]) : reader.readTree(oid));
+  const read = (oid: string | undefined): Promise<readonly StoredTreeEntry[]> =>
+    oid === undefined ? Promise.resolve([]) : reader.readTree(oid);
   while (level.length > 0) {
     const next: PendingPair[] = [];
     await mapLimit(level, readConcurrency, async (pair) => {
@@ -67,7 +68,13 @@ export async function diffTrees(
       for (const name of new Set([...olds.keys(), ...news.keys()])) {
         const oldEntry = olds.get(name);
         const newEntry = news.get(name);
-        if (oldEntry !== undefined && newEntry !== undefined && oldEntry.oid === newEntry.oid && oldEntry.mode === newEntry.mode) continue;
+        if (
+          oldEntry !== undefined &&
+          newEntry !== undefined &&
+          oldEntry.oid === newEntry.oid &&
+          oldEntry.mode === newEntry.mode
+        )
+          continue;
         const path = pair.prefix === '' ? name : `${pair.prefix}/${name}`;
         const oldSub = isTree(oldEntry) ? oldEntry.oid : undefined;
         const newSub = isTree(newEntry) ? newEntry.oid : undefined;
@@ -77,7 +84,13 @@ export async function diffTrees(
         const oldFile = asFile(oldEntry);
         const newFile = asFile(newEntry);
         if ((oldFile === undefined && newFile === undefined) || !scope.covers(path)) continue;
-        if (oldFile !== undefined && newFile !== undefined && oldFile.oid === newFile.oid && oldFile.mode === newFile.mode) continue;
+        if (
+          oldFile !== undefined &&
+          newFile !== undefined &&
+          oldFile.oid === newFile.oid &&
+          oldFile.mode === newFile.mode
+        )
+          continue;
         changes.push({ path, ...(oldFile && { old: oldFile }), ...(newFile && { new: newFile }) });
       }
     });
@@ -87,7 +100,11 @@ export async function diffTrees(
 }
 
 /** The entry at `relativePath` inside a tree (a file or a folder), or undefined. */
-export async function lookupPath(reader: TreeReader, tree: string | undefined, relativePath: string): Promise<StoredTreeEntry | undefined> {
+export async function lookupPath(
+  reader: TreeReader,
+  tree: string | undefined,
+  relativePath: string,
+): Promise<StoredTreeEntry | undefined> {
   let current = tree;
   const parts = relativePath.split('/');
   for (const [index, part] of parts.entries()) {

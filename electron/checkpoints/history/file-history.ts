@@ -52,7 +52,12 @@ export async function allCheckpoints(engine: HistoryEngine, dir: string): Promis
  * change after it is that turn's (or someone's outside any agent). Equal subtrees are never
  * entered twice: the cost grows with the number of checkpoints and the changes, not the tree.
  */
-export async function fileHistory(engine: HistoryEngine, entries: readonly CheckpointEntry[], relativePath: string, live: LiveSide): Promise<FileVersionChange[]> {
+export async function fileHistory(
+  engine: HistoryEngine,
+  entries: readonly CheckpointEntry[],
+  relativePath: string,
+  live: LiveSide,
+): Promise<FileVersionChange[]> {
   const trees = historyTrees({ readTree: (oid) => engine.readTree(oid) });
   const parts = relativePath.split('/');
   const versions = await mapLimit(entries, readConcurrency, (entry) => trees.fileAt(rootTreeOf(entry.tree), parts));

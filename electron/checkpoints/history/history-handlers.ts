@@ -6,7 +6,9 @@ import type { HistoryService } from './history-service';
 type FileLogEntry = CallResponse<'checkpoints:file-log'>['entries'][number];
 
 /** The handlers of a file's history and of the search of the past. */
-export function createHistoryHandlers(history: HistoryService): PartialCallHandlers<'checkpoints:file-log' | 'checkpoints:search'> {
+export function createHistoryHandlers(
+  history: HistoryService,
+): PartialCallHandlers<'checkpoints:file-log' | 'checkpoints:search'> {
   return {
     'checkpoints:file-log': async (request) => {
       const log = await history.fileLog(request.dir, request.path, { includeLive: request.includeLive });
@@ -23,8 +25,14 @@ export function createHistoryHandlers(history: HistoryService): PartialCallHandl
       };
     },
     'checkpoints:search': async (request) => {
-      const found = await history.search(request.dir, request.text, { includeLive: request.includeLive, limit: request.limit });
-      return { ...found, hits: found.hits.map(({ checkpoint, ...rest }) => ({ ...rest, checkpoint: toContractEntry(checkpoint) })) };
+      const found = await history.search(request.dir, request.text, {
+        includeLive: request.includeLive,
+        limit: request.limit,
+      });
+      return {
+        ...found,
+        hits: found.hits.map(({ checkpoint, ...rest }) => ({ ...rest, checkpoint: toContractEntry(checkpoint) })),
+      };
     },
   };
 }

@@ -24,7 +24,12 @@ beforeEach(async () => {
   sessions = path.join(root, 'home', 'sessions');
   const checkpointsRoot = path.join(root, 'home', 'checkpoints');
   engine = new CheckpointService({ root: checkpointsRoot, logger: silentLogger });
-  history = createHistoryService({ engine, root: checkpointsRoot, rules: { maxFileBytes: engine.maxFileBytes, ignoredFolders: [checkpointsRoot] }, turnMessageOf: createTurnMessageLookup(sessions) });
+  history = createHistoryService({
+    engine,
+    root: checkpointsRoot,
+    rules: { maxFileBytes: engine.maxFileBytes, ignoredFolders: [checkpointsRoot] },
+    turnMessageOf: createTurnMessageLookup(sessions),
+  });
 });
 afterEach(async () => {
   await engine.dispose();
@@ -54,9 +59,16 @@ function writeSessionLog(sessionId: string, messages: Readonly<Record<number, st
   const at = new Date().toISOString();
   const records: object[] = [{ type: 'opened', v: 1, at, id: sessionId, agent: 'alpha', roots: [dir] }];
   for (const [turn, text] of Object.entries(messages)) {
-    records.push({ type: 'turn-began', at, turn: Number(turn) }, { type: 'message', at, turn: Number(turn), role: 'user', text }, { type: 'message', at, turn: Number(turn), role: 'assistant', text: 'done' });
+    records.push(
+      { type: 'turn-began', at, turn: Number(turn) },
+      { type: 'message', at, turn: Number(turn), role: 'user', text },
+      { type: 'message', at, turn: Number(turn), role: 'assistant', text: 'done' },
+    );
   }
-  writeFileSync(path.join(sessions, `${sessionId}.jsonl`), `${records.map((record) => JSON.stringify(record)).join('\n')}\n`);
+  writeFileSync(
+    path.join(sessions, `${sessionId}.jsonl`),
+    `${records.map((record) => JSON.stringify(record)).join('\n')}\n`,
+  );
 }
 
 describe('file history', () => {
@@ -79,7 +91,10 @@ describe('file history', () => {
       [c3, c4, 'modified'],
       [c1, c2, 'modified'],
     ]);
-    expect(log.entries[2]).toMatchObject({ turnMessage: 'Write the first draft', checkpoint: { attribution: { agent: 'alpha', turn: 1 } } });
+    expect(log.entries[2]).toMatchObject({
+      turnMessage: 'Write the first draft',
+      checkpoint: { attribution: { agent: 'alpha', turn: 1 } },
+    });
     expect(log.entries[1]?.turnMessage).toBeUndefined();
     // Each version is the blob git holds for the file in that checkpoint.
     expect(log.entries[1]?.version?.oid).toBe(runGit(['--git-dir', engine.gitdir, 'rev-parse', `${c3}:a.txt`]));

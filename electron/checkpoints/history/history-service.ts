@@ -42,7 +42,11 @@ export interface HistoryService {
   /** Every checkpoint after which `relativePath` changed, newest first (the newest compared with the directory now unless `includeLive` is false). */
   fileLog(dir: string, relativePath: string, options?: { readonly includeLive?: boolean }): Promise<FileLog>;
   /** Every checkpoint after which the count of `text` in a file changed, newest first, at most `limit`. */
-  search(dir: string, text: string, options?: { readonly includeLive?: boolean; readonly limit?: number }): Promise<TextSearch>;
+  search(
+    dir: string,
+    text: string,
+    options?: { readonly includeLive?: boolean; readonly limit?: number },
+  ): Promise<TextSearch>;
 }
 
 /** What the history service is built from. */
@@ -55,7 +59,10 @@ export interface HistoryServiceOptions {
 }
 
 /** Adds each entry's turn message (when its session recorded one). */
-async function withTurnMessages<T extends { readonly checkpoint: CheckpointEntry }>(items: readonly T[], lookup: TurnMessageOf | undefined): Promise<(T & WithTurnMessage)[]> {
+async function withTurnMessages<T extends { readonly checkpoint: CheckpointEntry }>(
+  items: readonly T[],
+  lookup: TurnMessageOf | undefined,
+): Promise<(T & WithTurnMessage)[]> {
   if (lookup === undefined) return [...items];
   return Promise.all(
     items.map(async (item) => {
@@ -70,7 +77,9 @@ async function withTurnMessages<T extends { readonly checkpoint: CheckpointEntry
 async function readLiveContent(dir: string, relativePath: string, file: TreeFile): Promise<Uint8Array | undefined> {
   const absolute = absoluteIn(dir, relativePath);
   try {
-    return file.mode === fileModes.symlink ? await readlink(absolute, { encoding: 'buffer' }) : await readFile(absolute);
+    return file.mode === fileModes.symlink
+      ? await readlink(absolute, { encoding: 'buffer' })
+      : await readFile(absolute);
   } catch (error) {
     if (['ENOENT', 'ENOTDIR', 'EINVAL'].includes(errnoCode(error) ?? '')) return undefined;
     throw fileSystemError(error, 'read', absolute);
@@ -91,7 +100,12 @@ export function createHistoryService(options: HistoryServiceOptions): HistorySer
 
   const liveTree = async (dir: string): Promise<LiveTreeSide> => {
     const live = await readLiveTree(dir, rules, createPathScope([]), await loadKnown(dir));
-    return { kind: 'live', root: live.root, reader: overlayReader(live, store), readContent: (relativePath, file) => readLiveContent(dir, relativePath, file) };
+    return {
+      kind: 'live',
+      root: live.root,
+      reader: overlayReader(live, store),
+      readContent: (relativePath, file) => readLiveContent(dir, relativePath, file),
+    };
   };
 
   return {
@@ -101,7 +115,12 @@ export function createHistoryService(options: HistoryServiceOptions): HistorySer
       const resolved = entries[0]?.dir ?? dir;
       const live: LiveSide = includeLive && entries.length > 0 ? await liveFile(resolved, path) : { kind: 'none' };
       const changes = await fileHistory(engine, entries, path, live);
-      return { dir: resolved, path, checkpoints: entries.length, entries: await withTurnMessages(changes, options.turnMessageOf) };
+      return {
+        dir: resolved,
+        path,
+        checkpoints: entries.length,
+        entries: await withTurnMessages(changes, options.turnMessageOf),
+      };
     },
 
     async search(dir, text, { includeLive = true, limit = 500 } = {}) {
@@ -109,7 +128,13 @@ export function createHistoryService(options: HistoryServiceOptions): HistorySer
       const resolved = entries[0]?.dir ?? dir;
       const live: LiveTreeSide = includeLive && entries.length > 0 ? await liveTree(resolved) : { kind: 'none' };
       const found = await searchText(engine, entries, text, live, limit);
-      return { dir: resolved, text, checkpoints: entries.length, hits: await withTurnMessages(found.changes, options.turnMessageOf), isTruncated: found.isTruncated };
+      return {
+        dir: resolved,
+        text,
+        checkpoints: entries.length,
+        hits: await withTurnMessages(found.changes, options.turnMessageOf),
+        isTruncated: found.isTruncated,
+      };
     },
   };
 }

@@ -58,6 +58,7 @@ export function historyTrees(reader: TreeReader): HistoryTrees {
 
   return {
     readTree,
-    fileAt: (treeOid, parts) => (treeOid === undefined || parts.length === 0 ? Promise.resolve(undefined) : fileAt(treeOid, parts, 0)),
+    fileAt: (treeOid, parts) =>
+      treeOid === undefined || parts.length === 0 ? Promise.resolve(undefined) : fileAt(treeOid, parts, 0),
   };
 }

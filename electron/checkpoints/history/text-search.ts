@@ -20,7 +20,12 @@ export interface TextChange {
 
 /** The directory now, as the newer side of the newest checkpoint: its tree (with a reader) and the files' bytes on disk. */
 export type LiveTreeSide =
-  | { readonly kind: 'live'; readonly root: string | undefined; readonly reader: TreeReader; readContent: (path: string, file: TreeFile) => Promise<Uint8Array | undefined> }
+  | {
+      readonly kind: 'live';
+      readonly root: string | undefined;
+      readonly reader: TreeReader;
+      readContent: (path: string, file: TreeFile) => Promise<Uint8Array | undefined>;
+    }
   | { readonly kind: 'none' };
 
 /** What a search found. */
@@ -48,13 +53,22 @@ export function countOccurrences(bytes: Uint8Array, needle: Uint8Array): number 
  * neighbouring pair of trees is compared with equal subtrees skipped, only the files that changed
  * are read, and each blob is counted once however many pairs it is in. Binary files are skipped.
  */
-export async function searchText(engine: HistoryEngine, entries: readonly CheckpointEntry[], text: string, live: LiveTreeSide, limit: number): Promise<TextSearchResult> {
+export async function searchText(
+  engine: HistoryEngine,
+  entries: readonly CheckpointEntry[],
+  text: string,
+  live: LiveTreeSide,
+  limit: number,
+): Promise<TextSearchResult> {
   const needle = new TextEncoder().encode(text);
   const trees = historyTrees({ readTree: (oid) => engine.readTree(oid) });
   const liveReader: TreeReader | undefined = live.kind === 'live' ? live.reader : undefined;
   const readLive = live.kind === 'live' ? live.readContent : undefined;
   const counts = new Map<string, Promise<number | undefined>>();
-  const countOf = (file: TreeFile | undefined, read: () => Promise<Uint8Array | undefined>): Promise<number | undefined> => {
+  const countOf = (
+    file: TreeFile | undefined,
+    read: () => Promise<Uint8Array | undefined>,
+  ): Promise<number | undefined> => {
     if (file === undefined) return Promise.resolve(0);
     let pending = counts.get(file.oid);
     if (pending === undefined) {
@@ -76,16 +90,25 @@ export async function searchText(engine: HistoryEngine, entries: readonly Checkp
     const found = await mapLimit(changes, 8, async (change: TreeChange) => {
       const [before, after] = await Promise.all([
         countOf(change.old, () => engine.readBlob(change.old?.oid ?? '')),
-        countOf(change.new, () => (isLive && readLive !== undefined && change.new !== undefined ? readLive(change.path, change.new) : engine.readBlob(change.new?.oid ?? ''))),
+        countOf(change.new, () =>
+          isLive && readLive !== undefined && change.new !== undefined
+            ? readLive(change.path, change.new)
+            : engine.readBlob(change.new?.oid ?? ''),
+        ),
       ]);
-      return before === undefined || after === undefined || before === after ? undefined : { checkpoint, number: index + 1, path: change.path, before, after, nextCheckpoint: newer?.id ?? 'live' };
+      return before === undefined || after === undefined || before === after
+        ? undefined
+        : { checkpoint, number: index + 1, path: change.path, before, after, nextCheckpoint: newer?.id ?? 'live' };
     });
     return found.filter((hit): hit is TextChange => hit !== undefined);
   };
 
   const changes: TextChange[] = [];
   for (let start = 0; start < entries.length; start += pairConcurrency) {
-    const indexes = Array.from({ length: Math.min(pairConcurrency, entries.length - start) }, (_, offset) => start + offset);
+    const indexes = Array.from(
+      { length: Math.min(pairConcurrency, entries.length - start) },
+      (_, offset) => start + offset,
+    );
     const batch = await Promise.all(indexes.map(comparePair));
     for (const hits of batch) changes.push(...hits);
     if (changes.length > limit) return { changes: changes.slice(0, limit), isTruncated: true };

@@ -22,7 +22,13 @@ interface CutLine extends CutRecord {
 function parseLine(line: string): CutLine | undefined {
   try {
     const value = JSON.parse(line) as Partial<CutLine>;
-    if (typeof value.dir !== 'string' || typeof value.dropped !== 'number' || typeof value.at !== 'string' || typeof value.reason !== 'string') return undefined;
+    if (
+      typeof value.dir !== 'string' ||
+      typeof value.dropped !== 'number' ||
+      typeof value.at !== 'string' ||
+      typeof value.reason !== 'string'
+    )
+      return undefined;
     return value as CutLine;
   } catch {
     return undefined;
@@ -47,7 +53,12 @@ export class CutLog {
 
   /** Records a cut everywhere it must show. */
   async record(record: CutRecord): Promise<void> {
-    this.logger.warn(record.message, { dir: record.dir, dropped: record.dropped, kept: record.kept, reason: record.reason });
+    this.logger.warn(record.message, {
+      dir: record.dir,
+      dropped: record.dropped,
+      kept: record.kept,
+      reason: record.reason,
+    });
     try {
       await appendFile(this.file, `${JSON.stringify({ ...record, pid: process.pid } satisfies CutLine)}\n`);
       await this.#trim();
@@ -63,14 +74,18 @@ export class CutLog {
     const records: CutRecord[] = [];
     for (let index = lines.length - 1; index >= 0 && records.length < limit; index -= 1) {
       const parsed = parseLine(lines[index] ?? '');
-      if (parsed !== undefined && (dirhash === undefined || parsed.dirhash === dirhash)) records.push(withoutPid(parsed));
+      if (parsed !== undefined && (dirhash === undefined || parsed.dirhash === dirhash))
+        records.push(withoutPid(parsed));
     }
     return records;
   }
 
   /** The records other processes appended after `offset` (bytes), and the offset to read from next. */
   async readFrom(offset: number): Promise<{ readonly records: readonly CutRecord[]; readonly next: number }> {
-    const size = await stat(this.file).then((info) => info.size, () => 0);
+    const size = await stat(this.file).then(
+      (info) => info.size,
+      () => 0,
+    );
     // Trimmed (or removed) since: start over from the beginning of what is there now.
     const start = size < offset ? 0 : offset;
     if (size === start) return { records: [], next: size };
@@ -94,7 +109,10 @@ export class CutLog {
 
   /** The size of the log now (where a watcher starts reading). */
   async size(): Promise<number> {
-    return stat(this.file).then((info) => info.size, () => 0);
+    return stat(this.file).then(
+      (info) => info.size,
+      () => 0,
+    );
   }
 
   async #trim(): Promise<void> {

@@ -37,11 +37,25 @@ export function describeCut(cut: Cut, dir: string, retention: RetentionPolicy): 
 }
 
 /** Turns the engine's cuts into named records in the cut log (which logs them and tells the UI). */
-export function createCutReporter(options: { readonly registry: DirRegistry; readonly cutLog: CutLog; readonly retention: () => RetentionPolicy }): (cut: Cut) => Promise<void> {
+export function createCutReporter(options: {
+  readonly registry: DirRegistry;
+  readonly cutLog: CutLog;
+  readonly retention: () => RetentionPolicy;
+}): (cut: Cut) => Promise<void> {
   return async (cut) => {
     const dir = (await options.registry.read(cut.dirhash))?.workdir ?? `(unknown directory ${cut.dirhash})`;
     const retention = options.retention();
-    const record: CutRecord = { at: new Date().toISOString(), dir, dirhash: cut.dirhash, dropped: cut.dropped, kept: cut.kept, reason: cut.reason, retention: { ...retention }, message: describeCut(cut, dir, retention), actor: cut.actor ?? 'vigil' };
+    const record: CutRecord = {
+      at: new Date().toISOString(),
+      dir,
+      dirhash: cut.dirhash,
+      dropped: cut.dropped,
+      kept: cut.kept,
+      reason: cut.reason,
+      retention: { ...retention },
+      message: describeCut(cut, dir, retention),
+      actor: cut.actor ?? 'vigil',
+    };
     await options.cutLog.record(record);
   };
 }

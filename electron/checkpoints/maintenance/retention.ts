@@ -20,7 +20,9 @@ export interface CutOptions {
  */
 function protectedLength(chain: readonly TimelineCommit[], keep: number, pinned: ReadonlySet<string>): number {
   const wanted = new Set(pinned);
-  const newestPreRollback = chain.slice(0, keep).find((item) => item.commit.kind === 'pre-rollback' && item.commit.restores !== undefined);
+  const newestPreRollback = chain
+    .slice(0, keep)
+    .find((item) => item.commit.kind === 'pre-rollback' && item.commit.restores !== undefined);
   if (newestPreRollback?.commit.restores !== undefined) wanted.add(newestPreRollback.commit.restores);
   let length = 0;
   chain.forEach((item, index) => {
@@ -35,7 +37,13 @@ function protectedLength(chain: readonly TimelineCommit[], keep: number, pinned:
  * kept checkpoints never change, git's own tools stop there, and the dropped commits become
  * unreachable (garbage collection deletes them). Returns how many checkpoints were dropped.
  */
-export async function cutTimeline(refs: RefStore, timeline: Timeline, head: string | undefined, keep: number, options: CutOptions): Promise<number> {
+export async function cutTimeline(
+  refs: RefStore,
+  timeline: Timeline,
+  head: string | undefined,
+  keep: number,
+  options: CutOptions,
+): Promise<number> {
   if (head === undefined) return 0;
   const shallow = await refs.readShallow();
   const chain = await timeline.walk(head, shallow);
@@ -63,7 +71,11 @@ export interface DroppableCheckpoint {
  * Never the newest of a timeline, never a pinned one nor any newer than it (a cut keeps everything
  * down to its oldest protected checkpoint).
  */
-export async function droppableByAge(refs: RefStore, timeline: Timeline, pinned: ReadonlySet<string> = new Set()): Promise<DroppableCheckpoint[]> {
+export async function droppableByAge(
+  refs: RefStore,
+  timeline: Timeline,
+  pinned: ReadonlySet<string> = new Set(),
+): Promise<DroppableCheckpoint[]> {
   const shallow = await refs.readShallow();
   const all: DroppableCheckpoint[] = [];
   for (const [dirhash, head] of await refs.list()) {
@@ -81,7 +93,12 @@ export async function droppableByAge(refs: RefStore, timeline: Timeline, pinned:
  * least its newest, and its pinned ones). Returns how many were dropped from each timeline and
  * how many each kept, by directory hash.
  */
-export async function dropOldest(refs: RefStore, timeline: Timeline, count: number, options: CutOptions): Promise<Map<string, { readonly dropped: number; readonly kept: number }>> {
+export async function dropOldest(
+  refs: RefStore,
+  timeline: Timeline,
+  count: number,
+  options: CutOptions,
+): Promise<Map<string, { readonly dropped: number; readonly kept: number }>> {
   const victims = (await droppableByAge(refs, timeline, options.pinned)).slice(0, count);
   const keepPerTimeline = new Map<string, { head: string; keep: number }>();
   for (const victim of victims) {

@@ -25,7 +25,13 @@ export interface MaintenanceOptions {
   /** Every pinned checkpoint: never dropped. */
   readonly pinnedIds: () => Promise<ReadonlySet<string>>;
   /** Records a cut (the log, the cut log, the UI's event): nothing is dropped silently. */
-  readonly reportCut: (cut: { readonly dirhash: string; readonly dropped: number; readonly kept: number; readonly reason: CutReason; readonly actor?: PlainActor }) => Promise<void>;
+  readonly reportCut: (cut: {
+    readonly dirhash: string;
+    readonly dropped: number;
+    readonly kept: number;
+    readonly reason: CutReason;
+    readonly actor?: PlainActor;
+  }) => Promise<void>;
   /** Fails unless the store lock is still this process's (asked before every destructive step). */
   readonly assertHeld: () => Promise<void>;
 }
@@ -70,7 +76,9 @@ export class StoreMaintenance {
         this.#isDeferred = true;
         return;
       }
-      this.#running = this.options.run(() => this.#check()).catch((error: unknown) => this.options.logger.warn('checkpoint store maintenance failed', { error }));
+      this.#running = this.options
+        .run(() => this.#check())
+        .catch((error: unknown) => this.options.logger.warn('checkpoint store maintenance failed', { error }));
     }, 5_000);
     this.#timer.unref();
   }
@@ -111,7 +119,13 @@ export class StoreMaintenance {
         const dropped = await cutTimeline(refs, timeline, head, this.options.retention().maxSnapshots, cutOptions);
         if (dropped === 0) continue;
         droppedCheckpoints += dropped;
-        await this.options.reportCut({ dirhash, dropped, kept: await timeline.count(head, await refs.readShallow()), reason: 'prune', actor });
+        await this.options.reportCut({
+          dirhash,
+          dropped,
+          kept: await timeline.count(head, await refs.readShallow()),
+          reason: 'prune',
+          actor,
+        });
       }
       const collected = await collectGarbage(store, refs, timeline, this.options.assertHeld);
       const capped = await this.#enforceSizeCap();
@@ -131,7 +145,10 @@ export class StoreMaintenance {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     await this.#running;
-    if (!this.options.enabled) await this.options.run(() => this.#check()).catch((error: unknown) => this.options.logger.warn('checkpoint store maintenance failed', { error }));
+    if (!this.options.enabled)
+      await this.options
+        .run(() => this.#check())
+        .catch((error: unknown) => this.options.logger.warn('checkpoint store maintenance failed', { error }));
   }
 
   /** What every retention cut must respect now: pinned checkpoints, those being restored, and the store lock. */
@@ -149,7 +166,10 @@ export class StoreMaintenance {
     const { store, refs, timeline } = this.options;
     const retention = this.options.retention();
     const usage = await measureStore(store.objectsDir, { estimateLoose: true });
-    const isUntidy = usage.looseObjects > maxLooseObjects || usage.packs > maxPacks || this.#droppedSinceCollect > maxDroppedSinceCollect;
+    const isUntidy =
+      usage.looseObjects > maxLooseObjects ||
+      usage.packs > maxPacks ||
+      this.#droppedSinceCollect > maxDroppedSinceCollect;
     if (isUntidy) {
       await collectGarbage(store, refs, timeline, this.options.assertHeld);
       this.#droppedSinceCollect = 0;
@@ -168,7 +188,10 @@ export class StoreMaintenance {
       const cutOptions = await this.cutOptions();
       const droppable = (await droppableByAge(refs, timeline, cutOptions.pinned)).length;
       if (droppable === 0) {
-        logger.warn('the checkpoint store is over its size cap with only the newest and the pinned checkpoints of each directory left', { cap: retention.maxTotalBytes });
+        logger.warn(
+          'the checkpoint store is over its size cap with only the newest and the pinned checkpoints of each directory left',
+          { cap: retention.maxTotalBytes },
+        );
         break;
       }
       const cuts = await dropOldest(refs, timeline, Math.max(1, Math.ceil(droppable / 4)), cutOptions);

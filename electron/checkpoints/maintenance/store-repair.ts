@@ -126,16 +126,26 @@ export async function repairStore(context: RepairContext, since?: number): Promi
   const { layout, store, refs, logger } = context;
   let removedTemps = 0;
   const removeTemp = async (file: string): Promise<void> => {
-    await unlink(file).then(() => (removedTemps += 1), () => undefined);
+    await unlink(file).then(
+      () => (removedTemps += 1),
+      () => undefined,
+    );
   };
   await context.assertHeld();
   // 1. Temp files: objects, packs, refs, shallow, registry (every one of them written under this lock).
   for (const fan of await names(store.objectsDir)) {
     if (!/^[0-9a-f]{2}$/.test(fan)) continue;
-    for (const name of await names(path.join(store.objectsDir, fan))) if (name.startsWith('tmp_obj_')) await removeTemp(path.join(store.objectsDir, fan, name));
+    for (const name of await names(path.join(store.objectsDir, fan)))
+      if (name.startsWith('tmp_obj_')) await removeTemp(path.join(store.objectsDir, fan, name));
   }
-  for (const name of await names(store.packDir)) if (name.startsWith('tmp_')) await removeTemp(path.join(store.packDir, name));
-  for (const folder of [layout.gitdir, path.join(layout.gitdir, 'refs/vigil'), path.join(layout.gitdir, 'logs/refs/vigil'), layout.registryDir]) {
+  for (const name of await names(store.packDir))
+    if (name.startsWith('tmp_')) await removeTemp(path.join(store.packDir, name));
+  for (const folder of [
+    layout.gitdir,
+    path.join(layout.gitdir, 'refs/vigil'),
+    path.join(layout.gitdir, 'logs/refs/vigil'),
+    layout.registryDir,
+  ]) {
     for (const name of await names(folder)) if (isDurableTemp(name)) await removeTemp(path.join(folder, name));
   }
   // 2. Packs without their index (or the reverse) are unfinished; an index that does not match its pack is damaged.
@@ -148,7 +158,8 @@ export async function repairStore(context: RepairContext, since?: number): Promi
   }
   await store.refresh(true);
   const report = (quarantined: readonly string[], resetRefs: RepairReport['resetRefs']): RepairReport => {
-    if (removedTemps > 0 || quarantined.length > 0) logger.warn('checkpoint store cleaned up after an interrupted writer', { removedTemps, quarantined });
+    if (removedTemps > 0 || quarantined.length > 0)
+      logger.warn('checkpoint store cleaned up after an interrupted writer', { removedTemps, quarantined });
     return { removedTemps, quarantined, resetRefs };
   };
   // 3. Loose objects written by the dead writer, or all of them when a head does not even parse: each must inflate and hash to its name.
@@ -171,13 +182,21 @@ export async function repairStore(context: RepairContext, since?: number): Promi
   const isComplete = (id: string): Promise<boolean> => isCommitComplete(context, id, checked);
   for (const [dirhash, head] of await refs.list()) {
     if (await isComplete(head)) continue;
-    const history = (await refs.log.read(dirhash)).reverse().flatMap((entry) => [entry.next, ...(entry.old === undefined ? [] : [entry.old])]);
+    const history = (await refs.log.read(dirhash))
+      .reverse()
+      .flatMap((entry) => [entry.next, ...(entry.old === undefined ? [] : [entry.old])]);
     let found: string | undefined;
     for (const start of new Set([head, ...history])) {
       let candidate: string | undefined = start;
       for (let step = 0; candidate !== undefined && step < 50 && found === undefined; step += 1) {
         if (await isComplete(candidate)) found = candidate;
-        else candidate = shallow.has(candidate) ? undefined : await context.timeline.commit(candidate).then((commit) => commit.parents[0], () => undefined);
+        else
+          candidate = shallow.has(candidate)
+            ? undefined
+            : await context.timeline.commit(candidate).then(
+                (commit) => commit.parents[0],
+                () => undefined,
+              );
       }
       if (found !== undefined) break;
     }

@@ -19,7 +19,10 @@ function onDisk(info: Stats): number {
  * Adds up the disk space of the store's loose objects and packs (as git's own `count-objects -v`
  * does); `estimateLoose` skips one stat per loose object, for frequent checks.
  */
-export async function measureStore(objectsDir: string, options: { readonly estimateLoose?: boolean } = {}): Promise<StoreUsage> {
+export async function measureStore(
+  objectsDir: string,
+  options: { readonly estimateLoose?: boolean } = {},
+): Promise<StoreUsage> {
   let bytes = 0;
   let looseObjects = 0;
   let packs = 0;

@@ -59,7 +59,10 @@ describe('line-range merge', () => {
     expect(restoreRange('a\nb\nc\n', 'a\r\nX\r\nc\r\n', { from: 2, to: 2 })).toBe('a\r\nb\r\nc\r\n');
     // Lines that differ only in their line ending are the same line: nothing to restore there.
     const [old, current] = [text('a\nb\n'), text('a\r\nb\r\n')];
-    expect(mergeLines(old, current, selectionOfOldRange(old, current, { from: 1, to: 2 }))).toMatchObject({ putBack: 0, takenOut: 0 });
+    expect(mergeLines(old, current, selectionOfOldRange(old, current, { from: 1, to: 2 }))).toMatchObject({
+      putBack: 0,
+      takenOut: 0,
+    });
   });
 
   it('keeps a missing final newline missing, also when the last line is one put back', () => {
@@ -83,7 +86,16 @@ describe('line-range merge', () => {
 
   it('maps a range to the rows it covers, merged into ranges of each side', () => {
     const [old, current] = [text('a\nb\nc\nd\ne\n'), text('a\nB\nc\nD\nE\nf\n')];
-    expect(selectionOfOldRange(old, current, { from: 2, to: 5 })).toEqual({ old: [{ from: 2, to: 2 }, { from: 4, to: 5 }], new: [{ from: 2, to: 2 }, { from: 4, to: 6 }] });
+    expect(selectionOfOldRange(old, current, { from: 2, to: 5 })).toEqual({
+      old: [
+        { from: 2, to: 2 },
+        { from: 4, to: 5 },
+      ],
+      new: [
+        { from: 2, to: 2 },
+        { from: 4, to: 6 },
+      ],
+    });
   });
 
   it('refuses what is not UTF-8 text: binary, UTF-16 and other encodings', () => {
@@ -93,7 +105,9 @@ describe('line-range merge', () => {
     expect(lineTextProblem(new TextEncoder().encode('\uFEFFcafé\n'))).toBeUndefined();
     const refused = toLineText(new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]), 'notes.txt (now)');
     expect(refused).toMatchObject({ kind: 'refused', problem: 'not-utf8' });
-    expect(refused.kind === 'refused' && refused.message).toBe('notes.txt (now) is not valid UTF-8 (another encoding?), so its lines could not be written back byte for byte. Restore the whole file instead.');
+    expect(refused.kind === 'refused' && refused.message).toBe(
+      'notes.txt (now) is not valid UTF-8 (another encoding?), so its lines could not be written back byte for byte. Restore the whole file instead.',
+    );
   });
 
   it('treats two versions too different to match line by line as replaced whole, as the diff view does', () => {

@@ -54,7 +54,10 @@ function changeBlocks(old: readonly TextLine[], current: readonly TextLine[]): C
   const oldTexts = old.map((line) => line.content);
   const newTexts = current.map((line) => line.content);
   const changes = diffArrays(oldTexts, newTexts, { maxEditLength });
-  if (changes === undefined) return oldTexts.length + newTexts.length === 0 ? [] : [{ oldStart: 0, oldCount: oldTexts.length, newStart: 0, newCount: newTexts.length }];
+  if (changes === undefined)
+    return oldTexts.length + newTexts.length === 0
+      ? []
+      : [{ oldStart: 0, oldCount: oldTexts.length, newStart: 0, newCount: newTexts.length }];
   const blocks: ChangeBlock[] = [];
   let oldAt = 0;
   let newAt = 0;
@@ -103,7 +106,8 @@ export function selectionOfOldRange(old: LineText, current: LineText, range: Lin
   const putBack = new Set<number>();
   const inRange = (oldLine: number): boolean => range.from <= oldLine && oldLine <= range.to;
   for (const block of changeBlocks(old.lines, current.lines)) {
-    for (let index = 0; index < block.oldCount; index += 1) if (inRange(block.oldStart + index + 1)) putBack.add(block.oldStart + index + 1);
+    for (let index = 0; index < block.oldCount; index += 1)
+      if (inRange(block.oldStart + index + 1)) putBack.add(block.oldStart + index + 1);
     const lastOld = block.oldStart + block.oldCount;
     for (let index = 0; index < block.newCount; index += 1) {
       const isTaken =
@@ -115,7 +119,10 @@ export function selectionOfOldRange(old: LineText, current: LineText, range: Lin
       if (isTaken) takeOut.add(block.newStart + index + 1);
     }
   }
-  return { old: rangesOf(old.lines.length, (line) => putBack.has(line)), new: rangesOf(current.lines.length, (line) => takeOut.has(line)) };
+  return {
+    old: rangesOf(old.lines.length, (line) => putBack.has(line)),
+    new: rangesOf(current.lines.length, (line) => takeOut.has(line)),
+  };
 }
 
 /**

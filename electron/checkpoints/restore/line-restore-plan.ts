@@ -32,39 +32,87 @@ export interface FileContent {
 }
 
 /** The refusal that offers the whole-file restore instead (`details.choice`). */
-function refuse(code: 'conflict' | 'not_found' | 'wrong_kind' | 'limit_exceeded', message: string, details: Record<string, unknown>): AppError {
+function refuse(
+  code: 'conflict' | 'not_found' | 'wrong_kind' | 'limit_exceeded',
+  message: string,
+  details: Record<string, unknown>,
+): AppError {
   return new AppError(code, message, { ...details, choice: 'restore-whole-file' });
 }
 
 /** The checkpoint's version of a file: a regular file, or a refusal that says what it is instead. */
-export async function checkpointFile(reader: TreeReader, readBlob: (oid: string) => Promise<Uint8Array>, checkpoint: CheckpointEntry, relativePath: string): Promise<FileContent> {
+export async function checkpointFile(
+  reader: TreeReader,
+  readBlob: (oid: string) => Promise<Uint8Array>,
+  checkpoint: CheckpointEntry,
+  relativePath: string,
+): Promise<FileContent> {
   const root = checkpoint.tree === emptyTreeOid ? undefined : checkpoint.tree;
   const entry = await lookupPath(reader, root, relativePath);
   const id = checkpoint.id.slice(0, 8);
-  if (entry === undefined) throw refuse('not_found', `${relativePath} is not in checkpoint ${id}: it was created after it, so it has no lines to put back. Restoring the whole file would delete it.`, { path: relativePath });
-  if (entry.type !== 'blob') throw new AppError('wrong_kind', `${relativePath} is a folder in checkpoint ${id}; restore lines of a file in it.`, { path: relativePath });
-  if (entry.mode === fileModes.symlink) throw refuse('wrong_kind', `${relativePath} is a symbolic link in checkpoint ${id}, which has no lines: restore the whole file instead.`, { path: relativePath });
+  if (entry === undefined)
+    throw refuse(
+      'not_found',
+      `${relativePath} is not in checkpoint ${id}: it was created after it, so it has no lines to put back. Restoring the whole file would delete it.`,
+      { path: relativePath },
+    );
+  if (entry.type !== 'blob')
+    throw new AppError(
+      'wrong_kind',
+      `${relativePath} is a folder in checkpoint ${id}; restore lines of a file in it.`,
+      { path: relativePath },
+    );
+  if (entry.mode === fileModes.symlink)
+    throw refuse(
+      'wrong_kind',
+      `${relativePath} is a symbolic link in checkpoint ${id}, which has no lines: restore the whole file instead.`,
+      { path: relativePath },
+    );
   return { version: { mode: entry.mode, oid: entry.oid }, bytes: await readBlob(entry.oid) };
 }
 
 /** The file on disk now, read once with the identity of the version read; refused when a line restore cannot write it. */
-export async function currentFile(dir: string, relativePath: string, maxFileBytes: number): Promise<FileContent & { readonly disk: DiskVersion }> {
+export async function currentFile(
+  dir: string,
+  relativePath: string,
+  maxFileBytes: number,
+): Promise<FileContent & { readonly disk: DiskVersion }> {
   if (storedPathExclusion(relativePath, false) !== undefined) {
-    throw new AppError('wrong_kind', `${relativePath} is a file Vigil's snapshots leave out (dependencies, build output, secrets, media), so no restore point could keep it: a restore never writes it.`, { path: relativePath });
+    throw new AppError(
+      'wrong_kind',
+      `${relativePath} is a file Vigil's snapshots leave out (dependencies, build output, secrets, media), so no restore point could keep it: a restore never writes it.`,
+      { path: relativePath },
+    );
   }
   const absolute = absoluteIn(dir, relativePath);
-  const disk = (await hasRealFolders(dir, relativePath)) ? await readDiskVersion(absolute) : { file: undefined, identity: undefined };
+  const disk = (await hasRealFolders(dir, relativePath))
+    ? await readDiskVersion(absolute)
+    : { file: undefined, identity: undefined };
   if (disk.file === undefined) {
-    throw refuse('not_found', `${relativePath} does not exist in ${dir} now, so there are no lines to restore into: restore the whole file to bring it back.`, { path: relativePath });
+    throw refuse(
+      'not_found',
+      `${relativePath} does not exist in ${dir} now, so there are no lines to restore into: restore the whole file to bring it back.`,
+      { path: relativePath },
+    );
   }
-  if (disk.file.mode === fileModes.symlink) throw refuse('wrong_kind', `${relativePath} is a symbolic link now, which has no lines: restore the whole file instead.`, { path: relativePath });
+  if (disk.file.mode === fileModes.symlink)
+    throw refuse(
+      'wrong_kind',
+      `${relativePath} is a symbolic link now, which has no lines: restore the whole file instead.`,
+      { path: relativePath },
+    );
   const bytes = await readFile(absolute).catch((error: unknown) => {
     throw fileSystemError(error, 'read', absolute);
   });
   if (bytes.byteLength > maxFileBytes) {
-    throw refuse('limit_exceeded', `${relativePath} is larger than the size cap, so no restore point could keep its current version; a restore never overwrites it.`, { path: relativePath });
+    throw refuse(
+      'limit_exceeded',
+      `${relativePath} is larger than the size cap, so no restore point could keep its current version; a restore never overwrites it.`,
+      { path: relativePath },
+    );
   }
-  if (hashObject('blob', bytes) !== disk.file.oid) throw new AppError('conflict', `${relativePath} changed while it was read. Try again.`, { path: relativePath });
+  if (hashObject('blob', bytes) !== disk.file.oid)
+    throw new AppError('conflict', `${relativePath} changed while it was read. Try again.`, { path: relativePath });
   return { version: disk.file, bytes, disk };
 }
 
@@ -79,27 +127,55 @@ function rangeText(range: LineRange): string {
 }
 
 /** Refuses rows or a range outside the versions' lines, naming the valid range. */
-function checkBounds(relativePath: string, checkpointId: string, lines: LineChoice, old: LineText, current: LineText): void {
-  const outside = (ranges: readonly LineRange[], count: number): LineRange | undefined => ranges.find((range) => range.to > count);
+function checkBounds(
+  relativePath: string,
+  checkpointId: string,
+  lines: LineChoice,
+  old: LineText,
+  current: LineText,
+): void {
+  const outside = (ranges: readonly LineRange[], count: number): LineRange | undefined =>
+    ranges.find((range) => range.to > count);
   const name = `${relativePath} in checkpoint ${checkpointId.slice(0, 8)}`;
   const valid = (count: number): string => (count === 0 ? 'it has no lines' : `use lines within 1–${count}`);
   if (lines.kind === 'range') {
     if (lines.range.to <= old.lines.length) return;
-    throw new AppError('invalid_request', `${rangeText(lines.range)} ${lines.range.from === lines.range.to ? 'is' : 'are'} outside ${name}, which has ${old.lines.length} line${old.lines.length === 1 ? '' : 's'}: ${valid(old.lines.length)}.`, {
-      field: 'lines',
-      path: relativePath,
-      validRange: old.lines.length === 0 ? null : { from: 1, to: old.lines.length },
-    });
+    throw new AppError(
+      'invalid_request',
+      `${rangeText(lines.range)} ${lines.range.from === lines.range.to ? 'is' : 'are'} outside ${name}, which has ${old.lines.length} line${old.lines.length === 1 ? '' : 's'}: ${valid(old.lines.length)}.`,
+      {
+        field: 'lines',
+        path: relativePath,
+        validRange: old.lines.length === 0 ? null : { from: 1, to: old.lines.length },
+      },
+    );
   }
   const badOld = outside(lines.selection.old, old.lines.length);
   const badNew = outside(lines.selection.new, current.lines.length);
-  if (badOld !== undefined) throw new AppError('invalid_request', `${rangeText(badOld)} of ${name} do not exist: ${valid(old.lines.length)}.`, { field: 'lines', path: relativePath });
-  if (badNew !== undefined) throw new AppError('invalid_request', `${rangeText(badNew)} of ${relativePath} now do not exist: ${valid(current.lines.length)}.`, { field: 'lines', path: relativePath });
+  if (badOld !== undefined)
+    throw new AppError('invalid_request', `${rangeText(badOld)} of ${name} do not exist: ${valid(old.lines.length)}.`, {
+      field: 'lines',
+      path: relativePath,
+    });
+  if (badNew !== undefined)
+    throw new AppError(
+      'invalid_request',
+      `${rangeText(badNew)} of ${relativePath} now do not exist: ${valid(current.lines.length)}.`,
+      { field: 'lines', path: relativePath },
+    );
 }
 
 /** The fingerprint of a line plan: applying refuses when the checkpoint, the rows, or the versions moved. */
-export function linePlanFingerprint(checkpointId: string, relativePath: string, selection: LineSelection, current: TreeFile, result: TreeFile): string {
-  return createHash('sha256').update(JSON.stringify([checkpointId, relativePath, selection, current, result])).digest('hex');
+export function linePlanFingerprint(
+  checkpointId: string,
+  relativePath: string,
+  selection: LineSelection,
+  current: TreeFile,
+  result: TreeFile,
+): string {
+  return createHash('sha256')
+    .update(JSON.stringify([checkpointId, relativePath, selection, current, result]))
+    .digest('hex');
 }
 
 /**
@@ -120,10 +196,14 @@ export function prepareLines(input: {
   const old = asText(input.old.bytes, `${relativePath} in checkpoint ${checkpoint.id.slice(0, 8)}`);
   const current = asText(input.current.bytes, `${relativePath} as it is now`);
   checkBounds(relativePath, checkpoint.id, input.lines, old, current);
-  const selection = input.lines.kind === 'range' ? selectionOfOldRange(old, current, input.lines.range) : input.lines.selection;
+  const selection =
+    input.lines.kind === 'range' ? selectionOfOldRange(old, current, input.lines.range) : input.lines.selection;
   const merged = mergeLines(old, current, selection);
   const result: TreeFile = { mode: input.current.version.mode, oid: hashObject('blob', merged.content) };
-  const hunks = diffText(input.current.bytes, merged.content).hunks.map((hunk) => ({ ...hunk, lines: [...hunk.lines] }));
+  const hunks = diffText(input.current.bytes, merged.content).hunks.map((hunk) => ({
+    ...hunk,
+    lines: [...hunk.lines],
+  }));
   const plan: LinePlan = {
     dir: input.dir,
     checkpoint: { id: checkpoint.id, reason: checkpoint.reason, time: checkpoint.time },

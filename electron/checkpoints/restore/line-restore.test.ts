@@ -38,11 +38,18 @@ async function checkpoint(): Promise<string> {
 
 const read = (name: string): string => readFileSync(path.join(dir, name), 'utf8');
 
-async function refusal(promise: Promise<unknown>): Promise<{ code: string; message: string; details?: Readonly<Record<string, unknown>> }> {
+async function refusal(
+  promise: Promise<unknown>,
+): Promise<{ code: string; message: string; details?: Readonly<Record<string, unknown>> }> {
   try {
     await promise;
   } catch (error) {
-    if (isAppError(error)) return { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) };
+    if (isAppError(error))
+      return {
+        code: error.code,
+        message: error.message,
+        ...(error.details === undefined ? {} : { details: error.details }),
+      };
     throw error;
   }
   throw new Error('expected a refusal');
@@ -54,12 +61,28 @@ describe('line restore', () => {
     const id = await checkpoint();
     writeFiles(dir, { 'notes.txt': edited, 'other.txt': 'changed too\n' });
 
-    const plan = await restore.planLines({ dir, ref: id, path: 'notes.txt', lines: { kind: 'range', range: { from: 2, to: 4 } } });
-    expect(plan).toMatchObject({ putBack: 3, takenOut: 3, checkpointLines: 6, currentLines: 7, selection: { old: [{ from: 2, to: 4 }], new: [{ from: 2, to: 4 }] } });
-    expect(plan.hunks.flatMap((hunk) => hunk.lines).filter((line) => line.startsWith('-') || line.startsWith('+'))).toEqual(['-TWO', '-THREE', '-FOUR', '+two', '+three', '+four']);
+    const plan = await restore.planLines({
+      dir,
+      ref: id,
+      path: 'notes.txt',
+      lines: { kind: 'range', range: { from: 2, to: 4 } },
+    });
+    expect(plan).toMatchObject({
+      putBack: 3,
+      takenOut: 3,
+      checkpointLines: 6,
+      currentLines: 7,
+      selection: { old: [{ from: 2, to: 4 }], new: [{ from: 2, to: 4 }] },
+    });
+    expect(
+      plan.hunks.flatMap((hunk) => hunk.lines).filter((line) => line.startsWith('-') || line.startsWith('+')),
+    ).toEqual(['-TWO', '-THREE', '-FOUR', '+two', '+three', '+four']);
     expect(read('notes.txt')).toBe(edited);
 
-    const result = await restore.restoreLines({ dir, ref: id, path: 'notes.txt', lines: { kind: 'range', range: { from: 2, to: 4 } } }, plan.fingerprint);
+    const result = await restore.restoreLines(
+      { dir, ref: id, path: 'notes.txt', lines: { kind: 'range', range: { from: 2, to: 4 } } },
+      plan.fingerprint,
+    );
     expect(result.status).toBe('complete');
     expect(result.isVerified).toBe(true);
     expect(result.plan.lines).toMatchObject({ path: 'notes.txt', putBack: 3, takenOut: 3 });
@@ -97,7 +120,15 @@ describe('line restore', () => {
     const diff = await restore.fileDiff(dir, id, { kind: 'live' }, 'notes.txt');
     writeFileSync(path.join(dir, 'notes.txt'), 'someone else wrote this\n');
     const count = await engine.count(dir);
-    const refused = await refusal(restore.restoreLines({ dir, ref: id, path: 'notes.txt', lines: { kind: 'rows', selection: { old: [{ from: 2, to: 2 }], new: [] } }, basis: diff.newOid }));
+    const refused = await refusal(
+      restore.restoreLines({
+        dir,
+        ref: id,
+        path: 'notes.txt',
+        lines: { kind: 'rows', selection: { old: [{ from: 2, to: 2 }], new: [] } },
+        basis: diff.newOid,
+      }),
+    );
     expect(refused.code).toBe('conflict');
     expect(refused.message).toBe(
       'notes.txt changed since its diff was shown, so the lines you picked may no longer be where they were: nothing was written. Look at the diff again and pick the lines, or restore the whole file.',
@@ -111,9 +142,19 @@ describe('line restore', () => {
     writeFiles(dir, { 'notes.txt': original });
     const id = await checkpoint();
     writeFiles(dir, { 'notes.txt': edited });
-    const plan = await restore.planLines({ dir, ref: id, path: 'notes.txt', lines: { kind: 'range', range: { from: 2, to: 2 } } });
+    const plan = await restore.planLines({
+      dir,
+      ref: id,
+      path: 'notes.txt',
+      lines: { kind: 'range', range: { from: 2, to: 2 } },
+    });
     writeFileSync(path.join(dir, 'notes.txt'), `${edited}more\n`);
-    const refused = await refusal(restore.restoreLines({ dir, ref: id, path: 'notes.txt', lines: { kind: 'range', range: { from: 2, to: 2 } } }, plan.fingerprint));
+    const refused = await refusal(
+      restore.restoreLines(
+        { dir, ref: id, path: 'notes.txt', lines: { kind: 'range', range: { from: 2, to: 2 } } },
+        plan.fingerprint,
+      ),
+    );
     expect(refused.code).toBe('conflict');
     expect(refused.message).toContain('notes.txt changed since these lines were planned, so nothing was restored');
     expect(read('notes.txt')).toBe(`${edited}more\n`);
@@ -123,9 +164,16 @@ describe('line restore', () => {
     writeFiles(dir, { 'notes.txt': original });
     const id = await checkpoint();
     writeFiles(dir, { 'notes.txt': edited });
-    const refused = await refusal(restore.planLines({ dir, ref: id, path: 'notes.txt', lines: { kind: 'range', range: { from: 5, to: 9 } } }));
-    expect(refused).toMatchObject({ code: 'invalid_request', details: { field: 'lines', validRange: { from: 1, to: 6 } } });
-    expect(refused.message).toBe(`lines 5–9 are outside notes.txt in checkpoint ${id.slice(0, 8)}, which has 6 lines: use lines within 1–6.`);
+    const refused = await refusal(
+      restore.planLines({ dir, ref: id, path: 'notes.txt', lines: { kind: 'range', range: { from: 5, to: 9 } } }),
+    );
+    expect(refused).toMatchObject({
+      code: 'invalid_request',
+      details: { field: 'lines', validRange: { from: 1, to: 6 } },
+    });
+    expect(refused.message).toBe(
+      `lines 5–9 are outside notes.txt in checkpoint ${id.slice(0, 8)}, which has 6 lines: use lines within 1–6.`,
+    );
   });
 
   it('refuses a file that is not text, or not UTF-8, for a line restore, and keeps it as it is', async () => {
@@ -135,10 +183,16 @@ describe('line restore', () => {
     const id = await checkpoint();
     writeFileSync(path.join(dir, 'record.txt'), Buffer.from([1, 0, 2, 10, 4]));
     writeFileSync(path.join(dir, 'latin.txt'), Buffer.from([0x74, 0xe9, 0x0a]));
-    const binary = await refusal(restore.planLines({ dir, ref: id, path: 'record.txt', lines: { kind: 'range', range: { from: 1, to: 1 } } }));
+    const binary = await refusal(
+      restore.planLines({ dir, ref: id, path: 'record.txt', lines: { kind: 'range', range: { from: 1, to: 1 } } }),
+    );
     expect(binary).toMatchObject({ code: 'wrong_kind', details: { problem: 'binary', choice: 'restore-whole-file' } });
-    expect(binary.message).toBe(`record.txt in checkpoint ${id.slice(0, 8)} is not text (it holds NUL bytes, as binary files do). Restore the whole file instead.`);
-    const latin = await refusal(restore.restoreLines({ dir, ref: id, path: 'latin.txt', lines: { kind: 'range', range: { from: 1, to: 1 } } }));
+    expect(binary.message).toBe(
+      `record.txt in checkpoint ${id.slice(0, 8)} is not text (it holds NUL bytes, as binary files do). Restore the whole file instead.`,
+    );
+    const latin = await refusal(
+      restore.restoreLines({ dir, ref: id, path: 'latin.txt', lines: { kind: 'range', range: { from: 1, to: 1 } } }),
+    );
     expect(latin).toMatchObject({ code: 'wrong_kind', details: { problem: 'not-utf8' } });
     expect(readFileSync(path.join(dir, 'latin.txt'))).toEqual(Buffer.from([0x74, 0xe9, 0x0a]));
   });
@@ -147,8 +201,12 @@ describe('line restore', () => {
     writeFiles(dir, { 'notes.txt': original, 'keep.txt': 'k\n' });
     const id = await checkpoint();
     rmSync(path.join(dir, 'notes.txt'));
-    const refused = await refusal(restore.planLines({ dir, ref: id, path: 'notes.txt', lines: { kind: 'range', range: { from: 1, to: 1 } } }));
+    const refused = await refusal(
+      restore.planLines({ dir, ref: id, path: 'notes.txt', lines: { kind: 'range', range: { from: 1, to: 1 } } }),
+    );
     expect(refused).toMatchObject({ code: 'not_found', details: { choice: 'restore-whole-file' } });
-    expect(refused.message).toBe(`notes.txt does not exist in ${dir} now, so there are no lines to restore into: restore the whole file to bring it back.`);
+    expect(refused.message).toBe(
+      `notes.txt does not exist in ${dir} now, so there are no lines to restore into: restore the whole file to bring it back.`,
+    );
   });
 });

@@ -9,7 +9,14 @@ import type { CheckpointEntry } from '../checkpoint-types';
 import { createPathScope } from '../diff/diff-path-scope';
 import { lookupPath, type TreeReader } from '../diff/diff-tree-changes';
 import { emptyTreeOid } from '../store/git-objects';
-import { checkBasis, checkpointFile, currentFile, prepareLines, type LineChoice, type LinePlan } from './line-restore-plan';
+import {
+  checkBasis,
+  checkpointFile,
+  currentFile,
+  prepareLines,
+  type LineChoice,
+  type LinePlan,
+} from './line-restore-plan';
 import { absoluteIn } from './restore-disk';
 import { expectVersion, putFile, readDiskVersion } from './restore-file-ops';
 import type { RestoreProgress, RestoreResult } from './restore-service';
@@ -56,13 +63,28 @@ export async function planLineRestore(context: LineRestoreContext, request: Line
   checkBasis(relativePath, request.basis, current.version);
   const old = await checkpointFile(storeOf(context), (oid) => context.engine.readBlob(oid), checkpoint, relativePath);
   const isChangedOutsideAgents = await isOutsideAgents(context, absoluteIn(checkpoint.dir, relativePath));
-  return prepareLines({ dir: checkpoint.dir, checkpoint, path: relativePath, lines: request.lines, old, current, isChangedOutsideAgents }).plan;
+  return prepareLines({
+    dir: checkpoint.dir,
+    checkpoint,
+    path: relativePath,
+    lines: request.lines,
+    old,
+    current,
+    isChangedOutsideAgents,
+  }).plan;
 }
 
 /** The file as the pre-rollback snapshot holds it: the version the write must replace. */
 async function snapshotVersion(context: LineRestoreContext, snapshot: CheckpointEntry, relativePath: string) {
-  const entry = await lookupPath(storeOf(context), snapshot.tree === emptyTreeOid ? undefined : snapshot.tree, relativePath);
-  if (entry?.type !== 'blob') throw new AppError('conflict', `${relativePath} went away while the restore started; nothing was written.`, { path: relativePath });
+  const entry = await lookupPath(
+    storeOf(context),
+    snapshot.tree === emptyTreeOid ? undefined : snapshot.tree,
+    relativePath,
+  );
+  if (entry?.type !== 'blob')
+    throw new AppError('conflict', `${relativePath} went away while the restore started; nothing was written.`, {
+      path: relativePath,
+    });
   return { version: { mode: entry.mode, oid: entry.oid }, bytes: await context.engine.readBlob(entry.oid) };
 }
 
@@ -74,15 +96,47 @@ function lineResult(plan: LinePlan, preRollback: CheckpointEntry, isVerified: bo
       dir: plan.dir,
       checkpoint: plan.checkpoint,
       paths: [plan.path],
-      entries: [{ path: plan.path, action: 'restore', current: plan.current, isChangedOutsideAgents: plan.isChangedOutsideAgents, note: `only the chosen lines go back to the checkpoint` }],
+      entries: [
+        {
+          path: plan.path,
+          action: 'restore',
+          current: plan.current,
+          isChangedOutsideAgents: plan.isChangedOutsideAgents,
+          note: `only the chosen lines go back to the checkpoint`,
+        },
+      ],
       counts: { restore: 1, recreate: 0, delete: 0, skip: 0 },
       changedOutsideAgents: plan.isChangedOutsideAgents ? 1 : 0,
       fingerprint: plan.fingerprint,
       lines: { path: plan.path, selection: plan.selection, putBack: plan.putBack, takenOut: plan.takenOut },
     },
     preRollback: { id: preRollback.id, reason: preRollback.reason, time: preRollback.time },
-    outcomes: [changed ? { path: plan.path, action: 'restore', result: isVerified ? 'done' : 'failed', ...(isVerified ? {} : { message: `${plan.path} does not hold the restored lines after the write (another program changed it?). Restore them again.` }) } : { path: plan.path, action: 'restore', result: 'skipped', reason: 'unchanged', message: 'The chosen lines already match the checkpoint.' }],
-    counts: { done: changed && isVerified ? 1 : 0, skipped: changed ? 0 : 1, conflict: 0, failed: changed && !isVerified ? 1 : 0 },
+    outcomes: [
+      changed
+        ? {
+            path: plan.path,
+            action: 'restore',
+            result: isVerified ? 'done' : 'failed',
+            ...(isVerified
+              ? {}
+              : {
+                  message: `${plan.path} does not hold the restored lines after the write (another program changed it?). Restore them again.`,
+                }),
+          }
+        : {
+            path: plan.path,
+            action: 'restore',
+            result: 'skipped',
+            reason: 'unchanged',
+            message: 'The chosen lines already match the checkpoint.',
+          },
+    ],
+    counts: {
+      done: changed && isVerified ? 1 : 0,
+      skipped: changed ? 0 : 1,
+      conflict: 0,
+      failed: changed && !isVerified ? 1 : 0,
+    },
     removedDirectories: [],
     isVerified,
     status: !changed ? 'nothing-to-do' : isVerified ? 'complete' : 'incomplete',
@@ -96,7 +150,11 @@ function lineResult(plan: LinePlan, preRollback: CheckpointEntry, isVerified: bo
  * that snapshot holds, one atomic write that insists on that version, and a read-back. With a
  * `fingerprint` (the plan the user saw), a file that moved since is refused, nothing written.
  */
-export async function applyLineRestore(context: LineRestoreContext, request: LineRequest, fingerprint: string | undefined): Promise<RestoreResult> {
+export async function applyLineRestore(
+  context: LineRestoreContext,
+  request: LineRequest,
+  fingerprint: string | undefined,
+): Promise<RestoreResult> {
   const relativePath = createPathScope([request.path]).paths[0] ?? request.path;
   const checkpoint = await context.engine.resolve(request.dir, request.ref);
   const absolute = absoluteIn(checkpoint.dir, relativePath);
@@ -106,15 +164,40 @@ export async function applyLineRestore(context: LineRestoreContext, request: Lin
     checkBasis(relativePath, request.basis, seen.version);
     const old = await checkpointFile(storeOf(context), (oid) => context.engine.readBlob(oid), checkpoint, relativePath);
     const isChangedOutsideAgents = await isOutsideAgents(context, absolute);
-    const early = prepareLines({ dir: checkpoint.dir, checkpoint, path: relativePath, lines: request.lines, old, current: seen, isChangedOutsideAgents });
-    if (fingerprint !== undefined && fingerprint !== early.plan.fingerprint) throw movedSincePlan(relativePath, checkpoint.dir);
+    const early = prepareLines({
+      dir: checkpoint.dir,
+      checkpoint,
+      path: relativePath,
+      lines: request.lines,
+      old,
+      current: seen,
+      isChangedOutsideAgents,
+    });
+    if (fingerprint !== undefined && fingerprint !== early.plan.fingerprint)
+      throw movedSincePlan(relativePath, checkpoint.dir);
     context.report({ dir: checkpoint.dir, checkpoint: checkpoint.id, phase: 'snapshot', done: 0, total: 1 });
-    const pre = await context.engine.checkpoint(checkpoint.dir, { reason: preRollbackReason(checkpoint.id), kind: 'pre-rollback', restores: checkpoint.id, paths: [absolute], onlyPaths: true, attribution: { actor: request.actor ?? 'vigil' } });
+    const pre = await context.engine.checkpoint(checkpoint.dir, {
+      reason: preRollbackReason(checkpoint.id),
+      kind: 'pre-rollback',
+      restores: checkpoint.id,
+      paths: [absolute],
+      onlyPaths: true,
+      attribution: { actor: request.actor ?? 'vigil' },
+    });
     if (pre.kind !== 'created') throw new Error('the engine did not create the pre-rollback snapshot');
     context.report({ dir: checkpoint.dir, checkpoint: checkpoint.id, phase: 'snapshot', done: 1, total: 1 });
     const held = await snapshotVersion(context, pre.checkpoint, relativePath);
-    const { plan, content } = prepareLines({ dir: checkpoint.dir, checkpoint, path: relativePath, lines: request.lines, old, current: held, isChangedOutsideAgents });
-    if (plan.fingerprint !== early.plan.fingerprint) throw movedSincePlan(relativePath, checkpoint.dir, pre.checkpoint.id);
+    const { plan, content } = prepareLines({
+      dir: checkpoint.dir,
+      checkpoint,
+      path: relativePath,
+      lines: request.lines,
+      old,
+      current: held,
+      isChangedOutsideAgents,
+    });
+    if (plan.fingerprint !== early.plan.fingerprint)
+      throw movedSincePlan(relativePath, checkpoint.dir, pre.checkpoint.id);
     let isVerified = true;
     if (plan.result.oid !== plan.current.oid) {
       context.report({ dir: checkpoint.dir, checkpoint: checkpoint.id, phase: 'write', done: 0, total: 1 });
@@ -126,17 +209,38 @@ export async function applyLineRestore(context: LineRestoreContext, request: Lin
       isVerified = written.file?.oid === plan.result.oid && written.file.mode === plan.result.mode;
     }
     const result = lineResult(plan, pre.checkpoint, isVerified);
-    context.report({ dir: checkpoint.dir, checkpoint: checkpoint.id, phase: 'done', done: result.counts.done, total: 1, status: result.status, incomplete: result.incomplete });
-    context.logger.info('lines restored', { dir: checkpoint.dir, checkpoint: checkpoint.id, path: relativePath, preRollback: pre.checkpoint.id, putBack: plan.putBack, takenOut: plan.takenOut, status: result.status });
+    context.report({
+      dir: checkpoint.dir,
+      checkpoint: checkpoint.id,
+      phase: 'done',
+      done: result.counts.done,
+      total: 1,
+      status: result.status,
+      incomplete: result.incomplete,
+    });
+    context.logger.info('lines restored', {
+      dir: checkpoint.dir,
+      checkpoint: checkpoint.id,
+      path: relativePath,
+      preRollback: pre.checkpoint.id,
+      putBack: plan.putBack,
+      takenOut: plan.takenOut,
+      status: result.status,
+    });
     return result;
   });
 }
 
 function movedSincePlan(relativePath: string, dir: string, snapshot?: string): AppError {
-  const held = snapshot === undefined ? '' : ` (the snapshot ${snapshot.slice(0, 8)} taken just now holds its current version)`;
-  return new AppError('conflict', `${relativePath} changed since these lines were planned, so nothing was restored${held}. Review the new plan and restore again, or restore the whole file.`, {
-    path: relativePath,
-    dir: path.resolve(dir),
-    choice: 'restore-whole-file',
-  });
+  const held =
+    snapshot === undefined ? '' : ` (the snapshot ${snapshot.slice(0, 8)} taken just now holds its current version)`;
+  return new AppError(
+    'conflict',
+    `${relativePath} changed since these lines were planned, so nothing was restored${held}. Review the new plan and restore again, or restore the whole file.`,
+    {
+      path: relativePath,
+      dir: path.resolve(dir),
+      choice: 'restore-whole-file',
+    },
+  );
 }

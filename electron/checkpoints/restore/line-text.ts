@@ -39,7 +39,8 @@ const bom = '\uFEFF';
 
 /** Why `bytes` cannot be restored line by line, or undefined when they can. */
 export function lineTextProblem(bytes: Uint8Array): LineTextProblem | undefined {
-  const isUtf16Bom = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+  const isUtf16Bom =
+    bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
   if (isUtf16Bom) return 'utf16';
   if (hasBinaryBytes(bytes)) return 'binary';
   return isValidUtf8(bytes) ? undefined : 'not-utf8';
@@ -80,7 +81,13 @@ export function toLineText(bytes: Uint8Array, name: string): LineText | LineText
     start = end + 1;
   }
   const last = lines[lines.length - 1];
-  return { kind: 'text', lines, hasBom, hasFinalNewline: last === undefined || last.terminator !== '', eol: crlf > lf ? '\r\n' : '\n' };
+  return {
+    kind: 'text',
+    lines,
+    hasBom,
+    hasFinalNewline: last === undefined || last.terminator !== '',
+    eol: crlf > lf ? '\r\n' : '\n',
+  };
 }
 
 /** The bytes of lines written back: the byte-order mark if `hasBom`, then every line with its terminator. */

@@ -49,7 +49,12 @@ const progressStep = 64;
 
 function failure(entry: RestorePlanEntry, error: unknown): RestoreOutcome {
   if (!isAppError(error)) throw error;
-  return { path: entry.path, action: entry.action, result: error.code === 'conflict' ? 'conflict' : 'failed', message: error.message };
+  return {
+    path: entry.path,
+    action: entry.action,
+    result: error.code === 'conflict' ? 'conflict' : 'failed',
+    message: error.message,
+  };
 }
 
 /** Removes `target` when it is an empty folder (true), and leaves anything else alone (false). */
@@ -69,7 +74,8 @@ async function removeEmptyFolder(target: string): Promise<boolean> {
 async function removeEmptied(input: ApplyInput, deleted: readonly string[]): Promise<string[]> {
   const candidates = new Set<string>();
   for (const relativePath of deleted) {
-    for (let folder = path.posix.dirname(relativePath); folder !== '.'; folder = path.posix.dirname(folder)) candidates.add(folder);
+    for (let folder = path.posix.dirname(relativePath); folder !== '.'; folder = path.posix.dirname(folder))
+      candidates.add(folder);
   }
   const removed: string[] = [];
   const deepestFirst = [...candidates].sort((a, b) => b.split('/').length - a.split('/').length || (a < b ? -1 : 1));
@@ -103,7 +109,8 @@ export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> 
   let done = 0;
   const advance = (): void => {
     done += 1;
-    if (done % progressStep === 0 || done === actions.length) input.onProgress?.({ phase: 'write', done, total: actions.length });
+    if (done % progressStep === 0 || done === actions.length)
+      input.onProgress?.({ phase: 'write', done, total: actions.length });
   };
   input.onProgress?.({ phase: 'write', done: 0, total: actions.length });
 
@@ -159,18 +166,32 @@ export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> 
     const entry = byPath.get(outcome.path);
     const found = await readDiskVersion(absoluteIn(plan.dir, outcome.path));
     const wanted = entry?.action === 'delete' ? undefined : entry?.checkpoint;
-    const matches = wanted === undefined ? found.file === undefined : found.file?.oid === wanted.oid && found.file.mode === wanted.mode;
+    const matches =
+      wanted === undefined
+        ? found.file === undefined
+        : found.file?.oid === wanted.oid && found.file.mode === wanted.mode;
     if (!matches) {
       isVerified = false;
-      outcomes.set(outcome.path, { ...outcome, result: 'failed', message: `${outcome.path} does not hold the checkpoint's version after the restore (another program changed it?). Restore it again.` });
+      outcomes.set(outcome.path, {
+        ...outcome,
+        result: 'failed',
+        message: `${outcome.path} does not hold the checkpoint's version after the restore (another program changed it?). Restore it again.`,
+      });
     }
     checked += 1;
-    if (checked % progressStep === 0 || checked === verified.length) input.onProgress?.({ phase: 'verify', done: checked, total: verified.length });
+    if (checked % progressStep === 0 || checked === verified.length)
+      input.onProgress?.({ phase: 'verify', done: checked, total: verified.length });
   });
 
   const ordered = plan.entries.map(
     (entry): RestoreOutcome =>
-      outcomes.get(entry.path) ?? { path: entry.path, action: entry.action, result: 'skipped', ...(entry.reason !== undefined && { reason: entry.reason }), ...(entry.note !== undefined && { message: entry.note }) },
+      outcomes.get(entry.path) ?? {
+        path: entry.path,
+        action: entry.action,
+        result: 'skipped',
+        ...(entry.reason !== undefined && { reason: entry.reason }),
+        ...(entry.note !== undefined && { message: entry.note }),
+      },
   );
   return { outcomes: ordered, removedDirectories: [...removedDirectories, ...emptied], touched, isVerified };
 }

@@ -28,7 +28,9 @@ afterEach(async () => {
 function packedObjects(gitdir: string): Set<string> {
   const packDir = path.join(gitdir, 'objects', 'pack');
   const indexes = readdirSync(packDir).filter((name) => name.endsWith('.idx'));
-  const lines = indexes.flatMap((name) => execFileSync('git', ['verify-pack', '-v', path.join(packDir, name)], { encoding: 'utf8' }).split('\n'));
+  const lines = indexes.flatMap((name) =>
+    execFileSync('git', ['verify-pack', '-v', path.join(packDir, name)], { encoding: 'utf8' }).split('\n'),
+  );
   return new Set(lines.flatMap((line) => (/^[0-9a-f]{40} /.test(line) ? [line.slice(0, 40)] : [])));
 }
 
@@ -37,10 +39,16 @@ function looseObjects(gitdir: string): string[] {
   const objects = path.join(gitdir, 'objects');
   return readdirSync(objects)
     .filter((fan) => /^[0-9a-f]{2}$/.test(fan))
-    .flatMap((fan) => readdirSync(path.join(objects, fan)).filter((name) => /^[0-9a-f]{38}$/.test(name)).map((name) => path.join(objects, fan, name)));
+    .flatMap((fan) =>
+      readdirSync(path.join(objects, fan))
+        .filter((name) => /^[0-9a-f]{38}$/.test(name))
+        .map((name) => path.join(objects, fan, name)),
+    );
 }
 
-type Step = { readonly kind: 'synced'; readonly files: readonly string[] } | { readonly kind: 'progress'; readonly phase: string };
+type Step =
+  | { readonly kind: 'synced'; readonly files: readonly string[] }
+  | { readonly kind: 'progress'; readonly phase: string };
 
 describe.each([
   { hashing: 'on the main thread', workerThreshold: 1_000 },
@@ -48,7 +56,13 @@ describe.each([
 ])('a restore, hashing $hashing', ({ workerThreshold }) => {
   it("fsyncs every object of the pre-rollback snapshot, their folders and its ref before it writes or deletes a file; ordinary snapshots don't", async () => {
     const steps: Step[] = [];
-    const engine = new CheckpointService({ root: checkpointsRoot, logger: silentLogger, workers: 1, workerThreshold, onSynced: (files) => steps.push({ kind: 'synced', files }) });
+    const engine = new CheckpointService({
+      root: checkpointsRoot,
+      logger: silentLogger,
+      workers: 1,
+      workerThreshold,
+      onSynced: (files) => steps.push({ kind: 'synced', files }),
+    });
     try {
       const restore = restoreServiceFor(engine, checkpointsRoot, silentLogger);
       const names = Array.from({ length: 40 }, (_, index) => `d${index % 4}/f${index}.txt`);
@@ -56,7 +70,10 @@ describe.each([
       const taken = await engine.checkpoint(dir, { reason: 'before write_file' });
       if (taken.kind !== 'created') throw new Error('no checkpoint');
       // The user's work since: every file edited, and new files in a new folder.
-      writeFiles(dir, { ...Object.fromEntries(names.map((name) => [name, `work ${name}\n`])), 'new/n.txt': 'new work\n' });
+      writeFiles(dir, {
+        ...Object.fromEntries(names.map((name) => [name, `work ${name}\n`])),
+        'new/n.txt': 'new work\n',
+      });
       expect(steps).toEqual([]);
 
       const before = new Set(looseObjects(engine.gitdir));
@@ -78,12 +95,22 @@ describe.each([
         expect(durable).toContain(path.dirname(file));
       }
       // Every object the pre-rollback snapshot added (its commit, trees and the 41 edited files' blobs) was durable before the first write, loose or packed.
-      const added = execFileSync('git', ['--git-dir', engine.gitdir, 'rev-list', '--objects', result.preRollback.id, `^${taken.checkpoint.id}`], { encoding: 'utf8' })
+      const added = execFileSync(
+        'git',
+        ['--git-dir', engine.gitdir, 'rev-list', '--objects', result.preRollback.id, `^${taken.checkpoint.id}`],
+        { encoding: 'utf8' },
+      )
         .split('\n')
         .flatMap((line) => (line === '' ? [] : [line.slice(0, 40)]));
       expect(added.length).toBeGreaterThan(names.length);
-      const looseDurable = new Set([...durable].map((file) => `${path.basename(path.dirname(file))}${path.basename(file)}`));
-      for (const oid of added) expect(looseDurable.has(oid) || packedAtFirstWrite?.has(oid), `${oid} was neither fsynced nor packed before the first write`).toBe(true);
+      const looseDurable = new Set(
+        [...durable].map((file) => `${path.basename(path.dirname(file))}${path.basename(file)}`),
+      );
+      for (const oid of added)
+        expect(
+          looseDurable.has(oid) || packedAtFirstWrite?.has(oid),
+          `${oid} was neither fsynced nor packed before the first write`,
+        ).toBe(true);
       const ref = path.join(engine.gitdir, timelineRef(dirHash(dir)));
       expect(durable).toContain(ref);
       expect(durable).toContain(path.dirname(ref));

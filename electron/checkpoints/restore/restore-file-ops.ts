@@ -16,7 +16,11 @@ import { modeOfStat } from '../snapshot/stat-walk';
 /** A file changed between the snapshot and the write: it is left exactly as found. */
 export class ChangedDuringRestoreError extends AppError {
   constructor(target: string) {
-    super('conflict', `${target} changed while the restore ran (after the pre-rollback snapshot), so it was left as it is. Plan the restore again.`, { path: target });
+    super(
+      'conflict',
+      `${target} changed while the restore ran (after the pre-rollback snapshot), so it was left as it is. Plan the restore again.`,
+      { path: target },
+    );
   }
 }
 
@@ -54,11 +58,24 @@ async function readBytes(target: string, size: number): Promise<Buffer> {
 export async function readDiskVersion(target: string): Promise<DiskVersion> {
   try {
     const stats = await lstat(target, { bigint: true });
-    const identity: FileIdentity = { ino: String(stats.ino), size: String(stats.size), mtimeNs: String(stats.mtimeNs), ctimeNs: String(stats.ctimeNs) };
-    if (stats.isSymbolicLink()) return { file: { mode: fileModes.symlink, oid: hashObject('blob', await readlink(target, { encoding: 'buffer' })) }, identity };
+    const identity: FileIdentity = {
+      ino: String(stats.ino),
+      size: String(stats.size),
+      mtimeNs: String(stats.mtimeNs),
+      ctimeNs: String(stats.ctimeNs),
+    };
+    if (stats.isSymbolicLink())
+      return {
+        file: { mode: fileModes.symlink, oid: hashObject('blob', await readlink(target, { encoding: 'buffer' })) },
+        identity,
+      };
     if (!stats.isFile()) return { file: undefined, identity };
     const content = await readBytes(target, Number(stats.size));
-    return { file: { mode: modeOfStat(stats), oid: hashObject('blob', content) }, identity, permissions: Number(stats.mode & 0o7777n) };
+    return {
+      file: { mode: modeOfStat(stats), oid: hashObject('blob', content) },
+      identity,
+      permissions: Number(stats.mode & 0o7777n),
+    };
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return { file: undefined, identity: undefined };
@@ -72,7 +89,10 @@ export async function readDiskVersion(target: string): Promise<DiskVersion> {
  */
 export async function expectVersion(target: string, expected: TreeFile | undefined): Promise<DiskVersion> {
   const found = await readDiskVersion(target);
-  const matches = expected === undefined ? found.identity === undefined : found.file?.oid === expected.oid && found.file.mode === expected.mode;
+  const matches =
+    expected === undefined
+      ? found.identity === undefined
+      : found.file?.oid === expected.oid && found.file.mode === expected.mode;
   if (!matches) throw new ChangedDuringRestoreError(target);
   return found;
 }
@@ -93,15 +113,27 @@ function modeFor(file: TreeFile, existingMode: number | undefined): number | und
  * symlink, or when the target is no longer the version `identity` names (undefined: absent).
  * Returns the folders whose entries changed (to fsync) and the folders it created.
  */
-export async function putFile(target: string, file: TreeFile, content: Uint8Array, found: DiskVersion): Promise<{ readonly directoriesToSync: readonly string[] }> {
+export async function putFile(
+  target: string,
+  file: TreeFile,
+  content: Uint8Array,
+  found: DiskVersion,
+): Promise<{ readonly directoriesToSync: readonly string[] }> {
   const { identity } = found;
   // The folders on the way must be real folders inside the directory; the entry itself is replaced, never followed.
-  const resolved = path.join(await resolveWriteTarget(path.dirname(target), { requireCanonical: true }), path.basename(target));
+  const resolved = path.join(
+    await resolveWriteTarget(path.dirname(target), { requireCanonical: true }),
+    path.basename(target),
+  );
   return withPathLock(resolved, async () => {
     const isRegularThere = found.file !== undefined && found.file.mode !== fileModes.symlink;
     if (file.mode !== fileModes.symlink && (identity === undefined || isRegularThere)) {
       // Stale temp files are swept once per folder before the batch (see applyRestorePlan), not per file.
-      const staged = await stageWrite(resolved, content, { mode: modeFor(file, found.permissions), ifUnchanged: { identity }, sweep: false });
+      const staged = await stageWrite(resolved, content, {
+        mode: modeFor(file, found.permissions),
+        ifUnchanged: { identity },
+        sweep: false,
+      });
       return { directoriesToSync: staged.directoriesToSync };
     }
     // A symlink on either side: build the new entry under a temp name and rename it over.

@@ -41,18 +41,34 @@ function checkpointOfEverything(): CheckpointEntry {
 async function plan(checkpoint: CheckpointEntry, paths: readonly string[] = []): Promise<RestorePlan> {
   const scope = createPathScope(paths);
   const live = await readLiveTree(dir, rules, scope);
-  return planRestore({ dir, checkpoint, scope, current: { tree: live.root, reader: overlayReader(live, isoTreeReader(store)) }, maxFileBytes: rules.maxFileBytes, ledger: createWriteLedger(path.join(root, 'written.jsonl')) });
+  return planRestore({
+    dir,
+    checkpoint,
+    scope,
+    current: { tree: live.root, reader: overlayReader(live, isoTreeReader(store)) },
+    maxFileBytes: rules.maxFileBytes,
+    ledger: createWriteLedger(path.join(root, 'written.jsonl')),
+  });
 }
 
 function lines(result: RestorePlan): string[] {
-  return result.entries.map((entry) => `${entry.action}${entry.reason === undefined ? '' : `:${entry.reason}`} ${entry.path}`);
+  return result.entries.map(
+    (entry) => `${entry.action}${entry.reason === undefined ? '' : `:${entry.reason}`} ${entry.path}`,
+  );
 }
 
 async function diffStatuses(checkpoint: CheckpointEntry): Promise<string[]> {
   const reader = isoTreeReader(store);
-  const engine = { resolve: () => Promise.resolve(checkpoint), readTree: (oid: string) => reader.readTree(oid), readBlob: (oid: string) => reader.readBlob(oid) };
+  const engine = {
+    resolve: () => Promise.resolve(checkpoint),
+    readTree: (oid: string) => reader.readTree(oid),
+    readBlob: (oid: string) => reader.readBlob(oid),
+  };
   const sides = await openDiffSides(engine, rules, dir, checkpoint.id, { kind: 'live' }, createPathScope([]));
-  return sides.changes.map((change) => `${change.old === undefined ? 'added' : change.new === undefined ? 'deleted' : 'modified'} ${change.path}`);
+  return sides.changes.map(
+    (change) =>
+      `${change.old === undefined ? 'added' : change.new === undefined ? 'deleted' : 'modified'} ${change.path}`,
+  );
 }
 
 describe('files a checkpoint holds that Vigil excludes', () => {
@@ -73,8 +89,16 @@ describe('files a checkpoint holds that Vigil excludes', () => {
     writeFileSync(path.join(dir, 'out', 'app.js'), 'built v2\n');
     const planned = await plan(checkpoint);
     const reader = isoTreeReader(store);
-    const applied = await applyRestorePlan({ plan: planned, checkpointTree: checkpoint.tree, reader, readBlob: (oid) => reader.readBlob(oid) });
-    expect(applied.outcomes.map((outcome) => `${outcome.result} ${outcome.path}`)).toEqual(['done logo.png', 'skipped out/app.js']);
+    const applied = await applyRestorePlan({
+      plan: planned,
+      checkpointTree: checkpoint.tree,
+      reader,
+      readBlob: (oid) => reader.readBlob(oid),
+    });
+    expect(applied.outcomes.map((outcome) => `${outcome.result} ${outcome.path}`)).toEqual([
+      'done logo.png',
+      'skipped out/app.js',
+    ]);
     expect(readFileSync(path.join(dir, 'logo.png'), 'utf8')).toBe('PNG bytes v1');
     expect(readFileSync(path.join(dir, 'out', 'app.js'), 'utf8')).toBe('built v2\n');
   });
@@ -89,7 +113,12 @@ describe('files a checkpoint holds that Vigil excludes', () => {
     const planned = await plan(checkpoint);
     expect(lines(planned)).toEqual(['delete out', 'recreate out/app.js']);
     const reader = isoTreeReader(store);
-    await applyRestorePlan({ plan: planned, checkpointTree: checkpoint.tree, reader, readBlob: (oid) => reader.readBlob(oid) });
+    await applyRestorePlan({
+      plan: planned,
+      checkpointTree: checkpoint.tree,
+      reader,
+      readBlob: (oid) => reader.readBlob(oid),
+    });
     expect(lstatSync(path.join(dir, 'out')).isDirectory()).toBe(true);
     expect(readFileSync(path.join(dir, 'out', 'app.js'), 'utf8')).toBe('built v1\n');
     expect(readdirSync(outside)).toEqual(['app.js']);

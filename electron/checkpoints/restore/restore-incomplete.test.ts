@@ -1,4 +1,13 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger';
@@ -61,7 +70,9 @@ describe('a restore that cannot bring back every file', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).not.toContain('Nothing to restore');
     expect(run.stdout).toContain('⚠ Restore incomplete: 0 of 1 file(s) restored');
-    expect(run.stdout).toMatch(/^ {2}blocked +a\.txt: A folder is here now holding 1 file\(s\) the restore will not delete/m);
+    expect(run.stdout).toMatch(
+      /^ {2}blocked +a\.txt: A folder is here now holding 1 file\(s\) the restore will not delete/m,
+    );
     expect(readFileSync(path.join(dir, 'a.txt/node_modules/dep/index.js'), 'utf8')).toBe('dep\n');
   }, 60_000);
 

@@ -12,7 +12,8 @@ import { restoreServiceFor } from './restore-service';
  */
 async function main(): Promise<void> {
   const [root, dir, checkpoint, killAt] = process.argv.slice(2);
-  if (root === undefined || dir === undefined || checkpoint === undefined || killAt === undefined) throw new Error('usage: CHECKPOINTS_ROOT DIR CHECKPOINT KILL_AT');
+  if (root === undefined || dir === undefined || checkpoint === undefined || killAt === undefined)
+    throw new Error('usage: CHECKPOINTS_ROOT DIR CHECKPOINT KILL_AT');
   const [killPhase, killFrom = '0'] = killAt.split(' ');
   const reached = (phase: string, done: number): void => {
     if (phase === killPhase && done >= Number(killFrom)) process.kill(process.pid, 'SIGKILL');

@@ -1,4 +1,14 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test-support/temp-dir';
@@ -8,7 +18,15 @@ import { createPathScope } from '../diff/diff-path-scope';
 import { applyRestorePlan } from './restore-apply';
 import { planRestore, type RestorePlan } from './restore-plan';
 import { createWriteLedger, type WriteLedger } from './restore-write-ledger';
-import { entryOf, gitCommit, initBareStore, isoTreeReader, listFiles, treeOf, writeFiles } from '../test-support/restore-fixtures';
+import {
+  entryOf,
+  gitCommit,
+  initBareStore,
+  isoTreeReader,
+  listFiles,
+  treeOf,
+  writeFiles,
+} from '../test-support/restore-fixtures';
 
 /**
  * Plan and apply against checkpoints made with git's own CLI (real objects), with the directory
@@ -37,7 +55,9 @@ afterEach(async () => {
 
 /** The stored paths of the fixture directory: what a snapshot would hold. */
 function stored(): string[] {
-  return listFiles(dir).filter((file) => !file.startsWith('node_modules/') && !file.startsWith('.env') && file !== 'big.txt');
+  return listFiles(dir).filter(
+    (file) => !file.startsWith('node_modules/') && !file.startsWith('.env') && file !== 'big.txt',
+  );
 }
 
 /** A checkpoint of the stored files, committed with git's CLI. */
@@ -48,7 +68,14 @@ function checkpointNow(): CheckpointEntry {
 async function planNow(checkpoint: CheckpointEntry, paths: readonly string[] = []): Promise<RestorePlan> {
   const scope = createPathScope(paths);
   const live = await readLiveTree(dir, rules, scope);
-  return planRestore({ dir, checkpoint, scope, current: { tree: live.root, reader: overlayReader(live, isoTreeReader(store)) }, maxFileBytes, ledger });
+  return planRestore({
+    dir,
+    checkpoint,
+    scope,
+    current: { tree: live.root, reader: overlayReader(live, isoTreeReader(store)) },
+    maxFileBytes,
+    ledger,
+  });
 }
 
 async function applyNow(checkpoint: CheckpointEntry, plan: RestorePlan): ReturnType<typeof applyRestorePlan> {
@@ -57,14 +84,16 @@ async function applyNow(checkpoint: CheckpointEntry, plan: RestorePlan): ReturnT
 }
 
 function actions(plan: RestorePlan): string[] {
-  return plan.entries.map((entry) => `${entry.action}${entry.reason === undefined ? '' : `:${entry.reason}`} ${entry.path}`);
+  return plan.entries.map(
+    (entry) => `${entry.action}${entry.reason === undefined ? '' : `:${entry.reason}`} ${entry.path}`,
+  );
 }
 
 const base = {
   'a.txt': 'original a\n',
   'src/app.ts': 'export const app = 1;\n',
   'bin/run': { content: '#!/bin/sh\necho run\n', mode: 0o755 },
-  'link': { symlink: 'a.txt' },
+  link: { symlink: 'a.txt' },
   'gone.txt': 'will be deleted\n',
   'keepdir/k.txt': 'keep\n',
   'node_modules/dep/index.js': 'dep v1\n',
@@ -79,7 +108,7 @@ describe('planRestore and applyRestorePlan', () => {
     writeFiles(dir, {
       'a.txt': 'edited a\n',
       'src/app.ts': { symlink: '../a.txt' },
-      'link': 'a file now\n',
+      link: 'a file now\n',
       'new.txt': 'created later\n',
       'newdir/deep/n.txt': 'created later, deep\n',
       'node_modules/dep/index.js': 'dep v2\n',
@@ -102,7 +131,7 @@ describe('planRestore and applyRestorePlan', () => {
     expect(plan.counts).toEqual({ restore: 4, recreate: 1, delete: 2, skip: 0 });
 
     const result = await applyNow(checkpoint, plan);
-    expect(result.outcomes.filter((outcome) => outcome.result !== "done")).toEqual([]);
+    expect(result.outcomes.filter((outcome) => outcome.result !== 'done')).toEqual([]);
     expect(result.isVerified).toBe(true);
     expect(result.removedDirectories).toEqual(['newdir/deep', 'newdir']);
     // git's CLI agrees: the stored files now make exactly the checkpoint's tree.
@@ -124,8 +153,21 @@ describe('planRestore and applyRestorePlan', () => {
   it('restores only the files and folders named, and says why it skips the ones it cannot', async () => {
     writeFiles(dir, base);
     const checkpoint = checkpointNow();
-    writeFiles(dir, { 'a.txt': 'edited\n', 'src/app.ts': 'edited\n', 'newdir/n.txt': 'new\n', 'keepdir/k.txt': 'edited keep\n', '.env': 'SECRET=two\n' });
-    const plan = await planNow(checkpoint, ['a.txt', 'newdir', 'gone.txt', '.env', 'node_modules/dep/index.js', 'big.txt']);
+    writeFiles(dir, {
+      'a.txt': 'edited\n',
+      'src/app.ts': 'edited\n',
+      'newdir/n.txt': 'new\n',
+      'keepdir/k.txt': 'edited keep\n',
+      '.env': 'SECRET=two\n',
+    });
+    const plan = await planNow(checkpoint, [
+      'a.txt',
+      'newdir',
+      'gone.txt',
+      '.env',
+      'node_modules/dep/index.js',
+      'big.txt',
+    ]);
     expect(actions(plan)).toEqual([
       'skip:excluded .env',
       'restore a.txt',
@@ -145,20 +187,35 @@ describe('planRestore and applyRestorePlan', () => {
   it('refuses paths that are absolute, escape the directory, or exist nowhere', async () => {
     writeFiles(dir, base);
     const checkpoint = checkpointNow();
-    await expect(planNow(checkpoint, ['/etc/passwd'])).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining('absolute') as unknown });
-    await expect(planNow(checkpoint, ['../outside.txt'])).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining('leaves the directory') as unknown });
+    await expect(planNow(checkpoint, ['/etc/passwd'])).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining('absolute') as unknown,
+    });
+    await expect(planNow(checkpoint, ['../outside.txt'])).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining('leaves the directory') as unknown,
+    });
     await expect(planNow(checkpoint, ['src/../../x'])).rejects.toMatchObject({ code: 'invalid_request' });
-    await expect(planNow(checkpoint, ['no/such/file.txt'])).rejects.toMatchObject({ code: 'not_found', message: expect.stringContaining('no/such/file.txt') as unknown });
+    await expect(planNow(checkpoint, ['no/such/file.txt'])).rejects.toMatchObject({
+      code: 'not_found',
+      message: expect.stringContaining('no/such/file.txt') as unknown,
+    });
   });
 
   it('replaces a folder created where the checkpoint had a file, and the reverse', async () => {
-    writeFiles(dir, { 'data': 'data file\n', 'conf/settings.json': '{}\n' });
+    writeFiles(dir, { data: 'data file\n', 'conf/settings.json': '{}\n' });
     const checkpoint = checkpointNow();
     rmSync(path.join(dir, 'data'));
     rmSync(path.join(dir, 'conf'), { recursive: true });
-    writeFiles(dir, { 'data/part1.txt': 'p1\n', 'data/sub/part2.txt': 'p2\n', 'conf': 'a file now\n' });
+    writeFiles(dir, { 'data/part1.txt': 'p1\n', 'data/sub/part2.txt': 'p2\n', conf: 'a file now\n' });
     const plan = await planNow(checkpoint);
-    expect(actions(plan)).toEqual(['delete conf', 'recreate conf/settings.json', 'recreate data', 'delete data/part1.txt', 'delete data/sub/part2.txt']);
+    expect(actions(plan)).toEqual([
+      'delete conf',
+      'recreate conf/settings.json',
+      'recreate data',
+      'delete data/part1.txt',
+      'delete data/sub/part2.txt',
+    ]);
     const result = await applyNow(checkpoint, plan);
     expect(result.outcomes.filter((outcome) => outcome.result !== 'done')).toEqual([]);
     expect(readFileSync(path.join(dir, 'data'), 'utf8')).toBe('data file\n');
@@ -171,11 +228,16 @@ describe('planRestore and applyRestorePlan', () => {
     rmSync(path.join(dir, 'out.txt'));
     rmSync(path.join(dir, 'x'), { recursive: true });
     rmSync(path.join(dir, 'keep.txt'));
-    writeFiles(dir, { 'out.txt/node_modules/m.js': 'dependency\n', 'x': 'x'.repeat(4096) });
+    writeFiles(dir, { 'out.txt/node_modules/m.js': 'dependency\n', x: 'x'.repeat(4096) });
     writeFiles(dir, { 'keep.txt/created.txt': 'c\n' });
     mkdirSync(path.join(dir, 'keep.txt/an/empty/folder'), { recursive: true });
     const plan = await planNow(checkpoint);
-    expect(actions(plan)).toEqual(['skip:blocked keep.txt', 'delete keep.txt/created.txt', 'skip:blocked out.txt', 'skip:blocked x/y.txt']);
+    expect(actions(plan)).toEqual([
+      'skip:blocked keep.txt',
+      'delete keep.txt/created.txt',
+      'skip:blocked out.txt',
+      'skip:blocked x/y.txt',
+    ]);
     expect(plan.entries[0]?.note).toContain('keep.txt/an/empty/folder/');
     expect(plan.entries[3]?.note).toContain('x is a file now');
     const result = await applyNow(checkpoint, plan);
@@ -200,18 +262,31 @@ describe('planRestore and applyRestorePlan', () => {
     const plan = await planNow(checkpoint);
     writeFiles(dir, { 'a.txt': 'somebody typed this after the snapshot\n', 'c.txt': 'and this\n' });
     const result = await applyNow(checkpoint, plan);
-    expect(result.outcomes.map((outcome) => `${outcome.result} ${outcome.path}`)).toEqual(['conflict a.txt', 'done b.txt', 'conflict c.txt']);
+    expect(result.outcomes.map((outcome) => `${outcome.result} ${outcome.path}`)).toEqual([
+      'conflict a.txt',
+      'done b.txt',
+      'conflict c.txt',
+    ]);
     expect(readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('somebody typed this after the snapshot\n');
     expect(readFileSync(path.join(dir, 'b.txt'), 'utf8')).toBe('b\n');
     expect(readFileSync(path.join(dir, 'c.txt'), 'utf8')).toBe('and this\n');
   });
 
-  it("flags files whose current version Vigil did not write itself", async () => {
-    writeFiles(dir, { 'agent.txt': 'v1\n', 'human.txt': 'v1\n', 'both.txt': 'v1\n', 'removed-by-vigil.txt': 'x\n', 'removed-by-hand.txt': 'x\n' });
+  it('flags files whose current version Vigil did not write itself', async () => {
+    writeFiles(dir, {
+      'agent.txt': 'v1\n',
+      'human.txt': 'v1\n',
+      'both.txt': 'v1\n',
+      'removed-by-vigil.txt': 'x\n',
+      'removed-by-hand.txt': 'x\n',
+    });
     const checkpoint = checkpointNow();
     writeFiles(dir, { 'agent.txt': 'agent v2\n', 'both.txt': 'agent v2\n' });
     rmSync(path.join(dir, 'removed-by-vigil.txt'));
-    await ledger.record(['agent.txt', 'both.txt', 'removed-by-vigil.txt'].map((name) => path.join(dir, name)), agent);
+    await ledger.record(
+      ['agent.txt', 'both.txt', 'removed-by-vigil.txt'].map((name) => path.join(dir, name)),
+      agent,
+    );
     writeFileSync(path.join(dir, 'human.txt'), 'edited by hand\n');
     writeFileSync(path.join(dir, 'both.txt'), 'agent v2, then edited by hand\n');
     rmSync(path.join(dir, 'removed-by-hand.txt'));

@@ -41,13 +41,28 @@ function rootOf(tree: string): string | undefined {
 }
 
 function skip(change: TreeChange, reason: NonNullable<RestorePlanEntry['reason']>, note: string): RestorePlanEntry {
-  return { path: change.path, action: 'skip', reason, ...(change.old && { checkpoint: change.old }), ...(change.new && { current: change.new }), isChangedOutsideAgents: false, note };
+  return {
+    path: change.path,
+    action: 'skip',
+    reason,
+    ...(change.old && { checkpoint: change.old }),
+    ...(change.new && { current: change.new }),
+    isChangedOutsideAgents: false,
+    note,
+  };
 }
 
 function act(change: TreeChange, action: 'restore' | 'recreate' | 'delete'): RestorePlanEntry {
   // A secret (`.env*`) is written only when the caller says so: only another program's store (Hermes's) holds one.
   const isSecret = action !== 'delete' && isSecretPath(change.path);
-  return { path: change.path, action, ...(change.old && { checkpoint: change.old }), ...(change.new && { current: change.new }), isChangedOutsideAgents: false, ...(isSecret && { isSecret }) };
+  return {
+    path: change.path,
+    action,
+    ...(change.old && { checkpoint: change.old }),
+    ...(change.new && { current: change.new }),
+    isChangedOutsideAgents: false,
+    ...(isSecret && { isSecret }),
+  };
 }
 
 /** Whether a path names a secrets file (`.env*`), which Vigil's own snapshots never store. */
@@ -109,7 +124,12 @@ function ancestorsOf(relativePath: string): string[] {
  * is on disk is looked at one level at a time and never through a symlink: a file or symlink in
  * the way that the plan deletes leaves the path below it free.
  */
-async function recreateBlocker(input: PlanInput, change: TreeChange, deletions: ReadonlySet<string>, folders: Map<string, Promise<DiskEntry>>): Promise<RestorePlanEntry | undefined> {
+async function recreateBlocker(
+  input: PlanInput,
+  change: TreeChange,
+  deletions: ReadonlySet<string>,
+  folders: Map<string, Promise<DiskEntry>>,
+): Promise<RestorePlanEntry | undefined> {
   for (const ancestor of ancestorsOf(change.path)) {
     let pending = folders.get(ancestor);
     if (pending === undefined) {
@@ -120,7 +140,11 @@ async function recreateBlocker(input: PlanInput, change: TreeChange, deletions: 
     if (entry.kind === 'missing') return undefined;
     if (entry.kind === 'folder') continue;
     if (deletions.has(ancestor)) return undefined;
-    return skip(change, 'blocked', `${ancestor} is a ${entry.kind} now, not a folder; include ${ancestor} in the restore to replace it.`);
+    return skip(
+      change,
+      'blocked',
+      `${ancestor} is a ${entry.kind} now, not a folder; include ${ancestor} in the restore to replace it.`,
+    );
   }
   const here = await diskEntry(input.dir, change.path);
   if (here.kind === 'missing') return undefined;
@@ -128,12 +152,24 @@ async function recreateBlocker(input: PlanInput, change: TreeChange, deletions: 
     const inside = await entriesUnder(input.dir, change.path);
     const kept = inside.filter((item) => !deletions.has(item));
     if (kept.length === 0) return undefined;
-    return skip(change, 'blocked', `A folder is here now holding ${kept.length} file(s) the restore will not delete (such as ${kept[0] ?? ''}); move them to restore this file.`);
+    return skip(
+      change,
+      'blocked',
+      `A folder is here now holding ${kept.length} file(s) the restore will not delete (such as ${kept[0] ?? ''}); move them to restore this file.`,
+    );
   }
   if (here.kind === 'file' && here.size > input.maxFileBytes) {
-    return skip(change, 'oversize', 'A file larger than the size cap is here now; no snapshot can hold it, so it is never overwritten.');
+    return skip(
+      change,
+      'oversize',
+      'A file larger than the size cap is here now; no snapshot can hold it, so it is never overwritten.',
+    );
   }
-  return skip(change, 'unprotected', 'Something is here that no snapshot holds (unreadable, special or badly named), so it is never overwritten.');
+  return skip(
+    change,
+    'unprotected',
+    'Something is here that no snapshot holds (unreadable, special or badly named), so it is never overwritten.',
+  );
 }
 
 /** Why overwriting a file that Vigil's snapshots leave out could not be undone. */
@@ -151,25 +187,44 @@ function notUndoable(change: TreeChange): RestorePlanEntry {
  * what is on disk decides. Missing: re-create it. The same version: nothing to do (undefined).
  * Another version: the restore point could not keep it, so it is left as it is, with the reason.
  */
-async function heldButExcluded(input: PlanInput, change: TreeChange): Promise<RestorePlanEntry | 'recreate' | undefined> {
+async function heldButExcluded(
+  input: PlanInput,
+  change: TreeChange,
+): Promise<RestorePlanEntry | 'recreate' | undefined> {
   // Never judged through a symlink or a file on the way: the re-create path decides what is in the way.
   if (!(await hasRealFolders(input.dir, change.path))) return 'recreate';
   const found = await readDiskVersion(absoluteIn(input.dir, change.path));
   if (found.identity === undefined) return 'recreate';
-  if (found.file !== undefined && found.file.oid === change.old?.oid && found.file.mode === change.old.mode) return undefined;
+  if (found.file !== undefined && found.file.oid === change.old?.oid && found.file.mode === change.old.mode)
+    return undefined;
   return notUndoable({ ...change, ...(found.file && { new: found.file }) });
 }
 
 /** The plan line of one changed file; undefined when the file matches after all (see `heldButExcluded`). */
-async function entryFor(input: PlanInput, skips: CheckpointSkips, change: TreeChange, deletions: ReadonlySet<string>, folders: Map<string, Promise<DiskEntry>>): Promise<RestorePlanEntry | undefined> {
+async function entryFor(
+  input: PlanInput,
+  skips: CheckpointSkips,
+  change: TreeChange,
+  deletions: ReadonlySet<string>,
+  folders: Map<string, Promise<DiskEntry>>,
+): Promise<RestorePlanEntry | undefined> {
   const isExcluded = storedPathExclusion(change.path, false) !== undefined;
-  if (change.old !== undefined && change.new !== undefined) return isExcluded ? notUndoable(change) : act(change, 'restore');
+  if (change.old !== undefined && change.new !== undefined)
+    return isExcluded ? notUndoable(change) : act(change, 'restore');
   if (change.old === undefined) {
     if (wasSkippedByCheckpoint(skips, change.path)) {
-      return skip(change, 'not-in-checkpoint', 'The checkpoint did not store this file (it was skipped when the checkpoint was taken), so it is left as it is.');
+      return skip(
+        change,
+        'not-in-checkpoint',
+        'The checkpoint did not store this file (it was skipped when the checkpoint was taken), so it is left as it is.',
+      );
     }
     if (!skips.isComplete) {
-      return skip(change, 'not-in-checkpoint', 'The checkpoint skipped more files than it lists and its complete list is gone, so it may have skipped this one: it is left as it is.');
+      return skip(
+        change,
+        'not-in-checkpoint',
+        'The checkpoint skipped more files than it lists and its complete list is gone, so it may have skipped this one: it is left as it is.',
+      );
     }
     return act(change, 'delete');
   }
@@ -181,15 +236,30 @@ async function entryFor(input: PlanInput, skips: CheckpointSkips, change: TreeCh
 }
 
 /** Entries for paths named one by one that did not change: `unchanged`, an on-disk skip, or not found. */
-async function namedEntries(input: PlanInput, checkpointRoot: string | undefined, changed: ReadonlySet<string>): Promise<RestorePlanEntry[]> {
+async function namedEntries(
+  input: PlanInput,
+  checkpointRoot: string | undefined,
+  changed: ReadonlySet<string>,
+): Promise<RestorePlanEntry[]> {
   const entries: RestorePlanEntry[] = [];
   const missing: string[] = [];
   for (const named of input.scope.paths) {
     if (changed.has(named)) continue;
-    const [inCheckpoint, inCurrent] = await Promise.all([lookupPath(input.current.reader, checkpointRoot, named), lookupPath(input.current.reader, input.current.tree, named)]);
+    const [inCheckpoint, inCurrent] = await Promise.all([
+      lookupPath(input.current.reader, checkpointRoot, named),
+      lookupPath(input.current.reader, input.current.tree, named),
+    ]);
     if (inCheckpoint?.type === 'tree' || inCurrent?.type === 'tree') continue;
     if (inCheckpoint?.type === 'blob') {
-      entries.push({ path: named, action: 'skip', reason: 'unchanged', checkpoint: { mode: inCheckpoint.mode, oid: inCheckpoint.oid }, current: { mode: inCheckpoint.mode, oid: inCheckpoint.oid }, isChangedOutsideAgents: false, note: 'It already matches the checkpoint.' });
+      entries.push({
+        path: named,
+        action: 'skip',
+        reason: 'unchanged',
+        checkpoint: { mode: inCheckpoint.mode, oid: inCheckpoint.oid },
+        current: { mode: inCheckpoint.mode, oid: inCheckpoint.oid },
+        isChangedOutsideAgents: false,
+        note: 'It already matches the checkpoint.',
+      });
       continue;
     }
     const onDisk = await diskEntry(input.dir, named);
@@ -198,8 +268,19 @@ async function namedEntries(input: PlanInput, checkpointRoot: string | undefined
       continue;
     }
     const excluded = storedPathExclusion(named, onDisk.kind === 'folder');
-    const reason = excluded !== undefined ? 'excluded' : onDisk.kind === 'file' && onDisk.size > input.maxFileBytes ? 'oversize' : 'unprotected';
-    entries.push({ path: named, action: 'skip', reason, isChangedOutsideAgents: false, note: 'No snapshot holds it, so the restore never touches it.' });
+    const reason =
+      excluded !== undefined
+        ? 'excluded'
+        : onDisk.kind === 'file' && onDisk.size > input.maxFileBytes
+          ? 'oversize'
+          : 'unprotected';
+    entries.push({
+      path: named,
+      action: 'skip',
+      reason,
+      isChangedOutsideAgents: false,
+      note: 'No snapshot holds it, so the restore never touches it.',
+    });
   }
   if (missing.length > 0) {
     throw new AppError(
@@ -212,10 +293,16 @@ async function namedEntries(input: PlanInput, checkpointRoot: string | undefined
 }
 
 /** The fingerprint of what a plan saw: the checkpoint, the scope, and each line's action and versions. */
-export function planFingerprint(checkpointId: string, paths: readonly string[], entries: readonly RestorePlanEntry[]): string {
+export function planFingerprint(
+  checkpointId: string,
+  paths: readonly string[],
+  entries: readonly RestorePlanEntry[],
+): string {
   const hash = createHash('sha256').update(`${checkpointId}\n${paths.join('\0')}\n`);
   for (const entry of entries) {
-    hash.update(`${entry.path}\0${entry.action}\0${entry.reason ?? ''}\0${entry.checkpoint?.mode ?? ''}:${entry.checkpoint?.oid ?? ''}\0${entry.current?.mode ?? ''}:${entry.current?.oid ?? ''}\n`);
+    hash.update(
+      `${entry.path}\0${entry.action}\0${entry.reason ?? ''}\0${entry.checkpoint?.mode ?? ''}:${entry.checkpoint?.oid ?? ''}\0${entry.current?.mode ?? ''}:${entry.current?.oid ?? ''}\n`,
+    );
   }
   return hash.digest('hex');
 }
@@ -232,7 +319,11 @@ export async function planRestore(input: PlanInput): Promise<RestorePlan> {
   const checkpointRoot = rootOf(input.checkpoint.tree);
   const changes = await diffTrees(input.current.reader, checkpointRoot, input.current.tree, input.scope);
   const skips = await checkpointSkips(input);
-  const deletions = new Set(changes.filter((change) => change.old === undefined && isDeletable(skips, change.path)).map((change) => change.path));
+  const deletions = new Set(
+    changes
+      .filter((change) => change.old === undefined && isDeletable(skips, change.path))
+      .map((change) => change.path),
+  );
   // Folders on the way of many re-created files are looked at once.
   const folders = new Map<string, Promise<DiskEntry>>();
   const ledger = await input.ledger.view();
@@ -246,7 +337,10 @@ export async function planRestore(input: PlanInput): Promise<RestorePlan> {
     return written === undefined ? { ...entry, isChangedOutsideAgents: true } : { ...entry, changedBy: written.actor };
   });
   const changed = planned.filter((entry): entry is RestorePlanEntry => entry !== undefined);
-  const named = input.scope.paths.length === 0 ? [] : await namedEntries(input, checkpointRoot, new Set(changed.map((entry) => entry.path)));
+  const named =
+    input.scope.paths.length === 0
+      ? []
+      : await namedEntries(input, checkpointRoot, new Set(changed.map((entry) => entry.path)));
   const entries = [...changed, ...named].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const counts = { restore: 0, recreate: 0, delete: 0, skip: 0 };
   for (const entry of entries) counts[entry.action] += 1;

@@ -35,7 +35,11 @@ async function take(engine: CheckpointService, files: Record<string, string>): P
 
 describe('retention around a restore', () => {
   it('keeps the oldest checkpoint on the timeline when it is restored at maxSnapshots, so the restore can be run again', async () => {
-    const engine = new CheckpointService({ root: checkpointsRoot, logger: silentLogger, retention: { maxSnapshots: 3 } });
+    const engine = new CheckpointService({
+      root: checkpointsRoot,
+      logger: silentLogger,
+      retention: { maxSnapshots: 3 },
+    });
     try {
       const restore = restoreServiceFor(engine, checkpointsRoot, silentLogger);
       const oldest = await take(engine, { 'a.txt': 'v1\n' });
@@ -69,57 +73,63 @@ describe('retention around a restore', () => {
     }
   });
 
-  it('lets maintenance run during a restore without deleting the objects the restore reads', { timeout: 60_000 }, async () => {
-    const logger = recordingLogger();
-    const engine = new CheckpointService({ root: checkpointsRoot, logger, retention: { maxSnapshots: 2 } });
-    try {
-      // Files too big for the store's in-memory object cache: every read goes to disk.
-      const names = Array.from({ length: 20 }, (_, index) => `src/f${index}.txt`);
-      const version = (label: string): Record<string, string> => Object.fromEntries(names.map((name) => [name, `${label} ${name}\n${'x'.repeat(100_000)}\n`]));
-      const target = await take(engine, version('one'));
-      await take(engine, version('two'));
-      writeFiles(dir, version('three'));
+  it(
+    'lets maintenance run during a restore without deleting the objects the restore reads',
+    { timeout: 60_000 },
+    async () => {
+      const logger = recordingLogger();
+      const engine = new CheckpointService({ root: checkpointsRoot, logger, retention: { maxSnapshots: 2 } });
+      try {
+        // Files too big for the store's in-memory object cache: every read goes to disk.
+        const names = Array.from({ length: 20 }, (_, index) => `src/f${index}.txt`);
+        const version = (label: string): Record<string, string> =>
+          Object.fromEntries(names.map((name) => [name, `${label} ${name}\n${'x'.repeat(100_000)}\n`]));
+        const target = await take(engine, version('one'));
+        await take(engine, version('two'));
+        writeFiles(dir, version('three'));
 
-      // Maintenance starts at the restore's first blob read: it must not pull the blobs from under it.
-      let pruned: Promise<PruneReport> | undefined;
-      let gate: Promise<unknown> | undefined;
-      const waiting = logger.waitFor('prune waits for the running restore');
-      const pruneMidway = new Proxy(engine, {
-        get(object, property) {
-          if (property === 'readBlob') {
-            return async (oid: string) => {
-              // Every read waits until the prune finished, or said it waits for the restore.
-              if (gate === undefined) {
-                pruned = object.prune();
-                gate = Promise.race([pruned, waiting]);
-              }
-              await gate;
-              return object.readBlob(oid);
-            };
-          }
-          const value: unknown = Reflect.get(object, property, object);
-          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(object) : value;
-        },
-      }) as CheckpointApi;
-      const restore = createRestoreService({
-        engine: pruneMidway,
-        ledger: createWriteLedger(writeLedgerFile(checkpointsRoot), silentLogger),
-        root: checkpointsRoot,
-        maxFileBytes: engine.maxFileBytes,
-        ignoredFolders: [checkpointsRoot],
-        logger: silentLogger,
-      });
-      const result = await restore.restore(dir, target);
-      expect(result.counts).toEqual({ done: names.length, skipped: 0, conflict: 0, failed: 0 });
-      expect(result.isVerified).toBe(true);
-      for (const [name, content] of Object.entries(version('one'))) expect(readFileSync(path.join(dir, name), 'utf8')).toBe(content);
-      // Maintenance did run (after the restore), and the restored checkpoint is still there to restore again.
-      expect(pruned).toBeDefined();
-      await pruned;
-      expect((await engine.list(dir)).map((entry) => entry.id)).toContain(target);
-      runGit(['--git-dir', engine.gitdir, 'fsck', '--full', '--strict', '--no-dangling']);
-    } finally {
-      await engine.dispose();
-    }
-  });
+        // Maintenance starts at the restore's first blob read: it must not pull the blobs from under it.
+        let pruned: Promise<PruneReport> | undefined;
+        let gate: Promise<unknown> | undefined;
+        const waiting = logger.waitFor('prune waits for the running restore');
+        const pruneMidway = new Proxy(engine, {
+          get(object, property) {
+            if (property === 'readBlob') {
+              return async (oid: string) => {
+                // Every read waits until the prune finished, or said it waits for the restore.
+                if (gate === undefined) {
+                  pruned = object.prune();
+                  gate = Promise.race([pruned, waiting]);
+                }
+                await gate;
+                return object.readBlob(oid);
+              };
+            }
+            const value: unknown = Reflect.get(object, property, object);
+            return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(object) : value;
+          },
+        }) as CheckpointApi;
+        const restore = createRestoreService({
+          engine: pruneMidway,
+          ledger: createWriteLedger(writeLedgerFile(checkpointsRoot), silentLogger),
+          root: checkpointsRoot,
+          maxFileBytes: engine.maxFileBytes,
+          ignoredFolders: [checkpointsRoot],
+          logger: silentLogger,
+        });
+        const result = await restore.restore(dir, target);
+        expect(result.counts).toEqual({ done: names.length, skipped: 0, conflict: 0, failed: 0 });
+        expect(result.isVerified).toBe(true);
+        for (const [name, content] of Object.entries(version('one')))
+          expect(readFileSync(path.join(dir, name), 'utf8')).toBe(content);
+        // Maintenance did run (after the restore), and the restored checkpoint is still there to restore again.
+        expect(pruned).toBeDefined();
+        await pruned;
+        expect((await engine.list(dir)).map((entry) => entry.id)).toContain(target);
+        runGit(['--git-dir', engine.gitdir, 'fsck', '--full', '--strict', '--no-dangling']);
+      } finally {
+        await engine.dispose();
+      }
+    },
+  );
 });

@@ -26,7 +26,9 @@ export interface ScopeCheckInput {
 export async function findUnaccountedChanges(input: ScopeCheckInput): Promise<RestoreOutcome[]> {
   const live = await readLiveTree(input.dir, input.rules, input.scope, input.known);
   const remaining = await diffTrees(overlayReader(live, input.store), input.checkpointTree, live.root, input.scope);
-  const accounted = new Set(input.outcomes.filter((outcome) => outcome.result !== 'done').map((outcome) => outcome.path));
+  const accounted = new Set(
+    input.outcomes.filter((outcome) => outcome.result !== 'done').map((outcome) => outcome.path),
+  );
   return remaining
     .filter((change) => !accounted.has(change.path))
     .map((change) => ({

@@ -37,7 +37,7 @@ const base = {
   'a.txt': 'original a\n',
   'src/app.ts': 'export const app = 1;\n',
   'bin/run': { content: '#!/bin/sh\necho run\n', mode: 0o755 },
-  'link': { symlink: 'a.txt' },
+  link: { symlink: 'a.txt' },
   'gone.txt': 'will be deleted\n',
   'node_modules/dep/index.js': 'dep v1\n',
   '.env': 'SECRET=one\n',
@@ -74,7 +74,15 @@ describe('restore with the checkpoint engine', () => {
   it('restores the whole directory after a pre-rollback snapshot, and undoing brings everything back', async () => {
     writeFiles(dir, base);
     const id = await checkpoint();
-    writeFiles(dir, { 'a.txt': 'edited a\n', 'link': 'now a file\n', 'new.txt': 'created after\n', 'deep/new/n.txt': 'deep\n', 'node_modules/dep/index.js': 'dep v2\n', '.env': 'SECRET=two\n', 'big.txt': 'c'.repeat(4096) });
+    writeFiles(dir, {
+      'a.txt': 'edited a\n',
+      link: 'now a file\n',
+      'new.txt': 'created after\n',
+      'deep/new/n.txt': 'deep\n',
+      'node_modules/dep/index.js': 'dep v2\n',
+      '.env': 'SECRET=two\n',
+      'big.txt': 'c'.repeat(4096),
+    });
     chmodSync(path.join(dir, 'bin/run'), 0o644);
     rmSync(path.join(dir, 'gone.txt'));
     const before = snapshotOfDisk();
@@ -123,9 +131,17 @@ describe('restore with the checkpoint engine', () => {
   it('restores only the selected files and leaves the rest as they are', async () => {
     writeFiles(dir, base);
     const id = await checkpoint();
-    writeFiles(dir, { 'a.txt': 'edited a\n', 'src/app.ts': 'edited app\n', 'new.txt': 'new\n', 'src/extra.ts': 'extra\n' });
+    writeFiles(dir, {
+      'a.txt': 'edited a\n',
+      'src/app.ts': 'edited app\n',
+      'new.txt': 'new\n',
+      'src/extra.ts': 'extra\n',
+    });
     const result = await restore.restore(dir, id, ['a.txt', 'src/extra.ts']);
-    expect(result.outcomes.map((outcome) => `${outcome.action} ${outcome.path}`)).toEqual(['restore a.txt', 'delete src/extra.ts']);
+    expect(result.outcomes.map((outcome) => `${outcome.action} ${outcome.path}`)).toEqual([
+      'restore a.txt',
+      'delete src/extra.ts',
+    ]);
     expect(readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('original a\n');
     expect(existsSync(path.join(dir, 'src/extra.ts'))).toBe(false);
     expect(readFileSync(path.join(dir, 'src/app.ts'), 'utf8')).toBe('edited app\n');
@@ -146,7 +162,9 @@ describe('restore with the checkpoint engine', () => {
     // The snapshot holds the restored file as it was, every other file as the checkpoint before it, and says so.
     expect(git('show', `${pre}:a.txt`)).toBe('edited a');
     expect(git('rev-parse', `${pre}:src/app.ts`)).toBe(git('rev-parse', `${id}:src/app.ts`));
-    expect(git('log', '-1', '--format=%B', pre)).toContain('Vigil-Scope: 1 paths re-read; other files as in the parent');
+    expect(git('log', '-1', '--format=%B', pre)).toContain(
+      'Vigil-Scope: 1 paths re-read; other files as in the parent',
+    );
     git('fsck', '--full', '--strict');
     // Undoing the restore of that file brings the edit back.
     await restore.restore(dir, pre, ['a.txt']);
@@ -174,17 +192,36 @@ describe('restore with the checkpoint engine', () => {
     writeFiles(dir, { 'a.txt': 'edited\n' });
     const plan = await restore.plan(dir, id);
     writeFiles(dir, { 'a.txt': 'edited again by somebody\n', 'other.txt': 'also new\n' });
-    await expect(restore.restore(dir, id, [], { fingerprint: plan.fingerprint })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(restore.restore(dir, id, [], { fingerprint: plan.fingerprint })).rejects.toMatchObject({
+      code: 'conflict',
+    });
     expect(readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('edited again by somebody\n');
     expect(readFileSync(path.join(dir, 'other.txt'), 'utf8')).toBe('also new\n');
   });
 
   it('judges the directory exactly as the engine does, so a preview matches the restore it approves', async () => {
-    writeFiles(dir, { ...base, 'nested/.git/HEAD': 'ref: x\n', 'nested/lib.py': 'x = 1\n', 'pic.png': 'png', 'dist/out.js': 'built\n', 'dangling': { symlink: 'nowhere' } });
+    writeFiles(dir, {
+      ...base,
+      'nested/.git/HEAD': 'ref: x\n',
+      'nested/lib.py': 'x = 1\n',
+      'pic.png': 'png',
+      'dist/out.js': 'built\n',
+      dangling: { symlink: 'nowhere' },
+    });
     const id = await checkpoint();
-    writeFiles(dir, { 'a.txt': 'x\n', 'nested/lib.py': 'x = 2\n', 'nested/.git/HEAD': 'ref: y\n', 'dist/out.js': 'rebuilt\n', 'new/file.txt': 'n\n' });
+    writeFiles(dir, {
+      'a.txt': 'x\n',
+      'nested/lib.py': 'x = 2\n',
+      'nested/.git/HEAD': 'ref: y\n',
+      'dist/out.js': 'rebuilt\n',
+      'new/file.txt': 'n\n',
+    });
     const preview = await restore.plan(dir, id);
-    expect(preview.entries.map((entry) => `${entry.action} ${entry.path}`)).toEqual(['restore a.txt', 'restore nested/lib.py', 'delete new/file.txt']);
+    expect(preview.entries.map((entry) => `${entry.action} ${entry.path}`)).toEqual([
+      'restore a.txt',
+      'restore nested/lib.py',
+      'delete new/file.txt',
+    ]);
     const result = await restore.restore(dir, id, [], { fingerprint: preview.fingerprint });
     expect(result.counts.done).toBe(3);
     expect(readFileSync(path.join(dir, 'nested/.git/HEAD'), 'utf8')).toBe('ref: y\n');
@@ -196,7 +233,14 @@ describe('restore with the checkpoint engine', () => {
     const id = await checkpoint();
     writeFiles(dir, { 'a.txt': 'edited\n', 'src/app.ts': 'edited\n' });
     await restore.restore(dir, id);
-    expect(progress.map((step) => `${step.phase} ${step.done}/${step.total}`)).toEqual(['snapshot 0/1', 'snapshot 1/1', 'write 0/2', 'write 2/2', 'verify 2/2', 'done 2/2']);
+    expect(progress.map((step) => `${step.phase} ${step.done}/${step.total}`)).toEqual([
+      'snapshot 0/1',
+      'snapshot 1/1',
+      'write 0/2',
+      'write 2/2',
+      'verify 2/2',
+      'done 2/2',
+    ]);
     expect(progress.every((step) => step.dir === dir && step.checkpoint === id)).toBe(true);
   });
 
@@ -204,14 +248,20 @@ describe('restore with the checkpoint engine', () => {
     writeFiles(dir, base);
     const id = await checkpoint();
     writeFiles(dir, { 'a.txt': 'edited\n' });
-    const checked = restoreServiceFor(engine, checkpointsRoot, silentLogger, undefined, { checkScopeAfterRestore: true });
+    const checked = restoreServiceFor(engine, checkpointsRoot, silentLogger, undefined, {
+      checkScopeAfterRestore: true,
+    });
     const result = await checked.restore(dir, id, [], {
       onProgress: (step) => {
         // Another program edits a file the plan found unchanged, after the pre-rollback snapshot.
-        if (step.phase === 'write' && step.done === 0) writeFileSync(path.join(dir, 'src/app.ts'), 'edited during the restore\n');
+        if (step.phase === 'write' && step.done === 0)
+          writeFileSync(path.join(dir, 'src/app.ts'), 'edited during the restore\n');
       },
     });
-    expect(result.outcomes.map((outcome) => `${outcome.result} ${outcome.action} ${outcome.path}`)).toEqual(['done restore a.txt', 'conflict restore src/app.ts']);
+    expect(result.outcomes.map((outcome) => `${outcome.result} ${outcome.action} ${outcome.path}`)).toEqual([
+      'done restore a.txt',
+      'conflict restore src/app.ts',
+    ]);
     expect(result.isVerified).toBe(false);
     expect(readFileSync(path.join(dir, 'src/app.ts'), 'utf8')).toBe('edited during the restore\n');
   });
@@ -228,13 +278,23 @@ describe('restore with the checkpoint engine', () => {
   it('shows a diff against the directory now, never listing excluded files as deleted', async () => {
     writeFiles(dir, base);
     const id = await checkpoint();
-    writeFiles(dir, { 'a.txt': 'original a\nand one more line\n', 'new.txt': 'new\n', 'node_modules/dep/index.js': 'dep v2\n' });
+    writeFiles(dir, {
+      'a.txt': 'original a\nand one more line\n',
+      'new.txt': 'new\n',
+      'node_modules/dep/index.js': 'dep v2\n',
+    });
     rmSync(path.join(dir, '.env'));
     rmSync(path.join(dir, 'gone.txt'));
     const page = await restore.diff(dir, id, { kind: 'live' });
-    expect(page.files.map((file) => `${file.status} ${file.path} +${file.additions} -${file.deletions}`)).toEqual(['modified a.txt +1 -0', 'deleted gone.txt +0 -1', 'added new.txt +1 -0']);
+    expect(page.files.map((file) => `${file.status} ${file.path} +${file.additions} -${file.deletions}`)).toEqual([
+      'modified a.txt +1 -0',
+      'deleted gone.txt +0 -1',
+      'added new.txt +1 -0',
+    ]);
     const one = await restore.fileDiff(dir, id, { kind: 'live' }, 'a.txt');
-    expect(one.hunks).toEqual([{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 2, lines: [' original a', '+and one more line'] }]);
+    expect(one.hunks).toEqual([
+      { oldStart: 1, oldLines: 1, newStart: 1, newLines: 2, lines: [' original a', '+and one more line'] },
+    ]);
     writeFileSync(path.join(dir, 'a.txt'), 'changed again\n');
     const second = await checkpoint();
     const between = await restore.diff(dir, id, { kind: 'checkpoint', ref: second });

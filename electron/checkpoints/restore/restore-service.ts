@@ -3,7 +3,11 @@ import path from 'node:path';
 import type { z } from 'zod';
 import type { PlainActor } from '../../../shared/contract/actor-model';
 import { AppError } from '../../../shared/errors';
-import { isIncompleteOutcome, type restoreProgressSchema, type restoreResultSchema } from '../../../shared/contract/checkpoints-restore-schemas';
+import {
+  isIncompleteOutcome,
+  type restoreProgressSchema,
+  type restoreResultSchema,
+} from '../../../shared/contract/checkpoints-restore-schemas';
 import type { EventHub } from '../../lib/event-hub';
 import { fileSystemError } from '../../files/file-system-error';
 import { FileLock } from '../../locks/file-lock';
@@ -70,11 +74,22 @@ export interface RestoreOptions {
 /** Diff, plan and restore of checkpoints; see design.md §3–4. */
 export interface RestoreService {
   /** A page of the diff between checkpoint `ref` and the directory now (or another checkpoint). */
-  diff(dir: string, ref: string, against: DiffAgainst, options?: { readonly paths?: readonly string[]; readonly offset?: number; readonly limit?: number }): Promise<DiffPage>;
+  diff(
+    dir: string,
+    ref: string,
+    against: DiffAgainst,
+    options?: { readonly paths?: readonly string[]; readonly offset?: number; readonly limit?: number },
+  ): Promise<DiffPage>;
   /** One file's hunks, capped at `maxLines` with the rest counted. */
   fileDiff(dir: string, ref: string, against: DiffAgainst, relativePath: string, maxLines?: number): Promise<FileDiff>;
   /** Several files' hunks of one comparison (a stacked view), each capped at `maxLines`; paths that did not change come back as `unchanged`. */
-  fileDiffs(dir: string, ref: string, against: DiffAgainst, paths: readonly string[], maxLines?: number): Promise<{ readonly files: FileDiff[]; readonly unchanged: string[] }>;
+  fileDiffs(
+    dir: string,
+    ref: string,
+    against: DiffAgainst,
+    paths: readonly string[],
+    maxLines?: number,
+  ): Promise<{ readonly files: FileDiff[]; readonly unchanged: string[] }>;
   /** What restoring some lines of one file would do now; changes nothing. */
   planLines(request: LineRequest): Promise<LinePlan>;
   /** Restores some lines of one file: pre-rollback snapshot, one atomic write, read back; refuses when the file moved since the plan (`fingerprint`). */
@@ -104,7 +119,16 @@ export function restoreServiceFor(
 ): RestoreService {
   const { ledger: given, ...rest } = extra;
   const ledger = given ?? createWriteLedger(writeLedgerFile(root), logger);
-  return createRestoreService({ engine, ledger, root, maxFileBytes: engine.maxFileBytes, ignoredFolders: [root], logger, ...(events && { events }), ...rest });
+  return createRestoreService({
+    engine,
+    ledger,
+    root,
+    maxFileBytes: engine.maxFileBytes,
+    ignoredFolders: [root],
+    logger,
+    ...(events && { events }),
+    ...rest,
+  });
 }
 
 function rootOf(tree: string): string | undefined {
@@ -138,14 +162,20 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
   const rules: LiveTreeRules = { maxFileBytes: options.maxFileBytes, ignoredFolders: options.ignoredFolders };
   const store = { readTree: (oid: string) => engine.readTree(oid) };
   const locks = new Map<string, FileLock>();
-  const loadKnown: (dir: string) => Promise<KnownHashes> = knownHashesLoader(options.root, (dir) => engine.knownHashes(dir));
+  const loadKnown: (dir: string) => Promise<KnownHashes> = knownHashesLoader(options.root, (dir) =>
+    engine.knownHashes(dir),
+  );
 
   /** One restore per directory at a time, across processes; other directories are not held up. */
   const directoryLock = (dir: string): FileLock => {
     const key = dirHash(dir);
     let lock = locks.get(key);
     if (lock === undefined) {
-      lock = new FileLock({ path: path.join(options.root, 'restore-locks', `${key}.lock`), resource: `restores of ${dir}`, timeoutMs: 10 * 60_000 });
+      lock = new FileLock({
+        path: path.join(options.root, 'restore-locks', `${key}.lock`),
+        resource: `restores of ${dir}`,
+        timeoutMs: 10 * 60_000,
+      });
       locks.set(key, lock);
     }
     return lock;
@@ -155,7 +185,10 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
   // the guard takes the memory locks when the folder is a memory folder.
   const runRestore = <T>(dir: string, checkpointId: string, task: () => Promise<T>): Promise<T> => {
     const guard: RestoreGuard = options.guard ?? ((_dir, work) => work());
-    return directoryLock(dir).withLock(() => guard(dir, () => engine.duringRestore(checkpointId, task)), `restore of ${dir}`);
+    return directoryLock(dir).withLock(
+      () => guard(dir, () => engine.duringRestore(checkpointId, task)),
+      `restore of ${dir}`,
+    );
   };
   const lineContext = (onProgress?: (progress: RestoreProgress) => void): LineRestoreContext => ({
     engine,
@@ -195,7 +228,15 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
       const scope = createPathScope(paths);
       const checkpoint = await engine.resolve(dir, ref);
       const live = await readLiveTree(checkpoint.dir, rules, scope, await loadKnown(checkpoint.dir));
-      return planRestore({ dir: checkpoint.dir, checkpoint, scope, current: { tree: live.root, reader: overlayReader(live, store) }, maxFileBytes: options.maxFileBytes, ledger, readBlob: (oid) => engine.readBlob(oid) });
+      return planRestore({
+        dir: checkpoint.dir,
+        checkpoint,
+        scope,
+        current: { tree: live.root, reader: overlayReader(live, store) },
+        maxFileBytes: options.maxFileBytes,
+        ledger,
+        readBlob: (oid) => engine.readBlob(oid),
+      });
     },
 
     async restore(dir, ref, paths = [], { fingerprint, onProgress, allowSecrets = false, actor = 'vigil' } = {}) {
@@ -217,12 +258,23 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
           kind: 'pre-rollback',
           restores: checkpoint.id,
           attribution: { actor },
-          ...(scope.paths.length > 0 && { paths: scope.paths.map((item) => path.join(checkpoint.dir, ...item.split('/'))), onlyPaths: true }),
+          ...(scope.paths.length > 0 && {
+            paths: scope.paths.map((item) => path.join(checkpoint.dir, ...item.split('/'))),
+            onlyPaths: true,
+          }),
         });
         if (pre.kind !== 'created') throw new Error('the engine did not create the pre-rollback snapshot');
         const preRollback = { id: pre.checkpoint.id, reason: pre.checkpoint.reason, time: pre.checkpoint.time };
         report({ phase: 'snapshot', done: 1, total: 1 });
-        const plan = await planRestore({ dir: checkpoint.dir, checkpoint, scope, current: { tree: rootOf(pre.checkpoint.tree), reader: store }, maxFileBytes: options.maxFileBytes, ledger, readBlob: (oid) => engine.readBlob(oid) });
+        const plan = await planRestore({
+          dir: checkpoint.dir,
+          checkpoint,
+          scope,
+          current: { tree: rootOf(pre.checkpoint.tree), reader: store },
+          maxFileBytes: options.maxFileBytes,
+          ledger,
+          readBlob: (oid) => engine.readBlob(oid),
+        });
         if (fingerprint !== undefined && fingerprint !== plan.fingerprint) {
           throw new AppError(
             'conflict',
@@ -242,7 +294,15 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
         const outcomes = [...applied.outcomes];
         const unaccounted =
           options.checkScopeAfterRestore === true
-            ? await findUnaccountedChanges({ dir: checkpoint.dir, checkpointTree: rootOf(checkpoint.tree), scope, rules, known: await loadKnown(checkpoint.dir), store, outcomes })
+            ? await findUnaccountedChanges({
+                dir: checkpoint.dir,
+                checkpointTree: rootOf(checkpoint.tree),
+                scope,
+                rules,
+                known: await loadKnown(checkpoint.dir),
+                store,
+                outcomes,
+              })
             : [];
         outcomes.push(...unaccounted);
         const counts = { done: 0, skipped: 0, conflict: 0, failed: 0 };
@@ -250,8 +310,24 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
         const incomplete = outcomes.filter(isIncompleteOutcome).length;
         const status = incomplete > 0 ? 'incomplete' : counts.done === 0 ? 'nothing-to-do' : 'complete';
         report({ phase: 'done', done: counts.done, total: outcomes.length, status, incomplete });
-        options.logger.info('restore applied', { dir: checkpoint.dir, checkpoint: checkpoint.id, preRollback: preRollback.id, status, incomplete, ...counts });
-        return { plan, preRollback, outcomes, counts, removedDirectories: [...applied.removedDirectories], isVerified: applied.isVerified && unaccounted.length === 0, status, incomplete };
+        options.logger.info('restore applied', {
+          dir: checkpoint.dir,
+          checkpoint: checkpoint.id,
+          preRollback: preRollback.id,
+          status,
+          incomplete,
+          ...counts,
+        });
+        return {
+          plan,
+          preRollback,
+          outcomes,
+          counts,
+          removedDirectories: [...applied.removedDirectories],
+          isVerified: applied.isVerified && unaccounted.length === 0,
+          status,
+          incomplete,
+        };
       });
     },
   };

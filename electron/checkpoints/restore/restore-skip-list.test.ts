@@ -28,7 +28,9 @@ const oversize = 'o'.repeat(cap + 1);
 
 /** 250 oversize files, then `zz-late.txt` (oversize too, sorting after all of them), and one small file. */
 function layDown(): void {
-  const big = Object.fromEntries(Array.from({ length: 250 }, (_, index) => [`big/f${String(index).padStart(3, '0')}.txt`, oversize]));
+  const big = Object.fromEntries(
+    Array.from({ length: 250 }, (_, index) => [`big/f${String(index).padStart(3, '0')}.txt`, oversize]),
+  );
   writeFiles(dir, { ...big, 'zz-late.txt': oversize, 'a.txt': 'checkpoint a\n' });
 }
 
@@ -65,7 +67,6 @@ describe('a restore of a checkpoint with more than 200 skipped paths', () => {
     } finally {
       await engine.dispose();
     }
-
   });
 
   it('never deletes a file it cannot rule out when the complete list is gone (say, a git gc by hand dropped it)', async () => {
@@ -82,7 +83,10 @@ describe('a restore of a checkpoint with more than 200 skipped paths', () => {
     try {
       const plan = await restoreServiceFor(again, checkpointsRoot, silentLogger).plan(dir, id);
       expect(plan.counts.delete).toBe(0);
-      expect(plan.entries.find((entry) => entry.path === 'new.txt')).toMatchObject({ action: 'skip', reason: 'not-in-checkpoint' });
+      expect(plan.entries.find((entry) => entry.path === 'new.txt')).toMatchObject({
+        action: 'skip',
+        reason: 'not-in-checkpoint',
+      });
       expect(plan.entries.find((entry) => entry.path === 'a.txt')?.action).toBe('restore');
     } finally {
       await again.dispose();

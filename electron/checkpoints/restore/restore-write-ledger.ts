@@ -95,8 +95,13 @@ export function createWriteLedger(file: string, logger?: Logger): WriteLedger {
     if (stats === undefined) return new Map();
     if (cache?.size === stats.size && cache.mtimeMs === stats.mtimeMs) return cache.last;
     const text = await readFile(file, 'utf8').catch(() => '');
-    const lines = text.split('\n').map(parseLine).filter((line): line is LedgerLine => line !== undefined);
-    const last = new Map<string, LastVersion>(lines.map((line) => [line.p, { identity: line.i, record: { actor: line.a ?? vigilActor, at: line.t } }]));
+    const lines = text
+      .split('\n')
+      .map(parseLine)
+      .filter((line): line is LedgerLine => line !== undefined);
+    const last = new Map<string, LastVersion>(
+      lines.map((line) => [line.p, { identity: line.i, record: { actor: line.a ?? vigilActor, at: line.t } }]),
+    );
     if (stats.size > compactBytes) {
       const now = Date.now();
       const kept = new Map(lines.filter((line) => now - line.t < maxAgeMs).map((line) => [line.p, line]));
@@ -110,7 +115,12 @@ export function createWriteLedger(file: string, logger?: Logger): WriteLedger {
   const append = (versions: readonly ObservedVersion[], actor: Actor): Promise<void> => {
     if (versions.length === 0) return Promise.resolve();
     const now = Date.now();
-    const text = versions.map((version) => `${JSON.stringify({ p: version.path, i: version.identity ?? null, t: now, a: actor } satisfies LedgerLine)}\n`).join('');
+    const text = versions
+      .map(
+        (version) =>
+          `${JSON.stringify({ p: version.path, i: version.identity ?? null, t: now, a: actor } satisfies LedgerLine)}\n`,
+      )
+      .join('');
     const pending = mkdir(path.dirname(file), { recursive: true }).then(() => appendFile(file, text));
     inFlight.add(pending);
     const settle = (): void => {
@@ -122,7 +132,12 @@ export function createWriteLedger(file: string, logger?: Logger): WriteLedger {
 
   return {
     async record(absolutePaths, actor) {
-      const versions = await Promise.all(absolutePaths.map(async (target) => ({ path: target, identity: await readFileIdentity(target).catch(() => undefined) })));
+      const versions = await Promise.all(
+        absolutePaths.map(async (target) => ({
+          path: target,
+          identity: await readFileIdentity(target).catch(() => undefined),
+        })),
+      );
       await append(versions, actor);
     },
     recordObserved: append,
@@ -145,7 +160,10 @@ export function createWriteLedger(file: string, logger?: Logger): WriteLedger {
  * (its dirty set) and the ledger records their actor (Vigil's when none is named). Its promise
  * settles once the ledger holds them.
  */
-export function writesListener(engine: Pick<CheckpointApi, 'noteWritten'>, ledger: WriteLedger): (paths: readonly string[], actor?: Actor) => Promise<void> {
+export function writesListener(
+  engine: Pick<CheckpointApi, 'noteWritten'>,
+  ledger: WriteLedger,
+): (paths: readonly string[], actor?: Actor) => Promise<void> {
   return (paths, actor) => {
     engine.noteWritten(paths);
     return ledger.record(paths, actor ?? vigilActor);
@@ -153,7 +171,10 @@ export function writesListener(engine: Pick<CheckpointApi, 'noteWritten'>, ledge
 }
 
 /** The part of the engine that memory and the agents' tools write through. */
-export type RecordingCheckpoints = Pick<CheckpointApi, 'checkpoint' | 'noteWritten' | 'resolve' | 'readTree' | 'readBlob'>;
+export type RecordingCheckpoints = Pick<
+  CheckpointApi,
+  'checkpoint' | 'noteWritten' | 'resolve' | 'readTree' | 'readBlob'
+>;
 
 /**
  * The engine as memory and the agents' tools use it, its `noteWritten(paths, actor)` going through
@@ -167,7 +188,9 @@ export function recordingWrites(engine: CheckpointApi, ledger: WriteLedger, logg
     readTree: (treeOid) => engine.readTree(treeOid),
     readBlob: (oid) => engine.readBlob(oid),
     noteWritten: (paths, actor) => {
-      recordWrites(paths, actor).catch((error: unknown) => logger?.warn('could not record Vigil writes in the ledger', { error }));
+      recordWrites(paths, actor).catch((error: unknown) =>
+        logger?.warn('could not record Vigil writes in the ledger', { error }),
+      );
     },
   };
 }

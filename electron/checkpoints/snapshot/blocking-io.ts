@@ -26,7 +26,14 @@ import {
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { FileRead } from './async-file-reader';
-import { classifyEntry, folderPath, listedStat, type FolderListing, type ListedEntry, type StatOutcome } from './folder-listing';
+import {
+  classifyEntry,
+  folderPath,
+  listedStat,
+  type FolderListing,
+  type ListedEntry,
+  type StatOutcome,
+} from './folder-listing';
 import { objectHeader, type ObjectType } from '../store/git-objects';
 
 const noFollow = process.platform === 'win32' ? 0 : constants.O_NOFOLLOW;
@@ -61,7 +68,8 @@ export function readBlocking(absolute: string, isSymlink: boolean, maxFileBytes:
       }
       const after = fstatSync(fd, { bigint: true });
       const isStable = sameStat(before, after) && BigInt(offset) === after.size;
-      if (isStable || attempt >= maxReads) return { kind: 'read', content: buffer.subarray(0, offset), stats: after, isStable };
+      if (isStable || attempt >= maxReads)
+        return { kind: 'read', content: buffer.subarray(0, offset), stats: after, isStable };
       before = after;
     }
   } finally {
@@ -119,7 +127,13 @@ const batchEntries = 2_000;
  * directory's state. With `splitAt`, it stops once that many folders wait to be listed and returns
  * them, so that several workers can walk those subtrees side by side; else it returns [].
  */
-export function walkBlocking(root: string, startRel: string, ignoredFolders: readonly string[], onBatch: (listings: FolderListing[]) => void, splitAt = Infinity): string[] {
+export function walkBlocking(
+  root: string,
+  startRel: string,
+  ignoredFolders: readonly string[],
+  onBatch: (listings: FolderListing[]) => void,
+  splitAt = Infinity,
+): string[] {
   let listings: FolderListing[] = [];
   let entriesInBatch = 0;
   const flush = (): void => {

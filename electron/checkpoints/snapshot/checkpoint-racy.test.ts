@@ -4,7 +4,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { DirState } from './dir-state';
-import { applyFileOutcome, isRacy, listedStat, smudgeRacyRecords, type HashCandidate, type StatOutcome } from './folder-listing';
+import {
+  applyFileOutcome,
+  isRacy,
+  listedStat,
+  smudgeRacyRecords,
+  type HashCandidate,
+  type StatOutcome,
+} from './folder-listing';
 import { fileModes } from '../store/git-objects';
 import { loadStatCache } from './stat-cache';
 import { dirHash, statCacheFile, storeLayout } from '../store/store-layout';
@@ -15,7 +22,19 @@ import { git, testService, writeTree } from '../test-support/store-fixtures';
 const second = 1_000_000_000n;
 
 function stat(mtimeNs: bigint): StatOutcome {
-  return { kind: 'stat', stat: { size: 5, mtimeNs, ctimeNs: mtimeNs, ino: 7n, mode: fileModes.file, isFile: true, isSymlink: false, isFolder: false } };
+  return {
+    kind: 'stat',
+    stat: {
+      size: 5,
+      mtimeNs,
+      ctimeNs: mtimeNs,
+      ino: 7n,
+      mode: fileModes.file,
+      isFile: true,
+      isSymlink: false,
+      isFolder: false,
+    },
+  };
 }
 
 /** Whether a scan at the state's stamp would re-hash `f.txt` whose stat is `outcome`. */
@@ -36,7 +55,14 @@ describe('racy stat records', () => {
     expect(rehashes(state, stat(mtimeNs))).toBe(false);
     // A whole-second mtime may come from a 1–2 s file system: racy for 2 s.
     const coarse = 1_700_000_000n * second;
-    state.setFile('f.txt', { mode: fileModes.file, oid: 'a'.repeat(40), size: 5, mtimeNs: coarse, ctimeNs: coarse, ino: 7n });
+    state.setFile('f.txt', {
+      mode: fileModes.file,
+      oid: 'a'.repeat(40),
+      size: 5,
+      mtimeNs: coarse,
+      ctimeNs: coarse,
+      ino: 7n,
+    });
     state.stampNs = coarse + second;
     expect(rehashes(state, stat(coarse))).toBe(true);
     state.stampNs = coarse + 3n * second;
@@ -52,7 +78,13 @@ describe('racy stat records', () => {
     state.setFile('g.txt', rehashed);
     // The snapshot that hashed them began 10 ms after their mtimes: racy. A later one hashed g.txt again, and looked only at it.
     expect(isRacy(mtimeNs, mtimeNs + 10_000_000n)).toBe(true);
-    await smudgeRacyRecords(state, new Map([['f.txt', record], ['g.txt', { ...rehashed }]]));
+    await smudgeRacyRecords(
+      state,
+      new Map([
+        ['f.txt', record],
+        ['g.txt', { ...rehashed }],
+      ]),
+    );
     state.stampNs = mtimeNs + 60n * second;
     expect(rehashes(state, stat(mtimeNs))).toBe(true);
     expect(state.file('g.txt')).toBe(rehashed);
@@ -68,47 +100,62 @@ describe('racy stat records', () => {
       await remove();
     });
 
-    it('a file hashed racily and left alone by the next snapshots is re-hashed by the next full walk; a same-size edit with the same mtime is captured', { timeout: 30_000 }, async () => {
-      const root = path.join(base, 'home', 'checkpoints');
-      const dir = path.join(base, 'work');
-      writeTree(dir, { 'f.txt': 'aaaa\n', 'g.txt': 'g0\n', 'h.txt': 'never touched\n' });
-      const file = path.join(dir, 'f.txt');
-      const old = new Date(Date.now() - 3_600_000);
-      utimesSync(path.join(dir, 'h.txt'), old, old);
-      const service = testService(root, { watch: true });
-      let fileMtime: Date;
-      try {
-        await service.checkpoint(dir, { reason: 'first' });
-        // f.txt changes with a whole-second mtime just behind the clock: racy for 2 s (the FAT/SMB rule).
-        writeFileSync(file, 'bbbb\n');
-        fileMtime = new Date(Math.floor(Date.now() / 1000) * 1000);
-        utimesSync(file, fileMtime, fileMtime);
-        expect((await service.checkpoint(dir, { reason: 'before write_file', paths: [file] })).kind).toBe('created');
-        // The wall clock passes the racy window (no event marks it), then only g.txt changes.
-        while (Date.now() < fileMtime.getTime() + 2_100) await sleep(50);
-        writeTree(dir, { 'g.txt': 'g1\n' });
-        expect((await service.checkpoint(dir, { reason: 'before patch', paths: [path.join(dir, 'g.txt')] })).kind).toBe('created');
-      } finally {
-        await service.dispose();
-      }
-      // The saved stat cache must not vouch for f.txt: the next full walk re-hashes it, but not h.txt.
-      const cache = await loadStatCache(statCacheFile(storeLayout(root), dirHash(dir)), dir);
-      if (cache === undefined) throw new Error('no stat cache saved');
-      const out: HashCandidate[] = [];
-      for (const name of ['f.txt', 'h.txt']) applyFileOutcome(cache, name, { kind: 'stat', stat: listedStat(lstatSync(path.join(dir, name), { bigint: true })) }, 1 << 20, out);
-      expect(out.map((candidate) => candidate.rel)).toEqual(['f.txt']);
+    it(
+      'a file hashed racily and left alone by the next snapshots is re-hashed by the next full walk; a same-size edit with the same mtime is captured',
+      { timeout: 30_000 },
+      async () => {
+        const root = path.join(base, 'home', 'checkpoints');
+        const dir = path.join(base, 'work');
+        writeTree(dir, { 'f.txt': 'aaaa\n', 'g.txt': 'g0\n', 'h.txt': 'never touched\n' });
+        const file = path.join(dir, 'f.txt');
+        const old = new Date(Date.now() - 3_600_000);
+        utimesSync(path.join(dir, 'h.txt'), old, old);
+        const service = testService(root, { watch: true });
+        let fileMtime: Date;
+        try {
+          await service.checkpoint(dir, { reason: 'first' });
+          // f.txt changes with a whole-second mtime just behind the clock: racy for 2 s (the FAT/SMB rule).
+          writeFileSync(file, 'bbbb\n');
+          fileMtime = new Date(Math.floor(Date.now() / 1000) * 1000);
+          utimesSync(file, fileMtime, fileMtime);
+          expect((await service.checkpoint(dir, { reason: 'before write_file', paths: [file] })).kind).toBe('created');
+          // The wall clock passes the racy window (no event marks it), then only g.txt changes.
+          while (Date.now() < fileMtime.getTime() + 2_100) await sleep(50);
+          writeTree(dir, { 'g.txt': 'g1\n' });
+          expect(
+            (await service.checkpoint(dir, { reason: 'before patch', paths: [path.join(dir, 'g.txt')] })).kind,
+          ).toBe('created');
+        } finally {
+          await service.dispose();
+        }
+        // The saved stat cache must not vouch for f.txt: the next full walk re-hashes it, but not h.txt.
+        const cache = await loadStatCache(statCacheFile(storeLayout(root), dirHash(dir)), dir);
+        if (cache === undefined) throw new Error('no stat cache saved');
+        const out: HashCandidate[] = [];
+        for (const name of ['f.txt', 'h.txt'])
+          applyFileOutcome(
+            cache,
+            name,
+            { kind: 'stat', stat: listedStat(lstatSync(path.join(dir, name), { bigint: true })) },
+            1 << 20,
+            out,
+          );
+        expect(out.map((candidate) => candidate.rel)).toEqual(['f.txt']);
 
-      // A same-size edit with the mtime put back is captured by the next checkpoint.
-      writeFileSync(file, 'cccc\n');
-      utimesSync(file, fileMtime, fileMtime);
-      const again = testService(root);
-      try {
-        const outcome = await again.checkpoint(dir, { reason: 'before terminal: sed' });
-        if (outcome.kind !== 'created') throw new Error('the edit was not captured');
-        expect(git(['--git-dir', again.gitdir, 'show', `${outcome.checkpoint.id}:f.txt`])).toBe(readFileSync(file, 'utf8').trim());
-      } finally {
-        await again.dispose();
-      }
-    });
+        // A same-size edit with the mtime put back is captured by the next checkpoint.
+        writeFileSync(file, 'cccc\n');
+        utimesSync(file, fileMtime, fileMtime);
+        const again = testService(root);
+        try {
+          const outcome = await again.checkpoint(dir, { reason: 'before terminal: sed' });
+          if (outcome.kind !== 'created') throw new Error('the edit was not captured');
+          expect(git(['--git-dir', again.gitdir, 'show', `${outcome.checkpoint.id}:f.txt`])).toBe(
+            readFileSync(file, 'utf8').trim(),
+          );
+        } finally {
+          await again.dispose();
+        }
+      },
+    );
   });
 });

@@ -24,7 +24,12 @@ async function readItems(store: ObjectStore, tree: string | undefined): Promise<
 }
 
 /** The files that differ between two trees; equal subtrees are skipped without being read. */
-async function changedFiles(store: ObjectStore, before: string | undefined, after: string | undefined, out: FileChange[]): Promise<void> {
+async function changedFiles(
+  store: ObjectStore,
+  before: string | undefined,
+  after: string | undefined,
+  out: FileChange[],
+): Promise<void> {
   if (before === after) return;
   const [left, right] = await Promise.all([readItems(store, before), readItems(store, after)]);
   const names = new Set([...left.keys(), ...right.keys()]);
@@ -52,7 +57,12 @@ async function lineCount(store: ObjectStore, oid: string, known: KnownBlobs): Pr
  * Files changed and lines added/removed from `before` to `after` (git's `diff --numstat`
  * totals), computed once when the checkpoint is taken. Only subtrees that differ are read.
  */
-export async function checkpointStats(store: ObjectStore, before: string | undefined, after: string, known: KnownBlobs): Promise<CheckpointStats> {
+export async function checkpointStats(
+  store: ObjectStore,
+  before: string | undefined,
+  after: string,
+  known: KnownBlobs,
+): Promise<CheckpointStats> {
   const changes: FileChange[] = [];
   await changedFiles(store, before, after, changes);
   let insertions = 0;

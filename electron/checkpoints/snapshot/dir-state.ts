@@ -85,7 +85,8 @@ export class DirState {
   /** Every skipped path; a skipped folder ends with `/`. */
   skippedPaths(): SkippedPath[] {
     const list: SkippedPath[] = [];
-    for (const [rel, node] of this.#nodes) for (const [name, reason] of node.skipped) list.push({ path: join(rel, name), reason });
+    for (const [rel, node] of this.#nodes)
+      for (const [name, reason] of node.skipped) list.push({ path: join(rel, name), reason });
     return list.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 

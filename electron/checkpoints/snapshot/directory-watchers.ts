@@ -45,7 +45,10 @@ export class DirectoryWatchers {
           if (!isFatal) return;
           tracked.isWatched = false;
           this.#stops.delete(tracked.dirhash);
-          this.logger.warn('stopped watching a checkpointed directory; its snapshots walk the whole tree', { dir: tracked.dir, reason });
+          this.logger.warn('stopped watching a checkpointed directory; its snapshots walk the whole tree', {
+            dir: tracked.dir,
+            reason,
+          });
         },
       });
       if (this.isDisposed()) {
@@ -55,7 +58,10 @@ export class DirectoryWatchers {
       this.#stops.set(tracked.dirhash, stop);
       tracked.isWatched = true;
     } catch (error) {
-      this.logger.warn('could not watch a checkpointed directory; its snapshots walk the whole tree', { dir: tracked.dir, error });
+      this.logger.warn('could not watch a checkpointed directory; its snapshots walk the whole tree', {
+        dir: tracked.dir,
+        error,
+      });
     }
   }
 

@@ -97,13 +97,18 @@ export class FileHasher {
   async #hashOne(request: HashRequest, item: HashCandidate): Promise<HashResult> {
     const absolute = path.join(request.root, item.rel);
     try {
-      const read = this.isWorker ? readBlocking(absolute, item.isSymlink, request.maxFileBytes) : await readForHash(absolute, item.isSymlink, request.maxFileBytes);
+      const read = this.isWorker
+        ? readBlocking(absolute, item.isSymlink, request.maxFileBytes)
+        : await readForHash(absolute, item.isSymlink, request.maxFileBytes);
       if (read.kind !== 'read') return { ...read, rel: item.rel };
       const { content, stats, isStable } = read;
       const oid = hashObject('blob', content);
       await this.#store(content, oid);
       const binary = isBinary(content);
-      const changes = item.oldOid !== undefined && item.oldOid !== oid && !binary ? await this.#changes(item.oldOid, content) : undefined;
+      const changes =
+        item.oldOid !== undefined && item.oldOid !== oid && !binary
+          ? await this.#changes(item.oldOid, content)
+          : undefined;
       return {
         ...(changes === undefined ? {} : { changes }),
         kind: 'stored',

@@ -26,7 +26,8 @@ export type ListedEntry =
   | { readonly name: string; readonly kind: 'file'; readonly outcome: StatOutcome };
 
 /** The lstat of a file, or why there is none. */
-export type StatOutcome = { readonly kind: 'stat'; readonly stat: ListedStat } | { readonly kind: 'gone' } | { readonly kind: 'unreadable' };
+export type StatOutcome =
+  { readonly kind: 'stat'; readonly stat: ListedStat } | { readonly kind: 'gone' } | { readonly kind: 'unreadable' };
 
 /** The fields of an lstat a snapshot needs. */
 export interface ListedStat {
@@ -146,7 +147,13 @@ export function classifyEntry(
  * oversize one recorded as skipped, and one whose stat differs from its record (or is racy) queued
  * for hashing. Returns 'folder' when the path turned out to be a folder (the caller walks it).
  */
-export function applyFileOutcome(state: DirState, rel: string, outcome: StatOutcome, maxFileBytes: number, out: HashCandidate[]): 'folder' | undefined {
+export function applyFileOutcome(
+  state: DirState,
+  rel: string,
+  outcome: StatOutcome,
+  maxFileBytes: number,
+  out: HashCandidate[],
+): 'folder' | undefined {
   if (outcome.kind === 'gone') state.remove(rel);
   else if (outcome.kind === 'unreadable') state.setSkipped(rel, 'unreadable', false);
   else {
@@ -168,7 +175,12 @@ export function applyFileOutcome(state: DirState, rel: string, outcome: StatOutc
  * Applies a folder's listing to the state: entries that vanished are removed, skips recorded,
  * files compared with their records. Returns the sub-folders to walk next (relative paths).
  */
-export function applyFolderListing(state: DirState, listing: FolderListing, maxFileBytes: number, out: HashCandidate[]): string[] {
+export function applyFolderListing(
+  state: DirState,
+  listing: FolderListing,
+  maxFileBytes: number,
+  out: HashCandidate[],
+): string[] {
   const { rel } = listing;
   const child = (name: string): string => (rel === '' ? name : `${rel}/${name}`);
   if (listing.outcome === 'ignored') {
@@ -180,7 +192,10 @@ export function applyFolderListing(state: DirState, listing: FolderListing, maxF
     return [];
   }
   if (listing.outcome === 'unreadable') {
-    if (rel === '') throw Object.assign(new Error(`cannot read the checkpointed folder (${listing.code ?? 'error'})`), { code: listing.code ?? 'EACCES' });
+    if (rel === '')
+      throw Object.assign(new Error(`cannot read the checkpointed folder (${listing.code ?? 'error'})`), {
+        code: listing.code ?? 'EACCES',
+      });
     state.setSkipped(rel, 'unreadable', true);
     return [];
   }
@@ -191,7 +206,8 @@ export function applyFolderListing(state: DirState, listing: FolderListing, maxF
     seen.add(entry.name);
     if (entry.kind === 'skip') state.setSkipped(child(entry.name), entry.reason, entry.isFolder);
     else if (entry.kind === 'folder') folders.push(child(entry.name));
-    else if (applyFileOutcome(state, child(entry.name), entry.outcome, maxFileBytes, out) === 'folder') folders.push(child(entry.name));
+    else if (applyFileOutcome(state, child(entry.name), entry.outcome, maxFileBytes, out) === 'folder')
+      folders.push(child(entry.name));
   }
   for (const name of state.names(rel)) if (!seen.has(name)) state.remove(child(name));
   return folders;

@@ -19,7 +19,10 @@ type CommandBody = HashWorkerCommand extends infer C ? (C extends HashWorkerComm
 /** One worker thread and its pending requests. */
 class HashWorker {
   readonly #worker: Worker;
-  readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; onPartial?: (partial: unknown) => void }>();
+  readonly #pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void; onPartial?: (partial: unknown) => void }
+  >();
   #nextId = 0;
   #failure: Error | undefined;
 
@@ -27,7 +30,10 @@ class HashWorker {
     const data: HashWorkerData = { gitdir };
     // From source (tests, `tsx`), the worker needs tsx registered before it can import TypeScript.
     this.#worker = entry.pathname.endsWith('.ts')
-      ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`, { eval: true, workerData: data })
+      ? new Worker(
+          `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`,
+          { eval: true, workerData: data },
+        )
       : new Worker(entry, { workerData: data });
     this.#worker.unref();
     this.#worker.on('message', (reply: HashWorkerReply) => {
@@ -73,9 +79,17 @@ async function workerEntry(): Promise<URL> {
   if (import.meta.url.endsWith('.ts')) return new URL('./hash-worker.ts', import.meta.url);
   const candidates = [new URL('./hash-worker.js', import.meta.url), new URL('../hash-worker.js', import.meta.url)];
   for (const candidate of candidates) {
-    if (await access(candidate).then(() => true, () => false)) return candidate;
+    if (
+      await access(candidate).then(
+        () => true,
+        () => false,
+      )
+    )
+      return candidate;
   }
-  throw new Error(`the hashing worker is missing from the build (looked for ${candidates.map((url) => url.pathname).join(', ')})`);
+  throw new Error(
+    `the hashing worker is missing from the build (looked for ${candidates.map((url) => url.pathname).join(', ')})`,
+  );
 }
 
 /** How many hashing threads to use by default: one per core, 1 to 4 (the main thread waits meanwhile). */
@@ -154,13 +168,21 @@ export class HashWorkerPool {
    * then every worker walks whole subtrees, taking the next one when done, so the lstat calls of a
    * big tree run on every core (as git's preloaded index does).
    */
-  async walk(root: string, rel: string, ignoredFolders: readonly string[], onListings: (listings: readonly FolderListing[]) => void): Promise<void> {
+  async walk(
+    root: string,
+    rel: string,
+    ignoredFolders: readonly string[],
+    onListings: (listings: readonly FolderListing[]) => void,
+  ): Promise<void> {
     const workers = await this.#ensureStarted();
     const [first] = workers;
     if (first === undefined) throw new Error('no hashing worker');
     const hand = (partial: unknown): void => onListings(partial as FolderListing[]);
     const splitAt = workers.length > 1 ? workers.length * subtreesPerWorker : undefined;
-    const subtrees = (await first.send({ type: 'walk', root, rel, ignoredFolders, ...(splitAt === undefined ? {} : { splitAt }) }, hand)) as string[];
+    const subtrees = (await first.send(
+      { type: 'walk', root, rel, ignoredFolders, ...(splitAt === undefined ? {} : { splitAt }) },
+      hand,
+    )) as string[];
     let next = 0;
     await Promise.all(
       workers.map(async (worker) => {

@@ -9,10 +9,22 @@ export type HashWorkerCommand =
   | { readonly id: number; readonly type: 'hash'; readonly request: HashRequest }
   | { readonly id: number; readonly type: 'finish' }
   | { readonly id: number; readonly type: 'abort' }
-  | { readonly id: number; readonly type: 'walk'; readonly root: string; readonly rel: string; readonly ignoredFolders: readonly string[]; readonly splitAt?: number };
+  | {
+      readonly id: number;
+      readonly type: 'walk';
+      readonly root: string;
+      readonly rel: string;
+      readonly ignoredFolders: readonly string[];
+      readonly splitAt?: number;
+    };
 
 /** A hashing worker's answer: the command's result, or its error message; `partial` is a batch of a longer answer. */
-export type HashWorkerReply = { readonly id: number; readonly value?: unknown; readonly error?: string; readonly partial?: unknown };
+export type HashWorkerReply = {
+  readonly id: number;
+  readonly value?: unknown;
+  readonly error?: string;
+  readonly partial?: unknown;
+};
 
 /** What the pool passes to a new worker. */
 export interface HashWorkerData {
@@ -41,7 +53,13 @@ function serve(): void {
           if (hasher === undefined) throw new Error('hash before begin');
           value = await hasher.hash(command.request);
         } else if (command.type === 'walk') {
-          value = walkBlocking(command.root, command.rel, command.ignoredFolders, (batch) => port.postMessage({ id: command.id, partial: batch } satisfies HashWorkerReply), command.splitAt);
+          value = walkBlocking(
+            command.root,
+            command.rel,
+            command.ignoredFolders,
+            (batch) => port.postMessage({ id: command.id, partial: batch } satisfies HashWorkerReply),
+            command.splitAt,
+          );
         } else if (command.type === 'finish') {
           value = await hasher?.finish();
           hasher = undefined;
@@ -51,7 +69,10 @@ function serve(): void {
         }
         port.postMessage({ id: command.id, value } satisfies HashWorkerReply);
       } catch (error) {
-        port.postMessage({ id: command.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies HashWorkerReply);
+        port.postMessage({
+          id: command.id,
+          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        } satisfies HashWorkerReply);
       }
     });
   });

@@ -6,8 +6,12 @@ import { makeTempDir } from '../../test-support/temp-dir';
 import { lineChanges } from './line-stats';
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
-beforeEach(async () => { temp = await makeTempDir('vigil-line-stats-'); });
-afterEach(async () => { await temp.remove(); });
+beforeEach(async () => {
+  temp = await makeTempDir('vigil-line-stats-');
+});
+afterEach(async () => {
+  await temp.remove();
+});
 
 /** git's own `diff --numstat` for the same two versions. */
 function gitNumstat(before: string, after: string): { insertions: number; deletions: number } {
@@ -16,7 +20,11 @@ function gitNumstat(before: string, after: string): { insertions: number; deleti
   writeFileSync(path.join(gitdir, 'f'), before);
   execFileSync('git', ['-C', gitdir, 'add', 'f']);
   writeFileSync(path.join(gitdir, 'f'), after);
-  const [insertions = 0, deletions = 0] = execFileSync('git', ['-C', gitdir, 'diff', '--numstat', 'f'], { encoding: 'utf8' }).split('\t').map(Number);
+  const [insertions = 0, deletions = 0] = execFileSync('git', ['-C', gitdir, 'diff', '--numstat', 'f'], {
+    encoding: 'utf8',
+  })
+    .split('\t')
+    .map(Number);
   return { insertions, deletions };
 }
 

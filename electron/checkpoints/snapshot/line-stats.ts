@@ -70,7 +70,10 @@ export function lineChanges(before: Uint8Array, after: Uint8Array): { insertions
 }
 
 /** A linear-time estimate for huge rewrites: lines not matched by an equal line on the other side. */
-function estimateChanges(removed: readonly string[], added: readonly string[]): { insertions: number; deletions: number } {
+function estimateChanges(
+  removed: readonly string[],
+  added: readonly string[],
+): { insertions: number; deletions: number } {
   const pool = new Map<string, number>();
   for (const line of removed) pool.set(line, (pool.get(line) ?? 0) + 1);
   let common = 0;

@@ -2,7 +2,12 @@ import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { CheckpointOutcome, CheckpointRequest, CheckpointStats } from '../checkpoint-types';
 import { checkpointStats, type KnownBlobs } from './checkpoint-stats';
-import { decodeCheckpointCommit, encodeCheckpointCommit, encodeSkippedList, maxSkippedTrailers } from '../timeline/commit-message';
+import {
+  decodeCheckpointCommit,
+  encodeCheckpointCommit,
+  encodeSkippedList,
+  maxSkippedTrailers,
+} from '../timeline/commit-message';
 import type { DirRegistry } from '../timeline/dir-registry';
 import { DirState } from './dir-state';
 import { FileHasher, type HashResult } from './file-hasher';
@@ -52,15 +57,26 @@ function nowNs(): bigint {
  * Hashes the candidates (inline for a few, in the workers for many) and applies the results to the
  * state, noting in `tracked.racy` the records racy for a scan that began at `stampNs`.
  */
-async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory, state: DirState, candidates: readonly HashCandidate[], stampNs: bigint, isDurable: boolean): Promise<KnownBlobs> {
+async function hashCandidates(
+  engine: SnapshotEngine,
+  tracked: TrackedDirectory,
+  state: DirState,
+  candidates: readonly HashCandidate[],
+  stampNs: bigint,
+  isDurable: boolean,
+): Promise<KnownBlobs> {
   const isPacked = candidates.length > (isDurable ? durablePackThreshold : packThreshold);
-  const known = { blobs: new Map<string, { lines: number; binary: boolean }>(), changes: new Map<string, { insertions: number; deletions: number }>() };
+  const known = {
+    blobs: new Map<string, { lines: number; binary: boolean }>(),
+    changes: new Map<string, { insertions: number; deletions: number }>(),
+  };
   const apply = (results: readonly HashResult[]): void => {
     for (const result of results) {
       if (result.kind === 'stored') {
         const { rel, mode, oid, size, mtimeNs, ctimeNs, ino } = result;
         const previous = state.file(rel);
-        if (previous !== undefined && result.changes !== undefined) known.changes.set(`${previous.oid}>${oid}`, result.changes);
+        if (previous !== undefined && result.changes !== undefined)
+          known.changes.set(`${previous.oid}>${oid}`, result.changes);
         const record = { mode, oid, size, mtimeNs, ctimeNs, ino };
         state.setFile(rel, record);
         if (ctimeNs !== -1n && isRacy(mtimeNs, stampNs)) tracked.racy.set(rel, record);
@@ -77,11 +93,20 @@ async function hashCandidates(engine: SnapshotEngine, tracked: TrackedDirectory,
   // worth using for a middling one once they run.
   if (candidates.length >= engine.workerThreshold || (engine.pool.isRunning && candidates.length >= 32)) {
     const usePack = isPacked;
-    await engine.pool.run(tracked.dir, candidates, engine.maxFileBytes, (results) => {
-      apply(results);
-      // Loose objects written by a worker are fsynced by this thread's store when a restore needs them durable.
-      if (!usePack) engine.store.noteWrittenElsewhere(results.flatMap((result) => (result.kind === 'stored' ? [result.oid] : [])));
-    }, usePack);
+    await engine.pool.run(
+      tracked.dir,
+      candidates,
+      engine.maxFileBytes,
+      (results) => {
+        apply(results);
+        // Loose objects written by a worker are fsynced by this thread's store when a restore needs them durable.
+        if (!usePack)
+          engine.store.noteWrittenElsewhere(
+            results.flatMap((result) => (result.kind === 'stored' ? [result.oid] : [])),
+          );
+      },
+      usePack,
+    );
     await engine.store.refresh(true);
     return known;
   }
@@ -151,7 +176,11 @@ async function firstStats(engine: SnapshotEngine, state: DirState, known: KnownB
 }
 
 /** Adds every stored file whose blob the store lacks (it was pruned, or the cache is from elsewhere). */
-async function recheckMissingBlobs(engine: SnapshotEngine, state: DirState, candidates: HashCandidate[]): Promise<void> {
+async function recheckMissingBlobs(
+  engine: SnapshotEngine,
+  state: DirState,
+  candidates: HashCandidate[],
+): Promise<void> {
   const queued = new Set(candidates.map((candidate) => candidate.rel));
   await engine.store.preloadLoose();
   try {
@@ -171,7 +200,11 @@ async function recheckMissingBlobs(engine: SnapshotEngine, state: DirState, cand
  * moves the directory's ref. On failure the in-memory state is dropped, so the next snapshot
  * starts from a full walk; the store itself is untouched until the ref moves.
  */
-export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirectory, request: CheckpointRequest): Promise<CheckpointOutcome> {
+export async function takeSnapshot(
+  engine: SnapshotEngine,
+  tracked: TrackedDirectory,
+  request: CheckpointRequest,
+): Promise<CheckpointOutcome> {
   const head = await engine.refs.read(tracked.dirhash);
   const dirty = tracked.takeDirty();
   try {
@@ -185,9 +218,16 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
     const headMoved = state.head !== head;
     if (headMoved) state.invalidateTrees();
     const scanStartNs = nowNs();
-    const context: ScanContext = { root: tracked.dir, state, maxFileBytes: engine.maxFileBytes, ignoredFolders: engine.ignoredFolders };
+    const context: ScanContext = {
+      root: tracked.dir,
+      state,
+      maxFileBytes: engine.maxFileBytes,
+      ignoredFolders: engine.ignoredFolders,
+    };
     const candidates: HashCandidate[] = [];
-    const requested = (request.paths ?? []).map((absolute) => tracked.relative(path.resolve(absolute))).filter((rel): rel is string => rel !== undefined);
+    const requested = (request.paths ?? [])
+      .map((absolute) => tracked.relative(path.resolve(absolute)))
+      .filter((rel): rel is string => rel !== undefined);
     const wouldWalk = tracked.needsFullScan || headMoved || !tracked.isWatched;
     // Only the caller's paths matter and the state still equals the head: re-read just them, keep
     // the rest as the head has it, and leave the walk (and the watcher's dirty set) for next time.
@@ -198,7 +238,10 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
     } else if (wouldWalk) {
       // A big tree is walked in a worker, with blocking calls and no thread-pool round trips.
       const isBig = Math.max(state.fileCount, tracked.sizeHint) >= engine.workerThreshold;
-      if (isBig || engine.pool.isRunning) await engine.pool.walk(tracked.dir, '', engine.ignoredFolders, (listings) => applyListings(context, listings, candidates));
+      if (isBig || engine.pool.isRunning)
+        await engine.pool.walk(tracked.dir, '', engine.ignoredFolders, (listings) =>
+          applyListings(context, listings, candidates),
+        );
       else await scanFolder(context, '', candidates);
     } else {
       await scanPaths(context, [...dirty, ...requested], candidates);
@@ -222,10 +265,16 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
       state.head = head;
       return { kind: 'unchanged', head };
     }
-    const stats = head === undefined ? await firstStats(engine, state, known) : await checkpointStats(engine.store, headTree, tree, known);
+    const stats =
+      head === undefined
+        ? await firstStats(engine, state, known)
+        : await checkpointStats(engine.store, headTree, tree, known);
     const skipped = state.skippedPaths();
     // More skips than the trailers hold: the complete list goes into a blob the commit names.
-    const skippedList = skipped.length > maxSkippedTrailers ? await engine.store.writeLoose('blob', encodeSkippedList(skipped)) : undefined;
+    const skippedList =
+      skipped.length > maxSkippedTrailers
+        ? await engine.store.writeLoose('blob', encodeSkippedList(skipped))
+        : undefined;
     const content = encodeCheckpointCommit({
       tree,
       parent: head,
@@ -250,7 +299,11 @@ export async function takeSnapshot(engine: SnapshotEngine, tracked: TrackedDirec
       await engine.registry.touch(tracked.dirhash, tracked.dir);
       tracked.registryTouchedAt = Date.now();
     }
-    const entry = toCheckpointEntry(tracked.dir, { id, commit: decodeCheckpointCommit(content) }, await engine.refs.readShallow());
+    const entry = toCheckpointEntry(
+      tracked.dir,
+      { id, commit: decodeCheckpointCommit(content) },
+      await engine.refs.readShallow(),
+    );
     return { kind: 'created', checkpoint: entry };
   } catch (error) {
     tracked.state = undefined;

@@ -40,11 +40,14 @@ export class StatCacheSaver {
     const now = Date.now();
     this.#pendingSince ??= now;
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.#pendingSince = undefined;
-      void this.#saveUnderLock();
-    }, Math.max(0, Math.min(quietMs, this.#pendingSince + maxWaitMs - now)));
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.#pendingSince = undefined;
+        void this.#saveUnderLock();
+      },
+      Math.max(0, Math.min(quietMs, this.#pendingSince + maxWaitMs - now)),
+    );
     this.#timer.unref();
   }
 
@@ -57,7 +60,9 @@ export class StatCacheSaver {
 
   async #saveUnderLock(): Promise<void> {
     // The checkpoint is taken either way; a cache that cannot be saved only makes the next walk slower.
-    await this.options.underLock(() => this.#save()).catch((error: unknown) => this.options.logger.warn('could not save a stat cache', { error }));
+    await this.options
+      .underLock(() => this.#save())
+      .catch((error: unknown) => this.options.logger.warn('could not save a stat cache', { error }));
   }
 
   async #save(): Promise<void> {

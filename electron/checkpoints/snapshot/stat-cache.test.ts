@@ -21,7 +21,14 @@ describe('the stat cache', () => {
 
   it('round-trips files, folders, skips and tree ids, and refuses a damaged or foreign file', async () => {
     const state = new DirState();
-    const record = { mode: fileModes.executable, oid: 'a'.repeat(40), size: 12, mtimeNs: 1_700_000_000_123_456_789n, ctimeNs: 1_700_000_001_000_000_001n, ino: 987_654_321n };
+    const record = {
+      mode: fileModes.executable,
+      oid: 'a'.repeat(40),
+      size: 12,
+      mtimeNs: 1_700_000_000_123_456_789n,
+      ctimeNs: 1_700_000_001_000_000_001n,
+      ino: 987_654_321n,
+    };
     state.setFile('src/run.sh', record);
     state.setFile('we\tird\nname.txt', { ...record, mode: fileModes.file, oid: 'b'.repeat(40) });
     state.setSkipped('node_modules', 'excluded', true);

@@ -90,7 +90,15 @@ export async function saveStatCache(file: string, dir: string, state: DirState):
     namesBytes: namesBuffer.length,
     oidBytes: oidBuffer.length,
   };
-  const content = Buffer.concat([Buffer.from(`${magic}\n${JSON.stringify(header)}\n`), shapeBuffer, namesBuffer, oidBuffer, Buffer.from(sizes.buffer), Buffer.from(times.buffer), Buffer.from(inodes.buffer)]);
+  const content = Buffer.concat([
+    Buffer.from(`${magic}\n${JSON.stringify(header)}\n`),
+    shapeBuffer,
+    namesBuffer,
+    oidBuffer,
+    Buffer.from(sizes.buffer),
+    Buffer.from(times.buffer),
+    Buffer.from(inodes.buffer),
+  ]);
   const checksum = createHash('sha1').update(content).digest();
   await writeFileDurably(file, Buffer.concat([content, checksum]), { sync: false });
 }
@@ -126,7 +134,10 @@ function aligned(content: Buffer, offset: number, length: number): ArrayBuffer {
 }
 
 /** The checked header, or undefined when the cache is not this directory's or not this format. */
-function readHeader(content: Buffer, dir: string): { readonly header: CacheHeader; readonly bodyStart: number } | undefined {
+function readHeader(
+  content: Buffer,
+  dir: string,
+): { readonly header: CacheHeader; readonly bodyStart: number } | undefined {
   const textEnd = headerEnd(content);
   const bodyEnd = content.length - checksumBytes;
   if (textEnd < 0 || bodyEnd <= textEnd) return undefined;
@@ -135,10 +146,17 @@ function readHeader(content: Buffer, dir: string): { readonly header: CacheHeade
   const header = JSON.parse(headerLine ?? '') as Partial<CacheHeader>;
   if (header.dir !== dir || typeof header.stampNs !== 'string' || header.endian !== endianness()) return undefined;
   const { folders, files, shapeBytes, namesBytes, oidBytes } = header;
-  if (![folders, files, shapeBytes, namesBytes, oidBytes].every((value) => Number.isSafeInteger(value) && (value as number) >= 0)) return undefined;
+  if (
+    ![folders, files, shapeBytes, namesBytes, oidBytes].every(
+      (value) => Number.isSafeInteger(value) && (value as number) >= 0,
+    )
+  )
+    return undefined;
   const bodyStart = textEnd + 1;
-  if (bodyStart + (shapeBytes ?? 0) + (namesBytes ?? 0) + (oidBytes ?? 0) + (files ?? 0) * 32 !== bodyEnd) return undefined;
-  if (!createHash('sha1').update(content.subarray(0, bodyEnd)).digest().equals(content.subarray(bodyEnd))) return undefined;
+  if (bodyStart + (shapeBytes ?? 0) + (namesBytes ?? 0) + (oidBytes ?? 0) + (files ?? 0) * 32 !== bodyEnd)
+    return undefined;
+  if (!createHash('sha1').update(content.subarray(0, bodyEnd)).digest().equals(content.subarray(bodyEnd)))
+    return undefined;
   return { header: header as CacheHeader, bodyStart };
 }
 
@@ -178,7 +196,14 @@ async function parse(content: Buffer, dir: string): Promise<DirState | undefined
       const mode = modes[shape[at++] ?? -1];
       const fileName = names[name++];
       if (mode === undefined || fileName === undefined || fileIndex >= header.files) return undefined;
-      const record = { mode, oid: nextOid(), size: sizes[fileIndex] ?? 0, mtimeNs: times[fileIndex * 2] ?? 0n, ctimeNs: times[fileIndex * 2 + 1] ?? 0n, ino: inodes[fileIndex] ?? 0n };
+      const record = {
+        mode,
+        oid: nextOid(),
+        size: sizes[fileIndex] ?? 0,
+        mtimeNs: times[fileIndex * 2] ?? 0n,
+        ctimeNs: times[fileIndex * 2 + 1] ?? 0n,
+        ino: inodes[fileIndex] ?? 0n,
+      };
       fileIndex += 1;
       node.files.set(fileName, record);
     }
@@ -194,7 +219,8 @@ async function parse(content: Buffer, dir: string): Promise<DirState | undefined
       await yieldToLoop();
     }
   }
-  if (at !== shape.length || name !== names.length || oid !== oids.length || fileIndex !== header.files) return undefined;
+  if (at !== shape.length || name !== names.length || oid !== oids.length || fileIndex !== header.files)
+    return undefined;
   // Tree ids are trusted only when recorded for every folder (they were saved right after a build).
   if (isEveryTreeKnown) {
     for (const [rel, tree] of trees) {

@@ -107,7 +107,12 @@ export async function scanPaths(context: ScanContext, rels: Iterable<string>, ou
       return;
     }
     // Only an ignored folder inside the checkpointed one hides paths: $VIGIL_HOME/memories is checkpointed though $VIGIL_HOME is ignored.
-    if (context.ignoredFolders.some((folder) => folder.startsWith(`${context.root}${path.sep}`) && absolute.startsWith(`${folder}${path.sep}`))) return;
+    if (
+      context.ignoredFolders.some(
+        (folder) => folder.startsWith(`${context.root}${path.sep}`) && absolute.startsWith(`${folder}${path.sep}`),
+      )
+    )
+      return;
     const outcome = await statOutcome(absolute);
     const name = parts.at(-1) ?? rel;
     if (outcome.kind === 'stat' && outcome.stat.isFolder) {
@@ -118,6 +123,7 @@ export async function scanPaths(context: ScanContext, rels: Iterable<string>, ou
     }
     const reason = outcome.kind === 'stat' ? fileExclusion(name) : undefined;
     if (reason !== undefined) context.state.setSkipped(rel, reason, false);
-    else if (applyFileOutcome(context.state, rel, outcome, context.maxFileBytes, out) === 'folder') await scanFolder(context, rel, out);
+    else if (applyFileOutcome(context.state, rel, outcome, context.maxFileBytes, out) === 'folder')
+      await scanFolder(context, rel, out);
   });
 }

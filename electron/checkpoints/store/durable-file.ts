@@ -7,7 +7,11 @@ import { errnoCode } from '../../files/file-system-error';
  * step: written to a temp file beside it, fsynced, renamed over it. A crash leaves the old file
  * or the new one, never a mix; leftover temps end in `.tmp-<pid>-<hex>` and are swept at start.
  */
-export async function writeFileDurably(target: string, content: string | Uint8Array, options: { readonly sync?: boolean } = {}): Promise<void> {
+export async function writeFileDurably(
+  target: string,
+  content: string | Uint8Array,
+  options: { readonly sync?: boolean } = {},
+): Promise<void> {
   const temp = `${target}${durableTempMarker}${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
     const handle = await open(temp, 'w', 0o644);

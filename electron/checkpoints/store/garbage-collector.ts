@@ -15,7 +15,11 @@ export interface CollectReport {
 }
 
 /** Every object reachable from the timelines' heads (commits, then trees, then blobs), and the cut points in use. */
-async function reachableObjects(store: ObjectStore, refs: RefStore, timeline: Timeline): Promise<{ order: string[]; cuts: Set<string> }> {
+async function reachableObjects(
+  store: ObjectStore,
+  refs: RefStore,
+  timeline: Timeline,
+): Promise<{ order: string[]; cuts: Set<string> }> {
   const shallow = await refs.readShallow();
   const seen = new Set<string>();
   const commits: string[] = [];
@@ -79,7 +83,12 @@ async function looseObjects(store: ObjectStore): Promise<Map<string, string>> {
  * copied from the old packs without recompressing. Crash-safe by order: the new pack is complete
  * and visible before the shallow list shrinks, and both before anything is deleted.
  */
-export async function collectGarbage(store: ObjectStore, refs: RefStore, timeline: Timeline, assertHeld: () => Promise<void>): Promise<CollectReport> {
+export async function collectGarbage(
+  store: ObjectStore,
+  refs: RefStore,
+  timeline: Timeline,
+  assertHeld: () => Promise<void>,
+): Promise<CollectReport> {
   await assertHeld();
   await store.refresh(true);
   const { order, cuts } = await reachableObjects(store, refs, timeline);
@@ -89,7 +98,8 @@ export async function collectGarbage(store: ObjectStore, refs: RefStore, timelin
   for (const pack of oldPacks) for (const entry of pack.index.entries()) existing.add(entry.oid);
   const reachable = new Set(order);
   const dropped = [...existing].filter((oid) => !reachable.has(oid)).length;
-  if (dropped === 0 && loose.size === 0 && oldPacks.length <= 1) return { keptObjects: order.length, droppedObjects: 0, pack: oldPacks[0]?.name };
+  if (dropped === 0 && loose.size === 0 && oldPacks.length <= 1)
+    return { keptObjects: order.length, droppedObjects: 0, pack: oldPacks[0]?.name };
 
   const writer = await PackWriter.create(store.packDir, 6);
   let written;
@@ -117,7 +127,8 @@ export async function collectGarbage(store: ObjectStore, refs: RefStore, timelin
     // Lost the lock while packing: leave the store as found (the new pack only duplicated objects).
     const name = written?.name;
     if (name !== undefined && !oldPacks.some((pack) => pack.name === name)) {
-      for (const extension of ['.idx', '.pack']) await unlink(path.join(store.packDir, `${name}${extension}`)).catch(() => undefined);
+      for (const extension of ['.idx', '.pack'])
+        await unlink(path.join(store.packDir, `${name}${extension}`)).catch(() => undefined);
     }
     throw error;
   }

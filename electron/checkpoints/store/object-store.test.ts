@@ -40,8 +40,15 @@ describe('the object layer', () => {
       { mode: fileModes.file, name: '\uE000', oid: blob },
       { mode: fileModes.tree, name: '\uFFFD-dir', oid: emptyTreeOid },
     ];
-    const input = items.map((item) => `${item.mode.padStart(6, '0')} ${item.mode === fileModes.tree ? 'tree' : 'blob'} ${item.oid}\t${item.name}`).join('\n');
-    expect(hashObject('tree', encodeTree(items))).toBe(gitWithInput(['--git-dir', gitdir, 'mktree', '--missing'], `${input}\n`));
+    const input = items
+      .map(
+        (item) =>
+          `${item.mode.padStart(6, '0')} ${item.mode === fileModes.tree ? 'tree' : 'blob'} ${item.oid}\t${item.name}`,
+      )
+      .join('\n');
+    expect(hashObject('tree', encodeTree(items))).toBe(
+      gitWithInput(['--git-dir', gitdir, 'mktree', '--missing'], `${input}\n`),
+    );
     expect(hashObject('tree', encodeTree([]))).toBe(emptyTreeOid);
   });
 
@@ -49,7 +56,12 @@ describe('the object layer', () => {
     const store = new ObjectStore(path.join(base, 'store'));
     mkdirSync(store.packDir, { recursive: true });
     git(['init', '--quiet', '--bare', store.gitdir]);
-    const contents = [Buffer.alloc(0), Buffer.from('small'), Buffer.alloc(300_000, 'ab'), Buffer.from('x'.repeat(70_000))];
+    const contents = [
+      Buffer.alloc(0),
+      Buffer.from('small'),
+      Buffer.alloc(300_000, 'ab'),
+      Buffer.from('x'.repeat(70_000)),
+    ];
     const writer = await PackWriter.create(store.packDir);
     for (const content of contents) await writer.add('blob', content, hashObject('blob', content));
     const pack = await writer.finish();
@@ -83,7 +95,10 @@ describe('the object layer', () => {
         expect(Buffer.from(blob).toString().endsWith('version 0\n')).toBe(true);
         writeFileSync(path.join(work, 'big.txt'), 'rewritten\n');
         const outcome = await fresh.checkpoint(work, { reason: 'before write_file' });
-        expect(outcome).toMatchObject({ kind: 'created', checkpoint: { parent: before[0]?.id, stats: { insertions: 1, deletions: 2001 } } });
+        expect(outcome).toMatchObject({
+          kind: 'created',
+          checkpoint: { parent: before[0]?.id, stats: { insertions: 1, deletions: 2001 } },
+        });
         await fresh.prune();
         expect(fsck(fresh.gitdir)).toBe('');
         expect(git(['--git-dir', fresh.gitdir, 'rev-list', '--count', `refs/vigil/${dirHash(work)}`])).toBe('7');
@@ -106,7 +121,10 @@ describe('the object layer', () => {
       attribution: { sessionId: 's\n2', turn: 7 },
       kind: 'checkpoint',
       stats: { files: 1, insertions: 2, deletions: 3 },
-      skipped: [{ path: awkward, reason: 'oversize' }, ...Array.from({ length: 205 }, (_, index) => ({ path: `f${index}.png`, reason: 'excluded' as const }))],
+      skipped: [
+        { path: awkward, reason: 'oversize' },
+        ...Array.from({ length: 205 }, (_, index) => ({ path: `f${index}.png`, reason: 'excluded' as const })),
+      ],
     });
     const parsed = decodeCheckpointCommit(content);
     expect(parsed.subject).toBe('before terminal: cat <<EOF multi EOF');
@@ -132,12 +150,19 @@ describe('the object layer', () => {
       git(['-C', gitdir, 'add', 'f']);
       writeFileSync(path.join(gitdir, 'f'), after);
       const [insertions, deletions] = git(['-C', gitdir, 'diff', '--numstat', 'f']).split('\t').map(Number);
-      expect(lineChanges(Buffer.from(before), Buffer.from(after))).toEqual({ insertions: insertions ?? 0, deletions: deletions ?? 0 });
+      expect(lineChanges(Buffer.from(before), Buffer.from(after))).toEqual({
+        insertions: insertions ?? 0,
+        deletions: deletions ?? 0,
+      });
     }
   });
 });
 
 /** Runs git with stdin. */
 function gitWithInput(args: readonly string[], input: string): string {
-  return execFileSync('git', args, { input, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } }).trim();
+  return execFileSync('git', args, {
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+  }).trim();
 }

@@ -67,7 +67,10 @@ export class ObjectStore {
 
   /** Re-reads the pack folder when it changed: new packs are opened, vanished ones closed. */
   async refresh(force = false): Promise<void> {
-    const stamp = await stat(this.packDir).then((info) => info.mtimeMs, () => 0);
+    const stamp = await stat(this.packDir).then(
+      (info) => info.mtimeMs,
+      () => 0,
+    );
     if (!force && stamp === this.#packDirStamp) return;
     this.#packDirStamp = stamp;
     const names = new Set(
@@ -125,7 +128,10 @@ export class ObjectStore {
   async has(oid: string): Promise<boolean> {
     if (this.#findPacked(oid) !== undefined) return true;
     if (this.#loose !== undefined) return this.#loose.has(oid);
-    return access(this.loosePath(oid)).then(() => true, () => false);
+    return access(this.loosePath(oid)).then(
+      () => true,
+      () => false,
+    );
   }
 
   /** Where a loose object lives. */
@@ -142,13 +148,18 @@ export class ObjectStore {
       this.#remember(oid, found);
       return found;
     }
-    throw new AppError('not_found', `The checkpoint store has no object ${oid}. It may have been pruned; run "vigil checkpoints status".`, { oid });
+    throw new AppError(
+      'not_found',
+      `The checkpoint store has no object ${oid}. It may have been pruned; run "vigil checkpoints status".`,
+      { oid },
+    );
   }
 
   /** Reads an object that must be of a given type. */
   async readTyped(oid: string, type: ObjectType): Promise<Buffer> {
     const object = await this.read(oid);
-    if (object.type !== type) throw new AppError('wrong_kind', `Object ${oid} is a ${object.type}, not a ${type}.`, { oid });
+    if (object.type !== type)
+      throw new AppError('wrong_kind', `Object ${oid} is a ${object.type}, not a ${type}.`, { oid });
     return object.content;
   }
 
@@ -162,7 +173,9 @@ export class ObjectStore {
       if ((await mkdir(fanDir, { recursive: true })) !== undefined) this.#newFans.add(fan);
       this.#fanDirs.add(fan);
     }
-    const compressed = await deflateAsync(Buffer.concat([objectHeader(type, content.length), content]), { level: looseLevel });
+    const compressed = await deflateAsync(Buffer.concat([objectHeader(type, content.length), content]), {
+      level: looseLevel,
+    });
     // git's own temp prefix: `git fsck` tolerates these, and repair removes a dead writer's ones.
     const temp = path.join(fanDir, `tmp_obj_${randomBytes(6).toString('hex')}`);
     const handle = await open(temp, 'wx', 0o444);
@@ -279,8 +292,16 @@ export function parseLooseObject(oid: string, raw: Buffer): StoredObject {
   const nul = raw.indexOf(0);
   const [type, size] = raw.toString('latin1', 0, Math.max(nul, 0)).split(' ');
   const content = raw.subarray(nul + 1);
-  if (nul < 0 || (type !== 'blob' && type !== 'tree' && type !== 'commit' && type !== 'tag') || Number(size) !== content.length) {
-    throw new AppError('io_error', `The checkpoint store's object ${oid} is damaged. Restart Vigil to repair the store.`, { oid });
+  if (
+    nul < 0 ||
+    (type !== 'blob' && type !== 'tree' && type !== 'commit' && type !== 'tag') ||
+    Number(size) !== content.length
+  ) {
+    throw new AppError(
+      'io_error',
+      `The checkpoint store's object ${oid} is damaged. Restart Vigil to repair the store.`,
+      { oid },
+    );
   }
   return { type, content };
 }

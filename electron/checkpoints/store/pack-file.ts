@@ -158,8 +158,10 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
     if ((op & 0x80) !== 0) {
       let copyOffset = 0;
       let copySize = 0;
-      for (let bit = 0; bit < 4; bit += 1) if ((op & (1 << bit)) !== 0) copyOffset += (delta[at++] ?? 0) * 2 ** (8 * bit);
-      for (let bit = 0; bit < 3; bit += 1) if ((op & (1 << (4 + bit))) !== 0) copySize += (delta[at++] ?? 0) * 2 ** (8 * bit);
+      for (let bit = 0; bit < 4; bit += 1)
+        if ((op & (1 << bit)) !== 0) copyOffset += (delta[at++] ?? 0) * 2 ** (8 * bit);
+      for (let bit = 0; bit < 3; bit += 1)
+        if ((op & (1 << (4 + bit))) !== 0) copySize += (delta[at++] ?? 0) * 2 ** (8 * bit);
       if (copySize === 0) copySize = 0x10000;
       base.copy(out, written, copyOffset, copyOffset + copySize);
       written += copySize;

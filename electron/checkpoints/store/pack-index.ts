@@ -129,6 +129,9 @@ export function encodePackIndex(entries: readonly PackIndexEntry[], packChecksum
   });
   const trailerAt = largeAt + large.length * 8;
   packChecksum.copy(out, trailerAt);
-  createHash('sha1').update(out.subarray(0, trailerAt + 20)).digest().copy(out, trailerAt + 20);
+  createHash('sha1')
+    .update(out.subarray(0, trailerAt + 20))
+    .digest()
+    .copy(out, trailerAt + 20);
   return out;
 }

@@ -163,8 +163,13 @@ export class PackWriter {
       return hash.digest();
     }
     const buffer = Buffer.alloc(4 << 20);
-    for (let position = 12; position < this.#offset; ) {
-      const { bytesRead } = await this.handle.read(buffer, 0, Math.min(buffer.length, this.#offset - position), position);
+    for (let position = 12; position < this.#offset;) {
+      const { bytesRead } = await this.handle.read(
+        buffer,
+        0,
+        Math.min(buffer.length, this.#offset - position),
+        position,
+      );
       if (bytesRead === 0) throw new Error('pack shorter than written');
       hash.update(buffer.subarray(0, bytesRead));
       position += bytesRead;

@@ -40,12 +40,21 @@ export class RefStore {
 
   /** Creates the bare repository when it is missing (HEAD is written last: it marks a finished init). */
   async init(): Promise<void> {
-    if (await readFile(path.join(this.gitdir, 'HEAD')).then(() => true, () => false)) return;
+    if (
+      await readFile(path.join(this.gitdir, 'HEAD')).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     for (const folder of ['objects/pack', 'objects/info', 'refs/vigil', 'refs/heads', 'refs/tags', 'logs/refs/vigil']) {
       await mkdir(path.join(this.gitdir, folder), { recursive: true });
     }
     await writeFile(path.join(this.gitdir, 'config'), gitConfig);
-    await writeFile(path.join(this.gitdir, 'description'), 'Vigil checkpoint store: one timeline per directory under refs/vigil/.\n');
+    await writeFile(
+      path.join(this.gitdir, 'description'),
+      'Vigil checkpoint store: one timeline per directory under refs/vigil/.\n',
+    );
     await writeFileDurably(path.join(this.gitdir, 'HEAD'), 'ref: refs/heads/main\n');
   }
 
@@ -54,7 +63,11 @@ export class RefStore {
     const name = timelineRef(dirhash);
     try {
       const value = (await readFile(path.join(this.gitdir, name), 'utf8')).trim();
-      if (!isObjectId(value)) throw new AppError('io_error', `The ref ${name} of the checkpoint store is damaged ("${value.slice(0, 50)}"). Restart Vigil to repair the store.`);
+      if (!isObjectId(value))
+        throw new AppError(
+          'io_error',
+          `The ref ${name} of the checkpoint store is damaged ("${value.slice(0, 50)}"). Restart Vigil to repair the store.`,
+        );
       return value;
     } catch (error) {
       if (errnoCode(error) !== 'ENOENT') throw error;
@@ -65,7 +78,8 @@ export class RefStore {
   /** Every directory hash that has a timeline, with its head. */
   async list(): Promise<Map<string, string>> {
     const heads = new Map<string, string>();
-    for (const [name, oid] of await this.#packedRefs()) if (name.startsWith('refs/vigil/')) heads.set(name.slice(11), oid);
+    for (const [name, oid] of await this.#packedRefs())
+      if (name.startsWith('refs/vigil/')) heads.set(name.slice(11), oid);
     const folder = path.join(this.gitdir, 'refs/vigil');
     for (const name of await readdir(folder).catch(() => [] as string[])) {
       if (!/^[0-9a-f]{16}$/.test(name)) continue;
@@ -82,10 +96,19 @@ export class RefStore {
    * ref file is always fsynced; `isDurable` also fsyncs its folder, so the move itself survives a
    * power cut (a pre-rollback snapshot, before a restore overwrites anything).
    */
-  async update(dirhash: string, next: string, expected: string | undefined, message = 'checkpoint', { isDurable = false } = {}): Promise<void> {
+  async update(
+    dirhash: string,
+    next: string,
+    expected: string | undefined,
+    message = 'checkpoint',
+    { isDurable = false } = {},
+  ): Promise<void> {
     const current = await this.read(dirhash);
     if (current !== expected) {
-      throw new AppError('conflict', `The timeline of ${dirhash} moved while a checkpoint was being taken; nothing was recorded. Try again.`);
+      throw new AppError(
+        'conflict',
+        `The timeline of ${dirhash} moved while a checkpoint was being taken; nothing was recorded. Try again.`,
+      );
     }
     await this.log.append(dirhash, expected, next, message);
     const file = path.join(this.gitdir, timelineRef(dirhash));

@@ -17,12 +17,21 @@ export const gitEnv: NodeJS.ProcessEnv = {
 };
 
 /** Runs git's CLI and returns its trimmed stdout. */
-export function runGit(args: readonly string[], options: { readonly env?: NodeJS.ProcessEnv; readonly cwd?: string } = {}): string {
-  return execFileSync('git', args, { env: { ...gitEnv, ...options.env }, cwd: options.cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }).trim();
+export function runGit(
+  args: readonly string[],
+  options: { readonly env?: NodeJS.ProcessEnv; readonly cwd?: string } = {},
+): string {
+  return execFileSync('git', args, {
+    env: { ...gitEnv, ...options.env },
+    cwd: options.cwd,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  }).trim();
 }
 
 /** A file to lay down: text, or text with a mode, or a symlink. */
-export type FixtureFile = string | { readonly content: string | Buffer; readonly mode?: number } | { readonly symlink: string };
+export type FixtureFile =
+  string | { readonly content: string | Buffer; readonly mode?: number } | { readonly symlink: string };
 
 /** Writes files (relative paths, `/`-separated) under `root`. */
 export function writeFiles(root: string, files: Readonly<Record<string, FixtureFile>>): void {
@@ -57,7 +66,13 @@ export function initBareStore(store: string): void {
  * Commits exactly `paths` of `dir` (default: every file) into the store with git's CLI, using a
  * private index, and returns the commit id; the tree is what `git write-tree` makes of them.
  */
-export function gitCommit(store: string, dir: string, message: string, paths?: readonly string[], parent?: string): string {
+export function gitCommit(
+  store: string,
+  dir: string,
+  message: string,
+  paths?: readonly string[],
+  parent?: string,
+): string {
   const env = { GIT_DIR: store, GIT_WORK_TREE: dir, GIT_INDEX_FILE: path.join(store, `index-${path.basename(dir)}`) };
   runGit(['read-tree', '--empty'], { env });
   if (paths === undefined) runGit(['add', '-A', '--force', '.'], { env, cwd: dir });
@@ -77,7 +92,12 @@ export function isoTreeReader(store: string): TreeReader & { readBlob(oid: strin
   return {
     async readTree(oid) {
       const { tree } = await git.readTree({ fs, gitdir: store, oid, cache });
-      return tree.map((entry): StoredTreeEntry => ({ mode: entry.mode === '040000' ? '40000' : entry.mode, name: entry.path, oid: entry.oid, type: entry.type }));
+      return tree.map((entry): StoredTreeEntry => ({
+        mode: entry.mode === '040000' ? '40000' : entry.mode,
+        name: entry.path,
+        oid: entry.oid,
+        type: entry.type,
+      }));
     },
     async readBlob(oid) {
       return (await git.readBlob({ fs, gitdir: store, oid, cache })).blob;
@@ -86,7 +106,12 @@ export function isoTreeReader(store: string): TreeReader & { readBlob(oid: strin
 }
 
 /** A checkpoint entry for a commit made with git's CLI (what the engine's `resolve` would return). */
-export function entryOf(store: string, dir: string, commit: string, skipped: CheckpointEntry['skipped'] = []): CheckpointEntry {
+export function entryOf(
+  store: string,
+  dir: string,
+  commit: string,
+  skipped: CheckpointEntry['skipped'] = [],
+): CheckpointEntry {
   return {
     id: commit,
     dir,

@@ -17,7 +17,10 @@ const gitEnvironment: NodeJS.ProcessEnv = {
 };
 
 /** Runs git's CLI; returns stdout (trimmed). Throws with stderr when git fails. */
-export function git(args: readonly string[], options: { readonly cwd?: string; readonly env?: NodeJS.ProcessEnv } = {}): string {
+export function git(
+  args: readonly string[],
+  options: { readonly cwd?: string; readonly env?: NodeJS.ProcessEnv } = {},
+): string {
   return execFileSync('git', args, {
     cwd: options.cwd,
     env: { ...gitEnvironment, ...options.env },
@@ -38,7 +41,8 @@ export function fsck(gitdir: string): string {
 }
 
 /** A file to lay down: text, text with a mode, or a symlink. */
-export type TreeFile = string | Buffer | { readonly content: string | Buffer; readonly mode: number } | { readonly symlink: string };
+export type TreeFile =
+  string | Buffer | { readonly content: string | Buffer; readonly mode: number } | { readonly symlink: string };
 
 /** Writes files (relative, `/`-separated) under `root`, replacing what is there. */
 export function writeTree(root: string, files: Readonly<Record<string, TreeFile>>): void {
@@ -72,7 +76,10 @@ export function gitWriteTree(shadow: string, dir: string, excludes: readonly str
   const env = { GIT_DIR: shadow, GIT_WORK_TREE: dir, GIT_INDEX_FILE: path.join(shadow, `index-${path.basename(dir)}`) };
   git(['init', '--quiet', '--bare', shadow]);
   git(['read-tree', '--empty'], { env });
-  git(['add', '-A', '--force', '--', '.', ...excludes.map((pattern) => `:(exclude,glob)${pattern}`)], { env, cwd: dir });
+  git(['add', '-A', '--force', '--', '.', ...excludes.map((pattern) => `:(exclude,glob)${pattern}`)], {
+    env,
+    cwd: dir,
+  });
   return git(['write-tree'], { env });
 }
 

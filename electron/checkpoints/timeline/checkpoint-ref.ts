@@ -1,7 +1,8 @@
 import { AppError } from '../../../shared/errors';
 
 /** What a user typed to name a checkpoint: its number in the list (1 = newest) or a hex id prefix. */
-export type CheckpointRef = { readonly kind: 'number'; readonly number: number } | { readonly kind: 'id'; readonly prefix: string };
+export type CheckpointRef =
+  { readonly kind: 'number'; readonly number: number } | { readonly kind: 'id'; readonly prefix: string };
 
 /**
  * Parses a checkpoint reference from a user (CLI argument, UI): `N` (1 = newest, as in the seed's
@@ -11,13 +12,21 @@ export type CheckpointRef = { readonly kind: 'number'; readonly number: number }
 export function parseCheckpointRef(value: string): CheckpointRef {
   const text = value.trim();
   if (text.startsWith('-')) {
-    throw new AppError('invalid_request', `"${value}" is not a checkpoint: give its number from "vigil checkpoints list" (1 = newest) or its id (hex).`, { field: 'checkpoint' });
+    throw new AppError(
+      'invalid_request',
+      `"${value}" is not a checkpoint: give its number from "vigil checkpoints list" (1 = newest) or its id (hex).`,
+      { field: 'checkpoint' },
+    );
   }
   if (/^\d{1,9}$/.test(text)) return { kind: 'number', number: Number(text) };
   if (/^[0-9a-fA-F]{4,40}$/.test(text)) return { kind: 'id', prefix: text.toLowerCase() };
-  throw new AppError('invalid_request', `"${value}" is not a checkpoint number or id: use a number from "vigil checkpoints list" (1 = newest) or at least 4 hex characters of an id.`, {
-    field: 'checkpoint',
-  });
+  throw new AppError(
+    'invalid_request',
+    `"${value}" is not a checkpoint number or id: use a number from "vigil checkpoints list" (1 = newest) or at least 4 hex characters of an id.`,
+    {
+      field: 'checkpoint',
+    },
+  );
 }
 
 /** The index (0 = newest) a reference picks in a timeline of ids (newest first); errors say what exists. */
@@ -25,12 +34,26 @@ export function pickCheckpoint(ref: CheckpointRef, ids: readonly string[], dir: 
   if (ids.length === 0) throw new AppError('not_found', `${dir} has no checkpoints yet.`, { dir });
   if (ref.kind === 'number') {
     if (ref.number < 1 || ref.number > ids.length) {
-      throw new AppError('invalid_request', `There is no checkpoint ${ref.number} for ${dir}: use 1–${ids.length} (1 = newest).`, { field: 'checkpoint', count: ids.length });
+      throw new AppError(
+        'invalid_request',
+        `There is no checkpoint ${ref.number} for ${dir}: use 1–${ids.length} (1 = newest).`,
+        { field: 'checkpoint', count: ids.length },
+      );
     }
     return ref.number - 1;
   }
   const matches = ids.flatMap((id, index) => (id.startsWith(ref.prefix) ? [index] : []));
-  if (matches.length === 0) throw new AppError('not_found', `No checkpoint of ${dir} has an id starting with ${ref.prefix}; see "vigil checkpoints list".`, { dir });
-  if (matches.length > 1) throw new AppError('ambiguous_match', `${matches.length} checkpoints of ${dir} have ids starting with ${ref.prefix}; give more characters.`, { dir });
+  if (matches.length === 0)
+    throw new AppError(
+      'not_found',
+      `No checkpoint of ${dir} has an id starting with ${ref.prefix}; see "vigil checkpoints list".`,
+      { dir },
+    );
+  if (matches.length > 1)
+    throw new AppError(
+      'ambiguous_match',
+      `${matches.length} checkpoints of ${dir} have ids starting with ${ref.prefix}; give more characters.`,
+      { dir },
+    );
   return matches[0] ?? 0;
 }

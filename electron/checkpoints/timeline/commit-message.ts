@@ -12,7 +12,10 @@ export const maxSkippedTrailers = 200;
 const maxSubjectLength = 200;
 
 /** The parts of a checkpoint's record that its commit holds (the rest is where the commit is). */
-type RecordedParts = Pick<CheckpointEntry, 'tree' | 'attribution' | 'kind' | 'restores' | 'stats' | 'skipped' | 'skippedList'>;
+type RecordedParts = Pick<
+  CheckpointEntry,
+  'tree' | 'attribution' | 'kind' | 'restores' | 'stats' | 'skipped' | 'skippedList'
+>;
 
 /** What a checkpoint commit says, before it is serialized. */
 export interface CheckpointCommit extends RecordedParts {
@@ -59,7 +62,8 @@ export function quotePath(value: string): string {
   let escaped = '';
   let needsQuotes = false;
   for (const char of value) {
-    const replacement = named[char] ?? (isControl(char) ? `\\${char.charCodeAt(0).toString(8).padStart(3, '0')}` : undefined);
+    const replacement =
+      named[char] ?? (isControl(char) ? `\\${char.charCodeAt(0).toString(8).padStart(3, '0')}` : undefined);
     if (replacement !== undefined) needsQuotes = true;
     escaped += replacement ?? char;
   }
@@ -87,7 +91,8 @@ function trailers(commit: CheckpointCommit): string[] {
   if (commit.attribution.actor !== undefined) lines.push(`Vigil-Actor: ${commit.attribution.actor}`);
   if (commit.kind === 'pre-rollback') lines.push('Vigil-Kind: pre-rollback');
   if (commit.restores !== undefined) lines.push(`Vigil-Restores: ${commit.restores}`);
-  if (commit.scopedPaths !== undefined) lines.push(`Vigil-Scope: ${commit.scopedPaths} paths re-read; other files as in the parent`);
+  if (commit.scopedPaths !== undefined)
+    lines.push(`Vigil-Scope: ${commit.scopedPaths} paths re-read; other files as in the parent`);
   const { files, insertions, deletions } = commit.stats;
   lines.push(`Vigil-Stats: files=${files} insertions=${insertions} deletions=${deletions}`);
   const shown = commit.skipped.slice(0, maxSkippedTrailers);
@@ -116,7 +121,9 @@ export function decodeSkippedList(content: Uint8Array): SkippedPath[] {
 function parseSkip(value: string): SkippedPath | undefined {
   const space = value.indexOf(' ');
   const reason = value.slice(0, space);
-  return space > 0 && skipReasons.has(reason) ? { reason: reason as SkipReason, path: unquotePath(value.slice(space + 1)) } : undefined;
+  return space > 0 && skipReasons.has(reason)
+    ? { reason: reason as SkipReason, path: unquotePath(value.slice(space + 1)) }
+    : undefined;
 }
 
 /** Serializes a checkpoint into a commit object's content (subject, blank line, trailers). */
@@ -177,12 +184,17 @@ export function decodeCheckpointCommit(content: Uint8Array): ParsedCommit {
     else if (key === 'Vigil-Restores') restores = value;
     else if (key === 'Vigil-Stats') {
       const numbers = /files=(\d+) insertions=(\d+) deletions=(\d+)/.exec(value);
-      if (numbers !== null) stats = { files: Number(numbers[1]), insertions: Number(numbers[2]), deletions: Number(numbers[3]) };
+      if (numbers !== null)
+        stats = { files: Number(numbers[1]), insertions: Number(numbers[2]), deletions: Number(numbers[3]) };
     } else if (key === 'Vigil-Skipped') {
       const parsed = parseSkip(value);
       if (parsed !== undefined) skipped.push(parsed);
     } else if (key === 'Vigil-Skipped-List' && /^[0-9a-f]{40}$/.test(value)) skippedList = value;
   }
   const base = { tree, parents, time, subject, attribution, kind, stats, skipped };
-  return { ...base, ...(restores === undefined ? {} : { restores }), ...(skippedList === undefined ? {} : { skippedList }) };
+  return {
+    ...base,
+    ...(restores === undefined ? {} : { restores }),
+    ...(skippedList === undefined ? {} : { skippedList }),
+  };
 }

@@ -33,7 +33,11 @@ export class DirRegistry {
   /** Records a checkpoint of a directory now (creating its record the first time). */
   async touch(dirhash: string, workdir: string, at = new Date()): Promise<RegistryRecord> {
     const previous = await this.read(dirhash);
-    const record: RegistryRecord = { workdir, createdAt: previous?.createdAt ?? at.toISOString(), lastTouch: at.toISOString() };
+    const record: RegistryRecord = {
+      workdir,
+      createdAt: previous?.createdAt ?? at.toISOString(),
+      lastTouch: at.toISOString(),
+    };
     await mkdir(this.layout.registryDir, { recursive: true });
     await writeFileDurably(registryFile(this.layout, dirhash), `${JSON.stringify(record, null, 2)}\n`, { sync: false });
     return record;

@@ -22,7 +22,11 @@ beforeEach(async () => {
   dir = path.join(root, 'project');
   checkpointsRoot = path.join(root, 'home', 'checkpoints');
   renamed.length = 0;
-  engine = new CheckpointService({ root: checkpointsRoot, logger: silentLogger, events: { emit: (name, payload) => name === 'checkpoints:renamed' && renamed.push(payload) } });
+  engine = new CheckpointService({
+    root: checkpointsRoot,
+    logger: silentLogger,
+    events: { emit: (name, payload) => name === 'checkpoints:renamed' && renamed.push(payload) },
+  });
 });
 afterEach(async () => {
   await engine.dispose();
@@ -43,11 +47,18 @@ describe('checkpoint names', () => {
     await checkpoint();
     const commitBefore = runGit(['--git-dir', engine.gitdir, 'cat-file', '-p', first]);
 
-    expect(await engine.rename(dir, '2', '  before the refactor  ')).toEqual({ dir, id: first, name: 'before the refactor', changed: true });
+    expect(await engine.rename(dir, '2', '  before the refactor  ')).toEqual({
+      dir,
+      id: first,
+      name: 'before the refactor',
+      changed: true,
+    });
     expect(await engine.rename(dir, first.slice(0, 8), 'before the refactor')).toMatchObject({ changed: false });
     const listed = await engine.list(dir);
     expect(listed.map((entry) => entry.name)).toEqual([undefined, 'before the refactor']);
-    expect(JSON.parse(readFileSync(nameFile(checkpointsRoot, dirHash(dir)), 'utf8'))).toEqual({ [first]: 'before the refactor' });
+    expect(JSON.parse(readFileSync(nameFile(checkpointsRoot, dirHash(dir)), 'utf8'))).toEqual({
+      [first]: 'before the refactor',
+    });
     expect(renamed).toEqual([{ dir, id: first, name: 'before the refactor' }]);
 
     const other = new CheckpointService({ root: checkpointsRoot, logger: silentLogger });
@@ -65,9 +76,17 @@ describe('checkpoint names', () => {
   it('refuses a name with control characters or one too long, and a checkpoint that does not exist', async () => {
     writeFiles(dir, { 'a.txt': 'one\n' });
     await checkpoint();
-    const codeOf = async (promise: Promise<unknown>): Promise<string> => promise.then(() => 'ok', (error: unknown) => (isAppError(error) ? `${error.code}: ${error.message}` : 'bug'));
-    expect(await codeOf(engine.rename(dir, '1', 'two\nlines'))).toBe('invalid_request: A checkpoint name is one line of text without control characters (no newlines or tabs). Type it again without them.');
-    expect(await codeOf(engine.rename(dir, '1', 'x'.repeat(201)))).toBe('invalid_request: A checkpoint name is at most 200 characters; this one has 201.');
+    const codeOf = async (promise: Promise<unknown>): Promise<string> =>
+      promise.then(
+        () => 'ok',
+        (error: unknown) => (isAppError(error) ? `${error.code}: ${error.message}` : 'bug'),
+      );
+    expect(await codeOf(engine.rename(dir, '1', 'two\nlines'))).toBe(
+      'invalid_request: A checkpoint name is one line of text without control characters (no newlines or tabs). Type it again without them.',
+    );
+    expect(await codeOf(engine.rename(dir, '1', 'x'.repeat(201)))).toBe(
+      'invalid_request: A checkpoint name is at most 200 characters; this one has 201.',
+    );
     expect(await codeOf(engine.rename(dir, '5', 'name'))).toMatch(/^invalid_request: .*1/);
   });
 });

@@ -34,7 +34,8 @@ function parseNames(text: string): Map<string, string> {
     return names;
   }
   if (typeof value !== 'object' || value === null) return names;
-  for (const [id, name] of Object.entries(value)) if (isObjectId(id) && typeof name === 'string' && name !== '') names.set(id, name);
+  for (const [id, name] of Object.entries(value))
+    if (isObjectId(id) && typeof name === 'string' && name !== '') names.set(id, name);
   return names;
 }
 
@@ -42,9 +43,18 @@ function parseNames(text: string): Map<string, string> {
 export function normalizeName(name: string): string {
   const trimmed = name.trim();
   if (Array.from(trimmed, (character) => character.codePointAt(0) ?? 0).some(isDisplayControl)) {
-    throw new AppError('invalid_request', 'A checkpoint name is one line of text without control characters (no newlines or tabs). Type it again without them.', { field: 'name' });
+    throw new AppError(
+      'invalid_request',
+      'A checkpoint name is one line of text without control characters (no newlines or tabs). Type it again without them.',
+      { field: 'name' },
+    );
   }
-  if (trimmed.length > maxNameLength) throw new AppError('invalid_request', `A checkpoint name is at most ${maxNameLength} characters; this one has ${trimmed.length}.`, { field: 'name' });
+  if (trimmed.length > maxNameLength)
+    throw new AppError(
+      'invalid_request',
+      `A checkpoint name is at most ${maxNameLength} characters; this one has ${trimmed.length}.`,
+      { field: 'name' },
+    );
   return trimmed;
 }
 
@@ -73,7 +83,10 @@ export class NameStore {
 }
 
 /** Entries with their names. */
-export function markNamed(entries: readonly CheckpointEntry[], names: ReadonlyMap<string, string>): readonly CheckpointEntry[] {
+export function markNamed(
+  entries: readonly CheckpointEntry[],
+  names: ReadonlyMap<string, string>,
+): readonly CheckpointEntry[] {
   if (names.size === 0) return entries;
   return entries.map((entry) => {
     const name = names.get(entry.id);
@@ -92,7 +105,13 @@ export interface RenameOutcome {
 }
 
 /** Names checkpoint `ref` of `dir` (a number from the list, or an id); `''` takes its name away. The store lock must be held. */
-export async function setName(context: QueryContext, names: NameStore, dir: string, ref: string, name: string): Promise<RenameOutcome> {
+export async function setName(
+  context: QueryContext,
+  names: NameStore,
+  dir: string,
+  ref: string,
+  name: string,
+): Promise<RenameOutcome> {
   const kept = normalizeName(name);
   const entry = await resolveCheckpoint(context, await resolveTimelineDirectory(dir), ref);
   const changed = await names.set(dirHash(entry.dir), entry.id, kept);

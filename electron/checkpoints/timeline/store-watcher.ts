@@ -37,8 +37,16 @@ const settleMs = 40;
 async function signature(root: string): Promise<string> {
   const { gitdir } = storeLayout(root);
   const parts = await Promise.all(
-    [path.join(gitdir, 'refs', 'vigil'), path.join(gitdir, 'packed-refs'), path.join(gitdir, 'shallow'), path.join(root, 'cuts.jsonl')].map((file) =>
-      stat(file).then((info) => `${info.mtimeMs}:${info.size}:${info.ino}`, () => '-'),
+    [
+      path.join(gitdir, 'refs', 'vigil'),
+      path.join(gitdir, 'packed-refs'),
+      path.join(gitdir, 'shallow'),
+      path.join(root, 'cuts.jsonl'),
+    ].map((file) =>
+      stat(file).then(
+        (info) => `${info.mtimeMs}:${info.size}:${info.ino}`,
+        () => '-',
+      ),
     ),
   );
   return parts.join('|');
@@ -66,7 +74,8 @@ export async function watchStore(options: StoreWatcherOptions): Promise<Disposer
     const before = known.get(dirhash);
     // Usually this core's own checkpoint (announced already) or one or two from elsewhere: a short look first.
     let entries = await engine.list(dir, { limit: 8 });
-    if (entries.length === 8 && !entries.some((entry) => entry.id === before)) entries = await engine.list(dir, { limit: maxAnnounced });
+    if (entries.length === 8 && !entries.some((entry) => entry.id === before))
+      entries = await engine.list(dir, { limit: maxAnnounced });
     const index = entries.findIndex((entry) => entry.id === before);
     const fresh = (index < 0 ? entries : entries.slice(0, index)).slice().reverse();
     engine.announce(fresh);
@@ -87,7 +96,11 @@ export async function watchStore(options: StoreWatcherOptions): Promise<Disposer
     if (isStopped) return;
     clearTimeout(timer);
     timer = setTimeout(() => {
-      scanning = scanning.then(scan).catch((error: unknown) => logger.warn('could not read what another process changed in the checkpoint store', { error }));
+      scanning = scanning
+        .then(scan)
+        .catch((error: unknown) =>
+          logger.warn('could not read what another process changed in the checkpoint store', { error }),
+        );
     }, settleMs);
   };
 
@@ -107,7 +120,10 @@ export async function watchStore(options: StoreWatcherOptions): Promise<Disposer
       watcher.on('error', () => watcher.close());
       watchers.push(watcher);
     } catch (error) {
-      logger.warn('could not watch the checkpoint store; changes by other processes show within a second', { folder, error });
+      logger.warn('could not watch the checkpoint store; changes by other processes show within a second', {
+        folder,
+        error,
+      });
     }
   }
   const poll = setInterval(() => {

@@ -35,7 +35,12 @@ export class Timeline {
    * The walk stops at a cut point of the shallow list (older history was pruned) and at a commit
    * without parent.
    */
-  async walk(head: string | undefined, shallow: ReadonlySet<string>, limit = Number.POSITIVE_INFINITY, offset = 0): Promise<TimelineCommit[]> {
+  async walk(
+    head: string | undefined,
+    shallow: ReadonlySet<string>,
+    limit = Number.POSITIVE_INFINITY,
+    offset = 0,
+  ): Promise<TimelineCommit[]> {
     const out: TimelineCommit[] = [];
     let id = head;
     for (let index = 0; id !== undefined && out.length < limit; index += 1) {

@@ -29,7 +29,12 @@ describe('vigil checkpoint and vigil checkpoints list|status|prune', () => {
     writeFileSync(path.join(dir, 'src/a.txt'), 'one\ntwo\n');
     expect((await runVigil(['checkpoint', dir, '--reason', 'before patch'], { env })).code).toBe(0);
     const unchanged = await runVigil(['checkpoint', dir], { env });
-    expect(unchanged).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Nothing changed since checkpoint [0-9a-f]{8}; no checkpoint taken\.$/m) as unknown });
+    expect(unchanged).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(
+        /^Nothing changed since checkpoint [0-9a-f]{8}; no checkpoint taken\.$/m,
+      ) as unknown,
+    });
 
     const [list, json, status, statusJson] = await Promise.all([
       runVigil(['checkpoints', 'list', dir], { env }),
@@ -40,7 +45,9 @@ describe('vigil checkpoint and vigil checkpoints list|status|prune', () => {
     expect(list.code).toBe(0);
     const lines = list.stdout.split('\n').filter((line) => /^\s+\d+\. /.test(line));
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^ {2}1\. [0-9a-f]{8} {2}\d{4}-\d\d-\d\d \d\d:\d\d {2}vigil {3}before patch {2}\(1 file, \+1\/-0\)$/);
+    expect(lines[0]).toMatch(
+      /^ {2}1\. [0-9a-f]{8} {2}\d{4}-\d\d-\d\d \d\d:\d\d {2}vigil {3}before patch {2}\(1 file, \+1\/-0\)$/,
+    );
     expect(lines[1]).toMatch(/^ {2}2\. [0-9a-f]{8} .* manual checkpoint {2}\(1 file, \+1\/-0\)$/);
     const parsed = JSON.parse(json.stdout) as { total: number; entries: Array<{ reason: string; skipped: unknown[] }> };
     expect(parsed.total).toBe(2);
@@ -48,7 +55,9 @@ describe('vigil checkpoint and vigil checkpoints list|status|prune', () => {
     expect(parsed.entries[0]?.skipped).toEqual([{ path: '.env', reason: 'excluded' }]);
     expect(status.stdout).toContain('(2 checkpoint(s)');
     expect(status.stdout).toContain('.env  (excluded)');
-    expect(JSON.parse(statusJson.stdout)).toMatchObject({ directories: [{ count: 2, skipped: [{ path: '.env', reason: 'excluded' }] }] });
+    expect(JSON.parse(statusJson.stdout)).toMatchObject({
+      directories: [{ count: 2, skipped: [{ path: '.env', reason: 'excluded' }] }],
+    });
 
     const prune = await runVigil(['checkpoints', 'prune', '--json'], { env });
     expect(JSON.parse(prune.stdout)).toMatchObject({ droppedCheckpoints: 0 });
@@ -56,19 +65,30 @@ describe('vigil checkpoint and vigil checkpoints list|status|prune', () => {
 
   it('keeps as many checkpoints per directory and skips files as big as config.json says', async () => {
     mkdirSync(env['VIGIL_HOME'] ?? '', { recursive: true });
-    writeFileSync(path.join(env['VIGIL_HOME'] ?? '', 'config.json'), JSON.stringify({ checkpoints: { maxSnapshots: 2, maxFileMiB: 0.001 } }));
+    writeFileSync(
+      path.join(env['VIGIL_HOME'] ?? '', 'config.json'),
+      JSON.stringify({ checkpoints: { maxSnapshots: 2, maxFileMiB: 0.001 } }),
+    );
     writeFileSync(path.join(dir, 'big-fixture.txt'), Buffer.alloc(2_000, 1));
     for (const line of ['two\n', 'three\n', 'four\n']) {
       writeFileSync(path.join(dir, 'src/a.txt'), line);
       expect((await runVigil(['checkpoint', dir], { env })).code).toBe(0);
     }
-    const listed = JSON.parse((await runVigil(['checkpoints', 'list', dir, '--json'], { env })).stdout) as { total: number; entries: Array<{ skipped: unknown[] }> };
+    const listed = JSON.parse((await runVigil(['checkpoints', 'list', dir, '--json'], { env })).stdout) as {
+      total: number;
+      entries: Array<{ skipped: unknown[] }>;
+    };
     expect(listed.total).toBe(2);
-    expect(listed.entries[0]?.skipped).toContainEqual(expect.objectContaining({ path: 'big-fixture.txt', reason: 'oversize' }));
+    expect(listed.entries[0]?.skipped).toContainEqual(
+      expect.objectContaining({ path: 'big-fixture.txt', reason: 'oversize' }),
+    );
     const status = await runVigil(['checkpoints', 'status'], { env });
     expect(status.stdout).toContain('Retention: 2 checkpoints per directory');
 
-    writeFileSync(path.join(env['VIGIL_HOME'] ?? '', 'config.json'), JSON.stringify({ checkpoints: { maxSnapshots: 0 } }));
+    writeFileSync(
+      path.join(env['VIGIL_HOME'] ?? '', 'config.json'),
+      JSON.stringify({ checkpoints: { maxSnapshots: 0 } }),
+    );
     const refused = await runVigil(['checkpoint', dir], { env });
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('checkpoints.maxSnapshots');

@@ -1,7 +1,15 @@
 import path from 'node:path';
 import { checkpointReasons } from '../../../shared/checkpoint-reasons';
 import type { CheckpointEntry } from '../../checkpoints';
-import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
+import {
+  exitCodes,
+  flagOption,
+  stringOption,
+  UsageError,
+  writeLine,
+  type CliCommand,
+  type CliIo,
+} from '../cli-command';
 import { checkpointsOf } from '../cli-services';
 import { withContract } from '../contract-caller';
 
@@ -58,10 +66,22 @@ export const checkpointCommand: CliCommand = {
       writeLine(io.stdout, JSON.stringify(outcome));
     } else if (outcome.kind === 'created') {
       const { checkpoint } = outcome;
-      writeLine(io.stdout, `Checkpoint ${checkpoint.id.slice(0, 8)} of ${checkpoint.dir}: ${checkpoint.reason} (${changeSummary(checkpoint)}).`);
-      if (checkpoint.skipped.length > 0) writeLine(io.stdout, `Not stored: ${checkpoint.skipped.length} path(s); see "vigil checkpoints status ${dir}".`);
+      writeLine(
+        io.stdout,
+        `Checkpoint ${checkpoint.id.slice(0, 8)} of ${checkpoint.dir}: ${checkpoint.reason} (${changeSummary(checkpoint)}).`,
+      );
+      if (checkpoint.skipped.length > 0)
+        writeLine(
+          io.stdout,
+          `Not stored: ${checkpoint.skipped.length} path(s); see "vigil checkpoints status ${dir}".`,
+        );
     } else {
-      writeLine(io.stdout, outcome.head === undefined ? `Nothing to checkpoint in ${dir}.` : `Nothing changed since checkpoint ${outcome.head.slice(0, 8)}; no checkpoint taken.`);
+      writeLine(
+        io.stdout,
+        outcome.head === undefined
+          ? `Nothing to checkpoint in ${dir}.`
+          : `Nothing changed since checkpoint ${outcome.head.slice(0, 8)}; no checkpoint taken.`,
+      );
     }
     return exitCodes.ok;
   },

@@ -1,6 +1,14 @@
 import type { CallResponse } from '../../../shared/contract';
 import { escapeControls } from '../../../shared/text/control-characters';
-import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
+import {
+  exitCodes,
+  flagOption,
+  stringOption,
+  UsageError,
+  writeLine,
+  type CliCommand,
+  type CliIo,
+} from '../cli-command';
 import { restoreOf } from '../cli-services';
 import { withMergedCheckpoints, type CliTimelines } from './checkpoints-sources';
 import { directoryArgument, localTime } from './checkpoint-command';
@@ -20,21 +28,26 @@ const defaultLineCap = 80;
  * Agent's, numbered as `vigil checkpoints list` numbers them): the resident core's when one runs,
  * else a one-shot core's. A restore of a memory folder takes the memory locks in either.
  */
-export async function withRestoreService<T>(io: CliIo, task: (restore: CliRestore, engine: CliTimelines) => Promise<T>): Promise<T> {
+export async function withRestoreService<T>(
+  io: CliIo,
+  task: (restore: CliRestore, engine: CliTimelines) => Promise<T>,
+): Promise<T> {
   return withMergedCheckpoints(io, (engine, caller) => task(restoreOf(caller), engine));
 }
 
 /** A positive whole number option, or its default. */
 function countOption(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${name} takes a whole number of at least 1, not "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new UsageError(`${name} takes a whole number of at least 1, not "${value}"`);
   return Number(value);
 }
 
 /** git's `--stat` line of one file: its path, the number of changed lines and a bar of + and -. */
 function statLine(file: DiffFile, width: number, scale: number): string {
   const name = escapeControls(file.path).padEnd(width);
-  if (file.kind === 'binary' || file.kind === 'too-large') return ` ${name} | ${file.kind === 'binary' ? 'Bin' : 'too large to diff'}`;
+  if (file.kind === 'binary' || file.kind === 'too-large')
+    return ` ${name} | ${file.kind === 'binary' ? 'Bin' : 'too large to diff'}`;
   const total = file.additions + file.deletions;
   const plus = Math.round(file.additions * scale);
   const minus = Math.round(file.deletions * scale);
@@ -54,11 +67,13 @@ export function unifiedLines(file: FileDiff): string[] {
   const lines = [`diff --git a/${file.path} b/${file.path}`];
   if (file.status === 'added') lines.push(`new file mode ${file.newMode ?? ''}`);
   else if (file.status === 'deleted') lines.push(`deleted file mode ${file.oldMode ?? ''}`);
-  else if (file.oldMode !== file.newMode) lines.push(`old mode ${file.oldMode ?? ''}`, `new mode ${file.newMode ?? ''}`);
+  else if (file.oldMode !== file.newMode)
+    lines.push(`old mode ${file.oldMode ?? ''}`, `new mode ${file.newMode ?? ''}`);
   const oldName = file.status === 'added' ? '/dev/null' : `a/${file.path}`;
   const newName = file.status === 'deleted' ? '/dev/null' : `b/${file.path}`;
   if (file.kind === 'binary') return [...lines, `Binary files ${oldName} and ${newName} differ`];
-  if (file.kind === 'too-large') return [...lines, `(too large to diff: ${file.oldSize ?? 0} → ${file.newSize ?? 0} bytes)`];
+  if (file.kind === 'too-large')
+    return [...lines, `(too large to diff: ${file.oldSize ?? 0} → ${file.newSize ?? 0} bytes)`];
   if (file.hunks.length === 0 && file.omittedLines === 0) return lines;
   lines.push(`--- ${oldName}`, `+++ ${newName}`);
   for (const hunk of file.hunks) {
@@ -98,7 +113,10 @@ export const checkpointsDiffCommand: CliCommand = {
     return withRestoreService(io, async (restore, engine) => {
       // N and M name checkpoints once: a checkpoint taken meanwhile (Hermes committing) must not shift them between files.
       const from = (await engine.resolve(dir, ref)).id;
-      const against = to === undefined ? ({ kind: 'live' } as const) : ({ kind: 'checkpoint', ref: (await engine.resolve(dir, to)).id } as const);
+      const against =
+        to === undefined
+          ? ({ kind: 'live' } as const)
+          : ({ kind: 'checkpoint', ref: (await engine.resolve(dir, to)).id } as const);
       const page = await restore.diff(dir, from, against, { paths: file === undefined ? [] : [file], limit: 100_000 });
       const diffs: FileDiff[] = [];
       let budget = cap;
@@ -117,8 +135,14 @@ export const checkpointsDiffCommand: CliCommand = {
         writeLine(io.stdout, JSON.stringify({ ...page, diffs }, null, 2));
         return exitCodes.ok;
       }
-      const target = page.to.kind === 'live' ? 'now' : `checkpoint ${page.to.checkpoint.id.slice(0, 8)} (${page.to.checkpoint.reason})`;
-      writeLine(io.stdout, `Checkpoint ${page.from.id.slice(0, 8)}  ${localTime(page.from.time)}  ${escapeControls(page.from.reason)} → ${escapeControls(target)}, in ${escapeControls(page.dir)}`);
+      const target =
+        page.to.kind === 'live'
+          ? 'now'
+          : `checkpoint ${page.to.checkpoint.id.slice(0, 8)} (${page.to.checkpoint.reason})`;
+      writeLine(
+        io.stdout,
+        `Checkpoint ${page.from.id.slice(0, 8)}  ${localTime(page.from.time)}  ${escapeControls(page.from.reason)} → ${escapeControls(target)}, in ${escapeControls(page.dir)}`,
+      );
       if (page.files.length === 0) {
         writeLine(io.stdout, file === undefined ? 'No changes.' : `No changes to ${file}.`);
         return exitCodes.ok;
@@ -135,7 +159,10 @@ export const checkpointsDiffCommand: CliCommand = {
       const hidden = omitted + Math.max(0, body.length - cap);
       if (hidden > 0) {
         writeLine(io.stdout, '');
-        writeLine(io.stdout, `(diff capped at ${cap} lines; about ${hidden} more not shown: name a FILE, or raise --lines)`);
+        writeLine(
+          io.stdout,
+          `(diff capped at ${cap} lines; about ${hidden} more not shown: name a FILE, or raise --lines)`,
+        );
       }
       return exitCodes.ok;
     });

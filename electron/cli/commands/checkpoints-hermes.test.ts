@@ -32,7 +32,9 @@ describe('vigil checkpoints with Hermes Agent checkpoints', { timeout: 60_000 },
     writeFileSync(path.join(project, 'app.py'), 'print("vigil")\n');
     expect((await runVigil(['checkpoint', project, '--reason', 'before patch'], { env })).code).toBe(0);
     writeFileSync(path.join(project, 'app.py'), 'print("hermes two")\n');
-    const newer = hermesSharedCheckpoint(hermesHome, project, 'before terminal: sed -i s/a/b/ app.py', { seconds: past + 7_200 }) ?? '';
+    const newer =
+      hermesSharedCheckpoint(hermesHome, project, 'before terminal: sed -i s/a/b/ app.py', { seconds: past + 7_200 }) ??
+      '';
     return { older, newer };
   }
 
@@ -47,15 +49,31 @@ describe('vigil checkpoints with Hermes Agent checkpoints', { timeout: 60_000 },
     expect(all.stderr).toBe('');
     const lines = (text: string): string[] => text.split('\n').filter((line) => /^\s+\d+\. /.test(line));
     expect(lines(all.stdout)).toEqual([
-      expect.stringMatching(new RegExp(`^ {2}1\\. ${newer.slice(0, 8)} .* {2}hermes {2}before terminal: sed -i s/a/b/ app\\.py {2}\\(1 file, \\+1/-1\\)$`)),
+      expect.stringMatching(
+        new RegExp(
+          `^ {2}1\\. ${newer.slice(0, 8)} .* {2}hermes {2}before terminal: sed -i s/a/b/ app\\.py {2}\\(1 file, \\+1/-1\\)$`,
+        ),
+      ),
       expect.stringMatching(/^ {2}2\. [0-9a-f]{8} .* {2}vigil {3}before patch/),
-      expect.stringMatching(new RegExp(`^ {2}3\\. ${older.slice(0, 8)} .* {2}hermes {2}before write_file {2}\\(1 file, \\+1/-0\\)$`)),
+      expect.stringMatching(
+        new RegExp(`^ {2}3\\. ${older.slice(0, 8)} .* {2}hermes {2}before write_file {2}\\(1 file, \\+1/-0\\)$`),
+      ),
     ]);
     expect(lines(hermesOnly.stdout).map((line) => line.trim().split(' ')[0])).toEqual(['1.', '3.']);
-    const parsed = JSON.parse(json.stdout) as { total: number; entries: { number: number; source: string; id: string }[] };
+    const parsed = JSON.parse(json.stdout) as {
+      total: number;
+      entries: { number: number; source: string; id: string }[];
+    };
     expect(parsed.total).toBe(3);
-    expect(parsed.entries.map((entry) => [entry.number, entry.source])).toEqual([[1, 'hermes'], [2, 'vigil'], [3, 'hermes']]);
-    expect(wrong).toMatchObject({ code: 2, stderr: expect.stringContaining('--source takes vigil or hermes') as unknown });
+    expect(parsed.entries.map((entry) => [entry.number, entry.source])).toEqual([
+      [1, 'hermes'],
+      [2, 'vigil'],
+      [3, 'hermes'],
+    ]);
+    expect(wrong).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--source takes vigil or hermes') as unknown,
+    });
   });
 
   it("works on what a Hermes checkpoint holds, files Vigil's rules exclude included: no false deletions, single-file restores, secrets asked for", async () => {
@@ -75,7 +93,11 @@ describe('vigil checkpoints with Hermes Agent checkpoints', { timeout: 60_000 },
     rmSync(path.join(project, 'assets', 'logo.png'));
     rmSync(path.join(project, '.envrc'));
     const missing = await runVigil(['checkpoints', 'diff', project, '1', '--json'], { env });
-    expect((JSON.parse(missing.stdout) as { diffs: Array<{ path: string; status: string }> }).diffs.map((diff) => `${diff.status} ${diff.path}`)).toEqual(['deleted .envrc', 'deleted assets/logo.png']);
+    expect(
+      (JSON.parse(missing.stdout) as { diffs: Array<{ path: string; status: string }> }).diffs.map(
+        (diff) => `${diff.status} ${diff.path}`,
+      ),
+    ).toEqual(['deleted .envrc', 'deleted assets/logo.png']);
     const logo = await runVigil(['checkpoints', 'restore', project, '1', 'assets/logo.png'], { env });
     expect(logo.code, logo.stdout).toBe(0);
     expect(readFileSync(path.join(project, 'assets', 'logo.png'))).toEqual(png);
@@ -86,7 +108,11 @@ describe('vigil checkpoints with Hermes Agent checkpoints', { timeout: 60_000 },
     // Changed: a modification, never a deletion; overwriting it could not be undone, so the restore says so and exits 1.
     writeFileSync(path.join(project, 'assets', 'logo.png'), Buffer.from('not a png any more'));
     const changed = await runVigil(['checkpoints', 'diff', project, '3', '--json'], { env });
-    expect((JSON.parse(changed.stdout) as { diffs: Array<{ path: string; status: string }> }).diffs.map((diff) => `${diff.status} ${diff.path}`)).toEqual(['modified assets/logo.png']);
+    expect(
+      (JSON.parse(changed.stdout) as { diffs: Array<{ path: string; status: string }> }).diffs.map(
+        (diff) => `${diff.status} ${diff.path}`,
+      ),
+    ).toEqual(['modified assets/logo.png']);
     const refused = await runVigil(['checkpoints', 'restore', project, '3', 'assets/logo.png'], { env });
     expect(refused.code).toBe(1);
     expect(refused.stdout).toMatch(/⚠ Restore incomplete: 0 of 1 file\(s\) restored/);
@@ -97,7 +123,9 @@ describe('vigil checkpoints with Hermes Agent checkpoints', { timeout: 60_000 },
     rmSync(path.join(project, 'assets', 'logo.png'));
     rmSync(path.join(project, '.envrc'));
     const dry = await runVigil(['checkpoints', 'restore', project, '4', '--dry-run'], { env });
-    expect(dry.stdout).toMatch(/^ {2}re-create \.envrc +secret: from another program's store, written only with --secrets$/m);
+    expect(dry.stdout).toMatch(
+      /^ {2}re-create \.envrc +secret: from another program's store, written only with --secrets$/m,
+    );
     const withoutSecrets = await runVigil(['checkpoints', 'restore', project, '4'], { env });
     expect(withoutSecrets.code).toBe(1);
     expect(withoutSecrets.stdout).toMatch(/^ {2}secret +\.envrc: /m);
@@ -149,7 +177,12 @@ describe('vigil checkpoints with Hermes Agent checkpoints', { timeout: 60_000 },
     // The newer Hermes checkpoint is dated an hour ahead, so the pre-rollback snapshot (now) is number 2.
     expect(restored.stdout).toMatch(/^Undo this restore: vigil checkpoints restore \S+ 2$/m);
     const list = await runVigil(['checkpoints', 'list', project, '--limit', '2'], { env });
-    expect(list.stdout).toMatch(new RegExp(`^ {2}2\\. [0-9a-f]{8} .* {2}vigil {3}pre-rollback snapshot \\(restoring to ${older.slice(0, 8)}\\).*↶$`, 'm'));
+    expect(list.stdout).toMatch(
+      new RegExp(
+        `^ {2}2\\. [0-9a-f]{8} .* {2}vigil {3}pre-rollback snapshot \\(restoring to ${older.slice(0, 8)}\\).*↶$`,
+        'm',
+      ),
+    );
     expect((await runVigil(['checkpoints', 'restore', project, '2'], { env })).code).toBe(0);
     expect(readFileSync(path.join(project, 'app.py'), 'utf8')).toBe('print("hermes two")\n');
     expect(folderFingerprint(hermesHome)).toBe(before);

@@ -19,7 +19,11 @@ async function vigil(args: readonly string[], env: NodeJS.ProcessEnv): Promise<V
   const err: string[] = [];
   stdout.setEncoding('utf8').on('data', (chunk: string) => out.push(chunk));
   stderr.setEncoding('utf8').on('data', (chunk: string) => err.push(chunk));
-  const code = await runCli(args, { stdout, stderr, stdin: new PassThrough(), env: { ...process.env, ...env }, cwd: process.cwd() }, commandTable);
+  const code = await runCli(
+    args,
+    { stdout, stderr, stdin: new PassThrough(), env: { ...process.env, ...env }, cwd: process.cwd() },
+    commandTable,
+  );
   return { code, signal: null, stdout: out.join(''), stderr: err.join('') };
 }
 
@@ -47,7 +51,10 @@ describe('vigil checkpoints restore --lines, log, search, rename', () => {
     const engine = new CheckpointEngine({ root: path.join(base, 'home', 'checkpoints'), logger: silentLogger });
     ids.length = 0;
     const take = async (turn: number): Promise<void> => {
-      const outcome = await engine.checkpoint(dir, { reason: 'before write_file', attribution: { sessionId: 'sess-1', turn, agent: 'alpha' } });
+      const outcome = await engine.checkpoint(dir, {
+        reason: 'before write_file',
+        attribution: { sessionId: 'sess-1', turn, agent: 'alpha' },
+      });
       if (outcome.kind !== 'created') throw new Error('expected a checkpoint');
       ids.unshift(outcome.checkpoint.id);
     };
@@ -83,7 +90,9 @@ describe('vigil checkpoints restore --lines, log, search, rename', () => {
   it('refuses --lines outside the file with the valid range and exit code 2, and wrong usage with 2', async () => {
     const outside = await vigil(['checkpoints', 'restore', dir, '1', 'src/app.ts', '--lines', '4-9'], env);
     expect(outside.code).toBe(2);
-    expect(outside.stderr).toContain(`lines 4–9 are outside src/app.ts in checkpoint ${ids[0]?.slice(0, 8) ?? ''}, which has 5 lines: use lines within 1–5.`);
+    expect(outside.stderr).toContain(
+      `lines 4–9 are outside src/app.ts in checkpoint ${ids[0]?.slice(0, 8) ?? ''}, which has 5 lines: use lines within 1–5.`,
+    );
     const reversed = await vigil(['checkpoints', 'restore', dir, '1', 'src/app.ts', '--lines', '3-2'], env);
     expect(reversed.code).toBe(2);
     expect(reversed.stderr).toContain('--lines takes A-B');
@@ -98,9 +107,15 @@ describe('vigil checkpoints restore --lines, log, search, rename', () => {
     expect(log.stdout).toContain('History of src/app.ts');
     const lines = log.stdout.split('\n').filter((line) => /^\s+\d\. /.test(line));
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(new RegExp(`^  1\\. ${ids[0]?.slice(0, 8) ?? ''} .* changed after it \\(by now\\)  \\[alpha · session sess-1 · turn 2\\]  "Drop the debug output"$`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^  1\\. ${ids[0]?.slice(0, 8) ?? ''} .* changed after it \\(by now\\)  \\[alpha · session sess-1 · turn 2\\]  "Drop the debug output"$`,
+      ),
+    );
     expect(lines[1]).toContain(`changed after it (by ${ids[0]?.slice(0, 8) ?? ''})`);
-    const json = JSON.parse((await vigil(['checkpoints', 'log', dir, 'src/app.ts', '--json'], env)).stdout) as { entries: Array<{ number: number; turnMessage?: string }> };
+    const json = JSON.parse((await vigil(['checkpoints', 'log', dir, 'src/app.ts', '--json'], env)).stdout) as {
+      entries: Array<{ number: number; turnMessage?: string }>;
+    };
     expect(json.entries.map((entry) => entry.number)).toEqual([1, 2]);
     expect(json.entries[0]?.turnMessage).toBe('Drop the debug output\nand tidy up');
   });
@@ -110,7 +125,9 @@ describe('vigil checkpoints restore --lines, log, search, rename', () => {
     expect(found.code, found.stderr).toBe(0);
     const lines = found.stdout.split('\n').filter((line) => /^\s+\d\. /.test(line));
     expect(lines).toEqual([
-      expect.stringMatching(/src\/app\.ts {2}1 → 0 \(went away, by now\) {2}\[alpha · session sess-1 · turn 2\] {2}"Drop the debug output"$/) as unknown as string,
+      expect.stringMatching(
+        /src\/app\.ts {2}1 → 0 \(went away, by now\) {2}\[alpha · session sess-1 · turn 2\] {2}"Drop the debug output"$/,
+      ) as unknown as string,
       expect.stringMatching(/src\/app\.ts {2}0 → 1 \(appeared, by /) as unknown as string,
     ]);
     const none = await vigil(['checkpoints', 'search', dir, 'no such text'], env);

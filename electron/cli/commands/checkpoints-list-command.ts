@@ -7,7 +7,11 @@ import { sourceOption, withMergedCheckpoints } from './checkpoints-sources';
 /** Who caused a checkpoint, briefly: `claude · session s-1 · turn 3 · write_file`. */
 export function attributionText(entry: CheckpointEntry): string {
   const { agent, sessionId, turn, tool } = entry.attribution;
-  const parts = [agent, sessionId === undefined ? undefined : `session ${sessionId}`, turn === undefined ? undefined : `turn ${turn}`];
+  const parts = [
+    agent,
+    sessionId === undefined ? undefined : `session ${sessionId}`,
+    turn === undefined ? undefined : `turn ${turn}`,
+  ];
   if (tool !== undefined && !entry.reason.includes(tool)) parts.push(tool);
   return parts.filter((part): part is string => part !== undefined).join(' · ');
 }
@@ -25,7 +29,8 @@ export function listLine(entry: CheckpointEntry, number: number, width: number):
 /** `vigil checkpoints list DIR`: the timeline of both sources, numbered 1 = newest. */
 export const checkpointsListCommand: CliCommand = {
   name: 'list',
-  summary: "List a directory's checkpoints (Vigil's and Hermes Agent's), numbered 1 = newest, with change stats and who made them.",
+  summary:
+    "List a directory's checkpoints (Vigil's and Hermes Agent's), numbered 1 = newest, with change stats and who made them.",
   usage: 'vigil checkpoints list DIR [--source vigil|hermes] [--limit N] [--json]',
   help: [
     "Vigil's own checkpoints and those Hermes Agent recorded ($HERMES_HOME, else ~/.hermes; read, never",
@@ -44,17 +49,23 @@ export const checkpointsListCommand: CliCommand = {
   async run(args, io) {
     const dir = directoryArgument(io, args.positionals[0]);
     const limitText = stringOption(args, 'limit');
-    if (limitText !== undefined && !/^[1-9]\d*$/.test(limitText)) throw new UsageError(`--limit takes a whole number of at least 1, not "${limitText}"`);
+    if (limitText !== undefined && !/^[1-9]\d*$/.test(limitText))
+      throw new UsageError(`--limit takes a whole number of at least 1, not "${limitText}"`);
     const limit = limitText === undefined ? Number.MAX_SAFE_INTEGER : Number(limitText);
     const source = sourceOption(args);
     const { numbered, total } = await withMergedCheckpoints(io, async (checkpoints) => {
       if (source === undefined) {
         const entries = await checkpoints.list(dir, { limit });
-        return { numbered: entries.map((entry, index) => ({ number: index + 1, entry })), total: await checkpoints.count(dir) };
+        return {
+          numbered: entries.map((entry, index) => ({ number: index + 1, entry })),
+          total: await checkpoints.count(dir),
+        };
       }
       // The numbers stay those of the whole list, so "restore DIR N" means the same with or without --source.
       const all = await checkpoints.list(dir, { limit: Number.MAX_SAFE_INTEGER });
-      const chosen = all.map((entry, index) => ({ number: index + 1, entry })).filter(({ entry }) => (entry.source ?? 'vigil') === source);
+      const chosen = all
+        .map((entry, index) => ({ number: index + 1, entry }))
+        .filter(({ entry }) => (entry.source ?? 'vigil') === source);
       return { numbered: chosen.slice(0, limit), total: chosen.length };
     });
     const shownDir = numbered[0]?.entry.dir ?? dir;
@@ -71,7 +82,8 @@ export const checkpointsListCommand: CliCommand = {
     writeLine(io.stdout);
     const width = String(numbered[numbered.length - 1]?.number ?? 1).length;
     for (const { number, entry } of numbered) writeLine(io.stdout, listLine(entry, number, width));
-    if (total > numbered.length) writeLine(io.stdout, `  … ${total - numbered.length} older (drop --limit to see them)`);
+    if (total > numbered.length)
+      writeLine(io.stdout, `  … ${total - numbered.length} older (drop --limit to see them)`);
     writeLine(io.stdout);
     writeLine(io.stdout, `  vigil checkpoints diff ${dir} <N>       preview changes since checkpoint N`);
     writeLine(io.stdout, `  vigil checkpoints restore ${dir} <N>    restore to checkpoint N`);

@@ -5,18 +5,24 @@ import { withContract } from '../contract-caller';
 import { directoryArgument, localTime } from './checkpoint-command';
 import { actorText, messageText } from './checkpoints-history-text';
 
-const statusWords = { added: 'created after it', modified: 'changed after it', deleted: 'deleted after it', 'type-changed': 'became a link (or stopped being one) after it' } as const;
+const statusWords = {
+  added: 'created after it',
+  modified: 'changed after it',
+  deleted: 'deleted after it',
+  'type-changed': 'became a link (or stopped being one) after it',
+} as const;
 
 /** `vigil checkpoints log DIR FILE`: every checkpoint after which FILE changed, across sessions, with who and the turn's message. */
 export const checkpointsLogCommand: CliCommand = {
   name: 'log',
-  summary: "A file's history: every checkpoint, across sessions, after which it changed, with who and the turn's message.",
+  summary:
+    "A file's history: every checkpoint, across sessions, after which it changed, with who and the turn's message.",
   usage: 'vigil checkpoints log DIR FILE [--json]',
   help: [
     "Walks the directory's whole timeline (Vigil's checkpoints and Hermes Agent's) and lists, newest first, each",
     'checkpoint after which FILE changed: by the next checkpoint, or for the newest, in the directory now. A',
     "checkpoint is taken before a turn's first change, so the change after it is that turn's; the line names the",
-    "agent and the turn's first user message. The numbers are those of \"vigil checkpoints list DIR\":",
+    'agent and the turn\'s first user message. The numbers are those of "vigil checkpoints list DIR":',
     '"vigil checkpoints diff DIR N FILE" compares that version with now, "vigil checkpoints restore DIR N FILE" brings it back.',
     '',
     'Options:',
@@ -38,14 +44,20 @@ export const checkpointsLogCommand: CliCommand = {
       writeLine(io.stdout, `${name} did not change after any of the ${log.checkpoints} checkpoints of ${log.dir}.`);
       return exitCodes.ok;
     }
-    writeLine(io.stdout, `History of ${name} in ${log.dir} (${log.entries.length} of ${log.checkpoints} checkpoints were followed by a change to it):`);
+    writeLine(
+      io.stdout,
+      `History of ${name} in ${log.dir} (${log.entries.length} of ${log.checkpoints} checkpoints were followed by a change to it):`,
+    );
     writeLine(io.stdout);
     const width = String(log.entries[log.entries.length - 1]?.number ?? 1).length;
     for (const entry of log.entries) {
       const { checkpoint } = entry;
       const until = entry.nextCheckpoint === 'live' ? 'by now' : `by ${entry.nextCheckpoint.slice(0, 8)}`;
       const title = checkpoint.name === undefined ? '' : `"${escapeControls(checkpoint.name)}"  `;
-      writeLine(io.stdout, `  ${String(entry.number).padStart(width)}. ${checkpoint.id.slice(0, 8)}  ${localTime(checkpoint.time)}  ${title}${statusWords[entry.status]} (${until})  [${escapeControls(actorText(checkpoint))}]  ${messageText(entry.turnMessage)}`.trimEnd());
+      writeLine(
+        io.stdout,
+        `  ${String(entry.number).padStart(width)}. ${checkpoint.id.slice(0, 8)}  ${localTime(checkpoint.time)}  ${title}${statusWords[entry.status]} (${until})  [${escapeControls(actorText(checkpoint))}]  ${messageText(entry.turnMessage)}`.trimEnd(),
+      );
     }
     writeLine(io.stdout);
     writeLine(io.stdout, `  vigil checkpoints diff ${dir} <N> ${file}       compare that version with now`);

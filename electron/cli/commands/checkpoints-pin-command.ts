@@ -24,10 +24,22 @@ function pinCommand(isPinned: boolean): CliCommand {
     positionals: { min: 2, max: 2, names: 'DIR and N (a number from "vigil checkpoints list DIR", or an id)' },
     async run(args, io) {
       const dir = directoryArgument(io, args.positionals[0]);
-      const outcome = await withCheckpoints(io, (checkpoints) => checkpoints.pin(dir, args.positionals[1] ?? '', isPinned));
+      const outcome = await withCheckpoints(io, (checkpoints) =>
+        checkpoints.pin(dir, args.positionals[1] ?? '', isPinned),
+      );
       if (flagOption(args, 'json')) writeLine(io.stdout, JSON.stringify(outcome));
-      else if (!outcome.changed) writeLine(io.stdout, `Checkpoint ${outcome.id.slice(0, 8)} of ${outcome.dir} was already ${isPinned ? 'pinned' : 'not pinned'}.`);
-      else writeLine(io.stdout, isPinned ? `Pinned checkpoint ${outcome.id.slice(0, 8)} of ${outcome.dir}: retention and the size cap keep it.` : `Unpinned checkpoint ${outcome.id.slice(0, 8)} of ${outcome.dir}.`);
+      else if (!outcome.changed)
+        writeLine(
+          io.stdout,
+          `Checkpoint ${outcome.id.slice(0, 8)} of ${outcome.dir} was already ${isPinned ? 'pinned' : 'not pinned'}.`,
+        );
+      else
+        writeLine(
+          io.stdout,
+          isPinned
+            ? `Pinned checkpoint ${outcome.id.slice(0, 8)} of ${outcome.dir}: retention and the size cap keep it.`
+            : `Unpinned checkpoint ${outcome.id.slice(0, 8)} of ${outcome.dir}.`,
+        );
       return exitCodes.ok;
     },
   };

@@ -21,8 +21,14 @@ export const checkpointsPruneCommand: CliCommand = {
       writeLine(io.stdout, JSON.stringify(report));
       return exitCodes.ok;
     }
-    writeLine(io.stdout, `Dropped ${report.droppedCheckpoints} checkpoint(s) and ${report.droppedObjects} unreachable object(s).`);
-    writeLine(io.stdout, `The store went from ${formatBytes(report.bytesBefore)} to ${formatBytes(report.bytesAfter)}.`);
+    writeLine(
+      io.stdout,
+      `Dropped ${report.droppedCheckpoints} checkpoint(s) and ${report.droppedObjects} unreachable object(s).`,
+    );
+    writeLine(
+      io.stdout,
+      `The store went from ${formatBytes(report.bytesBefore)} to ${formatBytes(report.bytesAfter)}.`,
+    );
     return exitCodes.ok;
   },
 };

@@ -18,10 +18,22 @@ export const checkpointsRenameCommand: CliCommand = {
   positionals: { min: 3, max: 3, names: 'DIR, N and NAME' },
   async run(args, io) {
     const dir = directoryArgument(io, args.positionals[0]);
-    const outcome = await withCheckpoints(io, (checkpoints) => checkpoints.rename(dir, args.positionals[1] ?? '', args.positionals[2] ?? ''));
+    const outcome = await withCheckpoints(io, (checkpoints) =>
+      checkpoints.rename(dir, args.positionals[1] ?? '', args.positionals[2] ?? ''),
+    );
     if (flagOption(args, 'json')) writeLine(io.stdout, JSON.stringify(outcome));
-    else if (!outcome.changed) writeLine(io.stdout, `Checkpoint ${outcome.id.slice(0, 8)} of ${outcome.dir} already ${outcome.name === undefined ? 'had no name' : `is named "${outcome.name}"`}.`);
-    else writeLine(io.stdout, outcome.name === undefined ? `Checkpoint ${outcome.id.slice(0, 8)} of ${outcome.dir} has no name now.` : `Checkpoint ${outcome.id.slice(0, 8)} of ${outcome.dir} is named "${outcome.name}".`);
+    else if (!outcome.changed)
+      writeLine(
+        io.stdout,
+        `Checkpoint ${outcome.id.slice(0, 8)} of ${outcome.dir} already ${outcome.name === undefined ? 'had no name' : `is named "${outcome.name}"`}.`,
+      );
+    else
+      writeLine(
+        io.stdout,
+        outcome.name === undefined
+          ? `Checkpoint ${outcome.id.slice(0, 8)} of ${outcome.dir} has no name now.`
+          : `Checkpoint ${outcome.id.slice(0, 8)} of ${outcome.dir} is named "${outcome.name}".`,
+      );
     return exitCodes.ok;
   },
 };

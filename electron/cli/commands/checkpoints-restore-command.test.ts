@@ -22,7 +22,11 @@ async function vigil(args: readonly string[], env: NodeJS.ProcessEnv): Promise<V
   const err: string[] = [];
   stdout.setEncoding('utf8').on('data', (chunk: string) => out.push(chunk));
   stderr.setEncoding('utf8').on('data', (chunk: string) => err.push(chunk));
-  const code = await runCli(args, { stdout, stderr, stdin: new PassThrough(), env: { ...process.env, ...env }, cwd: process.cwd() }, commandTable);
+  const code = await runCli(
+    args,
+    { stdout, stderr, stdin: new PassThrough(), env: { ...process.env, ...env }, cwd: process.cwd() },
+    commandTable,
+  );
   return { code, signal: null, stdout: out.join(''), stderr: err.join('') };
 }
 
@@ -60,20 +64,36 @@ describe('vigil checkpoints diff and restore', () => {
     expect(full.code, full.stderr).toBe(0);
     expect(full.stdout).toContain(' created.txt | ');
     expect(full.stdout).toMatch(/^ 3 files changed, 2 insertions\(\+\), 2 deletions\(-\)$/m);
-    expect(full.stdout).toContain(["--- a/src/app.ts", '+++ b/src/app.ts', '@@ -1,1 +1,1 @@', "-print('original content')", "+print('modified content')"].join('\n'));
+    expect(full.stdout).toContain(
+      [
+        '--- a/src/app.ts',
+        '+++ b/src/app.ts',
+        '@@ -1,1 +1,1 @@',
+        "-print('original content')",
+        "+print('modified content')",
+      ].join('\n'),
+    );
     expect(full.stdout).not.toContain('.env');
-    expect(capped.stdout).toMatch(/\(diff capped at 5 lines; about \d+ more not shown: name a FILE, or raise --lines\)/);
+    expect(capped.stdout).toMatch(
+      /\(diff capped at 5 lines; about \d+ more not shown: name a FILE, or raise --lines\)/,
+    );
     expect(one.stdout).toMatch(/^ 1 file changed, 1 insertion\(\+\), 1 deletion\(-\)$/m);
     expect(one.stdout).not.toContain('created.txt');
     const parsed = JSON.parse(json.stdout) as { totalFiles: number; diffs: Array<{ path: string; status: string }> };
     expect(parsed.totalFiles).toBe(3);
-    expect(parsed.diffs.map((diff) => `${diff.status} ${diff.path}`)).toEqual(['added created.txt', 'deleted notes.md', 'modified src/app.ts']);
+    expect(parsed.diffs.map((diff) => `${diff.status} ${diff.path}`)).toEqual([
+      'added created.txt',
+      'deleted notes.md',
+      'modified src/app.ts',
+    ]);
   });
 
   it('prints the plan with --dry-run and changes nothing', async () => {
     const run = await vigil(['checkpoints', 'restore', dir, '1', '--dry-run'], env);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^Plan: restore .*project to checkpoint [0-9a-f]{8} {2}\d{4}-\d\d-\d\d \d\d:\d\d {2}before patch$/m);
+    expect(run.stdout).toMatch(
+      /^Plan: restore .*project to checkpoint [0-9a-f]{8} {2}\d{4}-\d\d-\d\d \d\d:\d\d {2}before patch$/m,
+    );
     expect(run.stdout).toMatch(/^ {2}delete {4}created\.txt +! changed outside Vigil$/m);
     expect(run.stdout).toMatch(/^ {2}re-create notes\.md/m);
     expect(run.stdout).toMatch(/^ {2}restore {3}src\/app\.ts/m);
@@ -119,8 +139,14 @@ describe('vigil checkpoints diff and restore', () => {
       [['checkpoints', 'diff', dir, 'xyz123'], /"xyz123" is not a checkpoint number or id/],
       [['checkpoints', 'restore', dir, '--', '-1'], /"-1" is not a checkpoint/],
       [['checkpoints', 'restore', dir, '1', '/etc/passwd', '--dry-run'], /"\/etc\/passwd" is absolute/],
-      [['checkpoints', 'restore', dir, '1', '../outside.txt', '--dry-run'], /"\.\.\/outside\.txt" leaves the directory/],
-      [['checkpoints', 'restore', dir, '1', 'missing.txt', '--dry-run'], /missing\.txt is neither in checkpoint [0-9a-f]{8} nor in/],
+      [
+        ['checkpoints', 'restore', dir, '1', '../outside.txt', '--dry-run'],
+        /"\.\.\/outside\.txt" leaves the directory/,
+      ],
+      [
+        ['checkpoints', 'restore', dir, '1', 'missing.txt', '--dry-run'],
+        /missing\.txt is neither in checkpoint [0-9a-f]{8} nor in/,
+      ],
     ];
     const runs: VigilRun[] = [];
     for (const [args] of cases) runs.push(await vigil(args, env));

@@ -20,7 +20,10 @@ const verbs = { restore: 'restore', recreate: 're-create', delete: 'delete', ski
 function printPlan(io: CliIo, plan: RestorePlan, title: string): void {
   const { checkpoint } = plan;
   const scope = plan.paths.length === 0 ? '' : ` (only ${plan.paths.join(', ')})`;
-  writeLine(io.stdout, `${title} ${escapeControls(plan.dir)}${escapeControls(scope)} to checkpoint ${checkpoint.id.slice(0, 8)}  ${localTime(checkpoint.time)}  ${escapeControls(checkpoint.reason)}`);
+  writeLine(
+    io.stdout,
+    `${title} ${escapeControls(plan.dir)}${escapeControls(scope)} to checkpoint ${checkpoint.id.slice(0, 8)}  ${localTime(checkpoint.time)}  ${escapeControls(checkpoint.reason)}`,
+  );
   if (plan.entries.length === 0) {
     writeLine(io.stdout, '  Nothing to do: every file already matches the checkpoint.');
     return;
@@ -42,11 +45,18 @@ function printPlan(io: CliIo, plan: RestorePlan, title: string): void {
     const name = escapeControls(entry.path);
     writeLine(io.stdout, `  ${verbs[entry.action].padEnd(9)} ${why === '' ? name : `${name.padEnd(width)}${why}`}`);
   }
-  if (plan.entries.length > maxPlanLines) writeLine(io.stdout, `  … and ${plan.entries.length - maxPlanLines} more (--json lists them all)`);
+  if (plan.entries.length > maxPlanLines)
+    writeLine(io.stdout, `  … and ${plan.entries.length - maxPlanLines} more (--json lists them all)`);
   const { counts } = plan;
-  writeLine(io.stdout, `${counts.restore} to restore, ${counts.recreate} to re-create, ${counts.delete} to delete, ${counts.skip} skipped.`);
+  writeLine(
+    io.stdout,
+    `${counts.restore} to restore, ${counts.recreate} to re-create, ${counts.delete} to delete, ${counts.skip} skipped.`,
+  );
   if (plan.changedOutsideAgents > 0) {
-    writeLine(io.stdout, `! ${plan.changedOutsideAgents} file(s) changed outside Vigil since the checkpoint (by hand, in an editor, by another program); the pre-rollback snapshot keeps their current version.`);
+    writeLine(
+      io.stdout,
+      `! ${plan.changedOutsideAgents} file(s) changed outside Vigil since the checkpoint (by hand, in an editor, by another program); the pre-rollback snapshot keeps their current version.`,
+    );
   }
 }
 
@@ -63,7 +73,12 @@ function progressPrinter(io: CliIo): (progress: RestoreProgress) => void {
 }
 
 /** The outcome in words: "nothing to restore" only when the directory matched; "incomplete", with each file and its reason, whenever one could not be brought back. */
-function printOutcome(io: CliIo, result: RestoreResult, problems: readonly RestoreOutcome[], undoNumber: number | undefined): void {
+function printOutcome(
+  io: CliIo,
+  result: RestoreResult,
+  problems: readonly RestoreOutcome[],
+  undoNumber: number | undefined,
+): void {
   const target = `checkpoint ${result.plan.checkpoint.id.slice(0, 8)}: ${escapeControls(result.plan.checkpoint.reason)}`;
   const verified = result.isVerified ? ' Every file written was read back and matches the checkpoint.' : '';
   switch (result.status) {
@@ -74,17 +89,36 @@ function printOutcome(io: CliIo, result: RestoreResult, problems: readonly Resto
       writeLine(io.stdout, `✅ Restored ${result.counts.done} file(s) to ${target}.${verified}`);
       break;
     case 'incomplete': {
-      writeLine(io.stdout, `⚠ Restore incomplete: ${result.counts.done} of ${result.counts.done + problems.length} file(s) restored to ${target}; ${problems.length} could not be:`);
-      for (const problem of problems) writeLine(io.stdout, `  ${(problem.reason ?? problem.result).padEnd(11)} ${escapeControls(problem.path)}: ${escapeControls(problem.message ?? '')}`);
-      if (result.counts.done > 0 && result.isVerified) writeLine(io.stdout, 'Every file written was read back and matches the checkpoint.');
-      if (problems.some((problem) => problem.reason === 'secret')) writeLine(io.stdout, 'To write the secrets files as well, restore again with --secrets.');
+      writeLine(
+        io.stdout,
+        `⚠ Restore incomplete: ${result.counts.done} of ${result.counts.done + problems.length} file(s) restored to ${target}; ${problems.length} could not be:`,
+      );
+      for (const problem of problems)
+        writeLine(
+          io.stdout,
+          `  ${(problem.reason ?? problem.result).padEnd(11)} ${escapeControls(problem.path)}: ${escapeControls(problem.message ?? '')}`,
+        );
+      if (result.counts.done > 0 && result.isVerified)
+        writeLine(io.stdout, 'Every file written was read back and matches the checkpoint.');
+      if (problems.some((problem) => problem.reason === 'secret'))
+        writeLine(io.stdout, 'To write the secrets files as well, restore again with --secrets.');
       break;
     }
   }
-  if (result.removedDirectories.length > 0) writeLine(io.stdout, `Removed ${result.removedDirectories.length} folder(s) the restore emptied: ${result.removedDirectories.map((directory) => escapeControls(directory)).join(', ')}`);
+  if (result.removedDirectories.length > 0)
+    writeLine(
+      io.stdout,
+      `Removed ${result.removedDirectories.length} folder(s) the restore emptied: ${result.removedDirectories.map((directory) => escapeControls(directory)).join(', ')}`,
+    );
   const pre = result.preRollback.id;
-  writeLine(io.stdout, `A pre-rollback snapshot of the state before was saved: ${pre.slice(0, 8)}${undoNumber === undefined ? '' : ` (checkpoint ${undoNumber})`}.`);
-  writeLine(io.stdout, `Undo this restore: ${quote(['vigil', 'checkpoints', 'restore', result.plan.dir, String(undoNumber ?? pre.slice(0, 12))])}`);
+  writeLine(
+    io.stdout,
+    `A pre-rollback snapshot of the state before was saved: ${pre.slice(0, 8)}${undoNumber === undefined ? '' : ` (checkpoint ${undoNumber})`}.`,
+  );
+  writeLine(
+    io.stdout,
+    `Undo this restore: ${quote(['vigil', 'checkpoints', 'restore', result.plan.dir, String(undoNumber ?? pre.slice(0, 12))])}`,
+  );
 }
 
 /** The outcomes that make a restore incomplete; the contract's schemas (and zod) load only when there are some. */
@@ -117,14 +151,23 @@ function readAnswer(io: CliIo): Promise<string> {
  * Whether the restore may write secrets files: yes with --secrets; at a terminal, when the plan
  * (from Hermes's store) has some, the user is asked; otherwise no (they are skipped and listed).
  */
-async function secretsDecision(io: CliIo, isAllowed: boolean, plan: (() => Promise<RestorePlan>) | undefined): Promise<{ readonly allowSecrets?: boolean; readonly fingerprint?: string }> {
+async function secretsDecision(
+  io: CliIo,
+  isAllowed: boolean,
+  plan: (() => Promise<RestorePlan>) | undefined,
+): Promise<{ readonly allowSecrets?: boolean; readonly fingerprint?: string }> {
   if (isAllowed) return { allowSecrets: true };
   if (plan === undefined || (io.stdin as { isTTY?: boolean }).isTTY !== true) return {};
   const planned = await plan();
   const named = new Set(planned.paths);
-  const secrets = planned.entries.filter((entry) => entry.isSecret === true && entry.action !== 'skip' && !named.has(entry.path));
+  const secrets = planned.entries.filter(
+    (entry) => entry.isSecret === true && entry.action !== 'skip' && !named.has(entry.path),
+  );
   if (secrets.length === 0) return { fingerprint: planned.fingerprint };
-  writeLine(io.stdout, `The checkpoint holds ${secrets.length} secrets file(s) that Vigil's own snapshots never keep: ${secrets.map((entry) => entry.path).join(', ')}.`);
+  writeLine(
+    io.stdout,
+    `The checkpoint holds ${secrets.length} secrets file(s) that Vigil's own snapshots never keep: ${secrets.map((entry) => entry.path).join(', ')}.`,
+  );
   io.stdout.write('Write them too? [y/N] ');
   const answer = await readAnswer(io);
   // The plan confirmed is the plan applied: if the directory moves meanwhile, the restore refuses.
@@ -141,7 +184,7 @@ export const checkpointsRestoreCommand: CliCommand = {
     "of Vigil's or of Hermes Agent's: both are restored the same way, and the pre-rollback snapshot goes",
     "into Vigil's store (Hermes's store is only read). A restore brings back what the checkpoint holds, including",
     "files Vigil's own snapshots leave out (media, databases, build output in Hermes's checkpoints) when they are missing;",
-    "such a file that exists with other content is left alone (the restore point could not keep it), and said so.",
+    'such a file that exists with other content is left alone (the restore point could not keep it), and said so.',
     'FILEs (files or folders, relative to DIR) limit the restore to them; without any, the whole',
     'directory is restored: changed files are written back, missing ones re-created, and files',
     'created since are deleted (the pre-rollback snapshot keeps them). Excluded and oversize files',
@@ -160,14 +203,20 @@ export const checkpointsRestoreCommand: CliCommand = {
     'Exit codes: 0 restored (or nothing to do), 1 failed or incomplete (each file left unrestored is listed with its',
     'reason), 2 wrong usage.',
   ].join('\n'),
-  options: { 'dry-run': { type: 'boolean' }, secrets: { type: 'boolean' }, json: { type: 'boolean' }, lines: { type: 'string' } },
+  options: {
+    'dry-run': { type: 'boolean' },
+    secrets: { type: 'boolean' },
+    json: { type: 'boolean' },
+    lines: { type: 'string' },
+  },
   positionals: { min: 2, max: 10_000, names: 'DIR and N (a number from "vigil checkpoints list DIR", or an id)' },
   async run(args, io) {
     const [dirArgument, ref = '', ...files] = args.positionals;
     const dir = directoryArgument(io, dirArgument);
     const isJson = flagOption(args, 'json');
     const rangeText = stringOption(args, 'lines');
-    if (rangeText !== undefined) return runLineRestore(io, { dir, ref, files, rangeText, isDryRun: flagOption(args, 'dry-run'), isJson });
+    if (rangeText !== undefined)
+      return runLineRestore(io, { dir, ref, files, rangeText, isDryRun: flagOption(args, 'dry-run'), isJson });
     // A restore of a memory folder takes the memory locks (Vigil's and Hermes's), as in the app: the core's restore does.
     return withRestoreService(io, async (restore, engine) => {
       // N names a checkpoint once: Hermes committing meanwhile must not make later steps see another one.
@@ -181,8 +230,15 @@ export const checkpointsRestoreCommand: CliCommand = {
         }
         return exitCodes.ok;
       }
-      const secrets = await secretsDecision(io, flagOption(args, 'secrets'), isJson ? undefined : () => restore.plan(dir, id, files));
-      const result = await restore.restore(dir, id, files, { onProgress: isJson ? undefined : progressPrinter(io), ...secrets });
+      const secrets = await secretsDecision(
+        io,
+        flagOption(args, 'secrets'),
+        isJson ? undefined : () => restore.plan(dir, id, files),
+      );
+      const result = await restore.restore(dir, id, files, {
+        onProgress: isJson ? undefined : progressPrinter(io),
+        ...secrets,
+      });
       const newest = await engine.list(result.plan.dir, { limit: 20 });
       const index = newest.findIndex((entry) => entry.id === result.preRollback.id);
       if (isJson) writeLine(io.stdout, JSON.stringify(result, null, 2));

@@ -18,7 +18,10 @@ export function parseLineRange(text: string): LineRange {
   const match = /^\s*(\d{1,9})\s*(?:[-–:]\s*(\d{1,9}))?\s*$/.exec(text);
   const from = Number(match?.[1] ?? Number.NaN);
   const to = Number(match?.[2] ?? match?.[1] ?? Number.NaN);
-  if (match === null || from < 1 || to < from) throw new UsageError(`--lines takes A-B, lines A to B of the checkpoint's version (1 = the first line, A ≤ B), not "${text}"`);
+  if (match === null || from < 1 || to < from)
+    throw new UsageError(
+      `--lines takes A-B, lines A to B of the checkpoint's version (1 = the first line, A ≤ B), not "${text}"`,
+    );
   return { from, to };
 }
 
@@ -28,29 +31,53 @@ function rangeWords(range: LineRange): string {
 
 function printLinePlan(io: CliIo, plan: LinePlan, range: LineRange, title: string): void {
   const { checkpoint } = plan;
-  writeLine(io.stdout, `${title} ${rangeWords(range)} of ${escapeControls(plan.path)} in ${escapeControls(plan.dir)} to checkpoint ${checkpoint.id.slice(0, 8)}  ${localTime(checkpoint.time)}  ${escapeControls(checkpoint.reason)}`);
+  writeLine(
+    io.stdout,
+    `${title} ${rangeWords(range)} of ${escapeControls(plan.path)} in ${escapeControls(plan.dir)} to checkpoint ${checkpoint.id.slice(0, 8)}  ${localTime(checkpoint.time)}  ${escapeControls(checkpoint.reason)}`,
+  );
   if (plan.putBack + plan.takenOut === 0) {
     writeLine(io.stdout, `  Nothing to do: those lines already match the checkpoint.`);
     return;
   }
-  writeLine(io.stdout, `  ${plan.putBack} line(s) put back, ${plan.takenOut} taken out; every other line stays as it is now.`);
-  if (plan.isChangedOutsideAgents) writeLine(io.stdout, '  ! the file changed outside the agents since the checkpoint; the pre-rollback snapshot keeps its current version.');
-  const lines = plan.hunks.flatMap((hunk) => [`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...hunk.lines]);
+  writeLine(
+    io.stdout,
+    `  ${plan.putBack} line(s) put back, ${plan.takenOut} taken out; every other line stays as it is now.`,
+  );
+  if (plan.isChangedOutsideAgents)
+    writeLine(
+      io.stdout,
+      '  ! the file changed outside the agents since the checkpoint; the pre-rollback snapshot keeps its current version.',
+    );
+  const lines = plan.hunks.flatMap((hunk) => [
+    `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`,
+    ...hunk.lines,
+  ]);
   for (const line of lines.slice(0, maxPreviewLines)) writeLine(io.stdout, `  ${escapeControls(line)}`);
-  if (lines.length > maxPreviewLines) writeLine(io.stdout, `  … ${lines.length - maxPreviewLines} more diff lines (--json shows them all)`);
+  if (lines.length > maxPreviewLines)
+    writeLine(io.stdout, `  … ${lines.length - maxPreviewLines} more diff lines (--json shows them all)`);
 }
 
 function printLineOutcome(io: CliIo, result: RestoreResult, range: LineRange, undoNumber: number | undefined): void {
   const lines = result.plan.lines;
   const target = `checkpoint ${result.plan.checkpoint.id.slice(0, 8)}: ${escapeControls(result.plan.checkpoint.reason)}`;
   const name = escapeControls(lines?.path ?? result.plan.paths[0] ?? '');
-  if (result.status === 'nothing-to-do') writeLine(io.stdout, `✅ Nothing to restore: ${rangeWords(range)} of ${name} already match ${target}.`);
+  if (result.status === 'nothing-to-do')
+    writeLine(io.stdout, `✅ Nothing to restore: ${rangeWords(range)} of ${name} already match ${target}.`);
   else if (result.status === 'complete') {
-    writeLine(io.stdout, `✅ Restored ${rangeWords(range)} of ${name} to ${target}: ${lines?.putBack ?? 0} line(s) put back, ${lines?.takenOut ?? 0} taken out. The file was read back and matches.`);
+    writeLine(
+      io.stdout,
+      `✅ Restored ${rangeWords(range)} of ${name} to ${target}: ${lines?.putBack ?? 0} line(s) put back, ${lines?.takenOut ?? 0} taken out. The file was read back and matches.`,
+    );
   } else writeLine(io.stdout, `⚠ Restore incomplete: ${escapeControls(result.outcomes[0]?.message ?? '')}`);
   const pre = result.preRollback.id;
-  writeLine(io.stdout, `A pre-rollback snapshot of the state before was saved: ${pre.slice(0, 8)}${undoNumber === undefined ? '' : ` (checkpoint ${undoNumber})`}.`);
-  writeLine(io.stdout, `Undo this restore: ${quote(['vigil', 'checkpoints', 'restore', result.plan.dir, String(undoNumber ?? pre.slice(0, 12)), lines?.path ?? ''])}`);
+  writeLine(
+    io.stdout,
+    `A pre-rollback snapshot of the state before was saved: ${pre.slice(0, 8)}${undoNumber === undefined ? '' : ` (checkpoint ${undoNumber})`}.`,
+  );
+  writeLine(
+    io.stdout,
+    `Undo this restore: ${quote(['vigil', 'checkpoints', 'restore', result.plan.dir, String(undoNumber ?? pre.slice(0, 12)), lines?.path ?? ''])}`,
+  );
 }
 
 /**
@@ -58,10 +85,21 @@ function printLineOutcome(io: CliIo, result: RestoreResult, range: LineRange, un
  * FILE go back; the rest of the file stays. Exit 2 for lines outside the file (the valid range is
  * named); exit 1, with the whole-file command, when the file cannot have lines restored.
  */
-export async function runLineRestore(io: CliIo, options: { readonly dir: string; readonly ref: string; readonly files: readonly string[]; readonly rangeText: string; readonly isDryRun: boolean; readonly isJson: boolean }): Promise<number> {
+export async function runLineRestore(
+  io: CliIo,
+  options: {
+    readonly dir: string;
+    readonly ref: string;
+    readonly files: readonly string[];
+    readonly rangeText: string;
+    readonly isDryRun: boolean;
+    readonly isJson: boolean;
+  },
+): Promise<number> {
   const range = parseLineRange(options.rangeText);
   const [file, ...more] = options.files;
-  if (file === undefined || more.length > 0) throw new UsageError('--lines restores lines of exactly one FILE: name one');
+  if (file === undefined || more.length > 0)
+    throw new UsageError('--lines restores lines of exactly one FILE: name one');
   try {
     return await withRestoreService(io, async (restore, engine) => {
       const { id } = await engine.resolve(options.dir, options.ref);
@@ -88,7 +126,11 @@ export async function runLineRestore(io: CliIo, options: { readonly dir: string;
       return exitCodes.usage;
     }
     writeLine(io.stderr, `vigil checkpoints restore: ${error.message}`);
-    if (error.details?.choice === 'restore-whole-file') writeLine(io.stderr, `To restore the whole file: ${quote(['vigil', 'checkpoints', 'restore', options.dir, options.ref, file])}`);
+    if (error.details?.choice === 'restore-whole-file')
+      writeLine(
+        io.stderr,
+        `To restore the whole file: ${quote(['vigil', 'checkpoints', 'restore', options.dir, options.ref, file])}`,
+      );
     return exitCodes.failed;
   }
 }

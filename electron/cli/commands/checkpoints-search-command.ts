@@ -27,24 +27,37 @@ export const checkpointsSearchCommand: CliCommand = {
     const text = args.positionals[1] ?? '';
     if (text === '') throw new UsageError('TEXT is empty: give the text to look for');
     const limitText = stringOption(args, 'limit');
-    if (limitText !== undefined && !/^[1-9]\d{0,3}$/.test(limitText)) throw new UsageError(`--limit takes a whole number from 1 to 9999, not "${limitText}"`);
-    const found = await withContract(io, (caller) => historyOf(caller).search(dir, text, limitText === undefined ? 500 : Number(limitText)));
+    if (limitText !== undefined && !/^[1-9]\d{0,3}$/.test(limitText))
+      throw new UsageError(`--limit takes a whole number from 1 to 9999, not "${limitText}"`);
+    const found = await withContract(io, (caller) =>
+      historyOf(caller).search(dir, text, limitText === undefined ? 500 : Number(limitText)),
+    );
     if (flagOption(args, 'json')) {
       writeLine(io.stdout, JSON.stringify(found));
       return exitCodes.ok;
     }
     const quoted = `"${escapeControls(text)}"`;
     if (found.hits.length === 0) {
-      writeLine(io.stdout, `The count of ${quoted} changed in no file across the ${found.checkpoints} checkpoints of ${found.dir}.`);
+      writeLine(
+        io.stdout,
+        `The count of ${quoted} changed in no file across the ${found.checkpoints} checkpoints of ${found.dir}.`,
+      );
       return exitCodes.ok;
     }
-    writeLine(io.stdout, `${quoted} in ${found.dir}: ${found.hits.length}${found.isTruncated ? '+' : ''} change(s) across ${found.checkpoints} checkpoints:`);
+    writeLine(
+      io.stdout,
+      `${quoted} in ${found.dir}: ${found.hits.length}${found.isTruncated ? '+' : ''} change(s) across ${found.checkpoints} checkpoints:`,
+    );
     writeLine(io.stdout);
     const width = String(found.hits[found.hits.length - 1]?.number ?? 1).length;
     for (const hit of found.hits) {
-      const what = hit.before === 0 ? 'appeared' : hit.after === 0 ? 'went away' : hit.after > hit.before ? 'more' : 'fewer';
+      const what =
+        hit.before === 0 ? 'appeared' : hit.after === 0 ? 'went away' : hit.after > hit.before ? 'more' : 'fewer';
       const until = hit.nextCheckpoint === 'live' ? 'by now' : `by ${hit.nextCheckpoint.slice(0, 8)}`;
-      writeLine(io.stdout, `  ${String(hit.number).padStart(width)}. ${hit.checkpoint.id.slice(0, 8)}  ${localTime(hit.checkpoint.time)}  ${escapeControls(hit.path)}  ${hit.before} → ${hit.after} (${what}, ${until})  [${escapeControls(actorText(hit.checkpoint))}]  ${messageText(hit.turnMessage)}`.trimEnd());
+      writeLine(
+        io.stdout,
+        `  ${String(hit.number).padStart(width)}. ${hit.checkpoint.id.slice(0, 8)}  ${localTime(hit.checkpoint.time)}  ${escapeControls(hit.path)}  ${hit.before} → ${hit.after} (${what}, ${until})  [${escapeControls(actorText(hit.checkpoint))}]  ${messageText(hit.turnMessage)}`.trimEnd(),
+      );
     }
     if (found.isTruncated) writeLine(io.stdout, `  … older changes not shown (raise --limit)`);
     writeLine(io.stdout);

@@ -11,7 +11,10 @@ export type CliTimelines = ReturnType<typeof timelinesOf>;
  * Hermes Agent's merged in (found through `HERMES_HOME`, else `~/.hermes`, read-only), from the
  * resident core when one runs, else from a one-shot core in this process.
  */
-export async function withMergedCheckpoints<T>(io: CliIo, task: (checkpoints: CliTimelines, caller: ContractCaller) => Promise<T>): Promise<T> {
+export async function withMergedCheckpoints<T>(
+  io: CliIo,
+  task: (checkpoints: CliTimelines, caller: ContractCaller) => Promise<T>,
+): Promise<T> {
   return withContract(io, (caller) => task(timelinesOf(caller), caller));
 }
 

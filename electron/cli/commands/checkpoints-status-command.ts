@@ -10,8 +10,14 @@ const shownSkips = 25;
 function printStatus(status: StatusView, io: CliIo): void {
   const { retention } = status;
   writeLine(io.stdout, `Checkpoint store: ${status.gitdir}`);
-  writeLine(io.stdout, `Size: ${formatBytes(status.bytes)} (${status.looseObjects} loose object(s), ${status.packs} pack(s))`);
-  writeLine(io.stdout, `Retention: ${retention.maxSnapshots} checkpoints per directory, ${formatBytes(retention.maxTotalBytes)} in all; files over ${formatBytes(status.maxFileBytes)} are not stored.`);
+  writeLine(
+    io.stdout,
+    `Size: ${formatBytes(status.bytes)} (${status.looseObjects} loose object(s), ${status.packs} pack(s))`,
+  );
+  writeLine(
+    io.stdout,
+    `Retention: ${retention.maxSnapshots} checkpoints per directory, ${formatBytes(retention.maxTotalBytes)} in all; files over ${formatBytes(status.maxFileBytes)} are not stored.`,
+  );
   printConfigAndCuts(io, status);
   if (status.directories.length === 0) {
     writeLine(io.stdout, '\nNo directory has been checkpointed yet.');
@@ -20,21 +26,26 @@ function printStatus(status: StatusView, io: CliIo): void {
   for (const directory of status.directories) {
     writeLine(io.stdout);
     const missing = directory.exists ? '' : '  [folder missing: its checkpoints can still be restored]';
-    writeLine(io.stdout, `${directory.dir}  (${directory.count} checkpoint(s)${pinnedText(directory)}, last ${directory.lastTouch === '' ? 'never' : localTime(directory.lastTouch)})${missing}`);
+    writeLine(
+      io.stdout,
+      `${directory.dir}  (${directory.count} checkpoint(s)${pinnedText(directory)}, last ${directory.lastTouch === '' ? 'never' : localTime(directory.lastTouch)})${missing}`,
+    );
     if (directory.skipped.length === 0) {
       writeLine(io.stdout, '  nothing skipped');
       continue;
     }
     writeLine(io.stdout, `  not stored (${directory.skipped.length}):`);
-    for (const skip of directory.skipped.slice(0, shownSkips)) writeLine(io.stdout, `    ${escapeControls(skip.path)}  (${skip.reason})`);
-    if (directory.skipped.length > shownSkips) writeLine(io.stdout, `    … and ${directory.skipped.length - shownSkips} more (--json lists all)`);
+    for (const skip of directory.skipped.slice(0, shownSkips))
+      writeLine(io.stdout, `    ${escapeControls(skip.path)}  (${skip.reason})`);
+    if (directory.skipped.length > shownSkips)
+      writeLine(io.stdout, `    … and ${directory.skipped.length - shownSkips} more (--json lists all)`);
   }
 }
 
 /** `vigil checkpoints status [DIR]`: sizes, counts, and what was skipped and why. */
 export const checkpointsStatusCommand: CliCommand = {
   name: 'status',
-  summary: 'Show the store: size, retention, each directory\'s checkpoints and what they do not store, and why.',
+  summary: "Show the store: size, retention, each directory's checkpoints and what they do not store, and why.",
   usage: 'vigil checkpoints status [DIR] [--json]',
   help: [
     'Reasons a path is not stored: excluded (dependencies, build output, caches, virtualenvs, .env*,',

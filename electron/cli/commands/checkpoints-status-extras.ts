@@ -12,15 +12,22 @@ const shownCuts = 10;
 export function printConfigAndCuts(io: CliIo, status: StatusView): void {
   const problem = status.configProblem;
   if (problem !== null && problem !== undefined) {
-    writeLine(io.stdout, `! config.json is invalid at "${problem.field}" (since ${localTime(problem.at)}): ${problem.message}`);
+    writeLine(
+      io.stdout,
+      `! config.json is invalid at "${problem.field}" (since ${localTime(problem.at)}): ${problem.message}`,
+    );
   }
   const cuts = status.cuts ?? [];
   if (cuts.length === 0) {
     writeLine(io.stdout, 'Dropped checkpoints: none recorded.');
     return;
   }
-  writeLine(io.stdout, `Dropped checkpoints (newest first${cuts.length > shownCuts ? `, ${shownCuts} of ${cuts.length}` : ''}):`);
-  for (const cut of cuts.slice(0, shownCuts)) writeLine(io.stdout, `  ${localTime(cut.at)}  ${cut.reason.padEnd(9)} ${cut.message}`);
+  writeLine(
+    io.stdout,
+    `Dropped checkpoints (newest first${cuts.length > shownCuts ? `, ${shownCuts} of ${cuts.length}` : ''}):`,
+  );
+  for (const cut of cuts.slice(0, shownCuts))
+    writeLine(io.stdout, `  ${localTime(cut.at)}  ${cut.reason.padEnd(9)} ${cut.message}`);
 }
 
 /** ", 2 pinned" after a directory's count, when it has pins. */

@@ -1,5 +1,12 @@
 import path from 'node:path';
-import { clientProfiles, connectEntry, connectSnippet, type ConnectClientId, type ConnectInputs, type ConnectTransport } from '../../../shared/connect/connect-config';
+import {
+  clientProfiles,
+  connectEntry,
+  connectSnippet,
+  type ConnectClientId,
+  type ConnectInputs,
+  type ConnectTransport,
+} from '../../../shared/connect/connect-config';
 import { withoutCredential } from '../../../shared/ui-credential';
 import { applyConfigChange, describeChange, isNoChange, planConfigChange } from '../../connect/config-change';
 import { activeHermesHome, configFileOf } from '../../connect/client-locations';
@@ -27,23 +34,47 @@ async function serverBase(home: string): Promise<{ readonly baseUrl: string; rea
 }
 
 /** The inputs of the configuration, the credential made for HTTP included. */
-async function inputsFor(request: ConnectRequest, home: string, io: CliIo): Promise<{ readonly inputs: ConnectInputs; readonly notes: readonly string[] }> {
+async function inputsFor(
+  request: ConnectRequest,
+  home: string,
+  io: CliIo,
+): Promise<{ readonly inputs: ConnectInputs; readonly notes: readonly string[] }> {
   const hermesHome = request.client === 'hermes' ? await activeHermesHome(io.env) : undefined;
-  const base = { client: request.client, transport: request.transport, vigil: await vigilInvocation(io.env), vigilHome: home, ...(hermesHome === undefined ? {} : { hermesHome }) };
-  if (request.transport === 'stdio') return { inputs: { ...base, ...(request.cwd === undefined ? {} : { cwd: request.cwd }) }, notes: [] };
+  const base = {
+    client: request.client,
+    transport: request.transport,
+    vigil: await vigilInvocation(io.env),
+    vigilHome: home,
+    ...(hermesHome === undefined ? {} : { hermesHome }),
+  };
+  if (request.transport === 'stdio')
+    return { inputs: { ...base, ...(request.cwd === undefined ? {} : { cwd: request.cwd }) }, notes: [] };
   const credential = await new AgentCredentialStore(vigilPaths(home).agentCredentials).issue(request.client);
   const server = await serverBase(home);
   const notes = [
     `The agent credential "${request.client}" (${credential.isNew ? 'made now' : 'the same as before'}) reaches /mcp and /agent only and stays valid across restarts; ` +
       `revoke it with: vigil connect --revoke ${request.client}. Keep a file that holds it out of version control.`,
-    ...(server.isRunning ? [] : [`No Vigil runs on ${home} now: the URL assumes vigil serve's default port ${defaultServePort} (start it with: vigil serve).`]),
+    ...(server.isRunning
+      ? []
+      : [
+          `No Vigil runs on ${home} now: the URL assumes vigil serve's default port ${defaultServePort} (start it with: vigil serve).`,
+        ]),
   ];
-  return { inputs: { ...base, cwd: request.cwd ?? io.cwd, http: { baseUrl: server.baseUrl, credential: credential.secret } }, notes };
+  return {
+    inputs: { ...base, cwd: request.cwd ?? io.cwd, http: { baseUrl: server.baseUrl, credential: credential.secret } },
+    notes,
+  };
 }
 
 /** The command line that repeats this request. */
 function commandLine(request: ConnectRequest): string {
-  return ['vigil connect', request.client, request.transport === 'http' ? '--http' : '', request.cwd === undefined ? '' : `--cwd ${JSON.stringify(request.cwd)}`, '--write']
+  return [
+    'vigil connect',
+    request.client,
+    request.transport === 'http' ? '--http' : '',
+    request.cwd === undefined ? '' : `--cwd ${JSON.stringify(request.cwd)}`,
+    '--write',
+  ]
     .filter((part) => part !== '')
     .join(' ');
 }
@@ -57,7 +88,10 @@ export async function connectClient(request: ConnectRequest, home: string, io: C
   const profile = clientProfiles[request.client];
   const { inputs, notes } = await inputsFor(request, home, io);
   const file = configFileOf(request.client, { project: request.cwd ?? io.cwd, hermesHome: inputs.hermesHome ?? '' });
-  const how = request.transport === 'stdio' ? 'over stdio: the client starts "vigil mcp" itself, and no credential is in its configuration' : 'over HTTP, with its own agent credential';
+  const how =
+    request.transport === 'stdio'
+      ? 'over stdio: the client starts "vigil mcp" itself, and no credential is in its configuration'
+      : 'over HTTP, with its own agent credential';
   writeLine(io.stdout, `Vigil for ${profile.name}, ${how}.`);
   writeLine(io.stdout, `Configuration for ${profile.fileHint} (${file}):`);
   writeLine(io.stdout);
@@ -71,7 +105,13 @@ export async function connectClient(request: ConnectRequest, home: string, io: C
     writeLine(io.stdout, profile.reload);
     return;
   }
-  const change = await planConfigChange(file, { format: profile.format, path: profile.entryPath, entry: connectEntry(inputs), snippet, holdsCredential: request.transport === 'http' });
+  const change = await planConfigChange(file, {
+    format: profile.format,
+    path: profile.entryPath,
+    entry: connectEntry(inputs),
+    snippet,
+    holdsCredential: request.transport === 'http',
+  });
   writeLine(io.stdout);
   if (isNoChange(change)) {
     writeLine(io.stdout, `${file} already holds this entry; nothing was written.`);

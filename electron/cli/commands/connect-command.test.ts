@@ -34,7 +34,10 @@ const project = (): string => path.join(temp.dir, 'project');
 
 /** Runs `vigil connect …` with a throwaway HOME, its own VIGIL_HOME and no HERMES_HOME. */
 function connect(args: readonly string[], vigilHome = path.join(temp.dir, 'vigil')): Promise<VigilRun> {
-  return runVigil(['connect', ...args], { cwd: project(), env: { HOME: userHome(), VIGIL_HOME: vigilHome, HERMES_HOME: '' } });
+  return runVigil(['connect', ...args], {
+    cwd: project(),
+    env: { HOME: userHome(), VIGIL_HOME: vigilHome, HERMES_HOME: '' },
+  });
 }
 
 /** The configuration a run printed: the block between the "Configuration for" line and the next blank line. */
@@ -62,33 +65,56 @@ describe('vigil connect hermes', () => {
     await writeFile(path.join(hermes, 'active_profile'), 'work\n');
     const run = await connect(['hermes']);
     expect(run.code, run.stderr).toBe(0);
-    const config = parseYaml(printedSnippet(run.stdout)) as { mcp_servers: { vigil: { command: string; args: string[]; env: Record<string, string> } } };
+    const config = parseYaml(printedSnippet(run.stdout)) as {
+      mcp_servers: { vigil: { command: string; args: string[]; env: Record<string, string> } };
+    };
     const entry = config.mcp_servers.vigil;
     expect(path.isAbsolute(entry.command)).toBe(true);
     expect(entry.args).toContain('--agent');
-    expect(entry.env).toEqual({ VIGIL_HOME: path.join(temp.dir, 'vigil'), HERMES_HOME: path.join(hermes, 'profiles', 'work') });
+    expect(entry.env).toEqual({
+      VIGIL_HOME: path.join(temp.dir, 'vigil'),
+      HERMES_HOME: path.join(hermes, 'profiles', 'work'),
+    });
     expect(run.stdout).toContain('keeps all of its own tools');
 
-    const transport = new StdioClientTransport({ command: entry.command, args: entry.args, env: hermesFilteredEnv(entry.env), cwd: project(), stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: entry.command,
+      args: entry.args,
+      env: hermesFilteredEnv(entry.env),
+      cwd: project(),
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'hermes-agent', version: '1' });
     await client.connect(transport);
     cleanups.push(() => client.close());
-    const added = (await client.callTool({ name: 'memory', arguments: { action: 'add', target: 'memory', content: 'The deploy key lives in the vault.' } })) as CallToolResult;
+    const added = (await client.callTool({
+      name: 'memory',
+      arguments: { action: 'add', target: 'memory', content: 'The deploy key lives in the vault.' },
+    })) as CallToolResult;
     expect(added.isError, JSON.stringify(added.content)).not.toBe(true);
-    expect(await readFile(path.join(hermes, 'profiles', 'work', 'memories', 'MEMORY.md'), 'utf8')).toContain('The deploy key lives in the vault.');
+    expect(await readFile(path.join(hermes, 'profiles', 'work', 'memories', 'MEMORY.md'), 'utf8')).toContain(
+      'The deploy key lives in the vault.',
+    );
     await expect(stat(path.join(hermes, 'memories', 'MEMORY.md'))).rejects.toThrow();
   });
 
   it('--write merges the entry into config.yaml keeping comments and other servers, after showing the diff', async () => {
     const config = path.join(userHome(), '.hermes', 'config.yaml');
     await mkdir(path.dirname(config), { recursive: true });
-    await writeFile(config, '# my Hermes\nmodel: gpt-x # keep me\nmcp_servers:\n  time:\n    command: "uvx"\n    args: ["mcp-server-time"]\n');
+    await writeFile(
+      config,
+      '# my Hermes\nmodel: gpt-x # keep me\nmcp_servers:\n  time:\n    command: "uvx"\n    args: ["mcp-server-time"]\n',
+    );
     const run = await connect(['hermes', '--write']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`The change to ${config}:`);
     expect(run.stdout).toMatch(/^\+ {2}vigil:$/m);
     const written = await readFile(config, 'utf8');
-    expect(written.startsWith('# my Hermes\nmodel: gpt-x # keep me\nmcp_servers:\n  time:\n    command: "uvx"\n    args: ["mcp-server-time"]\n  vigil:\n')).toBe(true);
+    expect(
+      written.startsWith(
+        '# my Hermes\nmodel: gpt-x # keep me\nmcp_servers:\n  time:\n    command: "uvx"\n    args: ["mcp-server-time"]\n  vigil:\n',
+      ),
+    ).toBe(true);
     expect(written).toContain(printedSnippet(run.stdout).split('\n').slice(1).join('\n'));
     const again = await connect(['hermes', '--write']);
     expect(again.stdout).toContain('already holds this entry; nothing was written');
@@ -113,16 +139,25 @@ describe('vigil connect over HTTP', () => {
     expect(run.code, run.stderr).toBe(0);
     const file = path.join(project(), '.mcp.json');
     if (process.platform !== 'win32') expect((await stat(file)).mode & 0o777).toBe(0o600);
-    const entry = (JSON.parse(await readFile(file, 'utf8')) as { mcpServers: { vigil: { type: string; url: string; headers: { Authorization: string } } } }).mcpServers.vigil;
+    const entry = (
+      JSON.parse(await readFile(file, 'utf8')) as {
+        mcpServers: { vigil: { type: string; url: string; headers: { Authorization: string } } };
+      }
+    ).mcpServers.vigil;
     expect(entry.type).toBe('http');
     expect(entry.url).toBe(`http://127.0.0.1:${fixture.running.http.port}/mcp?cwd=${project()}`);
     expect(entry.headers.Authorization).toMatch(/^Bearer vigil_agent_/);
     expect(JSON.stringify(entry)).not.toContain(fixture.uiToken);
 
-    const transport = new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: { authorization: entry.headers.Authorization } } });
+    const transport = new StreamableHTTPClientTransport(new URL(entry.url), {
+      requestInit: { headers: { authorization: entry.headers.Authorization } },
+    });
     const client = new Client({ name: 'claude-code', version: '1' });
     await client.connect(transport);
-    const written = (await client.callTool({ name: 'write_file', arguments: { path: 'from-claude.txt', content: 'hi' } })) as CallToolResult;
+    const written = (await client.callTool({
+      name: 'write_file',
+      arguments: { path: 'from-claude.txt', content: 'hi' },
+    })) as CallToolResult;
     expect(written.isError).not.toBe(true);
     expect(await readFile(path.join(project(), 'from-claude.txt'), 'utf8')).toBe('hi');
     await client.close();
@@ -131,7 +166,11 @@ describe('vigil connect over HTTP', () => {
     expect(again.stdout).toContain('already holds this entry');
     const revoked = await connect(['--revoke', 'claude-code'], fixture.home);
     expect(revoked.code).toBe(0);
-    const refused = await fetch(entry.url, { method: 'POST', headers: { authorization: entry.headers.Authorization, 'content-type': 'application/json' }, body: '{}' });
+    const refused = await fetch(entry.url, {
+      method: 'POST',
+      headers: { authorization: entry.headers.Authorization, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(refused.status).toBe(401);
     const renewed = await connect(['claude-code', '--http'], fixture.home);
     expect(printedSnippet(renewed.stdout)).not.toContain(entry.headers.Authorization);
@@ -144,7 +183,10 @@ describe('vigil connect over HTTP', () => {
     expect(second.stdout).toBe(first.stdout);
     expect((await connect(['--list'])).stdout).toMatch(/^my-agent {2}\(made /m);
     const unknown = await connect(['--revoke', 'nobody']);
-    expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringContaining('no agent credential "nobody"') as unknown]);
+    expect([unknown.code, unknown.stderr]).toEqual([
+      1,
+      expect.stringContaining('no agent credential "nobody"') as unknown,
+    ]);
     expect((await connect(['cursor', '--http', '--stdio'])).code).toBe(2);
     expect((await connect(['emacs'])).code).toBe(2);
   });
@@ -157,7 +199,9 @@ describe('vigil connect --write on JSON files', () => {
     await writeFile(file, '{\n    "mcpServers": {\n        "other": { "command": "x" }\n    }\n}\n');
     const run = await connect(['cursor', '--write']);
     expect(run.code, run.stderr).toBe(0);
-    const config = JSON.parse(await readFile(file, 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> };
+    const config = JSON.parse(await readFile(file, 'utf8')) as {
+      mcpServers: Record<string, { command: string; args: string[] }>;
+    };
     expect(Object.keys(config.mcpServers)).toEqual(['other', 'vigil']);
     expect(path.isAbsolute(config.mcpServers['vigil']?.command ?? '')).toBe(true);
     expect(await readFile(file, 'utf8')).toMatch(/^ {4}"mcpServers"/m);
@@ -183,11 +227,19 @@ describe('vigil connect --write on JSON files', () => {
   it('refuses to write a file that changed after it was read, and says to run again', async () => {
     const file = path.join(project(), '.mcp.json');
     await writeFile(file, '{ "mcpServers": {} }\n');
-    const change = await planConfigChange(file, { format: 'json', path: ['mcpServers', 'vigil'], entry: { command: '/usr/bin/node' }, snippet: '', holdsCredential: false });
+    const change = await planConfigChange(file, {
+      format: 'json',
+      path: ['mcpServers', 'vigil'],
+      entry: { command: '/usr/bin/node' },
+      snippet: '',
+      holdsCredential: false,
+    });
     await writeFile(file, '{ "mcpServers": { "edited": { "command": "meanwhile" } } }\n');
     await expect(applyConfigChange(change, 'vigil connect claude-code --write')).rejects.toMatchObject({
       code: 'conflict',
-      message: expect.stringContaining('changed since it was read, so nothing was written. Run "vigil connect claude-code --write" again') as unknown,
+      message: expect.stringContaining(
+        'changed since it was read, so nothing was written. Run "vigil connect claude-code --write" again',
+      ) as unknown,
     });
     expect(await readFile(file, 'utf8')).toBe('{ "mcpServers": { "edited": { "command": "meanwhile" } } }\n');
     const store = new AgentCredentialStore(path.join(temp.dir, 'vigil', 'agent-credentials.json'));

@@ -3,7 +3,16 @@ import path from 'node:path';
 import { connectClientIds, type ConnectClientId } from '../../../shared/connect/connect-config';
 import { vigilPaths } from '../../lib/vigil-home';
 import { AgentCredentialStore } from '../../server/agent-credentials';
-import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliArgs, type CliCommand, type CliIo } from '../cli-command';
+import {
+  exitCodes,
+  flagOption,
+  stringOption,
+  UsageError,
+  writeLine,
+  type CliArgs,
+  type CliCommand,
+  type CliIo,
+} from '../cli-command';
 import { cliHome } from '../cli-context';
 import { hookAgents, type HookAgent } from '../../../shared/hooks/hook-event';
 import { connectClient } from './connect-client';
@@ -29,8 +38,10 @@ function isHookAgent(name: string): name is HookAgent {
 async function connectAgentHooks(args: CliArgs, io: CliIo): Promise<number> {
   const agent = args.positionals[0] ?? '';
   if (!isHookAgent(agent)) throw new UsageError(`--hooks is for ${hookAgents.join(' and ')}, not "${agent}"`);
-  if (flagOption(args, 'http') || flagOption(args, 'stdio')) throw new UsageError('--hooks takes no transport: the agent runs "vigil hook" itself');
-  if (flagOption(args, 'write') && flagOption(args, 'remove')) throw new UsageError('give --write or --remove, not both');
+  if (flagOption(args, 'http') || flagOption(args, 'stdio'))
+    throw new UsageError('--hooks takes no transport: the agent runs "vigil hook" itself');
+  if (flagOption(args, 'write') && flagOption(args, 'remove'))
+    throw new UsageError('give --write or --remove, not both');
   const project = (await directoryOption(io, stringOption(args, 'cwd'))) ?? io.cwd;
   const action = flagOption(args, 'write') ? 'write' : flagOption(args, 'remove') ? 'remove' : 'print';
   await connectHooks({ agent, isProject: flagOption(args, 'project'), project, action }, cliHome(io), io);
@@ -46,7 +57,10 @@ function chosenAction(args: CliArgs): 'client' | 'revoke' | 'credential' | 'list
     ...(flagOption(args, 'list') ? (['list'] as const) : []),
   ];
   const [action, other] = actions;
-  if (action === undefined) throw new UsageError(`name a client (${connectClientIds.join(', ')}), or give --revoke NAME, --credential NAME or --list`);
+  if (action === undefined)
+    throw new UsageError(
+      `name a client (${connectClientIds.join(', ')}), or give --revoke NAME, --credential NAME or --list`,
+    );
   if (other !== undefined) throw new UsageError('give one of: a client, --revoke NAME, --credential NAME, --list');
   return action;
 }
@@ -67,10 +81,16 @@ async function manageCredentials(action: 'revoke' | 'credential' | 'list', args:
     return exitCodes.ok;
   }
   if (!(await store.revoke(name))) {
-    writeLine(io.stderr, `vigil connect: there is no agent credential "${name}" in ${store.file} (see vigil connect --list).`);
+    writeLine(
+      io.stderr,
+      `vigil connect: there is no agent credential "${name}" in ${store.file} (see vigil connect --list).`,
+    );
     return exitCodes.failed;
   }
-  writeLine(io.stdout, `Revoked the agent credential "${name}": Vigil refuses it from its next request. Run "vigil connect ${name}" for a new one.`);
+  writeLine(
+    io.stdout,
+    `Revoked the agent credential "${name}": Vigil refuses it from its next request. Run "vigil connect ${name}" for a new one.`,
+  );
   return exitCodes.ok;
 }
 
@@ -82,7 +102,8 @@ async function manageCredentials(action: 'revoke' | 'credential' | 'list', args:
  */
 export const connectCommand: CliCommand = {
   name: 'connect',
-  summary: 'Print (or --write) the exact configuration that connects an agent client to Vigil; manage agent credentials.',
+  summary:
+    'Print (or --write) the exact configuration that connects an agent client to Vigil; manage agent credentials.',
   usage: `vigil connect ${connectClientIds.join('|')} [--http|--stdio] [--cwd D] [--write] | ${hookAgents.join('|')} --hooks [--project] [--cwd D] [--write|--remove] | --revoke NAME | --credential NAME | --list`,
   help: [
     'Options:',
@@ -90,12 +111,12 @@ export const connectCommand: CliCommand = {
     '  --http             the client calls /mcp of the running Vigil with its own agent credential (made once, kept across restarts)',
     '  --cwd D            the project: where the project-level file is (.mcp.json, .cursor/mcp.json, .vscode/mcp.json),',
     '                     "vigil mcp --cwd D" for stdio, and ?cwd= of the URL for HTTP (default: the current directory)',
-    '  --write            show the change to the client\'s file as a diff, then write it (only if the file is unchanged meanwhile)',
-    '  --hooks            claude-code, gemini-cli: the hooks that supervise the agent\'s own tools (vigil hook), for its settings.json',
+    "  --write            show the change to the client's file as a diff, then write it (only if the file is unchanged meanwhile)",
+    "  --hooks            claude-code, gemini-cli: the hooks that supervise the agent's own tools (vigil hook), for its settings.json",
     '                     (~/.claude/settings.json, ~/.gemini/settings.json); with --write merged beside your own hooks (an earlier',
     '                     Vigil entry replaced, never duplicated), with --remove taken out again (byte for byte while the file is',
     '                     still as Vigil wrote it)',
-    '  --project          with --hooks: the project\'s settings instead (.claude/settings.local.json, .gemini/settings.json under --cwd)',
+    "  --project          with --hooks: the project's settings instead (.claude/settings.local.json, .gemini/settings.json under --cwd)",
     '  --revoke NAME      revoke an agent credential at once (a running Vigil refuses it from its next request)',
     '  --credential NAME  print the agent credential NAME (made on first use), for your own agent on /mcp or /agent',
     '  --list             list the agent credentials (names and when they were made, never the secrets)',
@@ -121,13 +142,19 @@ export const connectCommand: CliCommand = {
     const action = chosenAction(args);
     if (action !== 'client') return manageCredentials(action, args, io);
     if (flagOption(args, 'hooks')) return connectAgentHooks(args, io);
-    if (flagOption(args, 'remove') || flagOption(args, 'project')) throw new UsageError('--remove and --project go with --hooks');
+    if (flagOption(args, 'remove') || flagOption(args, 'project'))
+      throw new UsageError('--remove and --project go with --hooks');
     const client = args.positionals[0] ?? '';
-    if (client === 'gemini-cli') throw new UsageError('gemini-cli is connected through its hooks: vigil connect gemini-cli --hooks');
+    if (client === 'gemini-cli')
+      throw new UsageError('gemini-cli is connected through its hooks: vigil connect gemini-cli --hooks');
     if (!isClient(client)) throw new UsageError(`unknown client "${client}" (expected ${connectClientIds.join(', ')})`);
     if (flagOption(args, 'http') && flagOption(args, 'stdio')) throw new UsageError('give --http or --stdio, not both');
     const cwd = await directoryOption(io, stringOption(args, 'cwd'));
-    await connectClient({ client, transport: flagOption(args, 'http') ? 'http' : 'stdio', cwd, isWrite: flagOption(args, 'write') }, cliHome(io), io);
+    await connectClient(
+      { client, transport: flagOption(args, 'http') ? 'http' : 'stdio', cwd, isWrite: flagOption(args, 'write') },
+      cliHome(io),
+      io,
+    );
     return exitCodes.ok;
   },
 };

@@ -33,16 +33,33 @@ async function hookCommandLine(agent: HookAgent, vigilHome: string, env: NodeJS.
 }
 
 function again(request: HooksRequest, flag: '--write' | '--remove'): string {
-  return ['vigil connect', request.agent, '--hooks', request.isProject ? `--project --cwd ${JSON.stringify(request.project)}` : '', flag].filter((part) => part !== '').join(' ');
+  return [
+    'vigil connect',
+    request.agent,
+    '--hooks',
+    request.isProject ? `--project --cwd ${JSON.stringify(request.project)}` : '',
+    flag,
+  ]
+    .filter((part) => part !== '')
+    .join(' ');
 }
 
-async function write(request: HooksRequest, file: string, hooks: ReturnType<typeof vigilHooks>, vigilHome: string, io: CliIo): Promise<void> {
+async function write(
+  request: HooksRequest,
+  file: string,
+  hooks: ReturnType<typeof vigilHooks>,
+  vigilHome: string,
+  io: CliIo,
+): Promise<void> {
   const { change, original } = await planHooksWrite(file, request.agent, hooks, vigilHome);
   if (change.before === change.after) {
     writeLine(io.stdout, `${file} already holds these hooks; nothing was written.`);
     return;
   }
-  writeLine(io.stdout, `The change to ${file} (your own hooks and settings are kept; an earlier Vigil entry is replaced):`);
+  writeLine(
+    io.stdout,
+    `The change to ${file} (your own hooks and settings are kept; an earlier Vigil entry is replaced):`,
+  );
   writeLine(io.stdout, describeHooksChange(change));
   await mkdir(path.dirname(file), { recursive: true });
   await applyHooksChange(change, again(request, '--write'));
@@ -53,7 +70,10 @@ async function write(request: HooksRequest, file: string, hooks: ReturnType<type
 async function remove(request: HooksRequest, file: string, vigilHome: string, io: CliIo): Promise<void> {
   const planned = await planHooksRemove(file, request.agent, vigilHome);
   if (planned === undefined) {
-    writeLine(io.stdout, `${file} holds no hooks of Vigil's for ${hookSettingsHints[request.agent].name}; nothing was changed.`);
+    writeLine(
+      io.stdout,
+      `${file} holds no hooks of Vigil's for ${hookSettingsHints[request.agent].name}; nothing was changed.`,
+    );
     return;
   }
   writeLine(io.stdout, `The change to ${file}:`);
@@ -82,8 +102,14 @@ export async function connectHooks(request: HooksRequest, vigilHome: string, io:
     return;
   }
   const hooks = vigilHooks(request.agent, await hookCommandLine(request.agent, vigilHome, io.env));
-  writeLine(io.stdout, `Vigil's hooks for ${hint.name}: every session, prompt and change of its own tools supervised — a checkpoint before the`);
-  writeLine(io.stdout, "turn's first change of each file tool and before every shell command that may change files, Vigil's policy on shell commands,");
+  writeLine(
+    io.stdout,
+    `Vigil's hooks for ${hint.name}: every session, prompt and change of its own tools supervised — a checkpoint before the`,
+  );
+  writeLine(
+    io.stdout,
+    "turn's first change of each file tool and before every shell command that may change files, Vigil's policy on shell commands,",
+  );
   writeLine(io.stdout, 'and the session live in Vigil.');
   writeLine(io.stdout, `Configuration for ${request.isProject ? hint.project : hint.user} (${file}):`);
   writeLine(io.stdout);

@@ -28,7 +28,11 @@ let env: NodeJS.ProcessEnv;
 beforeEach(async () => {
   ({ dir: base, remove } = await makeTempDir('vigil-cli-controls-'));
   // A throwaway HOME too: nothing here may touch the machine's real one.
-  env = { VIGIL_HOME: path.join(base, 'vigil'), HOME: path.join(base, 'home'), HERMES_HOME: path.join(base, 'no-hermes') };
+  env = {
+    VIGIL_HOME: path.join(base, 'vigil'),
+    HOME: path.join(base, 'home'),
+    HERMES_HOME: path.join(base, 'no-hermes'),
+  };
   mkdirSync(path.join(base, 'home'));
 });
 afterEach(async () => {
@@ -43,7 +47,11 @@ async function vigil(args: readonly string[]): Promise<VigilRun> {
   const err: string[] = [];
   stdout.setEncoding('utf8').on('data', (chunk: string) => out.push(chunk));
   stderr.setEncoding('utf8').on('data', (chunk: string) => err.push(chunk));
-  const code = await runCli(args, { stdout, stderr, stdin: new PassThrough(), env: { ...process.env, ...env }, cwd: base }, commandTable);
+  const code = await runCli(
+    args,
+    { stdout, stderr, stdin: new PassThrough(), env: { ...process.env, ...env }, cwd: base },
+    commandTable,
+  );
   return { code, signal: null, stdout: out.join(''), stderr: err.join('') };
 }
 
@@ -84,7 +92,9 @@ describe('control characters never reach the terminal raw', () => {
     expect(plan.code, plan.stderr).toBe(0);
     expect(hasRawControl(plan.stdout)).toBe(false);
     const lines = plan.stdout.split('\n');
-    const planned = lines.filter((line) => line.startsWith('  restore ')).map((line) => /^ {2}restore {3}(\S+) /u.exec(line)?.[1]);
+    const planned = lines
+      .filter((line) => line.startsWith('  restore '))
+      .map((line) => /^ {2}restore {3}(\S+) /u.exec(line)?.[1]);
     expect(planned).toEqual(['plain.txt', 'red\\u001b[31m.txt', 'two\\nlines.txt']);
     const listed = await vigil(['checkpoints', 'list', project]);
     expect(listed.code, listed.stderr).toBe(0);

@@ -15,7 +15,10 @@ export const hookCommand: CliCommand = {
   options: { home: { type: 'string' }, 'deadline-ms': { type: 'string' } },
   positionals: { min: 1, max: 1, names: 'AGENT' },
   async run(args, io) {
-    const argv = [...args.positionals, ...Object.entries(args.values).flatMap(([key, value]) => (typeof value === 'string' ? [`--${key}`, value] : []))];
+    const argv = [
+      ...args.positionals,
+      ...Object.entries(args.values).flatMap(([key, value]) => (typeof value === 'string' ? [`--${key}`, value] : [])),
+    ];
     const parsed = parseHookArgs(io.forceLocal === true ? [...argv, '--local'] : argv, io.env);
     if (parsed.kind !== 'run') {
       io.stderr.write(`vigil hook: ${parsed.kind === 'usage' ? parsed.problem : 'see --help'}\n`);

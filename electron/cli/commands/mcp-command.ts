@@ -61,7 +61,7 @@ export const mcpCommand: CliCommand = {
     'same tools on an embedded core and stores checkpoints and sessions in the same data folder.',
     '',
     'It relays with the agent credential "mcp-stdio" from $VIGIL_HOME/agent-credentials.json (made on first use),',
-    'never the UI\'s; nothing secret is passed in its arguments or environment, or shown to the client.',
+    "never the UI's; nothing secret is passed in its arguments or environment, or shown to the client.",
     '',
     '"vigil connect hermes|claude-code|cursor|vscode" prints (and with --write adds) the exact entry for a client.',
     '',
@@ -93,9 +93,18 @@ export const mcpCommand: CliCommand = {
       // The bridge's own agent credential, read from the store: never the UI's, never in argv or the environment.
       const { AgentCredentialStore } = await import('../../server/agent-credentials');
       const credential = await new AgentCredentialStore(paths.agentCredentials).issue(stdioCredentialName);
-      writeLine(io.stderr, `vigil mcp: relaying to Vigil at ${url.origin} (pid ${live.pid}); this session shows live in its UI.`);
+      writeLine(
+        io.stderr,
+        `vigil mcp: relaying to Vigil at ${url.origin} (pid ${live.pid}); this session shows live in its UI.`,
+      );
       const { startMcpStdioBridge } = await import('../../gateway/mcp-stdio-bridge');
-      return exitSoonAfter(await runStdioSession({ ...session, serve: () => startMcpStdioBridge({ url, token: credential.secret, downstream: stdio, report: session.report }) }));
+      return exitSoonAfter(
+        await runStdioSession({
+          ...session,
+          serve: () =>
+            startMcpStdioBridge({ url, token: credential.secret, downstream: stdio, report: session.report }),
+        }),
+      );
     }
     writeLine(
       io.stderr,

@@ -2,7 +2,15 @@ import type { AdoptionStrategy } from '../../../shared/contract/memory-contract'
 import { isAppError } from '../../../shared/errors';
 import { describeMemoryUsage } from '../../../shared/tools/memory-usage-text';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand } from '../cli-command';
-import { memoryOptions, memoryOptionsHelp, numbered, printRefusal, printResult, targetOption, withMemory } from './memory-command-support';
+import {
+  memoryOptions,
+  memoryOptionsHelp,
+  numbered,
+  printRefusal,
+  printResult,
+  targetOption,
+  withMemory,
+} from './memory-command-support';
 
 const strategies: readonly AdoptionStrategy[] = ['delimiter', 'headings', 'blank-lines', 'lines'];
 
@@ -17,7 +25,8 @@ function strategyOption(value: string | undefined): AdoptionStrategy | undefined
 export const memoryAdoptCommand: CliCommand = {
   name: 'adopt',
   summary: 'Turn a drifted memory file back into entries: preview a split, then confirm it.',
-  usage: 'vigil memory adopt [--strategy delimiter|headings|blank-lines|lines] [--confirm ID] [--dir D] [--target memory|user] [--json]',
+  usage:
+    'vigil memory adopt [--strategy delimiter|headings|blank-lines|lines] [--confirm ID] [--dir D] [--target memory|user] [--json]',
   help: [
     'Options:',
     '  --strategy S       split on § lines (delimiter), before Markdown headings (headings), on blank lines',
@@ -37,7 +46,8 @@ export const memoryAdoptCommand: CliCommand = {
     const isJson = flagOption(args, 'json');
     const chosen = strategyOption(stringOption(args, 'strategy'));
     const confirm = stringOption(args, 'confirm');
-    if (confirm !== undefined && !/^[0-9a-f]{8,64}$/.test(confirm)) throw new UsageError('--confirm takes the ID the preview printed (8 or more hex digits)');
+    if (confirm !== undefined && !/^[0-9a-f]{8,64}$/.test(confirm))
+      throw new UsageError('--confirm takes the ID the preview printed (8 or more hex digits)');
     try {
       return await withMemory(args, io, async ({ service, dir }) => {
         const plan = await service.proposeAdoption(dir, target);
@@ -56,12 +66,29 @@ export const memoryAdoptCommand: CliCommand = {
           writeLine(io.stdout, JSON.stringify({ ok: true, value: plan }));
           return exitCodes.ok;
         }
-        writeLine(io.stdout, plan.drift.isDrifted ? `${plan.file} drifted: ${plan.drift.reasons.map((reason) => reason.message).join('; ')}.` : `${plan.file} is already a list of entries.`);
-        writeLine(io.stdout, `Split by ${strategy}: ${proposal.entries.length} entries, ${describeMemoryUsage(proposal.usage)}${proposal.fits ? '' : ' — OVER THE LIMIT: shorten the file first'}.`);
+        writeLine(
+          io.stdout,
+          plan.drift.isDrifted
+            ? `${plan.file} drifted: ${plan.drift.reasons.map((reason) => reason.message).join('; ')}.`
+            : `${plan.file} is already a list of entries.`,
+        );
+        writeLine(
+          io.stdout,
+          `Split by ${strategy}: ${proposal.entries.length} entries, ${describeMemoryUsage(proposal.usage)}${proposal.fits ? '' : ' — OVER THE LIMIT: shorten the file first'}.`,
+        );
         proposal.entries.forEach((entry, index) => writeLine(io.stdout, numbered(index, entry)));
-        const others = plan.proposals.filter((candidate) => candidate.strategy !== strategy).map((candidate) => `${candidate.strategy} (${candidate.entries.length} entries${candidate.fits ? '' : ', over the limit'})`);
+        const others = plan.proposals
+          .filter((candidate) => candidate.strategy !== strategy)
+          .map(
+            (candidate) =>
+              `${candidate.strategy} (${candidate.entries.length} entries${candidate.fits ? '' : ', over the limit'})`,
+          );
         writeLine(io.stdout, `Other splits: ${others.join(', ')}.`);
-        if (proposal.fits) writeLine(io.stdout, `To write these entries: vigil memory adopt --strategy ${strategy} --confirm ${plan.basis.slice(0, 12)}${args.values['dir'] === undefined ? '' : ` --dir ${JSON.stringify(dir)}`} --target ${target}`);
+        if (proposal.fits)
+          writeLine(
+            io.stdout,
+            `To write these entries: vigil memory adopt --strategy ${strategy} --confirm ${plan.basis.slice(0, 12)}${args.values['dir'] === undefined ? '' : ` --dir ${JSON.stringify(dir)}`} --target ${target}`,
+          );
         return exitCodes.ok;
       });
     } catch (error) {

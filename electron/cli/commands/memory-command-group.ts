@@ -9,6 +9,13 @@ import { memoryWatchCommand } from './memory-watch-command';
 /** `vigil memory list|add|replace|remove|watch|adopt`: the agents' memory files. */
 export const memoryCommandGroup: CliCommandGroup = {
   name: 'memory',
-  summary: 'The agents\' memory files (MEMORY.md, USER.md): list, change under the drift guard, watch, adopt.',
-  subcommands: [memoryListCommand, memoryAddCommand, memoryReplaceCommand, memoryRemoveCommand, memoryWatchCommand, memoryAdoptCommand],
+  summary: "The agents' memory files (MEMORY.md, USER.md): list, change under the drift guard, watch, adopt.",
+  subcommands: [
+    memoryListCommand,
+    memoryAddCommand,
+    memoryReplaceCommand,
+    memoryRemoveCommand,
+    memoryWatchCommand,
+    memoryAdoptCommand,
+  ],
 };

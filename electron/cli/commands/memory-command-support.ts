@@ -4,7 +4,17 @@ import type { MemoryMutation, MemoryMutationResult, MemoryTarget } from '../../.
 import { isAppError, type AppError } from '../../../shared/errors';
 import { describeMemoryUsage } from '../../../shared/tools/memory-usage-text';
 import { vigilPaths } from '../../lib/vigil-home';
-import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliArgs, type CliCommand, type CliIo, type CliOption } from '../cli-command';
+import {
+  exitCodes,
+  flagOption,
+  stringOption,
+  UsageError,
+  writeLine,
+  type CliArgs,
+  type CliCommand,
+  type CliIo,
+  type CliOption,
+} from '../cli-command';
 import { cliHome } from '../cli-context';
 import { memoryOf } from '../cli-services';
 import { withContract, withLocalContract } from '../contract-caller';
@@ -26,7 +36,8 @@ export const memoryOptionsHelp = [
 /** The `--target` option: `memory` (default) or `user`. */
 export function targetOption(args: CliArgs): MemoryTarget {
   const value = stringOption(args, 'target') ?? 'memory';
-  if (value !== 'memory' && value !== 'user') throw new UsageError(`--target takes "memory" (MEMORY.md) or "user" (USER.md), not "${value}"`);
+  if (value !== 'memory' && value !== 'user')
+    throw new UsageError(`--target takes "memory" (MEMORY.md) or "user" (USER.md), not "${value}"`);
   return value;
 }
 
@@ -53,7 +64,9 @@ export async function withMemory<T>(args: CliArgs, io: CliIo, task: (memory: Cli
   const dir = given === undefined ? paths.memories : path.resolve(io.cwd, given);
   const run = async (service: CliMemory['service']): Promise<T> => {
     const wanted = await canonicalDirectory(dir);
-    const directory = (await service.directories()).find((candidate) => candidate.path === wanted || candidate.path === dir);
+    const directory = (await service.directories()).find(
+      (candidate) => candidate.path === wanted || candidate.path === dir,
+    );
     return task({ service, dir: directory?.path ?? dir });
   };
   return withContract(
@@ -62,7 +75,8 @@ export async function withMemory<T>(args: CliArgs, io: CliIo, task: (memory: Cli
       const managed = await memoryOf(caller).directories();
       const wanted = await canonicalDirectory(dir);
       // After a fallback the caller is local, on a core that manages exactly this directory.
-      if (caller.kind === 'local' || managed.some((candidate) => candidate.path === wanted || candidate.path === dir)) return run(memoryOf(caller));
+      if (caller.kind === 'local' || managed.some((candidate) => candidate.path === wanted || candidate.path === dir))
+        return run(memoryOf(caller));
       // A folder the resident core does not manage (or no core after all): this command manages it alone, in-process.
       return withLocalContract(io, { memoryDirectory: dir }, (local) => run(memoryOf(local)));
     },
@@ -78,7 +92,11 @@ export function printRefusal(io: CliIo, command: string, error: AppError, isJson
   }
   writeLine(io.stderr, `vigil memory ${command}: ${error.message}`);
   const details = (error.details ?? {}) as { matches?: unknown; entries?: unknown; remediation?: unknown };
-  const list = Array.isArray(details.matches) ? details.matches : Array.isArray(details.entries) ? details.entries : undefined;
+  const list = Array.isArray(details.matches)
+    ? details.matches
+    : Array.isArray(details.entries)
+      ? details.entries
+      : undefined;
   if (list !== undefined) {
     writeLine(io.stderr, Array.isArray(details.matches) ? 'Matching entries:' : 'Current entries:');
     list.forEach((entry, index) => writeLine(io.stderr, numbered(index, String(entry))));
@@ -99,31 +117,53 @@ export function printResult(io: CliIo, result: MemoryMutationResult, isJson: boo
     writeLine(io.stdout, JSON.stringify({ ok: true, value: result }));
     return;
   }
-  writeLine(io.stdout, `${result.message} ${path.basename(result.file)} is at ${describeMemoryUsage(result.usage)}, ${result.entries.length} ${result.entries.length === 1 ? 'entry' : 'entries'}.`);
-  if ((result.checkpoint.status === 'created' || result.checkpoint.status === 'unchanged') && result.checkpoint.id !== undefined) {
-    writeLine(io.stdout, `Checkpoint ${result.checkpoint.id.slice(0, 8)} holds the version before (vigil checkpoints list ${JSON.stringify(result.dir)}).`);
+  writeLine(
+    io.stdout,
+    `${result.message} ${path.basename(result.file)} is at ${describeMemoryUsage(result.usage)}, ${result.entries.length} ${result.entries.length === 1 ? 'entry' : 'entries'}.`,
+  );
+  if (
+    (result.checkpoint.status === 'created' || result.checkpoint.status === 'unchanged') &&
+    result.checkpoint.id !== undefined
+  ) {
+    writeLine(
+      io.stdout,
+      `Checkpoint ${result.checkpoint.id.slice(0, 8)} holds the version before (vigil checkpoints list ${JSON.stringify(result.dir)}).`,
+    );
   }
-  if (result.checkpoint.status === 'failed') writeLine(io.stderr, `warning: ${result.checkpoint.message ?? 'the checkpoint failed'}`);
+  if (result.checkpoint.status === 'failed')
+    writeLine(io.stderr, `warning: ${result.checkpoint.message ?? 'the checkpoint failed'}`);
 }
 
 /** A `vigil memory add|replace|remove` command: builds the mutation from the arguments and prints the outcome. */
-export function mutationCommand(definition: Pick<CliCommand, 'name' | 'summary' | 'usage' | 'positionals'> & {
-  readonly help: readonly string[];
-  readonly mutation: (positionals: readonly string[]) => MemoryMutation;
-}): CliCommand {
+export function mutationCommand(
+  definition: Pick<CliCommand, 'name' | 'summary' | 'usage' | 'positionals'> & {
+    readonly help: readonly string[];
+    readonly mutation: (positionals: readonly string[]) => MemoryMutation;
+  },
+): CliCommand {
   return {
     name: definition.name,
     summary: definition.summary,
     usage: definition.usage,
     positionals: definition.positionals,
-    help: ['Options:', ...memoryOptionsHelp, '', ...definition.help, 'Exit codes: 0 done (or nothing to do), 1 refused (the reason is printed), 2 wrong usage.'].join('\n'),
+    help: [
+      'Options:',
+      ...memoryOptionsHelp,
+      '',
+      ...definition.help,
+      'Exit codes: 0 done (or nothing to do), 1 refused (the reason is printed), 2 wrong usage.',
+    ].join('\n'),
     options: memoryOptions,
     async run(args, io) {
       const target = targetOption(args);
       const isJson = flagOption(args, 'json');
       const mutation = definition.mutation(args.positionals);
       try {
-        const result = await withMemory(args, io, ({ service, dir }) => service.mutate(dir, target, mutation, { fieldOf: (_index, property) => (property === 'oldText' ? 'OLD_SUBSTRING' : 'TEXT') }));
+        const result = await withMemory(args, io, ({ service, dir }) =>
+          service.mutate(dir, target, mutation, {
+            fieldOf: (_index, property) => (property === 'oldText' ? 'OLD_SUBSTRING' : 'TEXT'),
+          }),
+        );
         printResult(io, result, isJson);
         return exitCodes.ok;
       } catch (error) {

@@ -33,7 +33,11 @@ function watch(args: readonly string[], env: NodeJS.ProcessEnv): Watch {
     exited,
     waitFor: (stream, pattern) =>
       new Promise((resolve, reject) => {
-        const timeout = setTimeout(() => reject(new Error(`no ${String(pattern)} on ${stream}; it has:\n${text[stream]}\nstderr:\n${text.stderr}`)), 60_000);
+        const timeout = setTimeout(
+          () =>
+            reject(new Error(`no ${String(pattern)} on ${stream}; it has:\n${text[stream]}\nstderr:\n${text.stderr}`)),
+          60_000,
+        );
         const check = (): void => {
           if (pattern.test(text[stream])) {
             clearTimeout(timeout);

@@ -3,7 +3,15 @@ import type { MemoryChange } from '../../../shared/contract/memory-contract';
 import { describeMemoryUsage } from '../../../shared/tools/memory-usage-text';
 import { hermesMemoriesPath, resolveDirectoryPath } from '../../memory/memory-config';
 import { defaultAppearPollMs } from '../../memory/memory-directory-watch';
-import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
+import {
+  exitCodes,
+  flagOption,
+  stringOption,
+  UsageError,
+  writeLine,
+  type CliCommand,
+  type CliIo,
+} from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';
 
 /** One line for an external change: when, which file, what changed, usage, drift. */
@@ -14,10 +22,15 @@ export function describeChange(change: MemoryChange): string {
     : !change.previous.exists
       ? `created with ${change.current.entries.length} ${change.current.entries.length === 1 ? 'entry' : 'entries'}`
       : `+${change.diff.added.length} −${change.diff.removed.length} entries${change.diff.isReordered ? ', reordered' : ''}`;
-  const drift = change.drift.isDrifted ? `; DRIFTED: ${change.drift.reasons.map((reason) => reason.kind).join(', ')}` : '';
+  const drift = change.drift.isDrifted
+    ? `; DRIFTED: ${change.drift.reasons.map((reason) => reason.kind).join(', ')}`
+    : '';
   const superseded = change.notifications > 1 ? ` (${change.notifications} writes)` : '';
   const by = change.source === 'vigil' ? ' (by Vigil)' : '';
-  const appended = change.appended === undefined ? '' : `; appended to the last entry: ${JSON.stringify(change.appended.appended)} (keep it as an entry of its own in the app)`;
+  const appended =
+    change.appended === undefined
+      ? ''
+      : `; appended to the last entry: ${JSON.stringify(change.appended.appended)} (keep it as an entry of its own in the app)`;
   return `${change.at} ${name} in ${change.dir}${by}: ${what}${superseded}, ${describeMemoryUsage(change.usage)}${drift}${appended}`;
 }
 
@@ -29,7 +42,9 @@ type WatchEnd = { readonly kind: 'stopped' } | { readonly kind: 'profile-changed
  * folder moves (another active profile). The timer it polls with keeps the process alive, which a
  * watch of folders that do not exist yet needs: it has no other handle open.
  */
-function untilEnd(follow: { readonly current: string; readonly resolve: () => Promise<string> } | undefined): Promise<WatchEnd> {
+function untilEnd(
+  follow: { readonly current: string; readonly resolve: () => Promise<string> } | undefined,
+): Promise<WatchEnd> {
   return new Promise((resolve) => {
     const timer = setInterval(() => {
       if (follow === undefined) return;
@@ -64,7 +79,10 @@ function watchStateLine(dir: string, state: 'watching' | 'waiting' | 'appeared')
 }
 
 /** Watches until stopped or until Hermes's active profile moves its memories; returns why it ended. */
-async function watchOnce(io: CliIo, options: { readonly only: string | undefined; readonly isJson: boolean; readonly isAll: boolean }): Promise<WatchEnd> {
+async function watchOnce(
+  io: CliIo,
+  options: { readonly only: string | undefined; readonly isJson: boolean; readonly isAll: boolean },
+): Promise<WatchEnd> {
   const home = cliHome(io);
   const logger = cliLogger(home, io);
   // Without --dir, Hermes's folder is the active profile's; a later `hermes profile use` moves the watch along.
@@ -86,7 +104,10 @@ async function watchOnce(io: CliIo, options: { readonly only: string | undefined
       if (change.source !== 'external' && !options.isAll) return;
       writeLine(io.stdout, options.isJson ? JSON.stringify(change) : describeChange(change));
     });
-    const follow = hermes === undefined ? undefined : { current: hermes, resolve: async () => resolveDirectoryPath(await hermesMemoriesPath(io.env)) };
+    const follow =
+      hermes === undefined
+        ? undefined
+        : { current: hermes, resolve: async () => resolveDirectoryPath(await hermesMemoriesPath(io.env)) };
     return await untilEnd(follow);
   } finally {
     await core.dispose();
@@ -107,8 +128,8 @@ export const memoryWatchCommand: CliCommand = {
     'Changes written by Vigil (from any Vigil process) are not printed without --all. When several writes land within',
     'a few milliseconds they are reported as one change (the line says how many writes it covers).',
     'A folder that does not exist yet (Hermes creates its memories folder on its first write) is looked for every 2 s',
-    'and watched from the moment it appears; the watch keeps running meanwhile. Without --dir, Hermes\'s folder is the',
-    "one its memory tool writes: $HERMES_HOME/memories, else the profile named in ~/.hermes/active_profile, and the",
+    "and watched from the moment it appears; the watch keeps running meanwhile. Without --dir, Hermes's folder is the",
+    'one its memory tool writes: $HERMES_HOME/memories, else the profile named in ~/.hermes/active_profile, and the',
     'watch follows a later profile switch. Where each folder stands goes to stderr.',
   ].join('\n'),
   options: { dir: { type: 'string' }, all: { type: 'boolean' }, json: { type: 'boolean' } },
@@ -116,7 +137,11 @@ export const memoryWatchCommand: CliCommand = {
   async run(args, io) {
     const given = stringOption(args, 'dir');
     if (given === '') throw new UsageError('--dir needs a directory');
-    const options = { only: given === undefined ? undefined : path.resolve(io.cwd, given), isJson: flagOption(args, 'json'), isAll: flagOption(args, 'all') };
+    const options = {
+      only: given === undefined ? undefined : path.resolve(io.cwd, given),
+      isJson: flagOption(args, 'json'),
+      isAll: flagOption(args, 'all'),
+    };
     for (;;) {
       const end = await watchOnce(io, options);
       if (end.kind === 'stopped') return exitCodes.ok;

@@ -11,8 +11,18 @@ export const defaultServePort = 7420;
 /** The built renderer beside the built CLI (`out/renderer` next to `out/main`), if it was built. */
 async function findRendererDir(): Promise<string | undefined> {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  for (const candidate of [path.resolve(here, '../renderer'), path.resolve(here, '../../out/renderer'), path.resolve(here, '../../../out/renderer')]) {
-    if (await access(path.join(candidate, 'index.html')).then(() => true, () => false)) return candidate;
+  for (const candidate of [
+    path.resolve(here, '../renderer'),
+    path.resolve(here, '../../out/renderer'),
+    path.resolve(here, '../../../out/renderer'),
+  ]) {
+    if (
+      await access(path.join(candidate, 'index.html')).then(
+        () => true,
+        () => false,
+      )
+    )
+      return candidate;
   }
   return undefined;
 }
@@ -41,9 +51,9 @@ export const serveCommand: CliCommand = {
     'Options:',
     `  --port N        port to listen on (default ${defaultServePort}; 0 picks a free port)`,
     '  --host H        address to bind (default 127.0.0.1)',
-    '  --allow-remote  allow a non-loopback --host (anyone who can reach it and has the UI\'s token gets full control)',
+    "  --allow-remote  allow a non-loopback --host (anyone who can reach it and has the UI's token gets full control)",
     '',
-    'Prints the URL once, with the UI\'s access token in its #token= fragment (the token is also in $VIGIL_HOME/serve.json,',
+    "Prints the URL once, with the UI's access token in its #token= fragment (the token is also in $VIGIL_HOME/serve.json,",
     'mode 0600, for your own scripts: "Authorization: Bearer <token>"). It reaches only /ws, the UI\'s channel; agents',
     'connect with their own credentials instead: see "vigil connect --help".',
     'To use Vigil on a remote machine, keep the default host and tunnel: ssh -L 7420:127.0.0.1:7420 host',
@@ -64,13 +74,19 @@ export const serveCommand: CliCommand = {
       );
     }
     if (!isLoopbackHost(host)) {
-      writeLine(io.stderr, `WARNING: listening on ${host}, not loopback. Anyone who can reach this address and learns the token controls Vigil and the files of its agents.`);
+      writeLine(
+        io.stderr,
+        `WARNING: listening on ${host}, not loopback. Anyone who can reach this address and learns the token controls Vigil and the files of its agents.`,
+      );
     }
     const home = cliHome(io);
     const logger = cliLogger(home, io);
     const rendererDir = await findRendererDir();
     if (rendererDir === undefined) {
-      writeLine(io.stderr, 'vigil serve: the UI is not built, so only the API is served. Run "npm run build" in the Vigil checkout.');
+      writeLine(
+        io.stderr,
+        'vigil serve: the UI is not built, so only the API is served. Run "npm run build" in the Vigil checkout.',
+      );
     }
     const { startServe } = await import('../../server/start-serve');
     const running = await startServe({ home, host, port, allowRemote, rendererDir, logger });
@@ -79,7 +95,10 @@ export const serveCommand: CliCommand = {
     const { describeSandboxStatus } = await import('../../sandbox/sandbox-api');
     if (sandbox.kind === 'ready') writeLine(io.stdout, `Agent commands run in the OS sandbox (${sandbox.engine}).`);
     else writeLine(io.stdout, `WARNING: ${describeSandboxStatus(sandbox)}`);
-    writeLine(io.stdout, 'Open this URL (its #token= fragment carries the UI\'s access token, which never leaves your browser tab):');
+    writeLine(
+      io.stdout,
+      "Open this URL (its #token= fragment carries the UI's access token, which never leaves your browser tab):",
+    );
     writeLine(io.stdout, `url: ${running.http.url}`);
     writeLine(io.stdout, 'Stop with Ctrl+C.');
     const signal = await untilStopped();

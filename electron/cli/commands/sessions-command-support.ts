@@ -7,7 +7,10 @@ import { withContract } from '../contract-caller';
  * as their logs say (read only: nothing is appended; problems found while loading, such as a torn
  * last line, are shown as warnings on standard error).
  */
-export async function withSessionLogs<T>(io: CliIo, task: (sessions: ReturnType<typeof sessionsOf>) => Promise<T> | T): Promise<T> {
+export async function withSessionLogs<T>(
+  io: CliIo,
+  task: (sessions: ReturnType<typeof sessionsOf>) => Promise<T> | T,
+): Promise<T> {
   return withContract(io, async (caller) => task(sessionsOf(caller)));
 }
 

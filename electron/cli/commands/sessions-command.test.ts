@@ -25,16 +25,26 @@ describe('vigil tool through the executor, and vigil sessions', () => {
   it('checkpoints before a destructive command, denies one that needs a human, and logs both as sessions', async () => {
     const [removed, dangerous] = await Promise.all([
       runVigil(['tool', 'terminal', '--args', JSON.stringify({ command: 'rm a.txt' }), '--cwd', project], { env }),
-      runVigil(['tool', 'terminal', '--args', JSON.stringify({ command: 'git push --force' }), '--cwd', project], { env }),
+      runVigil(['tool', 'terminal', '--args', JSON.stringify({ command: 'git push --force' }), '--cwd', project], {
+        env,
+      }),
     ]);
     expect(removed.code).toBe(0);
     expect(JSON.parse(removed.stdout)).toMatchObject({ exit_code: 0, cwd: project });
     expect(removed.stderr).toMatch(/checkpoint [0-9a-f]{8} of .*project taken before the call/u);
 
     expect(dangerous.code).toBe(1);
-    expect(JSON.parse(dangerous.stdout)).toMatchObject({ error: { code: 'timeout', message: expect.stringContaining('nobody can approve calls in this process') as unknown } });
+    expect(JSON.parse(dangerous.stdout)).toMatchObject({
+      error: {
+        code: 'timeout',
+        message: expect.stringContaining('nobody can approve calls in this process') as unknown,
+      },
+    });
 
-    const [list, human] = await Promise.all([runVigil(['sessions', 'list', '--json'], { env }), runVigil(['sessions', 'list'], { env })]);
+    const [list, human] = await Promise.all([
+      runVigil(['sessions', 'list', '--json'], { env }),
+      runVigil(['sessions', 'list'], { env }),
+    ]);
     expect(list.code).toBe(0);
     const { sessions } = JSON.parse(list.stdout) as { sessions: SessionSummary[] };
     expect(sessions.map((session) => [session.agent, session.status, session.toolCallCount])).toEqual([
@@ -44,11 +54,18 @@ describe('vigil tool through the executor, and vigil sessions', () => {
     const first = sessions.find((session) => session.lastToolCall?.summary === 'rm a.txt');
     expect(first?.lastToolCall).toMatchObject({ name: 'terminal', decision: 'allowed', isOk: true });
 
-    const [shown, json] = await Promise.all([runVigil(['sessions', 'show', first?.id ?? ''], { env }), runVigil(['sessions', 'show', first?.id ?? '', '--json'], { env })]);
+    const [shown, json] = await Promise.all([
+      runVigil(['sessions', 'show', first?.id ?? ''], { env }),
+      runVigil(['sessions', 'show', first?.id ?? '', '--json'], { env }),
+    ]);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain('✓ terminal rm a.txt  [allowed]');
     expect(shown.stdout).toMatch(/checkpoint [0-9a-f]{8} of /u);
-    expect((JSON.parse(json.stdout) as SessionHistory).turns[0]?.entries[0]).toMatchObject({ kind: 'tool-call', name: 'terminal', decision: 'allowed' });
+    expect((JSON.parse(json.stdout) as SessionHistory).turns[0]?.entries[0]).toMatchObject({
+      kind: 'tool-call',
+      name: 'terminal',
+      decision: 'allowed',
+    });
     expect(human.stdout).toMatch(/SESSION\s+AGENT\s+STATUS\s+TURN\s+CALLS/u);
   }, 120_000);
 

@@ -24,13 +24,29 @@ export const sessionsListCommand: CliCommand = {
       return exitCodes.ok;
     }
     if (sessions.length === 0) {
-      writeLine(io.stdout, 'No sessions yet. Agents open one when they connect (see the README: "Connecting an agent").');
+      writeLine(
+        io.stdout,
+        'No sessions yet. Agents open one when they connect (see the README: "Connecting an agent").',
+      );
       return exitCodes.ok;
     }
-    const rows = sessions.map((session) => [session.id, session.agent, session.status, String(session.currentTurn), String(session.toolCallCount), ago(session.lastActiveAt), session.roots.join(', ') || '(no workspace)'].map((cell) => escapeControls(cell)));
+    const rows = sessions.map((session) =>
+      [
+        session.id,
+        session.agent,
+        session.status,
+        String(session.currentTurn),
+        String(session.toolCallCount),
+        ago(session.lastActiveAt),
+        session.roots.join(', ') || '(no workspace)',
+      ].map((cell) => escapeControls(cell)),
+    );
     const header = ['SESSION', 'AGENT', 'STATUS', 'TURN', 'CALLS', 'ACTIVE', 'WORKSPACE'];
-    const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
-    const line = (cells: readonly string[]): string => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ');
+    const widths = header.map((title, column) =>
+      Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+    );
+    const line = (cells: readonly string[]): string =>
+      cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ');
     writeLine(io.stdout, line(header));
     sessions.forEach((session, index) => {
       writeLine(io.stdout, line(rows[index] ?? []));

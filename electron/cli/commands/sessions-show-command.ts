@@ -14,9 +14,12 @@ function clip(text: string, max = 120): string {
 function entryLines(entry: HistoryEntry): string[] {
   if (entry.kind === 'message') return [`    ${entry.role === 'user' ? 'user' : 'agent'}: ${clip(entry.text)}`];
   const mark = entry.isInterrupted ? '?' : entry.result.ok ? '✓' : '✗';
-  const lines = [`    ${mark} ${entry.name} ${clip(describeCall(entry.name, entry.arguments), 80)}  [${entry.decision}]`];
+  const lines = [
+    `    ${mark} ${entry.name} ${clip(describeCall(entry.name, entry.arguments), 80)}  [${entry.decision}]`,
+  ];
   for (const checkpoint of entry.checkpoints) {
-    if (checkpoint.kind === 'created') lines.push(`        checkpoint ${checkpoint.checkpointId?.slice(0, 8) ?? ''} of ${checkpoint.directory}`);
+    if (checkpoint.kind === 'created')
+      lines.push(`        checkpoint ${checkpoint.checkpointId?.slice(0, 8) ?? ''} of ${checkpoint.directory}`);
   }
   for (const problem of entry.checkpointProblems) lines.push(`        ! ${clip(problem)}`);
   if (!entry.result.ok) lines.push(`        ${entry.result.error.code}: ${clip(entry.result.error.message)}`);
@@ -33,11 +36,17 @@ export function historyText(history: SessionHistory): string[] {
     ...session.warnings.map((warning) => `  ! ${warning}`),
   ];
   for (const turn of history.turns) {
-    lines.push('', `  Turn ${turn.turn}  ${localTime(turn.startedAt)}${turn.isRewound ? '  (rewound: the agent no longer sees it)' : ''}`);
+    lines.push(
+      '',
+      `  Turn ${turn.turn}  ${localTime(turn.startedAt)}${turn.isRewound ? '  (rewound: the agent no longer sees it)' : ''}`,
+    );
     for (const entry of turn.entries) lines.push(...entryLines(entry));
   }
   for (const rewind of history.rewinds) {
-    lines.push('', `  Rewound to turn ${rewind.toTurn} (${rewind.mode}) at ${localTime(rewind.at)}${rewind.restoredDirectories.length > 0 ? `: restored ${rewind.restoredDirectories.join(', ')}` : ''}`);
+    lines.push(
+      '',
+      `  Rewound to turn ${rewind.toTurn} (${rewind.mode}) at ${localTime(rewind.at)}${rewind.restoredDirectories.length > 0 ? `: restored ${rewind.restoredDirectories.join(', ')}` : ''}`,
+    );
   }
   return lines;
 }
@@ -47,7 +56,12 @@ export const sessionsShowCommand: CliCommand = {
   name: 'show',
   summary: "Show a session's turns, messages and tool calls with their decisions and checkpoints.",
   usage: 'vigil sessions show SESSION [--json]',
-  help: ['Rewound turns stay in the history, marked.', '', 'Options:', '  --json  print the whole history as one JSON document'].join('\n'),
+  help: [
+    'Rewound turns stay in the history, marked.',
+    '',
+    'Options:',
+    '  --json  print the whole history as one JSON document',
+  ].join('\n'),
   options: { json: { type: 'boolean' } },
   positionals: { min: 1, max: 1, names: 'SESSION' },
   async run(args, io) {

@@ -20,20 +20,41 @@ afterEach(async () => {
 });
 
 /** Runs `vigil tool NAME --args JSON --cwd project` and parses what it printed. */
-async function tool(name: string, args: unknown, extra: readonly string[] = []): Promise<{ code: number | null; json: Record<string, unknown>; stderr: string }> {
-  const run = await runVigil(['tool', name, '--args', typeof args === 'string' ? args : JSON.stringify(args), '--cwd', project, ...extra], { env });
-  return { code: run.code, json: (run.stdout === '' ? {} : JSON.parse(run.stdout)) as Record<string, unknown>, stderr: run.stderr };
+async function tool(
+  name: string,
+  args: unknown,
+  extra: readonly string[] = [],
+): Promise<{ code: number | null; json: Record<string, unknown>; stderr: string }> {
+  const run = await runVigil(
+    ['tool', name, '--args', typeof args === 'string' ? args : JSON.stringify(args), '--cwd', project, ...extra],
+    { env },
+  );
+  return {
+    code: run.code,
+    json: (run.stdout === '' ? {} : JSON.parse(run.stdout)) as Record<string, unknown>,
+    stderr: run.stderr,
+  };
 }
 
 describe('vigil tool', () => {
   it('refuses a write_file without content with exit 1, naming the field, and creates nothing (seed 004)', async () => {
-    const [dropped, empty] = await Promise.all([tool('write_file', { path: 'oops.md' }), tool('write_file', { path: 'empty.md', content: '' })]);
+    const [dropped, empty] = await Promise.all([
+      tool('write_file', { path: 'oops.md' }),
+      tool('write_file', { path: 'empty.md', content: '' }),
+    ]);
     expect(dropped.code).toBe(1);
-    expect(dropped.json).toMatchObject({ error: { code: 'invalid_request', details: { field: 'content', missing: ['content'] } } });
+    expect(dropped.json).toMatchObject({
+      error: { code: 'invalid_request', details: { field: 'content', missing: ['content'] } },
+    });
     expect(dropped.stderr).toContain('"content" is missing');
     expect(existsSync(path.join(project, 'oops.md'))).toBe(false);
     expect(empty.code).toBe(0);
-    expect(empty.json).toEqual({ path: path.join(project, 'empty.md'), bytes_written: 0, created: true, dirs_created: [] });
+    expect(empty.json).toEqual({
+      path: path.join(project, 'empty.md'),
+      bytes_written: 0,
+      created: true,
+      dirs_created: [],
+    });
     expect(readFileSync(path.join(project, 'empty.md'), 'utf8')).toBe('');
   });
 
@@ -43,7 +64,10 @@ describe('vigil tool', () => {
     const patched = await tool('patch', { path: 'src/app.ts', old_string: 'const b = 2;', new_string: 'const b = 3;' });
     expect(patched).toMatchObject({ code: 0, json: { replacements: 1, lines: [2] } });
     const read = await tool('read_file', { path: 'src/app.ts' });
-    expect(read).toMatchObject({ code: 0, json: { content: '     1\tconst a = 1;\n     2\tconst b = 3;', line_endings: 'crlf' } });
+    expect(read).toMatchObject({
+      code: 0,
+      json: { content: '     1\tconst a = 1;\n     2\tconst b = 3;', line_endings: 'crlf' },
+    });
   });
 
   it('confines paths to --root (default: --cwd) and protects the Vigil data folder', async () => {
@@ -53,7 +77,10 @@ describe('vigil tool', () => {
       tool('read_file', { path: '../outside.txt' }, ['--root', base]),
       tool('write_file', { path: '../vigil-home/serve.json', content: '{}' }, ['--root', base]),
     ]);
-    expect(outside).toMatchObject({ code: 1, json: { error: { code: 'outside_workspace', details: { roots: [project] } } } });
+    expect(outside).toMatchObject({
+      code: 1,
+      json: { error: { code: 'outside_workspace', details: { roots: [project] } } },
+    });
     expect(widened).toMatchObject({ code: 0, json: { content: '     1\toutside' } });
     expect(vigilHome).toMatchObject({ code: 1, json: { error: { code: 'forbidden_path' } } });
     // The data folder now holds the calls' session logs, but no agent wrote into it.
@@ -75,7 +102,10 @@ describe('vigil tool', () => {
 
   it('reads the arguments from standard input with --args -', async () => {
     const content = 'x'.repeat(300_000);
-    const run = await runVigil(['tool', 'write_file', '--args', '-', '--cwd', project], { env, input: JSON.stringify({ path: 'big.txt', content }) });
+    const run = await runVigil(['tool', 'write_file', '--args', '-', '--cwd', project], {
+      env,
+      input: JSON.stringify({ path: 'big.txt', content }),
+    });
     expect(run.code).toBe(0);
     expect(readFileSync(path.join(project, 'big.txt'), 'utf8')).toBe(content);
   });

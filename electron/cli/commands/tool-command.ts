@@ -3,7 +3,15 @@ import path from 'node:path';
 import type { EventPayload } from '../../../shared/contract';
 import { AppError, isAppError } from '../../../shared/errors';
 import type { WorkspaceContext } from '../../workspace/workspace-context';
-import { exitCodes, stringListOption, stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
+import {
+  exitCodes,
+  stringListOption,
+  stringOption,
+  UsageError,
+  writeLine,
+  type CliCommand,
+  type CliIo,
+} from '../cli-command';
 import { cliHome } from '../cli-context';
 import { withContract } from '../contract-caller';
 
@@ -20,14 +28,26 @@ export async function runToolCall(name: string, raw: unknown, context: Workspace
   const waiting = (_event: string, payload: unknown): void => {
     const { approval } = payload as EventPayload<'approvals:requested'>;
     if (approval.agent !== toolAgent || approval.tool !== name) return;
-    writeLine(io.stderr, `vigil tool ${name}: waiting for a decision in Vigil's UI (${approval.summary}: ${approval.reason}); denied at ${approval.expiresAt} if nobody decides.`);
+    writeLine(
+      io.stderr,
+      `vigil tool ${name}: waiting for a decision in Vigil's UI (${approval.summary}: ${approval.reason}); denied at ${approval.expiresAt} if nobody decides.`,
+    );
   };
   const outcome = await withContract(io, (caller) =>
-    caller.call('tools:run', { name, arguments: raw, cwd: context.cwd, roots: [...context.roots], agent: toolAgent }, { events: ['approvals:requested'], onEvent: waiting }),
+    caller.call(
+      'tools:run',
+      { name, arguments: raw, cwd: context.cwd, roots: [...context.roots], agent: toolAgent },
+      { events: ['approvals:requested'], onEvent: waiting },
+    ),
   );
   for (const checkpoint of outcome.checkpoints) {
-    if (checkpoint.kind === 'created') writeLine(io.stderr, `vigil tool ${name}: checkpoint ${checkpoint.checkpointId?.slice(0, 8) ?? ''} of ${checkpoint.directory} taken before the call.`);
-    for (const gap of checkpoint.notCovered ?? []) writeLine(io.stderr, `vigil tool ${name}: not covered by the checkpoint, so it cannot be undone: ${gap}`);
+    if (checkpoint.kind === 'created')
+      writeLine(
+        io.stderr,
+        `vigil tool ${name}: checkpoint ${checkpoint.checkpointId?.slice(0, 8) ?? ''} of ${checkpoint.directory} taken before the call.`,
+      );
+    for (const gap of checkpoint.notCovered ?? [])
+      writeLine(io.stderr, `vigil tool ${name}: not covered by the checkpoint, so it cannot be undone: ${gap}`);
   }
   for (const problem of outcome.checkpointProblems) writeLine(io.stderr, `vigil tool ${name}: ${problem}`);
   if (outcome.result.ok) return outcome.result.value;
@@ -44,7 +64,8 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 
 /** The call's arguments from `--args JSON` (or `--args -`: standard input). */
 async function readArguments(value: string | undefined, io: CliIo): Promise<unknown> {
-  if (value === undefined) throw new UsageError('give the tool\'s arguments with --args JSON (or --args - to read them from standard input)');
+  if (value === undefined)
+    throw new UsageError("give the tool's arguments with --args JSON (or --args - to read them from standard input)");
   const text = value === '-' ? await readAll(io.stdin) : value;
   try {
     return JSON.parse(text) as unknown;
@@ -56,10 +77,11 @@ async function readArguments(value: string | undefined, io: CliIo): Promise<unkn
 /** `vigil tool NAME --args JSON`: calls an agent tool exactly as an agent would and prints its result. */
 export const toolCommand: CliCommand = {
   name: 'tool',
-  summary: 'Call an agent tool (read_file, write_file, patch, terminal, memory) as an agent would; print the result as JSON.',
+  summary:
+    'Call an agent tool (read_file, write_file, patch, terminal, memory) as an agent would; print the result as JSON.',
   usage: 'vigil tool NAME --args JSON [--cwd DIR] [--root DIR ...]',
   help: [
-    'Runs the call through the tool executor, like an agent\'s call: validates JSON with the tool\'s own',
+    "Runs the call through the tool executor, like an agent's call: validates JSON with the tool's own",
     'schema (a missing field is refused, never defaulted), confines every path to the workspace roots,',
     'applies the policy of config.json (a call that needs a human waits for one in the UI when the app or',
     '"vigil serve" runs, and is denied at once otherwise: nobody can approve here),',
@@ -70,7 +92,7 @@ export const toolCommand: CliCommand = {
     '',
     'Options:',
     '  --args JSON   the tool\'s arguments as one JSON object; "-" reads them from standard input',
-    '  --cwd DIR     the session\'s working directory, for relative paths (default: the current one)',
+    "  --cwd DIR     the session's working directory, for relative paths (default: the current one)",
     '  --root DIR    a workspace root; repeat for several (default: the --cwd directory)',
     '',
     'Example: vigil tool write_file --args \'{"path": "notes.md", "content": "# Notes\\n"}\'',

@@ -44,7 +44,10 @@ describe('vigil write', () => {
     writeFileSync(target, 'carol\nalice\nbob\n'.repeat(20_000));
     const input = openSync(target, 'r');
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', vigilEntry, 'write', target], { cwd: repoRoot, stdio: [input, 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', vigilEntry, 'write', target], {
+        cwd: repoRoot,
+        stdio: [input, 'pipe', 'pipe'],
+      });
       const code = await new Promise((resolve) => child.on('close', resolve));
       expect(code).toBe(0);
     } finally {
@@ -72,10 +75,15 @@ describe('vigil write', () => {
     const temps = (): string[] => readdirSync(dir).filter((name) => isVigilTempFile(name));
 
     for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
-      const child = spawn(process.execPath, ['--import', 'tsx', vigilEntry, 'write', target], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', vigilEntry, 'write', target], {
+        cwd: repoRoot,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       child.stdin.write('partial new content that never finishes');
       await until(() => temps().length === 1);
-      const closed = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (code, received) => resolve([code, received])));
+      const closed = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+        child.on('close', (code, received) => resolve([code, received])),
+      );
       child.kill(signal);
       const [code, received] = await closed;
       expect(readFileSync(target, 'utf8')).toBe('original');

@@ -8,7 +8,8 @@ import type { Disposer } from '../../lib/disposable';
 export function parseModeOption(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const match = /^(?:0o?)?([0-7]{3,4})$/u.exec(value);
-  if (match?.[1] === undefined) throw new UsageError(`--mode takes octal permission bits such as 0644 or 0755, not "${value}"`);
+  if (match?.[1] === undefined)
+    throw new UsageError(`--mode takes octal permission bits such as 0644 or 0755, not "${value}"`);
   return Number.parseInt(match[1], 8);
 }
 
@@ -24,7 +25,10 @@ function isTerminal(stream: NodeJS.ReadableStream): boolean {
 function abortOnSignal(stdin: NodeJS.ReadableStream, target: string): Disposer<void> {
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   const handler = (signal: NodeJS.Signals): void => {
-    const error = new AppError('cancelled', `Interrupted by ${signal}; ${target} was not changed.`, { path: target, signal });
+    const error = new AppError('cancelled', `Interrupted by ${signal}; ${target} was not changed.`, {
+      path: target,
+      signal,
+    });
     const destroyable = stdin as { destroy?: (error: Error) => void };
     if (typeof destroyable.destroy === 'function') destroyable.destroy(error);
   };
@@ -64,7 +68,9 @@ export const writeCommand: CliCommand = {
     const mode = parseModeOption(stringOption(args, 'mode'));
     const target = path.resolve(io.cwd, args.positionals[0] ?? '');
     if (isTerminal(io.stdin)) {
-      throw new UsageError(`standard input is a terminal; pipe the content in, such as: sort names.txt | vigil write names.txt`);
+      throw new UsageError(
+        `standard input is a terminal; pipe the content in, such as: sort names.txt | vigil write names.txt`,
+      );
     }
     const stopListening = abortOnSignal(io.stdin, target);
     try {

@@ -7,7 +7,7 @@ export const hookUsage = `vigil hook ${hookAgents.join('|')} [--home DIR] [--dea
 
 /** What `vigil hook --help` prints after the synopsis. */
 export const hookHelp = [
-  'Reads one hook event as JSON on stdin, in the agent\'s own format, and answers on stdout in that format.',
+  "Reads one hook event as JSON on stdin, in the agent's own format, and answers on stdout in that format.",
   'The agent runs it: "vigil connect claude-code --hooks" (or gemini-cli) prints the configuration that does.',
   '',
   'Options:',
@@ -15,12 +15,15 @@ export const hookHelp = [
   `  --deadline-ms N  answer within N ms whatever happens (default ${defaultHookDeadlineMs}; keep it below the agent's hook timeout)`,
   '  --local          work in-process even while the app or "vigil serve" runs',
   '',
-  'Exit code: always 0 when run by an agent (2 would block its work on Vigil\'s account); 1 for wrong usage.',
+  "Exit code: always 0 when run by an agent (2 would block its work on Vigil's account); 1 for wrong usage.",
   'Input Vigil cannot read goes on, with a stderr line naming the field; a failure before a change asks the person.',
 ].join('\n');
 
 /** A `vigil hook` command line, read: options to run with, help, or what is wrong with it. */
-export type HookArgs = { readonly kind: 'run'; readonly options: HookOptions } | { readonly kind: 'help' } | { readonly kind: 'usage'; readonly problem: string };
+export type HookArgs =
+  | { readonly kind: 'run'; readonly options: HookOptions }
+  | { readonly kind: 'help' }
+  | { readonly kind: 'usage'; readonly problem: string };
 
 function isAgent(name: string): name is HookAgent {
   return (hookAgents as readonly string[]).includes(name);
@@ -44,9 +47,11 @@ export function parseHookArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
     else return { kind: 'usage', problem: `unexpected argument "${arg}"` };
   }
   if (agent === undefined) return { kind: 'usage', problem: `name the agent (${hookAgents.join(' or ')})` };
-  if (!isAgent(agent)) return { kind: 'usage', problem: `unknown agent "${agent}" (expected ${hookAgents.join(' or ')})` };
+  if (!isAgent(agent))
+    return { kind: 'usage', problem: `unknown agent "${agent}" (expected ${hookAgents.join(' or ')})` };
   if (home === '') return { kind: 'usage', problem: '--home needs a folder' };
-  if (!Number.isInteger(deadline) || deadline < 100 || deadline > 600_000) return { kind: 'usage', problem: '--deadline-ms needs a whole number of milliseconds from 100 to 600000' };
+  if (!Number.isInteger(deadline) || deadline < 100 || deadline > 600_000)
+    return { kind: 'usage', problem: '--deadline-ms needs a whole number of milliseconds from 100 to 600000' };
   const resolvedHome = resolveVigilHome(home === undefined ? env : { ...env, VIGIL_HOME: home });
   return { kind: 'run', options: { agent, home: resolvedHome, isLocal, deadlineMs: deadline } };
 }

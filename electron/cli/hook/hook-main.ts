@@ -19,10 +19,17 @@ export async function runHookProcess(argv: readonly string[]): Promise<void> {
     return;
   }
   if (process.stdin.isTTY) {
-    process.stderr.write(`vigil hook: reads one hook event as JSON on stdin; the agent runs it (see "vigil connect ${parsed.options.agent} --hooks").\n`);
+    process.stderr.write(
+      `vigil hook: reads one hook event as JSON on stdin; the agent runs it (see "vigil connect ${parsed.options.agent} --hooks").\n`,
+    );
     process.exitCode = 1;
     return;
   }
-  const code = await runHook(parsed.options, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env });
+  const code = await runHook(parsed.options, {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+  });
   process.exit(code);
 }

@@ -44,11 +44,16 @@ function say(io: HookIo, agent: HookAgent, line: string): void {
 async function ask(event: HookEvent, options: HookOptions, io: HookIo): Promise<Result<HookAnswer>> {
   if (!options.isLocal) {
     const lookup = await readServeCredential(vigilPaths(options.home).serveInfo);
-    if (lookup.kind === 'unusable') say(io, options.agent, `not relaying to a Vigil core: ${lookup.reason}; working in-process.`);
+    if (lookup.kind === 'unusable')
+      say(io, options.agent, `not relaying to a Vigil core: ${lookup.reason}; working in-process.`);
     if (lookup.kind === 'found') {
       const outcome = await relayCall(lookup.credential, 'hooks:event', event);
       if (outcome.kind === 'answered') return outcome.result as Result<HookAnswer>;
-      say(io, options.agent, `could not reach the Vigil core (pid ${lookup.credential.pid}): ${outcome.reason}; working in-process.`);
+      say(
+        io,
+        options.agent,
+        `could not reach the Vigil core (pid ${lookup.credential.pid}): ${outcome.reason}; working in-process.`,
+      );
     }
   }
   const { answerInProcess } = await import('./answer-in-process');
@@ -57,7 +62,10 @@ async function ask(event: HookEvent, options: HookOptions, io: HookIo): Promise<
 
 /** Whether a refusal is about the event itself (a field Vigil cannot use): bad input, which never blocks the agent. */
 function isBadInput(result: Extract<Result<unknown>, { ok: false }>): boolean {
-  return (result.error.code === 'invalid_request' || result.error.code === 'not_found') && typeof result.error.details?.['field'] === 'string';
+  return (
+    (result.error.code === 'invalid_request' || result.error.code === 'not_found') &&
+    typeof result.error.details?.['field'] === 'string'
+  );
 }
 
 /** Answers one parsed event: Vigil's answer, or what its failure means (ask before a change, go on otherwise). */
@@ -66,14 +74,26 @@ async function answerEvent(event: HookEvent, options: HookOptions, io: HookIo): 
   try {
     result = await ask(await shrinkHookEvent(event), options, io);
   } catch (error) {
-    result = { ok: false, error: { code: 'unexpected', message: error instanceof Error ? error.message : String(error) } };
+    result = {
+      ok: false,
+      error: { code: 'unexpected', message: error instanceof Error ? error.message : String(error) },
+    };
   }
   if (result.ok) return hookOutput(options.agent, event.kind, result.value);
   if (isBadInput(result)) {
-    say(io, options.agent, `ignored this event: field "${String(result.error.details?.['field'])}": ${result.error.message} The agent goes on.`);
+    say(
+      io,
+      options.agent,
+      `ignored this event: field "${String(result.error.details?.['field'])}": ${result.error.message} The agent goes on.`,
+    );
     return continueOutput;
   }
-  return failed(event, `Vigil could not handle this event (${result.error.code}): ${result.error.message}`, options, io);
+  return failed(
+    event,
+    `Vigil could not handle this event (${result.error.code}): ${result.error.message}`,
+    options,
+    io,
+  );
 }
 
 async function failed(event: HookEvent, problem: string, options: HookOptions, io: HookIo): Promise<HookOutput> {
@@ -83,13 +103,20 @@ async function failed(event: HookEvent, problem: string, options: HookOptions, i
 }
 
 /** How a run came to an end: the answer, a crash, or the deadline. */
-type Finish = { readonly kind: 'output'; readonly output: HookOutput } | { readonly kind: 'crashed'; readonly error: unknown } | { readonly kind: 'deadline' };
+type Finish =
+  | { readonly kind: 'output'; readonly output: HookOutput }
+  | { readonly kind: 'crashed'; readonly error: unknown }
+  | { readonly kind: 'deadline' };
 
 /** Reads stdin and answers it; `seen` holds the event once there is one (what a crash or the deadline answers for). */
 async function readAndAnswer(options: HookOptions, io: HookIo, seen: { event?: HookEvent }): Promise<HookOutput> {
   const parsed = parseHookInput(options.agent, await readHookInput(io.stdin));
   if (parsed.kind === 'invalid') {
-    say(io, options.agent, `ignored an event Vigil cannot read: ${parsed.message} (field "${parsed.field}"). The agent goes on.`);
+    say(
+      io,
+      options.agent,
+      `ignored an event Vigil cannot read: ${parsed.message} (field "${parsed.field}"). The agent goes on.`,
+    );
     return continueOutput;
   }
   if (parsed.kind === 'ignored') return ignoredOutput(options.agent);
@@ -98,7 +125,12 @@ async function readAndAnswer(options: HookOptions, io: HookIo, seen: { event?: H
 }
 
 /** The output of a run that did not answer by itself: a crash or the deadline, before a change or not. */
-async function outputOf(finish: Exclude<Finish, { kind: 'output' }>, event: HookEvent | undefined, options: HookOptions, io: HookIo): Promise<HookOutput> {
+async function outputOf(
+  finish: Exclude<Finish, { kind: 'output' }>,
+  event: HookEvent | undefined,
+  options: HookOptions,
+  io: HookIo,
+): Promise<HookOutput> {
   const problem =
     finish.kind === 'deadline'
       ? `Vigil did not answer within ${Math.round(options.deadlineMs / 1000)} s, so this run stops here.`

@@ -15,11 +15,19 @@ async function shrunk(value: unknown, depth = 0): Promise<unknown> {
   if (typeof value === 'string') {
     if (value.length <= longStringChars) return value;
     const { createHash } = await import('node:crypto');
-    return { kind: 'elided-text', reason: 'long', chars: value.length, bytes: Buffer.byteLength(value, 'utf8'), sha256: createHash('sha256').update(value).digest('hex') };
+    return {
+      kind: 'elided-text',
+      reason: 'long',
+      chars: value.length,
+      bytes: Buffer.byteLength(value, 'utf8'),
+      sha256: createHash('sha256').update(value).digest('hex'),
+    };
   }
   if (depth > 16 || typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return Promise.all(value.map((item) => shrunk(item, depth + 1)));
-  const entries = await Promise.all(Object.entries(value).map(async ([key, item]) => [key, await shrunk(item, depth + 1)] as const));
+  const entries = await Promise.all(
+    Object.entries(value).map(async ([key, item]) => [key, await shrunk(item, depth + 1)] as const),
+  );
   return Object.fromEntries(entries);
 }
 

@@ -4,7 +4,9 @@ import type { Result } from '../../../shared/result';
 import { authorizationHeader, type ServeCredential } from './serve-credential';
 
 /** What a relayed call came to: the core's answer, or a core that cannot be reached (the call never ran). */
-export type RelayOutcome = { readonly kind: 'answered'; readonly result: Result<unknown> } | { readonly kind: 'unreachable'; readonly reason: string };
+export type RelayOutcome =
+  | { readonly kind: 'answered'; readonly result: Result<unknown> }
+  | { readonly kind: 'unreachable'; readonly reason: string };
 
 /** Options of one relayed call. */
 export interface RelayCallOptions {
@@ -29,11 +31,20 @@ function disconnected(credential: ServeCredential): AppError {
 function isResultFrame(value: unknown): value is { readonly type: 'result'; readonly result: Result<unknown> } {
   if (typeof value !== 'object' || value === null) return false;
   const { type, result } = value as { type?: unknown; result?: unknown };
-  return type === 'result' && typeof result === 'object' && result !== null && typeof (result as { ok?: unknown }).ok === 'boolean';
+  return (
+    type === 'result' &&
+    typeof result === 'object' &&
+    result !== null &&
+    typeof (result as { ok?: unknown }).ok === 'boolean'
+  );
 }
 
 /** Reads the answer's frames: events as they come, then the result; a stream that ends without one means the core died. */
-function readFrames(response: IncomingMessage, credential: ServeCredential, options: RelayCallOptions): Promise<Result<unknown>> {
+function readFrames(
+  response: IncomingMessage,
+  credential: ServeCredential,
+  options: RelayCallOptions,
+): Promise<Result<unknown>> {
   return new Promise((resolve, reject) => {
     let buffered = '';
     let result: Result<unknown> | undefined;
@@ -81,7 +92,12 @@ async function refusal(response: IncomingMessage): Promise<string> {
  * connection): the call never ran, and the caller may work in-process. A core that dies after
  * taking the call rejects with `disconnected`: it may have run, so it must not be repeated.
  */
-export function relayCall(credential: ServeCredential, channel: string, payload: unknown, options: RelayCallOptions = {}): Promise<RelayOutcome> {
+export function relayCall(
+  credential: ServeCredential,
+  channel: string,
+  payload: unknown,
+  options: RelayCallOptions = {},
+): Promise<RelayOutcome> {
   const body = JSON.stringify({ channel, payload, events: options.events ?? [] });
   return new Promise((resolve, reject) => {
     let isSettled = false;
@@ -95,11 +111,19 @@ export function relayCall(credential: ServeCredential, channel: string, payload:
       method: 'POST',
       // One connection per call, closed with it: nothing keeps a finished command's process alive.
       agent: false,
-      headers: { Authorization: authorizationHeader(credential), 'Content-Type': 'application/json', Accept: 'application/x-ndjson', 'Content-Length': Buffer.byteLength(body) },
+      headers: {
+        Authorization: authorizationHeader(credential),
+        'Content-Type': 'application/json',
+        Accept: 'application/x-ndjson',
+        'Content-Length': Buffer.byteLength(body),
+      },
     });
     const connectTimer = setTimeout(() => {
       request.destroy();
-      settle({ kind: 'unreachable', reason: `no answer from ${credential.origin} within ${options.connectTimeoutMs ?? 2_000} ms` });
+      settle({
+        kind: 'unreachable',
+        reason: `no answer from ${credential.origin} within ${options.connectTimeoutMs ?? 2_000} ms`,
+      });
     }, options.connectTimeoutMs ?? 2_000);
     request.on('socket', (socket) => socket.once('connect', () => clearTimeout(connectTimer)));
     let hasResponse = false;
@@ -107,7 +131,10 @@ export function relayCall(credential: ServeCredential, channel: string, payload:
       clearTimeout(connectTimer);
       // After the answer started, its stream reports the end (a core that died: `disconnected`).
       if (hasResponse) return;
-      settle({ kind: 'unreachable', reason: `${credential.origin} refused the connection (${error.code ?? error.message})` });
+      settle({
+        kind: 'unreachable',
+        reason: `${credential.origin} refused the connection (${error.code ?? error.message})`,
+      });
     });
     request.on('response', (response) => {
       hasResponse = true;
@@ -119,11 +146,19 @@ export function relayCall(credential: ServeCredential, channel: string, payload:
       }
       if (response.headers[contractHeader] !== '1') {
         response.resume();
-        settle({ kind: 'unreachable', reason: `${credential.origin} is not a Vigil core (HTTP ${response.statusCode ?? 0})` });
+        settle({
+          kind: 'unreachable',
+          reason: `${credential.origin} is not a Vigil core (HTTP ${response.statusCode ?? 0})`,
+        });
         return;
       }
       if (response.statusCode !== 200) {
-        void refusal(response).then((message) => settle({ kind: 'unreachable', reason: `the core refused the request (HTTP ${response.statusCode ?? 0}: ${message})` }));
+        void refusal(response).then((message) =>
+          settle({
+            kind: 'unreachable',
+            reason: `the core refused the request (HTTP ${response.statusCode ?? 0}: ${message})`,
+          }),
+        );
         return;
       }
       readFrames(response, credential, options).then(

@@ -25,7 +25,10 @@ export async function readServeCredential(file: string): Promise<CredentialLooku
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'none' };
-    return { kind: 'unusable', reason: `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+    return {
+      kind: 'unusable',
+      reason: `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    };
   }
   let value: unknown;
   try {
@@ -33,9 +36,18 @@ export async function readServeCredential(file: string): Promise<CredentialLooku
   } catch {
     return { kind: 'unusable', reason: `${file} is not valid JSON` };
   }
-  const { pid, url, token } = (typeof value === 'object' && value !== null ? value : {}) as { pid?: unknown; url?: unknown; token?: unknown };
-  if (typeof pid !== 'number' || typeof token !== 'string' || token === '') return { kind: 'unusable', reason: `${file} does not name a pid and a token` };
-  if (!isProcessAlive(pid)) return { kind: 'unusable', reason: `${file} names pid ${pid}, which is not running (a core that stopped without cleaning up)` };
+  const { pid, url, token } = (typeof value === 'object' && value !== null ? value : {}) as {
+    pid?: unknown;
+    url?: unknown;
+    token?: unknown;
+  };
+  if (typeof pid !== 'number' || typeof token !== 'string' || token === '')
+    return { kind: 'unusable', reason: `${file} does not name a pid and a token` };
+  if (!isProcessAlive(pid))
+    return {
+      kind: 'unusable',
+      reason: `${file} names pid ${pid}, which is not running (a core that stopped without cleaning up)`,
+    };
   if (typeof url !== 'string') return { kind: 'unusable', reason: `the Vigil core (pid ${pid}) is still starting` };
   let origin: URL;
   try {

@@ -54,7 +54,12 @@ export async function makeWorkspace(base: string): Promise<Workspace> {
   await writeFile(path.join(project, 'src/a.txt'), 'one\ntwo\n');
   await writeFile(path.join(project, 'README.md'), '# project\n');
   await mkdir(path.join(base, 'user'), { recursive: true });
-  return { base, home, project, env: { VIGIL_HOME: home, HOME: path.join(base, 'user'), HERMES_HOME: path.join(base, 'no-hermes') } };
+  return {
+    base,
+    home,
+    project,
+    env: { VIGIL_HOME: home, HOME: path.join(base, 'user'), HERMES_HOME: path.join(base, 'no-hermes') },
+  };
 }
 
 /**
@@ -63,19 +68,21 @@ export async function makeWorkspace(base: string): Promise<Workspace> {
  * background, so sizes do not say what it holds).
  */
 export function normalized(text: string, base: string): string {
-  return text
-    .split(base)
-    .join('<base>')
-    .replace(/ses_[0-9a-z]+/g, '<session>')
-    .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, '<uuid>')
-    .replace(/\b[0-9a-f]{8,64}\b/g, '<id>')
-    .replace(/\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?Z?)?/g, '<time>')
-    .replace(/\d+ (?:s|min|h|d) ago/g, '<ago>')
-    .replace(/\d+(?:\.\d+)? (?:B|KiB|MiB|GiB)\b/g, '<size>')
-    .replace(/"(bytes|bytesBefore|bytesAfter|looseObjects|packs|droppedObjects)":\d+/g, '"$1":<n>')
-    .replace(/\(\d+ loose object\(s\), \d+ pack\(s\)\)/g, '(<objects>)')
-    // Columns are padded to their widest cell, which a time ("9 s ago", "10 s ago") changes.
-    .replace(/ {2,}/g, '  ');
+  return (
+    text
+      .split(base)
+      .join('<base>')
+      .replace(/ses_[0-9a-z]+/g, '<session>')
+      .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, '<uuid>')
+      .replace(/\b[0-9a-f]{8,64}\b/g, '<id>')
+      .replace(/\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?Z?)?/g, '<time>')
+      .replace(/\d+ (?:s|min|h|d) ago/g, '<ago>')
+      .replace(/\d+(?:\.\d+)? (?:B|KiB|MiB|GiB)\b/g, '<size>')
+      .replace(/"(bytes|bytesBefore|bytesAfter|looseObjects|packs|droppedObjects)":\d+/g, '"$1":<n>')
+      .replace(/\(\d+ loose object\(s\), \d+ pack\(s\)\)/g, '(<objects>)')
+      // Columns are padded to their widest cell, which a time ("9 s ago", "10 s ago") changes.
+      .replace(/ {2,}/g, '  ')
+  );
 }
 
 /** A run with its output normalized against its workspace. */
@@ -90,7 +97,14 @@ function comparable(run: VigilRun, base: string): ComparableRun {
 }
 
 /** One command run on both workspaces at once: relayed to the resident core on one, `--local` on the other. */
-export async function runBoth(args: (workspace: Workspace) => readonly string[], relayed: Workspace, local: Workspace): Promise<{ readonly relayed: ComparableRun; readonly local: ComparableRun }> {
-  const [first, second] = await Promise.all([runVigil(args(relayed), { env: relayed.env }), runVigil([...args(local), '--local'], { env: local.env })]);
+export async function runBoth(
+  args: (workspace: Workspace) => readonly string[],
+  relayed: Workspace,
+  local: Workspace,
+): Promise<{ readonly relayed: ComparableRun; readonly local: ComparableRun }> {
+  const [first, second] = await Promise.all([
+    runVigil(args(relayed), { env: relayed.env }),
+    runVigil([...args(local), '--local'], { env: local.env }),
+  ]);
   return { relayed: comparable(first, relayed.base), local: comparable(second, local.base) };
 }

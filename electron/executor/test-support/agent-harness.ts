@@ -2,7 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EventName } from '../../../shared/contract';
-import { type CheckpointService, dirHash, loadCheckpointService, loadRestoreService, loadWriteLedger, type RestoreService } from '../../checkpoints';
+import {
+  type CheckpointService,
+  dirHash,
+  loadCheckpointService,
+  loadRestoreService,
+  loadWriteLedger,
+  type RestoreService,
+} from '../../checkpoints';
 import { restorePortOf } from '../../sessions/session-rewinder';
 import { EventHub } from '../../lib/event-hub';
 import { vigilPaths } from '../../lib/vigil-home';
@@ -78,15 +85,37 @@ export async function createAgentHarness(
   const events = new EventHub();
   const emitted: { name: EventName; payload: unknown }[] = [];
   events.onAny((name, payload) => emitted.push({ name, payload }));
-  const checkpoints = new CheckpointEngine({ root: paths.checkpoints, logger: silentLogger, watch: false, workers: 1, retention: { maxSnapshots: 10_000 } });
+  const checkpoints = new CheckpointEngine({
+    root: paths.checkpoints,
+    logger: silentLogger,
+    watch: false,
+    workers: 1,
+    retention: { maxSnapshots: 10_000 },
+  });
   const ledger = createWriteLedger(writeLedgerFile(paths.checkpoints));
   const restoring = restoreServiceFor(checkpoints, paths.checkpoints, silentLogger, events, { ledger });
   const memory =
     options.withMemory === true
       ? await createMemoryService({
           directories: [
-            { id: memoryDirectoryId(paths.memories), path: paths.memories, label: 'Vigil memories', source: 'vigil', limits: defaultMemoryLimits },
-            ...(options.withHermesMemory === true ? [{ id: memoryDirectoryId(hermesMemories), path: hermesMemories, label: 'Hermes memories', source: 'hermes' as const, limits: defaultMemoryLimits }] : []),
+            {
+              id: memoryDirectoryId(paths.memories),
+              path: paths.memories,
+              label: 'Vigil memories',
+              source: 'vigil',
+              limits: defaultMemoryLimits,
+            },
+            ...(options.withHermesMemory === true
+              ? [
+                  {
+                    id: memoryDirectoryId(hermesMemories),
+                    path: hermesMemories,
+                    label: 'Hermes memories',
+                    source: 'hermes' as const,
+                    limits: defaultMemoryLimits,
+                  },
+                ]
+              : []),
           ],
           logger: silentLogger,
           checkpoints: recordingWrites(checkpoints, ledger),
@@ -103,7 +132,12 @@ export async function createAgentHarness(
     ...(memory === undefined ? {} : { memory }),
     ...(options.commandEnv === undefined ? {} : { env: options.commandEnv({ home, vigilHome }) }),
   });
-  const git = (args: readonly string[]): string => execFileSync('git', [`--git-dir=${checkpoints.gitdir}`, ...args], { env: gitEnv, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trim();
+  const git = (args: readonly string[]): string =>
+    execFileSync('git', [`--git-dir=${checkpoints.gitdir}`, ...args], {
+      env: gitEnv,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    }).trim();
   return {
     ...services,
     base,
@@ -117,9 +151,14 @@ export async function createAgentHarness(
     gitLog(directory) {
       const ref = `refs/vigil/${dirHash(directory)}`;
       if (!existsSync(checkpoints.gitdir)) return [];
-      const exists = execFileSync('git', [`--git-dir=${checkpoints.gitdir}`, 'for-each-ref', ref], { env: gitEnv, encoding: 'utf8' }).trim() !== '';
+      const exists =
+        execFileSync('git', [`--git-dir=${checkpoints.gitdir}`, 'for-each-ref', ref], {
+          env: gitEnv,
+          encoding: 'utf8',
+        }).trim() !== '';
       if (!exists) return [];
-      const format = '%H%x1f%s%x1f%(trailers:key=Vigil-Session,valueonly,separator=)%x1f%(trailers:key=Vigil-Turn,valueonly,separator=)%x1f%(trailers:key=Vigil-Tool,valueonly,separator=)%x1e';
+      const format =
+        '%H%x1f%s%x1f%(trailers:key=Vigil-Session,valueonly,separator=)%x1f%(trailers:key=Vigil-Turn,valueonly,separator=)%x1f%(trailers:key=Vigil-Tool,valueonly,separator=)%x1e';
       return git(['log', `--format=${format}`, ref])
         .split('\x1e')
         .map((record) => record.trim())
@@ -129,8 +168,15 @@ export async function createAgentHarness(
           return { id, subject, session: session.trim(), turn: Number(turn.trim()), tool: tool.trim() };
         });
     },
-    filesOf: (checkpointId) => git(['ls-tree', '-r', '--name-only', checkpointId]).split('\n').filter((line) => line !== ''),
-    contentOf: (checkpointId, relativePath) => execFileSync('git', [`--git-dir=${checkpoints.gitdir}`, 'show', `${checkpointId}:${relativePath}`], { env: gitEnv, encoding: 'utf8' }),
+    filesOf: (checkpointId) =>
+      git(['ls-tree', '-r', '--name-only', checkpointId])
+        .split('\n')
+        .filter((line) => line !== ''),
+    contentOf: (checkpointId, relativePath) =>
+      execFileSync('git', [`--git-dir=${checkpoints.gitdir}`, 'show', `${checkpointId}:${relativePath}`], {
+        env: gitEnv,
+        encoding: 'utf8',
+      }),
     git,
     async close() {
       await services.dispose();

@@ -25,7 +25,11 @@ interface SessionRun {
 function batch(index: number, turn: number): ToolCallRequest[] {
   const own = `s${index}`;
   return [
-    ...Array.from({ length: 8 }, (_, k) => ({ callId: `w${k}`, name: 'write_file', arguments: { path: `${own}/t${turn}-${k}.txt`, content: `s${index} t${turn} k${k}\n` } })),
+    ...Array.from({ length: 8 }, (_, k) => ({
+      callId: `w${k}`,
+      name: 'write_file',
+      arguments: { path: `${own}/t${turn}-${k}.txt`, content: `s${index} t${turn} k${k}\n` },
+    })),
     { callId: 'common', name: 'write_file', arguments: { path: 'common.txt', content: `s${index} t${turn}\n` } },
     { callId: 'read', name: 'read_file', arguments: { path: `${own}/t${turn}-0.txt` } },
   ];
@@ -51,9 +55,15 @@ async function verify(h: AgentHarness, runs: readonly SessionRun[]): Promise<voi
     expect(run.outcomes).toHaveLength(turnCount * 10);
     expect(run.outcomes.filter((outcome) => !outcome.result.ok)).toEqual([]);
     for (let turn = 1; turn <= turnCount; turn += 1) {
-      for (let k = 0; k < 8; k += 1) expect(readFileSync(path.join(run.directory, `s${run.index}`, `t${turn}-${k}.txt`), 'utf8')).toBe(`s${run.index} t${turn} k${k}\n`);
+      for (let k = 0; k < 8; k += 1)
+        expect(readFileSync(path.join(run.directory, `s${run.index}`, `t${turn}-${k}.txt`), 'utf8')).toBe(
+          `s${run.index} t${turn} k${k}\n`,
+        );
       const read = run.outcomes.find((outcome) => outcome.turn === turn && outcome.callId === 'read');
-      expect(read?.result).toMatchObject({ ok: true, value: { content: expect.stringContaining(`s${run.index} t${turn} k0`) as unknown } });
+      expect(read?.result).toMatchObject({
+        ok: true,
+        value: { content: expect.stringContaining(`s${run.index} t${turn} k0`) as unknown },
+      });
       const taken = run.outcomes.filter((outcome) => outcome.turn === turn).flatMap((outcome) => outcome.checkpoints);
       expect(taken.map((checkpoint) => checkpoint.directory)).toEqual([run.directory]);
     }
@@ -73,14 +83,23 @@ async function verify(h: AgentHarness, runs: readonly SessionRun[]): Promise<voi
       seen.add(key);
     }
     for (const run of runs.filter((candidate) => candidate.directory === directory)) {
-      for (const checkpoint of run.outcomes.flatMap((outcome) => outcome.checkpoints.map((taken) => ({ ...taken, turn: outcome.turn })))) {
+      for (const checkpoint of run.outcomes.flatMap((outcome) =>
+        outcome.checkpoints.map((taken) => ({ ...taken, turn: outcome.turn })),
+      )) {
         if (checkpoint.kind !== 'created') continue;
-        expect(log.find((entry) => entry.id === checkpoint.checkpointId)).toMatchObject({ session: run.sessionId, turn: checkpoint.turn });
+        expect(log.find((entry) => entry.id === checkpoint.checkpointId)).toMatchObject({
+          session: run.sessionId,
+          turn: checkpoint.turn,
+        });
       }
     }
   }
   expect(() => h.git(['fsck', '--full', '--no-dangling'])).not.toThrow();
-  const reloaded = new SessionRegistry({ directory: path.join(h.base, 'vigil', 'sessions'), logger: silentLogger, events: { emit: () => undefined } });
+  const reloaded = new SessionRegistry({
+    directory: path.join(h.base, 'vigil', 'sessions'),
+    logger: silentLogger,
+    events: { emit: () => undefined },
+  });
   await reloaded.load();
   for (const run of runs) {
     const history = await reloaded.history(run.sessionId);
@@ -93,10 +112,14 @@ async function verify(h: AgentHarness, runs: readonly SessionRun[]): Promise<voi
 }
 
 /** Runs the whole workload, every session in `folderOf(index)`, and verifies it. */
-export async function runConcurrencyWorkload(folderOf: (harness: AgentHarness, index: number) => string): Promise<void> {
+export async function runConcurrencyWorkload(
+  folderOf: (harness: AgentHarness, index: number) => string,
+): Promise<void> {
   const harness = await createAgentHarness();
   try {
-    const runs = await Promise.all(Array.from({ length: sessionCount }, (_, index) => runSession(harness, index, folderOf(harness, index))));
+    const runs = await Promise.all(
+      Array.from({ length: sessionCount }, (_, index) => runSession(harness, index, folderOf(harness, index))),
+    );
     await verify(harness, runs);
   } finally {
     await harness.close();

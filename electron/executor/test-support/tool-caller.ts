@@ -5,9 +5,16 @@ import type { AgentHarness } from './agent-harness';
 export type ToolCaller = (name: string, args: unknown) => Promise<unknown>;
 
 /** Opens a session on the harness (its workspace by default) and returns a caller of tools in it. */
-export async function openToolCaller(harness: AgentHarness, options: { readonly roots?: readonly string[]; readonly cwd?: string } = {}): Promise<ToolCaller> {
+export async function openToolCaller(
+  harness: AgentHarness,
+  options: { readonly roots?: readonly string[]; readonly cwd?: string } = {},
+): Promise<ToolCaller> {
   const roots = options.roots ?? [harness.workspace];
-  const session = await harness.sessions.open({ agent: 'tool-caller', roots: [...roots], ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+  const session = await harness.sessions.open({
+    agent: 'tool-caller',
+    roots: [...roots],
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  });
   return async (name, args) => {
     const [outcome] = await harness.executor.execute(session.id, [{ name, arguments: args }], { concurrent: false });
     if (outcome === undefined) throw new Error('the executor returned no outcome');

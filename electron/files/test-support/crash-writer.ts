@@ -7,7 +7,8 @@ import { writeFileAtomic } from '../atomic-write';
  * "writing" once its first write has started.
  */
 const [target, sizeA, sizeB] = process.argv.slice(2);
-if (target === undefined || sizeA === undefined || sizeB === undefined) throw new Error('usage: crash-writer TARGET SIZE_A SIZE_B');
+if (target === undefined || sizeA === undefined || sizeB === undefined)
+  throw new Error('usage: crash-writer TARGET SIZE_A SIZE_B');
 
 const chunkSize = 64 * 1024;
 let announced = false;

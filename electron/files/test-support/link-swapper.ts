@@ -10,7 +10,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * created at `sub` in the instant it was missing is moved aside as `.stray-N` (kept, inside).
  */
 const [workspaceArgument, outsideArgument] = process.argv.slice(2);
-if (workspaceArgument === undefined || outsideArgument === undefined) throw new Error('usage: link-swapper WORKSPACE OUTSIDE');
+if (workspaceArgument === undefined || outsideArgument === undefined)
+  throw new Error('usage: link-swapper WORKSPACE OUTSIDE');
 const workspace: string = workspaceArgument;
 const outside: string = outsideArgument;
 

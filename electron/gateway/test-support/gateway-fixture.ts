@@ -32,7 +32,14 @@ export async function startServeFixture(config?: Record<string, unknown>): Promi
   await mkdir(home, { recursive: true });
   await mkdir(workspace, { recursive: true });
   if (config !== undefined) await writeFile(path.join(home, 'config.json'), JSON.stringify(config));
-  const running = await startServe({ home, host: '127.0.0.1', port: 0, allowRemote: false, rendererDir: undefined, logger: silentLogger });
+  const running = await startServe({
+    home,
+    host: '127.0.0.1',
+    port: 0,
+    allowRemote: false,
+    rendererDir: undefined,
+    logger: silentLogger,
+  });
   return {
     running,
     home,
@@ -60,16 +67,24 @@ export interface McpClientOptions {
 }
 
 /** The SDK's real Client over Streamable HTTP, connected to the fixture's /mcp. */
-export async function connectMcpClient(fixture: ServeFixture, options: McpClientOptions = {}): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+export async function connectMcpClient(
+  fixture: ServeFixture,
+  options: McpClientOptions = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const url = new URL('/mcp', fixture.baseUrl);
   for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, value);
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers: { authorization: `Bearer ${options.token ?? fixture.agentToken}` } },
   });
-  const client = new Client({ name: options.name ?? 'test-client', version: '1.0.0' }, { capabilities: options.roots === undefined ? {} : { roots: { listChanged: true } } });
+  const client = new Client(
+    { name: options.name ?? 'test-client', version: '1.0.0' },
+    { capabilities: options.roots === undefined ? {} : { roots: { listChanged: true } } },
+  );
   if (options.roots !== undefined) {
     const roots = options.roots;
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((root) => ({ uri: pathToFileURL(root).href, name: path.basename(root) })) }));
+    client.setRequestHandler(ListRootsRequestSchema, () => ({
+      roots: roots.map((root) => ({ uri: pathToFileURL(root).href, name: path.basename(root) })),
+    }));
   }
   await client.connect(transport);
   return { client, transport };

@@ -31,7 +31,8 @@ export function startLineProcess(command: string, args: readonly string[]): Line
   const exited = new Promise<number | null>((resolve) => {
     child.on('close', (code) => {
       isDone = true;
-      for (const waiter of waiting.splice(0)) waiter.reject(new Error(`${command} exited (${String(code)}) before printing a line: ${stderr}`));
+      for (const waiter of waiting.splice(0))
+        waiter.reject(new Error(`${command} exited (${String(code)}) before printing a line: ${stderr}`));
       resolve(code);
     });
   });
@@ -49,6 +50,10 @@ export function startLineProcess(command: string, args: readonly string[]): Line
 }
 
 /** Runs the Hermes locking script (`hold`, `try`, `wait` or `rmw`, see the script). */
-export function startHermesLock(mode: 'hold' | 'try' | 'wait' | 'rmw', lockPath: string, ...rest: string[]): LineProcess {
+export function startHermesLock(
+  mode: 'hold' | 'try' | 'wait' | 'rmw',
+  lockPath: string,
+  ...rest: string[]
+): LineProcess {
   return startLineProcess('python3', [hermesLockScript, mode, lockPath, ...rest]);
 }

@@ -7,7 +7,12 @@ import type { HookAgent } from '../../../shared/hooks/hook-event';
 import { runVigil, spawnVigil, type VigilRun } from '../../test-support/run-vigil';
 
 /** Runs `vigil hook AGENT` as the agent does: a real process, the event as JSON on stdin. */
-export function runHook(agent: HookAgent, event: object | string, env: NodeJS.ProcessEnv, extra: readonly string[] = []): Promise<VigilRun> {
+export function runHook(
+  agent: HookAgent,
+  event: object | string,
+  env: NodeJS.ProcessEnv,
+  extra: readonly string[] = [],
+): Promise<VigilRun> {
   return runVigil(['hook', agent, ...extra], { env, input: typeof event === 'string' ? event : JSON.stringify(event) });
 }
 
@@ -26,13 +31,24 @@ export async function sessionHistory(sessionId: string, env: NodeJS.ProcessEnv):
 
 /** Every tool call of a history, in order. */
 export function callsOf(history: SessionHistory): HistoryToolCall[] {
-  return history.turns.flatMap((turn) => turn.entries.filter((entry): entry is HistoryToolCall => entry.kind === 'tool-call'));
+  return history.turns.flatMap((turn) =>
+    turn.entries.filter((entry): entry is HistoryToolCall => entry.kind === 'tool-call'),
+  );
 }
 
 /** git's own view of a directory's timeline in the store: `subject|Vigil-Session trailer|commit`, newest first. */
-export async function gitTimeline(home: string, dir: string): Promise<{ readonly subject: string; readonly session: string; readonly id: string }[]> {
+export async function gitTimeline(
+  home: string,
+  dir: string,
+): Promise<{ readonly subject: string; readonly session: string; readonly id: string }[]> {
   const ref = `refs/vigil/${createHash('sha256').update(path.resolve(dir)).digest('hex').slice(0, 16)}`;
-  const { stdout } = await promisify(execFile)('git', ['--git-dir', path.join(home, 'checkpoints/store'), 'log', '--format=%s|%(trailers:key=Vigil-Session,valueonly,separator=)|%H', ref]);
+  const { stdout } = await promisify(execFile)('git', [
+    '--git-dir',
+    path.join(home, 'checkpoints/store'),
+    'log',
+    '--format=%s|%(trailers:key=Vigil-Session,valueonly,separator=)|%H',
+    ref,
+  ]);
   return stdout
     .trim()
     .split('\n')
@@ -44,7 +60,14 @@ export async function gitTimeline(home: string, dir: string): Promise<{ readonly
 
 /** The files a checkpoint holds, by git's own `ls-tree`. */
 export async function gitFiles(home: string, commit: string): Promise<string[]> {
-  const { stdout } = await promisify(execFile)('git', ['--git-dir', path.join(home, 'checkpoints/store'), 'ls-tree', '-r', '--name-only', commit]);
+  const { stdout } = await promisify(execFile)('git', [
+    '--git-dir',
+    path.join(home, 'checkpoints/store'),
+    'ls-tree',
+    '-r',
+    '--name-only',
+    commit,
+  ]);
   return stdout.trim().split('\n');
 }
 

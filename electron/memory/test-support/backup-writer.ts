@@ -7,7 +7,8 @@ import { writeMemoryBackup } from '../memory-backup';
  * Usage: backup-writer.ts FILE ID COUNT NOW
  */
 const [file, id, countText, nowText] = process.argv.slice(2);
-if (file === undefined || id === undefined || nowText === undefined) throw new Error('usage: backup-writer.ts FILE ID COUNT NOW');
+if (file === undefined || id === undefined || nowText === undefined)
+  throw new Error('usage: backup-writer.ts FILE ID COUNT NOW');
 const now = new Date(nowText);
 process.stdout.write('ready\n');
 for await (const line of createInterface({ input: process.stdin })) {

@@ -8,7 +8,9 @@
  */
 
 /** Python's str.isspace() code points, written out from Python's definition (bidi WS/B/S or category Zs). */
-const pythonSpace = new Set([9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 0x85, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000]);
+const pythonSpace = new Set([
+  9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 0x85, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
+]);
 for (let point = 0x2000; point <= 0x200a; point += 1) pythonSpace.add(point);
 
 function isSpace(character: string | undefined): boolean {
@@ -47,5 +49,12 @@ export function hermesDrifts(bytes: Uint8Array | string, limit: number): boolean
 export function hermesEntries(bytes: Uint8Array | string): string[] {
   const raw = pythonRead(bytes);
   if (strip(raw) === '') return [];
-  return [...new Set(raw.split('\n§\n').map((entry) => strip(entry)).filter((entry) => entry !== ''))];
+  return [
+    ...new Set(
+      raw
+        .split('\n§\n')
+        .map((entry) => strip(entry))
+        .filter((entry) => entry !== ''),
+    ),
+  ];
 }

@@ -40,10 +40,14 @@ for (let call = 0; call < count; call += 1) {
           : await memory.mutate(dir, 'memory', { action: 'remove', oldText: request.token });
     if (request.action === 'remove') present.delete(request.token);
     else present.set(request.token, text);
-    process.stdout.write(`${JSON.stringify({ call, action: request.action, token: request.token, text, isAcknowledged: true, preserved: result.preserved })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ call, action: request.action, token: request.token, text, isAcknowledged: true, preserved: result.preserved })}\n`,
+    );
   } catch (error) {
     if (!isAppError(error)) throw error;
-    process.stdout.write(`${JSON.stringify({ call, action: request.action, token: request.token, text, isAcknowledged: false, code: error.code, message: error.message })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ call, action: request.action, token: request.token, text, isAcknowledged: false, code: error.code, message: error.message })}\n`,
+    );
   }
 }
 await memory.dispose();

@@ -42,7 +42,20 @@ export interface LexResult {
 }
 
 const controlOperators: readonly ControlOperator[] = [';;&', '&&', '||', ';;', ';&', '|&', ';', '|', '&', '(', ')'];
-const redirectOperators: readonly RedirectOperator[] = ['&>>', '<<<', '<<-', '&>', '>>', '>|', '>&', '<<', '<>', '<&', '>', '<'];
+const redirectOperators: readonly RedirectOperator[] = [
+  '&>>',
+  '<<<',
+  '<<-',
+  '&>',
+  '>>',
+  '>|',
+  '>&',
+  '<<',
+  '<>',
+  '<&',
+  '>',
+  '<',
+];
 const blanks = new Set([' ', '\t', '\r']);
 /** The escapes of `$'…'` strings that matter for reading words. */
 const ansiEscapes: Readonly<Record<string, string | undefined>> = { n: '\n', t: '\t', r: '\r' };
@@ -107,7 +120,14 @@ export function lexShell(source: string): LexResult {
 
   const finishWord = (): void => {
     if (!word.isStarted) return;
-    const token: MutableWordToken = { kind: 'word', text: word.text, isQuoted: word.isQuoted, isDynamic: word.isDynamic, hasGlob: word.hasGlob, substitutions: word.substitutions };
+    const token: MutableWordToken = {
+      kind: 'word',
+      text: word.text,
+      isQuoted: word.isQuoted,
+      isDynamic: word.isDynamic,
+      hasGlob: word.hasGlob,
+      substitutions: word.substitutions,
+    };
     tokens.push(token);
     if (isHeredocDelimiterNext !== undefined) {
       heredocs.push({ token, stripTabs: isHeredocDelimiterNext.stripTabs });
@@ -205,7 +225,10 @@ export function lexShell(source: string): LexResult {
         if (text === delimiter) break;
         body.push(text);
       }
-      pending.token.hereDocument = { body: body.map((line) => `${line}\n`).join(''), isExpanded: !pending.token.isQuoted };
+      pending.token.hereDocument = {
+        body: body.map((line) => `${line}\n`).join(''),
+        isExpanded: !pending.token.isQuoted,
+      };
       if (!pending.token.isQuoted) {
         const found = findSubstitutions(body.join('\n'));
         pending.token.substitutions.push(...found);
@@ -241,7 +264,10 @@ export function lexShell(source: string): LexResult {
       // Escapes beyond \n, \t, \r, \\ and \' spell characters by number (`$'\x72\x6d'` is `rm`): what
       // the word says is only known when the shell decodes it, so it is treated as run-time text.
       if (/\\[^ntr'\\]/u.test(match[1])) word.isDynamic = true;
-      word.text += match.slice(1, 2).join('').replace(/\\(.)/gsu, (_all, escaped: string) => ansiEscapes[escaped] ?? escaped);
+      word.text += match
+        .slice(1, 2)
+        .join('')
+        .replace(/\\(.)/gsu, (_all, escaped: string) => ansiEscapes[escaped] ?? escaped);
       index += match[0].length;
     } else if (char === '$') {
       index = readDollar(index);

@@ -1,5 +1,13 @@
 import { lexShell, type ShellToken, type ShellWord } from './shell-lexer';
-import type { CompoundKind, ParsedShell, ShellList, ShellRedirect, ShellStep, SimpleCommand, StepJoin } from './shell-syntax';
+import type {
+  CompoundKind,
+  ParsedShell,
+  ShellList,
+  ShellRedirect,
+  ShellStep,
+  SimpleCommand,
+  StepJoin,
+} from './shell-syntax';
 
 /** Nesting deeper than this is refused as unparseable (fail closed), not followed. */
 const maxShellDepth = 8;
@@ -37,7 +45,12 @@ function operatorWord(text: string): ShellWord {
  */
 export function parseShell(source: string, depth = 0): ParsedShell {
   if (depth > maxShellDepth) {
-    return { script: { steps: [] }, commands: [], functions: [], problems: [`commands are nested more than ${maxShellDepth} levels deep`] };
+    return {
+      script: { steps: [] },
+      commands: [],
+      functions: [],
+      problems: [`commands are nested more than ${maxShellDepth} levels deep`],
+    };
   }
   const lexed = lexShell(source);
   const commands: SimpleCommand[] = [];
@@ -56,8 +69,10 @@ export function parseShell(source: string, depth = 0): ParsedShell {
   /** The compound command just closed: redirections written right after it are its own. */
   let lastClosed: ShellRedirect[] | undefined;
 
-  const top = (): Frame => frames[frames.length - 1] ?? { kind: 'root', closer: '', steps: [], join: ';', isNegated: false, name: '' };
-  const insideFunction = (): string | undefined => [...frames].reverse().find((frame) => frame.kind === 'function')?.name;
+  const top = (): Frame =>
+    frames[frames.length - 1] ?? { kind: 'root', closer: '', steps: [], join: ';', isNegated: false, name: '' };
+  const insideFunction = (): string | undefined =>
+    [...frames].reverse().find((frame) => frame.kind === 'function')?.name;
 
   const collect = (word: ShellWord): void => {
     for (const inner of word.substitutions) {
@@ -72,7 +87,14 @@ export function parseShell(source: string, depth = 0): ParsedShell {
   const finish = (isBackground: boolean): void => {
     if (words.length > 0 || redirects.length > 0 || expansions.length > 0) {
       const fn = insideFunction();
-      const command: SimpleCommand = { words, redirects, pipeline, isBackground, depth, ...(fn === undefined ? {} : { insideFunction: fn }) };
+      const command: SimpleCommand = {
+        words,
+        redirects,
+        pipeline,
+        isBackground,
+        depth,
+        ...(fn === undefined ? {} : { insideFunction: fn }),
+      };
       if (words.length > 0 || redirects.length > 0) commands.push(command);
       top().steps.push({ kind: 'command', join, isNegated, expansions, command });
       join = ';';
@@ -97,11 +119,25 @@ export function parseShell(source: string, depth = 0): ParsedShell {
     if (frame === undefined || frame.kind === 'root') return;
     const body: ShellList = { steps: frame.steps };
     if (frame.kind === 'function') {
-      top().steps.push({ kind: 'function', name: frame.name, body, join: frame.join, isNegated: false, expansions: [] });
+      top().steps.push({
+        kind: 'function',
+        name: frame.name,
+        body,
+        join: frame.join,
+        isNegated: false,
+        expansions: [],
+      });
       return;
     }
     const own: ShellRedirect[] = [];
-    top().steps.push({ kind: frame.kind, body, redirects: own, join: frame.join, isNegated: frame.isNegated, expansions: [] });
+    top().steps.push({
+      kind: frame.kind,
+      body,
+      redirects: own,
+      join: frame.join,
+      isNegated: frame.isNegated,
+      expansions: [],
+    });
     lastClosed = own;
   };
 
@@ -180,7 +216,12 @@ export function parseShell(source: string, depth = 0): ParsedShell {
       if (/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/u.test(token.text)) return index;
       const openParen = tokens[index + 1];
       const closeParen = tokens[index + 2];
-      if (openParen?.kind === 'operator' && openParen.op === '(' && closeParen?.kind === 'operator' && closeParen.op === ')') {
+      if (
+        openParen?.kind === 'operator' &&
+        openParen.op === '(' &&
+        closeParen?.kind === 'operator' &&
+        closeParen.op === ')'
+      ) {
         pendingFunction = token.text;
         functions.push(token.text);
         return index + 2;

@@ -50,7 +50,15 @@ const workspaceFiles: Readonly<Record<string, string>> = {
 
 /** Builds the world: the harness, the throwaway home and victim, serve.json, the committed repository, one open session. */
 export async function createAttackWorld(): Promise<AttackWorld> {
-  const harness = await createAgentHarness({ files: workspaceFiles, commandEnv: ({ home, vigilHome }) => ({ ...process.env, HOME: home, VIGIL_HOME: vigilHome, VIGIL_TOKEN: plantedToken }) });
+  const harness = await createAgentHarness({
+    files: workspaceFiles,
+    commandEnv: ({ home, vigilHome }) => ({
+      ...process.env,
+      HOME: home,
+      VIGIL_HOME: vigilHome,
+      VIGIL_TOKEN: plantedToken,
+    }),
+  });
   const victim = path.join(harness.base, 'victim');
   const vigilHome = path.join(harness.base, 'vigil');
   for (const [relative, content] of Object.entries(fakeCredentials)) {
@@ -60,9 +68,14 @@ export async function createAttackWorld(): Promise<AttackWorld> {
   mkdirSync(path.join(victim, 'sub'), { recursive: true });
   writeFileSync(path.join(victim, 'precious.txt'), 'beside the workspace\n');
   writeFileSync(path.join(victim, 'sub', 'data.json'), '{"keep":true}\n');
-  writeFileSync(path.join(vigilHome, 'serve.json'), JSON.stringify({ pid: process.pid, port: 7420, token: plantedToken, url: null, version: 'test', startedAt: 'now' }), { mode: 0o600 });
+  writeFileSync(
+    path.join(vigilHome, 'serve.json'),
+    JSON.stringify({ pid: process.pid, port: 7420, token: plantedToken, url: null, version: 'test', startedAt: 'now' }),
+    { mode: 0o600 },
+  );
   harness.configure({ policy: {} });
-  const git = (args: readonly string[]): string => execFileSync('git', ['-C', harness.workspace, ...args], { env: gitEnv, encoding: 'utf8' });
+  const git = (args: readonly string[]): string =>
+    execFileSync('git', ['-C', harness.workspace, ...args], { env: gitEnv, encoding: 'utf8' });
   git(['init', '-q']);
   git(['add', '-A']);
   git(['-c', 'user.name=Owner', '-c', 'user.email=owner@example.com', 'commit', '-qm', 'initial']);

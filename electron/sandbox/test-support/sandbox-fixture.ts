@@ -17,7 +17,15 @@ export interface SandboxWorld {
   readonly sandbox: CommandSandbox;
   settings: SandboxSettings;
   /** Runs a command in the sandbox as the terminal tool does. */
-  run(command: string, options?: { readonly cwd?: string; readonly sessionId?: string; readonly timeoutMs?: number; readonly roots?: readonly string[] }): Promise<TerminalResult>;
+  run(
+    command: string,
+    options?: {
+      readonly cwd?: string;
+      readonly sessionId?: string;
+      readonly timeoutMs?: number;
+      readonly roots?: readonly string[];
+    },
+  ): Promise<TerminalResult>;
   /** Every file under a folder with its bytes, for byte-identical comparisons. */
   snapshot(folder: string): Record<string, string>;
   close(): Promise<void>;
@@ -86,15 +94,33 @@ export async function createSandboxWorld(files: Readonly<Record<string, string>>
       home,
       settings: () => Promise.resolve(world.settings),
       logger: silentLogger,
-      env: { ...process.env, HOME: home, VIGIL_HOME: vigilHome, VIGIL_TOKEN: 'SERVETOKEN0123456789', AGENT_KEY: 'xSERVETOKEN0123456789x' },
+      env: {
+        ...process.env,
+        HOME: home,
+        VIGIL_HOME: vigilHome,
+        VIGIL_TOKEN: 'SERVETOKEN0123456789',
+        AGENT_KEY: 'xSERVETOKEN0123456789x',
+      },
       secrets: () => ['SERVETOKEN0123456789'],
       tempRoot: path.join(base, 'tmp'),
     }),
     async run(command, options = {}) {
       const cwd = options.cwd ?? workspace;
-      const prepared = await world.sandbox.prepare({ command, cwd, roots: options.roots ?? [workspace], sessionId: options.sessionId ?? 'ses_test' });
+      const prepared = await world.sandbox.prepare({
+        command,
+        cwd,
+        roots: options.roots ?? [workspace],
+        sessionId: options.sessionId ?? 'ses_test',
+      });
       try {
-        return await runTerminalCommand({ command, cwd, timeoutMs: options.timeoutMs ?? 60_000, outputCapBytes: 1 << 20, env: prepared.env, launch: prepared });
+        return await runTerminalCommand({
+          command,
+          cwd,
+          timeoutMs: options.timeoutMs ?? 60_000,
+          outputCapBytes: 1 << 20,
+          env: prepared.env,
+          launch: prepared,
+        });
       } finally {
         prepared.ended();
       }
@@ -110,5 +136,8 @@ export async function createSandboxWorld(files: Readonly<Record<string, string>>
 
 /** Runs git's CLI in a folder with no user configuration. */
 export function gitIn(folder: string, args: readonly string[]): string {
-  return execFileSync('git', ['-C', folder, ...args], { encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } }).trim();
+  return execFileSync('git', ['-C', folder, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+  }).trim();
 }

@@ -38,7 +38,12 @@ interface Template {
   readonly weight: number;
 }
 
-const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } });
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+});
 
 function templates(target: FuzzTarget): readonly Template[] {
   const host: [string, string] = ['Host', `127.0.0.1:${target.port}`];
@@ -52,22 +57,125 @@ function templates(target: FuzzTarget): readonly Template[] {
     ...(token === '' ? [] : [['Authorization', `Bearer ${token}`] as const]),
     ...extra,
   ];
-  const mcpHeaders = (token: string): Template['headers'] => [host, close, ['Authorization', `Bearer ${token}`], ['Content-Type', 'application/json'], ['Accept', 'application/json, text/event-stream']];
+  const mcpHeaders = (token: string): Template['headers'] => [
+    host,
+    close,
+    ['Authorization', `Bearer ${token}`],
+    ['Content-Type', 'application/json'],
+    ['Accept', 'application/json, text/event-stream'],
+  ];
   return [
-    { label: 'GET /', method: 'GET', target: '/', headers: [host, close], expected: target.hasUi ? 200 : 404, weight: 6 },
-    { label: 'HEAD /', method: 'HEAD', target: '/', headers: [host, close], expected: target.hasUi ? 200 : 404, weight: 2 },
-    { label: 'GET /missing.js', method: 'GET', target: '/missing.js', headers: [host, close], expected: 404, weight: 3 },
-    { label: 'GET /ws (UI)', method: 'GET', target: '/ws', headers: [host, close, ['Authorization', `Bearer ${target.uiToken}`]], expected: 426, weight: 4 },
+    {
+      label: 'GET /',
+      method: 'GET',
+      target: '/',
+      headers: [host, close],
+      expected: target.hasUi ? 200 : 404,
+      weight: 6,
+    },
+    {
+      label: 'HEAD /',
+      method: 'HEAD',
+      target: '/',
+      headers: [host, close],
+      expected: target.hasUi ? 200 : 404,
+      weight: 2,
+    },
+    {
+      label: 'GET /missing.js',
+      method: 'GET',
+      target: '/missing.js',
+      headers: [host, close],
+      expected: 404,
+      weight: 3,
+    },
+    {
+      label: 'GET /ws (UI)',
+      method: 'GET',
+      target: '/ws',
+      headers: [host, close, ['Authorization', `Bearer ${target.uiToken}`]],
+      expected: 426,
+      weight: 4,
+    },
     { label: 'GET /ws (none)', method: 'GET', target: '/ws', headers: [host, close], expected: 401, weight: 3 },
-    { label: 'GET /ws (agent)', method: 'GET', target: '/ws', headers: [host, close, ['Authorization', `Bearer ${target.agentToken}`]], expected: 403, weight: 2 },
-    { label: 'POST /mcp (UI)', method: 'POST', target: '/mcp', headers: mcpHeaders(target.uiToken), body: initialize, expected: 403, weight: 3 },
-    { label: 'POST /mcp (agent, not initialize)', method: 'POST', target: '/mcp?cwd=/tmp', headers: mcpHeaders(target.agentToken), body: '{"jsonrpc":"2.0","id":2,"method":"tools/list"}', expected: 400, weight: 5 },
-    { label: 'POST /mcp (agent, initialize)', method: 'POST', target: '/mcp?cwd=/tmp', headers: mcpHeaders(target.agentToken), body: initialize, expected: 200, weight: 1 },
-    { label: 'upgrade /ws (UI, bearer)', method: 'GET', target: '/ws', headers: upgrade('/ws', target.uiToken), expected: 101, weight: 4 },
-    { label: 'upgrade /ws (UI, subprotocol)', method: 'GET', target: '/ws', headers: upgrade('/ws', '', [['Sec-WebSocket-Protocol', `vigil-ui, vigil-token.${target.uiToken}`], ['Origin', `http://127.0.0.1:${target.port}`]]), expected: 101, weight: 3 },
-    { label: 'upgrade /ws (agent)', method: 'GET', target: '/ws', headers: upgrade('/ws', target.agentToken), expected: 403, weight: 3 },
-    { label: 'upgrade /agent (agent)', method: 'GET', target: '/agent', headers: upgrade('/agent', target.agentToken), expected: 101, weight: 3 },
-    { label: 'upgrade /agent (none)', method: 'GET', target: '/agent', headers: upgrade('/agent', ''), expected: 401, weight: 2 },
+    {
+      label: 'GET /ws (agent)',
+      method: 'GET',
+      target: '/ws',
+      headers: [host, close, ['Authorization', `Bearer ${target.agentToken}`]],
+      expected: 403,
+      weight: 2,
+    },
+    {
+      label: 'POST /mcp (UI)',
+      method: 'POST',
+      target: '/mcp',
+      headers: mcpHeaders(target.uiToken),
+      body: initialize,
+      expected: 403,
+      weight: 3,
+    },
+    {
+      label: 'POST /mcp (agent, not initialize)',
+      method: 'POST',
+      target: '/mcp?cwd=/tmp',
+      headers: mcpHeaders(target.agentToken),
+      body: '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
+      expected: 400,
+      weight: 5,
+    },
+    {
+      label: 'POST /mcp (agent, initialize)',
+      method: 'POST',
+      target: '/mcp?cwd=/tmp',
+      headers: mcpHeaders(target.agentToken),
+      body: initialize,
+      expected: 200,
+      weight: 1,
+    },
+    {
+      label: 'upgrade /ws (UI, bearer)',
+      method: 'GET',
+      target: '/ws',
+      headers: upgrade('/ws', target.uiToken),
+      expected: 101,
+      weight: 4,
+    },
+    {
+      label: 'upgrade /ws (UI, subprotocol)',
+      method: 'GET',
+      target: '/ws',
+      headers: upgrade('/ws', '', [
+        ['Sec-WebSocket-Protocol', `vigil-ui, vigil-token.${target.uiToken}`],
+        ['Origin', `http://127.0.0.1:${target.port}`],
+      ]),
+      expected: 101,
+      weight: 3,
+    },
+    {
+      label: 'upgrade /ws (agent)',
+      method: 'GET',
+      target: '/ws',
+      headers: upgrade('/ws', target.agentToken),
+      expected: 403,
+      weight: 3,
+    },
+    {
+      label: 'upgrade /agent (agent)',
+      method: 'GET',
+      target: '/agent',
+      headers: upgrade('/agent', target.agentToken),
+      expected: 101,
+      weight: 3,
+    },
+    {
+      label: 'upgrade /agent (none)',
+      method: 'GET',
+      target: '/agent',
+      headers: upgrade('/agent', ''),
+      expected: 401,
+      weight: 2,
+    },
   ];
 }
 
@@ -112,7 +220,11 @@ function nastyValue(random: () => number, port: number): string {
 }
 
 /** One mutation of a template's parts. */
-function mutateParts(random: () => number, template: Template, port: number): { method: string; target: string; headers: [string, string][]; body: string } {
+function mutateParts(
+  random: () => number,
+  template: Template,
+  port: number,
+): { method: string; target: string; headers: [string, string][]; body: string } {
   let method = template.method;
   let target = template.target;
   const headers = template.headers.map(([name, value]) => [name, value] as [string, string]);
@@ -124,10 +236,31 @@ function mutateParts(random: () => number, template: Template, port: number): { 
         method = pick(random, ['POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE', 'CONNECT', 'G3T', 'get']);
         break;
       case 1:
-        target = pick(random, [`${target}${nastyValue(random, port)}`, `/${nastyValue(random, port)}`, '//evil/x', '*', 'http://127.0.0.1/ws', `${target}?cwd=${nastyValue(random, port)}&agent=${nastyValue(random, port)}`, '/..%2f..%2fetc%2fpasswd', `/assets/${'%2e%2e/'.repeat(5)}x`]);
+        target = pick(random, [
+          `${target}${nastyValue(random, port)}`,
+          `/${nastyValue(random, port)}`,
+          '//evil/x',
+          '*',
+          'http://127.0.0.1/ws',
+          `${target}?cwd=${nastyValue(random, port)}&agent=${nastyValue(random, port)}`,
+          '/..%2f..%2fetc%2fpasswd',
+          `/assets/${'%2e%2e/'.repeat(5)}x`,
+        ]);
         break;
       case 2:
-        headers.push([pick(random, ['Cookie', 'Authorization', 'Origin', 'Sec-WebSocket-Protocol', 'Mcp-Session-Id', 'Host', 'Accept', 'Content-Type']), nastyValue(random, port)]);
+        headers.push([
+          pick(random, [
+            'Cookie',
+            'Authorization',
+            'Origin',
+            'Sec-WebSocket-Protocol',
+            'Mcp-Session-Id',
+            'Host',
+            'Accept',
+            'Content-Type',
+          ]),
+          nastyValue(random, port),
+        ]);
         break;
       case 3: {
         const index = Math.floor(random() * headers.length);
@@ -141,7 +274,16 @@ function mutateParts(random: () => number, template: Template, port: number): { 
         break;
       }
       case 5:
-        body = pick(random, ['', '{', '[]', '[null,1,"x"]', 'null', `{"jsonrpc":"2.0","id":1,"method":"initialize","params":${nastyValue(random, port) || '{}'}}`, randomText(random, 200), '['.repeat(5000)]);
+        body = pick(random, [
+          '',
+          '{',
+          '[]',
+          '[null,1,"x"]',
+          'null',
+          `{"jsonrpc":"2.0","id":1,"method":"initialize","params":${nastyValue(random, port) || '{}'}}`,
+          randomText(random, 200),
+          '['.repeat(5000),
+        ]);
         break;
       case 6:
         headers.push(['Content-Length', pick(random, ['-1', 'abc', '99999999999', String(body.length + 7), '0'])]);
@@ -156,9 +298,16 @@ function mutateParts(random: () => number, template: Template, port: number): { 
   return { method, target, headers, body };
 }
 
-function serialize(method: string, target: string, headers: readonly (readonly [string, string])[], body: string): Buffer {
+function serialize(
+  method: string,
+  target: string,
+  headers: readonly (readonly [string, string])[],
+  body: string,
+): Buffer {
   const bodyBytes = Buffer.from(body, 'utf8');
-  const hasLength = headers.some(([name]) => name.toLowerCase() === 'content-length' || name.toLowerCase() === 'transfer-encoding');
+  const hasLength = headers.some(
+    ([name]) => name.toLowerCase() === 'content-length' || name.toLowerCase() === 'transfer-encoding',
+  );
   const lines = [`${method} ${target} HTTP/1.1`, ...headers.map(([name, value]) => `${name}: ${value}`)];
   if (!hasLength && bodyBytes.length > 0) lines.push(`Content-Length: ${bodyBytes.length}`);
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), bodyBytes]);
@@ -169,13 +318,18 @@ function mangleBytes(random: () => number, bytes: Buffer): Buffer {
   const copy = Buffer.from(bytes);
   switch (Math.floor(random() * 4)) {
     case 0:
-      for (let flips = 0; flips < 1 + Math.floor(random() * 8); flips += 1) copy[Math.floor(random() * copy.length)] = Math.floor(random() * 256);
+      for (let flips = 0; flips < 1 + Math.floor(random() * 8); flips += 1)
+        copy[Math.floor(random() * copy.length)] = Math.floor(random() * 256);
       return copy;
     case 1:
       return copy.subarray(0, Math.floor(random() * copy.length));
     case 2: {
       const at = Math.floor(random() * copy.length);
-      return Buffer.concat([copy.subarray(0, at), Buffer.from(pick(random, ['\r\n', '\n', '\0', ' \r\n\r\n', ': ']), 'latin1'), copy.subarray(at)]);
+      return Buffer.concat([
+        copy.subarray(0, at),
+        Buffer.from(pick(random, ['\r\n', '\n', '\0', ' \r\n\r\n', ': ']), 'latin1'),
+        copy.subarray(at),
+      ]);
     }
     default:
       return Buffer.concat([copy, randomBytes(random, Math.floor(random() * 64))]);
@@ -195,12 +349,25 @@ export function fuzzCases(seed: number, count: number, target: FuzzTarget): read
     const template = pick(random, weighted);
     const roll = random();
     if (roll < 0.2) {
-      cases.push({ index, label: template.label, bytes: serialize(template.method, template.target, template.headers, template.body ?? ''), expected: template.expected });
+      cases.push({
+        index,
+        label: template.label,
+        bytes: serialize(template.method, template.target, template.headers, template.body ?? ''),
+        expected: template.expected,
+      });
     } else if (roll < 0.8) {
       const parts = mutateParts(random, template, target.port);
-      cases.push({ index, label: `mutated ${template.label}`, bytes: serialize(parts.method, parts.target, parts.headers, parts.body) });
+      cases.push({
+        index,
+        label: `mutated ${template.label}`,
+        bytes: serialize(parts.method, parts.target, parts.headers, parts.body),
+      });
     } else if (roll < 0.95) {
-      cases.push({ index, label: `mangled ${template.label}`, bytes: mangleBytes(random, serialize(template.method, template.target, template.headers, template.body ?? '')) });
+      cases.push({
+        index,
+        label: `mangled ${template.label}`,
+        bytes: mangleBytes(random, serialize(template.method, template.target, template.headers, template.body ?? '')),
+      });
     } else {
       cases.push({ index, label: 'random bytes', bytes: randomBytes(random, 1 + Math.floor(random() * 512)) });
     }
@@ -211,10 +378,41 @@ export function fuzzCases(seed: number, count: number, target: FuzzTarget): read
 /** A random JSON value of bounded depth, favouring the keys the endpoints look at. */
 function randomJson(random: () => number, depth: number): unknown {
   const roll = random();
-  if (depth > 3 || roll < 0.3) return pick(random, [null, true, 0, -1, 1.5, 2 ** 53, '', 'x', '\u0000', 'app:info', 'session.open', 'tools.call', '2.0', 'call']);
+  if (depth > 3 || roll < 0.3)
+    return pick(random, [
+      null,
+      true,
+      0,
+      -1,
+      1.5,
+      2 ** 53,
+      '',
+      'x',
+      '\u0000',
+      'app:info',
+      'session.open',
+      'tools.call',
+      '2.0',
+      'call',
+    ]);
   if (roll < 0.5) return Array.from({ length: Math.floor(random() * 4) }, () => randomJson(random, depth + 1));
-  const keys = ['type', 'id', 'channel', 'payload', 'jsonrpc', 'method', 'params', 'sessionId', 'calls', 'name', 'arguments', randomText(random, 5)];
-  return Object.fromEntries(Array.from({ length: 1 + Math.floor(random() * 5) }, () => [pick(random, keys), randomJson(random, depth + 1)]));
+  const keys = [
+    'type',
+    'id',
+    'channel',
+    'payload',
+    'jsonrpc',
+    'method',
+    'params',
+    'sessionId',
+    'calls',
+    'name',
+    'arguments',
+    randomText(random, 5),
+  ];
+  return Object.fromEntries(
+    Array.from({ length: 1 + Math.floor(random() * 5) }, () => [pick(random, keys), randomJson(random, depth + 1)]),
+  );
 }
 
 /** One random WebSocket frame: JSON shaped like the protocols' messages, broken JSON, or binary. */

@@ -31,9 +31,16 @@ export function ApprovalsScreen() {
   useEffect(() => {
     const onKeyDown = (event: globalThis.KeyboardEvent): void => {
       const key = event.key.toLowerCase();
-      if ((key !== 'a' && key !== 'd') || event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+      if ((key !== 'a' && key !== 'd') || event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey)
+        return;
       const target = event.target;
-      if (target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON'].includes(target.tagName) || target.closest('[data-testid="approval-card"], [role="dialog"]') !== null)) return;
+      if (
+        target instanceof HTMLElement &&
+        (target.isContentEditable ||
+          ['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON'].includes(target.tagName) ||
+          target.closest('[data-testid="approval-card"], [role="dialog"]') !== null)
+      )
+        return;
       const oldest = oldestApproval(approvals);
       if (oldest === undefined) return;
       event.preventDefault();
@@ -64,7 +71,11 @@ export function ApprovalsScreen() {
         </span>
         <span className="spacer" />
         {permission === 'default' && (
-          <button type="button" className="button button-small" onClick={() => void Notification.requestPermission().then((answer) => setPermission(answer))}>
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => void Notification.requestPermission().then((answer) => setPermission(answer))}
+          >
             Notify me on the desktop
           </button>
         )}
@@ -73,11 +84,21 @@ export function ApprovalsScreen() {
         {load.kind === 'failed' && <ErrorNotice error={load.error} onRetry={() => void loadApprovals()} />}
         {approvals.length === 0 ? (
           <EmptyState title="Nothing waits for approval" testId="approvals-empty">
-            <p>When an agent asks to run a dangerous command, it waits here for your decision, with the command, where it runs and why Vigil asks.</p>
+            <p>
+              When an agent asks to run a dangerous command, it waits here for your decision, with the command, where it
+              runs and why Vigil asks.
+            </p>
             <p>Nobody answering means no: the call is denied when its countdown ends.</p>
           </EmptyState>
         ) : (
-          <div className="approval-list" onKeyDown={onListKeyDown} data-testid="approvals-pending" data-main-list="" tabIndex={-1} aria-label="Waiting for approval, oldest first">
+          <div
+            className="approval-list"
+            onKeyDown={onListKeyDown}
+            data-testid="approvals-pending"
+            data-main-list=""
+            tabIndex={-1}
+            aria-label="Waiting for approval, oldest first"
+          >
             {approvals.map((approval) => (
               <ApprovalCard
                 key={approval.id}

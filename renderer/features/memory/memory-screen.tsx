@@ -41,8 +41,8 @@ export function MemoryScreen() {
       <EmptyState title={load.kind === 'ready' ? 'No memory directories' : 'Loading memory…'} testId="memory-empty">
         <p>MEMORY.md and USER.md of each memory directory appear here, with edits from outside Vigil as they happen.</p>
         <p>
-          Vigil watches <code>$VIGIL_HOME/memories</code>, <code>~/.hermes/memories</code> when it exists, and the directories listed under{' '}
-          <code>memory.directories</code> in <code>config.json</code>.
+          Vigil watches <code>$VIGIL_HOME/memories</code>, <code>~/.hermes/memories</code> when it exists, and the
+          directories listed under <code>memory.directories</code> in <code>config.json</code>.
         </p>
       </EmptyState>
     );
@@ -107,12 +107,16 @@ export function MemoryScreen() {
           <h3>Changes since this window opened</h3>
           {directoryChanges.length === 0 ? (
             <p className="muted">
-              None yet. Edits by agents through Vigil and by anything else (an editor, another session, <code>cat &gt;&gt;</code>) show here as they happen.
+              None yet. Edits by agents through Vigil and by anything else (an editor, another session,{' '}
+              <code>cat &gt;&gt;</code>) show here as they happen.
             </p>
           ) : (
             <ul className="memory-change-list" data-testid="memory-changes">
               {directoryChanges.map((change) => (
-                <MemoryChangeItem key={`${change.at}:${change.target}:${change.current.sha256 ?? 'none'}`} change={change} />
+                <MemoryChangeItem
+                  key={`${change.at}:${change.target}:${change.current.sha256 ?? 'none'}`}
+                  change={change}
+                />
               ))}
             </ul>
           )}

@@ -14,11 +14,12 @@ export function SessionsEmpty({ target }: { readonly target: ConnectTarget | und
         <li>
           To supervise a real agent, add Vigil to its MCP servers:
           <ConnectSnippets target={target} testId="mcp-snippet" />
-          Its file edits, commands and memory writes through Vigil’s tools are then checkpointed, atomic, and shown here.
+          Its file edits, commands and memory writes through Vigil’s tools are then checkpointed, atomic, and shown
+          here.
         </li>
         <li>
-          Vigil-aware agents speak JSON-RPC at <code>/agent</code> on this server with their own credential (<code>vigil connect --credential NAME</code>); see{' '}
-          <code>agent-client/README.md</code>.
+          Vigil-aware agents speak JSON-RPC at <code>/agent</code> on this server with their own credential (
+          <code>vigil connect --credential NAME</code>); see <code>agent-client/README.md</code>.
         </li>
       </ol>
     </EmptyState>

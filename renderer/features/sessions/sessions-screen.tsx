@@ -71,14 +71,23 @@ export function SessionsScreen() {
       </div>
     );
   }
-  if (sessions.length === 0) return load.kind === 'ready' ? <SessionsEmpty target={connectTarget} /> : <div className="screen" data-testid="sessions-loading" />;
+  if (sessions.length === 0)
+    return load.kind === 'ready' ? (
+      <SessionsEmpty target={connectTarget} />
+    ) : (
+      <div className="screen" data-testid="sessions-loading" />
+    );
 
   const pending = pendingBySession(approvals);
   const live = sessions.filter(isLive);
   const ended = sessions.filter((session) => !isLive(session));
   const disconnectedCount = ended.filter((session) => session.status === 'disconnected').length;
   const endedCount = ended.length - disconnectedCount;
-  const counts = [`${live.length} live`, ...(disconnectedCount > 0 ? [`${disconnectedCount} disconnected`] : []), ...(endedCount > 0 ? [`${endedCount} ended`] : [])];
+  const counts = [
+    `${live.length} live`,
+    ...(disconnectedCount > 0 ? [`${disconnectedCount} disconnected`] : []),
+    ...(endedCount > 0 ? [`${endedCount} ended`] : []),
+  ];
   const open = sessions.find((session) => session.id === openId);
   const card = (session: (typeof sessions)[number]) => (
     <SessionCard
@@ -104,38 +113,72 @@ export function SessionsScreen() {
       </div>
       <div className={`sessions-body ${open === undefined ? '' : 'has-transcript'}`}>
         <div className="screen-scroll sessions-grid-scroll">
-          {live.length === 0 && <p className="muted">No session is connected right now. Their transcripts stay: open one to read it or rewind a turn.</p>}
-          <div className="sessions-grid" data-testid="sessions-live" data-main-list="" tabIndex={-1} aria-label="Live sessions" onKeyDown={stepBetweenCards}>
+          {live.length === 0 && (
+            <p className="muted">
+              No session is connected right now. Their transcripts stay: open one to read it or rewind a turn.
+            </p>
+          )}
+          <div
+            className="sessions-grid"
+            data-testid="sessions-live"
+            data-main-list=""
+            tabIndex={-1}
+            aria-label="Live sessions"
+            onKeyDown={stepBetweenCards}
+          >
             {live.map(card)}
           </div>
           {ended.length > 0 && (
             // Folded while sessions are live, so they keep the screen; open when nothing else is there.
-            <details className="sessions-ended" data-testid="sessions-ended" open={live.length === 0 ? true : undefined}>
+            <details
+              className="sessions-ended"
+              data-testid="sessions-ended"
+              open={live.length === 0 ? true : undefined}
+            >
               <summary>
-                Ended <span className="subtle">({counts.slice(1).join(' · ')}: no agent connected; transcripts and turn undo stay)</span>
+                Ended{' '}
+                <span className="subtle">
+                  ({counts.slice(1).join(' · ')}: no agent connected; transcripts and turn undo stay)
+                </span>
               </summary>
               <div className="sessions-grid">{ended.map(card)}</div>
             </details>
           )}
           {olderCount > 0 && (
-            <button type="button" className="button button-quiet" data-testid="sessions-older" onClick={() => void loadOlderSessions()}>
+            <button
+              type="button"
+              className="button button-quiet"
+              data-testid="sessions-older"
+              onClick={() => void loadOlderSessions()}
+            >
               Show {olderCount} older session{olderCount === 1 ? '' : 's'}
             </button>
           )}
         </div>
         {open !== undefined && (
-          <aside className={`transcript-panel ${sessionColourClass(open.id)}`} aria-label={`Transcript of ${escapeControls(open.agent)}`} data-testid="transcript-panel">
+          <aside
+            className={`transcript-panel ${sessionColourClass(open.id)}`}
+            aria-label={`Transcript of ${escapeControls(open.agent)}`}
+            data-testid="transcript-panel"
+          >
             <header className="transcript-panel-head">
               <span className="lane-dot" aria-hidden="true" />
               <h3>{escapeControls(open.agent)}</h3>
               <span className="mono subtle">{open.id}</span>
               <span className="spacer" />
-              <button type="button" className="button button-quiet button-small" onClick={() => navigate({ screen: 'sessions' })} aria-label="Close the transcript (Esc)">
+              <button
+                type="button"
+                className="button button-quiet button-small"
+                onClick={() => navigate({ screen: 'sessions' })}
+                aria-label="Close the transcript (Esc)"
+              >
                 Close
               </button>
             </header>
             <div className="transcript-scroll">
-              {transcript?.load.kind === 'failed' && <ErrorNotice error={transcript.load.error} onRetry={() => void openTranscript(open.id)} />}
+              {transcript?.load.kind === 'failed' && (
+                <ErrorNotice error={transcript.load.error} onRetry={() => void openTranscript(open.id)} />
+              )}
               {transcript?.history === undefined ? (
                 <p className="muted">Loading the transcript…</p>
               ) : (

@@ -13,9 +13,14 @@ import type { TimelineEntry } from '../../model/timeline-filter';
 import { useAppStore } from '../../stores/store-context';
 import { DetailToolbar } from './detail-toolbar';
 
-function sideLabels(entry: TimelineEntry, compare: { readonly kind: 'live' } | { readonly kind: 'checkpoint'; readonly id: string; readonly isOlder: boolean }): { from: string; to: string } {
+function sideLabels(
+  entry: TimelineEntry,
+  compare: { readonly kind: 'live' } | { readonly kind: 'checkpoint'; readonly id: string; readonly isOlder: boolean },
+): { from: string; to: string } {
   if (compare.kind === 'live') return { from: shortId(entry.id), to: 'live' };
-  return compare.isOlder ? { from: shortId(compare.id), to: shortId(entry.id) } : { from: shortId(entry.id), to: shortId(compare.id) };
+  return compare.isOlder
+    ? { from: shortId(compare.id), to: shortId(entry.id) }
+    : { from: shortId(entry.id), to: shortId(compare.id) };
 }
 
 /**
@@ -23,7 +28,15 @@ function sideLabels(entry: TimelineEntry, compare: { readonly kind: 'live' } | {
  * for restore) beside the diffs (the file under the cursor, or all of them stacked); restore all,
  * the selected files, one file, or lines picked in a diff, each with its plan and its undo.
  */
-export function CheckpointDetail({ entry, newer, older }: { readonly entry: TimelineEntry; readonly newer: string | undefined; readonly older: string | undefined }) {
+export function CheckpointDetail({
+  entry,
+  newer,
+  older,
+}: {
+  readonly entry: TimelineEntry;
+  readonly newer: string | undefined;
+  readonly older: string | undefined;
+}) {
   const detail = useAppStore((state) => state.detail);
   const selection = useAppStore((state) => state.fileSelection);
   const fileDiffs = useAppStore((state) => state.fileDiffs);
@@ -49,16 +62,21 @@ export function CheckpointDetail({ entry, newer, older }: { readonly entry: Time
   const files = useMemo(() => detail?.files ?? [], [detail?.files]);
   const tree = useMemo(() => fileTreeRows(files.map((file) => file.path)), [files]);
   const byPath = useMemo(() => new Map(files.map((file) => [file.path, file])), [files]);
-  const groups = useMemo(() => new Map(tree.flatMap((row) => (row.kind === 'folder' ? [[row.key, row.files] as const] : []))), [tree]);
+  const groups = useMemo(
+    () => new Map(tree.flatMap((row) => (row.kind === 'folder' ? [[row.key, row.files] as const] : []))),
+    [tree],
+  );
   const skipped = useMemo(() => entry.skipped.filter((item) => item.reason !== 'more'), [entry.skipped]);
-  if (detail?.checkpointId !== entry.id) return <div className="checkpoint-detail" data-testid="checkpoint-detail" data-state="loading" />;
+  if (detail?.checkpointId !== entry.id)
+    return <div className="checkpoint-detail" data-testid="checkpoint-detail" data-state="loading" />;
 
   const keys = tree.map((row) => row.key);
   const isLive = detail.compare.kind === 'live';
   const labels = sideLabels(entry, detail.compare);
   const selectedCount = files.filter((file) => selection.selected.has(file.path)).length;
   const isEmptyLive = isLive && detail.load.kind === 'ready' && files.length === 0;
-  const staleness = isLive && stale?.dir === detail.dir && stale.checkpointId === detail.checkpointId ? stale.reason : undefined;
+  const staleness =
+    isLive && stale?.dir === detail.dir && stale.checkpointId === detail.checkpointId ? stale.reason : undefined;
   const focused = focusedFile === undefined ? undefined : byPath.get(focusedFile);
   const shownFiles = diffMode === 'all' ? files : focused === undefined ? [] : [focused];
   const restoreFile = (path: string): void => void planRestoreOf(detail.dir, detail.checkpointId, [path]);
@@ -74,7 +92,14 @@ export function CheckpointDetail({ entry, newer, older }: { readonly entry: Time
   }
 
   return (
-    <section className="checkpoint-detail" data-testid="checkpoint-detail" data-state={detail.load.kind} data-stale={staleness !== undefined} onKeyDown={onKeyDown} aria-label="Checkpoint">
+    <section
+      className="checkpoint-detail"
+      data-testid="checkpoint-detail"
+      data-state={detail.load.kind}
+      data-stale={staleness !== undefined}
+      onKeyDown={onKeyDown}
+      aria-label="Checkpoint"
+    >
       <CheckpointHeader
         entry={entry}
         laneClass={sessionColourClass(entry.attribution.sessionId)}
@@ -89,9 +114,17 @@ export function CheckpointDetail({ entry, newer, older }: { readonly entry: Time
           onUndo={
             changedPaths(lastRestore.result).length === 0
               ? undefined
-              : () => void planUndoRestore(lastRestore.dir, lastRestore.result.preRollback.id, changedPaths(lastRestore.result), lastRestore.checkpointId)
+              : () =>
+                  void planUndoRestore(
+                    lastRestore.dir,
+                    lastRestore.result.preRollback.id,
+                    changedPaths(lastRestore.result),
+                    lastRestore.checkpointId,
+                  )
           }
-          onShowRestorePoint={() => navigate({ screen: 'timeline', dir: lastRestore.dir, checkpointId: lastRestore.result.preRollback.id })}
+          onShowRestorePoint={() =>
+            navigate({ screen: 'timeline', dir: lastRestore.dir, checkpointId: lastRestore.result.preRollback.id })
+          }
           onDismiss={dismissLastRestore}
         />
       )}
@@ -105,16 +138,35 @@ export function CheckpointDetail({ entry, newer, older }: { readonly entry: Time
               : `${detail.totalFiles.toLocaleString('en-US')} ${detail.totalFiles === 1 ? 'file differs' : 'files differ'} (${labels.from} → ${labels.to})`}
         </span>
         {staleness !== undefined && (
-          <span className="badge" data-kind="stale" data-testid="diff-stale" title="The live directory changed since this comparison, or the core cannot be asked now">
+          <span
+            className="badge"
+            data-kind="stale"
+            data-testid="diff-stale"
+            title="The live directory changed since this comparison, or the core cannot be asked now"
+          >
             {staleness === 'changed' ? 'out of date: comparing again…' : 'out of date: cannot compare now'}
           </span>
         )}
         <span className="subtle detail-hint">Click a file to see it · tick, drag, Shift or Ctrl to select</span>
         <span className="spacer" />
-        <button type="button" className="button" data-testid="restore-selected" disabled={selectedCount === 0} onClick={() => void planRestore('selected')} title="Restore only the selected files (R); shows the plan first">
+        <button
+          type="button"
+          className="button"
+          data-testid="restore-selected"
+          disabled={selectedCount === 0}
+          onClick={() => void planRestore('selected')}
+          title="Restore only the selected files (R); shows the plan first"
+        >
           Restore selected{selectedCount > 0 ? ` (${selectedCount})` : ''}
         </button>
-        <button type="button" className="button button-primary" data-testid="restore-all" disabled={isEmptyLive} onClick={() => void planRestore('all')} title="Restore the whole directory to this checkpoint (Shift+R); shows the plan first">
+        <button
+          type="button"
+          className="button button-primary"
+          data-testid="restore-all"
+          disabled={isEmptyLive}
+          onClick={() => void planRestore('all')}
+          title="Restore the whole directory to this checkpoint (Shift+R); shows the plan first"
+        >
           Restore all
         </button>
       </div>
@@ -134,10 +186,26 @@ export function CheckpointDetail({ entry, newer, older }: { readonly entry: Time
             if (item === undefined) return null;
             if (item.kind === 'folder') {
               const count = item.files.filter((path) => selection.selected.has(path)).length;
-              return <ChangedFolderRow name={item.name} depth={item.depth} count={item.files.length} check={count === 0 ? 'unchecked' : count === item.files.length ? 'checked' : 'mixed'} />;
+              return (
+                <ChangedFolderRow
+                  name={item.name}
+                  depth={item.depth}
+                  count={item.files.length}
+                  check={count === 0 ? 'unchecked' : count === item.files.length ? 'checked' : 'mixed'}
+                />
+              );
             }
             const file = byPath.get(item.key);
-            return file === undefined ? null : <ChangedFileRow file={file} name={item.name} depth={item.depth} isSelected={row.isSelected} onRestore={restoreFile} onHistory={showHistory} />;
+            return file === undefined ? null : (
+              <ChangedFileRow
+                file={file}
+                name={item.name}
+                depth={item.depth}
+                isSelected={row.isSelected}
+                onRestore={restoreFile}
+                onHistory={showHistory}
+              />
+            );
           }}
         />
         <div className="detail-diff">

@@ -9,7 +9,15 @@ const modes: readonly (readonly [DiffMode, string, string])[] = [
 ];
 
 /** What the open checkpoint is compared with, how its diffs are shown, and its pin. */
-export function DetailToolbar({ entry, newer, older }: { readonly entry: TimelineEntry; readonly newer: string | undefined; readonly older: string | undefined }) {
+export function DetailToolbar({
+  entry,
+  newer,
+  older,
+}: {
+  readonly entry: TimelineEntry;
+  readonly newer: string | undefined;
+  readonly older: string | undefined;
+}) {
   const detail = useAppStore((state) => state.detail);
   const diffMode = useAppStore((state) => state.diffMode);
   const compareWith = useAppStore((state) => state.compareWith);
@@ -21,15 +29,33 @@ export function DetailToolbar({ entry, newer, older }: { readonly entry: Timelin
   const compareChoices: readonly (readonly [string, string, CompareTarget | undefined])[] = [
     ['live', 'Live directory', { kind: 'live' }],
     ['newer', 'Next checkpoint', newer === undefined ? undefined : { kind: 'checkpoint', id: newer, isOlder: false }],
-    ['older', 'Previous checkpoint', older === undefined ? undefined : { kind: 'checkpoint', id: older, isOlder: true }],
+    [
+      'older',
+      'Previous checkpoint',
+      older === undefined ? undefined : { kind: 'checkpoint', id: older, isOlder: true },
+    ],
   ];
-  const currentChoice = detail.compare.kind === 'live' ? 'live' : detail.compare.id === newer ? 'newer' : detail.compare.id === older ? 'older' : 'other';
+  const currentChoice =
+    detail.compare.kind === 'live'
+      ? 'live'
+      : detail.compare.id === newer
+        ? 'newer'
+        : detail.compare.id === older
+          ? 'older'
+          : 'other';
   return (
     <div className="detail-toolbar">
       <span className="muted">Compare with</span>
       <div className="segmented" role="group" aria-label="Compare with">
         {compareChoices.map(([key, label, target]) => (
-          <button key={key} type="button" aria-pressed={currentChoice === key} disabled={target === undefined} data-testid={`compare-${key}`} onClick={() => target !== undefined && void compareWith(target)}>
+          <button
+            key={key}
+            type="button"
+            aria-pressed={currentChoice === key}
+            disabled={target === undefined}
+            data-testid={`compare-${key}`}
+            onClick={() => target !== undefined && void compareWith(target)}
+          >
             {label}
           </button>
         ))}
@@ -39,13 +65,25 @@ export function DetailToolbar({ entry, newer, older }: { readonly entry: Timelin
           </button>
         )}
       </div>
-      <button type="button" className="button button-quiet button-small" onClick={() => void refreshDetail()} title="Compare again with the directory as it is now">
+      <button
+        type="button"
+        className="button button-quiet button-small"
+        onClick={() => void refreshDetail()}
+        title="Compare again with the directory as it is now"
+      >
         Refresh
       </button>
       <span className="spacer" />
       <div className="segmented" role="group" aria-label="Show">
         {modes.map(([mode, label, title]) => (
-          <button key={mode} type="button" aria-pressed={diffMode === mode} data-testid={`diff-mode-${mode}`} title={title} onClick={() => setDiffMode(mode)}>
+          <button
+            key={mode}
+            type="button"
+            aria-pressed={diffMode === mode}
+            data-testid={`diff-mode-${mode}`}
+            title={title}
+            onClick={() => setDiffMode(mode)}
+          >
             {label}
           </button>
         ))}
@@ -57,7 +95,13 @@ export function DetailToolbar({ entry, newer, older }: { readonly entry: Timelin
         aria-pressed={isPinned}
         disabled={entry.source === 'hermes'}
         onClick={() => void pinCheckpoint(entry.dir, entry.id, !isPinned)}
-        title={entry.source === 'hermes' ? "Hermes Agent's checkpoints are read only" : isPinned ? 'Unpin: retention and the size cap may drop it again' : 'Pin: retention and the size cap never drop it'}
+        title={
+          entry.source === 'hermes'
+            ? "Hermes Agent's checkpoints are read only"
+            : isPinned
+              ? 'Unpin: retention and the size cap may drop it again'
+              : 'Pin: retention and the size cap never drop it'
+        }
       >
         {isPinned ? 'Pinned' : 'Pin'}
       </button>

@@ -7,8 +7,8 @@ export function TimelineEmpty({ target }: { readonly target: ConnectTarget | und
   return (
     <EmptyState title="No checkpoints yet" testId="timeline-empty">
       <p>
-        Vigil checkpoints a directory before an agent’s first change in each turn. Every checkpoint of a directory shows here, from every session, with what changed
-        and one-click restore.
+        Vigil checkpoints a directory before an agent’s first change in each turn. Every checkpoint of a directory shows
+        here, from every session, with what changed and one-click restore.
       </p>
       <ol>
         <li>

@@ -16,7 +16,11 @@ export function TimelineFilters({ entries }: { readonly entries: readonly Timeli
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent): void => {
       const target = event.target;
-      if (event.key !== '/' || (target instanceof HTMLElement && ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))) return;
+      if (
+        event.key !== '/' ||
+        (target instanceof HTMLElement && ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))
+      )
+        return;
       event.preventDefault();
       textRef.current?.focus();
     };

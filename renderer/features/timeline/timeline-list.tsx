@@ -55,9 +55,13 @@ export function TimelineList({
   const columnCount = Math.max(1, ...columns.values()) + 1;
   const newestId = allEntries[0]?.id;
   const isLiveKnown = live?.dir === dir && live.head === newestId;
-  const liveStats = { counts: isLiveKnown ? live.counts : undefined, state: !isConnected ? ('offline' as const) : isLiveKnown ? live.state : ('unknown' as const) };
+  const liveStats = {
+    counts: isLiveKnown ? live.counts : undefined,
+    state: !isConnected ? ('offline' as const) : isLiveKnown ? live.state : ('unknown' as const),
+  };
   const selectedIndex = selectedId === undefined ? -1 : entries.findIndex((entry) => entry.id === selectedId);
-  const selectedItem = selectedId === undefined ? -1 : items.findIndex((item) => item.kind === 'entry' && item.entry.id === selectedId);
+  const selectedItem =
+    selectedId === undefined ? -1 : items.findIndex((item) => item.kind === 'entry' && item.entry.id === selectedId);
 
   function open(index: number, replace: boolean): void {
     const entry = entries[index];
@@ -66,7 +70,14 @@ export function TimelineList({
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>): void {
     const page = Math.max(1, Math.floor(event.currentTarget.clientHeight / entryHeight) - 1);
-    const steps: Readonly<Record<string, number>> = { ArrowDown: 1, ArrowUp: -1, j: 1, k: -1, PageDown: page, PageUp: -page };
+    const steps: Readonly<Record<string, number>> = {
+      ArrowDown: 1,
+      ArrowUp: -1,
+      j: 1,
+      k: -1,
+      PageDown: page,
+      PageUp: -page,
+    };
     if (event.key === 'Enter') {
       event.preventDefault();
       document.querySelector<HTMLElement>('[data-testid="changed-files"]')?.focus();
@@ -75,7 +86,11 @@ export function TimelineList({
     let next: number | undefined;
     if (event.key === 'Home') next = 0;
     else if (event.key === 'End') next = entries.length - 1;
-    else if (steps[event.key] !== undefined) next = Math.max(0, Math.min(entries.length - 1, selectedIndex === -1 ? 0 : selectedIndex + (steps[event.key] ?? 0)));
+    else if (steps[event.key] !== undefined)
+      next = Math.max(
+        0,
+        Math.min(entries.length - 1, selectedIndex === -1 ? 0 : selectedIndex + (steps[event.key] ?? 0)),
+      );
     if (next === undefined || entries.length === 0) return;
     event.preventDefault();
     open(next, true);
@@ -138,7 +153,15 @@ export function TimelineList({
         const { sessionId, turn } = entry.attribution;
         const brief = sessionId === undefined || turn === undefined ? undefined : briefs.get(turnKey(sessionId, turn));
         const title = rowTitle(entry, brief, dir);
-        if (item.kind === 'turn') return <TimelineTurnHeading actor={actor} laneClass={actorColourClass(actor)} title={title.text} count={item.count} />;
+        if (item.kind === 'turn')
+          return (
+            <TimelineTurnHeading
+              actor={actor}
+              laneClass={actorColourClass(actor)}
+              title={title.text}
+              count={item.count}
+            />
+          );
         return (
           <TimelineRow
             entry={entry}
@@ -157,7 +180,11 @@ export function TimelineList({
                   navigate({ screen: 'timeline', dir, checkpointId: entry.id });
                   void planRestoreOf(dir, entry.id, []);
                 }}
-                onRewind={() => entry.attribution.sessionId !== undefined && entry.attribution.turn !== undefined && void planRewind(entry.attribution.sessionId, entry.attribution.turn, 'both')}
+                onRewind={() =>
+                  entry.attribution.sessionId !== undefined &&
+                  entry.attribution.turn !== undefined &&
+                  void planRewind(entry.attribution.sessionId, entry.attribution.turn, 'both')
+                }
               />
             }
           />

@@ -31,7 +31,8 @@ export function TimelineOverlays() {
 
   /** Opens a checkpoint compared as asked, with the cursor on `path`, then shows it. */
   const show = (dir: string, checkpointId: string, path: string, next: string): void => {
-    const compare = next === 'live' ? ({ kind: 'live' } as const) : ({ kind: 'checkpoint', id: next, isOlder: false } as const);
+    const compare =
+      next === 'live' ? ({ kind: 'live' } as const) : ({ kind: 'checkpoint', id: next, isOlder: false } as const);
     void openCheckpoint(dir, checkpointId, { compare, focus: path });
     navigate({ screen: 'timeline', dir, checkpointId });
   };
@@ -39,7 +40,10 @@ export function TimelineOverlays() {
   return (
     <>
       {fileHistory !== undefined && (
-        <div className="overlay overlay-side" onClick={(event) => event.target === event.currentTarget && closeFileHistory()}>
+        <div
+          className="overlay overlay-side"
+          onClick={(event) => event.target === event.currentTarget && closeFileHistory()}
+        >
           <FileHistoryPanel
             path={fileHistory.path}
             state={panelState(fileHistory.load)}
@@ -59,7 +63,10 @@ export function TimelineOverlays() {
         </div>
       )}
       {pastSearch !== undefined && (
-        <div className="overlay overlay-side" onClick={(event) => event.target === event.currentTarget && closePastSearch()}>
+        <div
+          className="overlay overlay-side"
+          onClick={(event) => event.target === event.currentTarget && closePastSearch()}
+        >
           <PastSearchPanel
             text={pastSearch.text}
             state={panelState(pastSearch.load)}

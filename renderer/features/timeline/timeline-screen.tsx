@@ -41,12 +41,20 @@ export function TimelineScreen() {
   const routeDir = route.screen === 'timeline' ? route.dir : undefined;
   const checkpointId = route.screen === 'timeline' ? route.checkpointId : undefined;
   const home = appInfo?.home;
-  const ordered = useMemo(() => orderDirectories(directories, [...(home === undefined ? [] : [home]), ...memoryDirectories.map((directory) => directory.path)]), [directories, home, memoryDirectories]);
+  const ordered = useMemo(
+    () =>
+      orderDirectories(directories, [
+        ...(home === undefined ? [] : [home]),
+        ...memoryDirectories.map((directory) => directory.path),
+      ]),
+    [directories, home, memoryDirectories],
+  );
   // Opens on the folder with the most recent activity, once the core said where its own folders are (they come last).
   const fallbackDir = home === undefined ? undefined : defaultDirectory(ordered);
 
   useEffect(() => {
-    if (routeDir === undefined && fallbackDir !== undefined) navigate({ screen: 'timeline', dir: fallbackDir }, { replace: true });
+    if (routeDir === undefined && fallbackDir !== undefined)
+      navigate({ screen: 'timeline', dir: fallbackDir }, { replace: true });
   }, [routeDir, fallbackDir, navigate]);
 
   const timelineDir = timeline?.dir;
@@ -74,7 +82,11 @@ export function TimelineScreen() {
         </div>
       );
     }
-    return directoriesLoad.kind === 'ready' ? <TimelineEmpty target={connectTarget} /> : <div className="screen" data-testid="timeline-loading" />;
+    return directoriesLoad.kind === 'ready' ? (
+      <TimelineEmpty target={connectTarget} />
+    ) : (
+      <div className="screen" data-testid="timeline-loading" />
+    );
   }
 
   const index = all.findIndex((entry) => entry.id === checkpointId);
@@ -85,7 +97,12 @@ export function TimelineScreen() {
     <div className="screen" data-testid="timeline-screen">
       <div className="screen-header">
         <h2>Timeline</h2>
-        <DirectoryPicker items={ordered} current={routeDir} now={now} onChoose={(dir) => navigate({ screen: 'timeline', dir })} />
+        <DirectoryPicker
+          items={ordered}
+          current={routeDir}
+          now={now}
+          onChoose={(dir) => navigate({ screen: 'timeline', dir })}
+        />
         <RetentionSummary
           total={timeline?.total ?? 0}
           visible={visible.length}
@@ -102,26 +119,47 @@ export function TimelineScreen() {
       </div>
       {timeline !== undefined && timeline.load.kind === 'failed' && (
         <div className="screen-notice">
-          <ErrorNotice error={timeline.load.error} onRetry={() => routeDir !== undefined && void openTimeline(routeDir)} />
+          <ErrorNotice
+            error={timeline.load.error}
+            onRetry={() => routeDir !== undefined && void openTimeline(routeDir)}
+          />
         </div>
       )}
       {timeline !== undefined && !timeline.isComplete && timeline.entries.length > 0 && (
         <div className="screen-notice">
-          <ProgressBar label="Loading the timeline" done={timeline.entries.length} total={timeline.total} testId="timeline-progress" />
+          <ProgressBar
+            label="Loading the timeline"
+            done={timeline.entries.length}
+            total={timeline.total}
+            testId="timeline-progress"
+          />
         </div>
       )}
       {fileFilter !== undefined && !fileFilter.isDone && (
         <div className="screen-notice">
-          <ProgressBar label={`Finding the checkpoints that changed ${fileFilter.path}`} done={fileFilter.checked} total={all.length} testId="file-filter-progress" />
+          <ProgressBar
+            label={`Finding the checkpoints that changed ${fileFilter.path}`}
+            done={fileFilter.checked}
+            total={all.length}
+            testId="file-filter-progress"
+          />
         </div>
       )}
       <div className="timeline-body">
         <div className="timeline-column">
           {routeDir !== undefined && (
-            <TimelineList dir={routeDir} entries={visible} allEntries={all} selectedId={checkpointId} isLoading={timeline?.load.kind === 'loading'} />
+            <TimelineList
+              dir={routeDir}
+              entries={visible}
+              allEntries={all}
+              selectedId={checkpointId}
+              isLoading={timeline?.load.kind === 'loading'}
+            />
           )}
           {visible.length === 0 && timeline?.load.kind === 'ready' && (
-            <p className="muted timeline-none">{isFiltered ? 'No checkpoint matches the filter.' : 'This directory has no checkpoints.'}</p>
+            <p className="muted timeline-none">
+              {isFiltered ? 'No checkpoint matches the filter.' : 'This directory has no checkpoints.'}
+            </p>
           )}
         </div>
         {selected !== undefined ? (
