@@ -95,13 +95,31 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
     let detailGeneration = 0;
     const pending = new Set<string>();
 
-    const loadFiles = async (focus?: string): Promise<void> => {
+    /**
+     * After a refresh, lines the person picked stay picked while their file's diff is the one they
+     * were picked on (same versions on both sides): a live comparison that recomputes because
+     * another file changed must not drop them. Otherwise the pick goes.
+     */
+    const keepLinesIfUnchanged = async (kept: LineSelection, before: FileDiff | undefined, generation: number) => {
+      const isListed = get().detail?.files.some((file) => file.path === kept.path) === true;
+      if (isListed && before !== undefined) {
+        if (!get().fileDiffs.has(kept.path)) await get().loadFileDiffs([kept.path]);
+        if (generation !== detailGeneration) return;
+        const after = get().fileDiffs.get(kept.path)?.diff;
+        if (after !== undefined && after.oldOid === before.oldOid && after.newOid === before.newOid) return;
+      }
+      if (get().lineSelection === kept) set({ lineSelection: undefined });
+    };
+
+    const loadFiles = async (focus?: string, { keepLines = false } = {}): Promise<void> => {
       const detail = get().detail;
       if (detail === undefined) return;
       detailGeneration += 1;
       const generation = detailGeneration;
       pending.clear();
-      set({ detail: { ...detail, load: loading }, fileDiffs: new Map(), lineSelection: undefined });
+      const kept = keepLines ? get().lineSelection : undefined;
+      const keptDiff = kept === undefined ? undefined : get().fileDiffs.get(kept.path)?.diff;
+      set({ detail: { ...detail, load: loading }, fileDiffs: new Map(), lineSelection: kept });
       const files: DiffFile[] = [];
       let offset: number | null = 0;
       let total = 0;
@@ -131,6 +149,7 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
       );
       set({ focusedFile: shown });
       if (shown !== undefined) await get().loadFileDiffs([shown]);
+      if (kept !== undefined && generation === detailGeneration) await keepLinesIfUnchanged(kept, keptDiff, generation);
     };
 
     return {
@@ -175,7 +194,7 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
         await loadFiles();
       },
 
-      refreshDetail: () => loadFiles(),
+      refreshDetail: () => loadFiles(undefined, { keepLines: true }),
 
       changeFileSelection: (selection) => {
         set({ fileSelection: selection });
