@@ -8,6 +8,7 @@ import type { CheckpointService, CheckpointServiceOptions } from '../electron/ch
 import { silentLogger } from '../electron/logging/logger';
 import { formatBytes } from '../shared/text/format-bytes';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
+import { gitEnv } from './git-env';
 
 const { CheckpointService: CheckpointEngine } = await loadCheckpointService();
 
@@ -16,16 +17,6 @@ const { CheckpointService: CheckpointEngine } = await loadCheckpointService();
  * checkpoint against `git --git-dir=S --work-tree=D add -A && git commit` on a shadow git dir
  * (auto-gc off, so a detached gc does not run into the next measurement).
  */
-
-const gitEnv = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 'bench',
-  GIT_AUTHOR_EMAIL: 'bench@example.invalid',
-  GIT_COMMITTER_NAME: 'bench',
-  GIT_COMMITTER_EMAIL: 'bench@example.invalid',
-};
 
 function git(args: readonly string[]): string {
   return execFileSync('git', ['-c', 'gc.auto=0', ...args], {

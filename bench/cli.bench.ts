@@ -6,6 +6,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
+import { gitEnv } from './git-env';
 
 /**
  * Whole `vigil` processes (the built CLI, as a user runs it) side by side with git's CLI on the same
@@ -16,16 +17,6 @@ import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, ty
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'out/main/cli.js');
-
-const gitEnv = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 'bench',
-  GIT_AUTHOR_EMAIL: 'bench@example.invalid',
-  GIT_COMMITTER_NAME: 'bench',
-  GIT_COMMITTER_EMAIL: 'bench@example.invalid',
-};
 
 /** Wall time of one whole process, in milliseconds. */
 function timed(command: string, args: readonly string[], env: NodeJS.ProcessEnv): number {

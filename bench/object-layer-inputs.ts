@@ -1,21 +1,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { gitEnv } from './git-env';
 
 /**
  * The inputs of the object-layer bench, made the same way for both layers: a generated project
  * (text files, 50 per folder, 10 folders per top folder) and stores made by git's own CLI.
  */
-
-const gitEnv = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 'bench',
-  GIT_AUTHOR_EMAIL: 'bench@example.invalid',
-  GIT_COMMITTER_NAME: 'bench',
-  GIT_COMMITTER_EMAIL: 'bench@example.invalid',
-};
 
 /** Runs git's CLI (auto-gc off) and returns its stdout. */
 export function git(args: readonly string[], cwd?: string): string {

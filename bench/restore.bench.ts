@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { loadCheckpointService, loadRestoreService, type RestoreService } from '../electron/checkpoints';
 import { silentLogger } from '../electron/logging/logger';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
+import { gitEnv } from './git-env';
 
 const { CheckpointService: CheckpointEngine } = await loadCheckpointService();
 const { restoreServiceFor } = await loadRestoreService();
@@ -15,16 +16,6 @@ const { restoreServiceFor } = await loadRestoreService();
  * restore (pre-rollback snapshot, plan, atomic writes with fsync, read-back verification) against
  * `git --git-dir=S --work-tree=D checkout C -- <paths>` on a shadow git dir holding the same files.
  */
-
-const gitEnv = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 'bench',
-  GIT_AUTHOR_EMAIL: 'bench@example.invalid',
-  GIT_COMMITTER_NAME: 'bench',
-  GIT_COMMITTER_EMAIL: 'bench@example.invalid',
-};
 
 /** A generated project: 50 files per leaf folder, 10 leaf folders per top folder, 30–550 bytes each. */
 interface Tree {

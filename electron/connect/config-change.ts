@@ -57,12 +57,16 @@ export function isNoChange(change: ConfigChange): boolean {
 
 /** The change as a unified diff of the file (a new file shows as all added lines). */
 export function describeChange(change: ConfigChange): string {
-  const name = change.file;
+  return unifiedFileDiff(change.file, change.before, change.after);
+}
+
+/** A file's change as a unified diff: a new file as all added lines, a removed one as all removed. */
+export function unifiedFileDiff(file: string, before: string | undefined, after: string | undefined): string {
   return createTwoFilesPatch(
-    change.before === undefined ? '/dev/null' : name,
-    name,
-    change.before ?? '',
-    change.after,
+    before === undefined ? '/dev/null' : file,
+    after === undefined ? '/dev/null' : file,
+    before ?? '',
+    after ?? '',
     undefined,
     undefined,
     { context: 3 },

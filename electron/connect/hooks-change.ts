@@ -1,10 +1,9 @@
 import { readFile, unlink } from 'node:fs/promises';
-import { createTwoFilesPatch } from 'diff';
 import type { HookGroup } from '../../shared/connect/hooks-config';
 import { AppError } from '../../shared/errors';
 import type { HookAgent } from '../../shared/hooks/hook-event';
 import { readFileIdentity, isSameIdentity } from '../files/file-identity';
-import { applyConfigChange, type ConfigChange } from './config-change';
+import { applyConfigChange, unifiedFileDiff, type ConfigChange } from './config-change';
 import { digestOf, readHooksOriginal, type HooksOriginal } from './hooks-original';
 import { parseSettings, settingsText, withoutVigilHooks, withVigilHooks } from './hooks-settings';
 
@@ -25,20 +24,7 @@ async function readText(file: string): Promise<string | undefined> {
 
 /** The change as a unified diff (a new file as all added lines, a removed one as all removed). */
 export function describeHooksChange(change: HooksChange): string {
-  const { file, before, after } = change;
-  return createTwoFilesPatch(
-    before === undefined ? '/dev/null' : file,
-    after === undefined ? '/dev/null' : file,
-    before ?? '',
-    after ?? '',
-    undefined,
-    undefined,
-    { context: 3 },
-  )
-    .split('\n')
-    .filter((line) => !line.startsWith('====='))
-    .join('\n')
-    .trimEnd();
+  return unifiedFileDiff(change.file, change.before, change.after);
 }
 
 /**

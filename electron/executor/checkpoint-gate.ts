@@ -48,8 +48,52 @@ function scopeIn(call: GateCall, directory: string): { readonly paths?: readonly
   return inside.includes('') || inside.length === 0 ? {} : { paths: [...new Set(inside)] };
 }
 
-type Slot =
+type Slot = CallCheckpointOutcome;
+
+/** Who a checkpoint before a call is for (the trailers of its commit) and the files it is about to change. */
+export type CheckpointCall = Pick<GateCall, 'sessionId' | 'agent' | 'turn' | 'tool' | 'reason' | 'paths'>;
+
+/** What taking one directory's checkpoint before a call came to. */
+export type CallCheckpointOutcome =
   { readonly ok: true; readonly checkpoint: CallCheckpoint } | { readonly ok: false; readonly problem: string };
+
+/** What a checkpoint before a call needs of the core. */
+export interface CallCheckpointDeps {
+  readonly engine: Pick<CheckpointApi, 'checkpoint'>;
+  readonly logger: Logger;
+  readonly events: Pick<EventHub, 'emit'>;
+}
+
+/**
+ * The checkpoint of `directory` before a call (the executor's tools and the agents' own, through
+ * their hooks); a failure is logged, reported to the UI and returned, never thrown. `consequence`
+ * ends the problem's sentence with what the caller does without the checkpoint.
+ */
+export async function checkpointBeforeCall(
+  deps: CallCheckpointDeps,
+  directory: string,
+  call: CheckpointCall,
+  { consequence, logMessage }: { readonly consequence: string; readonly logMessage: string },
+): Promise<CallCheckpointOutcome> {
+  try {
+    const outcome = await deps.engine.checkpoint(directory, {
+      reason: call.reason,
+      attribution: { sessionId: call.sessionId, turn: call.turn, tool: call.tool, agent: call.agent },
+      paths: call.paths.filter((candidate) => isPathInside(candidate, directory)),
+    });
+    const checkpoint: CallCheckpoint =
+      outcome.kind === 'created'
+        ? { directory, checkpointId: outcome.checkpoint.id, kind: 'created' }
+        : { directory, ...(outcome.head === undefined ? {} : { checkpointId: outcome.head }), kind: 'unchanged' };
+    return { ok: true, checkpoint };
+  } catch (error) {
+    const why = isAppError(error) ? error.message : 'an unexpected error (the details are in the log)';
+    const problem = `The checkpoint of ${directory} before ${call.tool} failed: ${why}${consequence}`;
+    deps.logger.error(logMessage, { directory, session: call.sessionId, turn: call.turn, tool: call.tool, error });
+    deps.events.emit('app:problem-reported', { source: 'checkpoints', message: problem, at: new Date().toISOString() });
+    return { ok: false, problem };
+  }
+}
 
 /**
  * The per-turn checkpoint slots: at most one checkpoint per directory per session turn. Only the
@@ -148,33 +192,9 @@ export class CheckpointGate {
   async #take(call: GateCall, directory: string): Promise<Slot> {
     const checkpoints = this.#checkpoints;
     if (checkpoints === undefined) return { ok: false, problem: 'checkpoints are not available' };
-    try {
-      const outcome = await checkpoints.checkpoint(directory, {
-        reason: call.reason,
-        attribution: { sessionId: call.sessionId, turn: call.turn, tool: call.tool, agent: call.agent },
-        paths: call.paths.filter((candidate) => isPathInside(candidate, directory)),
-      });
-      const checkpoint: CallCheckpoint =
-        outcome.kind === 'created'
-          ? { directory, checkpointId: outcome.checkpoint.id, kind: 'created' }
-          : { directory, ...(outcome.head === undefined ? {} : { checkpointId: outcome.head }), kind: 'unchanged' };
-      return { ok: true, checkpoint };
-    } catch (error) {
-      const reason = isAppError(error) ? error.message : 'an unexpected error (the details are in the log)';
-      const problem = `The checkpoint of ${directory} before ${call.tool} failed: ${reason} The call ran without it, so its changes there cannot be undone.`;
-      this.#logger.error('checkpoint failed; the tool call runs without it', {
-        directory,
-        session: call.sessionId,
-        turn: call.turn,
-        tool: call.tool,
-        error,
-      });
-      this.#events.emit('app:problem-reported', {
-        source: 'checkpoints',
-        message: problem,
-        at: new Date().toISOString(),
-      });
-      return { ok: false, problem };
-    }
+    return checkpointBeforeCall({ engine: checkpoints, logger: this.#logger, events: this.#events }, directory, call, {
+      consequence: ' The call ran without it, so its changes there cannot be undone.',
+      logMessage: 'checkpoint failed; the tool call runs without it',
+    });
   }
 }

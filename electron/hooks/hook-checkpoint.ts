@@ -1,36 +1,23 @@
 import path from 'node:path';
-import type { CallCheckpoint } from '../../shared/contract/sessions-contract';
-import { isAppError } from '../../shared/errors';
-import type { CheckpointApi } from '../checkpoints';
-import type { EventHub } from '../lib/event-hub';
-import type { TouchedDirectory } from '../executor/checkpoint-gate';
-import type { Logger } from '../logging/logger';
+import {
+  checkpointBeforeCall,
+  type CallCheckpointDeps,
+  type CallCheckpointOutcome,
+  type CheckpointCall,
+  type TouchedDirectory,
+} from '../executor/checkpoint-gate';
 import type { SessionState } from '../sessions/session-state';
 import { isPathInside } from '../lib/path-rules';
 import type { PendingCall } from './hook-state-store';
 
-/** Who a hook checkpoint is for: the trailers of its commit. */
-export interface HookCheckpointCall {
-  readonly sessionId: string;
-  readonly agent: string;
-  readonly turn: number;
-  /** The agent's own tool name (`Write`, `run_shell_command`). */
-  readonly tool: string;
-  readonly reason: string;
-  /** The files it is about to change (re-checked on disk by the snapshot). */
-  readonly paths: readonly string[];
-}
+/** Who a hook checkpoint is for: the trailers of its commit, and the files it is about to change. */
+export type HookCheckpointCall = CheckpointCall;
 
 /** What taking one directory's checkpoint came to. */
-export type HookCheckpointOutcome =
-  { readonly ok: true; readonly checkpoint: CallCheckpoint } | { readonly ok: false; readonly problem: string };
+export type HookCheckpointOutcome = CallCheckpointOutcome;
 
 /** What a hook checkpoint needs of the core. */
-export interface HookCheckpointDeps {
-  readonly engine: Pick<CheckpointApi, 'checkpoint'>;
-  readonly logger: Logger;
-  readonly events: Pick<EventHub, 'emit'>;
-}
+export type HookCheckpointDeps = CallCheckpointDeps;
 
 /** The paths of a call inside a directory, relative and `/`-separated; undefined when it may change anything there. */
 export function pathsIn(
@@ -45,35 +32,12 @@ export function pathsIn(
 }
 
 /** The checkpoint of a directory before a change; a failure is reported (log, UI) and returned, never thrown. */
-export async function takeHookCheckpoint(
+export function takeHookCheckpoint(
   deps: HookCheckpointDeps,
   directory: string,
   call: HookCheckpointCall,
 ): Promise<HookCheckpointOutcome> {
-  try {
-    const outcome = await deps.engine.checkpoint(directory, {
-      reason: call.reason,
-      attribution: { sessionId: call.sessionId, turn: call.turn, tool: call.tool, agent: call.agent },
-      paths: call.paths.filter((candidate) => isPathInside(candidate, directory)),
-    });
-    const checkpoint: CallCheckpoint =
-      outcome.kind === 'created'
-        ? { directory, checkpointId: outcome.checkpoint.id, kind: 'created' }
-        : { directory, ...(outcome.head === undefined ? {} : { checkpointId: outcome.head }), kind: 'unchanged' };
-    return { ok: true, checkpoint };
-  } catch (error) {
-    const why = isAppError(error) ? error.message : 'an unexpected error (the details are in the log)';
-    const problem = `The checkpoint of ${directory} before ${call.tool} failed: ${why}`;
-    deps.logger.error('a hook checkpoint failed', {
-      directory,
-      session: call.sessionId,
-      turn: call.turn,
-      tool: call.tool,
-      error,
-    });
-    deps.events.emit('app:problem-reported', { source: 'checkpoints', message: problem, at: new Date().toISOString() });
-    return { ok: false, problem };
-  }
+  return checkpointBeforeCall(deps, directory, call, { consequence: '', logMessage: 'a hook checkpoint failed' });
 }
 
 /**

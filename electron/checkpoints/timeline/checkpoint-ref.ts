@@ -2,7 +2,13 @@ import { AppError } from '../../../shared/errors';
 
 /** What a user typed to name a checkpoint: its number in the list (1 = newest) or a hex id prefix. */
 export type CheckpointRef =
-  { readonly kind: 'number'; readonly number: number } | { readonly kind: 'id'; readonly prefix: string };
+  | {
+      readonly kind: 'number';
+      readonly number: number;
+      /** 4 or more digits may also start an id (ids are hex): the prefix to try when the number is past the list. */
+      readonly prefix?: string;
+    }
+  | { readonly kind: 'id'; readonly prefix: string };
 
 /**
  * Parses a checkpoint reference from a user (CLI argument, UI): `N` (1 = newest, as in the seed's
@@ -18,7 +24,8 @@ export function parseCheckpointRef(value: string): CheckpointRef {
       { field: 'checkpoint' },
     );
   }
-  if (/^\d{1,9}$/.test(text)) return { kind: 'number', number: Number(text) };
+  if (/^\d{1,3}$/.test(text)) return { kind: 'number', number: Number(text) };
+  if (/^\d{4,40}$/.test(text)) return { kind: 'number', number: Number(text), prefix: text };
   if (/^[0-9a-fA-F]{4,40}$/.test(text)) return { kind: 'id', prefix: text.toLowerCase() };
   throw new AppError(
     'invalid_request',
@@ -33,6 +40,9 @@ export function parseCheckpointRef(value: string): CheckpointRef {
 export function pickCheckpoint(ref: CheckpointRef, ids: readonly string[], dir: string): number {
   if (ids.length === 0) throw new AppError('not_found', `${dir} has no checkpoints yet.`, { dir });
   if (ref.kind === 'number') {
+    // An id shown as 8 digits (about 2% of ids are) is its id, not a number past the end of the list.
+    if (ref.prefix !== undefined && (ref.number < 1 || ref.number > ids.length))
+      return pickCheckpoint({ kind: 'id', prefix: ref.prefix }, ids, dir);
     if (ref.number < 1 || ref.number > ids.length) {
       throw new AppError(
         'invalid_request',
