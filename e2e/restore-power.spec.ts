@@ -193,6 +193,12 @@ test('a drag across three lines and "Restore these lines" puts back only those l
   await expect(page.getByTestId('line-selection-bar')).toContainText('3 changed lines picked in poem.txt');
   await saveScreens(page, testInfo, 'line-selection');
 
+  // Another file changes: the live comparison recomputes, and the lines picked in poem.txt stay picked.
+  await writeFile(path.join(vigil.workspace, 'elsewhere.txt'), 'new\n');
+  await expect(page.getByTestId('diff-summary')).toHaveText(/^2 files differ /);
+  await expect(page.getByTestId('checkpoint-detail')).toHaveAttribute('data-stale', 'false');
+  await expect(stacked).toHaveAttribute('data-picked', '3');
+
   await page.getByTestId('restore-lines').click();
   const plan = page.getByTestId('restore-plan');
   await expect(plan).toHaveAttribute('data-state', 'ready');
