@@ -1,12 +1,12 @@
-import { execFileSync, spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
+import { execFileSync, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
 import { gitEnv } from './git-env';
+import { cli, loadedFiles, startServe, type LoadedFiles } from './vigil-process';
 
 /**
  * Whole `vigil` processes (the built CLI, as a user runs it) side by side with git's CLI on the same
@@ -14,9 +14,6 @@ import { gitEnv } from './git-env';
  * (`vigil serve`) against `git add -A && git commit`, a 100-file restore by name against
  * `git checkout -- FILES`, and a relayed `vigil checkpoints list` against `node -e 0`.
  */
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const cli = path.join(root, 'out/main/cli.js');
 
 /** Wall time of one whole process, in milliseconds. */
 function timed(command: string, args: readonly string[], env: NodeJS.ProcessEnv): number {
@@ -52,47 +49,6 @@ function generate(dir: string, count: number): string[] {
 function content(index: number, version: number): string {
   const line = `file ${index} version ${version} `;
   return `${line.repeat(Math.ceil((30 + ((index * 7919) % 520)) / line.length))}\n`;
-}
-
-/** Starts `vigil serve` on the data folder and resolves once it serves (its core watching the tree is warmed up by the caller). */
-async function startServe(env: NodeJS.ProcessEnv): Promise<ChildProcessByStdio<null, Readable, null>> {
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      output += chunk;
-      if (/^url: /m.test(output)) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`vigil serve exited (${String(code)})`)));
-  });
-  return child;
-}
-
-/** What the relayed path loads: the files a relayed `vigil checkpoints list` imports, and whether any heavy library is among them. */
-function relayImports(
-  dir: string,
-  env: NodeJS.ProcessEnv,
-): { readonly files: number; readonly kib: number; readonly heavy: readonly string[] } {
-  const hook = `data:text/javascript,${encodeURIComponent("export async function resolve(s, c, n) { const r = await n(s, c); if (!r.url.startsWith('node:')) process.stderr.write('IMPORT ' + r.url + '\\n'); return r; }")}`;
-  const register = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(hook)});`)}`;
-  const { stderr } = spawnSync(process.execPath, ['--import', register, cli, 'checkpoints', 'list', dir], {
-    env,
-    encoding: 'utf8',
-  });
-  const urls = stderr
-    .split('\n')
-    .flatMap((line) => (line.startsWith('IMPORT file:') ? [line.slice('IMPORT '.length)] : []));
-  const files = [...new Set(urls)].map((url) => fileURLToPath(url));
-  const kib = files.reduce((sum, file) => sum + statSync(file).size, 0) / 1024;
-  // zod and diff are bundled into the build's chunks: a chunk that holds them counts as loading them.
-  const heavy = files
-    .filter(
-      (file) =>
-        /node_modules\/(zod|ws|isomorphic-git|@modelcontextprotocol|chokidar|diff)\//.test(file) ||
-        (file.endsWith('.js') && /\$ZodType|structuredPatch/.test(readFileSync(file, 'utf8'))),
-    )
-    .map((file) => path.relative(root, file));
-  return { files: files.length, kib, heavy };
 }
 
 /** Why a target may be missed: what the profiles (node --cpu-prof of the CLI, the core and the workers) show the time goes to. */
@@ -135,7 +91,7 @@ async function measure(
 ): Promise<{
   readonly table: BenchTable;
   readonly verdicts: string[];
-  readonly imports: ReturnType<typeof relayImports>;
+  readonly imports: LoadedFiles;
 }> {
   const base = mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-cli-'));
   const dir = path.join(base, 'project');
@@ -207,7 +163,7 @@ async function measure(
       list.push(timed(process.execPath, [cli, 'checkpoints', 'list', dir], env));
     }
     const listMedian = summarize(list).median;
-    const imports = relayImports(dir, env);
+    const imports = loadedFiles(['checkpoints', 'list', dir], env);
     const label = `${count / 1000}k files`;
     const rows = [
       [

@@ -1,12 +1,12 @@
-import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync, type ChildProcessByStdio } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { claudeCodeEvents, type RecordedSession } from '../electron/hooks/test-support/recorded-events';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
+import { cli, loadedFiles, startServe, type LoadedFiles } from './vigil-process';
 
 /**
  * `vigil hook claude-code` as Claude Code runs it — one whole process per event, the recorded event
@@ -14,9 +14,6 @@ import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, ty
  * events relayed to a resident core (`vigil serve`), each after a one-file change so that it takes a
  * checkpoint, and a few without a core (a one-shot core walks the tree: correct, not fast).
  */
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const cli = path.join(root, 'out/main/cli.js');
 
 /** A generated project: 50 files per leaf folder, 10 leaf folders per top folder. */
 function generate(dir: string, count: number): string[] {
@@ -50,54 +47,10 @@ function nodeStart(env: NodeJS.ProcessEnv): number {
   return performance.now() - start;
 }
 
-async function startServe(env: NodeJS.ProcessEnv): Promise<ChildProcessByStdio<null, Readable, null>> {
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      output += chunk;
-      if (/^url: /m.test(output)) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`vigil serve exited (${String(code)})`)));
-  });
-  return child;
-}
-
-/** The files the relayed hook process loads, and whether a heavy library is among them. */
-function hookImports(
-  event: object,
-  env: NodeJS.ProcessEnv,
-): { readonly files: number; readonly kib: number; readonly heavy: readonly string[] } {
-  const resolver = `data:text/javascript,${encodeURIComponent("export async function resolve(s, c, n) { const r = await n(s, c); if (!r.url.startsWith('node:')) process.stderr.write('IMPORT ' + r.url + '\\n'); return r; }")}`;
-  const register = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(resolver)});`)}`;
-  const { stderr } = spawnSync(process.execPath, ['--import', register, cli, 'hook', 'claude-code'], {
-    env,
-    input: JSON.stringify(event),
-    encoding: 'utf8',
-  });
-  const files = [
-    ...new Set(
-      stderr
-        .split('\n')
-        .flatMap((line) => (line.startsWith('IMPORT file:') ? [fileURLToPath(line.slice('IMPORT '.length))] : [])),
-    ),
-  ];
-  const heavy = files.filter(
-    (file) =>
-      /node_modules\/(zod|ws|isomorphic-git|@modelcontextprotocol|chokidar|diff|yaml)\//.test(file) ||
-      /create-core|core-services/.test(file),
-  );
-  return {
-    files: files.length,
-    kib: files.reduce((sum, file) => sum + statSync(file).size, 0) / 1024,
-    heavy: heavy.map((file) => path.relative(root, file)),
-  };
-}
-
 interface Measured {
   readonly table: BenchTable;
   readonly verdicts: string[];
-  readonly imports: ReturnType<typeof hookImports>;
+  readonly imports: LoadedFiles;
 }
 
 /** PreToolUse (Bash, and the turn's first Write) after a one-file change, alternating with `node -e 0`. */
@@ -186,9 +139,10 @@ async function measure(count: number, runs: number, context: BenchContext): Prom
     hook(claudeCodeEvents.preTool(session, 'Bash', { command: 'rm -f warm-up.txt' }, 'warm-up'), env);
     context.log(`relayed PreToolUse, ${runs} runs`);
     const relayed = measureRelayed(session, project, files, runs, env);
-    const imports = hookImports(
-      claudeCodeEvents.preTool(session, 'Bash', { command: 'rm -f imports.txt' }, 'imports'),
+    const imports = loadedFiles(
+      ['hook', 'claude-code'],
       env,
+      JSON.stringify(claudeCodeEvents.preTool(session, 'Bash', { command: 'rm -f imports.txt' }, 'imports')),
     );
     const label = `${count / 1000}k files`;
     const node = `node -e 0: ${formatMs(relayed.node.median)} (p99 ${formatMs(relayed.node.p99)})`;

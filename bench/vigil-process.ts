@@ -1,0 +1,57 @@
+import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+
+/** The repository, and the built `vigil` the benches run as whole processes (`npm run build` first). */
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const cli = path.join(root, 'out/main/cli.js');
+
+/** Starts `vigil serve` on the data folder of `env` and resolves once it serves. */
+export async function startServe(env: NodeJS.ProcessEnv): Promise<ChildProcessByStdio<null, Readable, null>> {
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      if (/^url: /m.test(output)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`vigil serve exited (${String(code)})`)));
+  });
+  return child;
+}
+
+/** What one `vigil` process loads: its files, their size, and any heavy library or the core among them. */
+export interface LoadedFiles {
+  readonly files: number;
+  readonly kib: number;
+  readonly heavy: readonly string[];
+}
+
+/**
+ * The files `vigil ARGS` imports (traced by a module resolve hook), with `input` on its stdin. zod
+ * and diff are bundled into the build's chunks: a chunk that holds them counts as loading them.
+ */
+export function loadedFiles(args: readonly string[], env: NodeJS.ProcessEnv, input?: string): LoadedFiles {
+  const resolver = `data:text/javascript,${encodeURIComponent("export async function resolve(s, c, n) { const r = await n(s, c); if (!r.url.startsWith('node:')) process.stderr.write('IMPORT ' + r.url + '\\n'); return r; }")}`;
+  const register = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(resolver)});`)}`;
+  const { stderr } = spawnSync(process.execPath, ['--import', register, cli, ...args], {
+    env,
+    encoding: 'utf8',
+    ...(input === undefined ? {} : { input }),
+  });
+  const urls = stderr
+    .split('\n')
+    .flatMap((line) => (line.startsWith('IMPORT file:') ? [line.slice('IMPORT '.length)] : []));
+  const files = [...new Set(urls)].map((url) => fileURLToPath(url));
+  const heavy = files
+    .filter(
+      (file) =>
+        /node_modules\/(zod|ws|isomorphic-git|@modelcontextprotocol|chokidar|diff|yaml)\//.test(file) ||
+        /create-core|core-services/.test(file) ||
+        (file.endsWith('.js') && /\$ZodType|structuredPatch/.test(readFileSync(file, 'utf8'))),
+    )
+    .map((file) => path.relative(root, file));
+  return { files: files.length, kib: files.reduce((sum, file) => sum + statSync(file).size, 0) / 1024, heavy };
+}
