@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
 import { rendererMetaContentSecurityPolicy } from './electron/shell/content-security-policy';
+import { chunkGroups } from './scripts/build/chunk-plan';
 
 /**
  * Writes the renderer's Content-Security-Policy into the built page as a meta tag: a second layer
@@ -21,6 +22,12 @@ const contentSecurityPolicyMeta: Plugin = {
   ],
 };
 
+const mainEntries = {
+  main: resolve('electron/main.ts'),
+  cli: resolve('electron/cli/vigil.ts'),
+  'hash-worker': resolve('electron/checkpoints/snapshot/hash-worker.ts'),
+};
+
 /**
  * One build for the three parts: the main process (the Electron shell, plus the `vigil` CLI that
  * shares its core), the sandboxed preload (one CommonJS file, dependencies bundled, because a
@@ -34,14 +41,20 @@ export default defineConfig({
       // one-shot `vigil` command resolves and compiles a few chunks instead of ~300 files.
       externalizeDeps: { exclude: ['zod', 'diff'] },
       rollupOptions: {
-        input: {
-          main: resolve('electron/main.ts'),
-          cli: resolve('electron/cli/vigil.ts'),
-          'hash-worker': resolve('electron/checkpoints/snapshot/hash-worker.ts'),
-        },
+        input: mainEntries,
         output: {
+          // A relayed command loads 4–6 files, a hook 3, a one-shot core ~20 (scripts/build/chunk-plan.ts says why).
+          codeSplitting: {
+            groups: chunkGroups({
+              cli: mainEntries.cli,
+              commands: resolve('electron/cli/cli-main.ts'),
+              hook: resolve('electron/cli/hook/hook-main.ts'),
+              core: resolve('electron/core/create-core.ts'),
+              worker: mainEntries['hash-worker'],
+            }),
+          },
           entryFileNames: '[name].js',
-          banner: (chunk) => (chunk.name === 'cli' ? '#!/usr/bin/env node' : ''),
+          banner: (chunk) => (chunk.isEntry && chunk.name === 'cli' ? '#!/usr/bin/env node' : ''),
         },
       },
     },

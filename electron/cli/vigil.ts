@@ -1,7 +1,8 @@
 /**
  * The `vigil` executable: runs one command and exits with its code, loading only that command's
  * modules. `vigil hook …` runs on every tool call of an agent, so it takes a shorter path still
- * (the relay client and the agents' formats, no command machinery).
+ * (the relay client and the agents' formats, no command machinery). The build groups what each
+ * path loads into few files (scripts/build/chunk-plan.ts).
  */
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -10,18 +11,8 @@ async function main(): Promise<void> {
     await runHookProcess(argv.slice(1));
     return;
   }
-  const [{ ignoreClosedPipes }, { entriesFor }, { runCli }] = await Promise.all([
-    import('./closed-pipes'),
-    import('./command-index'),
-    import('./run-cli'),
-  ]);
-  ignoreClosedPipes(process.stdout, process.stderr);
-  const code = await runCli(
-    argv,
-    { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() },
-    await entriesFor(argv),
-  );
-  process.exitCode = code;
+  const { runCliProcess } = await import('./cli-main');
+  process.exitCode = await runCliProcess(argv);
 }
 
 void main();

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { chunkGroups, planChunks, type ChunkingContext } from './chunk-plan';
+
+/** A module graph as rolldown's chunking context gives it: `imports` static, `lazy` dynamic. */
+function graphOf(modules: Record<string, { imports?: string[]; lazy?: string[] }>): ChunkingContext {
+  return {
+    getModuleInfo: (id) => {
+      const module = modules[id];
+      if (module !== undefined) return { importedIds: module.imports ?? [], dynamicallyImportedIds: module.lazy ?? [] };
+      return id.startsWith('/') ? null : { importedIds: [], dynamicallyImportedIds: [], isExternal: true };
+    },
+  };
+}
+
+const roots = {
+  cli: '/cli/vigil.ts',
+  commands: '/cli/cli-main.ts',
+  hook: '/cli/hook/hook-main.ts',
+  core: '/core/create-core.ts',
+  worker: '/snapshot/hash-worker.ts',
+};
+
+const graph = graphOf({
+  '/cli/vigil.ts': { lazy: [roots.hook, roots.commands] },
+  '/cli/hook/hook-main.ts': { imports: ['/cli/hook/run-hook.ts', '/relay/relay-client.ts'] },
+  '/cli/hook/run-hook.ts': { imports: ['/shared/errors.ts', 'node:fs'] },
+  '/relay/relay-client.ts': { imports: ['/shared/errors.ts', 'node:http'] },
+  '/cli/cli-main.ts': { imports: ['/cli/run-cli.ts', '/cli/command-index.ts'] },
+  '/cli/run-cli.ts': { imports: ['/shared/errors.ts'] },
+  '/cli/command-index.ts': { lazy: ['/cmd/list.ts', '/cmd/log.ts', '/cmd/search.ts', '/cmd/connect.ts'] },
+  '/cmd/list.ts': { imports: ['/cli/services.ts', '/cmd/history-text.ts'] },
+  '/cmd/log.ts': { imports: ['/cli/services.ts', '/cmd/history-text.ts', '/cmd/list.ts'] },
+  '/cmd/search.ts': { imports: ['/cli/services.ts', '/cmd/search-text.ts'] },
+  '/cmd/connect.ts': { imports: ['/cli/services.ts', 'yaml'] },
+  '/cli/services.ts': { imports: ['/relay/relay-client.ts'], lazy: [roots.core] },
+  '/cmd/history-text.ts': {},
+  '/cmd/search-text.ts': {},
+  '/core/create-core.ts': { imports: ['/core/services.ts', '/snapshot/hasher.ts'], lazy: ['/restore/restore.ts'] },
+  '/core/services.ts': { imports: ['/node_modules/zod/index.js', '/shared/errors.ts'] },
+  '/node_modules/zod/index.js': {},
+  '/snapshot/hash-worker.ts': { imports: ['/snapshot/hasher.ts'] },
+  '/snapshot/hasher.ts': {},
+  '/restore/restore.ts': { imports: ['/core/services.ts'] },
+});
+
+describe('the main bundle chunk plan', () => {
+  const plan = planChunks(roots, graph);
+  const chunkOf = (id: string): string | undefined => plan.get(id)?.name;
+
+  it('puts all that `vigil hook` loads into one chunk, shared modules included', () => {
+    expect(chunkOf('/cli/hook/run-hook.ts')).toBe('cli-hook');
+    expect(chunkOf('/relay/relay-client.ts')).toBe('cli-hook');
+    expect(chunkOf('/shared/errors.ts')).toBe('cli-hook');
+  });
+
+  it('puts the command table and what three light commands share into the base chunk', () => {
+    expect(chunkOf('/cli/run-cli.ts')).toBe('cli-base');
+    expect(chunkOf('/cli/command-index.ts')).toBe('cli-base');
+    expect(chunkOf('/cli/services.ts')).toBe('cli-base');
+  });
+
+  it('gives what one or two light commands use a chunk with the first of them, and leaves each path root its own chunk', () => {
+    expect(chunkOf('/cmd/history-text.ts')).toBe('cli-list');
+    expect(chunkOf('/cmd/search-text.ts')).toBe('cli-search');
+    expect(chunkOf('/cmd/list.ts')).toBe('cli-log');
+    expect(chunkOf('/cmd/search.ts')).toBeUndefined();
+    expect(chunkOf(roots.hook)).toBeUndefined();
+    expect(chunkOf(roots.commands)).toBeUndefined();
+  });
+
+  it('leaves a command that loads a library statically to the bundler, so no light path loads that library', () => {
+    expect(chunkOf('/cmd/connect.ts')).toBeUndefined();
+  });
+
+  it("puts the core's static closure, bundled libraries included, into one chunk, less the worker's modules and lazy parts", () => {
+    expect(chunkOf('/core/create-core.ts')).toBe('core');
+    expect(chunkOf('/core/services.ts')).toBe('core');
+    expect(chunkOf('/node_modules/zod/index.js')).toBe('core');
+    expect(chunkOf('/snapshot/hasher.ts')).toBeUndefined();
+    expect(chunkOf('/restore/restore.ts')).toBeUndefined();
+  });
+
+  it('gives rolldown one group per tier, each naming only its own modules, the hook first', () => {
+    const groups = chunkGroups(roots);
+    expect(groups.map((group) => group.priority)).toEqual([4, 3, 2, 1]);
+    const [hook, base, command, core] = groups.map((group) => (id: string) => group.name(id, graph));
+    expect(hook?.('/shared/errors.ts')).toBe('cli-hook');
+    expect(base?.('/shared/errors.ts')).toBeNull();
+    expect(base?.('/cli/services.ts')).toBe('cli-base');
+    expect(command?.('/cmd/history-text.ts')).toBe('cli-list');
+    expect(core?.('/core/services.ts')).toBe('core');
+    expect(core?.('/cmd/connect.ts')).toBeNull();
+  });
+});

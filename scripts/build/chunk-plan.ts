@@ -1,0 +1,136 @@
+import path from 'node:path';
+
+/** What the plan reads of the bundler's module graph (rolldown's chunking context). */
+export interface ChunkingContext {
+  getModuleInfo(id: string): {
+    readonly importedIds: readonly string[];
+    readonly dynamicallyImportedIds: readonly string[];
+    readonly isExternal?: boolean;
+  } | null;
+}
+
+/** Where the plan starts: the `vigil` executable's paths, the core, and the hashing worker. */
+export interface ChunkPlanRoots {
+  /** The `vigil` executable's entry (electron/cli/vigil.ts). */
+  readonly cli: string;
+  /** What every command but `vigil hook` loads first (electron/cli/cli-main.ts). */
+  readonly commands: string;
+  /** `vigil hook`'s own short path (electron/cli/hook/hook-main.ts), run on every tool call of an agent. */
+  readonly hook: string;
+  /** The composition root of every in-process command (electron/core/create-core.ts). */
+  readonly core: string;
+  /** The hashing worker's entry: its modules stay out of the core's chunk, so that a worker starts on what it needs. */
+  readonly worker: string;
+}
+
+/** A planned chunk's name and its tier: a module two chunks would pull in goes to the higher tier's. */
+export interface PlannedChunk {
+  readonly name: string;
+  readonly tier: number;
+}
+
+/** The chunk of each planned module; one the plan leaves out goes wherever the bundler's own splitting puts it. */
+export type ChunkPlan = ReadonlyMap<string, PlannedChunk>;
+
+const tiers = { hook: 4, base: 3, command: 2, core: 1 } as const;
+
+/** A module this many light commands share goes into the CLI's base chunk, which every command loads. */
+const baseShare = 3;
+
+/** A bundled library or an external package: more than a relayed command should load (node: built-ins are cheap). */
+function isHeavy(id: string, graph: ChunkingContext): boolean {
+  if (id.startsWith('node:')) return false;
+  return id.includes(`${path.sep}node_modules${path.sep}`) || graph.getModuleInfo(id)?.isExternal === true;
+}
+
+/** Every module `from` loads without a dynamic import, itself included (node: built-ins left out). */
+function staticClosure(from: string, graph: ChunkingContext): Set<string> {
+  const seen = new Set<string>();
+  const queue = [from];
+  for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
+    if (seen.has(id) || id.startsWith('node:')) continue;
+    seen.add(id);
+    const info = graph.getModuleInfo(id);
+    if (info !== null && info.isExternal !== true) queue.push(...info.importedIds);
+  }
+  return seen;
+}
+
+/** The light paths: modules the CLI reaches by dynamic imports whose static closure holds nothing heavy, with their closures. */
+function lightPaths(roots: ChunkPlanRoots, graph: ChunkingContext): Map<string, Set<string>> {
+  const paths = new Map<string, Set<string>>();
+  const pending = [...(graph.getModuleInfo(roots.cli)?.dynamicallyImportedIds ?? [])];
+  for (let root = pending.pop(); root !== undefined; root = pending.pop()) {
+    if (paths.has(root) || root === roots.core) continue;
+    const closure = staticClosure(root, graph);
+    if ([...closure].some((id) => isHeavy(id, graph))) continue;
+    paths.set(root, closure);
+    for (const id of closure) pending.push(...(graph.getModuleInfo(id)?.dynamicallyImportedIds ?? []));
+  }
+  return paths;
+}
+
+/**
+ * Node 20 pays about half a millisecond of CPU for each ES module it loads, however small, and
+ * about as much for every 10 KB of code: a relayed `vigil` command that loaded 22 small chunks
+ * spent more on loading than on its work, a one-shot core 65. So the main bundle is split by plan:
+ * - `cli-hook`: all that `vigil hook`'s short path loads (the relay client among it);
+ * - `cli-base`: the rest of the command table's closure, and what three or more light commands
+ *   share (a light command is one whose static imports hold no library);
+ * - `cli-<command>`: what one or two light commands use besides (it goes with the first of them);
+ *   each command module itself stays a chunk of its own, so loading it costs no extra file;
+ * - `core`: the one-shot core's static closure (create-core and all it imports, bundled zod
+ *   included), less the hashing worker's modules.
+ * Lazy parts (restore, diff, the sandbox, heavy commands) keep the bundler's own splitting.
+ */
+export function planChunks(roots: ChunkPlanRoots, graph: ChunkingContext): ChunkPlan {
+  const plan = new Map<string, PlannedChunk>();
+  const claim = (ids: Iterable<string>, chunk: PlannedChunk, except: string): void => {
+    for (const id of ids) if (id !== except && !plan.has(id)) plan.set(id, chunk);
+  };
+  claim(staticClosure(roots.hook, graph), { name: 'cli-hook', tier: tiers.hook }, roots.hook);
+  claim(staticClosure(roots.commands, graph), { name: 'cli-base', tier: tiers.base }, roots.commands);
+  const sharers = new Map<string, string[]>();
+  for (const [root, closure] of [...lightPaths(roots, graph)].sort(([a], [b]) => a.localeCompare(b))) {
+    if (root === roots.hook || root === roots.commands) continue;
+    for (const id of closure) if (id !== root) sharers.set(id, [...(sharers.get(id) ?? []), root]);
+  }
+  for (const [id, [first, ...others]] of sharers) {
+    if (first === undefined) continue;
+    const chunk =
+      others.length + 1 >= baseShare
+        ? { name: 'cli-base', tier: tiers.base }
+        : { name: `cli-${path.basename(first, path.extname(first))}`, tier: tiers.command };
+    claim([id], chunk, '');
+  }
+  const worker = staticClosure(roots.worker, graph);
+  const core = [...staticClosure(roots.core, graph)].filter((id) => !worker.has(id) && !isExternal(id, graph));
+  claim(core, { name: 'core', tier: tiers.core }, '');
+  return plan;
+}
+
+function isExternal(id: string, graph: ChunkingContext): boolean {
+  return id.startsWith('node:') || graph.getModuleInfo(id)?.isExternal === true;
+}
+
+/** A code-splitting group of rolldown's (`output.codeSplitting.groups`). */
+export interface ChunkGroup {
+  readonly priority: number;
+  readonly name: (id: string, context: ChunkingContext) => string | null;
+}
+
+/**
+ * The plan as rolldown's code-splitting groups, one per tier (the plan is made once, on the first
+ * module rolldown asks about): a module in a higher tier's chunk is not pulled into a lower one's.
+ */
+export function chunkGroups(roots: ChunkPlanRoots): ChunkGroup[] {
+  let plan: ChunkPlan | undefined;
+  return Object.values(tiers).map((tier) => ({
+    priority: tier,
+    name: (id, context) => {
+      plan ??= planChunks(roots, context);
+      const planned = plan.get(id);
+      return planned?.tier === tier ? planned.name : null;
+    },
+  }));
+}
