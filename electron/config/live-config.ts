@@ -14,6 +14,8 @@ export interface ConfigSectionSpec {
   readonly schema: z.ZodType;
   /** Only checked, to report a bad edit: its feature reads it itself (policy reads it at each decision). */
   readonly isCheckedOnly?: boolean;
+  /** What happens while the section is invalid, as the report says it (default: its last valid value stays in force). */
+  readonly whileInvalid?: string;
 }
 
 /** Coalesces the bursts of events one save makes (an editor's temp file, rename and chmod). */
@@ -112,7 +114,7 @@ export class LiveConfig {
         const field = typeof error.details?.['field'] === 'string' ? error.details['field'] : section.name;
         problem ??= {
           field,
-          message: `${error.message} The last valid "${section.name}" settings stay in force until it is fixed.`,
+          message: `${error.message} ${section.whileInvalid ?? `The last valid "${section.name}" settings stay in force until it is fixed.`}`,
           at,
         };
       }

@@ -100,8 +100,20 @@ const configSections: readonly ConfigSectionSpec[] = [
   { name: 'memory', schema: memoryConfigSchema },
   { name: 'gateway', schema: gatewayConfigSchema },
   { name: 'sessions', schema: sessionConfigSchema },
-  { name: 'policy', schema: policyConfigSchema, isCheckedOnly: true },
-  { name: 'hooks', schema: hooksConfigSchema, isCheckedOnly: true },
+  // The policy fails closed rather than keep rules the user has just changed: while it is invalid, a human decides.
+  {
+    name: 'policy',
+    schema: policyConfigSchema,
+    isCheckedOnly: true,
+    whileInvalid: 'Until it is fixed, every agent tool call asks a human (the policy fails closed).',
+  },
+  {
+    name: 'hooks',
+    schema: hooksConfigSchema,
+    isCheckedOnly: true,
+    whileInvalid:
+      'Until it is fixed, hooks use their defaults: a change Vigil could not checkpoint first asks a human.',
+  },
 ];
 
 /** A one-shot command holds the checkpoints section and only checks the others (its features read them themselves), so `vigil checkpoints status` names any field at fault. */

@@ -185,6 +185,40 @@ describe('every config.json section is live in a resident core', () => {
   );
 
   it(
+    'fails closed on an invalid policy edit, and says so: the field is named, and an agent write that a rule allowed now waits for a human',
+    { timeout: 120_000 },
+    async () => {
+      const fixture = await startServeFixture({ policy: { rules: [{ effect: 'allow', tool: 'write_file' }] } });
+      cleanups.push(() => fixture.close());
+      const { core } = fixture.running;
+      const broken = await configure(
+        core,
+        { policy: { rules: [{ effect: 'maybe', tool: 'write_file' }] } },
+        (state) => state.problem?.field.startsWith('policy.') === true,
+      );
+      expect(broken.problem).toMatchObject({
+        field: 'policy.rules.0.effect',
+        message: expect.stringContaining('every agent tool call asks a human') as unknown,
+      });
+      expect(broken.problem?.message).not.toContain('last valid');
+      const { client } = await connectMcpClient(fixture, { name: 'agent-a', roots: [fixture.workspace] });
+      const requested = nextEvent(core.events, 'approvals:requested', () => true);
+      const write = client.callTool({ name: 'write_file', arguments: { path: 'a.txt', content: 'a\n' } });
+      const { approval } = await requested;
+      expect(approval.reason).toContain('config.json cannot be used');
+      // Decided as a person in Vigil's window decides (the only deciders approvals accept).
+      const decided = await core.router.dispatch(
+        'approvals:decide',
+        { id: approval.id, decision: 'deny' },
+        { transport: 'ipc', peer: 'window', clientId: 'window' },
+      );
+      expect(decided.ok).toBe(true);
+      expect(((await write) as CallToolResult).isError).toBe(true);
+      expect(existsSync(path.join(fixture.workspace, 'a.txt'))).toBe(false);
+    },
+  );
+
+  it(
     'reports an invalid sessions edit by its field while the last valid one stays, in the core and in vigil checkpoints status, relayed and in-process',
     { timeout: 120_000 },
     async () => {
