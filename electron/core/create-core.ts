@@ -118,7 +118,13 @@ const configSections: readonly ConfigSectionSpec[] = [
 
 /** A one-shot command holds the checkpoints section and only checks the others (its features read them themselves), so `vigil checkpoints status` names any field at fault. */
 const oneShotConfigSections: readonly ConfigSectionSpec[] = configSections.map((section) =>
-  section.name === 'checkpoints' ? section : { ...section, isCheckedOnly: true },
+  section.name === 'checkpoints'
+    ? section
+    : {
+        whileInvalid: `Until it is fixed, commands that use the "${section.name}" settings stop with this error.`,
+        ...section,
+        isCheckedOnly: true,
+      },
 );
 
 /**

@@ -240,6 +240,12 @@ describe('every config.json section is live in a resident core', () => {
         const status = await runVigil(['checkpoints', 'status', ...extra], { env });
         expect(status.code).toBe(0);
         expect(status.stdout).toContain('config.json is invalid at "sessions.idleMinutes"');
+        // What happens meanwhile, as it is: the resident core keeps the last valid settings; an in-process command has none to keep.
+        expect(status.stdout).toContain(
+          extra.length === 0
+            ? 'The last valid "sessions" settings stay in force'
+            : 'commands that use the "sessions" settings stop with this error',
+        );
       }
     },
   );
