@@ -11,12 +11,12 @@ import { readSessionSettings, type SessionSettings } from '../sessions/session-c
 import { createSessionHandlers } from '../sessions/session-handlers';
 import { SessionRegistry } from '../sessions/session-registry';
 import { createSessionRewinder, type RestorePort } from '../sessions/session-rewinder';
-import { readFileAdapter, patchAdapter, writeFileAdapter } from './file-tool-adapters';
-import { createMemoryAdapter } from './memory-adapter';
-import { createTerminalAdapter } from './terminal-adapter';
+import { readFileAdapter, patchAdapter, writeFileAdapter } from '../tools/file-call';
+import { createMemoryAdapter } from '../tools/memory/prepare';
+import { createTerminalAdapter } from '../tools/terminal/prepare';
 import { CommandSandbox } from '../sandbox/sandbox-api';
 import { createToolExecutor, type RunningToolExecutor } from './tool-executor';
-import type { ToolAdapter } from './tool-adapter';
+import type { ToolAdapter } from '../tools/tool-adapter';
 
 /** A value read once, as a getter. */
 function constant<T>(value: T): () => T {

@@ -25,9 +25,9 @@ import type {
   ToolExecutor,
 } from './executor-types';
 import { LockTable } from './lock-table';
-import type { ExecutionSession, PreparedCall, ToolAdapter } from './tool-adapter';
+import type { ExecutionSession, PreparedCall, ToolAdapter } from '../tools/tool-adapter';
 import { defaultCheckpointLimits, executionSession, validateBatch } from './execution-session';
-import type { CoverageLimits } from './undo-coverage';
+import type { CoverageLimits } from '../tools/undo-coverage';
 
 /** What the executor is built from. */
 export interface ToolExecutorOptions {

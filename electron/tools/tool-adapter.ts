@@ -1,6 +1,6 @@
 import type { PolicySubject } from '../policy/policy-engine';
 import type { WorkspaceContext } from '../workspace/workspace-context';
-import type { LockRequest } from './lock-table';
+import type { LockRequest } from '../executor/lock-table';
 import type { CoverageLimits } from './undo-coverage';
 import { pathKey } from '../lib/path-rules';
 

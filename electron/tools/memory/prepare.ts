@@ -1,13 +1,13 @@
 import path from 'node:path';
-import { AppError } from '../../shared/errors';
+import { AppError } from '../../../shared/errors';
 import {
   memoryToolFieldName,
   memoryToolMutation,
   memoryToolResult,
   type MemoryToolInput,
-} from '../../shared/tools/memory-tool';
-import type { MemoryService } from '../memory/memory-service';
-import type { ToolAdapter } from './tool-adapter';
+} from '../../../shared/tools/memory-tool';
+import type { MemoryService } from '../../memory/memory-service';
+import type { ToolAdapter } from '../tool-adapter';
 
 const fileNames = { memory: 'MEMORY.md', user: 'USER.md' } as const;
 

@@ -1,15 +1,15 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeTempDir } from '../test-support/temp-dir';
-import { writeFileAdapter } from './file-tool-adapters';
-import { LockTable } from './lock-table';
-import { silentLogger } from '../logging/logger';
-import { CommandSandbox, defaultSandboxSettings } from '../sandbox/sandbox-api';
-import { defaultCheckpointLimits } from './execution-session';
-import { createTerminalAdapter } from './terminal-adapter';
-import { createAgentHarness, type AgentHarness } from './test-support/agent-harness';
-import { pathLockKey, rootLockKey, type ExecutionSession } from './tool-adapter';
+import { makeTempDir } from '../../test-support/temp-dir';
+import { writeFileAdapter } from '../file-call';
+import { LockTable } from '../../executor/lock-table';
+import { silentLogger } from '../../logging/logger';
+import { CommandSandbox, defaultSandboxSettings } from '../../sandbox/sandbox-api';
+import { defaultCheckpointLimits } from '../../executor/execution-session';
+import { createTerminalAdapter } from './prepare';
+import { createAgentHarness, type AgentHarness } from '../../executor/test-support/agent-harness';
+import { pathLockKey, rootLockKey, type ExecutionSession } from '../tool-adapter';
 
 /** Resolves after every queued microtask and I/O callback has run. */
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -2,8 +2,8 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFil
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
-import { patchAdapter, readFileAdapter, writeFileAdapter } from './file-tool-adapters';
-import { defaultCheckpointLimits } from './execution-session';
+import { patchAdapter, readFileAdapter, writeFileAdapter } from './file-call';
+import { defaultCheckpointLimits } from '../executor/execution-session';
 import type { ExecutionSession } from './tool-adapter';
 
 let base: string;

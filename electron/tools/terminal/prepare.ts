@@ -1,16 +1,16 @@
 import { stat } from 'node:fs/promises';
-import { AppError } from '../../shared/errors';
-import { defaultTerminalTimeoutMs, terminalOutputCapBytes } from '../../shared/tools/terminal-tool';
-import type { ToolInput } from '../../shared/tools/tool-registry';
-import { checkpointReasons } from '../../shared/checkpoint-reasons';
-import { assessCommand } from '../policy/assess-command';
-import { describeSandboxStatus, type CommandSandbox } from '../sandbox/sandbox-api';
-import { runTerminalCommand, type TerminalResult } from '../terminal/run-terminal-command';
-import { isPathInside } from '../lib/path-rules';
-import { resolveWorkspacePath } from '../workspace/resolve-workspace-path';
-import type { LockRequest } from './lock-table';
-import { pathLockKey, rootLockKey, type ExecutionSession, type ToolAdapter } from './tool-adapter';
-import { commandCoverage, coverageParts } from './undo-coverage';
+import { AppError } from '../../../shared/errors';
+import { defaultTerminalTimeoutMs, terminalOutputCapBytes } from '../../../shared/tools/terminal-tool';
+import type { ToolInput } from '../../../shared/tools/tool-registry';
+import { checkpointReasons } from '../../../shared/checkpoint-reasons';
+import { assessCommand } from '../../policy/assess-command';
+import { describeSandboxStatus, type CommandSandbox } from '../../sandbox/sandbox-api';
+import { runTerminalCommand, type TerminalResult } from '../../terminal/run-terminal-command';
+import { isPathInside } from '../../lib/path-rules';
+import { resolveWorkspacePath } from '../../workspace/resolve-workspace-path';
+import type { LockRequest } from '../../executor/lock-table';
+import { pathLockKey, rootLockKey, type ExecutionSession, type ToolAdapter } from '../tool-adapter';
+import { commandCoverage, coverageParts } from '../undo-coverage';
 
 /** A command as a commit subject: its first line, at most 100 characters. */
 export function commandSubject(command: string): string {

@@ -1,8 +1,8 @@
 import type { ToolInput } from '../../shared/tools/tool-registry';
 import { checkpointReasons } from '../../shared/checkpoint-reasons';
-import { runPatch } from '../files/run-patch';
-import { runReadFile } from '../files/run-read-file';
-import { runWriteFile } from '../files/run-write-file';
+import { runPatch } from './patch/run';
+import { runReadFile } from './read-file/run';
+import { runWriteFile } from './write-file/run';
 import type { FileTarget } from '../workspace/resolve-file-target';
 import { resolveFileTarget } from '../workspace/resolve-file-target';
 import { pathLockKey, rootLockKey, type PreparedCall, type ToolAdapter } from './tool-adapter';
