@@ -25,9 +25,8 @@ import type {
   ToolExecutor,
 } from './executor-types';
 import { LockTable } from './lock-table';
-import type { ExecutionSession, PreparedCall, ToolAdapter } from '../tools/tool-adapter';
+import type { CoverageLimits, ExecutionSession, PreparedCall, ToolAdapter } from '../tools';
 import { defaultCheckpointLimits, executionSession, validateBatch } from './execution-session';
-import type { CoverageLimits } from '../tools/undo-coverage';
 
 /** What the executor is built from. */
 export interface ToolExecutorOptions {
