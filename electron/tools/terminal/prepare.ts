@@ -4,7 +4,7 @@ import { checkpointReasons } from '../../../shared/checkpoint-reasons';
 import { defaultTerminalTimeoutMs } from '../../../shared/tools/terminal-tool';
 import type { ToolInput } from '../../../shared/tools/tool-registry';
 import { isPathInside } from '../../lib/path-rules';
-import { assessCommand } from '../../policy/assess-command';
+import { assessCommand, type CommandAssessment } from '../../policy/assess-command';
 import { describeSandboxStatus } from '../../sandbox/sandbox-api';
 import { resolveWorkspacePath } from '../../workspace/resolve-workspace-path';
 import { pathLockKey, rootLockKey, type ExecutionSession, type LockRequest, type PreparedCall } from '../tool-adapter';
@@ -48,6 +48,22 @@ async function workingDirectory(
 }
 
 /**
+ * The keys a command holds while it runs: its session's terminal, and whole roots exclusively when
+ * anything in them may change; otherwise the named paths, sharing their roots.
+ */
+function terminalLocks(assessment: CommandAssessment, session: ExecutionSession): LockRequest[] {
+  const { isWholeDirectory } = assessment;
+  const locks: LockRequest[] = [{ key: `terminal:${session.id}`, mode: 'write' }];
+  const roots = isWholeDirectory
+    ? session.roots.filter((root) => assessment.checkpointRoots.some((changed) => isPathInside(root, changed)))
+    : assessment.checkpointRoots;
+  for (const root of roots) locks.push({ key: rootLockKey(root), mode: isWholeDirectory ? 'write' : 'read' });
+  if (!isWholeDirectory)
+    for (const target of assessment.changedPaths) locks.push({ key: pathLockKey(target), mode: 'write' });
+  return locks;
+}
+
+/**
  * `terminal`: every command runs in the OS sandbox (writable: the session's roots and its temp
  * folder; unreadable: Vigil's folder and credential stores). Where the sandbox cannot start, every
  * command asks a person, who is told why and what fixes it. The command is parsed (never run) to
@@ -72,13 +88,7 @@ export async function prepareTerminal(
   const coverage = coverageParts(await commandCoverage(assessment, session.roots, session.checkpointLimits));
   const targets = assessment.changedPaths;
   const { isWholeDirectory } = assessment;
-  const locks: LockRequest[] = [{ key: `terminal:${session.id}`, mode: 'write' }];
-  // Whole roots exclusively when anything in them may change; otherwise the named paths, sharing their roots.
-  const roots = isWholeDirectory
-    ? session.roots.filter((root) => assessment.checkpointRoots.some((changed) => isPathInside(root, changed)))
-    : assessment.checkpointRoots;
-  for (const root of roots) locks.push({ key: rootLockKey(root), mode: isWholeDirectory ? 'write' : 'read' });
-  if (!isWholeDirectory) for (const target of targets) locks.push({ key: pathLockKey(target), mode: 'write' });
+  const locks = terminalLocks(assessment, session);
   const isSandboxed = status.kind === 'ready';
   return {
     summary: commandSubject(args.command),
