@@ -9,9 +9,8 @@ import type { TerminalSandbox } from './terminal/run';
 import type { ToolAdapter } from './tool-adapter';
 import { prepareWriteFile } from './write-file/prepare';
 
-export type { ExecutionSession, LockRequest, PreparedCall, RunContext, ToolAdapter } from './tool-adapter';
-export { pathLockKey, rootLockKey } from './tool-adapter';
-export type { CoverageLimits, UndoCoverage } from './undo-coverage';
+export type { ExecutionSession, LockRequest, PreparedCall, ToolAdapter } from './tool-adapter';
+export type { CoverageLimits } from './undo-coverage';
 export { commandCoverage, fileChangeCoverage } from './undo-coverage';
 export { commandSubject } from './terminal/command-subject';
 export type { TerminalSandbox } from './terminal/run';
