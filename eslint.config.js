@@ -236,6 +236,10 @@ export default tseslint.config(
               folder: './electron/policy/shell',
               message: 'Import the shell parser through electron/policy/shell/index.ts, its public face.',
             },
+            {
+              folder: './electron/tools',
+              message: 'Import the agent tools through electron/tools/index.ts, their public face (the adapter table).',
+            },
           ],
         },
       ],

@@ -257,4 +257,30 @@ describe('the real ESLint config keeps the house-style boundaries', () => {
       ),
     ).toEqual([]);
   });
+
+  it('other folders reach the agent tools only through electron/tools/index.ts; a tool imports its own parts freely', async () => {
+    const deep = [
+      "import { prepareWriteFile } from '../tools/write-file/prepare';\nexport const a = prepareWriteFile;\n",
+      "import type { PreparedCall } from '../tools/tool-adapter';\nexport type A = PreparedCall;\n",
+      "export const a = import('../tools/terminal/run');\n",
+    ];
+    for (const code of deep) {
+      expect(await lint('electron/executor/zz-fake.ts', code), code).toEqual([
+        expect.stringMatching(/^vigil\/public-face: .*electron\/tools\/index\.ts/),
+      ]);
+      expect(await lint('electron/hooks/zz-fake.test.ts', code), code).toHaveLength(1);
+    }
+    expect(
+      await lint(
+        'electron/executor/zz-fake.ts',
+        "import { createToolAdapters, type PreparedCall } from '../tools';\nexport const a: [typeof createToolAdapters, PreparedCall?] = [createToolAdapters];\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await lint(
+        'electron/tools/patch/zz-fake.ts',
+        "import { fileCall } from '../file-call';\nimport { runPatch } from './run';\nexport const a = [fileCall, runPatch];\n",
+      ),
+    ).toEqual([]);
+  });
 });

@@ -4,7 +4,7 @@ import type { Result } from '../../shared/result';
 import type { CheckpointApi, WriteRecorder } from '../checkpoints';
 import { commandEffects, fileToolEffects, maxRecordedEffects, readBefore } from './call-effects';
 import { compareFileVersions, readFileVersions } from './command-effects';
-import type { PreparedCall } from './tool-adapter';
+import type { PreparedCall } from '../tools';
 
 /** Where a call's changes are reported: the write ledger (with the actor), else the engine alone. */
 export interface EffectSinks {

@@ -11,12 +11,9 @@ import { readSessionSettings, type SessionSettings } from '../sessions/session-c
 import { createSessionHandlers } from '../sessions/session-handlers';
 import { SessionRegistry } from '../sessions/session-registry';
 import { createSessionRewinder, type RestorePort } from '../sessions/session-rewinder';
-import { readFileAdapter, patchAdapter, writeFileAdapter } from './file-tool-adapters';
-import { createMemoryAdapter } from './memory-adapter';
-import { createTerminalAdapter } from './terminal-adapter';
 import { CommandSandbox } from '../sandbox/sandbox-api';
+import { createToolAdapters } from '../tools';
 import { createToolExecutor, type RunningToolExecutor } from './tool-executor';
-import type { ToolAdapter } from './tool-adapter';
 
 /** A value read once, as a getter. */
 function constant<T>(value: T): () => T {
@@ -95,8 +92,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
       return { network: config.network, sandbox: config.sandbox };
     },
   });
-  const adapters: ToolAdapter[] = [readFileAdapter, writeFileAdapter, patchAdapter, createTerminalAdapter(sandbox)];
-  if (options.memory !== undefined) adapters.push(createMemoryAdapter(options.memory));
+  const adapters = createToolAdapters({ sandbox, memory: options.memory });
   const executor = createToolExecutor({
     sessions,
     policy,

@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { parseOrThrow } from '../../shared/validation';
 import type { SessionState } from '../sessions/session-state';
 import type { ExecuteOptions, ToolCallRequest } from './executor-types';
-import type { ExecutionSession } from './tool-adapter';
-import type { CoverageLimits } from './undo-coverage';
+import type { CoverageLimits, ExecutionSession } from '../tools';
 
 /** The checkpoint engine's default size cap, when the caller does not say (config.json's checkpoints.maxFileMiB default). */
 export const defaultCheckpointLimits: CoverageLimits = { maxFileBytes: 10 * 1024 * 1024 };

@@ -1,10 +1,5 @@
 import type { Disposer } from '../lib/disposable';
-
-/** One key a tool call needs while it runs: a path it reads or writes, or a session's terminal. */
-export interface LockRequest {
-  readonly key: string;
-  readonly mode: 'read' | 'write';
-}
+import type { LockRequest } from '../tools';
 
 interface Waiter {
   readonly mode: 'read' | 'write';

@@ -1,5 +1,5 @@
 import type { HookTool } from '../../shared/hooks/hook-event';
-import { commandCoverage, fileChangeCoverage, type CoverageLimits } from '../executor/undo-coverage';
+import { commandCoverage, fileChangeCoverage, type CoverageLimits } from '../tools';
 import { canonicalPath } from '../files/canonical-path';
 import { assessCommand, type CommandAssessment } from '../policy/assess-command';
 import type { PolicyEngine } from '../policy/policy-engine';

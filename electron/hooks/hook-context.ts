@@ -3,7 +3,7 @@ import type { HookTool } from '../../shared/hooks/hook-event';
 import type { CheckpointApi, WriteLedger } from '../checkpoints';
 import type { ConfigFile } from '../config/config-file';
 import type { EventHub } from '../lib/event-hub';
-import type { CoverageLimits } from '../executor/undo-coverage';
+import type { CoverageLimits } from '../tools';
 import type { Logger } from '../logging/logger';
 import type { PolicyEngine } from '../policy/policy-engine';
 import type { SessionRegistry } from '../sessions/session-registry';

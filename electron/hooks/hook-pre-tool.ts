@@ -3,7 +3,7 @@ import type { HookAnswer, HookEvent, HookTool } from '../../shared/hooks/hook-ev
 import { fail } from '../../shared/result';
 import { checkpointReasons } from '../../shared/checkpoint-reasons';
 import type { TouchedDirectory } from '../executor/checkpoint-gate';
-import { commandSubject } from '../executor/terminal-adapter';
+import { commandSubject } from '../tools';
 import { callSecretReason } from '../sessions/logged-record';
 import { condenseValue } from '../sessions/logged-value';
 import { isPathInside } from '../lib/path-rules';

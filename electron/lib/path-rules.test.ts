@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isCaseInsensitive, isPathInside, pathKey, relativeInside } from './path-rules';
+import { isCaseInsensitive, isPathBelow, isPathInside, pathKey, pathKeyOn, relativeInside } from './path-rules';
 
 const root = path.resolve('/work/project');
 const inRoot = (...parts: string[]): string => path.join(root, ...parts);
@@ -13,6 +13,20 @@ describe('path rules', () => {
     expect(isPathInside(path.resolve('/work/project-other/a.ts'), root)).toBe(false);
     expect(isPathInside(path.resolve('/work'), root)).toBe(false);
     expect(isPathInside(path.resolve('/elsewhere'), root)).toBe(false);
+  });
+
+  it('counts only what lies below the folder as below it, not the folder itself', () => {
+    expect(isPathBelow(root, root)).toBe(false);
+    expect(isPathBelow(inRoot('src'), root)).toBe(true);
+    expect(isPathBelow(inRoot('src', 'a.ts'), inRoot('src'))).toBe(true);
+    expect(isPathBelow(path.resolve('/work/project-other'), root)).toBe(false);
+    expect(isPathBelow(path.resolve('/work'), root)).toBe(false);
+  });
+
+  it('folds case for Windows and macOS paths, not for Linux ones', () => {
+    expect(pathKeyOn('C:\\Users\\Me', 'win32')).toBe('c:\\users\\me');
+    expect(pathKeyOn('/Users/Me', 'darwin')).toBe('/users/me');
+    expect(pathKeyOn('/home/Me', 'linux')).toBe('/home/Me');
   });
 
   it('gives the path relative to its folder, or undefined outside it', () => {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { pathKeyOn } from '../lib/path-rules';
 import type { ShellWord } from './shell';
 
 /** Where a command runs, to resolve the paths it names. */
@@ -167,7 +168,7 @@ export function isCriticalTarget(target: ResolvedTarget, place: CommandPlace): b
   if (target.path === undefined) return false;
   const api = pathApi(place.platform);
   const resolved = api.resolve(target.path);
-  const fold = (value: string): string => (place.platform === 'win32' ? value.toLowerCase() : value);
+  const fold = (value: string): string => pathKeyOn(value, place.platform);
   if (fold(resolved) === fold(api.resolve(place.home))) return true;
   const { root } = api.parse(resolved);
   if (fold(resolved) === fold(root)) return true;

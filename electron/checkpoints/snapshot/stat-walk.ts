@@ -3,6 +3,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from '../../files/file-system-error';
 import { isVigilBookkeepingFile } from '../../files/vigil-temp-name';
+import { isPathBelow } from '../../lib/path-rules';
 import type { DirState } from './dir-state';
 import { directoryExclusion, fileExclusion, pathExclusion } from './exclusion-rules';
 import {
@@ -107,11 +108,7 @@ export async function scanPaths(context: ScanContext, rels: Iterable<string>, ou
       return;
     }
     // Only an ignored folder inside the checkpointed one hides paths: $VIGIL_HOME/memories is checkpointed though $VIGIL_HOME is ignored.
-    if (
-      context.ignoredFolders.some(
-        (folder) => folder.startsWith(`${context.root}${path.sep}`) && absolute.startsWith(`${folder}${path.sep}`),
-      )
-    )
+    if (context.ignoredFolders.some((folder) => isPathBelow(folder, context.root) && isPathBelow(absolute, folder)))
       return;
     const outcome = await statOutcome(absolute);
     const name = parts.at(-1) ?? rel;

@@ -1,10 +1,12 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultCheckpointLimits } from '../executor/execution-session';
 import { makeTempDir } from '../test-support/temp-dir';
-import { patchAdapter, readFileAdapter, writeFileAdapter } from './file-tool-adapters';
-import { defaultCheckpointLimits } from './execution-session';
-import type { ExecutionSession } from './tool-adapter';
+import { preparePatch } from './patch/prepare';
+import { prepareReadFile } from './read-file/prepare';
+import type { ExecutionSession, PreparedCall } from './tool-adapter';
+import { prepareWriteFile } from './write-file/prepare';
 
 let base: string;
 let remove: () => Promise<void>;
@@ -44,15 +46,18 @@ function swapSubForLink(): void {
   symlinkSync(outside, path.join(workspace, 'sub'));
 }
 
-const calls = [
-  { adapter: writeFileAdapter, args: { path: 'sub/new.txt', content: 'escaped' } },
-  { adapter: patchAdapter, args: { path: 'sub/p.txt', old_string: 'value: a', new_string: 'value: pwned' } },
-  { adapter: readFileAdapter, args: { path: 'sub/r.txt' } },
+const calls: { name: string; prepare: () => Promise<PreparedCall> }[] = [
+  { name: 'write_file', prepare: () => prepareWriteFile({ path: 'sub/new.txt', content: 'escaped' }, session) },
+  {
+    name: 'patch',
+    prepare: () => preparePatch({ path: 'sub/p.txt', old_string: 'value: a', new_string: 'value: pwned' }, session),
+  },
+  { name: 'read_file', prepare: () => prepareReadFile({ path: 'sub/r.txt' }, session) },
 ];
 
 describe('file tools resolve their target once, in prepare, and run on exactly that', () => {
   it('prepare resolves the path, and what the checkpoint, the locks and policy see is the file run writes', async () => {
-    const prepared = await writeFileAdapter.prepare({ path: './sub/../sub/a.txt', content: 'a' }, session);
+    const prepared = await prepareWriteFile({ path: './sub/../sub/a.txt', content: 'a' }, session);
     const file = path.join(workspace, 'sub', 'a.txt');
     expect(prepared).toMatchObject({
       subject: { paths: [{ absolute: file, root: workspace }] },
@@ -64,9 +69,9 @@ describe('file tools resolve their target once, in prepare, and run on exactly t
   });
 
   it.each(calls)(
-    '$adapter.name refuses (conflict) when the folder became a symlink to outside after prepare',
-    async ({ adapter, args }) => {
-      const prepared = await adapter.prepare(args, session);
+    '$name refuses (conflict) when the folder became a symlink to outside after prepare',
+    async ({ prepare }) => {
+      const prepared = await prepare();
       swapSubForLink();
       await expect(prepared.run({ signal: new AbortController().signal })).rejects.toMatchObject({ code: 'conflict' });
       expect(readdirSync(outside).sort()).toEqual(['p.txt', 'r.txt']);
@@ -76,9 +81,9 @@ describe('file tools resolve their target once, in prepare, and run on exactly t
   );
 
   it.each(calls)(
-    '$adapter.name refuses (conflict) when the folder was replaced by another one at the same path after prepare',
-    async ({ adapter, args }) => {
-      const prepared = await adapter.prepare(args, session);
+    '$name refuses (conflict) when the folder was replaced by another one at the same path after prepare',
+    async ({ prepare }) => {
+      const prepared = await prepare();
       renameSync(path.join(workspace, 'sub'), path.join(workspace, 'parked'));
       mkdirSync(path.join(workspace, 'sub'));
       writeFileSync(path.join(workspace, 'sub', 'r.txt'), 'not what was approved\n');
@@ -90,7 +95,7 @@ describe('file tools resolve their target once, in prepare, and run on exactly t
   );
 
   it('read_file never follows the file itself swapped for a symlink to outside after prepare', async () => {
-    const prepared = await readFileAdapter.prepare({ path: 'sub/r.txt' }, session);
+    const prepared = await prepareReadFile({ path: 'sub/r.txt' }, session);
     renameSync(path.join(workspace, 'sub', 'r.txt'), path.join(workspace, 'sub', 'kept.txt'));
     symlinkSync(path.join(outside, 'r.txt'), path.join(workspace, 'sub', 'r.txt'));
     await expect(prepared.run({ signal: new AbortController().signal })).rejects.toMatchObject({
@@ -100,7 +105,7 @@ describe('file tools resolve their target once, in prepare, and run on exactly t
   });
 
   it('write_file refuses a trailing separator in prepare, naming the tool and the field', async () => {
-    await expect(writeFileAdapter.prepare({ path: 'sub/newdir/', content: 'x' }, session)).rejects.toMatchObject({
+    await expect(prepareWriteFile({ path: 'sub/newdir/', content: 'x' }, session)).rejects.toMatchObject({
       code: 'invalid_request',
       details: { tool: 'write_file', field: 'path', path: 'sub/newdir/' },
     });

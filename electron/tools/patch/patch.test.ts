@@ -1,9 +1,9 @@
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { patchTool } from '../../shared/tools/patch-tool';
-import { createAgentHarness, type AgentHarness } from '../executor/test-support/agent-harness';
-import { openToolCaller, type ToolCaller } from '../executor/test-support/tool-caller';
+import { patchTool } from '../../../shared/tools/patch-tool';
+import { createAgentHarness, type AgentHarness } from '../../executor/test-support/agent-harness';
+import { openToolCaller, type ToolCaller } from '../../executor/test-support/tool-caller';
 
 let harness: AgentHarness;
 let call: ToolCaller;

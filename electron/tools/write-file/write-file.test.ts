@@ -10,9 +10,9 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeFileTool } from '../../shared/tools/write-file-tool';
-import { createAgentHarness, type AgentHarness } from '../executor/test-support/agent-harness';
-import { openToolCaller, type ToolCaller } from '../executor/test-support/tool-caller';
+import { writeFileTool } from '../../../shared/tools/write-file-tool';
+import { createAgentHarness, type AgentHarness } from '../../executor/test-support/agent-harness';
+import { openToolCaller, type ToolCaller } from '../../executor/test-support/tool-caller';
 
 let harness: AgentHarness;
 let call: ToolCaller;

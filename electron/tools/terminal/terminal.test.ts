@@ -1,15 +1,16 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeTempDir } from '../test-support/temp-dir';
-import { writeFileAdapter } from './file-tool-adapters';
-import { LockTable } from './lock-table';
-import { silentLogger } from '../logging/logger';
-import { CommandSandbox, defaultSandboxSettings } from '../sandbox/sandbox-api';
-import { defaultCheckpointLimits } from './execution-session';
-import { createTerminalAdapter } from './terminal-adapter';
-import { createAgentHarness, type AgentHarness } from './test-support/agent-harness';
-import { pathLockKey, rootLockKey, type ExecutionSession } from './tool-adapter';
+import type { ToolInput } from '../../../shared/tools/tool-registry';
+import { defaultCheckpointLimits } from '../../executor/execution-session';
+import { LockTable } from '../../executor/lock-table';
+import { createAgentHarness, type AgentHarness } from '../../executor/test-support/agent-harness';
+import { silentLogger } from '../../logging/logger';
+import { CommandSandbox, defaultSandboxSettings } from '../../sandbox/sandbox-api';
+import { makeTempDir } from '../../test-support/temp-dir';
+import { pathLockKey, rootLockKey, type ExecutionSession, type PreparedCall } from '../tool-adapter';
+import { prepareWriteFile } from '../write-file/prepare';
+import { prepareTerminal } from './prepare';
 
 /** Resolves after every queued microtask and I/O callback has run. */
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -19,7 +20,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-let terminalAdapter: ReturnType<typeof createTerminalAdapter>;
+let terminalAdapter: { prepare(args: ToolInput<'terminal'>, session: ExecutionSession): Promise<PreparedCall> };
 
 async function workspaceSession(id: string): Promise<ExecutionSession> {
   const { dir, remove } = await makeTempDir('vigil-terminal-');
@@ -37,7 +38,7 @@ async function workspaceSession(id: string): Promise<ExecutionSession> {
     await sandbox.dispose();
     await remove();
   });
-  terminalAdapter = createTerminalAdapter(sandbox);
+  terminalAdapter = { prepare: (args, session) => prepareTerminal(args, session, sandbox) };
   return {
     id,
     agent: 'test',
@@ -55,7 +56,7 @@ describe('terminal locks', () => {
     const root = session.roots[0] ?? '';
     const opaque = await terminalAdapter.prepare({ command: 'python3 -c "print(1)"' }, session);
     expect(opaque.locks).toContainEqual({ key: rootLockKey(root), mode: 'write' });
-    const write = await writeFileAdapter.prepare({ path: 'a.txt', content: 'x' }, { ...session, id: 'ses_b' });
+    const write = await prepareWriteFile({ path: 'a.txt', content: 'x' }, { ...session, id: 'ses_b' });
     // A write hold and a read hold of one key never overlap (lock-table.test.ts): the write waits.
     expect(write.locks).toContainEqual({ key: rootLockKey(root), mode: 'read' });
   });
@@ -69,7 +70,7 @@ describe('terminal locks', () => {
       { key: rootLockKey(root), mode: 'read' },
       { key: pathLockKey(path.join(root, 'sub', 'old.txt')), mode: 'write' },
     ]);
-    const write = await writeFileAdapter.prepare({ path: 'a.txt', content: 'x' }, { ...session, id: 'ses_b' });
+    const write = await prepareWriteFile({ path: 'a.txt', content: 'x' }, { ...session, id: 'ses_b' });
     const table = new LockTable();
     const releaseCommand = await table.acquire(named.locks);
     let isWriting = false;

@@ -1,8 +1,13 @@
 import type { PolicySubject } from '../policy/policy-engine';
 import type { WorkspaceContext } from '../workspace/workspace-context';
-import type { LockRequest } from './lock-table';
-import type { CoverageLimits } from './undo-coverage';
 import { pathKey } from '../lib/path-rules';
+import type { CoverageLimits } from './undo-coverage';
+
+/** One key a tool call needs while it runs: a path it reads or writes, or a session's terminal. */
+export interface LockRequest {
+  readonly key: string;
+  readonly mode: 'read' | 'write';
+}
 
 /** The session a call runs in, as adapters see it. */
 export interface ExecutionSession {

@@ -1,17 +1,17 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { AppError, isAppError } from '../../shared/errors';
-import { closestName } from '../../shared/tools/closest-name';
-import { defaultReadLimit } from '../../shared/tools/read-file-tool';
-import type { ToolInput, ToolOutput } from '../../shared/tools/tool-registry';
-import type { FileTarget } from '../workspace/resolve-file-target';
-import { binaryFileError, binaryProbeBytes, invalidUtf8Offset, notUtf8Error } from './decode-utf8';
-import { fileSystemError } from './file-system-error';
-import { withHeldFolder } from './folder-anchor';
-import { holdChildDirectory, type HeldDirectory } from './held-directory';
-import { openHeldEntry, type OpenedEntry } from './open-held-entry';
+import { AppError, isAppError } from '../../../shared/errors';
+import { closestName } from '../../../shared/tools/closest-name';
+import { defaultReadLimit } from '../../../shared/tools/read-file-tool';
+import type { ToolInput, ToolOutput } from '../../../shared/tools/tool-registry';
+import type { FileTarget } from '../../workspace/resolve-file-target';
+import { binaryFileError, binaryProbeBytes, invalidUtf8Offset, notUtf8Error } from '../../files/decode-utf8';
+import { fileSystemError } from '../../files/file-system-error';
+import { withHeldFolder } from '../../files/folder-anchor';
+import { holdChildDirectory, type HeldDirectory } from '../../files/held-directory';
+import { openHeldEntry, type OpenedEntry } from '../../files/open-held-entry';
 import { TextWindowBuilder, type TextWindow } from './text-window';
-import { isVigilBookkeepingFile } from './vigil-temp-name';
+import { isVigilBookkeepingFile } from '../../files/vigil-temp-name';
 
 /** Characters per line shown at most; longer lines are cut and marked. */
 const maxLineChars = 2000;

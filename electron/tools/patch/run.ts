@@ -1,10 +1,10 @@
 import { createPatch } from 'diff';
-import { AppError, isAppError } from '../../shared/errors';
-import type { ToolInput, ToolOutput } from '../../shared/tools/tool-registry';
-import type { FileTarget } from '../workspace/resolve-file-target';
+import { AppError, isAppError } from '../../../shared/errors';
+import type { ToolInput, ToolOutput } from '../../../shared/tools/tool-registry';
+import type { FileTarget } from '../../workspace/resolve-file-target';
 import { applyPatch, type PatchedText } from './apply-patch';
-import { decodeUtf8File } from './decode-utf8';
-import { editAnchoredFile } from './edit-file-atomic';
+import { decodeUtf8File } from '../../files/decode-utf8';
+import { editAnchoredFile } from '../../files/edit-file-atomic';
 
 /** Lines of diff returned at most; the rest is summarized. */
 const maxDiffLines = 200;

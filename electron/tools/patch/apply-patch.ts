@@ -1,4 +1,4 @@
-import { AppError } from '../../shared/errors';
+import { AppError } from '../../../shared/errors';
 import { findClosestText } from './closest-text';
 
 /** The outcome of a patch, before it is written. */

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAgentHarness, type AgentHarness } from './test-support/agent-harness';
+import { createAgentHarness, type AgentHarness } from '../../executor/test-support/agent-harness';
 
 /** The memory tool runs through the same pipeline: validated, decided, attributed, logged. */
 let harness: AgentHarness;
