@@ -115,6 +115,20 @@ const rendererFeatures = readdirSync(new URL('./renderer/features', import.meta.
  * composition (core/), the feature folders, and lib/ (events, disposers, paths, small utilities).
  * No import runs up a layer.
  */
+// The folders others reach only through their index.ts (vigil/public-face).
+const checkpointsFace = {
+  folder: './electron/checkpoints',
+  message: 'Import the checkpoint engine through electron/checkpoints/index.ts, its public face.',
+};
+const memoryFace = {
+  folder: './electron/memory',
+  message: 'Import the memory store through electron/memory/index.ts, its public face.',
+};
+const shellFace = {
+  folder: './electron/policy/shell',
+  message: 'Import the shell parser through electron/policy/shell/index.ts, its public face.',
+};
+
 const entryFolders = ['cli', 'server', 'shell'];
 const layerFolders = new Set([...entryFolders, 'core', 'lib']);
 const electronFeatures = readdirSync(new URL('./electron', import.meta.url), { withFileTypes: true })
@@ -227,19 +241,16 @@ export default tseslint.config(
       'vigil/public-face': [
         'error',
         {
-          faces: [
-            {
-              folder: './electron/checkpoints',
-              message: 'Import the checkpoint engine through electron/checkpoints/index.ts, its public face.',
-            },
-            {
-              folder: './electron/policy/shell',
-              message: 'Import the shell parser through electron/policy/shell/index.ts, its public face.',
-            },
-          ],
+          faces: [checkpointsFace, memoryFace, shellFace],
         },
       ],
     },
+  },
+  // Temporary: the memory adapter is being moved to electron/tools/ (issue 16, item 1); the move
+  // rewrites its import of memory/ through the index, and this block goes with it.
+  {
+    files: ['electron/executor/memory-adapter.ts'],
+    rules: { 'vigil/public-face': ['error', { faces: [checkpointsFace, shellFace] }] },
   },
   // The app never blocks its event loop on the file system (tests and scripts may).
   {

@@ -16,9 +16,14 @@ import type { AgentServices } from '../executor/create-agent-services';
 import type { HookService } from '../hooks/hook-service';
 import type { MergedCheckpointApi } from '../hermes/merged-checkpoints';
 import type { Logger } from '../logging/logger';
-import type { MemoryConfig } from '../memory/memory-config';
-import type { MemoryService } from '../memory/memory-service';
-import type { ReconfigurableMemoryService } from '../memory/reconfigurable-memory-service';
+import {
+  loadConfiguredMemoryService,
+  loadReconfigurableMemoryService,
+  memoryConfigSchema,
+  type MemoryConfig,
+  type MemoryService,
+  type ReconfigurableMemoryService,
+} from '../memory';
 import type { RestorePort } from '../sessions/session-rewinder';
 import type { DisposableStack } from '../lib/disposable';
 import type { EventHub } from '../lib/event-hub';
@@ -134,7 +139,7 @@ export function createCoreServices(context: ServiceContext): CoreServices {
   let liveMemory: ReconfigurableMemoryService | undefined;
   const memory = once(async (): Promise<MemoryService> => {
     const checkpoints = await recorded();
-    const { createConfiguredMemoryService } = await import('../memory/configured-memory-service');
+    const { createConfiguredMemoryService } = await loadConfiguredMemoryService();
     const watchState = context.onMemoryWatchState === undefined ? {} : { onWatchState: context.onMemoryWatchState };
     const watch = isResident || context.watchMemory ? { watch: watchState } : {};
     const only = context.memoryDirectory === undefined ? {} : { onlyDirectory: context.memoryDirectory };
@@ -156,10 +161,9 @@ export function createCoreServices(context: ServiceContext): CoreServices {
       return service;
     }
     // A resident core's store follows the memory section in force: rebuilt when config.json changes it.
-    const [live, { memoryConfigSchema }, { createReconfigurableMemoryService }] = await Promise.all([
+    const [live, { createReconfigurableMemoryService }] = await Promise.all([
       context.config(),
-      import('../memory/memory-config'),
-      import('../memory/reconfigurable-memory-service'),
+      loadReconfigurableMemoryService(),
     ]);
     const service = await createReconfigurableMemoryService(
       () => build(() => live.section('memory', memoryConfigSchema)),
@@ -174,7 +178,7 @@ export function createCoreServices(context: ServiceContext): CoreServices {
     const merged = await timelines();
     const [{ restoreServiceFor }, { createConfiguredRestoreGuard }] = await Promise.all([
       loadRestoreService(),
-      import('../memory/configured-memory-service'),
+      loadConfiguredMemoryService(),
     ]);
     // A restore of a memory folder takes the memory locks (Vigil's and Hermes's) and is reported as Vigil's restore.
     const guard = isResident

@@ -7,7 +7,7 @@ import type { Gateway } from '../gateway/create-gateway';
 import { gatewayConfigSchema, type GatewayConfig } from '../gateway/gateway-config';
 import { hooksConfigSchema } from '../hooks/hook-config';
 import type { Logger } from '../logging/logger';
-import { memoryConfigSchema } from '../memory/memory-config';
+import { memoryConfigSchema } from '../memory';
 import { policyConfigSchema } from '../policy/policy-config';
 import { sessionConfigSchema } from '../sessions/session-config';
 import type { CommandSandbox } from '../sandbox/sandbox-api';

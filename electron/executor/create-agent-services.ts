@@ -3,7 +3,7 @@ import { type CheckpointApi, readCheckpointSettings, type WriteRecorder } from '
 import type { EventHub } from '../lib/event-hub';
 import type { VigilPaths } from '../lib/vigil-home';
 import type { Logger } from '../logging/logger';
-import type { MemoryService } from '../memory/memory-service';
+import type { MemoryService } from '../memory';
 import { createApprovalHandlers } from '../policy/approval-handlers';
 import { ApprovalService } from '../policy/approval-service';
 import { PolicyEngine } from '../policy/policy-engine';
