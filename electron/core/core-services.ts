@@ -90,14 +90,13 @@ export function createCoreServices(context: ServiceContext): CoreServices {
   const engine = once(async () => {
     const { CheckpointService } = await loadCheckpointService();
     const settings = toCheckpointSettings((await context.config()).section('checkpoints', checkpointConfigSchema));
-    const changed = context.onDirectoryChanged === undefined ? {} : { onDirectoryChanged: context.onDirectoryChanged };
     const service = new CheckpointService({
       root: paths.checkpoints,
       logger,
       events,
       watch: isResident,
       ...settings,
-      ...changed,
+      onDirectoryChanged: context.onDirectoryChanged,
     });
     stack.add(() => service.dispose());
     return service;
@@ -140,9 +139,7 @@ export function createCoreServices(context: ServiceContext): CoreServices {
   const memory = once(async (): Promise<MemoryService> => {
     const checkpoints = await recorded();
     const { createConfiguredMemoryService } = await loadConfiguredMemoryService();
-    const watchState = context.onMemoryWatchState === undefined ? {} : { onWatchState: context.onMemoryWatchState };
-    const watch = isResident || context.watchMemory ? { watch: watchState } : {};
-    const only = context.memoryDirectory === undefined ? {} : { onlyDirectory: context.memoryDirectory };
+    const watch = isResident || context.watchMemory ? { watch: { onWatchState: context.onMemoryWatchState } } : {};
     const build = (config?: () => MemoryConfig): Promise<MemoryService> =>
       createConfiguredMemoryService({
         paths,
@@ -151,8 +148,8 @@ export function createCoreServices(context: ServiceContext): CoreServices {
         ...(isResident ? { events } : {}),
         checkpoints,
         ...watch,
-        ...only,
-        ...(config === undefined ? {} : { config }),
+        onlyDirectory: context.memoryDirectory,
+        config,
       });
     if (!isResident) {
       // Disposed before the engine (registered after it): its captures finish first.
@@ -218,7 +215,7 @@ export function createCoreServices(context: ServiceContext): CoreServices {
     apply: async (plan, actor) =>
       (await restore()).restore(plan.dir, plan.checkpoint.id, plan.paths, {
         fingerprint: plan.fingerprint,
-        ...(actor === undefined ? {} : { actor }),
+        actor,
       }),
   };
 

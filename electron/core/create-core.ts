@@ -136,7 +136,7 @@ export async function createCore(options: CoreOptions): Promise<Core | CoreBase>
     canAsk: options.canAsk ?? isResident,
     memoryDirectory: options.memoryDirectory,
     watchMemory: options.watchMemory === true,
-    ...(options.onMemoryWatchState === undefined ? {} : { onMemoryWatchState: options.onMemoryWatchState }),
+    onMemoryWatchState: options.onMemoryWatchState,
     config,
     stack,
     ...(isResident ? { onDirectoryChanged: liveChanges.report } : {}),

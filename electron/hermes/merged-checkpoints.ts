@@ -222,7 +222,7 @@ export function mergeHermesCheckpoints(
             lastTouch,
             exists,
             sources: ['hermes'],
-            ...(found.head === undefined ? {} : { head: found.head }),
+            head: found.head,
           });
           continue;
         }
@@ -233,6 +233,7 @@ export function mergeHermesCheckpoints(
           count: known.count + found.count,
           lastTouch: isHermesNewer ? lastTouch : known.lastTouch,
           sources: ['vigil', 'hermes'],
+          // Spread over `known`: without a head of its own, the entry keeps the known one.
           ...(head === undefined ? {} : { head }),
         });
       }

@@ -48,9 +48,9 @@ async function startWatcher(options: DirectoryWatchOptions): Promise<Disposer> {
   const dispose = await watchMemoryDirectory({
     dir: directory.path,
     fileNames: Object.values(memoryFileNames),
-    ...(settings.debounceMs === undefined ? {} : { debounceMs: settings.debounceMs }),
-    ...(settings.maxWaitMs === undefined ? {} : { maxWaitMs: settings.maxWaitMs }),
-    ...(settings.pollMs === undefined ? {} : { pollMs: settings.pollMs }),
+    debounceMs: settings.debounceMs,
+    maxWaitMs: settings.maxWaitMs,
+    pollMs: settings.pollMs,
     onSettled: (fileName, notifications, reason) => {
       const state = byName.get(fileName);
       if (state === undefined) return;

@@ -95,7 +95,7 @@ async function watchOnce(
     mode: 'one-shot',
     watchMemory: true,
     onMemoryWatchState: (dir, state) => writeLine(io.stderr, watchStateLine(dir, state)),
-    ...(options.only === undefined ? {} : { memoryDirectory: options.only }),
+    memoryDirectory: options.only,
   });
   try {
     const service = await core.services.memory();

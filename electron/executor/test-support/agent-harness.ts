@@ -129,8 +129,8 @@ export async function createAgentHarness(
     checkpoints: recordingWrites(checkpoints, ledger),
     writes: createWriteRecorder(checkpoints, ledger),
     restore: restorePortOf(restoring),
-    ...(memory === undefined ? {} : { memory }),
-    ...(options.commandEnv === undefined ? {} : { env: options.commandEnv({ home, vigilHome }) }),
+    memory,
+    env: options.commandEnv?.({ home, vigilHome }),
   });
   const git = (args: readonly string[]): string =>
     execFileSync('git', [`--git-dir=${checkpoints.gitdir}`, ...args], {
