@@ -115,6 +115,24 @@ const rendererFeatures = readdirSync(new URL('./renderer/features', import.meta.
  * composition (core/), the feature folders, and lib/ (events, disposers, paths, small utilities).
  * No import runs up a layer.
  */
+// The folders others reach only through their index.ts (vigil/public-face).
+const checkpointsFace = {
+  folder: './electron/checkpoints',
+  message: 'Import the checkpoint engine through electron/checkpoints/index.ts, its public face.',
+};
+const memoryFace = {
+  folder: './electron/memory',
+  message: 'Import the memory store through electron/memory/index.ts, its public face.',
+};
+const shellFace = {
+  folder: './electron/policy/shell',
+  message: 'Import the shell parser through electron/policy/shell/index.ts, its public face.',
+};
+const toolsFace = {
+  folder: './electron/tools',
+  message: 'Import the agent tools through electron/tools/index.ts, their public face (the adapter table).',
+};
+
 const entryFolders = ['cli', 'server', 'shell'];
 const layerFolders = new Set([...entryFolders, 'core', 'lib']);
 const electronFeatures = readdirSync(new URL('./electron', import.meta.url), { withFileTypes: true })
@@ -227,20 +245,7 @@ export default tseslint.config(
       'vigil/public-face': [
         'error',
         {
-          faces: [
-            {
-              folder: './electron/checkpoints',
-              message: 'Import the checkpoint engine through electron/checkpoints/index.ts, its public face.',
-            },
-            {
-              folder: './electron/policy/shell',
-              message: 'Import the shell parser through electron/policy/shell/index.ts, its public face.',
-            },
-            {
-              folder: './electron/tools',
-              message: 'Import the agent tools through electron/tools/index.ts, their public face (the adapter table).',
-            },
-          ],
+          faces: [checkpointsFace, memoryFace, shellFace, toolsFace],
         },
       ],
     },

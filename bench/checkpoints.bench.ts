@@ -197,7 +197,7 @@ async function measureSize(base: string, size: number, context: BenchContext): P
   return {
     size,
     rows,
-    ...(lag === undefined ? {} : { lagMs: lag }),
+    lagMs: lag,
     oneFileRatio: oneVigil / oneGit,
     firstRatio: first[0] / first[1],
   };

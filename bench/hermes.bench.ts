@@ -9,8 +9,7 @@ import { HermesCheckpoints } from '../electron/hermes/hermes-checkpoints';
 import { hermesGit, hermesSharedCheckpoint } from '../electron/hermes/test-support/hermes-fixtures';
 import { silentLogger } from '../electron/logging/logger';
 import { FileLock } from '../electron/locks/file-lock';
-import { createMemoryService } from '../electron/memory/memory-service';
-import { memoryDirectoryId } from '../electron/memory/memory-config';
+import { loadMemoryService, memoryDirectoryId } from '../electron/memory';
 import {
   formatMs,
   formatRatio,
@@ -91,6 +90,7 @@ async function flockTable(context: BenchContext, runs: number): Promise<BenchTab
 async function memoryTable(context: BenchContext, runs: number): Promise<BenchTable> {
   const sources = ['config', 'hermes'] as const;
   const dirs = sources.map(() => mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-memory-')));
+  const { createMemoryService } = await loadMemoryService();
   try {
     const services = await Promise.all(
       sources.map((source, index) => {

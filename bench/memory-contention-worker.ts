@@ -1,8 +1,9 @@
 import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { silentLogger } from '../electron/logging/logger';
-import { memoryDirectoryId } from '../electron/memory/memory-config';
-import { createMemoryService } from '../electron/memory/memory-service';
+import { loadMemoryService, memoryDirectoryId } from '../electron/memory';
+
+const { createMemoryService } = await loadMemoryService();
 
 /**
  * One contending writer for bench/memory.bench.ts: builds a memory service over DIR, prints

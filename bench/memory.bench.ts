@@ -8,12 +8,11 @@ import { watch } from 'chokidar';
 import type { MemoryChange } from '../shared/contract/memory-contract';
 import { writeFileAtomic } from '../electron/files/atomic-write';
 import { silentLogger } from '../electron/logging/logger';
-import { memoryDirectoryId } from '../electron/memory/memory-config';
-import { sha256Of } from '../electron/memory/memory-file';
-import { joinEntries } from '../electron/memory/memory-format';
-import { createMemoryService } from '../electron/memory/memory-service';
-import { defaultDebounceMs } from '../electron/memory/memory-watcher';
+import { joinEntries, loadMemoryService, loadMemoryWatcher, memoryDirectoryId, sha256Of } from '../electron/memory';
 import { formatMs, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
+
+const { createMemoryService } = await loadMemoryService();
+const { defaultDebounceMs } = await loadMemoryWatcher();
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');

@@ -39,7 +39,7 @@ export function loadedFiles(args: readonly string[], env: NodeJS.ProcessEnv, inp
   const { stderr } = spawnSync(process.execPath, ['--import', register, cli, ...args], {
     env,
     encoding: 'utf8',
-    ...(input === undefined ? {} : { input }),
+    input,
   });
   const urls = stderr
     .split('\n')

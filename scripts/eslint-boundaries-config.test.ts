@@ -164,7 +164,10 @@ describe('the real ESLint config keeps the house-style boundaries', () => {
         'electron/lib/zz-fake.ts',
         "import { once } from './once';\nimport { ok } from '../../shared/result';\nexport const a = [once, ok];\n",
       ],
-      ['electron/core/zz-fake.ts', "import { x } from '../memory/memory-service';\nexport const a = x;\n"],
+      [
+        'electron/core/zz-fake.ts',
+        "import { loadMemoryService } from '../memory';\nexport const a = loadMemoryService;\n",
+      ],
       [
         'electron/server/zz-fake.ts',
         "import { createCore } from '../core/create-core';\nexport const a = createCore;\n",
@@ -223,6 +226,44 @@ describe('the real ESLint config keeps the house-style boundaries', () => {
       await lint(
         'electron/checkpoints/restore/zz-fake.ts',
         "import { ObjectStore } from '../store/object-store';\nexport const a = ObjectStore;\n",
+      ),
+    ).toEqual([]);
+  });
+
+  it('other folders import the memory store only through its index; memory/ imports itself freely', async () => {
+    const deep = [
+      "import { createMemoryService } from '../memory/memory-service';\nexport const a = createMemoryService;\n",
+      "import type { MemoryConfig } from '../memory/memory-config';\nexport type A = MemoryConfig;\n",
+      "export const a = import('../memory/configured-memory-service');\n",
+    ];
+    for (const code of deep) {
+      expect(await lint('electron/core/zz-fake.ts', code), code).toEqual([
+        expect.stringMatching(/^vigil\/public-face: .*electron\/memory\/index\.ts/),
+      ]);
+      expect(await lint('electron/executor/zz-fake.test.ts', code), code).toHaveLength(1);
+    }
+    expect(
+      await lint(
+        'bench/zz-fake.bench.ts',
+        "import { joinEntries } from '../electron/memory/memory-format';\nexport const a = joinEntries;\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await lint(
+        'electron/core/zz-fake.ts',
+        "import { memoryConfigSchema, type MemoryService } from '../memory';\nexport const a: [typeof memoryConfigSchema, MemoryService?] = [memoryConfigSchema];\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await lint(
+        'electron/hermes/zz-fake.test.ts',
+        "import { hermesDrifts } from '../memory/test-support/hermes-drift-rule';\nexport const a = hermesDrifts;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await lint(
+        'electron/memory/zz-fake.ts',
+        "import { parseEntries } from './memory-format';\nexport const a = parseEntries;\n",
       ),
     ).toEqual([]);
   });

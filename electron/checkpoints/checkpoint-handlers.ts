@@ -21,12 +21,12 @@ function toContractStatus(status: StoreStatus): CallResponse<'checkpoints:status
   const { cuts, ...rest } = status;
   return {
     ...rest,
-    ...(cuts === undefined ? {} : { cuts: cuts.map((cut) => ({ ...cut, retention: { ...cut.retention } })) }),
+    cuts: cuts?.map((cut) => ({ ...cut, retention: { ...cut.retention } })),
     retention: { ...status.retention },
     directories: status.directories.map(({ sources, ...directory }) => ({
       ...directory,
       skipped: directory.skipped.map((skip) => ({ ...skip })),
-      ...(sources === undefined ? {} : { sources: [...sources] }),
+      sources: sources && [...sources],
     })),
   };
 }
@@ -41,14 +41,13 @@ export function createCheckpointHandlers(
     'checkpoints:directories': async () => ({
       directories: (await checkpoints.directories()).map(({ sources, ...directory }) => ({
         ...directory,
-        ...(sources === undefined ? {} : { sources: [...sources] }),
+        sources: sources && [...sources],
       })),
     }),
     'checkpoints:list': async (request) => {
-      const source = request.source === undefined ? {} : { source: request.source };
       const [entries, total] = await Promise.all([
-        checkpoints.list(request.dir, { limit: request.limit, offset: request.offset, ...source }),
-        checkpoints.count(request.dir, source),
+        checkpoints.list(request.dir, { limit: request.limit, offset: request.offset, source: request.source }),
+        checkpoints.count(request.dir, { source: request.source }),
       ]);
       return { dir: entries[0]?.dir ?? request.dir, total, entries: entries.map(toContractEntry) };
     },

@@ -257,7 +257,7 @@ export class CheckpointService implements CheckpointApi {
         this.#options.events?.emit('checkpoints:renamed', {
           dir: outcome.dir,
           id: outcome.id,
-          ...(outcome.name === undefined ? {} : { name: outcome.name }),
+          name: outcome.name,
         });
       return outcome;
     } catch (error) {

@@ -40,7 +40,7 @@ export function checkpointsOf(caller: ContractCaller, io: CliIo) {
   return {
     checkpoint: (dir: string, request: { readonly reason: string }) =>
       caller.call('checkpoints:create', { dir, reason: request.reason }, reportingCuts(io)),
-    status: (dir?: string) => caller.call('checkpoints:status', dir === undefined ? {} : { dir }),
+    status: (dir?: string) => caller.call('checkpoints:status', { dir }),
     prune: () => caller.call('checkpoints:prune', {}, reportingCuts(io)),
     pin: (dir: string, checkpoint: string, isPinned: boolean) =>
       caller.call('checkpoints:pin', { dir, checkpoint, isPinned }),
@@ -78,7 +78,7 @@ export function timelinesOf(caller: ContractCaller) {
           dir,
           limit: size,
           offset: offset + entries.length,
-          ...(source === undefined ? {} : { source }),
+          source,
         });
         totals.set(key(dir, source), page.total);
         entries.push(...page.entries);
@@ -107,10 +107,7 @@ export function timelinesOf(caller: ContractCaller) {
       );
     },
     async count(dir: string, { source }: { readonly source?: 'vigil' | 'hermes' } = {}): Promise<number> {
-      return (
-        totals.get(key(dir, source)) ??
-        (await caller.call('checkpoints:list', { dir, limit: 1, ...(source === undefined ? {} : { source }) })).total
-      );
+      return totals.get(key(dir, source)) ?? (await caller.call('checkpoints:list', { dir, limit: 1, source })).total;
     },
   };
 }
@@ -177,7 +174,7 @@ export function restoreOf(caller: ContractCaller) {
         checkpoint: ref,
         path,
         lines: { kind: 'range', range: { ...range } },
-        ...(fingerprint === undefined ? {} : { fingerprint }),
+        fingerprint,
       }),
     restore: (
       dir: string,
@@ -199,8 +196,8 @@ export function restoreOf(caller: ContractCaller) {
           dir,
           checkpoint: ref,
           paths: [...paths],
-          ...(allowSecrets === undefined ? {} : { allowSecrets }),
-          ...(fingerprint === undefined ? {} : { fingerprint }),
+          allowSecrets,
+          fingerprint,
         },
         onProgress === undefined
           ? {}

@@ -85,7 +85,7 @@ export async function applyConfigChange(change: ConfigChange, again: string): Pr
   try {
     await writeFileAtomic(change.file, change.after, {
       ifUnchanged: { identity: change.identity },
-      ...(change.mode === undefined ? {} : { mode: change.mode }),
+      mode: change.mode,
     });
   } catch (error) {
     if (isAppError(error) && error.code === 'conflict') {

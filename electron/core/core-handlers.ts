@@ -10,7 +10,7 @@ import {
 } from '../checkpoints';
 import type { LiveConfig } from '../config/live-config';
 import { runOneToolCall } from '../executor/run-one-tool-call';
-import { createMemoryHandlers } from '../memory/memory-handlers';
+import { createMemoryHandlers } from '../memory';
 import type { CallContext, CallHandlers, PartialCallHandlers } from '../transport/call-handlers';
 import { createAppHandlers } from './app-handlers';
 import type { CoreServices } from './core-services';

@@ -16,9 +16,14 @@ import type { AgentServices } from '../executor/create-agent-services';
 import type { HookService } from '../hooks/hook-service';
 import type { MergedCheckpointApi } from '../hermes/merged-checkpoints';
 import type { Logger } from '../logging/logger';
-import type { MemoryConfig } from '../memory/memory-config';
-import type { MemoryService } from '../memory/memory-service';
-import type { ReconfigurableMemoryService } from '../memory/reconfigurable-memory-service';
+import {
+  loadConfiguredMemoryService,
+  loadReconfigurableMemoryService,
+  memoryConfigSchema,
+  type MemoryConfig,
+  type MemoryService,
+  type ReconfigurableMemoryService,
+} from '../memory';
 import type { RestorePort } from '../sessions/session-rewinder';
 import type { DisposableStack } from '../lib/disposable';
 import type { EventHub } from '../lib/event-hub';
@@ -85,14 +90,13 @@ export function createCoreServices(context: ServiceContext): CoreServices {
   const engine = once(async () => {
     const { CheckpointService } = await loadCheckpointService();
     const settings = toCheckpointSettings((await context.config()).section('checkpoints', checkpointConfigSchema));
-    const changed = context.onDirectoryChanged === undefined ? {} : { onDirectoryChanged: context.onDirectoryChanged };
     const service = new CheckpointService({
       root: paths.checkpoints,
       logger,
       events,
       watch: isResident,
       ...settings,
-      ...changed,
+      onDirectoryChanged: context.onDirectoryChanged,
     });
     stack.add(() => service.dispose());
     return service;
@@ -134,10 +138,8 @@ export function createCoreServices(context: ServiceContext): CoreServices {
   let liveMemory: ReconfigurableMemoryService | undefined;
   const memory = once(async (): Promise<MemoryService> => {
     const checkpoints = await recorded();
-    const { createConfiguredMemoryService } = await import('../memory/configured-memory-service');
-    const watchState = context.onMemoryWatchState === undefined ? {} : { onWatchState: context.onMemoryWatchState };
-    const watch = isResident || context.watchMemory ? { watch: watchState } : {};
-    const only = context.memoryDirectory === undefined ? {} : { onlyDirectory: context.memoryDirectory };
+    const { createConfiguredMemoryService } = await loadConfiguredMemoryService();
+    const watch = isResident || context.watchMemory ? { watch: { onWatchState: context.onMemoryWatchState } } : {};
     const build = (config?: () => MemoryConfig): Promise<MemoryService> =>
       createConfiguredMemoryService({
         paths,
@@ -146,8 +148,8 @@ export function createCoreServices(context: ServiceContext): CoreServices {
         ...(isResident ? { events } : {}),
         checkpoints,
         ...watch,
-        ...only,
-        ...(config === undefined ? {} : { config }),
+        onlyDirectory: context.memoryDirectory,
+        config,
       });
     if (!isResident) {
       // Disposed before the engine (registered after it): its captures finish first.
@@ -156,10 +158,9 @@ export function createCoreServices(context: ServiceContext): CoreServices {
       return service;
     }
     // A resident core's store follows the memory section in force: rebuilt when config.json changes it.
-    const [live, { memoryConfigSchema }, { createReconfigurableMemoryService }] = await Promise.all([
+    const [live, { createReconfigurableMemoryService }] = await Promise.all([
       context.config(),
-      import('../memory/memory-config'),
-      import('../memory/reconfigurable-memory-service'),
+      loadReconfigurableMemoryService(),
     ]);
     const service = await createReconfigurableMemoryService(
       () => build(() => live.section('memory', memoryConfigSchema)),
@@ -174,7 +175,7 @@ export function createCoreServices(context: ServiceContext): CoreServices {
     const merged = await timelines();
     const [{ restoreServiceFor }, { createConfiguredRestoreGuard }] = await Promise.all([
       loadRestoreService(),
-      import('../memory/configured-memory-service'),
+      loadConfiguredMemoryService(),
     ]);
     // A restore of a memory folder takes the memory locks (Vigil's and Hermes's) and is reported as Vigil's restore.
     const guard = isResident
@@ -214,7 +215,7 @@ export function createCoreServices(context: ServiceContext): CoreServices {
     apply: async (plan, actor) =>
       (await restore()).restore(plan.dir, plan.checkpoint.id, plan.paths, {
         fingerprint: plan.fingerprint,
-        ...(actor === undefined ? {} : { actor }),
+        actor,
       }),
   };
 

@@ -7,7 +7,7 @@ import type { Gateway } from '../gateway/create-gateway';
 import { gatewayConfigSchema, type GatewayConfig } from '../gateway/gateway-config';
 import { hooksConfigSchema } from '../hooks/hook-config';
 import type { Logger } from '../logging/logger';
-import { memoryConfigSchema } from '../memory/memory-config';
+import { memoryConfigSchema } from '../memory';
 import { policyConfigSchema } from '../policy/policy-config';
 import { sessionConfigSchema } from '../sessions/session-config';
 import type { CommandSandbox } from '../sandbox/sandbox-api';
@@ -154,7 +154,7 @@ export async function createCore(options: CoreOptions): Promise<Core | CoreBase>
     canAsk: options.canAsk ?? isResident,
     memoryDirectory: options.memoryDirectory,
     watchMemory: options.watchMemory === true,
-    ...(options.onMemoryWatchState === undefined ? {} : { onMemoryWatchState: options.onMemoryWatchState }),
+    onMemoryWatchState: options.onMemoryWatchState,
     config,
     stack,
     ...(isResident ? { onDirectoryChanged: liveChanges.report } : {}),

@@ -84,7 +84,7 @@ export async function checkpointBeforeCall(
     const checkpoint: CallCheckpoint =
       outcome.kind === 'created'
         ? { directory, checkpointId: outcome.checkpoint.id, kind: 'created' }
-        : { directory, ...(outcome.head === undefined ? {} : { checkpointId: outcome.head }), kind: 'unchanged' };
+        : { directory, checkpointId: outcome.head, kind: 'unchanged' };
     return { ok: true, checkpoint };
   } catch (error) {
     const why = isAppError(error) ? error.message : 'an unexpected error (the details are in the log)';
@@ -151,7 +151,7 @@ export class CheckpointGate {
           touched.push({
             directory,
             ...scopeIn(call, directory),
-            ...(slot.checkpoint.checkpointId === undefined ? {} : { checkpointId: slot.checkpoint.checkpointId }),
+            checkpointId: slot.checkpoint.checkpointId,
           });
           break;
         }
@@ -163,7 +163,7 @@ export class CheckpointGate {
           touched.push({
             directory,
             ...scopeIn(call, directory),
-            ...(slot.checkpoint.checkpointId === undefined ? {} : { checkpointId: slot.checkpoint.checkpointId }),
+            checkpointId: slot.checkpoint.checkpointId,
           });
         } else {
           if (slots.get(directory) === taking) slots.delete(directory);

@@ -3,7 +3,7 @@ import { type CheckpointApi, readCheckpointSettings, type WriteRecorder } from '
 import type { EventHub } from '../lib/event-hub';
 import type { VigilPaths } from '../lib/vigil-home';
 import type { Logger } from '../logging/logger';
-import type { MemoryService } from '../memory/memory-service';
+import type { MemoryService } from '../memory';
 import { createApprovalHandlers } from '../policy/approval-handlers';
 import { ApprovalService } from '../policy/approval-service';
 import { PolicyEngine } from '../policy/policy-engine';
@@ -69,7 +69,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   const approvals = new ApprovalService({
     events,
     logger,
-    ...(options.canAsk === undefined ? {} : { canAsk: options.canAsk }),
+    canAsk: options.canAsk,
   });
   const sessionSettings = options.sessionSettings ?? constant(await readSessionSettings(options.paths.config));
   const sessions = new SessionRegistry({
@@ -78,7 +78,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     events,
     maxAgeMs: () => sessionSettings().maxAgeMs,
     isWaitingForApproval: (sessionId) => approvals.isWaiting(sessionId),
-    ...(options.restore === undefined ? {} : { rewinder: createSessionRewinder({ restore: options.restore, logger }) }),
+    rewinder: options.restore && createSessionRewinder({ restore: options.restore, logger }),
   });
   await sessions.load();
   const stopWatchingApprovals = approvals.onWaitingChanged((sessionId) => sessions.notifyChanged(sessionId));
@@ -86,7 +86,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     vigilHome: options.paths.home,
     home: options.home,
     logger,
-    ...(options.env === undefined ? {} : { env: options.env }),
+    env: options.env,
     settings: async () => {
       const { config } = await policy.settings();
       return { network: config.network, sandbox: config.sandbox };
@@ -97,8 +97,8 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     sessions,
     policy,
     approvals,
-    ...(options.checkpoints === undefined ? {} : { checkpoints: options.checkpoints }),
-    ...(options.writes === undefined ? {} : { writes: options.writes }),
+    checkpoints: options.checkpoints,
+    writes: options.writes,
     adapters,
     logger,
     events,

@@ -45,7 +45,7 @@ export function executionSession(
     id: state.id,
     agent: state.agent,
     roots: state.roots,
-    ...(state.cwd === undefined ? {} : { cwd: state.cwd }),
+    cwd: state.cwd,
     turn,
     workspace: { cwd: state.cwd ?? state.roots[0] ?? home, roots: state.roots, homeDir: home, protectedPaths },
     checkpointLimits,

@@ -41,18 +41,15 @@ export function createAgentRpcHandlers(deps: GatewayDependencies): AgentRpcHandl
       const session = await sessions.open({
         agent: params.agent,
         roots: params.roots,
-        ...(params.cwd === undefined ? {} : { cwd: params.cwd }),
-        ...(params.client === undefined ? {} : { client: params.client }),
-        ...(params.sessionId === undefined ? {} : { sessionId: params.sessionId }),
+        cwd: params.cwd,
+        client: params.client,
+        sessionId: params.sessionId,
       });
       caller.attach(session.id);
       return { session, history: await sessions.history(session.id) };
     },
     'turn.begin': async (params, caller) =>
-      sessions.beginTurn(
-        requireAttached(caller, params.sessionId),
-        params.userMessage === undefined ? {} : { userMessage: params.userMessage },
-      ),
+      sessions.beginTurn(requireAttached(caller, params.sessionId), { userMessage: params.userMessage }),
     'message.append': async (params, caller) => {
       await sessions.appendMessage(requireAttached(caller, params.sessionId), { role: params.role, text: params.text });
       return {};

@@ -59,6 +59,7 @@ function describeOutcome(outcome: ToolCallOutcome): Record<string, unknown> {
     callId: outcome.callId,
     turn: outcome.turn,
     decision: outcome.decision,
+    // Part of the MCP result the agent reads: no `reason` key without a reason.
     ...(outcome.reason === undefined ? {} : { reason: outcome.reason }),
     checkpoints: outcome.checkpoints,
     ...(outcome.result.ok ? {} : { error: outcome.result.error }),
@@ -103,8 +104,8 @@ export function createMcpAgentServer(
       const summary = await deps.sessions.open({
         agent,
         roots: context.cwd === undefined ? [] : [context.cwd],
-        ...(context.cwd === undefined ? {} : { cwd: context.cwd }),
-        ...(clientInfo === undefined ? {} : { client: `${clientInfo.name} ${clientInfo.version} (MCP)` }),
+        cwd: context.cwd,
+        client: clientInfo && `${clientInfo.name} ${clientInfo.version} (MCP)`,
       });
       sessionId = summary.id;
       tracker = new McpTurnTracker(

@@ -69,10 +69,7 @@ export class McpTurnTracker {
       return;
     }
     if (isOpen && this.#open?.kind === 'marked' && this.#open.id === mark.id) return;
-    await this.#sessions.beginTurn(
-      this.#sessionId,
-      mark.userMessage === undefined ? {} : { userMessage: mark.userMessage },
-    );
+    await this.#sessions.beginTurn(this.#sessionId, { userMessage: mark.userMessage });
     this.#open = { kind: 'marked', id: mark.id };
   }
 

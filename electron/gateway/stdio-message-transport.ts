@@ -154,6 +154,7 @@ export class StdioMessageTransport implements Transport {
       const id = findMessageId(line.slice(0, keptEdgeBytes), line.slice(-keptEdgeBytes));
       void this.send({
         jsonrpc: '2.0',
+        // JSON-RPC: an error with no request id to answer carries no `id` key.
         ...(id === undefined ? {} : { id }),
         error: { code: -32600, message: 'Invalid Request: the line is JSON but not a JSON-RPC 2.0 message.' },
       });

@@ -173,7 +173,8 @@ export class HermesCheckpoints {
       out.push({
         ...record,
         count: commits.length,
-        ...(newest === undefined ? {} : { head: newest.id, newest: new Date(newest.commit.time * 1000).toISOString() }),
+        head: newest?.id,
+        newest: newest && new Date(newest.commit.time * 1000).toISOString(),
       });
     }
     return out;

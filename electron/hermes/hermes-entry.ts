@@ -40,11 +40,11 @@ export function hermesEntry(
     reason: commit.subject === '' ? '(no reason recorded)' : commit.subject,
     attribution: { agent: 'hermes' },
     kind: prefix === undefined ? 'checkpoint' : 'pre-rollback',
-    ...(restores === undefined ? {} : { restores }),
+    restores,
     stats,
     skipped: [],
     tree: commit.tree,
-    ...(parent === undefined ? {} : { parent }),
+    parent,
     source: 'hermes',
   };
 }

@@ -120,7 +120,7 @@ export async function listHermesDirectories(homes: readonly HermesHomePaths[]): 
         found.set(record.workdir, {
           dir: record.workdir,
           dirhash: name.slice(0, 16),
-          ...(lastTouch === undefined ? {} : { lastTouch }),
+          lastTouch,
         });
       } catch {
         // A record Hermes is rewriting right now, or a damaged one: its ref still shows under its folder.

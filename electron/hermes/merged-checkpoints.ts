@@ -40,63 +40,118 @@ function asVigil(entry: CheckpointEntry): CheckpointEntry {
   return entry.source === undefined ? { ...entry, source: 'vigil' } : entry;
 }
 
-/**
- * Vigil's checkpoint engine with Hermes Agent's checkpoints merged in: one timeline per
- * directory, newest first, each entry marked with its source. Numbers (1 = newest) count the
- * merged list, so a number means the same checkpoint whether or not the list was filtered by
- * source; ids and id prefixes of either store work too. Diff and restore read trees and blobs
- * from Vigil's store and, when it does not hold them, from Hermes's (read-only), so a Hermes
- * checkpoint is diffed and restored by the same engine, its pre-rollback snapshot going into
- * Vigil's store. A resolved Hermes checkpoint carries, as `skipped`, what Hermes's git rules
- * could not have stored (ignored paths, nested repositories), so a restore never deletes those.
- * Everything else (taking checkpoints, the store's status, pruning) is Vigil's engine's.
- */
-export function mergeHermesCheckpoints(
+/** The two sources of the merged view. */
+interface Sources {
+  readonly engine: MergedCheckpointApi;
+  readonly hermes: HermesCheckpoints;
+  readonly options: MergedCheckpointsOptions;
+}
+
+function noCheckpoints(dir: string): AppError {
+  return new AppError(
+    'not_found',
+    `${dir} has no checkpoints: it was never checkpointed, by Vigil or by Hermes Agent. "vigil checkpoints status" lists the directories Vigil checkpointed.`,
+    { dir },
+  );
+}
+
+async function vigilEntries(engine: MergedCheckpointApi, dir: string, limit: number): Promise<CheckpointEntry[]> {
+  try {
+    return (await engine.list(dir, { limit })).map(asVigil);
+  } catch (error) {
+    if (isNotFound(error)) return [];
+    throw error;
+  }
+}
+
+/** Every checkpoint of a directory, merged newest first; `not_found` when neither source has one. */
+async function merged(
   engine: MergedCheckpointApi,
-  hermes: HermesCheckpoints,
-  options: MergedCheckpointsOptions,
-): MergedCheckpointApi {
-  /** Where the last object not in Vigil's store was found: a diff of a Hermes checkpoint reads mostly there. */
-  let isHermesFirst = false;
+  dir: string,
+  resolved: string,
+  hermesEntries: readonly CheckpointEntry[],
+  limit: number,
+): Promise<CheckpointEntry[]> {
+  const vigil = await vigilEntries(engine, dir, limit);
+  if (vigil.length === 0 && hermesEntries.length === 0) throw noCheckpoints(resolved);
+  return mergeNewestFirst([vigil, hermesEntries], timeOf);
+}
 
-  const vigilEntries = async (dir: string, limit: number): Promise<CheckpointEntry[]> => {
+/** A Hermes checkpoint ready for diff and restore: its stats, and what Hermes could not have stored. */
+async function prepared(
+  { hermes, options }: Sources,
+  resolved: string,
+  entry: CheckpointEntry,
+): Promise<CheckpointEntry> {
+  const withStats = await hermes.withStats(entry);
+  const gitdir = await hermes.gitdirOf(resolved, entry.id);
+  if (gitdir === undefined) return withStats;
+  const skipped = await hermesUnstoredPaths(resolved, gitdir, options);
+  return { ...withStats, skipped };
+}
+
+/** A page of a directory's checkpoints: Vigil's, Hermes's, or both merged. */
+async function listMerged(
+  { engine, hermes }: Sources,
+  dir: string,
+  { limit = 100, offset = 0, source }: ListOptions,
+): Promise<readonly CheckpointEntry[]> {
+  if (source === 'vigil') return (await engine.list(dir, { limit, offset })).map(asVigil);
+  const resolved = await resolveTimelineDirectory(dir);
+  const hermesEntries = await hermes.entries(resolved);
+  if (source !== 'hermes' && hermesEntries.length === 0) {
     try {
-      return (await engine.list(dir, { limit })).map(asVigil);
+      return (await engine.list(dir, { limit, offset })).map(asVigil);
     } catch (error) {
-      if (isNotFound(error)) return [];
-      throw error;
+      throw isNotFound(error) ? noCheckpoints(resolved) : error;
     }
-  };
+  }
+  const all = source === 'hermes' ? hermesEntries : await merged(engine, dir, resolved, hermesEntries, offset + limit);
+  return Promise.all(all.slice(offset, offset + limit).map((entry) => hermes.withStats(entry)));
+}
 
-  const noCheckpoints = (dir: string): AppError =>
-    new AppError(
-      'not_found',
-      `${dir} has no checkpoints: it was never checkpointed, by Vigil or by Hermes Agent. "vigil checkpoints status" lists the directories Vigil checkpointed.`,
-      { dir },
-    );
+/** How many checkpoints a directory has: Vigil's, Hermes's, or both. */
+async function countMerged({ engine, hermes }: Sources, dir: string, source: ListOptions['source']): Promise<number> {
+  if (source === 'vigil') return engine.count(dir);
+  const resolved = await resolveTimelineDirectory(dir);
+  const hermesCount = (await hermes.commits(resolved)).length;
+  if (source === 'hermes') return hermesCount;
+  try {
+    return (await engine.count(dir)) + hermesCount;
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    if (hermesCount === 0) throw noCheckpoints(resolved);
+    return hermesCount;
+  }
+}
 
-  /** Every checkpoint of a directory, merged newest first; `not_found` when neither source has one. */
-  const merged = async (
-    dir: string,
-    resolved: string,
-    hermesEntries: readonly CheckpointEntry[],
-    limit: number,
-  ): Promise<CheckpointEntry[]> => {
-    const vigil = await vigilEntries(dir, limit);
-    if (vigil.length === 0 && hermesEntries.length === 0) throw noCheckpoints(resolved);
-    return mergeNewestFirst([vigil, hermesEntries], timeOf);
-  };
+/** The checkpoint a ref names (number in the merged list, id or id prefix of either store). */
+async function resolveMerged(sources: Sources, dir: string, ref: string): Promise<CheckpointEntry> {
+  const { engine, hermes } = sources;
+  const resolved = await resolveTimelineDirectory(dir);
+  const hermesEntries = await hermes.entries(resolved);
+  if (hermesEntries.length === 0) return asVigil(await engine.resolve(dir, ref));
+  const parsed = parseCheckpointRef(ref);
+  const all = await merged(engine, dir, resolved, hermesEntries, Number.MAX_SAFE_INTEGER);
+  const picked =
+    all[
+      pickCheckpoint(
+        parsed,
+        all.map((entry) => entry.id),
+        resolved,
+      )
+    ];
+  if (picked === undefined) throw new AppError('not_found', `No such checkpoint of ${resolved}.`, { dir: resolved });
+  return picked.source === 'hermes' ? prepared(sources, resolved, picked) : picked;
+}
 
-  /** A Hermes checkpoint ready for diff and restore: its stats, and what Hermes could not have stored. */
-  const prepared = async (resolved: string, entry: CheckpointEntry): Promise<CheckpointEntry> => {
-    const withStats = await hermes.withStats(entry);
-    const gitdir = await hermes.gitdirOf(resolved, entry.id);
-    if (gitdir === undefined) return withStats;
-    const skipped = await hermesUnstoredPaths(resolved, gitdir, options);
-    return { ...withStats, skipped };
-  };
-
-  const readObject = async <T>(
+/**
+ * Reads an object from Vigil's store, else from Hermes's. Where the last object not in Vigil's
+ * store was found is remembered: a diff of a Hermes checkpoint reads mostly there.
+ */
+function objectReader(hermes: HermesCheckpoints) {
+  let isHermesFirst = false;
+  return async <T>(
     oid: string,
     type: 'tree' | 'blob',
     fromEngine: () => Promise<T>,
@@ -118,7 +173,65 @@ export function mergeHermesCheckpoints(
       return fromBytes(found);
     }
   };
+}
 
+/** Vigil's checkpointed directories and Hermes's, one entry per directory, most recently touched first. */
+async function mergedDirectories({ engine, hermes }: Sources): Promise<readonly CheckpointDirectory[]> {
+  const [vigil, fromHermes] = await Promise.all([engine.directories(), hermes.directories()]);
+  const byDir = new Map<string, CheckpointDirectory>(
+    vigil.map((directory) => [directory.dir, { ...directory, sources: ['vigil'] satisfies CheckpointSource[] }]),
+  );
+  for (const found of fromHermes) {
+    const known = byDir.get(found.dir);
+    const lastTouch = found.newest ?? found.lastTouch ?? '';
+    if (known === undefined) {
+      const exists = await stat(found.dir).then(
+        (info) => info.isDirectory(),
+        () => false,
+      );
+      byDir.set(found.dir, {
+        dir: found.dir,
+        dirhash: found.dirhash,
+        count: found.count,
+        lastTouch,
+        exists,
+        sources: ['hermes'],
+        head: found.head,
+      });
+      continue;
+    }
+    const isHermesNewer = lastTouch > known.lastTouch;
+    const head = isHermesNewer ? found.head : known.head;
+    byDir.set(found.dir, {
+      ...known,
+      count: known.count + found.count,
+      lastTouch: isHermesNewer ? lastTouch : known.lastTouch,
+      sources: ['vigil', 'hermes'],
+      // Spread over `known`: without a head of its own, the entry keeps the known one.
+      ...(head === undefined ? {} : { head }),
+    });
+  }
+  return [...byDir.values()].sort((a, b) => (a.lastTouch < b.lastTouch ? 1 : a.lastTouch > b.lastTouch ? -1 : 0));
+}
+
+/**
+ * Vigil's checkpoint engine with Hermes Agent's checkpoints merged in: one timeline per
+ * directory, newest first, each entry marked with its source. Numbers (1 = newest) count the
+ * merged list, so a number means the same checkpoint whether or not the list was filtered by
+ * source; ids and id prefixes of either store work too. Diff and restore read trees and blobs
+ * from Vigil's store and, when it does not hold them, from Hermes's (read-only), so a Hermes
+ * checkpoint is diffed and restored by the same engine, its pre-rollback snapshot going into
+ * Vigil's store. A resolved Hermes checkpoint carries, as `skipped`, what Hermes's git rules
+ * could not have stored (ignored paths, nested repositories), so a restore never deletes those.
+ * Everything else (taking checkpoints, the store's status, pruning) is Vigil's engine's.
+ */
+export function mergeHermesCheckpoints(
+  engine: MergedCheckpointApi,
+  hermes: HermesCheckpoints,
+  options: MergedCheckpointsOptions,
+): MergedCheckpointApi {
+  const sources: Sources = { engine, hermes, options };
+  const readObject = objectReader(hermes);
   return {
     gitdir: engine.gitdir,
     // Read through: config.json can change the engine's size cap while it runs.
@@ -134,58 +247,9 @@ export function mergeHermesCheckpoints(
     withStoreLock: (fn) => engine.withStoreLock(fn),
     duringRestore: (checkpointId, task) => engine.duringRestore(checkpointId, task),
     dispose: () => engine.dispose(),
-
-    async list(
-      dir: string,
-      { limit = 100, offset = 0, source }: ListOptions = {},
-    ): Promise<readonly CheckpointEntry[]> {
-      if (source === 'vigil') return (await engine.list(dir, { limit, offset })).map(asVigil);
-      const resolved = await resolveTimelineDirectory(dir);
-      const hermesEntries = await hermes.entries(resolved);
-      if (source !== 'hermes' && hermesEntries.length === 0) {
-        try {
-          return (await engine.list(dir, { limit, offset })).map(asVigil);
-        } catch (error) {
-          throw isNotFound(error) ? noCheckpoints(resolved) : error;
-        }
-      }
-      const all = source === 'hermes' ? hermesEntries : await merged(dir, resolved, hermesEntries, offset + limit);
-      return Promise.all(all.slice(offset, offset + limit).map((entry) => hermes.withStats(entry)));
-    },
-
-    async count(dir: string, { source }: Pick<ListOptions, 'source'> = {}): Promise<number> {
-      if (source === 'vigil') return engine.count(dir);
-      const resolved = await resolveTimelineDirectory(dir);
-      const hermesCount = (await hermes.commits(resolved)).length;
-      if (source === 'hermes') return hermesCount;
-      try {
-        return (await engine.count(dir)) + hermesCount;
-      } catch (error) {
-        if (!isNotFound(error)) throw error;
-        if (hermesCount === 0) throw noCheckpoints(resolved);
-        return hermesCount;
-      }
-    },
-
-    async resolve(dir: string, ref: string): Promise<CheckpointEntry> {
-      const resolved = await resolveTimelineDirectory(dir);
-      const hermesEntries = await hermes.entries(resolved);
-      if (hermesEntries.length === 0) return asVigil(await engine.resolve(dir, ref));
-      const parsed = parseCheckpointRef(ref);
-      const all = await merged(dir, resolved, hermesEntries, Number.MAX_SAFE_INTEGER);
-      const picked =
-        all[
-          pickCheckpoint(
-            parsed,
-            all.map((entry) => entry.id),
-            resolved,
-          )
-        ];
-      if (picked === undefined)
-        throw new AppError('not_found', `No such checkpoint of ${resolved}.`, { dir: resolved });
-      return picked.source === 'hermes' ? prepared(resolved, picked) : picked;
-    },
-
+    list: (dir, options: ListOptions = {}) => listMerged(sources, dir, options),
+    count: (dir, { source }: Pick<ListOptions, 'source'> = {}) => countMerged(sources, dir, source),
+    resolve: (dir, ref) => resolveMerged(sources, dir, ref),
     readTree: (oid: string): Promise<readonly StoredTreeEntry[]> =>
       readObject(
         oid,
@@ -193,7 +257,6 @@ export function mergeHermesCheckpoints(
         () => engine.readTree(oid),
         (bytes) => decodeTree(bytes).map((item) => ({ ...item, type: typeOfMode(item.mode) })),
       ),
-
     readBlob: (oid: string): Promise<Uint8Array> =>
       readObject(
         oid,
@@ -201,42 +264,6 @@ export function mergeHermesCheckpoints(
         () => engine.readBlob(oid),
         (bytes) => bytes,
       ),
-
-    async directories(): Promise<readonly CheckpointDirectory[]> {
-      const [vigil, fromHermes] = await Promise.all([engine.directories(), hermes.directories()]);
-      const byDir = new Map<string, CheckpointDirectory>(
-        vigil.map((directory) => [directory.dir, { ...directory, sources: ['vigil'] satisfies CheckpointSource[] }]),
-      );
-      for (const found of fromHermes) {
-        const known = byDir.get(found.dir);
-        const lastTouch = found.newest ?? found.lastTouch ?? '';
-        if (known === undefined) {
-          const exists = await stat(found.dir).then(
-            (info) => info.isDirectory(),
-            () => false,
-          );
-          byDir.set(found.dir, {
-            dir: found.dir,
-            dirhash: found.dirhash,
-            count: found.count,
-            lastTouch,
-            exists,
-            sources: ['hermes'],
-            ...(found.head === undefined ? {} : { head: found.head }),
-          });
-          continue;
-        }
-        const isHermesNewer = lastTouch > known.lastTouch;
-        const head = isHermesNewer ? found.head : known.head;
-        byDir.set(found.dir, {
-          ...known,
-          count: known.count + found.count,
-          lastTouch: isHermesNewer ? lastTouch : known.lastTouch,
-          sources: ['vigil', 'hermes'],
-          ...(head === undefined ? {} : { head }),
-        });
-      }
-      return [...byDir.values()].sort((a, b) => (a.lastTouch < b.lastTouch ? 1 : a.lastTouch > b.lastTouch ? -1 : 0));
-    },
+    directories: () => mergedDirectories(sources),
   };
 }

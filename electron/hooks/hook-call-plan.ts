@@ -142,7 +142,7 @@ export async function planShellCall(
   const coverage = await commandCoverage(assessment, roots, context.limits);
   const verdict = await context.policy.decide({
     tool: 'terminal',
-    paths: [{ absolute: cwd, ...(cwdRoot === undefined ? {} : { root: cwdRoot }) }],
+    paths: [{ absolute: cwd, root: cwdRoot }],
     terminal: assessment,
     ...(coverage.lost.length === 0 ? {} : { cannotUndo: coverage.lost }),
   });
@@ -152,15 +152,14 @@ export async function planShellCall(
     isOncePerTurn: false,
     notCovered: [...coverage.lost, ...coverage.notCovered],
   };
-  const reason = verdict.reason === undefined ? {} : { reason: verdict.reason };
   if (verdict.kind === 'block')
-    return { ...base, ...reason, decision: 'deny', directories: [], newRoots: [], problems: [] };
+    return { ...base, reason: verdict.reason, decision: 'deny', directories: [], newRoots: [], problems: [] };
   const planned = assessment.isDestructive
     ? await shellDirectories(assessment, context)
     : { directories: [], problems: [] };
   return {
     ...base,
-    ...reason,
+    reason: verdict.reason,
     decision: verdict.kind,
     directories: planned.directories,
     newRoots: newRootsOf(planned.directories, context.roots),

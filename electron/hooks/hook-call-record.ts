@@ -36,7 +36,7 @@ export async function recordHookCall(
       name: call.tool,
       arguments: call.arguments,
       decision: ending.decision,
-      ...(ending.reason === undefined ? {} : { reason: ending.reason }),
+      reason: ending.reason,
       checkpoints: [...call.checkpoints],
       checkpointProblems: [...call.problems],
       touched: call.touched.map(({ paths, ...rest }) => (paths === undefined ? rest : { ...rest, paths: [...paths] })),

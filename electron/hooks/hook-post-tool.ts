@@ -72,7 +72,7 @@ export async function answerPostTool(
       });
   await recordHookCall(deps, sessionId, call, {
     decision: call.decision === 'ask' ? 'asked-allowed' : 'allowed',
-    ...(call.reason === undefined ? {} : { reason: call.reason }),
+    reason: call.reason,
     result,
     at: new Date().toISOString(),
   });
@@ -106,7 +106,7 @@ export async function flushPendingCalls(
     } else {
       await recordHookCall(deps, sessionId, call, {
         decision: 'allowed',
-        ...(call.reason === undefined ? {} : { reason: call.reason }),
+        reason: call.reason,
         result: fail({ code: 'cancelled', message: unreported }),
         at,
       });

@@ -62,7 +62,7 @@ async function checkpointsFor(
     touched.push({
       directory,
       ...scope,
-      ...(taken.checkpoint.checkpointId === undefined ? {} : { checkpointId: taken.checkpoint.checkpointId }),
+      checkpointId: taken.checkpoint.checkpointId,
     });
   }
   return { checkpoints, touched, failures };
@@ -131,11 +131,11 @@ export async function answerPreTool(
     const call: PendingCall = { ...base, decision: 'allow', checkpoints: [], touched: [], problems: [] };
     await recordHookCall(deps, sessionId, call, {
       decision: 'blocked',
-      ...(plan.reason === undefined ? {} : { reason: plan.reason }),
+      reason: plan.reason,
       result: fail({ code: 'denied', message: refusal }),
       at: new Date().toISOString(),
     });
-    return { decision: 'deny', ...(plan.reason === undefined ? {} : { reason: plan.reason }), notices: [] };
+    return { decision: 'deny', reason: plan.reason, notices: [] };
   }
   const { config } = await readHooksConfig(deps.config);
   const taken = await checkpointsFor(deps, sessionId, event, tool, plan, turn, state);
@@ -158,10 +158,10 @@ export async function answerPreTool(
   state.pending.push({
     ...base,
     decision,
-    ...(reason === undefined ? {} : { reason }),
+    reason,
     checkpoints: taken.checkpoints,
     touched: taken.touched,
     problems,
   });
-  return { decision, ...(reason === undefined ? {} : { reason }), notices: [], isApproving: config.approveAllowed };
+  return { decision, reason, notices: [], isApproving: config.approveAllowed };
 }

@@ -65,7 +65,7 @@ export function createHookService(deps: HookDeps): HookService {
       client: hookClientNames[event.agent],
       roots: [cwd],
       cwd,
-      ...(event.transcriptPath === undefined ? {} : { transcriptPath: event.transcriptPath }),
+      transcriptPath: event.transcriptPath,
     };
     await deps.sessions.openKeyed(sessionId, request, { isHeld: deps.isResident });
     const notice = isWholeRefused(cwd, deps.facts.home) ? wholeFolderNotice(cwd) : undefined;

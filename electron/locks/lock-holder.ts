@@ -23,6 +23,7 @@ export function newLockHolder(purpose?: string, startedAt?: string): LockHolder 
     hostname: os.hostname(),
     token: randomBytes(12).toString('hex'),
     acquiredAt: new Date().toISOString(),
+    // Written to the lock file that other processes (and older Vigils) read: only the fields it has.
     ...(startedAt === undefined ? {} : { startedAt }),
     ...(purpose === undefined ? {} : { purpose }),
   };

@@ -52,8 +52,8 @@ export async function createConfiguredMemoryService(options: ConfiguredMemoryOpt
   const service = await createMemoryService({
     directories,
     logger: options.logger,
-    ...(options.checkpoints === undefined ? {} : { checkpoints: options.checkpoints }),
-    ...(options.watch === undefined ? {} : { watch: options.watch }),
+    checkpoints: options.checkpoints,
+    watch: options.watch,
     ...(events === undefined
       ? {}
       : {

@@ -80,6 +80,9 @@ export function readMemoryConfig(configPath: string): Promise<MemoryConfig> {
   return readConfigSection(configPath, 'memory', memoryConfigSchema);
 }
 
+/** How often a memory folder that does not exist yet is looked for (one stat). */
+export const defaultAppearPollMs = 2000;
+
 /**
  * Where Hermes keeps its memories now, by Hermes's own home rules: $HERMES_HOME/memories, else the
  * active profile's (`~/.hermes/active_profile`), else ~/.hermes/memories.

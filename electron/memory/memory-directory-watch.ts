@@ -2,13 +2,10 @@ import path from 'node:path';
 import type { Disposer } from '../lib/disposable';
 import { isDirectory } from '../files/is-directory';
 import type { Logger } from '../logging/logger';
-import type { ResolvedMemoryDirectory } from './memory-config';
+import { defaultAppearPollMs, type ResolvedMemoryDirectory } from './memory-config';
 import type { MemoryFileState } from './memory-file-state';
 import { memoryFileNames } from './memory-format';
 import { watchMemoryDirectory } from './memory-watcher';
-
-/** How often a memory folder that does not exist yet is looked for (one stat). */
-export const defaultAppearPollMs = 2000;
 
 /** How a watching memory service watches its folders. */
 export interface MemoryWatchSettings {
@@ -51,9 +48,9 @@ async function startWatcher(options: DirectoryWatchOptions): Promise<Disposer> {
   const dispose = await watchMemoryDirectory({
     dir: directory.path,
     fileNames: Object.values(memoryFileNames),
-    ...(settings.debounceMs === undefined ? {} : { debounceMs: settings.debounceMs }),
-    ...(settings.maxWaitMs === undefined ? {} : { maxWaitMs: settings.maxWaitMs }),
-    ...(settings.pollMs === undefined ? {} : { pollMs: settings.pollMs }),
+    debounceMs: settings.debounceMs,
+    maxWaitMs: settings.maxWaitMs,
+    pollMs: settings.pollMs,
     onSettled: (fileName, notifications, reason) => {
       const state = byName.get(fileName);
       if (state === undefined) return;

@@ -1,4 +1,5 @@
 import type { MemoryTarget, MemoryUsage } from '../../shared/contract/memory-contract';
+import { memoryTargets as sharedMemoryTargets } from '../../shared/contract/memory-targets';
 import { countChars, pythonStrip, universalNewlines } from './memory-text';
 
 /** What separates two entries on disk: a line holding only `§`. */
@@ -14,7 +15,7 @@ export const delimiterLikeLine = /(^|\n)[ \t]*§[ \t\r]*(\n|$)/;
 export const memoryFileNames: Readonly<Record<MemoryTarget, string>> = { memory: 'MEMORY.md', user: 'USER.md' };
 
 /** Both targets, in display order. */
-export const memoryTargets: readonly MemoryTarget[] = ['memory', 'user'];
+export const memoryTargets: readonly MemoryTarget[] = sharedMemoryTargets;
 
 /** Hermes's character limits, delimiters included; a directory can override them. */
 export const defaultMemoryLimits: Readonly<Record<MemoryTarget, number>> = { memory: 2200, user: 1375 };

@@ -70,7 +70,7 @@ async function lockHermesSidecar(file: string, options: MemoryLockOptions): Prom
   const { logger } = options;
   return (options.flocks ?? sharedFlockLocks()).acquire(sidecar, {
     timeoutMs: options.timeoutMs ?? defaultMemoryLockTimeoutMs,
-    ...(logger === undefined ? {} : { logger }),
+    logger,
     onWaiting: () =>
       logger?.info(`memory: waiting for ${path.basename(sidecar)}, held by Hermes Agent or another program`, {
         lockPath: sidecar,

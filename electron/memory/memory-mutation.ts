@@ -94,7 +94,7 @@ async function takeCheckpoint(
   try {
     const outcome = await deps.checkpoints.checkpoint(state.directory.path, {
       reason: `before ${change.purpose}`,
-      ...(change.attribution === undefined ? {} : { attribution: change.attribution }),
+      attribution: change.attribution,
       paths: [state.file],
     });
     if (outcome.kind === 'created') return { status: 'created', id: outcome.checkpoint.id };
@@ -265,7 +265,7 @@ async function attempt(
         await writeFileAtomic(snapshot.path, text, {
           ifUnchanged: { identity: snapshot.identity },
           keepReplacedAt: keeper.path,
-          ...(deps.afterWriteCheck === undefined ? {} : { afterCheck: deps.afterWriteCheck }),
+          afterCheck: deps.afterWriteCheck,
           ...(snapshot.exists ? {} : { mode: 0o600 }),
         });
       } catch (error) {
@@ -294,7 +294,7 @@ async function attempt(
     }
     deps.lateWrites.watch(state.file, opened, {
       hermesSidecar: hermesSidecarMode(state.directory),
-      ...(deps.lockTimeoutMs === undefined ? {} : { timeoutMs: deps.lockTimeoutMs }),
+      timeoutMs: deps.lockTimeoutMs,
     });
     isHandedOff = true;
     deps.checkpoints?.noteWritten([snapshot.path], actorOfAttribution(change.attribution ?? {}));
@@ -357,7 +357,7 @@ export function runGuardedChange(
         logger: deps.logger,
         // Hermes's own memory folder: its MEMORY.md.lock is flocked even before Hermes first creates it.
         hermesSidecar: hermesSidecarMode(state.directory),
-        ...(deps.lockTimeoutMs === undefined ? {} : { timeoutMs: deps.lockTimeoutMs }),
+        timeoutMs: deps.lockTimeoutMs,
       },
     );
   });

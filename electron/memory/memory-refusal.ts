@@ -64,6 +64,7 @@ export function driftError(refusal: DriftRefusal): AppError {
     file: refusal.file,
     drift: refusal.drift,
     usage: refusal.usage,
+    // Shown to the agent as the tool's error fields: no `drift_backup` key when there is no copy.
     ...(refusal.backup === undefined ? {} : { drift_backup: refusal.backup }),
     remediation: driftRemediation(refusal),
   });

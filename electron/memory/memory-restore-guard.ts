@@ -74,7 +74,7 @@ export function createMemoryRestoreGuard(options: MemoryRestoreGuardOptions): Re
             purpose: 'restore a checkpoint',
             logger: options.logger,
             hermesSidecar: hermesSidecarMode(directory),
-            ...(options.lockTimeoutMs === undefined ? {} : { timeoutMs: options.lockTimeoutMs }),
+            timeoutMs: options.lockTimeoutMs,
           }),
       work,
     )();

@@ -303,7 +303,7 @@ function visitCommand(visit: CommandVisit, place: CommandPlace, findings: Findin
       inline = parsed.script;
     }
   }
-  return { ...(inline === undefined ? {} : { inline }), losesDirectory };
+  return { inline, losesDirectory };
 }
 
 /**

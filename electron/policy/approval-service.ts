@@ -78,7 +78,7 @@ export class ApprovalService {
       tool: request.tool,
       summary: request.summary,
       reason: request.reason,
-      ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
+      cwd: request.cwd,
       requestedAt: requestedAt.toISOString(),
       expiresAt: new Date(requestedAt.getTime() + request.timeoutMs).toISOString(),
     };
@@ -154,13 +154,13 @@ export class ApprovalService {
       approval: pending.approval,
       decision,
       decidedBy,
-      ...(via === undefined ? {} : { via }),
+      via,
     };
     this.#logger.info('tool call decided', {
       approval: id,
       decision,
       decidedBy,
-      ...(via === undefined ? {} : { via }),
+      via,
     });
     this.#events.emit('approvals:decided', {
       approval: pending.approval,

@@ -97,8 +97,8 @@ function touchedPaths(
     const root = innermostRoot(absolute, roots);
     touched.set(`${absolute}\0${pattern ?? ''}`, {
       absolute,
-      ...(root === undefined ? {} : { root }),
-      ...(pattern === undefined ? {} : { pattern }),
+      root,
+      pattern,
     });
   };
   for (const effect of analysis.effects) for (const target of effect.resolved) add(target.path, target.pattern);

@@ -258,8 +258,8 @@ export function unwrapCommand(words: readonly ShellWord[], platform: NodeJS.Plat
       args,
       via: [...via],
       isInputFed,
-      ...(chdir === undefined ? {} : { chdir }),
-      ...(placeholder === undefined ? {} : { placeholder }),
+      chdir,
+      placeholder,
     });
     if (isCodeRunner(program, args)) break;
     if (program === 'command' && args.some((word) => word.text === '-v' || word.text === '-V')) break;

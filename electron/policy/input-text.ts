@@ -13,7 +13,7 @@ export type InputText =
 const hidden = (why: string, shown?: string): InputText => ({
   kind: 'hidden',
   why,
-  ...(shown === undefined ? {} : { shown }),
+  shown,
 });
 const escapes: Readonly<Record<string, string | undefined>> = {
   n: '\n',

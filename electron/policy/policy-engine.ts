@@ -46,13 +46,13 @@ function ruleTools(rule: PolicyRule): readonly string[] {
 function asRuleSees(glob: string, touched: TouchedPath): { readonly candidate: string; readonly pattern?: string } {
   const { pattern } = touched;
   if (path.isAbsolute(glob) || glob.startsWith('~') || touched.root === undefined)
-    return { candidate: touched.absolute, ...(pattern === undefined ? {} : { pattern }) };
+    return { candidate: touched.absolute, pattern };
   const relative = (absolute: string): string =>
     path
       .relative(touched.root ?? '', absolute)
       .split(path.sep)
       .join('/');
-  return { candidate: relative(touched.absolute), ...(pattern === undefined ? {} : { pattern: relative(pattern) }) };
+  return { candidate: relative(touched.absolute), pattern: pattern === undefined ? undefined : relative(pattern) };
 }
 
 /** Whether a rule glob matches a touched path, or (for a glob target) some path the glob could expand to. */

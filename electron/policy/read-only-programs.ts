@@ -185,7 +185,7 @@ export function gitSubcommand(invocation: Invocation): { readonly name?: string;
   while (index < words.length && (words[index]?.startsWith('-') ?? false))
     index += gitValueOptions.has(words[index] ?? '') ? 2 : 1;
   const name = words[index];
-  return { ...(name === undefined ? {} : { name }), rest: words.slice(index + 1) };
+  return { name, rest: words.slice(index + 1) };
 }
 
 /** Whether a git invocation only reads: a read-only subcommand, or a listing form of branch/tag/remote/stash/config/worktree/reflog. */

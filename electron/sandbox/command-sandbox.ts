@@ -165,7 +165,7 @@ export class CommandSandbox {
       directory: profile.env['TMPDIR'] ?? request.cwd,
       profile,
       network: settings.network,
-      ...(settings.sandbox.bwrapPath === undefined ? {} : { bwrapPath: settings.sandbox.bwrapPath }),
+      bwrapPath: settings.sandbox.bwrapPath,
     });
     let hasEnded = false;
     return {

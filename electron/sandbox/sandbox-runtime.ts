@@ -62,6 +62,7 @@ function engineConfig(network: NetworkPolicy, bwrapPath: string | undefined): Sa
   return {
     network: { allowedDomains: network.allowedDomains ?? [], deniedDomains: network.deniedDomains },
     filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+    // The sandbox runtime's own config: its keys only when set.
     ...(bwrapPath === undefined ? {} : { bwrapPath }),
   };
 }
@@ -118,7 +119,7 @@ function profileFailure(error: unknown): AppError {
     'conflict',
     `The sandbox for this command could not be built: ${message.replace(/\.?\s*$/u, '')}. The command was not run; it never runs outside the sandbox. Narrow the workspace roots or policy.sandbox in config.json, or run the command yourself.`,
     {
-      ...(code === undefined ? {} : { sandboxError: code }),
+      sandboxError: code,
     },
   );
 }

@@ -19,7 +19,7 @@ export function createSessionHandlers(
     'sessions:rewind': (request, context) =>
       sessions.rewind(request.sessionId, request.toTurn, request.mode, {
         actor: actorOfCall(context),
-        ...(request.planId === undefined ? {} : { planId: request.planId }),
+        planId: request.planId,
       }),
   };
 }

@@ -75,8 +75,8 @@ export class SessionRegistry implements SessionService {
       logger: options.logger,
       report: (message) => this.#report(message),
       changed: (entry) => this.notifyChanged(entry.id),
-      ...(options.shownAtStart === undefined ? {} : { shownAtStart: options.shownAtStart }),
-      ...(options.maxAgeMs === undefined ? {} : { maxAgeMs: options.maxAgeMs }),
+      shownAtStart: options.shownAtStart,
+      maxAgeMs: options.maxAgeMs,
     });
   }
 
@@ -140,8 +140,8 @@ export class SessionRegistry implements SessionService {
   ): Promise<void> {
     const at = now();
     const optional = {
-      ...(parsed.client === undefined ? {} : { client: parsed.client }),
-      ...(parsed.transcriptPath === undefined ? {} : { transcriptPath: parsed.transcriptPath }),
+      client: parsed.client,
+      transcriptPath: parsed.transcriptPath,
     };
     const records: SessionRecord[] = [{ type: 'resumed', at, ...optional }];
     if (place !== undefined)
@@ -149,7 +149,7 @@ export class SessionRegistry implements SessionService {
         type: 'roots',
         at,
         roots: [...place.roots],
-        ...(place.cwd === undefined ? {} : { cwd: place.cwd }),
+        cwd: place.cwd,
       });
     entry.isConnected = isHeld;
     await this.#commit(entry, records);
@@ -162,8 +162,8 @@ export class SessionRegistry implements SessionService {
     isHeld: boolean,
   ): Promise<SessionSummary> {
     const optional = {
-      ...(parsed.client === undefined ? {} : { client: parsed.client }),
-      ...(parsed.transcriptPath === undefined ? {} : { transcriptPath: parsed.transcriptPath }),
+      client: parsed.client,
+      transcriptPath: parsed.transcriptPath,
     };
     const opened: Extract<SessionRecord, { type: 'opened' }> = {
       type: 'opened',
@@ -173,7 +173,7 @@ export class SessionRegistry implements SessionService {
       agent: parsed.agent,
       ...optional,
       roots: [...place.roots],
-      ...(place.cwd === undefined ? {} : { cwd: place.cwd }),
+      cwd: place.cwd,
     };
     const state = initialState(opened);
     const entry: SessionEntry = {
@@ -198,9 +198,7 @@ export class SessionRegistry implements SessionService {
   async setRoots(sessionId: string, roots: readonly string[], cwd?: string): Promise<SessionSummary> {
     const entry = this.#open(sessionId);
     const place = await resolveSessionPlace(roots, cwd);
-    await this.#commit(entry, [
-      { type: 'roots', at: now(), roots: [...place.roots], ...(place.cwd === undefined ? {} : { cwd: place.cwd }) },
-    ]);
+    await this.#commit(entry, [{ type: 'roots', at: now(), roots: [...place.roots], cwd: place.cwd }]);
     return this.summary(sessionId);
   }
 

@@ -40,7 +40,7 @@ export function restorePortOf(service: {
     apply: (plan, actor) =>
       service.restore(plan.dir, plan.checkpoint.id, plan.paths, {
         fingerprint: plan.fingerprint,
-        ...(actor === undefined ? {} : { actor }),
+        actor,
       }),
   };
 }
@@ -202,7 +202,7 @@ export function createSessionRewinder(options: {
                   ? { reason: entry.reason }
                   : {}),
               isChangedOutside: entry.isChangedOutsideAgents,
-              ...(entry.changedBy === undefined ? {} : { changedBy: entry.changedBy }),
+              changedBy: entry.changedBy,
             })),
           problems: target.problems,
         });

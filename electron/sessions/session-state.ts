@@ -66,10 +66,10 @@ export function initialState(record: Extract<SessionRecord, { type: 'opened' }>)
   return {
     id: record.id,
     agent: record.agent,
-    ...(record.client === undefined ? {} : { client: record.client }),
-    ...(record.transcriptPath === undefined ? {} : { transcriptPath: record.transcriptPath }),
+    client: record.client,
+    transcriptPath: record.transcriptPath,
     roots: record.roots,
-    ...(record.cwd === undefined ? {} : { cwd: record.cwd }),
+    cwd: record.cwd,
     createdAt: record.at,
     updatedAt: record.at,
     lastActiveAt: record.at,
@@ -220,7 +220,7 @@ export function historyCall(call: CallState): HistoryToolCall {
     name: record.name,
     arguments: record.arguments,
     decision: record.decision,
-    ...(record.reason === undefined ? {} : { reason: record.reason }),
+    reason: record.reason,
     result: result?.result ?? {
       ok: false,
       error: {
@@ -231,10 +231,10 @@ export function historyCall(call: CallState): HistoryToolCall {
     },
     checkpoints: record.checkpoints,
     checkpointProblems: record.checkpointProblems,
-    ...(result === undefined ? {} : { durationMs: result.durationMs }),
+    durationMs: result?.durationMs,
     isInterrupted: result === undefined,
-    ...(result?.effects === undefined ? {} : { effects: result.effects }),
-    ...(result?.effectsOmitted === undefined ? {} : { effectsOmitted: result.effectsOmitted }),
+    effects: result?.effects,
+    effectsOmitted: result?.effectsOmitted,
   };
 }
 
@@ -275,17 +275,17 @@ export function toBrief(state: SessionState): SessionBrief {
   return {
     id: state.id,
     agent: state.agent,
-    ...(state.client === undefined ? {} : { client: state.client }),
-    ...(state.transcriptPath === undefined ? {} : { transcriptPath: state.transcriptPath }),
+    client: state.client,
+    transcriptPath: state.transcriptPath,
     roots: [...state.roots],
-    ...(state.cwd === undefined ? {} : { cwd: state.cwd }),
+    cwd: state.cwd,
     currentTurn: state.currentTurn,
     isTurnOpen: state.isTurnOpen,
     createdAt: state.createdAt,
     updatedAt: state.updatedAt,
     lastActiveAt: state.lastActiveAt,
     toolCallCount: state.calls.size,
-    ...(state.lastToolCall === undefined ? {} : { lastToolCall: state.lastToolCall }),
+    lastToolCall: state.lastToolCall,
     recentCalls: recentCalls(state.briefs, state.lastSeq),
     ...currentPrompt(state),
     files: latestFiles(state.files),
@@ -306,9 +306,9 @@ export function toHistory(state: SessionState, status: SessionStatus): SessionHi
     .map((turn) => ({
       turn: turn.turn,
       startedAt: turn.startedAt,
-      ...(turn.endedAt === undefined ? {} : { endedAt: turn.endedAt }),
+      endedAt: turn.endedAt,
       isRewound: turn.rewoundAt !== undefined,
-      ...(turn.rewoundAt === undefined ? {} : { rewoundAt: turn.rewoundAt }),
+      rewoundAt: turn.rewoundAt,
       entries: turn.entries.flatMap((entry): HistoryEntry[] => {
         if (entry.kind === 'message') return [entry];
         const call = state.calls.get(entry.seq);

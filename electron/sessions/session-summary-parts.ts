@@ -75,7 +75,7 @@ export function turnBrief(sessionId: string, turn: number, source: TurnSource): 
   return {
     sessionId,
     turn,
-    ...(source.userMessage === undefined ? {} : { title: promptOf(source.userMessage) }),
+    title: source.userMessage === undefined ? undefined : promptOf(source.userMessage),
     calls: source.calls.slice(0, turnCallLimit).map((call) => ({
       name: call.name,
       summary: maskSecretValues(call.summary),

@@ -1,6 +1,6 @@
 import type { MemoryToolInput } from '../../shared/tools/memory-tool';
 import type { ToolInput } from '../../shared/tools/tool-registry';
-import type { MemoryService } from '../memory/memory-service';
+import type { MemoryService } from '../memory';
 import { prepareMemory } from './memory/prepare';
 import { preparePatch } from './patch/prepare';
 import { prepareReadFile } from './read-file/prepare';

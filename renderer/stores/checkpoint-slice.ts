@@ -1,12 +1,12 @@
 import type { StateCreator } from 'zustand';
 import type { CallResponse } from '../../shared/contract';
-import type { Result } from '../../shared/result';
 import type { VigilClient } from '../api/vigil-client';
-import { filesInTreeOrder, fileTreeRows } from '../model/file-tree';
 import type { LineSelection } from '../model/line-selection';
 import { failed, idle, loading, ready, type LoadState } from '../model/load-state';
 import { emptySelection, retainKeys, type SelectionState } from '../model/selection-model';
 import type { AppState } from './app-store';
+import { diffSides, fetchChangedFiles, inTreeOrder, withBatchLoaded } from './checkpoint-diff-calls';
+import type { SliceContext } from './slice-context';
 
 /** A changed file of a diff, as the contract carries it. */
 export type DiffFile = CallResponse<'checkpoints:diff'>['files'][number];
@@ -26,9 +26,6 @@ export interface FileDiffState {
 /** How the diffs of a comparison are shown: the file under the cursor, or every file stacked like a pull request. */
 export type DiffMode = 'file' | 'all';
 
-/** The most changed files a detail view loads. */
-const maxFiles = 20_000;
-const filePage = 2_000;
 /** Files whose hunks one call brings. */
 const diffBatch = 20;
 
@@ -71,87 +68,124 @@ export interface CheckpointSlice {
   readonly changeLineSelection: (selection: LineSelection | undefined) => void;
 }
 
-/** The two sides of the contract's diff calls for a detail. */
-export function diffSides(detail: Pick<CheckpointDetail, 'checkpointId' | 'compare'>): {
-  checkpoint: string;
-  against: { kind: 'live' } | { kind: 'checkpoint'; id: string };
-} {
-  const { compare } = detail;
-  if (compare.kind === 'live') return { checkpoint: detail.checkpointId, against: { kind: 'live' } };
-  return compare.isOlder
-    ? { checkpoint: compare.id, against: { kind: 'checkpoint', id: detail.checkpointId } }
-    : { checkpoint: detail.checkpointId, against: { kind: 'checkpoint', id: compare.id } };
+/** What the slice's actions share: the store, the client, and which comparison is current. */
+interface DetailContext extends SliceContext {
+  /** Bumped whenever the comparison changes: a load of an older one drops its results. */
+  generation: number;
+  /** The files whose hunks are being fetched. */
+  readonly pending: Set<string>;
 }
 
-/** The files in the order the tree shows them (folders first, each sorted). */
-function inTreeOrder(files: readonly DiffFile[]): DiffFile[] {
-  const byPath = new Map(files.map((file) => [file.path, file]));
-  return filesInTreeOrder(fileTreeRows(files.map((file) => file.path))).flatMap((path) => byPath.get(path) ?? []);
+/**
+ * After a refresh, lines the person picked stay picked while their file's diff is the one they
+ * were picked on (same versions on both sides): a live comparison that recomputes because
+ * another file changed must not drop them. Otherwise the pick goes.
+ */
+async function keepLinesIfUnchanged(
+  context: DetailContext,
+  kept: LineSelection,
+  before: FileDiff | undefined,
+  generation: number,
+): Promise<void> {
+  const { get, set } = context;
+  const isListed = get().detail?.files.some((file) => file.path === kept.path) === true;
+  if (isListed && before !== undefined) {
+    if (!get().fileDiffs.has(kept.path)) await get().loadFileDiffs([kept.path]);
+    if (generation !== context.generation) return;
+    const after = get().fileDiffs.get(kept.path)?.diff;
+    if (after !== undefined && after.oldOid === before.oldOid && after.newOid === before.newOid) return;
+  }
+  if (get().lineSelection === kept) set({ lineSelection: undefined });
+}
+
+/** (Re)loads the open comparison's changed files, then shows the focused file's diff. */
+async function loadFiles(context: DetailContext, focus?: string, { keepLines = false } = {}): Promise<void> {
+  const { get, set } = context;
+  const detail = get().detail;
+  if (detail === undefined) return;
+  context.generation += 1;
+  const generation = context.generation;
+  context.pending.clear();
+  const kept = keepLines ? get().lineSelection : undefined;
+  const keptDiff = kept === undefined ? undefined : get().fileDiffs.get(kept.path)?.diff;
+  set({ detail: { ...detail, load: loading }, fileDiffs: new Map(), lineSelection: kept });
+  const fetched = await fetchChangedFiles(context.client, detail, () => generation === context.generation);
+  if (fetched.kind === 'stale') return;
+  if (fetched.kind === 'failed') {
+    // What was shown stays, marked failed (and stale): a comparison that could not be made is never "0 files differ".
+    set({ detail: { ...detail, load: failed(fetched.error) } });
+    return;
+  }
+  const ordered = inTreeOrder(fetched.files);
+  const keys = ordered.map((file) => file.path);
+  const selection = retainKeys(get().fileSelection, keys);
+  set({ detail: { ...detail, load: ready, files: ordered, totalFiles: fetched.total }, fileSelection: selection });
+  const shown = [focus, get().focusedFile, selection.cursorKey, keys[0]].find(
+    (key) => key !== undefined && keys.includes(key),
+  );
+  set({ focusedFile: shown });
+  if (shown !== undefined) await get().loadFileDiffs([shown]);
+  if (kept !== undefined && generation === context.generation)
+    await keepLinesIfUnchanged(context, kept, keptDiff, generation);
+}
+
+/** Loads the hunks of these files (those not loaded yet), a batch per call. */
+async function loadFileDiffs(context: DetailContext, paths: readonly string[]): Promise<void> {
+  const { get, set, pending } = context;
+  const detail = get().detail;
+  if (detail === undefined) return;
+  const generation = context.generation;
+  const wanted = paths.filter((path) => !pending.has(path) && get().fileDiffs.get(path)?.load.kind !== 'ready');
+  for (let start = 0; start < wanted.length; start += diffBatch) {
+    const batch = wanted.slice(start, start + diffBatch);
+    for (const path of batch) pending.add(path);
+    set((state) => ({
+      fileDiffs: new Map([
+        ...state.fileDiffs,
+        ...batch.map((path): [string, FileDiffState] => [
+          path,
+          { load: loading, diff: state.fileDiffs.get(path)?.diff },
+        ]),
+      ]),
+    }));
+    const result = await context.client.call('checkpoints:file-diffs', {
+      dir: detail.dir,
+      ...diffSides(detail),
+      paths: batch,
+    });
+    if (generation !== context.generation) return;
+    for (const path of batch) pending.delete(path);
+    set((state) => ({ fileDiffs: withBatchLoaded(state.fileDiffs, batch, result) }));
+  }
+}
+
+/** Opens a checkpoint against its compare target (the directory now by default), or only moves the focus if it is open. */
+async function openCheckpoint(
+  context: DetailContext,
+  dir: string,
+  checkpointId: string,
+  options: { readonly compare?: CompareTarget; readonly focus?: string },
+): Promise<void> {
+  const { get, set } = context;
+  const current = get().detail;
+  const compare = options.compare ?? { kind: 'live' };
+  const isSame = current?.dir === dir && current.checkpointId === checkpointId;
+  if (isSame && options.compare === undefined) {
+    if (options.focus !== undefined) await get().showFileDiff(options.focus);
+    return;
+  }
+  set({
+    detail: { dir, checkpointId, compare, load: idle, files: [], totalFiles: 0 },
+    ...(isSame ? {} : { fileSelection: emptySelection }),
+    focusedFile: options.focus,
+  });
+  await loadFiles(context, options.focus);
 }
 
 /** The checkpoint slice, bound to a client. */
 export function createCheckpointSlice(client: VigilClient): StateCreator<AppState, [], [], CheckpointSlice> {
   return (set, get) => {
-    let detailGeneration = 0;
-    const pending = new Set<string>();
-
-    /**
-     * After a refresh, lines the person picked stay picked while their file's diff is the one they
-     * were picked on (same versions on both sides): a live comparison that recomputes because
-     * another file changed must not drop them. Otherwise the pick goes.
-     */
-    const keepLinesIfUnchanged = async (kept: LineSelection, before: FileDiff | undefined, generation: number) => {
-      const isListed = get().detail?.files.some((file) => file.path === kept.path) === true;
-      if (isListed && before !== undefined) {
-        if (!get().fileDiffs.has(kept.path)) await get().loadFileDiffs([kept.path]);
-        if (generation !== detailGeneration) return;
-        const after = get().fileDiffs.get(kept.path)?.diff;
-        if (after !== undefined && after.oldOid === before.oldOid && after.newOid === before.newOid) return;
-      }
-      if (get().lineSelection === kept) set({ lineSelection: undefined });
-    };
-
-    const loadFiles = async (focus?: string, { keepLines = false } = {}): Promise<void> => {
-      const detail = get().detail;
-      if (detail === undefined) return;
-      detailGeneration += 1;
-      const generation = detailGeneration;
-      pending.clear();
-      const kept = keepLines ? get().lineSelection : undefined;
-      const keptDiff = kept === undefined ? undefined : get().fileDiffs.get(kept.path)?.diff;
-      set({ detail: { ...detail, load: loading }, fileDiffs: new Map(), lineSelection: kept });
-      const files: DiffFile[] = [];
-      let offset: number | null = 0;
-      let total = 0;
-      while (offset !== null && files.length < maxFiles) {
-        const result: Result<CallResponse<'checkpoints:diff'>> = await client.call('checkpoints:diff', {
-          dir: detail.dir,
-          ...diffSides(detail),
-          offset,
-          limit: filePage,
-        });
-        if (generation !== detailGeneration) return;
-        if (!result.ok) {
-          // What was shown stays, marked failed (and stale): a comparison that could not be made is never "0 files differ".
-          set({ detail: { ...detail, load: failed(result.error) } });
-          return;
-        }
-        files.push(...result.value.files);
-        total = result.value.totalFiles;
-        offset = result.value.nextOffset;
-      }
-      const ordered = inTreeOrder(files);
-      const keys = ordered.map((file) => file.path);
-      const selection = retainKeys(get().fileSelection, keys);
-      set({ detail: { ...detail, load: ready, files: ordered, totalFiles: total }, fileSelection: selection });
-      const shown = [focus, get().focusedFile, selection.cursorKey, keys[0]].find(
-        (key) => key !== undefined && keys.includes(key),
-      );
-      set({ focusedFile: shown });
-      if (shown !== undefined) await get().loadFileDiffs([shown]);
-      if (kept !== undefined && generation === detailGeneration) await keepLinesIfUnchanged(kept, keptDiff, generation);
-    };
-
+    const context: DetailContext = { client, set, get, generation: 0, pending: new Set() };
     return {
       detail: undefined,
       fileSelection: emptySelection,
@@ -160,24 +194,10 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
       diffMode: 'file',
       lineSelection: undefined,
 
-      openCheckpoint: async (dir, checkpointId, options = {}) => {
-        const current = get().detail;
-        const compare = options.compare ?? { kind: 'live' };
-        const isSame = current?.dir === dir && current.checkpointId === checkpointId;
-        if (isSame && options.compare === undefined) {
-          if (options.focus !== undefined) await get().showFileDiff(options.focus);
-          return;
-        }
-        set({
-          detail: { dir, checkpointId, compare, load: idle, files: [], totalFiles: 0 },
-          ...(isSame ? {} : { fileSelection: emptySelection }),
-          focusedFile: options.focus,
-        });
-        await loadFiles(options.focus);
-      },
+      openCheckpoint: (dir, checkpointId, options = {}) => openCheckpoint(context, dir, checkpointId, options),
 
       closeCheckpoint: () => {
-        detailGeneration += 1;
+        context.generation += 1;
         set({
           detail: undefined,
           fileSelection: emptySelection,
@@ -191,10 +211,10 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
         const detail = get().detail;
         if (detail === undefined) return;
         set({ detail: { ...detail, compare, files: [], totalFiles: 0 } });
-        await loadFiles();
+        await loadFiles(context);
       },
 
-      refreshDetail: () => loadFiles(undefined, { keepLines: true }),
+      refreshDetail: () => loadFiles(context, undefined, { keepLines: true }),
 
       changeFileSelection: (selection) => {
         set({ fileSelection: selection });
@@ -212,48 +232,7 @@ export function createCheckpointSlice(client: VigilClient): StateCreator<AppStat
         await get().loadFileDiffs([path]);
       },
 
-      loadFileDiffs: async (paths) => {
-        const detail = get().detail;
-        if (detail === undefined) return;
-        const generation = detailGeneration;
-        const wanted = paths.filter((path) => !pending.has(path) && get().fileDiffs.get(path)?.load.kind !== 'ready');
-        for (let start = 0; start < wanted.length; start += diffBatch) {
-          const batch = wanted.slice(start, start + diffBatch);
-          for (const path of batch) pending.add(path);
-          set((state) => ({
-            fileDiffs: new Map([
-              ...state.fileDiffs,
-              ...batch.map((path): [string, FileDiffState] => [
-                path,
-                { load: loading, diff: state.fileDiffs.get(path)?.diff },
-              ]),
-            ]),
-          }));
-          const result = await client.call('checkpoints:file-diffs', {
-            dir: detail.dir,
-            ...diffSides(detail),
-            paths: batch,
-          });
-          if (generation !== detailGeneration) return;
-          for (const path of batch) pending.delete(path);
-          set((state) => {
-            const next = new Map(state.fileDiffs);
-            if (!result.ok) for (const path of batch) next.set(path, { load: failed(result.error), diff: undefined });
-            else {
-              for (const diff of result.value.files) next.set(diff.path, { load: ready, diff });
-              for (const path of result.value.unchanged)
-                next.set(path, {
-                  load: failed({
-                    code: 'not_found',
-                    message: `${path} is the same on both sides now: compare again to refresh the list.`,
-                  }),
-                  diff: undefined,
-                });
-            }
-            return { fileDiffs: next };
-          });
-        }
-      },
+      loadFileDiffs: (paths) => loadFileDiffs(context, paths),
 
       setDiffMode: (mode) => set({ diffMode: mode, lineSelection: undefined }),
 

@@ -112,7 +112,7 @@ export function createHistorySlice(client: VigilClient): StateCreator<AppState, 
         get().receiveRename({
           dir: result.value.dir,
           id: result.value.id,
-          ...(result.value.name === undefined ? {} : { name: result.value.name }),
+          name: result.value.name,
         });
         return true;
       },

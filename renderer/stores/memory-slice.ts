@@ -19,6 +19,7 @@ import {
   refusedBackup,
 } from '../model/memory-files';
 import type { AppState } from './app-store';
+import type { SliceContext } from './slice-context';
 
 /** One memory file as the store holds it. */
 export interface MemoryFileState {
@@ -63,39 +64,146 @@ export interface MemorySlice {
   readonly cancelAdoption: () => void;
 }
 
+/** What the memory actions share: the store, the client, and the reads in flight. */
+interface MemoryContext extends SliceContext {
+  /** One read per file at a time; a change during a read asks for one more read after it (`true`). */
+  readonly reading: Map<string, boolean>;
+}
+
+/** Updates one file's entry in the store. */
+function setFile(context: MemoryContext, key: string, update: (current: MemoryFileState) => MemoryFileState): void {
+  context.set((state) => ({
+    memoryFiles: { ...state.memoryFiles, [key]: update(state.memoryFiles[key] ?? { load: idle, view: undefined }) },
+  }));
+}
+
+/** Reads a file again; asked during a read, it reads once more after it. */
+async function refresh(context: MemoryContext, dir: string, target: MemoryTarget): Promise<void> {
+  const { reading } = context;
+  const key = memoryFileKey(dir, target);
+  if (reading.has(key)) {
+    reading.set(key, true);
+    return;
+  }
+  reading.set(key, false);
+  setFile(context, key, (current) => ({ ...current, load: current.view === undefined ? loading : current.load }));
+  try {
+    for (;;) {
+      const result = await context.client.call('memory:read', { dir, target });
+      if (result.ok) setFile(context, key, () => ({ load: ready, view: result.value }));
+      else setFile(context, key, (current) => ({ ...current, load: failed(result.error) }));
+      if (reading.get(key) !== true) break;
+      reading.set(key, false);
+    }
+  } finally {
+    reading.delete(key);
+  }
+}
+
+/** Lists the memory directories, then reads each one's two files. */
+async function loadMemory(context: MemoryContext): Promise<void> {
+  const { client, set, get } = context;
+  set({ memoryLoad: get().memoryDirectories.length === 0 ? loading : get().memoryLoad });
+  const result = await client.call('memory:directories', {});
+  if (!result.ok) {
+    set({ memoryLoad: failed(result.error) });
+    return;
+  }
+  set({ memoryDirectories: result.value.directories, memoryLoad: ready });
+  await Promise.all(
+    result.value.directories.flatMap((directory) =>
+      (['memory', 'user'] as const).map((target) => refresh(context, directory.path, target)),
+    ),
+  );
+}
+
+/** Asks the core how a drifted file could be split into entries, and picks the recommended split. */
+async function proposeAdoption({ client, set, get }: MemoryContext, dir: string, target: MemoryTarget): Promise<void> {
+  set({
+    adoption: {
+      dir,
+      target,
+      phase: 'proposing',
+      plan: undefined,
+      strategy: undefined,
+      entries: [],
+      error: undefined,
+    },
+  });
+  const result = await client.call('memory:propose-adoption', { dir, target });
+  const flow = get().adoption;
+  if (flow?.dir !== dir || flow.target !== target) return;
+  if (!result.ok) {
+    set({ adoption: { ...flow, phase: 'choosing', error: result.error } });
+    return;
+  }
+  const strategy = result.value.recommended ?? result.value.proposals[0]?.strategy;
+  const entries = result.value.proposals.find((proposal) => proposal.strategy === strategy)?.entries ?? [];
+  set({ adoption: { ...flow, phase: 'choosing', plan: result.value, strategy, entries } });
+}
+
+/** Writes the entries chosen for a drifted file, keeping the backup the core made. */
+async function adoptMemory(context: MemoryContext): Promise<void> {
+  const { client, set, get } = context;
+  const flow = get().adoption;
+  if (flow?.plan === undefined || flow.phase !== 'choosing') return;
+  set({ adoption: { ...flow, phase: 'adopting', error: undefined } });
+  // Empty entries are dropped (the core refuses them); everything else goes as the user left it.
+  const entries = flow.entries.filter((entry) => entry.trim() !== '');
+  const result = await client.call('memory:adopt', {
+    dir: flow.dir,
+    target: flow.target,
+    basis: flow.plan.basis,
+    entries,
+  });
+  const key = memoryFileKey(flow.dir, flow.target);
+  if (!result.ok) {
+    const backup = backupFromDetails(result.error.details);
+    set((state) => ({
+      adoption: { ...flow, phase: 'choosing', error: result.error },
+      memoryBackups: backup === undefined ? state.memoryBackups : { ...state.memoryBackups, [key]: backup },
+    }));
+    return;
+  }
+  const backup = result.value.preserved.at(-1)?.backup;
+  set((state) => ({
+    adoption: undefined,
+    memoryBackups: backup === undefined ? state.memoryBackups : { ...state.memoryBackups, [key]: backup },
+  }));
+  get().notify({
+    tone: 'success',
+    title: `${flow.plan.file} adopted: ${result.value.entries.length} entries`,
+    detail: backup === undefined ? result.value.message : `The original is kept in ${backup}.`,
+  });
+  await refresh(context, flow.dir, flow.target);
+}
+
+/** Keeps the text appended outside Vigil to a file's last entry as an entry of its own. */
+async function keepAppended(context: MemoryContext, dir: string, target: MemoryTarget): Promise<void> {
+  const { client, get } = context;
+  const view = get().memoryFiles[memoryFileKey(dir, target)]?.view;
+  const appended = view?.appended ?? null;
+  if (view === undefined || appended === null || view.sha256 === null) return;
+  const result = await client.call('memory:keep-appended', {
+    dir,
+    target,
+    basis: view.sha256,
+    entry: appended.entry,
+    original: appended.original,
+  });
+  if (result.ok)
+    get().notify({
+      tone: 'success',
+      title: `${memoryTargets.find(([candidate]) => candidate === target)?.[1] ?? ''}: ${result.value.message}`,
+    });
+  else get().notify({ tone: 'warning', title: 'The appended text was not kept', detail: result.error.message });
+  await refresh(context, dir, target);
+}
+
 /** The memory slice, bound to a client. */
 export function createMemorySlice(client: VigilClient): StateCreator<AppState, [], [], MemorySlice> {
   return (set, get) => {
-    // One read per file at a time; a change during a read asks for one more read after it.
-    const reading = new Map<string, boolean>();
-
-    const setFile = (key: string, update: (current: MemoryFileState) => MemoryFileState): void => {
-      set((state) => ({
-        memoryFiles: { ...state.memoryFiles, [key]: update(state.memoryFiles[key] ?? { load: idle, view: undefined }) },
-      }));
-    };
-
-    const refresh = async (dir: string, target: MemoryTarget): Promise<void> => {
-      const key = memoryFileKey(dir, target);
-      if (reading.has(key)) {
-        reading.set(key, true);
-        return;
-      }
-      reading.set(key, false);
-      setFile(key, (current) => ({ ...current, load: current.view === undefined ? loading : current.load }));
-      try {
-        for (;;) {
-          const result = await client.call('memory:read', { dir, target });
-          if (result.ok) setFile(key, () => ({ load: ready, view: result.value }));
-          else setFile(key, (current) => ({ ...current, load: failed(result.error) }));
-          if (reading.get(key) !== true) break;
-          reading.set(key, false);
-        }
-      } finally {
-        reading.delete(key);
-      }
-    };
-
+    const context: MemoryContext = { client, set, get, reading: new Map() };
     return {
       memoryDirectories: [],
       memoryLoad: idle,
@@ -104,22 +212,9 @@ export function createMemorySlice(client: VigilClient): StateCreator<AppState, [
       memoryBackups: {},
       adoption: undefined,
 
-      loadMemory: async () => {
-        set({ memoryLoad: get().memoryDirectories.length === 0 ? loading : get().memoryLoad });
-        const result = await client.call('memory:directories', {});
-        if (!result.ok) {
-          set({ memoryLoad: failed(result.error) });
-          return;
-        }
-        set({ memoryDirectories: result.value.directories, memoryLoad: ready });
-        await Promise.all(
-          result.value.directories.flatMap((directory) =>
-            (['memory', 'user'] as const).map((target) => refresh(directory.path, target)),
-          ),
-        );
-      },
+      loadMemory: () => loadMemory(context),
 
-      refreshMemoryFile: refresh,
+      refreshMemoryFile: (dir, target) => refresh(context, dir, target),
 
       receiveMemoryChange: (change) => {
         const key = memoryFileKey(change.dir, change.target);
@@ -134,7 +229,7 @@ export function createMemorySlice(client: VigilClient): StateCreator<AppState, [
           };
         });
         // The change carries entries, usage and drift; the read brings the text of a drifted file.
-        void refresh(change.dir, change.target);
+        void refresh(context, change.dir, change.target);
       },
 
       receiveMemoryRefusal: (details) => {
@@ -143,29 +238,7 @@ export function createMemorySlice(client: VigilClient): StateCreator<AppState, [
           set((state) => ({ memoryBackups: { ...state.memoryBackups, [found.key]: found.backup } }));
       },
 
-      proposeAdoption: async (dir, target) => {
-        set({
-          adoption: {
-            dir,
-            target,
-            phase: 'proposing',
-            plan: undefined,
-            strategy: undefined,
-            entries: [],
-            error: undefined,
-          },
-        });
-        const result = await client.call('memory:propose-adoption', { dir, target });
-        const flow = get().adoption;
-        if (flow?.dir !== dir || flow.target !== target) return;
-        if (!result.ok) {
-          set({ adoption: { ...flow, phase: 'choosing', error: result.error } });
-          return;
-        }
-        const strategy = result.value.recommended ?? result.value.proposals[0]?.strategy;
-        const entries = result.value.proposals.find((proposal) => proposal.strategy === strategy)?.entries ?? [];
-        set({ adoption: { ...flow, phase: 'choosing', plan: result.value, strategy, entries } });
-      },
+      proposeAdoption: (dir, target) => proposeAdoption(context, dir, target),
 
       chooseAdoptionStrategy: (strategy) => {
         const flow = get().adoption;
@@ -180,59 +253,9 @@ export function createMemorySlice(client: VigilClient): StateCreator<AppState, [
           set({ adoption: { ...flow, entries: edit(flow.entries), error: undefined } });
       },
 
-      adoptMemory: async () => {
-        const flow = get().adoption;
-        if (flow?.plan === undefined || flow.phase !== 'choosing') return;
-        set({ adoption: { ...flow, phase: 'adopting', error: undefined } });
-        // Empty entries are dropped (the core refuses them); everything else goes as the user left it.
-        const entries = flow.entries.filter((entry) => entry.trim() !== '');
-        const result = await client.call('memory:adopt', {
-          dir: flow.dir,
-          target: flow.target,
-          basis: flow.plan.basis,
-          entries,
-        });
-        const key = memoryFileKey(flow.dir, flow.target);
-        if (!result.ok) {
-          const backup = backupFromDetails(result.error.details);
-          set((state) => ({
-            adoption: { ...flow, phase: 'choosing', error: result.error },
-            memoryBackups: backup === undefined ? state.memoryBackups : { ...state.memoryBackups, [key]: backup },
-          }));
-          return;
-        }
-        const backup = result.value.preserved.at(-1)?.backup;
-        set((state) => ({
-          adoption: undefined,
-          memoryBackups: backup === undefined ? state.memoryBackups : { ...state.memoryBackups, [key]: backup },
-        }));
-        get().notify({
-          tone: 'success',
-          title: `${flow.plan.file} adopted: ${result.value.entries.length} entries`,
-          detail: backup === undefined ? result.value.message : `The original is kept in ${backup}.`,
-        });
-        await refresh(flow.dir, flow.target);
-      },
+      adoptMemory: () => adoptMemory(context),
 
-      keepAppended: async (dir, target) => {
-        const view = get().memoryFiles[memoryFileKey(dir, target)]?.view;
-        const appended = view?.appended ?? null;
-        if (view === undefined || appended === null || view.sha256 === null) return;
-        const result = await client.call('memory:keep-appended', {
-          dir,
-          target,
-          basis: view.sha256,
-          entry: appended.entry,
-          original: appended.original,
-        });
-        if (result.ok)
-          get().notify({
-            tone: 'success',
-            title: `${memoryTargets.find(([candidate]) => candidate === target)?.[1] ?? ''}: ${result.value.message}`,
-          });
-        else get().notify({ tone: 'warning', title: 'The appended text was not kept', detail: result.error.message });
-        await refresh(dir, target);
-      },
+      keepAppended: (dir, target) => keepAppended(context, dir, target),
 
       cancelAdoption: () => {
         if (get().adoption?.phase !== 'adopting') set({ adoption: undefined });

@@ -70,7 +70,7 @@ export const createToastSlice: StateCreator<AppState, [], [], ToastSlice> = (set
         tone: request.tone,
         title: request.title,
         lifetimeMs: toastLifetimeMs,
-        ...(request.detail === undefined ? {} : { detail: request.detail }),
+        detail: request.detail,
         ...(request.action === undefined
           ? {}
           : { action: { label: request.action.label, testId: request.action.testId } }),

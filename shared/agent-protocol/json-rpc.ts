@@ -71,6 +71,7 @@ export function toJsonRpcError(error: AppErrorData, jsonRpcCode?: number): JsonR
   const data: z.infer<typeof jsonRpcErrorDataSchema> = {
     code: error.code,
     ...(typeof field === 'string' ? { field } : {}),
+    // The wire shape of JSON-RPC error data: no `details` key without details.
     ...(error.details === undefined ? {} : { details: error.details }),
   };
   const code =

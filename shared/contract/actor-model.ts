@@ -45,9 +45,9 @@ export function actorOfAttribution(attribution: ActorAttribution): Actor {
     return {
       kind: 'session',
       sessionId: attribution.sessionId,
-      ...(attribution.agent === undefined ? {} : { agent: attribution.agent }),
-      ...(attribution.turn === undefined ? {} : { turn: attribution.turn }),
-      ...(attribution.tool === undefined ? {} : { tool: attribution.tool }),
+      agent: attribution.agent,
+      turn: attribution.turn,
+      tool: attribution.tool,
     };
   }
   return { kind: attribution.actor ?? 'vigil' };

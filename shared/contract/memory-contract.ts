@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { memoryTargets } from './memory-targets';
 import { defineCalls, defineEvents } from './define';
 
 /**
@@ -8,7 +9,7 @@ import { defineCalls, defineEvents } from './define';
  */
 
 /** Which of a directory's two files: `memory` is MEMORY.md, `user` is USER.md. */
-export const memoryTargetSchema = z.enum(['memory', 'user']);
+export const memoryTargetSchema = z.enum(memoryTargets);
 
 /** The longest text one operation may carry; far above any limit, it only stops abuse. */
 const maxOperationText = 100_000;

@@ -25,6 +25,7 @@ function said(answer: HookAnswer, extra: readonly string[] = []): string | undef
  */
 function claudeCodeOutput(kind: HookEventKind, answer: HookAnswer): HookOutput {
   const message = said(answer);
+  // The agent reads this JSON as is: a key it does not expect stays absent, never `undefined`.
   const base = message === undefined ? {} : { systemMessage: message };
   const decision = kind === 'pre-tool' ? answer.decision : undefined;
   const isSaid = decision === 'deny' || decision === 'ask' || (decision === 'allow' && answer.isApproving === true);

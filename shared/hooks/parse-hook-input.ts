@@ -22,6 +22,7 @@ function specificFields(
   switch (kind) {
     case 'session-start': {
       const source = causeOf(record, format.sourceKeys);
+      // Spread over the event, and hashed key by key into the call id: an absent cause stays absent.
       return source === undefined ? {} : { source };
     }
     case 'session-end': {

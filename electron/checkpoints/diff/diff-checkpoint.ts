@@ -49,7 +49,7 @@ function linkTargetsOf(
   const old = target(change.old, oldBytes);
   const now = target(change.new, newBytes);
   if (old === undefined && now === undefined) return undefined;
-  return { ...(old === undefined ? {} : { old }), ...(now === undefined ? {} : { new: now }) };
+  return { old, new: now };
 }
 
 /** Compares one change's two sides line by line. */

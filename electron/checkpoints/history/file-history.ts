@@ -71,8 +71,8 @@ export async function fileHistory(
     changes.push({
       checkpoint,
       number: index + 1,
-      ...(version === undefined ? {} : { version }),
-      ...(next === undefined ? {} : { next }),
+      version,
+      next,
       nextCheckpoint: newer?.id ?? 'live',
       status: statusOf(version, next),
     });

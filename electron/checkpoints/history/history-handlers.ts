@@ -19,8 +19,8 @@ export function createHistoryHandlers(
         entries: log.entries.map(({ checkpoint, version, next, ...rest }): FileLogEntry => ({
           ...rest,
           checkpoint: toContractEntry(checkpoint),
-          ...(version === undefined ? {} : { version: { ...version } }),
-          ...(next === undefined ? {} : { next: { ...next } }),
+          version: version && { ...version },
+          next: next && { ...next },
         })),
       };
     },

@@ -110,7 +110,7 @@ export class FileHasher {
           ? await this.#changes(item.oldOid, content)
           : undefined;
       return {
-        ...(changes === undefined ? {} : { changes }),
+        changes,
         kind: 'stored',
         rel: item.rel,
         mode: modeOfStat(stats),

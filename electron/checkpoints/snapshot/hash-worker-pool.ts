@@ -179,10 +179,7 @@ export class HashWorkerPool {
     if (first === undefined) throw new Error('no hashing worker');
     const hand = (partial: unknown): void => onListings(partial as FolderListing[]);
     const splitAt = workers.length > 1 ? workers.length * subtreesPerWorker : undefined;
-    const subtrees = (await first.send(
-      { type: 'walk', root, rel, ignoredFolders, ...(splitAt === undefined ? {} : { splitAt }) },
-      hand,
-    )) as string[];
+    const subtrees = (await first.send({ type: 'walk', root, rel, ignoredFolders, splitAt }, hand)) as string[];
     let next = 0;
     await Promise.all(
       workers.map(async (worker) => {

@@ -285,7 +285,7 @@ export async function takeSnapshot(
       restores: request.restores,
       stats,
       skipped,
-      ...(skippedList === undefined ? {} : { skippedList }),
+      skippedList,
       ...(isScoped ? { scopedPaths: requested.length } : {}),
     });
     const id = await engine.store.writeLoose('commit', content);

@@ -191,6 +191,7 @@ export function decodeCheckpointCommit(content: Uint8Array): ParsedCommit {
       if (parsed !== undefined) skipped.push(parsed);
     } else if (key === 'Vigil-Skipped-List' && /^[0-9a-f]{40}$/.test(value)) skippedList = value;
   }
+  // Only the trailers the commit has: an absent trailer stays an absent key.
   const base = { tree, parents, time, subject, attribution, kind, stats, skipped };
   return {
     ...base,

@@ -80,8 +80,8 @@ export function toCheckpointEntry(dir: string, item: TimelineCommit, shallow: Re
   };
   return {
     ...entry,
-    ...(commit.restores === undefined ? {} : { restores: commit.restores }),
-    ...(commit.skippedList === undefined ? {} : { skippedList: commit.skippedList }),
-    ...(parent === undefined ? {} : { parent }),
+    restores: commit.restores,
+    skippedList: commit.skippedList,
+    parent,
   };
 }

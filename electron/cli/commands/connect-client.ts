@@ -45,10 +45,9 @@ async function inputsFor(
     transport: request.transport,
     vigil: await vigilInvocation(io.env),
     vigilHome: home,
-    ...(hermesHome === undefined ? {} : { hermesHome }),
+    hermesHome,
   };
-  if (request.transport === 'stdio')
-    return { inputs: { ...base, ...(request.cwd === undefined ? {} : { cwd: request.cwd }) }, notes: [] };
+  if (request.transport === 'stdio') return { inputs: { ...base, cwd: request.cwd }, notes: [] };
   const credential = await new AgentCredentialStore(vigilPaths(home).agentCredentials).issue(request.client);
   const server = await serverBase(home);
   const notes = [

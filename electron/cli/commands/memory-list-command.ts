@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { MemoryFileView, MemoryTarget } from '../../../shared/contract/memory-contract';
 import { isAppError } from '../../../shared/errors';
 import { describeMemoryUsage } from '../../../shared/tools/memory-usage-text';
-import { memoryTargets } from '../../memory/memory-format';
+import { memoryTargets } from '../../../shared/contract/memory-targets';
 import { exitCodes, flagOption, stringOption, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import {
   memoryOptions,

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import type { MemoryChange } from '../../../shared/contract/memory-contract';
 import { describeMemoryUsage } from '../../../shared/tools/memory-usage-text';
-import { hermesMemoriesPath, resolveDirectoryPath } from '../../memory/memory-config';
-import { defaultAppearPollMs } from '../../memory/memory-directory-watch';
+import { defaultAppearPollMs, hermesMemoriesPath, resolveDirectoryPath } from '../../memory';
 import {
   exitCodes,
   flagOption,
@@ -96,7 +95,7 @@ async function watchOnce(
     mode: 'one-shot',
     watchMemory: true,
     onMemoryWatchState: (dir, state) => writeLine(io.stderr, watchStateLine(dir, state)),
-    ...(options.only === undefined ? {} : { memoryDirectory: options.only }),
+    memoryDirectory: options.only,
   });
   try {
     const service = await core.services.memory();

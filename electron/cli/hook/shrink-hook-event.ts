@@ -42,6 +42,7 @@ export async function shrinkHookEvent(event: HookEvent): Promise<HookEvent> {
   if (!hasLong(tool?.input) && !(outcome?.ok === true && hasLong(outcome.response))) return event;
   return {
     ...event,
+    // Spread over the event: a missing tool must stay missing, not become `tool: undefined`.
     ...(tool === undefined ? {} : { tool: { ...tool, input: await shrunk(tool.input) } }),
     ...(outcome?.ok === true ? { outcome: { ok: true, response: await shrunk(outcome.response) } } : {}),
   };

@@ -14,9 +14,7 @@ import { restorePortOf } from '../../sessions/session-rewinder';
 import { EventHub } from '../../lib/event-hub';
 import { vigilPaths } from '../../lib/vigil-home';
 import { silentLogger } from '../../logging/logger';
-import { memoryDirectoryId } from '../../memory/memory-config';
-import { defaultMemoryLimits } from '../../memory/memory-format';
-import { createMemoryService } from '../../memory/memory-service';
+import { defaultMemoryLimits, loadMemoryService, memoryDirectoryId } from '../../memory';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { createAgentServices, type AgentServices } from '../create-agent-services';
 
@@ -96,7 +94,9 @@ export async function createAgentHarness(
   const restoring = restoreServiceFor(checkpoints, paths.checkpoints, silentLogger, events, { ledger });
   const memory =
     options.withMemory === true
-      ? await createMemoryService({
+      ? await (
+          await loadMemoryService()
+        ).createMemoryService({
           directories: [
             {
               id: memoryDirectoryId(paths.memories),
@@ -129,8 +129,8 @@ export async function createAgentHarness(
     checkpoints: recordingWrites(checkpoints, ledger),
     writes: createWriteRecorder(checkpoints, ledger),
     restore: restorePortOf(restoring),
-    ...(memory === undefined ? {} : { memory }),
-    ...(options.commandEnv === undefined ? {} : { env: options.commandEnv({ home, vigilHome }) }),
+    memory,
+    env: options.commandEnv?.({ home, vigilHome }),
   });
   const git = (args: readonly string[]): string =>
     execFileSync('git', [`--git-dir=${checkpoints.gitdir}`, ...args], {

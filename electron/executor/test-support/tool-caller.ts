@@ -13,7 +13,7 @@ export async function openToolCaller(
   const session = await harness.sessions.open({
     agent: 'tool-caller',
     roots: [...roots],
-    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    cwd: options.cwd,
   });
   return async (name, args) => {
     const [outcome] = await harness.executor.execute(session.id, [{ name, arguments: args }], { concurrent: false });

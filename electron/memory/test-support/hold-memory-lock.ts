@@ -16,5 +16,5 @@ await withMemoryLock(
       process.stdin.on('close', resolve);
     });
   },
-  purpose === undefined ? {} : { purpose },
+  { purpose },
 );

@@ -93,7 +93,7 @@ export function parseShell(source: string, depth = 0): ParsedShell {
         pipeline,
         isBackground,
         depth,
-        ...(fn === undefined ? {} : { insideFunction: fn }),
+        insideFunction: fn,
       };
       if (words.length > 0 || redirects.length > 0) commands.push(command);
       top().steps.push({ kind: 'command', join, isNegated, expansions, command });
@@ -249,12 +249,11 @@ export function parseShell(source: string, depth = 0): ParsedShell {
         continue;
       }
       const target = tokens[index + 1];
-      const fd = token.fd === undefined ? {} : { fd: token.fd };
-      let redirect: ShellRedirect = { op: token.op, ...fd };
+      let redirect: ShellRedirect = { op: token.op, fd: token.fd };
       if (target?.kind === 'word') {
         collect(target);
         index += 1;
-        redirect = { op: token.op, ...fd, target };
+        redirect = { op: token.op, fd: token.fd, target };
       } else problems.push(`the redirection "${token.op}" has no target`);
       if (lastClosed !== undefined && words.length === 0 && redirects.length === 0) lastClosed.push(redirect);
       else redirects.push(redirect);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { memoryToolMutation, type MemoryToolInput } from '../../../shared/tools/memory-tool';
-import type { MemoryService } from '../../memory/memory-service';
+import type { MemoryService } from '../../memory';
 import type { ExecutionSession, PreparedCall } from '../tool-adapter';
 import { memoryFileNames } from './memory-file-names';
 import { runMemory } from './run';

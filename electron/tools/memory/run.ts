@@ -1,7 +1,7 @@
 import type { MemoryMutation } from '../../../shared/contract/memory-contract';
 import { memoryToolFieldName, memoryToolResult, type MemoryToolInput } from '../../../shared/tools/memory-tool';
 import type { ToolOutput } from '../../../shared/tools/tool-registry';
-import type { MemoryService } from '../../memory/memory-service';
+import type { MemoryService } from '../../memory';
 import type { ExecutionSession } from '../tool-adapter';
 import { memoryFileNames } from './memory-file-names';
 

@@ -4,17 +4,17 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MemoryMutationResult } from '../../shared/contract/memory-contract';
 import { writeFileAtomic } from '../files/atomic-write';
-import { createConfiguredMemoryService } from '../memory/configured-memory-service';
-import { memoryDirectoryId, type ResolvedMemoryDirectory } from '../memory/memory-config';
-import { openMemoryFile } from '../memory/memory-file';
-import { LateWriteWatch } from '../memory/memory-late-writes';
-import { withMemoryLock } from '../memory/memory-lock';
-import { createMemoryService, type MemoryService } from '../memory/memory-service';
-import { ChangeRecorder } from '../memory/test-support/change-recorder';
-import { backupsIn } from '../memory/test-support/memory-fixtures';
+import { createConfiguredMemoryService } from './configured-memory-service';
+import { memoryDirectoryId, type ResolvedMemoryDirectory } from './memory-config';
+import { openMemoryFile } from './memory-file';
+import { LateWriteWatch } from './memory-late-writes';
+import { withMemoryLock } from './memory-lock';
+import { createMemoryService, type MemoryService } from './memory-service';
+import { ChangeRecorder } from './test-support/change-recorder';
+import { backupsIn } from './test-support/memory-fixtures';
 import { makeTempDir } from '../test-support/temp-dir';
-import { startHermesLock } from './test-support/hermes-lock-process';
-import { recordingLogger, type RecordingLogger } from './test-support/recording-logger';
+import { startHermesLock } from '../hermes/test-support/hermes-lock-process';
+import { recordingLogger, type RecordingLogger } from '../hermes/test-support/recording-logger';
 
 /** Vigil and a Hermes process changing the same memory file: they take turns, and nothing is lost. */
 
