@@ -114,6 +114,8 @@ describe('restore with the checkpoint engine', () => {
     expect(newest?.id).toBe(result.preRollback.id);
     expect(newest?.kind).toBe('pre-rollback');
     expect(newest?.restores).toBe(id);
+    // The result names the number that undoes it, as the timeline lists it now (1 = newest).
+    expect(result.undoNumber).toBe(1);
     const message = git('log', '-1', '--format=%B', result.preRollback.id);
     expect(message).toContain(`pre-rollback snapshot (restoring to ${id.slice(0, 8)})`);
     expect(message).toContain('Vigil-Kind: pre-rollback');
@@ -126,6 +128,7 @@ describe('restore with the checkpoint engine', () => {
     expect(undo.counts.conflict + undo.counts.failed).toBe(0);
     expect(snapshotOfDisk()).toEqual(before);
     expect(undo.plan.changedOutsideAgents).toBe(0);
+    expect(undo.undoNumber).toBe(1);
   });
 
   it('restores only the selected files and leaves the rest as they are', async () => {
