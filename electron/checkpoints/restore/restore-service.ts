@@ -298,6 +298,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
           reader: store,
           readBlob: (oid) => engine.readBlob(oid),
           onProgress: (progress) => report(progress),
+          known: await loadKnown(checkpoint.dir),
         });
         await ledger.record(applied.touched, { kind: actor });
         engine.noteWritten(applied.touched);
