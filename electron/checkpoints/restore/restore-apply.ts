@@ -9,7 +9,15 @@ import { mapLimit } from '../../files/map-limit';
 import { sweepStaleTemps } from '../../files/sweep-stale-temps';
 import { lookupPath, type TreeReader } from '../diff/diff-tree-changes';
 import { absoluteIn } from './restore-disk';
-import { deleteFile, expectVersion, putFile, readDiskVersion, type KnownOid } from './restore-file-ops';
+import {
+  deleteFile,
+  expectVersion,
+  putFile,
+  readDiskVersion,
+  type DiskVersion,
+  type KnownOid,
+} from './restore-file-ops';
+import { fileIdentityOf, isSameIdentity } from '../../files/file-identity';
 import type { KnownHashes } from '../diff/diff-known-hashes';
 import type { RestorePlan, RestorePlanEntry } from './restore-plan';
 
@@ -42,6 +50,11 @@ export interface ApplyResult {
   /** Absolute paths written or deleted (for the engine's dirty set and the write ledger). */
   readonly touched: readonly string[];
   readonly isVerified: boolean;
+  /**
+   * What the read-back found, by path: a file whose stat is still the one read back holds what was
+   * verified, so a check of the scope right after need not read it a fifth time.
+   */
+  readonly readBack: KnownHashes;
 }
 
 /** Files written or deleted at once: enough to overlap fsyncs, few enough for descriptor limits. */
@@ -167,12 +180,14 @@ export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> 
   await syncDirectories([...toSync]);
 
   let isVerified = true;
+  const readBack = new Map<string, DiskVersion>();
   const byPath = new Map(plan.entries.map((entry) => [entry.path, entry]));
   const verified = [...outcomes.values()].filter((outcome) => outcome.result === 'done');
   let checked = 0;
   await mapLimit(verified, writeConcurrency, async (outcome) => {
     const entry = byPath.get(outcome.path);
     const found = await readDiskVersion(absoluteIn(plan.dir, outcome.path));
+    readBack.set(outcome.path, found);
     const wanted = entry?.action === 'delete' ? undefined : entry?.checkpoint;
     const matches =
       wanted === undefined
@@ -201,5 +216,17 @@ export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> 
         ...(entry.note !== undefined && { message: entry.note }),
       },
   );
-  return { outcomes: ordered, removedDirectories: [...removedDirectories, ...emptied], touched, isVerified };
+  return {
+    outcomes: ordered,
+    removedDirectories: [...removedDirectories, ...emptied],
+    touched,
+    isVerified,
+    readBack: {
+      oidOf(relativePath, stats, mode) {
+        const found = readBack.get(relativePath);
+        if (found?.file === undefined || found.file.mode !== mode) return undefined;
+        return isSameIdentity(found.identity, fileIdentityOf(stats)) ? found.file.oid : undefined;
+      },
+    },
+  };
 }

@@ -141,6 +141,14 @@ async function numberInTimeline(engine: CheckpointApi, dir: string, id: string):
   return index < 0 ? undefined : index + 1;
 }
 
+/** Known hashes from the first source that knows the file, else the second. */
+function knownEither(first: KnownHashes, second: KnownHashes): KnownHashes {
+  return {
+    oidOf: (relativePath, stats, mode) =>
+      first.oidOf(relativePath, stats, mode) ?? second.oidOf(relativePath, stats, mode),
+  };
+}
+
 function rootOf(tree: string): string | undefined {
   return tree === emptyTreeOid ? undefined : tree;
 }
@@ -310,7 +318,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
                 checkpointTree: rootOf(checkpoint.tree),
                 scope,
                 rules,
-                known: await loadKnown(checkpoint.dir),
+                known: knownEither(applied.readBack, await loadKnown(checkpoint.dir)),
                 store,
                 outcomes,
               })
