@@ -170,6 +170,12 @@ export const restoreResultSchema = z.object({
   status: restoreStatusSchema,
   /** Outcomes that make it incomplete (see `isIncompleteOutcome`). */
   incomplete: z.number().int().nonnegative(),
+  /**
+   * The pre-rollback snapshot's number in the directory's timeline (1 = newest) right after the
+   * restore, as `vigil checkpoints restore DIR N` takes it to undo the restore; absent when it is
+   * not among the newest 20 (or the restore was of some lines).
+   */
+  undoNumber: z.number().int().positive().optional(),
 });
 
 /** A step of a running restore, for a progress bar. */

@@ -9,7 +9,16 @@ import { mapLimit } from '../../files/map-limit';
 import { sweepStaleTemps } from '../../files/sweep-stale-temps';
 import { lookupPath, type TreeReader } from '../diff/diff-tree-changes';
 import { absoluteIn } from './restore-disk';
-import { deleteFile, expectVersion, putFile, readDiskVersion } from './restore-file-ops';
+import {
+  deleteFile,
+  expectVersion,
+  putFile,
+  readDiskVersion,
+  type DiskVersion,
+  type KnownOid,
+} from './restore-file-ops';
+import { fileIdentityOf, isSameIdentity } from '../../files/file-identity';
+import type { KnownHashes } from '../diff/diff-known-hashes';
 import type { RestorePlan, RestorePlanEntry } from './restore-plan';
 
 /** What happened to one path. */
@@ -30,6 +39,8 @@ export interface ApplyInput {
   readonly reader: TreeReader;
   readBlob(oid: string): Promise<Uint8Array>;
   onProgress?(progress: ApplyProgress): void;
+  /** The pre-rollback snapshot's stat records: a file whose stat they vouch for is not read again before it is replaced. */
+  readonly known?: KnownHashes;
 }
 
 /** What applying did. */
@@ -39,6 +50,11 @@ export interface ApplyResult {
   /** Absolute paths written or deleted (for the engine's dirty set and the write ledger). */
   readonly touched: readonly string[];
   readonly isVerified: boolean;
+  /**
+   * What the read-back found, by path: a file whose stat is still the one read back holds what was
+   * verified, so a check of the scope right after need not read it a fifth time.
+   */
+  readonly readBack: KnownHashes;
 }
 
 /** Files written or deleted at once: enough to overlap fsyncs, few enough for descriptor limits. */
@@ -102,6 +118,9 @@ async function removeEmptied(input: ApplyInput, deleted: readonly string[]): Pro
  */
 export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> {
   const { plan } = input;
+  const { known } = input;
+  const knownOid = (entry: RestorePlanEntry): KnownOid | undefined =>
+    known === undefined ? undefined : (stats, mode) => known.oidOf(entry.path, stats, mode);
   const outcomes = new Map<string, RestoreOutcome>();
   const toSync = new Set<string>();
   const touched: string[] = [];
@@ -118,7 +137,7 @@ export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> 
   await mapLimit(deletions, writeConcurrency, async (entry) => {
     const target = absoluteIn(plan.dir, entry.path);
     try {
-      await deleteFile(target, (await expectVersion(target, entry.current)).identity);
+      await deleteFile(target, (await expectVersion(target, entry.current, knownOid(entry))).identity);
       toSync.add(path.dirname(target));
       touched.push(target);
       outcomes.set(entry.path, { path: entry.path, action: entry.action, result: 'done' });
@@ -138,7 +157,8 @@ export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> 
   const writes = actions.filter((entry) => entry.action !== 'delete');
   const emptied: string[] = [];
   const folders = [...new Set(writes.map((entry) => path.dirname(absoluteIn(plan.dir, entry.path))))];
-  await mapLimit(folders, writeConcurrency, sweepStaleTemps);
+  // Stale temp files (of writers that died) go while the writes run: a sweep never takes an in-flight temp file.
+  const sweeping = mapLimit(folders, writeConcurrency, sweepStaleTemps);
   await mapLimit(writes, writeConcurrency, async (entry) => {
     const target = absoluteIn(plan.dir, entry.path);
     try {
@@ -146,7 +166,7 @@ export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> 
       if (wanted === undefined) throw new Error(`plan entry ${entry.path} has no checkpoint version`);
       // A tracked file that became an empty folder: the folder holds nothing, so it gives way.
       if (entry.action === 'recreate' && (await removeEmptyFolder(target))) emptied.push(entry.path);
-      const found = await expectVersion(target, entry.current);
+      const found = await expectVersion(target, entry.current, knownOid(entry));
       const written = await putFile(target, wanted, await input.readBlob(wanted.oid), found);
       for (const folder of written.directoriesToSync) toSync.add(folder);
       touched.push(target);
@@ -156,15 +176,18 @@ export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> 
     }
     advance();
   });
+  await sweeping;
   await syncDirectories([...toSync]);
 
   let isVerified = true;
+  const readBack = new Map<string, DiskVersion>();
   const byPath = new Map(plan.entries.map((entry) => [entry.path, entry]));
   const verified = [...outcomes.values()].filter((outcome) => outcome.result === 'done');
   let checked = 0;
   await mapLimit(verified, writeConcurrency, async (outcome) => {
     const entry = byPath.get(outcome.path);
     const found = await readDiskVersion(absoluteIn(plan.dir, outcome.path));
+    readBack.set(outcome.path, found);
     const wanted = entry?.action === 'delete' ? undefined : entry?.checkpoint;
     const matches =
       wanted === undefined
@@ -193,5 +216,17 @@ export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> 
         ...(entry.note !== undefined && { message: entry.note }),
       },
   );
-  return { outcomes: ordered, removedDirectories: [...removedDirectories, ...emptied], touched, isVerified };
+  return {
+    outcomes: ordered,
+    removedDirectories: [...removedDirectories, ...emptied],
+    touched,
+    isVerified,
+    readBack: {
+      oidOf(relativePath, stats, mode) {
+        const found = readBack.get(relativePath);
+        if (found?.file === undefined || found.file.mode !== mode) return undefined;
+        return isSameIdentity(found.identity, fileIdentityOf(stats)) ? found.file.oid : undefined;
+      },
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import type { BigIntStats } from 'node:fs';
 import { lstat, open, readlink, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
@@ -10,7 +11,7 @@ import { trackTempFile } from '../../files/temp-registry';
 import { vigilTempName } from '../../files/vigil-temp-name';
 import { writeTempFile } from '../../files/write-temp-file';
 import type { TreeFile } from '../diff/diff-tree-changes';
-import { fileModes, hashObject } from '../store/git-objects';
+import { fileModes, hashObject, type FileMode } from '../store/git-objects';
 import { modeOfStat } from '../snapshot/stat-walk';
 
 /** A file changed between the snapshot and the write: it is left exactly as found. */
@@ -51,11 +52,17 @@ async function readBytes(target: string, size: number): Promise<Buffer> {
 }
 
 /**
- * Reads what is at `target` (a file or a symlink) as a stored version, with the identity of the
- * version read: one lstat, then the content. A later write changes the identity, so a caller that
- * insists on this identity acts on exactly the content hashed here.
+ * The blob id a snapshot's stat record proves a regular file holds (its stat unchanged since it was
+ * hashed, and the record not racy: the engine's own rule for not reading a file again), else undefined.
  */
-export async function readDiskVersion(target: string): Promise<DiskVersion> {
+export type KnownOid = (stats: BigIntStats, mode: FileMode) => string | undefined;
+
+/**
+ * Reads what is at `target` (a file or a symlink) as a stored version, with the identity of the
+ * version read: one lstat, then the content (unless `known` vouches for it). A later write changes
+ * the identity, so a caller that insists on this identity acts on exactly the content hashed here.
+ */
+export async function readDiskVersion(target: string, known?: KnownOid): Promise<DiskVersion> {
   try {
     const stats = await lstat(target, { bigint: true });
     const identity: FileIdentity = {
@@ -70,9 +77,10 @@ export async function readDiskVersion(target: string): Promise<DiskVersion> {
         identity,
       };
     if (!stats.isFile()) return { file: undefined, identity };
-    const content = await readBytes(target, Number(stats.size));
+    const mode = modeOfStat(stats);
+    const oid = known?.(stats, mode) ?? hashObject('blob', await readBytes(target, Number(stats.size)));
     return {
-      file: { mode: modeOfStat(stats), oid: hashObject('blob', content) },
+      file: { mode, oid },
       identity,
       permissions: Number(stats.mode & 0o7777n),
     };
@@ -86,9 +94,14 @@ export async function readDiskVersion(target: string): Promise<DiskVersion> {
 /**
  * Checks that `target` still holds `expected` (the version the pre-rollback snapshot stored;
  * undefined: nothing) and returns what was found, so the write or delete can insist on that version.
+ * A file the snapshot's stat records vouch for (`known`) is not read again.
  */
-export async function expectVersion(target: string, expected: TreeFile | undefined): Promise<DiskVersion> {
-  const found = await readDiskVersion(target);
+export async function expectVersion(
+  target: string,
+  expected: TreeFile | undefined,
+  known?: KnownOid,
+): Promise<DiskVersion> {
+  const found = await readDiskVersion(target, known);
   const matches =
     expected === undefined
       ? found.identity === undefined

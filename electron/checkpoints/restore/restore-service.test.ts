@@ -1,4 +1,13 @@
-import { chmodSync, existsSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger';
@@ -114,6 +123,8 @@ describe('restore with the checkpoint engine', () => {
     expect(newest?.id).toBe(result.preRollback.id);
     expect(newest?.kind).toBe('pre-rollback');
     expect(newest?.restores).toBe(id);
+    // The result names the number that undoes it, as the timeline lists it now (1 = newest).
+    expect(result.undoNumber).toBe(1);
     const message = git('log', '-1', '--format=%B', result.preRollback.id);
     expect(message).toContain(`pre-rollback snapshot (restoring to ${id.slice(0, 8)})`);
     expect(message).toContain('Vigil-Kind: pre-rollback');
@@ -126,6 +137,7 @@ describe('restore with the checkpoint engine', () => {
     expect(undo.counts.conflict + undo.counts.failed).toBe(0);
     expect(snapshotOfDisk()).toEqual(before);
     expect(undo.plan.changedOutsideAgents).toBe(0);
+    expect(undo.undoNumber).toBe(1);
   });
 
   it('restores only the selected files and leaves the rest as they are', async () => {
@@ -264,6 +276,28 @@ describe('restore with the checkpoint engine', () => {
     ]);
     expect(result.isVerified).toBe(false);
     expect(readFileSync(path.join(dir, 'src/app.ts'), 'utf8')).toBe('edited during the restore\n');
+  });
+
+  it('never overwrites a file changed after the pre-rollback snapshot, even with its size and mtime kept', async () => {
+    writeFiles(dir, base);
+    const id = await checkpoint();
+    writeFiles(dir, { 'a.txt': 'edited a\n', 'src/app.ts': 'export const app = 2;\n' });
+    // Old enough that the snapshot's stat records of them are trusted, not racy.
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const file of ['a.txt', 'src/app.ts']) utimesSync(path.join(dir, file), hourAgo, hourAgo);
+    const result = await restore.restore(dir, id, [], {
+      onProgress: (step) => {
+        if (step.phase !== 'write' || step.done !== 0) return;
+        // Another program rewrites it in place after the snapshot: same size, same mtime; only its ctime moves.
+        writeFileSync(path.join(dir, 'src/app.ts'), 'export const app = 3;\n');
+        utimesSync(path.join(dir, 'src/app.ts'), hourAgo, hourAgo);
+      },
+    });
+    expect(result.outcomes.find((outcome) => outcome.path === 'src/app.ts')?.result).toBe('conflict');
+    expect(result.outcomes.find((outcome) => outcome.path === 'a.txt')?.result).toBe('done');
+    expect(readFileSync(path.join(dir, 'src/app.ts'), 'utf8')).toBe('export const app = 3;\n');
+    expect(readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('original a\n');
+    expect(result.status).toBe('incomplete');
   });
 
   it('brings back a directory that was deleted whole', async () => {

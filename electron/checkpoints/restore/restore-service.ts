@@ -131,6 +131,24 @@ export function restoreServiceFor(
   });
 }
 
+/** How many of the newest checkpoints are searched for the pre-rollback snapshot's number. */
+const undoSearchLimit = 20;
+
+/** The number (1 = newest) of checkpoint `id` among the newest of `dir`'s timeline, or undefined when it is further down or cannot be listed. */
+async function numberInTimeline(engine: CheckpointApi, dir: string, id: string): Promise<number | undefined> {
+  const newest = await engine.list(dir, { limit: undoSearchLimit }).catch(() => []);
+  const index = newest.findIndex((entry) => entry.id === id);
+  return index < 0 ? undefined : index + 1;
+}
+
+/** Known hashes from the first source that knows the file, else the second. */
+function knownEither(first: KnownHashes, second: KnownHashes): KnownHashes {
+  return {
+    oidOf: (relativePath, stats, mode) =>
+      first.oidOf(relativePath, stats, mode) ?? second.oidOf(relativePath, stats, mode),
+  };
+}
+
 function rootOf(tree: string): string | undefined {
   return tree === emptyTreeOid ? undefined : tree;
 }
@@ -247,7 +265,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
         onProgress?.(event);
         options.events?.emit('checkpoints:restore-progressed', event);
       };
-      return runRestore(checkpoint.dir, checkpoint.id, async () => {
+      const result = await runRestore(checkpoint.dir, checkpoint.id, async (): Promise<RestoreResult> => {
         report({ phase: 'snapshot', done: 0, total: 1 });
         // A folder deleted whole is brought back: its checkpoints outlive it.
         await mkdir(checkpoint.dir, { recursive: true }).catch((error: unknown) => {
@@ -288,6 +306,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
           reader: store,
           readBlob: (oid) => engine.readBlob(oid),
           onProgress: (progress) => report(progress),
+          known: await loadKnown(checkpoint.dir),
         });
         await ledger.record(applied.touched, { kind: actor });
         engine.noteWritten(applied.touched);
@@ -299,7 +318,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
                 checkpointTree: rootOf(checkpoint.tree),
                 scope,
                 rules,
-                known: await loadKnown(checkpoint.dir),
+                known: knownEither(applied.readBack, await loadKnown(checkpoint.dir)),
                 store,
                 outcomes,
               })
@@ -329,6 +348,9 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
           incomplete,
         };
       });
+      // The number that undoes it, as the timeline shows it now: the CLI prints it without another call.
+      const undoNumber = await numberInTimeline(engine, checkpoint.dir, result.preRollback.id);
+      return undoNumber === undefined ? result : { ...result, undoNumber };
     },
   };
 }

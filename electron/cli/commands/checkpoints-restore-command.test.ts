@@ -119,6 +119,8 @@ describe('vigil checkpoints diff and restore', () => {
     const result = JSON.parse(undo.stdout) as { counts: { done: number }; plan: { checkpoint: { reason: string } } };
     expect(result.plan.checkpoint.reason).toMatch(/^pre-rollback snapshot \(restoring to [0-9a-f]{8}\)$/);
     expect(result.counts.done).toBe(3);
+    // The --json document is the restore's result as it always was: the undo number is printed only in words.
+    expect(Object.keys(result)).not.toContain('undoNumber');
     expect(readFileSync(path.join(dir, 'src/app.ts'), 'utf8')).toBe("print('modified content')\n");
     expect(readFileSync(path.join(dir, 'created.txt'), 'utf8')).toBe('created after the checkpoint\n');
     expect(existsSync(path.join(dir, 'notes.md'))).toBe(false);
@@ -136,6 +138,8 @@ describe('vigil checkpoints diff and restore', () => {
     const cases: Array<[string[], RegExp]> = [
       [['checkpoints', 'restore', path.join(base, 'elsewhere'), '1'], /has no checkpoints/],
       [['checkpoints', 'restore', dir, '7', '--dry-run'], /no checkpoint 7 .*use 1–1/],
+      [['checkpoints', 'restore', dir, '7'], /no checkpoint 7 .*use 1–1/],
+      [['checkpoints', 'restore', dir, '0', 'src/app.ts', '--json'], /no checkpoint 0 .*use 1–1/],
       [['checkpoints', 'diff', dir, 'xyz123'], /"xyz123" is not a checkpoint number or id/],
       [['checkpoints', 'restore', dir, '--', '-1'], /"-1" is not a checkpoint/],
       [['checkpoints', 'restore', dir, '1', '/etc/passwd', '--dry-run'], /"\/etc\/passwd" is absolute/],

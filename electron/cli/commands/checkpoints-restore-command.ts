@@ -6,6 +6,7 @@ import { exitCodes, flagOption, stringOption, writeLine, type CliCommand, type C
 import type { ProgressEvent as RestoreProgress } from '../cli-services';
 import { directoryArgument, localTime } from './checkpoint-command';
 import { withRestoreService } from './checkpoints-diff-command';
+import type { CliTimelines } from './checkpoints-sources';
 import { runLineRestore } from './checkpoints-restore-lines';
 
 type RestorePlan = CallResponse<'checkpoints:plan-restore'>;
@@ -128,6 +129,13 @@ async function incompleteOutcomes(result: RestoreResult): Promise<readonly Resto
   return result.outcomes.filter(isIncompleteOutcome);
 }
 
+/** The pre-rollback snapshot's number among the newest 20 of the timeline, or undefined. */
+async function undoNumberOf(engine: CliTimelines, result: RestoreResult): Promise<number | undefined> {
+  const newest = await engine.list(result.plan.dir, { limit: 20 });
+  const index = newest.findIndex((entry) => entry.id === result.preRollback.id);
+  return index < 0 ? undefined : index + 1;
+}
+
 /** Reads one answer line from stdin. */
 function readAnswer(io: CliIo): Promise<string> {
   return new Promise((resolve) => {
@@ -219,9 +227,13 @@ export const checkpointsRestoreCommand: CliCommand = {
       return runLineRestore(io, { dir, ref, files, rangeText, isDryRun: flagOption(args, 'dry-run'), isJson });
     // A restore of a memory folder takes the memory locks (Vigil's and Hermes's), as in the app: the core's restore does.
     return withRestoreService(io, async (restore, engine) => {
-      // N names a checkpoint once: Hermes committing meanwhile must not make later steps see another one.
-      const { id } = await engine.resolve(dir, ref);
-      if (flagOption(args, 'dry-run')) {
+      const isDryRun = flagOption(args, 'dry-run');
+      const isAsking = !isJson && !flagOption(args, 'secrets') && (io.stdin as { isTTY?: boolean }).isTTY === true;
+      // N names a checkpoint once: Hermes committing meanwhile must not make later steps see another one. A
+      // restore made in one call names it once anyway, where the core reads 1–3 digits exactly as the list numbers them.
+      const { id } =
+        isDryRun || isAsking || !/^\s*\d{1,3}\s*$/.test(ref) ? await engine.resolve(dir, ref) : { id: ref.trim() };
+      if (isDryRun) {
         const plan = await restore.plan(dir, id, files);
         if (isJson) writeLine(io.stdout, JSON.stringify(plan, null, 2));
         else {
@@ -239,12 +251,12 @@ export const checkpointsRestoreCommand: CliCommand = {
         onProgress: isJson ? undefined : progressPrinter(io),
         ...secrets,
       });
-      const newest = await engine.list(result.plan.dir, { limit: 20 });
-      const index = newest.findIndex((entry) => entry.id === result.preRollback.id);
-      if (isJson) writeLine(io.stdout, JSON.stringify(result, null, 2));
+      // The core numbers the undo in its answer; one that does not (an older core) is asked as before.
+      const { undoNumber = await undoNumberOf(engine, result), ...printed } = result;
+      if (isJson) writeLine(io.stdout, JSON.stringify(printed, null, 2));
       else {
         printPlan(io, result.plan, 'Restoring');
-        printOutcome(io, result, await incompleteOutcomes(result), index < 0 ? undefined : index + 1);
+        printOutcome(io, result, await incompleteOutcomes(result), undoNumber);
       }
       return result.status === 'incomplete' ? exitCodes.failed : exitCodes.ok;
     });
