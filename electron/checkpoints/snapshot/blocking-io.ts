@@ -35,6 +35,7 @@ import {
   type StatOutcome,
 } from './folder-listing';
 import { objectHeader, type ObjectType } from '../store/git-objects';
+import type { StatBaseline } from './stat-baseline';
 
 const noFollow = process.platform === 'win32' ? 0 : constants.O_NOFOLLOW;
 const maxReads = 3;
@@ -125,7 +126,8 @@ const batchEntries = 2_000;
  * exclusion rules so that excluded folders are never entered; hands over one listing per folder,
  * parents before children (breadth first), in batches, for the main thread to apply to the
  * directory's state. With `splitAt`, it stops once that many folders wait to be listed and returns
- * them, so that several workers can walk those subtrees side by side; else it returns [].
+ * them, so that several workers can walk those subtrees side by side; else it returns []. With a
+ * `baseline` (the stat cache the state was loaded from), folders that match it are not handed over.
  */
 export function walkBlocking(
   root: string,
@@ -133,6 +135,7 @@ export function walkBlocking(
   ignoredFolders: readonly string[],
   onBatch: (listings: FolderListing[]) => void,
   splitAt = Infinity,
+  baseline?: StatBaseline,
 ): string[] {
   let listings: FolderListing[] = [];
   let entriesInBatch = 0;
@@ -178,7 +181,10 @@ export function walkBlocking(
         entries.push({ name: dirent.name, kind: 'file', outcome });
       }
     }
-    listings.push({ rel, outcome: 'listed', entries });
+    const listing: FolderListing = { rel, outcome: 'listed', entries };
+    // A folder just as the stat cache has it changes nothing: it stays here.
+    if (baseline?.isUnchanged(listing) === true) continue;
+    listings.push(listing);
     entriesInBatch += entries.length + 1;
     if (entriesInBatch >= batchEntries) flush();
   }

@@ -108,6 +108,14 @@ export async function saveStatCache(file: string, dir: string, state: DirState):
  * damaged in any way (the caller then walks the directory from scratch: slower, never wrong).
  */
 export async function loadStatCache(file: string, dir: string): Promise<DirState | undefined> {
+  return (await readStatCache(file, dir))?.state;
+}
+
+/** Like `loadStatCache`, with the file's bytes too (a walk in the workers compares against them). */
+export async function readStatCache(
+  file: string,
+  dir: string,
+): Promise<{ readonly state: DirState; readonly content: Buffer } | undefined> {
   let content: Buffer;
   try {
     content = await readFile(file);
@@ -115,7 +123,8 @@ export async function loadStatCache(file: string, dir: string): Promise<DirState
     return undefined;
   }
   try {
-    return await parse(content, dir);
+    const state = await parse(content, dir);
+    return state === undefined ? undefined : { state, content };
   } catch {
     return undefined;
   }
@@ -136,7 +145,7 @@ function aligned(content: Buffer, offset: number, length: number): ArrayBuffer {
 /** The checked header, or undefined when the cache is not this directory's or not this format. */
 function readHeader(
   content: Buffer,
-  dir: string,
+  dir: string | undefined,
 ): { readonly header: CacheHeader; readonly bodyStart: number } | undefined {
   const textEnd = headerEnd(content);
   const bodyEnd = content.length - checksumBytes;
@@ -144,7 +153,8 @@ function readHeader(
   const [firstLine, headerLine] = content.toString('utf8', 0, textEnd).split('\n');
   if (firstLine !== magic) return undefined;
   const header = JSON.parse(headerLine ?? '') as Partial<CacheHeader>;
-  if (header.dir !== dir || typeof header.stampNs !== 'string' || header.endian !== endianness()) return undefined;
+  if ((dir !== undefined && header.dir !== dir) || typeof header.stampNs !== 'string' || header.endian !== endianness())
+    return undefined;
   const { folders, files, shapeBytes, namesBytes, oidBytes } = header;
   if (
     ![folders, files, shapeBytes, namesBytes, oidBytes].every(
@@ -155,12 +165,34 @@ function readHeader(
   const bodyStart = textEnd + 1;
   if (bodyStart + (shapeBytes ?? 0) + (namesBytes ?? 0) + (oidBytes ?? 0) + (files ?? 0) * 32 !== bodyEnd)
     return undefined;
-  if (!createHash('sha1').update(content.subarray(0, bodyEnd)).digest().equals(content.subarray(bodyEnd)))
+  // Without a directory to check, the caller has checked this very content already (it was loaded with it).
+  if (
+    dir !== undefined &&
+    !createHash('sha1').update(content.subarray(0, bodyEnd)).digest().equals(content.subarray(bodyEnd))
+  )
     return undefined;
   return { header: header as CacheHeader, bodyStart };
 }
 
-async function parse(content: Buffer, dir: string): Promise<DirState | undefined> {
+/** The columns of a stat cache's body, decoded in bulk (the blob and tree ids left as hex). */
+export interface StatCacheColumns {
+  readonly folders: number;
+  readonly files: number;
+  readonly head: string | undefined;
+  readonly stampNs: bigint;
+  readonly shape: Uint32Array;
+  readonly names: readonly string[];
+  readonly oids: string;
+  readonly sizes: Float64Array;
+  readonly times: BigInt64Array;
+  readonly inodes: BigUint64Array;
+}
+
+/**
+ * The columns of a stat cache of `dir` (checksum checked), or, without `dir`, of content already
+ * checked by whoever passes it on (a walk's worker). Undefined when it is not this format.
+ */
+export function statCacheColumns(content: Buffer, dir: string | undefined): StatCacheColumns | undefined {
   const checked = readHeader(content, dir);
   if (checked === undefined) return undefined;
   const { header } = checked;
@@ -171,9 +203,28 @@ async function parse(content: Buffer, dir: string): Promise<DirState | undefined
   offset += header.namesBytes;
   const oids = content.toString('hex', offset, offset + header.oidBytes);
   offset += header.oidBytes;
-  const sizes = new Float64Array(aligned(content, offset, header.files * 8));
-  const times = new BigInt64Array(aligned(content, offset + header.files * 8, header.files * 16));
-  const inodes = new BigUint64Array(aligned(content, offset + header.files * 24, header.files * 8));
+  return {
+    folders: header.folders,
+    files: header.files,
+    head: header.head,
+    stampNs: BigInt(header.stampNs),
+    shape,
+    names,
+    oids,
+    sizes: new Float64Array(aligned(content, offset, header.files * 8)),
+    times: new BigInt64Array(aligned(content, offset + header.files * 8, header.files * 16)),
+    inodes: new BigUint64Array(aligned(content, offset + header.files * 24, header.files * 8)),
+  };
+}
+
+/** The modes and skip reasons a stat cache stores as indexes. */
+export const statCacheCodes = { modes, reasons } as const;
+
+async function parse(content: Buffer, dir: string): Promise<DirState | undefined> {
+  const columns = statCacheColumns(content, dir);
+  if (columns === undefined) return undefined;
+  const { shape, names, oids, sizes, times, inodes } = columns;
+  const header = columns;
   const state = new DirState();
   const trees: Array<[string, string]> = [];
   let isEveryTreeKnown = true;
@@ -229,6 +280,6 @@ async function parse(content: Buffer, dir: string): Promise<DirState | undefined
     }
   }
   state.head = header.head;
-  state.stampNs = BigInt(header.stampNs);
+  state.stampNs = header.stampNs;
   return state;
 }
