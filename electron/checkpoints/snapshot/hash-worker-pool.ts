@@ -125,6 +125,11 @@ export class HashWorkerPool {
     return this.#starting;
   }
 
+  /** Starts the workers now, ahead of a walk or batch known to come (their start-up overlaps the caller's work). */
+  prestart(): void {
+    this.#ensureStarted().catch(() => undefined);
+  }
+
   /** Whether the workers were started (and are kept for the next batch). */
   get isRunning(): boolean {
     return this.#workers.length > 0;
