@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { walkBlocking } from './blocking-io';
-import { FileHasher, type HashRequest } from './file-hasher';
-import { ObjectStore } from '../store/object-store';
+import type { FileHasher, HashRequest } from './file-hasher';
+import type { ObjectStore } from '../store/object-store';
 import { StatBaseline } from './stat-baseline';
 
 /** A message from the pool to a hashing worker. */
@@ -47,7 +47,12 @@ function serve(): void {
   const port = parentPort;
   if (port === null) return;
   const { gitdir } = workerData as HashWorkerData;
-  const store = new ObjectStore(gitdir);
+  // Loaded on the first batch to hash: a walk, often all a worker does, needs none of it.
+  let hashing: Promise<{ store: ObjectStore; FileHasher: typeof FileHasher }> | undefined;
+  const loadHashing = (): Promise<{ store: ObjectStore; FileHasher: typeof FileHasher }> =>
+    (hashing ??= Promise.all([import('../store/object-store'), import('./file-hasher')]).then(
+      ([{ ObjectStore }, { FileHasher }]) => ({ store: new ObjectStore(gitdir), FileHasher }),
+    ));
   let hasher: FileHasher | undefined;
   let baseline: StatBaseline | undefined;
   let chain: Promise<void> = Promise.resolve();
@@ -56,6 +61,7 @@ function serve(): void {
       try {
         let value: unknown;
         if (command.type === 'begin') {
+          const { store, FileHasher } = await loadHashing();
           hasher = new FileHasher(store, command.usePack, true);
           await hasher.begin();
         } else if (command.type === 'hash') {

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { SkipReason } from '../checkpoint-types';
-import { DirState, type FileRecord } from './dir-state';
+import { DirState } from './dir-state';
 import { writeFileDurably } from '../store/durable-file';
 import { fileModes, type FileMode } from '../store/git-objects';
 
@@ -40,26 +40,40 @@ interface CacheHeader {
  * field by field. The old file is replaced in one rename.
  */
 export async function saveStatCache(file: string, dir: string, state: DirState): Promise<void> {
-  const shape: number[] = [];
-  const names: string[] = [];
-  const oids: string[] = [];
-  const records: FileRecord[] = [];
-  let folders = 0;
-  let sinceYield = 0;
-  for (const [rel, node] of state.nodes()) {
+  // Every column is sized first and filled in place: no per-file arrays to join or copy.
+  let [folders, files, entries, trees] = [0, 0, 0, 0];
+  for (const [, node] of state.nodes()) {
     folders += 1;
-    names.push(rel);
-    shape.push(node.tree === undefined ? 0 : 1, node.files.size, node.skipped.size);
-    if (node.tree !== undefined) oids.push(node.tree);
-    for (const [name, record] of node.files) {
-      names.push(name);
-      oids.push(record.oid);
-      shape.push(modes.indexOf(record.mode));
-      records.push(record);
+    files += node.files.size;
+    entries += node.files.size + node.skipped.size;
+    if (node.tree !== undefined) trees += 1;
+  }
+  const shape = new Uint32Array(folders * 3 + entries);
+  const names = new Array<string>(folders + entries);
+  const oidBuffer = Buffer.alloc((trees + files) * 20);
+  const sizes = new Float64Array(files);
+  const times = new BigInt64Array(files * 2);
+  const inodes = new BigUint64Array(files);
+  let [at, name, oidAt, index, sinceYield] = [0, 0, 0, 0, 0];
+  for (const [rel, node] of state.nodes()) {
+    names[name++] = rel;
+    shape[at++] = node.tree === undefined ? 0 : 1;
+    shape[at++] = node.files.size;
+    shape[at++] = node.skipped.size;
+    if (node.tree !== undefined) oidAt += oidBuffer.write(node.tree, oidAt, 'hex');
+    for (const [fileName, record] of node.files) {
+      names[name++] = fileName;
+      oidAt += oidBuffer.write(record.oid, oidAt, 'hex');
+      shape[at++] = modes.indexOf(record.mode);
+      sizes[index] = record.size;
+      times[index * 2] = record.mtimeNs;
+      times[index * 2 + 1] = record.ctimeNs;
+      inodes[index] = record.ino;
+      index += 1;
     }
-    for (const [name, reason] of node.skipped) {
-      names.push(name);
-      shape.push(reasons.indexOf(reason));
+    for (const [skippedName, reason] of node.skipped) {
+      names[name++] = skippedName;
+      shape[at++] = reasons.indexOf(reason);
     }
     sinceYield += node.files.size;
     if (sinceYield >= filesPerSlice) {
@@ -67,25 +81,18 @@ export async function saveStatCache(file: string, dir: string, state: DirState):
       await yieldToLoop();
     }
   }
-  const sizes = new Float64Array(records.length);
-  const times = new BigInt64Array(records.length * 2);
-  const inodes = new BigUint64Array(records.length);
-  records.forEach((record, index) => {
-    sizes[index] = record.size;
-    times[index * 2] = record.mtimeNs;
-    times[index * 2 + 1] = record.ctimeNs;
-    inodes[index] = record.ino;
-  });
-  const shapeBuffer = Buffer.from(Uint32Array.from(shape).buffer);
+  // The state is not changed while it is saved (the store lock is held); a cache that does not add up is never written.
+  if (at !== shape.length || name !== names.length || oidAt !== oidBuffer.length || index !== files)
+    throw new Error('the directory state changed while its stat cache was being saved');
+  const shapeBuffer = Buffer.from(shape.buffer);
   const namesBuffer = Buffer.from(names.join(separator), 'utf8');
-  const oidBuffer = Buffer.from(oids.join(''), 'hex');
   const header: CacheHeader = {
     dir,
     head: state.head,
     stampNs: state.stampNs.toString(),
     endian: endianness(),
     folders,
-    files: records.length,
+    files,
     shapeBytes: shapeBuffer.length,
     namesBytes: namesBuffer.length,
     oidBytes: oidBuffer.length,
