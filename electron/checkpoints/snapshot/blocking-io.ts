@@ -111,7 +111,8 @@ export function writeLooseBlocking(objectsDir: string, type: ObjectType, content
 /** lstat as data, blocking the calling worker. */
 function statOutcomeBlocking(absolute: string): StatOutcome {
   try {
-    return { kind: 'stat', stat: listedStat(lstatSync(absolute, { bigint: true })) };
+    const stats = lstatSync(absolute, { bigint: true, throwIfNoEntry: false });
+    return stats === undefined ? { kind: 'gone' } : { kind: 'stat', stat: listedStat(stats) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT' || code === 'ENOTDIR' ? { kind: 'gone' } : { kind: 'unreadable' };
@@ -164,16 +165,19 @@ export function walkBlocking(
       continue;
     }
     const entries: ListedEntry[] = [];
+    // Names from readdir are single path segments: joined by hand, once per entry.
+    const prefix = absolute.endsWith(path.sep) ? absolute : `${absolute}${path.sep}`;
     for (const dirent of dirents) {
       const child = rel === '' ? dirent.name : `${rel}/${dirent.name}`;
-      const kind = classifyEntry(dirent.name, dirent, path.join(absolute, dirent.name), ignoredFolders);
+      const full = prefix + dirent.name;
+      const kind = classifyEntry(dirent.name, dirent, full, ignoredFolders);
       if (kind.kind === 'omit') continue;
       if (kind.kind !== 'stat') {
         entries.push(kind);
         if (kind.kind === 'folder') pending.push(child);
         continue;
       }
-      const outcome = statOutcomeBlocking(path.join(absolute, dirent.name));
+      const outcome = statOutcomeBlocking(full);
       if (outcome.kind === 'stat' && outcome.stat.isFolder) {
         entries.push({ name: dirent.name, kind: 'folder' });
         pending.push(child);
