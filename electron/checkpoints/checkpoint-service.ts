@@ -1,5 +1,5 @@
 import type { PlainActor } from '../../shared/contract/actor-model';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { AppError } from '../../shared/errors';
@@ -51,7 +51,7 @@ import { defaultRetention } from './maintenance/retention';
 import { takeSnapshot, type SnapshotEngine } from './snapshot/snapshot';
 import { StatCacheSaver } from './snapshot/stat-cache-saver';
 import { repairStore } from './maintenance/store-repair';
-import { dirHash, storeLayout, type StoreLayout } from './store/store-layout';
+import { dirHash, statCacheFile, storeLayout, type StoreLayout } from './store/store-layout';
 import { Timeline } from './timeline/timeline';
 import { TrackedDirectory } from './snapshot/tracked-directory';
 import { DirectoryWatchers } from './snapshot/directory-watchers';
@@ -62,6 +62,11 @@ export type { CheckpointApi, CheckpointServiceOptions } from './checkpoint-api';
 
 export type { CheckpointSettings, PinOutcome } from './store-views';
 export type { RenameOutcome } from './timeline/name-store';
+
+/** From this many files to walk or hash on, the worker threads do it. */
+const defaultWorkerThreshold = 2_000;
+/** A stat cache takes about this many bytes per file (stat, blob id, name): its size tells a tree's size before it is read. */
+const statCacheBytesPerFile = 64;
 
 /** The checkpoint engine: one shared git object store, a timeline per directory. */
 export class CheckpointService implements CheckpointApi {
@@ -358,8 +363,23 @@ export class CheckpointService implements CheckpointApi {
       tracked = new TrackedDirectory(dir, dirhash);
       this.#tracked.set(dirhash, tracked);
       if (this.#options.watch === true) await this.#watchers.watch(tracked, this.#ignoredFolders());
+      else this.#prestartForBigTree(dirhash);
     }
     return tracked;
+  }
+
+  /**
+   * A one-shot process walks a big tree in the workers: when the directory's stat cache says it is
+   * big, they start now, while the store is opened and the cache read, not after.
+   */
+  #prestartForBigTree(dirhash: string): void {
+    const threshold = this.#options.workerThreshold ?? defaultWorkerThreshold;
+    void stat(statCacheFile(this.#layout, dirhash)).then(
+      (info) => {
+        if (info.size >= threshold * statCacheBytesPerFile && !this.#isDisposed) this.#pool.prestart();
+      },
+      () => undefined,
+    );
   }
 
   async #read<T>(
@@ -402,7 +422,7 @@ export class CheckpointService implements CheckpointApi {
       timeline: this.#timeline,
       pool: this.#pool,
       maxFileBytes: this.maxFileBytes,
-      workerThreshold: this.#options.workerThreshold ?? 2_000,
+      workerThreshold: this.#options.workerThreshold ?? defaultWorkerThreshold,
       ignoredFolders: this.#ignoredFolders(),
       assertLockHeld: () => this.#lock.assertHeld(),
     };

@@ -1,4 +1,14 @@
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, unlinkSync, rmSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+  unlinkSync,
+  rmSync,
+  utimesSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
@@ -106,6 +116,35 @@ describe('checkpoint snapshots', () => {
     } finally {
       await second.dispose();
     }
+  });
+
+  it('a later process whose workers compare the walk with the stat cache misses no change', async () => {
+    const files: Record<string, string> = { 'top.txt': 'top\n', 'keep/k.txt': 'k\n', 'empty/.keep': '' };
+    for (let index = 0; index < 300; index += 1) files[`t${index % 10}/l${index % 3}/f${index}.txt`] = `f ${index}\n`;
+    writeTree(dir, files);
+    // Old enough not to be racy: every folder the walk sees unchanged is kept in the worker.
+    const old = new Date(Date.now() - 60_000);
+    for (const rel of Object.keys(files)) utimesSync(path.join(dir, rel), old, old);
+    const root = path.join(base, 'home', 'checkpoints');
+    const run = async (reason: string): Promise<CheckpointOutcome> => {
+      const service = testService(root, { workers: 2, workerThreshold: 1 });
+      try {
+        return await service.checkpoint(dir, { reason });
+      } finally {
+        await service.dispose();
+      }
+    };
+    expect(created(await run('first')).tree).toBe(gitWriteTree(path.join(base, 'shadow-1'), dir));
+    expect((await run('same')).kind).toBe('unchanged');
+    // Same size and mtime, new content: only the ctime and inode tell (a rename over it).
+    writeFileSync(path.join(dir, 't1/l1/f1.tmp'), 'F 1\n');
+    utimesSync(path.join(dir, 't1/l1/f1.tmp'), old, old);
+    renameSync(path.join(dir, 't1/l1/f1.tmp'), path.join(dir, 't1/l1/f1.txt'));
+    writeTree(dir, { 't2/l2/new.txt': 'new\n', 'node_modules/x/index.js': 'x\n', 'fresh/a.txt': 'a\n' });
+    unlinkSync(path.join(dir, 'keep/k.txt'));
+    rmSync(path.join(dir, 't5'), { recursive: true });
+    const entry = created(await run('second'));
+    expect(entry.tree).toBe(gitWriteTree(path.join(base, 'shadow-2'), dir, ['node_modules/**']));
   });
 
   it('takes nothing when nothing changed, and records exactly what changed', async () => {

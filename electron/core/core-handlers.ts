@@ -62,7 +62,6 @@ function callsOf<P extends string>(...prefixes: readonly P[]): readonly Extract<
 const timelineCalls = [
   'checkpoints:directories',
   'checkpoints:list',
-  'checkpoints:create',
   'checkpoints:status',
   'checkpoints:prune',
 ] as const;
@@ -116,6 +115,11 @@ export function createCoreHandlers(options: CoreHandlerOptions): CallHandlers {
   return {
     ...createAppHandlers(options.info),
     ...deferred(timelineCalls, timeline),
+    // Taking a checkpoint is the engine's alone: Hermes Agent's timelines (read, never written) are not loaded for it.
+    ...deferred(['checkpoints:create'], async () => {
+      const { 'checkpoints:create': create } = createCheckpointHandlers(await services.engine());
+      return { 'checkpoints:create': create };
+    }),
     ...deferred(restoreCalls, restore),
     ...deferred(['checkpoints:pin', 'checkpoints:rename'], async () => {
       const engine = await services.engine();

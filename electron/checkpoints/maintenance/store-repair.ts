@@ -133,11 +133,16 @@ export async function repairStore(context: RepairContext, since?: number): Promi
   };
   await context.assertHeld();
   // 1. Temp files: objects, packs, refs, shallow, registry (every one of them written under this lock).
-  for (const fan of await names(store.objectsDir)) {
-    if (!/^[0-9a-f]{2}$/.test(fan)) continue;
-    for (const name of await names(path.join(store.objectsDir, fan)))
-      if (name.startsWith('tmp_obj_')) await removeTemp(path.join(store.objectsDir, fan, name));
-  }
+  // The fan-out folders are listed side by side (this runs at every start).
+  const fans = (await names(store.objectsDir)).filter((fan) => /^[0-9a-f]{2}$/.test(fan));
+  const objectTemps = await Promise.all(
+    fans.map(async (fan) =>
+      (await names(path.join(store.objectsDir, fan)))
+        .filter((name) => name.startsWith('tmp_obj_'))
+        .map((name) => path.join(store.objectsDir, fan, name)),
+    ),
+  );
+  for (const file of objectTemps.flat()) await removeTemp(file);
   for (const name of await names(store.packDir))
     if (name.startsWith('tmp_')) await removeTemp(path.join(store.packDir, name));
   for (const folder of [

@@ -27,7 +27,7 @@ export async function measureStore(
   let looseObjects = 0;
   let packs = 0;
   const fans = await readdir(objectsDir).catch(() => [] as string[]);
-  for (const fan of fans) {
+  const measure = async (fan: string): Promise<void> => {
     const folder = path.join(objectsDir, fan);
     if (/^[0-9a-f]{2}$/.test(fan)) {
       const names = (await readdir(folder).catch(() => [] as string[])).filter(isLooseObjectName);
@@ -35,17 +35,22 @@ export async function measureStore(
       // A quick look counts a loose object as one 4 KiB block instead of asking for each one's size.
       if (options.estimateLoose === true) {
         bytes += names.length * 4096;
-        continue;
+        return;
       }
       const sizes = await Promise.all(names.map((name) => stat(path.join(folder, name)).then(onDisk, () => 0)));
       for (const size of sizes) bytes += size;
     } else if (fan === 'pack') {
-      for (const name of await readdir(folder).catch(() => [] as string[])) {
-        if (!/^pack-[0-9a-f]{40}\.(pack|idx)$/.test(name)) continue;
-        if (name.endsWith('.pack')) packs += 1;
-        bytes += await stat(path.join(folder, name)).then(onDisk, () => 0);
-      }
+      const names = (await readdir(folder).catch(() => [] as string[])).filter((name) =>
+        /^pack-[0-9a-f]{40}\.(pack|idx)$/.test(name),
+      );
+      packs += names.filter((name) => name.endsWith('.pack')).length;
+      const sizes = await Promise.all(names.map((name) => stat(path.join(folder, name)).then(onDisk, () => 0)));
+      for (const size of sizes) bytes += size;
     }
-  }
+  };
+  // A quick look lists the folders side by side (a one-shot command runs it before it exits); a
+  // full one, which stats every object, goes folder by folder.
+  if (options.estimateLoose === true) await Promise.all(fans.map(measure));
+  else for (const fan of fans) await measure(fan);
   return { bytes, looseObjects, packs };
 }

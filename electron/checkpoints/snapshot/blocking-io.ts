@@ -35,6 +35,7 @@ import {
   type StatOutcome,
 } from './folder-listing';
 import { objectHeader, type ObjectType } from '../store/git-objects';
+import type { StatBaseline } from './stat-baseline';
 
 const noFollow = process.platform === 'win32' ? 0 : constants.O_NOFOLLOW;
 const maxReads = 3;
@@ -110,7 +111,8 @@ export function writeLooseBlocking(objectsDir: string, type: ObjectType, content
 /** lstat as data, blocking the calling worker. */
 function statOutcomeBlocking(absolute: string): StatOutcome {
   try {
-    return { kind: 'stat', stat: listedStat(lstatSync(absolute, { bigint: true })) };
+    const stats = lstatSync(absolute, { bigint: true, throwIfNoEntry: false });
+    return stats === undefined ? { kind: 'gone' } : { kind: 'stat', stat: listedStat(stats) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT' || code === 'ENOTDIR' ? { kind: 'gone' } : { kind: 'unreadable' };
@@ -125,7 +127,8 @@ const batchEntries = 2_000;
  * exclusion rules so that excluded folders are never entered; hands over one listing per folder,
  * parents before children (breadth first), in batches, for the main thread to apply to the
  * directory's state. With `splitAt`, it stops once that many folders wait to be listed and returns
- * them, so that several workers can walk those subtrees side by side; else it returns [].
+ * them, so that several workers can walk those subtrees side by side; else it returns []. With a
+ * `baseline` (the stat cache the state was loaded from), folders that match it are not handed over.
  */
 export function walkBlocking(
   root: string,
@@ -133,6 +136,7 @@ export function walkBlocking(
   ignoredFolders: readonly string[],
   onBatch: (listings: FolderListing[]) => void,
   splitAt = Infinity,
+  baseline?: StatBaseline,
 ): string[] {
   let listings: FolderListing[] = [];
   let entriesInBatch = 0;
@@ -161,16 +165,19 @@ export function walkBlocking(
       continue;
     }
     const entries: ListedEntry[] = [];
+    // Names from readdir are single path segments: joined by hand, once per entry.
+    const prefix = absolute.endsWith(path.sep) ? absolute : `${absolute}${path.sep}`;
     for (const dirent of dirents) {
       const child = rel === '' ? dirent.name : `${rel}/${dirent.name}`;
-      const kind = classifyEntry(dirent.name, dirent, path.join(absolute, dirent.name), ignoredFolders);
+      const full = prefix + dirent.name;
+      const kind = classifyEntry(dirent.name, dirent, full, ignoredFolders);
       if (kind.kind === 'omit') continue;
       if (kind.kind !== 'stat') {
         entries.push(kind);
         if (kind.kind === 'folder') pending.push(child);
         continue;
       }
-      const outcome = statOutcomeBlocking(path.join(absolute, dirent.name));
+      const outcome = statOutcomeBlocking(full);
       if (outcome.kind === 'stat' && outcome.stat.isFolder) {
         entries.push({ name: dirent.name, kind: 'folder' });
         pending.push(child);
@@ -178,7 +185,10 @@ export function walkBlocking(
         entries.push({ name: dirent.name, kind: 'file', outcome });
       }
     }
-    listings.push({ rel, outcome: 'listed', entries });
+    const listing: FolderListing = { rel, outcome: 'listed', entries };
+    // A folder just as the stat cache has it changes nothing: it stays here.
+    if (baseline?.isUnchanged(listing) === true) continue;
+    listings.push(listing);
     entriesInBatch += entries.length + 1;
     if (entriesInBatch >= batchEntries) flush();
   }

@@ -92,6 +92,12 @@ async function workerEntry(): Promise<URL> {
   );
 }
 
+/** The stat cache a walk compares against in the workers, as loaded (and checked) for the state it updates. */
+export interface WalkBaseline {
+  readonly content: Uint8Array;
+  readonly maxFileBytes: number;
+}
+
 /** How many hashing threads to use by default: one per core, 1 to 4 (the main thread waits meanwhile). */
 export function defaultWorkerCount(): number {
   return Math.max(1, Math.min(4, os.availableParallelism()));
@@ -117,6 +123,11 @@ export class HashWorkerPool {
       return this.#workers;
     });
     return this.#starting;
+  }
+
+  /** Starts the workers now, ahead of a walk or batch known to come (their start-up overlaps the caller's work). */
+  prestart(): void {
+    this.#ensureStarted().catch(() => undefined);
   }
 
   /** Whether the workers were started (and are kept for the next batch). */
@@ -166,17 +177,51 @@ export class HashWorkerPool {
    * per folder, parents first) in batches as they come, each in its own turn of the event loop.
    * One worker lists the top of the tree breadth first until there are a few subtrees per worker;
    * then every worker walks whole subtrees, taking the next one when done, so the lstat calls of a
-   * big tree run on every core (as git's preloaded index does).
+   * big tree run on every core (as git's preloaded index does). With a `baseline`, the workers
+   * hand over only the folders that differ from it (the state must be the one loaded from it).
    */
   async walk(
     root: string,
     rel: string,
     ignoredFolders: readonly string[],
     onListings: (listings: readonly FolderListing[]) => void,
+    baseline?: WalkBaseline,
   ): Promise<void> {
     const workers = await this.#ensureStarted();
     const [first] = workers;
     if (first === undefined) throw new Error('no hashing worker');
+    if (baseline === undefined) {
+      await this.#walk(workers, first, root, rel, ignoredFolders, onListings);
+      return;
+    }
+    // Queued before the walks, so each worker has decoded it when it starts walking.
+    const set = (content: Uint8Array | undefined): Promise<unknown[]> =>
+      Promise.all(
+        workers.map((worker) =>
+          worker.send({
+            type: 'baseline',
+            maxFileBytes: baseline.maxFileBytes,
+            ...(content === undefined ? {} : { content }),
+          }),
+        ),
+      );
+    const ready = set(baseline.content);
+    try {
+      await this.#walk(workers, first, root, rel, ignoredFolders, onListings);
+      await ready;
+    } finally {
+      await set(undefined).catch(() => undefined);
+    }
+  }
+
+  async #walk(
+    workers: readonly HashWorker[],
+    first: HashWorker,
+    root: string,
+    rel: string,
+    ignoredFolders: readonly string[],
+    onListings: (listings: readonly FolderListing[]) => void,
+  ): Promise<void> {
     const hand = (partial: unknown): void => onListings(partial as FolderListing[]);
     const splitAt = workers.length > 1 ? workers.length * subtreesPerWorker : undefined;
     const subtrees = (await first.send({ type: 'walk', root, rel, ignoredFolders, splitAt }, hand)) as string[];

@@ -1,7 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { walkBlocking } from './blocking-io';
-import { FileHasher, type HashRequest } from './file-hasher';
-import { ObjectStore } from '../store/object-store';
+import type { FileHasher, HashRequest } from './file-hasher';
+import type { ObjectStore } from '../store/object-store';
+import { StatBaseline } from './stat-baseline';
 
 /** A message from the pool to a hashing worker. */
 export type HashWorkerCommand =
@@ -9,6 +10,13 @@ export type HashWorkerCommand =
   | { readonly id: number; readonly type: 'hash'; readonly request: HashRequest }
   | { readonly id: number; readonly type: 'finish' }
   | { readonly id: number; readonly type: 'abort' }
+  | {
+      readonly id: number;
+      readonly type: 'baseline';
+      /** The stat cache the walks that follow compare against (undefined: none). */
+      readonly content?: Uint8Array;
+      readonly maxFileBytes: number;
+    }
   | {
       readonly id: number;
       readonly type: 'walk';
@@ -39,14 +47,21 @@ function serve(): void {
   const port = parentPort;
   if (port === null) return;
   const { gitdir } = workerData as HashWorkerData;
-  const store = new ObjectStore(gitdir);
+  // Loaded on the first batch to hash: a walk, often all a worker does, needs none of it.
+  let hashing: Promise<{ store: ObjectStore; FileHasher: typeof FileHasher }> | undefined;
+  const loadHashing = (): Promise<{ store: ObjectStore; FileHasher: typeof FileHasher }> =>
+    (hashing ??= Promise.all([import('../store/object-store'), import('./file-hasher')]).then(
+      ([{ ObjectStore }, { FileHasher }]) => ({ store: new ObjectStore(gitdir), FileHasher }),
+    ));
   let hasher: FileHasher | undefined;
+  let baseline: StatBaseline | undefined;
   let chain: Promise<void> = Promise.resolve();
   port.on('message', (command: HashWorkerCommand) => {
     chain = chain.then(async () => {
       try {
         let value: unknown;
         if (command.type === 'begin') {
+          const { store, FileHasher } = await loadHashing();
           hasher = new FileHasher(store, command.usePack, true);
           await hasher.begin();
         } else if (command.type === 'hash') {
@@ -59,7 +74,10 @@ function serve(): void {
             command.ignoredFolders,
             (batch) => port.postMessage({ id: command.id, partial: batch } satisfies HashWorkerReply),
             command.splitAt,
+            baseline,
           );
+        } else if (command.type === 'baseline') {
+          baseline = command.content === undefined ? undefined : StatBaseline.of(command.content, command.maxFileBytes);
         } else if (command.type === 'finish') {
           value = await hasher?.finish();
           hasher = undefined;

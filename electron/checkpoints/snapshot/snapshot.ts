@@ -17,7 +17,7 @@ import { countLines, isBinary } from './line-stats';
 import type { ObjectStore } from '../store/object-store';
 import { PackWriter } from '../store/pack-writer';
 import type { RefStore } from '../store/ref-store';
-import { loadStatCache } from './stat-cache';
+import { readStatCache } from './stat-cache';
 import { isRacy, smudgeRacyRecords } from './folder-listing';
 import { applyListings, scanFolder, scanPaths, type HashCandidate, type ScanContext } from './stat-walk';
 import { statCacheFile, type StoreLayout } from '../store/store-layout';
@@ -209,8 +209,12 @@ export async function takeSnapshot(
   const dirty = tracked.takeDirty();
   try {
     let state = tracked.state;
+    // The stat cache this state was just loaded from: a walk in the workers hands over only what differs from it.
+    let cached: Buffer | undefined;
     if (state === undefined) {
-      state = (await loadStatCache(statCacheFile(engine.layout, tracked.dirhash), tracked.dir)) ?? new DirState();
+      const loaded = await readStatCache(statCacheFile(engine.layout, tracked.dirhash), tracked.dir);
+      state = loaded?.state ?? new DirState();
+      cached = loaded?.content;
       tracked.needsFullScan = true;
     }
     // Someone else (another process, a repair) moved the timeline: trust stat records only for
@@ -239,8 +243,12 @@ export async function takeSnapshot(
       // A big tree is walked in a worker, with blocking calls and no thread-pool round trips.
       const isBig = Math.max(state.fileCount, tracked.sizeHint) >= engine.workerThreshold;
       if (isBig || engine.pool.isRunning)
-        await engine.pool.walk(tracked.dir, '', engine.ignoredFolders, (listings) =>
-          applyListings(context, listings, candidates),
+        await engine.pool.walk(
+          tracked.dir,
+          '',
+          engine.ignoredFolders,
+          (listings) => applyListings(context, listings, candidates),
+          cached === undefined ? undefined : { content: cached, maxFileBytes: engine.maxFileBytes },
         );
       else await scanFolder(context, '', candidates);
     } else {

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { SkipReason } from '../checkpoint-types';
-import { DirState, type FileRecord } from './dir-state';
+import { DirState } from './dir-state';
 import { writeFileDurably } from '../store/durable-file';
 import { fileModes, type FileMode } from '../store/git-objects';
 
@@ -40,26 +40,40 @@ interface CacheHeader {
  * field by field. The old file is replaced in one rename.
  */
 export async function saveStatCache(file: string, dir: string, state: DirState): Promise<void> {
-  const shape: number[] = [];
-  const names: string[] = [];
-  const oids: string[] = [];
-  const records: FileRecord[] = [];
-  let folders = 0;
-  let sinceYield = 0;
-  for (const [rel, node] of state.nodes()) {
+  // Every column is sized first and filled in place: no per-file arrays to join or copy.
+  let [folders, files, entries, trees] = [0, 0, 0, 0];
+  for (const [, node] of state.nodes()) {
     folders += 1;
-    names.push(rel);
-    shape.push(node.tree === undefined ? 0 : 1, node.files.size, node.skipped.size);
-    if (node.tree !== undefined) oids.push(node.tree);
-    for (const [name, record] of node.files) {
-      names.push(name);
-      oids.push(record.oid);
-      shape.push(modes.indexOf(record.mode));
-      records.push(record);
+    files += node.files.size;
+    entries += node.files.size + node.skipped.size;
+    if (node.tree !== undefined) trees += 1;
+  }
+  const shape = new Uint32Array(folders * 3 + entries);
+  const names = new Array<string>(folders + entries);
+  const oidBuffer = Buffer.alloc((trees + files) * 20);
+  const sizes = new Float64Array(files);
+  const times = new BigInt64Array(files * 2);
+  const inodes = new BigUint64Array(files);
+  let [at, name, oidAt, index, sinceYield] = [0, 0, 0, 0, 0];
+  for (const [rel, node] of state.nodes()) {
+    names[name++] = rel;
+    shape[at++] = node.tree === undefined ? 0 : 1;
+    shape[at++] = node.files.size;
+    shape[at++] = node.skipped.size;
+    if (node.tree !== undefined) oidAt += oidBuffer.write(node.tree, oidAt, 'hex');
+    for (const [fileName, record] of node.files) {
+      names[name++] = fileName;
+      oidAt += oidBuffer.write(record.oid, oidAt, 'hex');
+      shape[at++] = modes.indexOf(record.mode);
+      sizes[index] = record.size;
+      times[index * 2] = record.mtimeNs;
+      times[index * 2 + 1] = record.ctimeNs;
+      inodes[index] = record.ino;
+      index += 1;
     }
-    for (const [name, reason] of node.skipped) {
-      names.push(name);
-      shape.push(reasons.indexOf(reason));
+    for (const [skippedName, reason] of node.skipped) {
+      names[name++] = skippedName;
+      shape[at++] = reasons.indexOf(reason);
     }
     sinceYield += node.files.size;
     if (sinceYield >= filesPerSlice) {
@@ -67,25 +81,18 @@ export async function saveStatCache(file: string, dir: string, state: DirState):
       await yieldToLoop();
     }
   }
-  const sizes = new Float64Array(records.length);
-  const times = new BigInt64Array(records.length * 2);
-  const inodes = new BigUint64Array(records.length);
-  records.forEach((record, index) => {
-    sizes[index] = record.size;
-    times[index * 2] = record.mtimeNs;
-    times[index * 2 + 1] = record.ctimeNs;
-    inodes[index] = record.ino;
-  });
-  const shapeBuffer = Buffer.from(Uint32Array.from(shape).buffer);
+  // The state is not changed while it is saved (the store lock is held); a cache that does not add up is never written.
+  if (at !== shape.length || name !== names.length || oidAt !== oidBuffer.length || index !== files)
+    throw new Error('the directory state changed while its stat cache was being saved');
+  const shapeBuffer = Buffer.from(shape.buffer);
   const namesBuffer = Buffer.from(names.join(separator), 'utf8');
-  const oidBuffer = Buffer.from(oids.join(''), 'hex');
   const header: CacheHeader = {
     dir,
     head: state.head,
     stampNs: state.stampNs.toString(),
     endian: endianness(),
     folders,
-    files: records.length,
+    files,
     shapeBytes: shapeBuffer.length,
     namesBytes: namesBuffer.length,
     oidBytes: oidBuffer.length,
@@ -108,6 +115,14 @@ export async function saveStatCache(file: string, dir: string, state: DirState):
  * damaged in any way (the caller then walks the directory from scratch: slower, never wrong).
  */
 export async function loadStatCache(file: string, dir: string): Promise<DirState | undefined> {
+  return (await readStatCache(file, dir))?.state;
+}
+
+/** Like `loadStatCache`, with the file's bytes too (a walk in the workers compares against them). */
+export async function readStatCache(
+  file: string,
+  dir: string,
+): Promise<{ readonly state: DirState; readonly content: Buffer } | undefined> {
   let content: Buffer;
   try {
     content = await readFile(file);
@@ -115,7 +130,8 @@ export async function loadStatCache(file: string, dir: string): Promise<DirState
     return undefined;
   }
   try {
-    return await parse(content, dir);
+    const state = await parse(content, dir);
+    return state === undefined ? undefined : { state, content };
   } catch {
     return undefined;
   }
@@ -136,7 +152,7 @@ function aligned(content: Buffer, offset: number, length: number): ArrayBuffer {
 /** The checked header, or undefined when the cache is not this directory's or not this format. */
 function readHeader(
   content: Buffer,
-  dir: string,
+  dir: string | undefined,
 ): { readonly header: CacheHeader; readonly bodyStart: number } | undefined {
   const textEnd = headerEnd(content);
   const bodyEnd = content.length - checksumBytes;
@@ -144,7 +160,8 @@ function readHeader(
   const [firstLine, headerLine] = content.toString('utf8', 0, textEnd).split('\n');
   if (firstLine !== magic) return undefined;
   const header = JSON.parse(headerLine ?? '') as Partial<CacheHeader>;
-  if (header.dir !== dir || typeof header.stampNs !== 'string' || header.endian !== endianness()) return undefined;
+  if ((dir !== undefined && header.dir !== dir) || typeof header.stampNs !== 'string' || header.endian !== endianness())
+    return undefined;
   const { folders, files, shapeBytes, namesBytes, oidBytes } = header;
   if (
     ![folders, files, shapeBytes, namesBytes, oidBytes].every(
@@ -155,12 +172,34 @@ function readHeader(
   const bodyStart = textEnd + 1;
   if (bodyStart + (shapeBytes ?? 0) + (namesBytes ?? 0) + (oidBytes ?? 0) + (files ?? 0) * 32 !== bodyEnd)
     return undefined;
-  if (!createHash('sha1').update(content.subarray(0, bodyEnd)).digest().equals(content.subarray(bodyEnd)))
+  // Without a directory to check, the caller has checked this very content already (it was loaded with it).
+  if (
+    dir !== undefined &&
+    !createHash('sha1').update(content.subarray(0, bodyEnd)).digest().equals(content.subarray(bodyEnd))
+  )
     return undefined;
   return { header: header as CacheHeader, bodyStart };
 }
 
-async function parse(content: Buffer, dir: string): Promise<DirState | undefined> {
+/** The columns of a stat cache's body, decoded in bulk (the blob and tree ids left as hex). */
+export interface StatCacheColumns {
+  readonly folders: number;
+  readonly files: number;
+  readonly head: string | undefined;
+  readonly stampNs: bigint;
+  readonly shape: Uint32Array;
+  readonly names: readonly string[];
+  readonly oids: string;
+  readonly sizes: Float64Array;
+  readonly times: BigInt64Array;
+  readonly inodes: BigUint64Array;
+}
+
+/**
+ * The columns of a stat cache of `dir` (checksum checked), or, without `dir`, of content already
+ * checked by whoever passes it on (a walk's worker). Undefined when it is not this format.
+ */
+export function statCacheColumns(content: Buffer, dir: string | undefined): StatCacheColumns | undefined {
   const checked = readHeader(content, dir);
   if (checked === undefined) return undefined;
   const { header } = checked;
@@ -171,9 +210,28 @@ async function parse(content: Buffer, dir: string): Promise<DirState | undefined
   offset += header.namesBytes;
   const oids = content.toString('hex', offset, offset + header.oidBytes);
   offset += header.oidBytes;
-  const sizes = new Float64Array(aligned(content, offset, header.files * 8));
-  const times = new BigInt64Array(aligned(content, offset + header.files * 8, header.files * 16));
-  const inodes = new BigUint64Array(aligned(content, offset + header.files * 24, header.files * 8));
+  return {
+    folders: header.folders,
+    files: header.files,
+    head: header.head,
+    stampNs: BigInt(header.stampNs),
+    shape,
+    names,
+    oids,
+    sizes: new Float64Array(aligned(content, offset, header.files * 8)),
+    times: new BigInt64Array(aligned(content, offset + header.files * 8, header.files * 16)),
+    inodes: new BigUint64Array(aligned(content, offset + header.files * 24, header.files * 8)),
+  };
+}
+
+/** The modes and skip reasons a stat cache stores as indexes. */
+export const statCacheCodes = { modes, reasons } as const;
+
+async function parse(content: Buffer, dir: string): Promise<DirState | undefined> {
+  const columns = statCacheColumns(content, dir);
+  if (columns === undefined) return undefined;
+  const { shape, names, oids, sizes, times, inodes } = columns;
+  const header = columns;
   const state = new DirState();
   const trees: Array<[string, string]> = [];
   let isEveryTreeKnown = true;
@@ -229,6 +287,6 @@ async function parse(content: Buffer, dir: string): Promise<DirState | undefined
     }
   }
   state.head = header.head;
-  state.stampNs = BigInt(header.stampNs);
+  state.stampNs = header.stampNs;
   return state;
 }
