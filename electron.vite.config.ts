@@ -43,7 +43,7 @@ export default defineConfig({
       rollupOptions: {
         input: mainEntries,
         output: {
-          // A relayed command loads 4–6 files, a hook 3, a one-shot core ~20 (scripts/build/chunk-plan.ts says why).
+          // A relayed command loads ~6 files, a hook 4, a one-shot core ~20 (scripts/build/chunk-plan.ts says why).
           codeSplitting: {
             groups: chunkGroups({
               cli: mainEntries.cli,

@@ -5,9 +5,15 @@ import { runCli } from './run-cli';
 /** Every command but `vigil hook`: the command table, then the one command's module, run with this process's streams. */
 export async function runCliProcess(argv: readonly string[]): Promise<number> {
   ignoreClosedPipes(process.stdout, process.stderr);
-  return runCli(
-    argv,
-    { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() },
-    await entriesFor(argv),
-  );
+  const io = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // Made on first use: opening stdin costs every command ~2 ms, and only an interactive restore reads it.
+    get stdin() {
+      return process.stdin;
+    },
+    env: process.env,
+    cwd: process.cwd(),
+  };
+  return runCli(argv, io, await entriesFor(argv));
 }

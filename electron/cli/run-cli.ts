@@ -90,7 +90,13 @@ function takeLocalFlag(argv: readonly string[]): { readonly args: readonly strin
  */
 export async function runCli(argv: readonly string[], cliIo: CliIo, entries: readonly CliEntry[]): Promise<number> {
   const { args: given, isLocal } = takeLocalFlag(argv);
-  const io: CliIo = isLocal ? { ...cliIo, forceLocal: true } : cliIo;
+  // Copied by descriptors, not spread: a spread would open stdin, which the executable opens only on first use.
+  const io: CliIo = isLocal
+    ? Object.defineProperties<CliIo>({} as CliIo, {
+        ...Object.getOwnPropertyDescriptors(cliIo),
+        forceLocal: { value: true, enumerable: true },
+      })
+    : cliIo;
   const [first, second, ...rest] = given;
   if (first === undefined) {
     writeLine(io.stderr, globalHelp(entries));

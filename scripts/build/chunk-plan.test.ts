@@ -47,10 +47,10 @@ describe('the main bundle chunk plan', () => {
   const plan = planChunks(roots, graph);
   const chunkOf = (id: string): string | undefined => plan.get(id)?.name;
 
-  it('puts all that `vigil hook` loads into one chunk, shared modules included', () => {
+  it('puts what `vigil hook` shares with the commands into one chunk, and the rest of what it loads into another', () => {
     expect(chunkOf('/cli/hook/run-hook.ts')).toBe('cli-hook');
-    expect(chunkOf('/relay/relay-client.ts')).toBe('cli-hook');
-    expect(chunkOf('/shared/errors.ts')).toBe('cli-hook');
+    expect(chunkOf('/relay/relay-client.ts')).toBe('cli-relay');
+    expect(chunkOf('/shared/errors.ts')).toBe('cli-relay');
   });
 
   it('puts the command table and what three light commands share into the base chunk', () => {
@@ -80,11 +80,13 @@ describe('the main bundle chunk plan', () => {
     expect(chunkOf('/restore/restore.ts')).toBeUndefined();
   });
 
-  it('gives rolldown one group per tier, each naming only its own modules, the hook first', () => {
+  it('gives rolldown one group per tier, each naming only its own modules, the shared relay first', () => {
     const groups = chunkGroups(roots);
-    expect(groups.map((group) => group.priority)).toEqual([4, 3, 2, 1]);
-    const [hook, base, command, core] = groups.map((group) => (id: string) => group.name(id, graph));
-    expect(hook?.('/shared/errors.ts')).toBe('cli-hook');
+    expect(groups.map((group) => group.priority)).toEqual([5, 4, 3, 2, 1]);
+    const [relay, hook, base, command, core] = groups.map((group) => (id: string) => group.name(id, graph));
+    expect(relay?.('/shared/errors.ts')).toBe('cli-relay');
+    expect(hook?.('/shared/errors.ts')).toBeNull();
+    expect(hook?.('/cli/hook/run-hook.ts')).toBe('cli-hook');
     expect(base?.('/shared/errors.ts')).toBeNull();
     expect(base?.('/cli/services.ts')).toBe('cli-base');
     expect(command?.('/cmd/history-text.ts')).toBe('cli-list');

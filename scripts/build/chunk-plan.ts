@@ -32,7 +32,7 @@ export interface PlannedChunk {
 /** The chunk of each planned module; one the plan leaves out goes wherever the bundler's own splitting puts it. */
 export type ChunkPlan = ReadonlyMap<string, PlannedChunk>;
 
-const tiers = { hook: 4, base: 3, command: 2, core: 1 } as const;
+const tiers = { relay: 5, hook: 4, base: 3, command: 2, core: 1 } as const;
 
 /** A module this many light commands share goes into the CLI's base chunk, which every command loads. */
 const baseShare = 3;
@@ -74,7 +74,8 @@ function lightPaths(roots: ChunkPlanRoots, graph: ChunkingContext): Map<string, 
  * Node 20 pays about half a millisecond of CPU for each ES module it loads, however small, and
  * about as much for every 10 KB of code: a relayed `vigil` command that loaded 22 small chunks
  * spent more on loading than on its work, a one-shot core 65. So the main bundle is split by plan:
- * - `cli-hook`: all that `vigil hook`'s short path loads (the relay client among it);
+ * - `cli-relay`: what `vigil hook`'s short path shares with the commands (the relay client, errors…);
+ * - `cli-hook`: the rest of what the hook loads (the agents' event formats), which no command needs;
  * - `cli-base`: the rest of the command table's closure, and what three or more light commands
  *   share (a light command is one whose static imports hold no library);
  * - `cli-<command>`: what one or two light commands use besides (it goes with the first of them);
@@ -88,10 +89,19 @@ export function planChunks(roots: ChunkPlanRoots, graph: ChunkingContext): Chunk
   const claim = (ids: Iterable<string>, chunk: PlannedChunk, except: string): void => {
     for (const id of ids) if (id !== except && !plan.has(id)) plan.set(id, chunk);
   };
-  claim(staticClosure(roots.hook, graph), { name: 'cli-hook', tier: tiers.hook }, roots.hook);
+  const paths = [...lightPaths(roots, graph)].sort(([a], [b]) => a.localeCompare(b));
+  const hook = [...staticClosure(roots.hook, graph)];
+  // What the commands load, the hook's own code left out (the hook command loads it only to run it).
+  const commandModules = new Set(paths.flatMap(([root, closure]) => (hook.includes(root) ? [] : [...closure])));
+  claim(
+    hook.filter((id) => commandModules.has(id)),
+    { name: 'cli-relay', tier: tiers.relay },
+    roots.hook,
+  );
+  claim(hook, { name: 'cli-hook', tier: tiers.hook }, roots.hook);
   claim(staticClosure(roots.commands, graph), { name: 'cli-base', tier: tiers.base }, roots.commands);
   const sharers = new Map<string, string[]>();
-  for (const [root, closure] of [...lightPaths(roots, graph)].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [root, closure] of paths) {
     if (root === roots.hook || root === roots.commands) continue;
     for (const id of closure) if (id !== root) sharers.set(id, [...(sharers.get(id) ?? []), root]);
   }

@@ -1,7 +1,6 @@
 import { hookAgents } from '../../../shared/hooks/hook-event';
 import type { CliCommand } from '../cli-command';
 import { hookHelp, hookUsage, parseHookArgs } from '../hook/hook-args';
-import { runHook } from '../hook/run-hook';
 
 /**
  * `vigil hook AGENT`, as the command table lists it. The executable takes `vigil hook …` on a short
@@ -24,6 +23,8 @@ export const hookCommand: CliCommand = {
       io.stderr.write(`vigil hook: ${parsed.kind === 'usage' ? parsed.problem : 'see --help'}\n`);
       return 1;
     }
+    // Loaded here, not with the table: the hook's code goes with the executable's hook path (scripts/build/chunk-plan.ts).
+    const { runHook } = await import('../hook/run-hook');
     return runHook(parsed.options, io);
   },
 };

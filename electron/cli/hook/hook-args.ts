@@ -1,6 +1,9 @@
 import { hookAgents, type HookAgent } from '../../../shared/hooks/hook-event';
 import { resolveVigilHome } from '../../lib/vigil-home';
-import { defaultHookDeadlineMs, type HookOptions } from './run-hook';
+import type { HookOptions } from './run-hook';
+
+/** The default deadline: under the 30 s timeout `vigil connect … --hooks` configures. */
+export const defaultHookDeadlineMs = 25_000;
 
 /** The synopsis of `vigil hook`. */
 export const hookUsage = `vigil hook ${hookAgents.join('|')} [--home DIR] [--deadline-ms N] [--local]`;

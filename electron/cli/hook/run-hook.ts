@@ -28,9 +28,6 @@ export interface HookOptions {
   readonly deadlineMs: number;
 }
 
-/** The default deadline: under the 30 s timeout `vigil connect … --hooks` configures. */
-export const defaultHookDeadlineMs = 25_000;
-
 function writeOut(stream: NodeJS.WritableStream, output: HookOutput): Promise<void> {
   if (output === undefined) return Promise.resolve();
   return new Promise((resolve) => stream.write(`${JSON.stringify(output)}\n`, () => resolve()));
