@@ -7,9 +7,11 @@ import {
   loadHistoryService,
   loadRestoreService,
   loadWriteLedger,
+  type RecordingCheckpoints,
   type RestoreService,
   toCheckpointSettings,
   toContractEntry,
+  type WriteLedger,
 } from '../checkpoints';
 import type { LiveConfig } from '../config/live-config';
 import type { AgentServices } from '../executor/create-agent-services';
@@ -85,22 +87,9 @@ export interface CoreServices {
  * checkpoint never loads the memory watcher, the diff library or the policy engine).
  */
 export function createCoreServices(context: ServiceContext): CoreServices {
-  const { paths, logger, events, env, stack, isResident } = context;
+  const { paths, logger, stack, isResident } = context;
 
-  const engine = once(async () => {
-    const { CheckpointService } = await loadCheckpointService();
-    const settings = toCheckpointSettings((await context.config()).section('checkpoints', checkpointConfigSchema));
-    const service = new CheckpointService({
-      root: paths.checkpoints,
-      logger,
-      events,
-      watch: isResident,
-      ...settings,
-      onDirectoryChanged: context.onDirectoryChanged,
-    });
-    stack.add(() => service.dispose());
-    return service;
-  });
+  const engine = once(() => buildEngine(context));
 
   // The one write ledger of this process: every change Vigil makes records its actor there (agents' tools, memory, restores).
   const ledger = once(async () => {
@@ -114,138 +103,30 @@ export function createCoreServices(context: ServiceContext): CoreServices {
     return recordingWrites(await engine(), await ledger(), logger);
   });
 
-  const timelines = once(async () => {
-    const checkpoints = await engine();
-    const [{ HermesCheckpoints }, { watchHermesTimelines }, { mergeHermesCheckpoints }] = await Promise.all([
-      import('../hermes/hermes-checkpoints'),
-      import('../hermes/hermes-timeline-watcher'),
-      import('../hermes/merged-checkpoints'),
-    ]);
-    // Hermes Agent's checkpoints (read, never written) join every timeline, diff and restore.
-    const hermes = new HermesCheckpoints({ env, logger });
-    stack.add(() => hermes.dispose());
-    if (isResident)
-      stack.add(
-        watchHermesTimelines({
-          hermes,
-          logger,
-          onCreated: (entry) => events.emit('checkpoints:created', toContractEntry(entry)),
-        }),
-      );
-    return mergeHermesCheckpoints(checkpoints, hermes, { env });
-  });
+  const timelines = once(async () => buildTimelines(context, await engine()));
 
   let liveMemory: ReconfigurableMemoryService | undefined;
   const memory = once(async (): Promise<MemoryService> => {
-    const checkpoints = await recorded();
-    const { createConfiguredMemoryService } = await loadConfiguredMemoryService();
-    const watch = isResident || context.watchMemory ? { watch: { onWatchState: context.onMemoryWatchState } } : {};
-    const build = (config?: () => MemoryConfig): Promise<MemoryService> =>
-      createConfiguredMemoryService({
-        paths,
-        env,
-        logger,
-        ...(isResident ? { events } : {}),
-        checkpoints,
-        ...watch,
-        onlyDirectory: context.memoryDirectory,
-        config,
-      });
-    if (!isResident) {
-      // Disposed before the engine (registered after it): its captures finish first.
-      const service = await build();
-      stack.add(() => service.dispose());
-      return service;
-    }
-    // A resident core's store follows the memory section in force: rebuilt when config.json changes it.
-    const [live, { createReconfigurableMemoryService }] = await Promise.all([
-      context.config(),
-      loadReconfigurableMemoryService(),
-    ]);
-    const service = await createReconfigurableMemoryService(
-      () => build(() => live.section('memory', memoryConfigSchema)),
-      logger,
-    );
-    stack.add(() => service.dispose());
-    liveMemory = service;
-    return service;
+    const build = await memoryBuilder(context, await recorded());
+    // Disposed before the engine (registered after it): its captures finish first.
+    if (!isResident) return disposedWith(stack, await build());
+    liveMemory = disposedWith(stack, await buildReconfigurableMemory(context, build));
+    return liveMemory;
   });
 
-  const restore = once(async () => {
-    const merged = await timelines();
-    const [{ restoreServiceFor }, { createConfiguredRestoreGuard }] = await Promise.all([
-      loadRestoreService(),
-      loadConfiguredMemoryService(),
-    ]);
-    // A restore of a memory folder takes the memory locks (Vigil's and Hermes's) and is reported as Vigil's restore.
-    const guard = isResident
-      ? (await memory()).guardRestore
-      : await createConfiguredRestoreGuard({ paths, env, logger });
-    return restoreServiceFor(merged, paths.checkpoints, logger, events, {
-      checkScopeAfterRestore: isResident,
-      guard,
-      ledger: await ledger(),
-    });
-  });
-
-  const history = once(async () => {
-    const merged = await timelines();
-    const [{ createHistoryService }, { createTurnMessageLookup }] = await Promise.all([
-      loadHistoryService(),
-      import('../sessions/turn-messages'),
-    ]);
-    const rules = {
-      // Read through: config.json can change the size cap while the core runs.
-      get maxFileBytes() {
-        return merged.maxFileBytes;
-      },
-      ignoredFolders: [paths.checkpoints],
-    };
-    return createHistoryService({
-      engine: merged,
-      root: paths.checkpoints,
-      rules,
-      turnMessageOf: createTurnMessageLookup(paths.sessions),
-    });
-  });
-
-  // Turn undo's port: the restore service is built when a rewind first needs it.
-  const restorePort: RestorePort = {
-    plan: async (dir, checkpointId, paths) => (await restore()).plan(dir, checkpointId, paths),
-    apply: async (plan, actor) =>
-      (await restore()).restore(plan.dir, plan.checkpoint.id, plan.paths, {
-        fingerprint: plan.fingerprint,
-        actor,
-      }),
-  };
+  const restore = once(async () => buildRestore(context, await timelines(), memory, ledger));
+  const history = once(async () => buildHistory(context, await timelines()));
+  const restorePort = restorePortOver(restore);
 
   const builtAgents: AgentServices[] = [];
   const agentsWith = (withMemory: boolean): (() => Promise<AgentServices>) =>
     once(async () => {
-      const checkpoints = await recorded();
-      const [{ createAgentServices }, { createWriteRecorder }, { sessionConfigSchema, toSessionSettings }] =
-        await Promise.all([
-          import('../executor/create-agent-services'),
-          loadWriteLedger(),
-          import('../sessions/session-config'),
-        ]);
-      const engineNow = await engine();
-      // A resident core reads the sessions section in force at each use; a one-shot command reads config.json once.
-      const live = isResident ? await context.config() : undefined;
-      const services = await createAgentServices({
-        paths,
-        logger,
-        events,
-        home: os.homedir(),
-        checkpoints,
-        writes: createWriteRecorder(await engine(), await ledger()),
-        ...(withMemory ? { memory: await memory() } : {}),
+      const services = await buildAgents(context, {
+        checkpoints: await recorded(),
+        engine,
+        ledger,
+        memory: withMemory ? memory : undefined,
         restore: restorePort,
-        canAsk: context.canAsk,
-        maxFileBytes: () => engineNow.maxFileBytes,
-        ...(live === undefined
-          ? {}
-          : { sessionSettings: () => toSessionSettings(live.section('sessions', sessionConfigSchema)) }),
       });
       stack.add(() => services.dispose());
       builtAgents.push(services);
@@ -255,38 +136,9 @@ export function createCoreServices(context: ServiceContext): CoreServices {
   const agentsWithoutMemory = agentsWith(false);
 
   // The agents' own tools, reported through their hooks: the same sessions and policy as the gateway's.
-  const hooks = once(async () => {
-    const [agents, checkpoints, writes, { createHookService }, { ConfigFile }] = await Promise.all([
-      isResident ? agentsWithMemory() : agentsWithoutMemory(),
-      engine(),
-      ledger(),
-      import('../hooks/hook-service'),
-      import('../config/config-file'),
-    ]);
-    // One view of config.json, re-read only when it changes: this is on every tool call's path.
-    const config = new ConfigFile(paths.config);
-    const service = createHookService({
-      sessions: agents.sessions,
-      policy: agents.policy,
-      engine: checkpoints,
-      ledger: writes,
-      config,
-      events,
-      logger,
-      facts: {
-        home: os.homedir(),
-        knownDirectories: async () => (await checkpoints.directories()).map((entry) => entry.dir),
-      },
-      vigilHome: paths.home,
-      stateDirectory: paths.hooks,
-      // The size cap in force (a resident core's follows config.json; an invalid edit keeps the last valid one).
-      checkpointLimits: () => Promise.resolve({ maxFileBytes: checkpoints.maxFileBytes }),
-      isResident,
-      idleMs: () => agents.sessionSettings().idleMs,
-    });
-    stack.add(() => service.dispose());
-    return service;
-  });
+  const hooks = once(() =>
+    buildHooks(context, { agents: isResident ? agentsWithMemory : agentsWithoutMemory, engine, ledger }),
+  );
 
   const applyConfig = async (changed: readonly string[]): Promise<void> => {
     const live = await context.config();
@@ -306,4 +158,210 @@ export function createCoreServices(context: ServiceContext): CoreServices {
     hooks,
     applyConfig,
   };
+}
+
+type Lazy<T> = () => Promise<T>;
+
+/** A memory store built from config.json (or from the given memory section). */
+type MemoryBuild = (config?: () => MemoryConfig) => Promise<MemoryService>;
+
+function disposedWith<T extends { dispose(): void | Promise<void> }>(stack: DisposableStack, service: T): T {
+  stack.add(() => service.dispose());
+  return service;
+}
+
+async function buildEngine(context: ServiceContext): Promise<CheckpointService> {
+  const { CheckpointService } = await loadCheckpointService();
+  const settings = toCheckpointSettings((await context.config()).section('checkpoints', checkpointConfigSchema));
+  const service = new CheckpointService({
+    root: context.paths.checkpoints,
+    logger: context.logger,
+    events: context.events,
+    watch: context.isResident,
+    ...settings,
+    onDirectoryChanged: context.onDirectoryChanged,
+  });
+  return disposedWith(context.stack, service);
+}
+
+async function buildTimelines(context: ServiceContext, checkpoints: CheckpointService): Promise<MergedCheckpointApi> {
+  const { env, logger, events, stack } = context;
+  const [{ HermesCheckpoints }, { watchHermesTimelines }, { mergeHermesCheckpoints }] = await Promise.all([
+    import('../hermes/hermes-checkpoints'),
+    import('../hermes/hermes-timeline-watcher'),
+    import('../hermes/merged-checkpoints'),
+  ]);
+  // Hermes Agent's checkpoints (read, never written) join every timeline, diff and restore.
+  const hermes = new HermesCheckpoints({ env, logger });
+  stack.add(() => hermes.dispose());
+  if (context.isResident)
+    stack.add(
+      watchHermesTimelines({
+        hermes,
+        logger,
+        onCreated: (entry) => events.emit('checkpoints:created', toContractEntry(entry)),
+      }),
+    );
+  return mergeHermesCheckpoints(checkpoints, hermes, { env });
+}
+
+async function memoryBuilder(context: ServiceContext, checkpoints: RecordingCheckpoints): Promise<MemoryBuild> {
+  const { paths, env, logger, events, isResident } = context;
+  const { createConfiguredMemoryService } = await loadConfiguredMemoryService();
+  const watch = isResident || context.watchMemory ? { watch: { onWatchState: context.onMemoryWatchState } } : {};
+  return (config) =>
+    createConfiguredMemoryService({
+      paths,
+      env,
+      logger,
+      ...(isResident ? { events } : {}),
+      checkpoints,
+      ...watch,
+      onlyDirectory: context.memoryDirectory,
+      config,
+    });
+}
+
+/** A resident core's store follows the memory section in force: rebuilt when config.json changes it. */
+async function buildReconfigurableMemory(
+  context: ServiceContext,
+  build: MemoryBuild,
+): Promise<ReconfigurableMemoryService> {
+  const [live, { createReconfigurableMemoryService }] = await Promise.all([
+    context.config(),
+    loadReconfigurableMemoryService(),
+  ]);
+  return createReconfigurableMemoryService(
+    () => build(() => live.section('memory', memoryConfigSchema)),
+    context.logger,
+  );
+}
+
+async function buildRestore(
+  context: ServiceContext,
+  merged: MergedCheckpointApi,
+  memory: Lazy<MemoryService>,
+  ledger: Lazy<WriteLedger>,
+): Promise<RestoreService> {
+  const { paths, env, logger, isResident } = context;
+  const [{ restoreServiceFor }, { createConfiguredRestoreGuard }] = await Promise.all([
+    loadRestoreService(),
+    loadConfiguredMemoryService(),
+  ]);
+  // A restore of a memory folder takes the memory locks (Vigil's and Hermes's) and is reported as Vigil's restore.
+  const guard = isResident ? (await memory()).guardRestore : await createConfiguredRestoreGuard({ paths, env, logger });
+  return restoreServiceFor(merged, paths.checkpoints, logger, context.events, {
+    checkScopeAfterRestore: isResident,
+    guard,
+    ledger: await ledger(),
+  });
+}
+
+async function buildHistory(context: ServiceContext, merged: MergedCheckpointApi): Promise<HistoryService> {
+  const { paths } = context;
+  const [{ createHistoryService }, { createTurnMessageLookup }] = await Promise.all([
+    loadHistoryService(),
+    import('../sessions/turn-messages'),
+  ]);
+  const rules = {
+    // Read through: config.json can change the size cap while the core runs.
+    get maxFileBytes() {
+      return merged.maxFileBytes;
+    },
+    ignoredFolders: [paths.checkpoints],
+  };
+  return createHistoryService({
+    engine: merged,
+    root: paths.checkpoints,
+    rules,
+    turnMessageOf: createTurnMessageLookup(paths.sessions),
+  });
+}
+
+/** Turn undo's port: the restore service is built when a rewind first needs it. */
+function restorePortOver(restore: Lazy<RestoreService>): RestorePort {
+  return {
+    plan: async (dir, checkpointId, paths) => (await restore()).plan(dir, checkpointId, paths),
+    apply: async (plan, actor) =>
+      (await restore()).restore(plan.dir, plan.checkpoint.id, plan.paths, {
+        fingerprint: plan.fingerprint,
+        actor,
+      }),
+  };
+}
+
+interface AgentInputs {
+  readonly checkpoints: RecordingCheckpoints;
+  readonly engine: Lazy<CheckpointService>;
+  readonly ledger: Lazy<WriteLedger>;
+  /** Set when the agents get the memory tool. */
+  readonly memory: Lazy<MemoryService> | undefined;
+  readonly restore: RestorePort;
+}
+
+async function buildAgents(context: ServiceContext, inputs: AgentInputs): Promise<AgentServices> {
+  const { paths, logger, events, isResident } = context;
+  const [{ createAgentServices }, { createWriteRecorder }, { sessionConfigSchema, toSessionSettings }] =
+    await Promise.all([
+      import('../executor/create-agent-services'),
+      loadWriteLedger(),
+      import('../sessions/session-config'),
+    ]);
+  const engineNow = await inputs.engine();
+  // A resident core reads the sessions section in force at each use; a one-shot command reads config.json once.
+  const live = isResident ? await context.config() : undefined;
+  return createAgentServices({
+    paths,
+    logger,
+    events,
+    home: os.homedir(),
+    checkpoints: inputs.checkpoints,
+    writes: createWriteRecorder(await inputs.engine(), await inputs.ledger()),
+    ...(inputs.memory === undefined ? {} : { memory: await inputs.memory() }),
+    restore: inputs.restore,
+    canAsk: context.canAsk,
+    maxFileBytes: () => engineNow.maxFileBytes,
+    ...(live === undefined
+      ? {}
+      : { sessionSettings: () => toSessionSettings(live.section('sessions', sessionConfigSchema)) }),
+  });
+}
+
+interface HookInputs {
+  readonly agents: Lazy<AgentServices>;
+  readonly engine: Lazy<CheckpointService>;
+  readonly ledger: Lazy<WriteLedger>;
+}
+
+async function buildHooks(context: ServiceContext, inputs: HookInputs): Promise<HookService> {
+  const { paths, events, logger, isResident } = context;
+  const [agents, checkpoints, writes, { createHookService }, { ConfigFile }] = await Promise.all([
+    inputs.agents(),
+    inputs.engine(),
+    inputs.ledger(),
+    import('../hooks/hook-service'),
+    import('../config/config-file'),
+  ]);
+  // One view of config.json, re-read only when it changes: this is on every tool call's path.
+  const config = new ConfigFile(paths.config);
+  const service = createHookService({
+    sessions: agents.sessions,
+    policy: agents.policy,
+    engine: checkpoints,
+    ledger: writes,
+    config,
+    events,
+    logger,
+    facts: {
+      home: os.homedir(),
+      knownDirectories: async () => (await checkpoints.directories()).map((entry) => entry.dir),
+    },
+    vigilHome: paths.home,
+    stateDirectory: paths.hooks,
+    // The size cap in force (a resident core's follows config.json; an invalid edit keeps the last valid one).
+    checkpointLimits: () => Promise.resolve({ maxFileBytes: checkpoints.maxFileBytes }),
+    isResident,
+    idleMs: () => agents.sessionSettings().idleMs,
+  });
+  return disposedWith(context.stack, service);
 }
