@@ -4,6 +4,7 @@ import {
   ListRootsResultSchema,
   ListToolsRequestSchema,
   RootsListChangedNotificationSchema,
+  type CallToolRequest,
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -78,51 +79,27 @@ export function createMcpAgentServer(
   tools: readonly Tool[],
   context: McpConnectionContext,
 ): McpAgentServer {
-  const mcp = new McpServer(
-    { name: 'vigil', version: deps.version },
-    {
-      instructions:
-        'Vigil supervises your file work: every write is atomic and checkpointed, so it can be undone. ' +
-        `Mark turns with _meta["vigil/turn"] = { "id": "<turn id>", "userMessage": "<what the user asked>" } on tools/call.`,
-    },
-  );
+  const mcp = newMcpServer(deps);
   const { server } = mcp;
-  // Declared on the protocol server, not through McpServer's options (which would install McpServer's
-  // own tool handlers): Vigil's handlers pass the raw arguments to the executor, the one validator.
-  server.registerCapabilities({ tools: { listChanged: false } });
+  const roots = createRootsUpdater(deps, server, context);
   let sessionId: string | undefined;
   let tracker: McpTurnTracker | undefined;
   let opening: Promise<string> | undefined;
-  let areRootsKnown = false;
-  let rootsUpdate: Promise<void> | undefined;
   let isClosed = false;
+  let isEnded = false;
+  let isShutDown = false;
 
   function openSession(): Promise<string> {
     opening ??= (async () => {
-      const clientInfo = server.getClientVersion();
-      const agent = context.agent ?? clientInfo?.name ?? 'mcp-client';
-      const summary = await deps.sessions.open({
-        agent,
-        roots: context.cwd === undefined ? [] : [context.cwd],
-        cwd: context.cwd,
-        client: clientInfo && `${clientInfo.name} ${clientInfo.version} (MCP)`,
-      });
-      sessionId = summary.id;
-      tracker = new McpTurnTracker(
-        deps.sessions,
-        summary.id,
-        () => deps.turnIdleGapMs?.() ?? defaultTurnIdleGapMs,
-        deps.logger,
-      );
-      deps.logger.info('MCP session opened', { sessionId: summary.id, agent });
+      const opened = await openVigilSession(deps, server, context);
+      sessionId = opened.id;
+      tracker = opened.tracker;
       if (isClosed) await endSession();
-      return summary.id;
+      return opened.id;
     })();
     return opening;
   }
 
-  let isEnded = false;
-  let isShutDown = false;
   async function endSession(): Promise<void> {
     tracker?.dispose();
     if (sessionId === undefined || isEnded || isShutDown) return;
@@ -134,82 +111,23 @@ export function createMcpAgentServer(
     }
   }
 
-  async function updateRoots(id: string, ask: () => Promise<{ roots: { uri: string }[] }>): Promise<void> {
-    if (areRootsKnown || server.getClientCapabilities()?.roots === undefined) return;
-    rootsUpdate ??= (async () => {
-      try {
-        const roots = pathsOfMcpRoots((await ask()).roots);
-        areRootsKnown = true;
-        if (roots.length === 0) return;
-        const cwd =
-          context.cwd !== undefined && roots.some((root) => isPathInside(context.cwd ?? '', root))
-            ? context.cwd
-            : undefined;
-        await deps.sessions.setRoots(id, roots, cwd);
-      } catch (error) {
-        deps.logger.warn('the MCP client did not answer roots/list; using the connection cwd', {
-          sessionId: id,
-          error,
-        });
-        areRootsKnown = true;
-      } finally {
-        rootsUpdate = undefined;
-      }
-    })();
-    await rootsUpdate;
-  }
-
   server.oninitialized = () => {
     openSession().catch((error: unknown) => deps.logger.error('could not open the MCP session', { error }));
   };
-  server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
-    areRootsKnown = false;
-  });
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => roots.forget());
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools] }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     let id: string;
     try {
       id = await openSession();
-      await updateRoots(id, () =>
+      await roots.update(id, () =>
         extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema, { timeout: rootsTimeoutMs }),
       );
       if (deps.sessions.get(id).roots.length === 0) throw noWorkspaceError();
     } catch (error) {
       return errorResult(toErrorData(error));
     }
-    const active = tracker;
-    if (active === undefined)
-      return errorResult(new AppError('unexpected', 'The MCP session has no turn tracker.').toData());
-    try {
-      await active.enter(readTurnMark(request.params._meta));
-    } catch (error) {
-      return errorResult(toErrorData(error));
-    }
-    try {
-      // MCP makes `arguments` optional (tools without parameters); the tool's schema still
-      // requires its fields, so `{}` is refused naming each missing one.
-      const [outcome] = await deps.executor.execute(
-        id,
-        [{ name: request.params.name, arguments: request.params.arguments ?? {} }],
-        {
-          concurrent: true,
-        },
-      );
-      if (outcome === undefined)
-        return errorResult(new AppError('unexpected', 'The executor returned no outcome.').toData());
-      if (!outcome.result.ok) return errorResult(outcome.result.error, outcome);
-      const { value } = outcome.result;
-      return {
-        content: [{ type: 'text', text: formatToolValue(value) }],
-        ...(isPlainObject(value) ? { structuredContent: value } : {}),
-        _meta: { [callMetaKey]: describeOutcome(outcome) },
-      };
-    } catch (error) {
-      deps.logger.warn('MCP tool call failed', { sessionId: id, tool: request.params.name, error });
-      return errorResult(toErrorData(error));
-    } finally {
-      active.leave();
-    }
+    return callTool(deps, id, tracker, request.params);
   });
   server.onclose = () => {
     if (isClosed) return;
@@ -225,20 +143,8 @@ export function createMcpAgentServer(
       isClosed = true;
       await endSession();
     },
-    disconnect: async (reason) => {
-      const id = sessionId;
-      if (id === undefined || isEnded) return;
-      try {
-        await deps.sessions.disconnect(id, reason);
-      } catch (error) {
-        deps.logger.warn('could not mark an MCP session disconnected', { sessionId: id, error });
-      }
-    },
-    revive: async () => {
-      const id = sessionId;
-      if (id === undefined || isEnded || deps.sessions.get(id).status !== 'disconnected') return;
-      await deps.sessions.reconnect(id);
-    },
+    disconnect: (reason) => markDisconnected(deps, sessionId, isEnded, reason),
+    revive: () => reconnectIfDisconnected(deps, sessionId, isEnded),
     shutdown: async () => {
       isShutDown = true;
       tracker?.dispose();
@@ -246,6 +152,152 @@ export function createMcpAgentServer(
       isClosed = true;
     },
   };
+}
+
+/** The client went quiet: its session (if open and not ended) is marked disconnected. */
+async function markDisconnected(
+  deps: GatewayDependencies,
+  sessionId: string | undefined,
+  isEnded: boolean,
+  reason: string,
+): Promise<void> {
+  if (sessionId === undefined || isEnded) return;
+  try {
+    await deps.sessions.disconnect(sessionId, reason);
+  } catch (error) {
+    deps.logger.warn('could not mark an MCP session disconnected', { sessionId, error });
+  }
+}
+
+async function reconnectIfDisconnected(
+  deps: GatewayDependencies,
+  sessionId: string | undefined,
+  isEnded: boolean,
+): Promise<void> {
+  if (sessionId === undefined || isEnded || deps.sessions.get(sessionId).status !== 'disconnected') return;
+  await deps.sessions.reconnect(sessionId);
+}
+
+function newMcpServer(deps: GatewayDependencies): McpServer {
+  const mcp = new McpServer(
+    { name: 'vigil', version: deps.version },
+    {
+      instructions:
+        'Vigil supervises your file work: every write is atomic and checkpointed, so it can be undone. ' +
+        `Mark turns with _meta["vigil/turn"] = { "id": "<turn id>", "userMessage": "<what the user asked>" } on tools/call.`,
+    },
+  );
+  // Declared on the protocol server, not through McpServer's options (which would install McpServer's
+  // own tool handlers): Vigil's handlers pass the raw arguments to the executor, the one validator.
+  mcp.server.registerCapabilities({ tools: { listChanged: false } });
+  return mcp;
+}
+
+/** Opens the connection's Vigil session (agent name from `clientInfo` unless overridden) and its turn tracker. */
+async function openVigilSession(
+  deps: GatewayDependencies,
+  server: McpServer['server'],
+  context: McpConnectionContext,
+): Promise<{ readonly id: string; readonly tracker: McpTurnTracker }> {
+  const clientInfo = server.getClientVersion();
+  const agent = context.agent ?? clientInfo?.name ?? 'mcp-client';
+  const summary = await deps.sessions.open({
+    agent,
+    roots: context.cwd === undefined ? [] : [context.cwd],
+    cwd: context.cwd,
+    client: clientInfo && `${clientInfo.name} ${clientInfo.version} (MCP)`,
+  });
+  const tracker = new McpTurnTracker(
+    deps.sessions,
+    summary.id,
+    () => deps.turnIdleGapMs?.() ?? defaultTurnIdleGapMs,
+    deps.logger,
+  );
+  deps.logger.info('MCP session opened', { sessionId: summary.id, agent });
+  return { id: summary.id, tracker };
+}
+
+/** The session's roots from the client's `roots/list`: asked once, again after the client says they changed. */
+function createRootsUpdater(
+  deps: GatewayDependencies,
+  server: McpServer['server'],
+  context: McpConnectionContext,
+): {
+  update(id: string, ask: () => Promise<{ roots: { uri: string }[] }>): Promise<void>;
+  forget(): void;
+} {
+  let areRootsKnown = false;
+  let rootsUpdate: Promise<void> | undefined;
+  return {
+    update: async (id, ask) => {
+      if (areRootsKnown || server.getClientCapabilities()?.roots === undefined) return;
+      rootsUpdate ??= (async () => {
+        try {
+          const roots = pathsOfMcpRoots((await ask()).roots);
+          areRootsKnown = true;
+          if (roots.length === 0) return;
+          const cwd =
+            context.cwd !== undefined && roots.some((root) => isPathInside(context.cwd ?? '', root))
+              ? context.cwd
+              : undefined;
+          await deps.sessions.setRoots(id, roots, cwd);
+        } catch (error) {
+          deps.logger.warn('the MCP client did not answer roots/list; using the connection cwd', {
+            sessionId: id,
+            error,
+          });
+          areRootsKnown = true;
+        } finally {
+          rootsUpdate = undefined;
+        }
+      })();
+      await rootsUpdate;
+    },
+    forget: () => {
+      areRootsKnown = false;
+    },
+  };
+}
+
+/** One tool call inside the caller's turn, through the executor; failures are `isError` results. */
+async function callTool(
+  deps: GatewayDependencies,
+  sessionId: string,
+  tracker: McpTurnTracker | undefined,
+  params: CallToolRequest['params'],
+): Promise<CallToolResult> {
+  if (tracker === undefined)
+    return errorResult(new AppError('unexpected', 'The MCP session has no turn tracker.').toData());
+  try {
+    await tracker.enter(readTurnMark(params._meta));
+  } catch (error) {
+    return errorResult(toErrorData(error));
+  }
+  try {
+    // MCP makes `arguments` optional (tools without parameters); the tool's schema still
+    // requires its fields, so `{}` is refused naming each missing one.
+    const [outcome] = await deps.executor.execute(
+      sessionId,
+      [{ name: params.name, arguments: params.arguments ?? {} }],
+      {
+        concurrent: true,
+      },
+    );
+    if (outcome === undefined)
+      return errorResult(new AppError('unexpected', 'The executor returned no outcome.').toData());
+    if (!outcome.result.ok) return errorResult(outcome.result.error, outcome);
+    const { value } = outcome.result;
+    return {
+      content: [{ type: 'text', text: formatToolValue(value) }],
+      ...(isPlainObject(value) ? { structuredContent: value } : {}),
+      _meta: { [callMetaKey]: describeOutcome(outcome) },
+    };
+  } catch (error) {
+    deps.logger.warn('MCP tool call failed', { sessionId, tool: params.name, error });
+    return errorResult(toErrorData(error));
+  } finally {
+    tracker.leave();
+  }
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
