@@ -45,85 +45,16 @@ export function createHookService(deps: HookDeps): HookService {
     },
   });
 
-  /** Opens (or resumes) the session of an event; says once per session when its folder is never checkpointed whole. */
-  async function ensureSession(sessionId: string, event: HookEvent, state: HookSessionState): Promise<string[]> {
-    const cwd = await canonicalPath(event.cwd);
-    if (
-      !(await stat(cwd).then(
-        (stats) => stats.isDirectory(),
-        () => false,
-      ))
-    ) {
-      throw new AppError(
-        'not_found',
-        `The agent's cwd ${cwd} is not an existing folder, so Vigil cannot open its session.`,
-        { field: 'cwd', path: cwd },
-      );
-    }
-    const request = {
-      agent: event.agent,
-      client: hookClientNames[event.agent],
-      roots: [cwd],
-      cwd,
-      transcriptPath: event.transcriptPath,
-    };
-    await deps.sessions.openKeyed(sessionId, request, { isHeld: deps.isResident });
-    const notice = isWholeRefused(cwd, deps.facts.home) ? wholeFolderNotice(cwd) : undefined;
-    if (notice === undefined || state.notices.includes(notice)) return [];
-    state.notices.push(notice);
-    return [notice];
-  }
-
-  async function dispatch(sessionId: string, event: HookEvent, state: HookSessionState): Promise<HookAnswer> {
-    switch (event.kind) {
-      case 'session-start':
-      case 'session-end':
-        return noAnswer;
-      case 'prompt':
-        await flushPendingCalls(deps, sessionId, event.agent, state);
-        await deps.sessions.beginTurn(sessionId, { userMessage: event.prompt ?? '' });
-        return noAnswer;
-      case 'pre-tool':
-        return answerPreTool(deps, sessionId, event, state);
-      case 'post-tool':
-        return answerPostTool(deps, sessionId, event, state);
-      case 'stop':
-        await flushPendingCalls(deps, sessionId, event.agent, state);
-        await deps.sessions.endTurn(sessionId);
-        return noAnswer;
-    }
-  }
-
-  /** The session ends: calls still waiting are recorded, then it is closed (an unknown or ended session is left alone). */
-  async function endSession(sessionId: string, event: HookEvent, state: HookSessionState): Promise<HookAnswer> {
-    const history = await deps.sessions.history(sessionId).catch(() => undefined);
-    lifetime.forget(sessionId);
-    if (history === undefined) return noAnswer;
-    if (history.session.status === 'ended') {
-      state.pending.length = 0;
-      return noAnswer;
-    }
-    const release = deps.sessions.startRunning(sessionId);
-    try {
-      await deps.sessions.activeState(sessionId, { isRevived: false });
-      await flushPendingCalls(deps, sessionId, event.agent, state);
-    } finally {
-      release();
-    }
-    await deps.sessions.close(sessionId);
-    return noAnswer;
-  }
-
   return {
     handle(event) {
       const sessionId = vigilSessionIdOf(event.agent, event.sessionId);
       return store.withSession(sessionId, async (state) => {
-        if (event.kind === 'session-end') return endSession(sessionId, event, state);
-        const notices = await ensureSession(sessionId, event, state);
+        if (event.kind === 'session-end') return endSession(deps, lifetime, sessionId, event, state);
+        const notices = await ensureSession(deps, sessionId, event, state);
         const release = deps.sessions.startRunning(sessionId);
         try {
           await deps.sessions.activeState(sessionId, { isRevived: false });
-          const answer = await dispatch(sessionId, event, state);
+          const answer = await dispatch(deps, sessionId, event, state);
           return { ...answer, notices: [...notices, ...answer.notices] };
         } finally {
           release();
@@ -136,4 +67,90 @@ export function createHookService(deps: HookDeps): HookService {
       lifetime.dispose();
     },
   };
+}
+
+/** Opens (or resumes) the session of an event; says once per session when its folder is never checkpointed whole. */
+async function ensureSession(
+  deps: HookDeps,
+  sessionId: string,
+  event: HookEvent,
+  state: HookSessionState,
+): Promise<string[]> {
+  const cwd = await canonicalPath(event.cwd);
+  if (
+    !(await stat(cwd).then(
+      (stats) => stats.isDirectory(),
+      () => false,
+    ))
+  ) {
+    throw new AppError(
+      'not_found',
+      `The agent's cwd ${cwd} is not an existing folder, so Vigil cannot open its session.`,
+      { field: 'cwd', path: cwd },
+    );
+  }
+  const request = {
+    agent: event.agent,
+    client: hookClientNames[event.agent],
+    roots: [cwd],
+    cwd,
+    transcriptPath: event.transcriptPath,
+  };
+  await deps.sessions.openKeyed(sessionId, request, { isHeld: deps.isResident });
+  const notice = isWholeRefused(cwd, deps.facts.home) ? wholeFolderNotice(cwd) : undefined;
+  if (notice === undefined || state.notices.includes(notice)) return [];
+  state.notices.push(notice);
+  return [notice];
+}
+
+/** The event's own work inside its session, under the session's lock and marked running. */
+async function dispatch(
+  deps: HookDeps,
+  sessionId: string,
+  event: HookEvent,
+  state: HookSessionState,
+): Promise<HookAnswer> {
+  switch (event.kind) {
+    case 'session-start':
+    case 'session-end':
+      return noAnswer;
+    case 'prompt':
+      await flushPendingCalls(deps, sessionId, event.agent, state);
+      await deps.sessions.beginTurn(sessionId, { userMessage: event.prompt ?? '' });
+      return noAnswer;
+    case 'pre-tool':
+      return answerPreTool(deps, sessionId, event, state);
+    case 'post-tool':
+      return answerPostTool(deps, sessionId, event, state);
+    case 'stop':
+      await flushPendingCalls(deps, sessionId, event.agent, state);
+      await deps.sessions.endTurn(sessionId);
+      return noAnswer;
+  }
+}
+
+/** The session ends: calls still waiting are recorded, then it is closed (an unknown or ended session is left alone). */
+async function endSession(
+  deps: HookDeps,
+  lifetime: HookLifetime,
+  sessionId: string,
+  event: HookEvent,
+  state: HookSessionState,
+): Promise<HookAnswer> {
+  const history = await deps.sessions.history(sessionId).catch(() => undefined);
+  lifetime.forget(sessionId);
+  if (history === undefined) return noAnswer;
+  if (history.session.status === 'ended') {
+    state.pending.length = 0;
+    return noAnswer;
+  }
+  const release = deps.sessions.startRunning(sessionId);
+  try {
+    await deps.sessions.activeState(sessionId, { isRevived: false });
+    await flushPendingCalls(deps, sessionId, event.agent, state);
+  } finally {
+    release();
+  }
+  await deps.sessions.close(sessionId);
+  return noAnswer;
 }
