@@ -130,104 +130,12 @@ export function createSessionRewinder(options: {
   readonly restore: RestorePort;
   readonly logger: Logger;
 }): SessionRewinder {
-  /**
-   * The restore plan limited to `paths`. A path that is neither in the checkpoint nor on disk (a
-   * file the session created and deleted again) has nothing to restore and is left out; when none
-   * is left, there is nothing to do in the directory (undefined).
-   */
-  async function planScoped(
-    dir: string,
-    checkpointId: string,
-    paths: readonly string[],
-  ): Promise<RestorePlan | undefined> {
-    try {
-      return await options.restore.plan(dir, checkpointId, paths);
-    } catch (error) {
-      const missing: unknown = isAppError(error) && error.code === 'not_found' ? error.details?.['paths'] : undefined;
-      if (paths.length === 0 || !Array.isArray(missing)) throw error;
-      const rest = paths.filter((item) => !missing.includes(item));
-      return rest.length === 0 ? undefined : options.restore.plan(dir, checkpointId, rest);
-    }
-  }
-
-  async function planWithRestores(
-    state: SessionState,
-    toTurn: number,
-    mode: RewindMode,
-  ): Promise<{ plan: RewindPlan; restores: Map<string, RestorePlan> }> {
-    if (!state.turns.has(toTurn)) {
-      const known = [...state.turns.keys()];
-      throw new AppError(
-        'not_found',
-        `Session ${state.id} has no turn ${toTurn}${known.length === 0 ? ' (it has no turns yet)' : ` (its turns are ${Math.min(...known)}–${Math.max(...known)})`}.`,
-        { sessionId: state.id, toTurn },
-      );
-    }
-    const turns =
-      mode === 'code'
-        ? []
-        : [...state.turns.values()]
-            .filter((turn) => turn.turn >= toTurn && turn.rewoundAt === undefined)
-            .map((turn) => turn.turn)
-            .sort((a, b) => a - b);
-    const restores = new Map<string, RestorePlan>();
-    const directories: RewindDirectoryPlan[] = [];
-    const problems: string[] = [];
-    if (mode !== 'conversation') {
-      const { targets, problems: uncovered } = directoryTargets(state, toTurn);
-      problems.push(...uncovered);
-      for (const target of targets) {
-        // Only what this session changed goes back: another session's work in the folder stays.
-        const paths = target.paths === undefined ? [] : [...target.paths].sort();
-        const restore = await planScoped(target.directory, target.checkpointId, paths);
-        if (restore === undefined) continue;
-        if (target.paths === undefined) {
-          target.problems.push(
-            `A command of this session may have changed any file in ${target.directory}, so the whole folder goes back to turn ${target.checkpointTurn}, changes by other sessions or people since then included (the pre-rollback snapshot keeps them).`,
-          );
-        }
-        restores.set(target.directory, restore);
-        directories.push({
-          directory: target.directory,
-          checkpointId: target.checkpointId,
-          checkpointTurn: target.checkpointTurn,
-          files: restore.entries
-            .filter((entry) => !(entry.action === 'skip' && entry.reason === 'unchanged'))
-            .map((entry) => ({
-              path: entry.path,
-              action: entry.action,
-              ...(entry.note !== undefined
-                ? { reason: entry.note }
-                : entry.reason !== undefined
-                  ? { reason: entry.reason }
-                  : {}),
-              isChangedOutside: entry.isChangedOutsideAgents,
-              changedBy: entry.changedBy,
-            })),
-          problems: target.problems,
-        });
-      }
-    }
-    const id = planId({
-      session: state.id,
-      toTurn,
-      mode,
-      turns,
-      directories: directories.map((item) => [
-        item.directory,
-        item.checkpointId,
-        restores.get(item.directory)?.fingerprint,
-      ]),
-    });
-    return { plan: { planId: id, sessionId: state.id, toTurn, mode, turns, directories, problems }, restores };
-  }
-
   return {
     async plan(state, toTurn, mode) {
-      return (await planWithRestores(state, toTurn, mode)).plan;
+      return (await planWithRestores(options.restore, state, toTurn, mode)).plan;
     },
     async rewind(state, toTurn, mode, expectedPlanId, actor) {
-      const { plan, restores } = await planWithRestores(state, toTurn, mode);
+      const { plan, restores } = await planWithRestores(options.restore, state, toTurn, mode);
       if (expectedPlanId !== undefined && expectedPlanId !== plan.planId) {
         throw new AppError(
           'conflict',
@@ -235,39 +143,168 @@ export function createSessionRewinder(options: {
           { planId: plan.planId },
         );
       }
-      const restored: RewindOutcome['restored'] = [];
-      for (const directory of plan.directories) {
-        const restore = restores.get(directory.directory);
-        if (restore === undefined) continue;
-        try {
-          const result = await options.restore.apply(restore, actor);
-          restored.push({
-            directory: directory.directory,
-            preRollbackCheckpointId: result.preRollback.id,
-            filesChanged: result.counts.done,
-          });
-        } catch (error) {
-          const done = restored.map(
-            (item) =>
-              `${item.directory} (undo with its pre-rollback snapshot ${item.preRollbackCheckpointId?.slice(0, 8) ?? '?'})`,
-          );
-          options.logger.error('turn undo failed part-way', {
-            session: state.id,
-            directory: directory.directory,
-            error,
-          });
-          const reason = isAppError(error) ? error.message : 'an unexpected error (see the log)';
-          throw new AppError(
-            isAppError(error) ? error.code : 'unexpected',
-            `Restoring ${directory.directory} failed: ${reason} ${done.length === 0 ? 'Nothing was restored.' : `Already restored: ${done.join(', ')}.`} The conversation was not rewound.`,
-            {
-              sessionId: state.id,
-              restored,
-            },
-          );
-        }
-      }
+      const restored = await applyRestores(options, state, plan, restores, actor);
       return { plan, rewoundTurns: plan.turns, restored };
     },
   };
+}
+
+interface PlanWithRestores {
+  readonly plan: RewindPlan;
+  /** Each directory's restore plan, applied as it is when the rewind runs. */
+  readonly restores: Map<string, RestorePlan>;
+}
+
+async function planWithRestores(
+  restorePort: RestorePort,
+  state: SessionState,
+  toTurn: number,
+  mode: RewindMode,
+): Promise<PlanWithRestores> {
+  requireTurn(state, toTurn);
+  const turns =
+    mode === 'code'
+      ? []
+      : [...state.turns.values()]
+          .filter((turn) => turn.turn >= toTurn && turn.rewoundAt === undefined)
+          .map((turn) => turn.turn)
+          .sort((a, b) => a - b);
+  const { restores, directories, problems } =
+    mode === 'conversation'
+      ? { restores: new Map<string, RestorePlan>(), directories: [], problems: [] }
+      : await planDirectories(restorePort, state, toTurn);
+  const id = planId({
+    session: state.id,
+    toTurn,
+    mode,
+    turns,
+    directories: directories.map((item) => [
+      item.directory,
+      item.checkpointId,
+      restores.get(item.directory)?.fingerprint,
+    ]),
+  });
+  return { plan: { planId: id, sessionId: state.id, toTurn, mode, turns, directories, problems }, restores };
+}
+
+function requireTurn(state: SessionState, toTurn: number): void {
+  if (state.turns.has(toTurn)) return;
+  const known = [...state.turns.keys()];
+  throw new AppError(
+    'not_found',
+    `Session ${state.id} has no turn ${toTurn}${known.length === 0 ? ' (it has no turns yet)' : ` (its turns are ${Math.min(...known)}–${Math.max(...known)})`}.`,
+    { sessionId: state.id, toTurn },
+  );
+}
+
+/** The code half of a rewind: each changed directory's restore plan, limited to what this session changed there. */
+async function planDirectories(
+  restorePort: RestorePort,
+  state: SessionState,
+  toTurn: number,
+): Promise<{ restores: Map<string, RestorePlan>; directories: RewindDirectoryPlan[]; problems: string[] }> {
+  const restores = new Map<string, RestorePlan>();
+  const directories: RewindDirectoryPlan[] = [];
+  const { targets, problems } = directoryTargets(state, toTurn);
+  for (const target of targets) {
+    // Only what this session changed goes back: another session's work in the folder stays.
+    const paths = target.paths === undefined ? [] : [...target.paths].sort();
+    const restore = await planScoped(restorePort, target.directory, target.checkpointId, paths);
+    if (restore === undefined) continue;
+    if (target.paths === undefined) {
+      target.problems.push(
+        `A command of this session may have changed any file in ${target.directory}, so the whole folder goes back to turn ${target.checkpointTurn}, changes by other sessions or people since then included (the pre-rollback snapshot keeps them).`,
+      );
+    }
+    restores.set(target.directory, restore);
+    directories.push(directoryPlanOf(target, restore));
+  }
+  return { restores, directories, problems };
+}
+
+/** What a directory's restore would do, as the rewind preview shows it (unchanged files left out). */
+function directoryPlanOf(target: DirectoryTarget, restore: RestorePlan): RewindDirectoryPlan {
+  return {
+    directory: target.directory,
+    checkpointId: target.checkpointId,
+    checkpointTurn: target.checkpointTurn,
+    files: restore.entries
+      .filter((entry) => !(entry.action === 'skip' && entry.reason === 'unchanged'))
+      .map((entry) => ({
+        path: entry.path,
+        action: entry.action,
+        ...(entry.note !== undefined
+          ? { reason: entry.note }
+          : entry.reason !== undefined
+            ? { reason: entry.reason }
+            : {}),
+        isChangedOutside: entry.isChangedOutsideAgents,
+        changedBy: entry.changedBy,
+      })),
+    problems: target.problems,
+  };
+}
+
+/**
+ * The restore plan limited to `paths`. A path that is neither in the checkpoint nor on disk (a
+ * file the session created and deleted again) has nothing to restore and is left out; when none
+ * is left, there is nothing to do in the directory (undefined).
+ */
+async function planScoped(
+  restorePort: RestorePort,
+  dir: string,
+  checkpointId: string,
+  paths: readonly string[],
+): Promise<RestorePlan | undefined> {
+  try {
+    return await restorePort.plan(dir, checkpointId, paths);
+  } catch (error) {
+    const missing: unknown = isAppError(error) && error.code === 'not_found' ? error.details?.['paths'] : undefined;
+    if (paths.length === 0 || !Array.isArray(missing)) throw error;
+    const rest = paths.filter((item) => !missing.includes(item));
+    return rest.length === 0 ? undefined : restorePort.plan(dir, checkpointId, rest);
+  }
+}
+
+/** Applies each directory's plan in order; a failure names what was already restored and how to undo it. */
+async function applyRestores(
+  options: { readonly restore: RestorePort; readonly logger: Logger },
+  state: SessionState,
+  plan: RewindPlan,
+  restores: Map<string, RestorePlan>,
+  actor: PlainActor | undefined,
+): Promise<RewindOutcome['restored']> {
+  const restored: RewindOutcome['restored'] = [];
+  for (const directory of plan.directories) {
+    const restore = restores.get(directory.directory);
+    if (restore === undefined) continue;
+    try {
+      const result = await options.restore.apply(restore, actor);
+      restored.push({
+        directory: directory.directory,
+        preRollbackCheckpointId: result.preRollback.id,
+        filesChanged: result.counts.done,
+      });
+    } catch (error) {
+      const done = restored.map(
+        (item) =>
+          `${item.directory} (undo with its pre-rollback snapshot ${item.preRollbackCheckpointId?.slice(0, 8) ?? '?'})`,
+      );
+      options.logger.error('turn undo failed part-way', {
+        session: state.id,
+        directory: directory.directory,
+        error,
+      });
+      const reason = isAppError(error) ? error.message : 'an unexpected error (see the log)';
+      throw new AppError(
+        isAppError(error) ? error.code : 'unexpected',
+        `Restoring ${directory.directory} failed: ${reason} ${done.length === 0 ? 'Nothing was restored.' : `Already restored: ${done.join(', ')}.`} The conversation was not rewound.`,
+        {
+          sessionId: state.id,
+          restored,
+        },
+      );
+    }
+  }
+  return restored;
 }
