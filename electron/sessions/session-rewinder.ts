@@ -1,16 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { restorePlanSchema, restoreResultSchema } from '../../shared/contract/checkpoints-restore-schemas';
-import type {
-  RewindDirectoryPlan,
-  RewindMode,
-  RewindOutcome,
-  RewindPlan,
-} from '../../shared/contract/sessions-contract';
+import type { RewindMode, RewindOutcome, RewindPlan } from '../../shared/contract/sessions-contract';
 import { AppError, isAppError } from '../../shared/errors';
 import type { PlainActor } from '../../shared/contract/actor-model';
 import type { Logger } from '../logging/logger';
 import type { SessionState } from './session-state';
+import { planWithRestores } from './rewind-planner';
 
 /** A restore plan of the checkpoint engine. */
 export type RestorePlan = z.infer<typeof restorePlanSchema>;
@@ -57,74 +52,6 @@ export interface SessionRewinder {
   ): Promise<RewindOutcome>;
 }
 
-interface DirectoryTarget {
-  readonly directory: string;
-  readonly checkpointId: string;
-  readonly checkpointTurn: number;
-  /** What this session changed in it since the turn (relative); undefined: possibly anything. */
-  paths: Set<string> | undefined;
-  readonly problems: string[];
-}
-
-const executed = new Set(['allowed', 'asked-allowed']);
-
-/**
- * For each directory changed since `toTurn`: the first checkpoint taken for it at or after that
- * turn (the state before the turn's first change), and what could not be undone (a change made
- * before any checkpoint, because checkpointing failed).
- */
-function directoryTargets(state: SessionState, toTurn: number): { targets: DirectoryTarget[]; problems: string[] } {
-  const calls = [...state.calls.values()]
-    .map((call) => call.record)
-    .filter((call) => call.turn >= toTurn && executed.has(call.decision))
-    .sort((a, b) => a.seq - b.seq);
-  const found = new Map<string, DirectoryTarget>();
-  const uncovered = new Map<string, string[]>();
-  for (const call of calls) {
-    for (const touched of call.touched) {
-      const { directory, checkpointId } = touched;
-      const known = found.get(directory);
-      if (known !== undefined) {
-        if (touched.paths === undefined) known.paths = undefined;
-        else for (const item of touched.paths) known.paths?.add(item);
-        continue;
-      }
-      if (checkpointId === undefined) {
-        uncovered.set(directory, [
-          ...(uncovered.get(directory) ?? []),
-          `${call.name} ${call.callId} (turn ${call.turn})`,
-        ]);
-        continue;
-      }
-      const before = uncovered.get(directory) ?? [];
-      const problems =
-        before.length === 0
-          ? []
-          : [
-              `No checkpoint was taken before ${before.join(', ')}: what they changed in ${directory} before the checkpoint of turn ${call.turn} cannot be undone.`,
-            ];
-      found.set(directory, {
-        directory,
-        checkpointId,
-        checkpointTurn: call.turn,
-        paths: touched.paths === undefined ? undefined : new Set(touched.paths),
-        problems,
-      });
-    }
-  }
-  const problems = [...uncovered.entries()]
-    .filter(([directory]) => !found.has(directory))
-    .map(
-      ([directory, names]) =>
-        `No checkpoint of ${directory} was taken since turn ${toTurn} (${names.join(', ')}); its changes cannot be undone.`,
-    );
-  return { targets: [...found.values()], problems };
-}
-
-function planId(parts: unknown): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 24);
-}
-
 /** Builds turn undo on the checkpoint engine's restore (design §4). */
 export function createSessionRewinder(options: {
   readonly restore: RestorePort;
@@ -147,123 +74,6 @@ export function createSessionRewinder(options: {
       return { plan, rewoundTurns: plan.turns, restored };
     },
   };
-}
-
-interface PlanWithRestores {
-  readonly plan: RewindPlan;
-  /** Each directory's restore plan, applied as it is when the rewind runs. */
-  readonly restores: Map<string, RestorePlan>;
-}
-
-async function planWithRestores(
-  restorePort: RestorePort,
-  state: SessionState,
-  toTurn: number,
-  mode: RewindMode,
-): Promise<PlanWithRestores> {
-  requireTurn(state, toTurn);
-  const turns =
-    mode === 'code'
-      ? []
-      : [...state.turns.values()]
-          .filter((turn) => turn.turn >= toTurn && turn.rewoundAt === undefined)
-          .map((turn) => turn.turn)
-          .sort((a, b) => a - b);
-  const { restores, directories, problems } =
-    mode === 'conversation'
-      ? { restores: new Map<string, RestorePlan>(), directories: [], problems: [] }
-      : await planDirectories(restorePort, state, toTurn);
-  const id = planId({
-    session: state.id,
-    toTurn,
-    mode,
-    turns,
-    directories: directories.map((item) => [
-      item.directory,
-      item.checkpointId,
-      restores.get(item.directory)?.fingerprint,
-    ]),
-  });
-  return { plan: { planId: id, sessionId: state.id, toTurn, mode, turns, directories, problems }, restores };
-}
-
-function requireTurn(state: SessionState, toTurn: number): void {
-  if (state.turns.has(toTurn)) return;
-  const known = [...state.turns.keys()];
-  throw new AppError(
-    'not_found',
-    `Session ${state.id} has no turn ${toTurn}${known.length === 0 ? ' (it has no turns yet)' : ` (its turns are ${Math.min(...known)}–${Math.max(...known)})`}.`,
-    { sessionId: state.id, toTurn },
-  );
-}
-
-/** The code half of a rewind: each changed directory's restore plan, limited to what this session changed there. */
-async function planDirectories(
-  restorePort: RestorePort,
-  state: SessionState,
-  toTurn: number,
-): Promise<{ restores: Map<string, RestorePlan>; directories: RewindDirectoryPlan[]; problems: string[] }> {
-  const restores = new Map<string, RestorePlan>();
-  const directories: RewindDirectoryPlan[] = [];
-  const { targets, problems } = directoryTargets(state, toTurn);
-  for (const target of targets) {
-    // Only what this session changed goes back: another session's work in the folder stays.
-    const paths = target.paths === undefined ? [] : [...target.paths].sort();
-    const restore = await planScoped(restorePort, target.directory, target.checkpointId, paths);
-    if (restore === undefined) continue;
-    if (target.paths === undefined) {
-      target.problems.push(
-        `A command of this session may have changed any file in ${target.directory}, so the whole folder goes back to turn ${target.checkpointTurn}, changes by other sessions or people since then included (the pre-rollback snapshot keeps them).`,
-      );
-    }
-    restores.set(target.directory, restore);
-    directories.push(directoryPlanOf(target, restore));
-  }
-  return { restores, directories, problems };
-}
-
-/** What a directory's restore would do, as the rewind preview shows it (unchanged files left out). */
-function directoryPlanOf(target: DirectoryTarget, restore: RestorePlan): RewindDirectoryPlan {
-  return {
-    directory: target.directory,
-    checkpointId: target.checkpointId,
-    checkpointTurn: target.checkpointTurn,
-    files: restore.entries
-      .filter((entry) => !(entry.action === 'skip' && entry.reason === 'unchanged'))
-      .map((entry) => ({
-        path: entry.path,
-        action: entry.action,
-        ...(entry.note !== undefined
-          ? { reason: entry.note }
-          : entry.reason !== undefined
-            ? { reason: entry.reason }
-            : {}),
-        isChangedOutside: entry.isChangedOutsideAgents,
-        changedBy: entry.changedBy,
-      })),
-    problems: target.problems,
-  };
-}
-
-/**
- * The restore plan limited to `paths`. A path that is neither in the checkpoint nor on disk (a
- * file the session created and deleted again) has nothing to restore and is left out; when none
- * is left, there is nothing to do in the directory (undefined).
- */
-async function planScoped(
-  restorePort: RestorePort,
-  dir: string,
-  checkpointId: string,
-  paths: readonly string[],
-): Promise<RestorePlan | undefined> {
-  try {
-    return await restorePort.plan(dir, checkpointId, paths);
-  } catch (error) {
-    const missing: unknown = isAppError(error) && error.code === 'not_found' ? error.details?.['paths'] : undefined;
-    if (paths.length === 0 || !Array.isArray(missing)) throw error;
-    const rest = paths.filter((item) => !missing.includes(item));
-    return rest.length === 0 ? undefined : restorePort.plan(dir, checkpointId, rest);
-  }
 }
 
 /** Applies each directory's plan in order; a failure names what was already restored and how to undo it. */
