@@ -14,9 +14,9 @@ import type { ToolCallOutcome } from '../executor/executor-types';
 import { defaultTurnIdleGapMs, type GatewayDependencies } from './gateway-dependencies';
 import { formatToolValue } from './format-tool-value';
 import { McpTurnTracker } from './mcp-turn-tracker';
-import { noWorkspaceError, pathsOfMcpRoots } from './mcp-workspace';
+import { createRootsUpdater } from './mcp-roots-updater';
+import { noWorkspaceError } from './mcp-workspace';
 import { readTurnMark } from './turn-mark';
-import { isPathInside } from '../lib/path-rules';
 
 /** What Vigil knows about an MCP connection before the client says anything. */
 export interface McpConnectionContext {
@@ -215,48 +215,6 @@ async function openVigilSession(
   );
   deps.logger.info('MCP session opened', { sessionId: summary.id, agent });
   return { id: summary.id, tracker };
-}
-
-/** The session's roots from the client's `roots/list`: asked once, again after the client says they changed. */
-function createRootsUpdater(
-  deps: GatewayDependencies,
-  server: McpServer['server'],
-  context: McpConnectionContext,
-): {
-  update(id: string, ask: () => Promise<{ roots: { uri: string }[] }>): Promise<void>;
-  forget(): void;
-} {
-  let areRootsKnown = false;
-  let rootsUpdate: Promise<void> | undefined;
-  return {
-    update: async (id, ask) => {
-      if (areRootsKnown || server.getClientCapabilities()?.roots === undefined) return;
-      rootsUpdate ??= (async () => {
-        try {
-          const roots = pathsOfMcpRoots((await ask()).roots);
-          areRootsKnown = true;
-          if (roots.length === 0) return;
-          const cwd =
-            context.cwd !== undefined && roots.some((root) => isPathInside(context.cwd ?? '', root))
-              ? context.cwd
-              : undefined;
-          await deps.sessions.setRoots(id, roots, cwd);
-        } catch (error) {
-          deps.logger.warn('the MCP client did not answer roots/list; using the connection cwd', {
-            sessionId: id,
-            error,
-          });
-          areRootsKnown = true;
-        } finally {
-          rootsUpdate = undefined;
-        }
-      })();
-      await rootsUpdate;
-    },
-    forget: () => {
-      areRootsKnown = false;
-    },
-  };
 }
 
 /** One tool call inside the caller's turn, through the executor; failures are `isError` results. */
