@@ -10,7 +10,7 @@ import { createFileLogger } from './logging/logger';
 import { appMenuTemplate } from './shell/app-menu-template';
 import { applicationId, productName } from './shell/app-identity';
 import { handleAppProtocol, registerAppSchemePrivileges } from './shell/app-protocol';
-import { startDesktopGateway } from './shell/desktop-gateway';
+import { startDesktopGateway, type DesktopGateway } from './shell/desktop-gateway';
 import { desktopNoticeRules, subscribeDesktopNotices } from './shell/desktop-notices';
 import { revealWindow, showDesktopNotice } from './shell/desktop-notifier';
 import { gatewayUnavailableMessage } from './shell/gateway-unavailable-message';
@@ -75,6 +75,29 @@ resources.add(
 const allowDevTools = !app.isPackaged || process.env['VIGIL_DEVTOOLS'] === '1';
 let mainWindow: BrowserWindow | undefined;
 
+/** The displays' work areas, the primary one first. */
+function workAreas(): Electron.Rectangle[] {
+  const primary = screen.getPrimaryDisplay();
+  return [primary, ...screen.getAllDisplays().filter((display) => display.id !== primary.id)].map(
+    (display) => display.workArea,
+  );
+}
+
+/** Tells the user the agent gateway could not start, and why (the app works on without it). */
+function warnGatewayUnavailable(gateway: Extract<DesktopGateway, { readonly kind: 'unavailable' }>): void {
+  const text = gatewayUnavailableMessage(gateway.error, gateway.owner, home);
+  const options: MessageBoxOptions = {
+    type: 'warning',
+    title: productName,
+    message: text.message,
+    detail: text.detail,
+    buttons: ['OK'],
+  };
+  // The window may have been closed meanwhile (macOS keeps running without one).
+  const window = BrowserWindow.getAllWindows().find((candidate) => !candidate.isDestroyed());
+  void (window === undefined ? dialog.showMessageBox(options) : dialog.showMessageBox(window, options));
+}
+
 /** Starts everything once `ready`; each resource registers how to release it. */
 async function start(): Promise<void> {
   logger.info('desktop app starting', {
@@ -102,13 +125,9 @@ async function start(): Promise<void> {
   const recovery = createRendererRecovery({ maxReloads: 3, windowMs: 60_000 });
 
   const openWindow = (): BrowserWindow => {
-    const primary = screen.getPrimaryDisplay();
-    const workAreas = [primary, ...screen.getAllDisplays().filter((display) => display.id !== primary.id)].map(
-      (display) => display.workArea,
-    );
     const window = createMainWindow({
       preloadPath,
-      placement: placeWindow(windowState, workAreas, mainWindowSizing),
+      placement: placeWindow(windowState, workAreas(), mainWindowSizing),
       allowDevTools,
       onStateChanged: (state) => {
         windowState = state;
@@ -143,19 +162,7 @@ async function start(): Promise<void> {
 
   const gateway = await startDesktopGateway({ core, logger });
   resources.add(() => gateway.close());
-  if (gateway.kind === 'unavailable') {
-    const text = gatewayUnavailableMessage(gateway.error, gateway.owner, home);
-    const options: MessageBoxOptions = {
-      type: 'warning',
-      title: productName,
-      message: text.message,
-      detail: text.detail,
-      buttons: ['OK'],
-    };
-    // The window may have been closed meanwhile (macOS keeps running without one).
-    const window = BrowserWindow.getAllWindows().find((candidate) => !candidate.isDestroyed());
-    void (window === undefined ? dialog.showMessageBox(options) : dialog.showMessageBox(window, options));
-  }
+  if (gateway.kind === 'unavailable') warnGatewayUnavailable(gateway);
   logger.info('desktop app started', { gateway: gateway.kind === 'serving' ? gateway.baseUrl : gateway.error.code });
 }
 

@@ -112,48 +112,60 @@ export function timelinesOf(caller: ContractCaller) {
   };
 }
 
+/** The contract's form of what a diff compares the checkpoint with. */
+function diffTarget(against: CliDiffAgainst) {
+  return against.kind === 'live' ? ({ kind: 'live' } as const) : ({ kind: 'checkpoint', id: against.ref } as const);
+}
+
+/** The files that differ (all of them up to `limit`, fetched page by page). */
+async function diffUpTo(
+  caller: ContractCaller,
+  dir: string,
+  ref: string,
+  against: CliDiffAgainst,
+  { paths = [], limit = 200 }: { readonly paths?: readonly string[]; readonly limit?: number } = {},
+): Promise<CallResponse<'checkpoints:diff'>> {
+  const first = await caller.call('checkpoints:diff', {
+    dir,
+    checkpoint: ref,
+    against: diffTarget(against),
+    paths: [...paths],
+    offset: 0,
+    limit: Math.min(diffPage, limit),
+  });
+  const files = [...first.files];
+  let next = first.nextOffset;
+  while (next !== null && files.length < limit) {
+    const page = await caller.call('checkpoints:diff', {
+      dir,
+      checkpoint: ref,
+      against: diffTarget(against),
+      paths: [...paths],
+      offset: next,
+      limit: Math.min(diffPage, limit - files.length),
+    });
+    files.push(...page.files);
+    next = page.nextOffset;
+  }
+  return { ...first, files, nextOffset: next };
+}
+
 /** Diff, plan and restore, as `vigil checkpoints diff|restore` use them. */
 export function restoreOf(caller: ContractCaller) {
-  const target = (against: CliDiffAgainst) =>
-    against.kind === 'live' ? ({ kind: 'live' } as const) : ({ kind: 'checkpoint', id: against.ref } as const);
   return {
     /** The files that differ (all of them up to `limit`, fetched page by page). */
-    async diff(
+    diff: (
       dir: string,
       ref: string,
       against: CliDiffAgainst,
-      { paths = [], limit = 200 }: { readonly paths?: readonly string[]; readonly limit?: number } = {},
-    ): Promise<CallResponse<'checkpoints:diff'>> {
-      const first = await caller.call('checkpoints:diff', {
-        dir,
-        checkpoint: ref,
-        against: target(against),
-        paths: [...paths],
-        offset: 0,
-        limit: Math.min(diffPage, limit),
-      });
-      const files = [...first.files];
-      let next = first.nextOffset;
-      while (next !== null && files.length < limit) {
-        const page = await caller.call('checkpoints:diff', {
-          dir,
-          checkpoint: ref,
-          against: target(against),
-          paths: [...paths],
-          offset: next,
-          limit: Math.min(diffPage, limit - files.length),
-        });
-        files.push(...page.files);
-        next = page.nextOffset;
-      }
-      return { ...first, files, nextOffset: next };
-    },
+      options: { readonly paths?: readonly string[]; readonly limit?: number } = {},
+    ): Promise<CallResponse<'checkpoints:diff'>> => diffUpTo(caller, dir, ref, against, options),
     // The contract caps one file's diff at 100,000 lines (`--lines` above that shows what fits, with the rest counted).
     fileDiff: (dir: string, ref: string, against: CliDiffAgainst, path: string, maxLines: number) =>
       caller.call('checkpoints:file-diff', {
         dir,
         checkpoint: ref,
-        against: target(against),
+        against: diffTarget(against),
         path,
         maxLines: Math.min(maxLines, 100_000),
       }),

@@ -14,7 +14,14 @@ import type { Logger } from '../logging/logger';
 import { captureChange, reportedVersions, type MemoryCaptureQueue } from './memory-capture';
 import type { MemoryCheckpointer } from './memory-checkpointer';
 import type { LateWriteWatch } from './memory-late-writes';
-import { openMemoryFile, readMemoryFile, sha256Of, statIdentity, type MemoryFileSnapshot } from './memory-file';
+import {
+  openMemoryFile,
+  readMemoryFile,
+  sha256Of,
+  statIdentity,
+  type MemoryFileSnapshot,
+  type OpenMemoryFile,
+} from './memory-file';
 import { parseSnapshot, type MemoryFileState, type ParsedSnapshot } from './memory-file-state';
 import { serializeEntries, usageOf } from './memory-format';
 import { isBadInput } from './memory-drift';
@@ -187,6 +194,154 @@ async function checkpointBeforeLock(
     : undefined;
 }
 
+/** Refuses a drifted file, leaving it untouched with a backup (unless it is over the size cap). */
+async function refuseDrifted(
+  state: MemoryFileState,
+  snapshot: MemoryFileSnapshot,
+  parsed: ParsedSnapshot,
+): Promise<never> {
+  // A file over the size cap is never copied: nothing writes it, so nothing can be lost.
+  const isTooLarge = parsed.drift.reasons.some((reason) => reason.kind === 'too-large');
+  const backup = isTooLarge ? undefined : await writeMemoryBackup(state.file, snapshot.bytes);
+  throw driftError({
+    file: state.file,
+    target: state.target,
+    limit: state.limit,
+    drift: parsed.drift,
+    usage: parsed.usage,
+    backup: backup?.path,
+    isBackupReused: backup?.isReused ?? false,
+  });
+}
+
+/**
+ * The checkpoint before the change: the early one when it holds this very version; otherwise the
+ * file changed since (rare): an external version found just now gets its own checkpoint first,
+ * then the one before the change.
+ */
+async function checkpointBeforeWrite(
+  state: MemoryFileState,
+  change: GuardedChange,
+  deps: GuardedChangeDependencies,
+  early: EarlyCheckpoint | undefined,
+  snapshot: MemoryFileSnapshot,
+): Promise<MemoryCheckpoint> {
+  if (early !== undefined && isSameIdentity(early.identity, snapshot.identity)) return early.checkpoint;
+  await deps.captures.idle(state.directory.path);
+  return takeCheckpoint(deps, state, change);
+}
+
+/** Backs up the whole original (an adoption) or the text written outside Vigil that the change takes out. */
+async function backUpBeforeWrite(
+  state: MemoryFileState,
+  change: GuardedChange,
+  snapshot: MemoryFileSnapshot,
+  parsed: ParsedSnapshot,
+  elsewhere: string[],
+): Promise<PreservedBackup[]> {
+  if (change.backupWhole && snapshot.bytes.length > 0) {
+    return [
+      {
+        reason: 'adopted-original',
+        backup: (await writeMemoryBackup(state.file, snapshot.bytes)).path,
+        entries: [...parsed.version.entries],
+      },
+    ];
+  }
+  if (elsewhere.length > 0) {
+    return [
+      {
+        reason: 'external-text',
+        backup: (await writeMemoryBackup(state.file, snapshot.bytes)).path,
+        entries: elsewhere,
+      },
+    ];
+  }
+  return [];
+}
+
+/** Writes `text` only if the file is still the version read; false when it changed (try again from a fresh read). */
+async function writeIfUnchanged(
+  state: MemoryFileState,
+  deps: GuardedChangeDependencies,
+  snapshot: MemoryFileSnapshot,
+  text: string,
+  keeper: ReplacedFileKeeper,
+  isLastAttempt: boolean,
+): Promise<boolean> {
+  try {
+    await writeFileAtomic(snapshot.path, text, {
+      ifUnchanged: { identity: snapshot.identity },
+      keepReplacedAt: keeper.path,
+      afterCheck: deps.afterWriteCheck,
+      ...(snapshot.exists ? {} : { mode: 0o600 }),
+    });
+    return true;
+  } catch (error) {
+    // `conflict` from the writer: the file is no longer the version read. Start over from a fresh read.
+    if (isAppError(error) && error.code === 'conflict' && !isLastAttempt) return false;
+    if (isAppError(error) && error.code === 'conflict') {
+      throw new AppError(
+        'conflict',
+        `${state.file} kept changing while Vigil tried to write it (${maxAttempts} attempts, each from a fresh read); nothing was written. Retry when the other writer is done.`,
+        {
+          file: state.file,
+          reason: 'kept-changing',
+        },
+      );
+    }
+    throw error;
+  }
+}
+
+/**
+ * Writes the new version and rescues what raced it (a version renamed into place after the
+ * writer's check, or a write into the file read); undefined when the file changed before the write.
+ */
+async function writeAndRescue(
+  state: MemoryFileState,
+  deps: GuardedChangeDependencies,
+  opened: OpenMemoryFile,
+  entries: readonly string[],
+  text: string,
+  isLastAttempt: boolean,
+): Promise<PreservedBackup[] | undefined> {
+  const { snapshot } = opened;
+  const keeper = new ReplacedFileKeeper(snapshot.path);
+  try {
+    if (!(await writeIfUnchanged(state, deps, snapshot, text, keeper, isLastAttempt))) return undefined;
+    const rescued: PreservedBackup[] = [];
+    // A version another program renamed into place after the writer's check, kept by its link.
+    const replaced = await keeper.rescue(deps, state.file, snapshot, entries);
+    if (replaced !== undefined) rescued.push(replaced);
+    // A write into the very file read (still open), before or after the rename.
+    const raced = await opened.changedSinceRead();
+    if (raced !== undefined) rescued.push(await rescueRacedWrite(deps, state.file, raced, entries));
+    return rescued;
+  } finally {
+    await keeper.dispose();
+  }
+}
+
+/** Tells the engine and the state about the version written, and puts it on the timeline in the background. */
+function noteWrittenVersion(
+  state: MemoryFileState,
+  change: GuardedChange,
+  deps: GuardedChangeDependencies,
+  snapshot: MemoryFileSnapshot,
+  text: string,
+): void {
+  deps.checkpoints?.noteWritten([snapshot.path], actorOfAttribution(change.attribution ?? {}));
+  state.observe(writtenSnapshot(snapshot, text), { source: 'vigil', notifications: 0 });
+  // The new version goes on the timeline too (in the background), so a later edit outside Vigil cannot erase it unseen.
+  deps.captures.schedule(
+    state.directory.path,
+    `after ${change.purpose}`,
+    reportedVersions(state.file, { exists: true, path: snapshot.path, bytes: Buffer.from(text, 'utf8') }),
+    change.attribution,
+  );
+}
+
 /** One attempt: read, check, decide, checkpoint, back up, write; undefined when the file changed under us. */
 async function attempt(
   state: MemoryFileState,
@@ -203,20 +358,7 @@ async function attempt(
     const found = state.observe(snapshot, { source: 'detect', record, notifications: 0 });
     if (found !== undefined) captureChange(deps.captures, found, snapshot);
     const parsed = parseSnapshot(snapshot, state.limit);
-    if (refusesDrift(parsed.drift, change.driftPolicy)) {
-      // A file over the size cap is never copied: nothing writes it, so nothing can be lost.
-      const isTooLarge = parsed.drift.reasons.some((reason) => reason.kind === 'too-large');
-      const backup = isTooLarge ? undefined : await writeMemoryBackup(state.file, snapshot.bytes);
-      throw driftError({
-        file: state.file,
-        target: state.target,
-        limit: state.limit,
-        drift: parsed.drift,
-        usage: parsed.usage,
-        backup: backup?.path,
-        isBackupReused: backup?.isReused ?? false,
-      });
-    }
+    if (refusesDrift(parsed.drift, change.driftPolicy)) await refuseDrifted(state, snapshot, parsed);
     const decision = change.decide(parsed, snapshot);
     const base = { dir: state.directory.path, target: state.target, file: state.file, applied: [...decision.applied] };
     if (!decision.isChanged) {
@@ -230,82 +372,24 @@ async function attempt(
         preserved: [],
       };
     }
-    // The early checkpoint holds this very version; otherwise the file changed since (rare): an
-    // external version found just now gets its own checkpoint first, then the one before the change.
-    let checkpoint: MemoryCheckpoint;
-    if (early !== undefined && isSameIdentity(early.identity, snapshot.identity)) checkpoint = early.checkpoint;
-    else {
-      await deps.captures.idle(state.directory.path);
-      checkpoint = await takeCheckpoint(deps, state, change);
-    }
-    const preserved: PreservedBackup[] = [];
+    const checkpoint = await checkpointBeforeWrite(state, change, deps, early, snapshot);
     const elsewhere = writtenElsewhere(decision.discarded, record);
-    if (change.backupWhole && snapshot.bytes.length > 0) {
-      preserved.push({
-        reason: 'adopted-original',
-        backup: (await writeMemoryBackup(state.file, snapshot.bytes)).path,
-        entries: [...parsed.version.entries],
-      });
-    } else if (elsewhere.length > 0) {
-      preserved.push({
-        reason: 'external-text',
-        backup: (await writeMemoryBackup(state.file, snapshot.bytes)).path,
-        entries: elsewhere,
-      });
-    }
+    const preserved = await backUpBeforeWrite(state, change, snapshot, parsed, elsewhere);
     const text = serializeEntries(decision.entries);
     await writeWriteRecord(
       state.file,
       { sha256: sha256Of(text), writer: deps.writer, authored: authoredEntries(decision.entries, decision, record) },
       record,
     );
-    const keeper = new ReplacedFileKeeper(snapshot.path);
-    try {
-      try {
-        await writeFileAtomic(snapshot.path, text, {
-          ifUnchanged: { identity: snapshot.identity },
-          keepReplacedAt: keeper.path,
-          afterCheck: deps.afterWriteCheck,
-          ...(snapshot.exists ? {} : { mode: 0o600 }),
-        });
-      } catch (error) {
-        // `conflict` from the writer: the file is no longer the version read. Start over from a fresh read.
-        if (isAppError(error) && error.code === 'conflict' && !isLastAttempt) return undefined;
-        if (isAppError(error) && error.code === 'conflict') {
-          throw new AppError(
-            'conflict',
-            `${state.file} kept changing while Vigil tried to write it (${maxAttempts} attempts, each from a fresh read); nothing was written. Retry when the other writer is done.`,
-            {
-              file: state.file,
-              reason: 'kept-changing',
-            },
-          );
-        }
-        throw error;
-      }
-      // A version another program renamed into place after the writer's check, kept by its link.
-      const replaced = await keeper.rescue(deps, state.file, snapshot, decision.entries);
-      if (replaced !== undefined) preserved.push(replaced);
-      // A write into the very file read (still open), before or after the rename.
-      const raced = await opened.changedSinceRead();
-      if (raced !== undefined) preserved.push(await rescueRacedWrite(deps, state.file, raced, decision.entries));
-    } finally {
-      await keeper.dispose();
-    }
+    const rescued = await writeAndRescue(state, deps, opened, decision.entries, text, isLastAttempt);
+    if (rescued === undefined) return undefined;
+    preserved.push(...rescued);
     deps.lateWrites.watch(state.file, opened, {
       hermesSidecar: hermesSidecarMode(state.directory),
       timeoutMs: deps.lockTimeoutMs,
     });
     isHandedOff = true;
-    deps.checkpoints?.noteWritten([snapshot.path], actorOfAttribution(change.attribution ?? {}));
-    state.observe(writtenSnapshot(snapshot, text), { source: 'vigil', notifications: 0 });
-    // The new version goes on the timeline too (in the background), so a later edit outside Vigil cannot erase it unseen.
-    deps.captures.schedule(
-      state.directory.path,
-      `after ${change.purpose}`,
-      reportedVersions(state.file, { exists: true, path: snapshot.path, bytes: Buffer.from(text, 'utf8') }),
-      change.attribution,
-    );
+    noteWrittenVersion(state, change, deps, snapshot, text);
     const notes = preserved.map((item) => describePreserved(item)).join('');
     return {
       ...base,

@@ -221,6 +221,70 @@ function simple(kind: EffectKind, invocation: Invocation, targets: readonly Shel
   ];
 }
 
+/** `dd of=<file>` overwrites the file. */
+function ddEffect(invocation: Invocation): CommandEffect[] {
+  const output = invocation.args.find((arg) => arg.text.startsWith('of='));
+  if (output === undefined) return [];
+  const target = { ...output, text: output.text.slice(3) };
+  return isHarmlessTarget(target.text) ? [] : simple('overwrite', invocation, [target]);
+}
+
+/** `tee` overwrites (or with `-a` appends to) each file it is given. */
+function teeEffect(invocation: Invocation): CommandEffect[] {
+  const { args } = invocation;
+  const targets = operands(args).filter((arg) => !isHarmlessTarget(arg.text));
+  return targets.length === 0
+    ? []
+    : simple(hasFlag(args, 'a', ['--append']) ? 'append' : 'overwrite', invocation, targets);
+}
+
+/** An extracting `tar` overwrites files in its `-C` folder (or the working folder). */
+function tarEffect(invocation: Invocation): CommandEffect[] {
+  const { args } = invocation;
+  const first = args[0]?.text ?? '';
+  const isExtract = /^-?[A-Za-z]*x/u.test(first) || hasFlag(args, 'x', ['--extract', '--get']);
+  if (!isExtract) return [];
+  const at = args.findIndex((arg) => arg.text === '-C' || arg.text.startsWith('--directory'));
+  const option = args[at];
+  const inline = option?.text.includes('=') === true ? option.text.split('=').slice(1).join('=') : undefined;
+  const directory =
+    option === undefined ? word('.') : inline !== undefined ? word(inline) : (args[at + 1] ?? word('.'));
+  return simple('overwrite', invocation, [directory]);
+}
+
+/** An extracting `unzip` overwrites files in its `-d` folder (or the working folder); listing and testing change nothing. */
+function unzipEffect(invocation: Invocation): CommandEffect[] {
+  const { args } = invocation;
+  if (hasFlag(args, 'l') || hasFlag(args, 't') || hasFlag(args, 'v') || hasFlag(args, 'p')) return [];
+  const at = args.findIndex((arg) => arg.text === '-d');
+  return simple('overwrite', invocation, [at === -1 ? word('.') : (args[at + 1] ?? word('.'))]);
+}
+
+/** `rsync` overwrites its destination, and deletes there (or the sources) with a delete option. */
+function rsyncEffect(invocation: Invocation): CommandEffect[] {
+  const { args } = invocation;
+  const all = operands(args, new Set(['-e', '--rsh', '--exclude', '--include', '--filter', '-f']));
+  const destination = all[all.length - 1];
+  if (destination === undefined || all.length < 2) return [];
+  return simple(
+    hasFlag(args, '', ['--delete', '--delete-after', '--delete-before', '--delete-during', '--remove-source-files'])
+      ? 'delete'
+      : 'overwrite',
+    invocation,
+    [destination],
+  );
+}
+
+/** `mv` and its Windows kin move their operands (`move` and `ren` take `/` switches). */
+function moveEffect(invocation: Invocation): CommandEffect[] {
+  const { program, args } = invocation;
+  return simple(
+    'move',
+    invocation,
+    operands(args, new Set(['-t', '--target-directory', '-S', '--suffix']), program === 'move' || program === 'ren'),
+  );
+}
+
 /** The file effects of one program run (after unwrapping), by parsing its arguments. */
 export function invocationEffects(invocation: Invocation): CommandEffect[] {
   const { program, args } = invocation;
@@ -250,15 +314,7 @@ export function invocationEffects(invocation: Invocation): CommandEffect[] {
     case 'Move-Item':
     case 'ren':
     case 'rename':
-      return simple(
-        'move',
-        invocation,
-        operands(
-          args,
-          new Set(['-t', '--target-directory', '-S', '--suffix']),
-          program === 'move' || program === 'ren',
-        ),
-      );
+      return moveEffect(invocation);
     case 'cp':
     case 'install':
       return copyEffect(
@@ -275,54 +331,24 @@ export function invocationEffects(invocation: Invocation): CommandEffect[] {
       return simple('create', invocation, operands(args, new Set(['-d', '--date', '-r', '--reference', '-t'])));
     case 'mkdir':
       return simple('create', invocation, operands(args, new Set(['-m', '--mode'])));
-    case 'dd': {
-      const output = args.find((arg) => arg.text.startsWith('of='));
-      if (output === undefined) return [];
-      const target = { ...output, text: output.text.slice(3) };
-      return isHarmlessTarget(target.text) ? [] : simple('overwrite', invocation, [target]);
-    }
+    case 'dd':
+      return ddEffect(invocation);
     case 'sed':
     case 'perl':
     case 'ruby':
       return sedLikeEffect(invocation);
-    case 'tee': {
-      const targets = operands(args).filter((arg) => !isHarmlessTarget(arg.text));
-      return targets.length === 0
-        ? []
-        : simple(hasFlag(args, 'a', ['--append']) ? 'append' : 'overwrite', invocation, targets);
-    }
+    case 'tee':
+      return teeEffect(invocation);
     case 'find':
       return hasFlag(args, '', ['-delete']) ? simple('delete', invocation, findSearchRoots(args)) : [];
     case 'git':
       return gitEffect(invocation);
-    case 'tar': {
-      const first = args[0]?.text ?? '';
-      const isExtract = /^-?[A-Za-z]*x/u.test(first) || hasFlag(args, 'x', ['--extract', '--get']);
-      if (!isExtract) return [];
-      const at = args.findIndex((arg) => arg.text === '-C' || arg.text.startsWith('--directory'));
-      const option = args[at];
-      const inline = option?.text.includes('=') === true ? option.text.split('=').slice(1).join('=') : undefined;
-      const directory =
-        option === undefined ? word('.') : inline !== undefined ? word(inline) : (args[at + 1] ?? word('.'));
-      return simple('overwrite', invocation, [directory]);
-    }
-    case 'unzip': {
-      if (hasFlag(args, 'l') || hasFlag(args, 't') || hasFlag(args, 'v') || hasFlag(args, 'p')) return [];
-      const at = args.findIndex((arg) => arg.text === '-d');
-      return simple('overwrite', invocation, [at === -1 ? word('.') : (args[at + 1] ?? word('.'))]);
-    }
-    case 'rsync': {
-      const all = operands(args, new Set(['-e', '--rsh', '--exclude', '--include', '--filter', '-f']));
-      const destination = all[all.length - 1];
-      if (destination === undefined || all.length < 2) return [];
-      return simple(
-        hasFlag(args, '', ['--delete', '--delete-after', '--delete-before', '--delete-during', '--remove-source-files'])
-          ? 'delete'
-          : 'overwrite',
-        invocation,
-        [destination],
-      );
-    }
+    case 'tar':
+      return tarEffect(invocation);
+    case 'unzip':
+      return unzipEffect(invocation);
+    case 'rsync':
+      return rsyncEffect(invocation);
     case 'set-content':
     case 'Set-Content':
     case 'sc':

@@ -25,6 +25,26 @@ export interface DirectoryWatcherOptions {
 /** Whether this platform's `fs.watch` can watch a whole tree natively (FSEvents, ReadDirectoryChangesW). */
 const hasNativeRecursive = process.platform === 'darwin' || process.platform === 'win32';
 
+/** One native recursive watch of the whole tree (macOS, Windows). */
+function watchTreeNatively(options: DirectoryWatcherOptions, fail: (reason: string) => void): FSWatcher {
+  const { root, onChange, onOverflow } = options;
+  const watcher = watch(root, { recursive: true, persistent: false }, (_event, filename) => {
+    if (filename === null) onOverflow('the file system dropped events', false);
+    else onChange(filename.split(path.sep).join('/'));
+  });
+  watcher.on('error', (error) => fail(`the watcher failed: ${error.message}`));
+  return watcher;
+}
+
+/** Why a folder could not be watched, or undefined when it is simply gone (or no folder). */
+function watchFailure(error: unknown, absolute: string): string | undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+  return code === 'ENOSPC'
+    ? 'the system limit of watched folders was reached (fs.inotify.max_user_watches)'
+    : `could not watch ${absolute}: ${code ?? String(error)}`;
+}
+
 /**
  * Watches a directory tree and reports changed paths, so that a snapshot looks only at those. On
  * macOS and Windows one native recursive watch covers the tree; on Linux (inotify) each folder is
@@ -47,12 +67,7 @@ export async function watchDirectory(options: DirectoryWatcherOptions): Promise<
   };
 
   if (hasNativeRecursive) {
-    const watcher = watch(root, { recursive: true, persistent: false }, (_event, filename) => {
-      if (filename === null) onOverflow('the file system dropped events', false);
-      else onChange(filename.split(path.sep).join('/'));
-    });
-    watcher.on('error', (error) => fail(`the watcher failed: ${error.message}`));
-    watchers.set('', watcher);
+    watchers.set('', watchTreeNatively(options, fail));
     return stop;
   }
 
@@ -80,13 +95,8 @@ export async function watchDirectory(options: DirectoryWatcherOptions): Promise<
         if (event === 'rename' && !isIgnored(filename)) void watchNewFolder(child);
       });
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return;
-      fail(
-        code === 'ENOSPC'
-          ? 'the system limit of watched folders was reached (fs.inotify.max_user_watches)'
-          : `could not watch ${absolute}: ${code ?? String(error)}`,
-      );
+      const reason = watchFailure(error, absolute);
+      if (reason !== undefined) fail(reason);
       return;
     }
     watcher.on('error', () => {

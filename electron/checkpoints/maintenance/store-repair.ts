@@ -113,17 +113,9 @@ async function quarantineDamaged(context: RepairContext, since: number): Promise
   return quarantined;
 }
 
-/**
- * Brings the store back to a valid state after a writer died (the store lock must be held; it is
- * asserted again before anything is deleted or moved): removes temp files and half-made packs;
- * checks that every head's commit and root tree exist and parse; with `since` (when the dead writer
- * took the lock), or when a head is damaged (a torn object after a power cut: every loose object
- * is then checked), verifies loose objects (quarantining damaged ones) and whole commits, moving a
- * ref back to its newest complete checkpoint, or deleting it when none is. Every ref change is
- * written to `checkpoints/repairs.log`.
- */
-export async function repairStore(context: RepairContext, since?: number): Promise<RepairReport> {
-  const { layout, store, refs, logger } = context;
+/** Removes temp files (objects, packs, refs, shallow, registry) and unfinished packs; returns how many went. */
+async function removeTemps(context: RepairContext): Promise<number> {
+  const { layout, store } = context;
   let removedTemps = 0;
   const removeTemp = async (file: string): Promise<void> => {
     await unlink(file).then(
@@ -131,7 +123,6 @@ export async function repairStore(context: RepairContext, since?: number): Promi
       () => undefined,
     );
   };
-  await context.assertHeld();
   // 1. Temp files: objects, packs, refs, shallow, registry (every one of them written under this lock).
   // The fan-out folders are listed side by side (this runs at every start).
   const fans = (await names(store.objectsDir)).filter((fan) => /^[0-9a-f]{2}$/.test(fan));
@@ -161,50 +152,58 @@ export async function repairStore(context: RepairContext, since?: number): Promi
     const other = `${match[1]}.${match[2] === 'pack' ? 'idx' : 'pack'}`;
     if (!packNames.includes(other)) await removeTemp(path.join(store.packDir, name));
   }
-  await store.refresh(true);
-  const report = (quarantined: readonly string[], resetRefs: RepairReport['resetRefs']): RepairReport => {
-    if (removedTemps > 0 || quarantined.length > 0)
-      logger.warn('checkpoint store cleaned up after an interrupted writer', { removedTemps, quarantined });
-    return { removedTemps, quarantined, resetRefs };
-  };
-  // 3. Loose objects written by the dead writer, or all of them when a head does not even parse: each must inflate and hash to its name.
-  let verifySince = since;
-  if (verifySince === undefined) {
-    for (const head of (await refs.list()).values()) {
-      if (await isHeadReadable(context, head)) continue;
-      verifySince = 0;
-      break;
-    }
+  return removedTemps;
+}
+
+/** Since when loose objects must be verified: the dead writer's start, else 0 when a head does not parse, else never. */
+async function verifySinceOf(context: RepairContext, since: number | undefined): Promise<number | undefined> {
+  if (since !== undefined) return since;
+  for (const head of (await context.refs.list()).values()) {
+    if (!(await isHeadReadable(context, head))) return 0;
   }
-  // No dead writer and every head reads: nothing more to check (this runs at every start).
-  if (verifySince === undefined) return report([], []);
-  const quarantined = await quarantineDamaged(context, verifySince);
-  // 4. Every ref must point at a complete checkpoint; after a crash, go back to the newest one that
-  //    is: along the parents of the head, else along the reflog (when the head commit itself is gone).
+  return undefined;
+}
+
+/** The newest complete checkpoint along the parents of the head, else along the reflog (when the head commit itself is gone). */
+async function newestComplete(
+  context: RepairContext,
+  dirhash: string,
+  head: string,
+  shallow: ReadonlySet<string>,
+  isComplete: (id: string) => Promise<boolean>,
+): Promise<string | undefined> {
+  const history = (await context.refs.log.read(dirhash))
+    .reverse()
+    .flatMap((entry) => [entry.next, ...(entry.old === undefined ? [] : [entry.old])]);
+  let found: string | undefined;
+  for (const start of new Set([head, ...history])) {
+    let candidate: string | undefined = start;
+    for (let step = 0; candidate !== undefined && step < 50 && found === undefined; step += 1) {
+      if (await isComplete(candidate)) found = candidate;
+      else
+        candidate = shallow.has(candidate)
+          ? undefined
+          : await context.timeline.commit(candidate).then(
+              (commit) => commit.parents[0],
+              () => undefined,
+            );
+    }
+    if (found !== undefined) break;
+  }
+  return found;
+}
+
+/** Moves every ref whose head is incomplete back to its newest complete checkpoint (or removes it), logging each change. */
+async function resetIncompleteRefs(
+  context: RepairContext,
+  isComplete: (id: string) => Promise<boolean>,
+): Promise<RepairReport['resetRefs']> {
+  const { layout, refs, logger } = context;
   const resetRefs: Array<{ dirhash: string; from: string; to: string | undefined }> = [];
   const shallow = await refs.readShallow();
-  const checked = new Set<string>();
-  const isComplete = (id: string): Promise<boolean> => isCommitComplete(context, id, checked);
   for (const [dirhash, head] of await refs.list()) {
     if (await isComplete(head)) continue;
-    const history = (await refs.log.read(dirhash))
-      .reverse()
-      .flatMap((entry) => [entry.next, ...(entry.old === undefined ? [] : [entry.old])]);
-    let found: string | undefined;
-    for (const start of new Set([head, ...history])) {
-      let candidate: string | undefined = start;
-      for (let step = 0; candidate !== undefined && step < 50 && found === undefined; step += 1) {
-        if (await isComplete(candidate)) found = candidate;
-        else
-          candidate = shallow.has(candidate)
-            ? undefined
-            : await context.timeline.commit(candidate).then(
-                (commit) => commit.parents[0],
-                () => undefined,
-              );
-      }
-      if (found !== undefined) break;
-    }
+    const found = await newestComplete(context, dirhash, head, shallow, isComplete);
     await context.assertHeld();
     if (found === undefined) await refs.remove(dirhash);
     else await refs.update(dirhash, found, head, 'repair: the newest checkpoint was incomplete');
@@ -213,7 +212,12 @@ export async function repairStore(context: RepairContext, since?: number): Promi
     await appendFile(layout.repairLog, line).catch(() => undefined);
     logger.error('checkpoint store repaired a timeline', { dirhash, from: head, to: found });
   }
-  // 5. Reflog entries and cut points must not name objects that are gone (git fsck reports them).
+  return resetRefs;
+}
+
+/** Drops reflog entries and cut points that name objects that are gone (git fsck reports them). */
+async function dropDanglingNames(context: RepairContext, isComplete: (id: string) => Promise<boolean>): Promise<void> {
+  const { store, refs } = context;
   await context.assertHeld();
   // A reflog entry naming a commit whose tree is damaged would send git fsck to the missing objects.
   for (const dirhash of (await refs.list()).keys()) await refs.log.retain(dirhash, isComplete);
@@ -221,5 +225,37 @@ export async function repairStore(context: RepairContext, since?: number): Promi
   const present = new Set<string>();
   for (const cut of cuts) if (await store.has(cut)) present.add(cut);
   if (present.size !== cuts.size) await refs.writeShallow(present);
+}
+
+/**
+ * Brings the store back to a valid state after a writer died (the store lock must be held; it is
+ * asserted again before anything is deleted or moved): removes temp files and half-made packs;
+ * checks that every head's commit and root tree exist and parse; with `since` (when the dead writer
+ * took the lock), or when a head is damaged (a torn object after a power cut: every loose object
+ * is then checked), verifies loose objects (quarantining damaged ones) and whole commits, moving a
+ * ref back to its newest complete checkpoint, or deleting it when none is. Every ref change is
+ * written to `checkpoints/repairs.log`.
+ */
+export async function repairStore(context: RepairContext, since?: number): Promise<RepairReport> {
+  const { store, logger } = context;
+  await context.assertHeld();
+  const removedTemps = await removeTemps(context);
+  await store.refresh(true);
+  const report = (quarantined: readonly string[], resetRefs: RepairReport['resetRefs']): RepairReport => {
+    if (removedTemps > 0 || quarantined.length > 0)
+      logger.warn('checkpoint store cleaned up after an interrupted writer', { removedTemps, quarantined });
+    return { removedTemps, quarantined, resetRefs };
+  };
+  // 3. Loose objects written by the dead writer, or all of them when a head does not even parse: each must inflate and hash to its name.
+  const verifySince = await verifySinceOf(context, since);
+  // No dead writer and every head reads: nothing more to check (this runs at every start).
+  if (verifySince === undefined) return report([], []);
+  const quarantined = await quarantineDamaged(context, verifySince);
+  // 4. Every ref must point at a complete checkpoint; after a crash, go back to the newest one that is.
+  const checked = new Set<string>();
+  const isComplete = (id: string): Promise<boolean> => isCommitComplete(context, id, checked);
+  const resetRefs = await resetIncompleteRefs(context, isComplete);
+  // 5. Reflog entries and cut points must not name objects that are gone.
+  await dropDanglingNames(context, isComplete);
   return report(quarantined, resetRefs);
 }

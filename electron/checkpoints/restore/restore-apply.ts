@@ -108,77 +108,106 @@ async function removeEmptied(input: ApplyInput, deleted: readonly string[]): Pro
   return removed;
 }
 
-/**
- * Applies a plan made against the pre-rollback snapshot: deletes first (so a file or symlink in
- * the way of a folder goes before the folder is filled), then removes the folders that emptied
- * (unless the checkpoint has them), then writes every restored and re-created file atomically,
- * then fsyncs the touched folders and reads every result back against the checkpoint's blobs.
- * Before anything is overwritten or deleted it must still be the version the snapshot stored;
- * a file that changed meanwhile is left as found and reported as a `conflict`.
- */
-export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> {
-  const { plan } = input;
+/** What the write steps of one apply share: outcomes so far, folders to fsync, paths touched. */
+interface ApplyState {
+  readonly outcomes: Map<string, RestoreOutcome>;
+  readonly toSync: Set<string>;
+  readonly touched: string[];
+  readonly knownOid: (entry: RestorePlanEntry) => KnownOid | undefined;
+  /** Counts one more file written or deleted (and reports progress now and then). */
+  readonly advance: () => void;
+}
+
+function applyState(input: ApplyInput, total: number): ApplyState {
   const { known } = input;
-  const knownOid = (entry: RestorePlanEntry): KnownOid | undefined =>
-    known === undefined ? undefined : (stats, mode) => known.oidOf(entry.path, stats, mode);
-  const outcomes = new Map<string, RestoreOutcome>();
-  const toSync = new Set<string>();
-  const touched: string[] = [];
-  const actions = plan.entries.filter((entry) => entry.action !== 'skip');
   let done = 0;
-  const advance = (): void => {
-    done += 1;
-    if (done % progressStep === 0 || done === actions.length)
-      input.onProgress?.({ phase: 'write', done, total: actions.length });
+  return {
+    outcomes: new Map<string, RestoreOutcome>(),
+    toSync: new Set<string>(),
+    touched: [],
+    knownOid: (entry) => (known === undefined ? undefined : (stats, mode) => known.oidOf(entry.path, stats, mode)),
+    advance: () => {
+      done += 1;
+      if (done % progressStep === 0 || done === total) input.onProgress?.({ phase: 'write', done, total });
+    },
   };
-  input.onProgress?.({ phase: 'write', done: 0, total: actions.length });
+}
 
-  const deletions = actions.filter((entry) => entry.action === 'delete');
+/** Deletes the files the plan deletes, each only while it is still the snapshot's version. */
+async function applyDeletions(
+  input: ApplyInput,
+  state: ApplyState,
+  deletions: readonly RestorePlanEntry[],
+): Promise<void> {
   await mapLimit(deletions, writeConcurrency, async (entry) => {
-    const target = absoluteIn(plan.dir, entry.path);
+    const target = absoluteIn(input.plan.dir, entry.path);
     try {
-      await deleteFile(target, (await expectVersion(target, entry.current, knownOid(entry))).identity);
-      toSync.add(path.dirname(target));
-      touched.push(target);
-      outcomes.set(entry.path, { path: entry.path, action: entry.action, result: 'done' });
+      await deleteFile(target, (await expectVersion(target, entry.current, state.knownOid(entry))).identity);
+      state.toSync.add(path.dirname(target));
+      state.touched.push(target);
+      state.outcomes.set(entry.path, { path: entry.path, action: entry.action, result: 'done' });
     } catch (error) {
-      outcomes.set(entry.path, failure(entry, error));
+      state.outcomes.set(entry.path, failure(entry, error));
     }
-    advance();
+    state.advance();
   });
-  const deleted = deletions.filter((entry) => outcomes.get(entry.path)?.result === 'done').map((entry) => entry.path);
-  const removedDirectories = await removeEmptied(input, deleted);
-  const removed = new Set(removedDirectories.map((folder) => absoluteIn(plan.dir, folder)));
-  for (const folder of removed) {
-    toSync.delete(folder);
-    if (!removed.has(path.dirname(folder))) toSync.add(path.dirname(folder));
-  }
+}
 
-  const writes = actions.filter((entry) => entry.action !== 'delete');
+/** Removes the folders the deletions emptied; a removed folder's parent is fsynced instead of the folder. */
+async function removeEmptiedFolders(
+  input: ApplyInput,
+  state: ApplyState,
+  deletions: readonly RestorePlanEntry[],
+): Promise<string[]> {
+  const deleted = deletions
+    .filter((entry) => state.outcomes.get(entry.path)?.result === 'done')
+    .map((entry) => entry.path);
+  const removedDirectories = await removeEmptied(input, deleted);
+  const removed = new Set(removedDirectories.map((folder) => absoluteIn(input.plan.dir, folder)));
+  for (const folder of removed) {
+    state.toSync.delete(folder);
+    if (!removed.has(path.dirname(folder))) state.toSync.add(path.dirname(folder));
+  }
+  return removedDirectories;
+}
+
+/** Writes every restored and re-created file atomically; returns the empty folders that gave way to a file. */
+async function applyWrites(
+  input: ApplyInput,
+  state: ApplyState,
+  writes: readonly RestorePlanEntry[],
+): Promise<string[]> {
   const emptied: string[] = [];
-  const folders = [...new Set(writes.map((entry) => path.dirname(absoluteIn(plan.dir, entry.path))))];
+  const folders = [...new Set(writes.map((entry) => path.dirname(absoluteIn(input.plan.dir, entry.path))))];
   // Stale temp files (of writers that died) go while the writes run: a sweep never takes an in-flight temp file.
   const sweeping = mapLimit(folders, writeConcurrency, sweepStaleTemps);
   await mapLimit(writes, writeConcurrency, async (entry) => {
-    const target = absoluteIn(plan.dir, entry.path);
+    const target = absoluteIn(input.plan.dir, entry.path);
     try {
       const wanted = entry.checkpoint;
       if (wanted === undefined) throw new Error(`plan entry ${entry.path} has no checkpoint version`);
       // A tracked file that became an empty folder: the folder holds nothing, so it gives way.
       if (entry.action === 'recreate' && (await removeEmptyFolder(target))) emptied.push(entry.path);
-      const found = await expectVersion(target, entry.current, knownOid(entry));
+      const found = await expectVersion(target, entry.current, state.knownOid(entry));
       const written = await putFile(target, wanted, await input.readBlob(wanted.oid), found);
-      for (const folder of written.directoriesToSync) toSync.add(folder);
-      touched.push(target);
-      outcomes.set(entry.path, { path: entry.path, action: entry.action, result: 'done' });
+      for (const folder of written.directoriesToSync) state.toSync.add(folder);
+      state.touched.push(target);
+      state.outcomes.set(entry.path, { path: entry.path, action: entry.action, result: 'done' });
     } catch (error) {
-      outcomes.set(entry.path, failure(entry, error));
+      state.outcomes.set(entry.path, failure(entry, error));
     }
-    advance();
+    state.advance();
   });
   await sweeping;
-  await syncDirectories([...toSync]);
+  return emptied;
+}
 
+/** Reads every done path back against the checkpoint; a mismatch turns its outcome into `failed`. */
+async function verifyReadBack(
+  input: ApplyInput,
+  outcomes: Map<string, RestoreOutcome>,
+): Promise<{ readonly isVerified: boolean; readonly readBack: Map<string, DiskVersion> }> {
+  const { plan } = input;
   let isVerified = true;
   const readBack = new Map<string, DiskVersion>();
   const byPath = new Map(plan.entries.map((entry) => [entry.path, entry]));
@@ -205,8 +234,12 @@ export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> 
     if (checked % progressStep === 0 || checked === verified.length)
       input.onProgress?.({ phase: 'verify', done: checked, total: verified.length });
   });
+  return { isVerified, readBack };
+}
 
-  const ordered = plan.entries.map(
+/** Every plan entry's outcome in plan order; entries nothing happened to are `skipped` with the plan's reason. */
+function orderedOutcomes(plan: RestorePlan, outcomes: Map<string, RestoreOutcome>): RestoreOutcome[] {
+  return plan.entries.map(
     (entry): RestoreOutcome =>
       outcomes.get(entry.path) ?? {
         path: entry.path,
@@ -216,17 +249,49 @@ export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> 
         ...(entry.note !== undefined && { message: entry.note }),
       },
   );
+}
+
+/** Known hashes from the read-back: a file whose stat is still the one read back holds what was verified. */
+function readBackHashes(readBack: Map<string, DiskVersion>): KnownHashes {
   return {
-    outcomes: ordered,
-    removedDirectories: [...removedDirectories, ...emptied],
-    touched,
-    isVerified,
-    readBack: {
-      oidOf(relativePath, stats, mode) {
-        const found = readBack.get(relativePath);
-        if (found?.file === undefined || found.file.mode !== mode) return undefined;
-        return isSameIdentity(found.identity, fileIdentityOf(stats)) ? found.file.oid : undefined;
-      },
+    oidOf(relativePath, stats, mode) {
+      const found = readBack.get(relativePath);
+      if (found?.file === undefined || found.file.mode !== mode) return undefined;
+      return isSameIdentity(found.identity, fileIdentityOf(stats)) ? found.file.oid : undefined;
     },
+  };
+}
+
+/**
+ * Applies a plan made against the pre-rollback snapshot: deletes first (so a file or symlink in
+ * the way of a folder goes before the folder is filled), then removes the folders that emptied
+ * (unless the checkpoint has them), then writes every restored and re-created file atomically,
+ * then fsyncs the touched folders and reads every result back against the checkpoint's blobs.
+ * Before anything is overwritten or deleted it must still be the version the snapshot stored;
+ * a file that changed meanwhile is left as found and reported as a `conflict`.
+ */
+export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> {
+  const actions = input.plan.entries.filter((entry) => entry.action !== 'skip');
+  const state = applyState(input, actions.length);
+  input.onProgress?.({ phase: 'write', done: 0, total: actions.length });
+
+  const deletions = actions.filter((entry) => entry.action === 'delete');
+  await applyDeletions(input, state, deletions);
+  const removedDirectories = await removeEmptiedFolders(input, state, deletions);
+
+  const emptied = await applyWrites(
+    input,
+    state,
+    actions.filter((entry) => entry.action !== 'delete'),
+  );
+  await syncDirectories([...state.toSync]);
+
+  const { isVerified, readBack } = await verifyReadBack(input, state.outcomes);
+  return {
+    outcomes: orderedOutcomes(input.plan, state.outcomes),
+    removedDirectories: [...removedDirectories, ...emptied],
+    touched: state.touched,
+    isVerified,
+    readBack: readBackHashes(readBack),
   };
 }

@@ -1,18 +1,10 @@
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { PlainActor } from '../../../shared/contract/actor-model';
-import { AppError } from '../../../shared/errors';
-import {
-  isIncompleteOutcome,
-  type restoreProgressSchema,
-  type restoreResultSchema,
-} from '../../../shared/contract/checkpoints-restore-schemas';
+import type { restoreProgressSchema, restoreResultSchema } from '../../../shared/contract/checkpoints-restore-schemas';
 import type { EventHub } from '../../lib/event-hub';
-import { fileSystemError } from '../../files/file-system-error';
 import { FileLock } from '../../locks/file-lock';
 import type { Logger } from '../../logging/logger';
-import { preRollbackReason } from '../../../shared/checkpoint-reasons';
 import type { CheckpointApi } from '../checkpoint-service';
 import { diffFiles, diffOneFile, diffPage, type DiffPage, type FileDiff } from '../diff/diff-checkpoint';
 import { applyLineRestore, planLineRestore, type LineRequest, type LineRestoreContext } from './line-restore';
@@ -21,12 +13,10 @@ import { knownHashesLoader, type KnownHashes } from '../diff/diff-known-hashes';
 import { readLiveTree, overlayReader, type LiveTreeRules } from '../diff/diff-live-tree';
 import { createPathScope } from '../diff/diff-path-scope';
 import { openDiffSides, type DiffAgainst } from '../diff/diff-sides';
-import { emptyTreeOid } from '../store/git-objects';
-import { applyRestorePlan } from './restore-apply';
 import { planRestore, type RestorePlan } from './restore-plan';
-import { findUnaccountedChanges } from './restore-scope-check';
 import { createWriteLedger, type WriteLedger } from './restore-write-ledger';
 import { dirHash } from '../store/store-layout';
+import { runWholeRestore, type WholeRestoreContext } from './restore-run';
 
 /** The outcome of a restore. */
 export type RestoreResult = z.output<typeof restoreResultSchema>;
@@ -141,36 +131,56 @@ async function numberInTimeline(engine: CheckpointApi, dir: string, id: string):
   return index < 0 ? undefined : index + 1;
 }
 
-/** Known hashes from the first source that knows the file, else the second. */
-function knownEither(first: KnownHashes, second: KnownHashes): KnownHashes {
-  return {
-    oidOf: (relativePath, stats, mode) =>
-      first.oidOf(relativePath, stats, mode) ?? second.oidOf(relativePath, stats, mode),
+/** One restore per directory at a time, across processes; other directories are not held up. */
+function directoryLocks(root: string): (dir: string) => FileLock {
+  const locks = new Map<string, FileLock>();
+  return (dir) => {
+    const key = dirHash(dir);
+    let lock = locks.get(key);
+    if (lock === undefined) {
+      lock = new FileLock({
+        path: path.join(root, 'restore-locks', `${key}.lock`),
+        resource: `restores of ${dir}`,
+        timeoutMs: 10 * 60_000,
+      });
+      locks.set(key, lock);
+    }
+    return lock;
   };
 }
 
-function rootOf(tree: string): string | undefined {
-  return tree === emptyTreeOid ? undefined : tree;
+/** Runs a restore of `dir` under its directory lock, the caller's guard and the engine's restore hold. */
+function restoreRunner(
+  options: RestoreServiceOptions,
+): <T>(dir: string, checkpointId: string, task: () => Promise<T>) => Promise<T> {
+  const directoryLock = directoryLocks(options.root);
+  // While a restore runs, no retention cut drops its checkpoint and no maintenance deletes what it reads;
+  // the guard takes the memory locks when the folder is a memory folder.
+  return <T>(dir: string, checkpointId: string, task: () => Promise<T>): Promise<T> => {
+    const guard: RestoreGuard = options.guard ?? ((_dir, work) => work());
+    return directoryLock(dir).withLock(
+      () => guard(dir, () => options.engine.duringRestore(checkpointId, task)),
+      `restore of ${dir}`,
+    );
+  };
 }
 
-/**
- * The plan with its secrets files skipped (`secret`): the user did not confirm writing them. A
- * secrets file named one by one in the restore's paths was asked for by name, which confirms it.
- */
-function withoutSecrets(plan: RestorePlan): RestorePlan {
-  const named = new Set(plan.paths);
+/** What a line restore needs: the service's engine and ledger, its runner, and where progress goes. */
+function lineContextFor(
+  options: RestoreServiceOptions,
+  run: LineRestoreContext['run'],
+  onProgress?: (progress: RestoreProgress) => void,
+): LineRestoreContext {
   return {
-    ...plan,
-    entries: plan.entries.map((entry) =>
-      entry.isSecret === true && entry.action !== 'skip' && !named.has(entry.path)
-        ? {
-            ...entry,
-            action: 'skip' as const,
-            reason: 'secret' as const,
-            note: "A secrets file from another program's store: it is written only when you confirm (--secrets, or the checkbox in the restore dialog).",
-          }
-        : entry,
-    ),
+    engine: options.engine,
+    ledger: options.ledger,
+    maxFileBytes: options.maxFileBytes,
+    logger: options.logger,
+    run,
+    report: (progress) => {
+      onProgress?.(progress);
+      options.events?.emit('checkpoints:restore-progressed', progress);
+    },
   };
 }
 
@@ -179,46 +189,23 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
   const { engine, ledger } = options;
   const rules: LiveTreeRules = { maxFileBytes: options.maxFileBytes, ignoredFolders: options.ignoredFolders };
   const store = { readTree: (oid: string) => engine.readTree(oid) };
-  const locks = new Map<string, FileLock>();
   const loadKnown: (dir: string) => Promise<KnownHashes> = knownHashesLoader(options.root, (dir) =>
     engine.knownHashes(dir),
   );
+  const runRestore = restoreRunner(options);
+  const lineContext = (onProgress?: (progress: RestoreProgress) => void): LineRestoreContext =>
+    lineContextFor(options, runRestore, onProgress);
 
-  /** One restore per directory at a time, across processes; other directories are not held up. */
-  const directoryLock = (dir: string): FileLock => {
-    const key = dirHash(dir);
-    let lock = locks.get(key);
-    if (lock === undefined) {
-      lock = new FileLock({
-        path: path.join(options.root, 'restore-locks', `${key}.lock`),
-        resource: `restores of ${dir}`,
-        timeoutMs: 10 * 60_000,
-      });
-      locks.set(key, lock);
-    }
-    return lock;
-  };
-
-  // While a restore runs, no retention cut drops its checkpoint and no maintenance deletes what it reads;
-  // the guard takes the memory locks when the folder is a memory folder.
-  const runRestore = <T>(dir: string, checkpointId: string, task: () => Promise<T>): Promise<T> => {
-    const guard: RestoreGuard = options.guard ?? ((_dir, work) => work());
-    return directoryLock(dir).withLock(
-      () => guard(dir, () => engine.duringRestore(checkpointId, task)),
-      `restore of ${dir}`,
-    );
-  };
-  const lineContext = (onProgress?: (progress: RestoreProgress) => void): LineRestoreContext => ({
+  const wholeContext: WholeRestoreContext = {
     engine,
     ledger,
+    rules,
+    store,
     maxFileBytes: options.maxFileBytes,
     logger: options.logger,
-    run: runRestore,
-    report: (progress) => {
-      onProgress?.(progress);
-      options.events?.emit('checkpoints:restore-progressed', progress);
-    },
-  });
+    checkScopeAfterRestore: options.checkScopeAfterRestore === true,
+    loadKnown,
+  };
 
   return {
     async diff(dir, ref, against, { paths = [], offset = 0, limit = 200 } = {}) {
@@ -265,89 +252,9 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
         onProgress?.(event);
         options.events?.emit('checkpoints:restore-progressed', event);
       };
-      const result = await runRestore(checkpoint.dir, checkpoint.id, async (): Promise<RestoreResult> => {
-        report({ phase: 'snapshot', done: 0, total: 1 });
-        // A folder deleted whole is brought back: its checkpoints outlive it.
-        await mkdir(checkpoint.dir, { recursive: true }).catch((error: unknown) => {
-          throw fileSystemError(error, 'bring back the folder', checkpoint.dir);
-        });
-        const pre = await engine.checkpoint(checkpoint.dir, {
-          reason: preRollbackReason(checkpoint.id),
-          kind: 'pre-rollback',
-          restores: checkpoint.id,
-          attribution: { actor },
-          ...(scope.paths.length > 0 && {
-            paths: scope.paths.map((item) => path.join(checkpoint.dir, ...item.split('/'))),
-            onlyPaths: true,
-          }),
-        });
-        if (pre.kind !== 'created') throw new Error('the engine did not create the pre-rollback snapshot');
-        const preRollback = { id: pre.checkpoint.id, reason: pre.checkpoint.reason, time: pre.checkpoint.time };
-        report({ phase: 'snapshot', done: 1, total: 1 });
-        const plan = await planRestore({
-          dir: checkpoint.dir,
-          checkpoint,
-          scope,
-          current: { tree: rootOf(pre.checkpoint.tree), reader: store },
-          maxFileBytes: options.maxFileBytes,
-          ledger,
-          readBlob: (oid) => engine.readBlob(oid),
-        });
-        if (fingerprint !== undefined && fingerprint !== plan.fingerprint) {
-          throw new AppError(
-            'conflict',
-            `${checkpoint.dir} changed since this restore was planned, so nothing was restored. Review the new plan and restore again (the snapshot ${preRollback.id.slice(0, 8)} taken just now holds the current state).`,
-            { expected: fingerprint, actual: plan.fingerprint, preRollback: preRollback.id },
-          );
-        }
-        const applied = await applyRestorePlan({
-          plan: allowSecrets ? plan : withoutSecrets(plan),
-          checkpointTree: rootOf(checkpoint.tree),
-          reader: store,
-          readBlob: (oid) => engine.readBlob(oid),
-          onProgress: (progress) => report(progress),
-          known: await loadKnown(checkpoint.dir),
-        });
-        await ledger.record(applied.touched, { kind: actor });
-        engine.noteWritten(applied.touched);
-        const outcomes = [...applied.outcomes];
-        const unaccounted =
-          options.checkScopeAfterRestore === true
-            ? await findUnaccountedChanges({
-                dir: checkpoint.dir,
-                checkpointTree: rootOf(checkpoint.tree),
-                scope,
-                rules,
-                known: knownEither(applied.readBack, await loadKnown(checkpoint.dir)),
-                store,
-                outcomes,
-              })
-            : [];
-        outcomes.push(...unaccounted);
-        const counts = { done: 0, skipped: 0, conflict: 0, failed: 0 };
-        for (const outcome of outcomes) counts[outcome.result] += 1;
-        const incomplete = outcomes.filter(isIncompleteOutcome).length;
-        const status = incomplete > 0 ? 'incomplete' : counts.done === 0 ? 'nothing-to-do' : 'complete';
-        report({ phase: 'done', done: counts.done, total: outcomes.length, status, incomplete });
-        options.logger.info('restore applied', {
-          dir: checkpoint.dir,
-          checkpoint: checkpoint.id,
-          preRollback: preRollback.id,
-          status,
-          incomplete,
-          ...counts,
-        });
-        return {
-          plan,
-          preRollback,
-          outcomes,
-          counts,
-          removedDirectories: [...applied.removedDirectories],
-          isVerified: applied.isVerified && unaccounted.length === 0,
-          status,
-          incomplete,
-        };
-      });
+      const result = await runRestore(checkpoint.dir, checkpoint.id, () =>
+        runWholeRestore(wholeContext, { checkpoint, scope, fingerprint, allowSecrets, actor, report }),
+      );
       // The number that undoes it, as the timeline shows it now: the CLI prints it without another call.
       const undoNumber = await numberInTimeline(engine, checkpoint.dir, result.preRollback.id);
       return undoNumber === undefined ? result : { ...result, undoNumber };

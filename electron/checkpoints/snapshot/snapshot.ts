@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { CheckpointOutcome, CheckpointRequest, CheckpointStats } from '../checkpoint-types';
 import { checkpointStats, type KnownBlobs } from './checkpoint-stats';
@@ -9,20 +8,19 @@ import {
   maxSkippedTrailers,
 } from '../timeline/commit-message';
 import type { DirRegistry } from '../timeline/dir-registry';
-import { DirState } from './dir-state';
+import type { DirState } from './dir-state';
 import { FileHasher, type HashResult } from './file-hasher';
-import { fileModes } from '../store/git-objects';
 import type { HashWorkerPool } from './hash-worker-pool';
 import { countLines, isBinary } from './line-stats';
 import type { ObjectStore } from '../store/object-store';
 import { PackWriter } from '../store/pack-writer';
 import type { RefStore } from '../store/ref-store';
-import { readStatCache } from './stat-cache';
 import { isRacy, smudgeRacyRecords } from './folder-listing';
-import { applyListings, scanFolder, scanPaths, type HashCandidate, type ScanContext } from './stat-walk';
-import { statCacheFile, type StoreLayout } from '../store/store-layout';
+import type { HashCandidate } from './stat-walk';
+import type { StoreLayout } from '../store/store-layout';
 import { toCheckpointEntry, type Timeline } from '../timeline/timeline';
 import type { TrackedDirectory } from './tracked-directory';
+import { findChanges, loadDirState } from './snapshot-changes';
 
 /** Everything a snapshot needs from the service. */
 export interface SnapshotEngine {
@@ -175,22 +173,65 @@ async function firstStats(engine: SnapshotEngine, state: DirState, known: KnownB
   return { files, insertions, deletions: 0 };
 }
 
-/** Adds every stored file whose blob the store lacks (it was pruned, or the cache is from elsewhere). */
-async function recheckMissingBlobs(
+/** What a snapshot that changed something commits. */
+interface SnapshotCommit {
+  readonly state: DirState;
+  readonly head: string | undefined;
+  readonly headTree: string | undefined;
+  readonly tree: string;
+  readonly known: KnownBlobs;
+  readonly kind: NonNullable<CheckpointRequest['kind']>;
+  readonly isDurable: boolean;
+  readonly isScoped: boolean;
+  readonly requested: readonly string[];
+}
+
+/** Writes the checkpoint commit and moves the directory's ref to it (durably for a pre-rollback snapshot). */
+async function commitSnapshot(
   engine: SnapshotEngine,
-  state: DirState,
-  candidates: HashCandidate[],
-): Promise<void> {
-  const queued = new Set(candidates.map((candidate) => candidate.rel));
-  await engine.store.preloadLoose();
-  try {
-    for (const [rel, record] of state.files()) {
-      if (queued.has(rel) || (await engine.store.has(record.oid))) continue;
-      candidates.push({ rel, isSymlink: record.mode === fileModes.symlink, mode: record.mode });
-    }
-  } finally {
-    engine.store.forgetLoose();
+  tracked: TrackedDirectory,
+  request: CheckpointRequest,
+  snapshot: SnapshotCommit,
+): Promise<CheckpointOutcome> {
+  const { state, head, headTree, tree, known, kind, isDurable } = snapshot;
+  const stats =
+    head === undefined
+      ? await firstStats(engine, state, known)
+      : await checkpointStats(engine.store, headTree, tree, known);
+  const skipped = state.skippedPaths();
+  // More skips than the trailers hold: the complete list goes into a blob the commit names.
+  const skippedList =
+    skipped.length > maxSkippedTrailers ? await engine.store.writeLoose('blob', encodeSkippedList(skipped)) : undefined;
+  const content = encodeCheckpointCommit({
+    tree,
+    parent: head,
+    time: Math.floor(Date.now() / 1000),
+    reason: request.reason,
+    attribution: request.attribution ?? {},
+    kind,
+    restores: request.restores,
+    stats,
+    skipped,
+    skippedList,
+    ...(snapshot.isScoped ? { scopedPaths: snapshot.requested.length } : {}),
+  });
+  const id = await engine.store.writeLoose('commit', content);
+  if (isDurable) await engine.store.syncWritten();
+  await engine.assertLockHeld();
+  await engine.refs.update(tracked.dirhash, id, head, `checkpoint: ${request.reason}`, { isDurable });
+  state.head = id;
+  tracked.isCacheStale = true;
+  // The registry's lastTouch is refreshed at most every 30 s (listings also read the head's time).
+  if (Date.now() - tracked.registryTouchedAt > 30_000) {
+    await engine.registry.touch(tracked.dirhash, tracked.dir);
+    tracked.registryTouchedAt = Date.now();
   }
+  const entry = toCheckpointEntry(
+    tracked.dir,
+    { id, commit: decodeCheckpointCommit(content) },
+    await engine.refs.readShallow(),
+  );
+  return { kind: 'created', checkpoint: entry };
 }
 
 /**
@@ -208,53 +249,18 @@ export async function takeSnapshot(
   const head = await engine.refs.read(tracked.dirhash);
   const dirty = tracked.takeDirty();
   try {
-    let state = tracked.state;
-    // The stat cache this state was just loaded from: a walk in the workers hands over only what differs from it.
-    let cached: Buffer | undefined;
-    if (state === undefined) {
-      const loaded = await readStatCache(statCacheFile(engine.layout, tracked.dirhash), tracked.dir);
-      state = loaded?.state ?? new DirState();
-      cached = loaded?.content;
-      tracked.needsFullScan = true;
-    }
+    const { state, cached } = await loadDirState(engine, tracked);
     // Someone else (another process, a repair) moved the timeline: trust stat records only for
     // blobs the store still holds, and rebuild every tree.
     const headMoved = state.head !== head;
     if (headMoved) state.invalidateTrees();
     const scanStartNs = nowNs();
-    const context: ScanContext = {
-      root: tracked.dir,
+    const { candidates, requested, isScoped } = await findChanges(engine, tracked, request, {
       state,
-      maxFileBytes: engine.maxFileBytes,
-      ignoredFolders: engine.ignoredFolders,
-    };
-    const candidates: HashCandidate[] = [];
-    const requested = (request.paths ?? [])
-      .map((absolute) => tracked.relative(path.resolve(absolute)))
-      .filter((rel): rel is string => rel !== undefined);
-    const wouldWalk = tracked.needsFullScan || headMoved || !tracked.isWatched;
-    // Only the caller's paths matter and the state still equals the head: re-read just them, keep
-    // the rest as the head has it, and leave the walk (and the watcher's dirty set) for next time.
-    const isScoped = wouldWalk && !headMoved && request.onlyPaths === true && requested.length > 0;
-    if (isScoped) {
-      await scanPaths(context, requested, candidates);
-      for (const rel of dirty) tracked.dirty.add(rel);
-    } else if (wouldWalk) {
-      // A big tree is walked in a worker, with blocking calls and no thread-pool round trips.
-      const isBig = Math.max(state.fileCount, tracked.sizeHint) >= engine.workerThreshold;
-      if (isBig || engine.pool.isRunning)
-        await engine.pool.walk(
-          tracked.dir,
-          '',
-          engine.ignoredFolders,
-          (listings) => applyListings(context, listings, candidates),
-          cached === undefined ? undefined : { content: cached, maxFileBytes: engine.maxFileBytes },
-        );
-      else await scanFolder(context, '', candidates);
-    } else {
-      await scanPaths(context, [...dirty, ...requested], candidates);
-    }
-    if (headMoved && state.fileCount > 0) await recheckMissingBlobs(engine, state, candidates);
+      cached,
+      headMoved,
+      dirty,
+    });
     const previousRacy = tracked.racy;
     tracked.racy = new Map();
     const kind = request.kind ?? 'checkpoint';
@@ -273,46 +279,8 @@ export async function takeSnapshot(
       state.head = head;
       return { kind: 'unchanged', head };
     }
-    const stats =
-      head === undefined
-        ? await firstStats(engine, state, known)
-        : await checkpointStats(engine.store, headTree, tree, known);
-    const skipped = state.skippedPaths();
-    // More skips than the trailers hold: the complete list goes into a blob the commit names.
-    const skippedList =
-      skipped.length > maxSkippedTrailers
-        ? await engine.store.writeLoose('blob', encodeSkippedList(skipped))
-        : undefined;
-    const content = encodeCheckpointCommit({
-      tree,
-      parent: head,
-      time: Math.floor(Date.now() / 1000),
-      reason: request.reason,
-      attribution: request.attribution ?? {},
-      kind,
-      restores: request.restores,
-      stats,
-      skipped,
-      skippedList,
-      ...(isScoped ? { scopedPaths: requested.length } : {}),
-    });
-    const id = await engine.store.writeLoose('commit', content);
-    if (isDurable) await engine.store.syncWritten();
-    await engine.assertLockHeld();
-    await engine.refs.update(tracked.dirhash, id, head, `checkpoint: ${request.reason}`, { isDurable });
-    state.head = id;
-    tracked.isCacheStale = true;
-    // The registry's lastTouch is refreshed at most every 30 s (listings also read the head's time).
-    if (Date.now() - tracked.registryTouchedAt > 30_000) {
-      await engine.registry.touch(tracked.dirhash, tracked.dir);
-      tracked.registryTouchedAt = Date.now();
-    }
-    const entry = toCheckpointEntry(
-      tracked.dir,
-      { id, commit: decodeCheckpointCommit(content) },
-      await engine.refs.readShallow(),
-    );
-    return { kind: 'created', checkpoint: entry };
+    const snapshot = { state, head, headTree, tree, known, kind, isDurable, isScoped, requested };
+    return await commitSnapshot(engine, tracked, request, snapshot);
   } catch (error) {
     tracked.state = undefined;
     tracked.needsFullScan = true;

@@ -52,6 +52,42 @@ async function signature(root: string): Promise<string> {
   return parts.join('|');
 }
 
+/** The checkpoints of `dir` newer than `before`, oldest first (at most `maxAnnounced`). */
+async function newerThan(engine: WatchedEngine, dir: string, before: string | undefined): Promise<CheckpointEntry[]> {
+  // Usually this core's own checkpoint (announced already) or one or two from elsewhere: a short look first.
+  let entries = await engine.list(dir, { limit: 8 });
+  if (entries.length === 8 && !entries.some((entry) => entry.id === before))
+    entries = await engine.list(dir, { limit: maxAnnounced });
+  const index = entries.findIndex((entry) => entry.id === before);
+  return (index < 0 ? entries : entries.slice(0, index)).slice().reverse();
+}
+
+/** Watches only the files another process's checkpoint or cut changes (not this process's lock file, nor objects). */
+function watchStoreFiles(root: string, logger: Logger, onChange: () => void): FSWatcher[] {
+  const watchers: FSWatcher[] = [];
+  const { gitdir } = storeLayout(root);
+  const watched: ReadonlyArray<readonly [string, ((name: string) => boolean) | undefined]> = [
+    [path.join(gitdir, 'refs', 'vigil'), undefined],
+    [gitdir, (name) => name === 'packed-refs' || name === 'shallow'],
+    [root, (name) => name === 'cuts.jsonl'],
+  ];
+  for (const [folder, isRelevant] of watched) {
+    try {
+      const watcher = watch(folder, { persistent: false }, (_event, filename) => {
+        if (isRelevant === undefined || filename === null || isRelevant(filename)) onChange();
+      });
+      watcher.on('error', () => watcher.close());
+      watchers.push(watcher);
+    } catch (error) {
+      logger.warn('could not watch the checkpoint store; changes by other processes show within a second', {
+        folder,
+        error,
+      });
+    }
+  }
+  return watchers;
+}
+
 /**
  * Lets a resident core see what other Vigil processes did to the store (a `vigil checkpoint
  * --local`, a CLI run before the core started, a second core): new checkpoints are announced
@@ -71,14 +107,7 @@ export async function watchStore(options: StoreWatcherOptions): Promise<Disposer
   const announceTimeline = async (dirhash: string, head: string): Promise<void> => {
     const dir = await engine.directoryOf(dirhash);
     if (dir === undefined) return;
-    const before = known.get(dirhash);
-    // Usually this core's own checkpoint (announced already) or one or two from elsewhere: a short look first.
-    let entries = await engine.list(dir, { limit: 8 });
-    if (entries.length === 8 && !entries.some((entry) => entry.id === before))
-      entries = await engine.list(dir, { limit: maxAnnounced });
-    const index = entries.findIndex((entry) => entry.id === before);
-    const fresh = (index < 0 ? entries : entries.slice(0, index)).slice().reverse();
-    engine.announce(fresh);
+    engine.announce(await newerThan(engine, dir, known.get(dirhash)));
     known.set(dirhash, head);
   };
 
@@ -104,28 +133,7 @@ export async function watchStore(options: StoreWatcherOptions): Promise<Disposer
     }, settleMs);
   };
 
-  const watchers: FSWatcher[] = [];
-  const { gitdir } = storeLayout(root);
-  // Only the files another process's checkpoint or cut changes (not this process's lock file, nor objects).
-  const watched: ReadonlyArray<readonly [string, ((name: string) => boolean) | undefined]> = [
-    [path.join(gitdir, 'refs', 'vigil'), undefined],
-    [gitdir, (name) => name === 'packed-refs' || name === 'shallow'],
-    [root, (name) => name === 'cuts.jsonl'],
-  ];
-  for (const [folder, isRelevant] of watched) {
-    try {
-      const watcher = watch(folder, { persistent: false }, (_event, filename) => {
-        if (isRelevant === undefined || filename === null || isRelevant(filename)) requestScan();
-      });
-      watcher.on('error', () => watcher.close());
-      watchers.push(watcher);
-    } catch (error) {
-      logger.warn('could not watch the checkpoint store; changes by other processes show within a second', {
-        folder,
-        error,
-      });
-    }
-  }
+  const watchers = watchStoreFiles(root, logger, requestScan);
   const poll = setInterval(() => {
     void signature(root).then((current) => {
       if (current !== lastSignature) requestScan();
