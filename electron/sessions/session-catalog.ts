@@ -26,6 +26,22 @@ export interface SessionCatalogOptions {
 /** The default number of sessions start-up reads. */
 export const defaultShownAtStart = 200;
 
+/** A session's entry as read from its log: its summary only, nothing connected, loaded or running. */
+function unloadedEntry(state: SessionState, file: string, isTorn: boolean): SessionEntry {
+  return {
+    id: state.id,
+    file,
+    brief: toBrief(state),
+    isClosed: state.isClosed,
+    isConnected: false,
+    state: undefined,
+    loading: undefined,
+    writer: undefined,
+    isTorn,
+    running: 0,
+  };
+}
+
 /**
  * The registry's sessions and their logs on disk: which are read (their summaries), which are
  * not yet (older ones, read on demand), whose full state is loaded, and retention. A session's
@@ -237,18 +253,7 @@ export class SessionCatalog {
     const loaded = await loadSessionLog(file, this.#options.report);
     if (loaded === undefined || isOwn(this.#entries.get(sessionId))) return undefined;
     const { state, isTorn } = loaded;
-    const entry: SessionEntry = {
-      id: state.id,
-      file,
-      brief: toBrief(state),
-      isClosed: state.isClosed,
-      isConnected: false,
-      state: undefined,
-      loading: undefined,
-      writer: undefined,
-      isTorn,
-      running: 0,
-    };
+    const entry = unloadedEntry(state, file, isTorn);
     this.#unread.delete(sessionId);
     this.#entries.set(sessionId, entry);
     return entry;
@@ -285,17 +290,6 @@ export class SessionCatalog {
     const loaded = await loadSessionLog(file.file, isReported ? this.#options.report : () => undefined);
     if (loaded === undefined) return;
     const { state, isTorn } = loaded;
-    this.#entries.set(state.id, {
-      id: state.id,
-      file: file.file,
-      brief: toBrief(state),
-      isClosed: state.isClosed,
-      isConnected: false,
-      state: undefined,
-      loading: undefined,
-      writer: undefined,
-      isTorn,
-      running: 0,
-    });
+    this.#entries.set(state.id, unloadedEntry(state, file.file, isTorn));
   }
 }

@@ -86,15 +86,15 @@ function lightPaths(roots: ChunkPlanRoots, graph: ChunkingContext): Map<string, 
  */
 export function planChunks(roots: ChunkPlanRoots, graph: ChunkingContext): ChunkPlan {
   const plan = new Map<string, PlannedChunk>();
-  const claim = (ids: Iterable<string>, chunk: PlannedChunk, except: string): void => {
+  const claim = (ids: Iterable<string>, chunk: PlannedChunk, except?: string): void => {
     for (const id of ids) if (id !== except && !plan.has(id)) plan.set(id, chunk);
   };
   const paths = [...lightPaths(roots, graph)].sort(([a], [b]) => a.localeCompare(b));
-  const hook = [...staticClosure(roots.hook, graph)];
+  const hook = staticClosure(roots.hook, graph);
   // What the commands load, the hook's own code left out (the hook command loads it only to run it).
-  const commandModules = new Set(paths.flatMap(([root, closure]) => (hook.includes(root) ? [] : [...closure])));
+  const commandModules = new Set(paths.flatMap(([root, closure]) => (hook.has(root) ? [] : [...closure])));
   claim(
-    hook.filter((id) => commandModules.has(id)),
+    [...hook].filter((id) => commandModules.has(id)),
     { name: 'cli-relay', tier: tiers.relay },
     roots.hook,
   );
@@ -111,16 +111,14 @@ export function planChunks(roots: ChunkPlanRoots, graph: ChunkingContext): Chunk
       others.length + 1 >= baseShare
         ? { name: 'cli-base', tier: tiers.base }
         : { name: `cli-${path.basename(first, path.extname(first))}`, tier: tiers.command };
-    claim([id], chunk, '');
+    claim([id], chunk);
   }
   const worker = staticClosure(roots.worker, graph);
-  const core = [...staticClosure(roots.core, graph)].filter((id) => !worker.has(id) && !isExternal(id, graph));
-  claim(core, { name: 'core', tier: tiers.core }, '');
+  const core = [...staticClosure(roots.core, graph)].filter(
+    (id) => !worker.has(id) && graph.getModuleInfo(id)?.isExternal !== true,
+  );
+  claim(core, { name: 'core', tier: tiers.core });
   return plan;
-}
-
-function isExternal(id: string, graph: ChunkingContext): boolean {
-  return id.startsWith('node:') || graph.getModuleInfo(id)?.isExternal === true;
 }
 
 /** A code-splitting group of rolldown's (`output.codeSplitting.groups`). */
