@@ -11,7 +11,7 @@ import { changedPaths } from '../../model/restore-plan';
 import { sessionColourClass } from '../../model/session-lanes';
 import type { TimelineEntry } from '../../model/timeline-filter';
 import { useAppStore } from '../../stores/store-context';
-import { DetailToolbar } from './detail-toolbar';
+import { DetailToolbar, type OpenCheckpointProps } from './detail-toolbar';
 
 function sideLabels(
   entry: TimelineEntry,
@@ -28,15 +28,7 @@ function sideLabels(
  * for restore) beside the diffs (the file under the cursor, or all of them stacked); restore all,
  * the selected files, one file, or lines picked in a diff, each with its plan and its undo.
  */
-export function CheckpointDetail({
-  entry,
-  newer,
-  older,
-}: {
-  readonly entry: TimelineEntry;
-  readonly newer: string | undefined;
-  readonly older: string | undefined;
-}) {
+export function CheckpointDetail({ entry, newer, older }: OpenCheckpointProps) {
   const detail = useAppStore((state) => state.detail);
   const selection = useAppStore((state) => state.fileSelection);
   const fileDiffs = useAppStore((state) => state.fileDiffs);

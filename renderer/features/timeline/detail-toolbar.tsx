@@ -8,16 +8,15 @@ const modes: readonly (readonly [DiffMode, string, string])[] = [
   ['all', 'All files', 'Every changed file one under another, like a pull request'],
 ];
 
-/** What the open checkpoint is compared with, how its diffs are shown, and its pin. */
-export function DetailToolbar({
-  entry,
-  newer,
-  older,
-}: {
+/** The open checkpoint and its neighbours on the timeline (ids), as the detail and its toolbar take them. */
+export interface OpenCheckpointProps {
   readonly entry: TimelineEntry;
   readonly newer: string | undefined;
   readonly older: string | undefined;
-}) {
+}
+
+/** What the open checkpoint is compared with, how its diffs are shown, and its pin. */
+export function DetailToolbar({ entry, newer, older }: OpenCheckpointProps) {
   const detail = useAppStore((state) => state.detail);
   const diffMode = useAppStore((state) => state.diffMode);
   const compareWith = useAppStore((state) => state.compareWith);
