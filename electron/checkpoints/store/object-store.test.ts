@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import { decodeCheckpointCommit, encodeCheckpointCommit, quotePath, unquotePath 
 import { emptyTreeOid, encodeTree, fileModes, hashObject } from './git-objects';
 import { lineChanges } from '../snapshot/line-stats';
 import { ObjectStore } from './object-store';
+import { inlineZlibMaxBytes } from './object-zlib';
 import { PackWriter } from './pack-writer';
 import { dirHash } from './store-layout';
 import { fsck, git, testService } from '../test-support/store-fixtures';
@@ -108,6 +110,35 @@ describe('the object layer', () => {
     } finally {
       await service.dispose();
     }
+  });
+
+  it('writes loose objects of every size that git reads back, and reads back what it and git wrote (inline and pooled zlib)', async () => {
+    const store = new ObjectStore(path.join(base, 'loose'));
+    git(['init', '--quiet', '--bare', store.gitdir]);
+    // Around the inline limit, far beyond it, and one that deflates to a few bytes but inflates past the inline ceiling.
+    const contents = [
+      Buffer.alloc(0),
+      Buffer.from('tiny'),
+      randomBytes(inlineZlibMaxBytes - 20),
+      randomBytes(inlineZlibMaxBytes + 1),
+      randomBytes(300_000),
+      Buffer.alloc(2_000_000, 'z'),
+    ];
+    const oids: string[] = [];
+    for (const content of contents) oids.push(await store.writeLoose('blob', content));
+    oids.forEach((oid, index) => {
+      expect(git(['--git-dir', store.gitdir, 'cat-file', '-s', oid])).toBe(String(contents[index]?.length));
+    });
+    expect(fsck(store.gitdir)).toBe('');
+    // A fresh store has nothing in memory: every read inflates the file.
+    const fresh = new ObjectStore(path.join(base, 'loose'));
+    for (const [index, oid] of oids.entries()) {
+      expect(Buffer.compare(await fresh.readTyped(oid, 'blob'), contents[index] ?? Buffer.alloc(1))).toBe(0);
+    }
+    const gitMade = gitWithInput(['--git-dir', store.gitdir, 'hash-object', '-w', '--stdin'], 'q'.repeat(500_000));
+    expect((await fresh.readTyped(gitMade, 'blob')).toString()).toBe('q'.repeat(500_000));
+    await store.close();
+    await fresh.close();
   });
 
   it('round-trips commit messages, quoting awkward paths and flattening multi-line reasons', () => {

@@ -1,7 +1,8 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 import { AppError } from '../../../shared/errors';
 import type { Result } from '../../../shared/result';
 import { authorizationHeader, type ServeCredential } from './serve-credential';
+import { readHttpAnswer, type AnswerHead } from './http-answer';
 
 /** What a relayed call came to: the core's answer, or a core that cannot be reached (the call never ran). */
 export type RelayOutcome =
@@ -39,46 +40,37 @@ function isResultFrame(value: unknown): value is { readonly type: 'result'; read
   );
 }
 
-/** Reads the answer's frames: events as they come, then the result; a stream that ends without one means the core died. */
-function readFrames(
-  response: IncomingMessage,
-  credential: ServeCredential,
-  options: RelayCallOptions,
-): Promise<Result<unknown>> {
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    let result: Result<unknown> | undefined;
-    const take = (line: string): void => {
-      if (line.trim() === '') return;
-      const frame = JSON.parse(line) as unknown;
-      if (isResultFrame(frame)) result = frame.result;
-      else if (typeof frame === 'object' && frame !== null && (frame as { type?: unknown }).type === 'event') {
-        const { name, payload } = frame as { name?: unknown; payload?: unknown };
-        if (typeof name === 'string') options.onEvent?.(name, payload);
-      }
-    };
-    response.setEncoding('utf8');
-    response.on('data', (chunk: string) => {
-      buffered += chunk;
+/** Reads the answer's frames as they come: events to `onEvent`; the result, if one came. Throws on a frame that is not JSON. */
+function frameReader(options: RelayCallOptions): {
+  readonly take: (text: string) => void;
+  readonly result: () => Result<unknown> | undefined;
+} {
+  let buffered = '';
+  let result: Result<unknown> | undefined;
+  const takeLine = (line: string): void => {
+    if (line.trim() === '') return;
+    const frame = JSON.parse(line) as unknown;
+    if (isResultFrame(frame)) result = frame.result;
+    else if (typeof frame === 'object' && frame !== null && (frame as { type?: unknown }).type === 'event') {
+      const { name, payload } = frame as { name?: unknown; payload?: unknown };
+      if (typeof name === 'string') options.onEvent?.(name, payload);
+    }
+  };
+  return {
+    take: (text) => {
+      buffered += text;
       for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
         const line = buffered.slice(0, end);
         buffered = buffered.slice(end + 1);
-        try {
-          take(line);
-        } catch {
-          reject(disconnected(credential));
-        }
+        takeLine(line);
       }
-    });
-    response.on('error', () => reject(disconnected(credential)));
-    response.on('close', () => (result === undefined ? reject(disconnected(credential)) : resolve(result)));
-  });
+    },
+    result: () => result,
+  };
 }
 
 /** The message of a request the core refused before any handler saw it. */
-async function refusal(response: IncomingMessage): Promise<string> {
-  let text = '';
-  for await (const chunk of response) text += String(chunk);
+function refusal(text: string): string {
   try {
     return (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? text.trim();
   } catch {
@@ -86,11 +78,36 @@ async function refusal(response: IncomingMessage): Promise<string> {
   }
 }
 
+/** Why an answer's head means the call never ran, or undefined when the core took it (its frames follow). */
+function refusedBy(head: AnswerHead, credential: ServeCredential): string | undefined {
+  if (head.status === 401) return `the core at ${credential.origin} refused serve.json's token`;
+  if (head.headers.get(contractHeader) !== '1') return `${credential.origin} is not a Vigil core (HTTP ${head.status})`;
+  return undefined;
+}
+
+/** The request: HTTP/1.0, so the core answers unchunked and closes the connection when the call is done. */
+function encodeRequest(credential: ServeCredential, host: string, body: string): string {
+  return [
+    'POST /ws HTTP/1.0',
+    `Host: ${host}`,
+    `Authorization: ${authorizationHeader(credential)}`,
+    'Content-Type: application/json',
+    'Accept: application/x-ndjson',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    '',
+    body,
+  ].join('\r\n');
+}
+
 /**
  * One contract call relayed to the resident core over loopback: `POST /ws`, serve.json's credential
  * as `Authorization: Bearer`. Unreachable (refused, wrong token, not a Vigil core, no answer to the
  * connection): the call never ran, and the caller may work in-process. A core that dies after
  * taking the call rejects with `disconnected`: it may have run, so it must not be repeated.
+ *
+ * Spoken as plain HTTP/1.0 on a socket rather than through `node:http`: every `vigil` command and
+ * agent hook that relays starts a process, and node:http's dozen modules cost each one ~6 ms of
+ * CPU (docs/benchmarks.md); one request and one unchunked answer need none of them.
  */
 export function relayCall(
   credential: ServeCredential,
@@ -99,73 +116,71 @@ export function relayCall(
   options: RelayCallOptions = {},
 ): Promise<RelayOutcome> {
   const body = JSON.stringify({ channel, payload, events: options.events ?? [] });
+  const origin = new URL(credential.origin);
+  const timeoutMs = options.connectTimeoutMs ?? 2_000;
   return new Promise((resolve, reject) => {
     let isSettled = false;
     const settle = (outcome: RelayOutcome | Error): void => {
       if (isSettled) return;
       isSettled = true;
+      clearTimeout(connectTimer);
+      socket.destroy();
       if (outcome instanceof Error) reject(outcome);
       else resolve(outcome);
     };
-    const request = httpRequest(new URL('/ws', credential.origin), {
-      method: 'POST',
-      // One connection per call, closed with it: nothing keeps a finished command's process alive.
-      agent: false,
-      headers: {
-        Authorization: authorizationHeader(credential),
-        'Content-Type': 'application/json',
-        Accept: 'application/x-ndjson',
-        'Content-Length': Buffer.byteLength(body),
+    // One connection per call, closed with it: nothing keeps a finished command's process alive.
+    const socket = connect({
+      host: origin.hostname.replace(/^\[|\]$/g, ''),
+      port: Number(origin.port === '' ? 80 : origin.port),
+    });
+    const connectTimer = setTimeout(
+      () => settle({ kind: 'unreachable', reason: `no answer from ${credential.origin} within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
+    socket.once('connect', () => {
+      clearTimeout(connectTimer);
+      // Not half-closed: Node's server drops a request whose client ends its side before the answer.
+      socket.write(encodeRequest(credential, origin.host, body));
+    });
+    let head: AnswerHead | undefined;
+    const frames = frameReader(options);
+    let refusedText = '';
+    readHttpAnswer(socket, {
+      onHead: (answer) => {
+        head = answer;
+        const refused = refusedBy(answer, credential);
+        if (refused !== undefined) settle({ kind: 'unreachable', reason: refused });
       },
-    });
-    const connectTimer = setTimeout(() => {
-      request.destroy();
-      settle({
-        kind: 'unreachable',
-        reason: `no answer from ${credential.origin} within ${options.connectTimeoutMs ?? 2_000} ms`,
-      });
-    }, options.connectTimeoutMs ?? 2_000);
-    request.on('socket', (socket) => socket.once('connect', () => clearTimeout(connectTimer)));
-    let hasResponse = false;
-    request.on('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(connectTimer);
-      // After the answer started, its stream reports the end (a core that died: `disconnected`).
-      if (hasResponse) return;
-      settle({
-        kind: 'unreachable',
-        reason: `${credential.origin} refused the connection (${error.code ?? error.message})`,
-      });
-    });
-    request.on('response', (response) => {
-      hasResponse = true;
-      clearTimeout(connectTimer);
-      if (response.statusCode === 401) {
-        response.resume();
-        settle({ kind: 'unreachable', reason: `the core at ${credential.origin} refused serve.json's token` });
-        return;
-      }
-      if (response.headers[contractHeader] !== '1') {
-        response.resume();
-        settle({
-          kind: 'unreachable',
-          reason: `${credential.origin} is not a Vigil core (HTTP ${response.statusCode ?? 0})`,
-        });
-        return;
-      }
-      if (response.statusCode !== 200) {
-        void refusal(response).then((message) =>
+      onBody: (text) => {
+        if (head?.status !== 200) {
+          refusedText += text;
+          return;
+        }
+        try {
+          frames.take(text);
+        } catch {
+          settle(disconnected(credential));
+        }
+      },
+      onEnd: (error) => {
+        if (head === undefined) {
+          // No answer at all: the call never reached a handler (the core sends its head before dispatching).
+          settle({ kind: 'unreachable', reason: unreachableReason(credential, error) });
+        } else if (head.status !== 200) {
           settle({
             kind: 'unreachable',
-            reason: `the core refused the request (HTTP ${response.statusCode ?? 0}: ${message})`,
-          }),
-        );
-        return;
-      }
-      readFrames(response, credential, options).then(
-        (result) => settle({ kind: 'answered', result }),
-        (error: unknown) => settle(error instanceof Error ? error : disconnected(credential)),
-      );
+            reason: `the core refused the request (HTTP ${head.status}: ${refusal(refusedText)})`,
+          });
+        } else {
+          const result = frames.result();
+          settle(result === undefined ? disconnected(credential) : { kind: 'answered', result });
+        }
+      },
     });
-    request.end(body);
   });
+}
+
+function unreachableReason(credential: ServeCredential, error: NodeJS.ErrnoException | undefined): string {
+  if (error === undefined) return `${credential.origin} closed the connection without answering`;
+  return `${credential.origin} refused the connection (${error.code ?? error.message})`;
 }
