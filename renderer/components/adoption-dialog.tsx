@@ -13,6 +13,80 @@ const strategyLabels: Readonly<Record<AdoptionStrategy, string>> = {
   lines: 'One per line',
 };
 
+/** What the adoption dialog shows and what it reports back. */
+export interface AdoptionDialogProps {
+  readonly fileName: string;
+  readonly phase: AdoptionPhase;
+  readonly plan: AdoptionPlan | undefined;
+  readonly strategy: AdoptionStrategy | undefined;
+  readonly entries: readonly string[];
+  readonly error: AppErrorData | undefined;
+  readonly onChoose: (strategy: AdoptionStrategy) => void;
+  readonly onEdit: (edit: EntriesEdit) => void;
+  readonly onAdopt: () => void;
+  readonly onCancel: () => void;
+}
+
+/** Where an adoption stands: the file is being read, a split is being chosen and edited, or the entries are being written. */
+type AdoptionPhase = 'proposing' | 'choosing' | 'adopting';
+
+/** The ways the text can be split, one button each, with its count of entries and whether they fit. */
+function StrategyChoice({
+  plan,
+  strategy,
+  phase,
+  onChoose,
+}: Pick<AdoptionDialogProps, 'strategy' | 'onChoose'> & {
+  readonly plan: AdoptionPlan;
+  readonly phase: AdoptionPhase;
+}) {
+  return (
+    <div className="adoption-strategies segmented" role="group" aria-label="How to split">
+      {plan.proposals.map((candidate) => (
+        <button
+          key={candidate.strategy}
+          type="button"
+          aria-pressed={candidate.strategy === strategy}
+          onClick={() => onChoose(candidate.strategy)}
+          disabled={phase === 'adopting'}
+        >
+          {strategyLabels[candidate.strategy]} · {candidate.entries.length}
+          {candidate.fits ? '' : ' (too long)'}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The footnote, Cancel, and the button that writes the entries (only when there are some and they fit). */
+function AdoptionFooter({
+  phase,
+  count,
+  fits,
+  onAdopt,
+  onCancel,
+}: Pick<AdoptionDialogProps, 'phase' | 'onAdopt' | 'onCancel'> & { readonly count: number; readonly fits: boolean }) {
+  return (
+    <footer className="plan-footer">
+      <span className="plan-footnote">
+        Vigil re-reads the file first and refuses if it changed since these proposals.
+      </span>
+      <button type="button" className="button button-quiet" onClick={onCancel} disabled={phase === 'adopting'}>
+        Cancel
+      </button>
+      <button
+        type="button"
+        className="button button-primary"
+        data-testid="adopt-confirm"
+        onClick={onAdopt}
+        disabled={phase !== 'choosing' || count === 0 || !fits}
+      >
+        {phase === 'adopting' ? 'Adopting…' : `Adopt ${count} ${count === 1 ? 'entry' : 'entries'}`}
+      </button>
+    </footer>
+  );
+}
+
 /**
  * Adopting a memory file (a drifted one, or any the user wants to reshape): the ways its text can
  * be split into entries, the entries of the chosen one to edit, split, merge or remove by hand,
@@ -29,18 +103,7 @@ export function AdoptionDialog({
   onEdit,
   onAdopt,
   onCancel,
-}: {
-  readonly fileName: string;
-  readonly phase: 'proposing' | 'choosing' | 'adopting';
-  readonly plan: AdoptionPlan | undefined;
-  readonly strategy: AdoptionStrategy | undefined;
-  readonly entries: readonly string[];
-  readonly error: AppErrorData | undefined;
-  readonly onChoose: (strategy: AdoptionStrategy) => void;
-  readonly onEdit: (edit: EntriesEdit) => void;
-  readonly onAdopt: () => void;
-  readonly onCancel: () => void;
-}) {
+}: AdoptionDialogProps) {
   const panelRef = useRef<HTMLDivElement | null>(null);
   const limit = plan?.proposals[0]?.usage.limit ?? 0;
   const usage = entriesUsage(entries, limit);
@@ -81,20 +144,7 @@ export function AdoptionDialog({
         )}
         {plan !== undefined && (
           <>
-            <div className="adoption-strategies segmented" role="group" aria-label="How to split">
-              {plan.proposals.map((candidate) => (
-                <button
-                  key={candidate.strategy}
-                  type="button"
-                  aria-pressed={candidate.strategy === strategy}
-                  onClick={() => onChoose(candidate.strategy)}
-                  disabled={phase === 'adopting'}
-                >
-                  {strategyLabels[candidate.strategy]} · {candidate.entries.length}
-                  {candidate.fits ? '' : ' (too long)'}
-                </button>
-              ))}
-            </div>
+            <StrategyChoice plan={plan} strategy={strategy} phase={phase} onChoose={onChoose} />
             <div className="plan-groups">
               <UsageBar chars={usage.chars} limit={usage.limit} testId="adoption-usage" />
               {!usage.fits && (
@@ -107,23 +157,7 @@ export function AdoptionDialog({
             </div>
           </>
         )}
-        <footer className="plan-footer">
-          <span className="plan-footnote">
-            Vigil re-reads the file first and refuses if it changed since these proposals.
-          </span>
-          <button type="button" className="button button-quiet" onClick={onCancel} disabled={phase === 'adopting'}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button-primary"
-            data-testid="adopt-confirm"
-            onClick={onAdopt}
-            disabled={phase !== 'choosing' || count === 0 || !usage.fits}
-          >
-            {phase === 'adopting' ? 'Adopting…' : `Adopt ${count} ${count === 1 ? 'entry' : 'entries'}`}
-          </button>
-        </footer>
+        <AdoptionFooter phase={phase} count={count} fits={usage.fits} onAdopt={onAdopt} onCancel={onCancel} />
       </div>
     </div>
   );
