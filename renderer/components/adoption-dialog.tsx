@@ -1,7 +1,7 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { AdoptionPlan, AdoptionStrategy } from '../../shared/contract/memory-contract';
 import type { AppErrorData } from '../../shared/errors';
-import { entriesUsage } from '../model/adoption-entries';
+import { entriesUsage, type EntriesUsage } from '../model/adoption-entries';
 import { AdoptionEntryList, type EntriesEdit } from './adoption-entry-list';
 import { ErrorNotice } from './error-notice';
 import { UsageBar } from './usage-bar';
@@ -54,6 +54,27 @@ function StrategyChoice({
           {candidate.fits ? '' : ' (too long)'}
         </button>
       ))}
+    </div>
+  );
+}
+
+/** The entries of the chosen split, their usage against the limit, and a warning while they do not fit. */
+function ProposedEntries({
+  entries,
+  usage,
+  phase,
+  onEdit,
+}: Pick<AdoptionDialogProps, 'entries' | 'phase' | 'onEdit'> & { readonly usage: EntriesUsage }) {
+  return (
+    <div className="plan-groups">
+      <UsageBar chars={usage.chars} limit={usage.limit} testId="adoption-usage" />
+      {!usage.fits && (
+        <p className="plan-warning">
+          These entries are over the limit. Shorten, merge or remove some, or pick another split; nothing is written
+          until they fit.
+        </p>
+      )}
+      <AdoptionEntryList entries={entries} isDisabled={phase !== 'choosing'} onEdit={onEdit} />
     </div>
   );
 }
@@ -145,16 +166,7 @@ export function AdoptionDialog({
         {plan !== undefined && (
           <>
             <StrategyChoice plan={plan} strategy={strategy} phase={phase} onChoose={onChoose} />
-            <div className="plan-groups">
-              <UsageBar chars={usage.chars} limit={usage.limit} testId="adoption-usage" />
-              {!usage.fits && (
-                <p className="plan-warning">
-                  These entries are over the limit. Shorten, merge or remove some, or pick another split; nothing is
-                  written until they fit.
-                </p>
-              )}
-              <AdoptionEntryList entries={entries} isDisabled={phase !== 'choosing'} onEdit={onEdit} />
-            </div>
+            <ProposedEntries entries={entries} usage={usage} phase={phase} onEdit={onEdit} />
           </>
         )}
         <AdoptionFooter phase={phase} count={count} fits={usage.fits} onAdopt={onAdopt} onCancel={onCancel} />
