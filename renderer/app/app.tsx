@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactElement } from 'react';
+import { useEffect, type ReactElement } from 'react';
 import { ConfigProblemNotice } from '../components/config-problem-notice';
 import { ConnectionIndicator } from '../components/connection-indicator';
 import { ConnectionNotice } from '../components/connection-notice';
@@ -11,8 +11,8 @@ import { SessionsScreen } from '../features/sessions/sessions-screen';
 import { TimelineScreen } from '../features/timeline/timeline-screen';
 import { screenIds, type ScreenId } from '../model/route';
 import { useAppStore } from '../stores/store-context';
-import { focusMainList } from './focus-main-list';
 import { shortcutGroups } from './shortcut-groups';
+import { useAppShortcuts } from './use-app-shortcuts';
 import { useApprovalNotifications } from './use-approval-notifications';
 
 const screens: Readonly<Record<ScreenId, { readonly label: string; readonly render: () => ReactElement }>> = {
@@ -22,120 +22,103 @@ const screens: Readonly<Record<ScreenId, { readonly label: string; readonly rend
   approvals: { label: 'Approvals', render: () => <ApprovalsScreen /> },
 };
 
-function isTyping(target: EventTarget | null): boolean {
+/** The header: the app's name, its data folder, the connection, and the shortcuts help button. */
+function AppHeader({ onHelp }: { readonly onHelp: () => void }) {
+  const connection = useAppStore((state) => state.connection);
+  const appInfo = useAppStore((state) => state.appInfo);
   return (
-    target instanceof HTMLElement &&
-    (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))
+    <header className="app-header">
+      <h1 className="app-title">
+        <span className="app-logo" aria-hidden="true" />
+        Vigil
+      </h1>
+      {appInfo !== undefined && (
+        <span className="app-home" title="Data folder (VIGIL_HOME)">
+          {appInfo.home}
+        </span>
+      )}
+      <ConnectionIndicator state={connection} />
+      <button
+        type="button"
+        className="help-button"
+        aria-label="Keyboard shortcuts"
+        title="Keyboard shortcuts (?)"
+        onClick={onHelp}
+      >
+        ?
+      </button>
+    </header>
   );
 }
 
-/** The frame of the app: header with the connection, navigation, the current screen, toasts. */
-export function App() {
+/** Notices above the screens: a lost connection, a config file that could not be read. */
+function AppNotices() {
   const connection = useAppStore((state) => state.connection);
   const lostAt = useAppStore((state) => state.lostAt);
   const openAddress = useAppStore((state) => state.openAddress);
-  const holdToast = useAppStore((state) => state.holdToast);
-  const appInfo = useAppStore((state) => state.appInfo);
-  const screen = useAppStore((state) => state.route.screen);
-  const showScreen = useAppStore((state) => state.showScreen);
-  const followAddress = useAppStore((state) => state.followAddress);
-  const startConnection = useAppStore((state) => state.startConnection);
-  const startLive = useAppStore((state) => state.startLive);
-  const toasts = useAppStore((state) => state.toasts);
-  const runToastAction = useAppStore((state) => state.runToastAction);
-  const dismissToast = useAppStore((state) => state.dismissToast);
-  const pendingApprovals = useAppStore((state) => state.approvals.length);
+  const home = useAppStore((state) => state.appInfo?.home);
   const configProblem = useAppStore((state) => state.config?.problem ?? null);
-  const [isHelpOpen, setHelpOpen] = useState(false);
-  // Alt+1…4 asks for the screen's main list to get the focus once it is drawn.
-  const [focusRequest, setFocusRequest] = useState(0);
-  const mainRef = useRef<HTMLElement | null>(null);
-  const isOffline = connection.kind !== 'connected';
-  useApprovalNotifications();
+  return (
+    <div className="app-notices">
+      <ConnectionNotice state={connection} lostAt={lostAt} home={home} onOpenAddress={openAddress} />
+      {configProblem !== null && <ConfigProblemNotice problem={configProblem} />}
+    </div>
+  );
+}
 
-  useEffect(() => {
-    const main = mainRef.current;
-    if (focusRequest === 0 || main === null) return undefined;
-    return focusMainList(main);
-  }, [focusRequest, screen]);
-
-  useEffect(() => startConnection(), [startConnection]);
-  useEffect(() => startLive(), [startLive]);
-
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent): void => {
-      if (event.defaultPrevented) return;
-      if (event.altKey && !event.ctrlKey && !event.metaKey) {
-        const target = screenIds[Number(event.key) - 1];
-        if (target === undefined) return;
-        event.preventDefault();
-        showScreen(target);
-        setFocusRequest((count) => count + 1);
-        return;
-      }
-      if (event.key === '?' && !isTyping(event.target)) {
-        event.preventDefault();
-        setHelpOpen((open) => !open);
-      }
-    };
-    window.addEventListener('hashchange', followAddress);
-    window.addEventListener('popstate', followAddress);
-    window.addEventListener('keydown', onKeyDown);
-    return () => {
-      window.removeEventListener('hashchange', followAddress);
-      window.removeEventListener('popstate', followAddress);
-      window.removeEventListener('keydown', onKeyDown);
-    };
-  }, [showScreen, followAddress]);
-
+/** The navigation rail: one item per screen, with its shortcut, and the count of pending approvals. */
+function AppNav({ screen }: { readonly screen: ScreenId }) {
+  const showScreen = useAppStore((state) => state.showScreen);
+  const pendingApprovals = useAppStore((state) => state.approvals.length);
   const items: NavItem<ScreenId>[] = screenIds.map((id, index) => ({
     id,
     label: screens[id].label,
     shortcut: `Alt+${index + 1}`,
     ...(id === 'approvals' ? { badge: pendingApprovals } : {}),
   }));
+  return <NavRail items={items} current={screen} onSelect={showScreen} />;
+}
+
+/** The toasts, their actions off while offline. */
+function AppToasts({ isOffline }: { readonly isOffline: boolean }) {
+  const toasts = useAppStore((state) => state.toasts);
+  const runToastAction = useAppStore((state) => state.runToastAction);
+  const dismissToast = useAppStore((state) => state.dismissToast);
+  const holdToast = useAppStore((state) => state.holdToast);
+  return (
+    <ToastStack
+      toasts={toasts}
+      isOffline={isOffline}
+      onAction={runToastAction}
+      onDismiss={dismissToast}
+      onHold={holdToast}
+    />
+  );
+}
+
+/** The frame of the app: header with the connection, navigation, the current screen, toasts. */
+export function App() {
+  const isOffline = useAppStore((state) => state.connection.kind !== 'connected');
+  const screen = useAppStore((state) => state.route.screen);
+  const startConnection = useAppStore((state) => state.startConnection);
+  const startLive = useAppStore((state) => state.startLive);
+  useApprovalNotifications();
+  useEffect(() => startConnection(), [startConnection]);
+  useEffect(() => startLive(), [startLive]);
+  const { mainRef, isHelpOpen, setHelpOpen } = useAppShortcuts(screen);
 
   return (
     <div className="app" data-testid="app" data-screen={screen} data-connection={isOffline ? 'offline' : 'online'}>
-      <header className="app-header">
-        <h1 className="app-title">
-          <span className="app-logo" aria-hidden="true" />
-          Vigil
-        </h1>
-        {appInfo !== undefined && (
-          <span className="app-home" title="Data folder (VIGIL_HOME)">
-            {appInfo.home}
-          </span>
-        )}
-        <ConnectionIndicator state={connection} />
-        <button
-          type="button"
-          className="help-button"
-          aria-label="Keyboard shortcuts"
-          title="Keyboard shortcuts (?)"
-          onClick={() => setHelpOpen(true)}
-        >
-          ?
-        </button>
-      </header>
-      <div className="app-notices">
-        <ConnectionNotice state={connection} lostAt={lostAt} home={appInfo?.home} onOpenAddress={openAddress} />
-        {configProblem !== null && <ConfigProblemNotice problem={configProblem} />}
-      </div>
-      <NavRail items={items} current={screen} onSelect={showScreen} />
+      <AppHeader onHelp={() => setHelpOpen(true)} />
+      <AppNotices />
+      <AppNav screen={screen} />
       <main className="app-main" data-testid={`screen-${screen}`} ref={mainRef}>
         {/* While not connected, every action of every screen is off: a disabled fieldset disables every control in it. */}
         <fieldset className="app-actions" disabled={isOffline} data-testid="app-actions">
           {screens[screen].render()}
         </fieldset>
       </main>
-      <ToastStack
-        toasts={toasts}
-        isOffline={isOffline}
-        onAction={runToastAction}
-        onDismiss={dismissToast}
-        onHold={holdToast}
-      />
+      <AppToasts isOffline={isOffline} />
       {isHelpOpen && <ShortcutsHelp groups={shortcutGroups} onClose={() => setHelpOpen(false)} />}
     </div>
   );

@@ -7,6 +7,94 @@ import { Countdown } from './countdown';
 import { ErrorNotice } from './error-notice';
 import { escapeControls } from '../../shared/text/control-characters';
 
+/** The approval a card shows, how far its decision got, and where the decision goes. */
+export interface ApprovalCardProps {
+  readonly approval: Approval;
+  readonly laneClass: string;
+  readonly now: number;
+  readonly deciding: 'allow' | 'deny' | undefined;
+  readonly error: AppErrorData | undefined;
+  /** False while the link to Vigil is down: whether the call still waits is not known, so no countdown runs. */
+  readonly isConnected?: boolean;
+  readonly onDecide: (decision: 'allow' | 'deny') => void;
+}
+
+/** Who asks, when, and the time left before the automatic denial (not known while disconnected). */
+function ApprovalHead({
+  approval,
+  now,
+  isConnected,
+}: Pick<ApprovalCardProps, 'approval' | 'now'> & { readonly isConnected: boolean }) {
+  return (
+    <header className="approval-head">
+      <span className="lane-dot" aria-hidden="true" />
+      <span className="session-agent">{escapeControls(approval.agent)}</span>
+      <span className="subtle">
+        turn {approval.turn} · {approval.tool} · asked {formatClock(approval.requestedAt)}
+      </span>
+      <span className="spacer" />
+      {isConnected ? (
+        <Countdown deadline={approval.expiresAt} now={now} label="Denied in" />
+      ) : (
+        <span className="countdown subtle" data-state="unknown" data-testid="approval-deadline">
+          Not known while disconnected (denied at {formatClock(approval.expiresAt)} unless decided)
+        </span>
+      )}
+    </header>
+  );
+}
+
+/** Where the call would run, why it asks, and for which session. */
+function ApprovalFacts({ approval }: Pick<ApprovalCardProps, 'approval'>) {
+  return (
+    <dl className="approval-facts">
+      {approval.cwd !== undefined && (
+        <div>
+          <dt>In</dt>
+          <dd className="mono">{escapeControls(approval.cwd)}</dd>
+        </div>
+      )}
+      <div>
+        <dt>Why it asks</dt>
+        <dd>{escapeControls(approval.reason, { keepLineBreaks: true })}</dd>
+      </div>
+      <div>
+        <dt>Session</dt>
+        <dd className="mono">{approval.sessionId}</dd>
+      </div>
+    </dl>
+  );
+}
+
+/** Approve once or deny; both are off while a decision is being sent. */
+function ApprovalActions({ deciding, onDecide }: Pick<ApprovalCardProps, 'deciding' | 'onDecide'>) {
+  return (
+    <footer className="approval-actions">
+      <button
+        type="button"
+        className="button button-primary"
+        data-testid="approve"
+        disabled={deciding !== undefined}
+        onClick={() => onDecide('allow')}
+      >
+        {deciding === 'allow' ? 'Approving…' : 'Approve once'}
+        <kbd>A</kbd>
+      </button>
+      <button
+        type="button"
+        className="button button-danger"
+        data-testid="deny"
+        disabled={deciding !== undefined}
+        onClick={() => onDecide('deny')}
+      >
+        {deciding === 'deny' ? 'Denying…' : 'Deny'}
+        <kbd>D</kbd>
+      </button>
+      <span className="subtle approval-hint">A checkpoint is taken before an approved command runs.</span>
+    </footer>
+  );
+}
+
 /**
  * A dangerous call waiting for a person: what would run, where, for which session and why it
  * asks; approve once or deny (A / D when focused); a countdown to the automatic denial.
@@ -19,16 +107,7 @@ export function ApprovalCard({
   error,
   isConnected = true,
   onDecide,
-}: {
-  readonly approval: Approval;
-  readonly laneClass: string;
-  readonly now: number;
-  readonly deciding: 'allow' | 'deny' | undefined;
-  readonly error: AppErrorData | undefined;
-  /** False while the link to Vigil is down: whether the call still waits is not known, so no countdown runs. */
-  readonly isConnected?: boolean;
-  readonly onDecide: (decision: 'allow' | 'deny') => void;
-}) {
+}: ApprovalCardProps) {
   function onKeyDown(event: KeyboardEvent<HTMLElement>): void {
     if (event.target !== event.currentTarget || event.ctrlKey || event.metaKey || event.altKey) return;
     const key = event.key.toLowerCase();
@@ -46,64 +125,13 @@ export function ApprovalCard({
       data-state={deciding === undefined ? 'waiting' : `sending-${deciding}`}
       aria-label={`${approval.tool} waiting for approval: ${escapeControls(maskSecretValues(approval.summary))}`}
     >
-      <header className="approval-head">
-        <span className="lane-dot" aria-hidden="true" />
-        <span className="session-agent">{escapeControls(approval.agent)}</span>
-        <span className="subtle">
-          turn {approval.turn} · {approval.tool} · asked {formatClock(approval.requestedAt)}
-        </span>
-        <span className="spacer" />
-        {isConnected ? (
-          <Countdown deadline={approval.expiresAt} now={now} label="Denied in" />
-        ) : (
-          <span className="countdown subtle" data-state="unknown" data-testid="approval-deadline">
-            Not known while disconnected (denied at {formatClock(approval.expiresAt)} unless decided)
-          </span>
-        )}
-      </header>
+      <ApprovalHead approval={approval} now={now} isConnected={isConnected} />
       <pre className="approval-command" data-testid="approval-command">
         {escapeControls(maskSecretValues(approval.summary), { keepLineBreaks: true })}
       </pre>
-      <dl className="approval-facts">
-        {approval.cwd !== undefined && (
-          <div>
-            <dt>In</dt>
-            <dd className="mono">{escapeControls(approval.cwd)}</dd>
-          </div>
-        )}
-        <div>
-          <dt>Why it asks</dt>
-          <dd>{escapeControls(approval.reason, { keepLineBreaks: true })}</dd>
-        </div>
-        <div>
-          <dt>Session</dt>
-          <dd className="mono">{approval.sessionId}</dd>
-        </div>
-      </dl>
+      <ApprovalFacts approval={approval} />
       {error !== undefined && <ErrorNotice error={error} />}
-      <footer className="approval-actions">
-        <button
-          type="button"
-          className="button button-primary"
-          data-testid="approve"
-          disabled={deciding !== undefined}
-          onClick={() => onDecide('allow')}
-        >
-          {deciding === 'allow' ? 'Approving…' : 'Approve once'}
-          <kbd>A</kbd>
-        </button>
-        <button
-          type="button"
-          className="button button-danger"
-          data-testid="deny"
-          disabled={deciding !== undefined}
-          onClick={() => onDecide('deny')}
-        >
-          {deciding === 'deny' ? 'Denying…' : 'Deny'}
-          <kbd>D</kbd>
-        </button>
-        <span className="subtle approval-hint">A checkpoint is taken before an approved command runs.</span>
-      </footer>
+      <ApprovalActions deciding={deciding} onDecide={onDecide} />
     </article>
   );
 }

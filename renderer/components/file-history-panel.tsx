@@ -12,6 +12,78 @@ const statusWords: Readonly<Record<FileVersionEntry['status'], string>> = {
   'type-changed': 'became a link (or stopped being one) after it',
 };
 
+/** One version of the file: the checkpoint before the change, who made it and why, and what can be done with it. */
+function FileVersion({
+  entry,
+  onCompare,
+  onRestore,
+}: {
+  readonly entry: FileVersionEntry;
+  readonly onCompare: (entry: FileVersionEntry) => void;
+  readonly onRestore: (entry: FileVersionEntry) => void;
+}) {
+  const message = turnMessageLine(entry.turnMessage);
+  return (
+    <li
+      className="history-item"
+      data-testid="file-version"
+      data-checkpoint-id={entry.checkpoint.id}
+      data-status={entry.status}
+    >
+      <div className="history-line">
+        <span className="mono" title={entry.checkpoint.id}>
+          {shortId(entry.checkpoint.id)}
+        </span>
+        <span className="subtle">{formatDate(entry.checkpoint.time)}</span>
+        <span className="history-actor" data-testid="file-version-actor">
+          {checkpointActor(entry.checkpoint)}
+        </span>
+        <span className="subtle">{statusWords[entry.status]}</span>
+      </div>
+      <div className="history-line">
+        <span
+          className="history-message"
+          data-testid="file-version-message"
+          title={entry.turnMessage === undefined ? undefined : escapeControls(entry.turnMessage)}
+        >
+          {message ?? escapeControls(entry.checkpoint.name ?? entry.checkpoint.reason)}
+        </span>
+      </div>
+      <div className="history-line history-actions">
+        <button
+          type="button"
+          className="button button-small"
+          data-testid="file-version-compare"
+          onClick={() => onCompare(entry)}
+          disabled={entry.version === undefined}
+        >
+          Compare with now
+        </button>
+        <button
+          type="button"
+          className="button button-small"
+          data-testid="file-version-restore"
+          onClick={() => onRestore(entry)}
+        >
+          {entry.version === undefined ? 'Restore (delete it)…' : 'Restore this version…'}
+        </button>
+      </div>
+    </li>
+  );
+}
+
+/** The history a file-history panel shows and where its clicks go. */
+export interface FileHistoryPanelProps {
+  readonly path: string;
+  readonly state: 'loading' | 'ready' | 'failed';
+  readonly error: AppErrorData | undefined;
+  readonly entries: readonly FileVersionEntry[];
+  readonly checkpoints: number;
+  readonly onCompare: (entry: FileVersionEntry) => void;
+  readonly onRestore: (entry: FileVersionEntry) => void;
+  readonly onClose: () => void;
+}
+
 /**
  * A file's history: every checkpoint, across sessions, after which the file changed, newest first,
  * with who changed it and the turn's message; each version can be compared with now or restored.
@@ -25,16 +97,7 @@ export function FileHistoryPanel({
   onCompare,
   onRestore,
   onClose,
-}: {
-  readonly path: string;
-  readonly state: 'loading' | 'ready' | 'failed';
-  readonly error: AppErrorData | undefined;
-  readonly entries: readonly FileVersionEntry[];
-  readonly checkpoints: number;
-  readonly onCompare: (entry: FileVersionEntry) => void;
-  readonly onRestore: (entry: FileVersionEntry) => void;
-  readonly onClose: () => void;
-}) {
+}: FileHistoryPanelProps) {
   return (
     <section
       className="side-panel"
@@ -67,57 +130,9 @@ export function FileHistoryPanel({
         </p>
       )}
       <ol className="history-list">
-        {entries.map((entry) => {
-          const message = turnMessageLine(entry.turnMessage);
-          return (
-            <li
-              key={entry.checkpoint.id}
-              className="history-item"
-              data-testid="file-version"
-              data-checkpoint-id={entry.checkpoint.id}
-              data-status={entry.status}
-            >
-              <div className="history-line">
-                <span className="mono" title={entry.checkpoint.id}>
-                  {shortId(entry.checkpoint.id)}
-                </span>
-                <span className="subtle">{formatDate(entry.checkpoint.time)}</span>
-                <span className="history-actor" data-testid="file-version-actor">
-                  {checkpointActor(entry.checkpoint)}
-                </span>
-                <span className="subtle">{statusWords[entry.status]}</span>
-              </div>
-              <div className="history-line">
-                <span
-                  className="history-message"
-                  data-testid="file-version-message"
-                  title={entry.turnMessage === undefined ? undefined : escapeControls(entry.turnMessage)}
-                >
-                  {message ?? escapeControls(entry.checkpoint.name ?? entry.checkpoint.reason)}
-                </span>
-              </div>
-              <div className="history-line history-actions">
-                <button
-                  type="button"
-                  className="button button-small"
-                  data-testid="file-version-compare"
-                  onClick={() => onCompare(entry)}
-                  disabled={entry.version === undefined}
-                >
-                  Compare with now
-                </button>
-                <button
-                  type="button"
-                  className="button button-small"
-                  data-testid="file-version-restore"
-                  onClick={() => onRestore(entry)}
-                >
-                  {entry.version === undefined ? 'Restore (delete it)…' : 'Restore this version…'}
-                </button>
-              </div>
-            </li>
-          );
-        })}
+        {entries.map((entry) => (
+          <FileVersion key={entry.checkpoint.id} entry={entry} onCompare={onCompare} onRestore={onRestore} />
+        ))}
       </ol>
     </section>
   );

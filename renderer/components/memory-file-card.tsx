@@ -7,6 +7,103 @@ import { ErrorNotice } from './error-notice';
 import { UsageBar } from './usage-bar';
 import { escapeControls } from '../../shared/text/control-characters';
 
+/** The file's name, and links to edit its entries (when it has some and has not drifted) and to its history. */
+function MemoryFileHead({
+  name,
+  view,
+  onAdopt,
+  onShowHistory,
+}: Pick<MemoryFileCardProps, 'name' | 'view' | 'onAdopt' | 'onShowHistory'>) {
+  return (
+    <header className="memory-file-head">
+      <h3 title={view?.file}>{name}</h3>
+      <span className="spacer" />
+      {view?.exists === true && !view.drift.isDrifted && view.entries.length > 0 && (
+        <button
+          type="button"
+          className="link-button"
+          data-testid="edit-entries"
+          onClick={onAdopt}
+          title="Edit, split or merge the entries by hand; the original is kept as a backup"
+        >
+          Edit entries…
+        </button>
+      )}
+      <button
+        type="button"
+        className="link-button"
+        onClick={onShowHistory}
+        title="Every version of this directory, on its timeline"
+      >
+        History
+      </button>
+    </header>
+  );
+}
+
+/** Text added outside Vigil to the end of the last entry, with the offer to keep it as an entry of its own. */
+function AppendedNotice({
+  testId,
+  appended,
+  onKeepAppended,
+}: Pick<MemoryFileCardProps, 'testId' | 'onKeepAppended'> & { readonly appended: string }) {
+  return (
+    <div className="memory-appended" role="status" data-testid={`${testId}-appended`}>
+      <span>
+        Added outside Vigil to the end of the last entry: <q className="mono">{appended}</q>. Hermes reads it as part of
+        that entry.
+      </span>
+      <button type="button" className="button button-small" data-testid="keep-appended" onClick={onKeepAppended}>
+        Keep as a new entry
+      </button>
+    </div>
+  );
+}
+
+/** The file's entries (those of the last outside edit marked new), or why there are none. */
+function MemoryEntries({
+  name,
+  view,
+  added,
+}: {
+  readonly name: string;
+  readonly view: MemoryFileView;
+  readonly added: ReadonlySet<string>;
+}) {
+  if (!view.exists) return <p className="muted">No {name} yet. Agents create it with their first memory write.</p>;
+  if (view.entries.length === 0) return <p className="muted">{name} is empty.</p>;
+  return (
+    <ol className="memory-entries">
+      {view.entries.map((entry, index) => (
+        <li
+          key={`${index}:${entry}`}
+          className="memory-entry"
+          data-testid="memory-entry"
+          data-new={added.has(entry) ? 'true' : undefined}
+        >
+          <span className="entry-text">{escapeControls(entry, { keepLineBreaks: true })}</span>
+          <span className="entry-size subtle">{codePointLength(entry)}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** The memory file a card shows and where its actions go. */
+export interface MemoryFileCardProps {
+  readonly name: string;
+  readonly testId: string;
+  readonly load: LoadState;
+  readonly view: MemoryFileView | undefined;
+  readonly backupPath: string | undefined;
+  readonly now: number;
+  /** Opens the adoption dialog: for a drifted file from its banner, for any other to edit its entries. */
+  readonly onAdopt: () => void;
+  readonly onKeepAppended: () => void;
+  readonly onShowHistory: () => void;
+  readonly onRetry: () => void;
+}
+
 /**
  * One memory file (MEMORY.md or USER.md): usage against its limit, its entries, the last edit made
  * outside Vigil with its diff, and the drift banner when it needs adopting.
@@ -22,19 +119,7 @@ export function MemoryFileCard({
   onKeepAppended,
   onShowHistory,
   onRetry,
-}: {
-  readonly name: string;
-  readonly testId: string;
-  readonly load: LoadState;
-  readonly view: MemoryFileView | undefined;
-  readonly backupPath: string | undefined;
-  readonly now: number;
-  /** Opens the adoption dialog: for a drifted file from its banner, for any other to edit its entries. */
-  readonly onAdopt: () => void;
-  readonly onKeepAppended: () => void;
-  readonly onShowHistory: () => void;
-  readonly onRetry: () => void;
-}) {
+}: MemoryFileCardProps) {
   const recent = view?.lastExternalChange ?? null;
   const added = new Set(recent?.diff.added ?? []);
   return (
@@ -45,29 +130,7 @@ export function MemoryFileCard({
       data-entries={view?.entries.length}
       aria-label={name}
     >
-      <header className="memory-file-head">
-        <h3 title={view?.file}>{name}</h3>
-        <span className="spacer" />
-        {view?.exists === true && !view.drift.isDrifted && view.entries.length > 0 && (
-          <button
-            type="button"
-            className="link-button"
-            data-testid="edit-entries"
-            onClick={onAdopt}
-            title="Edit, split or merge the entries by hand; the original is kept as a backup"
-          >
-            Edit entries…
-          </button>
-        )}
-        <button
-          type="button"
-          className="link-button"
-          onClick={onShowHistory}
-          title="Every version of this directory, on its timeline"
-        >
-          History
-        </button>
-      </header>
+      <MemoryFileHead name={name} view={view} onAdopt={onAdopt} onShowHistory={onShowHistory} />
       {load.kind === 'failed' && <ErrorNotice error={load.error} onRetry={onRetry} />}
       {view !== undefined && (
         <>
@@ -83,20 +146,7 @@ export function MemoryFileCard({
             />
           )}
           {view.appended !== null && (
-            <div className="memory-appended" role="status" data-testid={`${testId}-appended`}>
-              <span>
-                Added outside Vigil to the end of the last entry: <q className="mono">{view.appended.appended}</q>.
-                Hermes reads it as part of that entry.
-              </span>
-              <button
-                type="button"
-                className="button button-small"
-                data-testid="keep-appended"
-                onClick={onKeepAppended}
-              >
-                Keep as a new entry
-              </button>
-            </div>
+            <AppendedNotice testId={testId} appended={view.appended.appended} onKeepAppended={onKeepAppended} />
           )}
           {recent !== null && (
             <details
@@ -110,25 +160,7 @@ export function MemoryFileCard({
               <EntryDiffView diff={recent.diff} />
             </details>
           )}
-          {!view.exists ? (
-            <p className="muted">No {name} yet. Agents create it with their first memory write.</p>
-          ) : view.entries.length === 0 ? (
-            <p className="muted">{name} is empty.</p>
-          ) : (
-            <ol className="memory-entries">
-              {view.entries.map((entry, index) => (
-                <li
-                  key={`${index}:${entry}`}
-                  className="memory-entry"
-                  data-testid="memory-entry"
-                  data-new={added.has(entry) ? 'true' : undefined}
-                >
-                  <span className="entry-text">{escapeControls(entry, { keepLineBreaks: true })}</span>
-                  <span className="entry-size subtle">{codePointLength(entry)}</span>
-                </li>
-              ))}
-            </ol>
-          )}
+          <MemoryEntries name={name} view={view} added={added} />
         </>
       )}
     </section>

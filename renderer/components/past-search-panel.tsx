@@ -11,6 +11,51 @@ function change(hit: SearchHit): string {
   return hit.after > hit.before ? 'occurs more often' : 'occurs less often';
 }
 
+/** One place where the count changed: the file, the change, who made it, and between which checkpoints. */
+function PastSearchHit({ hit, onOpen }: { readonly hit: SearchHit; readonly onOpen: (hit: SearchHit) => void }) {
+  return (
+    <li className="history-item">
+      <button
+        type="button"
+        className="history-open"
+        data-testid="past-search-hit"
+        data-checkpoint-id={hit.checkpoint.id}
+        data-path={hit.path}
+        onClick={() => onOpen(hit)}
+      >
+        <span className="history-line">
+          <span className="mono">{escapeControls(hit.path)}</span>
+          <span className="badge" data-kind={hit.after === 0 ? 'deleted' : hit.before === 0 ? 'added' : 'modified'}>
+            {hit.before} → {hit.after}: {change(hit)}
+          </span>
+        </span>
+        <span className="history-line">
+          <span className="history-actor">{checkpointActor(hit.checkpoint)}</span>
+          <span className="history-message">
+            {turnMessageLine(hit.turnMessage) ?? escapeControls(hit.checkpoint.name ?? hit.checkpoint.reason)}
+          </span>
+        </span>
+        <span className="history-line subtle">
+          after {shortId(hit.checkpoint.id)} · {formatDate(hit.checkpoint.time)} ·{' '}
+          {hit.nextCheckpoint === 'live' ? 'by now' : `by ${shortId(hit.nextCheckpoint)}`}
+        </span>
+      </button>
+    </li>
+  );
+}
+
+/** The answer a past-search panel shows and where its clicks go. */
+export interface PastSearchPanelProps {
+  readonly text: string;
+  readonly state: 'loading' | 'ready' | 'failed';
+  readonly error: AppErrorData | undefined;
+  readonly hits: readonly SearchHit[];
+  readonly checkpoints: number;
+  readonly isTruncated: boolean;
+  readonly onOpen: (hit: SearchHit) => void;
+  readonly onClose: () => void;
+}
+
 /** Where the count of a text in a file changed, newest first, with the file and who; a click opens that change. */
 export function PastSearchPanel({
   text,
@@ -21,16 +66,7 @@ export function PastSearchPanel({
   isTruncated,
   onOpen,
   onClose,
-}: {
-  readonly text: string;
-  readonly state: 'loading' | 'ready' | 'failed';
-  readonly error: AppErrorData | undefined;
-  readonly hits: readonly SearchHit[];
-  readonly checkpoints: number;
-  readonly isTruncated: boolean;
-  readonly onOpen: (hit: SearchHit) => void;
-  readonly onClose: () => void;
-}) {
+}: PastSearchPanelProps) {
   return (
     <section
       className="side-panel"
@@ -59,36 +95,7 @@ export function PastSearchPanel({
       )}
       <ol className="history-list">
         {hits.map((hit) => (
-          <li key={`${hit.checkpoint.id}\0${hit.path}`} className="history-item">
-            <button
-              type="button"
-              className="history-open"
-              data-testid="past-search-hit"
-              data-checkpoint-id={hit.checkpoint.id}
-              data-path={hit.path}
-              onClick={() => onOpen(hit)}
-            >
-              <span className="history-line">
-                <span className="mono">{escapeControls(hit.path)}</span>
-                <span
-                  className="badge"
-                  data-kind={hit.after === 0 ? 'deleted' : hit.before === 0 ? 'added' : 'modified'}
-                >
-                  {hit.before} → {hit.after}: {change(hit)}
-                </span>
-              </span>
-              <span className="history-line">
-                <span className="history-actor">{checkpointActor(hit.checkpoint)}</span>
-                <span className="history-message">
-                  {turnMessageLine(hit.turnMessage) ?? escapeControls(hit.checkpoint.name ?? hit.checkpoint.reason)}
-                </span>
-              </span>
-              <span className="history-line subtle">
-                after {shortId(hit.checkpoint.id)} · {formatDate(hit.checkpoint.time)} ·{' '}
-                {hit.nextCheckpoint === 'live' ? 'by now' : `by ${shortId(hit.nextCheckpoint)}`}
-              </span>
-            </button>
-          </li>
+          <PastSearchHit key={`${hit.checkpoint.id}\0${hit.path}`} hit={hit} onOpen={onOpen} />
         ))}
       </ol>
     </section>

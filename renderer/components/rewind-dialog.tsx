@@ -33,6 +33,79 @@ function firstUserMessage(history: SessionHistory | undefined, turn: number): st
   return message?.kind === 'message' ? escapeControls(clip(message.text, 90)) : undefined;
 }
 
+/** Code, conversation or both: one radio button each, off while the rewind runs. */
+function RewindModes({
+  mode,
+  isApplying,
+  onChooseMode,
+}: {
+  readonly mode: RewindMode;
+  readonly isApplying: boolean;
+  readonly onChooseMode: (mode: RewindMode) => void;
+}) {
+  return (
+    <div className="rewind-modes segmented" role="radiogroup" aria-label="What to rewind">
+      {modes.map(([value, name, hint]) => (
+        <button
+          key={value}
+          type="button"
+          role="radio"
+          aria-checked={value === mode}
+          aria-pressed={value === mode}
+          title={hint}
+          data-testid={`rewind-mode-${value}`}
+          disabled={isApplying}
+          onClick={() => onChooseMode(value)}
+        >
+          {name}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The turns the agent would forget, each with its first message. */
+function ForgottenTurns({
+  turns,
+  history,
+}: {
+  readonly turns: readonly number[];
+  readonly history: SessionHistory | undefined;
+}) {
+  return (
+    <div className="plan-groups">
+      <div className="plan-group" data-action="delete" data-testid="rewind-turns" data-count={turns.length}>
+        <div className="plan-group-title">
+          <span className="plan-action-mark" aria-hidden="true" />
+          Forget {turns.length === 1 ? '1 turn' : `${turns.length} turns`}
+          <span className="plan-group-hint">kept in the log, marked rewound; the agent is told</span>
+        </div>
+        <ul>
+          {turns.map((turn) => (
+            <li key={turn}>
+              <span className="plan-path">Turn {turn}</span>
+              <span className="plan-reason">{firstUserMessage(history, turn) ?? ''}</span>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </div>
+  );
+}
+
+/** The rewind a dialog plans and where its choices go. */
+export interface RewindDialogProps {
+  readonly toTurn: number;
+  readonly mode: RewindMode;
+  readonly phase: 'planning' | 'confirming' | 'applying';
+  readonly plan: RewindPlan | undefined;
+  readonly error: AppErrorData | undefined;
+  readonly history: SessionHistory | undefined;
+  readonly onChooseMode: (mode: RewindMode) => void;
+  readonly onConfirm: () => void;
+  readonly onCancel: () => void;
+}
+
 /**
  * Turn undo: pick code, conversation or both, see exactly which turns are forgotten and which
  * files change, then confirm with one click. Nothing happens before the confirmation.
@@ -47,17 +120,7 @@ export function RewindDialog({
   onChooseMode,
   onConfirm,
   onCancel,
-}: {
-  readonly toTurn: number;
-  readonly mode: RewindMode;
-  readonly phase: 'planning' | 'confirming' | 'applying';
-  readonly plan: RewindPlan | undefined;
-  readonly error: AppErrorData | undefined;
-  readonly history: SessionHistory | undefined;
-  readonly onChooseMode: (mode: RewindMode) => void;
-  readonly onConfirm: () => void;
-  readonly onCancel: () => void;
-}) {
+}: RewindDialogProps) {
   const files = plan === undefined ? [] : planFiles(plan);
   const turns = plan?.turns ?? [];
   const changesSomething = plan !== undefined && (turns.length > 0 || files.some((file) => file.action !== 'skip'));
@@ -82,47 +145,13 @@ export function RewindDialog({
         footnote="Files are snapshotted first, so a code rewind can itself be undone from the timeline."
         testId="rewind-plan"
       >
-        <div className="rewind-modes segmented" role="radiogroup" aria-label="What to rewind">
-          {modes.map(([value, name, hint]) => (
-            <button
-              key={value}
-              type="button"
-              role="radio"
-              aria-checked={value === mode}
-              aria-pressed={value === mode}
-              title={hint}
-              data-testid={`rewind-mode-${value}`}
-              disabled={phase === 'applying'}
-              onClick={() => onChooseMode(value)}
-            >
-              {name}
-            </button>
-          ))}
-        </div>
+        <RewindModes mode={mode} isApplying={phase === 'applying'} onChooseMode={onChooseMode} />
         {error !== undefined && (
           <div className="plan-groups">
             <ErrorNotice error={error} />
           </div>
         )}
-        {turns.length > 0 && (
-          <div className="plan-groups">
-            <div className="plan-group" data-action="delete" data-testid="rewind-turns" data-count={turns.length}>
-              <div className="plan-group-title">
-                <span className="plan-action-mark" aria-hidden="true" />
-                Forget {turns.length === 1 ? '1 turn' : `${turns.length} turns`}
-                <span className="plan-group-hint">kept in the log, marked rewound; the agent is told</span>
-              </div>
-              <ul>
-                {turns.map((turn) => (
-                  <li key={turn}>
-                    <span className="plan-path">Turn {turn}</span>
-                    <span className="plan-reason">{firstUserMessage(history, turn) ?? ''}</span>
-                  </li>
-                ))}
-              </ul>
-            </div>
-          </div>
-        )}
+        {turns.length > 0 && <ForgottenTurns turns={turns} history={history} />}
       </PlanConfirmation>
     </div>
   );

@@ -26,6 +26,88 @@ const statusHints: Readonly<Record<SessionStatus, string>> = {
   ended: 'The session was closed.',
 };
 
+/** The agent's name and the state badge. */
+function SessionCardHead({ session, agent }: { readonly session: SessionSummary; readonly agent: string }) {
+  return (
+    <header className="session-card-head">
+      <span className="lane-dot" aria-hidden="true" />
+      <h3 className="session-agent" data-testid="session-agent" title={agent}>
+        {agent}
+      </h3>
+      <span
+        className="badge"
+        data-kind={session.status}
+        data-testid="session-status"
+        title={statusHints[session.status]}
+      >
+        {sessionStatusLabels[session.status]}
+      </span>
+    </header>
+  );
+}
+
+/** The short session id, and where the agent works. */
+function SessionWhere({ session, root }: { readonly session: SessionSummary; readonly root: string | undefined }) {
+  return (
+    <div className="session-card-sub">
+      <span className="session-id mono subtle" title={session.id} data-testid="session-id">
+        {shortSessionId(session.id)}
+      </span>
+      <span
+        className="session-cwd mono"
+        title={escapeControls(session.cwd ?? session.roots.join('\n'), { keepLineBreaks: true })}
+      >
+        {escapeControls(root ?? 'no workspace yet (the client has not reported its roots)')}
+      </span>
+    </div>
+  );
+}
+
+/** The current turn and its prompt (secrets masked, on one line). */
+function SessionPrompt({ session }: { readonly session: SessionSummary }) {
+  const prompt = session.prompt === undefined ? '' : oneLine(maskSecretValues(session.prompt));
+  return (
+    <div className="session-prompt" data-testid="session-turn">
+      <span className="session-turn-label">
+        Turn {session.currentTurn}
+        {session.isTurnOpen ? ' · in progress' : ''}
+      </span>
+      <span className="session-prompt-text" data-testid="session-prompt" title={prompt}>
+        {prompt === '' ? (
+          <span className="subtle">{session.currentTurn === 0 ? 'no turn yet' : 'no user message for this turn'}</span>
+        ) : (
+          prompt
+        )}
+      </span>
+    </div>
+  );
+}
+
+/** The counts of calls and files, and when the session was last active. */
+function SessionMeta({ session, now }: { readonly session: SessionSummary; readonly now: number }) {
+  return (
+    <div className="session-meta">
+      <span>{plural(session.toolCallCount, 'tool call')}</span>
+      {session.fileCount > 0 && <span>{plural(session.fileCount, 'file')} touched</span>}
+      <span className="subtle" data-testid="session-last-active">
+        active {formatRelativeTime(session.lastActiveAt, now)}
+      </span>
+    </div>
+  );
+}
+
+/** The session a card shows and where its clicks go. */
+export interface SessionCardProps {
+  readonly session: SessionSummary;
+  readonly laneClass: string;
+  readonly pendingApprovals: readonly Approval[];
+  readonly isOpen: boolean;
+  readonly isCompact?: boolean;
+  readonly now: number;
+  readonly onOpen: () => void;
+  readonly onShowApprovals: () => void;
+}
+
 /**
  * One session at a glance: the agent's full name, its state, the current turn's prompt, its
  * latest five calls with their decisions, the files its calls touched with +/−, and what waits
@@ -41,19 +123,9 @@ export function SessionCard({
   now,
   onOpen,
   onShowApprovals,
-}: {
-  readonly session: SessionSummary;
-  readonly laneClass: string;
-  readonly pendingApprovals: readonly Approval[];
-  readonly isOpen: boolean;
-  readonly isCompact?: boolean;
-  readonly now: number;
-  readonly onOpen: () => void;
-  readonly onShowApprovals: () => void;
-}) {
+}: SessionCardProps) {
   const agent = escapeControls(session.agent);
   const root = session.cwd ?? session.roots[0];
-  const prompt = session.prompt === undefined ? '' : oneLine(maskSecretValues(session.prompt));
   const calls =
     session.recentCalls.length > 0
       ? session.recentCalls
@@ -78,56 +150,13 @@ export function SessionCard({
         onClick={onOpen}
         aria-label={`Open the transcript of ${agent} (${session.id})`}
       />
-      <header className="session-card-head">
-        <span className="lane-dot" aria-hidden="true" />
-        <h3 className="session-agent" data-testid="session-agent" title={agent}>
-          {agent}
-        </h3>
-        <span
-          className="badge"
-          data-kind={session.status}
-          data-testid="session-status"
-          title={statusHints[session.status]}
-        >
-          {sessionStatusLabels[session.status]}
-        </span>
-      </header>
-      <div className="session-card-sub">
-        <span className="session-id mono subtle" title={session.id} data-testid="session-id">
-          {shortSessionId(session.id)}
-        </span>
-        <span
-          className="session-cwd mono"
-          title={escapeControls(session.cwd ?? session.roots.join('\n'), { keepLineBreaks: true })}
-        >
-          {escapeControls(root ?? 'no workspace yet (the client has not reported its roots)')}
-        </span>
-      </div>
-      <div className="session-prompt" data-testid="session-turn">
-        <span className="session-turn-label">
-          Turn {session.currentTurn}
-          {session.isTurnOpen ? ' · in progress' : ''}
-        </span>
-        <span className="session-prompt-text" data-testid="session-prompt" title={prompt}>
-          {prompt === '' ? (
-            <span className="subtle">
-              {session.currentTurn === 0 ? 'no turn yet' : 'no user message for this turn'}
-            </span>
-          ) : (
-            prompt
-          )}
-        </span>
-      </div>
+      <SessionCardHead session={session} agent={agent} />
+      <SessionWhere session={session} root={root} />
+      <SessionPrompt session={session} />
       <SessionPending approvals={pendingApprovals} onShow={onShowApprovals} />
       <SessionCalls calls={calls} />
       <SessionFiles files={session.files} total={session.fileCount} root={root} limit={isCompact ? 3 : 6} />
-      <div className="session-meta">
-        <span>{plural(session.toolCallCount, 'tool call')}</span>
-        {session.fileCount > 0 && <span>{plural(session.fileCount, 'file')} touched</span>}
-        <span className="subtle" data-testid="session-last-active">
-          active {formatRelativeTime(session.lastActiveAt, now)}
-        </span>
-      </div>
+      <SessionMeta session={session} now={now} />
       {session.warnings.length > 0 && (
         <ul className="session-warnings">
           {session.warnings.map((warning) => (

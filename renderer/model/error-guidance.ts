@@ -9,136 +9,117 @@ export interface ErrorGuidance {
   readonly isRetryable: boolean;
 }
 
-/** The headline and the way forward for each error code; the switch is exhaustive, so a new code must be handled. */
+/** The headline and the way forward for each error code; the table is a full `Record`, so a new code must be given its own. */
+const guidance: Readonly<Record<ErrorCode, ErrorGuidance>> = {
+  invalid_request: {
+    title: 'The request was refused as malformed',
+    remedy: 'The field it names is wrong. Correct it and try again; if the UI sent it, reload the page and report it.',
+    isRetryable: false,
+  },
+  unknown_call: {
+    title: 'The core does not know this request',
+    remedy: 'The UI and the core come from different Vigil versions. Restart Vigil (or vigil serve) from one checkout.',
+    isRetryable: false,
+  },
+  unauthorized: {
+    title: 'Not allowed in',
+    remedy:
+      'The access token is missing or old. Open the URL that vigil serve printed again (it is also in serve.json).',
+    isRetryable: false,
+  },
+  outside_workspace: {
+    title: 'Outside the session’s workspace',
+    remedy:
+      'The path resolves outside every workspace root of the session. Use a path inside a root, or add the root to the session.',
+    isRetryable: false,
+  },
+  forbidden_path: {
+    title: 'A protected path',
+    remedy: 'Vigil never writes credentials or system folders. Pick another path.',
+    isRetryable: false,
+  },
+  not_found: {
+    title: 'Not found',
+    remedy: 'It may have been deleted, pruned or renamed since the list was loaded. Refresh and pick it again.',
+    isRetryable: false,
+  },
+  wrong_kind: {
+    title: 'Not what was expected there',
+    remedy: 'A directory stands where a file was expected, or the other way round. Check the path.',
+    isRetryable: false,
+  },
+  conflict: {
+    title: 'Something changed in the meantime',
+    remedy: 'Nothing was written. Review the fresh state (a new plan, the current file) and confirm again.',
+    isRetryable: false,
+  },
+  limit_exceeded: {
+    title: 'Over the limit',
+    remedy: 'Make room first: remove or shorten entries, or choose fewer items.',
+    isRetryable: false,
+  },
+  no_match: {
+    title: 'Nothing matched',
+    remedy: 'The text to find is not there (any more). Check the current content and try a substring it contains.',
+    isRetryable: false,
+  },
+  ambiguous_match: {
+    title: 'More than one match',
+    remedy: 'Use a longer substring that appears in exactly one place.',
+    isRetryable: false,
+  },
+  busy: {
+    title: 'Busy',
+    remedy: 'Another Vigil process holds the lock. Try again in a moment.',
+    isRetryable: true,
+  },
+  timeout: {
+    title: 'It took too long',
+    remedy: 'Nothing more will happen for this request. Try again; if it keeps timing out, check the log.',
+    isRetryable: true,
+  },
+  denied: {
+    title: 'Denied',
+    remedy: 'Policy or a person refused it. Change the rule in config.json if it should be allowed.',
+    isRetryable: false,
+  },
+  io_error: {
+    title: 'The disk refused',
+    remedy: 'Check the permissions of the folder and that the disk is not full, then try again.',
+    isRetryable: true,
+  },
+  unsupported: {
+    title: 'Not supported here',
+    remedy: 'This platform or configuration cannot do that. The message says what is missing.',
+    isRetryable: false,
+  },
+  cancelled: {
+    title: 'Cancelled',
+    remedy: 'It stopped before finishing; what was done is listed above. Start it again when ready.',
+    isRetryable: true,
+  },
+  tool_failed: {
+    title: 'The agent’s own tool failed',
+    remedy:
+      'The agent ran this tool itself and reported the failure (its message is above); Vigil only recorded it. The agent usually tries again.',
+    isRetryable: false,
+  },
+  disconnected: {
+    title: 'Not connected to Vigil',
+    remedy:
+      'The message says whether it was sent: if it was, it may have run. Wait for “Connected”, then check the timeline before trying again.',
+    isRetryable: true,
+  },
+  unexpected: {
+    title: 'Something went wrong inside Vigil',
+    remedy: 'The details are in the log (VIGIL_HOME/logs). Try again; if it repeats, report it with the log.',
+    isRetryable: true,
+  },
+};
+
+/** The headline and the way forward for an error code. */
 export function guidanceFor(code: ErrorCode): ErrorGuidance {
-  switch (code) {
-    case 'invalid_request':
-      return {
-        title: 'The request was refused as malformed',
-        remedy:
-          'The field it names is wrong. Correct it and try again; if the UI sent it, reload the page and report it.',
-        isRetryable: false,
-      };
-    case 'unknown_call':
-      return {
-        title: 'The core does not know this request',
-        remedy:
-          'The UI and the core come from different Vigil versions. Restart Vigil (or vigil serve) from one checkout.',
-        isRetryable: false,
-      };
-    case 'unauthorized':
-      return {
-        title: 'Not allowed in',
-        remedy:
-          'The access token is missing or old. Open the URL that vigil serve printed again (it is also in serve.json).',
-        isRetryable: false,
-      };
-    case 'outside_workspace':
-      return {
-        title: 'Outside the session’s workspace',
-        remedy:
-          'The path resolves outside every workspace root of the session. Use a path inside a root, or add the root to the session.',
-        isRetryable: false,
-      };
-    case 'forbidden_path':
-      return {
-        title: 'A protected path',
-        remedy: 'Vigil never writes credentials or system folders. Pick another path.',
-        isRetryable: false,
-      };
-    case 'not_found':
-      return {
-        title: 'Not found',
-        remedy: 'It may have been deleted, pruned or renamed since the list was loaded. Refresh and pick it again.',
-        isRetryable: false,
-      };
-    case 'wrong_kind':
-      return {
-        title: 'Not what was expected there',
-        remedy: 'A directory stands where a file was expected, or the other way round. Check the path.',
-        isRetryable: false,
-      };
-    case 'conflict':
-      return {
-        title: 'Something changed in the meantime',
-        remedy: 'Nothing was written. Review the fresh state (a new plan, the current file) and confirm again.',
-        isRetryable: false,
-      };
-    case 'limit_exceeded':
-      return {
-        title: 'Over the limit',
-        remedy: 'Make room first: remove or shorten entries, or choose fewer items.',
-        isRetryable: false,
-      };
-    case 'no_match':
-      return {
-        title: 'Nothing matched',
-        remedy: 'The text to find is not there (any more). Check the current content and try a substring it contains.',
-        isRetryable: false,
-      };
-    case 'ambiguous_match':
-      return {
-        title: 'More than one match',
-        remedy: 'Use a longer substring that appears in exactly one place.',
-        isRetryable: false,
-      };
-    case 'busy':
-      return {
-        title: 'Busy',
-        remedy: 'Another Vigil process holds the lock. Try again in a moment.',
-        isRetryable: true,
-      };
-    case 'timeout':
-      return {
-        title: 'It took too long',
-        remedy: 'Nothing more will happen for this request. Try again; if it keeps timing out, check the log.',
-        isRetryable: true,
-      };
-    case 'denied':
-      return {
-        title: 'Denied',
-        remedy: 'Policy or a person refused it. Change the rule in config.json if it should be allowed.',
-        isRetryable: false,
-      };
-    case 'io_error':
-      return {
-        title: 'The disk refused',
-        remedy: 'Check the permissions of the folder and that the disk is not full, then try again.',
-        isRetryable: true,
-      };
-    case 'unsupported':
-      return {
-        title: 'Not supported here',
-        remedy: 'This platform or configuration cannot do that. The message says what is missing.',
-        isRetryable: false,
-      };
-    case 'cancelled':
-      return {
-        title: 'Cancelled',
-        remedy: 'It stopped before finishing; what was done is listed above. Start it again when ready.',
-        isRetryable: true,
-      };
-    case 'tool_failed':
-      return {
-        title: 'The agent’s own tool failed',
-        remedy:
-          'The agent ran this tool itself and reported the failure (its message is above); Vigil only recorded it. The agent usually tries again.',
-        isRetryable: false,
-      };
-    case 'disconnected':
-      return {
-        title: 'Not connected to Vigil',
-        remedy:
-          'The message says whether it was sent: if it was, it may have run. Wait for “Connected”, then check the timeline before trying again.',
-        isRetryable: true,
-      };
-    case 'unexpected':
-      return {
-        title: 'Something went wrong inside Vigil',
-        remedy: 'The details are in the log (VIGIL_HOME/logs). Try again; if it repeats, report it with the log.',
-        isRetryable: true,
-      };
-  }
+  return guidance[code];
 }
 
 /** A detail of an error worth showing on its own line (a backup path, the field, the usage). */

@@ -4,6 +4,7 @@ import type { FileVersionEntry, SearchHit } from '../../shared/contract/checkpoi
 import type { VigilClient } from '../api/vigil-client';
 import { failed, loading, ready, type LoadState } from '../model/load-state';
 import type { AppState } from './app-store';
+import type { SliceContext } from './slice-context';
 
 /** A file's history, as the panel shows it. */
 export interface FileHistoryState {
@@ -41,65 +42,89 @@ export interface HistorySlice {
   readonly receiveRename: (rename: EventPayload<'checkpoints:renamed'>) => void;
 }
 
+/** What the slice's actions share: the store, the client, and which file history and search are current. */
+interface HistoryContext extends SliceContext {
+  /** Bumped whenever the file history opens or closes: an older answer is dropped. */
+  historyGeneration: number;
+  /** Bumped whenever the search changes or closes: an older answer is dropped. */
+  searchGeneration: number;
+}
+
+async function openFileHistory(context: HistoryContext, dir: string, path: string): Promise<void> {
+  const { client, set } = context;
+  context.historyGeneration += 1;
+  const generation = context.historyGeneration;
+  set({ fileHistory: { dir, path, load: loading, entries: [], checkpoints: 0 } });
+  const result = await client.call('checkpoints:file-log', { dir, path });
+  if (generation !== context.historyGeneration) return;
+  set({
+    fileHistory: result.ok
+      ? {
+          dir,
+          path: result.value.path,
+          load: ready,
+          entries: result.value.entries,
+          checkpoints: result.value.checkpoints,
+        }
+      : { dir, path, load: failed(result.error), entries: [], checkpoints: 0 },
+  });
+}
+
+async function searchPast(context: HistoryContext, dir: string, text: string): Promise<void> {
+  const { client, set } = context;
+  context.searchGeneration += 1;
+  const generation = context.searchGeneration;
+  if (text === '') {
+    set({ pastSearch: undefined });
+    return;
+  }
+  set({ pastSearch: { dir, text, load: loading, hits: [], checkpoints: 0, isTruncated: false } });
+  const result = await client.call('checkpoints:search', { dir, text });
+  if (generation !== context.searchGeneration) return;
+  set({
+    pastSearch: result.ok
+      ? {
+          dir,
+          text,
+          load: ready,
+          hits: result.value.hits,
+          checkpoints: result.value.checkpoints,
+          isTruncated: result.value.isTruncated,
+        }
+      : { dir, text, load: failed(result.error), hits: [], checkpoints: 0, isTruncated: false },
+  });
+}
+
+/** The entry with its name changed (`undefined` takes it away) when it is checkpoint `id`; otherwise the entry as it is. */
+function renamed<T extends { readonly id: string; readonly name?: string | undefined }>(
+  entry: T,
+  id: string,
+  name: string | undefined,
+): T {
+  if (entry.id !== id) return entry;
+  const { name: _old, ...rest } = entry;
+  return (name === undefined ? rest : { ...rest, name }) as T;
+}
+
 /** The history slice, bound to a client. */
 export function createHistorySlice(client: VigilClient): StateCreator<AppState, [], [], HistorySlice> {
   return (set, get) => {
-    let historyGeneration = 0;
-    let searchGeneration = 0;
+    const context: HistoryContext = { client, set, get, historyGeneration: 0, searchGeneration: 0 };
     return {
       fileHistory: undefined,
       pastSearch: undefined,
 
-      openFileHistory: async (dir, path) => {
-        historyGeneration += 1;
-        const generation = historyGeneration;
-        set({ fileHistory: { dir, path, load: loading, entries: [], checkpoints: 0 } });
-        const result = await client.call('checkpoints:file-log', { dir, path });
-        if (generation !== historyGeneration) return;
-        set({
-          fileHistory: result.ok
-            ? {
-                dir,
-                path: result.value.path,
-                load: ready,
-                entries: result.value.entries,
-                checkpoints: result.value.checkpoints,
-              }
-            : { dir, path, load: failed(result.error), entries: [], checkpoints: 0 },
-        });
-      },
+      openFileHistory: (dir, path) => openFileHistory(context, dir, path),
 
       closeFileHistory: () => {
-        historyGeneration += 1;
+        context.historyGeneration += 1;
         set({ fileHistory: undefined });
       },
 
-      searchPast: async (dir, text) => {
-        searchGeneration += 1;
-        const generation = searchGeneration;
-        if (text === '') {
-          set({ pastSearch: undefined });
-          return;
-        }
-        set({ pastSearch: { dir, text, load: loading, hits: [], checkpoints: 0, isTruncated: false } });
-        const result = await client.call('checkpoints:search', { dir, text });
-        if (generation !== searchGeneration) return;
-        set({
-          pastSearch: result.ok
-            ? {
-                dir,
-                text,
-                load: ready,
-                hits: result.value.hits,
-                checkpoints: result.value.checkpoints,
-                isTruncated: result.value.isTruncated,
-              }
-            : { dir, text, load: failed(result.error), hits: [], checkpoints: 0, isTruncated: false },
-        });
-      },
+      searchPast: (dir, text) => searchPast(context, dir, text),
 
       closePastSearch: () => {
-        searchGeneration += 1;
+        context.searchGeneration += 1;
         set({ pastSearch: undefined });
       },
 
@@ -120,12 +145,7 @@ export function createHistorySlice(client: VigilClient): StateCreator<AppState, 
       receiveRename: ({ dir, id, name }) => {
         const timeline = get().timeline;
         if (timeline?.dir !== dir) return;
-        const rename = <T extends { readonly id: string; readonly name?: string | undefined }>(entry: T): T => {
-          if (entry.id !== id) return entry;
-          const { name: _old, ...rest } = entry;
-          return (name === undefined ? rest : { ...rest, name }) as T;
-        };
-        set({ timeline: { ...timeline, entries: timeline.entries.map(rename) } });
+        set({ timeline: { ...timeline, entries: timeline.entries.map((entry) => renamed(entry, id, name)) } });
       },
     };
   };

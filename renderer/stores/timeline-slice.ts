@@ -3,19 +3,19 @@ import type { CallResponse, EventPayload } from '../../shared/contract';
 import type { VigilClient } from '../api/vigil-client';
 import { plural } from '../model/format';
 import { failed, idle, loading, ready, type LoadState } from '../model/load-state';
-import { mergeEntries, noTimelineFilter, type TimelineEntry, type TimelineFilter } from '../model/timeline-filter';
+import { noTimelineFilter, type TimelineEntry, type TimelineFilter } from '../model/timeline-filter';
 import type { AppState } from './app-store';
+import {
+  checkpointNow,
+  filterByFile,
+  openTimeline,
+  receiveCheckpoint,
+  receiveTimelineCount,
+  type TimelineContext,
+} from './timeline-steps';
 
 /** One supervised directory, as the contract carries it. */
 export type CheckpointDirectory = CallResponse<'checkpoints:directories'>['directories'][number];
-
-/** The first page is small so the timeline shows at once; the rest follows in big pages. */
-const firstPageSize = 300;
-const pageSize = 5000;
-/** The most checkpoints one timeline loads (retention keeps far fewer by default). */
-const maxLoaded = 50_000;
-/** File-filter queries in flight at once. */
-const fileFilterConcurrency = 8;
 
 /** The timeline of the directory that is open. */
 export interface TimelineState {
@@ -61,41 +61,7 @@ export interface TimelineSlice {
 /** The timeline slice, bound to a client. */
 export function createTimelineSlice(client: VigilClient): StateCreator<AppState, [], [], TimelineSlice> {
   return (set, get) => {
-    let loadGeneration = 0;
-    let filterGeneration = 0;
-
-    const isCurrent = (dir: string, generation: number): boolean =>
-      generation === loadGeneration && get().timeline?.dir === dir;
-
-    /** Loads the timeline page by page; `isFresh` replaces what is shown (after a cut) instead of adding to it. */
-    const loadPages = async (dir: string, generation: number, isFresh = false): Promise<void> => {
-      let offset = 0;
-      let size = firstPageSize;
-      for (;;) {
-        const result = await client.call('checkpoints:list', { dir, limit: size, offset });
-        if (!isCurrent(dir, generation)) return;
-        const current = get().timeline;
-        if (current === undefined) return;
-        if (!result.ok) {
-          set({ timeline: { ...current, load: failed(result.error) } });
-          return;
-        }
-        const entries =
-          isFresh && offset === 0 ? result.value.entries : mergeEntries(current.entries, result.value.entries, 'older');
-        offset += result.value.entries.length;
-        const isComplete = result.value.entries.length < size || offset >= result.value.total || offset >= maxLoaded;
-        set({
-          timeline: { dir, entries, total: Math.max(result.value.total, entries.length), load: ready, isComplete },
-        });
-        get().noteSessions(result.value.entries.map((entry) => entry.attribution.sessionId));
-        get().requestTurnBriefs(result.value.entries);
-        const head = entries[0];
-        if (offset === result.value.entries.length && head !== undefined) void get().loadLiveChanges(dir, head.id);
-        if (isComplete) return;
-        size = pageSize;
-      }
-    };
-
+    const context: TimelineContext = { client, set, get, loadGeneration: 0, filterGeneration: 0 };
     return {
       checkpointDirectories: [],
       directoriesLoad: idle,
@@ -113,112 +79,15 @@ export function createTimelineSlice(client: VigilClient): StateCreator<AppState,
         );
       },
 
-      openTimeline: async (dir) => {
-        loadGeneration += 1;
-        const generation = loadGeneration;
-        filterGeneration += 1;
-        const isSame = get().timeline?.dir === dir;
-        set({
-          timeline: isSame
-            ? { ...(get().timeline as TimelineState), load: loading }
-            : { dir, entries: [], total: 0, load: loading, isComplete: false },
-          ...(isSame ? {} : { timelineFilter: noTimelineFilter, fileFilter: undefined }),
-        });
-        await loadPages(dir, generation);
-        const path = get().fileFilter?.path;
-        if (isSame && path !== undefined) await get().filterByFile(path);
-      },
+      openTimeline: (dir) => openTimeline(context, dir),
 
       setTimelineFilter: (patch) => set((state) => ({ timelineFilter: { ...state.timelineFilter, ...patch } })),
 
-      filterByFile: async (path) => {
-        filterGeneration += 1;
-        const generation = filterGeneration;
-        const trimmed = path.trim().replace(/^\.?\/+/, '');
-        const timeline = get().timeline;
-        if (trimmed === '' || timeline === undefined) {
-          set({ fileFilter: undefined });
-          return;
-        }
-        // A checkpoint is taken before a turn's changes: it "changed" a path when the path differs from its parent.
-        const queue = timeline.entries.filter((entry) => entry.parent !== undefined);
-        const matches = new Set<string>();
-        let checked = timeline.entries.length - queue.length;
-        set({ fileFilter: { path: trimmed, matches, checked, isDone: queue.length === 0 } });
-        const worker = async (): Promise<void> => {
-          for (let entry = queue.shift(); entry !== undefined; entry = queue.shift()) {
-            if (generation !== filterGeneration) return;
-            const parent = entry.parent ?? '';
-            const result = await client.call('checkpoints:diff', {
-              dir: timeline.dir,
-              checkpoint: parent,
-              against: { kind: 'checkpoint', id: entry.id },
-              paths: [trimmed],
-              limit: 1,
-            });
-            if (generation !== filterGeneration) return;
-            checked += 1;
-            if (result.ok && result.value.totalFiles > 0) matches.add(entry.id);
-            set({
-              fileFilter: {
-                path: trimmed,
-                matches: new Set(matches),
-                checked,
-                isDone: queue.length === 0 && checked >= timeline.entries.length,
-              },
-            });
-          }
-        };
-        await Promise.all(Array.from({ length: fileFilterConcurrency }, worker));
-        if (generation === filterGeneration)
-          set({ fileFilter: { path: trimmed, matches: new Set(matches), checked, isDone: true } });
-      },
+      filterByFile: (path) => filterByFile(context, path),
 
-      checkpointNow: async (dir, name) => {
-        // A name is the checkpoint's subject, as `vigil checkpoint DIR --reason` makes it.
-        const reason = name?.trim() ?? '';
-        const result = await client.call('checkpoints:create', {
-          dir,
-          reason: reason === '' ? 'manual checkpoint' : reason,
-        });
-        if (!result.ok) {
-          get().notify({ tone: 'error', title: 'No checkpoint taken', detail: result.error.message });
-          return false;
-        }
-        if (result.value.kind === 'created') {
-          get().receiveCheckpoint(result.value.checkpoint);
-          get().notify({
-            tone: 'success',
-            title: 'Checkpoint taken',
-            detail: `${plural(result.value.checkpoint.stats.files, 'file')} changed since the previous one.`,
-          });
-        } else
-          get().notify({
-            tone: 'info',
-            title: 'Nothing changed',
-            detail: 'The directory matches its latest checkpoint, so none was taken.',
-          });
-        return true;
-      },
+      checkpointNow: (dir, name) => checkpointNow(context, dir, name),
 
-      receiveTimelineCount: ({ dir, total }) => {
-        const known = get().checkpointDirectories.some((directory) => directory.dir === dir);
-        if (!known) void get().loadCheckpointDirectories();
-        else
-          set((state) => ({
-            checkpointDirectories: state.checkpointDirectories.map((directory) =>
-              directory.dir === dir ? { ...directory, count: total } : directory,
-            ),
-          }));
-        const timeline = get().timeline;
-        if (timeline?.dir !== dir) return;
-        if (total < timeline.entries.length) {
-          // Some were dropped: show the timeline as the store holds it now.
-          loadGeneration += 1;
-          set({ timeline: { ...timeline, total } });
-          void loadPages(dir, loadGeneration, true);
-        } else set({ timeline: { ...timeline, total } });
-      },
+      receiveTimelineCount: ({ dir, total }) => receiveTimelineCount(context, dir, total),
 
       receiveCut: (cut) =>
         get().notify({ tone: 'warning', title: `${plural(cut.dropped, 'checkpoint')} dropped`, detail: cut.message }),
@@ -247,28 +116,7 @@ export function createTimelineSlice(client: VigilClient): StateCreator<AppState,
         get().receivePin({ dir: result.value.dir, id: result.value.id, isPinned: result.value.isPinned });
       },
 
-      receiveCheckpoint: (entry) => {
-        get().noteSessions([entry.attribution.sessionId]);
-        const timeline = get().timeline;
-        if (timeline !== undefined && timeline.dir === entry.dir) {
-          const entries = mergeEntries(timeline.entries, [entry], 'newer');
-          if (entries !== timeline.entries) {
-            set({ timeline: { ...timeline, entries, total: timeline.total + 1 } });
-            get().requestTurnBriefs([entry]);
-            if (entries[0]?.id === entry.id) void get().loadLiveChanges(entry.dir, entry.id);
-          }
-        }
-        const known = get().checkpointDirectories.some((directory) => directory.dir === entry.dir);
-        if (known) {
-          set((state) => ({
-            checkpointDirectories: state.checkpointDirectories.map((directory) =>
-              directory.dir === entry.dir
-                ? { ...directory, head: entry.id, count: directory.count + 1, lastTouch: entry.time }
-                : directory,
-            ),
-          }));
-        } else void get().loadCheckpointDirectories();
-      },
+      receiveCheckpoint: (entry) => receiveCheckpoint(context, entry),
     };
   };
 }
