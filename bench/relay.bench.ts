@@ -1,0 +1,131 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { formatMs, summarize, type BenchArea } from './harness';
+
+/**
+ * Why the CLI's relay client (electron/cli/relay/relay-client.ts) speaks HTTP/1.0 on a socket
+ * instead of using node:http: every relayed `vigil` command and agent hook is a new process, and
+ * what a process loads is paid on every call. Three scripts run alternately as whole processes
+ * against one loopback server that answers like a Vigil core (a head, then one result frame): an
+ * empty module (Node's own start), the call through node:http, and the same call on a node:net
+ * socket as the relay client makes it. Each child reports its own CPU time at exit.
+ */
+
+const exitReport =
+  "process.on('exit', () => { const c = process.cpuUsage(); process.stderr.write('CPU ' + (c.user + c.system) + '\\n'); });";
+
+const scripts = {
+  empty: `${exitReport}\n`,
+  http: `${exitReport}
+import { request } from 'node:http';
+const body = JSON.stringify({ channel: 'checkpoints:list', payload: { dir: '/tmp' }, events: [] });
+const req = request({ host: '127.0.0.1', port: Number(process.argv[2]), path: '/ws', method: 'POST', agent: false,
+  headers: { Authorization: 'Bearer t', 'Content-Type': 'application/json', Accept: 'application/x-ndjson', 'Content-Length': Buffer.byteLength(body) } },
+  (res) => { let text = ''; res.setEncoding('utf8'); res.on('data', (c) => (text += c)); res.on('end', () => { if (!text.includes('"result"')) process.exitCode = 1; }); });
+req.end(body);
+`,
+  socket: `${exitReport}
+import { connect } from 'node:net';
+const body = JSON.stringify({ channel: 'checkpoints:list', payload: { dir: '/tmp' }, events: [] });
+const socket = connect({ host: '127.0.0.1', port: Number(process.argv[2]) }, () => {
+  socket.write(['POST /ws HTTP/1.0', 'Host: 127.0.0.1:' + process.argv[2], 'Authorization: Bearer t', 'Content-Type: application/json',
+    'Accept: application/x-ndjson', 'Content-Length: ' + Buffer.byteLength(body), '', body].join('\\r\\n'));
+});
+let text = '';
+socket.setEncoding('utf8');
+socket.on('data', (c) => (text += c));
+socket.on('close', () => { if (!text.includes('"result"')) process.exitCode = 1; });
+`,
+} as const;
+
+type ScriptName = keyof typeof scripts;
+
+/** A loopback server answering each POST like a core answers a relayed call. */
+async function fakeCore(): Promise<{ server: Server; port: number }> {
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      response.writeHead(200, { 'Content-Type': 'application/x-ndjson', 'X-Vigil-Contract': '1' });
+      response.flushHeaders();
+      response.end(`${JSON.stringify({ type: 'result', id: null, result: { ok: true, value: [] } })}\n`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return { server, port: typeof address === 'object' && address !== null ? address.port : 0 };
+}
+
+/** Runs one script as a process (not spawnSync: the server answering it lives in this process): its wall time and the CPU time it reports. */
+async function runOnce(file: string, port: number): Promise<{ wall: number; cpu: number }> {
+  const start = performance.now();
+  const child = spawn(process.execPath, [file, String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => (stderr += chunk));
+  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const wall = performance.now() - start;
+  const cpu = /CPU (\d+)/.exec(stderr);
+  if (status !== 0 || cpu === null) throw new Error(`${file} failed: ${stderr}`);
+  return { wall, cpu: Number(cpu[1]) / 1000 };
+}
+
+export const run: BenchArea = async (context) => {
+  const runs = context.isQuick ? 5 : 40;
+  const base = await mkdtemp(path.join(os.tmpdir(), 'vigil-bench-relay-'));
+  const { server, port } = await fakeCore();
+  try {
+    const names = Object.keys(scripts) as ScriptName[];
+    const files = new Map<ScriptName, string>();
+    for (const name of names) {
+      const file = path.join(base, `${name}.mjs`);
+      await writeFile(file, scripts[name]);
+      files.set(name, file);
+    }
+    const wall = new Map<ScriptName, number[]>(names.map((name) => [name, []]));
+    const cpu = new Map<ScriptName, number[]>(names.map((name) => [name, []]));
+    context.log(`${runs} runs of each, alternating`);
+    for (let index = 0; index < runs; index += 1) {
+      for (const name of names) {
+        const sample = await runOnce(files.get(name) ?? '', port);
+        wall.get(name)?.push(sample.wall);
+        cpu.get(name)?.push(sample.cpu);
+      }
+    }
+    const median = (samples: Map<ScriptName, number[]>, name: ScriptName): number =>
+      summarize(samples.get(name) ?? []).median;
+    const label: Record<ScriptName, string> = {
+      empty: 'an empty module (Node’s start)',
+      http: 'one relayed call through node:http',
+      socket: 'the same call on a node:net socket (what the relay client does)',
+    };
+    const saved = median(cpu, 'http') - median(cpu, 'socket');
+    return {
+      title: 'The relay client: node:http or a socket',
+      method:
+        'Whole processes, alternating run by run, against one loopback server answering like a Vigil core (a head, then one result frame). ' +
+        'Each child reports its own CPU time (user + system) at exit; wall time includes process start and exit.',
+      tables: [
+        {
+          caption: `Per process (medians of ${runs})`,
+          columns: ['Process', 'Wall', 'CPU', 'CPU over Node’s start'],
+          rows: names.map((name) => [
+            label[name],
+            formatMs(median(wall, name)),
+            formatMs(median(cpu, name)),
+            name === 'empty' ? '' : formatMs(median(cpu, name) - median(cpu, 'empty')),
+          ]),
+        },
+      ],
+      verdicts: [
+        `The socket saves ${formatMs(saved)} of CPU per relayed process against node:http (${saved > 0 ? 'kept' : 'no gain: node:http would do'}).`,
+      ],
+    };
+  } finally {
+    server.close();
+    await rm(base, { recursive: true, force: true });
+  }
+};
