@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
 import { dirHash, loadCheckpointService, measureStore } from '../electron/checkpoints';
 import type { CheckpointService, CheckpointServiceOptions } from '../electron/checkpoints';
 import { silentLogger } from '../electron/logging/logger';
@@ -84,18 +84,45 @@ interface SizeResult {
   readonly firstRatio: number;
 }
 
-/** First snapshot, 1 and 100 changed files, at one tree size. */
-async function measureSize(base: string, size: number, context: BenchContext): Promise<SizeResult> {
-  const dir = path.join(base, `tree-${size}`);
-  mkdirSync(dir);
-  context.log(`generating ${size} files`);
-  const files = generate(dir, size);
+type Lag = { max: number; p99: number; idleMax: number; idleP99: number };
+
+/** The first-snapshot runs of one tree size; the last run's service stays open for the change runs. */
+interface FirstSnapshots {
+  readonly vigil: number[];
+  readonly git: number[];
+  readonly lag: Lag | undefined;
+  readonly live: CheckpointService;
+  readonly runs: number;
+}
+
+/** The event-loop delay seen during a snapshot, beside the same measure over an idle stretch right after. */
+async function measureLag(during: IntervalHistogram, snapshotMs: number): Promise<Lag> {
+  // The same measure over an idle stretch right after: on a shared machine, scheduling alone shows up as lag.
+  const idle = monitorEventLoopDelay({ resolution: 5 });
+  idle.enable();
+  await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, snapshotMs)));
+  idle.disable();
+  return {
+    max: during.max / 1e6,
+    p99: during.percentile(99) / 1e6,
+    idleMax: idle.max / 1e6,
+    idleP99: idle.percentile(99) / 1e6,
+  };
+}
+
+/** First snapshot of `dir` into fresh stores, Vigil then git, a few times. */
+async function measureFirstSnapshots(
+  base: string,
+  dir: string,
+  gitStore: string,
+  size: number,
+  context: BenchContext,
+): Promise<FirstSnapshots> {
   const firstRuns = size <= 10_000 ? 3 : size <= 50_000 ? 2 : 1;
   const vigilFirst: number[] = [];
   const gitFirst: number[] = [];
-  let lag: { max: number; p99: number; idleMax: number; idleP99: number } | undefined;
+  let lag: Lag | undefined;
   let live: CheckpointService | undefined;
-  const gitStore = path.join(base, `git-${size}`);
   for (let run = 0; run < firstRuns; run += 1) {
     await live?.dispose();
     const root = path.join(base, `vigil-${size}-${run}`);
@@ -108,19 +135,7 @@ async function measureSize(base: string, size: number, context: BenchContext): P
     await live.checkpoint(dir, { reason: 'before write_file' });
     vigilFirst.push(performance.now() - start);
     histogram.disable();
-    if (size === 50_000 && run === 0) {
-      // The same measure over an idle stretch right after: on a shared machine, scheduling alone shows up as lag.
-      const idle = monitorEventLoopDelay({ resolution: 5 });
-      idle.enable();
-      await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, vigilFirst[0] ?? 0)));
-      idle.disable();
-      lag = {
-        max: histogram.max / 1e6,
-        p99: histogram.percentile(99) / 1e6,
-        idleMax: idle.max / 1e6,
-        idleP99: idle.percentile(99) / 1e6,
-      };
-    }
+    if (size === 50_000 && run === 0) lag = await measureLag(histogram, vigilFirst[0] ?? 0);
     rmSync(gitStore, { recursive: true, force: true });
     git(['init', '--quiet', '--bare', gitStore]);
     gitFirst.push(gitSnapshot(gitStore, dir, 'first'));
@@ -129,75 +144,91 @@ async function measureSize(base: string, size: number, context: BenchContext): P
       `first snapshot ${size}: vigil ${formatMs(vigilFirst.at(-1) ?? 0)}, git ${formatMs(gitFirst.at(-1) ?? 0)}`,
     );
   }
-  const checkpoints = live as CheckpointService;
-  const changeRuns = async (changed: number, runs: number, label: string): Promise<[number, number]> => {
-    const vigil: number[] = [];
-    const gitTimes: number[] = [];
-    for (let run = 1; run <= runs; run += 1) {
-      const step = Math.max(1, Math.floor(files.length / changed));
-      for (let index = 0; index < changed; index += 1) {
-        const target = (index * step + run * 13) % files.length;
-        writeFileSync(path.join(dir, files[target] ?? ''), content(target, run + changed));
-      }
-      const start = performance.now();
-      await checkpoints.checkpoint(dir, { reason: 'before patch' });
-      vigil.push(performance.now() - start);
-      gitTimes.push(gitSnapshot(gitStore, dir, `run ${run}`));
+  return { vigil: vigilFirst, git: gitFirst, lag, live: live as CheckpointService, runs: firstRuns };
+}
+
+/** The tree being snapshotted, with the stores that snapshot it. */
+interface ChangeTarget {
+  readonly dir: string;
+  readonly files: readonly string[];
+  readonly gitStore: string;
+  readonly checkpoints: CheckpointService;
+  readonly size: number;
+}
+
+/** Medians of Vigil and git snapshotting after `changed` files change, over `runs` runs. */
+async function measureChanges(
+  tree: ChangeTarget,
+  changed: number,
+  runs: number,
+  label: string,
+  context: BenchContext,
+): Promise<[number, number]> {
+  const { dir, files, gitStore, checkpoints, size } = tree;
+  const vigil: number[] = [];
+  const gitTimes: number[] = [];
+  for (let run = 1; run <= runs; run += 1) {
+    const step = Math.max(1, Math.floor(files.length / changed));
+    for (let index = 0; index < changed; index += 1) {
+      const target = (index * step + run * 13) % files.length;
+      writeFileSync(path.join(dir, files[target] ?? ''), content(target, run + changed));
     }
-    const result: [number, number] = [summarize(vigil).median, summarize(gitTimes).median];
-    context.log(`${label} ${size}: vigil ${formatMs(result[0])}, git ${formatMs(result[1])}`);
-    return result;
-  };
-  const [oneVigil, oneGit] = await changeRuns(1, 7, '1 changed file');
-  const [hundredVigil, hundredGit] = await changeRuns(100, 5, '100 changed files');
-  await checkpoints.dispose();
-  // The one-shot CLI path (no watcher: the stat cache and a walk of the tree), for comparison.
+    const start = performance.now();
+    await checkpoints.checkpoint(dir, { reason: 'before patch' });
+    vigil.push(performance.now() - start);
+    gitTimes.push(gitSnapshot(gitStore, dir, `run ${run}`));
+  }
+  const result: [number, number] = [summarize(vigil).median, summarize(gitTimes).median];
+  context.log(`${label} ${size}: vigil ${formatMs(result[0])}, git ${formatMs(result[1])}`);
+  return result;
+}
+
+/** The one-shot CLI path (no watcher: the stat cache and a walk of the tree), for comparison. */
+async function measureOneShot(dir: string, files: readonly string[], root: string): Promise<number> {
   const oneShot: number[] = [];
   for (let run = 0; run < 3; run += 1) {
     writeFileSync(path.join(dir, files[run] ?? ''), content(run, 1000 + run));
-    const cli = service(path.join(base, `vigil-${size}-${firstRuns - 1}`), { watch: false });
+    const cli = service(root, { watch: false });
     const start = performance.now();
     await cli.checkpoint(dir, { reason: 'manual checkpoint' });
     oneShot.push(performance.now() - start);
     await cli.dispose();
   }
-  const first = [summarize(vigilFirst).median, summarize(gitFirst).median] as const;
+  return summarize(oneShot).median;
+}
+
+/** One table row: an operation's Vigil and git times and their ratio. */
+function ratioRow(tree: string, operation: string, vigil: number, gitMs: number): string[] {
+  return [tree, operation, formatMs(vigil), formatMs(gitMs), formatRatio(vigil, gitMs)];
+}
+
+/** First snapshot, 1 and 100 changed files, at one tree size. */
+async function measureSize(base: string, size: number, context: BenchContext): Promise<SizeResult> {
+  const dir = path.join(base, `tree-${size}`);
+  mkdirSync(dir);
+  context.log(`generating ${size} files`);
+  const files = generate(dir, size);
+  const gitStore = path.join(base, `git-${size}`);
+  const firstSnapshots = await measureFirstSnapshots(base, dir, gitStore, size, context);
+  const checkpoints = firstSnapshots.live;
+  const target: ChangeTarget = { dir, files, gitStore, checkpoints, size };
+  const [oneVigil, oneGit] = await measureChanges(target, 1, 7, '1 changed file', context);
+  const [hundredVigil, hundredGit] = await measureChanges(target, 100, 5, '100 changed files', context);
+  await checkpoints.dispose();
+  const oneShot = await measureOneShot(dir, files, path.join(base, `vigil-${size}-${firstSnapshots.runs - 1}`));
+  const first = [summarize(firstSnapshots.vigil).median, summarize(firstSnapshots.git).median] as const;
   const rows = [
-    [
-      `${size.toLocaleString('en')} files`,
-      'first snapshot',
-      formatMs(first[0]),
-      formatMs(first[1]),
-      formatRatio(first[0], first[1]),
-    ],
-    [
-      '',
-      '1 changed file (app: watcher + stat cache)',
-      formatMs(oneVigil),
-      formatMs(oneGit),
-      formatRatio(oneVigil, oneGit),
-    ],
-    [
-      '',
-      '100 changed files (app)',
-      formatMs(hundredVigil),
-      formatMs(hundredGit),
-      formatRatio(hundredVigil, hundredGit),
-    ],
-    [
-      '',
-      '1 changed file, one-shot CLI process (stat walk)',
-      formatMs(summarize(oneShot).median),
-      formatMs(oneGit),
-      formatRatio(summarize(oneShot).median, oneGit),
-    ],
+    ratioRow(`${size.toLocaleString('en')} files`, 'first snapshot', first[0], first[1]),
+    ratioRow('', '1 changed file (app: watcher + stat cache)', oneVigil, oneGit),
+    ratioRow('', '100 changed files (app)', hundredVigil, hundredGit),
+    ratioRow('', '1 changed file, one-shot CLI process (stat walk)', oneShot, oneGit),
   ];
   rmSync(dir, { recursive: true, force: true });
   rmSync(gitStore, { recursive: true, force: true });
   return {
     size,
     rows,
-    lagMs: lag,
+    lagMs: firstSnapshots.lag,
     oneFileRatio: oneVigil / oneGit,
     firstRatio: first[0] / first[1],
   };

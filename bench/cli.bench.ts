@@ -87,17 +87,19 @@ function alternate(
   return { first: summarize(a).median, second: summarize(b).median };
 }
 
-async function measure(
-  count: number,
-  runs: number,
-  context: BenchContext,
-): Promise<{
-  readonly table: BenchTable;
-  readonly verdicts: string[];
-  readonly imports: LoadedFiles;
-}> {
-  const base = mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-cli-'));
-  const dir = path.join(base, 'project');
+/** The generated project, its shadow git store, and the environment every `vigil` process runs in. */
+interface Project {
+  readonly dir: string;
+  readonly files: readonly string[];
+  readonly store: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** Medians of one alternating pair: git (`first`) and Vigil (`second`). */
+type Pair = ReturnType<typeof alternate>;
+
+/** The environment of the run's `vigil` processes: its own VIGIL_HOME, HOME and (absent) Hermes home. */
+function benchEnv(base: string): NodeJS.ProcessEnv {
   const home = path.join(base, 'home');
   const env = {
     ...process.env,
@@ -108,103 +110,176 @@ async function measure(
   mkdirSync(home, { recursive: true });
   // Retention out of the way: this measures checkpoints and restores, not cuts.
   writeFileSync(path.join(home, 'config.json'), JSON.stringify({ checkpoints: { maxSnapshots: 10_000 } }));
+  return env;
+}
+
+/** Generates the tree and checkpoints it once with each tool, untimed. */
+function generateProject(base: string, count: number, env: NodeJS.ProcessEnv, context: BenchContext): Project {
+  const dir = path.join(base, 'project');
+  context.log(`generating ${count} files`);
+  const files = generate(dir, count);
+  const store = path.join(base, 'git-shadow');
+  execFileSync('git', ['init', '--bare', '--quiet', store], { env: gitEnv });
+  gitCheckpoint(store, dir);
+  timed(process.execPath, [cli, 'checkpoint', dir], env);
+  return { dir, files, store, env };
+}
+
+/** Changes one file of the project. */
+function edit(project: Project, run: number): void {
+  writeFileSync(path.join(project.dir, project.files[run % project.files.length] ?? ''), content(run, run + 1));
+}
+
+/** One whole `vigil checkpoint DIR` process. */
+function vigilCheckpoint(project: Project): number {
+  return timed(process.execPath, [cli, 'checkpoint', project.dir], project.env);
+}
+
+/** One change checkpointed by Vigil then git, untimed, so both start the next measurement from the same state. */
+function checkpointChange(project: Project, run: number): void {
+  edit(project, run);
+  vigilCheckpoint(project);
+  gitCheckpoint(project.store, project.dir);
+}
+
+/** One-change checkpoints: `git add -A && git commit` and `vigil checkpoint`, alternately. */
+function measureCheckpoints(project: Project, runs: number): Pair {
+  return alternate(
+    runs,
+    (run) => edit(project, run),
+    () => gitCheckpoint(project.store, project.dir),
+    () => vigilCheckpoint(project),
+  );
+}
+
+/** A 100-file restore by name: `git checkout -- FILES` and `vigil checkpoints restore DIR 1 FILES`, alternately. */
+function measureRestore(project: Project, runs: number): Pair {
+  const { dir, files, store, env } = project;
+  const hundred = files.filter((_file, index) => index % Math.floor(files.length / 100) === 0).slice(0, 100);
+  const damage = (run: number): void => {
+    for (const file of hundred) writeFileSync(path.join(dir, file), `damaged ${run}\n`);
+  };
+  checkpointChange(project, 19_999);
+  return alternate(
+    runs,
+    damage,
+    () => timed('git', gitArgs(store, dir, ['checkout', '--', ...hundred]), gitEnv),
+    () => timed(process.execPath, [cli, 'checkpoints', 'restore', dir, '1', ...hundred], env),
+  );
+}
+
+/** Run by run: bare node start-up, `vigil --version`, and a relayed `vigil checkpoints list DIR`. */
+function measureList(
+  project: Project,
+  listRuns: number,
+): { readonly list: number[]; readonly node: number[]; readonly version: number[] } {
+  const { dir, env } = project;
+  const list: number[] = [];
+  const node: number[] = [];
+  const version: number[] = [];
+  for (let run = 0; run < listRuns; run += 1) {
+    node.push(timed(process.execPath, ['-e', '0'], env));
+    version.push(timed(process.execPath, [cli, '--version'], env));
+    list.push(timed(process.execPath, [cli, 'checkpoints', 'list', dir], env));
+  }
+  return { list, node, version };
+}
+
+/** Every measured median of one tree size. */
+interface CliResults {
+  readonly noCore: Pair;
+  readonly withCore: Pair;
+  readonly restore: Pair;
+  readonly listMedian: number;
+  readonly nodeMedian: number;
+  readonly versionMedian: number;
+}
+
+/** The table's rows: each case, its same-run baseline, the ratio and the target. */
+function cliRows(label: string, results: CliResults): string[][] {
+  const { noCore, withCore, restore, listMedian, nodeMedian, versionMedian } = results;
+  return [
+    [
+      `One-change \`vigil checkpoint\`, resident core (${label})`,
+      formatMs(withCore.second),
+      `git add -A && git commit: ${formatMs(withCore.first)}`,
+      formatRatio(withCore.second, withCore.first),
+      '≤ 0.5×',
+    ],
+    [
+      `One-change \`vigil checkpoint\`, no core (${label})`,
+      formatMs(noCore.second),
+      `git add -A && git commit: ${formatMs(noCore.first)}`,
+      formatRatio(noCore.second, noCore.first),
+      '≤ 2×',
+    ],
+    [
+      `100-file \`vigil checkpoints restore DIR 1 FILE…\`, resident core (${label})`,
+      formatMs(restore.second),
+      `git checkout -- FILE…: ${formatMs(restore.first)}`,
+      formatRatio(restore.second, restore.first),
+      '≤ 1.5×',
+    ],
+    [
+      `Relayed \`vigil checkpoints list DIR\` (${label})`,
+      formatMs(listMedian),
+      `node -e 0: ${formatMs(nodeMedian)}`,
+      formatRatio(listMedian, nodeMedian),
+      '≤ 150 ms',
+    ],
+    [
+      '`vigil --version`',
+      formatMs(versionMedian),
+      `node -e 0: ${formatMs(nodeMedian)}`,
+      formatRatio(versionMedian, nodeMedian),
+      '',
+    ],
+  ];
+}
+
+/** Checkpoints with and without a resident core, a restore, and the relayed list, at one tree size. */
+async function measure(
+  count: number,
+  runs: number,
+  context: BenchContext,
+): Promise<{
+  readonly table: BenchTable;
+  readonly verdicts: string[];
+  readonly imports: LoadedFiles;
+}> {
+  const base = mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-cli-'));
+  const env = benchEnv(base);
   let serve: ChildProcessByStdio<null, Readable, null> | undefined;
   try {
-    context.log(`generating ${count} files`);
-    const files = generate(dir, count);
-    const store = path.join(base, 'git-shadow');
-    execFileSync('git', ['init', '--bare', '--quiet', store], { env: gitEnv });
-    gitCheckpoint(store, dir);
-    timed(process.execPath, [cli, 'checkpoint', dir], env);
-    const edit = (run: number): void =>
-      writeFileSync(path.join(dir, files[run % files.length] ?? ''), content(run, run + 1));
+    const project = generateProject(base, count, env, context);
+    const { dir } = project;
 
     context.log('one-change checkpoint, no core');
-    const noCore = alternate(
-      runs,
-      edit,
-      () => gitCheckpoint(store, dir),
-      () => timed(process.execPath, [cli, 'checkpoint', dir], env),
-    );
+    const noCore = measureCheckpoints(project, runs);
 
     serve = await startServe(env);
     // The core's first checkpoint of the tree walks it and starts its watcher; after that it follows changes.
-    edit(9_999);
-    timed(process.execPath, [cli, 'checkpoint', dir], env);
-    gitCheckpoint(store, dir);
+    checkpointChange(project, 9_999);
     context.log('one-change checkpoint, resident core');
-    const withCore = alternate(
-      runs,
-      edit,
-      () => gitCheckpoint(store, dir),
-      () => timed(process.execPath, [cli, 'checkpoint', dir], env),
-    );
+    const withCore = measureCheckpoints(project, runs);
 
     context.log('100-file restore by name, resident core');
-    const hundred = files.filter((_file, index) => index % Math.floor(files.length / 100) === 0).slice(0, 100);
-    const damage = (run: number): void => {
-      for (const file of hundred) writeFileSync(path.join(dir, file), `damaged ${run}\n`);
-    };
-    edit(19_999);
-    timed(process.execPath, [cli, 'checkpoint', dir], env);
-    gitCheckpoint(store, dir);
-    const restore = alternate(
-      runs,
-      damage,
-      () => timed('git', gitArgs(store, dir, ['checkout', '--', ...hundred]), gitEnv),
-      () => timed(process.execPath, [cli, 'checkpoints', 'restore', dir, '1', ...hundred], env),
-    );
+    const restore = measureRestore(project, runs);
 
     context.log('relayed list, node start');
     const listRuns = runs * 2;
-    const list: number[] = [];
-    const node: number[] = [];
-    const version: number[] = [];
-    for (let run = 0; run < listRuns; run += 1) {
-      node.push(timed(process.execPath, ['-e', '0'], env));
-      version.push(timed(process.execPath, [cli, '--version'], env));
-      list.push(timed(process.execPath, [cli, 'checkpoints', 'list', dir], env));
-    }
+    const { list, node, version } = measureList(project, listRuns);
     const listMedian = summarize(list).median;
     const imports = loadedFiles(['checkpoints', 'list', dir], env);
     const label = `${count / 1000}k files`;
-    const rows = [
-      [
-        `One-change \`vigil checkpoint\`, resident core (${label})`,
-        formatMs(withCore.second),
-        `git add -A && git commit: ${formatMs(withCore.first)}`,
-        formatRatio(withCore.second, withCore.first),
-        '≤ 0.5×',
-      ],
-      [
-        `One-change \`vigil checkpoint\`, no core (${label})`,
-        formatMs(noCore.second),
-        `git add -A && git commit: ${formatMs(noCore.first)}`,
-        formatRatio(noCore.second, noCore.first),
-        '≤ 2×',
-      ],
-      [
-        `100-file \`vigil checkpoints restore DIR 1 FILE…\`, resident core (${label})`,
-        formatMs(restore.second),
-        `git checkout -- FILE…: ${formatMs(restore.first)}`,
-        formatRatio(restore.second, restore.first),
-        '≤ 1.5×',
-      ],
-      [
-        `Relayed \`vigil checkpoints list DIR\` (${label})`,
-        formatMs(listMedian),
-        `node -e 0: ${formatMs(summarize(node).median)}`,
-        formatRatio(listMedian, summarize(node).median),
-        '≤ 150 ms',
-      ],
-      [
-        '`vigil --version`',
-        formatMs(summarize(version).median),
-        `node -e 0: ${formatMs(summarize(node).median)}`,
-        formatRatio(summarize(version).median, summarize(node).median),
-        '',
-      ],
-    ];
+    const rows = cliRows(label, {
+      noCore,
+      withCore,
+      restore,
+      listMedian,
+      nodeMedian: summarize(node).median,
+      versionMedian: summarize(version).median,
+    });
     const verdicts = [
       `${label}: resident-core checkpoint ${(withCore.second / withCore.first).toFixed(3)}× of git (target ≤ 0.5×): ${withCore.second <= withCore.first * 0.5 ? 'met' : 'NOT met'}.`,
       `${label}: no-core checkpoint ${formatRatio(noCore.second, noCore.first)} of git (target ≤ 2×): ${noCore.second <= noCore.first * 2 ? 'met' : `NOT met. ${whyNot.noCore}`}`,

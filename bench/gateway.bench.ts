@@ -50,90 +50,111 @@ function mcpAgent(client: Client, turn: string): Agent {
   };
 }
 
+/** The baseline: the executor called in the same process, no transport at all. */
+function inProcessTransport(core: Core): Transport {
+  return {
+    name: 'executor called in-process (baseline)',
+    open: async (workspace, index) => {
+      const { id } = await core.sessions.open({ agent: `bench-direct-${index}`, roots: [workspace] });
+      await core.sessions.beginTurn(id, { userMessage: 'bench' });
+      return {
+        agent: async (calls, record) => {
+          for (let call = 0; call < calls; call += 1) {
+            await timed(record, async () => {
+              const [outcome] = await core.executor.execute(
+                id,
+                [{ name: 'write_file', arguments: { path: `f${call % 8}.txt`, content } }],
+                { concurrent: false },
+              );
+              if (outcome?.result.ok !== true) throw new Error(JSON.stringify(outcome?.result));
+            });
+          }
+        },
+        close: async () => {
+          await core.sessions.close(id);
+        },
+      };
+    },
+  };
+}
+
+/** Vigil's own agent client: JSON-RPC over the `/agent` WebSocket. */
+function rpcTransport(baseUrl: string, token: string): Transport {
+  return {
+    name: 'JSON-RPC over WebSocket (/agent)',
+    open: async (workspace, index) => {
+      const client = await VigilAgentClient.connect({ url: baseUrl, token, reconnect: false });
+      const session = await client.openSession({ agent: `bench-rpc-${index}`, roots: [workspace] });
+      await session.beginTurn('bench');
+      return {
+        agent: async (calls, record) => {
+          for (let call = 0; call < calls; call += 1) {
+            await timed(record, async () => {
+              const [outcome] = await session.callTools([
+                { name: 'write_file', arguments: { path: `f${call % 8}.txt`, content } },
+              ]);
+              if (outcome?.result.ok !== true) throw new Error(JSON.stringify(outcome?.result));
+            });
+          }
+        },
+        close: async () => {
+          await session.close();
+          await client.close();
+        },
+      };
+    },
+  };
+}
+
+/** An MCP client talking Streamable HTTP to `/mcp` directly. */
+function mcpHttpTransport(baseUrl: string, token: string): Transport {
+  return {
+    name: 'MCP over Streamable HTTP (/mcp)',
+    open: async (workspace, index) => {
+      const url = new URL('/mcp', baseUrl);
+      url.searchParams.set('cwd', workspace);
+      const transport = new StreamableHTTPClientTransport(url, {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      });
+      const client = new Client({ name: `bench-http-${index}`, version: '1' });
+      await client.connect(transport);
+      return {
+        agent: mcpAgent(client, 'bench'),
+        close: async () => {
+          await transport.terminateSession();
+          await client.close();
+        },
+      };
+    },
+  };
+}
+
+/** An MCP client talking stdio to a `vigil mcp` child, which relays to `/mcp`. */
+function mcpStdioTransport(home: string): Transport {
+  return {
+    name: 'MCP over stdio (`vigil mcp` relaying to /mcp)',
+    open: async (workspace, index) => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', 'tsx', vigilEntry, 'mcp', '--cwd', workspace],
+        cwd: root,
+        env: { ...(process.env as Record<string, string>), VIGIL_HOME: home },
+        stderr: 'ignore',
+      });
+      const client = new Client({ name: `bench-stdio-${index}`, version: '1' });
+      await client.connect(transport);
+      return { agent: mcpAgent(client, 'bench'), close: () => client.close() };
+    },
+  };
+}
+
+/** The transports under test, the baseline first. */
 function transports(core: Core, baseUrl: string, token: string, home: string): Transport[] {
   return [
-    {
-      name: 'executor called in-process (baseline)',
-      open: async (workspace, index) => {
-        const { id } = await core.sessions.open({ agent: `bench-direct-${index}`, roots: [workspace] });
-        await core.sessions.beginTurn(id, { userMessage: 'bench' });
-        return {
-          agent: async (calls, record) => {
-            for (let call = 0; call < calls; call += 1) {
-              await timed(record, async () => {
-                const [outcome] = await core.executor.execute(
-                  id,
-                  [{ name: 'write_file', arguments: { path: `f${call % 8}.txt`, content } }],
-                  { concurrent: false },
-                );
-                if (outcome?.result.ok !== true) throw new Error(JSON.stringify(outcome?.result));
-              });
-            }
-          },
-          close: async () => {
-            await core.sessions.close(id);
-          },
-        };
-      },
-    },
-    {
-      name: 'JSON-RPC over WebSocket (/agent)',
-      open: async (workspace, index) => {
-        const client = await VigilAgentClient.connect({ url: baseUrl, token, reconnect: false });
-        const session = await client.openSession({ agent: `bench-rpc-${index}`, roots: [workspace] });
-        await session.beginTurn('bench');
-        return {
-          agent: async (calls, record) => {
-            for (let call = 0; call < calls; call += 1) {
-              await timed(record, async () => {
-                const [outcome] = await session.callTools([
-                  { name: 'write_file', arguments: { path: `f${call % 8}.txt`, content } },
-                ]);
-                if (outcome?.result.ok !== true) throw new Error(JSON.stringify(outcome?.result));
-              });
-            }
-          },
-          close: async () => {
-            await session.close();
-            await client.close();
-          },
-        };
-      },
-    },
-    {
-      name: 'MCP over Streamable HTTP (/mcp)',
-      open: async (workspace, index) => {
-        const url = new URL('/mcp', baseUrl);
-        url.searchParams.set('cwd', workspace);
-        const transport = new StreamableHTTPClientTransport(url, {
-          requestInit: { headers: { authorization: `Bearer ${token}` } },
-        });
-        const client = new Client({ name: `bench-http-${index}`, version: '1' });
-        await client.connect(transport);
-        return {
-          agent: mcpAgent(client, 'bench'),
-          close: async () => {
-            await transport.terminateSession();
-            await client.close();
-          },
-        };
-      },
-    },
-    {
-      name: 'MCP over stdio (`vigil mcp` relaying to /mcp)',
-      open: async (workspace, index) => {
-        const transport = new StdioClientTransport({
-          command: process.execPath,
-          args: ['--import', 'tsx', vigilEntry, 'mcp', '--cwd', workspace],
-          cwd: root,
-          env: { ...(process.env as Record<string, string>), VIGIL_HOME: home },
-          stderr: 'ignore',
-        });
-        const client = new Client({ name: `bench-stdio-${index}`, version: '1' });
-        await client.connect(transport);
-        return { agent: mcpAgent(client, 'bench'), close: () => client.close() };
-      },
-    },
+    inProcessTransport(core),
+    rpcTransport(baseUrl, token),
+    mcpHttpTransport(baseUrl, token),
+    mcpStdioTransport(home),
   ];
 }
 

@@ -18,6 +18,7 @@ import {
   type BenchArea,
   type BenchContext,
   type BenchTable,
+  type Timing,
 } from './harness';
 
 /**
@@ -140,56 +141,78 @@ async function memoryTable(context: BenchContext, runs: number): Promise<BenchTa
   }
 }
 
+/** Writes `count` Hermes checkpoints of one 200-file project into a shared store, then packs it with `git gc`. */
+function seedHermesTimeline(base: string, count: number): { home: string; project: string; store: string } {
+  const home = path.join(base, 'hermes');
+  const project = path.join(base, 'project');
+  mkdirSync(project);
+  for (let index = 0; index < 200; index += 1) writeFileSync(path.join(project, `f${index}.py`), `x = ${index}\n`);
+  for (let index = 0; index < count; index += 1) {
+    writeFileSync(path.join(project, `f${index % 200}.py`), `x = ${index}\ny = ${index}\n`);
+    hermesSharedCheckpoint(home, project, `before write_file (${index})`, { seconds: 1_700_000_000 + index * 60 });
+  }
+  const store = path.join(home, 'checkpoints', 'store');
+  hermesGit(['--git-dir', store, 'gc', '--quiet']);
+  return { home, project, store };
+}
+
+/** Vigil's timeline with stats, read by a fresh reader each run (cold) and by one reader again and again (cached). */
+async function measureVigilTimeline(
+  home: string,
+  project: string,
+  runs: number,
+): Promise<{ cold: Timing; warm: Timing }> {
+  const env = { HERMES_HOME: home };
+  const cold = await measure(
+    runs,
+    () => new HermesCheckpoints({ env, logger: silentLogger }),
+    async (hermes) => {
+      const entries = await hermes.entries(project);
+      await Promise.all(entries.map((entry) => hermes.withStats(entry)));
+      await hermes.dispose();
+    },
+  );
+  const warmReader = new HermesCheckpoints({ env, logger: silentLogger });
+  await Promise.all((await warmReader.entries(project)).map((entry) => warmReader.withStats(entry)));
+  const warm = await measure(
+    runs * 5,
+    () => undefined,
+    async () => {
+      const entries = await warmReader.entries(project);
+      await Promise.all(entries.map((entry) => warmReader.withStats(entry)));
+    },
+  );
+  await warmReader.dispose();
+  return { cold, warm };
+}
+
+/** The same listing with git's CLI, as Hermes's /rollback does it: `git log`, then a `git diff --shortstat` each. */
+function measureGitTimeline(store: string, project: string, runs: number, count: number): Promise<Timing> {
+  const ref = `refs/hermes/${dirHash(project)}`;
+  return measure(
+    runs,
+    () => undefined,
+    () => {
+      const lines = execFileSync(
+        'git',
+        ['--git-dir', store, 'log', ref, '--format=%H|%h|%aI|%s', '-n', String(count)],
+        { encoding: 'utf8' },
+      )
+        .trim()
+        .split('\n');
+      for (const line of lines)
+        spawnSync('git', ['--git-dir', store, 'diff', '--shortstat', `${line.slice(0, 40)}~1`, line.slice(0, 40)]);
+    },
+  );
+}
+
+/** One directory's Hermes timeline: Vigil cold and cached against git's CLI. */
 async function timelineTable(context: BenchContext, runs: number, count: number): Promise<BenchTable> {
   const base = mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-hermes-'));
   try {
-    const home = path.join(base, 'hermes');
-    const project = path.join(base, 'project');
-    mkdirSync(project);
-    for (let index = 0; index < 200; index += 1) writeFileSync(path.join(project, `f${index}.py`), `x = ${index}\n`);
-    for (let index = 0; index < count; index += 1) {
-      writeFileSync(path.join(project, `f${index % 200}.py`), `x = ${index}\ny = ${index}\n`);
-      hermesSharedCheckpoint(home, project, `before write_file (${index})`, { seconds: 1_700_000_000 + index * 60 });
-    }
-    const store = path.join(home, 'checkpoints', 'store');
-    hermesGit(['--git-dir', store, 'gc', '--quiet']);
-    const env = { HERMES_HOME: home };
-    const cold = await measure(
-      runs,
-      () => new HermesCheckpoints({ env, logger: silentLogger }),
-      async (hermes) => {
-        const entries = await hermes.entries(project);
-        await Promise.all(entries.map((entry) => hermes.withStats(entry)));
-        await hermes.dispose();
-      },
-    );
-    const warmReader = new HermesCheckpoints({ env, logger: silentLogger });
-    await Promise.all((await warmReader.entries(project)).map((entry) => warmReader.withStats(entry)));
-    const warm = await measure(
-      runs * 5,
-      () => undefined,
-      async () => {
-        const entries = await warmReader.entries(project);
-        await Promise.all(entries.map((entry) => warmReader.withStats(entry)));
-      },
-    );
-    await warmReader.dispose();
-    const ref = `refs/hermes/${dirHash(project)}`;
-    const gitList = await measure(
-      runs,
-      () => undefined,
-      () => {
-        const lines = execFileSync(
-          'git',
-          ['--git-dir', store, 'log', ref, '--format=%H|%h|%aI|%s', '-n', String(count)],
-          { encoding: 'utf8' },
-        )
-          .trim()
-          .split('\n');
-        for (const line of lines)
-          spawnSync('git', ['--git-dir', store, 'diff', '--shortstat', `${line.slice(0, 40)}~1`, line.slice(0, 40)]);
-      },
-    );
+    const { home, project, store } = seedHermesTimeline(base, count);
+    const { cold, warm } = await measureVigilTimeline(home, project, runs);
+    const gitList = await measureGitTimeline(store, project, runs, count);
     context.log(
       `timeline of ${count}: cold ${formatMs(cold.median)}, cached ${formatMs(warm.median)}, git ${formatMs(gitList.median)}`,
     );

@@ -127,12 +127,100 @@ async function alternate(
   return { vigil: summarize(vigil).median, git: summarize(git).median };
 }
 
+/** One timed comparison: the Vigil call and its git baseline, with their table labels. */
+type HistoryCase = readonly [name: string, baseline: string, body: () => Promise<unknown>, git: () => unknown];
+
+/** What git answers, fetched before anything is timed: the watched file's log and the needle's search. */
+interface Expected {
+  readonly log: readonly string[];
+  readonly search: readonly string[];
+}
+
+/** Checks that Vigil gives git's answers (git lists the root commit too, which has no older side). */
+async function checkAgainstGit(
+  history: HistoryService,
+  built: Built,
+  expected: Expected,
+  context: BenchContext,
+): Promise<void> {
+  const log = await history.fileLog(built.dir, watched, { includeLive: false });
+  const search = await history.search(built.dir, needle, { includeLive: false, limit: 10_000 });
+  if (log.entries.length !== expected.log.length - 1)
+    throw new Error(`file log: ${log.entries.length} entries, git ${expected.log.length - 1}`);
+  // git names a commit once however many of its files the text moved in.
+  const commits = [...new Set(search.hits.map((hit) => hit.nextCheckpoint))];
+  if (commits.join() !== expected.search.join())
+    throw new Error(`search: ${commits.length} commits, git ${expected.search.length}`);
+  context.log(`file log: ${log.entries.length} versions; search: ${search.hits.length} changes (both as git answers)`);
+}
+
+/** The file-log comparisons: warm, with the live file, and cold. */
+function fileLogCases(built: Built, history: HistoryService): HistoryCase[] {
+  return [
+    [
+      'file log, warm (resident core)',
+      'git log -- FILE',
+      () => history.fileLog(built.dir, watched, { includeLive: false }),
+      () => gitLog(built, [], watched),
+    ],
+    [
+      'file log, with the live file',
+      'git log -- FILE',
+      () => history.fileLog(built.dir, watched),
+      () => gitLog(built, [], watched),
+    ],
+    [
+      'file log, cold (one-shot engine opened for it)',
+      'git log -- FILE',
+      async () => {
+        const fresh = new CheckpointEngine({ root: built.root, logger: silentLogger });
+        try {
+          await historyOf(fresh, built.root).fileLog(built.dir, watched, { includeLive: false });
+        } finally {
+          await fresh.dispose();
+        }
+      },
+      () => gitLog(built, [], watched),
+    ],
+  ];
+}
+
+/** The search comparisons: warm, with the live directory, and cold. */
+function searchCases(built: Built, history: HistoryService): HistoryCase[] {
+  return [
+    [
+      'search, warm (resident core)',
+      'git log -S TEXT',
+      () => history.search(built.dir, needle, { includeLive: false, limit: 10_000 }),
+      () => gitLog(built, ['-S', needle]),
+    ],
+    [
+      'search, with the live directory',
+      'git log -S TEXT',
+      () => history.search(built.dir, needle, { limit: 10_000 }),
+      () => gitLog(built, ['-S', needle]),
+    ],
+    [
+      'search, cold (one-shot engine opened for it)',
+      'git log -S TEXT',
+      async () => {
+        const fresh = new CheckpointEngine({ root: built.root, logger: silentLogger });
+        try {
+          await historyOf(fresh, built.root).search(built.dir, needle, { includeLive: false, limit: 10_000 });
+        } finally {
+          await fresh.dispose();
+        }
+      },
+      () => gitLog(built, ['-S', needle]),
+    ],
+  ];
+}
+
 /** The history rows: warm (the resident core: the app, `vigil serve`) and cold (a one-shot engine opened for the call). */
 async function measure(built: Built, runs: number, context: BenchContext): Promise<string[][]> {
   const rows: string[][] = [];
   const label = `${built.files / 1000}k files, ${built.checkpoints} checkpoints`;
-  const expectedLog = gitLog(built, [], watched);
-  const expectedSearch = gitLog(built, ['-S', needle]);
+  const expected: Expected = { log: gitLog(built, [], watched), search: gitLog(built, ['-S', needle]) };
   const engine = new CheckpointEngine({
     root: built.root,
     logger: silentLogger,
@@ -140,71 +228,9 @@ async function measure(built: Built, runs: number, context: BenchContext): Promi
   });
   try {
     const history = historyOf(engine, built.root);
-    // Same answers as git before anything is timed (git lists the root commit too, which has no older side).
-    const log = await history.fileLog(built.dir, watched, { includeLive: false });
-    const search = await history.search(built.dir, needle, { includeLive: false, limit: 10_000 });
-    if (log.entries.length !== expectedLog.length - 1)
-      throw new Error(`file log: ${log.entries.length} entries, git ${expectedLog.length - 1}`);
-    // git names a commit once however many of its files the text moved in.
-    const commits = [...new Set(search.hits.map((hit) => hit.nextCheckpoint))];
-    if (commits.join() !== expectedSearch.join())
-      throw new Error(`search: ${commits.length} commits, git ${expectedSearch.length}`);
-    context.log(
-      `file log: ${log.entries.length} versions; search: ${search.hits.length} changes (both as git answers)`,
-    );
-
-    const cases: ReadonlyArray<readonly [string, string, () => Promise<unknown>, () => unknown]> = [
-      [
-        'file log, warm (resident core)',
-        'git log -- FILE',
-        () => history.fileLog(built.dir, watched, { includeLive: false }),
-        () => gitLog(built, [], watched),
-      ],
-      [
-        'file log, with the live file',
-        'git log -- FILE',
-        () => history.fileLog(built.dir, watched),
-        () => gitLog(built, [], watched),
-      ],
-      [
-        'file log, cold (one-shot engine opened for it)',
-        'git log -- FILE',
-        async () => {
-          const fresh = new CheckpointEngine({ root: built.root, logger: silentLogger });
-          try {
-            await historyOf(fresh, built.root).fileLog(built.dir, watched, { includeLive: false });
-          } finally {
-            await fresh.dispose();
-          }
-        },
-        () => gitLog(built, [], watched),
-      ],
-      [
-        'search, warm (resident core)',
-        'git log -S TEXT',
-        () => history.search(built.dir, needle, { includeLive: false, limit: 10_000 }),
-        () => gitLog(built, ['-S', needle]),
-      ],
-      [
-        'search, with the live directory',
-        'git log -S TEXT',
-        () => history.search(built.dir, needle, { limit: 10_000 }),
-        () => gitLog(built, ['-S', needle]),
-      ],
-      [
-        'search, cold (one-shot engine opened for it)',
-        'git log -S TEXT',
-        async () => {
-          const fresh = new CheckpointEngine({ root: built.root, logger: silentLogger });
-          try {
-            await historyOf(fresh, built.root).search(built.dir, needle, { includeLive: false, limit: 10_000 });
-          } finally {
-            await fresh.dispose();
-          }
-        },
-        () => gitLog(built, ['-S', needle]),
-      ],
-    ];
+    // Same answers as git before anything is timed.
+    await checkAgainstGit(history, built, expected, context);
+    const cases = [...fileLogCases(built, history), ...searchCases(built, history)];
     for (const [name, baseline, body, git] of cases) {
       context.log(`${label}: ${name}`);
       const result = await alternate(runs, body, git);

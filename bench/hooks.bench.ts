@@ -93,9 +93,11 @@ function measureRelayed(
   return { bash: summarize(bash), write: summarize(write), node: summarize(node) };
 }
 
-async function measure(count: number, runs: number, context: BenchContext): Promise<Measured> {
-  const base = mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-hooks-'));
-  const project = path.join(base, 'project');
+/** Medians and p99s of the relayed runs: Bash, Write and bare node start-up. */
+type Relayed = ReturnType<typeof measureRelayed>;
+
+/** The environment of the run's hook processes: its own VIGIL_HOME, HOME and (absent) Hermes home. */
+function hooksEnv(base: string): NodeJS.ProcessEnv {
   const home = path.join(base, 'home');
   const env = {
     ...process.env,
@@ -106,6 +108,80 @@ async function measure(count: number, runs: number, context: BenchContext): Prom
   mkdirSync(home, { recursive: true });
   mkdirSync(path.join(base, 'user'), { recursive: true });
   writeFileSync(path.join(home, 'config.json'), JSON.stringify({ checkpoints: { maxSnapshots: 10_000 } }));
+  return env;
+}
+
+/** PreToolUse Bash with no core running (a one-shot core per event), after a one-file change; a few runs. */
+function measureNoCore(
+  session: RecordedSession,
+  project: string,
+  files: readonly string[],
+  runs: number,
+  env: NodeJS.ProcessEnv,
+): number[] {
+  const noCore: number[] = [];
+  hook(claudeCodeEvents.sessionStart({ ...session, sessionId: 'bench-no-core' }), env);
+  for (let run = 0; run < Math.min(runs, 5); run += 1) {
+    appendFileSync(path.join(project, files[run] ?? ''), `one-shot ${run}\n`);
+    noCore.push(
+      hook(
+        claudeCodeEvents.preTool(
+          { ...session, sessionId: 'bench-no-core' },
+          'Bash',
+          { command: `rm -f gone-${run}.txt` },
+          `one-shot-${run}`,
+        ),
+        env,
+      ).ms,
+    );
+  }
+  return noCore;
+}
+
+/** Starts the session on the resident core and lets it take its first checkpoint. */
+function warmUpCore(session: RecordedSession, env: NodeJS.ProcessEnv): void {
+  hook(claudeCodeEvents.sessionStart(session), env);
+  hook(claudeCodeEvents.prompt(session, 'warm up'), env);
+  // The core's first checkpoint of the tree walks it and starts its watcher; after that it follows changes.
+  hook(claudeCodeEvents.preTool(session, 'Bash', { command: 'rm -f warm-up.txt' }, 'warm-up'), env);
+}
+
+/** The table's rows: relayed Bash and Write, and Bash without a core, each beside `node -e 0`. */
+function hooksRows(label: string, relayed: Relayed, noCore: readonly number[]): string[][] {
+  const node = `node -e 0: ${formatMs(relayed.node.median)} (p99 ${formatMs(relayed.node.p99)})`;
+  return [
+    [
+      `PreToolUse Bash (checkpoint of a one-change tree), resident core (${label})`,
+      formatMs(relayed.bash.median),
+      formatMs(relayed.bash.p99),
+      node,
+      formatRatio(relayed.bash.median, relayed.node.median),
+      'p50 ≤ 100 ms, p99 ≤ 300 ms',
+    ],
+    [
+      `PreToolUse Write, first of its turn (checkpoint), resident core (${label})`,
+      formatMs(relayed.write.median),
+      formatMs(relayed.write.p99),
+      node,
+      formatRatio(relayed.write.median, relayed.node.median),
+      'p50 ≤ 100 ms, p99 ≤ 300 ms',
+    ],
+    [
+      `PreToolUse Bash, no core (one-shot core walks the tree) (${label})`,
+      formatMs(summarize(noCore).median),
+      formatMs(summarize(noCore).max),
+      node,
+      formatRatio(summarize(noCore).median, relayed.node.median),
+      'correct',
+    ],
+  ];
+}
+
+/** Hook processes without a core, then relayed to a resident one, on one generated tree. */
+async function measure(count: number, runs: number, context: BenchContext): Promise<Measured> {
+  const base = mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-hooks-'));
+  const project = path.join(base, 'project');
+  const env = hooksEnv(base);
   let serve: ChildProcessByStdio<null, Readable, null> | undefined;
   try {
     context.log(`generating ${count} files`);
@@ -116,27 +192,9 @@ async function measure(count: number, runs: number, context: BenchContext): Prom
       transcriptPath: path.join(base, 'transcript.jsonl'),
     };
     context.log('without a core (a one-shot core per event)');
-    const noCore: number[] = [];
-    hook(claudeCodeEvents.sessionStart({ ...session, sessionId: 'bench-no-core' }), env);
-    for (let run = 0; run < Math.min(runs, 5); run += 1) {
-      appendFileSync(path.join(project, files[run] ?? ''), `one-shot ${run}\n`);
-      noCore.push(
-        hook(
-          claudeCodeEvents.preTool(
-            { ...session, sessionId: 'bench-no-core' },
-            'Bash',
-            { command: `rm -f gone-${run}.txt` },
-            `one-shot-${run}`,
-          ),
-          env,
-        ).ms,
-      );
-    }
+    const noCore = measureNoCore(session, project, files, runs, env);
     serve = await startServe(env);
-    hook(claudeCodeEvents.sessionStart(session), env);
-    hook(claudeCodeEvents.prompt(session, 'warm up'), env);
-    // The core's first checkpoint of the tree walks it and starts its watcher; after that it follows changes.
-    hook(claudeCodeEvents.preTool(session, 'Bash', { command: 'rm -f warm-up.txt' }, 'warm-up'), env);
+    warmUpCore(session, env);
     context.log(`relayed PreToolUse, ${runs} runs`);
     const relayed = measureRelayed(session, project, files, runs, env);
     const imports = loadedFiles(
@@ -145,33 +203,7 @@ async function measure(count: number, runs: number, context: BenchContext): Prom
       JSON.stringify(claudeCodeEvents.preTool(session, 'Bash', { command: 'rm -f imports.txt' }, 'imports')),
     );
     const label = `${count / 1000}k files`;
-    const node = `node -e 0: ${formatMs(relayed.node.median)} (p99 ${formatMs(relayed.node.p99)})`;
-    const rows = [
-      [
-        `PreToolUse Bash (checkpoint of a one-change tree), resident core (${label})`,
-        formatMs(relayed.bash.median),
-        formatMs(relayed.bash.p99),
-        node,
-        formatRatio(relayed.bash.median, relayed.node.median),
-        'p50 ≤ 100 ms, p99 ≤ 300 ms',
-      ],
-      [
-        `PreToolUse Write, first of its turn (checkpoint), resident core (${label})`,
-        formatMs(relayed.write.median),
-        formatMs(relayed.write.p99),
-        node,
-        formatRatio(relayed.write.median, relayed.node.median),
-        'p50 ≤ 100 ms, p99 ≤ 300 ms',
-      ],
-      [
-        `PreToolUse Bash, no core (one-shot core walks the tree) (${label})`,
-        formatMs(summarize(noCore).median),
-        formatMs(summarize(noCore).max),
-        node,
-        formatRatio(summarize(noCore).median, relayed.node.median),
-        'correct',
-      ],
-    ];
+    const rows = hooksRows(label, relayed, noCore);
     const verdict = (name: string, timing: { median: number; p99: number }): string =>
       `${name}: p50 ${formatMs(timing.median)}, p99 ${formatMs(timing.p99)} (targets ≤ 100 ms, ≤ 300 ms): ${timing.median <= 100 && timing.p99 <= 300 ? 'met' : 'NOT met'}; node -e 0 alone: p50 ${formatMs(relayed.node.median)}.`;
     return {

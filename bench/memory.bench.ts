@@ -9,7 +9,7 @@ import type { MemoryChange } from '../shared/contract/memory-contract';
 import { writeFileAtomic } from '../electron/files/atomic-write';
 import { silentLogger } from '../electron/logging/logger';
 import { joinEntries, loadMemoryService, loadMemoryWatcher, memoryDirectoryId, sha256Of } from '../electron/memory';
-import { formatMs, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
+import { formatMs, summarize, type BenchArea, type BenchContext, type BenchTable, type Timing } from './harness';
 
 const { createMemoryService } = await loadMemoryService();
 const { defaultDebounceMs } = await loadMemoryWatcher();
@@ -142,83 +142,113 @@ async function unguarded(
   return performance.now() - start;
 }
 
+/** The edit-to-event table: one row per kind of edit, all edits together, and chokidar's raw event as the baseline. */
+async function latencyTable(
+  base: string,
+  edits: number,
+  context: BenchContext,
+): Promise<{ table: BenchTable; overall: Timing }> {
+  const { vigil, raw } = await editToEvent(base, edits, context);
+  const all = [...vigil.values()].flat();
+  const latencyRows = [...vigil].map(([kind, samples]) => {
+    const timing = summarize(samples);
+    return [kind, String(samples.length), formatMs(timing.median), formatMs(timing.p99), formatMs(timing.max)];
+  });
+  const overall = summarize(all);
+  const rawTiming = summarize(raw.length > 0 ? raw : [0]);
+  latencyRows.push([
+    'all edits',
+    String(all.length),
+    formatMs(overall.median),
+    formatMs(overall.p99),
+    formatMs(overall.max),
+  ]);
+  latencyRows.push([
+    "baseline: chokidar's first raw event",
+    String(raw.length),
+    formatMs(rawTiming.median),
+    formatMs(rawTiming.p99),
+    formatMs(rawTiming.max),
+  ]);
+  const table: BenchTable = {
+    caption: `Edit to \`memory:changed\` (${edits} isolated external edits, debounce ${defaultDebounceMs} ms)`,
+    columns: ['Edit', 'Edits', 'p50', 'p99', 'max'],
+    rows: latencyRows,
+  };
+  return { table, overall };
+}
+
+/** Median mutations per second of each writer set. */
+interface Throughput {
+  readonly contended: number;
+  readonly alone: number;
+  readonly plain: number;
+  readonly atomicOnly: number;
+}
+
+/** Mutations per second, run by run: 4 contending processes, 1 alone, and the two unguarded loops. */
+async function measureThroughput(
+  base: string,
+  calls: number,
+  runs: number,
+  context: BenchContext,
+): Promise<Throughput> {
+  const contended: number[] = [];
+  const alone: number[] = [];
+  const plain: number[] = [];
+  const atomicOnly: number[] = [];
+  for (let index = 0; index < runs; index += 1) {
+    const dir = path.join(base, `contention-${index}`);
+    await mkdir(dir);
+    const times = await contention(dir, 4, calls);
+    contended.push((4 * calls * 1000) / Math.max(...times));
+    const single = path.join(base, `single-${index}`);
+    await mkdir(single);
+    const [one = 1] = await contention(single, 1, calls);
+    alone.push((calls * 1000) / one);
+    plain.push((calls * 1000) / (await unguarded(path.join(base, `plain-${index}.md`), calls, writeFile)));
+    atomicOnly.push((calls * 1000) / (await unguarded(path.join(base, `atomic-${index}.md`), calls, writeFileAtomic)));
+    context.log(`throughput run ${index + 1}/${runs} done`);
+  }
+  const median = (values: number[]): number => summarize(values).median;
+  return { contended: median(contended), alone: median(alone), plain: median(plain), atomicOnly: median(atomicOnly) };
+}
+
+/** The throughput rows, each against one process alone. */
+function throughputRows(rates: Throughput): string[][] {
+  return [
+    [
+      '4 processes contending (guarded mutations)',
+      `${rates.contended.toFixed(0)} /s`,
+      `${(rates.contended / rates.alone).toFixed(2)}×`,
+    ],
+    ['1 process alone (guarded mutations)', `${rates.alone.toFixed(0)} /s`, '1.00×'],
+    [
+      'baseline: read + writeFileAtomic, no lock, no guard',
+      `${rates.atomicOnly.toFixed(0)} /s`,
+      `${(rates.atomicOnly / rates.alone).toFixed(2)}×`,
+    ],
+    [
+      'baseline: read + fs.writeFile, no lock, not atomic',
+      `${rates.plain.toFixed(0)} /s`,
+      `${(rates.plain / rates.alone).toFixed(2)}×`,
+    ],
+  ];
+}
+
 /** Edit-to-event latency of the memory watcher, and mutation throughput with 4 contending processes. */
 export const run: BenchArea = async (context) => {
   const base = await mkdtemp(path.join(os.tmpdir(), 'vigil-bench-memory-'));
   try {
     const edits = context.isQuick ? 9 : 150;
-    const { vigil, raw } = await editToEvent(base, edits, context);
-    const all = [...vigil.values()].flat();
-    const latencyRows = [...vigil].map(([kind, samples]) => {
-      const timing = summarize(samples);
-      return [kind, String(samples.length), formatMs(timing.median), formatMs(timing.p99), formatMs(timing.max)];
-    });
-    const overall = summarize(all);
-    const rawTiming = summarize(raw.length > 0 ? raw : [0]);
-    latencyRows.push([
-      'all edits',
-      String(all.length),
-      formatMs(overall.median),
-      formatMs(overall.p99),
-      formatMs(overall.max),
-    ]);
-    latencyRows.push([
-      "baseline: chokidar's first raw event",
-      String(raw.length),
-      formatMs(rawTiming.median),
-      formatMs(rawTiming.p99),
-      formatMs(rawTiming.max),
-    ]);
-
+    const { table: latency, overall } = await latencyTable(base, edits, context);
     const calls = context.isQuick ? 20 : 200;
     const runs = context.isQuick ? 1 : 3;
-    const contended: number[] = [];
-    const alone: number[] = [];
-    const plain: number[] = [];
-    const atomicOnly: number[] = [];
-    for (let index = 0; index < runs; index += 1) {
-      const dir = path.join(base, `contention-${index}`);
-      await mkdir(dir);
-      const times = await contention(dir, 4, calls);
-      contended.push((4 * calls * 1000) / Math.max(...times));
-      const single = path.join(base, `single-${index}`);
-      await mkdir(single);
-      const [one = 1] = await contention(single, 1, calls);
-      alone.push((calls * 1000) / one);
-      plain.push((calls * 1000) / (await unguarded(path.join(base, `plain-${index}.md`), calls, writeFile)));
-      atomicOnly.push(
-        (calls * 1000) / (await unguarded(path.join(base, `atomic-${index}.md`), calls, writeFileAtomic)),
-      );
-      context.log(`throughput run ${index + 1}/${runs} done`);
-    }
-    const median = (values: number[]): number => summarize(values).median;
-    const throughputRows = [
-      [
-        '4 processes contending (guarded mutations)',
-        `${median(contended).toFixed(0)} /s`,
-        `${(median(contended) / median(alone)).toFixed(2)}×`,
-      ],
-      ['1 process alone (guarded mutations)', `${median(alone).toFixed(0)} /s`, '1.00×'],
-      [
-        'baseline: read + writeFileAtomic, no lock, no guard',
-        `${median(atomicOnly).toFixed(0)} /s`,
-        `${(median(atomicOnly) / median(alone)).toFixed(2)}×`,
-      ],
-      [
-        'baseline: read + fs.writeFile, no lock, not atomic',
-        `${median(plain).toFixed(0)} /s`,
-        `${(median(plain) / median(alone)).toFixed(2)}×`,
-      ],
-    ];
-    const latency: BenchTable = {
-      caption: `Edit to \`memory:changed\` (${edits} isolated external edits, debounce ${defaultDebounceMs} ms)`,
-      columns: ['Edit', 'Edits', 'p50', 'p99', 'max'],
-      rows: latencyRows,
-    };
+    const rates = await measureThroughput(base, calls, runs, context);
     const throughput: BenchTable = {
       caption: `Mutations per second (${calls} per process, an add then its removal; median of ${runs} runs)`,
       columns: ['Writers', 'Mutations/s', '÷ one process alone'],
-      rows: throughputRows,
+      rows: throughputRows(rates),
     };
     return {
       title: 'Memory store',
@@ -234,7 +264,7 @@ export const run: BenchArea = async (context) => {
       tables: [latency, throughput],
       verdicts: [
         `Edit to event: p50 ${formatMs(overall.median)}, p99 ${formatMs(overall.p99)} — target 100 ms ${overall.median <= 100 ? 'met at p50' : 'missed at p50'}${overall.p99 <= 100 ? ' and p99' : `; p99 ${overall.p99 <= 100 ? 'met' : 'over'}`}.`,
-        `4 contending processes: ${median(contended).toFixed(0)} guarded mutations/s in all, ${(median(contended) / median(alone)).toFixed(2)}× one process alone; the guard costs ${(median(atomicOnly) / median(alone)).toFixed(2)}× against an unguarded atomic write.`,
+        `4 contending processes: ${rates.contended.toFixed(0)} guarded mutations/s in all, ${(rates.contended / rates.alone).toFixed(2)}× one process alone; the guard costs ${(rates.atomicOnly / rates.alone).toFixed(2)}× against an unguarded atomic write.`,
       ],
     };
   } finally {

@@ -3,7 +3,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadCheckpointService, loadRestoreService, type RestoreService } from '../electron/checkpoints';
+import {
+  type CheckpointService,
+  loadCheckpointService,
+  loadRestoreService,
+  type RestoreService,
+} from '../electron/checkpoints';
 import { silentLogger } from '../electron/logging/logger';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
 import { gitEnv } from './git-env';
@@ -125,6 +130,93 @@ const modes = [
   { name: 'app', watch: true },
 ] as const;
 
+/** The generated tree, committed as it is to a shadow git dir. */
+function generateWithShadowGit(base: string, count: number): { dir: string; tree: Tree; store: string } {
+  const dir = path.join(base, 'project');
+  const tree = generate(dir, count);
+  const store = path.join(base, 'git-shadow');
+  execFileSync('git', ['init', '--bare', '--quiet', store], { env: gitEnv });
+  git(store, dir, ['add', '-A']);
+  git(store, dir, ['commit', '--quiet', '-m', 'checkpoint']);
+  return { dir, tree, store };
+}
+
+/** The checkpoint every restore goes back to: taken by the first engine, which later engines take over. */
+async function checkpointToRestore(engine: CheckpointService, dir: string, id: string | undefined): Promise<string> {
+  if (id === undefined) {
+    const first = await engine.checkpoint(dir, { reason: 'before write_file' });
+    if (first.kind !== 'created') throw new Error('no checkpoint');
+    return first.checkpoint.id;
+  }
+  // Let the watching engine take over the directory (it starts watching at its first checkpoint).
+  await engine.checkpoint(dir, { reason: 'manual checkpoint' });
+  return id;
+}
+
+/** What the scenarios of one engine mode restore, and with what. */
+interface ScenarioSetup {
+  readonly tree: Tree;
+  readonly store: string;
+  readonly restore: RestoreService;
+  readonly target: string;
+  readonly hundred: string[];
+  readonly runs: number;
+}
+
+/** 100 changed files by name, and the whole directory with 100 changed and 10 created. */
+function changedScenarios(setup: ScenarioSetup): Scenario[] {
+  const { tree, store, restore, target, hundred, runs } = setup;
+  const dir = tree.dir;
+  return [
+    {
+      name: '100 changed files, restored by name',
+      runs,
+      prepare: (run) => (damage(tree, hundred, run, false), hundred),
+      git: (paths) => git(store, dir, ['checkout', 'HEAD', '--', ...paths]),
+      vigil: (paths) => timedRestore(restore, dir, target, paths),
+    },
+    {
+      name: 'whole directory, 100 changed (+10 created)',
+      runs,
+      prepare: (run) => (damage(tree, hundred, run, true), []),
+      git: () => git(store, dir, ['checkout', 'HEAD', '--', '.']),
+      vigil: () => timedRestore(restore, dir, target, []),
+    },
+  ];
+}
+
+/** The whole directory deleted and every file re-created. */
+function fullScenario(setup: ScenarioSetup, count: number): Scenario {
+  const { tree, store, restore, target, runs } = setup;
+  const dir = tree.dir;
+  return {
+    name: 'whole directory, every file re-created',
+    runs: Math.max(1, Math.min(runs, count > 1_000 ? 1 : 3)),
+    prepare: () => {
+      for (const top of new Set(tree.files.map((file) => file.split('/')[0] ?? '')))
+        rmSync(path.join(dir, top), { recursive: true, force: true });
+      return [];
+    },
+    git: () => git(store, dir, ['checkout', 'HEAD', '--', '.']),
+    vigil: () => timedRestore(restore, dir, target, []),
+  };
+}
+
+/** One table row: a scenario's medians under one engine mode. */
+function scenarioRow(label: string, mode: string, scenario: string, result: Comparison): string[] {
+  return [
+    label,
+    mode,
+    scenario,
+    formatMs(result.vigil),
+    formatMs(result.snapshot),
+    formatMs(result.git),
+    formatRatio(result.vigil, result.git),
+    formatRatio(result.vigil - result.snapshot, result.git),
+  ];
+}
+
+/** Every scenario at one tree size, under each engine mode in turn. */
 async function measureSize(
   count: number,
   context: BenchContext,
@@ -135,12 +227,7 @@ async function measureSize(
   const rows: string[][] = [];
   const label = count >= 1000 ? `${count / 1000}k` : String(count);
   try {
-    const dir = path.join(base, 'project');
-    const tree = generate(dir, count);
-    const store = path.join(base, 'git-shadow');
-    execFileSync('git', ['init', '--bare', '--quiet', store], { env: gitEnv });
-    git(store, dir, ['add', '-A']);
-    git(store, dir, ['commit', '--quiet', '-m', 'checkpoint']);
+    const { dir, tree, store } = generateWithShadowGit(base, count);
     const root = path.join(base, 'home', 'checkpoints');
     const hundred = pick(tree, 100);
     let id: string | undefined;
@@ -148,57 +235,13 @@ async function measureSize(
       const engine = new CheckpointEngine({ root, logger: silentLogger, watch: mode.watch });
       const restore: RestoreService = restoreServiceFor(engine, root, silentLogger);
       try {
-        if (id === undefined) {
-          const first = await engine.checkpoint(dir, { reason: 'before write_file' });
-          if (first.kind !== 'created') throw new Error('no checkpoint');
-          id = first.checkpoint.id;
-        } else {
-          // Let the watching engine take over the directory (it starts watching at its first checkpoint).
-          await engine.checkpoint(dir, { reason: 'manual checkpoint' });
-        }
-        const target = id;
-        const scenarios: Scenario[] = [
-          {
-            name: '100 changed files, restored by name',
-            runs,
-            prepare: (run) => (damage(tree, hundred, run, false), hundred),
-            git: (paths) => git(store, dir, ['checkout', 'HEAD', '--', ...paths]),
-            vigil: (paths) => timedRestore(restore, dir, target, paths),
-          },
-          {
-            name: 'whole directory, 100 changed (+10 created)',
-            runs,
-            prepare: (run) => (damage(tree, hundred, run, true), []),
-            git: () => git(store, dir, ['checkout', 'HEAD', '--', '.']),
-            vigil: () => timedRestore(restore, dir, target, []),
-          },
-        ];
-        if (includeFull && !mode.watch) {
-          scenarios.push({
-            name: 'whole directory, every file re-created',
-            runs: Math.max(1, Math.min(runs, count > 1_000 ? 1 : 3)),
-            prepare: () => {
-              for (const top of new Set(tree.files.map((file) => file.split('/')[0] ?? '')))
-                rmSync(path.join(dir, top), { recursive: true, force: true });
-              return [];
-            },
-            git: () => git(store, dir, ['checkout', 'HEAD', '--', '.']),
-            vigil: () => timedRestore(restore, dir, target, []),
-          });
-        }
+        id = await checkpointToRestore(engine, dir, id);
+        const setup: ScenarioSetup = { tree, store, restore, target: id, hundred, runs };
+        const scenarios = changedScenarios(setup);
+        if (includeFull && !mode.watch) scenarios.push(fullScenario(setup, count));
         for (const scenario of scenarios) {
           context.log(`${label} ${mode.name}: ${scenario.name}`);
-          const result = await compare(scenario);
-          const row = [
-            label,
-            mode.name,
-            scenario.name,
-            formatMs(result.vigil),
-            formatMs(result.snapshot),
-            formatMs(result.git),
-            formatRatio(result.vigil, result.git),
-            formatRatio(result.vigil - result.snapshot, result.git),
-          ];
+          const row = scenarioRow(label, mode.name, scenario.name, await compare(scenario));
           context.log(row.join(' | '));
           rows.push(row);
         }

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { VigilAgentClient } from '../agent-client/vigil-agent-client';
 import { chromiumExecutable } from '../scripts/electron-binary';
-import { formatMs, formatRatio, summarize, type BenchArea, type Timing } from './harness';
+import { formatMs, formatRatio, summarize, type BenchArea, type BenchTable, type Timing } from './harness';
 import {
   installLoadProbes,
   readBaselineRendered,
@@ -16,7 +16,7 @@ import {
   watchSessionCards,
   type BenchProbes,
 } from './ui-page-probes';
-import { seededDir, seededEntry, startSeededServer } from './ui-seeded-server';
+import { seededDir, seededEntry, startSeededServer, type SeededServer } from './ui-seeded-server';
 import { agentCredentialFor } from '../electron/test-support/agent-credential';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -84,6 +84,162 @@ async function loadTimeline(
   };
 }
 
+/** Every sample of the first-render and scrolling runs: the timeline's, and the plain list's beside it. */
+interface LoadSamples {
+  readonly connected: readonly number[];
+  readonly first: readonly number[];
+  readonly all: readonly number[];
+  readonly baseline: readonly number[];
+  readonly frames: readonly number[];
+  readonly baselineFrames: readonly number[];
+  readonly domRows: number;
+  readonly baselineRows: number;
+}
+
+/** The plain list with every row in the DOM: its render time, its scrolling frames and its row count. */
+async function measurePlainList(
+  browser: Browser,
+  url: string,
+  isQuick: boolean,
+): Promise<{ rendered: number; frames: number[]; rows: number }> {
+  const plain = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await plain.goto(`${url}bench/baseline.html`);
+  const rendered = await waitFor(() => plain.evaluate(readBaselineRendered), 'the plain list');
+  const frames = await plain.evaluate(scrollFrames, [460, isQuick ? 30 : 120] as const);
+  const rows = await plain.locator('[data-testid="timeline-entry"]').count();
+  await plain.close();
+  return { rendered, frames, rows };
+}
+
+/** First render and scrolling, run by run: the timeline, then the plain list. */
+async function measureLoads(
+  browser: Browser,
+  url: string,
+  runs: number,
+  isQuick: boolean,
+  log: (line: string) => void,
+): Promise<LoadSamples> {
+  const connected: number[] = [];
+  const first: number[] = [];
+  const all: number[] = [];
+  const baseline: number[] = [];
+  const frames: number[] = [];
+  const baselineFrames: number[] = [];
+  let domRows = 0;
+  let baselineRows = 0;
+  for (let index = 0; index < runs; index += 1) {
+    const loaded = await loadTimeline(browser, url);
+    connected.push(loaded.connected);
+    first.push(loaded.firstRows);
+    all.push(loaded.allRows);
+    frames.push(...(await loaded.page.evaluate(scrollFrames, [460, isQuick ? 30 : 120] as const)));
+    domRows = await loaded.page.locator('[data-testid="timeline-entry"]').count();
+    await loaded.page.close();
+
+    const plain = await measurePlainList(browser, url, isQuick);
+    baseline.push(plain.rendered);
+    baselineFrames.push(...plain.frames);
+    baselineRows = plain.rows;
+    log(
+      `run ${index + 1}/${runs}: first rows ${formatMs(loaded.firstRows)}, all ${formatMs(loaded.allRows)}, plain list ${formatMs(baseline.at(-1) ?? 0)}`,
+    );
+  }
+  return { connected, first, all, baseline, frames, baselineFrames, domRows, baselineRows };
+}
+
+/** Event to screen: checkpoints:created from the (seeded) core to a row on screen, and to the page's socket. */
+async function measureEventToScreen(
+  browser: Browser,
+  seeded: SeededServer,
+  events: number,
+): Promise<{ onScreen: number[]; onSocket: number[] }> {
+  const { page } = await loadTimeline(browser, seeded.url);
+  await page.evaluate(watchNewRows);
+  const onScreen: number[] = [];
+  const onSocket: number[] = [];
+  for (let index = 0; index < events; index += 1) {
+    const entry = seededEntry(index * 8, 0);
+    const sentAt = seeded.emit('checkpoints:created', entry);
+    const seen = await waitFor(async () => (await probes(page)).seen[entry.id], 'the new row');
+    const arrived = (await probes(page)).arrived[entry.id] ?? Number.NaN;
+    onScreen.push(seen - sentAt);
+    onSocket.push(arrived - sentAt);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await page.close();
+  return { onScreen, onSocket };
+}
+
+/** How the UI was measured, shown above the tables. */
+function uiMethod(runs: number): string {
+  return [
+    `Debian Chromium (headless, no GPU) driven by Playwright at 1280×800 against the built renderer (out/renderer). The timeline is served by a seeded core:`,
+    `a small server in bench/ui-seeded-server.ts that serves the renderer with the product's CSP and answers the contract over /ws from ${timelineSize.toLocaleString('en-US')} generated checkpoints (8 sessions),`,
+    `every answer checked by the contract's schemas. A real \`vigil serve\` cannot hold 10,000 checkpoints of one directory while retention keeps 50 per directory and is not configurable there.`,
+    `Baseline: the same checkpoints as a plain list with every row in the DOM (what the timeline would cost without virtualization), same row size and container.`,
+    `First render: navigation start → the first timeline rows painted; all: → every checkpoint loaded (300, then pages of 5,000) and the list repainted. Scrolling: 460 px per frame, frame-to-frame times from requestAnimationFrame.`,
+    `Event to screen: the wall-clock time from the server writing the event frame to the row painted (next animation frame); and, end to end, an agent's write_file through a real \`vigil serve\` (JSON-RPC gateway) from the core's updatedAt to the session card repainted.`,
+    `${runs} runs, medians. The machine is shared with other engineers' builds and tests: expect noise.`,
+  ].join(' ');
+}
+
+/** The first-render table: the timeline against the plain list. */
+function firstRenderTable(loads: LoadSamples, runs: number): BenchTable {
+  const firstStats = summarize(loads.first);
+  const allStats = summarize(loads.all);
+  const baselineStats = summarize(loads.baseline);
+  return {
+    caption: `Time to first render of a ${timelineSize.toLocaleString('en-US')}-checkpoint timeline (median of ${runs})`,
+    columns: ['measure', 'Vigil timeline (virtualized)', 'plain list (all rows in the DOM)', 'ratio'],
+    rows: [
+      ['the app shell connected to its core (for reference)', formatMs(summarize(loads.connected).median), '—', '—'],
+      ['first rows on screen', formatMs(firstStats.median), '—', '—'],
+      [
+        `all ${timelineSize.toLocaleString('en-US')} loaded and on screen`,
+        formatMs(allStats.median),
+        formatMs(baselineStats.median),
+        formatRatio(allStats.median, baselineStats.median),
+      ],
+      [
+        'row elements in the DOM afterwards',
+        String(loads.domRows),
+        String(loads.baselineRows),
+        formatRatio(loads.domRows, loads.baselineRows),
+      ],
+    ],
+  };
+}
+
+/** The event-to-screen table: the socket as the baseline, the timeline row, and the session card end to end. */
+function eventTable(onSocket: readonly number[], onScreen: readonly number[], live: readonly number[]): BenchTable {
+  const screenStats = summarize(onScreen);
+  const liveStats: Timing = summarize(live);
+  return {
+    caption: 'Event to screen (wall clock, same machine)',
+    columns: ['event', 'median', 'p99', 'samples'],
+    rows: [
+      [
+        'checkpoints:created → frame on the page’s WebSocket (baseline)',
+        formatMs(summarize(onSocket).median),
+        formatMs(summarize(onSocket).p99),
+        String(onSocket.length),
+      ],
+      [
+        'checkpoints:created → timeline row painted',
+        formatMs(screenStats.median),
+        formatMs(screenStats.p99),
+        String(onScreen.length),
+      ],
+      [
+        'agent write_file via vigil serve → session card painted',
+        formatMs(liveStats.median),
+        formatMs(liveStats.p99),
+        String(live.length),
+      ],
+    ],
+  };
+}
+
 /** The UI: a 10,000-checkpoint timeline's first render and scrolling, and how fast events reach the screen. */
 export const run: BenchArea = async (context) => {
   const { isQuick } = context;
@@ -96,118 +252,27 @@ export const run: BenchArea = async (context) => {
   });
   const seeded = await startSeededServer(rendererDir, timelineSize);
   try {
-    const connected: number[] = [];
-    const first: number[] = [];
-    const all: number[] = [];
-    const baseline: number[] = [];
-    const frames: number[] = [];
-    const baselineFrames: number[] = [];
-    let domRows = 0;
-    let baselineRows = 0;
-    for (let index = 0; index < runs; index += 1) {
-      const loaded = await loadTimeline(browser, seeded.url);
-      connected.push(loaded.connected);
-      first.push(loaded.firstRows);
-      all.push(loaded.allRows);
-      frames.push(...(await loaded.page.evaluate(scrollFrames, [460, isQuick ? 30 : 120] as const)));
-      domRows = await loaded.page.locator('[data-testid="timeline-entry"]').count();
-      await loaded.page.close();
-
-      const plain = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      await plain.goto(`${seeded.url}bench/baseline.html`);
-      baseline.push(await waitFor(() => plain.evaluate(readBaselineRendered), 'the plain list'));
-      baselineFrames.push(...(await plain.evaluate(scrollFrames, [460, isQuick ? 30 : 120] as const)));
-      baselineRows = await plain.locator('[data-testid="timeline-entry"]').count();
-      await plain.close();
-      log(
-        `run ${index + 1}/${runs}: first rows ${formatMs(loaded.firstRows)}, all ${formatMs(loaded.allRows)}, plain list ${formatMs(baseline.at(-1) ?? 0)}`,
-      );
-    }
-
-    // Event to screen: checkpoints:created from the (seeded) core to a row on screen, and to the page's socket.
-    const { page } = await loadTimeline(browser, seeded.url);
-    await page.evaluate(watchNewRows);
-    const onScreen: number[] = [];
-    const onSocket: number[] = [];
-    for (let index = 0; index < (isQuick ? 10 : 60); index += 1) {
-      const entry = seededEntry(index * 8, 0);
-      const sentAt = seeded.emit('checkpoints:created', entry);
-      const seen = await waitFor(async () => (await probes(page)).seen[entry.id], 'the new row');
-      const arrived = (await probes(page)).arrived[entry.id] ?? Number.NaN;
-      onScreen.push(seen - sentAt);
-      onSocket.push(arrived - sentAt);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    await page.close();
-
+    const loads = await measureLoads(browser, seeded.url, runs, isQuick, log);
+    const { onScreen, onSocket } = await measureEventToScreen(browser, seeded, isQuick ? 10 : 60);
     const live = await sessionLatency(browser, isQuick ? 5 : 40);
-    const firstStats = summarize(first);
-    const allStats = summarize(all);
-    const baselineStats = summarize(baseline);
+    const firstStats = summarize(loads.first);
     const screenStats = summarize(onScreen);
     const liveStats: Timing = summarize(live);
-    const frameStats = summarize(frames);
+    const frameStats = summarize(loads.frames);
     return {
       title: 'UI: timeline of 10,000 checkpoints, scrolling, event to screen',
-      method: [
-        `Debian Chromium (headless, no GPU) driven by Playwright at 1280×800 against the built renderer (out/renderer). The timeline is served by a seeded core:`,
-        `a small server in bench/ui-seeded-server.ts that serves the renderer with the product's CSP and answers the contract over /ws from ${timelineSize.toLocaleString('en-US')} generated checkpoints (8 sessions),`,
-        `every answer checked by the contract's schemas. A real \`vigil serve\` cannot hold 10,000 checkpoints of one directory while retention keeps 50 per directory and is not configurable there.`,
-        `Baseline: the same checkpoints as a plain list with every row in the DOM (what the timeline would cost without virtualization), same row size and container.`,
-        `First render: navigation start → the first timeline rows painted; all: → every checkpoint loaded (300, then pages of 5,000) and the list repainted. Scrolling: 460 px per frame, frame-to-frame times from requestAnimationFrame.`,
-        `Event to screen: the wall-clock time from the server writing the event frame to the row painted (next animation frame); and, end to end, an agent's write_file through a real \`vigil serve\` (JSON-RPC gateway) from the core's updatedAt to the session card repainted.`,
-        `${runs} runs, medians. The machine is shared with other engineers' builds and tests: expect noise.`,
-      ].join(' '),
+      method: uiMethod(runs),
       tables: [
-        {
-          caption: `Time to first render of a ${timelineSize.toLocaleString('en-US')}-checkpoint timeline (median of ${runs})`,
-          columns: ['measure', 'Vigil timeline (virtualized)', 'plain list (all rows in the DOM)', 'ratio'],
-          rows: [
-            ['the app shell connected to its core (for reference)', formatMs(summarize(connected).median), '—', '—'],
-            ['first rows on screen', formatMs(firstStats.median), '—', '—'],
-            [
-              `all ${timelineSize.toLocaleString('en-US')} loaded and on screen`,
-              formatMs(allStats.median),
-              formatMs(baselineStats.median),
-              formatRatio(allStats.median, baselineStats.median),
-            ],
-            [
-              'row elements in the DOM afterwards',
-              String(domRows),
-              String(baselineRows),
-              formatRatio(domRows, baselineRows),
-            ],
-          ],
-        },
+        firstRenderTable(loads, runs),
         {
           caption: 'Frame times while scrolling the whole timeline (460 px per frame)',
           columns: ['list', 'median frame', 'p99 frame', 'frames over 17.7 ms'],
-          rows: [framesRow('Vigil timeline (virtualized)', frames), framesRow('plain list (baseline)', baselineFrames)],
-        },
-        {
-          caption: 'Event to screen (wall clock, same machine)',
-          columns: ['event', 'median', 'p99', 'samples'],
           rows: [
-            [
-              'checkpoints:created → frame on the page’s WebSocket (baseline)',
-              formatMs(summarize(onSocket).median),
-              formatMs(summarize(onSocket).p99),
-              String(onSocket.length),
-            ],
-            [
-              'checkpoints:created → timeline row painted',
-              formatMs(screenStats.median),
-              formatMs(screenStats.p99),
-              String(onScreen.length),
-            ],
-            [
-              'agent write_file via vigil serve → session card painted',
-              formatMs(liveStats.median),
-              formatMs(liveStats.p99),
-              String(live.length),
-            ],
+            framesRow('Vigil timeline (virtualized)', loads.frames),
+            framesRow('plain list (baseline)', loads.baselineFrames),
           ],
         },
+        eventTable(onSocket, onScreen, live),
       ],
       verdicts: [
         `first rows of a 10,000-checkpoint timeline under 1 s: ${formatMs(firstStats.median)} (${firstStats.median < 1000 ? 'met' : 'NOT met'})`,

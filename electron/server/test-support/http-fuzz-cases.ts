@@ -45,11 +45,19 @@ const initialize = JSON.stringify({
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
 });
 
-function templates(target: FuzzTarget): readonly Template[] {
-  const host: [string, string] = ['Host', `127.0.0.1:${target.port}`];
-  const close: [string, string] = ['Connection', 'close'];
-  const upgrade = (path: string, token: string, extra: readonly [string, string][] = []): Template['headers'] => [
-    host,
+type Header = readonly [string, string];
+
+const close: Header = ['Connection', 'close'];
+
+/** The Host header a client of the target sends. */
+function hostHeader(target: FuzzTarget): Header {
+  return ['Host', `127.0.0.1:${target.port}`];
+}
+
+/** A WebSocket upgrade's headers, with a bearer credential unless `token` is empty. */
+function upgradeHeaders(target: FuzzTarget, token: string, extra: readonly Header[] = []): Template['headers'] {
+  return [
+    hostHeader(target),
     ['Connection', 'Upgrade'],
     ['Upgrade', 'websocket'],
     ['Sec-WebSocket-Version', '13'],
@@ -57,13 +65,22 @@ function templates(target: FuzzTarget): readonly Template[] {
     ...(token === '' ? [] : [['Authorization', `Bearer ${token}`] as const]),
     ...extra,
   ];
-  const mcpHeaders = (token: string): Template['headers'] => [
-    host,
+}
+
+/** A JSON-RPC POST to `/mcp`, with `token` as its bearer credential. */
+function mcpHeaders(target: FuzzTarget, token: string): Template['headers'] {
+  return [
+    hostHeader(target),
     close,
     ['Authorization', `Bearer ${token}`],
     ['Content-Type', 'application/json'],
     ['Accept', 'application/json, text/event-stream'],
   ];
+}
+
+/** The UI's files: the page itself (served or not) and a missing asset. */
+function fileTemplates(target: FuzzTarget): Template[] {
+  const host = hostHeader(target);
   return [
     {
       label: 'GET /',
@@ -89,6 +106,13 @@ function templates(target: FuzzTarget): readonly Template[] {
       expected: 404,
       weight: 3,
     },
+  ];
+}
+
+/** Plain GETs of the UI socket's path, with each credential and none. */
+function plainSocketTemplates(target: FuzzTarget): Template[] {
+  const host = hostHeader(target);
+  return [
     {
       label: 'GET /ws (UI)',
       method: 'GET',
@@ -106,11 +130,17 @@ function templates(target: FuzzTarget): readonly Template[] {
       expected: 403,
       weight: 2,
     },
+  ];
+}
+
+/** MCP over Streamable HTTP: the UI's credential, and an agent's before and at initialize. */
+function mcpTemplates(target: FuzzTarget): Template[] {
+  return [
     {
       label: 'POST /mcp (UI)',
       method: 'POST',
       target: '/mcp',
-      headers: mcpHeaders(target.uiToken),
+      headers: mcpHeaders(target, target.uiToken),
       body: initialize,
       expected: 403,
       weight: 3,
@@ -119,7 +149,7 @@ function templates(target: FuzzTarget): readonly Template[] {
       label: 'POST /mcp (agent, not initialize)',
       method: 'POST',
       target: '/mcp?cwd=/tmp',
-      headers: mcpHeaders(target.agentToken),
+      headers: mcpHeaders(target, target.agentToken),
       body: '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
       expected: 400,
       weight: 5,
@@ -128,16 +158,22 @@ function templates(target: FuzzTarget): readonly Template[] {
       label: 'POST /mcp (agent, initialize)',
       method: 'POST',
       target: '/mcp?cwd=/tmp',
-      headers: mcpHeaders(target.agentToken),
+      headers: mcpHeaders(target, target.agentToken),
       body: initialize,
       expected: 200,
       weight: 1,
     },
+  ];
+}
+
+/** WebSocket upgrades of `/ws` and `/agent`, with the right credential, the wrong one and none. */
+function upgradeTemplates(target: FuzzTarget): Template[] {
+  return [
     {
       label: 'upgrade /ws (UI, bearer)',
       method: 'GET',
       target: '/ws',
-      headers: upgrade('/ws', target.uiToken),
+      headers: upgradeHeaders(target, target.uiToken),
       expected: 101,
       weight: 4,
     },
@@ -145,7 +181,7 @@ function templates(target: FuzzTarget): readonly Template[] {
       label: 'upgrade /ws (UI, subprotocol)',
       method: 'GET',
       target: '/ws',
-      headers: upgrade('/ws', '', [
+      headers: upgradeHeaders(target, '', [
         ['Sec-WebSocket-Protocol', `vigil-ui, vigil-token.${target.uiToken}`],
         ['Origin', `http://127.0.0.1:${target.port}`],
       ]),
@@ -156,7 +192,7 @@ function templates(target: FuzzTarget): readonly Template[] {
       label: 'upgrade /ws (agent)',
       method: 'GET',
       target: '/ws',
-      headers: upgrade('/ws', target.agentToken),
+      headers: upgradeHeaders(target, target.agentToken),
       expected: 403,
       weight: 3,
     },
@@ -164,7 +200,7 @@ function templates(target: FuzzTarget): readonly Template[] {
       label: 'upgrade /agent (agent)',
       method: 'GET',
       target: '/agent',
-      headers: upgrade('/agent', target.agentToken),
+      headers: upgradeHeaders(target, target.agentToken),
       expected: 101,
       weight: 3,
     },
@@ -172,10 +208,20 @@ function templates(target: FuzzTarget): readonly Template[] {
       label: 'upgrade /agent (none)',
       method: 'GET',
       target: '/agent',
-      headers: upgrade('/agent', ''),
+      headers: upgradeHeaders(target, ''),
       expected: 401,
       weight: 2,
     },
+  ];
+}
+
+/** Every template, in a fixed order (a seed's cases depend on it). */
+function templates(target: FuzzTarget): readonly Template[] {
+  return [
+    ...fileTemplates(target),
+    ...plainSocketTemplates(target),
+    ...mcpTemplates(target),
+    ...upgradeTemplates(target),
   ];
 }
 
