@@ -102,7 +102,7 @@ function answer(channel: CallName, payload: unknown, entries: readonly SeededEnt
         files: [],
       };
     case 'sessions:list':
-      return { sessions: [] };
+      return { sessions: [], olderCount: 0 };
     case 'approvals:list':
       return { approvals: [] };
     case 'memory:directories':
