@@ -1,32 +1,22 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { escapeControls } from '../../shared/text/control-characters';
 import { matchesSearch, type PickerDirectory } from '../model/directory-order';
 import { baseName, formatDate, formatRelativeTime, plural } from '../model/format';
 
-/**
- * The timeline's folder picker: a button naming the open folder, and a searchable list of every
- * checkpointed folder with its name, path, last activity and checkpoint count, the folders people
- * work in first (most recently active first) and Vigil's own folders last. Type to search, ↑ ↓ to
- * move, Enter to open, Esc to close.
- */
-export function DirectoryPicker({
-  items,
-  current,
-  now,
-  onChoose,
-}: {
+/** The picker's inputs: the folders in order, the open one, the clock for "2 h ago", and what a choice does. */
+export interface DirectoryPickerProps {
   readonly items: readonly PickerDirectory[];
   readonly current: string | undefined;
   readonly now: number;
   readonly onChoose: (dir: string) => void;
-}) {
-  const [isOpen, setOpen] = useState(false);
-  const [query, setQuery] = useState('');
-  const [active, setActive] = useState(0);
-  const rootRef = useRef<HTMLDivElement | null>(null);
-  const listId = useId();
-  const shown = items.filter((item) => matchesSearch(item.directory, query));
+}
 
+/** Closes the popover when a press lands outside the picker. */
+function useCloseOnOutsidePress(
+  rootRef: RefObject<HTMLDivElement | null>,
+  isOpen: boolean,
+  setOpen: (isOpen: boolean) => void,
+): void {
   useEffect(() => {
     if (!isOpen) return undefined;
     const onPointerDown = (event: PointerEvent): void => {
@@ -34,7 +24,17 @@ export function DirectoryPicker({
     };
     document.addEventListener('pointerdown', onPointerDown);
     return () => document.removeEventListener('pointerdown', onPointerDown);
-  }, [isOpen]);
+  }, [isOpen, rootRef, setOpen]);
+}
+
+/** The picker's state: open or not, the search, the folders it shows and the active one, and its keys. */
+function useDirectoryPicker({ items, current, onChoose }: DirectoryPickerProps) {
+  const [isOpen, setOpen] = useState(false);
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState(0);
+  const rootRef = useRef<HTMLDivElement | null>(null);
+  const shown = items.filter((item) => matchesSearch(item.directory, query));
+  useCloseOnOutsidePress(rootRef, isOpen, setOpen);
 
   function open(): void {
     setQuery('');
@@ -53,6 +53,11 @@ export function DirectoryPicker({
     onChoose(dir);
   }
 
+  function search(text: string): void {
+    setQuery(text);
+    setActive(0);
+  }
+
   function onKeyDown(event: KeyboardEvent<HTMLInputElement>): void {
     const step = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;
     if (step !== 0) {
@@ -68,6 +73,73 @@ export function DirectoryPicker({
     }
   }
 
+  const toggle = (): void => (isOpen ? setOpen(false) : open());
+  return { isOpen, query, active, shown, rootRef, toggle, choose, search, setActive, onKeyDown };
+}
+
+/** One folder in the list: its name (marked when open or missing), checkpoint count, path and last activity. */
+function DirectoryOption({
+  item,
+  id,
+  isActive,
+  isCurrent,
+  now,
+  onHover,
+  onChoose,
+}: {
+  readonly item: PickerDirectory;
+  readonly id: string;
+  readonly isActive: boolean;
+  readonly isCurrent: boolean;
+  readonly now: number;
+  readonly onHover: () => void;
+  readonly onChoose: () => void;
+}) {
+  const { directory } = item;
+  return (
+    <div
+      role="option"
+      id={id}
+      aria-selected={isActive}
+      data-testid="timeline-dir-option"
+      data-dir={directory.dir}
+      data-own={item.isOwn ? 'true' : 'false'}
+      className="directory-option"
+      onPointerEnter={onHover}
+      onClick={onChoose}
+    >
+      <span className="directory-name">
+        {escapeControls(baseName(directory.dir))}
+        {isCurrent && <span className="subtle"> · open</span>}
+        {!directory.exists && (
+          <span className="badge" data-kind="deleted">
+            missing
+          </span>
+        )}
+      </span>
+      <span className="directory-count" data-testid="timeline-dir-count">
+        {plural(directory.count, 'checkpoint')}
+      </span>
+      <span className="directory-path mono">{escapeControls(directory.dir)}</span>
+      <time className="directory-time subtle" dateTime={directory.lastTouch} title={formatDate(directory.lastTouch)}>
+        {formatRelativeTime(directory.lastTouch, now)}
+      </time>
+    </div>
+  );
+}
+
+/**
+ * The timeline's folder picker: a button naming the open folder, and a searchable list of every
+ * checkpointed folder with its name, path, last activity and checkpoint count, the folders people
+ * work in first (most recently active first) and Vigil's own folders last. Type to search, ↑ ↓ to
+ * move, Enter to open, Esc to close.
+ */
+export function DirectoryPicker(props: DirectoryPickerProps) {
+  const { current, now } = props;
+  const { isOpen, query, active, shown, rootRef, toggle, choose, search, setActive, onKeyDown } =
+    useDirectoryPicker(props);
+  const listId = useId();
+
   return (
     <div className="directory-picker" ref={rootRef}>
       <button
@@ -78,7 +150,7 @@ export function DirectoryPicker({
         aria-haspopup="listbox"
         aria-expanded={isOpen}
         title={current === undefined ? 'Choose a folder' : escapeControls(current)}
-        onClick={() => (isOpen ? setOpen(false) : open())}
+        onClick={toggle}
       >
         <span className="directory-picker-name">
           {current === undefined ? 'Choose a folder' : escapeControls(baseName(current))}
@@ -97,55 +169,27 @@ export function DirectoryPicker({
             aria-activedescendant={shown[active] === undefined ? undefined : `${listId}-${active}`}
             data-testid="timeline-dir-search"
             value={query}
-            onChange={(event) => {
-              setQuery(event.target.value);
-              setActive(0);
-            }}
+            onChange={(event) => search(event.target.value)}
             onKeyDown={onKeyDown}
           />
           <ul className="directory-list" role="listbox" id={listId} data-testid="timeline-dir-list">
             {shown.length === 0 && <li className="subtle directory-none">No folder matches.</li>}
-            {shown.map((item, index) => {
-              const { directory } = item;
-              const startsOwn = item.isOwn && shown[index - 1]?.isOwn !== true;
-              return (
-                <li key={directory.dir} role="presentation">
-                  {startsOwn && <div className="directory-section">Vigil’s own folders</div>}
-                  <div
-                    role="option"
-                    id={`${listId}-${index}`}
-                    aria-selected={index === active}
-                    data-testid="timeline-dir-option"
-                    data-dir={directory.dir}
-                    data-own={item.isOwn ? 'true' : 'false'}
-                    className="directory-option"
-                    onPointerEnter={() => setActive(index)}
-                    onClick={() => choose(directory.dir)}
-                  >
-                    <span className="directory-name">
-                      {escapeControls(baseName(directory.dir))}
-                      {directory.dir === current && <span className="subtle"> · open</span>}
-                      {!directory.exists && (
-                        <span className="badge" data-kind="deleted">
-                          missing
-                        </span>
-                      )}
-                    </span>
-                    <span className="directory-count" data-testid="timeline-dir-count">
-                      {plural(directory.count, 'checkpoint')}
-                    </span>
-                    <span className="directory-path mono">{escapeControls(directory.dir)}</span>
-                    <time
-                      className="directory-time subtle"
-                      dateTime={directory.lastTouch}
-                      title={formatDate(directory.lastTouch)}
-                    >
-                      {formatRelativeTime(directory.lastTouch, now)}
-                    </time>
-                  </div>
-                </li>
-              );
-            })}
+            {shown.map((item, index) => (
+              <li key={item.directory.dir} role="presentation">
+                {item.isOwn && shown[index - 1]?.isOwn !== true && (
+                  <div className="directory-section">Vigil’s own folders</div>
+                )}
+                <DirectoryOption
+                  item={item}
+                  id={`${listId}-${index}`}
+                  isActive={index === active}
+                  isCurrent={item.directory.dir === current}
+                  now={now}
+                  onHover={() => setActive(index)}
+                  onChoose={() => choose(item.directory.dir)}
+                />
+              </li>
+            ))}
           </ul>
         </div>
       )}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { groupPlan, planHeadline, type PlanFile } from '../model/plan-summary';
 import { escapeControls } from '../../shared/text/control-characters';
 
@@ -71,6 +71,110 @@ function PlanGroup({
   );
 }
 
+/** What a plan confirmation shows and does. */
+export interface PlanConfirmationProps {
+  readonly title: string;
+  readonly files: readonly PlanFile[];
+  /** Things the plan cannot do, in words (a missing checkpoint, …). */
+  readonly problems?: readonly string[];
+  readonly confirmLabel: string;
+  readonly isApplying: boolean;
+  /** The plan is still being worked out (`data-state="planning"`). */
+  readonly isPlanning?: boolean;
+  readonly onConfirm: () => void;
+  readonly onCancel: () => void;
+  readonly footnote?: ReactNode;
+  /** Extra content above the file groups (a rewind's turns). */
+  readonly children?: ReactNode;
+  /** Whether the plan can be applied; by default, when it changes at least one file. */
+  readonly canConfirm?: boolean;
+  /** What to say when it cannot. */
+  readonly nothingMessage?: string;
+  readonly testId?: string;
+  /** What each group's hint says (an undo says what the restore did and what undoing it does). */
+  readonly groupHints?: Readonly<Record<PlanFile['action'], string>>;
+}
+
+/**
+ * Focus for a plan dialog: the dialog itself when it opens, then the confirm button once it can be
+ * pressed (the plan may arrive after the dialog opens), so Enter accepts.
+ */
+function usePlanFocus(isReady: boolean) {
+  const confirmRef = useRef<HTMLButtonElement | null>(null);
+  const dialogRef = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    dialogRef.current?.focus();
+  }, []);
+  useEffect(() => {
+    if (isReady) confirmRef.current?.focus();
+  }, [isReady]);
+  return { confirmRef, dialogRef };
+}
+
+/** The plan's warnings: files edited outside Vigil, and what the plan cannot do. */
+function PlanWarnings({
+  outsideCount,
+  problems,
+}: {
+  readonly outsideCount: number;
+  readonly problems: readonly string[];
+}) {
+  return (
+    <>
+      {outsideCount > 0 && (
+        <p className="plan-warning" data-testid="plan-outside-warning">
+          {outsideCount === 1 ? '1 file was' : `${outsideCount} files were`} edited outside Vigil since the checkpoint.
+          The restore replaces those edits; the restore point taken first keeps them.
+        </p>
+      )}
+      {problems.map((problem) => (
+        <p key={problem} className="plan-warning">
+          {problem}
+        </p>
+      ))}
+    </>
+  );
+}
+
+/** The plan's footer: its footnote, Cancel, and the confirm button (which says "Working…" while it applies). */
+function PlanFooter({
+  footnote,
+  confirmLabel,
+  isApplying,
+  canConfirm,
+  confirmRef,
+  onConfirm,
+  onCancel,
+}: Pick<PlanConfirmationProps, 'footnote' | 'confirmLabel' | 'isApplying' | 'onConfirm' | 'onCancel'> & {
+  readonly canConfirm: boolean;
+  readonly confirmRef: RefObject<HTMLButtonElement | null>;
+}) {
+  return (
+    <footer className="plan-footer">
+      <span className="plan-footnote">{footnote}</span>
+      <button
+        type="button"
+        className="button button-quiet"
+        data-testid="plan-cancel"
+        onClick={onCancel}
+        disabled={isApplying}
+      >
+        Cancel
+      </button>
+      <button
+        ref={confirmRef}
+        type="button"
+        className="button button-primary"
+        data-testid="plan-confirm"
+        onClick={onConfirm}
+        disabled={isApplying || !canConfirm}
+      >
+        {isApplying ? 'Working…' : confirmLabel}
+      </button>
+    </footer>
+  );
+}
+
 /**
  * The plan of a restore (or of a rewind's code part), shown before anything happens: what will be
  * written back, re-created, deleted and left alone, with reasons, files edited outside flagged.
@@ -92,41 +196,10 @@ export function PlanConfirmation({
   nothingMessage = 'The files already match the checkpoint: there is nothing to restore.',
   testId = 'plan',
   groupHints = restoreGroupHints,
-}: {
-  readonly title: string;
-  readonly files: readonly PlanFile[];
-  /** Things the plan cannot do, in words (a missing checkpoint, …). */
-  readonly problems?: readonly string[];
-  readonly confirmLabel: string;
-  readonly isApplying: boolean;
-  /** The plan is still being worked out (`data-state="planning"`). */
-  readonly isPlanning?: boolean;
-  readonly onConfirm: () => void;
-  readonly onCancel: () => void;
-  readonly footnote?: ReactNode;
-  /** Extra content above the file groups (a rewind's turns). */
-  readonly children?: ReactNode;
-  /** Whether the plan can be applied; by default, when it changes at least one file. */
-  readonly canConfirm?: boolean;
-  /** What to say when it cannot. */
-  readonly nothingMessage?: string;
-  readonly testId?: string;
-  /** What each group's hint says (an undo says what the restore did and what undoing it does). */
-  readonly groupHints?: Readonly<Record<PlanFile['action'], string>>;
-}) {
+}: PlanConfirmationProps) {
   const groups = groupPlan(files);
-  const confirmRef = useRef<HTMLButtonElement | null>(null);
-  const dialogRef = useRef<HTMLElement | null>(null);
   const canConfirm = canConfirmOverride ?? groups.changeCount > 0;
-
-  // The plan may arrive after the dialog opens: focus the confirm button once it can be pressed, so Enter accepts.
-  const isReady = canConfirm && !isApplying;
-  useEffect(() => {
-    dialogRef.current?.focus();
-  }, []);
-  useEffect(() => {
-    if (isReady) confirmRef.current?.focus();
-  }, [isReady]);
+  const { confirmRef, dialogRef } = usePlanFocus(canConfirm && !isApplying);
 
   function onKeyDown(event: KeyboardEvent<HTMLElement>): void {
     if (event.key === 'Escape' && !isApplying) {
@@ -154,17 +227,7 @@ export function PlanConfirmation({
         </span>
       </header>
       {children}
-      {groups.outsideCount > 0 && (
-        <p className="plan-warning" data-testid="plan-outside-warning">
-          {groups.outsideCount === 1 ? '1 file was' : `${groups.outsideCount} files were`} edited outside Vigil since
-          the checkpoint. The restore replaces those edits; the restore point taken first keeps them.
-        </p>
-      )}
-      {problems.map((problem) => (
-        <p key={problem} className="plan-warning">
-          {problem}
-        </p>
-      ))}
+      <PlanWarnings outsideCount={groups.outsideCount} problems={problems} />
       <div className="plan-groups">
         <PlanGroup action="restore" files={groups.restore} hint={groupHints.restore} />
         <PlanGroup action="recreate" files={groups.recreate} hint={groupHints.recreate} />
@@ -176,28 +239,15 @@ export function PlanConfirmation({
           {nothingMessage}
         </p>
       )}
-      <footer className="plan-footer">
-        <span className="plan-footnote">{footnote}</span>
-        <button
-          type="button"
-          className="button button-quiet"
-          data-testid="plan-cancel"
-          onClick={onCancel}
-          disabled={isApplying}
-        >
-          Cancel
-        </button>
-        <button
-          ref={confirmRef}
-          type="button"
-          className="button button-primary"
-          data-testid="plan-confirm"
-          onClick={onConfirm}
-          disabled={isApplying || !canConfirm}
-        >
-          {isApplying ? 'Working…' : confirmLabel}
-        </button>
-      </footer>
+      <PlanFooter
+        footnote={footnote}
+        confirmLabel={confirmLabel}
+        isApplying={isApplying}
+        canConfirm={canConfirm}
+        confirmRef={confirmRef}
+        onConfirm={onConfirm}
+        onCancel={onCancel}
+      />
     </section>
   );
 }

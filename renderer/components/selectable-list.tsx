@@ -7,6 +7,7 @@ import {
   type MouseEvent,
   type PointerEvent,
   type ReactNode,
+  type RefObject,
 } from 'react';
 import {
   dragOver,
@@ -45,25 +46,8 @@ function rowIndexAt(target: EventTarget | null): number | undefined {
   return Number.isInteger(index) ? index : undefined;
 }
 
-/**
- * A multi-select list box with checkboxes: a click moves the cursor (the caller shows that row);
- * the checkbox (an element with `data-role="check"` in the row), ctrl- or cmd-click and space
- * toggle; a press dragged across rows selects them; shift-click and shift+arrows select ranges;
- * ctrl+A, Home/End, Escape; Enter activates the cursor row. A row of `groups` (a folder) toggles
- * all its members. Buttons in a row keep their own clicks. The selection lives with the caller;
- * this component only turns gestures into the next selection through the pure selection model.
- */
-export function SelectableList({
-  keys,
-  selection,
-  onSelectionChange,
-  onActivate,
-  renderRow,
-  rowHeight,
-  label,
-  testId,
-  groups,
-}: {
+/** What a selectable list shows, and what its gestures tell the caller. */
+export interface SelectableListProps {
   readonly keys: readonly string[];
   readonly selection: SelectionState;
   readonly onSelectionChange: (next: SelectionState) => void;
@@ -75,12 +59,11 @@ export function SelectableList({
   readonly testId?: string;
   /** Rows that stand for other rows (a folder for its files), by key. */
   readonly groups?: ReadonlyMap<string, readonly string[]> | undefined;
-}) {
-  const idPrefix = useId();
-  const scrollRef = useRef<HTMLDivElement | null>(null);
-  const isDragging = selection.drag !== undefined;
-  const endDrag = useEffectEvent(() => onSelectionChange(release(selection)));
+}
 
+/** A drag ends wherever the pointer is let go, even outside the list, or when the window loses focus. */
+function useEndDragAnywhere(isDragging: boolean, onEnd: () => void): void {
+  const endDrag = useEffectEvent(onEnd);
   useEffect(() => {
     if (!isDragging) return undefined;
     const end = (): void => endDrag();
@@ -93,8 +76,15 @@ export function SelectableList({
       window.removeEventListener('blur', end);
     };
   }, [isDragging]);
+}
 
-  const cursorIndex = selection.cursorKey === undefined ? -1 : keys.indexOf(selection.cursorKey);
+/** The list's pointer and key handlers, each turning a gesture into the next selection. */
+function useSelectionGestures(
+  { keys, selection, onSelectionChange, onActivate, rowHeight, groups }: SelectableListProps,
+  scrollRef: RefObject<HTMLDivElement | null>,
+) {
+  const isDragging = selection.drag !== undefined;
+  useEndDragAnywhere(isDragging, () => onSelectionChange(release(selection)));
 
   function onPointerDown(event: PointerEvent<HTMLDivElement>): void {
     if (event.button !== 0) return;
@@ -151,6 +141,24 @@ export function SelectableList({
     const key = index === undefined ? undefined : keys[index];
     if (key !== undefined) onActivate?.(key);
   }
+
+  return { isDragging, onPointerDown, onPointerMove, onKeyDown, onDoubleClick };
+}
+
+/**
+ * A multi-select list box with checkboxes: a click moves the cursor (the caller shows that row);
+ * the checkbox (an element with `data-role="check"` in the row), ctrl- or cmd-click and space
+ * toggle; a press dragged across rows selects them; shift-click and shift+arrows select ranges;
+ * ctrl+A, Home/End, Escape; Enter activates the cursor row. A row of `groups` (a folder) toggles
+ * all its members. Buttons in a row keep their own clicks. The selection lives with the caller;
+ * this component only turns gestures into the next selection through the pure selection model.
+ */
+export function SelectableList(props: SelectableListProps) {
+  const { keys, selection, renderRow, rowHeight, label, testId } = props;
+  const idPrefix = useId();
+  const scrollRef = useRef<HTMLDivElement | null>(null);
+  const { isDragging, onPointerDown, onPointerMove, onKeyDown, onDoubleClick } = useSelectionGestures(props, scrollRef);
+  const cursorIndex = selection.cursorKey === undefined ? -1 : keys.indexOf(selection.cursorKey);
 
   return (
     <VirtualList

@@ -1,5 +1,5 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useEffectEvent, useMemo, useRef, type PointerEvent } from 'react';
+import { useVirtualizer, type VirtualItem, type Virtualizer } from '@tanstack/react-virtual';
+import { useEffect, useEffectEvent, useMemo, useRef, type PointerEvent, type RefObject } from 'react';
 import { escapeControls } from '../../shared/text/control-characters';
 import { dragLine, pressLine, releaseLine, toggleHunk, type LineSelection } from '../model/line-selection';
 import {
@@ -9,6 +9,7 @@ import {
   type SkippedFile,
   type StackedDiffState,
   type StackedFile,
+  type StackedRow,
 } from '../model/stacked-rows';
 import { StackedDiffRow, type FileHeaderActions } from './stacked-diff-row';
 
@@ -19,26 +20,8 @@ function rowIndexAt(target: EventTarget | null): number | undefined {
   return Number.isInteger(index) ? index : undefined;
 }
 
-/**
- * Every changed file of a comparison one under another, like a pull request, virtualized (only
- * the rows in view are drawn, so hundreds of files stay smooth): each file's header with its own
- * actions, its lines, a notice for content without lines, and the paths the checkpoint did not
- * store. Files' hunks are asked for as they come into view. With `canPickLines`, a drag across
- * lines (or "pick this hunk") picks changed lines of one file for "Restore these lines".
- */
-export function StackedDiff({
-  files,
-  diffs,
-  skipped = [],
-  focusPath,
-  lineSelection,
-  canPickLines,
-  onLineSelectionChange,
-  onVisibleFiles,
-  onRestoreLines,
-  actions,
-  testId = 'stacked-diff',
-}: {
+/** What a stacked diff shows, and what its picks, scrolling and buttons tell the caller. */
+export interface StackedDiffProps {
   readonly files: readonly StackedFile[];
   readonly diffs: ReadonlyMap<string, StackedDiffState>;
   readonly skipped?: readonly SkippedFile[];
@@ -52,12 +35,12 @@ export function StackedDiff({
   readonly onRestoreLines: () => void;
   readonly actions: FileHeaderActions;
   readonly testId?: string;
-}) {
-  const scrollRef = useRef<HTMLDivElement | null>(null);
-  const rows = useMemo(() => stackedRows(files, diffs, skipped), [files, diffs, skipped]);
-  const headers = useMemo(() => headerIndexes(rows), [rows]);
-  const isDragging = lineSelection?.dragFrom !== undefined;
+}
 
+type StackedVirtualizer = Virtualizer<HTMLDivElement, HTMLDivElement>;
+
+/** The virtualizer over the rows, measured again whenever the rows change. */
+function useStackedVirtualizer(rows: readonly StackedRow[], scrollRef: RefObject<HTMLDivElement | null>) {
   // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Virtual is used as documented, without the React Compiler
   const virtualizer = useVirtualizer<HTMLDivElement, HTMLDivElement>({
     count: rows.length,
@@ -76,9 +59,19 @@ export function StackedDiff({
   useEffect(() => {
     virtualizer.measure();
   }, [rows, virtualizer]);
+  return virtualizer;
+}
 
-  // A new focus scrolls to its file, and again while the rows above it load in (their heights
-  // change), until the user scrolls by hand: rows loading later must not pull the view back.
+/**
+ * A new focus scrolls to its file, and again while the rows above it load in (their heights
+ * change), until the user scrolls by hand: rows loading later must not pull the view back.
+ * Returns what stops following it.
+ */
+function useFollowFocus(
+  focusPath: string | undefined,
+  headers: ReadonlyMap<string, number>,
+  virtualizer: StackedVirtualizer,
+): () => void {
   const pendingFocus = useRef<string | undefined>(undefined);
   useEffect(() => {
     pendingFocus.current = focusPath;
@@ -87,11 +80,18 @@ export function StackedDiff({
     const index = pendingFocus.current === undefined ? undefined : headers.get(pendingFocus.current);
     if (index !== undefined) virtualizer.scrollToIndex(index, { align: 'start' });
   }, [focusPath, headers, virtualizer]);
-  const stopFollowingFocus = (): void => {
+  return (): void => {
     pendingFocus.current = undefined;
   };
+}
 
-  const items = virtualizer.getVirtualItems();
+/** Tells the caller which files have rows in view whenever that set changes (their hunks load then). */
+function useReportVisibleFiles(
+  items: readonly VirtualItem[],
+  rows: readonly StackedRow[],
+  headers: ReadonlyMap<string, number>,
+  onVisibleFiles: (paths: readonly string[]) => void,
+): void {
   const visible = [
     ...new Set(
       items
@@ -104,7 +104,14 @@ export function StackedDiff({
   useEffect(() => {
     if (visibleKey !== '') reportVisible();
   }, [visibleKey]);
+}
 
+/** Picking lines with the pointer: a press starts (or, with Shift, extends) a pick, a drag grows it, a release anywhere ends it. */
+function useLinePicking(
+  rows: readonly StackedRow[],
+  { lineSelection, canPickLines, onLineSelectionChange }: StackedDiffProps,
+) {
+  const isDragging = lineSelection?.dragFrom !== undefined;
   const endDrag = useEffectEvent(() => onLineSelectionChange(releaseLine(lineSelection)));
   useEffect(() => {
     if (!isDragging) return undefined;
@@ -137,6 +144,66 @@ export function StackedDiff({
     const index = rowIndexAt(event.target);
     if (index !== undefined) onLineSelectionChange(dragLine(lineSelection, rows, index));
   }
+
+  return { isDragging, onPointerDown, onPointerMove };
+}
+
+/** The bar under a pick: how many lines of which file, Clear, and "Restore these lines…". */
+function LineSelectionBar({
+  picked,
+  path,
+  isDragging,
+  onClear,
+  onRestoreLines,
+}: {
+  readonly picked: number;
+  readonly path: string;
+  readonly isDragging: boolean;
+  readonly onClear: () => void;
+  readonly onRestoreLines: () => void;
+}) {
+  return (
+    <div className="stacked-lines-bar" data-testid="line-selection-bar">
+      <span>
+        {picked === 1 ? '1 changed line' : `${picked} changed lines`} picked in{' '}
+        <span className="mono">{escapeControls(path)}</span>
+      </span>
+      <span className="spacer" />
+      <button type="button" className="button button-quiet button-small" onClick={onClear}>
+        Clear
+      </button>
+      <button
+        type="button"
+        className="button button-primary button-small"
+        data-testid="restore-lines"
+        disabled={isDragging}
+        onClick={onRestoreLines}
+        title="Only these lines go back to the checkpoint; the rest of the file stays as it is now. Shows the plan first."
+      >
+        Restore these lines…
+      </button>
+    </div>
+  );
+}
+
+/**
+ * Every changed file of a comparison one under another, like a pull request, virtualized (only
+ * the rows in view are drawn, so hundreds of files stay smooth): each file's header with its own
+ * actions, its lines, a notice for content without lines, and the paths the checkpoint did not
+ * store. Files' hunks are asked for as they come into view. With `canPickLines`, a drag across
+ * lines (or "pick this hunk") picks changed lines of one file for "Restore these lines".
+ */
+export function StackedDiff(props: StackedDiffProps) {
+  const { files, diffs, skipped = [], focusPath, lineSelection, canPickLines, onLineSelectionChange } = props;
+  const { onVisibleFiles, onRestoreLines, actions, testId = 'stacked-diff' } = props;
+  const scrollRef = useRef<HTMLDivElement | null>(null);
+  const rows = useMemo(() => stackedRows(files, diffs, skipped), [files, diffs, skipped]);
+  const headers = useMemo(() => headerIndexes(rows), [rows]);
+  const virtualizer = useStackedVirtualizer(rows, scrollRef);
+  const stopFollowingFocus = useFollowFocus(focusPath, headers, virtualizer);
+  const items = virtualizer.getVirtualItems();
+  useReportVisibleFiles(items, rows, headers, onVisibleFiles);
+  const { isDragging, onPointerDown, onPointerMove } = useLinePicking(rows, props);
 
   const picked = lineSelection?.keys.size ?? 0;
   const rowActions: FileHeaderActions = {
@@ -180,30 +247,13 @@ export function StackedDiff({
         </div>
       </div>
       {canPickLines && lineSelection !== undefined && picked > 0 && (
-        <div className="stacked-lines-bar" data-testid="line-selection-bar">
-          <span>
-            {picked === 1 ? '1 changed line' : `${picked} changed lines`} picked in{' '}
-            <span className="mono">{escapeControls(lineSelection.path)}</span>
-          </span>
-          <span className="spacer" />
-          <button
-            type="button"
-            className="button button-quiet button-small"
-            onClick={() => onLineSelectionChange(undefined)}
-          >
-            Clear
-          </button>
-          <button
-            type="button"
-            className="button button-primary button-small"
-            data-testid="restore-lines"
-            disabled={isDragging}
-            onClick={onRestoreLines}
-            title="Only these lines go back to the checkpoint; the rest of the file stays as it is now. Shows the plan first."
-          >
-            Restore these lines…
-          </button>
-        </div>
+        <LineSelectionBar
+          picked={picked}
+          path={lineSelection.path}
+          isDragging={isDragging}
+          onClear={() => onLineSelectionChange(undefined)}
+          onRestoreLines={onRestoreLines}
+        />
       )}
       {!canPickLines && (
         <p className="stacked-hint subtle">Lines can be restored from a comparison with the live directory.</p>

@@ -15,17 +15,11 @@ export interface OpenCheckpointProps {
   readonly older: string | undefined;
 }
 
-/** What the open checkpoint is compared with, how its diffs are shown, and its pin. */
-export function DetailToolbar({ entry, newer, older }: OpenCheckpointProps) {
-  const detail = useAppStore((state) => state.detail);
-  const diffMode = useAppStore((state) => state.diffMode);
-  const compareWith = useAppStore((state) => state.compareWith);
-  const refreshDetail = useAppStore((state) => state.refreshDetail);
-  const setDiffMode = useAppStore((state) => state.setDiffMode);
-  const pinCheckpoint = useAppStore((state) => state.pinCheckpoint);
-  if (detail === undefined) return null;
-  const isPinned = entry.isPinned === true;
-  const compareChoices: readonly (readonly [string, string, CompareTarget | undefined])[] = [
+type CompareChoice = readonly [key: string, label: string, target: CompareTarget | undefined];
+
+/** The compare targets the toolbar offers: the live directory and the neighbours on the timeline (if there are any). */
+function compareChoicesOf(newer: string | undefined, older: string | undefined): readonly CompareChoice[] {
+  return [
     ['live', 'Live directory', { kind: 'live' }],
     ['newer', 'Next checkpoint', newer === undefined ? undefined : { kind: 'checkpoint', id: newer, isOlder: false }],
     [
@@ -34,19 +28,52 @@ export function DetailToolbar({ entry, newer, older }: OpenCheckpointProps) {
       older === undefined ? undefined : { kind: 'checkpoint', id: older, isOlder: true },
     ],
   ];
-  const currentChoice =
-    detail.compare.kind === 'live'
-      ? 'live'
-      : detail.compare.id === newer
-        ? 'newer'
-        : detail.compare.id === older
-          ? 'older'
-          : 'other';
+}
+
+/** Which of those choices the current comparison is, or 'other' (a checkpoint picked with Alt+click). */
+function currentChoiceOf(compare: CompareTarget, newer: string | undefined, older: string | undefined): string {
+  return compare.kind === 'live' ? 'live' : compare.id === newer ? 'newer' : compare.id === older ? 'older' : 'other';
+}
+
+/** Pins or unpins the checkpoint (Hermes Agent's are read only). */
+function PinToggle({ entry }: { readonly entry: TimelineEntry }) {
+  const pinCheckpoint = useAppStore((state) => state.pinCheckpoint);
+  const isPinned = entry.isPinned === true;
+  return (
+    <button
+      type="button"
+      className="button button-small"
+      data-testid="pin-toggle"
+      aria-pressed={isPinned}
+      disabled={entry.source === 'hermes'}
+      onClick={() => void pinCheckpoint(entry.dir, entry.id, !isPinned)}
+      title={
+        entry.source === 'hermes'
+          ? "Hermes Agent's checkpoints are read only"
+          : isPinned
+            ? 'Unpin: retention and the size cap may drop it again'
+            : 'Pin: retention and the size cap never drop it'
+      }
+    >
+      {isPinned ? 'Pinned' : 'Pin'}
+    </button>
+  );
+}
+
+/** What the open checkpoint is compared with, how its diffs are shown, and its pin. */
+export function DetailToolbar({ entry, newer, older }: OpenCheckpointProps) {
+  const detail = useAppStore((state) => state.detail);
+  const diffMode = useAppStore((state) => state.diffMode);
+  const compareWith = useAppStore((state) => state.compareWith);
+  const refreshDetail = useAppStore((state) => state.refreshDetail);
+  const setDiffMode = useAppStore((state) => state.setDiffMode);
+  if (detail === undefined) return null;
+  const currentChoice = currentChoiceOf(detail.compare, newer, older);
   return (
     <div className="detail-toolbar">
       <span className="muted">Compare with</span>
       <div className="segmented" role="group" aria-label="Compare with">
-        {compareChoices.map(([key, label, target]) => (
+        {compareChoicesOf(newer, older).map(([key, label, target]) => (
           <button
             key={key}
             type="button"
@@ -87,23 +114,7 @@ export function DetailToolbar({ entry, newer, older }: OpenCheckpointProps) {
           </button>
         ))}
       </div>
-      <button
-        type="button"
-        className="button button-small"
-        data-testid="pin-toggle"
-        aria-pressed={isPinned}
-        disabled={entry.source === 'hermes'}
-        onClick={() => void pinCheckpoint(entry.dir, entry.id, !isPinned)}
-        title={
-          entry.source === 'hermes'
-            ? "Hermes Agent's checkpoints are read only"
-            : isPinned
-              ? 'Unpin: retention and the size cap may drop it again'
-              : 'Pin: retention and the size cap never drop it'
-        }
-      >
-        {isPinned ? 'Pinned' : 'Pin'}
-      </button>
+      <PinToggle entry={entry} />
     </div>
   );
 }

@@ -1,18 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { actorColourClass, actorHints, actorName } from '../../model/actor-view';
 import { actorsInTimeline, reasonChoices, type ReasonCategory, type TimelineEntry } from '../../model/timeline-filter';
 import { useAppStore } from '../../stores/store-context';
 
-/** The timeline's filters: who (chips in their lane colour: sessions, you in the app, the CLI, Vigil, outside), reason, a path, and text. "/" focuses the text. */
-export function TimelineFilters({ entries }: { readonly entries: readonly TimelineEntry[] }) {
-  const filter = useAppStore((state) => state.timelineFilter);
-  const fileFilter = useAppStore((state) => state.fileFilter);
-  const setTimelineFilter = useAppStore((state) => state.setTimelineFilter);
-  const filterByFile = useAppStore((state) => state.filterByFile);
-  const [path, setPath] = useState(fileFilter?.path ?? '');
-  const textRef = useRef<HTMLInputElement | null>(null);
-  const actors = actorsInTimeline(entries);
-
+/** "/" anywhere outside a text field focuses the text search. */
+function useSlashFocus(textRef: RefObject<HTMLInputElement | null>): void {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent): void => {
       const target = event.target;
@@ -26,7 +18,51 @@ export function TimelineFilters({ entries }: { readonly entries: readonly Timeli
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, []);
+  }, [textRef]);
+}
+
+/** Who made the checkpoints: one chip per actor, in its lane colour, with its count; pressed ones filter. */
+function ActorChips({
+  actors,
+  chosen,
+  onToggle,
+}: {
+  readonly actors: ReturnType<typeof actorsInTimeline>;
+  readonly chosen: readonly string[];
+  readonly onToggle: (key: string) => void;
+}) {
+  return (
+    <div className="filter-chips" role="group" aria-label="Who">
+      {actors.map(({ key, actor, count }) => (
+        <button
+          key={key}
+          type="button"
+          className={`chip ${actorColourClass(actor)}`}
+          aria-pressed={chosen.includes(key)}
+          data-testid="actor-filter"
+          data-actor={key}
+          title={actor.kind === 'session' ? `${actorName(actor)} (${actor.sessionId})` : actorHints[actor.kind]}
+          onClick={() => onToggle(key)}
+        >
+          <span className="lane-dot" aria-hidden="true" />
+          {actorName(actor)}
+          <span className="subtle">{count}</span>
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The timeline's filters: who (chips in their lane colour: sessions, you in the app, the CLI, Vigil, outside), reason, a path, and text. "/" focuses the text. */
+export function TimelineFilters({ entries }: { readonly entries: readonly TimelineEntry[] }) {
+  const filter = useAppStore((state) => state.timelineFilter);
+  const fileFilter = useAppStore((state) => state.fileFilter);
+  const setTimelineFilter = useAppStore((state) => state.setTimelineFilter);
+  const filterByFile = useAppStore((state) => state.filterByFile);
+  const [path, setPath] = useState(fileFilter?.path ?? '');
+  const textRef = useRef<HTMLInputElement | null>(null);
+  const actors = actorsInTimeline(entries);
+  useSlashFocus(textRef);
 
   function toggleActor(key: string): void {
     const chosen = filter.actors.includes(key) ? filter.actors.filter((id) => id !== key) : [...filter.actors, key];
@@ -35,26 +71,7 @@ export function TimelineFilters({ entries }: { readonly entries: readonly Timeli
 
   return (
     <div className="timeline-filters" role="search" aria-label="Filter the timeline">
-      {actors.length > 1 && (
-        <div className="filter-chips" role="group" aria-label="Who">
-          {actors.map(({ key, actor, count }) => (
-            <button
-              key={key}
-              type="button"
-              className={`chip ${actorColourClass(actor)}`}
-              aria-pressed={filter.actors.includes(key)}
-              data-testid="actor-filter"
-              data-actor={key}
-              title={actor.kind === 'session' ? `${actorName(actor)} (${actor.sessionId})` : actorHints[actor.kind]}
-              onClick={() => toggleActor(key)}
-            >
-              <span className="lane-dot" aria-hidden="true" />
-              {actorName(actor)}
-              <span className="subtle">{count}</span>
-            </button>
-          ))}
-        </div>
-      )}
+      {actors.length > 1 && <ActorChips actors={actors} chosen={filter.actors} onToggle={toggleActor} />}
       <select
         className="select"
         aria-label="Reason"

@@ -1,11 +1,19 @@
 import { useId, useMemo, type KeyboardEvent, type MouseEvent } from 'react';
 import { actorKey } from '../../../shared/contract/actor-model';
+import type { TurnBrief } from '../../../shared/contract/sessions-contract';
 import { CheckpointRowActions } from '../../components/checkpoint-row-actions';
 import { TimelineDayHeading, TimelineRow, TimelineTurnHeading } from '../../components/timeline-row';
 import { useNow } from '../../components/use-now';
-import { VirtualList } from '../../components/virtual-list';
+import { VirtualList, type ElementProps } from '../../components/virtual-list';
 import { actorColourClass, actorOfEntry } from '../../model/actor-view';
-import { changesAfter, reasonChip, rowTitle, statsAfter } from '../../model/row-words';
+import {
+  changesAfter,
+  reasonChip,
+  rowTitle,
+  statsAfter,
+  type ChangeCounts,
+  type LiveState,
+} from '../../model/row-words';
 import { timelineColumns } from '../../model/timeline-columns';
 import type { TimelineEntry } from '../../model/timeline-filter';
 import { timelineItems, type TimelineItem } from '../../model/timeline-items';
@@ -20,27 +28,35 @@ function heightOf(item: TimelineItem | undefined): number {
   return item?.kind === 'day' ? dayHeight : item?.kind === 'turn' ? turnHeight : entryHeight;
 }
 
-/**
- * The checkpoints of the open directory, newest first, under a heading per day and grouped by
- * turn, virtualized: arrows and Home/End step through them, Enter moves to the changed files, a
- * click opens one, Alt+click compares with it.
- */
-export function TimelineList({
-  dir,
-  entries,
-  allEntries,
-  selectedId,
-  isLoading,
-}: {
+/** The open directory's checkpoints, those the filters let through, and which is open. */
+export interface TimelineListProps {
   readonly dir: string;
   readonly entries: readonly TimelineEntry[];
   readonly allEntries: readonly TimelineEntry[];
   readonly selectedId: string | undefined;
   readonly isLoading: boolean;
-}) {
-  const idPrefix = useId();
+}
+
+/** What every row needs besides its item: lanes, the counts after each checkpoint, the live state, turn briefs, the clock, and its actions. */
+interface RowContext {
+  readonly dir: string;
+  readonly columns: ReadonlyMap<string, number>;
+  readonly columnCount: number;
+  readonly newestId: string | undefined;
+  readonly after: ReadonlyMap<string, ChangeCounts>;
+  readonly liveStats: { readonly counts: ChangeCounts | undefined; readonly state: LiveState };
+  readonly briefs: ReadonlyMap<string, TurnBrief>;
+  readonly now: number;
+  readonly onRestoreAll: (entry: TimelineEntry) => void;
+  readonly onRewind: (entry: TimelineEntry) => void;
+}
+
+/** The list's items (day and turn headings among the checkpoints) and what their rows need. */
+function useTimelineItems({ dir, entries, allEntries }: TimelineListProps): {
+  readonly items: readonly TimelineItem[];
+  readonly row: RowContext;
+} {
   const navigate = useAppStore((state) => state.navigate);
-  const compareWith = useAppStore((state) => state.compareWith);
   const planRestoreOf = useAppStore((state) => state.planRestoreOf);
   const planRewind = useAppStore((state) => state.planRewind);
   const briefs = useAppStore((state) => state.turnBriefs);
@@ -52,16 +68,54 @@ export function TimelineList({
   const dayOf = Math.floor(now / 3_600_000);
   // Headings follow the day; "Today" turns into "Yesterday" within the hour after midnight.
   const items = useMemo(() => timelineItems(entries, dayOf * 3_600_000), [entries, dayOf]);
-  const columnCount = Math.max(1, ...columns.values()) + 1;
   const newestId = allEntries[0]?.id;
   const isLiveKnown = live?.dir === dir && live.head === newestId;
   const liveStats = {
     counts: isLiveKnown ? live.counts : undefined,
     state: !isConnected ? ('offline' as const) : isLiveKnown ? live.state : ('unknown' as const),
   };
+  const row: RowContext = {
+    dir,
+    columns,
+    columnCount: Math.max(1, ...columns.values()) + 1,
+    newestId,
+    after,
+    liveStats,
+    briefs,
+    now,
+    onRestoreAll: (entry) => {
+      navigate({ screen: 'timeline', dir, checkpointId: entry.id });
+      void planRestoreOf(dir, entry.id, []);
+    },
+    onRewind: (entry) =>
+      entry.attribution.sessionId !== undefined &&
+      entry.attribution.turn !== undefined &&
+      void planRewind(entry.attribution.sessionId, entry.attribution.turn, 'both'),
+  };
+  return { items, row };
+}
+
+/** Where a key moves the cursor among `count` entries (Home, End, arrows, j/k, a page), or undefined for other keys. */
+function nextEntryIndex(key: string, page: number, selectedIndex: number, count: number): number | undefined {
+  const steps: Readonly<Record<string, number>> = {
+    ArrowDown: 1,
+    ArrowUp: -1,
+    j: 1,
+    k: -1,
+    PageDown: page,
+    PageUp: -page,
+  };
+  if (key === 'Home') return 0;
+  if (key === 'End') return count - 1;
+  if (steps[key] === undefined) return undefined;
+  return Math.max(0, Math.min(count - 1, selectedIndex === -1 ? 0 : selectedIndex + (steps[key] ?? 0)));
+}
+
+/** The list's keys (step through the checkpoints, Enter to the changed files) and clicks (open, Alt+click compares). */
+function useTimelineNavigation({ dir, entries, selectedId }: TimelineListProps, items: readonly TimelineItem[]) {
+  const navigate = useAppStore((state) => state.navigate);
+  const compareWith = useAppStore((state) => state.compareWith);
   const selectedIndex = selectedId === undefined ? -1 : entries.findIndex((entry) => entry.id === selectedId);
-  const selectedItem =
-    selectedId === undefined ? -1 : items.findIndex((item) => item.kind === 'entry' && item.entry.id === selectedId);
 
   function open(index: number, replace: boolean): void {
     const entry = entries[index];
@@ -70,27 +124,12 @@ export function TimelineList({
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>): void {
     const page = Math.max(1, Math.floor(event.currentTarget.clientHeight / entryHeight) - 1);
-    const steps: Readonly<Record<string, number>> = {
-      ArrowDown: 1,
-      ArrowUp: -1,
-      j: 1,
-      k: -1,
-      PageDown: page,
-      PageUp: -page,
-    };
     if (event.key === 'Enter') {
       event.preventDefault();
       document.querySelector<HTMLElement>('[data-testid="changed-files"]')?.focus();
       return;
     }
-    let next: number | undefined;
-    if (event.key === 'Home') next = 0;
-    else if (event.key === 'End') next = entries.length - 1;
-    else if (steps[event.key] !== undefined)
-      next = Math.max(
-        0,
-        Math.min(entries.length - 1, selectedIndex === -1 ? 0 : selectedIndex + (steps[event.key] ?? 0)),
-      );
+    const next = nextEntryIndex(event.key, page, selectedIndex, entries.length);
     if (next === undefined || entries.length === 0) return;
     event.preventDefault();
     open(next, true);
@@ -108,6 +147,78 @@ export function TimelineList({
     }
     open(item.position, false);
   }
+
+  return { onKeyDown, onClick };
+}
+
+/** A row's own attributes: a checkpoint is an option (with its ids for tests and lanes); a heading is presentation. */
+function itemRowProps(
+  item: TimelineItem | undefined,
+  index: number,
+  idPrefix: string,
+  selectedId: string | undefined,
+): ElementProps {
+  if (item?.kind !== 'entry') return { role: 'presentation', 'data-heading': item?.kind };
+  const actor = actorOfEntry(item.entry);
+  return {
+    id: `${idPrefix}-${index}`,
+    role: 'option',
+    'aria-selected': item.entry.id === selectedId,
+    'data-testid': 'timeline-entry',
+    'data-checkpoint-id': item.entry.id,
+    'data-session-id': item.entry.attribution.sessionId ?? '',
+    'data-actor': actorKey(actor),
+    'data-kind': item.entry.kind,
+  };
+}
+
+/** One item of the list: a day's heading, a turn's heading, or a checkpoint with its lane, stats and actions. */
+function TimelineItemRow({ item, row }: { readonly item: TimelineItem | undefined; readonly row: RowContext }) {
+  if (item === undefined) return null;
+  if (item.kind === 'day') return <TimelineDayHeading label={item.label} />;
+  const { entry } = item;
+  const actor = actorOfEntry(entry);
+  const { sessionId, turn } = entry.attribution;
+  const brief = sessionId === undefined || turn === undefined ? undefined : row.briefs.get(turnKey(sessionId, turn));
+  const title = rowTitle(entry, brief, row.dir);
+  if (item.kind === 'turn')
+    return (
+      <TimelineTurnHeading actor={actor} laneClass={actorColourClass(actor)} title={title.text} count={item.count} />
+    );
+  return (
+    <TimelineRow
+      entry={entry}
+      actor={actor}
+      laneClass={actorColourClass(actor)}
+      lanes={{ column: row.columns.get(actorKey(actor)) ?? 0, columns: row.columnCount }}
+      title={title}
+      reason={reasonChip(entry)}
+      stats={statsAfter(entry, entry.id === row.newestId, row.after, row.liveStats)}
+      isInTurn={item.isInTurn}
+      now={row.now}
+      actions={
+        <CheckpointRowActions
+          entry={entry}
+          onRestoreAll={() => row.onRestoreAll(entry)}
+          onRewind={() => row.onRewind(entry)}
+        />
+      }
+    />
+  );
+}
+
+/**
+ * The checkpoints of the open directory, newest first, under a heading per day and grouped by
+ * turn, virtualized: arrows and Home/End step through them, Enter moves to the changed files, a
+ * click opens one, Alt+click compares with it.
+ */
+export function TimelineList(props: TimelineListProps) {
+  const { entries, selectedId, isLoading } = props;
+  const idPrefix = useId();
+  const { items, row } = useTimelineItems(props);
+  const { onKeyDown, onClick } = useTimelineNavigation(props, items);
+  const selectedItem =
+    selectedId === undefined ? -1 : items.findIndex((item) => item.kind === 'entry' && item.entry.id === selectedId);
 
   return (
     <VirtualList
@@ -129,67 +240,8 @@ export function TimelineList({
         'data-count': entries.length,
         'data-state': isLoading ? 'loading' : 'ready',
       }}
-      rowProps={(index) => {
-        const item = items[index];
-        if (item?.kind !== 'entry') return { role: 'presentation', 'data-heading': item?.kind };
-        const actor = actorOfEntry(item.entry);
-        return {
-          id: `${idPrefix}-${index}`,
-          role: 'option',
-          'aria-selected': item.entry.id === selectedId,
-          'data-testid': 'timeline-entry',
-          'data-checkpoint-id': item.entry.id,
-          'data-session-id': item.entry.attribution.sessionId ?? '',
-          'data-actor': actorKey(actor),
-          'data-kind': item.entry.kind,
-        };
-      }}
-      renderRow={(index) => {
-        const item = items[index];
-        if (item === undefined) return null;
-        if (item.kind === 'day') return <TimelineDayHeading label={item.label} />;
-        const { entry } = item;
-        const actor = actorOfEntry(entry);
-        const { sessionId, turn } = entry.attribution;
-        const brief = sessionId === undefined || turn === undefined ? undefined : briefs.get(turnKey(sessionId, turn));
-        const title = rowTitle(entry, brief, dir);
-        if (item.kind === 'turn')
-          return (
-            <TimelineTurnHeading
-              actor={actor}
-              laneClass={actorColourClass(actor)}
-              title={title.text}
-              count={item.count}
-            />
-          );
-        return (
-          <TimelineRow
-            entry={entry}
-            actor={actor}
-            laneClass={actorColourClass(actor)}
-            lanes={{ column: columns.get(actorKey(actor)) ?? 0, columns: columnCount }}
-            title={title}
-            reason={reasonChip(entry)}
-            stats={statsAfter(entry, entry.id === newestId, after, liveStats)}
-            isInTurn={item.isInTurn}
-            now={now}
-            actions={
-              <CheckpointRowActions
-                entry={entry}
-                onRestoreAll={() => {
-                  navigate({ screen: 'timeline', dir, checkpointId: entry.id });
-                  void planRestoreOf(dir, entry.id, []);
-                }}
-                onRewind={() =>
-                  entry.attribution.sessionId !== undefined &&
-                  entry.attribution.turn !== undefined &&
-                  void planRewind(entry.attribution.sessionId, entry.attribution.turn, 'both')
-                }
-              />
-            }
-          />
-        );
-      }}
+      rowProps={(index) => itemRowProps(items[index], index, idPrefix, selectedId)}
+      renderRow={(index) => <TimelineItemRow item={items[index]} row={row} />}
     />
   );
 }

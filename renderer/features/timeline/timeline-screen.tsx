@@ -18,29 +18,22 @@ import { connectTargetOf } from '../../model/connect-target';
 
 const noEntries: readonly TimelineEntry[] = [];
 
-/** The checkpoint timeline of one directory, from every session, with a checkpoint's detail beside it. */
-export function TimelineScreen() {
+/**
+ * The routed directory and checkpoint, and the folders in the picker's order. Opens on the folder
+ * with the most recent activity when the route names none; opens the routed timeline and checkpoint.
+ */
+function useTimelineRoute() {
   const directories = useAppStore((state) => state.checkpointDirectories);
-  const directoriesLoad = useAppStore((state) => state.directoriesLoad);
-  const timeline = useAppStore((state) => state.timeline);
-  const filter = useAppStore((state) => state.timelineFilter);
-  const fileFilter = useAppStore((state) => state.fileFilter);
   const route = useAppStore((state) => state.route);
-  const appInfo = useAppStore((state) => state.appInfo);
-  const connectTarget = useMemo(() => connectTargetOf(appInfo), [appInfo]);
+  const home = useAppStore((state) => state.appInfo?.home);
+  const memoryDirectories = useAppStore((state) => state.memoryDirectories);
+  const timelineDir = useAppStore((state) => state.timeline?.dir);
   const navigate = useAppStore((state) => state.navigate);
   const openTimeline = useAppStore((state) => state.openTimeline);
   const openCheckpoint = useAppStore((state) => state.openCheckpoint);
   const closeCheckpoint = useAppStore((state) => state.closeCheckpoint);
-  const loadCheckpointDirectories = useAppStore((state) => state.loadCheckpointDirectories);
-  const checkpointNow = useAppStore((state) => state.checkpointNow);
-  const retention = useAppStore((state) => state.config?.checkpoints);
-  const memoryDirectories = useAppStore((state) => state.memoryDirectories);
-  const isConnected = useAppStore((state) => state.connection.kind === 'connected');
-  const now = useNow(30_000);
   const routeDir = route.screen === 'timeline' ? route.dir : undefined;
   const checkpointId = route.screen === 'timeline' ? route.checkpointId : undefined;
-  const home = appInfo?.home;
   const ordered = useMemo(
     () =>
       orderDirectories(directories, [
@@ -57,7 +50,6 @@ export function TimelineScreen() {
       navigate({ screen: 'timeline', dir: fallbackDir }, { replace: true });
   }, [routeDir, fallbackDir, navigate]);
 
-  const timelineDir = timeline?.dir;
   useEffect(() => {
     if (routeDir !== undefined && routeDir !== timelineDir) void openTimeline(routeDir);
   }, [routeDir, timelineDir, openTimeline]);
@@ -67,56 +59,42 @@ export function TimelineScreen() {
     else closeCheckpoint();
   }, [routeDir, checkpointId, openCheckpoint, closeCheckpoint]);
 
-  const all = timeline !== undefined && timeline.dir === routeDir ? timeline.entries : noEntries;
-  const pinned = useMemo(() => all.filter((entry) => entry.isPinned === true).length, [all]);
-  const visible = useMemo(() => {
-    const filtered = filterTimeline(all, filter);
-    return fileFilter === undefined ? filtered : filtered.filter((entry) => fileFilter.matches.has(entry.id));
-  }, [all, filter, fileFilter]);
+  return { routeDir, checkpointId, ordered, hasDirectories: directories.length > 0 };
+}
 
-  if (directories.length === 0 && routeDir === undefined) {
-    if (directoriesLoad.kind === 'failed') {
-      return (
-        <div className="screen screen-scroll">
-          <ErrorNotice error={directoriesLoad.error} onRetry={() => void loadCheckpointDirectories()} />
-        </div>
-      );
-    }
-    return directoriesLoad.kind === 'ready' ? (
-      <TimelineEmpty target={connectTarget} />
-    ) : (
-      <div className="screen" data-testid="timeline-loading" />
+/** Before any folder has checkpoints: why they could not be listed, how to get some, or that they are loading. */
+function TimelineStart() {
+  const directoriesLoad = useAppStore((state) => state.directoriesLoad);
+  const appInfo = useAppStore((state) => state.appInfo);
+  const connectTarget = useMemo(() => connectTargetOf(appInfo), [appInfo]);
+  const loadCheckpointDirectories = useAppStore((state) => state.loadCheckpointDirectories);
+  if (directoriesLoad.kind === 'failed') {
+    return (
+      <div className="screen screen-scroll">
+        <ErrorNotice error={directoriesLoad.error} onRetry={() => void loadCheckpointDirectories()} />
+      </div>
     );
   }
+  return directoriesLoad.kind === 'ready' ? (
+    <TimelineEmpty target={connectTarget} />
+  ) : (
+    <div className="screen" data-testid="timeline-loading" />
+  );
+}
 
-  const index = all.findIndex((entry) => entry.id === checkpointId);
-  const selected = all[index];
-  const isFiltered = !isFilterEmpty(filter) || fileFilter !== undefined;
-
+/** Notices above the list: the timeline failed to load, is still loading, or a path filter is still searching. */
+function TimelineNotices({
+  routeDir,
+  all,
+}: {
+  readonly routeDir: string | undefined;
+  readonly all: readonly TimelineEntry[];
+}) {
+  const timeline = useAppStore((state) => state.timeline);
+  const fileFilter = useAppStore((state) => state.fileFilter);
+  const openTimeline = useAppStore((state) => state.openTimeline);
   return (
-    <div className="screen" data-testid="timeline-screen">
-      <div className="screen-header">
-        <h2>Timeline</h2>
-        <DirectoryPicker
-          items={ordered}
-          current={routeDir}
-          now={now}
-          onChoose={(dir) => navigate({ screen: 'timeline', dir })}
-        />
-        <RetentionSummary
-          total={timeline?.total ?? 0}
-          visible={visible.length}
-          isFiltered={isFiltered}
-          isCurrent={isConnected}
-          maxSnapshots={retention?.maxSnapshots}
-          maxStoreMiB={retention?.maxStoreMiB}
-          pinned={pinned}
-        />
-        {routeDir !== undefined && <CheckpointNowForm onCheckpoint={(name) => checkpointNow(routeDir, name)} />}
-        <span className="spacer" />
-        {routeDir !== undefined && <PastSearchField dir={routeDir} />}
-        <TimelineFilters entries={all} />
-      </div>
+    <>
       {timeline !== undefined && timeline.load.kind === 'failed' && (
         <div className="screen-notice">
           <ErrorNotice
@@ -145,6 +123,78 @@ export function TimelineScreen() {
           />
         </div>
       )}
+    </>
+  );
+}
+
+/** The open checkpoint's detail beside the list, or what to do when none is open (or it is not on this timeline). */
+function CheckpointPane({
+  all,
+  checkpointId,
+  isComplete,
+}: {
+  readonly all: readonly TimelineEntry[];
+  readonly checkpointId: string | undefined;
+  readonly isComplete: boolean;
+}) {
+  const index = all.findIndex((entry) => entry.id === checkpointId);
+  const selected = all[index];
+  return selected !== undefined ? (
+    <CheckpointDetail entry={selected} newer={all[index - 1]?.id} older={selected.parent ?? all[index + 1]?.id} />
+  ) : (
+    <div className="checkpoint-detail checkpoint-placeholder muted">
+      {checkpointId !== undefined && isComplete
+        ? 'That checkpoint is not on this timeline (pruned, or another directory’s).'
+        : 'Pick a checkpoint to see what changed since, and to restore all of it or the files you select. ↑ ↓ step through them.'}
+    </div>
+  );
+}
+
+/** The checkpoint timeline of one directory, from every session, with a checkpoint's detail beside it. */
+export function TimelineScreen() {
+  const timeline = useAppStore((state) => state.timeline);
+  const filter = useAppStore((state) => state.timelineFilter);
+  const fileFilter = useAppStore((state) => state.fileFilter);
+  const navigate = useAppStore((state) => state.navigate);
+  const checkpointNow = useAppStore((state) => state.checkpointNow);
+  const retention = useAppStore((state) => state.config?.checkpoints);
+  const isConnected = useAppStore((state) => state.connection.kind === 'connected');
+  const now = useNow(30_000);
+  const { routeDir, checkpointId, ordered, hasDirectories } = useTimelineRoute();
+  const all = timeline !== undefined && timeline.dir === routeDir ? timeline.entries : noEntries;
+  const pinned = useMemo(() => all.filter((entry) => entry.isPinned === true).length, [all]);
+  const visible = useMemo(() => {
+    const filtered = filterTimeline(all, filter);
+    return fileFilter === undefined ? filtered : filtered.filter((entry) => fileFilter.matches.has(entry.id));
+  }, [all, filter, fileFilter]);
+
+  if (!hasDirectories && routeDir === undefined) return <TimelineStart />;
+  const isFiltered = !isFilterEmpty(filter) || fileFilter !== undefined;
+  return (
+    <div className="screen" data-testid="timeline-screen">
+      <div className="screen-header">
+        <h2>Timeline</h2>
+        <DirectoryPicker
+          items={ordered}
+          current={routeDir}
+          now={now}
+          onChoose={(dir) => navigate({ screen: 'timeline', dir })}
+        />
+        <RetentionSummary
+          total={timeline?.total ?? 0}
+          visible={visible.length}
+          isFiltered={isFiltered}
+          isCurrent={isConnected}
+          maxSnapshots={retention?.maxSnapshots}
+          maxStoreMiB={retention?.maxStoreMiB}
+          pinned={pinned}
+        />
+        {routeDir !== undefined && <CheckpointNowForm onCheckpoint={(name) => checkpointNow(routeDir, name)} />}
+        <span className="spacer" />
+        {routeDir !== undefined && <PastSearchField dir={routeDir} />}
+        <TimelineFilters entries={all} />
+      </div>
+      <TimelineNotices routeDir={routeDir} all={all} />
       <div className="timeline-body">
         <div className="timeline-column">
           {routeDir !== undefined && (
@@ -162,15 +212,7 @@ export function TimelineScreen() {
             </p>
           )}
         </div>
-        {selected !== undefined ? (
-          <CheckpointDetail entry={selected} newer={all[index - 1]?.id} older={selected.parent ?? all[index + 1]?.id} />
-        ) : (
-          <div className="checkpoint-detail checkpoint-placeholder muted">
-            {checkpointId !== undefined && timeline?.isComplete === true
-              ? 'That checkpoint is not on this timeline (pruned, or another directory’s).'
-              : 'Pick a checkpoint to see what changed since, and to restore all of it or the files you select. ↑ ↓ step through them.'}
-          </div>
-        )}
+        <CheckpointPane all={all} checkpointId={checkpointId} isComplete={timeline?.isComplete === true} />
       </div>
       <TimelineOverlays />
     </div>

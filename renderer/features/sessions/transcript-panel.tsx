@@ -1,0 +1,50 @@
+import { ErrorNotice } from '../../components/error-notice';
+import { TranscriptView } from '../../components/transcript-view';
+import type { SessionSummary } from '../../../shared/contract/sessions-contract';
+import { sessionColourClass } from '../../model/session-lanes';
+import { useAppStore } from '../../stores/store-context';
+import { escapeControls } from '../../../shared/text/control-characters';
+
+/** The open session's transcript beside the cards: each turn with its undo, and links to its checkpoints. */
+export function TranscriptPanel({ session }: { readonly session: SessionSummary }) {
+  const transcript = useAppStore((state) => state.transcript);
+  const navigate = useAppStore((state) => state.navigate);
+  const openTranscript = useAppStore((state) => state.openTranscript);
+  const planRewind = useAppStore((state) => state.planRewind);
+  return (
+    <aside
+      className={`transcript-panel ${sessionColourClass(session.id)}`}
+      aria-label={`Transcript of ${escapeControls(session.agent)}`}
+      data-testid="transcript-panel"
+    >
+      <header className="transcript-panel-head">
+        <span className="lane-dot" aria-hidden="true" />
+        <h3>{escapeControls(session.agent)}</h3>
+        <span className="mono subtle">{session.id}</span>
+        <span className="spacer" />
+        <button
+          type="button"
+          className="button button-quiet button-small"
+          onClick={() => navigate({ screen: 'sessions' })}
+          aria-label="Close the transcript (Esc)"
+        >
+          Close
+        </button>
+      </header>
+      <div className="transcript-scroll">
+        {transcript?.load.kind === 'failed' && (
+          <ErrorNotice error={transcript.load.error} onRetry={() => void openTranscript(session.id)} />
+        )}
+        {transcript?.history === undefined ? (
+          <p className="muted">Loading the transcript…</p>
+        ) : (
+          <TranscriptView
+            history={transcript.history}
+            onRewind={(turn) => void planRewind(session.id, turn, 'both')}
+            onOpenCheckpoint={(dir, id) => navigate({ screen: 'timeline', dir, checkpointId: id })}
+          />
+        )}
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,66 @@
+import { ChangedFileRow, ChangedFolderRow } from '../../components/changed-file-row';
+import { SelectableList } from '../../components/selectable-list';
+import type { FileTreeRow } from '../../model/file-tree';
+import type { DiffFile } from '../../stores/checkpoint-slice';
+import { useAppStore } from '../../stores/store-context';
+
+/**
+ * The changed files as a tree: a click shows a file's diff, a checkbox (or a drag, Shift, Ctrl)
+ * selects files for restore, a folder's checkbox all of its files; each file row restores the file
+ * or shows its history.
+ */
+export function ChangedFilesList({
+  tree,
+  groups,
+  byPath,
+  onRestoreFile,
+  onHistory,
+}: {
+  readonly tree: readonly FileTreeRow[];
+  readonly groups: ReadonlyMap<string, readonly string[]>;
+  readonly byPath: ReadonlyMap<string, DiffFile>;
+  readonly onRestoreFile: (path: string) => void;
+  readonly onHistory: (path: string) => void;
+}) {
+  const selection = useAppStore((state) => state.fileSelection);
+  const changeFileSelection = useAppStore((state) => state.changeFileSelection);
+  const showFileDiff = useAppStore((state) => state.showFileDiff);
+  return (
+    <SelectableList
+      keys={tree.map((row) => row.key)}
+      groups={groups}
+      selection={selection}
+      onSelectionChange={changeFileSelection}
+      onActivate={(path) => void showFileDiff(path)}
+      rowHeight={26}
+      label="Changed files"
+      testId="changed-files"
+      renderRow={(row) => {
+        const item = tree[row.index];
+        if (item === undefined) return null;
+        if (item.kind === 'folder') {
+          const count = item.files.filter((path) => selection.selected.has(path)).length;
+          return (
+            <ChangedFolderRow
+              name={item.name}
+              depth={item.depth}
+              count={item.files.length}
+              check={count === 0 ? 'unchecked' : count === item.files.length ? 'checked' : 'mixed'}
+            />
+          );
+        }
+        const file = byPath.get(item.key);
+        return file === undefined ? null : (
+          <ChangedFileRow
+            file={file}
+            name={item.name}
+            depth={item.depth}
+            isSelected={row.isSelected}
+            onRestore={onRestoreFile}
+            onHistory={onHistory}
+          />
+        );
+      }}
+    />
+  );
+}
