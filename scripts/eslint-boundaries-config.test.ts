@@ -21,7 +21,8 @@ const eslint = new ESLint({
   // The files are not on disk, so TypeScript's project service cannot type them; the boundary
   // rules need no types, and only they run.
   overrideConfig: [{ languageOptions: { parserOptions: { projectService: false, project: null } } }],
-  ruleFilter: ({ ruleId }) => boundaryRules.has(ruleId) || ruleId.startsWith('vigil/'),
+  ruleFilter: ({ ruleId }) =>
+    boundaryRules.has(ruleId) || ruleId.startsWith('vigil/') || ruleId === 'max-lines-per-function',
 });
 
 /** The boundary problems the real config reports for `code` at `file` (relative to the repository). */
@@ -323,5 +324,16 @@ describe('the real ESLint config keeps the house-style boundaries', () => {
         "import { fileCall } from '../file-call';\nimport { runPatch } from './run';\nexport const a = [fileCall, runPatch];\n",
       ),
     ).toEqual([]);
+  });
+
+  it('a function over 80 lines fails outside tests; a test file’s describe block may be longer', async () => {
+    const long = `export function long(): number {\n  let total = 0;\n${'  total += 1;\n'.repeat(80)}  return total;\n}\n`;
+    expect(await lint('electron/checkpoints/zz-fake.ts', long)).toEqual([
+      expect.stringMatching(/^max-lines-per-function: Function 'long' has too many lines \(84\)/),
+    ]);
+    expect(await lint('renderer/features/timeline/zz-fake.tsx', long)).toHaveLength(1);
+    expect(await lint('electron/checkpoints/zz-fake.test.ts', long)).toEqual([]);
+    const short = `export function short(): number {\n  let total = 0;\n${'  total += 1;\n'.repeat(70)}  return total;\n}\n`;
+    expect(await lint('electron/checkpoints/zz-fake.ts', short)).toEqual([]);
   });
 });
