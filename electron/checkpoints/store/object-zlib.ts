@@ -25,12 +25,13 @@ export async function deflateObject(raw: Uint8Array, level: number): Promise<Buf
  * handed to the pool when it turns out bigger.
  */
 export async function inflateObject(compressed: Uint8Array, expectedBytes?: number): Promise<Buffer> {
-  if (expectedBytes !== undefined) {
-    return expectedBytes <= inlineZlibMaxBytes ? inflateSync(compressed) : inflateAsync(compressed);
-  }
-  if (compressed.length > inlineZlibMaxBytes) return inflateAsync(compressed);
+  // A size that lies (a corrupt pack entry) must not hold the thread: the inline call stops at the size it was told.
+  const ceiling = expectedBytes === undefined ? inlineZlibMaxBytes * 4 : Math.max(1, expectedBytes);
+  const isSmall =
+    expectedBytes === undefined ? compressed.length <= inlineZlibMaxBytes : expectedBytes <= inlineZlibMaxBytes;
+  if (!isSmall) return inflateAsync(compressed);
   try {
-    return inflateSync(compressed, { maxOutputLength: inlineZlibMaxBytes * 4 });
+    return inflateSync(compressed, { maxOutputLength: ceiling });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ERR_BUFFER_TOO_LARGE') throw error;
     return inflateAsync(compressed);

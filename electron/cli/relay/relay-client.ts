@@ -117,6 +117,9 @@ export function relayCall(
 ): Promise<RelayOutcome> {
   const body = JSON.stringify({ channel, payload, events: options.events ?? [] });
   const origin = new URL(credential.origin);
+  if (/[^\x21-\x7e]/.test(credential.token)) {
+    return Promise.resolve({ kind: 'unreachable', reason: "serve.json's token has characters a header cannot carry" });
+  }
   const timeoutMs = options.connectTimeoutMs ?? 2_000;
   return new Promise((resolve, reject) => {
     let isSettled = false;
@@ -152,6 +155,8 @@ export function relayCall(
         if (refused !== undefined) settle({ kind: 'unreachable', reason: refused });
       },
       onBody: (text) => {
+        // Once settled (a head that refused the call), what follows is not the core's: never read as frames.
+        if (isSettled) return;
         if (head?.status !== 200) {
           refusedText += text;
           return;
