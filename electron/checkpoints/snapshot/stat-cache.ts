@@ -115,14 +115,24 @@ export async function saveStatCache(file: string, dir: string, state: DirState):
  * damaged in any way (the caller then walks the directory from scratch: slower, never wrong).
  */
 export async function loadStatCache(file: string, dir: string): Promise<DirState | undefined> {
-  return (await readStatCache(file, dir))?.state;
+  const cache = await readCheckedStatCache(file, dir);
+  return cache === undefined ? undefined : decodeStatCache(cache);
 }
 
-/** Like `loadStatCache`, with the file's bytes too (a walk in the workers compares against them). */
-export async function readStatCache(
-  file: string,
-  dir: string,
-): Promise<{ readonly state: DirState; readonly content: Buffer } | undefined> {
+/** A stat cache read from disk and checked (checksum, format, directory), its state not decoded yet. */
+export interface CheckedStatCache {
+  readonly content: Buffer;
+  /** The checkpoint the saved state equals. */
+  readonly head: string | undefined;
+  /** How many files it records. */
+  readonly files: number;
+}
+
+/**
+ * Reads and checks `dir`'s stat cache without decoding it, so that the workers can walk against
+ * its bytes while `decodeStatCache` builds the state. Undefined when missing or damaged.
+ */
+export async function readCheckedStatCache(file: string, dir: string): Promise<CheckedStatCache | undefined> {
   let content: Buffer;
   try {
     content = await readFile(file);
@@ -130,8 +140,18 @@ export async function readStatCache(
     return undefined;
   }
   try {
-    const state = await parse(content, dir);
-    return state === undefined ? undefined : { state, content };
+    const checked = readHeader(content, dir);
+    return checked === undefined ? undefined : { content, head: checked.header.head, files: checked.header.files };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The state a checked stat cache holds; undefined when its body does not add up. */
+export async function decodeStatCache(cache: CheckedStatCache): Promise<DirState | undefined> {
+  try {
+    // Checked when read (checksum and directory): not hashed a second time.
+    return await parse(cache.content, undefined);
   } catch {
     return undefined;
   }
@@ -227,7 +247,8 @@ export function statCacheColumns(content: Buffer, dir: string | undefined): Stat
 /** The modes and skip reasons a stat cache stores as indexes. */
 export const statCacheCodes = { modes, reasons } as const;
 
-async function parse(content: Buffer, dir: string): Promise<DirState | undefined> {
+/** Decodes a stat cache of `dir` (or, without `dir`, one checked already) into a state. */
+async function parse(content: Buffer, dir: string | undefined): Promise<DirState | undefined> {
   const columns = statCacheColumns(content, dir);
   if (columns === undefined) return undefined;
   const { shape, names, oids, sizes, times, inodes } = columns;
