@@ -28,10 +28,10 @@ export async function openDirState(engine: SnapshotEngine, tracked: TrackedDirec
 }
 
 /** The state of a source (a cache decoded now; one that does not add up gives an empty state, so the walk finds everything). */
-async function stateOf(source: StateSource): Promise<DirState> {
+function stateOf(source: StateSource): DirState {
   if (source.kind === 'memory') return source.state;
   if (source.kind === 'none') return new DirState();
-  return (await decodeStatCache(source.cache)) ?? new DirState();
+  return decodeStatCache(source.cache) ?? new DirState();
 }
 
 /** What a snapshot's scan found to hash, the state it applied it to, and whether it looked only at the caller's paths. */
@@ -76,9 +76,9 @@ function scanContext(engine: SnapshotEngine, tracked: TrackedDirectory, state: D
 
 /**
  * Walks the whole directory: a big tree in the workers, with blocking calls and no thread-pool
- * round trips. A stat cache is decoded on this thread while the workers walk against its bytes;
- * the folders they hand over (those that differ from it) are applied once it is. `prepare` gets
- * the state before anything is applied to it.
+ * round trips. The workers start on a stat cache's bytes before this thread decodes it (its
+ * folders' entries are decoded on first use: only those the workers hand over, which differ from
+ * it, ever are). `prepare` gets the state before anything is applied to it.
  */
 async function walkAll(
   engine: SnapshotEngine,
@@ -90,7 +90,7 @@ async function walkAll(
   const files = source.kind === 'memory' ? source.state.fileCount : source.kind === 'cache' ? source.cache.files : 0;
   const isBig = Math.max(files, tracked.sizeHint) >= engine.workerThreshold;
   if (source.kind !== 'cache' || !(isBig || engine.pool.isRunning)) {
-    const state = await stateOf(source);
+    const state = stateOf(source);
     prepare(state);
     const context = scanContext(engine, tracked, state);
     if (isBig || engine.pool.isRunning)
@@ -105,10 +105,11 @@ async function walkAll(
     content: source.cache.content,
     maxFileBytes: engine.maxFileBytes,
   });
-  // Observed at once (it is awaited below); the walk's first messages go out before decoding, which runs in long slices.
+  // Observed at once (it is awaited below); the walk's first messages go out before the decoding.
   walking.catch(() => undefined);
   await yieldToLoop();
-  const [decoded] = await Promise.all([decodeStatCache(source.cache), walking]);
+  const decoded = decodeStatCache(source.cache);
+  await walking;
   // A cache whose header checked out but whose body does not add up: the walk compared against it is no use.
   if (decoded === undefined) return walkAll(engine, tracked, { kind: 'none' }, prepare, candidates);
   prepare(decoded);
@@ -148,7 +149,7 @@ export async function findChanges(
   if (wouldWalk && !isScoped) {
     state = await walkAll(engine, tracked, source, prepare, candidates);
   } else {
-    state = await stateOf(source);
+    state = stateOf(source);
     prepare(state);
     const context = scanContext(engine, tracked, state);
     if (isScoped) {
