@@ -11,7 +11,7 @@ const magic = 'vigil-stat-cache 2';
 const checksumBytes = 20;
 /** Separates names: the one character no file system allows in a name. */
 const separator = '\0';
-/** How many files are encoded or decoded between yields to the event loop. */
+/** How many files are encoded between yields to the event loop. */
 const filesPerSlice = 10_000;
 
 /** What the stat cache file says about itself, and how long each section of its body is. */
@@ -34,7 +34,8 @@ interface CacheHeader {
  * counts, each file's mode and each skip's reason), every name (folder paths, file and skipped
  * names, NUL-separated), every blob and tree id as bytes, then each file's size, mtime, ctime and
  * inode as 64-bit numbers — and a SHA-1 of all that. Columns are encoded and decoded in bulk, not
- * field by field. The old file is replaced in one rename.
+ * field by field; a folder loaded from the cache and never decoded since is copied back as it was.
+ * The old file is replaced in one rename.
  */
 export async function saveStatCache(file: string, dir: string, state: DirState): Promise<void> {
   // Every column is sized first and filled in place: no per-file arrays to join or copy.
