@@ -109,7 +109,7 @@ export class CheckpointService implements CheckpointApi {
     this.#refs = new RefStore(this.gitdir, options.onSynced);
     this.#registry = new DirRegistry(this.#layout);
     this.#timeline = new Timeline(this.#store);
-    this.#pool = new HashWorkerPool(this.gitdir, options.workers ?? defaultWorkerCount());
+    this.#pool = new HashWorkerPool(this.gitdir, options.workers ?? defaultWorkerCount(options.watch !== true));
     this.#refused = options.refusedDirs === undefined ? defaultRefusedDirs() : Promise.resolve(options.refusedDirs);
     this.#lock = new FileLock({
       path: this.#layout.lockPath,

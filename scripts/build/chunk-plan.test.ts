@@ -76,20 +76,23 @@ describe('the main bundle chunk plan', () => {
     expect(chunkOf('/core/create-core.ts')).toBe('core');
     expect(chunkOf('/core/services.ts')).toBe('core');
     expect(chunkOf('/node_modules/zod/index.js')).toBe('core');
-    expect(chunkOf('/snapshot/hasher.ts')).toBeUndefined();
+    expect(chunkOf('/snapshot/hasher.ts')).toBe('hash-worker-base');
+    expect(chunkOf(roots.worker)).toBeUndefined();
     expect(chunkOf('/restore/restore.ts')).toBeUndefined();
   });
 
   it('gives rolldown one group per tier, each naming only its own modules, the shared relay first', () => {
     const groups = chunkGroups(roots);
-    expect(groups.map((group) => group.priority)).toEqual([5, 4, 3, 2, 1]);
-    const [relay, hook, base, command, core] = groups.map((group) => (id: string) => group.name(id, graph));
+    expect(groups.map((group) => group.priority)).toEqual([6, 5, 4, 3, 2, 1]);
+    const [relay, hook, base, command, worker, core] = groups.map((group) => (id: string) => group.name(id, graph));
     expect(relay?.('/shared/errors.ts')).toBe('cli-relay');
     expect(hook?.('/shared/errors.ts')).toBeNull();
     expect(hook?.('/cli/hook/run-hook.ts')).toBe('cli-hook');
     expect(base?.('/shared/errors.ts')).toBeNull();
     expect(base?.('/cli/services.ts')).toBe('cli-base');
     expect(command?.('/cmd/history-text.ts')).toBe('cli-list');
+    expect(worker?.('/snapshot/hasher.ts')).toBe('hash-worker-base');
+    expect(core?.('/snapshot/hasher.ts')).toBeNull();
     expect(core?.('/core/services.ts')).toBe('core');
     expect(core?.('/cmd/connect.ts')).toBeNull();
   });

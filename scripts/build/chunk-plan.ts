@@ -32,7 +32,7 @@ export interface PlannedChunk {
 /** The chunk of each planned module; one the plan leaves out goes wherever the bundler's own splitting puts it. */
 export type ChunkPlan = ReadonlyMap<string, PlannedChunk>;
 
-const tiers = { relay: 5, hook: 4, base: 3, command: 2, core: 1 } as const;
+const tiers = { relay: 6, hook: 5, base: 4, command: 3, worker: 2, core: 1 } as const;
 
 /** A module this many light commands share goes into the CLI's base chunk, which every command loads. */
 const baseShare = 3;
@@ -80,6 +80,9 @@ function lightPaths(roots: ChunkPlanRoots, graph: ChunkingContext): Map<string, 
  *   share (a light command is one whose static imports hold no library);
  * - `cli-<command>`: what one or two light commands use besides (it goes with the first of them);
  *   each command module itself stays a chunk of its own, so loading it costs no extra file;
+ * - `hash-worker-base`: the hashing worker's static closure, claimed before the core's: rolldown
+ *   pulls a group's dependencies into it, so without its own chunk the worker's modules landed in
+ *   `core` and each worker loaded the core's 440 KB (zod included), ~90 ms of CPU per worker;
  * - `core`: the one-shot core's static closure (create-core and all it imports, bundled zod
  *   included), less the hashing worker's modules.
  * Lazy parts (restore, diff, the sandbox, heavy commands) keep the bundler's own splitting.
@@ -114,6 +117,11 @@ export function planChunks(roots: ChunkPlanRoots, graph: ChunkingContext): Chunk
     claim([id], chunk);
   }
   const worker = staticClosure(roots.worker, graph);
+  claim(
+    [...worker].filter((id) => graph.getModuleInfo(id)?.isExternal !== true),
+    { name: 'hash-worker-base', tier: tiers.worker },
+    roots.worker,
+  );
   const core = [...staticClosure(roots.core, graph)].filter(
     (id) => !worker.has(id) && graph.getModuleInfo(id)?.isExternal !== true,
   );

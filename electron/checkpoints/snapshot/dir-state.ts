@@ -1,6 +1,7 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { SkippedPath, SkipReason } from '../checkpoint-types';
 import { emptyTreeOid, encodeTree, fileModes, hashObject, type FileMode, type TreeItem } from '../store/git-objects';
+import { fileCountOf, skipsOf } from './saved-folder';
 
 /** What the stat cache knows about one stored file: its stat at hashing time and its blob id. */
 export interface FileRecord {
@@ -57,7 +58,7 @@ export class DirState {
   /** How many files are stored. */
   get fileCount(): number {
     let count = 0;
-    for (const node of this.#nodes.values()) count += node.files.size;
+    for (const node of this.#nodes.values()) count += fileCountOf(node);
     return count;
   }
 
@@ -86,7 +87,7 @@ export class DirState {
   skippedPaths(): SkippedPath[] {
     const list: SkippedPath[] = [];
     for (const [rel, node] of this.#nodes)
-      for (const [name, reason] of node.skipped) list.push({ path: join(rel, name), reason });
+      for (const [name, reason] of skipsOf(node)) list.push({ path: join(rel, name), reason });
     return list.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
@@ -104,6 +105,20 @@ export class DirState {
     const node = newNode();
     this.#nodes.set(rel, node);
     return node;
+  }
+
+  /**
+   * Adds a folder as the stat cache saved it (parents come first, so its parent is there): only
+   * the stat cache's loader calls this, on a state no snapshot has touched yet.
+   */
+  loadFolder(rel: string, node: DirNode): void {
+    const existing = this.#nodes.get(rel);
+    if (existing !== undefined) for (const name of existing.dirs) node.dirs.add(name);
+    if (rel !== '') {
+      const [parent, name] = splitPath(rel);
+      this.ensureFolder(parent).dirs.add(name);
+    }
+    this.#nodes.set(rel, node);
   }
 
   /** Stores a file's record; whatever was at that path before (a folder, a skip) is replaced. */

@@ -1,39 +1,54 @@
 import path from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { CheckpointRequest } from '../checkpoint-types';
 import { DirState } from './dir-state';
 import { fileModes } from '../store/git-objects';
-import { readStatCache } from './stat-cache';
+import { decodeStatCache, readCheckedStatCache, type CheckedStatCache } from './stat-cache';
+import type { FolderListing } from './folder-listing';
 import { applyListings, scanFolder, scanPaths, type HashCandidate, type ScanContext } from './stat-walk';
 import { statCacheFile } from '../store/store-layout';
 import type { TrackedDirectory } from './tracked-directory';
 import type { SnapshotEngine } from './snapshot';
 
-/** A directory's in-memory state, loaded from its stat cache when it has none yet (which forces a full walk). */
-export async function loadDirState(
-  engine: SnapshotEngine,
-  tracked: TrackedDirectory,
-): Promise<{ readonly state: DirState; readonly cached: Buffer | undefined }> {
-  const state = tracked.state;
-  if (state !== undefined) return { state, cached: undefined };
-  const loaded = await readStatCache(statCacheFile(engine.layout, tracked.dirhash), tracked.dir);
+/**
+ * Where a snapshot's state comes from: the one in memory, the stat cache (decoded while the
+ * workers walk against its bytes), or nothing yet (a first snapshot, or a cache that is damaged).
+ */
+export type StateSource =
+  | { readonly kind: 'memory'; readonly state: DirState }
+  | { readonly kind: 'cache'; readonly cache: CheckedStatCache }
+  | { readonly kind: 'none' };
+
+/** The directory's state in memory, else its checked stat cache (which forces a full walk), else nothing. */
+export async function openDirState(engine: SnapshotEngine, tracked: TrackedDirectory): Promise<StateSource> {
+  if (tracked.state !== undefined) return { kind: 'memory', state: tracked.state };
+  const cache = await readCheckedStatCache(statCacheFile(engine.layout, tracked.dirhash), tracked.dir);
   tracked.needsFullScan = true;
-  // The stat cache this state was just loaded from: a walk in the workers hands over only what differs from it.
-  return { state: loaded?.state ?? new DirState(), cached: loaded?.content };
+  return cache === undefined ? { kind: 'none' } : { kind: 'cache', cache };
 }
 
-/** What a snapshot's scan found to hash, and whether it looked only at the caller's paths. */
+/** The state of a source (a cache decoded now; one that does not add up gives an empty state, so the walk finds everything). */
+function stateOf(source: StateSource): DirState {
+  if (source.kind === 'memory') return source.state;
+  if (source.kind === 'none') return new DirState();
+  return decodeStatCache(source.cache) ?? new DirState();
+}
+
+/** What a snapshot's scan found to hash, the state it applied it to, and whether it looked only at the caller's paths. */
 export interface FoundChanges {
+  readonly state: DirState;
+  /** The state was of another head than the timeline's (another process, a repair): every tree is rebuilt. */
+  readonly headMoved: boolean;
   readonly candidates: HashCandidate[];
   /** The caller's paths, relative to the directory. */
   readonly requested: readonly string[];
   readonly isScoped: boolean;
 }
 
-/** How a snapshot's scan starts: the state, what it was loaded from, the head check and the dirty paths. */
+/** How a snapshot's scan starts: where its state comes from, the timeline's head and the dirty paths. */
 export interface ScanStart {
-  readonly state: DirState;
-  readonly cached: Buffer | undefined;
-  readonly headMoved: boolean;
+  readonly source: StateSource;
+  readonly head: string | undefined;
   readonly dirty: readonly string[];
 }
 
@@ -55,24 +70,52 @@ async function recheckMissingBlobs(
   }
 }
 
-/** Walks the whole directory: a big tree in a worker, with blocking calls and no thread-pool round trips. */
+function scanContext(engine: SnapshotEngine, tracked: TrackedDirectory, state: DirState): ScanContext {
+  return { root: tracked.dir, state, maxFileBytes: engine.maxFileBytes, ignoredFolders: engine.ignoredFolders };
+}
+
+/**
+ * Walks the whole directory: a big tree in the workers, with blocking calls and no thread-pool
+ * round trips. The workers start on a stat cache's bytes before this thread decodes it (its
+ * folders' entries are decoded on first use: only those the workers hand over, which differ from
+ * it, ever are). `prepare` gets the state before anything is applied to it.
+ */
 async function walkAll(
   engine: SnapshotEngine,
   tracked: TrackedDirectory,
-  context: ScanContext,
-  start: ScanStart,
+  source: StateSource,
+  prepare: (state: DirState) => void,
   candidates: HashCandidate[],
-): Promise<void> {
-  const isBig = Math.max(start.state.fileCount, tracked.sizeHint) >= engine.workerThreshold;
-  if (isBig || engine.pool.isRunning)
-    await engine.pool.walk(
-      tracked.dir,
-      '',
-      engine.ignoredFolders,
-      (listings) => applyListings(context, listings, candidates),
-      start.cached === undefined ? undefined : { content: start.cached, maxFileBytes: engine.maxFileBytes },
-    );
-  else await scanFolder(context, '', candidates);
+): Promise<DirState> {
+  const files = source.kind === 'memory' ? source.state.fileCount : source.kind === 'cache' ? source.cache.files : 0;
+  const isBig = Math.max(files, tracked.sizeHint) >= engine.workerThreshold;
+  if (source.kind !== 'cache' || !(isBig || engine.pool.isRunning)) {
+    const state = stateOf(source);
+    prepare(state);
+    const context = scanContext(engine, tracked, state);
+    if (isBig || engine.pool.isRunning)
+      await engine.pool.walk(tracked.dir, '', engine.ignoredFolders, (listings) =>
+        applyListings(context, listings, candidates),
+      );
+    else await scanFolder(context, '', candidates);
+    return state;
+  }
+  const handed: (readonly FolderListing[])[] = [];
+  const walking = engine.pool.walk(tracked.dir, '', engine.ignoredFolders, (listings) => handed.push(listings), {
+    content: source.cache.content,
+    maxFileBytes: engine.maxFileBytes,
+  });
+  // Observed at once (it is awaited below); the walk's first messages go out before the decoding.
+  walking.catch(() => undefined);
+  await yieldToLoop();
+  const decoded = decodeStatCache(source.cache);
+  await walking;
+  // A cache whose header checked out but whose body does not add up: the walk compared against it is no use.
+  if (decoded === undefined) return walkAll(engine, tracked, { kind: 'none' }, prepare, candidates);
+  prepare(decoded);
+  const context = scanContext(engine, tracked, decoded);
+  for (const listings of handed) applyListings(context, listings, candidates);
+  return decoded;
 }
 
 /**
@@ -85,12 +128,14 @@ export async function findChanges(
   request: CheckpointRequest,
   start: ScanStart,
 ): Promise<FoundChanges> {
-  const { state, headMoved, dirty } = start;
-  const context: ScanContext = {
-    root: tracked.dir,
-    state,
-    maxFileBytes: engine.maxFileBytes,
-    ignoredFolders: engine.ignoredFolders,
+  const { source, head, dirty } = start;
+  const savedHead =
+    source.kind === 'memory' ? source.state.head : source.kind === 'cache' ? source.cache.head : undefined;
+  // Someone else (another process, a repair) moved the timeline: trust stat records only for
+  // blobs the store still holds, and rebuild every tree.
+  const headMoved = savedHead !== head;
+  const prepare = (state: DirState): void => {
+    if (headMoved) state.invalidateTrees();
   };
   const candidates: HashCandidate[] = [];
   const requested = (request.paths ?? [])
@@ -100,14 +145,20 @@ export async function findChanges(
   // Only the caller's paths matter and the state still equals the head: re-read just them, keep
   // the rest as the head has it, and leave the walk (and the watcher's dirty set) for next time.
   const isScoped = wouldWalk && !headMoved && request.onlyPaths === true && requested.length > 0;
-  if (isScoped) {
-    await scanPaths(context, requested, candidates);
-    for (const rel of dirty) tracked.dirty.add(rel);
-  } else if (wouldWalk) {
-    await walkAll(engine, tracked, context, start, candidates);
+  let state: DirState;
+  if (wouldWalk && !isScoped) {
+    state = await walkAll(engine, tracked, source, prepare, candidates);
   } else {
-    await scanPaths(context, [...dirty, ...requested], candidates);
+    state = stateOf(source);
+    prepare(state);
+    const context = scanContext(engine, tracked, state);
+    if (isScoped) {
+      await scanPaths(context, requested, candidates);
+      for (const rel of dirty) tracked.dirty.add(rel);
+    } else {
+      await scanPaths(context, [...dirty, ...requested], candidates);
+    }
   }
   if (headMoved && state.fileCount > 0) await recheckMissingBlobs(engine, state, candidates);
-  return { candidates, requested, isScoped };
+  return { state, headMoved, candidates, requested, isScoped };
 }

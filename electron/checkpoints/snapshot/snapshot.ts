@@ -20,7 +20,7 @@ import type { HashCandidate } from './stat-walk';
 import type { StoreLayout } from '../store/store-layout';
 import { toCheckpointEntry, type Timeline } from '../timeline/timeline';
 import type { TrackedDirectory } from './tracked-directory';
-import { findChanges, loadDirState } from './snapshot-changes';
+import { findChanges, openDirState } from './snapshot-changes';
 
 /** Everything a snapshot needs from the service. */
 export interface SnapshotEngine {
@@ -249,16 +249,11 @@ export async function takeSnapshot(
   const head = await engine.refs.read(tracked.dirhash);
   const dirty = tracked.takeDirty();
   try {
-    const { state, cached } = await loadDirState(engine, tracked);
-    // Someone else (another process, a repair) moved the timeline: trust stat records only for
-    // blobs the store still holds, and rebuild every tree.
-    const headMoved = state.head !== head;
-    if (headMoved) state.invalidateTrees();
+    const source = await openDirState(engine, tracked);
     const scanStartNs = nowNs();
-    const { candidates, requested, isScoped } = await findChanges(engine, tracked, request, {
-      state,
-      cached,
-      headMoved,
+    const { state, headMoved, candidates, requested, isScoped } = await findChanges(engine, tracked, request, {
+      source,
+      head,
       dirty,
     });
     const previousRacy = tracked.racy;

@@ -59,6 +59,54 @@ describe('the stat cache', () => {
     expect(await loadStatCache(file, '/project')).toBeUndefined();
   });
 
+  it('saves a loaded state changed in a few folders (the rest copied as saved) as a fresh state of the same content would', async () => {
+    const record = (index: number) => ({
+      mode: index % 3 === 0 ? fileModes.executable : fileModes.file,
+      oid: index.toString(16).padStart(40, '0'),
+      size: index,
+      mtimeNs: 1_700_000_000_000_000_000n + BigInt(index),
+      ctimeNs: 1_700_000_000_500_000_000n + BigInt(index),
+      ino: 1_000_000n + BigInt(index),
+    });
+    const build = (edit: (state: DirState) => void): DirState => {
+      const state = new DirState();
+      for (let index = 0; index < 60; index += 1)
+        state.setFile(`d${index % 4}/s${index % 3}/f${index}.txt`, record(index));
+      state.setSkipped('d1/node_modules', 'excluded', true);
+      state.setSkipped('d2/s0/big.bin', 'oversize', false);
+      edit(state);
+      return state;
+    };
+    const original = build(() => undefined);
+    await original.buildTree(() => Promise.resolve());
+    original.head = 'c'.repeat(40);
+    const file = path.join(base, 'cache');
+    await saveStatCache(file, '/project', original);
+    // Each kind of change, in a few folders: an edited record, a new file, a removed file, a new
+    // skip, a removed folder, a new folder; every other folder stays as loaded.
+    const changes = (state: DirState): void => {
+      state.setFile('d0/s1/f4.txt', { ...record(4), size: 99, oid: 'e'.repeat(40) });
+      state.setFile('d3/s0/new.txt', record(1000));
+      state.remove('d2/s2/f2.txt');
+      state.setSkipped('d3/s2/.env', 'excluded', false);
+      state.remove('d1/s1');
+      state.setFile('fresh/deep/n.txt', record(2000));
+    };
+    const loaded = await loadStatCache(file, '/project');
+    if (loaded === undefined) throw new Error('no cache');
+    changes(loaded);
+    const expected = build(changes);
+    await Promise.all([loaded.buildTree(() => Promise.resolve()), expected.buildTree(() => Promise.resolve())]);
+    expect(loaded.skippedPaths()).toEqual(expected.skippedPaths());
+    expect(loaded.fileCount).toBe(expected.fileCount);
+    await saveStatCache(path.join(base, 'changed'), '/project', loaded);
+    const reloaded = await loadStatCache(path.join(base, 'changed'), '/project');
+    expect(new Map(reloaded?.files())).toEqual(new Map(expected.files()));
+    expect(reloaded?.skippedPaths()).toEqual(expected.skippedPaths());
+    expect(new Map(reloaded?.folders())).toEqual(new Map(expected.folders()));
+    expect(reloaded?.head).toBe(original.head);
+  });
+
   it('is saved by one process and trusted by the next, which then hashes nothing', async () => {
     const dir = path.join(base, 'work');
     mkdirSync(dir);

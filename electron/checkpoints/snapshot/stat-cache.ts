@@ -2,19 +2,16 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { SkipReason } from '../checkpoint-types';
 import { DirState } from './dir-state';
+import { fileCountOf, SavedFolder, skipCountOf, type SavedColumns } from './saved-folder';
+import { encodeFiles, encodeSkips, modes, reasons, type BodyColumns, type BodyCursor } from './stat-cache-body';
 import { writeFileDurably } from '../store/durable-file';
-import { fileModes, type FileMode } from '../store/git-objects';
 
 const magic = 'vigil-stat-cache 2';
-/** Modes and skip reasons are stored as their index in these lists (append only). */
-const modes: readonly FileMode[] = [fileModes.file, fileModes.executable, fileModes.symlink];
-const reasons: readonly SkipReason[] = ['excluded', 'vcs', 'oversize', 'special', 'unreadable', 'bad-name'];
 const checksumBytes = 20;
 /** Separates names: the one character no file system allows in a name. */
 const separator = '\0';
-/** How many files are encoded or decoded between yields to the event loop. */
+/** How many files are encoded between yields to the event loop. */
 const filesPerSlice = 10_000;
 
 /** What the stat cache file says about itself, and how long each section of its body is. */
@@ -37,55 +34,52 @@ interface CacheHeader {
  * counts, each file's mode and each skip's reason), every name (folder paths, file and skipped
  * names, NUL-separated), every blob and tree id as bytes, then each file's size, mtime, ctime and
  * inode as 64-bit numbers — and a SHA-1 of all that. Columns are encoded and decoded in bulk, not
- * field by field. The old file is replaced in one rename.
+ * field by field; a folder loaded from the cache and never decoded since is copied back as it was.
+ * The old file is replaced in one rename.
  */
 export async function saveStatCache(file: string, dir: string, state: DirState): Promise<void> {
   // Every column is sized first and filled in place: no per-file arrays to join or copy.
   let [folders, files, entries, trees] = [0, 0, 0, 0];
   for (const [, node] of state.nodes()) {
     folders += 1;
-    files += node.files.size;
-    entries += node.files.size + node.skipped.size;
+    files += fileCountOf(node);
+    entries += fileCountOf(node) + skipCountOf(node);
     if (node.tree !== undefined) trees += 1;
   }
-  const shape = new Uint32Array(folders * 3 + entries);
-  const names = new Array<string>(folders + entries);
-  const oidBuffer = Buffer.alloc((trees + files) * 20);
-  const sizes = new Float64Array(files);
-  const times = new BigInt64Array(files * 2);
-  const inodes = new BigUint64Array(files);
-  let [at, name, oidAt, index, sinceYield] = [0, 0, 0, 0, 0];
+  const columns: BodyColumns = {
+    shape: new Uint32Array(folders * 3 + entries),
+    names: new Array<string>(folders + entries),
+    oids: Buffer.alloc((trees + files) * 20),
+    sizes: new Float64Array(files),
+    times: new BigInt64Array(files * 2),
+    inodes: new BigUint64Array(files),
+  };
+  const at: BodyCursor = { shape: 0, name: 0, oid: 0, file: 0 };
+  let sinceYield = 0;
   for (const [rel, node] of state.nodes()) {
-    names[name++] = rel;
-    shape[at++] = node.tree === undefined ? 0 : 1;
-    shape[at++] = node.files.size;
-    shape[at++] = node.skipped.size;
-    if (node.tree !== undefined) oidAt += oidBuffer.write(node.tree, oidAt, 'hex');
-    for (const [fileName, record] of node.files) {
-      names[name++] = fileName;
-      oidAt += oidBuffer.write(record.oid, oidAt, 'hex');
-      shape[at++] = modes.indexOf(record.mode);
-      sizes[index] = record.size;
-      times[index * 2] = record.mtimeNs;
-      times[index * 2 + 1] = record.ctimeNs;
-      inodes[index] = record.ino;
-      index += 1;
-    }
-    for (const [skippedName, reason] of node.skipped) {
-      names[name++] = skippedName;
-      shape[at++] = reasons.indexOf(reason);
-    }
-    sinceYield += node.files.size;
+    columns.names[at.name++] = rel;
+    columns.shape[at.shape++] = node.tree === undefined ? 0 : 1;
+    columns.shape[at.shape++] = fileCountOf(node);
+    columns.shape[at.shape++] = skipCountOf(node);
+    if (node.tree !== undefined) at.oid += columns.oids.write(node.tree, at.oid, 'hex');
+    sinceYield += node instanceof SavedFolder && node.isFilesSaved ? 0 : node.files.size;
+    encodeFiles(node, columns, at);
+    encodeSkips(node, columns, at);
     if (sinceYield >= filesPerSlice) {
       sinceYield = 0;
       await yieldToLoop();
     }
   }
   // The state is not changed while it is saved (the store lock is held); a cache that does not add up is never written.
-  if (at !== shape.length || name !== names.length || oidAt !== oidBuffer.length || index !== files)
+  if (
+    at.shape !== columns.shape.length ||
+    at.name !== columns.names.length ||
+    at.oid !== columns.oids.length ||
+    at.file !== files
+  )
     throw new Error('the directory state changed while its stat cache was being saved');
-  const shapeBuffer = Buffer.from(shape.buffer);
-  const namesBuffer = Buffer.from(names.join(separator), 'utf8');
+  const shapeBuffer = Buffer.from(columns.shape.buffer);
+  const namesBuffer = Buffer.from(columns.names.join(separator), 'utf8');
   const header: CacheHeader = {
     dir,
     head: state.head,
@@ -95,16 +89,16 @@ export async function saveStatCache(file: string, dir: string, state: DirState):
     files,
     shapeBytes: shapeBuffer.length,
     namesBytes: namesBuffer.length,
-    oidBytes: oidBuffer.length,
+    oidBytes: columns.oids.length,
   };
   const content = Buffer.concat([
     Buffer.from(`${magic}\n${JSON.stringify(header)}\n`),
     shapeBuffer,
     namesBuffer,
-    oidBuffer,
-    Buffer.from(sizes.buffer),
-    Buffer.from(times.buffer),
-    Buffer.from(inodes.buffer),
+    columns.oids,
+    Buffer.from(columns.sizes.buffer),
+    Buffer.from(columns.times.buffer),
+    Buffer.from(columns.inodes.buffer),
   ]);
   const checksum = createHash('sha1').update(content).digest();
   await writeFileDurably(file, Buffer.concat([content, checksum]), { sync: false });
@@ -115,14 +109,24 @@ export async function saveStatCache(file: string, dir: string, state: DirState):
  * damaged in any way (the caller then walks the directory from scratch: slower, never wrong).
  */
 export async function loadStatCache(file: string, dir: string): Promise<DirState | undefined> {
-  return (await readStatCache(file, dir))?.state;
+  const cache = await readCheckedStatCache(file, dir);
+  return cache === undefined ? undefined : decodeStatCache(cache);
 }
 
-/** Like `loadStatCache`, with the file's bytes too (a walk in the workers compares against them). */
-export async function readStatCache(
-  file: string,
-  dir: string,
-): Promise<{ readonly state: DirState; readonly content: Buffer } | undefined> {
+/** A stat cache read from disk and checked (checksum, format, directory), its state not decoded yet. */
+export interface CheckedStatCache {
+  readonly content: Buffer;
+  /** The checkpoint the saved state equals. */
+  readonly head: string | undefined;
+  /** How many files it records. */
+  readonly files: number;
+}
+
+/**
+ * Reads and checks `dir`'s stat cache without decoding it, so that the workers can walk against
+ * its bytes while `decodeStatCache` builds the state. Undefined when missing or damaged.
+ */
+export async function readCheckedStatCache(file: string, dir: string): Promise<CheckedStatCache | undefined> {
   let content: Buffer;
   try {
     content = await readFile(file);
@@ -130,8 +134,18 @@ export async function readStatCache(
     return undefined;
   }
   try {
-    const state = await parse(content, dir);
-    return state === undefined ? undefined : { state, content };
+    const checked = readHeader(content, dir);
+    return checked === undefined ? undefined : { content, head: checked.header.head, files: checked.header.files };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The state a checked stat cache holds; undefined when its body does not add up. */
+export function decodeStatCache(cache: CheckedStatCache): DirState | undefined {
+  try {
+    // Checked when read (checksum and directory): not hashed a second time.
+    return parse(cache.content, undefined);
   } catch {
     return undefined;
   }
@@ -181,7 +195,7 @@ function readHeader(
   return { header: header as CacheHeader, bodyStart };
 }
 
-/** The columns of a stat cache's body, decoded in bulk (the blob and tree ids left as hex). */
+/** The columns of a stat cache's body, decoded in bulk (the blob and tree ids left as bytes). */
 export interface StatCacheColumns {
   readonly folders: number;
   readonly files: number;
@@ -189,7 +203,8 @@ export interface StatCacheColumns {
   readonly stampNs: bigint;
   readonly shape: Uint32Array;
   readonly names: readonly string[];
-  readonly oids: string;
+  /** The blob and tree ids, 20 bytes each. */
+  readonly oids: Buffer;
   readonly sizes: Float64Array;
   readonly times: BigInt64Array;
   readonly inodes: BigUint64Array;
@@ -208,7 +223,7 @@ export function statCacheColumns(content: Buffer, dir: string | undefined): Stat
   offset += header.shapeBytes;
   const names = content.toString('utf8', offset, offset + header.namesBytes).split(separator);
   offset += header.namesBytes;
-  const oids = content.toString('hex', offset, offset + header.oidBytes);
+  const oids = content.subarray(offset, offset + header.oidBytes);
   offset += header.oidBytes;
   return {
     folders: header.folders,
@@ -227,66 +242,66 @@ export function statCacheColumns(content: Buffer, dir: string | undefined): Stat
 /** The modes and skip reasons a stat cache stores as indexes. */
 export const statCacheCodes = { modes, reasons } as const;
 
-async function parse(content: Buffer, dir: string): Promise<DirState | undefined> {
-  const columns = statCacheColumns(content, dir);
-  if (columns === undefined) return undefined;
-  const { shape, names, oids, sizes, times, inodes } = columns;
-  const header = columns;
+/**
+ * Decodes a stat cache of `dir` (or, without `dir`, one checked already) into a state whose
+ * folders decode their entries on first use; every count and code is checked here, at once.
+ */
+function parse(content: Buffer, dir: string | undefined): DirState | undefined {
+  const header = statCacheColumns(content, dir);
+  if (header === undefined) return undefined;
+  const columns: SavedColumns = { ...header, modes, reasons };
+  const { shape, names, oids } = columns;
   const state = new DirState();
-  const trees: Array<[string, string]> = [];
+  const trees: Array<[SavedFolder, string]> = [];
   let isEveryTreeKnown = true;
-  let [at, name, oid, fileIndex, sinceYield] = [0, 0, 0, 0, 0];
-  const nextOid = (): string => {
-    if (oid + 40 > oids.length) throw new Error('truncated');
-    oid += 40;
-    return oids.slice(oid - 40, oid);
-  };
+  let [at, name, oid, fileIndex] = [0, 0, 0, 0];
   for (let folder = 0; folder < header.folders; folder += 1) {
-    const rel = names[name++];
-    const [hasTree, fileCount = 0, skipCount = 0] = shape.subarray(at, at + 3);
+    const rel = names[name];
+    const [hasTree = 0, fileCount = 0, skipCount = 0] = shape.subarray(at, at + 3);
     at += 3;
-    if (rel === undefined) return undefined;
-    if (hasTree === 1) trees.push([rel, nextOid()]);
-    else isEveryTreeKnown = false;
-    // The folder's entries go straight into its node: they were saved from a consistent state (the checksum holds).
-    const node = state.ensureFolder(rel);
-    for (let index = 0; index < fileCount; index += 1) {
-      const mode = modes[shape[at++] ?? -1];
-      const fileName = names[name++];
-      if (mode === undefined || fileName === undefined || fileIndex >= header.files) return undefined;
-      const record = {
-        mode,
-        oid: nextOid(),
-        size: sizes[fileIndex] ?? 0,
-        mtimeNs: times[fileIndex * 2] ?? 0n,
-        ctimeNs: times[fileIndex * 2 + 1] ?? 0n,
-        ino: inodes[fileIndex] ?? 0n,
-      };
-      fileIndex += 1;
-      node.files.set(fileName, record);
-    }
-    for (let index = 0; index < skipCount; index += 1) {
-      const reason = reasons[shape[at++] ?? -1];
-      const skippedName = names[name++];
-      if (reason === undefined || skippedName === undefined) return undefined;
-      node.skipped.set(skippedName, reason);
-    }
-    sinceYield += fileCount;
-    if (sinceYield >= filesPerSlice) {
-      sinceYield = 0;
-      await yieldToLoop();
-    }
+    let tree: string | undefined;
+    if (hasTree === 1 && oid + 20 <= oids.length) {
+      tree = oids.toString('hex', oid, oid + 20);
+      oid += 20;
+    } else isEveryTreeKnown = false;
+    if (
+      rel === undefined ||
+      (hasTree === 1 && tree === undefined) ||
+      at + fileCount + skipCount > shape.length ||
+      name + 1 + fileCount + skipCount > names.length ||
+      fileIndex + fileCount > header.files ||
+      oid + fileCount * 20 > oids.length ||
+      !areCodes(shape, at, fileCount, modes.length) ||
+      !areCodes(shape, at + fileCount, skipCount, reasons.length)
+    )
+      return undefined;
+    const node = new SavedFolder(columns, {
+      nameStart: name + 1,
+      shapeStart: at,
+      fileStart: fileIndex,
+      oidStart: oid,
+      fileCount,
+      skipCount,
+    });
+    // The folder's entries are read from the columns when first used: they were saved from a consistent state (the checksum holds).
+    state.loadFolder(rel, node);
+    if (tree !== undefined) trees.push([node, tree]);
+    at += fileCount + skipCount;
+    name += 1 + fileCount + skipCount;
+    oid += fileCount * 20;
+    fileIndex += fileCount;
   }
   if (at !== shape.length || name !== names.length || oid !== oids.length || fileIndex !== header.files)
     return undefined;
   // Tree ids are trusted only when recorded for every folder (they were saved right after a build).
-  if (isEveryTreeKnown) {
-    for (const [rel, tree] of trees) {
-      const node = state.node(rel);
-      if (node !== undefined) node.tree = tree;
-    }
-  }
+  if (isEveryTreeKnown) for (const [node, tree] of trees) node.tree = tree;
   state.head = header.head;
   state.stampNs = header.stampNs;
   return state;
+}
+
+/** Whether the `count` codes from `start` of `shape` all stand for something (below `limit`). */
+function areCodes(shape: Uint32Array, start: number, count: number, limit: number): boolean {
+  for (let index = start; index < start + count; index += 1) if ((shape[index] ?? limit) >= limit) return false;
+  return true;
 }
