@@ -321,7 +321,7 @@ export const run: BenchArea = async (context) => {
       'same line ran in the same run, alternating run by run (git: `--git-dir` shadow store with `gc.auto=0`; `add -A` and `commit` are two',
       'processes, timed together). "Resident core" means `vigil serve` runs on the same VIGIL_HOME: the CLI relays the call over loopback',
       '(one HTTP request, serve.json\'s token) and the core, which watches the tree, does the work. "No core": the CLI builds a one-shot',
-      "core, which reads the engine's stat cache (a binary index like git's, checksummed, decoded in bulk), walks the tree in the hashing workers",
+      "core, which reads the engine's stat cache (a binary index like git's, checksummed; the workers walk against its bytes while the main thread decodes only the folders it needs), walks the tree in the hashing workers",
       "(split across them, as git preloads its index in threads) and reads only the files whose stat changed; a restore's durable pre-rollback snapshot",
       `goes into one fsynced pack. The relayed path loads ${imports.files} files (${imports.kib.toFixed(0)} KiB of JavaScript)${imports.heavy.length === 0 ? ', none of zod, ws, isomorphic-git, chokidar, diff or the MCP SDK.' : `, including ${imports.heavy.join(', ')}.`}`,
       `The machine is shared with other engineers' builds and tests (load average ${load}): node's own start-up, which git's`,
