@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { access, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { deflate, inflate } from 'node:zlib';
 import { AppError } from '../../../shared/errors';
 import { errnoCode } from '../../files/file-system-error';
 import { mapLimit } from '../../files/map-limit';
@@ -11,9 +9,7 @@ import { hashObject, objectHeader, type ObjectType } from './git-objects';
 import { syncFileIfPresent } from './durable-file';
 import { PackFile, type PackedObject } from './pack-file';
 import { PackIndex } from './pack-index';
-
-const deflateAsync = promisify(deflate);
-const inflateAsync = promisify(inflate);
+import { deflateObject, inflateObject } from './object-zlib';
 
 /** An object read from the store. */
 export type StoredObject = PackedObject;
@@ -173,9 +169,7 @@ export class ObjectStore {
       if ((await mkdir(fanDir, { recursive: true })) !== undefined) this.#newFans.add(fan);
       this.#fanDirs.add(fan);
     }
-    const compressed = await deflateAsync(Buffer.concat([objectHeader(type, content.length), content]), {
-      level: looseLevel,
-    });
+    const compressed = await deflateObject(Buffer.concat([objectHeader(type, content.length), content]), looseLevel);
     // git's own temp prefix: `git fsck` tolerates these, and repair removes a dead writer's ones.
     const temp = path.join(fanDir, `tmp_obj_${randomBytes(6).toString('hex')}`);
     const handle = await open(temp, 'wx', 0o444);
@@ -283,7 +277,7 @@ export class ObjectStore {
       if (errnoCode(error) === 'ENOENT') return undefined;
       throw error;
     }
-    return parseLooseObject(oid, await inflateAsync(compressed));
+    return parseLooseObject(oid, await inflateObject(compressed));
   }
 }
 

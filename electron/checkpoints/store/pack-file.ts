@@ -1,10 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import { promisify } from 'node:util';
-import { inflate } from 'node:zlib';
 import type { ObjectType } from './git-objects';
 import type { PackIndex } from './pack-index';
-
-const inflateAsync = promisify(inflate);
+import { inflateObject } from './object-zlib';
 
 /** Pack entry type numbers. */
 const typeNames: Readonly<Record<number, ObjectType>> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
@@ -72,12 +69,12 @@ export class PackFile {
         base = await lookup(raw.toString('hex', at, at + 20));
         at += 20;
       }
-      const delta = await inflateAsync(raw.subarray(at));
+      const delta = await inflateObject(raw.subarray(at));
       return { type: base.type, content: applyDelta(base.content, delta) };
     }
     const typeName = typeNames[type];
     if (typeName === undefined) throw new Error(`unknown pack entry type ${type} in ${this.name}`);
-    return { type: typeName, content: await inflateAsync(raw.subarray(headerLength)) };
+    return { type: typeName, content: await inflateObject(raw.subarray(headerLength)) };
   }
 
   /** The raw entry at `offset`, for copying into a new pack. */

@@ -1,14 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { crc32, deflate } from 'node:zlib';
+import { crc32 } from 'node:zlib';
 import { syncDirectory } from '../../files/sync-directory';
 import type { ObjectType } from './git-objects';
 import { encodeEntryHeader } from './pack-file';
 import { encodePackIndex, type PackIndexEntry } from './pack-index';
-
-const deflateAsync = promisify(deflate);
+import { deflateObject } from './object-zlib';
 
 /** Writes are gathered into chunks of this size before they reach the file. */
 const flushBytes = 1 << 20;
@@ -67,7 +65,7 @@ export class PackWriter {
   async add(type: ObjectType, content: Uint8Array, oid: string): Promise<void> {
     if (this.#oids.has(oid)) return;
     this.#oids.add(oid);
-    const compressed = await deflateAsync(content, { level: this.level });
+    const compressed = await deflateObject(content, this.level);
     const header = encodeEntryHeader(type, content.length);
     await this.#addEntry(oid, [header, compressed]);
   }
