@@ -20,6 +20,7 @@ import {
 import { fileIdentityOf, isSameIdentity } from '../../files/file-identity';
 import type { KnownHashes } from '../diff/diff-known-hashes';
 import type { RestorePlan, RestorePlanEntry } from './restore-plan';
+import type { ObservedVersion } from './restore-write-ledger';
 
 /** What happened to one path. */
 export type RestoreOutcome = z.output<typeof restoreOutcomeSchema>;
@@ -47,8 +48,10 @@ export interface ApplyInput {
 export interface ApplyResult {
   readonly outcomes: readonly RestoreOutcome[];
   readonly removedDirectories: readonly string[];
-  /** Absolute paths written or deleted (for the engine's dirty set and the write ledger). */
+  /** Absolute paths written or deleted (for the engine's dirty set). */
   readonly touched: readonly string[];
+  /** What the read-back found at each of them (for the write ledger: no need to look again). */
+  readonly written: readonly ObservedVersion[];
   readonly isVerified: boolean;
   /**
    * What the read-back found, by path: a file whose stat is still the one read back holds what was
@@ -291,6 +294,10 @@ export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> 
     outcomes: orderedOutcomes(input.plan, state.outcomes),
     removedDirectories: [...removedDirectories, ...emptied],
     touched: state.touched,
+    written: [...readBack].map(([relativePath, found]) => ({
+      path: absoluteIn(input.plan.dir, relativePath),
+      identity: found.identity,
+    })),
     isVerified,
     readBack: readBackHashes(readBack),
   };
