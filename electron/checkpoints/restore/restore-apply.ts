@@ -42,6 +42,8 @@ export interface ApplyInput {
   onProgress?(progress: ApplyProgress): void;
   /** The pre-rollback snapshot's stat records: a file whose stat they vouch for is not read again before it is replaced. */
   readonly known?: KnownHashes;
+  /** The check of the scope after writing lists these folders anyway and sweeps their stale temp files then (no listing here). */
+  readonly isSweepLeftToScopeCheck?: boolean;
 }
 
 /** What applying did. */
@@ -183,7 +185,7 @@ async function applyWrites(
   const emptied: string[] = [];
   const folders = [...new Set(writes.map((entry) => path.dirname(absoluteIn(input.plan.dir, entry.path))))];
   // Stale temp files (of writers that died) go while the writes run: a sweep never takes an in-flight temp file.
-  const sweeping = mapLimit(folders, writeConcurrency, sweepStaleTemps);
+  const sweeping = input.isSweepLeftToScopeCheck === true ? [] : mapLimit(folders, writeConcurrency, sweepStaleTemps);
   await mapLimit(writes, writeConcurrency, async (entry) => {
     const target = absoluteIn(input.plan.dir, entry.path);
     try {

@@ -175,6 +175,7 @@ export async function runWholeRestore(
     readBlob: (oid) => engine.readBlob(oid),
     onProgress: (progress) => report(progress),
     known: await context.loadKnown(checkpoint.dir),
+    isSweepLeftToScopeCheck: context.checkScopeAfterRestore,
   });
   // The versions the read-back just found, so the ledger need not look at every file again.
   await ledger.recordObserved(applied.written, { kind: request.actor });
