@@ -42,11 +42,10 @@ import {
 import { checkCheckpointRequest } from './checkpoint-request';
 import { DirRegistry } from './timeline/dir-registry';
 import { pathExclusion } from './snapshot/exclusion-rules';
-import { decodeTree, isObjectId, typeOfMode } from './store/git-objects';
+import { isObjectId } from './store/git-objects';
 import { defaultWorkerCount, HashWorkerPool } from './snapshot/hash-worker-pool';
 import { StoreMaintenance } from './maintenance/store-maintenance';
 import { ObjectStore } from './store/object-store';
-import { DecodedTrees } from './store/decoded-trees';
 import { RefStore } from './store/ref-store';
 import { defaultRetention } from './maintenance/retention';
 import { takeSnapshot, type SnapshotEngine } from './snapshot/snapshot';
@@ -81,7 +80,6 @@ export class CheckpointService implements CheckpointApi {
   readonly #announced: AnnouncedCheckpoints;
   readonly #layout: StoreLayout;
   readonly #store: ObjectStore;
-  readonly #decodedTrees = new DecodedTrees();
   readonly #refs: RefStore;
   readonly #registry: DirRegistry;
   readonly #timeline: Timeline;
@@ -303,12 +301,7 @@ export class CheckpointService implements CheckpointApi {
   async readTree(treeOid: string): Promise<readonly StoredTreeEntry[]> {
     if (!isObjectId(treeOid))
       throw new AppError('invalid_request', `"${treeOid}" is not a tree id (40 hex characters).`, { field: 'tree' });
-    const kept = this.#decodedTrees.get(treeOid);
-    if (kept !== undefined) return kept;
-    const items = decodeTree(await this.#store.readTyped(treeOid, 'tree'));
-    const entries = Object.freeze(items.map((item) => Object.freeze({ ...item, type: typeOfMode(item.mode) })));
-    this.#decodedTrees.set(treeOid, entries);
-    return entries;
+    return this.#store.readTree(treeOid);
   }
 
   async readBlob(oid: string): Promise<Uint8Array> {

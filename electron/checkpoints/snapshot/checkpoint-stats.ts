@@ -1,5 +1,5 @@
 import type { CheckpointStats } from '../checkpoint-types';
-import { decodeTree, fileModes, type TreeItem } from '../store/git-objects';
+import { fileModes, type TreeItem } from '../store/git-objects';
 import { countLines, isBinary, lineChanges } from './line-stats';
 import type { ObjectStore } from '../store/object-store';
 
@@ -19,7 +19,7 @@ interface FileChange {
 
 async function readItems(store: ObjectStore, tree: string | undefined): Promise<Map<string, TreeItem>> {
   if (tree === undefined) return new Map();
-  const items = decodeTree(await store.readTyped(tree, 'tree'));
+  const items = await store.readTree(tree);
   return new Map(items.map((item) => [item.name, item]));
 }
 

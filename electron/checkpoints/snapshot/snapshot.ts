@@ -133,7 +133,8 @@ const treePackThreshold = 128;
 async function writeTrees(engine: SnapshotEngine, state: DirState, isDurable: boolean): Promise<string> {
   const dirtyFolders = [...state.folders()].filter(([, tree]) => tree === undefined).length;
   if (dirtyFolders <= (isDurable ? durablePackThreshold : treePackThreshold)) {
-    return state.buildTree(async (content, oid) => {
+    return state.buildTree(async (content, oid, items) => {
+      engine.store.rememberTree(oid, items);
       await engine.store.writeLoose('tree', content, oid);
     });
   }
@@ -146,8 +147,9 @@ async function writeTrees(engine: SnapshotEngine, state: DirState, isDurable: bo
   try {
     // Claimed before any await: two folders with the same content share a tree id, which goes into the pack once.
     const claimed = new Set<string>();
-    const tree = await state.buildTree(async (content, oid) => {
+    const tree = await state.buildTree(async (content, oid, items) => {
       engine.store.remember(oid, 'tree', content);
+      engine.store.rememberTree(oid, items);
       if (claimed.has(oid)) return;
       claimed.add(oid);
       if (pack.has(oid) || engine.store.hasPacked(oid)) return;

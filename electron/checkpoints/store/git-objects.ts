@@ -65,10 +65,19 @@ function compareSortKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Tree entries in git's order (see `compareTreeItems`), as a tree object lists them. */
+export function sortTreeItems(items: readonly TreeItem[]): TreeItem[] {
+  const keyed = items.map((item) => ({ item, key: sortKey(item) }));
+  return keyed.sort((a, b) => compareSortKeys(a.key, b.key)).map(({ item }) => item);
+}
+
 /** Serializes tree entries (sorting them git's way) into a tree object's content. */
 export function encodeTree(items: readonly TreeItem[]): Buffer {
-  const keyed = items.map((item) => ({ item, key: sortKey(item) }));
-  const sorted = keyed.sort((a, b) => compareSortKeys(a.key, b.key)).map(({ item }) => item);
+  return encodeSortedTree(sortTreeItems(items));
+}
+
+/** Serializes tree entries already in git's order (`sortTreeItems`). */
+export function encodeSortedTree(sorted: readonly TreeItem[]): Buffer {
   const parts: Buffer[] = [];
   for (const item of sorted) {
     parts.push(Buffer.from(`${item.mode} ${item.name}\0`), Buffer.from(item.oid, 'hex'));
