@@ -63,18 +63,18 @@ export async function diffTrees(
     const next: PendingPair[] = [];
     await mapLimit(level, readConcurrency, async (pair) => {
       const [oldEntries, newEntries] = await Promise.all([read(pair.old), read(pair.new)]);
-      const olds = byName(oldEntries);
-      const news = byName(newEntries);
-      for (const name of new Set([...olds.keys(), ...news.keys()])) {
-        const oldEntry = olds.get(name);
-        const newEntry = news.get(name);
+      const visit = (
+        name: string,
+        oldEntry: StoredTreeEntry | undefined,
+        newEntry: StoredTreeEntry | undefined,
+      ): void => {
         if (
           oldEntry !== undefined &&
           newEntry !== undefined &&
           oldEntry.oid === newEntry.oid &&
           oldEntry.mode === newEntry.mode
         )
-          continue;
+          return;
         const path = pair.prefix === '' ? name : `${pair.prefix}/${name}`;
         const oldSub = isTree(oldEntry) ? oldEntry.oid : undefined;
         const newSub = isTree(newEntry) ? newEntry.oid : undefined;
@@ -83,16 +83,24 @@ export async function diffTrees(
         }
         const oldFile = asFile(oldEntry);
         const newFile = asFile(newEntry);
-        if ((oldFile === undefined && newFile === undefined) || !scope.covers(path)) continue;
+        if ((oldFile === undefined && newFile === undefined) || !scope.covers(path)) return;
         if (
           oldFile !== undefined &&
           newFile !== undefined &&
           oldFile.oid === newFile.oid &&
           oldFile.mode === newFile.mode
         )
-          continue;
+          return;
         changes.push({ path, ...(oldFile && { old: oldFile }), ...(newFile && { new: newFile }) });
+      };
+      // One map, of the old side: each new entry takes its old one out; what is left was only old.
+      const olds = byName(oldEntries);
+      for (const newEntry of newEntries) {
+        const oldEntry = olds.get(newEntry.name);
+        if (oldEntry !== undefined) olds.delete(newEntry.name);
+        visit(newEntry.name, oldEntry, newEntry);
       }
+      for (const [name, oldEntry] of olds) visit(name, oldEntry, undefined);
     });
     level = next;
   }

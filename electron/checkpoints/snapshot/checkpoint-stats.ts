@@ -17,10 +17,8 @@ interface FileChange {
   readonly after?: TreeItem;
 }
 
-async function readItems(store: ObjectStore, tree: string | undefined): Promise<Map<string, TreeItem>> {
-  if (tree === undefined) return new Map();
-  const items = await store.readTree(tree);
-  return new Map(items.map((item) => [item.name, item]));
+async function readItems(store: ObjectStore, tree: string | undefined): Promise<readonly TreeItem[]> {
+  return tree === undefined ? [] : store.readTree(tree);
 }
 
 /** The files that differ between two trees; equal subtrees are skipped without being read. */
@@ -32,11 +30,16 @@ async function changedFiles(
 ): Promise<void> {
   if (before === after) return;
   const [left, right] = await Promise.all([readItems(store, before), readItems(store, after)]);
-  const names = new Set([...left.keys(), ...right.keys()]);
-  for (const name of names) {
-    const a = left.get(name);
-    const b = right.get(name);
-    if (a !== undefined && b !== undefined && a.oid === b.oid && a.mode === b.mode) continue;
+  // One map, of the old side: each new entry takes its old one out; what is left was only old.
+  const olds = new Map(left.map((item) => [item.name, item]));
+  const pairs: Array<readonly [TreeItem | undefined, TreeItem | undefined]> = [];
+  for (const b of right) {
+    const a = olds.get(b.name);
+    if (a !== undefined) olds.delete(b.name);
+    if (a === undefined || a.oid !== b.oid || a.mode !== b.mode) pairs.push([a, b]);
+  }
+  for (const a of olds.values()) pairs.push([a, undefined]);
+  for (const [a, b] of pairs) {
     const aTree = a?.mode === fileModes.tree ? a.oid : undefined;
     const bTree = b?.mode === fileModes.tree ? b.oid : undefined;
     if (aTree !== undefined || bTree !== undefined) await changedFiles(store, aTree, bTree, out);
