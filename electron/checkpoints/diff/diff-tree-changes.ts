@@ -1,6 +1,7 @@
 import { mapLimit } from '../../files/map-limit';
 import type { StoredTreeEntry } from '../checkpoint-types';
 import type { PathScope } from './diff-path-scope';
+import { changedTreeItems } from '../store/git-objects';
 
 /** Reads tree objects by id: the store, or a live tree held in memory. */
 export interface TreeReader {
@@ -39,10 +40,6 @@ function asFile(entry: StoredTreeEntry | undefined): TreeFile | undefined {
   return entry?.type === 'blob' ? { mode: entry.mode, oid: entry.oid } : undefined;
 }
 
-function byName(entries: readonly StoredTreeEntry[]): Map<string, StoredTreeEntry> {
-  return new Map(entries.map((entry) => [entry.name, entry]));
-}
-
 /**
  * The files that differ between two trees (either may be absent: the empty tree), limited to a
  * scope. Subtrees with equal ids are skipped without being read, so the cost grows with the
@@ -68,13 +65,6 @@ export async function diffTrees(
         oldEntry: StoredTreeEntry | undefined,
         newEntry: StoredTreeEntry | undefined,
       ): void => {
-        if (
-          oldEntry !== undefined &&
-          newEntry !== undefined &&
-          oldEntry.oid === newEntry.oid &&
-          oldEntry.mode === newEntry.mode
-        )
-          return;
         const path = pair.prefix === '' ? name : `${pair.prefix}/${name}`;
         const oldSub = isTree(oldEntry) ? oldEntry.oid : undefined;
         const newSub = isTree(newEntry) ? newEntry.oid : undefined;
@@ -93,14 +83,8 @@ export async function diffTrees(
           return;
         changes.push({ path, ...(oldFile && { old: oldFile }), ...(newFile && { new: newFile }) });
       };
-      // One map, of the old side: each new entry takes its old one out; what is left was only old.
-      const olds = byName(oldEntries);
-      for (const newEntry of newEntries) {
-        const oldEntry = olds.get(newEntry.name);
-        if (oldEntry !== undefined) olds.delete(newEntry.name);
-        visit(newEntry.name, oldEntry, newEntry);
-      }
-      for (const [name, oldEntry] of olds) visit(name, oldEntry, undefined);
+      for (const [oldEntry, newEntry] of changedTreeItems(oldEntries, newEntries))
+        visit((newEntry ?? oldEntry)?.name ?? '', oldEntry, newEntry);
     });
     level = next;
   }

@@ -1,5 +1,5 @@
 import type { CheckpointStats } from '../checkpoint-types';
-import { fileModes, type TreeItem } from '../store/git-objects';
+import { changedTreeItems, fileModes, type TreeItem } from '../store/git-objects';
 import { countLines, isBinary, lineChanges } from './line-stats';
 import type { ObjectStore } from '../store/object-store';
 
@@ -30,16 +30,7 @@ async function changedFiles(
 ): Promise<void> {
   if (before === after) return;
   const [left, right] = await Promise.all([readItems(store, before), readItems(store, after)]);
-  // One map, of the old side: each new entry takes its old one out; what is left was only old.
-  const olds = new Map(left.map((item) => [item.name, item]));
-  const pairs: Array<readonly [TreeItem | undefined, TreeItem | undefined]> = [];
-  for (const b of right) {
-    const a = olds.get(b.name);
-    if (a !== undefined) olds.delete(b.name);
-    if (a === undefined || a.oid !== b.oid || a.mode !== b.mode) pairs.push([a, b]);
-  }
-  for (const a of olds.values()) pairs.push([a, undefined]);
-  for (const [a, b] of pairs) {
+  for (const [a, b] of changedTreeItems(left, right)) {
     const aTree = a?.mode === fileModes.tree ? a.oid : undefined;
     const bTree = b?.mode === fileModes.tree ? b.oid : undefined;
     if (aTree !== undefined || bTree !== undefined) await changedFiles(store, aTree, bTree, out);

@@ -85,6 +85,38 @@ export function encodeSortedTree(sorted: readonly TreeItem[]): Buffer {
   return Buffer.concat(parts);
 }
 
+/**
+ * The entries that differ between two versions of a folder, paired by name (a missing side:
+ * absent there). Trees listed in the same order with the same names (a folder whose files changed
+ * but none came or went: the usual case) are compared index by index, without a map.
+ */
+export function changedTreeItems<T extends TreeItem>(
+  olds: readonly T[],
+  news: readonly T[],
+): Array<readonly [T | undefined, T | undefined]> {
+  const pairs: Array<readonly [T | undefined, T | undefined]> = [];
+  if (olds.length === news.length) {
+    let index = 0;
+    for (; index < olds.length; index += 1) {
+      const a = olds[index] as T;
+      const b = news[index] as T;
+      if (a.name !== b.name) break;
+      if (a.oid !== b.oid || a.mode !== b.mode) pairs.push([a, b]);
+    }
+    if (index === olds.length) return pairs;
+    pairs.length = 0;
+  }
+  // Each new entry takes its old one out of a map of the old side; what is left existed only before.
+  const byName = new Map(olds.map((item) => [item.name, item]));
+  for (const b of news) {
+    const a = byName.get(b.name);
+    if (a !== undefined) byName.delete(b.name);
+    if (a === undefined || a.oid !== b.oid || a.mode !== b.mode) pairs.push([a, b]);
+  }
+  for (const a of byName.values()) pairs.push([a, undefined]);
+  return pairs;
+}
+
 /** Parses a tree object's content. */
 export function decodeTree(content: Uint8Array): TreeItem[] {
   const buffer = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
