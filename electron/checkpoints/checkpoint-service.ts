@@ -42,7 +42,7 @@ import {
 import { checkCheckpointRequest } from './checkpoint-request';
 import { DirRegistry } from './timeline/dir-registry';
 import { pathExclusion } from './snapshot/exclusion-rules';
-import { decodeTree, isObjectId, typeOfMode } from './store/git-objects';
+import { isObjectId } from './store/git-objects';
 import { defaultWorkerCount, HashWorkerPool } from './snapshot/hash-worker-pool';
 import { StoreMaintenance } from './maintenance/store-maintenance';
 import { ObjectStore } from './store/object-store';
@@ -301,8 +301,7 @@ export class CheckpointService implements CheckpointApi {
   async readTree(treeOid: string): Promise<readonly StoredTreeEntry[]> {
     if (!isObjectId(treeOid))
       throw new AppError('invalid_request', `"${treeOid}" is not a tree id (40 hex characters).`, { field: 'tree' });
-    const items = decodeTree(await this.#store.readTyped(treeOid, 'tree'));
-    return items.map((item) => ({ ...item, type: typeOfMode(item.mode) }));
+    return this.#store.readTree(treeOid);
   }
 
   async readBlob(oid: string): Promise<Uint8Array> {

@@ -259,6 +259,18 @@ export async function replaceEntry(
   }
 }
 
+/** Options of a staged write (see `stageWrite`). */
+export interface StageOptions extends AtomicWriteOptions {
+  /** Whether stale temp files are swept from the folder first (default: yes). */
+  readonly sweep?: boolean;
+  /**
+   * What the caller found at the target just before, by its own lstat: a regular file (its mode
+   * and owner, to keep) or nothing. The target is then not inspected again; pair it with
+   * `ifUnchanged`, which refuses the rename if the target changed since.
+   */
+  readonly inspected?: { readonly existing: ExistingFile | undefined };
+}
+
 /**
  * Writes an already resolved target while its lock is held, without fsyncing its directory: the
  * caller does that (at once for one write, once per directory for a batch).
@@ -266,10 +278,10 @@ export async function replaceEntry(
 export async function stageWrite(
   target: string,
   content: AtomicContent,
-  options: AtomicWriteOptions & { readonly sweep?: boolean } = {},
+  options: StageOptions = {},
 ): Promise<StagedWrite> {
   checkMode(options.mode);
-  const existing = await inspectTarget(target);
+  const existing = options.inspected === undefined ? await inspectTarget(target) : options.inspected.existing;
   const directory = path.dirname(target);
   const dirsCreated = existing === undefined ? await ensureDirectories(directory) : [];
   try {

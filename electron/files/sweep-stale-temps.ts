@@ -49,3 +49,19 @@ export async function sweepStaleTempsIn(directory: string, access: string): Prom
   );
   return removed;
 }
+
+/** Deletes those of `tempPaths` (Vigil temp files another listing found) that are stale (see `sweepStaleTemps`); returns them. */
+export async function sweepStaleTempFiles(tempPaths: readonly string[]): Promise<readonly string[]> {
+  const removed: string[] = [];
+  await Promise.all(
+    tempPaths.filter(isStale).map(async (tempPath) => {
+      try {
+        await unlink(tempPath);
+        removed.push(tempPath);
+      } catch {
+        // Another sweeper got there first, or it cannot be removed: leave it for the next write.
+      }
+    }),
+  );
+  return removed;
+}

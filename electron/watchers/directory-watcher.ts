@@ -2,6 +2,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Disposer } from '../lib/disposable';
+import { isVigilTempFile } from '../files/vigil-temp-name';
 
 /** What a directory watcher reports to. */
 export interface DirectoryWatcherOptions {
@@ -89,6 +90,8 @@ export async function watchDirectory(options: DirectoryWatcherOptions): Promise<
           onOverflow('the file system dropped events', false);
           return;
         }
+        // Vigil's own temp files come and go with every atomic write: nothing stores them, and they are never folders.
+        if (isVigilTempFile(filename)) return;
         const child = rel === '' ? filename : `${rel}/${filename}`;
         onChange(child);
         // A folder that appeared (created or moved in) needs watches of its own.

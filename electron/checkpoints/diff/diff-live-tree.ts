@@ -3,7 +3,7 @@ import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode, fileSystemError } from '../../files/file-system-error';
 import { mapLimit } from '../../files/map-limit';
-import { isVigilBookkeepingFile } from '../../files/vigil-temp-name';
+import { isVigilBookkeepingFile, isVigilTempFile } from '../../files/vigil-temp-name';
 import type { SkippedPath, SkipReason, StoredTreeEntry } from '../checkpoint-types';
 import type { PathScope } from './diff-path-scope';
 import type { TreeReader } from './diff-tree-changes';
@@ -119,13 +119,15 @@ async function hashFile(
  * (see stat-walk.ts): symlinks are stored as links and never followed; Vigil's own temp files and
  * data folder are ignored; excluded, version-control, oversize, special, unreadable and badly
  * named paths are listed in `skipped`. Files whose stat matches the engine's stat cache (`known`)
- * are not read.
+ * are not read. Vigil temp files met on the way are told to `onVigilTemp` (absolute paths), so a
+ * caller can sweep a dead writer's leftovers without listing the folders again.
  */
 export async function readLiveTree(
   dir: string,
   rules: LiveTreeRules,
   scope: PathScope,
   known: KnownHashes = noKnownHashes,
+  onVigilTemp?: (absolute: string) => void,
 ): Promise<LiveTree> {
   const skipped: SkippedPath[] = [];
   const files: FoundFile[] = [];
@@ -137,7 +139,10 @@ export async function readLiveTree(
       folders.push(folder);
       for (const entry of await listFolder(path.join(dir, folder), folder, skipped)) {
         const relativePath = join(folder, entry.name);
-        if (isVigilBookkeepingFile(entry.name)) continue;
+        if (isVigilBookkeepingFile(entry.name)) {
+          if (onVigilTemp !== undefined && isVigilTempFile(entry.name)) onVigilTemp(path.join(dir, relativePath));
+          continue;
+        }
         const isFolder = entry.isDirectory();
         if (isFolder ? !scope.enters(relativePath) : !scope.covers(relativePath)) continue;
         if (isFolder && rules.ignoredFolders.includes(path.join(dir, relativePath))) continue;

@@ -1,6 +1,7 @@
 import { mapLimit } from '../../files/map-limit';
 import type { StoredTreeEntry } from '../checkpoint-types';
 import type { PathScope } from './diff-path-scope';
+import { changedTreeItems } from '../store/git-objects';
 
 /** Reads tree objects by id: the store, or a live tree held in memory. */
 export interface TreeReader {
@@ -39,10 +40,6 @@ function asFile(entry: StoredTreeEntry | undefined): TreeFile | undefined {
   return entry?.type === 'blob' ? { mode: entry.mode, oid: entry.oid } : undefined;
 }
 
-function byName(entries: readonly StoredTreeEntry[]): Map<string, StoredTreeEntry> {
-  return new Map(entries.map((entry) => [entry.name, entry]));
-}
-
 /**
  * The files that differ between two trees (either may be absent: the empty tree), limited to a
  * scope. Subtrees with equal ids are skipped without being read, so the cost grows with the
@@ -63,18 +60,11 @@ export async function diffTrees(
     const next: PendingPair[] = [];
     await mapLimit(level, readConcurrency, async (pair) => {
       const [oldEntries, newEntries] = await Promise.all([read(pair.old), read(pair.new)]);
-      const olds = byName(oldEntries);
-      const news = byName(newEntries);
-      for (const name of new Set([...olds.keys(), ...news.keys()])) {
-        const oldEntry = olds.get(name);
-        const newEntry = news.get(name);
-        if (
-          oldEntry !== undefined &&
-          newEntry !== undefined &&
-          oldEntry.oid === newEntry.oid &&
-          oldEntry.mode === newEntry.mode
-        )
-          continue;
+      const visit = (
+        name: string,
+        oldEntry: StoredTreeEntry | undefined,
+        newEntry: StoredTreeEntry | undefined,
+      ): void => {
         const path = pair.prefix === '' ? name : `${pair.prefix}/${name}`;
         const oldSub = isTree(oldEntry) ? oldEntry.oid : undefined;
         const newSub = isTree(newEntry) ? newEntry.oid : undefined;
@@ -83,16 +73,18 @@ export async function diffTrees(
         }
         const oldFile = asFile(oldEntry);
         const newFile = asFile(newEntry);
-        if ((oldFile === undefined && newFile === undefined) || !scope.covers(path)) continue;
+        if ((oldFile === undefined && newFile === undefined) || !scope.covers(path)) return;
         if (
           oldFile !== undefined &&
           newFile !== undefined &&
           oldFile.oid === newFile.oid &&
           oldFile.mode === newFile.mode
         )
-          continue;
+          return;
         changes.push({ path, ...(oldFile && { old: oldFile }), ...(newFile && { new: newFile }) });
-      }
+      };
+      for (const [oldEntry, newEntry] of changedTreeItems(oldEntries, newEntries))
+        visit((newEntry ?? oldEntry)?.name ?? '', oldEntry, newEntry);
     });
     level = next;
   }

@@ -20,6 +20,7 @@ import {
 import { fileIdentityOf, isSameIdentity } from '../../files/file-identity';
 import type { KnownHashes } from '../diff/diff-known-hashes';
 import type { RestorePlan, RestorePlanEntry } from './restore-plan';
+import type { ObservedVersion } from './restore-write-ledger';
 
 /** What happened to one path. */
 export type RestoreOutcome = z.output<typeof restoreOutcomeSchema>;
@@ -41,14 +42,18 @@ export interface ApplyInput {
   onProgress?(progress: ApplyProgress): void;
   /** The pre-rollback snapshot's stat records: a file whose stat they vouch for is not read again before it is replaced. */
   readonly known?: KnownHashes;
+  /** The check of the scope after writing lists these folders anyway and sweeps their stale temp files then (no listing here). */
+  readonly isSweepLeftToScopeCheck?: boolean;
 }
 
 /** What applying did. */
 export interface ApplyResult {
   readonly outcomes: readonly RestoreOutcome[];
   readonly removedDirectories: readonly string[];
-  /** Absolute paths written or deleted (for the engine's dirty set and the write ledger). */
+  /** Absolute paths written or deleted (for the engine's dirty set). */
   readonly touched: readonly string[];
+  /** What the read-back found at each of them (for the write ledger: no need to look again). */
+  readonly written: readonly ObservedVersion[];
   readonly isVerified: boolean;
   /**
    * What the read-back found, by path: a file whose stat is still the one read back holds what was
@@ -180,7 +185,7 @@ async function applyWrites(
   const emptied: string[] = [];
   const folders = [...new Set(writes.map((entry) => path.dirname(absoluteIn(input.plan.dir, entry.path))))];
   // Stale temp files (of writers that died) go while the writes run: a sweep never takes an in-flight temp file.
-  const sweeping = mapLimit(folders, writeConcurrency, sweepStaleTemps);
+  const sweeping = input.isSweepLeftToScopeCheck === true ? [] : mapLimit(folders, writeConcurrency, sweepStaleTemps);
   await mapLimit(writes, writeConcurrency, async (entry) => {
     const target = absoluteIn(input.plan.dir, entry.path);
     try {
@@ -291,6 +296,10 @@ export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> 
     outcomes: orderedOutcomes(input.plan, state.outcomes),
     removedDirectories: [...removedDirectories, ...emptied],
     touched: state.touched,
+    written: [...readBack].map(([relativePath, found]) => ({
+      path: absoluteIn(input.plan.dir, relativePath),
+      identity: found.identity,
+    })),
     isVerified,
     readBack: readBackHashes(readBack),
   };

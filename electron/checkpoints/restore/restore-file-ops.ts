@@ -2,7 +2,7 @@ import type { BigIntStats } from 'node:fs';
 import { lstat, open, readlink, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
-import { resolveWriteTarget, stageWrite, withPathLock } from '../../files/atomic-write';
+import { resolveWriteTarget, stageWrite, withPathLock, type ExistingFile } from '../../files/atomic-write';
 import { ensureDirectories } from '../../files/ensure-directories';
 import { errnoCode, fileSystemError } from '../../files/file-system-error';
 import { isSameIdentity, readFileIdentity, type FileIdentity } from '../../files/file-identity';
@@ -32,6 +32,8 @@ export interface DiskVersion {
   readonly identity: FileIdentity | undefined;
   /** The permission bits of a regular file. */
   readonly permissions?: number;
+  /** A regular file's mode and owner, as the lstat found them (what a replacement keeps). */
+  readonly existing?: ExistingFile;
 }
 
 /** Reads exactly `size` bytes (fewer if the file shrank meanwhile: the hash then differs, as it should). */
@@ -83,6 +85,7 @@ export async function readDiskVersion(target: string, known?: KnownOid): Promise
       file: { mode, oid },
       identity,
       permissions: Number(stats.mode & 0o7777n),
+      existing: { mode: Number(stats.mode), uid: Number(stats.uid), gid: Number(stats.gid) },
     };
   } catch (error) {
     const code = errnoCode(error);
@@ -142,10 +145,14 @@ export async function putFile(
     const isRegularThere = found.file !== undefined && found.file.mode !== fileModes.symlink;
     if (file.mode !== fileModes.symlink && (identity === undefined || isRegularThere)) {
       // Stale temp files are swept once per folder before the batch (see applyRestorePlan), not per file.
+      // The target was just looked at (`found`); `ifUnchanged` refuses the rename if it changed since.
       const staged = await stageWrite(resolved, content, {
         mode: modeFor(file, found.permissions),
         ifUnchanged: { identity },
         sweep: false,
+        ...(found.identity === undefined
+          ? { inspected: { existing: undefined } }
+          : found.existing !== undefined && { inspected: { existing: found.existing } }),
       });
       return { directoriesToSync: staged.directoriesToSync };
     }

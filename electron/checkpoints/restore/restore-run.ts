@@ -175,8 +175,10 @@ export async function runWholeRestore(
     readBlob: (oid) => engine.readBlob(oid),
     onProgress: (progress) => report(progress),
     known: await context.loadKnown(checkpoint.dir),
+    isSweepLeftToScopeCheck: context.checkScopeAfterRestore,
   });
-  await ledger.record(applied.touched, { kind: request.actor });
+  // The versions the read-back just found, so the ledger need not look at every file again.
+  await ledger.recordObserved(applied.written, { kind: request.actor });
   engine.noteWritten(applied.touched);
   const outcomes = [...applied.outcomes];
   const unaccounted = await unaccountedChanges(context, request, applied, outcomes);

@@ -1,3 +1,4 @@
+import { sweepStaleTempFiles } from '../../files/sweep-stale-temps';
 import type { KnownHashes } from '../diff/diff-known-hashes';
 import { overlayReader, readLiveTree, type LiveTreeRules } from '../diff/diff-live-tree';
 import type { PathScope } from '../diff/diff-path-scope';
@@ -22,9 +23,13 @@ export interface ScopeCheckInput {
  * an outcome for every path that still differs although the restore did not skip it or report it:
  * a change the pre-rollback snapshot did not see (a watcher event still in flight) or one made
  * while the restore ran. So a restore can never look complete while part of it silently did not happen.
+ * Its listing also sweeps the stale temp files (of writers that died) in the folders the restore
+ * wrote, which the writes therefore skip (`ApplyInput.isSweepLeftToScopeCheck`).
  */
 export async function findUnaccountedChanges(input: ScopeCheckInput): Promise<RestoreOutcome[]> {
-  const live = await readLiveTree(input.dir, input.rules, input.scope, input.known);
+  const temps: string[] = [];
+  const live = await readLiveTree(input.dir, input.rules, input.scope, input.known, (temp) => temps.push(temp));
+  await sweepStaleTempFiles(temps);
   const remaining = await diffTrees(overlayReader(live, input.store), input.checkpointTree, live.root, input.scope);
   const accounted = new Set(
     input.outcomes.filter((outcome) => outcome.result !== 'done').map((outcome) => outcome.path),

@@ -8,6 +8,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger';
@@ -298,6 +299,24 @@ describe('restore with the checkpoint engine', () => {
     expect(readFileSync(path.join(dir, 'src/app.ts'), 'utf8')).toBe('export const app = 3;\n');
     expect(readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('original a\n');
     expect(result.status).toBe('incomplete');
+  });
+
+  it("sweeps a dead writer's temp files from the folders it writes, whether or not it checks the scope after writing", async () => {
+    writeFiles(dir, base);
+    const id = await checkpoint();
+    const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
+    for (const checksScope of [false, true]) {
+      const service = restoreServiceFor(engine, checkpointsRoot, silentLogger, undefined, {
+        checkScopeAfterRestore: checksScope,
+      });
+      writeFileSync(path.join(dir, 'src/app.ts'), `changed ${String(checksScope)}\n`);
+      const stale = path.join(dir, 'src', `.app.ts.vigil-tmp-${deadPid}-0-0123456789ab`);
+      writeFileSync(stale, 'left by a writer that died\n');
+      const result = await service.restore(dir, id, ['src/app.ts']);
+      expect(result.status).toBe('complete');
+      expect(readFileSync(path.join(dir, 'src/app.ts'), 'utf8')).toBe(base['src/app.ts']);
+      expect(existsSync(stale)).toBe(false);
+    }
   });
 
   it('brings back a directory that was deleted whole', async () => {

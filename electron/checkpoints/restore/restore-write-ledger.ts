@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, stat } from 'node:fs/promises';
+import { appendFile, mkdir, open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { actorSchema } from '../../../shared/contract/actor-contract';
 import { isSameActor, type Actor } from '../../../shared/contract/actor-model';
@@ -79,6 +79,52 @@ function parseLine(line: string): LedgerLine | undefined {
   }
 }
 
+/** What a ledger process last read of the file: its identity, how far whole lines were read, and the last version per path. */
+interface LedgerCache {
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  /** Bytes of the file up to and including its last newline when it was read. */
+  readonly consumed: number;
+  readonly last: ReadonlyMap<string, LastVersion>;
+}
+
+/** The file's text from byte `from` on, and how many of its bytes end in a newline (whole lines). */
+async function readFrom(
+  file: string,
+  from: number,
+): Promise<{ readonly text: string; readonly completeBytes: number }> {
+  const handle = await open(file, 'r').catch(() => undefined);
+  if (handle === undefined) return { text: '', completeBytes: 0 };
+  const chunks: Buffer[] = [];
+  try {
+    for (let position = from; ;) {
+      const chunk = Buffer.allocUnsafe(256 * 1024);
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      position += bytesRead;
+    }
+  } finally {
+    await handle.close();
+  }
+  const tail = Buffer.concat(chunks);
+  const completeBytes = tail.lastIndexOf(0x0a) + 1;
+  return { text: tail.toString('utf8', 0, completeBytes), completeBytes };
+}
+
+/** Rewrites the ledger with only the last line per path, dropping lines older than checkpoints live. */
+async function compact(file: string): Promise<void> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  const now = Date.now();
+  const lines = text
+    .split('\n')
+    .map(parseLine)
+    .filter((line): line is LedgerLine => line !== undefined && now - line.t < maxAgeMs);
+  const kept = new Map(lines.map((line) => [line.p, line]));
+  await writeFileAtomic(file, [...kept.values()].map((line) => `${JSON.stringify(line)}\n`).join(''));
+}
+
 /**
  * The ledger kept in one append-only file shared by every Vigil process (`appendFile` appends
  * whole lines). Losing a line (a crash, a compaction racing another process) only makes a file
@@ -86,29 +132,33 @@ function parseLine(line: string): LedgerLine | undefined {
  */
 export function createWriteLedger(file: string, logger?: Logger): WriteLedger {
   const lock = new KeyedLock();
-  let cache: { readonly size: number; readonly mtimeMs: number; readonly last: Map<string, LastVersion> } | undefined;
+  let cache: LedgerCache | undefined;
   // Records of this process not yet appended: a view waits for them, so a plan made right after a write sees it.
   const inFlight = new Set<Promise<void>>();
 
-  async function load(): Promise<Map<string, LastVersion>> {
+  async function load(): Promise<ReadonlyMap<string, LastVersion>> {
     const stats = await stat(file).catch(() => undefined);
     if (stats === undefined) return new Map();
-    if (cache?.size === stats.size && cache.mtimeMs === stats.mtimeMs) return cache.last;
-    const text = await readFile(file, 'utf8').catch(() => '');
-    const lines = text
+    if (cache?.ino === stats.ino && cache.size === stats.size && cache.mtimeMs === stats.mtimeMs) return cache.last;
+    // The same file grown by appends: only the new lines are read. Anything else (a compaction's new file, a shorter one): all of it.
+    const isGrown = cache !== undefined && cache.ino === stats.ino && stats.size >= cache.consumed;
+    const from = isGrown && cache !== undefined ? cache.consumed : 0;
+    const read = await readFrom(file, from);
+    const lines = read.text
       .split('\n')
+      .slice(0, -1)
       .map(parseLine)
       .filter((line): line is LedgerLine => line !== undefined);
-    const last = new Map<string, LastVersion>(
-      lines.map((line) => [line.p, { identity: line.i, record: { actor: line.a ?? vigilActor, at: line.t } }]),
-    );
+    const last = new Map<string, LastVersion>(isGrown && cache !== undefined ? cache.last : []);
+    for (const line of lines)
+      last.set(line.p, { identity: line.i, record: { actor: line.a ?? vigilActor, at: line.t } });
     if (stats.size > compactBytes) {
-      const now = Date.now();
-      const kept = new Map(lines.filter((line) => now - line.t < maxAgeMs).map((line) => [line.p, line]));
-      await writeFileAtomic(file, [...kept.values()].map((line) => `${JSON.stringify(line)}\n`).join(''));
+      cache = undefined;
+      await compact(file);
       return last;
     }
-    cache = { size: stats.size, mtimeMs: stats.mtimeMs, last };
+    // A line still being appended (no newline yet) is read again next time.
+    cache = { ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs, consumed: from + read.completeBytes, last };
     return last;
   }
 

@@ -1,5 +1,5 @@
 import type { CheckpointStats } from '../checkpoint-types';
-import { decodeTree, fileModes, type TreeItem } from '../store/git-objects';
+import { changedTreeItems, fileModes, type TreeItem } from '../store/git-objects';
 import { countLines, isBinary, lineChanges } from './line-stats';
 import type { ObjectStore } from '../store/object-store';
 
@@ -17,10 +17,8 @@ interface FileChange {
   readonly after?: TreeItem;
 }
 
-async function readItems(store: ObjectStore, tree: string | undefined): Promise<Map<string, TreeItem>> {
-  if (tree === undefined) return new Map();
-  const items = decodeTree(await store.readTyped(tree, 'tree'));
-  return new Map(items.map((item) => [item.name, item]));
+async function readItems(store: ObjectStore, tree: string | undefined): Promise<readonly TreeItem[]> {
+  return tree === undefined ? [] : store.readTree(tree);
 }
 
 /** The files that differ between two trees; equal subtrees are skipped without being read. */
@@ -32,11 +30,7 @@ async function changedFiles(
 ): Promise<void> {
   if (before === after) return;
   const [left, right] = await Promise.all([readItems(store, before), readItems(store, after)]);
-  const names = new Set([...left.keys(), ...right.keys()]);
-  for (const name of names) {
-    const a = left.get(name);
-    const b = right.get(name);
-    if (a !== undefined && b !== undefined && a.oid === b.oid && a.mode === b.mode) continue;
+  for (const [a, b] of changedTreeItems(left, right)) {
     const aTree = a?.mode === fileModes.tree ? a.oid : undefined;
     const bTree = b?.mode === fileModes.tree ? b.oid : undefined;
     if (aTree !== undefined || bTree !== undefined) await changedFiles(store, aTree, bTree, out);

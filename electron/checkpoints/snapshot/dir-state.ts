@@ -1,6 +1,14 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { SkippedPath, SkipReason } from '../checkpoint-types';
-import { emptyTreeOid, encodeTree, fileModes, hashObject, type FileMode, type TreeItem } from '../store/git-objects';
+import {
+  emptyTreeOid,
+  encodeSortedTree,
+  fileModes,
+  hashObject,
+  sortTreeItems,
+  type FileMode,
+  type TreeItem,
+} from '../store/git-objects';
 import { fileCountOf, skipsOf } from './saved-folder';
 
 /** What the stat cache knows about one stored file: its stat at hashing time and its blob id. */
@@ -22,8 +30,8 @@ export interface DirNode {
   tree: string | undefined;
 }
 
-/** Writes a tree object (unless stored already) given its content and id. */
-export type TreeSink = (content: Buffer, oid: string) => Promise<void>;
+/** Writes a tree object (unless stored already) given its content, its id and its entries (in git's order). */
+export type TreeSink = (content: Buffer, oid: string, items: readonly TreeItem[]) => Promise<void>;
 
 function newNode(): DirNode {
   return { files: new Map(), dirs: new Set(), skipped: new Map(), tree: undefined };
@@ -177,9 +185,10 @@ export class DirState {
         const child = this.#nodes.get(join(rel, name))?.tree;
         if (child !== undefined && child !== emptyTreeOid) items.push({ mode: fileModes.tree, name, oid: child });
       }
-      const content = encodeTree(items);
+      const sorted = sortTreeItems(items);
+      const content = encodeSortedTree(sorted);
       const oid = hashObject('tree', content);
-      if (rel === '' || oid !== emptyTreeOid) writes.push(sink(content, oid));
+      if (rel === '' || oid !== emptyTreeOid) writes.push(sink(content, oid, sorted));
       node.tree = oid;
       sinceYield += items.length + 1;
       if (sinceYield > 500) {

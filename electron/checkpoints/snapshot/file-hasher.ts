@@ -9,6 +9,15 @@ import { PackWriter, type WrittenPack } from '../store/pack-writer';
 import type { HashCandidate } from './stat-walk';
 import { modeOfStat } from './stat-walk';
 
+/**
+ * Where hashed objects go: loose files; a pack of the objects the store lacks (its loose objects
+ * listed first, one folder listing per fan-out folder); or a pack that skips only what the packs
+ * already hold. The last may store again an object that is also loose (harmless: a later
+ * collection keeps one copy) and is for a small batch that must be durable at once, where
+ * listing every loose object would cost more than the batch.
+ */
+export type ObjectSink = 'loose' | 'pack' | 'quick-pack';
+
 /** One batch of files to hash. */
 export interface HashRequest {
   readonly root: string;
@@ -46,16 +55,16 @@ export class FileHasher {
 
   constructor(
     private readonly store: ObjectStore,
-    private readonly usePack: boolean,
+    private readonly sink: ObjectSink,
     /** Read and compress with blocking calls, one file at a time: for the worker thread only. */
     private readonly isWorker = false,
   ) {}
 
-  /** Prepares for a batch: lists loose objects once, opens the pack. */
+  /** Prepares for a batch: opens the pack (for a full pack, lists loose objects once first). */
   async begin(): Promise<void> {
     await this.store.refresh();
-    if (this.usePack) {
-      await this.store.preloadLoose();
+    if (this.sink !== 'loose') {
+      if (this.sink === 'pack') await this.store.preloadLoose();
       this.#pack = await PackWriter.create(this.store.packDir);
     }
   }
@@ -144,7 +153,8 @@ export class FileHasher {
       else if (!this.store.hasPacked(oid)) writeLooseBlocking(this.store.objectsDir, 'blob', content, oid);
       return;
     }
-    if (pack.has(oid) || (await this.store.has(oid))) return;
+    if (pack.has(oid) || this.store.hasPacked(oid)) return;
+    if (this.sink === 'pack' && (await this.store.has(oid))) return;
     if (this.isWorker) {
       await pack.addCompressed('blob', content.length, compressBlocking(content), oid);
       return;

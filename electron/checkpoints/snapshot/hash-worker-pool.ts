@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { HashRequest, HashResult } from './file-hasher';
+import type { HashRequest, HashResult, ObjectSink } from './file-hasher';
 import type { FolderListing } from './folder-listing';
 import type { HashCandidate } from './stat-walk';
 import type { HashWorkerCommand, HashWorkerData, HashWorkerReply } from './hash-worker';
@@ -148,14 +148,14 @@ export class HashWorkerPool {
     candidates: readonly HashCandidate[],
     maxFileBytes: number,
     onResults: (results: readonly HashResult[]) => void,
-    usePack = true,
+    sink: ObjectSink = 'pack',
   ): Promise<WrittenPack[]> {
     await this.#ensureStarted();
     const workers = this.#workers.slice(0, Math.max(1, Math.min(this.size, Math.ceil(candidates.length / chunkSize))));
     let next = 0;
     const packs: WrittenPack[] = [];
     const drive = async (worker: HashWorker): Promise<void> => {
-      await worker.send({ type: 'begin', usePack });
+      await worker.send({ type: 'begin', sink });
       try {
         for (let start = next; start < candidates.length; start = next) {
           next = start + chunkSize;

@@ -1,12 +1,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { walkBlocking } from './blocking-io';
-import type { FileHasher, HashRequest } from './file-hasher';
+import type { FileHasher, HashRequest, ObjectSink } from './file-hasher';
 import type { ObjectStore } from '../store/object-store';
 import { StatBaseline } from './stat-baseline';
 
 /** A message from the pool to a hashing worker. */
 export type HashWorkerCommand =
-  | { readonly id: number; readonly type: 'begin'; readonly usePack: boolean }
+  | { readonly id: number; readonly type: 'begin'; readonly sink: ObjectSink }
   | { readonly id: number; readonly type: 'hash'; readonly request: HashRequest }
   | { readonly id: number; readonly type: 'finish' }
   | { readonly id: number; readonly type: 'abort' }
@@ -62,7 +62,7 @@ function serve(): void {
         let value: unknown;
         if (command.type === 'begin') {
           const { store, FileHasher } = await loadHashing();
-          hasher = new FileHasher(store, command.usePack, true);
+          hasher = new FileHasher(store, command.sink, true);
           await hasher.begin();
         } else if (command.type === 'hash') {
           if (hasher === undefined) throw new Error('hash before begin');

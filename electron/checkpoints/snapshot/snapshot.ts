@@ -9,7 +9,7 @@ import {
 } from '../timeline/commit-message';
 import type { DirRegistry } from '../timeline/dir-registry';
 import type { DirState } from './dir-state';
-import { FileHasher, type HashResult } from './file-hasher';
+import { FileHasher, type HashResult, type ObjectSink } from './file-hasher';
 import type { HashWorkerPool } from './hash-worker-pool';
 import { countLines, isBinary } from './line-stats';
 import type { ObjectStore } from '../store/object-store';
@@ -64,6 +64,12 @@ async function hashCandidates(
   isDurable: boolean,
 ): Promise<KnownBlobs> {
   const isPacked = candidates.length > (isDurable ? durablePackThreshold : packThreshold);
+  // A durable batch smaller than a full walk's pack skips listing the loose objects (see ObjectSink).
+  const sink: ObjectSink = !isPacked
+    ? 'loose'
+    : isDurable && candidates.length <= packThreshold
+      ? 'quick-pack'
+      : 'pack';
   const known = {
     blobs: new Map<string, { lines: number; binary: boolean }>(),
     changes: new Map<string, { insertions: number; deletions: number }>(),
@@ -90,7 +96,6 @@ async function hashCandidates(
   // Worker threads read with blocking calls, no round trips: worth starting for a big batch, and
   // worth using for a middling one once they run.
   if (candidates.length >= engine.workerThreshold || (engine.pool.isRunning && candidates.length >= 32)) {
-    const usePack = isPacked;
     await engine.pool.run(
       tracked.dir,
       candidates,
@@ -98,17 +103,17 @@ async function hashCandidates(
       (results) => {
         apply(results);
         // Loose objects written by a worker are fsynced by this thread's store when a restore needs them durable.
-        if (!usePack)
+        if (sink === 'loose')
           engine.store.noteWrittenElsewhere(
             results.flatMap((result) => (result.kind === 'stored' ? [result.oid] : [])),
           );
       },
-      usePack,
+      sink,
     );
     await engine.store.refresh(true);
     return known;
   }
-  const hasher = new FileHasher(engine.store, isPacked);
+  const hasher = new FileHasher(engine.store, sink);
   await hasher.begin();
   try {
     apply(await hasher.hash({ root: tracked.dir, items: candidates, maxFileBytes: engine.maxFileBytes }));
@@ -128,22 +133,27 @@ const treePackThreshold = 128;
 async function writeTrees(engine: SnapshotEngine, state: DirState, isDurable: boolean): Promise<string> {
   const dirtyFolders = [...state.folders()].filter(([, tree]) => tree === undefined).length;
   if (dirtyFolders <= (isDurable ? durablePackThreshold : treePackThreshold)) {
-    return state.buildTree(async (content, oid) => {
+    return state.buildTree(async (content, oid, items) => {
+      engine.store.rememberTree(oid, items);
       await engine.store.writeLoose('tree', content, oid);
     });
   }
   // Many trees: one listing of the loose objects answers every "stored already?" at once; a few: a check each is cheaper.
-  const isMany = dirtyFolders > treePackThreshold;
+  // A durable batch of fewer trees than a full pack asks the packs only (a loose copy may be stored again, see ObjectSink).
+  const isLooseSkipped = isDurable && dirtyFolders <= packThreshold;
+  const isMany = dirtyFolders > treePackThreshold && !isLooseSkipped;
   if (isMany) await engine.store.preloadLoose();
   const pack = await PackWriter.create(engine.store.packDir);
   try {
     // Claimed before any await: two folders with the same content share a tree id, which goes into the pack once.
     const claimed = new Set<string>();
-    const tree = await state.buildTree(async (content, oid) => {
+    const tree = await state.buildTree(async (content, oid, items) => {
       engine.store.remember(oid, 'tree', content);
+      engine.store.rememberTree(oid, items);
       if (claimed.has(oid)) return;
       claimed.add(oid);
-      if (!pack.has(oid) && !(await engine.store.has(oid))) await pack.add('tree', content, oid);
+      if (pack.has(oid) || engine.store.hasPacked(oid)) return;
+      if (isLooseSkipped || !(await engine.store.has(oid))) await pack.add('tree', content, oid);
     });
     await pack.finish();
     await engine.store.refresh(true);

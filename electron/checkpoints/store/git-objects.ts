@@ -65,15 +65,56 @@ function compareSortKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Tree entries in git's order (see `compareTreeItems`), as a tree object lists them. */
+export function sortTreeItems(items: readonly TreeItem[]): TreeItem[] {
+  const keyed = items.map((item) => ({ item, key: sortKey(item) }));
+  return keyed.sort((a, b) => compareSortKeys(a.key, b.key)).map(({ item }) => item);
+}
+
 /** Serializes tree entries (sorting them git's way) into a tree object's content. */
 export function encodeTree(items: readonly TreeItem[]): Buffer {
-  const keyed = items.map((item) => ({ item, key: sortKey(item) }));
-  const sorted = keyed.sort((a, b) => compareSortKeys(a.key, b.key)).map(({ item }) => item);
+  return encodeSortedTree(sortTreeItems(items));
+}
+
+/** Serializes tree entries already in git's order (`sortTreeItems`). */
+export function encodeSortedTree(sorted: readonly TreeItem[]): Buffer {
   const parts: Buffer[] = [];
   for (const item of sorted) {
     parts.push(Buffer.from(`${item.mode} ${item.name}\0`), Buffer.from(item.oid, 'hex'));
   }
   return Buffer.concat(parts);
+}
+
+/**
+ * The entries that differ between two versions of a folder, paired by name (a missing side:
+ * absent there). Trees listed in the same order with the same names (a folder whose files changed
+ * but none came or went: the usual case) are compared index by index, without a map.
+ */
+export function changedTreeItems<T extends TreeItem>(
+  olds: readonly T[],
+  news: readonly T[],
+): Array<readonly [T | undefined, T | undefined]> {
+  const pairs: Array<readonly [T | undefined, T | undefined]> = [];
+  if (olds.length === news.length) {
+    let index = 0;
+    for (; index < olds.length; index += 1) {
+      const a = olds[index] as T;
+      const b = news[index] as T;
+      if (a.name !== b.name) break;
+      if (a.oid !== b.oid || a.mode !== b.mode) pairs.push([a, b]);
+    }
+    if (index === olds.length) return pairs;
+    pairs.length = 0;
+  }
+  // Each new entry takes its old one out of a map of the old side; what is left existed only before.
+  const byName = new Map(olds.map((item) => [item.name, item]));
+  for (const b of news) {
+    const a = byName.get(b.name);
+    if (a !== undefined) byName.delete(b.name);
+    if (a === undefined || a.oid !== b.oid || a.mode !== b.mode) pairs.push([a, b]);
+  }
+  for (const a of byName.values()) pairs.push([a, undefined]);
+  return pairs;
 }
 
 /** Parses a tree object's content. */

@@ -5,11 +5,13 @@ import { AppError } from '../../../shared/errors';
 import { errnoCode } from '../../files/file-system-error';
 import { mapLimit } from '../../files/map-limit';
 import { syncDirectory } from '../../files/sync-directory';
-import { hashObject, objectHeader, type ObjectType } from './git-objects';
-import { deflateObject, inflateObject } from './object-zlib';
+import type { StoredTreeEntry } from '../checkpoint-types';
+import { DecodedTrees } from './decoded-trees';
+import { decodeTree, hashObject, objectHeader, typeOfMode, type ObjectType, type TreeItem } from './git-objects';
 import { syncFileIfPresent } from './durable-file';
 import { PackFile, type PackedObject } from './pack-file';
 import { PackIndex } from './pack-index';
+import { deflateObject, inflateObject } from './object-zlib';
 
 /** An object read from the store. */
 export type StoredObject = PackedObject;
@@ -46,6 +48,7 @@ export class ObjectStore {
   readonly #unsynced = new Set<string>();
   /** Fan-out folders this process created and has not made durable in `objects/` yet. */
   readonly #newFans = new Set<string>();
+  readonly #decodedTrees = new DecodedTrees();
 
   constructor(
     readonly gitdir: string,
@@ -157,6 +160,24 @@ export class ObjectStore {
     if (object.type !== type)
       throw new AppError('wrong_kind', `Object ${oid} is a ${object.type}, not a ${type}.`, { oid });
     return object.content;
+  }
+
+  /** Reads a tree's entries (decoded once, then kept: a tree never changes); `not_found` or `wrong_kind` as `readTyped`. */
+  async readTree(oid: string): Promise<readonly StoredTreeEntry[]> {
+    const kept = this.#decodedTrees.get(oid);
+    if (kept !== undefined) return kept;
+    return this.#keepTree(oid, decodeTree(await this.readTyped(oid, 'tree')));
+  }
+
+  /** Keeps the entries of a tree just built (in git's order), so that reading it back needs no decoding. */
+  rememberTree(oid: string, items: readonly TreeItem[]): void {
+    if (this.#decodedTrees.get(oid) === undefined) this.#keepTree(oid, items);
+  }
+
+  #keepTree(oid: string, items: readonly TreeItem[]): readonly StoredTreeEntry[] {
+    const entries = Object.freeze(items.map((item) => ({ ...item, type: typeOfMode(item.mode) })));
+    this.#decodedTrees.set(oid, entries);
+    return entries;
   }
 
   /** Writes an object as a loose file unless the store already holds it; returns its id. */

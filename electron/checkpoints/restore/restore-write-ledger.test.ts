@@ -1,0 +1,57 @@
+import { appendFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readFileIdentity } from '../../files/file-identity';
+import { makeTempDir } from '../../test-support/temp-dir';
+import { createWriteLedger } from './restore-write-ledger';
+
+let root: string;
+let remove: () => Promise<void>;
+let file: string;
+beforeEach(async () => {
+  ({ dir: root, remove } = await makeTempDir('vigil-ledger-'));
+  file = path.join(root, 'written.jsonl');
+});
+afterEach(async () => {
+  await remove();
+});
+
+/** Writes a file and returns its path and identity now. */
+async function version(name: string, content: string) {
+  const target = path.join(root, name);
+  writeFileSync(target, content);
+  return { path: target, identity: await readFileIdentity(target) };
+}
+
+describe('the write ledger shared by processes', () => {
+  it("sees what another process appends after it first read the file, a line cut short once it is whole, and a compacted file's records", async () => {
+    const writer = createWriteLedger(file);
+    const reader = createWriteLedger(file);
+    const first = await version('a.txt', 'a');
+    await writer.recordObserved([first], { kind: 'cli' });
+    expect((await reader.view())(first.path, first.identity)?.actor).toEqual({ kind: 'cli' });
+
+    // Appended by someone else since: the reader's next view has it, and still has the first.
+    const second = await version('b.txt', 'b');
+    await writer.recordObserved([second], { kind: 'app' });
+    const afterAppend = await reader.view();
+    expect(afterAppend(second.path, second.identity)?.actor).toEqual({ kind: 'app' });
+    expect(afterAppend(first.path, first.identity)?.actor).toEqual({ kind: 'cli' });
+
+    // A line still being written (no newline yet) is not taken; once finished, it is.
+    const third = await version('c.txt', 'c');
+    const line = `${JSON.stringify({ p: third.path, i: third.identity, t: Date.now(), a: { kind: 'vigil' } })}\n`;
+    appendFileSync(file, line.slice(0, 20));
+    expect((await reader.view())(third.path, third.identity)).toBeUndefined();
+    appendFileSync(file, line.slice(20));
+    expect((await reader.view())(third.path, third.identity)?.actor).toEqual({ kind: 'vigil' });
+
+    // Another process compacted it (a new file renamed over): read whole again, so a record it dropped is gone.
+    const compacted = path.join(root, 'compacted.jsonl');
+    writeFileSync(compacted, line);
+    renameSync(compacted, file);
+    const afterCompaction = await reader.view();
+    expect(afterCompaction(third.path, third.identity)?.actor).toEqual({ kind: 'vigil' });
+    expect(afterCompaction(first.path, first.identity)).toBeUndefined();
+  });
+});
