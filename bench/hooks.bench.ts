@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { claudeCodeEvents, type RecordedSession } from '../electron/hooks/test-support/recorded-events';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
-import { cli, loadedFiles, startServe, type LoadedFiles } from './vigil-process';
+import { type LoadedFiles, caBundleNote, cli, loadedFiles, startServe, withoutCaBundle } from './vigil-process';
 
 /**
  * `vigil hook claude-code` as Claude Code runs it — one whole process per event, the recorded event
@@ -99,12 +99,12 @@ type Relayed = ReturnType<typeof measureRelayed>;
 /** The environment of the run's hook processes: its own VIGIL_HOME, HOME and (absent) Hermes home. */
 function hooksEnv(base: string): NodeJS.ProcessEnv {
   const home = path.join(base, 'home');
-  const env = {
+  const env = withoutCaBundle({
     ...process.env,
     VIGIL_HOME: home,
     HOME: path.join(base, 'user'),
     HERMES_HOME: path.join(base, 'no-hermes'),
-  };
+  });
   mkdirSync(home, { recursive: true });
   mkdirSync(path.join(base, 'user'), { recursive: true });
   writeFileSync(path.join(home, 'config.json'), JSON.stringify({ checkpoints: { maxSnapshots: 10_000 } }));
@@ -226,6 +226,7 @@ async function measure(count: number, runs: number, context: BenchContext): Prom
 export const run: BenchArea = async (context) => {
   if (!existsSync(cli))
     throw new Error(`${cli} is missing: run "npm run build" first (this bench times the built CLI, as agents run it).`);
+  const caNote = caBundleNote(context.isQuick ? 5 : 20);
   const loadBefore = os.loadavg()[0] ?? 0;
   const { table, verdicts, imports } = await measure(
     context.isQuick ? 5_000 : 50_000,
@@ -243,6 +244,7 @@ export const run: BenchArea = async (context) => {
       `The relayed path loads ${imports.files} files (${imports.kib.toFixed(0)} KiB of JavaScript)${imports.heavy.length === 0 ? ', none of zod, ws, isomorphic-git, chokidar, diff, yaml, the MCP SDK or the core.' : `, including ${imports.heavy.join(', ')}.`}`,
       `The machine is shared with other engineers' builds and tests (load average ${load}); Node's own start-up is most of each`,
       'process and grows with the load: `node -e 0` is the yardstick.',
+      ...(caNote === '' ? [] : [caNote]),
     ].join('\n'),
     tables: [table],
     verdicts,

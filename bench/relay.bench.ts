@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { formatMs, summarize, type BenchArea } from './harness';
+import { caBundleNote, withoutCaBundle } from './vigil-process';
 
 /**
  * Why the CLI's relay client (electron/cli/relay/relay-client.ts) speaks HTTP/1.0 on a socket
@@ -62,7 +63,10 @@ async function fakeCore(): Promise<{ server: Server; port: number }> {
 /** Runs one script as a process (not spawnSync: the server answering it lives in this process): its wall time and the CPU time it reports. */
 async function runOnce(file: string, port: number): Promise<{ wall: number; cpu: number }> {
   const start = performance.now();
-  const child = spawn(process.execPath, [file, String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [file, String(port)], {
+    env: withoutCaBundle(process.env),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk: string) => (stderr += chunk));
@@ -107,7 +111,8 @@ export const run: BenchArea = async (context) => {
       title: 'The relay client: node:http or a socket',
       method:
         'Whole processes, alternating run by run, against one loopback server answering like a Vigil core (a head, then one result frame). ' +
-        'Each child reports its own CPU time (user + system) at exit; wall time includes process start and exit.',
+        'Each child reports its own CPU time (user + system) at exit; wall time includes process start and exit. ' +
+        caBundleNote(context.isQuick ? 5 : 20),
       tables: [
         {
           caption: `Per process (medians of ${runs})`,

@@ -55,3 +55,42 @@ export function loadedFiles(args: readonly string[], env: NodeJS.ProcessEnv, inp
     .map((file) => path.relative(root, file));
   return { files: files.length, kib: files.reduce((sum, file) => sum + statSync(file).size, 0) / 1024, heavy };
 }
+
+/**
+ * The variable that points Node at extra CA certificates. Where it is set (this machine sets it),
+ * every Node process reads and parses that bundle before its first line runs, `vigil` included,
+ * though the CLI and hooks make no TLS connection; git does not pay it.
+ */
+const caBundleVariable = 'NODE_EXTRA_CA_CERTS';
+
+/** `env` without NODE_EXTRA_CA_CERTS: Node starts as it does on a machine with no private CA bundle. */
+export function withoutCaBundle(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { [caBundleVariable]: _bundle, ...rest } = env;
+  return rest;
+}
+
+/** One sentence on what NODE_EXTRA_CA_CERTS costs each Node process here (`node -e 0` with and without it, alternating), or none when it is not set. */
+export function caBundleNote(runs: number): string {
+  const bundle = process.env[caBundleVariable];
+  if (bundle === undefined || bundle === '') return '';
+  const withIt: number[] = [];
+  const without: number[] = [];
+  const clean = withoutCaBundle(process.env);
+  for (let run = 0; run < runs; run += 1) {
+    for (const [samples, env] of [
+      [withIt, process.env],
+      [without, clean],
+    ] as const) {
+      const start = performance.now();
+      spawnSync(process.execPath, ['-e', '0'], { env, stdio: 'ignore' });
+      samples.push(performance.now() - start);
+    }
+  }
+  const median = (samples: number[]): number => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? 0;
+  return (
+    `This machine sets ${caBundleVariable} (${bundle}): every Node process then parses that bundle before its first line runs ` +
+    `(\`node -e 0\` ${median(withIt).toFixed(1)} ms with it, ${median(without).toFixed(1)} ms without, medians of ${runs} alternating). ` +
+    'Vigil makes no TLS connection here and git does not pay it, so the Node processes below run without it, as on a machine with no ' +
+    'private CA bundle; where it is set, add that difference to every Vigil row.'
+  );
+}
