@@ -6,7 +6,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
 import { gitEnv } from './git-env';
-import { type LoadedFiles, caBundleNote, cli, loadedFiles, startServe, withoutCaBundle } from './vigil-process';
+import { type LoadedFiles, caBundleNote, cli, loadedFiles, startServe, vigilBenchEnv } from './vigil-process';
 
 /**
  * Whole `vigil` processes (the built CLI, as a user runs it) side by side with git's CLI on the same
@@ -104,21 +104,6 @@ interface Project {
 
 /** Medians of one alternating pair: git (`first`) and Vigil (`second`). */
 type Pair = ReturnType<typeof alternate>;
-
-/** The environment of the run's `vigil` processes: its own VIGIL_HOME, HOME and (absent) Hermes home. */
-function benchEnv(base: string): NodeJS.ProcessEnv {
-  const home = path.join(base, 'home');
-  const env = withoutCaBundle({
-    ...process.env,
-    VIGIL_HOME: home,
-    HOME: path.join(base, 'user'),
-    HERMES_HOME: path.join(base, 'no-hermes'),
-  });
-  mkdirSync(home, { recursive: true });
-  // Retention out of the way: this measures checkpoints and restores, not cuts.
-  writeFileSync(path.join(home, 'config.json'), JSON.stringify({ checkpoints: { maxSnapshots: 10_000 } }));
-  return env;
-}
 
 /** Generates the tree and checkpoints it once with each tool, untimed. */
 function generateProject(base: string, count: number, env: NodeJS.ProcessEnv, context: BenchContext): Project {
@@ -255,7 +240,7 @@ async function measure(
   readonly imports: LoadedFiles;
 }> {
   const base = mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-cli-'));
-  const env = benchEnv(base);
+  const env = vigilBenchEnv(base);
   let serve: ChildProcessByStdio<null, Readable, null> | undefined;
   try {
     const project = generateProject(base, count, env, context);

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { claudeCodeEvents, type RecordedSession } from '../electron/hooks/test-support/recorded-events';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
-import { type LoadedFiles, caBundleNote, cli, loadedFiles, startServe, withoutCaBundle } from './vigil-process';
+import { type LoadedFiles, caBundleNote, cli, loadedFiles, startServe, vigilBenchEnv } from './vigil-process';
 
 /**
  * `vigil hook claude-code` as Claude Code runs it — one whole process per event, the recorded event
@@ -96,21 +96,6 @@ function measureRelayed(
 /** Medians and p99s of the relayed runs: Bash, Write and bare node start-up. */
 type Relayed = ReturnType<typeof measureRelayed>;
 
-/** The environment of the run's hook processes: its own VIGIL_HOME, HOME and (absent) Hermes home. */
-function hooksEnv(base: string): NodeJS.ProcessEnv {
-  const home = path.join(base, 'home');
-  const env = withoutCaBundle({
-    ...process.env,
-    VIGIL_HOME: home,
-    HOME: path.join(base, 'user'),
-    HERMES_HOME: path.join(base, 'no-hermes'),
-  });
-  mkdirSync(home, { recursive: true });
-  mkdirSync(path.join(base, 'user'), { recursive: true });
-  writeFileSync(path.join(home, 'config.json'), JSON.stringify({ checkpoints: { maxSnapshots: 10_000 } }));
-  return env;
-}
-
 /** PreToolUse Bash with no core running (a one-shot core per event), after a one-file change; a few runs. */
 function measureNoCore(
   session: RecordedSession,
@@ -181,7 +166,7 @@ function hooksRows(label: string, relayed: Relayed, noCore: readonly number[]): 
 async function measure(count: number, runs: number, context: BenchContext): Promise<Measured> {
   const base = mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-hooks-'));
   const project = path.join(base, 'project');
-  const env = hooksEnv(base);
+  const env = vigilBenchEnv(base);
   let serve: ChildProcessByStdio<null, Readable, null> | undefined;
   try {
     context.log(`generating ${count} files`);

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -93,4 +93,21 @@ export function caBundleNote(runs: number): string {
     'Vigil makes no TLS connection here and git does not pay it, so the Node processes below run without it, as on a machine with no ' +
     'private CA bundle; where it is set, add that difference to every Vigil row.'
   );
+}
+
+/**
+ * The environment of a run's `vigil` processes: its own VIGIL_HOME (retention out of the way: the
+ * benches measure checkpoints and restores, not cuts), HOME and (absent) Hermes home, and no CA bundle.
+ */
+export function vigilBenchEnv(base: string): NodeJS.ProcessEnv {
+  const home = path.join(base, 'home');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(path.join(base, 'user'), { recursive: true });
+  writeFileSync(path.join(home, 'config.json'), JSON.stringify({ checkpoints: { maxSnapshots: 10_000 } }));
+  return withoutCaBundle({
+    ...process.env,
+    VIGIL_HOME: home,
+    HOME: path.join(base, 'user'),
+    HERMES_HOME: path.join(base, 'no-hermes'),
+  });
 }

@@ -1,16 +1,13 @@
 import type { SkipReason } from '../checkpoint-types';
 import { fileModes, type FileMode } from '../store/git-objects';
 import type { DirNode, FileRecord } from './dir-state';
+import type { StatCacheColumns } from './stat-cache';
 
 /** The columns of a loaded stat cache that its folders' entries are read from. */
-export interface SavedColumns {
-  readonly shape: Uint32Array;
-  readonly names: readonly string[];
-  /** The blob and tree ids, 20 bytes each, in the cache's order. */
-  readonly oids: Buffer;
-  readonly sizes: Float64Array;
-  readonly times: BigInt64Array;
-  readonly inodes: BigUint64Array;
+export interface SavedColumns extends Pick<
+  StatCacheColumns,
+  'shape' | 'names' | 'oids' | 'sizes' | 'times' | 'inodes'
+> {
   /** What the mode and skip-reason codes of `shape` stand for. */
   readonly modes: readonly FileMode[];
   readonly reasons: readonly SkipReason[];
