@@ -5,6 +5,7 @@ import { useNow } from '../../components/use-now';
 import type { SessionSummary } from '../../../shared/contract/sessions-contract';
 import { isLive } from '../../model/session-list';
 import { useAppStore } from '../../stores/store-context';
+import { useRewindDialog } from '../../stores/use-rewind-dialog';
 import { SessionGrids } from './session-grids';
 import { SessionsEmpty } from './sessions-empty';
 import { TranscriptPanel } from './transcript-panel';
@@ -47,25 +48,8 @@ function useTranscriptRoute(openId: string | undefined, isRewinding: boolean): v
 
 /** A turn's rewind, started from the transcript: its plan, its mode, and one click to apply. */
 function SessionsRewind() {
-  const rewind = useAppStore((state) => state.rewind);
-  const transcript = useAppStore((state) => state.transcript);
-  const planRewind = useAppStore((state) => state.planRewind);
-  const applyRewind = useAppStore((state) => state.applyRewind);
-  const cancelRewind = useAppStore((state) => state.cancelRewind);
-  if (rewind === undefined) return null;
-  return (
-    <RewindDialog
-      toTurn={rewind.toTurn}
-      mode={rewind.mode}
-      phase={rewind.phase}
-      plan={rewind.plan}
-      error={rewind.error}
-      history={transcript?.history}
-      onChooseMode={(mode) => void planRewind(rewind.sessionId, rewind.toTurn, mode)}
-      onConfirm={() => void applyRewind()}
-      onCancel={cancelRewind}
-    />
-  );
+  const dialog = useRewindDialog();
+  return dialog === undefined ? null : <RewindDialog {...dialog} />;
 }
 
 /** Every agent session, live, side by side; a session's transcript with turn undo. */

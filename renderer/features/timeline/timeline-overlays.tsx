@@ -4,6 +4,7 @@ import { RewindDialog } from '../../components/rewind-dialog';
 import type { FileVersionEntry, SearchHit } from '../../../shared/contract/checkpoints-history-contract';
 import type { LoadState } from '../../model/load-state';
 import { useAppStore } from '../../stores/store-context';
+import { useRewindDialog } from '../../stores/use-rewind-dialog';
 import { RestoreDialog } from './restore-dialog';
 
 function panelState(load: LoadState): 'loading' | 'ready' | 'failed' {
@@ -84,25 +85,8 @@ function PastSearchOverlay() {
 
 /** A turn's rewind started from a timeline row (the transcript's turns show when that session's is loaded). */
 function TimelineRewind() {
-  const rewind = useAppStore((state) => state.rewind);
-  const transcript = useAppStore((state) => state.transcript);
-  const planRewind = useAppStore((state) => state.planRewind);
-  const applyRewind = useAppStore((state) => state.applyRewind);
-  const cancelRewind = useAppStore((state) => state.cancelRewind);
-  if (rewind === undefined) return null;
-  return (
-    <RewindDialog
-      toTurn={rewind.toTurn}
-      mode={rewind.mode}
-      phase={rewind.phase}
-      plan={rewind.plan}
-      error={rewind.error}
-      history={transcript?.sessionId === rewind.sessionId ? transcript.history : undefined}
-      onChooseMode={(mode) => void planRewind(rewind.sessionId, rewind.toTurn, mode)}
-      onConfirm={() => void applyRewind()}
-      onCancel={cancelRewind}
-    />
-  );
+  const dialog = useRewindDialog();
+  return dialog === undefined ? null : <RewindDialog {...dialog} />;
 }
 
 /**
