@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { relayCall } from './relay-client';
 import type { ServeCredential } from './serve-credential';
@@ -11,8 +12,10 @@ type Answer = (request: IncomingMessage, response: ServerResponse) => void;
  */
 describe('a relayed call', () => {
   const servers: Server[] = [];
+  const netServers: NetServer[] = [];
   afterEach(async () => {
     await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+    for (const server of netServers.splice(0)) server.close();
   });
 
   async function start(answer: Answer): Promise<ServeCredential> {
@@ -99,6 +102,32 @@ describe('a relayed call', () => {
       setTimeout(() => response.socket?.destroy(), 20);
     });
     await expect(relayCall(credential, 'checkpoints:create', {})).rejects.toMatchObject({ code: 'disconnected' });
+  });
+
+  it('counts a peer that accepts the connection and never answers as unreachable, without hanging', async () => {
+    const silent = createNetServer((socket) => socket.on('data', () => undefined));
+    netServers.push(silent);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const address = silent.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    const credential = { pid: process.pid, origin: `http://127.0.0.1:${port}`, token: 'secret-token' };
+    expect(await relayCall(credential, 'checkpoints:list', {}, { answerTimeoutMs: 200 })).toEqual({
+      kind: 'unreachable',
+      reason: `${credential.origin} accepted the connection but sent no answer within 200 ms (a Vigil core answers at once)`,
+    });
+  });
+
+  it('takes a core that answers slowly but within the answer time as answered', async () => {
+    const credential = await start((_request, response) => {
+      setTimeout(() => {
+        response.writeHead(200, { 'X-Vigil-Contract': '1' });
+        response.end(frame({ type: 'result', id: null, result: { ok: true, value: 'late' } }));
+      }, 100);
+    });
+    expect(await relayCall(credential, 'checkpoints:list', {}, { answerTimeoutMs: 2_000 })).toEqual({
+      kind: 'answered',
+      result: { ok: true, value: 'late' },
+    });
   });
 
   it('counts a closed port as unreachable', async () => {

@@ -16,6 +16,13 @@ export interface RelayCallOptions {
   readonly onEvent?: (name: string, payload: unknown) => void;
   /** How long connecting may take before the core counts as unreachable (default 2 s). */
   readonly connectTimeoutMs?: number;
+  /**
+   * How long, once connected, the answer's head may take before the peer counts as unreachable
+   * (default 10 s). A Vigil core sends its head before it dispatches the call, so a peer that
+   * accepts and never answers (a stale serve.json's port taken by something else, a stopped
+   * process) has not run the call, and the command must not hang on it.
+   */
+  readonly answerTimeoutMs?: number;
 }
 
 /** The header a Vigil core answers contract calls with (see electron/server/http-contract-call.ts). */
@@ -121,12 +128,13 @@ export function relayCall(
     return Promise.resolve({ kind: 'unreachable', reason: "serve.json's token has characters a header cannot carry" });
   }
   const timeoutMs = options.connectTimeoutMs ?? 2_000;
+  const answerTimeoutMs = options.answerTimeoutMs ?? 10_000;
   return new Promise((resolve, reject) => {
     let isSettled = false;
     const settle = (outcome: RelayOutcome | Error): void => {
       if (isSettled) return;
       isSettled = true;
-      clearTimeout(connectTimer);
+      clearTimeout(waitTimer);
       socket.destroy();
       if (outcome instanceof Error) reject(outcome);
       else resolve(outcome);
@@ -136,21 +144,30 @@ export function relayCall(
       host: origin.hostname.replace(/^\[|\]$/g, ''),
       port: Number(origin.port === '' ? 80 : origin.port),
     });
-    const connectTimer = setTimeout(
+    let head: AnswerHead | undefined;
+    let waitTimer = setTimeout(
       () => settle({ kind: 'unreachable', reason: `no answer from ${credential.origin} within ${timeoutMs} ms` }),
       timeoutMs,
     );
     socket.once('connect', () => {
-      clearTimeout(connectTimer);
+      clearTimeout(waitTimer);
+      waitTimer = setTimeout(() => {
+        // Timers run before the loop reads sockets: a head already waiting to be read is taken first
+        // (setImmediate runs after that read), so a call the core did take is never counted as not run.
+        setImmediate(() => {
+          if (head === undefined)
+            settle({ kind: 'unreachable', reason: silentPeerReason(credential, answerTimeoutMs) });
+        });
+      }, answerTimeoutMs);
       // Not half-closed: Node's server drops a request whose client ends its side before the answer.
       socket.write(encodeRequest(credential, origin.host, body));
     });
-    let head: AnswerHead | undefined;
     const frames = frameReader(options);
     let refusedText = '';
     readHttpAnswer(socket, {
       onHead: (answer) => {
         head = answer;
+        clearTimeout(waitTimer);
         const refused = refusedBy(answer, credential);
         if (refused !== undefined) settle({ kind: 'unreachable', reason: refused });
       },
@@ -183,6 +200,10 @@ export function relayCall(
       },
     });
   });
+}
+
+function silentPeerReason(credential: ServeCredential, ms: number): string {
+  return `${credential.origin} accepted the connection but sent no answer within ${ms} ms (a Vigil core answers at once)`;
 }
 
 function unreachableReason(credential: ServeCredential, error: NodeJS.ErrnoException | undefined): string {
