@@ -229,7 +229,11 @@ export const run: BenchArea = async (context) => {
       `The relayed path loads ${imports.files} files (${imports.kib.toFixed(0)} KiB of JavaScript)${imports.heavy.length === 0 ? ', none of zod, ws, isomorphic-git, chokidar, diff, yaml, the MCP SDK or the core.' : `, including ${imports.heavy.join(', ')}.`}`,
       `The machine is shared with other engineers' builds and tests (load average ${load}); Node's own start-up is most of each`,
       'process and grows with the load: `node -e 0` is the yardstick.',
-      ...(caNote === '' ? [] : [caNote]),
+      ...(caNote === ''
+        ? []
+        : [
+            `${caNote} Hooks as \`vigil connect\` writes them on Unix start that way too (\`/usr/bin/env -u NODE_EXTRA_CA_CERTS\`), whatever the agent passes on.`,
+          ]),
     ].join('\n'),
     tables: [table],
     verdicts,

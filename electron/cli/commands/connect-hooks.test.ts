@@ -103,9 +103,12 @@ describe('vigil connect claude-code|gemini-cli --hooks', () => {
       const settings = await readSettings(path.join(user(), '.claude/settings.json'));
       const [command] = commandsOf(settings, 'SessionStart');
       const project = path.join(base, 'project');
+      // A CA bundle in the agent's environment is not read: Node would warn that this one is missing.
       const child = execFile('/bin/sh', ['-c', command ?? ''], {
-        env: { ...process.env, HOME: user(), VIGIL_HOME: '' },
+        env: { ...process.env, HOME: user(), VIGIL_HOME: '', NODE_EXTRA_CA_CERTS: path.join(base, 'no-such-ca.pem') },
       });
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.stdin?.end(
         JSON.stringify(
           claudeCodeEvents.sessionStart({
@@ -116,7 +119,8 @@ describe('vigil connect claude-code|gemini-cli --hooks', () => {
         ),
       );
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-      expect(code).toBe(0);
+      expect(code, stderr).toBe(0);
+      expect(stderr).not.toContain('extra certs');
       // --home in the command names the data folder, whatever the agent's environment says.
       expect(existsSync(path.join(vigilHome(), 'sessions/claude-code-from-settings.jsonl'))).toBe(true);
     },
