@@ -87,10 +87,8 @@ export class StatBaseline {
     return folder;
   }
 
-  /** The saved mode of file number `index` of the columns. */
-  #mode(rel: string, index: number): FileMode | undefined {
-    const span = this.#spans.get(rel);
-    if (span === undefined) return undefined;
+  /** The saved mode of file number `index` of the columns, which lies in `span`. */
+  #mode(span: FolderSpan, index: number): FileMode | undefined {
     return statCacheCodes.modes[this.columns.shape[span.shapeStart + index - span.fileStart] ?? -1];
   }
 
@@ -101,7 +99,8 @@ export class StatBaseline {
   isUnchanged(listing: FolderListing): boolean {
     if (listing.outcome !== 'listed') return false;
     const folder = this.#folder(listing.rel);
-    if (folder === undefined) return false;
+    const span = this.#spans.get(listing.rel);
+    if (folder === undefined || span === undefined) return false;
     if (listing.entries.length !== folder.files.size + folder.skipped.size + folder.childFolders) return false;
     const prefix = listing.rel === '' ? '' : `${listing.rel}/`;
     const { sizes, times, inodes, stampNs } = this.columns;
@@ -119,7 +118,7 @@ export class StatBaseline {
         const mtimeNs = times[index * 2];
         if (
           mtimeNs === undefined ||
-          stat.mode !== this.#mode(listing.rel, index) ||
+          stat.mode !== this.#mode(span, index) ||
           stat.size !== sizes[index] ||
           stat.mtimeNs !== mtimeNs ||
           stat.ctimeNs !== times[index * 2 + 1] ||
