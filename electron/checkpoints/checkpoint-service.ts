@@ -270,6 +270,18 @@ export class CheckpointService implements CheckpointApi {
     }
   }
 
+  /**
+   * Gets ready to checkpoint `dir` soon (a one-shot `vigil checkpoint DIR`, while its core is still
+   * being built): tracks it, which for a big tree starts the hashing workers, so that their start
+   * overlaps the rest. Changes nothing on disk; a directory that cannot be checkpointed is left for
+   * the checkpoint call to report. A watching engine does nothing here (tracking would watch `dir`).
+   */
+  async prepare(dir: string): Promise<void> {
+    if (this.#options.watch === true) return;
+    const resolved = await resolveCheckpointDirectory(dir, await this.#refused).catch(() => undefined);
+    if (resolved !== undefined && !this.#isDisposed) await this.#track(resolved);
+  }
+
   /** In a watching engine, watches `dir` from now on, so changes there are reported (a live comparison stays current). */
   async watchLive(dir: string): Promise<void> {
     if (this.#options.watch !== true) return;
