@@ -181,11 +181,12 @@ export class CheckpointService implements CheckpointApi {
             }),
           );
         }
+        // Still under this hold: a one-shot process saves its stat cache without taking the lock again.
+        await this.#cacheSaver.afterSnapshot(tracked);
         return result;
       });
       if (outcome.kind === 'created') this.#announced.announce(outcome.checkpoint);
       this.#maintenance.schedule();
-      await this.#cacheSaver.afterSnapshot(tracked);
       return outcome;
     } catch (error) {
       throw asAppError(error, this.#options.logger, `checkpoint ${dir}`);

@@ -30,7 +30,6 @@ interface BaselineFolder {
  */
 export class StatBaseline {
   readonly #spans = new Map<string, FolderSpan>();
-  readonly #folders = new Map<string, BaselineFolder | undefined>();
 
   private constructor(
     private readonly columns: StatCacheColumns,
@@ -67,9 +66,8 @@ export class StatBaseline {
     return columns === undefined ? undefined : new StatBaseline(columns, maxFileBytes);
   }
 
-  #folder(rel: string): BaselineFolder | undefined {
-    if (this.#folders.has(rel)) return this.#folders.get(rel);
-    const span = this.#spans.get(rel);
+  /** One folder of the baseline, built when its listing is compared (once per walk) and not kept: nothing of it outlives the comparison. */
+  #folder(span: FolderSpan | undefined): BaselineFolder | undefined {
     let folder: BaselineFolder | undefined;
     if (span !== undefined) {
       const { names } = this.columns;
@@ -83,7 +81,6 @@ export class StatBaseline {
       }
       folder = { files, skipped, childFolders: span.childFolders };
     }
-    this.#folders.set(rel, folder);
     return folder;
   }
 
@@ -98,8 +95,8 @@ export class StatBaseline {
    */
   isUnchanged(listing: FolderListing): boolean {
     if (listing.outcome !== 'listed') return false;
-    const folder = this.#folder(listing.rel);
     const span = this.#spans.get(listing.rel);
+    const folder = this.#folder(span);
     if (folder === undefined || span === undefined) return false;
     if (listing.entries.length !== folder.files.size + folder.skipped.size + folder.childFolders) return false;
     const prefix = listing.rel === '' ? '' : `${listing.rel}/`;
