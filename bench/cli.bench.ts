@@ -60,9 +60,9 @@ const whyNot = {
     'through JavaScript in the worker. A bare loop of readdir and lstat in a fresh thread takes ~200 ms here, ~120 ms of it in the kernel (git add -A ' +
     "spends ~90 ms of system time on the same calls); node's BigIntStats, needed for the nanosecond mtime and ctime the racy rule compares, builds four " +
     'Dates and a dozen BigInts per call, and in a fresh thread the loop runs unoptimised at first (~200 ms of user CPU cold, ~100 ms warm). The bare loop ' +
-    'split over two threads was ~25% faster on an idle host and slower on a busy one, so a one-shot process starts one per idle core (by the load average). After the walk ' +
+    'split over two threads was ~25% faster on an idle host and slower on a busy one, and two workers in the real process changed nothing (431 vs 432 ms, quiet host), so a one-shot process starts one per idle core (by the load average). After the walk ' +
     '~80–90 ms: the changed file hashed, ~5 loose objects, the commit and its ref, the retention check, the stat cache saved (~3 MB, ~25 ms) and the ' +
-    "maintenance check (the store's folders listed, ~10 ms). So node's start and the walk alone come to ~230 ms against git's ~160–190 ms for add+commit, " +
+    "maintenance check (the store's folders listed, ~10 ms). So node's start and the walk alone come to ~230 ms against git's ~160–190 ms for add+commit on a quiet machine, " +
     "and on a shared 2-core machine the wall-time ratio follows the CPU ratio. Already off the path: the worker's modules are a chunk of their own (not " +
     "the core's 440 KB), listings stay in the worker (each folder is compared with the stat cache there; only what differs is handed over), the walk " +
     "starts on the cache's bytes before they are decoded, the cache is decoded folder by folder on first use and saved by copying the untouched " +
