@@ -55,14 +55,19 @@ function content(index: number, version: number): string {
 const whyNot = {
   noCore:
     "A one-shot process pays what git does not: node's start-up (the `node -e 0` row), the core's modules (~20 files, zod's schemas built at load; ~45 ms), the" +
-    ' store opened and checked (lock, temp sweep, heads; ~25 ms) and a hashing worker thread started cold (~45 ms each, its view of the cache included), ' +
-    'then 50,000 lstat calls made through JavaScript in the workers: ~230 ms of CPU in the lstat and readdir calls alone on one thread, ~290 ms with the ' +
-    'rest of its walk, and a second thread costs ~180 ms more (its own start and JIT warm-up), so a one-shot process starts one per idle core (by the ' +
-    'load average). In all it uses about 3.4 times the CPU of git add+commit (0.78 s against 0.23 s on 50k files), so on a shared 2-core machine the ' +
-    "wall-time ratio follows the CPU ratio. Already off the path: the worker's modules are a 43 KB chunk of their own (not the core's 440 KB), listings " +
-    "stay in the workers (each folder is compared with the stat cache there; only what differs is handed over), the walk starts on the cache's bytes " +
-    "before they are decoded, the cache is decoded folder by folder on first use (only what was handed over) and saved by copying the untouched folders' " +
-    'columns back, and only files whose stat changed are read.',
+    ' store opened and checked (lock, temp sweep, heads, the stat cache read and its checksum; ~30 ms) and a hashing worker thread started cold (~40 ms alone, ' +
+    '50–70 ms while it shares the cores with the main thread; it now starts while the core is still being built), then the walk: 50,000 lstat calls made ' +
+    'through JavaScript in the worker. A bare loop of readdir and lstat in a fresh thread takes ~200 ms here, ~120 ms of it in the kernel (git add -A ' +
+    "spends ~90 ms of system time on the same calls); node's BigIntStats, needed for the nanosecond mtime and ctime the racy rule compares, builds four " +
+    'Dates and a dozen BigInts per call, and in a fresh thread the loop runs unoptimised at first (~200 ms of user CPU cold, ~100 ms warm). The bare loop ' +
+    'split over two threads was ~25% faster on an idle host and slower on a busy one, and two workers in the real process changed nothing (431 vs 432 ms, quiet host), so a one-shot process starts one per idle core (by the load average). After the walk ' +
+    '~80–90 ms: the changed file hashed, ~5 loose objects, the commit and its ref, the retention check, the stat cache saved (~3 MB, ~25 ms) and the ' +
+    "maintenance check (the store's folders listed, ~10 ms). So node's start and the walk alone come to ~230 ms against git's ~160–190 ms for add+commit on a quiet machine, " +
+    "and on a shared 2-core machine the wall-time ratio follows the CPU ratio. Already off the path: the worker's modules are a chunk of their own (not " +
+    "the core's 440 KB), listings stay in the worker (each folder is compared with the stat cache there; only what differs is handed over), the walk " +
+    "starts on the cache's bytes before they are decoded, the cache is decoded folder by folder on first use and saved by copying the untouched " +
+    "folders' columns back under the checkpoint's own lock hold, the walk reads a file's type bits from one number per lstat, and only files whose " +
+    'stat changed are read.',
   restore:
     'git checkout writes 100 files and is done; the restore is one relayed call (its answer carries the undo number), in which the core first takes a durable ' +
     'pre-rollback snapshot (the 100 files read and hashed, an fsynced pack of blobs and one of trees, a commit, the ref; the packs skip only what other packs ' +

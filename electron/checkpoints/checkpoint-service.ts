@@ -181,11 +181,12 @@ export class CheckpointService implements CheckpointApi {
             }),
           );
         }
+        // Still under this hold: a one-shot process saves its stat cache without taking the lock again.
+        await this.#cacheSaver.afterSnapshot(tracked);
         return result;
       });
       if (outcome.kind === 'created') this.#announced.announce(outcome.checkpoint);
       this.#maintenance.schedule();
-      await this.#cacheSaver.afterSnapshot(tracked);
       return outcome;
     } catch (error) {
       throw asAppError(error, this.#options.logger, `checkpoint ${dir}`);
@@ -268,6 +269,18 @@ export class CheckpointService implements CheckpointApi {
     } catch (error) {
       throw asAppError(error, this.#options.logger, `rename a checkpoint of ${dir}`);
     }
+  }
+
+  /**
+   * Gets ready to checkpoint `dir` soon (a one-shot `vigil checkpoint DIR`, while its core is still
+   * being built): tracks it, which for a big tree starts the hashing workers, so that their start
+   * overlaps the rest. Changes nothing on disk; a directory that cannot be checkpointed is left for
+   * the checkpoint call to report. A watching engine does nothing here (tracking would watch `dir`).
+   */
+  async prepare(dir: string): Promise<void> {
+    if (this.#options.watch === true) return;
+    const resolved = await resolveCheckpointDirectory(dir, await this.#refused).catch(() => undefined);
+    if (resolved !== undefined && !this.#isDisposed) await this.#track(resolved);
   }
 
   /** In a watching engine, watches `dir` from now on, so changes there are reported (a live comparison stays current). */

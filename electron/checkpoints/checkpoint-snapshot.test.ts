@@ -118,6 +118,33 @@ describe('checkpoint snapshots', () => {
     }
   });
 
+  it('a one-shot engine made ready for a big tree starts its hashing workers before the checkpoint call', async () => {
+    const files: Record<string, string> = {};
+    for (let index = 0; index < 200; index += 1) files[`t${index % 10}/f${index}.txt`] = `file ${index}\n`;
+    writeTree(dir, files);
+    const root = path.join(base, 'home', 'checkpoints');
+    const first = testService(root, { workers: 1, workerThreshold: 100 });
+    try {
+      created(await first.checkpoint(dir, { reason: 'first' }));
+    } finally {
+      await first.dispose();
+    }
+    writeTree(dir, { 't3/f3.txt': 'edited\n' });
+    // The stat cache now says the tree is big: getting ready starts a worker, with no checkpoint call yet.
+    const second = testService(root, { workers: 1, workerThreshold: 100 });
+    const started = new Promise<void>((resolve) => process.once('worker', () => resolve()));
+    try {
+      await second.prepare(dir);
+      await started;
+      await second.prepare(path.join(base, 'no-such-dir'));
+      const entry = created(await second.checkpoint(dir, { reason: 'second' }));
+      expect(entry.stats.files).toBe(1);
+      expect(entry.tree).toBe(gitWriteTree(path.join(base, 'shadow'), dir));
+    } finally {
+      await second.dispose();
+    }
+  });
+
   it('a later process whose workers compare the walk with the stat cache misses no change', async () => {
     const files: Record<string, string> = { 'top.txt': 'top\n', 'keep/k.txt': 'k\n', 'empty/.keep': '' };
     for (let index = 0; index < 300; index += 1) files[`t${index % 10}/l${index % 3}/f${index}.txt`] = `f ${index}\n`;

@@ -26,6 +26,8 @@ export interface ContractCaller {
 export interface LocalCoreOptions {
   /** `vigil memory --dir D`: manage this memory directory for the command. */
   readonly memoryDirectory?: string;
+  /** `vigil checkpoint DIR`: the directory the command checkpoints (the core gets ready for it while it is built). */
+  readonly checkpointing?: string;
 }
 
 function unwrap<C extends CallName>(result: Result<unknown>): CallResponse<C> {

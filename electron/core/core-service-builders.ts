@@ -42,8 +42,9 @@ export function disposedWith<T extends { dispose(): void | Promise<void> }>(stac
 
 /** The checkpoint engine with the checkpoints section in force (watching in a resident core). */
 export async function buildEngine(context: ServiceContext): Promise<CheckpointService> {
-  const { CheckpointService } = await loadCheckpointService();
-  const settings = toCheckpointSettings((await context.config()).section('checkpoints', checkpointConfigSchema));
+  // The engine's modules load while config.json is read and checked.
+  const [{ CheckpointService }, config] = await Promise.all([loadCheckpointService(), context.config()]);
+  const settings = toCheckpointSettings(config.section('checkpoints', checkpointConfigSchema));
   const service = new CheckpointService({
     root: context.paths.checkpoints,
     logger: context.logger,

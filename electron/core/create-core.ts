@@ -48,6 +48,12 @@ export interface CoreOptions {
   readonly mode?: CoreMode;
   /** One-shot: the memory directory of `vigil memory --dir D`, managed for this command alone. */
   readonly memoryDirectory?: string;
+  /**
+   * One-shot: the directory `vigil checkpoint DIR` checkpoints. The engine is built at once and gets
+   * ready for it (for a big tree, the hashing workers start) while the rest of the core is built
+   * and the call is checked, instead of after.
+   */
+  readonly checkpointing?: string;
   /** One-shot: watch the memory directories (`vigil memory watch`). */
   readonly watchMemory?: boolean;
   /** One-shot, with `watchMemory`: told where each watched memory folder stands (`vigil memory watch` prints it). */
@@ -159,6 +165,14 @@ export async function createCore(options: CoreOptions): Promise<Core | CoreBase>
     stack,
     ...(isResident ? { onDirectoryChanged: liveChanges.report } : {}),
   });
+  // Its failures are the call's to report: getting ready is only a head start.
+  if (!isResident && options.checkpointing !== undefined) {
+    const dir = options.checkpointing;
+    services
+      .engine()
+      .then((engine) => engine.prepare(dir))
+      .catch(() => undefined);
+  }
   // A resident core's UI shows the same snippets `vigil connect` prints; a one-shot command has no UI.
   const connect = isResident ? { connect: await connectInputsOf(options.env ?? process.env) } : {};
   const info = {

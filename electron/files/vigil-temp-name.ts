@@ -66,5 +66,7 @@ const bookkeepingPattern = /^\..+\.vigil-(?:lock(?:\.(?:new|takeover)-[^/\\]+)*|
  */
 export function isVigilBookkeepingFile(name: string): boolean {
   const baseName = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
+  // Every such name is hidden (both patterns start with a dot): the common case costs no pattern match.
+  if (!baseName.startsWith('.')) return false;
   return isVigilTempFile(baseName) || bookkeepingPattern.test(baseName);
 }

@@ -167,22 +167,24 @@ export function walkBlocking(
     const entries: ListedEntry[] = [];
     // Names from readdir are single path segments: joined by hand, once per entry.
     const prefix = absolute.endsWith(path.sep) ? absolute : `${absolute}${path.sep}`;
+    // The child's relative path is built only for folders (to walk them); files need only their absolute path.
+    const childOf = (name: string): string => (rel === '' ? name : `${rel}/${name}`);
     for (const dirent of dirents) {
-      const child = rel === '' ? dirent.name : `${rel}/${dirent.name}`;
-      const full = prefix + dirent.name;
-      const kind = classifyEntry(dirent.name, dirent, full, ignoredFolders);
+      const { name } = dirent;
+      const full = prefix + name;
+      const kind = classifyEntry(name, dirent, full, ignoredFolders);
       if (kind.kind === 'omit') continue;
       if (kind.kind !== 'stat') {
         entries.push(kind);
-        if (kind.kind === 'folder') pending.push(child);
+        if (kind.kind === 'folder') pending.push(childOf(name));
         continue;
       }
       const outcome = statOutcomeBlocking(full);
       if (outcome.kind === 'stat' && outcome.stat.isFolder) {
-        entries.push({ name: dirent.name, kind: 'folder' });
-        pending.push(child);
+        entries.push({ name, kind: 'folder' });
+        pending.push(childOf(name));
       } else {
-        entries.push({ name: dirent.name, kind: 'file', outcome });
+        entries.push({ name, kind: 'file', outcome });
       }
     }
     const listing: FolderListing = { rel, outcome: 'listed', entries };

@@ -1,4 +1,4 @@
-import type { BigIntStats } from 'node:fs';
+import { constants, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { isVigilBookkeepingFile } from '../../files/vigil-temp-name';
@@ -56,17 +56,30 @@ export function modeOfStat(stats: BigIntStats): FileMode {
   return process.platform !== 'win32' && (stats.mode & 0o100n) !== 0n ? fileModes.executable : fileModes.file;
 }
 
-/** The fields of an lstat a snapshot needs. */
+const { S_IFMT, S_IFREG, S_IFLNK, S_IFDIR } = constants;
+
+/**
+ * The fields of an lstat a snapshot needs. The type bits are read from the mode as one number
+ * (what `isFile()` and the like compute, each with BigInt arithmetic of its own): a walk calls
+ * this once per file.
+ */
 export function listedStat(stats: BigIntStats): ListedStat {
+  const mode = Number(stats.mode);
+  const type = mode & S_IFMT;
+  const isSymlink = type === S_IFLNK;
   return {
     size: Number(stats.size),
     mtimeNs: stats.mtimeNs,
     ctimeNs: stats.ctimeNs,
     ino: stats.ino,
-    mode: modeOfStat(stats),
-    isFile: stats.isFile(),
-    isSymlink: stats.isSymbolicLink(),
-    isFolder: stats.isDirectory(),
+    mode: isSymlink
+      ? fileModes.symlink
+      : process.platform !== 'win32' && (mode & 0o100) !== 0
+        ? fileModes.executable
+        : fileModes.file,
+    isFile: type === S_IFREG,
+    isSymlink,
+    isFolder: type === S_IFDIR,
   };
 }
 

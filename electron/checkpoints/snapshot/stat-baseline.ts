@@ -30,7 +30,6 @@ interface BaselineFolder {
  */
 export class StatBaseline {
   readonly #spans = new Map<string, FolderSpan>();
-  readonly #folders = new Map<string, BaselineFolder | undefined>();
 
   private constructor(
     private readonly columns: StatCacheColumns,
@@ -67,9 +66,8 @@ export class StatBaseline {
     return columns === undefined ? undefined : new StatBaseline(columns, maxFileBytes);
   }
 
-  #folder(rel: string): BaselineFolder | undefined {
-    if (this.#folders.has(rel)) return this.#folders.get(rel);
-    const span = this.#spans.get(rel);
+  /** One folder of the baseline, built when its listing is compared (once per walk) and not kept: nothing of it outlives the comparison. */
+  #folder(span: FolderSpan | undefined): BaselineFolder | undefined {
     let folder: BaselineFolder | undefined;
     if (span !== undefined) {
       const { names } = this.columns;
@@ -83,14 +81,11 @@ export class StatBaseline {
       }
       folder = { files, skipped, childFolders: span.childFolders };
     }
-    this.#folders.set(rel, folder);
     return folder;
   }
 
-  /** The saved mode of file number `index` of the columns. */
-  #mode(rel: string, index: number): FileMode | undefined {
-    const span = this.#spans.get(rel);
-    if (span === undefined) return undefined;
+  /** The saved mode of file number `index` of the columns, which lies in `span`. */
+  #mode(span: FolderSpan, index: number): FileMode | undefined {
     return statCacheCodes.modes[this.columns.shape[span.shapeStart + index - span.fileStart] ?? -1];
   }
 
@@ -100,8 +95,9 @@ export class StatBaseline {
    */
   isUnchanged(listing: FolderListing): boolean {
     if (listing.outcome !== 'listed') return false;
-    const folder = this.#folder(listing.rel);
-    if (folder === undefined) return false;
+    const span = this.#spans.get(listing.rel);
+    const folder = this.#folder(span);
+    if (folder === undefined || span === undefined) return false;
     if (listing.entries.length !== folder.files.size + folder.skipped.size + folder.childFolders) return false;
     const prefix = listing.rel === '' ? '' : `${listing.rel}/`;
     const { sizes, times, inodes, stampNs } = this.columns;
@@ -119,7 +115,7 @@ export class StatBaseline {
         const mtimeNs = times[index * 2];
         if (
           mtimeNs === undefined ||
-          stat.mode !== this.#mode(listing.rel, index) ||
+          stat.mode !== this.#mode(span, index) ||
           stat.size !== sizes[index] ||
           stat.mtimeNs !== mtimeNs ||
           stat.ctimeNs !== times[index * 2 + 1] ||

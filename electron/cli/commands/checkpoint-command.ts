@@ -11,14 +11,21 @@ import {
   type CliIo,
 } from '../cli-command';
 import { checkpointsOf } from '../cli-services';
-import { withContract } from '../contract-caller';
+import { withContract, type LocalCoreOptions } from '../contract-caller';
 
 /** The checkpoint engine's calls a command makes: relayed to the resident core, or in-process on a one-shot core. */
 export type CliCheckpoints = ReturnType<typeof checkpointsOf>;
 
-/** Runs `task` with the checkpoint engine: the resident core's when one runs (the UI shows the work at once), else a one-shot one. */
-export async function withCheckpoints<T>(io: CliIo, task: (checkpoints: CliCheckpoints) => Promise<T>): Promise<T> {
-  return withContract(io, (caller) => task(checkpointsOf(caller, io)));
+/**
+ * Runs `task` with the checkpoint engine: the resident core's when one runs (the UI shows the work
+ * at once), else a one-shot one, which gets ready for `options.checkpointing` while it is built.
+ */
+export async function withCheckpoints<T>(
+  io: CliIo,
+  task: (checkpoints: CliCheckpoints) => Promise<T>,
+  options: LocalCoreOptions = {},
+): Promise<T> {
+  return withContract(io, (caller) => task(checkpointsOf(caller, io)), options);
 }
 
 /** A directory argument made absolute against where the command runs. */
@@ -61,7 +68,9 @@ export const checkpointCommand: CliCommand = {
     const dir = directoryArgument(io, args.positionals[0]);
     const reason = stringOption(args, 'reason') ?? checkpointReasons.manual;
     if (reason.trim() === '') throw new UsageError('--reason needs some text');
-    const outcome = await withCheckpoints(io, (checkpoints) => checkpoints.checkpoint(dir, { reason }));
+    const outcome = await withCheckpoints(io, (checkpoints) => checkpoints.checkpoint(dir, { reason }), {
+      checkpointing: dir,
+    });
     if (flagOption(args, 'json')) {
       writeLine(io.stdout, JSON.stringify(outcome));
     } else if (outcome.kind === 'created') {
