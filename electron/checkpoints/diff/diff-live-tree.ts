@@ -132,21 +132,6 @@ async function lookUpNames(absolute: string, names: readonly string[]): Promise<
   return looked.filter((entry): entry is FolderEntry => typeof entry !== 'string');
 }
 
-/** The names the scope reaches directly inside each folder it passes through (`a/b/c` → '' has `a`, `a` has `b`, `a/b` has `c`). */
-function namedChildren(scope: PathScope): Map<string, string[]> {
-  const children = new Map<string, Set<string>>();
-  for (const named of scope.paths) {
-    const parts = named.split('/');
-    for (let depth = 0; depth < parts.length; depth += 1) {
-      const parent = parts.slice(0, depth).join('/');
-      let names = children.get(parent);
-      if (names === undefined) children.set(parent, (names = new Set()));
-      names.add(parts[depth] ?? '');
-    }
-  }
-  return new Map([...children].map(([parent, names]) => [parent, [...names]]));
-}
-
 /** Hashes one file or symlink as git would store it (or takes a known id), or says why it cannot be stored. */
 async function hashFile(
   absolute: string,
@@ -190,11 +175,10 @@ async function walkScope(
   options: LiveTreeOptions,
 ): Promise<WalkedScope> {
   const walked: WalkedScope = { files: [], folders: [], skipped: [] };
-  const children = options.isNamedLookup === true && scope.paths.length > 0 ? namedChildren(scope) : undefined;
   const entriesIn = async (folder: string): Promise<FolderEntry[]> => {
     const absolute = path.join(dir, folder);
-    const names = scope.covers(folder) ? undefined : children?.get(folder);
-    const looked = names === undefined ? undefined : await lookUpNames(absolute, names);
+    const names = options.isNamedLookup === true ? scope.namedIn(folder) : undefined;
+    const looked = names === undefined ? undefined : await lookUpNames(absolute, [...names]);
     return looked ?? listFolder(absolute, folder, walked.skipped);
   };
   let level = [''];
