@@ -69,14 +69,18 @@ const whyNot = {
     "folders' columns back under the checkpoint's own lock hold, the walk reads a file's type bits from one number per lstat, and only files whose " +
     'stat changed are read.',
   restore:
-    'git checkout writes 100 files and is done; the restore is one relayed call (its answer carries the undo number), in which the core first takes a durable ' +
-    'pre-rollback snapshot (the 100 files read and hashed, an fsynced pack of blobs and one of trees, a commit, the ref; the packs skip only what other packs ' +
-    'hold, so no loose-object listing, and small objects are deflated inline), plans against it (trees decoded once and kept; the write ledger reads only ' +
-    "lines appended since), checks that each file is still what that snapshot saw (by the snapshot's stat record where its racy rule trusts it, else by " +
-    'reading it), writes each atomically (temp file, fsync, rename; each folder fsynced once), reads every file back against the checkpoint and re-checks ' +
-    "the scope (its folders listed once, which also sweeps dead writers' temp files; files read back are not read again). That is ~200 fsyncs and ~20 " +
-    "fs calls per file through node's 4-thread pool: a bare loop of 100 temp+fsync+rename writes and 100 folder fsyncs alone takes ~40 ms of CPU on this " +
-    "machine, besides node's start-up (the `node -e 0` row).",
+    "git checkout writes 100 files and is done (no fsync); the restore is one relayed call (its answer carries the undo number), and the core's part " +
+    "of it is mostly CPU-bound on its main thread (~160-190 ms of wall and ~200-220 ms of CPU across its threads per restore, medians of 12-14 runs on this machine, against git's whole ~70-100 ms). " +
+    'In order: a durable pre-rollback snapshot (~55 ms: the 100 named files looked at and hashed in a worker into one fsynced blob pack, then 201 ' +
+    'trees re-encoded, deflated inline at level 1 (~10 ms of CPU alone) and written as a second fsynced pack, change stats, a commit and the ref, both ' +
+    'fsynced), a plan against it (~9 ms: trees kept decoded; the write ledger reads only lines appended since), the writes (~45-65 ms: each file checked ' +
+    'against the snapshot (by its stat record where its racy rule trusts it, else read again: in this bench the files were damaged moments before, so they are read), ' +
+    'its folder checked canonical, a temp file written and fsynced, the target checked unchanged, renamed; about a dozen fs calls per file through ' +
+    "node's pool, plus one listing per folder to sweep dead writers' temp files), one fsync per folder (~7 ms), a read-back of every file against the " +
+    'checkpoint (~7 ms) and a re-check of the scope (~13 ms; named paths are looked up by name, not by listing their folders, and compared with the checkpoint only along their way). A bare loop of the same ' +
+    "per-file calls (lstat, read, temp write+fsync, rename) and folder fsyncs takes 25-45 ms here, and every promise pays async_hooks (the file locks' AsyncLocalStorage turns on " +
+    "promise hooks). Each restore adds two packs, so every few restores the core's background maintenance merges them (2-4 s, which a restore " +
+    "started meanwhile waits for). Besides all this, node's start-up (the `node -e 0` row) and the CLI's own ~30 ms (loading, the relay, printing).",
   list: (nodeStart: number): string =>
     `node -e 0 alone took ${formatMs(nodeStart)} in this run; the relayed list adds ~20 small modules, one loopback HTTP call and the core's answer on top, so on a loaded machine no node process meets 150 ms.`,
 };

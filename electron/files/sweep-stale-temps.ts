@@ -3,7 +3,7 @@ import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { isProcessAlive } from '../process/is-process-alive';
 import { isTempFileInFlight } from './temp-registry';
-import { parseVigilTempName } from './vigil-temp-name';
+import { isVigilTempFile, parseVigilTempName } from './vigil-temp-name';
 
 /**
  * Whether a Vigil temp file was left behind by a writer that can no longer finish it: its process
@@ -35,8 +35,9 @@ export async function sweepStaleTempsIn(directory: string, access: string): Prom
     return [];
   }
   const removed: string[] = [];
+  // Most folders hold no temp file at all: names that are not one are passed over before any path or promise is made.
   await Promise.all(
-    names.map(async (name) => {
+    names.filter(isVigilTempFile).map(async (name) => {
       const tempPath = path.join(directory, name);
       if (!isStale(tempPath)) return;
       try {

@@ -83,6 +83,35 @@ describe('readLiveTree', () => {
     expect(ignoring.root).toBe(treeOf(store, gitCommit(store, dir, 'no home', ['src', 'lib'])));
   });
 
+  it('looks up named paths by name when asked, with the same tree, never through a symlinked folder', async () => {
+    writeFiles(dir, {
+      'src/a.ts': 'a\n',
+      'src/b.ts': 'b\n',
+      'src/.b.ts.vigil-tmp-123-0-0123456789ab': 'half written',
+      'lib/c.ts': 'c\n',
+      'lib/d.ts': 'd\n',
+      'elsewhere/x.ts': 'x\n',
+      'via-link': { symlink: 'elsewhere' },
+    });
+    const scope = createPathScope(['src/b.ts', 'lib', 'via-link/x.ts', 'src/missing.ts']);
+    const listedTemps: string[] = [];
+    const listed = await readLiveTree(dir, rules, scope, noKnownHashes, {
+      onVigilTemp: (temp) => listedTemps.push(temp),
+    });
+    const namedTemps: string[] = [];
+    const named = await readLiveTree(dir, rules, scope, noKnownHashes, {
+      onVigilTemp: (temp) => namedTemps.push(temp),
+      isNamedLookup: true,
+    });
+    // The symlinked folder is not followed either way: x.ts behind it is not in the tree.
+    expect(named.root).toBe(treeOf(store, gitCommit(store, dir, 'named', ['src/b.ts', 'lib'])));
+    expect(named.root).toBe(listed.root);
+    expect(named.skipped).toEqual(listed.skipped);
+    // Only the listing of src (which the scope passes through) met its temp file.
+    expect(listedTemps).toEqual([path.join(dir, 'src/.b.ts.vigil-tmp-123-0-0123456789ab')]);
+    expect(namedTemps).toEqual([]);
+  });
+
   it('gives an empty directory no root', async () => {
     mkdirSync(path.join(dir, 'only/folders'), { recursive: true });
     const live = await readLiveTree(dir, rules, createPathScope());

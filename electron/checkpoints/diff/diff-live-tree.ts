@@ -1,4 +1,4 @@
-import type { Dirent } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
 import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode, fileSystemError } from '../../files/file-system-error';
@@ -41,6 +41,29 @@ interface FoundFile {
   readonly relativePath: string;
   readonly parent: string;
   readonly name: string;
+  /** Its lstat, when the walk looked it up by name (then it is not looked at again). */
+  readonly stats?: BigIntStats;
+}
+
+/** An entry of a folder as the walk met it: listed, or looked up by name. */
+interface FolderEntry {
+  readonly name: string;
+  readonly isFolder: boolean;
+  readonly isFileOrLink: boolean;
+  readonly stats?: BigIntStats;
+}
+
+/** How `readLiveTree` looks at a directory besides its rules and scope. */
+export interface LiveTreeOptions {
+  /** Vigil temp files met in the folders listed are told here (absolute paths). */
+  readonly onVigilTemp?: (absolute: string) => void;
+  /**
+   * Folders the scope only passes through on the way to the paths it names are not listed: the
+   * entries the scope names in them are looked at one by one (one lstat each, never following the
+   * entry itself), as a snapshot's scan of named paths looks at them; their other entries,
+   * temp files included, are not seen. Folders the scope covers are listed as usual.
+   */
+  readonly isNamedLookup?: boolean;
 }
 
 /** A name that did not survive decoding (not valid UTF-8), or holds a separator, cannot be stored faithfully. */
@@ -73,9 +96,13 @@ function join(parent: string, name: string): string {
   return parent === '' ? name : `${parent}/${name}`;
 }
 
-async function listFolder(absolute: string, relativePath: string, skipped: SkippedPath[]): Promise<Dirent[]> {
+async function listFolder(absolute: string, relativePath: string, skipped: SkippedPath[]): Promise<FolderEntry[]> {
   try {
-    return await readdir(absolute, { withFileTypes: true });
+    return (await readdir(absolute, { withFileTypes: true })).map((entry) => ({
+      name: entry.name,
+      isFolder: entry.isDirectory(),
+      isFileOrLink: entry.isFile() || entry.isSymbolicLink(),
+    }));
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
@@ -87,15 +114,34 @@ async function listFolder(absolute: string, relativePath: string, skipped: Skipp
   }
 }
 
+/**
+ * The entries `names` of a folder, each looked up by name (not followed); undefined when one cannot
+ * be looked at (no permission, say): the caller then lists the folder instead, which says why.
+ */
+async function lookUpNames(absolute: string, names: readonly string[]): Promise<FolderEntry[] | undefined> {
+  const looked = await mapLimit(names, hashConcurrency, async (name): Promise<FolderEntry | 'gone' | 'failed'> => {
+    try {
+      const stats = await lstat(path.join(absolute, name), { bigint: true });
+      return { name, isFolder: stats.isDirectory(), isFileOrLink: stats.isFile() || stats.isSymbolicLink(), stats };
+    } catch (error) {
+      const code = errnoCode(error);
+      return code === 'ENOENT' || code === 'ENOTDIR' ? 'gone' : 'failed';
+    }
+  });
+  if (looked.includes('failed')) return undefined;
+  return looked.filter((entry): entry is FolderEntry => typeof entry !== 'string');
+}
+
 /** Hashes one file or symlink as git would store it (or takes a known id), or says why it cannot be stored. */
 async function hashFile(
   absolute: string,
   relativePath: string,
   maxFileBytes: number,
   known: KnownHashes,
+  looked?: BigIntStats,
 ): Promise<{ readonly mode: string; readonly oid: string } | SkipReason | undefined> {
   try {
-    const stats = await lstat(absolute, { bigint: true });
+    const stats = looked ?? (await lstat(absolute, { bigint: true }));
     if (stats.isDirectory()) return undefined;
     if (!stats.isFile() && !stats.isSymbolicLink()) return 'special';
     if (stats.isFile() && stats.size > BigInt(maxFileBytes)) return 'oversize';
@@ -114,50 +160,74 @@ async function hashFile(
   }
 }
 
+/** What the walk of a scope found: the files to hash, the folders on the way, what it left out. */
+interface WalkedScope {
+  readonly files: FoundFile[];
+  readonly folders: string[];
+  readonly skipped: SkippedPath[];
+}
+
+/** Walks the folders `scope` reaches, level by level, listing them (or looking up the named entries, see `LiveTreeOptions`). */
+async function walkScope(
+  dir: string,
+  rules: LiveTreeRules,
+  scope: PathScope,
+  options: LiveTreeOptions,
+): Promise<WalkedScope> {
+  const walked: WalkedScope = { files: [], folders: [], skipped: [] };
+  const entriesIn = async (folder: string): Promise<FolderEntry[]> => {
+    const absolute = path.join(dir, folder);
+    const names = options.isNamedLookup === true ? scope.namedIn(folder) : undefined;
+    const looked = names === undefined ? undefined : await lookUpNames(absolute, [...names]);
+    return looked ?? listFolder(absolute, folder, walked.skipped);
+  };
+  let level = [''];
+  while (level.length > 0) {
+    const next: string[] = [];
+    await mapLimit(level, hashConcurrency, async (folder) => {
+      walked.folders.push(folder);
+      for (const entry of await entriesIn(folder)) {
+        const relativePath = join(folder, entry.name);
+        if (isVigilBookkeepingFile(entry.name)) {
+          if (options.onVigilTemp !== undefined && isVigilTempFile(entry.name))
+            options.onVigilTemp(path.join(dir, relativePath));
+          continue;
+        }
+        const { isFolder } = entry;
+        if (isFolder ? !scope.enters(relativePath) : !scope.covers(relativePath)) continue;
+        if (isFolder && rules.ignoredFolders.includes(path.join(dir, relativePath))) continue;
+        const reason = nameExclusion(entry.name, isFolder, entry.isFileOrLink);
+        if (reason !== undefined) walked.skipped.push({ path: isFolder ? `${relativePath}/` : relativePath, reason });
+        else if (isFolder) next.push(relativePath);
+        else walked.files.push({ relativePath, parent: folder, name: entry.name, stats: entry.stats });
+      }
+    });
+    level = next;
+  }
+  return walked;
+}
+
 /**
  * Walks `dir` (only the parts `scope` reaches) and computes its live tree with the snapshot's rules
  * (see stat-walk.ts): symlinks are stored as links and never followed; Vigil's own temp files and
  * data folder are ignored; excluded, version-control, oversize, special, unreadable and badly
  * named paths are listed in `skipped`. Files whose stat matches the engine's stat cache (`known`)
- * are not read. Vigil temp files met on the way are told to `onVigilTemp` (absolute paths), so a
- * caller can sweep a dead writer's leftovers without listing the folders again.
+ * are not read. Vigil temp files met in the folders listed are told to `options.onVigilTemp`
+ * (absolute paths), so a caller can sweep a dead writer's leftovers without listing them again.
  */
 export async function readLiveTree(
   dir: string,
   rules: LiveTreeRules,
   scope: PathScope,
   known: KnownHashes = noKnownHashes,
-  onVigilTemp?: (absolute: string) => void,
+  options: LiveTreeOptions = {},
 ): Promise<LiveTree> {
-  const skipped: SkippedPath[] = [];
-  const files: FoundFile[] = [];
-  const folders: string[] = [];
-  let level = [''];
-  while (level.length > 0) {
-    const next: string[] = [];
-    await mapLimit(level, hashConcurrency, async (folder) => {
-      folders.push(folder);
-      for (const entry of await listFolder(path.join(dir, folder), folder, skipped)) {
-        const relativePath = join(folder, entry.name);
-        if (isVigilBookkeepingFile(entry.name)) {
-          if (onVigilTemp !== undefined && isVigilTempFile(entry.name)) onVigilTemp(path.join(dir, relativePath));
-          continue;
-        }
-        const isFolder = entry.isDirectory();
-        if (isFolder ? !scope.enters(relativePath) : !scope.covers(relativePath)) continue;
-        if (isFolder && rules.ignoredFolders.includes(path.join(dir, relativePath))) continue;
-        const reason = nameExclusion(entry.name, isFolder, entry.isFile() || entry.isSymbolicLink());
-        if (reason !== undefined) skipped.push({ path: isFolder ? `${relativePath}/` : relativePath, reason });
-        else if (isFolder) next.push(relativePath);
-        else files.push({ relativePath, parent: folder, name: entry.name });
-      }
-    });
-    level = next;
-  }
+  const { files, folders, skipped } = await walkScope(dir, rules, scope, options);
 
   const entriesOf = new Map<string, StoredTreeEntry[]>(folders.map((folder) => [folder, []]));
   await mapLimit(files, hashConcurrency, async (file) => {
-    const hashed = await hashFile(path.join(dir, file.relativePath), file.relativePath, rules.maxFileBytes, known);
+    const absolute = path.join(dir, file.relativePath);
+    const hashed = await hashFile(absolute, file.relativePath, rules.maxFileBytes, known, file.stats);
     if (hashed === undefined) return;
     if (typeof hashed === 'string') skipped.push({ path: file.relativePath, reason: hashed });
     else entriesOf.get(file.parent)?.push({ mode: hashed.mode, name: file.name, oid: hashed.oid, type: 'blob' });

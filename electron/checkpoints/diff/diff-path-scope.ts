@@ -11,7 +11,30 @@ export interface PathScope {
   enters(relativePath: string): boolean;
   /** Whether `relativePath` was named itself (not only reached through a folder). */
   names(relativePath: string): boolean;
+  /**
+   * The names inside folder `relativePath` that the scope reaches when it only passes through the
+   * folder on the way to the paths it names (`a/b/c` reaches `a` in '', `b` in `a`, `c` in `a/b`);
+   * undefined when every name inside counts (the scope covers the folder, or is everything).
+   */
+  namedIn(relativePath: string): ReadonlySet<string> | undefined;
 }
+
+/** The names each folder on the way to the named paths holds toward them. */
+function namesOnTheWay(paths: readonly string[]): ReadonlyMap<string, ReadonlySet<string>> {
+  const children = new Map<string, Set<string>>();
+  for (const named of paths) {
+    const parts = named.split('/');
+    for (let depth = 0; depth < parts.length; depth += 1) {
+      const parent = parts.slice(0, depth).join('/');
+      let names = children.get(parent);
+      if (names === undefined) children.set(parent, (names = new Set()));
+      names.add(parts[depth] ?? '');
+    }
+  }
+  return children;
+}
+
+const noNames: ReadonlySet<string> = new Set();
 
 /** `a/b/c` → `a/b`, `a` → `` (the root). */
 function parentOf(relativePath: string): string {
@@ -47,13 +70,14 @@ export function normalizeRelativePath(input: string): string {
 export function createPathScope(inputs: readonly string[] = []): PathScope {
   const paths = [...new Set(inputs.map(normalizeRelativePath))].sort();
   if (paths.length === 0) {
-    return { paths, covers: () => true, enters: () => true, names: () => false };
+    return { paths, covers: () => true, enters: () => true, names: () => false, namedIn: () => undefined };
   }
   const named = new Set(paths);
   const ancestors = new Set<string>(['']);
   for (const item of paths) {
     for (let parent = parentOf(item); parent !== ''; parent = parentOf(parent)) ancestors.add(parent);
   }
+  const onTheWay = namesOnTheWay(paths);
   const covers = (relativePath: string): boolean => {
     for (let current = relativePath; current !== ''; current = parentOf(current)) {
       if (named.has(current)) return true;
@@ -65,5 +89,6 @@ export function createPathScope(inputs: readonly string[] = []): PathScope {
     covers,
     enters: (relativePath) => ancestors.has(relativePath) || covers(relativePath),
     names: (relativePath) => named.has(relativePath),
+    namedIn: (relativePath) => (covers(relativePath) ? undefined : (onTheWay.get(relativePath) ?? noNames)),
   };
 }

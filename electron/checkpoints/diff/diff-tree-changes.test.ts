@@ -127,6 +127,42 @@ describe('diffTrees', () => {
     expect(folder.map((change) => change.path)).toEqual(['lib/c.ts']);
   });
 
+  it('gives for named paths exactly the changes of the whole diff they cover, looking only at the names on their way', async () => {
+    const files: Record<string, string> = {};
+    for (let top = 0; top < 4; top += 1)
+      for (let file = 0; file < 6; file += 1) files[`t${top}/l/f${file}.txt`] = `${top}-${file}\n`;
+    writeFiles(dir, { ...files, 'x/inner.txt': 'x\n', y: 'y\n' });
+    const first = gitCommit(store, dir, 'first');
+    for (const name of Object.keys(files)) writeFiles(dir, { [name]: `changed ${name}\n` });
+    rmSync(path.join(dir, 'x'), { recursive: true });
+    rmSync(path.join(dir, 'y'));
+    writeFiles(dir, { x: 'now a file\n', 'y/inner.txt': 'now a folder\n', 't2/l/new.txt': 'new\n' });
+    const second = gitCommit(store, dir, 'second');
+    const reader = isoTreeReader(store);
+    const whole = await diffTrees(reader, treeOf(store, first), treeOf(store, second), createPathScope());
+    const scope = createPathScope(['t0/l/f1.txt', 't0/l/f4.txt', 't2/l', 't3/l/missing.txt', 'x', 'y/inner.txt']);
+    expect(scope.namedIn('')).toEqual(new Set(['t0', 't2', 't3', 'x', 'y']));
+    expect(scope.namedIn('t0/l')).toEqual(new Set(['f1.txt', 'f4.txt']));
+    expect(scope.namedIn('t2/l')).toBeUndefined();
+    expect(createPathScope().namedIn('')).toBeUndefined();
+    const scoped = await diffTrees(reader, treeOf(store, first), treeOf(store, second), scope);
+    expect(scoped).toEqual(whole.filter((change) => scope.covers(change.path)));
+    expect(scoped.map((change) => change.path)).toEqual([
+      't0/l/f1.txt',
+      't0/l/f4.txt',
+      't2/l/f0.txt',
+      't2/l/f1.txt',
+      't2/l/f2.txt',
+      't2/l/f3.txt',
+      't2/l/f4.txt',
+      't2/l/f5.txt',
+      't2/l/new.txt',
+      'x',
+      'x/inner.txt',
+      'y/inner.txt',
+    ]);
+  });
+
   it('treats a missing side as the empty tree, and equal trees as no change', async () => {
     writeFiles(dir, { 'a.txt': 'a\n', 'z/b.txt': 'b\n' });
     const tree = treeOf(store, gitCommit(store, dir, 'only'));

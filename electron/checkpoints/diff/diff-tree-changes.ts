@@ -59,7 +59,13 @@ export async function diffTrees(
   while (level.length > 0) {
     const next: PendingPair[] = [];
     await mapLimit(level, readConcurrency, async (pair) => {
-      const [oldEntries, newEntries] = await Promise.all([read(pair.old), read(pair.new)]);
+      const [oldRead, newRead] = await Promise.all([read(pair.old), read(pair.new)]);
+      // A folder the scope only passes through: just the names on the way count (the others are neither entered nor covered).
+      const reached = scope.namedIn(pair.prefix);
+      const [oldEntries, newEntries] =
+        reached === undefined
+          ? [oldRead, newRead]
+          : [oldRead.filter((entry) => reached.has(entry.name)), newRead.filter((entry) => reached.has(entry.name))];
       const visit = (
         name: string,
         oldEntry: StoredTreeEntry | undefined,

@@ -175,7 +175,8 @@ export async function runWholeRestore(
     readBlob: (oid) => engine.readBlob(oid),
     onProgress: (progress) => report(progress),
     known: await context.loadKnown(checkpoint.dir),
-    isSweepLeftToScopeCheck: context.checkScopeAfterRestore,
+    // Only a check of the whole directory lists every folder written (named paths are looked up by name).
+    isSweepLeftToScopeCheck: context.checkScopeAfterRestore && request.scope.paths.length === 0,
   });
   // The versions the read-back just found, so the ledger need not look at every file again.
   await ledger.recordObserved(applied.written, { kind: request.actor });

@@ -23,12 +23,18 @@ export interface ScopeCheckInput {
  * an outcome for every path that still differs although the restore did not skip it or report it:
  * a change the pre-rollback snapshot did not see (a watcher event still in flight) or one made
  * while the restore ran. So a restore can never look complete while part of it silently did not happen.
- * Its listing also sweeps the stale temp files (of writers that died) in the folders the restore
- * wrote, which the writes therefore skip (`ApplyInput.isSweepLeftToScopeCheck`).
+ * Paths named one by one are looked up by name, as the pre-rollback snapshot looked at them (its
+ * scan of named paths), not by listing the folders on their way; every folder the scope covers is
+ * listed. A check of the whole directory thereby lists every folder the restore wrote, and sweeps
+ * their stale temp files (of writers that died), which the writes then skip
+ * (`ApplyInput.isSweepLeftToScopeCheck`).
  */
 export async function findUnaccountedChanges(input: ScopeCheckInput): Promise<RestoreOutcome[]> {
   const temps: string[] = [];
-  const live = await readLiveTree(input.dir, input.rules, input.scope, input.known, (temp) => temps.push(temp));
+  const live = await readLiveTree(input.dir, input.rules, input.scope, input.known, {
+    onVigilTemp: (temp) => temps.push(temp),
+    isNamedLookup: true,
+  });
   await sweepStaleTempFiles(temps);
   const remaining = await diffTrees(overlayReader(live, input.store), input.checkpointTree, live.root, input.scope);
   const accounted = new Set(

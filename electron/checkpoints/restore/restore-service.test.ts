@@ -305,14 +305,19 @@ describe('restore with the checkpoint engine', () => {
     writeFiles(dir, base);
     const id = await checkpoint();
     const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
-    for (const checksScope of [false, true]) {
+    // By name (the check after writing looks the file up by name: the writes sweep) and whole (the check lists every folder).
+    for (const [checksScope, paths] of [
+      [false, ['src/app.ts']],
+      [true, ['src/app.ts']],
+      [true, []],
+    ] as const) {
       const service = restoreServiceFor(engine, checkpointsRoot, silentLogger, undefined, {
         checkScopeAfterRestore: checksScope,
       });
-      writeFileSync(path.join(dir, 'src/app.ts'), `changed ${String(checksScope)}\n`);
+      writeFileSync(path.join(dir, 'src/app.ts'), `changed ${String(checksScope)} ${paths.length}\n`);
       const stale = path.join(dir, 'src', `.app.ts.vigil-tmp-${deadPid}-0-0123456789ab`);
       writeFileSync(stale, 'left by a writer that died\n');
-      const result = await service.restore(dir, id, ['src/app.ts']);
+      const result = await service.restore(dir, id, paths);
       expect(result.status).toBe('complete');
       expect(readFileSync(path.join(dir, 'src/app.ts'), 'utf8')).toBe(base['src/app.ts']);
       expect(existsSync(stale)).toBe(false);

@@ -76,8 +76,24 @@ export function encodeTree(items: readonly TreeItem[]): Buffer {
   return encodeSortedTree(sortTreeItems(items));
 }
 
-/** Serializes tree entries already in git's order (`sortTreeItems`). */
+/** Serializes tree entries already in git's order (`sortTreeItems`), into one buffer (not two per entry). */
 export function encodeSortedTree(sorted: readonly TreeItem[]): Buffer {
+  const heads = sorted.map((item) => `${item.mode} ${item.name}\0`);
+  let length = 0;
+  for (const head of heads) length += Buffer.byteLength(head) + 20;
+  const out = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (const [index, item] of sorted.entries()) {
+    at += out.write(heads[index] ?? '', at);
+    const written = out.write(item.oid, at, 'hex');
+    // An id that is not 40 hex digits is encoded as Buffer.from(id, 'hex') encodes it (cut at the first bad digit).
+    if (written !== 20) return encodeEntryByEntry(sorted);
+    at += written;
+  }
+  return out;
+}
+
+function encodeEntryByEntry(sorted: readonly TreeItem[]): Buffer {
   const parts: Buffer[] = [];
   for (const item of sorted) {
     parts.push(Buffer.from(`${item.mode} ${item.name}\0`), Buffer.from(item.oid, 'hex'));
