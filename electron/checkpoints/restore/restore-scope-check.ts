@@ -23,9 +23,9 @@ export interface ScopeCheckInput {
  * an outcome for every path that still differs although the restore did not skip it or report it:
  * a change the pre-rollback snapshot did not see (a watcher event still in flight) or one made
  * while the restore ran. So a restore can never look complete while part of it silently did not happen.
- * Paths named one by one are looked up by name, as the pre-rollback snapshot looked at them (its
- * scan of named paths), not by listing the folders on their way; every folder the scope covers is
- * listed. A check of the whole directory thereby lists every folder the restore wrote, and sweeps
+ * On Linux, paths named one by one are looked up by name, as the pre-rollback snapshot looked at
+ * them (its scan of named paths), not by listing the folders on their way (elsewhere those folders
+ * are listed, since a lookup there is blind to case); every folder the scope covers is listed. A check of the whole directory thereby lists every folder the restore wrote, and sweeps
  * their stale temp files (of writers that died), which the writes then skip
  * (`ApplyInput.isSweepLeftToScopeCheck`).
  */
@@ -33,7 +33,9 @@ export async function findUnaccountedChanges(input: ScopeCheckInput): Promise<Re
   const temps: string[] = [];
   const live = await readLiveTree(input.dir, input.rules, input.scope, input.known, {
     onVigilTemp: (temp) => temps.push(temp),
-    isNamedLookup: true,
+    // Only where names are exact: on a case- or normalization-insensitive file system (macOS, Windows by
+    // default) an lstat of README.md finds readme.md, which a listing shows as a different name.
+    isNamedLookup: process.platform === 'linux',
   });
   await sweepStaleTempFiles(temps);
   const remaining = await diffTrees(overlayReader(live, input.store), input.checkpointTree, live.root, input.scope);

@@ -26,5 +26,11 @@ describe('encodeSortedTree', () => {
       { mode: fileModes.file, name: 'b', oid: '0123456789abcdef0123456789abcdef01234567' },
     ];
     expect(encodeSortedTree(items).equals(entryByEntry(items))).toBe(true);
+    // Longer than 40 digits, last: the buffer sized for 20 bytes per id would cut it.
+    const long: TreeItem[] = [
+      { mode: fileModes.file, name: 'a', oid: '0123456789abcdef0123456789abcdef01234567' },
+      { mode: fileModes.file, name: 'b', oid: 'ab'.repeat(32) },
+    ];
+    expect(encodeSortedTree(long).equals(entryByEntry(long))).toBe(true);
   });
 });

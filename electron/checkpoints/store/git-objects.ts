@@ -85,8 +85,10 @@ export function encodeSortedTree(sorted: readonly TreeItem[]): Buffer {
   let at = 0;
   for (const [index, item] of sorted.entries()) {
     at += out.write(heads[index] ?? '', at);
+    // An id that is not 40 hex digits is encoded as Buffer.from(id, 'hex') encodes it (cut at the first bad
+    // digit, or longer than 20 bytes), which the buffer sized for 20 bytes per id cannot hold.
+    if (item.oid.length !== 40) return encodeEntryByEntry(sorted);
     const written = out.write(item.oid, at, 'hex');
-    // An id that is not 40 hex digits is encoded as Buffer.from(id, 'hex') encodes it (cut at the first bad digit).
     if (written !== 20) return encodeEntryByEntry(sorted);
     at += written;
   }
