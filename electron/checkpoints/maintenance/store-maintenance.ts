@@ -3,7 +3,6 @@ import type { Logger } from '../../logging/logger';
 import type { CutReason } from '../../../shared/contract/checkpoints-live-contract';
 import type { PruneReport, RetentionPolicy } from '../checkpoint-types';
 import { collectGarbage } from '../store/garbage-collector';
-import { mergeSmallPacks } from '../store/pack-merge';
 import type { ObjectStore } from '../store/object-store';
 import type { RefStore } from '../store/ref-store';
 import { cutTimeline, droppableByAge, dropOldest, type CutOptions } from './retention';
@@ -45,8 +44,8 @@ const maxPacks = 8;
 const maxDroppedSinceCollect = 100;
 
 /**
- * Keeps the store small: packs loose objects and drops unreachable ones (one garbage collection
- * does both), merges small packs when only their number grew (see `mergeSmallPacks`), applies the retention policy, and enforces the size cap by dropping the oldest
+ * Keeps the store small: packs loose objects and merges packs (one garbage collection does
+ * both), applies the retention policy, and enforces the size cap by dropping the oldest
  * checkpoints across all directories (never a directory's newest).
  */
 export class StoreMaintenance {
@@ -167,13 +166,13 @@ export class StoreMaintenance {
     const { store, refs, timeline } = this.options;
     const retention = this.options.retention();
     const usage = await measureStore(store.objectsDir, { estimateLoose: true });
-    const isUntidy = usage.looseObjects > maxLooseObjects || this.#droppedSinceCollect > maxDroppedSinceCollect;
+    const isUntidy =
+      usage.looseObjects > maxLooseObjects ||
+      usage.packs > maxPacks ||
+      this.#droppedSinceCollect > maxDroppedSinceCollect;
     if (isUntidy) {
       await collectGarbage(store, refs, timeline, this.options.assertHeld);
       this.#droppedSinceCollect = 0;
-    } else if (usage.packs > maxPacks) {
-      // Only many small packs: merged without a collection, so a restore waiting for the lock waits milliseconds.
-      await mergeSmallPacks(store, this.options.assertHeld);
     }
     if (usage.bytes > retention.maxTotalBytes) await this.#enforceSizeCap();
   }
