@@ -105,6 +105,43 @@ describe('a serve.json that leads to no usable core never blocks a command', () 
   );
 
   it(
+    'works in-process when the core is stopped (Ctrl-Z), and the core, once resumed, never runs the call too',
+    { timeout: 300_000 },
+    async () => {
+      const workspace = await makeWorkspace(path.join(base, 'stopped'));
+      const server = spawnVigil(['serve', '--port', '0'], { env: workspace.env });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          let output = '';
+          server.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+            output += chunk;
+            if (/^url: /m.test(output)) resolve();
+          });
+          server.once('exit', (code) => reject(new Error(`vigil serve exited (${String(code)}): ${output}`)));
+        });
+        server.kill('SIGSTOP');
+        // The kernel still accepts the connection and buffers the request's head; the core cannot answer.
+        const run = await runVigil(['checkpoint', workspace.project], { env: workspace.env });
+        // A change since: were the call to run in the core too, it would make a second checkpoint.
+        await writeFile(path.join(workspace.project, 'after.txt'), 'written after the in-process checkpoint\n');
+        server.kill('SIGCONT');
+        expect(run.stderr).toMatch(
+          /^vigil: could not reach the Vigil core \(pid \d+\): http:\/\/127\.0\.0\.1:\d+ accepted the connection but did not ask for the call within 10000 ms .*so the call was never sent; working in-process\.\n$/,
+        );
+        expect(run.code).toBe(0);
+        // Resumed, the core reads the buffered head, but the call's body was never sent: one checkpoint, the in-process one.
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        const list = await runVigil(['checkpoints', 'list', workspace.project, '--json'], { env: workspace.env });
+        expect(list.stderr).toBe('');
+        expect((JSON.parse(list.stdout) as { total: number }).total).toBe(1);
+      } finally {
+        server.kill('SIGCONT');
+        server.kill('SIGKILL');
+      }
+    },
+  );
+
+  it(
     'fails with status 1 and a clear message, never a hang, when the core dies during a relayed call',
     { timeout: 300_000 },
     async () => {

@@ -18,18 +18,25 @@ async function serve(parts: readonly (string | Buffer)[]): Promise<Server> {
 }
 
 /** Reads one answer from `server` the way the relay does. */
-function read(server: Server): Promise<{ head?: AnswerHead; body: string; error?: string }> {
+function read(server: Server): Promise<{ head?: AnswerHead; body: string; error?: string; interim?: number[] }> {
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
   return new Promise((resolve) => {
     const socket = connect({ host: '127.0.0.1', port });
     let head: AnswerHead | undefined;
     let body = '';
+    const interim: number[] = [];
     readHttpAnswer(socket, {
+      onInterim: (answer) => interim.push(answer.status),
       onHead: (answer) => (head = answer),
       onBody: (text) => (body += text),
       onEnd: (error) =>
-        resolve({ ...(head === undefined ? {} : { head }), body, ...(error ? { error: error.code } : {}) }),
+        resolve({
+          ...(head === undefined ? {} : { head }),
+          body,
+          ...(error ? { error: error.code } : {}),
+          ...(interim.length > 0 ? { interim } : {}),
+        }),
     });
   });
 }
@@ -54,6 +61,18 @@ describe('reading a relayed call’s HTTP answer', () => {
     expect(answer.head?.status).toBe(200);
     expect(answer.head?.headers.get('x-vigil-contract')).toBe('1');
     expect(answer.body).toBe(body.toString());
+  });
+
+  it('reports a 100 Continue apart and reads the final head after it, in the same write or the next', async () => {
+    const together = await serve(['HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nX-Vigil-Contract: 1\r\n\r\nok']);
+    const apart = await serve(['HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 2', '00 OK\r\nX-Vigil-Contract: 1\r\n\r\nok']);
+    servers.push(together, apart);
+    for (const server of [together, apart]) {
+      const answer = await read(server);
+      expect(answer.interim).toEqual([100]);
+      expect(answer.head?.status).toBe(200);
+      expect(answer.body).toBe('ok');
+    }
   });
 
   it('unchunks a chunked body, whatever the writes’ boundaries', async () => {

@@ -8,6 +8,8 @@ export interface AnswerHead {
 
 /** What reading an answer reports: its head once, its body as text as it comes, then the end (with the socket's error, if any). */
 export interface AnswerHandlers {
+  /** An interim (1xx) answer, such as `100 Continue`; the final head follows it. */
+  readonly onInterim?: (head: AnswerHead) => void;
   readonly onHead: (head: AnswerHead) => void;
   readonly onBody: (text: string) => void;
   readonly onEnd: (error: NodeJS.ErrnoException | undefined) => void;
@@ -54,7 +56,7 @@ function chunkDecoder(emit: (bytes: Buffer) => void): (bytes: Buffer) => void {
 
 /**
  * Reads one HTTP/1.x answer from a socket that the server closes when it is done (the relay asks
- * with HTTP/1.0): the head, then the body as UTF-8 text, unchunked if need be. Bytes that are not
+ * with `Connection: close`): the head, then the body as UTF-8 text, unchunked if need be. Bytes that are not
  * an HTTP answer end it as if the socket had closed without one.
  */
 export function readHttpAnswer(socket: Socket, handlers: AnswerHandlers): void {
@@ -82,6 +84,14 @@ export function readHttpAnswer(socket: Socket, handlers: AnswerHandlers): void {
     const head = parseAnswerHead(headBytes.toString('latin1', 0, split));
     if (head === undefined) {
       socket.destroy();
+      return;
+    }
+    if (head.status < 200) {
+      // An interim answer (100 Continue): the final head follows, maybe in these same bytes.
+      const after = headBytes.subarray(split + 4);
+      headBytes = Buffer.alloc(0);
+      handlers.onInterim?.(head);
+      if (after.length > 0 && !isDone) takeHead(after);
       return;
     }
     hasHead = true;

@@ -17,10 +17,10 @@ export interface RelayCallOptions {
   /** How long connecting may take before the core counts as unreachable (default 2 s). */
   readonly connectTimeoutMs?: number;
   /**
-   * How long, once connected, the answer's head may take before the peer counts as unreachable
-   * (default 10 s). A Vigil core sends its head before it dispatches the call, so a peer that
-   * accepts and never answers (a stale serve.json's port taken by something else, a stopped
-   * process) has not run the call, and the command must not hang on it.
+   * How long, once connected, the peer may take to ask for the call's body (`100 Continue`) before
+   * it counts as unreachable (default 10 s). The body is sent only then, so a peer that accepts and
+   * never answers (a core stopped with Ctrl-Z or stuck, a stale serve.json's port taken by another
+   * program) never received the call and can never run it later: working in-process is safe.
    */
   readonly answerTimeoutMs?: number;
 }
@@ -92,17 +92,22 @@ function refusedBy(head: AnswerHead, credential: ServeCredential): string | unde
   return undefined;
 }
 
-/** The request: HTTP/1.0, so the core answers unchunked and closes the connection when the call is done. */
-function encodeRequest(credential: ServeCredential, host: string, body: string): string {
+/**
+ * The request's head: the body waits for the core's `100 Continue` (a core that never reads the
+ * head never gets the call), and the core closes the connection when the call is done.
+ */
+function encodeRequestHead(credential: ServeCredential, host: string, body: string): string {
   return [
-    'POST /ws HTTP/1.0',
+    'POST /ws HTTP/1.1',
     `Host: ${host}`,
     `Authorization: ${authorizationHeader(credential)}`,
     'Content-Type: application/json',
     'Accept: application/x-ndjson',
     `Content-Length: ${Buffer.byteLength(body)}`,
+    'Expect: 100-continue',
+    'Connection: close',
     '',
-    body,
+    '',
   ].join('\r\n');
 }
 
@@ -112,9 +117,11 @@ function encodeRequest(credential: ServeCredential, host: string, body: string):
  * connection): the call never ran, and the caller may work in-process. A core that dies after
  * taking the call rejects with `disconnected`: it may have run, so it must not be repeated.
  *
- * Spoken as plain HTTP/1.0 on a socket rather than through `node:http`: every `vigil` command and
+ * Spoken as plain HTTP/1.1 on a socket rather than through `node:http`: every `vigil` command and
  * agent hook that relays starts a process, and node:http's dozen modules cost each one ~6 ms of
- * CPU (docs/benchmarks.md); one request and one unchunked answer need none of them.
+ * CPU (docs/benchmarks.md); one request and one answer need none of them. The body goes only after
+ * the core's `100 Continue` (Node's server sends it when it reads the head), so a core that is
+ * stopped or stuck never gets a call the command then runs in-process.
  */
 export function relayCall(
   credential: ServeCredential,
@@ -149,22 +156,25 @@ export function relayCall(
       () => settle({ kind: 'unreachable', reason: `no answer from ${credential.origin} within ${timeoutMs} ms` }),
       timeoutMs,
     );
+    let isBodySent = false;
     socket.once('connect', () => {
       clearTimeout(waitTimer);
+      // Until the body is sent the core cannot have the call, so giving up then never runs it twice.
       waitTimer = setTimeout(() => {
-        // Timers run before the loop reads sockets: a head already waiting to be read is taken first
-        // (setImmediate runs after that read), so a call the core did take is never counted as not run.
-        setImmediate(() => {
-          if (head === undefined)
-            settle({ kind: 'unreachable', reason: silentPeerReason(credential, answerTimeoutMs) });
-        });
+        if (!isBodySent) settle({ kind: 'unreachable', reason: silentPeerReason(credential, answerTimeoutMs) });
       }, answerTimeoutMs);
       // Not half-closed: Node's server drops a request whose client ends its side before the answer.
-      socket.write(encodeRequest(credential, origin.host, body));
+      socket.write(encodeRequestHead(credential, origin.host, body));
     });
     const frames = frameReader(options);
     let refusedText = '';
     readHttpAnswer(socket, {
+      onInterim: (answer) => {
+        if (answer.status !== 100 || isBodySent || isSettled) return;
+        isBodySent = true;
+        clearTimeout(waitTimer);
+        socket.write(body);
+      },
       onHead: (answer) => {
         head = answer;
         clearTimeout(waitTimer);
@@ -184,26 +194,34 @@ export function relayCall(
           settle(disconnected(credential));
         }
       },
-      onEnd: (error) => {
-        if (head === undefined) {
-          // No answer at all: the call never reached a handler (the core sends its head before dispatching).
-          settle({ kind: 'unreachable', reason: unreachableReason(credential, error) });
-        } else if (head.status !== 200) {
-          settle({
-            kind: 'unreachable',
-            reason: `the core refused the request (HTTP ${head.status}: ${refusal(refusedText)})`,
-          });
-        } else {
-          const result = frames.result();
-          settle(result === undefined ? disconnected(credential) : { kind: 'answered', result });
-        }
-      },
+      onEnd: (error) => settle(endOutcome(credential, { head, error, refusedText, result: frames.result() })),
     });
   });
 }
 
+/** What an answer that ended comes to. */
+function endOutcome(
+  credential: ServeCredential,
+  answer: {
+    readonly head: AnswerHead | undefined;
+    readonly error: NodeJS.ErrnoException | undefined;
+    readonly refusedText: string;
+    readonly result: Result<unknown> | undefined;
+  },
+): RelayOutcome | Error {
+  const { head, result } = answer;
+  // No answer at all: the call never reached a handler (the core sends its head before dispatching).
+  if (head === undefined) return { kind: 'unreachable', reason: unreachableReason(credential, answer.error) };
+  if (head.status !== 200)
+    return {
+      kind: 'unreachable',
+      reason: `the core refused the request (HTTP ${head.status}: ${refusal(answer.refusedText)})`,
+    };
+  return result === undefined ? disconnected(credential) : { kind: 'answered', result };
+}
+
 function silentPeerReason(credential: ServeCredential, ms: number): string {
-  return `${credential.origin} accepted the connection but sent no answer within ${ms} ms (a Vigil core answers at once)`;
+  return `${credential.origin} accepted the connection but did not ask for the call within ${ms} ms (a Vigil core asks at once), so the call was never sent`;
 }
 
 function unreachableReason(credential: ServeCredential, error: NodeJS.ErrnoException | undefined): string {
