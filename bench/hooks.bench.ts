@@ -232,7 +232,7 @@ export const run: BenchArea = async (context) => {
       ...(caNote === ''
         ? []
         : [
-            `${caNote} Hooks as \`vigil connect\` writes them on Unix start that way too (\`/usr/bin/env -u NODE_EXTRA_CA_CERTS\`), whatever the agent passes on.`,
+            `${caNote} Hooks as \`vigil connect\` writes them on Unix start that way too (\`NODE_EXTRA_CA_CERTS= node …\`), whatever the agent passes on.`,
           ]),
     ].join('\n'),
     tables: [table],

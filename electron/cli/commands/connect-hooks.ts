@@ -27,18 +27,17 @@ export function hooksSettingsFile(agent: HookAgent, isProject: boolean, project:
 }
 
 /**
- * On Unix the hook starts without `NODE_EXTRA_CA_CERTS`, which agents pass on from the user's shell:
- * Node parses that bundle before its first line runs (~38 ms for a 215 KB system bundle on the
- * bench machine, docs/benchmarks.md), and a hook runs on every tool call and makes no TLS connection.
+ * On Unix the hook command empties `NODE_EXTRA_CA_CERTS` for Node (a plain `sh` assignment; Node then
+ * reads no bundle). Agents pass the user's environment on to hooks, and Node parses that bundle
+ * before its first line runs (~38 ms for a 215 KB system bundle on the bench machine,
+ * docs/benchmarks.md); a hook runs on every tool call and makes no TLS connection.
  */
-function withoutCaBundle(parts: readonly string[]): readonly string[] {
-  return process.platform === 'win32' ? parts : ['/usr/bin/env', '-u', 'NODE_EXTRA_CA_CERTS', ...parts];
-}
+const withoutCaBundle = process.platform === 'win32' ? '' : 'NODE_EXTRA_CA_CERTS= ';
 
 /** The command the agent runs: this Vigil's CLI by absolute path, its data folder named (agents may not pass VIGIL_HOME on). */
 async function hookCommandLine(agent: HookAgent, vigilHome: string, env: NodeJS.ProcessEnv): Promise<string> {
   const vigil = await vigilInvocation(env);
-  return quote([...withoutCaBundle([vigil.command, ...vigil.args]), 'hook', agent, '--home', vigilHome]);
+  return withoutCaBundle + quote([vigil.command, ...vigil.args, 'hook', agent, '--home', vigilHome]);
 }
 
 function again(request: HooksRequest, flag: '--write' | '--remove'): string {
