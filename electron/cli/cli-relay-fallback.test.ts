@@ -1,3 +1,4 @@
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -26,6 +27,18 @@ async function writeServeJson(
     JSON.stringify({ ...info, url, version: '0.1.0', startedAt: new Date().toISOString() }),
     { mode: 0o600 },
   );
+}
+
+/** Resolves once `vigil serve` prints its URL (it is then listening and serve.json is written). */
+function serving(server: ChildProcessWithoutNullStreams): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let output = '';
+    server.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      if (/^url: /m.test(output)) resolve();
+    });
+    server.once('exit', (code) => reject(new Error(`vigil serve exited (${String(code)}): ${output}`)));
+  });
 }
 
 describe('a serve.json that leads to no usable core never blocks a command', () => {
@@ -111,14 +124,7 @@ describe('a serve.json that leads to no usable core never blocks a command', () 
       const workspace = await makeWorkspace(path.join(base, 'stopped'));
       const server = spawnVigil(['serve', '--port', '0'], { env: workspace.env });
       try {
-        await new Promise<void>((resolve, reject) => {
-          let output = '';
-          server.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-            output += chunk;
-            if (/^url: /m.test(output)) resolve();
-          });
-          server.once('exit', (code) => reject(new Error(`vigil serve exited (${String(code)}): ${output}`)));
-        });
+        await serving(server);
         server.kill('SIGSTOP');
         // The kernel still accepts the connection and buffers the request's head; the core cannot answer.
         const run = await runVigil(['checkpoint', workspace.project], { env: workspace.env });
@@ -154,14 +160,7 @@ describe('a serve.json that leads to no usable core never blocks a command', () 
       );
       const server = spawnVigil(['serve', '--port', '0'], { env: workspace.env });
       try {
-        await new Promise<void>((resolve, reject) => {
-          let output = '';
-          server.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-            output += chunk;
-            if (/^url: /m.test(output)) resolve();
-          });
-          server.once('exit', (code) => reject(new Error(`vigil serve exited (${String(code)}): ${output}`)));
-        });
+        await serving(server);
         const tool = spawnVigil(
           ['tool', 'write_file', '--args', '{"path": "late.md", "content": "never\\n"}', '--cwd', workspace.project],
           { env: workspace.env },
