@@ -8,10 +8,10 @@ import { formatMs, summarize, type BenchArea } from './harness';
 import { caBundleNote, withoutCaBundle } from './vigil-process';
 
 /**
- * Why the CLI's relay client (electron/cli/relay/relay-client.ts) speaks HTTP/1.0 on a socket
+ * Why the CLI's relay client (electron/cli/relay/relay-client.ts) speaks HTTP/1.1 on a socket
  * instead of using node:http: every relayed `vigil` command and agent hook is a new process, and
  * what a process loads is paid on every call. Three scripts run alternately as whole processes
- * against one loopback server that answers like a Vigil core (a head, then one result frame): an
+ * against one loopback server that answers like a Vigil core (100 Continue, then a head and one result frame): an
  * empty module (Node's own start), the call through node:http, and the same call on a node:net
  * socket as the relay client makes it. Each child reports its own CPU time at exit.
  */
@@ -25,20 +25,25 @@ const scripts = {
 import { request } from 'node:http';
 const body = JSON.stringify({ channel: 'checkpoints:list', payload: { dir: '/tmp' }, events: [] });
 const req = request({ host: '127.0.0.1', port: Number(process.argv[2]), path: '/ws', method: 'POST', agent: false,
-  headers: { Authorization: 'Bearer t', 'Content-Type': 'application/json', Accept: 'application/x-ndjson', 'Content-Length': Buffer.byteLength(body) } },
+  headers: { Authorization: 'Bearer t', 'Content-Type': 'application/json', Accept: 'application/x-ndjson', 'Content-Length': Buffer.byteLength(body),
+    Expect: '100-continue', Connection: 'close' } },
   (res) => { let text = ''; res.setEncoding('utf8'); res.on('data', (c) => (text += c)); res.on('end', () => { if (!text.includes('"result"')) process.exitCode = 1; }); });
-req.end(body);
+req.on('continue', () => req.end(body));
 `,
   socket: `${exitReport}
 import { connect } from 'node:net';
 const body = JSON.stringify({ channel: 'checkpoints:list', payload: { dir: '/tmp' }, events: [] });
 const socket = connect({ host: '127.0.0.1', port: Number(process.argv[2]) }, () => {
-  socket.write(['POST /ws HTTP/1.0', 'Host: 127.0.0.1:' + process.argv[2], 'Authorization: Bearer t', 'Content-Type: application/json',
-    'Accept: application/x-ndjson', 'Content-Length: ' + Buffer.byteLength(body), '', body].join('\\r\\n'));
+  socket.write(['POST /ws HTTP/1.1', 'Host: 127.0.0.1:' + process.argv[2], 'Authorization: Bearer t', 'Content-Type: application/json',
+    'Accept: application/x-ndjson', 'Content-Length: ' + Buffer.byteLength(body), 'Expect: 100-continue', 'Connection: close', '', ''].join('\\r\\n'));
 });
 let text = '';
+let sent = false;
 socket.setEncoding('utf8');
-socket.on('data', (c) => (text += c));
+socket.on('data', (c) => {
+  text += c;
+  if (!sent && text.startsWith('HTTP/1.1 100')) { sent = true; socket.write(body); }
+});
 socket.on('close', () => { if (!text.includes('"result"')) process.exitCode = 1; });
 `,
 } as const;
@@ -110,7 +115,7 @@ export const run: BenchArea = async (context) => {
     return {
       title: 'The relay client: node:http or a socket',
       method:
-        'Whole processes, alternating run by run, against one loopback server answering like a Vigil core (a head, then one result frame). ' +
+        'Whole processes, alternating run by run, against one loopback server answering like a Vigil core (the body sent after its 100 Continue, as the relay client does; then a head and one result frame). ' +
         'Each child reports its own CPU time (user + system) at exit; wall time includes process start and exit. ' +
         caBundleNote(context.isQuick ? 5 : 20),
       tables: [
