@@ -32,7 +32,7 @@ export function parseAnswerHead(text: string): AnswerHead | undefined {
   return { status: Number(status[1]), headers };
 }
 
-/** Decodes `Transfer-Encoding: chunked` as it arrives (a server may chunk even an HTTP/1.0 answer). */
+/** Decodes `Transfer-Encoding: chunked` as it arrives (how a core streams its frames to the relay's HTTP/1.1 request). */
 function chunkDecoder(emit: (bytes: Buffer) => void): (bytes: Buffer) => void {
   let pending = Buffer.alloc(0);
   let remaining = -1;
