@@ -44,7 +44,7 @@ import { DirRegistry } from './timeline/dir-registry';
 import { pathExclusion } from './snapshot/exclusion-rules';
 import { isObjectId } from './store/git-objects';
 import { defaultWorkerCount, HashWorkerPool } from './snapshot/hash-worker-pool';
-import { StoreMaintenance } from './maintenance/store-maintenance';
+import { StoreMaintenance, type MaintenanceOutcome } from './maintenance/store-maintenance';
 import { ObjectStore } from './store/object-store';
 import { RefStore } from './store/ref-store';
 import { defaultRetention } from './maintenance/retention';
@@ -143,6 +143,7 @@ export class CheckpointService implements CheckpointApi {
       pinnedIds: () => this.#pins.ids(),
       reportCut: this.#reportCut,
       assertHeld: () => this.#lock.assertHeld(),
+      isLockWanted: () => this.#lock.waitingInLine() > 0,
     });
   }
 
@@ -227,6 +228,12 @@ export class CheckpointService implements CheckpointApi {
     } catch (error) {
       throw asAppError(error, this.#options.logger, 'read the store status');
     }
+  }
+
+  /** Looks at the store now, as the background timer does (see StoreMaintenance.maintain). */
+  async maintain(): Promise<MaintenanceOutcome> {
+    await this.#ensureReady();
+    return this.#maintenance.maintain();
   }
 
   async prune(actor?: PlainActor): Promise<PruneReport> {

@@ -95,6 +95,15 @@ export class FileLock {
     return heldLocks.getStore()?.get(this.#key)?.isHeld === true;
   }
 
+  /**
+   * How many acquisitions in this thread wait in line for this lock now (not counting the one
+   * holding it): long background work under the lock asks it to know when to give way.
+   */
+  waitingInLine(): number {
+    const waiting = queues.get(this.#key)?.waiting ?? 0;
+    return Math.max(0, waiting - 1);
+  }
+
   /** Runs `task` holding the lock; waits in line behind other holders in this process and elsewhere. */
   async withLock<T>(task: () => Promise<T>, purpose?: string): Promise<T> {
     if (this.isHeldHere()) return task();

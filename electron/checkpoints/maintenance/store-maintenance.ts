@@ -34,7 +34,20 @@ export interface MaintenanceOptions {
   }) => Promise<void>;
   /** Fails unless the store lock is still this process's (asked before every destructive step). */
   readonly assertHeld: () => Promise<void>;
+  /** Whether other work of this process waits in line for the store lock now (a checkpoint, a restore). */
+  readonly isLockWanted: () => boolean;
 }
+
+/** What one look at the store did. */
+export type MaintenanceOutcome =
+  /** Nothing needed doing. */
+  | 'tidy'
+  /** Garbage was collected (and the size cap enforced, if the store was over it). */
+  | 'collected'
+  /** A collection stopped, changing nothing, for work that waited for the store lock: it runs again later. */
+  | 'gave-way'
+  /** A restore runs: the look waits until it ends. */
+  | 'deferred';
 
 /** Loose objects tolerated before they are packed. */
 const maxLooseObjects = 1_500;
@@ -42,6 +55,13 @@ const maxLooseObjects = 1_500;
 const maxPacks = 8;
 /** Dropped checkpoints tolerated before their objects are collected. */
 const maxDroppedSinceCollect = 100;
+/**
+ * Collections in a row that may give way to waiting work; the next one runs to the end (as does
+ * any when the store is far past its limits, or over its size cap), so a busy store still gets tidied.
+ */
+const maxGiveWaysInARow = 5;
+/** How far past the loose-object and pack limits the store may get before a collection no longer gives way. */
+const farBehindFactor = 4;
 
 /**
  * Keeps the store small: packs loose objects and merges packs (one garbage collection does
@@ -51,6 +71,8 @@ const maxDroppedSinceCollect = 100;
 export class StoreMaintenance {
   #timer: NodeJS.Timeout | undefined;
   #droppedSinceCollect = 0;
+  #gaveWayInARow = 0;
+  #isDisposed = false;
   #running: Promise<unknown> = Promise.resolve();
   /**
    * Restores running now (checkpoint id → how many): while any does, maintenance waits (a restore
@@ -69,18 +91,28 @@ export class StoreMaintenance {
 
   /** Looks at the store a few seconds from now (coalesced), when enabled; while a restore runs, once it ends. */
   schedule(): void {
-    if (!this.options.enabled || this.#timer !== undefined) return;
+    if (!this.options.enabled || this.#isDisposed || this.#timer !== undefined) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       if (this.#holds.size > 0) {
         this.#isDeferred = true;
         return;
       }
-      this.#running = this.options
-        .run(() => this.#check())
-        .catch((error: unknown) => this.options.logger.warn('checkpoint store maintenance failed', { error }));
+      this.#running = this.maintain().catch((error: unknown) =>
+        this.options.logger.warn('checkpoint store maintenance failed', { error }),
+      );
     }, 5_000);
     this.#timer.unref();
+  }
+
+  /**
+   * Looks at the store now, under the store lock: collects garbage when it got untidy and
+   * enforces the size cap. A collection gives way (stops, changing nothing, and is scheduled
+   * again) when a restore or a checkpoint of this process waits for the lock meanwhile: on a big
+   * store it takes seconds, which the user's restore or the agent's write must not wait for.
+   */
+  maintain(): Promise<MaintenanceOutcome> {
+    return this.options.run(() => this.#check());
   }
 
   /**
@@ -142,13 +174,14 @@ export class StoreMaintenance {
 
   /** Stops the timer; waits for a running check. In one-shot processes, collects when the store got untidy. */
   async dispose(): Promise<void> {
+    this.#isDisposed = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
     await this.#running;
     if (!this.options.enabled)
-      await this.options
-        .run(() => this.#check())
-        .catch((error: unknown) => this.options.logger.warn('checkpoint store maintenance failed', { error }));
+      await this.maintain().catch((error: unknown) =>
+        this.options.logger.warn('checkpoint store maintenance failed', { error }),
+      );
   }
 
   /** What every retention cut must respect now: pinned checkpoints, those being restored, and the store lock. */
@@ -158,23 +191,43 @@ export class StoreMaintenance {
     return { pinned, assertHeld: this.options.assertHeld };
   }
 
-  async #check(): Promise<void> {
+  async #check(): Promise<MaintenanceOutcome> {
     if (this.#holds.size > 0) {
       this.#isDeferred = true;
-      return;
+      return 'deferred';
     }
-    const { store, refs, timeline } = this.options;
-    const retention = this.options.retention();
+    const { store, refs, timeline, logger } = this.options;
     const usage = await measureStore(store.objectsDir, { estimateLoose: true });
+    const isOverCap = usage.bytes > this.options.retention().maxTotalBytes;
     const isUntidy =
       usage.looseObjects > maxLooseObjects ||
       usage.packs > maxPacks ||
       this.#droppedSinceCollect > maxDroppedSinceCollect;
-    if (isUntidy) {
-      await collectGarbage(store, refs, timeline, this.options.assertHeld);
-      this.#droppedSinceCollect = 0;
+    if (!isUntidy && !isOverCap) return 'tidy';
+    // Over the cap, collect first: no checkpoint is dropped for space that garbage holds.
+    const mayGiveWay =
+      !isOverCap &&
+      this.#gaveWayInARow < maxGiveWaysInARow &&
+      usage.looseObjects <= maxLooseObjects * farBehindFactor &&
+      usage.packs <= maxPacks * farBehindFactor;
+    const shouldYield = (): boolean => this.#holds.size > 0 || this.options.isLockWanted();
+    const collected = await collectGarbage(store, refs, timeline, this.options.assertHeld, {
+      ...(mayGiveWay ? { shouldYield } : {}),
+    });
+    if (collected.gaveWay) {
+      this.#gaveWayInARow += 1;
+      logger.info('checkpoint store maintenance gave way to waiting work; it runs again later', {
+        looseObjects: usage.looseObjects,
+        packs: usage.packs,
+        inARow: this.#gaveWayInARow,
+      });
+      this.schedule();
+      return 'gave-way';
     }
-    if (usage.bytes > retention.maxTotalBytes) await this.#enforceSizeCap();
+    this.#gaveWayInARow = 0;
+    this.#droppedSinceCollect = 0;
+    if (isOverCap) await this.#enforceSizeCap();
+    return 'collected';
   }
 
   /** Drops the oldest checkpoints (a quarter of the droppable ones per round) until the store fits its cap. */

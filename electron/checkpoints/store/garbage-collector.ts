@@ -12,6 +12,27 @@ export interface CollectReport {
   readonly keptObjects: number;
   readonly droppedObjects: number;
   readonly pack: string | undefined;
+  /** It stopped before changing anything, because `shouldYield` asked it to (nothing was collected). */
+  readonly gaveWay: boolean;
+}
+
+/** How a collection runs. */
+export interface CollectOptions {
+  /**
+   * Asked between steps until the new pack is complete: true stops the collection there, with the
+   * store exactly as it was (the partial pack deleted), so that work waiting for the store lock
+   * (a restore, an agent's checkpoint) does not wait seconds for background tidying.
+   */
+  readonly shouldYield?: () => boolean;
+}
+
+/** Thrown inside a collection to stop it where it is (see CollectOptions.shouldYield). */
+class GaveWay extends Error {}
+
+/** A check point of a collection: stops it when asked to give way. */
+function yieldPoint(options: CollectOptions): Promise<void> {
+  if (options.shouldYield?.() === true) throw new GaveWay('the collection gave way');
+  return yieldToLoop();
 }
 
 /** Every object reachable from the timelines' heads (commits, then trees, then blobs), and the cut points in use. */
@@ -19,6 +40,7 @@ async function reachableObjects(
   store: ObjectStore,
   refs: RefStore,
   timeline: Timeline,
+  options: CollectOptions,
 ): Promise<{ order: string[]; cuts: Set<string> }> {
   const shallow = await refs.readShallow();
   const seen = new Set<string>();
@@ -59,7 +81,7 @@ async function reachableObjects(
       if (typeOfMode(item.mode) === 'tree') pendingTrees.push(item.oid);
       else blobs.push(item.oid);
     }
-    if (++sinceYield % 200 === 0) await yieldToLoop();
+    if (++sinceYield % 200 === 0) await yieldPoint(options);
   }
   return { order: [...commits, ...trees, ...blobs], cuts };
 }
@@ -81,17 +103,26 @@ async function looseObjects(store: ObjectStore): Promise<Map<string, string>> {
  * pack and loose object (the store lock must be held: `assertHeld` is asked right before each
  * destructive step, so a writer whose lock was taken over deletes nothing). Whole objects are
  * copied from the old packs without recompressing. Crash-safe by order: the new pack is complete
- * and visible before the shallow list shrinks, and both before anything is deleted.
+ * and visible before the shallow list shrinks, and both before anything is deleted. With
+ * `options.shouldYield`, it may stop before its new pack is complete, changing nothing.
  */
 export async function collectGarbage(
   store: ObjectStore,
   refs: RefStore,
   timeline: Timeline,
   assertHeld: () => Promise<void>,
+  options: CollectOptions = {},
 ): Promise<CollectReport> {
   await assertHeld();
   await store.refresh(true);
-  const { order, cuts } = await reachableObjects(store, refs, timeline);
+  let reachableFound;
+  try {
+    reachableFound = await reachableObjects(store, refs, timeline, options);
+  } catch (error) {
+    if (error instanceof GaveWay) return { keptObjects: 0, droppedObjects: 0, pack: undefined, gaveWay: true };
+    throw error;
+  }
+  const { order, cuts } = reachableFound;
   const loose = await looseObjects(store);
   const oldPacks = store.packs;
   const existing = new Set(loose.keys());
@@ -99,7 +130,7 @@ export async function collectGarbage(
   const reachable = new Set(order);
   const dropped = [...existing].filter((oid) => !reachable.has(oid)).length;
   if (dropped === 0 && loose.size === 0 && oldPacks.length <= 1)
-    return { keptObjects: order.length, droppedObjects: 0, pack: oldPacks[0]?.name };
+    return { keptObjects: order.length, droppedObjects: 0, pack: oldPacks[0]?.name, gaveWay: false };
 
   const writer = await PackWriter.create(store.packDir, 6);
   let written;
@@ -114,11 +145,13 @@ export async function collectGarbage(
         const object = await store.read(oid);
         await writer.add(object.type, object.content, oid);
       }
-      if (++count % 500 === 0) await yieldToLoop();
+      if (++count % 500 === 0) await yieldPoint(options);
     }
+    if (options.shouldYield?.() === true) throw new GaveWay('the collection gave way');
     written = await writer.finish();
   } catch (error) {
     await writer.abort();
+    if (error instanceof GaveWay) return { keptObjects: 0, droppedObjects: 0, pack: undefined, gaveWay: true };
     throw error;
   }
   try {
@@ -146,5 +179,5 @@ export async function collectGarbage(
   // Every loose object is in the new pack now, which was fsynced.
   store.forgetUnsynced();
   await store.refresh(true);
-  return { keptObjects: order.length, droppedObjects: dropped, pack: written?.name };
+  return { keptObjects: order.length, droppedObjects: dropped, pack: written?.name, gaveWay: false };
 }

@@ -1,0 +1,199 @@
+import { randomBytes } from 'node:crypto';
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { recordingLogger } from '../../hermes/test-support/recording-logger';
+import { silentLogger } from '../../logging/logger';
+import { FileLock, runOutsideFileLocks } from '../../locks/file-lock';
+import { makeTempDir } from '../../test-support/temp-dir';
+import { CheckpointService } from '../checkpoint-service';
+import { collectGarbage } from '../store/garbage-collector';
+import { ObjectStore } from '../store/object-store';
+import { RefStore } from '../store/ref-store';
+import { storeLayout } from '../store/store-layout';
+import { Timeline } from '../timeline/timeline';
+import { writeFiles } from '../test-support/restore-fixtures';
+import { fsck, git } from '../test-support/store-fixtures';
+
+/** Background garbage collection gives way to work that waits for the store lock, changing nothing. */
+
+let root: string;
+let remove: () => Promise<void>;
+let dir: string;
+let checkpointsRoot: string;
+beforeEach(async () => {
+  ({ dir: root, remove } = await makeTempDir('vigil-maintenance-'));
+  dir = path.join(root, 'project');
+  checkpointsRoot = path.join(root, 'home', 'checkpoints');
+});
+afterEach(async () => {
+  await remove();
+});
+
+/** Every file under the store's objects folder, with its size: what a collection that changed nothing leaves alone. */
+function objectFiles(gitdir: string): string[] {
+  const objects = path.join(gitdir, 'objects');
+  return readdirSync(objects, { recursive: true, encoding: 'utf8' })
+    .filter((name) => statSync(path.join(objects, name)).isFile())
+    .map((name) => `${name} ${statSync(path.join(objects, name)).size}`)
+    .sort();
+}
+
+/** Rewrites `count` files of the project with `label` in them and checkpoints it. */
+async function checkpointVersion(engine: CheckpointService, label: string, count: number): Promise<void> {
+  writeFiles(
+    dir,
+    Object.fromEntries(Array.from({ length: count }, (_, index) => [`src/f${index}.txt`, `${label} ${index}\n`])),
+  );
+  const outcome = await engine.checkpoint(dir, { reason: label });
+  if (outcome.kind !== 'created') throw new Error('expected a new checkpoint');
+}
+
+/**
+ * Runs a maintenance look and then `other` against the store lock, in this order, queued behind
+ * another holder of the lock (as a one-shot CLI would be); resolves with both outcomes.
+ */
+async function maintainWhileWanted(
+  engine: CheckpointService,
+  other: () => Promise<unknown>,
+): Promise<[unknown, unknown]> {
+  const blocker = new FileLock({ path: storeLayout(checkpointsRoot).lockPath, resource: 'the checkpoint store' });
+  const queued = async (count: number): Promise<void> => {
+    while (blocker.waitingInLine() < count) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
+  let maintained: Promise<unknown> = Promise.resolve();
+  let wanted: Promise<unknown> = Promise.resolve();
+  await blocker.withLock(async () => {
+    // Called from outside the blocker's hold, as separate tasks would be (not re-entering it).
+    maintained = runOutsideFileLocks(() => engine.maintain());
+    await queued(1);
+    wanted = runOutsideFileLocks(other);
+    await queued(2);
+  });
+  return [await maintained, await wanted];
+}
+
+describe('a garbage collection asked to give way', () => {
+  it('stops mid-pack with the store exactly as it was, and collects in full when let be', async () => {
+    // Two kept of three: the first version's 600 blobs are garbage; 1,200 reachable objects make
+    // the collection consult shouldYield while it copies them into its new pack.
+    const engine = new CheckpointService({
+      root: checkpointsRoot,
+      logger: silentLogger,
+      retention: { maxSnapshots: 2 },
+    });
+    try {
+      for (const label of ['one', 'two', 'three']) await checkpointVersion(engine, label, 600);
+    } finally {
+      await engine.dispose();
+    }
+    const { gitdir } = storeLayout(checkpointsRoot);
+    const before = objectFiles(gitdir);
+    const heads = git(['--git-dir', gitdir, 'for-each-ref', '--format=%(objectname)']);
+    const store = new ObjectStore(gitdir);
+    const timeline = new Timeline(store);
+    const refs = new RefStore(gitdir);
+    const held = (): Promise<void> => Promise.resolve();
+    let asked = 0;
+    try {
+      const stopped = await collectGarbage(store, refs, timeline, held, { shouldYield: () => ++asked >= 2 });
+      expect(stopped.gaveWay).toBe(true);
+      expect(asked).toBe(2);
+      // No new pack, no temporary file, nothing deleted; git finds the store whole.
+      expect(objectFiles(gitdir)).toEqual(before);
+      expect(fsck(gitdir)).toBe('');
+      expect(git(['--git-dir', gitdir, 'for-each-ref', '--format=%(objectname)'])).toBe(heads);
+
+      const collected = await collectGarbage(store, refs, timeline, held, { shouldYield: () => false });
+      expect(collected.gaveWay).toBe(false);
+      expect(collected.droppedObjects).toBeGreaterThanOrEqual(600);
+      expect(readdirSync(path.join(gitdir, 'objects', 'pack')).filter((name) => name.endsWith('.pack'))).toHaveLength(
+        1,
+      );
+      expect(fsck(gitdir)).toBe('');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('background maintenance', () => {
+  it('gives way to a checkpoint that waits for the store lock, then collects once nothing waits', async () => {
+    const logger = recordingLogger();
+    // Over 1,500 loose objects (batches under the pack threshold are written loose): untidy.
+    const engine = new CheckpointService({ root: checkpointsRoot, logger, retention: { maxSnapshots: 2 } });
+    try {
+      for (const label of ['one', 'two', 'three', 'four']) await checkpointVersion(engine, label, 500);
+      const { gitdir } = storeLayout(checkpointsRoot);
+      const before = objectFiles(gitdir);
+      writeFiles(dir, { 'src/f0.txt': 'five 0\n' });
+      const [maintained, checkpointed] = await maintainWhileWanted(engine, () =>
+        engine.checkpoint(dir, { reason: 'five' }),
+      );
+      expect(maintained).toBe('gave-way');
+      expect(logger.lines.some((line) => line.message.startsWith('checkpoint store maintenance gave way'))).toBe(true);
+      expect(checkpointed).toMatchObject({ kind: 'created' });
+      // The checkpoint added its objects; the collection had removed none.
+      const after = new Set(objectFiles(gitdir));
+      for (const file of before) expect(after.has(file)).toBe(true);
+      expect(fsck(gitdir)).toBe('');
+
+      // Nothing waits now: the next look collects.
+      expect(await engine.maintain()).toBe('collected');
+      expect(readdirSync(path.join(gitdir, 'objects', 'pack')).filter((name) => name.endsWith('.pack'))).toHaveLength(
+        1,
+      );
+      expect(fsck(gitdir)).toBe('');
+      expect(await engine.list(dir)).toHaveLength(2);
+    } finally {
+      await engine.dispose();
+    }
+  }, 60_000);
+
+  it('gives way at most five times in a row: the sixth look collects though work waits', async () => {
+    const logger = recordingLogger();
+    const engine = new CheckpointService({ root: checkpointsRoot, logger, retention: { maxSnapshots: 2 } });
+    try {
+      for (const label of ['one', 'two', 'three', 'four']) await checkpointVersion(engine, label, 500);
+      const outcomes: unknown[] = [];
+      for (let round = 0; round < 6; round += 1) {
+        const [maintained] = await maintainWhileWanted(engine, () => engine.withStoreLock(() => Promise.resolve()));
+        outcomes.push(maintained);
+      }
+      expect(outcomes).toEqual(['gave-way', 'gave-way', 'gave-way', 'gave-way', 'gave-way', 'collected']);
+      expect(fsck(storeLayout(checkpointsRoot).gitdir)).toBe('');
+    } finally {
+      await engine.dispose();
+    }
+  }, 60_000);
+
+  it('over the size cap, collects garbage before dropping any checkpoint', async () => {
+    const logger = recordingLogger();
+    // Three versions of 520 incompressible files (~1 MiB each, packed); two are kept, so one is
+    // garbage. The cap holds two versions but not three: collecting is enough, dropping is not needed.
+    const engine = new CheckpointService({
+      root: checkpointsRoot,
+      logger,
+      retention: { maxSnapshots: 2, maxTotalBytes: 2.6 * 1024 * 1024 },
+    });
+    try {
+      for (const label of ['one', 'two', 'three']) {
+        writeFiles(
+          dir,
+          Object.fromEntries(
+            Array.from({ length: 520 }, (_, index) => [`src/f${index}.txt`, randomBytes(2048).toString('latin1')]),
+          ),
+        );
+        const outcome = await engine.checkpoint(dir, { reason: label });
+        expect(outcome.kind).toBe('created');
+      }
+      expect(await engine.list(dir)).toHaveLength(2);
+      expect(await engine.maintain()).toBe('collected');
+      expect(await engine.list(dir)).toHaveLength(2);
+      expect(logger.lines.filter((line) => line.message.includes('size-cap'))).toEqual([]);
+      expect(fsck(storeLayout(checkpointsRoot).gitdir)).toBe('');
+    } finally {
+      await engine.dispose();
+    }
+  }, 60_000);
+});
