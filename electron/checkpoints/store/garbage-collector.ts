@@ -3,6 +3,7 @@ import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { decodeTree, fileModes, typeOfMode } from './git-objects';
 import { isLooseObjectName, type ObjectStore } from './object-store';
+import type { PackFile, RawPackEntry } from './pack-file';
 import { PackWriter } from './pack-writer';
 import type { RefStore } from './ref-store';
 import type { Timeline } from '../timeline/timeline';
@@ -86,6 +87,47 @@ async function reachableObjects(
   return { order: [...commits, ...trees, ...blobs], cuts };
 }
 
+/**
+ * Writes every object of `order` into `writer`: those of the old packs pack by pack in offset
+ * order, read in large windows and copied whole without recompressing (a delta is resolved and
+ * recompressed), then the loose ones.
+ */
+async function copyObjects(
+  store: ObjectStore,
+  oldPacks: readonly PackFile[],
+  order: readonly string[],
+  writer: PackWriter,
+  options: CollectOptions,
+): Promise<void> {
+  const byPack = new Map<PackFile, Map<number, string>>(oldPacks.map((pack) => [pack, new Map()]));
+  const elsewhere: string[] = [];
+  for (const oid of order) {
+    let isPacked = false;
+    for (const pack of oldPacks) {
+      const offset = pack.index.find(oid);
+      if (offset === undefined) continue;
+      byPack.get(pack)?.set(offset, oid);
+      isPacked = true;
+      break;
+    }
+    if (!isPacked) elsewhere.push(oid);
+  }
+  let count = 0;
+  const copy = async (oid: string, entry?: RawPackEntry): Promise<void> => {
+    if (entry?.isWhole === true) await writer.addRaw(oid, entry.bytes);
+    else {
+      const object = await store.read(oid);
+      await writer.add(object.type, object.content, oid);
+    }
+    if (++count % 500 === 0) await yieldPoint(options);
+  };
+  for (const [pack, oids] of byPack) {
+    const offsets = [...oids.keys()].sort((a, b) => a - b);
+    for await (const { offset, entry } of pack.rawEntries(offsets)) await copy(oids.get(offset) as string, entry);
+  }
+  for (const oid of elsewhere) await copy(oid);
+}
+
 /** The loose objects of the store, by id, with their files. */
 async function looseObjects(store: ObjectStore): Promise<Map<string, string>> {
   const found = new Map<string, string>();
@@ -135,18 +177,7 @@ export async function collectGarbage(
   const writer = await PackWriter.create(store.packDir, 6);
   let written;
   try {
-    let count = 0;
-    for (const oid of order) {
-      const packed = oldPacks.find((pack) => pack.index.find(oid) !== undefined);
-      const offset = packed?.index.find(oid);
-      const raw = packed !== undefined && offset !== undefined ? await packed.rawAt(offset) : undefined;
-      if (raw?.isWhole === true) await writer.addRaw(oid, raw.bytes);
-      else {
-        const object = await store.read(oid);
-        await writer.add(object.type, object.content, oid);
-      }
-      if (++count % 500 === 0) await yieldPoint(options);
-    }
+    await copyObjects(store, oldPacks, order, writer, options);
     if (options.shouldYield?.() === true) throw new GaveWay('the collection gave way');
     written = await writer.finish();
   } catch (error) {

@@ -63,17 +63,34 @@ describe('the object layer', () => {
       Buffer.from('small'),
       Buffer.alloc(300_000, 'ab'),
       Buffer.from('x'.repeat(70_000)),
+      // Incompressible, so bigger in the pack than the copy window below.
+      randomBytes(100_000),
     ];
     const writer = await PackWriter.create(store.packDir);
     for (const content of contents) await writer.add('blob', content, hashObject('blob', content));
     const pack = await writer.finish();
-    expect(pack?.count).toBe(4);
+    expect(pack?.count).toBe(5);
     git(['--git-dir', store.gitdir, 'verify-pack', path.join(store.packDir, `${pack?.name ?? ''}.idx`)]);
     await store.refresh(true);
     for (const content of contents) {
       const oid = hashObject('blob', content);
       expect(git(['--git-dir', store.gitdir, 'cat-file', '-s', oid])).toBe(String(content.length));
       expect(Buffer.compare(await store.readTyped(oid, 'blob'), content)).toBe(0);
+    }
+    // Copying reads entries in windows: the same bytes as one read per entry, an entry bigger than
+    // the window read alone, the entries skipped left out.
+    await store.refresh(true);
+    const [packFile] = store.packs;
+    const offsets = [...(packFile?.index.entries() ?? [])].map((entry) => entry.offset).sort((a, b) => a - b);
+    const wanted = offsets.filter((_offset, index) => index !== 1);
+    const windowed = [];
+    for await (const { offset, entry } of packFile?.rawEntries(wanted, 64 * 1024) ?? [])
+      windowed.push({ offset, entry });
+    expect(windowed.map((item) => item.offset)).toEqual(wanted);
+    for (const { offset, entry } of windowed) {
+      const alone = await packFile?.rawAt(offset);
+      expect(entry.isWhole).toBe(true);
+      expect(Buffer.compare(entry.bytes, alone?.bytes ?? Buffer.alloc(0))).toBe(0);
     }
     await store.close();
 
