@@ -242,6 +242,32 @@ describe('FileLock', () => {
   );
 
   it.runIf(process.platform === 'linux')(
+    'stops waiting for a holder on this host that is stopped (Ctrl+Z), and says how to resume it',
+    { timeout: 30_000 },
+    async () => {
+      const lockPath = path.join(dir, 'stopped.lock');
+      const holder = startChild(['hold', lockPath]);
+      children.push(holder);
+      await printed(holder, 'held');
+      holder.kill('SIGSTOP');
+      try {
+        // Without the check this waits out its full minute.
+        const lock = new FileLock({ path: lockPath, resource: 'the test resource', timeoutMs: 60_000 });
+        const error = (await lock.withLock(() => Promise.resolve()).catch((caught: unknown) => caught)) as AppError;
+        expect(error.code).toBe('busy');
+        expect(error.message).toContain(`process ${holder.pid ?? ''} on ${os.hostname()}`);
+        expect(error.message).toContain('which is stopped (suspended with Ctrl+Z or SIGSTOP)');
+        expect(error.message).toContain(`kill -CONT ${holder.pid ?? ''}`);
+        expect(error.details).toMatchObject({ isHolderStopped: true, holder: { pid: holder.pid } });
+        // Its lock is left alone.
+        expect(JSON.parse(readFileSync(lockPath, 'utf8'))).toMatchObject({ pid: holder.pid });
+      } finally {
+        holder.kill('SIGCONT');
+      }
+    },
+  );
+
+  it.runIf(process.platform === 'linux')(
     'takes over a lock whose pid now names another process (its start time differs)',
     async () => {
       const lockPath = path.join(dir, 'i.lock');

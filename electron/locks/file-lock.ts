@@ -13,7 +13,7 @@ import {
   sweepLockLitter,
   type ObservedFile,
 } from './lock-file-ops';
-import { newLockHolder, parseLockHolder, staleReason, type LockHolder } from './lock-holder';
+import { isHolderStopped, newLockHolder, parseLockHolder, staleReason, type LockHolder } from './lock-holder';
 import { ownStartTime } from '../process/process-start-time';
 
 /** Options of a cross-process lock file. */
@@ -54,6 +54,19 @@ const heldLocks = new AsyncLocalStorage<ReadonlyMap<string, Hold>>();
  */
 export function runOutsideFileLocks<R>(work: () => R): R {
   return heldLocks.exit(work);
+}
+
+/**
+ * How long a holder must be seen stopped (Ctrl+Z, SIGSTOP) before a contender stops waiting for
+ * it and says so: long enough not to race a `kill -CONT` under way.
+ */
+const stoppedHolderGraceMs = 1_000;
+
+/** Who holds a lock, for messages: "process 12 on host (purpose) since …". */
+function describeHolder(by: LockHolder | undefined): string {
+  return by === undefined
+    ? 'another process'
+    : `process ${by.pid} on ${by.hostname}${by.purpose === undefined ? '' : ` (${by.purpose})`} since ${by.acquiredAt}`;
 }
 
 /** The in-process queue of each lock file: every FileLock on one path in this thread shares it. */
@@ -159,6 +172,7 @@ export class FileLock {
     const deadline = Date.now() + this.#options.timeoutMs;
     const startedAt = await ownStartTime();
     let delay = 2;
+    let stoppedSince: number | undefined;
     for (;;) {
       const holder = newLockHolder(purpose, startedAt);
       const isCreated = await createExclusive(lockPath, JSON.stringify(holder)).catch((error: unknown) => {
@@ -175,15 +189,20 @@ export class FileLock {
         await this.#afterTakeover(holder, hold, observed.holder, reason);
         return holder;
       }
-      if (Date.now() > deadline) {
-        const by = observed.holder;
-        const who =
-          by === undefined
-            ? 'another process'
-            : `process ${by.pid} on ${by.hostname}${by.purpose === undefined ? '' : ` (${by.purpose})`} since ${by.acquiredAt}`;
+      const by = observed.holder;
+      // A stopped holder cannot finish until resumed: say so rather than wait out the timeout.
+      stoppedSince = (await isHolderStopped(by)) ? (stoppedSince ?? Date.now()) : undefined;
+      if (by !== undefined && stoppedSince !== undefined && Date.now() - stoppedSince >= stoppedHolderGraceMs) {
         throw new AppError(
           'busy',
-          `${this.#options.resource} is locked by ${who}. Wait for it to finish; if no Vigil process is running, delete ${lockPath}.`,
+          `${this.#options.resource} is locked by ${describeHolder(by)}, which is stopped (suspended with Ctrl+Z or SIGSTOP) and cannot finish. Resume it (fg in its terminal, or kill -CONT ${by.pid}) or end it, then try again.`,
+          { lockPath, holder: by, isHolderStopped: true },
+        );
+      }
+      if (Date.now() > deadline) {
+        throw new AppError(
+          'busy',
+          `${this.#options.resource} is locked by ${describeHolder(by)}. Wait for it to finish; if no Vigil process is running, delete ${lockPath}.`,
           {
             lockPath,
             holder: by,

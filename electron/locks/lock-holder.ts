@@ -58,6 +58,19 @@ export function parseLockHolder(raw: string): LockHolder | undefined {
 }
 
 /**
+ * Whether a live holder on this host is stopped by a signal (Ctrl+Z, SIGSTOP) now: it keeps its
+ * lock (see `staleReason`) but cannot finish until it is resumed. Linux only (false elsewhere).
+ */
+export async function isHolderStopped(
+  holder: LockHolder | undefined,
+  startOf: (pid: number) => Promise<ProcessStart | undefined> = processStart,
+): Promise<boolean> {
+  if (holder === undefined || holder.hostname !== os.hostname()) return false;
+  const current = await startOf(holder.pid);
+  return current?.isStopped === true && (holder.startedAt === undefined || current.startedAt === holder.startedAt);
+}
+
+/**
  * Why a lock file is considered abandoned, or undefined while its holder may still be working.
  * A holder on this host is judged by its process: gone, exited, or its pid now names another
  * process (its start time differs). Where start times can be read (Linux), a live one keeps its

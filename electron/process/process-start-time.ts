@@ -1,9 +1,13 @@
 import { readFile } from 'node:fs/promises';
 
-/** What /proc says about a process: when it started (boot id + clock ticks since boot) and whether it has exited (a zombie). */
+/**
+ * What /proc says about a process: when it started (boot id + clock ticks since boot), whether it
+ * has exited (a zombie), and whether it is stopped by a signal (Ctrl+Z, SIGSTOP: state T).
+ */
 export interface ProcessStart {
   readonly startedAt: string;
   readonly hasExited: boolean;
+  readonly isStopped: boolean;
 }
 
 let bootId: Promise<string | undefined> | undefined;
@@ -34,7 +38,7 @@ export async function processStart(pid: number): Promise<ProcessStart | undefine
   const state = fields[0];
   const ticks = fields[19];
   if (state === undefined || ticks === undefined || !/^\d+$/.test(ticks)) return undefined;
-  return { startedAt: `${boot}:${ticks}`, hasExited: state === 'Z' || state === 'X' };
+  return { startedAt: `${boot}:${ticks}`, hasExited: state === 'Z' || state === 'X', isStopped: state === 'T' };
 }
 
 let ownStart: Promise<string | undefined> | undefined;
