@@ -375,9 +375,29 @@ export class CheckpointService implements CheckpointApi {
       tracked = new TrackedDirectory(dir, dirhash);
       this.#tracked.set(dirhash, tracked);
       if (this.#options.watch === true) await this.#watchers.watch(tracked, this.#ignoredFolders());
-      else this.#prestartForBigTree(dirhash);
+      else if (!this.#adoptHeadStart(tracked)) this.#prestartForBigTree(dirhash);
     }
     return tracked;
+  }
+
+  /**
+   * Takes over the walk begun before this engine was built, when it walked this directory with
+   * this store's lock, ignored folders and file size cap (its first snapshot then uses it, if the
+   * lock is still held under the same hold); its workers become this engine's.
+   */
+  #adoptHeadStart(tracked: TrackedDirectory): boolean {
+    const headStart = this.#options.headStart;
+    if (
+      headStart === undefined ||
+      headStart.dir !== tracked.dir ||
+      path.resolve(headStart.lockPath) !== path.resolve(this.#layout.lockPath) ||
+      headStart.maxFileBytes !== this.maxFileBytes ||
+      headStart.ignoredFolders.join('\0') !== this.#ignoredFolders().join('\0')
+    )
+      return false;
+    tracked.headStart = headStart;
+    this.#pool.adopt(headStart.pool);
+    return true;
   }
 
   /**

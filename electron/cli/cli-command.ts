@@ -1,5 +1,6 @@
 import type { ParseArgsConfig } from 'node:util';
 import { escapeControls } from '../../shared/text/control-characters';
+import type { WalkHeadStart } from '../checkpoints';
 
 /** One option of a command, as `node:util` parseArgs takes it. */
 export type CliOption = NonNullable<ParseArgsConfig['options']>[string];
@@ -13,6 +14,11 @@ export interface CliIo {
   readonly cwd: string;
   /** `--local`: work in-process even when a resident core runs (no relay). */
   readonly forceLocal?: boolean;
+  /**
+   * `vigil checkpoint DIR` with no resident core: the walk the executable began before loading the
+   * command (under the store lock, held until the command returns); such a command works in-process.
+   */
+  readonly checkpointHeadStart?: WalkHeadStart;
 }
 
 /** The parsed arguments of one command. */

@@ -1,8 +1,9 @@
 /**
  * The `vigil` executable: runs one command and exits with its code, loading only that command's
  * modules. `vigil hook …` runs on every tool call of an agent, so it takes a shorter path still
- * (the relay client and the agents' formats, no command machinery). The build groups what each
- * path loads into few files (scripts/build/chunk-plan.ts).
+ * (the relay client and the agents' formats, no command machinery). `vigil checkpoint DIR` with no
+ * resident core starts its walk while the command loads (cli/checkpoint-process.ts). The build
+ * groups what each path loads into few files (scripts/build/chunk-plan.ts).
  */
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -11,7 +12,17 @@ async function main(): Promise<void> {
     await runHookProcess(argv.slice(1));
     return;
   }
-  const { runCliProcess } = await import('./cli-main');
+  // Loaded while a checkpoint's walk starts.
+  const loading = import('./cli-main');
+  if (argv[0] === 'checkpoint') {
+    const { runCheckpointProcess } = await import('./checkpoint-process');
+    const context = { env: process.env, cwd: process.cwd() };
+    process.exitCode = await runCheckpointProcess(argv, context, async (headStart) =>
+      (await loading).runCliProcess(argv, headStart),
+    );
+    return;
+  }
+  const { runCliProcess } = await loading;
   process.exitCode = await runCliProcess(argv);
 }
 
