@@ -42,18 +42,18 @@ describe('vigil checkpoint DIR: the walk head start', () => {
     const lockPath = path.join(home, 'checkpoints', 'store.lock');
     const env = { VIGIL_HOME: home };
     const seen = (argv: readonly string[]) =>
-      runCheckpointProcess(argv, { env, cwd: base }, (headStart) =>
-        Promise.resolve({ dir: headStart?.dir, isLocked: existsSync(lockPath) }),
+      runCheckpointProcess(argv, { env, cwd: base }, ({ headStart, serveLookup }) =>
+        Promise.resolve({ dir: headStart?.dir, isLocked: existsSync(lockPath), served: serveLookup?.kind }),
       );
-    expect(await seen(['checkpoint', 'project'])).toEqual({ dir, isLocked: true });
+    expect(await seen(['checkpoint', 'project'])).toEqual({ dir, isLocked: true, served: undefined });
     mkdirSync(home, { recursive: true });
     writeFileSync(
       path.join(home, 'serve.json'),
       JSON.stringify({ pid: process.pid, url: 'http://127.0.0.1:9/?token=t', token: 't' }),
     );
     // A resident core named: the call is relayed, so no lock is taken and no worker started.
-    expect(await seen(['checkpoint', 'project'])).toEqual({ dir: undefined, isLocked: false });
-    expect(await seen(['checkpoint', 'project', '--local'])).toEqual({ dir, isLocked: true });
+    expect(await seen(['checkpoint', 'project'])).toEqual({ dir: undefined, isLocked: false, served: 'found' });
+    expect(await seen(['checkpoint', 'project', '--local'])).toEqual({ dir, isLocked: true, served: undefined });
     expect(existsSync(lockPath)).toBe(false);
   });
 

@@ -1,7 +1,14 @@
 import path from 'node:path';
 import type { WalkHeadStart } from '../checkpoints';
 import { resolveVigilHome, vigilPaths } from '../lib/vigil-home';
-import { readServeCredential } from './relay/serve-credential';
+import { readServeCredential, type CredentialLookup } from './relay/serve-credential';
+
+/** What the executable found before loading `vigil checkpoint`: the walk it started, and serve.json as it read it. */
+export interface CheckpointStart {
+  readonly headStart?: WalkHeadStart;
+  /** Read here, so the command does not read it again (a relayed checkpoint reads it once, as before). */
+  readonly serveLookup?: CredentialLookup;
+}
 
 /**
  * `vigil checkpoint …`'s arguments as the executable reads them before loading the command: the
@@ -37,13 +44,16 @@ export function checkpointArguments(
 export async function runCheckpointProcess<T>(
   argv: readonly string[],
   context: { readonly env: NodeJS.ProcessEnv; readonly cwd: string },
-  run: (headStart: WalkHeadStart | undefined) => Promise<T>,
+  run: (start: CheckpointStart) => Promise<T>,
 ): Promise<T> {
   const parsed = checkpointArguments(argv.slice(1), context.cwd);
-  if (parsed === undefined) return run(undefined);
+  if (parsed === undefined) return run({});
   const paths = vigilPaths(resolveVigilHome(context.env));
-  if (!parsed.isLocal && (await readServeCredential(paths.serveInfo)).kind !== 'none') return run(undefined);
+  const serveLookup = parsed.isLocal ? undefined : await readServeCredential(paths.serveInfo);
+  if (serveLookup !== undefined && serveLookup.kind !== 'none') return run({ serveLookup });
   // Loaded only now: a relayed checkpoint loads none of it.
   const { withWalkHeadStart } = await import('./walk-head-start-entry');
-  return withWalkHeadStart({ root: paths.checkpoints, configFile: paths.config, dir: parsed.dir }, run);
+  return withWalkHeadStart({ root: paths.checkpoints, configFile: paths.config, dir: parsed.dir }, (headStart) =>
+    run(headStart === undefined ? { ...(serveLookup === undefined ? {} : { serveLookup }) } : { headStart }),
+  );
 }

@@ -1,6 +1,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import { escapeControls } from '../../shared/text/control-characters';
 import type { WalkHeadStart } from '../checkpoints';
+import type { CredentialLookup } from './relay/serve-credential';
 
 /** One option of a command, as `node:util` parseArgs takes it. */
 export type CliOption = NonNullable<ParseArgsConfig['options']>[string];
@@ -19,6 +20,8 @@ export interface CliIo {
    * command (under the store lock, held until the command returns); such a command works in-process.
    */
   readonly checkpointHeadStart?: WalkHeadStart;
+  /** serve.json as the executable read it at its start (`vigil checkpoint`), so the command does not read it again. */
+  readonly serveLookup?: CredentialLookup;
 }
 
 /** The parsed arguments of one command. */

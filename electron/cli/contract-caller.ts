@@ -93,7 +93,7 @@ export async function withContract<T>(
   const local = localCaller(io, options);
   let target: ServeCredential | undefined;
   if (io.forceLocal !== true) {
-    const lookup = await readServeCredential(vigilPaths(cliHome(io)).serveInfo);
+    const lookup = io.serveLookup ?? (await readServeCredential(vigilPaths(cliHome(io)).serveInfo));
     if (lookup.kind === 'unusable')
       writeLine(io.stderr, `vigil: not relaying to a Vigil core: ${lookup.reason}; working in-process.`);
     if (lookup.kind === 'found') target = lookup.credential;
