@@ -170,19 +170,25 @@ export class CheckpointService implements CheckpointApi {
         // Let the watcher deliver what the OS has queued (a write that finished before this call).
         if (tracked.isWatched) for (let round = 0; round < 2; round += 1) await yieldToLoop();
         const result = await takeSnapshot(this.#engine(), tracked, request);
-        if (result.kind === 'created') {
-          const options = await this.#maintenance.cutOptions();
-          this.#maintenance.noteDropped(
-            await cutAfterCheckpoint(this.#views(), {
-              dirhash: tracked.dirhash,
-              head: result.checkpoint.id,
-              options,
-              report: this.#reportCut,
-            }),
-          );
+        // Still under this hold: a one-shot process saves its stat cache without taking the lock
+        // again. The state is final and a retention cut moves no head, so the save (CPU) runs
+        // beside the cut (reads of the timeline); it never fails the checkpoint.
+        const saving = this.#cacheSaver.afterSnapshot(tracked);
+        try {
+          if (result.kind === 'created') {
+            const options = await this.#maintenance.cutOptions();
+            this.#maintenance.noteDropped(
+              await cutAfterCheckpoint(this.#views(), {
+                dirhash: tracked.dirhash,
+                head: result.checkpoint.id,
+                options,
+                report: this.#reportCut,
+              }),
+            );
+          }
+        } finally {
+          await saving;
         }
-        // Still under this hold: a one-shot process saves its stat cache without taking the lock again.
-        await this.#cacheSaver.afterSnapshot(tracked);
         return result;
       });
       if (outcome.kind === 'created') this.#announced.announce(outcome.checkpoint);
