@@ -55,14 +55,19 @@ function content(index: number, version: number): string {
 const whyNot = {
   noCore:
     "A one-shot process pays what git does not: node's start-up (the `node -e 0` row), the core's modules (~20 files, zod's schemas built at load; ~45 ms), the" +
-    ' store opened and checked (lock, temp sweep, heads, the stat cache read and its checksum; ~30 ms) and a hashing worker thread started cold (~40 ms alone, ' +
-    '50–70 ms while it shares the cores with the main thread; it now starts while the core is still being built), then the walk: 50,000 lstat calls made ' +
-    'through JavaScript in the worker. A bare loop of readdir and lstat in a fresh thread takes ~200 ms here, ~120 ms of it in the kernel (git add -A ' +
-    "spends ~90 ms of system time on the same calls); node's BigIntStats, needed for the nanosecond mtime and ctime the racy rule compares, builds four " +
-    'Dates and a dozen BigInts per call, and in a fresh thread the loop runs unoptimised at first (~200 ms of user CPU cold, ~100 ms warm). The bare loop ' +
-    'split over two threads was ~25% faster on an idle host and slower on a busy one, and two workers in the real process changed nothing (431 vs 432 ms, quiet host), so a one-shot process starts one per idle core (by the load average). After the walk ' +
-    '~80–90 ms: the changed file hashed, ~5 loose objects, the commit and its ref, the retention check, the stat cache saved (~3 MB, ~25 ms) and the ' +
-    "maintenance check (the store's folders listed, ~10 ms). So node's start and the walk alone come to ~230 ms against git's ~160–190 ms for add+commit on a quiet machine, " +
+    ' store opened and checked (temp sweep, heads; the stat cache read and its checksum) and a hashing worker thread started cold (~40 ms alone, ~55 ms ' +
+    'beside the main thread), then the walk: 50,000 lstat calls made through JavaScript in the worker. The walk no longer waits for the core: when no ' +
+    'resident core will take the call, the executable takes the store lock, reads the stat cache and starts the worker walking against it ~40 ms after ' +
+    'the process starts, while the command and the core load; the engine adopts that walk (same directory, store, ignored folders and file size cap, ' +
+    'the lock held since). Measured timeline on a quiet host: worker started at ~40 ms, walking at ~95 ms, core ready at ~150 ms, walk done at ~340 ms, ' +
+    'exit at ~400 ms. A bare loop of readdir and lstat in a fresh thread takes ~170-200 ms here, ~100-120 ms of it in the kernel (git add -A ' +
+    "spends ~90 ms of system time on the same calls, and its preloaded index spreads them over the cores); node's BigIntStats, needed for the nanosecond mtime and ctime the racy rule compares, builds four " +
+    'Dates and a dozen BigInts per call, and in a fresh thread the loop runs unoptimised at first (~200 ms of user CPU cold, ~100 ms warm); the walk ' +
+    'itself (exclusions, listings, the comparison with the cache) is ~215 ms cold in a fresh process. The bare loop ' +
+    'split over two threads was ~25% faster on an idle host and slower on a busy one, and two workers in the real process changed nothing (431 vs 432 ms, quiet host; ' +
+    'with the early start, 477 vs 434 ms on a lightly loaded one), so a one-shot process starts one per idle core (by the load average). After the walk ' +
+    '~55–65 ms: the changed file hashed, ~5 loose objects, the commit and its ref, the retention check with the stat cache saved beside it (~3 MB), and the ' +
+    "maintenance check (the store's folders listed). So node's start, the worker's start and the walk alone come to ~300 ms against git's ~150–190 ms for add+commit on a quiet machine, " +
     "and on a shared 2-core machine the wall-time ratio follows the CPU ratio. Already off the path: the worker's modules are a chunk of their own (not " +
     "the core's 440 KB), listings stay in the worker (each folder is compared with the stat cache there; only what differs is handed over), the walk " +
     "starts on the cache's bytes before they are decoded, the cache is decoded folder by folder on first use and saved by copying the untouched " +

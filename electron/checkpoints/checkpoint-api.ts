@@ -37,6 +37,7 @@ import type {
   StoreStatus,
   StoredTreeEntry,
 } from './checkpoint-types';
+import type { WalkHeadStart } from './snapshot/walk-head-start';
 
 /** What the composition root passes to the checkpoint service. */
 export interface CheckpointServiceOptions {
@@ -65,6 +66,8 @@ export interface CheckpointServiceOptions {
   readonly onSynced?: (files: readonly string[]) => void;
   /** Told when a watched directory's files changed (a live comparison is then out of date). */
   readonly onDirectoryChanged?: (dir: string) => void;
+  /** One-shot: a walk of the directory to checkpoint begun before the engine was built (`vigil checkpoint DIR`), adopted if it fits. */
+  readonly headStart?: WalkHeadStart;
 }
 
 /** The public face of the checkpoint engine; see the API note above. */

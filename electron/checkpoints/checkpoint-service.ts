@@ -171,19 +171,25 @@ export class CheckpointService implements CheckpointApi {
         // Let the watcher deliver what the OS has queued (a write that finished before this call).
         if (tracked.isWatched) for (let round = 0; round < 2; round += 1) await yieldToLoop();
         const result = await takeSnapshot(this.#engine(), tracked, request);
-        if (result.kind === 'created') {
-          const options = await this.#maintenance.cutOptions();
-          this.#maintenance.noteDropped(
-            await cutAfterCheckpoint(this.#views(), {
-              dirhash: tracked.dirhash,
-              head: result.checkpoint.id,
-              options,
-              report: this.#reportCut,
-            }),
-          );
+        // Still under this hold: a one-shot process saves its stat cache without taking the lock
+        // again. The state is final and a retention cut moves no head, so the save (CPU) runs
+        // beside the cut (reads of the timeline); it never fails the checkpoint.
+        const saving = this.#cacheSaver.afterSnapshot(tracked);
+        try {
+          if (result.kind === 'created') {
+            const options = await this.#maintenance.cutOptions();
+            this.#maintenance.noteDropped(
+              await cutAfterCheckpoint(this.#views(), {
+                dirhash: tracked.dirhash,
+                head: result.checkpoint.id,
+                options,
+                report: this.#reportCut,
+              }),
+            );
+          }
+        } finally {
+          await saving;
         }
-        // Still under this hold: a one-shot process saves its stat cache without taking the lock again.
-        await this.#cacheSaver.afterSnapshot(tracked);
         return result;
       });
       if (outcome.kind === 'created') this.#announced.announce(outcome.checkpoint);
@@ -382,9 +388,29 @@ export class CheckpointService implements CheckpointApi {
       tracked = new TrackedDirectory(dir, dirhash);
       this.#tracked.set(dirhash, tracked);
       if (this.#options.watch === true) await this.#watchers.watch(tracked, this.#ignoredFolders());
-      else this.#prestartForBigTree(dirhash);
+      else if (!this.#adoptHeadStart(tracked)) this.#prestartForBigTree(dirhash);
     }
     return tracked;
+  }
+
+  /**
+   * Takes over the walk begun before this engine was built, when it walked this directory with
+   * this store's lock, ignored folders and file size cap (its first snapshot then uses it, if the
+   * lock is still held under the same hold); its workers become this engine's.
+   */
+  #adoptHeadStart(tracked: TrackedDirectory): boolean {
+    const headStart = this.#options.headStart;
+    if (
+      headStart === undefined ||
+      headStart.dir !== tracked.dir ||
+      path.resolve(headStart.lockPath) !== path.resolve(this.#layout.lockPath) ||
+      headStart.maxFileBytes !== this.maxFileBytes ||
+      headStart.ignoredFolders.join('\0') !== this.#ignoredFolders().join('\0')
+    )
+      return false;
+    tracked.headStart = headStart;
+    this.#pool.adopt(headStart.pool);
+    return true;
   }
 
   /**

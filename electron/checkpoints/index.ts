@@ -10,6 +10,8 @@ export { checkpointConfigSchema, readCheckpointSettings, toCheckpointSettings } 
 export { resolveTimelineDirectory } from './checkpoint-directory';
 export { createCheckpointHandlers, toContractEntry } from './checkpoint-handlers';
 export type { CheckpointService } from './checkpoint-service';
+export { withWalkHeadStart } from './snapshot/walk-head-start';
+export type { WalkHeadStart, WalkHeadStartInput } from './snapshot/walk-head-start';
 export type {
   Attribution,
   CheckpointDirectory,

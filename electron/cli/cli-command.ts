@@ -1,5 +1,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import { escapeControls } from '../../shared/text/control-characters';
+import type { WalkHeadStart } from '../checkpoints';
+import type { CredentialLookup } from './relay/serve-credential';
 
 /** One option of a command, as `node:util` parseArgs takes it. */
 export type CliOption = NonNullable<ParseArgsConfig['options']>[string];
@@ -13,6 +15,13 @@ export interface CliIo {
   readonly cwd: string;
   /** `--local`: work in-process even when a resident core runs (no relay). */
   readonly forceLocal?: boolean;
+  /**
+   * `vigil checkpoint DIR` with no resident core: the walk the executable began before loading the
+   * command (under the store lock, held until the command returns); such a command works in-process.
+   */
+  readonly checkpointHeadStart?: WalkHeadStart;
+  /** serve.json as the executable read it at its start (`vigil checkpoint`), so the command does not read it again. */
+  readonly serveLookup?: CredentialLookup;
 }
 
 /** The parsed arguments of one command. */

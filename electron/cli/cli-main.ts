@@ -1,9 +1,13 @@
+import type { CheckpointStart } from './checkpoint-process';
 import { ignoreClosedPipes } from './closed-pipes';
 import { entriesFor } from './command-index';
 import { runCli } from './run-cli';
 
-/** Every command but `vigil hook`: the command table, then the one command's module, run with this process's streams. */
-export async function runCliProcess(argv: readonly string[]): Promise<number> {
+/**
+ * Every command but `vigil hook`: the command table, then the one command's module, run with this
+ * process's streams. A checkpoint's walk head start makes the command work in-process (it holds the store lock).
+ */
+export async function runCliProcess(argv: readonly string[], start: CheckpointStart = {}): Promise<number> {
   ignoreClosedPipes(process.stdout, process.stderr);
   const io = {
     stdout: process.stdout,
@@ -14,6 +18,8 @@ export async function runCliProcess(argv: readonly string[]): Promise<number> {
     },
     env: process.env,
     cwd: process.cwd(),
+    ...(start.serveLookup === undefined ? {} : { serveLookup: start.serveLookup }),
+    ...(start.headStart === undefined ? {} : { checkpointHeadStart: start.headStart, forceLocal: true }),
   };
   return runCli(argv, io, await entriesFor(argv));
 }

@@ -1,6 +1,7 @@
 import type { CallName, CallRequest, CallResponse, EventName } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { Result } from '../../shared/result';
+import type { WalkHeadStart } from '../checkpoints';
 import type { CoreBase } from '../core/create-core';
 import { vigilPaths } from '../lib/vigil-home';
 import { writeLine, type CliIo } from './cli-command';
@@ -28,6 +29,8 @@ export interface LocalCoreOptions {
   readonly memoryDirectory?: string;
   /** `vigil checkpoint DIR`: the directory the command checkpoints (the core gets ready for it while it is built). */
   readonly checkpointing?: string;
+  /** With `checkpointing`: the walk of it begun before the core loads (the executable's head start), for the engine to adopt. */
+  readonly checkpointHeadStart?: WalkHeadStart;
 }
 
 function unwrap<C extends CallName>(result: Result<unknown>): CallResponse<C> {
@@ -90,7 +93,7 @@ export async function withContract<T>(
   const local = localCaller(io, options);
   let target: ServeCredential | undefined;
   if (io.forceLocal !== true) {
-    const lookup = await readServeCredential(vigilPaths(cliHome(io)).serveInfo);
+    const lookup = io.serveLookup ?? (await readServeCredential(vigilPaths(cliHome(io)).serveInfo));
     if (lookup.kind === 'unusable')
       writeLine(io.stderr, `vigil: not relaying to a Vigil core: ${lookup.reason}; working in-process.`);
     if (lookup.kind === 'found') target = lookup.credential;

@@ -1,9 +1,13 @@
 /**
  * The `vigil` executable: runs one command and exits with its code, loading only that command's
  * modules. `vigil hook …` runs on every tool call of an agent, so it takes a shorter path still
- * (the relay client and the agents' formats, no command machinery). The build groups what each
- * path loads into few files (scripts/build/chunk-plan.ts).
+ * (the relay client and the agents' formats, no command machinery). `vigil checkpoint DIR` with no
+ * resident core starts its walk while the command loads (cli/checkpoint-process.ts, in this file's
+ * chunk: a relayed checkpoint then loads no file more than before). The build
+ * groups what each path loads into few files (scripts/build/chunk-plan.ts).
  */
+import { runCheckpointProcess } from './checkpoint-process';
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv[0] === 'hook') {
@@ -11,7 +15,16 @@ async function main(): Promise<void> {
     await runHookProcess(argv.slice(1));
     return;
   }
-  const { runCliProcess } = await import('./cli-main');
+  // Loaded while a checkpoint's walk starts.
+  const loading = import('./cli-main');
+  if (argv[0] === 'checkpoint') {
+    const context = { env: process.env, cwd: process.cwd() };
+    process.exitCode = await runCheckpointProcess(argv, context, async (start) =>
+      (await loading).runCliProcess(argv, start),
+    );
+    return;
+  }
+  const { runCliProcess } = await loading;
   process.exitCode = await runCliProcess(argv);
 }
 

@@ -52,6 +52,7 @@ export async function buildEngine(context: ServiceContext): Promise<CheckpointSe
     watch: context.isResident,
     ...settings,
     onDirectoryChanged: context.onDirectoryChanged,
+    ...(context.checkpointHeadStart === undefined ? {} : { headStart: context.checkpointHeadStart }),
   });
   return disposedWith(context.stack, service);
 }

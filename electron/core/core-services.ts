@@ -6,6 +6,7 @@ import {
   loadWriteLedger,
   type RestoreService,
   toCheckpointSettings,
+  type WalkHeadStart,
 } from '../checkpoints';
 import type { LiveConfig } from '../config/live-config';
 import type { AgentServices } from '../executor/create-agent-services';
@@ -52,6 +53,8 @@ export interface ServiceContext {
   readonly stack: DisposableStack;
   /** Told when files change in a directory the engine watches (resident only). */
   readonly onDirectoryChanged?: (dir: string) => void;
+  /** One-shot: a walk begun before the core was built (`vigil checkpoint DIR`), for the engine to adopt. */
+  readonly checkpointHeadStart?: WalkHeadStart | undefined;
 }
 
 /** The core's services, each built on first use (a resident core builds them all at start). */

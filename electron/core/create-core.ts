@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { checkpointConfigSchema, type CheckpointService, loadStoreWatcher } from '../checkpoints';
+import { checkpointConfigSchema, type CheckpointService, loadStoreWatcher, type WalkHeadStart } from '../checkpoints';
 
 import { LiveConfig, type ConfigSectionSpec } from '../config/live-config';
 import type { ToolExecutor } from '../executor/executor-types';
@@ -54,6 +54,8 @@ export interface CoreOptions {
    * and the call is checked, instead of after.
    */
   readonly checkpointing?: string;
+  /** One-shot, with `checkpointing`: the walk of that directory begun before the core was built, for the engine to adopt. */
+  readonly checkpointHeadStart?: WalkHeadStart;
   /** One-shot: watch the memory directories (`vigil memory watch`). */
   readonly watchMemory?: boolean;
   /** One-shot, with `watchMemory`: told where each watched memory folder stands (`vigil memory watch` prints it). */
@@ -163,7 +165,7 @@ export async function createCore(options: CoreOptions): Promise<Core | CoreBase>
     onMemoryWatchState: options.onMemoryWatchState,
     config,
     stack,
-    ...(isResident ? { onDirectoryChanged: liveChanges.report } : {}),
+    ...(isResident ? { onDirectoryChanged: liveChanges.report } : { checkpointHeadStart: options.checkpointHeadStart }),
   });
   // Its failures are the call's to report: getting ready is only a head start.
   if (!isResident && options.checkpointing !== undefined) {

@@ -343,4 +343,35 @@ describe('FileLock', () => {
       expect(readdirSync(dir).filter((name) => name.startsWith('j.lock'))).toEqual([]);
     },
   );
+  it('tries the lock without waiting: holds it when free (any FileLock of the path then finds it held), else reports it busy', async () => {
+    const lockPath = path.join(dir, 'k.lock');
+    const early = new FileLock({ path: lockPath, resource: 'r' });
+    const later = new FileLock({ path: lockPath, resource: 'r' });
+    const outcome = await early.tryWithLock(async () => {
+      expect(JSON.parse(readFileSync(lockPath, 'utf8'))).toMatchObject({ pid: process.pid });
+      // Another FileLock of the path, in the holding context, runs under this hold and can prove it.
+      await later.withLock(async () => {
+        expect(later.isHeldHere()).toBe(true);
+        await later.assertHeld();
+      });
+      // Outside this context, a try finds the lock taken (no waiting).
+      expect(await runOutsideFileLocks(() => later.tryWithLock(() => Promise.resolve('ran')))).toEqual({
+        kind: 'busy',
+      });
+      return 'done';
+    });
+    expect(outcome).toEqual({ kind: 'held', value: 'done' });
+    expect(existsSync(lockPath)).toBe(false);
+    await expect(later.assertHeld()).rejects.toMatchObject({ code: 'conflict' });
+
+    const holder = startChild(['hold', lockPath]);
+    children.push(holder);
+    await printed(holder, 'held');
+    expect(await early.tryWithLock(() => Promise.resolve('ran'))).toEqual({ kind: 'busy' });
+    holder.kill('SIGKILL');
+    await exited(holder);
+    // Left by a holder that died: still busy for a try (a takeover and its repair are withLock's).
+    expect(await early.tryWithLock(() => Promise.resolve('ran'))).toEqual({ kind: 'busy' });
+    expect(existsSync(lockPath)).toBe(true);
+  });
 });

@@ -35,10 +35,14 @@ export interface FileLockOptions {
   readonly onTakeover?: (abandoned: LockHolder | undefined, reason: string) => Promise<void>;
 }
 
-/** One acquisition of a lock: `isHeld` turns false on release. */
+/** One acquisition of a lock: `isHeld` turns false on release; `holder` is the record it wrote (any FileLock of the path in the holding context checks it). */
 interface Hold {
   isHeld: boolean;
+  holder?: LockHolder;
 }
+
+/** What `tryWithLock` did: ran the task holding the lock, or found the lock taken and ran nothing. */
+export type TryLockOutcome<T> = { readonly kind: 'held'; readonly value: T } | { readonly kind: 'busy' };
 
 /**
  * The acquisitions of lock files the current async context runs under, so that a holder may
@@ -131,19 +135,7 @@ export class FileLock {
     await previous;
     const hold: Hold = { isHeld: true };
     try {
-      const holder = await this.#acquire(purpose, hold);
-      const heartbeat = setInterval(() => {
-        const now = new Date();
-        void utimes(this.#options.path, now, now).catch(() => undefined);
-      }, this.#options.heartbeatMs);
-      heartbeat.unref();
-      try {
-        return await heldLocks.run(this.#withThisLock(hold), task);
-      } finally {
-        hold.isHeld = false;
-        clearInterval(heartbeat);
-        await this.#release(holder);
-      }
+      return await this.#holding(await this.#acquire(purpose, hold), hold, task);
     } finally {
       hold.isHeld = false; // also when taking the lock failed (a takeover's repair threw)
       queue.waiting -= 1;
@@ -153,11 +145,61 @@ export class FileLock {
   }
 
   /**
+   * Runs `task` holding the lock only if it is free right now: no waiting and no takeover (a lock
+   * held, or left by a holder that died, is `busy`, left for `withLock`, which waits or repairs).
+   * For work that merely gets ahead when it can (a one-shot checkpoint's walk before its core loads).
+   */
+  async tryWithLock<T>(task: () => Promise<T>, purpose?: string): Promise<TryLockOutcome<T>> {
+    if (this.isHeldHere()) return { kind: 'held', value: await task() };
+    if (queues.has(this.#key)) return { kind: 'busy' };
+    let release = (): void => undefined;
+    const queue = {
+      tail: new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+      waiting: 1,
+    };
+    queues.set(this.#key, queue);
+    const hold: Hold = { isHeld: true };
+    try {
+      const holder = newLockHolder(purpose, await ownStartTime().catch(() => undefined));
+      const isCreated = await createExclusive(this.#options.path, JSON.stringify(holder)).catch(() => false);
+      if (!isCreated) return { kind: 'busy' };
+      this.#current = holder;
+      hold.holder = holder;
+      return { kind: 'held', value: await this.#holding(holder, hold, task) };
+    } finally {
+      hold.isHeld = false;
+      queue.waiting -= 1;
+      if (queue.waiting === 0) queues.delete(this.#key);
+      release();
+    }
+  }
+
+  /** Runs `task` under an acquisition just made, refreshing the lock file meanwhile; releases it after. */
+  async #holding<T>(holder: LockHolder, hold: Hold, task: () => Promise<T>): Promise<T> {
+    const heartbeat = setInterval(() => {
+      const now = new Date();
+      void utimes(this.#options.path, now, now).catch(() => undefined);
+    }, this.#options.heartbeatMs);
+    heartbeat.unref();
+    try {
+      return await heldLocks.run(this.#withThisLock(hold), task);
+    } finally {
+      hold.isHeld = false;
+      clearInterval(heartbeat);
+      await this.#release(holder);
+    }
+  }
+
+  /**
    * Fails with `conflict` unless this process still holds the lock file. Call it right before an
    * irreversible step (moving a ref) to catch the rare case of a lock taken over from under us.
    */
   async assertHeld(): Promise<void> {
-    const holder = this.#current;
+    // Another FileLock of this path may have taken the hold the caller runs under.
+    const hold = heldLocks.getStore()?.get(this.#key);
+    const holder = this.#current ?? (hold?.isHeld === true ? hold.holder : undefined);
     const onDisk = await readFile(this.#options.path, 'utf8').then(parseLockHolder, () => undefined);
     if (holder === undefined || onDisk?.token !== holder.token) {
       throw new AppError(
@@ -180,6 +222,7 @@ export class FileLock {
       });
       if (isCreated) {
         this.#current = holder;
+        hold.holder = holder;
         return holder;
       }
       const observed = await observeFile(lockPath);
@@ -257,6 +300,7 @@ export class FileLock {
     reason: string,
   ): Promise<void> {
     this.#current = holder;
+    hold.holder = holder;
     await sweepLockLitter(
       this.#options.path,
       10_000,

@@ -18,10 +18,16 @@ const roots = {
   hook: '/cli/hook/hook-main.ts',
   core: '/core/create-core.ts',
   worker: '/snapshot/hash-worker.ts',
+  headStart: '/snapshot/walk-head-start.ts',
 };
 
 const graph = graphOf({
-  '/cli/vigil.ts': { lazy: [roots.hook, roots.commands] },
+  '/cli/vigil.ts': { lazy: [roots.hook, roots.commands, '/cli/checkpoint-process.ts'] },
+  '/cli/checkpoint-process.ts': { imports: ['/relay/relay-client.ts'], lazy: ['/cli/walk-head-start-entry.ts'] },
+  '/cli/walk-head-start-entry.ts': { imports: ['/checkpoints/index.ts'] },
+  '/checkpoints/index.ts': { imports: ['/snapshot/walk-head-start.ts', '/core/services.ts'] },
+  '/snapshot/walk-head-start.ts': { imports: ['/locks/file-lock.ts', '/snapshot/hasher.ts', 'node:worker_threads'] },
+  '/locks/file-lock.ts': { imports: ['/shared/errors.ts'] },
   '/cli/hook/hook-main.ts': { imports: ['/cli/hook/run-hook.ts', '/relay/relay-client.ts'] },
   '/cli/hook/run-hook.ts': { imports: ['/shared/errors.ts', 'node:fs'] },
   '/relay/relay-client.ts': { imports: ['/shared/errors.ts', 'node:http'] },
@@ -35,7 +41,10 @@ const graph = graphOf({
   '/cli/services.ts': { imports: ['/relay/relay-client.ts'], lazy: [roots.core] },
   '/cmd/history-text.ts': {},
   '/cmd/search-text.ts': {},
-  '/core/create-core.ts': { imports: ['/core/services.ts', '/snapshot/hasher.ts'], lazy: ['/restore/restore.ts'] },
+  '/core/create-core.ts': {
+    imports: ['/core/services.ts', '/snapshot/hasher.ts', '/checkpoints/index.ts'],
+    lazy: ['/restore/restore.ts'],
+  },
   '/core/services.ts': { imports: ['/node_modules/zod/index.js', '/shared/errors.ts'] },
   '/node_modules/zod/index.js': {},
   '/snapshot/hash-worker.ts': { imports: ['/snapshot/hasher.ts'] },
@@ -81,10 +90,20 @@ describe('the main bundle chunk plan', () => {
     expect(chunkOf('/restore/restore.ts')).toBeUndefined();
   });
 
+  it("puts what a checkpoint's walk head start loads before the core into a chunk of its own, less the worker's modules", () => {
+    expect(chunkOf(roots.headStart)).toBe('walk-head-start');
+    expect(chunkOf('/locks/file-lock.ts')).toBe('walk-head-start');
+    expect(chunkOf('/snapshot/hasher.ts')).toBe('hash-worker-base');
+    expect(chunkOf('/shared/errors.ts')).toBe('cli-relay');
+    expect(chunkOf('/checkpoints/index.ts')).toBe('core');
+  });
+
   it('gives rolldown one group per tier, each naming only its own modules, the shared relay first', () => {
     const groups = chunkGroups(roots);
-    expect(groups.map((group) => group.priority)).toEqual([6, 5, 4, 3, 2, 1]);
-    const [relay, hook, base, command, worker, core] = groups.map((group) => (id: string) => group.name(id, graph));
+    expect(groups.map((group) => group.priority)).toEqual([7, 6, 5, 4, 3, 2, 1]);
+    const [relay, hook, base, command, worker, headStart, core] = groups.map(
+      (group) => (id: string) => group.name(id, graph),
+    );
     expect(relay?.('/shared/errors.ts')).toBe('cli-relay');
     expect(hook?.('/shared/errors.ts')).toBeNull();
     expect(hook?.('/cli/hook/run-hook.ts')).toBe('cli-hook');
@@ -93,6 +112,8 @@ describe('the main bundle chunk plan', () => {
     expect(command?.('/cmd/history-text.ts')).toBe('cli-list');
     expect(worker?.('/snapshot/hasher.ts')).toBe('hash-worker-base');
     expect(core?.('/snapshot/hasher.ts')).toBeNull();
+    expect(headStart?.('/locks/file-lock.ts')).toBe('walk-head-start');
+    expect(core?.('/locks/file-lock.ts')).toBeNull();
     expect(core?.('/core/services.ts')).toBe('core');
     expect(core?.('/cmd/connect.ts')).toBeNull();
   });

@@ -21,6 +21,8 @@ export interface ChunkPlanRoots {
   readonly core: string;
   /** The hashing worker's entry: its modules stay out of the core's chunk, so that a worker starts on what it needs. */
   readonly worker: string;
+  /** A one-shot checkpoint's walk head start (electron/checkpoints/snapshot/walk-head-start.ts), loaded before the core. */
+  readonly headStart: string;
 }
 
 /** A planned chunk's name and its tier: a module two chunks would pull in goes to the higher tier's. */
@@ -32,7 +34,7 @@ export interface PlannedChunk {
 /** The chunk of each planned module; one the plan leaves out goes wherever the bundler's own splitting puts it. */
 export type ChunkPlan = ReadonlyMap<string, PlannedChunk>;
 
-const tiers = { relay: 6, hook: 5, base: 4, command: 3, worker: 2, core: 1 } as const;
+const tiers = { relay: 7, hook: 6, base: 5, command: 4, worker: 3, headStart: 2, core: 1 } as const;
 
 /** A module this many light commands share goes into the CLI's base chunk, which every command loads. */
 const baseShare = 3;
@@ -83,8 +85,10 @@ function lightPaths(roots: ChunkPlanRoots, graph: ChunkingContext): Map<string, 
  * - `hash-worker-base`: the hashing worker's static closure, claimed before the core's: rolldown
  *   pulls a group's dependencies into it, so without its own chunk the worker's modules landed in
  *   `core` and each worker loaded the core's 440 KB (zod included), ~90 ms of CPU per worker;
+ * - `walk-head-start`: what `vigil checkpoint DIR` loads to start its walk before the core (the
+ *   store lock, the worker pool), less the worker's modules: in `core`, it would load all of it;
  * - `core`: the one-shot core's static closure (create-core and all it imports, bundled zod
- *   included), less the hashing worker's modules.
+ *   included), less the hashing worker's and the head start's modules.
  * Lazy parts (restore, diff, the sandbox, heavy commands) keep the bundler's own splitting.
  */
 export function planChunks(roots: ChunkPlanRoots, graph: ChunkingContext): ChunkPlan {
@@ -122,6 +126,10 @@ export function planChunks(roots: ChunkPlanRoots, graph: ChunkingContext): Chunk
     { name: 'hash-worker-base', tier: tiers.worker },
     roots.worker,
   );
+  const headStart = [...staticClosure(roots.headStart, graph)].filter(
+    (id) => graph.getModuleInfo(id)?.isExternal !== true,
+  );
+  claim(headStart, { name: 'walk-head-start', tier: tiers.headStart });
   const core = [...staticClosure(roots.core, graph)].filter(
     (id) => !worker.has(id) && graph.getModuleInfo(id)?.isExternal !== true,
   );

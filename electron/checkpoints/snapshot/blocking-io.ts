@@ -108,14 +108,19 @@ export function writeLooseBlocking(objectsDir: string, type: ObjectType, content
   }
 }
 
+/** The walk's lstat options and outcomes without data, made once: a walk stats every file. */
+const walkStatOptions = { bigint: true, throwIfNoEntry: false } as const;
+const gone: StatOutcome = { kind: 'gone' };
+const unreadable: StatOutcome = { kind: 'unreadable' };
+
 /** lstat as data, blocking the calling worker. */
 function statOutcomeBlocking(absolute: string): StatOutcome {
   try {
-    const stats = lstatSync(absolute, { bigint: true, throwIfNoEntry: false });
-    return stats === undefined ? { kind: 'gone' } : { kind: 'stat', stat: listedStat(stats) };
+    const stats = lstatSync(absolute, walkStatOptions);
+    return stats === undefined ? gone : { kind: 'stat', stat: listedStat(stats) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? { kind: 'gone' } : { kind: 'unreadable' };
+    return code === 'ENOENT' || code === 'ENOTDIR' ? gone : unreadable;
   }
 }
 

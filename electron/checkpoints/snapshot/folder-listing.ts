@@ -133,6 +133,9 @@ export function isBadName(name: string): boolean {
   return name.includes('\uFFFD') || name.includes('/') || name.includes('\\');
 }
 
+/** The answer for an entry to stat: one object for every such entry (a walk classifies every name). */
+const toStat = { kind: 'stat' } as const;
+
 /** What to do with a directory entry before any stat: leave it out, record a skip, walk it, or stat it. */
 export function classifyEntry(
   name: string,
@@ -140,6 +143,11 @@ export function classifyEntry(
   absolute: string,
   ignoredFolders: readonly string[],
 ): { readonly kind: 'omit' } | Exclude<ListedEntry, { kind: 'file' }> | { readonly kind: 'stat' } {
+  // Most entries: a regular file whose name has no dot first (so is not Vigil's own) and no separator.
+  if (name.charCodeAt(0) !== 0x2e && type.isFile() && !isBadName(name)) {
+    const reason = fileExclusion(name);
+    return reason === undefined ? toStat : { name, kind: 'skip', reason, isFolder: false };
+  }
   if (isVigilBookkeepingFile(name)) return { kind: 'omit' };
   const isFolder = type.isDirectory();
   if (isBadName(name)) return { name, kind: 'skip', reason: 'bad-name', isFolder };
@@ -150,7 +158,7 @@ export function classifyEntry(
   }
   if (type.isFile() || type.isSymbolicLink()) {
     const reason = fileExclusion(name);
-    return reason === undefined ? { kind: 'stat' } : { name, kind: 'skip', reason, isFolder: false };
+    return reason === undefined ? toStat : { name, kind: 'skip', reason, isFolder: false };
   }
   return { name, kind: 'skip', reason: 'special', isFolder: false };
 }

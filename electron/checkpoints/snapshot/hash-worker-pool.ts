@@ -125,16 +125,36 @@ export class HashWorkerPool {
 
   /** Starts the workers once (concurrent callers share the start). */
   #ensureStarted(): Promise<readonly HashWorker[]> {
-    this.#starting ??= workerEntry().then((entry) => {
-      this.#workers = Array.from({ length: this.size }, () => new HashWorker(this.gitdir, entry));
-      return this.#workers;
-    });
+    this.#starting ??= this.#kept(
+      workerEntry().then((entry) => Array.from({ length: this.size }, () => new HashWorker(this.gitdir, entry))),
+    );
     return this.#starting;
+  }
+
+  /** A start of workers, which are this pool's once they run, unless the pool was disposed or gave them away meanwhile. */
+  #kept(starting: Promise<readonly HashWorker[]>): Promise<readonly HashWorker[]> {
+    const kept = starting.then((workers) => {
+      if (this.#starting === kept) this.#workers = [...workers];
+      return workers;
+    });
+    return kept;
   }
 
   /** Starts the workers now, ahead of a walk or batch known to come (their start-up overlaps the caller's work). */
   prestart(): void {
     this.#ensureStarted().catch(() => undefined);
+  }
+
+  /**
+   * Takes over the workers `other` started (a walk head start's), when this pool has started none:
+   * they are this pool's from now on (stopped by its `dispose`), and `other` is left empty.
+   */
+  adopt(other: HashWorkerPool): void {
+    const starting = other.#starting;
+    if (this.#starting !== undefined || starting === undefined) return;
+    other.#starting = undefined;
+    other.#workers = [];
+    this.#starting = this.#kept(starting);
   }
 
   /** Whether the workers were started (and are kept for the next batch). */
@@ -213,6 +233,8 @@ export class HashWorkerPool {
         ),
       );
     const ready = set(baseline.content);
+    // Observed at once: a walk that fails first (its workers stopped) leaves it unawaited.
+    ready.catch(() => undefined);
     try {
       await this.#walk(workers, first, root, rel, ignoredFolders, onListings);
       await ready;
@@ -245,9 +267,11 @@ export class HashWorkerPool {
 
   /** Stops every worker. */
   async dispose(): Promise<void> {
-    const workers = this.#workers;
+    const starting = this.#starting;
     this.#workers = [];
     this.#starting = undefined;
+    // Workers still starting are stopped once they run, not left behind.
+    const workers = starting === undefined ? [] : await starting.catch(() => []);
     await Promise.all(workers.map((worker) => worker.terminate().catch(() => 0)));
   }
 }

@@ -8,6 +8,7 @@ import type { FolderListing } from './folder-listing';
 import { applyListings, scanFolder, scanPaths, type HashCandidate, type ScanContext } from './stat-walk';
 import { statCacheFile } from '../store/store-layout';
 import type { TrackedDirectory } from './tracked-directory';
+import type { WalkHeadStart } from './walk-head-start';
 import type { SnapshotEngine } from './snapshot';
 
 /**
@@ -19,9 +20,20 @@ export type StateSource =
   | { readonly kind: 'cache'; readonly cache: CheckedStatCache }
   | { readonly kind: 'none' };
 
-/** The directory's state in memory, else its checked stat cache (which forces a full walk), else nothing. */
-export async function openDirState(engine: SnapshotEngine, tracked: TrackedDirectory): Promise<StateSource> {
+/**
+ * The directory's state in memory, else its checked stat cache (which forces a full walk): the one
+ * a head start read and walks against, if it still holds the lock it read it under; else nothing.
+ */
+export async function openDirState(
+  engine: SnapshotEngine,
+  tracked: TrackedDirectory,
+  headStart?: WalkHeadStart,
+): Promise<StateSource> {
   if (tracked.state !== undefined) return { kind: 'memory', state: tracked.state };
+  if (headStart !== undefined) {
+    tracked.needsFullScan = true;
+    return { kind: 'cache', cache: headStart.cache };
+  }
   const cache = await readCheckedStatCache(statCacheFile(engine.layout, tracked.dirhash), tracked.dir);
   tracked.needsFullScan = true;
   return cache === undefined ? { kind: 'none' } : { kind: 'cache', cache };
@@ -48,6 +60,8 @@ export interface FoundChanges {
 /** How a snapshot's scan starts: where its state comes from, the timeline's head and the dirty paths. */
 export interface ScanStart {
   readonly source: StateSource;
+  /** A walk of `source`'s cache begun before the snapshot, under the same hold of the lock. */
+  readonly headStart?: WalkHeadStart | undefined;
   readonly head: string | undefined;
   readonly dirty: readonly string[];
 }
@@ -74,22 +88,44 @@ function scanContext(engine: SnapshotEngine, tracked: TrackedDirectory, state: D
   return { root: tracked.dir, state, maxFileBytes: engine.maxFileBytes, ignoredFolders: engine.ignoredFolders };
 }
 
+/** The listings a worker walk against the cache hands over (those that differ from it), once it ends. */
+function walkAgainstCache(
+  engine: SnapshotEngine,
+  tracked: TrackedDirectory,
+  cache: CheckedStatCache,
+  headStart: WalkHeadStart | undefined,
+): Promise<readonly (readonly FolderListing[])[]> {
+  const walk = (): Promise<readonly (readonly FolderListing[])[]> => {
+    const handed: (readonly FolderListing[])[] = [];
+    return engine.pool
+      .walk(tracked.dir, '', engine.ignoredFolders, (listings) => handed.push(listings), {
+        content: cache.content,
+        maxFileBytes: engine.maxFileBytes,
+      })
+      .then(() => handed);
+  };
+  // A head start's walk of this very cache, made under the lock held since: its outcome is this walk's (a failed one is walked again).
+  return headStart?.cache === cache ? headStart.walked.catch(walk) : walk();
+}
+
 /**
  * Walks the whole directory: a big tree in the workers, with blocking calls and no thread-pool
  * round trips. The workers start on a stat cache's bytes before this thread decodes it (its
  * folders' entries are decoded on first use: only those the workers hand over, which differ from
- * it, ever are). `prepare` gets the state before anything is applied to it.
+ * it, ever are); a head start's workers may have walked already. `prepare` gets the state before
+ * anything is applied to it.
  */
 async function walkAll(
   engine: SnapshotEngine,
   tracked: TrackedDirectory,
-  source: StateSource,
+  start: { readonly source: StateSource; readonly headStart?: WalkHeadStart | undefined },
   prepare: (state: DirState) => void,
   candidates: HashCandidate[],
 ): Promise<DirState> {
+  const { source, headStart } = start;
   const files = source.kind === 'memory' ? source.state.fileCount : source.kind === 'cache' ? source.cache.files : 0;
   const isBig = Math.max(files, tracked.sizeHint) >= engine.workerThreshold;
-  if (source.kind !== 'cache' || !(isBig || engine.pool.isRunning)) {
+  if (source.kind !== 'cache' || !(isBig || engine.pool.isRunning || headStart !== undefined)) {
     const state = stateOf(source);
     prepare(state);
     const context = scanContext(engine, tracked, state);
@@ -100,18 +136,14 @@ async function walkAll(
     else await scanFolder(context, '', candidates);
     return state;
   }
-  const handed: (readonly FolderListing[])[] = [];
-  const walking = engine.pool.walk(tracked.dir, '', engine.ignoredFolders, (listings) => handed.push(listings), {
-    content: source.cache.content,
-    maxFileBytes: engine.maxFileBytes,
-  });
+  const walking = walkAgainstCache(engine, tracked, source.cache, headStart);
   // Observed at once (it is awaited below); the walk's first messages go out before the decoding.
   walking.catch(() => undefined);
   await yieldToLoop();
   const decoded = decodeStatCache(source.cache);
-  await walking;
+  const handed = await walking;
   // A cache whose header checked out but whose body does not add up: the walk compared against it is no use.
-  if (decoded === undefined) return walkAll(engine, tracked, { kind: 'none' }, prepare, candidates);
+  if (decoded === undefined) return walkAll(engine, tracked, { source: { kind: 'none' } }, prepare, candidates);
   prepare(decoded);
   const context = scanContext(engine, tracked, decoded);
   for (const listings of handed) applyListings(context, listings, candidates);
@@ -147,7 +179,7 @@ export async function findChanges(
   const isScoped = wouldWalk && !headMoved && request.onlyPaths === true && requested.length > 0;
   let state: DirState;
   if (wouldWalk && !isScoped) {
-    state = await walkAll(engine, tracked, source, prepare, candidates);
+    state = await walkAll(engine, tracked, start, prepare, candidates);
   } else {
     state = stateOf(source);
     prepare(state);

@@ -258,13 +258,18 @@ export async function takeSnapshot(
 ): Promise<CheckpointOutcome> {
   const head = await engine.refs.read(tracked.dirhash);
   const dirty = tracked.takeDirty();
+  // Used once, and only while the lock it walked under is still held by this very call's context.
+  const headStart = tracked.headStart?.isHeldHere() === true ? tracked.headStart : undefined;
+  tracked.headStart = undefined;
   try {
-    const source = await openDirState(engine, tracked);
-    const scanStartNs = nowNs();
+    const source = await openDirState(engine, tracked, headStart);
+    // A head start's walk began earlier: its stamp is the scan's (an earlier stamp only makes more records racy).
+    const scanStartNs = headStart?.stampNs ?? nowNs();
     const { state, headMoved, candidates, requested, isScoped } = await findChanges(engine, tracked, request, {
       source,
       head,
       dirty,
+      headStart,
     });
     const previousRacy = tracked.racy;
     tracked.racy = new Map();

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { DirState, FileRecord } from './dir-state';
 import { relativeInside } from '../../lib/path-rules';
+import type { WalkHeadStart } from './walk-head-start';
 
 /**
  * What this process knows about one checkpointed directory between snapshots: its state (the
@@ -23,6 +24,8 @@ export class TrackedDirectory {
   registryTouchedAt = 0;
   /** Records the last snapshot hashed so close to its start that their stat cannot be trusted yet (see `smudgeRacyRecords`). */
   racy = new Map<string, FileRecord>();
+  /** A walk begun before this process's engine was built (a one-shot `vigil checkpoint`), for its first snapshot. */
+  headStart: WalkHeadStart | undefined;
 
   constructor(
     readonly dir: string,

@@ -70,6 +70,7 @@ export const checkpointCommand: CliCommand = {
     if (reason.trim() === '') throw new UsageError('--reason needs some text');
     const outcome = await withCheckpoints(io, (checkpoints) => checkpoints.checkpoint(dir, { reason }), {
       checkpointing: dir,
+      ...(io.checkpointHeadStart === undefined ? {} : { checkpointHeadStart: io.checkpointHeadStart }),
     });
     if (flagOption(args, 'json')) {
       writeLine(io.stdout, JSON.stringify(outcome));
