@@ -353,8 +353,10 @@ export class CheckpointService implements CheckpointApi {
   }
 
   async withStoreLock<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.#lock.isHeldHere()) return fn();
+    // Opened (and repaired) first, also under a hold this context already has (a one-shot
+    // checkpoint's walk head start takes the lock before this engine exists): re-entered then.
     await this.#ensureReady();
+    if (this.#lock.isHeldHere()) return fn();
     return this.#lock.withLock(async () => {
       await this.#store.refresh();
       return fn();

@@ -69,4 +69,14 @@ describe('vigil checkpoint DIR: the walk head start', () => {
     const again = await runVigil(['checkpoint', dir], { env: { VIGIL_HOME: home } });
     expect(again.stdout).toMatch(/^Nothing changed since checkpoint/);
   });
+
+  it("opens and repairs the store as usual under the head start's hold (a dead writer's temp pack is removed)", async () => {
+    const temp = path.join(home, 'checkpoints', 'store', 'objects', 'pack', 'tmp_pack_left_by_a_dead_writer');
+    writeFileSync(temp, 'half a pack');
+    writeFileSync(path.join(dir, 'd0/f1.txt'), 'changed again\n');
+    const run = await runVigil(['checkpoint', dir, '--json'], { env: { VIGIL_HOME: home } });
+    expect(run.stderr).toContain('checkpoint store cleaned up after an interrupted writer');
+    expect(JSON.parse(run.stdout)).toMatchObject({ kind: 'created' });
+    expect(existsSync(temp)).toBe(false);
+  });
 });
