@@ -77,11 +77,11 @@ const whyNot = {
     "git checkout writes 100 files and is done (no fsync); the restore is one relayed call (its answer carries the undo number), and the core's part " +
     "of it is mostly CPU-bound on its main thread (~160-190 ms of wall and ~200-220 ms of CPU across its threads per restore, medians of 12-14 runs on this machine, against git's whole ~70-100 ms). " +
     'In order: a durable pre-rollback snapshot (~55 ms: the 100 named files looked at and hashed in a worker into one fsynced blob pack, then 201 ' +
-    'trees re-encoded, deflated inline at level 1 (~10 ms of CPU alone) and written as a second fsynced pack, change stats, a commit and the ref, both ' +
+    'trees re-encoded, deflated inline at level 1 (~5-9 ms of CPU; a zlib window sized to each tree) and written as a second fsynced pack, change stats, a commit and the ref, both ' +
     'fsynced), a plan against it (~9 ms: trees kept decoded; the write ledger reads only lines appended since), the writes (~45-65 ms: each file checked ' +
     'against the snapshot (by its stat record where its racy rule trusts it, else read again: in this bench the files were damaged moments before, so they are read), ' +
     'its folder checked canonical, a temp file written and fsynced, the target checked unchanged, renamed; about a dozen fs calls per file through ' +
-    "node's pool, plus one listing per folder to sweep dead writers' temp files), one fsync per folder (~7 ms), a read-back of every file against the " +
+    "node's pool, plus one listing per folder to sweep dead writers' temp files), one fsync per folder (~7 ms of disk waits, each started once its folder's writes are done, so they overlap the other writes), a read-back of every file against the " +
     'checkpoint (~7 ms) and a re-check of the scope (~13 ms; named paths are looked up by name, not by listing their folders, and compared with the checkpoint only along their way). A bare loop of the same ' +
     "per-file calls (lstat, read, temp write+fsync, rename) and folder fsyncs takes 25-45 ms here, and every promise pays async_hooks (the file locks' AsyncLocalStorage turns on " +
     "promise hooks). Each restore adds two packs, so every few restores the core's background maintenance collects the store into one pack (~0.9 s " +

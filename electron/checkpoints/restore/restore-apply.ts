@@ -3,10 +3,10 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { isAppError } from '../../../shared/errors';
 import type { restoreOutcomeSchema } from '../../../shared/contract/checkpoints-restore-schemas';
-import { syncDirectories } from '../../files/atomic-write';
 import { errnoCode, fileSystemError } from '../../files/file-system-error';
 import { mapLimit } from '../../files/map-limit';
 import { sweepStaleTemps } from '../../files/sweep-stale-temps';
+import { FolderSyncs } from './restore-folder-syncs';
 import { lookupPath, type TreeReader } from '../diff/diff-tree-changes';
 import { absoluteIn } from './restore-disk';
 import {
@@ -116,6 +116,7 @@ async function removeEmptied(input: ApplyInput, deleted: readonly string[]): Pro
 /** What the write steps of one apply share: outcomes so far, folders to fsync, paths touched. */
 interface ApplyState {
   readonly outcomes: Map<string, RestoreOutcome>;
+  /** The folders the deletions changed (the writes fsync theirs as they finish, see FolderSyncs). */
   readonly toSync: Set<string>;
   readonly touched: string[];
   readonly knownOid: (entry: RestorePlanEntry) => KnownOid | undefined;
@@ -176,18 +177,28 @@ async function removeEmptiedFolders(
   return removedDirectories;
 }
 
-/** Writes every restored and re-created file atomically; returns the empty folders that gave way to a file. */
+/**
+ * Writes every restored and re-created file atomically, fsyncing each folder once its writes are
+ * done and the deletions' folders at the end; returns the empty folders that gave way to a file.
+ */
 async function applyWrites(
   input: ApplyInput,
   state: ApplyState,
   writes: readonly RestorePlanEntry[],
 ): Promise<string[]> {
   const emptied: string[] = [];
-  const folders = [...new Set(writes.map((entry) => path.dirname(absoluteIn(input.plan.dir, entry.path))))];
+  const writeFolders = writes.map((entry) => path.dirname(absoluteIn(input.plan.dir, entry.path)));
   // Stale temp files (of writers that died) go while the writes run: a sweep never takes an in-flight temp file.
-  const sweeping = input.isSweepLeftToScopeCheck === true ? [] : mapLimit(folders, writeConcurrency, sweepStaleTemps);
+  const sweeping =
+    input.isSweepLeftToScopeCheck === true
+      ? []
+      : mapLimit([...new Set(writeFolders)], writeConcurrency, sweepStaleTemps);
+  const syncs = new FolderSyncs(writeFolders);
+  // Folders the deletions changed are fsynced once the writes are done, as before.
+  for (const folder of state.toSync) syncs.later(folder);
   await mapLimit(writes, writeConcurrency, async (entry) => {
     const target = absoluteIn(input.plan.dir, entry.path);
+    let changed: readonly string[] = [];
     try {
       const wanted = entry.checkpoint;
       if (wanted === undefined) throw new Error(`plan entry ${entry.path} has no checkpoint version`);
@@ -195,15 +206,19 @@ async function applyWrites(
       if (entry.action === 'recreate' && (await removeEmptyFolder(target))) emptied.push(entry.path);
       const found = await expectVersion(target, entry.current, state.knownOid(entry));
       const written = await putFile(target, wanted, await input.readBlob(wanted.oid), found);
-      for (const folder of written.directoriesToSync) state.toSync.add(folder);
+      changed = written.directoriesToSync;
       state.touched.push(target);
       state.outcomes.set(entry.path, { path: entry.path, action: entry.action, result: 'done' });
     } catch (error) {
       state.outcomes.set(entry.path, failure(entry, error));
     }
+    // Its folder is fsynced now if no other write into it is left (a failed write's folder too, harmlessly).
+    syncs.finished(path.dirname(target), changed);
     state.advance();
   });
   await sweeping;
+  // Nothing is read back or reported before every folder written is durable.
+  await syncs.settled();
   return emptied;
 }
 
@@ -270,8 +285,9 @@ function readBackHashes(readBack: Map<string, DiskVersion>): KnownHashes {
 /**
  * Applies a plan made against the pre-rollback snapshot: deletes first (so a file or symlink in
  * the way of a folder goes before the folder is filled), then removes the folders that emptied
- * (unless the checkpoint has them), then writes every restored and re-created file atomically,
- * then fsyncs the touched folders and reads every result back against the checkpoint's blobs.
+ * (unless the checkpoint has them), then writes every restored and re-created file atomically
+ * (each folder fsynced once its writes are done, the deletions' folders after the last write),
+ * then, every touched folder durable, reads every result back against the checkpoint's blobs.
  * Before anything is overwritten or deleted it must still be the version the snapshot stored;
  * a file that changed meanwhile is left as found and reported as a `conflict`.
  */
@@ -289,7 +305,6 @@ export async function applyRestorePlan(input: ApplyInput): Promise<ApplyResult> 
     state,
     actions.filter((entry) => entry.action !== 'delete'),
   );
-  await syncDirectories([...state.toSync]);
 
   const { isVerified, readBack } = await verifyReadBack(input, state.outcomes);
   return {

@@ -301,6 +301,35 @@ describe('restore with the checkpoint engine', () => {
     expect(result.status).toBe('incomplete');
   });
 
+  it('restores many files across many folders at once, each as git shows the checkpoint, and refuses exactly the one changed meanwhile', async () => {
+    const names = Array.from({ length: 60 }, (_, index) => `f${index % 12}/file${index}.txt`);
+    const nested = ['gone/deep/x.txt', 'gone/deep/y.txt', 'gone/z.txt'];
+    writeFiles(dir, Object.fromEntries([...names, ...nested].map((name) => [name, `checkpoint ${name}\n`])));
+    const id = await checkpoint();
+    writeFiles(dir, Object.fromEntries(names.map((name) => [name, `work ${name}\n`])));
+    rmSync(path.join(dir, 'gone'), { recursive: true });
+    const changed = 'f7/file31.txt';
+    const result = await restore.restore(dir, id, [], {
+      onProgress: (step) => {
+        // Another program edits one of them after the pre-rollback snapshot, before any write.
+        if (step.phase === 'write' && step.done === 0) writeFileSync(path.join(dir, changed), 'theirs\n');
+      },
+    });
+    const results = Object.fromEntries(result.outcomes.map((outcome) => [outcome.path, outcome.result]));
+    expect(results).toEqual(
+      Object.fromEntries([...names, ...nested].sort().map((name) => [name, name === changed ? 'conflict' : 'done'])),
+    );
+    expect(result.counts).toMatchObject({ done: names.length + nested.length - 1, conflict: 1 });
+    expect(result.status).toBe('incomplete');
+    expect(readFileSync(path.join(dir, changed), 'utf8')).toBe('theirs\n');
+    for (const name of [...names, ...nested].filter((item) => item !== changed))
+      expect(readFileSync(path.join(dir, name), 'utf8'), name).toBe(git('cat-file', 'blob', `${id}:${name}`) + '\n');
+    // Undoing gives back the work as it was before the restore, the one refused file included.
+    await restore.restore(dir, result.preRollback.id);
+    expect(readFileSync(path.join(dir, names[0] ?? ''), 'utf8')).toBe(`work ${names[0] ?? ''}\n`);
+    expect(existsSync(path.join(dir, 'gone'))).toBe(false);
+  });
+
   it("sweeps a dead writer's temp files from the folders it writes, whether or not it checks the scope after writing", async () => {
     writeFiles(dir, base);
     const id = await checkpoint();

@@ -35,6 +35,7 @@ import {
   type StatOutcome,
 } from './folder-listing';
 import { objectHeader, type ObjectType } from '../store/git-objects';
+import { windowBitsFor } from '../store/object-zlib';
 import type { StatBaseline } from './stat-baseline';
 
 const noFollow = process.platform === 'win32' ? 0 : constants.O_NOFOLLOW;
@@ -80,7 +81,7 @@ export function readBlocking(absolute: string, isSymlink: boolean, maxFileBytes:
 
 /** zlib-compresses an object's content for a pack, blocking the calling worker. */
 export function compressBlocking(content: Uint8Array): Buffer {
-  return deflateSync(content, { level: 1 });
+  return deflateSync(content, { level: 1, windowBits: windowBitsFor(content.length) });
 }
 
 /**
@@ -95,7 +96,8 @@ export function writeLooseBlocking(objectsDir: string, type: ObjectType, content
   const temp = path.join(folder, `tmp_obj_${randomBytes(6).toString('hex')}`);
   const fd = openSync(temp, 'wx', 0o444);
   try {
-    const data = deflateSync(Buffer.concat([objectHeader(type, content.length), content]), { level: 1 });
+    const raw = Buffer.concat([objectHeader(type, content.length), content]);
+    const data = deflateSync(raw, { level: 1, windowBits: windowBitsFor(raw.length) });
     writeSync(fd, data);
   } finally {
     closeSync(fd);

@@ -1,0 +1,64 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '../../test-support/temp-dir';
+import { FolderSyncs } from './restore-folder-syncs';
+
+/** Real folders; a folder removed before its fsync makes that fsync fail (ENOENT), which shows when it ran. */
+
+let root: string;
+let remove: () => Promise<void>;
+beforeEach(async () => {
+  ({ dir: root, remove } = await makeTempDir('vigil-folder-syncs-'));
+});
+afterEach(async () => {
+  await remove();
+});
+
+function folder(name: string): string {
+  const made = path.join(root, name);
+  mkdirSync(made, { recursive: true });
+  return made;
+}
+
+describe('the folder fsyncs of a batch of restore writes', () => {
+  it('fsyncs a folder only once the last write into it has finished', async () => {
+    const a = folder('a');
+    const syncs = new FolderSyncs([a, a]);
+    syncs.finished(a, [a]);
+    // Had the first write's finish fsynced the folder, removing it now would go unnoticed.
+    rmSync(a, { recursive: true });
+    syncs.finished(a, [a]);
+    await expect(syncs.settled()).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('fsyncs a folder early, while writes into other folders still run', async () => {
+    const a = folder('a');
+    const b = folder('b');
+    const syncs = new FolderSyncs([a, b]);
+    syncs.finished(a, [a]);
+    // The fsync of `a` is under way; `b` is removed before its own (last) write finishes.
+    rmSync(b, { recursive: true });
+    syncs.finished(b, [b]);
+    await expect(syncs.settled()).rejects.toMatchObject({ code: 'not_found', details: { path: b } });
+  });
+
+  it('fsyncs at the end a folder a write changed without writing into it (a folder created inside it), and the folders given as later', async () => {
+    const parent = folder('p');
+    const created = folder('p/new');
+    const deletedFrom = folder('d');
+    const syncs = new FolderSyncs([created]);
+    syncs.later(deletedFrom);
+    syncs.finished(created, [created, parent]);
+    // Removed after the write finished but before the end: the end's fsync of the parent finds it gone.
+    rmSync(parent, { recursive: true });
+    await expect(syncs.settled()).rejects.toMatchObject({ code: 'not_found', details: { path: parent } });
+  });
+
+  it('settles once every folder is fsynced, including folders whose writes all failed', async () => {
+    const folders = Array.from({ length: 30 }, (_, index) => folder(`f${index % 10}`));
+    const syncs = new FolderSyncs(folders);
+    for (const [index, item] of folders.entries()) syncs.finished(item, index % 3 === 0 ? [] : [item]);
+    await expect(syncs.settled()).resolves.toBeUndefined();
+  });
+});

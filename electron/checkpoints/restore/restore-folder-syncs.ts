@@ -1,0 +1,54 @@
+import { syncDirectories } from '../../files/atomic-write';
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/**
+ * The folder fsyncs of a batch of writes. A folder is fsynced as soon as every write into it has
+ * finished, while the other writes still run (an fsync is mostly a wait for the disk, which then
+ * overlaps their work instead of following it). A folder whose entries a write changed without
+ * being counted into it (a folder created inside it, or the same folder named another way) and
+ * every folder given by `later` are fsynced at the end, after every write. `settled()` resolves
+ * once all are durable; a failure is thrown only after every fsync has finished.
+ */
+export class FolderSyncs {
+  readonly #pending = new Map<string, number>();
+  /** Each early fsync, settled to its failure (undefined when it succeeded): none is left rejected and unobserved. */
+  readonly #early: Promise<Error | undefined>[] = [];
+  readonly #late = new Set<string>();
+
+  /** `folders`: the folder of each write of the batch, one item per write (a folder may repeat). */
+  constructor(folders: readonly string[]) {
+    for (const folder of folders) this.#pending.set(folder, (this.#pending.get(folder) ?? 0) + 1);
+  }
+
+  /** Fsyncs `folder` at the end, after every write. */
+  later(folder: string): void {
+    this.#late.add(folder);
+  }
+
+  /** One write into `folder` has finished, done or not; it changed the entries of `changed` (its own folder among them). */
+  finished(folder: string, changed: readonly string[]): void {
+    for (const other of changed) if (other !== folder) this.#late.add(other);
+    const left = (this.#pending.get(folder) ?? 0) - 1;
+    this.#pending.set(folder, left);
+    if (left === 0)
+      this.#early.push(
+        syncDirectories([folder]).then(
+          () => undefined,
+          (error: unknown) => asError(error),
+        ),
+      );
+  }
+
+  /** Waits for the early fsyncs, fsyncs the rest, and throws the first failure once all have finished. */
+  async settled(): Promise<void> {
+    const late = syncDirectories([...this.#late]).then(
+      () => undefined,
+      (error: unknown) => asError(error),
+    );
+    const failure = (await Promise.all([...this.#early, late])).find((error) => error !== undefined);
+    if (failure !== undefined) throw failure;
+  }
+}

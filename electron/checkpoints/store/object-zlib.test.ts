@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+import { deflateSync, inflateSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { deflateObject, inlineZlibMaxBytes, windowBitsFor } from './object-zlib';
+
+/** A tree-like mix: text that repeats (names, modes) and bytes that do not (object ids). */
+function treeLike(entries: number): Buffer {
+  const parts: Buffer[] = [];
+  for (let index = 0; index < entries; index += 1)
+    parts.push(Buffer.from(`100644 file-${index}.txt\0`), randomBytes(20));
+  return Buffer.concat(parts);
+}
+
+describe('object deflation', () => {
+  it('deflates small objects with a window that holds them: the same stream as the default window, only the header differs', async () => {
+    const inputs = [
+      Buffer.alloc(0),
+      Buffer.from('tree 0\0'),
+      Buffer.from('commit message\n'.repeat(20)),
+      treeLike(100),
+      treeLike(500),
+      Buffer.alloc(inlineZlibMaxBytes, 'ab'),
+      randomBytes(inlineZlibMaxBytes),
+    ];
+    for (const input of inputs) {
+      const ours = await deflateObject(input, 1);
+      const standard = deflateSync(input, { level: 1 });
+      expect(inflateSync(ours).equals(input)).toBe(true);
+      // Byte 0 names the window size (and byte 1 checks byte 0); everything after, the trailer included, is the same.
+      expect(ours.subarray(2).equals(standard.subarray(2))).toBe(true);
+      expect(ours[0]).toBe(((windowBitsFor(input.length) - 8) << 4) | 8);
+    }
+  });
+
+  it('sizes the window from 2^9 to 2^15 bytes, leaving room for zlib lookahead', () => {
+    expect(windowBitsFor(0)).toBe(9);
+    expect(windowBitsFor(250)).toBe(9);
+    expect(windowBitsFor(251)).toBe(10);
+    expect(windowBitsFor(3_500)).toBe(12);
+    expect(windowBitsFor(inlineZlibMaxBytes)).toBe(15);
+    expect(windowBitsFor(10_000_000)).toBe(15);
+  });
+});
