@@ -59,7 +59,7 @@ const whyNot = {
     'beside the main thread), then the walk: 50,000 lstat calls made through JavaScript in the worker. The walk no longer waits for the core: when no ' +
     'resident core will take the call, the executable takes the store lock, reads the stat cache and starts the worker walking against it ~40 ms after ' +
     'the process starts, while the command and the core load; the engine adopts that walk (same directory, store, ignored folders and file size cap, ' +
-    'the lock held since). Measured timeline on a quiet host: worker started at ~40 ms, walking at ~95 ms, core ready at ~150 ms, walk done at ~340 ms, ' +
+    'the lock held since). Measured timeline (instrumented, load ~1): worker started at ~40 ms, walking at ~95 ms, core ready at ~150 ms, walk done at ~340 ms, ' +
     'exit at ~400 ms. A bare loop of readdir and lstat in a fresh thread takes ~170-200 ms here, ~100-120 ms of it in the kernel (git add -A ' +
     "spends ~90 ms of system time on the same calls, and its preloaded index spreads them over the cores); node's BigIntStats, needed for the nanosecond mtime and ctime the racy rule compares, builds four " +
     'Dates and a dozen BigInts per call, and in a fresh thread the loop runs unoptimised at first (~200 ms of user CPU cold, ~100 ms warm); the walk ' +
@@ -75,11 +75,11 @@ const whyNot = {
     'stat changed are read.',
   restore:
     "git checkout writes 100 files and is done (no fsync); the restore is one relayed call (its answer carries the undo number), and the core's part " +
-    "of it is mostly CPU-bound on its main thread (~160-190 ms of wall and ~200-220 ms of CPU across its threads per restore, medians of 12-14 runs on this machine, against git's whole ~70-100 ms). " +
-    'In order: a durable pre-rollback snapshot (~55 ms: the 100 named files looked at and hashed in a worker into one fsynced blob pack, then 201 ' +
+    "of it is mostly CPU-bound on its main thread (~140-155 ms of wall and ~170-190 ms of CPU across its threads per restore, medians of 20-24 alternating runs on this machine, against git's whole ~70-105 ms). " +
+    'In order: a durable pre-rollback snapshot (~40 ms: the 100 named files looked at and hashed in a worker into one fsynced blob pack, then 201 ' +
     'trees re-encoded, deflated inline at level 1 (~5-9 ms of CPU; a zlib window sized to each tree) and written as a second fsynced pack, change stats, a commit and the ref, both ' +
-    'fsynced), a plan against it (~9 ms: trees kept decoded; the write ledger reads only lines appended since), the writes (~45-65 ms: each file checked ' +
-    'against the snapshot (by its stat record where its racy rule trusts it, else read again: in this bench the files were damaged moments before, so they are read), ' +
+    'fsynced), a plan against it (~9 ms: trees kept decoded; the write ledger reads only lines appended since), the writes with the folder fsyncs (~60-70 ms: each file checked ' +
+    'against the snapshot (by its stat record where its racy rule trusts it, else read again), ' +
     'its folder checked canonical, a temp file written and fsynced, the target checked unchanged, renamed; about a dozen fs calls per file through ' +
     "node's pool, plus one listing per folder to sweep dead writers' temp files), one fsync per folder (~7 ms of disk waits, each started once its folder's writes are done, so they overlap the other writes), a read-back of every file against the " +
     'checkpoint (~7 ms) and a re-check of the scope (~13 ms; named paths are looked up by name, not by listing their folders, and compared with the checkpoint only along their way). A bare loop of the same ' +
