@@ -85,7 +85,7 @@ const whyNot = {
     'checkpoint (~7 ms) and a re-check of the scope (~13 ms; named paths are looked up by name, not by listing their folders, and compared with the checkpoint only along their way). A bare loop of the same ' +
     "per-file calls (lstat, read, temp write+fsync, rename) and folder fsyncs takes 25-45 ms here, and every promise pays async_hooks (the file locks' AsyncLocalStorage turns on " +
     "promise hooks). Each restore adds two packs, so every few restores the core's background maintenance collects the store into one pack (~0.9 s " +
-    "at 50,000 files, the old packs read in 4 MB windows); it gives way, changing nothing, when a restore or a checkpoint waits for the store lock. Besides all this, node's start-up (the `node -e 0` row) and the CLI's own ~30 ms (loading, the relay, printing).",
+    "at 50,000 files, the old packs read in 4 MB windows); it gives way, changing nothing, when other work of the core waits for the store lock (a restore, a checkpoint; at most five times in a row, never over the size cap or 4x past its limits). Besides all this, node's start-up (the `node -e 0` row) and the CLI's own ~30 ms (loading, the relay, printing).",
   list: (nodeStart: number): string =>
     `node -e 0 alone took ${formatMs(nodeStart)} in this run; the relayed list adds ~20 small modules, one loopback HTTP call and the core's answer on top, so on a loaded machine no node process meets 150 ms.`,
 };

@@ -214,7 +214,8 @@ export class FileLock {
     const deadline = Date.now() + this.#options.timeoutMs;
     const startedAt = await ownStartTime();
     let delay = 2;
-    let stoppedSince: number | undefined;
+    /** The holder last seen stopped (by its token) and since when: another holder starts the count again. */
+    let stopped: { readonly token: string; readonly since: number } | undefined;
     for (;;) {
       const holder = newLockHolder(purpose, startedAt);
       const isCreated = await createExclusive(lockPath, JSON.stringify(holder)).catch((error: unknown) => {
@@ -234,8 +235,13 @@ export class FileLock {
       }
       const by = observed.holder;
       // A stopped holder cannot finish until resumed: say so rather than wait out the timeout.
-      stoppedSince = (await isHolderStopped(by)) ? (stoppedSince ?? Date.now()) : undefined;
-      if (by !== undefined && stoppedSince !== undefined && Date.now() - stoppedSince >= stoppedHolderGraceMs) {
+      stopped =
+        by !== undefined && (await isHolderStopped(by))
+          ? stopped?.token === by.token
+            ? stopped
+            : { token: by.token, since: Date.now() }
+          : undefined;
+      if (by !== undefined && stopped !== undefined && Date.now() - stopped.since >= stoppedHolderGraceMs) {
         throw new AppError(
           'busy',
           `${this.#options.resource} is locked by ${describeHolder(by)}, which is stopped (suspended with Ctrl+Z or SIGSTOP) and cannot finish. Resume it (fg in its terminal, or kill -CONT ${by.pid}) or end it, then try again.`,

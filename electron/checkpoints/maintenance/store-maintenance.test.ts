@@ -196,4 +196,27 @@ describe('background maintenance', () => {
       await engine.dispose();
     }
   }, 60_000);
+
+  it('over the size cap with nothing to drop and no garbage, a look does not rewrite the store', async () => {
+    const logger = recordingLogger();
+    const engine = new CheckpointService({ root: checkpointsRoot, logger, retention: { maxTotalBytes: 1024 } });
+    try {
+      await checkpointVersion(engine, 'one', 20);
+      const { gitdir } = storeLayout(checkpointsRoot);
+      // The first look of a process collects (another process may have dropped checkpoints).
+      expect(await engine.maintain()).toBe('collected');
+      // A second checkpoint adds loose objects; the first, pinned, keeps both: nothing may be dropped.
+      await checkpointVersion(engine, 'two', 1);
+      expect((await engine.pin(dir, '2', true)).changed).toBe(true);
+      const before = objectFiles(gitdir);
+      expect(await engine.maintain()).toBe('over-cap');
+      // No collection rewrote the store into one pack: its loose objects are where they were.
+      expect(objectFiles(gitdir)).toEqual(before);
+      expect(logger.lines.filter((line) => line.message.includes('over its size cap'))).toHaveLength(2);
+      expect(await engine.list(dir)).toHaveLength(2);
+      expect(fsck(gitdir)).toBe('');
+    } finally {
+      await engine.dispose();
+    }
+  });
 });

@@ -46,6 +46,8 @@ export type MaintenanceOutcome =
   | 'collected'
   /** A collection stopped, changing nothing, for work that waited for the store lock: it runs again later. */
   | 'gave-way'
+  /** Over the size cap with no garbage to collect and nothing that may be dropped (warned in the log). */
+  | 'over-cap'
   /** A restore runs: the look waits until it ends. */
   | 'deferred';
 
@@ -72,6 +74,11 @@ export class StoreMaintenance {
   #timer: NodeJS.Timeout | undefined;
   #droppedSinceCollect = 0;
   #gaveWayInARow = 0;
+  /**
+   * Whether the store may hold garbage a collection would free: checkpoints were dropped since this
+   * process last collected, or it has not collected yet (another process may have dropped some).
+   */
+  #mayHoldGarbage = true;
   #isDisposed = false;
   #running: Promise<unknown> = Promise.resolve();
   /**
@@ -87,6 +94,7 @@ export class StoreMaintenance {
   /** Counts checkpoints dropped by a timeline cut (their objects wait for the next collection). */
   noteDropped(count: number): void {
     this.#droppedSinceCollect += count;
+    if (count > 0) this.#mayHoldGarbage = true;
   }
 
   /** Looks at the store a few seconds from now (coalesced), when enabled; while a restore runs, once it ends. */
@@ -108,8 +116,10 @@ export class StoreMaintenance {
   /**
    * Looks at the store now, under the store lock: collects garbage when it got untidy and
    * enforces the size cap. A collection gives way (stops, changing nothing, and is scheduled
-   * again) when a restore or a checkpoint of this process waits for the lock meanwhile: on a big
-   * store it takes seconds, which the user's restore or the agent's write must not wait for.
+   * again) when other work of this process waits for the lock meanwhile (a restore, a checkpoint,
+   * a pin, the stat cache's save): on a big store it takes seconds, which the user's restore or
+   * the agent's write must not wait for. It runs to the end after five give-ways in a row, when
+   * the store is four times past its limits, and over the size cap.
    */
   maintain(): Promise<MaintenanceOutcome> {
     return this.options.run(() => this.#check());
@@ -162,6 +172,7 @@ export class StoreMaintenance {
       const collected = await collectGarbage(store, refs, timeline, this.options.assertHeld);
       const capped = await this.#enforceSizeCap();
       this.#droppedSinceCollect = 0;
+      this.#mayHoldGarbage = false;
       const after = await measureStore(store.objectsDir);
       return {
         droppedCheckpoints: droppedCheckpoints + capped.droppedCheckpoints,
@@ -204,7 +215,9 @@ export class StoreMaintenance {
       usage.packs > maxPacks ||
       this.#droppedSinceCollect > maxDroppedSinceCollect;
     if (!isUntidy && !isOverCap) return 'tidy';
-    // Over the cap, collect first: no checkpoint is dropped for space that garbage holds.
+    // Over the cap, collect first when garbage may be there: no checkpoint is dropped for space it holds.
+    if (!isUntidy && !this.#mayHoldGarbage)
+      return (await this.#enforceSizeCap()).droppedCheckpoints > 0 ? 'collected' : 'over-cap';
     const mayGiveWay =
       !isOverCap &&
       this.#gaveWayInARow < maxGiveWaysInARow &&
@@ -226,6 +239,7 @@ export class StoreMaintenance {
     }
     this.#gaveWayInARow = 0;
     this.#droppedSinceCollect = 0;
+    this.#mayHoldGarbage = false;
     if (isOverCap) await this.#enforceSizeCap();
     return 'collected';
   }

@@ -212,7 +212,7 @@ async function applyWrites(
     } catch (error) {
       state.outcomes.set(entry.path, failure(entry, error));
     }
-    // Its folder is fsynced now if no other write into it is left (a failed write's folder too, harmlessly).
+    // Its folder is fsynced now if no other write into it is left and one of them wrote (not after failures only).
     syncs.finished(path.dirname(target), changed);
     state.advance();
   });

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test-support/temp-dir';
@@ -59,6 +59,17 @@ describe('the folder fsyncs of a batch of restore writes', () => {
     const folders = Array.from({ length: 30 }, (_, index) => folder(`f${index % 10}`));
     const syncs = new FolderSyncs(folders);
     for (const [index, item] of folders.entries()) syncs.finished(item, index % 3 === 0 ? [] : [item]);
+    await expect(syncs.settled()).resolves.toBeUndefined();
+  });
+
+  it('does not fsync a folder whose writes all failed (it may not exist: a file took its place)', async () => {
+    const written = folder('w');
+    const failedOnly = path.join(root, 'gone', 'deep');
+    writeFileSync(path.join(root, 'gone'), 'a file where the folder was');
+    const syncs = new FolderSyncs([written, failedOnly, failedOnly]);
+    syncs.finished(failedOnly, []);
+    syncs.finished(written, [written]);
+    syncs.finished(failedOnly, []);
     await expect(syncs.settled()).resolves.toBeUndefined();
   });
 });

@@ -7,16 +7,20 @@ function asError(error: unknown): Error {
 /**
  * The folder fsyncs of a batch of writes. A folder is fsynced as soon as every write into it has
  * finished, while the other writes still run (an fsync is mostly a wait for the disk, which then
- * overlaps their work instead of following it). A folder whose entries a write changed without
- * being counted into it (a folder created inside it, or the same folder named another way) and
- * every folder given by `later` are fsynced at the end, after every write. `settled()` resolves
- * once all are durable; a failure is thrown only after every fsync has finished.
+ * overlaps their work instead of following it), if at least one of them wrote: a folder whose
+ * writes all failed is not fsynced (it may not even exist, and nothing was written into it). A
+ * folder whose entries a write changed without being counted into it (a folder created inside
+ * it, or the same folder named another way) and every folder given by `later` are fsynced at the
+ * end, after every write. `settled()` resolves once all are durable; a failure is thrown only
+ * after every fsync has finished.
  */
 export class FolderSyncs {
   readonly #pending = new Map<string, number>();
   /** Each early fsync, settled to its failure (undefined when it succeeded): none is left rejected and unobserved. */
   readonly #early: Promise<Error | undefined>[] = [];
   readonly #late = new Set<string>();
+  /** Folders a finished write changed: those its own write made durable need. */
+  readonly #written = new Set<string>();
 
   /** `folders`: the folder of each write of the batch, one item per write (a folder may repeat). */
   constructor(folders: readonly string[]) {
@@ -28,12 +32,18 @@ export class FolderSyncs {
     this.#late.add(folder);
   }
 
-  /** One write into `folder` has finished, done or not; it changed the entries of `changed` (its own folder among them). */
+  /**
+   * One write into `folder` has finished, done or not; it changed the entries of `changed` (its
+   * own folder among them when it wrote; none when it failed).
+   */
   finished(folder: string, changed: readonly string[]): void {
-    for (const other of changed) if (other !== folder) this.#late.add(other);
+    for (const other of changed) {
+      if (other === folder) this.#written.add(folder);
+      else this.#late.add(other);
+    }
     const left = (this.#pending.get(folder) ?? 0) - 1;
     this.#pending.set(folder, left);
-    if (left === 0)
+    if (left === 0 && this.#written.has(folder))
       this.#early.push(
         syncDirectories([folder]).then(
           () => undefined,

@@ -108,7 +108,8 @@ export class PackFile {
       if (bytesRead !== window.length) throw new Error(`truncated pack ${this.name}`);
       for (let at = first; at <= last; at += 1) {
         const offset = offsets[at] as number;
-        const bytes = window.subarray(offset - start, this.index.endOf(offset, this.size) - start);
+        // Copied out: a slice would keep the whole window alive for as long as the entry is kept.
+        const bytes = Buffer.from(window.subarray(offset - start, this.index.endOf(offset, this.size) - start));
         const { type } = parseEntryHeader(bytes);
         yield { offset, entry: { bytes, isWhole: type !== ofsDelta && type !== refDelta } };
       }
