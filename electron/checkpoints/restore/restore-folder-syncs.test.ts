@@ -43,16 +43,22 @@ describe('the folder fsyncs of a batch of restore writes', () => {
     await expect(syncs.settled()).rejects.toMatchObject({ code: 'not_found', details: { path: b } });
   });
 
-  it('fsyncs at the end a folder a write changed without writing into it (a folder created inside it), and the folders given as later', async () => {
-    const parent = folder('p');
-    const created = folder('p/new');
+  it('fsyncs at the end a folder a write changed without writing into it (as a parent of a folder it created), and the folders given as later', async () => {
+    // Apart from the written folder, so removing them cannot race that folder's early fsync.
+    const written = folder('w');
+    const changedToo = folder('p');
     const deletedFrom = folder('d');
-    const syncs = new FolderSyncs([created]);
+    const syncs = new FolderSyncs([written]);
     syncs.later(deletedFrom);
-    syncs.finished(created, [created, parent]);
-    // Removed after the write finished but before the end: the end's fsync of the parent finds it gone.
-    rmSync(parent, { recursive: true });
-    await expect(syncs.settled()).rejects.toMatchObject({ code: 'not_found', details: { path: parent } });
+    syncs.finished(written, [written, changedToo]);
+    // Removed after the write finished but before the end: only the end's fsyncs can find them gone.
+    rmSync(changedToo, { recursive: true });
+    await expect(syncs.settled()).rejects.toMatchObject({ code: 'not_found', details: { path: changedToo } });
+    const later = new FolderSyncs([written]);
+    later.later(deletedFrom);
+    later.finished(written, [written]);
+    rmSync(deletedFrom, { recursive: true });
+    await expect(later.settled()).rejects.toMatchObject({ code: 'not_found', details: { path: deletedFrom } });
   });
 
   it('settles once every folder is fsynced, including folders whose writes all failed', async () => {
