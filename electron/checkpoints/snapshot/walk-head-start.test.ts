@@ -47,6 +47,18 @@ describe('a walk head start (a one-shot `vigil checkpoint` walking before its co
     await remove();
   });
 
+  /** Once the head start's walk ended, changes a file, then checkpoints with an engine given the head start. */
+  async function checkpointAfterTheWalk(headStart: WalkHeadStart | undefined): Promise<CheckpointOutcome> {
+    await headStart?.walked;
+    appendFileSync(path.join(dir, 'd1/f1.txt'), 'after the walk\n');
+    const service = testService(root, { ...(headStart === undefined ? {} : { headStart }) });
+    try {
+      return await service.checkpoint(dir, { reason: 'second' });
+    } finally {
+      await service.dispose();
+    }
+  }
+
   it('walks under the store lock and is adopted: the checkpoint is of the tree as that walk saw it', async () => {
     const lockPath = path.join(root, 'store.lock');
     const expected = gitWriteTree(path.join(base, 'shadow'), dir);
@@ -60,15 +72,8 @@ describe('a walk head start (a one-shot `vigil checkpoint` walking before its co
       await expect(runOutsideFileLocks(() => other.tryWithLock(() => Promise.resolve()))).resolves.toEqual({
         kind: 'busy',
       });
-      await headStart?.walked;
       // Changed after the walk: the checkpoint is the walk's, so it does not see this (the next one will).
-      appendFileSync(path.join(dir, 'd1/f1.txt'), 'after the walk\n');
-      const service = testService(root, { ...(headStart === undefined ? {} : { headStart }) });
-      try {
-        return await service.checkpoint(dir, { reason: 'second' });
-      } finally {
-        await service.dispose();
-      }
+      return checkpointAfterTheWalk(headStart);
     });
     const entry = created(outcome);
     expect(entry.tree).toBe(expected);
@@ -93,14 +98,7 @@ describe('a walk head start (a one-shot `vigil checkpoint` walking before its co
     const outcome = await withWalkHeadStart({ root, configFile, dir }, async (headStart) => {
       started = headStart;
       expect(headStart?.maxFileBytes).toBe(5 * 1024 * 1024);
-      await headStart?.walked;
-      appendFileSync(path.join(dir, 'd1/f1.txt'), 'after the walk\n');
-      const service = testService(root, { ...(headStart === undefined ? {} : { headStart }) });
-      try {
-        return await service.checkpoint(dir, { reason: 'second' });
-      } finally {
-        await service.dispose();
-      }
+      return checkpointAfterTheWalk(headStart);
     });
     expect(created(outcome).tree).toBe(gitWriteTree(path.join(base, 'shadow'), dir));
     expect(started?.pool.isRunning).toBe(false);
