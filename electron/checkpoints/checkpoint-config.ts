@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { readConfigSection } from '../config/config-file';
 import type { CheckpointServiceOptions } from './checkpoint-api';
-import { defaultRetention } from './maintenance/retention';
+import { defaultMaxFileBytes, defaultRetention } from './maintenance/retention';
 
 const mebibyte = 1024 * 1024;
 
@@ -17,7 +17,11 @@ export const checkpointConfigSchema = z
       .max(1_048_576)
       .default(defaultRetention.maxTotalBytes / mebibyte),
     /** Files larger than this many MiB are skipped, and the checkpoint says so. */
-    maxFileMiB: z.number().min(0.001).max(4_096).default(10),
+    maxFileMiB: z
+      .number()
+      .min(0.001)
+      .max(4_096)
+      .default(defaultMaxFileBytes / mebibyte),
   })
   .strict();
 

@@ -47,11 +47,11 @@ import { defaultWorkerCount, HashWorkerPool } from './snapshot/hash-worker-pool'
 import { StoreMaintenance, type MaintenanceOutcome } from './maintenance/store-maintenance';
 import { ObjectStore } from './store/object-store';
 import { RefStore } from './store/ref-store';
-import { defaultRetention } from './maintenance/retention';
+import { defaultMaxFileBytes, defaultRetention } from './maintenance/retention';
 import { takeSnapshot, type SnapshotEngine } from './snapshot/snapshot';
 import { StatCacheSaver } from './snapshot/stat-cache-saver';
 import { repairStore } from './maintenance/store-repair';
-import { dirHash, statCacheFile, storeLayout, type StoreLayout } from './store/store-layout';
+import { dirHash, ignoredFoldersOf, statCacheFile, storeLayout, type StoreLayout } from './store/store-layout';
 import { Timeline } from './timeline/timeline';
 import { TrackedDirectory } from './snapshot/tracked-directory';
 import { DirectoryWatchers } from './snapshot/directory-watchers';
@@ -99,7 +99,7 @@ export class CheckpointService implements CheckpointApi {
     this.gitdir = this.#layout.gitdir;
     this.#settings = {
       retention: { ...defaultRetention, ...options.retention },
-      maxFileBytes: options.maxFileBytes ?? 10 * 1024 * 1024,
+      maxFileBytes: options.maxFileBytes ?? defaultMaxFileBytes,
     };
     this.#pins = new PinStore(pinFile(options.root));
     this.#names = new NameStore(options.root);
@@ -477,8 +477,7 @@ export class CheckpointService implements CheckpointApi {
 
   /** Vigil's own folders, never stored: the checkpoints folder and, in the usual layout, the whole data folder. */
   #ignoredFolders(): string[] {
-    const root = this.#layout.root;
-    return path.basename(root) === 'checkpoints' ? [root, path.dirname(root)] : [root];
+    return ignoredFoldersOf(this.#layout.root);
   }
 
   #queries(): QueryContext {

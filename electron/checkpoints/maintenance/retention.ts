@@ -4,6 +4,9 @@ import type { Timeline, TimelineCommit } from '../timeline/timeline';
 /** The retention policy's defaults: Hermes' gateway default of 50 per directory, 500 MiB in all. */
 export const defaultRetention = { maxSnapshots: 50, maxTotalBytes: 500 * 1024 * 1024 } as const;
 
+/** Files larger than this are not stored (config.json's `checkpoints.maxFileMiB`, 10 by default). */
+export const defaultMaxFileBytes = 10 * 1024 * 1024;
+
 /** What a timeline cut must respect. */
 export interface CutOptions {
   /** Pinned checkpoints and those being restored right now (in this process): never cut off. */

@@ -1,17 +1,16 @@
 import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { FileLock } from '../../locks/file-lock';
 import { defaultRefusedDirs, resolveCheckpointDirectory } from '../checkpoint-directory';
-import { dirHash, statCacheFile, storeLayout } from '../store/store-layout';
+import { defaultMaxFileBytes } from '../maintenance/retention';
+import { dirHash, ignoredFoldersOf, statCacheFile, storeLayout } from '../store/store-layout';
 import type { FolderListing } from './folder-listing';
 import { defaultWorkerCount, HashWorkerPool } from './hash-worker-pool';
 import { readCheckedStatCache, type CheckedStatCache } from './stat-cache';
 
 /** From a stat cache this big (about 2,000 files: the engine's worker threshold), a walk head start pays off. */
 const headStartCacheBytes = 2_000 * 64;
-/** The engine's default file size cap, and the unit of config.json's `checkpoints.maxFileMiB`. */
+/** The unit of config.json's `checkpoints.maxFileMiB`. */
 const mebibyte = 1024 * 1024;
-const defaultMaxFileBytes = 10 * mebibyte;
 
 /**
  * A one-shot `vigil checkpoint DIR`'s walk, started before its core is loaded: the store lock
@@ -45,11 +44,6 @@ export interface WalkHeadStartInput {
   readonly root: string;
   readonly configFile: string;
   readonly dir: string;
-}
-
-/** Vigil's own folders a walk never enters (as the engine lists them for its store root). */
-export function ignoredFoldersOf(root: string): string[] {
-  return path.basename(root) === 'checkpoints' ? [root, path.dirname(root)] : [root];
 }
 
 /**

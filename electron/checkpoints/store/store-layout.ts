@@ -17,6 +17,14 @@ export interface StoreLayout {
   readonly repairLog: string;
 }
 
+/**
+ * Vigil's own folders a walk of a directory never enters: the checkpoints folder, and the data
+ * folder holding it when it is the usual `$VIGIL_HOME/checkpoints`.
+ */
+export function ignoredFoldersOf(root: string): string[] {
+  return path.basename(root) === 'checkpoints' ? [root, path.dirname(root)] : [root];
+}
+
 /** The layout under a checkpoints folder. */
 export function storeLayout(root: string): StoreLayout {
   return {
