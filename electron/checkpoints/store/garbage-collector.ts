@@ -30,6 +30,9 @@ export interface CollectOptions {
 /** Thrown inside a collection to stop it where it is (see CollectOptions.shouldYield). */
 class GaveWay extends Error {}
 
+/** What a collection that gave way did: nothing. */
+const gaveWayReport: CollectReport = { keptObjects: 0, droppedObjects: 0, pack: undefined, gaveWay: true };
+
 /** A check point of a collection: stops it when asked to give way. */
 function yieldPoint(options: CollectOptions): Promise<void> {
   if (options.shouldYield?.() === true) throw new GaveWay('the collection gave way');
@@ -161,7 +164,7 @@ export async function collectGarbage(
   try {
     reachableFound = await reachableObjects(store, refs, timeline, options);
   } catch (error) {
-    if (error instanceof GaveWay) return { keptObjects: 0, droppedObjects: 0, pack: undefined, gaveWay: true };
+    if (error instanceof GaveWay) return gaveWayReport;
     throw error;
   }
   const { order, cuts } = reachableFound;
@@ -182,7 +185,7 @@ export async function collectGarbage(
     written = await writer.finish();
   } catch (error) {
     await writer.abort();
-    if (error instanceof GaveWay) return { keptObjects: 0, droppedObjects: 0, pack: undefined, gaveWay: true };
+    if (error instanceof GaveWay) return gaveWayReport;
     throw error;
   }
   try {
