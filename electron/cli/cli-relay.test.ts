@@ -1,4 +1,4 @@
-import { appendFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runVigil } from '../test-support/run-vigil';
@@ -60,6 +60,26 @@ describe('the CLI relayed to the resident core and in-process', () => {
     expect(json.checkpoint).toMatchObject({ reason: 'before the refactor', attribution: { origin: 'manual' } });
     await same(() => ['checkpoint', '/'], 1);
     expect(resident.calls.filter((call) => call === 'checkpoints:create')).toHaveLength(4);
+  });
+
+  it('vigil checkpoint that cuts the timeline says so once on stderr', { timeout: 300_000 }, async () => {
+    await onBoth(async (w) => {
+      await mkdir(w.home, { recursive: true });
+      await writeFile(path.join(w.home, 'config.json'), '{"checkpoints": {"maxSnapshots": 2}}\n');
+    });
+    // The resident core applies config.json live; the cut below must come from the new limit.
+    await expect
+      .poll(async () => (await runVigil(['checkpoints', 'status'], { env: relayed.env })).stdout, { timeout: 10_000 })
+      .toContain('Retention: 2 checkpoints per directory');
+    for (const line of ['three', 'four']) {
+      await same((w) => ['checkpoint', w.project], 0);
+      await onBoth((w) => appendFile(path.join(w.project, 'src/a.txt'), `${line}\n`));
+    }
+    const runs = await runBoth((w) => ['checkpoint', w.project], relayed, local);
+    expect(runs.relayed).toEqual(runs.local);
+    expect(runs.relayed.stderr).toBe(
+      'vigil: warn: Dropped 1 old checkpoint of <base>/project: Vigil keeps 2 per folder (checkpoints.maxSnapshots in config.json); 2 kept.\n',
+    );
   });
 
   it('vigil checkpoints list|diff|restore|status|pin|unpin|prune', { timeout: 300_000 }, async () => {

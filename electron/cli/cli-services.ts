@@ -27,11 +27,14 @@ export interface LineRange {
 const listPage = 5_000;
 const diffPage = 2_000;
 
-/** Prints each cut a call made on stderr: nothing is dropped without the user being told. */
+/**
+ * Prints each cut a relayed call made on stderr, as the log of an in-process call does (which
+ * echoes its warnings there): nothing is dropped without the user being told, and told once.
+ */
 function reportingCuts(io: CliIo): CallOptions {
   return {
     events: ['checkpoints:cut'],
-    onEvent: (_name, payload) => writeLine(io.stderr, `vigil: ${(payload as CutRecord).message}`),
+    onEvent: (_name, payload) => writeLine(io.stderr, `vigil: warn: ${(payload as CutRecord).message}`),
   };
 }
 
