@@ -175,7 +175,7 @@ function uiMethod(runs: number): string {
   return [
     `Debian Chromium (headless, no GPU) driven by Playwright at 1280×800 against the built renderer (out/renderer). The timeline is served by a seeded core:`,
     `a small server in bench/ui-seeded-server.ts that serves the renderer with the product's CSP and answers the contract over /ws from ${timelineSize.toLocaleString('en-US')} generated checkpoints (8 sessions),`,
-    `every answer checked by the contract's schemas. A real \`vigil serve\` cannot hold 10,000 checkpoints of one directory while retention keeps 50 per directory and is not configurable there.`,
+    `every answer checked by the contract's schemas. A seeded core rather than a real \`vigil serve\`: 10,000 real checkpoints of one directory (checkpoints.maxSnapshots raised in config.json) take minutes to build for every run.`,
     `Baseline: the same checkpoints as a plain list with every row in the DOM (what the timeline would cost without virtualization), same row size and container.`,
     `First render: navigation start → the first timeline rows painted; all: → every checkpoint loaded (300, then pages of 5,000) and the list repainted. Scrolling: 460 px per frame, frame-to-frame times from requestAnimationFrame.`,
     `Event to screen: the wall-clock time from the server writing the event frame to the row painted (next animation frame); and, end to end, an agent's write_file through a real \`vigil serve\` (JSON-RPC gateway) from the core's updatedAt to the session card repainted.`,
