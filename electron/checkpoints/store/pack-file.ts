@@ -146,6 +146,25 @@ export function parseEntryHeader(raw: Buffer): { type: number; size: number; hea
   return { type, size, headerLength: at };
 }
 
+/** The zlib header's flag of a preset dictionary (never set in a pack entry git can read). */
+const presetDictionaryFlag = 0x20;
+
+/**
+ * A tree entry's content when its zlib stream starts with a stored (uncompressed) block, as one
+ * written at level 0 does (a restore's pre-rollback snapshot, see writeTrees), else undefined: a
+ * collection compresses such trees instead of copying them as they are.
+ */
+export async function storedTreeContent(entry: RawPackEntry): Promise<Buffer | undefined> {
+  if (!entry.isWhole) return undefined;
+  const { type, size, headerLength } = parseEntryHeader(entry.bytes);
+  if (typeNames[type] !== 'tree') return undefined;
+  const flags = entry.bytes[headerLength + 1] ?? 0;
+  const firstBlock = entry.bytes[headerLength + 2] ?? 0;
+  // Bits 1-2 of a deflate block's first byte are its type: 00 is stored.
+  if ((flags & presetDictionaryFlag) !== 0 || (firstBlock & 0b110) !== 0) return undefined;
+  return inflateObject(entry.bytes.subarray(headerLength), size);
+}
+
 /** Encodes a pack entry header for a whole object. */
 export function encodeEntryHeader(type: ObjectType, size: number): Buffer {
   const number = type === 'commit' ? 1 : type === 'tree' ? 2 : type === 'blob' ? 3 : 4;
