@@ -118,7 +118,8 @@ async function copyObjects(
   let count = 0;
   const copy = async (oid: string, entry?: RawPackEntry): Promise<void> => {
     const storedTree = entry === undefined ? undefined : await storedTreeContent(entry);
-    if (storedTree !== undefined) await writer.add('tree', storedTree, oid);
+    // Level 1, as other snapshots write trees: their object ids (most of their bytes) do not compress at any level.
+    if (storedTree !== undefined) await writer.add('tree', storedTree, oid, 1);
     else if (entry?.isWhole === true) await writer.addRaw(oid, entry.bytes);
     else {
       const object = await store.read(oid);

@@ -66,6 +66,31 @@ export function storedZlib(raw: Uint8Array): Buffer {
   return out;
 }
 
+/**
+ * The bytes of a zlib stream made only of stored blocks (as `storedZlib` builds), checked against
+ * its Adler-32; undefined when a block is compressed (inflate it instead). Throws on a stream that
+ * is cut short or whose checksum does not match.
+ */
+export function unstoredZlib(stream: Uint8Array): Buffer | undefined {
+  const bytes = Buffer.from(stream.buffer, stream.byteOffset, stream.byteLength);
+  const parts: Buffer[] = [];
+  let at = 2;
+  for (let isFinal = false; !isFinal;) {
+    if (at + 5 > bytes.length) throw new Error('zlib stream cut short');
+    const head = bytes[at] ?? 0;
+    if ((head & 0b110) !== 0) return undefined;
+    isFinal = (head & 1) === 1;
+    const length = bytes.readUInt16LE(at + 1);
+    if (at + 5 + length > bytes.length) throw new Error('zlib stream cut short');
+    parts.push(bytes.subarray(at + 5, at + 5 + length));
+    at += 5 + length;
+  }
+  const content = Buffer.concat(parts);
+  if (at + 4 > bytes.length || bytes.readUInt32BE(at) !== adler32(content))
+    throw new Error('zlib stream fails its Adler-32 check');
+  return content;
+}
+
 /** Deflates an object's bytes (inline when small, with a window no larger than the object needs; level 0 built here). */
 export async function deflateObject(raw: Uint8Array, level: number): Promise<Buffer> {
   if (level === 0) return storedZlib(raw);

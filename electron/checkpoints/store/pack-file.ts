@@ -1,6 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import type { ObjectType } from './git-objects';
-import { inflateObject } from './object-zlib';
+import { inflateObject, unstoredZlib } from './object-zlib';
 import type { PackIndex } from './pack-index';
 
 /** Pack entry type numbers. */
@@ -162,7 +162,10 @@ export async function storedTreeContent(entry: RawPackEntry): Promise<Buffer | u
   const firstBlock = entry.bytes[headerLength + 2] ?? 0;
   // Bits 1-2 of a deflate block's first byte are its type: 00 is stored.
   if ((flags & presetDictionaryFlag) !== 0 || (firstBlock & 0b110) !== 0) return undefined;
-  return inflateObject(entry.bytes.subarray(headerLength), size);
+  const data = entry.bytes.subarray(headerLength);
+  const content = unstoredZlib(data) ?? (await inflateObject(data, size));
+  if (content.length !== size) throw new Error('a tree entry does not hold the size its header says');
+  return content;
 }
 
 /** Encodes a pack entry header for a whole object. */
