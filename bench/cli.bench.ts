@@ -75,16 +75,20 @@ const whyNot = {
     'stat changed are read.',
   restore:
     "git checkout writes 100 files and is done (no fsync); the restore is one relayed call (its answer carries the undo number), and the core's part " +
-    "of it is mostly CPU-bound on its main thread (~140-155 ms of wall and ~170-190 ms of CPU across its threads per restore, medians of 20-24 alternating runs on this machine, against git's whole ~70-105 ms). " +
-    'In order: a durable pre-rollback snapshot (~40 ms: the 100 named files looked at and hashed in a worker into one fsynced blob pack, then 201 ' +
-    'trees re-encoded, deflated inline at level 1 (~5-9 ms of CPU; a zlib window sized to each tree) and written as a second fsynced pack, change stats, a commit and the ref, both ' +
-    'fsynced), a plan against it (~9 ms: trees kept decoded; the write ledger reads only lines appended since), the writes with the folder fsyncs (~60-70 ms: each file checked ' +
-    'against the snapshot (by its stat record where its racy rule trusts it, else read again), ' +
-    'its folder checked canonical, a temp file written and fsynced, the target checked unchanged, renamed; about a dozen fs calls per file through ' +
-    "node's pool, plus one listing per folder to sweep dead writers' temp files), one fsync per folder (~7 ms of disk waits, each started once its folder's writes are done, so they overlap the other writes), a read-back of every file against the " +
-    'checkpoint (~7 ms) and a re-check of the scope (~13 ms; named paths are looked up by name, not by listing their folders, and compared with the checkpoint only along their way). A bare loop of the same ' +
-    "per-file calls (lstat, read, temp write+fsync, rename) and folder fsyncs takes 25-45 ms here, and every promise pays async_hooks (the file locks' AsyncLocalStorage turns on " +
-    "promise hooks). Each restore adds two packs, so every few restores the core's background maintenance collects the store into one pack (~0.9 s " +
+    'of it is ~110-155 ms of wall per restore (medians of 24-30 alternating restores timed inside the core, quiet to loaded machine; ~130-190 ms before the trees and the scope check below were cut), ' +
+    "its main thread busy about two thirds of it and waiting on the hashing worker and node's pool the rest, against git's whole ~70-105 ms. " +
+    'In order: a durable pre-rollback snapshot (~30 ms: the 100 named files looked at (~4 ms) and hashed in a worker into one fsynced blob pack (~8-12 ms, ' +
+    'the main thread idle meanwhile), then 201 trees re-encoded (~11 ms of the main thread) and written uncompressed, zlib stored blocks built in place ' +
+    '(deflating them at level 1 cost ~9 ms more; the next collection compresses them), as a second fsynced pack (~2-4 ms), change stats, a commit and the ref, both ' +
+    'fsynced (~4 ms)), a plan against it (~6-9 ms: trees kept decoded; the write ledger reads only lines appended since), the writes with the folder fsyncs (~47-80 ms: each file checked ' +
+    'against the snapshot (by its stat record where its racy rule trusts it, else read again: files damaged just before are), ' +
+    'its folder checked canonical, a temp file written, chmodded and fsynced, the target checked unchanged, renamed; about a dozen fs calls per file through ' +
+    "node's pool, plus one listing per folder to sweep dead writers' temp files; one fsync per folder, each started once its folder's writes are done), a read-back of every file against the " +
+    'checkpoint (~7-9 ms) and a check of the scope (~1-3 ms: named files the read-back just proved are only checked for a symlink on their way, one realpath per folder; ' +
+    'named folders, and whole-directory restores, are compared with the checkpoint again as before). A bare loop of the same ' +
+    'per-file calls (lstat, read, temp write+fsync, rename) and folder fsyncs takes 25-45 ms here; in a profile each call through the pool costs the main thread ~15-30 µs ' +
+    "(on 2 cores its wake of a pool thread often preempts it), ~2,300 calls a restore, and every promise pays async_hooks (the file locks' AsyncLocalStorage turns on " +
+    "promise hooks: a loop of lstat, open, read and close takes ~2x the CPU under it; ~5-7 ms of hook frames in the restore's profile). Each restore adds two packs, so every few restores the core's background maintenance collects the store into one pack (~0.9 s " +
     "at 50,000 files, the old packs read in 4 MB windows); it gives way, changing nothing, when other work of the core waits for the store lock (a restore, a checkpoint; at most five times in a row, never over the size cap or 4x past its limits). Besides all this, node's start-up (the `node -e 0` row) and the CLI's own ~30 ms (loading, the relay, printing).",
   list: (nodeStart: number): string =>
     `node -e 0 alone took ${formatMs(nodeStart)} in this run; the relayed list adds ~20 small modules, one loopback HTTP call and the core's answer on top, so on a loaded machine no node process meets 150 ms.`,

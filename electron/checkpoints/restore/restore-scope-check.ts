@@ -1,9 +1,14 @@
+import path from 'node:path';
+import { canonicalPath } from '../../files/canonical-path';
+import { mapLimit } from '../../files/map-limit';
 import { sweepStaleTempFiles } from '../../files/sweep-stale-temps';
+import { pathKey } from '../../lib/path-rules';
 import type { KnownHashes } from '../diff/diff-known-hashes';
 import { overlayReader, readLiveTree, type LiveTreeRules } from '../diff/diff-live-tree';
-import type { PathScope } from '../diff/diff-path-scope';
+import { createPathScope, type PathScope } from '../diff/diff-path-scope';
 import { diffTrees, type TreeReader } from '../diff/diff-tree-changes';
 import type { RestoreOutcome } from './restore-apply';
+import { absoluteIn } from './restore-disk';
 
 /** What the check after a restore compares. */
 export interface ScopeCheckInput {
@@ -27,9 +32,55 @@ export interface ScopeCheckInput {
  * them (its scan of named paths), not by listing the folders on their way (elsewhere those folders
  * are listed, since a lookup there is blind to case); every folder the scope covers is listed. A check of the whole directory thereby lists every folder the restore wrote, and sweeps
  * their stale temp files (of writers that died), which the writes then skip
- * (`ApplyInput.isSweepLeftToScopeCheck`).
+ * (`ApplyInput.isSweepLeftToScopeCheck`). Named files the read-back already proved are not looked
+ * at a second time (see `scopeLeftToCheck`).
  */
 export async function findUnaccountedChanges(input: ScopeCheckInput): Promise<RestoreOutcome[]> {
+  const scope = await scopeLeftToCheck(input);
+  if (scope === undefined) return [];
+  return compareScope({ ...input, scope });
+}
+
+/** Folders looked at (canonical or not) at once. */
+const folderConcurrency = 16;
+
+/** Whether no symlink leads to `folder` (it is where a walk that never follows links finds it). */
+async function isCanonical(folder: string): Promise<boolean> {
+  return pathKey(await canonicalPath(folder).catch(() => '')) === pathKey(folder);
+}
+
+/**
+ * The part of the scope still to compare, or undefined when nothing is left. A path named one by
+ * one that the restore wrote and then read back as the checkpoint's version (after every write and
+ * folder fsync: an outcome still `done`) is left out when no symlink leads to its folder now: the
+ * read-back was that very comparison (lstat and content against the checkpoint's blob), moments
+ * ago; a lookup by name would do it again. Only where names are exact (Linux, as for the lookups
+ * by name); a folder named, a deletion, anything skipped or refused, and a whole-directory scope
+ * are compared as before.
+ */
+async function scopeLeftToCheck(input: ScopeCheckInput): Promise<PathScope | undefined> {
+  const { scope } = input;
+  if (scope.paths.length === 0 || process.platform !== 'linux') return scope;
+  const verified = input.outcomes.filter(
+    (outcome) => outcome.result === 'done' && outcome.action !== 'delete' && scope.names(outcome.path),
+  );
+  const folders = [...new Set(verified.map((outcome) => path.dirname(absoluteIn(input.dir, outcome.path))))];
+  const canonical = new Set<string>();
+  await mapLimit(folders, folderConcurrency, async (folder) => {
+    if (await isCanonical(folder)) canonical.add(folder);
+  });
+  const proven = new Set(
+    verified
+      .filter((outcome) => canonical.has(path.dirname(absoluteIn(input.dir, outcome.path))))
+      .map((outcome) => outcome.path),
+  );
+  const left = scope.paths.filter((named) => !proven.has(named));
+  if (left.length === 0) return undefined;
+  return left.length === scope.paths.length ? scope : createPathScope(left);
+}
+
+/** Compares the scope with the checkpoint by a walk of the directory; see `findUnaccountedChanges`. */
+async function compareScope(input: ScopeCheckInput): Promise<RestoreOutcome[]> {
   const temps: string[] = [];
   const live = await readLiveTree(input.dir, input.rules, input.scope, input.known, {
     onVigilTemp: (temp) => temps.push(temp),

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { decodeTree, fileModes, typeOfMode } from './git-objects';
 import { isLooseObjectName, type ObjectStore } from './object-store';
-import type { PackFile, RawPackEntry } from './pack-file';
+import { storedTreeContent, type PackFile, type RawPackEntry } from './pack-file';
 import { PackWriter } from './pack-writer';
 import type { RefStore } from './ref-store';
 import type { Timeline } from '../timeline/timeline';
@@ -93,7 +93,7 @@ async function reachableObjects(
 /**
  * Writes every object of `order` into `writer`: those of the old packs pack by pack in offset
  * order, read in large windows and copied whole without recompressing (a delta is resolved and
- * recompressed), then the loose ones.
+ * recompressed, a tree stored uncompressed is compressed), then the loose ones.
  */
 async function copyObjects(
   store: ObjectStore,
@@ -117,7 +117,10 @@ async function copyObjects(
   }
   let count = 0;
   const copy = async (oid: string, entry?: RawPackEntry): Promise<void> => {
-    if (entry?.isWhole === true) await writer.addRaw(oid, entry.bytes);
+    const storedTree = entry === undefined ? undefined : await storedTreeContent(entry);
+    // Level 1, as other snapshots write trees: their object ids (most of their bytes) do not compress at any level.
+    if (storedTree !== undefined) await writer.add('tree', storedTree, oid, 1);
+    else if (entry?.isWhole === true) await writer.addRaw(oid, entry.bytes);
     else {
       const object = await store.read(oid);
       await writer.add(object.type, object.content, oid);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { deflateObject, inlineZlibMaxBytes, windowBitsFor } from './object-zlib';
+import { deflateObject, inlineZlibMaxBytes, storedZlib, unstoredZlib, windowBitsFor } from './object-zlib';
 
 /** A tree-like mix: text that repeats (names, modes) and bytes that do not (object ids). */
 function treeLike(entries: number): Buffer {
@@ -30,6 +30,33 @@ describe('object deflation', () => {
       expect(ours.subarray(2).equals(standard.subarray(2))).toBe(true);
       expect(ours[0]).toBe(((windowBitsFor(input.length) - 8) << 4) | 8);
     }
+  });
+
+  it('builds level 0 streams that zlib inflates and checks (Adler-32) back to the input, one stored block per 64 KiB', async () => {
+    for (const size of [0, 1, 5_552, 5_553, 65_535, 65_536, 200_000]) {
+      const input = size % 2 === 0 ? randomBytes(size) : Buffer.alloc(size, 0xff);
+      const stored = await deflateObject(input, 0);
+      expect(stored.equals(storedZlib(input))).toBe(true);
+      expect(inflateSync(stored).equals(input), `${size} bytes`).toBe(true);
+      expect(stored.length).toBe(2 + Math.max(1, Math.ceil(size / 65_535)) * 5 + size + 4);
+    }
+    // A damaged byte is caught by the checksum, as in any zlib stream.
+    const damaged = storedZlib(Buffer.from('tree content'));
+    damaged.writeUInt8((damaged[8] ?? 0) ^ 1, 8);
+    expect(() => inflateSync(damaged)).toThrow();
+  });
+
+  it('reads stored blocks back without zlib, checking the Adler-32, and leaves compressed streams to inflate', async () => {
+    for (const size of [0, 1, 65_535, 65_536, 200_000]) {
+      const input = randomBytes(size);
+      expect(unstoredZlib(storedZlib(input))?.equals(input), `${size} bytes`).toBe(true);
+      expect(unstoredZlib(deflateSync(input, { level: 0 }))?.equals(input), `zlib's own, ${size} bytes`).toBe(true);
+    }
+    expect(unstoredZlib(await deflateObject(Buffer.from('tree '.repeat(100)), 1))).toBeUndefined();
+    const damaged = storedZlib(Buffer.from('tree content'));
+    damaged.writeUInt8((damaged[8] ?? 0) ^ 1, 8);
+    expect(() => unstoredZlib(damaged)).toThrow(/Adler-32/);
+    expect(() => unstoredZlib(storedZlib(Buffer.from('tree content')).subarray(0, 12))).toThrow(/cut short/);
   });
 
   it('sizes the window from 2^9 to 2^15 bytes, leaving room for zlib lookahead', () => {

@@ -23,8 +23,77 @@ export function windowBitsFor(length: number): number {
   return Math.min(15, Math.max(9, Math.ceil(Math.log2(length + 262))));
 }
 
-/** Deflates an object's bytes (inline when small, with a window no larger than the object needs). */
+/** The most bytes one stored deflate block holds. */
+const storedBlockBytes = 0xffff;
+
+/** zlib's Adler-32 of `bytes` (the sums are reduced every 5,552 bytes, as zlib does, so they stay exact). */
+function adler32(bytes: Uint8Array): number {
+  let a = 1;
+  let b = 0;
+  for (let start = 0; start < bytes.length; start += 5552) {
+    const end = Math.min(bytes.length, start + 5552);
+    for (let at = start; at < end; at += 1) {
+      a += bytes[at] ?? 0;
+      b += a;
+    }
+    a %= 65521;
+    b %= 65521;
+  }
+  return ((b << 16) | a) >>> 0;
+}
+
+/**
+ * The zlib stream of `raw` at level 0 (stored blocks, nothing compressed), built here: what
+ * `deflateSync(raw, { level: 0 })` gives, without setting up a zlib stream for each object.
+ */
+export function storedZlib(raw: Uint8Array): Buffer {
+  const blocks = Math.max(1, Math.ceil(raw.length / storedBlockBytes));
+  const out = Buffer.allocUnsafe(2 + blocks * 5 + raw.length + 4);
+  // CMF 0x78 (deflate, 32 KiB window), FLG 0x01 (level "fastest", no dictionary, header check).
+  out[0] = 0x78;
+  out[1] = 0x01;
+  let at = 2;
+  for (let block = 0; block < blocks; block += 1) {
+    const start = block * storedBlockBytes;
+    const length = Math.min(storedBlockBytes, raw.length - start);
+    out[at] = block === blocks - 1 ? 1 : 0; // BFINAL on the last; BTYPE 00: stored
+    out.writeUInt16LE(length, at + 1);
+    out.writeUInt16LE(~length & 0xffff, at + 3);
+    out.set(raw.subarray(start, start + length), at + 5);
+    at += 5 + length;
+  }
+  out.writeUInt32BE(adler32(raw), at);
+  return out;
+}
+
+/**
+ * The bytes of a zlib stream made only of stored blocks (as `storedZlib` builds), checked against
+ * its Adler-32; undefined when a block is compressed (inflate it instead). Throws on a stream that
+ * is cut short or whose checksum does not match.
+ */
+export function unstoredZlib(stream: Uint8Array): Buffer | undefined {
+  const bytes = Buffer.from(stream.buffer, stream.byteOffset, stream.byteLength);
+  const parts: Buffer[] = [];
+  let at = 2;
+  for (let isFinal = false; !isFinal;) {
+    if (at + 5 > bytes.length) throw new Error('zlib stream cut short');
+    const head = bytes[at] ?? 0;
+    if ((head & 0b110) !== 0) return undefined;
+    isFinal = (head & 1) === 1;
+    const length = bytes.readUInt16LE(at + 1);
+    if (at + 5 + length > bytes.length) throw new Error('zlib stream cut short');
+    parts.push(bytes.subarray(at + 5, at + 5 + length));
+    at += 5 + length;
+  }
+  const content = Buffer.concat(parts);
+  if (at + 4 > bytes.length || bytes.readUInt32BE(at) !== adler32(content))
+    throw new Error('zlib stream fails its Adler-32 check');
+  return content;
+}
+
+/** Deflates an object's bytes (inline when small, with a window no larger than the object needs; level 0 built here). */
 export async function deflateObject(raw: Uint8Array, level: number): Promise<Buffer> {
+  if (level === 0) return storedZlib(raw);
   return raw.length <= inlineZlibMaxBytes
     ? deflateSync(raw, { level, windowBits: windowBitsFor(raw.length) })
     : deflateAsync(raw, { level });

@@ -61,11 +61,11 @@ export class PackWriter {
     return this.#oids.has(oid);
   }
 
-  /** Adds an object (compressing it); an id already added is ignored. */
-  async add(type: ObjectType, content: Uint8Array, oid: string): Promise<void> {
+  /** Adds an object (compressing it, at the pack's level unless told); an id already added is ignored. */
+  async add(type: ObjectType, content: Uint8Array, oid: string, level = this.level): Promise<void> {
     if (this.#oids.has(oid)) return;
     this.#oids.add(oid);
-    const compressed = await deflateObject(content, this.level);
+    const compressed = await deflateObject(content, level);
     const header = encodeEntryHeader(type, content.length);
     await this.#addEntry(oid, [header, compressed]);
   }
