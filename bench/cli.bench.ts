@@ -330,7 +330,7 @@ export const run: BenchArea = async (context) => {
       '(one HTTP request, serve.json\'s token) and the core, which watches the tree, does the work. "No core": the CLI builds a one-shot',
       "core, which reads the engine's stat cache (a binary index like git's, checksummed; the workers walk against its bytes while the main thread decodes only the folders it needs), walks the tree in the hashing workers",
       "(split across them, as git preloads its index in threads) and reads only the files whose stat changed; a restore's durable pre-rollback snapshot",
-      `goes into one fsynced pack. The relayed path loads ${imports.files} files (${imports.kib.toFixed(0)} KiB of JavaScript)${imports.heavy.length === 0 ? ', none of zod, ws, isomorphic-git, chokidar, diff or the MCP SDK.' : `, including ${imports.heavy.join(', ')}.`}`,
+      `goes into two fsynced packs (the named files' blobs, then the trees), before its commit and ref. The relayed path loads ${imports.files} files (${imports.kib.toFixed(0)} KiB of JavaScript)${imports.heavy.length === 0 ? ', none of zod, ws, isomorphic-git, chokidar, diff or the MCP SDK.' : `, including ${imports.heavy.join(', ')}.`}`,
       `The machine is shared with other engineers' builds and tests (load average ${load}): node's own start-up, which git's`,
       'processes do not pay, grows with the load, so on a busy machine the ratios are worse than on an idle one; `node -e 0` is the yardstick.',
       ...(caNote === '' ? [] : [caNote]),
