@@ -129,6 +129,7 @@ async function unaccountedChanges(
     scope: request.scope,
     rules: context.rules,
     known: knownEither(applied.readBack, await context.loadKnown(checkpoint.dir)),
+    readBack: applied.readBack,
     store: context.store,
     outcomes,
   });

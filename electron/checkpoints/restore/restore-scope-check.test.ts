@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger';
@@ -74,6 +74,30 @@ describe('the check of named paths after a restore', () => {
       'done restore a.txt',
       'done restore src/lib.ts',
       'conflict restore src/app.ts',
+    ]);
+    expect(result.isVerified).toBe(false);
+    expect(result.status).toBe('incomplete');
+  });
+
+  it('reports a named file changed after its read-back, before the check', async () => {
+    writeFiles(dir, base);
+    const id = await checkpoint();
+    writeFiles(dir, { 'a.txt': 'edited a\n', 'src/app.ts': 'edited app\n', 'src/lib.ts': 'edited lib\n' });
+    const result = await restore.restore(
+      dir,
+      id,
+      ['a.txt', 'src/app.ts', 'src/lib.ts'],
+      afterReadBack(() => {
+        writeFileSync(path.join(dir, 'a.txt'), 'an agent wrote this after the read-back\n');
+        chmodSync(path.join(dir, 'src/lib.ts'), 0o755);
+      }),
+    );
+    expect(summary(result.outcomes)).toEqual([
+      'done restore a.txt',
+      'done restore src/app.ts',
+      'done restore src/lib.ts',
+      'conflict restore a.txt',
+      'conflict restore src/lib.ts',
     ]);
     expect(result.isVerified).toBe(false);
     expect(result.status).toBe('incomplete');

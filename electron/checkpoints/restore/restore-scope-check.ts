@@ -1,3 +1,4 @@
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { canonicalPath } from '../../files/canonical-path';
 import { mapLimit } from '../../files/map-limit';
@@ -7,6 +8,7 @@ import type { KnownHashes } from '../diff/diff-known-hashes';
 import { overlayReader, readLiveTree, type LiveTreeRules } from '../diff/diff-live-tree';
 import { createPathScope, type PathScope } from '../diff/diff-path-scope';
 import { diffTrees, type TreeReader } from '../diff/diff-tree-changes';
+import { modeOfStat } from '../snapshot/stat-walk';
 import type { RestoreOutcome } from './restore-apply';
 import { absoluteIn } from './restore-disk';
 
@@ -18,6 +20,8 @@ export interface ScopeCheckInput {
   readonly scope: PathScope;
   readonly rules: LiveTreeRules;
   readonly known: KnownHashes;
+  /** What the restore's read-back proved: a file's checkpoint blob while its stat is the one read back. */
+  readonly readBack: KnownHashes;
   readonly store: TreeReader;
   /** The restore's outcomes: paths it skipped or could not restore are expected to still differ. */
   readonly outcomes: readonly RestoreOutcome[];
@@ -41,8 +45,8 @@ export async function findUnaccountedChanges(input: ScopeCheckInput): Promise<Re
   return compareScope({ ...input, scope });
 }
 
-/** Folders looked at (canonical or not) at once. */
-const folderConcurrency = 16;
+/** Folders, or files, looked at at once. */
+const concurrency = 16;
 
 /** Whether no symlink leads to `folder` (it is where a walk that never follows links finds it). */
 async function isCanonical(folder: string): Promise<boolean> {
@@ -52,11 +56,12 @@ async function isCanonical(folder: string): Promise<boolean> {
 /**
  * The part of the scope still to compare, or undefined when nothing is left. A path named one by
  * one that the restore wrote and then read back as the checkpoint's version (after every write and
- * folder fsync: an outcome still `done`) is left out when no symlink leads to its folder now: the
- * read-back was that very comparison (lstat and content against the checkpoint's blob), moments
- * ago; a lookup by name would do it again. Only where names are exact (Linux, as for the lookups
- * by name); a folder named, a deletion, anything skipped or refused, and a whole-directory scope
- * are compared as before.
+ * folder fsync: an outcome still `done`) is left out when no symlink leads to its folder now and
+ * one lstat finds it as it was read back (inode, size, mtime, ctime, mode): the read-back was that
+ * very comparison; a lookup by name would hash nothing and list nothing more. A file changed since
+ * its read-back stays in the scope. Only where names are exact (Linux, as for the lookups by name);
+ * a folder named, a deletion, anything skipped or refused, and a whole-directory scope are
+ * compared as before.
  */
 async function scopeLeftToCheck(input: ScopeCheckInput): Promise<PathScope | undefined> {
   const { scope } = input;
@@ -64,19 +69,28 @@ async function scopeLeftToCheck(input: ScopeCheckInput): Promise<PathScope | und
   const verified = input.outcomes.filter(
     (outcome) => outcome.result === 'done' && outcome.action !== 'delete' && scope.names(outcome.path),
   );
-  const folders = [...new Set(verified.map((outcome) => path.dirname(absoluteIn(input.dir, outcome.path))))];
+  const folderOf = (relativePath: string): string => path.dirname(absoluteIn(input.dir, relativePath));
   const canonical = new Set<string>();
-  await mapLimit(folders, folderConcurrency, async (folder) => {
+  await mapLimit([...new Set(verified.map((outcome) => folderOf(outcome.path)))], concurrency, async (folder) => {
     if (await isCanonical(folder)) canonical.add(folder);
   });
-  const proven = new Set(
-    verified
-      .filter((outcome) => canonical.has(path.dirname(absoluteIn(input.dir, outcome.path))))
-      .map((outcome) => outcome.path),
+  const proven = new Set<string>();
+  await mapLimit(
+    verified.filter((outcome) => canonical.has(folderOf(outcome.path))),
+    concurrency,
+    async ({ path: relativePath }) => {
+      if (await isAsReadBack(input, relativePath)) proven.add(relativePath);
+    },
   );
   const left = scope.paths.filter((named) => !proven.has(named));
   if (left.length === 0) return undefined;
   return left.length === scope.paths.length ? scope : createPathScope(left);
+}
+
+/** Whether the file is still the one the read-back proved (same stat, same mode). */
+async function isAsReadBack(input: ScopeCheckInput, relativePath: string): Promise<boolean> {
+  const stats = await lstat(absoluteIn(input.dir, relativePath), { bigint: true }).catch(() => undefined);
+  return stats !== undefined && input.readBack.oidOf(relativePath, stats, modeOfStat(stats)) !== undefined;
 }
 
 /** Compares the scope with the checkpoint by a walk of the directory; see `findUnaccountedChanges`. */
