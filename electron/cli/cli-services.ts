@@ -2,6 +2,7 @@ import type { CallResponse, EventPayload } from '../../shared/contract';
 import type { CutRecord } from '../../shared/contract/checkpoints-live-contract';
 import type { MemoryMutation, MemoryTarget } from '../../shared/contract/memory-contract';
 import { AppError } from '../../shared/errors';
+import { maskSecretValues } from '../../shared/secrets/mask-secret-values';
 import type { CheckpointEntry } from '../checkpoints';
 import { writeLine, type CliIo } from './cli-command';
 import type { CallOptions, ContractCaller } from './contract-caller';
@@ -29,12 +30,13 @@ const diffPage = 2_000;
 
 /**
  * Prints each cut a relayed call made on stderr, as the log of an in-process call does (which
- * echoes its warnings there): nothing is dropped without the user being told, and told once.
+ * echoes its warnings there, secrets masked): nothing is dropped without the user being told, and told once.
  */
 function reportingCuts(io: CliIo): CallOptions {
   return {
     events: ['checkpoints:cut'],
-    onEvent: (_name, payload) => writeLine(io.stderr, `vigil: warn: ${(payload as CutRecord).message}`),
+    onEvent: (_name, payload) =>
+      writeLine(io.stderr, `vigil: warn: ${maskSecretValues((payload as CutRecord).message)}`),
   };
 }
 

@@ -62,7 +62,8 @@ function localCaller(
       ): Promise<CallResponse<C>> {
         const opened = await open();
         const wanted = new Set<string>(callOptions.events ?? []);
-        // This process's log already echoes each cut it makes on stderr (a warning): announced once, as a relayed call's is.
+        // This process's log already echoes each cut it makes on stderr (a warning):
+        // announced once, as a relayed call's is.
         wanted.delete('checkpoints:cut');
         const stop = opened.events.onAny((name, event) => {
           if (wanted.has(name)) callOptions.onEvent?.(name, event);

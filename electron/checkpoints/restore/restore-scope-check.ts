@@ -34,7 +34,8 @@ export interface ScopeCheckInput {
  * while the restore ran. So a restore can never look complete while part of it silently did not happen.
  * On Linux, paths named one by one are looked up by name, as the pre-rollback snapshot looked at
  * them (its scan of named paths), not by listing the folders on their way (elsewhere those folders
- * are listed, since a lookup there is blind to case); every folder the scope covers is listed. A check of the whole directory thereby lists every folder the restore wrote, and sweeps
+ * are listed, since a lookup there is blind to case); every folder the scope covers is listed. A
+ * check of the whole directory thereby lists every folder the restore wrote, and sweeps
  * their stale temp files (of writers that died), which the writes then skip
  * (`ApplyInput.isSweepLeftToScopeCheck`). Named files the read-back already proved are not looked
  * at a second time (see `scopeLeftToCheck`).

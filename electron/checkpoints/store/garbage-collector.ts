@@ -3,7 +3,8 @@ import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { decodeTree, fileModes, typeOfMode } from './git-objects';
 import { isLooseObjectName, type ObjectStore } from './object-store';
-import { storedTreeContent, type PackFile, type RawPackEntry } from './pack-file';
+import type { PackFile, RawPackEntry } from './pack-file';
+import { storedTreeContent } from './stored-tree-content';
 import { PackWriter } from './pack-writer';
 import type { RefStore } from './ref-store';
 import type { Timeline } from '../timeline/timeline';
@@ -117,7 +118,7 @@ async function copyObjects(
   }
   let count = 0;
   const copy = async (oid: string, entry?: RawPackEntry): Promise<void> => {
-    const storedTree = entry === undefined ? undefined : await storedTreeContent(entry);
+    const storedTree = entry === undefined ? undefined : await storedTreeContent(entry, oid);
     // Level 1, as other snapshots write trees: their object ids (most of their bytes) do not compress at any level.
     if (storedTree !== undefined) await writer.add('tree', storedTree, oid, 1);
     else if (entry?.isWhole === true) await writer.addRaw(oid, entry.bytes);

@@ -66,13 +66,20 @@ export function storedZlib(raw: Uint8Array): Buffer {
   return out;
 }
 
+/** Whether a zlib header is valid and names deflate with no preset dictionary (RFC 1950). */
+function isPlainZlibHeader(cmf: number, flg: number): boolean {
+  return (cmf & 0x0f) === 8 && cmf >> 4 <= 7 && (cmf * 256 + flg) % 31 === 0 && (flg & 0x20) === 0;
+}
+
 /**
  * The bytes of a zlib stream made only of stored blocks (as `storedZlib` builds), checked against
- * its Adler-32; undefined when a block is compressed (inflate it instead). Throws on a stream that
- * is cut short or whose checksum does not match.
+ * its Adler-32; undefined when a block is compressed (inflate it instead). Throws on anything
+ * zlib would refuse: a bad header, a block length whose complement does not match, a stream cut
+ * short, bytes after its checksum, or a checksum that does not match.
  */
 export function unstoredZlib(stream: Uint8Array): Buffer | undefined {
   const bytes = Buffer.from(stream.buffer, stream.byteOffset, stream.byteLength);
+  if (bytes.length < 2 || !isPlainZlibHeader(bytes[0] ?? 0, bytes[1] ?? 0)) throw new Error('not a zlib stream');
   const parts: Buffer[] = [];
   let at = 2;
   for (let isFinal = false; !isFinal;) {
@@ -81,17 +88,22 @@ export function unstoredZlib(stream: Uint8Array): Buffer | undefined {
     if ((head & 0b110) !== 0) return undefined;
     isFinal = (head & 1) === 1;
     const length = bytes.readUInt16LE(at + 1);
+    if (bytes.readUInt16LE(at + 3) !== (~length & 0xffff)) throw new Error('zlib stored block length is damaged');
     if (at + 5 + length > bytes.length) throw new Error('zlib stream cut short');
     parts.push(bytes.subarray(at + 5, at + 5 + length));
     at += 5 + length;
   }
   const content = Buffer.concat(parts);
-  if (at + 4 > bytes.length || bytes.readUInt32BE(at) !== adler32(content))
-    throw new Error('zlib stream fails its Adler-32 check');
+  if (at + 4 > bytes.length) throw new Error('zlib stream cut short');
+  if (at + 4 < bytes.length) throw new Error('zlib stream has bytes after its end');
+  if (bytes.readUInt32BE(at) !== adler32(content)) throw new Error('zlib stream fails its Adler-32 check');
   return content;
 }
 
-/** Deflates an object's bytes (inline when small, with a window no larger than the object needs; level 0 built here). */
+/**
+ * Deflates an object's bytes (inline when small, with a window no larger than the object needs;
+ * level 0 built here).
+ */
 export async function deflateObject(raw: Uint8Array, level: number): Promise<Buffer> {
   if (level === 0) return storedZlib(raw);
   return raw.length <= inlineZlibMaxBytes

@@ -1,10 +1,10 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import type { ObjectType } from './git-objects';
-import { inflateObject, unstoredZlib } from './object-zlib';
+import { inflateObject } from './object-zlib';
 import type { PackIndex } from './pack-index';
 
 /** Pack entry type numbers. */
-const typeNames: Readonly<Record<number, ObjectType>> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
+export const typeNames: Readonly<Record<number, ObjectType>> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
 const ofsDelta = 6;
 const refDelta = 7;
 
@@ -144,28 +144,6 @@ export function parseEntryHeader(raw: Buffer): { type: number; size: number; hea
     shift += 7;
   }
   return { type, size, headerLength: at };
-}
-
-/** The zlib header's flag of a preset dictionary (never set in a pack entry git can read). */
-const presetDictionaryFlag = 0x20;
-
-/**
- * A tree entry's content when its zlib stream starts with a stored (uncompressed) block, as one
- * written at level 0 does (a restore's pre-rollback snapshot, see writeTrees), else undefined: a
- * collection compresses such trees instead of copying them as they are.
- */
-export async function storedTreeContent(entry: RawPackEntry): Promise<Buffer | undefined> {
-  if (!entry.isWhole) return undefined;
-  const { type, size, headerLength } = parseEntryHeader(entry.bytes);
-  if (typeNames[type] !== 'tree') return undefined;
-  const flags = entry.bytes[headerLength + 1] ?? 0;
-  const firstBlock = entry.bytes[headerLength + 2] ?? 0;
-  // Bits 1-2 of a deflate block's first byte are its type: 00 is stored.
-  if ((flags & presetDictionaryFlag) !== 0 || (firstBlock & 0b110) !== 0) return undefined;
-  const data = entry.bytes.subarray(headerLength);
-  const content = unstoredZlib(data) ?? (await inflateObject(data, size));
-  if (content.length !== size) throw new Error('a tree entry does not hold the size its header says');
-  return content;
 }
 
 /** Encodes a pack entry header for a whole object. */

@@ -1,0 +1,30 @@
+import { hashObject } from './git-objects';
+import { inflateObject, unstoredZlib } from './object-zlib';
+import { parseEntryHeader, typeNames, type RawPackEntry } from './pack-file';
+
+/** The zlib header's flag of a preset dictionary (never set in a pack entry git can read). */
+const presetDictionaryFlag = 0x20;
+
+/**
+ * A tree entry's content when its zlib stream starts with a stored (uncompressed) block, as one
+ * written at level 0 does (a restore's pre-rollback snapshot, see writeTrees), else undefined: a
+ * collection compresses such trees instead of copying them as they are. Only a stream zlib reads,
+ * whose content has its header's size and hashes to `oid`, is given back; anything else is left
+ * undefined, so the collection copies it as it is, as it copies every other entry.
+ */
+export async function storedTreeContent(entry: RawPackEntry, oid: string): Promise<Buffer | undefined> {
+  if (!entry.isWhole) return undefined;
+  const { type, size, headerLength } = parseEntryHeader(entry.bytes);
+  if (typeNames[type] !== 'tree') return undefined;
+  const flags = entry.bytes[headerLength + 1] ?? 0;
+  const firstBlock = entry.bytes[headerLength + 2] ?? 0;
+  // Bits 1-2 of a deflate block's first byte are its type: 00 is stored.
+  if ((flags & presetDictionaryFlag) !== 0 || (firstBlock & 0b110) !== 0) return undefined;
+  const data = entry.bytes.subarray(headerLength);
+  try {
+    const content = unstoredZlib(data) ?? (await inflateObject(data, size));
+    return content.length === size && hashObject('tree', content) === oid ? content : undefined;
+  } catch {
+    return undefined;
+  }
+}
