@@ -84,7 +84,7 @@ const whyNot = {
     'against the snapshot (by its stat record where its racy rule trusts it, else read again: files damaged just before are), ' +
     'its folder checked canonical, a temp file written, chmodded and fsynced, the target checked unchanged, renamed; about a dozen fs calls per file through ' +
     "node's pool, plus one listing per folder to sweep dead writers' temp files; one fsync per folder, each started once its folder's writes are done), a read-back of every file against the " +
-    'checkpoint (~7-9 ms) and a check of the scope (~1-3 ms: named files the read-back just proved are only checked for a symlink on their way, one realpath per folder; ' +
+    'checkpoint (~7-9 ms) and a check of the scope (~1-3 ms: a named file the read-back just proved is only looked at again with one lstat, compared with what was read back, and its folder checked for a symlink on its way, one realpath per folder; ' +
     'named folders, and whole-directory restores, are compared with the checkpoint again as before). A bare loop of the same ' +
     'per-file calls (lstat, read, temp write+fsync, rename) and folder fsyncs takes 25-45 ms here; in a profile each call through the pool costs the main thread ~15-30 µs ' +
     "(on 2 cores its wake of a pool thread often preempts it), ~2,300 calls a restore, and every promise pays async_hooks (the file locks' AsyncLocalStorage turns on " +
