@@ -103,6 +103,25 @@ describe('the check of named paths after a restore', () => {
     expect(result.status).toBe('incomplete');
   });
 
+  it('reports a named file skipped as unchanged that another program edits while the restore runs', async () => {
+    writeFiles(dir, base);
+    const id = await checkpoint();
+    writeFiles(dir, { 'a.txt': 'edited a\n' });
+    const result = await restore.restore(dir, id, ['a.txt', 'src/app.ts'], {
+      onProgress: (step) => {
+        if (step.phase === 'write' && step.done === 0)
+          writeFileSync(path.join(dir, 'src/app.ts'), 'edited during the restore\n');
+      },
+    });
+    expect(summary(result.outcomes)).toEqual([
+      'done restore a.txt',
+      'skipped skip src/app.ts',
+      'conflict restore src/app.ts',
+    ]);
+    expect(result.isVerified).toBe(false);
+    expect(result.status).toBe('incomplete');
+  });
+
   it('reports a named file read back fine whose folder became a symlink before the check', async () => {
     writeFiles(dir, base);
     const id = await checkpoint();

@@ -105,8 +105,11 @@ async function compareScope(input: ScopeCheckInput): Promise<RestoreOutcome[]> {
   });
   await sweepStaleTempFiles(temps);
   const remaining = await diffTrees(overlayReader(live, input.store), input.checkpointTree, live.root, input.scope);
+  // A path skipped as already matching the checkpoint is not accounted for if it differs now.
   const accounted = new Set(
-    input.outcomes.filter((outcome) => outcome.result !== 'done').map((outcome) => outcome.path),
+    input.outcomes
+      .filter((outcome) => outcome.result !== 'done' && outcome.reason !== 'unchanged')
+      .map((outcome) => outcome.path),
   );
   return remaining
     .filter((change) => !accounted.has(change.path))
