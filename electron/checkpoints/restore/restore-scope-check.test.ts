@@ -43,6 +43,21 @@ function afterReadBack(change: () => void): Pick<RestoreOptions, 'onProgress'> {
   };
 }
 
+/** Runs `change` once, as the writes begin (after the plan is made). */
+function whileWriting(change: () => void): Pick<RestoreOptions, 'onProgress'> {
+  return {
+    onProgress: (step) => {
+      if (step.phase === 'write' && step.done === 0) change();
+    },
+  };
+}
+
+/** The restore says it is incomplete and not verified: something in its scope differs from the checkpoint. */
+function expectIncomplete(result: { readonly isVerified: boolean; readonly status: string }): void {
+  expect(result.isVerified).toBe(false);
+  expect(result.status).toBe('incomplete');
+}
+
 function summary(outcomes: readonly { readonly result: string; readonly action: string; readonly path: string }[]) {
   return outcomes.map((outcome) => `${outcome.result} ${outcome.action} ${outcome.path}`);
 }
@@ -64,19 +79,18 @@ describe('the check of named paths after a restore', () => {
     const id = await checkpoint();
     writeFiles(dir, { 'a.txt': 'edited a\n', 'src/lib.ts': 'edited lib\n' });
     // src/app.ts is unchanged when the plan is made; another program edits it while the restore writes.
-    const result = await restore.restore(dir, id, ['a.txt', 'src'], {
-      onProgress: (step) => {
-        if (step.phase === 'write' && step.done === 0)
-          writeFileSync(path.join(dir, 'src/app.ts'), 'edited during the restore\n');
-      },
-    });
+    const result = await restore.restore(
+      dir,
+      id,
+      ['a.txt', 'src'],
+      whileWriting(() => writeFileSync(path.join(dir, 'src/app.ts'), 'edited during the restore\n')),
+    );
     expect(summary(result.outcomes)).toEqual([
       'done restore a.txt',
       'done restore src/lib.ts',
       'conflict restore src/app.ts',
     ]);
-    expect(result.isVerified).toBe(false);
-    expect(result.status).toBe('incomplete');
+    expectIncomplete(result);
   });
 
   it('reports a named file changed after its read-back, before the check', async () => {
@@ -99,27 +113,25 @@ describe('the check of named paths after a restore', () => {
       'conflict restore a.txt',
       'conflict restore src/lib.ts',
     ]);
-    expect(result.isVerified).toBe(false);
-    expect(result.status).toBe('incomplete');
+    expectIncomplete(result);
   });
 
   it('reports a named file skipped as unchanged that another program edits while the restore runs', async () => {
     writeFiles(dir, base);
     const id = await checkpoint();
     writeFiles(dir, { 'a.txt': 'edited a\n' });
-    const result = await restore.restore(dir, id, ['a.txt', 'src/app.ts'], {
-      onProgress: (step) => {
-        if (step.phase === 'write' && step.done === 0)
-          writeFileSync(path.join(dir, 'src/app.ts'), 'edited during the restore\n');
-      },
-    });
+    const result = await restore.restore(
+      dir,
+      id,
+      ['a.txt', 'src/app.ts'],
+      whileWriting(() => writeFileSync(path.join(dir, 'src/app.ts'), 'edited during the restore\n')),
+    );
     expect(summary(result.outcomes)).toEqual([
       'done restore a.txt',
       'skipped skip src/app.ts',
       'conflict restore src/app.ts',
     ]);
-    expect(result.isVerified).toBe(false);
-    expect(result.status).toBe('incomplete');
+    expectIncomplete(result);
   });
 
   it('reports a named file read back fine whose folder became a symlink before the check', async () => {
@@ -143,7 +155,6 @@ describe('the check of named paths after a restore', () => {
       'done restore src/app.ts',
       'conflict recreate src/app.ts',
     ]);
-    expect(result.isVerified).toBe(false);
-    expect(result.status).toBe('incomplete');
+    expectIncomplete(result);
   });
 });
