@@ -4,9 +4,8 @@ import { errnoCode, fileSystemError } from '../../files/file-system-error';
 import type { CheckpointApi } from '../checkpoint-service';
 import type { CheckpointEntry } from '../checkpoint-types';
 import { noKnownHashes, type KnownHashes } from './diff-known-hashes';
-import { readLiveTree, overlayReader, storedPathExclusion, type LiveTree, type LiveTreeRules } from './diff-live-tree';
-import { hasRealFolders } from '../restore/restore-disk';
-import { readDiskVersion } from '../restore/restore-file-ops';
+import { readLiveTree, overlayReader, type LiveTree, type LiveTreeRules } from './diff-live-tree';
+import { withHeldFileOnDisk } from './held-file-on-disk';
 import { mapLimit } from '../../files/map-limit';
 import type { PathScope } from './diff-path-scope';
 import { diffTrees, type TreeChange, type TreeFile, type TreeReader } from './diff-tree-changes';
@@ -80,22 +79,6 @@ export async function openDiffSides(
     (change): change is TreeChange => change !== undefined,
   );
   return { dir: from.dir, from, to: { kind: 'live', live }, reader, changes };
-}
-
-/**
- * A file the checkpoint holds but Vigil's live walk leaves out (its rules exclude it: media,
- * databases, `.envrc`, build output; another program's store, such as Hermes's, keeps them) is
- * compared with what is on disk instead: unchanged is no change (undefined), another version is a
- * modification, and only a missing file is a deletion.
- */
-async function withHeldFileOnDisk(dir: string, change: TreeChange): Promise<TreeChange | undefined> {
-  if (change.old === undefined || change.new !== undefined || storedPathExclusion(change.path, false) === undefined)
-    return change;
-  if (!(await hasRealFolders(dir, change.path))) return change;
-  const found = await readDiskVersion(path.join(dir, ...change.path.split('/')));
-  if (found.file === undefined) return change;
-  if (found.file.oid === change.old.oid && found.file.mode === change.old.mode) return undefined;
-  return { ...change, new: found.file };
 }
 
 /**

@@ -7,6 +7,7 @@ import { readLiveTree, overlayReader } from '../diff/diff-live-tree';
 import { createPathScope } from '../diff/diff-path-scope';
 import { openDiffSides } from '../diff/diff-sides';
 import { applyRestorePlan } from './restore-apply';
+import { findUnaccountedChanges } from './restore-scope-check';
 import { planRestore, type RestorePlan } from './restore-plan';
 import { createWriteLedger } from './restore-write-ledger';
 import { entryOf, gitCommit, initBareStore, isoTreeReader, writeFiles } from '../test-support/restore-fixtures';
@@ -101,6 +102,29 @@ describe('files a checkpoint holds that Vigil excludes', () => {
     ]);
     expect(readFileSync(path.join(dir, 'logo.png'), 'utf8')).toBe('PNG bytes v1');
     expect(readFileSync(path.join(dir, 'out', 'app.js'), 'utf8')).toBe('built v2\n');
+  });
+
+  it('are no change left over after a restore (the check of the scope), named or not, while they match', async () => {
+    const checkpoint = checkpointOfEverything();
+    const reader = isoTreeReader(store);
+    for (const paths of [['app.py', 'logo.png'], []]) {
+      writeFileSync(path.join(dir, 'app.py'), 'print(2)\n');
+      const planned = await plan(checkpoint, paths);
+      const applied = await applyRestorePlan({
+        plan: planned,
+        checkpointTree: checkpoint.tree,
+        reader,
+        readBlob: (oid) => reader.readBlob(oid),
+      });
+      expect(applied.outcomes.map((outcome) => `${outcome.result} ${outcome.path}`)).toContain('done app.py');
+      const check = { dir, checkpointTree: checkpoint.tree, scope: createPathScope(paths), rules, store: reader };
+      const left = { ...check, known: applied.readBack, readBack: applied.readBack, outcomes: applied.outcomes };
+      expect(await findUnaccountedChanges(left), paths.join(',')).toEqual([]);
+      writeFileSync(path.join(dir, 'logo.png'), 'PNG bytes v2');
+      const changed = (await findUnaccountedChanges(left)).map((outcome) => `${outcome.action} ${outcome.path}`);
+      expect(changed, paths.join(',')).toEqual(['restore logo.png']);
+      writeFileSync(path.join(dir, 'logo.png'), held['logo.png']);
+    }
   });
 
   it('are never judged through a symlink: a held folder swapped for a link to an identical copy outside is restored as a folder', async () => {

@@ -7,7 +7,8 @@ import { pathKey } from '../../lib/path-rules';
 import type { KnownHashes } from '../diff/diff-known-hashes';
 import { overlayReader, readLiveTree, type LiveTreeRules } from '../diff/diff-live-tree';
 import { createPathScope, type PathScope } from '../diff/diff-path-scope';
-import { diffTrees, type TreeReader } from '../diff/diff-tree-changes';
+import { diffTrees, type TreeChange, type TreeReader } from '../diff/diff-tree-changes';
+import { withHeldFileOnDisk } from '../diff/held-file-on-disk';
 import { modeOfStat } from '../snapshot/stat-walk';
 import type { RestoreOutcome } from './restore-apply';
 import { absoluteIn } from './restore-disk';
@@ -104,7 +105,12 @@ async function compareScope(input: ScopeCheckInput): Promise<RestoreOutcome[]> {
     isNamedLookup: process.platform === 'linux',
   });
   await sweepStaleTempFiles(temps);
-  const remaining = await diffTrees(overlayReader(live, input.store), input.checkpointTree, live.root, input.scope);
+  const compared = await diffTrees(overlayReader(live, input.store), input.checkpointTree, live.root, input.scope);
+  // A file the checkpoint holds that the live walk leaves out (Hermes's media, build output)
+  // is judged by what is on disk.
+  const remaining = (await mapLimit(compared, concurrency, (change) => withHeldFileOnDisk(input.dir, change))).filter(
+    (change): change is TreeChange => change !== undefined,
+  );
   // A path skipped as already matching the checkpoint is not accounted for if it differs now.
   const accounted = new Set(
     input.outcomes

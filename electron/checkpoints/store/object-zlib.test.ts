@@ -63,11 +63,13 @@ describe('object deflation', () => {
     const good = storedZlib(Buffer.from('tree content'));
     const badLength = Buffer.from(good);
     badLength.writeUInt8((badLength[5] ?? 0) ^ 1, 5);
-    const badHeader = Buffer.from(good);
-    badHeader.writeUInt16BE(0, 0);
+    const withHeader = (cmf: number, flg: number): Buffer => Buffer.concat([Buffer.from([cmf, flg]), good.subarray(2)]);
     for (const [stream, message] of [
       [badLength, /block length/],
-      [badHeader, /not a zlib stream/],
+      [withHeader(0, 0), /not a zlib stream/], // not deflate
+      [withHeader(0x78, 0x02), /not a zlib stream/], // check bits that do not make a multiple of 31
+      [withHeader(0x88, 0x1c), /not a zlib stream/], // a window past 32 KiB, check bits right
+      [withHeader(0x78, 0x20), /not a zlib stream/], // a preset dictionary, check bits right
     ] as const) {
       expect(() => inflateSync(stream)).toThrow();
       expect(() => unstoredZlib(stream)).toThrow(message);

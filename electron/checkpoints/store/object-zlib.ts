@@ -66,6 +66,9 @@ export function storedZlib(raw: Uint8Array): Buffer {
   return out;
 }
 
+/** A zlib stream that zlib would refuse (bad header, damaged block length, cut short, bad checksum). */
+export class DamagedZlibStream extends Error {}
+
 /** Whether a zlib header is valid and names deflate with no preset dictionary (RFC 1950). */
 function isPlainZlibHeader(cmf: number, flg: number): boolean {
   return (cmf & 0x0f) === 8 && cmf >> 4 <= 7 && (cmf * 256 + flg) % 31 === 0 && (flg & 0x20) === 0;
@@ -79,24 +82,26 @@ function isPlainZlibHeader(cmf: number, flg: number): boolean {
  */
 export function unstoredZlib(stream: Uint8Array): Buffer | undefined {
   const bytes = Buffer.from(stream.buffer, stream.byteOffset, stream.byteLength);
-  if (bytes.length < 2 || !isPlainZlibHeader(bytes[0] ?? 0, bytes[1] ?? 0)) throw new Error('not a zlib stream');
+  if (bytes.length < 2 || !isPlainZlibHeader(bytes[0] ?? 0, bytes[1] ?? 0))
+    throw new DamagedZlibStream('not a zlib stream');
   const parts: Buffer[] = [];
   let at = 2;
   for (let isFinal = false; !isFinal;) {
-    if (at + 5 > bytes.length) throw new Error('zlib stream cut short');
+    if (at + 5 > bytes.length) throw new DamagedZlibStream('zlib stream cut short');
     const head = bytes[at] ?? 0;
     if ((head & 0b110) !== 0) return undefined;
     isFinal = (head & 1) === 1;
     const length = bytes.readUInt16LE(at + 1);
-    if (bytes.readUInt16LE(at + 3) !== (~length & 0xffff)) throw new Error('zlib stored block length is damaged');
-    if (at + 5 + length > bytes.length) throw new Error('zlib stream cut short');
+    if (bytes.readUInt16LE(at + 3) !== (~length & 0xffff))
+      throw new DamagedZlibStream('zlib stored block length is damaged');
+    if (at + 5 + length > bytes.length) throw new DamagedZlibStream('zlib stream cut short');
     parts.push(bytes.subarray(at + 5, at + 5 + length));
     at += 5 + length;
   }
   const content = Buffer.concat(parts);
-  if (at + 4 > bytes.length) throw new Error('zlib stream cut short');
-  if (at + 4 < bytes.length) throw new Error('zlib stream has bytes after its end');
-  if (bytes.readUInt32BE(at) !== adler32(content)) throw new Error('zlib stream fails its Adler-32 check');
+  if (at + 4 > bytes.length) throw new DamagedZlibStream('zlib stream cut short');
+  if (at + 4 < bytes.length) throw new DamagedZlibStream('zlib stream has bytes after its end');
+  if (bytes.readUInt32BE(at) !== adler32(content)) throw new DamagedZlibStream('zlib stream fails its Adler-32 check');
   return content;
 }
 

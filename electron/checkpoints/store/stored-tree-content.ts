@@ -1,6 +1,11 @@
 import { hashObject } from './git-objects';
-import { inflateObject, unstoredZlib } from './object-zlib';
+import { DamagedZlibStream, inflateObject, unstoredZlib } from './object-zlib';
 import { parseEntryHeader, typeNames, type RawPackEntry } from './pack-file';
+
+/** Whether an error says the stream is damaged (ours or zlib's, whose codes start Z_), not that the code is wrong. */
+function isDamagedStream(error: unknown): boolean {
+  return error instanceof DamagedZlibStream || String((error as NodeJS.ErrnoException).code).startsWith('Z_');
+}
 
 /** The zlib header's flag of a preset dictionary (never set in a pack entry git can read). */
 const presetDictionaryFlag = 0x20;
@@ -24,7 +29,8 @@ export async function storedTreeContent(entry: RawPackEntry, oid: string): Promi
   try {
     const content = unstoredZlib(data) ?? (await inflateObject(data, size));
     return content.length === size && hashObject('tree', content) === oid ? content : undefined;
-  } catch {
-    return undefined;
+  } catch (error) {
+    if (isDamagedStream(error)) return undefined;
+    throw error;
   }
 }
