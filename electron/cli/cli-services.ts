@@ -2,8 +2,8 @@ import type { CallResponse, EventPayload } from '../../shared/contract';
 import type { CutRecord } from '../../shared/contract/checkpoints-live-contract';
 import type { MemoryMutation, MemoryTarget } from '../../shared/contract/memory-contract';
 import { AppError } from '../../shared/errors';
-import { maskSecretValues } from '../../shared/secrets/mask-secret-values';
 import type { CheckpointEntry } from '../checkpoints';
+import { echoLine } from '../logging/logger';
 import { writeLine, type CliIo } from './cli-command';
 import type { CallOptions, ContractCaller } from './contract-caller';
 
@@ -35,8 +35,7 @@ const diffPage = 2_000;
 function reportingCuts(io: CliIo): CallOptions {
   return {
     events: ['checkpoints:cut'],
-    onEvent: (_name, payload) =>
-      writeLine(io.stderr, `vigil: warn: ${maskSecretValues((payload as CutRecord).message)}`),
+    onEvent: (_name, payload) => writeLine(io.stderr, echoLine('warn', (payload as CutRecord).message)),
   };
 }
 

@@ -235,12 +235,8 @@ export class FileLock {
       }
       const by = observed.holder;
       // A stopped holder cannot finish until resumed: say so rather than wait out the timeout.
-      stopped =
-        by !== undefined && (await isHolderStopped(by))
-          ? stopped?.token === by.token
-            ? stopped
-            : { token: by.token, since: Date.now() }
-          : undefined;
+      if (by === undefined || !(await isHolderStopped(by))) stopped = undefined;
+      else if (stopped?.token !== by.token) stopped = { token: by.token, since: Date.now() };
       if (by !== undefined && stopped !== undefined && Date.now() - stopped.since >= stoppedHolderGraceMs) {
         throw new AppError(
           'busy',

@@ -44,6 +44,11 @@ function serializeField(value: unknown, depth = 0): unknown {
 }
 
 /** A JSON-lines logger with size-based rotation, secret-looking values masked; writes are queued, never synchronous. */
+/** A log line as it is echoed to a terminal (`vigil: warn: …`), secrets masked. */
+export function echoLine(level: LogLevel, message: string): string {
+  return `vigil: ${level}: ${maskSecretValues(message)}`;
+}
+
 export function createFileLogger(options: FileLoggerOptions): Logger {
   const fileName = options.fileName ?? 'vigil.log';
   const filePath = path.join(options.directory, fileName);
@@ -81,7 +86,7 @@ export function createFileLogger(options: FileLoggerOptions): Logger {
     if (fields) for (const [key, value] of Object.entries(fields)) record[key] = serializeField(value);
     const line = `${JSON.stringify(record)}\n`;
     if (options.echo && severity[level] <= severity[options.echo.level]) {
-      options.echo.write(`vigil: ${level}: ${maskSecretValues(message)}\n`);
+      options.echo.write(`${echoLine(level, message)}\n`);
     }
     queue = queue
       .then(async () => {

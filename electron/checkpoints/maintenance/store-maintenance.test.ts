@@ -7,6 +7,7 @@ import { silentLogger } from '../../logging/logger';
 import { FileLock, runOutsideFileLocks } from '../../locks/file-lock';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { CheckpointService } from '../checkpoint-service';
+import type { RetentionPolicy } from '../checkpoint-types';
 import { collectGarbage } from '../store/garbage-collector';
 import { ObjectStore } from '../store/object-store';
 import { RefStore } from '../store/ref-store';
@@ -47,6 +48,25 @@ async function checkpointVersion(engine: CheckpointService, label: string, count
   );
   const outcome = await engine.checkpoint(dir, { reason: label });
   if (outcome.kind !== 'created') throw new Error('expected a new checkpoint');
+}
+
+/** Runs `body` with an engine on the test's store (its log recorded), disposed after. */
+async function withEngine(
+  retention: Partial<RetentionPolicy>,
+  body: (engine: CheckpointService, logger: ReturnType<typeof recordingLogger>) => Promise<void>,
+): Promise<void> {
+  const logger = recordingLogger();
+  const engine = new CheckpointService({ root: checkpointsRoot, logger, retention });
+  try {
+    await body(engine, logger);
+  } finally {
+    await engine.dispose();
+  }
+}
+
+/** The store's pack files. */
+function packsOf(gitdir: string): string[] {
+  return readdirSync(path.join(gitdir, 'objects', 'pack')).filter((name) => name.endsWith('.pack'));
 }
 
 /**
@@ -107,9 +127,7 @@ describe('a garbage collection asked to give way', () => {
       const collected = await collectGarbage(store, refs, timeline, held, { shouldYield: () => false });
       expect(collected.gaveWay).toBe(false);
       expect(collected.droppedObjects).toBeGreaterThanOrEqual(600);
-      expect(readdirSync(path.join(gitdir, 'objects', 'pack')).filter((name) => name.endsWith('.pack'))).toHaveLength(
-        1,
-      );
+      expect(packsOf(gitdir)).toHaveLength(1);
       expect(fsck(gitdir)).toBe('');
     } finally {
       await store.close();
@@ -119,10 +137,8 @@ describe('a garbage collection asked to give way', () => {
 
 describe('background maintenance', () => {
   it('gives way to a checkpoint that waits for the store lock, then collects once nothing waits', async () => {
-    const logger = recordingLogger();
     // Over 1,500 loose objects (batches under the pack threshold are written loose): untidy.
-    const engine = new CheckpointService({ root: checkpointsRoot, logger, retention: { maxSnapshots: 2 } });
-    try {
+    await withEngine({ maxSnapshots: 2 }, async (engine, logger) => {
       for (const label of ['one', 'two', 'three', 'four']) await checkpointVersion(engine, label, 500);
       const { gitdir } = storeLayout(checkpointsRoot);
       const before = objectFiles(gitdir);
@@ -140,20 +156,14 @@ describe('background maintenance', () => {
 
       // Nothing waits now: the next look collects.
       expect(await engine.maintain()).toBe('collected');
-      expect(readdirSync(path.join(gitdir, 'objects', 'pack')).filter((name) => name.endsWith('.pack'))).toHaveLength(
-        1,
-      );
+      expect(packsOf(gitdir)).toHaveLength(1);
       expect(fsck(gitdir)).toBe('');
       expect(await engine.list(dir)).toHaveLength(2);
-    } finally {
-      await engine.dispose();
-    }
+    });
   }, 60_000);
 
   it('gives way at most five times in a row: the sixth look collects though work waits', async () => {
-    const logger = recordingLogger();
-    const engine = new CheckpointService({ root: checkpointsRoot, logger, retention: { maxSnapshots: 2 } });
-    try {
+    await withEngine({ maxSnapshots: 2 }, async (engine) => {
       for (const label of ['one', 'two', 'three', 'four']) await checkpointVersion(engine, label, 500);
       const outcomes: unknown[] = [];
       for (let round = 0; round < 6; round += 1) {
@@ -162,21 +172,13 @@ describe('background maintenance', () => {
       }
       expect(outcomes).toEqual(['gave-way', 'gave-way', 'gave-way', 'gave-way', 'gave-way', 'collected']);
       expect(fsck(storeLayout(checkpointsRoot).gitdir)).toBe('');
-    } finally {
-      await engine.dispose();
-    }
+    });
   }, 60_000);
 
   it('over the size cap, collects garbage before dropping any checkpoint', async () => {
-    const logger = recordingLogger();
     // Three versions of 520 incompressible files (~1 MiB each, packed); two are kept, so one is
     // garbage. The cap holds two versions but not three: collecting is enough, dropping is not needed.
-    const engine = new CheckpointService({
-      root: checkpointsRoot,
-      logger,
-      retention: { maxSnapshots: 2, maxTotalBytes: 2.6 * 1024 * 1024 },
-    });
-    try {
+    await withEngine({ maxSnapshots: 2, maxTotalBytes: 2.6 * 1024 * 1024 }, async (engine, logger) => {
       for (const label of ['one', 'two', 'three']) {
         writeFiles(
           dir,
@@ -192,15 +194,11 @@ describe('background maintenance', () => {
       expect(await engine.list(dir)).toHaveLength(2);
       expect(logger.lines.filter((line) => line.message.includes('size-cap'))).toEqual([]);
       expect(fsck(storeLayout(checkpointsRoot).gitdir)).toBe('');
-    } finally {
-      await engine.dispose();
-    }
+    });
   }, 60_000);
 
   it('over the size cap with nothing to drop and no garbage, a look does not rewrite the store', async () => {
-    const logger = recordingLogger();
-    const engine = new CheckpointService({ root: checkpointsRoot, logger, retention: { maxTotalBytes: 1024 } });
-    try {
+    await withEngine({ maxTotalBytes: 1024 }, async (engine, logger) => {
       await checkpointVersion(engine, 'one', 20);
       const { gitdir } = storeLayout(checkpointsRoot);
       // The first look of a process collects (another process may have dropped checkpoints).
@@ -215,8 +213,6 @@ describe('background maintenance', () => {
       expect(logger.lines.filter((line) => line.message.includes('over its size cap'))).toHaveLength(2);
       expect(await engine.list(dir)).toHaveLength(2);
       expect(fsck(gitdir)).toBe('');
-    } finally {
-      await engine.dispose();
-    }
+    });
   });
 });

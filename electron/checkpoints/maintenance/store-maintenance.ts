@@ -106,9 +106,7 @@ export class StoreMaintenance {
         this.#isDeferred = true;
         return;
       }
-      this.#running = this.maintain().catch((error: unknown) =>
-        this.options.logger.warn('checkpoint store maintenance failed', { error }),
-      );
+      this.#running = this.#maintainLogged();
     }, 5_000);
     this.#timer.unref();
   }
@@ -123,6 +121,19 @@ export class StoreMaintenance {
    */
   maintain(): Promise<MaintenanceOutcome> {
     return this.options.run(() => this.#check());
+  }
+
+  /** After a collection: no dropped checkpoint's objects are left to collect. */
+  #noteCollected(): void {
+    this.#droppedSinceCollect = 0;
+    this.#mayHoldGarbage = false;
+  }
+
+  /** `maintain`, its failure logged (background work: nobody waits for its answer). */
+  async #maintainLogged(): Promise<void> {
+    await this.maintain().catch((error: unknown) =>
+      this.options.logger.warn('checkpoint store maintenance failed', { error }),
+    );
   }
 
   /**
@@ -171,8 +182,7 @@ export class StoreMaintenance {
       }
       const collected = await collectGarbage(store, refs, timeline, this.options.assertHeld);
       const capped = await this.#enforceSizeCap();
-      this.#droppedSinceCollect = 0;
-      this.#mayHoldGarbage = false;
+      this.#noteCollected();
       const after = await measureStore(store.objectsDir);
       return {
         droppedCheckpoints: droppedCheckpoints + capped.droppedCheckpoints,
@@ -189,10 +199,7 @@ export class StoreMaintenance {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     await this.#running;
-    if (!this.options.enabled)
-      await this.maintain().catch((error: unknown) =>
-        this.options.logger.warn('checkpoint store maintenance failed', { error }),
-      );
+    if (!this.options.enabled) await this.#maintainLogged();
   }
 
   /** What every retention cut must respect now: pinned checkpoints, those being restored, and the store lock. */
@@ -224,9 +231,13 @@ export class StoreMaintenance {
       usage.looseObjects <= maxLooseObjects * farBehindFactor &&
       usage.packs <= maxPacks * farBehindFactor;
     const shouldYield = (): boolean => this.#holds.size > 0 || this.options.isLockWanted();
-    const collected = await collectGarbage(store, refs, timeline, this.options.assertHeld, {
-      ...(mayGiveWay ? { shouldYield } : {}),
-    });
+    const collected = await collectGarbage(
+      store,
+      refs,
+      timeline,
+      this.options.assertHeld,
+      mayGiveWay ? { shouldYield } : {},
+    );
     if (collected.gaveWay) {
       this.#gaveWayInARow += 1;
       logger.info('checkpoint store maintenance gave way to waiting work; it runs again later', {
@@ -238,8 +249,7 @@ export class StoreMaintenance {
       return 'gave-way';
     }
     this.#gaveWayInARow = 0;
-    this.#droppedSinceCollect = 0;
-    this.#mayHoldGarbage = false;
+    this.#noteCollected();
     if (isOverCap) await this.#enforceSizeCap();
     return 'collected';
   }

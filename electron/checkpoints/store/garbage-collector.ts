@@ -34,9 +34,14 @@ class GaveWay extends Error {}
 /** What a collection that gave way did: nothing. */
 const gaveWayReport: CollectReport = { keptObjects: 0, droppedObjects: 0, pack: undefined, gaveWay: true };
 
-/** A check point of a collection: stops it when asked to give way. */
-function yieldPoint(options: CollectOptions): Promise<void> {
+/** Stops the collection here when it is asked to give way. */
+function giveWayIfAsked(options: CollectOptions): void {
   if (options.shouldYield?.() === true) throw new GaveWay('the collection gave way');
+}
+
+/** A check point of a collection: stops it when asked to give way, else lets other work run. */
+function yieldPoint(options: CollectOptions): Promise<void> {
+  giveWayIfAsked(options);
   return yieldToLoop();
 }
 
@@ -185,7 +190,7 @@ export async function collectGarbage(
   let written;
   try {
     await copyObjects(store, oldPacks, order, writer, options);
-    if (options.shouldYield?.() === true) throw new GaveWay('the collection gave way');
+    giveWayIfAsked(options);
     written = await writer.finish();
   } catch (error) {
     await writer.abort();

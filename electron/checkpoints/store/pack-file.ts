@@ -8,6 +8,11 @@ export const typeNames: Readonly<Record<number, ObjectType>> = { 1: 'commit', 2:
 const ofsDelta = 6;
 const refDelta = 7;
 
+/** Whether an entry of this type is a whole object (not a delta), so that copying it alone is valid. */
+function isWholeType(type: number): boolean {
+  return type !== ofsDelta && type !== refDelta;
+}
+
 /** An object read out of a pack (deltas resolved). */
 export interface PackedObject {
   readonly type: ObjectType;
@@ -81,7 +86,7 @@ export class PackFile {
   async rawAt(offset: number): Promise<RawPackEntry> {
     const bytes = await this.#readRaw(offset);
     const { type } = parseEntryHeader(bytes);
-    return { bytes, isWhole: type !== ofsDelta && type !== refDelta };
+    return { bytes, isWhole: isWholeType(type) };
   }
 
   /**
@@ -111,7 +116,7 @@ export class PackFile {
         // Copied out: a slice would keep the whole window alive for as long as the entry is kept.
         const bytes = Buffer.from(window.subarray(offset - start, this.index.endOf(offset, this.size) - start));
         const { type } = parseEntryHeader(bytes);
-        yield { offset, entry: { bytes, isWhole: type !== ofsDelta && type !== refDelta } };
+        yield { offset, entry: { bytes, isWhole: isWholeType(type) } };
       }
       first = last + 1;
     }

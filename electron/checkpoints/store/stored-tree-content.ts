@@ -7,9 +7,6 @@ function isDamagedStream(error: unknown): boolean {
   return error instanceof DamagedZlibStream || String((error as NodeJS.ErrnoException).code).startsWith('Z_');
 }
 
-/** The zlib header's flag of a preset dictionary (never set in a pack entry git can read). */
-const presetDictionaryFlag = 0x20;
-
 /**
  * A tree entry's content when its zlib stream starts with a stored (uncompressed) block, as one
  * written at level 0 does (a restore's pre-rollback snapshot, see writeTrees), else undefined: a
@@ -21,10 +18,8 @@ export async function storedTreeContent(entry: RawPackEntry, oid: string): Promi
   if (!entry.isWhole) return undefined;
   const { type, size, headerLength } = parseEntryHeader(entry.bytes);
   if (typeNames[type] !== 'tree') return undefined;
-  const flags = entry.bytes[headerLength + 1] ?? 0;
-  const firstBlock = entry.bytes[headerLength + 2] ?? 0;
-  // Bits 1-2 of a deflate block's first byte are its type: 00 is stored.
-  if ((flags & presetDictionaryFlag) !== 0 || (firstBlock & 0b110) !== 0) return undefined;
+  // Bits 1-2 of a deflate block's first byte (after the 2-byte zlib header) are its type: 00 is stored.
+  if (((entry.bytes[headerLength + 2] ?? 0) & 0b110) !== 0) return undefined;
   const data = entry.bytes.subarray(headerLength);
   try {
     const content = unstoredZlib(data) ?? (await inflateObject(data, size));
