@@ -169,7 +169,7 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ['eslint.config.js', 'scripts/*.mjs', '.ci/*.mjs'],
+          allowDefaultProject: ['eslint.config.js', 'scripts/*.mjs', '.ci/*.mjs', 'bench/*.mjs'],
         },
         tsconfigRootDir: import.meta.dirname,
       },
