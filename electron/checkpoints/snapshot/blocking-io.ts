@@ -22,6 +22,7 @@ import {
   unlinkSync,
   writeSync,
   type BigIntStats,
+  type Dirent,
 } from 'node:fs';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -130,6 +131,73 @@ function statOutcomeBlocking(absolute: string): StatOutcome {
 const batchEntries = 2_000;
 
 /**
+ * Whether the folder `rel`, whose entries these are, is just as the baseline has it: each entry
+ * compared as it is met (files lstat'ed), so that an unchanged folder, most of a walk, costs no
+ * listing. Its sub-folders' names go into `folders` (valid when true). False at the first
+ * difference; the caller then lists the folder as usual.
+ */
+function isFolderUnchanged(
+  baseline: StatBaseline,
+  rel: string,
+  dirents: readonly Dirent[],
+  prefix: string,
+  ignoredFolders: readonly string[],
+  folders: string[],
+): boolean {
+  const check = baseline.folder(rel);
+  if (check === undefined) return false;
+  for (const dirent of dirents) {
+    const { name } = dirent;
+    const full = prefix + name;
+    const kind = classifyEntry(name, dirent, full, ignoredFolders);
+    if (kind.kind === 'omit') continue;
+    if (kind.kind === 'stat') {
+      let stats;
+      try {
+        stats = lstatSync(full, walkStatOptions);
+      } catch {
+        return false;
+      }
+      if (stats === undefined || !baseline.isSameFile(check, name, stats)) return false;
+    } else if (kind.kind === 'folder') {
+      if (!baseline.isSameFolder(check, rel, name)) return false;
+      folders.push(name);
+    } else if (!baseline.isSameSkip(check, name, kind.reason, kind.isFolder)) return false;
+  }
+  return baseline.isWhole(check);
+}
+
+/** One folder's listing, its files lstat'ed; the names of the folders to walk below it go into `folders`. */
+function listFolderBlocking(
+  rel: string,
+  dirents: readonly Dirent[],
+  prefix: string,
+  ignoredFolders: readonly string[],
+  folders: string[],
+): FolderListing {
+  const entries: ListedEntry[] = [];
+  for (const dirent of dirents) {
+    const { name } = dirent;
+    const full = prefix + name;
+    const kind = classifyEntry(name, dirent, full, ignoredFolders);
+    if (kind.kind === 'omit') continue;
+    if (kind.kind !== 'stat') {
+      entries.push(kind);
+      if (kind.kind === 'folder') folders.push(name);
+      continue;
+    }
+    const outcome = statOutcomeBlocking(full);
+    if (outcome.kind === 'stat' && outcome.stat.isFolder) {
+      entries.push({ name, kind: 'folder' });
+      folders.push(name);
+    } else {
+      entries.push({ name, kind: 'file', outcome });
+    }
+  }
+  return { rel, outcome: 'listed', entries };
+}
+
+/**
  * Walks a folder and everything below it with blocking calls (readdir, lstat), applying the
  * exclusion rules so that excluded folders are never entered; hands over one listing per folder,
  * parents before children (breadth first), in batches, for the main thread to apply to the
@@ -152,12 +220,16 @@ export function walkBlocking(
     listings = [];
     entriesInBatch = 0;
   };
+  // Each folder to walk with its absolute path: a child's is its parent's and its name, joined by hand.
   const pending = [startRel];
+  const absolutes = [folderPath(root, startRel)];
+  const folders: string[] = [];
   let next = 0;
   while (next < pending.length) {
     if (pending.length - next >= splitAt) break;
-    const rel = pending[next++] as string;
-    const absolute = folderPath(root, rel);
+    const rel = pending[next] as string;
+    const absolute = absolutes[next] as string;
+    next += 1;
     if (rel !== '' && ignoredFolders.includes(absolute)) {
       listings.push({ rel, outcome: 'ignored', entries: [] });
       continue;
@@ -171,34 +243,22 @@ export function walkBlocking(
       listings.push(code === undefined ? { rel, outcome, entries: [] } : { rel, outcome, code, entries: [] });
       continue;
     }
-    const entries: ListedEntry[] = [];
-    // Names from readdir are single path segments: joined by hand, once per entry.
+    // Names from readdir are single path segments.
     const prefix = absolute.endsWith(path.sep) ? absolute : `${absolute}${path.sep}`;
-    // The child's relative path is built only for folders (to walk them); files need only their absolute path.
-    const childOf = (name: string): string => (rel === '' ? name : `${rel}/${name}`);
-    for (const dirent of dirents) {
-      const { name } = dirent;
-      const full = prefix + name;
-      const kind = classifyEntry(name, dirent, full, ignoredFolders);
-      if (kind.kind === 'omit') continue;
-      if (kind.kind !== 'stat') {
-        entries.push(kind);
-        if (kind.kind === 'folder') pending.push(childOf(name));
-        continue;
-      }
-      const outcome = statOutcomeBlocking(full);
-      if (outcome.kind === 'stat' && outcome.stat.isFolder) {
-        entries.push({ name, kind: 'folder' });
-        pending.push(childOf(name));
-      } else {
-        entries.push({ name, kind: 'file', outcome });
-      }
-    }
-    const listing: FolderListing = { rel, outcome: 'listed', entries };
+    folders.length = 0;
     // A folder just as the stat cache has it changes nothing: it stays here.
-    if (baseline?.isUnchanged(listing) === true) continue;
-    listings.push(listing);
-    entriesInBatch += entries.length + 1;
+    const isUnchanged =
+      baseline !== undefined && isFolderUnchanged(baseline, rel, dirents, prefix, ignoredFolders, folders);
+    if (!isUnchanged) {
+      folders.length = 0;
+      const listing = listFolderBlocking(rel, dirents, prefix, ignoredFolders, folders);
+      listings.push(listing);
+      entriesInBatch += listing.entries.length + 1;
+    }
+    for (const name of folders) {
+      pending.push(rel === '' ? name : `${rel}/${name}`);
+      absolutes.push(prefix + name);
+    }
     if (entriesInBatch >= batchEntries) flush();
   }
   flush();

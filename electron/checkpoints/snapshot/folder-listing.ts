@@ -66,21 +66,22 @@ const { S_IFMT, S_IFREG, S_IFLNK, S_IFDIR } = constants;
 export function listedStat(stats: BigIntStats): ListedStat {
   const mode = Number(stats.mode);
   const type = mode & S_IFMT;
-  const isSymlink = type === S_IFLNK;
   return {
     size: Number(stats.size),
     mtimeNs: stats.mtimeNs,
     ctimeNs: stats.ctimeNs,
     ino: stats.ino,
-    mode: isSymlink
-      ? fileModes.symlink
-      : process.platform !== 'win32' && (mode & 0o100) !== 0
-        ? fileModes.executable
-        : fileModes.file,
+    mode: gitModeOf(mode),
     isFile: type === S_IFREG,
-    isSymlink,
+    isSymlink: type === S_IFLNK,
     isFolder: type === S_IFDIR,
   };
+}
+
+/** The git mode of a file or symlink whose lstat mode (as one number) this is: `modeOfStat`'s rule. */
+export function gitModeOf(mode: number): FileMode {
+  if ((mode & S_IFMT) === S_IFLNK) return fileModes.symlink;
+  return process.platform !== 'win32' && (mode & 0o100) !== 0 ? fileModes.executable : fileModes.file;
 }
 
 /**

@@ -1,7 +1,9 @@
+import { constants, type BigIntStats } from 'node:fs';
 import type { SkipReason } from '../checkpoint-types';
-import type { FileMode } from '../store/git-objects';
-import { isRacy, type FolderListing } from './folder-listing';
+import { gitModeOf, isRacy } from './folder-listing';
 import { statCacheCodes, statCacheColumns, type StatCacheColumns } from './stat-cache';
+
+const { S_IFMT, S_IFREG, S_IFLNK } = constants;
 
 /** Where one folder's entries sit in the stat cache's columns. */
 interface FolderSpan {
@@ -16,11 +18,20 @@ interface FolderSpan {
   childFolders: number;
 }
 
-/** One folder of the baseline, its names looked up on first use. */
-interface BaselineFolder {
-  readonly files: ReadonlyMap<string, number>;
-  readonly skipped: ReadonlyMap<string, SkipReason>;
-  readonly childFolders: number;
+/**
+ * One folder's comparison with the baseline, entry by entry as the walk meets them: no listing is
+ * built for a folder that turns out unchanged (most of them), and a file's record is found by its
+ * place (the walk lists a folder in the order its files were saved in, unless it changed) before
+ * any lookup table is made.
+ */
+export interface FolderCheck {
+  readonly span: FolderSpan;
+  /** How many of the folder's files, skips and folders matched so far. */
+  files: number;
+  skips: number;
+  folders: number;
+  /** The folder's file names to their place in the span, made only when a name is not where expected. */
+  byName: Map<string, number> | undefined;
 }
 
 /**
@@ -66,65 +77,80 @@ export class StatBaseline {
     return columns === undefined ? undefined : new StatBaseline(columns, maxFileBytes);
   }
 
-  /** One folder of the baseline, built when its listing is compared (once per walk) and not kept: nothing of it outlives the comparison. */
-  #folder(span: FolderSpan | undefined): BaselineFolder | undefined {
-    let folder: BaselineFolder | undefined;
-    if (span !== undefined) {
-      const { names } = this.columns;
-      const files = new Map<string, number>();
-      const skipped = new Map<string, SkipReason>();
-      for (let index = 0; index < span.fileCount; index += 1)
-        files.set(names[span.nameStart + index] ?? '', span.fileStart + index);
-      for (let index = 0; index < span.skipCount; index += 1) {
-        const reason = statCacheCodes.reasons[this.columns.shape[span.shapeStart + span.fileCount + index] ?? -1];
-        if (reason !== undefined) skipped.set(names[span.nameStart + span.fileCount + index] ?? '', reason);
-      }
-      folder = { files, skipped, childFolders: span.childFolders };
-    }
-    return folder;
+  /** Starts comparing the folder `rel` with the baseline; undefined when the baseline has no such folder. */
+  folder(rel: string): FolderCheck | undefined {
+    const span = this.#spans.get(rel);
+    return span === undefined ? undefined : { span, files: 0, skips: 0, folders: 0, byName: undefined };
   }
 
-  /** The saved mode of file number `index` of the columns, which lies in `span`. */
-  #mode(span: FolderSpan, index: number): FileMode | undefined {
-    return statCacheCodes.modes[this.columns.shape[span.shapeStart + index - span.fileStart] ?? -1];
+  /** The place in the span of the file `name`, or undefined when the baseline has no such file. */
+  #fileOffset(check: FolderCheck, name: string): number | undefined {
+    const { span } = check;
+    const { names } = this.columns;
+    const guess = check.files;
+    if (guess < span.fileCount && names[span.nameStart + guess] === name) return guess;
+    if (check.byName === undefined) {
+      check.byName = new Map();
+      for (let offset = 0; offset < span.fileCount; offset += 1)
+        check.byName.set(names[span.nameStart + offset] ?? '', offset);
+    }
+    return check.byName.get(name);
   }
 
   /**
-   * Whether applying this listing to the state loaded from the cache would change nothing: the
-   * same names, every file's stat equal to its record and not racy, the same skips.
+   * Whether the file `name`, whose lstat this is, is as its record says (the same type, mode, size,
+   * times and inode, within the size cap, and not racy): what applying its listing would find.
    */
-  isUnchanged(listing: FolderListing): boolean {
-    if (listing.outcome !== 'listed') return false;
-    const span = this.#spans.get(listing.rel);
-    const folder = this.#folder(span);
-    if (folder === undefined || span === undefined) return false;
-    if (listing.entries.length !== folder.files.size + folder.skipped.size + folder.childFolders) return false;
-    const prefix = listing.rel === '' ? '' : `${listing.rel}/`;
+  isSameFile(check: FolderCheck, name: string, stats: BigIntStats): boolean {
+    const offset = this.#fileOffset(check, name);
+    if (offset === undefined) return false;
+    const mode = Number(stats.mode);
+    const type = mode & S_IFMT;
+    const size = Number(stats.size);
+    if ((type !== S_IFREG && type !== S_IFLNK) || (type === S_IFREG && size > this.maxFileBytes)) return false;
+    const { span } = check;
+    const index = span.fileStart + offset;
     const { sizes, times, inodes, stampNs } = this.columns;
-    for (const entry of listing.entries) {
-      if (entry.kind === 'skip') {
-        if (folder.skipped.get(entry.isFolder ? `${entry.name}/` : entry.name) !== entry.reason) return false;
-      } else if (entry.kind === 'folder') {
-        if (!this.#spans.has(prefix + entry.name)) return false;
-      } else {
-        const index = folder.files.get(entry.name);
-        if (index === undefined || entry.outcome.kind !== 'stat') return false;
-        const { stat } = entry.outcome;
-        if (stat.isFolder || (!stat.isFile && !stat.isSymlink) || (stat.isFile && stat.size > this.maxFileBytes))
-          return false;
-        const mtimeNs = times[index * 2];
-        if (
-          mtimeNs === undefined ||
-          stat.mode !== this.#mode(span, index) ||
-          stat.size !== sizes[index] ||
-          stat.mtimeNs !== mtimeNs ||
-          stat.ctimeNs !== times[index * 2 + 1] ||
-          stat.ino !== inodes[index] ||
-          isRacy(mtimeNs, stampNs)
-        )
-          return false;
-      }
-    }
+    const mtimeNs = times[index * 2];
+    if (
+      mtimeNs === undefined ||
+      gitModeOf(mode) !== statCacheCodes.modes[this.columns.shape[span.shapeStart + offset] ?? -1] ||
+      size !== sizes[index] ||
+      stats.mtimeNs !== mtimeNs ||
+      stats.ctimeNs !== times[index * 2 + 1] ||
+      stats.ino !== inodes[index] ||
+      isRacy(mtimeNs, stampNs)
+    )
+      return false;
+    check.files += 1;
     return true;
+  }
+
+  /** Whether the baseline records this skip (a folder's name with a slash, as the state keeps it). */
+  isSameSkip(check: FolderCheck, name: string, reason: SkipReason, isFolder: boolean): boolean {
+    const { span } = check;
+    const key = isFolder ? `${name}/` : name;
+    const first = span.nameStart + span.fileCount;
+    for (let offset = 0; offset < span.skipCount; offset += 1) {
+      if (this.columns.names[first + offset] !== key) continue;
+      const saved = statCacheCodes.reasons[this.columns.shape[span.shapeStart + span.fileCount + offset] ?? -1];
+      if (saved !== reason) return false;
+      check.skips += 1;
+      return true;
+    }
+    return false;
+  }
+
+  /** Whether the baseline has the sub-folder `name` of the folder being compared (`rel` is that folder's). */
+  isSameFolder(check: FolderCheck, rel: string, name: string): boolean {
+    if (!this.#spans.has(rel === '' ? name : `${rel}/${name}`)) return false;
+    check.folders += 1;
+    return true;
+  }
+
+  /** Whether every entry the baseline has for the folder was met, and nothing else (call once its entries are compared). */
+  isWhole(check: FolderCheck): boolean {
+    const { span } = check;
+    return check.files === span.fileCount && check.skips === span.skipCount && check.folders === span.childFolders;
   }
 }
