@@ -16,6 +16,7 @@ import { defaultMaxFileBytes } from '../maintenance/retention';
 import { dirHash, statCacheFile, storeLayout } from '../store/store-layout';
 import { testService, writeTree } from '../test-support/store-fixtures';
 import { walkBlocking } from './blocking-io';
+import { HashWorkerPool } from './hash-worker-pool';
 import type { FolderListing } from './folder-listing';
 import { StatBaseline } from './stat-baseline';
 import { readCheckedStatCache } from './stat-cache';
@@ -39,6 +40,7 @@ describe('a worker walk against the stat cache (only the folders that differ are
   let remove: () => Promise<void>;
   let dir: string;
   let baseline: StatBaseline;
+  let content: Uint8Array;
 
   beforeEach(async () => {
     ({ dir: base, remove } = await makeTempDir('vigil-baseline-'));
@@ -71,6 +73,7 @@ describe('a worker walk against the stat cache (only the folders that differ are
     }
     const cache = await readCheckedStatCache(statCacheFile(storeLayout(root), dirHash(dir)), dir);
     if (cache === undefined) throw new Error('no stat cache was saved');
+    content = cache.content;
     const loaded = StatBaseline.of(cache.content, defaultMaxFileBytes);
     if (loaded === undefined) throw new Error('the stat cache could not be read');
     baseline = loaded;
@@ -122,5 +125,26 @@ describe('a worker walk against the stat cache (only the folders that differ are
     expect(baseline.isWhole(short)).toBe(false);
     const stranger = lstatSync(path.join(dir, 'top.txt'), { bigint: true });
     expect(baseline.isSameFile(short, 'top.txt', stranger)).toBe(false);
+  });
+
+  it('a pool walk right after one against the cache compares with nothing: it hands over every folder', async () => {
+    const pool = new HashWorkerPool(path.join(base, 'home', 'checkpoints', 'store'), 1);
+    try {
+      const walkWith = async (against?: Uint8Array): Promise<string[]> => {
+        const rels: string[] = [];
+        await pool.walk(
+          dir,
+          '',
+          [],
+          (listings) => rels.push(...listings.map((listing) => listing.rel)),
+          against === undefined ? undefined : { content: against, maxFileBytes: defaultMaxFileBytes },
+        );
+        return rels.sort();
+      };
+      expect(await walkWith(content)).toEqual(['racy']);
+      expect(await walkWith()).toEqual([...walk(dir).keys()].sort());
+    } finally {
+      await pool.dispose();
+    }
   });
 });

@@ -35,7 +35,9 @@ export function encodeFiles(node: DirNode, columns: BodyColumns, at: BodyCursor)
       columns.names[at.name++] = saved.names[span.nameStart + index] ?? '';
     columns.shape.set(saved.shape.subarray(span.shapeStart, span.shapeStart + fileCount), at.shape);
     at.shape += fileCount;
-    at.oid += saved.oids.copy(columns.oids, at.oid, span.oidStart, span.oidStart + fileCount * 20);
+    // TypedArray#set, not Buffer#copy: one native call (Buffer#copy's JS argument checks cost ~7 µs a folder).
+    columns.oids.set(saved.oids.subarray(span.oidStart, span.oidStart + fileCount * 20), at.oid);
+    at.oid += fileCount * 20;
     columns.sizes.set(saved.sizes.subarray(fileStart, fileStart + fileCount), at.file);
     columns.times.set(saved.times.subarray(fileStart * 2, (fileStart + fileCount) * 2), at.file * 2);
     columns.inodes.set(saved.inodes.subarray(fileStart, fileStart + fileCount), at.file);
