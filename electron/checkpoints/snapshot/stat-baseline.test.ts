@@ -19,7 +19,7 @@ import { walkBlocking } from './blocking-io';
 import { HashWorkerPool } from './hash-worker-pool';
 import type { FolderListing } from './folder-listing';
 import { StatBaseline } from './stat-baseline';
-import { readCheckedStatCache } from './stat-cache';
+import { readCheckedStatCache } from './stat-cache-format';
 
 /** Every listing a walk hands over, by folder. */
 function walk(dir: string, baseline?: StatBaseline): Map<string, FolderListing> {

@@ -1,7 +1,7 @@
 import { constants, type BigIntStats } from 'node:fs';
 import type { SkipReason } from '../checkpoint-types';
 import { gitModeOf, isRacy } from './folder-listing';
-import { statCacheCodes, statCacheColumns, type StatCacheColumns } from './stat-cache';
+import { statCacheCodes, statCacheColumns, type StatCacheColumns } from './stat-cache-format';
 
 const { S_IFMT, S_IFREG, S_IFLNK } = constants;
 

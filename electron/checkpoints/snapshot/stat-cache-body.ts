@@ -1,12 +1,6 @@
-import type { SkipReason } from '../checkpoint-types';
-import { fileModes, type FileMode } from '../store/git-objects';
 import type { DirNode } from './dir-state';
 import { SavedFolder } from './saved-folder';
-
-/** Modes and skip reasons are stored as their index in these lists (append only). */
-export const modes: readonly FileMode[] = [fileModes.file, fileModes.executable, fileModes.symlink];
-/** See `modes`. */
-export const reasons: readonly SkipReason[] = ['excluded', 'vcs', 'oversize', 'special', 'unreadable', 'bad-name'];
+import { modes, reasons } from './stat-cache-format';
 
 /** The body's columns being filled. */
 export interface BodyColumns {
