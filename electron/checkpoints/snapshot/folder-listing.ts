@@ -84,6 +84,9 @@ export function gitModeOf(mode: number): FileMode {
   return process.platform !== 'win32' && (mode & 0o100) !== 0 ? fileModes.executable : fileModes.file;
 }
 
+/** The widest racy window (`racyWindowNs`'s). */
+export const maxRacyWindowNs = 2_000_000_000n;
+
 /**
  * How close (ns) to a scan's start a file's mtime must be for its record to be "racy" (re-hashed
  * next time even if its stat matches): git's racy-entry rule. A whole-second mtime may come from a
@@ -91,7 +94,7 @@ export function gitModeOf(mode: number): FileMode {
  * which covers the kernel's coarse clock tick.
  */
 export function racyWindowNs(mtimeNs: bigint): bigint {
-  return mtimeNs % 1_000_000_000n === 0n ? 2_000_000_000n : 50_000_000n;
+  return mtimeNs % 1_000_000_000n === 0n ? maxRacyWindowNs : 50_000_000n;
 }
 
 /** Whether a stat still matches its record and the record is old enough to be trusted. */

@@ -15,7 +15,7 @@ import { makeTempDir } from '../../test-support/temp-dir';
 import { defaultMaxFileBytes } from '../maintenance/retention';
 import { dirHash, statCacheFile, storeLayout } from '../store/store-layout';
 import { testService, writeTree } from '../test-support/store-fixtures';
-import { walkBlocking } from './blocking-io';
+import { walkBlocking } from './walk-blocking';
 import { HashWorkerPool } from './hash-worker-pool';
 import type { FolderListing } from './folder-listing';
 import { StatBaseline } from './stat-baseline';
@@ -64,6 +64,11 @@ describe('a worker walk against the stat cache (only the folders that differ are
     for (const rel of Object.keys(files)) lutimesSync(path.join(dir, rel), old, old);
     const future = new Date(Date.now() + 600_000);
     utimesSync(path.join(dir, 'racy/r.txt'), future, future);
+    // Up to 1 s before the checkpoint's scan: a whole-second mtime is racy (a 2 s window), a finer one 0.4 s older not (50 ms).
+    const wholeSecond = Math.ceil(Date.now() / 1000) - 1;
+    writeTree(dir, { 'whole/w.txt': 'w\n', 'fraction/f.txt': 'f\n' });
+    utimesSync(path.join(dir, 'whole/w.txt'), wholeSecond, wholeSecond);
+    utimesSync(path.join(dir, 'fraction/f.txt'), wholeSecond - 0.4, wholeSecond - 0.4);
     const root = path.join(base, 'home', 'checkpoints');
     const service = testService(root);
     try {
@@ -84,7 +89,7 @@ describe('a worker walk against the stat cache (only the folders that differ are
 
   it('hands over, of an unchanged tree, only the folder whose record is racy, as a walk without the cache lists it', () => {
     const handed = walk(dir, baseline);
-    expect([...handed.keys()]).toEqual(['racy']);
+    expect([...handed.keys()].sort()).toEqual(['racy', 'whole']);
     expect(handed.get('racy')).toEqual(walk(dir).get('racy'));
   });
 
@@ -102,7 +107,16 @@ describe('a worker walk against the stat cache (only the folders that differ are
     rmSync(path.join(dir, 'deep/er/d.txt'));
     mkdirSync(path.join(dir, 'deep/er/d.txt'));
     const handed = walk(dir, baseline);
-    expect([...handed.keys()].sort()).toEqual(['', 'deep/er', 'deep/er/d.txt', 'edit', 'keep', 'racy', 'skips']);
+    expect([...handed.keys()].sort()).toEqual([
+      '',
+      'deep/er',
+      'deep/er/d.txt',
+      'edit',
+      'keep',
+      'racy',
+      'skips',
+      'whole',
+    ]);
     const full = walk(dir);
     for (const [rel, listing] of handed) expect(listing).toEqual(full.get(rel));
   });
@@ -141,7 +155,7 @@ describe('a worker walk against the stat cache (only the folders that differ are
         );
         return rels.sort();
       };
-      expect(await walkWith(content)).toEqual(['racy']);
+      expect(await walkWith(content)).toEqual(['racy', 'whole']);
       expect(await walkWith()).toEqual([...walk(dir).keys()].sort());
     } finally {
       await pool.dispose();

@@ -1,6 +1,6 @@
 import { constants, type BigIntStats } from 'node:fs';
 import type { SkipReason } from '../checkpoint-types';
-import { gitModeOf, isRacy } from './folder-listing';
+import { gitModeOf, isRacy, maxRacyWindowNs } from './folder-listing';
 import { statCacheCodes, statCacheColumns, type StatCacheColumns } from './stat-cache-format';
 
 const { S_IFMT, S_IFREG, S_IFLNK } = constants;
@@ -41,11 +41,14 @@ export interface FolderCheck {
  */
 export class StatBaseline {
   readonly #spans = new Map<string, FolderSpan>();
+  /** An mtime before this is not racy under any window (the widest is 2 s): no BigInt arithmetic for most files. */
+  readonly #surelyOldBeforeNs: bigint;
 
   private constructor(
     private readonly columns: StatCacheColumns,
     private readonly maxFileBytes: number,
   ) {
+    this.#surelyOldBeforeNs = columns.stampNs - maxRacyWindowNs;
     const { shape, names } = columns;
     let [at, name, fileIndex] = [0, 0, 0];
     for (let folder = 0; folder < columns.folders; folder += 1) {
@@ -119,7 +122,7 @@ export class StatBaseline {
       stats.mtimeNs !== mtimeNs ||
       stats.ctimeNs !== times[index * 2 + 1] ||
       stats.ino !== inodes[index] ||
-      isRacy(mtimeNs, stampNs)
+      (mtimeNs >= this.#surelyOldBeforeNs && isRacy(mtimeNs, stampNs))
     )
       return false;
     check.files += 1;
