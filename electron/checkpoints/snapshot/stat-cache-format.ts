@@ -108,13 +108,19 @@ export function readStatCacheHeader(
 }
 
 /** The columns of a stat cache's body, decoded in bulk (the blob and tree ids left as bytes). */
-export interface StatCacheColumns {
+export interface StatCacheColumns extends Omit<StatCacheText, 'namesText'> {
+  readonly names: readonly string[];
+}
+
+/** The columns of a stat cache's body with its names left as one text, NUL-separated: what a walking worker reads. */
+export interface StatCacheText {
   readonly folders: number;
   readonly files: number;
   readonly head: string | undefined;
   readonly stampNs: bigint;
   readonly shape: Uint32Array;
-  readonly names: readonly string[];
+  /** Every name, in order, each followed by a NUL but the last. */
+  readonly namesText: string;
   /** The blob and tree ids, 20 bytes each. */
   readonly oids: Buffer;
   readonly sizes: Float64Array;
@@ -124,16 +130,16 @@ export interface StatCacheColumns {
 
 /**
  * The columns of a stat cache of `dir` (checksum checked), or, without `dir`, of content already
- * checked by whoever passes it on (a walk's worker). Undefined when it is not this format.
+ * checked by whoever passes it on (a walk's worker), its names not split. Undefined when it is not this format.
  */
-export function statCacheColumns(content: Buffer, dir: string | undefined): StatCacheColumns | undefined {
+export function statCacheText(content: Buffer, dir: string | undefined): StatCacheText | undefined {
   const checked = readStatCacheHeader(content, dir);
   if (checked === undefined) return undefined;
   const { header } = checked;
   let offset = checked.bodyStart;
   const shape = new Uint32Array(aligned(content, offset, header.shapeBytes));
   offset += header.shapeBytes;
-  const names = content.toString('utf8', offset, offset + header.namesBytes).split(statCacheSeparator);
+  const namesText = content.toString('utf8', offset, offset + header.namesBytes);
   offset += header.namesBytes;
   const oids = content.subarray(offset, offset + header.oidBytes);
   offset += header.oidBytes;
@@ -143,12 +149,20 @@ export function statCacheColumns(content: Buffer, dir: string | undefined): Stat
     head: header.head,
     stampNs: BigInt(header.stampNs),
     shape,
-    names,
+    namesText,
     oids,
     sizes: new Float64Array(aligned(content, offset, header.files * 8)),
     times: new BigInt64Array(aligned(content, offset + header.files * 8, header.files * 16)),
     inodes: new BigUint64Array(aligned(content, offset + header.files * 24, header.files * 8)),
   };
+}
+
+/** `statCacheText` with every name split out. */
+export function statCacheColumns(content: Buffer, dir: string | undefined): StatCacheColumns | undefined {
+  const text = statCacheText(content, dir);
+  if (text === undefined) return undefined;
+  const { namesText, ...columns } = text;
+  return { ...columns, names: namesText.split(statCacheSeparator) };
 }
 
 /** The modes and skip reasons a stat cache stores as indexes. */
