@@ -36,7 +36,7 @@ const graph = graphOf({
   '/cli/command-index.ts': { lazy: ['/cmd/list.ts', '/cmd/log.ts', '/cmd/search.ts', '/cmd/connect.ts'] },
   '/cmd/list.ts': { imports: ['/cli/services.ts', '/cmd/history-text.ts'] },
   '/cmd/log.ts': { imports: ['/cli/services.ts', '/cmd/history-text.ts', '/cmd/list.ts'] },
-  '/cmd/search.ts': { imports: ['/cli/services.ts', '/cmd/search-text.ts'] },
+  '/cmd/search.ts': { imports: ['/cli/services.ts', '/cmd/search-text.ts', '/files/temp-name.ts'] },
   '/cmd/connect.ts': { imports: ['/cli/services.ts', 'yaml'] },
   '/cli/services.ts': { imports: ['/relay/relay-client.ts'], lazy: [roots.core] },
   '/cmd/history-text.ts': {},
@@ -47,7 +47,8 @@ const graph = graphOf({
   },
   '/core/services.ts': { imports: ['/node_modules/zod/index.js', '/shared/errors.ts'] },
   '/node_modules/zod/index.js': {},
-  '/snapshot/hash-worker.ts': { imports: ['/snapshot/hasher.ts'] },
+  '/snapshot/hash-worker.ts': { imports: ['/snapshot/hasher.ts', '/files/temp-name.ts'] },
+  '/files/temp-name.ts': { imports: ['node:crypto'] },
   '/snapshot/hasher.ts': {},
   '/restore/restore.ts': { imports: ['/core/services.ts'] },
 });
@@ -77,6 +78,11 @@ describe('the main bundle chunk plan', () => {
     expect(chunkOf(roots.commands)).toBeUndefined();
   });
 
+  it("gives what a light command shares with the hashing worker a chunk of its own, so the worker loads no command's chunk", () => {
+    expect(chunkOf('/files/temp-name.ts')).toBe('cli-worker-shared');
+    expect(chunkOf('/cmd/search-text.ts')).toBe('cli-search');
+  });
+
   it('leaves a command that loads a library statically to the bundler, so no light path loads that library', () => {
     expect(chunkOf('/cmd/connect.ts')).toBeUndefined();
   });
@@ -100,8 +106,8 @@ describe('the main bundle chunk plan', () => {
 
   it('gives rolldown one group per tier, each naming only its own modules, the shared relay first', () => {
     const groups = chunkGroups(roots);
-    expect(groups.map((group) => group.priority)).toEqual([7, 6, 5, 4, 3, 2, 1]);
-    const [relay, hook, base, command, worker, headStart, core] = groups.map(
+    expect(groups.map((group) => group.priority)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
+    const [relay, hook, base, workerShared, command, worker, headStart, core] = groups.map(
       (group) => (id: string) => group.name(id, graph),
     );
     expect(relay?.('/shared/errors.ts')).toBe('cli-relay');
@@ -110,6 +116,8 @@ describe('the main bundle chunk plan', () => {
     expect(base?.('/shared/errors.ts')).toBeNull();
     expect(base?.('/cli/services.ts')).toBe('cli-base');
     expect(command?.('/cmd/history-text.ts')).toBe('cli-list');
+    expect(workerShared?.('/files/temp-name.ts')).toBe('cli-worker-shared');
+    expect(command?.('/files/temp-name.ts')).toBeNull();
     expect(worker?.('/snapshot/hasher.ts')).toBe('hash-worker-base');
     expect(core?.('/snapshot/hasher.ts')).toBeNull();
     expect(headStart?.('/locks/file-lock.ts')).toBe('walk-head-start');

@@ -34,7 +34,7 @@ export interface PlannedChunk {
 /** The chunk of each planned module; one the plan leaves out goes wherever the bundler's own splitting puts it. */
 export type ChunkPlan = ReadonlyMap<string, PlannedChunk>;
 
-const tiers = { relay: 7, hook: 6, base: 5, command: 4, worker: 3, headStart: 2, core: 1 } as const;
+const tiers = { relay: 8, hook: 7, base: 6, workerShared: 5, command: 4, worker: 3, headStart: 2, core: 1 } as const;
 
 /** A module this many light commands share goes into the CLI's base chunk, which every command loads. */
 const baseShare = 3;
@@ -82,6 +82,9 @@ function lightPaths(roots: ChunkPlanRoots, graph: ChunkingContext): Map<string, 
  *   share (a light command is one whose static imports hold no library);
  * - `cli-<command>`: what one or two light commands use besides (it goes with the first of them);
  *   each command module itself stays a chunk of its own, so loading it costs no extra file;
+ * - `cli-worker-shared`: what one or two light commands share with the hashing worker (the
+ *   bookkeeping-file rule): in a command's chunk, each worker loaded that chunk and all it imports
+ *   (the relay client, node:net; ~5 ms more of a cold worker's start, which a walk waits for);
  * - `hash-worker-base`: the hashing worker's static closure, claimed before the core's: rolldown
  *   pulls a group's dependencies into it, so without its own chunk the worker's modules landed in
  *   `core` and each worker loaded the core's 440 KB (zod included), ~90 ms of CPU per worker;
@@ -112,15 +115,17 @@ export function planChunks(roots: ChunkPlanRoots, graph: ChunkingContext): Chunk
     if (root === roots.hook || root === roots.commands) continue;
     for (const id of closure) if (id !== root) sharers.set(id, [...(sharers.get(id) ?? []), root]);
   }
+  const worker = staticClosure(roots.worker, graph);
   for (const [id, [first, ...others]] of sharers) {
     if (first === undefined) continue;
     const chunk =
       others.length + 1 >= baseShare
         ? { name: 'cli-base', tier: tiers.base }
-        : { name: `cli-${path.basename(first, path.extname(first))}`, tier: tiers.command };
+        : worker.has(id)
+          ? { name: 'cli-worker-shared', tier: tiers.workerShared }
+          : { name: `cli-${path.basename(first, path.extname(first))}`, tier: tiers.command };
     claim([id], chunk);
   }
-  const worker = staticClosure(roots.worker, graph);
   claim(
     [...worker].filter((id) => graph.getModuleInfo(id)?.isExternal !== true),
     { name: 'hash-worker-base', tier: tiers.worker },

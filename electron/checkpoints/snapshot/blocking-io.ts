@@ -15,7 +15,6 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
-  readdirSync,
   readlinkSync,
   readSync,
   renameSync,
@@ -26,17 +25,8 @@ import {
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { FileRead } from './async-file-reader';
-import {
-  classifyEntry,
-  folderPath,
-  listedStat,
-  type FolderListing,
-  type ListedEntry,
-  type StatOutcome,
-} from './folder-listing';
 import { objectHeader, type ObjectType } from '../store/git-objects';
 import { windowBitsFor } from '../store/object-zlib';
-import type { StatBaseline } from './stat-baseline';
 
 const noFollow = process.platform === 'win32' ? 0 : constants.O_NOFOLLOW;
 const maxReads = 3;
@@ -108,99 +98,4 @@ export function writeLooseBlocking(objectsDir: string, type: ObjectType, content
     unlinkSync(temp);
     throw error;
   }
-}
-
-/** The walk's lstat options and outcomes without data, made once: a walk stats every file. */
-const walkStatOptions = { bigint: true, throwIfNoEntry: false } as const;
-const gone: StatOutcome = { kind: 'gone' };
-const unreadable: StatOutcome = { kind: 'unreadable' };
-
-/** lstat as data, blocking the calling worker. */
-function statOutcomeBlocking(absolute: string): StatOutcome {
-  try {
-    const stats = lstatSync(absolute, walkStatOptions);
-    return stats === undefined ? gone : { kind: 'stat', stat: listedStat(stats) };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? gone : unreadable;
-  }
-}
-
-/** Listings are handed over in batches of about this many entries, so the receiver never stalls on one huge message. */
-const batchEntries = 2_000;
-
-/**
- * Walks a folder and everything below it with blocking calls (readdir, lstat), applying the
- * exclusion rules so that excluded folders are never entered; hands over one listing per folder,
- * parents before children (breadth first), in batches, for the main thread to apply to the
- * directory's state. With `splitAt`, it stops once that many folders wait to be listed and returns
- * them, so that several workers can walk those subtrees side by side; else it returns []. With a
- * `baseline` (the stat cache the state was loaded from), folders that match it are not handed over.
- */
-export function walkBlocking(
-  root: string,
-  startRel: string,
-  ignoredFolders: readonly string[],
-  onBatch: (listings: FolderListing[]) => void,
-  splitAt = Infinity,
-  baseline?: StatBaseline,
-): string[] {
-  let listings: FolderListing[] = [];
-  let entriesInBatch = 0;
-  const flush = (): void => {
-    if (listings.length > 0) onBatch(listings);
-    listings = [];
-    entriesInBatch = 0;
-  };
-  const pending = [startRel];
-  let next = 0;
-  while (next < pending.length) {
-    if (pending.length - next >= splitAt) break;
-    const rel = pending[next++] as string;
-    const absolute = folderPath(root, rel);
-    if (rel !== '' && ignoredFolders.includes(absolute)) {
-      listings.push({ rel, outcome: 'ignored', entries: [] });
-      continue;
-    }
-    let dirents;
-    try {
-      dirents = readdirSync(absolute, { withFileTypes: true });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const outcome = code === 'ENOENT' || code === 'ENOTDIR' ? 'gone' : 'unreadable';
-      listings.push(code === undefined ? { rel, outcome, entries: [] } : { rel, outcome, code, entries: [] });
-      continue;
-    }
-    const entries: ListedEntry[] = [];
-    // Names from readdir are single path segments: joined by hand, once per entry.
-    const prefix = absolute.endsWith(path.sep) ? absolute : `${absolute}${path.sep}`;
-    // The child's relative path is built only for folders (to walk them); files need only their absolute path.
-    const childOf = (name: string): string => (rel === '' ? name : `${rel}/${name}`);
-    for (const dirent of dirents) {
-      const { name } = dirent;
-      const full = prefix + name;
-      const kind = classifyEntry(name, dirent, full, ignoredFolders);
-      if (kind.kind === 'omit') continue;
-      if (kind.kind !== 'stat') {
-        entries.push(kind);
-        if (kind.kind === 'folder') pending.push(childOf(name));
-        continue;
-      }
-      const outcome = statOutcomeBlocking(full);
-      if (outcome.kind === 'stat' && outcome.stat.isFolder) {
-        entries.push({ name, kind: 'folder' });
-        pending.push(childOf(name));
-      } else {
-        entries.push({ name, kind: 'file', outcome });
-      }
-    }
-    const listing: FolderListing = { rel, outcome: 'listed', entries };
-    // A folder just as the stat cache has it changes nothing: it stays here.
-    if (baseline?.isUnchanged(listing) === true) continue;
-    listings.push(listing);
-    entriesInBatch += entries.length + 1;
-    if (entriesInBatch >= batchEntries) flush();
-  }
-  flush();
-  return pending.slice(next);
 }

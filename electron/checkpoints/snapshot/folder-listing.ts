@@ -66,22 +66,26 @@ const { S_IFMT, S_IFREG, S_IFLNK, S_IFDIR } = constants;
 export function listedStat(stats: BigIntStats): ListedStat {
   const mode = Number(stats.mode);
   const type = mode & S_IFMT;
-  const isSymlink = type === S_IFLNK;
   return {
     size: Number(stats.size),
     mtimeNs: stats.mtimeNs,
     ctimeNs: stats.ctimeNs,
     ino: stats.ino,
-    mode: isSymlink
-      ? fileModes.symlink
-      : process.platform !== 'win32' && (mode & 0o100) !== 0
-        ? fileModes.executable
-        : fileModes.file,
+    mode: gitModeOf(mode),
     isFile: type === S_IFREG,
-    isSymlink,
+    isSymlink: type === S_IFLNK,
     isFolder: type === S_IFDIR,
   };
 }
+
+/** The git mode of a file or symlink whose lstat mode (as one number) this is: `modeOfStat`'s rule. */
+export function gitModeOf(mode: number): FileMode {
+  if ((mode & S_IFMT) === S_IFLNK) return fileModes.symlink;
+  return process.platform !== 'win32' && (mode & 0o100) !== 0 ? fileModes.executable : fileModes.file;
+}
+
+/** The widest racy window (`racyWindowNs`'s). */
+export const maxRacyWindowNs = 2_000_000_000n;
 
 /**
  * How close (ns) to a scan's start a file's mtime must be for its record to be "racy" (re-hashed
@@ -90,7 +94,7 @@ export function listedStat(stats: BigIntStats): ListedStat {
  * which covers the kernel's coarse clock tick.
  */
 export function racyWindowNs(mtimeNs: bigint): bigint {
-  return mtimeNs % 1_000_000_000n === 0n ? 2_000_000_000n : 50_000_000n;
+  return mtimeNs % 1_000_000_000n === 0n ? maxRacyWindowNs : 50_000_000n;
 }
 
 /** Whether a stat still matches its record and the record is old enough to be trusted. */

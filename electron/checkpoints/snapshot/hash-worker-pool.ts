@@ -239,7 +239,9 @@ export class HashWorkerPool {
       await this.#walk(workers, first, root, rel, ignoredFolders, onListings);
       await ready;
     } finally {
-      await set(undefined).catch(() => undefined);
+      // Not waited for: a worker takes its commands in order, so whatever is sent to it next runs
+      // without the baseline, and the walk's result need not wait for one more round trip.
+      set(undefined).catch(() => undefined);
     }
   }
 

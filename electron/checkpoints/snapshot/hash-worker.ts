@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { walkBlocking } from './blocking-io';
+import { walkBlocking } from './walk-blocking';
 import type { FileHasher, HashRequest, ObjectSink } from './file-hasher';
 import type { ObjectStore } from '../store/object-store';
 import { StatBaseline } from './stat-baseline';

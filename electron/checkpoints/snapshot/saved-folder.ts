@@ -1,7 +1,7 @@
 import type { SkipReason } from '../checkpoint-types';
 import { fileModes, type FileMode } from '../store/git-objects';
 import type { DirNode, FileRecord } from './dir-state';
-import type { StatCacheColumns } from './stat-cache';
+import type { StatCacheColumns } from './stat-cache-format';
 
 /** The columns of a loaded stat cache that its folders' entries are read from. */
 export interface SavedColumns extends Pick<

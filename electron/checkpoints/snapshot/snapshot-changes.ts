@@ -3,7 +3,8 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { CheckpointRequest } from '../checkpoint-types';
 import { DirState } from './dir-state';
 import { fileModes } from '../store/git-objects';
-import { decodeStatCache, readCheckedStatCache, type CheckedStatCache } from './stat-cache';
+import { decodeStatCache } from './stat-cache';
+import { readCheckedStatCache, type CheckedStatCache } from './stat-cache-format';
 import type { FolderListing } from './folder-listing';
 import { applyListings, scanFolder, scanPaths, type HashCandidate, type ScanContext } from './stat-walk';
 import { statCacheFile } from '../store/store-layout';
@@ -108,6 +109,26 @@ function walkAgainstCache(
   return headStart?.cache === cache ? headStart.walked.catch(walk) : walk();
 }
 
+/** The newest commits of a timeline read this many at most ahead of need (the default retention keeps 50). */
+const warmedCommits = 200;
+
+/**
+ * Reads the newest commits of the timeline into its cache, in the background: after the commit, the
+ * retention cut walks the timeline back from it (and the stats read the head's), one read after
+ * another on the path to the process's end; read while the workers walk, they are in memory then.
+ * Only reads, of objects that never change; a failed read is simply read again when needed.
+ */
+export async function warmTimeline(
+  engine: Pick<SnapshotEngine, 'refs' | 'timeline'>,
+  head: string | undefined,
+): Promise<void> {
+  if (head === undefined) return;
+  await engine.refs
+    .readShallow()
+    .then((shallow) => engine.timeline.walk(head, shallow, warmedCommits))
+    .catch(() => undefined);
+}
+
 /**
  * Walks the whole directory: a big tree in the workers, with blocking calls and no thread-pool
  * round trips. The workers start on a stat cache's bytes before this thread decodes it (its
@@ -118,7 +139,11 @@ function walkAgainstCache(
 async function walkAll(
   engine: SnapshotEngine,
   tracked: TrackedDirectory,
-  start: { readonly source: StateSource; readonly headStart?: WalkHeadStart | undefined },
+  start: {
+    readonly source: StateSource;
+    readonly headStart?: WalkHeadStart | undefined;
+    readonly head?: string | undefined;
+  },
   prepare: (state: DirState) => void,
   candidates: HashCandidate[],
 ): Promise<DirState> {
@@ -141,6 +166,8 @@ async function walkAll(
   walking.catch(() => undefined);
   await yieldToLoop();
   const decoded = decodeStatCache(source.cache);
+  // This thread would only wait for the walk now: it reads the timeline meanwhile.
+  void warmTimeline(engine, start.head);
   const handed = await walking;
   // A cache whose header checked out but whose body does not add up: the walk compared against it is no use.
   if (decoded === undefined) return walkAll(engine, tracked, { source: { kind: 'none' } }, prepare, candidates);

@@ -1,12 +1,6 @@
-import type { SkipReason } from '../checkpoint-types';
-import { fileModes, type FileMode } from '../store/git-objects';
 import type { DirNode } from './dir-state';
 import { SavedFolder } from './saved-folder';
-
-/** Modes and skip reasons are stored as their index in these lists (append only). */
-export const modes: readonly FileMode[] = [fileModes.file, fileModes.executable, fileModes.symlink];
-/** See `modes`. */
-export const reasons: readonly SkipReason[] = ['excluded', 'vcs', 'oversize', 'special', 'unreadable', 'bad-name'];
+import { modes, reasons } from './stat-cache-format';
 
 /** The body's columns being filled. */
 export interface BodyColumns {
@@ -35,7 +29,9 @@ export function encodeFiles(node: DirNode, columns: BodyColumns, at: BodyCursor)
       columns.names[at.name++] = saved.names[span.nameStart + index] ?? '';
     columns.shape.set(saved.shape.subarray(span.shapeStart, span.shapeStart + fileCount), at.shape);
     at.shape += fileCount;
-    at.oid += saved.oids.copy(columns.oids, at.oid, span.oidStart, span.oidStart + fileCount * 20);
+    // TypedArray#set, not Buffer#copy: one native call (Buffer#copy's JS argument checks cost ~7 µs a folder).
+    columns.oids.set(saved.oids.subarray(span.oidStart, span.oidStart + fileCount * 20), at.oid);
+    at.oid += fileCount * 20;
     columns.sizes.set(saved.sizes.subarray(fileStart, fileStart + fileCount), at.file);
     columns.times.set(saved.times.subarray(fileStart * 2, (fileStart + fileCount) * 2), at.file * 2);
     columns.inodes.set(saved.inodes.subarray(fileStart, fileStart + fileCount), at.file);

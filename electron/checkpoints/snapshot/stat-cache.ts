@@ -1,32 +1,23 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { DirState } from './dir-state';
 import { fileCountOf, SavedFolder, skipCountOf, type SavedColumns } from './saved-folder';
-import { encodeFiles, encodeSkips, modes, reasons, type BodyColumns, type BodyCursor } from './stat-cache-body';
+import { encodeFiles, encodeSkips, type BodyColumns, type BodyCursor } from './stat-cache-body';
+import {
+  modes,
+  readCheckedStatCache,
+  reasons,
+  statCacheColumns,
+  statCacheMagic,
+  statCacheSeparator,
+  type CheckedStatCache,
+  type StatCacheHeader,
+} from './stat-cache-format';
 import { writeFileDurably } from '../store/durable-file';
 
-const magic = 'vigil-stat-cache 2';
-const checksumBytes = 20;
-/** Separates names: the one character no file system allows in a name. */
-const separator = '\0';
 /** How many files are encoded between yields to the event loop. */
 const filesPerSlice = 10_000;
-
-/** What the stat cache file says about itself, and how long each section of its body is. */
-interface CacheHeader {
-  readonly dir: string;
-  readonly head: string | undefined;
-  readonly stampNs: string;
-  /** The body's numbers are in this byte order (the machine's own). */
-  readonly endian: string;
-  readonly folders: number;
-  readonly files: number;
-  readonly shapeBytes: number;
-  readonly namesBytes: number;
-  readonly oidBytes: number;
-}
 
 /**
  * Saves a directory's state, as git keeps its index: a magic line and a JSON header line, then a
@@ -79,8 +70,8 @@ export async function saveStatCache(file: string, dir: string, state: DirState):
   )
     throw new Error('the directory state changed while its stat cache was being saved');
   const shapeBuffer = Buffer.from(columns.shape.buffer);
-  const namesBuffer = Buffer.from(columns.names.join(separator), 'utf8');
-  const header: CacheHeader = {
+  const namesBuffer = Buffer.from(columns.names.join(statCacheSeparator), 'utf8');
+  const header: StatCacheHeader = {
     dir,
     head: state.head,
     stampNs: state.stampNs.toString(),
@@ -92,7 +83,7 @@ export async function saveStatCache(file: string, dir: string, state: DirState):
     oidBytes: columns.oids.length,
   };
   const parts = [
-    Buffer.from(`${magic}\n${JSON.stringify(header)}\n`),
+    Buffer.from(`${statCacheMagic}\n${JSON.stringify(header)}\n`),
     shapeBuffer,
     namesBuffer,
     columns.oids,
@@ -100,10 +91,10 @@ export async function saveStatCache(file: string, dir: string, state: DirState):
     Buffer.from(columns.times.buffer),
     Buffer.from(columns.inodes.buffer),
   ];
-  // Hashed part by part and copied once, checksum included (a 50,000-file cache is ~3 MB).
+  // Hashed and written part by part, checksum last (a 50,000-file cache is ~3 MB: not copied into one buffer).
   const hash = createHash('sha1');
   for (const part of parts) hash.update(part);
-  await writeFileDurably(file, Buffer.concat([...parts, hash.digest()]), { sync: false });
+  await writeFileDurably(file, [...parts, hash.digest()], { sync: false });
 }
 
 /**
@@ -115,34 +106,6 @@ export async function loadStatCache(file: string, dir: string): Promise<DirState
   return cache === undefined ? undefined : decodeStatCache(cache);
 }
 
-/** A stat cache read from disk and checked (checksum, format, directory), its state not decoded yet. */
-export interface CheckedStatCache {
-  readonly content: Buffer;
-  /** The checkpoint the saved state equals. */
-  readonly head: string | undefined;
-  /** How many files it records. */
-  readonly files: number;
-}
-
-/**
- * Reads and checks `dir`'s stat cache without decoding it, so that the workers can walk against
- * its bytes while `decodeStatCache` builds the state. Undefined when missing or damaged.
- */
-export async function readCheckedStatCache(file: string, dir: string): Promise<CheckedStatCache | undefined> {
-  let content: Buffer;
-  try {
-    content = await readFile(file);
-  } catch {
-    return undefined;
-  }
-  try {
-    const checked = readHeader(content, dir);
-    return checked === undefined ? undefined : { content, head: checked.header.head, files: checked.header.files };
-  } catch {
-    return undefined;
-  }
-}
-
 /** The state a checked stat cache holds; undefined when its body does not add up. */
 export function decodeStatCache(cache: CheckedStatCache): DirState | undefined {
   try {
@@ -152,97 +115,6 @@ export function decodeStatCache(cache: CheckedStatCache): DirState | undefined {
     return undefined;
   }
 }
-
-/** Where the header's two text lines end, or -1. */
-function headerEnd(content: Buffer): number {
-  const first = content.indexOf(0x0a);
-  return first < 0 ? -1 : content.indexOf(0x0a, first + 1);
-}
-
-/** A copy of `length` bytes at `offset` in a fresh (so aligned) ArrayBuffer. */
-function aligned(content: Buffer, offset: number, length: number): ArrayBuffer {
-  if (offset + length > content.length) throw new Error('truncated');
-  return new Uint8Array(content.buffer, content.byteOffset + offset, length).slice().buffer;
-}
-
-/** The checked header, or undefined when the cache is not this directory's or not this format. */
-function readHeader(
-  content: Buffer,
-  dir: string | undefined,
-): { readonly header: CacheHeader; readonly bodyStart: number } | undefined {
-  const textEnd = headerEnd(content);
-  const bodyEnd = content.length - checksumBytes;
-  if (textEnd < 0 || bodyEnd <= textEnd) return undefined;
-  const [firstLine, headerLine] = content.toString('utf8', 0, textEnd).split('\n');
-  if (firstLine !== magic) return undefined;
-  const header = JSON.parse(headerLine ?? '') as Partial<CacheHeader>;
-  if ((dir !== undefined && header.dir !== dir) || typeof header.stampNs !== 'string' || header.endian !== endianness())
-    return undefined;
-  const { folders, files, shapeBytes, namesBytes, oidBytes } = header;
-  if (
-    ![folders, files, shapeBytes, namesBytes, oidBytes].every(
-      (value) => Number.isSafeInteger(value) && (value as number) >= 0,
-    )
-  )
-    return undefined;
-  const bodyStart = textEnd + 1;
-  if (bodyStart + (shapeBytes ?? 0) + (namesBytes ?? 0) + (oidBytes ?? 0) + (files ?? 0) * 32 !== bodyEnd)
-    return undefined;
-  // Without a directory to check, the caller has checked this very content already (it was loaded with it).
-  if (
-    dir !== undefined &&
-    !createHash('sha1').update(content.subarray(0, bodyEnd)).digest().equals(content.subarray(bodyEnd))
-  )
-    return undefined;
-  return { header: header as CacheHeader, bodyStart };
-}
-
-/** The columns of a stat cache's body, decoded in bulk (the blob and tree ids left as bytes). */
-export interface StatCacheColumns {
-  readonly folders: number;
-  readonly files: number;
-  readonly head: string | undefined;
-  readonly stampNs: bigint;
-  readonly shape: Uint32Array;
-  readonly names: readonly string[];
-  /** The blob and tree ids, 20 bytes each. */
-  readonly oids: Buffer;
-  readonly sizes: Float64Array;
-  readonly times: BigInt64Array;
-  readonly inodes: BigUint64Array;
-}
-
-/**
- * The columns of a stat cache of `dir` (checksum checked), or, without `dir`, of content already
- * checked by whoever passes it on (a walk's worker). Undefined when it is not this format.
- */
-export function statCacheColumns(content: Buffer, dir: string | undefined): StatCacheColumns | undefined {
-  const checked = readHeader(content, dir);
-  if (checked === undefined) return undefined;
-  const { header } = checked;
-  let offset = checked.bodyStart;
-  const shape = new Uint32Array(aligned(content, offset, header.shapeBytes));
-  offset += header.shapeBytes;
-  const names = content.toString('utf8', offset, offset + header.namesBytes).split(separator);
-  offset += header.namesBytes;
-  const oids = content.subarray(offset, offset + header.oidBytes);
-  offset += header.oidBytes;
-  return {
-    folders: header.folders,
-    files: header.files,
-    head: header.head,
-    stampNs: BigInt(header.stampNs),
-    shape,
-    names,
-    oids,
-    sizes: new Float64Array(aligned(content, offset, header.files * 8)),
-    times: new BigInt64Array(aligned(content, offset + header.files * 8, header.files * 16)),
-    inodes: new BigUint64Array(aligned(content, offset + header.files * 24, header.files * 8)),
-  };
-}
-
-/** The modes and skip reasons a stat cache stores as indexes. */
-export const statCacheCodes = { modes, reasons } as const;
 
 /**
  * Decodes a stat cache of `dir` (or, without `dir`, one checked already) into a state whose

@@ -5,7 +5,7 @@ import { defaultMaxFileBytes } from '../maintenance/retention';
 import { dirHash, ignoredFoldersOf, statCacheFile, storeLayout } from '../store/store-layout';
 import type { FolderListing } from './folder-listing';
 import { defaultWorkerCount, HashWorkerPool } from './hash-worker-pool';
-import { readCheckedStatCache, type CheckedStatCache } from './stat-cache';
+import { readCheckedStatCache, type CheckedStatCache } from './stat-cache-format';
 
 /** From a stat cache this big (about 2,000 files: the engine's worker threshold), a walk head start pays off. */
 const headStartCacheBytes = 2_000 * 64;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, unlink } from 'node:fs/promises';
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { errnoCode } from '../../files/file-system-error';
 
 /**
@@ -9,14 +9,15 @@ import { errnoCode } from '../../files/file-system-error';
  */
 export async function writeFileDurably(
   target: string,
-  content: string | Uint8Array,
+  content: string | Uint8Array | readonly Uint8Array[],
   options: { readonly sync?: boolean } = {},
 ): Promise<void> {
   const temp = `${target}${durableTempMarker}${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
     const handle = await open(temp, 'w', 0o644);
     try {
-      await handle.writeFile(content);
+      if (typeof content === 'string' || content instanceof Uint8Array) await handle.writeFile(content);
+      else await writeParts(handle, content);
       if (options.sync !== false) await handle.sync();
     } finally {
       await handle.close();
@@ -25,6 +26,20 @@ export async function writeFileDurably(
   } catch (error) {
     await unlink(temp).catch(() => undefined);
     throw error;
+  }
+}
+
+/**
+ * Writes `parts` one after another from the start of a new file: in one gathered write when it
+ * takes them all (a big file's parts are not copied into one buffer first), else the rest part by part.
+ */
+async function writeParts(handle: FileHandle, parts: readonly Uint8Array[]): Promise<void> {
+  // From the file's current position (the start), which each write moves on.
+  let { bytesWritten } = await handle.writev(parts as Uint8Array[]);
+  for (const part of parts) {
+    const written = Math.min(bytesWritten, part.length);
+    bytesWritten -= written;
+    if (written < part.length) await handle.writeFile(part.subarray(written));
   }
 }
 

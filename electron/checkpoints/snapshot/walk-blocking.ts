@@ -1,0 +1,171 @@
+/*
+ * The walk of a directory with blocking calls, for the hashing worker thread only (see
+ * blocking-io.ts for why a worker blocks). Apart from the reading and writing of files, so that a
+ * worker that only walks (often all it does) loads no zlib or object code.
+ */
+/* eslint-disable no-restricted-syntax -- worker-thread-only blocking I/O, see above */
+import { lstatSync, readdirSync, type Dirent } from 'node:fs';
+import path from 'node:path';
+import {
+  classifyEntry,
+  folderPath,
+  listedStat,
+  type FolderListing,
+  type ListedEntry,
+  type StatOutcome,
+} from './folder-listing';
+import type { StatBaseline } from './stat-baseline';
+
+/** The walk's lstat options and outcomes without data, made once: a walk stats every file. */
+const walkStatOptions = { bigint: true, throwIfNoEntry: false } as const;
+const gone: StatOutcome = { kind: 'gone' };
+const unreadable: StatOutcome = { kind: 'unreadable' };
+
+/** lstat as data, blocking the calling worker. */
+function statOutcomeBlocking(absolute: string): StatOutcome {
+  try {
+    const stats = lstatSync(absolute, walkStatOptions);
+    return stats === undefined ? gone : { kind: 'stat', stat: listedStat(stats) };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? gone : unreadable;
+  }
+}
+
+/** Listings are handed over in batches of about this many entries, so the receiver never stalls on one huge message. */
+const batchEntries = 2_000;
+
+/**
+ * Whether the folder `rel`, whose entries these are, is just as the baseline has it: each entry
+ * compared as it is met (files lstat'ed), so that an unchanged folder, most of a walk, costs no
+ * listing. Its sub-folders' names go into `folders` (valid when true). False at the first
+ * difference; the caller then lists the folder as usual.
+ */
+function isFolderUnchanged(
+  baseline: StatBaseline,
+  rel: string,
+  dirents: readonly Dirent[],
+  prefix: string,
+  ignoredFolders: readonly string[],
+  folders: string[],
+): boolean {
+  const check = baseline.folder(rel);
+  if (check === undefined) return false;
+  for (const dirent of dirents) {
+    const { name } = dirent;
+    const full = prefix + name;
+    const kind = classifyEntry(name, dirent, full, ignoredFolders);
+    if (kind.kind === 'omit') continue;
+    if (kind.kind === 'stat') {
+      let stats;
+      try {
+        stats = lstatSync(full, walkStatOptions);
+      } catch {
+        return false;
+      }
+      if (stats === undefined || !baseline.isSameFile(check, name, stats)) return false;
+    } else if (kind.kind === 'folder') {
+      if (!baseline.isSameFolder(check, rel, name)) return false;
+      folders.push(name);
+    } else if (!baseline.isSameSkip(check, name, kind.reason, kind.isFolder)) return false;
+  }
+  return baseline.isWhole(check);
+}
+
+/** One folder's listing, its files lstat'ed; the names of the folders to walk below it go into `folders`. */
+function listFolderBlocking(
+  rel: string,
+  dirents: readonly Dirent[],
+  prefix: string,
+  ignoredFolders: readonly string[],
+  folders: string[],
+): FolderListing {
+  const entries: ListedEntry[] = [];
+  for (const dirent of dirents) {
+    const { name } = dirent;
+    const full = prefix + name;
+    const kind = classifyEntry(name, dirent, full, ignoredFolders);
+    if (kind.kind === 'omit') continue;
+    if (kind.kind !== 'stat') {
+      entries.push(kind);
+      if (kind.kind === 'folder') folders.push(name);
+      continue;
+    }
+    const outcome = statOutcomeBlocking(full);
+    if (outcome.kind === 'stat' && outcome.stat.isFolder) {
+      entries.push({ name, kind: 'folder' });
+      folders.push(name);
+    } else {
+      entries.push({ name, kind: 'file', outcome });
+    }
+  }
+  return { rel, outcome: 'listed', entries };
+}
+
+/**
+ * Walks a folder and everything below it with blocking calls (readdir, lstat), applying the
+ * exclusion rules so that excluded folders are never entered; hands over one listing per folder,
+ * parents before children (breadth first), in batches, for the main thread to apply to the
+ * directory's state. With `splitAt`, it stops once that many folders wait to be listed and returns
+ * them, so that several workers can walk those subtrees side by side; else it returns []. With a
+ * `baseline` (the stat cache the state was loaded from), folders that match it are not handed over.
+ */
+export function walkBlocking(
+  root: string,
+  startRel: string,
+  ignoredFolders: readonly string[],
+  onBatch: (listings: FolderListing[]) => void,
+  splitAt = Infinity,
+  baseline?: StatBaseline,
+): string[] {
+  let listings: FolderListing[] = [];
+  let entriesInBatch = 0;
+  const flush = (): void => {
+    if (listings.length > 0) onBatch(listings);
+    listings = [];
+    entriesInBatch = 0;
+  };
+  // Each folder to walk with its absolute path: a child's is its parent's and its name, joined by hand.
+  const pending = [startRel];
+  const absolutes = [folderPath(root, startRel)];
+  const folders: string[] = [];
+  let next = 0;
+  while (next < pending.length) {
+    if (pending.length - next >= splitAt) break;
+    const rel = pending[next] as string;
+    const absolute = absolutes[next] as string;
+    next += 1;
+    if (rel !== '' && ignoredFolders.includes(absolute)) {
+      listings.push({ rel, outcome: 'ignored', entries: [] });
+      continue;
+    }
+    let dirents;
+    try {
+      dirents = readdirSync(absolute, { withFileTypes: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const outcome = code === 'ENOENT' || code === 'ENOTDIR' ? 'gone' : 'unreadable';
+      listings.push(code === undefined ? { rel, outcome, entries: [] } : { rel, outcome, code, entries: [] });
+      continue;
+    }
+    // Names from readdir are single path segments.
+    const prefix = absolute.endsWith(path.sep) ? absolute : `${absolute}${path.sep}`;
+    folders.length = 0;
+    // A folder just as the stat cache has it changes nothing: it stays here.
+    const isUnchanged =
+      baseline !== undefined && isFolderUnchanged(baseline, rel, dirents, prefix, ignoredFolders, folders);
+    if (!isUnchanged) {
+      folders.length = 0;
+      const listing = listFolderBlocking(rel, dirents, prefix, ignoredFolders, folders);
+      listings.push(listing);
+      entriesInBatch += listing.entries.length + 1;
+    }
+    for (const name of folders) {
+      pending.push(rel === '' ? name : `${rel}/${name}`);
+      absolutes.push(prefix + name);
+    }
+    if (entriesInBatch >= batchEntries) flush();
+  }
+  flush();
+  return pending.slice(next);
+}
