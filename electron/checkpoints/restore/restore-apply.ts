@@ -5,7 +5,7 @@ import { isAppError } from '../../../shared/errors';
 import type { restoreOutcomeSchema } from '../../../shared/contract/checkpoints-restore-schemas';
 import { errnoCode, fileSystemError } from '../../files/file-system-error';
 import { mapLimit } from '../../files/map-limit';
-import { sweepStaleTemps } from '../../files/sweep-stale-temps';
+import { sweepStaleTempFiles, sweepStaleTemps } from '../../files/sweep-stale-temps';
 import { FolderSyncs } from './restore-folder-syncs';
 import { lookupPath, type TreeReader } from '../diff/diff-tree-changes';
 import { absoluteIn } from './restore-disk';
@@ -44,6 +44,8 @@ export interface ApplyInput {
   readonly known?: KnownHashes;
   /** The check of the scope after writing lists these folders anyway and sweeps their stale temp files then (no listing here). */
   readonly isSweepLeftToScopeCheck?: boolean;
+  /** Vigil temp files found in some of the folders to write, by folder (listed while the snapshot ran): those folders are not listed again. */
+  readonly listedTemps?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** What applying did. */
@@ -177,6 +179,16 @@ async function removeEmptiedFolders(
   return removedDirectories;
 }
 
+/** Sweeps the stale temp files of the folders written: those already listed from that listing, the others listed now. */
+async function sweepFolders(
+  folders: readonly string[],
+  listed: ReadonlyMap<string, readonly string[]> = new Map(),
+): Promise<void> {
+  const unlisted = folders.filter((folder) => !listed.has(folder));
+  const temps = folders.flatMap((folder) => listed.get(folder) ?? []);
+  await Promise.all([mapLimit(unlisted, writeConcurrency, sweepStaleTemps), sweepStaleTempFiles(temps)]);
+}
+
 /**
  * Writes every restored and re-created file atomically, fsyncing each folder once its writes are
  * done and the deletions' folders at the end; returns the empty folders that gave way to a file.
@@ -190,9 +202,7 @@ async function applyWrites(
   const writeFolders = writes.map((entry) => path.dirname(absoluteIn(input.plan.dir, entry.path)));
   // Stale temp files (of writers that died) go while the writes run: a sweep never takes an in-flight temp file.
   const sweeping =
-    input.isSweepLeftToScopeCheck === true
-      ? []
-      : mapLimit([...new Set(writeFolders)], writeConcurrency, sweepStaleTemps);
+    input.isSweepLeftToScopeCheck === true ? undefined : sweepFolders([...new Set(writeFolders)], input.listedTemps);
   const syncs = new FolderSyncs(writeFolders);
   // Folders the deletions changed are fsynced once the writes are done, as before.
   for (const folder of state.toSync) syncs.later(folder);

@@ -17,6 +17,7 @@ import { applyRestorePlan, type ApplyResult, type RestoreOutcome } from './resto
 import { planRestore, type RestorePlan } from './restore-plan';
 import { findUnaccountedChanges } from './restore-scope-check';
 import type { WriteLedger } from './restore-write-ledger';
+import { warmUpRestore } from './restore-warm-up';
 import type { RestoreProgress, RestoreResult } from './restore-service';
 
 /** What a whole restore needs from the service that runs it. */
@@ -156,7 +157,22 @@ export async function runWholeRestore(
   const { engine, ledger, store } = context;
   const { checkpoint, report } = request;
   report({ phase: 'snapshot', done: 0, total: 1 });
-  const pre = await takePreRollback(context, request);
+  // Named paths: what the writes will read and list is read and listed while the snapshot runs (reads only).
+  const warming =
+    request.scope.paths.length === 0
+      ? undefined
+      : warmUpRestore({
+          dir: checkpoint.dir,
+          checkpointTree: rootOf(checkpoint.tree),
+          paths: request.scope.paths,
+          reader: store,
+          readBlob: (oid) => engine.readBlob(oid),
+        });
+  const pre = await takePreRollback(context, request).catch(async (error: unknown) => {
+    await warming;
+    throw error;
+  });
+  const listedTemps = await warming;
   const { preRollback } = pre;
   report({ phase: 'snapshot', done: 1, total: 1 });
   const plan = await planRestore({
@@ -178,6 +194,7 @@ export async function runWholeRestore(
     known: await context.loadKnown(checkpoint.dir),
     // Only a check of the whole directory lists every folder written (named paths are looked up by name).
     isSweepLeftToScopeCheck: context.checkScopeAfterRestore && request.scope.paths.length === 0,
+    ...(listedTemps !== undefined && { listedTemps }),
   });
   // The versions the read-back just found, so the ledger need not look at every file again.
   await ledger.recordObserved(applied.written, { kind: request.actor });

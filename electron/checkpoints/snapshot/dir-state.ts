@@ -1,14 +1,7 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { SkippedPath, SkipReason } from '../checkpoint-types';
-import {
-  emptyTreeOid,
-  encodeSortedTree,
-  fileModes,
-  hashObject,
-  sortTreeItems,
-  type FileMode,
-  type TreeItem,
-} from '../store/git-objects';
+import { emptyTreeOid, fileModes, hashObject, type FileMode, type TreeItem } from '../store/git-objects';
+import { EncodedTrees } from './encoded-trees';
 import { fileCountOf, skipsOf } from './saved-folder';
 
 /** What the stat cache knows about one stored file: its stat at hashing time and its blob id. */
@@ -53,6 +46,8 @@ function join(parent: string, name: string): string {
  */
 export class DirState {
   readonly #nodes = new Map<string, DirNode>([['', newNode()]]);
+  /** The recently built folders' encodings, patched when only ids changed. */
+  readonly #encoded = new EncodedTrees<DirNode>();
   /** The commit this state equals (undefined before the first checkpoint). */
   head: string | undefined;
   /** When the last scan began (ns): files modified since are "racy" and re-hashed next time. */
@@ -121,7 +116,10 @@ export class DirState {
    */
   loadFolder(rel: string, node: DirNode): void {
     const existing = this.#nodes.get(rel);
-    if (existing !== undefined) for (const name of existing.dirs) node.dirs.add(name);
+    if (existing !== undefined) {
+      for (const name of existing.dirs) node.dirs.add(name);
+      this.#encoded.forget(existing);
+    }
     if (rel !== '') {
       const [parent, name] = splitPath(rel);
       this.ensureFolder(parent).dirs.add(name);
@@ -164,6 +162,7 @@ export class DirState {
 
   /** Marks every folder dirty, so that the next `buildTree` recomputes (and re-writes) every tree. */
   invalidateTrees(): void {
+    this.#encoded.clear();
     for (const node of this.#nodes.values()) node.tree = undefined;
   }
 
@@ -185,8 +184,7 @@ export class DirState {
         const child = this.#nodes.get(join(rel, name))?.tree;
         if (child !== undefined && child !== emptyTreeOid) items.push({ mode: fileModes.tree, name, oid: child });
       }
-      const sorted = sortTreeItems(items);
-      const content = encodeSortedTree(sorted);
+      const { sorted, content } = this.#encoded.encode(node, items);
       const oid = hashObject('tree', content);
       if (rel === '' || oid !== emptyTreeOid) writes.push(sink(content, oid, sorted));
       node.tree = oid;
@@ -213,7 +211,11 @@ export class DirState {
     const [parent, name] = splitPath(rel);
     this.#nodes.get(parent)?.dirs.delete(name);
     const prefix = `${rel}/`;
-    for (const key of [...this.#nodes.keys()]) if (key === rel || key.startsWith(prefix)) this.#nodes.delete(key);
+    for (const [key, node] of [...this.#nodes]) {
+      if (key !== rel && !key.startsWith(prefix)) continue;
+      this.#nodes.delete(key);
+      this.#encoded.forget(node);
+    }
   }
 
   #dirty(rel: string): void {

@@ -67,8 +67,13 @@ function compareSortKeys(a: string, b: string): number {
 
 /** Tree entries in git's order (see `compareTreeItems`), as a tree object lists them. */
 export function sortTreeItems(items: readonly TreeItem[]): TreeItem[] {
-  const keyed = items.map((item) => ({ item, key: sortKey(item) }));
-  return keyed.sort((a, b) => compareSortKeys(a.key, b.key)).map(({ item }) => item);
+  return treeOrder(items).map((index) => items[index] as TreeItem);
+}
+
+/** The indices of `items` in git's tree order (see `compareTreeItems`). */
+export function treeOrder(items: readonly TreeItem[]): number[] {
+  const keyed = items.map((item, index) => ({ index, key: sortKey(item) }));
+  return keyed.sort((a, b) => compareSortKeys(a.key, b.key)).map(({ index }) => index);
 }
 
 /** Serializes tree entries (sorting them git's way) into a tree object's content. */
@@ -78,21 +83,35 @@ export function encodeTree(items: readonly TreeItem[]): Buffer {
 
 /** Serializes tree entries already in git's order (`sortTreeItems`), into one buffer (not two per entry). */
 export function encodeSortedTree(sorted: readonly TreeItem[]): Buffer {
+  return encodeTreeWithOffsets(sorted).content;
+}
+
+/** A tree object's content with where each entry's 20-byte id starts in it. */
+export interface EncodedTreeContent {
+  readonly content: Buffer;
+  /** One offset per entry, in order; undefined when an id is not 40 hex digits (then encoded as `Buffer.from(id, 'hex')` would). */
+  readonly idOffsets: readonly number[] | undefined;
+}
+
+/** `encodeSortedTree`, also telling where each entry's id sits (so that a later version with other ids can be patched in place). */
+export function encodeTreeWithOffsets(sorted: readonly TreeItem[]): EncodedTreeContent {
   const heads = sorted.map((item) => `${item.mode} ${item.name}\0`);
   let length = 0;
   for (const head of heads) length += Buffer.byteLength(head) + 20;
   const out = Buffer.allocUnsafe(length);
+  const idOffsets: number[] = [];
   let at = 0;
   for (const [index, item] of sorted.entries()) {
     at += out.write(heads[index] ?? '', at);
     // An id that is not 40 hex digits is encoded as Buffer.from(id, 'hex') encodes it (cut at the first bad
     // digit, or longer than 20 bytes), which the buffer sized for 20 bytes per id cannot hold.
-    if (item.oid.length !== 40) return encodeEntryByEntry(sorted);
+    if (item.oid.length !== 40) return { content: encodeEntryByEntry(sorted), idOffsets: undefined };
+    idOffsets.push(at);
     const written = out.write(item.oid, at, 'hex');
-    if (written !== 20) return encodeEntryByEntry(sorted);
+    if (written !== 20) return { content: encodeEntryByEntry(sorted), idOffsets: undefined };
     at += written;
   }
-  return out;
+  return { content: out, idOffsets };
 }
 
 function encodeEntryByEntry(sorted: readonly TreeItem[]): Buffer {

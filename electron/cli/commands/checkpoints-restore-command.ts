@@ -1,4 +1,4 @@
-import { quote } from 'shell-quote';
+import { quoteShellWords } from '../shell-words';
 import type { CallResponse } from '../../../shared/contract';
 import { describeActor } from '../../../shared/contract/actor-model';
 import { escapeControls } from '../../../shared/text/control-characters';
@@ -118,7 +118,7 @@ function printOutcome(
   );
   writeLine(
     io.stdout,
-    `Undo this restore: ${quote(['vigil', 'checkpoints', 'restore', result.plan.dir, String(undoNumber ?? pre.slice(0, 12))])}`,
+    `Undo this restore: ${quoteShellWords(['vigil', 'checkpoints', 'restore', result.plan.dir, String(undoNumber ?? pre.slice(0, 12))])}`,
   );
 }
 

@@ -1,4 +1,4 @@
-import { quote } from 'shell-quote';
+import { quoteShellWords } from '../shell-words';
 import type { CallResponse } from '../../../shared/contract';
 import { isAppError } from '../../../shared/errors';
 import { escapeControls } from '../../../shared/text/control-characters';
@@ -76,7 +76,7 @@ function printLineOutcome(io: CliIo, result: RestoreResult, range: LineRange, un
   );
   writeLine(
     io.stdout,
-    `Undo this restore: ${quote(['vigil', 'checkpoints', 'restore', result.plan.dir, String(undoNumber ?? pre.slice(0, 12)), lines?.path ?? ''])}`,
+    `Undo this restore: ${quoteShellWords(['vigil', 'checkpoints', 'restore', result.plan.dir, String(undoNumber ?? pre.slice(0, 12)), lines?.path ?? ''])}`,
   );
 }
 
@@ -129,7 +129,7 @@ export async function runLineRestore(
     if (error.details?.choice === 'restore-whole-file')
       writeLine(
         io.stderr,
-        `To restore the whole file: ${quote(['vigil', 'checkpoints', 'restore', options.dir, options.ref, file])}`,
+        `To restore the whole file: ${quoteShellWords(['vigil', 'checkpoints', 'restore', options.dir, options.ref, file])}`,
       );
     return exitCodes.failed;
   }

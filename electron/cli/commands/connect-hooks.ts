@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { quote } from 'shell-quote';
+import { quoteShellWords } from '../shell-words';
 import { hookSettingsHints, vigilHooks } from '../../../shared/connect/hooks-config';
 import type { HookAgent } from '../../../shared/hooks/hook-event';
 import { applyHooksChange, describeHooksChange, planHooksRemove, planHooksWrite } from '../../connect/hooks-change';
@@ -37,7 +37,7 @@ const withoutCaBundle = process.platform === 'win32' ? '' : 'NODE_EXTRA_CA_CERTS
 /** The command the agent runs: this Vigil's CLI by absolute path, its data folder named (agents may not pass VIGIL_HOME on). */
 async function hookCommandLine(agent: HookAgent, vigilHome: string, env: NodeJS.ProcessEnv): Promise<string> {
   const vigil = await vigilInvocation(env);
-  return withoutCaBundle + quote([vigil.command, ...vigil.args, 'hook', agent, '--home', vigilHome]);
+  return withoutCaBundle + quoteShellWords([vigil.command, ...vigil.args, 'hook', agent, '--home', vigilHome]);
 }
 
 function again(request: HooksRequest, flag: '--write' | '--remove'): string {

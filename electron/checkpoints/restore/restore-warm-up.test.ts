@@ -1,0 +1,70 @@
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../logging/logger';
+import { makeTempDir } from '../../test-support/temp-dir';
+import { CheckpointService } from '../checkpoint-service';
+import { runGit, writeFiles } from '../test-support/restore-fixtures';
+import { warmUpRestore } from './restore-warm-up';
+
+let root: string;
+let remove: () => Promise<void>;
+let dir: string;
+let engine: CheckpointService;
+beforeEach(async () => {
+  ({ dir: root, remove } = await makeTempDir('vigil-restore-warm-up-'));
+  dir = path.join(root, 'project');
+  engine = new CheckpointService({ root: path.join(root, 'home', 'checkpoints'), logger: silentLogger });
+});
+afterEach(async () => {
+  await engine.dispose();
+  await remove();
+});
+
+describe('warmUpRestore', () => {
+  it("lists the named files' folders for Vigil temp files and reads the checkpoint's versions ahead, writing nothing", async () => {
+    writeFiles(dir, { 'a.txt': 'a\n', 'src/app.ts': 'app\n', 'src/util.ts': 'util\n', 'docs/readme.md': 'docs\n' });
+    const outcome = await engine.checkpoint(dir, { reason: 'test' });
+    if (outcome.kind !== 'created') throw new Error('expected a checkpoint');
+    const temp = path.join(dir, 'src', `.app.ts.vigil-tmp-999999-0-0123456789ab`);
+    writeFileSync(temp, 'a temp file\n');
+    writeFileSync(path.join(dir, 'src', '.not-a-temp'), 'x\n');
+    const before = readdirSync(path.join(dir, 'src')).map(
+      (name) => `${name}:${statSync(path.join(dir, 'src', name)).mtimeMs}`,
+    );
+    const read: string[] = [];
+    const listed = await warmUpRestore({
+      dir,
+      checkpointTree: outcome.checkpoint.tree,
+      // A folder named (its files' folders are not listed here), a file that is gone from the checkpoint, one under a missing folder.
+      paths: ['src/app.ts', 'src/util.ts', 'a.txt', 'docs', 'new.txt', 'missing/x.txt'],
+      reader: engine,
+      readBlob: async (oid) => {
+        read.push(oid);
+        return engine.readBlob(oid);
+      },
+    });
+    expect(Object.fromEntries(listed)).toEqual({ [path.join(dir, 'src')]: [temp], [dir]: [] });
+    const blobOf = (file: string): string =>
+      runGit(['--git-dir', engine.gitdir, 'rev-parse', `${outcome.checkpoint.id}:${file}`]);
+    expect(read.sort()).toEqual(['src/app.ts', 'src/util.ts', 'a.txt'].map(blobOf).sort());
+    // Nothing was written or removed: the temp file is swept by the writes, after the snapshot.
+    expect(
+      readdirSync(path.join(dir, 'src')).map((name) => `${name}:${statSync(path.join(dir, 'src', name)).mtimeMs}`),
+    ).toEqual(before);
+  });
+
+  it('leaves a failed read to the write (it reads again and reports it)', async () => {
+    writeFiles(dir, { 'a.txt': 'a\n' });
+    const outcome = await engine.checkpoint(dir, { reason: 'test' });
+    if (outcome.kind !== 'created') throw new Error('expected a checkpoint');
+    const listed = await warmUpRestore({
+      dir,
+      checkpointTree: outcome.checkpoint.tree,
+      paths: ['a.txt'],
+      reader: engine,
+      readBlob: () => Promise.reject(new Error('unreadable')),
+    });
+    expect([...listed.keys()]).toEqual([dir]);
+  });
+});

@@ -1,0 +1,77 @@
+import { encodeTreeWithOffsets, treeOrder, type EncodedTreeContent, type TreeItem } from '../store/git-objects';
+
+/** A folder's tree as last encoded: its entries in git's order, its content, and the order its entries came in. */
+export interface EncodedTree extends EncodedTreeContent {
+  readonly sorted: readonly TreeItem[];
+  /** For each entry as given (`items[i]`), its index in `sorted`. */
+  readonly positions: readonly number[];
+}
+
+/** Folders whose last encoding is kept (the most recently built): about 4 KB each at 100 files a folder. */
+const keptFolders = 1_024;
+
+/** Encodes a folder's entries (any order) whole. */
+function encodeWhole(items: readonly TreeItem[]): EncodedTree {
+  const order = treeOrder(items);
+  const sorted = order.map((index) => items[index] as TreeItem);
+  const positions = new Array<number>(items.length);
+  for (const [at, index] of order.entries()) positions[index] = at;
+  return { sorted, positions, ...encodeTreeWithOffsets(sorted) };
+}
+
+/**
+ * The tree of `items` made from `previous` when the folder gives the same names with the same modes
+ * in the same order as then, and only ids changed (files edited or restored, subfolders' trees
+ * changed: the usual rebuild), by copying its content and writing the new ids in place; undefined
+ * when anything else changed (a name came, went or moved, a mode changed, an id is not 40 hex
+ * digits): then it is encoded whole. The result is byte for byte what encoding `items` whole gives.
+ */
+export function patchEncodedTree(previous: EncodedTree, items: readonly TreeItem[]): EncodedTree | undefined {
+  const { sorted, positions, content, idOffsets } = previous;
+  if (idOffsets === undefined || items.length !== sorted.length) return undefined;
+  let patched: Buffer | undefined;
+  let entries: TreeItem[] | undefined;
+  for (const [at, item] of items.entries()) {
+    // Same count, and each position holds the name it held then: the same set of entries.
+    const index = positions[at] as number;
+    const old = sorted[index] as TreeItem;
+    if (old.name !== item.name || old.mode !== item.mode) return undefined;
+    if (old.oid === item.oid) continue;
+    patched ??= Buffer.from(content);
+    entries ??= [...sorted];
+    if (item.oid.length !== 40 || patched.write(item.oid, idOffsets[index] as number, 'hex') !== 20) return undefined;
+    entries[index] = item;
+  }
+  if (patched === undefined || entries === undefined) return previous;
+  return { sorted: entries, positions, content: patched, idOffsets };
+}
+
+/**
+ * The last encoding of the most recently built folders, so that rebuilding a folder whose files
+ * only changed content (a restore's pre-rollback snapshot rebuilds the same folders every time)
+ * patches the new ids into a copy instead of sorting and encoding every entry again.
+ */
+export class EncodedTrees<Key> {
+  readonly #kept = new Map<Key, EncodedTree>();
+
+  /** The tree of the folder `key` holding `items`, reusing its last encoding when it can. */
+  encode(key: Key, items: readonly TreeItem[]): EncodedTree {
+    const previous = this.#kept.get(key);
+    const encoded = (previous === undefined ? undefined : patchEncodedTree(previous, items)) ?? encodeWhole(items);
+    // Most recently built last: the first key is the one to drop.
+    this.#kept.delete(key);
+    this.#kept.set(key, encoded);
+    if (this.#kept.size > keptFolders) this.forget(this.#kept.keys().next().value as Key);
+    return encoded;
+  }
+
+  /** Drops the folder's encoding (the folder is gone). */
+  forget(key: Key): void {
+    this.#kept.delete(key);
+  }
+
+  /** Drops every encoding. */
+  clear(): void {
+    this.#kept.clear();
+  }
+}
