@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { mapLimit } from '../../files/map-limit';
 import { isVigilTempFile } from '../../files/vigil-temp-name';
 import { lookupPath, type TreeReader } from '../diff/diff-tree-changes';
 import { absoluteIn } from './restore-disk';
@@ -14,6 +15,9 @@ export interface WarmUpInput {
   readonly reader: TreeReader;
   readBlob(oid: string): Promise<Uint8Array>;
 }
+
+/** Folders listed and files read at once, as the writes do: the content read ahead is held in memory meanwhile. */
+const warmUpConcurrency = 16;
 
 /** The Vigil temp files in `folder` (absolute paths), or undefined when it cannot be listed. */
 async function listTemps(folder: string): Promise<string[] | undefined> {
@@ -45,8 +49,8 @@ async function readAhead(input: WarmUpInput, relativePath: string): Promise<void
 export async function warmUpRestore(input: WarmUpInput): Promise<ReadonlyMap<string, readonly string[]>> {
   const folders = [...new Set(input.paths.map((relativePath) => path.dirname(absoluteIn(input.dir, relativePath))))];
   const [listings] = await Promise.all([
-    Promise.all(folders.map(async (folder) => [folder, await listTemps(folder)] as const)),
-    Promise.all(input.paths.map((relativePath) => readAhead(input, relativePath))),
+    mapLimit(folders, warmUpConcurrency, async (folder) => [folder, await listTemps(folder)] as const),
+    mapLimit(input.paths, warmUpConcurrency, (relativePath) => readAhead(input, relativePath)),
   ]);
   const listed = new Map<string, readonly string[]>();
   for (const [folder, temps] of listings) if (temps !== undefined) listed.set(folder, temps);
