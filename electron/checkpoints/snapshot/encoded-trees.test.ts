@@ -71,6 +71,26 @@ describe('patchEncodedTree', () => {
   });
 });
 
+describe('EncodedTrees', () => {
+  it('keeps the most recently built folders, up to its memory budget', () => {
+    const trees = new EncodedTrees<number>();
+    // ~45 KB of content a folder: the budget (16 MiB counted three times over) keeps about 120 of them.
+    const folder = (seed: number): TreeItem[] =>
+      Array.from({ length: 1_000 }, (_, index) => ({
+        mode: fileModes.file,
+        name: `file-${String(index).padStart(4, '0')}.txt`,
+        oid: blob(`${seed}/${index}`),
+      }));
+    for (let key = 0; key < 300; key += 1) trees.encode(key, folder(key));
+    expect(trees.size).toBeGreaterThan(50);
+    expect(trees.size).toBeLessThan(200);
+    // The newest is kept (patched next time), the oldest gone (encoded whole again, the same bytes either way).
+    const changed = withId(folder(299), 'file-0000.txt', blob('new'));
+    expect(patchEncodedTree(trees.encode(299, folder(299)), changed)).toBeDefined();
+    expect(trees.encode(0, folder(0)).content.equals(encodeTree(folder(0)))).toBe(true);
+  });
+});
+
 describe('DirState trees built again', () => {
   let base: string;
   let remove: () => Promise<void>;

@@ -7,8 +7,17 @@ export interface EncodedTree extends EncodedTreeContent {
   readonly positions: readonly number[];
 }
 
-/** Folders whose last encoding is kept (the most recently built): about 4 KB each at 100 files a folder. */
-const keptFolders = 1_024;
+/**
+ * How much the kept encodings may take, counted as their content's bytes times three (the entries
+ * and positions beside it take about twice the content): the most recently built folders are kept.
+ * 100 folders of 100 files are ~1.2 MB.
+ */
+const keptBytes = 16 * 1024 * 1024;
+
+/** What one kept encoding counts against `keptBytes`. */
+function weightOf(encoded: EncodedTree): number {
+  return encoded.content.length * 3;
+}
 
 /** Encodes a folder's entries (any order) whole. */
 function encodeWhole(items: readonly TreeItem[]): EncodedTree {
@@ -53,25 +62,39 @@ export function patchEncodedTree(previous: EncodedTree, items: readonly TreeItem
  */
 export class EncodedTrees<Key> {
   readonly #kept = new Map<Key, EncodedTree>();
+  #bytes = 0;
 
   /** The tree of the folder `key` holding `items`, reusing its last encoding when it can. */
   encode(key: Key, items: readonly TreeItem[]): EncodedTree {
     const previous = this.#kept.get(key);
     const encoded = (previous === undefined ? undefined : patchEncodedTree(previous, items)) ?? encodeWhole(items);
-    // Most recently built last: the first key is the one to drop.
-    this.#kept.delete(key);
+    // Most recently built last: the first keys are the ones to drop.
+    this.forget(key);
     this.#kept.set(key, encoded);
-    if (this.#kept.size > keptFolders) this.forget(this.#kept.keys().next().value as Key);
+    this.#bytes += weightOf(encoded);
+    for (const oldest of this.#kept.keys()) {
+      if (this.#bytes <= keptBytes) break;
+      this.forget(oldest);
+    }
     return encoded;
+  }
+
+  /** How many folders' encodings are kept. */
+  get size(): number {
+    return this.#kept.size;
   }
 
   /** Drops the folder's encoding (the folder is gone). */
   forget(key: Key): void {
+    const kept = this.#kept.get(key);
+    if (kept === undefined) return;
     this.#kept.delete(key);
+    this.#bytes -= weightOf(kept);
   }
 
   /** Drops every encoding. */
   clear(): void {
     this.#kept.clear();
+    this.#bytes = 0;
   }
 }
