@@ -59,17 +59,17 @@ const whyNot = {
     'beside the main thread), then the walk: 50,000 lstat calls made through JavaScript in the worker. The walk no longer waits for the core: when no ' +
     'resident core will take the call, the executable takes the store lock, reads the stat cache and starts the worker walking against it ~40 ms after ' +
     'the process starts, while the command and the core load; the engine adopts that walk (same directory, store, ignored folders and file size cap, ' +
-    'the lock held since). Measured timeline (instrumented, load ~1): worker started at ~40 ms, walking at ~95 ms, core ready at ~150 ms, walk done at ~340 ms, ' +
-    'exit at ~400 ms. A bare loop of readdir and lstat in a fresh thread takes ~170-200 ms here, ~100-120 ms of it in the kernel (git add -A ' +
+    'the lock held since). Measured timeline (instrumented, new store, load ~2-3): worker started at ~40 ms, running at ~80 ms, walking at ~85-90 ms, core ready at ~160 ms, ' +
+    'walk done at ~325 ms, exit at ~370 ms (before this round: running at ~85-90, walking at ~95-105, walk done at ~340, exit at ~395). A bare loop of readdir and lstat in a fresh thread takes ~170-200 ms here, ~100-120 ms of it in the kernel (git add -A ' +
     "spends ~90 ms of system time on the same calls, and its preloaded index spreads them over the cores); node's BigIntStats, needed for the nanosecond mtime and ctime the racy rule compares, builds four " +
     'Dates and a dozen BigInts per call, and in a fresh thread the loop runs unoptimised at first (~200 ms of user CPU cold, ~100 ms warm); the walk ' +
-    'itself (exclusions, listings, the comparison with the cache) is ~215 ms cold in a fresh process. The bare loop ' +
+    'itself (exclusions, the comparison with the cache) is ~205 ms cold in a fresh process, ~250 ms of CPU with GC (~270 when a listing of every folder was built before the comparison). The bare loop ' +
     'split over two threads was ~25% faster on an idle host and slower on a busy one, and two workers in the real process changed nothing (431 vs 432 ms, quiet host; ' +
     'with the early start, 477 vs 434 ms on a lightly loaded one), so a one-shot process starts one per idle core (by the load average). After the walk ' +
-    '~55–65 ms: the changed file hashed, ~5 loose objects, the commit and its ref, the retention check with the stat cache saved beside it (~3 MB), and the ' +
-    "maintenance check (the store's folders listed). So node's start, the worker's start and the walk alone come to ~300 ms against git's ~150–190 ms for add+commit on a quiet machine, " +
+    '~45–55 ms: the changed file hashed, ~5 loose objects, the commit and its ref, the retention check (its commits read into memory during the walk) with the stat cache saved beside it (~3 MB, ~15 ms), and the ' +
+    "maintenance check (the store's folders listed, ~5-7 ms). So node's start, the worker's start and the walk alone come to ~300 ms against git's ~150–190 ms for add+commit on a quiet machine, " +
     "and on a shared 2-core machine the wall-time ratio follows the CPU ratio. Already off the path: the worker's modules are a chunk of their own (not " +
-    "the core's 440 KB), listings stay in the worker (each folder is compared with the stat cache there; only what differs is handed over), the walk " +
+    "the core's 440 KB, nor the CLI's relay client, nor zlib: 32 KB), listings stay in the worker (each folder is compared with the stat cache there, entry by entry as its files are lstat'ed, the cache's names kept as one text; a listing is built only for a folder that differs, and only that is handed over), the walk " +
     "starts on the cache's bytes before they are decoded, the cache is decoded folder by folder on first use and saved by copying the untouched " +
     "folders' columns back under the checkpoint's own lock hold, the walk reads a file's type bits from one number per lstat, and only files whose " +
     'stat changed are read.',
