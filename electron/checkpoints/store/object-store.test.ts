@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test-support/temp-dir';
@@ -52,6 +52,26 @@ describe('the object layer', () => {
       gitWithInput(['--git-dir', gitdir, 'mktree', '--missing'], `${input}\n`),
     );
     expect(hashObject('tree', encodeTree([]))).toBe(emptyTreeOid);
+  });
+
+  it('opens a new pack once when refreshes run at once (no handle left to the garbage collector)', async () => {
+    const store = new ObjectStore(path.join(base, 'store'));
+    mkdirSync(store.packDir, { recursive: true });
+    await store.refresh(true);
+    const openFiles = (): number => readdirSync('/proc/self/fd').length;
+    const before = openFiles();
+    for (let round = 0; round < 3; round += 1) {
+      const writer = await PackWriter.create(store.packDir);
+      const content = Buffer.from(`pack ${round}`);
+      await writer.add('blob', content, hashObject('blob', content));
+      await writer.finish();
+      await Promise.all(Array.from({ length: 8 }, () => store.refresh(true)));
+    }
+    expect(store.packs).toHaveLength(3);
+    // One handle per pack, none opened twice.
+    expect(openFiles() - before).toBe(3);
+    await store.close();
+    expect(openFiles()).toBe(before);
   });
 
   it('writes packs that git verifies, and reads packs git made (deltas, packed refs) after a git gc', async () => {

@@ -38,6 +38,8 @@ export class ObjectStore {
   readonly objectsDir: string;
   readonly packDir: string;
   readonly #packs = new Map<string, PackFile>();
+  /** The refresh running now (settled): the next one starts after it. */
+  #refreshing: Promise<void> = Promise.resolve();
   readonly #fanDirs = new Set<string>();
   #packDirStamp = -1;
   #loose: Set<string> | undefined;
@@ -64,8 +66,17 @@ export class ObjectStore {
     return [...this.#packs.values()];
   }
 
-  /** Re-reads the pack folder when it changed: new packs are opened, vanished ones closed. */
-  async refresh(force = false): Promise<void> {
+  /**
+   * Re-reads the pack folder when it changed: new packs are opened, vanished ones closed. Calls run
+   * one after another: two at once would both open a new pack, and the handle of one would leak.
+   */
+  refresh(force = false): Promise<void> {
+    const run = this.#refreshing.then(() => this.#refresh(force));
+    this.#refreshing = run.catch(() => undefined);
+    return run;
+  }
+
+  async #refresh(force: boolean): Promise<void> {
     const stamp = await stat(this.packDir).then(
       (info) => info.mtimeMs,
       () => 0,
