@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import { formatMs, summarize, type BenchArea } from './harness';
 import { caBundleNote, withoutCaBundle } from './vigil-process';
 
@@ -13,8 +15,13 @@ import { caBundleNote, withoutCaBundle } from './vigil-process';
  * what a process loads is paid on every call. Three scripts run alternately as whole processes
  * against one loopback server that answers like a Vigil core (100 Continue, then a head and one result frame): an
  * empty module (Node's own start), the call through node:http, and the same call on a node:net
- * socket as the relay client makes it. Each child reports its own CPU time at exit.
+ * socket as the relay client makes it. Each child reports its own CPU time at exit. A fourth
+ * loads shell-quote (CommonJS, from an ES module, as the CLI is) to quote one undo command: why a
+ * relayed restore prints its commands with the CLI's own quoteShellWords instead.
  */
+
+/** shell-quote as an ES module imports it (its CommonJS entry). */
+const shellQuoteUrl = pathToFileURL(createRequire(import.meta.url).resolve('shell-quote')).href;
 
 const exitReport =
   "process.on('exit', () => { const c = process.cpuUsage(); process.stderr.write('CPU ' + (c.user + c.system) + '\\n'); });";
@@ -45,6 +52,10 @@ socket.on('data', (c) => {
   if (!sent && text.startsWith('HTTP/1.1 100')) { sent = true; socket.write(body); }
 });
 socket.on('close', () => { if (!text.includes('"result"')) process.exitCode = 1; });
+`,
+  shellQuote: `${exitReport}
+import shellQuote from '${shellQuoteUrl}';
+if (shellQuote.quote(['vigil', 'checkpoints', 'restore', '/home/ann/My Project', '3']).length === 0) process.exitCode = 1;
 `,
 } as const;
 
@@ -110,10 +121,12 @@ export const run: BenchArea = async (context) => {
       empty: 'an empty module (Node’s start)',
       http: 'one relayed call through node:http',
       socket: 'the same call on a node:net socket (what the relay client does)',
+      shellQuote: 'shell-quote loaded to quote one undo command (what a relayed restore did before)',
     };
     const saved = median(cpu, 'http') - median(cpu, 'socket');
+    const quoteCost = median(cpu, 'shellQuote') - median(cpu, 'empty');
     return {
-      title: 'The relay client: node:http or a socket',
+      title: 'The relay client: node:http or a socket; shell-quote',
       method:
         'Whole processes, alternating run by run, against one loopback server answering like a Vigil core (the body sent after its 100 Continue, as the relay client does; then a head and one result frame). ' +
         'Each child reports its own CPU time (user + system) at exit; wall time includes process start and exit. ' +
@@ -132,6 +145,7 @@ export const run: BenchArea = async (context) => {
       ],
       verdicts: [
         `The socket saves ${formatMs(saved)} of CPU per relayed process against node:http (${saved > 0 ? 'kept' : 'no gain: node:http would do'}).`,
+        `Loading shell-quote costs ${formatMs(quoteCost)} of CPU over Node's start in every process that prints a command with it; a relayed restore prints its undo command with the CLI's own quoteShellWords (20 lines, bundled with the command; electron/cli/shell-words.test.ts checks its output equals shell-quote's and that sh splits it back into the same words).`,
       ],
     };
   } finally {
