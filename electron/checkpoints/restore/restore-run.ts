@@ -172,7 +172,7 @@ export async function runWholeRestore(
     await warming;
     throw error;
   });
-  const listedTemps = await warming;
+  const warmed = await warming;
   const { preRollback } = pre;
   report({ phase: 'snapshot', done: 1, total: 1 });
   const plan = await planRestore({
@@ -189,12 +189,16 @@ export async function runWholeRestore(
     plan: request.allowSecrets ? plan : withoutSecrets(plan),
     checkpointTree: rootOf(checkpoint.tree),
     reader: store,
-    readBlob: (oid) => engine.readBlob(oid),
+    // A blob read ahead is taken as read (an object never changes); the others are read now.
+    readBlob: (oid) => {
+      const ahead = warmed?.blobs.get(oid);
+      return ahead === undefined ? engine.readBlob(oid) : Promise.resolve(ahead);
+    },
     onProgress: (progress) => report(progress),
     known: await context.loadKnown(checkpoint.dir),
     // Only a check of the whole directory lists every folder written (named paths are looked up by name).
     isSweepLeftToScopeCheck: context.checkScopeAfterRestore && request.scope.paths.length === 0,
-    ...(listedTemps !== undefined && { listedTemps }),
+    ...(warmed !== undefined && { listedTemps: warmed.temps }),
   });
   // The versions the read-back just found, so the ledger need not look at every file again.
   await ledger.recordObserved(applied.written, { kind: request.actor });

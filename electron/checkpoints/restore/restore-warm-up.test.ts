@@ -33,7 +33,7 @@ describe('warmUpRestore', () => {
       (name) => `${name}:${statSync(path.join(dir, 'src', name)).mtimeMs}`,
     );
     const read: string[] = [];
-    const listed = await warmUpRestore({
+    const warmed = await warmUpRestore({
       dir,
       checkpointTree: outcome.checkpoint.tree,
       // A folder named (its files' folders are not listed here), a file that is gone from the checkpoint, one under a missing folder.
@@ -44,10 +44,14 @@ describe('warmUpRestore', () => {
         return engine.readBlob(oid);
       },
     });
-    expect(Object.fromEntries(listed)).toEqual({ [path.join(dir, 'src')]: [temp], [dir]: [] });
+    expect(Object.fromEntries(warmed.temps)).toEqual({ [path.join(dir, 'src')]: [temp], [dir]: [] });
     const blobOf = (file: string): string =>
       runGit(['--git-dir', engine.gitdir, 'rev-parse', `${outcome.checkpoint.id}:${file}`]);
     expect(read.sort()).toEqual(['src/app.ts', 'src/util.ts', 'a.txt'].map(blobOf).sort());
+    // What was read is kept for the writes, by the blob ids git's own CLI gives.
+    expect(
+      Object.fromEntries([...warmed.blobs].map(([oid, content]) => [oid, Buffer.from(content).toString()])),
+    ).toEqual({ [blobOf('src/app.ts')]: 'app\n', [blobOf('src/util.ts')]: 'util\n', [blobOf('a.txt')]: 'a\n' });
     // Nothing was written or removed: the temp file is swept by the writes, after the snapshot.
     expect(
       readdirSync(path.join(dir, 'src')).map((name) => `${name}:${statSync(path.join(dir, 'src', name)).mtimeMs}`),
@@ -58,13 +62,30 @@ describe('warmUpRestore', () => {
     writeFiles(dir, { 'a.txt': 'a\n' });
     const outcome = await engine.checkpoint(dir, { reason: 'test' });
     if (outcome.kind !== 'created') throw new Error('expected a checkpoint');
-    const listed = await warmUpRestore({
+    const warmed = await warmUpRestore({
       dir,
       checkpointTree: outcome.checkpoint.tree,
       paths: ['a.txt'],
       reader: engine,
       readBlob: () => Promise.reject(new Error('unreadable')),
     });
-    expect([...listed.keys()]).toEqual([dir]);
+    expect([...warmed.temps.keys()]).toEqual([dir]);
+    expect(warmed.blobs.size).toBe(0);
+  });
+
+  it("keeps a named file bigger than the store's cache of recent objects, so its write does not read it again", async () => {
+    const big = 'x'.repeat(300 * 1024);
+    writeFiles(dir, { 'big.txt': big });
+    const outcome = await engine.checkpoint(dir, { reason: 'test' });
+    if (outcome.kind !== 'created') throw new Error('expected a checkpoint');
+    const warmed = await warmUpRestore({
+      dir,
+      checkpointTree: outcome.checkpoint.tree,
+      paths: ['big.txt'],
+      reader: engine,
+      readBlob: (oid) => engine.readBlob(oid),
+    });
+    const oid = runGit(['--git-dir', engine.gitdir, 'rev-parse', `${outcome.checkpoint.id}:big.txt`]);
+    expect(Buffer.from(warmed.blobs.get(oid) ?? new Uint8Array()).toString()).toBe(big);
   });
 });

@@ -74,6 +74,22 @@ describe('the object layer', () => {
     expect(openFiles()).toBe(before);
   });
 
+  it('closes after a refresh under way, so that refresh cannot open a pack again after the close', async () => {
+    const store = new ObjectStore(path.join(base, 'store'));
+    mkdirSync(store.packDir, { recursive: true });
+    await store.refresh(true);
+    const openFiles = (): number => readdirSync('/proc/self/fd').length;
+    const before = openFiles();
+    const writer = await PackWriter.create(store.packDir);
+    const content = Buffer.from('one pack');
+    await writer.add('blob', content, hashObject('blob', content));
+    await writer.finish();
+    // Started together: without the turn the close takes, the refresh adds its pack after the close.
+    await Promise.all([store.refresh(true), store.close()]);
+    expect(store.packs).toHaveLength(0);
+    expect(openFiles()).toBe(before);
+  });
+
   it('writes packs that git verifies, and reads packs git made (deltas, packed refs) after a git gc', async () => {
     const store = new ObjectStore(path.join(base, 'store'));
     mkdirSync(store.packDir, { recursive: true });

@@ -279,8 +279,17 @@ export class ObjectStore {
     }
   }
 
-  /** Closes every pack handle. */
-  async close(): Promise<void> {
+  /**
+   * Closes every pack handle, in turn with the refreshes: one under way finishes first, so it cannot
+   * open a pack again after the close.
+   */
+  close(): Promise<void> {
+    const run = this.#refreshing.then(() => this.#close());
+    this.#refreshing = run.catch(() => undefined);
+    return run;
+  }
+
+  async #close(): Promise<void> {
     const packs = [...this.#packs.values()];
     this.#packs.clear();
     this.#packDirStamp = -1;
