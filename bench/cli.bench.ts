@@ -78,7 +78,7 @@ const whyNot = {
     'of it is ~110-155 ms of wall per restore (medians of 24-30 alternating restores timed inside the core, quiet to loaded machine; ~130-190 ms before the trees and the scope check below were cut), ' +
     "its main thread busy about two thirds of it and waiting on the hashing worker and node's pool the rest, against git's whole ~70-105 ms. " +
     'In order: a durable pre-rollback snapshot (~30 ms: the 100 named files looked at (~4 ms) and hashed in a worker into one fsynced blob pack (~8-12 ms, ' +
-    "the main thread meanwhile reading the checkpoint's versions of the named files into the store's cache and listing their folders for dead writers' temp files, " +
+    "the main thread meanwhile reading the checkpoint's versions of the named files (kept for the writes, up to 64 MiB) and listing their folders for dead writers' temp files, " +
     'which the writes then neither read nor list again), then 201 trees built (a folder with the names, modes and order of its last build has only its new ids ' +
     'patched into a copy of its last encoding: ~2 ms for 101 folders of 100 files, ~6 ms encoded whole) and written uncompressed, zlib stored blocks built in place ' +
     '(deflating them at level 1 cost ~9 ms more; the next collection compresses them), as a second fsynced pack (~2-4 ms), change stats, a commit and the ref, both ' +
