@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { CheckpointService } from '../checkpoint-service';
+import type { CheckpointEntry } from '../checkpoint-types';
 import { runGit, writeFiles } from '../test-support/restore-fixtures';
 import { warmUpRestore } from './restore-warm-up';
 
@@ -21,11 +22,31 @@ afterEach(async () => {
   await remove();
 });
 
+/** Checkpoints `files` in the project and returns the checkpoint. */
+async function checkpointOf(files: Record<string, string>): Promise<CheckpointEntry> {
+  writeFiles(dir, files);
+  const outcome = await engine.checkpoint(dir, { reason: 'test' });
+  if (outcome.kind !== 'created') throw new Error('expected a checkpoint');
+  return outcome.checkpoint;
+}
+
+/** Warms a restore of `paths` from `checkpoint` up, reading blobs with `readBlob` (the engine's by default). */
+function warmUp(
+  checkpoint: CheckpointEntry,
+  paths: readonly string[],
+  readBlob: (oid: string) => Promise<Uint8Array> = (oid) => engine.readBlob(oid),
+): ReturnType<typeof warmUpRestore> {
+  return warmUpRestore({ dir, checkpointTree: checkpoint.tree, paths, reader: engine, readBlob });
+}
+
 describe('warmUpRestore', () => {
   it("lists the named files' folders for Vigil temp files and reads the checkpoint's versions ahead, writing nothing", async () => {
-    writeFiles(dir, { 'a.txt': 'a\n', 'src/app.ts': 'app\n', 'src/util.ts': 'util\n', 'docs/readme.md': 'docs\n' });
-    const outcome = await engine.checkpoint(dir, { reason: 'test' });
-    if (outcome.kind !== 'created') throw new Error('expected a checkpoint');
+    const checkpoint = await checkpointOf({
+      'a.txt': 'a\n',
+      'src/app.ts': 'app\n',
+      'src/util.ts': 'util\n',
+      'docs/readme.md': 'docs\n',
+    });
     const temp = path.join(dir, 'src', `.app.ts.vigil-tmp-999999-0-0123456789ab`);
     writeFileSync(temp, 'a temp file\n');
     writeFileSync(path.join(dir, 'src', '.not-a-temp'), 'x\n');
@@ -33,20 +54,18 @@ describe('warmUpRestore', () => {
       (name) => `${name}:${statSync(path.join(dir, 'src', name)).mtimeMs}`,
     );
     const read: string[] = [];
-    const warmed = await warmUpRestore({
-      dir,
-      checkpointTree: outcome.checkpoint.tree,
+    const warmed = await warmUp(
+      checkpoint,
       // A folder named (its files' folders are not listed here), a file that is gone from the checkpoint, one under a missing folder.
-      paths: ['src/app.ts', 'src/util.ts', 'a.txt', 'docs', 'new.txt', 'missing/x.txt'],
-      reader: engine,
-      readBlob: async (oid) => {
+      ['src/app.ts', 'src/util.ts', 'a.txt', 'docs', 'new.txt', 'missing/x.txt'],
+      async (oid) => {
         read.push(oid);
         return engine.readBlob(oid);
       },
-    });
+    );
     expect(Object.fromEntries(warmed.temps)).toEqual({ [path.join(dir, 'src')]: [temp], [dir]: [] });
     const blobOf = (file: string): string =>
-      runGit(['--git-dir', engine.gitdir, 'rev-parse', `${outcome.checkpoint.id}:${file}`]);
+      runGit(['--git-dir', engine.gitdir, 'rev-parse', `${checkpoint.id}:${file}`]);
     expect(read.sort()).toEqual(['src/app.ts', 'src/util.ts', 'a.txt'].map(blobOf).sort());
     // What was read is kept for the writes, by the blob ids git's own CLI gives.
     expect(
@@ -59,33 +78,17 @@ describe('warmUpRestore', () => {
   });
 
   it('leaves a failed read to the write (it reads again and reports it)', async () => {
-    writeFiles(dir, { 'a.txt': 'a\n' });
-    const outcome = await engine.checkpoint(dir, { reason: 'test' });
-    if (outcome.kind !== 'created') throw new Error('expected a checkpoint');
-    const warmed = await warmUpRestore({
-      dir,
-      checkpointTree: outcome.checkpoint.tree,
-      paths: ['a.txt'],
-      reader: engine,
-      readBlob: () => Promise.reject(new Error('unreadable')),
-    });
+    const checkpoint = await checkpointOf({ 'a.txt': 'a\n' });
+    const warmed = await warmUp(checkpoint, ['a.txt'], () => Promise.reject(new Error('unreadable')));
     expect([...warmed.temps.keys()]).toEqual([dir]);
     expect(warmed.blobs.size).toBe(0);
   });
 
   it("keeps a named file bigger than the store's cache of recent objects, so its write does not read it again", async () => {
     const big = 'x'.repeat(300 * 1024);
-    writeFiles(dir, { 'big.txt': big });
-    const outcome = await engine.checkpoint(dir, { reason: 'test' });
-    if (outcome.kind !== 'created') throw new Error('expected a checkpoint');
-    const warmed = await warmUpRestore({
-      dir,
-      checkpointTree: outcome.checkpoint.tree,
-      paths: ['big.txt'],
-      reader: engine,
-      readBlob: (oid) => engine.readBlob(oid),
-    });
-    const oid = runGit(['--git-dir', engine.gitdir, 'rev-parse', `${outcome.checkpoint.id}:big.txt`]);
+    const checkpoint = await checkpointOf({ 'big.txt': big });
+    const warmed = await warmUp(checkpoint, ['big.txt']);
+    const oid = runGit(['--git-dir', engine.gitdir, 'rev-parse', `${checkpoint.id}:big.txt`]);
     expect(Buffer.from(warmed.blobs.get(oid) ?? new Uint8Array()).toString()).toBe(big);
   });
 });

@@ -52,8 +52,7 @@ export interface HashCandidate {
 
 /** The git mode of a file: a symlink, or executable when the owner may run it (never on Windows). */
 export function modeOfStat(stats: BigIntStats): FileMode {
-  if (stats.isSymbolicLink()) return fileModes.symlink;
-  return process.platform !== 'win32' && (stats.mode & 0o100n) !== 0n ? fileModes.executable : fileModes.file;
+  return gitModeOf(Number(stats.mode));
 }
 
 const { S_IFMT, S_IFREG, S_IFLNK, S_IFDIR } = constants;
@@ -78,7 +77,7 @@ export function listedStat(stats: BigIntStats): ListedStat {
   };
 }
 
-/** The git mode of a file or symlink whose lstat mode (as one number) this is: `modeOfStat`'s rule. */
+/** The git mode of a file or symlink whose lstat mode (as one number) this is (see `modeOfStat`). */
 export function gitModeOf(mode: number): FileMode {
   if ((mode & S_IFMT) === S_IFLNK) return fileModes.symlink;
   return process.platform !== 'win32' && (mode & 0o100) !== 0 ? fileModes.executable : fileModes.file;

@@ -38,8 +38,8 @@ export class ObjectStore {
   readonly objectsDir: string;
   readonly packDir: string;
   readonly #packs = new Map<string, PackFile>();
-  /** The refresh running now (settled): the next one starts after it. */
-  #refreshing: Promise<void> = Promise.resolve();
+  /** The last refresh or close (settled): the next one starts after it (see `#inTurn`). */
+  #turn: Promise<void> = Promise.resolve();
   readonly #fanDirs = new Set<string>();
   #packDirStamp = -1;
   #loose: Set<string> | undefined;
@@ -71,8 +71,13 @@ export class ObjectStore {
    * one after another: two at once would both open a new pack, and the handle of one would leak.
    */
   refresh(force = false): Promise<void> {
-    const run = this.#refreshing.then(() => this.#refresh(force));
-    this.#refreshing = run.catch(() => undefined);
+    return this.#inTurn(() => this.#refresh(force));
+  }
+
+  /** Runs `task` once the refresh or close before it has settled; the next one waits for it in turn. */
+  #inTurn(task: () => Promise<void>): Promise<void> {
+    const run = this.#turn.then(task);
+    this.#turn = run.catch(() => undefined);
     return run;
   }
 
@@ -284,9 +289,7 @@ export class ObjectStore {
    * open a pack again after the close.
    */
   close(): Promise<void> {
-    const run = this.#refreshing.then(() => this.#close());
-    this.#refreshing = run.catch(() => undefined);
-    return run;
+    return this.#inTurn(() => this.#close());
   }
 
   async #close(): Promise<void> {
