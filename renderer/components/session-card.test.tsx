@@ -38,10 +38,11 @@ function summary(status: SessionStatus, overrides: Partial<SessionSummary> = {})
   };
 }
 
-function card(session: SessionSummary): void {
+function card(session: SessionSummary, label?: string): void {
   render(
     <SessionCard
       session={session}
+      label={label}
       laneClass={sessionColourClass(session.id)}
       pendingApprovals={[]}
       isOpen={false}
@@ -54,7 +55,7 @@ function card(session: SessionSummary): void {
 
 describe('SessionCard', () => {
   it.each(Object.entries(sessionStatusLabels))('shows exactly one state: %s', (status, label) => {
-    card(summary(status as SessionStatus));
+    card(summary(status as SessionStatus, { lastActiveAt: '2026-05-01T11:59:30Z' }));
     const badge = screen.getByTestId('session-status');
     expect(badge.textContent).toBe(label);
     expect(badge.getAttribute('data-kind')).toBe(status);
@@ -125,5 +126,28 @@ describe('SessionCard', () => {
     ]);
     expect(screen.getByTestId('session-pending').textContent).toBe('1 approval pending');
     expect(screen.getByTestId('session-pending-list').textContent).toContain('terminal: rm -rf build');
+  });
+
+  it('says "no activity" instead of "working" once a working session has been silent for a minute', () => {
+    card(summary('working', { lastActiveAt: '2026-05-01T11:58:45Z' }));
+    const badge = screen.getByTestId('session-status');
+    expect(badge.textContent).toBe('no activity for 75 s');
+    expect(badge.getAttribute('data-kind')).toBe('working');
+    expect(badge.getAttribute('data-quiet')).toBe('true');
+    cleanup();
+    card(summary('working', { lastActiveAt: '2026-05-01T11:59:01Z' }));
+    expect(screen.getByTestId('session-status').textContent).toBe('working');
+    cleanup();
+    card(summary('working', { lastActiveAt: '2026-05-01T11:50:00Z' }));
+    expect(screen.getByTestId('session-status').textContent).toBe('no activity for 10 min');
+    cleanup();
+    // Only a working session can be quiet: idle is between turns, and says so.
+    card(summary('idle', { lastActiveAt: '2026-05-01T11:50:00Z' }));
+    expect(screen.getByTestId('session-status').textContent).toBe('idle');
+  });
+
+  it('shows the numbered name it is given, so two sessions of one agent differ by more than their ids', () => {
+    card(summary('idle'), 'claude-code #2');
+    expect(screen.getByTestId('session-agent').textContent).toBe('claude-code #2');
   });
 });

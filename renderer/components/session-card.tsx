@@ -26,8 +26,29 @@ const statusHints: Readonly<Record<SessionStatus, string>> = {
   ended: 'The session was closed.',
 };
 
-/** The agent's name and the state badge. */
-function SessionCardHead({ session, agent }: { readonly session: SessionSummary; readonly agent: string }) {
+/** How long a working session may go without a call or a message before its badge says so. */
+export const quietAfterMs = 60_000;
+
+/** "no activity for 75 s" (or "for 3 min") when a working session has been silent past `quietAfterMs`, else undefined. */
+export function quietLabel(session: SessionSummary, now: number): string | undefined {
+  if (session.status !== 'working') return undefined;
+  const silentMs = now - Date.parse(session.lastActiveAt);
+  if (!(silentMs >= quietAfterMs)) return undefined;
+  const seconds = Math.floor(silentMs / 1000);
+  return `no activity for ${seconds < 120 ? `${seconds} s` : `${Math.floor(seconds / 60)} min`}`;
+}
+
+/** The agent's name (numbered when another session shares it) and the state badge. */
+function SessionCardHead({
+  session,
+  agent,
+  now,
+}: {
+  readonly session: SessionSummary;
+  readonly agent: string;
+  readonly now: number;
+}) {
+  const quiet = quietLabel(session, now);
   return (
     <header className="session-card-head">
       <span className="lane-dot" aria-hidden="true" />
@@ -37,10 +58,15 @@ function SessionCardHead({ session, agent }: { readonly session: SessionSummary;
       <span
         className="badge"
         data-kind={session.status}
+        data-quiet={quiet === undefined ? undefined : 'true'}
         data-testid="session-status"
-        title={statusHints[session.status]}
+        title={
+          quiet === undefined
+            ? statusHints[session.status]
+            : 'A turn is open, but the agent has made no call and sent no message for a while: it may be thinking, running a long command, or stuck.'
+        }
       >
-        {sessionStatusLabels[session.status]}
+        {quiet ?? sessionStatusLabels[session.status]}
       </span>
     </header>
   );
@@ -99,6 +125,8 @@ function SessionMeta({ session, now }: { readonly session: SessionSummary; reado
 /** The session a card shows and where its clicks go. */
 export interface SessionCardProps {
   readonly session: SessionSummary;
+  /** The agent's name as people see it: numbered (`claude-code #2`) when another session shares it. */
+  readonly label?: string;
   readonly laneClass: string;
   readonly pendingApprovals: readonly Approval[];
   readonly isOpen: boolean;
@@ -111,11 +139,12 @@ export interface SessionCardProps {
 /**
  * One session at a glance: the agent's full name, its state, the current turn's prompt, its
  * latest five calls with their decisions, the files its calls touched with +/−, and what waits
- * for approval. The session id is what gets shortened. Its colour comes from its id, the same on
+ * for approval. The session id is what gets shortened. Its colour is assigned from the session list, the same on
  * every screen and after a restart. `isCompact` (beside an open transcript) lists fewer files.
  */
 export function SessionCard({
   session,
+  label,
   laneClass,
   pendingApprovals,
   isOpen,
@@ -124,7 +153,7 @@ export function SessionCard({
   onOpen,
   onShowApprovals,
 }: SessionCardProps) {
-  const agent = escapeControls(session.agent);
+  const agent = escapeControls(label ?? session.agent);
   const root = session.cwd ?? session.roots[0];
   const calls =
     session.recentCalls.length > 0
@@ -150,7 +179,7 @@ export function SessionCard({
         onClick={onOpen}
         aria-label={`Open the transcript of ${agent} (${session.id})`}
       />
-      <SessionCardHead session={session} agent={agent} />
+      <SessionCardHead session={session} agent={agent} now={now} />
       <SessionWhere session={session} root={root} />
       <SessionPrompt session={session} />
       <SessionPending approvals={pendingApprovals} onShow={onShowApprovals} />

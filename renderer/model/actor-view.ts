@@ -1,6 +1,7 @@
 import { actorKey, actorOfCheckpoint, describeActor, type Actor } from '../../shared/contract/actor-model';
 import { escapeControls } from '../../shared/text/control-characters';
-import { sessionColourClass } from './session-lanes';
+import { sessionLabel } from '../../shared/sessions/session-identity';
+import { sessionColourClass, type SessionIdentities } from './session-lanes';
 import type { TimelineEntry } from './timeline-filter';
 
 /** Who caused a timeline entry (its session, the app, the CLI, Vigil, or outside Vigil). */
@@ -13,9 +14,16 @@ export function entryActorKey(entry: TimelineEntry): string {
   return actorKey(actorOfEntry(entry));
 }
 
-/** The CSS class carrying an actor's colour: a session's from its id; the app, the CLI, Vigil and outside each their own. */
-export function actorColourClass(actor: Actor): string {
-  return actor.kind === 'session' ? sessionColourClass(actor.sessionId) : `lane-${actor.kind}`;
+/** The CSS class carrying an actor's colour: a session's as assigned; the app, the CLI, Vigil and outside each their own. */
+export function actorColourClass(actor: Actor, identities?: SessionIdentities): string {
+  return actor.kind === 'session' ? sessionColourClass(actor.sessionId, identities) : `lane-${actor.kind}`;
+}
+
+/** The actor as people see it: a session's agent name numbered (`claude-code #2`) when another session shares it. */
+export function numberedActor(actor: Actor, identities: SessionIdentities): Actor {
+  if (actor.kind !== 'session' || actor.agent === undefined) return actor;
+  const label = sessionLabel(actor.agent, identities.get(actor.sessionId));
+  return label === actor.agent ? actor : { ...actor, agent: label };
 }
 
 /** A session id shortened for a chip (`ses_mwwf…e7f1`): the agent's name is what stays whole. */

@@ -1,6 +1,10 @@
+import { preferredColour, type SessionIdentity } from '../../shared/sessions/session-identity';
+
 /**
- * Sessions' colours and lanes. A session's colour is derived from its id alone, so it is the same
- * on every screen, in every window, after every reload and restart. Its lane (its column in a
+ * Sessions' colours and lanes. A session's colour comes from the session list (see
+ * `sessionIdentities`): sessions live at the same time never share one, and a session keeps its
+ * colour on every screen, in every window, after every reload and restart. A session the list does
+ * not know (an old checkpoint's) takes the colour its id prefers. Its lane (its column in a
  * timeline's graph) follows the order in which sessions appear while the view lives. Checkpoints
  * with no session (by hand, a restore, an external change) share the neutral colour.
  */
@@ -26,21 +30,19 @@ export function extendLanes(lanes: LaneMap, sessionIds: Iterable<string | undefi
   return next ?? lanes;
 }
 
-/** The palette index of a session: FNV-1a of its id, so it never changes. */
-export function sessionColourIndex(sessionId: string): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < sessionId.length; index += 1) {
-    hash ^= sessionId.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash % laneColourCount;
+/** Sessions' identities (number and colour) by id, as `sessionIdentities` gives them. */
+export type SessionIdentities = ReadonlyMap<string, SessionIdentity>;
+
+/** The palette index of a session: its assigned colour, else the one its id prefers. */
+export function sessionColourIndex(sessionId: string, identities?: SessionIdentities): number {
+  return identities?.get(sessionId)?.colour ?? preferredColour(sessionId, laneColourCount);
 }
 
-/** The CSS class carrying a session's colour (from its id); the neutral colour for no session. */
-export function sessionColourClass(sessionId: string | undefined): string {
+/** The CSS class carrying a session's colour; the neutral colour for no session. */
+export function sessionColourClass(sessionId: string | undefined, identities?: SessionIdentities): string {
   return sessionId === undefined || sessionId === neutralLaneKey
     ? 'lane-none'
-    : `lane-${sessionColourIndex(sessionId)}`;
+    : `lane-${sessionColourIndex(sessionId, identities)}`;
 }
 
 /** The column of a session in the lane graph; sessions past the visible columns share the last one. */

@@ -1,3 +1,4 @@
+import { sessionIdentities, sessionLabel } from '../../../shared/sessions/session-identity';
 import { escapeControls } from '../../../shared/text/control-characters';
 import { exitCodes, flagOption, writeLine, type CliCommand } from '../cli-command';
 import { ago, withSessionLogs } from './sessions-command-support';
@@ -30,10 +31,12 @@ export const sessionsListCommand: CliCommand = {
       );
       return exitCodes.ok;
     }
+    // The same numbers as the UI's cards (`claude-code #2`); the palette size does not matter here.
+    const identities = sessionIdentities(sessions, 8);
     const rows = sessions.map((session) =>
       [
         session.id,
-        session.agent,
+        sessionLabel(session.agent, identities.get(session.id)),
         session.status,
         String(session.currentTurn),
         String(session.toolCallCount),

@@ -6,6 +6,7 @@ import { ErrorNotice } from '../../components/error-notice';
 import { useNow } from '../../components/use-now';
 import { oldestApproval } from '../../model/approval-list';
 import { sessionColourClass } from '../../model/session-lanes';
+import { selectSessionIdentities } from '../../stores/select-session-identities';
 import { useAppStore } from '../../stores/store-context';
 
 type Permission = 'granted' | 'denied' | 'default' | 'unsupported';
@@ -85,6 +86,7 @@ function PendingApprovals({ isConnected }: { readonly isConnected: boolean }) {
   const deciding = useAppStore((state) => state.deciding);
   const errors = useAppStore((state) => state.approvalErrors);
   const decideApproval = useAppStore((state) => state.decideApproval);
+  const identities = useAppStore(selectSessionIdentities);
   const now = useNow(500);
   return (
     <div
@@ -99,7 +101,7 @@ function PendingApprovals({ isConnected }: { readonly isConnected: boolean }) {
         <ApprovalCard
           key={approval.id}
           approval={approval}
-          laneClass={sessionColourClass(approval.sessionId)}
+          laneClass={sessionColourClass(approval.sessionId, identities)}
           now={Math.max(now, Date.parse(approval.requestedAt))}
           deciding={deciding[approval.id]}
           error={errors[approval.id]}

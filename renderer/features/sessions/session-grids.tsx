@@ -3,7 +3,9 @@ import { SessionCard } from '../../components/session-card';
 import type { Approval } from '../../../shared/contract/approvals-contract';
 import type { SessionSummary } from '../../../shared/contract/sessions-contract';
 import { pendingBySession } from '../../model/approval-list';
+import { sessionLabel } from '../../../shared/sessions/session-identity';
 import { sessionColourClass } from '../../model/session-lanes';
+import { selectSessionIdentities } from '../../stores/select-session-identities';
 import { useAppStore } from '../../stores/store-context';
 
 const noApprovals: readonly Approval[] = [];
@@ -57,12 +59,14 @@ export function SessionGrids({
 }) {
   const approvals = useAppStore((state) => state.approvals);
   const navigate = useAppStore((state) => state.navigate);
+  const identities = useAppStore(selectSessionIdentities);
   const pending = pendingBySession(approvals);
   const card = (session: SessionSummary) => (
     <SessionCard
       key={session.id}
       session={session}
-      laneClass={sessionColourClass(session.id)}
+      label={sessionLabel(session.agent, identities.get(session.id))}
+      laneClass={sessionColourClass(session.id, identities)}
       pendingApprovals={pending.get(session.id) ?? noApprovals}
       isOpen={session.id === openId}
       isCompact={openId !== undefined}

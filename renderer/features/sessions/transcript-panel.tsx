@@ -1,7 +1,9 @@
 import { ErrorNotice } from '../../components/error-notice';
 import { TranscriptView } from '../../components/transcript-view';
 import type { SessionSummary } from '../../../shared/contract/sessions-contract';
+import { sessionLabel } from '../../../shared/sessions/session-identity';
 import { sessionColourClass } from '../../model/session-lanes';
+import { selectSessionIdentities } from '../../stores/select-session-identities';
 import { useAppStore } from '../../stores/store-context';
 import { escapeControls } from '../../../shared/text/control-characters';
 
@@ -11,15 +13,17 @@ export function TranscriptPanel({ session }: { readonly session: SessionSummary 
   const navigate = useAppStore((state) => state.navigate);
   const openTranscript = useAppStore((state) => state.openTranscript);
   const planRewind = useAppStore((state) => state.planRewind);
+  const identities = useAppStore(selectSessionIdentities);
+  const name = escapeControls(sessionLabel(session.agent, identities.get(session.id)));
   return (
     <aside
-      className={`transcript-panel ${sessionColourClass(session.id)}`}
-      aria-label={`Transcript of ${escapeControls(session.agent)}`}
+      className={`transcript-panel ${sessionColourClass(session.id, identities)}`}
+      aria-label={`Transcript of ${name}`}
       data-testid="transcript-panel"
     >
       <header className="transcript-panel-head">
         <span className="lane-dot" aria-hidden="true" />
-        <h3>{escapeControls(session.agent)}</h3>
+        <h3>{name}</h3>
         <span className="mono subtle">{session.id}</span>
         <span className="spacer" />
         <button

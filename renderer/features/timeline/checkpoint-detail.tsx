@@ -6,6 +6,7 @@ import { fileTreeRows } from '../../model/file-tree';
 import { shortId } from '../../model/format';
 import { changedPaths } from '../../model/restore-plan';
 import { sessionColourClass } from '../../model/session-lanes';
+import { selectSessionIdentities } from '../../stores/select-session-identities';
 import type { TimelineEntry } from '../../model/timeline-filter';
 import type { CheckpointDetail as DetailState } from '../../stores/checkpoint-slice';
 import type { StaleComparison } from '../../stores/live-compare-slice';
@@ -63,10 +64,11 @@ function DetailHeader({ entry }: { readonly entry: TimelineEntry }) {
   const navigate = useAppStore((state) => state.navigate);
   const planUndoOfRestorePoint = useAppStore((state) => state.planUndoOfRestorePoint);
   const renameCheckpoint = useAppStore((state) => state.renameCheckpoint);
+  const identities = useAppStore(selectSessionIdentities);
   return (
     <CheckpointHeader
       entry={entry}
-      laneClass={sessionColourClass(entry.attribution.sessionId)}
+      laneClass={sessionColourClass(entry.attribution.sessionId, identities)}
       onUndoRestore={() => void planUndoOfRestorePoint(entry.dir, entry.id, entry.restores)}
       onShowRestored={(id) => navigate({ screen: 'timeline', dir: entry.dir, checkpointId: id })}
       onRename={entry.source === 'hermes' ? undefined : (name) => renameCheckpoint(entry.dir, entry.id, name)}

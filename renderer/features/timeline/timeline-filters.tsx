@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import { actorColourClass, actorHints, actorName } from '../../model/actor-view';
+import { actorColourClass, actorHints, actorName, numberedActor } from '../../model/actor-view';
+import type { SessionIdentities } from '../../model/session-lanes';
+import { selectSessionIdentities } from '../../stores/select-session-identities';
 import { actorsInTimeline, reasonChoices, type ReasonCategory, type TimelineEntry } from '../../model/timeline-filter';
 import { useAppStore } from '../../stores/store-context';
 
@@ -25,30 +27,35 @@ function useSlashFocus(textRef: RefObject<HTMLInputElement | null>): void {
 function ActorChips({
   actors,
   chosen,
+  identities,
   onToggle,
 }: {
   readonly actors: ReturnType<typeof actorsInTimeline>;
+  readonly identities: SessionIdentities;
   readonly chosen: readonly string[];
   readonly onToggle: (key: string) => void;
 }) {
   return (
     <div className="filter-chips" role="group" aria-label="Who">
-      {actors.map(({ key, actor, count }) => (
-        <button
-          key={key}
-          type="button"
-          className={`chip ${actorColourClass(actor)}`}
-          aria-pressed={chosen.includes(key)}
-          data-testid="actor-filter"
-          data-actor={key}
-          title={actor.kind === 'session' ? `${actorName(actor)} (${actor.sessionId})` : actorHints[actor.kind]}
-          onClick={() => onToggle(key)}
-        >
-          <span className="lane-dot" aria-hidden="true" />
-          {actorName(actor)}
-          <span className="subtle">{count}</span>
-        </button>
-      ))}
+      {actors.map(({ key, actor: seen, count }) => {
+        const actor = numberedActor(seen, identities);
+        return (
+          <button
+            key={key}
+            type="button"
+            className={`chip ${actorColourClass(actor, identities)}`}
+            aria-pressed={chosen.includes(key)}
+            data-testid="actor-filter"
+            data-actor={key}
+            title={actor.kind === 'session' ? `${actorName(actor)} (${actor.sessionId})` : actorHints[actor.kind]}
+            onClick={() => onToggle(key)}
+          >
+            <span className="lane-dot" aria-hidden="true" />
+            {actorName(actor)}
+            <span className="subtle">{count}</span>
+          </button>
+        );
+      })}
     </div>
   );
 }
@@ -62,6 +69,7 @@ export function TimelineFilters({ entries }: { readonly entries: readonly Timeli
   const [path, setPath] = useState(fileFilter?.path ?? '');
   const textRef = useRef<HTMLInputElement | null>(null);
   const actors = actorsInTimeline(entries);
+  const identities = useAppStore(selectSessionIdentities);
   useSlashFocus(textRef);
 
   function toggleActor(key: string): void {
@@ -71,7 +79,9 @@ export function TimelineFilters({ entries }: { readonly entries: readonly Timeli
 
   return (
     <div className="timeline-filters" role="search" aria-label="Filter the timeline">
-      {actors.length > 1 && <ActorChips actors={actors} chosen={filter.actors} onToggle={toggleActor} />}
+      {actors.length > 1 && (
+        <ActorChips actors={actors} chosen={filter.actors} identities={identities} onToggle={toggleActor} />
+      )}
       <select
         className="select"
         aria-label="Reason"

@@ -5,7 +5,9 @@ import { CheckpointRowActions } from '../../components/checkpoint-row-actions';
 import { TimelineDayHeading, TimelineRow, TimelineTurnHeading } from '../../components/timeline-row';
 import { useNow } from '../../components/use-now';
 import { VirtualList, type ElementProps } from '../../components/virtual-list';
-import { actorColourClass, actorOfEntry } from '../../model/actor-view';
+import { actorColourClass, actorOfEntry, numberedActor } from '../../model/actor-view';
+import type { SessionIdentities } from '../../model/session-lanes';
+import { selectSessionIdentities } from '../../stores/select-session-identities';
 import {
   changesAfter,
   reasonChip,
@@ -47,6 +49,8 @@ interface RowContext {
   readonly liveStats: { readonly counts: ChangeCounts | undefined; readonly state: LiveState };
   readonly briefs: ReadonlyMap<string, TurnBrief>;
   readonly now: number;
+  /** Sessions' numbers and colours. */
+  readonly identities: SessionIdentities;
   readonly onRestoreAll: (entry: TimelineEntry) => void;
   readonly onRewind: (entry: TimelineEntry) => void;
 }
@@ -63,6 +67,7 @@ function useTimelineItems({ dir, entries, allEntries }: TimelineListProps): {
   const live = useAppStore((state) => state.liveChanges);
   const isConnected = useAppStore((state) => state.connection.kind === 'connected');
   const now = useNow(15_000);
+  const identities = useAppStore(selectSessionIdentities);
   const columns = useMemo(() => timelineColumns(allEntries), [allEntries]);
   const after = useMemo(() => changesAfter(allEntries), [allEntries]);
   const dayOf = Math.floor(now / 3_600_000);
@@ -83,6 +88,7 @@ function useTimelineItems({ dir, entries, allEntries }: TimelineListProps): {
     liveStats,
     briefs,
     now,
+    identities,
     onRestoreAll: (entry) => {
       navigate({ screen: 'timeline', dir, checkpointId: entry.id });
       void planRestoreOf(dir, entry.id, []);
@@ -177,19 +183,24 @@ function TimelineItemRow({ item, row }: { readonly item: TimelineItem | undefine
   if (item === undefined) return null;
   if (item.kind === 'day') return <TimelineDayHeading label={item.label} />;
   const { entry } = item;
-  const actor = actorOfEntry(entry);
+  const actor = numberedActor(actorOfEntry(entry), row.identities);
   const { sessionId, turn } = entry.attribution;
   const brief = sessionId === undefined || turn === undefined ? undefined : row.briefs.get(turnKey(sessionId, turn));
   const title = rowTitle(entry, brief, row.dir);
   if (item.kind === 'turn')
     return (
-      <TimelineTurnHeading actor={actor} laneClass={actorColourClass(actor)} title={title.text} count={item.count} />
+      <TimelineTurnHeading
+        actor={actor}
+        laneClass={actorColourClass(actor, row.identities)}
+        title={title.text}
+        count={item.count}
+      />
     );
   return (
     <TimelineRow
       entry={entry}
       actor={actor}
-      laneClass={actorColourClass(actor)}
+      laneClass={actorColourClass(actor, row.identities)}
       lanes={{ column: row.columns.get(actorKey(actor)) ?? 0, columns: row.columnCount }}
       title={title}
       reason={reasonChip(entry)}
