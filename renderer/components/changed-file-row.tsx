@@ -17,15 +17,15 @@ const statusLetters: Readonly<Record<string, string>> = {
   'type-changed': 'T',
 };
 
+/** The tick a pointer clicks; assistive technology reads the same state from the row's `aria-selected` instead (a checkbox may not sit inside a grid's row with buttons). */
 function Checkbox({ state, label }: { readonly state: CheckState; readonly label: string }) {
   return (
     <span
       className="file-check"
       data-role="check"
       data-state={state}
-      role="checkbox"
-      aria-checked={state === 'mixed' ? 'mixed' : state === 'checked'}
-      aria-label={label}
+      aria-hidden="true"
+      title={label}
       data-testid="file-check"
     >
       {state === 'checked' ? '✓' : state === 'mixed' ? '–' : ''}
@@ -47,6 +47,7 @@ export const ChangedFolderRow = memo(function ChangedFolderRow({
 }) {
   return (
     <div
+      role="gridcell"
       className="file-row file-folder"
       data-testid="changed-folder"
       data-folder={name}
@@ -89,6 +90,7 @@ export const ChangedFileRow = memo(function ChangedFileRow({
   const slash = name.lastIndexOf('/');
   return (
     <div
+      role="gridcell"
       className="file-row"
       data-testid="changed-file"
       data-path={file.path}

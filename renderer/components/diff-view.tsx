@@ -27,41 +27,60 @@ function RowLine({ row }: { readonly row: DiffRow }) {
     case 'hunk':
       return (
         <div className="diff-row diff-hunk" role="row">
-          <span className="diff-number" />
-          <span className="diff-number" />
-          <span className="diff-text">{escapeControls(row.text, { keepLineBreaks: true })}</span>
+          <span role="cell" className="diff-number" />
+          <span role="cell" className="diff-number" />
+          <span role="cell" className="diff-text">
+            {escapeControls(row.text, { keepLineBreaks: true })}
+          </span>
         </div>
       );
     case 'context':
       return (
         <div className="diff-row diff-context" role="row">
-          <span className="diff-number">{row.oldNumber}</span>
-          <span className="diff-number">{row.newNumber}</span>
-          <span className="diff-text"> {escapeControls(row.text, { keepLineBreaks: true })}</span>
+          <span role="cell" className="diff-number">
+            {row.oldNumber}
+          </span>
+          <span role="cell" className="diff-number">
+            {row.newNumber}
+          </span>
+          <span role="cell" className="diff-text">
+            {' '}
+            {escapeControls(row.text, { keepLineBreaks: true })}
+          </span>
         </div>
       );
     case 'added':
       return (
         <div className="diff-row diff-added" role="row">
-          <span className="diff-number" />
-          <span className="diff-number">{row.newNumber}</span>
-          <span className="diff-text">+{escapeControls(row.text, { keepLineBreaks: true })}</span>
+          <span role="cell" className="diff-number" />
+          <span role="cell" className="diff-number">
+            {row.newNumber}
+          </span>
+          <span role="cell" className="diff-text">
+            +{escapeControls(row.text, { keepLineBreaks: true })}
+          </span>
         </div>
       );
     case 'removed':
       return (
         <div className="diff-row diff-removed" role="row">
-          <span className="diff-number">{row.oldNumber}</span>
-          <span className="diff-number" />
-          <span className="diff-text">-{escapeControls(row.text, { keepLineBreaks: true })}</span>
+          <span role="cell" className="diff-number">
+            {row.oldNumber}
+          </span>
+          <span role="cell" className="diff-number" />
+          <span role="cell" className="diff-text">
+            -{escapeControls(row.text, { keepLineBreaks: true })}
+          </span>
         </div>
       );
     case 'note':
       return (
         <div className="diff-row diff-note" role="row">
-          <span className="diff-number" />
-          <span className="diff-number" />
-          <span className="diff-text">{escapeControls(row.text, { keepLineBreaks: true })}</span>
+          <span role="cell" className="diff-number" />
+          <span role="cell" className="diff-number" />
+          <span role="cell" className="diff-text">
+            {escapeControls(row.text, { keepLineBreaks: true })}
+          </span>
         </div>
       );
   }

@@ -65,7 +65,7 @@ describe('SelectableList', () => {
     expect(selected).toEqual(['b.ts', 'c.ts', 'd.ts']);
     expect(screen.getByTestId('files').getAttribute('data-selected-count')).toBe('3');
     expect(screen.getByTestId('files').getAttribute('data-state')).toBe('idle');
-    expect(screen.getAllByRole('option', { selected: true })).toHaveLength(3);
+    expect(screen.getAllByRole('row', { selected: true })).toHaveLength(3);
   });
 
   it('extends with shift-click and toggles with ctrl-click', () => {
@@ -92,7 +92,7 @@ describe('SelectableList', () => {
     let selected: string[] = [];
     const opened: string[] = [];
     render(<Harness onChange={(next) => (selected = next)} onActivate={(key) => opened.push(key)} />);
-    const list = screen.getByRole('listbox', { name: 'Changed files' });
+    const list = screen.getByRole('grid', { name: 'Changed files' });
     fireEvent.keyDown(list, { key: 'ArrowDown' });
     fireEvent.keyDown(list, { key: 'ArrowDown', shiftKey: true });
     fireEvent.keyDown(list, { key: 'ArrowDown', shiftKey: true });
@@ -112,7 +112,7 @@ describe('SelectableList', () => {
       window.dispatchEvent(new Event('pointerup'));
     });
     expect(selected).toEqual([]);
-    expect(screen.getByRole('listbox').getAttribute('aria-activedescendant')).toMatch(/-1$/);
+    expect(screen.getByRole('grid').getAttribute('aria-activedescendant')).toMatch(/-1$/);
     fireEvent.pointerDown(screen.getByTestId('check-d.ts'), { button: 0 });
     act(() => {
       window.dispatchEvent(new Event('pointerup'));

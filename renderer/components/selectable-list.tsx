@@ -169,7 +169,8 @@ export function SelectableList(props: SelectableListProps) {
       scrollToIndex={cursorIndex === -1 ? undefined : cursorIndex}
       getRowKey={(index) => keys[index] ?? String(index)}
       listProps={{
-        role: 'listbox',
+        // A grid, not a listbox: its rows hold buttons (restore, history), which an option may not.
+        role: 'grid',
         'aria-label': label,
         'aria-multiselectable': true,
         'aria-activedescendant': cursorIndex === -1 ? undefined : `${idPrefix}-${cursorIndex}`,
@@ -186,7 +187,7 @@ export function SelectableList(props: SelectableListProps) {
         const key = keys[index] ?? '';
         return {
           id: `${idPrefix}-${index}`,
-          role: 'option',
+          role: 'row',
           'aria-selected': selection.selected.has(key),
           'data-cursor': index === cursorIndex ? 'true' : undefined,
           'data-key': key,

@@ -83,7 +83,6 @@ function LineRow({
       data-path={row.path}
       data-key={row.key}
       data-picked={isPicked ? 'true' : undefined}
-      role="row"
     >
       <span className="diff-number">{oldNumber}</span>
       <span className="diff-number">{newNumber}</span>
@@ -114,7 +113,7 @@ export const StackedDiffRow = memo(function StackedDiffRow({
       return <LineRow row={row} isPicked={isPicked} />;
     case 'hunk':
       return (
-        <div className="diff-row diff-hunk stacked-hunk" role="row">
+        <div className="diff-row diff-hunk stacked-hunk">
           <span className="diff-number" />
           <span className="diff-number" />
           <span className="diff-text">

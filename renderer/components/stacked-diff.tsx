@@ -224,7 +224,8 @@ export function StackedDiff(props: StackedDiffProps) {
         }}
         onPointerMove={onPointerMove}
         data-state={isDragging ? 'dragging' : 'idle'}
-        role="table"
+        // A region, not a table: its rows hold file headers with buttons and notices, which a table's rows may not.
+        role="region"
         aria-label="Changes, file by file"
       >
         <div className="virtual-list-spacer" style={{ height: virtualizer.getTotalSize() }}>

@@ -98,7 +98,12 @@ export const TimelineRow = memo(function TimelineRow({
   const turn = actor.kind === 'session' && actor.turn !== undefined ? `turn ${actor.turn}` : undefined;
   const reasonText = escapeControls(entry.reason);
   return (
-    <div className={`timeline-row ${laneClass}`} data-kind={entry.kind} data-in-turn={isInTurn ? 'true' : undefined}>
+    <div
+      role="gridcell"
+      className={`timeline-row ${laneClass}`}
+      data-kind={entry.kind}
+      data-in-turn={isInTurn ? 'true' : undefined}
+    >
       <Lanes lanes={lanes} />
       <div className="timeline-main">
         <div className="timeline-line">
@@ -145,7 +150,7 @@ export const TimelineRow = memo(function TimelineRow({
 /** A day's heading in the timeline. */
 export function TimelineDayHeading({ label }: { readonly label: string }) {
   return (
-    <div className="timeline-day" data-testid="timeline-day">
+    <div role="gridcell" className="timeline-day" data-testid="timeline-day">
       {label}
     </div>
   );
@@ -164,7 +169,7 @@ export function TimelineTurnHeading({
   readonly count: number;
 }) {
   return (
-    <div className={`timeline-turn ${laneClass}`} data-testid="timeline-turn">
+    <div role="gridcell" className={`timeline-turn ${laneClass}`} data-testid="timeline-turn">
       <span className="lane-dot" aria-hidden="true" />
       <span className="timeline-turn-who">
         {actorName(actor)}

@@ -157,18 +157,22 @@ function useTimelineNavigation({ dir, entries, selectedId }: TimelineListProps, 
   return { onKeyDown, onClick };
 }
 
-/** A row's own attributes: a checkpoint is an option (with its ids for tests and lanes); a heading is presentation. */
+/**
+ * A row's own attributes. The list is a grid, not a listbox: a checkpoint's row holds buttons
+ * (restore, rewind), which an option may not. A checkpoint is a selectable row (with its ids for
+ * tests and lanes); a heading is a row that is never selected.
+ */
 function itemRowProps(
   item: TimelineItem | undefined,
   index: number,
   idPrefix: string,
   selectedId: string | undefined,
 ): ElementProps {
-  if (item?.kind !== 'entry') return { role: 'presentation', 'data-heading': item?.kind };
+  if (item?.kind !== 'entry') return { role: 'row', 'data-heading': item?.kind };
   const actor = actorOfEntry(item.entry);
   return {
     id: `${idPrefix}-${index}`,
-    role: 'option',
+    role: 'row',
     'aria-selected': item.entry.id === selectedId,
     'data-testid': 'timeline-entry',
     'data-checkpoint-id': item.entry.id,
@@ -240,7 +244,7 @@ export function TimelineList(props: TimelineListProps) {
       scrollToIndex={selectedItem === -1 ? undefined : selectedItem}
       getRowKey={(index) => items[index]?.key ?? String(index)}
       listProps={{
-        role: 'listbox',
+        role: 'grid',
         'aria-label': 'Checkpoints, newest first',
         tabIndex: 0,
         'aria-activedescendant': selectedItem === -1 ? undefined : `${idPrefix}-${selectedItem}`,
