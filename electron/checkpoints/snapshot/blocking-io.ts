@@ -26,7 +26,7 @@ import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { FileRead } from './async-file-reader';
 import { objectHeader, type ObjectType } from '../store/git-objects';
-import { windowBitsFor } from '../store/object-zlib';
+import { ownBytes, windowBitsFor } from '../store/object-zlib';
 
 const noFollow = process.platform === 'win32' ? 0 : constants.O_NOFOLLOW;
 const maxReads = 3;
@@ -71,7 +71,7 @@ export function readBlocking(absolute: string, isSymlink: boolean, maxFileBytes:
 
 /** zlib-compresses an object's content for a pack, blocking the calling worker. */
 export function compressBlocking(content: Uint8Array): Buffer {
-  return deflateSync(content, { level: 1, windowBits: windowBitsFor(content.length) });
+  return ownBytes(deflateSync(content, { level: 1, windowBits: windowBitsFor(content.length) }));
 }
 
 /**

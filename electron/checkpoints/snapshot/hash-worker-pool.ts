@@ -1,10 +1,8 @@
-import { access } from 'node:fs/promises';
 import os from 'node:os';
-import { Worker } from 'node:worker_threads';
 import type { HashRequest, HashResult, ObjectSink } from './file-hasher';
 import type { FolderListing } from './folder-listing';
 import type { HashCandidate } from './stat-walk';
-import type { HashWorkerCommand, HashWorkerData, HashWorkerReply } from './hash-worker';
+import { HashWorker, workerEntry } from './hash-worker-client';
 import type { WrittenPack } from '../store/pack-writer';
 
 /** A split walk shares out about this many subtrees per worker, so that one deep subtree does not leave the others idle. */
@@ -12,85 +10,6 @@ const subtreesPerWorker = 8;
 
 /** Files per message to a worker: big enough to amortise the hop, small enough to balance the load. */
 const chunkSize = 256;
-
-/** Distributive form of Omit, so each command keeps its own fields. */
-type CommandBody = HashWorkerCommand extends infer C ? (C extends HashWorkerCommand ? Omit<C, 'id'> : never) : never;
-
-/** One worker thread and its pending requests. */
-class HashWorker {
-  readonly #worker: Worker;
-  readonly #pending = new Map<
-    number,
-    { resolve: (value: unknown) => void; reject: (error: Error) => void; onPartial?: (partial: unknown) => void }
-  >();
-  #nextId = 0;
-  #failure: Error | undefined;
-
-  constructor(gitdir: string, entry: URL) {
-    const data: HashWorkerData = { gitdir };
-    // From source (tests, `tsx`), the worker needs tsx registered before it can import TypeScript.
-    this.#worker = entry.pathname.endsWith('.ts')
-      ? new Worker(
-          `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`,
-          { eval: true, workerData: data },
-        )
-      : new Worker(entry, { workerData: data });
-    this.#worker.unref();
-    this.#worker.on('message', (reply: HashWorkerReply) => {
-      const waiter = this.#pending.get(reply.id);
-      if (reply.partial !== undefined) {
-        waiter?.onPartial?.(reply.partial);
-        return;
-      }
-      this.#pending.delete(reply.id);
-      if (reply.error !== undefined) waiter?.reject(new Error(`hashing worker: ${reply.error}`));
-      else waiter?.resolve(reply.value);
-    });
-    const fail = (error: Error): void => {
-      this.#failure = error;
-      for (const waiter of this.#pending.values()) waiter.reject(error);
-      this.#pending.clear();
-    };
-    this.#worker.on('error', fail);
-    this.#worker.on('exit', (code) => fail(new Error(`hashing worker exited with code ${code}`)));
-  }
-
-  /** Sends a command and waits for its answer. */
-  send(command: CommandBody, onPartial?: (partial: unknown) => void): Promise<unknown> {
-    if (this.#failure !== undefined) return Promise.reject(this.#failure);
-    const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      this.#pending.set(id, onPartial === undefined ? { resolve, reject } : { resolve, reject, onPartial });
-      this.#worker.postMessage({ ...command, id });
-    });
-  }
-
-  terminate(): Promise<number> {
-    return this.#worker.terminate();
-  }
-}
-
-/**
- * Where the worker's code is: beside this file when running from source; in the build, the
- * bundler emits `hash-worker.js` next to the entry points, while this code may sit in a chunk
- * folder below them.
- */
-async function workerEntry(): Promise<URL> {
-  if (import.meta.url.endsWith('.ts')) return new URL('./hash-worker.ts', import.meta.url);
-  const candidates = [new URL('./hash-worker.js', import.meta.url), new URL('../hash-worker.js', import.meta.url)];
-  for (const candidate of candidates) {
-    if (
-      await access(candidate).then(
-        () => true,
-        () => false,
-      )
-    )
-      return candidate;
-  }
-  throw new Error(
-    `the hashing worker is missing from the build (looked for ${candidates.map((url) => url.pathname).join(', ')})`,
-  );
-}
 
 /** The stat cache a walk compares against in the workers, as loaded (and checked) for the state it updates. */
 export interface WalkBaseline {
@@ -111,17 +30,50 @@ export function defaultWorkerCount(isOneShot = false): number {
 }
 
 /**
+ * How long the workers stay after their last batch or walk. A worker that hashed 25,000 files
+ * keeps a heap of ~50 MiB (and its allocator's arenas) that an idle worker never collects; a new
+ * one starts in tens of milliseconds, so a resident core lets them go once its burst is over.
+ */
+export const workerIdleMs = 20_000;
+
+/**
  * Worker threads that hash big batches of files, each into its own pack. Started on first use,
- * kept for the next big snapshot, stopped by `dispose`.
+ * kept for the next big snapshot while work keeps coming, stopped after `idleMs` without any
+ * (started again on the next use), and by `dispose`.
  */
 export class HashWorkerPool {
   #workers: HashWorker[] = [];
   #starting: Promise<readonly HashWorker[]> | undefined;
+  /** Batches and walks under way: the workers are let go only when none is. */
+  #busy = 0;
+  #idleTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly gitdir: string,
     private readonly size: number,
+    private readonly idleMs = workerIdleMs,
   ) {}
+
+  /** Runs `work` as busy time: the idle countdown starts again when the last work ends. */
+  async #busyWith<T>(work: () => Promise<T>): Promise<T> {
+    this.#busy += 1;
+    clearTimeout(this.#idleTimer);
+    try {
+      return await work();
+    } finally {
+      this.#busy -= 1;
+      if (this.#busy === 0) this.#countDownIdle();
+    }
+  }
+
+  /** Lets the workers go after `idleMs` unless work comes first (the timer never keeps a process alive). */
+  #countDownIdle(): void {
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = setTimeout(() => {
+      if (this.#busy === 0) this.dispose().catch(() => undefined);
+    }, this.idleMs);
+    this.#idleTimer.unref();
+  }
 
   /** Starts the workers once (concurrent callers share the start). */
   #ensureStarted(): Promise<readonly HashWorker[]> {
@@ -143,6 +95,7 @@ export class HashWorkerPool {
   /** Starts the workers now, ahead of a walk or batch known to come (their start-up overlaps the caller's work). */
   prestart(): void {
     this.#ensureStarted().catch(() => undefined);
+    if (this.#busy === 0) this.#countDownIdle();
   }
 
   /**
@@ -169,6 +122,16 @@ export class HashWorkerPool {
     maxFileBytes: number,
     onResults: (results: readonly HashResult[]) => void,
     sink: ObjectSink = 'pack',
+  ): Promise<WrittenPack[]> {
+    return this.#busyWith(() => this.#run(root, candidates, maxFileBytes, onResults, sink));
+  }
+
+  async #run(
+    root: string,
+    candidates: readonly HashCandidate[],
+    maxFileBytes: number,
+    onResults: (results: readonly HashResult[]) => void,
+    sink: ObjectSink,
   ): Promise<WrittenPack[]> {
     await this.#ensureStarted();
     const workers = this.#workers.slice(0, Math.max(1, Math.min(this.size, Math.ceil(candidates.length / chunkSize))));
@@ -213,6 +176,16 @@ export class HashWorkerPool {
     ignoredFolders: readonly string[],
     onListings: (listings: readonly FolderListing[]) => void,
     baseline?: WalkBaseline,
+  ): Promise<void> {
+    return this.#busyWith(() => this.#walkWith(root, rel, ignoredFolders, onListings, baseline));
+  }
+
+  async #walkWith(
+    root: string,
+    rel: string,
+    ignoredFolders: readonly string[],
+    onListings: (listings: readonly FolderListing[]) => void,
+    baseline: WalkBaseline | undefined,
   ): Promise<void> {
     const workers = await this.#ensureStarted();
     const [first] = workers;
@@ -267,8 +240,9 @@ export class HashWorkerPool {
     );
   }
 
-  /** Stops every worker. */
+  /** Stops every worker (a later batch or walk starts new ones). */
   async dispose(): Promise<void> {
+    clearTimeout(this.#idleTimer);
     const starting = this.#starting;
     this.#workers = [];
     this.#starting = undefined;

@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { deflateObject, inlineZlibMaxBytes, storedZlib, unstoredZlib, windowBitsFor } from './object-zlib';
+import { compressBlocking } from '../snapshot/blocking-io';
+import {
+  deflateObject,
+  inflateObject,
+  inlineZlibMaxBytes,
+  ownBytes,
+  storedZlib,
+  unstoredZlib,
+  windowBitsFor,
+} from './object-zlib';
 
 /** A tree-like mix: text that repeats (names, modes) and bytes that do not (object ids). */
 function treeLike(entries: number): Buffer {
@@ -85,5 +94,22 @@ describe('object deflation', () => {
     expect(windowBitsFor(3_500)).toBe(12);
     expect(windowBitsFor(inlineZlibMaxBytes)).toBe(15);
     expect(windowBitsFor(10_000_000)).toBe(15);
+  });
+});
+
+describe('compressed bytes that are kept', () => {
+  it("hold memory of about their own size, not zlib's 16 KiB output chunk (a 50k-file snapshot pinned 800 MiB that way)", async () => {
+    const content = Buffer.from('export const answer = 42;\n');
+    const raw = deflateSync(content, { level: 1 });
+    // What zlib hands back: a slice of a chunk far bigger than the bytes (the reason for ownBytes).
+    expect(raw.buffer.byteLength).toBeGreaterThanOrEqual(16 * 1024);
+    for (const kept of [compressBlocking(content), await deflateObject(content, 1), await inflateObject(raw)]) {
+      expect(kept.buffer.byteLength).toBeLessThanOrEqual(8 * 1024);
+    }
+    expect(inflateSync(compressBlocking(content))).toEqual(content);
+    expect(await inflateObject(await deflateObject(content, 1))).toEqual(content);
+    // A buffer that already owns its memory is returned as it is.
+    const whole = Buffer.alloc(100_000);
+    expect(ownBytes(whole)).toBe(whole);
   });
 });

@@ -23,6 +23,16 @@ export function windowBitsFor(length: number): number {
   return Math.min(15, Math.max(9, Math.ceil(Math.log2(length + 262))));
 }
 
+/**
+ * `buffer`, copied to memory of its own size when it is a small slice of a much larger block.
+ * zlib's inline calls return a slice of a 16 KiB output chunk: a 28-byte object kept that way (a
+ * pack's parts held for its checksum, a cache) pins the whole chunk, and a 50,000-file snapshot
+ * held 800 MiB of them in its hashing workers. A small copy comes from Node's shared 8 KiB pool.
+ */
+export function ownBytes(buffer: Buffer): Buffer {
+  return buffer.buffer.byteLength > 2 * buffer.length + 64 ? Buffer.from(buffer) : buffer;
+}
+
 /** The most bytes one stored deflate block holds. */
 const storedBlockBytes = 0xffff;
 
@@ -112,7 +122,7 @@ export function unstoredZlib(stream: Uint8Array): Buffer | undefined {
 export async function deflateObject(raw: Uint8Array, level: number): Promise<Buffer> {
   if (level === 0) return storedZlib(raw);
   return raw.length <= inlineZlibMaxBytes
-    ? deflateSync(raw, { level, windowBits: windowBitsFor(raw.length) })
+    ? ownBytes(deflateSync(raw, { level, windowBits: windowBitsFor(raw.length) }))
     : deflateAsync(raw, { level });
 }
 
@@ -128,7 +138,7 @@ export async function inflateObject(compressed: Uint8Array, expectedBytes?: numb
     expectedBytes === undefined ? compressed.length <= inlineZlibMaxBytes : expectedBytes <= inlineZlibMaxBytes;
   if (!isSmall) return inflateAsync(compressed);
   try {
-    return inflateSync(compressed, { maxOutputLength: ceiling });
+    return ownBytes(inflateSync(compressed, { maxOutputLength: ceiling }));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ERR_BUFFER_TOO_LARGE') throw error;
     return inflateAsync(compressed);
