@@ -34,17 +34,34 @@ const at = (path: string, key: string): number =>
   rows.findIndex((row) => row.kind === 'line' && row.path === path && row.key === key);
 
 describe('line selection in the stacked diff', () => {
-  it('picks the changed lines a drag crosses, skipping context, within one file', () => {
+  it('picks the changed lines a drag crosses and what stands for them on the other side, within one file', () => {
     let pick = pressLine(undefined, rows, at('a.txt', 'o3'), false);
-    pick = dragLine(pick, rows, at('a.txt', 'n3'));
+    pick = dragLine(pick, rows, at('a.txt', 'n2'));
     // Crossing into the next file does not extend the pick.
     pick = dragLine(pick, rows, at('b.txt', 'n2'));
     pick = releaseLine(pick);
     expect(pick?.path).toBe('a.txt');
+    // o3 (the change's last old line) brings its counterpart n3 and the extra line after it (n4);
+    // n2 brings its counterpart o2: the whole change goes back, as `--lines 2-3` would.
     expect(toRowSelection(pick ?? { path: '', keys: new Set() })).toEqual({
-      old: [{ from: 3, to: 3 }],
-      new: [{ from: 2, to: 3 }],
+      old: [{ from: 2, to: 3 }],
+      new: [{ from: 2, to: 4 }],
     });
+  });
+
+  it('a line picked on either side restores the same thing: its old version in place of the new one', () => {
+    const fromOld = releaseLine(pressLine(undefined, rows, at('a.txt', 'o2'), false));
+    const fromNew = releaseLine(pressLine(undefined, rows, at('a.txt', 'n2'), false));
+    expect(toRowSelection(fromOld ?? { path: '', keys: new Set() })).toEqual({
+      old: [{ from: 2, to: 2 }],
+      new: [{ from: 2, to: 2 }],
+    });
+    expect(toRowSelection(fromNew ?? { path: '', keys: new Set() })).toEqual(
+      toRowSelection(fromOld ?? { path: '', keys: new Set() }),
+    );
+    // The extra new line alone stands for nothing old: it is taken out, nothing is put back.
+    const extra = releaseLine(pressLine(undefined, rows, at('a.txt', 'n4'), false));
+    expect(toRowSelection(extra ?? { path: '', keys: new Set() })).toEqual({ old: [], new: [{ from: 4, to: 4 }] });
   });
 
   it('picks a whole hunk, and unpicks it the second time; Shift adds to a pick', () => {
@@ -56,7 +73,10 @@ describe('line selection in the stacked diff', () => {
         { from: 2, to: 2 },
         { from: 9, to: 9 },
       ],
-      new: [{ from: 10, to: 10 }],
+      new: [
+        { from: 2, to: 2 },
+        { from: 10, to: 10 },
+      ],
     });
     expect(toggleHunk(toggleHunk(undefined, rows, 'a.txt', 0), rows, 'a.txt', 0)).toBeUndefined();
   });

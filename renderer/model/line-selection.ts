@@ -6,7 +6,11 @@ export interface LineRange {
   readonly to: number;
 }
 
-/** Diff rows picked for "Restore these lines", in one file: keys `o12` (a removed line 12 to put back), `n13` (an added line 13 to take out). */
+/**
+ * Diff rows picked for "Restore these lines", in one file: keys `o12` (a removed line 12 to put
+ * back), `n13` (an added line 13 to take out). A pick always holds a changed line's counterparts
+ * (see `withCounterparts`), so the preview and the restore give what the CLI's `--lines` gives.
+ */
 export interface LineSelection {
   readonly path: string;
   readonly keys: ReadonlySet<string>;
@@ -20,14 +24,61 @@ function isChange(row: StackedRow | undefined, path: string): row is Extract<Sta
   return row?.kind === 'line' && row.path === path && (row.row.kind === 'added' || row.row.kind === 'removed');
 }
 
-/** The changed lines between two rows of the same file (inclusive), as keys. */
-function changesBetween(rows: readonly StackedRow[], path: string, from: number, to: number): string[] {
+/** One change of a file's diff: the removed rows and the added rows that replace them, in order (keys). */
+interface ChangeRun {
+  readonly removed: string[];
+  readonly added: string[];
+}
+
+/** Every change of `path` by the key of each of its rows: runs of changed rows unbroken by context or a hunk's edge. */
+function changeRuns(rows: readonly StackedRow[], path: string): Map<string, ChangeRun> {
+  const runs = new Map<string, ChangeRun>();
+  let run: ChangeRun | undefined;
+  let hunk = -1;
+  for (const row of rows) {
+    if (!isChange(row, path) || row.hunk !== hunk) run = undefined;
+    if (row.kind === 'line' && row.path === path) hunk = row.hunk;
+    if (!isChange(row, path)) continue;
+    run ??= { removed: [], added: [] };
+    (row.row.kind === 'removed' ? run.removed : run.added).push(row.key);
+    runs.set(row.key, run);
+  }
+  return runs;
+}
+
+/**
+ * What picking a changed line means, whichever side it is on: that line of the checkpoint's
+ * version comes back in place of what stands for it now, as `--lines` does in the CLI. Within a
+ * change, the i-th removed line and the i-th added line stand for each other; the added lines past
+ * the last removed one go with it; a line with no counterpart (a pure insertion or deletion) goes
+ * alone. So a drag over the old lines 10–20 of a rewritten block also takes out the new lines
+ * that replaced them, instead of inserting the old ones beside them.
+ */
+function withCounterparts(rows: readonly StackedRow[], path: string, keys: Iterable<string>): Set<string> {
+  const runs = changeRuns(rows, path);
+  const picked = new Set<string>();
+  for (const key of keys) {
+    const run = runs.get(key);
+    if (run === undefined) continue;
+    picked.add(key);
+    const removedIndex = run.removed.indexOf(key);
+    const index = removedIndex === -1 ? run.added.indexOf(key) : removedIndex;
+    const counterpart = removedIndex === -1 ? run.removed[index] : run.added[index];
+    if (counterpart !== undefined) picked.add(counterpart);
+    if (removedIndex !== -1 && removedIndex === run.removed.length - 1)
+      for (const extra of run.added.slice(run.removed.length)) picked.add(extra);
+  }
+  return picked;
+}
+
+/** The changed lines between two rows of the same file (inclusive), with their counterparts, as keys. */
+function changesBetween(rows: readonly StackedRow[], path: string, from: number, to: number): Set<string> {
   const keys: string[] = [];
   for (let index = Math.min(from, to); index <= Math.max(from, to); index += 1) {
     const row = rows[index];
     if (isChange(row, path)) keys.push(row.key);
   }
-  return keys;
+  return withCounterparts(rows, path, keys);
 }
 
 /** A press on row `index`: starts a drag there (Shift: adds to what is picked in that file; otherwise a new pick). */
