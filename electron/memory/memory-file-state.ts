@@ -8,6 +8,7 @@ import type {
 } from '../../shared/contract/memory-contract';
 import { diffEntries } from './entry-diff';
 import { findAppendedText } from './memory-appended';
+import { flaggedEntries } from './flagged-entries';
 import type { ResolvedMemoryDirectory } from './memory-config';
 import { badInputDrift, detectDrift, noDrift } from './memory-drift';
 import { isSameIdentity, type FileIdentity } from '../files/file-identity';
@@ -152,7 +153,11 @@ export class MemoryFileState {
       ? null
       : findAppendedText(parsed.version.entries, previous.entries, new Set(options.record?.entries ?? []));
     if (appended !== null) change.appended = appended;
-    if (!isVigil) this.#lastExternal = change;
+    if (!isVigil) {
+      const flagged = flaggedEntries(change.diff.added);
+      if (flagged.length > 0) change.flagged = flagged;
+      this.#lastExternal = change;
+    }
     this.#outbox.push(change);
     return change;
   }

@@ -60,15 +60,70 @@ function AppendedNotice({
   );
 }
 
-/** The file's entries (those of the last outside edit marked new), or why there are none. */
+/** The last edit made outside Vigil: its diff, what in it reads like an instruction to the agent, and Reject while the file still holds it. */
+function ExternalEdit({
+  testId,
+  view,
+  now,
+  onReject,
+}: Pick<MemoryFileCardProps, 'testId' | 'now' | 'onReject'> & { readonly view: MemoryFileView }) {
+  const edit = view.lastExternalChange;
+  if (edit === null) return null;
+  const isCurrent = edit.current.sha256 === view.sha256;
+  const flagged = edit.flagged ?? [];
+  return (
+    <details
+      className="memory-external"
+      open={isCurrent && (flagged.length > 0 || Date.parse(edit.at) > now - 5 * 60_000)}
+      data-testid={`${testId}-external`}
+      data-current={isCurrent ? 'true' : 'false'}
+    >
+      <summary>
+        Edited outside Vigil <time dateTime={edit.at}>{formatRelativeTime(edit.at, now)}</time>
+        {!isCurrent && <span className="subtle"> · no longer what the file holds</span>}
+        {isCurrent && flagged.length > 0 && (
+          <span className="badge" data-kind="denied">
+            reads like an instruction
+          </span>
+        )}
+      </summary>
+      {isCurrent && flagged.length > 0 && (
+        <ul className="memory-flagged" data-testid={`${testId}-flagged`}>
+          {flagged.map((item) => (
+            <li key={item.entry}>
+              <q className="mono">{escapeControls(item.entry)}</q> — {item.what}. The agent reads it as part of its
+              memory; Vigil's memory tool would have refused it.
+            </li>
+          ))}
+        </ul>
+      )}
+      <EntryDiffView diff={edit.diff} />
+      {isCurrent && (
+        <button
+          type="button"
+          className="button button-small"
+          data-testid="reject-external"
+          onClick={onReject}
+          title="Write back the entries from before this edit; the edited text is kept in a backup, and the toast can undo it"
+        >
+          Reject this edit
+        </button>
+      )}
+    </details>
+  );
+}
+
+/** The file's entries (those of the last outside edit marked new, those that read like instructions flagged), or why there are none. */
 function MemoryEntries({
   name,
   view,
   added,
+  flagged,
 }: {
   readonly name: string;
   readonly view: MemoryFileView;
   readonly added: ReadonlySet<string>;
+  readonly flagged: ReadonlySet<string>;
 }) {
   if (!view.exists) return <p className="muted">No {name} yet. Agents create it with their first memory write.</p>;
   if (view.entries.length === 0) return <p className="muted">{name} is empty.</p>;
@@ -80,6 +135,8 @@ function MemoryEntries({
           className="memory-entry"
           data-testid="memory-entry"
           data-new={added.has(entry) ? 'true' : undefined}
+          data-flagged={flagged.has(entry) ? 'true' : undefined}
+          title={flagged.has(entry) ? 'Reads like an instruction to the agent (see the outside edit above)' : undefined}
         >
           <span className="entry-text">{escapeControls(entry, { keepLineBreaks: true })}</span>
           <span className="entry-size subtle">{codePointLength(entry)}</span>
@@ -100,6 +157,8 @@ export interface MemoryFileCardProps {
   /** Opens the adoption dialog: for a drifted file from its banner, for any other to edit its entries. */
   readonly onAdopt: () => void;
   readonly onKeepAppended: () => void;
+  /** Rejects the last outside edit: the entries from before it go back. */
+  readonly onReject: () => void;
   readonly onShowHistory: () => void;
   readonly onRetry: () => void;
 }
@@ -117,11 +176,14 @@ export function MemoryFileCard({
   now,
   onAdopt,
   onKeepAppended,
+  onReject,
   onShowHistory,
   onRetry,
 }: MemoryFileCardProps) {
   const recent = view?.lastExternalChange ?? null;
-  const added = new Set(recent?.diff.added ?? []);
+  const isCurrent = recent !== null && recent.current.sha256 === view?.sha256;
+  const added = new Set(isCurrent ? recent.diff.added : []);
+  const flagged = new Set(isCurrent ? (recent.flagged ?? []).map((item) => item.entry) : []);
   return (
     <section
       className="memory-file"
@@ -148,19 +210,8 @@ export function MemoryFileCard({
           {view.appended !== null && (
             <AppendedNotice testId={testId} appended={view.appended.appended} onKeepAppended={onKeepAppended} />
           )}
-          {recent !== null && (
-            <details
-              className="memory-external"
-              open={Date.parse(recent.at) > now - 5 * 60_000}
-              data-testid={`${testId}-external`}
-            >
-              <summary>
-                Edited outside Vigil <time dateTime={recent.at}>{formatRelativeTime(recent.at, now)}</time>
-              </summary>
-              <EntryDiffView diff={recent.diff} />
-            </details>
-          )}
-          <MemoryEntries name={name} view={view} added={added} />
+          <ExternalEdit testId={testId} view={view} now={now} onReject={onReject} />
+          <MemoryEntries name={name} view={view} added={added} flagged={flagged} />
         </>
       )}
     </section>

@@ -19,6 +19,7 @@ import {
   refusedBackup,
 } from '../model/memory-files';
 import type { AppState } from './app-store';
+import { rejectExternalEdit } from './memory-reject-steps';
 import type { SliceContext } from './slice-context';
 
 /** One memory file as the store holds it. */
@@ -61,6 +62,8 @@ export interface MemorySlice {
   readonly adoptMemory: () => Promise<void>;
   /** Keeps the text appended outside Vigil to a file's last entry as an entry of its own. */
   readonly keepAppended: (dir: string, target: MemoryTarget) => Promise<void>;
+  /** Rejects the last edit made outside Vigil: the entries from before it go back (with an undo). */
+  readonly rejectExternalEdit: (dir: string, target: MemoryTarget) => Promise<void>;
   readonly cancelAdoption: () => void;
 }
 
@@ -256,6 +259,8 @@ export function createMemorySlice(client: VigilClient): StateCreator<AppState, [
       adoptMemory: () => adoptMemory(context),
 
       keepAppended: (dir, target) => keepAppended(context, dir, target),
+
+      rejectExternalEdit: (dir, target) => rejectExternalEdit(context, dir, target),
 
       cancelAdoption: () => {
         if (get().adoption?.phase !== 'adopting') set({ adoption: undefined });

@@ -116,6 +116,9 @@ export const memoryVersionSchema = z.object({
   entries: z.array(z.string()),
 });
 
+/** An entry that reads like an instruction to the agent (the memory scan's patterns, invisible characters): what was found. */
+export const flaggedEntrySchema = z.object({ entry: z.string(), what: z.string() });
+
 /** A change of a memory file: by Vigil (any Vigil process), or by anything else. */
 export const memoryChangeSchema = z.object({
   dir: z.string(),
@@ -139,6 +142,8 @@ export const memoryChangeSchema = z.object({
   isRestore: z.boolean().optional(),
   /** An external change that appended text to the last entry: it can be kept as an entry of its own (`memory:keep-appended`). */
   appended: appendedTextSchema.optional(),
+  /** Entries an external change added that look like instructions to the agent (what Vigil's own memory tool would refuse). */
+  flagged: z.array(flaggedEntrySchema).optional(),
 });
 
 /** A file as the UI shows it. */

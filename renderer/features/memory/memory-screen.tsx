@@ -78,6 +78,7 @@ function MemoryFiles({ dir }: { readonly dir: string }) {
   const refreshMemoryFile = useAppStore((state) => state.refreshMemoryFile);
   const proposeAdoption = useAppStore((state) => state.proposeAdoption);
   const keepAppended = useAppStore((state) => state.keepAppended);
+  const rejectExternalEdit = useAppStore((state) => state.rejectExternalEdit);
   const now = useNow(5000);
   return (
     <div className="memory-files" data-main-list="" tabIndex={-1} aria-label="Memory files">
@@ -95,6 +96,7 @@ function MemoryFiles({ dir }: { readonly dir: string }) {
             now={now}
             onAdopt={() => void proposeAdoption(dir, target)}
             onKeepAppended={() => void keepAppended(dir, target)}
+            onReject={() => void rejectExternalEdit(dir, target)}
             onShowHistory={() => navigate({ screen: 'timeline', dir })}
             onRetry={() => void refreshMemoryFile(dir, target)}
           />
