@@ -125,7 +125,9 @@ export async function assessCommand(command: string, setting: CommandSetting): P
       analysis.invocations.filter((invocation) => !isUnderstood(invocation)).map((invocation) => invocation.program),
     ),
   ];
-  const isWholeDirectory = analysis.effects.some(reachesUnnamed) || unknownPrograms.length > 0;
+  // Code from files (a script on the input, `./grep`, PATH or LD_PRELOAD set) may change anything, like an unknown program.
+  const runsFiles = analysis.runsFiles.length > 0;
+  const isWholeDirectory = analysis.effects.some(reachesUnnamed) || unknownPrograms.length > 0 || runsFiles;
   if (analysis.effects.length > 0 && cwdRoot !== undefined) checkpointRoots.add(cwdRoot);
   // Targets repeat across effects, directories and brace words: each distinct path is resolved once.
   const targets = [
@@ -167,7 +169,7 @@ export async function assessCommand(command: string, setting: CommandSetting): P
     command,
     cwd: setting.cwd,
     analysis,
-    isDestructive: analysis.effects.length > 0 || unknownPrograms.length > 0,
+    isDestructive: analysis.effects.length > 0 || unknownPrograms.length > 0 || runsFiles,
     checkpointRoots: [...checkpointRoots],
     changedPaths: [...changedPaths],
     isWholeDirectory,

@@ -50,12 +50,14 @@ export function parseShell(source: string, depth = 0): ParsedShell {
       script: { steps: [] },
       commands: [],
       functions: [],
+      assignments: [],
       problems: [`commands are nested more than ${maxShellDepth} levels deep`],
     };
   }
   const lexed = lexShell(source);
   const commands: SimpleCommand[] = [];
   const functions: string[] = [];
+  const assignments: ShellWord[] = [];
   const problems: string[] = [...lexed.problems];
   const frames: Frame[] = [{ kind: 'root', closer: '', steps: [], join: ';', isNegated: false, name: '' }];
   let words: ShellWord[] = [];
@@ -81,6 +83,7 @@ export function parseShell(source: string, depth = 0): ParsedShell {
       expansions.push(parsed.script);
       commands.push(...parsed.commands);
       functions.push(...parsed.functions);
+      assignments.push(...parsed.assignments);
       problems.push(...parsed.problems);
     }
   };
@@ -214,7 +217,10 @@ export function parseShell(source: string, depth = 0): ParsedShell {
         default:
           break;
       }
-      if (/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/u.test(token.text)) return index;
+      if (/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/u.test(token.text)) {
+        assignments.push(token);
+        return index;
+      }
       const openParen = tokens[index + 1];
       const closeParen = tokens[index + 2];
       if (
@@ -318,5 +324,5 @@ export function parseShell(source: string, depth = 0): ParsedShell {
     pop();
   }
   if (flags.isCaseHeader) problems.push('a "case" has no "in"');
-  return { script: { steps: top().steps }, commands, functions, problems };
+  return { script: { steps: top().steps }, commands, functions, assignments, problems };
 }
