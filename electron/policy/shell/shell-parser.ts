@@ -37,6 +37,12 @@ function operatorWord(text: string): ShellWord {
   return { kind: 'word', text, isQuoted: true, isDynamic: false, hasGlob: false, substitutions: [] };
 }
 
+/** Whether a word assigns a variable (`NAME=value`, `A[1]+=x`, `PATH="$X"`): its name and `=` are written bare. */
+function isAssignment(word: ShellWord): boolean {
+  const bare = word.quoteStart === undefined ? word.text : word.text.slice(0, word.quoteStart);
+  return /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/u.test(bare);
+}
+
 /**
  * Parses a command line the way the shell would run it: lists and pipelines (`&&`, `||`, `;`,
  * `|`, `&`, newlines), subshells, groups, `if`/`case`/loops and function definitions as compound
@@ -175,6 +181,10 @@ export function parseShell(source: string, depth = 0): ParsedShell {
       }
       return index;
     }
+    if (words.length === 0 && isAssignment(token)) {
+      assignments.push(token);
+      return index;
+    }
     if (words.length === 0 && !token.isQuoted) {
       const opener = openers[token.text];
       if (opener !== undefined) {
@@ -216,10 +226,6 @@ export function parseShell(source: string, depth = 0): ParsedShell {
         }
         default:
           break;
-      }
-      if (/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/u.test(token.text)) {
-        assignments.push(token);
-        return index;
       }
       const openParen = tokens[index + 1];
       const closeParen = tokens[index + 2];
