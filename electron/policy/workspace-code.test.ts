@@ -136,3 +136,32 @@ describe('shell code git runs from its settings gets the hardline treatment of s
     }
   });
 });
+
+describe('the PATH commands inherit', () => {
+  const withPath = (command: string, searchPath: string): Promise<CommandAssessment> =>
+    assessCommand(command, { cwd: workspace, roots: [workspace, other], home, searchPath });
+
+  it.each([
+    ['the current folder', '.:/usr/bin:/bin', /holds \./u],
+    ['an empty entry', '/usr/bin:/bin:', /holds \(empty: the current folder\)/u],
+    ['a relative folder', 'node_modules/.bin:/usr/bin', /holds node_modules\/\.bin/u],
+  ])(
+    'with %s on it, a plain program name may run a workspace file: every root is checkpointed',
+    async (_name, searchPath, reason) => {
+      const assessment = await withPath('ls', searchPath);
+      expect(assessment.analysis.runsFiles.join('\n')).toMatch(reason);
+      expect(assessment).toMatchObject({ isDestructive: true, isWholeDirectory: true });
+    },
+  );
+
+  it('with a folder inside a workspace root on it, too', async () => {
+    const assessment = await withPath('cat a.txt', `${path.join(workspace, 'bin')}:/usr/bin`);
+    expect(assessment.analysis.runsFiles.join('\n')).toContain(path.join(workspace, 'bin'));
+    expect(assessment.isWholeDirectory).toBe(true);
+  });
+
+  it('with only folders outside the workspace, read-only stays read-only; a lone cd runs no program', async () => {
+    expect(await withPath('ls', '/usr/local/bin:/usr/bin:/bin')).toMatchObject({ isDestructive: false });
+    expect(await withPath('cd sub', '.:/usr/bin')).toMatchObject({ isDestructive: false });
+  });
+});

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { isPathInside } from '../lib/path-rules';
 import type { Invocation } from './command-unwrap';
 import type { ParsedShell, ShellWord } from './shell';
 
@@ -142,4 +144,25 @@ export function optionProgram(invocation: Invocation): string | undefined {
     option = words.find((word) => /^(-O|--open-files-in-pager)/u.test(word));
   if (option === undefined) return undefined;
   return `"${invocation.program} ${option}" runs a program it is given, which may be code written in the workspace`;
+}
+
+/**
+ * Why the program search path commands start with (the supervisor's own `PATH`, which they inherit)
+ * may lead a plain program name to a file in the workspace: a relative entry (`.`,
+ * `node_modules/.bin`), an empty one (the current folder), or a folder inside a workspace root.
+ */
+export function inheritedPathConcern(
+  searchPath: string,
+  roots: readonly string[],
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
+  const entries = searchPath.split(platform === 'win32' ? ';' : ':');
+  const flavour = platform === 'win32' ? path.win32 : path.posix;
+  const isAbsolute = (entry: string): boolean => flavour.isAbsolute(entry);
+  const risky = entries.filter(
+    (entry) => entry === '' || !isAbsolute(entry) || roots.some((root) => isPathInside(entry, root)),
+  );
+  if (risky.length === 0) return undefined;
+  const shown = [...new Set(risky.map((entry) => (entry === '' ? '(empty: the current folder)' : entry)))];
+  return `the PATH commands start with holds ${shown.join(', ')}, so a program name may run a file from the workspace`;
 }
