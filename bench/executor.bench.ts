@@ -148,6 +148,11 @@ function parsing(repeats: number): BenchTable {
     'git status && git diff --stat | tail -1',
     'cat <<EOF > f\n$(date)\nEOF',
     'sudo -u root env A=1 nice -n 5 xargs -I{} sh -c "git push --force; echo $(whoami)"',
+    // Code from workspace files (issue 30): a changed PATH, a script on the input, a program by path, git's shell code.
+    'PATH=.:$PATH ls',
+    'sh < script.sh',
+    './grep foo',
+    "git -c alias.x='!rm -rf ~' x",
   ];
   return {
     caption: `Parsing a terminal command for the policy (${repeats} runs each)`,

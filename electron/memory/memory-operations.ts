@@ -32,17 +32,21 @@ export interface OperationOutcome {
 }
 
 /**
- * Refuses text that Hermes Agent's memory scan blocks (`denied`, naming Hermes's pattern id):
- * Hermes would keep it out of its system prompt, so it would only take space.
+ * Refuses text the memory scan blocks (`denied`, naming the pattern): Hermes Agent's own patterns
+ * (Hermes would keep the entry out of its system prompt, so it would only take space), and Vigil's
+ * additions (text a reader cannot see, look-alike spellings, URLs that carry data out).
  */
 export function refuseThreat(text: string, field: string): void {
   const threat = findThreat(text);
   if (threat === undefined) return;
-  throw new AppError(
-    'denied',
-    `The text matches Hermes Agent's threat pattern "${threat.pattern}": ${threat.what} (field "${field}"). Memory goes into the agent's system prompt, and Hermes blocks entries like this one, so it would take space and never be seen. Nothing was written; write the fact without it, or leave it out.`,
-    { field, pattern: threat.pattern },
-  );
+  const why =
+    threat.source === 'hermes'
+      ? `The text matches Hermes Agent's threat pattern "${threat.pattern}": ${threat.what} (field "${field}"). Memory goes into the agent's system prompt, and Hermes blocks entries like this one, so it would take space and never be seen.`
+      : `The text matches Vigil's memory threat pattern "${threat.pattern}": ${threat.what} (field "${field}"). Memory goes into every later session's system prompt, and this is how injected instructions hide or send data out.`;
+  throw new AppError('denied', `${why} Nothing was written; write the fact without it, or leave it out.`, {
+    field,
+    pattern: threat.pattern,
+  });
 }
 
 /** Strips and checks the text of an operation; empty or delimiter-bearing text is refused, naming the field. */

@@ -1,10 +1,16 @@
+import { findDataUrl, findExtraInvisible, lookAlikeSkeleton, type ThreatFinding } from './memory-hidden-text';
+
+export type { ThreatFinding } from './memory-hidden-text';
+
 /**
  * Hermes Agent's content scan of memory writes (its "strict" scope, which memory uses), so Vigil
  * refuses exactly the text Hermes would refuse, and no entry takes budget only to be replaced by
  * a "[BLOCKED: …]" placeholder in Hermes's system prompt. Each rule carries Hermes's pattern id,
  * which the refusal names. The text is scanned as Hermes scans it: the first 65,536 characters,
  * invisible characters checked on the raw text, the patterns matched case-insensitively on its
- * NFKC form, with Python's Unicode `\w`, `\s` and `\b`.
+ * NFKC form, with Python's Unicode `\w`, `\s` and `\b`. Vigil then adds its own checks
+ * (`memory-hidden-text.ts`): invisible characters Hermes's list leaves out, look-alike spellings of
+ * the same patterns, and markdown images or links whose URL carries data.
  */
 
 /** How much of a text Hermes scans (characters, as Python counts them). */
@@ -194,12 +200,6 @@ const invisibleCharacters: ReadonlyMap<number, string> = new Map([
   [0x2069, 'pop directional isolate'],
 ]);
 
-/** What a scan found: Hermes's pattern id (`invisible_unicode_U+200B` for a character) and what it means. */
-export interface ThreatFinding {
-  readonly pattern: string;
-  readonly what: string;
-}
-
 /** The first `max` characters as Python counts them (code points). */
 function scanWindow(text: string): string {
   let taken = 0;
@@ -212,7 +212,7 @@ function scanWindow(text: string): string {
   return text.slice(0, end);
 }
 
-/** The first finding of Hermes's memory scan in `text` (invisible characters first, as Hermes lists them), or undefined. */
+/** The first finding of the memory scan in `text`: Hermes's checks first (invisible characters, then its patterns), then Vigil's own. */
 export function findThreat(text: string): ThreatFinding | undefined {
   if (text === '') return undefined;
   const window = scanWindow(text);
@@ -223,11 +223,27 @@ export function findThreat(text: string): ThreatFinding | undefined {
       return {
         pattern: `invisible_unicode_U+${code.toString(16).toUpperCase().padStart(4, '0')}`,
         what: `the invisible character U+${code.toString(16).toUpperCase().padStart(4, '0')} (${name})`,
+        source: 'hermes',
       };
   }
   const normalized = window.normalize('NFKC');
   const found = compiled.find((item) => item.pattern.test(normalized));
-  return found === undefined ? undefined : { pattern: found.id, what: found.what };
+  if (found !== undefined) return { pattern: found.id, what: found.what, source: 'hermes' };
+  return findExtraInvisible(window) ?? findLookAlike(normalized) ?? findDataUrl(normalized);
+}
+
+/** A Hermes pattern spelled with look-alike letters of another script (`ignоre all previous instructions`, Cyrillic `о`). */
+function findLookAlike(normalized: string): ThreatFinding | undefined {
+  const skeleton = lookAlikeSkeleton(normalized);
+  if (skeleton === undefined) return undefined;
+  const found = compiled.find((item) => item.pattern.test(skeleton));
+  return found === undefined
+    ? undefined
+    : {
+        pattern: `homoglyph_${found.id}`,
+        what: `${found.what}, spelled with look-alike letters of another script`,
+        source: 'vigil',
+      };
 }
 
 /** Every rule's Hermes id, in Hermes's order (for tests and documentation). */

@@ -13,6 +13,7 @@ import {
   type WorkingDirectory,
 } from './command-targets';
 import { unwrapCommand, type Invocation } from './command-unwrap';
+import { environmentCode, optionProgram, programFile } from './workspace-code';
 import { type ParsedShell, parseShell, type ShellList, type ShellWord, type SimpleCommand } from './shell';
 
 /** A file effect with its targets resolved in every directory its command may run in. */
@@ -37,6 +38,12 @@ export interface CommandAnalysis {
   readonly hardline: readonly string[];
   /** Reasons a human must decide (it cannot be parsed, its targets are only known at run time …). */
   readonly concerns: readonly string[];
+  /**
+   * Why it runs code from files Vigil does not read — a script on its input (`sh < x.sh`), a program
+   * named by a path (`./grep`), `PATH`, `LD_PRELOAD` or `BASH_ENV` set on the line: it may change
+   * anything, so every writable root is checkpointed before it runs.
+   */
+  readonly runsFiles: readonly string[];
 }
 
 interface Findings {
@@ -45,6 +52,7 @@ interface Findings {
   readonly namedPaths: ResolvedTarget[];
   readonly hardline: string[];
   readonly concerns: string[];
+  readonly runsFiles: string[];
   /** A link an earlier command of the line makes (`ln -s ~ h`): later paths may lead through it. */
   linkMade?: string;
 }
@@ -209,8 +217,9 @@ function isFedDownload(stdin: StandardInput, platform: NodeJS.Platform): boolean
   );
 }
 
-function noteParse(parsed: ParsedShell, findings: Findings, isTopLevel: boolean): void {
+function noteParse(parsed: ParsedShell, findings: Findings, isTopLevel: boolean, place: CommandPlace): void {
   findings.hardline.push(...forkBombs(parsed.commands));
+  findings.runsFiles.push(...environmentCode(parsed, place.platform));
   findings.concerns.push(...parsed.problems.map((problem) => `the command cannot be parsed safely: ${problem}`));
   if (parsed.functions.length > 0 && isTopLevel)
     findings.concerns.push('the command defines shell functions, whose effects Vigil does not follow');
@@ -278,6 +287,8 @@ function visitCommand(visit: CommandVisit, place: CommandPlace, findings: Findin
       findings.concerns.push('the command runs code downloaded from the network');
     const code = codeRun(invocation, stdin);
     const hidden = hiddenCode(invocation);
+    for (const why of [programFile(invocation, place.platform), optionProgram(invocation), ...code.fromFiles])
+      if (why !== undefined) findings.runsFiles.push(why);
     losesDirectory ||= code.losesDirectory;
     for (const why of [...code.opaque, ...hidden.opaque]) {
       findings.concerns.push(why);
@@ -294,12 +305,12 @@ function visitCommand(visit: CommandVisit, place: CommandPlace, findings: Findin
         findings,
       );
     }
-    for (const source of [...code.child, ...hidden.child])
-      analyzeInto(source, runCwds, place, command.depth + 1, findings);
+    for (const source of code.child) analyzeInto(source, runCwds, place, command.depth + 1, findings);
+    for (const source of hidden.child) analyzeHiddenChild(source, invocation, runCwds, place, findings, command.depth);
     if (makesLink(invocation)) findings.linkMade ??= describeInvocation(invocation);
     for (const source of code.inline) {
       const parsed = parseShell(source, command.depth + 1);
-      noteParse(parsed, findings, false);
+      noteParse(parsed, findings, false, place);
       inline = parsed.script;
     }
   }
@@ -331,6 +342,22 @@ function noteLinkFollowed(visit: CommandVisit, hasRedirects: boolean, place: Com
   );
 }
 
+/** Analyses code a program runs without its name showing it (`git -c alias.x='!…'`); its refusals say where the code came from. */
+function analyzeHiddenChild(
+  source: string,
+  invocation: Invocation,
+  cwds: readonly WorkingDirectory[],
+  place: CommandPlace,
+  findings: Findings,
+  depth: number,
+): void {
+  const before = findings.hardline.length;
+  analyzeInto(source, cwds, place, depth + 1, findings);
+  const runner = describeInvocation(invocation);
+  for (let index = before; index < findings.hardline.length; index += 1)
+    findings.hardline[index] = `${findings.hardline[index] ?? ''}, in the shell code that "${runner}" runs`;
+}
+
 function analyzeInto(
   source: string,
   cwds: readonly WorkingDirectory[],
@@ -339,7 +366,7 @@ function analyzeInto(
   findings: Findings,
 ): void {
   const parsed = parseShell(source, depth);
-  noteParse(parsed, findings, depth === 0);
+  noteParse(parsed, findings, depth === 0, place);
   for (const why of hiddenByAssignments(source)) {
     findings.concerns.push(why);
     addEffect(
@@ -360,7 +387,19 @@ function analyzeInto(
  * nothing is run, the disk is not read.
  */
 export function analyzeCommand(source: string, place: CommandPlace): CommandAnalysis {
-  const findings: Findings = { invocations: [], effects: [], namedPaths: [], hardline: [], concerns: [] };
+  const findings: Findings = {
+    invocations: [],
+    effects: [],
+    namedPaths: [],
+    hardline: [],
+    concerns: [],
+    runsFiles: [],
+  };
   analyzeInto(source, [place.cwd], place, 0, findings);
-  return { ...findings, hardline: [...new Set(findings.hardline)], concerns: [...new Set(findings.concerns)] };
+  return {
+    ...findings,
+    hardline: [...new Set(findings.hardline)],
+    concerns: [...new Set(findings.concerns)],
+    runsFiles: [...new Set(findings.runsFiles)],
+  };
 }

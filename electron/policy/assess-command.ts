@@ -7,6 +7,7 @@ import { directoryBuiltins } from './directory-change';
 import { globCouldReach } from './glob-pattern';
 import type { TouchedPath } from './policy-engine';
 import { isUnderstood } from './read-only-programs';
+import { inheritedPathConcern } from './workspace-code';
 
 /** Where a terminal command runs and what it may reach. */
 export interface CommandSetting {
@@ -18,6 +19,8 @@ export interface CommandSetting {
   readonly platform?: NodeJS.Platform;
   /** Folders the command may not change and should not read (Vigil's data folder). */
   readonly protectedPaths?: readonly string[];
+  /** The `PATH` the command starts with (default: this process's, which agent commands inherit). */
+  readonly searchPath?: string;
 }
 
 /** A parsed terminal command, checked against the disk and the workspace. */
@@ -107,6 +110,14 @@ function touchedPaths(
   return { touched: [...touched.values()], hasUnknownPaths };
 }
 
+/** The analysis, with why a plain program name may run a workspace file through the `PATH` the command inherits, if it may. */
+function withInheritedPath(analysis: CommandAnalysis, setting: CommandSetting): CommandAnalysis {
+  const runsPrograms = analysis.invocations.some((invocation) => !directoryBuiltins.has(invocation.program));
+  const searchPath = setting.searchPath ?? process.env['PATH'] ?? '';
+  const why = runsPrograms ? inheritedPathConcern(searchPath, setting.roots, setting.platform) : undefined;
+  return why === undefined ? analysis : { ...analysis, runsFiles: [...analysis.runsFiles, why] };
+}
+
 /**
  * Parses a terminal command (never runs it) and checks its effects against the workspace: what
  * it changes (every effect on files checkpoints first), which workspace roots to checkpoint, which
@@ -115,7 +126,10 @@ function touchedPaths(
  */
 export async function assessCommand(command: string, setting: CommandSetting): Promise<CommandAssessment> {
   const platform = setting.platform ?? process.platform;
-  const analysis = analyzeCommand(command, { cwd: setting.cwd, home: setting.home, platform });
+  const analysis = withInheritedPath(
+    analyzeCommand(command, { cwd: setting.cwd, home: setting.home, platform }),
+    setting,
+  );
   const checkpointRoots = new Set<string>();
   const outsideTargets = new Set<string>();
   const changedPaths = new Set<string>();
@@ -125,7 +139,9 @@ export async function assessCommand(command: string, setting: CommandSetting): P
       analysis.invocations.filter((invocation) => !isUnderstood(invocation)).map((invocation) => invocation.program),
     ),
   ];
-  const isWholeDirectory = analysis.effects.some(reachesUnnamed) || unknownPrograms.length > 0;
+  // Code from files (a script on the input, `./grep`, PATH or LD_PRELOAD set) may change anything, like an unknown program.
+  const runsFiles = analysis.runsFiles.length > 0;
+  const isWholeDirectory = analysis.effects.some(reachesUnnamed) || unknownPrograms.length > 0 || runsFiles;
   if (analysis.effects.length > 0 && cwdRoot !== undefined) checkpointRoots.add(cwdRoot);
   // Targets repeat across effects, directories and brace words: each distinct path is resolved once.
   const targets = [
@@ -167,7 +183,7 @@ export async function assessCommand(command: string, setting: CommandSetting): P
     command,
     cwd: setting.cwd,
     analysis,
-    isDestructive: analysis.effects.length > 0 || unknownPrograms.length > 0,
+    isDestructive: analysis.effects.length > 0 || unknownPrograms.length > 0 || runsFiles,
     checkpointRoots: [...checkpointRoots],
     changedPaths: [...changedPaths],
     isWholeDirectory,

@@ -1,5 +1,6 @@
 import type { StandardInput } from './command-flow';
 import { codeArgument, shells, wrappedStart, type Invocation } from './command-unwrap';
+import { isHarmlessTarget } from './command-effects';
 import { inputText, type InputText } from './input-text';
 import type { ShellWord } from './shell';
 
@@ -13,9 +14,11 @@ export interface CodeRun {
   readonly opaque: readonly string[];
   /** It may change the shell's directory in a way that cannot be followed (`source env.sh`). */
   readonly losesDirectory: boolean;
+  /** Why it runs code from a file Vigil does not read (`sh < script.sh`, `sudo -s < x`): it may change anything. */
+  readonly fromFiles: readonly string[];
 }
 
-const nothing: CodeRun = { child: [], inline: [], opaque: [], losesDirectory: false };
+const nothing: CodeRun = { child: [], inline: [], opaque: [], losesDirectory: false, fromFiles: [] };
 const opaque = (why: string, losesDirectory = false): CodeRun => ({ ...nothing, opaque: [why], losesDirectory });
 
 /** How an interpreter takes code on its command line. */
@@ -93,8 +96,11 @@ function codeFromWords(words: readonly ShellWord[], runner: string, invocation: 
 function codeFromInput(input: InputText, runner: string, canParse: boolean): CodeRun {
   switch (input.kind) {
     case 'none':
-    case 'file':
       return nothing;
+    case 'file':
+      return isHarmlessTarget(input.path)
+        ? nothing
+        : { ...nothing, fromFiles: [`"${runner}" runs the code in ${input.path}, given on its input`] };
     case 'literal':
       return canParse
         ? { ...nothing, child: [input.text] }
@@ -203,6 +209,7 @@ function sourceCode(invocation: Invocation, input: InputText): CodeRun {
     return opaque(`"${invocation.program} ${operand.text}" runs code that is only known when the command runs`, true);
   if (!stdinPaths.has(operand.text)) return { ...nothing, losesDirectory: true };
   if (input.kind === 'literal') return { ...nothing, inline: [input.text] };
+  if (input.kind === 'file') return { ...codeFromInput(input, invocation.program, true), losesDirectory: true };
   if (input.kind !== 'hidden') return nothing;
   return {
     ...opaque(`"${invocation.program} ${operand.text}" runs code from its input, and ${input.why}`, true),

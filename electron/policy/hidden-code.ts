@@ -15,13 +15,26 @@ const nothing: HiddenCode = { child: [], opaque: [] };
 const codeSettings =
   /^(alias\..+|core\.(editor|pager|fsmonitor|hookspath|sshcommand|askpass|gitproxy|worktree)|sequence\.editor|diff\.(external|.+\.(command|textconv))|difftool\..+\.cmd|mergetool\..+\.cmd|merge\..+\.driver|filter\..+\.(clean|smudge|process)|pager\..+|credential\.(.+\.)?helper|gpg\.(.+\.)?program|uploadpack\..+|include\.path|includeif\..+\.path|remote\..+\.(uploadpack|receivepack|vcs)|protocol\..+\.allow|interactive\.difffilter|sendemail\..+|web\.browser|man\..+\.(cmd|path)|submodule\..+\.update|ssh\.variant|init\.templatedir)$/iu;
 
-/** The settings a git invocation gives with `-c key=value` / `--config-env key=var`, and where its subcommand starts. */
-function gitCommandLineSettings(words: readonly string[]): string[] {
-  const keys: string[] = [];
+/** Git settings whose value is shell code git runs (`core.editor`, `alias.x=!…`): it gets the same analysis as `sh -c`. */
+const shellValuedSettings =
+  /^(core\.(editor|pager|fsmonitor|sshcommand|askpass|gitproxy)|sequence\.editor|diff\.(external|.+\.(command|textconv))|difftool\..+\.cmd|mergetool\..+\.cmd|merge\..+\.driver|filter\..+\.(clean|smudge|process)|pager\..+|gpg\.(.+\.)?program|interactive\.difffilter|man\..+\.cmd|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack))$/iu;
+/** Settings whose value is shell code only when it starts with `!` (otherwise a git command or a helper's name). */
+const bangValuedSettings = /^(alias\..+|credential\.(.+\.)?helper|submodule\..+\.update)$/iu;
+
+/** One setting given on a git command line: `-c key=value`, or `--config-env key=VAR` (its value only known at run time). */
+interface GitSetting {
+  readonly key: string;
+  readonly value?: string;
+}
+
+/** The settings a git invocation gives with `-c key=value` / `--config-env key=var`, before its subcommand. */
+function gitCommandLineSettings(words: readonly string[]): GitSetting[] {
+  const settings: GitSetting[] = [];
   for (let index = 0; index < words.length; index += 1) {
     const word = words[index] ?? '';
     if (!word.startsWith('-')) break;
-    const value =
+    const isEnv = word === '--config-env' || word.startsWith('--config-env=');
+    const given =
       word === '-c' || word === '--config-env'
         ? words[index + 1]
         : word.startsWith('--config-env=')
@@ -29,7 +42,11 @@ function gitCommandLineSettings(words: readonly string[]): string[] {
           : word.startsWith('-c') && word.length > 2
             ? word.slice(2)
             : undefined;
-    if (value !== undefined) keys.push(value.split('=')[0] ?? '');
+    if (given !== undefined) {
+      const at = given.indexOf('=');
+      const key = at === -1 ? given : given.slice(0, at);
+      settings.push(isEnv || at === -1 ? { key } : { key, value: given.slice(at + 1) });
+    }
     if (
       word === '-c' ||
       word === '--config-env' ||
@@ -37,15 +54,25 @@ function gitCommandLineSettings(words: readonly string[]): string[] {
     )
       index += 1;
   }
-  return keys;
+  return settings;
+}
+
+/** The shell code a git setting's value is, when git runs it as such (`core.pager=less`, `alias.x=!rm x` → `rm x`). */
+export function settingShellCode(key: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (shellValuedSettings.test(key)) return value;
+  return bangValuedSettings.test(key) && value.startsWith('!') ? value.slice(1) : undefined;
 }
 
 function gitCode(invocation: Invocation): HiddenCode {
   const words = invocation.args.map((arg) => arg.text);
   const opaque: string[] = [];
   const child: string[] = [];
-  for (const key of gitCommandLineSettings(words)) {
-    if (codeSettings.test(key)) opaque.push(`"git -c ${key}=…" makes git run code Vigil does not follow`);
+  for (const { key, value } of gitCommandLineSettings(words)) {
+    if (!codeSettings.test(key)) continue;
+    opaque.push(`"git -c ${key}=…" makes git run code Vigil does not follow`);
+    const code = settingShellCode(key, value);
+    if (code !== undefined) child.push(code);
   }
   const { name, rest } = gitSubcommand(invocation);
   const operands = rest.filter((word) => !word.startsWith('-'));
@@ -56,14 +83,24 @@ function gitCode(invocation: Invocation): HiddenCode {
     (operands.length >= 2 || rest.some((word) => /^--(add|replace-all)$/u.test(word)))
   ) {
     opaque.push(`"git config ${operands[0]}" stores code that git runs later, outside what Vigil sees`);
+    const code = settingShellCode(operands[0], operands[1]);
+    if (code !== undefined) child.push(code);
   }
   if (name === 'submodule' && operands[0] === 'foreach') {
     opaque.push('"git submodule foreach" runs shell code in every submodule');
     child.push(rest.slice(rest.indexOf('foreach') + 1).join(' '));
   }
-  if (name === 'bisect' && operands[0] === 'run') opaque.push('"git bisect run" runs a program at every step');
-  if (name === 'rebase' && rest.some((word) => word === '-x' || word.startsWith('--exec')))
+  if (name === 'bisect' && operands[0] === 'run') {
+    opaque.push('"git bisect run" runs a program at every step');
+    child.push(rest.slice(rest.indexOf('run') + 1).join(' '));
+  }
+  const exec = rest.findIndex((word) => word === '-x' || word.startsWith('--exec'));
+  if (name === 'rebase' && exec !== -1) {
     opaque.push('"git rebase --exec" runs shell code after every commit');
+    const word = rest[exec] ?? '';
+    const code = word.startsWith('--exec=') ? word.slice('--exec='.length) : rest[exec + 1];
+    if (code !== undefined) child.push(code);
+  }
   return { child, opaque };
 }
 

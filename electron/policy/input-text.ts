@@ -5,7 +5,7 @@ import type { ShellRedirect, SimpleCommand } from './shell';
 export type InputText =
   | { readonly kind: 'none' }
   /** A file named on the line (`< script.sh`): read at run time, like any script file. */
-  | { readonly kind: 'file' }
+  | { readonly kind: 'file'; readonly path: string }
   | { readonly kind: 'literal'; readonly text: string }
   /** Text only known at run time: why, and the part the line shows (a here-document with `$X` in it), if any. */
   | { readonly kind: 'hidden'; readonly why: string; readonly shown?: string };
@@ -53,7 +53,7 @@ function redirectText(redirect: ShellRedirect): InputText {
     case '<>':
       return target.isDynamic
         ? hidden(`its input ${target.text} is only known when the command runs`)
-        : { kind: 'file' };
+        : { kind: 'file', path: target.text };
     default:
       return hidden(`its input comes from another file descriptor (${redirect.op}${target.text})`);
   }

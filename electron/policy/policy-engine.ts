@@ -154,7 +154,7 @@ export class PolicyEngine {
     if (terminal !== undefined && terminal.analysis.hardline.length + terminal.refusals.length > 0) {
       return {
         kind: 'block',
-        reason: `Vigil never runs this command: ${[...terminal.analysis.hardline, ...terminal.refusals].join('; ')}.`,
+        reason: `Vigil never runs this command: ${[...terminal.analysis.hardline, ...terminal.refusals].join('; ')}. Rule: the hardline list (docs/policy.md), which no setting or approval overrides.`,
       };
     }
     const { config, problem } = await this.settings();

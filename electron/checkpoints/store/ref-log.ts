@@ -1,5 +1,6 @@
 import { appendFile, mkdir, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { maskSecretValues } from '../../../shared/secrets/mask-secret-values';
 import { vigilIdentity } from '../timeline/commit-message';
 import { writeFileDurably } from './durable-file';
 import { isObjectId } from './git-objects';
@@ -29,11 +30,14 @@ export class RefLog {
     return path.join(this.gitdir, 'logs', timelineRef(dirhash));
   }
 
-  /** Records a move of a timeline's ref (before the ref file itself changes). */
+  /** Records a move of a timeline's ref (before the ref file itself changes); secrets in the message are masked, as in the session logs. */
   async append(dirhash: string, old: string | undefined, next: string, message: string): Promise<void> {
     const file = this.#file(dirhash);
     await mkdir(path.dirname(file), { recursive: true });
-    const line = `${old ?? zeroId} ${next} ${vigilIdentity} ${Math.floor(Date.now() / 1000)} +0000\t${message.replace(/[\r\n\t]+/g, ' ').slice(0, 200)}\n`;
+    const shown = maskSecretValues(message)
+      .replace(/[\r\n\t]+/g, ' ')
+      .slice(0, 200);
+    const line = `${old ?? zeroId} ${next} ${vigilIdentity} ${Math.floor(Date.now() / 1000)} +0000\t${shown}\n`;
     await appendFile(file, line);
   }
 

@@ -1,5 +1,6 @@
 import { plainActorSchema } from '../../../shared/contract/actor-contract';
 import type { PlainActor } from '../../../shared/contract/actor-model';
+import { maskSecretValues } from '../../../shared/secrets/mask-secret-values';
 import type { Attribution, CheckpointEntry, CheckpointKind, SkippedPath, SkipReason } from '../checkpoint-types';
 
 /** The identity every checkpoint commit is made with. */
@@ -49,9 +50,10 @@ function oneLine(value: string): string {
   return out.trim();
 }
 
-/** The subject line: the reason, on one line, shortened when very long. */
+/** The subject line: the reason, on one line, secrets masked as in the session logs, shortened when very long. */
 export function commitSubject(reason: string): string {
-  const line = oneLine(reason);
+  // Masked before it is shortened, so a cut cannot leave part of a secret the mask no longer recognises.
+  const line = oneLine(maskSecretValues(reason));
   const subject = line === '' ? 'checkpoint' : line;
   return subject.length > maxSubjectLength ? `${subject.slice(0, maxSubjectLength - 1)}…` : subject;
 }

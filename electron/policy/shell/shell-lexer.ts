@@ -15,6 +15,8 @@ export interface ShellWord {
   readonly substitutions: readonly string[];
   /** For the delimiter of a here-document (`<<EOF`): the document's text. */
   readonly hereDocument?: HereDocument;
+  /** Where in `text` its first quoted or escaped part starts (`PATH="$X"` → 5): what comes before was written bare. */
+  readonly quoteStart?: number;
 }
 
 /** The text of a here-document, and whether the shell expands `$…` and backticks in it (its delimiter is unquoted). */
@@ -67,6 +69,7 @@ interface WordBuilder {
   isDynamic: boolean;
   hasGlob: boolean;
   substitutions: string[];
+  quoteStart?: number;
 }
 
 /** A word token while lexing: a here-document body found later may still add substitutions. */
@@ -78,6 +81,7 @@ interface MutableWordToken {
   readonly hasGlob: boolean;
   readonly substitutions: string[];
   hereDocument?: HereDocument;
+  readonly quoteStart?: number;
 }
 
 interface PendingHeredoc {
@@ -119,6 +123,11 @@ export function lexShell(source: string): LexResult {
   let isHeredocDelimiterNext: { stripTabs: boolean } | undefined;
   let index = 0;
 
+  const markQuoted = (): void => {
+    if (!word.isQuoted) word.quoteStart = word.text.length;
+    word.isQuoted = true;
+  };
+
   const finishWord = (): void => {
     if (!word.isStarted) return;
     const token: MutableWordToken = {
@@ -128,6 +137,7 @@ export function lexShell(source: string): LexResult {
       isDynamic: word.isDynamic,
       hasGlob: word.hasGlob,
       substitutions: word.substitutions,
+      ...(word.quoteStart === undefined ? {} : { quoteStart: word.quoteStart }),
     };
     tokens.push(token);
     if (isHeredocDelimiterNext !== undefined) {
@@ -187,7 +197,7 @@ export function lexShell(source: string): LexResult {
 
   const readDoubleQuoted = (at: number): number => {
     word.isStarted = true;
-    word.isQuoted = true;
+    markQuoted();
     let cursor = at + 1;
     while (cursor < source.length) {
       const char = source[cursor] ?? '';
@@ -245,7 +255,7 @@ export function lexShell(source: string): LexResult {
       if (source[index + 1] === '\n') index += 2;
       else {
         word.isStarted = true;
-        word.isQuoted = true;
+        markQuoted();
         word.text += source[index + 1] ?? '';
         index += 2;
       }
@@ -253,7 +263,7 @@ export function lexShell(source: string): LexResult {
       const close = source.indexOf("'", index + 1);
       if (close === -1) problems.push('a single quote is never closed');
       word.isStarted = true;
-      word.isQuoted = true;
+      markQuoted();
       word.text += source.slice(index + 1, close === -1 ? source.length : close);
       index = close === -1 ? source.length : close + 1;
     } else if (char === '"') {
@@ -261,7 +271,7 @@ export function lexShell(source: string): LexResult {
     } else if (char === '$' && source[index + 1] === "'") {
       const match = /^\$'((?:[^'\\]|\\.)*)'?/su.exec(source.slice(index)) ?? ['', ''];
       word.isStarted = true;
-      word.isQuoted = true;
+      markQuoted();
       // Escapes beyond \n, \t, \r, \\ and \' spell characters by number (`$'\x72\x6d'` is `rm`): what
       // the word says is only known when the shell decodes it, so it is treated as run-time text.
       if (/\\[^ntr'\\]/u.test(match[1])) word.isDynamic = true;

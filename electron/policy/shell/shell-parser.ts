@@ -37,6 +37,12 @@ function operatorWord(text: string): ShellWord {
   return { kind: 'word', text, isQuoted: true, isDynamic: false, hasGlob: false, substitutions: [] };
 }
 
+/** Whether a word assigns a variable (`NAME=value`, `A[1]+=x`, `PATH="$X"`): its name and `=` are written bare. */
+function isAssignment(word: ShellWord): boolean {
+  const bare = word.quoteStart === undefined ? word.text : word.text.slice(0, word.quoteStart);
+  return /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/u.test(bare);
+}
+
 /**
  * Parses a command line the way the shell would run it: lists and pipelines (`&&`, `||`, `;`,
  * `|`, `&`, newlines), subshells, groups, `if`/`case`/loops and function definitions as compound
@@ -50,12 +56,14 @@ export function parseShell(source: string, depth = 0): ParsedShell {
       script: { steps: [] },
       commands: [],
       functions: [],
+      assignments: [],
       problems: [`commands are nested more than ${maxShellDepth} levels deep`],
     };
   }
   const lexed = lexShell(source);
   const commands: SimpleCommand[] = [];
   const functions: string[] = [];
+  const assignments: ShellWord[] = [];
   const problems: string[] = [...lexed.problems];
   const frames: Frame[] = [{ kind: 'root', closer: '', steps: [], join: ';', isNegated: false, name: '' }];
   let words: ShellWord[] = [];
@@ -81,6 +89,7 @@ export function parseShell(source: string, depth = 0): ParsedShell {
       expansions.push(parsed.script);
       commands.push(...parsed.commands);
       functions.push(...parsed.functions);
+      assignments.push(...parsed.assignments);
       problems.push(...parsed.problems);
     }
   };
@@ -172,6 +181,10 @@ export function parseShell(source: string, depth = 0): ParsedShell {
       }
       return index;
     }
+    if (words.length === 0 && isAssignment(token)) {
+      assignments.push(token);
+      return index;
+    }
     if (words.length === 0 && !token.isQuoted) {
       const opener = openers[token.text];
       if (opener !== undefined) {
@@ -214,7 +227,6 @@ export function parseShell(source: string, depth = 0): ParsedShell {
         default:
           break;
       }
-      if (/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/u.test(token.text)) return index;
       const openParen = tokens[index + 1];
       const closeParen = tokens[index + 2];
       if (
@@ -318,5 +330,5 @@ export function parseShell(source: string, depth = 0): ParsedShell {
     pop();
   }
   if (flags.isCaseHeader) problems.push('a "case" has no "in"');
-  return { script: { steps: top().steps }, commands, functions, problems };
+  return { script: { steps: top().steps }, commands, functions, assignments, problems };
 }

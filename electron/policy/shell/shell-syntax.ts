@@ -64,5 +64,7 @@ export interface ParsedShell {
   readonly commands: readonly SimpleCommand[];
   /** Names of the shell functions the line defines. */
   readonly functions: readonly string[];
+  /** Every `NAME=value` assignment written before a program or alone (`PATH=. ls`, `X=1;`), nested ones included. */
+  readonly assignments: readonly ShellWord[];
   readonly problems: readonly string[];
 }

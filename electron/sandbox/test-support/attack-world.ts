@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Approval } from '../../../shared/contract/approvals-contract';
 import { dirHash } from '../../checkpoints';
@@ -104,6 +104,8 @@ export async function createAttackWorld(): Promise<AttackWorld> {
     }),
     checkpointIds: () => harness.gitLog(harness.workspace).map((entry) => entry.id),
     fsck: () => {
+      // Before any checkpoint (every attack so far refused outright) there is no store to check.
+      if (!existsSync(harness.checkpoints.gitdir)) return;
       harness.git(['fsck', '--strict', '--no-progress', `refs/vigil/${dirHash(harness.workspace)}`]);
     },
     wasAsked: (outcome) => world.asked.some((approval) => approval.callId === outcome.callId),
