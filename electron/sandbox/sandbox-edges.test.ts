@@ -140,3 +140,46 @@ describe('hard links to files outside the workspace (H4)', () => {
     expect(readFileSync(outside, 'utf8')).toBe('module.exports = 1;\n');
   });
 });
+
+describe('resource limits inside the sandbox (M4)', () => {
+  // The kernel exempts root from RLIMIT_NPROC: as root a fork bomb would take the whole machine.
+  it.skipIf(process.getuid?.() === 0)('stops a fork bomb at the process limit and says so', async () => {
+    const w = await repoWorld();
+    w.settings = {
+      ...w.settings,
+      sandbox: { ...w.settings.sandbox, limits: { ...w.settings.sandbox.limits, processes: 200 } },
+    };
+    const result = await w.run('bomb() { bomb | bomb & }; bomb; sleep 2; echo survived', { timeoutMs: 20_000 });
+    expect(result.sandbox_notes?.join('\n')).toMatch(
+      /limit of 200 processes at once \(policy\.sandbox\.limits\.processes/u,
+    );
+  });
+
+  it('sets hard limits the command cannot raise', async () => {
+    const w = await repoWorld();
+    const result = await w.run('ulimit -t unlimited; ulimit -d unlimited; ulimit -H -t; ulimit -H -d; ulimit -H -f');
+    expect(result.stdout.trim().split('\n')).toEqual(['1805', String(2048 * 1024), String(4096 * 2048)]);
+  });
+
+  it('refuses a 2 GiB allocation with the default limits, and a normal command runs under them', async () => {
+    const w = await repoWorld();
+    const result = await w.run('python3 -c "b = bytearray(2 * 1024 ** 3); print(len(b))"');
+    expect(result.exit_code).not.toBe(0);
+    expect(result.sandbox_notes?.join('\n')).toMatch(/memory limit of 2048 MiB/u);
+    const normal = await w.run('node -e "console.log(Buffer.alloc(64 * 1024 * 1024).length)" && git status --short');
+    expect(normal.exit_code).toBe(0);
+    expect(normal.sandbox_notes).toBeUndefined();
+  });
+
+  it('reports the CPU time and file size limits by name', async () => {
+    const w = await repoWorld();
+    w.settings = {
+      ...w.settings,
+      sandbox: { ...w.settings.sandbox, limits: { ...w.settings.sandbox.limits, cpuSeconds: 1, fileMiB: 1 } },
+    };
+    const cpu = await w.run('while :; do :; done', { timeoutMs: 30_000 });
+    expect(cpu.sandbox_notes?.join('\n')).toMatch(/CPU time limit of 1 s/u);
+    const file = await w.run('head -c 3000000 /dev/zero > big.bin');
+    expect(file.sandbox_notes?.join('\n')).toMatch(/file size limit of 1 MiB/u);
+  });
+});

@@ -1,16 +1,22 @@
 import type { SandboxLimits } from './sandbox-settings';
 
 /**
- * The shell lines that set a command's limits before it runs, inside the sandbox: hard limits, so
- * nothing the command starts can raise them. A shell that cannot set one stops with code 125 rather
+ * The shell lines that set a command's limits before it runs, inside the sandbox: soft and hard
+ * (no -H/-S: dash keeps only the last of them), so nothing the command starts can raise them. The
+ * kernel does not apply the process limit to root (RLIMIT_NPROC exempts uid 0), so a Vigil run as
+ * root limits CPU, memory and file size only. A shell that cannot set one stops with code 125 rather
  * than run the command without it. bash names the process limit `-u`, dash `-p`.
  */
+const cpuGraceSeconds = 5;
+
+/** The shell lines (see above). */
 export function limitPrefix(limits: SandboxLimits): string {
   const steps = [
-    `ulimit -H -S -t ${limits.cpuSeconds}`,
-    `ulimit -H -S -d ${limits.memoryMiB * 1024}`,
-    `ulimit -H -S -f ${limits.fileMiB * 2048}`,
-    `{ ulimit -H -S -u ${limits.processes} 2>/dev/null || ulimit -H -S -p ${limits.processes}; }`,
+    // CPU: the soft limit sends SIGXCPU (reported as this limit); the hard one, a little later, SIGKILL.
+    `ulimit -S -t ${limits.cpuSeconds} && ulimit -H -t ${limits.cpuSeconds + cpuGraceSeconds}`,
+    `ulimit -d ${limits.memoryMiB * 1024}`,
+    `ulimit -f ${limits.fileMiB * 2048}`,
+    `{ ulimit -u ${limits.processes} 2>/dev/null || ulimit -p ${limits.processes}; }`,
   ];
   return `${steps.join(' && ')} || { echo "vigil: the sandbox's limits could not be set; the command was not run" >&2; exit 125; }\n`;
 }
