@@ -81,6 +81,12 @@ describe('vigil connect claude-code|gemini-cli --hooks', () => {
         matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash',
         hooks: [{ type: 'command', timeout: 30 }],
       });
+      // Issue 30, item 7: Claude Code's own sandbox on, with Vigil's data folder unreadable in it.
+      expect(settings['sandbox']).toEqual({
+        enabled: true,
+        allowUnsandboxedCommands: false,
+        filesystem: { denyRead: [vigilHome()] },
+      });
 
       // Again: the same entry is there, so nothing is written.
       const again = await connect(['claude-code', '--hooks', '--write']);
