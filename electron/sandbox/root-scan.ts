@@ -53,12 +53,12 @@ function findArgs(root: string): string[] {
   ];
 }
 
-function runFind(root: string): Promise<string> {
-  return new Promise((resolve, reject) => {
+/** What find listed; undefined when it could not run (then the Node walk looks instead). */
+function runFind(root: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
     execFile('find', findArgs(root), { maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout) => {
       // find exits 1 when a folder could not be read: what it listed still counts.
-      if (error !== null && stdout === '') reject(error);
-      else resolve(stdout);
+      resolve(error !== null && stdout === '' ? undefined : stdout);
     });
   });
 }
@@ -124,7 +124,7 @@ export async function scanRoots(
 ): Promise<RootScan> {
   const found: Found = { dotGits: [], heads: [], settings: [], links: [] };
   for (const root of roots) {
-    const listed = platform === 'linux' ? await runFind(root).catch(() => undefined) : undefined;
+    const listed = platform === 'linux' ? await runFind(root) : undefined;
     if (listed === undefined) await walk(root, found);
     else parseFind(listed, found);
   }

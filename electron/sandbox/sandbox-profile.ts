@@ -1,4 +1,4 @@
-import { lstat, mkdir, readdir, stat } from 'node:fs/promises';
+import { lstat, mkdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
