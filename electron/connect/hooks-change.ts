@@ -3,6 +3,7 @@ import type { HookGroup } from '../../shared/connect/hooks-config';
 import { AppError } from '../../shared/errors';
 import type { HookAgent } from '../../shared/hooks/hook-event';
 import { readFileIdentity, isSameIdentity } from '../files/file-identity';
+import { withoutVigilSandbox, withVigilSandbox } from './agent-sandbox-settings';
 import { applyConfigChange, unifiedFileDiff, type ConfigChange } from './config-change';
 import { digestOf, readHooksOriginal, type HooksOriginal } from './hooks-original';
 import { parseSettings, settingsText, withoutVigilHooks, withVigilHooks } from './hooks-settings';
@@ -40,7 +41,7 @@ export async function planHooksWrite(
   const identity = await readFileIdentity(file);
   const before = await readText(file);
   const document = parseSettings(file, before);
-  const after = settingsText(withVigilHooks(file, document, agent, vigil), before);
+  const after = settingsText(withVigilSandbox(withVigilHooks(file, document, agent, vigil), agent, vigilHome), before);
   const kept = await readHooksOriginal(vigilHome, file);
   const hasVigil = withoutVigilHooks(file, document, agent).removed > 0;
   // Vigil's own earlier write, untouched since: the file as it was before that write is still the original.
@@ -77,8 +78,9 @@ export async function planHooksRemove(
   }
   const document = parseSettings(file, before);
   const cleared = withoutVigilHooks(file, document, agent);
-  if (cleared.removed === 0) return undefined;
-  return { change: { file, before, after: settingsText(cleared.document, before), identity }, isExact: false };
+  const unsandboxed = withoutVigilSandbox(cleared.document, vigilHome);
+  if (cleared.removed + unsandboxed.removed === 0) return undefined;
+  return { change: { file, before, after: settingsText(unsandboxed.document, before), identity }, isExact: false };
 }
 
 /** Applies a planned change, only if the file is still the version that was read. */

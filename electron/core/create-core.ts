@@ -222,6 +222,7 @@ async function startResident(base: CoreBase, stack: DisposableStack, config: () 
     turnIdleGapMs: () => gatewayNow().turnIdleGapMs,
     agentDetachGraceMs: () => gatewayNow().agentDetachGraceMs,
     mcpSessionIdleMs: () => agents.sessionSettings().idleMs,
+    rootRules: { home: os.homedir(), protectedPaths: [paths.home] },
   });
   stack.add(() => gateway.dispose());
   stack.add(

@@ -120,7 +120,7 @@ describe('the executor at its edges', () => {
     expect(log.map((record) => record.type)).toEqual(['opened', 'turn-began', 'call', 'result', 'turn-ended']);
   });
 
-  it('never checkpoints the home folder itself, and says so when the turn is undone', async () => {
+  it('never works in the home folder itself: a session rooted there is refused, with no checkpoint (issue 30, C2)', async () => {
     const atHome = (await harness.sessions.open({ agent: 'home', roots: [harness.home] })).id;
     const [outcome] = await harness.executor.execute(
       atHome,
@@ -128,17 +128,11 @@ describe('the executor at its edges', () => {
       { concurrent: false },
     );
     expect(outcome).toMatchObject({
-      decision: 'allowed',
-      result: { ok: true },
+      result: { ok: false, error: { code: 'forbidden_path' } },
       checkpoints: [],
-      checkpointProblems: [],
     });
+    expect(outcome?.result.ok === false && outcome.result.error.message).toMatch(/Start in a project folder/u);
     expect(harness.gitLog(harness.home)).toEqual([]);
-    const plan = await harness.sessions.planRewind(atHome, 1, 'code');
-    expect(plan).toMatchObject({
-      directories: [],
-      problems: [expect.stringContaining(`No checkpoint of ${harness.home}`) as unknown],
-    });
   });
 
   it('stops a terminal command at its timeout and reports it', async () => {

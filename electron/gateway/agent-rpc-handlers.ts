@@ -4,6 +4,7 @@ import type {
   AgentMethodResult,
   ParsedAgentMethodParams,
 } from '../../shared/agent-protocol/agent-methods';
+import { refuseUnsafeRoots } from '../workspace/root-rules';
 import type { GatewayDependencies } from './gateway-dependencies';
 
 /** What a method handler knows about the connection that called it. */
@@ -38,6 +39,7 @@ export function createAgentRpcHandlers(deps: GatewayDependencies): AgentRpcHandl
   const { sessions, executor } = deps;
   return {
     'session.open': async (params, caller) => {
+      if (deps.rootRules !== undefined) refuseUnsafeRoots(params.roots, deps.rootRules);
       const session = await sessions.open({
         agent: params.agent,
         roots: params.roots,

@@ -1,3 +1,4 @@
+import type { RootRules } from '../workspace/root-rules';
 import type { EventHub } from '../lib/event-hub';
 import type { ToolExecutor } from '../executor/executor-types';
 import type { Logger } from '../logging/logger';
@@ -16,6 +17,8 @@ export interface GatewayDependencies {
   readonly mcpSessionIdleMs?: () => number;
   /** How long a JSON-RPC agent's session stays connected after its connection drops, for it to re-attach (default 60 s). Read at each drop. */
   readonly agentDetachGraceMs?: () => number;
+  /** What a session's roots are checked against when an agent opens one on /agent (home, Vigil's folder). */
+  readonly rootRules?: RootRules;
 }
 
 /** The default quiet gap that ends an unmarked MCP turn. */

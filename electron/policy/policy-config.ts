@@ -68,7 +68,7 @@ export const policyConfigSchema = z
     /** What agent commands may reach on the network (default: any public host, never this machine). */
     network: networkPolicySchema.default({ deniedDomains: [] }),
     /** The OS sandbox of agent commands: extra protected and writable paths, the bubblewrap binary. */
-    sandbox: sandboxPolicySchema.default({ protectedPaths: [], writablePaths: [] }),
+    sandbox: sandboxPolicySchema.default(sandboxPolicySchema.parse({})),
   })
   .strict();
 

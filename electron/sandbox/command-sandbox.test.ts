@@ -60,7 +60,7 @@ describe('the OS sandbox of agent commands', () => {
       roots: [w.workspace],
       sessionId: 'ses_test',
     });
-    prepared.ended();
+    await prepared.ended();
     for (const folder of [path.join(os.homedir(), '.npm', '_logs'), path.join(os.homedir(), '.claude', 'debug')])
       expect(prepared.args.join(' ')).not.toContain(`--bind ${folder} ${folder}`);
   });

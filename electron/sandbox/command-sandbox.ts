@@ -6,6 +6,8 @@ import { AppError } from '../../shared/errors';
 import type { Logger } from '../logging/logger';
 import { missingSandboxTools, startFailure, type SandboxStatus } from './sandbox-availability';
 import { sandboxEnvironment } from './sandbox-environment';
+import { undoPlantedCode } from './code-denies';
+import { limitNotes, limitPrefix, type FinishedCommand } from './sandbox-limits';
 import { buildSandboxProfile, type SandboxProfile } from './sandbox-profile';
 import { acquireEngine, commandEnded, releaseEngine, wrapInSandbox } from './sandbox-runtime';
 import type { SandboxSettings } from './sandbox-settings';
@@ -28,12 +30,17 @@ export interface CommandSandboxOptions {
   readonly platform?: NodeJS.Platform;
 }
 
-/** A command ready to start in the sandbox: spawn `file` with `args` and `env`, then call `ended()` once it exited. */
+/**
+ * A command ready to start in the sandbox: spawn `file` with `args` and `env`, then call `ended()`
+ * once it exited, with what it returned: it releases the sandbox, removes what the command added
+ * that git would read as configuration, and resolves to notes for the result (those removals, a
+ * resource limit the command hit).
+ */
 export interface SandboxedCommand {
   readonly file: string;
   readonly args: readonly string[];
   readonly env: NodeJS.ProcessEnv;
-  ended(): void;
+  ended(result?: FinishedCommand): Promise<string[]>;
 }
 
 /** One command to run in the sandbox. */
@@ -110,7 +117,7 @@ export class CommandSandbox {
         child.once('error', (error) => resolve({ code: -1, output: error.message }));
         child.once('close', (code) => resolve({ code, output }));
       });
-      prepared.ended();
+      await prepared.ended();
       if (result.code === 0) return { kind: 'ready', engine: this.#platform === 'darwin' ? 'seatbelt' : 'bubblewrap' };
       return await startFailure(this.#platform, result.output);
     } catch (error) {
@@ -160,8 +167,9 @@ export class CommandSandbox {
     // The engine protects the repository and the shell start-up files of the folder it is run from, by
     // mounting over them (absent ones too, as device files git refuses to add): it is run from the
     // session's private temp folder, and the profile protects the roots' repositories itself.
+    const limits = settings.sandbox.limits;
     const wrapped = await wrapInSandbox({
-      command: request.command,
+      command: `${limitPrefix(limits)}${request.command}`,
       directory: profile.env['TMPDIR'] ?? request.cwd,
       profile,
       network: settings.network,
@@ -172,10 +180,12 @@ export class CommandSandbox {
       file: '/bin/sh',
       args: ['-c', wrapped],
       env: sandboxEnvironment(this.#options.env ?? process.env, profile.env, this.#options.secrets?.() ?? []),
-      ended() {
-        if (hasEnded) return;
+      async ended(result) {
+        if (hasEnded) return [];
         hasEnded = true;
         commandEnded();
+        const removed = await undoPlantedCode(profile.gitDirs, profile.absentFiles);
+        return [...removed, ...(result === undefined ? [] : limitNotes(result, limits))];
       },
     };
   }

@@ -1,9 +1,9 @@
-import { lstat, mkdir, readdir, stat } from 'node:fs/promises';
+import { lstat, mkdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
-import { mapLimit } from '../files/map-limit';
 import { homeCredentialStores } from '../workspace/protected-locations';
+import { codeDenies, type GitDirState } from './code-denies';
 import type { SandboxPolicy } from './sandbox-settings';
 
 /** Where one command may write and what it may not read, as the OS sandbox enforces it. */
@@ -12,8 +12,14 @@ export interface SandboxProfile {
   readonly allowWrite: readonly string[];
   /** Neither readable nor writable: Vigil's data folder, other sessions' temp folders, credential stores. */
   readonly denyRead: readonly string[];
-  /** Read-only inside writable roots: each repository's hooks and config, at a root and below it (code git would run outside the sandbox). */
+  /** Read-only inside writable roots: what git reads as configuration or code at any depth, agents' settings, files hard-linked outside (code.ts's rules). */
   readonly denyWrite: readonly string[];
+  /** The git directories the command may write, as they were: what it adds git would read is removed once it ends. */
+  readonly gitDirs: readonly GitDirState[];
+  /** Files of the roots hard-linked to files outside them (kept read-only). */
+  readonly linkedOutside: readonly string[];
+  /** Protected files absent before the command: removed if it creates them. */
+  readonly absentFiles: readonly string[];
   /** Variables set for the command: its temp folder and the package managers' cache folders. */
   readonly env: Readonly<Record<string, string>>;
 }
@@ -50,55 +56,6 @@ async function exists(candidate: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-/** How deep below a root repositories are looked for, and how many folders at most (as the engine's own scan). */
-const repositorySearchDepth = 3;
-const repositorySearchBudget = 20_000;
-
-/** The hooks and config of a repository: writing them would run code outside the sandbox the next time git runs there. */
-async function repositoryDenies(folder: string): Promise<string[]> {
-  const dotGit = path.join(folder, '.git');
-  const kind = await lstat(dotGit).then(
-    (stats) => (stats.isDirectory() ? 'directory' : stats.isFile() ? 'file' : 'other'),
-    () => 'absent',
-  );
-  if (kind === 'file') return [dotGit];
-  if (kind === 'directory') return [path.join(dotGit, 'hooks'), path.join(dotGit, 'config')];
-  return [];
-}
-
-/** Folders read at once while repositories are looked for. */
-const searchConcurrency = 16;
-
-/** Every repository at a root and in the folders below it (to a fixed depth; dependencies skipped), read level by level. */
-async function repositoriesUnder(root: string): Promise<string[]> {
-  const denies: string[] = [];
-  let budget = repositorySearchBudget;
-  let level = [root];
-  for (let depth = 0; depth <= repositorySearchDepth && level.length > 0; depth += 1) {
-    const isLast = depth === repositorySearchDepth;
-    const found = await mapLimit(level, searchConcurrency, async (folder) => {
-      if (isLast) return { denies: await repositoryDenies(folder), children: [] };
-      const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
-      const dotGit = entries.find((entry) => entry.name === '.git');
-      const children = entries
-        .filter((entry) => entry.isDirectory() && entry.name !== '.git' && entry.name !== 'node_modules')
-        .map((entry) => path.join(folder, entry.name));
-      return { denies: dotGit === undefined ? [] : await repositoryDenies(folder), children };
-    });
-    const next: string[] = [];
-    for (const result of found) {
-      denies.push(...result.denies);
-      for (const child of result.children) {
-        if (budget <= 0) break;
-        budget -= 1;
-        next.push(child);
-      }
-    }
-    level = next;
-  }
-  return denies;
 }
 
 /**
@@ -146,7 +103,8 @@ export async function buildSandboxProfile(request: ProfileRequest): Promise<Sand
     const resolved = expandHome(entry, home);
     if (await exists(resolved)) extraWritable.push(resolved);
   }
-  const denyWrite = [...new Set((await Promise.all(request.roots.map(repositoriesUnder))).flat())];
+  const code = await codeDenies(request.roots, home);
+  const denyWrite = [...code.denyWrite];
   // The engine keeps a few folders writable for its own tools when they exist (/tmp/claude, ~/.npm/_logs,
   // ~/.claude/debug): shared between sessions and outside every root, they are closed here.
   for (const shared of engineWritableDefaults) if (await exists(shared)) denyWrite.push(shared);
@@ -162,6 +120,9 @@ export async function buildSandboxProfile(request: ProfileRequest): Promise<Sand
       ...new Set([request.vigilHome, request.tempParent, ...credentials, ...extraProtected, ...engineHomeDefaults]),
     ],
     denyWrite,
+    gitDirs: code.gitDirs,
+    linkedOutside: code.linkedOutside,
+    absentFiles: code.absentFiles,
     env: {
       TMPDIR: request.privateTemp,
       TMP: request.privateTemp,

@@ -28,22 +28,45 @@ export const networkPolicySchema = z
   .strict();
 
 /**
+ * `policy.sandbox.limits`: what one command may use, per process (CPU time, memory, file size) and
+ * in processes at once. The defaults are far above a normal build and test run.
+ */
+export const sandboxLimitsSchema = z
+  .object({
+    /** Processes and threads at once, the command's whole tree. */
+    processes: z.int().min(16).max(1_000_000).default(2048),
+    /** Memory each process may allocate, in MiB (heap and private mappings; address space a runtime only reserves is not counted). */
+    memoryMiB: z.int().min(64).max(1_048_576).default(2048),
+    /** The largest file a process may write, in MiB. */
+    fileMiB: z.int().min(1).max(16_777_216).default(4096),
+    /** CPU time each process may use, in seconds. */
+    cpuSeconds: z.int().min(1).max(1_000_000).default(1800),
+  })
+  .strict();
+
+/** The limits when config.json sets none. */
+export const defaultSandboxLimits: SandboxLimits = sandboxLimitsSchema.parse({});
+
+/**
  * `policy.sandbox`: the OS sandbox every agent command runs in. `protectedPaths` are made
  * unreadable and unwritable on top of the built-in credential stores and Vigil's data folder
  * (`~` is the home folder); `writablePaths` are writable on top of the workspace roots, the
  * session's private temp folder and the package managers' caches; `bwrapPath` points at the
- * bubblewrap binary (Linux) instead of the one on PATH.
+ * bubblewrap binary (Linux) instead of the one on PATH; `limits` caps what one command may use.
  */
 export const sandboxPolicySchema = z
   .object({
     protectedPaths: z.array(z.string().min(1).max(4096)).max(500).default([]),
     writablePaths: z.array(z.string().min(1).max(4096)).max(100).default([]),
     bwrapPath: z.string().min(1).max(4096).optional(),
+    limits: sandboxLimitsSchema.default(sandboxLimitsSchema.parse({})),
   })
   .strict();
 
 /** `policy.network`, defaults applied. */
 export type NetworkPolicy = z.output<typeof networkPolicySchema>;
+/** `policy.sandbox.limits`, defaults applied. */
+export type SandboxLimits = z.output<typeof sandboxLimitsSchema>;
 /** `policy.sandbox`, defaults applied. */
 export type SandboxPolicy = z.output<typeof sandboxPolicySchema>;
 
@@ -56,5 +79,5 @@ export interface SandboxSettings {
 /** The settings when config.json says nothing: any public host, nothing extra protected or writable. */
 export const defaultSandboxSettings: SandboxSettings = {
   network: { deniedDomains: [] },
-  sandbox: { protectedPaths: [], writablePaths: [] },
+  sandbox: { protectedPaths: [], writablePaths: [], limits: defaultSandboxLimits },
 };

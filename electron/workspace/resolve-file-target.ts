@@ -1,5 +1,6 @@
 import { AppError } from '../../shared/errors';
 import { anchorFile, type AnchoredFile } from '../files/folder-anchor';
+import { codeLocationOf } from './code-locations';
 import { resolveWorkspacePath } from './resolve-workspace-path';
 import type { WorkspaceContext } from './workspace-context';
 
@@ -21,6 +22,25 @@ export interface FileTargetRules {
   readonly tool: string;
   /** The path must name a file: a trailing separator (which names a folder) is refused. */
   readonly mustNameFile?: boolean;
+  /** The tool writes the file: git's configuration and hooks and agents' settings are refused (`forbidden_path`). */
+  readonly isWrite?: boolean;
+}
+
+/** Refuses a write to a file another program would later run or obey outside the sandbox. */
+async function refuseCodeLocation(
+  input: string,
+  absolute: string,
+  root: string,
+  context: WorkspaceContext,
+  tool: string,
+): Promise<void> {
+  const location = await codeLocationOf(absolute, root, context.homeDir);
+  if (location === undefined) return;
+  throw new AppError(
+    'forbidden_path',
+    `${tool} was not run: "${input}" is inside ${location.path}, which agents may not write: ${location.reason}, outside Vigil's sandbox, the next time you use it. Nothing was written. If the change is meant, make it yourself.`,
+    { tool, path: input, resolved: absolute, protected: location.path },
+  );
 }
 
 /**
@@ -40,5 +60,6 @@ export async function resolveFileTarget(
     );
   }
   const { absolute, root } = await resolveWorkspacePath(input, context);
+  if (rules.isWrite === true) await refuseCodeLocation(input, absolute, root, context, rules.tool);
   return { ...(await anchorFile(absolute)), input, root };
 }

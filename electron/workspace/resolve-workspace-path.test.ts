@@ -102,7 +102,9 @@ describe('resolveWorkspacePath', () => {
     expect(await verdict('~/.docker/config.json', wide)).toBe('forbidden_path');
     expect(await verdict('~/.netrc', wide)).toBe('forbidden_path');
     expect(await verdict('/etc/passwd', wide)).toBe('forbidden_path');
-    expect(await verdict('~/.docker/other.json', wide)).toBe('ok');
+    // A session rooted at / is refused whole (issue 30, C2): even a harmless path in it.
+    expect(await verdict('~/.docker/other.json', wide)).toBe('forbidden_path');
+    expect(await verdict('~/.docker/other.json', { roots: [home] })).toBe('forbidden_path');
     symlinkSync(path.join(home, '.ssh'), path.join(project, 'keys'));
     expect(await verdict('../keys/id_ed25519', wide)).toBe('forbidden_path');
     expect(

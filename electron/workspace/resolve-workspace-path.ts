@@ -3,6 +3,7 @@ import { AppError } from '../../shared/errors';
 import { canonicalPath } from '../files/canonical-path';
 import { isPathInside } from '../lib/path-rules';
 import { protectedLocations } from './protected-locations';
+import { refuseUnsafeRoots } from './root-rules';
 import type { WorkspaceContext } from './workspace-context';
 
 /** A path an agent gave, resolved and approved. */
@@ -32,7 +33,9 @@ function expandHome(input: string, homeDir: string): string {
  * Resolves a path an agent gave — `~`, relative to the session's cwd, `..`, symlinks at any depth
  * (the realpath of the deepest existing ancestor, dangling links followed) — and approves it only
  * if it lands inside one of the session's workspace roots (`outside_workspace`, naming the roots)
- * and outside every credential and system location (`forbidden_path`, even inside a root).
+ * and outside every credential and system location (`forbidden_path`, even inside a root). A
+ * session whose roots include one that is no project folder (`/`, the home folder …) gets
+ * `forbidden_path` for every path (`refuseUnsafeRoots`).
  * NUL bytes and empty paths are refused (`invalid_request`).
  */
 export async function resolveWorkspacePath(input: string, context: WorkspaceContext): Promise<WorkspacePath> {
@@ -47,6 +50,7 @@ export async function resolveWorkspacePath(input: string, context: WorkspaceCont
       { path: input },
     );
   }
+  refuseUnsafeRoots(context.roots, { home: context.homeDir, protectedPaths: context.protectedPaths ?? [] });
   const expanded = expandHome(input, context.homeDir);
   const lexical = path.isAbsolute(expanded) ? expanded : `${context.cwd}${path.sep}${expanded}`;
   const [absolute, home, roots, extra] = await Promise.all([

@@ -53,6 +53,12 @@ export const terminalTool = defineTool({
     stderr_dropped_bytes: z.int().describe('Bytes of stderr left out of the middle.'),
     cwd: z.string().describe('The folder it ran in.'),
     duration_ms: z.int().describe('How long it ran, in milliseconds.'),
+    sandbox_notes: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'What the sandbox did about the command: a resource limit it hit, a git file it created that Vigil removed.',
+      ),
   }),
   notRunEffect: 'No command was run.',
 });

@@ -71,7 +71,6 @@ describe('vigil connect claude-code|gemini-cli --hooks', () => {
       expect(written.code, written.stderr).toBe(0);
       expect(written.stdout).toMatch(/\+\s+"SessionStart": \[/);
       const settings = await readSettings(file);
-      expect(settings['permissions']).toEqual({ allow: ['Bash(npm test)'] });
       expect(settings['model']).toBe('opus');
       expect(commandsOf(settings, 'PreToolUse')[0]).toBe('/usr/local/bin/audit-bash --strict');
       expect(commandsOf(settings, 'Stop')[0]).toBe('notify-send done');
@@ -80,6 +79,16 @@ describe('vigil connect claude-code|gemini-cli --hooks', () => {
       expect(settings.hooks['PreToolUse']?.[1]).toMatchObject({
         matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash',
         hooks: [{ type: 'command', timeout: 30 }],
+      });
+      // Issue 30, item 7: Claude Code's own sandbox on, with Vigil's data folder unreadable in it.
+      expect(settings['sandbox']).toEqual({
+        enabled: true,
+        allowUnsandboxedCommands: false,
+        filesystem: { denyRead: [vigilHome()] },
+      });
+      expect(settings['permissions']).toEqual({
+        allow: ['Bash(npm test)'],
+        deny: [`Read(/${vigilHome()}/**)`, `Edit(/${vigilHome()}/**)`],
       });
 
       // Again: the same entry is there, so nothing is written.

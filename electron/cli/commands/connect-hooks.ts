@@ -4,6 +4,7 @@ import path from 'node:path';
 import { quoteShellWords } from '../shell-words';
 import { hookSettingsHints, vigilHooks } from '../../../shared/connect/hooks-config';
 import type { HookAgent } from '../../../shared/hooks/hook-event';
+import { vigilSandboxSettings } from '../../connect/agent-sandbox-settings';
 import { applyHooksChange, describeHooksChange, planHooksRemove, planHooksWrite } from '../../connect/hooks-change';
 import { forgetHooksOriginal, saveHooksOriginal } from '../../connect/hooks-original';
 import { vigilInvocation } from '../../lib/vigil-invocation';
@@ -121,8 +122,14 @@ export async function connectHooks(request: HooksRequest, vigilHome: string, io:
   writeLine(io.stdout, 'and the session live in Vigil.');
   writeLine(io.stdout, `Configuration for ${request.isProject ? hint.project : hint.user} (${file}):`);
   writeLine(io.stdout);
-  writeLine(io.stdout, JSON.stringify({ hooks }, null, 2));
+  const sandbox = vigilSandboxSettings(request.agent, vigilHome);
+  writeLine(io.stdout, JSON.stringify(sandbox === undefined ? { hooks } : { hooks, sandbox }, null, 2));
   writeLine(io.stdout);
+  if (sandbox !== undefined)
+    writeLine(
+      io.stdout,
+      `"sandbox" turns on ${hint.name}'s own sandbox (version 2.0 or later) for its shell commands, with Vigil's data folder unreadable in it: an agent supervised through hooks runs its commands outside Vigil's sandbox.`,
+    );
   if (request.action === 'print') {
     writeLine(io.stdout, `To merge it into ${path.basename(file)} beside your own hooks: ${again(request, '--write')}`);
     writeLine(io.stdout, hint.reload);

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { EventPayload } from '../../../shared/contract';
 import { AppError, isAppError } from '../../../shared/errors';
+import { refuseUnsafeRoots } from '../../workspace/root-rules';
 import type { WorkspaceContext } from '../../workspace/workspace-context';
 import {
   exitCodes,
@@ -117,6 +118,7 @@ export const toolCommand: CliCommand = {
       protectedPaths: [cliHome(io)],
     };
     try {
+      refuseUnsafeRoots(context.roots, { home: context.homeDir, protectedPaths: context.protectedPaths ?? [] });
       writeLine(io.stdout, JSON.stringify(await runToolCall(name, raw, context, io), null, 2));
       return exitCodes.ok;
     } catch (error) {

@@ -112,8 +112,9 @@ export async function createSandboxWorld(files: Readonly<Record<string, string>>
         roots: options.roots ?? [workspace],
         sessionId: options.sessionId ?? 'ses_test',
       });
+      let result: TerminalResult;
       try {
-        return await runTerminalCommand({
+        result = await runTerminalCommand({
           command,
           cwd,
           timeoutMs: options.timeoutMs ?? 60_000,
@@ -121,9 +122,12 @@ export async function createSandboxWorld(files: Readonly<Record<string, string>>
           env: prepared.env,
           launch: prepared,
         });
-      } finally {
-        prepared.ended();
+      } catch (error) {
+        await prepared.ended();
+        throw error;
       }
+      const notes = await prepared.ended(result);
+      return notes.length === 0 ? result : { ...result, sandbox_notes: notes };
     },
     snapshot: snapshotTree,
     async close() {

@@ -27,9 +27,13 @@ export async function runTerminal(
   const base = { command, cwd, timeoutMs, outputCapBytes: terminalOutputCapBytes, signal };
   if (!call.isSandboxed) return runTerminalCommand({ ...base, env: sandbox.environment() });
   const prepared = await sandbox.prepare({ command, cwd, roots: session.roots, sessionId: session.id });
+  let result: TerminalResult;
   try {
-    return await runTerminalCommand({ ...base, env: prepared.env, launch: prepared });
-  } finally {
-    prepared.ended();
+    result = await runTerminalCommand({ ...base, env: prepared.env, launch: prepared });
+  } catch (error) {
+    await prepared.ended();
+    throw error;
   }
+  const notes = await prepared.ended(result);
+  return notes.length === 0 ? result : { ...result, sandbox_notes: notes };
 }

@@ -11,7 +11,11 @@ export async function prepareWriteFile(
   session: ExecutionSession,
 ): Promise<PreparedCall> {
   // A trailing separator is refused here, before any checkpoint, rather than by the writer after one.
-  const target = await resolveFileTarget(args.path, session.workspace, { tool: 'write_file', mustNameFile: true });
+  const target = await resolveFileTarget(args.path, session.workspace, {
+    tool: 'write_file',
+    mustNameFile: true,
+    isWrite: true,
+  });
   const coverage = await fileChangeCoverage(
     target.path,
     target.root,

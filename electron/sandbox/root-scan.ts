@@ -1,0 +1,149 @@
+import { execFile } from 'node:child_process';
+import { lstat, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { isPathInside } from '../lib/path-rules';
+import { agentSettings, gitDirOf, isGitDirectory } from '../workspace/code-locations';
+
+/** What one look through the workspace roots found that the sandbox must keep read-only. */
+export interface RootScan {
+  /** Git directories: `.git` folders, the targets of `.git` files inside a root, bare or planted ones. */
+  readonly gitDirs: readonly { readonly gitDir: string; readonly workTree: string | undefined }[];
+  /** `.git` files (worktrees, submodules): git follows their `gitdir:` line. */
+  readonly gitFiles: readonly string[];
+  /** Agent and editor settings folders and files, at any depth. */
+  readonly settings: readonly string[];
+  /** Files with a hard link outside the roots: writing them in place changes a file outside. */
+  readonly linkedOutside: readonly string[];
+}
+
+interface Found {
+  readonly dotGits: { readonly path: string; readonly isFolder: boolean }[];
+  readonly heads: string[];
+  readonly settings: string[];
+  readonly links: { readonly key: string; readonly count: number; readonly path: string }[];
+}
+
+const settingNames = agentSettings.map((entry) => entry.name);
+
+/** GNU find lists everything in one pass over each root (fast, in C); its output is NUL-separated records. */
+function findArgs(root: string): string[] {
+  const names = settingNames.flatMap((name, index) => (index === 0 ? ['-name', name] : ['-o', '-name', name]));
+  return [
+    root,
+    ...['(', '-path', '*/.git/objects', '-prune', ')', '-o'],
+    ...[
+      '(',
+      '-name',
+      '.git',
+      '-printf',
+      'G%y %p\\0',
+      ')',
+      ',',
+      '(',
+      '-name',
+      'HEAD',
+      '-type',
+      'f',
+      '-printf',
+      'H %p\\0',
+      ')',
+    ],
+    ...[',', '(', '-type', 'f', '-links', '+1', '-printf', 'L%D:%i:%n %p\\0', ')'],
+    ...[',', '(', '(', ...names, ')', '-printf', 'S %p\\0', ')'],
+  ];
+}
+
+/** What find listed; undefined when it could not run (then the Node walk looks instead). */
+function runFind(root: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile('find', findArgs(root), { maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout) => {
+      // find exits 1 when a folder could not be read: what it listed still counts.
+      resolve(error !== null && stdout === '' ? undefined : stdout);
+    });
+  });
+}
+
+function parseFind(output: string, found: Found): void {
+  for (const record of output.split('\0')) {
+    if (record === '') continue;
+    const space = record.indexOf(' ');
+    const head = record.slice(0, space);
+    const file = record.slice(space + 1);
+    if (head.startsWith('G')) found.dotGits.push({ path: file, isFolder: head === 'Gd' });
+    else if (head === 'H') found.heads.push(file);
+    else if (head === 'S') found.settings.push(file);
+    else if (head.startsWith('L')) {
+      const [device, inode, links] = head.slice(1).split(':');
+      found.links.push({ key: `${device}:${inode}`, count: Number(links), path: file });
+    }
+  }
+}
+
+/** The same look in Node, where GNU find is not there (macOS, Windows): slower, the same findings. */
+async function walk(root: string, found: Found): Promise<void> {
+  let pending = [root];
+  while (pending.length > 0) {
+    const next: string[] = [];
+    for (const folder of pending) {
+      const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        const full = path.join(folder, entry.name);
+        if (entry.name === '.git') found.dotGits.push({ path: full, isFolder: entry.isDirectory() });
+        if (settingNames.includes(entry.name)) found.settings.push(full);
+        if (entry.isDirectory()) {
+          if (!(entry.name === 'objects' && path.basename(folder) === '.git')) next.push(full);
+        } else if (entry.isFile()) {
+          if (entry.name === 'HEAD') found.heads.push(full);
+          const stats = await lstat(full).catch(() => undefined);
+          if (stats !== undefined && stats.nlink > 1)
+            found.links.push({ key: `${stats.dev}:${stats.ino}`, count: stats.nlink, path: full });
+        }
+      }
+    }
+    pending = next;
+  }
+}
+
+/** Git directories by their `HEAD` file: the ones not inside a `.git` folder (those are reached from it). */
+async function otherGitDirs(heads: readonly string[]): Promise<string[]> {
+  const candidates = heads
+    .map((head) => path.dirname(head))
+    .filter((folder) => !folder.split(path.sep).includes('.git'));
+  const checked = await Promise.all(candidates.map(async (folder) => ((await isGitDirectory(folder)) ? folder : '')));
+  return checked.filter((folder) => folder !== '');
+}
+
+/**
+ * Looks through every root once, at any depth (dependencies and nested repositories included,
+ * git's object folders skipped): the repositories, `.git` files, agent settings and hard links
+ * to files outside the roots that the command's profile keeps read-only.
+ */
+export async function scanRoots(
+  roots: readonly string[],
+  platform: NodeJS.Platform = process.platform,
+): Promise<RootScan> {
+  const found: Found = { dotGits: [], heads: [], settings: [], links: [] };
+  for (const root of roots) {
+    const listed = platform === 'linux' ? await runFind(root) : undefined;
+    if (listed === undefined) await walk(root, found);
+    else parseFind(listed, found);
+  }
+  const gitDirs = new Map<string, string | undefined>();
+  const gitFiles: string[] = [];
+  for (const dotGit of found.dotGits) {
+    if (!dotGit.isFolder) gitFiles.push(dotGit.path);
+    const gitDir = await gitDirOf(dotGit.path);
+    if (gitDir !== undefined && roots.some((root) => isPathInside(gitDir, root)))
+      gitDirs.set(gitDir, path.dirname(dotGit.path));
+  }
+  for (const gitDir of await otherGitDirs(found.heads)) if (!gitDirs.has(gitDir)) gitDirs.set(gitDir, undefined);
+  const inside = new Map<string, number>();
+  for (const link of found.links) inside.set(link.key, (inside.get(link.key) ?? 0) + 1);
+  const linkedOutside = found.links.filter((link) => (inside.get(link.key) ?? 0) < link.count).map((link) => link.path);
+  return {
+    gitDirs: [...gitDirs].map(([gitDir, workTree]) => ({ gitDir, workTree })),
+    gitFiles,
+    settings: [...new Set(found.settings)],
+    linkedOutside,
+  };
+}
