@@ -38,6 +38,7 @@ import type {
   StoredTreeEntry,
 } from './checkpoint-types';
 import type { WalkHeadStart } from './snapshot/walk-head-start';
+import type { LoadedRules, RulesEnvironment } from './snapshot/repo-rules';
 
 /** What the composition root passes to the checkpoint service. */
 export interface CheckpointServiceOptions {
@@ -54,8 +55,10 @@ export interface CheckpointServiceOptions {
   /** Pack loose objects and collect garbage in the background (default: same as `watch`). */
   readonly maintenance?: boolean;
   readonly retention?: Partial<RetentionPolicy>;
-  /** Files larger than this are skipped and recorded (default 10 MB). */
+  /** Files larger than this are skipped and recorded (default 50 MiB). */
   readonly maxFileBytes?: number;
+  /** Where git's user settings are read from (the global excludes file); default: this process's environment. */
+  readonly rulesEnvironment?: RulesEnvironment;
   /** Directories that may not be checkpointed themselves (default: the home directory; roots always). */
   readonly refusedDirs?: readonly string[];
   /** Hashing worker threads for big snapshots (default: cores − 1, at least 1, at most 4). */
@@ -88,6 +91,8 @@ export interface CheckpointApi {
   /** The blob ids this process holds in memory for a directory's unchanged files (its stat cache), if it holds any. */
   knownHashes(dir: string): KnownHashes | undefined;
   isExcluded(dir: string, relativePath: string): boolean;
+  /** The rules a snapshot of `dir` stores by now (tracked files, ignore rules, built-in names), with any problem reading them. */
+  storeRules(dir: string): Promise<LoadedRules>;
   withStoreLock<T>(fn: () => Promise<T>): Promise<T>;
   /** Runs a restore of `checkpointId`: retention keeps that checkpoint and maintenance waits until it ends. */
   duringRestore<T>(checkpointId: string, task: () => Promise<T>): Promise<T>;

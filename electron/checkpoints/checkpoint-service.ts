@@ -41,7 +41,9 @@ import {
 } from './store-views';
 import { checkCheckpointRequest } from './checkpoint-request';
 import { DirRegistry } from './timeline/dir-registry';
-import { pathExclusion } from './snapshot/exclusion-rules';
+import { DirectoryRules } from './snapshot/directory-rules';
+import type { LoadedRules } from './snapshot/repo-rules';
+import { StoreRules } from './snapshot/store-rules';
 import { isObjectId } from './store/git-objects';
 import { defaultWorkerCount, HashWorkerPool } from './snapshot/hash-worker-pool';
 import { StoreMaintenance, type MaintenanceOutcome } from './maintenance/store-maintenance';
@@ -91,6 +93,7 @@ export class CheckpointService implements CheckpointApi {
   #ready: Promise<void> | undefined;
   #refused: Promise<readonly string[]>;
   readonly #cacheSaver: StatCacheSaver;
+  readonly #rules: DirectoryRules;
   #isDisposed = false;
 
   constructor(options: CheckpointServiceOptions) {
@@ -125,6 +128,7 @@ export class CheckpointService implements CheckpointApi {
       retention: () => this.retention,
     });
     this.#watchers = new DirectoryWatchers(options.logger, options.onDirectoryChanged);
+    this.#rules = new DirectoryRules(options.logger, options.rulesEnvironment ?? { env: process.env });
     this.#cacheSaver = new StatCacheSaver({
       layout: this.#layout,
       logger: options.logger,
@@ -170,7 +174,8 @@ export class CheckpointService implements CheckpointApi {
       const outcome = await this.withStoreLock(async () => {
         // Let the watcher deliver what the OS has queued (a write that finished before this call).
         if (tracked.isWatched) for (let round = 0; round < 2; round += 1) await yieldToLoop();
-        const result = await takeSnapshot(this.#engine(), tracked, request);
+        const rules = await this.#rules.forSnapshot(tracked);
+        const result = await takeSnapshot({ ...this.#engine(), rules }, tracked, request);
         // Still under this hold: a one-shot process saves its stat cache without taking the lock
         // again. The state is final and a retention cut moves no head, so the save (CPU) runs
         // beside the cut (reads of the timeline); it never fails the checkpoint.
@@ -348,8 +353,15 @@ export class CheckpointService implements CheckpointApi {
     return state === undefined ? undefined : knownHashesOf(state);
   }
 
-  isExcluded(_dir: string, relativePath: string): boolean {
-    return pathExclusion(relativePath) !== undefined || isVigilBookkeepingFile(path.basename(relativePath));
+  isExcluded(dir: string, relativePath: string): boolean {
+    const rules = this.#rules.lastKnown(dir) ?? StoreRules.builtIn;
+    return (
+      rules.pathExclusion(relativePath, false) !== undefined || isVigilBookkeepingFile(path.basename(relativePath))
+    );
+  }
+
+  async storeRules(dir: string): Promise<LoadedRules> {
+    return this.#rules.current(path.resolve(dir));
   }
 
   async withStoreLock<T>(fn: () => Promise<T>): Promise<T> {
@@ -471,6 +483,7 @@ export class CheckpointService implements CheckpointApi {
       maxFileBytes: this.maxFileBytes,
       workerThreshold: this.#options.workerThreshold ?? defaultWorkerThreshold,
       ignoredFolders: this.#ignoredFolders(),
+      rules: StoreRules.builtIn,
       assertLockHeld: () => this.#lock.assertHeld(),
     };
   }

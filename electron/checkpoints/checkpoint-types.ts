@@ -78,6 +78,12 @@ export interface CheckpointRequest {
    * says so in a `Vigil-Scope` trailer. Ignored when the timeline moved elsewhere.
    */
   readonly onlyPaths?: boolean;
+  /**
+   * Files (absolute) stored whatever the exclusion rules say (the size cap still holds): a restore
+   * point's files that the restore will overwrite, so that undoing it brings them back. Only
+   * this snapshot holds them; the next one judges them by the rules again.
+   */
+  readonly forcePaths?: readonly string[];
 }
 
 /** One supervised directory in the store. */

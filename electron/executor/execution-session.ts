@@ -6,7 +6,7 @@ import type { ExecuteOptions, ToolCallRequest } from './executor-types';
 import type { CoverageLimits, ExecutionSession } from '../tools';
 
 /** The checkpoint engine's default size cap, when the caller does not say (config.json's checkpoints.maxFileMiB default). */
-export const defaultCheckpointLimits: CoverageLimits = { maxFileBytes: 10 * 1024 * 1024 };
+export const defaultCheckpointLimits: CoverageLimits = { maxFileBytes: 50 * 1024 * 1024 };
 
 /** The most calls one batch may hold. */
 export const maxBatchCalls = 256;

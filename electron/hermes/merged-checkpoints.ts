@@ -244,6 +244,7 @@ export function mergeHermesCheckpoints(
     noteWritten: (paths) => engine.noteWritten(paths),
     knownHashes: (dir) => engine.knownHashes(dir),
     isExcluded: (dir, relativePath) => engine.isExcluded(dir, relativePath),
+    storeRules: (dir) => engine.storeRules(dir),
     withStoreLock: (fn) => engine.withStoreLock(fn),
     duringRestore: (checkpointId, task) => engine.duringRestore(checkpointId, task),
     dispose: () => engine.dispose(),

@@ -4,8 +4,8 @@ import type { Timeline, TimelineCommit } from '../timeline/timeline';
 /** The retention policy's defaults: Hermes' gateway default of 50 per directory, 500 MiB in all. */
 export const defaultRetention = { maxSnapshots: 50, maxTotalBytes: 500 * 1024 * 1024 } as const;
 
-/** Files larger than this are not stored (config.json's `checkpoints.maxFileMiB`, 10 by default). */
-export const defaultMaxFileBytes = 10 * 1024 * 1024;
+/** Files larger than this are not stored (config.json's `checkpoints.maxFileMiB`, 50 by default): one cap for every file, tracked or not. */
+export const defaultMaxFileBytes = 50 * 1024 * 1024;
 
 /** What a timeline cut must respect. */
 export interface CutOptions {

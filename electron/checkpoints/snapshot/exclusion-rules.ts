@@ -146,6 +146,16 @@ const excludedExtensions = new Set([
 /** Hermes Agent's flock sidecars of memory files: replacing or deleting one in a restore would void the lock held on it. */
 const memoryLockSidecars = new Set(['MEMORY.md.lock', 'USER.md.lock']);
 
+/** Whether a name is a version-control folder or file (never stored, tracked or not). */
+export function isVcsName(name: string): boolean {
+  return vcsNames.has(name);
+}
+
+/** Names never stored even when a repository tracks them: Hermes's memory lock sidecars (a restore would void the lock held on one). */
+export function isAlwaysExcludedFileName(name: string): boolean {
+  return memoryLockSidecars.has(name);
+}
+
 /** Environment files (`.env`, `.env.local`, …): the secret part of the exclusion list, never stored. */
 function isEnvironmentFile(name: string): boolean {
   return name.startsWith('.env');

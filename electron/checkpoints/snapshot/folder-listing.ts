@@ -4,7 +4,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { isVigilBookkeepingFile } from '../../files/vigil-temp-name';
 import type { SkipReason } from '../checkpoint-types';
 import type { DirState, FileRecord } from './dir-state';
-import { directoryExclusion, fileExclusion } from './exclusion-rules';
+import type { StoreRules } from './store-rules';
 import { fileModes, type FileMode } from '../store/git-objects';
 
 /**
@@ -145,10 +145,13 @@ export function classifyEntry(
   type: { isDirectory(): boolean; isFile(): boolean; isSymbolicLink(): boolean },
   absolute: string,
   ignoredFolders: readonly string[],
+  rules: StoreRules,
+  parentRel: string,
 ): { readonly kind: 'omit' } | Exclude<ListedEntry, { kind: 'file' }> | { readonly kind: 'stat' } {
+  const rel = (): string => (parentRel === '' ? name : `${parentRel}/${name}`);
   // Most entries: a regular file whose name has no dot first (so is not Vigil's own) and no separator.
   if (name.charCodeAt(0) !== 0x2e && type.isFile() && !isBadName(name)) {
-    const reason = fileExclusion(name);
+    const reason = rules.fileExclusion(rel(), name);
     return reason === undefined ? toStat : { name, kind: 'skip', reason, isFolder: false };
   }
   if (isVigilBookkeepingFile(name)) return { kind: 'omit' };
@@ -156,11 +159,11 @@ export function classifyEntry(
   if (isBadName(name)) return { name, kind: 'skip', reason: 'bad-name', isFolder };
   if (isFolder) {
     // Vigil's own data folder inside a checkpointed directory is never stored (it holds tokens and the store itself).
-    const reason = ignoredFolders.includes(absolute) ? 'excluded' : directoryExclusion(name);
+    const reason = ignoredFolders.includes(absolute) ? 'excluded' : rules.folderExclusion(rel(), name);
     return reason === undefined ? { name, kind: 'folder' } : { name, kind: 'skip', reason, isFolder: true };
   }
   if (type.isFile() || type.isSymbolicLink()) {
-    const reason = fileExclusion(name);
+    const reason = rules.fileExclusion(rel(), name);
     return reason === undefined ? toStat : { name, kind: 'skip', reason, isFolder: false };
   }
   return { name, kind: 'skip', reason: 'special', isFolder: false };

@@ -1,6 +1,7 @@
 import { access } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import type { HashWorkerCommand, HashWorkerData, HashWorkerReply } from './hash-worker';
+import { builtInRulesData } from './store-rules';
 
 /** Distributive form of Omit, so each command keeps its own fields. */
 type CommandBody = HashWorkerCommand extends infer C ? (C extends HashWorkerCommand ? Omit<C, 'id'> : never) : never;
@@ -14,6 +15,8 @@ export class HashWorker {
   >();
   #nextId = 0;
   #failure: Error | undefined;
+  /** The key of the store rules this worker was last sent (a walk sends them only when they differ). */
+  rulesKey: string = builtInRulesData.key;
 
   constructor(gitdir: string, entry: URL) {
     const data: HashWorkerData = { gitdir };

@@ -4,6 +4,7 @@ import type { FolderListing } from './folder-listing';
 import type { HashCandidate } from './stat-walk';
 import { HashWorker, workerEntry } from './hash-worker-client';
 import type { WrittenPack } from '../store/pack-writer';
+import { builtInRulesData, type StoreRulesData } from './store-rules';
 
 /** A split walk shares out about this many subtrees per worker, so that one deep subtree does not leave the others idle. */
 const subtreesPerWorker = 8;
@@ -176,14 +177,13 @@ export class HashWorkerPool {
     ignoredFolders: readonly string[],
     onListings: (listings: readonly FolderListing[]) => void,
     baseline?: WalkBaseline,
+    rules: StoreRulesData = builtInRulesData,
   ): Promise<void> {
-    return this.#busyWith(() => this.#walkWith(root, rel, ignoredFolders, onListings, baseline));
+    return this.#busyWith(() => this.#walkWith({ root, rel, ignoredFolders, rules }, onListings, baseline));
   }
 
   async #walkWith(
-    root: string,
-    rel: string,
-    ignoredFolders: readonly string[],
+    walk: { root: string; rel: string; ignoredFolders: readonly string[]; rules: StoreRulesData },
     onListings: (listings: readonly FolderListing[]) => void,
     baseline: WalkBaseline | undefined,
   ): Promise<void> {
@@ -191,7 +191,7 @@ export class HashWorkerPool {
     const [first] = workers;
     if (first === undefined) throw new Error('no hashing worker');
     if (baseline === undefined) {
-      await this.#walk(workers, first, root, rel, ignoredFolders, onListings);
+      await this.#walk(workers, first, walk, onListings);
       return;
     }
     // Queued before the walks, so each worker has decoded it when it starts walking.
@@ -209,7 +209,7 @@ export class HashWorkerPool {
     // Observed at once: a walk that fails first (its workers stopped) leaves it unawaited.
     ready.catch(() => undefined);
     try {
-      await this.#walk(workers, first, root, rel, ignoredFolders, onListings);
+      await this.#walk(workers, first, walk, onListings);
       await ready;
     } finally {
       // Not waited for: a worker takes its commands in order, so whatever is sent to it next runs
@@ -221,20 +221,28 @@ export class HashWorkerPool {
   async #walk(
     workers: readonly HashWorker[],
     first: HashWorker,
-    root: string,
-    rel: string,
-    ignoredFolders: readonly string[],
+    walk: { root: string; rel: string; ignoredFolders: readonly string[]; rules: StoreRulesData },
     onListings: (listings: readonly FolderListing[]) => void,
   ): Promise<void> {
+    const { root, rel, ignoredFolders, rules } = walk;
     const hand = (partial: unknown): void => onListings(partial as FolderListing[]);
+    // The rules go to a worker once per change (a repository's tracked paths are many).
+    const rulesFor = (worker: HashWorker): { rulesKey: string; rules?: StoreRulesData } => {
+      if (worker.rulesKey === rules.key) return { rulesKey: rules.key };
+      worker.rulesKey = rules.key;
+      return { rulesKey: rules.key, rules };
+    };
     const splitAt = workers.length > 1 ? workers.length * subtreesPerWorker : undefined;
-    const subtrees = (await first.send({ type: 'walk', root, rel, ignoredFolders, splitAt }, hand)) as string[];
+    const subtrees = (await first.send(
+      { type: 'walk', root, rel, ignoredFolders, splitAt, ...rulesFor(first) },
+      hand,
+    )) as string[];
     let next = 0;
     await Promise.all(
       workers.map(async (worker) => {
         while (next < subtrees.length) {
           const subtree = subtrees[next++] as string;
-          await worker.send({ type: 'walk', root, rel: subtree, ignoredFolders }, hand);
+          await worker.send({ type: 'walk', root, rel: subtree, ignoredFolders, ...rulesFor(worker) }, hand);
         }
       }),
     );

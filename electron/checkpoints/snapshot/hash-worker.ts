@@ -3,6 +3,7 @@ import { walkBlocking } from './walk-blocking';
 import type { FileHasher, HashRequest, ObjectSink } from './file-hasher';
 import type { ObjectStore } from '../store/object-store';
 import { StatBaseline } from './stat-baseline';
+import { StoreRules, type StoreRulesData } from './store-rules';
 
 /** A message from the pool to a hashing worker. */
 export type HashWorkerCommand =
@@ -24,6 +25,9 @@ export type HashWorkerCommand =
       readonly rel: string;
       readonly ignoredFolders: readonly string[];
       readonly splitAt?: number;
+      /** The key of the store rules to walk by; their data comes along when this worker has other rules. */
+      readonly rulesKey: string;
+      readonly rules?: StoreRulesData;
     };
 
 /** A hashing worker's answer: the command's result, or its error message; `partial` is a batch of a longer answer. */
@@ -55,6 +59,7 @@ function serve(): void {
     ));
   let hasher: FileHasher | undefined;
   let baseline: StatBaseline | undefined;
+  let rules = StoreRules.builtIn;
   let chain: Promise<void> = Promise.resolve();
   port.on('message', (command: HashWorkerCommand) => {
     chain = chain.then(async () => {
@@ -68,10 +73,12 @@ function serve(): void {
           if (hasher === undefined) throw new Error('hash before begin');
           value = await hasher.hash(command.request);
         } else if (command.type === 'walk') {
+          if (command.rules !== undefined) rules = StoreRules.of(command.rules);
+          if (rules.key !== command.rulesKey) throw new Error(`walk by rules ${command.rulesKey} the worker was not sent`);
           value = walkBlocking(
             command.root,
             command.rel,
-            command.ignoredFolders,
+            { ignoredFolders: command.ignoredFolders, rules },
             (batch) => port.postMessage({ id: command.id, partial: batch } satisfies HashWorkerReply),
             command.splitAt,
             baseline,

@@ -56,6 +56,8 @@ export interface FoundChanges {
   /** The caller's paths, relative to the directory. */
   readonly requested: readonly string[];
   readonly isScoped: boolean;
+  /** The request's `forcePaths`, relative to the directory. */
+  readonly forced: readonly string[];
 }
 
 /** How a snapshot's scan starts: where its state comes from, the timeline's head and the dirty paths. */
@@ -86,7 +88,13 @@ async function recheckMissingBlobs(
 }
 
 function scanContext(engine: SnapshotEngine, tracked: TrackedDirectory, state: DirState): ScanContext {
-  return { root: tracked.dir, state, maxFileBytes: engine.maxFileBytes, ignoredFolders: engine.ignoredFolders };
+  return {
+    root: tracked.dir,
+    state,
+    maxFileBytes: engine.maxFileBytes,
+    ignoredFolders: engine.ignoredFolders,
+    rules: engine.rules,
+  };
 }
 
 /** The listings a worker walk against the cache hands over (those that differ from it), once it ends. */
@@ -99,14 +107,18 @@ function walkAgainstCache(
   const walk = (): Promise<readonly (readonly FolderListing[])[]> => {
     const handed: (readonly FolderListing[])[] = [];
     return engine.pool
-      .walk(tracked.dir, '', engine.ignoredFolders, (listings) => handed.push(listings), {
-        content: cache.content,
-        maxFileBytes: engine.maxFileBytes,
-      })
+      .walk(
+        tracked.dir,
+        '',
+        engine.ignoredFolders,
+        (listings) => handed.push(listings),
+        { content: cache.content, maxFileBytes: engine.maxFileBytes },
+        engine.rules.data,
+      )
       .then(() => handed);
   };
-  // A head start's walk of this very cache, made under the lock held since: its outcome is this walk's (a failed one is walked again).
-  return headStart?.cache === cache ? headStart.walked.catch(walk) : walk();
+  // A head start's walk of this very cache by these rules, made under the lock held since: its outcome is this walk's (a failed one is walked again).
+  return headStart?.cache === cache && headStart.rulesKey === engine.rules.key ? headStart.walked.catch(walk) : walk();
 }
 
 /** The newest commits of a timeline read this many at most ahead of need (the default retention keeps 50). */
@@ -155,8 +167,13 @@ async function walkAll(
     prepare(state);
     const context = scanContext(engine, tracked, state);
     if (isBig || engine.pool.isRunning)
-      await engine.pool.walk(tracked.dir, '', engine.ignoredFolders, (listings) =>
-        applyListings(context, listings, candidates),
+      await engine.pool.walk(
+        tracked.dir,
+        '',
+        engine.ignoredFolders,
+        (listings) => applyListings(context, listings, candidates),
+        undefined,
+        engine.rules.data,
       );
     else await scanFolder(context, '', candidates);
     return state;
@@ -218,6 +235,10 @@ export async function findChanges(
       await scanPaths(context, [...dirty, ...requested], candidates);
     }
   }
+  const forced = (request.forcePaths ?? [])
+    .map((absolute) => tracked.relative(path.resolve(absolute)))
+    .filter((rel): rel is string => rel !== undefined);
+  if (forced.length > 0) await scanPaths(scanContext(engine, tracked, state), forced, candidates, true);
   if (headMoved && state.fileCount > 0) await recheckMissingBlobs(engine, state, candidates);
-  return { state, headMoved, candidates, requested, isScoped };
+  return { state, headMoved, candidates, requested, isScoped, forced };
 }

@@ -21,6 +21,7 @@ import type { StoreLayout } from '../store/store-layout';
 import { toCheckpointEntry, type Timeline } from '../timeline/timeline';
 import type { TrackedDirectory } from './tracked-directory';
 import { findChanges, openDirState } from './snapshot-changes';
+import type { StoreRules } from './store-rules';
 
 /** Everything a snapshot needs from the service. */
 export interface SnapshotEngine {
@@ -34,6 +35,8 @@ export interface SnapshotEngine {
   /** From this many files to hash on, worker threads do it (each into a pack). */
   readonly workerThreshold: number;
   readonly ignoredFolders: readonly string[];
+  /** What this snapshot stores of the directory (its repository's tracked files and ignore rules, or Vigil's built-in names). */
+  readonly rules: StoreRules;
   /** Fails unless this process still holds the store lock (checked right before the ref moves). */
   assertLockHeld(): Promise<void>;
 }
@@ -247,6 +250,32 @@ async function commitSnapshot(
 }
 
 /**
+ * The paths a snapshot stored whatever the rules said (a restore point's) go back to the rules at
+ * the next snapshot: each file, or the outermost folder on its way the rules leave out, is looked
+ * at again as a change (a walk would judge it anyway).
+ */
+function rejudgeForced(rules: StoreRules, tracked: TrackedDirectory, forced: readonly string[]): void {
+  for (const rel of forced) {
+    const parts = rel.split('/');
+    let folder = '';
+    let target = rel;
+    for (const part of parts.slice(0, -1)) {
+      folder = folder === '' ? part : `${folder}/${part}`;
+      if (rules.folderExclusion(folder, part) !== undefined) {
+        target = folder;
+        break;
+      }
+    }
+    tracked.dirty.add(target);
+  }
+}
+
+/** Tracked files below folders Vigil's built-in names leave out: a watcher does not watch them, so each snapshot looks at them. */
+function unwatchedTracked(engine: SnapshotEngine, tracked: TrackedDirectory): string[] {
+  return tracked.isWatched ? engine.rules.trackedInsideExcludedFolders() : [];
+}
+
+/**
  * Takes one snapshot of a directory (the store lock is held by the caller): finds what changed
  * (only the dirty paths when they can be trusted, else a stat walk against the cache), hashes
  * just that, rebuilds just the trees on its path, and — unless nothing changed — commits and
@@ -259,7 +288,7 @@ export async function takeSnapshot(
   request: CheckpointRequest,
 ): Promise<CheckpointOutcome> {
   const head = await engine.refs.read(tracked.dirhash);
-  const dirty = tracked.takeDirty();
+  const dirty = [...tracked.takeDirty(), ...unwatchedTracked(engine, tracked)];
   // Used once, and only while the lock it walked under is still held by this very call's context.
   const headStart = tracked.headStart?.isHeldHere() === true ? tracked.headStart : undefined;
   tracked.headStart = undefined;
@@ -267,7 +296,7 @@ export async function takeSnapshot(
     const source = await openDirState(engine, tracked, headStart);
     // A head start's walk began earlier: its stamp is the scan's (an earlier stamp only makes more records racy).
     const scanStartNs = headStart?.stampNs ?? nowNs();
-    const { state, headMoved, candidates, requested, isScoped } = await findChanges(engine, tracked, request, {
+    const { state, headMoved, candidates, requested, isScoped, forced } = await findChanges(engine, tracked, request, {
       source,
       head,
       dirty,
@@ -287,6 +316,7 @@ export async function takeSnapshot(
     // The stamp moves on: records racy under the old one that this scan did not look at are marked for re-hashing.
     await smudgeRacyRecords(state, previousRacy);
     state.stampNs = scanStartNs;
+    rejudgeForced(engine.rules, tracked, forced);
     if (tree === headTree && kind !== 'pre-rollback') {
       state.head = head;
       return { kind: 'unchanged', head };

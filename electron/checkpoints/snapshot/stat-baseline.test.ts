@@ -19,6 +19,7 @@ import { walkBlocking } from './walk-blocking';
 import { HashWorkerPool } from './hash-worker-pool';
 import type { FolderListing } from './folder-listing';
 import { StatBaseline } from './stat-baseline';
+import { StoreRules } from './store-rules';
 import { readCheckedStatCache } from './stat-cache-format';
 
 /** Every listing a walk hands over, by folder. */
@@ -27,7 +28,7 @@ function walk(dir: string, baseline?: StatBaseline): Map<string, FolderListing> 
   walkBlocking(
     dir,
     '',
-    [],
+    { ignoredFolders: [], rules: StoreRules.builtIn },
     (listings) => listings.forEach((listing) => handed.set(listing.rel, listing)),
     Infinity,
     baseline,

@@ -5,7 +5,7 @@ import { errnoCode } from '../../files/file-system-error';
 import { isVigilBookkeepingFile } from '../../files/vigil-temp-name';
 import { isPathBelow } from '../../lib/path-rules';
 import type { DirState } from './dir-state';
-import { directoryExclusion, fileExclusion, pathExclusion } from './exclusion-rules';
+import type { StoreRules } from './store-rules';
 import {
   applyFileOutcome,
   applyFolderListing,
@@ -28,6 +28,8 @@ export interface ScanContext {
   readonly maxFileBytes: number;
   /** Absolute folders never entered (Vigil's own data folder when it sits inside the directory). */
   readonly ignoredFolders: readonly string[];
+  /** What is stored: tracked files, the repository's ignore rules, Vigil's built-in names. */
+  readonly rules: StoreRules;
 }
 
 /** Runs async work with bounded concurrency, reusing a fixed set of runners. */
@@ -66,7 +68,14 @@ async function listFolder(context: ScanContext, rel: string): Promise<FolderList
   const entries: ListedEntry[] = [];
   const toStat: string[] = [];
   for (const dirent of dirents) {
-    const kind = classifyEntry(dirent.name, dirent, path.join(absolute, dirent.name), context.ignoredFolders);
+    const kind = classifyEntry(
+      dirent.name,
+      dirent,
+      path.join(absolute, dirent.name),
+      context.ignoredFolders,
+      context.rules,
+      rel,
+    );
     if (kind.kind === 'stat') toStat.push(dirent.name);
     else if (kind.kind !== 'omit') entries.push(kind);
   }
@@ -93,15 +102,23 @@ export function applyListings(context: ScanContext, listings: readonly FolderLis
 
 /**
  * Re-checks only the given paths (from Vigil's own writes and the watcher): a vanished path is
- * removed (a folder with all it held), a folder is scanned, a file compared with its record.
+ * removed (a folder with all it held), a folder is scanned, a file compared with its record. With
+ * `isForced` (a restore point's files the restore will overwrite), files are stored whatever the
+ * exclusion rules say; the size cap still holds.
  */
-export async function scanPaths(context: ScanContext, rels: Iterable<string>, out: HashCandidate[]): Promise<void> {
+export async function scanPaths(
+  context: ScanContext,
+  rels: Iterable<string>,
+  out: HashCandidate[],
+  isForced = false,
+): Promise<void> {
   const unique = [...new Set(rels)].filter((rel) => rel !== '' && !isVigilBookkeepingFile(path.basename(rel)));
   await eachLimit(unique, 32, async (rel) => {
     const parts = rel.split('/');
     if (parts.some(isBadName)) return;
+    const parent = parts.slice(0, -1).join('/');
     // Inside an excluded folder, the folder itself is what is recorded.
-    if (pathExclusion(parts.slice(0, -1).join('/')) !== undefined) return;
+    if (!isForced && parent !== '' && context.rules.pathExclusion(parent, true) !== undefined) return;
     const absolute = path.join(context.root, rel);
     if (context.ignoredFolders.includes(absolute)) {
       context.state.setSkipped(rel, 'excluded', true);
@@ -113,12 +130,13 @@ export async function scanPaths(context: ScanContext, rels: Iterable<string>, ou
     const outcome = await statOutcome(absolute);
     const name = parts.at(-1) ?? rel;
     if (outcome.kind === 'stat' && outcome.stat.isFolder) {
-      const reason = directoryExclusion(name);
+      if (isForced) return;
+      const reason = context.rules.folderExclusion(rel, name);
       if (reason !== undefined) context.state.setSkipped(rel, reason, true);
       else await scanFolder(context, rel, out);
       return;
     }
-    const reason = outcome.kind === 'stat' ? fileExclusion(name) : undefined;
+    const reason = outcome.kind === 'stat' && !isForced ? context.rules.fileExclusion(rel, name) : undefined;
     if (reason !== undefined) context.state.setSkipped(rel, reason, false);
     else if (applyFileOutcome(context.state, rel, outcome, context.maxFileBytes, out) === 'folder')
       await scanFolder(context, rel, out);

@@ -15,6 +15,13 @@ import {
   type StatOutcome,
 } from './folder-listing';
 import type { StatBaseline } from './stat-baseline';
+import type { StoreRules } from './store-rules';
+
+/** What decides what a walk enters and stores: Vigil's own folders, and the store rules. */
+export interface WalkRules {
+  readonly ignoredFolders: readonly string[];
+  readonly rules: StoreRules;
+}
 
 /** The walk's lstat options and outcomes without data, made once: a walk stats every file. */
 const walkStatOptions = { bigint: true, throwIfNoEntry: false } as const;
@@ -46,7 +53,7 @@ function isFolderUnchanged(
   rel: string,
   dirents: readonly Dirent[],
   prefix: string,
-  ignoredFolders: readonly string[],
+  walkRules: WalkRules,
   folders: string[],
 ): boolean {
   const check = baseline.folder(rel);
@@ -54,7 +61,7 @@ function isFolderUnchanged(
   for (const dirent of dirents) {
     const { name } = dirent;
     const full = prefix + name;
-    const kind = classifyEntry(name, dirent, full, ignoredFolders);
+    const kind = classifyEntry(name, dirent, full, walkRules.ignoredFolders, walkRules.rules, rel);
     if (kind.kind === 'omit') continue;
     if (kind.kind === 'stat') {
       let stats;
@@ -77,14 +84,14 @@ function listFolderBlocking(
   rel: string,
   dirents: readonly Dirent[],
   prefix: string,
-  ignoredFolders: readonly string[],
+  walkRules: WalkRules,
   folders: string[],
 ): FolderListing {
   const entries: ListedEntry[] = [];
   for (const dirent of dirents) {
     const { name } = dirent;
     const full = prefix + name;
-    const kind = classifyEntry(name, dirent, full, ignoredFolders);
+    const kind = classifyEntry(name, dirent, full, walkRules.ignoredFolders, walkRules.rules, rel);
     if (kind.kind === 'omit') continue;
     if (kind.kind !== 'stat') {
       entries.push(kind);
@@ -113,7 +120,7 @@ function listFolderBlocking(
 export function walkBlocking(
   root: string,
   startRel: string,
-  ignoredFolders: readonly string[],
+  walkRules: WalkRules,
   onBatch: (listings: FolderListing[]) => void,
   splitAt = Infinity,
   baseline?: StatBaseline,
@@ -135,7 +142,7 @@ export function walkBlocking(
     const rel = pending[next] as string;
     const absolute = absolutes[next] as string;
     next += 1;
-    if (rel !== '' && ignoredFolders.includes(absolute)) {
+    if (rel !== '' && walkRules.ignoredFolders.includes(absolute)) {
       listings.push({ rel, outcome: 'ignored', entries: [] });
       continue;
     }
@@ -153,10 +160,10 @@ export function walkBlocking(
     folders.length = 0;
     // A folder just as the stat cache has it changes nothing: it stays here.
     const isUnchanged =
-      baseline !== undefined && isFolderUnchanged(baseline, rel, dirents, prefix, ignoredFolders, folders);
+      baseline !== undefined && isFolderUnchanged(baseline, rel, dirents, prefix, walkRules, folders);
     if (!isUnchanged) {
       folders.length = 0;
-      const listing = listFolderBlocking(rel, dirents, prefix, ignoredFolders, folders);
+      const listing = listFolderBlocking(rel, dirents, prefix, walkRules, folders);
       listings.push(listing);
       entriesInBatch += listing.entries.length + 1;
     }

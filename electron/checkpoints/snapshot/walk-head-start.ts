@@ -6,6 +6,7 @@ import { dirHash, ignoredFoldersOf, statCacheFile, storeLayout } from '../store/
 import type { FolderListing } from './folder-listing';
 import { defaultWorkerCount, HashWorkerPool } from './hash-worker-pool';
 import { readCheckedStatCache, type CheckedStatCache } from './stat-cache-format';
+import { RepoRulesCache } from './repo-rules';
 
 /** From a stat cache this big (about 2,000 files: the engine's worker threshold), a walk head start pays off. */
 const headStartCacheBytes = 2_000 * 64;
@@ -26,6 +27,8 @@ export interface WalkHeadStart {
   readonly lockPath: string;
   readonly ignoredFolders: readonly string[];
   readonly maxFileBytes: number;
+  /** The key of the store rules the walk went by (the engine adopts it only under the same rules). */
+  readonly rulesKey: string;
   /** The stat cache read under the lock: the walk compared against it. */
   readonly cache: CheckedStatCache;
   /** When the walk began (ns): the scan's stamp for the racy rule. */
@@ -80,16 +83,25 @@ async function startWalk(
   input: WalkHeadStartInput,
   found: { dir: string; cacheFile: string },
 ): Promise<WalkHeadStart | undefined> {
-  const [cache, maxFileBytes] = await Promise.all([
+  const [cache, maxFileBytes, loaded] = await Promise.all([
     readCheckedStatCache(found.cacheFile, found.dir),
     maxFileBytesOf(input.configFile),
+    new RepoRulesCache(found.dir, { env: process.env }).current(),
   ]);
+  const { rules } = loaded;
   if (cache === undefined) return undefined;
   const ignoredFolders = ignoredFoldersOf(input.root);
   const stampNs = BigInt(Date.now()) * 1_000_000n;
   const handed: (readonly FolderListing[])[] = [];
   const walked = pool
-    .walk(found.dir, '', ignoredFolders, (listings) => handed.push(listings), { content: cache.content, maxFileBytes })
+    .walk(
+      found.dir,
+      '',
+      ignoredFolders,
+      (listings) => handed.push(listings),
+      { content: cache.content, maxFileBytes },
+      rules.data,
+    )
     .then(() => handed);
   // Observed at once: a head start nobody adopts must not fail the process.
   walked.catch(() => undefined);
@@ -98,6 +110,7 @@ async function startWalk(
     lockPath: lock.path,
     ignoredFolders,
     maxFileBytes,
+    rulesKey: rules.key,
     cache,
     stampNs,
     pool,

@@ -1,0 +1,67 @@
+import type { Logger } from '../../logging/logger';
+import { dirHash } from '../store/store-layout';
+import { RepoRulesCache, type LoadedRules, type RulesEnvironment } from './repo-rules';
+import type { StoreRules } from './store-rules';
+import type { TrackedDirectory } from './tracked-directory';
+
+/** One directory's rules cache, the key of the rules its last snapshot used, and the warnings already logged. */
+interface Entry {
+  readonly cache: RepoRulesCache;
+  appliedKey: string | undefined;
+  warned: string;
+  last: StoreRules | undefined;
+}
+
+/**
+ * The store rules of every checkpointed directory of one engine (see store-rules.ts): what a
+ * snapshot stores, re-read only when the repository's index or ignore files change. A change of
+ * rules sends the next snapshot to a full walk, so the stat cache and the tree follow the new rules.
+ * Problems reading them (a damaged index, an unparsable .gitignore) are logged once, naming the file.
+ */
+export class DirectoryRules {
+  readonly #entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly environment: RulesEnvironment,
+  ) {}
+
+  #entry(dir: string): Entry {
+    const dirhash = dirHash(dir);
+    let entry = this.#entries.get(dirhash);
+    if (entry === undefined) {
+      entry = { cache: new RepoRulesCache(dir, this.environment), appliedKey: undefined, warned: '', last: undefined };
+      this.#entries.set(dirhash, entry);
+    }
+    return entry;
+  }
+
+  /** The rules in force for `dir` now, with the repository and any warnings. */
+  async current(dir: string): Promise<LoadedRules> {
+    const entry = this.#entry(dir);
+    const loaded = await entry.cache.current();
+    entry.last = loaded.rules;
+    const warned = loaded.warnings.join('\n');
+    if (warned !== entry.warned) {
+      entry.warned = warned;
+      for (const warning of loaded.warnings) this.logger.warn(warning, { dir });
+    }
+    return loaded;
+  }
+
+  /** The rules last read for `dir`, if any were. */
+  lastKnown(dir: string): StoreRules | undefined {
+    return this.#entries.get(dirHash(dir))?.last;
+  }
+
+  /** The rules a snapshot of this directory uses now; rules other than its last snapshot's make it walk the whole tree. */
+  async forSnapshot(tracked: TrackedDirectory): Promise<StoreRules> {
+    const entry = this.#entry(tracked.dir);
+    const { rules } = await this.current(tracked.dir);
+    if (entry.appliedKey !== rules.key) {
+      if (entry.appliedKey !== undefined) tracked.needsFullScan = true;
+      entry.appliedKey = rules.key;
+    }
+    return rules;
+  }
+}

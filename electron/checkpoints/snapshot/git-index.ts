@@ -1,0 +1,81 @@
+/**
+ * Reads the paths a git index holds (what `git ls-files` lists), without running git: versions 2,
+ * 3 and 4 (path prefix compression). Only the paths are decoded; stat data and extensions are
+ * skipped. Checked against the trailing SHA-1 of the file, so a torn or damaged index is reported
+ * as such and never half-believed.
+ */
+import { createHash } from 'node:crypto';
+
+/** Why an index could not be read (errors as data). */
+export interface GitIndexError {
+  readonly code: 'bad-signature' | 'bad-version' | 'truncated' | 'bad-checksum';
+  readonly message: string;
+}
+
+/** The fixed part of an entry before its flags: ctime, mtime, dev, ino, mode, uid, gid, size (4 bytes each), the object id (20). */
+const fixedBytes = 40 + 20;
+const extendedFlag = 0x4000;
+const nameMask = 0x0fff;
+
+function fail(code: GitIndexError['code'], message: string): { readonly error: GitIndexError } {
+  return { error: { code, message } };
+}
+
+/** Reads a v4 entry's path: a varint of bytes to drop from the previous path, then a NUL-terminated suffix. */
+function readV4Path(bytes: Uint8Array, offset: number, previous: string): { path: string; end: number } | undefined {
+  let value = bytes[offset] ?? 0;
+  let at = offset + 1;
+  let drop = value & 0x7f;
+  while ((value & 0x80) !== 0) {
+    if (at >= bytes.length) return undefined;
+    value = bytes[at++] ?? 0;
+    drop = ((drop + 1) << 7) | (value & 0x7f);
+  }
+  const nul = bytes.indexOf(0, at);
+  if (nul < 0) return undefined;
+  const kept = Buffer.from(previous, 'utf8').subarray(0, Math.max(0, Buffer.byteLength(previous) - drop));
+  const suffix = Buffer.from(bytes.buffer, bytes.byteOffset + at, nul - at);
+  return { path: Buffer.concat([kept, suffix]).toString('utf8'), end: nul + 1 };
+}
+
+/** The paths a git index holds, in index order (a path with several stages during a merge appears once). */
+export function readGitIndexPaths(bytes: Uint8Array): { readonly paths: string[] } | { readonly error: GitIndexError } {
+  if (bytes.length < 12 + 20) return fail('truncated', 'the index is shorter than its header');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.getUint32(0) !== 0x44495243) return fail('bad-signature', 'the index does not start with DIRC');
+  const version = view.getUint32(4);
+  if (version < 2 || version > 4) return fail('bad-version', `index version ${version} is not one git writes`);
+  const body = bytes.subarray(0, bytes.length - 20);
+  const checksum = createHash('sha1').update(body).digest();
+  if (!checksum.equals(Buffer.from(bytes.subarray(bytes.length - 20)))) {
+    return fail('bad-checksum', 'the index checksum does not match its content (damaged or half-written)');
+  }
+  const count = view.getUint32(8);
+  const paths: string[] = [];
+  let offset = 12;
+  let previous = '';
+  for (let index = 0; index < count; index += 1) {
+    const start = offset;
+    if (start + fixedBytes + 2 > body.length) return fail('truncated', `the index ends inside entry ${index + 1}`);
+    const flags = view.getUint16(start + fixedBytes);
+    offset = start + fixedBytes + 2;
+    if ((flags & extendedFlag) !== 0 && version >= 3) offset += 2;
+    let path: string;
+    if (version === 4) {
+      const read = readV4Path(body, offset, previous);
+      if (read === undefined) return fail('truncated', `the index ends inside entry ${index + 1}`);
+      path = read.path;
+      offset = read.end;
+    } else {
+      const length = flags & nameMask;
+      const nul = length < nameMask ? offset + length : body.indexOf(0, offset);
+      if (nul < 0 || nul > body.length) return fail('truncated', `the index ends inside entry ${index + 1}`);
+      path = Buffer.from(body.buffer, body.byteOffset + offset, nul - offset).toString('utf8');
+      // Entries are padded with 1–8 NULs to a multiple of 8 bytes from the entry's start.
+      offset = start + Math.ceil((nul - start + 1) / 8) * 8;
+    }
+    if (path !== previous) paths.push(path);
+    previous = path;
+  }
+  return { paths };
+}

@@ -1,0 +1,232 @@
+import { createHash } from 'node:crypto';
+import { lstat, readFile, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import ignore from 'ignore';
+import { readGitIndexPaths } from './git-index';
+import { StoreRules, type IgnoreSourceData, type StoreRulesData } from './store-rules';
+
+/** The rules in force for a directory, and what went wrong reading them (each warning names its file). */
+export interface LoadedRules {
+  readonly rules: StoreRules;
+  /** The repository's top folder, when the directory is inside one. */
+  readonly repository?: string;
+  readonly warnings: readonly string[];
+}
+
+/** Where the repository holding a directory keeps its files. */
+interface RepositoryFiles {
+  readonly top: string;
+  readonly gitdir: string;
+  /** Where `info/exclude` and the shared config live (a linked worktree's main repository). */
+  readonly commondir: string;
+}
+
+/** What the rules depend on, for the cheap "did anything change?" check: the environment it reads git's settings from. */
+export interface RulesEnvironment {
+  readonly env: NodeJS.ProcessEnv;
+  readonly home?: string;
+}
+
+function toPosix(relative: string): string {
+  return relative.split(path.sep).join('/');
+}
+
+/** A file's identity for the change check ('-' when absent). */
+async function identity(file: string): Promise<string> {
+  try {
+    const info = await stat(file, { bigint: true });
+    return `${info.mtimeNs}:${info.ctimeNs}:${info.size}:${info.ino}`;
+  } catch {
+    return '-';
+  }
+}
+
+/** The repository holding `dir`: the nearest folder at or above it with a `.git` folder, or a `.git` file naming one. */
+async function findRepository(dir: string): Promise<RepositoryFiles | undefined> {
+  for (let folder = dir; ; folder = path.dirname(folder)) {
+    const dotGit = path.join(folder, '.git');
+    const info = await lstat(dotGit).catch(() => undefined);
+    let gitdir: string | undefined;
+    if (info?.isDirectory() === true) gitdir = dotGit;
+    else if (info?.isFile() === true) {
+      const text = await readFile(dotGit, 'utf8').catch(() => '');
+      const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
+      if (named !== undefined) gitdir = path.resolve(folder, named);
+    }
+    if (gitdir !== undefined) {
+      const common = (await readFile(path.join(gitdir, 'commondir'), 'utf8').catch(() => '')).trim();
+      return { top: folder, gitdir, commondir: common === '' ? gitdir : path.resolve(gitdir, common) };
+    }
+    if (path.dirname(folder) === folder) return undefined;
+  }
+}
+
+/** `core.excludesFile` from a git config text (the last one set wins), `~/` expanded. */
+function excludesFileIn(text: string, home: string): string | undefined {
+  let section = '';
+  let found: string | undefined;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    const header = /^\[([^\]\s"]+)/.exec(line);
+    if (header !== null) section = (header[1] ?? '').toLowerCase();
+    else if (section === 'core') {
+      const setting = /^excludesfile\s*=\s*(.*)$/i.exec(line);
+      if (setting !== null) found = (setting[1] ?? '').replace(/^"(.*)"$/, '$1').trim();
+    }
+  }
+  if (found === undefined || found === '') return undefined;
+  return found.startsWith('~/') ? path.join(home, found.slice(2)) : found;
+}
+
+/** git's global excludes file: `core.excludesFile` (repository config over the user's), else `$XDG_CONFIG_HOME/git/ignore`. */
+async function globalExcludesFile(repo: RepositoryFiles, environment: RulesEnvironment): Promise<string> {
+  const home = environment.home ?? os.homedir();
+  const xdg = environment.env['XDG_CONFIG_HOME'];
+  const config = xdg !== undefined && xdg !== '' ? xdg : path.join(home, '.config');
+  let file: string | undefined;
+  for (const source of [path.join(config, 'git', 'config'), path.join(home, '.gitconfig'), path.join(repo.commondir, 'config')]) {
+    const text = await readFile(source, 'utf8').catch(() => undefined);
+    file = (text === undefined ? undefined : excludesFileIn(text, home)) ?? file;
+  }
+  return file ?? path.join(config, 'git', 'ignore');
+}
+
+/** The patterns of one ignore file, or why they cannot be used (undefined: there is no such file). */
+async function readPatterns(file: string): Promise<{ patterns: string } | { problem: string } | undefined> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return undefined;
+    return { problem: `cannot be read (${code ?? 'error'})` };
+  }
+  if (bytes.includes(0)) return { problem: 'cannot be parsed (it holds NUL bytes: not a text file)' };
+  const patterns = bytes.toString('utf8');
+  if (patterns.includes('\uFFFD')) return { problem: 'cannot be parsed (it is not valid UTF-8)' };
+  try {
+    ignore().add(patterns).test('probe');
+  } catch (error) {
+    return { problem: `cannot be parsed (${error instanceof Error ? error.message : String(error)})` };
+  }
+  return { patterns };
+}
+
+/** The tracked paths below the directory and every tracked `.gitignore` that applies to it (top-relative), from the index. */
+interface IndexView {
+  readonly tracked: string[];
+  readonly gitignores: string[];
+}
+
+function viewOfIndex(paths: readonly string[], prefix: string): IndexView {
+  const tracked: string[] = [];
+  const gitignores: string[] = [];
+  for (const item of paths) {
+    if (item.startsWith(prefix)) tracked.push(item.slice(prefix.length).replace(/\/$/, ''));
+    if (item === '.gitignore' || item.endsWith('/.gitignore')) {
+      const base = item.slice(0, -'.gitignore'.length);
+      if (base === '' || prefix.startsWith(base) || item.startsWith(prefix)) gitignores.push(item);
+    }
+  }
+  return { tracked, gitignores };
+}
+
+/**
+ * The rules of one directory, re-read only when something they come from changed: the git index
+ * (its identity: mtime, ctime, size, inode), the ignore files, git's config. A checkpoint asks
+ * for them every time; an unchanged repository costs a few `stat` calls, never a `git` process.
+ */
+export class RepoRulesCache {
+  #fingerprint: string | undefined;
+  #loaded: LoadedRules = { rules: StoreRules.builtIn, warnings: [] };
+  #index: { readonly identity: string; readonly paths: readonly string[] } | undefined;
+  #watchedFiles: readonly string[] = [];
+
+  constructor(
+    readonly dir: string,
+    private readonly environment: RulesEnvironment,
+  ) {}
+
+  /** The rules in force now (re-read when a file they come from changed). */
+  async current(): Promise<LoadedRules> {
+    const repo = await findRepository(this.dir);
+    if (repo === undefined) {
+      this.#fingerprint = undefined;
+      this.#loaded = { rules: StoreRules.builtIn, warnings: [] };
+      return this.#loaded;
+    }
+    const fingerprint = await this.#fingerprintOf(repo, this.#watchedFiles);
+    if (fingerprint === this.#fingerprint) return this.#loaded;
+    this.#loaded = await this.#load(repo);
+    // Taken again with the files this load found to depend on (the first check could not know them).
+    this.#fingerprint = await this.#fingerprintOf(repo, this.#watchedFiles);
+    return this.#loaded;
+  }
+
+  async #fingerprintOf(repo: RepositoryFiles, files: readonly string[]): Promise<string> {
+    const ids = await Promise.all([path.join(repo.gitdir, 'index'), ...files].map(identity));
+    return `${repo.top}\0${repo.gitdir}\0${files.join('\0')}\0${ids.join('\0')}`;
+  }
+
+  async #indexPaths(repo: RepositoryFiles): Promise<{ paths: readonly string[] } | { problem: string }> {
+    const file = path.join(repo.gitdir, 'index');
+    const id = await identity(file);
+    if (this.#index?.identity === id) return { paths: this.#index.paths };
+    if (id === '-') return { paths: [] };
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(file);
+    } catch (error) {
+      return { problem: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
+    }
+    const read = readGitIndexPaths(bytes);
+    if ('error' in read) return { problem: `cannot be read: ${read.error.message}` };
+    this.#index = { identity: id, paths: read.paths };
+    return { paths: read.paths };
+  }
+
+  async #load(repo: RepositoryFiles): Promise<LoadedRules> {
+    const prefix = path.relative(repo.top, this.dir) === '' ? '' : `${toPosix(path.relative(repo.top, this.dir))}/`;
+    const indexFile = path.join(repo.gitdir, 'index');
+    const home = this.environment.home ?? os.homedir();
+    const xdg = this.environment.env['XDG_CONFIG_HOME'];
+    const userConfig = path.join(xdg !== undefined && xdg !== '' ? xdg : path.join(home, '.config'), 'git', 'config');
+    const configFiles = [userConfig, path.join(home, '.gitconfig'), path.join(repo.commondir, 'config')];
+    const index = await this.#indexPaths(repo);
+    if ('problem' in index) {
+      this.#watchedFiles = configFiles;
+      const warning = `The git index ${indexFile} ${index.problem}: Vigil's built-in exclusion rules apply to ${this.dir} until git can read it (run "git status" there).`;
+      return { rules: StoreRules.builtIn, repository: repo.top, warnings: [warning] };
+    }
+    const view = viewOfIndex(index.paths, prefix);
+    // Ancestors' and the top's .gitignore even when untracked (a new repository's first one usually is).
+    const ancestors = ['', ...prefix.split('/').filter(Boolean).map((_, i, parts) => `${parts.slice(0, i + 1).join('/')}/`)];
+    const gitignores = [...new Set([...view.gitignores, ...ancestors.map((base) => `${base}.gitignore`)])];
+    const candidates: { file: string; base: string; precedence: number }[] = [
+      { file: await globalExcludesFile(repo, this.environment), base: '', precedence: 0 },
+      { file: path.join(repo.commondir, 'info', 'exclude'), base: '', precedence: 1 },
+      ...gitignores.map((item) => {
+        const base = item.slice(0, -'/.gitignore'.length);
+        const depth = item.split('/').length;
+        return { file: path.join(repo.top, ...item.split('/')), base: item === '.gitignore' ? '' : base, precedence: 1 + depth };
+      }),
+    ];
+    const sources: IgnoreSourceData[] = [];
+    const warnings: string[] = [];
+    for (const candidate of candidates) {
+      const read = await readPatterns(candidate.file);
+      if (read === undefined) continue;
+      if ('problem' in read)
+        warnings.push(
+          `${candidate.file} ${read.problem}: the paths it covers follow Vigil's built-in exclusion rules until it is fixed.`,
+        );
+      else sources.push({ base: candidate.base, patterns: read.patterns, precedence: candidate.precedence });
+    }
+    this.#watchedFiles = [...configFiles, ...candidates.map((candidate) => candidate.file)];
+    // The same tracked paths and patterns give the same key, so a `git add` of new content forces no walk.
+    const key = createHash('sha1').update(JSON.stringify([repo.top, prefix, sources])).update(view.tracked.join('\0')).digest('hex');
+    const data: StoreRulesData = { key, prefix, tracked: view.tracked, sources, isRepository: true };
+    return { rules: new StoreRules(data), repository: repo.top, warnings };
+  }
+}

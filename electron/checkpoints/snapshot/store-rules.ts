@@ -1,0 +1,162 @@
+import ignore, { type Ignore } from 'ignore';
+import type { SkipReason } from '../checkpoint-types';
+import { directoryExclusion, fileExclusion, isAlwaysExcludedFileName, isVcsName } from './exclusion-rules';
+
+/** One source of ignore patterns: a `.gitignore` (its folder, relative to the repository's top), `info/exclude` or the global excludes file (base ''). */
+export interface IgnoreSourceData {
+  /** The folder the patterns are relative to, from the repository's top, without a trailing `/` ('' for the top). */
+  readonly base: string;
+  readonly patterns: string;
+  /** Lower sources lose to higher ones: global excludes 0, `info/exclude` 1, a `.gitignore` 2 plus its depth. */
+  readonly precedence: number;
+}
+
+/**
+ * What a snapshot stores of a directory, as plain data (it crosses to the walking worker threads):
+ * no repository (Vigil's built-in rules), or a repository's tracked paths and ignore patterns.
+ */
+export interface StoreRulesData {
+  /** Tells rule sets apart: equal keys, equal rules. */
+  readonly key: string;
+  /** The directory relative to the repository's top, with a trailing `/` ('' when it is the top, or no repository). */
+  readonly prefix: string;
+  /** Paths git tracks below the directory, relative to it (`/`-separated). */
+  readonly tracked: readonly string[];
+  readonly sources: readonly IgnoreSourceData[];
+  readonly isRepository: boolean;
+}
+
+/** The built-in rules' data: no repository. */
+export const builtInRulesData: StoreRulesData = { key: 'built-in', prefix: '', tracked: [], sources: [], isRepository: false };
+
+/** What git's ignore rules say of a path: ignored, re-included by a `!` pattern, or nothing. */
+type IgnoreVerdict = 'ignored' | 'unignored' | 'none';
+
+/** How a folder is walked: entirely, only for the tracked files it holds (its other files are left out), or not at all. */
+type FolderVerdict = { readonly kind: 'walk' } | { readonly kind: 'tracked-only' | 'skip'; readonly reason: SkipReason };
+
+const walk: FolderVerdict = { kind: 'walk' };
+
+function parentOf(rel: string): string {
+  const slash = rel.lastIndexOf('/');
+  return slash < 0 ? '' : rel.slice(0, slash);
+}
+
+/**
+ * The rules that decide what a snapshot stores (design.md §4, "Store what the project holds"):
+ * inside a repository, every tracked file whatever its name; untracked files by the repository's
+ * ignore rules; Vigil's built-in names only where no repository is, or for untracked files no
+ * ignore rule covers. Version-control folders and memory lock sidecars are never stored. Size is
+ * judged elsewhere (one cap for all).
+ */
+export class StoreRules {
+  static readonly builtIn = new StoreRules(builtInRulesData);
+
+  readonly #tracked: ReadonlySet<string>;
+  readonly #trackedFolders = new Set<string>();
+  readonly #sources: readonly { readonly base: string; readonly rules: Ignore }[];
+  readonly #folders = new Map<string, FolderVerdict>();
+
+  constructor(readonly data: StoreRulesData) {
+    this.#tracked = new Set(data.tracked);
+    for (const tracked of data.tracked) {
+      for (let folder = parentOf(tracked); folder !== ''; folder = parentOf(folder)) {
+        if (this.#trackedFolders.has(folder)) break;
+        this.#trackedFolders.add(folder);
+      }
+    }
+    // Strongest first: the first source with a verdict decides.
+    this.#sources = [...data.sources]
+      .sort((a, b) => b.precedence - a.precedence)
+      .map((source) => ({ base: source.base, rules: ignore().add(source.patterns) }));
+  }
+
+  /** The rules from their data (the same object when they are the built-in ones). */
+  static of(data: StoreRulesData): StoreRules {
+    return data.key === builtInRulesData.key ? StoreRules.builtIn : new StoreRules(data);
+  }
+
+  get key(): string {
+    return this.data.key;
+  }
+
+  /** Whether a tracked file is stored somewhere below (or at) this folder, relative to the directory. */
+  holdsTracked(rel: string): boolean {
+    return this.#trackedFolders.has(rel);
+  }
+
+  /** The tracked paths below folders the built-in names leave out (a watcher may not see them: each snapshot looks at them). */
+  trackedInsideExcludedFolders(): string[] {
+    if (!this.data.isRepository) return [];
+    return this.data.tracked.filter((rel) => rel.split('/').slice(0, -1).some((part) => directoryExclusion(part)));
+  }
+
+  #ignoreVerdict(rel: string, isFolder: boolean): IgnoreVerdict {
+    const full = this.data.prefix + rel;
+    for (const source of this.#sources) {
+      if (source.base !== '' && !full.startsWith(`${source.base}/`)) continue;
+      const local = source.base === '' ? full : full.slice(source.base.length + 1);
+      const verdict = source.rules.test(isFolder ? `${local}/` : local);
+      if (verdict.ignored) return 'ignored';
+      if (verdict.unignored) return 'unignored';
+    }
+    return 'none';
+  }
+
+  #folderVerdict(rel: string): FolderVerdict {
+    if (rel === '') return walk;
+    const known = this.#folders.get(rel);
+    if (known !== undefined) return known;
+    const name = rel.slice(rel.lastIndexOf('/') + 1);
+    const parent = this.#folderVerdict(parentOf(rel));
+    let reason: SkipReason | undefined;
+    if (isVcsName(name)) reason = 'vcs';
+    else if (parent.kind !== 'walk') reason = parent.reason;
+    else {
+      const verdict = this.#ignoreVerdict(rel, true);
+      reason = verdict === 'ignored' ? 'excluded' : verdict === 'unignored' ? undefined : directoryExclusion(name);
+    }
+    const decided: FolderVerdict =
+      reason === undefined
+        ? walk
+        : reason !== 'vcs' && this.#trackedFolders.has(rel)
+          ? { kind: 'tracked-only', reason }
+          : { kind: 'skip', reason };
+    this.#folders.set(rel, decided);
+    return decided;
+  }
+
+  /** Why the folder `rel` (relative to the directory) is not walked, or undefined when it is. */
+  folderExclusion(rel: string, name: string): SkipReason | undefined {
+    if (!this.data.isRepository) return directoryExclusion(name);
+    const verdict = this.#folderVerdict(rel);
+    return verdict.kind === 'skip' ? verdict.reason : undefined;
+  }
+
+  /** Why the file (or symlink) `rel` is not stored, or undefined when it is; its folder is walked. */
+  fileExclusion(rel: string, name: string): SkipReason | undefined {
+    if (!this.data.isRepository) return fileExclusion(name);
+    if (isVcsName(name)) return 'vcs';
+    if (isAlwaysExcludedFileName(name)) return 'excluded';
+    if (this.#tracked.has(rel)) return undefined;
+    const parent = this.#folderVerdict(parentOf(rel));
+    if (parent.kind !== 'walk') return parent.reason;
+    const verdict = this.#ignoreVerdict(rel, false);
+    return verdict === 'ignored' ? 'excluded' : verdict === 'unignored' ? undefined : fileExclusion(name);
+  }
+
+  /** Why a path (a folder on the way, or itself, judged as a folder or a file) is not stored, or undefined when it is. */
+  pathExclusion(rel: string, isFolder: boolean): SkipReason | undefined {
+    const parts = rel.split('/').filter((part) => part !== '' && part !== '.');
+    let folder = '';
+    for (const part of parts.slice(0, -1)) {
+      folder = folder === '' ? part : `${folder}/${part}`;
+      const reason = this.folderExclusion(folder, part);
+      if (reason !== undefined) return reason;
+    }
+    const name = parts.at(-1);
+    if (name === undefined) return undefined;
+    const clean = parts.join('/');
+    return isFolder ? this.folderExclusion(clean, name) : this.fileExclusion(clean, name);
+  }
+}
