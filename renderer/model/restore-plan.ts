@@ -21,6 +21,7 @@ const skipReasons: Readonly<Record<NonNullable<RestorePlanEntry['reason']>, stri
   'not-in-checkpoint': 'the checkpoint did not store it',
   blocked: 'something in its way cannot be moved',
   secret: "a secrets file from another program's store: written only when you confirm",
+  lost: 'the checkpoint did not store it and it is gone now: nothing can bring it back',
 };
 
 /** A restore plan's entries as the confirmation shows them (`named`: the paths the restore was limited to). */

@@ -35,6 +35,8 @@ export const restoreSkipReasonSchema = z.enum([
   'blocked',
   /** A secrets file (`.env*`) from another program's store (Hermes's): written only when the user confirms. */
   'secret',
+  /** The checkpoint left it out (excluded, over the size cap, unreadable) and it is gone now: nothing can bring it back. */
+  'lost',
 ]);
 
 /**
@@ -48,6 +50,7 @@ export const incompleteSkipReasons: ReadonlySet<z.infer<typeof restoreSkipReason
   'unprotected',
   'blocked',
   'secret',
+  'lost',
 ]);
 
 /** One version of a file as git stores it. */

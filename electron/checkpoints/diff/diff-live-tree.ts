@@ -7,7 +7,7 @@ import { isVigilBookkeepingFile, isVigilTempFile } from '../../files/vigil-temp-
 import type { SkippedPath, SkipReason, StoredTreeEntry } from '../checkpoint-types';
 import type { PathScope } from './diff-path-scope';
 import type { TreeReader } from './diff-tree-changes';
-import { directoryExclusion, fileExclusion } from '../snapshot/exclusion-rules';
+import { StoreRules } from '../snapshot/store-rules';
 import { noKnownHashes, type KnownHashes } from './diff-known-hashes';
 import { encodeTree, fileModes, hashObject } from '../store/git-objects';
 import { modeOfStat } from '../snapshot/stat-walk';
@@ -18,6 +18,10 @@ export interface LiveTreeRules {
   readonly maxFileBytes: number;
   /** Absolute folders never entered (Vigil's own data folder when it sits inside the directory). */
   readonly ignoredFolders: readonly string[];
+  /** What a snapshot of the directory stores (default: Vigil's built-in names, as outside a repository). */
+  readonly storeRules?: StoreRules;
+  /** Files stored whatever the rules say (relative): a restore point's files the restore will overwrite. */
+  readonly forced?: ReadonlySet<string>;
 }
 
 /**
@@ -71,25 +75,50 @@ export function isBadName(name: string): boolean {
   return name.includes('\uFFFD') || name.includes('/') || name.includes('\\');
 }
 
-/** Why an entry of this name and kind is not stored, by the snapshot's own rules; size is judged later. */
-function nameExclusion(name: string, isFolder: boolean, isFileOrLink: boolean): SkipReason | undefined {
-  if (isBadName(name)) return 'bad-name';
-  if (isFolder) return directoryExclusion(name);
-  return isFileOrLink ? fileExclusion(name) : 'special';
+/**
+ * Why a path would not be stored by a snapshot: a badly named part, or the store rules (a folder on
+ * the way, or the path itself judged as a folder or a file), or undefined when it would be.
+ */
+export function storedPathExclusion(
+  relativePath: string,
+  isFolder: boolean,
+  rules: StoreRules = StoreRules.builtIn,
+): SkipReason | undefined {
+  if (relativePath.split('/').some(isBadName)) return 'bad-name';
+  return rules.pathExclusion(relativePath, isFolder);
 }
 
-/**
- * Why a path would not be stored by a snapshot: a folder on the way or its own name matches the
- * exclusion rules (judged as a folder or a file, as it would be met), or undefined when it would.
- */
-export function storedPathExclusion(relativePath: string, isFolder: boolean): SkipReason | undefined {
-  const parts = relativePath.split('/');
-  const last = parts.pop() ?? '';
-  for (const part of parts) {
-    const reason = isBadName(part) ? 'bad-name' : directoryExclusion(part);
-    if (reason !== undefined) return reason;
+/** The folders on the way to the forced files (relative), which a walk enters even when the rules leave them out. */
+function foldersOf(forced: ReadonlySet<string> | undefined): ReadonlySet<string> {
+  const folders = new Set<string>();
+  for (const file of forced ?? []) {
+    const parts = file.split('/');
+    for (let index = 1; index < parts.length; index += 1) folders.add(parts.slice(0, index).join('/'));
   }
-  return nameExclusion(last, isFolder, !isFolder);
+  return folders;
+}
+
+/** How the walk treats one entry: why it is left out, `silent` (inside a folder entered only for forced files), or undefined (kept). */
+function entryExclusion(
+  rules: LiveTreeRules,
+  walk: { readonly forcedFolders: ReadonlySet<string>; readonly forcedOnly: Set<string> },
+  folder: string,
+  entry: FolderEntry,
+  relativePath: string,
+): SkipReason | 'silent' | undefined {
+  if (isBadName(entry.name)) return 'bad-name';
+  const isForced = entry.isFolder ? walk.forcedFolders.has(relativePath) : rules.forced?.has(relativePath) === true;
+  if (walk.forcedOnly.has(folder)) {
+    if (!isForced) return 'silent';
+    if (entry.isFolder) walk.forcedOnly.add(relativePath);
+    return undefined;
+  }
+  const store = rules.storeRules ?? StoreRules.builtIn;
+  if (!entry.isFolder && !entry.isFileOrLink) return 'special';
+  const reason = entry.isFolder ? store.folderExclusion(relativePath, entry.name) : store.fileExclusion(relativePath, entry.name);
+  if (reason === undefined || !isForced) return reason;
+  if (entry.isFolder) walk.forcedOnly.add(relativePath);
+  return undefined;
 }
 
 function join(parent: string, name: string): string {
@@ -175,6 +204,7 @@ async function walkScope(
   options: LiveTreeOptions,
 ): Promise<WalkedScope> {
   const walked: WalkedScope = { files: [], folders: [], skipped: [] };
+  const forcing = { forcedFolders: foldersOf(rules.forced), forcedOnly: new Set<string>() };
   const entriesIn = async (folder: string): Promise<FolderEntry[]> => {
     const absolute = path.join(dir, folder);
     const names = options.isNamedLookup === true ? scope.namedIn(folder) : undefined;
@@ -196,7 +226,8 @@ async function walkScope(
         const { isFolder } = entry;
         if (isFolder ? !scope.enters(relativePath) : !scope.covers(relativePath)) continue;
         if (isFolder && rules.ignoredFolders.includes(path.join(dir, relativePath))) continue;
-        const reason = nameExclusion(entry.name, isFolder, entry.isFileOrLink);
+        const reason = entryExclusion(rules, forcing, folder, entry, relativePath);
+        if (reason === 'silent') continue;
         if (reason !== undefined) walked.skipped.push({ path: isFolder ? `${relativePath}/` : relativePath, reason });
         else if (isFolder) next.push(relativePath);
         else walked.files.push({ relativePath, parent: folder, name: entry.name, stats: entry.stats });

@@ -7,6 +7,7 @@ import { mapLimit } from '../../files/map-limit';
 import type { CheckpointEntry, SkippedPath } from '../checkpoint-types';
 import { decodeSkippedList } from '../timeline/commit-message';
 import { storedPathExclusion } from '../diff/diff-live-tree';
+import type { StoreRules } from '../snapshot/store-rules';
 import type { PathScope } from '../diff/diff-path-scope';
 import { diffTrees, lookupPath, type TreeChange, type TreeReader } from '../diff/diff-tree-changes';
 import { emptyTreeOid } from '../store/git-objects';
@@ -31,6 +32,8 @@ export interface PlanInput {
   readonly ledger: WriteLedger;
   /** Reads a blob of the store: the checkpoint's complete skip list when its trailers were cut short. */
   readonly readBlob?: (oid: string) => Promise<Uint8Array>;
+  /** What a snapshot of the directory stores (default: Vigil's built-in names). */
+  readonly rules?: StoreRules;
 }
 
 /** Paths checked on disk at once. */
@@ -75,6 +78,8 @@ interface CheckpointSkips {
   readonly files: ReadonlySet<string>;
   /** Skipped folders, with their trailing `/`. */
   readonly folders: ReadonlySet<string>;
+  /** Every path the list names (folders with their `/`), with the reason it was skipped. */
+  readonly reasons: ReadonlyMap<string, SkippedPath['reason']>;
   /** False when the list was cut short and the complete one cannot be read: any path may have been skipped. */
   readonly isComplete: boolean;
 }
@@ -96,16 +101,24 @@ async function checkpointSkips(input: PlanInput): Promise<CheckpointSkips> {
   }
   const files = new Set<string>();
   const folders = new Set<string>();
+  const reasons = new Map<string, SkippedPath['reason']>();
   for (const item of list) {
     if (item.reason === 'more') continue;
     (item.path.endsWith('/') ? folders : files).add(item.path);
+    reasons.set(item.path, item.reason);
   }
-  return { files, folders, isComplete };
+  return { files, folders, reasons, isComplete };
 }
 
 /** Whether the checkpoint recorded `relativePath` (or a folder holding it) as skipped when it was taken. */
 function wasSkippedByCheckpoint(skips: CheckpointSkips, relativePath: string): boolean {
   return skips.files.has(relativePath) || ancestorsOf(relativePath).some((folder) => skips.folders.has(`${folder}/`));
+}
+
+/** The reason the checkpoint skipped `relativePath` or the folder holding it. */
+function skippedReason(skips: CheckpointSkips, relativePath: string): SkippedPath['reason'] {
+  const folder = ancestorsOf(relativePath).find((item) => skips.folders.has(`${item}/`));
+  return skips.reasons.get(folder === undefined ? relativePath : `${folder}/`) ?? 'more';
 }
 
 /** Whether a file the checkpoint does not hold may be deleted: only when the checkpoint surely did not skip it. */
@@ -172,12 +185,12 @@ async function recreateBlocker(
   );
 }
 
-/** Why overwriting a file that Vigil's snapshots leave out could not be undone. */
-function notUndoable(change: TreeChange): RestorePlanEntry {
+/** Why overwriting a file the restore point could not keep (over the size cap, unreadable) could not be undone. */
+function notUndoable(change: TreeChange, isOversize: boolean): RestorePlanEntry {
   return skip(
     change,
-    'excluded',
-    `The checkpoint holds it, but Vigil's snapshots leave out files like this one, so the restore point cannot keep its current version and overwriting it could not be undone. Move it away (or delete it), then restore again.`,
+    isOversize ? 'oversize' : 'unprotected',
+    `The checkpoint holds it, but the restore point could not keep its current version (${isOversize ? 'it is larger than the size cap' : 'it could not be read'}), so overwriting it could not be undone. Move it away (or delete it), then restore again.`,
   );
 }
 
@@ -197,7 +210,9 @@ async function heldButExcluded(
   if (found.identity === undefined) return 'recreate';
   if (found.file !== undefined && found.file.oid === change.old?.oid && found.file.mode === change.old.mode)
     return undefined;
-  return notUndoable({ ...change, ...(found.file && { new: found.file }) });
+  // A secrets file the restore point keeps only when the restore will write it (the user confirms): its plan line is the same either way.
+  if (isSecretPath(change.path) && found.file !== undefined) return act({ ...change, new: found.file }, 'restore');
+  return notUndoable({ ...change, ...(found.file && { new: found.file }) }, Number(found.identity.size) > input.maxFileBytes);
 }
 
 /** The plan line of one changed file; undefined when the file matches after all (see `heldButExcluded`). */
@@ -208,9 +223,9 @@ async function entryFor(
   deletions: ReadonlySet<string>,
   folders: Map<string, Promise<DiskEntry>>,
 ): Promise<RestorePlanEntry | undefined> {
-  const isExcluded = storedPathExclusion(change.path, false) !== undefined;
-  if (change.old !== undefined && change.new !== undefined)
-    return isExcluded ? notUndoable(change) : act(change, 'restore');
+  const isExcluded = storedPathExclusion(change.path, false, input.rules) !== undefined;
+  // The current snapshot holds this version (the restore point stores what the restore overwrites, whatever the rules): undoable.
+  if (change.old !== undefined && change.new !== undefined) return act(change, 'restore');
   if (change.old === undefined) {
     if (wasSkippedByCheckpoint(skips, change.path)) {
       return skip(
@@ -235,16 +250,51 @@ async function entryFor(
   return (await recreateBlocker(input, change, deletions, folders)) ?? act(change, 'recreate');
 }
 
+/** Why a checkpoint left a path out, in words. */
+const skipWords: Readonly<Record<SkippedPath['reason'], string>> = {
+  excluded: 'the exclusion rules leave it out',
+  vcs: 'it is a version-control folder',
+  oversize: 'it was larger than the size cap',
+  special: 'it was not a regular file',
+  unreadable: 'it could not be read',
+  'bad-name': 'its name could not be stored',
+  more: 'it was skipped',
+};
+
+/** The plan line of a path the checkpoint left out and that is gone now: nothing can bring it back. */
+function lostEntry(item: string, reason: SkippedPath['reason']): RestorePlanEntry {
+  return {
+    path: item,
+    action: 'skip',
+    reason: 'lost',
+    isChangedOutsideAgents: false,
+    note: `The checkpoint did not store it (${skipWords[reason]}) and it is gone now, so no restore can bring it back.`,
+  };
+}
+
+/**
+ * The paths in scope the checkpoint left out (its skip list) that are gone from disk now: the
+ * restore cannot bring them back, and says so (a deleted `.env`, a database, a file over the cap).
+ */
+async function lostEntries(input: PlanInput, skips: CheckpointSkips): Promise<RestorePlanEntry[]> {
+  const items = [...skips.reasons].filter(([item]) => input.scope.covers(item.replace(/\/$/, '')));
+  const lost = await mapLimit(items, diskConcurrency, async ([item, reason]) =>
+    (await diskEntry(input.dir, item.replace(/\/$/, ''))).kind === 'missing' ? lostEntry(item, reason) : undefined,
+  );
+  return lost.filter((entry): entry is RestorePlanEntry => entry !== undefined);
+}
+
 /** Entries for paths named one by one that did not change: `unchanged`, an on-disk skip, or not found. */
 async function namedEntries(
   input: PlanInput,
   checkpointRoot: string | undefined,
   changed: ReadonlySet<string>,
+  skips: CheckpointSkips,
 ): Promise<RestorePlanEntry[]> {
   const entries: RestorePlanEntry[] = [];
   const missing: string[] = [];
   for (const named of input.scope.paths) {
-    if (changed.has(named)) continue;
+    if (changed.has(named) || changed.has(`${named}/`)) continue;
     const [inCheckpoint, inCurrent] = await Promise.all([
       lookupPath(input.current.reader, checkpointRoot, named),
       lookupPath(input.current.reader, input.current.tree, named),
@@ -264,10 +314,11 @@ async function namedEntries(
     }
     const onDisk = await diskEntry(input.dir, named);
     if (onDisk.kind === 'missing') {
-      missing.push(named);
+      if (wasSkippedByCheckpoint(skips, named)) entries.push(lostEntry(named, skippedReason(skips, named)));
+      else missing.push(named);
       continue;
     }
-    const excluded = storedPathExclusion(named, onDisk.kind === 'folder');
+    const excluded = storedPathExclusion(named, onDisk.kind === 'folder', input.rules);
     const reason =
       excluded !== undefined
         ? 'excluded'
@@ -336,11 +387,12 @@ export async function planRestore(input: PlanInput): Promise<RestorePlan> {
     const written = ledger(absolute, identity);
     return written === undefined ? { ...entry, isChangedOutsideAgents: true } : { ...entry, changedBy: written.actor };
   });
-  const changed = planned.filter((entry): entry is RestorePlanEntry => entry !== undefined);
+  const lost = await lostEntries(input, skips);
+  const changed = [...planned.filter((entry): entry is RestorePlanEntry => entry !== undefined), ...lost];
   const named =
     input.scope.paths.length === 0
       ? []
-      : await namedEntries(input, checkpointRoot, new Set(changed.map((entry) => entry.path)));
+      : await namedEntries(input, checkpointRoot, new Set(changed.map((entry) => entry.path)), skips);
   const entries = [...changed, ...named].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const counts = { restore: 0, recreate: 0, delete: 0, skip: 0 };
   for (const entry of entries) counts[entry.action] += 1;

@@ -18,6 +18,8 @@ import { planRestore, type RestorePlan } from './restore-plan';
 import { findUnaccountedChanges } from './restore-scope-check';
 import type { WriteLedger } from './restore-write-ledger';
 import { warmUpRestore } from './restore-warm-up';
+import { forcedPaths } from './restore-forced';
+import type { StoreRules } from '../snapshot/store-rules';
 import type { RestoreProgress, RestoreResult } from './restore-service';
 
 /** What a whole restore needs from the service that runs it. */
@@ -82,8 +84,19 @@ function withoutSecrets(plan: RestorePlan): RestorePlan {
 async function takePreRollback(
   context: WholeRestoreContext,
   request: WholeRestoreRequest,
+  rules: StoreRules,
 ): Promise<{ readonly tree: string; readonly preRollback: PreRollback }> {
   const { checkpoint, scope } = request;
+  // The files the restore will write that the rules leave out: the restore point holds them too, so undo brings them back.
+  const named = new Set(scope.paths);
+  const forced = await forcedPaths({
+    engine: context.engine,
+    reader: context.store,
+    checkpoint,
+    scope,
+    rules,
+    isSecretWritten: (relativePath) => request.allowSecrets || named.has(relativePath),
+  });
   // A folder deleted whole is brought back: its checkpoints outlive it.
   await mkdir(checkpoint.dir, { recursive: true }).catch((error: unknown) => {
     throw fileSystemError(error, 'bring back the folder', checkpoint.dir);
@@ -97,6 +110,7 @@ async function takePreRollback(
       paths: scope.paths.map((item) => path.join(checkpoint.dir, ...item.split('/'))),
       onlyPaths: true,
     }),
+    ...(forced.length > 0 && { forcePaths: forced.map((item) => path.join(checkpoint.dir, ...item.split('/'))) }),
   });
   if (pre.kind !== 'created') throw new Error('the engine did not create the pre-rollback snapshot');
   const preRollback = { id: pre.checkpoint.id, reason: pre.checkpoint.reason, time: pre.checkpoint.time };
@@ -168,7 +182,8 @@ export async function runWholeRestore(
           reader: store,
           readBlob: (oid) => engine.readBlob(oid),
         });
-  const pre = await takePreRollback(context, request).catch(async (error: unknown) => {
+  const { rules } = await engine.storeRules(checkpoint.dir);
+  const pre = await takePreRollback(context, request, rules).catch(async (error: unknown) => {
     await warming;
     throw error;
   });
@@ -183,6 +198,7 @@ export async function runWholeRestore(
     maxFileBytes: context.maxFileBytes,
     ledger,
     readBlob: (oid) => engine.readBlob(oid),
+    rules,
   });
   checkFingerprint(request, plan, preRollback);
   const applied = await applyRestorePlan({

@@ -17,6 +17,8 @@ import { planRestore, type RestorePlan } from './restore-plan';
 import { createWriteLedger, type WriteLedger } from './restore-write-ledger';
 import { dirHash } from '../store/store-layout';
 import { runWholeRestore, type WholeRestoreContext } from './restore-run';
+import { forcedPaths } from './restore-forced';
+import type { StoreRules } from '../snapshot/store-rules';
 
 /** The outcome of a restore. */
 export type RestoreResult = z.output<typeof restoreResultSchema>;
@@ -187,7 +189,12 @@ function lineContextFor(
 /** Builds the restore service over the checkpoint engine. */
 export function createRestoreService(options: RestoreServiceOptions): RestoreService {
   const { engine, ledger } = options;
-  const rules: LiveTreeRules = { maxFileBytes: options.maxFileBytes, ignoredFolders: options.ignoredFolders };
+  const baseRules: LiveTreeRules = { maxFileBytes: options.maxFileBytes, ignoredFolders: options.ignoredFolders };
+  // A live side is judged by the directory's own store rules (its repository's tracked files and ignore rules).
+  const rulesFor = async (dir: string): Promise<LiveTreeRules & { readonly storeRules: StoreRules }> => ({
+    ...baseRules,
+    storeRules: (await engine.storeRules(dir)).rules,
+  });
   const store = { readTree: (oid: string) => engine.readTree(oid) };
   const loadKnown: (dir: string) => Promise<KnownHashes> = knownHashesLoader(options.root, (dir) =>
     engine.knownHashes(dir),
@@ -199,7 +206,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
   const wholeContext: WholeRestoreContext = {
     engine,
     ledger,
-    rules,
+    rules: baseRules,
     store,
     maxFileBytes: options.maxFileBytes,
     logger: options.logger,
@@ -209,19 +216,19 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
 
   return {
     async diff(dir, ref, against, { paths = [], offset = 0, limit = 200 } = {}) {
-      const sides = await openDiffSides(engine, rules, dir, ref, against, createPathScope(paths), loadKnown);
+      const sides = await openDiffSides(engine, await rulesFor(dir), dir, ref, against, createPathScope(paths), loadKnown);
       return diffPage(engine, sides, offset, limit);
     },
 
     async fileDiff(dir, ref, against, relativePath, maxLines = 2_000) {
       const scope = createPathScope([relativePath]);
-      const sides = await openDiffSides(engine, rules, dir, ref, against, scope, loadKnown);
+      const sides = await openDiffSides(engine, await rulesFor(dir), dir, ref, against, scope, loadKnown);
       return diffOneFile(engine, sides, scope.paths[0] ?? relativePath, maxLines);
     },
 
     async fileDiffs(dir, ref, against, paths, maxLines = 2_000) {
       const scope = createPathScope(paths);
-      const sides = await openDiffSides(engine, rules, dir, ref, against, scope, loadKnown);
+      const sides = await openDiffSides(engine, await rulesFor(dir), dir, ref, against, scope, loadKnown);
       return diffFiles(engine, sides, scope.paths, maxLines);
     },
 
@@ -232,7 +239,22 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
     async plan(dir, ref, paths = []) {
       const scope = createPathScope(paths);
       const checkpoint = await engine.resolve(dir, ref);
-      const live = await readLiveTree(checkpoint.dir, rules, scope, await loadKnown(checkpoint.dir));
+      const rules = await rulesFor(checkpoint.dir);
+      // What the restore point would hold beyond the rules (secrets too: only hashed here, never stored).
+      const forced = await forcedPaths({
+        engine,
+        reader: store,
+        checkpoint,
+        scope,
+        rules: rules.storeRules,
+        isSecretWritten: () => true,
+      });
+      const live = await readLiveTree(
+        checkpoint.dir,
+        { ...rules, forced: new Set(forced) },
+        scope,
+        await loadKnown(checkpoint.dir),
+      );
       return planRestore({
         dir: checkpoint.dir,
         checkpoint,
@@ -241,6 +263,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
         maxFileBytes: options.maxFileBytes,
         ledger,
         readBlob: (oid) => engine.readBlob(oid),
+        rules: rules.storeRules,
       });
     },
 

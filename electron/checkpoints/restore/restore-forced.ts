@@ -1,0 +1,48 @@
+import type { CheckpointApi } from '../checkpoint-api';
+import type { CheckpointEntry } from '../checkpoint-types';
+import { storedPathExclusion } from '../diff/diff-live-tree';
+import type { PathScope } from '../diff/diff-path-scope';
+import { diffTrees, type TreeReader } from '../diff/diff-tree-changes';
+import { emptyTreeOid, fileModes } from '../store/git-objects';
+import type { StoreRules } from '../snapshot/store-rules';
+import { isSecretPath } from './restore-plan';
+
+/** What decides the files a restore point must hold beyond the rules. */
+export interface ForcedInput {
+  readonly engine: Pick<CheckpointApi, 'list'>;
+  readonly reader: TreeReader;
+  readonly checkpoint: CheckpointEntry;
+  readonly scope: PathScope;
+  readonly rules: StoreRules;
+  /** Secrets files (`.env*`) count only when the restore will write them (the user confirmed, or named them). */
+  readonly isSecretWritten: (relativePath: string) => boolean;
+}
+
+function rootOf(tree: string): string | undefined {
+  return tree === emptyTreeOid ? undefined : tree;
+}
+
+/**
+ * The files (relative) a restore of the checkpoint may write whose current version the store
+ * rules leave out: another program's store (Hermes's) keeps `.envrc`, media, databases; a
+ * checkpoint taken under other rules may too. The restore point stores them whatever the rules
+ * say (design.md §4), so that the restore can be undone. Found by comparing the checkpoint with
+ * the directory's newest Vigil checkpoint (its cost grows with the difference, not the tree):
+ * only a file that differs from it can need writing. Version-control paths and gitlinks never
+ * count, nor secrets the restore will not write.
+ */
+export async function forcedPaths(input: ForcedInput): Promise<string[]> {
+  const root = rootOf(input.checkpoint.tree);
+  if (root === undefined) return [];
+  const [newest] = await input.engine.list(input.checkpoint.dir, { limit: 1, source: 'vigil' }).catch(() => []);
+  const base = newest === undefined ? undefined : rootOf(newest.tree);
+  const changes = await diffTrees(input.reader, root, base, input.scope);
+  return changes
+    .filter((change) => change.old !== undefined && change.old.mode !== fileModes.gitlink)
+    .map((change) => change.path)
+    .filter((relativePath) => {
+      const reason = storedPathExclusion(relativePath, false, input.rules);
+      if (reason === undefined || reason === 'vcs' || reason === 'bad-name') return false;
+      return !isSecretPath(relativePath) || input.isSecretWritten(relativePath);
+    });
+}
