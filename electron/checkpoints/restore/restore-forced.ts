@@ -27,15 +27,18 @@ function rootOf(tree: string): string | undefined {
  * rules leave out: another program's store (Hermes's) keeps `.envrc`, media, databases; a
  * checkpoint taken under other rules may too. The restore point stores them whatever the rules
  * say (design.md §4), so that the restore can be undone. Found by comparing the checkpoint with
- * the directory's newest Vigil checkpoint (its cost grows with the difference, not the tree):
- * only a file that differs from it can need writing. Version-control paths and gitlinks never
+ * the directory's newest Vigil checkpoint that is not a restore point (its cost grows with the
+ * difference, not the tree): such a checkpoint holds no file the rules leave out, unless the rules
+ * changed since (then a file held by both is not found, and the plan says it cannot be undone). Version-control paths and gitlinks never
  * count, nor secrets the restore will not write.
  */
 export async function forcedPaths(input: ForcedInput): Promise<string[]> {
   const root = rootOf(input.checkpoint.tree);
   if (root === undefined) return [];
-  const [newest] = await input.engine.list(input.checkpoint.dir, { limit: 1, source: 'vigil' }).catch(() => []);
-  const base = newest === undefined ? undefined : rootOf(newest.tree);
+  // A restore point holds files beyond the rules: the base is the newest checkpoint that is not one.
+  const newest = await input.engine.list(input.checkpoint.dir, { limit: 20, source: 'vigil' }).catch(() => []);
+  const plain = newest.find((entry) => entry.kind !== 'pre-rollback');
+  const base = plain === undefined ? undefined : rootOf(plain.tree);
   const changes = await diffTrees(input.reader, root, base, input.scope);
   return changes
     .filter((change) => change.old !== undefined && change.old.mode !== fileModes.gitlink)
