@@ -115,7 +115,9 @@ function entryExclusion(
   }
   const store = rules.storeRules ?? StoreRules.builtIn;
   if (!entry.isFolder && !entry.isFileOrLink) return 'special';
-  const reason = entry.isFolder ? store.folderExclusion(relativePath, entry.name) : store.fileExclusion(relativePath, entry.name);
+  const reason = entry.isFolder
+    ? store.folderExclusion(relativePath, entry.name)
+    : store.fileExclusion(relativePath, entry.name);
   if (reason === undefined || !isForced) return reason;
   if (entry.isFolder) walk.forcedOnly.add(relativePath);
   return undefined;

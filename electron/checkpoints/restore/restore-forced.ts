@@ -1,11 +1,13 @@
 import type { CheckpointApi } from '../checkpoint-api';
 import type { CheckpointEntry } from '../checkpoint-types';
-import { storedPathExclusion } from '../diff/diff-live-tree';
+import type { KnownHashes } from '../diff/diff-known-hashes';
+import { overlayReader, readLiveTree, storedPathExclusion, type LiveTreeRules } from '../diff/diff-live-tree';
 import type { PathScope } from '../diff/diff-path-scope';
 import { diffTrees, type TreeReader } from '../diff/diff-tree-changes';
 import { emptyTreeOid, fileModes } from '../store/git-objects';
 import type { StoreRules } from '../snapshot/store-rules';
-import { isSecretPath } from './restore-plan';
+import { isSecretPath, planRestore, type RestorePlan } from './restore-plan';
+import type { WriteLedger } from './restore-write-ledger';
 
 /** What decides the files a restore point must hold beyond the rules. */
 export interface ForcedInput {
@@ -48,4 +50,43 @@ export async function forcedPaths(input: ForcedInput): Promise<string[]> {
       if (reason === undefined || reason === 'vcs' || reason === 'bad-name') return false;
       return !isSecretPath(relativePath) || input.isSecretWritten(relativePath);
     });
+}
+
+/** What a restore's preview needs. */
+export interface PreviewInput {
+  readonly engine: Pick<CheckpointApi, 'list' | 'readBlob'>;
+  readonly store: TreeReader;
+  readonly checkpoint: CheckpointEntry;
+  readonly scope: PathScope;
+  readonly rules: LiveTreeRules & { readonly storeRules: StoreRules };
+  readonly known: KnownHashes;
+  readonly ledger: WriteLedger;
+}
+
+/**
+ * The plan of a restore as it would run now, against the directory's live tree judged as the
+ * restore point will be: the files it would hold beyond the rules count (secrets too: here they
+ * are only hashed, never stored), so that the plan applied later has the same fingerprint.
+ */
+export async function previewPlan(input: PreviewInput): Promise<RestorePlan> {
+  const { checkpoint, scope, rules } = input;
+  const forced = await forcedPaths({
+    engine: input.engine,
+    reader: input.store,
+    checkpoint,
+    scope,
+    rules: rules.storeRules,
+    isSecretWritten: () => true,
+  });
+  const live = await readLiveTree(checkpoint.dir, { ...rules, forced: new Set(forced) }, scope, input.known);
+  return planRestore({
+    dir: checkpoint.dir,
+    checkpoint,
+    scope,
+    current: { tree: live.root, reader: overlayReader(live, input.store) },
+    maxFileBytes: rules.maxFileBytes,
+    ledger: input.ledger,
+    readBlob: (oid) => input.engine.readBlob(oid),
+    rules: rules.storeRules,
+  });
 }

@@ -76,8 +76,12 @@ describe('a restore that cannot bring back what the checkpoint left out', () => 
     expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(run.stdout).not.toContain('✅');
     expect(run.stdout).toContain('⚠ Restore incomplete: 2 of 5 file(s) restored');
-    expect(run.stdout).toMatch(/^ {2}lost +\.env: The checkpoint did not store it \(the exclusion rules leave it out\)/m);
-    expect(run.stdout).toMatch(/^ {2}lost +big\.txt: The checkpoint did not store it \(it was larger than the size cap\)/m);
+    expect(run.stdout).toMatch(
+      /^ {2}lost +\.env: The checkpoint did not store it \(the exclusion rules leave it out\)/m,
+    );
+    expect(run.stdout).toMatch(
+      /^ {2}lost +big\.txt: The checkpoint did not store it \(it was larger than the size cap\)/m,
+    );
     expect(run.stdout).toMatch(/^ {2}lost +data\/app\.sqlite: /m);
     expect(readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('a\n');
     expect(existsSync(path.join(dir, '.env'))).toBe(false);

@@ -212,7 +212,10 @@ async function heldButExcluded(
     return undefined;
   // A secrets file the restore point keeps only when the restore will write it (the user confirms): its plan line is the same either way.
   if (isSecretPath(change.path) && found.file !== undefined) return act({ ...change, new: found.file }, 'restore');
-  return notUndoable({ ...change, ...(found.file && { new: found.file }) }, Number(found.identity.size) > input.maxFileBytes);
+  return notUndoable(
+    { ...change, ...(found.file && { new: found.file }) },
+    Number(found.identity.size) > input.maxFileBytes,
+  );
 }
 
 /** The plan line of one changed file; undefined when the file matches after all (see `heldButExcluded`). */

@@ -10,14 +10,14 @@ import { diffFiles, diffOneFile, diffPage, type DiffPage, type FileDiff } from '
 import { applyLineRestore, planLineRestore, type LineRequest, type LineRestoreContext } from './line-restore';
 import type { LinePlan } from './line-restore-plan';
 import { knownHashesLoader, type KnownHashes } from '../diff/diff-known-hashes';
-import { readLiveTree, overlayReader, type LiveTreeRules } from '../diff/diff-live-tree';
+import type { LiveTreeRules } from '../diff/diff-live-tree';
 import { createPathScope } from '../diff/diff-path-scope';
 import { openDiffSides, type DiffAgainst } from '../diff/diff-sides';
-import { planRestore, type RestorePlan } from './restore-plan';
+import type { RestorePlan } from './restore-plan';
 import { createWriteLedger, type WriteLedger } from './restore-write-ledger';
 import { dirHash } from '../store/store-layout';
 import { runWholeRestore, type WholeRestoreContext } from './restore-run';
-import { forcedPaths } from './restore-forced';
+import { previewPlan } from './restore-forced';
 import type { StoreRules } from '../snapshot/store-rules';
 
 /** The outcome of a restore. */
@@ -216,7 +216,15 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
 
   return {
     async diff(dir, ref, against, { paths = [], offset = 0, limit = 200 } = {}) {
-      const sides = await openDiffSides(engine, await rulesFor(dir), dir, ref, against, createPathScope(paths), loadKnown);
+      const sides = await openDiffSides(
+        engine,
+        await rulesFor(dir),
+        dir,
+        ref,
+        against,
+        createPathScope(paths),
+        loadKnown,
+      );
       return diffPage(engine, sides, offset, limit);
     },
 
@@ -237,33 +245,15 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
     restoreLines: (request, fingerprint) => applyLineRestore(lineContext(), request, fingerprint),
 
     async plan(dir, ref, paths = []) {
-      const scope = createPathScope(paths);
       const checkpoint = await engine.resolve(dir, ref);
-      const rules = await rulesFor(checkpoint.dir);
-      // What the restore point would hold beyond the rules (secrets too: only hashed here, never stored).
-      const forced = await forcedPaths({
+      return previewPlan({
         engine,
-        reader: store,
+        store,
         checkpoint,
-        scope,
-        rules: rules.storeRules,
-        isSecretWritten: () => true,
-      });
-      const live = await readLiveTree(
-        checkpoint.dir,
-        { ...rules, forced: new Set(forced) },
-        scope,
-        await loadKnown(checkpoint.dir),
-      );
-      return planRestore({
-        dir: checkpoint.dir,
-        checkpoint,
-        scope,
-        current: { tree: live.root, reader: overlayReader(live, store) },
-        maxFileBytes: options.maxFileBytes,
+        scope: createPathScope(paths),
+        rules: await rulesFor(checkpoint.dir),
+        known: await loadKnown(checkpoint.dir),
         ledger,
-        readBlob: (oid) => engine.readBlob(oid),
-        rules: rules.storeRules,
       });
     },
 

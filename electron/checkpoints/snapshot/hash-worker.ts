@@ -74,7 +74,8 @@ function serve(): void {
           value = await hasher.hash(command.request);
         } else if (command.type === 'walk') {
           if (command.rules !== undefined) rules = StoreRules.of(command.rules);
-          if (rules.key !== command.rulesKey) throw new Error(`walk by rules ${command.rulesKey} the worker was not sent`);
+          if (rules.key !== command.rulesKey)
+            throw new Error(`walk by rules ${command.rulesKey} the worker was not sent`);
           value = walkBlocking(
             command.root,
             command.rel,

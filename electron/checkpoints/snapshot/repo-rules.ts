@@ -85,7 +85,11 @@ async function globalExcludesFile(repo: RepositoryFiles, environment: RulesEnvir
   const xdg = environment.env['XDG_CONFIG_HOME'];
   const config = xdg !== undefined && xdg !== '' ? xdg : path.join(home, '.config');
   let file: string | undefined;
-  for (const source of [path.join(config, 'git', 'config'), path.join(home, '.gitconfig'), path.join(repo.commondir, 'config')]) {
+  for (const source of [
+    path.join(config, 'git', 'config'),
+    path.join(home, '.gitconfig'),
+    path.join(repo.commondir, 'config'),
+  ]) {
     const text = await readFile(source, 'utf8').catch(() => undefined);
     file = (text === undefined ? undefined : excludesFileIn(text, home)) ?? file;
   }
@@ -201,7 +205,13 @@ export class RepoRulesCache {
     }
     const view = viewOfIndex(index.paths, prefix);
     // Ancestors' and the top's .gitignore even when untracked (a new repository's first one usually is).
-    const ancestors = ['', ...prefix.split('/').filter(Boolean).map((_, i, parts) => `${parts.slice(0, i + 1).join('/')}/`)];
+    const ancestors = [
+      '',
+      ...prefix
+        .split('/')
+        .filter(Boolean)
+        .map((_, i, parts) => `${parts.slice(0, i + 1).join('/')}/`),
+    ];
     const gitignores = [...new Set([...view.gitignores, ...ancestors.map((base) => `${base}.gitignore`)])];
     const candidates: { file: string; base: string; precedence: number }[] = [
       { file: await globalExcludesFile(repo, this.environment), base: '', precedence: 0 },
@@ -209,7 +219,11 @@ export class RepoRulesCache {
       ...gitignores.map((item) => {
         const base = item.slice(0, -'/.gitignore'.length);
         const depth = item.split('/').length;
-        return { file: path.join(repo.top, ...item.split('/')), base: item === '.gitignore' ? '' : base, precedence: 1 + depth };
+        return {
+          file: path.join(repo.top, ...item.split('/')),
+          base: item === '.gitignore' ? '' : base,
+          precedence: 1 + depth,
+        };
       }),
     ];
     const sources: IgnoreSourceData[] = [];
@@ -225,7 +239,10 @@ export class RepoRulesCache {
     }
     this.#watchedFiles = [...configFiles, ...candidates.map((candidate) => candidate.file)];
     // The same tracked paths and patterns give the same key, so a `git add` of new content forces no walk.
-    const key = createHash('sha1').update(JSON.stringify([repo.top, prefix, sources])).update(view.tracked.join('\0')).digest('hex');
+    const key = createHash('sha1')
+      .update(JSON.stringify([repo.top, prefix, sources]))
+      .update(view.tracked.join('\0'))
+      .digest('hex');
     const data: StoreRulesData = { key, prefix, tracked: view.tracked, sources, isRepository: true };
     return { rules: new StoreRules(data), repository: repo.top, warnings };
   }

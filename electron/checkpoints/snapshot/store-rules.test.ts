@@ -115,7 +115,12 @@ describe('inside a git repository', () => {
 
   it('a checkpoint of a folder inside the repository follows the rules of the folders above it', async () => {
     gitInit();
-    writeFiles(dir, { '.gitignore': 'sub/tmp/\n*.bak\n', 'sub/a.txt': 'a\n', 'sub/tmp/x.txt': 'x\n', 'sub/b.bak': 'b\n' });
+    writeFiles(dir, {
+      '.gitignore': 'sub/tmp/\n*.bak\n',
+      'sub/a.txt': 'a\n',
+      'sub/tmp/x.txt': 'x\n',
+      'sub/b.bak': 'b\n',
+    });
     writeFiles(dir, { 'sub/img/logo.png': { content: png } });
     runGit(['add', '.gitignore', 'sub/img/logo.png'], { cwd: dir });
     const sub = path.join(dir, 'sub');
@@ -162,7 +167,11 @@ describe('bad input falls back to the built-in rules, with a warning naming the 
 
   it('a .gitignore that is not text: its paths follow the built-in names, and the warning names it', async () => {
     gitInit();
-    writeFiles(dir, { '.gitignore': { content: Buffer.from([0x2a, 0, 0x0a]) }, 'a.txt': 'a\n', 'b.png': { content: png } });
+    writeFiles(dir, {
+      '.gitignore': { content: Buffer.from([0x2a, 0, 0x0a]) },
+      'a.txt': 'a\n',
+      'b.png': { content: png },
+    });
     expect(await storedPaths()).toEqual(['.gitignore', 'a.txt']);
     const loaded = await engine.storeRules(dir);
     expect(loaded.warnings).toHaveLength(1);

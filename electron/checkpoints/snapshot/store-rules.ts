@@ -27,13 +27,20 @@ export interface StoreRulesData {
 }
 
 /** The built-in rules' data: no repository. */
-export const builtInRulesData: StoreRulesData = { key: 'built-in', prefix: '', tracked: [], sources: [], isRepository: false };
+export const builtInRulesData: StoreRulesData = {
+  key: 'built-in',
+  prefix: '',
+  tracked: [],
+  sources: [],
+  isRepository: false,
+};
 
 /** What git's ignore rules say of a path: ignored, re-included by a `!` pattern, or nothing. */
 type IgnoreVerdict = 'ignored' | 'unignored' | 'none';
 
 /** How a folder is walked: entirely, only for the tracked files it holds (its other files are left out), or not at all. */
-type FolderVerdict = { readonly kind: 'walk' } | { readonly kind: 'tracked-only' | 'skip'; readonly reason: SkipReason };
+type FolderVerdict =
+  { readonly kind: 'walk' } | { readonly kind: 'tracked-only' | 'skip'; readonly reason: SkipReason };
 
 const walk: FolderVerdict = { kind: 'walk' };
 
@@ -88,7 +95,12 @@ export class StoreRules {
   /** The tracked paths below folders the built-in names leave out (a watcher may not see them: each snapshot looks at them). */
   trackedInsideExcludedFolders(): string[] {
     if (!this.data.isRepository) return [];
-    return this.data.tracked.filter((rel) => rel.split('/').slice(0, -1).some((part) => directoryExclusion(part)));
+    return this.data.tracked.filter((rel) =>
+      rel
+        .split('/')
+        .slice(0, -1)
+        .some((part) => directoryExclusion(part)),
+    );
   }
 
   #ignoreVerdict(rel: string, isFolder: boolean): IgnoreVerdict {

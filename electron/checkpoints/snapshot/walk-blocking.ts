@@ -159,8 +159,7 @@ export function walkBlocking(
     const prefix = absolute.endsWith(path.sep) ? absolute : `${absolute}${path.sep}`;
     folders.length = 0;
     // A folder just as the stat cache has it changes nothing: it stays here.
-    const isUnchanged =
-      baseline !== undefined && isFolderUnchanged(baseline, rel, dirents, prefix, walkRules, folders);
+    const isUnchanged = baseline !== undefined && isFolderUnchanged(baseline, rel, dirents, prefix, walkRules, folders);
     if (!isUnchanged) {
       folders.length = 0;
       const listing = listFolderBlocking(rel, dirents, prefix, walkRules, folders);
