@@ -269,7 +269,7 @@ test('a file that is not UTF-8 text offers no lines to pick, says why, and can s
   await page.locator('[data-testid="changed-file"][data-path="latin1.txt"] .file-path').click();
   const stacked = page.getByTestId('stacked-diff');
   await expect(stacked.locator('[data-testid="stacked-notice"][data-path="latin1.txt"]')).toHaveText(
-    'Not shown as text (binary, or not UTF-8): its bytes differ, and its lines cannot be picked. Restore the whole file to bring it back.',
+    'Binary, 9 → 7 bytes. Not shown as text (binary, or not UTF-8): its bytes differ, and its lines cannot be picked. Restore the whole file to bring it back.',
   );
   await expect(stacked.getByTestId('diff-line')).toHaveCount(0);
   await expect(stacked.getByTestId('pick-hunk')).toHaveCount(0);

@@ -94,6 +94,24 @@ function LineRow({
   );
 }
 
+/** One side of an image change: the picture (a `data:` URL from the core), or why there is none. */
+function ImageSide({
+  label,
+  url,
+  testId,
+}: {
+  readonly label: string;
+  readonly url?: string | undefined;
+  readonly testId: string;
+}) {
+  return (
+    <figure className="stacked-image" data-testid={testId}>
+      {url === undefined ? <span className="stacked-image-none">none</span> : <img src={url} alt={label} />}
+      <figcaption>{label}</figcaption>
+    </figure>
+  );
+}
+
 /** One row of the stacked diff: a file's header, a hunk's header (with "pick this hunk"), a line, a notice. */
 export const StackedDiffRow = memo(function StackedDiffRow({
   row,
@@ -129,6 +147,13 @@ export const StackedDiffRow = memo(function StackedDiffRow({
               </button>
             )}
           </span>
+        </div>
+      );
+    case 'images':
+      return (
+        <div className="stacked-images" data-testid="stacked-images" data-path={row.path}>
+          <ImageSide label="Before (checkpoint)" url={row.old} testId="image-before" />
+          <ImageSide label="After" url={row.new} testId="image-after" />
         </div>
       );
     case 'notice':

@@ -35,7 +35,20 @@ describe('stacked rows', () => {
           },
         },
       ],
-      ['b.png', { load: ready, diff: { kind: 'binary', hunks: [], omittedLines: 0 } }],
+      [
+        'b.png',
+        {
+          load: ready,
+          diff: {
+            kind: 'binary',
+            hunks: [],
+            omittedLines: 0,
+            oldSize: 1200,
+            newSize: 3400,
+            images: { old: 'data:image/png;base64,AA==' },
+          },
+        },
+      ],
       [
         'big.log',
         {
@@ -58,7 +71,9 @@ describe('stacked rows', () => {
               ? 'hunk'
               : row.kind === 'notice' || row.kind === 'skipped'
                 ? `${row.path}: ${row.kind === 'notice' ? row.text : row.reason}`
-                : row.kind,
+                : row.kind === 'images'
+                  ? `${row.path}: images ${row.old ?? 'none'} | ${row.new ?? 'none'}`
+                  : row.kind,
       );
     expect(shown).toEqual([
       '# a.txt',
@@ -66,7 +81,8 @@ describe('stacked rows', () => {
       'o1',
       'n1',
       '# b.png',
-      'b.png: Not shown as text (binary, or not UTF-8): its bytes differ, and its lines cannot be picked. Restore the whole file to bring it back.',
+      'b.png: images data:image/png;base64,AA== | none',
+      'b.png: Binary, 1,200 → 3,400 bytes. Not shown as text (binary, or not UTF-8): its bytes differ, and its lines cannot be picked. Restore the whole file to bring it back.',
       '# big.log',
       'big.log: Too large to show line by line (3.0 MiB → 4.0 MiB). Restore the whole file to bring it back.',
       '# run.sh',

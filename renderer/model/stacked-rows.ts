@@ -15,6 +15,8 @@ export interface StackedFileDiff {
   readonly oldSize?: number | undefined;
   readonly newSize?: number | undefined;
   readonly newOid?: string | undefined;
+  /** An image's versions as `data:` URLs, shown side by side. */
+  readonly images?: { readonly old?: string | undefined; readonly new?: string | undefined } | undefined;
 }
 
 /** What is known of one file's hunks. */
@@ -42,7 +44,8 @@ export type StackedRow =
   | { readonly kind: 'line'; readonly path: string; readonly hunk: number; readonly key: string; readonly row: DiffRow }
   | { readonly kind: 'more'; readonly path: string; readonly omitted: number }
   | { readonly kind: 'skipped'; readonly path: string; readonly reason: string }
-  | { readonly kind: 'gap'; readonly path: string };
+  | { readonly kind: 'gap'; readonly path: string }
+  | { readonly kind: 'images'; readonly path: string; readonly old?: string; readonly new?: string };
 
 /** Pixel heights of the rows, by kind (fixed, so the list virtualizes without measuring). */
 export const stackedRowHeights: Readonly<Record<StackedRow['kind'], number>> = {
@@ -53,6 +56,7 @@ export const stackedRowHeights: Readonly<Record<StackedRow['kind'], number>> = {
   more: 30,
   skipped: 26,
   gap: 12,
+  images: 184,
 };
 
 const skipWords: Readonly<Record<string, string>> = {
@@ -68,6 +72,12 @@ const skipWords: Readonly<Record<string, string>> = {
 function bytes(size: number | undefined): string {
   if (size === undefined) return '—';
   return size < 1024 * 1024 ? `${(size / 1024).toFixed(0)} KiB` : `${(size / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** A binary file's sizes as the diff says them: "binary, N → M bytes" (0 on a side where it does not exist). */
+export function binarySizes(diff: Pick<StackedFileDiff, 'oldSize' | 'newSize'>): string {
+  const size = (value: number | undefined): string => (value ?? 0).toLocaleString('en-US');
+  return `Binary, ${size(diff.oldSize)} → ${size(diff.newSize)} bytes`;
 }
 
 /** The key of a diff line in its file: which side's line number it stands for. */
@@ -101,13 +111,21 @@ function bodyRows(file: StackedFile, state: StackedDiffState | undefined): Stack
   const { diff } = state;
   const note = fileChangeNote(file);
   const notes: StackedRow[] = note === undefined ? [] : [{ kind: 'notice', path, text: note, tone: 'info' }];
+  const { images } = diff;
+  if (images !== undefined && (images.old !== undefined || images.new !== undefined))
+    notes.push({
+      kind: 'images',
+      path,
+      ...(images.old !== undefined && { old: images.old }),
+      ...(images.new !== undefined && { new: images.new }),
+    });
   if (diff.kind === 'binary')
     return [
       ...notes,
       {
         kind: 'notice',
         path,
-        text: 'Not shown as text (binary, or not UTF-8): its bytes differ, and its lines cannot be picked. Restore the whole file to bring it back.',
+        text: `${binarySizes(diff)}. Not shown as text (binary, or not UTF-8): its bytes differ, and its lines cannot be picked. Restore the whole file to bring it back.`,
         tone: 'info',
       },
     ];

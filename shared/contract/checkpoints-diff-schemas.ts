@@ -69,6 +69,11 @@ export const fileDiffSchema = diffFileSchema.extend({
   /** The blob ids of the two sides (absent where the file does not exist): a line restore names the version its lines were chosen on. */
   oldOid: z.string().optional(),
   newOid: z.string().optional(),
+  /**
+   * An image's two versions (png, jpg, gif, webp, svg) as `data:` URLs, for a side-by-side view;
+   * a side is absent where the file does not exist or is over the preview cap (2 MiB).
+   */
+  images: z.object({ old: z.string().optional(), new: z.string().optional() }).optional(),
 });
 
 /** A page of a diff's file list. */

@@ -52,6 +52,37 @@ function linkTargetsOf(
   return { old, new: now };
 }
 
+/** The media types of the images a diff shows side by side, by extension. */
+const imageTypes: Readonly<Record<string, string>> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+};
+
+/** Each side of an image shown is at most this big (it crosses the contract as base64). */
+const maxImageBytes = 2 * 1024 * 1024;
+
+/** An image's two versions as `data:` URLs (the renderer's policy allows `img-src data:`), or undefined for other files. */
+function imagesOf(
+  change: TreeChange,
+  oldBytes: Uint8Array | undefined,
+  newBytes: Uint8Array | undefined,
+): FileDiff['images'] {
+  const extension = change.path.slice(change.path.lastIndexOf('.') + 1).toLowerCase();
+  const type = change.path.includes('.') ? imageTypes[extension] : undefined;
+  if (type === undefined || change.old?.mode === fileModes.symlink || change.new?.mode === fileModes.symlink)
+    return undefined;
+  const url = (bytes: Uint8Array | undefined): string | undefined =>
+    bytes === undefined || bytes.byteLength > maxImageBytes
+      ? undefined
+      : `data:${type};base64,${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')}`;
+  const [oldUrl, newUrl] = [url(oldBytes), url(newBytes)];
+  return { ...(oldUrl !== undefined && { old: oldUrl }), ...(newUrl !== undefined && { new: newUrl }) };
+}
+
 /** Compares one change's two sides line by line. */
 async function compareChange(
   engine: DiffEngine,
@@ -65,6 +96,7 @@ async function compareChange(
   ]);
   const text = diffText(oldBytes, newBytes, limits);
   const linkTargets = linkTargetsOf(change, oldBytes, newBytes);
+  const images = limits.maxLines === 0 ? undefined : imagesOf(change, oldBytes, newBytes);
   return {
     path: change.path,
     status: changeStatus(change),
@@ -80,6 +112,7 @@ async function compareChange(
     omittedLines: text.omittedLines,
     ...(change.old && { oldOid: change.old.oid }),
     ...(change.new && { newOid: change.new.oid }),
+    ...(images && { images }),
   };
 }
 
@@ -94,6 +127,7 @@ export async function diffPage(engine: DiffEngine, sides: DiffSides, offset: num
       newSize: _newSize,
       oldOid: _oldOid,
       newOid: _newOid,
+      images: _images,
       ...file
     } = await compareChange(engine, sides, change, {
       ...defaultTextDiffLimits,

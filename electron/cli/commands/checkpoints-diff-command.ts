@@ -71,7 +71,11 @@ export function unifiedLines(file: FileDiff): string[] {
     lines.push(`old mode ${file.oldMode ?? ''}`, `new mode ${file.newMode ?? ''}`);
   const oldName = file.status === 'added' ? '/dev/null' : `a/${file.path}`;
   const newName = file.status === 'deleted' ? '/dev/null' : `b/${file.path}`;
-  if (file.kind === 'binary') return [...lines, `Binary files ${oldName} and ${newName} differ`];
+  if (file.kind === 'binary')
+    return [
+      ...lines,
+      `Binary files ${oldName} and ${newName} differ (binary, ${file.oldSize ?? 0} → ${file.newSize ?? 0} bytes)`,
+    ];
   if (file.kind === 'too-large')
     return [...lines, `(too large to diff: ${file.oldSize ?? 0} → ${file.newSize ?? 0} bytes)`];
   if (file.hunks.length === 0 && file.omittedLines === 0) return lines;
