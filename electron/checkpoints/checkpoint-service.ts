@@ -41,7 +41,7 @@ import {
 } from './store-views';
 import { checkCheckpointRequest } from './checkpoint-request';
 import { DirRegistry } from './timeline/dir-registry';
-import { DirectoryRules } from './snapshot/directory-rules';
+import { DirectoryRules, summarizeRules } from './snapshot/directory-rules';
 import type { LoadedRules } from './snapshot/repo-rules';
 import { StoreRules } from './snapshot/store-rules';
 import { isObjectId } from './store/git-objects';
@@ -235,7 +235,13 @@ export class CheckpointService implements CheckpointApi {
   async status(dir?: string): Promise<StoreStatus> {
     await this.#ensureReady();
     try {
-      return await readStoreStatus(this.#views(), dir);
+      const status = await readStoreStatus(this.#views(), dir);
+      const directories = await Promise.all(
+        status.directories.map(async (item) =>
+          item.exists ? { ...item, rules: summarizeRules(await this.#rules.current(item.dir)) } : item,
+        ),
+      );
+      return { ...status, directories };
     } catch (error) {
       throw asAppError(error, this.#options.logger, 'read the store status');
     }

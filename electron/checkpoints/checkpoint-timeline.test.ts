@@ -190,7 +190,7 @@ describe('checkpoint timelines, retention and garbage collection', () => {
     expect(status).toMatchObject({
       gitdir: service.gitdir,
       retention: { maxSnapshots: 50 },
-      maxFileBytes: 10 * 1024 * 1024,
+      maxFileBytes: 50 * 1024 * 1024,
     });
     expect(status.bytes).toBeGreaterThan(0);
     expect(status.looseObjects).toBeGreaterThan(0);

@@ -140,6 +140,17 @@ export interface PruneReport {
 }
 
 /** Sizes and counts of the store, and what was skipped per directory. */
+/** The store rules of a directory in a few words, for `vigil checkpoints status`. */
+export interface StoreRulesSummary {
+  readonly kind: 'repository' | 'built-in';
+  /** The repository's top folder, when the directory is inside one. */
+  readonly repository?: string;
+  /** How many files git tracks below the directory (all stored, whatever their names). */
+  readonly tracked?: number;
+  /** Problems reading the rules, each naming its file (the built-in rules cover what they would). */
+  readonly warnings: string[];
+}
+
 export interface StoreStatus {
   readonly gitdir: string;
   readonly bytes: number;
@@ -152,6 +163,8 @@ export interface StoreStatus {
     readonly skipped: readonly SkippedPath[];
     /** How many of its checkpoints are pinned. */
     readonly pinned?: number;
+    /** What its snapshots store: a repository's tracked files and ignore rules, or Vigil's built-in names; and any problem reading them. */
+    readonly rules?: StoreRulesSummary;
   })[];
   /** The latest cuts, newest first (of `dir` only, when the status is of one directory). */
   readonly cuts?: readonly CutRecord[];

@@ -132,6 +132,16 @@ export const checkpointsCalls = defineCalls({
         checkpointDirectorySchema.extend({
           skipped: z.array(skippedPathSchema),
           pinned: z.number().int().nonnegative().optional(),
+          /** What its snapshots store: a repository's tracked files and ignore rules, or Vigil's built-in names. */
+          rules: z
+            .object({
+              kind: z.enum(['repository', 'built-in']),
+              repository: z.string().optional(),
+              tracked: z.number().int().nonnegative().optional(),
+              /** Problems reading the rules (a damaged index, an unparsable .gitignore), each naming its file. */
+              warnings: z.array(z.string()),
+            })
+            .optional(),
         }),
       ),
       /** The latest cuts (retention, size cap, prune), newest first: nothing is dropped unrecorded. */

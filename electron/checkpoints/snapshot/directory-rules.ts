@@ -1,4 +1,5 @@
 import type { Logger } from '../../logging/logger';
+import type { StoreRulesSummary } from '../checkpoint-types';
 import { dirHash } from '../store/store-layout';
 import { RepoRulesCache, type LoadedRules, type RulesEnvironment } from './repo-rules';
 import type { StoreRules } from './store-rules';
@@ -64,4 +65,17 @@ export class DirectoryRules {
     }
     return rules;
   }
+}
+
+/** The rules in a few words, for the store's status. */
+export function summarizeRules(loaded: LoadedRules): StoreRulesSummary {
+  const { rules, repository, warnings } = loaded;
+  if (!rules.data.isRepository)
+    return { kind: 'built-in', ...(repository !== undefined && { repository }), warnings: [...warnings] };
+  return {
+    kind: 'repository',
+    repository: repository ?? '',
+    tracked: rules.data.tracked.length,
+    warnings: [...warnings],
+  };
 }

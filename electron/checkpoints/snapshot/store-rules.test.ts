@@ -87,6 +87,16 @@ describe('inside a git repository', () => {
       'new.txt',
       'src/a.ts',
     ]);
+    const status = await engine.status(dir);
+    expect(status.directories[0]?.rules).toEqual({ kind: 'repository', repository: dir, tracked: 8, warnings: [] });
+    expect(status.directories[0]?.skipped.map((item) => item.path)).toEqual([
+      '.git/',
+      'build/out.js',
+      'logs/',
+      'new.png',
+      'node_modules/',
+      'secret.txt',
+    ]);
   });
 
   it('a ! pattern keeps an untracked file the built-in names would leave out; info/exclude and the global file count', async () => {
@@ -163,6 +173,9 @@ describe('bad input falls back to the built-in rules, with a warning naming the 
     expect(warnings.some((message) => message.includes(index) && message.includes('built-in'))).toBe(true);
     const loaded = await engine.storeRules(dir);
     expect(loaded.warnings.join('\n')).toContain(index);
+    const status = await engine.status(dir);
+    expect(status.directories[0]?.rules).toMatchObject({ kind: 'built-in', repository: dir });
+    expect(status.directories[0]?.rules?.warnings.join('\n')).toContain(index);
   });
 
   it('a .gitignore that is not text: its paths follow the built-in names, and the warning names it', async () => {

@@ -7,6 +7,17 @@ import { pinnedText, printConfigAndCuts, type StatusView } from './checkpoints-s
 /** Skipped paths shown per directory before the rest is summarised. */
 const shownSkips = 25;
 
+/** What a directory's snapshots store, and any problem reading its rules. */
+function printRules(io: CliIo, rules: StatusView['directories'][number]['rules']): void {
+  if (rules === undefined) return;
+  const stored =
+    rules.kind === 'repository'
+      ? `stores the ${rules.tracked ?? 0} file(s) git tracks in ${escapeControls(rules.repository ?? '')}, untracked files by its ignore rules, then Vigil's built-in names`
+      : "stores by Vigil's built-in exclusion names (no git repository)";
+  writeLine(io.stdout, `  ${stored}`);
+  for (const warning of rules.warnings) writeLine(io.stdout, `  ⚠ ${escapeControls(warning)}`);
+}
+
 function printStatus(status: StatusView, io: CliIo): void {
   const { retention } = status;
   writeLine(io.stdout, `Checkpoint store: ${status.gitdir}`);
@@ -30,6 +41,7 @@ function printStatus(status: StatusView, io: CliIo): void {
       io.stdout,
       `${directory.dir}  (${directory.count} checkpoint(s)${pinnedText(directory)}, last ${directory.lastTouch === '' ? 'never' : localTime(directory.lastTouch)})${missing}`,
     );
+    printRules(io, directory.rules);
     if (directory.skipped.length === 0) {
       writeLine(io.stdout, '  nothing skipped');
       continue;
@@ -48,9 +60,12 @@ export const checkpointsStatusCommand: CliCommand = {
   summary: "Show the store: size, retention, each directory's checkpoints and what they do not store, and why.",
   usage: 'vigil checkpoints status [DIR] [--json]',
   help: [
-    'Reasons a path is not stored: excluded (dependencies, build output, caches, virtualenvs, .env*,',
-    'binaries, media, archives, logs), vcs (a version-control folder such as a nested .git; the files beside',
-    'it are stored), oversize (over the size cap), special (sockets, FIFOs, devices), unreadable, bad-name.',
+    'Inside a git repository every tracked file is stored, whatever its name; untracked files follow the',
+    "repository's ignore rules (.gitignore, .git/info/exclude, the global excludes file), then Vigil's built-in",
+    'names. Reasons a path is not stored: excluded (ignored by git, or by the built-in names: dependencies,',
+    'build output, caches, virtualenvs, .env*, binaries, media, archives, logs), vcs (a version-control folder',
+    'such as a nested .git; the files beside it are stored), oversize (over the size cap, checkpoints.maxFileMiB',
+    'in config.json, 50 by default), special (sockets, FIFOs, devices), unreadable, bad-name.',
   ].join('\n'),
   options: { json: { type: 'boolean' } },
   positionals: { min: 0, max: 1, names: 'DIR' },

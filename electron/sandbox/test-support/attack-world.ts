@@ -73,7 +73,8 @@ export async function createAttackWorld(): Promise<AttackWorld> {
     JSON.stringify({ pid: process.pid, port: 7420, token: plantedToken, url: null, version: 'test', startedAt: 'now' }),
     { mode: 0o600 },
   );
-  harness.configure({ policy: {} });
+  // A 10 MiB checkpoint size cap (the default is 50): the undo attacks write a 12 MB file over it.
+  harness.configure({ policy: {}, checkpoints: { maxFileMiB: 10 } });
   const git = (args: readonly string[]): string =>
     execFileSync('git', ['-C', harness.workspace, ...args], { env: gitEnv, encoding: 'utf8' });
   git(['init', '-q']);
