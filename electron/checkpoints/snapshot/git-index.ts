@@ -45,7 +45,8 @@ export function readGitIndexPaths(bytes: Uint8Array): { readonly paths: string[]
   if (view.getUint32(0) !== 0x44495243) return fail('bad-signature', 'the index does not start with DIRC');
   const version = view.getUint32(4);
   if (version < 2 || version > 4) return fail('bad-version', `index version ${version} is not one git writes`);
-  const body = bytes.subarray(0, bytes.length - 20);
+  const whole = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const body = whole.subarray(0, whole.length - 20);
   const checksum = createHash('sha1').update(body).digest();
   if (!checksum.equals(Buffer.from(bytes.subarray(bytes.length - 20)))) {
     return fail('bad-checksum', 'the index checksum does not match its content (damaged or half-written)');
@@ -70,7 +71,7 @@ export function readGitIndexPaths(bytes: Uint8Array): { readonly paths: string[]
       const length = flags & nameMask;
       const nul = length < nameMask ? offset + length : body.indexOf(0, offset);
       if (nul < 0 || nul > body.length) return fail('truncated', `the index ends inside entry ${index + 1}`);
-      path = Buffer.from(body.buffer, body.byteOffset + offset, nul - offset).toString('utf8');
+      path = body.toString('utf8', offset, nul);
       // Entries are padded with 1–8 NULs to a multiple of 8 bytes from the entry's start.
       offset = start + Math.ceil((nul - start + 1) / 8) * 8;
     }
