@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -105,7 +106,7 @@ describe('vigil checkpoints with Hermes Agent checkpoints', { timeout: 60_000 },
     expect(envrc.code, envrc.stdout).toBe(0);
     expect(readFileSync(path.join(project, '.envrc'), 'utf8')).toBe('export API_TOKEN=one\n');
 
-    // Changed: a modification, never a deletion; overwriting it could not be undone, so the restore says so and exits 1.
+    // Changed: a modification, never a deletion; the restore point keeps the current version whatever Vigil's rules say, so the restore goes ahead and can be undone.
     writeFileSync(path.join(project, 'assets', 'logo.png'), Buffer.from('not a png any more'));
     const changed = await runVigil(['checkpoints', 'diff', project, '3', '--json'], { env });
     expect(
@@ -113,11 +114,20 @@ describe('vigil checkpoints with Hermes Agent checkpoints', { timeout: 60_000 },
         (diff) => `${diff.status} ${diff.path}`,
       ),
     ).toEqual(['modified assets/logo.png']);
-    const refused = await runVigil(['checkpoints', 'restore', project, '3', 'assets/logo.png'], { env });
-    expect(refused.code).toBe(1);
-    expect(refused.stdout).toMatch(/⚠ Restore incomplete: 0 of 1 file\(s\) restored/);
-    expect(refused.stdout).toMatch(/^ {2}excluded +assets\/logo\.png: .*could not be undone/m);
-    expect(readFileSync(path.join(project, 'assets', 'logo.png'), 'utf8')).toBe('not a png any more');
+    const overwritten = await runVigil(['checkpoints', 'restore', project, '3', 'assets/logo.png', '--json'], { env });
+    expect(overwritten.code, overwritten.stdout).toBe(0);
+    const outcome = JSON.parse(overwritten.stdout) as { status: string; preRollback: { id: string } };
+    expect(outcome.status).toBe('complete');
+    expect(readFileSync(path.join(project, 'assets', 'logo.png'))).toEqual(png);
+    const store = path.join(base, 'vigil', 'checkpoints', 'store');
+    const kept = execFileSync('git', [
+      '--git-dir',
+      store,
+      'cat-file',
+      'blob',
+      `${outcome.preRollback.id}:assets/logo.png`,
+    ]);
+    expect(kept.toString()).toBe('not a png any more');
 
     // A whole restore lists a missing secrets file and writes it only with --secrets.
     rmSync(path.join(project, 'assets', 'logo.png'));
