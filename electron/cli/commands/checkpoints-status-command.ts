@@ -2,7 +2,7 @@ import { escapeControls } from '../../../shared/text/control-characters';
 import { exitCodes, flagOption, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import { formatBytes } from '../../../shared/text/format-bytes';
 import { directoryArgument, localTime, withCheckpoints } from './checkpoint-command';
-import { pinnedText, printConfigAndCuts, type StatusView } from './checkpoints-status-extras';
+import { pinnedText, printConfigAndCuts, printWatch, type StatusView } from './checkpoints-status-extras';
 
 /** Skipped paths shown per directory before the rest is summarised. */
 const shownSkips = 25;
@@ -30,6 +30,7 @@ function printStatus(status: StatusView, io: CliIo): void {
       io.stdout,
       `${directory.dir}  (${directory.count} checkpoint(s)${pinnedText(directory)}, last ${directory.lastTouch === '' ? 'never' : localTime(directory.lastTouch)})${missing}`,
     );
+    printWatch(io, directory);
     if (directory.skipped.length === 0) {
       writeLine(io.stdout, '  nothing skipped');
       continue;
@@ -51,6 +52,9 @@ export const checkpointsStatusCommand: CliCommand = {
     'Reasons a path is not stored: excluded (dependencies, build output, caches, virtualenvs, .env*,',
     'binaries, media, archives, logs), vcs (a version-control folder such as a nested .git; the files beside',
     'it are stored), oversize (over the size cap), special (sockets, FIFOs, devices), unreadable, bad-name.',
+    'With a resident core (vigil serve or the app), each directory says whether its changes come from the',
+    'watcher (which every checkpoint first waits to catch up, and a background walk verifies) or from a walk',
+    'of the tree, and why.',
   ].join('\n'),
   options: { json: { type: 'boolean' } },
   positionals: { min: 0, max: 1, names: 'DIR' },
