@@ -1,12 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import {
-  runWatcherDifferential,
-  type DifferentialResult,
-} from '../electron/checkpoints/test-support/watcher-differential';
-import { generateTree, testService } from '../electron/checkpoints/test-support/store-fixtures';
+import { loadCheckpointService, type CheckpointService } from '../electron/checkpoints';
+import { silentLogger } from '../electron/logging/logger';
+import { runWatcherDifferential, type DifferentialResult } from '../electron/test-support/watcher-differential';
+import { gitEnv } from './git-env';
 import { formatMs, formatRatio, measure, type BenchArea, type BenchContext, type BenchTable } from './harness';
 
 /**
@@ -16,6 +16,32 @@ import { formatMs, formatRatio, measure, type BenchArea, type BenchContext, type
  * checkpoint that finds nothing changed, answered from the watcher after its sync cookie, against
  * one that walks the tree.
  */
+
+const { CheckpointService: CheckpointEngine } = await loadCheckpointService();
+
+/** An engine on its own store: watching (as `vigil serve`) or walking (as `--local`). */
+function engine(root: string, isWatching: boolean): CheckpointService {
+  return new CheckpointEngine({ root, logger: silentLogger, refusedDirs: [], watch: isWatching, verifyEveryMs: 0 });
+}
+
+/** What `git write-tree` makes of `dir`, through a shadow git dir and its own index. */
+function gitWriteTree(shadow: string, dir: string): string {
+  const env = { ...gitEnv, GIT_DIR: shadow, GIT_WORK_TREE: dir, GIT_INDEX_FILE: path.join(shadow, 'index') };
+  const git = (args: readonly string[]): string =>
+    execFileSync('git', args, { env, cwd: dir, encoding: 'utf8' }).trim();
+  git(['init', '--quiet', '--bare', shadow]);
+  git(['add', '-A', '--force', '--', '.']);
+  return git(['write-tree']);
+}
+
+/** `count` small text files in folders of 50, as the checkpoint benchmarks' trees. */
+function generateTree(root: string, count: number): void {
+  for (let index = 0; index < count; index += 1) {
+    const folder = path.join(root, `d${Math.floor(index / 50)}`);
+    if (index % 50 === 0) mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, `f${index % 50}.txt`), `file ${index}\n${'line\n'.repeat(index % 7)}`);
+  }
+}
 
 async function differentialTable(context: BenchContext): Promise<{ table: BenchTable; verdict: string }> {
   const seeds = context.isQuick ? [1, 2] : [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
@@ -27,7 +53,7 @@ async function differentialTable(context: BenchContext): Promise<{ table: BenchT
     const base = mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-watchdiff-'));
     try {
       const begun = performance.now();
-      const result = await runWatcherDifferential({ base, seed, ops: opsPerSeed, gitEvery: 50 });
+      const result = await runWatcherDifferential({ base, seed, ops: opsPerSeed, gitEvery: 50, engine, gitWriteTree });
       results.push(result);
       const seconds = (performance.now() - begun) / 1000;
       context.log(
@@ -77,8 +103,8 @@ async function costTable(context: BenchContext): Promise<BenchTable> {
   const base = mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-watchcost-'));
   const dir = path.join(base, 'work');
   generateTree(dir, files);
-  const watched = testService(path.join(base, 'home-watched'), { watch: true, verifyEveryMs: 0 });
-  const walked = testService(path.join(base, 'home-walked'));
+  const watched = engine(path.join(base, 'home-watched'), true);
+  const walked = engine(path.join(base, 'home-walked'), false);
   try {
     await watched.checkpoint(dir, { reason: 'manual checkpoint' });
     await walked.checkpoint(dir, { reason: 'manual checkpoint' });

@@ -87,6 +87,11 @@ async function compareFolder(
   for (const folder of folders) await compareFolder(root, state, rules, folder, found);
 }
 
+/** Whether the next snapshot walks the whole tree anyway (asked again after each await: an overflow may set it meanwhile). */
+function isWalkPending(tracked: TrackedDirectory): boolean {
+  return tracked.needsFullScan;
+}
+
 /** Whether a path's change is already known: it, or a folder above it, waits in the dirty set. */
 function isKnown(tracked: TrackedDirectory, rel: string): boolean {
   const parts = rel.split('/');
@@ -112,7 +117,7 @@ export async function verifyWatchedState(
 ): Promise<VerificationOutcome> {
   const { state } = tracked;
   if (!tracked.isWatched) return { kind: 'skipped', reason: 'the directory is not watched' };
-  if (state === undefined || tracked.needsFullScan)
+  if (state === undefined || isWalkPending(tracked))
     return { kind: 'skipped', reason: 'the next checkpoint walks the whole tree anyway' };
   const generation = tracked.generation;
   const found = { entries: 0, differing: [] as string[] };
@@ -122,7 +127,7 @@ export async function verifyWatchedState(
   if (tracked.generation !== generation || tracked.state !== state)
     return { kind: 'inconclusive', reason: 'a checkpoint was taken during the walk' };
   tracked.verifiedAt = new Date().toISOString();
-  if (tracked.needsFullScan) return { kind: 'verified', entries: found.entries, missed: [] };
+  if (isWalkPending(tracked)) return { kind: 'verified', entries: found.entries, missed: [] };
   const missed = found.differing.filter((rel) => !isKnown(tracked, rel));
   for (const rel of missed) tracked.dirty.add(rel);
   tracked.defects += missed.length;

@@ -1,9 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { CheckpointService } from '../checkpoint-service';
-import type { CheckpointOutcome } from '../checkpoint-types';
+import type { CheckpointOutcome, CheckpointService } from '../checkpoints';
 import { RandomFileOps, seededRandom } from './random-file-ops';
-import { gitWriteTree, testService } from './store-fixtures';
 
 /** How one differential run went: the watching engine against a full walk after every checkpoint. */
 export interface DifferentialResult {
@@ -33,6 +31,10 @@ export interface DifferentialOptions {
   readonly gitEvery?: number;
   /** Run the watching engine's verification walk every this many checkpoints. */
   readonly verifyEvery?: number;
+  /** An engine on a store of its own under `root`: watching (as `vigil serve`) or not (as `--local`). */
+  readonly engine: (root: string, isWatching: boolean) => CheckpointService;
+  /** What `git write-tree` makes of `dir`, through the bare git dir `shadow`. */
+  readonly gitWriteTree: (shadow: string, dir: string) => string;
 }
 
 /** The tree a checkpoint left the timeline at (an unchanged one: the tree it had). */
@@ -54,8 +56,8 @@ export async function runWatcherDifferential(options: DifferentialOptions): Prom
   const dir = path.join(base, 'work');
   mkdirSync(path.join(dir, 'src'), { recursive: true });
   writeFileSync(path.join(dir, 'src/a'), 'a\n');
-  const watched = testService(path.join(base, 'home-watched'), { watch: true, verifyEveryMs: 0 });
-  const walked = testService(path.join(base, 'home-walked'));
+  const watched = options.engine(path.join(base, 'home-watched'), true);
+  const walked = options.engine(path.join(base, 'home-walked'), false);
   const random = seededRandom(seed);
   const ops = new RandomFileOps(dir, random);
   const log: string[] = [];
@@ -72,7 +74,7 @@ export async function runWatcherDifferential(options: DifferentialOptions): Prom
       log.push(`checkpoint ${checkpoints}: ${watchedTree}`);
       const isLast = done >= options.ops;
       if (watchedTree === truthTree && (isLast || checkpoints % (options.gitEvery ?? 25) === 0)) {
-        truthTree = gitWriteTree(path.join(base, `shadow-${checkpoints}`), dir);
+        truthTree = options.gitWriteTree(path.join(base, `shadow-${checkpoints}`), dir);
         gitChecks += 1;
       }
       if (watchedTree !== truthTree)

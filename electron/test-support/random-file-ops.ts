@@ -94,10 +94,7 @@ export class RandomFileOps {
       // Same size, other content, within the timestamp granularity: git's racy case.
       const info = lstatSync(this.#abs(rel));
       if (!info.isFile()) return this.#write(folders);
-      writeFileSync(
-        this.#abs(rel),
-        'x'.repeat(Number(info.size)).replace(/^x/, String(Math.floor(this.random() * 10))),
-      );
+      writeFileSync(this.#abs(rel), 'x'.repeat(info.size).replace(/^x/, String(Math.floor(this.random() * 10))));
       return `overwrite same size ${rel}`;
     }
     if (roll < 0.38) {
