@@ -119,5 +119,27 @@ describe('the watcher is a hint: a checkpoint answers for the folder as it is', 
       writeFileSync(path.join(dir, 'src/spare/inner/x'), 'moved twice\n');
       expect(await checkpointTree()).toBe(reference());
     });
+
+    it('says in its status whether a folder is watched or walked, and why', async () => {
+      const local = testService(path.join(base, 'home/checkpoints'));
+      try {
+        await local.checkpoint(dir, { reason: 'manual checkpoint' });
+        const watchOf = async (engine: CheckpointService) => (await engine.status(dir)).directories[0]?.watch;
+        const walked = await watchOf(local);
+        expect(walked?.mode).toBe('walked');
+        expect(walked?.reason).toMatch(/^no resident core/);
+        const notYet = await watchOf(service);
+        expect(notYet?.mode).toBe('walked');
+        expect(notYet?.reason).toMatch(/^not checkpointed since this core started/);
+        await checkpointTree();
+        expect(await watchOf(service)).toEqual({ mode: 'watched', walkedPaths: [], defects: 0 });
+        await service.verifyWatched(dir);
+        const verified = await watchOf(service);
+        expect(verified?.defects).toBe(0);
+        expect(verified?.verifiedAt).toMatch(/^\d{4}-/);
+      } finally {
+        await local.dispose();
+      }
+    });
   });
 });

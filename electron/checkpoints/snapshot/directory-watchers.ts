@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Logger } from '../../logging/logger';
+import { sweepStaleTemps } from '../../files/sweep-stale-temps';
 import { watchDirectory, type WatchedTree } from '../../watchers/directory-watcher';
 import { directoryExclusion } from './exclusion-rules';
 import type { TrackedDirectory } from './tracked-directory';
@@ -41,6 +42,8 @@ export class DirectoryWatchers {
       const inside = relativeInside(tracked.dir, folder);
       return inside === undefined || inside === '' ? [] : [inside.split(path.sep).join('/')];
     });
+    // A sync cookie a killed core left behind (never stored, but it is the user's folder).
+    await sweepStaleTemps(tracked.dir);
     try {
       const tree = await watchDirectory({
         root: tracked.dir,
