@@ -147,9 +147,16 @@ async function costTable(context: BenchContext): Promise<BenchTable> {
   }
 }
 
+/** The 1-minute load average, one decimal. */
+function load(): string {
+  return (os.loadavg()[0] ?? 0).toFixed(1);
+}
+
 export const run: BenchArea = async (context) => {
+  const loadBefore = load();
   const cost = await costTable(context);
   const { table, verdict } = await differentialTable(context);
+  const loadAfter = load();
   return {
     title: 'Watcher: a hint, never the truth',
     method: [
@@ -158,6 +165,8 @@ export const run: BenchArea = async (context) => {
       'operations (writes, same-size overwrites, deletes, `rm -rf` + re-create, `mkdir e && rmdir e && mkdir e`, folders',
       'moved into re-created folders, files moved, chmod, nested creates, symlinks), 1 to 3 between checkpoints, against a',
       'watching engine and a walking one on the same folder; the test in `npm test` is one seed of 500 operations.',
+      `Load average (1 min) ${loadBefore} at the start, ${loadAfter} at the end, on a machine shared with other work:`,
+      'the times are noisy, the divergence count is not.',
     ].join(' '),
     tables: [cost, table],
     verdicts: [verdict],
