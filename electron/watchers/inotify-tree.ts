@@ -14,6 +14,12 @@ function watchFailure(error: unknown, absolute: string): { reason: string; isFat
   return { reason: `could not watch ${absolute} (${code ?? String(error)})`, isFatal: false };
 }
 
+/** The folder a relative path is in ('' for the top). */
+function parentOf(rel: string): string {
+  const slash = rel.lastIndexOf('/');
+  return slash < 0 ? '' : rel.slice(0, slash);
+}
+
 /** The kernel's queue length (`fs.inotify.max_queued_events`): past it, events are dropped. */
 async function maxQueuedEvents(): Promise<number> {
   const text = await readFile('/proc/sys/fs/inotify/max_queued_events', 'utf8').catch(() => '16384');
@@ -33,6 +39,8 @@ async function maxQueuedEvents(): Promise<number> {
  */
 export class InotifyTree {
   readonly #watchers = new Map<string, FSWatcher>();
+  /** The watched sub-folders of each watched folder, so that a subtree's watches are closed without looking at all. */
+  readonly #children = new Map<string, Set<string>>();
   /** Setups under way (a folder's watch, then its sub-folders'); a catch-up waits for them. */
   readonly #settingUp = new Set<Promise<void>>();
   /** Sub-folders that could not be watched, with why: walked at every checkpoint instead. */
@@ -68,6 +76,7 @@ export class InotifyTree {
     this.#isStopped = true;
     for (const watcher of this.#watchers.values()) watcher.close();
     this.#watchers.clear();
+    this.#children.clear();
   }
 
   #fail(reason: string): void {
@@ -106,18 +115,23 @@ export class InotifyTree {
 
   /** Drops the watches at `rel` and below (they may watch a folder that is gone) and watches what is there now. */
   async #rewatch(rel: string): Promise<void> {
-    const prefix = `${rel}/`;
-    for (const [key, watcher] of this.#watchers) {
-      if (key !== rel && !key.startsWith(prefix)) continue;
-      watcher.close();
-      this.#watchers.delete(key);
-    }
+    this.#close(rel);
     const name = rel.slice(rel.lastIndexOf('/') + 1);
     const info = await lstat(path.join(this.options.root, rel)).catch(() => undefined);
     if (info?.isDirectory() !== true || this.options.isIgnoredFolder?.(name) === true) return;
     await this.#watchFolder(rel).catch(() => undefined);
     // Its files may predate the watch: the listener walks the subtree again.
     if (!this.#isStopped) this.options.onChange(rel);
+  }
+
+  /** Closes the watches of `rel` and every folder below it (found through `#children`, not a scan of every watch). */
+  #close(rel: string): void {
+    this.#watchers.get(rel)?.close();
+    this.#watchers.delete(rel);
+    const children = this.#children.get(rel);
+    this.#children.delete(rel);
+    for (const child of children ?? []) this.#close(child);
+    if (rel !== '') this.#children.get(parentOf(rel))?.delete(rel);
   }
 
   /** Watches one folder and (recursively) the folders inside it. */
@@ -138,6 +152,11 @@ export class InotifyTree {
     }
     watcher.on('error', (error) => this.#onWatchError(rel, watcher, error));
     this.#watchers.set(rel, watcher);
+    if (rel !== '') {
+      const siblings = this.#children.get(parentOf(rel)) ?? new Set<string>();
+      siblings.add(rel);
+      this.#children.set(parentOf(rel), siblings);
+    }
     if (this.#unwatched.delete(rel)) this.options.onWatchChanged?.(rel, undefined);
     const entries = await readdir(absolute, { withFileTypes: true }).catch(() => []);
     this.listed += entries.length;
