@@ -29,7 +29,7 @@ function gitWriteTree(shadow: string, dir: string): string {
   const env = { ...gitEnv, GIT_DIR: shadow, GIT_WORK_TREE: dir, GIT_INDEX_FILE: path.join(shadow, 'index') };
   const git = (args: readonly string[]): string =>
     execFileSync('git', args, { env, cwd: dir, encoding: 'utf8' }).trim();
-  git(['init', '--quiet', '--bare', shadow]);
+  execFileSync('git', ['init', '--quiet', '--bare', shadow], { env: gitEnv });
   git(['add', '-A', '--force', '--', '.']);
   return git(['write-tree']);
 }
