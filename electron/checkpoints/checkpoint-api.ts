@@ -54,6 +54,8 @@ export interface CheckpointServiceOptions {
   readonly watch?: boolean;
   /** Pack loose objects and collect garbage in the background (default: same as `watch`). */
   readonly maintenance?: boolean;
+  /** How often a watching process compares each watched directory with the disk (default 10 min; 0: never). */
+  readonly verifyEveryMs?: number;
   readonly retention?: Partial<RetentionPolicy>;
   /** Files larger than this are skipped and recorded (default 50 MiB). */
   readonly maxFileBytes?: number;

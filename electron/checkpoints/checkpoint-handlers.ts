@@ -23,8 +23,11 @@ function toContractStatus(status: StoreStatus): CallResponse<'checkpoints:status
     ...rest,
     cuts: cuts?.map((cut) => ({ ...cut, retention: { ...cut.retention } })),
     retention: { ...status.retention },
-    directories: status.directories.map(({ sources, ...directory }) => ({
+    directories: status.directories.map(({ sources, watch, ...directory }) => ({
       ...directory,
+      ...(watch === undefined
+        ? {}
+        : { watch: { ...watch, walkedPaths: watch.walkedPaths.map((walked) => ({ ...walked })) } }),
       skipped: directory.skipped.map((skip) => ({ ...skip })),
       sources: sources && [...sources],
     })),

@@ -1,7 +1,6 @@
 import type { PlainActor } from '../../shared/contract/actor-model';
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { AppError } from '../../shared/errors';
 import { isVigilBookkeepingFile } from '../files/vigil-temp-name';
 import { FileLock } from '../locks/file-lock';
@@ -57,6 +56,8 @@ import { dirHash, ignoredFoldersOf, statCacheFile, storeLayout, type StoreLayout
 import { Timeline } from './timeline/timeline';
 import { TrackedDirectory } from './snapshot/tracked-directory';
 import { DirectoryWatchers } from './snapshot/directory-watchers';
+import type { VerificationOutcome, VerificationRules } from './snapshot/watch-verification';
+import { watchStatusOf } from './snapshot/watch-status';
 import type { CheckpointApi, CheckpointServiceOptions } from './checkpoint-api';
 import { knownHashesOf, type KnownHashes } from './diff/diff-known-hashes';
 
@@ -67,6 +68,8 @@ export type { RenameOutcome } from './timeline/name-store';
 
 /** From this many files to walk or hash on, the worker threads do it. */
 const defaultWorkerThreshold = 2_000;
+/** How often a watching process compares each watched directory with the disk. */
+const defaultVerifyEveryMs = 10 * 60_000;
 /** A stat cache takes about this many bytes per file (stat, blob id, name): its size tells a tree's size before it is read. */
 const statCacheBytesPerFile = 64;
 
@@ -127,8 +130,14 @@ export class CheckpointService implements CheckpointApi {
       cutLog: this.#cutLog,
       retention: () => this.retention,
     });
-    this.#watchers = new DirectoryWatchers(options.logger, options.onDirectoryChanged);
+    this.#watchers = new DirectoryWatchers({ logger: options.logger, onDirectoryChanged: options.onDirectoryChanged });
     this.#rules = new DirectoryRules(options.logger, options.rulesEnvironment ?? { env: process.env });
+    if (options.watch === true)
+      this.#watchers.startVerifying(
+        options.verifyEveryMs ?? defaultVerifyEveryMs,
+        () => this.#tracked.values(),
+        (tracked) => this.#verificationRules(tracked),
+      );
     this.#cacheSaver = new StatCacheSaver({
       layout: this.#layout,
       logger: options.logger,
@@ -172,8 +181,8 @@ export class CheckpointService implements CheckpointApi {
       const resolved = await resolveCheckpointDirectory(dir, await this.#refused);
       const tracked = await this.#track(resolved);
       const outcome = await this.withStoreLock(async () => {
-        // Let the watcher deliver what the OS has queued (a write that finished before this call).
-        if (tracked.isWatched) for (let round = 0; round < 2; round += 1) await yieldToLoop();
+        // The answer is for the folder as it is now: the watcher first reports every change made before this call.
+        if (tracked.isWatched) await this.#watchers.catchUp(tracked);
         const rules = await this.#rules.forSnapshot(tracked);
         const result = await takeSnapshot({ ...this.#engine(), rules }, tracked, request);
         // Still under this hold: a one-shot process saves its stat cache without taking the lock
@@ -236,15 +245,35 @@ export class CheckpointService implements CheckpointApi {
     await this.#ensureReady();
     try {
       const status = await readStoreStatus(this.#views(), dir);
+      const isWatching = this.#options.watch === true;
       const directories = await Promise.all(
-        status.directories.map(async (item) =>
-          item.exists ? { ...item, rules: summarizeRules(await this.#rules.current(item.dir)) } : item,
-        ),
+        status.directories.map(async (item) => ({
+          ...(item.exists ? { ...item, rules: summarizeRules(await this.#rules.current(item.dir)) } : item),
+          watch: watchStatusOf(this.#tracked.get(item.dirhash), isWatching),
+        })),
       );
       return { ...status, directories };
     } catch (error) {
       throw asAppError(error, this.#options.logger, 'read the store status');
     }
+  }
+
+  /**
+   * Compares each watched directory (or `dir` only) with the disk now, as the background timer does
+   * every ten minutes: a change the watcher missed is repaired and logged as a defect.
+   */
+  async verifyWatched(dir?: string): Promise<readonly VerificationOutcome[]> {
+    const only = dir === undefined ? undefined : dirHash(path.resolve(dir));
+    const targets = [...this.#tracked.values()].filter((tracked) => only === undefined || tracked.dirhash === only);
+    const outcomes: VerificationOutcome[] = [];
+    for (const tracked of targets)
+      outcomes.push(await this.#watchers.verify(tracked, await this.#verificationRules(tracked)));
+    return outcomes;
+  }
+
+  async #verificationRules(tracked: TrackedDirectory): Promise<VerificationRules> {
+    const store = await this.#rules.forSnapshot(tracked);
+    return { maxFileBytes: this.maxFileBytes, ignoredFolders: this.#ignoredFolders(), store };
   }
 
   /** Looks at the store now, as the background timer does (see StoreMaintenance.maintain). */

@@ -139,6 +139,20 @@ export interface PruneReport {
   readonly bytesAfter: number;
 }
 
+/** How a resident core finds what changed in a directory: from its watcher (checked), or by walking it, and why. */
+export interface WatchStatus {
+  /** `watched`: checkpoints look at what the watcher reported (after it caught up); `walked`: each walks the whole tree. */
+  readonly mode: 'watched' | 'walked';
+  /** Why the tree is walked (for `walked`), or why the next checkpoint walks it once (for `watched`). */
+  readonly reason?: string;
+  /** Sub-folders every checkpoint walks because no watch covers them, with why. */
+  readonly walkedPaths: readonly { readonly path: string; readonly reason: string }[];
+  /** Changes the background verification found the watcher had not reported, all repaired, since the core started. */
+  readonly defects: number;
+  /** When the background verification last compared the watched state with the disk. */
+  readonly verifiedAt?: string;
+}
+
 /** Sizes and counts of the store, and what was skipped per directory. */
 /** The store rules of a directory in a few words, for `vigil checkpoints status`. */
 export interface StoreRulesSummary {
@@ -165,6 +179,8 @@ export interface StoreStatus {
     readonly pinned?: number;
     /** What its snapshots store: a repository's tracked files and ignore rules, or Vigil's built-in names; and any problem reading them. */
     readonly rules?: StoreRulesSummary;
+    /** Whether checkpoints of it are answered from a watcher or by a walk, and why. */
+    readonly watch?: WatchStatus;
   })[];
   /** The latest cuts, newest first (of `dir` only, when the status is of one directory). */
   readonly cuts?: readonly CutRecord[];

@@ -1,10 +1,9 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
-import type { Disposer } from '../lib/disposable';
-import { watchDirectory } from './directory-watcher';
+import { watchDirectory, type WatchedTree } from './directory-watcher';
 
 /** Waits (up to a generous deadline, so a slow machine is not a failure) until `condition` holds. */
 async function until(condition: () => boolean, what: string): Promise<void> {
@@ -18,7 +17,7 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 describe('watchDirectory', () => {
   let dir: string;
   let remove: () => Promise<void>;
-  let stop: Disposer<void> | undefined;
+  let stop: WatchedTree | undefined;
   const changed = new Set<string>();
   const overflows: string[] = [];
 
@@ -89,5 +88,53 @@ describe('watchDirectory', () => {
     if (process.platform === 'darwin' || process.platform === 'win32') return; // one native watch covers the tree there
     await start(2);
     expect(overflows).toEqual(['more than 2 folders to watch']);
+  });
+
+  /** Waits for the watcher to catch up (a sync cookie): every change made before is reported after. */
+  const caughtUp = async (): Promise<void> => {
+    expect(await stop?.catchUp(10_000)).toEqual({ kind: 'caught-up' });
+  };
+
+  it('has reported every change made before a catch-up once it resolves, and leaves no cookie behind', async () => {
+    await start();
+    writeFileSync(path.join(dir, 'top.txt'), 'new');
+    rmSync(path.join(dir, 'src/deep/a.txt'));
+    await caughtUp();
+    expect([...changed].sort()).toEqual(['src/deep/a.txt', 'top.txt']);
+    expect(readdirSync(dir).sort()).toEqual(['node_modules', 'src', 'top.txt']);
+  });
+
+  it('watches a folder removed and made again under the same name (a new inode its old watch never sees)', async () => {
+    await start();
+    rmSync(path.join(dir, 'src'), { recursive: true });
+    mkdirSync(path.join(dir, 'src'));
+    await caughtUp();
+    // Once the new watch stands, the folder is reported again: its files may predate the watch.
+    expect(changed.has('src')).toBe(true);
+    changed.clear();
+    writeFileSync(path.join(dir, 'src/b.txt'), 'b');
+    mkdirSync(path.join(dir, 'e'));
+    rmdirSync(path.join(dir, 'e'));
+    mkdirSync(path.join(dir, 'e'));
+    await caughtUp();
+    expect(changed.has('src/b.txt')).toBe(true);
+    changed.clear();
+    writeFileSync(path.join(dir, 'e/c.txt'), 'c');
+    await caughtUp();
+    expect(changed.has('e/c.txt')).toBe(true);
+    expect(overflows).toEqual([]);
+  });
+
+  it('follows a folder moved away and one moved into its place', async () => {
+    await start();
+    renameSync(path.join(dir, 'src'), path.join(dir, 'old'));
+    mkdirSync(path.join(dir, 'src'));
+    renameSync(path.join(dir, 'old/deep'), path.join(dir, 'src/deep'));
+    await caughtUp();
+    changed.clear();
+    writeFileSync(path.join(dir, 'src/deep/a.txt'), 'changed');
+    writeFileSync(path.join(dir, 'old/x.txt'), 'x');
+    await caughtUp();
+    expect([...changed].sort()).toEqual(['old/x.txt', 'src/deep/a.txt']);
   });
 });

@@ -66,6 +66,15 @@ export const checkpointEntrySchema = z.object({
 });
 
 /** One supervised directory of the store. */
+/** How a resident core finds what changed in a directory: its watcher (checked), or a walk of the tree, and why. */
+export const watchStatusSchema = z.object({
+  mode: z.enum(['watched', 'walked']),
+  reason: z.string().optional(),
+  walkedPaths: z.array(z.object({ path: z.string(), reason: z.string() })),
+  defects: z.number().int().nonnegative(),
+  verifiedAt: z.string().optional(),
+});
+
 export const checkpointDirectorySchema = z.object({
   dir: z.string(),
   dirhash: z.string(),
@@ -142,6 +151,8 @@ export const checkpointsCalls = defineCalls({
               warnings: z.array(z.string()),
             })
             .optional(),
+          /** Whether checkpoints of it are answered from a watcher (checked) or by walking the tree, and why. */
+          watch: watchStatusSchema.optional(),
         }),
       ),
       /** The latest cuts (retention, size cap, prune), newest first: nothing is dropped unrecorded. */

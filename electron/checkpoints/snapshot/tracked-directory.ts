@@ -16,6 +16,16 @@ export class TrackedDirectory {
   needsFullScan = true;
   /** Whether a watcher currently reports changes in this directory. */
   isWatched = false;
+  /** Why the whole tree is (or was last) walked rather than answered from the watcher; undefined while watched and trusted. */
+  walkReason: string | undefined;
+  /** Sub-folders no watch covers (permission denied), with why: each checkpoint walks them. */
+  readonly walkedPaths = new Map<string, string>();
+  /** How many snapshots took the dirty set (a verification walk spanning one of them proves nothing). */
+  generation = 0;
+  /** Changes the background verification found the watcher had not reported (each one repaired). */
+  defects = 0;
+  /** When the background verification last compared the watched state with the disk (ISO time). */
+  verifiedAt: string | undefined;
   /** The stat cache has changes not saved yet. */
   isCacheStale = false;
   /** About how many entries the directory holds (from the watcher's setup walk), before any snapshot. */
@@ -47,6 +57,7 @@ export class TrackedDirectory {
 
   /** Forgets what changed (the snapshot took it), returning it. */
   takeDirty(): string[] {
+    this.generation += 1;
     const taken = [...this.dirty];
     this.dirty.clear();
     return taken;

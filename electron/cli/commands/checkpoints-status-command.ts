@@ -2,7 +2,7 @@ import { escapeControls } from '../../../shared/text/control-characters';
 import { exitCodes, flagOption, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import { formatBytes } from '../../../shared/text/format-bytes';
 import { directoryArgument, localTime, withCheckpoints } from './checkpoint-command';
-import { pinnedText, printConfigAndCuts, type StatusView } from './checkpoints-status-extras';
+import { pinnedText, printConfigAndCuts, printWatch, type StatusView } from './checkpoints-status-extras';
 
 /** Skipped paths shown per directory before the rest is summarised. */
 const shownSkips = 25;
@@ -42,6 +42,7 @@ function printStatus(status: StatusView, io: CliIo): void {
       `${directory.dir}  (${directory.count} checkpoint(s)${pinnedText(directory)}, last ${directory.lastTouch === '' ? 'never' : localTime(directory.lastTouch)})${missing}`,
     );
     printRules(io, directory.rules);
+    printWatch(io, directory);
     if (directory.skipped.length === 0) {
       writeLine(io.stdout, '  nothing skipped');
       continue;
@@ -66,6 +67,9 @@ export const checkpointsStatusCommand: CliCommand = {
     'build output, caches, virtualenvs, .env*, binaries, media, archives, logs), vcs (a version-control folder',
     'such as a nested .git; the files beside it are stored), oversize (over the size cap, checkpoints.maxFileMiB',
     'in config.json, 50 by default), special (sockets, FIFOs, devices), unreadable, bad-name.',
+    'With a resident core (vigil serve or the app), each directory says whether its changes come from the',
+    'watcher (which every checkpoint first waits to catch up, and a background walk verifies) or from a walk',
+    'of the tree, and why.',
   ].join('\n'),
   options: { json: { type: 'boolean' } },
   positionals: { min: 0, max: 1, names: 'DIR' },

@@ -1,4 +1,5 @@
 import type { CallResponse } from '../../../shared/contract';
+import { escapeControls } from '../../../shared/text/control-characters';
 import { writeLine, type CliIo } from '../cli-command';
 import { localTime } from './checkpoint-command';
 
@@ -33,4 +34,17 @@ export function printConfigAndCuts(io: CliIo, status: StatusView): void {
 /** ", 2 pinned" after a directory's count, when it has pins. */
 export function pinnedText(directory: StatusView['directories'][number]): string {
   return directory.pinned === undefined || directory.pinned === 0 ? '' : `, ${directory.pinned} pinned`;
+}
+
+/** How the core finds a directory's changes: watched (checked), or walked and why; each sub-folder walked instead of watched. */
+export function printWatch(io: CliIo, directory: StatusView['directories'][number]): void {
+  const { watch } = directory;
+  if (watch === undefined) return;
+  const verified = watch.verifiedAt === undefined ? '' : `, last verified ${localTime(watch.verifiedAt)}`;
+  const defects = watch.defects === 0 ? '' : `, ${watch.defects} missed change(s) found and repaired`;
+  if (watch.mode === 'walked') writeLine(io.stdout, `  walked, not watched: ${watch.reason ?? 'no watcher'}${defects}`);
+  else writeLine(io.stdout, `  watched (each checkpoint waits for the watcher to catch up${verified}${defects})`);
+  if (watch.mode === 'watched' && watch.reason !== undefined) writeLine(io.stdout, `  ${watch.reason}`);
+  for (const walked of watch.walkedPaths)
+    writeLine(io.stdout, `  walked at every checkpoint: ${escapeControls(walked.path)}/ (${walked.reason})`);
 }

@@ -80,6 +80,11 @@ export function normalized(text: string, base: string): string {
       .replace(/\d+(?:\.\d+)? (?:B|KiB|MiB|GiB)\b/g, '<size>')
       .replace(/"(bytes|bytesBefore|bytesAfter|looseObjects|packs|droppedObjects)":\d+/g, '"$1":<n>')
       .replace(/\(\d+ loose object\(s\), \d+ pack\(s\)\)/g, '(<objects>)')
+      // How a core finds changes differs by design: a resident core's watcher, a one-shot process's walk.
+      .replace(
+        /^ {2}(?:watched \(|walked, not watched: |walked at every checkpoint: |the next checkpoint walks ).*\n/gm,
+        '',
+      )
       // Columns are padded to their widest cell, which a time ("9 s ago", "10 s ago") changes.
       .replace(/ {2,}/g, '  ')
   );
