@@ -96,13 +96,41 @@ function pendingOf(
   };
 }
 
+/** Why a call Vigil would ask about is refused where the agent asks nobody, and how to run it by hand. */
+function unattendedRefusal(tool: HookTool, reason: string | undefined, unattended: string, cwd: string): string {
+  const byHand =
+    tool.kind === 'shell'
+      ? `To run it anyway, run it yourself in a terminal in ${cwd}: ${commandSubject(tool.command)}`
+      : `To make this change anyway, make it yourself, or run the agent in a mode where it asks you.`;
+  return `Vigil would ask a person about this ${tool.name} (${reason ?? 'it needs a decision'}), but ${unattended}, so Vigil refuses it. ${byHand}`;
+}
+
+/** A refused call, recorded at once as blocked, never checkpointed (seed 002). */
+async function refuse(
+  deps: HookDeps,
+  sessionId: string,
+  base: ReturnType<typeof pendingOf>,
+  tool: HookTool,
+  reason: string,
+): Promise<HookAnswer> {
+  const call: PendingCall = { ...base, decision: 'allow', checkpoints: [], touched: [], problems: [] };
+  await recordHookCall(deps, sessionId, call, {
+    decision: 'blocked',
+    reason,
+    result: fail({ code: 'denied', message: `${tool.name} was refused by Vigil: ${reason}` }),
+    at: new Date().toISOString(),
+  });
+  return { decision: 'deny', reason, notices: [] };
+}
+
 /**
- * Before a tool call that may change files: Vigil's policy (shell commands), then for a call that
- * may run the checkpoint of every workspace root it may change — file tools before the turn's first
- * change there, shell commands before every command. A refused call is recorded at once and never
- * checkpointed (seed 002); an asked one is checkpointed too, since the agent does not say whether
- * the person let it run until it has. A checkpoint that fails makes the call ask, saying why, unless
- * `hooks.onFailure` is `allow`.
+ * Before a tool call that may change files: Vigil's checks and policy (file tools get exactly what
+ * Vigil's own file tools get), then for a call that may run the checkpoint of every workspace root
+ * it may change — file tools before the turn's first change there, shell commands before every
+ * command. A refused call is recorded at once and never checkpointed (seed 002); an asked one is
+ * checkpointed too, since the agent does not say whether the person let it run until it has. Where
+ * the agent asks nobody (`event.unattended`), every "ask" becomes "deny", before any checkpoint. A
+ * checkpoint that fails makes the call ask, saying why, unless `hooks.onFailure` is `allow`.
  */
 export async function answerPreTool(
   deps: HookDeps,
@@ -123,20 +151,12 @@ export async function answerPreTool(
     limits: await deps.checkpointLimits(),
   };
   const plan = tool.kind === 'file' ? await planFileCall(tool, context) : await planShellCall(tool, context);
+  const base = pendingOf(tool, plan, turn);
+  if (plan.decision === 'deny') return refuse(deps, sessionId, base, tool, plan.reason ?? 'its policy refuses it');
+  if (plan.decision === 'ask' && event.unattended !== undefined)
+    return refuse(deps, sessionId, base, tool, unattendedRefusal(tool, plan.reason, event.unattended, event.cwd));
   if (plan.newRoots.length > 0)
     await deps.sessions.setRoots(sessionId, [...session.roots, ...plan.newRoots], session.cwd);
-  const base = pendingOf(tool, plan, turn);
-  if (plan.decision === 'deny') {
-    const refusal = `${tool.name} was refused by Vigil: ${plan.reason ?? 'its policy refuses it'}`;
-    const call: PendingCall = { ...base, decision: 'allow', checkpoints: [], touched: [], problems: [] };
-    await recordHookCall(deps, sessionId, call, {
-      decision: 'blocked',
-      reason: plan.reason,
-      result: fail({ code: 'denied', message: refusal }),
-      at: new Date().toISOString(),
-    });
-    return { decision: 'deny', reason: plan.reason, notices: [] };
-  }
   const { config } = await readHooksConfig(deps.config);
   const taken = await checkpointsFor(deps, sessionId, event, tool, plan, turn, state);
   let decision = plan.decision;
@@ -150,6 +170,8 @@ export async function answerPreTool(
     ]
       .filter((part) => part !== undefined)
       .join('; ');
+    if (event.unattended !== undefined)
+      return refuse(deps, sessionId, base, tool, unattendedRefusal(tool, reason, event.unattended, event.cwd));
   } else if (taken.failures.length > 0) {
     problems.push(
       'hooks.onFailure is "allow" in config.json, so the call went on without its checkpoint: its changes there cannot be undone.',
