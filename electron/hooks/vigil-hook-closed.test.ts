@@ -134,7 +134,9 @@ describe('vigil hook fails closed, with the checks of Vigil’s own tools', () =
       // Nothing was written or checkpointed before a refusal; each is on record as blocked.
       expect(await exists(path.join(user, '.ssh', 'authorized_keys'))).toBe(false);
       expect(await exists(path.join(project, 'secrets'))).toBe(false);
-      expect(await readdir(path.join(home, 'checkpoints')).catch(() => [])).toEqual([]);
+      // No directory has a timeline: no checkpoint was taken for any of them.
+      expect(await readdir(path.join(home, 'checkpoints', 'dirs')).catch(() => [])).toEqual([]);
+      expect(await readdir(path.join(home, 'checkpoints', 'store', 'refs', 'vigil')).catch(() => [])).toEqual([]);
       const calls = callsOf(await sessionHistory('claude-code-closed-1', env));
       expect(calls.map((call) => call.decision)).toEqual(Array(cases.length + 1).fill('blocked'));
       // A Write inside the workspace is still answered allow (approveAllowed), and checkpointed first.
