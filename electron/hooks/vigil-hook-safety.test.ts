@@ -286,7 +286,7 @@ describe('vigil hook on bad input, failures and folders it must not checkpoint w
         const input = { file_path: file, content: 'new\n' };
         const answer = printed(await runHook('claude-code', claudeCodeEvents.preTool(atHome, 'Write', input, id), env));
         // Claude Code obeys a deny: the refused Write never runs.
-        if (JSON.stringify(answer).includes('"deny"')) continue;
+        if (JSON.stringify(answer ?? {}).includes('"deny"')) continue;
         await writeFile(file, 'new\n');
         await runHook(
           'claude-code',
