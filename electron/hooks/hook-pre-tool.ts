@@ -2,14 +2,14 @@ import type { CallCheckpoint } from '../../shared/contract/sessions-contract';
 import type { HookAnswer, HookEvent, HookTool } from '../../shared/hooks/hook-event';
 import { fail } from '../../shared/result';
 import { checkpointReasons } from '../../shared/checkpoint-reasons';
-import type { TouchedDirectory } from '../executor/checkpoint-gate';
+import type { CheckpointGate } from '../executor/checkpoint-gate';
 import { commandSubject } from '../tools';
 import { callSecretReason } from '../sessions/logged-record';
 import { condenseValue } from '../sessions/logged-value';
 import { isPathInside } from '../lib/path-rules';
 import { planFileCall, planShellCall, type CallPlan } from './hook-call-plan';
 import { recordHookCall } from './hook-call-record';
-import { pathsIn, takeHookCheckpoint, turnCheckpointOf } from './hook-checkpoint';
+import { pathsIn, turnCheckpointOf } from './hook-checkpoint';
 import { readHooksConfig } from './hook-config';
 import { hookCallIdOf, type HookDeps } from './hook-context';
 import type { HookSessionState, PendingCall } from './hook-state-store';
@@ -21,8 +21,13 @@ function reasonOf(tool: HookTool): string {
     : checkpointReasons.beforeTool(tool.name);
 }
 
-/** The checkpoints a plan asks for: taken, or (file tools) the one the turn already holds. */
+/**
+ * The checkpoints a plan asks for, through the executor's checkpoint gate: file tools once per
+ * directory per turn (a checkpoint the turn already holds — on record, or waiting for its result,
+ * perhaps taken by another process — is found, not taken again), shell commands before every command.
+ */
 async function checkpointsFor(
+  gate: CheckpointGate,
   deps: HookDeps,
   sessionId: string,
   event: HookEvent,
@@ -31,41 +36,28 @@ async function checkpointsFor(
   turn: number,
   state: HookSessionState,
 ) {
-  const checkpoints: CallCheckpoint[] = [];
-  const touched: TouchedDirectory[] = [];
-  const failures: string[] = [];
-  for (const directory of plan.directories) {
-    const scope = plan.isWholeDirectory ? {} : pathsIn(directory, plan.targets);
-    const held = plan.isOncePerTurn
-      ? turnCheckpointOf(deps.sessions.stateOf(sessionId), state.pending, turn, directory)
-      : undefined;
-    if (held !== undefined) {
-      touched.push({ directory, checkpointId: held, ...scope });
-      continue;
-    }
-    const taken = await takeHookCheckpoint(deps, directory, {
+  const gated = await gate.before(
+    {
       sessionId,
       agent: event.agent,
       turn,
       tool: tool.name,
       reason: reasonOf(tool),
+      directories: plan.directories,
       paths: plan.targets,
-    });
-    if (!taken.ok) {
-      failures.push(taken.problem);
-      touched.push({ directory, ...scope });
-      continue;
-    }
-    checkpoints.push(
-      plan.notCovered.length === 0 ? taken.checkpoint : { ...taken.checkpoint, notCovered: [...plan.notCovered] },
-    );
-    touched.push({
-      directory,
-      ...scope,
-      checkpointId: taken.checkpoint.checkpointId,
-    });
-  }
-  return { checkpoints, touched, failures };
+      isWholeDirectory: plan.isWholeDirectory,
+    },
+    {
+      isEveryCall: !plan.isOncePerTurn,
+      heldElsewhere: (directory) => turnCheckpointOf(deps.sessions.stateOf(sessionId), state.pending, turn, directory),
+    },
+  );
+  // A checkpoint never claims to cover what it leaves out: the call's checkpoints say what that is.
+  const checkpoints: CallCheckpoint[] =
+    plan.notCovered.length === 0
+      ? [...gated.checkpoints]
+      : gated.checkpoints.map((taken) => ({ ...taken, notCovered: [...plan.notCovered] }));
+  return { checkpoints, touched: gated.touched, failures: gated.problems };
 }
 
 /** The call as it waits for its result: what the session will record. */
@@ -133,6 +125,7 @@ async function refuse(
  * checkpoint that fails makes the call ask, saying why, unless `hooks.onFailure` is `allow`.
  */
 export async function answerPreTool(
+  gate: CheckpointGate,
   deps: HookDeps,
   sessionId: string,
   event: HookEvent,
@@ -158,7 +151,7 @@ export async function answerPreTool(
   if (plan.newRoots.length > 0)
     await deps.sessions.setRoots(sessionId, [...session.roots, ...plan.newRoots], session.cwd);
   const { config } = await readHooksConfig(deps.config);
-  const taken = await checkpointsFor(deps, sessionId, event, tool, plan, turn, state);
+  const taken = await checkpointsFor(gate, deps, sessionId, event, tool, plan, turn, state);
   let decision = plan.decision;
   let reason = plan.reason;
   const problems = [...plan.problems, ...taken.failures];
