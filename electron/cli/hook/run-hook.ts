@@ -9,8 +9,7 @@ import {
 import { parseHookInput } from '../../../shared/hooks/parse-hook-input';
 import type { Result } from '../../../shared/result';
 import { vigilPaths } from '../../lib/vigil-home';
-import { relayCall } from '../relay/relay-client';
-import { readServeCredential } from '../relay/serve-credential';
+import { relayOrLocal, relayTarget } from '../relay/relay-or-local';
 import { geminiUnattended } from './gemini-attendance';
 import { failureAnswer, readOnFailure, unassessedAnswer } from './hook-failure';
 import { readHookInput } from './read-hook-input';
@@ -47,18 +46,10 @@ function say(io: HookIo, agent: HookAgent, line: string): void {
 /** The core's answer through the relay, or from a one-shot core in this process when none runs (or it cannot be reached). */
 async function ask(event: HookEvent, options: HookOptions, io: HookIo): Promise<Result<HookAnswer>> {
   if (!options.isLocal) {
-    const lookup = await readServeCredential(vigilPaths(options.home).serveInfo);
-    if (lookup.kind === 'unusable')
-      say(io, options.agent, `not relaying to a Vigil core: ${lookup.reason}; working in-process.`);
-    if (lookup.kind === 'found') {
-      const outcome = await relayCall(lookup.credential, 'hooks:event', event);
-      if (outcome.kind === 'answered') return outcome.result as Result<HookAnswer>;
-      say(
-        io,
-        options.agent,
-        `could not reach the Vigil core (pid ${lookup.credential.pid}): ${outcome.reason}; working in-process.`,
-      );
-    }
+    const tell = (line: string): void => say(io, options.agent, line);
+    const target = await relayTarget(vigilPaths(options.home).serveInfo, tell);
+    const relayed = target === undefined ? undefined : await relayOrLocal(target, 'hooks:event', event, tell);
+    if (relayed !== undefined) return relayed;
   }
   const { answerInProcess } = await import('./answer-in-process');
   return answerInProcess(event, options.home, io);
