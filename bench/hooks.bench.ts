@@ -5,6 +5,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { claudeCodeEvents, type RecordedSession } from '../electron/hooks/test-support/recorded-events';
+import { measureHookChecks } from './hook-checks';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
 import { type LoadedFiles, caBundleNote, cli, loadedFiles, startServe, vigilBenchEnv } from './vigil-process';
 
@@ -218,6 +219,8 @@ export const run: BenchArea = async (context) => {
     context.isQuick ? 12 : 100,
     context,
   );
+  context.log('the checks of one PreToolUse, in-process');
+  const checks = await measureHookChecks(context.isQuick ? 50 : 500);
   const load = `${loadBefore.toFixed(1)} at the start, ${(os.loadavg()[0] ?? 0).toFixed(1)} at the end, on ${os.cpus().length} cores`;
   return {
     title: 'Agent hooks: `vigil hook` per event, whole processes',
@@ -235,7 +238,7 @@ export const run: BenchArea = async (context) => {
             `${caNote} Hooks as \`vigil connect\` writes them on Unix start that way too (\`NODE_EXTRA_CA_CERTS= node …\`), whatever the agent passes on.`,
           ]),
     ].join('\n'),
-    tables: [table],
+    tables: [table, checks],
     verdicts,
   };
 };

@@ -6,8 +6,8 @@ import type { CoreBase } from '../core/create-core';
 import { vigilPaths } from '../lib/vigil-home';
 import { writeLine, type CliIo } from './cli-command';
 import { cliHome, cliLogger } from './cli-context';
-import { relayCall } from './relay/relay-client';
-import { readServeCredential, type ServeCredential } from './relay/serve-credential';
+import { relayOrLocal, relayTarget } from './relay/relay-or-local';
+import type { ServeCredential } from './relay/serve-credential';
 
 /** Events a call wants while it runs (restore progress, cuts), and where they go. */
 export interface CallOptions {
@@ -94,13 +94,9 @@ export async function withContract<T>(
   options: LocalCoreOptions = {},
 ): Promise<T> {
   const local = localCaller(io, options);
-  let target: ServeCredential | undefined;
-  if (io.forceLocal !== true) {
-    const lookup = io.serveLookup ?? (await readServeCredential(vigilPaths(cliHome(io)).serveInfo));
-    if (lookup.kind === 'unusable')
-      writeLine(io.stderr, `vigil: not relaying to a Vigil core: ${lookup.reason}; working in-process.`);
-    if (lookup.kind === 'found') target = lookup.credential;
-  }
+  const say = (line: string): void => writeLine(io.stderr, `vigil: ${line}`);
+  let target: ServeCredential | undefined =
+    io.forceLocal === true ? undefined : await relayTarget(vigilPaths(cliHome(io)).serveInfo, say, io.serveLookup);
   const caller: ContractCaller = {
     get kind() {
       return target === undefined ? 'local' : 'relay';
@@ -111,12 +107,8 @@ export async function withContract<T>(
       callOptions: CallOptions = {},
     ): Promise<CallResponse<C>> {
       if (target !== undefined) {
-        const outcome = await relayCall(target, channel, payload, callOptions);
-        if (outcome.kind === 'answered') return unwrap<C>(outcome.result);
-        writeLine(
-          io.stderr,
-          `vigil: could not reach the Vigil core (pid ${target.pid}): ${outcome.reason}; working in-process.`,
-        );
+        const result = await relayOrLocal(target, channel, payload, say, callOptions);
+        if (result !== undefined) return unwrap<C>(result);
         target = undefined;
       }
       return local.caller.call(channel, payload, callOptions);

@@ -24,6 +24,17 @@ export interface GateResult {
   readonly problems: readonly string[];
 }
 
+/** How one call takes its checkpoints. */
+export interface GateOptions {
+  /**
+   * A checkpoint of the turn this gate's slots do not hold, by directory: one an earlier event of an
+   * agent's hooks took, perhaps in another process (the session's log holds it).
+   */
+  readonly heldElsewhere?: (directory: string) => string | undefined;
+  /** Checkpoint before this call even when the turn has one: a command an agent runs itself, whose effects Vigil only observes. */
+  readonly isEveryCall?: boolean;
+}
+
 /** Who asks for a checkpoint. */
 export interface GateCall {
   readonly sessionId: string;
@@ -97,7 +108,7 @@ export async function checkpointBeforeCall(
 
 /**
  * The per-turn checkpoint slots: at most one checkpoint per directory per session turn. Only the
- * executor's checkpoint stage calls it, and only for calls that will run — so a blocked, denied or
+ * checkpoint stage calls it — the executor's, and the agents' hooks' — and only for calls that will run — so a blocked, denied or
  * invalid call can neither create a checkpoint nor use up a directory's slot (seed 002). A slot is
  * taken by storing the checkpoint's promise, so a second call of the same turn waits for it before
  * it may change the directory. A failed checkpoint frees its slot (the next call tries again) and
@@ -109,17 +120,21 @@ export class CheckpointGate {
   readonly #logger: Logger;
   readonly #events: Pick<EventHub, 'emit'>;
   readonly #home: string;
+  readonly #consequence: string;
 
   constructor(options: {
     readonly checkpoints?: Pick<CheckpointApi, 'checkpoint'>;
     readonly logger: Logger;
     readonly events: Pick<EventHub, 'emit'>;
     readonly home?: string;
+    /** Ends a failed checkpoint's problem with what its caller does without it (default: the call runs anyway). */
+    readonly consequence?: string;
   }) {
     this.#checkpoints = options.checkpoints;
     this.#logger = options.logger;
     this.#events = options.events;
     this.#home = path.resolve(options.home ?? os.homedir());
+    this.#consequence = options.consequence ?? ' The call ran without it, so its changes there cannot be undone.';
   }
 
   /** The file-system root and the home folder itself are never checkpointed (design §4). */
@@ -129,51 +144,59 @@ export class CheckpointGate {
   }
 
   /** Takes, or waits for, the turn's checkpoint of every directory the call may change. */
-  async before(call: GateCall): Promise<GateResult> {
+  async before(call: GateCall, options: GateOptions = {}): Promise<GateResult> {
     const checkpoints: CallCheckpoint[] = [];
     const touched: TouchedDirectory[] = [];
     const problems: string[] = [];
     for (const directory of call.directories) {
+      const scope = scopeIn(call, directory);
+      const held = options.isEveryCall === true ? undefined : options.heldElsewhere?.(directory);
       if (this.#isRefused(directory) || this.#checkpoints === undefined) {
-        touched.push({ directory, ...scopeIn(call, directory) });
+        touched.push({ directory, ...scope });
         continue;
       }
-      const slots = this.#turnSlots(call.sessionId, call.turn);
-      for (;;) {
-        const existing = slots.get(directory);
-        if (existing !== undefined) {
-          const slot = await existing;
-          if (!slot.ok) {
-            // Its taker reported the failure; this call tries again for itself.
-            if (slots.get(directory) === existing) slots.delete(directory);
-            continue;
-          }
-          touched.push({
-            directory,
-            ...scopeIn(call, directory),
-            checkpointId: slot.checkpoint.checkpointId,
-          });
-          break;
-        }
-        const taking = this.#take(call, directory);
-        slots.set(directory, taking);
-        const slot = await taking;
-        if (slot.ok) {
-          checkpoints.push(slot.checkpoint);
-          touched.push({
-            directory,
-            ...scopeIn(call, directory),
-            checkpointId: slot.checkpoint.checkpointId,
-          });
-        } else {
-          if (slots.get(directory) === taking) slots.delete(directory);
-          problems.push(slot.problem);
-          touched.push({ directory, ...scopeIn(call, directory) });
-        }
-        break;
+      if (held !== undefined) {
+        touched.push({ directory, ...scope, checkpointId: held });
+        continue;
+      }
+      const slot = await this.#slotFor(call, directory, options.isEveryCall === true);
+      if (slot.kind === 'found') touched.push({ directory, ...scope, checkpointId: slot.checkpointId });
+      else if (slot.outcome.ok) {
+        checkpoints.push(slot.outcome.checkpoint);
+        touched.push({ directory, ...scope, checkpointId: slot.outcome.checkpoint.checkpointId });
+      } else {
+        problems.push(slot.outcome.problem);
+        touched.push({ directory, ...scope });
       }
     }
     return { checkpoints, touched, problems };
+  }
+
+  /**
+   * The turn's checkpoint of one directory: the one a call of the turn took (waited for), or one
+   * taken now — always, for a call checkpointed before every run. A failed one frees its slot.
+   */
+  async #slotFor(
+    call: GateCall,
+    directory: string,
+    isEveryCall: boolean,
+  ): Promise<{ kind: 'found'; checkpointId?: string } | { kind: 'taken'; outcome: Slot }> {
+    const slots = this.#turnSlots(call.sessionId, call.turn);
+    for (;;) {
+      const existing = isEveryCall ? undefined : slots.get(directory);
+      if (existing !== undefined) {
+        const slot = await existing;
+        if (slot.ok) return { kind: 'found', checkpointId: slot.checkpoint.checkpointId };
+        // Its taker reported the failure; this call tries again for itself.
+        if (slots.get(directory) === existing) slots.delete(directory);
+        continue;
+      }
+      const taking = this.#take(call, directory);
+      slots.set(directory, taking);
+      const outcome = await taking;
+      if (!outcome.ok && slots.get(directory) === taking) slots.delete(directory);
+      return { kind: 'taken', outcome };
+    }
   }
 
   /** Forgets a session's slots (it closed). */
@@ -193,8 +216,8 @@ export class CheckpointGate {
     const checkpoints = this.#checkpoints;
     if (checkpoints === undefined) return { ok: false, problem: 'checkpoints are not available' };
     return checkpointBeforeCall({ engine: checkpoints, logger: this.#logger, events: this.#events }, directory, call, {
-      consequence: ' The call ran without it, so its changes there cannot be undone.',
-      logMessage: 'checkpoint failed; the tool call runs without it',
+      consequence: this.#consequence,
+      logMessage: 'checkpoint failed before a tool call',
     });
   }
 }

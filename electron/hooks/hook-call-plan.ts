@@ -1,6 +1,8 @@
 import type { HookTool } from '../../shared/hooks/hook-event';
-import { commandCoverage, fileChangeCoverage, type CoverageLimits } from '../tools';
+import { commandCoverage, fileCall, fileChangeCoverage, type CoverageLimits } from '../tools';
+import { isAppError } from '../../shared/errors';
 import { canonicalPath } from '../files/canonical-path';
+import { resolveFileTarget, type FileTarget } from '../workspace/resolve-file-target';
 import { assessCommand, type CommandAssessment } from '../policy/assess-command';
 import type { PolicyEngine } from '../policy/policy-engine';
 import { isPathInside } from '../lib/path-rules';
@@ -45,34 +47,74 @@ const newRootsOf = (found: readonly (string | undefined)[], roots: readonly stri
   ...new Set(found.filter((root): root is string => root !== undefined && !roots.includes(root))),
 ];
 
-/** A file tool (Write, Edit, replace, …): its file's workspace root, checkpointed before the turn's first change there. */
-export async function planFileCall(tool: Extract<HookTool, { kind: 'file' }>, context: PlanContext): Promise<CallPlan> {
-  const absolute = await canonicalPath(tool.path, context.cwd);
-  const root = await workspaceRootOf(absolute, context.roots, context.facts);
-  const base = { targets: [absolute], isWholeDirectory: false, isOncePerTurn: true };
-  if (root === undefined)
-    return {
-      ...base,
-      decision: 'allow',
-      directories: [],
-      newRoots: [],
-      problems: [unsupervised(absolute, context.roots)],
-      notCovered: [],
-    };
-  const coverage = await fileChangeCoverage(absolute, root, context.limits);
-  // A change no checkpoint can bring back asks first, as for Vigil's own file tools.
-  const lost =
-    coverage.lost.length === 0
-      ? {}
-      : { decision: 'ask' as const, reason: `it cannot be undone: ${coverage.lost.join('; ')}` };
+/** The Vigil tool whose rules and checks an agent's file tool gets: a whole-file write, or an edit. */
+const vigilFileTools: Readonly<Record<string, 'write_file' | 'patch'>> = {
+  Write: 'write_file',
+  NotebookEdit: 'write_file',
+  write_file: 'write_file',
+  Edit: 'patch',
+  MultiEdit: 'patch',
+  replace: 'patch',
+};
+
+/** A refused call: nothing checkpointed, nothing recorded as a change. */
+function refused(reason: string, targets: readonly string[]): CallPlan {
   return {
-    ...base,
-    decision: 'allow',
-    ...lost,
-    directories: [root],
-    newRoots: newRootsOf([root], context.roots),
+    decision: 'deny',
+    reason,
+    directories: [],
+    targets,
+    isWholeDirectory: false,
+    newRoots: [],
+    problems: [],
+    notCovered: [],
+    isOncePerTurn: true,
+  };
+}
+
+/**
+ * A file tool (Write, Edit, replace, …) gets exactly what Vigil's own file tools get: its path
+ * resolved once and confined to the workspace (the session's roots, or the path's own project
+ * folder), protected locations and Vigil's folder refused, then the user's rules and the policy, as
+ * for `write_file` or `patch`. Its root is checkpointed before the turn's first change there.
+ */
+export async function planFileCall(tool: Extract<HookTool, { kind: 'file' }>, context: PlanContext): Promise<CallPlan> {
+  const lexical = await canonicalPath(tool.path, context.cwd);
+  const root = await workspaceRootOf(lexical, context.roots, context.facts);
+  const workspace = {
+    cwd: context.cwd,
+    roots: root === undefined ? [] : [root],
+    homeDir: context.facts.home,
+    protectedPaths: [context.vigilHome],
+  };
+  const vigilTool = vigilFileTools[tool.name] ?? 'write_file';
+  let target: FileTarget;
+  try {
+    target = await resolveFileTarget(tool.path, workspace, { tool: tool.name, mustNameFile: true });
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    const reason =
+      error.code === 'outside_workspace'
+        ? `${tool.name} of ${lexical} was refused: it is outside the session's workspace (${context.roots.join(', ') || 'none'}) and in no project folder Vigil knows (a git repository, or a folder Vigil checkpoints). File tools are confined to the workspace, as Vigil's own write_file is.`
+        : `${tool.name} was refused (${error.code}): ${error.message}`;
+    return refused(reason, [lexical]);
+  }
+  const coverage = await fileChangeCoverage(target.path, target.root, context.limits);
+  // The executor's own prepare stage for a file tool: what policy sees, and what is checkpointed.
+  const prepared = fileCall(vigilTool, target, () => Promise.resolve(undefined), coverage);
+  const verdict = await context.policy.decide(prepared.subject);
+  if (verdict.kind === 'block')
+    return refused(`${tool.name} of ${target.path} was refused: ${verdict.reason}`, [target.path]);
+  return {
+    decision: verdict.kind,
+    ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
+    directories: prepared.checkpoint?.directories ?? [target.root],
+    targets: [target.path],
+    isWholeDirectory: false,
+    newRoots: newRootsOf([target.root], context.roots),
     problems: [],
     notCovered: [...coverage.lost, ...coverage.notCovered],
+    isOncePerTurn: true,
   };
 }
 

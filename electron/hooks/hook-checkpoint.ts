@@ -1,23 +1,8 @@
 import path from 'node:path';
-import {
-  checkpointBeforeCall,
-  type CallCheckpointDeps,
-  type CallCheckpointOutcome,
-  type CheckpointCall,
-  type TouchedDirectory,
-} from '../executor/checkpoint-gate';
+import type { TouchedDirectory } from '../executor/checkpoint-gate';
 import type { SessionState } from '../sessions/session-state';
 import { isPathInside } from '../lib/path-rules';
 import type { PendingCall } from './hook-state-store';
-
-/** Who a hook checkpoint is for: the trailers of its commit, and the files it is about to change. */
-export type HookCheckpointCall = CheckpointCall;
-
-/** What taking one directory's checkpoint came to. */
-export type HookCheckpointOutcome = CallCheckpointOutcome;
-
-/** What a hook checkpoint needs of the core. */
-export type HookCheckpointDeps = CallCheckpointDeps;
 
 /** The paths of a call inside a directory, relative and `/`-separated; undefined when it may change anything there. */
 export function pathsIn(
@@ -29,15 +14,6 @@ export function pathsIn(
     .filter((candidate) => isPathInside(candidate, directory))
     .map((candidate) => path.relative(directory, candidate).split(path.sep).join('/'));
   return inside.length === 0 || inside.includes('') ? {} : { paths: [...new Set(inside)] };
-}
-
-/** The checkpoint of a directory before a change; a failure is reported (log, UI) and returned, never thrown. */
-export function takeHookCheckpoint(
-  deps: HookCheckpointDeps,
-  directory: string,
-  call: HookCheckpointCall,
-): Promise<HookCheckpointOutcome> {
-  return checkpointBeforeCall(deps, directory, call, { consequence: '', logMessage: 'a hook checkpoint failed' });
 }
 
 /**

@@ -2,14 +2,14 @@ import type { CallCheckpoint } from '../../shared/contract/sessions-contract';
 import type { HookAnswer, HookEvent, HookTool } from '../../shared/hooks/hook-event';
 import { fail } from '../../shared/result';
 import { checkpointReasons } from '../../shared/checkpoint-reasons';
-import type { TouchedDirectory } from '../executor/checkpoint-gate';
+import type { CheckpointGate } from '../executor/checkpoint-gate';
 import { commandSubject } from '../tools';
 import { callSecretReason } from '../sessions/logged-record';
 import { condenseValue } from '../sessions/logged-value';
 import { isPathInside } from '../lib/path-rules';
 import { planFileCall, planShellCall, type CallPlan } from './hook-call-plan';
 import { recordHookCall } from './hook-call-record';
-import { pathsIn, takeHookCheckpoint, turnCheckpointOf } from './hook-checkpoint';
+import { pathsIn, turnCheckpointOf } from './hook-checkpoint';
 import { readHooksConfig } from './hook-config';
 import { hookCallIdOf, type HookDeps } from './hook-context';
 import type { HookSessionState, PendingCall } from './hook-state-store';
@@ -21,8 +21,13 @@ function reasonOf(tool: HookTool): string {
     : checkpointReasons.beforeTool(tool.name);
 }
 
-/** The checkpoints a plan asks for: taken, or (file tools) the one the turn already holds. */
+/**
+ * The checkpoints a plan asks for, through the executor's checkpoint gate: file tools once per
+ * directory per turn (a checkpoint the turn already holds — on record, or waiting for its result,
+ * perhaps taken by another process — is found, not taken again), shell commands before every command.
+ */
 async function checkpointsFor(
+  gate: CheckpointGate,
   deps: HookDeps,
   sessionId: string,
   event: HookEvent,
@@ -31,41 +36,28 @@ async function checkpointsFor(
   turn: number,
   state: HookSessionState,
 ) {
-  const checkpoints: CallCheckpoint[] = [];
-  const touched: TouchedDirectory[] = [];
-  const failures: string[] = [];
-  for (const directory of plan.directories) {
-    const scope = plan.isWholeDirectory ? {} : pathsIn(directory, plan.targets);
-    const held = plan.isOncePerTurn
-      ? turnCheckpointOf(deps.sessions.stateOf(sessionId), state.pending, turn, directory)
-      : undefined;
-    if (held !== undefined) {
-      touched.push({ directory, checkpointId: held, ...scope });
-      continue;
-    }
-    const taken = await takeHookCheckpoint(deps, directory, {
+  const gated = await gate.before(
+    {
       sessionId,
       agent: event.agent,
       turn,
       tool: tool.name,
       reason: reasonOf(tool),
+      directories: plan.directories,
       paths: plan.targets,
-    });
-    if (!taken.ok) {
-      failures.push(taken.problem);
-      touched.push({ directory, ...scope });
-      continue;
-    }
-    checkpoints.push(
-      plan.notCovered.length === 0 ? taken.checkpoint : { ...taken.checkpoint, notCovered: [...plan.notCovered] },
-    );
-    touched.push({
-      directory,
-      ...scope,
-      checkpointId: taken.checkpoint.checkpointId,
-    });
-  }
-  return { checkpoints, touched, failures };
+      isWholeDirectory: plan.isWholeDirectory,
+    },
+    {
+      isEveryCall: !plan.isOncePerTurn,
+      heldElsewhere: (directory) => turnCheckpointOf(deps.sessions.stateOf(sessionId), state.pending, turn, directory),
+    },
+  );
+  // A checkpoint never claims to cover what it leaves out: the call's checkpoints say what that is.
+  const checkpoints: CallCheckpoint[] =
+    plan.notCovered.length === 0
+      ? [...gated.checkpoints]
+      : gated.checkpoints.map((taken) => ({ ...taken, notCovered: [...plan.notCovered] }));
+  return { checkpoints, touched: gated.touched, failures: gated.problems };
 }
 
 /** The call as it waits for its result: what the session will record. */
@@ -96,15 +88,44 @@ function pendingOf(
   };
 }
 
+/** Why a call Vigil would ask about is refused where the agent asks nobody, and how to run it by hand. */
+function unattendedRefusal(tool: HookTool, reason: string | undefined, unattended: string, cwd: string): string {
+  const byHand =
+    tool.kind === 'shell'
+      ? `To run it anyway, run it yourself in a terminal in ${cwd}: ${commandSubject(tool.command)}`
+      : `To make this change anyway, make it yourself, or run the agent in a mode where it asks you.`;
+  return `Vigil would ask a person about this ${tool.name} (${reason ?? 'it needs a decision'}), but ${unattended}, so Vigil refuses it. ${byHand}`;
+}
+
+/** A refused call, recorded at once as blocked, never checkpointed (seed 002). */
+async function refuse(
+  deps: HookDeps,
+  sessionId: string,
+  base: ReturnType<typeof pendingOf>,
+  tool: HookTool,
+  reason: string,
+): Promise<HookAnswer> {
+  const call: PendingCall = { ...base, decision: 'allow', checkpoints: [], touched: [], problems: [] };
+  await recordHookCall(deps, sessionId, call, {
+    decision: 'blocked',
+    reason,
+    result: fail({ code: 'denied', message: `${tool.name} was refused by Vigil: ${reason}` }),
+    at: new Date().toISOString(),
+  });
+  return { decision: 'deny', reason, notices: [] };
+}
+
 /**
- * Before a tool call that may change files: Vigil's policy (shell commands), then for a call that
- * may run the checkpoint of every workspace root it may change — file tools before the turn's first
- * change there, shell commands before every command. A refused call is recorded at once and never
- * checkpointed (seed 002); an asked one is checkpointed too, since the agent does not say whether
- * the person let it run until it has. A checkpoint that fails makes the call ask, saying why, unless
- * `hooks.onFailure` is `allow`.
+ * Before a tool call that may change files: Vigil's checks and policy (file tools get exactly what
+ * Vigil's own file tools get), then for a call that may run the checkpoint of every workspace root
+ * it may change — file tools before the turn's first change there, shell commands before every
+ * command. A refused call is recorded at once and never checkpointed (seed 002); an asked one is
+ * checkpointed too, since the agent does not say whether the person let it run until it has. Where
+ * the agent asks nobody (`event.unattended`), every "ask" becomes "deny", before any checkpoint. A
+ * checkpoint that fails makes the call ask, saying why, unless `hooks.onFailure` is `allow`.
  */
 export async function answerPreTool(
+  gate: CheckpointGate,
   deps: HookDeps,
   sessionId: string,
   event: HookEvent,
@@ -123,22 +144,14 @@ export async function answerPreTool(
     limits: await deps.checkpointLimits(),
   };
   const plan = tool.kind === 'file' ? await planFileCall(tool, context) : await planShellCall(tool, context);
+  const base = pendingOf(tool, plan, turn);
+  if (plan.decision === 'deny') return refuse(deps, sessionId, base, tool, plan.reason ?? 'its policy refuses it');
+  if (plan.decision === 'ask' && event.unattended !== undefined)
+    return refuse(deps, sessionId, base, tool, unattendedRefusal(tool, plan.reason, event.unattended, event.cwd));
   if (plan.newRoots.length > 0)
     await deps.sessions.setRoots(sessionId, [...session.roots, ...plan.newRoots], session.cwd);
-  const base = pendingOf(tool, plan, turn);
-  if (plan.decision === 'deny') {
-    const refusal = `${tool.name} was refused by Vigil: ${plan.reason ?? 'its policy refuses it'}`;
-    const call: PendingCall = { ...base, decision: 'allow', checkpoints: [], touched: [], problems: [] };
-    await recordHookCall(deps, sessionId, call, {
-      decision: 'blocked',
-      reason: plan.reason,
-      result: fail({ code: 'denied', message: refusal }),
-      at: new Date().toISOString(),
-    });
-    return { decision: 'deny', reason: plan.reason, notices: [] };
-  }
   const { config } = await readHooksConfig(deps.config);
-  const taken = await checkpointsFor(deps, sessionId, event, tool, plan, turn, state);
+  const taken = await checkpointsFor(gate, deps, sessionId, event, tool, plan, turn, state);
   let decision = plan.decision;
   let reason = plan.reason;
   const problems = [...plan.problems, ...taken.failures];
@@ -150,6 +163,8 @@ export async function answerPreTool(
     ]
       .filter((part) => part !== undefined)
       .join('; ');
+    if (event.unattended !== undefined)
+      return refuse(deps, sessionId, base, tool, unattendedRefusal(tool, reason, event.unattended, event.cwd));
   } else if (taken.failures.length > 0) {
     problems.push(
       'hooks.onFailure is "allow" in config.json, so the call went on without its checkpoint: its changes there cannot be undone.',

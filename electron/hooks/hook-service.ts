@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { HookAnswer, HookEvent } from '../../shared/hooks/hook-event';
 import { AppError } from '../../shared/errors';
+import { CheckpointGate } from '../executor/checkpoint-gate';
 import { canonicalPath } from '../files/canonical-path';
 import { hookClientNames, type HookDeps } from './hook-context';
 import { HookLifetime } from './hook-lifetime';
@@ -33,6 +34,14 @@ function wholeFolderNotice(cwd: string): string {
  */
 export function createHookService(deps: HookDeps): HookService {
   const store = new HookStateStore(deps.stateDirectory);
+  // The executor's checkpoint stage; its slots last as long as this core (a one-shot core finds the turn's checkpoints in the log).
+  const gate = new CheckpointGate({
+    checkpoints: deps.engine,
+    logger: deps.logger,
+    events: deps.events,
+    home: deps.facts.home,
+    consequence: '',
+  });
   const lifetime = new HookLifetime({
     idleMs: deps.idleMs,
     expire: (sessionId, quietMs) => {
@@ -49,12 +58,15 @@ export function createHookService(deps: HookDeps): HookService {
     handle(event) {
       const sessionId = vigilSessionIdOf(event.agent, event.sessionId);
       return store.withSession(sessionId, async (state) => {
-        if (event.kind === 'session-end') return endSession(deps, lifetime, sessionId, event, state);
+        if (event.kind === 'session-end') {
+          gate.forget(sessionId);
+          return endSession(deps, lifetime, sessionId, event, state);
+        }
         const notices = await ensureSession(deps, sessionId, event, state);
         const release = deps.sessions.startRunning(sessionId);
         try {
           await deps.sessions.activeState(sessionId, { isRevived: false });
-          const answer = await dispatch(deps, sessionId, event, state);
+          const answer = await dispatch(gate, deps, sessionId, event, state);
           return { ...answer, notices: [...notices, ...answer.notices] };
         } finally {
           release();
@@ -105,6 +117,7 @@ async function ensureSession(
 
 /** The event's own work inside its session, under the session's lock and marked running. */
 async function dispatch(
+  gate: CheckpointGate,
   deps: HookDeps,
   sessionId: string,
   event: HookEvent,
@@ -119,7 +132,7 @@ async function dispatch(
       await deps.sessions.beginTurn(sessionId, { userMessage: event.prompt ?? '' });
       return noAnswer;
     case 'pre-tool':
-      return answerPreTool(deps, sessionId, event, state);
+      return answerPreTool(gate, deps, sessionId, event, state);
     case 'post-tool':
       return answerPostTool(deps, sessionId, event, state);
     case 'stop':

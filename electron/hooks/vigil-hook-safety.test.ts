@@ -7,7 +7,7 @@ import { makeTempDir } from '../test-support/temp-dir';
 import { callsOf, printed, runHook, sessionHistory } from './test-support/hook-runs';
 import { claudeCodeEvents, geminiCliEvents, type RecordedSession } from './test-support/recorded-events';
 
-/** Bad input, the agent goes on: exit 0, `{"continue":true}`, one stderr line naming the field. */
+/** Bad input of an event that gates nothing: exit 0, `{"continue":true}`, one stderr line naming the field. */
 async function expectContinues(
   agent: 'claude-code' | 'gemini-cli',
   input: object | string,
@@ -18,6 +18,38 @@ async function expectContinues(
   expect(run.code).toBe(0);
   expect(printed(run)).toEqual({ continue: true });
   expect(run.stderr).toContain(`field "${field}"`);
+}
+
+/** A tool call Vigil cannot assess: exit 0, a deny naming the field, in the agent's format. */
+async function expectDenied(
+  agent: 'claude-code' | 'gemini-cli',
+  input: object,
+  field: string,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const run = await runHook(agent, input, env);
+  expect(run.code).toBe(0);
+  const output = printed(run);
+  const reason =
+    agent === 'claude-code'
+      ? (output?.['hookSpecificOutput'] as Record<string, unknown> | undefined)?.['permissionDecisionReason']
+      : output?.['reason'];
+  expect(agent === 'claude-code' ? JSON.stringify(output) : output?.['decision']).toMatch(/deny/);
+  expect(String(reason)).toContain(`field "${field}"`);
+  expect(run.stderr).toContain(`field "${field}"`);
+}
+
+/** An event Vigil cannot even name: exit 0, the agent stopped, saying why. */
+async function expectStops(
+  agent: 'claude-code' | 'gemini-cli',
+  input: object | string,
+  field: string,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const run = await runHook(agent, input, env);
+  expect(run.code).toBe(0);
+  expect(printed(run)).toMatchObject({ continue: false });
+  expect(String(printed(run)?.['stopReason'])).toContain(`field "${field}"`);
 }
 
 describe('vigil hook on bad input, failures and folders it must not checkpoint whole', () => {
@@ -43,31 +75,31 @@ describe('vigil hook on bad input, failures and folders it must not checkpoint w
   });
 
   it(
-    'answers "continue" to input it cannot read, naming the field, and ignores unknown events and tools',
+    'refuses a tool call it cannot read, naming the field; stops the agent on an event it cannot name; an unreadable event that gates nothing goes on',
     { timeout: 300_000 },
     async () => {
-      await expectContinues('claude-code', 'not json at all', '(stdin)', env);
-      await expectContinues('gemini-cli', '[1, 2]', '(stdin)', env);
-      await expectContinues('claude-code', { session_id: 's', cwd: project }, 'hook_event_name', env);
+      await expectStops('claude-code', 'not json at all', '(stdin)', env);
+      await expectStops('gemini-cli', '[1, 2]', '(stdin)', env);
+      await expectStops('claude-code', { session_id: 's', cwd: project }, 'hook_event_name', env);
       await expectContinues(
         'claude-code',
         { ...claudeCodeEvents.prompt(session, 'x'), session_id: 42 },
         'session_id',
         env,
       );
-      await expectContinues(
+      await expectDenied(
         'claude-code',
         claudeCodeEvents.preTool(session, 'Write', { content: 'x' }, 't1'),
         'tool_input.file_path',
         env,
       );
-      await expectContinues(
+      await expectDenied(
         'gemini-cli',
         geminiCliEvents.preTool(session, 'run_shell_command', { command: ['rm'] }, ''),
         'tool_input.command',
         env,
       );
-      await expectContinues(
+      await expectDenied(
         'gemini-cli',
         { ...geminiCliEvents.preTool(session, 'write_file', { file_path: 'a.txt' }, ''), tool_input: 'a.txt' },
         'tool_input',
@@ -79,8 +111,8 @@ describe('vigil hook on bad input, failures and folders it must not checkpoint w
         'prompt',
         env,
       );
-      // A cwd that does not exist is the event's fault, not a failure before a change: it goes on too.
-      await expectContinues(
+      // A cwd that does not exist: Vigil cannot tell where the call acts, so it refuses it.
+      await expectDenied(
         'claude-code',
         claudeCodeEvents.preTool({ ...session, cwd: path.join(base, 'gone') }, 'Bash', { command: 'ls' }, 't2'),
         'cwd',
@@ -228,7 +260,7 @@ describe('vigil hook on bad input, failures and folders it must not checkpoint w
   );
 
   it(
-    'never checkpoints the home folder whole (said once per session); a path there is checkpointed at its own project, or reported unsupervised',
+    'never checkpoints the home folder whole (said once per session); a file there is checkpointed at its own project, or refused as outside the workspace',
     { timeout: 300_000 },
     async () => {
       const user = env['HOME'] ?? '';
@@ -252,7 +284,9 @@ describe('vigil hook on bad input, failures and folders it must not checkpoint w
         ['t3', path.join(project, 'a.txt')],
       ] as const) {
         const input = { file_path: file, content: 'new\n' };
-        await runHook('claude-code', claudeCodeEvents.preTool(atHome, 'Write', input, id), env);
+        const answer = printed(await runHook('claude-code', claudeCodeEvents.preTool(atHome, 'Write', input, id), env));
+        // Claude Code obeys a deny: the refused Write never runs.
+        if (JSON.stringify(answer ?? {}).includes('"deny"')) continue;
         await writeFile(file, 'new\n');
         await runHook(
           'claude-code',
@@ -262,15 +296,12 @@ describe('vigil hook on bad input, failures and folders it must not checkpoint w
       }
       const history = await sessionHistory('claude-code-home-1', env);
       const [notes, inRepo, outside] = callsOf(history);
-      expect(notes?.checkpoints).toEqual([]);
-      expect(notes?.checkpointProblems).toEqual([
-        expect.stringMatching(
-          /notes\.txt is outside the session's workspace .* this change is unsupervised/,
-        ) as unknown,
-      ]);
+      // A file in no project folder is outside the workspace: refused, as Vigil's own write_file refuses it.
+      expect(notes).toMatchObject({ decision: 'blocked', checkpoints: [] });
+      expect(notes?.reason).toMatch(/notes\.txt was refused: it is outside the session's workspace/);
       expect(inRepo?.checkpoints).toEqual([expect.objectContaining({ directory: repo, kind: 'created' })]);
-      // A project with no repository and no checkpoints yet is no workspace root of its own: unsupervised too.
-      expect(outside?.checkpointProblems).toEqual([expect.stringMatching(/unsupervised/) as unknown]);
+      // A project with no repository and no checkpoints yet is no workspace root of its own: refused too.
+      expect(outside).toMatchObject({ decision: 'blocked', checkpoints: [] });
       expect(history.session.roots).toEqual([user, repo]);
     },
   );

@@ -13,6 +13,7 @@ export type { ExecutionSession, LockRequest, PreparedCall, ToolAdapter } from '.
 export type { CoverageLimits } from './undo-coverage';
 export { commandCoverage, fileChangeCoverage } from './undo-coverage';
 export { commandSubject } from './terminal/command-subject';
+export { fileCall } from './file-call';
 export type { TerminalSandbox } from './terminal/run';
 
 /** What the tools are built on: the sandbox commands run in, and the memory store (no `memory` tool without it). */

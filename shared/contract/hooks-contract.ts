@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { hookAgents, hookEventKinds } from '../hooks/hook-event';
+import { maxHookCommandChars } from '../hooks/hook-tools';
 import { defineCalls } from './define';
 
-/** A path or command as an agent gives it. */
+/** A path as an agent gives it. */
 const text = z
   .string()
   .min(1)
   .max(64 * 1024);
+
+/** A shell command: as long as `vigil hook` assesses (longer ones it refuses itself). */
+const command = z.string().min(1).max(maxHookCommandChars);
 
 /** A tool call that may change files, as `vigil hook` reads it from the agent (shared/hooks/hook-event.ts). */
 const hookToolSchema = z.discriminatedUnion('kind', [
@@ -23,7 +27,7 @@ const hookToolSchema = z.discriminatedUnion('kind', [
     .object({
       kind: z.literal('shell'),
       name: z.string().min(1).max(200),
-      command: text,
+      command,
       directory: text.optional(),
       input: z.unknown(),
       callId: z.string().min(1).max(200).optional(),
@@ -43,6 +47,7 @@ export const hookEventSchema = z
     reason: z.string().max(200).optional(),
     prompt: z.string().optional(),
     tool: hookToolSchema.optional(),
+    unattended: z.string().max(1000).optional(),
     outcome: z
       .discriminatedUnion('ok', [
         z.object({ ok: z.literal(true), response: z.unknown() }),

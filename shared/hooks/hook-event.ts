@@ -61,6 +61,12 @@ export interface HookEvent {
   readonly tool?: HookTool;
   /** post-tool: what became of the call. */
   readonly outcome?: HookToolOutcome;
+  /**
+   * pre-tool: why no person can be asked through the agent, in words (Claude Code's
+   * `bypassPermissions` or `dontAsk` mode, Gemini CLI run headless); absent when the agent asks its
+   * person. Vigil then answers "deny" wherever it would have answered "ask".
+   */
+  readonly unattended?: string;
 }
 
 /** What Vigil decided about a tool call before it runs. */
@@ -83,5 +89,10 @@ export type ParsedHookInput =
   | { readonly kind: 'event'; readonly event: HookEvent }
   /** An event or tool Vigil does not act on (future versions of the agents add more): accepted, ignored. */
   | { readonly kind: 'ignored'; readonly name: string }
-  /** Not an event Vigil can read: `field` names what is wrong. */
-  | { readonly kind: 'invalid'; readonly field: string; readonly message: string };
+  /** Not an event Vigil can read: `field` names what is wrong; `eventKind` is what it was, when its name could be read. */
+  | {
+      readonly kind: 'invalid';
+      readonly field: string;
+      readonly message: string;
+      readonly eventKind?: HookEventKind;
+    };

@@ -62,6 +62,11 @@ export function requiredObject(record: JsonObject, key: string, field: string = 
   return value;
 }
 
+/** Whether a path is absolute on POSIX (`/…`) or Windows (`C:\\…`, `\\\\server\\…`) — this file loads no `node:path`. */
+export function isAbsolutePath(value: string): boolean {
+  return value.startsWith('/') || /^[A-Za-z]:[\\/]/u.test(value) || value.startsWith('\\\\');
+}
+
 /** The fields every event of both agents carries. */
 export function commonFields(record: JsonObject): {
   readonly sessionId: string;
@@ -70,6 +75,11 @@ export function commonFields(record: JsonObject): {
 } {
   const sessionId = requiredText(record, 'session_id');
   const cwd = requiredText(record, 'cwd');
+  if (!isAbsolutePath(cwd))
+    throw new HookFieldError(
+      'cwd',
+      `"cwd" is the relative path "${cwd}": Vigil needs the agent's working folder as an absolute path to know where its tools act`,
+    );
   const transcriptPath = optionalText(record, 'transcript_path');
   return { sessionId, cwd, ...(transcriptPath === undefined || transcriptPath === '' ? {} : { transcriptPath }) };
 }

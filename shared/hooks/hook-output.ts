@@ -6,6 +6,14 @@ export type HookOutput = Readonly<Record<string, unknown>> | undefined;
 /** The answer that lets the agent go on as if no hook ran: invalid input never blocks on Vigil's account. */
 export const continueOutput: HookOutput = { continue: true };
 
+/**
+ * The answer to input Vigil cannot read at all (not JSON, no event name): it cannot tell which
+ * event this is, so it stops the agent, saying why, rather than let an unassessed call go on.
+ */
+export function stoppedOutput(reason: string): HookOutput {
+  return { continue: false, stopReason: signed(reason) };
+}
+
 /** A text the agent shows as Vigil's: prefixed with "Vigil: " unless it names Vigil first already. */
 function signed(text: string): string {
   return /^Vigil\b/.test(text) ? text : `Vigil: ${text}`;

@@ -1,5 +1,12 @@
 import type { HookAgent, HookTool } from './hook-event';
-import { optionalTextOf, requiredText, type JsonObject } from './hook-fields';
+import { HookFieldError, optionalTextOf, requiredText, type JsonObject } from './hook-fields';
+
+/**
+ * The longest shell command Vigil assesses (1 MiB of text: a heredoc of a big file is within a
+ * model's reach, and is still parsed whole for the hardline rules); a longer one is refused as too
+ * long to assess, never let through unread.
+ */
+export const maxHookCommandChars = 1024 * 1024;
 
 /** How one of an agent's tools changes files: through the file its input names, or as a shell command. */
 type ToolSpec =
@@ -53,6 +60,11 @@ export function supervisedTool(
     return { kind: 'file', name, path: requiredText(input, spec.pathKey, `tool_input.${spec.pathKey}`), input, ...id };
   if (spec?.kind !== 'shell') return undefined;
   const command = requiredText(input, 'command', 'tool_input.command');
+  if (command.length > maxHookCommandChars)
+    throw new HookFieldError(
+      'tool_input.command',
+      `"tool_input.command" is ${command.length} characters long, more than the ${maxHookCommandChars} Vigil can assess`,
+    );
   const directory = optionalTextOf(input, spec.directoryKeys);
   return {
     kind: 'shell',

@@ -208,6 +208,34 @@ describe("the agents' hook input, as documented", () => {
     ).toMatchObject({ kind: 'invalid', field: 'tool_input.file_path' });
   });
 
+  it("says when no person can be asked (Claude Code's bypassPermissions and dontAsk), and which event a bad input was", () => {
+    const preTool = { ...common, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } };
+    for (const mode of ['bypassPermissions', 'dontAsk'])
+      expect(parseHookInput('claude-code', JSON.stringify({ ...preTool, permission_mode: mode }))).toMatchObject({
+        event: { unattended: expect.stringContaining(`"${mode}"`) as unknown },
+      });
+    for (const mode of ['default', 'acceptEdits', 'plan', undefined]) {
+      const parsed = parseHookInput('claude-code', JSON.stringify({ ...preTool, permission_mode: mode }));
+      expect(parsed.kind === 'event' && parsed.event.unattended).toBe(undefined);
+    }
+    expect(parseHookInput('claude-code', JSON.stringify({ ...preTool, cwd: 'w' }))).toEqual({
+      kind: 'invalid',
+      field: 'cwd',
+      message: expect.stringMatching(/relative path "w"/) as unknown,
+      eventKind: 'pre-tool',
+    });
+    expect(
+      parseHookInput('gemini-cli', JSON.stringify({ ...common, cwd: 'C:\\w', hook_event_name: 'AfterAgent' })).kind,
+    ).toBe('event');
+    expect(
+      parseHookInput(
+        'claude-code',
+        JSON.stringify({ ...preTool, tool_input: { command: 'x'.repeat(1024 * 1024 + 1) } }),
+      ),
+    ).toMatchObject({ kind: 'invalid', field: 'tool_input.command', eventKind: 'pre-tool' });
+    expect(parseHookInput('claude-code', 'nope')).not.toHaveProperty('eventKind');
+  });
+
   it("answers in each agent's decision format; Vigil's \"allow\" never skips Claude Code's own prompt unless configured to", () => {
     const answer = { decision: 'deny', reason: 'it would delete your home folder', notices: [] } as const;
     expect(hookOutput('claude-code', 'pre-tool', answer)).toEqual({

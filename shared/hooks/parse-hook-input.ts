@@ -53,6 +53,26 @@ function specificFields(
 }
 
 /**
+ * Claude Code's permission modes in which it asks nobody (code.claude.com/docs/en/iam): under
+ * `bypassPermissions` (`--dangerously-skip-permissions`) it obeys only a deny, and an "ask" runs
+ * the call unasked; under `dontAsk` it refuses what it would ask about, without saying why.
+ */
+const unattendedClaudeModes: Readonly<Record<string, string>> = {
+  bypassPermissions:
+    'Claude Code runs with --dangerously-skip-permissions (permission mode "bypassPermissions"), where it asks no one and would run the call unasked',
+  dontAsk: 'Claude Code runs in permission mode "dontAsk", where it asks no one',
+};
+
+/** Why no person can be asked about this event's call, from the agent's own input; undefined when one can. */
+function unattendedOf(agent: HookAgent, kind: HookEventKind, record: JsonObject): { unattended?: string } {
+  if (agent !== 'claude-code' || kind !== 'pre-tool') return {};
+  const mode = optionalText(record, 'permission_mode');
+  const reason =
+    mode !== undefined && Object.hasOwn(unattendedClaudeModes, mode) ? unattendedClaudeModes[mode] : undefined;
+  return reason === undefined ? {} : { unattended: reason };
+}
+
+/**
  * Reads one hook event from the agent's stdin text, in the agent's documented format: an event
  * Vigil acts on, one it ignores (other events, tools that change no files), or input it cannot read
  * (not JSON, a field missing or of the wrong type: `field` names it).
@@ -69,17 +89,24 @@ export function parseHookInput(agent: HookAgent, text: string): ParsedHookInput 
     };
   }
   if (!isJsonObject(value)) return { kind: 'invalid', field: '(stdin)', message: 'stdin is JSON, but not an object' };
+  let kind: HookEventKind | undefined;
   try {
     const name = requiredText(value, 'hook_event_name');
     const format = agentInputFormats[agent];
-    const kind = Object.hasOwn(format.kinds, name) ? format.kinds[name] : undefined;
+    kind = Object.hasOwn(format.kinds, name) ? format.kinds[name] : undefined;
     if (kind === undefined) return { kind: 'ignored', name };
     const common = commonFields(value);
     const specific = specificFields(agent, kind, name, value);
     if (specific === undefined) return { kind: 'ignored', name: `${name} ${String(value['tool_name'])}` };
-    return { kind: 'event', event: { agent, kind, ...common, ...specific } };
+    return { kind: 'event', event: { agent, kind, ...common, ...specific, ...unattendedOf(agent, kind, value) } };
   } catch (error) {
-    if (error instanceof HookFieldError) return { kind: 'invalid', field: error.field, message: error.message };
+    if (error instanceof HookFieldError)
+      return {
+        kind: 'invalid',
+        field: error.field,
+        message: error.message,
+        ...(kind === undefined ? {} : { eventKind: kind }),
+      };
     throw error;
   }
 }

@@ -7,6 +7,7 @@ import { maxMcpBodyBytes } from '../../gateway/mcp-limits';
 import { runStdioSession, stdioShutdownBudgetMs } from '../../gateway/run-stdio-session';
 import { stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';
+import { relayTarget } from '../relay/relay-or-local';
 
 /** Resolves when the process is asked to stop. */
 function untilSignal(): Promise<void> {
@@ -80,14 +81,14 @@ export const mcpCommand: CliCommand = {
     if (agent?.trim() === '') throw new UsageError('--agent needs a name');
     const home = cliHome(io);
     const paths = vigilPaths(home);
-    // Loaded here, not at start-up: its schema library is not on the path of the other commands.
-    const { readLiveServeInfo } = await import('../../server/serve-info');
-    const live = io.forceLocal === true ? undefined : await readLiveServeInfo(paths.serveInfo);
+    // The one rule every relaying command follows (relay-or-local.ts): serve.json's live core, else in-process.
+    const say = (line: string): void => writeLine(io.stderr, `vigil mcp: ${line}`);
+    const live = io.forceLocal === true ? undefined : await relayTarget(paths.serveInfo, say);
     const { StdioMessageTransport } = await import('../../gateway/stdio-message-transport');
     const stdio = new StdioMessageTransport({ stdin, stdout, maxMessageBytes: maxMcpBodyBytes });
     const session = { stdio, stop: untilSignal(), report: (line: string) => writeLine(io.stderr, line) };
-    if (live !== undefined && live.url !== null) {
-      const url = new URL('/mcp', live.url);
+    if (live !== undefined) {
+      const url = new URL('/mcp', live.origin);
       url.searchParams.set('cwd', cwd);
       if (agent !== undefined) url.searchParams.set('agent', agent);
       // The bridge's own agent credential, read from the store: never the UI's, never in argv or the environment.

@@ -19,7 +19,8 @@ export const hookHelp = [
   '  --local          work in-process even while the app or "vigil serve" runs',
   '',
   "Exit code: always 0 when run by an agent (2 would block its work on Vigil's account); 1 for wrong usage.",
-  'Input Vigil cannot read goes on, with a stderr line naming the field; a failure before a change asks the person.',
+  'A tool call Vigil cannot read or assess is denied, naming the field; an event it cannot name stops the agent;',
+  'a failure before a change asks the person (denies, where the agent asks nobody).',
 ].join('\n');
 
 /** A `vigil hook` command line, read: options to run with, help, or what is wrong with it. */

@@ -1,11 +1,17 @@
-import type { HookAgent, HookAnswer, HookEvent } from '../../../shared/hooks/hook-event';
-import { continueOutput, hookOutput, ignoredOutput, type HookOutput } from '../../../shared/hooks/hook-output';
+import type { HookAgent, HookAnswer, HookEvent, ParsedHookInput } from '../../../shared/hooks/hook-event';
+import {
+  continueOutput,
+  hookOutput,
+  ignoredOutput,
+  stoppedOutput,
+  type HookOutput,
+} from '../../../shared/hooks/hook-output';
 import { parseHookInput } from '../../../shared/hooks/parse-hook-input';
 import type { Result } from '../../../shared/result';
 import { vigilPaths } from '../../lib/vigil-home';
-import { relayCall } from '../relay/relay-client';
-import { readServeCredential } from '../relay/serve-credential';
-import { failureAnswer, readOnFailure } from './hook-failure';
+import { relayOrLocal, relayTarget } from '../relay/relay-or-local';
+import { geminiUnattended } from './gemini-attendance';
+import { failureAnswer, readOnFailure, unassessedAnswer } from './hook-failure';
 import { readHookInput } from './read-hook-input';
 import { shrinkHookEvent } from './shrink-hook-event';
 
@@ -40,18 +46,10 @@ function say(io: HookIo, agent: HookAgent, line: string): void {
 /** The core's answer through the relay, or from a one-shot core in this process when none runs (or it cannot be reached). */
 async function ask(event: HookEvent, options: HookOptions, io: HookIo): Promise<Result<HookAnswer>> {
   if (!options.isLocal) {
-    const lookup = await readServeCredential(vigilPaths(options.home).serveInfo);
-    if (lookup.kind === 'unusable')
-      say(io, options.agent, `not relaying to a Vigil core: ${lookup.reason}; working in-process.`);
-    if (lookup.kind === 'found') {
-      const outcome = await relayCall(lookup.credential, 'hooks:event', event);
-      if (outcome.kind === 'answered') return outcome.result as Result<HookAnswer>;
-      say(
-        io,
-        options.agent,
-        `could not reach the Vigil core (pid ${lookup.credential.pid}): ${outcome.reason}; working in-process.`,
-      );
-    }
+    const tell = (line: string): void => say(io, options.agent, line);
+    const target = await relayTarget(vigilPaths(options.home).serveInfo, tell);
+    const relayed = target === undefined ? undefined : await relayOrLocal(target, 'hooks:event', event, tell);
+    if (relayed !== undefined) return relayed;
   }
   const { answerInProcess } = await import('./answer-in-process');
   return answerInProcess(event, options.home, io);
@@ -78,11 +76,12 @@ async function answerEvent(event: HookEvent, options: HookOptions, io: HookIo): 
   }
   if (result.ok) return hookOutput(options.agent, event.kind, result.value);
   if (isBadInput(result)) {
-    say(
-      io,
-      options.agent,
-      `ignored this event: field "${String(result.error.details?.['field'])}": ${result.error.message} The agent goes on.`,
-    );
+    const field = String(result.error.details?.['field']);
+    if (event.kind === 'pre-tool') {
+      say(io, options.agent, `refused a tool call Vigil cannot assess: field "${field}": ${result.error.message}`);
+      return hookOutput(options.agent, event.kind, unassessedAnswer(field, result.error.message));
+    }
+    say(io, options.agent, `ignored this event: field "${field}": ${result.error.message} The agent goes on.`);
     return continueOutput;
   }
   return failed(
@@ -108,17 +107,42 @@ type Finish =
 /** Reads stdin and answers it; `seen` holds the event once there is one (what a crash or the deadline answers for). */
 async function readAndAnswer(options: HookOptions, io: HookIo, seen: { event?: HookEvent }): Promise<HookOutput> {
   const parsed = parseHookInput(options.agent, await readHookInput(io.stdin));
-  if (parsed.kind === 'invalid') {
-    say(
-      io,
-      options.agent,
-      `ignored an event Vigil cannot read: ${parsed.message} (field "${parsed.field}"). The agent goes on.`,
-    );
-    return continueOutput;
-  }
+  if (parsed.kind === 'invalid') return unreadable(parsed, options, io);
   if (parsed.kind === 'ignored') return ignoredOutput(options.agent);
-  seen.event = parsed.event;
-  return answerEvent(parsed.event, options, io);
+  const event = await withAttendance(parsed.event, options, io);
+  seen.event = event;
+  return answerEvent(event, options, io);
+}
+
+/**
+ * Input Vigil cannot read: a tool call is refused (the field named), an event it cannot even name
+ * stops the agent, saying why; only an event that gates nothing (a prompt, a result) goes on.
+ */
+function unreadable(
+  parsed: Extract<ParsedHookInput, { kind: 'invalid' }>,
+  options: HookOptions,
+  io: HookIo,
+): HookOutput {
+  const problem = `${parsed.message} (field "${parsed.field}")`;
+  if (parsed.eventKind === 'pre-tool') {
+    say(io, options.agent, `refused a tool call Vigil cannot read: ${problem}.`);
+    return hookOutput(options.agent, 'pre-tool', unassessedAnswer(parsed.field, parsed.message));
+  }
+  if (parsed.eventKind === undefined) {
+    say(io, options.agent, `stopped the agent: Vigil cannot read this hook event: ${problem}.`);
+    return stoppedOutput(
+      `Vigil cannot read this hook event, so it cannot tell what it would let through: ${problem}. Check that "vigil connect ${options.agent} --hooks" configured this hook.`,
+    );
+  }
+  say(io, options.agent, `ignored an event Vigil cannot read: ${problem}. It gates no tool call; the agent goes on.`);
+  return continueOutput;
+}
+
+/** A Gemini CLI tool call, told whether a person can be asked about it (its input does not say; its process does). */
+async function withAttendance(event: HookEvent, options: HookOptions, io: HookIo): Promise<HookEvent> {
+  if (options.agent !== 'gemini-cli' || event.kind !== 'pre-tool' || event.unattended !== undefined) return event;
+  const unattended = await geminiUnattended(io.env);
+  return unattended === undefined ? event : { ...event, unattended };
 }
 
 /** The output of a run that did not answer by itself: a crash or the deadline, before a change or not. */
