@@ -151,7 +151,7 @@ function promptAnswering(prompt: string, behavior: 'allow' | 'deny', asked: Reco
       };
       if (message.type === 'result') return { isDone: true };
       if (message.type !== 'control_request' || message.request?.subtype !== 'can_use_tool') return {};
-      asked.push(message.request as Record<string, unknown>);
+      asked.push(message.request);
       const response =
         behavior === 'allow'
           ? { behavior: 'allow', updatedInput: message.request.input }
@@ -234,7 +234,7 @@ test.fixme('bypass mode: an ask, which no person will see, is answered as a deny
   expect(await exists(path.join(vigil.workspace, 'asked.txt'))).toBe(false);
 });
 
-test('two sessions at once in one folder: each call is attributed to its own session', async ({ page, vigil }) => {
+test('two sessions at once in one folder: each call is attributed to its own session', async ({ page }) => {
   if (agent === undefined) return;
   const claude = agent;
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');

@@ -140,7 +140,7 @@ test.fixme('headless: an ask, which no person can answer, is a deny with its rea
   expect(await readFile(path.join(vigil.workspace, 'after.txt'), 'utf8')).toBe('after\n');
 });
 
-test('two sessions at once in one folder: each call is attributed to its own session', async ({ page, vigil }) => {
+test('two sessions at once in one folder: each call is attributed to its own session', async ({ page }) => {
   if (agent === undefined) return;
   const gemini = agent;
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');

@@ -12,7 +12,7 @@ export type ConnectClientId = (typeof connectClientIds)[number];
 /** How the client reaches Vigil: it spawns `vigil mcp` (stdio), or calls `/mcp` (HTTP). */
 export type ConnectTransport = 'stdio' | 'http';
 
-/** How to run the `vigil` CLI by absolute path (it is not on PATH after `npm install`). */
+/** How to run the `vigil` CLI: `vigil` or `npx vigil` where that resolves to this install, else by absolute path. */
 export interface VigilInvocation {
   readonly command: string;
   readonly args: readonly string[];
@@ -23,8 +23,8 @@ export interface ConnectInputs {
   readonly client: ConnectClientId;
   readonly transport: ConnectTransport;
   readonly vigil: VigilInvocation;
-  /** The data folder; passed to `vigil mcp` through `env:`, since some clients filter the environment. */
-  readonly vigilHome: string;
+  /** The data folder when it is not the default one; passed to `vigil mcp` through `env:`, since some clients filter the environment. */
+  readonly vigilHome?: string;
   /** Hermes's home (the active profile's); passed through `env:` for Hermes. */
   readonly hermesHome?: string;
   /** The workspace: `--cwd` for stdio (only when given), `?cwd=` for HTTP (always). */
@@ -98,6 +98,27 @@ export const clientProfiles: Readonly<Record<ConnectClientId, ClientProfile>> = 
   },
 };
 
+/** The environment variable that holds the agent credential where the client's file is one teams commit. */
+export const agentTokenVariable = 'VIGIL_AGENT_TOKEN';
+
+/**
+ * How the client's file names the agent credential: a reference to `VIGIL_AGENT_TOKEN` in the
+ * client's own syntax for the project files teams commit (Claude Code's `.mcp.json` expands
+ * `${VAR}`, Cursor and VS Code `${env:VAR}`); undefined for Hermes, whose file is the user's own
+ * (it holds the credential itself, mode 0600).
+ */
+export function credentialReference(client: ConnectClientId): string | undefined {
+  switch (client) {
+    case 'claude-code':
+      return `\${${agentTokenVariable}}`;
+    case 'cursor':
+    case 'vscode':
+      return `\${env:${agentTokenVariable}}`;
+    case 'hermes':
+      return undefined;
+  }
+}
+
 /** The arguments of `vigil mcp` for a client. */
 function mcpArgs(inputs: ConnectInputs): string[] {
   const args = [...inputs.vigil.args, 'mcp'];
@@ -119,12 +140,17 @@ export function connectEntry(inputs: ConnectInputs): Record<string, unknown> {
     if (inputs.http === undefined || inputs.cwd === undefined)
       throw new Error('An HTTP configuration needs the server, a credential and a cwd.');
     const url = mcpUrl(inputs.http.baseUrl, inputs.cwd, inputs.client);
-    const headers = { Authorization: `Bearer ${inputs.http.credential}` };
+    const headers = { Authorization: `Bearer ${credentialReference(inputs.client) ?? inputs.http.credential}` };
     return inputs.client === 'hermes' || inputs.client === 'cursor' ? { url, headers } : { type: 'http', url, headers };
   }
-  const env: Record<string, string> = { VIGIL_HOME: inputs.vigilHome };
+  const env: Record<string, string> = {};
+  if (inputs.vigilHome !== undefined) env['VIGIL_HOME'] = inputs.vigilHome;
   if (inputs.client === 'hermes' && inputs.hermesHome !== undefined) env['HERMES_HOME'] = inputs.hermesHome;
-  const entry = { command: inputs.vigil.command, args: mcpArgs(inputs), env };
+  const entry = {
+    command: inputs.vigil.command,
+    args: mcpArgs(inputs),
+    ...(Object.keys(env).length === 0 ? {} : { env }),
+  };
   return inputs.client === 'vscode' ? { type: 'stdio', ...entry } : entry;
 }
 
