@@ -37,7 +37,9 @@ describe('vigil tool through the executor, and vigil sessions', () => {
     expect(JSON.parse(dangerous.stdout)).toMatchObject({
       error: {
         code: 'timeout',
-        message: expect.stringContaining('nobody can approve calls in this process') as unknown,
+        message: expect.stringContaining(
+          'no Vigil app or "vigil serve" runs on this data folder to ask a person',
+        ) as unknown,
       },
     });
 
