@@ -11,7 +11,7 @@ import {
 } from '../../../shared/connect/connect-config';
 import { withoutCredential } from '../../../shared/ui-credential';
 import { applyConfigChange, describeChange, isNoChange, planConfigChange } from '../../connect/config-change';
-import { activeHermesHome, configFileOf } from '../../connect/client-locations';
+import { activeHermesHome, codexHomeOf, configFileOf } from '../../connect/client-locations';
 import { isDefaultVigilHome, portableInvocation } from '../../connect/portable-invocation';
 import { vigilInvocation } from '../../lib/vigil-invocation';
 import { vigilPaths } from '../../lib/vigil-home';
@@ -66,7 +66,7 @@ async function inputsFor(
   if (request.transport === 'stdio') {
     const isMachineBound = !isPortable || base.vigilHome !== undefined;
     const notes =
-      isMachineBound && request.client !== 'hermes'
+      isMachineBound && request.client !== 'hermes' && request.client !== 'codex'
         ? [
             `This entry names paths of this machine (${isPortable ? 'the data folder' : 'Node and Vigil'}): keep it out of version control, ` +
               'or install Vigil in the project (npx vigil) or on PATH and use the default data folder (~/.vigil) for an entry that names none.',
@@ -111,7 +111,11 @@ function commandLine(request: ConnectRequest): string {
 export async function connectClient(request: ConnectRequest, home: string, io: CliIo): Promise<void> {
   const profile = clientProfiles[request.client];
   const { inputs, notes } = await inputsFor(request, home, io);
-  const file = configFileOf(request.client, { project: request.cwd ?? io.cwd, hermesHome: inputs.hermesHome ?? '' });
+  const file = configFileOf(request.client, {
+    project: request.cwd ?? io.cwd,
+    hermesHome: inputs.hermesHome ?? '',
+    codexHome: codexHomeOf(io.env),
+  });
   const how =
     request.transport === 'stdio'
       ? 'over stdio: the client starts "vigil mcp" itself, and no credential is in its configuration'
