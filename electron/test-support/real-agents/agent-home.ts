@@ -5,7 +5,10 @@ import path from 'node:path';
 export async function prepareGeminiHome(home: string, trusted: readonly string[]): Promise<void> {
   const folder = path.join(home, '.gemini');
   await mkdir(folder, { recursive: true });
-  await writeFile(path.join(folder, 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }, null, 2));
+  await writeFile(
+    path.join(folder, 'settings.json'),
+    JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }, null, 2),
+  );
   await writeFile(
     path.join(folder, 'trustedFolders.json'),
     JSON.stringify(Object.fromEntries(trusted.map((dir) => [dir, 'TRUST_FOLDER'])), null, 2),
@@ -13,7 +16,11 @@ export async function prepareGeminiHome(home: string, trusted: readonly string[]
 }
 
 /** The environment Claude Code needs to run offline against the scripted model, with HOME and VIGIL_HOME throwaway. */
-export function claudeEnvironment(places: { readonly home: string; readonly vigilHome: string; readonly modelUrl: string }): NodeJS.ProcessEnv {
+export function claudeEnvironment(places: {
+  readonly home: string;
+  readonly vigilHome: string;
+  readonly modelUrl: string;
+}): NodeJS.ProcessEnv {
   return {
     HOME: places.home,
     VIGIL_HOME: places.vigilHome,
@@ -29,7 +36,11 @@ export function claudeEnvironment(places: { readonly home: string; readonly vigi
 }
 
 /** The environment Gemini CLI needs to run offline against the scripted model. */
-export function geminiEnvironment(places: { readonly home: string; readonly vigilHome: string; readonly modelUrl: string }): NodeJS.ProcessEnv {
+export function geminiEnvironment(places: {
+  readonly home: string;
+  readonly vigilHome: string;
+  readonly modelUrl: string;
+}): NodeJS.ProcessEnv {
   return {
     HOME: places.home,
     VIGIL_HOME: places.vigilHome,

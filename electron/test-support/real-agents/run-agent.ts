@@ -72,9 +72,12 @@ export async function whyAgentCannotRun(binary: string): Promise<string | undefi
     () => true,
     () => false,
   );
-  if (!isThere) return `${binary} is not installed: run npm install (it is a devDependency) to test with the real agent`;
+  if (!isThere)
+    return `${binary} is not installed: run npm install (it is a devDependency) to test with the real agent`;
   const probe = await runAgent(binary, ['--version'], { cwd: repoRoot, env: {}, timeoutMs: 60_000 }).catch(
     (error: unknown) => ({ code: -1, stdout: '', stderr: String(error) }),
   );
-  return probe.code === 0 ? undefined : `${binary} --version failed (${String(probe.code)}): ${probe.stderr.trim().slice(0, 300)}`;
+  return probe.code === 0
+    ? undefined
+    : `${binary} --version failed (${String(probe.code)}): ${probe.stderr.trim().slice(0, 300)}`;
 }
