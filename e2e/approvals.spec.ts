@@ -24,6 +24,8 @@ test('approve one dangerous command and deny another', async ({ page, vigil }, t
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   await page.keyboard.press('Alt+4');
   await expect(page.getByTestId('approvals-empty')).toBeVisible();
+  // It speaks of both doors: Vigil's tools wait here, hook-supervised agents ask in their own prompt.
+  await expect(page.getByTestId('approvals-empty')).toContainText('ask in their own permission prompt instead');
 
   const client = await connectAgent(vigil.home);
   try {

@@ -8,9 +8,11 @@ import { hermesHome } from '../hermes/hermes-home';
 /** The configuration file `vigil connect --write` merges into, for each client. */
 export function configFileOf(
   client: ConnectClientId,
-  places: { readonly project: string; readonly hermesHome: string },
+  places: { readonly project: string; readonly hermesHome: string; readonly codexHome?: string },
 ): string {
   switch (client) {
+    case 'codex':
+      return path.join(places.codexHome ?? path.join(os.homedir(), '.codex'), 'config.toml');
     case 'hermes':
       return path.join(places.hermesHome, 'config.yaml');
     case 'claude-code':
@@ -34,4 +36,10 @@ export async function activeHermesHome(env: NodeJS.ProcessEnv, home = os.homedir
     return root;
   const profile = path.join(root, 'profiles', name);
   return (await isDirectory(profile)) ? profile : root;
+}
+
+/** Codex's home: `$CODEX_HOME` when set, else `~/.codex` (of HOME as the environment gives it). */
+export function codexHomeOf(env: NodeJS.ProcessEnv): string {
+  const given = (env['CODEX_HOME'] ?? '').trim();
+  return given !== '' ? path.resolve(given) : path.join(env['HOME'] ?? os.homedir(), '.codex');
 }

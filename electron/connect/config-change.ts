@@ -4,7 +4,7 @@ import { AppError, isAppError } from '../../shared/errors';
 import { writeFileAtomic } from '../files/atomic-write';
 import { errnoCode, fileSystemError } from '../files/file-system-error';
 import { readFileIdentity, type FileIdentity } from '../files/file-identity';
-import { mergeJson, mergeYaml, type EntryPath } from './config-documents';
+import { mergeJson, mergeToml, mergeYaml, type EntryPath } from './config-documents';
 
 /** A change to one client's configuration file, planned from what was read. */
 export interface ConfigChange {
@@ -20,7 +20,7 @@ export interface ConfigChange {
 
 /** What to merge: the entry as data (JSON files) and as the printed snippet (YAML files keep its style). */
 export interface ConfigEntry {
-  readonly format: 'json' | 'yaml';
+  readonly format: 'json' | 'yaml' | 'toml';
   readonly path: EntryPath;
   readonly entry: Record<string, unknown>;
   readonly snippet: string;
@@ -46,7 +46,9 @@ export async function planConfigChange(file: string, entry: ConfigEntry): Promis
   const after =
     entry.format === 'yaml'
       ? mergeYaml(file, before, entry.path, entry.snippet)
-      : mergeJson(file, before, entry.path, entry.entry);
+      : entry.format === 'toml'
+        ? mergeToml(file, before, entry.path, entry.snippet)
+        : mergeJson(file, before, entry.path, entry.entry);
   return { file, before, after, identity, mode: entry.holdsCredential ? 0o600 : undefined };
 }
 

@@ -93,3 +93,38 @@ export function mergeYaml(file: string, before: string | undefined, path: EntryP
   document.setIn(path, entry);
   return document.toString({ flowCollectionPadding: false, lineWidth: 0 });
 }
+
+/** Whether a TOML line opens a table (`[a.b]`, `[[a]]`), and which. */
+function tableOf(line: string): string | undefined {
+  return /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/
+    .exec(line)?.[1]
+    ?.replace(/\s*\.\s*/g, '.')
+    .replace(/"/g, '');
+}
+
+/**
+ * Puts the table of `snippet` (`[mcp_servers.vigil]` and its lines) into a TOML configuration:
+ * in place of the earlier one (its sub-tables too), else at the end; every other line is kept as
+ * it was. Refuses a file that defines the servers inline (`mcp_servers = { … }`), where a table
+ * would clash.
+ */
+export function mergeToml(file: string, before: string | undefined, path: EntryPath, snippet: string): string {
+  const name = `${path[0]}.${path[1]}`;
+  const lines = (before ?? '').split('\n');
+  if (lines.some((line) => new RegExp(`^\\s*${path[0]}\\s*=`).test(line))) throw notAnObject(file, `"${path[0]}"`);
+  const start = lines.findIndex((line) => tableOf(line) === name);
+  const block = snippet.split('\n');
+  if (start === -1) {
+    const text = (before ?? '').replace(/\n*$/, '');
+    return `${text === '' ? '' : `${text}\n\n`}${snippet}\n`;
+  }
+  let end = start + 1;
+  while (end < lines.length) {
+    const table = tableOf(lines[end] ?? '');
+    if (table !== undefined && table !== name && !table.startsWith(`${name}.`)) break;
+    end += 1;
+  }
+  // Keep the blank lines that separated the old table from the next one.
+  while (end > start + 1 && (lines[end - 1] ?? '').trim() === '') end -= 1;
+  return [...lines.slice(0, start), ...block, ...lines.slice(end)].join('\n');
+}

@@ -1,7 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { connectClientIds, connectSnippet, type ConnectInputs } from '../../shared/connect/connect-config';
+import {
+  connectClientIds,
+  connectEntry,
+  connectSnippet,
+  type ConnectInputs,
+} from '../../shared/connect/connect-config';
 
 /** The placeholder paths the README uses. */
 const readmeInputs = {
@@ -12,7 +17,8 @@ const readmeInputs = {
 
 describe('connect snippets', () => {
   it('are valid JSON or YAML for every client and transport, naming the CLI by absolute path and carrying ?cwd= over HTTP', () => {
-    for (const client of connectClientIds) {
+    // Codex's TOML is read back by Codex itself in connect-codex.test.ts.
+    for (const client of connectClientIds.filter((id) => id !== 'codex')) {
       const stdio = connectSnippet({ client, transport: 'stdio', ...readmeInputs, cwd: '/w/a b' });
       const http = connectSnippet({
         client,
@@ -42,7 +48,14 @@ describe('connect snippets', () => {
       expect(httpEntry?.url, client).toBe(
         `http://127.0.0.1:7420/mcp?cwd=/w/a%20b${client === 'hermes' ? '&agent=hermes' : ''}`,
       );
-      expect(httpEntry?.headers['Authorization'], client).toBe('Bearer vigil_agent_x');
+      // Only Hermes's file (the user's own, mode 0600) holds the secret; the project files teams commit refer to a variable.
+      expect(httpEntry?.headers['Authorization'], client).toBe(
+        { hermes: 'Bearer vigil_agent_x', 'claude-code': 'Bearer ${VIGIL_AGENT_TOKEN}' }[client as string] ??
+          'Bearer ${env:VIGIL_AGENT_TOKEN}',
+      );
+      // The default data folder is found without being told: no env: at all (Hermes still gets HERMES_HOME).
+      const plain = connectEntry({ client, transport: 'stdio', ...readmeInputs, vigilHome: undefined });
+      if (client !== 'hermes') expect(plain, client).not.toHaveProperty('env');
     }
   });
 

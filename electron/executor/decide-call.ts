@@ -22,7 +22,7 @@ function deniedBecause(decidedBy: ApprovalAnswer['decidedBy'], timeoutMs: number
     'session-closed': 'its session closed before anyone answered',
     shutdown: 'Vigil shut down before anyone answered',
     unattended:
-      'nobody can approve calls in this process (a one-shot command), so it was denied; run it through the app or "vigil serve", or allow it with a rule in config.json',
+      'nobody can approve it: no Vigil app or "vigil serve" runs on this data folder to ask a person, so it was denied; start one (vigil serve) and run it again, or allow it with a rule in config.json',
   };
   return why[decidedBy];
 }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { stat } from 'node:fs/promises';
 import type { HookAnswer, HookEvent } from '../../shared/hooks/hook-event';
 import { AppError } from '../../shared/errors';
@@ -20,9 +21,10 @@ export interface HookService {
 
 const noAnswer: HookAnswer = { notices: [] };
 
-/** The notice of a session working in the home folder or `/` itself, said once. */
-function wholeFolderNotice(cwd: string): string {
-  return `${cwd} is your home folder or the file-system root, which Vigil never checkpoints whole. Changes are checkpointed at their own project folder (a git repository, or a folder Vigil already checkpoints); changes elsewhere are unsupervised, and the session says so for each.`;
+/** The notice of a session working in the home folder or `/` itself, said once, naming which of the two it is. */
+export function wholeFolderNotice(cwd: string, home: string): string {
+  const which = path.resolve(cwd) === path.resolve(home) ? 'your home folder' : 'the root of the file system';
+  return `${cwd} is ${which}, which Vigil never checkpoints whole. Changes are checkpointed at their own project folder (a git repository, or a folder Vigil already checkpoints); changes elsewhere are unsupervised, and the session says so for each.`;
 }
 
 /**
@@ -109,7 +111,7 @@ async function ensureSession(
     transcriptPath: event.transcriptPath,
   };
   await deps.sessions.openKeyed(sessionId, request, { isHeld: deps.isResident });
-  const notice = isWholeRefused(cwd, deps.facts.home) ? wholeFolderNotice(cwd) : undefined;
+  const notice = isWholeRefused(cwd, deps.facts.home) ? wholeFolderNotice(cwd, deps.facts.home) : undefined;
   if (notice === undefined || state.notices.includes(notice)) return [];
   state.notices.push(notice);
   return [notice];

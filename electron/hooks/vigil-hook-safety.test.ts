@@ -271,9 +271,7 @@ describe('vigil hook on bad input, failures and folders it must not checkpoint w
       const start = printed(await runHook('claude-code', claudeCodeEvents.sessionStart(atHome), env));
       expect(start).toEqual({
         systemMessage: expect.stringMatching(
-          new RegExp(
-            `^Vigil: ${user.replaceAll('/', '\\/')} is your home folder or the file-system root, which Vigil never checkpoints whole`,
-          ),
+          new RegExp(`^Vigil: ${user.replaceAll('/', '\\/')} is your home folder, which Vigil never checkpoints whole`),
         ) as unknown,
       });
       expect(printed(await runHook('claude-code', claudeCodeEvents.prompt(atHome, 'tidy up'), env))).toBeUndefined();
@@ -319,7 +317,7 @@ describe('vigil hook on bad input, failures and folders it must not checkpoint w
       const start = printed(await runHook('claude-code', claudeCodeEvents.sessionStart(atRoot), env));
       expect(start).toEqual({
         systemMessage: expect.stringContaining(
-          'is your home folder or the file-system root, which Vigil never checkpoints whole',
+          `${fileSystemRoot} is the root of the file system, which Vigil never checkpoints whole`,
         ) as unknown,
       });
       // Said once per session: a resumed start and the next events are silent about it.

@@ -309,11 +309,15 @@ export function toHistory(state: SessionState, status: SessionStatus): SessionHi
       endedAt: turn.endedAt,
       isRewound: turn.rewoundAt !== undefined,
       rewoundAt: turn.rewoundAt,
-      entries: turn.entries.flatMap((entry): HistoryEntry[] => {
-        if (entry.kind === 'message') return [entry];
-        const call = state.calls.get(entry.seq);
-        return call === undefined ? [] : [historyCall(call)];
-      }),
+      // In the order they happened: a call is logged when its outcome is known (a refusal at once, an
+      // allowed hook call at its result, an unreported one at the turn's end), not when it began.
+      entries: turn.entries
+        .flatMap((entry): HistoryEntry[] => {
+          if (entry.kind === 'message') return [entry];
+          const call = state.calls.get(entry.seq);
+          return call === undefined ? [] : [historyCall(call)];
+        })
+        .sort((a, b) => Date.parse(a.at) - Date.parse(b.at)),
     }));
   return { session: toSummary(state, status), turns, rewinds: [...state.rewinds] };
 }

@@ -7,7 +7,7 @@ const deciderLabels: Readonly<Record<DecidedApproval['decidedBy'], string>> = {
   timeout: 'nobody decided in time',
   'session-closed': 'the session closed',
   shutdown: 'Vigil stopped',
-  unattended: 'nobody could be asked (a one-shot command)',
+  unattended: 'nobody could be asked (no Vigil app or vigil serve was running)',
 };
 
 /** Recent decisions, newest first: what was allowed or denied, and by whom or what. */

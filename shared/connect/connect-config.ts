@@ -4,7 +4,7 @@
  */
 
 /** The clients `vigil connect` knows. */
-export const connectClientIds = ['hermes', 'claude-code', 'cursor', 'vscode'] as const;
+export const connectClientIds = ['hermes', 'claude-code', 'cursor', 'vscode', 'codex'] as const;
 
 /** One of the clients `vigil connect` knows. */
 export type ConnectClientId = (typeof connectClientIds)[number];
@@ -12,7 +12,7 @@ export type ConnectClientId = (typeof connectClientIds)[number];
 /** How the client reaches Vigil: it spawns `vigil mcp` (stdio), or calls `/mcp` (HTTP). */
 export type ConnectTransport = 'stdio' | 'http';
 
-/** How to run the `vigil` CLI by absolute path (it is not on PATH after `npm install`). */
+/** How to run the `vigil` CLI: `vigil` or `npx vigil` where that resolves to this install, else by absolute path. */
 export interface VigilInvocation {
   readonly command: string;
   readonly args: readonly string[];
@@ -23,10 +23,12 @@ export interface ConnectInputs {
   readonly client: ConnectClientId;
   readonly transport: ConnectTransport;
   readonly vigil: VigilInvocation;
-  /** The data folder; passed to `vigil mcp` through `env:`, since some clients filter the environment. */
-  readonly vigilHome: string;
+  /** The data folder when it is not the default one; passed to `vigil mcp` through `env:`, since some clients filter the environment. */
+  readonly vigilHome?: string;
   /** Hermes's home (the active profile's); passed through `env:` for Hermes. */
   readonly hermesHome?: string;
+  /** Codex's home (CODEX_HOME, else ~/.codex), where its config.toml is. */
+  readonly codexHome?: string;
   /** The workspace: `--cwd` for stdio (only when given), `?cwd=` for HTTP (always). */
   readonly cwd?: string;
   /** For HTTP: the server's base URL and the client's agent credential. */
@@ -36,7 +38,7 @@ export interface ConnectInputs {
 /** Where and how a client keeps its MCP servers. */
 export interface ClientProfile {
   readonly name: string;
-  readonly format: 'json' | 'yaml';
+  readonly format: 'json' | 'yaml' | 'toml';
   /** The keys of the entry inside the file (`mcpServers` → `vigil`). */
   readonly entryPath: readonly [string, string];
   /** The configuration file, said for humans ("`.mcp.json` in the project"). */
@@ -96,7 +98,41 @@ export const clientProfiles: Readonly<Record<ConnectClientId, ClientProfile>> = 
     reload:
       'Then start the "vigil" server from .vscode/mcp.json (the Start action above it) or run "MCP: List Servers".',
   },
+  codex: {
+    name: 'Codex CLI',
+    format: 'toml',
+    entryPath: ['mcp_servers', 'vigil'],
+    fileHint: 'config.toml in the Codex home (~/.codex, or CODEX_HOME)',
+    ownTools:
+      'Codex keeps its own shell and apply_patch tools, which Vigil does not see (Codex has no hooks Vigil can use); Vigil\u2019s tools are added ' +
+      'as the MCP server "vigil", and only their calls are checkpointed, approved and shown in Vigil. To route edits and commands through Vigil, ' +
+      'ask for Vigil\u2019s tools in AGENTS.md.',
+    reload: 'Then start a new Codex session (codex mcp list shows the server).',
+  },
 };
+
+/** The environment variable that holds the agent credential where the client's file is one teams commit. */
+export const agentTokenVariable = 'VIGIL_AGENT_TOKEN';
+
+/**
+ * How the client's file names the agent credential: a reference to `VIGIL_AGENT_TOKEN` in the
+ * client's own syntax for the project files teams commit (Claude Code's `.mcp.json` expands
+ * `${VAR}`, Cursor and VS Code `${env:VAR}`); undefined for Hermes, whose file is the user's own
+ * (it holds the credential itself, mode 0600).
+ */
+export function credentialReference(client: ConnectClientId): string | undefined {
+  switch (client) {
+    case 'claude-code':
+      return `\${${agentTokenVariable}}`;
+    case 'cursor':
+    case 'vscode':
+      return `\${env:${agentTokenVariable}}`;
+    case 'codex':
+      return `$${agentTokenVariable}`;
+    case 'hermes':
+      return undefined;
+  }
+}
 
 /** The arguments of `vigil mcp` for a client. */
 function mcpArgs(inputs: ConnectInputs): string[] {
@@ -119,12 +155,19 @@ export function connectEntry(inputs: ConnectInputs): Record<string, unknown> {
     if (inputs.http === undefined || inputs.cwd === undefined)
       throw new Error('An HTTP configuration needs the server, a credential and a cwd.');
     const url = mcpUrl(inputs.http.baseUrl, inputs.cwd, inputs.client);
-    const headers = { Authorization: `Bearer ${inputs.http.credential}` };
+    // Codex reads the bearer token from the environment variable it names.
+    if (inputs.client === 'codex') return { url, bearer_token_env_var: agentTokenVariable };
+    const headers = { Authorization: `Bearer ${credentialReference(inputs.client) ?? inputs.http.credential}` };
     return inputs.client === 'hermes' || inputs.client === 'cursor' ? { url, headers } : { type: 'http', url, headers };
   }
-  const env: Record<string, string> = { VIGIL_HOME: inputs.vigilHome };
+  const env: Record<string, string> = {};
+  if (inputs.vigilHome !== undefined) env['VIGIL_HOME'] = inputs.vigilHome;
   if (inputs.client === 'hermes' && inputs.hermesHome !== undefined) env['HERMES_HOME'] = inputs.hermesHome;
-  const entry = { command: inputs.vigil.command, args: mcpArgs(inputs), env };
+  const entry = {
+    command: inputs.vigil.command,
+    args: mcpArgs(inputs),
+    ...(Object.keys(env).length === 0 ? {} : { env }),
+  };
   return inputs.client === 'vscode' ? { type: 'stdio', ...entry } : entry;
 }
 
@@ -152,10 +195,24 @@ function yamlText(value: Readonly<Record<string, unknown>>, indent = ''): string
   return lines.join('\n');
 }
 
+/** A TOML table of strings, string lists and one level of inline tables (strings JSON-quoted, which TOML reads as basic strings). */
+function tomlText(header: string, value: Readonly<Record<string, unknown>>): string {
+  const item = (part: unknown): string => {
+    if (Array.isArray(part)) return `[${part.map(item).join(', ')}]`;
+    if (typeof part === 'object' && part !== null)
+      return `{ ${Object.entries(part)
+        .map(([key, inner]) => `${key} = ${item(inner)}`)
+        .join(', ')} }`;
+    return JSON.stringify(part);
+  };
+  return [`[${header}]`, ...Object.entries(value).map(([key, part]) => `${key} = ${item(part)}`)].join('\n');
+}
+
 /** The snippet to paste: the entry inside the keys the client's file keeps it under. */
 export function connectSnippet(inputs: ConnectInputs): string {
   const profile = clientProfiles[inputs.client];
   const [outer, inner] = profile.entryPath;
+  if (profile.format === 'toml') return tomlText(`${outer}.${inner}`, connectEntry(inputs));
   const document = { [outer]: { [inner]: connectEntry(inputs) } };
   return profile.format === 'yaml' ? yamlText(document) : jsonText(document);
 }

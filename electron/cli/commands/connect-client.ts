@@ -1,7 +1,9 @@
 import path from 'node:path';
 import {
+  agentTokenVariable,
   clientProfiles,
   connectEntry,
+  credentialReference,
   connectSnippet,
   type ConnectClientId,
   type ConnectInputs,
@@ -9,7 +11,8 @@ import {
 } from '../../../shared/connect/connect-config';
 import { withoutCredential } from '../../../shared/ui-credential';
 import { applyConfigChange, describeChange, isNoChange, planConfigChange } from '../../connect/config-change';
-import { activeHermesHome, configFileOf } from '../../connect/client-locations';
+import { activeHermesHome, codexHomeOf, configFileOf } from '../../connect/client-locations';
+import { isDefaultVigilHome, portableInvocation } from '../../connect/portable-invocation';
 import { vigilInvocation } from '../../lib/vigil-invocation';
 import { vigilPaths } from '../../lib/vigil-home';
 import { AgentCredentialStore } from '../../server/agent-credentials';
@@ -33,6 +36,18 @@ async function serverBase(home: string): Promise<{ readonly baseUrl: string; rea
   return { baseUrl: `http://127.0.0.1:${defaultServePort}/`, isRunning: false };
 }
 
+/** Notes on the credential: where it is, and for a file teams commit, the variable the user sets. */
+function credentialNotes(client: ConnectClientId, isNew: boolean): string[] {
+  const made = `The agent credential "${client}" (${isNew ? 'made now' : 'the same as before'}) reaches /mcp and /agent only and stays valid across restarts; revoke it with: vigil connect --revoke ${client}.`;
+  const reference = credentialReference(client);
+  if (reference === undefined) return [`${made} Keep a file that holds it out of version control.`];
+  return [
+    made,
+    `The file holds no secret: it refers to ${reference}, which ${clientProfiles[client].name} reads from its environment. Set it where you start ${clientProfiles[client].name}:`,
+    `  export ${agentTokenVariable}="$(vigil connect --credential ${client})"`,
+  ];
+}
+
 /** The inputs of the configuration, the credential made for HTTP included. */
 async function inputsFor(
   request: ConnectRequest,
@@ -40,19 +55,29 @@ async function inputsFor(
   io: CliIo,
 ): Promise<{ readonly inputs: ConnectInputs; readonly notes: readonly string[] }> {
   const hermesHome = request.client === 'hermes' ? await activeHermesHome(io.env) : undefined;
+  const { vigil, isPortable } = await portableInvocation(await vigilInvocation(io.env), request.cwd ?? io.cwd, io.env);
   const base = {
     client: request.client,
     transport: request.transport,
-    vigil: await vigilInvocation(io.env),
-    vigilHome: home,
+    vigil,
+    vigilHome: isDefaultVigilHome(home, io.env) ? undefined : home,
     hermesHome,
   };
-  if (request.transport === 'stdio') return { inputs: { ...base, cwd: request.cwd }, notes: [] };
+  if (request.transport === 'stdio') {
+    const isMachineBound = !isPortable || base.vigilHome !== undefined;
+    const notes =
+      isMachineBound && request.client !== 'hermes' && request.client !== 'codex'
+        ? [
+            `This entry names paths of this machine (${isPortable ? 'the data folder' : 'Node and Vigil'}): keep it out of version control, ` +
+              'or install Vigil in the project (npx vigil) or on PATH and use the default data folder (~/.vigil) for an entry that names none.',
+          ]
+        : [];
+    return { inputs: { ...base, cwd: request.cwd }, notes };
+  }
   const credential = await new AgentCredentialStore(vigilPaths(home).agentCredentials).issue(request.client);
   const server = await serverBase(home);
   const notes = [
-    `The agent credential "${request.client}" (${credential.isNew ? 'made now' : 'the same as before'}) reaches /mcp and /agent only and stays valid across restarts; ` +
-      `revoke it with: vigil connect --revoke ${request.client}. Keep a file that holds it out of version control.`,
+    ...credentialNotes(request.client, credential.isNew),
     ...(server.isRunning
       ? []
       : [
@@ -86,11 +111,17 @@ function commandLine(request: ConnectRequest): string {
 export async function connectClient(request: ConnectRequest, home: string, io: CliIo): Promise<void> {
   const profile = clientProfiles[request.client];
   const { inputs, notes } = await inputsFor(request, home, io);
-  const file = configFileOf(request.client, { project: request.cwd ?? io.cwd, hermesHome: inputs.hermesHome ?? '' });
+  const file = configFileOf(request.client, {
+    project: request.cwd ?? io.cwd,
+    hermesHome: inputs.hermesHome ?? '',
+    codexHome: codexHomeOf(io.env),
+  });
   const how =
     request.transport === 'stdio'
       ? 'over stdio: the client starts "vigil mcp" itself, and no credential is in its configuration'
-      : 'over HTTP, with its own agent credential';
+      : credentialReference(request.client) === undefined
+        ? 'over HTTP, with its own agent credential'
+        : `over HTTP, with its own agent credential, read from $${agentTokenVariable}`;
   writeLine(io.stdout, `Vigil for ${profile.name}, ${how}.`);
   writeLine(io.stdout, `Configuration for ${profile.fileHint} (${file}):`);
   writeLine(io.stdout);
@@ -109,7 +140,7 @@ export async function connectClient(request: ConnectRequest, home: string, io: C
     path: profile.entryPath,
     entry: connectEntry(inputs),
     snippet,
-    holdsCredential: request.transport === 'http',
+    holdsCredential: request.transport === 'http' && credentialReference(request.client) === undefined,
   });
   writeLine(io.stdout);
   if (isNoChange(change)) {

@@ -133,12 +133,13 @@ describe('vigil connect hermes', () => {
 });
 
 describe('vigil connect over HTTP', () => {
-  it('writes a 0600 .mcp.json whose URL carries ?cwd= and whose credential is stable, works with a real MCP client, and is revocable', async () => {
+  it('writes a .mcp.json that holds no secret (it refers to $VIGIL_AGENT_TOKEN) and whose URL carries ?cwd=; the stable credential works with a real MCP client and is revocable', async () => {
     fixture = await startServeFixture();
     const run = await connect(['claude-code', '--http', '--write'], fixture.home);
     expect(run.code, run.stderr).toBe(0);
     const file = path.join(project(), '.mcp.json');
-    if (process.platform !== 'win32') expect((await stat(file)).mode & 0o777).toBe(0o600);
+    if (process.platform !== 'win32') expect((await stat(file)).mode & 0o777).not.toBe(0o600);
+    expect(run.stdout).toContain('export VIGIL_AGENT_TOKEN="$(vigil connect --credential claude-code)"');
     const entry = (
       JSON.parse(await readFile(file, 'utf8')) as {
         mcpServers: { vigil: { type: string; url: string; headers: { Authorization: string } } };
@@ -146,11 +147,16 @@ describe('vigil connect over HTTP', () => {
     ).mcpServers.vigil;
     expect(entry.type).toBe('http');
     expect(entry.url).toBe(`http://127.0.0.1:${fixture.running.http.port}/mcp?cwd=${project()}`);
-    expect(entry.headers.Authorization).toMatch(/^Bearer vigil_agent_/);
-    expect(JSON.stringify(entry)).not.toContain(fixture.uiToken);
+    expect(entry.headers.Authorization).toBe('Bearer ${VIGIL_AGENT_TOKEN}');
+    const secret = (await connect(['--credential', 'claude-code'], fixture.home)).stdout.trim();
+    expect(secret).toMatch(/^vigil_agent_/);
+    const fileText = await readFile(file, 'utf8');
+    expect(fileText).not.toContain(secret);
+    expect(fileText).not.toContain(fixture.uiToken);
+    const authorization = `Bearer ${secret}`;
 
     const transport = new StreamableHTTPClientTransport(new URL(entry.url), {
-      requestInit: { headers: { authorization: entry.headers.Authorization } },
+      requestInit: { headers: { authorization } },
     });
     const client = new Client({ name: 'claude-code', version: '1' });
     await client.connect(transport);
@@ -168,12 +174,12 @@ describe('vigil connect over HTTP', () => {
     expect(revoked.code).toBe(0);
     const refused = await fetch(entry.url, {
       method: 'POST',
-      headers: { authorization: entry.headers.Authorization, 'content-type': 'application/json' },
+      headers: { authorization, 'content-type': 'application/json' },
       body: '{}',
     });
     expect(refused.status).toBe(401);
-    const renewed = await connect(['claude-code', '--http'], fixture.home);
-    expect(printedSnippet(renewed.stdout)).not.toContain(entry.headers.Authorization);
+    const renewed = await connect(['--credential', 'claude-code'], fixture.home);
+    expect(renewed.stdout.trim()).not.toBe(secret);
   });
 
   it('--credential prints one stable credential for a name; --list names them; --revoke of an unknown name fails', async () => {

@@ -37,7 +37,9 @@ describe('vigil tool through the executor, and vigil sessions', () => {
     expect(JSON.parse(dangerous.stdout)).toMatchObject({
       error: {
         code: 'timeout',
-        message: expect.stringContaining('nobody can approve calls in this process') as unknown,
+        message: expect.stringContaining(
+          'no Vigil app or "vigil serve" runs on this data folder to ask a person',
+        ) as unknown,
       },
     });
 
@@ -67,6 +69,10 @@ describe('vigil tool through the executor, and vigil sessions', () => {
       decision: 'allowed',
     });
     expect(human.stdout).toMatch(/SESSION\s+AGENT\s+STATUS\s+TURN\s+CALLS/u);
+    // A denial nobody answered says why, instead of a bare "denied".
+    const unanswered = sessions.find((session) => session !== first);
+    const shownDenied = await runVigil(['sessions', 'show', unanswered?.id ?? ''], { env });
+    expect(shownDenied.stdout).toContain('[denied (nobody could be asked)]');
   }, 120_000);
 
   it('says when there is no such session', async () => {

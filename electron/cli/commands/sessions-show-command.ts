@@ -11,11 +11,26 @@ function clip(text: string, max = 120): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/** Why a denial happened, when no person decided it: timed out, or nobody could be asked. */
+const unansweredDenials: Readonly<Record<string, string>> = {
+  timeout: 'denied (timed out)',
+  unattended: 'denied (nobody could be asked)',
+  'session-closed': 'denied (session closed first)',
+  shutdown: 'denied (Vigil shut down first)',
+};
+
+/** The decision as the history line shows it: a denial nobody answered says why. */
+function decisionLabel(entry: Extract<HistoryEntry, { kind: 'tool-call' }>): string {
+  if (entry.decision !== 'denied' || entry.result.ok) return entry.decision;
+  const decidedBy = entry.result.error.details?.['decidedBy'];
+  return (typeof decidedBy === 'string' ? unansweredDenials[decidedBy] : undefined) ?? entry.decision;
+}
+
 function entryLines(entry: HistoryEntry): string[] {
   if (entry.kind === 'message') return [`    ${entry.role === 'user' ? 'user' : 'agent'}: ${clip(entry.text)}`];
   const mark = entry.isInterrupted ? '?' : entry.result.ok ? '✓' : '✗';
   const lines = [
-    `    ${mark} ${entry.name} ${clip(describeCall(entry.name, entry.arguments), 80)}  [${entry.decision}]`,
+    `    ${mark} ${entry.name} ${clip(describeCall(entry.name, entry.arguments), 80)}  [${decisionLabel(entry)}]`,
   ];
   for (const checkpoint of entry.checkpoints) {
     if (checkpoint.kind === 'created')

@@ -130,10 +130,14 @@ export function ApprovalsScreen() {
         {count === 0 ? (
           <EmptyState title="Nothing waits for approval" testId="approvals-empty">
             <p>
-              When an agent asks to run a dangerous command, it waits here for your decision, with the command, where it
-              runs and why Vigil asks.
+              When an agent using Vigil&apos;s tools (MCP, or Vigil&apos;s own protocol) asks to run a dangerous
+              command, it waits here for your decision, with the command, where it runs and why Vigil asks. Nobody
+              answering means no: the call is denied when its countdown ends.
             </p>
-            <p>Nobody answering means no: the call is denied when its countdown ends.</p>
+            <p>
+              Agents supervised through their hooks (Claude Code, Gemini CLI) ask in their own permission prompt
+              instead: Vigil&apos;s reason shows there, and the answer given there decides.
+            </p>
           </EmptyState>
         ) : (
           <PendingApprovals isConnected={isConnected} />

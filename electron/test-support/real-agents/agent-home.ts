@@ -1,0 +1,52 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/** A throwaway HOME set up so that Gemini CLI runs offline: API-key auth chosen, the given folders trusted. */
+export async function prepareGeminiHome(home: string, trusted: readonly string[]): Promise<void> {
+  const folder = path.join(home, '.gemini');
+  await mkdir(folder, { recursive: true });
+  await writeFile(
+    path.join(folder, 'settings.json'),
+    JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }, null, 2),
+  );
+  await writeFile(
+    path.join(folder, 'trustedFolders.json'),
+    JSON.stringify(Object.fromEntries(trusted.map((dir) => [dir, 'TRUST_FOLDER'])), null, 2),
+  );
+}
+
+/** The environment Claude Code needs to run offline against the scripted model, with HOME and VIGIL_HOME throwaway. */
+export function claudeEnvironment(places: {
+  readonly home: string;
+  readonly vigilHome: string;
+  readonly modelUrl: string;
+}): NodeJS.ProcessEnv {
+  return {
+    HOME: places.home,
+    VIGIL_HOME: places.vigilHome,
+    ANTHROPIC_BASE_URL: places.modelUrl,
+    ANTHROPIC_API_KEY: 'dummy',
+    DISABLE_AUTOUPDATER: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    // As root, --dangerously-skip-permissions is refused outside a sandbox unless told so.
+    IS_SANDBOX: '1',
+  };
+}
+
+/** The environment Gemini CLI needs to run offline against the scripted model. */
+export function geminiEnvironment(places: {
+  readonly home: string;
+  readonly vigilHome: string;
+  readonly modelUrl: string;
+}): NodeJS.ProcessEnv {
+  return {
+    HOME: places.home,
+    VIGIL_HOME: places.vigilHome,
+    GOOGLE_GEMINI_BASE_URL: places.modelUrl,
+    GEMINI_API_KEY: 'dummy',
+    GEMINI_CLI_NO_RELAUNCH: 'true',
+    GEMINI_TELEMETRY_ENABLED: 'false',
+  };
+}
