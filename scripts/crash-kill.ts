@@ -22,7 +22,7 @@ const named = process.argv.slice(2).filter((arg, index, all) => !arg.startsWith(
 const operations = named.length > 0 ? (named as CrashOperation[]) : crashOperations;
 
 const reports: KillReport[] = [];
-const progress: Record<string, number> = {};
+const progress: Record<string, { kills: number; afterAck: number; failures: readonly string[] }> = {};
 const save = (): void => {
   if (out !== '') writeFileSync(out, JSON.stringify({ seed, kills, progress, reports }, null, 2));
 };
@@ -33,8 +33,8 @@ try {
     const report = await runKills(operation, scratch, {
       kills,
       seed,
-      onKill: (done) => {
-        progress[operation] = done;
+      onKill: (done, failures, afterAck) => {
+        progress[operation] = { kills: done, afterAck, failures: failures.slice(0, 20) };
         if (done % 25 === 0) {
           save();
           process.stdout.write(`${operation}: ${done}/${kills} kills\n`);

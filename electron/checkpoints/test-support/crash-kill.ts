@@ -89,7 +89,7 @@ async function prepare(operation: CrashOperation, root: string, dir: string): Pr
 export async function runKills(
   operation: CrashOperation,
   scratch: string,
-  options: { readonly kills: number; readonly seed: number; readonly onKill?: (done: number) => void },
+  options: { readonly kills: number; readonly seed: number; readonly onKill?: (done: number, failures: readonly string[], afterAck: number) => void },
 ): Promise<KillReport> {
   const random = seededRandom(options.seed);
   const root = path.join(scratch, operation, 'home', 'checkpoints');
@@ -107,7 +107,7 @@ export async function runKills(
     const checked = await checkAfterCrash(operation, root, dir, acks);
     for (const violation of checked.violations) failures.push(`kill ${kill} (after ${delay} ms): ${violation}`);
     head = checked.head;
-    options.onKill?.(kill + 1);
+    options.onKill?.(kill + 1, failures, afterAck);
   }
   return { operation, seed: options.seed, kills: options.kills, afterAck, failures };
 }

@@ -8,14 +8,15 @@ import { crashStates, type CrashOperation } from './crash-states';
 /**
  * One store operation run in a loop as a real child process, for the SIGKILL harness (crash-kill.ts)
  * and the power-cut checker (power-cut.ts):
- *   crash-ops.child.ts OPERATION ROOT DIR [ROUNDS] [BASE_CHECKPOINT]
+ *   crash-ops.child.ts OPERATION ROOT DIR [ROUNDS] [BASE_CHECKPOINT] [prepared]
  * It prints "ready" once the store is open, then a line after each step the caller may count on:
  * "ack ID" once a checkpoint call returned (checkpoint, prune, cut), "b ID TREE" once the "B"
  * state is checkpointed and "restoring" right before a restore to BASE_CHECKPOINT (the "A" state),
  * "restored ID" (the pre-rollback snapshot) once it returned, "laying" before it changes the project again, "pruned" after a prune. It runs
- * until killed, or ROUNDS rounds (then prints "finished").
+ * until killed, or ROUNDS rounds (then prints "finished"). With "prepared", the first restore round
+ * finds the B state already laid down and checkpointed (the power-cut checker traces the restore alone).
  */
-const [operationArgument, root, dir, roundsArgument, base] = process.argv.slice(2);
+const [operationArgument, root, dir, roundsArgument, base, preparedArgument] = process.argv.slice(2);
 if (operationArgument === undefined || root === undefined || dir === undefined)
   throw new Error('usage: crash-ops.child.ts OPERATION ROOT DIR [ROUNDS] [BASE_CHECKPOINT]');
 const operation = operationArgument as CrashOperation;
@@ -57,12 +58,15 @@ async function layDownB(): Promise<void> {
   }
 }
 
-async function restoreRound(): Promise<void> {
+async function restoreRound(index: number): Promise<void> {
   if (base === undefined) throw new Error('the restore needs BASE_CHECKPOINT');
-  say('laying');
-  await layDownB();
-  const outcome = await service.checkpoint(dir as string, { reason: 'before write_file' });
-  const head = outcome.kind === 'created' ? outcome.checkpoint : (await service.list(dir as string, { limit: 1 }))[0];
+  const isPrepared = index === 0 && preparedArgument === 'prepared';
+  if (!isPrepared) {
+    say('laying');
+    await layDownB();
+    await service.checkpoint(dir as string, { reason: 'before write_file' });
+  }
+  const head = (await service.list(dir as string, { limit: 1 }))[0];
   if (head === undefined) throw new Error('no head after the B checkpoint');
   say(`b ${head.id} ${head.tree}`);
   say('restoring');
@@ -93,12 +97,17 @@ async function round(index: number): Promise<void> {
       await service.prune();
       return say('pruned');
     case 'restore':
-      return restoreRound();
+      return restoreRound(index);
   }
 }
 
 await service.list(dir);
 say('ready');
-for (let index = 0; index < rounds; index += 1) await round(index);
+const parent = process.ppid;
+for (let index = 0; index < rounds; index += 1) {
+  // An orphan (the harness died) stops instead of looping forever.
+  if (process.ppid !== parent) process.exit(3);
+  await round(index);
+}
 await service.dispose();
 say('finished');
