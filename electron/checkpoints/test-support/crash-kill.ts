@@ -89,7 +89,11 @@ async function prepare(operation: CrashOperation, root: string, dir: string): Pr
 export async function runKills(
   operation: CrashOperation,
   scratch: string,
-  options: { readonly kills: number; readonly seed: number; readonly onKill?: (done: number, failures: readonly string[], afterAck: number) => void },
+  options: {
+    readonly kills: number;
+    readonly seed: number;
+    readonly onKill?: (done: number, failures: readonly string[], afterAck: number) => void;
+  },
 ): Promise<KillReport> {
   const random = seededRandom(options.seed);
   const root = path.join(scratch, operation, 'home', 'checkpoints');

@@ -44,14 +44,18 @@ async function edit(round: number): Promise<void> {
 
 /** Takes a checkpoint and acknowledges it when one was made. */
 async function checkpoint(round: number): Promise<void> {
-  const outcome = await service.checkpoint(dir as string, { reason: 'before write_file', attribution: { turn: round } });
+  const outcome = await service.checkpoint(dir as string, {
+    reason: 'before write_file',
+    attribution: { turn: round },
+  });
   if (outcome.kind === 'created') say(`ack ${outcome.checkpoint.id}`);
 }
 
 /** Lays down the "B" state (the A state edited, thinned and grown), exactly. */
 async function layDownB(): Promise<void> {
   const { a, b } = crashStates.restore.files();
-  for (const name of Object.keys(a)) if (b[name] === undefined) await rm(path.join(dir as string, name), { force: true });
+  for (const name of Object.keys(a))
+    if (b[name] === undefined) await rm(path.join(dir as string, name), { force: true });
   for (const [name, content] of Object.entries(b)) {
     await mkdir(path.dirname(path.join(dir as string, name)), { recursive: true });
     await writeFile(path.join(dir as string, name), content);
@@ -83,7 +87,8 @@ async function round(index: number): Promise<void> {
       await edit(index);
       await checkpoint(index);
       await service.prune();
-      return say('pruned');
+      say('pruned');
+      return;
     case 'cut':
       // Retention lowered from 20 to 2: the cut after a checkpoint, then a prune's cut and collection.
       service.updateSettings({ retention: { maxSnapshots: 20, maxTotalBytes: 1 << 30 }, maxFileBytes: 1 << 24 });
@@ -95,7 +100,8 @@ async function round(index: number): Promise<void> {
       await edit(index * 4 + 4);
       await checkpoint(index);
       await service.prune();
-      return say('pruned');
+      say('pruned');
+      return;
     case 'restore':
       return restoreRound(index);
   }

@@ -16,9 +16,9 @@ export const crashOperations: readonly CrashOperation[] = ['checkpoint', 'restor
 function restoreFiles(): { a: Record<string, string>; b: Record<string, string> } {
   const a: Record<string, string> = {};
   for (let index = 0; index < 40; index += 1) a[`d${index % 4}/f${index}.txt`] = `A ${index}\n`.repeat(40);
-  const b: Record<string, string> = { ...a };
+  const removed = new Set(Array.from({ length: 10 }, (_, index) => `d${(index + 30) % 4}/f${index + 30}.txt`));
+  const b: Record<string, string> = Object.fromEntries(Object.entries(a).filter(([name]) => !removed.has(name)));
   for (let index = 0; index < 20; index += 1) b[`d${index % 4}/f${index}.txt`] = `B ${index}\n`.repeat(60);
-  for (let index = 30; index < 40; index += 1) delete b[`d${index % 4}/f${index}.txt`];
   for (let index = 0; index < 10; index += 1) b[`n${index % 2}/n${index}.txt`] = `B new ${index}\n`;
   return { a, b };
 }
@@ -82,7 +82,11 @@ function fsckProblem(gitdir: string): string {
     return '';
   } catch (error) {
     const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? String(error);
-    return `git fsck --strict failed: ${stderr.trim().split('\n').slice(0, 3).join(' | ')}`;
+    const lines = stderr
+      .trim()
+      .split('\n')
+      .filter((line) => !line.startsWith('notice:'));
+    return `git fsck --strict failed: ${lines.slice(0, 3).join(' | ')}`;
   }
 }
 
@@ -107,7 +111,9 @@ function mixedFiles(dir: string): string[] {
 function isExactly(dir: string, files: Readonly<Record<string, string>>): boolean {
   const present = projectFiles(dir);
   if (present.join('\n') !== Object.keys(files).sort().join('\n')) return false;
-  return present.every((name) => existsSync(path.join(dir, name)) && readFileSync(path.join(dir, name), 'utf8') === files[name]);
+  return present.every(
+    (name) => existsSync(path.join(dir, name)) && readFileSync(path.join(dir, name), 'utf8') === files[name],
+  );
 }
 
 /**

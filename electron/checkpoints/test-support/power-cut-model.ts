@@ -80,7 +80,8 @@ export class ModelFs {
         return;
       }
       case 'write':
-        return this.#write(call.path, offset, call.data);
+        this.#write(call.path, offset, call.data);
+        return;
       case 'truncate': {
         const inode = this.#inodes.get(this.#paths.get(call.path) ?? 0);
         if (inode?.kind !== 'file') return;
@@ -107,7 +108,8 @@ export class ModelFs {
         return;
       }
       case 'rename':
-        return this.#rename(call.from, call.path);
+        this.#rename(call.from, call.path);
+        return;
       default:
         return;
     }
