@@ -81,12 +81,17 @@ function fsckProblem(gitdir: string): string {
     });
     return '';
   } catch (error) {
-    const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? String(error);
-    const lines = stderr
-      .trim()
+    // git fsck prints missing objects and broken links on stdout, other errors on stderr.
+    const { stdout, stderr, status, signal } = error as {
+      stdout?: Buffer;
+      stderr?: Buffer;
+      status?: number;
+      signal?: string;
+    };
+    const lines = `${stderr?.toString() ?? ''}\n${stdout?.toString() ?? ''}`
       .split('\n')
-      .filter((line) => !line.startsWith('notice:'));
-    return `git fsck --strict failed: ${lines.slice(0, 3).join(' | ')}`;
+      .filter((line) => line.trim() !== '' && !line.startsWith('notice:'));
+    return `git fsck --strict failed (exit ${String(status)}${signal === undefined || signal === null ? '' : `, ${signal}`}): ${lines.slice(0, 4).join(' | ')}`;
   }
 }
 
