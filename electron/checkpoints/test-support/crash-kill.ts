@@ -31,8 +31,13 @@ export async function bundleChild(scratch: string): Promise<string> {
   return outfile;
 }
 
-/** How long after "ready" a kill may land, per operation (ms): a few rounds of each. */
-const killWindow: Readonly<Record<CrashOperation, number>> = { checkpoint: 400, prune: 900, cut: 1500, restore: 900 };
+/** How long after "ready" a kill may land, per operation (ms): a few rounds of each on a busy machine. */
+const killWindow: Readonly<Record<CrashOperation, number>> = {
+  checkpoint: 1500,
+  prune: 2500,
+  cut: 3000,
+  restore: 2500,
+};
 
 /** What a series of kills found. */
 export interface KillReport {
