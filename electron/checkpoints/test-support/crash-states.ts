@@ -86,7 +86,7 @@ function fsckProblem(gitdir: string): string {
       stdout?: Buffer;
       stderr?: Buffer;
       status?: number;
-      signal?: string;
+      signal?: string | null;
     };
     const lines = `${stderr?.toString() ?? ''}\n${stdout?.toString() ?? ''}`
       .split('\n')
