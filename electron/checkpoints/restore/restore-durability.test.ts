@@ -54,7 +54,7 @@ describe.each([
   { hashing: 'on the main thread', workerThreshold: 1_000 },
   { hashing: 'in a worker thread', workerThreshold: 1 },
 ])('a restore, hashing $hashing', ({ workerThreshold }) => {
-  it("fsyncs every object of the pre-rollback snapshot, their folders and its ref before it writes or deletes a file; ordinary snapshots don't", async () => {
+  it('fsyncs every object of the pre-rollback snapshot, their folders and its ref before it writes or deletes a file; an ordinary checkpoint is durable before it returns', async () => {
     const steps: Step[] = [];
     const engine = new CheckpointService({
       root: checkpointsRoot,
@@ -74,7 +74,13 @@ describe.each([
         ...Object.fromEntries(names.map((name) => [name, `work ${name}\n`])),
         'new/n.txt': 'new work\n',
       });
-      expect(steps).toEqual([]);
+      // An ordinary checkpoint is durable too before it returns: its commit object, the ref and the ref's folder.
+      const ordinary = steps.flatMap((step) => (step.kind === 'synced' ? step.files : []));
+      const id = taken.checkpoint.id;
+      expect(ordinary).toContain(path.join(engine.gitdir, 'objects', id.slice(0, 2), id.slice(2)));
+      expect(ordinary).toContain(path.join(engine.gitdir, timelineRef(dirHash(dir))));
+      expect(ordinary).toContain(path.dirname(path.join(engine.gitdir, timelineRef(dirHash(dir)))));
+      steps.length = 0;
 
       const before = new Set(looseObjects(engine.gitdir));
       let packedAtFirstWrite: Set<string> | undefined;
@@ -114,7 +120,7 @@ describe.each([
       const ref = path.join(engine.gitdir, timelineRef(dirHash(dir)));
       expect(durable).toContain(ref);
       expect(durable).toContain(path.dirname(ref));
-      // Nothing is fsynced after the writes began: ordinary snapshot objects stay unsynced, as git's.
+      // Nothing is fsynced after the writes began.
       expect(steps.slice(firstWrite).filter((step) => step.kind === 'synced')).toEqual([]);
     } finally {
       await engine.dispose();

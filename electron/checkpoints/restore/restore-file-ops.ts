@@ -2,8 +2,9 @@ import type { BigIntStats } from 'node:fs';
 import { lstat, open, readlink, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
-import { resolveWriteTarget, stageWrite, withPathLock, type ExistingFile } from '../../files/atomic-write';
-import { ensureDirectories } from '../../files/ensure-directories';
+import { replaceEntry, withPathLock, type ExistingFile } from '../../files/atomic-write';
+import { anchorFile, withHeldFolder } from '../../files/folder-anchor';
+import type { HeldDirectory } from '../../files/held-directory';
 import { errnoCode, fileSystemError } from '../../files/file-system-error';
 import { isSameIdentity, readFileIdentity, type FileIdentity } from '../../files/file-identity';
 import { renameWithRetry } from '../../files/rename-with-retry';
@@ -122,12 +123,42 @@ function modeFor(file: TreeFile, existingMode: number | undefined): number | und
   return isExecutable ? existingMode | ((existingMode & 0o444) >> 2) : existingMode & ~0o111;
 }
 
+/** Puts a symlink (or a regular file replacing one) into a held folder: built under a temp name there and renamed over. */
+async function replaceThroughTemp(
+  folder: HeldDirectory,
+  name: string,
+  file: TreeFile,
+  content: Uint8Array,
+  identity: FileIdentity | undefined,
+): Promise<void> {
+  const display = path.join(folder.path, name);
+  const tempName = vigilTempName(name);
+  const untrack = trackTempFile(path.join(folder.path, tempName));
+  try {
+    if (file.mode === fileModes.symlink) await symlink(Buffer.from(content), folder.entry(tempName));
+    else await writeTempFile(folder.entry(tempName), content, { mode: modeFor(file, undefined) });
+    await folder.verify();
+    if (!isSameIdentity(await readFileIdentity(folder.entry(name), display), identity))
+      throw new ChangedDuringRestoreError(display);
+    await renameWithRetry(folder.entry(tempName), folder.entry(name));
+  } catch (error) {
+    // Through the held folder: the temp file goes from where it was made, wherever a swap put its path.
+    await unlink(folder.entry(tempName)).catch(() => undefined);
+    throw fileSystemError(error, 'restore', display);
+  } finally {
+    untrack();
+  }
+}
+
 /**
  * Puts a checkpoint's version of a file (regular, executable or symlink) at `target`, atomically:
  * the new version is made under a temp name beside it and renamed over whatever is there, so a
- * crash leaves the old or the new version. It refuses (`conflict`) when the path leads through a
- * symlink, or when the target is no longer the version `identity` names (undefined: absent).
- * Returns the folders whose entries changed (to fsync) and the folders it created.
+ * crash leaves the old or the new version. Every step goes through the file's folder held open
+ * (see `withHeldFolder`): a folder on the way swapped for a symlink meanwhile refuses the write
+ * (`conflict`), and no temp file or content lands outside the directory. It also refuses when the
+ * target is no longer the version `found` names, and creates missing folders only for a file that
+ * was absent (a folder that vanished under an existing file is a swap, not a gap to fill).
+ * Returns the folders whose entries changed (to fsync).
  */
 export async function putFile(
   target: string,
@@ -136,56 +167,49 @@ export async function putFile(
   found: DiskVersion,
 ): Promise<{ readonly directoriesToSync: readonly string[] }> {
   const { identity } = found;
-  // The folders on the way must be real folders inside the directory; the entry itself is replaced, never followed.
-  const resolved = path.join(
-    await resolveWriteTarget(path.dirname(target), { requireCanonical: true }),
-    path.basename(target),
+  const anchored = await anchorFile(target);
+  if (identity !== undefined && anchored.folder.missing.length > 0) throw new ChangedDuringRestoreError(target);
+  const name = path.basename(target);
+  return withPathLock(target, () =>
+    withHeldFolder(anchored, { create: identity === undefined }, async ({ folder, created }) => {
+      const isRegularThere = found.file !== undefined && found.file.mode !== fileModes.symlink;
+      if (file.mode !== fileModes.symlink && (identity === undefined || isRegularThere)) {
+        // Stale temp files are swept once per folder before the batch (see applyRestorePlan), not per file.
+        // `ifUnchanged` refuses the rename if the target changed since `found` was read.
+        await replaceEntry(folder, name, content, identity === undefined ? undefined : found.existing, {
+          mode: modeFor(file, found.permissions),
+          ifUnchanged: { identity },
+          sweep: false,
+        }).catch((error: unknown) => {
+          throw fileSystemError(error, 'restore', target);
+        });
+      } else await replaceThroughTemp(folder, name, file, content, identity);
+      return { directoriesToSync: [...new Set([folder.path, ...created.map((made) => path.dirname(made))])] };
+    }),
   );
-  return withPathLock(resolved, async () => {
-    const isRegularThere = found.file !== undefined && found.file.mode !== fileModes.symlink;
-    if (file.mode !== fileModes.symlink && (identity === undefined || isRegularThere)) {
-      // Stale temp files are swept once per folder before the batch (see applyRestorePlan), not per file.
-      // The target was just looked at (`found`); `ifUnchanged` refuses the rename if it changed since.
-      const staged = await stageWrite(resolved, content, {
-        mode: modeFor(file, found.permissions),
-        ifUnchanged: { identity },
-        sweep: false,
-        ...(found.identity === undefined
-          ? { inspected: { existing: undefined } }
-          : found.existing !== undefined && { inspected: { existing: found.existing } }),
-      });
-      return { directoriesToSync: staged.directoriesToSync };
-    }
-    // A symlink on either side: build the new entry under a temp name and rename it over.
-    const directory = path.dirname(resolved);
-    const created = await ensureDirectories(directory);
-    const tempPath = path.join(directory, vigilTempName(path.basename(resolved)));
-    const untrack = trackTempFile(tempPath);
-    try {
-      if (file.mode === fileModes.symlink) await symlink(Buffer.from(content), tempPath);
-      else await writeTempFile(tempPath, content, { mode: modeFor(file, undefined) });
-      if (!isSameIdentity(await readFileIdentity(resolved), identity)) throw new ChangedDuringRestoreError(resolved);
-      await renameWithRetry(tempPath, resolved);
-    } catch (error) {
-      await unlink(tempPath).catch(() => undefined);
-      throw fileSystemError(error, 'restore', resolved);
-    } finally {
-      untrack();
-    }
-    return { directoriesToSync: [...new Set([directory, ...created.map((folder) => path.dirname(folder))])] };
-  });
 }
 
-/** Deletes `target` if it is still the version `identity` names; a file already gone counts as deleted. */
+/**
+ * Deletes `target` if it is still the version `identity` names; a file already gone counts as
+ * deleted. The check and the unlink go through its folder held open, so a folder swapped for a
+ * symlink meanwhile cannot redirect the delete (`conflict`).
+ */
 export async function deleteFile(target: string, identity: FileIdentity | undefined): Promise<void> {
-  // A folder on the way swapped for a symlink must not redirect the delete outside the directory.
-  await resolveWriteTarget(path.dirname(target), { requireCanonical: true });
-  await withPathLock(target, async () => {
-    if (!isSameIdentity(await readFileIdentity(target), identity)) throw new ChangedDuringRestoreError(target);
-    try {
-      await unlink(target);
-    } catch (error) {
-      if (errnoCode(error) !== 'ENOENT') throw fileSystemError(error, 'delete', target);
-    }
-  });
+  const anchored = await anchorFile(target);
+  if (anchored.folder.missing.length > 0) {
+    if (identity === undefined) return;
+    throw new ChangedDuringRestoreError(target);
+  }
+  const name = path.basename(target);
+  await withPathLock(target, () =>
+    withHeldFolder(anchored, { create: false }, async ({ folder }) => {
+      if (!isSameIdentity(await readFileIdentity(folder.entry(name), target), identity))
+        throw new ChangedDuringRestoreError(target);
+      try {
+        await unlink(folder.entry(name));
+      } catch (error) {
+        if (errnoCode(error) !== 'ENOENT') throw fileSystemError(error, 'delete', target);
+      }
+    }),
+  );
 }

@@ -201,14 +201,14 @@ interface SnapshotCommit {
   readonly requested: readonly string[];
 }
 
-/** Writes the checkpoint commit and moves the directory's ref to it (durably for a pre-rollback snapshot). */
+/** Writes the checkpoint commit and moves the directory's ref to it, durably. */
 async function commitSnapshot(
   engine: SnapshotEngine,
   tracked: TrackedDirectory,
   request: CheckpointRequest,
   snapshot: SnapshotCommit,
 ): Promise<CheckpointOutcome> {
-  const { state, head, headTree, tree, known, kind, isDurable } = snapshot;
+  const { state, head, headTree, tree, known, kind } = snapshot;
   const stats =
     head === undefined
       ? await firstStats(engine, state, known)
@@ -231,9 +231,11 @@ async function commitSnapshot(
     ...(snapshot.isScoped ? { scopedPaths: snapshot.requested.length } : {}),
   });
   const id = await engine.store.writeLoose('commit', content);
-  if (isDurable) await engine.store.syncWritten();
+  // Every checkpoint is durable before it is acknowledged: its loose objects, their folders and the ref's move
+  // survive a power cut, so the timeline lists it afterwards (the power-cut check in docs/reliability.md).
+  await engine.store.syncWritten();
   await engine.assertLockHeld();
-  await engine.refs.update(tracked.dirhash, id, head, `checkpoint: ${request.reason}`, { isDurable });
+  await engine.refs.update(tracked.dirhash, id, head, `checkpoint: ${request.reason}`, { isDurable: true });
   state.head = id;
   tracked.isCacheStale = true;
   // The registry's lastTouch is refreshed at most every 30 s (listings also read the head's time).

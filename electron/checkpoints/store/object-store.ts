@@ -238,9 +238,9 @@ export class ObjectStore {
   /**
    * Makes every loose object this process wrote since the last call durable: each file fsynced
    * (many at once, so the fsyncs overlap), then their fan-out folders and, for new fan-outs,
-   * `objects/` itself. Like git, snapshots do not fsync loose objects as they go (too slow); a
-   * restore calls this before it touches any user file, so its pre-rollback snapshot survives a
-   * power cut. An object already gone was packed (packs are fsynced when written).
+   * `objects/` itself. Snapshots do not fsync loose objects as they go (too slow); every checkpoint
+   * calls this once before its ref moves, so an acknowledged checkpoint (and a restore's pre-rollback
+   * snapshot) survives a power cut. An object already gone was packed (packs are fsynced when written).
    */
   async syncWritten(): Promise<void> {
     const oids = [...this.#unsynced];

@@ -8,16 +8,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * are renames inside the workspace). It prints "swapping" after its first swap; on SIGTERM it
  * stops with the real folder back in place and prints "swaps N strays M". A folder a writer
  * created at `sub` in the instant it was missing is moved aside as `.stray-N` (kept, inside).
+ * With PARKING (a folder on the same file system, outside the workspace), the folder and the link
+ * wait there instead, so the workspace only ever holds `sub` as the folder, the link, or nothing.
  */
-const [workspaceArgument, outsideArgument] = process.argv.slice(2);
+const [workspaceArgument, outsideArgument, parkingArgument] = process.argv.slice(2);
 if (workspaceArgument === undefined || outsideArgument === undefined)
-  throw new Error('usage: link-swapper WORKSPACE OUTSIDE');
+  throw new Error('usage: link-swapper WORKSPACE OUTSIDE [PARKING]');
 const workspace: string = workspaceArgument;
 const outside: string = outsideArgument;
+const parking: string = parkingArgument ?? workspace;
 
 const sub = path.join(workspace, 'sub');
-const parkedFolder = path.join(workspace, '.sub-folder');
-const parkedLink = path.join(workspace, '.sub-link');
+const parkedFolder = path.join(parking, '.sub-folder');
+const parkedLink = path.join(parking, '.sub-link');
 const state = { isStopping: false };
 let swaps = 0;
 let strays = 0;
@@ -37,13 +40,31 @@ async function moveIntoPlace(from: string): Promise<void> {
   }
 }
 
+/**
+ * Takes the link out of `sub` to park it. A writer may have deleted the link (a restore removing a
+ * symlink made since its checkpoint) or put a folder of its own there: that folder is moved aside
+ * as a stray, and a fresh link is parked.
+ */
+async function parkLink(): Promise<void> {
+  const found = await lstat(sub).catch(() => undefined);
+  if (found?.isSymbolicLink() === true) {
+    await rename(sub, parkedLink);
+    return;
+  }
+  if (found !== undefined) {
+    strays += 1;
+    await rename(sub, path.join(workspace, `.stray-${strays}`));
+  }
+  await symlink(outside, parkedLink);
+}
+
 /** Puts the link at `sub` (the folder parked), or the folder back (the link parked). */
 async function swap(toLink: boolean): Promise<void> {
   if (toLink) {
     await rename(sub, parkedFolder);
     await moveIntoPlace(parkedLink);
   } else {
-    await rename(sub, parkedLink);
+    await parkLink();
     await moveIntoPlace(parkedFolder);
   }
   swaps += 1;
