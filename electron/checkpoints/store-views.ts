@@ -80,8 +80,9 @@ export async function cutAfterCheckpoint(
   const dropped = await cutTimeline(
     context.refs,
     context.timeline,
-    cut.head,
+    { dirhash: cut.dirhash, head: cut.head },
     context.settings.retention.maxSnapshots,
+    'retention',
     cut.options,
   );
   if (dropped > 0) {

@@ -10,7 +10,7 @@ import {
 } from './checkpoints-diff-schemas';
 import { restorePlanSchema, restoreProgressSchema, restoreResultSchema } from './checkpoints-restore-schemas';
 import { configProblemSchema } from './config-contract';
-import { cutRecordSchema, retentionPolicySchema } from './checkpoints-live-contract';
+import { cutRecordSchema, droppedMarkSchema, retentionPolicySchema } from './checkpoints-live-contract';
 import { defineCalls, defineEvents } from './define';
 
 /** An absolute directory path as a caller names it (resolved by the core). */
@@ -63,6 +63,8 @@ export const checkpointEntrySchema = z.object({
   isPinned: z.boolean().optional(),
   /** The name a person gave it (kept beside the commit, which never changes); absent: none. */
   name: z.string().optional(),
+  /** Set when the checkpoint left its timeline and waits in the recently dropped area (`restore DIR d<number>`). */
+  dropped: droppedMarkSchema.optional(),
 });
 
 /** One supervised directory of the store. */
