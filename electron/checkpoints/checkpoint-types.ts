@@ -174,6 +174,10 @@ export interface StoreStatus {
     readonly pinned?: number;
     /** What its snapshots store: a repository's tracked files and ignore rules, or Vigil's built-in names; and any problem reading them. */
     readonly rules?: StoreRulesSummary;
+    /** How many checkpoints its next checkpoint would cut under the retention in force. */
+    readonly wouldDrop?: number;
+    /** How many of its checkpoints wait in the recently dropped area, restorable. */
+    readonly dropped?: number;
   })[];
   /** The latest cuts, newest first (of `dir` only, when the status is of one directory). */
   readonly cuts?: readonly CutRecord[];

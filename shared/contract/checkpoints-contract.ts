@@ -144,6 +144,10 @@ export const checkpointsCalls = defineCalls({
               warnings: z.array(z.string()),
             })
             .optional(),
+          /** How many checkpoints the retention in force would cut at the directory's next checkpoint (a lowered checkpoints.maxSnapshots): said before it happens. */
+          wouldDrop: z.number().int().nonnegative().optional(),
+          /** How many of its checkpoints wait in the recently dropped area, restorable (`list DIR --dropped`). */
+          dropped: z.number().int().nonnegative().optional(),
         }),
       ),
       /** The latest cuts (retention, size cap, prune), newest first: nothing is dropped unrecorded. */

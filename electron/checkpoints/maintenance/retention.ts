@@ -1,10 +1,14 @@
 import type { CutReason } from '../../../shared/contract/checkpoints-live-contract';
 import type { RefStore } from '../store/ref-store';
-import { keepDropped } from './dropped-area';
+import { defaultKeepDroppedDays, keepDropped } from './dropped-area';
 import type { Timeline, TimelineCommit } from '../timeline/timeline';
 
 /** The retention policy's defaults: Hermes' gateway default of 50 per directory, 500 MiB in all. */
-export const defaultRetention = { maxSnapshots: 50, maxTotalBytes: 500 * 1024 * 1024 } as const;
+export const defaultRetention = {
+  maxSnapshots: 50,
+  maxTotalBytes: 500 * 1024 * 1024,
+  keepDroppedDays: defaultKeepDroppedDays,
+} as const;
 
 /** Files larger than this are not stored (config.json's `checkpoints.maxFileMiB`, 50 by default): one cap for every file, tracked or not. */
 export const defaultMaxFileBytes = 50 * 1024 * 1024;

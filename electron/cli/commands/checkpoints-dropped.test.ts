@@ -60,11 +60,16 @@ describe('lowering retention: the dropped checkpoints stay listed and restorable
 
   it('a checkpoint under maxSnapshots 3 moves the 8 oldest to the dropped area: listed, restorable, kept by git', async () => {
     writeFileSync(path.join(home, 'config.json'), JSON.stringify({ checkpoints: { maxSnapshots: 3 } }));
+    // Said before it applies: the status counts what the next checkpoint will cut.
+    const before = await vigil(['checkpoints', 'status', dir], env);
+    expect(before.stdout).toMatch(/the next checkpoint will drop 8 old checkpoint\(s\): checkpoints.maxSnapshots is 3/);
     writeFileSync(path.join(dir, 'notes.txt'), 'version 11\n');
     const taken = await vigil(['checkpoint', dir, '--reason', 'version 11'], env);
     expect(taken.code, taken.stderr).toBe(0);
     expect(taken.stderr).toMatch(/Dropped 8 old checkpoints/);
 
+    const after = await vigil(['checkpoints', 'status', dir, '--json'], env);
+    expect(JSON.parse(after.stdout)).toMatchObject({ directories: [{ count: 3, wouldDrop: 0, dropped: 8 }] });
     const text = await vigil(['checkpoints', 'list', dir, '--dropped'], env);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/8 restorable/);
@@ -82,7 +87,9 @@ describe('lowering retention: the dropped checkpoints stay listed and restorable
     expect(listed.entries.map((entry) => entry.reason)).toEqual(
       [8, 7, 6, 5, 4, 3, 2, 1].map((version) => `version ${version}`),
     );
-    expect(listed.entries.every((entry) => entry.droppedBy === 'retention' && entry.expiredAt === undefined)).toBe(true);
+    expect(listed.entries.every((entry) => entry.droppedBy === 'retention' && entry.expiredAt === undefined)).toBe(
+      true,
+    );
 
     // Git's own tools agree: the store is sound, the timeline holds 3, the dropped ref the other 8.
     git(gitdir, 'fsck', '--strict', '--no-dangling');
@@ -92,9 +99,11 @@ describe('lowering retention: the dropped checkpoints stay listed and restorable
       .trim()
       .split('\n');
     expect(droppedRefs).toHaveLength(1);
-    expect(git(gitdir, 'log', '--format=%s', droppedRefs[0] ?? '').trim().split('\n')).toEqual(
-      listed.entries.map((entry) => entry.reason),
-    );
+    expect(
+      git(gitdir, 'log', '--format=%s', droppedRefs[0] ?? '')
+        .trim()
+        .split('\n'),
+    ).toEqual(listed.entries.map((entry) => entry.reason));
 
     // A prune collects garbage: the dropped checkpoints' objects stay (their ref keeps them).
     expect((await vigil(['checkpoints', 'prune'], env)).code).toBe(0);
@@ -106,7 +115,10 @@ describe('lowering retention: the dropped checkpoints stay listed and restorable
     expect(restored.code, restored.stderr + restored.stdout).toBe(0);
     expect(readFileSync(path.join(dir, 'notes.txt'), 'utf8')).toBe('version 4\n');
     // Its id works as well as its number.
-    const byId = await vigil(['checkpoints', 'restore', dir, listed.entries[0]?.id.slice(0, 10) ?? '', 'notes.txt'], env);
+    const byId = await vigil(
+      ['checkpoints', 'restore', dir, listed.entries[0]?.id.slice(0, 10) ?? '', 'notes.txt'],
+      env,
+    );
     expect(byId.code, byId.stderr + byId.stdout).toBe(0);
     expect(readFileSync(path.join(dir, 'notes.txt'), 'utf8')).toBe('version 8\n');
   });

@@ -2,7 +2,7 @@ import { escapeControls } from '../../../shared/text/control-characters';
 import { exitCodes, flagOption, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import { formatBytes } from '../../../shared/text/format-bytes';
 import { directoryArgument, localTime, withCheckpoints } from './checkpoint-command';
-import { pinnedText, printConfigAndCuts, type StatusView } from './checkpoints-status-extras';
+import { pinnedText, printConfigAndCuts, retentionLines, type StatusView } from './checkpoints-status-extras';
 
 /** Skipped paths shown per directory before the rest is summarised. */
 const shownSkips = 25;
@@ -42,6 +42,7 @@ function printStatus(status: StatusView, io: CliIo): void {
       `${directory.dir}  (${directory.count} checkpoint(s)${pinnedText(directory)}, last ${directory.lastTouch === '' ? 'never' : localTime(directory.lastTouch)})${missing}`,
     );
     printRules(io, directory.rules);
+    for (const line of retentionLines(directory, status)) writeLine(io.stdout, line);
     if (directory.skipped.length === 0) {
       writeLine(io.stdout, '  nothing skipped');
       continue;
