@@ -1,8 +1,7 @@
 import { stat } from 'node:fs/promises';
-import { AppError } from '../../shared/errors';
+import { AppError, isAppError } from '../../shared/errors';
 import type { CheckpointDirectory, CheckpointEntry, ListOptions, SkippedPath } from './checkpoint-types';
 import type { DroppedCheckpointData } from '../../shared/contract/checkpoints-live-contract';
-import { isAppError } from '../../shared/errors';
 import { listDropped, type DroppedCheckpoint, type DroppedContext } from './maintenance/dropped-area';
 import { droppedNumberOf, parseCheckpointRef, pickCheckpoint } from './timeline/checkpoint-ref';
 import type { DirRegistry } from './timeline/dir-registry';

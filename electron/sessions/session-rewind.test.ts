@@ -180,7 +180,7 @@ describe('turn undo', () => {
     expect(harness.contentOf(pre, 'a.txt')).toBe('v3\n');
     const history = await harness.sessions.history(sessionId);
     expect(history.rewinds.map((rewind) => rewind.mode)).toEqual(['code']);
-    expect((await harness.sessions.summary(sessionId)).status).toBe('ended');
+    expect(harness.sessions.summary(sessionId).status).toBe('ended');
   });
 
   it('rewinds a disconnected session, code and conversation', async () => {
