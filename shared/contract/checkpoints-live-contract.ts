@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { plainActorSchema } from './actor-contract';
-import { checkpointIdSchema } from './checkpoints-diff-schemas';
+import { checkpointIdSchema, cutReasonSchema } from './checkpoints-diff-schemas';
+
+export { cutReasonSchema, droppedMarkSchema } from './checkpoints-diff-schemas';
 import { defineCalls, defineEvents } from './define';
 
 /** The retention policy in force. */
@@ -10,9 +12,6 @@ export const retentionPolicySchema = z.object({
   /** Days dropped checkpoints stay restorable in the recently dropped area (absent: 7). */
   keepDroppedDays: z.number().nonnegative().optional(),
 });
-
-/** Why checkpoints were dropped: a timeline over its count, the store over its size cap, or `vigil checkpoints prune`. */
-export const cutReasonSchema = z.enum(['retention', 'size-cap', 'prune']);
 
 /** One cut: how many checkpoints of which directory were dropped, when and why. Nothing is dropped without one. */
 export const cutRecordSchema = z.object({
@@ -46,14 +45,6 @@ export const droppedCheckpointSchema = z.object({
   /** Set once it left the store (its content is gone): because its days were up, or for the size cap. */
   expiredAt: z.string().optional(),
   expiredBecause: z.enum(['age', 'space']).optional(),
-});
-
-/** Where a checkpoint that left its timeline is now: in the recently dropped area (restorable), or gone since `expiredAt`. */
-export const droppedMarkSchema = z.object({
-  number: z.number().int().positive(),
-  droppedAt: z.string(),
-  droppedBy: cutReasonSchema,
-  expiresAt: z.string(),
 });
 
 /** Calls about what the store keeps: pins. */
