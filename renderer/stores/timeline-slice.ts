@@ -95,7 +95,7 @@ export function createTimelineSlice(client: VigilClient): StateCreator<AppState,
         get().notify({
           tone: 'warning',
           title: `${plural(cut.dropped, 'checkpoint')} dropped`,
-          detail: `${cut.message} They stay restorable for a while under "Recently dropped" on the timeline.`,
+          detail: `${cut.message} The timeline lists them under "Recently dropped".`,
         });
         if (get().timeline?.dir === cut.dir) void get().loadDropped(cut.dir);
       },
