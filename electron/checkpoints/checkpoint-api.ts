@@ -31,6 +31,7 @@ import type {
   CheckpointEntry,
   CheckpointOutcome,
   CheckpointRequest,
+  DroppedList,
   ListOptions,
   PruneReport,
   RetentionPolicy,
@@ -83,6 +84,8 @@ export interface CheckpointApi {
   list(dir: string, options?: ListOptions): Promise<readonly CheckpointEntry[]>;
   count(dir: string, options?: Pick<ListOptions, 'source'>): Promise<number>;
   resolve(dir: string, ref: string): Promise<CheckpointEntry>;
+  /** The recently dropped checkpoints of `dir` (d1 = newest; `resolve(dir, 'd1')` takes them), expired ones marked. */
+  dropped(dir: string): Promise<DroppedList>;
   directories(): Promise<readonly CheckpointDirectory[]>;
   status(dir?: string): Promise<StoreStatus>;
   /** Applies retention now; `actor` (the app or the CLI) is named in the cuts it records. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { readConfigSection } from '../config/config-file';
 import type { CheckpointServiceOptions } from './checkpoint-api';
+import { defaultKeepDroppedDays } from './maintenance/dropped-area';
 import { defaultMaxFileBytes, defaultRetention } from './maintenance/retention';
 
 const mebibyte = 1024 * 1024;
@@ -22,12 +23,18 @@ export const checkpointConfigSchema = z
       .min(0.001)
       .max(4_096)
       .default(defaultMaxFileBytes / mebibyte),
+    /** Days checkpoints cut by retention or the size cap stay in the recently dropped area (0: until the next look at the store). */
+    keepDroppedDays: z.number().min(0).max(3_650).default(defaultKeepDroppedDays),
   })
   .strict();
 
 /** The checkpoint engine's options that come from config.json. */
 export type CheckpointSettings = Required<Pick<CheckpointServiceOptions, 'maxFileBytes'>> & {
-  readonly retention: { readonly maxSnapshots: number; readonly maxTotalBytes: number };
+  readonly retention: {
+    readonly maxSnapshots: number;
+    readonly maxTotalBytes: number;
+    readonly keepDroppedDays: number;
+  };
 };
 
 /**
@@ -41,7 +48,11 @@ export async function readCheckpointSettings(configPath: string): Promise<Checkp
 /** The engine's settings from a parsed `checkpoints` section. */
 export function toCheckpointSettings(config: z.output<typeof checkpointConfigSchema>): CheckpointSettings {
   return {
-    retention: { maxSnapshots: config.maxSnapshots, maxTotalBytes: Math.round(config.maxStoreMiB * mebibyte) },
+    retention: {
+      maxSnapshots: config.maxSnapshots,
+      maxTotalBytes: Math.round(config.maxStoreMiB * mebibyte),
+      keepDroppedDays: config.keepDroppedDays,
+    },
     maxFileBytes: Math.round(config.maxFileMiB * mebibyte),
   };
 }

@@ -73,11 +73,11 @@ describe('pins and cuts: nothing is dropped silently, a pinned checkpoint never'
         dropped: 5,
         kept: 3,
         reason: 'retention',
-        retention: { maxSnapshots: 3, maxTotalBytes: expect.any(Number) as unknown },
+        retention: { maxSnapshots: 3, maxTotalBytes: expect.any(Number) as unknown, keepDroppedDays: 7 },
       }),
     ]);
     expect(cuts[0]?.message).toBe(
-      `Dropped 5 old checkpoints of ${dir}: Vigil keeps 3 per folder (checkpoints.maxSnapshots in config.json); 3 kept.`,
+      `Dropped 5 old checkpoints of ${dir}: Vigil keeps 3 per folder (checkpoints.maxSnapshots in config.json); 3 kept; the dropped ones stay restorable for 7 days ("vigil checkpoints list DIR --dropped").`,
     );
     // The cut is on record for `vigil checkpoints status` (and any other process), newest first.
     const logged = (await readFile(cutLogFile(root), 'utf8')).trim().split('\n');

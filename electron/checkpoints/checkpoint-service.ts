@@ -7,6 +7,7 @@ import { FileLock } from '../locks/file-lock';
 import { defaultRefusedDirs, resolveCheckpointDirectory, resolveTimelineDirectory } from './checkpoint-directory';
 import {
   countCheckpoints,
+  droppedCheckpoints,
   listCheckpoints,
   listDirectories,
   resolveCheckpoint,
@@ -17,6 +18,7 @@ import type {
   CheckpointEntry,
   CheckpointOutcome,
   CheckpointRequest,
+  DroppedList,
   ListOptions,
   PruneReport,
   RetentionPolicy,
@@ -26,6 +28,7 @@ import type {
 import { asAppError } from './checkpoint-errors';
 import { AnnouncedCheckpoints } from './timeline/announced-checkpoints';
 import { CutLog, cutLogFile } from './maintenance/cut-log';
+import { defaultKeepDroppedDays, type DroppedContext } from './maintenance/dropped-area';
 import { createCutReporter, type Cut } from './maintenance/cut-reporter';
 import { PinStore, pinFile } from './timeline/pin-store';
 import { markNamed, NameStore, setName, type RenameOutcome } from './timeline/name-store';
@@ -157,6 +160,7 @@ export class CheckpointService implements CheckpointApi {
       reportCut: this.#reportCut,
       assertHeld: () => this.#lock.assertHeld(),
       isLockWanted: () => this.#lock.waitingInLine() > 0,
+      dropped: () => this.#droppedContext(),
     });
   }
 
@@ -232,6 +236,12 @@ export class CheckpointService implements CheckpointApi {
 
   async resolve(dir: string, ref: string): Promise<CheckpointEntry> {
     return this.#read(dir, 'find the checkpoint', (context, resolved) => resolveCheckpoint(context, resolved, ref));
+  }
+
+  async dropped(dir: string): Promise<DroppedList> {
+    const entries = await this.#read(dir, 'list the dropped checkpoints', droppedCheckpoints);
+    const resolved = await resolveTimelineDirectory(dir);
+    return { dir: resolved, keepDroppedDays: this.#droppedContext().keepDroppedDays, entries };
   }
 
   async directories(): Promise<readonly CheckpointDirectory[]> {
@@ -529,7 +539,22 @@ export class CheckpointService implements CheckpointApi {
   }
 
   #queries(): QueryContext {
-    return { layout: this.#layout, refs: this.#refs, registry: this.#registry, timeline: this.#timeline };
+    return {
+      layout: this.#layout,
+      refs: this.#refs,
+      registry: this.#registry,
+      timeline: this.#timeline,
+      dropped: this.#droppedContext(),
+    };
+  }
+
+  #droppedContext(): DroppedContext {
+    return {
+      root: this.#options.root,
+      refs: this.#refs,
+      timeline: this.#timeline,
+      keepDroppedDays: this.retention.keepDroppedDays ?? defaultKeepDroppedDays,
+    };
   }
 
   #views(): StoreViewContext {

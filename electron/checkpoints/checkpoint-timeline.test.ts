@@ -67,8 +67,9 @@ describe('checkpoint timelines, retention and garbage collection', () => {
     ]);
   });
 
-  it('keeps max_snapshots per directory by cutting the timeline, and prune deletes what was dropped', async () => {
-    service = testService(path.join(base, 'home/checkpoints'), { retention: { maxSnapshots: 3 } });
+  it('keeps max_snapshots per directory by cutting the timeline, and prune deletes what was dropped once its days are up', async () => {
+    // No days in the recently dropped area: the next look at the store lets the dropped ones go.
+    service = testService(path.join(base, 'home/checkpoints'), { retention: { maxSnapshots: 3, keepDroppedDays: 0 } });
     const taken = await takeCheckpoints(dir, 6);
     const kept = (await service.list(dir)).map((entry) => entry.id);
     expect(kept).toEqual(
@@ -84,6 +85,13 @@ describe('checkpoint timelines, retention and garbage collection', () => {
     expect(git(['--git-dir', service.gitdir, 'rev-list', '--count', ref])).toBe('3');
     expect(git(['--git-dir', service.gitdir, 'log', '--format=%H', ref]).split('\n')).toEqual(kept);
     expect(fsck(service.gitdir)).toBe('');
+    // Cut, not gone: the three oldest wait in the dropped area until the next look at the store.
+    expect((await service.dropped(dir)).entries.map((entry) => entry.id)).toEqual(
+      taken
+        .slice(0, 3)
+        .reverse()
+        .map((entry) => entry.id),
+    );
     const report = await service.prune();
     expect(report.droppedObjects).toBeGreaterThanOrEqual(6);
     expect(report.bytesAfter).toBeLessThan(report.bytesBefore);

@@ -6,7 +6,7 @@ import type {
   checkpointStatsSchema,
   skippedPathSchema,
 } from '../../shared/contract/checkpoints-contract';
-import type { CutRecord } from '../../shared/contract/checkpoints-live-contract';
+import type { CutRecord, DroppedCheckpointData } from '../../shared/contract/checkpoints-live-contract';
 
 /**
  * Who caused a checkpoint, recorded as `Vigil-Session/Turn/Tool/Agent/Actor` trailers: `origin:
@@ -121,12 +121,21 @@ export interface StoredTreeEntry {
   readonly type: 'blob' | 'tree' | 'commit';
 }
 
+/** A directory's recently dropped checkpoints (d1 = newest), expired ones marked. */
+export interface DroppedList {
+  readonly dir: string;
+  readonly keepDroppedDays: number;
+  readonly entries: readonly DroppedCheckpointData[];
+}
+
 /** The retention policy: what `prune()` keeps. */
 export interface RetentionPolicy {
   /** Checkpoints kept per directory (default 50); older ones are dropped. */
   readonly maxSnapshots: number;
   /** The whole store's size cap in bytes (default 500 MiB); the oldest checkpoints go first. */
   readonly maxTotalBytes: number;
+  /** Days dropped checkpoints stay restorable in the recently dropped area (default 7). */
+  readonly keepDroppedDays?: number;
 }
 
 /** What `prune()` did. */
@@ -181,6 +190,10 @@ export interface StoreStatus {
     readonly rules?: StoreRulesSummary;
     /** Whether checkpoints of it are answered from a watcher or by a walk, and why. */
     readonly watch?: WatchStatus;
+    /** How many checkpoints its next checkpoint would cut under the retention in force. */
+    readonly wouldDrop?: number;
+    /** How many of its checkpoints wait in the recently dropped area, restorable. */
+    readonly dropped?: number;
   })[];
   /** The latest cuts, newest first (of `dir` only, when the status is of one directory). */
   readonly cuts?: readonly CutRecord[];

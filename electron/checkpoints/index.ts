@@ -49,7 +49,7 @@ export type { TreeItem } from './store/git-objects';
 export { ObjectStore } from './store/object-store';
 export { PackWriter } from './store/pack-writer';
 export { dirHash } from './store/store-layout';
-export { parseCheckpointRef, pickCheckpoint } from './timeline/checkpoint-ref';
+export { droppedNumberOf, parseCheckpointRef, pickCheckpoint } from './timeline/checkpoint-ref';
 export type { ParsedCommit } from './timeline/commit-message';
 export { Timeline } from './timeline/timeline';
 

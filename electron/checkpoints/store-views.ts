@@ -1,7 +1,13 @@
 import { AppError } from '../../shared/errors';
 import { resolveTimelineDirectory } from './checkpoint-directory';
-import { listDirectories, resolveCheckpoint, skippedPaths, type QueryContext } from './checkpoint-queries';
-import type { CheckpointEntry, RetentionPolicy, StoreStatus } from './checkpoint-types';
+import {
+  droppedCheckpoints,
+  listDirectories,
+  resolveCheckpoint,
+  skippedPaths,
+  type QueryContext,
+} from './checkpoint-queries';
+import type { CheckpointDirectory, CheckpointEntry, RetentionPolicy, StoreStatus } from './checkpoint-types';
 import type { CutLog } from './maintenance/cut-log';
 import type { Cut } from './maintenance/cut-reporter';
 import type { ObjectStore } from './store/object-store';
@@ -41,6 +47,13 @@ export function markPinned(entries: readonly CheckpointEntry[], pins: ReadonlySe
     : entries.map((entry) => (pins.has(entry.id) ? { ...entry, isPinned: true } : entry));
 }
 
+/** How many of a directory's dropped checkpoints are still restorable. */
+async function restorableDropped(context: StoreViewContext, directory: CheckpointDirectory): Promise<number> {
+  if (directory.dir.startsWith('(unknown directory')) return 0;
+  const entries = await droppedCheckpoints(context, directory.dir).catch(() => []);
+  return entries.filter((entry) => entry.expiredAt === undefined).length;
+}
+
 /** Sizes, retention, pins, what each directory's last checkpoint skipped, and the latest cuts (of `dir` only, when given). */
 export async function readStoreStatus(context: StoreViewContext, dir?: string): Promise<StoreStatus> {
   const only = dir === undefined ? undefined : dirHash(await resolveTimelineDirectory(dir));
@@ -49,11 +62,15 @@ export async function readStoreStatus(context: StoreViewContext, dir?: string): 
   if (dir !== undefined && chosen.length === 0)
     throw new AppError('not_found', `${dir} has no checkpoints: it was never checkpointed.`, { dir });
   const pins = await context.pins.all();
+  const maxSnapshots = context.settings.retention.maxSnapshots;
   const directories = await Promise.all(
     chosen.map(async (item) => ({
       ...item,
       skipped: await skippedPaths(context, item),
       pinned: pins.get(item.dirhash)?.size ?? 0,
+      // Only a timeline over its limit (a lowered maxSnapshots) is news: its next checkpoint adds one and keeps maxSnapshots.
+      wouldDrop: item.count > maxSnapshots ? item.count + 1 - maxSnapshots : 0,
+      dropped: await restorableDropped(context, item),
     })),
   );
   const [usage, cuts] = await Promise.all([measureStore(context.store.objectsDir), context.cutLog.recent(20, only)]);
@@ -80,8 +97,9 @@ export async function cutAfterCheckpoint(
   const dropped = await cutTimeline(
     context.refs,
     context.timeline,
-    cut.head,
+    { dirhash: cut.dirhash, head: cut.head },
     context.settings.retention.maxSnapshots,
+    'retention',
     cut.options,
   );
   if (dropped > 0) {

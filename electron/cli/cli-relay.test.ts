@@ -78,7 +78,7 @@ describe('the CLI relayed to the resident core and in-process', () => {
     const runs = await runBoth((w) => ['checkpoint', w.project], relayed, local);
     expect(runs.relayed).toEqual(runs.local);
     expect(runs.relayed.stderr).toBe(
-      'vigil: warn: Dropped 1 old checkpoint of <base>/project: Vigil keeps 2 per folder (checkpoints.maxSnapshots in config.json); 2 kept.\n',
+      'vigil: warn: Dropped 1 old checkpoint of <base>/project: Vigil keeps 2 per folder (checkpoints.maxSnapshots in config.json); 2 kept; the dropped ones stay restorable for 7 days ("vigil checkpoints list DIR --dropped").\n',
     );
   });
 

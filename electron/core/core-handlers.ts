@@ -121,9 +121,13 @@ export function createCoreHandlers(options: CoreHandlerOptions): CallHandlers {
       return { 'checkpoints:create': create };
     }),
     ...deferred(restoreCalls, restore),
-    ...deferred(['checkpoints:pin', 'checkpoints:rename'], async () => {
+    ...deferred(['checkpoints:pin', 'checkpoints:rename', 'checkpoints:dropped'], async () => {
       const engine = await services.engine();
       return {
+        'checkpoints:dropped': async (request) => {
+          const list = await engine.dropped(request.dir);
+          return { ...list, entries: [...list.entries] };
+        },
         'checkpoints:pin': (request) => engine.pin(request.dir, request.checkpoint, request.isPinned),
         'checkpoints:rename': (request) => engine.rename(request.dir, request.checkpoint, request.name),
       };

@@ -6,6 +6,7 @@ import {
   type CheckpointEntry,
   type CheckpointSource,
   decodeTree,
+  droppedNumberOf,
   isObjectId,
   type ListOptions,
   parseCheckpointRef,
@@ -130,17 +131,24 @@ async function resolveMerged(sources: Sources, dir: string, ref: string): Promis
   const { engine, hermes } = sources;
   const resolved = await resolveTimelineDirectory(dir);
   const hermesEntries = await hermes.entries(resolved);
-  if (hermesEntries.length === 0) return asVigil(await engine.resolve(dir, ref));
+  // A recently dropped checkpoint (`d1`) is Vigil's alone.
+  if (hermesEntries.length === 0 || droppedNumberOf(ref) !== undefined) return asVigil(await engine.resolve(dir, ref));
   const parsed = parseCheckpointRef(ref);
   const all = await merged(engine, dir, resolved, hermesEntries, Number.MAX_SAFE_INTEGER);
-  const picked =
-    all[
-      pickCheckpoint(
-        parsed,
-        all.map((entry) => entry.id),
-        resolved,
-      )
-    ];
+  let index: number;
+  try {
+    index = pickCheckpoint(
+      parsed,
+      all.map((entry) => entry.id),
+      resolved,
+    );
+  } catch (error) {
+    // An id no timeline holds may be a recently dropped checkpoint's: the engine knows (and says when one expired).
+    if (parsed.kind === 'id' && isAppError(error) && error.code === 'not_found')
+      return asVigil(await engine.resolve(dir, ref));
+    throw error;
+  }
+  const picked = all[index];
   if (picked === undefined) throw new AppError('not_found', `No such checkpoint of ${resolved}.`, { dir: resolved });
   return picked.source === 'hermes' ? prepared(sources, resolved, picked) : picked;
 }
@@ -251,6 +259,7 @@ export function mergeHermesCheckpoints(
     list: (dir, options: ListOptions = {}) => listMerged(sources, dir, options),
     count: (dir, { source }: Pick<ListOptions, 'source'> = {}) => countMerged(sources, dir, source),
     resolve: (dir, ref) => resolveMerged(sources, dir, ref),
+    dropped: (dir) => engine.dropped(dir),
     readTree: (oid: string): Promise<readonly StoredTreeEntry[]> =>
       readObject(
         oid,

@@ -141,6 +141,11 @@ async function planDirectories(
         `A command of this session may have changed any file in ${target.directory}, so the whole folder goes back to turn ${target.checkpointTurn}, changes by other sessions or people since then included (the pre-rollback snapshot keeps them).`,
       );
     }
+    const dropped = restore.checkpoint.dropped;
+    if (dropped !== undefined)
+      target.problems.push(
+        `The checkpoint of turn ${target.checkpointTurn} (${target.checkpointId.slice(0, 8)}) was dropped on ${new Date(dropped.droppedAt).toLocaleString()} by ${dropped.droppedBy}: the rewind restores it from the recently dropped area (d${dropped.number}), where it stays until ${new Date(dropped.expiresAt).toLocaleString()}.`,
+      );
     restores.set(target.directory, restore);
     directories.push(directoryPlanOf(target, restore));
   }

@@ -318,6 +318,7 @@ export class SessionRegistry implements SessionService {
 
   async planRewind(sessionId: string, toTurn: number, mode: RewindMode): ReturnType<SessionService['planRewind']> {
     const entry = await this.#catalog.find(sessionId);
+    requireConversationReachable(entry, mode);
     return this.#rewinder().plan(await this.#catalog.peek(entry), toTurn, mode);
   }
 
@@ -328,8 +329,8 @@ export class SessionRegistry implements SessionService {
     options: { readonly planId?: string; readonly actor?: PlainActor } = {},
   ): ReturnType<SessionService['rewind']> {
     const entry = await this.#catalog.find(sessionId);
-    if (entry.isClosed)
-      throw new AppError('conflict', `Session ${sessionId} is closed; open a new session or resume it.`, { sessionId });
+    // An ended or disconnected session's code always goes back; its conversation only while its agent can be told.
+    requireConversationReachable(entry, mode);
     if (entry.running > 0) {
       throw new AppError('conflict', `Session ${sessionId} is running tool calls; rewind it when they have finished.`, {
         sessionId,
@@ -525,4 +526,18 @@ export class SessionRegistry implements SessionService {
       this.#options.logger.error('A session listener failed', { error });
     }
   }
+}
+
+/**
+ * A conversation rewind tells the agent to forget turns: an ended session has no agent left to
+ * tell (its client closed it, as Claude Code does at exit), so only its code can go back. Refused
+ * with the way forward; a code rewind of any session (ended, disconnected, live) is always allowed.
+ */
+function requireConversationReachable(entry: SessionEntry, mode: RewindMode): void {
+  if (!entry.isClosed || mode === 'code') return;
+  throw new AppError(
+    'unsupported',
+    `Session ${entry.id} has ended, so its agent cannot be told to forget turns: its conversation cannot be rewound. Choose "Code only" to put its files back.`,
+    { sessionId: entry.id, mode },
+  );
 }

@@ -161,4 +161,33 @@ describe('turn undo', () => {
       message: expect.stringContaining('1–3') as unknown,
     });
   });
+
+  it('rewinds the code of an ended session (closed cleanly, as Claude Code does at exit), and refuses only its conversation', async () => {
+    await harness.sessions.close(sessionId);
+    await expect(harness.sessions.planRewind(sessionId, 2, 'both')).rejects.toMatchObject({
+      code: 'unsupported',
+      message: expect.stringContaining('Choose "Code only"') as unknown,
+    });
+    await expect(harness.sessions.rewind(sessionId, 2, 'conversation')).rejects.toMatchObject({ code: 'unsupported' });
+    expect(file('a.txt')).toBe('v3\n');
+
+    const plan = await harness.sessions.planRewind(sessionId, 2, 'code');
+    const outcome = await harness.sessions.rewind(sessionId, 2, 'code', { planId: plan.planId });
+    expect(file('a.txt')).toBe('v1\n');
+    expect(file('new2.txt')).toBeUndefined();
+    const pre = outcome.restored[0]?.preRollbackCheckpointId ?? '';
+    expect(harness.gitLog(harness.workspace)[0]?.id).toBe(pre);
+    expect(harness.contentOf(pre, 'a.txt')).toBe('v3\n');
+    const history = await harness.sessions.history(sessionId);
+    expect(history.rewinds.map((rewind) => rewind.mode)).toEqual(['code']);
+    expect(harness.sessions.summary(sessionId).status).toBe('ended');
+  });
+
+  it('rewinds a disconnected session, code and conversation', async () => {
+    await harness.sessions.disconnect(sessionId, 'the agent went away');
+    const outcome = await harness.sessions.rewind(sessionId, 3, 'both');
+    expect(outcome.rewoundTurns).toEqual([3]);
+    expect(file('a.txt')).toBe('v2\n');
+    expect(file('new1.txt')).toBe('n1\n');
+  });
 });

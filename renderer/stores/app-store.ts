@@ -4,6 +4,7 @@ import { createApprovalsSlice, type ApprovalsSlice } from './approvals-slice';
 import { createCheckpointSlice, type CheckpointSlice } from './checkpoint-slice';
 import { createConfigSlice, type ConfigSlice } from './config-slice';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
+import { createDroppedSlice, type DroppedSlice } from './dropped-slice';
 import { createHistorySlice, type HistorySlice } from './history-slice';
 import { createLiveCompareSlice, type LiveCompareSlice } from './live-compare-slice';
 import { createLiveSlice, type LiveSlice } from './live-slice';
@@ -29,7 +30,8 @@ export type AppState = ConnectionSlice &
   RestoreSlice &
   HistorySlice &
   ConfigSlice &
-  LiveCompareSlice;
+  LiveCompareSlice &
+  DroppedSlice;
 
 /** The store type components reach through the context. */
 export type AppStore = StoreApi<AppState>;
@@ -51,5 +53,6 @@ export function createAppStore(client: VigilClient): AppStore {
     ...createHistorySlice(client)(...args),
     ...createConfigSlice(client)(...args),
     ...createLiveCompareSlice(...args),
+    ...createDroppedSlice(client)(...args),
   }));
 }

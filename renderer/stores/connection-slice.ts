@@ -38,6 +38,7 @@ export function createConnectionSlice(client: VigilClient): StateCreator<AppStat
         if (connection.kind !== 'connected') return;
         void client.call('app:info', {}).then((result) => {
           if (result.ok) set({ appInfo: result.value });
+          else get().notify({ tone: 'error', title: 'Could not read the app’s details', detail: result.error.message });
         });
       }),
     openAddress: (text) => client.openAddress(text),

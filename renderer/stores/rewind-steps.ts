@@ -1,4 +1,4 @@
-import type { RewindMode, RewindOutcome } from '../../shared/contract/sessions-contract';
+import type { RewindMode, RewindOutcome, SessionSummary } from '../../shared/contract/sessions-contract';
 import type { SliceContext } from './slice-context';
 
 function describeOutcome(outcome: RewindOutcome): string {
@@ -13,13 +13,19 @@ function describeOutcome(outcome: RewindOutcome): string {
   return parts.length === 0 ? 'Nothing needed to change.' : `${parts.join(', ')}.`;
 }
 
-/** Plans rewinding a session to the start of a turn; the plan waits for the person to confirm it. */
+/** The mode a rewind starts in: code and conversation, or code only for an ended session (no agent is left to tell). */
+function startingMode(sessions: readonly SessionSummary[], sessionId: string): RewindMode {
+  return sessions.find((session) => session.id === sessionId)?.status === 'ended' ? 'code' : 'both';
+}
+
+/** Plans rewinding a session to the start of a turn (`mode` absent: the session's starting mode); the plan waits for the person to confirm it. */
 export async function planRewind(
   { client, set, get }: SliceContext,
   sessionId: string,
   toTurn: number,
-  mode: RewindMode,
+  chosenMode?: RewindMode,
 ): Promise<void> {
+  const mode = chosenMode ?? startingMode(get().sessions, sessionId);
   set({ rewind: { sessionId, toTurn, mode, phase: 'planning', plan: undefined, error: undefined } });
   const result = await client.call('sessions:plan-rewind', { sessionId, toTurn, mode });
   const flow = get().rewind;
@@ -43,9 +49,14 @@ export async function applyRewind({ client, set, get }: SliceContext): Promise<s
     planId: flow.plan.planId,
   });
   if (!result.ok) {
-    // A stale plan (conflict) is re-made so the user confirms what will really happen.
     set({ rewind: { ...flow, phase: 'confirming', error: result.error } });
-    if (result.error.code === 'conflict') await get().planRewind(flow.sessionId, flow.toTurn, flow.mode);
+    if (result.error.code !== 'conflict') return undefined;
+    // A conflict (a stale plan, a session running calls) re-makes the plan so the user confirms what
+    // will really happen; the failure's reason stays shown beside it unless the new plan failed too.
+    await get().planRewind(flow.sessionId, flow.toTurn, flow.mode);
+    const replanned = get().rewind;
+    if (replanned?.sessionId === flow.sessionId && replanned.error === undefined)
+      set({ rewind: { ...replanned, error: result.error } });
     return undefined;
   }
   set({ rewind: undefined });

@@ -42,7 +42,8 @@ export interface SessionsSlice {
   readonly loadOlderSessions: () => Promise<void>;
   readonly openTranscript: (sessionId: string) => Promise<void>;
   readonly closeTranscript: () => void;
-  readonly planRewind: (sessionId: string, toTurn: number, mode: RewindMode) => Promise<void>;
+  /** Plans a rewind; without `mode`, the session's starting mode (code only for an ended session, else both). */
+  readonly planRewind: (sessionId: string, toTurn: number, mode?: RewindMode) => Promise<void>;
   readonly applyRewind: () => Promise<void>;
   readonly cancelRewind: () => void;
   readonly receiveSession: (session: SessionSummary) => void;

@@ -79,7 +79,9 @@ export function createTimelineSlice(client: VigilClient): StateCreator<AppState,
         );
       },
 
-      openTimeline: (dir) => openTimeline(context, dir),
+      openTimeline: async (dir) => {
+        await Promise.all([openTimeline(context, dir), get().loadDropped(dir)]);
+      },
 
       setTimelineFilter: (patch) => set((state) => ({ timelineFilter: { ...state.timelineFilter, ...patch } })),
 
@@ -89,8 +91,14 @@ export function createTimelineSlice(client: VigilClient): StateCreator<AppState,
 
       receiveTimelineCount: ({ dir, total }) => receiveTimelineCount(context, dir, total),
 
-      receiveCut: (cut) =>
-        get().notify({ tone: 'warning', title: `${plural(cut.dropped, 'checkpoint')} dropped`, detail: cut.message }),
+      receiveCut: (cut) => {
+        get().notify({
+          tone: 'warning',
+          title: `${plural(cut.dropped, 'checkpoint')} dropped`,
+          detail: `${cut.message} The timeline lists them under "Recently dropped".`,
+        });
+        if (get().timeline?.dir === cut.dir) void get().loadDropped(cut.dir);
+      },
 
       receivePin: ({ dir, id, isPinned }) => {
         const timeline = get().timeline;

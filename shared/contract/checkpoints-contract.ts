@@ -10,7 +10,7 @@ import {
 } from './checkpoints-diff-schemas';
 import { restorePlanSchema, restoreProgressSchema, restoreResultSchema } from './checkpoints-restore-schemas';
 import { configProblemSchema } from './config-contract';
-import { cutRecordSchema, retentionPolicySchema } from './checkpoints-live-contract';
+import { cutRecordSchema, droppedMarkSchema, retentionPolicySchema } from './checkpoints-live-contract';
 import { defineCalls, defineEvents } from './define';
 
 /** An absolute directory path as a caller names it (resolved by the core). */
@@ -63,6 +63,8 @@ export const checkpointEntrySchema = z.object({
   isPinned: z.boolean().optional(),
   /** The name a person gave it (kept beside the commit, which never changes); absent: none. */
   name: z.string().optional(),
+  /** Set when the checkpoint left its timeline and waits in the recently dropped area (`restore DIR d<number>`). */
+  dropped: droppedMarkSchema.optional(),
 });
 
 /** One supervised directory of the store. */
@@ -153,6 +155,10 @@ export const checkpointsCalls = defineCalls({
             .optional(),
           /** Whether checkpoints of it are answered from a watcher (checked) or by walking the tree, and why. */
           watch: watchStatusSchema.optional(),
+          /** How many checkpoints the retention in force would cut at the directory's next checkpoint (a lowered checkpoints.maxSnapshots): said before it happens. */
+          wouldDrop: z.number().int().nonnegative().optional(),
+          /** How many of its checkpoints wait in the recently dropped area, restorable (`list DIR --dropped`). */
+          dropped: z.number().int().nonnegative().optional(),
         }),
       ),
       /** The latest cuts (retention, size cap, prune), newest first: nothing is dropped unrecorded. */

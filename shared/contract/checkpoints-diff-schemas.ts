@@ -29,11 +29,24 @@ export const diffTargetSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('checkpoint'), id: checkpointIdSchema }).strict(),
 ]);
 
+/** Why checkpoints were dropped: a timeline over its count, the store over its size cap, or `vigil checkpoints prune`. */
+export const cutReasonSchema = z.enum(['retention', 'size-cap', 'prune']);
+
+/** Where a checkpoint that left its timeline is now: the recently dropped area (`restore DIR d<number>`), until `expiresAt`. */
+export const droppedMarkSchema = z.object({
+  number: z.number().int().positive(),
+  droppedAt: z.string(),
+  droppedBy: cutReasonSchema,
+  expiresAt: z.string(),
+});
+
 /** A checkpoint as a diff or a plan names it. */
 export const checkpointBriefSchema = z.object({
   id: z.string(),
   reason: z.string(),
   time: z.string(),
+  /** Set when it left its timeline and is restored from the recently dropped area. */
+  dropped: droppedMarkSchema.optional(),
 });
 
 /** One changed file in a diff's file list, with its line counts. */

@@ -1,16 +1,17 @@
 import { z } from 'zod';
 import { plainActorSchema } from './actor-contract';
-import { checkpointIdSchema } from './checkpoints-diff-schemas';
+import { checkpointIdSchema, cutReasonSchema } from './checkpoints-diff-schemas';
+
+export { cutReasonSchema, droppedMarkSchema } from './checkpoints-diff-schemas';
 import { defineCalls, defineEvents } from './define';
 
 /** The retention policy in force. */
 export const retentionPolicySchema = z.object({
   maxSnapshots: z.number().int().positive(),
   maxTotalBytes: z.number().int().positive(),
+  /** Days dropped checkpoints stay restorable in the recently dropped area (absent: 7). */
+  keepDroppedDays: z.number().nonnegative().optional(),
 });
-
-/** Why checkpoints were dropped: a timeline over its count, the store over its size cap, or `vigil checkpoints prune`. */
-export const cutReasonSchema = z.enum(['retention', 'size-cap', 'prune']);
 
 /** One cut: how many checkpoints of which directory were dropped, when and why. Nothing is dropped without one. */
 export const cutRecordSchema = z.object({
@@ -29,6 +30,23 @@ export const cutRecordSchema = z.object({
   actor: plainActorSchema.optional(),
 });
 
+/** One checkpoint of the recently dropped area (`vigil checkpoints list DIR --dropped`). */
+export const droppedCheckpointSchema = z.object({
+  /** `d1` = the newest dropped checkpoint; what `restore DIR dN` takes. */
+  number: z.number().int().positive(),
+  id: z.string(),
+  /** When the checkpoint was taken, and its reason. */
+  time: z.string(),
+  reason: z.string(),
+  droppedAt: z.string(),
+  droppedBy: cutReasonSchema,
+  /** When it leaves the store (or left it, when `expiredAt` is set). */
+  expiresAt: z.string(),
+  /** Set once it left the store (its content is gone): because its days were up, or for the size cap. */
+  expiredAt: z.string().optional(),
+  expiredBecause: z.enum(['age', 'space']).optional(),
+});
+
 /** Calls about what the store keeps: pins. */
 export const checkpointsLiveCalls = defineCalls({
   'checkpoints:pin': {
@@ -45,6 +63,17 @@ export const checkpointsLiveCalls = defineCalls({
       .object({ dir: z.string().min(1).max(4096), checkpoint: checkpointIdSchema, name: z.string().max(200) })
       .strict(),
     response: z.object({ dir: z.string(), id: z.string(), name: z.string().optional(), changed: z.boolean() }),
+  },
+  'checkpoints:dropped': {
+    summary:
+      "A directory's recently dropped checkpoints (cut by retention, the size cap or a prune), d1 = newest; restorable until they expire, and those that expired with when.",
+    request: z.object({ dir: z.string().min(1).max(4096) }).strict(),
+    response: z.object({
+      dir: z.string(),
+      /** How many days the area keeps a checkpoint (config.json's checkpoints.keepDroppedDays). */
+      keepDroppedDays: z.number().nonnegative(),
+      entries: z.array(droppedCheckpointSchema),
+    }),
   },
 });
 
@@ -73,6 +102,8 @@ export const checkpointsLiveEvents = defineEvents({
   },
 });
 
+/** One checkpoint of the recently dropped area. */
+export type DroppedCheckpointData = z.infer<typeof droppedCheckpointSchema>;
 /** One cut record. */
 export type CutRecord = z.infer<typeof cutRecordSchema>;
 /** Why a cut happened. */

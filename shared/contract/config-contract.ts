@@ -19,6 +19,8 @@ export const configStateSchema = z.object({
     maxSnapshots: z.number().int().positive(),
     maxStoreMiB: z.number().positive(),
     maxFileMiB: z.number().positive(),
+    /** Days dropped checkpoints stay restorable (absent in older cores: 7). */
+    keepDroppedDays: z.number().nonnegative().optional(),
   }),
   /** Sections whose changes take effect only when Vigil restarts (named so nobody expects otherwise). */
   appliedAtRestart: z.array(z.string()),

@@ -21,7 +21,8 @@ function mebibytes(bytes: number): string {
 /** One sentence about a cut: how many, of which directory, why, and where the setting is. */
 export function describeCut(cut: Cut, dir: string, retention: RetentionPolicy): string {
   const count = `${cut.dropped} old checkpoint${cut.dropped === 1 ? '' : 's'} of ${dir}`;
-  const kept = `${cut.kept} kept`;
+  const days = retention.keepDroppedDays ?? 7;
+  const kept = `${cut.kept} kept; the dropped ones stay restorable for ${days} day${days === 1 ? '' : 's'} ("vigil checkpoints list DIR --dropped")`;
   switch (cut.reason) {
     case 'retention':
       return `Dropped ${count}: Vigil keeps ${retention.maxSnapshots} per folder (checkpoints.maxSnapshots in config.json); ${kept}.`;

@@ -1,8 +1,14 @@
+import type { CutReason } from '../../../shared/contract/checkpoints-live-contract';
 import type { RefStore } from '../store/ref-store';
+import { defaultKeepDroppedDays, keepDropped } from './dropped-area';
 import type { Timeline, TimelineCommit } from '../timeline/timeline';
 
 /** The retention policy's defaults: Hermes' gateway default of 50 per directory, 500 MiB in all. */
-export const defaultRetention = { maxSnapshots: 50, maxTotalBytes: 500 * 1024 * 1024 } as const;
+export const defaultRetention = {
+  maxSnapshots: 50,
+  maxTotalBytes: 500 * 1024 * 1024,
+  keepDroppedDays: defaultKeepDroppedDays,
+} as const;
 
 /** Files larger than this are not stored (config.json's `checkpoints.maxFileMiB`, 50 by default): one cap for every file, tracked or not. */
 export const defaultMaxFileBytes = 50 * 1024 * 1024;
@@ -34,26 +40,38 @@ function protectedLength(chain: readonly TimelineCommit[], keep: number, pinned:
   return length;
 }
 
+/** The timeline a cut applies to. */
+export interface CutTarget {
+  readonly dirhash: string;
+  readonly head: string | undefined;
+}
+
 /**
  * Keeps only the newest `keep` checkpoints of a timeline (more when a protected one is older, see
  * `protectedLength`) by marking the oldest kept one as a cut point in git's `shallow` file: ids of
- * kept checkpoints never change, git's own tools stop there, and the dropped commits become
- * unreachable (garbage collection deletes them). Returns how many checkpoints were dropped.
+ * kept checkpoints never change and git's own tools stop there. The dropped ones go to the
+ * recently dropped area first (a ref keeps them reachable: see dropped-area.ts for the order of
+ * the steps, which makes a kill at any point safe). Returns how many checkpoints were dropped.
  */
 export async function cutTimeline(
   refs: RefStore,
   timeline: Timeline,
-  head: string | undefined,
+  target: CutTarget,
   keep: number,
+  reason: CutReason,
   options: CutOptions,
 ): Promise<number> {
-  if (head === undefined) return 0;
+  if (target.head === undefined) return 0;
   const shallow = await refs.readShallow();
-  const chain = await timeline.walk(head, shallow);
+  const chain = await timeline.walk(target.head, shallow);
   const kept = Math.max(keep, protectedLength(chain, keep, options.pinned));
   if (chain.length <= kept) return 0;
   const cut = chain[Math.max(0, kept - 1)];
-  if (cut === undefined) return 0;
+  const newestDropped = chain[kept];
+  if (cut === undefined || newestDropped === undefined) return 0;
+  await options.assertHeld();
+  // 1. The dropped checkpoints get their own ref, durably, before 2. the timeline lets go of them.
+  await keepDropped(refs, target.dirhash, newestDropped.id, reason);
   shallow.add(cut.id);
   await options.assertHeld();
   await refs.writeShallow(shallow);
@@ -111,7 +129,7 @@ export async function dropOldest(
   }
   const dropped = new Map<string, { dropped: number; kept: number }>();
   for (const [dirhash, { head, keep }] of keepPerTimeline) {
-    const count = await cutTimeline(refs, timeline, head, Math.max(1, keep), options);
+    const count = await cutTimeline(refs, timeline, { dirhash, head }, Math.max(1, keep), 'size-cap', options);
     if (count > 0) dropped.set(dirhash, { dropped: count, kept: await timeline.count(head, await refs.readShallow()) });
   }
   return dropped;

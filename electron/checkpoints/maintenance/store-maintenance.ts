@@ -5,7 +5,9 @@ import type { PruneReport, RetentionPolicy } from '../checkpoint-types';
 import { collectGarbage } from '../store/garbage-collector';
 import type { ObjectStore } from '../store/object-store';
 import type { RefStore } from '../store/ref-store';
-import { cutTimeline, droppableByAge, dropOldest, type CutOptions } from './retention';
+import { expireByAge, type DroppedContext } from './dropped-area';
+import { cutTimeline, type CutOptions } from './retention';
+import { enforceSizeCap } from './size-cap';
 import { measureStore } from './store-usage';
 import type { Timeline } from '../timeline/timeline';
 import type { Disposer } from '../../lib/disposable';
@@ -36,6 +38,8 @@ export interface MaintenanceOptions {
   readonly assertHeld: () => Promise<void>;
   /** Whether other work of this process waits in line for the store lock now (a checkpoint, a restore). */
   readonly isLockWanted: () => boolean;
+  /** The recently dropped area, with the number of days it keeps checkpoints now. */
+  readonly dropped: () => DroppedContext;
 }
 
 /** What one look at the store did. */
@@ -167,9 +171,17 @@ export class StoreMaintenance {
       const { refs, timeline, store } = this.options;
       const before = await measureStore(store.objectsDir);
       let droppedCheckpoints = 0;
+      await this.#expireByAge();
       const cutOptions = await this.cutOptions();
       for (const [dirhash, head] of await refs.list()) {
-        const dropped = await cutTimeline(refs, timeline, head, this.options.retention().maxSnapshots, cutOptions);
+        const dropped = await cutTimeline(
+          refs,
+          timeline,
+          { dirhash, head },
+          this.options.retention().maxSnapshots,
+          'prune',
+          cutOptions,
+        );
         if (dropped === 0) continue;
         droppedCheckpoints += dropped;
         await this.options.reportCut({
@@ -215,6 +227,7 @@ export class StoreMaintenance {
       return 'deferred';
     }
     const { store, refs, timeline, logger } = this.options;
+    await this.#expireByAge();
     const usage = await measureStore(store.objectsDir, { estimateLoose: true });
     const isOverCap = usage.bytes > this.options.retention().maxTotalBytes;
     const isUntidy =
@@ -254,31 +267,16 @@ export class StoreMaintenance {
     return 'collected';
   }
 
-  /** Drops the oldest checkpoints (a quarter of the droppable ones per round) until the store fits its cap. */
+  /** Brings the store under its size cap (see size-cap.ts); expired or dropped batches mean garbage to collect. */
   async #enforceSizeCap(): Promise<{ droppedCheckpoints: number; droppedObjects: number }> {
-    const { store, refs, timeline, logger } = this.options;
-    const retention = this.options.retention();
-    let droppedCheckpoints = 0;
-    let droppedObjects = 0;
-    for (let round = 0; round < 6; round += 1) {
-      if ((await measureStore(store.objectsDir)).bytes <= retention.maxTotalBytes) break;
-      const cutOptions = await this.cutOptions();
-      const droppable = (await droppableByAge(refs, timeline, cutOptions.pinned)).length;
-      if (droppable === 0) {
-        logger.warn(
-          'the checkpoint store is over its size cap with only the newest and the pinned checkpoints of each directory left',
-          { cap: retention.maxTotalBytes },
-        );
-        break;
-      }
-      const cuts = await dropOldest(refs, timeline, Math.max(1, Math.ceil(droppable / 4)), cutOptions);
-      const dropped = [...cuts.values()].reduce((sum, cut) => sum + cut.dropped, 0);
-      // Only protected checkpoints (pinned, or a restore's target) are left to drop: keep them.
-      if (dropped === 0) break;
-      for (const [dirhash, cut] of cuts) await this.options.reportCut({ dirhash, ...cut, reason: 'size-cap' });
-      droppedCheckpoints += dropped;
-      droppedObjects += (await collectGarbage(store, refs, timeline, this.options.assertHeld)).droppedObjects;
-    }
-    return { droppedCheckpoints, droppedObjects };
+    return enforceSizeCap(this.options, () => this.cutOptions());
+  }
+
+  /** Lets dropped batches whose days are up leave the store (their objects go with the next collection). */
+  async #expireByAge(): Promise<void> {
+    const pinned = (await this.cutOptions()).pinned;
+    const expired = await expireByAge(this.options.dropped(), pinned);
+    if (expired > 0) this.options.logger.info('dropped checkpoints expired', { expired });
+    this.noteDropped(expired);
   }
 }

@@ -7,7 +7,7 @@ import { isDurableTemp } from '../store/durable-file';
 import { decodeTree, fileModes, hashObject, typeOfMode } from '../store/git-objects';
 import { isLooseObjectName, parseLooseObject, type ObjectStore } from '../store/object-store';
 import type { RefStore } from '../store/ref-store';
-import type { StoreLayout } from '../store/store-layout';
+import { droppedRefsFolder, type StoreLayout } from '../store/store-layout';
 import type { Timeline } from '../timeline/timeline';
 
 const inflateAsync = promisify(inflate);
@@ -136,11 +136,14 @@ async function removeTemps(context: RepairContext): Promise<number> {
   for (const file of objectTemps.flat()) await removeTemp(file);
   for (const name of await names(store.packDir))
     if (name.startsWith('tmp_')) await removeTemp(path.join(store.packDir, name));
+  const droppedRoot = path.join(layout.gitdir, droppedRefsFolder);
+  const droppedFolders = (await names(droppedRoot)).map((hash) => path.join(droppedRoot, hash));
   for (const folder of [
     layout.gitdir,
     path.join(layout.gitdir, 'refs/vigil'),
     path.join(layout.gitdir, 'logs/refs/vigil'),
     layout.registryDir,
+    ...droppedFolders,
   ]) {
     for (const name of await names(folder)) if (isDurableTemp(name)) await removeTemp(path.join(folder, name));
   }
@@ -211,6 +214,15 @@ async function resetIncompleteRefs(
     const line = `${new Date().toISOString()} refs/vigil/${dirhash}: ${head} was incomplete; ${found === undefined ? 'ref removed' : `moved back to ${found}`}\n`;
     await appendFile(layout.repairLog, line).catch(() => undefined);
     logger.error('checkpoint store repaired a timeline', { dirhash, from: head, to: found });
+  }
+  // A batch of the dropped area whose newest checkpoint is damaged cannot be restored: its ref goes, said so.
+  for (const ref of await refs.listDropped()) {
+    if (await isComplete(ref.head)) continue;
+    await context.assertHeld();
+    await refs.removeDropped(ref.dirhash, ref.name);
+    const line = `${new Date().toISOString()} refs/vigil-dropped/${ref.dirhash}/${ref.name}: ${ref.head} was incomplete; ref removed\n`;
+    await appendFile(layout.repairLog, line).catch(() => undefined);
+    logger.error('checkpoint store removed a damaged batch of dropped checkpoints', { ...ref });
   }
   return resetRefs;
 }

@@ -401,7 +401,12 @@ export async function planRestore(input: PlanInput): Promise<RestorePlan> {
   for (const entry of entries) counts[entry.action] += 1;
   return {
     dir: input.dir,
-    checkpoint: { id: input.checkpoint.id, reason: input.checkpoint.reason, time: input.checkpoint.time },
+    checkpoint: {
+      id: input.checkpoint.id,
+      reason: input.checkpoint.reason,
+      time: input.checkpoint.time,
+      ...(input.checkpoint.dropped === undefined ? {} : { dropped: input.checkpoint.dropped }),
+    },
     paths: [...input.scope.paths],
     entries,
     counts,

@@ -45,7 +45,7 @@ function yieldPoint(options: CollectOptions): Promise<void> {
   return yieldToLoop();
 }
 
-/** Every object reachable from the timelines' heads (commits, then trees, then blobs), and the cut points in use. */
+/** Every object reachable from the timelines' heads and the dropped area's refs (commits, then trees, then blobs), and the cut points in use. */
 async function reachableObjects(
   store: ObjectStore,
   refs: RefStore,
@@ -59,7 +59,9 @@ async function reachableObjects(
   const blobs: string[] = [];
   const cuts = new Set<string>();
   const pendingTrees: string[] = [];
-  for (const head of (await refs.list()).values()) {
+  // The timelines, and the batches of the recently dropped area (kept until they expire).
+  const heads = [...(await refs.list()).values(), ...(await refs.listDropped()).map((ref) => ref.head)];
+  for (const head of heads) {
     const stack = [head];
     while (stack.length > 0) {
       const id = stack.pop() as string;

@@ -6,7 +6,21 @@ import { syncDirectory } from '../../files/sync-directory';
 import { writeFileDurably } from './durable-file';
 import { isObjectId } from './git-objects';
 import { RefLog } from './ref-log';
-import { timelineRef } from './store-layout';
+import { droppedRefsFolder, timelineRef } from './store-layout';
+
+/** One ref of the recently dropped area. */
+export interface DroppedRef {
+  readonly dirhash: string;
+  /** `<droppedAt ms>-<reason>[-<n>]`: when and why the batch was cut (see maintenance/dropped-area.ts). */
+  readonly name: string;
+  /** The newest checkpoint of the batch; the batch ends at the next cut point of the shallow list. */
+  readonly head: string;
+}
+
+/** Whether a file name is a dropped-area ref's. */
+export function isDroppedRefName(name: string): boolean {
+  return /^\d{13}-(retention|size-cap|prune)(-\d+)?$/.test(name);
+}
 
 const gitConfig = [
   '[core]',
@@ -123,6 +137,50 @@ export class RefStore {
     await unlink(path.join(this.gitdir, timelineRef(dirhash))).catch((error: unknown) => {
       if (errnoCode(error) !== 'ENOENT') throw error;
     });
+  }
+
+  /**
+   * The refs of the "recently dropped" area (`refs/vigil-dropped/<dirhash>/<name>`), of one
+   * directory or of all: each keeps one batch of checkpoints a cut took off a timeline reachable.
+   */
+  async listDropped(dirhash?: string): Promise<DroppedRef[]> {
+    const root = path.join(this.gitdir, droppedRefsFolder);
+    const hashes = dirhash === undefined ? await readdir(root).catch(() => [] as string[]) : [dirhash];
+    const found: DroppedRef[] = [];
+    for (const hash of hashes) {
+      if (!/^[0-9a-f]{16}$/.test(hash)) continue;
+      for (const name of await readdir(path.join(root, hash)).catch(() => [] as string[])) {
+        if (!isDroppedRefName(name)) continue;
+        const value = (await readFile(path.join(root, hash, name), 'utf8').catch(() => '')).trim();
+        if (isObjectId(value)) found.push({ dirhash: hash, name, head: value });
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Writes a dropped-area ref and makes it durable with its folders (the store lock must be held):
+   * a cut writes it before it changes the shallow list, so no moment exists at which the
+   * checkpoints it keeps are reachable from nothing.
+   */
+  async writeDropped(dirhash: string, name: string, head: string): Promise<void> {
+    if (!isDroppedRefName(name)) throw new Error(`not a dropped-area ref name: ${name}`);
+    const root = path.join(this.gitdir, droppedRefsFolder);
+    const folder = path.join(root, dirhash);
+    await mkdir(folder, { recursive: true });
+    const file = path.join(folder, name);
+    await writeFileDurably(file, `${head}\n`);
+    for (const synced of [folder, root, path.dirname(root)]) await syncDirectory(synced);
+    this.onSynced?.([file, folder, root]);
+  }
+
+  /** Deletes a dropped-area ref (its checkpoints become garbage), durably. */
+  async removeDropped(dirhash: string, name: string): Promise<void> {
+    const folder = path.join(this.gitdir, droppedRefsFolder, dirhash);
+    await unlink(path.join(folder, name)).catch((error: unknown) => {
+      if (errnoCode(error) !== 'ENOENT') throw error;
+    });
+    await syncDirectory(folder).catch(() => undefined);
   }
 
   /** The commits where pruned timelines were cut (their parents are gone). */

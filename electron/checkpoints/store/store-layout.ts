@@ -42,6 +42,9 @@ export function dirHash(resolvedDir: string): string {
   return createHash('sha256').update(resolvedDir).digest('hex').slice(0, 16);
 }
 
+/** Where the refs of the recently dropped area live: `refs/vigil-dropped/<dirhash>/<droppedAt>-<reason>`. */
+export const droppedRefsFolder = 'refs/vigil-dropped';
+
 /** The ref of a directory's timeline. */
 export function timelineRef(dirhash: string): string {
   return `refs/vigil/${dirhash}`;

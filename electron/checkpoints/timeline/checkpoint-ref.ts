@@ -10,6 +10,12 @@ export type CheckpointRef =
     }
   | { readonly kind: 'id'; readonly prefix: string };
 
+/** The number of a recently dropped checkpoint a user typed (`d1` = the newest dropped), or undefined. */
+export function droppedNumberOf(value: string): number | undefined {
+  const match = /^d(\d{1,6})$/i.exec(value.trim());
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+}
+
 /**
  * Parses a checkpoint reference from a user (CLI argument, UI): `N` (1 = newest, as in the seed's
  * /rollback list) or 4–40 hex characters of an id. Anything else — an option-looking `-x`, a
@@ -29,7 +35,7 @@ export function parseCheckpointRef(value: string): CheckpointRef {
   if (/^[0-9a-fA-F]{4,40}$/.test(text)) return { kind: 'id', prefix: text.toLowerCase() };
   throw new AppError(
     'invalid_request',
-    `"${value}" is not a checkpoint number or id: use a number from "vigil checkpoints list" (1 = newest) or at least 4 hex characters of an id.`,
+    `"${value}" is not a checkpoint number or id: use a number from "vigil checkpoints list" (1 = newest), d1, d2, … from "vigil checkpoints list --dropped", or at least 4 hex characters of an id.`,
     {
       field: 'checkpoint',
     },

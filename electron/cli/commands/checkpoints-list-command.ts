@@ -3,6 +3,7 @@ import type { CheckpointEntry } from '../../checkpoints';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand } from '../cli-command';
 import { changeSummary, directoryArgument, localTime } from './checkpoint-command';
 import { sourceOption, withMergedCheckpoints } from './checkpoints-sources';
+import { listDropped } from './checkpoints-dropped-list';
 
 /** Who caused a checkpoint, briefly: `claude · session s-1 · turn 3 · write_file`. */
 export function attributionText(entry: CheckpointEntry): string {
@@ -31,7 +32,7 @@ export const checkpointsListCommand: CliCommand = {
   name: 'list',
   summary:
     "List a directory's checkpoints (Vigil's and Hermes Agent's), numbered 1 = newest, with change stats and who made them.",
-  usage: 'vigil checkpoints list DIR [--source vigil|hermes] [--limit N] [--json]',
+  usage: 'vigil checkpoints list DIR [--source vigil|hermes] [--limit N] [--dropped] [--json]',
   help: [
     "Vigil's own checkpoints and those Hermes Agent recorded ($HERMES_HOME, else ~/.hermes; read, never",
     'written) form one list, newest first; the source column says which is which.',
@@ -39,15 +40,23 @@ export const checkpointsListCommand: CliCommand = {
     'Options:',
     '  --source S  only vigil or only hermes checkpoints; the numbers stay those of the whole list',
     '  --limit N   show only the N newest',
+    '  --dropped   list the recently dropped checkpoints instead (cut by retention, the size cap or a prune),',
+    '              d1 = newest; "vigil checkpoints restore DIR d1" restores one until it expires',
     '  --json      print { dir, total, entries } as one JSON document (each entry with its number and source)',
     '',
     'Use the numbers with "vigil checkpoints diff DIR N" and "vigil checkpoints restore DIR N",',
     'whichever source the checkpoint comes from; ids (or their first characters) work too.',
   ].join('\n'),
-  options: { limit: { type: 'string' }, json: { type: 'boolean' }, source: { type: 'string' } },
+  options: {
+    limit: { type: 'string' },
+    json: { type: 'boolean' },
+    source: { type: 'string' },
+    dropped: { type: 'boolean' },
+  },
   positionals: { min: 1, max: 1, names: 'DIR' },
   async run(args, io) {
     const dir = directoryArgument(io, args.positionals[0]);
+    if (flagOption(args, 'dropped')) return listDropped(io, dir, flagOption(args, 'json'));
     const limitText = stringOption(args, 'limit');
     if (limitText !== undefined && !/^[1-9]\d*$/.test(limitText))
       throw new UsageError(`--limit takes a whole number of at least 1, not "${limitText}"`);

@@ -2,7 +2,13 @@ import { escapeControls } from '../../../shared/text/control-characters';
 import { exitCodes, flagOption, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import { formatBytes } from '../../../shared/text/format-bytes';
 import { directoryArgument, localTime, withCheckpoints } from './checkpoint-command';
-import { pinnedText, printConfigAndCuts, printWatch, type StatusView } from './checkpoints-status-extras';
+import {
+  pinnedText,
+  printConfigAndCuts,
+  printWatch,
+  retentionLines,
+  type StatusView,
+} from './checkpoints-status-extras';
 
 /** Skipped paths shown per directory before the rest is summarised. */
 const shownSkips = 25;
@@ -43,6 +49,7 @@ function printStatus(status: StatusView, io: CliIo): void {
     );
     printRules(io, directory.rules);
     printWatch(io, directory);
+    for (const line of retentionLines(directory, status)) writeLine(io.stdout, line);
     if (directory.skipped.length === 0) {
       writeLine(io.stdout, '  nothing skipped');
       continue;

@@ -48,3 +48,23 @@ export function printWatch(io: CliIo, directory: StatusView['directories'][numbe
   for (const walked of watch.walkedPaths)
     writeLine(io.stdout, `  walked at every checkpoint: ${escapeControls(walked.path)}/ (${walked.reason})`);
 }
+
+/**
+ * What retention will do and did to a directory: the checkpoints its next checkpoint would cut (a
+ * lowered checkpoints.maxSnapshots, said before it applies) and those waiting in the dropped area.
+ */
+export function retentionLines(directory: StatusView['directories'][number], status: StatusView): string[] {
+  const lines: string[] = [];
+  const days = status.retention.keepDroppedDays ?? 7;
+  const wouldDrop = directory.wouldDrop ?? 0;
+  if (wouldDrop > 0)
+    lines.push(
+      `  ! the next checkpoint will drop ${wouldDrop} old checkpoint(s): checkpoints.maxSnapshots is ${status.retention.maxSnapshots}. They stay restorable for ${days} day(s) in the recently dropped area; raise maxSnapshots in config.json to keep them on the timeline.`,
+    );
+  const dropped = directory.dropped ?? 0;
+  if (dropped > 0)
+    lines.push(
+      `  ${dropped} recently dropped checkpoint(s), restorable: vigil checkpoints list ${directory.dir} --dropped`,
+    );
+  return lines;
+}

@@ -44,7 +44,7 @@ export function TranscriptPanel({ session }: { readonly session: SessionSummary 
         ) : (
           <TranscriptView
             history={transcript.history}
-            onRewind={(turn) => void planRewind(session.id, turn, 'both')}
+            onRewind={(turn) => void planRewind(session.id, turn)}
             onOpenCheckpoint={(dir, id) => navigate({ screen: 'timeline', dir, checkpointId: id })}
           />
         )}

@@ -96,7 +96,7 @@ function useTimelineItems({ dir, entries, allEntries }: TimelineListProps): {
     onRewind: (entry) =>
       entry.attribution.sessionId !== undefined &&
       entry.attribution.turn !== undefined &&
-      void planRewind(entry.attribution.sessionId, entry.attribution.turn, 'both'),
+      void planRewind(entry.attribution.sessionId, entry.attribution.turn),
   };
   return { items, row };
 }

@@ -14,6 +14,7 @@ import { TimelineOverlays } from './timeline-overlays';
 import { TimelineEmpty } from './timeline-empty';
 import { TimelineFilters } from './timeline-filters';
 import { TimelineList } from './timeline-list';
+import { DroppedSection, droppedText } from './dropped-section';
 import { connectTargetOf } from '../../model/connect-target';
 
 const noEntries: readonly TimelineEntry[] = [];
@@ -93,8 +94,27 @@ function TimelineNotices({
   const timeline = useAppStore((state) => state.timeline);
   const fileFilter = useAppStore((state) => state.fileFilter);
   const openTimeline = useAppStore((state) => state.openTimeline);
+  const maxSnapshots = useAppStore((state) => state.config?.checkpoints.maxSnapshots);
+  const keepDroppedDays = useAppStore((state) => state.config?.checkpoints.keepDroppedDays) ?? 7;
+  // A lowered checkpoints.maxSnapshots cuts at the next checkpoint: said before it applies.
+  const overLimit =
+    timeline !== undefined && timeline.dir === routeDir && maxSnapshots !== undefined && timeline.total > maxSnapshots
+      ? timeline.total + 1 - maxSnapshots
+      : 0;
   return (
     <>
+      {overLimit > 0 && (
+        <div
+          className="screen-notice retention-notice"
+          role="status"
+          data-testid="retention-pending-cut"
+          data-count={overLimit}
+        >
+          The next checkpoint of this folder will drop {overLimit} old checkpoint{overLimit === 1 ? '' : 's'}:
+          checkpoints.maxSnapshots is {maxSnapshots}. They stay restorable for {keepDroppedDays} days under “Recently
+          dropped”; raise maxSnapshots in config.json to keep them on the timeline.
+        </div>
+      )}
       {timeline !== undefined && timeline.load.kind === 'failed' && (
         <div className="screen-notice">
           <ErrorNotice
@@ -139,6 +159,29 @@ function CheckpointPane({
 }) {
   const index = all.findIndex((entry) => entry.id === checkpointId);
   const selected = all[index];
+  const dropped = useAppStore((state) => state.dropped?.entries.find((entry) => entry.id === checkpointId));
+  const planRestoreOf = useAppStore((state) => state.planRestoreOf);
+  const dir = useAppStore((state) => state.dropped?.dir);
+  if (selected === undefined && dropped !== undefined && dir !== undefined) {
+    // A chip or a link to a checkpoint retention took off the timeline: where it is, and the way back.
+    return (
+      <div className="checkpoint-detail checkpoint-placeholder" data-testid="dropped-checkpoint" data-id={dropped.id}>
+        <p>
+          Checkpoint d{dropped.number} ({dropped.id.slice(0, 8)}, “{dropped.reason}”) is no longer on the timeline: it
+          was {droppedText(dropped)}.
+        </p>
+        {dropped.expiredAt === undefined && (
+          <button
+            type="button"
+            data-testid="dropped-checkpoint-restore"
+            onClick={() => void planRestoreOf(dir, dropped.id, [])}
+          >
+            Restore from it…
+          </button>
+        )}
+      </div>
+    );
+  }
   return selected !== undefined ? (
     <CheckpointDetail entry={selected} newer={all[index - 1]?.id} older={selected.parent ?? all[index + 1]?.id} />
   ) : (
@@ -206,6 +249,7 @@ export function TimelineScreen() {
               isLoading={timeline?.load.kind === 'loading'}
             />
           )}
+          {routeDir !== undefined && <DroppedSection dir={routeDir} />}
           {visible.length === 0 && timeline?.load.kind === 'ready' && (
             <p className="muted timeline-none">
               {isFiltered ? 'No checkpoint matches the filter.' : 'This directory has no checkpoints.'}
