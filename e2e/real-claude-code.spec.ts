@@ -221,10 +221,8 @@ test('bypass mode (--dangerously-skip-permissions): Vigil still refuses what it 
   ]);
 });
 
-test.fixme('bypass mode: an ask, which no person will see, is answered as a deny with its reason', async ({
-  vigil,
-}) => {
-  // Pending: the hooks' fix (helper "hooks") that answers "deny" where the agent would not ask a person.
+test('bypass mode: an ask, which no person will see, is answered as a deny with its reason', async ({ vigil }) => {
+  // Claude Code obeys only a deny in this mode: Vigil's ask must arrive as one, with the reason.
   if (agent === undefined) return;
   const run = await agent.run(['-p', `${scenarioMarker('cc-ask')} Make a marker`, '--dangerously-skip-permissions']);
   expect(run.code, run.stderr).toBe(0);

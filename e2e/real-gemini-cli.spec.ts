@@ -127,10 +127,10 @@ test('hooks: checkpoints before write_file (replace finds that one) and run_shel
   expect(await readFile(path.join(vigil.workspace, 'legacy/old.txt'), 'utf8')).toBe('the old way\n');
 });
 
-test.fixme('headless: an ask, which no person can answer, is a deny with its reason; later calls still run', async ({
+test('headless: an ask, which no person can answer, is a deny with its reason; later calls still run', async ({
   vigil,
 }) => {
-  // Pending: the hooks' fix (helper "hooks") that answers "deny" where no person can be asked (issue 32).
+  // gemini -p has nobody to ask: Vigil's ask must arrive as a deny with the reason, never a silent end.
   if (agent === undefined) return;
   const run = await agent.run(headless(`${scenarioMarker('gm-ask')} Make a marker`));
   expect(run.code, run.stderr).toBe(0);
