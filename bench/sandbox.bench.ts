@@ -65,7 +65,7 @@ export const run: BenchArea = async (context) => {
       try {
         await runCommand('echo ok', root, prepared);
       } finally {
-        prepared.ended();
+        await prepared.ended();
       }
       return { wrap: wrapped - start, total: performance.now() - start };
     };
