@@ -13,7 +13,8 @@ beforeEach(async () => {
   ({ dir: base, remove } = await makeTempDir('vigil-tool-cli-'));
   project = path.join(base, 'project');
   mkdirSync(project);
-  env = { VIGIL_HOME: path.join(base, 'vigil-home'), HOME: base };
+  // HOME beside the project, not above it: a root holding the home folder is refused.
+  env = { VIGIL_HOME: path.join(base, 'vigil-home'), HOME: path.join(base, 'user') };
 });
 afterEach(async () => {
   await remove();
@@ -71,10 +72,13 @@ describe('vigil tool', () => {
   });
 
   it('confines paths to --root (default: --cwd) and protects the Vigil data folder', async () => {
-    writeFileSync(path.join(base, 'outside.txt'), 'outside');
+    const shared = path.join(base, 'shared');
+    mkdirSync(shared);
+    writeFileSync(path.join(shared, 'outside.txt'), 'outside');
     const [outside, widened, vigilHome] = await Promise.all([
-      tool('read_file', { path: '../outside.txt' }),
-      tool('read_file', { path: '../outside.txt' }, ['--root', base]),
+      tool('read_file', { path: '../shared/outside.txt' }),
+      tool('read_file', { path: '../shared/outside.txt' }, ['--root', project, '--root', shared]),
+      // A root that holds the data folder is refused as a whole: nothing in it is written.
       tool('write_file', { path: '../vigil-home/serve.json', content: '{}' }, ['--root', base]),
     ]);
     expect(outside).toMatchObject({
@@ -82,9 +86,12 @@ describe('vigil tool', () => {
       json: { error: { code: 'outside_workspace', details: { roots: [project] } } },
     });
     expect(widened).toMatchObject({ code: 0, json: { content: '     1\toutside' } });
-    expect(vigilHome).toMatchObject({ code: 1, json: { error: { code: 'forbidden_path' } } });
+    expect(vigilHome).toMatchObject({
+      code: 1,
+      json: { error: { code: 'forbidden_path', details: { field: 'roots' } } },
+    });
     // The data folder now holds the calls' session logs, but no agent wrote into it.
-    expect(readdirSync(base).sort()).toEqual(['outside.txt', 'project', 'vigil-home']);
+    expect(readdirSync(base).sort()).toEqual(['project', 'shared', 'vigil-home']);
     expect(existsSync(path.join(base, 'vigil-home', 'serve.json'))).toBe(false);
   });
 

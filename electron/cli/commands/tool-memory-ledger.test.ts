@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runVigil } from '../../test-support/run-vigil';
@@ -28,8 +29,18 @@ describe('vigil tool memory', () => {
     async () => {
       const memories = path.join(base, 'home', 'memories');
       expect((await runVigil(['memory', 'add', 'first entry'], { env })).code).toBe(0);
+      // A project folder of its own: a root holding the data folder or the home folder is refused.
+      const project = path.join(base, 'project');
+      await mkdir(project);
       const call = await runVigil(
-        ['tool', 'memory', '--args', '{"action": "add", "target": "memory", "content": "second entry"}', '--cwd', base],
+        [
+          'tool',
+          'memory',
+          '--args',
+          '{"action": "add", "target": "memory", "content": "second entry"}',
+          '--cwd',
+          project,
+        ],
         { env },
       );
       expect(call.code).toBe(0);
