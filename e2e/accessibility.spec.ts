@@ -58,7 +58,8 @@ for (const { width, height, colorScheme } of [
       await check('transcript');
       await page.getByTestId('nav-timeline').click();
       await expect(page.getByTestId('timeline-entry')).toHaveCount(1);
-      await page.getByTestId('timeline-entry').first().click();
+      // On its title: the row's own buttons (Restore…, Rewind…) sit beside it on hover.
+      await page.getByTestId('timeline-entry').first().getByTestId('row-title').click();
       await expect(page.getByTestId('checkpoint-detail')).toHaveAttribute('data-state', 'ready');
       await check('timeline and checkpoint detail');
       await page.getByTestId('nav-memory').click();

@@ -24,6 +24,8 @@ async function openCheckpoint(page: Page, id: string): Promise<Locator> {
 }
 
 async function centre(locator: Locator): Promise<{ x: number; y: number }> {
+  // A live comparison may draw the rows again meanwhile: wait for the row as it is now.
+  await locator.waitFor({ state: 'visible' });
   const box = await locator.boundingBox();
   if (box === null) throw new Error('not on screen');
   return { x: box.x + Math.min(60, box.width / 2), y: box.y + box.height / 2 };
@@ -93,7 +95,12 @@ test('a click shows a file’s diff, the checkbox selects it, and Restore this f
   await expect(files).toHaveAttribute('data-selected-count', '2');
   await expect(
     page.locator('[data-testid="changed-file"][data-path="a.txt"]').getByTestId('file-check'),
-  ).toHaveAttribute('aria-checked', 'true');
+  ).toHaveAttribute('data-state', 'checked');
+  // Assistive technology reads the same from the row (the grid's rows are selectable).
+  await expect(page.locator('[role="row"]:has([data-testid="changed-file"][data-path="a.txt"])')).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
   await expect(page.getByTestId('restore-selected')).toHaveText('Restore selected (2)');
   // The diff still shows the file clicked.
   await expect(stacked.getByTestId('stacked-file')).toHaveAttribute('data-path', 'c.txt');
@@ -121,7 +128,8 @@ test('the stacked view shows 200 changed files, with a tree to jump and a notice
   for (const name of names) await writeFile(path.join(vigil.workspace, name), `${name}\nfirst\n`);
   await writeFile(path.join(vigil.workspace, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
   await writeFile(path.join(vigil.workspace, 'build.log'), 'excluded\n');
-  await writeFile(path.join(vigil.workspace, 'huge.txt'), 'x'.repeat(11 * 1024 * 1024));
+  // Over the size cap (50 MiB by default).
+  await writeFile(path.join(vigil.workspace, 'huge.txt'), Buffer.alloc(51 * 1024 * 1024, 0x78));
   await writeFile(path.join(vigil.workspace, 'blob.dat'), Buffer.from([0, 1, 2, 3, 0, 255]));
   await runCli(vigil.home, ['checkpoint', vigil.workspace]);
   const id = await newestCheckpoint(vigil.home, vigil.workspace);
