@@ -458,11 +458,10 @@ test('a drag over the old lines of a rewritten block, or over its new lines, res
       await page.mouse.wheel(0, 200);
       await expect(lines.nth(2)).toBeInViewport();
     }
-    const from = await centre(lines.nth(0));
-    const to = await centre(lines.nth(side === 'removed' ? 10 : 2));
-    await page.mouse.move(from.x, from.y);
+    // A real mouse: press on the first line, drag onto the last, release (each spot found as the rows are drawn then).
+    await lines.nth(0).hover({ position: { x: 60, y: 8 } });
     await page.mouse.down();
-    await page.mouse.move(to.x, to.y, { steps: 6 });
+    await lines.nth(side === 'removed' ? 10 : 2).hover({ position: { x: 60, y: 8 } });
     await page.mouse.up();
     // Old side: the 11 old lines and the 25 new lines that stand for them; new side: 3 + 3.
     await expect(stacked).toHaveAttribute('data-picked', side === 'removed' ? '36' : '6');
