@@ -461,7 +461,10 @@ test('a drag over the old lines of a rewritten block, or over its new lines, res
     // A real mouse: press on the first line, drag onto the last, release (each spot found as the rows are drawn then).
     await lines.nth(0).hover({ position: { x: 60, y: 8 } });
     await page.mouse.down();
-    await lines.nth(side === 'removed' ? 10 : 2).hover({ position: { x: 60, y: 8 } });
+    // The press has picked its line before the pointer moves on.
+    await expect(stacked).not.toHaveAttribute('data-picked', '0');
+    const to = await centre(lines.nth(side === 'removed' ? 10 : 2));
+    await page.mouse.move(to.x, to.y, { steps: 6 });
     await page.mouse.up();
     // Old side: the 11 old lines and the 25 new lines that stand for them; new side: 3 + 3.
     await expect(stacked).toHaveAttribute('data-picked', side === 'removed' ? '36' : '6');
