@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { access, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { repoRoot, tsxLoader, vigilEntry, type VigilRun } from '../test-support/run-vigil';
+import { childEnv, repoRoot, tsxLoader, vigilEntry, type VigilRun } from '../test-support/run-vigil';
 import { makeTempDir } from '../test-support/temp-dir';
 import { callsOf, printed, runHook, sessionHistory } from './test-support/hook-runs';
 import { claudeCodeEvents, geminiCliEvents, type RecordedSession } from './test-support/recorded-events';
@@ -37,7 +37,7 @@ child.on('close', (code) => process.exit(code ?? 1));
   );
   const child = spawn(process.execPath, [fake, '-p', 'do it'], {
     cwd: repoRoot,
-    env: { ...process.env, ...env, EVENT: JSON.stringify(event) },
+    env: childEnv({ ...env, EVENT: JSON.stringify(event) }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

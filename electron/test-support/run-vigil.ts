@@ -27,11 +27,25 @@ export interface VigilSpawnOptions {
   readonly input?: string | Buffer;
 }
 
+/**
+ * The variables by which a CI runner announces itself. Gemini CLI treats a run under them as
+ * headless, and so does Vigil's hook for it; the tests run on CI runners and on desks alike, so a
+ * child inherits none of them, and a test about CI sets them itself.
+ */
+const ciMarkers = ['CI', 'GITHUB_ACTIONS', 'GEMINI_CLI_INTEGRATION_TEST'] as const;
+
+/** This process's environment without the CI runner's markers, with `extra` on top: what a test's child process starts with. */
+export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ciMarkers) delete env[name];
+  return { ...env, ...extra };
+}
+
 /** Starts `vigil ARGS` as a real child process (Node + tsx on the TypeScript source). */
 export function spawnVigil(args: readonly string[], options: VigilSpawnOptions = {}): ChildProcessWithoutNullStreams {
   const child = spawn(process.execPath, ['--import', tsxLoader, vigilEntry, ...args], {
     cwd: options.cwd ?? repoRoot,
-    env: { ...process.env, ...options.env },
+    env: childEnv(options.env),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   if (options.input !== undefined) child.stdin.end(options.input);
