@@ -10,7 +10,7 @@ import type { BenchArea, BenchContext, BenchSection } from './harness';
 export const run: BenchArea = async (context: BenchContext): Promise<BenchSection> => {
   const { isQuick } = context;
   const log = (line: string): void => context.log(line);
-  const kills = await runKillSeries({ kills: isQuick ? 3 : 1000, seed: 1, log });
+  const kills = await runKillSeries({ kills: isQuick ? 3 : 1000, seed: 1, jobs: 2, log });
   const power = await runPowerCutSeries({ seed: 1, maxPrefixes: isQuick ? 6 : 400, omit: isQuick ? 1 : 4, log });
   const race = await runRaceSeries({ trials: isQuick ? 4 : 200, seed: 2900 });
   const failures = kills.reduce((sum, report) => sum + report.failures.length, 0);
@@ -22,11 +22,12 @@ export const run: BenchArea = async (context: BenchContext): Promise<BenchSectio
     tables: [
       {
         caption: 'SIGKILL at random points (seed 1)',
-        columns: ['operation', 'kills', 'kills after an acknowledgement', 'failed'],
+        columns: ['operation', 'kills', 'kills after an acknowledgement', 'median round (ms)', 'failed'],
         rows: kills.map((report) => [
           report.operation,
           String(report.kills),
           String(report.afterAck),
+          String(Math.round(report.medianRoundMs)),
           String(report.failures.length),
         ]),
       },

@@ -1,9 +1,9 @@
 import { crashOperations, runKillSeries, type CrashOperation } from './test-support/crash-series';
 
 /**
- * The long SIGKILL series: `tsx scripts/crash-kill.ts [--kills N] [--seed S] [--out FILE] [OPERATION ...]`
+ * The long SIGKILL series: `tsx scripts/crash-kill.ts [--kills N] [--seed S] [--jobs J] [--out FILE] [OPERATION ...]`
  * (default: 1,000 kills of each of checkpoint, restore, prune and cut, seed 1). FILE (JSON) holds the
- * counts so far, rewritten every 25 kills. `npm run bench -- crash` runs the same series.
+ * counts so far, rewritten every 25 kills. J operations are killed at once, each on its own store (default 1). `npm run bench -- crash` runs the same series.
  */
 function option(name: string, fallback: string): string {
   const index = process.argv.indexOf(name);
@@ -18,11 +18,12 @@ const reports = await runKillSeries({
   seed: Number(option('--seed', '1')),
   operations: named.length > 0 ? (named as CrashOperation[]) : crashOperations,
   out: option('--out', '') === '' ? undefined : option('--out', ''),
+  jobs: Number(option('--jobs', '1')),
   log: (line) => process.stdout.write(`${line}\n`),
 });
 for (const report of reports) {
   process.stdout.write(
-    `${report.operation}: ${report.kills} kills (${report.afterAck} after an acknowledgement), ${report.failures.length} failed\n`,
+    `${report.operation}: ${report.kills} kills (${report.afterAck} after an acknowledgement, median round ${Math.round(report.medianRoundMs)} ms), ${report.failures.length} failed\n`,
   );
   for (const failure of report.failures.slice(0, 20)) process.stdout.write(`  ${failure}\n`);
 }

@@ -18,6 +18,8 @@ export async function runKillSeries(options: {
   readonly seed: number;
   readonly operations?: readonly CrashOperation[];
   readonly out?: string;
+  /** How many operations are killed at once (each on its own store); 1 by default. */
+  readonly jobs?: number;
   readonly log: (line: string) => void;
 }): Promise<KillReport[]> {
   const reports: KillReport[] = [];
@@ -28,20 +30,25 @@ export async function runKillSeries(options: {
   };
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'vigil-crash-kill-'));
   try {
-    for (const operation of options.operations ?? crashOperations) {
-      const report = await runKills(operation, scratch, {
-        kills: options.kills,
-        seed: options.seed,
-        onKill: (done, failures, afterAck) => {
-          progress[operation] = { kills: done, afterAck, failures: failures.slice(0, 20) };
-          if (done % 25 !== 0) return;
-          save();
-          options.log(`${operation}: ${done}/${options.kills} kills, ${failures.length} failed`);
-        },
-      });
-      reports.push(report);
-      save();
-    }
+    const queue = [...(options.operations ?? crashOperations)];
+    const worker = async (): Promise<void> => {
+      for (let operation = queue.shift(); operation !== undefined; operation = queue.shift()) {
+        const report = await runKills(operation, scratch, {
+          kills: options.kills,
+          seed: options.seed,
+          onKill: (done, failures, afterAck) => {
+            progress[operation] = { kills: done, afterAck, failures: failures.slice(0, 20) };
+            if (done % 25 !== 0) return;
+            save();
+            options.log(`${operation}: ${done}/${options.kills} kills, ${failures.length} failed`);
+          },
+        });
+        reports.push(report);
+        save();
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, options.jobs ?? 1) }, worker));
+    reports.sort((x, y) => crashOperations.indexOf(x.operation) - crashOperations.indexOf(y.operation));
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { silentLogger } from '../../logging/logger';
 import { repoRoot } from '../../test-support/run-vigil';
@@ -31,13 +32,21 @@ export async function bundleChild(scratch: string): Promise<string> {
   return outfile;
 }
 
-/** How long after "ready" a kill may land, per operation (ms): a few rounds of each on a busy machine. */
-const killWindow: Readonly<Record<CrashOperation, number>> = {
+/**
+ * The first kill's window after "ready" (ms), per operation: a few rounds of each on a busy
+ * machine. Later kills use three times the median round the child itself timed (see `nextWindow`), so a
+ * quiet machine does not spend most of a series waiting, and a loaded one still spreads its kills
+ * over every phase of a round and past its acknowledgement.
+ */
+const firstWindow: Readonly<Record<CrashOperation, number>> = {
   checkpoint: 1500,
   prune: 2500,
   cut: 3000,
   restore: 2500,
 };
+
+/** The shortest window (ms): below it, the child's start and the kill's own latency dominate. */
+const minimumWindow = 120;
 
 /** What a series of kills found. */
 export interface KillReport {
@@ -47,10 +56,18 @@ export interface KillReport {
   /** Kills that landed after at least one acknowledgement (the rest hit the first step). */
   readonly afterAck: number;
   readonly failures: readonly string[];
+  /** The median length of one round of the operation, as the children timed it (ms). */
+  readonly medianRoundMs: number;
+}
+
+/** What one killed child printed, and how long its finished rounds took (ms). */
+interface KilledRun {
+  readonly output: string;
+  readonly rounds: readonly number[];
 }
 
 /** Runs the child until `delay` ms after it is ready, SIGKILLs it, and returns what it printed. */
-function runAndKill(child: string, args: readonly string[], delay: number): Promise<string> {
+function runAndKill(child: string, args: readonly string[], delay: number): Promise<KilledRun> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [child, ...args], {
       cwd: repoRoot,
@@ -58,17 +75,42 @@ function runAndKill(child: string, args: readonly string[], delay: number): Prom
     });
     let out = '';
     let err = '';
+    const rounds: number[] = [];
+    let roundStart = 0;
     proc.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
     proc.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       const isReady = !out.includes('ready\n') && `${out}${chunk}`.includes('ready\n');
+      const now = performance.now();
+      for (let at = chunk.indexOf('round\n'); at >= 0; at = chunk.indexOf('round\n', at + 1)) {
+        if (roundStart > 0) rounds.push(now - roundStart);
+        roundStart = now;
+      }
       out += chunk;
       if (isReady) void sleep(delay).then(() => proc.kill('SIGKILL'));
     });
     proc.on('exit', (code, signal) => {
-      if (signal === 'SIGKILL') resolve(out);
+      if (signal === 'SIGKILL') resolve({ output: out, rounds });
       else reject(new Error(`the ${args[0] ?? ''} child exited by itself (code ${String(code)}): ${err}`));
     });
   });
+}
+
+/** The median of the round lengths seen so far (0 when none). */
+function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/**
+ * The window of kill number `kill`: three times the median round seen lately. Every 20th kill (the first
+ * included) waits the long first window instead, so rounds slower than the window are still timed
+ * and a machine that slows down widens the window again rather than shrinking it.
+ */
+function nextWindow(operation: CrashOperation, kill: number, recentRounds: readonly number[]): number {
+  const round = median(recentRounds);
+  if (kill % 20 === 0 || round === 0) return firstWindow[operation];
+  return Math.max(minimumWindow, Math.round(3 * round));
 }
 
 /** A project with a first checkpoint (for a restore: the A state, pinned, whose id the child restores to). */
@@ -107,10 +149,13 @@ export async function runKills(
   const child = await bundleChild(path.join(scratch, operation));
   let head: string | undefined = prepared.head;
   const failures: string[] = [];
+  const rounds: number[] = [];
   let afterAck = 0;
   for (let kill = 0; kill < options.kills; kill += 1) {
-    const delay = Math.floor(random() * killWindow[operation]);
-    const output = await runAndKill(child, [operation, root, dir, '', prepared.base], delay);
+    const delay = Math.floor(random() * nextWindow(operation, kill, rounds.slice(-60)));
+    const run = await runAndKill(child, [operation, root, dir, '', prepared.base], delay);
+    rounds.push(...run.rounds);
+    const output = run.output;
     const acks = acknowledged(output, head);
     if (acks.checkpoints.length > (head === undefined ? 0 : 1) || acks.restoring !== undefined) afterAck += 1;
     const checked = await checkAfterCrash(operation, root, dir, acks);
@@ -118,5 +163,5 @@ export async function runKills(
     head = checked.head;
     options.onKill?.(kill + 1, failures, afterAck);
   }
-  return { operation, seed: options.seed, kills: options.kills, afterAck, failures };
+  return { operation, seed: options.seed, kills: options.kills, afterAck, failures, medianRoundMs: median(rounds) };
 }

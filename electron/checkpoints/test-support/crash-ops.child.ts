@@ -12,7 +12,8 @@ import { crashStates, type CrashOperation } from './crash-states';
  * It prints "ready" once the store is open, then a line after each step the caller may count on:
  * "ack ID" once a checkpoint call returned (checkpoint, prune, cut), "b ID TREE" once the "B"
  * state is checkpointed and "restoring" right before a restore to BASE_CHECKPOINT (the "A" state),
- * "restored ID" (the pre-rollback snapshot) once it returned, "laying" before it changes the project again, "pruned" after a prune. It runs
+ * "restored ID" (the pre-rollback snapshot) once it returned, "laying" before it changes the project again, "pruned" after a prune, and "round" as each
+ * round starts (the harness times rounds by it, to size its kill window). It runs
  * until killed, or ROUNDS rounds (then prints "finished"). With "prepared", the first restore round
  * finds the B state already laid down and checkpointed (the power-cut checker traces the restore alone).
  */
@@ -113,6 +114,7 @@ const parent = process.ppid;
 for (let index = 0; index < rounds; index += 1) {
   // An orphan (the harness died) stops instead of looping forever.
   if (process.ppid !== parent) process.exit(3);
+  say('round');
   await round(index);
 }
 await service.dispose();
