@@ -17,6 +17,8 @@ export function configFileOf(
       return path.join(places.hermesHome, 'config.yaml');
     case 'claude-code':
       return path.join(places.project, '.mcp.json');
+    case 'gemini-cli':
+      return path.join(places.project, '.gemini', 'settings.json');
     case 'cursor':
       return path.join(places.project, '.cursor', 'mcp.json');
     case 'vscode':

@@ -43,15 +43,22 @@ describe('connect snippets', () => {
       expect(stdioEntry?.env['VIGIL_HOME'], client).toBe('/home/you/.vigil');
       expect(stdioEntry?.env['HERMES_HOME'], client).toBe(client === 'hermes' ? '/home/you/.hermes' : undefined);
       const httpEntry = (
-        parse(http) as Record<string, Record<string, { url: string; headers: Record<string, string> }>>
+        parse(http) as Record<
+          string,
+          Record<string, { url?: string; httpUrl?: string; headers: Record<string, string> }>
+        >
       )[outer]?.['vigil'];
-      expect(httpEntry?.url, client).toBe(
+      // Gemini CLI reads streamable HTTP from httpUrl (its url is SSE).
+      expect(client === 'gemini-cli' ? httpEntry?.httpUrl : httpEntry?.url, client).toBe(
         `http://127.0.0.1:7420/mcp?cwd=/w/a%20b${client === 'hermes' ? '&agent=hermes' : ''}`,
       );
       // Only Hermes's file (the user's own, mode 0600) holds the secret; the project files teams commit refer to a variable.
       expect(httpEntry?.headers['Authorization'], client).toBe(
-        { hermes: 'Bearer vigil_agent_x', 'claude-code': 'Bearer ${VIGIL_AGENT_TOKEN}' }[client as string] ??
-          'Bearer ${env:VIGIL_AGENT_TOKEN}',
+        {
+          hermes: 'Bearer vigil_agent_x',
+          'claude-code': 'Bearer ${VIGIL_AGENT_TOKEN}',
+          'gemini-cli': 'Bearer ${VIGIL_AGENT_TOKEN}',
+        }[client as string] ?? 'Bearer ${env:VIGIL_AGENT_TOKEN}',
       );
       // The default data folder is found without being told: no env: at all (Hermes still gets HERMES_HOME).
       const plain = connectEntry({ client, transport: 'stdio', ...readmeInputs, vigilHome: undefined });

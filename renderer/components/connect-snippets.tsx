@@ -4,7 +4,7 @@ import type { ConnectTarget } from '../model/connect-target';
 import { CopySnippet } from './copy-snippet';
 
 /** The clients in the order the picker shows them. */
-const clientOrder: readonly ConnectClientId[] = ['claude-code', 'cursor', 'vscode', 'hermes', 'codex'];
+const clientOrder: readonly ConnectClientId[] = ['claude-code', 'gemini-cli', 'cursor', 'vscode', 'hermes', 'codex'];
 
 /**
  * How to connect each MCP client to this Vigil: exactly what `vigil connect <client>` prints

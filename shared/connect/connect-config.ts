@@ -4,7 +4,7 @@
  */
 
 /** The clients `vigil connect` knows. */
-export const connectClientIds = ['hermes', 'claude-code', 'cursor', 'vscode', 'codex'] as const;
+export const connectClientIds = ['hermes', 'claude-code', 'gemini-cli', 'cursor', 'vscode', 'codex'] as const;
 
 /** One of the clients `vigil connect` knows. */
 export type ConnectClientId = (typeof connectClientIds)[number];
@@ -75,6 +75,19 @@ export const clientProfiles: Readonly<Record<ConnectClientId, ClientProfile>> = 
       '{ "permissions": { "deny": ["Edit", "Write", "MultiEdit", "NotebookEdit", "Bash"] } }.',
     reload: 'Then restart Claude Code in the project and approve the "vigil" server when it asks (/mcp shows it).',
   },
+  'gemini-cli': {
+    name: 'Gemini CLI',
+    format: 'json',
+    entryPath: ['mcpServers', 'vigil'],
+    fileHint: '.gemini/settings.json in the project',
+    ownTools:
+      'Gemini CLI keeps its built-in tools (write_file, replace, run_shell_command, \u2026), which Vigil supervises through its hooks ' +
+      '(vigil connect gemini-cli --hooks). Vigil\u2019s are added as mcp_vigil_read_file, mcp_vigil_write_file, mcp_vigil_patch, ' +
+      'mcp_vigil_terminal and mcp_vigil_memory; their calls are checkpointed, approved in Vigil and shown there. To route edits and commands ' +
+      'through Vigil\u2019s tools only, add "tools": { "exclude": ["write_file", "replace", "run_shell_command"] } to the same file.',
+    reload:
+      'Then start Gemini CLI again in the project (a trusted folder: it reads no project settings otherwise); /mcp lists the server.',
+  },
   cursor: {
     name: 'Cursor',
     format: 'json',
@@ -123,6 +136,7 @@ export const agentTokenVariable = 'VIGIL_AGENT_TOKEN';
 export function credentialReference(client: ConnectClientId): string | undefined {
   switch (client) {
     case 'claude-code':
+    case 'gemini-cli':
       return `\${${agentTokenVariable}}`;
     case 'cursor':
     case 'vscode':
@@ -158,6 +172,8 @@ export function connectEntry(inputs: ConnectInputs): Record<string, unknown> {
     // Codex reads the bearer token from the environment variable it names.
     if (inputs.client === 'codex') return { url, bearer_token_env_var: agentTokenVariable };
     const headers = { Authorization: `Bearer ${credentialReference(inputs.client) ?? inputs.http.credential}` };
+    // Gemini CLI's `url` is SSE; `httpUrl` is streamable HTTP, which /mcp speaks.
+    if (inputs.client === 'gemini-cli') return { httpUrl: url, headers };
     return inputs.client === 'hermes' || inputs.client === 'cursor' ? { url, headers } : { type: 'http', url, headers };
   }
   const env: Record<string, string> = {};

@@ -109,7 +109,7 @@ export const connectCommand: CliCommand = {
     'Options:',
     '  --stdio            the client starts "vigil mcp" (the default; no credential in its configuration)',
     '  --http             the client calls /mcp of the running Vigil with its own agent credential (made once, kept across restarts)',
-    '  --cwd D            the project: where the project-level file is (.mcp.json, .cursor/mcp.json, .vscode/mcp.json),',
+    '  --cwd D            the project: where the project-level file is (.mcp.json, .gemini/settings.json, .cursor/mcp.json, .vscode/mcp.json),',
     '                     "vigil mcp --cwd D" for stdio, and ?cwd= of the URL for HTTP (default: the current directory)',
     "  --write            show the change to the client's file as a diff, then write it (only if the file is unchanged meanwhile)",
     "  --hooks            claude-code, gemini-cli: the hooks that supervise the agent's own tools (vigil hook), for its settings.json",
@@ -122,7 +122,8 @@ export const connectCommand: CliCommand = {
     '  --list             list the agent credentials (names and when they were made, never the secrets)',
     '',
     'Files: hermes → config.yaml in the Hermes home (HERMES_HOME, else the active profile, else ~/.hermes);',
-    'claude-code → .mcp.json, cursor → .cursor/mcp.json, vscode → .vscode/mcp.json, in the project.',
+    'claude-code → .mcp.json, gemini-cli → .gemini/settings.json, cursor → .cursor/mcp.json, vscode → .vscode/mcp.json, in the project;',
+    'codex → config.toml in the Codex home (CODEX_HOME, else ~/.codex).',
     'A file that cannot be parsed is never rewritten: the parse error is shown and the file stays byte-identical.',
   ].join('\n'),
   options: {
@@ -145,8 +146,6 @@ export const connectCommand: CliCommand = {
     if (flagOption(args, 'remove') || flagOption(args, 'project'))
       throw new UsageError('--remove and --project go with --hooks');
     const client = args.positionals[0] ?? '';
-    if (client === 'gemini-cli')
-      throw new UsageError('gemini-cli is connected through its hooks: vigil connect gemini-cli --hooks');
     if (!isClient(client)) throw new UsageError(`unknown client "${client}" (expected ${connectClientIds.join(', ')})`);
     if (flagOption(args, 'http') && flagOption(args, 'stdio')) throw new UsageError('give --http or --stdio, not both');
     const cwd = await directoryOption(io, stringOption(args, 'cwd'));
