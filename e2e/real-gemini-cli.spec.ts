@@ -44,6 +44,16 @@ const asking: Scenario = {
   ],
 };
 
+const bypass: Scenario = {
+  name: 'gm-yolo',
+  turns: [
+    [{ kind: 'tool', name: 'write_file', input: { file_path: '${CWD}/secrets/key.pem', content: 'leak\n' } }],
+    [{ kind: 'tool', name: 'run_shell_command', input: { command: 'rm -rf legacy', description: 'Remove legacy' } }],
+    [{ kind: 'tool', name: 'run_shell_command', input: { command: 'npm publish', description: 'Publish' } }],
+    [{ kind: 'text', text: 'Bypassed.' }],
+  ],
+};
+
 /** A scenario in which the agent writes one file of its own name. */
 function writer(name: string): Scenario {
   return {
@@ -64,10 +74,12 @@ test.beforeEach(async ({ vigil }) => {
   await writePolicy(vigil.home, [
     { effect: 'deny', tool: 'terminal', command: 'npm publish', reason: 'no publishing from tests' },
     { effect: 'ask', tool: 'terminal', command: 'touch', reason: 'the test asks about every touch' },
+    { effect: 'deny', tool: ['write_file', 'patch'], path: 'secrets/**', reason: 'no secrets from tests' },
   ]);
   agent = await realAgent('gemini', { vigilHome: vigil.home, project: vigil.workspace }, [
     tidy,
     asking,
+    bypass,
     writer('left'),
     writer('right'),
   ]);
@@ -138,6 +150,25 @@ test('headless: an ask, which no person can answer, is a deny with its reason; l
   expect(touch?.text).toContain('the test asks about every touch');
   expect(await exists(path.join(vigil.workspace, 'asked.txt'))).toBe(false);
   expect(await readFile(path.join(vigil.workspace, 'after.txt'), 'utf8')).toBe('after\n');
+});
+
+test('bypass mode (--yolo, Gemini CLI approves everything itself): Vigil still refuses a file tool and a command it denies, and checkpoints before run_shell_command', async ({
+  vigil,
+}) => {
+  if (agent === undefined) return;
+  await mkdir(path.join(vigil.workspace, 'legacy'));
+  await writeFile(path.join(vigil.workspace, 'legacy/old.txt'), 'the old way\n');
+  const run = await agent.run(['--yolo', '-p', `${scenarioMarker('gm-yolo')} Do it all`]);
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stdout).toContain('Bypassed.');
+  const [secret, remove, publish] = agent.model.results('gm-yolo');
+  expect(secret?.text).toContain('no secrets from tests');
+  expect(remove?.isError).toBe(false);
+  expect(publish?.text).toContain('no publishing from tests');
+  expect(await exists(path.join(vigil.workspace, 'secrets/key.pem'))).toBe(false);
+  expect(await exists(path.join(vigil.workspace, 'legacy'))).toBe(false);
+  const checkpoints = await checkpointsOf(agent, vigil.workspace);
+  expect(checkpoints.map((checkpoint) => checkpoint.reason)).toEqual(['before terminal: rm -rf legacy']);
 });
 
 test('two sessions at once in one folder: each call is attributed to its own session', async ({ page }) => {
