@@ -50,3 +50,37 @@ export function geminiEnvironment(places: {
     GEMINI_TELEMETRY_ENABLED: 'false',
   };
 }
+
+/** The name of the scripted model's provider in Codex's config.toml. */
+export const codexScriptedProvider = 'vigil-scripted';
+
+/**
+ * A throwaway Codex home (HOME/.codex) whose config.toml sends Codex's model requests to the
+ * scripted model (a `model_providers` entry on the Responses API) and turns off its plugin sync,
+ * which would reach GitHub.
+ */
+export async function prepareCodexHome(home: string, modelUrl: string): Promise<void> {
+  const folder = path.join(home, '.codex');
+  await mkdir(folder, { recursive: true });
+  await writeFile(
+    path.join(folder, 'config.toml'),
+    [
+      'model = "gpt-scripted"',
+      `model_provider = "${codexScriptedProvider}"`,
+      '',
+      '[features]',
+      'plugins = false',
+      '',
+      `[model_providers.${codexScriptedProvider}]`,
+      'name = "Vigil scripted model"',
+      `base_url = "${modelUrl}/v1"`,
+      'wire_api = "responses"',
+      '',
+    ].join('\n'),
+  );
+}
+
+/** The environment Codex CLI needs to run offline against the scripted model (its provider is in config.toml). */
+export function codexEnvironment(places: { readonly home: string; readonly vigilHome: string }): NodeJS.ProcessEnv {
+  return { HOME: places.home, CODEX_HOME: path.join(places.home, '.codex'), VIGIL_HOME: places.vigilHome };
+}

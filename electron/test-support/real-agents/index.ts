@@ -1,2 +1,9 @@
-export { claudeEnvironment, geminiEnvironment, prepareGeminiHome } from './agent-home';
+export {
+  claudeEnvironment,
+  codexEnvironment,
+  codexScriptedProvider,
+  geminiEnvironment,
+  prepareCodexHome,
+  prepareGeminiHome,
+} from './agent-home';
 export { agentBinaries, runAgent, whyAgentCannotRun, type AgentRun, type AgentRunOptions } from './run-agent';

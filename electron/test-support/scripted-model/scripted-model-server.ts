@@ -2,12 +2,13 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerMessages } from './anthropic-api';
 import { answerGenerate } from './gemini-api';
+import { answerResponses } from './openai-api';
 import type { ObservedResult } from './observed';
 import type { Scenario } from './scenario';
 
 /** One request the scripted model answered: which API, scenario and turn. */
 export interface ServedRequest {
-  readonly api: 'anthropic' | 'gemini';
+  readonly api: 'anthropic' | 'gemini' | 'openai';
   readonly path: string;
   readonly scenario: string | undefined;
   readonly turn: number | undefined;
@@ -45,7 +46,7 @@ function parseJson(body: string): Record<string, unknown> {
 
 /**
  * Starts a stateless scripted model on 127.0.0.1 (a free port) that speaks Anthropic's Messages
- * API (Claude Code) and Gemini's generateContent API (Gemini CLI). Each answer is worked out from
+ * API (Claude Code), Gemini's generateContent API (Gemini CLI) and OpenAI's Responses API (Codex CLI). Each answer is worked out from
  * the request alone — the scenario from its `[scenario:NAME]` marker, the turn from the tool-call
  * ids already in the conversation — so any number of agents can use it at once.
  */
@@ -74,6 +75,8 @@ export async function startScriptedModel(initial: readonly Scenario[] = []): Pro
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ input_tokens: 10 }));
     } else if (path.startsWith('/v1/messages')) {
       record('anthropic', path, answerMessages(body, all, response));
+    } else if (path.startsWith('/v1/responses')) {
+      record('openai', path, answerResponses(body, all, response));
     } else if (path.includes(':countTokens')) {
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ totalTokens: 10 }));
     } else if (path.includes(':streamGenerateContent') || path.includes(':generateContent')) {
