@@ -161,3 +161,61 @@ describe('the scripted model, as Gemini CLI sees it', () => {
     expect(over[0]).toMatchObject({ candidates: [{ content: { parts: [{ text: 'Scenario other is over.' }] } }] });
   });
 });
+
+describe('the scripted model, as Codex CLI sees it', () => {
+  const context = '<environment_context>\n  <cwd>/work/c</cwd>\n</environment_context>';
+
+  it('streams function calls (an MCP tool by namespace and name) whose call ids carry the turn, and reads the outputs sent back', async () => {
+    model = await startScriptedModel([
+      {
+        name: 'cx',
+        turns: [
+          [{ kind: 'tool', name: 'mcp__vigil__terminal', input: { command: 'touch ${CWD}/a' } }],
+          [{ kind: 'tool', name: 'exec_command', input: { cmd: 'ls' } }],
+          [{ kind: 'text', text: 'Done.' }],
+        ],
+      },
+    ]);
+    const user = { type: 'message', role: 'user', content: [{ type: 'input_text', text: context }] };
+    const prompt = { type: 'message', role: 'user', content: [{ type: 'input_text', text: '[scenario:cx] go' }] };
+    const first = sseData(await (await post('/v1/responses', { stream: true, input: [user, prompt] })).text());
+    expect(first.map((event) => event['type'])).toEqual([
+      'response.created',
+      'response.output_item.added',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    expect(first[2]).toMatchObject({
+      item: {
+        type: 'function_call',
+        call_id: 'call_vigil_t0_0',
+        namespace: 'mcp__vigil',
+        name: 'terminal',
+        arguments: JSON.stringify({ command: 'touch /work/c/a' }),
+      },
+    });
+    const second = sseData(
+      await (
+        await post('/v1/responses', {
+          input: [
+            user,
+            prompt,
+            { type: 'function_call', call_id: 'call_vigil_t0_0', namespace: 'mcp__vigil', name: 'terminal' },
+            { type: 'function_call_output', call_id: 'call_vigil_t0_0', output: 'Output:\nterminal was not run' },
+          ],
+        })
+      ).text(),
+    );
+    expect(second[2]).toMatchObject({
+      item: { type: 'function_call', call_id: 'call_vigil_t1_0', name: 'exec_command' },
+    });
+    expect(second[2]?.['item']).not.toHaveProperty('namespace');
+    expect(model.results('cx')).toEqual([
+      { api: 'openai', scenario: 'cx', id: 'call_vigil_t0_0', isError: false, text: 'Output:\nterminal was not run' },
+    ]);
+    expect(model.served.map((request) => [request.api, request.turn])).toEqual([
+      ['openai', 0],
+      ['openai', 1],
+    ]);
+  });
+});
