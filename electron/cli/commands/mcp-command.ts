@@ -64,7 +64,7 @@ export const mcpCommand: CliCommand = {
     'It relays with the agent credential "mcp-stdio" from $VIGIL_HOME/agent-credentials.json (made on first use),',
     "never the UI's; nothing secret is passed in its arguments or environment, or shown to the client.",
     '',
-    '"vigil connect hermes|claude-code|cursor|vscode" prints (and with --write adds) the exact entry for a client.',
+    '"vigil connect hermes|claude-code|gemini-cli|cursor|vscode|codex" prints (and with --write adds) the exact entry for a client.',
     '',
     'Turns: mark them with _meta["vigil/turn"] on tools/call (an id, or { "id", "userMessage" });',
     'without it, a turn is a burst of calls separated by 30 s of quiet.',
