@@ -10,7 +10,7 @@ test('two sessions change live, side by side, without a reload', async ({ page, 
   await expect(page.getByTestId('mcp-snippet')).toContainText('"mcp"');
   if (vigil.kind === 'served') {
     // The empty state shows exactly what `vigil connect` prints for the same data folder.
-    for (const client of ['claude-code', 'vscode'] as const) {
+    for (const client of ['claude-code', 'gemini-cli', 'vscode'] as const) {
       await page.getByTestId(`connect-${client}`).click();
       const { stdout } = await runCli(vigil.home, ['connect', client]);
       const lines = stdout.split('\n');
