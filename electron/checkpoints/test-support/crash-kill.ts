@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { silentLogger } from '../../logging/logger';
 import { repoRoot } from '../../test-support/run-vigil';
@@ -34,7 +33,7 @@ export async function bundleChild(scratch: string): Promise<string> {
 
 /**
  * The first kill's window after "ready" (ms), per operation: a few rounds of each on a busy
- * machine. Later kills use three times the median round the child itself timed (see `nextWindow`), so a
+ * machine. Later kills use the rounds the child itself timed (see `nextWindow`), so a
  * quiet machine does not spend most of a series waiting, and a loaded one still spreads its kills
  * over every phase of a round and past its acknowledgement.
  */
@@ -60,9 +59,10 @@ export interface KillReport {
   readonly medianRoundMs: number;
 }
 
-/** What one killed child printed, and how long its finished rounds took (ms). */
+/** What one killed child printed, and how long its finished rounds took (ms): its first, and the later ones. */
 interface KilledRun {
   readonly output: string;
+  readonly first: readonly number[];
   readonly rounds: readonly number[];
 }
 
@@ -75,24 +75,28 @@ function runAndKill(child: string, args: readonly string[], delay: number): Prom
     });
     let out = '';
     let err = '';
-    const rounds: number[] = [];
-    let roundStart = 0;
     proc.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
     proc.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       const isReady = !out.includes('ready\n') && `${out}${chunk}`.includes('ready\n');
-      const now = performance.now();
-      for (let at = chunk.indexOf('round\n'); at >= 0; at = chunk.indexOf('round\n', at + 1)) {
-        if (roundStart > 0) rounds.push(now - roundStart);
-        roundStart = now;
-      }
       out += chunk;
       if (isReady) void sleep(delay).then(() => proc.kill('SIGKILL'));
     });
     proc.on('exit', (code, signal) => {
-      if (signal === 'SIGKILL') resolve({ output: out, rounds });
+      if (signal === 'SIGKILL') resolve({ output: out, ...roundLengths(out) });
       else reject(new Error(`the ${args[0] ?? ''} child exited by itself (code ${String(code)}): ${err}`));
     });
   });
+}
+
+/**
+ * The lengths of the rounds the child finished (ms), from the child's own clock on its "round MS"
+ * lines: the harness reading several lines in one chunk on a busy machine does not shorten them.
+ * The first round is apart: a fresh process's first round is several times slower than the rest.
+ */
+function roundLengths(output: string): { first: number[]; rounds: number[] } {
+  const starts = [...output.matchAll(/^round (\d+)$/gmu)].map((match) => Number(match[1]));
+  const lengths = starts.slice(1).map((start, index) => start - (starts[index] ?? start));
+  return { first: lengths.slice(0, 1), rounds: lengths.slice(1) };
 }
 
 /** The median of the round lengths seen so far (0 when none). */
@@ -103,14 +107,16 @@ function median(values: readonly number[]): number {
 }
 
 /**
- * The window of kill number `kill`: three times the median round seen lately. Every 20th kill (the first
+ * The window of kill number `kill`: the median first round seen lately plus two later rounds, so
+ * about half the kills land after the run's first acknowledgement. Every 20th kill (the first
  * included) waits the long first window instead, so rounds slower than the window are still timed
  * and a machine that slows down widens the window again rather than shrinking it.
  */
-function nextWindow(operation: CrashOperation, kill: number, recentRounds: readonly number[]): number {
-  const round = median(recentRounds);
-  if (kill % 20 === 0 || round === 0) return firstWindow[operation];
-  return Math.max(minimumWindow, Math.round(3 * round));
+function nextWindow(operation: CrashOperation, kill: number, seen: { first: number[]; rounds: number[] }): number {
+  const first = median(seen.first.slice(-30));
+  if (kill % 20 === 0 || first === 0) return firstWindow[operation];
+  const later = median(seen.rounds.slice(-60));
+  return Math.max(minimumWindow, Math.round(first + 2 * (later === 0 ? first : later)));
 }
 
 /** A project with a first checkpoint (for a restore: the A state, pinned, whose id the child restores to). */
@@ -149,12 +155,13 @@ export async function runKills(
   const child = await bundleChild(path.join(scratch, operation));
   let head: string | undefined = prepared.head;
   const failures: string[] = [];
-  const rounds: number[] = [];
+  const seen = { first: [] as number[], rounds: [] as number[] };
   let afterAck = 0;
   for (let kill = 0; kill < options.kills; kill += 1) {
-    const delay = Math.floor(random() * nextWindow(operation, kill, rounds.slice(-60)));
+    const delay = Math.floor(random() * nextWindow(operation, kill, seen));
     const run = await runAndKill(child, [operation, root, dir, '', prepared.base], delay);
-    rounds.push(...run.rounds);
+    seen.first.push(...run.first);
+    seen.rounds.push(...run.rounds);
     const output = run.output;
     const acks = acknowledged(output, head);
     if (acks.checkpoints.length > (head === undefined ? 0 : 1) || acks.restoring !== undefined) afterAck += 1;
@@ -163,5 +170,12 @@ export async function runKills(
     head = checked.head;
     options.onKill?.(kill + 1, failures, afterAck);
   }
-  return { operation, seed: options.seed, kills: options.kills, afterAck, failures, medianRoundMs: median(rounds) };
+  return {
+    operation,
+    seed: options.seed,
+    kills: options.kills,
+    afterAck,
+    failures,
+    medianRoundMs: median(seen.rounds.length > 0 ? seen.rounds : seen.first),
+  };
 }

@@ -1,5 +1,6 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { silentLogger } from '../../logging/logger';
 import { CheckpointService } from '../checkpoint-service';
 import { restoreServiceFor } from '../restore/restore-service';
@@ -12,8 +13,8 @@ import { crashStates, type CrashOperation } from './crash-states';
  * It prints "ready" once the store is open, then a line after each step the caller may count on:
  * "ack ID" once a checkpoint call returned (checkpoint, prune, cut), "b ID TREE" once the "B"
  * state is checkpointed and "restoring" right before a restore to BASE_CHECKPOINT (the "A" state),
- * "restored ID" (the pre-rollback snapshot) once it returned, "laying" before it changes the project again, "pruned" after a prune, and "round" as each
- * round starts (the harness times rounds by it, to size its kill window). It runs
+ * "restored ID" (the pre-rollback snapshot) once it returned, "laying" before it changes the project again, "pruned" after a prune, and "round MS" as each
+ * round starts, MS on the child's own clock (the harness times rounds by it, to size its kill window). It runs
  * until killed, or ROUNDS rounds (then prints "finished"). With "prepared", the first restore round
  * finds the B state already laid down and checkpointed (the power-cut checker traces the restore alone).
  */
@@ -32,13 +33,19 @@ const service = new CheckpointService({
   workerThreshold: 1_000_000,
 });
 
+/**
+ * What makes this child's edits its own: rounds count from 0 in every child, and without it a
+ * child's first rounds would write what the last one wrote, so its checkpoints would find nothing new.
+ */
+const runToken = `${process.pid}.${Date.now()}`;
+
 /** Rewrites a few files of the project (which ones turn with the round). */
 async function edit(round: number): Promise<void> {
   await Promise.all(
     Array.from({ length: 5 }, async (_, index) => {
       const file = path.join(dir as string, `d${index % 4}`, `f${(round * 7 + index * 3) % 40}.txt`);
       await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(file, `round ${round} edit ${index}\n`.repeat(1 + (round % 7)));
+      await writeFile(file, `run ${runToken} round ${round} edit ${index}\n`.repeat(1 + (round % 7)));
     }),
   );
 }
@@ -114,7 +121,7 @@ const parent = process.ppid;
 for (let index = 0; index < rounds; index += 1) {
   // An orphan (the harness died) stops instead of looping forever.
   if (process.ppid !== parent) process.exit(3);
-  say('round');
+  say(`round ${Math.round(performance.now())}`);
   await round(index);
 }
 await service.dispose();
