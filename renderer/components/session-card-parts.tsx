@@ -30,9 +30,8 @@ export function SessionPendingCall({ call }: { readonly call: PendingToolCall })
     >
       <span className="session-pending-how">
         {call.isAsking ? 'asking' : 'running'} in {call.agentName}:
-      </span>
-      <span className="session-tool">{call.name}</span>
-      <span className="session-summary mono">{summary}</span>
+      </span>{' '}
+      <span className="session-tool">{call.name}</span> <span className="session-summary mono">{summary}</span>
     </div>
   );
 }

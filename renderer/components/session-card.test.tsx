@@ -165,7 +165,7 @@ describe('SessionCard', () => {
     card(summary('waiting-approval', { toolCallCount: 0, lastToolCall: undefined, pendingCall: asking }));
     const pending = screen.getByTestId('session-pending-call');
     expect(pending.textContent).toBe(
-      'asking in Claude Code:Bashcurl -H "Authorization: Bearer [masked]" && touch asked.txt',
+      'asking in Claude Code: Bash curl -H "Authorization: Bearer [masked]" && touch asked.txt',
     );
     expect(pending.textContent).not.toContain('t0k3nt0k3n');
     expect(pending.getAttribute('data-asking')).toBe('true');
@@ -184,7 +184,7 @@ describe('SessionCard', () => {
         pendingCall: { ...asking, name: 'run_shell_command', isAsking: false, agentName: 'Gemini CLI', summary: 'ls' },
       }),
     );
-    expect(screen.getByTestId('session-pending-call').textContent).toBe('running in Gemini CLI:run_shell_commandls');
+    expect(screen.getByTestId('session-pending-call').textContent).toBe('running in Gemini CLI: run_shell_command ls');
     expect(screen.getByTestId('session-status').textContent).toBe('working');
     cleanup();
 
