@@ -101,6 +101,7 @@ describe("a hook call waiting at the agent's own prompt", () => {
 
   it('ends when the turn stops without a result (refused at the prompt), recorded as denied', async () => {
     await hook({ kind: 'pre-tool', tool: bash('touch no.txt', 'toolu_1') });
+    expect(summary().pendingCall).toMatchObject({ callId: 'toolu_1', isAsking: true });
     await hook({ kind: 'stop' });
     expect(summary()).toMatchObject({ status: 'idle', lastToolCall: { callId: 'toolu_1', decision: 'denied' } });
     expect(summary().pendingCall).toBeUndefined();
@@ -108,6 +109,7 @@ describe("a hook call waiting at the agent's own prompt", () => {
 
   it('ends when the session ends', async () => {
     await hook({ kind: 'pre-tool', tool: bash('touch no.txt', 'toolu_1') });
+    expect(summary().pendingCall).toMatchObject({ callId: 'toolu_1', isAsking: true });
     await hook({ kind: 'session-end', reason: 'exit' });
     expect(summary().status).toBe('ended');
     expect(summary().pendingCall).toBeUndefined();
