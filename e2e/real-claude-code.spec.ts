@@ -139,8 +139,16 @@ test('hooks: checkpoints before Edit and Bash, a deny in the tool result, a rest
   expect(await readFile(path.join(vigil.workspace, 'legacy/old.txt'), 'utf8')).toBe('the old way\n');
 });
 
-/** The stream-json conversation of `--permission-prompt-tool stdio`: the prompt, then an answer to each permission request. */
-function promptAnswering(prompt: string, behavior: 'allow' | 'deny', asked: Record<string, unknown>[]) {
+/**
+ * The stream-json conversation of `--permission-prompt-tool stdio`: the prompt, then an answer to
+ * each permission request, given once `hold` settles (Claude Code waits at its prompt until then).
+ */
+function promptAnswering(
+  prompt: string,
+  behavior: 'allow' | 'deny',
+  asked: Record<string, unknown>[],
+  hold: () => Promise<void> = () => Promise.resolve(),
+) {
   return {
     input: `${JSON.stringify({ type: 'user', message: { role: 'user', content: prompt }, parent_tool_use_id: null, session_id: '' })}\n`,
     converse: (line: string) => {
@@ -156,24 +164,32 @@ function promptAnswering(prompt: string, behavior: 'allow' | 'deny', asked: Reco
         behavior === 'allow'
           ? { behavior: 'allow', updatedInput: message.request.input }
           : { behavior: 'deny', message: 'The person said no.' };
-      return {
-        reply: [
-          JSON.stringify({
-            type: 'control_response',
-            response: { subtype: 'success', request_id: message.request_id, response },
-          }),
-        ],
-      };
+      const answer = JSON.stringify({
+        type: 'control_response',
+        response: { subtype: 'success', request_id: message.request_id, response },
+      });
+      return { reply: hold().then(() => [answer]) };
     },
   };
 }
 
-test("an ask is answered in Claude Code's own permission prompt (scripted through --permission-prompt-tool stdio)", async ({
+/** A promise and the function that settles it. */
+function gate(): { readonly promise: Promise<void>; readonly open: () => void } {
+  let open = (): void => undefined;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+test("an ask is answered in Claude Code's own permission prompt (scripted through --permission-prompt-tool stdio); while it waits, its card and Approvals show it, read-only", async ({
+  page,
   vigil,
 }) => {
   if (agent === undefined) return;
+  await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
   const asked: Record<string, unknown>[] = [];
-  const run = await agent.run(
+  const atPrompt = gate();
+  const answer = gate();
+  const running = agent.run(
     [
       '-p',
       '--input-format',
@@ -186,12 +202,45 @@ test("an ask is answered in Claude Code's own permission prompt (scripted throug
       '--allowedTools',
       'Read',
     ],
-    promptAnswering(`${scenarioMarker('cc-ask')} Make a marker`, 'allow', asked),
+    promptAnswering(`${scenarioMarker('cc-ask')} Make a marker`, 'allow', asked, () => {
+      atPrompt.open();
+      return answer.promise;
+    }),
   );
+  try {
+    // Claude Code now waits at its own prompt: Vigil's hook answered "ask" before it asked.
+    await atPrompt.promise;
+    const card = claudeCards(page);
+    await expect(card).toHaveAttribute('data-status', 'waiting-approval');
+    await expect(card.getByTestId('session-pending-call')).toHaveText('asking in Claude Code: Bash touch asked.txt');
+    await expect(card.getByTestId('session-last-call')).toHaveCount(0);
+
+    await page.keyboard.press('Alt+4');
+    const entry = page.getByTestId('agent-prompt-card');
+    await expect(entry).toHaveCount(1);
+    await expect(entry.getByTestId('approval-command')).toHaveText('touch asked.txt');
+    await expect(entry).toContainText('the test asks about every touch');
+    await expect(entry.getByTestId('agent-prompt-note')).toContainText(
+      "The decision is made in Claude Code's own permission prompt",
+    );
+    await expect(entry.getByRole('button')).toHaveCount(0);
+    await expect(page.getByTestId('approvals-count')).toHaveText('1 waiting');
+  } finally {
+    answer.open();
+  }
+  const run = await running;
   expect(run.code, run.stderr).toBe(0);
   expect(asked).toHaveLength(1);
   expect(JSON.stringify(asked[0])).toContain('the test asks about every touch');
   expect(await exists(path.join(vigil.workspace, 'asked.txt'))).toBe(true);
+
+  // Answered: it leaves Approvals, and the card shows the call's result as for any other call.
+  await expect(page.getByTestId('agent-prompt-card')).toHaveCount(0);
+  await expect(page.getByTestId('approvals-empty')).toBeVisible();
+  await page.keyboard.press('Alt+1');
+  const card = claudeCards(page);
+  await expect(card.getByTestId('session-pending-call')).toHaveCount(0);
+  await expect(card.getByTestId('session-call')).toHaveAttribute('data-decision', 'asked-allowed');
 });
 
 test('headless (claude -p, no one to ask): an ask ends as a refusal in the tool result, and the command does not run', async ({

@@ -1,11 +1,12 @@
 import type { CallCheckpoint } from '../../shared/contract/sessions-contract';
-import type { HookAnswer, HookEvent, HookTool } from '../../shared/hooks/hook-event';
+import { hookAgentNames, type HookAnswer, type HookEvent, type HookTool } from '../../shared/hooks/hook-event';
 import { fail } from '../../shared/result';
 import { checkpointReasons } from '../../shared/checkpoint-reasons';
 import type { CheckpointGate } from '../executor/checkpoint-gate';
 import { commandSubject } from '../tools';
 import { callSecretReason } from '../sessions/logged-record';
 import { condenseValue } from '../sessions/logged-value';
+import { describeCall } from '../sessions/session-state';
 import { isPathInside } from '../lib/path-rules';
 import { planFileCall, planShellCall, type CallPlan } from './hook-call-plan';
 import { recordHookCall } from './hook-call-record';
@@ -106,6 +107,8 @@ async function refuse(
   reason: string,
 ): Promise<HookAnswer> {
   const call: PendingCall = { ...base, decision: 'allow', checkpoints: [], touched: [], problems: [] };
+  // A refused call is the agent's next call: the one before no longer waits at its prompt.
+  deps.sessions.setPendingCall(sessionId, undefined);
   await recordHookCall(deps, sessionId, call, {
     decision: 'blocked',
     reason,
@@ -132,7 +135,10 @@ export async function answerPreTool(
   state: HookSessionState,
 ): Promise<HookAnswer> {
   const tool = event.tool;
-  if (tool === undefined) return { notices: [] };
+  if (tool === undefined) {
+    deps.sessions.setPendingCall(sessionId, undefined);
+    return { notices: [] };
+  }
   const turn = await deps.sessions.ensureTurn(sessionId);
   const session = deps.sessions.summary(sessionId);
   const context = {
@@ -177,6 +183,17 @@ export async function answerPreTool(
     checkpoints: taken.checkpoints,
     touched: taken.touched,
     problems,
+  });
+  // Shown until its result comes (or the next call, the turn's end): at the agent's own prompt, or running.
+  deps.sessions.setPendingCall(sessionId, {
+    callId: base.callId,
+    name: base.tool,
+    turn,
+    summary: describeCall(base.tool, base.arguments),
+    at: base.at,
+    isAsking: decision === 'ask',
+    ...(reason === undefined ? {} : { reason }),
+    agentName: hookAgentNames[event.agent],
   });
   return { decision, reason, notices: [], isApproving: config.approveAllowed };
 }

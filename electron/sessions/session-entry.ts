@@ -1,3 +1,4 @@
+import type { PendingToolCall } from '../../shared/contract/pending-call-contract';
 import type { SessionStatus, SessionSummary } from '../../shared/contract/sessions-contract';
 import type { SessionLogWriter } from './session-log';
 import type { SessionBrief, SessionState } from './session-state';
@@ -20,6 +21,8 @@ export interface SessionEntry {
   isTorn: boolean;
   /** Tool-call batches running now. */
   running: number;
+  /** The call its agent's hooks answered that waits for its result (live only: never in the log). */
+  pendingCall?: PendingToolCall;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { PlainActor } from '../../shared/contract/actor-model';
+import type { PendingToolCall } from '../../shared/contract/pending-call-contract';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import {
@@ -15,6 +16,7 @@ import { syncDirectory } from '../files/sync-directory';
 import type { Logger } from '../logging/logger';
 import { condenseProse } from './logged-value';
 import { parseOpenSessionRequest, resolveSessionPlace, type SessionPlace } from './open-session-request';
+import { pendingCallAfter } from './pending-call';
 import { SessionCatalog } from './session-catalog';
 import { compareSummaries, entryStatus, type SessionEntry } from './session-entry';
 import type { SessionRecord } from './session-records';
@@ -445,6 +447,18 @@ export class SessionRegistry implements SessionService {
     };
   }
 
+  /**
+   * The call an agent's hooks answered that waits for its result (at the agent's own permission
+   * prompt, or running), replacing the one before; `undefined` when none waits. It ends by itself
+   * when that call is recorded, or the turn or the session ends. The UI is told.
+   */
+  setPendingCall(sessionId: string, call: PendingToolCall | undefined): void {
+    const entry = this.#entry(sessionId);
+    if (entry.pendingCall === undefined && call === undefined) return;
+    entry.pendingCall = call;
+    this.notifyChanged(sessionId);
+  }
+
   /** Emits `sessions:changed` for a session (its status may have changed elsewhere: an approval). */
   notifyChanged(sessionId: string): void {
     const entry = this.#catalog.peekEntry(sessionId);
@@ -485,6 +499,7 @@ export class SessionRegistry implements SessionService {
     records: readonly SessionRecord[],
     options: { readonly durable?: boolean } = {},
   ): Promise<void> {
+    entry.pendingCall = pendingCallAfter(entry.pendingCall, records);
     return this.#catalog.commit(entry, records, options);
   }
 
@@ -494,7 +509,11 @@ export class SessionRegistry implements SessionService {
   }
 
   #summarize(entry: SessionEntry): SessionSummary {
-    return { ...entry.brief, status: entryStatus(entry, this.#options.isWaitingForApproval?.(entry.id) === true) };
+    const isWaiting = this.#options.isWaitingForApproval?.(entry.id) === true || entry.pendingCall?.isAsking === true;
+    const status = entryStatus(entry, isWaiting);
+    return entry.pendingCall === undefined
+      ? { ...entry.brief, status }
+      : { ...entry.brief, status, pendingCall: entry.pendingCall };
   }
 
   #entry(sessionId: string): SessionEntry {

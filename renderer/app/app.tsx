@@ -9,6 +9,7 @@ import { ApprovalsScreen } from '../features/approvals/approvals-screen';
 import { MemoryScreen } from '../features/memory/memory-screen';
 import { SessionsScreen } from '../features/sessions/sessions-screen';
 import { TimelineScreen } from '../features/timeline/timeline-screen';
+import { agentPromptCount } from '../model/agent-prompt-calls';
 import { screenIds, type ScreenId } from '../model/route';
 import { useAppStore } from '../stores/store-context';
 import { shortcutGroups } from './shortcut-groups';
@@ -69,7 +70,7 @@ function AppNotices() {
 /** The navigation rail: one item per screen, with its shortcut, and the count of pending approvals. */
 function AppNav({ screen }: { readonly screen: ScreenId }) {
   const showScreen = useAppStore((state) => state.showScreen);
-  const pendingApprovals = useAppStore((state) => state.approvals.length);
+  const pendingApprovals = useAppStore((state) => state.approvals.length + agentPromptCount(state.sessions));
   const items: NavItem<ScreenId>[] = screenIds.map((id, index) => ({
     id,
     label: screens[id].label,

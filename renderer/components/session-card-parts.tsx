@@ -1,4 +1,5 @@
 import type { Approval } from '../../shared/contract/approvals-contract';
+import type { PendingToolCall } from '../../shared/contract/pending-call-contract';
 import type { SessionFile, ToolCallBrief } from '../../shared/contract/sessions-contract';
 import { maskSecretValues } from '../../shared/secrets/mask-secret-values';
 import { escapeControls } from '../../shared/text/control-characters';
@@ -10,9 +11,42 @@ function outcomeOf(call: ToolCallBrief): string {
   return ran && !call.isOk ? 'failed' : call.decision;
 }
 
+/**
+ * The call the agent's hooks reported that waits for its result: `asking in Claude Code: Bash rm -rf x`
+ * while the agent's own permission prompt decides it, else `running in …` (it runs, or waits at a
+ * prompt of the agent's own rules). It gives way to the call's result when that comes.
+ */
+export function SessionPendingCall({ call }: { readonly call: PendingToolCall }) {
+  const summary = escapeControls(maskSecretValues(call.summary));
+  const title = call.isAsking
+    ? `Vigil asks: ${escapeControls(maskSecretValues(call.reason ?? 'a person decides'))}. The answer is given in ${call.agentName}'s own permission prompt.`
+    : `Vigil let it go on: it runs now, or waits at ${call.agentName}'s own prompt if its own rules ask first. Its result shows when ${call.agentName} reports it.`;
+  return (
+    <div
+      className="session-pending-call"
+      data-testid="session-pending-call"
+      data-asking={call.isAsking ? 'true' : 'false'}
+      title={`${call.name} ${summary}\n${title}`}
+    >
+      <span className="session-pending-how">
+        {call.isAsking ? 'asking' : 'running'} in {call.agentName}:
+      </span>{' '}
+      <span className="session-tool">{call.name}</span> <span className="session-summary mono">{summary}</span>
+    </div>
+  );
+}
+
 /** A session's latest calls, newest first: the tool, its arguments on one line (secrets masked, controls escaped), the decision, when. */
-export function SessionCalls({ calls }: { readonly calls: readonly ToolCallBrief[] }) {
+export function SessionCalls({
+  calls,
+  isCallPending = false,
+}: {
+  readonly calls: readonly ToolCallBrief[];
+  /** A call waits for its result (shown above): "No tool call yet" would be wrong. */
+  readonly isCallPending?: boolean;
+}) {
   if (calls.length === 0) {
+    if (isCallPending) return null;
     return (
       <div className="session-calls" data-testid="session-last-call">
         <span className="subtle">No tool call yet</span>

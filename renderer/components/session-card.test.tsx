@@ -150,4 +150,46 @@ describe('SessionCard', () => {
     card(summary('idle'), 'claude-code #2');
     expect(screen.getByTestId('session-agent').textContent).toBe('claude-code #2');
   });
+
+  it('shows a call waiting at the agent\'s own prompt as "asking in Claude Code", not "No tool call yet", until its result replaces it', () => {
+    const asking = {
+      callId: 'toolu_1',
+      name: 'Bash',
+      turn: 3,
+      summary: `curl -H "Authorization: Bearer ${'t0k3n'.repeat(4)}" && touch asked.txt`,
+      at: '2026-05-01T11:59:00Z',
+      isAsking: true,
+      reason: 'the test asks about every touch',
+      agentName: 'Claude Code',
+    };
+    card(summary('waiting-approval', { toolCallCount: 0, lastToolCall: undefined, pendingCall: asking }));
+    const pending = screen.getByTestId('session-pending-call');
+    expect(pending.textContent).toBe(
+      'asking in Claude Code: Bash curl -H "Authorization: Bearer [masked]" && touch asked.txt',
+    );
+    expect(pending.textContent).not.toContain('t0k3nt0k3n');
+    expect(pending.getAttribute('data-asking')).toBe('true');
+    expect(pending.getAttribute('title')).toContain("Claude Code's own permission prompt");
+    expect(screen.getByTestId('session-status').getAttribute('title')).toBe(
+      "A tool call waits for your decision in Claude Code's own permission prompt.",
+    );
+    expect(screen.queryByText('No tool call yet')).toBeNull();
+    cleanup();
+
+    card(
+      summary('working', {
+        lastActiveAt: '2026-05-01T11:59:30Z',
+        toolCallCount: 0,
+        lastToolCall: undefined,
+        pendingCall: { ...asking, name: 'run_shell_command', isAsking: false, agentName: 'Gemini CLI', summary: 'ls' },
+      }),
+    );
+    expect(screen.getByTestId('session-pending-call').textContent).toBe('running in Gemini CLI: run_shell_command ls');
+    expect(screen.getByTestId('session-status').textContent).toBe('working');
+    cleanup();
+
+    card(summary('working'));
+    expect(screen.queryByTestId('session-pending-call')).toBeNull();
+    expect(screen.getAllByTestId('session-call')).toHaveLength(1);
+  });
 });

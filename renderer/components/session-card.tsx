@@ -5,7 +5,7 @@ import { escapeControls } from '../../shared/text/control-characters';
 import { shortSessionId } from '../model/actor-view';
 import { formatRelativeTime, plural } from '../model/format';
 import { oneLine } from '../model/row-words';
-import { SessionCalls, SessionFiles, SessionPending } from './session-card-parts';
+import { SessionCalls, SessionFiles, SessionPending, SessionPendingCall } from './session-card-parts';
 
 /** The badge of each state: exactly one of these, always. */
 export const sessionStatusLabels: Readonly<Record<SessionStatus, string>> = {
@@ -61,9 +61,11 @@ function SessionCardHead({
         data-quiet={quiet === undefined ? undefined : 'true'}
         data-testid="session-status"
         title={
-          quiet === undefined
-            ? statusHints[session.status]
-            : 'A turn is open, but the agent has made no call and sent no message for a while: it may be thinking, running a long command, or stuck.'
+          quiet !== undefined
+            ? 'A turn is open, but the agent has made no call and sent no message for a while: it may be thinking, running a long command, or stuck.'
+            : session.status === 'waiting-approval' && session.pendingCall?.isAsking === true
+              ? `A tool call waits for your decision in ${session.pendingCall.agentName}'s own permission prompt.`
+              : statusHints[session.status]
         }
       >
         {quiet ?? sessionStatusLabels[session.status]}
@@ -183,7 +185,8 @@ export function SessionCard({
       <SessionWhere session={session} root={root} />
       <SessionPrompt session={session} />
       <SessionPending approvals={pendingApprovals} onShow={onShowApprovals} />
-      <SessionCalls calls={calls} />
+      {session.pendingCall !== undefined && <SessionPendingCall call={session.pendingCall} />}
+      <SessionCalls calls={calls} isCallPending={session.pendingCall !== undefined} />
       <SessionFiles files={session.files} total={session.fileCount} root={root} limit={isCompact ? 3 : 6} />
       <SessionMeta session={session} now={now} />
       {session.warnings.length > 0 && (

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { actorSchema } from './actor-contract';
+import { pendingToolCallSchema } from './pending-call-contract';
 import { defineCalls, defineEvents } from './define';
 import { resultSchema } from './wire';
 
@@ -16,7 +17,8 @@ export const sessionIdSchema = z
 
 /**
  * The one state a session is in, as its badge shows it:
- * working (a turn is open or a tool call runs) · waiting-approval (a call waits for a human) ·
+ * working (a turn is open or a tool call runs) · waiting-approval (a call waits for a human, in Vigil's
+ * approvals or in the agent's own permission prompt) ·
  * idle (connected, between turns) · disconnected (the agent went away without closing: no request
  * and no open stream for `sessions.idleMinutes`, its stdin closed, or Vigil restarted; a later
  * request revives it) · ended (closed by the agent or the user).
@@ -96,6 +98,8 @@ export const sessionSummarySchema = z.object({
   lastToolCall: toolCallBriefSchema.optional(),
   /** The latest calls, newest first (at most five). */
   recentCalls: z.array(toolCallBriefSchema).default([]),
+  /** The call its hooks reported that waits for its result (at the agent's own prompt, or running), if any. */
+  pendingCall: pendingToolCallSchema.optional(),
   /** The start of the current turn's first user message (at most 500 characters, secrets masked), when the agent sent one. */
   prompt: z.string().optional(),
   /** The files its calls touched, most recent first (at most twelve), and how many in all. */

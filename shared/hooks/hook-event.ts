@@ -10,6 +10,12 @@ export const hookAgents = ['claude-code', 'gemini-cli'] as const;
 /** One of the agents `vigil hook` answers. */
 export type HookAgent = (typeof hookAgents)[number];
 
+/** Each agent as people name it (`asking in Claude Code: …`). */
+export const hookAgentNames: Readonly<Record<HookAgent, string>> = {
+  'claude-code': 'Claude Code',
+  'gemini-cli': 'Gemini CLI',
+};
+
 /** What an event means to Vigil; every other event of the agents is accepted and ignored. */
 export const hookEventKinds = ['session-start', 'prompt', 'pre-tool', 'post-tool', 'stop', 'session-end'] as const;
 

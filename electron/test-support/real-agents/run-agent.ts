@@ -25,9 +25,13 @@ export interface AgentRunOptions {
   readonly input?: string;
   /**
    * Reads each line the agent prints on stdout while stdin stays open: returns lines to write back
-   * (an answer to its permission prompt), and `isDone` to close stdin.
+   * (an answer to its permission prompt; a promise of them holds the agent there until it settles),
+   * and `isDone` to close stdin. Replies and the close go out in the order of the lines they answer.
    */
-  readonly converse?: (line: string) => { readonly reply?: readonly string[]; readonly isDone?: boolean };
+  readonly converse?: (line: string) => {
+    readonly reply?: readonly string[] | Promise<readonly string[]>;
+    readonly isDone?: boolean;
+  };
   readonly timeoutMs?: number;
 }
 
@@ -41,6 +45,7 @@ export function runAgent(binary: string, args: readonly string[], options: Agent
   let stdout = '';
   let stderr = '';
   let pending = '';
+  let answering: Promise<void> = Promise.resolve();
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     stdout += chunk;
     if (options.converse === undefined) return;
@@ -49,8 +54,15 @@ export function runAgent(binary: string, args: readonly string[], options: Agent
     pending = lines.pop() ?? '';
     for (const line of lines) {
       const turn = options.converse(line);
-      for (const reply of turn.reply ?? []) child.stdin.write(`${reply}\n`);
-      if (turn.isDone === true) child.stdin.end();
+      answering = answering
+        .then(async () => {
+          for (const reply of await (turn.reply ?? [])) if (child.stdin.writable) child.stdin.write(`${reply}\n`);
+          if (turn.isDone === true) child.stdin.end();
+        })
+        .catch(() => {
+          // A held answer that failed (the test failed first): the agent is not left waiting for it.
+          child.kill('SIGKILL');
+        });
     }
   });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

@@ -1,9 +1,12 @@
-import { useEffect, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
+import { sessionLabel } from '../../../shared/sessions/session-identity';
+import { AgentPromptCard } from '../../components/agent-prompt-card';
 import { ApprovalCard } from '../../components/approval-card';
 import { DecisionList } from '../../components/decision-list';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorNotice } from '../../components/error-notice';
 import { useNow } from '../../components/use-now';
+import { agentPromptCalls, agentPromptCount } from '../../model/agent-prompt-calls';
 import { oldestApproval } from '../../model/approval-list';
 import { sessionColourClass } from '../../model/session-lanes';
 import { selectSessionIdentities } from '../../stores/select-session-identities';
@@ -47,7 +50,11 @@ function useOldestApprovalKeys(): void {
 /** Arrow keys and j/k move the focus from card to card. */
 function moveCardFocus(event: KeyboardEvent<HTMLDivElement>): void {
   if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp' && event.key !== 'j' && event.key !== 'k') return;
-  const cards = [...event.currentTarget.querySelectorAll<HTMLElement>('[data-testid="approval-card"]')];
+  const cards = [
+    ...event.currentTarget.querySelectorAll<HTMLElement>(
+      '[data-testid="approval-card"], [data-testid="agent-prompt-card"]',
+    ),
+  ];
   const index = cards.findIndex((card) => card === document.activeElement);
   const step = event.key === 'ArrowDown' || event.key === 'j' ? 1 : -1;
   const next = cards[Math.max(0, Math.min(cards.length - 1, index + step))];
@@ -109,13 +116,31 @@ function PendingApprovals({ isConnected }: { readonly isConnected: boolean }) {
           onDecide={(decision) => void decideApproval(approval.id, decision)}
         />
       ))}
+      <AgentPromptCards />
     </div>
   );
 }
 
-/** Dangerous calls waiting for a human decision, with the countdown to the fail-closed denial. */
+/** Calls Vigil asked about through an agent's hooks, waiting at that agent's own prompt: shown, never decided here. */
+function AgentPromptCards() {
+  const sessions = useAppStore((state) => state.sessions);
+  const identities = useAppStore(selectSessionIdentities);
+  const asking = useMemo(() => agentPromptCalls(sessions), [sessions]);
+  const agents = useMemo(() => new Map(sessions.map((session) => [session.id, session.agent])), [sessions]);
+  return asking.map(({ sessionId, call }) => (
+    <AgentPromptCard
+      key={`${sessionId}:${call.callId}`}
+      call={call}
+      sessionId={sessionId}
+      label={sessionLabel(agents.get(sessionId) ?? call.agentName, identities.get(sessionId))}
+      laneClass={sessionColourClass(sessionId, identities)}
+    />
+  ));
+}
+
+/** Dangerous calls waiting for a human decision, with the countdown to the fail-closed denial; and, read-only, calls waiting at an agent's own permission prompt. */
 export function ApprovalsScreen() {
-  const count = useAppStore((state) => state.approvals.length);
+  const count = useAppStore((state) => state.approvals.length + agentPromptCount(state.sessions));
   const load = useAppStore((state) => state.approvalsLoad);
   const decisions = useAppStore((state) => state.decisions);
   const loadApprovals = useAppStore((state) => state.loadApprovals);
@@ -136,7 +161,8 @@ export function ApprovalsScreen() {
             </p>
             <p>
               Agents supervised through their hooks (Claude Code, Gemini CLI) ask in their own permission prompt
-              instead: Vigil&apos;s reason shows there, and the answer given there decides.
+              instead, with Vigil&apos;s reason: the call shows here while it waits, read-only, and the answer given in
+              the agent&apos;s prompt decides.
             </p>
           </EmptyState>
         ) : (
