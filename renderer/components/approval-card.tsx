@@ -29,7 +29,7 @@ function ApprovalHead({
   return (
     <header className="approval-head">
       <span className="lane-dot" aria-hidden="true" />
-      <span className="session-agent">{escapeControls(approval.agent)}</span>
+      <span className="session-agent">{escapeControls(approval.collision?.label ?? approval.agent)}</span>
       <span className="subtle">
         turn {approval.turn} · {approval.tool} · asked {formatClock(approval.requestedAt)}
       </span>
