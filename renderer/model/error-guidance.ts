@@ -80,7 +80,8 @@ const guidance: Readonly<Record<ErrorCode, ErrorGuidance>> = {
   },
   collision: {
     title: 'Another session changed this file',
-    remedy: 'Nothing was written. Read the file again to see the other session’s change, then make this change on top of it.',
+    remedy:
+      'Nothing was written. Read the file again to see the other session’s change, then make this change on top of it.',
     isRetryable: false,
   },
   denied: {
