@@ -28,6 +28,8 @@ export const errorCodes = [
   'timeout',
   /** Policy or a human refused the call. */
   'denied',
+  /** The call would overwrite a file another live session changed recently; a person (or the collision setting) held it back. */
+  'collision',
   /** The operating system refused an I/O operation (permissions, full disk, …). */
   'io_error',
   /** The request is valid but not supported here (platform, configuration, missing runtime). */

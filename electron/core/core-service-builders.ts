@@ -199,6 +199,8 @@ export async function buildAgents(context: ServiceContext, inputs: AgentInputs):
     home: os.homedir(),
     checkpoints: inputs.checkpoints,
     writes: createWriteRecorder(await inputs.engine(), await inputs.ledger()),
+    ledger: await inputs.ledger(),
+    store: inputs.checkpoints,
     ...(inputs.memory === undefined ? {} : { memory: await inputs.memory() }),
     restore: inputs.restore,
     canAsk: context.canAsk,
@@ -246,6 +248,7 @@ export async function buildHooks(context: ServiceContext, inputs: HookInputs): P
     checkpointLimits: () => Promise.resolve({ maxFileBytes: checkpoints.maxFileBytes }),
     isResident,
     idleMs: () => agents.sessionSettings().idleMs,
+    ...(agents.collisions === undefined ? {} : { collisions: agents.collisions }),
   });
   return disposedWith(context.stack, service);
 }

@@ -1,5 +1,5 @@
 import { ConfigFile } from '../config/config-file';
-import { type CheckpointApi, readCheckpointSettings, type WriteRecorder } from '../checkpoints';
+import { type CheckpointApi, readCheckpointSettings, type WriteLedger, type WriteRecorder } from '../checkpoints';
 import type { EventHub } from '../lib/event-hub';
 import type { VigilPaths } from '../lib/vigil-home';
 import type { Logger } from '../logging/logger';
@@ -13,6 +13,7 @@ import { SessionRegistry } from '../sessions/session-registry';
 import { createSessionRewinder, type RestorePort } from '../sessions/session-rewinder';
 import { CommandSandbox } from '../sandbox/sandbox-api';
 import { createToolAdapters } from '../tools';
+import { createCollisionGuard, type CollisionGuard } from './collision-guard';
 import { createToolExecutor, type RunningToolExecutor } from './tool-executor';
 
 /** A value read once, as a getter. */
@@ -30,6 +31,10 @@ export interface AgentServicesOptions {
   readonly checkpoints?: Pick<CheckpointApi, 'checkpoint' | 'noteWritten'>;
   /** The one write ledger's recorder: every change an agent's call makes is recorded as its session's. */
   readonly writes?: WriteRecorder;
+  /** The one write ledger (who changed which file last): the collision guard reads it; without it there is no guard. */
+  readonly ledger?: Pick<WriteLedger, 'view'>;
+  /** The checkpoint store, read for the earlier version of a file two sessions collide on. */
+  readonly store?: Pick<CheckpointApi, 'resolve' | 'readTree' | 'readBlob'>;
   /** The checkpoint engine's restore (plan/apply), for turn undo's code mode. */
   readonly restore?: RestorePort;
   readonly memory?: MemoryService;
@@ -49,6 +54,8 @@ export interface AgentServices {
   readonly executor: RunningToolExecutor;
   readonly approvals: ApprovalService;
   readonly policy: PolicyEngine;
+  /** Holds a change to a file another live session changed recently; absent without a write ledger. */
+  readonly collisions: CollisionGuard | undefined;
   /** The `sessions` section of config.json in force: the idle time before an MCP session is disconnected, log retention. */
   readonly sessionSettings: () => SessionSettings;
   /** The OS sandbox agent commands run in; `status()` says whether it can start here. */
@@ -93,6 +100,9 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     },
   });
   const adapters = createToolAdapters({ sandbox, memory: options.memory });
+  const collisions =
+    options.ledger &&
+    createCollisionGuard({ ledger: options.ledger, sessions, settings: sessionSettings, store: options.store, logger });
   const executor = createToolExecutor({
     sessions,
     policy,
@@ -104,6 +114,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     events,
     home: options.home,
     protectedPaths: [options.paths.home],
+    collisions,
     checkpointLimits: async () => ({
       maxFileBytes: options.maxFileBytes?.() ?? (await readCheckpointSettings(options.paths.config)).maxFileBytes,
     }),
@@ -117,6 +128,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     executor,
     approvals,
     policy,
+    collisions,
     sessionSettings,
     sandbox,
     handlers: { ...createSessionHandlers(sessions), ...createApprovalHandlers(approvals, options.logger) },

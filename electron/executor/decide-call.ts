@@ -3,13 +3,17 @@ import type { Logger } from '../logging/logger';
 import type { ApprovalService } from '../policy/approval-service';
 import type { PolicyEngine } from '../policy/policy-engine';
 import type { ExecutionSession, PreparedCall } from '../tools';
+import type { CollisionGuard, FoundCollision } from './collision-guard';
+import { collisionLine, collisionRefusal, collisionWarning, type CollisionDenial } from './collision-rule';
 import type { PipelineItem } from './pipeline-item';
 
-/** What deciding a call takes: the policy, the approvals queue, and where a policy failure is logged. */
+/** What deciding a call takes: the policy, the approvals queue, the collision guard, and where a policy failure is logged. */
 export interface DecideDependencies {
   readonly policy: PolicyEngine;
   readonly approvals: ApprovalService;
   readonly logger: Logger;
+  /** Holds a change to a file another live session changed recently (absent: no guard). */
+  readonly collisions?: CollisionGuard;
 }
 
 type ApprovalAnswer = Awaited<ReturnType<ApprovalService['request']>>;
@@ -27,15 +31,27 @@ function deniedBecause(decidedBy: ApprovalAnswer['decidedBy'], timeoutMs: number
   return why[decidedBy];
 }
 
-/** Asks a person about a call policy wants asked about (fail closed: no answer is a denial). */
+/** How a collision's wait ended, for the agent's refusal. */
+function collisionDenialOf(answer: ApprovalAnswer): CollisionDenial {
+  if (answer.decidedBy === 'human') return answer.isReread === true ? 'reread' : 'denied';
+  if (answer.decidedBy === 'timeout' || answer.decidedBy === 'unattended') return answer.decidedBy;
+  return 'closed';
+}
+
+/** Asks a person about a call policy wants asked about, or that collides (fail closed: no answer is a denial). */
 async function askPerson(
   item: PipelineItem,
   prepared: PreparedCall,
   session: ExecutionSession,
   reason: string,
   dependencies: DecideDependencies,
+  found?: FoundCollision,
 ): Promise<void> {
   const { config } = await dependencies.policy.settings();
+  const collision =
+    found === undefined || dependencies.collisions === undefined
+      ? undefined
+      : await dependencies.collisions.describe(found, await prepared.proposed?.().catch(() => undefined));
   const answer = await dependencies.approvals.request({
     sessionId: session.id,
     agent: session.agent,
@@ -46,6 +62,7 @@ async function askPerson(
     reason,
     cwd: prepared.cwd,
     timeoutMs: config.approvalTimeoutMs,
+    ...(collision === undefined ? {} : { collision }),
   });
   if (answer.via !== undefined) item.decidedVia = answer.via;
   if (answer.decision === 'allowed') {
@@ -53,6 +70,20 @@ async function askPerson(
     return;
   }
   item.decision = 'denied';
+  if (found !== undefined) {
+    const refusal = collisionRefusal(
+      found.collision,
+      found.displayPath,
+      item.request.name,
+      collisionDenialOf(answer),
+      Date.now(),
+    );
+    item.refusal = {
+      ...refusal,
+      details: { ...refusal.details, approval: answer.approval.id, decidedBy: answer.decidedBy },
+    };
+    return;
+  }
   item.refusal = {
     code: answer.decidedBy === 'timeout' || answer.decidedBy === 'unattended' ? 'timeout' : 'denied',
     message: `${item.request.name} was not run: it needed a human decision (${reason}) and ${deniedBecause(answer.decidedBy, config.approvalTimeoutMs)}.`,
@@ -69,6 +100,7 @@ async function decideWith(
 ): Promise<void> {
   const verdict = await dependencies.policy.decide(prepared.subject);
   if (verdict.reason !== undefined) item.reason = verdict.reason;
+  if (verdict.kind !== 'block' && (await guardCollision(item, prepared, session, verdict.reason, dependencies))) return;
   if (verdict.kind === 'allow') {
     item.decision = 'allowed';
     return;
@@ -83,6 +115,34 @@ async function decideWith(
     return;
   }
   await askPerson(item, prepared, session, verdict.reason, dependencies);
+}
+
+/**
+ * The collision guard on a call policy would let run or ask about: with `sessions.collisions` "ask"
+ * a person decides (one question with policy's reason, if it had one); with "warn" it runs, and
+ * its reason says what it overwrote. Returns whether it asked.
+ */
+async function guardCollision(
+  item: PipelineItem,
+  prepared: PreparedCall,
+  session: ExecutionSession,
+  policyReason: string | undefined,
+  dependencies: DecideDependencies,
+): Promise<boolean> {
+  const found = await dependencies.collisions?.check(session.id, prepared.written, session.roots);
+  if (found === undefined) return false;
+  const now = Date.now();
+  if (found.mode === 'warn') {
+    const warning = collisionWarning(found.collision, found.displayPath, now);
+    item.reason = policyReason === undefined ? warning : `${policyReason}; ${warning}`;
+    dependencies.logger.warn('a call overwrites another session’s recent change', { tool: item.request.name, warning });
+    return false;
+  }
+  const line = collisionLine(found.collision, found.displayPath, now);
+  const reason = policyReason === undefined ? line : `${line}; ${policyReason}`;
+  item.reason = reason;
+  await askPerson(item, prepared, session, reason, dependencies, found);
+  return true;
 }
 
 /** Stage 2: a decision for a prepared call. A policy that fails refuses the call (fail closed). */

@@ -14,6 +14,7 @@ import type { CoverageLimits, ExecutionSession, ToolAdapter } from '../tools';
 import { unwatched, watchEffects } from './call-effect-watch';
 import { callRecord, resultRecord } from './call-records';
 import { CheckpointGate } from './checkpoint-gate';
+import type { CollisionGuard } from './collision-guard';
 import { decideCall } from './decide-call';
 import { defaultCheckpointLimits, executionSession, validateBatch } from './execution-session';
 import type { ExecuteOptions, ToolCallOutcome, ToolCallRequest, ToolExecutor } from './executor-types';
@@ -39,6 +40,8 @@ export interface ToolExecutorOptions {
   readonly protectedPaths: readonly string[];
   /** What the checkpoint engine stores (read before each batch: config.json may change). */
   readonly checkpointLimits?: () => Promise<CoverageLimits>;
+  /** Holds a change to a file another live session changed recently (`sessions.collisions`). */
+  readonly collisions?: CollisionGuard;
 }
 
 /** The executor and what its owner needs to stop it. */

@@ -7,6 +7,7 @@ import type { CoverageLimits } from '../tools';
 import type { Logger } from '../logging/logger';
 import type { PolicyEngine } from '../policy/policy-engine';
 import type { SessionRegistry } from '../sessions/session-registry';
+import type { CollisionGuard } from '../executor/collision-guard';
 import type { WorkspaceFacts } from './hook-workspace';
 
 /** What the hooks are built from (by the composition root). */
@@ -31,6 +32,8 @@ export interface HookDeps {
   readonly isResident: boolean;
   /** `sessions.idleMinutes` in force, in ms. */
   readonly idleMs: () => number;
+  /** The executor's collision guard: a file another live session changed recently is not overwritten silently. */
+  readonly collisions?: CollisionGuard;
 }
 
 /** A JSON text of a value with its keys sorted, so equal inputs give equal text whatever their key order. */

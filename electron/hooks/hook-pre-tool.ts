@@ -1,8 +1,10 @@
 import type { CallCheckpoint } from '../../shared/contract/sessions-contract';
 import { hookAgentNames, type HookAnswer, type HookEvent, type HookTool } from '../../shared/hooks/hook-event';
+import type { AppErrorData } from '../../shared/errors';
 import { fail } from '../../shared/result';
 import { checkpointReasons } from '../../shared/checkpoint-reasons';
 import type { CheckpointGate } from '../executor/checkpoint-gate';
+import { collisionLine, collisionRefusal, collisionWarning } from '../executor/collision-rule';
 import { commandSubject } from '../tools';
 import { callSecretReason } from '../sessions/logged-record';
 import { condenseValue } from '../sessions/logged-value';
@@ -98,13 +100,14 @@ function unattendedRefusal(tool: HookTool, reason: string | undefined, unattende
   return `Vigil would ask a person about this ${tool.name} (${reason ?? 'it needs a decision'}), but ${unattended}, so Vigil refuses it. ${byHand}`;
 }
 
-/** A refused call, recorded at once as blocked, never checkpointed (seed 002). */
+/** A refused call, recorded at once as blocked, never checkpointed (seed 002); `error`: its own refusal (a collision). */
 async function refuse(
   deps: HookDeps,
   sessionId: string,
   base: ReturnType<typeof pendingOf>,
   tool: HookTool,
   reason: string,
+  error?: AppErrorData,
 ): Promise<HookAnswer> {
   const call: PendingCall = { ...base, decision: 'allow', checkpoints: [], touched: [], problems: [] };
   // A refused call is the agent's next call: the one before no longer waits at its prompt.
@@ -112,10 +115,40 @@ async function refuse(
   await recordHookCall(deps, sessionId, call, {
     decision: 'blocked',
     reason,
-    result: fail({ code: 'denied', message: `${tool.name} was refused by Vigil: ${reason}` }),
+    result: fail(error ?? { code: 'denied', message: `${tool.name} was refused by Vigil: ${reason}` }),
     at: new Date().toISOString(),
   });
   return { decision: 'deny', reason, notices: [] };
+}
+
+/**
+ * The executor's collision guard on a file tool. "ask": the agent's own prompt asks the person,
+ * with the line and what to do; where the agent asks nobody, the call is refused with the message
+ * MCP gives (`collision`). "warn": it runs, its reason saying what it overwrites.
+ */
+async function guardCollision(
+  deps: HookDeps,
+  sessionId: string,
+  event: HookEvent,
+  tool: Extract<HookTool, { kind: 'file' }>,
+  plan: CallPlan,
+  roots: readonly string[],
+): Promise<{ readonly ask?: string; readonly warn?: string; readonly refusal?: AppErrorData } | undefined> {
+  const found = await deps.collisions?.check(sessionId, plan.targets, [...roots, ...plan.directories]);
+  if (found === undefined) return undefined;
+  const now = Date.now();
+  if (found.mode === 'warn') return { warn: collisionWarning(found.collision, found.displayPath, now) };
+  if (event.unattended !== undefined)
+    return { refusal: collisionRefusal(found.collision, found.displayPath, tool.name, 'unasked', now) };
+  const refusal = collisionRefusal(found.collision, found.displayPath, tool.name, 'denied', now);
+  return {
+    ask: `${collisionLine(found.collision, found.displayPath, now)}. If you deny it, tell the agent: ${refusal.message}`,
+  };
+}
+
+/** Two reasons as one, either may be absent. */
+function joinReasons(first: string | undefined, second: string | undefined): string | undefined {
+  return first === undefined ? second : second === undefined ? first : `${first}; ${second}`;
 }
 
 /**
@@ -154,12 +187,16 @@ export async function answerPreTool(
   if (plan.decision === 'deny') return refuse(deps, sessionId, base, tool, plan.reason ?? 'its policy refuses it');
   if (plan.decision === 'ask' && event.unattended !== undefined)
     return refuse(deps, sessionId, base, tool, unattendedRefusal(tool, plan.reason, event.unattended, event.cwd));
+  const collided =
+    tool.kind === 'file' ? await guardCollision(deps, sessionId, event, tool, plan, session.roots) : undefined;
+  if (collided?.refusal !== undefined)
+    return refuse(deps, sessionId, base, tool, collided.refusal.message, collided.refusal);
   if (plan.newRoots.length > 0)
     await deps.sessions.setRoots(sessionId, [...session.roots, ...plan.newRoots], session.cwd);
   const { config } = await readHooksConfig(deps.config);
   const taken = await checkpointsFor(gate, deps, sessionId, event, tool, plan, turn, state);
-  let decision = plan.decision;
-  let reason = plan.reason;
+  let decision = collided?.ask === undefined ? plan.decision : 'ask';
+  let reason = joinReasons(collided?.ask ?? collided?.warn, plan.reason);
   const problems = [...plan.problems, ...taken.failures];
   if (taken.failures.length > 0 && config.onFailure === 'ask') {
     decision = 'ask';

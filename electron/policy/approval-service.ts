@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Approval, ApprovalDecider, ApprovalDecision } from '../../shared/contract/approvals-contract';
+import type {
+  Approval,
+  ApprovalAnswer,
+  ApprovalCollision,
+  ApprovalDecider,
+  ApprovalDecision,
+} from '../../shared/contract/approvals-contract';
 import { AppError } from '../../shared/errors';
 import type { Disposer } from '../lib/disposable';
 import type { EventHub } from '../lib/event-hub';
@@ -17,6 +23,8 @@ export interface ApprovalRequest {
   readonly cwd?: string;
   /** How long to wait before denying (fail closed). */
   readonly timeoutMs: number;
+  /** Set when the call would overwrite another live session's recent change. */
+  readonly collision?: ApprovalCollision;
 }
 
 /** Where a person's decision came from: the app's window, or the page `vigil serve` serves. */
@@ -29,6 +37,8 @@ export interface ApprovalResult {
   readonly decidedBy: ApprovalDecider;
   /** For a person's decision: which UI it came from. */
   readonly via?: ApprovalChannel;
+  /** The person denied it and asked that the agent read the file again (a collision). */
+  readonly isReread?: boolean;
 }
 
 interface Pending {
@@ -81,6 +91,7 @@ export class ApprovalService {
       cwd: request.cwd,
       requestedAt: requestedAt.toISOString(),
       expiresAt: new Date(requestedAt.getTime() + request.timeoutMs).toISOString(),
+      ...(request.collision === undefined ? {} : { collision: request.collision }),
     };
     if (!this.#canAsk) return Promise.resolve({ approval, decision: 'denied', decidedBy: 'unattended' });
     return new Promise((resolve) => {
@@ -108,8 +119,14 @@ export class ApprovalService {
   }
 
   /** A human's decision, from the UI named by `via`. `not_found` when the call is no longer waiting (decided, timed out). */
-  decide(id: string, decision: 'allow' | 'deny', via: ApprovalChannel): ApprovalResult {
-    const result = this.#settle(id, decision === 'allow' ? 'allowed' : 'denied', 'human', via);
+  decide(id: string, decision: ApprovalAnswer, via: ApprovalChannel): ApprovalResult {
+    const result = this.#settle(
+      id,
+      decision === 'allow' ? 'allowed' : 'denied',
+      'human',
+      via,
+      decision === 'deny-reread',
+    );
     if (result === undefined) {
       throw new AppError(
         'not_found',
@@ -145,6 +162,7 @@ export class ApprovalService {
     decision: ApprovalDecision,
     decidedBy: ApprovalDecider,
     via?: ApprovalChannel,
+    isReread = false,
   ): ApprovalResult | undefined {
     const pending = this.#pending.get(id);
     if (pending === undefined) return undefined;
@@ -155,6 +173,7 @@ export class ApprovalService {
       decision,
       decidedBy,
       via,
+      ...(isReread ? { isReread } : {}),
     };
     this.#logger.info('tool call decided', {
       approval: id,

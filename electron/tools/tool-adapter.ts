@@ -58,6 +58,8 @@ export interface PreparedCall {
    * recorded as the session's change.
    */
   readonly observe?: { readonly scope: readonly string[] };
+  /** The text its one written file would hold afterwards (for a person comparing it with another session's change); reads the disk at most. */
+  proposed?(): Promise<string | undefined>;
   /** Runs the tool: resolves to its output; rejects with an AppError for a tool error. */
   run(context: RunContext): Promise<unknown>;
 }

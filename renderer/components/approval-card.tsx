@@ -1,8 +1,9 @@
 import type { KeyboardEvent } from 'react';
-import type { Approval } from '../../shared/contract/approvals-contract';
+import type { Approval, ApprovalAnswer } from '../../shared/contract/approvals-contract';
 import type { AppErrorData } from '../../shared/errors';
 import { maskSecretValues } from '../../shared/secrets/mask-secret-values';
 import { formatClock } from '../model/format';
+import { CollisionDiffs } from './collision-diffs';
 import { Countdown } from './countdown';
 import { ErrorNotice } from './error-notice';
 import { escapeControls } from '../../shared/text/control-characters';
@@ -12,11 +13,11 @@ export interface ApprovalCardProps {
   readonly approval: Approval;
   readonly laneClass: string;
   readonly now: number;
-  readonly deciding: 'allow' | 'deny' | undefined;
+  readonly deciding: ApprovalAnswer | undefined;
   readonly error: AppErrorData | undefined;
   /** False while the link to Vigil is down: whether the call still waits is not known, so no countdown runs. */
   readonly isConnected?: boolean;
-  readonly onDecide: (decision: 'allow' | 'deny') => void;
+  readonly onDecide: (decision: ApprovalAnswer) => void;
 }
 
 /** Who asks, when, and the time left before the automatic denial (not known while disconnected). */
@@ -28,7 +29,7 @@ function ApprovalHead({
   return (
     <header className="approval-head">
       <span className="lane-dot" aria-hidden="true" />
-      <span className="session-agent">{escapeControls(approval.agent)}</span>
+      <span className="session-agent">{escapeControls(approval.collision?.label ?? approval.agent)}</span>
       <span className="subtle">
         turn {approval.turn} · {approval.tool} · asked {formatClock(approval.requestedAt)}
       </span>
@@ -66,6 +67,43 @@ function ApprovalFacts({ approval }: Pick<ApprovalCardProps, 'approval'>) {
   );
 }
 
+/** A collision's answers: let it overwrite, deny, or deny and tell the agent to read the file again. */
+function CollisionActions({ deciding, onDecide }: Pick<ApprovalCardProps, 'deciding' | 'onDecide'>) {
+  return (
+    <footer className="approval-actions">
+      <button
+        type="button"
+        className="button"
+        data-testid="approve"
+        disabled={deciding !== undefined}
+        onClick={() => onDecide('allow')}
+      >
+        {deciding === 'allow' ? 'Letting it…' : 'Let it'}
+        <kbd>A</kbd>
+      </button>
+      <button
+        type="button"
+        className="button button-danger"
+        data-testid="deny"
+        disabled={deciding !== undefined}
+        onClick={() => onDecide('deny')}
+      >
+        {deciding === 'deny' ? 'Denying…' : 'Deny'}
+        <kbd>D</kbd>
+      </button>
+      <button
+        type="button"
+        className="button button-primary"
+        data-testid="deny-reread"
+        disabled={deciding !== undefined}
+        onClick={() => onDecide('deny-reread')}
+      >
+        {deciding === 'deny-reread' ? 'Denying…' : 'Deny and tell the agent to re-read the file'}
+      </button>
+    </footer>
+  );
+}
+
 /** Approve once or deny; both are off while a decision is being sent. */
 function ApprovalActions({ deciding, onDecide }: Pick<ApprovalCardProps, 'deciding' | 'onDecide'>) {
   return (
@@ -97,7 +135,8 @@ function ApprovalActions({ deciding, onDecide }: Pick<ApprovalCardProps, 'decidi
 
 /**
  * A dangerous call waiting for a person: what would run, where, for which session and why it
- * asks; approve once or deny (A / D when focused); a countdown to the automatic denial.
+ * asks; approve once or deny (A / D when focused); a countdown to the automatic denial. A call
+ * that would overwrite another session's change shows both changes and a third answer.
  */
 export function ApprovalCard({
   approval,
@@ -130,8 +169,13 @@ export function ApprovalCard({
         {escapeControls(maskSecretValues(approval.summary), { keepLineBreaks: true })}
       </pre>
       <ApprovalFacts approval={approval} />
+      {approval.collision !== undefined && <CollisionDiffs collision={approval.collision} />}
       {error !== undefined && <ErrorNotice error={error} />}
-      <ApprovalActions deciding={deciding} onDecide={onDecide} />
+      {approval.collision === undefined ? (
+        <ApprovalActions deciding={deciding} onDecide={onDecide} />
+      ) : (
+        <CollisionActions deciding={deciding} onDecide={onDecide} />
+      )}
     </article>
   );
 }

@@ -78,6 +78,12 @@ const guidance: Readonly<Record<ErrorCode, ErrorGuidance>> = {
     remedy: 'Nothing more will happen for this request. Try again; if it keeps timing out, check the log.',
     isRetryable: true,
   },
+  collision: {
+    title: 'Another session changed this file',
+    remedy:
+      'Nothing was written. Read the file again to see the other session’s change, then make this change on top of it.',
+    isRetryable: false,
+  },
   denied: {
     title: 'Denied',
     remedy: 'Policy or a person refused it. Change the rule in config.json if it should be allowed.',

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { EventPayload } from '../../shared/contract';
-import type { Approval } from '../../shared/contract/approvals-contract';
+import type { Approval, ApprovalAnswer } from '../../shared/contract/approvals-contract';
 import type { AppErrorData } from '../../shared/errors';
 import type { VigilClient } from '../api/vigil-client';
 import { addDecision, removeApproval, upsertApproval, type DecidedApproval } from '../model/approval-list';
@@ -12,12 +12,12 @@ export interface ApprovalsSlice {
   readonly approvals: readonly Approval[];
   readonly approvalsLoad: LoadState;
   /** Decisions sent and not yet answered, by approval id. */
-  readonly deciding: Readonly<Record<string, 'allow' | 'deny'>>;
+  readonly deciding: Readonly<Record<string, ApprovalAnswer>>;
   /** Why a decision failed, by approval id. */
   readonly approvalErrors: Readonly<Record<string, AppErrorData>>;
   readonly decisions: readonly DecidedApproval[];
   readonly loadApprovals: () => Promise<void>;
-  readonly decideApproval: (id: string, decision: 'allow' | 'deny') => Promise<void>;
+  readonly decideApproval: (id: string, decision: ApprovalAnswer) => Promise<void>;
   readonly receiveApprovalRequested: (payload: EventPayload<'approvals:requested'>) => void;
   readonly receiveApprovalDecided: (payload: EventPayload<'approvals:decided'>) => void;
 }

@@ -7,6 +7,28 @@ import { sessionIdSchema } from './sessions-contract';
  * wait times out or its session closes (fail closed).
  */
 
+/**
+ * Why a call collides with another live session: the file, who changed it and when, and the two
+ * changes as unified diffs (theirs: the other session's turn's change; proposed: this call's).
+ */
+export const approvalCollisionSchema = z.object({
+  /** The file, absolute. */
+  path: z.string(),
+  /** The file as people read it: relative to its workspace root. */
+  displayPath: z.string(),
+  /** This session's name for people (`claude-code #2`). */
+  label: z.string(),
+  otherSessionId: sessionIdSchema,
+  /** The other session's name for people (`claude-code #1`). */
+  otherLabel: z.string(),
+  /** When the other session changed it (ISO). */
+  changedAt: z.string(),
+  /** The other session's change, as a unified diff; absent when its earlier version is not stored. */
+  theirs: z.string().optional(),
+  /** This call's proposed change, as a unified diff; absent when it cannot be worked out before the call runs. */
+  proposed: z.string().optional(),
+});
+
 /** A tool call waiting for a human decision. */
 export const approvalSchema = z.object({
   id: z.string(),
@@ -24,7 +46,12 @@ export const approvalSchema = z.object({
   requestedAt: z.string(),
   /** When the call is denied if nobody decides. */
   expiresAt: z.string(),
+  /** Set when the call is held because it would overwrite another live session's recent change. */
+  collision: approvalCollisionSchema.optional(),
 });
+
+/** What a person answers: allow, deny, or deny and tell the agent to read the file again (a collision). */
+export const approvalAnswerSchema = z.enum(['allow', 'deny', 'deny-reread']);
 
 /** How an approval ended. */
 export const approvalDecisionSchema = z.enum(['allowed', 'denied']);
@@ -41,7 +68,7 @@ export const approvalsCalls = defineCalls({
   },
   'approvals:decide': {
     summary: 'Allows or denies a waiting tool call.',
-    request: z.object({ id: z.string().min(1), decision: z.enum(['allow', 'deny']) }).strict(),
+    request: z.object({ id: z.string().min(1), decision: approvalAnswerSchema }).strict(),
     response: z.object({ approval: approvalSchema, decision: approvalDecisionSchema }),
   },
 });
@@ -65,6 +92,10 @@ export const approvalsEvents = defineEvents({
 
 /** A waiting tool call. */
 export type Approval = z.infer<typeof approvalSchema>;
+/** Why a call collides with another session, with both changes. */
+export type ApprovalCollision = z.infer<typeof approvalCollisionSchema>;
+/** allow | deny | deny-reread. */
+export type ApprovalAnswer = z.infer<typeof approvalAnswerSchema>;
 /** allowed | denied. */
 export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
 /** human | timeout | session-closed | shutdown | unattended. */

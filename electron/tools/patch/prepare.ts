@@ -1,13 +1,27 @@
+import { readFile } from 'node:fs/promises';
 import type { ToolInput } from '../../../shared/tools/tool-registry';
+import { decodeUtf8File } from '../../files/decode-utf8';
 import { resolveFileTarget } from '../../workspace/resolve-file-target';
 import { fileCall } from '../file-call';
 import type { ExecutionSession, PreparedCall } from '../tool-adapter';
 import { fileChangeCoverage } from '../undo-coverage';
+import { applyPatch } from './apply-patch';
 import { runPatch } from './run';
 
 /** `patch`: a confined edit, checkpointed first, an exclusive lock on the path. */
 export async function preparePatch(args: ToolInput<'patch'>, session: ExecutionSession): Promise<PreparedCall> {
   const target = await resolveFileTarget(args.path, session.workspace, { tool: 'patch', isWrite: true });
   const coverage = await fileChangeCoverage(target.path, target.root, session.checkpointLimits);
-  return fileCall('patch', target, () => runPatch(args, target), coverage);
+  return {
+    ...fileCall('patch', target, () => runPatch(args, target), coverage),
+    // What the edit would make of the file as it is now; undefined when it would not apply (the call then fails on its own).
+    proposed: async () => {
+      try {
+        const text = decodeUtf8File(await readFile(target.path), target.path, 'patch');
+        return applyPatch(text, args.old_string, args.new_string, args.replace_all === true, target.path).text;
+      } catch {
+        return undefined;
+      }
+    },
+  };
 }

@@ -22,5 +22,8 @@ export async function prepareWriteFile(
     session.checkpointLimits,
     Buffer.byteLength(args.content, 'utf8'),
   );
-  return fileCall('write_file', target, () => runWriteFile(args, target), coverage);
+  return {
+    ...fileCall('write_file', target, () => runWriteFile(args, target), coverage),
+    proposed: () => Promise.resolve(args.content),
+  };
 }

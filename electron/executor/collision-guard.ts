@@ -1,0 +1,180 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { createPatch } from 'diff';
+import type { ApprovalCollision } from '../../shared/contract/approvals-contract';
+import type { SessionSummary } from '../../shared/contract/sessions-contract';
+import type { CheckpointApi, StoredTreeEntry, WriteLedger } from '../checkpoints';
+import { readFileIdentity } from '../files/file-identity';
+import { isPathInside } from '../lib/path-rules';
+import type { Logger } from '../logging/logger';
+import type { SessionState } from '../sessions/session-state';
+import { findCollision, type Collision, type CollisionMode } from './collision-rule';
+
+/** What the guard is built from: the write ledger, the sessions, the settings in force, the checkpoint store (for the other session's earlier version). */
+export interface CollisionGuardOptions {
+  readonly ledger: Pick<WriteLedger, 'view'>;
+  readonly sessions: {
+    list(): readonly SessionSummary[];
+    stateOf(sessionId: string): SessionState;
+  };
+  /** `sessions.collisions` and `sessions.collisionMinutes` (in ms) in force. */
+  readonly settings: () => { readonly collisions: CollisionMode; readonly collisionMs: number };
+  readonly store?: Pick<CheckpointApi, 'resolve' | 'readTree' | 'readBlob'>;
+  readonly logger: Logger;
+}
+
+/** A collision found, with what to do about it. */
+export interface FoundCollision {
+  readonly collision: Collision;
+  readonly mode: Exclude<CollisionMode, 'off'>;
+  /** The file as people read it (relative to its workspace root). */
+  readonly displayPath: string;
+}
+
+/** The collision guard: finds a call's collision, and describes it with both changes for a person. */
+export interface CollisionGuard {
+  /** The collision of a call that would change `paths` in `sessionId` (nothing when `sessions.collisions` is "off"). */
+  check(sessionId: string, paths: readonly string[], roots: readonly string[]): Promise<FoundCollision | undefined>;
+  /** The approval's collision: the line, and both changes as diffs (`proposed`: the text the call would write). */
+  describe(found: FoundCollision, proposed: string | undefined): Promise<ApprovalCollision>;
+}
+
+/** Texts larger than this are not diffed on a card. */
+const maxDiffBytes = 512 * 1024;
+/** Lines of a diff shown at most. */
+const maxDiffLines = 300;
+
+/** The file as people read it: relative to the innermost root holding it, else absolute. */
+export function displayPathOf(absolute: string, roots: readonly string[]): string {
+  const root = roots
+    .filter((candidate) => isPathInside(absolute, candidate))
+    .sort((left, right) => right.length - left.length)[0];
+  return root === undefined ? absolute : path.relative(root, absolute).split(path.sep).join('/');
+}
+
+/** A unified diff, cut short when long; undefined when either side is unknown. */
+function diffOf(displayPath: string, before: string | undefined, after: string | undefined): string | undefined {
+  if (before === undefined || after === undefined) return undefined;
+  const diff = createPatch(displayPath, before, after, undefined, undefined, { context: 3, timeout: 500 });
+  if (diff === undefined) return undefined;
+  const lines = diff.split('\n');
+  return lines.length <= maxDiffLines
+    ? diff
+    : `${lines.slice(0, maxDiffLines).join('\n')}\n… (${lines.length - maxDiffLines} more diff lines)`;
+}
+
+/** The file's text now ('' when absent), or undefined when it is too large to diff. */
+async function currentText(file: string): Promise<string | undefined> {
+  const stats = await stat(file).catch(() => undefined);
+  if (stats === undefined) return '';
+  if (stats.size > maxDiffBytes) return undefined;
+  return readFile(file, 'utf8').catch(() => undefined);
+}
+
+/** The checkpoint a session's turn took of the folder holding `file` (before that turn's first change there). */
+function turnCheckpointOf(state: SessionState, turn: number, file: string): { dir: string; id: string } | undefined {
+  for (const call of state.calls.values()) {
+    if (call.record.turn !== turn) continue;
+    for (const touched of call.record.touched)
+      if (touched.checkpointId !== undefined && isPathInside(file, touched.directory))
+        return { dir: touched.directory, id: touched.checkpointId };
+  }
+  return undefined;
+}
+
+/** When a session last read each file with read_file (ms since the epoch), from its loaded log. */
+function lastReads(state: SessionState | undefined): ReadonlyMap<string, number> {
+  const reads = new Map<string, number>();
+  for (const call of state?.calls.values() ?? []) {
+    const result = call.result;
+    if (call.record.name !== 'read_file' || result === undefined || !result.result.ok) continue;
+    const value = result.result.value as { readonly path?: unknown } | undefined;
+    if (typeof value?.path !== 'string') continue;
+    const at = Date.parse(result.at);
+    if (at > (reads.get(value.path) ?? -Infinity)) reads.set(value.path, at);
+  }
+  return reads;
+}
+
+/** The guard over the ledger, the sessions and the settings in force. */
+export function createCollisionGuard(options: CollisionGuardOptions): CollisionGuard {
+  const stateOf = (sessionId: string): SessionState | undefined => {
+    try {
+      return options.sessions.stateOf(sessionId);
+    } catch {
+      return undefined;
+    }
+  };
+
+  /** The other session's version of the file before its turn changed it, from that turn's checkpoint ('' when it did not exist). */
+  async function theirBefore(collision: Collision): Promise<string | undefined> {
+    const { store } = options;
+    if (store === undefined || collision.otherTurn === undefined) return undefined;
+    const state = stateOf(collision.otherSessionId);
+    const held = state && turnCheckpointOf(state, collision.otherTurn, collision.path);
+    if (held === undefined) return undefined;
+    const entry = await store.resolve(held.dir, held.id);
+    let tree: string = entry.tree;
+    const parts = path.relative(held.dir, collision.path).split(path.sep);
+    for (const [index, part] of parts.entries()) {
+      const items: readonly StoredTreeEntry[] = await store.readTree(tree);
+      const found = items.find((item) => item.name === part);
+      if (found === undefined) return '';
+      if (index === parts.length - 1) {
+        if (found.type !== 'blob') return undefined;
+        const bytes = await store.readBlob(found.oid);
+        return bytes.byteLength > maxDiffBytes ? undefined : Buffer.from(bytes).toString('utf8');
+      }
+      if (found.type !== 'tree') return '';
+      tree = found.oid;
+    }
+    return undefined;
+  }
+
+  return {
+    async check(sessionId, paths, roots) {
+      const { collisions, collisionMs } = options.settings();
+      if (collisions === 'off' || paths.length === 0) return undefined;
+      const view = await options.ledger.view();
+      const writers = await Promise.all(
+        paths.map(async (file) => [file, view(file, await readFileIdentity(file).catch(() => undefined))] as const),
+      );
+      const collision = findCollision({
+        sessionId,
+        writers,
+        sessions: options.sessions.list(),
+        now: Date.now(),
+        windowMs: collisionMs,
+        lastRead: lastReads(stateOf(sessionId)),
+      });
+      return collision === undefined
+        ? undefined
+        : { collision, mode: collisions, displayPath: displayPathOf(collision.path, roots) };
+    },
+    async describe(found, proposed) {
+      const { collision, displayPath } = found;
+      const [before, now] = await Promise.all([
+        theirBefore(collision).catch((error: unknown) => {
+          options.logger.warn('could not read the earlier version of a colliding file', {
+            file: collision.path,
+            error,
+          });
+          return undefined;
+        }),
+        currentText(collision.path),
+      ]);
+      const theirs = diffOf(displayPath, before, now);
+      const mine = diffOf(displayPath, now, proposed);
+      return {
+        path: collision.path,
+        displayPath,
+        label: collision.label,
+        otherSessionId: collision.otherSessionId,
+        otherLabel: collision.otherLabel,
+        changedAt: new Date(collision.changedAt).toISOString(),
+        ...(theirs === undefined ? {} : { theirs }),
+        ...(mine === undefined ? {} : { proposed: mine }),
+      };
+    },
+  };
+}
