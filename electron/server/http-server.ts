@@ -83,7 +83,12 @@ function createVigilServer(context: DispatchContext, upgradedSockets: Set<Duplex
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const context: DispatchContext = {
     routes: new Map(options.routes.map((route) => [route.path, route])),
-    authority: { uiToken: options.token, pageToken: options.pageToken, agents: options.agentCredentials, serveInfoPath: options.serveInfoPath },
+    authority: {
+      uiToken: options.token,
+      pageToken: options.pageToken,
+      agents: options.agentCredentials,
+      serveInfoPath: options.serveInfoPath,
+    },
     rendererDir: options.rendererDir,
     logger: options.logger,
     onCredentialRefused: options.onCredentialRefused,

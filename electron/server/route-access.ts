@@ -9,8 +9,7 @@ import { isSameSecret, presentedToken } from './auth';
  * user's own CLI and scripts). Both reach `/ws`; only the page's may approve a held-back call.
  */
 export type Credential =
-  | { readonly kind: 'ui'; readonly holder: UiCredentialHolder }
-  | { readonly kind: 'agent'; readonly name: string };
+  { readonly kind: 'ui'; readonly holder: UiCredentialHolder } | { readonly kind: 'agent'; readonly name: string };
 
 /** page | cli: which of the UI's two credentials a request presented. */
 export type UiCredentialHolder = 'page' | 'cli';
