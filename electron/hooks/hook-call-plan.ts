@@ -199,7 +199,10 @@ export async function planShellCall(
     [...new Set([...context.roots, ...(cwdRoot === undefined ? [] : [cwdRoot])])],
     context,
   );
-  const coverage = await commandCoverage(assessment, roots, context.limits);
+  const plain = await commandCoverage(assessment, roots, context.limits);
+  const linked = await Promise.all(assessment.changedPaths.map((target) => hardLinkLoss('the command', target)));
+  const lost = [...plain.lost, ...linked.filter((loss): loss is string => loss !== undefined)];
+  const coverage = { ...plain, lost };
   const verdict = await context.policy.decide({
     tool: 'terminal',
     paths: [{ absolute: cwd, root: cwdRoot }],

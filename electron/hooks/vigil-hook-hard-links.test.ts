@@ -77,6 +77,20 @@ describe('vigil hook: an agent file tool on a hard-linked file', () => {
     expect(await readFile(path.join(store, 'index.js'), 'utf8')).toBe('module.exports = 1;\n');
   }, 120_000);
 
+  it('asks before a Bash command that writes it by name, naming the file', async () => {
+    const linked = path.join(project, 'index.js');
+    const answer = claudeDecision(
+      await runHook(
+        'claude-code',
+        claudeCodeEvents.preTool(session, 'Bash', { command: 'echo "require(1)" >> index.js' }, 'c1'),
+        env,
+      ),
+    );
+    expect(answer.decision).toBe('ask');
+    expect(answer.reason).toContain(`${linked} has 2 hard links`);
+    expect(answer.reason).toContain('the command writes it in place');
+  }, 120_000);
+
   it('denies it under bypassPermissions, where Claude Code would ask nobody', async () => {
     const event = {
       ...claudeCodeEvents.preTool(session, 'Write', { file_path: path.join(project, 'index.js'), content: 'x' }, 'b1'),
