@@ -119,7 +119,8 @@ test('while the server is stopped every action is off and no figure reads as cur
       'reopen the URL that vigil serve printed',
     );
     const wayBack = notice.getByTestId('connection-way-back');
-    await expect(wayBack).toContainText(`cat "${path.join(vigil.home, 'serve.json')}"`);
+    await expect(wayBack).toContainText('printed in its terminal when it started');
+    await expect(wayBack).toContainText(`${path.join(vigil.home, 'serve.json')} holds only the command line’s token`);
     await expect(wayBack).toContainText('vigil serve');
     await expect(page.getByTestId('connection-address')).toBeEditable();
     await saveScreens(page, testInfo, 'disconnected-token-refused');

@@ -1,3 +1,4 @@
+import { lstat } from 'node:fs/promises';
 import type { HookTool } from '../../shared/hooks/hook-event';
 import { commandCoverage, fileCall, fileChangeCoverage, type CoverageLimits } from '../tools';
 import { isAppError } from '../../shared/errors';
@@ -73,6 +74,21 @@ function refused(reason: string, targets: readonly string[]): CallPlan {
 }
 
 /**
+ * What an agent's own file tool loses by writing a file with more than one hard link: Claude Code
+ * and Gemini CLI write in place, through every name of the file (one may be outside the workspace,
+ * as pnpm's store is), and no checkpoint brings back a name outside. Vigil's own file tools replace
+ * the link instead, so this is the hooks' check alone.
+ */
+async function hardLinkLoss(tool: string, file: string): Promise<string | undefined> {
+  const stats = await lstat(file).catch(() => undefined);
+  if (stats === undefined || !stats.isFile() || stats.nlink < 2) return undefined;
+  return (
+    `${file} has ${stats.nlink} hard links (other names for the same file, which may lie outside the workspace, as in pnpm's store): ` +
+    `${tool} writes it in place, which changes the file under every name, and no checkpoint brings those back`
+  );
+}
+
+/**
  * A file tool (Write, Edit, replace, …) gets exactly what Vigil's own file tools get: its path
  * resolved once and confined to the workspace (the session's roots, or the path's own project
  * folder), protected locations and Vigil's folder refused, then the user's rules and the policy, as
@@ -99,7 +115,9 @@ export async function planFileCall(tool: Extract<HookTool, { kind: 'file' }>, co
         : `${tool.name} was refused (${error.code}): ${error.message}`;
     return refused(reason, [lexical]);
   }
-  const coverage = await fileChangeCoverage(target.path, target.root, context.limits);
+  const plain = await fileChangeCoverage(target.path, target.root, context.limits);
+  const linked = await hardLinkLoss(tool.name, target.path);
+  const coverage = linked === undefined ? plain : { ...plain, lost: [...plain.lost, linked] };
   // The executor's own prepare stage for a file tool: what policy sees, and what is checkpointed.
   const prepared = fileCall(vigilTool, target, () => Promise.resolve(undefined), coverage);
   const verdict = await context.policy.decide(prepared.subject);
@@ -181,7 +199,10 @@ export async function planShellCall(
     [...new Set([...context.roots, ...(cwdRoot === undefined ? [] : [cwdRoot])])],
     context,
   );
-  const coverage = await commandCoverage(assessment, roots, context.limits);
+  const plain = await commandCoverage(assessment, roots, context.limits);
+  const linked = await Promise.all(assessment.changedPaths.map((target) => hardLinkLoss('the command', target)));
+  const lost = [...plain.lost, ...linked.filter((loss): loss is string => loss !== undefined)];
+  const coverage = { ...plain, lost };
   const verdict = await context.policy.decide({
     tool: 'terminal',
     paths: [{ absolute: cwd, root: cwdRoot }],

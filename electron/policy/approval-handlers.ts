@@ -5,9 +5,10 @@ import type { ApprovalChannel, ApprovalService } from './approval-service';
 
 /**
  * Which UI a decision comes from; anything else is refused. Approvals come from a person looking
- * at the full command: the app's window (IPC) or the served page (a WebSocket with the UI's
- * credential whose browser sent this server's own Origin). A program holding the UI's credential
- * (the user's CLI, a script: no Origin) is refused, and so is anything the transports cannot place.
+ * at the full command: the app's window (IPC) or the served page (a WebSocket with the page's
+ * credential, which is only in the URL `vigil serve` printed, from a browser that sent this server's
+ * own Origin). A program holding serve.json's credential (the user's CLI, a script, an agent run
+ * outside the sandbox) is refused whatever Origin it claims, and so is anything the transports cannot place.
  */
 function channelOf(context: CallContext): ApprovalChannel | undefined {
   if (context.transport === 'ipc' && context.peer === 'window') return 'window';
@@ -33,8 +34,9 @@ export function createApprovalHandlers(
         return Promise.reject(
           new AppError(
             'denied',
-            "Approvals come only from a person in Vigil's window or the page vigil serve serves, where the full command is shown; " +
-              'this connection is neither, so nothing was decided. Open the UI to allow or deny.',
+            "Approvals come only from a person in Vigil's window or the page vigil serve serves (opened from the URL it printed), " +
+              "where the full command is shown; this connection is neither (serve.json's credential is the CLI's, and cannot approve), " +
+              'so nothing was decided. Open the UI to allow or deny.',
             { approval: request.id },
           ),
         );

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AppErrorData } from '../../shared/errors';
 import type { Logger } from '../logging/logger';
-import type { HttpRoute } from '../transport/http-route';
+import type { HttpRoute, UpgradeCredential } from '../transport/http-route';
 import { isAllowedHost, isAllowedOrigin } from './auth';
 import { parseRequestTarget, refuseUpgrade } from './http-answers';
 import { checkRouteAccess, type Credential, type CredentialAuthority } from './route-access';
@@ -40,9 +40,9 @@ async function admit(
   context: DispatchContext,
   request: IncomingMessage,
   route: HttpRoute,
-): Promise<{ readonly status: number; readonly error: AppErrorData } | undefined> {
+): Promise<{ readonly status: number; readonly error: AppErrorData } | { readonly credential: Credential }> {
   const access = await checkRouteAccess(request, route.audience, route.path, context.authority);
-  if (access.isAllowed) return undefined;
+  if (access.isAllowed) return { credential: access.credential };
   if (access.refused !== undefined) {
     const who =
       access.refused.kind === 'agent' ? `the agent credential "${access.refused.name}"` : "the UI's credential";
@@ -63,8 +63,8 @@ async function handleRoute(
   response: ServerResponse,
   route: HttpRoute,
 ): Promise<void> {
-  const refusal = await admit(context, request, route);
-  if (refusal !== undefined) sendError(response, refusal.status, refusal.error);
+  const admission = await admit(context, request, route);
+  if ('error' in admission) sendError(response, admission.status, admission.error);
   else if (route.handleRequest !== undefined) await route.handleRequest(request, response);
   else sendText(response, 426, `Upgrade required: ${route.path} is a WebSocket endpoint.`);
 }
@@ -130,6 +130,10 @@ function upgradeObstacle(
   return undefined;
 }
 
+function upgradeCredential(credential: Credential): UpgradeCredential {
+  return credential.kind === 'agent' ? 'agent' : credential.holder;
+}
+
 /** Answers one WebSocket upgrade: Host, target, route, Origin, then the route's credential; only then the route takes the socket. */
 export async function dispatchUpgrade(
   context: DispatchContext,
@@ -144,9 +148,14 @@ export async function dispatchUpgrade(
     refuseUpgrade(socket, ...(obstacle ?? [404, 'Not Found']));
     return;
   }
-  const refusal = await admit(context, request, route);
-  if (refusal !== undefined)
-    refuseUpgrade(socket, refusal.status, refusal.status === 401 ? 'Unauthorized' : 'Forbidden', refusal.error.message);
+  const admission = await admit(context, request, route);
+  if ('error' in admission)
+    refuseUpgrade(
+      socket,
+      admission.status,
+      admission.status === 401 ? 'Unauthorized' : 'Forbidden',
+      admission.error.message,
+    );
   // A client that closed its side cannot hold a WebSocket; answer instead of dropping it silently.
   else if (!socket.readable)
     refuseUpgrade(
@@ -155,5 +164,5 @@ export async function dispatchUpgrade(
       'Bad Request',
       'The client closed its side of the connection during the WebSocket handshake.',
     );
-  else route.handleUpgrade(request, socket, head);
+  else route.handleUpgrade(request, socket, head, upgradeCredential(admission.credential));
 }

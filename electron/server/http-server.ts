@@ -14,8 +14,10 @@ export interface HttpServerOptions {
   readonly host: string;
   /** 0 picks a free port. */
   readonly port: number;
-  /** The UI's credential (random per start). */
+  /** The CLI's credential of the UI's audience (random per start, in serve.json). */
   readonly token: string;
+  /** The page's credential (random per start, only in `url`'s fragment). */
+  readonly pageToken: string;
   /** The agents' credentials. */
   readonly agentCredentials: CredentialAuthority['agents'];
   /** The built renderer (`out/renderer`); undefined serves no UI (an agent-only server). */
@@ -33,7 +35,7 @@ export interface RunningHttpServer {
   readonly port: number;
   /** The address without the credential. */
   readonly baseUrl: string;
-  /** The address with the UI's credential in its fragment (`#token=`), to print once. */
+  /** The address with the page's credential in its fragment (`#token=`), to print once and never store. */
   readonly url: string;
   close(): Promise<void>;
 }
@@ -81,7 +83,12 @@ function createVigilServer(context: DispatchContext, upgradedSockets: Set<Duplex
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const context: DispatchContext = {
     routes: new Map(options.routes.map((route) => [route.path, route])),
-    authority: { uiToken: options.token, agents: options.agentCredentials, serveInfoPath: options.serveInfoPath },
+    authority: {
+      uiToken: options.token,
+      pageToken: options.pageToken,
+      agents: options.agentCredentials,
+      serveInfoPath: options.serveInfoPath,
+    },
     rendererDir: options.rendererDir,
     logger: options.logger,
     onCredentialRefused: options.onCredentialRefused,
@@ -105,7 +112,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     host: options.host,
     port: context.port,
     baseUrl,
-    url: uiUrl(baseUrl, options.token),
+    url: uiUrl(baseUrl, options.pageToken),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -3,13 +3,23 @@ import type { AppErrorData } from '../../shared/errors';
 import type { RouteAudience } from '../transport/http-route';
 import { isSameSecret, presentedToken } from './auth';
 
-/** Who a request's credential says it is. */
-export type Credential = { readonly kind: 'ui' } | { readonly kind: 'agent'; readonly name: string };
+/**
+ * Who a request's credential says it is. The UI's audience has two credentials: the page's (printed
+ * once in the URL `vigil serve` prints, never written to disk) and the CLI's (in serve.json, for the
+ * user's own CLI and scripts). Both reach `/ws`; only the page's may approve a held-back call.
+ */
+export type Credential =
+  { readonly kind: 'ui'; readonly holder: UiCredentialHolder } | { readonly kind: 'agent'; readonly name: string };
+
+/** page | cli: which of the UI's two credentials a request presented. */
+export type UiCredentialHolder = 'page' | 'cli';
 
 /** What the server checks credentials against. */
 export interface CredentialAuthority {
-  /** The UI's credential (random per start, in serve.json). */
+  /** The CLI's credential of the UI's audience (random per start, in serve.json). */
   readonly uiToken: string;
+  /** The page's credential (random per start, only in the printed URL's fragment, never on disk). */
+  readonly pageToken: string;
   /** The agents' credentials (per client, stable, revocable). */
   readonly agents: { identify(secret: string): Promise<string | undefined> };
   /** serve.json, named in messages. */
@@ -31,7 +41,8 @@ export async function identifyCredential(
   token: string,
   authority: CredentialAuthority,
 ): Promise<Credential | undefined> {
-  if (isSameSecret(token, authority.uiToken)) return { kind: 'ui' };
+  if (isSameSecret(token, authority.pageToken)) return { kind: 'ui', holder: 'page' };
+  if (isSameSecret(token, authority.uiToken)) return { kind: 'ui', holder: 'cli' };
   const name = await authority.agents.identify(token);
   return name === undefined ? undefined : { kind: 'agent', name };
 }

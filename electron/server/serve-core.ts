@@ -26,8 +26,10 @@ export interface ServeCoreOptions {
 /** A core served on HTTP, recorded in serve.json. */
 export interface ServedCore {
   readonly http: RunningHttpServer;
-  /** The UI's credential, recorded in serve.json. */
+  /** The CLI's credential of the UI's audience, recorded in serve.json. */
   readonly token: string;
+  /** The page's credential: only in `http.url`, never recorded (a program that reads serve.json cannot approve). */
+  readonly pageToken: string;
   /** Stops serving and releases serve.json; safe to call twice. */
   close(): Promise<void>;
 }
@@ -41,6 +43,7 @@ export async function serveCore(options: ServeCoreOptions): Promise<ServedCore> 
   const { core, logger } = options;
   const serveInfoPath = core.paths.serveInfo;
   const token = createToken();
+  const pageToken = createToken();
   const startedAt = new Date().toISOString();
   await claimServeInfo(serveInfoPath, {
     pid: process.pid,
@@ -63,6 +66,7 @@ export async function serveCore(options: ServeCoreOptions): Promise<ServedCore> 
       host: options.host,
       port: options.port,
       token,
+      pageToken,
       agentCredentials: new AgentCredentialStore(core.paths.agentCredentials),
       rendererDir: options.rendererDir,
       routes: [ws.route, ...core.httpRoutes],
@@ -74,7 +78,8 @@ export async function serveCore(options: ServeCoreOptions): Promise<ServedCore> 
       pid: process.pid,
       port: http.port,
       token,
-      url: http.url,
+      // The address only: the page's credential is printed once, never stored where programs read.
+      url: http.baseUrl,
       version: vigilVersion,
       startedAt,
     });
@@ -89,6 +94,7 @@ export async function serveCore(options: ServeCoreOptions): Promise<ServedCore> 
   return {
     http: running,
     token,
+    pageToken,
     close: () => {
       closing ??= (async () => {
         await ws.dispose();

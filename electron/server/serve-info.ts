@@ -5,7 +5,7 @@ import { AppError } from '../../shared/errors';
 import { withoutCredential } from '../../shared/ui-credential';
 import { isProcessAlive } from '../process/is-process-alive';
 
-/** What `serve.json` records about a running server (mode 0600: it holds the UI's credential, for the user's own CLI; `url` carries it in its fragment). */
+/** What `serve.json` records about a running server (mode 0600: it holds the CLI's credential, which cannot approve; `url` is the address without any credential). */
 export const serveInfoSchema = z.object({
   pid: z.number().int(),
   port: z.number().int().nullable(),

@@ -52,8 +52,10 @@ function nextMessage(socket: WebSocket): Promise<unknown> {
 
 describe('vigil serve security', () => {
   it('serves the page without a credential and sets no cookie; the printed URL keeps the credential in its fragment', async () => {
-    const { http, token } = await serve();
-    expect(http.url).toBe(`${http.baseUrl}#token=${token}`);
+    const { http, token, pageToken } = await serve();
+    // The printed URL carries the page's own credential, not serve.json's.
+    expect(http.url).toBe(`${http.baseUrl}#token=${pageToken}`);
+    expect(pageToken).not.toBe(token);
     const page = await fetch(http.url);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('app bundle');
@@ -145,7 +147,8 @@ describe('serve.json', () => {
     const { http, token } = await serve();
     const file = path.join(home.dir, 'vigil', 'serve.json');
     const info = await readServeInfo(file);
-    expect(info).toMatchObject({ pid: process.pid, port: http.port, token, url: `${http.baseUrl}#token=${token}` });
+    expect(info).toMatchObject({ pid: process.pid, port: http.port, token, url: http.baseUrl });
+    expect(JSON.stringify(info)).not.toContain(running?.pageToken);
     if (process.platform !== 'win32') expect((await stat(file)).mode & 0o777).toBe(0o600);
     await running?.close();
     running = undefined;

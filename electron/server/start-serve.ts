@@ -22,6 +22,8 @@ export interface RunningServe {
   readonly core: Core;
   readonly http: RunningHttpServer;
   readonly token: string;
+  /** The page's credential (in `http.url`'s fragment only). */
+  readonly pageToken: string;
   /** Stops serving, disposes the core and removes serve.json. */
   close(): Promise<void>;
 }
@@ -64,5 +66,5 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     throw error;
   }
   options.logger.info('serving', { url: served.http.baseUrl });
-  return { core, http: served.http, token: served.token, close: () => served.close() };
+  return { core, http: served.http, token: served.token, pageToken: served.pageToken, close: () => served.close() };
 }

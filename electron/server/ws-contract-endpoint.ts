@@ -10,7 +10,7 @@ import type { EventHub } from '../lib/event-hub';
 import type { Logger } from '../logging/logger';
 import type { CallPeer } from '../transport/call-handlers';
 import type { ContractRouter } from '../transport/contract-router';
-import type { HttpRoute } from '../transport/http-route';
+import type { HttpRoute, UpgradeCredential } from '../transport/http-route';
 import { createHttpContractCall } from './http-contract-call';
 
 /** The UI's contract over WebSocket, and the disposer that closes every socket. */
@@ -40,6 +40,16 @@ function frameId(raw: unknown): number | null {
 }
 
 /**
+ * Who is at the other end of a socket. The served page is the page's credential (only in the URL
+ * `vigil serve` printed, never on disk) from a browser, which always sends an Origin (the server
+ * let the upgrade in only with its own). serve.json's credential is a program's whatever Origin it
+ * sends: any process that can read serve.json can also write an Origin header.
+ */
+function peerOf(request: IncomingMessage, credential: UpgradeCredential): CallPeer {
+  return credential === 'page' && request.headers.origin !== undefined ? 'page' : 'program';
+}
+
+/**
  * Carries the contract over WebSocket (the UI's credential only: the server checked it before the
  * upgrade reached here): one `call` frame in, one `result` frame out with the same
  * id; every core event is broadcast. A frame that fails its schema gets an error result naming the
@@ -54,10 +64,9 @@ export function createWsContractEndpoint(options: WsContractEndpointOptions): Ws
     handleProtocols: (offered) => (offered.has(uiSubprotocol) ? uiSubprotocol : false),
   });
 
-  server.on('connection', (socket, request: IncomingMessage) => {
+  const accept = (socket: WebSocket, request: IncomingMessage, credential: UpgradeCredential): void => {
     const clientId = randomUUID();
-    // The server let the upgrade in only without an Origin or with its own: a browser always sends one.
-    const peer: CallPeer = request.headers.origin === undefined ? 'program' : 'page';
+    const peer = peerOf(request, credential);
     send(socket, { type: 'hello', version: options.version });
     socket.on('message', (data, isBinary) => {
       void (async () => {
@@ -100,7 +109,7 @@ export function createWsContractEndpoint(options: WsContractEndpointOptions): Ws
       })().catch((error: unknown) => options.logger.error('WebSocket frame handling failed', { error }));
     });
     socket.on('error', (error) => options.logger.warn('WebSocket client error', { error }));
-  });
+  };
 
   const stopForwarding = options.events.onAny((name, payload) => {
     const frame = JSON.stringify({ type: 'event', name, payload } satisfies ServerFrame);
@@ -113,8 +122,8 @@ export function createWsContractEndpoint(options: WsContractEndpointOptions): Ws
       audience: 'ui',
       // One call per POST on the same path: how the CLI relays to a resident core.
       handleRequest: createHttpContractCall(options),
-      handleUpgrade: (request, socket, head) => {
-        server.handleUpgrade(request, socket, head, (client) => server.emit('connection', client, request));
+      handleUpgrade: (request, socket, head, credential) => {
+        server.handleUpgrade(request, socket, head, (client) => accept(client, request, credential));
       },
     },
     dispose: async () => {

@@ -54,7 +54,8 @@ describe('startDesktopGateway', () => {
     const gateway = serving(await start(core));
     const info = await readServeInfo(core.paths.serveInfo);
     expect(info).toMatchObject({ pid: process.pid, port: gateway.port });
-    expect(info?.url).toBe(`http://127.0.0.1:${gateway.port}/#token=${info?.token ?? ''}`);
+    // The address only: no credential travels in serve.json's url.
+    expect(info?.url).toBe(`http://127.0.0.1:${gateway.port}/`);
     if (process.platform !== 'win32') expect((await stat(core.paths.serveInfo)).mode & 0o777).toBe(0o600);
 
     const url = new URL('/test-ping', gateway.baseUrl);

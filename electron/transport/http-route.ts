@@ -8,6 +8,12 @@ import type { Duplex } from 'node:stream';
 export type RouteAudience = 'ui' | 'agent';
 
 /**
+ * Which credential let an upgrade in: the page's (printed URL), the CLI's (serve.json), or an
+ * agent's. A route uses it to tell the served page from a program holding serve.json.
+ */
+export type UpgradeCredential = 'page' | 'cli' | 'agent';
+
+/**
  * An endpoint the core adds to the HTTP server (the UI's `/ws`, the gateway's `/mcp` and `/agent`).
  * The server has already checked the Host header, the credential (of the route's audience) and,
  * for upgrades, the Origin before a route sees a request.
@@ -20,5 +26,10 @@ export interface HttpRoute {
   /** Handles a plain HTTP request to the path. */
   readonly handleRequest?: (request: IncomingMessage, response: ServerResponse) => void | Promise<void>;
   /** Handles a WebSocket upgrade to the path. */
-  readonly handleUpgrade?: (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
+  readonly handleUpgrade?: (
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    credential: UpgradeCredential,
+  ) => void;
 }

@@ -23,7 +23,7 @@ const reasons = {
   refused:
     'the server no longer accepts this page’s token (vigil serve was restarted, which makes a new token): reopen the URL that vigil serve printed',
   noToken:
-    'this page has no access token: open the URL that vigil serve printed (it ends in #token=…); it is also the "url" in $VIGIL_HOME/serve.json',
+    "this page has no access token: open the URL that vigil serve printed (it ends in #token=…); the token in $VIGIL_HOME/serve.json is the command line's, which opens the page but cannot approve",
   misdirected: 'the server does not answer to this address: open the URL exactly as vigil serve printed it',
   unreachable: 'the server is not reachable (stopped, restarting, or the network dropped)',
   tooLarge: 'a message was too large for the server',

@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { escapeControls } from '../../shared/text/control-characters';
 import { credentialCauses, type ConnectionState } from '../model/connection-state';
 import { formatClock } from '../model/format';
-import { CopySnippet } from './copy-snippet';
 
 /** The way back when the server no longer takes this page's token: where the new address is, and a field to paste it. */
 function WayBack({
@@ -20,8 +19,9 @@ function WayBack({
       <ol>
         <li>
           Copy the new address: the line <code>url: http://127.0.0.1:…/#token=…</code> that <code>vigil serve</code>{' '}
-          printed when it started, or the <code>url</code> in its serve.json:
-          <CopySnippet text={`cat "${escapeControls(serveInfo)}"`} label="Command" testId="connection-command" />
+          printed in its terminal when it started. That token is the page&rsquo;s own and is stored nowhere else:{' '}
+          <code>{escapeControls(serveInfo)}</code> holds only the command line&rsquo;s token, which opens the page but
+          cannot approve.
         </li>
         <li>
           Paste it here (it stays in this tab only):

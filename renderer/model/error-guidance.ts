@@ -24,7 +24,7 @@ const guidance: Readonly<Record<ErrorCode, ErrorGuidance>> = {
   unauthorized: {
     title: 'Not allowed in',
     remedy:
-      'The access token is missing or old. Open the URL that vigil serve printed again (it is also in serve.json).',
+      'The access token is missing or old. Open the URL that vigil serve printed again (serve.json holds only the command line’s token, which cannot approve).',
     isRetryable: false,
   },
   outside_workspace: {

@@ -13,7 +13,7 @@ async function demoCredential(home: string): Promise<string> {
 
 /** A Vigil server the demo talks to: one it found running, or one it started. */
 export interface DemoServer {
-  /** The URL with the UI's credential in its fragment, to open in a browser. */
+  /** The URL with the page's credential in its fragment, to open in a browser (a found server's: its address alone). */
   readonly url: string;
   readonly baseUrl: string;
   /** The demo agents' own agent credential ("demo"): agents never get the UI's. */
@@ -54,6 +54,22 @@ async function waitForServeInfo(
   }
 }
 
+/** The `url:` line `vigil serve` prints: the only place the page's credential appears. Its output is drained after. */
+function printedUrl(child: ChildProcess): Promise<string> {
+  const url = new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      const match = /^url: (\S+)$/mu.exec(output);
+      if (match?.[1] !== undefined) resolve(match[1]);
+    });
+    child.once('exit', () => reject(new Error('vigil serve exited before printing its URL; see its output above.')));
+  });
+  // A server that lost the race for its port exits: that rejection is awaited only when it matters.
+  url.catch(() => undefined);
+  return url;
+}
+
 function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
 }
@@ -67,9 +83,12 @@ export async function connectOrStartServer(
   const live = await readLiveServeInfo(vigilPaths(home).serveInfo);
   if (live !== undefined && live.url !== null) {
     const baseUrl = withoutCredential(live.url);
-    log(`Found Vigil running (pid ${live.pid}) on ${baseUrl}; the agents connect to it.`);
+    log(
+      `Found Vigil running (pid ${live.pid}) on ${baseUrl}; the agents connect to it. ` +
+        'Open the URL it printed when it started: the page credential in its #token= is stored nowhere else.',
+    );
     return {
-      url: live.url,
+      url: baseUrl,
       baseUrl,
       agentToken: await demoCredential(home),
       isOwn: false,
@@ -84,22 +103,23 @@ export async function connectOrStartServer(
       {
         cwd: repoRoot,
         env: { ...process.env, VIGIL_HOME: home },
-        stdio: ['ignore', 'ignore', 'inherit'],
+        stdio: ['ignore', 'pipe', 'inherit'],
         // Its own process group: Ctrl+C reaches the demo, which closes the agents' sessions and then stops it.
         detached: true,
       },
     );
   let child = start(port);
-  let info;
+  let printed = printedUrl(child);
   try {
-    info = await waitForServeInfo(home, child);
+    await waitForServeInfo(home, child);
   } catch {
     log(`Port ${port} is busy; letting vigil serve pick a free one.`);
     child = start(0);
-    info = await waitForServeInfo(home, child);
+    printed = printedUrl(child);
+    await waitForServeInfo(home, child);
   }
   const own = child;
-  const url = info.url ?? '';
+  const url = await printed;
   return {
     url,
     baseUrl: withoutCredential(url),

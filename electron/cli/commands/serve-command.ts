@@ -53,8 +53,9 @@ export const serveCommand: CliCommand = {
     '  --host H        address to bind (default 127.0.0.1)',
     "  --allow-remote  allow a non-loopback --host (anyone who can reach it and has the UI's token gets full control)",
     '',
-    "Prints the URL once, with the UI's access token in its #token= fragment (the token is also in $VIGIL_HOME/serve.json,",
-    'mode 0600, for your own scripts: "Authorization: Bearer <token>"). It reaches only /ws, the UI\'s channel; agents',
+    "Prints the URL once, with the page's access token in its #token= fragment; it is stored nowhere else and alone",
+    "approves held-back commands. $VIGIL_HOME/serve.json (mode 0600) holds the CLI's token for your own scripts",
+    '("Authorization: Bearer <token>"), which cannot approve. Both reach only /ws, the UI\'s channel; agents',
     'connect with their own credentials instead: see "vigil connect --help".',
     'To use Vigil on a remote machine, keep the default host and tunnel: ssh -L 7420:127.0.0.1:7420 host',
   ].join('\n'),
@@ -97,7 +98,7 @@ export const serveCommand: CliCommand = {
     else writeLine(io.stdout, `WARNING: ${describeSandboxStatus(sandbox)}`);
     writeLine(
       io.stdout,
-      "Open this URL (its #token= fragment carries the UI's access token, which never leaves your browser tab):",
+      "Open this URL (its #token= fragment is the page's own access token, which never leaves your browser tab and is stored nowhere else: the one in serve.json cannot approve):",
     );
     writeLine(io.stdout, `url: ${running.http.url}`);
     writeLine(io.stdout, 'Stop with Ctrl+C.');

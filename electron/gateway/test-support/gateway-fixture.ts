@@ -19,6 +19,8 @@ export interface ServeFixture {
   readonly baseUrl: string;
   /** The UI's credential (serve.json's): it reaches /ws only. */
   readonly uiToken: string;
+  /** The page's credential (only in the printed URL): it reaches /ws, and approves from a browser. */
+  readonly pageToken: string;
   /** An agent credential ("test-agent"): it reaches /mcp and /agent only. */
   readonly agentToken: string;
   close(): Promise<void>;
@@ -47,6 +49,7 @@ export async function startServeFixture(config?: Record<string, unknown>): Promi
     scratch: temp.dir,
     baseUrl: running.http.baseUrl,
     uiToken: running.token,
+    pageToken: running.pageToken,
     agentToken: await agentCredentialFor(home),
     close: async () => {
       // startServe closes its HTTP server before the core; upgraded /agent sockets would hold it open.
