@@ -55,7 +55,7 @@ export async function runCheckpointProcess<T>(
   // No core: the command starts a background one and relays to it, unless that is turned off.
   if (
     serveLookup !== undefined &&
-    (await mayAutoStart({ isAllowed: true, env: context.env, configFile: paths.config }))
+    (await mayAutoStart({ isAllowed: true, env: context.env, configFile: paths.config })) !== undefined
   )
     return run({ serveLookup });
   // Loaded only now: a relayed checkpoint loads none of it.

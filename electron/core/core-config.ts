@@ -11,6 +11,11 @@ export const coreConfigSchema = z
     autoStart: z.boolean().default(true),
     /** How long the background core waits without a client before it exits (fractions allowed). */
     idleMinutes: z.number().positive().max(10_080).default(30),
+    /**
+     * How long a command waits for the background core it started to be ready before it works
+     * in-process instead (a hook waits at most half its deadline).
+     */
+    startTimeoutSeconds: z.number().positive().max(300).default(10),
   })
   .strict();
 

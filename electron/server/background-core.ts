@@ -39,7 +39,13 @@ async function readIdleMinutes(configFile: string, logger: Logger): Promise<numb
   }
 }
 
-/** A clock that resolves `idle` once no connection has been open for `ms`; `stop` clears it. */
+/**
+ * How long a core nobody has used yet waits for its first client: the command that started it may
+ * be slow to come back on a loaded machine, and must find it still running.
+ */
+const firstClientGraceMs = 60_000;
+
+/** A clock that resolves `idle` once no connection has been open for `ms` (at first, for the grace); `stop` clears it. */
 function idleClock(ms: number): {
   readonly idle: Promise<void>;
   readonly onConnections: (open: number) => void;
@@ -47,7 +53,7 @@ function idleClock(ms: number): {
 } {
   let fire: () => void = () => undefined;
   const idle = new Promise<void>((resolve) => (fire = resolve));
-  let timer: NodeJS.Timeout | undefined = setTimeout(fire, ms);
+  let timer: NodeJS.Timeout | undefined = setTimeout(fire, Math.max(ms, firstClientGraceMs));
   let isStopped = false;
   return {
     idle,

@@ -95,7 +95,7 @@ export const coreStartCommand: CliCommand = {
   usage: 'vigil core start',
   help: [
     'Starts a background core for this data folder unless a core already serves it, and waits until it is',
-    'ready (at most 10 s). A stale one (its pid gone, another version of Vigil) is replaced, saying so.',
+    'ready (core.startTimeoutSeconds, default 10 s). A stale one (its pid gone, another version of Vigil) is replaced, saying so.',
     'Runs even with VIGIL_NO_CORE=1 or core.autoStart false: it is asked for by name.',
   ].join('\n'),
   options: {},
@@ -103,8 +103,10 @@ export const coreStartCommand: CliCommand = {
   async run(_args, io) {
     const home = cliHome(io);
     const { startBackgroundCore } = await import('../relay/start-background-core');
+    const { readAutoStartSettings } = await import('../relay/auto-start-policy');
+    const waitMs = (await readAutoStartSettings(vigilPaths(home).config)).startTimeoutMs;
     const say = (line: string): void => writeLine(io.stderr, `vigil core start: ${line}`);
-    const core = await startBackgroundCore({ home, env: io.env, say, waitMs: 10_000, isExplicit: true });
+    const core = await startBackgroundCore({ home, env: io.env, say, waitMs, isExplicit: true });
     if (core === undefined) return exitCodes.failed;
     writeLine(io.stdout, describe(await coreStatus(home)));
     return exitCodes.ok;

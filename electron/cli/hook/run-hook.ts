@@ -54,7 +54,7 @@ async function ask(event: HookEvent, options: HookOptions, io: HookIo): Promise<
       home: options.home,
       env: io.env,
       mayStart: io.mayStartCore === true,
-      waitMs: Math.min(10_000, options.deadlineMs / 2),
+      maxWaitMs: options.deadlineMs / 2,
     };
     const target = await chooseCore(choice, tell);
     const relayed =

@@ -2,7 +2,7 @@ import type { CallName, CallRequest, CallResponse } from '../../../shared/contra
 import type { Result } from '../../../shared/result';
 import { vigilPaths } from '../../lib/vigil-home';
 import { vigilVersion } from '../../lib/version';
-import { mayAutoStart } from './auto-start-policy';
+import { mayAutoStart, type AutoStartSettings } from './auto-start-policy';
 import { relayCall, type RelayCallOptions } from './relay-client';
 import { relayTarget, type SayLine } from './relay-or-local';
 import { readServeCredential, type CredentialLookup, type ServeCredential } from './serve-credential';
@@ -13,11 +13,14 @@ export interface CoreChoice {
   readonly env: NodeJS.ProcessEnv;
   /** A real `vigil` process, not `--local` (tests that run commands in-process never start a core). */
   readonly mayStart: boolean;
-  /** How long to wait for a core to start before working in-process (default 10 s). */
-  readonly waitMs?: number;
+  /** At most how long to wait for a core to start (`core.startTimeoutSeconds` bounds it too). */
+  readonly maxWaitMs?: number;
 }
 
-const defaultWaitMs = 10_000;
+/** How long to wait for a started core: config.json's timeout, within the caller's bound. */
+function waitMs(choice: CoreChoice, settings: AutoStartSettings): number {
+  return Math.min(settings.startTimeoutMs, choice.maxWaitMs ?? Number.POSITIVE_INFINITY);
+}
 
 /** A background core of another version of Vigil: replaced (the app and `vigil serve` are used whatever their version). */
 function isOtherVersion(credential: ServeCredential): boolean {
@@ -44,13 +47,12 @@ export async function chooseCore(
   const paths = vigilPaths(choice.home);
   const lookup = known ?? (await readServeCredential(paths.serveInfo));
   if (lookup.kind === 'found' && !isOtherVersion(lookup.credential)) return lookup.credential;
-  if (
-    !wantsStart(lookup) ||
-    !(await mayAutoStart({ isAllowed: choice.mayStart, env: choice.env, configFile: paths.config }))
-  )
-    return relayTarget(paths.serveInfo, say, lookup);
+  const settings = wantsStart(lookup)
+    ? await mayAutoStart({ isAllowed: choice.mayStart, env: choice.env, configFile: paths.config })
+    : undefined;
+  if (settings === undefined) return relayTarget(paths.serveInfo, say, lookup);
   const { startBackgroundCore } = await import('./start-background-core');
-  return startBackgroundCore({ home: choice.home, env: choice.env, say, waitMs: choice.waitMs ?? defaultWaitMs });
+  return startBackgroundCore({ home: choice.home, env: choice.env, say, waitMs: waitMs(choice, settings) });
 }
 
 /**
@@ -69,22 +71,25 @@ export async function relayToCore<C extends CallName>(
     const outcome = await relayCall(current, call.channel, call.payload, call.options);
     // The core's router answered this channel: its result has the channel's response type.
     if (outcome.kind === 'answered') return { result: outcome.result as Result<CallResponse<C>>, target: current };
-    const canReplace =
-      attempt === 0 &&
-      current.isBackground === true &&
-      (await mayAutoStart({ isAllowed: choice.mayStart, env: choice.env, configFile: vigilPaths(choice.home).config }));
-    if (!canReplace) {
+    const settings =
+      attempt === 0 && current.isBackground === true
+        ? await mayAutoStart({ isAllowed: choice.mayStart, env: choice.env, configFile: vigilPaths(choice.home).config })
+        : undefined;
+    if (settings === undefined) {
       say(`could not reach the Vigil core (pid ${current.pid}): ${outcome.reason}; working in-process.`);
       return { result: undefined, target: undefined };
     }
     const { replaceUnreachableCore, startBackgroundCore } = await import('./start-background-core');
-    await replaceUnreachableCore(current, outcome.reason, say);
+    if (!(await replaceUnreachableCore(current, outcome.reason, say))) {
+      say(`the background core (pid ${current.pid}) did not stop; working in-process.`);
+      return { result: undefined, target: undefined };
+    }
     const next = await startBackgroundCore({
       home: choice.home,
       env: choice.env,
       say,
-      waitMs: choice.waitMs ?? defaultWaitMs,
-      hasReplaced: true,
+      waitMs: waitMs(choice, settings),
+      replaced: current.pid,
     });
     if (next === undefined) return { result: undefined, target: undefined };
     current = next;

@@ -64,17 +64,31 @@ interface Attempt {
   started: Started | undefined;
   spawns: number;
   hasReplaced: boolean;
+  /** Cores this command stopped: serve.json may still name one for a moment (exited, not yet reaped). */
+  readonly stopped: Set<number>;
+}
+
+/** The pid serve.json names, if any. */
+function pidOf(lookup: CredentialLookup): number | undefined {
+  if (lookup.kind === 'found') return lookup.credential.pid;
+  return lookup.kind === 'unusable' ? lookup.pid : undefined;
 }
 
 /** One look at serve.json: a core to use, a reason to give up, or undefined to look again soon. */
 async function step(attempt: Attempt): Promise<ServeCredential | { readonly failure: string } | undefined> {
-  const lookup = await readServeCredential(vigilPaths(attempt.home).serveInfo);
+  const read = await readServeCredential(vigilPaths(attempt.home).serveInfo);
+  const pid = pidOf(read);
+  const lookup: CredentialLookup =
+    pid !== undefined && attempt.stopped.has(pid) ? { kind: 'unusable', reason: 'stopped', pid, isStale: true } : read;
   const reason = attempt.hasReplaced ? undefined : replacementReason(lookup);
   if (reason !== undefined) {
     attempt.hasReplaced = true;
     attempt.say(`replacing a stale background core: ${reason}.`);
-    if (lookup.kind === 'found' && !(await stopProcess(lookup.credential.pid, 5_000)))
-      return { failure: `the old core (pid ${lookup.credential.pid}) did not stop` };
+    if (lookup.kind === 'found') {
+      if (!(await stopProcess(lookup.credential.pid, 5_000)))
+        return { failure: `the old core (pid ${lookup.credential.pid}) did not stop` };
+      attempt.stopped.add(lookup.credential.pid);
+    }
   }
   if (lookup.kind === 'found' && reason === undefined) return lookup.credential;
   // Someone's core (this command's, or the one that won the election) is still starting: wait for it.
@@ -84,7 +98,11 @@ async function step(attempt: Attempt): Promise<ServeCredential | { readonly fail
   if (attempt.spawns >= 2)
     return { failure: `${attempt.started?.exit ?? 'it stopped'} before it was ready (see ${coreLogFile(attempt.home)})` };
   attempt.spawns += 1;
-  attempt.started = await spawnCore(attempt.home, attempt.env);
+  try {
+    attempt.started = await spawnCore(attempt.home, attempt.env);
+  } catch (error) {
+    return { failure: `it could not be started (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+  }
   return undefined;
 }
 
@@ -100,13 +118,19 @@ export async function startBackgroundCore(options: {
   readonly env: NodeJS.ProcessEnv;
   readonly say: (line: string) => void;
   readonly waitMs: number;
-  /** A core was just replaced (and said so): a stale serve.json it left costs no second line. */
-  readonly hasReplaced?: boolean;
+  /** The core just replaced (and said so): a stale serve.json it left costs no second line. */
+  readonly replaced?: number;
   /** `vigil core start`: nothing works in-process after a failure, so the line does not say so. */
   readonly isExplicit?: boolean;
 }): Promise<ServeCredential | undefined> {
   const tail = options.isExplicit === true ? '.' : '; working in-process.';
-  const attempt: Attempt = { ...options, started: undefined, spawns: 0, hasReplaced: options.hasReplaced === true };
+  const attempt: Attempt = {
+    ...options,
+    started: undefined,
+    spawns: 0,
+    hasReplaced: options.replaced !== undefined,
+    stopped: new Set(options.replaced === undefined ? [] : [options.replaced]),
+  };
   const until = Date.now() + options.waitMs;
   for (let pause = 5; ; pause = Math.min(pause * 2, 50)) {
     const outcome = await step(attempt);
