@@ -126,20 +126,17 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     url: uiUrl(baseUrl, options.token),
     close: (closeOptions = {}) =>
       new Promise<void>((resolve) => {
-        let drainTimer: NodeJS.Timeout | undefined;
+        const drainMs = closeOptions.drainMs ?? 0;
+        // With a drain, calls being answered get that long before their connections are cut.
+        const drainTimer = drainMs > 0 ? setTimeout(() => server.closeAllConnections(), drainMs) : undefined;
         server.close(() => {
           clearTimeout(drainTimer);
           resolve();
         });
         // Upgraded sockets (agents on /agent, the UI on /ws) are no longer the server's: end them too.
         for (const socket of upgradedSockets) socket.destroy();
-        const drainMs = closeOptions.drainMs ?? 0;
-        if (drainMs <= 0) {
-          server.closeAllConnections();
-          return;
-        }
-        server.closeIdleConnections();
-        drainTimer = setTimeout(() => server.closeAllConnections(), drainMs);
+        if (drainTimer === undefined) server.closeAllConnections();
+        else server.closeIdleConnections();
       }),
   };
 }

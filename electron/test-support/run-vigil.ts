@@ -41,9 +41,9 @@ const ciMarkers = ['CI', 'GITHUB_ACTIONS', 'GEMINI_CLI_INTEGRATION_TEST'] as con
  * `withBackgroundCore()` and stops what it started.
  */
 export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, VIGIL_NO_CORE: '1' };
-  for (const name of ciMarkers) delete env[name];
-  return { ...env, ...extra };
+  const markers = new Set<string>(ciMarkers);
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !markers.has(name)));
+  return { ...env, VIGIL_NO_CORE: '1', ...extra };
 }
 
 /** The variable that lets a test's `vigil` commands start a background core (childEnv's default forbids it). */

@@ -14,7 +14,7 @@ export const coreRunCommand: CliCommand = {
   summary: 'Run the background core in this process until it is idle or stopped.',
   usage: 'vigil core run',
   help: [
-    'Serves this data folder\'s core on a free loopback port (no UI), recorded in serve.json as a background',
+    "Serves this data folder's core on a free loopback port (no UI), recorded in serve.json as a background",
     'core, and exits after core.idleMinutes (config.json, default 30) without a client, on Ctrl+C or SIGTERM,',
     'or when the desktop app or "vigil serve" starts on the same data folder and takes its place.',
     'Commands start it by themselves (detached, its output in $VIGIL_HOME/logs/core.log): you rarely',

@@ -73,7 +73,11 @@ export async function relayToCore<C extends CallName>(
     if (outcome.kind === 'answered') return { result: outcome.result as Result<CallResponse<C>>, target: current };
     const settings =
       attempt === 0 && current.isBackground === true
-        ? await mayAutoStart({ isAllowed: choice.mayStart, env: choice.env, configFile: vigilPaths(choice.home).config })
+        ? await mayAutoStart({
+            isAllowed: choice.mayStart,
+            env: choice.env,
+            configFile: vigilPaths(choice.home).config,
+          })
         : undefined;
     if (settings === undefined) {
       say(`could not reach the Vigil core (pid ${current.pid}): ${outcome.reason}; working in-process.`);

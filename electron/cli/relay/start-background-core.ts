@@ -96,7 +96,9 @@ async function step(attempt: Attempt): Promise<ServeCredential | { readonly fail
   if (lookup.kind === 'unusable' && lookup.isStale !== true && reason === undefined) return { failure: lookup.reason };
   if (attempt.started !== undefined && attempt.started.exit === undefined) return undefined;
   if (attempt.spawns >= 2)
-    return { failure: `${attempt.started?.exit ?? 'it stopped'} before it was ready (see ${coreLogFile(attempt.home)})` };
+    return {
+      failure: `${attempt.started?.exit ?? 'it stopped'} before it was ready (see ${coreLogFile(attempt.home)})`,
+    };
   attempt.spawns += 1;
   try {
     attempt.started = await spawnCore(attempt.home, attempt.env);

@@ -18,8 +18,8 @@ export interface ServeJson {
 
 /** A workspace whose commands may start a background core; `stopCores` stops every one it started. */
 export interface CoreWorkspace extends Workspace {
-  /** `vigil ARGS` with background cores allowed. */
-  vigil(args: readonly string[]): Promise<VigilRun>;
+  /** `vigil ARGS` with background cores allowed (`input` on its stdin). */
+  vigil(args: readonly string[], input?: string): Promise<VigilRun>;
   serveJson(): Promise<ServeJson | undefined>;
   writeServeJson(info: ServeJson): Promise<void>;
   /** The pids of the `vigil core run` processes of this data folder that are alive now (Linux: by their working folder). */
@@ -64,8 +64,9 @@ export async function makeCoreWorkspace(base: string, core: Record<string, unkno
   };
   return {
     ...workspace,
-    vigil: async (args) => {
-      const run = await runVigil(args, { env: withBackgroundCore(workspace.env), cwd: workspace.base });
+    vigil: async (args, input) => {
+      const env = withBackgroundCore(workspace.env);
+      const run = await runVigil(args, { env, cwd: workspace.base, ...(input === undefined ? {} : { input }) });
       await serveJson();
       return run;
     },
