@@ -128,7 +128,8 @@ describe('a background core that commands start for themselves', () => {
       );
       const winner = outputs.find((output) => output !== loser);
       expect(loser.child.exitCode).toBe(1);
-      expect(loser.text()).toContain('is already running on this data folder');
+      expect(loser.text()).toContain('already serves');
+      expect(loser.text()).toContain('so this background core exits');
       await expect.poll(async () => (await w.serveJson())?.url ?? null, { timeout: 120_000 }).not.toBeNull();
       expect((await w.serveJson())?.pid).toBe(winner?.child.pid);
       expect(await servingPids(w)).toEqual([info?.pid, winner?.child.pid]);

@@ -1,3 +1,4 @@
+import { AppError } from '../../shared/errors';
 import { readConfigSection } from '../config/config-file';
 import { coreConfigSchema } from '../core/core-config';
 import { createCore } from '../core/create-core';
@@ -87,6 +88,14 @@ export async function startBackgroundCore(options: BackgroundCoreOptions): Promi
     version: vigilVersion,
     startedAt,
     background: true,
+  }).catch((error: unknown) => {
+    if (!(error instanceof AppError) || error.code !== 'busy') throw error;
+    // The election: another core claimed serve.json first, and serves; this one was not needed.
+    throw new AppError(
+      'busy',
+      `Another Vigil core (pid ${typeof error.details?.['pid'] === 'number' ? error.details['pid'] : '?'}) already serves ${options.home}, so this background core exits.`,
+      error.details,
+    );
   });
   const idleMinutes = await readIdleMinutes(paths.config, options.logger);
   const clock = idleClock(idleMinutes * 60_000);
