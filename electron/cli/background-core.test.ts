@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../process/is-process-alive';
 import { isProcessGone, waitForExit } from '../process/stop-process';
-import { spawnVigil, withBackgroundCore } from '../test-support/run-vigil';
+import { runVigil, spawnVigil, withBackgroundCore } from '../test-support/run-vigil';
 import { makeTempDir } from '../test-support/temp-dir';
 import { makeCoreWorkspace, type CoreWorkspace } from './test-support/background-core-fixture';
 
@@ -91,6 +91,11 @@ describe('a background core that commands start for themselves', () => {
       expect([run.code, run.stderr]).toEqual([0, '']);
       const local = await workspace('local');
       expect((await local.vigil(['--local', 'checkpoint', local.project])).code).toBe(0);
+      // childEnv's default: VIGIL_NO_CORE=1.
+      const refused = await workspace('refused');
+      expect((await runVigil(['checkpoint', refused.project], { env: refused.env })).code).toBe(0);
+      expect(await refused.serveJson()).toBeUndefined();
+      expect(await refused.liveCores()).toEqual([]);
       expect(await w.serveJson()).toBeUndefined();
       expect(await local.serveJson()).toBeUndefined();
       expect(await w.liveCores()).toEqual([]);
