@@ -8,6 +8,10 @@ import { chromiumExecutable } from './scripts/electron-binary';
  * Electron binary exists (it is downloaded lazily and cannot be fetched offline: then the project
  * reports its tests as skipped, with the reason).
  */
+// The CLI a spec runs works in-process or relays to the spec's own server; it never starts a
+// background core that outlives the run, unless a spec opts in (VIGIL_NO_CORE=0 in its child's env).
+process.env['VIGIL_NO_CORE'] ??= '1';
+
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',

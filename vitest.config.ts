@@ -16,6 +16,9 @@ export default defineConfig({
           // bounds so a loaded CI machine does not fail them; a hang still fails.
           testTimeout: 90_000,
           hookTimeout: 90_000,
+          // A `vigil` a test starts by hand (not through childEnv) must not leave a background core
+          // running either: commands work in-process unless a test opts in (VIGIL_NO_CORE=0).
+          env: { VIGIL_NO_CORE: '1' },
         },
       },
       {

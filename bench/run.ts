@@ -14,6 +14,8 @@ const root = path.resolve(here, '..');
 const sectionsDir = path.join(root, 'docs/benchmarks');
 
 async function main(): Promise<void> {
+  // "No core" rows measure the in-process path: no command starts a background core unless a row asks for one.
+  process.env['VIGIL_NO_CORE'] ??= '1';
   const args = process.argv.slice(2);
   const isQuick = args.includes('--quick');
   const wanted = args.filter((arg) => !arg.startsWith('--'));

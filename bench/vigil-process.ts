@@ -97,7 +97,8 @@ export function caBundleNote(runs: number): string {
 
 /**
  * The environment of a run's `vigil` processes: its own VIGIL_HOME (retention out of the way: the
- * benches measure checkpoints and restores, not cuts), HOME and (absent) Hermes home, and no CA bundle.
+ * benches measure checkpoints and restores, not cuts), HOME and (absent) Hermes home, no CA bundle,
+ * and no background core started by a command (a row that wants one sets VIGIL_NO_CORE to 0).
  */
 export function vigilBenchEnv(base: string): NodeJS.ProcessEnv {
   const home = path.join(base, 'home');
@@ -109,5 +110,6 @@ export function vigilBenchEnv(base: string): NodeJS.ProcessEnv {
     VIGIL_HOME: home,
     HOME: path.join(base, 'user'),
     HERMES_HOME: path.join(base, 'no-hermes'),
+    VIGIL_NO_CORE: '1',
   });
 }

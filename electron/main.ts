@@ -7,6 +7,7 @@ import { DisposableStack } from './lib/disposable';
 import { resolveVigilHome, vigilPaths } from './lib/vigil-home';
 import { logProcessErrors } from './logging/log-process-errors';
 import { createFileLogger } from './logging/logger';
+import { stopBackgroundCoreOf } from './server/take-over-background-core';
 import { appMenuTemplate } from './shell/app-menu-template';
 import { applicationId, productName } from './shell/app-identity';
 import { handleAppProtocol, registerAppSchemePrivileges } from './shell/app-protocol';
@@ -111,6 +112,8 @@ async function start(): Promise<void> {
   hardenEveryWebContents(logger);
   resources.add(handleAppProtocol(rendererDir));
 
+  // A background core started by a command gives way to the app: stopped before the app's core is built.
+  await stopBackgroundCoreOf(vigilPaths(home).serveInfo, logger);
   const core = await createCore({ home, logger });
   resources.add(() => core.dispose());
   reportProblem = (message) =>

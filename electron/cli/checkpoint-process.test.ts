@@ -38,14 +38,20 @@ describe('vigil checkpoint DIR: the walk head start', () => {
       expect(checkpointArguments(args, '/w')).toBeUndefined();
   });
 
-  it('starts the walk under the store lock when no resident core takes the call, and nothing when one does', async () => {
+  it('starts the walk under the store lock when no core takes the call, and nothing when one does or will', async () => {
     const lockPath = path.join(home, 'checkpoints', 'store.lock');
-    const env = { VIGIL_HOME: home };
-    const seen = (argv: readonly string[]) =>
-      runCheckpointProcess(argv, { env, cwd: base }, ({ headStart, serveLookup }) =>
+    const env = { VIGIL_HOME: home, VIGIL_NO_CORE: '1' };
+    const seen = (argv: readonly string[], given: NodeJS.ProcessEnv = env) =>
+      runCheckpointProcess(argv, { env: given, cwd: base }, ({ headStart, serveLookup }) =>
         Promise.resolve({ dir: headStart?.dir, isLocked: existsSync(lockPath), served: serveLookup?.kind }),
       );
     expect(await seen(['checkpoint', 'project'])).toEqual({ dir, isLocked: true, served: undefined });
+    // No core, but the command may start a background one: it will relay, so no walk starts here.
+    expect(await seen(['checkpoint', 'project'], { VIGIL_HOME: home })).toEqual({
+      dir: undefined,
+      isLocked: false,
+      served: 'none',
+    });
     mkdirSync(home, { recursive: true });
     writeFileSync(
       path.join(home, 'serve.json'),

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { WalkHeadStart } from '../checkpoints';
 import { resolveVigilHome, vigilPaths } from '../lib/vigil-home';
+import { mayAutoStart } from './relay/auto-start-policy';
 import { readServeCredential, type CredentialLookup } from './relay/serve-credential';
 
 /** What the executable found before loading `vigil checkpoint`: the walk it started, and serve.json as it read it. */
@@ -36,8 +37,8 @@ export function checkpointArguments(
 }
 
 /**
- * `vigil checkpoint DIR`: when no resident core will take the call (`--local`, or no serve.json),
- * the walk of a big directory starts at once, under the store lock, while the command and its core
+ * `vigil checkpoint DIR`: when no resident core will take the call (`--local`, or no serve.json
+ * and no background core may start: `VIGIL_NO_CORE=1`, `core.autoStart: false`), the walk of a big directory starts at once, under the store lock, while the command and its core
  * load (about 0.1 s of a 50,000-file checkpoint); the command then works in-process and its engine
  * adopts the walk. A resident core's call (relayed) starts nothing here.
  */
@@ -51,6 +52,12 @@ export async function runCheckpointProcess<T>(
   const paths = vigilPaths(resolveVigilHome(context.env));
   const serveLookup = parsed.isLocal ? undefined : await readServeCredential(paths.serveInfo);
   if (serveLookup !== undefined && serveLookup.kind !== 'none') return run({ serveLookup });
+  // No core: the command starts a background one and relays to it, unless that is turned off.
+  if (
+    serveLookup !== undefined &&
+    (await mayAutoStart({ isAllowed: true, env: context.env, configFile: paths.config })) !== undefined
+  )
+    return run({ serveLookup });
   // Loaded only now: a relayed checkpoint loads none of it.
   const { withWalkHeadStart } = await import('./walk-head-start-entry');
   return withWalkHeadStart({ root: paths.checkpoints, configFile: paths.config, dir: parsed.dir }, (headStart) =>

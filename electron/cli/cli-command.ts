@@ -20,6 +20,11 @@ export interface CliIo {
    * command (under the store lock, held until the command returns); such a command works in-process.
    */
   readonly checkpointHeadStart?: WalkHeadStart;
+  /**
+   * A real `vigil` process (set by the executable): a command that finds no core may start a
+   * background one. Commands run in-process by tests never do.
+   */
+  readonly mayStartCore?: boolean;
   /** serve.json as the executable read it at its start (`vigil checkpoint`), so the command does not read it again. */
   readonly serveLookup?: CredentialLookup;
 }

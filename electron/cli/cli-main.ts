@@ -18,6 +18,7 @@ export async function runCliProcess(argv: readonly string[], start: CheckpointSt
     },
     env: process.env,
     cwd: process.cwd(),
+    mayStartCore: true,
     ...(start.serveLookup === undefined ? {} : { serveLookup: start.serveLookup }),
     ...(start.headStart === undefined ? {} : { checkpointHeadStart: start.headStart, forceLocal: true }),
   };

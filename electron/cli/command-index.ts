@@ -51,6 +51,15 @@ export const commandIndex: ReadonlyArray<readonly [string, CommandLoader | Reado
       show: async () => (await import('./commands/sessions-show-command')).sessionsShowCommand,
     },
   ],
+  [
+    'core',
+    {
+      status: async () => (await import('./commands/core-control-commands')).coreStatusCommand,
+      stop: async () => (await import('./commands/core-control-commands')).coreStopCommand,
+      start: async () => (await import('./commands/core-control-commands')).coreStartCommand,
+      run: async () => (await import('./commands/core-run-command')).coreRunCommand,
+    },
+  ],
 ];
 
 const helpFlags = new Set(['--help', '-h', 'help']);

@@ -1,6 +1,7 @@
 import { checkpointCommand } from './commands/checkpoint-command';
 import { checkpointsCommandGroup } from './commands/checkpoints-command-group';
 import { connectCommand } from './commands/connect-command';
+import { coreCommandGroup } from './commands/core-command-group';
 import { hookCommand } from './commands/hook-command';
 import { mcpCommand } from './commands/mcp-command';
 import { memoryCommandGroup } from './commands/memory-command-group';
@@ -22,4 +23,5 @@ export const commandTable: readonly CliEntry[] = [
   checkpointsCommandGroup,
   memoryCommandGroup,
   sessionsCommandGroup,
+  coreCommandGroup,
 ];

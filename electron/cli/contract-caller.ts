@@ -3,10 +3,9 @@ import { AppError } from '../../shared/errors';
 import type { Result } from '../../shared/result';
 import type { WalkHeadStart } from '../checkpoints';
 import type { CoreBase } from '../core/create-core';
-import { vigilPaths } from '../lib/vigil-home';
 import { writeLine, type CliIo } from './cli-command';
 import { cliHome, cliLogger } from './cli-context';
-import { relayOrLocal, relayTarget } from './relay/relay-or-local';
+import { chooseCore, relayToCore, type CoreChoice } from './relay/core-target';
 import type { ServeCredential } from './relay/serve-credential';
 
 /** Events a call wants while it runs (restore progress, cuts), and where they go. */
@@ -83,10 +82,12 @@ function localCaller(
 
 /**
  * Runs `task` against the contract: relayed to the resident core of this VIGIL_HOME when serve.json
- * names a live one (so the UI sees the work at once), else in-process on a one-shot core. `--local`
- * (io.forceLocal) always works in-process. A serve.json that cannot be used, or a core that cannot
- * be reached, costs one line on stderr and the command works in-process; a core that dies during
- * a call fails it (`disconnected`), since the call may have run.
+ * names a live one (so the UI sees the work at once); when none runs, to a background core started
+ * now (relay/core-target.ts; not with `VIGIL_NO_CORE=1` or `core.autoStart: false`); else
+ * in-process on a one-shot core. `--local` (io.forceLocal) always works in-process. A serve.json
+ * that cannot be used, or a core that cannot be reached or started, costs one line on stderr and
+ * the command works in-process; a core that dies during a call fails it (`disconnected`), since
+ * the call may have run.
  */
 export async function withContract<T>(
   io: CliIo,
@@ -95,8 +96,9 @@ export async function withContract<T>(
 ): Promise<T> {
   const local = localCaller(io, options);
   const say = (line: string): void => writeLine(io.stderr, `vigil: ${line}`);
+  const choice: CoreChoice = { home: cliHome(io), env: io.env, mayStart: io.mayStartCore === true };
   let target: ServeCredential | undefined =
-    io.forceLocal === true ? undefined : await relayTarget(vigilPaths(cliHome(io)).serveInfo, say, io.serveLookup);
+    io.forceLocal === true ? undefined : await chooseCore(choice, say, io.serveLookup);
   const caller: ContractCaller = {
     get kind() {
       return target === undefined ? 'local' : 'relay';
@@ -107,9 +109,9 @@ export async function withContract<T>(
       callOptions: CallOptions = {},
     ): Promise<CallResponse<C>> {
       if (target !== undefined) {
-        const result = await relayOrLocal(target, channel, payload, say, callOptions);
-        if (result !== undefined) return unwrap<C>(result);
-        target = undefined;
+        const relayed = await relayToCore(choice, target, { channel, payload, options: callOptions }, say);
+        target = relayed.target;
+        if (relayed.result !== undefined) return unwrap<C>(relayed.result);
       }
       return local.caller.call(channel, payload, callOptions);
     },

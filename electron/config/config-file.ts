@@ -7,7 +7,8 @@
  *     "gateway": { … electron/gateway/gateway-config.ts },
  *     "checkpoints": { … electron/checkpoints/checkpoint-config.ts },
  *     "sessions": { … electron/sessions/session-config.ts },
- *     "hooks": { … electron/hooks/hook-config.ts } }
+ *     "hooks": { … electron/hooks/hook-config.ts },
+ *     "core": { … electron/core/core-config.ts } }
  *
  * NOTE for every feature that adds a section: read it with `readConfigSection(file, 'name', schema)`
  * (or through a `ConfigFile`, which re-reads only when the file changed) and list the section in
@@ -20,7 +21,7 @@ import { AppError } from '../../shared/errors';
 import { parseOrThrow } from '../../shared/validation';
 
 /** The sections config.json may hold, each owned by one feature. */
-export const configSectionNames = ['policy', 'memory', 'gateway', 'checkpoints', 'sessions', 'hooks'] as const;
+export const configSectionNames = ['policy', 'memory', 'gateway', 'checkpoints', 'sessions', 'hooks', 'core'] as const;
 
 /** The parsed JSON document, or an AppError that names what is wrong with it. */
 async function readDocument(file: string): Promise<unknown> {

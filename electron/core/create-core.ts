@@ -16,6 +16,7 @@ import type { SessionService } from '../sessions/session-types';
 import { createContractRouter, type ContractRouter } from '../transport/contract-router';
 import type { HttpRoute } from '../transport/http-route';
 import { configState, createCoreHandlers } from './core-handlers';
+import { coreConfigSchema } from './core-config';
 import { createCoreServices, type CoreServices } from './core-services';
 import { DisposableStack } from '../lib/disposable';
 import { EventHub } from '../lib/event-hub';
@@ -121,6 +122,12 @@ const configSections: readonly ConfigSectionSpec[] = [
     isCheckedOnly: true,
     whileInvalid:
       'Until it is fixed, hooks use their defaults: a change Vigil could not checkpoint first asks a human.',
+  },
+  {
+    name: 'core',
+    schema: coreConfigSchema,
+    isCheckedOnly: true,
+    whileInvalid: 'Until it is fixed, a background core started now waits its default 30 minutes before it exits.',
   },
 ];
 

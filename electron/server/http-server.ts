@@ -27,6 +27,8 @@ export interface HttpServerOptions {
   readonly logger: Logger;
   /** Told when a credential of the wrong kind was refused (an agent's on /ws): the attempt is logged, and may be shown. */
   readonly onCredentialRefused?: (refusal: { readonly path: string; readonly credential: Credential }) => void;
+  /** Told how many connections are open each time one opens or closes (a background core's idle clock). */
+  readonly onConnections?: (open: number) => void;
 }
 
 /** A listening server. */
@@ -37,7 +39,11 @@ export interface RunningHttpServer {
   readonly baseUrl: string;
   /** The address with the page's credential in its fragment (`#token=`), to print once and never store. */
   readonly url: string;
-  close(): Promise<void>;
+  /**
+   * Stops listening and ends every connection. With `drainMs`, calls already being answered get
+   * up to that long to finish first (a background core giving way to `vigil serve`).
+   */
+  close(options?: { readonly drainMs?: number }): Promise<void>;
 }
 
 function urlHost(host: string): string {
@@ -97,6 +103,18 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   };
   const upgradedSockets = new Set<Duplex>();
   const server = createVigilServer(context, upgradedSockets);
+  const onConnections = options.onConnections;
+  if (onConnections !== undefined) {
+    let open = 0;
+    server.on('connection', (socket: Duplex) => {
+      open += 1;
+      onConnections(open);
+      socket.once('close', () => {
+        open -= 1;
+        onConnections(open);
+      });
+    });
+  }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -113,12 +131,19 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     port: context.port,
     baseUrl,
     url: uiUrl(baseUrl, options.pageToken),
-    close: () =>
+    close: (closeOptions = {}) =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
+        const drainMs = closeOptions.drainMs ?? 0;
+        // With a drain, calls being answered get that long before their connections are cut.
+        const drainTimer = drainMs > 0 ? setTimeout(() => server.closeAllConnections(), drainMs) : undefined;
+        server.close(() => {
+          clearTimeout(drainTimer);
+          resolve();
+        });
         // Upgraded sockets (agents on /agent, the UI on /ws) are no longer the server's: end them too.
         for (const socket of upgradedSockets) socket.destroy();
+        if (drainTimer === undefined) server.closeAllConnections();
+        else server.closeIdleConnections();
       }),
   };
 }

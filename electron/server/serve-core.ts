@@ -5,7 +5,7 @@ import { AgentCredentialStore } from './agent-credentials';
 import { createToken } from './auth';
 import { startHttpServer, type RunningHttpServer } from './http-server';
 import { reportRefusedCredential } from './refused-credential';
-import { claimServeInfo, releaseServeInfo, updateServeInfo } from './serve-info';
+import { claimServeInfo, releaseServeInfo, updateServeInfo, type ServeInfo } from './serve-info';
 import { createWsContractEndpoint } from './ws-contract-endpoint';
 
 /** What serving a core over HTTP takes; `vigil serve` and the desktop app's gateway differ only in these. */
@@ -21,6 +21,15 @@ export interface ServeCoreOptions {
    * disposes its core there, so no CLI starts working in-process while the core still runs.
    */
   readonly beforeRelease?: () => Promise<void>;
+  /**
+   * A background core (`vigil core run`): serve.json says so, and it was claimed before the core
+   * was built (the election between two starts costs the loser no core), with this token.
+   */
+  readonly background?: { readonly token: string; readonly startedAt: string };
+  /** Told how many connections are open as they open and close (the background core's idle clock). */
+  readonly onConnections?: (open: number) => void;
+  /** Stops a background core that holds serve.json, so that this server takes its place; resolves whether it is gone. */
+  readonly takeOver?: (owner: ServeInfo) => Promise<boolean>;
 }
 
 /** A core served on HTTP, recorded in serve.json. */
@@ -30,8 +39,8 @@ export interface ServedCore {
   readonly token: string;
   /** The page's credential: only in `http.url`, never recorded (a program that reads serve.json cannot approve). */
   readonly pageToken: string;
-  /** Stops serving and releases serve.json; safe to call twice. */
-  close(): Promise<void>;
+  /** Stops serving and releases serve.json; safe to call twice. `drainMs`: calls being answered get that long to finish. */
+  close(options?: { readonly drainMs?: number }): Promise<void>;
 }
 
 /**
@@ -42,17 +51,17 @@ export interface ServedCore {
 export async function serveCore(options: ServeCoreOptions): Promise<ServedCore> {
   const { core, logger } = options;
   const serveInfoPath = core.paths.serveInfo;
-  const token = createToken();
+  const token = options.background?.token ?? createToken();
   const pageToken = createToken();
-  const startedAt = new Date().toISOString();
-  await claimServeInfo(serveInfoPath, {
-    pid: process.pid,
-    port: null,
-    token,
-    url: null,
-    version: vigilVersion,
-    startedAt,
-  });
+  const startedAt = options.background?.startedAt ?? new Date().toISOString();
+  const background = options.background === undefined ? {} : { background: true };
+  if (options.background === undefined) {
+    await claimServeInfo(
+      serveInfoPath,
+      { pid: process.pid, port: null, token, url: null, version: vigilVersion, startedAt },
+      options.takeOver,
+    );
+  }
   const ws = createWsContractEndpoint({
     path: '/ws',
     router: core.router,
@@ -73,6 +82,7 @@ export async function serveCore(options: ServeCoreOptions): Promise<ServedCore> 
       serveInfoPath,
       logger,
       onCredentialRefused: (refusal) => reportRefusedCredential(core.events, refusal),
+      ...(options.onConnections === undefined ? {} : { onConnections: options.onConnections }),
     });
     await updateServeInfo(serveInfoPath, {
       pid: process.pid,
@@ -82,6 +92,7 @@ export async function serveCore(options: ServeCoreOptions): Promise<ServedCore> 
       url: http.baseUrl,
       version: vigilVersion,
       startedAt,
+      ...background,
     });
   } catch (error) {
     await ws.dispose();
@@ -95,10 +106,11 @@ export async function serveCore(options: ServeCoreOptions): Promise<ServedCore> 
     http: running,
     token,
     pageToken,
-    close: () => {
+    close: (closeOptions) => {
       closing ??= (async () => {
+        // The server first: calls it is still answering (a drain) keep their events until they end.
+        await running.close(closeOptions);
         await ws.dispose();
-        await running.close();
         await options.beforeRelease?.();
         await releaseServeInfo(serveInfoPath, token);
       })();

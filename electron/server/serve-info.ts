@@ -13,6 +13,8 @@ export const serveInfoSchema = z.object({
   url: z.string().nullable(),
   version: z.string(),
   startedAt: z.string(),
+  /** A background core (`vigil core run`, started by a command): the app and `vigil serve` take its place. */
+  background: z.boolean().optional(),
 });
 
 /** The contents of `serve.json`. */
@@ -45,9 +47,13 @@ async function writeTemp(file: string, info: ServeInfo): Promise<string> {
  * Claims `serve.json` for this process: exactly one server runs per VIGIL_HOME. The file is
  * created whole (a complete temp file hard-linked into place, which fails if one exists), so no
  * reader ever sees it half-written. A file whose pid is dead is taken over; a live one is an error
- * that names its pid.
+ * that names its pid, unless `takeOver` stops its owner (a background core giving way).
  */
-export async function claimServeInfo(file: string, info: ServeInfo): Promise<void> {
+export async function claimServeInfo(
+  file: string,
+  info: ServeInfo,
+  takeOver?: (owner: ServeInfo) => Promise<boolean>,
+): Promise<void> {
   for (let attempt = 0; attempt < 20; attempt += 1) {
     const temp = await writeTemp(file, info);
     try {
@@ -60,6 +66,8 @@ export async function claimServeInfo(file: string, info: ServeInfo): Promise<voi
     }
     const existing = await readServeInfo(file);
     if (existing !== undefined && isProcessAlive(existing.pid) && existing.pid !== process.pid) {
+      // A background core gives way to the app and `vigil serve`: stopped, it releases serve.json.
+      if (takeOver !== undefined && (await takeOver(existing))) continue;
       throw new AppError(
         'busy',
         `Another Vigil (the desktop app or "vigil serve", pid ${existing.pid}) is already running on this data folder` +

@@ -3,7 +3,9 @@ import { createCore, type Core } from '../core/create-core';
 import type { Logger } from '../logging/logger';
 import { isLoopbackHost } from './auth';
 import type { RunningHttpServer } from './http-server';
+import { vigilPaths } from '../lib/vigil-home';
 import { serveCore, type ServedCore } from './serve-core';
+import { stopBackgroundCoreOf, takeOverBackgroundCore } from './take-over-background-core';
 
 /** Options of the headless server (`vigil serve`). */
 export interface ServeOptions {
@@ -29,7 +31,8 @@ export interface RunningServe {
 }
 
 /**
- * The headless composition root: claims serve.json, builds the same core as the desktop app,
+ * The headless composition root: stops a background core of this data folder (it takes its place),
+ * claims serve.json, builds the same core as the desktop app,
  * mounts the UI's contract at `/ws` and the core's gateway routes, and records the real port.
  */
 export async function startServe(options: ServeOptions): Promise<RunningServe> {
@@ -40,6 +43,8 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       { host: options.host },
     );
   }
+  // A background core gives way: stopped before this core is built, so two never watch one store.
+  await stopBackgroundCoreOf(vigilPaths(options.home).serveInfo, options.logger);
   const core = await createCore({ home: options.home, logger: options.logger });
   let served: ServedCore;
   try {
@@ -50,6 +55,8 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       rendererDir: options.rendererDir,
       logger: options.logger,
       beforeRelease: () => core.dispose(),
+      // One that started meanwhile (a command found no core) gives way too.
+      takeOver: (owner) => takeOverBackgroundCore(owner, options.logger),
     });
   } catch (error) {
     await core.dispose();

@@ -3,6 +3,7 @@ import type { Core } from '../core/create-core';
 import type { Logger } from '../logging/logger';
 import { serveCore, type ServedCore } from '../server/serve-core';
 import { readLiveServeInfo, type ServeInfo } from '../server/serve-info';
+import { takeOverBackgroundCore } from '../server/take-over-background-core';
 
 /** The desktop app's agent gateway: serving, or not (another Vigil owns this data folder, or it failed). */
 export type DesktopGateway =
@@ -56,7 +57,15 @@ export async function startDesktopGateway(options: DesktopGatewayOptions): Promi
   };
   let served: ServedCore;
   try {
-    served = await serveCore({ core, host: '127.0.0.1', port: options.port ?? 0, rendererDir: undefined, logger });
+    served = await serveCore({
+      core,
+      host: '127.0.0.1',
+      port: options.port ?? 0,
+      rendererDir: undefined,
+      logger,
+      // A background core started by a command gives way to the app.
+      takeOver: (owner) => takeOverBackgroundCore(owner, logger),
+    });
   } catch (error) {
     return unavailable(error);
   }

@@ -34,11 +34,21 @@ export interface VigilSpawnOptions {
  */
 const ciMarkers = ['CI', 'GITHUB_ACTIONS', 'GEMINI_CLI_INTEGRATION_TEST'] as const;
 
-/** This process's environment without the CI runner's markers, with `extra` on top: what a test's child process starts with. */
+/**
+ * This process's environment without the CI runner's markers, with `extra` on top: what a test's
+ * child process starts with. `VIGIL_NO_CORE=1` unless `extra` says otherwise: a command that finds
+ * no core would start a background one that outlives the test; a test about that opts in with
+ * `withBackgroundCore()` and stops what it started.
+ */
 export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ciMarkers) delete env[name];
-  return { ...env, ...extra };
+  const markers = new Set<string>(ciMarkers);
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !markers.has(name)));
+  return { ...env, VIGIL_NO_CORE: '1', ...extra };
+}
+
+/** The variable that lets a test's `vigil` commands start a background core (childEnv's default forbids it). */
+export function withBackgroundCore(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { ...extra, VIGIL_NO_CORE: '0' };
 }
 
 /** Starts `vigil ARGS` as a real child process (Node + tsx on the TypeScript source). */

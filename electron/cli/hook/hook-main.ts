@@ -30,6 +30,7 @@ export async function runHookProcess(argv: readonly string[]): Promise<void> {
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,
+    mayStartCore: true,
   });
   process.exit(code);
 }

@@ -9,7 +9,7 @@ import {
 import { parseHookInput } from '../../../shared/hooks/parse-hook-input';
 import type { Result } from '../../../shared/result';
 import { vigilPaths } from '../../lib/vigil-home';
-import { relayOrLocal, relayTarget } from '../relay/relay-or-local';
+import { chooseCore, relayToCore, type CoreChoice } from '../relay/core-target';
 import { geminiUnattended } from './gemini-attendance';
 import { failureAnswer, readOnFailure, unassessedAnswer } from './hook-failure';
 import { readHookInput } from './read-hook-input';
@@ -21,6 +21,8 @@ export interface HookIo {
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
   readonly env: NodeJS.ProcessEnv;
+  /** A real `vigil hook` process: when no core runs, it may start a background one (tests that run the hook in-process never do). */
+  readonly mayStartCore?: boolean;
 }
 
 /** How `vigil hook AGENT` was asked to run. */
@@ -47,8 +49,18 @@ function say(io: HookIo, agent: HookAgent, line: string): void {
 async function ask(event: HookEvent, options: HookOptions, io: HookIo): Promise<Result<HookAnswer>> {
   if (!options.isLocal) {
     const tell = (line: string): void => say(io, options.agent, line);
-    const target = await relayTarget(vigilPaths(options.home).serveInfo, tell);
-    const relayed = target === undefined ? undefined : await relayOrLocal(target, 'hooks:event', event, tell);
+    // A core started now gets at most half the deadline, so the in-process answer still fits after it.
+    const choice: CoreChoice = {
+      home: options.home,
+      env: io.env,
+      mayStart: io.mayStartCore === true,
+      maxWaitMs: options.deadlineMs / 2,
+    };
+    const target = await chooseCore(choice, tell);
+    const relayed =
+      target === undefined
+        ? undefined
+        : (await relayToCore(choice, target, { channel: 'hooks:event', payload: event }, tell)).result;
     if (relayed !== undefined) return relayed;
   }
   const { answerInProcess } = await import('./answer-in-process');

@@ -1,0 +1,38 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isProcessAlive } from './is-process-alive';
+import { processStart } from './process-start-time';
+
+/** Whether a process is gone: no such pid, or one that has exited and waits to be reaped (a zombie). */
+export async function isProcessGone(pid: number): Promise<boolean> {
+  if (!isProcessAlive(pid)) return true;
+  return (await processStart(pid))?.hasExited === true;
+}
+
+/** Waits up to `waitMs` for a process to be gone; resolves whether it is. */
+export async function waitForExit(pid: number, waitMs: number): Promise<boolean> {
+  const until = Date.now() + waitMs;
+  for (let pause = 10; ; pause = Math.min(pause * 2, 100)) {
+    if (await isProcessGone(pid)) return true;
+    if (Date.now() >= until) return false;
+    await sleep(pause);
+  }
+}
+
+/**
+ * Asks a process to stop (SIGTERM, which a Vigil core answers by closing cleanly), waits up to
+ * `waitMs` for it, then kills it (SIGKILL). Resolves whether it is gone.
+ */
+export async function stopProcess(pid: number, waitMs: number): Promise<boolean> {
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return isProcessGone(pid);
+  }
+  if (await waitForExit(pid, waitMs)) return true;
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Gone meanwhile, or not ours to kill: the check below says which.
+  }
+  return waitForExit(pid, 1_000);
+}
