@@ -30,6 +30,8 @@ export interface CommandSandboxOptions {
   /** Where session temp folders go (default: `<os temp>/vigil-sandbox-<uid>`). */
   readonly tempRoot?: string;
   readonly platform?: NodeJS.Platform;
+  /** What the roots held at earlier commands, read again where it changed (default: a new cache). */
+  readonly scans?: RootScanCache;
 }
 
 /**
@@ -86,7 +88,7 @@ export class CommandSandbox {
   readonly #tempRoot: string;
   readonly #temps = new Map<string, Promise<string>>();
   readonly #statuses = new Map<string, Promise<SandboxStatus>>();
-  readonly #scans = new RootScanCache();
+  readonly #scans: RootScanCache;
   readonly #server: SpawnServer;
   #hasEngine = false;
   #isDisposed = false;
@@ -95,6 +97,7 @@ export class CommandSandbox {
     this.#options = options;
     this.#platform = options.platform ?? process.platform;
     this.#tempRoot = options.tempRoot ?? path.join(os.tmpdir(), `vigil-sandbox-${uidPart()}`);
+    this.#scans = options.scans ?? new RootScanCache();
     this.#server = new SpawnServer(this.environment(), options.logger);
     // Started now, while this process is small: forking it later would copy a grown core.
     this.#server.start().catch((error: unknown) => options.logger.warn('the spawn server did not start', { error }));

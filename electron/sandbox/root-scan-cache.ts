@@ -78,6 +78,18 @@ async function readFolder(folder: string, mtimeMs: number, ctimeMs: number, nowM
  */
 export class RootScanCache {
   readonly #roots = new Map<string, Map<string, FolderState>>();
+  readonly #now: () => number;
+  #reads = 0;
+
+  /** `now`: the clock a folder's times are compared with, to tell a recent change (default: the system's). */
+  constructor(options: { readonly now?: () => number } = {}) {
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** How many folders were read (listed) since this cache was made: the rest were known unchanged. */
+  get folderReads(): number {
+    return this.#reads;
+  }
 
   /** The root's listing as it is now. */
   async list(root: string): Promise<RootListing> {
@@ -113,7 +125,7 @@ export class RootScanCache {
 
   /** A folder's state: the remembered one while its times are unchanged, else read now. */
   async #current(folders: Map<string, FolderState>, folder: string): Promise<FolderState | undefined> {
-    const nowMs = Date.now();
+    const nowMs = this.#now();
     const stat = await lstat(folder).catch(() => undefined);
     if (stat === undefined || !stat.isDirectory()) {
       folders.delete(folder);
@@ -122,6 +134,7 @@ export class RootScanCache {
     const known = folders.get(folder);
     if (known !== undefined && !known.isRacy && known.mtimeMs === stat.mtimeMs && known.ctimeMs === stat.ctimeMs)
       return known;
+    this.#reads += 1;
     const state = await readFolder(folder, stat.mtimeMs, stat.ctimeMs, nowMs);
     folders.set(folder, state);
     return state;

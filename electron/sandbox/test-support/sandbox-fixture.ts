@@ -5,6 +5,7 @@ import { silentLogger } from '../../logging/logger';
 import type { TerminalResult } from '../../terminal/run-terminal-command';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { CommandSandbox } from '../command-sandbox';
+import type { RootScanCache } from '../root-scan-cache';
 import { defaultSandboxSettings, type SandboxSettings } from '../sandbox-settings';
 
 /** A throwaway world for sandbox tests: a home with fake credentials, a workspace, a victim folder beside it, a VIGIL_HOME. */
@@ -71,7 +72,10 @@ export function snapshotTree(folder: string): Record<string, string> {
 }
 
 /** Builds the world; `files` go into the workspace. */
-export async function createSandboxWorld(files: Readonly<Record<string, string>> = {}): Promise<SandboxWorld> {
+export async function createSandboxWorld(
+  files: Readonly<Record<string, string>> = {},
+  options: { readonly scans?: RootScanCache } = {},
+): Promise<SandboxWorld> {
   const { dir: base, remove } = await makeTempDir('vigil-sbx-');
   const home = path.join(base, 'home');
   const workspace = path.join(base, 'ws');
@@ -103,6 +107,7 @@ export async function createSandboxWorld(files: Readonly<Record<string, string>>
       },
       secrets: () => ['SERVETOKEN0123456789'],
       tempRoot: path.join(base, 'tmp'),
+      ...(options.scans === undefined ? {} : { scans: options.scans }),
     }),
     run(command, options = {}) {
       return world.sandbox.run({
