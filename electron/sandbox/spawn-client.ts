@@ -175,6 +175,7 @@ export class SpawnServer {
     const child = await this.#child?.catch(() => undefined);
     if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.ref();
     child.disconnect();
     await exited;
   }
