@@ -1,4 +1,4 @@
-import { linkSync, mkdirSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -60,6 +60,8 @@ function apply(root: string, outside: string, step: number, operation: Operation
       mkdirSync(name('dir'));
       break;
     case 'repo':
+      if (!statSync(path.join(folder, '.git'), { throwIfNoEntry: false })?.isDirectory())
+        rmSync(path.join(folder, '.git'), { force: true });
       mkdirSync(path.join(folder, '.git', 'hooks'), { recursive: true });
       writeFileSync(path.join(folder, '.git', 'HEAD'), 'ref: refs/heads/main\n');
       moved(path.join(folder, '.git'));

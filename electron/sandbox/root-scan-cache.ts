@@ -1,6 +1,7 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { agentSettings } from '../workspace/code-locations';
+import { fillWithFind } from './root-scan-fill';
 
 /** What a look through a root lists: `.git` entries, `HEAD` files, agents' settings, hard-linked files. */
 export interface RootListing {
@@ -93,7 +94,7 @@ export class RootScanCache {
 
   /** The root's listing as it is now. */
   async list(root: string): Promise<RootListing> {
-    const folders = this.#roots.get(root) ?? new Map<string, FolderState>();
+    const folders = this.#roots.get(root) ?? (await this.#fill(root));
     this.#roots.delete(root);
     this.#roots.set(root, folders);
     for (const forgotten of [...this.#roots.keys()].slice(0, Math.max(0, this.#roots.size - maxRoots)))
@@ -121,6 +122,18 @@ export class RootScanCache {
     }
     for (const folder of folders.keys()) if (!seen.has(folder)) folders.delete(folder);
     return listing;
+  }
+
+  /** The first look at a root: GNU find lists it whole where it can (a folder it could not read is read from Node at once). */
+  async #fill(root: string): Promise<Map<string, FolderState>> {
+    const nowMs = this.#now();
+    const folders = new Map<string, FolderState>();
+    for (const [folder, filled] of (await fillWithFind(root)) ?? []) {
+      const isRacy = filled.mtimeMs >= nowMs - racyWindowMs || filled.ctimeMs >= nowMs - racyWindowMs;
+      folders.set(folder, { ...filled, isRacy });
+    }
+    this.#reads += folders.size;
+    return folders;
   }
 
   /** A folder's state: the remembered one while its times are unchanged, else read now. */

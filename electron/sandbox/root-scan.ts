@@ -140,7 +140,9 @@ export async function scanRoots(
   }
   const gitDirs = new Map<string, string | undefined>();
   const gitFiles: string[] = [];
-  for (const dotGit of found.dotGits) {
+  // In path order, so that two `.git` files naming one git directory pair it with the same work tree however the roots were listed.
+  const dotGits = [...found.dotGits].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const dotGit of dotGits) {
     if (!dotGit.isFolder) gitFiles.push(dotGit.path);
     const gitDir = await gitDirOf(dotGit.path);
     if (gitDir !== undefined && roots.some((root) => isPathInside(gitDir, root)))
