@@ -1,5 +1,5 @@
 import { runTerminalCommand, type TerminalResult } from '../terminal/run-terminal-command';
-import { commandEnded, wrapInSandbox } from './sandbox-runtime';
+import { acquireEngine, commandEnded, releaseEngine, wrapInSandbox } from './sandbox-runtime';
 import type { SpawnRequest } from './spawn-protocol';
 
 /**
@@ -35,5 +35,39 @@ export async function executeCommand(
     return await runTerminalCommand({ ...base, launch: { file: '/bin/sh', args: ['-c', wrapped] } });
   } finally {
     commandEnded();
+  }
+}
+
+/** What starts agent commands for a CommandSandbox: the spawn server, or this process itself. */
+export interface CommandSpawner {
+  run(request: SpawnRequest, signal?: AbortSignal): Promise<TerminalResult>;
+  /** The process that forks the commands. */
+  pid(): Promise<number | undefined>;
+  dispose(): Promise<void>;
+}
+
+/**
+ * Starts agent commands from this process: for one-shot CLI commands, which are small and short,
+ * where starting a spawn server would cost a Node start-up per call and save nothing.
+ */
+export class InProcessSpawner implements CommandSpawner {
+  #hasEngine = false;
+
+  run(request: SpawnRequest, signal?: AbortSignal): Promise<TerminalResult> {
+    if (!this.#hasEngine && request.wrap !== undefined) {
+      acquireEngine();
+      this.#hasEngine = true;
+    }
+    return executeCommand(request, signal ?? new AbortController().signal);
+  }
+
+  pid(): Promise<number | undefined> {
+    return Promise.resolve(process.pid);
+  }
+
+  async dispose(): Promise<void> {
+    if (!this.#hasEngine) return;
+    this.#hasEngine = false;
+    await releaseEngine();
   }
 }

@@ -13,6 +13,7 @@ import { RootScanCache } from './root-scan-cache';
 import { acquireEngine, commandEnded, releaseEngine, wrapInSandbox } from './sandbox-runtime';
 import type { SandboxSettings } from './sandbox-settings';
 import { SpawnServer } from './spawn-client';
+import { InProcessSpawner, type CommandSpawner } from './command-execution';
 
 /** What a CommandSandbox is built from. */
 export interface CommandSandboxOptions {
@@ -32,6 +33,11 @@ export interface CommandSandboxOptions {
   readonly platform?: NodeJS.Platform;
   /** What the roots held at earlier commands, read again where it changed (default: a new cache). */
   readonly scans?: RootScanCache;
+  /**
+   * Where commands are forked from: `server` (the default), a small process started now, so that a
+   * resident core never forks itself; `in-process` for one-shot commands, small and short-lived.
+   */
+  readonly spawn?: 'server' | 'in-process';
 }
 
 /**
@@ -89,7 +95,7 @@ export class CommandSandbox {
   readonly #temps = new Map<string, Promise<string>>();
   readonly #statuses = new Map<string, Promise<SandboxStatus>>();
   readonly #scans: RootScanCache;
-  readonly #server: SpawnServer;
+  readonly #server: CommandSpawner;
   #hasEngine = false;
   #isDisposed = false;
 
@@ -98,13 +104,17 @@ export class CommandSandbox {
     this.#platform = options.platform ?? process.platform;
     this.#tempRoot = options.tempRoot ?? path.join(os.tmpdir(), `vigil-sandbox-${uidPart()}`);
     this.#scans = options.scans ?? new RootScanCache();
-    this.#server = new SpawnServer(this.environment(), options.logger);
-    // Started now, while this process is small: forking it later would copy a grown core.
-    this.#server.start().catch((error: unknown) => options.logger.warn('the spawn server did not start', { error }));
+    if (options.spawn === 'in-process') this.#server = new InProcessSpawner();
+    else {
+      const server = new SpawnServer(this.environment(), options.logger);
+      // Started now, while this process is small: forking it later would copy a grown core.
+      server.start().catch((error: unknown) => options.logger.warn('the spawn server did not start', { error }));
+      this.#server = server;
+    }
   }
 
-  /** The spawn server's process id, once it runs (for tests and diagnostics). */
-  spawnServerPid(): Promise<number | undefined> {
+  /** The process agent commands are forked from (the spawn server's once it runs), for tests and diagnostics. */
+  spawnerPid(): Promise<number | undefined> {
     return this.#server.pid();
   }
 

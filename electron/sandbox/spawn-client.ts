@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../logging/logger';
 import type { TerminalResult } from '../terminal/run-terminal-command';
+import type { CommandSpawner } from './command-execution';
 import type { SpawnRequest, SpawnServerCommand, SpawnServerReply } from './spawn-protocol';
 
 /** How the spawn server's program is started: its file and Node's flags. */
@@ -48,7 +49,7 @@ const stderrKeptBytes = 2048;
  * fails with an `io_error` that says so, their processes are killed, and the next command starts a
  * new server.
  */
-export class SpawnServer {
+export class SpawnServer implements CommandSpawner {
   readonly #env: NodeJS.ProcessEnv;
   readonly #logger: Logger;
   readonly #pending = new Map<number, Pending>();
