@@ -131,7 +131,11 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
     kind: fc.constantFrom('folder', 'repo', 'gitFile', 'setting', 'settingFolder', 'file', 'remove'),
     at: fc.nat(20),
   }) as fc.Arbitrary<Operation>,
-  fc.record({ kind: fc.constantFrom('link', 'linkOutside', 'rename'), at: fc.nat(20), to: fc.nat(20) }) as fc.Arbitrary<Operation>,
+  fc.record({
+    kind: fc.constantFrom('link', 'linkOutside', 'rename'),
+    at: fc.nat(20),
+    to: fc.nat(20),
+  }) as fc.Arbitrary<Operation>,
 );
 
 describe.runIf(process.platform === 'linux')('RootScanCache', () => {

@@ -78,8 +78,12 @@ export function fillWithFind(root: string): Promise<Map<string, FilledFolder> | 
   if (process.platform !== 'linux') return Promise.resolve(undefined);
   return new Promise((resolve) => {
     execFile('find', findArgs(root), { maxBuffer: 512 * 1024 * 1024, encoding: 'utf8' }, (error, stdout) => {
-      // find exits 1 when a folder could not be read: what it listed still counts (that folder is read from Node next time).
-      if (error !== null && stdout === '') return resolve(undefined);
+      // find exits 1 when a folder could not be read: what it listed still counts (as a Node read would, that folder
+      // is listed empty until its times change: making it readable again changes them).
+      if (error !== null && stdout === '') {
+        resolve(undefined);
+        return;
+      }
       const folders = parse(stdout, root);
       resolve(folders.has(root) ? folders : undefined);
     });

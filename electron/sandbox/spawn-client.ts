@@ -21,7 +21,10 @@ async function serverEntry(): Promise<ServerEntry> {
     const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
     return { file: fileURLToPath(new URL('./spawn-server.ts', import.meta.url)), execArgv: ['--import', loader] };
   }
-  for (const candidate of [new URL('./spawn-server.js', import.meta.url), new URL('../spawn-server.js', import.meta.url)]) {
+  for (const candidate of [
+    new URL('./spawn-server.js', import.meta.url),
+    new URL('../spawn-server.js', import.meta.url),
+  ]) {
     if (
       await access(candidate).then(
         () => true,
@@ -30,7 +33,10 @@ async function serverEntry(): Promise<ServerEntry> {
     )
       return { file: fileURLToPath(candidate), execArgv: [] };
   }
-  throw new AppError('unexpected', `Vigil's spawn server (spawn-server.js) is missing beside ${import.meta.url}; reinstall Vigil.`);
+  throw new AppError(
+    'unexpected',
+    `Vigil's spawn server (spawn-server.js) is missing beside ${import.meta.url}; reinstall Vigil.`,
+  );
 }
 
 interface Pending {
