@@ -1,4 +1,4 @@
-import { lstat, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
@@ -10,6 +10,7 @@ import { undoPlantedCode } from './code-denies';
 import { limitNotes, limitPrefix, type FinishedCommand } from './sandbox-limits';
 import { buildSandboxProfile, type SandboxProfile } from './sandbox-profile';
 import { RootScanCache } from './root-scan-cache';
+import { makeSessionTemp } from './session-temp';
 import { acquireEngine, commandEnded, releaseEngine, wrapInSandbox } from './sandbox-runtime';
 import type { SandboxSettings } from './sandbox-settings';
 import { SpawnServer } from './spawn-client';
@@ -153,19 +154,7 @@ export class CommandSandbox {
   #temp(sessionId: string): Promise<string> {
     let folder = this.#temps.get(sessionId);
     if (folder === undefined) {
-      folder = (async () => {
-        await mkdir(this.#tempRoot, { recursive: true, mode: 0o700 });
-        const stats = await lstat(this.#tempRoot);
-        const isOwn = typeof process.getuid !== 'function' || stats.uid === process.getuid();
-        if (!stats.isDirectory() || !isOwn) {
-          throw new AppError(
-            'conflict',
-            `The sandbox's temp folder ${this.#tempRoot} is not a folder of this user; remove it and try again. Nothing was run.`,
-            { path: this.#tempRoot },
-          );
-        }
-        return mkdtemp(path.join(this.#tempRoot, `${sessionId.replace(/[^A-Za-z0-9_-]/gu, '_').slice(0, 40)}-`));
-      })();
+      folder = makeSessionTemp(this.#tempRoot, sessionId);
       this.#temps.set(sessionId, folder);
       folder.catch(() => this.#temps.delete(sessionId));
     }
