@@ -26,6 +26,7 @@ const mainEntries = {
   main: resolve('electron/main.ts'),
   cli: resolve('electron/cli/vigil.ts'),
   'hash-worker': resolve('electron/checkpoints/snapshot/hash-worker.ts'),
+  'spawn-server': resolve('electron/sandbox/spawn-server.ts'),
 };
 
 /**
@@ -56,6 +57,7 @@ export default defineConfig({
               core: resolve('electron/core/create-core.ts'),
               worker: mainEntries['hash-worker'],
               headStart: resolve('electron/checkpoints/snapshot/walk-head-start.ts'),
+              spawnServer: mainEntries['spawn-server'],
             }),
           },
           entryFileNames: '[name].js',

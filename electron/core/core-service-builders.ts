@@ -204,6 +204,7 @@ export async function buildAgents(context: ServiceContext, inputs: AgentInputs):
     ...(inputs.memory === undefined ? {} : { memory: await inputs.memory() }),
     restore: inputs.restore,
     canAsk: context.canAsk,
+    spawnCommandsInProcess: !isResident,
     maxFileBytes: () => engineNow.maxFileBytes,
     ...(live === undefined
       ? {}

@@ -46,6 +46,8 @@ export interface AgentServicesOptions {
   readonly sessionSettings?: () => SessionSettings;
   /** The checkpoint size cap in force (a resident core's live config.json); omitted, config.json is read at each call. */
   readonly maxFileBytes?: () => number;
+  /** Fork agent commands from this process (one-shot commands) instead of a spawn server (the default: a resident core never forks itself). */
+  readonly spawnCommandsInProcess?: boolean;
 }
 
 /** The agent-facing services of the core, their contract handlers, and their disposer. */
@@ -94,6 +96,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     home: options.home,
     logger,
     env: options.env,
+    spawn: options.spawnCommandsInProcess === true ? 'in-process' : 'server',
     settings: async () => {
       const { config } = await policy.settings();
       return { network: config.network, sandbox: config.sandbox };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { isPathInside } from '../lib/path-rules';
 import { agentSettings, configuredCodePaths, isGitWorkEntry, nestedGitDirFolders } from '../workspace/code-locations';
 import { scanRoots } from './root-scan';
+import type { RootScanCache } from './root-scan-cache';
 
 /** A git directory as it was before a command: the entries it held, to find what the command added. */
 export interface GitDirState {
@@ -75,8 +76,8 @@ async function protect(location: string, isFolder: boolean, denies: string[], ab
  * trees) at any depth, the hooks folder and included files its configuration names, agents' and
  * editors' settings (absent ones at each root too), and files hard-linked to files outside.
  */
-export async function codeDenies(roots: readonly string[], home: string): Promise<CodeDenies> {
-  const scan = await scanRoots(roots);
+export async function codeDenies(roots: readonly string[], home: string, scans?: RootScanCache): Promise<CodeDenies> {
+  const scan = await scanRoots(roots, process.platform, scans);
   const gitDirs: GitDirState[] = [];
   const denyWrite: string[] = [...scan.gitFiles, ...scan.settings, ...scan.linkedOutside];
   const absentFiles: string[] = [];

@@ -1,16 +1,20 @@
-import { spawn } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../logging/logger';
+import type { TerminalResult } from '../terminal/run-terminal-command';
 import { missingSandboxTools, startFailure, type SandboxStatus } from './sandbox-availability';
 import { sandboxEnvironment } from './sandbox-environment';
 import { undoPlantedCode } from './code-denies';
 import { limitNotes, limitPrefix, type FinishedCommand } from './sandbox-limits';
 import { buildSandboxProfile, type SandboxProfile } from './sandbox-profile';
+import { RootScanCache } from './root-scan-cache';
+import { makeSessionTemp } from './session-temp';
 import { acquireEngine, commandEnded, releaseEngine, wrapInSandbox } from './sandbox-runtime';
 import type { SandboxSettings } from './sandbox-settings';
+import { SpawnServer } from './spawn-client';
+import { InProcessSpawner, type CommandSpawner } from './command-execution';
 
 /** What a CommandSandbox is built from. */
 export interface CommandSandboxOptions {
@@ -28,6 +32,13 @@ export interface CommandSandboxOptions {
   /** Where session temp folders go (default: `<os temp>/vigil-sandbox-<uid>`). */
   readonly tempRoot?: string;
   readonly platform?: NodeJS.Platform;
+  /** What the roots held at earlier commands, read again where it changed (default: a new cache). */
+  readonly scans?: RootScanCache;
+  /**
+   * Where commands are forked from: `server` (the default), a small process started now, so that a
+   * resident core never forks itself; `in-process` for one-shot commands, small and short-lived.
+   */
+  readonly spawn?: 'server' | 'in-process';
 }
 
 /**
@@ -53,6 +64,18 @@ export interface SandboxRequest {
   readonly sessionId: string;
 }
 
+/** One command to run: in the sandbox (`run`) or, where it cannot start and a person allowed it, outside (`runOutside`). */
+export interface SandboxRun {
+  readonly command: string;
+  /** The resolved working directory. */
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  /** Bytes kept of stdout and of stderr each. */
+  readonly outputCapBytes: number;
+  /** Stops the command and everything it started. */
+  readonly signal?: AbortSignal;
+}
+
 function uidPart(): string {
   return typeof process.getuid === 'function' ? String(process.getuid()) : os.userInfo().username;
 }
@@ -63,7 +86,8 @@ function uidPart(): string {
  * agents' package cache; Vigil's data folder, other sessions' temp folders and the credential
  * stores unreadable; Vigil's variables gone from the environment; the network through a proxy
  * that applies `policy.network` and never reaches this machine's own services. `status()` says
- * whether the sandbox can start here, and if not why and what fixes it.
+ * whether the sandbox can start here, and if not why and what fixes it. Commands are started by
+ * the spawn server, a small process started with the sandbox: the core never forks itself for them.
  */
 export class CommandSandbox {
   readonly #options: CommandSandboxOptions;
@@ -71,13 +95,28 @@ export class CommandSandbox {
   readonly #tempRoot: string;
   readonly #temps = new Map<string, Promise<string>>();
   readonly #statuses = new Map<string, Promise<SandboxStatus>>();
+  readonly #scans: RootScanCache;
+  readonly #server: CommandSpawner;
+  #hasEngine = false;
   #isDisposed = false;
 
   constructor(options: CommandSandboxOptions) {
     this.#options = options;
     this.#platform = options.platform ?? process.platform;
     this.#tempRoot = options.tempRoot ?? path.join(os.tmpdir(), `vigil-sandbox-${uidPart()}`);
-    acquireEngine();
+    this.#scans = options.scans ?? new RootScanCache();
+    if (options.spawn === 'in-process') this.#server = new InProcessSpawner();
+    else {
+      const server = new SpawnServer(this.environment(), options.logger);
+      // Started now, while this process is small: forking it later would copy a grown core.
+      server.start().catch((error: unknown) => options.logger.warn('the spawn server did not start', { error }));
+      this.#server = server;
+    }
+  }
+
+  /** The process agent commands are forked from (the spawn server's once it runs), for tests and diagnostics. */
+  spawnerPid(): Promise<number | undefined> {
+    return this.#server.pid();
   }
 
   /** Whether commands can run sandboxed here (checked once per bwrap setting, with a real sandboxed command). */
@@ -101,25 +140,11 @@ export class CommandSandbox {
     if (missing !== undefined) return missing;
     const probeDir = await this.#temp('probe');
     try {
-      const prepared = await this.#wrap(
-        { command: 'true', cwd: probeDir, roots: [probeDir], sessionId: 'probe' },
-        settings,
-      );
-      const result = await new Promise<{ code: number | null; output: string }>((resolve) => {
-        const child = spawn(prepared.file, [...prepared.args], {
-          cwd: probeDir,
-          env: prepared.env,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let output = '';
-        child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-        child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-        child.once('error', (error) => resolve({ code: -1, output: error.message }));
-        child.once('close', (code) => resolve({ code, output }));
-      });
-      await prepared.ended();
-      if (result.code === 0) return { kind: 'ready', engine: this.#platform === 'darwin' ? 'seatbelt' : 'bubblewrap' };
-      return await startFailure(this.#platform, result.output);
+      const probe = { command: 'true', cwd: probeDir, timeoutMs: 60_000, outputCapBytes: 64 * 1024 };
+      const result = await this.#run(probe, { roots: [probeDir], sessionId: 'probe' }, settings);
+      if (result.exit_code === 0)
+        return { kind: 'ready', engine: this.#platform === 'darwin' ? 'seatbelt' : 'bubblewrap' };
+      return await startFailure(this.#platform, `${result.stdout}${result.stderr}`);
     } catch (error) {
       return startFailure(this.#platform, error instanceof Error ? error.message : String(error));
     }
@@ -129,19 +154,7 @@ export class CommandSandbox {
   #temp(sessionId: string): Promise<string> {
     let folder = this.#temps.get(sessionId);
     if (folder === undefined) {
-      folder = (async () => {
-        await mkdir(this.#tempRoot, { recursive: true, mode: 0o700 });
-        const stats = await lstat(this.#tempRoot);
-        const isOwn = typeof process.getuid !== 'function' || stats.uid === process.getuid();
-        if (!stats.isDirectory() || !isOwn) {
-          throw new AppError(
-            'conflict',
-            `The sandbox's temp folder ${this.#tempRoot} is not a folder of this user; remove it and try again. Nothing was run.`,
-            { path: this.#tempRoot },
-          );
-        }
-        return mkdtemp(path.join(this.#tempRoot, `${sessionId.replace(/[^A-Za-z0-9_-]/gu, '_').slice(0, 40)}-`));
-      })();
+      folder = makeSessionTemp(this.#tempRoot, sessionId);
       this.#temps.set(sessionId, folder);
       folder.catch(() => this.#temps.delete(sessionId));
     }
@@ -149,7 +162,7 @@ export class CommandSandbox {
   }
 
   /** The profile of one command of a session. */
-  async profile(request: SandboxRequest, settings: SandboxSettings): Promise<SandboxProfile> {
+  async profile(request: Omit<SandboxRequest, 'command' | 'cwd'>, settings: SandboxSettings): Promise<SandboxProfile> {
     const homes = [...new Set([path.resolve(this.#options.home), os.homedir()])];
     return buildSandboxProfile({
       roots: request.roots,
@@ -159,19 +172,95 @@ export class CommandSandbox {
       vigilHome: path.resolve(this.#options.vigilHome),
       homes,
       policy: settings.sandbox,
+      scans: this.#scans,
     });
   }
 
-  async #wrap(request: SandboxRequest, settings: SandboxSettings): Promise<SandboxedCommand> {
-    const profile = await this.profile(request, settings);
-    // The engine protects the repository and the shell start-up files of the folder it is run from, by
-    // mounting over them (absent ones too, as device files git refuses to add): it is run from the
-    // session's private temp folder, and the profile protects the roots' repositories itself.
+  /** The command's environment: this process's without Vigil's variables, the profile's laid over it. */
+  #commandEnv(profile?: SandboxProfile): NodeJS.ProcessEnv {
+    return sandboxEnvironment(this.#options.env ?? process.env, profile?.env ?? {}, this.#options.secrets?.() ?? []);
+  }
+
+  async #run(
+    run: SandboxRun,
+    session: Omit<SandboxRequest, 'command' | 'cwd'>,
+    settings: SandboxSettings,
+  ): Promise<TerminalResult> {
+    const profile = await this.profile(session, settings);
     const limits = settings.sandbox.limits;
+    const temp = profile.env['TMPDIR'] ?? run.cwd;
+    let result: TerminalResult | undefined;
+    try {
+      result = await this.#server.run(
+        {
+          command: `${limitPrefix(limits)}${run.command}`,
+          cwd: run.cwd,
+          env: this.#commandEnv(profile),
+          timeoutMs: run.timeoutMs,
+          outputCapBytes: run.outputCapBytes,
+          // The engine protects the repository and the shell start-up files of the folder it is run from, by
+          // mounting over them (absent ones too, as device files git refuses to add): it is run from the
+          // session's private temp folder, and the profile protects the roots' repositories itself.
+          wrap: {
+            directory: temp,
+            temp,
+            denyRead: profile.denyRead,
+            allowWrite: profile.allowWrite,
+            denyWrite: profile.denyWrite,
+            network: settings.network,
+            ...(settings.sandbox.bwrapPath === undefined ? {} : { bwrapPath: settings.sandbox.bwrapPath }),
+          },
+        },
+        run.signal,
+      );
+    } finally {
+      // Whatever happened to the command, what it planted is removed.
+      const removed = await undoPlantedCode(profile.gitDirs, profile.absentFiles);
+      if (result !== undefined) {
+        const notes = [...removed, ...limitNotes(result, limits)];
+        if (notes.length > 0) result = { ...result, sandbox_notes: notes };
+      }
+    }
+    return result;
+  }
+
+  /**
+   * Runs one command in the sandbox, through the spawn server. Rejects with `conflict` when its
+   * profile cannot be built (a root vanished, too many mounts): the command is then never run; with
+   * `io_error` when the spawn server stopped while it ran.
+   */
+  async run(request: SandboxRequest & SandboxRun): Promise<TerminalResult> {
+    if (this.#isDisposed) throw new AppError('conflict', 'Vigil is shutting down; the command was not run.');
+    return this.#run(request, request, await this.#options.settings());
+  }
+
+  /** Runs a command a person allowed outside the sandbox (it cannot start here), through the spawn server, without Vigil's variables. */
+  runOutside(request: SandboxRun): Promise<TerminalResult> {
+    const { command, cwd, timeoutMs, outputCapBytes, signal } = request;
+    return this.#server.run({ command, cwd, timeoutMs, outputCapBytes, env: this.#commandEnv() }, signal);
+  }
+
+  /** The environment of a command a person allowed to run outside the sandbox: without Vigil's variables. */
+  environment(): NodeJS.ProcessEnv {
+    return this.#commandEnv();
+  }
+
+  /**
+   * The command line one command would run with, wrapped in this process (to look at its profile;
+   * commands run through `run`). Call `ended()` once done with it.
+   */
+  async prepare(request: SandboxRequest): Promise<SandboxedCommand> {
+    if (this.#isDisposed) throw new AppError('conflict', 'Vigil is shutting down; the command was not run.');
+    if (!this.#hasEngine) acquireEngine();
+    this.#hasEngine = true;
+    const settings = await this.#options.settings();
+    const profile = await this.profile(request, settings);
+    const limits = settings.sandbox.limits;
+    const temp = profile.env['TMPDIR'] ?? request.cwd;
     const wrapped = await wrapInSandbox({
       command: `${limitPrefix(limits)}${request.command}`,
-      directory: profile.env['TMPDIR'] ?? request.cwd,
-      profile,
+      directory: temp,
+      profile: { ...profile, temp },
       network: settings.network,
       bwrapPath: settings.sandbox.bwrapPath,
     });
@@ -179,7 +268,7 @@ export class CommandSandbox {
     return {
       file: '/bin/sh',
       args: ['-c', wrapped],
-      env: sandboxEnvironment(this.#options.env ?? process.env, profile.env, this.#options.secrets?.() ?? []),
+      env: this.#commandEnv(profile),
       async ended(result) {
         if (hasEnded) return [];
         hasEnded = true;
@@ -190,28 +279,16 @@ export class CommandSandbox {
     };
   }
 
-  /** The environment of a command a person allowed to run outside the sandbox (it cannot start here): still without Vigil's variables. */
-  environment(): NodeJS.ProcessEnv {
-    return sandboxEnvironment(this.#options.env ?? process.env, {}, this.#options.secrets?.() ?? []);
-  }
-
-  /**
-   * Prepares one command for the sandbox. Rejects with `conflict` when its profile cannot be built
-   * (a root vanished, too many mounts): the command is then never run.
-   */
-  async prepare(request: SandboxRequest): Promise<SandboxedCommand> {
-    if (this.#isDisposed) throw new AppError('conflict', 'Vigil is shutting down; the command was not run.');
-    return this.#wrap(request, await this.#options.settings());
-  }
-
-  /** Removes this process's session temp folders and lets go of the engine. */
+  /** Stops the spawn server, removes this process's session temp folders and lets go of the engine. */
   async dispose(): Promise<void> {
     if (this.#isDisposed) return;
     this.#isDisposed = true;
+    await this.#server.dispose();
     const folders = await Promise.all([...this.#temps.values()].map((folder) => folder.catch(() => undefined)));
     await Promise.all(
       folders.flatMap((folder) => (folder === undefined ? [] : [rm(folder, { recursive: true, force: true })])),
     );
+    if (!this.#hasEngine) return;
     await releaseEngine().catch((error: unknown) =>
       this.#options.logger.warn('stopping the sandbox engine failed', { error }),
     );

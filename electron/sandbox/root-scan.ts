@@ -3,6 +3,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isPathInside } from '../lib/path-rules';
 import { agentSettings, gitDirOf, isGitDirectory } from '../workspace/code-locations';
+import type { RootListing, RootScanCache } from './root-scan-cache';
 
 /** What one look through the workspace roots found that the sandbox must keep read-only. */
 export interface RootScan {
@@ -16,12 +17,7 @@ export interface RootScan {
   readonly linkedOutside: readonly string[];
 }
 
-interface Found {
-  readonly dotGits: { readonly path: string; readonly isFolder: boolean }[];
-  readonly heads: string[];
-  readonly settings: string[];
-  readonly links: { readonly key: string; readonly count: number; readonly path: string }[];
-}
+type Found = RootListing;
 
 const settingNames = agentSettings.map((entry) => entry.name);
 
@@ -113,24 +109,40 @@ async function otherGitDirs(heads: readonly string[]): Promise<string[]> {
   return checked.filter((folder) => folder !== '');
 }
 
+/** Adds one root's listing to what was found. */
+function add(found: Found, listing: RootListing): void {
+  found.dotGits.push(...listing.dotGits);
+  found.heads.push(...listing.heads);
+  found.settings.push(...listing.settings);
+  found.links.push(...listing.links);
+}
+
 /**
- * Looks through every root once, at any depth (dependencies and nested repositories included,
- * git's object folders skipped): the repositories, `.git` files, agent settings and hard links
- * to files outside the roots that the command's profile keeps read-only.
+ * Looks through every root, at any depth (dependencies and nested repositories included, git's
+ * object folders skipped): the repositories, `.git` files, agent settings and hard links to files
+ * outside the roots that the command's profile keeps read-only. With a cache, only the folders
+ * that changed since the last look are read again; without one, each root is listed whole.
  */
 export async function scanRoots(
   roots: readonly string[],
   platform: NodeJS.Platform = process.platform,
+  cache?: RootScanCache,
 ): Promise<RootScan> {
   const found: Found = { dotGits: [], heads: [], settings: [], links: [] };
   for (const root of roots) {
+    if (cache !== undefined) {
+      add(found, await cache.list(root));
+      continue;
+    }
     const listed = platform === 'linux' ? await runFind(root) : undefined;
     if (listed === undefined) await walk(root, found);
     else parseFind(listed, found);
   }
   const gitDirs = new Map<string, string | undefined>();
   const gitFiles: string[] = [];
-  for (const dotGit of found.dotGits) {
+  // In path order, so that two `.git` files naming one git directory pair it with the same work tree however the roots were listed.
+  const dotGits = [...found.dotGits].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const dotGit of dotGits) {
     if (!dotGit.isFolder) gitFiles.push(dotGit.path);
     const gitDir = await gitDirOf(dotGit.path);
     if (gitDir !== undefined && roots.some((root) => isPathInside(gitDir, root)))

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import { homeCredentialStores } from '../workspace/protected-locations';
 import { codeDenies, type GitDirState } from './code-denies';
+import type { RootScanCache } from './root-scan-cache';
 import type { SandboxPolicy } from './sandbox-settings';
 
 /** Where one command may write and what it may not read, as the OS sandbox enforces it. */
@@ -39,6 +40,8 @@ export interface ProfileRequest {
   /** The user's home folder(s): their credential stores are hidden. */
   readonly homes: readonly string[];
   readonly policy: SandboxPolicy;
+  /** What the roots held at the last command, read again where it changed (default: each root listed whole). */
+  readonly scans?: RootScanCache;
 }
 
 /** Folders outside the home the engine makes writable for itself when they exist. */
@@ -103,7 +106,7 @@ export async function buildSandboxProfile(request: ProfileRequest): Promise<Sand
     const resolved = expandHome(entry, home);
     if (await exists(resolved)) extraWritable.push(resolved);
   }
-  const code = await codeDenies(request.roots, home);
+  const code = await codeDenies(request.roots, home, request.scans);
   const denyWrite = [...code.denyWrite];
   // The engine keeps a few folders writable for its own tools when they exist (/tmp/claude, ~/.npm/_logs,
   // ~/.claude/debug): shared between sessions and outside every root, they are closed here.

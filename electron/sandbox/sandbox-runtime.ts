@@ -2,7 +2,6 @@ import { isMainThread } from 'node:worker_threads';
 import type { SandboxAskCallback, SandboxManager, SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { AppError } from '../../shared/errors';
 import { isThisMachine } from './this-machine';
-import type { SandboxProfile } from './sandbox-profile';
 import type { NetworkPolicy } from './sandbox-settings';
 
 /**
@@ -93,12 +92,21 @@ function apply(engine: Engine, network: NetworkPolicy, bwrapPath: string | undef
   state.applied = key;
 }
 
+/** The filesystem part of a command's profile, as the engine takes it. */
+export interface WrapProfile {
+  readonly denyRead: readonly string[];
+  readonly allowWrite: readonly string[];
+  readonly denyWrite: readonly string[];
+  /** The command's private temp folder. */
+  readonly temp: string;
+}
+
 /** One command to wrap. */
 export interface WrapRequest {
   readonly command: string;
   /** The folder the engine is run from (it protects the repository and shell start-up files there). */
   readonly directory: string;
-  readonly profile: SandboxProfile;
+  readonly profile: WrapProfile;
   readonly network: NetworkPolicy;
   readonly bwrapPath?: string;
 }
@@ -147,7 +155,7 @@ export function wrapInSandbox(request: WrapRequest): Promise<string> {
     const previousTemp = process.env['CLAUDE_CODE_TMPDIR'];
     try {
       if (isMainThread) process.chdir(request.directory);
-      process.env['CLAUDE_CODE_TMPDIR'] = request.profile.env['TMPDIR'] ?? '';
+      process.env['CLAUDE_CODE_TMPDIR'] = request.profile.temp;
       const { profile } = request;
       return await engine.wrapWithSandbox(request.command, '/bin/sh', {
         filesystem: {

@@ -22,6 +22,8 @@ export interface TerminalRun {
   readonly signal?: AbortSignal;
   /** The program that runs the command instead of the platform's shell (the OS sandbox's command line). */
   readonly launch?: { readonly file: string; readonly args: readonly string[] };
+  /** Told the command's process id once it started (on POSIX, the id of its process group too). */
+  readonly onSpawned?: (pid: number) => void;
 }
 
 /** The result of the `terminal` tool. */
@@ -55,6 +57,8 @@ export function runTerminalCommand(run: TerminalRun): Promise<TerminalResult> {
     stop();
   }, run.timeoutMs);
   run.signal?.addEventListener('abort', stop, { once: true });
+  if (run.signal?.aborted === true) stop();
+  if (child.pid !== undefined) run.onSpawned?.(child.pid);
 
   return new Promise((resolve, reject) => {
     child.once('error', (error: NodeJS.ErrnoException) => {

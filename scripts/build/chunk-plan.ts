@@ -23,6 +23,8 @@ export interface ChunkPlanRoots {
   readonly worker: string;
   /** A one-shot checkpoint's walk head start (electron/checkpoints/snapshot/walk-head-start.ts), loaded before the core. */
   readonly headStart: string;
+  /** The spawn server's entry (electron/sandbox/spawn-server.ts): its modules stay out of the core's chunk, so that it stays small. */
+  readonly spawnServer?: string;
 }
 
 /** A planned chunk's name and its tier: a module two chunks would pull in goes to the higher tier's. */
@@ -131,6 +133,12 @@ export function planChunks(roots: ChunkPlanRoots, graph: ChunkingContext): Chunk
     { name: 'hash-worker-base', tier: tiers.worker },
     roots.worker,
   );
+  if (roots.spawnServer !== undefined)
+    claim(
+      [...staticClosure(roots.spawnServer, graph)].filter((id) => graph.getModuleInfo(id)?.isExternal !== true),
+      { name: 'spawn-server-base', tier: tiers.worker },
+      roots.spawnServer,
+    );
   const headStart = [...staticClosure(roots.headStart, graph)].filter(
     (id) => graph.getModuleInfo(id)?.isExternal !== true,
   );

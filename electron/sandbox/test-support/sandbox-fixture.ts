@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { silentLogger } from '../../logging/logger';
-import { runTerminalCommand, type TerminalResult } from '../../terminal/run-terminal-command';
+import type { TerminalResult } from '../../terminal/run-terminal-command';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { CommandSandbox } from '../command-sandbox';
+import type { RootScanCache } from '../root-scan-cache';
 import { defaultSandboxSettings, type SandboxSettings } from '../sandbox-settings';
 
 /** A throwaway world for sandbox tests: a home with fake credentials, a workspace, a victim folder beside it, a VIGIL_HOME. */
@@ -71,7 +72,10 @@ export function snapshotTree(folder: string): Record<string, string> {
 }
 
 /** Builds the world; `files` go into the workspace. */
-export async function createSandboxWorld(files: Readonly<Record<string, string>> = {}): Promise<SandboxWorld> {
+export async function createSandboxWorld(
+  files: Readonly<Record<string, string>> = {},
+  options: { readonly scans?: RootScanCache } = {},
+): Promise<SandboxWorld> {
   const { dir: base, remove } = await makeTempDir('vigil-sbx-');
   const home = path.join(base, 'home');
   const workspace = path.join(base, 'ws');
@@ -103,31 +107,17 @@ export async function createSandboxWorld(files: Readonly<Record<string, string>>
       },
       secrets: () => ['SERVETOKEN0123456789'],
       tempRoot: path.join(base, 'tmp'),
+      ...(options.scans === undefined ? {} : { scans: options.scans }),
     }),
-    async run(command, options = {}) {
-      const cwd = options.cwd ?? workspace;
-      const prepared = await world.sandbox.prepare({
+    run(command, options = {}) {
+      return world.sandbox.run({
         command,
-        cwd,
+        cwd: options.cwd ?? workspace,
         roots: options.roots ?? [workspace],
         sessionId: options.sessionId ?? 'ses_test',
+        timeoutMs: options.timeoutMs ?? 60_000,
+        outputCapBytes: 1 << 20,
       });
-      let result: TerminalResult;
-      try {
-        result = await runTerminalCommand({
-          command,
-          cwd,
-          timeoutMs: options.timeoutMs ?? 60_000,
-          outputCapBytes: 1 << 20,
-          env: prepared.env,
-          launch: prepared,
-        });
-      } catch (error) {
-        await prepared.ended();
-        throw error;
-      }
-      const notes = await prepared.ended(result);
-      return notes.length === 0 ? result : { ...result, sandbox_notes: notes };
     },
     snapshot: snapshotTree,
     async close() {

@@ -1,10 +1,10 @@
 import { terminalOutputCapBytes } from '../../../shared/tools/terminal-tool';
 import type { CommandSandbox } from '../../sandbox/sandbox-api';
-import { runTerminalCommand, type TerminalResult } from '../../terminal/run-terminal-command';
+import type { TerminalResult } from '../../terminal/run-terminal-command';
 import type { ExecutionSession } from '../tool-adapter';
 
 /** Where commands run: in the OS sandbox, or (where it cannot start, after a person allowed the command) outside it. */
-export type TerminalSandbox = Pick<CommandSandbox, 'status' | 'prepare' | 'environment'>;
+export type TerminalSandbox = Pick<CommandSandbox, 'status' | 'run' | 'runOutside'>;
 
 /** A command as its prepare checked it: the folder it runs in is the one resolved and confined there. */
 export interface TerminalCommand {
@@ -16,7 +16,7 @@ export interface TerminalCommand {
   readonly isSandboxed: boolean;
 }
 
-/** The `terminal` tool: runs one command in the sandbox when it could start, otherwise as a plain shell command without Vigil's variables. */
+/** The `terminal` tool: runs one command in the sandbox when it could start, otherwise as a plain shell command without Vigil's variables; either way through the spawn server. */
 export async function runTerminal(
   call: TerminalCommand,
   session: Pick<ExecutionSession, 'id' | 'roots'>,
@@ -25,15 +25,6 @@ export async function runTerminal(
 ): Promise<TerminalResult> {
   const { command, cwd, timeoutMs } = call;
   const base = { command, cwd, timeoutMs, outputCapBytes: terminalOutputCapBytes, signal };
-  if (!call.isSandboxed) return runTerminalCommand({ ...base, env: sandbox.environment() });
-  const prepared = await sandbox.prepare({ command, cwd, roots: session.roots, sessionId: session.id });
-  let result: TerminalResult;
-  try {
-    result = await runTerminalCommand({ ...base, env: prepared.env, launch: prepared });
-  } catch (error) {
-    await prepared.ended();
-    throw error;
-  }
-  const notes = await prepared.ended(result);
-  return notes.length === 0 ? result : { ...result, sandbox_notes: notes };
+  if (!call.isSandboxed) return sandbox.runOutside(base);
+  return sandbox.run({ ...base, roots: session.roots, sessionId: session.id });
 }

@@ -1,0 +1,52 @@
+import { AppError, isAppError, type AppErrorData } from '../../shared/errors';
+import { executeCommand } from './command-execution';
+import { releaseEngine, acquireEngine } from './sandbox-runtime';
+import type { SpawnServerCommand, SpawnServerReply } from './spawn-protocol';
+
+/**
+ * The spawn server: a small Node process the core starts once and asks to run every agent command
+ * (the sandbox engine's `which` and `rg`, bubblewrap, the command itself). Forking it costs the
+ * same however large the core has grown. It runs commands side by side, answers each with its
+ * process group once started and its result once finished, and stops them all and exits when the
+ * core goes away.
+ */
+const running = new Map<number, AbortController>();
+
+function send(reply: SpawnServerReply): void {
+  process.send?.(reply);
+}
+
+function errorData(error: unknown): AppErrorData {
+  if (isAppError(error)) return error.toData();
+  const message = error instanceof Error ? error.message : String(error);
+  return new AppError('io_error', `The spawn server could not run the command: ${message}`).toData();
+}
+
+async function run(command: Extract<SpawnServerCommand, { type: 'run' }>): Promise<void> {
+  const controller = new AbortController();
+  running.set(command.id, controller);
+  try {
+    const result = await executeCommand(command.request, controller.signal, (pid) =>
+      send({ type: 'started', id: command.id, pid }),
+    );
+    send({ type: 'finished', id: command.id, result });
+  } catch (error) {
+    send({ type: 'failed', id: command.id, error: errorData(error) });
+  } finally {
+    running.delete(command.id);
+  }
+}
+
+/** Stops every running command, lets go of the engine (its proxies) and exits. */
+async function shutDown(): Promise<void> {
+  for (const controller of running.values()) controller.abort();
+  await releaseEngine().catch(() => undefined);
+  process.exit(0);
+}
+
+acquireEngine();
+process.on('message', (command: SpawnServerCommand) => {
+  if (command.type === 'run') void run(command);
+  else running.get(command.id)?.abort();
+});
+process.on('disconnect', () => void shutDown());
