@@ -112,7 +112,7 @@ async function startServe(
     child.kill('SIGTERM');
     await exited;
   };
-  // The UI's credential is in the URL's #token= fragment; agents connect with their own.
+  // The page's credential is in the URL's #token= fragment (and nowhere else); agents connect with their own.
   const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? '';
   return { stop, output, baseUrl: url.origin, token, agentToken: await agentCredentialFor(vigilHome, 'hostile-agent') };
 }
@@ -143,8 +143,13 @@ describe('MCP against a real vigil serve', () => {
       const result = (await client.callTool({ name: 'terminal', arguments: { command } })) as CallToolResult;
       const value = result.structuredContent as { stdout: string; stderr: string };
       const seen = value.stdout + value.stderr;
+      // The page's credential is only in the printed URL; serve.json holds the CLI's. Neither leaks.
+      const cliToken = (JSON.parse(readFileSync(path.join(vigilHome, 'serve.json'), 'utf8')) as { token: string })
+        .token;
       expect(server.token).not.toBe('');
+      expect(cliToken).not.toBe('');
       expect(seen).not.toContain(server.token);
+      expect(seen).not.toContain(cliToken);
       expect(seen).not.toContain(server.agentToken);
       expect(seen).not.toContain('TOKEN-IN-THE-ENVIRONMENT');
       expect(seen).not.toMatch(/^VIGIL/imu);
@@ -153,7 +158,7 @@ describe('MCP against a real vigil serve', () => {
       expect(value.stdout).toMatch(/Connection blocked by network allowlist\n proxied=/u);
       expect(value.stdout).toMatch(/Connection blocked by network allowlist\n localhost=/u);
       expect(outside()).toEqual(before);
-      expect(readFileSync(path.join(vigilHome, 'serve.json'), 'utf8')).toContain(server.token);
+      expect(readFileSync(path.join(vigilHome, 'serve.json'), 'utf8')).not.toContain(server.token);
       await client.close();
     } finally {
       await server.stop();
