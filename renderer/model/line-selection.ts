@@ -20,18 +20,19 @@ export interface LineSelection {
   readonly base?: ReadonlySet<string> | undefined;
 }
 
-function isChange(row: StackedRow | undefined, path: string): row is Extract<StackedRow, { kind: 'line' }> {
+/** Whether `row` is an added or removed line of `path`. */
+export function isChange(row: StackedRow | undefined, path: string): row is Extract<StackedRow, { kind: 'line' }> {
   return row?.kind === 'line' && row.path === path && (row.row.kind === 'added' || row.row.kind === 'removed');
 }
 
 /** One change of a file's diff: the removed rows and the added rows that replace them, in order (keys). */
-interface ChangeRun {
+export interface ChangeRun {
   readonly removed: string[];
   readonly added: string[];
 }
 
 /** Every change of `path` by the key of each of its rows: runs of changed rows unbroken by context or a hunk's edge. */
-function changeRuns(rows: readonly StackedRow[], path: string): Map<string, ChangeRun> {
+export function changeRuns(rows: readonly StackedRow[], path: string): Map<string, ChangeRun> {
   const runs = new Map<string, ChangeRun>();
   let run: ChangeRun | undefined;
   let hunk = -1;
@@ -72,7 +73,7 @@ function withCounterparts(rows: readonly StackedRow[], path: string, keys: Itera
 }
 
 /** The changed lines between two rows of the same file (inclusive), with their counterparts, as keys. */
-function changesBetween(rows: readonly StackedRow[], path: string, from: number, to: number): Set<string> {
+export function changesBetween(rows: readonly StackedRow[], path: string, from: number, to: number): Set<string> {
   const keys: string[] = [];
   for (let index = Math.min(from, to); index <= Math.max(from, to); index += 1) {
     const row = rows[index];

@@ -24,10 +24,12 @@ import { defineCalls } from './define';
 
 /**
  * Which lines: `range`, lines of the checkpoint's version (the CLI's `--lines A-B`: the current
- * lines that stand in for them go); `rows`, the diff rows a person picked.
+ * lines that stand in for them go); `ranges`, several such ranges at once (lines picked in a
+ * comparison of two checkpoints); `rows`, the diff rows a person picked against the live file.
  */
 export const lineChoiceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('range'), range: lineRangeSchema }).strict(),
+  z.object({ kind: z.literal('ranges'), ranges: z.array(lineRangeSchema).min(1).max(10_000) }).strict(),
   z.object({ kind: z.literal('rows'), selection: lineSelectionSchema }).strict(),
 ]);
 

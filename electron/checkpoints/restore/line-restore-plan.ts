@@ -138,11 +138,12 @@ function checkBounds(
     ranges.find((range) => range.to > count);
   const name = `${relativePath} in checkpoint ${checkpointId.slice(0, 8)}`;
   const valid = (count: number): string => (count === 0 ? 'it has no lines' : `use lines within 1–${count}`);
-  if (lines.kind === 'range') {
-    if (lines.range.to <= old.lines.length) return;
+  if (lines.kind === 'range' || lines.kind === 'ranges') {
+    const range = outside(lines.kind === 'range' ? [lines.range] : lines.ranges, old.lines.length);
+    if (range === undefined) return;
     throw new AppError(
       'invalid_request',
-      `${rangeText(lines.range)} ${lines.range.from === lines.range.to ? 'is' : 'are'} outside ${name}, which has ${old.lines.length} line${old.lines.length === 1 ? '' : 's'}: ${valid(old.lines.length)}.`,
+      `${rangeText(range)} ${range.from === range.to ? 'is' : 'are'} outside ${name}, which has ${old.lines.length} line${old.lines.length === 1 ? '' : 's'}: ${valid(old.lines.length)}.`,
       {
         field: 'lines',
         path: relativePath,
@@ -163,6 +164,30 @@ function checkBounds(
       `${rangeText(badNew)} of ${relativePath} now do not exist: ${valid(current.lines.length)}.`,
       { field: 'lines', path: relativePath },
     );
+}
+
+/** Ranges sorted, with those that overlap or touch joined: `--lines 1-5` and `6-9` mean `1-9`. */
+function joinedRanges(ranges: readonly LineRange[]): LineRange[] {
+  const joined: LineRange[] = [];
+  for (const range of [...ranges].sort((a, b) => a.from - b.from)) {
+    const last = joined[joined.length - 1];
+    if (last !== undefined && range.from <= last.to + 1)
+      joined[joined.length - 1] = { from: last.from, to: Math.max(last.to, range.to) };
+    else joined.push(range);
+  }
+  return joined;
+}
+
+/** The rows a choice means: a range (or several) of the checkpoint's version as `--lines` reads it, or the rows as given. */
+function selectionOf(lines: LineChoice, old: LineText, current: LineText): LineSelection {
+  if (lines.kind === 'rows') return lines.selection;
+  const parts = joinedRanges(lines.kind === 'range' ? [lines.range] : lines.ranges).map((range) =>
+    selectionOfOldRange(old, current, range),
+  );
+  return {
+    old: joinedRanges(parts.flatMap((part) => part.old)),
+    new: joinedRanges(parts.flatMap((part) => part.new)),
+  };
 }
 
 /** The fingerprint of a line plan: applying refuses when the checkpoint, the rows, or the versions moved. */
@@ -196,8 +221,7 @@ export function prepareLines(input: {
   const old = asText(input.old.bytes, `${relativePath} in checkpoint ${checkpoint.id.slice(0, 8)}`);
   const current = asText(input.current.bytes, `${relativePath} as it is now`);
   checkBounds(relativePath, checkpoint.id, input.lines, old, current);
-  const selection =
-    input.lines.kind === 'range' ? selectionOfOldRange(old, current, input.lines.range) : input.lines.selection;
+  const selection = selectionOf(input.lines, old, current);
   const merged = mergeLines(old, current, selection);
   const result: TreeFile = { mode: input.current.version.mode, oid: hashObject('blob', merged.content) };
   const hunks = diffText(input.current.bytes, merged.content).hunks.map((hunk) => ({

@@ -113,6 +113,48 @@ describe('line restore', () => {
     expect(read('notes.txt')).toBe('one\nTWO\nTHREE\nFOUR\nfive\nsix\n');
   });
 
+  it('restores several ranges of the checkpoint at once, each as `--lines` restores it, and refuses one outside it', async () => {
+    writeFiles(dir, { 'notes.txt': original });
+    const id = await checkpoint();
+    writeFiles(dir, { 'notes.txt': edited });
+    const ranges = [
+      { from: 6, to: 6 },
+      { from: 2, to: 2 },
+    ];
+    const plan = await restore.planLines({ dir, ref: id, path: 'notes.txt', lines: { kind: 'ranges', ranges } });
+    expect(plan.selection).toEqual({
+      old: [
+        { from: 2, to: 2 },
+        { from: 6, to: 6 },
+      ],
+      new: [
+        { from: 2, to: 2 },
+        { from: 6, to: 7 },
+      ],
+    });
+    expect(read('notes.txt')).toBe(edited);
+    const result = await restore.restoreLines(
+      { dir, ref: id, path: 'notes.txt', lines: { kind: 'ranges', ranges } },
+      plan.fingerprint,
+    );
+    expect(result.status).toBe('complete');
+    expect(read('notes.txt')).toBe('one\ntwo\nTHREE\nFOUR\nfive\nsix\n');
+    // The same file as two `--lines` restores, one range after the other.
+    writeFiles(dir, { 'notes.txt': edited });
+    await restore.restoreLines({ dir, ref: id, path: 'notes.txt', lines: { kind: 'range', range: { from: 2, to: 2 } } });
+    await restore.restoreLines({ dir, ref: id, path: 'notes.txt', lines: { kind: 'range', range: { from: 6, to: 6 } } });
+    expect(read('notes.txt')).toBe('one\ntwo\nTHREE\nFOUR\nfive\nsix\n');
+    const refused = await refusal(
+      restore.planLines({
+        dir,
+        ref: id,
+        path: 'notes.txt',
+        lines: { kind: 'ranges', ranges: [...ranges, { from: 7, to: 8 }] },
+      }),
+    );
+    expect(refused).toMatchObject({ code: 'invalid_request', details: { field: 'lines' } });
+  });
+
   it('refuses rows picked on a version the file no longer has, writing nothing and taking no snapshot, and offers the whole file', async () => {
     writeFiles(dir, { 'notes.txt': original });
     const id = await checkpoint();
