@@ -1,6 +1,5 @@
 import { useVirtualizer, type VirtualItem, type Virtualizer } from '@tanstack/react-virtual';
 import { useEffect, useEffectEvent, useMemo, useRef, type PointerEvent, type RefObject } from 'react';
-import { escapeControls } from '../../shared/text/control-characters';
 import { dragLine, pressLine, releaseLine, toggleHunk, type LineSelection } from '../model/line-selection';
 import {
   headerIndexes,
@@ -11,7 +10,9 @@ import {
   type StackedFile,
   type StackedRow,
 } from '../model/stacked-rows';
+import { LinePickFooter } from './line-selection-bar';
 import { StackedDiffRow, type FileHeaderActions } from './stacked-diff-row';
+import { useLineKeys } from './use-line-keys';
 
 function rowIndexAt(target: EventTarget | null): number | undefined {
   if (!(target instanceof Element)) return undefined;
@@ -28,8 +29,10 @@ export interface StackedDiffProps {
   /** Scrolled to whenever it changes (a click in the file tree). */
   readonly focusPath: string | undefined;
   readonly lineSelection: LineSelection | undefined;
-  /** Lines can be picked (a comparison with the directory now). */
+  /** Lines can be picked (with the pointer, or the keyboard in the diff region). */
   readonly canPickLines: boolean;
+  /** The checkpoint picked lines come from, when the diff is not against the live file: "checkpoint 1a2b3c4d". */
+  readonly lineSource?: string | undefined;
   readonly onLineSelectionChange: (selection: LineSelection | undefined) => void;
   readonly onVisibleFiles: (paths: readonly string[]) => void;
   readonly onRestoreLines: () => void;
@@ -148,44 +151,6 @@ function useLinePicking(
   return { isDragging, onPointerDown, onPointerMove };
 }
 
-/** The bar under a pick: how many lines of which file, Clear, and "Restore these lines…". */
-function LineSelectionBar({
-  picked,
-  path,
-  isDragging,
-  onClear,
-  onRestoreLines,
-}: {
-  readonly picked: number;
-  readonly path: string;
-  readonly isDragging: boolean;
-  readonly onClear: () => void;
-  readonly onRestoreLines: () => void;
-}) {
-  return (
-    <div className="stacked-lines-bar" data-testid="line-selection-bar">
-      <span>
-        {picked === 1 ? '1 changed line' : `${picked} changed lines`} picked in{' '}
-        <span className="mono">{escapeControls(path)}</span>
-      </span>
-      <span className="spacer" />
-      <button type="button" className="button button-quiet button-small" onClick={onClear}>
-        Clear
-      </button>
-      <button
-        type="button"
-        className="button button-primary button-small"
-        data-testid="restore-lines"
-        disabled={isDragging}
-        onClick={onRestoreLines}
-        title="Only these lines go back to the checkpoint; the rest of the file stays as it is now. Shows the plan first."
-      >
-        Restore these lines…
-      </button>
-    </div>
-  );
-}
-
 /**
  * Every changed file of a comparison one under another, like a pull request, virtualized (only
  * the rows in view are drawn, so hundreds of files stay smooth): each file's header with its own
@@ -204,6 +169,15 @@ export function StackedDiff(props: StackedDiffProps) {
   const items = virtualizer.getVirtualItems();
   useReportVisibleFiles(items, rows, headers, onVisibleFiles);
   const { isDragging, onPointerDown, onPointerMove } = useLinePicking(rows, props);
+  const keys = useLineKeys({
+    rows,
+    lineSelection,
+    canPickLines,
+    onLineSelectionChange,
+    onRestoreLines,
+    firstInView: () => items.find((item) => rows[item.index]?.kind === 'line')?.index ?? 0,
+    reveal: (index) => virtualizer.scrollToIndex(index, { align: 'auto' }),
+  });
 
   const picked = lineSelection?.keys.size ?? 0;
   const rowActions: FileHeaderActions = {
@@ -217,7 +191,10 @@ export function StackedDiff(props: StackedDiffProps) {
         ref={scrollRef}
         className="stacked-diff-scroll"
         onWheel={stopFollowingFocus}
-        onKeyDown={stopFollowingFocus}
+        onKeyDown={(event) => {
+          stopFollowingFocus();
+          keys.onKeyDown(event);
+        }}
         onPointerDown={(event) => {
           stopFollowingFocus();
           onPointerDown(event);
@@ -227,6 +204,8 @@ export function StackedDiff(props: StackedDiffProps) {
         // A region, not a table: its rows hold file headers with buttons and notices, which a table's rows may not.
         role="region"
         aria-label="Changes, file by file"
+        aria-describedby={canPickLines ? `${testId}-keys` : undefined}
+        tabIndex={0}
       >
         <div className="virtual-list-spacer" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
@@ -239,6 +218,7 @@ export function StackedDiff(props: StackedDiffProps) {
                 className="virtual-list-row stacked-row"
                 data-index={item.index}
                 data-kind={row.kind}
+                data-cursor={item.index === keys.cursor ? 'true' : undefined}
                 style={{ height: item.size, transform: `translateY(${item.start}px)` }}
               >
                 <StackedDiffRow row={row} isPicked={isPicked} canPickLines={canPickLines} actions={rowActions} />
@@ -247,18 +227,15 @@ export function StackedDiff(props: StackedDiffProps) {
           })}
         </div>
       </div>
-      {canPickLines && lineSelection !== undefined && picked > 0 && (
-        <LineSelectionBar
-          picked={picked}
-          path={lineSelection.path}
-          isDragging={isDragging}
-          onClear={() => onLineSelectionChange(undefined)}
-          onRestoreLines={onRestoreLines}
-        />
-      )}
-      {!canPickLines && (
-        <p className="stacked-hint subtle">Lines can be restored from a comparison with the live directory.</p>
-      )}
+      <LinePickFooter
+        lineSelection={canPickLines ? lineSelection : undefined}
+        isDragging={isDragging}
+        onClear={() => onLineSelectionChange(undefined)}
+        onRestoreLines={onRestoreLines}
+        source={props.lineSource}
+        helpId={canPickLines ? `${testId}-keys` : undefined}
+        announcement={keys.announcement}
+      />
     </div>
   );
 }

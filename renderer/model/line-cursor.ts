@@ -11,8 +11,9 @@ import type { StackedRow } from './stacked-rows';
 /** How far one key press moves the cursor: one line row, or to the first line of the next (previous) change. */
 export type CursorStep = 'line' | 'change';
 
+/** A line row the cursor can stand on (not the "no newline at end of file" note). */
 function isLine(row: StackedRow | undefined): row is Extract<StackedRow, { kind: 'line' }> {
-  return row?.kind === 'line';
+  return row?.kind === 'line' && row.key !== '';
 }
 
 /** Whether row `index` starts a change: a changed line not preceded by a changed line of the same hunk of its file. */

@@ -1,9 +1,9 @@
 import type { StateCreator } from 'zustand';
-import type { CallResponse, EventPayload } from '../../shared/contract';
+import type { CallRequest, CallResponse, EventPayload } from '../../shared/contract';
 import type { LinePlan } from '../../shared/contract/checkpoints-history-contract';
 import type { AppErrorData } from '../../shared/errors';
 import type { VigilClient } from '../api/vigil-client';
-import { toRowSelection, type LineRange } from '../model/line-selection';
+import { linesToRestore } from '../model/lines-to-restore';
 import type { RestoreResult } from '../model/restore-plan';
 import { selectedInOrder } from '../model/selection-model';
 import type { AppState } from './app-store';
@@ -13,10 +13,10 @@ import type { SliceContext } from './slice-context';
 /** A restore plan, as the contract carries it. */
 export type RestorePlan = CallResponse<'checkpoints:plan-restore'>;
 
-/** Lines of one file to restore: the rows picked, and the version of the file they were picked on. */
+/** Lines of one file to restore: the rows picked against the live file (on version `basis`), or ranges of the checkpoint's version. */
 export interface LineChoice {
   readonly path: string;
-  readonly selection: { readonly old: readonly LineRange[]; readonly new: readonly LineRange[] };
+  readonly lines: CallRequest<'checkpoints:plan-restore-lines'>['lines'];
   readonly basis: string | undefined;
 }
 
@@ -101,19 +101,16 @@ export function createRestoreSlice(client: VigilClient): StateCreator<AppState, 
 
       planRestoreLines: async () => {
         const { detail, lineSelection, fileDiffs } = get();
-        if (
-          detail === undefined ||
-          lineSelection === undefined ||
-          lineSelection.keys.size === 0 ||
-          detail.compare.kind !== 'live'
-        )
-          return;
-        const basis = fileDiffs.get(lineSelection.path)?.diff?.newOid;
-        await planLines(context, detail.dir, detail.checkpointId, {
-          path: lineSelection.path,
-          selection: toRowSelection(lineSelection),
-          basis,
-        });
+        if (detail === undefined || lineSelection === undefined || lineSelection.keys.size === 0) return;
+        const file = detail.files.find((item) => item.path === lineSelection.path);
+        const choice = file === undefined ? undefined : linesToRestore(detail.compare, file, fileDiffs, lineSelection);
+        if (choice !== undefined) await planLines(context, detail.dir, detail.checkpointId, choice);
+        else
+          get().notify({
+            tone: 'warning',
+            title: 'No line to restore',
+            detail: `The picked lines are not in checkpoint ${detail.checkpointId.slice(0, 8)}'s version of ${lineSelection.path}: pick lines it has, or restore the whole file.`,
+          });
       },
 
       planUndoRestore: (dir, preRollbackId, paths, undoOf) => planPaths(context, dir, preRollbackId, paths, undoOf),

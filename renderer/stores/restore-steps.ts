@@ -87,7 +87,7 @@ export async function planLines(
     dir,
     checkpoint: checkpointId,
     path: lines.path,
-    lines: { kind: 'rows', selection: { old: [...lines.selection.old], new: [...lines.selection.new] } },
+    lines: lines.lines,
     basis: lines.basis,
   });
   const flow = get().restore;
@@ -185,7 +185,7 @@ async function applyLines(context: SliceContext, flow: RestoreFlow, lines: LineC
     dir: flow.dir,
     checkpoint: flow.checkpointId,
     path: lines.path,
-    lines: { kind: 'rows', selection: { old: [...lines.selection.old], new: [...lines.selection.new] } },
+    lines: lines.lines,
     basis: lines.basis,
     fingerprint: flow.linePlan.fingerprint,
   });

@@ -141,8 +141,18 @@ describe('line restore', () => {
     expect(read('notes.txt')).toBe('one\ntwo\nTHREE\nFOUR\nfive\nsix\n');
     // The same file as two `--lines` restores, one range after the other.
     writeFiles(dir, { 'notes.txt': edited });
-    await restore.restoreLines({ dir, ref: id, path: 'notes.txt', lines: { kind: 'range', range: { from: 2, to: 2 } } });
-    await restore.restoreLines({ dir, ref: id, path: 'notes.txt', lines: { kind: 'range', range: { from: 6, to: 6 } } });
+    await restore.restoreLines({
+      dir,
+      ref: id,
+      path: 'notes.txt',
+      lines: { kind: 'range', range: { from: 2, to: 2 } },
+    });
+    await restore.restoreLines({
+      dir,
+      ref: id,
+      path: 'notes.txt',
+      lines: { kind: 'range', range: { from: 6, to: 6 } },
+    });
     expect(read('notes.txt')).toBe('one\ntwo\nTHREE\nFOUR\nfive\nsix\n');
     const refused = await refusal(
       restore.planLines({

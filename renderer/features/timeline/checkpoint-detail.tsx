@@ -223,7 +223,8 @@ export function CheckpointDetail({ entry, newer, older }: OpenCheckpointProps) {
           byPath={byPath}
           skipped={skipped}
           comparison={`${labels.from}:${labels.to}`}
-          canPickLines={isLive}
+          canPickLines
+          lineSource={isLive ? undefined : `checkpoint ${shortId(entry.id)}`}
           onRestoreFile={restoreFile}
           onHistory={showHistory}
         />

@@ -5,8 +5,8 @@ import { useAppStore } from '../../stores/store-context';
 
 /**
  * The diffs beside the file tree: the file under the cursor, or (in "All files") every changed
- * file stacked, with the paths the checkpoint did not store; lines can be picked against the live
- * directory. `comparison` names the two sides, so a new comparison starts a fresh view.
+ * file stacked, with the paths the checkpoint did not store; lines can be picked (pointer or
+ * keyboard) and restored from the open checkpoint into the live file, whatever it is compared with. `comparison` names the two sides, so a new comparison starts a fresh view.
  */
 export function DetailDiff({
   files,
@@ -14,6 +14,7 @@ export function DetailDiff({
   skipped,
   comparison,
   canPickLines,
+  lineSource,
   onRestoreFile,
   onHistory,
 }: {
@@ -22,6 +23,8 @@ export function DetailDiff({
   readonly skipped: readonly SkippedFile[];
   readonly comparison: string;
   readonly canPickLines: boolean;
+  /** The checkpoint picked lines come from, when the comparison is not with the live directory. */
+  readonly lineSource: string | undefined;
   readonly onRestoreFile: (path: string) => void;
   readonly onHistory: (path: string) => void;
 }) {
@@ -46,6 +49,7 @@ export function DetailDiff({
           focusPath={diffMode === 'all' ? focusedFile : undefined}
           lineSelection={lineSelection}
           canPickLines={canPickLines}
+          lineSource={lineSource}
           onLineSelectionChange={changeLineSelection}
           onVisibleFiles={(paths) => void loadFileDiffs(paths)}
           onRestoreLines={() => void planRestoreLines()}
