@@ -2,6 +2,7 @@ import { useState, type KeyboardEvent } from 'react';
 import type { TimelineEntry } from '../model/timeline-filter';
 import { actorOfCheckpoint } from '../../shared/contract/actor-model';
 import { actorWords } from '../model/actor-view';
+import { heldState } from '../model/held-state';
 import { formatDate, shortId } from '../model/format';
 import { escapeControls } from '../../shared/text/control-characters';
 
@@ -89,6 +90,7 @@ export function CheckpointHeader({
   readonly onRename?: ((name: string) => Promise<boolean>) | undefined;
 }) {
   const { attribution } = entry;
+  const held = heldState(entry);
   return (
     <header className={`checkpoint-header ${laneClass}`} data-testid="checkpoint-header" data-checkpoint-id={entry.id}>
       <CheckpointTitle key={entry.id} entry={entry} onRename={onRename} />
@@ -102,6 +104,11 @@ export function CheckpointHeader({
         </span>
         {attribution.sessionId !== undefined && <span className="mono subtle">{attribution.sessionId}</span>}
         {attribution.tool !== undefined && <span>{attribution.tool}</span>}
+        {held !== undefined && (
+          <span data-testid="checkpoint-held" data-when={held.when}>
+            holds the {held.text}
+          </span>
+        )}
         {entry.source === 'hermes' && <span className="badge">Hermes store (read only)</span>}
         {entry.skipped.length > 0 && (
           <span

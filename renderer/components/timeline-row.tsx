@@ -2,6 +2,7 @@ import { memo, type ReactNode } from 'react';
 import type { Actor } from '../../shared/contract/actor-model';
 import { actorHints, actorName } from '../model/actor-view';
 import { formatClock, formatDate, formatRelativeTime, plural, shortId } from '../model/format';
+import type { HeldState } from '../model/held-state';
 import type { StatsAfter, TitleSource } from '../model/row-words';
 import type { ReasonCategory, TimelineEntry } from '../model/timeline-filter';
 import { escapeControls } from '../../shared/text/control-characters';
@@ -81,6 +82,7 @@ export const TimelineRow = memo(function TimelineRow({
   isInTurn,
   now,
   actions,
+  held,
 }: {
   readonly entry: TimelineEntry;
   readonly actor: Actor;
@@ -94,6 +96,8 @@ export const TimelineRow = memo(function TimelineRow({
   readonly now: number;
   /** The row's own actions (restore, rewind), shown on hover and on the selected row. */
   readonly actions?: ReactNode;
+  /** What the checkpoint holds (before or after a change), where rows of both kinds meet (a memory folder). */
+  readonly held?: HeldState | undefined;
 }) {
   const turn = actor.kind === 'session' && actor.turn !== undefined ? `turn ${actor.turn}` : undefined;
   const reasonText = escapeControls(entry.reason);
@@ -139,6 +143,11 @@ export const TimelineRow = memo(function TimelineRow({
             {turn === undefined ? '' : ` · ${turn}`}
             {actor.kind === 'session' && actor.tool !== undefined ? ` · ${actor.tool}` : ''}
           </span>
+          {held !== undefined && (
+            <span className="timeline-held" data-testid="row-held" data-when={held.when}>
+              {held.text}
+            </span>
+          )}
           <Stats stats={stats} />
           <span className="mono subtle">{shortId(entry.id)}</span>
         </div>

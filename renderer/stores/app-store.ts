@@ -6,6 +6,7 @@ import { createConfigSlice, type ConfigSlice } from './config-slice';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
 import { createDroppedSlice, type DroppedSlice } from './dropped-slice';
 import { createHistorySlice, type HistorySlice } from './history-slice';
+import { createLayoutSlice, type LayoutSlice } from './layout-slice';
 import { createLiveCompareSlice, type LiveCompareSlice } from './live-compare-slice';
 import { createLiveSlice, type LiveSlice } from './live-slice';
 import { createMemorySlice, type MemorySlice } from './memory-slice';
@@ -31,7 +32,8 @@ export type AppState = ConnectionSlice &
   HistorySlice &
   ConfigSlice &
   LiveCompareSlice &
-  DroppedSlice;
+  DroppedSlice &
+  LayoutSlice;
 
 /** The store type components reach through the context. */
 export type AppStore = StoreApi<AppState>;
@@ -54,5 +56,6 @@ export function createAppStore(client: VigilClient): AppStore {
     ...createConfigSlice(client)(...args),
     ...createLiveCompareSlice(...args),
     ...createDroppedSlice(client)(...args),
+    ...createLayoutSlice(...args),
   }));
 }

@@ -1,5 +1,6 @@
 import { ChangedFileRow, ChangedFolderRow } from '../../components/changed-file-row';
 import { SelectableList } from '../../components/selectable-list';
+import { filterCount } from '../../model/file-filter';
 import type { FileTreeRow } from '../../model/file-tree';
 import type { DiffFile } from '../../stores/checkpoint-slice';
 import { useAppStore } from '../../stores/store-context';
@@ -62,5 +63,45 @@ export function ChangedFilesList({
         );
       }}
     />
+  );
+}
+
+/** The filter over the changed files: a path substring, and how many files it lets through of how many. */
+export function ChangedFilesFilter({
+  value,
+  shown,
+  total,
+  onChange,
+}: {
+  readonly value: string;
+  readonly shown: number;
+  readonly total: number;
+  readonly onChange: (value: string) => void;
+}) {
+  const isFiltering = value.trim() !== '';
+  return (
+    <div className="changed-files-filter">
+      <input
+        type="search"
+        className="input input-small"
+        data-testid="changed-files-filter"
+        aria-label="Filter the changed files by path"
+        aria-describedby="changed-files-count"
+        placeholder="Filter by path"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        onKeyDown={(event) => {
+          // Esc empties the filter first; pressed again on an empty filter it is the app's (close a panel).
+          if (event.key === 'Escape' && value !== '') {
+            event.stopPropagation();
+            onChange('');
+          }
+        }}
+      />
+      <span id="changed-files-count" className="subtle" data-testid="changed-files-count" aria-live="polite">
+        {filterCount(shown, total, isFiltering)}
+      </span>
+      {isFiltering && shown === 0 && <span className="subtle">No changed file matches.</span>}
+    </div>
   );
 }

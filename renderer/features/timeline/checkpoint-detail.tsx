@@ -1,7 +1,8 @@
-import { useMemo, type KeyboardEvent } from 'react';
+import { useMemo, useState, type KeyboardEvent } from 'react';
 import { CheckpointHeader } from '../../components/checkpoint-header';
 import { ErrorNotice } from '../../components/error-notice';
 import { RestoreOutcome } from '../../components/restore-outcome';
+import { filterByPath } from '../../model/file-filter';
 import { fileTreeRows } from '../../model/file-tree';
 import { shortId } from '../../model/format';
 import { changedPaths } from '../../model/restore-plan';
@@ -11,7 +12,7 @@ import type { TimelineEntry } from '../../model/timeline-filter';
 import type { CheckpointDetail as DetailState } from '../../stores/checkpoint-slice';
 import type { StaleComparison } from '../../stores/live-compare-slice';
 import { useAppStore } from '../../stores/store-context';
-import { ChangedFilesList } from './changed-files-list';
+import { ChangedFilesFilter, ChangedFilesList } from './changed-files-list';
 import { DetailDiff } from './detail-diff';
 import { DetailToolbar, type OpenCheckpointProps } from './detail-toolbar';
 
@@ -25,17 +26,18 @@ function sideLabels(
     : { from: shortId(entry.id), to: shortId(compare.id) };
 }
 
-/** The changed files of the open detail, as a tree, by path, and by folder; the paths the checkpoint did not store. */
-function useDetailFiles(detail: DetailState | undefined, entry: TimelineEntry) {
-  const files = useMemo(() => detail?.files ?? [], [detail?.files]);
+/** The changed files of the open detail (all, and those the path filter lets through), as a tree, by path, and by folder; the paths the checkpoint did not store. */
+function useDetailFiles(detail: DetailState | undefined, entry: TimelineEntry, pathFilter: string) {
+  const all = useMemo(() => detail?.files ?? [], [detail?.files]);
+  const files = useMemo(() => filterByPath(all, pathFilter), [all, pathFilter]);
   const tree = useMemo(() => fileTreeRows(files.map((file) => file.path)), [files]);
-  const byPath = useMemo(() => new Map(files.map((file) => [file.path, file])), [files]);
+  const byPath = useMemo(() => new Map(all.map((file) => [file.path, file])), [all]);
   const groups = useMemo(
     () => new Map(tree.flatMap((row) => (row.kind === 'folder' ? [[row.key, row.files] as const] : []))),
     [tree],
   );
   const skipped = useMemo(() => entry.skipped.filter((item) => item.reason !== 'more'), [entry.skipped]);
-  return { files, tree, byPath, groups, skipped };
+  return { all, files, tree, byPath, groups, skipped };
 }
 
 /** R plans restoring the selected files, Shift+R every file; not while typing in a field. Returns whether it was that key. */
@@ -171,14 +173,15 @@ export function CheckpointDetail({ entry, newer, older }: OpenCheckpointProps) {
   const planRestoreOf = useAppStore((state) => state.planRestoreOf);
   const openFileHistory = useAppStore((state) => state.openFileHistory);
   const stale = useAppStore((state) => state.staleComparison);
-  const { files, tree, byPath, groups, skipped } = useDetailFiles(detail, entry);
+  const [pathFilter, setPathFilter] = useState('');
+  const { all, files, tree, byPath, groups, skipped } = useDetailFiles(detail, entry, pathFilter);
   if (detail?.checkpointId !== entry.id)
     return <div className="checkpoint-detail" data-testid="checkpoint-detail" data-state="loading" />;
 
   const isLive = detail.compare.kind === 'live';
   const labels = sideLabels(entry, detail.compare);
-  const selectedCount = files.filter((file) => selection.selected.has(file.path)).length;
-  const isEmptyLive = isLive && detail.load.kind === 'ready' && files.length === 0;
+  const selectedCount = all.filter((file) => selection.selected.has(file.path)).length;
+  const isEmptyLive = isLive && detail.load.kind === 'ready' && all.length === 0;
   const staleness =
     isLive && stale?.dir === detail.dir && stale.checkpointId === detail.checkpointId ? stale.reason : undefined;
   const restoreFile = (path: string): void => void planRestoreOf(detail.dir, detail.checkpointId, [path]);
@@ -204,20 +207,23 @@ export function CheckpointDetail({ entry, newer, older }: OpenCheckpointProps) {
       <LastRestoreOutcome dir={entry.dir} />
       <DetailToolbar entry={entry} newer={newer} older={older} />
       <DetailFilesHead
-        summary={diffSummary(detail, files.length, isEmptyLive, labels)}
+        summary={diffSummary(detail, all.length, isEmptyLive, labels)}
         staleness={staleness}
         selectedCount={selectedCount}
         isEmptyLive={isEmptyLive}
       />
       {detail.load.kind === 'failed' && <ErrorNotice error={detail.load.error} onRetry={() => void refreshDetail()} />}
       <div className="detail-split" hidden={isEmptyLive}>
-        <ChangedFilesList
-          tree={tree}
-          groups={groups}
-          byPath={byPath}
-          onRestoreFile={restoreFile}
-          onHistory={showHistory}
-        />
+        <div className="changed-files-pane">
+          <ChangedFilesFilter value={pathFilter} shown={files.length} total={all.length} onChange={setPathFilter} />
+          <ChangedFilesList
+            tree={tree}
+            groups={groups}
+            byPath={byPath}
+            onRestoreFile={restoreFile}
+            onHistory={showHistory}
+          />
+        </div>
         <DetailDiff
           files={files}
           byPath={byPath}

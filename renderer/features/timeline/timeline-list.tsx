@@ -16,6 +16,7 @@ import {
   type ChangeCounts,
   type LiveState,
 } from '../../model/row-words';
+import { heldState } from '../../model/held-state';
 import { timelineColumns } from '../../model/timeline-columns';
 import type { TimelineEntry } from '../../model/timeline-filter';
 import { timelineItems, type TimelineItem } from '../../model/timeline-items';
@@ -51,6 +52,8 @@ interface RowContext {
   readonly now: number;
   /** Sessions' numbers and colours. */
   readonly identities: SessionIdentities;
+  /** A memory folder: its rows hold states before and after changes side by side, so each says which. */
+  readonly isMemoryFolder: boolean;
   readonly onRestoreAll: (entry: TimelineEntry) => void;
   readonly onRewind: (entry: TimelineEntry) => void;
 }
@@ -68,6 +71,7 @@ function useTimelineItems({ dir, entries, allEntries }: TimelineListProps): {
   const isConnected = useAppStore((state) => state.connection.kind === 'connected');
   const now = useNow(15_000);
   const identities = useAppStore(selectSessionIdentities);
+  const isMemoryFolder = useAppStore((state) => state.memoryDirectories.some((directory) => directory.path === dir));
   const columns = useMemo(() => timelineColumns(allEntries), [allEntries]);
   const after = useMemo(() => changesAfter(allEntries), [allEntries]);
   const dayOf = Math.floor(now / 3_600_000);
@@ -89,6 +93,7 @@ function useTimelineItems({ dir, entries, allEntries }: TimelineListProps): {
     briefs,
     now,
     identities,
+    isMemoryFolder,
     onRestoreAll: (entry) => {
       navigate({ screen: 'timeline', dir, checkpointId: entry.id });
       void planRestoreOf(dir, entry.id, []);
@@ -191,6 +196,7 @@ function TimelineItemRow({ item, row }: { readonly item: TimelineItem | undefine
   const { sessionId, turn } = entry.attribution;
   const brief = sessionId === undefined || turn === undefined ? undefined : row.briefs.get(turnKey(sessionId, turn));
   const title = rowTitle(entry, brief, row.dir);
+  const held = heldState(entry);
   if (item.kind === 'turn')
     return (
       <TimelineTurnHeading
@@ -211,6 +217,7 @@ function TimelineItemRow({ item, row }: { readonly item: TimelineItem | undefine
       stats={statsAfter(entry, entry.id === row.newestId, row.after, row.liveStats)}
       isInTurn={item.isInTurn}
       now={row.now}
+      held={row.isMemoryFolder || held?.when === 'after' ? held : undefined}
       actions={
         <CheckpointRowActions
           entry={entry}

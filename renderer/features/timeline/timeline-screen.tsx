@@ -8,6 +8,8 @@ import { filterTimeline, isFilterEmpty, type TimelineEntry } from '../../model/t
 import { useAppStore } from '../../stores/store-context';
 import { CheckpointNowForm } from '../../components/checkpoint-now-form';
 import { RetentionSummary } from '../../components/retention-summary';
+import { PaneSeparator } from '../../components/pane-separator';
+import { detailWidthBounds } from '../../stores/layout-slice';
 import { CheckpointDetail } from './checkpoint-detail';
 import { PastSearchField } from './past-search-field';
 import { TimelineOverlays } from './timeline-overlays';
@@ -202,6 +204,8 @@ export function TimelineScreen() {
   const checkpointNow = useAppStore((state) => state.checkpointNow);
   const retention = useAppStore((state) => state.config?.checkpoints);
   const isConnected = useAppStore((state) => state.connection.kind === 'connected');
+  const detailWidth = useAppStore((state) => state.detailWidth);
+  const resizeDetail = useAppStore((state) => state.resizeDetail);
   const now = useNow(30_000);
   const { routeDir, checkpointId, ordered, hasDirectories } = useTimelineRoute();
   const all = timeline !== undefined && timeline.dir === routeDir ? timeline.entries : noEntries;
@@ -238,7 +242,10 @@ export function TimelineScreen() {
         <TimelineFilters entries={all} />
       </div>
       <TimelineNotices routeDir={routeDir} all={all} />
-      <div className="timeline-body">
+      <div
+        className="timeline-body"
+        style={{ gridTemplateColumns: `minmax(240px, 1fr) auto minmax(320px, ${detailWidth}%)` }}
+      >
         <div className="timeline-column">
           {routeDir !== undefined && (
             <TimelineList
@@ -256,6 +263,14 @@ export function TimelineScreen() {
             </p>
           )}
         </div>
+        <PaneSeparator
+          value={detailWidth}
+          min={detailWidthBounds.min}
+          max={detailWidthBounds.max}
+          label="Width of the checkpoint detail"
+          onChange={resizeDetail}
+          testId="detail-separator"
+        />
         <CheckpointPane all={all} checkpointId={checkpointId} isComplete={timeline?.isComplete === true} />
       </div>
       <TimelineOverlays />
