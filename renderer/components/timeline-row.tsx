@@ -65,6 +65,42 @@ function Stats({ stats }: { readonly stats: StatsAfter }) {
   );
 }
 
+/** A row's second line: who (and which turn and tool), what it holds, what changed after it, its id. */
+function RowSub({
+  entry,
+  actor,
+  stats,
+  held,
+}: {
+  readonly entry: TimelineEntry;
+  readonly actor: Actor;
+  readonly stats: StatsAfter;
+  readonly held: HeldState | undefined;
+}) {
+  const turn = actor.kind === 'session' && actor.turn !== undefined ? `turn ${actor.turn}` : undefined;
+  return (
+    <div className="timeline-line timeline-sub">
+      <span
+        className="timeline-who"
+        data-testid="row-actor"
+        data-actor={actor.kind}
+        title={actor.kind === 'session' ? `${actorName(actor)} · ${actor.sessionId}` : actorHints[actor.kind]}
+      >
+        {actorName(actor)}
+        {turn === undefined ? '' : ` · ${turn}`}
+        {actor.kind === 'session' && actor.tool !== undefined ? ` · ${actor.tool}` : ''}
+      </span>
+      {held !== undefined && (
+        <span className="timeline-held" data-testid="row-held" data-when={held.when}>
+          {held.text}
+        </span>
+      )}
+      <Stats stats={stats} />
+      <span className="mono subtle">{shortId(entry.id)}</span>
+    </div>
+  );
+}
+
 /**
  * One checkpoint on a timeline: the actor's lanes, a title a person reads (the turn's message, a
  * summary of its calls, or the reason), the reason kind as a chip, who, what changed after it,
@@ -99,7 +135,6 @@ export const TimelineRow = memo(function TimelineRow({
   /** What the checkpoint holds (before or after a change), where rows of both kinds meet (a memory folder). */
   readonly held?: HeldState | undefined;
 }) {
-  const turn = actor.kind === 'session' && actor.turn !== undefined ? `turn ${actor.turn}` : undefined;
   const reasonText = escapeControls(entry.reason);
   return (
     <div
@@ -132,25 +167,7 @@ export const TimelineRow = memo(function TimelineRow({
             {formatClock(entry.time)}
           </time>
         </div>
-        <div className="timeline-line timeline-sub">
-          <span
-            className="timeline-who"
-            data-testid="row-actor"
-            data-actor={actor.kind}
-            title={actor.kind === 'session' ? `${actorName(actor)} · ${actor.sessionId}` : actorHints[actor.kind]}
-          >
-            {actorName(actor)}
-            {turn === undefined ? '' : ` · ${turn}`}
-            {actor.kind === 'session' && actor.tool !== undefined ? ` · ${actor.tool}` : ''}
-          </span>
-          {held !== undefined && (
-            <span className="timeline-held" data-testid="row-held" data-when={held.when}>
-              {held.text}
-            </span>
-          )}
-          <Stats stats={stats} />
-          <span className="mono subtle">{shortId(entry.id)}</span>
-        </div>
+        <RowSub entry={entry} actor={actor} stats={stats} held={held} />
       </div>
     </div>
   );
