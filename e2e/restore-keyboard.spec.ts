@@ -106,7 +106,7 @@ test('lines picked in a comparison of two checkpoints restore the open checkpoin
   await pickFromKeyboard(page, 2);
   await expect(stacked).toHaveAttribute('data-picked', '6');
   const restoreLines = page.getByTestId('restore-lines');
-  await expect(restoreLines).toHaveText(`Restore these lines from checkpoint ${older.slice(0, 8)}…`);
+  await expect(restoreLines).toHaveText(`Restore from ${older.slice(0, 8)}…`);
   await saveScreens(page, testInfo, 'checkpoint-line-pick');
   await restoreLines.click();
   const plan = page.getByTestId('restore-plan');

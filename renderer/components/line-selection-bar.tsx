@@ -15,7 +15,7 @@ function LineSelectionBar({
   readonly isDragging: boolean;
   readonly onClear: () => void;
   readonly onRestoreLines: () => void;
-  /** Where the lines come from, when not the checkpoint compared with the live file: "checkpoint 1a2b3c4d". */
+  /** The checkpoint the lines come from (its short id), when the diff is not against the live file. */
   readonly source?: string | undefined;
 }) {
   return (
@@ -37,10 +37,10 @@ function LineSelectionBar({
         title={
           source === undefined
             ? 'Only these lines go back to the checkpoint; the rest of the file stays as it is now. Shows the plan first.'
-            : `${source}'s version of these lines goes into the live file, as "vigil checkpoints restore … --lines" does; the rest of the file stays as it is now. Shows the plan first.`
+            : `Checkpoint ${source}'s version of these lines goes into the live file, as "vigil checkpoints restore … --lines" does; the rest of the file stays as it is now. Shows the plan first.`
         }
       >
-        {source === undefined ? 'Restore these lines…' : `Restore these lines from ${source}…`}
+        {source === undefined ? 'Restore these lines…' : `Restore from ${source}…`}
       </button>
     </div>
   );

@@ -31,7 +31,7 @@ export interface StackedDiffProps {
   readonly lineSelection: LineSelection | undefined;
   /** Lines can be picked (with the pointer, or the keyboard in the diff region). */
   readonly canPickLines: boolean;
-  /** The checkpoint picked lines come from, when the diff is not against the live file: "checkpoint 1a2b3c4d". */
+  /** The checkpoint picked lines come from (its short id), when the diff is not against the live file. */
   readonly lineSource?: string | undefined;
   readonly onLineSelectionChange: (selection: LineSelection | undefined) => void;
   readonly onVisibleFiles: (paths: readonly string[]) => void;

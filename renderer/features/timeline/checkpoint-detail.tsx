@@ -230,7 +230,7 @@ export function CheckpointDetail({ entry, newer, older }: OpenCheckpointProps) {
           skipped={skipped}
           comparison={`${labels.from}:${labels.to}`}
           canPickLines
-          lineSource={isLive ? undefined : `checkpoint ${shortId(entry.id)}`}
+          lineSource={isLive ? undefined : shortId(entry.id)}
           onRestoreFile={restoreFile}
           onHistory={showHistory}
         />
