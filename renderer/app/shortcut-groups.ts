@@ -30,6 +30,16 @@ export const shortcutGroups: readonly ShortcutGroup[] = [
     ],
   },
   {
+    title: 'Diff of a checkpoint',
+    keys: [
+      ['↑ ↓ · Alt+↑ ↓', 'Move line by line · change by change'],
+      ['Shift+↑ ↓ · Space', 'Pick lines · pick the change under the cursor'],
+      ['Enter', 'Restore the picked lines (shows the plan first)'],
+      ['Esc', 'Clear the pick'],
+      ['← → (on the detail’s edge)', 'Resize the detail'],
+    ],
+  },
+  {
     title: 'Approvals',
     keys: [
       ['A', 'Approve the focused command once'],
