@@ -223,3 +223,37 @@ test('an outside edit that plants an instruction is flagged on the card and reje
   await expect(plan).toHaveCount(0);
   await expect.poll(() => readFile(file, 'utf8')).toBe(edited);
 });
+
+test('the memory history says which rows hold the state after an outside edit and which the state before an agent’s write', async ({
+  page,
+  vigil,
+}) => {
+  const file = path.join(vigil.home, 'memories', 'MEMORY.md');
+  await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
+  await page.getByTestId('nav-memory').click();
+  const card = page.getByTestId('memory-file-memory');
+  await expect(card).toHaveAttribute('data-state', 'ok');
+  const client = await connectAgent(vigil.home);
+  try {
+    const session = await client.openSession({ agent: 'note-taker', roots: [vigil.workspace] });
+    const added = await session.callTool('memory', { action: 'add', target: 'memory', content: 'Uses pnpm.' });
+    expect(added.result.ok, JSON.stringify(added.result)).toBe(true);
+    await expect(card).toHaveAttribute('data-entries', '1');
+  } finally {
+    await client.close();
+  }
+  await writeFile(file, 'Uses pnpm.\n§\nAdded by hand.\n');
+  await expect(card).toHaveAttribute('data-entries', '2');
+
+  await card.getByRole('button', { name: 'History' }).click();
+  const entries = page.getByTestId('timeline-list').getByTestId('timeline-entry');
+  const outside = entries.filter({ has: page.getByTestId('row-reason').and(page.locator('[title^="external edit"]')) });
+  const agent = entries.filter({ has: page.locator('[data-testid="row-reason"][title="before memory: add"]') });
+  await expect(outside.first().getByTestId('row-held')).toHaveText('state after the outside edit');
+  await expect(outside.first().getByTestId('row-held')).toHaveAttribute('data-when', 'after');
+  await expect(agent.first().getByTestId('row-held')).toHaveText("state before the agent's write");
+  await expect(agent.first().getByTestId('row-held')).toHaveAttribute('data-when', 'before');
+  // The detail says it in a sentence.
+  await outside.first().click();
+  await expect(page.getByTestId('checkpoint-held')).toHaveText('holds the state after the outside edit');
+});
