@@ -138,16 +138,18 @@ test('the changed files filter by path and say how many of how many they show', 
   await expect(rows).toHaveCount(5);
   const filter = page.getByRole('searchbox', { name: 'Filter the changed files by path' });
   await expect(page.getByTestId('changed-files-count')).toHaveText('5 files');
+  // A file selected for restore and then filtered away is still said.
+  await page.locator('[data-testid="changed-file"][data-path="src/util.ts"]').getByTestId('file-check').click();
   // A search box in the tab order: typed into from the keyboard, letter case aside.
   await filter.focus();
   await page.keyboard.type('APP');
-  await expect(page.getByTestId('changed-files-count')).toHaveText('3 of 5 files');
+  await expect(page.getByTestId('changed-files-count')).toHaveText('3 of 5 files · 1 selected not shown');
   await expect(rows).toHaveCount(3);
   await expect(page.locator('[data-testid="changed-file"][data-path="src/util.ts"]')).toHaveCount(0);
   await page.getByTestId('diff-mode-all').click();
   await expect(page.getByTestId('stacked-diff')).toHaveAttribute('data-files', '3');
   await filter.fill('nothing like it');
-  await expect(page.getByTestId('changed-files-count')).toHaveText('0 of 5 files');
+  await expect(page.getByTestId('changed-files-count')).toHaveText('0 of 5 files · 1 selected not shown');
   await expect(rows).toHaveCount(0);
   await filter.press('Escape');
   await expect(filter).toHaveValue('');

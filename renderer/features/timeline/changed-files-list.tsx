@@ -71,11 +71,14 @@ export function ChangedFilesFilter({
   value,
   shown,
   total,
+  hiddenSelected,
   onChange,
 }: {
   readonly value: string;
   readonly shown: number;
   readonly total: number;
+  /** Files selected for restore that the filter hides: "Restore selected" still restores them, so it is said. */
+  readonly hiddenSelected: number;
   readonly onChange: (value: string) => void;
 }) {
   const isFiltering = value.trim() !== '';
@@ -100,6 +103,7 @@ export function ChangedFilesFilter({
       />
       <span id="changed-files-count" className="subtle" data-testid="changed-files-count" aria-live="polite">
         {filterCount(shown, total, isFiltering)}
+        {hiddenSelected > 0 && ` · ${hiddenSelected} selected not shown`}
       </span>
       {isFiltering && shown === 0 && <span className="subtle">No changed file matches.</span>}
     </div>

@@ -215,7 +215,13 @@ export function CheckpointDetail({ entry, newer, older }: OpenCheckpointProps) {
       {detail.load.kind === 'failed' && <ErrorNotice error={detail.load.error} onRetry={() => void refreshDetail()} />}
       <div className="detail-split" hidden={isEmptyLive}>
         <div className="changed-files-pane">
-          <ChangedFilesFilter value={pathFilter} shown={files.length} total={all.length} onChange={setPathFilter} />
+          <ChangedFilesFilter
+            value={pathFilter}
+            shown={files.length}
+            total={all.length}
+            hiddenSelected={selectedCount - files.filter((file) => selection.selected.has(file.path)).length}
+            onChange={setPathFilter}
+          />
           <ChangedFilesList
             tree={tree}
             groups={groups}
