@@ -21,6 +21,25 @@ function rowIndexAt(target: EventTarget | null): number | undefined {
   return Number.isInteger(index) ? index : undefined;
 }
 
+/**
+ * A press in the diff region: runs `handlers` (stop following the focus, start a pick), and on a
+ * line puts the keyboard's cursor there and the focus on the region, so the keys carry on from
+ * where the pointer was.
+ */
+function pressHandler(
+  canPickLines: boolean,
+  handlers: ReadonlyArray<(event: PointerEvent<HTMLDivElement>) => void>,
+  placeCursor: (index: number) => void,
+): (event: PointerEvent<HTMLDivElement>) => void {
+  return (event) => {
+    for (const handler of handlers) handler(event);
+    const index = rowIndexAt(event.target);
+    if (!canPickLines || index === undefined || event.button !== 0) return;
+    placeCursor(index);
+    event.currentTarget.focus({ preventScroll: true });
+  };
+}
+
 /** What a stacked diff shows, and what its picks, scrolling and buttons tell the caller. */
 export interface StackedDiffProps {
   readonly files: readonly StackedFile[];
@@ -195,10 +214,7 @@ export function StackedDiff(props: StackedDiffProps) {
           stopFollowingFocus();
           keys.onKeyDown(event);
         }}
-        onPointerDown={(event) => {
-          stopFollowingFocus();
-          onPointerDown(event);
-        }}
+        onPointerDown={pressHandler(canPickLines, [stopFollowingFocus, onPointerDown], keys.placeCursor)}
         onPointerMove={onPointerMove}
         data-state={isDragging ? 'dragging' : 'idle'}
         // A region, not a table: its rows hold file headers with buttons and notices, which a table's rows may not.

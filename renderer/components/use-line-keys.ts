@@ -21,6 +21,8 @@ export interface LineKeys {
   readonly cursor: number | undefined;
   readonly announcement: string;
   readonly onKeyDown: (event: KeyboardEvent<HTMLElement>) => void;
+  /** Puts the cursor on row `index` (a press of the pointer there), and the pick's anchor with it. */
+  readonly placeCursor: (index: number) => void;
 }
 
 const idOf = (row: StackedRow | undefined): string | undefined =>
@@ -92,5 +94,12 @@ export function useLineKeys(options: LineKeysOptions): LineKeys {
     where === ''
       ? ''
       : `${where}${picked > 0 ? ` · ${picked === 1 ? '1 changed line' : `${picked} changed lines`} picked` : ''}`;
-  return { cursor, announcement, onKeyDown };
+  function placeCursor(index: number): void {
+    const id = idOf(rows[index]);
+    if (id === undefined || rows[index]?.kind !== 'line' || rows[index].key === '') return;
+    setCursorId(id);
+    setAnchorId(id);
+  }
+
+  return { cursor, announcement, onKeyDown, placeCursor };
 }
