@@ -53,5 +53,11 @@ describe('what a checkpoint holds, said plainly', () => {
     );
     expect(heldState(entry('before patch', { source: 'hermes' }))?.text).toBe("state before Hermes Agent's write");
     expect(heldState(entry('something else'))).toBeUndefined();
+    // A burst captured once: the state after all of it.
+    expect(heldState(entry('after memory: add; external edit of MEMORY.md'))).toEqual({
+      when: 'after',
+      text: 'state after a memory write and the outside edit',
+    });
+    expect(heldState(entry('before memory: add; something else'))).toBeUndefined();
   });
 });

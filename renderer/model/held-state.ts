@@ -40,11 +40,26 @@ export function heldState(entry: TimelineEntry): HeldState | undefined {
   if (entry.source === 'hermes') return { when: 'before', text: "state before Hermes Agent's write" };
   if (reason === 'manual checkpoint') return { when: 'at', text: 'state when taken by hand' };
   if (reason === 'memory at start-up') return { when: 'at', text: 'state when Vigil started watching' };
-  if (reason.startsWith('external edit of ')) return { when: 'after', text: 'state after the outside edit' };
-  if (reason.startsWith('restore of ')) return { when: 'after', text: 'state after the restore' };
-  if (reason.startsWith('change of ')) return { when: 'after', text: "state after another Vigil process's write" };
-  if (reason.startsWith('after ')) return { when: 'after', text: `state after ${whose(actor)} write` };
+  const parts = reason.split('; ');
+  if (parts.length > 1) {
+    // Changes that came in a burst, captured once: the state after all of them, each named.
+    const changes = parts.map((part) => changeAfter(part, 'a memory write'));
+    return changes.every((change) => change !== undefined)
+      ? { when: 'after', text: `state after ${changes.join(' and ')}` }
+      : undefined;
+  }
+  const change = changeAfter(reason, `${whose(actor)} write`);
+  if (change !== undefined) return { when: 'after', text: `state after ${change}` };
   if (reason.startsWith('before terminal')) return { when: 'before', text: `state before ${whose(actor)} command` };
   if (reason.startsWith('before ')) return { when: 'before', text: `state before ${whose(actor)} write` };
+  return undefined;
+}
+
+/** The change a capture's reason names, in words (`write` for Vigil's own write of memory), or undefined for another reason. */
+function changeAfter(reason: string, write: string): string | undefined {
+  if (reason.startsWith('external edit of ')) return 'the outside edit';
+  if (reason.startsWith('restore of ')) return 'the restore';
+  if (reason.startsWith('change of ')) return "another Vigil process's write";
+  if (reason.startsWith('after ')) return write;
   return undefined;
 }
