@@ -84,6 +84,12 @@ export interface CheckpointRequest {
    * this snapshot holds them; the next one judges them by the rules again.
    */
   readonly forcePaths?: readonly string[];
+  /**
+   * A session's checkpoint before a call of its turn: taken even when nothing changed since the
+   * newest checkpoint, unless that one is already this session turn's, so that every turn that
+   * changes the directory has its own row (its changes are never shown under another turn's title).
+   */
+  readonly startsTurn?: boolean;
 }
 
 /** One supervised directory in the store. */

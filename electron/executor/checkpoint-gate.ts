@@ -91,6 +91,7 @@ export async function checkpointBeforeCall(
       reason: call.reason,
       attribution: { sessionId: call.sessionId, turn: call.turn, tool: call.tool, agent: call.agent },
       paths: call.paths.filter((candidate) => isPathInside(candidate, directory)),
+      startsTurn: true,
     });
     const checkpoint: CallCheckpoint =
       outcome.kind === 'created'

@@ -256,7 +256,11 @@ export function turnSourceOf(state: SessionState, turn: number): TurnSource | un
       },
     ];
   });
-  return { userMessage: message?.kind === 'message' ? message.text : undefined, calls };
+  const changes = found.entries.flatMap((entry) => {
+    const result = entry.kind === 'call' ? state.calls.get(entry.seq)?.result : undefined;
+    return result === undefined ? [] : [{ effects: result.effects, effectsOmitted: result.effectsOmitted }];
+  });
+  return { userMessage: message?.kind === 'message' ? message.text : undefined, calls, changes };
 }
 
 /** The current turn's first user message, as a summary carries it. */

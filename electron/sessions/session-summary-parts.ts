@@ -1,5 +1,6 @@
 import type { CallEffect, SessionFile, ToolCallBrief, TurnBrief } from '../../shared/contract/sessions-contract';
 import { maskSecretValues } from '../../shared/secrets/mask-secret-values';
+import { turnChanges, type EffectsOfCall } from '../../shared/sessions/turn-changes';
 
 /** How many of the latest calls a session's summary carries. */
 export const recentCallLimit = 5;
@@ -68,6 +69,23 @@ export interface TurnSource {
     readonly decision: TurnBrief['calls'][number]['decision'];
     readonly directories: readonly string[];
   }[];
+  /** What its calls changed, call by call. */
+  readonly changes: readonly EffectsOfCall[];
+}
+
+/** A turn's changeset as a brief carries it: its files, merged over the turn. */
+function turnEffects(changes: readonly EffectsOfCall[]): Pick<TurnBrief, 'effects' | 'effectsOmitted'> {
+  const merged = turnChanges(changes);
+  return {
+    effects: merged.files.map((file) => ({
+      path: file.path,
+      change: file.change,
+      added: file.added,
+      removed: file.removed,
+      ...(file.isPartlyCounted ? { isPartlyCounted: true } : {}),
+    })),
+    effectsOmitted: merged.omitted,
+  };
 }
 
 /** A turn's brief, for the rows of its checkpoints. */
@@ -83,5 +101,6 @@ export function turnBrief(sessionId: string, turn: number, source: TurnSource): 
       directories: [...call.directories],
     })),
     callCount: source.calls.length,
+    ...turnEffects(source.changes),
   };
 }

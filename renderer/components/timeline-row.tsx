@@ -3,7 +3,7 @@ import type { Actor } from '../../shared/contract/actor-model';
 import { actorHints, actorName } from '../model/actor-view';
 import { formatClock, formatDate, formatRelativeTime, plural, shortId } from '../model/format';
 import type { HeldState } from '../model/held-state';
-import type { StatsAfter, TitleSource } from '../model/row-words';
+import type { ChangeCounts, StatsAfter, TitleSource } from '../model/row-words';
 import type { ReasonCategory, TimelineEntry } from '../model/timeline-filter';
 import { escapeControls } from '../../shared/text/control-characters';
 
@@ -25,9 +25,67 @@ function Lanes({ lanes }: { readonly lanes: RowLanes }) {
   );
 }
 
+/** +insertions −deletions · N files, and what they cover. */
+function Counts({ counts, scope }: { readonly counts: ChangeCounts; readonly scope: string }) {
+  return (
+    <>
+      <span className="stat-added">+{counts.insertions}</span> <span className="stat-removed">−{counts.deletions}</span>
+      <span className="subtle">
+        {' '}
+        · {plural(counts.files, 'file')} {scope}
+      </span>
+    </>
+  );
+}
+
+/** Every actor's changes after a turn's checkpoint, beside the turn's own: shown only when they differ. */
+function AllSessions({ stats }: { readonly stats: Exclude<StatsAfter, { readonly scope: 'turn' } | undefined> }) {
+  const counts = stats.counts;
+  if (counts === undefined) return null;
+  return (
+    <span
+      className="subtle"
+      data-testid="row-all-stats"
+      title="Every session's and person's changes after this checkpoint"
+    >
+      {' '}
+      · all sessions +{counts.insertions} −{counts.deletions} · {plural(counts.files, 'file')}
+    </span>
+  );
+}
+
+/** A session turn's own changes in the folder (its changeset), with every actor's as a separate figure when they differ. */
+function TurnStats({ stats }: { readonly stats: Extract<StatsAfter, { readonly scope: 'turn' }> }) {
+  const { counts, all } = stats;
+  const isSame =
+    all?.counts !== undefined &&
+    all.counts.files === counts.files &&
+    all.counts.insertions === counts.insertions &&
+    all.counts.deletions === counts.deletions;
+  return (
+    <span
+      className="timeline-stats"
+      data-testid="row-stats"
+      data-scope="turn"
+      data-files={counts.files}
+      data-insertions={counts.insertions}
+      data-deletions={counts.deletions}
+      title={`This turn's own changes in this folder${stats.isPartlyCounted ? ' (some changes by commands are not counted in lines)' : ''}`}
+    >
+      {counts.files === 0 ? (
+        <span className="subtle">no change by this turn</span>
+      ) : (
+        <Counts counts={counts} scope={stats.isPartlyCounted ? 'this turn (at least)' : 'this turn'} />
+      )}
+      {all !== undefined && !isSame && <AllSessions stats={all} />}
+    </span>
+  );
+}
+
 /** What a row's stats say, and what they measure (in its tooltip). */
 function Stats({ stats }: { readonly stats: StatsAfter }) {
   if (stats === undefined) return null;
+  if (stats.scope === 'turn') return <TurnStats stats={stats} />;
   const counts = stats.counts;
   const scope = stats.scope === 'live' ? 'in the live folder since' : 'until the next checkpoint';
   const title =
@@ -52,14 +110,7 @@ function Stats({ stats }: { readonly stats: StatsAfter }) {
       {counts.files === 0 ? (
         <span className="subtle">{stats.scope === 'live' ? 'no change since' : 'no change until the next'}</span>
       ) : (
-        <>
-          <span className="stat-added">+{counts.insertions}</span>{' '}
-          <span className="stat-removed">−{counts.deletions}</span>
-          <span className="subtle">
-            {' '}
-            · {plural(counts.files, 'file')} {scope}
-          </span>
-        </>
+        <Counts counts={counts} scope={scope} />
       )}
     </span>
   );

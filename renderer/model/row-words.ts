@@ -1,5 +1,6 @@
 import type { TurnBrief } from '../../shared/contract/sessions-contract';
 import { maskSecretValues } from '../../shared/secrets/mask-secret-values';
+import { turnChanges } from '../../shared/sessions/turn-changes';
 import { escapeControls } from '../../shared/text/control-characters';
 import { reasonCategory, type ReasonCategory, type TimelineEntry } from './timeline-filter';
 
@@ -91,12 +92,25 @@ export interface ChangeCounts {
   readonly deletions: number;
 }
 
-/** What a row's stats measure: the changes after its checkpoint, up to the next one, or up to the live folder for the newest. */
+/**
+ * What a row's stats measure: a session turn's own changes in the folder (its changeset; `all`:
+ * every actor's changes after the checkpoint, a separate figure), or the changes after its
+ * checkpoint, up to the next one, or up to the live folder for the newest.
+ */
 export type StatsAfter =
+  | {
+      readonly scope: 'turn';
+      readonly counts: ChangeCounts;
+      readonly isPartlyCounted: boolean;
+      readonly all: Exclude<StatsAfter, { readonly scope: 'turn' }>;
+    }
   | { readonly scope: 'next'; readonly counts: ChangeCounts }
   /** `note`, when there are no counts: why (comparing now, or not current: the folder changed, the core cannot be asked). */
   | { readonly scope: 'live'; readonly counts: ChangeCounts | undefined; readonly note: string }
   | undefined;
+
+/** Every actor's changes after a checkpoint (what a row that is not a session turn's counts). */
+export type FolderStats = Exclude<StatsAfter, { readonly scope: 'turn' }>;
 
 /** Where the newest row's comparison with the live folder stands. */
 export type LiveState = 'comparing' | 'current' | 'stale' | 'offline' | 'unknown';
@@ -126,7 +140,7 @@ export function statsAfter(
   isNewest: boolean,
   after: ReadonlyMap<string, ChangeCounts>,
   live: { readonly counts: ChangeCounts | undefined; readonly state: LiveState },
-): StatsAfter {
+): FolderStats {
   if (isNewest) {
     const isCurrent = live.state === 'current' && live.counts !== undefined;
     return {
@@ -137,4 +151,20 @@ export function statsAfter(
   }
   const counts = after.get(entry.id);
   return counts === undefined ? undefined : { scope: 'next', counts };
+}
+
+/**
+ * A row's stats: a session turn's checkpoint counts its turn's own changeset in the folder (the
+ * numbers `vigil sessions show ID --turn N` prints), with every actor's changes after it as a
+ * separate figure; other rows count what changed after them.
+ */
+export function rowStats(
+  entry: TimelineEntry,
+  brief: TurnBrief | undefined,
+  dir: string,
+  all: FolderStats,
+): StatsAfter {
+  if (brief === undefined || entry.kind === 'pre-rollback' || entry.attribution.sessionId === undefined) return all;
+  const own = turnChanges([{ effects: brief.effects, effectsOmitted: brief.effectsOmitted }], dir);
+  return { scope: 'turn', counts: own.counts, isPartlyCounted: own.isPartlyCounted, all };
 }

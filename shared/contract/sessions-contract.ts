@@ -259,6 +259,10 @@ export const turnBriefSchema = z.object({
   /** Its first calls (at most 20), in order. */
   calls: z.array(turnCallSchema),
   callCount: z.number().int().nonnegative(),
+  /** The files its calls changed, merged per file over the turn (its changeset; see shared/sessions/turn-changes.ts). */
+  effects: z.array(callEffectSchema.extend({ isPartlyCounted: z.boolean().optional() })).default([]),
+  /** Files its calls changed beyond those recorded. */
+  effectsOmitted: z.number().int().nonnegative().default(0),
 });
 
 const rewindRequestSchema = z

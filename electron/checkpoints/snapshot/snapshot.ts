@@ -277,6 +277,18 @@ function unwatchedTracked(engine: SnapshotEngine, tracked: TrackedDirectory): st
   return tracked.isWatched ? engine.rules.trackedInsideExcludedFolders() : [];
 }
 
+/** Whether a session's turn asks for its own checkpoint and the newest one is not its turn's (another session's or turn's, or none of a session). */
+async function isOtherTurnsHead(
+  engine: SnapshotEngine,
+  head: string | undefined,
+  request: CheckpointRequest,
+): Promise<boolean> {
+  const { sessionId, turn } = request.attribution ?? {};
+  if (request.startsTurn !== true || sessionId === undefined || head === undefined) return false;
+  const { attribution } = await engine.timeline.commit(head);
+  return attribution.sessionId !== sessionId || attribution.turn !== turn;
+}
+
 /**
  * Takes one snapshot of a directory (the store lock is held by the caller): finds what changed
  * (only the dirty paths when they can be trusted, else a stat walk against the cache), hashes
@@ -319,7 +331,7 @@ export async function takeSnapshot(
     await smudgeRacyRecords(state, previousRacy);
     state.stampNs = scanStartNs;
     rejudgeForced(engine.rules, tracked, forced);
-    if (tree === headTree && kind !== 'pre-rollback') {
+    if (tree === headTree && kind !== 'pre-rollback' && !(await isOtherTurnsHead(engine, head, request))) {
       state.head = head;
       return { kind: 'unchanged', head };
     }

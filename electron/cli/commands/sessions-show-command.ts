@@ -1,9 +1,12 @@
 import type { HistoryEntry, SessionHistory } from '../../../shared/contract/sessions-contract';
 import { escapeControls } from '../../../shared/text/control-characters';
 import { describeCall } from '../../sessions/session-state';
-import { exitCodes, flagOption, writeLine, type CliCommand } from '../cli-command';
+import { changesWords } from '../../../shared/sessions/turn-changes';
+import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand } from '../cli-command';
+import { sessionsOf } from '../cli-services';
+import { withContract } from '../contract-caller';
 import { localTime } from './checkpoint-command';
-import { withSessionLogs } from './sessions-command-support';
+import { showTurn, turnChangesOf } from './sessions-show-turn';
 
 /** One line of text, at most `max` characters, control characters escaped. */
 function clip(text: string, max = 120): string {
@@ -56,6 +59,8 @@ export function historyText(history: SessionHistory): string[] {
       `  Turn ${turn.turn}  ${localTime(turn.startedAt)}${turn.isRewound ? '  (rewound: the agent no longer sees it)' : ''}`,
     );
     for (const entry of turn.entries) lines.push(...entryLines(entry));
+    const changes = turnChangesOf(turn);
+    if (changes.counts.files > 0) lines.push(`    changed: ${changesWords(changes)}`);
   }
   for (const rewind of history.rewinds) {
     lines.push(
@@ -70,19 +75,32 @@ export function historyText(history: SessionHistory): string[] {
 export const sessionsShowCommand: CliCommand = {
   name: 'show',
   summary: "Show a session's turns, messages and tool calls with their decisions and checkpoints.",
-  usage: 'vigil sessions show SESSION [--json]',
+  usage: 'vigil sessions show SESSION [--turn N [--diff]] [--json]',
   help: [
-    'Rewound turns stay in the history, marked.',
+    'Rewound turns stay in the history, marked. Each turn ends with its changeset: the files its',
+    "calls changed and their lines added and removed (this session's changes only), the numbers the",
+    "timeline's rows show.",
     '',
     'Options:',
-    '  --json  print the whole history as one JSON document',
+    "  --turn N  show only turn N's changeset: each file it created (A), changed (M) or deleted (D)",
+    '  --diff    with --turn: the diff of those files, from the checkpoint before the turn to the one',
+    '            after it (or the folder now)',
+    '  --json    print the whole history as one JSON document',
   ].join('\n'),
-  options: { json: { type: 'boolean' } },
+  options: { json: { type: 'boolean' }, turn: { type: 'string' }, diff: { type: 'boolean' } },
   positionals: { min: 1, max: 1, names: 'SESSION' },
   async run(args, io) {
-    const history = await withSessionLogs(io, (registry) => registry.history(args.positionals[0] ?? ''));
-    if (flagOption(args, 'json')) writeLine(io.stdout, JSON.stringify(history));
-    else for (const line of historyText(history)) writeLine(io.stdout, line);
-    return exitCodes.ok;
+    const turnText = stringOption(args, 'turn');
+    if (turnText !== undefined && !/^[1-9]\d*$/u.test(turnText))
+      throw new UsageError(`--turn takes a turn number (1 or more), not "${turnText}"`);
+    if (flagOption(args, 'diff') && turnText === undefined)
+      throw new UsageError("--diff shows one turn's diff: add --turn N");
+    return withContract(io, async (caller) => {
+      const history = await sessionsOf(caller).history(args.positionals[0] ?? '');
+      if (turnText !== undefined) return showTurn(io, caller, history, Number(turnText), flagOption(args, 'diff'));
+      if (flagOption(args, 'json')) writeLine(io.stdout, JSON.stringify(history));
+      else for (const line of historyText(history)) writeLine(io.stdout, line);
+      return exitCodes.ok;
+    });
   },
 };

@@ -11,6 +11,7 @@ import { selectSessionIdentities } from '../../stores/select-session-identities'
 import {
   changesAfter,
   reasonChip,
+  rowStats,
   rowTitle,
   statsAfter,
   type ChangeCounts,
@@ -214,7 +215,7 @@ function TimelineItemRow({ item, row }: { readonly item: TimelineItem | undefine
       lanes={{ column: row.columns.get(actorKey(actor)) ?? 0, columns: row.columnCount }}
       title={title}
       reason={reasonChip(entry)}
-      stats={statsAfter(entry, entry.id === row.newestId, row.after, row.liveStats)}
+      stats={rowStats(entry, brief, row.dir, statsAfter(entry, entry.id === row.newestId, row.after, row.liveStats))}
       isInTurn={item.isInTurn}
       now={row.now}
       held={row.isMemoryFolder || held?.when === 'after' ? held : undefined}
