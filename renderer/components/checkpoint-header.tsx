@@ -9,13 +9,15 @@ import { escapeControls } from '../../shared/text/control-characters';
 /** The checkpoint's name, and an editor for it (Enter keeps, Escape cancels); names are kept beside the checkpoint. */
 function CheckpointTitle({
   entry,
+  shownTitle,
   onRename,
 }: {
   readonly entry: TimelineEntry;
+  readonly shownTitle: string | undefined;
   readonly onRename: ((name: string) => Promise<boolean>) | undefined;
 }) {
   const [draft, setDraft] = useState<string | undefined>(undefined);
-  const title = escapeControls(entry.name ?? entry.reason);
+  const title = shownTitle ?? escapeControls(entry.name ?? entry.reason);
   async function save(): Promise<void> {
     if (draft === undefined || onRename === undefined) return;
     if (await onRename(draft)) setDraft(undefined);
@@ -58,7 +60,11 @@ function CheckpointTitle({
       <h3 title={title} data-testid="checkpoint-title">
         {title}
       </h3>
-      {entry.name !== undefined && <span className="subtle checkpoint-reason">{escapeControls(entry.reason)}</span>}
+      {title !== escapeControls(entry.reason) && (
+        <span className="subtle checkpoint-reason" data-testid="checkpoint-reason">
+          {escapeControls(entry.reason)}
+        </span>
+      )}
       {onRename !== undefined && (
         <button
           type="button"
@@ -77,12 +83,15 @@ function CheckpointTitle({
 /** The head of a checkpoint's detail: its name or why it was taken, who, when, what changed; a restore point says what it undoes. */
 export function CheckpointHeader({
   entry,
+  title,
   laneClass,
   onUndoRestore,
   onShowRestored,
   onRename,
 }: {
   readonly entry: TimelineEntry;
+  /** The title its timeline row shows (its name, its turn's message or calls, else its reason). */
+  readonly title?: string;
   readonly laneClass: string;
   readonly onUndoRestore: () => void;
   readonly onShowRestored: (id: string) => void;
@@ -93,7 +102,7 @@ export function CheckpointHeader({
   const held = heldState(entry);
   return (
     <header className={`checkpoint-header ${laneClass}`} data-testid="checkpoint-header" data-checkpoint-id={entry.id}>
-      <CheckpointTitle key={entry.id} entry={entry} onRename={onRename} />
+      <CheckpointTitle key={entry.id} entry={entry} shownTitle={title} onRename={onRename} />
       <div className="checkpoint-facts">
         <span className="mono" title={entry.id}>
           {shortId(entry.id)}

@@ -31,20 +31,15 @@ export function shortSessionId(sessionId: string): string {
   return sessionId.length <= 14 ? sessionId : `${sessionId.slice(0, 8)}…${sessionId.slice(-4)}`;
 }
 
-/** An actor's short name for chips and lanes: the agent's full name (else its shortened session id), `you (app)`, `CLI`, `Vigil`, `outside Vigil`. */
+/**
+ * An actor's short name for chips and lanes: the agent's full name (else its shortened session
+ * id); every other actor in the same words as the detail and the CLI (`you, in the app`, `the CLI`,
+ * `Vigil`, `outside Vigil`).
+ */
 export function actorName(actor: Actor): string {
-  switch (actor.kind) {
-    case 'session':
-      return escapeControls(actor.agent ?? shortSessionId(actor.sessionId));
-    case 'app':
-      return 'you (app)';
-    case 'cli':
-      return 'CLI';
-    case 'vigil':
-      return 'Vigil';
-    case 'outside':
-      return 'outside Vigil';
-  }
+  return actor.kind === 'session'
+    ? escapeControls(actor.agent ?? shortSessionId(actor.sessionId))
+    : escapeControls(describeActor(actor));
 }
 
 /** An actor in a sentence, escaped for display: `alpha, turn 3`, `you, in the app`, `the CLI`, `Vigil`, `outside Vigil`. */

@@ -1,12 +1,20 @@
+import { actorOfCheckpoint, describeActor } from '../../../shared/contract/actor-model';
+import type { TurnBrief } from '../../../shared/contract/sessions-contract';
+import { checkpointTitle } from '../../../shared/sessions/checkpoint-title';
+import { changesWords, turnChanges } from '../../../shared/sessions/turn-changes';
 import { escapeControls } from '../../../shared/text/control-characters';
-import type { CheckpointEntry } from '../../checkpoints';
+import type { CheckpointEntry, CheckpointSource } from '../../checkpoints';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand } from '../cli-command';
 import { changeSummary, directoryArgument, localTime } from './checkpoint-command';
-import { sourceOption, withMergedCheckpoints } from './checkpoints-sources';
+import type { ContractCaller } from '../contract-caller';
+import { sourceOption, withMergedCheckpoints, type CliTimelines } from './checkpoints-sources';
 import { listDropped } from './checkpoints-dropped-list';
 
-/** Who caused a checkpoint, briefly: `claude · session s-1 · turn 3 · write_file`. */
+/** Who caused a checkpoint, briefly: `claude · session s-1 · turn 3 · write_file`; others as the app names them (`you, in the app`, `the CLI`). */
 export function attributionText(entry: CheckpointEntry): string {
+  const actor = actorOfCheckpoint(entry);
+  if (actor.kind !== 'session')
+    return actor.kind === 'vigil' && entry.kind !== 'pre-rollback' ? '' : describeActor(actor);
   const { agent, sessionId, turn, tool } = entry.attribution;
   const parts = [
     agent,
@@ -17,14 +25,68 @@ export function attributionText(entry: CheckpointEntry): string {
   return parts.filter((part): part is string => part !== undefined).join(' · ');
 }
 
-/** One numbered line of the list, as in the seed: number, short id, time, source, reason, changes, who. */
-export function listLine(entry: CheckpointEntry, number: number, width: number): string {
-  const changes = entry.stats.files === 0 ? '' : `  (${changeSummary(entry)})`;
+/**
+ * One numbered line of the list, as in the seed: number, short id, time, source, title (the
+ * timeline row's: its name, its turn's message or calls, else its reason), what changed (a session
+ * turn's own changeset, as its row counts it; else what the checkpoint recorded), who.
+ */
+export function listLine(entry: CheckpointEntry, number: number, width: number, brief?: TurnBrief): string {
+  const title = checkpointTitle(entry, brief, entry.dir);
+  const own = brief === undefined || entry.kind === 'pre-rollback' ? undefined : turnChanges([brief], entry.dir);
+  const changes =
+    own !== undefined
+      ? `  (this turn: ${changesWords(own)})`
+      : entry.stats.files === 0
+        ? ''
+        : `  (${changeSummary(entry)})`;
+  const reason = title.source === 'reason' || title.source === 'name' ? '' : `  — ${escapeControls(entry.reason)}`;
   const who = entry.source === 'hermes' ? '' : attributionText(entry);
   const kind = `${entry.kind === 'pre-rollback' ? '  ↶' : ''}${entry.isPinned === true ? '  (pinned)' : ''}`;
   const source = (entry.source ?? 'vigil').padEnd(6);
-  const name = entry.name === undefined ? '' : `"${escapeControls(entry.name)}"  `;
-  return `  ${String(number).padStart(width)}. ${entry.id.slice(0, 8)}  ${localTime(entry.time)}  ${source}  ${name}${escapeControls(entry.reason)}${changes}${who === '' ? '' : `  [${escapeControls(who)}]`}${kind}`;
+  const shown = title.source === 'name' ? `"${title.text}"  ${escapeControls(entry.reason)}` : title.text;
+  return `  ${String(number).padStart(width)}. ${entry.id.slice(0, 8)}  ${localTime(entry.time)}  ${source}  ${shown}${reason}${changes}${who === '' ? '' : `  [${escapeControls(who)}]`}${kind}`;
+}
+
+type Numbered = { readonly number: number; readonly entry: CheckpointEntry };
+
+/** The entries shown, numbered as in the whole list, and how many there are. */
+async function numberedEntries(
+  checkpoints: CliTimelines,
+  dir: string,
+  source: CheckpointSource | undefined,
+  limit: number,
+): Promise<{ readonly numbered: readonly Numbered[]; readonly total: number }> {
+  if (source === undefined) {
+    const entries = await checkpoints.list(dir, { limit });
+    return {
+      numbered: entries.map((entry, index) => ({ number: index + 1, entry })),
+      total: await checkpoints.count(dir),
+    };
+  }
+  // The numbers stay those of the whole list, so "restore DIR N" means the same with or without --source.
+  const all = await checkpoints.list(dir, { limit: Number.MAX_SAFE_INTEGER });
+  const chosen = all
+    .map((entry, index) => ({ number: index + 1, entry }))
+    .filter(({ entry }) => (entry.source ?? 'vigil') === source);
+  return { numbered: chosen.slice(0, limit), total: chosen.length };
+}
+
+/** The key of a checkpoint's turn among the briefs. */
+function briefKey(entry: CheckpointEntry): string {
+  return `${entry.attribution.sessionId ?? ''}\0${entry.attribution.turn ?? ''}`;
+}
+
+/** What the listed checkpoints' turns were about and changed, by `briefKey` (the rows' titles and counts). */
+async function turnBriefsOf(caller: ContractCaller, numbered: readonly Numbered[]): Promise<Map<string, TurnBrief>> {
+  const turns = numbered.flatMap(({ entry }) => {
+    const { sessionId, turn } = entry.attribution;
+    const isKnown = sessionId !== undefined && /^[A-Za-z0-9_-]{1,64}$/u.test(sessionId) && entry.source !== 'hermes';
+    return isKnown && turn !== undefined && turn >= 1 ? [{ sessionId, turn }] : [];
+  });
+  if (turns.length === 0) return new Map();
+  // Without the briefs (an older core), the rows keep their reasons and recorded counts.
+  const answer = await caller.call('sessions:turns', { turns: turns.slice(0, 2_000) }).catch(() => ({ turns: [] }));
+  return new Map(answer.turns.map((brief) => [`${brief.sessionId}\0${brief.turn}`, brief]));
 }
 
 /** `vigil checkpoints list DIR`: the timeline of both sources, numbered 1 = newest. */
@@ -62,20 +124,9 @@ export const checkpointsListCommand: CliCommand = {
       throw new UsageError(`--limit takes a whole number of at least 1, not "${limitText}"`);
     const limit = limitText === undefined ? Number.MAX_SAFE_INTEGER : Number(limitText);
     const source = sourceOption(args);
-    const { numbered, total } = await withMergedCheckpoints(io, async (checkpoints) => {
-      if (source === undefined) {
-        const entries = await checkpoints.list(dir, { limit });
-        return {
-          numbered: entries.map((entry, index) => ({ number: index + 1, entry })),
-          total: await checkpoints.count(dir),
-        };
-      }
-      // The numbers stay those of the whole list, so "restore DIR N" means the same with or without --source.
-      const all = await checkpoints.list(dir, { limit: Number.MAX_SAFE_INTEGER });
-      const chosen = all
-        .map((entry, index) => ({ number: index + 1, entry }))
-        .filter(({ entry }) => (entry.source ?? 'vigil') === source);
-      return { numbered: chosen.slice(0, limit), total: chosen.length };
+    const { numbered, total, briefs } = await withMergedCheckpoints(io, async (checkpoints, caller) => {
+      const listed = await numberedEntries(checkpoints, dir, source, limit);
+      return { ...listed, briefs: await turnBriefsOf(caller, listed.numbered) };
     });
     const shownDir = numbered[0]?.entry.dir ?? dir;
     if (flagOption(args, 'json')) {
@@ -90,7 +141,8 @@ export const checkpointsListCommand: CliCommand = {
     writeLine(io.stdout, `Checkpoints for ${shownDir}${source === undefined ? '' : ` from ${source}`} (${total}):`);
     writeLine(io.stdout);
     const width = String(numbered[numbered.length - 1]?.number ?? 1).length;
-    for (const { number, entry } of numbered) writeLine(io.stdout, listLine(entry, number, width));
+    for (const { number, entry } of numbered)
+      writeLine(io.stdout, listLine(entry, number, width, briefs.get(briefKey(entry))));
     if (total > numbered.length)
       writeLine(io.stdout, `  … ${total - numbered.length} older (drop --limit to see them)`);
     writeLine(io.stdout);

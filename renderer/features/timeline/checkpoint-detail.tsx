@@ -5,6 +5,7 @@ import { RestoreOutcome } from '../../components/restore-outcome';
 import { filterByPath } from '../../model/file-filter';
 import { fileTreeRows } from '../../model/file-tree';
 import { shortId } from '../../model/format';
+import { rowTitle } from '../../model/row-words';
 import { changedPaths } from '../../model/restore-plan';
 import { sessionColourClass } from '../../model/session-lanes';
 import { selectSessionIdentities } from '../../stores/select-session-identities';
@@ -12,6 +13,7 @@ import type { TimelineEntry } from '../../model/timeline-filter';
 import type { CheckpointDetail as DetailState } from '../../stores/checkpoint-slice';
 import type { StaleComparison } from '../../stores/live-compare-slice';
 import { useAppStore } from '../../stores/store-context';
+import { turnKey } from '../../stores/timeline-words-slice';
 import { ChangedFilesFilter, ChangedFilesList } from './changed-files-list';
 import { DetailDiff } from './detail-diff';
 import { DetailToolbar, type OpenCheckpointProps } from './detail-toolbar';
@@ -67,9 +69,14 @@ function DetailHeader({ entry }: { readonly entry: TimelineEntry }) {
   const planUndoOfRestorePoint = useAppStore((state) => state.planUndoOfRestorePoint);
   const renameCheckpoint = useAppStore((state) => state.renameCheckpoint);
   const identities = useAppStore(selectSessionIdentities);
+  const { sessionId, turn } = entry.attribution;
+  const brief = useAppStore((state) =>
+    sessionId === undefined || turn === undefined ? undefined : state.turnBriefs.get(turnKey(sessionId, turn)),
+  );
   return (
     <CheckpointHeader
       entry={entry}
+      title={rowTitle(entry, brief, entry.dir).text}
       laneClass={sessionColourClass(entry.attribution.sessionId, identities)}
       onUndoRestore={() => void planUndoOfRestorePoint(entry.dir, entry.id, entry.restores)}
       onShowRestored={(id) => navigate({ screen: 'timeline', dir: entry.dir, checkpointId: id })}
