@@ -2,6 +2,7 @@ import type { HistoryToolCall, HistoryTurn, SessionHistory } from '../../shared/
 import { maskSecretValues } from '../../shared/secrets/mask-secret-values';
 import { baseName, formatClock, shortId } from '../model/format';
 import { summarizeArguments } from '../model/tool-call-summary';
+import { changesWords, turnChanges } from '../../shared/sessions/turn-changes';
 import { escapeControls } from '../../shared/text/control-characters';
 
 function ToolCallEntry({
@@ -75,6 +76,24 @@ function ToolCallEntry({
   );
 }
 
+/** The turn's own changeset, as its timeline rows and `vigil sessions show --turn` count it. */
+function TurnChangesLine({ turn }: { readonly turn: HistoryTurn }) {
+  const changes = turnChanges(turn.entries.flatMap((entry) => (entry.kind === 'tool-call' ? [entry] : [])));
+  if (changes.counts.files === 0) return null;
+  return (
+    <span
+      className="subtle"
+      data-testid="transcript-turn-changes"
+      data-files={changes.counts.files}
+      data-insertions={changes.counts.insertions}
+      data-deletions={changes.counts.deletions}
+      title={changes.files.map((file) => escapeControls(file.path)).join('\n')}
+    >
+      {changesWords(changes)}
+    </span>
+  );
+}
+
 function TurnBlock({
   turn,
   onRewind,
@@ -101,6 +120,7 @@ function TurnBlock({
             rewound
           </span>
         )}
+        <TurnChangesLine turn={turn} />
         <span className="spacer" />
         {!turn.isRewound && (
           <button
