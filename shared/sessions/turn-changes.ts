@@ -80,9 +80,10 @@ export function turnChanges(calls: readonly EffectsOfCall[], directory?: string)
   const files = new Map<string, TurnFileChange>();
   let omitted = 0;
   for (const call of calls) {
-    for (const effect of call.effects ?? [])
-      if (directory === undefined || isInFolder(effect.path, directory)) addEffect(files, effect);
-    omitted += call.effectsOmitted ?? 0;
+    const here = (call.effects ?? []).filter((effect) => directory === undefined || isInFolder(effect.path, directory));
+    for (const effect of here) addEffect(files, effect);
+    // Files beyond the recorded ones are counted where the call's recorded changes are.
+    if (directory === undefined || here.length > 0) omitted += call.effectsOmitted ?? 0;
   }
   const sorted = [...files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return {
