@@ -334,7 +334,8 @@ describe('vigil hook on bad input, failures and folders it must not checkpoint w
       );
       const [call] = callsOf(await sessionHistory('claude-code-root-1', env));
       // Only the target's own root: the command's folder, the file-system root, is never checkpointed.
-      expect(call?.checkpoints).toEqual([expect.objectContaining({ directory: known, kind: 'unchanged' })]);
+      // Nothing changed since the checkpoint by hand, yet the turn gets a checkpoint (a row) of its own.
+      expect(call?.checkpoints).toEqual([expect.objectContaining({ directory: known, kind: 'created' })]);
       const status = JSON.parse((await runVigil(['checkpoints', 'status', '--json'], { env })).stdout) as {
         directories: { dir: string }[];
       };
@@ -360,10 +361,11 @@ describe('vigil hook on bad input, failures and folders it must not checkpoint w
       );
       const history = await sessionHistory('claude-code-safety-1', env);
       expect(history.session.roots).toEqual([project, other]);
-      // The command's own folder (as for every command that changes files) and the target's root, which holds the file as it was.
+      // The command's own folder (as for every command that changes files) and the target's root, which holds the file as
+      // it was: unchanged since the checkpoint by hand, it still gets the turn's own checkpoint (its row).
       expect(callsOf(history)[0]?.checkpoints).toEqual([
         expect.objectContaining({ directory: project, kind: 'created' }),
-        expect.objectContaining({ directory: other, kind: 'unchanged' }),
+        expect.objectContaining({ directory: other, kind: 'created' }),
       ]);
     },
   );

@@ -41,7 +41,13 @@ function Counts({ counts, scope }: { readonly counts: ChangeCounts; readonly sco
 /** Every actor's changes after a turn's checkpoint, beside the turn's own: shown only when they differ. */
 function AllSessions({ stats }: { readonly stats: Exclude<StatsAfter, { readonly scope: 'turn' } | undefined> }) {
   const counts = stats.counts;
-  if (counts === undefined) return null;
+  if (counts === undefined)
+    return stats.scope === 'live' ? (
+      <span className="subtle" data-testid="row-all-stats" data-state="not-current">
+        {' '}
+        · {stats.note}
+      </span>
+    ) : null;
   return (
     <span
       className="subtle"

@@ -59,9 +59,8 @@ export function isInFolder(file: string, directory: string): boolean {
 /** Merges one effect into the files so far. */
 function addEffect(files: Map<string, TurnFileChange>, effect: RecordedEffect): void {
   const known = files.get(effect.path);
-  const isCounted =
-    effect.isPartlyCounted !== true &&
-    (effect.added !== undefined || effect.removed !== undefined || effect.change === 'deleted');
+  // A deleted file's lines are counted only where the call could read them first.
+  const isCounted = effect.isPartlyCounted !== true && (effect.added !== undefined || effect.removed !== undefined);
   const change = known === undefined ? effect.change : combined(known.change, effect.change);
   files.delete(effect.path);
   // A file the turn created and then deleted again is not part of its changeset.
