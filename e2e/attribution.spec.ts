@@ -90,18 +90,17 @@ test('who did what: an agent command is never "edited outside", an edit outside 
     await expect(row(page, removed.checkpointId).getByTestId('row-reason')).toHaveText('command');
     await expect(row(page, wrote.checkpointId).getByTestId('row-reason')).toHaveText('file edit');
     await expect(row(page, removed.checkpointId).getByTestId('row-actor')).toHaveText('alpha · turn 1 · terminal');
-    // The stats are the changes after each checkpoint: up to the next one, or the live folder for the newest.
-    await expect(row(page, removed.checkpointId).getByTestId('row-stats')).toHaveAttribute('data-scope', 'next');
+    // Each row counts its turn's own changes (a command's changed lines are not counted: "at least"); every
+    // actor's changes after the checkpoint, up to the next one or the live folder, are a separate figure.
+    await expect(row(page, removed.checkpointId).getByTestId('row-stats')).toHaveAttribute('data-scope', 'turn');
     await expect(row(page, removed.checkpointId).getByTestId('row-stats')).toHaveText(
-      '+0 −2 · 2 files until the next checkpoint',
+      '+0 −0 · 2 files this turn (at least) · all sessions +0 −2 · 2 files',
     );
     await expect(row(page, appended.checkpointId).getByTestId('row-stats')).toHaveText(
-      '+1 −0 · 1 file until the next checkpoint',
+      '+0 −0 · 1 file this turn (at least) · all sessions +1 −0 · 1 file',
     );
-    await expect(row(page, wrote.checkpointId).getByTestId('row-stats')).toHaveAttribute('data-scope', 'live');
-    await expect(row(page, wrote.checkpointId).getByTestId('row-stats')).toHaveText(
-      '+1 −1 · 1 file in the live folder since',
-    );
+    await expect(row(page, wrote.checkpointId).getByTestId('row-stats')).toHaveAttribute('data-scope', 'turn');
+    await expect(row(page, wrote.checkpointId).getByTestId('row-stats')).toHaveText('+1 −1 · 1 file this turn');
     // Absolute times under a day's heading; the relative time on hover.
     await expect(page.getByTestId('timeline-day').first()).toContainText('Today');
     await expect(row(page, wrote.checkpointId).getByTestId('row-time')).toHaveText(/^\d\d:\d\d:\d\d$/);
@@ -139,7 +138,8 @@ test('who did what: an agent command is never "edited outside", an edit outside 
     // The restore point is yours; "Checkpoint now" too; one by the CLI is the CLI's.
     const point = page.getByTestId('timeline-list').locator('[data-testid="timeline-entry"][data-kind="pre-rollback"]');
     await expect(point).toHaveAttribute('data-actor', '@app');
-    await expect(point.getByTestId('row-actor')).toHaveText('you (app)');
+    // Named as the detail and the CLI name it.
+    await expect(point.getByTestId('row-actor')).toHaveText('you, in the app');
     await page.getByTestId('checkpoint-now').click();
     const newest = page.getByTestId('timeline-list').getByTestId('timeline-entry').first();
     await expect(newest).toHaveAttribute('data-actor', '@app');
@@ -147,7 +147,7 @@ test('who did what: an agent command is never "edited outside", an edit outside 
     await writeFile(path.join(ws, 'by-the-cli.txt'), 'cli\n');
     await runCli(vigil.home, ['checkpoint', ws]);
     await expect(newest).toHaveAttribute('data-actor', '@cli');
-    await expect(newest.getByTestId('row-actor')).toHaveText('CLI');
+    await expect(newest.getByTestId('row-actor')).toHaveText('the CLI');
     await expect(page.getByTestId('actor-filter')).toHaveCount(3);
 
     // Memory: the agent's write is its session's, before and after; an adoption in the app is yours.
@@ -182,7 +182,7 @@ test('who did what: an agent command is never "edited outside", an edit outside 
     await expect(afterAdd.getByTestId('row-title')).toHaveText('after memory: add');
     const afterAdopt = rowsWithReason(page, 'after memory: adopt');
     await expect(afterAdopt).toHaveAttribute('data-actor', '@app');
-    await expect(afterAdopt.getByTestId('row-actor')).toHaveText('you (app)');
+    await expect(afterAdopt.getByTestId('row-actor')).toHaveText('you, in the app');
     await saveScreens(page, testInfo, 'attribution-memory-timeline');
   } finally {
     await client.close();

@@ -80,8 +80,9 @@ test('while the server is stopped every action is off and no figure reads as cur
     await expect(page.getByTestId('diff-summary')).toHaveText(/^1 file differs/);
     await expect(page.getByTestId('restore-all')).toBeEnabled();
     await expect(page.getByTestId('checkpoint-now')).toBeEnabled();
-    await expect(row.getByTestId('row-stats')).toHaveAttribute('data-scope', 'live');
-    await expect(row.getByTestId('row-stats')).toContainText('in the live folder since');
+    // The row counts its turn's own change; every actor's changes since (the live folder) agree, so they are not repeated.
+    await expect(row.getByTestId('row-stats')).toHaveAttribute('data-scope', 'turn');
+    await expect(row.getByTestId('row-stats')).toHaveText('+1 −1 · 1 file this turn');
 
     await stopServer(first);
     await expect(connection).toHaveAttribute('data-state', 'reconnecting');
@@ -95,7 +96,8 @@ test('while the server is stopped every action is off and no figure reads as cur
     await expect(page.getByTestId('checkpoint-now')).toBeDisabled();
     await expect(actions.locator('button:enabled, input:enabled')).toHaveCount(0);
     await expect(page.getByTestId('diff-stale')).toHaveText('out of date: cannot compare now');
-    await expect(row.getByTestId('row-stats')).toHaveText('live changes not known: not connected');
+    // The turn's own change is history; the live comparison says it cannot be current.
+    await expect(row.getByTestId('row-all-stats')).toHaveText(' · live changes not known: not connected');
     await saveScreens(page, testInfo, 'disconnected-timeline');
     // The approval card stays to read, its buttons off, and A (the oldest card's key) does nothing.
     await page.keyboard.press('Alt+4');
