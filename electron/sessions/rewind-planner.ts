@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RewindDirectoryPlan, RewindMode, RewindPlan } from '../../shared/contract/sessions-contract';
+import { actorKey } from '../../shared/contract/actor-model';
 import { AppError, isAppError } from '../../shared/errors';
 import type { RestorePlan, RestorePort } from './session-rewinder';
 import type { SessionState } from './session-state';
@@ -138,7 +139,7 @@ async function planDirectories(
     if (restore === undefined) continue;
     if (target.paths === undefined) {
       target.problems.push(
-        `A command of this session may have changed any file in ${target.directory}, so the whole folder goes back to turn ${target.checkpointTurn}, changes by other sessions or people since then included (the pre-rollback snapshot keeps them).`,
+        `A command of this session may have changed any file in ${target.directory}, so the whole folder goes back to turn ${target.checkpointTurn}, except the files others changed since, which are kept unless you choose them (the pre-rollback snapshot keeps what is restored).`,
       );
     }
     const dropped = restore.checkpoint.dropped;
@@ -147,13 +148,20 @@ async function planDirectories(
         `The checkpoint of turn ${target.checkpointTurn} (${target.checkpointId.slice(0, 8)}) was dropped on ${new Date(dropped.droppedAt).toLocaleString()} by ${dropped.droppedBy}: the rewind restores it from the recently dropped area (d${dropped.number}), where it stays until ${new Date(dropped.expiresAt).toLocaleString()}.`,
       );
     restores.set(target.directory, restore);
-    directories.push(directoryPlanOf(target, restore));
+    directories.push(directoryPlanOf(target, restore, state.id));
   }
   return { restores, directories, problems };
 }
 
-/** What a directory's restore would do, as the rewind preview shows it (unchanged files left out). */
-function directoryPlanOf(target: DirectoryTarget, restore: RestorePlan): RewindDirectoryPlan {
+/** Whether another actor than the session made a file's current version (another session, a person, a program outside Vigil). */
+function isOthers(entry: RestorePlan['entries'][number], sessionId: string): boolean {
+  if (entry.action === 'skip') return false;
+  if (entry.isChangedOutsideAgents) return true;
+  return entry.changedBy !== undefined && actorKey(entry.changedBy) !== sessionId;
+}
+
+/** What a directory's restore would do, as the rewind preview shows it (unchanged files left out); others' later files are marked. */
+function directoryPlanOf(target: DirectoryTarget, restore: RestorePlan, sessionId: string): RewindDirectoryPlan {
   return {
     directory: target.directory,
     checkpointId: target.checkpointId,
@@ -170,6 +178,8 @@ function directoryPlanOf(target: DirectoryTarget, restore: RestorePlan): RewindD
             : {}),
         isChangedOutside: entry.isChangedOutsideAgents,
         changedBy: entry.changedBy,
+        ...(entry.changedAt === undefined ? {} : { changedAt: entry.changedAt }),
+        ...(isOthers(entry, sessionId) ? { isOthers: true } : {}),
       })),
     problems: target.problems,
   };

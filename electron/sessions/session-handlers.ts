@@ -20,6 +20,7 @@ export function createSessionHandlers(
       sessions.rewind(request.sessionId, request.toTurn, request.mode, {
         actor: actorOfCall(context),
         planId: request.planId,
+        ...(request.overwrite === undefined ? {} : { overwrite: request.overwrite }),
       }),
   };
 }

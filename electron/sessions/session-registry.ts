@@ -20,7 +20,7 @@ import { pendingCallAfter } from './pending-call';
 import { SessionCatalog } from './session-catalog';
 import { compareSummaries, entryStatus, type SessionEntry } from './session-entry';
 import type { SessionRecord } from './session-records';
-import type { SessionRewinder } from './session-rewinder';
+import type { FileInFolder, SessionRewinder } from './session-rewinder';
 import { historyCall, initialState, toBrief, toHistory, turnSourceOf, type SessionState } from './session-state';
 import { turnBrief } from './session-summary-parts';
 import type {
@@ -328,7 +328,11 @@ export class SessionRegistry implements SessionService {
     sessionId: string,
     toTurn: number,
     mode: RewindMode,
-    options: { readonly planId?: string; readonly actor?: PlainActor } = {},
+    options: {
+      readonly planId?: string;
+      readonly actor?: PlainActor;
+      readonly overwrite?: readonly FileInFolder[];
+    } = {},
   ): ReturnType<SessionService['rewind']> {
     const entry = await this.#catalog.find(sessionId);
     // An ended or disconnected session's code always goes back; its conversation only while its agent can be told.
@@ -344,6 +348,7 @@ export class SessionRegistry implements SessionService {
       mode,
       options.planId,
       options.actor,
+      options.overwrite,
     );
     const at = now();
     const rewind = {

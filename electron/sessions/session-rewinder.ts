@@ -7,6 +7,12 @@ import type { Logger } from '../logging/logger';
 import type { SessionState } from './session-state';
 import { planWithRestores } from './rewind-planner';
 
+/** A file in a folder, as a rewind request names the others' files to take back too. */
+export interface FileInFolder {
+  readonly directory: string;
+  readonly path: string;
+}
+
 /** A restore plan of the checkpoint engine. */
 export type RestorePlan = z.infer<typeof restorePlanSchema>;
 /** What applying a restore plan did. */
@@ -49,6 +55,7 @@ export interface SessionRewinder {
     mode: RewindMode,
     planId?: string,
     actor?: PlainActor,
+    overwrite?: readonly FileInFolder[],
   ): Promise<RewindOutcome>;
 }
 
@@ -61,7 +68,7 @@ export function createSessionRewinder(options: {
     async plan(state, toTurn, mode) {
       return (await planWithRestores(options.restore, state, toTurn, mode)).plan;
     },
-    async rewind(state, toTurn, mode, expectedPlanId, actor) {
+    async rewind(state, toTurn, mode, expectedPlanId, actor, overwrite = []) {
       const { plan, restores } = await planWithRestores(options.restore, state, toTurn, mode);
       if (expectedPlanId !== undefined && expectedPlanId !== plan.planId) {
         throw new AppError(
@@ -70,10 +77,40 @@ export function createSessionRewinder(options: {
           { planId: plan.planId },
         );
       }
-      const restored = await applyRestores(options, state, plan, restores, actor);
+      const kept = await keepOthers(options.restore, plan, restores, overwrite);
+      const restored = await applyRestores(options, state, plan, kept, actor);
       return { plan, rewoundTurns: plan.turns, restored };
     },
   };
+}
+
+/**
+ * Each directory's restore without the files another actor changed after the turn, unless the
+ * person chose them (`overwrite`): a rewind never writes over someone else's later change by default.
+ */
+async function keepOthers(
+  restore: RestorePort,
+  plan: RewindPlan,
+  restores: Map<string, RestorePlan>,
+  overwrite: readonly FileInFolder[],
+): Promise<Map<string, RestorePlan>> {
+  const chosen = new Set(overwrite.map((file) => `${file.directory}\0${file.path}`));
+  const kept = new Map<string, RestorePlan>();
+  for (const directory of plan.directories) {
+    const full = restores.get(directory.directory);
+    if (full === undefined) continue;
+    const isKept = (file: RewindPlan['directories'][number]['files'][number]): boolean =>
+      file.isOthers === true && !chosen.has(`${directory.directory}\0${file.path}`);
+    if (!directory.files.some(isKept)) {
+      kept.set(directory.directory, full);
+      continue;
+    }
+    const paths = directory.files.filter((file) => file.action !== 'skip' && !isKept(file)).map((file) => file.path);
+    // Nothing of this session's own is left to restore here.
+    if (paths.length > 0)
+      kept.set(directory.directory, await restore.plan(directory.directory, full.checkpoint.id, paths));
+  }
+  return kept;
 }
 
 /** Applies each directory's plan in order; a failure names what was already restored and how to undo it. */

@@ -1,4 +1,5 @@
 import type { PlainActor } from '../../shared/contract/actor-model';
+import type { FileInFolder } from './session-rewinder';
 /**
  * The session service's API, as the gateway (MCP, JSON-RPC), the executor, the CLI and the UI
  * handlers call it. Stable: change it only additively.
@@ -100,7 +101,7 @@ export interface SessionService {
     sessionId: string,
     toTurn: number,
     mode: RewindMode,
-    options?: { readonly planId?: string; readonly actor?: PlainActor },
+    options?: { readonly planId?: string; readonly actor?: PlainActor; readonly overwrite?: readonly FileInFolder[] },
   ): Promise<RewindOutcome>;
   onRewound(listener: (event: SessionRewoundEvent) => void): Disposer<void>;
   onChanged(listener: (session: SessionSummary) => void): Disposer<void>;

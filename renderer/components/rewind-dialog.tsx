@@ -1,7 +1,7 @@
 import { describeActor } from '../../shared/contract/actor-model';
 import type { RewindMode, RewindPlan, SessionHistory } from '../../shared/contract/sessions-contract';
 import type { AppErrorData } from '../../shared/errors';
-import { baseName } from '../model/format';
+import { baseName, formatClock } from '../model/format';
 import type { PlanFile } from '../model/plan-summary';
 import { clip } from '../model/tool-call-summary';
 import { ErrorNotice } from './error-notice';
@@ -14,16 +14,89 @@ const modes: readonly (readonly [RewindMode, string, string])[] = [
   ['conversation', 'Conversation only', 'the agent forgets these turns; files stay'],
 ];
 
-function planFiles(plan: RewindPlan): PlanFile[] {
+/** The key of a file among the others' files the person chose to take back. */
+function fileKey(directory: string, path: string): string {
+  return `${directory}\0${path}`;
+}
+
+/** The files the rewind changes: its own, and those of others the person chose to take back too. */
+function planFiles(plan: RewindPlan, overwrite: ReadonlySet<string>): PlanFile[] {
   const isSeveral = plan.directories.length > 1;
   return plan.directories.flatMap((directory) =>
-    directory.files.map((file) => ({
-      path: isSeveral ? `${baseName(directory.directory)}/${file.path}` : file.path,
-      action: file.action,
-      reason: file.reason,
-      isChangedOutside: file.isChangedOutside,
-      changedBy: file.changedBy === undefined ? undefined : escapeControls(describeActor(file.changedBy)),
-    })),
+    directory.files
+      .filter((file) => file.isOthers !== true || overwrite.has(fileKey(directory.directory, file.path)))
+      .map((file) => ({
+        path: isSeveral ? `${baseName(directory.directory)}/${file.path}` : file.path,
+        action: file.action,
+        reason: file.reason,
+        isChangedOutside: file.isChangedOutside,
+        changedBy: file.changedBy === undefined ? undefined : escapeControls(describeActor(file.changedBy)),
+      })),
+  );
+}
+
+/** Who made a file's current version and when, in words. */
+function changedWords(file: RewindPlan['directories'][number]['files'][number]): string {
+  const who = file.changedBy === undefined ? 'outside Vigil' : escapeControls(describeActor(file.changedBy));
+  return file.changedAt === undefined ? `changed by ${who}` : `changed by ${who} at ${formatClock(file.changedAt)}`;
+}
+
+/**
+ * The files someone else changed after the turn, with who and when: each stays theirs unless the
+ * person ticks it, and then it goes back with the rest (the pre-rollback snapshot keeps their version).
+ */
+function OthersFiles({
+  plan,
+  overwrite,
+  isApplying,
+  onToggle,
+}: {
+  readonly plan: RewindPlan;
+  readonly overwrite: ReadonlySet<string>;
+  readonly isApplying: boolean;
+  readonly onToggle: (directory: string, path: string) => void;
+}) {
+  const others = plan.directories.flatMap((directory) =>
+    directory.files.filter((file) => file.isOthers === true).map((file) => ({ directory: directory.directory, file })),
+  );
+  if (others.length === 0) return null;
+  return (
+    <div className="plan-groups">
+      <div className="plan-group" data-action="skip" data-testid="rewind-others" data-count={others.length}>
+        <div className="plan-group-title">
+          <span className="plan-action-mark" aria-hidden="true" />
+          Changed by others since: {others.length === 1 ? '1 file' : `${others.length} files`}
+          <span className="plan-group-hint">kept as they are unless you tick them</span>
+        </div>
+        <ul>
+          {others.map(({ directory, file }) => {
+            const isChosen = overwrite.has(fileKey(directory, file.path));
+            return (
+              <li
+                key={fileKey(directory, file.path)}
+                data-testid="rewind-other-file"
+                data-path={file.path}
+                data-choice={isChosen ? 'overwrite' : 'keep'}
+              >
+                <label>
+                  <input
+                    type="checkbox"
+                    data-testid="rewind-other-choice"
+                    checked={isChosen}
+                    disabled={isApplying}
+                    onChange={() => onToggle(directory, file.path)}
+                  />{' '}
+                  <span className="plan-path">{escapeControls(file.path)}</span>
+                </label>
+                <span className="plan-reason">
+                  {changedWords(file)}: {isChosen ? 'goes back too (theirs is lost)' : 'keep theirs'}
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+    </div>
   );
 }
 
@@ -104,6 +177,9 @@ export interface RewindDialogProps {
   readonly onChooseMode: (mode: RewindMode) => void;
   readonly onConfirm: () => void;
   readonly onCancel: () => void;
+  /** Files others changed after the turn that go back too (`directory\0path`). */
+  readonly overwrite?: ReadonlySet<string>;
+  readonly onToggleOverwrite: (directory: string, path: string) => void;
 }
 
 /**
@@ -120,8 +196,10 @@ export function RewindDialog({
   onChooseMode,
   onConfirm,
   onCancel,
+  overwrite = new Set<string>(),
+  onToggleOverwrite,
 }: RewindDialogProps) {
-  const files = plan === undefined ? [] : planFiles(plan);
+  const files = plan === undefined ? [] : planFiles(plan, overwrite);
   const turns = plan?.turns ?? [];
   const changesSomething = plan !== undefined && (turns.length > 0 || files.some((file) => file.action !== 'skip'));
   const label = modes.find(([value]) => value === mode)?.[1] ?? '';
@@ -152,6 +230,14 @@ export function RewindDialog({
           </div>
         )}
         {turns.length > 0 && <ForgottenTurns turns={turns} history={history} />}
+        {plan !== undefined && (
+          <OthersFiles
+            plan={plan}
+            overwrite={overwrite}
+            isApplying={phase === 'applying'}
+            onToggle={onToggleOverwrite}
+          />
+        )}
       </PlanConfirmation>
     </div>
   );

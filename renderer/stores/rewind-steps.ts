@@ -47,6 +47,10 @@ export async function applyRewind({ client, set, get }: SliceContext): Promise<s
     toTurn: flow.toTurn,
     mode: flow.mode,
     planId: flow.plan.planId,
+    overwrite: [...(flow.overwrite ?? [])].map((key) => {
+      const [directory = '', path = ''] = key.split('\0');
+      return { directory, path };
+    }),
   });
   if (!result.ok) {
     set({ rewind: { ...flow, phase: 'confirming', error: result.error } });

@@ -25,6 +25,8 @@ export interface RewindFlow {
   readonly phase: 'planning' | 'confirming' | 'applying';
   readonly plan: RewindPlan | undefined;
   readonly error: AppErrorData | undefined;
+  /** Files others changed after the turn that the person chose to take back too (`directory\0path`); the rest stay theirs. */
+  readonly overwrite?: ReadonlySet<string>;
 }
 
 /** Every session, live; the open transcript; and turn undo. */
@@ -46,6 +48,8 @@ export interface SessionsSlice {
   readonly planRewind: (sessionId: string, toTurn: number, mode?: RewindMode) => Promise<void>;
   readonly applyRewind: () => Promise<void>;
   readonly cancelRewind: () => void;
+  /** Switches one of the others' files between "keep theirs" (the default) and "take it back too". */
+  readonly toggleRewindOverwrite: (directory: string, path: string) => void;
   readonly receiveSession: (session: SessionSummary) => void;
   readonly receiveToolCall: (payload: EventPayload<'sessions:tool-called'>) => void;
   readonly receiveRewound: (payload: EventPayload<'sessions:rewound'>) => void;
@@ -146,6 +150,15 @@ export function createSessionsSlice(client: VigilClient): StateCreator<AppState,
 
       cancelRewind: () => {
         if (get().rewind?.phase !== 'applying') set({ rewind: undefined });
+      },
+
+      toggleRewindOverwrite: (directory, path) => {
+        const flow = get().rewind;
+        if (flow?.phase !== 'confirming') return;
+        const key = `${directory}\0${path}`;
+        const overwrite = new Set(flow.overwrite);
+        if (!overwrite.delete(key)) overwrite.add(key);
+        set({ rewind: { ...flow, overwrite } });
       },
 
       receiveSession: (session) => {

@@ -9,6 +9,7 @@ export interface RewindDialogState extends Omit<RewindFlow, 'sessionId'> {
   readonly onChooseMode: (mode: RewindMode) => void;
   readonly onConfirm: () => void;
   readonly onCancel: () => void;
+  readonly onToggleOverwrite: (directory: string, path: string) => void;
 }
 
 /** The turn rewind in progress, wherever it was started (a transcript or a timeline row); undefined when there is none. */
@@ -18,6 +19,7 @@ export function useRewindDialog(): RewindDialogState | undefined {
   const planRewind = useAppStore((state) => state.planRewind);
   const applyRewind = useAppStore((state) => state.applyRewind);
   const cancelRewind = useAppStore((state) => state.cancelRewind);
+  const toggleRewindOverwrite = useAppStore((state) => state.toggleRewindOverwrite);
   if (rewind === undefined) return undefined;
   const { sessionId, ...flow } = rewind;
   return {
@@ -26,5 +28,6 @@ export function useRewindDialog(): RewindDialogState | undefined {
     onChooseMode: (mode) => void planRewind(sessionId, rewind.toTurn, mode),
     onConfirm: () => void applyRewind(),
     onCancel: cancelRewind,
+    onToggleOverwrite: toggleRewindOverwrite,
   };
 }

@@ -79,6 +79,8 @@ export const restorePlanEntrySchema = z.object({
   isChangedOutsideAgents: z.boolean(),
   /** Who made the current version of a changed file, when a Vigil actor did (absent when it changed outside Vigil, or is skipped). */
   changedBy: actorSchema.optional(),
+  /** When Vigil recorded that version (ISO 8601). */
+  changedAt: z.string().optional(),
   /** One sentence for people: why it is skipped, what is in the way. */
   note: z.string().optional(),
   /** A secrets file (`.env*`) that only another program's store holds: written only when the restore is told to (`allowSecrets`). */

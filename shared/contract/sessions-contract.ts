@@ -199,6 +199,14 @@ export const rewindFileActionSchema = z.object({
   isChangedOutside: z.boolean(),
   /** Who made its current version, when a Vigil actor did. */
   changedBy: actorSchema.optional(),
+  /** When that version was made (ISO 8601), when Vigil recorded it. */
+  changedAt: z.string().optional(),
+  /**
+   * Another actor (another session, a person in the app or the CLI, a program outside Vigil) made
+   * its current version after the turn: the rewind keeps theirs unless the request names the file
+   * in `overwrite`.
+   */
+  isOthers: z.boolean().optional(),
 });
 
 /** The code part of a rewind for one directory: back to its first checkpoint since the target turn. */
@@ -303,7 +311,16 @@ export const sessionsCalls = defineCalls({
   },
   'sessions:rewind': {
     summary: 'Rewinds a session to the start of a turn: code, conversation or both.',
-    request: rewindRequestSchema.extend({ planId: z.string().optional() }).strict(),
+    request: rewindRequestSchema
+      .extend({
+        planId: z.string().optional(),
+        /** Files another actor changed after the turn that the person chose to take back too (default: theirs are kept). */
+        overwrite: z
+          .array(z.object({ directory: z.string(), path: z.string() }).strict())
+          .max(100_000)
+          .optional(),
+      })
+      .strict(),
     response: rewindOutcomeSchema,
   },
 });

@@ -388,7 +388,9 @@ export async function planRestore(input: PlanInput): Promise<RestorePlan> {
     // A file to re-create was just found missing; the others are judged by the version on disk.
     const identity = entry.action === 'recreate' ? undefined : await readFileIdentity(absolute);
     const written = ledger(absolute, identity);
-    return written === undefined ? { ...entry, isChangedOutsideAgents: true } : { ...entry, changedBy: written.actor };
+    return written === undefined
+      ? { ...entry, isChangedOutsideAgents: true }
+      : { ...entry, changedBy: written.actor, changedAt: new Date(written.at).toISOString() };
   });
   const lost = await lostEntries(input, skips);
   const changed = [...planned.filter((entry): entry is RestorePlanEntry => entry !== undefined), ...lost];
