@@ -149,6 +149,40 @@ describe('turn undo', () => {
     expect(file('sibling.txt')).toBe('s\n');
   });
 
+  it('keeps a file of the rewound turns that another session changed later, with who and when, unless it is chosen', async () => {
+    const other = (await harness.sessions.open({ agent: 'sibling', roots: [harness.workspace] })).id;
+    await harness.sessions.beginTurn(other, { userMessage: 'sibling edits' });
+    const [sibling] = await harness.executor.execute(
+      other,
+      [
+        { name: 'write_file', arguments: { path: 'a.txt', content: 'sibling\n' } },
+        { name: 'write_file', arguments: { path: 'new2.txt', content: 'sibling too\n' } },
+      ],
+      { concurrent: false },
+    );
+    expect(sibling?.result.ok).toBe(true);
+    const plan = await harness.sessions.planRewind(sessionId, 2, 'code');
+    const files = plan.directories[0]?.files ?? [];
+    expect(files.filter((entry) => entry.isOthers === true).map((entry) => entry.path)).toEqual(['a.txt', 'new2.txt']);
+    expect(files.find((entry) => entry.path === 'a.txt')).toMatchObject({
+      changedBy: { kind: 'session', sessionId: other, agent: 'sibling', turn: 1 },
+      changedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/u) as unknown,
+    });
+    // By default theirs stay: only this session's own new1.txt comes back.
+    await harness.sessions.rewind(sessionId, 2, 'code', { planId: plan.planId });
+    expect(file('a.txt')).toBe('sibling\n');
+    expect(file('new2.txt')).toBe('sibling too\n');
+    expect(file('new1.txt')).toBe('n1\n');
+    // Chosen, a file of theirs goes back too.
+    const again = await harness.sessions.planRewind(sessionId, 2, 'code');
+    await harness.sessions.rewind(sessionId, 2, 'code', {
+      planId: again.planId,
+      overwrite: [{ directory: harness.workspace, path: 'a.txt' }],
+    });
+    expect(file('a.txt')).toBe('v1\n');
+    expect(file('new2.txt')).toBe('sibling too\n');
+  });
+
   it('restores the whole folder, and says so, after a command whose targets are not all known', async () => {
     await turn('four', [{ name: 'terminal', arguments: { command: 'git checkout . 2>/dev/null || true' } }]);
     const plan = await harness.sessions.planRewind(sessionId, 4, 'code');
