@@ -25,6 +25,8 @@ const brief = (overrides: Partial<TurnBrief> = {}): TurnBrief => ({
   turn: 3,
   calls: [],
   callCount: 0,
+  effects: [],
+  effectsOmitted: 0,
   ...overrides,
 });
 
