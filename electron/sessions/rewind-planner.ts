@@ -3,7 +3,7 @@ import type { RewindDirectoryPlan, RewindMode, RewindPlan } from '../../shared/c
 import { actorKey } from '../../shared/contract/actor-model';
 import { AppError, isAppError } from '../../shared/errors';
 import type { RestorePlan, RestorePort } from './session-rewinder';
-import type { SessionState } from './session-state';
+import { describeCall, type SessionState } from './session-state';
 
 interface DirectoryTarget {
   readonly directory: string;
@@ -110,7 +110,31 @@ export async function planWithRestores(
       restores.get(item.directory)?.fingerprint,
     ]),
   });
-  return { plan: { planId: id, sessionId: state.id, toTurn, mode, turns, directories, problems }, restores };
+  const allProblems = [...problems, ...memoryWrites(state, toTurn)];
+  return {
+    plan: { planId: id, sessionId: state.id, toTurn, mode, turns, directories, problems: allProblems },
+    restores,
+  };
+}
+
+/** The memory writes made since `toTurn`, said in the plan: a rewind does not put memory back, and says so. */
+function memoryWrites(state: SessionState, toTurn: number): string[] {
+  return [...state.calls.values()]
+    .filter(
+      ({ record, result }) =>
+        record.name === 'memory' &&
+        record.turn >= toTurn &&
+        executed.has(record.decision) &&
+        result?.result.ok === true &&
+        typeof record.arguments === 'object' &&
+        record.arguments !== null &&
+        (record.arguments as Record<string, unknown>)['action'] !== 'read',
+    )
+    .sort((a, b) => a.record.seq - b.record.seq)
+    .map(
+      ({ record }) =>
+        `Turn ${record.turn} wrote to memory (${describeCall(record.name, record.arguments)}): a rewind does not undo memory writes; reject or restore them on the Memory screen.`,
+    );
 }
 
 function requireTurn(state: SessionState, toTurn: number): void {

@@ -183,6 +183,23 @@ describe('turn undo', () => {
     expect(file('new2.txt')).toBe('sibling too\n');
   });
 
+  it('lists the memory writes of the rewound turns, saying a rewind does not undo them', async () => {
+    await harness.close();
+    harness = await createAgentHarness({ files: { 'a.txt': 'v0\n' }, withMemory: true });
+    sessionId = (await harness.sessions.open({ agent: 'rewinder', roots: [harness.workspace] })).id;
+    await turn('one', [{ name: 'write_file', arguments: { path: 'a.txt', content: 'v1\n' } }]);
+    await turn('two', [
+      { name: 'memory', arguments: { action: 'add', target: 'memory', content: 'Build with npm run build.' } },
+      { name: 'memory', arguments: { action: 'read', target: 'memory' } },
+    ]);
+    const plan = await harness.sessions.planRewind(sessionId, 1, 'both');
+    // Only the write is listed (a read changes nothing).
+    expect(plan.problems).toEqual([
+      expect.stringMatching(/^Turn 2 wrote to memory \(.*\): a rewind does not undo memory writes/u) as unknown,
+    ]);
+    expect((await harness.sessions.planRewind(sessionId, 2, 'code')).problems).toHaveLength(1);
+  });
+
   it('restores the whole folder, and says so, after a command whose targets are not all known', async () => {
     await turn('four', [{ name: 'terminal', arguments: { command: 'git checkout . 2>/dev/null || true' } }]);
     const plan = await harness.sessions.planRewind(sessionId, 4, 'code');
