@@ -23,6 +23,8 @@ test("a command's rewind keeps the files another session changed later, unless t
   await writeFile(a ?? '', 'a1\n');
   await writeFile(b ?? '', 'b1\n');
   await writeFile(path.join(ws, 'd.txt'), 'd1\n');
+  // codex overwrites hermes's files on purpose: the collision guard lets it, and says so (its own spec covers asking).
+  await writeFile(path.join(vigil.home, 'config.json'), JSON.stringify({ sessions: { collisions: 'warn' } }));
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
 
   const hermes = await connectMcpAgent(vigil.home, 'hermes', ws);
