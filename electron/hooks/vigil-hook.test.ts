@@ -210,6 +210,7 @@ describe('vigil hook, recorded sessions through real processes', () => {
           isChangedOutsideAgents: false,
           checkpoint: expect.anything() as unknown,
           changedBy: { kind: 'session', sessionId, agent: 'claude-code', turn: 1, tool: 'Bash' },
+          changedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/u) as unknown,
         },
       ]);
       expect((await runVigil(['checkpoints', 'restore', project, commandCheckpoint], { env })).code).toBe(0);
