@@ -67,67 +67,94 @@ function ApprovalFacts({ approval }: Pick<ApprovalCardProps, 'approval'>) {
   );
 }
 
+/** One answer's button: off while any decision is being sent, saying so on the one being sent. */
+function DecideButton({
+  answer,
+  label,
+  busyLabel,
+  className,
+  testId,
+  shortcut,
+  deciding,
+  onDecide,
+}: Pick<ApprovalCardProps, 'deciding' | 'onDecide'> & {
+  readonly answer: ApprovalAnswer;
+  readonly label: string;
+  readonly busyLabel: string;
+  readonly className: string;
+  readonly testId: string;
+  readonly shortcut?: string;
+}) {
+  return (
+    <button
+      type="button"
+      className={className}
+      data-testid={testId}
+      disabled={deciding !== undefined}
+      onClick={() => onDecide(answer)}
+    >
+      {deciding === answer ? busyLabel : label}
+      {shortcut === undefined ? null : <kbd>{shortcut}</kbd>}
+    </button>
+  );
+}
+
 /** A collision's answers: let it overwrite, deny, or deny and tell the agent to read the file again. */
-function CollisionActions({ deciding, onDecide }: Pick<ApprovalCardProps, 'deciding' | 'onDecide'>) {
+function CollisionActions(props: Pick<ApprovalCardProps, 'deciding' | 'onDecide'>) {
   return (
     <footer className="approval-actions">
-      <button
-        type="button"
+      <DecideButton
+        {...props}
+        answer="allow"
+        label="Let it"
+        busyLabel="Letting it…"
         className="button"
-        data-testid="approve"
-        disabled={deciding !== undefined}
-        onClick={() => onDecide('allow')}
-      >
-        {deciding === 'allow' ? 'Letting it…' : 'Let it'}
-        <kbd>A</kbd>
-      </button>
-      <button
-        type="button"
+        testId="approve"
+        shortcut="A"
+      />
+      <DecideButton
+        {...props}
+        answer="deny"
+        label="Deny"
+        busyLabel="Denying…"
         className="button button-danger"
-        data-testid="deny"
-        disabled={deciding !== undefined}
-        onClick={() => onDecide('deny')}
-      >
-        {deciding === 'deny' ? 'Denying…' : 'Deny'}
-        <kbd>D</kbd>
-      </button>
-      <button
-        type="button"
+        testId="deny"
+        shortcut="D"
+      />
+      <DecideButton
+        {...props}
+        answer="deny-reread"
+        label="Deny and tell the agent to re-read the file"
+        busyLabel="Denying…"
         className="button button-primary"
-        data-testid="deny-reread"
-        disabled={deciding !== undefined}
-        onClick={() => onDecide('deny-reread')}
-      >
-        {deciding === 'deny-reread' ? 'Denying…' : 'Deny and tell the agent to re-read the file'}
-      </button>
+        testId="deny-reread"
+      />
     </footer>
   );
 }
 
 /** Approve once or deny; both are off while a decision is being sent. */
-function ApprovalActions({ deciding, onDecide }: Pick<ApprovalCardProps, 'deciding' | 'onDecide'>) {
+function ApprovalActions(props: Pick<ApprovalCardProps, 'deciding' | 'onDecide'>) {
   return (
     <footer className="approval-actions">
-      <button
-        type="button"
+      <DecideButton
+        {...props}
+        answer="allow"
+        label="Approve once"
+        busyLabel="Approving…"
         className="button button-primary"
-        data-testid="approve"
-        disabled={deciding !== undefined}
-        onClick={() => onDecide('allow')}
-      >
-        {deciding === 'allow' ? 'Approving…' : 'Approve once'}
-        <kbd>A</kbd>
-      </button>
-      <button
-        type="button"
+        testId="approve"
+        shortcut="A"
+      />
+      <DecideButton
+        {...props}
+        answer="deny"
+        label="Deny"
+        busyLabel="Denying…"
         className="button button-danger"
-        data-testid="deny"
-        disabled={deciding !== undefined}
-        onClick={() => onDecide('deny')}
-      >
-        {deciding === 'deny' ? 'Denying…' : 'Deny'}
-        <kbd>D</kbd>
-      </button>
+        testId="deny"
+        shortcut="D"
+      />
       <span className="subtle approval-hint">A checkpoint is taken before an approved command runs.</span>
     </footer>
   );
