@@ -194,7 +194,7 @@ describe('a background core that commands start for themselves', () => {
       if (first === undefined) throw new Error('no serve.json');
       await w.writeServeJson({ ...first, version: '0.0.1-old' });
       const old = await w.vigil(['checkpoints', 'list', w.project]);
-      expect(old.stdout).toContain('manual checkpoint');
+      expect(old.stdout).toContain('Checkpoint taken by hand');
       expect(old.code).toBe(0);
       expect(lines(old.stderr)).toEqual([
         `vigil: replacing a stale background core: the background core (pid ${first.pid}) runs Vigil 0.0.1-old, this is 0.1.0.`,

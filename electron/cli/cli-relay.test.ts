@@ -88,7 +88,7 @@ describe('the CLI relayed to the resident core and in-process', () => {
     await same((w) => ['checkpoint', w.project, '--reason', 'second'], 0);
     await onBoth((w) => writeFile(path.join(w.project, 'src/a.txt'), 'one\nTWO\nthree\n'));
     expect(await same((w) => ['checkpoints', 'list', w.project], 0)).toContain(
-      '  2. <id>  <time>  vigil  manual checkpoint  (2 files, +3/-0)',
+      '  2. <id>  <time>  vigil  Checkpoint taken by hand  (2 files, +3/-0)  [the CLI]',
     );
     await same((w) => ['checkpoints', 'list', w.project, '--json'], 0);
     expect(await same((w) => ['checkpoints', 'diff', w.project, '2'], 0)).toContain('+TWO');
@@ -101,7 +101,7 @@ describe('the CLI relayed to the resident core and in-process', () => {
       'Pinned checkpoint <id> of <base>/project',
     );
     expect(await same((w) => ['checkpoints', 'list', w.project], 0)).toContain(
-      'manual checkpoint  (2 files, +3/-0)  (pinned)',
+      'Checkpoint taken by hand  (2 files, +3/-0)  [the CLI]  (pinned)',
     );
     await same((w) => ['checkpoints', 'unpin', w.project, '3', '--json'], 0);
     await same(() => ['checkpoints', 'prune', '--json'], 0);

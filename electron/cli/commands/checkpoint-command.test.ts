@@ -46,9 +46,9 @@ describe('vigil checkpoint and vigil checkpoints list|status|prune', () => {
     const lines = list.stdout.split('\n').filter((line) => /^\s+\d+\. /.test(line));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(
-      /^ {2}1\. [0-9a-f]{8} {2}\d{4}-\d\d-\d\d \d\d:\d\d {2}vigil {3}before patch {2}\(1 file, \+1\/-0\)$/,
+      /^ {2}1\. [0-9a-f]{8} {2}\d{4}-\d\d-\d\d \d\d:\d\d {2}vigil {3}before patch {2}\(1 file, \+1\/-0\) {2}\[the CLI\]$/,
     );
-    expect(lines[1]).toMatch(/^ {2}2\. [0-9a-f]{8} .* manual checkpoint {2}\(1 file, \+1\/-0\)$/);
+    expect(lines[1]).toMatch(/^ {2}2\. [0-9a-f]{8} .* Checkpoint taken by hand {2}\(1 file, \+1\/-0\) {2}\[the CLI\]$/);
     const parsed = JSON.parse(json.stdout) as { total: number; entries: Array<{ reason: string; skipped: unknown[] }> };
     expect(parsed.total).toBe(2);
     expect(parsed.entries.map((entry) => entry.reason)).toEqual(['before patch', 'manual checkpoint']);
