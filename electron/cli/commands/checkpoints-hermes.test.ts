@@ -189,7 +189,7 @@ describe('vigil checkpoints with Hermes Agent checkpoints', { timeout: 60_000 },
     const list = await runVigil(['checkpoints', 'list', project, '--limit', '2'], { env });
     expect(list.stdout).toMatch(
       new RegExp(
-        `^ {2}2\\. [0-9a-f]{8} .* {2}vigil {3}pre-rollback snapshot \\(restoring to ${older.slice(0, 8)}\\).*↶$`,
+        `^ {2}2\\. [0-9a-f]{8} .* {2}vigil {3}Restore point taken before restoring ${older.slice(0, 8)} .*↶$`,
         'm',
       ),
     );
