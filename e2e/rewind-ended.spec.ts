@@ -80,7 +80,9 @@ test('a failing rewind shows its reason in the dialog, beside the plan made agai
     const notice = plan.getByTestId('error-notice');
     await expect(notice).toContainText('changed since the rewind was previewed');
     await expect(notice).toHaveAttribute('data-code', 'conflict');
-    await expect(plan.getByTestId('plan-restore')).toContainText('notes.txt');
+    // The plan made again sees the hand edit as someone else's later change: kept unless ticked.
+    await expect(plan.getByTestId('rewind-others')).toContainText('notes.txt');
+    await expect(plan.getByTestId('rewind-others')).toContainText('keep theirs');
     await saveScreens(page, testInfo, 'rewind-failed');
     expect(await readFile(notes, 'utf8')).toBe('edited by hand after the preview\n');
   } finally {
