@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { access } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
@@ -8,6 +9,7 @@ import type { Logger } from '../logging/logger';
 import type { TerminalResult } from '../terminal/run-terminal-command';
 import type { CommandSpawner } from './command-execution';
 import type { SpawnRequest, SpawnServerCommand, SpawnServerReply } from './spawn-protocol';
+import { killTagged, spawnTagVariable } from './tagged-processes';
 
 /** How the spawn server's program is started: its file and Node's flags. */
 interface ServerEntry {
@@ -60,6 +62,8 @@ export class SpawnServer implements CommandSpawner {
   readonly #logger: Logger;
   readonly #pending = new Map<number, Pending>();
   #child: Promise<ChildProcess> | undefined;
+  /** What marks the commands of each server this client started (in their environment), to find them if it dies. */
+  readonly #tags = new WeakMap<ChildProcess, string>();
   #nextId = 1;
   #stderr = '';
   #isDisposed = false;
@@ -87,6 +91,7 @@ export class SpawnServer implements CommandSpawner {
       env: { ...this.#env, ELECTRON_RUN_AS_NODE: '1' },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
+    this.#tags.set(child, randomUUID());
     this.#stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
       this.#stderr = (this.#stderr + chunk.toString()).slice(-stderrKeptBytes);
@@ -128,6 +133,9 @@ export class SpawnServer implements CommandSpawner {
     });
     const said = this.#stderr.trim() === '' ? '' : ` It said: ${this.#stderr.trim().split('\n').slice(-3).join(' / ')}`;
     if (!this.#isDisposed) this.#logger.warn('the spawn server stopped', { pid: child.pid, how });
+    // A command whose start the server had not reported yet is found by its mark.
+    const tag = this.#tags.get(child);
+    if (this.#pending.size > 0 && tag !== undefined) void killTagged(`${tag}.`);
     for (const [id, pending] of this.#pending) {
       if (pending.pid !== undefined) killGroup(pending.pid);
       this.#pending.delete(id);
@@ -158,7 +166,8 @@ export class SpawnServer implements CommandSpawner {
     if (this.#isDisposed) throw new AppError('conflict', 'Vigil is shutting down; the command was not run.');
     const child = await this.#connected();
     const id = this.#nextId++;
-    const sent: SpawnServerCommand = { type: 'run', id, request };
+    const mark = { [spawnTagVariable]: `${this.#tags.get(child) ?? ''}.${id}` };
+    const sent: SpawnServerCommand = { type: 'run', id, request: { ...request, env: { ...request.env, ...mark } } };
     const result = new Promise<TerminalResult>((resolve, reject) => this.#pending.set(id, { resolve, reject }));
     child.ref();
     (child.channel as { ref?: () => void } | undefined)?.ref?.();
@@ -184,9 +193,15 @@ export class SpawnServer implements CommandSpawner {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.ref();
     child.disconnect();
+    // The server stops its commands and exits on its own; one that does not within the grace is killed.
+    const late = setTimeout(() => child.kill('SIGKILL'), disposeGraceMs);
     await exited;
+    clearTimeout(late);
   }
 }
+
+/** How long a disposed server gets to stop its commands and exit before it is killed (ms). */
+const disposeGraceMs = 5000;
 
 /** Kills a command's process group (it was started as its leader). */
 function killGroup(pid: number): void {

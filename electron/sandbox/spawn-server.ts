@@ -37,10 +37,14 @@ async function run(command: Extract<SpawnServerCommand, { type: 'run' }>): Promi
   }
 }
 
-/** Stops every running command, lets go of the engine (its proxies) and exits. */
+/** How long the engine gets to close its proxies at shutdown before the server exits anyway (ms). */
+const releaseGraceMs = 2000;
+
+/** Stops every running command, lets go of the engine (its proxies) and exits, within a bounded time. */
 async function shutDown(): Promise<void> {
   for (const controller of running.values()) controller.abort();
-  await releaseEngine().catch(() => undefined);
+  const grace = new Promise((resolve) => setTimeout(resolve, releaseGraceMs).unref());
+  await Promise.race([releaseEngine().catch(() => undefined), grace]);
   process.exit(0);
 }
 
