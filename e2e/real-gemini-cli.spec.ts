@@ -1,14 +1,16 @@
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { whyNoTerminal } from '../electron/test-support/real-agents/index';
 import { scenarioMarker, type Scenario } from '../electron/test-support/scripted-model/index';
 import { checkpointsOf, realAgent, whyCannotRun, writePolicy, type RealAgent } from './fixtures/real-agents';
 import { expect, test } from './fixtures/vigil-fixture';
 
 /**
- * The real Gemini CLI (the pinned devDependency) run offline and headless (`gemini -p`) against
- * the scripted model, under Vigil's hooks as `vigil connect gemini-cli --hooks --write` installs
- * them, with `vigil serve` and its UI in Chromium.
+ * The real Gemini CLI (the pinned devDependency) run offline against the scripted model, headless
+ * (`gemini -p`) or interactive on a pseudo-terminal (`gemini -i`, its own confirmation answered by
+ * typed keys), under Vigil's hooks as `vigil connect gemini-cli --hooks --write` installs them,
+ * with `vigil serve` and its UI in Chromium.
  */
 
 function exists(file: string): Promise<boolean> {
@@ -41,6 +43,15 @@ const asking: Scenario = {
     [{ kind: 'tool', name: 'run_shell_command', input: { command: 'touch asked.txt', description: 'Marker' } }],
     [{ kind: 'tool', name: 'write_file', input: { file_path: '${CWD}/after.txt', content: 'after\n' } }],
     [{ kind: 'text', text: 'Asked.' }],
+  ],
+};
+
+/** Run interactive: Gemini CLI would confirm a write_file itself too, so the scenario asks about the command alone. */
+const prompted: Scenario = {
+  name: 'gm-prompt',
+  turns: [
+    [{ kind: 'tool', name: 'run_shell_command', input: { command: 'touch asked.txt', description: 'Marker' } }],
+    [{ kind: 'text', text: 'Answered.' }],
   ],
 };
 
@@ -79,6 +90,7 @@ test.beforeEach(async ({ vigil }) => {
   agent = await realAgent('gemini', { vigilHome: vigil.home, project: vigil.workspace }, [
     tidy,
     asking,
+    prompted,
     bypass,
     writer('left'),
     writer('right'),
@@ -150,6 +162,50 @@ test('headless: an ask, which no person can answer, is a deny with its reason; l
   expect(touch?.text).toContain('the test asks about every touch');
   expect(await exists(path.join(vigil.workspace, 'asked.txt'))).toBe(false);
   expect(await readFile(path.join(vigil.workspace, 'after.txt'), 'utf8')).toBe('after\n');
+});
+
+/** Gemini CLI's own confirmation of `touch asked.txt`, with Vigil's reason on its own line inside the box. */
+const confirmation = /Shell\s+touch asked\.txt[\s│]*Vigil: the test asks about every touch[\s\S]*?Allow once/u;
+
+/** Ctrl+C, typed once the turn has ended (`when`); typed again when asked to, it ends interactive Gemini CLI. */
+function quitAfter(when: RegExp) {
+  return [
+    { when, keys: '\u0003' },
+    { when: /again to exit/u, keys: '\u0003' },
+  ];
+}
+
+test("interactive, in a terminal: Vigil's ask is Gemini CLI's own confirmation with Vigil's reason; allowed there, the command runs", async ({
+  vigil,
+}) => {
+  if (agent === undefined) return;
+  const noTerminal = await whyNoTerminal();
+  test.skip(noTerminal !== undefined, `no pseudo-terminal here: ${noTerminal ?? ''}`);
+  const run = await agent.runInTerminal(
+    ['-i', `${scenarioMarker('gm-prompt')} Make a marker`],
+    [{ when: confirmation, keys: '\r' }, ...quitAfter(/Answered\./u)],
+  );
+  expect(run.stepsTaken, run.stdout.slice(-3000)).toBe(3);
+  expect(run.code, run.stderr).toBe(0);
+  const [touch] = agent.model.results('gm-prompt');
+  expect(touch?.isError).toBe(false);
+  expect(await exists(path.join(vigil.workspace, 'asked.txt'))).toBe(true);
+});
+
+test("interactive, in a terminal: refused in Gemini CLI's own confirmation (Esc), the command does not run", async ({
+  vigil,
+}) => {
+  if (agent === undefined) return;
+  const noTerminal = await whyNoTerminal();
+  test.skip(noTerminal !== undefined, `no pseudo-terminal here: ${noTerminal ?? ''}`);
+  const run = await agent.runInTerminal(
+    ['-i', `${scenarioMarker('gm-prompt')} Make a marker`],
+    [{ when: confirmation, keys: '\u001b' }, ...quitAfter(/Request cancelled\./u)],
+  );
+  expect(run.stepsTaken, run.stdout.slice(-3000)).toBe(3);
+  expect(run.code, run.stderr).toBe(0);
+  expect(agent.model.results('gm-prompt')).toEqual([]);
+  expect(await exists(path.join(vigil.workspace, 'asked.txt'))).toBe(false);
 });
 
 test('bypass mode (--yolo, Gemini CLI approves everything itself): Vigil still refuses a file tool and a command it denies, and checkpoints before run_shell_command', async ({
