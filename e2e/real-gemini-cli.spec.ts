@@ -175,24 +175,75 @@ function quitAfter(when: RegExp) {
   ];
 }
 
-test("interactive, in a terminal: Vigil's ask is Gemini CLI's own confirmation with Vigil's reason; allowed there, the command runs", async ({
+/** A promise and the function that settles it. */
+function gate(): { readonly promise: Promise<void>; readonly open: () => void } {
+  let open = (): void => undefined;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+test("interactive, in a terminal: Vigil's ask is Gemini CLI's own confirmation with Vigil's reason; while it waits, its card and Approvals show it, read-only; allowed there, the command runs", async ({
+  page,
   vigil,
 }) => {
   if (agent === undefined) return;
   const noTerminal = await whyNoTerminal();
   test.skip(noTerminal !== undefined, `no pseudo-terminal here: ${noTerminal ?? ''}`);
-  const run = await agent.runInTerminal(
+  await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
+  const atPrompt = gate();
+  const answer = gate();
+  const running = agent.runInTerminal(
     ['-i', `${scenarioMarker('gm-prompt')} Make a marker`],
-    [{ when: confirmation, keys: '\r' }, ...quitAfter(/Answered\./u)],
+    [
+      {
+        when: confirmation,
+        keys: async () => {
+          atPrompt.open();
+          await answer.promise;
+          return '\r';
+        },
+      },
+      ...quitAfter(/Answered\./u),
+    ],
   );
+  try {
+    // Gemini CLI now waits at its own confirmation: Vigil's hook answered "ask" before it asked.
+    await Promise.race([atPrompt.promise, running]);
+    const card = geminiCards(page);
+    await expect(card).toHaveAttribute('data-status', 'waiting-approval');
+    await expect(card.getByTestId('session-pending-call')).toHaveText(
+      'asking in Gemini CLI: run_shell_command touch asked.txt',
+    );
+    await page.keyboard.press('Alt+4');
+    const entry = page.getByTestId('agent-prompt-card');
+    await expect(entry).toHaveCount(1);
+    await expect(entry.getByTestId('approval-command')).toHaveText('touch asked.txt');
+    await expect(entry).toContainText('the test asks about every touch');
+    await expect(entry.getByTestId('agent-prompt-note')).toContainText(
+      "The decision is made in Gemini CLI's own permission prompt",
+    );
+    await expect(entry.getByRole('button')).toHaveCount(0);
+  } finally {
+    answer.open();
+  }
+  const run = await running;
   expect(run.stepsTaken, run.stdout.slice(-3000)).toBe(3);
   expect(run.code, run.stderr).toBe(0);
   const [touch] = agent.model.results('gm-prompt');
   expect(touch?.isError).toBe(false);
   expect(await exists(path.join(vigil.workspace, 'asked.txt'))).toBe(true);
+
+  // Answered: it leaves Approvals; the session ends when Gemini CLI exits.
+  await expect(page.getByTestId('agent-prompt-card')).toHaveCount(0);
+  await page.keyboard.press('Alt+1');
+  const card = geminiCards(page);
+  await expect(card.getByTestId('session-pending-call')).toHaveCount(0);
+  await expect(card.getByTestId('session-call')).toHaveAttribute('data-decision', 'asked-allowed');
+  await expect(card).toHaveAttribute('data-status', 'ended');
 });
 
-test("interactive, in a terminal: refused in Gemini CLI's own confirmation (Esc), the command does not run", async ({
+test("interactive, in a terminal: refused in Gemini CLI's own confirmation (Esc), the command does not run; the session ends with nothing left asking", async ({
+  page,
   vigil,
 }) => {
   if (agent === undefined) return;
@@ -206,6 +257,12 @@ test("interactive, in a terminal: refused in Gemini CLI's own confirmation (Esc)
   expect(run.code, run.stderr).toBe(0);
   expect(agent.model.results('gm-prompt')).toEqual([]);
   expect(await exists(path.join(vigil.workspace, 'asked.txt'))).toBe(false);
+  const card = geminiCards(page);
+  await expect(card).toHaveAttribute('data-status', 'ended');
+  await expect(card.getByTestId('session-pending-call')).toHaveCount(0);
+  await page.keyboard.press('Alt+4');
+  await expect(page.getByTestId('agent-prompt-card')).toHaveCount(0);
+  await expect(page.getByTestId('approvals-empty')).toBeVisible();
 });
 
 test('bypass mode (--yolo, Gemini CLI approves everything itself): Vigil still refuses a file tool and a command it denies, and checkpoints before run_shell_command', async ({

@@ -34,10 +34,13 @@ _, status = os.waitpid(pid, 0)
 sys.exit(os.waitstatus_to_exitcode(status))
 `;
 
-/** One scripted keystroke: sent once `when` appears in what the program drew after the previous step's match. */
+/**
+ * One scripted keystroke: typed once `when` appears in what the program drew after the previous
+ * step's match. A function of keys holds the program there until its promise settles.
+ */
 export interface TerminalStep {
   readonly when: RegExp;
-  readonly keys: string;
+  readonly keys: string | (() => Promise<string>);
 }
 
 /** How to run a program in a terminal: its folder, environment and the keystrokes that answer it. */
@@ -86,6 +89,7 @@ export function runInTerminal(
   let stderr = '';
   let searchFrom = 0;
   let stepsTaken = 0;
+  let typing: Promise<void> = Promise.resolve();
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     screen += stripVTControlCharacters(chunk);
     for (let step = options.steps[stepsTaken]; step !== undefined; step = options.steps[stepsTaken]) {
@@ -93,7 +97,16 @@ export function runInTerminal(
       if (match === null) break;
       searchFrom += match.index + match[0].length;
       stepsTaken += 1;
-      if (child.stdin.writable) child.stdin.write(step.keys);
+      const { keys } = step;
+      typing = typing
+        .then(async () => {
+          const typed = typeof keys === 'string' ? keys : await keys();
+          if (child.stdin.writable) child.stdin.write(typed);
+        })
+        .catch(() => {
+          // A held answer that failed (the test failed first): the program is not left waiting for it.
+          child.kill('SIGKILL');
+        });
     }
   });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
