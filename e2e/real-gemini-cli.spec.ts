@@ -1,16 +1,14 @@
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { whyNoTerminal } from '../electron/test-support/real-agents/index';
 import { scenarioMarker, type Scenario } from '../electron/test-support/scripted-model/index';
 import { checkpointsOf, realAgent, whyCannotRun, writePolicy, type RealAgent } from './fixtures/real-agents';
 import { expect, test } from './fixtures/vigil-fixture';
 
 /**
- * The real Gemini CLI (the pinned devDependency) run offline against the scripted model, headless
- * (`gemini -p`) or interactive on a pseudo-terminal (`gemini -i`, its own confirmation answered by
- * typed keys), under Vigil's hooks as `vigil connect gemini-cli --hooks --write` installs them,
- * with `vigil serve` and its UI in Chromium.
+ * The real Gemini CLI (the pinned devDependency) run offline and headless (`gemini -p`) against
+ * the scripted model, under Vigil's hooks as `vigil connect gemini-cli --hooks --write` installs
+ * them, with `vigil serve` and its UI in Chromium.
  */
 
 function exists(file: string): Promise<boolean> {
@@ -43,15 +41,6 @@ const asking: Scenario = {
     [{ kind: 'tool', name: 'run_shell_command', input: { command: 'touch asked.txt', description: 'Marker' } }],
     [{ kind: 'tool', name: 'write_file', input: { file_path: '${CWD}/after.txt', content: 'after\n' } }],
     [{ kind: 'text', text: 'Asked.' }],
-  ],
-};
-
-/** Run interactive: Gemini CLI would confirm a write_file itself too, so the scenario asks about the command alone. */
-const prompted: Scenario = {
-  name: 'gm-prompt',
-  turns: [
-    [{ kind: 'tool', name: 'run_shell_command', input: { command: 'touch asked.txt', description: 'Marker' } }],
-    [{ kind: 'text', text: 'Answered.' }],
   ],
 };
 
@@ -90,7 +79,6 @@ test.beforeEach(async ({ vigil }) => {
   agent = await realAgent('gemini', { vigilHome: vigil.home, project: vigil.workspace }, [
     tidy,
     asking,
-    prompted,
     bypass,
     writer('left'),
     writer('right'),
@@ -162,107 +150,6 @@ test('headless: an ask, which no person can answer, is a deny with its reason; l
   expect(touch?.text).toContain('the test asks about every touch');
   expect(await exists(path.join(vigil.workspace, 'asked.txt'))).toBe(false);
   expect(await readFile(path.join(vigil.workspace, 'after.txt'), 'utf8')).toBe('after\n');
-});
-
-/** Gemini CLI's own confirmation of `touch asked.txt`, with Vigil's reason on its own line inside the box. */
-const confirmation = /Shell\s+touch asked\.txt[\s│]*Vigil: the test asks about every touch[\s\S]*?Allow once/u;
-
-/** Ctrl+C, typed once the turn has ended (`when`); typed again when asked to, it ends interactive Gemini CLI. */
-function quitAfter(when: RegExp) {
-  return [
-    { when, keys: '\u0003' },
-    { when: /again to exit/u, keys: '\u0003' },
-  ];
-}
-
-/** A promise and the function that settles it. */
-function gate(): { readonly promise: Promise<void>; readonly open: () => void } {
-  let open = (): void => undefined;
-  const promise = new Promise<void>((resolve) => (open = resolve));
-  return { promise, open };
-}
-
-test("interactive, in a terminal: Vigil's ask is Gemini CLI's own confirmation with Vigil's reason; while it waits, its card and Approvals show it, read-only; allowed there, the command runs", async ({
-  page,
-  vigil,
-}) => {
-  if (agent === undefined) return;
-  const noTerminal = await whyNoTerminal();
-  test.skip(noTerminal !== undefined, `no pseudo-terminal here: ${noTerminal ?? ''}`);
-  await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
-  const atPrompt = gate();
-  const answer = gate();
-  const running = agent.runInTerminal(
-    ['-i', `${scenarioMarker('gm-prompt')} Make a marker`],
-    [
-      {
-        when: confirmation,
-        keys: async () => {
-          atPrompt.open();
-          await answer.promise;
-          return '\r';
-        },
-      },
-      ...quitAfter(/Answered\./u),
-    ],
-  );
-  try {
-    // Gemini CLI now waits at its own confirmation: Vigil's hook answered "ask" before it asked.
-    await Promise.race([atPrompt.promise, running]);
-    const card = geminiCards(page);
-    await expect(card).toHaveAttribute('data-status', 'waiting-approval');
-    await expect(card.getByTestId('session-pending-call')).toHaveText(
-      'asking in Gemini CLI: run_shell_command touch asked.txt',
-    );
-    await page.keyboard.press('Alt+4');
-    const entry = page.getByTestId('agent-prompt-card');
-    await expect(entry).toHaveCount(1);
-    await expect(entry.getByTestId('approval-command')).toHaveText('touch asked.txt');
-    await expect(entry).toContainText('the test asks about every touch');
-    await expect(entry.getByTestId('agent-prompt-note')).toContainText(
-      "The decision is made in Gemini CLI's own permission prompt",
-    );
-    await expect(entry.getByRole('button')).toHaveCount(0);
-  } finally {
-    answer.open();
-  }
-  const run = await running;
-  expect(run.stepsTaken, run.stdout.slice(-3000)).toBe(3);
-  expect(run.code, run.stderr).toBe(0);
-  const [touch] = agent.model.results('gm-prompt');
-  expect(touch?.isError).toBe(false);
-  expect(await exists(path.join(vigil.workspace, 'asked.txt'))).toBe(true);
-
-  // Answered: it leaves Approvals; the session ends when Gemini CLI exits.
-  await expect(page.getByTestId('agent-prompt-card')).toHaveCount(0);
-  await page.keyboard.press('Alt+1');
-  const card = geminiCards(page);
-  await expect(card.getByTestId('session-pending-call')).toHaveCount(0);
-  await expect(card.getByTestId('session-call')).toHaveAttribute('data-decision', 'asked-allowed');
-  await expect(card).toHaveAttribute('data-status', 'ended');
-});
-
-test("interactive, in a terminal: refused in Gemini CLI's own confirmation (Esc), the command does not run; the session ends with nothing left asking", async ({
-  page,
-  vigil,
-}) => {
-  if (agent === undefined) return;
-  const noTerminal = await whyNoTerminal();
-  test.skip(noTerminal !== undefined, `no pseudo-terminal here: ${noTerminal ?? ''}`);
-  const run = await agent.runInTerminal(
-    ['-i', `${scenarioMarker('gm-prompt')} Make a marker`],
-    [{ when: confirmation, keys: '\u001b' }, ...quitAfter(/Request cancelled\./u)],
-  );
-  expect(run.stepsTaken, run.stdout.slice(-3000)).toBe(3);
-  expect(run.code, run.stderr).toBe(0);
-  expect(agent.model.results('gm-prompt')).toEqual([]);
-  expect(await exists(path.join(vigil.workspace, 'asked.txt'))).toBe(false);
-  const card = geminiCards(page);
-  await expect(card).toHaveAttribute('data-status', 'ended');
-  await expect(card.getByTestId('session-pending-call')).toHaveCount(0);
-  await page.keyboard.press('Alt+4');
-  await expect(page.getByTestId('agent-prompt-card')).toHaveCount(0);
-  await expect(page.getByTestId('approvals-empty')).toBeVisible();
 });
 
 test('bypass mode (--yolo, Gemini CLI approves everything itself): Vigil still refuses a file tool and a command it denies, and checkpoints before run_shell_command', async ({
