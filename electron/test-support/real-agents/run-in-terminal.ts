@@ -5,10 +5,11 @@ import type { AgentRun } from './run-agent';
 /**
  * A relay in Python's `pty` module: it starts the program on a new pseudo-terminal of 120×40, so
  * that the program sees a terminal on its input and output (as a person's shell gives it), copies
- * what the program draws to stdout and what arrives on stdin to the program as keystrokes.
+ * what the program draws to stdout and what arrives on stdin to the program as keystrokes. When its
+ * stdin ends (the test has gone), the terminal hangs up: the program gets SIGHUP.
  */
 const relay = `
-import os, pty, sys, select, fcntl, termios, struct
+import os, pty, sys, select, fcntl, termios, struct, signal
 pid, fd = pty.fork()
 if pid == 0:
     os.execvp(sys.argv[1], sys.argv[1:])
@@ -29,6 +30,7 @@ while True:
         if data:
             os.write(fd, data)
         else:
+            os.kill(pid, signal.SIGHUP)
             keys_open = False
 _, status = os.waitpid(pid, 0)
 sys.exit(os.waitstatus_to_exitcode(status))
