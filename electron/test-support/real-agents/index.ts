@@ -7,3 +7,10 @@ export {
   prepareGeminiHome,
 } from './agent-home';
 export { agentBinaries, runAgent, whyAgentCannotRun, type AgentRun, type AgentRunOptions } from './run-agent';
+export {
+  runInTerminal,
+  whyNoTerminal,
+  type TerminalRun,
+  type TerminalRunOptions,
+  type TerminalStep,
+} from './run-in-terminal';
