@@ -57,13 +57,14 @@ const liveStatuses: ReadonlySet<string> = new Set(['working', 'waiting-approval'
 const anyColourCount = 8;
 
 /**
- * The first file of a call that another live session changed in its current (open) turn, or
- * within the window, and that still holds that session's version. A file the same session wrote
- * last, one changed since by anyone else (the ledger no longer vouches for it), one whose writer
- * has ended or gone away, or one this session has read since that change is no collision.
+ * The files of a call that another live session changed in its current (open) turn, or within
+ * the window, and that still held that session's version, in call order. A file the same session
+ * wrote last, one changed since by anyone else (the ledger no longer vouches for it), one whose
+ * writer has ended or gone away, or one this session has read since that change is no collision.
  */
-export function findCollision(question: CollisionQuestion): Collision | undefined {
+export function findCollisions(question: CollisionQuestion): Collision[] {
   const byId = new Map(question.sessions.map((session) => [session.id, session]));
+  const found: Collision[] = [];
   for (const [path, writer] of question.writers) {
     if (writer === undefined || writer.actor.kind !== 'session') continue;
     const { actor } = writer;
@@ -76,16 +77,21 @@ export function findCollision(question: CollisionQuestion): Collision | undefine
     if ((question.lastRead?.get(path) ?? -Infinity) >= writer.at) continue;
     const identities = sessionIdentities(question.sessions, anyColourCount);
     const self = byId.get(question.sessionId);
-    return {
+    found.push({
       path,
       label: sessionLabel(self?.agent ?? 'this session', identities.get(question.sessionId)),
       otherSessionId: other.id,
       otherLabel: sessionLabel(other.agent, identities.get(other.id)),
       otherTurn: actor.turn,
       changedAt: writer.at,
-    };
+    });
   }
-  return undefined;
+  return found;
+}
+
+/** The first collision of a call (see `findCollisions`). */
+export function findCollision(question: CollisionQuestion): Collision | undefined {
+  return findCollisions(question)[0];
 }
 
 /** How long ago, for people: `12 s ago`, `3 min ago`, `2 h ago`. */
@@ -142,4 +148,9 @@ export function collisionRefusal(
 /** The note a call that ran anyway carries ("warn"): what it overwrote. */
 export function collisionWarning(collision: Collision, displayPath: string, now: number): string {
   return `collision: ${collisionLine(collision, displayPath, now)} (sessions.collisions is "warn", so it ran)`;
+}
+
+/** A command's warning, after it ran: "overwrote src/app.ts, changed by claude-code #1 40 s ago". */
+export function commandCollisionLine(displayPath: string, otherLabel: string, changedAt: number, now: number): string {
+  return `overwrote ${displayPath}, changed by ${otherLabel} ${agoText(now - changedAt)}`;
 }

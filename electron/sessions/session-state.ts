@@ -235,6 +235,7 @@ export function historyCall(call: CallState): HistoryToolCall {
     isInterrupted: result === undefined,
     effects: result?.effects,
     effectsOmitted: result?.effectsOmitted,
+    collisions: result?.collisions,
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { actorSchema } from './actor-contract';
+import { callCollisionSchema } from './call-collision-contract';
 import { pendingToolCallSchema } from './pending-call-contract';
 import { defineCalls, defineEvents } from './define';
 import { resultSchema } from './wire';
@@ -153,6 +154,8 @@ export const historyToolCallSchema = z.object({
   /** The files it changed (a command's as found by comparing before and after; at most 200, `effectsOmitted` more). */
   effects: z.array(callEffectSchema).optional(),
   effectsOmitted: z.number().int().nonnegative().optional(),
+  /** Files a terminal command overwrote that another live session had just changed (`sessions.collisions`). */
+  collisions: z.array(callCollisionSchema).optional(),
 });
 
 /** One entry of a turn: a message or a tool call. */
