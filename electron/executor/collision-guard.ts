@@ -115,15 +115,46 @@ function lastReads(state: SessionState | undefined): ReadonlyMap<string, number>
   return reads;
 }
 
+/** A command's collisions (see `CollisionGuard.afterCommand`), by the ledger as it was before the command ran. */
+function commandCollisions(
+  options: CollisionGuardOptions,
+  lastRead: ReadonlyMap<string, number>,
+  command: {
+    readonly sessionId: string;
+    readonly ledger: LedgerView;
+    readonly changed: readonly CommandChange[];
+    readonly roots: readonly string[];
+  },
+): CallCollision[] {
+  const collisions = findCollisions({
+    sessionId: command.sessionId,
+    writers: command.changed.map((change) => [change.path, command.ledger(change.path, change.before)] as const),
+    sessions: options.sessions.list(),
+    now: Date.now(),
+    windowMs: options.settings().collisionMs,
+    lastRead,
+  });
+  return collisions.map((collision) => ({
+    path: collision.path,
+    displayPath: displayPathOf(collision.path, command.roots),
+    otherSessionId: collision.otherSessionId,
+    otherLabel: collision.otherLabel,
+    changedAt: new Date(collision.changedAt).toISOString(),
+  }));
+}
+
+/** A session's loaded state, or undefined when it is not loaded. */
+function loadedState(options: CollisionGuardOptions, sessionId: string): SessionState | undefined {
+  try {
+    return options.sessions.stateOf(sessionId);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The guard over the ledger, the sessions and the settings in force. */
 export function createCollisionGuard(options: CollisionGuardOptions): CollisionGuard {
-  const stateOf = (sessionId: string): SessionState | undefined => {
-    try {
-      return options.sessions.stateOf(sessionId);
-    } catch {
-      return undefined;
-    }
-  };
+  const stateOf = (sessionId: string): SessionState | undefined => loadedState(options, sessionId);
 
   /** The other session's version of the file before its turn changed it, from that turn's checkpoint ('' when it did not exist). */
   async function theirBefore(collision: Collision): Promise<string | undefined> {
@@ -173,23 +204,8 @@ export function createCollisionGuard(options: CollisionGuardOptions): CollisionG
     async ledgerBefore() {
       return options.settings().collisions === 'off' ? undefined : options.ledger.view();
     },
-    afterCommand(sessionId, ledger, changed, roots) {
-      const collisions = findCollisions({
-        sessionId,
-        writers: changed.map((change) => [change.path, ledger(change.path, change.before)] as const),
-        sessions: options.sessions.list(),
-        now: Date.now(),
-        windowMs: options.settings().collisionMs,
-        lastRead: lastReads(stateOf(sessionId)),
-      });
-      return collisions.map((collision) => ({
-        path: collision.path,
-        displayPath: displayPathOf(collision.path, roots),
-        otherSessionId: collision.otherSessionId,
-        otherLabel: collision.otherLabel,
-        changedAt: new Date(collision.changedAt).toISOString(),
-      }));
-    },
+    afterCommand: (sessionId, ledger, changed, roots) =>
+      commandCollisions(options, lastReads(stateOf(sessionId)), { sessionId, ledger, changed, roots }),
     async describe(found, proposed) {
       const { collision, displayPath } = found;
       const [before, now] = await Promise.all([

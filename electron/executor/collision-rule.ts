@@ -1,5 +1,6 @@
 import type { Actor } from '../../shared/contract/actor-model';
 import type { AppErrorData } from '../../shared/errors';
+import { agoText } from '../../shared/sessions/collision-words';
 import { sessionIdentities, sessionLabel } from '../../shared/sessions/session-identity';
 
 /** What `sessions.collisions` says to do about a collision: hold it for a person, let it run and say so, or nothing. */
@@ -94,13 +95,7 @@ export function findCollision(question: CollisionQuestion): Collision | undefine
   return findCollisions(question)[0];
 }
 
-/** How long ago, for people: `12 s ago`, `3 min ago`, `2 h ago`. */
-export function agoText(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 60) return `${seconds} s ago`;
-  const minutes = Math.round(seconds / 60);
-  return minutes < 60 ? `${minutes} min ago` : `${Math.round(minutes / 60)} h ago`;
-}
+export { agoText };
 
 /** The card's line: "claude-code #2 would overwrite src/app.ts, changed by claude-code #1 12 s ago". */
 export function collisionLine(collision: Collision, displayPath: string, now: number): string {
@@ -148,9 +143,4 @@ export function collisionRefusal(
 /** The note a call that ran anyway carries ("warn"): what it overwrote. */
 export function collisionWarning(collision: Collision, displayPath: string, now: number): string {
   return `collision: ${collisionLine(collision, displayPath, now)} (sessions.collisions is "warn", so it ran)`;
-}
-
-/** A command's warning, after it ran: "overwrote src/app.ts, changed by claude-code #1 40 s ago". */
-export function commandCollisionLine(displayPath: string, otherLabel: string, changedAt: number, now: number): string {
-  return `overwrote ${displayPath}, changed by ${otherLabel} ${agoText(now - changedAt)}`;
 }

@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallCollision } from '../../shared/contract/call-collision-contract';
+import type { SessionHistory } from '../../shared/contract/sessions-contract';
 import { connectMcpClient, startServeFixture, type ServeFixture } from './test-support/gateway-fixture';
 
 let fixture: ServeFixture | undefined;
@@ -69,7 +70,7 @@ describe('a terminal command that overwrites another session’s change (two rea
       { transport: 'websocket', clientId: 'test', peer: 'page' },
     );
     if (!history.ok) throw new Error(history.error.message);
-    const entries = history.value.turns.flatMap((turn) => turn.entries);
+    const entries = (history.value as SessionHistory).turns.flatMap((turn) => turn.entries);
     const entry = entries.find((item) => item.kind === 'tool-call' && item.callId === call.callId);
     expect(entry).toMatchObject({ collisions: [{ displayPath: 'src/app.ts', otherLabel: 'claude-code #1' }] });
   });
