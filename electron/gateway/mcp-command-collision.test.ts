@@ -73,6 +73,9 @@ describe('a terminal command that overwrites another session’s change (two rea
     const entries = (history.value as SessionHistory).turns.flatMap((turn) => turn.entries);
     const entry = entries.find((item) => item.kind === 'tool-call' && item.callId === call.callId);
     expect(entry).toMatchObject({ collisions: [{ displayPath: 'src/app.ts', otherLabel: 'claude-code #1' }] });
+    // The session's card shows it on the command's row.
+    const card = served.running.core.sessions.list().find((session) => session.id === secondId);
+    expect(card?.recentCalls.find((brief) => brief.callId === call.callId)?.collisions).toEqual(call.collisions);
   });
 
   it('a command overwriting its own session’s file again carries no collision', async () => {

@@ -122,6 +122,7 @@ function brief(state: SessionState, call: CallState): ToolCallBrief {
     isOk: call.result?.result.ok ?? false,
     summary: describeCall(record.name, record.arguments),
     at: call.result?.at ?? record.at,
+    ...(call.result?.collisions === undefined ? {} : { collisions: call.result.collisions }),
   };
 }
 

@@ -72,6 +72,8 @@ export const toolCallBriefSchema = z.object({
   /** One line: the path, the command, the memory action. */
   summary: z.string(),
   at: z.string(),
+  /** Files a terminal command overwrote that another live session had just changed (its card warns). */
+  collisions: z.array(callCollisionSchema).optional(),
 });
 
 /** One session as the live list shows it. */
