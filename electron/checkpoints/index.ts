@@ -31,7 +31,7 @@ export { createRestoreHandlers } from './restore/restore-handlers';
 export type { RestoreCallName } from './restore/restore-handlers';
 export type { RestorePlan } from './restore/restore-plan';
 export type { RestoreGuard, RestoreService } from './restore/restore-service';
-export type { RecordingCheckpoints, WriteLedger, WriteRecorder } from './restore/restore-write-ledger';
+export type { LedgerView, RecordingCheckpoints, WriteLedger, WriteRecorder } from './restore/restore-write-ledger';
 export { checkpointStats } from './snapshot/checkpoint-stats';
 export type { KnownBlobs } from './snapshot/checkpoint-stats';
 export { directoryExclusion, fileExclusion, pathExclusion, secretPathReason } from './snapshot/exclusion-rules';

@@ -3,6 +3,7 @@ import type { CallEffect } from '../../shared/contract/sessions-contract';
 import type { Result } from '../../shared/result';
 import type { CheckpointApi, WriteRecorder } from '../checkpoints';
 import { commandEffects, fileToolEffects, maxRecordedEffects, readBefore } from './call-effects';
+import type { CommandChange } from './collision-guard';
 import { compareFileVersions, readFileVersions } from './command-effects';
 import type { PreparedCall } from '../tools';
 
@@ -18,6 +19,8 @@ export interface EffectSinks {
 export interface SettledEffects {
   readonly effects: readonly CallEffect[];
   readonly omitted: number;
+  /** A command's changed files (those recorded as its own), each with its identity before it ran. */
+  readonly changed?: readonly CommandChange[];
 }
 
 /** The watch on one call: `settle` runs after it (still under its locks) and records what it changed. */
@@ -53,7 +56,11 @@ export async function watchEffects(prepared: PreparedCall, actor: Actor, sinks: 
         else if (own.length > 0) sinks.engine?.noteWritten(own, actor);
         const mine = new Set(own);
         const recorded = found.filter((effect) => mine.has(effect.path));
-        return { effects: await commandEffects(recorded), omitted: Math.max(0, recorded.length - maxRecordedEffects) };
+        return {
+          effects: await commandEffects(recorded),
+          omitted: Math.max(0, recorded.length - maxRecordedEffects),
+          changed: recorded.map((effect) => ({ path: effect.path, before: before.get(effect.path) })),
+        };
       },
     };
   }

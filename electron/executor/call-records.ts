@@ -51,5 +51,6 @@ export function resultRecord(item: PipelineItem): SessionRecord {
       ? {}
       : { effects: item.effects.map((effect) => ({ ...effect })) }),
     ...(item.effectsOmitted === undefined || item.effectsOmitted === 0 ? {} : { effectsOmitted: item.effectsOmitted }),
+    ...(item.collisions === undefined || item.collisions.length === 0 ? {} : { collisions: [...item.collisions] }),
   };
 }

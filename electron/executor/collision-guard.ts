@@ -3,12 +3,13 @@ import path from 'node:path';
 import { createPatch } from 'diff';
 import type { ApprovalCollision } from '../../shared/contract/approvals-contract';
 import type { SessionSummary } from '../../shared/contract/sessions-contract';
-import type { CheckpointApi, StoredTreeEntry, WriteLedger } from '../checkpoints';
-import { readFileIdentity } from '../files/file-identity';
+import type { CallCollision } from '../../shared/contract/call-collision-contract';
+import type { CheckpointApi, LedgerView, StoredTreeEntry, WriteLedger } from '../checkpoints';
+import { readFileIdentity, type FileIdentity } from '../files/file-identity';
 import { isPathInside } from '../lib/path-rules';
 import type { Logger } from '../logging/logger';
 import type { SessionState } from '../sessions/session-state';
-import { findCollision, type Collision, type CollisionMode } from './collision-rule';
+import { findCollision, findCollisions, type Collision, type CollisionMode } from './collision-rule';
 
 /** What the guard is built from: the write ledger, the sessions, the settings in force, the checkpoint store (for the other session's earlier version). */
 export interface CollisionGuardOptions {
@@ -37,6 +38,24 @@ export interface CollisionGuard {
   check(sessionId: string, paths: readonly string[], roots: readonly string[]): Promise<FoundCollision | undefined>;
   /** The approval's collision: the line, and both changes as diffs (`proposed`: the text the call would write). */
   describe(found: FoundCollision, proposed: string | undefined): Promise<ApprovalCollision>;
+  /** The write ledger before a terminal command runs (undefined when `sessions.collisions` is "off"). */
+  ledgerBefore(): Promise<LedgerView | undefined>;
+  /**
+   * After a terminal command ran: the files it changed whose version before it (`before`: its
+   * identity then) was another live session's recent change, by the ledger as it was before it ran.
+   */
+  afterCommand(
+    sessionId: string,
+    ledger: LedgerView,
+    changed: readonly CommandChange[],
+    roots: readonly string[],
+  ): CallCollision[];
+}
+
+/** A file a command changed, with its identity before the command (undefined: it did not exist). */
+export interface CommandChange {
+  readonly path: string;
+  readonly before: FileIdentity | undefined;
 }
 
 /** Texts larger than this are not diffed on a card. */
@@ -96,15 +115,46 @@ function lastReads(state: SessionState | undefined): ReadonlyMap<string, number>
   return reads;
 }
 
+/** A command's collisions (see `CollisionGuard.afterCommand`), by the ledger as it was before the command ran. */
+function commandCollisions(
+  options: CollisionGuardOptions,
+  lastRead: ReadonlyMap<string, number>,
+  command: {
+    readonly sessionId: string;
+    readonly ledger: LedgerView;
+    readonly changed: readonly CommandChange[];
+    readonly roots: readonly string[];
+  },
+): CallCollision[] {
+  const collisions = findCollisions({
+    sessionId: command.sessionId,
+    writers: command.changed.map((change) => [change.path, command.ledger(change.path, change.before)] as const),
+    sessions: options.sessions.list(),
+    now: Date.now(),
+    windowMs: options.settings().collisionMs,
+    lastRead,
+  });
+  return collisions.map((collision) => ({
+    path: collision.path,
+    displayPath: displayPathOf(collision.path, command.roots),
+    otherSessionId: collision.otherSessionId,
+    otherLabel: collision.otherLabel,
+    changedAt: new Date(collision.changedAt).toISOString(),
+  }));
+}
+
+/** A session's loaded state, or undefined when it is not loaded. */
+function loadedState(options: CollisionGuardOptions, sessionId: string): SessionState | undefined {
+  try {
+    return options.sessions.stateOf(sessionId);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The guard over the ledger, the sessions and the settings in force. */
 export function createCollisionGuard(options: CollisionGuardOptions): CollisionGuard {
-  const stateOf = (sessionId: string): SessionState | undefined => {
-    try {
-      return options.sessions.stateOf(sessionId);
-    } catch {
-      return undefined;
-    }
-  };
+  const stateOf = (sessionId: string): SessionState | undefined => loadedState(options, sessionId);
 
   /** The other session's version of the file before its turn changed it, from that turn's checkpoint ('' when it did not exist). */
   async function theirBefore(collision: Collision): Promise<string | undefined> {
@@ -151,6 +201,11 @@ export function createCollisionGuard(options: CollisionGuardOptions): CollisionG
         ? undefined
         : { collision, mode: collisions, displayPath: displayPathOf(collision.path, roots) };
     },
+    async ledgerBefore() {
+      return options.settings().collisions === 'off' ? undefined : options.ledger.view();
+    },
+    afterCommand: (sessionId, ledger, changed, roots) =>
+      commandCollisions(options, lastReads(stateOf(sessionId)), { sessionId, ledger, changed, roots }),
     async describe(found, proposed) {
       const { collision, displayPath } = found;
       const [before, now] = await Promise.all([

@@ -1,5 +1,6 @@
 import type { Actor } from '../../shared/contract/actor-model';
 import type { AppErrorData } from '../../shared/errors';
+import { agoText } from '../../shared/sessions/collision-words';
 import { sessionIdentities, sessionLabel } from '../../shared/sessions/session-identity';
 
 /** What `sessions.collisions` says to do about a collision: hold it for a person, let it run and say so, or nothing. */
@@ -57,13 +58,14 @@ const liveStatuses: ReadonlySet<string> = new Set(['working', 'waiting-approval'
 const anyColourCount = 8;
 
 /**
- * The first file of a call that another live session changed in its current (open) turn, or
- * within the window, and that still holds that session's version. A file the same session wrote
- * last, one changed since by anyone else (the ledger no longer vouches for it), one whose writer
- * has ended or gone away, or one this session has read since that change is no collision.
+ * The files of a call that another live session changed in its current (open) turn, or within
+ * the window, and that still held that session's version, in call order. A file the same session
+ * wrote last, one changed since by anyone else (the ledger no longer vouches for it), one whose
+ * writer has ended or gone away, or one this session has read since that change is no collision.
  */
-export function findCollision(question: CollisionQuestion): Collision | undefined {
+export function findCollisions(question: CollisionQuestion): Collision[] {
   const byId = new Map(question.sessions.map((session) => [session.id, session]));
+  const found: Collision[] = [];
   for (const [path, writer] of question.writers) {
     if (writer === undefined || writer.actor.kind !== 'session') continue;
     const { actor } = writer;
@@ -76,25 +78,24 @@ export function findCollision(question: CollisionQuestion): Collision | undefine
     if ((question.lastRead?.get(path) ?? -Infinity) >= writer.at) continue;
     const identities = sessionIdentities(question.sessions, anyColourCount);
     const self = byId.get(question.sessionId);
-    return {
+    found.push({
       path,
       label: sessionLabel(self?.agent ?? 'this session', identities.get(question.sessionId)),
       otherSessionId: other.id,
       otherLabel: sessionLabel(other.agent, identities.get(other.id)),
       otherTurn: actor.turn,
       changedAt: writer.at,
-    };
+    });
   }
-  return undefined;
+  return found;
 }
 
-/** How long ago, for people: `12 s ago`, `3 min ago`, `2 h ago`. */
-export function agoText(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 60) return `${seconds} s ago`;
-  const minutes = Math.round(seconds / 60);
-  return minutes < 60 ? `${minutes} min ago` : `${Math.round(minutes / 60)} h ago`;
+/** The first collision of a call (see `findCollisions`). */
+export function findCollision(question: CollisionQuestion): Collision | undefined {
+  return findCollisions(question)[0];
 }
+
+export { agoText };
 
 /** The card's line: "claude-code #2 would overwrite src/app.ts, changed by claude-code #1 12 s ago". */
 export function collisionLine(collision: Collision, displayPath: string, now: number): string {

@@ -14,6 +14,7 @@
  * It rejects only for an unknown or closed session (`not_found`, `conflict`).
  * A call made outside a turn opens one (`beginTurn`), so every checkpoint has a turn.
  */
+import type { CallCollision } from '../../shared/contract/call-collision-contract';
 import type { CallCheckpoint, ToolDecision } from '../../shared/contract/sessions-contract';
 import type { Result } from '../../shared/result';
 
@@ -48,6 +49,8 @@ export interface ToolCallOutcome {
   readonly checkpoints: readonly CallCheckpoint[];
   /** Checkpoints that failed; the call still ran (design §4: checkpoint errors never fail a call). */
   readonly checkpointProblems: readonly string[];
+  /** Files a terminal command overwrote that another live session had just changed (`sessions.collisions` not "off"). */
+  readonly collisions?: readonly CallCollision[];
 }
 
 /** Runs agents' tool calls through validation, policy, checkpoints and the tools. */

@@ -1,5 +1,6 @@
 import type { AppErrorData } from '../../shared/errors';
 import { fail, type Result } from '../../shared/result';
+import type { CallCollision } from '../../shared/contract/call-collision-contract';
 import type { CallEffect } from '../../shared/contract/sessions-contract';
 import type { PreparedCall } from '../tools';
 import type { TouchedDirectory } from './checkpoint-gate';
@@ -24,6 +25,8 @@ export interface PipelineItem {
   /** The files it changed, as far as Vigil could see (its session log and summary show them). */
   effects?: readonly CallEffect[];
   effectsOmitted?: number;
+  /** Files a terminal command overwrote that another live session had just changed. */
+  collisions?: readonly CallCollision[];
 }
 
 /** A call as it enters the pipeline: nothing decided, nothing run. */
@@ -52,5 +55,6 @@ export function callOutcome(item: PipelineItem, turn: number): ToolCallOutcome {
     result: itemResult(item),
     checkpoints: item.checkpoints,
     checkpointProblems: item.problems,
+    ...(item.collisions === undefined || item.collisions.length === 0 ? {} : { collisions: item.collisions }),
   };
 }

@@ -4,8 +4,10 @@ import { AppError, isAppError } from '../../shared/errors';
 import { fail, ok, toErrorData } from '../../shared/result';
 import { parseToolArguments } from '../../shared/tools/parse-tool-arguments';
 import type { Actor } from '../../shared/contract/actor-model';
-import type { CheckpointApi, WriteRecorder } from '../checkpoints';
+import type { CallCollision } from '../../shared/contract/call-collision-contract';
+import type { CheckpointApi, LedgerView, WriteRecorder } from '../checkpoints';
 import type { EventHub } from '../lib/event-hub';
+import { isPathInside } from '../lib/path-rules';
 import type { Logger } from '../logging/logger';
 import type { ApprovalService } from '../policy/approval-service';
 import type { PolicyEngine } from '../policy/policy-engine';
@@ -14,7 +16,7 @@ import type { CoverageLimits, ExecutionSession, ToolAdapter } from '../tools';
 import { unwatched, watchEffects } from './call-effect-watch';
 import { callRecord, resultRecord } from './call-records';
 import { CheckpointGate } from './checkpoint-gate';
-import type { CollisionGuard } from './collision-guard';
+import type { CollisionGuard, CommandChange } from './collision-guard';
 import { decideCall } from './decide-call';
 import { defaultCheckpointLimits, executionSession, validateBatch } from './execution-session';
 import type { ExecuteOptions, ToolCallOutcome, ToolCallRequest, ToolExecutor } from './executor-types';
@@ -144,6 +146,30 @@ async function finish(pipeline: Pipeline, item: PipelineItem, session: Execution
   await pipeline.options.sessions.record(session.id, [resultRecord(item)]);
 }
 
+/** The files a command overwrote that another live session had just changed, each with the command's checkpoint that holds their version. */
+function commandCollisions(
+  pipeline: Pipeline,
+  item: PipelineItem,
+  session: ExecutionSession,
+  ledger: LedgerView,
+  changed: readonly CommandChange[],
+): CallCollision[] | undefined {
+  const found = pipeline.options.collisions?.afterCommand(session.id, ledger, changed, session.roots) ?? [];
+  if (found.length === 0) return undefined;
+  pipeline.options.logger.warn('a terminal command overwrote another session’s recent change', {
+    tool: item.request.name,
+    files: found.map((collision) => collision.displayPath),
+  });
+  return found.map((collision) => {
+    const held = item.checkpoints
+      .filter((taken) => taken.checkpointId !== undefined && isPathInside(collision.path, taken.directory))
+      .sort((left, right) => right.directory.length - left.directory.length)[0];
+    return held?.checkpointId === undefined
+      ? collision
+      : { ...collision, checkpoint: { directory: held.directory, checkpointId: held.checkpointId } };
+  });
+}
+
 /** Stage 5: runs one allowed call under its locks, watching what it changes, then records its result. */
 async function runCall(pipeline: Pipeline, item: PipelineItem, session: ExecutionSession): Promise<void> {
   const prepared = item.prepared;
@@ -164,6 +190,9 @@ async function runCall(pipeline: Pipeline, item: PipelineItem, session: Executio
     options.logger.error('could not read what a call is about to change', { ...log, error });
     return unwatched;
   });
+  // The ledger before a command runs: its own writes are not mistaken for the other session's.
+  const ledgerBefore =
+    prepared.observe === undefined ? undefined : await options.collisions?.ledgerBefore().catch(() => undefined);
   const started = performance.now();
   try {
     item.result = ok(await prepared.run({ signal: pipeline.shutdown }));
@@ -177,6 +206,8 @@ async function runCall(pipeline: Pipeline, item: PipelineItem, session: Executio
       (found) => {
         item.effects = found.effects;
         item.effectsOmitted = found.omitted;
+        if (ledgerBefore !== undefined && found.changed !== undefined)
+          item.collisions = commandCollisions(pipeline, item, session, ledgerBefore, found.changed);
       },
       (error: unknown) => options.logger.error('could not record what a call changed', { ...log, error }),
     );

@@ -63,6 +63,7 @@ function describeOutcome(outcome: ToolCallOutcome): Record<string, unknown> {
     // Part of the MCP result the agent reads: no `reason` key without a reason.
     ...(outcome.reason === undefined ? {} : { reason: outcome.reason }),
     checkpoints: outcome.checkpoints,
+    ...(outcome.collisions === undefined ? {} : { collisions: outcome.collisions }),
     ...(outcome.result.ok ? {} : { error: outcome.result.error }),
   };
 }

@@ -7,6 +7,7 @@ import {
   sessionIdSchema,
   toolDecisionSchema,
 } from '../../shared/contract/sessions-contract';
+import { callCollisionSchema } from '../../shared/contract/call-collision-contract';
 import { resultSchema } from '../../shared/contract/wire';
 
 /**
@@ -71,6 +72,8 @@ export const sessionRecordSchema = z.discriminatedUnion('type', [
     /** The files the call changed (absolute paths), as far as Vigil could see; at most 200, `effectsOmitted` more. */
     effects: z.array(callEffectSchema).optional(),
     effectsOmitted: z.number().int().nonnegative().optional(),
+    /** Files a terminal command overwrote that another live session had just changed. */
+    collisions: z.array(callCollisionSchema).optional(),
   }),
   z.object({ type: z.literal('turn-ended'), at, turn }),
   rewindRecordSchema.extend({ type: z.literal('rewound') }),

@@ -122,6 +122,7 @@ function brief(state: SessionState, call: CallState): ToolCallBrief {
     isOk: call.result?.result.ok ?? false,
     summary: describeCall(record.name, record.arguments),
     at: call.result?.at ?? record.at,
+    ...(call.result?.collisions === undefined ? {} : { collisions: call.result.collisions }),
   };
 }
 
@@ -235,6 +236,7 @@ export function historyCall(call: CallState): HistoryToolCall {
     isInterrupted: result === undefined,
     effects: result?.effects,
     effectsOmitted: result?.effectsOmitted,
+    collisions: result?.collisions,
   };
 }
 

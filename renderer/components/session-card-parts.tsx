@@ -2,6 +2,7 @@ import type { Approval } from '../../shared/contract/approvals-contract';
 import type { PendingToolCall } from '../../shared/contract/pending-call-contract';
 import type { SessionFile, ToolCallBrief } from '../../shared/contract/sessions-contract';
 import { maskSecretValues } from '../../shared/secrets/mask-secret-values';
+import { commandCollisionLine } from '../../shared/sessions/collision-words';
 import { escapeControls } from '../../shared/text/control-characters';
 import { formatClock, plural, relativeTo } from '../model/format';
 
@@ -70,6 +71,11 @@ export function SessionCalls({
             <span className="badge" data-kind={outcomeOf(call)}>
               {outcomeOf(call)}
             </span>
+            {call.collisions?.map((collision) => (
+              <span key={collision.path} className="session-call-warning" data-testid="session-call-collision">
+                {escapeControls(commandCollisionLine(collision, Date.parse(call.at)))}
+              </span>
+            ))}
           </li>
         );
       })}

@@ -192,4 +192,34 @@ describe('SessionCard', () => {
     expect(screen.queryByTestId('session-pending-call')).toBeNull();
     expect(screen.getAllByTestId('session-call')).toHaveLength(1);
   });
+
+  it("warns on a terminal command's row that it overwrote another session's recent change, naming the file and the session", () => {
+    card(
+      summary('working', {
+        recentCalls: [
+          {
+            callId: 'c2',
+            name: 'terminal',
+            turn: 3,
+            decision: 'allowed',
+            isOk: true,
+            summary: 'sed -i s/a/b/ src/app.ts',
+            at: '2026-05-01T11:00:40Z',
+            collisions: [
+              {
+                path: '/w/src/app.ts',
+                displayPath: 'src/app.ts',
+                otherSessionId: 'ses_other',
+                otherLabel: 'claude-code #1',
+                changedAt: '2026-05-01T11:00:00Z',
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(screen.getByTestId('session-call-collision').textContent).toBe(
+      'overwrote src/app.ts, changed by claude-code #1 40 s ago',
+    );
+  });
 });

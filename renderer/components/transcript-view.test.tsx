@@ -1,4 +1,4 @@
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HistoryToolCall, SessionHistory, SessionSummary } from '../../shared/contract/sessions-contract';
 import { TranscriptView } from './transcript-view';
@@ -56,5 +56,58 @@ describe('TranscriptView', () => {
       />,
     );
     expect(screen.queryByTestId('checkpoint-not-covered')).toBeNull();
+  });
+
+  it("names a command's collision on its row; its button restores their version of that file from the command's checkpoint", () => {
+    const restored: string[] = [];
+    render(
+      <TranscriptView
+        history={historyWith({
+          ...call,
+          collisions: [
+            {
+              path: '/ws/src/app.ts',
+              displayPath: 'src/app.ts',
+              otherSessionId: 'ses_a',
+              otherLabel: 'claude-code #1',
+              changedAt: '2026-01-01T00:00:00Z',
+              checkpoint: { directory: '/ws', checkpointId: 'c'.repeat(40) },
+            },
+          ],
+        })}
+        onRewind={() => undefined}
+        onOpenCheckpoint={() => undefined}
+        onRestoreTheirs={(dir, id, file) => restored.push(`${dir} ${id} ${file}`)}
+      />,
+    );
+    expect(screen.getByTestId('call-collision').textContent).toContain(
+      'Collision: overwrote src/app.ts, changed by claude-code #1 1 s ago',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Restore their version' }));
+    expect(restored).toEqual([`/ws ${'c'.repeat(40)} src/app.ts`]);
+  });
+
+  it('offers no restore when no checkpoint holds their version', () => {
+    render(
+      <TranscriptView
+        history={historyWith({
+          ...call,
+          collisions: [
+            {
+              path: '/ws/src/app.ts',
+              displayPath: 'src/app.ts',
+              otherSessionId: 'ses_a',
+              otherLabel: 'claude-code #1',
+              changedAt: '2026-01-01T00:00:00Z',
+            },
+          ],
+        })}
+        onRewind={() => undefined}
+        onOpenCheckpoint={() => undefined}
+        onRestoreTheirs={() => undefined}
+      />,
+    );
+    expect(screen.getByTestId('call-collision')).toBeTruthy();
+    expect(screen.queryByTestId('restore-theirs')).toBeNull();
   });
 });

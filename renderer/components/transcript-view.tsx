@@ -4,13 +4,16 @@ import { baseName, formatClock, shortId } from '../model/format';
 import { summarizeArguments } from '../model/tool-call-summary';
 import { changesWords, turnChanges } from '../../shared/sessions/turn-changes';
 import { escapeControls } from '../../shared/text/control-characters';
+import { CallCollisionNotes, type RestoreTheirs } from './call-collision-notes';
 
 function ToolCallEntry({
   call,
   onOpenCheckpoint,
+  onRestoreTheirs,
 }: {
   readonly call: HistoryToolCall;
   readonly onOpenCheckpoint: (dir: string, id: string) => void;
+  readonly onRestoreTheirs?: RestoreTheirs | undefined;
 }) {
   const ran = call.decision === 'allowed' || call.decision === 'asked-allowed';
   return (
@@ -32,6 +35,13 @@ function ToolCallEntry({
       </div>
       {call.reason !== undefined && (
         <div className="transcript-note">{escapeControls(maskSecretValues(call.reason), { keepLineBreaks: true })}</div>
+      )}
+      {call.collisions !== undefined && (
+        <CallCollisionNotes
+          collisions={call.collisions}
+          ranAt={Date.parse(call.at)}
+          onRestoreTheirs={onRestoreTheirs}
+        />
       )}
       {!call.result.ok && (
         <div className="transcript-error">
@@ -98,10 +108,12 @@ function TurnBlock({
   turn,
   onRewind,
   onOpenCheckpoint,
+  onRestoreTheirs,
 }: {
   readonly turn: HistoryTurn;
   readonly onRewind: (turn: number) => void;
   readonly onOpenCheckpoint: (dir: string, id: string) => void;
+  readonly onRestoreTheirs?: RestoreTheirs | undefined;
 }) {
   return (
     <section
@@ -144,7 +156,12 @@ function TurnBlock({
               </span>
             </li>
           ) : (
-            <ToolCallEntry key={entry.callId} call={entry} onOpenCheckpoint={onOpenCheckpoint} />
+            <ToolCallEntry
+              key={entry.callId}
+              call={entry}
+              onOpenCheckpoint={onOpenCheckpoint}
+              onRestoreTheirs={onRestoreTheirs}
+            />
           ),
         )}
         {turn.entries.length === 0 && <li className="subtle">Nothing yet in this turn.</li>}
@@ -158,17 +175,26 @@ export function TranscriptView({
   history,
   onRewind,
   onOpenCheckpoint,
+  onRestoreTheirs,
 }: {
   readonly history: SessionHistory;
   readonly onRewind: (turn: number) => void;
   readonly onOpenCheckpoint: (dir: string, id: string) => void;
+  /** Restores the other session's version of a file a terminal command overwrote (its row's collision). */
+  readonly onRestoreTheirs?: RestoreTheirs | undefined;
 }) {
   if (history.turns.length === 0)
     return <p className="muted">No turns yet: the agent has connected and done nothing so far.</p>;
   return (
     <div className="transcript" data-testid="transcript" data-turns={history.turns.length}>
       {history.turns.map((turn) => (
-        <TurnBlock key={turn.turn} turn={turn} onRewind={onRewind} onOpenCheckpoint={onOpenCheckpoint} />
+        <TurnBlock
+          key={turn.turn}
+          turn={turn}
+          onRewind={onRewind}
+          onOpenCheckpoint={onOpenCheckpoint}
+          onRestoreTheirs={onRestoreTheirs}
+        />
       ))}
     </div>
   );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { actorSchema } from './actor-contract';
+import { callCollisionSchema } from './call-collision-contract';
 import { pendingToolCallSchema } from './pending-call-contract';
 import { defineCalls, defineEvents } from './define';
 import { resultSchema } from './wire';
@@ -71,6 +72,8 @@ export const toolCallBriefSchema = z.object({
   /** One line: the path, the command, the memory action. */
   summary: z.string(),
   at: z.string(),
+  /** Files a terminal command overwrote that another live session had just changed (its card warns). */
+  collisions: z.array(callCollisionSchema).optional(),
 });
 
 /** One session as the live list shows it. */
@@ -153,6 +156,8 @@ export const historyToolCallSchema = z.object({
   /** The files it changed (a command's as found by comparing before and after; at most 200, `effectsOmitted` more). */
   effects: z.array(callEffectSchema).optional(),
   effectsOmitted: z.number().int().nonnegative().optional(),
+  /** Files a terminal command overwrote that another live session had just changed (`sessions.collisions`). */
+  collisions: z.array(callCollisionSchema).optional(),
 });
 
 /** One entry of a turn: a message or a tool call. */

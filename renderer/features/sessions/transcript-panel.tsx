@@ -13,6 +13,7 @@ export function TranscriptPanel({ session }: { readonly session: SessionSummary 
   const navigate = useAppStore((state) => state.navigate);
   const openTranscript = useAppStore((state) => state.openTranscript);
   const planRewind = useAppStore((state) => state.planRewind);
+  const planRestoreOf = useAppStore((state) => state.planRestoreOf);
   const identities = useAppStore(selectSessionIdentities);
   const name = escapeControls(sessionLabel(session.agent, identities.get(session.id)));
   return (
@@ -46,6 +47,11 @@ export function TranscriptPanel({ session }: { readonly session: SessionSummary 
             history={transcript.history}
             onRewind={(turn) => void planRewind(session.id, turn)}
             onOpenCheckpoint={(dir, id) => navigate({ screen: 'timeline', dir, checkpointId: id })}
+            onRestoreTheirs={(dir, id, file) => {
+              // The restore plan (with its preview and undo) shows on the timeline of that checkpoint.
+              navigate({ screen: 'timeline', dir, checkpointId: id });
+              void planRestoreOf(dir, id, [file]);
+            }}
           />
         )}
       </div>
