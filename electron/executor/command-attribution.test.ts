@@ -117,6 +117,25 @@ describe("a terminal command's effects are the session's", () => {
           },
         ],
         callCount: 1,
+        // The turn's own changeset: a command's deletions count files without lines (partly counted).
+        effects: [
+          {
+            path: path.join(harness.workspace, 'legacy/a.txt'),
+            change: 'deleted',
+            added: 0,
+            removed: 0,
+            isPartlyCounted: true,
+          },
+          {
+            path: path.join(harness.workspace, 'legacy/deep/b.txt'),
+            change: 'deleted',
+            added: 0,
+            removed: 0,
+            isPartlyCounted: true,
+          },
+          { path: path.join(harness.workspace, 'made.txt'), change: 'created', added: 3, removed: 0 },
+        ],
+        effectsOmitted: 0,
       },
     ]);
   });
