@@ -24,9 +24,16 @@ async function openCheckpoint(page: Page, id: string): Promise<Locator> {
 }
 
 async function centre(locator: Locator): Promise<{ x: number; y: number }> {
-  // A live comparison may draw the rows again meanwhile: wait for the row as it is now.
+  // A live comparison may draw the rows again meanwhile, and the virtualized list may still be
+  // settling its scroll as it measures rows: wait until the row stays put between two looks.
   await locator.waitFor({ state: 'visible' });
-  const box = await locator.boundingBox();
+  let box = await locator.boundingBox();
+  for (let look = 0; look < 50; look += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const again = await locator.boundingBox();
+    if (box !== null && again !== null && again.x === box.x && again.y === box.y) break;
+    box = again;
+  }
   if (box === null) throw new Error('not on screen');
   return { x: box.x + Math.min(60, box.width / 2), y: box.y + box.height / 2 };
 }
