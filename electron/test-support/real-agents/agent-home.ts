@@ -24,6 +24,8 @@ export function claudeEnvironment(places: {
   return {
     HOME: places.home,
     VIGIL_HOME: places.vigilHome,
+    // The test's own core serves the hooks; one started by a hook after the test stopped it would outlive the test.
+    VIGIL_NO_CORE: '1',
     ANTHROPIC_BASE_URL: places.modelUrl,
     ANTHROPIC_API_KEY: 'dummy',
     DISABLE_AUTOUPDATER: '1',
@@ -44,6 +46,8 @@ export function geminiEnvironment(places: {
   return {
     HOME: places.home,
     VIGIL_HOME: places.vigilHome,
+    // The test's own core serves the hooks; one started by a hook after the test stopped it would outlive the test.
+    VIGIL_NO_CORE: '1',
     GOOGLE_GEMINI_BASE_URL: places.modelUrl,
     GEMINI_API_KEY: 'dummy',
     GEMINI_CLI_NO_RELAUNCH: 'true',
@@ -82,5 +86,11 @@ export async function prepareCodexHome(home: string, modelUrl: string): Promise<
 
 /** The environment Codex CLI needs to run offline against the scripted model (its provider is in config.toml). */
 export function codexEnvironment(places: { readonly home: string; readonly vigilHome: string }): NodeJS.ProcessEnv {
-  return { HOME: places.home, CODEX_HOME: path.join(places.home, '.codex'), VIGIL_HOME: places.vigilHome };
+  // VIGIL_NO_CORE: the test's own core serves Vigil's MCP server; none is started that would outlive the test.
+  return {
+    HOME: places.home,
+    CODEX_HOME: path.join(places.home, '.codex'),
+    VIGIL_HOME: places.vigilHome,
+    VIGIL_NO_CORE: '1',
+  };
 }
