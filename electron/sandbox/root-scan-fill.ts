@@ -13,17 +13,42 @@ export interface FilledFolder {
 
 const settingNames = agentSettings.map((entry) => entry.name);
 
-/** GNU find's arguments: every folder with its times, and each entry that counts, in one pass (in C, no stat where the name decides). */
-function findArgs(root: string): string[] {
+/**
+ * find's clauses for the entries that count, each printed as one NUL-ended record: a `.git`
+ * (`Gd`/`Gf`), a git directory's `HEAD` (`H`), a file with more than one link (`L` with device,
+ * inode and count) and an agent's settings (`S`). Read back by `addEntryRecord`.
+ */
+export function entryClauses(): string[] {
   const names = settingNames.flatMap((name, index) => (index === 0 ? ['-name', name] : ['-o', '-name', name]));
   return [
-    root,
-    ...['(', '-path', '*/.git/objects', '-prune', ')', '-o'],
-    ...['(', '-type', 'd', '-printf', 'D%T@ %C@ %p\\0', ')', ','],
     ...['(', '-name', '.git', '-printf', 'G%y %p\\0', ')', ','],
     ...['(', '-name', 'HEAD', '-type', 'f', '-printf', 'H %p\\0', ')', ','],
     ...['(', '-type', 'f', '-links', '+1', '-printf', 'L%D:%i:%n %p\\0', ')', ','],
     ...['(', '(', ...names, ')', '-printf', 'S %p\\0', ')'],
+  ];
+}
+
+/** Adds one record printed by `entryClauses` to `listing` (other records are left alone). */
+export function addEntryRecord(listing: RootListing, record: string): void {
+  const space = record.indexOf(' ');
+  const head = record.slice(0, space);
+  const file = record.slice(space + 1);
+  if (head.startsWith('G')) listing.dotGits.push({ path: file, isFolder: head === 'Gd' });
+  else if (head === 'H') listing.heads.push(file);
+  else if (head === 'S') listing.settings.push(file);
+  else if (head.startsWith('L')) {
+    const [device, inode, links] = head.slice(1).split(':');
+    listing.links.push({ key: `${device}:${inode}`, count: Number(links), path: file });
+  }
+}
+
+/** GNU find's arguments: every folder with its times, and each entry that counts, in one pass (in C, no stat where the name decides). */
+function findArgs(root: string): string[] {
+  return [
+    root,
+    ...['(', '-path', '*/.git/objects', '-prune', ')', '-o'],
+    ...['(', '-type', 'd', '-printf', 'D%T@ %C@ %p\\0', ')', ','],
+    ...entryClauses(),
   ];
 }
 
@@ -55,16 +80,9 @@ function parse(output: string, root: string): Map<string, FilledFolder> {
   }
   for (const folder of folders.keys()) if (folder !== root) folders.get(path.dirname(folder))?.subfolders.push(folder);
   for (const record of records) {
-    const space = record.indexOf(' ');
-    const head = record.slice(0, space);
-    const file = record.slice(space + 1);
-    if (head.startsWith('G')) folderOf(folders, file)?.dotGits.push({ path: file, isFolder: head === 'Gd' });
-    else if (head === 'H') folderOf(folders, file)?.heads.push(file);
-    else if (head === 'S') folderOf(folders, file)?.settings.push(file);
-    else if (head.startsWith('L')) {
-      const [device, inode, links] = head.slice(1).split(':');
-      folderOf(folders, file)?.links.push({ key: `${device}:${inode}`, count: Number(links), path: file });
-    }
+    if (record.startsWith('D')) continue;
+    const listing = folderOf(folders, record.slice(record.indexOf(' ') + 1));
+    if (listing !== undefined) addEntryRecord(listing, record);
   }
   return folders;
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { isPathInside } from '../lib/path-rules';
 import { agentSettings, gitDirOf, isGitDirectory } from '../workspace/code-locations';
 import type { RootListing, RootScanCache } from './root-scan-cache';
+import { addEntryRecord, entryClauses } from './root-scan-fill';
 
 /** What one look through the workspace roots found that the sandbox must keep read-only. */
 export interface RootScan {
@@ -23,30 +24,7 @@ const settingNames = agentSettings.map((entry) => entry.name);
 
 /** GNU find lists everything in one pass over each root (fast, in C); its output is NUL-separated records. */
 function findArgs(root: string): string[] {
-  const names = settingNames.flatMap((name, index) => (index === 0 ? ['-name', name] : ['-o', '-name', name]));
-  return [
-    root,
-    ...['(', '-path', '*/.git/objects', '-prune', ')', '-o'],
-    ...[
-      '(',
-      '-name',
-      '.git',
-      '-printf',
-      'G%y %p\\0',
-      ')',
-      ',',
-      '(',
-      '-name',
-      'HEAD',
-      '-type',
-      'f',
-      '-printf',
-      'H %p\\0',
-      ')',
-    ],
-    ...[',', '(', '-type', 'f', '-links', '+1', '-printf', 'L%D:%i:%n %p\\0', ')'],
-    ...[',', '(', '(', ...names, ')', '-printf', 'S %p\\0', ')'],
-  ];
+  return [root, ...['(', '-path', '*/.git/objects', '-prune', ')', '-o'], ...entryClauses()];
 }
 
 /** What find listed; undefined when it could not run (then the Node walk looks instead). */
@@ -60,19 +38,7 @@ function runFind(root: string): Promise<string | undefined> {
 }
 
 function parseFind(output: string, found: Found): void {
-  for (const record of output.split('\0')) {
-    if (record === '') continue;
-    const space = record.indexOf(' ');
-    const head = record.slice(0, space);
-    const file = record.slice(space + 1);
-    if (head.startsWith('G')) found.dotGits.push({ path: file, isFolder: head === 'Gd' });
-    else if (head === 'H') found.heads.push(file);
-    else if (head === 'S') found.settings.push(file);
-    else if (head.startsWith('L')) {
-      const [device, inode, links] = head.slice(1).split(':');
-      found.links.push({ key: `${device}:${inode}`, count: Number(links), path: file });
-    }
-  }
+  for (const record of output.split('\0')) if (record !== '') addEntryRecord(found, record);
 }
 
 /** The same look in Node, where GNU find is not there (macOS, Windows): slower, the same findings. */
