@@ -3,7 +3,7 @@ import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
 import { withoutCredential } from '../../shared/ui-credential';
-import { isProcessAlive } from '../process/is-process-alive';
+import { isProcessGone } from '../process/stop-process';
 
 /** What `serve.json` records about a running server (mode 0600: it holds the CLI's credential, which cannot approve; `url` is the address without any credential). */
 export const serveInfoSchema = z.object({
@@ -34,7 +34,7 @@ export async function readServeInfo(file: string): Promise<ServeInfo | undefined
 /** Reads `serve.json` and returns it only when its server process is alive. */
 export async function readLiveServeInfo(file: string): Promise<ServeInfo | undefined> {
   const info = await readServeInfo(file);
-  return info !== undefined && isProcessAlive(info.pid) ? info : undefined;
+  return info !== undefined && !(await isProcessGone(info.pid)) ? info : undefined;
 }
 
 async function writeTemp(file: string, info: ServeInfo): Promise<string> {
@@ -65,7 +65,8 @@ export async function claimServeInfo(
       await unlink(temp).catch(() => undefined);
     }
     const existing = await readServeInfo(file);
-    if (existing !== undefined && isProcessAlive(existing.pid) && existing.pid !== process.pid) {
+    // A zombie (exited, not yet reaped: an orphaned core in a container) holds nothing: it is stale.
+    if (existing !== undefined && existing.pid !== process.pid && !(await isProcessGone(existing.pid))) {
       // A background core gives way to the app and `vigil serve`: stopped, it releases serve.json.
       if (takeOver !== undefined && (await takeOver(existing))) continue;
       throw new AppError(
@@ -84,7 +85,12 @@ export async function claimServeInfo(
       continue;
     }
     const moved = await readServeInfo(aside);
-    if (moved !== undefined && existing !== undefined && moved.token !== existing.token && isProcessAlive(moved.pid)) {
+    if (
+      moved !== undefined &&
+      existing !== undefined &&
+      moved.token !== existing.token &&
+      !(await isProcessGone(moved.pid))
+    ) {
       await link(aside, file).catch(() => undefined);
     }
     await unlink(aside).catch(() => undefined);

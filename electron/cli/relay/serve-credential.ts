@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { isProcessAlive } from '../../process/is-process-alive';
+import { isProcessGone } from '../../process/stop-process';
 
 /**
  * The one place the CLI reads the resident core's address and credential from serve.json (read
@@ -61,7 +61,8 @@ export async function readServeCredential(file: string): Promise<CredentialLooku
   const isBackground = background === true;
   if (typeof pid !== 'number' || typeof token !== 'string' || token === '')
     return { kind: 'unusable', reason: `${file} does not name a pid and a token` };
-  if (!isProcessAlive(pid))
+  // A zombie (exited, not yet reaped: an orphaned core in a container) is as stale as a dead pid.
+  if (await isProcessGone(pid))
     return {
       kind: 'unusable',
       reason: `${file} names pid ${pid}, which is not running (a core that stopped without cleaning up)`,
