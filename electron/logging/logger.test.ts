@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
@@ -26,6 +26,22 @@ describe('createFileLogger', () => {
     expect(lines[0]).toMatchObject({ home: '/data', pid: process.pid });
     expect((lines[1]?.['error'] as { stack: string }).stack).toContain('Error: boom');
     if (process.platform !== 'win32') expect((await stat(path.join(temp.dir, 'logs'))).mode & 0o777).toBe(0o700);
+  });
+
+  it('a file where the log folder should be turns the log off with one warning naming it; logging and flush still work', async () => {
+    const temp = await makeTempDir('vigil-logger-');
+    cleanup = temp.remove;
+    const directory = path.join(temp.dir, 'logs');
+    await writeFile(directory, 'not a folder');
+    const echoed: string[] = [];
+    const logger = createFileLogger({ directory, echo: { level: 'error', write: (line) => echoed.push(line) } });
+    logger.info('first');
+    logger.info('second');
+    await expect(logger.flush()).resolves.toBeUndefined();
+    expect(echoed).toEqual([
+      `vigil: warn: the log is off for this run: ${directory} (or a folder above it) is a file, not a folder. Move that file aside (or fix its permissions) so Vigil can keep its logs there.\n`,
+    ]);
+    expect(await readFile(directory, 'utf8')).toBe('not a folder');
   });
 
   it('masks values that look like secrets in the message and in every field, nested ones included', async () => {

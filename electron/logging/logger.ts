@@ -43,12 +43,22 @@ function serializeField(value: unknown, depth = 0): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, serializeField(item, depth + 1)]));
 }
 
-/** A JSON-lines logger with size-based rotation, secret-looking values masked; writes are queued, never synchronous. */
+/** Why the log folder cannot be used, and what to do about it. */
+function logFolderProblem(directory: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const what =
+    code === 'EEXIST' || code === 'ENOTDIR'
+      ? `${directory} (or a folder above it) is a file, not a folder`
+      : `${directory} cannot be created (${code ?? String(error)})`;
+  return `the log is off for this run: ${what}. Move that file aside (or fix its permissions) so Vigil can keep its logs there.`;
+}
+
 /** A log line as it is echoed to a terminal (`vigil: warn: …`), secrets masked. */
 export function echoLine(level: LogLevel, message: string): string {
   return `vigil: ${level}: ${maskSecretValues(message)}`;
 }
 
+/** A JSON-lines logger with size-based rotation, secret-looking values masked; writes are queued, never synchronous. */
 export function createFileLogger(options: FileLoggerOptions): Logger {
   const fileName = options.fileName ?? 'vigil.log';
   const filePath = path.join(options.directory, fileName);
@@ -57,7 +67,15 @@ export function createFileLogger(options: FileLoggerOptions): Logger {
   // Check the size every so many bytes, not on every line; small limits are checked more often,
   // so no file grows far past `maxBytes`.
   const checkEvery = Math.max(1, Math.min(64 * 1024, Math.floor(maxBytes / 8)));
-  let queue: Promise<void> = mkdir(options.directory, { recursive: true, mode: 0o700 }).then(() => undefined);
+  // A log folder that cannot be made (a file in its place, no permission) turns the file log off,
+  // said once where the echo goes: the command itself still runs.
+  let queue: Promise<void> = mkdir(options.directory, { recursive: true, mode: 0o700 }).then(
+    () => undefined,
+    (error: unknown) => {
+      // Lines queued after this fail to append, and each is dropped by its step's catch below.
+      options.echo?.write(`${echoLine('warn', logFolderProblem(options.directory, error))}\n`);
+    },
+  );
   let bytesSinceCheck = Number.POSITIVE_INFINITY;
 
   async function rotateIfNeeded(): Promise<void> {

@@ -103,7 +103,7 @@ async function step(attempt: Attempt): Promise<ServeCredential | { readonly fail
   try {
     attempt.started = await spawnCore(attempt.home, attempt.env);
   } catch (error) {
-    return { failure: `it could not be started (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+    return { failure: `it could not be started (${error instanceof Error ? error.message : String(error)})` };
   }
   return undefined;
 }
