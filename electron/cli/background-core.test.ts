@@ -1,4 +1,4 @@
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../process/is-process-alive';
@@ -153,6 +153,24 @@ describe('a background core that commands start for themselves', () => {
     const log = await readFile(path.join(w.home, 'logs/vigil.log'), 'utf8');
     expect(log).toMatch(new RegExp(`"pid":${String(pid)},"message":"background core stopping","reason":"idle"`));
   });
+
+  it(
+    'exits by itself when its serve.json is gone (its data folder deleted under it), saying why in its log',
+    { timeout: 300_000 },
+    async () => {
+      const w = await workspace('displaced');
+      const run = await w.vigil(['checkpoint', w.project]);
+      expect([run.code, run.stderr]).toEqual([0, '']);
+      const info = await w.serveJson();
+      expect(info?.background).toBe(true);
+      await rm(path.join(w.home, 'serve.json'));
+      expect(await waitForExit(info?.pid ?? 0, 120_000)).toBe(true);
+      const log = await readFile(path.join(w.home, 'logs/vigil.log'), 'utf8');
+      expect(log).toContain(
+        `"pid":${String(info?.pid)},"message":"background core stopping","reason":"${path.join(w.home, 'serve.json')} is gone"`,
+      );
+    },
+  );
 
   it(
     'a core that is not ready in time leaves the command working in-process, with one line saying so',

@@ -1,3 +1,4 @@
+import { access } from 'node:fs/promises';
 import { AppError } from '../../shared/errors';
 import { readConfigSection } from '../config/config-file';
 import { coreConfigSchema } from '../core/core-config';
@@ -7,7 +8,7 @@ import { ensureVigilHome } from '../lib/vigil-home';
 import type { Logger } from '../logging/logger';
 import { createToken } from './auth';
 import { serveCore } from './serve-core';
-import { claimServeInfo, releaseServeInfo } from './serve-info';
+import { claimServeInfo, readServeInfo, releaseServeInfo } from './serve-info';
 
 /** Options of a background core (`vigil core run`). */
 export interface BackgroundCoreOptions {
@@ -22,6 +23,8 @@ export interface RunningBackgroundCore {
   readonly idleMinutes: number;
   /** Resolves when it has been without a client for `idleMinutes`. */
   readonly idle: Promise<void>;
+  /** Resolves, with why, when serve.json no longer names this core: deleted (with its data folder, say), or another core's. */
+  readonly displaced: Promise<string>;
   /** Stops serving (calls being answered get a few seconds to finish), disposes the core, releases serve.json. */
   close(): Promise<void>;
 }
@@ -69,6 +72,33 @@ function idleClock(ms: number): {
   };
 }
 
+/** How often a background core checks that serve.json still names it. */
+const displacedCheckMs = 5_000;
+
+/**
+ * A clock that resolves once serve.json no longer names this process: a data folder deleted under a
+ * running core (whose store it would otherwise keep writing into nowhere), or serve.json taken by
+ * another core. A serve.json that names this pid with another token is left to the commands, which
+ * replace such a core themselves, saying so.
+ */
+function displacedClock(file: string): { readonly displaced: Promise<string>; readonly stop: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const displaced = new Promise<string>((resolve) => {
+    const check = async (): Promise<void> => {
+      const exists = await access(file).then(
+        () => true,
+        () => false,
+      );
+      const info = exists ? await readServeInfo(file) : undefined;
+      if (!exists) resolve(`${file} is gone`);
+      else if (info !== undefined && info.pid !== process.pid) resolve(`${file} names another core (pid ${info.pid})`);
+      else timer = setTimeout(() => void check(), displacedCheckMs).unref();
+    };
+    timer = setTimeout(() => void check(), displacedCheckMs).unref();
+  });
+  return { displaced, stop: () => clearTimeout(timer) };
+}
+
 /**
  * The background core: claims serve.json first (marked `background`), so that of two starting at
  * once exactly one builds a core (the other gets `busy`, naming the winner), then builds the same
@@ -99,6 +129,7 @@ export async function startBackgroundCore(options: BackgroundCoreOptions): Promi
   });
   const idleMinutes = await readIdleMinutes(paths.config, options.logger);
   const clock = idleClock(idleMinutes * 60_000);
+  const watch = displacedClock(paths.serveInfo);
   try {
     const core = await createCore({ home: options.home, logger: options.logger, env: options.env, canAsk: false });
     const served = await serveCore({
@@ -118,13 +149,16 @@ export async function startBackgroundCore(options: BackgroundCoreOptions): Promi
       baseUrl: served.http.baseUrl,
       idleMinutes,
       idle: clock.idle,
+      displaced: watch.displaced,
       close: async () => {
         clock.stop();
+        watch.stop();
         await served.close({ drainMs });
       },
     };
   } catch (error) {
     clock.stop();
+    watch.stop();
     await releaseServeInfo(paths.serveInfo, token);
     throw error;
   }

@@ -16,7 +16,8 @@ export const coreRunCommand: CliCommand = {
   help: [
     "Serves this data folder's core on a free loopback port (no UI), recorded in serve.json as a background",
     'core, and exits after core.idleMinutes (config.json, default 30) without a client, on Ctrl+C or SIGTERM,',
-    'or when the desktop app or "vigil serve" starts on the same data folder and takes its place.',
+    'when the desktop app or "vigil serve" starts on the same data folder and takes its place, or when its',
+    'serve.json is gone (the data folder deleted) or names another core.',
     'Commands start it by themselves (detached, its output in $VIGIL_HOME/logs/core.log): you rarely',
     'need to run it. Of two started at once, one serves and the other exits (status 1, "busy").',
   ].join('\n'),
@@ -33,7 +34,7 @@ export const coreRunCommand: CliCommand = {
       `Vigil background core (pid ${process.pid}) serving ${home} on ${core.baseUrl}; exits after ${core.idleMinutes} minutes without a client.`,
     );
     logger.info('background core serving', { url: core.baseUrl, idleMinutes: core.idleMinutes });
-    const reason = await Promise.race([stopped, core.idle.then(() => 'idle' as const)]);
+    const reason = await Promise.race([stopped, core.idle.then(() => 'idle' as const), core.displaced]);
     logger.info('background core stopping', { reason });
     writeLine(io.stdout, `Vigil background core (pid ${process.pid}) stopping: ${reason}.`);
     await core.close();
