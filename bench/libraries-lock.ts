@@ -53,7 +53,7 @@ async function uncontended(dir: string, runs: number): Promise<Record<LockKind, 
   const samples: Record<LockKind, number[]> = { ours: [], library: [] };
   for (let run = 0; run < runs; run += 1) {
     let begin = performance.now();
-    await ours.withLock(async () => undefined);
+    await ours.withLock(() => Promise.resolve());
     samples.ours.push(performance.now() - begin);
     begin = performance.now();
     const release = await lockfile.lock(target, { realpath: false, stale: libraryStaleMs });
@@ -113,7 +113,7 @@ async function afterHolder(file: string, dir: string, signal: 'SIGKILL' | 'SIGST
 async function reentry(dir: string): Promise<Record<LockKind, string>> {
   const ours = new FileLock({ path: path.join(dir, 'reenter.lock'), resource: 'the bench resource' });
   const inner = await ours
-    .withLock(() => ours.withLock(async () => 'held again'))
+    .withLock(() => ours.withLock(() => Promise.resolve('held again')))
     .catch((error: unknown) => String(error));
   const target = path.join(dir, 'reenter-library');
   const release = await lockfile.lock(target, { realpath: false });
