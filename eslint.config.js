@@ -190,7 +190,7 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
   },
   // Config files must default-export.
-  { files: ['*.config.ts', '*.config.js'], rules: { 'vigil/no-default-export': 'off' } },
+  { files: ['*.config.ts', '*.config.js', 'bench/*.config.ts'], rules: { 'vigil/no-default-export': 'off' } },
 
   // ── Boundaries (house-style.md) ──────────────────────────────────────────────
   // shared/ imports only shared/: no Node, no Electron, no React, no DOM.

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { BenchArea } from './harness';
+import { compareChunkPlan } from './libraries-chunks';
 import { compareLocks } from './libraries-lock';
 import { compareShellParsers } from './libraries-shell';
 import { loadAverage } from './process-sample';
@@ -18,14 +19,15 @@ export const run: BenchArea = async (context) => {
   try {
     const shell = await compareShellParsers(context, base);
     const locks = await compareLocks(context, base);
+    const chunks = await compareChunkPlan(context, base);
     const loadAfter = loadAverage();
     return {
       title: 'Hand-written or a library: shell parser, lock file, chunk plan',
       method:
         'Whole processes where a one-shot process pays the load (`vigil hook`), alternating run by run, medians; warm times in this process, alternating pass by pass. ' +
         `The machine was shared with other builds and tests (1-minute load average ${loadBefore} before, ${loadAfter} after): compare rows of one run, not runs.`,
-      tables: [...shell.tables, ...locks.tables],
-      verdicts: [...shell.verdicts, ...locks.verdicts],
+      tables: [...shell.tables, ...locks.tables, ...chunks.tables],
+      verdicts: [...shell.verdicts, ...locks.verdicts, ...chunks.verdicts],
     };
   } finally {
     await rm(base, { recursive: true, force: true });

@@ -9,8 +9,14 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const cli = path.join(root, 'out/main/cli.js');
 
 /** Starts `vigil serve` on the data folder of `env` and resolves once it serves. */
-export async function startServe(env: NodeJS.ProcessEnv): Promise<ChildProcessByStdio<null, Readable, null>> {
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+export async function startServe(
+  env: NodeJS.ProcessEnv,
+  cliPath = cli,
+): Promise<ChildProcessByStdio<null, Readable, null>> {
+  const child = spawn(process.execPath, [cliPath, 'serve', '--port', '0'], {
+    env,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   await new Promise<void>((resolve, reject) => {
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -33,10 +39,15 @@ export interface LoadedFiles {
  * The files `vigil ARGS` imports (traced by a module resolve hook), with `input` on its stdin. zod
  * and diff are bundled into the build's chunks: a chunk that holds them counts as loading them.
  */
-export function loadedFiles(args: readonly string[], env: NodeJS.ProcessEnv, input?: string): LoadedFiles {
+export function loadedFiles(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  input?: string,
+  cliPath = cli,
+): LoadedFiles {
   const resolver = `data:text/javascript,${encodeURIComponent("export async function resolve(s, c, n) { const r = await n(s, c); if (!r.url.startsWith('node:')) process.stderr.write('IMPORT ' + r.url + '\\n'); return r; }")}`;
   const register = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(resolver)});`)}`;
-  const { stderr } = spawnSync(process.execPath, ['--import', register, cli, ...args], {
+  const { stderr } = spawnSync(process.execPath, ['--import', register, cliPath, ...args], {
     env,
     encoding: 'utf8',
     input,
