@@ -7,6 +7,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { formatMs, summarize, type BenchArea } from './harness';
+import { loadAverage } from './process-sample';
 import { caBundleNote, withoutCaBundle } from './vigil-process';
 
 /**
@@ -95,6 +96,7 @@ async function runOnce(file: string, port: number): Promise<{ wall: number; cpu:
 
 export const run: BenchArea = async (context) => {
   const runs = context.isQuick ? 5 : 40;
+  const loadBefore = loadAverage();
   const base = await mkdtemp(path.join(os.tmpdir(), 'vigil-bench-relay-'));
   const { server, port } = await fakeCore();
   try {
@@ -130,7 +132,8 @@ export const run: BenchArea = async (context) => {
       method:
         'Whole processes, alternating run by run, against one loopback server answering like a Vigil core (the body sent after its 100 Continue, as the relay client does; then a head and one result frame). ' +
         'Each child reports its own CPU time (user + system) at exit; wall time includes process start and exit. ' +
-        caBundleNote(context.isQuick ? 5 : 20),
+        caBundleNote(context.isQuick ? 5 : 20) +
+        ` The machine was shared with other builds and tests (1-minute load average ${loadBefore} before, ${loadAverage()} after): compare rows of one run, not runs.`,
       tables: [
         {
           caption: `Per process (medians of ${runs})`,
@@ -144,7 +147,7 @@ export const run: BenchArea = async (context) => {
         },
       ],
       verdicts: [
-        `The socket saves ${formatMs(saved)} of CPU per relayed process against node:http (${saved > 0 ? 'kept' : 'no gain: node:http would do'}).`,
+        `The socket saves ${formatMs(saved)} of CPU per relayed process against node:http, ${((100 * saved) / median(cpu, 'http')).toFixed(0)}% of the whole node:http process (${saved > 0 ? 'kept: every relayed `vigil` command and every agent hook event is such a process, and node:http is loaded by nothing else on that path; the client and its answer parser are covered by relay-client.test.ts and http-answer.test.ts' : 'no gain: node:http would do'}).`,
         `Loading shell-quote costs ${formatMs(quoteCost)} of CPU over Node's start in every process that prints a command with it; a relayed restore prints its undo command with the CLI's own quoteShellWords (20 lines, bundled with the command; electron/cli/shell-words.test.ts checks its output equals shell-quote's and that sh splits it back into the same words).`,
       ],
     };
