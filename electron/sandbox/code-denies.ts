@@ -2,6 +2,7 @@ import { lstat, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { isPathInside } from '../lib/path-rules';
 import { agentSettings, configuredCodePaths, isGitWorkEntry, nestedGitDirFolders } from '../workspace/code-locations';
+import { linkedToProtected, linkMounts } from './linked-files';
 import { scanRoots } from './root-scan';
 import type { RootScanCache } from './root-scan-cache';
 
@@ -15,7 +16,10 @@ export interface GitDirState {
 export interface CodeDenies {
   readonly denyWrite: readonly string[];
   readonly gitDirs: readonly GitDirState[];
+  /** Files hard-linked to a file the sandbox may not write (kept read-only, alone or with their folder). */
   readonly linkedOutside: readonly string[];
+  /** Notes for the command's result: folders kept read-only as a whole for the hard links they hold. */
+  readonly notes: readonly string[];
   /** Files that must not appear but cannot be denied while absent (a device there trips git): removed if the command makes them. */
   readonly absentFiles: readonly string[];
 }
@@ -70,16 +74,29 @@ async function protect(location: string, isFolder: boolean, denies: string[], ab
   else absentFiles.push(location);
 }
 
+/** Where a command's look through the roots is kept, and the folders it may write beside them. */
+export interface CodeDenyOptions {
+  readonly scans?: RootScanCache;
+  /** Writable folders beside the roots: a hard link whose other names all lie there or in the roots is left writable. */
+  readonly writable?: readonly string[];
+}
+
 /**
  * What a command may not write inside its roots, found by one look through them: every git
  * directory's configuration, hooks and redirections (`commondir`, `.git` files, submodules, work
  * trees) at any depth, the hooks folder and included files its configuration names, agents' and
- * editors' settings (absent ones at each root too), and files hard-linked to files outside.
+ * editors' settings (absent ones at each root too), and files hard-linked to files the command
+ * may not write (by their folders when they are many; `linkMounts`). Rejects with `conflict` when
+ * those links cannot all be kept read-only.
  */
-export async function codeDenies(roots: readonly string[], home: string, scans?: RootScanCache): Promise<CodeDenies> {
-  const scan = await scanRoots(roots, process.platform, scans);
+export async function codeDenies(
+  roots: readonly string[],
+  home: string,
+  options: CodeDenyOptions = {},
+): Promise<CodeDenies> {
+  const scan = await scanRoots(roots, process.platform, options.scans);
   const gitDirs: GitDirState[] = [];
-  const denyWrite: string[] = [...scan.gitFiles, ...scan.settings, ...scan.linkedOutside];
+  const denyWrite: string[] = [...scan.gitFiles, ...scan.settings];
   const absentFiles: string[] = [];
   for (const { gitDir, workTree } of scan.gitDirs) {
     denyWrite.push(...(await gitDirDenies(gitDir, gitDirs)));
@@ -91,10 +108,22 @@ export async function codeDenies(roots: readonly string[], home: string, scans?:
   for (const root of roots)
     for (const setting of agentSettings)
       await protect(path.join(root, setting.name), setting.isFolder, denyWrite, absentFiles);
+  const linked = await linkedToProtected({
+    roots,
+    links: scan.links,
+    writable: options.writable ?? [],
+    denied: denyWrite,
+    ...(options.scans === undefined ? {} : { scans: options.scans }),
+  });
+  const links = linkMounts(
+    linked.map((link) => link.path),
+    roots,
+  );
   return {
-    denyWrite: [...new Set(denyWrite)],
+    denyWrite: [...new Set([...denyWrite, ...links.denyWrite])],
     gitDirs,
-    linkedOutside: scan.linkedOutside,
+    linkedOutside: links.files,
+    notes: links.notes,
     absentFiles: [...new Set(absentFiles)],
   };
 }

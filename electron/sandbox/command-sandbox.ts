@@ -217,7 +217,7 @@ export class CommandSandbox {
       // Whatever happened to the command, what it planted is removed.
       const removed = await undoPlantedCode(profile.gitDirs, profile.absentFiles);
       if (result !== undefined) {
-        const notes = [...removed, ...limitNotes(result, limits)];
+        const notes = [...profile.notes, ...removed, ...limitNotes(result, limits)];
         if (notes.length > 0) result = { ...result, sandbox_notes: notes };
       }
     }
@@ -274,7 +274,7 @@ export class CommandSandbox {
         hasEnded = true;
         commandEnded();
         const removed = await undoPlantedCode(profile.gitDirs, profile.absentFiles);
-        return [...removed, ...(result === undefined ? [] : limitNotes(result, limits))];
+        return [...profile.notes, ...removed, ...(result === undefined ? [] : limitNotes(result, limits))];
       },
     };
   }

@@ -16,6 +16,8 @@ export interface RootScan {
   readonly settings: readonly string[];
   /** Files with a hard link outside the roots: writing them in place changes a file outside. */
   readonly linkedOutside: readonly string[];
+  /** Every file of the roots with more than one link, by device and inode (each path once). */
+  readonly links: RootListing['links'];
 }
 
 type Found = RootListing;
@@ -83,6 +85,30 @@ function add(found: Found, listing: RootListing): void {
   found.links.push(...listing.links);
 }
 
+/** One folder listed whole: from the cache where there is one, else by GNU find (Linux) or a walk in Node. */
+export async function listFolder(
+  folder: string,
+  platform: NodeJS.Platform = process.platform,
+  cache?: RootScanCache,
+): Promise<RootListing> {
+  if (cache !== undefined) return cache.list(folder);
+  const found: Found = { dotGits: [], heads: [], settings: [], links: [] };
+  const listed = platform === 'linux' ? await runFind(folder) : undefined;
+  if (listed === undefined) await walk(folder, found);
+  else parseFind(listed, found);
+  return found;
+}
+
+/** Each hard-linked path once (two roots, one inside the other, list it twice). */
+export function distinctLinks(links: RootListing['links']): RootListing['links'] {
+  const seen = new Set<string>();
+  return links.filter((link) => {
+    if (seen.has(link.path)) return false;
+    seen.add(link.path);
+    return true;
+  });
+}
+
 /**
  * Looks through every root, at any depth (dependencies and nested repositories included, git's
  * object folders skipped): the repositories, `.git` files, agent settings and hard links to files
@@ -95,15 +121,7 @@ export async function scanRoots(
   cache?: RootScanCache,
 ): Promise<RootScan> {
   const found: Found = { dotGits: [], heads: [], settings: [], links: [] };
-  for (const root of roots) {
-    if (cache !== undefined) {
-      add(found, await cache.list(root));
-      continue;
-    }
-    const listed = platform === 'linux' ? await runFind(root) : undefined;
-    if (listed === undefined) await walk(root, found);
-    else parseFind(listed, found);
-  }
+  for (const root of roots) add(found, await listFolder(root, platform, cache));
   const gitDirs = new Map<string, string | undefined>();
   const gitFiles: string[] = [];
   // In path order, so that two `.git` files naming one git directory pair it with the same work tree however the roots were listed.
@@ -115,13 +133,15 @@ export async function scanRoots(
       gitDirs.set(gitDir, path.dirname(dotGit.path));
   }
   for (const gitDir of await otherGitDirs(found.heads)) if (!gitDirs.has(gitDir)) gitDirs.set(gitDir, undefined);
+  const links = distinctLinks(found.links);
   const inside = new Map<string, number>();
-  for (const link of found.links) inside.set(link.key, (inside.get(link.key) ?? 0) + 1);
-  const linkedOutside = found.links.filter((link) => (inside.get(link.key) ?? 0) < link.count).map((link) => link.path);
+  for (const link of links) inside.set(link.key, (inside.get(link.key) ?? 0) + 1);
+  const linkedOutside = links.filter((link) => (inside.get(link.key) ?? 0) < link.count).map((link) => link.path);
   return {
     gitDirs: [...gitDirs].map(([gitDir, workTree]) => ({ gitDir, workTree })),
     gitFiles,
     settings: [...new Set(found.settings)],
     linkedOutside,
+    links,
   };
 }

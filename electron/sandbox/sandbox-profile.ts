@@ -17,8 +17,10 @@ export interface SandboxProfile {
   readonly denyWrite: readonly string[];
   /** The git directories the command may write, as they were: what it adds git would read is removed once it ends. */
   readonly gitDirs: readonly GitDirState[];
-  /** Files of the roots hard-linked to files outside them (kept read-only). */
+  /** Files of the roots hard-linked to files the command may not write (kept read-only, alone or with their folder). */
   readonly linkedOutside: readonly string[];
+  /** Notes for the command's result: what the profile kept read-only beyond the usual, and why. */
+  readonly notes: readonly string[];
   /** Protected files absent before the command: removed if it creates them. */
   readonly absentFiles: readonly string[];
   /** Variables set for the command: its temp folder and the package managers' cache folders. */
@@ -106,7 +108,11 @@ export async function buildSandboxProfile(request: ProfileRequest): Promise<Sand
     const resolved = expandHome(entry, home);
     if (await exists(resolved)) extraWritable.push(resolved);
   }
-  const code = await codeDenies(request.roots, home, request.scans);
+  const writable = [request.privateTemp, request.agentCache, ...extraWritable];
+  const code = await codeDenies(request.roots, home, {
+    writable,
+    ...(request.scans === undefined ? {} : { scans: request.scans }),
+  });
   const denyWrite = [...code.denyWrite];
   // The engine keeps a few folders writable for its own tools when they exist (/tmp/claude, ~/.npm/_logs,
   // ~/.claude/debug): shared between sessions and outside every root, they are closed here.
@@ -118,13 +124,14 @@ export async function buildSandboxProfile(request: ProfileRequest): Promise<Sand
     path.join(folder, '.claude', 'debug'),
   ]);
   return {
-    allowWrite: [...new Set([...request.roots, request.privateTemp, request.agentCache, ...extraWritable])],
+    allowWrite: [...new Set([...request.roots, ...writable])],
     denyRead: [
       ...new Set([request.vigilHome, request.tempParent, ...credentials, ...extraProtected, ...engineHomeDefaults]),
     ],
     denyWrite,
     gitDirs: code.gitDirs,
     linkedOutside: code.linkedOutside,
+    notes: code.notes,
     absentFiles: code.absentFiles,
     env: {
       TMPDIR: request.privateTemp,

@@ -1,0 +1,132 @@
+import path from 'node:path';
+import { AppError } from '../../shared/errors';
+import { isPathInside, relativeInside } from '../lib/path-rules';
+import type { RootListing, RootScanCache } from './root-scan-cache';
+import { distinctLinks, listFolder } from './root-scan';
+
+type Link = RootListing['links'][number];
+
+/**
+ * The most paths kept read-only for hard links in one command. Each is one bubblewrap mount, plus a
+ * pin of each folder above it, and bubblewrap's cost grows faster than the mounts (measured in
+ * docs/benchmarks.md, "Hard links in a pnpm tree"): 32 files in separate package folders add about
+ * 0.1 s to a command, 200 about 5 s. Past it, the files are kept read-only by their folders.
+ */
+export const maxLinkMounts = 32;
+
+/** How the profile keeps a command's hard links to files it may not write read-only. */
+export interface LinkProtection {
+  /** Files of the roots whose other names include one the sandbox may not write. */
+  readonly files: readonly string[];
+  /** What the profile keeps read-only for them: the files, or the folders that hold them when they are many. */
+  readonly denyWrite: readonly string[];
+  /** Notes for the command's result: each folder kept read-only as a whole, why, and what lifts it. */
+  readonly notes: readonly string[];
+}
+
+/** What decides which hard links need protecting. */
+export interface LinkRequest {
+  readonly roots: readonly string[];
+  /** Every hard-linked file of the roots. */
+  readonly links: readonly Link[];
+  /** Writable folders beside the roots (the agents' package cache, the session's temp, `policy.sandbox.writablePaths`). */
+  readonly writable: readonly string[];
+  /** Paths kept read-only inside the roots: a name there is not one the sandbox may write. */
+  readonly denied: readonly string[];
+  readonly scans?: RootScanCache;
+}
+
+/** Whether `file` is a denied path or lies below one (its folders looked up in `denied`, up to its root). */
+function isDenied(file: string, denied: ReadonlySet<string>): boolean {
+  for (let folder = file; ; folder = path.dirname(folder)) {
+    if (denied.has(folder)) return true;
+    if (path.dirname(folder) === folder) return false;
+  }
+}
+
+/** Adds each name the sandbox may write to its inode's set. */
+function addWritableNames(names: Map<string, Set<string>>, links: readonly Link[], denied: ReadonlySet<string>): void {
+  for (const link of links) {
+    if (isDenied(link.path, denied)) continue;
+    let set = names.get(link.key);
+    if (set === undefined) names.set(link.key, (set = new Set()));
+    set.add(link.path);
+  }
+}
+
+/**
+ * The hard-linked files of the roots that a write would change somewhere the sandbox may not
+ * write: those with a name (link) that is neither in a root nor in a writable folder, or that is a
+ * protected path. A file whose every other name the command may write anyway gives it nothing new
+ * (a package manager's store in its cache, another file of the workspace), so it stays writable.
+ * The writable folders are looked through only when a root holds such a candidate.
+ */
+export async function linkedToProtected(request: LinkRequest): Promise<Link[]> {
+  const denied = new Set(request.denied);
+  const names = new Map<string, Set<string>>();
+  const links = distinctLinks([...request.links]);
+  addWritableNames(names, links, denied);
+  const isShort = (link: Link): boolean => (names.get(link.key)?.size ?? 0) < link.count;
+  if (!links.some(isShort)) return [];
+  const places = request.writable.filter((place) => !request.roots.some((root) => isPathInside(place, root)));
+  for (const place of places) {
+    // A place that holds a root lists it again: each path counts once (the set), so no name is counted twice.
+    const listing = await listFolder(place, process.platform, request.scans);
+    addWritableNames(names, listing.links, denied);
+  }
+  return links.filter(isShort);
+}
+
+function rootOf(file: string, roots: readonly string[]): string {
+  return roots.find((root) => isPathInside(file, root)) ?? path.dirname(file);
+}
+
+/** The files cut to their first `depth` names below their root: each distinct path, with how many files it covers. */
+function cutTo(files: readonly { root: string; parts: string[] }[], depth: number): Map<string, number> {
+  const chosen = new Map<string, number>();
+  for (const { root, parts } of files) {
+    const kept = path.join(root, ...parts.slice(0, depth));
+    chosen.set(kept, (chosen.get(kept) ?? 0) + 1);
+  }
+  return chosen;
+}
+
+function tooMany(files: readonly string[], roots: readonly string[]): AppError {
+  const examples = files.slice(0, 3).join(', ');
+  return new AppError(
+    'conflict',
+    `The sandbox for this command could not be built: ${files.length} files in ${roots.join(', ')} are hard links to files the sandbox may not write (for example ${examples}), spread over more than ${maxLinkMounts} top-level folders, and each must stay read-only so that a command cannot change the file outside. The command was not run. Replace the links with copies (for pnpm: \`pnpm install --config.package-import-method=copy\`, or remove node_modules and let the agent install, which copies), or add the folder the links point to to policy.sandbox.writablePaths in config.json if agents may write it.`,
+    { files: files.length },
+  );
+}
+
+function folderNote(folder: string, count: number): string {
+  return `Vigil kept ${folder} read-only as a whole: it holds ${count} files hard-linked to files outside the workspace that the sandbox may not write (such as a package manager's store), too many to protect one by one. Writes there fail with "Read-only file system". To let agents write it, replace the links with copies (for pnpm: \`pnpm install --config.package-import-method=copy\`), or add the folder the links point to to policy.sandbox.writablePaths in config.json if agents may write it.`;
+}
+
+/**
+ * What the profile keeps read-only for `files`: each file while they are at most `maxLinkMounts`;
+ * past that, the deepest folders that hold them in at most that many paths (their other files
+ * read-only too, each folder named in a note). Rejects with `conflict`, naming the cause and the
+ * fix, when even the roots' top-level folders are too many: protection is never dropped.
+ */
+export function linkMounts(files: readonly string[], roots: readonly string[]): LinkProtection {
+  if (files.length <= maxLinkMounts) return { files, denyWrite: files, notes: [] };
+  const cut = files.map((file) => {
+    const root = rootOf(file, roots);
+    return { root, parts: (relativeInside(root, file) ?? path.basename(file)).split(path.sep) };
+  });
+  const deepest = Math.max(...cut.map((entry) => entry.parts.length));
+  for (let depth = deepest - 1; depth >= 1; depth -= 1) {
+    const chosen = cutTo(cut, depth);
+    if (chosen.size > maxLinkMounts) continue;
+    const isFile = new Set(files);
+    const folders = [...chosen].filter(([kept]) => !isFile.has(kept));
+    return {
+      files,
+      denyWrite: [...chosen.keys()],
+      notes: folders.map(([folder, count]) => folderNote(folder, count)),
+    };
+  }
+  throw tooMany(files, roots);
+}
