@@ -7,12 +7,13 @@ import { distinctLinks, listFolder } from './root-scan';
 type Link = RootListing['links'][number];
 
 /**
- * The most paths kept read-only for hard links in one command. Each is one bubblewrap mount, plus a
- * pin of each folder above it, and bubblewrap's cost grows faster than the mounts (measured in
- * docs/benchmarks.md, "Hard links in a pnpm tree"): 32 files in separate package folders add about
- * 0.1 s to a command, 200 about 5 s. Past it, the files are kept read-only by their folders.
+ * The most mounts spent on hard links in one command: each path kept read-only is one bubblewrap
+ * mount, and each folder above it up to its root one more (a pin, so that it cannot be renamed).
+ * Bubblewrap's cost grows faster than its mounts (docs/benchmarks.md, "Hard links in a pnpm
+ * tree"): 151 mounts (32 files in separate package folders) added about 0.1 s to a command, 823
+ * (200 files) about 5 s. Past it, the files are kept read-only by their folders.
  */
-export const maxLinkMounts = 32;
+export const maxLinkMounts = 150;
 
 /** How the profile keeps a command's hard links to files it may not write read-only. */
 export interface LinkProtection {
@@ -81,8 +82,14 @@ function rootOf(file: string, roots: readonly string[]): string {
   return roots.find((root) => isPathInside(file, root)) ?? path.dirname(file);
 }
 
+/** A file by its root and the names below it. */
+interface Cut {
+  readonly root: string;
+  readonly parts: readonly string[];
+}
+
 /** The files cut to their first `depth` names below their root: each distinct path, with how many files it covers. */
-function cutTo(files: readonly { root: string; parts: string[] }[], depth: number): Map<string, number> {
+function cutTo(files: readonly Cut[], depth: number): Map<string, number> {
   const chosen = new Map<string, number>();
   for (const { root, parts } of files) {
     const kept = path.join(root, ...parts.slice(0, depth));
@@ -91,11 +98,39 @@ function cutTo(files: readonly { root: string; parts: string[] }[], depth: numbe
   return chosen;
 }
 
+/** How many distinct folders hold the files at each depth below their roots (index 1: the top-level ones). */
+function foldersByDepth(files: readonly Cut[], deepest: number): number[] {
+  const levels = Array.from({ length: deepest }, () => new Set<string>());
+  for (const { root, parts } of files) {
+    let key = root;
+    for (let length = 1; length < parts.length; length += 1) {
+      key = `${key}\0${parts[length - 1] ?? ''}`;
+      levels[length]?.add(key);
+    }
+  }
+  return levels.map((level) => level.size);
+}
+
+/**
+ * The deepest cut whose mounts fit `maxLinkMounts`: its paths (the files no deeper than it, the
+ * folders at it) and a pin for each folder above them.
+ */
+function fittingDepth(files: readonly Cut[]): number | undefined {
+  const deepest = files.reduce((most, file) => Math.max(most, file.parts.length), 0);
+  const folders = foldersByDepth(files, deepest);
+  for (let depth = deepest; depth >= 1; depth -= 1) {
+    const kept = files.filter((file) => file.parts.length <= depth).length + (folders[depth] ?? 0);
+    const pins = folders.slice(1, depth).reduce((sum, count) => sum + count, 0);
+    if (kept + pins <= maxLinkMounts) return depth;
+  }
+  return undefined;
+}
+
 function tooMany(files: readonly string[], roots: readonly string[]): AppError {
   const examples = files.slice(0, 3).join(', ');
   return new AppError(
     'conflict',
-    `The sandbox for this command could not be built: ${files.length} files in ${roots.join(', ')} are hard links to files the sandbox may not write (for example ${examples}), spread over more than ${maxLinkMounts} top-level folders, and each must stay read-only so that a command cannot change the file outside. The command was not run. Replace the links with copies (for pnpm: \`pnpm install --config.package-import-method=copy\`, or remove node_modules and let the agent install, which copies), or add the folder the links point to to policy.sandbox.writablePaths in config.json if agents may write it.`,
+    `The sandbox for this command could not be built: ${files.length} files in ${roots.join(', ')} are hard links to files the sandbox may not write (for example ${examples}), spread over so many top-level folders that keeping them read-only would take more than ${maxLinkMounts} sandbox mounts, and each must stay read-only so that a command cannot change the file outside. The command was not run. Replace the links with copies (for pnpm: \`pnpm install --config.package-import-method=copy\`, or remove node_modules and let the agent install, which copies), or add the folder the links point to to policy.sandbox.writablePaths in config.json if agents may write it.`,
     { files: files.length },
   );
 }
@@ -105,28 +140,21 @@ function folderNote(folder: string, count: number): string {
 }
 
 /**
- * What the profile keeps read-only for `files`: each file while they are at most `maxLinkMounts`;
- * past that, the deepest folders that hold them in at most that many paths (their other files
+ * What the profile keeps read-only for `files`: each file while that takes at most `maxLinkMounts`
+ * mounts; past that, the deepest folders that hold them within that many (their other files
  * read-only too, each folder named in a note). Rejects with `conflict`, naming the cause and the
- * fix, when even the roots' top-level folders are too many: protection is never dropped.
+ * fix, when even the roots' top-level entries are too many: protection is never dropped.
  */
 export function linkMounts(files: readonly string[], roots: readonly string[]): LinkProtection {
-  if (files.length <= maxLinkMounts) return { files, denyWrite: files, notes: [] };
+  if (files.length === 0) return { files, denyWrite: [], notes: [] };
   const cut = files.map((file) => {
     const root = rootOf(file, roots);
     return { root, parts: (relativeInside(root, file) ?? path.basename(file)).split(path.sep) };
   });
-  const deepest = Math.max(...cut.map((entry) => entry.parts.length));
-  for (let depth = deepest - 1; depth >= 1; depth -= 1) {
-    const chosen = cutTo(cut, depth);
-    if (chosen.size > maxLinkMounts) continue;
-    const isFile = new Set(files);
-    const folders = [...chosen].filter(([kept]) => !isFile.has(kept));
-    return {
-      files,
-      denyWrite: [...chosen.keys()],
-      notes: folders.map(([folder, count]) => folderNote(folder, count)),
-    };
-  }
-  throw tooMany(files, roots);
+  const depth = fittingDepth(cut);
+  if (depth === undefined) throw tooMany(files, roots);
+  const chosen = cutTo(cut, depth);
+  const isFile = new Set(files);
+  const folders = [...chosen].filter(([kept]) => !isFile.has(kept));
+  return { files, denyWrite: [...chosen.keys()], notes: folders.map(([folder, count]) => folderNote(folder, count)) };
 }
