@@ -10,10 +10,11 @@ type Link = RootListing['links'][number];
  * The most mounts spent on hard links in one command: each path kept read-only is one bubblewrap
  * mount, and each folder above it up to its root one more (a pin, so that it cannot be renamed).
  * Bubblewrap's cost grows faster than its mounts (docs/benchmarks.md, "Hard links in a pnpm
- * tree"): 151 mounts (32 files in separate package folders) added about 0.1 s to a command, 823
- * (200 files) about 5 s. Past it, the files are kept read-only by their folders.
+ * tree"): 2,000 linked files kept by 100 package folders (102 mounts) added about 0.5 s to a
+ * command, by their one `.pnpm` folder about 0.1 s; 200 files one by one (823 mounts) about 5 s.
+ * Past it, the files are kept read-only by their folders.
  */
-export const maxLinkMounts = 150;
+export const maxLinkMounts = 32;
 
 /** How the profile keeps a command's hard links to files it may not write read-only. */
 export interface LinkProtection {
