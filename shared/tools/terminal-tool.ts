@@ -57,7 +57,7 @@ export const terminalTool = defineTool({
       .array(z.string())
       .optional()
       .describe(
-        'What the sandbox did about the command: a resource limit it hit, a git file it created that Vigil removed.',
+        'What the sandbox did about the command: a resource limit it hit, a git file it created that Vigil removed, a folder it kept read-only for the hard links it holds.',
       ),
   }),
   notRunEffect: 'No command was run.',
