@@ -79,21 +79,27 @@ export async function linkedToProtected(request: LinkRequest): Promise<Link[]> {
   return links.filter(isShort);
 }
 
-function rootOf(file: string, roots: readonly string[]): string {
-  return roots.find((root) => isPathInside(file, root)) ?? path.dirname(file);
-}
-
 /** A file by its root and the names below it. */
 interface Cut {
   readonly root: string;
   readonly parts: readonly string[];
 }
 
+/** The file's root and the names below it: by its spelling where the look spelled it from the root (fast), else by `isPathInside`. */
+function cutOf(file: string, roots: readonly string[]): Cut {
+  const root =
+    roots.find((candidate) => file.startsWith(`${candidate}${path.sep}`)) ??
+    roots.find((candidate) => isPathInside(file, candidate));
+  if (root === undefined) return { root: path.dirname(file), parts: [path.basename(file)] };
+  const relative = file.startsWith(`${root}${path.sep}`) ? file.slice(root.length + 1) : relativeInside(root, file);
+  return { root, parts: (relative ?? path.basename(file)).split(path.sep) };
+}
+
 /** The files cut to their first `depth` names below their root: each distinct path, with how many files it covers. */
 function cutTo(files: readonly Cut[], depth: number): Map<string, number> {
   const chosen = new Map<string, number>();
   for (const { root, parts } of files) {
-    const kept = path.join(root, ...parts.slice(0, depth));
+    const kept = [root, ...parts.slice(0, depth)].join(path.sep);
     chosen.set(kept, (chosen.get(kept) ?? 0) + 1);
   }
   return chosen;
@@ -148,10 +154,7 @@ function folderNote(folder: string, count: number): string {
  */
 export function linkMounts(files: readonly string[], roots: readonly string[]): LinkProtection {
   if (files.length === 0) return { files, denyWrite: [], notes: [] };
-  const cut = files.map((file) => {
-    const root = rootOf(file, roots);
-    return { root, parts: (relativeInside(root, file) ?? path.basename(file)).split(path.sep) };
-  });
+  const cut = files.map((file) => cutOf(file, roots));
   const depth = fittingDepth(cut);
   if (depth === undefined) throw tooMany(files, roots);
   const chosen = cutTo(cut, depth);
