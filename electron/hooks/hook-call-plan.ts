@@ -56,6 +56,7 @@ const vigilFileTools: Readonly<Record<string, 'write_file' | 'patch'>> = {
   Edit: 'patch',
   MultiEdit: 'patch',
   replace: 'patch',
+  apply_patch: 'patch',
 };
 
 /** A refused call: nothing checkpointed, nothing recorded as a change. */

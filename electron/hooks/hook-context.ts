@@ -62,4 +62,8 @@ export function hookCallIdOf(tool: HookTool): string {
 }
 
 /** How each agent is named as the session's client. */
-export const hookClientNames = { 'claude-code': 'Claude Code (hooks)', 'gemini-cli': 'Gemini CLI (hooks)' } as const;
+export const hookClientNames = {
+  'claude-code': 'Claude Code (hooks)',
+  'gemini-cli': 'Gemini CLI (hooks)',
+  codex: 'Codex CLI (hooks)',
+} as const;

@@ -15,14 +15,14 @@ const listedFiles = 100;
 /** A call whose "before" event Vigil never saw (its hooks were added mid-call, or did not run): recorded as it is, saying so. */
 async function unseenCall(deps: HookDeps, sessionId: string, event: HookEvent, tool: HookTool): Promise<PendingCall> {
   const turn = await deps.sessions.ensureTurn(sessionId);
-  const target = tool.kind === 'file' ? await canonicalPath(tool.path, event.cwd) : undefined;
+  const named = tool.kind === 'file' ? [tool.path] : tool.kind === 'patch' ? tool.paths : [];
+  const targets = await Promise.all(named.map((file) => canonicalPath(file, event.cwd)));
   const isSecret =
-    callSecretReason({ arguments: tool.input, resolved: target === undefined ? [] : [{ absolute: target }] }) !==
-    undefined;
+    callSecretReason({ arguments: tool.input, resolved: targets.map((absolute) => ({ absolute })) }) !== undefined;
   return {
     callId: hookCallIdOf(tool),
     tool: tool.name,
-    kind: tool.kind,
+    kind: tool.kind === 'shell' ? 'shell' : 'file',
     turn,
     at: new Date().toISOString(),
     decision: 'allow',
@@ -33,7 +33,7 @@ async function unseenCall(deps: HookDeps, sessionId: string, event: HookEvent, t
     problems: [
       `Vigil did not see this call before it ran (no PreToolUse/BeforeTool event reached it), so no checkpoint was taken before it.`,
     ],
-    targets: target === undefined ? [] : [target],
+    targets,
   };
 }
 

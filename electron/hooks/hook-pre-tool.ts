@@ -10,7 +10,8 @@ import { callSecretReason } from '../sessions/logged-record';
 import { condenseValue } from '../sessions/logged-value';
 import { describeCall } from '../sessions/session-state';
 import { isPathInside } from '../lib/path-rules';
-import { planFileCall, planShellCall, type CallPlan } from './hook-call-plan';
+import { planFileCall, planShellCall, type CallPlan, type PlanContext } from './hook-call-plan';
+import { planPatchCall } from './hook-patch-plan';
 import { recordHookCall } from './hook-call-record';
 import { pathsIn, turnCheckpointOf } from './hook-checkpoint';
 import { readHooksConfig } from './hook-config';
@@ -82,7 +83,8 @@ function pendingOf(
   return {
     callId: hookCallIdOf(tool),
     tool: tool.name,
-    kind: tool.kind,
+    // A patch's targets are exactly the files it changes, as a file tool's are.
+    kind: tool.kind === 'shell' ? 'shell' : 'file',
     turn,
     at: new Date().toISOString(),
     arguments: condenseValue(tool.input, { isSecret }),
@@ -130,7 +132,7 @@ async function guardCollision(
   deps: HookDeps,
   sessionId: string,
   event: HookEvent,
-  tool: Extract<HookTool, { kind: 'file' }>,
+  tool: Extract<HookTool, { kind: 'file' | 'patch' }>,
   plan: CallPlan,
   roots: readonly string[],
 ): Promise<{ readonly ask?: string; readonly warn?: string; readonly refusal?: AppErrorData } | undefined> {
@@ -144,6 +146,12 @@ async function guardCollision(
   return {
     ask: `${collisionLine(found.collision, found.displayPath, now)}. If you deny it, tell the agent: ${refusal.message}`,
   };
+}
+
+/** What Vigil will do about a call, by the kind of tool: a file tool, a patch of several files, a shell command. */
+function planOf(tool: HookTool, context: PlanContext): Promise<CallPlan> {
+  if (tool.kind === 'file') return planFileCall(tool, context);
+  return tool.kind === 'patch' ? planPatchCall(tool, context) : planShellCall(tool, context);
 }
 
 /** Two reasons as one, either may be absent. */
@@ -182,13 +190,13 @@ export async function answerPreTool(
     policy: deps.policy,
     limits: await deps.checkpointLimits(),
   };
-  const plan = tool.kind === 'file' ? await planFileCall(tool, context) : await planShellCall(tool, context);
+  const plan = await planOf(tool, context);
   const base = pendingOf(tool, plan, turn);
   if (plan.decision === 'deny') return refuse(deps, sessionId, base, tool, plan.reason ?? 'its policy refuses it');
   if (plan.decision === 'ask' && event.unattended !== undefined)
     return refuse(deps, sessionId, base, tool, unattendedRefusal(tool, plan.reason, event.unattended, event.cwd));
   const collided =
-    tool.kind === 'file' ? await guardCollision(deps, sessionId, event, tool, plan, session.roots) : undefined;
+    tool.kind !== 'shell' ? await guardCollision(deps, sessionId, event, tool, plan, session.roots) : undefined;
   if (collided?.refusal !== undefined)
     return refuse(deps, sessionId, base, tool, collided.refusal.message, collided.refusal);
   if (plan.newRoots.length > 0)

@@ -117,9 +117,9 @@ export const clientProfiles: Readonly<Record<ConnectClientId, ClientProfile>> = 
     entryPath: ['mcp_servers', 'vigil'],
     fileHint: 'config.toml in the Codex home (~/.codex, or CODEX_HOME)',
     ownTools:
-      'Codex keeps its own shell and apply_patch tools, which Vigil does not see (Codex has no hooks Vigil can use); Vigil\u2019s tools are added ' +
-      'as the MCP server "vigil", and only their calls are checkpointed, approved and shown in Vigil. To route edits and commands through Vigil, ' +
-      'ask for Vigil\u2019s tools in AGENTS.md.',
+      'Codex keeps its own shell and apply_patch tools, which Vigil supervises through its hooks (vigil connect codex --hooks). ' +
+      'Vigil\u2019s tools are added as the MCP server "vigil"; their calls are checkpointed, approved in Vigil and shown there. ' +
+      'To route edits and commands through Vigil\u2019s tools, ask for them in AGENTS.md.',
     reload: 'Then start a new Codex session (codex mcp list shows the server).',
   },
 };

@@ -2,13 +2,13 @@ import type { HookAgent } from '../hooks/hook-event';
 import { hookToolMatcher } from '../hooks/hook-tools';
 
 /**
- * The hooks configuration `vigil connect claude-code|gemini-cli --hooks` prints and merges into the
- * agent's settings.json: one `vigil hook AGENT` command on each event Vigil acts on, the tool events
+ * The hooks configuration `vigil connect claude-code|gemini-cli|codex --hooks` prints and merges
+ * into the agent's settings.json (Codex CLI: its hooks.json, in the same shape): one `vigil hook AGENT` command on each event Vigil acts on, the tool events
  * matched to the tools that change files. Pure data in, data out.
  */
 
-/** How long the agent lets one `vigil hook` run, in the agent's own unit (Claude Code: seconds; Gemini CLI: ms). `vigil hook` answers within 25 s. */
-export const hookTimeouts: Readonly<Record<HookAgent, number>> = { 'claude-code': 30, 'gemini-cli': 30_000 };
+/** How long the agent lets one `vigil hook` run, in the agent's own unit (Claude Code and Codex CLI: seconds; Gemini CLI: ms). `vigil hook` answers within 25 s. */
+export const hookTimeouts: Readonly<Record<HookAgent, number>> = { 'claude-code': 30, 'gemini-cli': 30_000, codex: 30 };
 
 /** The events Vigil listens to, per agent, and whether each is a tool event (matched to the tools that change files). */
 const hookedEvents: Readonly<Record<HookAgent, readonly (readonly [string, boolean])[]>> = {
@@ -28,6 +28,14 @@ const hookedEvents: Readonly<Record<HookAgent, readonly (readonly [string, boole
     ['AfterAgent', false],
     ['SessionEnd', false],
   ],
+  codex: [
+    ['SessionStart', false],
+    ['UserPromptSubmit', false],
+    ['PreToolUse', true],
+    ['PostToolUse', true],
+    ['Stop', false],
+    ['SessionEnd', false],
+  ],
 };
 
 /** One matcher group of an event: `{ matcher?, hooks: [ { type: "command", command, timeout, … } ] }`. */
@@ -36,7 +44,7 @@ export type HookGroup = Readonly<Record<string, unknown>>;
 /** The `hooks` object Vigil adds: each event's one group running `command`. */
 export function vigilHooks(agent: HookAgent, command: string): Readonly<Record<string, readonly HookGroup[]>> {
   const hook =
-    agent === 'claude-code'
+    agent !== 'gemini-cli'
       ? { type: 'command', command, timeout: hookTimeouts[agent] }
       : {
           name: 'vigil',
@@ -77,5 +85,12 @@ export const hookSettingsHints: Readonly<
     project: '.gemini/settings.json in the project',
     reload:
       'Gemini CLI reads its hooks when it starts: restart it (/hooks panel lists them). Releases before hooks were on by default need "hooksConfig": { "enabled": true } (older ones: "tools": { "enableHooks": true }).',
+  },
+  codex: {
+    name: 'Codex CLI',
+    user: '$CODEX_HOME/hooks.json (default ~/.codex/hooks.json)',
+    project: '.codex/hooks.json in the project (Codex reads it only in a project it trusts)',
+    reload:
+      'Codex CLI runs a new or changed hook only after you trust it: start codex, which says that hooks need review, and trust them in /hooks (`codex exec --dangerously-bypass-hook-trust` runs them unreviewed, for automation that vets its hooks itself). Codex takes only "deny" from a hook: a call Vigil would ask a person about is refused, with Vigil\u2019s reason and how to run it yourself.',
   },
 };

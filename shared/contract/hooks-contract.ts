@@ -25,6 +25,15 @@ const hookToolSchema = z.discriminatedUnion('kind', [
     .strict(),
   z
     .object({
+      kind: z.literal('patch'),
+      name: z.string().min(1).max(200),
+      paths: z.array(text).min(1).max(10_000).readonly(),
+      input: z.unknown(),
+      callId: z.string().min(1).max(200).optional(),
+    })
+    .strict(),
+  z
+    .object({
       kind: z.literal('shell'),
       name: z.string().min(1).max(200),
       command,
@@ -35,7 +44,7 @@ const hookToolSchema = z.discriminatedUnion('kind', [
     .strict(),
 ]);
 
-/** One hook event of Claude Code or Gemini CLI, normalized by `vigil hook`. */
+/** One hook event of Claude Code, Gemini CLI or Codex CLI, normalized by `vigil hook`. */
 export const hookEventSchema = z
   .object({
     agent: z.enum(hookAgents),
@@ -69,7 +78,7 @@ export const hookAnswerSchema = z.object({
 export const hooksCalls = defineCalls({
   'hooks:event': {
     summary:
-      "One hook event of Claude Code or Gemini CLI (session start and end, a prompt, before and after a tool call, the turn's end): the session, its turn, checkpoints before changes and the policy's decision. Command-line only (vigil hook).",
+      "One hook event of Claude Code, Gemini CLI or Codex CLI (session start and end, a prompt, before and after a tool call, the turn's end): the session, its turn, checkpoints before changes and the policy's decision. Command-line only (vigil hook).",
     request: hookEventSchema,
     response: hookAnswerSchema,
   },

@@ -70,10 +70,35 @@ const geminiCli: AgentInputFormat = {
   reasonKeys: ['reason', 'trigger'],
 };
 
+/**
+ * Codex CLI (0.171; its hook schemas ship in the binary): Claude Code's events and fields —
+ * SessionStart (`source`), UserPromptSubmit (`prompt`), PreToolUse and PostToolUse (`tool_name`,
+ * `tool_input`, `tool_use_id`; PostToolUse's `tool_response` is the tool's output text), Stop,
+ * SessionEnd (`reason`) — with `turn_id` and `model` added. It has no PostToolUseFailure, and its
+ * output says nothing of success: a call that failed before it ran (an apply_patch whose file is
+ * missing) sends no PostToolUse at all, and is recorded at the turn's end as not reported.
+ */
+const codex: AgentInputFormat = {
+  kinds: {
+    SessionStart: 'session-start',
+    UserPromptSubmit: 'prompt',
+    PreToolUse: 'pre-tool',
+    PostToolUse: 'post-tool',
+    Stop: 'stop',
+    SessionEnd: 'session-end',
+  },
+  outcome(_name, record) {
+    return { ok: true, response: record['tool_response'] ?? null };
+  },
+  sourceKeys: ['source'],
+  reasonKeys: ['reason'],
+};
+
 /** Each agent's format. */
 export const agentInputFormats: Readonly<Record<HookAgent, AgentInputFormat>> = {
   'claude-code': claudeCode,
   'gemini-cli': geminiCli,
+  codex,
 };
 
 /** A cause field (source, reason) in one of its spellings. */

@@ -1,11 +1,11 @@
 /**
- * One hook event of Claude Code or Gemini CLI as Vigil understands it, whichever agent sent it:
+ * One hook event of Claude Code, Gemini CLI or Codex CLI as Vigil understands it, whichever agent sent it:
  * the agents' own stdin formats (claude-code-input.ts, gemini-cli-input.ts) are parsed into this,
  * which `vigil hook` relays to the core (`hooks:event`) and the core acts on. Pure data.
  */
 
 /** The agents whose hooks `vigil hook` answers. */
-export const hookAgents = ['claude-code', 'gemini-cli'] as const;
+export const hookAgents = ['claude-code', 'gemini-cli', 'codex'] as const;
 
 /** One of the agents `vigil hook` answers. */
 export type HookAgent = (typeof hookAgents)[number];
@@ -14,6 +14,7 @@ export type HookAgent = (typeof hookAgents)[number];
 export const hookAgentNames: Readonly<Record<HookAgent, string>> = {
   'claude-code': 'Claude Code',
   'gemini-cli': 'Gemini CLI',
+  codex: 'Codex CLI',
 };
 
 /** What an event means to Vigil; every other event of the agents is accepted and ignored. */
@@ -22,7 +23,7 @@ export const hookEventKinds = ['session-start', 'prompt', 'pre-tool', 'post-tool
 /** session-start · prompt (a turn begins) · pre-tool · post-tool · stop (the turn ends) · session-end. */
 export type HookEventKind = (typeof hookEventKinds)[number];
 
-/** A tool call that may change files: a file tool (the file it names) or a shell command. */
+/** A tool call that may change files: a file tool (the file it names), a patch of several files, or a shell command. */
 export type HookTool =
   | {
       readonly kind: 'file';
@@ -32,6 +33,15 @@ export type HookTool =
       readonly path: string;
       readonly input: unknown;
       /** The agent's id of the call (Claude Code's `tool_use_id`); Gemini CLI gives none. */
+      readonly callId?: string;
+    }
+  | {
+      readonly kind: 'patch';
+      /** Codex's `apply_patch`. */
+      readonly name: string;
+      /** Every file the patch adds, changes, deletes or moves (from and to), as the patch names them. */
+      readonly paths: readonly string[];
+      readonly input: unknown;
       readonly callId?: string;
     }
   | {

@@ -9,8 +9,19 @@ export const continueOutput: HookOutput = { continue: true };
 /**
  * The answer to input Vigil cannot read at all (not JSON, no event name): it cannot tell which
  * event this is, so it stops the agent, saying why, rather than let an unassessed call go on.
+ * Codex CLI takes no `continue: false` from a PreToolUse hook (it would run the call), so it gets
+ * a PreToolUse "deny", which blocks the call if this was one (and is ignored elsewhere).
  */
-export function stoppedOutput(reason: string): HookOutput {
+export function stoppedOutput(reason: string, agent?: HookAgent): HookOutput {
+  if (agent === 'codex')
+    return {
+      systemMessage: signed(reason),
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: signed(reason),
+      },
+    };
   return { continue: false, stopReason: signed(reason) };
 }
 
@@ -61,12 +72,27 @@ function geminiCliOutput(kind: HookEventKind, answer: HookAnswer): HookOutput {
   };
 }
 
+/**
+ * Codex CLI: Claude Code's format, but a PreToolUse answer may only deny — "ask" and "allow" are
+ * invalid there and Codex then runs the call as if unanswered (its events always say no person can
+ * be asked, so Vigil's "ask" arrives here as "deny"). Anything but a deny prints no decision.
+ */
+function codexOutput(kind: HookEventKind, answer: HookAnswer): HookOutput {
+  return claudeCodeOutput(kind, answer.decision === 'deny' ? { ...answer, isApproving: false } : noDecision(answer));
+}
+
+function noDecision(answer: HookAnswer): HookAnswer {
+  const { decision: _decision, ...rest } = answer;
+  return rest;
+}
+
 /** What to print for Vigil's answer to an event, in the agent's own format. */
 export function hookOutput(agent: HookAgent, kind: HookEventKind, answer: HookAnswer): HookOutput {
+  if (agent === 'codex') return codexOutput(kind, answer);
   return agent === 'claude-code' ? claudeCodeOutput(kind, answer) : geminiCliOutput(kind, answer);
 }
 
-/** What to print for an event Vigil ignores: nothing for Claude Code, `{}` for Gemini CLI (which reads stdout as JSON). */
+/** What to print for an event Vigil ignores: nothing for Claude Code and Codex CLI, `{}` for Gemini CLI (which reads stdout as JSON). */
 export function ignoredOutput(agent: HookAgent): HookOutput {
-  return agent === 'claude-code' ? undefined : {};
+  return agent === 'gemini-cli' ? {} : undefined;
 }

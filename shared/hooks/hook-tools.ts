@@ -1,3 +1,4 @@
+import { codexPatchPaths } from './codex-patch';
 import type { HookAgent, HookTool } from './hook-event';
 import { HookFieldError, optionalTextOf, requiredText, type JsonObject } from './hook-fields';
 
@@ -11,6 +12,7 @@ export const maxHookCommandChars = 1024 * 1024;
 /** How one of an agent's tools changes files: through the file its input names, or as a shell command. */
 type ToolSpec =
   | { readonly kind: 'file'; readonly pathKey: string }
+  | { readonly kind: 'patch' }
   | { readonly kind: 'shell'; readonly directoryKeys: readonly string[] };
 
 const file = (pathKey: string): ToolSpec => ({ kind: 'file', pathKey });
@@ -20,7 +22,9 @@ const shell = (directoryKeys: readonly string[] = []): ToolSpec => ({ kind: 'she
  * The tools of each agent that may change files, from their documentation: Claude Code's Write,
  * Edit, MultiEdit (`file_path`), NotebookEdit (`notebook_path`) and Bash (`command`); Gemini CLI's
  * write_file and replace (`file_path`) and run_shell_command (`command`, and the folder it runs in:
- * `dir_path`, named `directory` in older releases). Every other tool is accepted and ignored.
+ * `dir_path`, named `directory` in older releases); Codex CLI's shell (`Bash`, `command`) and
+ * apply_patch (the patch text in `command`, read for the files it names). Every other tool is
+ * accepted and ignored.
  */
 export const hookToolSpecs: Readonly<Record<HookAgent, Readonly<Record<string, ToolSpec>>>> = {
   'claude-code': {
@@ -34,6 +38,10 @@ export const hookToolSpecs: Readonly<Record<HookAgent, Readonly<Record<string, T
     write_file: file('file_path'),
     replace: file('file_path'),
     run_shell_command: shell(['dir_path', 'directory']),
+  },
+  codex: {
+    Bash: shell(),
+    apply_patch: { kind: 'patch' },
   },
 };
 
@@ -58,13 +66,15 @@ export function supervisedTool(
   const id = callId === undefined || callId === '' ? {} : { callId };
   if (spec?.kind === 'file')
     return { kind: 'file', name, path: requiredText(input, spec.pathKey, `tool_input.${spec.pathKey}`), input, ...id };
-  if (spec?.kind !== 'shell') return undefined;
+  if (spec === undefined) return undefined;
   const command = requiredText(input, 'command', 'tool_input.command');
   if (command.length > maxHookCommandChars)
     throw new HookFieldError(
       'tool_input.command',
       `"tool_input.command" is ${command.length} characters long, more than the ${maxHookCommandChars} Vigil can assess`,
     );
+  if (spec.kind === 'patch')
+    return { kind: 'patch', name, paths: codexPatchPaths(command, 'tool_input.command'), input, ...id };
   const directory = optionalTextOf(input, spec.directoryKeys);
   return {
     kind: 'shell',

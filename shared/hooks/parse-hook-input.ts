@@ -63,8 +63,16 @@ const unattendedClaudeModes: Readonly<Record<string, string>> = {
   dontAsk: 'Claude Code runs in permission mode "dontAsk", where it asks no one',
 };
 
+/**
+ * Codex CLI 0.171 takes only "deny" from a PreToolUse hook: an "ask" (or "allow") is an invalid
+ * answer, and Codex runs the call as if no hook had answered. So no person is ever asked through it.
+ */
+const codexUnattended =
+  'Codex CLI takes only "deny" from a hook (it would run the call unasked on an "ask"), so no one can be asked through it';
+
 /** Why no person can be asked about this event's call, from the agent's own input; undefined when one can. */
 function unattendedOf(agent: HookAgent, kind: HookEventKind, record: JsonObject): { unattended?: string } {
+  if (agent === 'codex' && kind === 'pre-tool') return { unattended: codexUnattended };
   if (agent !== 'claude-code' || kind !== 'pre-tool') return {};
   const mode = optionalText(record, 'permission_mode');
   const reason =

@@ -97,7 +97,7 @@ async function manageCredentials(action: 'revoke' | 'credential' | 'list', args:
 /**
  * `vigil connect`: the exact MCP configuration for a client (stdio by default, or HTTP with a
  * stable per-client credential), merged into the client's file with --write; the hooks of Claude
- * Code and Gemini CLI (--hooks, with --write or --remove); and the agent credentials themselves
+ * Code, Gemini CLI and Codex CLI (--hooks, with --write or --remove); and the agent credentials themselves
  * (--credential, --revoke, --list).
  */
 export const connectCommand: CliCommand = {
@@ -112,11 +112,11 @@ export const connectCommand: CliCommand = {
     '  --cwd D            the project: where the project-level file is (.mcp.json, .gemini/settings.json, .cursor/mcp.json, .vscode/mcp.json),',
     '                     "vigil mcp --cwd D" for stdio, and ?cwd= of the URL for HTTP (default: the current directory)',
     "  --write            show the change to the client's file as a diff, then write it (only if the file is unchanged meanwhile)",
-    "  --hooks            claude-code, gemini-cli: the hooks that supervise the agent's own tools (vigil hook), for its settings.json",
-    '                     (~/.claude/settings.json, ~/.gemini/settings.json); with --write merged beside your own hooks (an earlier',
+    "  --hooks            claude-code, gemini-cli, codex: the hooks that supervise the agent's own tools (vigil hook), for its settings",
+    '                     (~/.claude/settings.json, ~/.gemini/settings.json, $CODEX_HOME/hooks.json); with --write merged beside your own hooks (an earlier',
     '                     Vigil entry replaced, never duplicated), with --remove taken out again (byte for byte while the file is',
     '                     still as Vigil wrote it)',
-    "  --project          with --hooks: the project's settings instead (.claude/settings.local.json, .gemini/settings.json under --cwd)",
+    "  --project          with --hooks: the project's settings instead (.claude/settings.local.json, .gemini/settings.json, .codex/hooks.json under --cwd)",
     '  --revoke NAME      revoke an agent credential at once (a running Vigil refuses it from its next request)',
     '  --credential NAME  print the agent credential NAME (made on first use), for your own agent on /mcp or /agent',
     '  --list             list the agent credentials (names and when they were made, never the secrets)',

@@ -5,6 +5,7 @@ import { quoteShellWords } from '../shell-words';
 import { hookSettingsHints, vigilHooks } from '../../../shared/connect/hooks-config';
 import type { HookAgent } from '../../../shared/hooks/hook-event';
 import { vigilSandboxSettings } from '../../connect/agent-sandbox-settings';
+import { codexHomeOf } from '../../connect/client-locations';
 import { applyHooksChange, describeHooksChange, planHooksRemove, planHooksWrite } from '../../connect/hooks-change';
 import { forgetHooksOriginal, saveHooksOriginal } from '../../connect/hooks-original';
 import { vigilInvocation } from '../../lib/vigil-invocation';
@@ -20,8 +21,18 @@ export interface HooksRequest {
   readonly action: 'print' | 'write' | 'remove';
 }
 
-/** The settings file hooks go in: the user's, or the project's (Claude Code's local one, which is not committed). */
-export function hooksSettingsFile(agent: HookAgent, isProject: boolean, project: string): string {
+/**
+ * The settings file hooks go in: the user's, or the project's (Claude Code's local one, which is
+ * not committed). Codex CLI keeps its hooks in hooks.json in its home (`$CODEX_HOME`, else
+ * `~/.codex`), or in the project's `.codex/hooks.json`.
+ */
+export function hooksSettingsFile(
+  agent: HookAgent,
+  isProject: boolean,
+  project: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  if (agent === 'codex') return path.join(isProject ? path.join(project, '.codex') : codexHomeOf(env), 'hooks.json');
   const folder = agent === 'claude-code' ? '.claude' : '.gemini';
   if (!isProject) return path.join(os.homedir(), folder, 'settings.json');
   return path.join(project, folder, agent === 'claude-code' ? 'settings.local.json' : 'settings.json');
@@ -98,14 +109,14 @@ async function remove(request: HooksRequest, file: string, vigilHome: string, io
 }
 
 /**
- * `vigil connect claude-code|gemini-cli --hooks`: prints the exact hooks configuration for the
- * agent's settings.json; with `--write`, shows the change and merges it (the user's hooks kept,
+ * `vigil connect claude-code|gemini-cli|codex --hooks`: prints the exact hooks configuration for the
+ * agent's settings.json (Codex CLI's hooks.json); with `--write`, shows the change and merges it (the user's hooks kept,
  * Vigil's replaced, never duplicated); with `--remove`, takes it out again — byte for byte as the
  * file was, while it is still what Vigil wrote.
  */
 export async function connectHooks(request: HooksRequest, vigilHome: string, io: CliIo): Promise<void> {
   const hint = hookSettingsHints[request.agent];
-  const file = hooksSettingsFile(request.agent, request.isProject, request.project);
+  const file = hooksSettingsFile(request.agent, request.isProject, request.project, io.env);
   if (request.action === 'remove') {
     await remove(request, file, vigilHome, io);
     return;

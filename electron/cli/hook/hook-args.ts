@@ -11,7 +11,7 @@ export const hookUsage = `vigil hook ${hookAgents.join('|')} [--home DIR] [--dea
 /** What `vigil hook --help` prints after the synopsis. */
 export const hookHelp = [
   "Reads one hook event as JSON on stdin, in the agent's own format, and answers on stdout in that format.",
-  'The agent runs it: "vigil connect claude-code --hooks" (or gemini-cli) prints the configuration that does.',
+  'The agent runs it: "vigil connect claude-code --hooks" (or gemini-cli, codex) prints the configuration that does.',
   '',
   'Options:',
   '  --home DIR       the data folder (instead of VIGIL_HOME)',

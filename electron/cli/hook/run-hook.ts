@@ -144,6 +144,7 @@ function unreadable(
     say(io, options.agent, `stopped the agent: Vigil cannot read this hook event: ${problem}.`);
     return stoppedOutput(
       `Vigil cannot read this hook event, so it cannot tell what it would let through: ${problem}. Check that "vigil connect ${options.agent} --hooks" configured this hook.`,
+      options.agent,
     );
   }
   say(io, options.agent, `ignored an event Vigil cannot read: ${problem}. It gates no tool call; the agent goes on.`);

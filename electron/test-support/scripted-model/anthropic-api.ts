@@ -66,12 +66,13 @@ export function anthropicEvents(blocks: readonly ScriptedBlock[], turn: number):
     } else {
       const id = toolCallId('toolu_', turn, index);
       event('content_block_start', { index, content_block: { type: 'tool_use', id, name: block.name, input: {} } });
-      const partial_json = JSON.stringify(block.input);
+      // A freeform call is an OpenAI notion: elsewhere its text travels as the input's one field.
+      const partial_json = JSON.stringify(block.kind === 'tool' ? block.input : { input: block.input });
       event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } });
     }
     event('content_block_stop', { index });
   });
-  const stop_reason = blocks.some((block) => block.kind === 'tool') ? 'tool_use' : 'end_turn';
+  const stop_reason = blocks.some((block) => block.kind !== 'text') ? 'tool_use' : 'end_turn';
   event('message_delta', { delta: { stop_reason, stop_sequence: null }, usage: { output_tokens: 1 } });
   event('message_stop', {});
   return events.join('');

@@ -44,7 +44,13 @@ export function geminiChunk(blocks: readonly ScriptedBlock[], turn: number): Rec
   const parts = blocks.map((block, index) =>
     block.kind === 'text'
       ? { text: block.text }
-      : { functionCall: { id: toolCallId('', turn, index), name: block.name, args: block.input } },
+      : {
+          functionCall: {
+            id: toolCallId('', turn, index),
+            name: block.name,
+            args: block.kind === 'tool' ? block.input : { input: block.input },
+          },
+        },
   );
   return {
     candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],

@@ -55,14 +55,18 @@ function isFailure(text: string): boolean {
 /** The function outputs the request carries back. */
 export function openaiResults(request: ResponsesRequest, scenario: string): ObservedResult[] {
   return itemsOf(request)
-    .filter((item) => item.type === 'function_call_output' && typeof item.call_id === 'string')
+    .filter(
+      (item) =>
+        (item.type === 'function_call_output' || item.type === 'custom_tool_call_output') &&
+        typeof item.call_id === 'string',
+    )
     .map((item) => {
       const text = textOf(item.output);
       return { api: 'openai', scenario, id: item.call_id ?? '', isError: isFailure(text), text };
     });
 }
 
-/** A scripted block as a Responses output item: an assistant message, or a function call (`mcp__server__tool` as namespace and name). */
+/** A scripted block as a Responses output item: an assistant message, a function call (`mcp__server__tool` as namespace and name), or a custom (freeform) tool call. */
 function outputItem(block: ScriptedBlock, turn: number, index: number): Record<string, unknown> {
   if (block.kind === 'text')
     return {
@@ -71,6 +75,15 @@ function outputItem(block: ScriptedBlock, turn: number, index: number): Record<s
       role: 'assistant',
       status: 'completed',
       content: [{ type: 'output_text', text: block.text, annotations: [] }],
+    };
+  if (block.kind === 'freeform')
+    return {
+      type: 'custom_tool_call',
+      id: `ctc_vigil_${turn}_${index}`,
+      call_id: toolCallId('call_', turn, index),
+      name: block.name,
+      input: block.input,
+      status: 'completed',
     };
   // Codex offers an MCP server's tools in a namespace (`mcp__vigil`) and expects calls to name it apart.
   const cut = block.name.startsWith('mcp__') ? block.name.lastIndexOf('__') : -1;

@@ -7,7 +7,9 @@
 /** One block of a scripted turn. */
 export type ScriptedBlock =
   | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'tool'; readonly name: string; readonly input: Readonly<Record<string, unknown>> };
+  | { readonly kind: 'tool'; readonly name: string; readonly input: Readonly<Record<string, unknown>> }
+  /** A call of a freeform tool (Codex's `apply_patch`): its input is plain text, not JSON (OpenAI's `custom_tool_call`). */
+  | { readonly kind: 'freeform'; readonly name: string; readonly input: string };
 
 /** A scripted conversation: the model's turns in order; the last one is usually text only. */
 export interface Scenario {
