@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dragLine, pressLine, releaseLine, toggleHunk, toRowSelection } from './line-selection';
-import { stackedRows, type StackedFile } from './stacked-rows';
+import { stackedRows, type StackedDiffState, type StackedFile } from './stacked-rows';
 
 const ready = { kind: 'ready' } as const;
 const file: StackedFile = {
@@ -82,7 +82,7 @@ describe('line selection in the stacked diff', () => {
   });
 
   it('a drag keeps to the line it started on when the rows are drawn again meanwhile (a file above loads its hunks again)', () => {
-    const loaded = { load: ready, diff: { kind: 'text', hunks, omittedLines: 0 } };
+    const loaded: StackedDiffState = { load: ready, diff: { kind: 'text', hunks, omittedLines: 0 } };
     const above = stackedRows(
       [other, file],
       new Map([
@@ -92,7 +92,7 @@ describe('line selection in the stacked diff', () => {
     );
     const reloading = stackedRows(
       [other, file],
-      new Map([
+      new Map<string, StackedDiffState>([
         ['b.txt', { load: { kind: 'loading' }, diff: undefined }],
         ['a.txt', loaded],
       ]),
