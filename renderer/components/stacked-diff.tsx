@@ -1,6 +1,6 @@
 import { useVirtualizer, type VirtualItem, type Virtualizer } from '@tanstack/react-virtual';
 import { useEffect, useEffectEvent, useMemo, useRef, type PointerEvent, type RefObject } from 'react';
-import { dragLine, pressLine, releaseLine, toggleHunk, type LineSelection } from '../model/line-selection';
+import { toggleHunk, type LineSelection } from '../model/line-selection';
 import {
   headerIndexes,
   stackedRowHeights,
@@ -13,13 +13,7 @@ import {
 import { LinePickFooter } from './line-selection-bar';
 import { StackedDiffRow, type FileHeaderActions } from './stacked-diff-row';
 import { useLineKeys } from './use-line-keys';
-
-function rowIndexAt(target: EventTarget | null): number | undefined {
-  if (!(target instanceof Element)) return undefined;
-  const row = target.closest('[data-index]');
-  const index = row === null ? Number.NaN : Number(row.getAttribute('data-index'));
-  return Number.isInteger(index) ? index : undefined;
-}
+import { rowIndexAt, useLinePicking } from './use-line-picking';
 
 /**
  * A press in the diff region: runs `handlers` (stop following the focus, start a pick), and on a
@@ -107,11 +101,15 @@ function useFollowFocus(
   };
 }
 
-/** Tells the caller which files have rows in view whenever that set changes (their hunks load then). */
+/**
+ * Tells the caller which files have rows in view whenever that set changes, or one of them is to be
+ * loaded (again, after a refresh): their hunks load then.
+ */
 function useReportVisibleFiles(
   items: readonly VirtualItem[],
   rows: readonly StackedRow[],
   headers: ReadonlyMap<string, number>,
+  diffs: ReadonlyMap<string, StackedDiffState>,
   onVisibleFiles: (paths: readonly string[]) => void,
 ): void {
   const visible = [
@@ -121,53 +119,12 @@ function useReportVisibleFiles(
         .filter((path): path is string => path !== undefined && headers.has(path)),
     ),
   ];
-  const visibleKey = visible.join('\0');
+  const toLoad = visible.filter((path) => (diffs.get(path)?.load.kind ?? 'idle') === 'idle');
+  const visibleKey = `${visible.join('\0')}\u0001${toLoad.join('\0')}`;
   const reportVisible = useEffectEvent(() => onVisibleFiles(visible));
   useEffect(() => {
-    if (visibleKey !== '') reportVisible();
+    if (visibleKey !== '\u0001') reportVisible();
   }, [visibleKey]);
-}
-
-/** Picking lines with the pointer: a press starts (or, with Shift, extends) a pick, a drag grows it, a release anywhere ends it. */
-function useLinePicking(
-  rows: readonly StackedRow[],
-  { lineSelection, canPickLines, onLineSelectionChange }: StackedDiffProps,
-) {
-  const isDragging = lineSelection?.dragFrom !== undefined;
-  const endDrag = useEffectEvent(() => onLineSelectionChange(releaseLine(lineSelection)));
-  useEffect(() => {
-    if (!isDragging) return undefined;
-    const end = (): void => endDrag();
-    window.addEventListener('pointerup', end);
-    window.addEventListener('pointercancel', end);
-    return () => {
-      window.removeEventListener('pointerup', end);
-      window.removeEventListener('pointercancel', end);
-    };
-  }, [isDragging]);
-
-  function onPointerDown(event: PointerEvent<HTMLDivElement>): void {
-    if (!canPickLines || event.button !== 0) return;
-    const target = event.target instanceof Element ? event.target : null;
-    if (target?.closest('button') != null) return;
-    const index = rowIndexAt(event.target);
-    if (index === undefined || rows[index]?.kind !== 'line') return;
-    // A drag picks lines instead of selecting text.
-    event.preventDefault();
-    onLineSelectionChange(pressLine(lineSelection, rows, index, event.shiftKey));
-  }
-
-  function onPointerMove(event: PointerEvent<HTMLDivElement>): void {
-    if (!isDragging) return;
-    const element = event.currentTarget;
-    const bounds = element.getBoundingClientRect();
-    if (event.clientY < bounds.top + 24) element.scrollTop -= 9;
-    else if (event.clientY > bounds.bottom - 24) element.scrollTop += 9;
-    const index = rowIndexAt(event.target);
-    if (index !== undefined) onLineSelectionChange(dragLine(lineSelection, rows, index));
-  }
-
-  return { isDragging, onPointerDown, onPointerMove };
 }
 
 /**
@@ -186,8 +143,8 @@ export function StackedDiff(props: StackedDiffProps) {
   const virtualizer = useStackedVirtualizer(rows, scrollRef);
   const stopFollowingFocus = useFollowFocus(focusPath, headers, virtualizer);
   const items = virtualizer.getVirtualItems();
-  useReportVisibleFiles(items, rows, headers, onVisibleFiles);
-  const { isDragging, onPointerDown, onPointerMove } = useLinePicking(rows, props);
+  useReportVisibleFiles(items, rows, headers, diffs, onVisibleFiles);
+  const { isDragging, onPointerDown, onPointerMove } = useLinePicking({ ...props, rows, scrollRef });
   const keys = useLineKeys({
     rows,
     lineSelection,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dragLine, pressLine, releaseLine, toggleHunk, toRowSelection } from './line-selection';
-import { stackedRows, type StackedFile } from './stacked-rows';
+import { stackedRows, type StackedDiffState, type StackedFile } from './stacked-rows';
 
 const ready = { kind: 'ready' } as const;
 const file: StackedFile = {
@@ -79,6 +79,52 @@ describe('line selection in the stacked diff', () => {
       ],
     });
     expect(toggleHunk(toggleHunk(undefined, rows, 'a.txt', 0), rows, 'a.txt', 0)).toBeUndefined();
+  });
+
+  it('a drag keeps to the line it started on when the rows are drawn again meanwhile (a file above loads its hunks again)', () => {
+    const loaded: StackedDiffState = { load: ready, diff: { kind: 'text', hunks, omittedLines: 0 } };
+    const above = stackedRows(
+      [other, file],
+      new Map([
+        ['b.txt', loaded],
+        ['a.txt', loaded],
+      ]),
+    );
+    const reloading = stackedRows(
+      [other, file],
+      new Map<string, StackedDiffState>([
+        ['b.txt', { load: { kind: 'loading' }, diff: undefined }],
+        ['a.txt', loaded],
+      ]),
+    );
+    const atIn = (list: typeof rows, key: string): number =>
+      list.findIndex((row) => row.kind === 'line' && row.path === 'a.txt' && row.key === key);
+    const pick = pressLine(undefined, above, atIn(above, 'o2'), false);
+    // b.txt above now has no lines: a.txt's rows moved up, and the drag still starts at a.txt's line 2.
+    const dragged = releaseLine(dragLine(pick, reloading, atIn(reloading, 'o3')));
+    expect(toRowSelection(dragged ?? { path: '', keys: new Set() })).toEqual({
+      old: [{ from: 2, to: 3 }],
+      new: [{ from: 2, to: 4 }],
+    });
+  });
+
+  it('while the file’s lines are loading again, the pointer over what stands in for them leaves the pick as it was', () => {
+    let pick = pressLine(undefined, rows, at('a.txt', 'o2'), false);
+    pick = dragLine(pick, rows, at('a.txt', 'o3'));
+    const reloading = stackedRows([file, other], new Map([['a.txt', { load: { kind: 'loading' }, diff: undefined }]]));
+    const header = reloading.findIndex((row) => row.path === 'a.txt' && row.kind === 'notice');
+    expect(header).not.toBe(-1);
+    expect(dragLine(pick, reloading, header)).toBe(pick);
+    for (let index = 0; index < reloading.length; index += 1) expect(dragLine(pick, reloading, index)).toBe(pick);
+    // The lines are back: the drag goes on from where it started.
+    expect([...(dragLine(pick, rows, at('a.txt', 'o2'))?.keys ?? [])].sort()).toEqual(['n2', 'o2']);
+  });
+
+  it('a move that does not change the pick gives back the same selection (nothing to draw again)', () => {
+    const pick = dragLine(pressLine(undefined, rows, at('a.txt', 'o2'), false), rows, at('a.txt', 'o3'));
+    expect(dragLine(pick, rows, at('a.txt', 'o3'))).toBe(pick);
+    expect(dragLine(pick, rows, at('a.txt', 'n3'))).toBe(pick);
+    expect(dragLine(pick, rows, at('a.txt', 'c1'))).not.toBe(pick);
   });
 
   it('a press on a context line picks nothing', () => {

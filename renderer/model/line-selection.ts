@@ -14,8 +14,11 @@ export interface LineRange {
 export interface LineSelection {
   readonly path: string;
   readonly keys: ReadonlySet<string>;
-  /** The row index a drag started on, while the pointer is held. */
-  readonly dragFrom?: number | undefined;
+  /**
+   * The key of the line a drag started on, while the pointer is held: a key, not a row index,
+   * because the rows can be drawn again mid-drag (a live comparison recomputes, a file above loads).
+   */
+  readonly dragFrom?: string | undefined;
   /** What was picked before the drag started (a drag adds to it). */
   readonly base?: ReadonlySet<string> | undefined;
 }
@@ -93,22 +96,33 @@ export function pressLine(
   if (row?.kind !== 'line') return selection;
   const base = isAdding && selection?.path === row.path ? selection.keys : new Set<string>();
   const keys = new Set([...base, ...changesBetween(rows, row.path, index, index)]);
-  return { path: row.path, keys, dragFrom: index, base };
+  return { path: row.path, keys, dragFrom: row.key, base };
 }
 
-/** The pointer, still pressed, is over row `index`: the pick is every changed line from the drag's start to here. */
+function isSameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && [...a].every((key) => b.has(key));
+}
+
+/**
+ * The pointer, still pressed, is over row `index`: the pick is every changed line from the drag's
+ * start to here. While the line the drag started on is not among `rows` (its file's hunks are
+ * loading again), the pick stays. The same selection comes back when the pick does not change.
+ */
 export function dragLine(
   selection: LineSelection | undefined,
   rows: readonly StackedRow[],
   index: number,
 ): LineSelection | undefined {
   if (selection?.dragFrom === undefined) return selection;
+  const { path, dragFrom } = selection;
   const row = rows[index];
-  if (row === undefined || row.path !== selection.path) return selection;
-  return {
-    ...selection,
-    keys: new Set([...(selection.base ?? []), ...changesBetween(rows, selection.path, selection.dragFrom, index)]),
-  };
+  if (row === undefined || row.path !== path) return selection;
+  const from = rows.findIndex(
+    (candidate) => candidate.kind === 'line' && candidate.path === path && candidate.key === dragFrom,
+  );
+  if (from === -1) return selection;
+  const keys = new Set([...(selection.base ?? []), ...changesBetween(rows, path, from, index)]);
+  return isSameSet(keys, selection.keys) ? selection : { ...selection, keys };
 }
 
 /** The pointer was released: the pick stays, the drag ends. */

@@ -72,8 +72,8 @@ export interface CheckpointSlice {
 interface DetailContext extends SliceContext {
   /** Bumped whenever the comparison changes: a load of an older one drops its results. */
   generation: number;
-  /** The files whose hunks are being fetched. */
-  readonly pending: Set<string>;
+  /** The files whose hunks are being fetched, each with the load that brings them. */
+  readonly pending: Map<string, Promise<void>>;
 }
 
 /**
@@ -90,12 +90,19 @@ async function keepLinesIfUnchanged(
   const { get, set } = context;
   const isListed = get().detail?.files.some((file) => file.path === kept.path) === true;
   if (isListed && before !== undefined) {
-    if (!get().fileDiffs.has(kept.path)) await get().loadFileDiffs([kept.path]);
+    if (get().fileDiffs.get(kept.path)?.load.kind !== 'ready') await get().loadFileDiffs([kept.path]);
     if (generation !== context.generation) return;
-    const after = get().fileDiffs.get(kept.path)?.diff;
+    const state = get().fileDiffs.get(kept.path);
+    const after = state?.load.kind === 'ready' ? state.diff : undefined;
     if (after !== undefined && after.oldOid === before.oldOid && after.newOid === before.newOid) return;
   }
   if (get().lineSelection === kept) set({ lineSelection: undefined });
+}
+
+/** The hunks shown, each marked to be loaded again (`idle`) and still shown meanwhile. */
+function toLoadAgain(fileDiffs: ReadonlyMap<string, FileDiffState>): Map<string, FileDiffState> {
+  const kept = [...fileDiffs].filter(([, state]) => state.diff !== undefined);
+  return new Map(kept.map(([path, state]) => [path, { load: idle, diff: state.diff }]));
 }
 
 /** (Re)loads the open comparison's changed files, then shows the focused file's diff. */
@@ -108,7 +115,10 @@ async function loadFiles(context: DetailContext, focus?: string, { keepLines = f
   context.pending.clear();
   const kept = keepLines ? get().lineSelection : undefined;
   const keptDiff = kept === undefined ? undefined : get().fileDiffs.get(kept.path)?.diff;
-  set({ detail: { ...detail, load: loading }, fileDiffs: new Map(), lineSelection: kept });
+  // A refresh leaves the hunks on screen until new ones replace them (each is loaded again as it is
+  // shown): rows that vanished for a moment would throw the view back to the top and lose a drag's moves.
+  const fileDiffs = keepLines ? toLoadAgain(get().fileDiffs) : new Map<string, FileDiffState>();
+  set({ detail: { ...detail, load: loading }, fileDiffs, lineSelection: kept });
   const fetched = await fetchChangedFiles(context.client, detail, () => generation === context.generation);
   if (fetched.kind === 'stale') return;
   if (fetched.kind === 'failed') {
@@ -129,16 +139,15 @@ async function loadFiles(context: DetailContext, focus?: string, { keepLines = f
     await keepLinesIfUnchanged(context, kept, keptDiff, generation);
 }
 
-/** Loads the hunks of these files (those not loaded yet), a batch per call. */
-async function loadFileDiffs(context: DetailContext, paths: readonly string[]): Promise<void> {
-  const { get, set, pending } = context;
-  const detail = get().detail;
-  if (detail === undefined) return;
+/** Loads the hunks of `batches` one batch per call, in turn. */
+async function loadBatches(
+  context: DetailContext,
+  detail: CheckpointDetail,
+  batches: readonly string[][],
+): Promise<void> {
+  const { set, pending } = context;
   const generation = context.generation;
-  const wanted = paths.filter((path) => !pending.has(path) && get().fileDiffs.get(path)?.load.kind !== 'ready');
-  for (let start = 0; start < wanted.length; start += diffBatch) {
-    const batch = wanted.slice(start, start + diffBatch);
-    for (const path of batch) pending.add(path);
+  for (const batch of batches) {
     set((state) => ({
       fileDiffs: new Map([
         ...state.fileDiffs,
@@ -157,6 +166,32 @@ async function loadFileDiffs(context: DetailContext, paths: readonly string[]): 
     for (const path of batch) pending.delete(path);
     set((state) => ({ fileDiffs: withBatchLoaded(state.fileDiffs, batch, result) }));
   }
+}
+
+/**
+ * Loads the hunks of these files (those not loaded yet), a batch per call; resolves once all of
+ * them are in, including those another call was already fetching.
+ */
+async function loadFileDiffs(context: DetailContext, paths: readonly string[]): Promise<void> {
+  const { get, pending } = context;
+  const detail = get().detail;
+  if (detail === undefined) return;
+  const underWay = new Set(paths.flatMap((path) => pending.get(path) ?? []));
+  const wanted = paths.filter((path) => !pending.has(path) && get().fileDiffs.get(path)?.load.kind !== 'ready');
+  const batches: string[][] = [];
+  for (let start = 0; start < wanted.length; start += diffBatch) batches.push(wanted.slice(start, start + diffBatch));
+  // Marked pending before the first batch is asked for, so a call meanwhile waits for it instead of asking again.
+  let settle = (): void => undefined;
+  const done = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  for (const path of wanted) pending.set(path, done);
+  try {
+    await loadBatches(context, detail, batches);
+  } finally {
+    settle();
+  }
+  await Promise.all(underWay);
 }
 
 /** Opens a checkpoint against its compare target (the directory now by default), or only moves the focus if it is open. */
@@ -185,7 +220,7 @@ async function openCheckpoint(
 /** The checkpoint slice, bound to a client. */
 export function createCheckpointSlice(client: VigilClient): StateCreator<AppState, [], [], CheckpointSlice> {
   return (set, get) => {
-    const context: DetailContext = { client, set, get, generation: 0, pending: new Set() };
+    const context: DetailContext = { client, set, get, generation: 0, pending: new Map() };
     return {
       detail: undefined,
       fileSelection: emptySelection,

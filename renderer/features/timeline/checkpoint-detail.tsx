@@ -131,17 +131,22 @@ function DetailFilesHead({
   return (
     <div className="detail-files-head">
       <span data-testid="diff-summary">{summary}</span>
-      {staleness !== undefined && (
+      {/* The hint and the "out of date" badge share one cell: the head keeps its size whichever shows, so the diff below never moves (under a pointer that is picking lines) when the folder changes. */}
+      <span className="detail-head-note">
+        <span className="subtle detail-hint" data-shown={staleness === undefined} aria-hidden={staleness !== undefined}>
+          Click a file to see it · tick, drag, Shift or Ctrl to select
+        </span>
         <span
           className="badge"
           data-kind="stale"
           data-testid="diff-stale"
+          data-shown={staleness !== undefined}
+          aria-hidden={staleness === undefined}
           title="The live directory changed since this comparison, or the core cannot be asked now"
         >
-          {staleness === 'changed' ? 'out of date: comparing again…' : 'out of date: cannot compare now'}
+          {staleness === 'unreachable' ? 'out of date: cannot compare now' : 'out of date: comparing again…'}
         </span>
-      )}
-      <span className="subtle detail-hint">Click a file to see it · tick, drag, Shift or Ctrl to select</span>
+      </span>
       <span className="spacer" />
       <button
         type="button"
