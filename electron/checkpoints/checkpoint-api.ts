@@ -57,6 +57,8 @@ export interface CheckpointServiceOptions {
   readonly maintenance?: boolean;
   /** How often a watching process compares each watched directory with the disk (default 10 min; 0: never). */
   readonly verifyEveryMs?: number;
+  /** How long a watching process waits after the last snapshot before it saves (and compacts) the stat caches (default 15 s). */
+  readonly statCacheQuietMs?: number;
   readonly retention?: Partial<RetentionPolicy>;
   /** Files larger than this are skipped and recorded (default 50 MiB). */
   readonly maxFileBytes?: number;

@@ -145,6 +145,7 @@ export class CheckpointService implements CheckpointApi {
       layout: this.#layout,
       logger: options.logger,
       isOneShot: options.watch !== true,
+      quietMs: options.statCacheQuietMs,
       underLock: (work) => this.#lock.withLock(work),
       directories: () => this.#tracked.values(),
     });

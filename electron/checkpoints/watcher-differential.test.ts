@@ -36,4 +36,24 @@ describe('a watching engine stores what a full walk finds (differential, random 
     expect(result.ops).toBe(500);
     expect(result.gitChecks).toBeGreaterThan(0);
   });
+
+  it(`150 operations with the state compacted after every snapshot, seed ${seed}`, { timeout: 600_000 }, async () => {
+    // The stat cache is saved (and the state swapped for its columns) as soon as snapshots pause:
+    // every checkpoint starts from a compact state, as a resident core's do after its first save.
+    const result = await runWatcherDifferential({
+      base,
+      seed,
+      ops: 150,
+      engine: (root, isWatching) =>
+        testService(root, isWatching ? { watch: true, verifyEveryMs: 0, statCacheQuietMs: 0 } : {}),
+      gitWriteTree,
+    });
+    if (result.divergence !== undefined)
+      console.log(
+        [`seed ${seed}: checkpoint ${result.divergence.checkpoint} diverged`, ...result.divergence.log].join('\n'),
+      );
+    expect(result.divergence).toBeUndefined();
+    expect(result.missedByWatcher).toBe(0);
+    expect(result.gitChecks).toBeGreaterThan(0);
+  });
 });

@@ -5,10 +5,19 @@ import type { ObjectStore } from '../store/object-store';
 
 /** What hashing already learned, so that stats need not read blobs back. */
 export interface KnownBlobs {
-  /** Lines of each blob hashed in this snapshot (0 when binary). */
-  readonly blobs: ReadonlyMap<string, { readonly lines: number; readonly binary: boolean }>;
+  /** Lines of each blob hashed in this snapshot, or `binaryBlob` (a number, not an object: a first snapshot knows every blob). */
+  readonly blobs: ReadonlyMap<string, number>;
   /** Lines added and removed between two blobs, keyed `old>new`. */
   readonly changes: ReadonlyMap<string, { readonly insertions: number; readonly deletions: number }>;
+}
+
+/** What `KnownBlobs.blobs` holds for a binary blob. */
+export const binaryBlob = -1;
+
+/** The lines a known blob counts in a checkpoint's stats (none when binary), or undefined when not known. */
+export function knownLines(known: KnownBlobs, oid: string): number | undefined {
+  const hit = known.blobs.get(oid);
+  return hit === undefined ? undefined : Math.max(0, hit);
 }
 
 /** One changed file between two trees. */
@@ -41,8 +50,8 @@ async function changedFiles(
 }
 
 async function lineCount(store: ObjectStore, oid: string, known: KnownBlobs): Promise<number> {
-  const hit = known.blobs.get(oid);
-  if (hit !== undefined) return hit.binary ? 0 : hit.lines;
+  const hit = knownLines(known, oid);
+  if (hit !== undefined) return hit;
   const content = await store.readTyped(oid, 'blob');
   return isBinary(content) ? 0 : countLines(content);
 }
@@ -66,7 +75,7 @@ export async function checkpointStats(
     for (let index = next++; index < changes.length; index = next++) {
       const { before: a, after: b } = changes[index] ?? {};
       if (a !== undefined && b !== undefined) {
-        if (a.oid === b.oid || known.blobs.get(b.oid)?.binary === true) continue;
+        if (a.oid === b.oid || known.blobs.get(b.oid) === binaryBlob) continue;
         const counted = known.changes.get(`${a.oid}>${b.oid}`);
         if (counted !== undefined) {
           insertions += counted.insertions;

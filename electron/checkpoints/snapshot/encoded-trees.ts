@@ -10,9 +10,11 @@ export interface EncodedTree extends EncodedTreeContent {
 /**
  * How much the kept encodings may take, counted as their content's bytes times three (the entries
  * and positions beside it take about twice the content): the most recently built folders are kept.
- * 100 folders of 100 files are ~1.2 MB.
+ * 100 folders of 100 files are ~1.2 MB; a restore's pre-rollback snapshot rebuilds at most a few
+ * hundred folders. (At 16 MiB a first snapshot of 50,000 files kept every folder's: ~8 MiB of a
+ * resident core's heap for nothing.)
  */
-const keptBytes = 16 * 1024 * 1024;
+const keptBytes = 4 * 1024 * 1024;
 
 /** What one kept encoding counts against `keptBytes`. */
 function weightOf(encoded: EncodedTree): number {
@@ -90,6 +92,14 @@ export class EncodedTrees<Key> {
     if (kept === undefined) return;
     this.#kept.delete(key);
     this.#bytes -= weightOf(kept);
+  }
+
+  /** Files the encoding of `from` under `to` (the same folder, held in another form). */
+  rekey(from: Key, to: Key): void {
+    const kept = this.#kept.get(from);
+    if (kept === undefined) return;
+    this.#kept.delete(from);
+    this.#kept.set(to, kept);
   }
 
   /** Drops every encoding. */

@@ -54,6 +54,11 @@ export class SavedFolder implements DirNode {
     return this.#skipped;
   }
 
+  /** Its files, decoded afresh and not kept while they are the saved ones: a read-only look leaves the folder compact. */
+  peekFiles(): ReadonlyMap<string, FileRecord> {
+    return this.#files ?? this.#decodeFiles();
+  }
+
   /** Whether its files are still exactly the saved ones (never decoded, so never changed). */
   get isFilesSaved(): boolean {
     return this.#files === undefined;
@@ -67,6 +72,13 @@ export class SavedFolder implements DirNode {
   /** How many files it holds, without decoding them. */
   get fileCount(): number {
     return this.#files?.size ?? this.span.fileCount;
+  }
+
+  /** Its file names, read from the columns while its files are not decoded. */
+  fileNames(): string[] {
+    if (this.#files !== undefined) return [...this.#files.keys()];
+    const { nameStart, fileCount } = this.span;
+    return this.columns.names.slice(nameStart, nameStart + fileCount);
   }
 
   /** Its skips, read from the columns while they are not decoded (reading them changes nothing). */
@@ -103,6 +115,11 @@ export class SavedFolder implements DirNode {
 /** A folder's file count, without decoding a saved folder's files. */
 export function fileCountOf(node: DirNode): number {
   return node instanceof SavedFolder ? node.fileCount : node.files.size;
+}
+
+/** A folder's files for reading only: a saved folder's are decoded without being kept (see `SavedFolder.peekFiles`). */
+export function filesOf(node: DirNode): ReadonlyMap<string, FileRecord> {
+  return node instanceof SavedFolder ? node.peekFiles() : node.files;
 }
 
 /** A folder's skips, without decoding a saved folder's skips. */

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { CheckpointOutcome, CheckpointRequest, CheckpointStats } from '../checkpoint-types';
-import { checkpointStats, type KnownBlobs } from './checkpoint-stats';
+import { binaryBlob, checkpointStats, knownLines, type KnownBlobs } from './checkpoint-stats';
 import {
   decodeCheckpointCommit,
   encodeCheckpointCommit,
@@ -16,6 +16,7 @@ import type { ObjectStore } from '../store/object-store';
 import { PackWriter } from '../store/pack-writer';
 import type { RefStore } from '../store/ref-store';
 import { isRacy, smudgeRacyRecords } from './folder-listing';
+import { statCacheCodes } from './stat-cache-format';
 import type { HashCandidate } from './stat-walk';
 import type { StoreLayout } from '../store/store-layout';
 import { toCheckpointEntry, type Timeline } from '../timeline/timeline';
@@ -74,7 +75,7 @@ async function hashCandidates(
       ? 'quick-pack'
       : 'pack';
   const known = {
-    blobs: new Map<string, { lines: number; binary: boolean }>(),
+    blobs: new Map<string, number>(),
     changes: new Map<string, { insertions: number; deletions: number }>(),
   };
   const apply = (results: readonly HashResult[]): void => {
@@ -84,10 +85,18 @@ async function hashCandidates(
         const previous = state.file(rel);
         if (previous !== undefined && result.changes !== undefined)
           known.changes.set(`${previous.oid}>${oid}`, result.changes);
-        const record = { mode, oid, size, mtimeNs, ctimeNs, ino };
+        // The mode as the one constant string, not the copy each worker message brings (one per file otherwise).
+        const record = {
+          mode: statCacheCodes.modes.find((known) => known === mode) ?? mode,
+          oid,
+          size,
+          mtimeNs,
+          ctimeNs,
+          ino,
+        };
         state.setFile(rel, record);
         if (ctimeNs !== -1n && isRacy(mtimeNs, stampNs)) tracked.racy.set(rel, record);
-        known.blobs.set(oid, { lines: result.lines, binary: result.binary });
+        known.blobs.set(oid, result.binary ? binaryBlob : result.lines);
       } else if (result.kind === 'skipped') {
         state.setSkipped(result.rel, result.reason, false);
       } else {
@@ -178,8 +187,8 @@ async function firstStats(engine: SnapshotEngine, state: DirState, known: KnownB
   for (const [, record] of state.files()) {
     files += 1;
     if (files % 1_000 === 0) await yieldToLoop();
-    const hit = known.blobs.get(record.oid);
-    if (hit !== undefined) insertions += hit.binary ? 0 : hit.lines;
+    const hit = knownLines(known, record.oid);
+    if (hit !== undefined) insertions += hit;
     else {
       const content = await engine.store.readTyped(record.oid, 'blob');
       insertions += isBinary(content) ? 0 : countLines(content);

@@ -9,20 +9,24 @@ export interface StatCacheSaverOptions {
   readonly logger: Logger;
   /** Save right after each snapshot (one-shot processes) instead of once snapshots pause (the app). */
   readonly isOneShot: boolean;
+  /** How long snapshots must pause before a save (default 15 s). */
+  readonly quietMs?: number | undefined;
   /** Runs work under the store lock: a snapshot must not change a state while it is written out. */
   readonly underLock: (work: () => Promise<void>) => Promise<void>;
   readonly directories: () => Iterable<TrackedDirectory>;
 }
 
 /** A pause in snapshots this long triggers a save in the app. */
-const quietMs = 15_000;
+const defaultQuietMs = 15_000;
 /** ...and a save happens at least this often while snapshots keep coming. */
 const maxWaitMs = 120_000;
 
 /**
  * Writes the directories' stat caches to disk. The cache only spares a full walk after a restart,
  * so in the app it is saved once snapshots pause rather than after each one (a 200,000-file cache
- * takes a moment to serialize); one-shot processes save before they exit.
+ * takes a moment to serialize); one-shot processes save before they exit. In the app the save also
+ * compacts the state: its folders then read the columns just written instead of holding an object
+ * per file (see `DirState.compactFolder`).
  */
 export class StatCacheSaver {
   #timer: NodeJS.Timeout | undefined;
@@ -46,7 +50,7 @@ export class StatCacheSaver {
         this.#pendingSince = undefined;
         void this.#saveUnderLock();
       },
-      Math.max(0, Math.min(quietMs, this.#pendingSince + maxWaitMs - now)),
+      Math.max(0, Math.min(this.options.quietMs ?? defaultQuietMs, this.#pendingSince + maxWaitMs - now)),
     );
     this.#timer.unref();
   }
@@ -70,7 +74,10 @@ export class StatCacheSaver {
       const state = tracked.state;
       if (state === undefined || !tracked.isCacheStale) continue;
       tracked.isCacheStale = false;
-      await saveStatCache(statCacheFile(this.options.layout, tracked.dirhash), tracked.dir, state);
+      // A long-lived process keeps the state compact (the saved columns); a one-shot one exits anyway.
+      await saveStatCache(statCacheFile(this.options.layout, tracked.dirhash), tracked.dir, state, {
+        compact: !this.options.isOneShot,
+      });
     }
   }
 }

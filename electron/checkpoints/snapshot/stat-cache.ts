@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { endianness } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { DirState } from './dir-state';
-import { fileCountOf, SavedFolder, skipCountOf, type SavedColumns } from './saved-folder';
+import { fileCountOf, SavedFolder, skipCountOf, type SavedColumns, type SavedSpan } from './saved-folder';
 import { encodeFiles, encodeSkips, type BodyColumns, type BodyCursor } from './stat-cache-body';
 import {
   modes,
@@ -26,9 +26,15 @@ const filesPerSlice = 10_000;
  * names, NUL-separated), every blob and tree id as bytes, then each file's size, mtime, ctime and
  * inode as 64-bit numbers — and a SHA-1 of all that. Columns are encoded and decoded in bulk, not
  * field by field; a folder loaded from the cache and never decoded since is copied back as it was.
- * The old file is replaced in one rename.
+ * The old file is replaced in one rename. With `compact` (a resident core), the state's folders
+ * are then swapped for ones that read the columns just written (see `DirState.compactFolder`).
  */
-export async function saveStatCache(file: string, dir: string, state: DirState): Promise<void> {
+export async function saveStatCache(
+  file: string,
+  dir: string,
+  state: DirState,
+  options: { readonly compact?: boolean } = {},
+): Promise<void> {
   // Every column is sized first and filled in place: no per-file arrays to join or copy.
   let [folders, files, entries, trees] = [0, 0, 0, 0];
   for (const [, node] of state.nodes()) {
@@ -46,6 +52,7 @@ export async function saveStatCache(file: string, dir: string, state: DirState):
     inodes: new BigUint64Array(files),
   };
   const at: BodyCursor = { shape: 0, name: 0, oid: 0, file: 0 };
+  const spans: Array<[string, SavedSpan]> = [];
   let sinceYield = 0;
   for (const [rel, node] of state.nodes()) {
     columns.names[at.name++] = rel;
@@ -53,6 +60,11 @@ export async function saveStatCache(file: string, dir: string, state: DirState):
     columns.shape[at.shape++] = fileCountOf(node);
     columns.shape[at.shape++] = skipCountOf(node);
     if (node.tree !== undefined) at.oid += columns.oids.write(node.tree, at.oid, 'hex');
+    const { name: nameStart, shape: shapeStart, file: fileStart, oid: oidStart } = at;
+    spans.push([
+      rel,
+      { nameStart, shapeStart, fileStart, oidStart, fileCount: fileCountOf(node), skipCount: skipCountOf(node) },
+    ]);
     sinceYield += node instanceof SavedFolder && node.isFilesSaved ? 0 : node.files.size;
     encodeFiles(node, columns, at);
     encodeSkips(node, columns, at);
@@ -95,6 +107,11 @@ export async function saveStatCache(file: string, dir: string, state: DirState):
   const hash = createHash('sha1');
   for (const part of parts) hash.update(part);
   await writeFileDurably(file, [...parts, hash.digest()], { sync: false });
+  if (options.compact === true) {
+    // The columns just written hold every entry: the state's folders read from them from now on.
+    const saved: SavedColumns = { ...columns, modes, reasons };
+    for (const [rel, span] of spans) state.compactFolder(rel, new SavedFolder(saved, span));
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { DirState } from './dir-state';
+import type { DirState, FolderView } from './dir-state';
 import type { StoreRules } from './store-rules';
 import { classifyEntry, folderPath, listedStat, type ListedStat } from './folder-listing';
 import type { TrackedDirectory } from './tracked-directory';
@@ -21,18 +21,17 @@ export type VerificationOutcome =
   | { readonly kind: 'inconclusive'; readonly reason: string }
   | { readonly kind: 'verified'; readonly entries: number; readonly missed: readonly string[] };
 
-/** How the state records a name of a folder. */
-function recordedKind(state: DirState, rel: string, name: string): 'file' | 'folder' | 'skip' | undefined {
-  const node = state.node(rel);
-  if (node === undefined) return undefined;
-  if (node.files.has(name)) return 'file';
-  if (node.dirs.has(name)) return 'folder';
-  return node.skipped.has(name) || node.skipped.has(`${name}/`) ? 'skip' : undefined;
+/** How the state records a name of a folder (read through `DirState.peek`: a compact folder stays compact). */
+function recordedKind(folder: FolderView | undefined, name: string): 'file' | 'folder' | 'skip' | undefined {
+  if (folder === undefined) return undefined;
+  if (folder.files.has(name)) return 'file';
+  if (folder.dirs.has(name)) return 'folder';
+  return folder.skipped.has(name) || folder.skipped.has(`${name}/`) ? 'skip' : undefined;
 }
 
 /** Whether a file's lstat is what its record says (a smudged ctime, -1, is compared without its ctime). */
-function matchesRecord(state: DirState, rel: string, stat: ListedStat): boolean {
-  const record = state.file(rel);
+function matchesRecord(folder: FolderView | undefined, name: string, stat: ListedStat): boolean {
+  const record = folder?.files.get(name);
   return (
     record !== undefined &&
     record.mode === stat.mode &&
@@ -58,12 +57,13 @@ async function compareFolder(
   } catch {
     if (
       rel !== '' &&
-      recordedKind(state, path.posix.dirname(rel).replace(/^\.$/, ''), path.posix.basename(rel)) !== 'skip'
+      recordedKind(state.peek(path.posix.dirname(rel).replace(/^\.$/, '')), path.posix.basename(rel)) !== 'skip'
     )
       found.differing.push(rel);
     return;
   }
   const child = (name: string): string => (rel === '' ? name : `${rel}/${name}`);
+  const folder = state.peek(rel);
   const seen = new Set<string>();
   const folders: string[] = [];
   for (const dirent of dirents) {
@@ -78,7 +78,7 @@ async function compareFolder(
     if (entry.kind === 'omit') continue;
     seen.add(dirent.name);
     found.entries += 1;
-    const recorded = recordedKind(state, rel, dirent.name);
+    const recorded = recordedKind(folder, dirent.name);
     if (entry.kind === 'skip') {
       if (recorded !== 'skip') found.differing.push(child(dirent.name));
     } else if (entry.kind === 'folder') {
@@ -88,7 +88,7 @@ async function compareFolder(
       const stats = await lstat(path.join(absolute, dirent.name), { bigint: true }).catch(() => undefined);
       const stat = stats === undefined ? undefined : listedStat(stats);
       const isStored = stat !== undefined && (stat.isSymlink || (stat.isFile && stat.size <= rules.maxFileBytes));
-      const isSame = isStored ? matchesRecord(state, child(dirent.name), stat) : recorded === 'skip';
+      const isSame = isStored ? matchesRecord(folder, dirent.name, stat) : recorded === 'skip';
       if (!isSame) found.differing.push(child(dirent.name));
     }
   }
