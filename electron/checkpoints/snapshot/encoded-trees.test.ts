@@ -74,7 +74,7 @@ describe('patchEncodedTree', () => {
 describe('EncodedTrees', () => {
   it('keeps the most recently built folders, up to its memory budget', () => {
     const trees = new EncodedTrees<number>();
-    // ~45 KB of content a folder: the budget (16 MiB counted three times over) keeps about 120 of them.
+    // ~45 KB of content a folder: the budget (4 MiB counted three times over) keeps about 30 of them.
     const folder = (seed: number): TreeItem[] =>
       Array.from({ length: 1_000 }, (_, index) => ({
         mode: fileModes.file,
@@ -82,8 +82,8 @@ describe('EncodedTrees', () => {
         oid: blob(`${seed}/${index}`),
       }));
     for (let key = 0; key < 300; key += 1) trees.encode(key, folder(key));
-    expect(trees.size).toBeGreaterThan(50);
-    expect(trees.size).toBeLessThan(200);
+    expect(trees.size).toBeGreaterThan(15);
+    expect(trees.size).toBeLessThan(60);
     // The newest is kept (patched next time), the oldest gone (encoded whole again, the same bytes either way).
     const changed = withId(folder(299), 'file-0000.txt', blob('new'));
     expect(patchEncodedTree(trees.encode(299, folder(299)), changed)).toBeDefined();

@@ -126,24 +126,9 @@ export function isRacy(mtimeNs: bigint, stampNs: bigint): boolean {
 export async function smudgeRacyRecords(state: DirState, racy: ReadonlyMap<string, FileRecord>): Promise<void> {
   let count = 0;
   for (const [rel, record] of racy) {
-    // By value: a folder compacted since (see DirState.compactFolder) decodes records equal to, not the same as, the kept ones.
-    if (record.ctimeNs !== -1n && isSameRecord(state.file(rel), record))
-      state.setFile(rel, { ...record, ctimeNs: -1n });
+    if (state.file(rel) === record && record.ctimeNs !== -1n) state.setFile(rel, { ...record, ctimeNs: -1n });
     if (++count % 2_000 === 0) await yieldToLoop();
   }
-}
-
-/** Whether two records say the same about a file (same blob and mode, same stat). */
-function isSameRecord(a: FileRecord | undefined, b: FileRecord): boolean {
-  return (
-    a !== undefined &&
-    a.oid === b.oid &&
-    a.mode === b.mode &&
-    a.size === b.size &&
-    a.mtimeNs === b.mtimeNs &&
-    a.ctimeNs === b.ctimeNs &&
-    a.ino === b.ino
-  );
 }
 
 /** A name that did not survive decoding (not valid UTF-8) cannot be stored faithfully. */

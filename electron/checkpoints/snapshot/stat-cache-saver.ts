@@ -75,8 +75,13 @@ export class StatCacheSaver {
       if (state === undefined || !tracked.isCacheStale) continue;
       tracked.isCacheStale = false;
       // A long-lived process keeps the state compact (the saved columns); a one-shot one exits anyway.
+      // The folders of racy records stay objects: the next snapshot smudges a record only if it is that very object.
+      const keepFolders = new Set(
+        [...tracked.racy.keys()].map((rel) => rel.slice(0, Math.max(0, rel.lastIndexOf('/')))),
+      );
       await saveStatCache(statCacheFile(this.options.layout, tracked.dirhash), tracked.dir, state, {
         compact: !this.options.isOneShot,
+        keepFolders,
       });
     }
   }

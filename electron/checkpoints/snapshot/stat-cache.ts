@@ -33,7 +33,11 @@ export async function saveStatCache(
   file: string,
   dir: string,
   state: DirState,
-  options: { readonly compact?: boolean } = {},
+  options: {
+    readonly compact?: boolean;
+    /** Folders to leave as they are (they hold records a later snapshot compares by identity: `tracked.racy`'s). */
+    readonly keepFolders?: ReadonlySet<string>;
+  } = {},
 ): Promise<void> {
   // Every column is sized first and filled in place: no per-file arrays to join or copy.
   let [folders, files, entries, trees] = [0, 0, 0, 0];
@@ -110,7 +114,8 @@ export async function saveStatCache(
   if (options.compact === true) {
     // The columns just written hold every entry: the state's folders read from them from now on.
     const saved: SavedColumns = { ...columns, modes, reasons };
-    for (const [rel, span] of spans) state.compactFolder(rel, new SavedFolder(saved, span));
+    for (const [rel, span] of spans)
+      if (options.keepFolders?.has(rel) !== true) state.compactFolder(rel, new SavedFolder(saved, span));
   }
 }
 
