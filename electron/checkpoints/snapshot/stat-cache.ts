@@ -111,12 +111,17 @@ export async function saveStatCache(
   const hash = createHash('sha1');
   for (const part of parts) hash.update(part);
   await writeFileDurably(file, [...parts, hash.digest()], { sync: false });
-  if (options.compact === true) {
-    // The columns just written hold every entry: the state's folders read from them from now on.
-    const saved: SavedColumns = { ...columns, modes, reasons };
-    for (const [rel, span] of spans)
-      if (options.keepFolders?.has(rel) !== true) state.compactFolder(rel, new SavedFolder(saved, span));
-  }
+  if (options.compact === true) compactState(state, { ...columns, modes, reasons }, spans, options.keepFolders);
+}
+
+/** The state's folders (but `keep`) read from the columns just written from now on: they hold every entry. */
+function compactState(
+  state: DirState,
+  saved: SavedColumns,
+  spans: ReadonlyArray<readonly [string, SavedSpan]>,
+  keep: ReadonlySet<string> | undefined,
+): void {
+  for (const [rel, span] of spans) if (keep?.has(rel) !== true) state.compactFolder(rel, new SavedFolder(saved, span));
 }
 
 /**
