@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { renderSection, type BenchArea } from './harness';
 
 /**
- * `npm run bench [-- AREA ...] [--quick]`: runs every `bench/<area>.bench.ts` (or the named ones),
+ * `npm run bench [-- AREA ...] [--quick]` (or `-- --docs`, which only rebuilds docs/benchmarks.md): runs every `bench/<area>.bench.ts` (or the named ones),
  * writes each area's Markdown to docs/benchmarks/<area>.md, and rebuilds docs/benchmarks.md from
  * all of them, so one area can be re-measured without losing the others.
  */
@@ -18,6 +18,8 @@ async function main(): Promise<void> {
   process.env['VIGIL_NO_CORE'] ??= '1';
   const args = process.argv.slice(2);
   const isQuick = args.includes('--quick');
+  // `--docs`: measure nothing; rebuild docs/benchmarks.md from the sections kept in docs/benchmarks/.
+  const isDocsOnly = args.includes('--docs');
   const wanted = args.filter((arg) => !arg.startsWith('--'));
   const areas = (await readdir(here))
     .filter((name) => name.endsWith('.bench.ts'))
@@ -30,7 +32,7 @@ async function main(): Promise<void> {
     return;
   }
   await mkdir(sectionsDir, { recursive: true });
-  for (const area of wanted.length > 0 ? wanted : areas) {
+  for (const area of isDocsOnly ? [] : wanted.length > 0 ? wanted : areas) {
     process.stdout.write(`\n▶ ${area}\n`);
     const module = (await import(pathToFileURL(path.join(here, `${area}.bench.ts`)).href)) as { run: BenchArea };
     const section = await module.run({ isQuick, log: (line) => process.stdout.write(`  ${line}\n`) });
