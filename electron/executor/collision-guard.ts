@@ -9,7 +9,7 @@ import { readFileIdentity, type FileIdentity } from '../files/file-identity';
 import { isPathInside } from '../lib/path-rules';
 import type { Logger } from '../logging/logger';
 import type { SessionState } from '../sessions/session-state';
-import { findCollision, findCollisions, type Collision, type CollisionMode } from './collision-rule';
+import { findCollision, findCollisions, labelAmong, type Collision, type CollisionMode } from './collision-rule';
 
 /** What the guard is built from: the write ledger, the sessions, the settings in force, the checkpoint store (for the other session's earlier version). */
 export interface CollisionGuardOptions {
@@ -38,6 +38,8 @@ export interface CollisionGuard {
   check(sessionId: string, paths: readonly string[], roots: readonly string[]): Promise<FoundCollision | undefined>;
   /** The approval's collision: the line, and both changes as diffs (`proposed`: the text the call would write). */
   describe(found: FoundCollision, proposed: string | undefined): Promise<ApprovalCollision>;
+  /** A session's name for people (`claude-code #2`), numbered among the sessions as the rule numbers them. */
+  labelOf(sessionId: string): string;
   /** The write ledger before a terminal command runs (undefined when `sessions.collisions` is "off"). */
   ledgerBefore(): Promise<LedgerView | undefined>;
   /**
@@ -201,6 +203,7 @@ export function createCollisionGuard(options: CollisionGuardOptions): CollisionG
         ? undefined
         : { collision, mode: collisions, displayPath: displayPathOf(collision.path, roots) };
     },
+    labelOf: (sessionId) => labelAmong(options.sessions.list(), sessionId),
     async ledgerBefore() {
       return options.settings().collisions === 'off' ? undefined : options.ledger.view();
     },

@@ -90,6 +90,12 @@ export function findCollisions(question: CollisionQuestion): Collision[] {
   return found;
 }
 
+/** A session's name for people among `sessions` (`claude-code #2`), as a collision names it. */
+export function labelAmong(sessions: readonly CollisionSession[], sessionId: string): string {
+  const self = sessions.find((session) => session.id === sessionId);
+  return sessionLabel(self?.agent ?? 'another session', sessionIdentities(sessions, anyColourCount).get(sessionId));
+}
+
 /** The first collision of a call (see `findCollisions`). */
 export function findCollision(question: CollisionQuestion): Collision | undefined {
   return findCollisions(question)[0];

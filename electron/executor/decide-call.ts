@@ -131,6 +131,7 @@ async function guardCollision(
 ): Promise<boolean> {
   const found = await dependencies.collisions?.check(session.id, prepared.written, session.roots);
   if (found === undefined) return false;
+  item.overwriting = found;
   const now = Date.now();
   if (found.mode === 'warn') {
     const warning = collisionWarning(found.collision, found.displayPath, now);

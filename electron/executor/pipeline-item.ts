@@ -4,6 +4,7 @@ import type { CallCollision } from '../../shared/contract/call-collision-contrac
 import type { CallEffect } from '../../shared/contract/sessions-contract';
 import type { PreparedCall } from '../tools';
 import type { TouchedDirectory } from './checkpoint-gate';
+import type { FoundCollision } from './collision-guard';
 import type { CallCheckpoint, ToolCallOutcome, ToolCallRequest, ToolDecision } from './executor-types';
 
 /** One call on its way through the pipeline: each stage fills in what it learned. */
@@ -27,6 +28,8 @@ export interface PipelineItem {
   effectsOmitted?: number;
   /** Files a terminal command overwrote that another live session had just changed. */
   collisions?: readonly CallCollision[];
+  /** A file tool's collision that was let run (a person allowed it, or "warn"): recorded once it ran. */
+  overwriting?: FoundCollision;
 }
 
 /** A call as it enters the pipeline: nothing decided, nothing run. */

@@ -7,13 +7,13 @@ import type { Actor } from '../../shared/contract/actor-model';
 import type { CallCollision } from '../../shared/contract/call-collision-contract';
 import type { CheckpointApi, LedgerView, WriteRecorder } from '../checkpoints';
 import type { EventHub } from '../lib/event-hub';
-import { isPathInside } from '../lib/path-rules';
 import type { Logger } from '../logging/logger';
 import type { ApprovalService } from '../policy/approval-service';
 import type { PolicyEngine } from '../policy/policy-engine';
 import type { CallLog } from '../sessions/call-log';
 import type { CoverageLimits, ExecutionSession, ToolAdapter } from '../tools';
 import { unwatched, watchEffects } from './call-effect-watch';
+import { fileToolCollision, tellOverwritten, withHeldVersion } from './call-overwrites';
 import { callRecord, resultRecord } from './call-records';
 import { CheckpointGate } from './checkpoint-gate';
 import type { CollisionGuard, CommandChange } from './collision-guard';
@@ -160,14 +160,7 @@ function commandCollisions(
     tool: item.request.name,
     files: found.map((collision) => collision.displayPath),
   });
-  return found.map((collision) => {
-    const held = item.checkpoints
-      .filter((taken) => taken.checkpointId !== undefined && isPathInside(collision.path, taken.directory))
-      .sort((left, right) => right.directory.length - left.directory.length)[0];
-    return held?.checkpointId === undefined
-      ? collision
-      : { ...collision, checkpoint: { directory: held.directory, checkpointId: held.checkpointId } };
-  });
+  return found.map((collision) => withHeldVersion(collision, item.checkpoints));
 }
 
 /** Stage 5: runs one allowed call under its locks, watching what it changes, then records its result. */
@@ -208,12 +201,30 @@ async function runCall(pipeline: Pipeline, item: PipelineItem, session: Executio
         item.effectsOmitted = found.omitted;
         if (ledgerBefore !== undefined && found.changed !== undefined)
           item.collisions = commandCollisions(pipeline, item, session, ledgerBefore, found.changed);
+        else if (item.overwriting !== undefined && item.result?.ok === true)
+          item.collisions = [fileToolCollision(item.overwriting, item.checkpoints)];
       },
       (error: unknown) => options.logger.error('could not record what a call changed', { ...log, error }),
     );
     release();
   }
   await finish(pipeline, item, session);
+  await tellOthers(pipeline, item, session);
+}
+
+/** Each session whose change this call overwrote is told, on its own card and transcript. */
+async function tellOthers(pipeline: Pipeline, item: PipelineItem, session: ExecutionSession): Promise<void> {
+  const { collisions, logger, sessions } = pipeline.options;
+  if (collisions === undefined || item.collisions === undefined || item.collisions.length === 0) return;
+  const found = item.overwriting?.collision;
+  const turns = new Map(found === undefined ? [] : [[found.path, found.otherTurn]]);
+  const call = {
+    sessionId: session.id,
+    label: collisions.labelOf(session.id),
+    tool: item.request.name,
+    at: new Date().toISOString(),
+  };
+  await tellOverwritten(sessions, logger, call, item.collisions, turns);
 }
 
 /** Stages 1–6 for a group of calls: the whole batch when concurrent, one call when sequential. */

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { MemoryChange } from '../../shared/contract/memory-contract';
 import { type Attribution, type CheckpointOutcome, hashObject } from '../checkpoints';
@@ -87,11 +88,17 @@ export class MemoryCaptureQueue {
   async #drain(dir: string, captures: DirectoryCaptures): Promise<void> {
     const checkpoints = this.checkpoints;
     while (checkpoints !== undefined && captures.pending.size > 0) {
-      const reason = [...captures.pending].join('; ');
       const versions = [...captures.versions.values()];
+      // A file that holds none of the versions reported for it was changed again, not yet reported (an outside edit the watcher has not seen yet): the capture says so.
+      const unreported = await unreportedFiles(versions);
+      const reason = [
+        ...captures.pending,
+        ...unreported.map((file) => `a later change of ${path.basename(file)} not yet reported`),
+      ].join('; ');
       // Changes by several actors folded into one capture: Vigil took it, for all of them (its subject names each change).
       const actors = [...captures.actors.values()];
-      const attribution: Attribution = actors.length === 1 && actors[0] !== undefined ? actors[0] : { actor: 'vigil' };
+      const attribution: Attribution =
+        actors.length === 1 && actors[0] !== undefined && unreported.length === 0 ? actors[0] : { actor: 'vigil' };
       captures.pending.clear();
       captures.actors.clear();
       captures.versions.clear();
@@ -174,6 +181,19 @@ export class MemoryCaptureQueue {
       );
     }
   }
+}
+
+/** The files whose bytes on disk now are none of the versions reported for them (a missing file is left to the checkpoint). */
+async function unreportedFiles(versions: readonly ReportedVersion[]): Promise<string[]> {
+  const reported = new Map<string, Set<string>>();
+  for (const version of versions)
+    reported.set(version.file, (reported.get(version.file) ?? new Set()).add(sha256Of(version.bytes)));
+  const found: string[] = [];
+  for (const [file, digests] of reported) {
+    const bytes = await readFile(file).catch(() => undefined);
+    if (bytes !== undefined && !digests.has(sha256Of(bytes))) found.push(file);
+  }
+  return found;
 }
 
 /** Whether `later` holds every entry of `earlier` (both read as Hermes reads them; bytes that are not UTF-8 must match exactly). */

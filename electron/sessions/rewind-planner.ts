@@ -3,7 +3,7 @@ import type { RewindDirectoryPlan, RewindMode, RewindPlan } from '../../shared/c
 import { actorKey } from '../../shared/contract/actor-model';
 import { AppError, isAppError } from '../../shared/errors';
 import type { RestorePlan, RestorePort } from './session-rewinder';
-import { describeCall, type SessionState } from './session-state';
+import { describeCall, type CallState, type SessionState } from './session-state';
 
 interface DirectoryTarget {
   readonly directory: string;
@@ -16,6 +16,9 @@ interface DirectoryTarget {
 
 const executed = new Set(['allowed', 'asked-allowed']);
 
+type CallTouched = CallState['record']['touched'][number];
+type CallResult = NonNullable<CallState['result']>['result'];
+
 /**
  * For each directory changed since `toTurn`: the first checkpoint taken for it at or after that
  * turn (the state before the turn's first change), and what could not be undone (a change made
@@ -23,13 +26,12 @@ const executed = new Set(['allowed', 'asked-allowed']);
  */
 function directoryTargets(state: SessionState, toTurn: number): { targets: DirectoryTarget[]; problems: string[] } {
   const calls = [...state.calls.values()]
-    .map((call) => call.record)
-    .filter((call) => call.turn >= toTurn && executed.has(call.decision))
-    .sort((a, b) => a.seq - b.seq);
+    .filter(({ record }) => record.turn >= toTurn && executed.has(record.decision))
+    .sort((a, b) => a.record.seq - b.record.seq);
   const found = new Map<string, DirectoryTarget>();
   const uncovered = new Map<string, string[]>();
-  for (const call of calls) {
-    for (const touched of call.touched) {
+  for (const { record: call, result } of calls) {
+    for (const touched of [...call.touched, ...memoryTouched(call.name, result?.result)]) {
       const { directory, checkpointId } = touched;
       const known = found.get(directory);
       if (known !== undefined) {
@@ -67,6 +69,19 @@ function directoryTargets(state: SessionState, toTurn: number): { targets: Direc
         `No checkpoint of ${directory} was taken since turn ${toTurn} (${names.join(', ')}); its changes cannot be undone.`,
     );
   return { targets: [...found.values()], problems };
+}
+
+/**
+ * What a memory call changed, as a call's `touched`: the memory folder, the checkpoint its result
+ * names (taken before the change), and the file. Nothing for a read, a failure, or no checkpoint.
+ */
+function memoryTouched(name: string, result: CallResult | undefined): CallTouched[] {
+  if (name !== 'memory' || result?.ok !== true) return [];
+  const held = (result.value as { readonly checkpoint?: unknown } | undefined)?.checkpoint;
+  if (typeof held !== 'object' || held === null) return [];
+  const { directory, checkpointId, path } = held as Record<string, unknown>;
+  if (typeof directory !== 'string' || typeof checkpointId !== 'string' || typeof path !== 'string') return [];
+  return [{ directory, checkpointId, paths: [path] }];
 }
 
 function planId(parts: unknown): string {
@@ -117,7 +132,7 @@ export async function planWithRestores(
   };
 }
 
-/** The memory writes made since `toTurn`, said in the plan: a rewind does not put memory back, and says so. */
+/** The memory writes made since `toTurn` that no checkpoint holds the state before (so the plan cannot undo them), said in the plan. */
 function memoryWrites(state: SessionState, toTurn: number): string[] {
   return [...state.calls.values()]
     .filter(
@@ -128,12 +143,13 @@ function memoryWrites(state: SessionState, toTurn: number): string[] {
         result?.result.ok === true &&
         typeof record.arguments === 'object' &&
         record.arguments !== null &&
-        (record.arguments as Record<string, unknown>)['action'] !== 'read',
+        (record.arguments as Record<string, unknown>)['action'] !== 'read' &&
+        memoryTouched(record.name, result.result).length === 0,
     )
     .sort((a, b) => a.record.seq - b.record.seq)
     .map(
       ({ record }) =>
-        `Turn ${record.turn} wrote to memory (${describeCall(record.name, record.arguments)}): a rewind does not undo memory writes; reject or restore them on the Memory screen.`,
+        `Turn ${record.turn} wrote to memory (${describeCall(record.name, record.arguments)}) without a checkpoint before it: the rewind cannot undo it; reject or restore it on the Memory screen.`,
     );
 }
 

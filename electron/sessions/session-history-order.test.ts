@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionRecord } from './session-records';
-import { applyRecord, initialState, toHistory } from './session-state';
+import { toHistory } from './session-history';
+import { applyRecord, initialState } from './session-state';
 
 /** A call record as the hooks log it: when the call began, logged when its outcome was known. */
 function call(seq: number, at: string, decision: 'allowed' | 'blocked'): SessionRecord {

@@ -7,7 +7,7 @@ import {
   sessionIdSchema,
   toolDecisionSchema,
 } from '../../shared/contract/sessions-contract';
-import { callCollisionSchema } from '../../shared/contract/call-collision-contract';
+import { callCollisionSchema, overwriteNoticeSchema } from '../../shared/contract/call-collision-contract';
 import { resultSchema } from '../../shared/contract/wire';
 
 /**
@@ -76,6 +76,11 @@ export const sessionRecordSchema = z.discriminatedUnion('type', [
     collisions: z.array(callCollisionSchema).optional(),
   }),
   z.object({ type: z.literal('turn-ended'), at, turn }),
+  /**
+   * Another session's call overwrote this session's change of a file (`turn`: this session's turn
+   * that changed it, when the write ledger recorded it). Written by the other session's pipeline.
+   */
+  z.object({ type: z.literal('overwritten'), at, turn: turn.optional(), notice: overwriteNoticeSchema }),
   rewindRecordSchema.extend({ type: z.literal('rewound') }),
   /** The agent went away without closing: idle past `sessions.idleMinutes`, its stdin closed, its socket dropped, Vigil stopped. */
   z.object({ type: z.literal('disconnected'), at, reason: z.string() }),

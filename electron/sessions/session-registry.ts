@@ -21,7 +21,8 @@ import { SessionCatalog } from './session-catalog';
 import { compareSummaries, entryStatus, type SessionEntry } from './session-entry';
 import type { SessionRecord } from './session-records';
 import type { FileInFolder, SessionRewinder } from './session-rewinder';
-import { historyCall, initialState, toBrief, toHistory, turnSourceOf, type SessionState } from './session-state';
+import { historyCall, toHistory } from './session-history';
+import { initialState, toBrief, turnSourceOf, type SessionState } from './session-state';
 import { turnBrief } from './session-summary-parts';
 import type {
   AppendMessageRequest,
@@ -435,7 +436,7 @@ export class SessionRegistry implements SessionService {
         this.#options.events.emit('sessions:tool-called', {
           sessionId: entry.id,
           turn: call.record.turn,
-          call: historyCall(call),
+          call: historyCall(call, entry.state),
         });
     }
   }

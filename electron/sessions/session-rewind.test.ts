@@ -183,7 +183,7 @@ describe('turn undo', () => {
     expect(file('new2.txt')).toBe('sibling too\n');
   });
 
-  it('lists the memory writes of the rewound turns, saying a rewind does not undo them', async () => {
+  it('lists the memory writes of the rewound turns in the plan, and the rewind undoes them', async () => {
     await harness.close();
     harness = await createAgentHarness({ files: { 'a.txt': 'v0\n' }, withMemory: true });
     sessionId = (await harness.sessions.open({ agent: 'rewinder', roots: [harness.workspace] })).id;
@@ -192,12 +192,36 @@ describe('turn undo', () => {
       { name: 'memory', arguments: { action: 'add', target: 'memory', content: 'Build with npm run build.' } },
       { name: 'memory', arguments: { action: 'read', target: 'memory' } },
     ]);
-    const plan = await harness.sessions.planRewind(sessionId, 1, 'both');
-    // Only the write is listed (a read changes nothing).
-    expect(plan.problems).toEqual([
-      expect.stringMatching(/^Turn 2 wrote to memory \(.*\): a rewind does not undo memory writes/u) as unknown,
+    await turn('three', [
+      { name: 'memory', arguments: { action: 'add', target: 'memory', content: 'Test with npm test.' } },
+      { name: 'memory', arguments: { action: 'add', target: 'user', content: 'Prefers short answers.' } },
     ]);
-    expect((await harness.sessions.planRewind(sessionId, 2, 'code')).problems).toHaveLength(1);
+
+    // Turn 3's memory writes: listed as the memory folder's files, going back to turn 3's checkpoint (MEMORY.md
+    // as turn 2 left it; USER.md, created by turn 3, deleted).
+    const plan = await harness.sessions.planRewind(sessionId, 3, 'code');
+    expect(plan.problems).toEqual([]);
+    const memoryPlan = plan.directories.find((directory) => directory.directory !== harness.workspace);
+    expect(memoryPlan).toMatchObject({ checkpointTurn: 3, directory: expect.stringMatching(/memories$/u) as unknown });
+    const memories = memoryPlan?.directory ?? '';
+    const memoryFile = path.join(memories, 'MEMORY.md');
+    expect(readFileSync(memoryFile, 'utf8').trimEnd()).toBe('Build with npm run build.\n§\nTest with npm test.');
+    expect(Object.fromEntries((memoryPlan?.files ?? []).map((entry) => [entry.path, entry.action]))).toEqual({
+      'MEMORY.md': 'restore',
+      'USER.md': 'delete',
+    });
+    expect(readFileSync(memoryFile, 'utf8').trimEnd()).toBe('Build with npm run build.\n§\nTest with npm test.');
+
+    // Back to turn 1: the write of a.txt and every memory write since go back, in one plan.
+    const all = await harness.sessions.planRewind(sessionId, 1, 'both');
+    expect(all.problems).toEqual([]);
+    expect(all.directories.map((directory) => directory.directory).sort()).toEqual(
+      [harness.workspace, memories].sort(),
+    );
+    await harness.sessions.rewind(sessionId, 1, 'both', { planId: all.planId });
+    expect(file('a.txt')).toBe('v0\n');
+    expect(existsSync(memoryFile)).toBe(false);
+    expect(existsSync(path.join(memories, 'USER.md'))).toBe(false);
   });
 
   it('restores the whole folder, and says so, after a command whose targets are not all known', async () => {

@@ -1,14 +1,13 @@
 import type {
-  HistoryEntry,
-  HistoryToolCall,
   RewindRecord,
   SessionFile,
-  SessionHistory,
   SessionStatus,
   SessionSummary,
   ToolCallBrief,
 } from '../../shared/contract/sessions-contract';
+import type { OverwriteNotice } from '../../shared/contract/call-collision-contract';
 import { escapeControls } from '../../shared/text/control-characters';
+import { attachOverwrite, latestOverwrites } from './session-overwrites';
 import type { SessionRecord } from './session-records';
 import { addEffects, latestFiles, promptOf, recentCalls, type TurnSource } from './session-summary-parts';
 
@@ -59,6 +58,9 @@ export interface SessionState {
   readonly files: Map<string, SessionFile>;
   readonly rewinds: RewindRecord[];
   readonly warnings: string[];
+  /** Its changes other sessions' calls overwrote, in order, and those attached to the call that made each (by sequence number). */
+  readonly overwrites: OverwriteNotice[];
+  readonly overwrittenCalls: Map<number, OverwriteNotice[]>;
 }
 
 /** A new session's state from its `opened` record. */
@@ -83,6 +85,8 @@ export function initialState(record: Extract<SessionRecord, { type: 'opened' }>)
     files: new Map(),
     rewinds: [],
     warnings: [],
+    overwrites: [],
+    overwrittenCalls: new Map(),
   };
 }
 
@@ -123,7 +127,22 @@ function brief(state: SessionState, call: CallState): ToolCallBrief {
     summary: describeCall(record.name, record.arguments),
     at: call.result?.at ?? record.at,
     ...(call.result?.collisions === undefined ? {} : { collisions: call.result.collisions }),
+    ...overwrittenByOf(state, record.seq),
   };
+}
+
+/** A call's `overwrittenBy`, when another session's call overwrote its change. */
+export function overwrittenByOf(state: SessionState, seq: number): { overwrittenBy?: OverwriteNotice[] } {
+  const notices = state.overwrittenCalls.get(seq);
+  return notices === undefined ? {} : { overwrittenBy: [...notices] };
+}
+
+/** A call's brief made again (its result or an overwrite of its change came). */
+function refreshBrief(state: SessionState, seq: number): void {
+  const call = state.calls.get(seq);
+  if (call === undefined) return;
+  state.briefs.set(seq, brief(state, call));
+  if (state.lastToolCall?.callId === call.record.callId) state.lastToolCall = brief(state, call);
 }
 
 function ensureTurn(state: SessionState, turn: number, at: string): TurnState {
@@ -136,7 +155,12 @@ function ensureTurn(state: SessionState, turn: number, at: string): TurnState {
 }
 
 /** Records that do not count as the agent's activity. */
-const passiveRecords: ReadonlySet<SessionRecord['type']> = new Set(['disconnected', 'closed', 'turn-ended']);
+const passiveRecords: ReadonlySet<SessionRecord['type']> = new Set([
+  'disconnected',
+  'closed',
+  'turn-ended',
+  'overwritten',
+]);
 
 /** Applies one record to a session's state (live, and when the log is reloaded). */
 export function applyRecord(state: SessionState, record: SessionRecord): void {
@@ -181,8 +205,7 @@ export function applyRecord(state: SessionState, record: SessionRecord): void {
       const call = state.calls.get(record.seq);
       if (call === undefined) break;
       call.result = record;
-      state.briefs.set(record.seq, brief(state, call));
-      if (state.lastToolCall?.callId === call.record.callId) state.lastToolCall = brief(state, call);
+      refreshBrief(state, record.seq);
       if (record.effects !== undefined) addEffects(state.files, record.effects, record.at);
       break;
     }
@@ -201,6 +224,11 @@ export function applyRecord(state: SessionState, record: SessionRecord): void {
       }
       break;
     }
+    case 'overwritten': {
+      const seq = attachOverwrite(state, record);
+      if (seq !== undefined) refreshBrief(state, seq);
+      break;
+    }
     case 'disconnected':
       state.isTurnOpen = false;
       break;
@@ -209,35 +237,6 @@ export function applyRecord(state: SessionState, record: SessionRecord): void {
       state.isTurnOpen = false;
       break;
   }
-}
-
-/** The call as history shows it; a call without a result was interrupted by a crash or kill. */
-export function historyCall(call: CallState): HistoryToolCall {
-  const { record, result } = call;
-  return {
-    kind: 'tool-call',
-    at: record.at,
-    callId: record.callId,
-    name: record.name,
-    arguments: record.arguments,
-    decision: record.decision,
-    reason: record.reason,
-    result: result?.result ?? {
-      ok: false,
-      error: {
-        code: 'cancelled',
-        message:
-          'Vigil stopped before this call finished (a crash or a kill): it may have run in part. Check the files it names.',
-      },
-    },
-    checkpoints: record.checkpoints,
-    checkpointProblems: record.checkpointProblems,
-    durationMs: result?.durationMs,
-    isInterrupted: result === undefined,
-    effects: result?.effects,
-    effectsOmitted: result?.effectsOmitted,
-    collisions: result?.collisions,
-  };
 }
 
 /** What one turn of a loaded session was about (undefined: no such turn). */
@@ -296,6 +295,7 @@ export function toBrief(state: SessionState): SessionBrief {
     ...currentPrompt(state),
     files: latestFiles(state.files),
     fileCount: state.files.size,
+    ...(state.overwrites.length === 0 ? {} : { overwrites: latestOverwrites(state.overwrites) }),
     warnings: [...state.warnings],
   };
 }
@@ -303,27 +303,4 @@ export function toBrief(state: SessionState): SessionBrief {
 /** The session as the live list shows it. */
 export function toSummary(state: SessionState, status: SessionStatus): SessionSummary {
   return { ...toBrief(state), status };
-}
-
-/** The canonical history: every turn in order, rewound ones marked. */
-export function toHistory(state: SessionState, status: SessionStatus): SessionHistory {
-  const turns = [...state.turns.values()]
-    .sort((a, b) => a.turn - b.turn)
-    .map((turn) => ({
-      turn: turn.turn,
-      startedAt: turn.startedAt,
-      endedAt: turn.endedAt,
-      isRewound: turn.rewoundAt !== undefined,
-      rewoundAt: turn.rewoundAt,
-      // In the order they happened: a call is logged when its outcome is known (a refusal at once, an
-      // allowed hook call at its result, an unreported one at the turn's end), not when it began.
-      entries: turn.entries
-        .flatMap((entry): HistoryEntry[] => {
-          if (entry.kind === 'message') return [entry];
-          const call = state.calls.get(entry.seq);
-          return call === undefined ? [] : [historyCall(call)];
-        })
-        .sort((a, b) => Date.parse(a.at) - Date.parse(b.at)),
-    }));
-  return { session: toSummary(state, status), turns, rewinds: [...state.rewinds] };
 }

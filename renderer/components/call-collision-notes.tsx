@@ -6,7 +6,7 @@ import { escapeControls } from '../../shared/text/control-characters';
 export type RestoreTheirs = (dir: string, checkpointId: string, relativePath: string) => void;
 
 /** The file's path inside the checkpoint's folder (forward slashes), or undefined when it is not inside. */
-function insideOf(dir: string, file: string): string | undefined {
+export function insideOf(dir: string, file: string): string | undefined {
   const root = dir.replace(/[\\/]+$/u, '');
   if (!file.startsWith(root) || !/[\\/]/u.test(file.charAt(root.length))) return undefined;
   return file.slice(root.length + 1).replaceAll('\\', '/');

@@ -5,6 +5,7 @@ import { escapeControls } from '../../shared/text/control-characters';
 import { shortSessionId } from '../model/actor-view';
 import { formatRelativeTime, plural } from '../model/format';
 import { oneLine } from '../model/row-words';
+import { SessionOverwrites } from './overwrite-notes';
 import { SessionCalls, SessionFiles, SessionPending, SessionPendingCall } from './session-card-parts';
 
 /** The badge of each state: exactly one of these, always. */
@@ -187,6 +188,7 @@ export function SessionCard({
       <SessionPending approvals={pendingApprovals} onShow={onShowApprovals} />
       {session.pendingCall !== undefined && <SessionPendingCall call={session.pendingCall} />}
       <SessionCalls calls={calls} isCallPending={session.pendingCall !== undefined} />
+      <SessionOverwrites notices={session.overwrites?.slice(0, isCompact ? 1 : 3)} />
       <SessionFiles files={session.files} total={session.fileCount} root={root} limit={isCompact ? 3 : 6} />
       <SessionMeta session={session} now={now} />
       {session.warnings.length > 0 && (

@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HistoryToolCall, SessionHistory, SessionSummary } from '../../shared/contract/sessions-contract';
+import { formatClock } from '../model/format';
 import { TranscriptView } from './transcript-view';
 
 afterEach(cleanup);
@@ -109,5 +110,37 @@ describe('TranscriptView', () => {
     );
     expect(screen.getByTestId('call-collision')).toBeTruthy();
     expect(screen.queryByTestId('restore-theirs')).toBeNull();
+  });
+
+  it('on the row of a change another session overwrote: who, with what, when; its button restores this session’s version', () => {
+    const restored: string[] = [];
+    const at = '2026-01-01T10:42:13Z';
+    render(
+      <TranscriptView
+        history={historyWith({
+          ...call,
+          overwrittenBy: [
+            {
+              path: '/ws/src/app.ts',
+              displayPath: 'src/app.ts',
+              bySessionId: 'ses_b',
+              byLabel: 'codex #2',
+              byTool: 'terminal',
+              at,
+              changedAt: '2026-01-01T10:42:00Z',
+              checkpoint: { directory: '/ws', checkpointId: 'd'.repeat(40) },
+            },
+          ],
+        })}
+        onRewind={() => undefined}
+        onOpenCheckpoint={() => undefined}
+        onRestoreTheirs={(dir, id, file) => restored.push(`${dir} ${id} ${file}`)}
+      />,
+    );
+    expect(screen.getByTestId('call-overwritten').textContent).toContain(
+      `codex #2 overwrote your change to src/app.ts at ${formatClock(at)} (terminal)`,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Restore this session’s version' }));
+    expect(restored).toEqual([`/ws ${'d'.repeat(40)} src/app.ts`]);
   });
 });

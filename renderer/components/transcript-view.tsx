@@ -5,6 +5,31 @@ import { summarizeArguments } from '../model/tool-call-summary';
 import { changesWords, turnChanges } from '../../shared/sessions/turn-changes';
 import { escapeControls } from '../../shared/text/control-characters';
 import { CallCollisionNotes, type RestoreTheirs } from './call-collision-notes';
+import { OverwriteNotes } from './overwrite-notes';
+
+/** A call's collisions both ways: what it overwrote of another session's, and what another session's call overwrote of its change. */
+function CallCollisionRows({
+  call,
+  onRestoreTheirs,
+}: {
+  readonly call: HistoryToolCall;
+  readonly onRestoreTheirs?: RestoreTheirs | undefined;
+}) {
+  return (
+    <>
+      {call.collisions !== undefined && (
+        <CallCollisionNotes
+          collisions={call.collisions}
+          ranAt={Date.parse(call.at)}
+          onRestoreTheirs={onRestoreTheirs}
+        />
+      )}
+      {call.overwrittenBy !== undefined && (
+        <OverwriteNotes notices={call.overwrittenBy} onRestoreMine={onRestoreTheirs} />
+      )}
+    </>
+  );
+}
 
 function ToolCallEntry({
   call,
@@ -36,13 +61,7 @@ function ToolCallEntry({
       {call.reason !== undefined && (
         <div className="transcript-note">{escapeControls(maskSecretValues(call.reason), { keepLineBreaks: true })}</div>
       )}
-      {call.collisions !== undefined && (
-        <CallCollisionNotes
-          collisions={call.collisions}
-          ranAt={Date.parse(call.at)}
-          onRestoreTheirs={onRestoreTheirs}
-        />
-      )}
+      <CallCollisionRows call={call} onRestoreTheirs={onRestoreTheirs} />
       {!call.result.ok && (
         <div className="transcript-error">
           {escapeControls(maskSecretValues(call.result.error.message), { keepLineBreaks: true })}
@@ -180,7 +199,7 @@ export function TranscriptView({
   readonly history: SessionHistory;
   readonly onRewind: (turn: number) => void;
   readonly onOpenCheckpoint: (dir: string, id: string) => void;
-  /** Restores the other session's version of a file a terminal command overwrote (its row's collision). */
+  /** Restores one file from a checkpoint: the other session's version a call overwrote (its row's collision), or this session's version another session's call overwrote. */
   readonly onRestoreTheirs?: RestoreTheirs | undefined;
 }) {
   if (history.turns.length === 0)

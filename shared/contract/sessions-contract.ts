@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { actorSchema } from './actor-contract';
-import { callCollisionSchema } from './call-collision-contract';
+import { callCollisionSchema, overwriteNoticeSchema } from './call-collision-contract';
 import { pendingToolCallSchema } from './pending-call-contract';
 import { defineCalls, defineEvents } from './define';
 import { resultSchema } from './wire';
@@ -74,6 +74,8 @@ export const toolCallBriefSchema = z.object({
   at: z.string(),
   /** Files a terminal command overwrote that another live session had just changed (its card warns). */
   collisions: z.array(callCollisionSchema).optional(),
+  /** This call's changes that another session's call overwrote afterwards (its card warns too). */
+  overwrittenBy: z.array(overwriteNoticeSchema).optional(),
 });
 
 /** One session as the live list shows it. */
@@ -108,6 +110,8 @@ export const sessionSummarySchema = z.object({
   /** The files its calls touched, most recent first (at most twelve), and how many in all. */
   files: z.array(sessionFileSchema).default([]),
   fileCount: z.number().int().nonnegative().default(0),
+  /** Its latest changes that another session's call overwrote, newest first (at most five). */
+  overwrites: z.array(overwriteNoticeSchema).optional(),
   /** Problems found when the log was reloaded (a torn last line after a crash, …). */
   warnings: z.array(z.string()),
 });
@@ -158,6 +162,8 @@ export const historyToolCallSchema = z.object({
   effectsOmitted: z.number().int().nonnegative().optional(),
   /** Files a terminal command overwrote that another live session had just changed (`sessions.collisions`). */
   collisions: z.array(callCollisionSchema).optional(),
+  /** This call's changes that another session's call overwrote afterwards. */
+  overwrittenBy: z.array(overwriteNoticeSchema).optional(),
 });
 
 /** One entry of a turn: a message or a tool call. */

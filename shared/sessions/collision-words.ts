@@ -13,3 +13,11 @@ export function commandCollisionLine(
 ): string {
   return `overwrote ${collision.displayPath}, changed by ${collision.otherLabel} ${agoText(ranAt - Date.parse(collision.changedAt))}`;
 }
+
+/** What a session whose change was overwritten reads: "codex #2 overwrote your change to src/app.ts at 10:42:13 (terminal)" (`clock`: when, as the reader shows times). */
+export function overwriteNoticeLine(
+  notice: { readonly displayPath: string; readonly byLabel: string; readonly byTool: string },
+  clock: string,
+): string {
+  return `${notice.byLabel} overwrote your change to ${notice.displayPath} at ${clock} (${notice.byTool})`;
+}

@@ -94,6 +94,12 @@ export const memoryTool = defineTool({
     preserved: z
       .array(z.object({ backup: z.string(), entries: z.array(z.string()) }))
       .describe('Backups kept of text written outside this tool that the change took out of the file (usually empty).'),
+    checkpoint: z
+      .object({ directory: z.string(), checkpointId: z.string(), path: z.string() })
+      .optional()
+      .describe(
+        'The checkpoint of the memory folder that holds the file (path: its name in that folder) as it was before this change; a rewind of the turn puts it back.',
+      ),
   }),
   notRunEffect: 'The memory file was not changed.',
 });
@@ -140,6 +146,7 @@ export { describeMemoryUsage };
 /** The tool's result for a mutation (or a read, given as an unchanged result). */
 export function memoryToolResult(
   result: Pick<MemoryMutationResult, 'target' | 'outcome' | 'message' | 'entries' | 'usage' | 'preserved'>,
+  held?: { readonly directory: string; readonly checkpointId: string; readonly path: string },
 ): z.output<typeof memoryTool.output> {
   return {
     target: result.target,
@@ -149,5 +156,8 @@ export function memoryToolResult(
     entry_count: result.entries.length,
     usage: describeMemoryUsage(result.usage),
     preserved: result.preserved.map(({ backup, entries }) => ({ backup, entries: [...entries] })),
+    ...(held === undefined
+      ? {}
+      : { checkpoint: { directory: held.directory, checkpointId: held.checkpointId, path: held.path } }),
   };
 }

@@ -37,5 +37,16 @@ export async function runMemory(
     attribution: { sessionId: session.id, turn: session.turn, tool: 'memory', agent: session.agent },
     fieldOf: memoryToolFieldName(args),
   });
-  return memoryToolResult(result);
+  // The checkpoint holding the file before this change (created now, or the folder's head that already held it): a rewind of the turn uses it.
+  const { checkpoint } = result;
+  const isHeld =
+    result.outcome === 'changed' &&
+    checkpoint.id !== undefined &&
+    (checkpoint.status === 'created' || checkpoint.status === 'unchanged');
+  return memoryToolResult(
+    result,
+    isHeld && checkpoint.id !== undefined
+      ? { directory: result.dir, checkpointId: checkpoint.id, path: memoryFileNames[args.target] }
+      : undefined,
+  );
 }
