@@ -1,9 +1,9 @@
 import type { HookAgent, HookAnswer, HookEvent, HookTool } from '../../shared/hooks/hook-event';
 import { fail, ok } from '../../shared/result';
 import { canonicalPath } from '../files/canonical-path';
+import { recordObservedCall } from '../executor/observed-record';
 import { callSecretReason } from '../sessions/logged-record';
 import { condenseValue } from '../sessions/logged-value';
-import { recordHookCall } from './hook-call-record';
 import { changedFilesOf } from './hook-changed-files';
 import { hookCallIdOf, hookClientNames, type HookDeps } from './hook-context';
 import type { HookSessionState, PendingCall } from './hook-state-store';
@@ -70,7 +70,7 @@ export async function answerPostTool(
         message: `${agent} reported that ${tool.name} failed: ${outcome.error}`,
         details: { changedFileCount: files.length },
       });
-  await recordHookCall(deps, sessionId, call, {
+  await recordObservedCall(deps, sessionId, call, {
     decision: call.decision === 'ask' ? 'asked-allowed' : 'allowed',
     reason: call.reason,
     result,
@@ -97,14 +97,14 @@ export async function flushPendingCalls(
     const unreported = `${name} never reported a result for this call: it was refused in its own permission prompt, or the agent stopped before running it (or ran it without reporting back).`;
     if (call.decision === 'ask') {
       const reason = `${call.reason ?? 'Vigil asked'}; the person was asked in ${name}'s own prompt and no result came`;
-      await recordHookCall(deps, sessionId, call, {
+      await recordObservedCall(deps, sessionId, call, {
         decision: 'denied',
         reason,
         result: fail({ code: 'cancelled', message: unreported }),
         at,
       });
     } else {
-      await recordHookCall(deps, sessionId, call, {
+      await recordObservedCall(deps, sessionId, call, {
         decision: 'allowed',
         reason: call.reason,
         result: fail({ code: 'cancelled', message: unreported }),

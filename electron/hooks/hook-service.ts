@@ -10,7 +10,7 @@ import { answerPostTool, flushPendingCalls } from './hook-post-tool';
 import { answerPreTool } from './hook-pre-tool';
 import { vigilSessionIdOf } from './hook-session-key';
 import { HookStateStore, type HookSessionState } from './hook-state-store';
-import { isWholeRefused } from './hook-workspace';
+import { isWholeRefused } from '../workspace/workspace-root';
 
 /** Answers the hook events of Claude Code and Gemini CLI. */
 export interface HookService {

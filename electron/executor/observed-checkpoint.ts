@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { TouchedDirectory } from '../executor/checkpoint-gate';
+import type { TouchedDirectory } from './checkpoint-gate';
 import type { SessionState } from '../sessions/session-state';
 import { isPathInside } from '../lib/path-rules';
-import type { PendingCall } from './hook-state-store';
+import type { ObservedCall } from './observed-record';
 
 /** The paths of a call inside a directory, relative and `/`-separated; undefined when it may change anything there. */
 export function pathsIn(
@@ -22,7 +22,7 @@ export function pathsIn(
  */
 export function turnCheckpointOf(
   state: SessionState,
-  pending: readonly PendingCall[],
+  pending: readonly ObservedCall[],
   turn: number,
   directory: string,
 ): string | undefined {
