@@ -8,13 +8,12 @@ import type { SessionState } from '../sessions/session-state';
 import { commandSubject, type CoverageLimits } from '../tools';
 import { isPathInside } from '../lib/path-rules';
 import type { WorkspaceFacts } from '../workspace/workspace-root';
-import type { CheckpointGate } from './checkpoint-gate';
+import { pathsIn, turnCheckpointOf, type CheckpointGate } from './checkpoint-gate';
 import type { CollisionGuard } from './collision-guard';
 import { collisionLine, collisionRefusal, collisionWarning } from './collision-rule';
-import { pathsIn, turnCheckpointOf } from './observed-checkpoint';
 import { planFileCall, planShellCall, type CallPlan, type PlanContext } from './observed-plan';
 import { planPatchCall } from './observed-patch-plan';
-import type { ObservedCall } from './observed-record';
+import type { ObservedCall } from './call-records';
 
 /** What the pipeline's stages need for a call an agent runs itself. */
 export interface ObserveDeps {
@@ -146,7 +145,11 @@ function joinReasons(first: string | undefined, second: string | undefined): str
  */
 async function checkpointObserved(deps: ObserveDeps, request: ObservedRequest, plan: CallPlan) {
   const { sessionId, turn, tool } = request;
-  const gated = await deps.gate.before(
+  const held = (directory: string): string | undefined => {
+    const onRecord = [...deps.sessions.stateOf(sessionId).calls.values()].map((call) => call.record);
+    return turnCheckpointOf([...onRecord, ...request.pending], turn, directory);
+  };
+  const gated = await deps.gate.stage(
     {
       sessionId,
       agent: request.agent,
@@ -157,18 +160,10 @@ async function checkpointObserved(deps: ObserveDeps, request: ObservedRequest, p
       paths: plan.targets,
       isWholeDirectory: plan.isWholeDirectory,
     },
-    {
-      isEveryCall: !plan.isOncePerTurn,
-      heldElsewhere: (directory) =>
-        turnCheckpointOf(deps.sessions.stateOf(sessionId), request.pending, turn, directory),
-    },
+    plan.notCovered,
+    { isEveryCall: !plan.isOncePerTurn, heldElsewhere: held },
   );
-  // A checkpoint never claims to cover what it leaves out: the call's checkpoints say what that is.
-  const checkpoints =
-    plan.notCovered.length === 0
-      ? [...gated.checkpoints]
-      : gated.checkpoints.map((taken) => ({ ...taken, notCovered: [...plan.notCovered] }));
-  return { checkpoints, touched: gated.touched, failures: gated.problems };
+  return { checkpoints: [...gated.checkpoints], touched: gated.touched, failures: gated.problems };
 }
 
 /**

@@ -2,7 +2,7 @@ import { hookAgentNames, type HookAnswer, type HookEvent, type HookTool } from '
 import { fail } from '../../shared/result';
 import type { CheckpointGate } from '../executor/checkpoint-gate';
 import { observeBefore, type ObservedBefore } from '../executor/observe-call';
-import { recordObservedCall } from '../executor/observed-record';
+import { recordObservedCall } from '../executor/call-records';
 import { describeCall } from '../sessions/session-state';
 import { readHooksConfig } from './hook-config';
 import { hookCallIdOf, type HookDeps } from './hook-context';
