@@ -50,13 +50,41 @@ export interface GateCall {
   readonly isWholeDirectory?: boolean;
 }
 
-/** The paths of `call` inside `directory`, relative; undefined when it may change anything there. */
-function scopeIn(call: GateCall, directory: string): { readonly paths?: readonly string[] } {
-  if (call.isWholeDirectory === true) return {};
-  const inside = call.paths
+/** The paths of a call inside a directory, relative and `/`-separated; undefined when it may change anything there. */
+export function pathsIn(
+  directory: string,
+  paths: readonly string[] | undefined,
+): { readonly paths?: readonly string[] } {
+  if (paths === undefined) return {};
+  const inside = paths
     .filter((candidate) => isPathInside(candidate, directory))
     .map((candidate) => path.relative(directory, candidate).split(path.sep).join('/'));
   return inside.includes('') || inside.length === 0 ? {} : { paths: [...new Set(inside)] };
+}
+
+/** The paths of `call` inside `directory`, relative; undefined when it may change anything there. */
+function scopeIn(call: GateCall, directory: string): { readonly paths?: readonly string[] } {
+  return call.isWholeDirectory === true ? {} : pathsIn(directory, call.paths);
+}
+
+/**
+ * The checkpoint a turn already holds for a directory, from the calls of the turn: on record in
+ * the session's log, or waiting for their results (an agent's own calls, perhaps decided by another
+ * process). What a gate's slots do not hold (`GateOptions.heldElsewhere`).
+ */
+export function turnCheckpointOf(
+  calls: Iterable<{ readonly turn: number; readonly touched: readonly TouchedDirectory[] }>,
+  turn: number,
+  directory: string,
+): string | undefined {
+  for (const call of calls) {
+    if (call.turn !== turn) continue;
+    const found = call.touched.find(
+      (item) => item.directory === directory && item.checkpointId !== undefined,
+    )?.checkpointId;
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 type Slot = CallCheckpointOutcome;
@@ -142,6 +170,21 @@ export class CheckpointGate {
   #isRefused(directory: string): boolean {
     const resolved = path.resolve(directory);
     return resolved === this.#home || path.parse(resolved).root === resolved;
+  }
+
+  /**
+   * The checkpoint stage of one call that will run (the executor's own tools, and an agent's own
+   * through its hooks): `before`, then each checkpoint says what it leaves out (`notCovered`), so
+   * that it never claims to cover it.
+   */
+  async stage(
+    call: GateCall,
+    notCovered: readonly string[] | undefined,
+    options: GateOptions = {},
+  ): Promise<GateResult> {
+    const gated = await this.before(call, options);
+    if (notCovered === undefined || notCovered.length === 0) return gated;
+    return { ...gated, checkpoints: gated.checkpoints.map((taken) => ({ ...taken, notCovered: [...notCovered] })) };
   }
 
   /** Takes, or waits for, the turn's checkpoint of every directory the call may change. */

@@ -124,18 +124,11 @@ async function checkpointCalls(
     const checkpoint = item.prepared?.checkpoint;
     if (!isRunnable(item) || checkpoint === undefined) continue;
     const { notCovered, ...request } = checkpoint;
-    const gated = await pipeline.gate.before({
-      sessionId: session.id,
-      agent: session.agent,
-      turn: session.turn,
-      tool: item.request.name,
-      ...request,
-    });
-    // A checkpoint never claims to cover what it leaves out: the call's checkpoints say what that is.
-    item.checkpoints =
-      notCovered === undefined || notCovered.length === 0
-        ? gated.checkpoints
-        : gated.checkpoints.map((taken) => ({ ...taken, notCovered: [...notCovered] }));
+    const gated = await pipeline.gate.stage(
+      { sessionId: session.id, agent: session.agent, turn: session.turn, tool: item.request.name, ...request },
+      notCovered,
+    );
+    item.checkpoints = gated.checkpoints;
     item.touched = gated.touched;
     item.problems = gated.problems;
   }

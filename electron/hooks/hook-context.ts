@@ -1,18 +1,40 @@
 import { createHash } from 'node:crypto';
-import type { HookTool } from '../../shared/hooks/hook-event';
+import type { HookAgent, HookTool } from '../../shared/hooks/hook-event';
 import type { CheckpointApi, WriteLedger } from '../checkpoints';
 import type { ConfigFile } from '../config/config-file';
 import type { EventHub } from '../lib/event-hub';
 import type { CoverageLimits } from '../tools';
 import type { Logger } from '../logging/logger';
 import type { PolicyEngine } from '../policy/policy-engine';
-import type { SessionRegistry } from '../sessions/session-registry';
+import type { PendingToolCall } from '../../shared/contract/pending-call-contract';
+import type { SessionHistory, SessionSummary } from '../../shared/contract/sessions-contract';
+import type { CallLog } from '../sessions/call-log';
+import type { SessionState } from '../sessions/session-state';
+import type { BeginTurnRequest, OpenSessionRequest } from '../sessions/session-types';
 import type { CollisionGuard } from '../executor/collision-guard';
-import type { WorkspaceFacts } from './hook-workspace';
+import type { WorkspaceFacts } from '../workspace/workspace-root';
+
+/**
+ * What the hooks need of the agents' sessions (the session registry provides it): open one keyed
+ * by the agent's session, its turns, its roots, the call waiting at the agent's prompt, and the
+ * call log the executor's record stage writes to.
+ */
+export interface HookSessions extends CallLog {
+  openKeyed(sessionId: string, request: OpenSessionRequest, options: { readonly isHeld: boolean }): Promise<unknown>;
+  summary(sessionId: string): SessionSummary;
+  stateOf(sessionId: string): SessionState;
+  history(sessionId: string): Promise<SessionHistory>;
+  beginTurn(sessionId: string, request?: BeginTurnRequest): Promise<unknown>;
+  endTurn(sessionId: string): Promise<void>;
+  setRoots(sessionId: string, roots: readonly string[], cwd?: string): Promise<unknown>;
+  setPendingCall(sessionId: string, call: PendingToolCall | undefined): void;
+  disconnect(sessionId: string, reason: string): Promise<unknown>;
+  close(sessionId: string): Promise<unknown>;
+}
 
 /** What the hooks are built from (by the composition root). */
 export interface HookDeps {
-  readonly sessions: SessionRegistry;
+  readonly sessions: HookSessions;
   readonly policy: Pick<PolicyEngine, 'decide'>;
   /** The checkpoint engine itself (its `noteWritten` does not write the ledger: the hooks do, once). */
   readonly engine: Pick<CheckpointApi, 'checkpoint' | 'noteWritten' | 'resolve' | 'readTree'>;
@@ -67,3 +89,13 @@ export const hookClientNames = {
   'gemini-cli': 'Gemini CLI (hooks)',
   codex: 'Codex CLI (hooks)',
 } as const;
+
+/**
+ * The Vigil session id of an agent's session: `claude-code-<session_id>` (a readable name, the same
+ * in every process, so each hook event finds its session without any table), or the agent's id
+ * hashed when it does not fit Vigil's id rule (letters, digits, `_`, `-`, at most 64).
+ */
+export function vigilSessionIdOf(agent: HookAgent, agentSessionId: string): string {
+  if (/^[A-Za-z0-9_-]{1,50}$/.test(agentSessionId)) return `${agent}-${agentSessionId}`;
+  return `${agent}-${createHash('sha256').update(agentSessionId).digest('hex').slice(0, 40)}`;
+}

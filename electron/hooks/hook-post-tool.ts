@@ -1,13 +1,12 @@
 import type { HookAgent, HookAnswer, HookEvent, HookTool } from '../../shared/hooks/hook-event';
 import { fail, ok } from '../../shared/result';
 import { canonicalPath } from '../files/canonical-path';
+import { recordObservedCall } from '../executor/call-records';
+import { changedFilesOf, recordObservedWrites } from '../executor/observed-effects';
 import { callSecretReason } from '../sessions/logged-record';
 import { condenseValue } from '../sessions/logged-value';
-import { recordHookCall } from './hook-call-record';
-import { changedFilesOf } from './hook-changed-files';
 import { hookCallIdOf, hookClientNames, type HookDeps } from './hook-context';
 import type { HookSessionState, PendingCall } from './hook-state-store';
-import { recordHookWrites } from './record-hook-writes';
 
 /** At most this many changed files are listed in a call's result (all of them go to the ledger). */
 const listedFiles = 100;
@@ -56,7 +55,7 @@ export async function answerPostTool(
     index >= 0 ? (state.pending.splice(index, 1)[0] as PendingCall) : await unseenCall(deps, sessionId, event, tool);
   const outcome = event.outcome ?? { ok: true, response: null };
   const files = outcome.ok || call.kind === 'shell' ? await changedFilesOf(call, deps.engine) : [];
-  await recordHookWrites(
+  await recordObservedWrites(
     deps.ledger,
     deps.engine,
     { sessionId, agent: event.agent, turn: call.turn, tool: call.tool, callId: call.callId },
@@ -70,7 +69,7 @@ export async function answerPostTool(
         message: `${agent} reported that ${tool.name} failed: ${outcome.error}`,
         details: { changedFileCount: files.length },
       });
-  await recordHookCall(deps, sessionId, call, {
+  await recordObservedCall(deps, sessionId, call, {
     decision: call.decision === 'ask' ? 'asked-allowed' : 'allowed',
     reason: call.reason,
     result,
@@ -97,14 +96,14 @@ export async function flushPendingCalls(
     const unreported = `${name} never reported a result for this call: it was refused in its own permission prompt, or the agent stopped before running it (or ran it without reporting back).`;
     if (call.decision === 'ask') {
       const reason = `${call.reason ?? 'Vigil asked'}; the person was asked in ${name}'s own prompt and no result came`;
-      await recordHookCall(deps, sessionId, call, {
+      await recordObservedCall(deps, sessionId, call, {
         decision: 'denied',
         reason,
         result: fail({ code: 'cancelled', message: unreported }),
         at,
       });
     } else {
-      await recordHookCall(deps, sessionId, call, {
+      await recordObservedCall(deps, sessionId, call, {
         decision: 'allowed',
         reason: call.reason,
         result: fail({ code: 'cancelled', message: unreported }),

@@ -4,13 +4,12 @@ import type { HookAnswer, HookEvent } from '../../shared/hooks/hook-event';
 import { AppError } from '../../shared/errors';
 import { CheckpointGate } from '../executor/checkpoint-gate';
 import { canonicalPath } from '../files/canonical-path';
-import { hookClientNames, type HookDeps } from './hook-context';
+import { hookClientNames, vigilSessionIdOf, type HookDeps } from './hook-context';
 import { HookLifetime } from './hook-lifetime';
 import { answerPostTool, flushPendingCalls } from './hook-post-tool';
 import { answerPreTool } from './hook-pre-tool';
-import { vigilSessionIdOf } from './hook-session-key';
 import { HookStateStore, type HookSessionState } from './hook-state-store';
-import { isWholeRefused } from './hook-workspace';
+import { isWholeRefused } from '../workspace/workspace-root';
 
 /** Answers the hook events of Claude Code and Gemini CLI. */
 export interface HookService {

@@ -1,36 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { CallCheckpoint } from '../../shared/contract/sessions-contract';
-import type { TouchedDirectory } from '../executor/checkpoint-gate';
+import type { ObservedCall } from '../executor/call-records';
 import { FileLock } from '../locks/file-lock';
 
-/**
- * A tool call Vigil answered before it ran, waiting for the agent to report its result. It goes
- * to the session log only then (or, when no result comes, at the turn's end as a call that did not
- * run): only then is it known whether the agent's own permission prompt let it run.
- */
-export interface PendingCall {
-  readonly callId: string;
-  /** The agent's own tool name. */
-  readonly tool: string;
-  readonly kind: 'file' | 'shell';
-  readonly turn: number;
-  readonly at: string;
-  /** Vigil's answer: no objection, or the person decides in the agent's own prompt. */
-  readonly decision: 'allow' | 'ask';
-  readonly reason?: string;
-  /** The arguments as the session keeps them (condensed; a secret call's contents withheld). */
-  readonly arguments: unknown;
-  /** It names or touches a secret path (`.env*`, keys): its result is kept without contents too. */
-  readonly isSecret: boolean;
-  readonly checkpoints: readonly CallCheckpoint[];
-  readonly touched: readonly TouchedDirectory[];
-  /** What Vigil could not do for it (a checkpoint that failed, a path it does not supervise). */
-  readonly problems: readonly string[];
-  /** The files and folders it names (absolute): what it is recorded as having changed. */
-  readonly targets: readonly string[];
-}
+/** A tool call Vigil answered before it ran, waiting for the agent to report its result (the executor's observed call). */
+export type PendingCall = ObservedCall;
 
 /** What the hooks remember of one session between events (each event may be its own process). */
 export interface HookSessionState {

@@ -1,5 +1,5 @@
 import type { HookTool } from '../../shared/hooks/hook-event';
-import { planFileCall, type CallPlan, type PlanContext } from './hook-call-plan';
+import { planFileCall, type CallPlan, type PlanContext } from './observed-plan';
 
 const unique = (items: readonly string[]): string[] => [...new Set(items)];
 

@@ -1,8 +1,8 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { CheckpointApi } from '../checkpoints';
+import type { CheckpointApi, WriteLedger } from '../checkpoints';
 import { isPathInside } from '../lib/path-rules';
-import type { PendingCall } from './hook-state-store';
+import type { ObservedCall } from './call-records';
 
 /** At most this many files are recorded for one call. */
 const maxFiles = 5_000;
@@ -65,7 +65,7 @@ async function filesBefore(
  * known, and is not claimed.
  */
 export async function changedFilesOf(
-  call: PendingCall,
+  call: ObservedCall,
   engine: Pick<CheckpointApi, 'resolve' | 'readTree'>,
 ): Promise<readonly string[]> {
   if (call.kind === 'file') return call.targets;
@@ -82,4 +82,38 @@ export async function changedFilesOf(
     if (found.size >= maxFiles) break;
   }
   return [...found];
+}
+
+/** Who made the writes of a call an agent ran itself: its session and turn, the call. */
+export interface ObservedWriteActor {
+  readonly sessionId: string;
+  /** The agent's name, as its session has it. */
+  readonly agent: string;
+  readonly turn: number;
+  /** The agent's own tool name. */
+  readonly tool: string;
+  readonly callId: string;
+}
+
+/**
+ * The one place the files an agent's own tool call changed are recorded (the executor's observe
+ * stage, after the agent's hooks report the call): in the write ledger (so
+ * restore plans do not flag them as changed outside the agents) and in the engine's dirty set (so
+ * the next checkpoint re-reads them), as the call's session and turn.
+ */
+export async function recordObservedWrites(
+  ledger: WriteLedger,
+  engine: Pick<CheckpointApi, 'noteWritten'>,
+  actor: ObservedWriteActor,
+  paths: readonly string[],
+): Promise<void> {
+  if (paths.length === 0) return;
+  engine.noteWritten(paths);
+  await ledger.record(paths, {
+    kind: 'session',
+    sessionId: actor.sessionId,
+    agent: actor.agent,
+    turn: actor.turn,
+    tool: actor.tool,
+  });
 }

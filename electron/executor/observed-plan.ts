@@ -7,7 +7,7 @@ import { resolveFileTarget, type FileTarget } from '../workspace/resolve-file-ta
 import { assessCommand, type CommandAssessment } from '../policy/assess-command';
 import type { PolicyEngine } from '../policy/policy-engine';
 import { isPathInside } from '../lib/path-rules';
-import { isWholeRefused, workspaceRootOf, type WorkspaceFacts } from './hook-workspace';
+import { isWholeRefused, workspaceRootOf, type WorkspaceFacts } from '../workspace/workspace-root';
 
 /** What Vigil will do about one tool call before it runs. */
 export interface CallPlan {
