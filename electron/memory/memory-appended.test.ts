@@ -28,26 +28,44 @@ afterEach(async () => {
 
 describe('text appended outside Vigil after the last entry', () => {
   it('is found from the version before, or from the entries Vigil wrote', () => {
-    expect(findAppendedText(['likes tea', 'uses pnpm\n- note'], ['likes tea', 'uses pnpm'], new Set())).toEqual({
+    expect(findAppendedText(['likes tea', 'uses pnpm\n- note'], ['likes tea', 'uses pnpm'], new Set(), 2200)).toEqual({
       entry: 'uses pnpm\n- note',
       original: 'uses pnpm',
       appended: '- note',
     });
     // Glued to the last entry (the file had no final newline): found from the version before.
-    expect(findAppendedText(['uses pnpm- note'], ['uses pnpm'], new Set())).toEqual({
+    expect(findAppendedText(['uses pnpm- note'], ['uses pnpm'], new Set(), 2200)).toEqual({
       entry: 'uses pnpm- note',
       original: 'uses pnpm',
       appended: '- note',
     });
     // After a restart no version before is known: the write record's entries still tell.
-    expect(findAppendedText(['uses pnpm\n- a\n- b'], undefined, new Set([entryDigest('uses pnpm')]))).toEqual({
+    expect(findAppendedText(['uses pnpm\n- a\n- b'], undefined, new Set([entryDigest('uses pnpm')]), 2200)).toEqual({
       entry: 'uses pnpm\n- a\n- b',
       original: 'uses pnpm',
       appended: '- a\n- b',
     });
-    expect(findAppendedText(['uses pnpm\n- note'], undefined, new Set())).toBeNull();
-    expect(findAppendedText(['likes tea', 'uses pnpm'], ['likes tea', 'uses pnpm'], new Set())).toBeNull();
-    expect(findAppendedText([], ['x'], new Set())).toBeNull();
+    expect(findAppendedText(['uses pnpm\n- note'], undefined, new Set(), 2200)).toBeNull();
+    expect(findAppendedText(['likes tea', 'uses pnpm'], ['likes tea', 'uses pnpm'], new Set(), 2200)).toBeNull();
+    expect(findAppendedText([], ['x'], new Set(), 2200)).toBeNull();
+  });
+
+  it('in a megabyte-long last entry, looks for what Vigil wrote only within the limit (an entry Vigil wrote is never longer)', () => {
+    const pasted = '- pasted log line\n'.repeat(60_000);
+    const entry = `uses pnpm\n${pasted}end`;
+    expect(findAppendedText([entry], undefined, new Set([entryDigest('uses pnpm')]), 2200)).toEqual({
+      entry,
+      original: 'uses pnpm',
+      appended: `${pasted}end`,
+    });
+    // A prefix longer than twice the limit was never written by Vigil: not looked for.
+    const long = 'x'.repeat(4_500);
+    expect(findAppendedText([`${long}\n- note`], undefined, new Set([entryDigest(long)]), 2200)).toBeNull();
+    expect(findAppendedText([`${long}\n- note`], undefined, new Set([entryDigest(long)]), 3000)).toEqual({
+      entry: `${long}\n- note`,
+      original: long,
+      appended: '- note',
+    });
   });
 
   it('an echo after a Vigil write is an external change on a line of its own, kept as a new entry in one call', async () => {

@@ -14,11 +14,16 @@ import { entryDigest } from './memory-write-record';
  * entry. The entry it was is known from the version before (`previous`, when a change was seen) or
  * from the entries Vigil wrote itself (`authored`: digests from the write record, for text after a
  * line break). Null when the last entry is not an earlier entry with text added.
+ *
+ * An entry Vigil wrote is at most the file's `limit` characters (a longer one is drift), so only
+ * line breaks within twice that many UTF-16 units are tried: a 1 MB entry costs one pass over its
+ * first few kilobytes, not a digest of every one of its prefixes.
  */
 export function findAppendedText(
   entries: readonly string[],
   previous: readonly string[] | undefined,
   authored: ReadonlySet<string>,
+  limit: number,
 ): AppendedText | null {
   const entry = entries.at(-1);
   if (entry === undefined) return null;
@@ -26,7 +31,7 @@ export function findAppendedText(
   let original: string | undefined;
   if (before !== undefined && previous?.includes(entry) !== true && entry.startsWith(before)) original = before;
   for (
-    let index = entry.lastIndexOf('\n');
+    let index = entry.lastIndexOf('\n', 2 * limit);
     original === undefined && index > 0;
     index = entry.lastIndexOf('\n', index - 1)
   ) {

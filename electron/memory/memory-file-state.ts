@@ -151,7 +151,7 @@ export class MemoryFileState {
     };
     const appended = isVigil
       ? null
-      : findAppendedText(parsed.version.entries, previous.entries, new Set(options.record?.entries ?? []));
+      : findAppendedText(parsed.version.entries, previous.entries, new Set(options.record?.entries ?? []), this.limit);
     if (appended !== null) change.appended = appended;
     if (!isVigil) {
       const flagged = flaggedEntries(change.diff.added);

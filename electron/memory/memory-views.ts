@@ -41,7 +41,7 @@ export async function readView(
     lastExternalChange: state.lastExternalChange,
     appended: parsed.drift.isDrifted
       ? null
-      : findAppendedText(parsed.version.entries, previous, new Set(record?.entries ?? [])),
+      : findAppendedText(parsed.version.entries, previous, new Set(record?.entries ?? []), state.limit),
   };
 }
 
