@@ -1,7 +1,9 @@
 import { codeRun } from './code-runners';
 import { hiddenByAssignments, hiddenCode } from './hidden-code';
 import { directoryBuiltin } from './directory-change';
-import { describeInvocation, invocationEffects, redirectEffects, type CommandEffect } from './command-effects';
+import type { CommandEffect } from './command-effect';
+import { describeInvocation, invocationEffects } from './command-effects';
+import { redirectEffects } from './redirect-effects';
 import { followShell, type CommandVisit, type VisitOutcome } from './command-flow';
 import {
   isBlockDevice,
