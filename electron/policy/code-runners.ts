@@ -1,5 +1,6 @@
 import type { StandardInput } from './command-flow';
-import { codeArgument, shells, wrappedStart, type Invocation } from './command-unwrap';
+import { shells, type Invocation } from './command-unwrap';
+import { codeArgument, wrappedStart } from './command-wrappers';
 import { isHarmlessTarget } from './redirect-effects';
 import { inputText, type InputText } from './input-text';
 import type { ShellWord } from './shell';
