@@ -5,159 +5,50 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { vigilBoundaries } from './scripts/eslint-boundaries.mjs';
-
-/** Node's built-in modules, with and without the `node:` prefix. */
-const nodeBuiltins = [
-  'node:*',
-  'fs',
-  'fs/*',
-  'path',
-  'os',
-  'crypto',
-  'child_process',
-  'worker_threads',
-  'http',
-  'https',
-  'net',
-  'stream',
-  'url',
-  'util',
-  'events',
-  'buffer',
-  'process',
-  'zlib',
-];
-
-/** Raw WebSocket frames belong to the transport layer only. */
-const wsOutsideTransport = {
-  name: 'ws',
-  message:
-    'Only the transport layer (electron/server/, electron/gateway/, electron/transport/, agent-client/) speaks raw WebSocket.',
-};
-
-/** The core's import restrictions; `isTransport` lets the server, gateway and transport layer use `ws`. */
-const coreImports = ({ isTransport = false } = {}) => [
-  'error',
-  {
-    paths: [
-      {
-        name: 'electron',
-        message: 'The core never imports electron; only electron/main.ts, electron/preload.ts and electron/shell/ do.',
-      },
-      ...(isTransport ? [] : [wsOutsideTransport]),
-    ],
-    patterns: [{ group: ['**/renderer/**'], message: 'The main process does not import the renderer.' }],
-  },
-];
-
-/**
- * The renderer's import restrictions. `isTransport`: renderer/api/ may reach the preload bridge.
- * `isTest`: tests run in Node and may stand up real servers (Node built-ins, `ws`).
- * `extraPatterns`: a folder's own restrictions on top.
- */
-const rendererImports = ({
-  isTransport = false,
-  isTest = false,
-  extraPatterns = /** @type {{ group: string[], message: string }[]} */ ([]),
-} = {}) => [
-  'error',
-  {
-    paths: [
-      { name: 'electron', message: 'The renderer is sandboxed: no Electron.' },
-      ...(isTest ? [] : [wsOutsideTransport]),
-    ],
-    patterns: [
-      ...(isTest ? [] : [{ group: nodeBuiltins, message: 'The renderer is a web page: no Node built-ins.' }]),
-      { group: ['**/electron/**'], message: 'The renderer reaches the core only through renderer/api/.' },
-      ...(isTransport
-        ? []
-        : [
-            {
-              group: ['**/shared/contract/bridge', '**/shared/contract/bridge.*'],
-              message: 'Only renderer/api/ reaches the preload bridge.',
-            },
-          ]),
-      ...extraPatterns,
-    ],
-  },
-];
-
-/** Node's globals, which no part of the renderer has (renderer/api/ included). */
-const nodeGlobals = [
-  { name: 'require', message: 'The renderer has no require.' },
-  { name: 'process', message: 'The renderer has no process.' },
-];
-
-/** Only renderer/api/ may touch the transport: the WebSocket class and the preload bridge, however they are spelled. */
-const transportGlobals = {
-  'no-restricted-globals': [
-    'error',
-    { name: 'WebSocket', message: 'Only renderer/api/ talks to the transport.' },
-    { name: 'vigil', message: 'Only renderer/api/ reaches the preload bridge.' },
-    ...nodeGlobals,
-  ],
-  'no-restricted-properties': [
-    'error',
-    ...['window', 'globalThis', 'self'].flatMap((object) => [
-      { object, property: 'WebSocket', message: 'Only renderer/api/ talks to the transport.' },
-      { object, property: 'vigil', message: 'Only renderer/api/ reaches the preload bridge.' },
-    ]),
-  ],
-};
+import {
+  coreImports,
+  electronLayerZones,
+  nodeBuiltins,
+  nodeGlobals,
+  rendererImports,
+  transportGlobals,
+  wsOutsideTransport,
+} from './scripts/eslint-import-rules.mjs';
 
 /** Feature folders of the renderer: each may not import another. */
 const rendererFeatures = readdirSync(new URL('./renderer/features', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
-/**
- * The main process in layers, top to bottom: the entry points (main.ts, shell/, server/, cli/), the
- * composition (core/), the feature folders, and lib/ (events, disposers, paths, small utilities).
- * No import runs up a layer.
- */
-// The folders others reach only through their index.ts (vigil/public-face).
-const checkpointsFace = {
-  folder: './electron/checkpoints',
-  message: 'Import the checkpoint engine through electron/checkpoints/index.ts, its public face.',
-};
-const memoryFace = {
-  folder: './electron/memory',
-  message: 'Import the memory store through electron/memory/index.ts, its public face.',
-};
-const shellFace = {
-  folder: './electron/policy/shell',
-  message: 'Import the shell parser through electron/policy/shell/index.ts, its public face.',
-};
-const toolsFace = {
-  folder: './electron/tools',
-  message: 'Import the agent tools through electron/tools/index.ts, their public face (the adapter table).',
-};
-
-const entryFolders = ['cli', 'server', 'shell'];
-const layerFolders = new Set([...entryFolders, 'core', 'lib']);
-const electronFeatures = readdirSync(new URL('./electron', import.meta.url), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && !layerFolders.has(entry.name))
-  .map((entry) => entry.name);
-const electronLayerZones = [
-  {
-    target: './electron/lib',
-    from: './electron',
-    except: ['./lib'],
-    message: 'lib/ is the bottom layer: it imports only lib/ and shared/.',
-  },
-  ...electronFeatures.map((feature) => ({
-    target: `./electron/${feature}`,
-    from: ['./electron/core', ...entryFolders.map((folder) => `./electron/${folder}`)],
-    message:
-      'Feature folders sit below the composition: they receive what they need as arguments and never import core/ or an entry point.',
-  })),
-  {
-    target: './electron/core',
-    from: entryFolders.map((folder) => `./electron/${folder}`),
-    message:
-      'core/ composes the features; the entry points (cli/, server/, shell/) build on it, not the other way round.',
-  },
+// Folders that have no face yet (vigil/public-face): others still reach inside them. Give one an
+// index.ts that re-exports what others use, point their imports at it, and delete its line here.
+const notYetFaced = [
+  'config', // 14 deep imports
+  'core', // 12
+  'executor', // 14
+  'files', // 132
+  'gateway', // 8
+  'hermes', // 11
+  'hooks', // 8
+  'lib', // 112
+  'locks', // 10
+  'logging', // 84
+  'policy', // 21
+  'process', // 10
+  'sandbox', // 9
+  'server', // 19
+  'sessions', // 30
+  'shell', // 18
+  'terminal', // 7
+  'transport', // 25
+  'workspace', // 20
 ];
+
+/** A file not yet split (max-lines): capped at its size when the rule came in, so it cannot grow. */
+const notYetSplit = (/** @type {string} */ file, /** @type {number} */ lines) => ({
+  files: [file],
+  rules: { 'max-lines': ['error', { max: lines }] },
+});
 
 export default tseslint.config(
   {
@@ -237,18 +128,13 @@ export default tseslint.config(
     ignores: ['electron/**/*.test.ts', 'electron/**/test-support/**'],
     rules: { 'vigil/restricted-paths': ['error', { zones: electronLayerZones }] },
   },
-  // A feature folder shows one public face (house-style.md): other folders, tests and benchmarks
-  // included, import only its index.ts; their tests may also use its test-support/ fixtures.
+  // Faces by convention (house-style.md): every electron/<folder>/index.ts is that folder's one public
+  // face, and so is the index.ts of any folder below (policy/shell/). Other folders, benchmarks and
+  // scripts import only the face; tests and test support may reach inside, to test one part alone.
   {
     files: ['**/*.{ts,tsx}'],
-    rules: {
-      'vigil/public-face': [
-        'error',
-        {
-          faces: [checkpointsFace, memoryFace, shellFace, toolsFace],
-        },
-      ],
-    },
+    ignores: ['e2e/**'],
+    rules: { 'vigil/public-face': ['error', { root: './electron', skip: ['test-support'], notYetFaced }] },
   },
   // The app never blocks its event loop on the file system (tests and scripts may).
   {
@@ -343,6 +229,27 @@ export default tseslint.config(
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
     },
   },
+  // Files stay small (house-style.md): past 300 lines, a file is split along its seams. Lines as
+  // `wc -l` counts them, comments and blank lines included: they are read too. Tests, test support
+  // and e2e are lists of cases and are exempt; so is bench/, whose files are lists of measured rows
+  // that run outside the app, like a test file's cases.
+  {
+    files: ['**/*.{ts,tsx,mjs,js}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', '**/test-support/**', 'e2e/**', 'bench/**'],
+    rules: { 'max-lines': ['error', { max: 300 }] },
+  },
+  // Not yet split: files other work was changing when the 300-line rule came in. Each is capped at
+  // its size then, so it cannot grow; split one along its seams and delete its line here.
+  ...[
+    notYetSplit('electron/checkpoints/checkpoint-service.ts', 581),
+    notYetSplit('electron/sessions/session-registry.ts', 567),
+    notYetSplit('shared/contract/sessions-contract.ts', 388),
+    notYetSplit('electron/checkpoints/snapshot/snapshot.ts', 346),
+    notYetSplit('electron/policy/shell/shell-lexer.ts', 339),
+    notYetSplit('electron/locks/file-lock.ts', 335),
+    notYetSplit('electron/policy/shell/shell-parser.ts', 334),
+    notYetSplit('electron/sessions/session-state.ts', 329),
+  ],
   // renderer/model/ is pure, testable logic: no React either.
   {
     files: ['renderer/model/**/*.ts'],

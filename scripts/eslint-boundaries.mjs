@@ -6,8 +6,9 @@
  * per-platform binaries that the registry mirror CI installs from does not carry: with it the
  * lock file could never satisfy `npm ci`. The boundaries are folder prefixes, so resolving a
  * relative specifier with path.resolve is all they need; no module resolution is involved.
- * `public-face` adds what import-x has no rule for: a folder that others reach only through its index.
+ * `public-face` adds what import-x has no rule for: faces by convention, each folder reached only through its index.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -87,48 +88,81 @@ const restrictedPaths = {
   },
 };
 
-/**
- * @typedef {{ folder: string, message: string }} Face
- *   `folder` (relative to ESLint's working directory) shows one public face: its `index.ts`.
- */
-
-/** Whether a file is a test or test support, which may also reach a face's `test-support/` fixtures. */
+/** Whether a file is a test or test support, which may reach past any face. */
 const isTestFile = (/** @type {string} */ file) =>
   /\.test\.tsx?$/.test(file) || file.split(path.sep).includes('test-support');
+
+/** Whether `folder` shows a face of its own: an index.ts. Cached: a lint run asks about the same folders often. */
+const hasIndex = (() => {
+  /** @type {Map<string, boolean>} */
+  const known = new Map();
+  return (/** @type {string} */ folder) => {
+    let answer = known.get(folder);
+    if (answer === undefined) {
+      answer = fs.existsSync(path.join(folder, 'index.ts'));
+      known.set(folder, answer);
+    }
+    return answer;
+  };
+})();
+
+/**
+ * The faces an import into `imported` passes, outermost first: the top folder under `root` it lies in
+ * (its face by convention, whether or not the index exists yet), then each folder below that has an index.ts.
+ * @param {string} root @param {string} imported
+ */
+const facesOf = (root, imported) => {
+  const parts = path.relative(root, imported).split(path.sep);
+  if (parts.length < 2 || parts[0] === '..' || parts[0] === '') return [];
+  const faces = [path.join(root, parts[0])];
+  for (let depth = 2; depth < parts.length; depth += 1) {
+    const folder = path.join(root, ...parts.slice(0, depth));
+    if (hasIndex(folder)) faces.push(folder);
+  }
+  return faces;
+};
 
 /** @type {import('eslint').Rule.RuleModule} */
 const publicFace = {
   meta: {
     type: 'problem',
-    docs: { description: 'Other folders import a feature folder only through its public face (its index.ts).' },
+    docs: {
+      description:
+        'Faces by convention: every folder under `root` (and any folder below with an index.ts) is reached from outside only through its index.ts.',
+    },
     schema: [
       {
         type: 'object',
-        properties: { faces: { type: 'array' } },
-        required: ['faces'],
+        properties: {
+          root: { type: 'string' },
+          skip: { type: 'array', items: { type: 'string' } },
+          notYetFaced: { type: 'array', items: { type: 'string' } },
+        },
+        required: ['root'],
         additionalProperties: false,
       },
     ],
-    messages: { deep: '{{message}} ({{specifier}})' },
+    messages: {
+      deep: 'Import {{folder}} through its face, {{folder}}/index.ts: other folders never reach inside it ({{specifier}}).',
+    },
   },
   create(context) {
     const file = context.filename;
-    const faces = /** @type {{ faces: Face[] }} */ (context.options[0]).faces
-      .map((face) => ({ folder: path.resolve(context.cwd, face.folder), message: face.message }))
-      .filter((face) => !isInside(file, face.folder));
-    if (faces.length === 0) return {};
-    const mayUseFixtures = isTestFile(file);
+    if (isTestFile(file)) return {};
+    const options = /** @type {{ root: string, skip?: string[], notYetFaced?: string[] }} */ (context.options[0]);
+    const root = path.resolve(context.cwd, options.root);
+    const exempt = [...(options.skip ?? []), ...(options.notYetFaced ?? [])].map((folder) => path.join(root, folder));
     return specifierVisitors((node, specifier) => {
       if (!specifier.startsWith('.')) return;
       const imported = path.resolve(path.dirname(file), specifier);
-      for (const face of faces) {
-        if (!isInside(imported, face.folder)) continue;
-        const inner = path.relative(face.folder, imported);
-        if (inner === '' || /^index(\.[cm]?[jt]s)?$/.test(inner)) continue;
-        if (mayUseFixtures && inner.split(path.sep)[0] === 'test-support') continue;
-        context.report({ node, messageId: 'deep', data: { message: face.message, specifier } });
-        return;
-      }
+      const face = facesOf(root, imported).find((folder) => !isInside(file, folder));
+      if (face === undefined || exempt.includes(face)) return;
+      const inner = path.relative(face, imported);
+      if (inner === '' || /^index(\.[cm]?[jt]s)?$/.test(inner)) return;
+      // Benchmarks and scripts, outside the app, may use a folder's test fixtures as its tests do.
+      if (!isInside(file, root) && inner.split(path.sep)[0] === 'test-support') return;
+      const folder = path.relative(context.cwd, face).split(path.sep).join('/');
+      context.report({ node, messageId: 'deep', data: { folder, specifier } });
     });
   },
 };

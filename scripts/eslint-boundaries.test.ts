@@ -1,11 +1,19 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain ES module with JSDoc types, loaded by ESLint itself
 import { vigilBoundaries } from './eslint-boundaries.mjs';
 
-const root = path.resolve('/project');
+/** A real folder tree: the face rule looks for index.ts files on disk. core/engine/parser has one. */
+const root = mkdtempSync(path.join(os.tmpdir(), 'vigil-eslint-boundaries-'));
+mkdirSync(path.join(root, 'core/engine/parser'), { recursive: true });
+writeFileSync(path.join(root, 'core/engine/parser/index.ts'), 'export {};\n');
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+});
 
 const zones = [
   { target: './renderer/components', from: ['./renderer/stores'], message: 'components/ are presentational.' },
@@ -17,12 +25,7 @@ const zones = [
   },
 ];
 
-const faces = [
-  { folder: './core/engine', message: 'Use the engine through its index.' },
-  { folder: './core/engine/parser', message: 'Use the parser through its index.' },
-];
-
-/** Lints `code` as if it were `file` under /project with Vigil's boundary rules on. */
+/** Lints `code` as if it were `file` under the temporary root with Vigil's boundary rules on. */
 const lint = (file: string, code: string): string[] => {
   const linter = new Linter({ cwd: root });
   const messages = linter.verify(
@@ -34,7 +37,7 @@ const lint = (file: string, code: string): string[] => {
         plugins: { vigil: vigilBoundaries as never },
         rules: {
           'vigil/restricted-paths': ['error', { zones }],
-          'vigil/public-face': ['error', { faces }],
+          'vigil/public-face': ['error', { root: './core', skip: ['test-support'], notYetFaced: ['legacy'] }],
           'vigil/no-default-export': 'error',
           'vigil/no-duplicate-imports': 'error',
         },
@@ -83,17 +86,24 @@ describe('vigil/no-default-export and vigil/no-duplicate-imports', () => {
 });
 
 describe('vigil/public-face', () => {
-  it("refuses an import, type import, re-export or dynamic import past a folder's index", () => {
+  it("refuses an import, type import, re-export or dynamic import past another folder's index", () => {
     expect(lint('core/app/run.ts', "import { snapshot } from '../engine/snapshot/snapshot';")).toEqual([
-      'vigil/public-face: Use the engine through its index. (../engine/snapshot/snapshot)',
+      'vigil/public-face: Import core/engine through its face, core/engine/index.ts: other folders never reach inside it (../engine/snapshot/snapshot).',
     ]);
     expect(lint('core/app/run.ts', "import type { Entry } from '../engine/types';")).toHaveLength(1);
     expect(lint('core/app/run.ts', "export { x } from '../engine/x';")).toHaveLength(1);
     expect(lint('core/app/run.ts', "const m = import('../engine/x');")).toHaveLength(1);
     expect(lint('bench/engine.bench.ts', "import { x } from '../core/engine/x';")).toHaveLength(1);
+    expect(lint('main.ts', "import { x } from './core/engine/x';")).toHaveLength(1);
   });
 
-  it('allows the index in every spelling, and anything inside the folder itself', () => {
+  it('needs no list: every folder under the root is a face, whether or not its index exists yet', () => {
+    expect(lint('core/app/run.ts', "import { x } from '../brand-new/x';")).toEqual([
+      expect.stringContaining('Import core/brand-new through its face, core/brand-new/index.ts'),
+    ]);
+  });
+
+  it('allows the index in every spelling, anything inside the folder itself, and the listed exceptions', () => {
     expect(
       lint(
         'core/app/run.ts',
@@ -102,25 +112,30 @@ describe('vigil/public-face', () => {
     ).toEqual([]);
     expect(lint('core/engine/service.ts', "import { snapshot } from './snapshot/snapshot';")).toEqual([]);
     expect(lint('core/engine/restore/plan.ts', "import { x } from '../store/objects';")).toEqual([]);
-    expect(lint('core/app/run.ts', "import { x } from '../other/deep/x';\nimport { y } from 'engine/deep';")).toEqual(
-      [],
-    );
+    expect(
+      lint('core/app/run.ts', "import { y } from 'engine/deep';\nimport { z } from '../../shared/deep/z';"),
+    ).toEqual([]);
+    expect(
+      lint('core/app/run.ts', "import { x } from '../legacy/deep/x';\nimport { y } from '../test-support/y';"),
+    ).toEqual([]);
   });
 
-  it('holds for a face inside another folder: the parent reaches the parser only through its index', () => {
+  it('holds for a folder below with its own index.ts: the parent reaches the parser only through it', () => {
     expect(lint('core/engine/service.ts', "import { parse } from './parser/parse';")).toEqual([
-      'vigil/public-face: Use the parser through its index. (./parser/parse)',
+      expect.stringContaining('Import core/engine/parser through its face'),
     ]);
     expect(lint('core/engine/service.ts', "import { parse } from './parser';")).toEqual([]);
     expect(lint('core/engine/parser/parse.ts', "import { x } from '../store/objects';")).toEqual([]);
+    // A folder below without an index.ts is no face of its own.
+    expect(lint('core/engine/service.ts', "import { x } from './store/objects';")).toEqual([]);
   });
 
-  it("lets tests, and only tests, use the folder's test-support fixtures", () => {
-    expect(lint('core/app/run.test.ts', "import { fixture } from '../engine/test-support/fixtures';")).toEqual([]);
-    expect(
-      lint('core/app/test-support/harness.ts', "import { fixture } from '../../engine/test-support/fixtures';"),
-    ).toEqual([]);
+  it('lets tests and test support reach inside; benchmarks only into test-support fixtures', () => {
+    expect(lint('core/app/run.test.ts', "import { x } from '../engine/x';")).toEqual([]);
+    expect(lint('core/app/test-support/harness.ts', "import { x } from '../../engine/x';")).toEqual([]);
+    expect(lint('bench/engine.bench.ts', "import { fixture } from '../core/engine/test-support/fixtures';")).toEqual(
+      [],
+    );
     expect(lint('core/app/run.ts', "import { fixture } from '../engine/test-support/fixtures';")).toHaveLength(1);
-    expect(lint('core/app/run.test.ts', "import { x } from '../engine/x';")).toHaveLength(1);
   });
 });

@@ -1,64 +1,22 @@
 import type { Stats } from 'node:fs';
-import { link, lstat, rmdir, unlink } from 'node:fs/promises';
+import { lstat, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import { AppError, isAppError } from '../../shared/errors';
+import { AppError } from '../../shared/errors';
 import { canonicalPath } from './canonical-path';
 import { ensureDirectories } from './ensure-directories';
 import { errnoCode, fileSystemError } from './file-system-error';
-import { isSameIdentity, readFileIdentity, type FileIdentity } from './file-identity';
-import type { HeldDirectory } from './held-directory';
 import { KeyedLock } from './keyed-lock';
-import { renameWithRetry } from './rename-with-retry';
-import { sweepStaleTempsIn } from './sweep-stale-temps';
 import { syncDirectory } from './sync-directory';
-import { trackTempFile } from './temp-registry';
-import { isVigilTempFile, vigilTempName } from './vigil-temp-name';
-import { writeTempFile, type AtomicContent } from './write-temp-file';
+import { isVigilTempFile } from './vigil-temp-name';
+import type { AtomicContent } from './write-temp-file';
 import { pathKey } from '../lib/path-rules';
+import type { AtomicWriteOptions, AtomicWriteResult, StagedWrite } from './atomic-write-options';
+import { replaceEntry, type ExistingFile, type WriteFolder } from './replace-entry';
+
+export type { AtomicWriteOptions, AtomicWriteResult, StagedWrite } from './atomic-write-options';
 
 export type { AtomicContent } from './write-temp-file';
 export { isVigilTempFile } from './vigil-temp-name';
-
-/** Options of one atomic write. */
-export interface AtomicWriteOptions {
-  /** Explicit permission bits; otherwise an existing file keeps its mode and a new file gets the umask default. */
-  readonly mode?: number;
-  /**
-   * Refuse (`conflict`) unless the target is already the canonical path, with no symlink anywhere
-   * in it when the write starts. (The agent tools go further: they write through the folder their
-   * prepare anchored, `writeAnchoredFile`, so nothing swapped in later redirects them either.)
-   */
-  readonly requireCanonical?: boolean;
-  /** Refuse (`conflict`) unless the file is still this version (undefined identity: still absent) right before the rename. */
-  readonly ifUnchanged?: { readonly identity: FileIdentity | undefined };
-  /**
-   * Hard-link whatever is at the target to this path (beside it) right before the rename, after
-   * the `ifUnchanged` check: a version another program renamed into place between the check and
-   * the rename then survives, for the caller to compare with what it read. The link is the
-   * caller's: it removes it, whether the write succeeded or failed.
-   */
-  readonly keepReplacedAt?: string;
-  /** Runs between the `ifUnchanged` check and the rename: a seam for tests standing in for another program at that moment. */
-  readonly afterCheck?: () => Promise<void>;
-}
-
-/** What an atomic write did. */
-export interface AtomicWriteResult {
-  /** The file actually written (a symlink's resolved target). */
-  readonly path: string;
-  readonly bytesWritten: number;
-  /** The file did not exist before. */
-  readonly created: boolean;
-  /** The directories actually created, outermost first. */
-  readonly dirsCreated: readonly string[];
-}
-
-/** A finished write whose directory entries may still need an fsync (the batch form defers them). */
-export interface StagedWrite {
-  readonly result: AtomicWriteResult;
-  /** Directories whose entries changed: the file's own, and the parent of each created directory. */
-  readonly directoriesToSync: readonly string[];
-}
 
 /** Serializes writes to the same path inside this process; different paths run in parallel. */
 const pathLock = new KeyedLock();
@@ -105,9 +63,6 @@ export async function resolveWriteTarget(target: string, options: AtomicWriteOpt
   return resolved;
 }
 
-/** What the replacement keeps of the file it replaces. */
-export type ExistingFile = Pick<Stats, 'mode' | 'uid' | 'gid'>;
-
 /**
  * The existing target's stats, or undefined; refuses directories and anything that is not a
  * regular file. `display` names it in errors when `target` is a descriptor-relative path.
@@ -143,25 +98,6 @@ export async function inspectTarget(target: string, display = target): Promise<S
   return stats;
 }
 
-/** The owner to restore on the replacement, when it differs from who this process creates files as. */
-function ownerToKeep(existing: ExistingFile): { uid: number; gid: number } | undefined {
-  if (process.getuid === undefined || process.getgid === undefined) return undefined;
-  if (existing.uid === process.getuid() && existing.gid === process.getgid()) return undefined;
-  return { uid: existing.uid, gid: existing.gid };
-}
-
-/** Errors of `link` that leave nothing to keep: no file there, or a file system without hard links (then the write goes on as it would without). */
-const nothingKept = new Set(['ENOENT', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
-
-/** Hard-links the file at `target` (if any) to `keep`. */
-async function linkReplaced(target: string, keep: string): Promise<void> {
-  try {
-    await link(target, keep);
-  } catch (error) {
-    if (!nothingKept.has(errnoCode(error) ?? '')) throw error;
-  }
-}
-
 /** Removes directories this write created (innermost first) when it failed; a non-empty one stays. */
 async function removeCreated(directories: readonly string[]): Promise<void> {
   for (const directory of [...directories].reverse()) {
@@ -173,9 +109,6 @@ async function removeCreated(directories: readonly string[]): Promise<void> {
   }
 }
 
-/** The folder a write happens in: a held folder, or a plain path that the kernel follows as it is. */
-export type WriteFolder = Pick<HeldDirectory, 'path' | 'access' | 'isAnchored' | 'entry' | 'verify'>;
-
 /** A folder named by its path alone (symlinks in it followed, nothing verified). */
 function plainFolder(directory: string): WriteFolder {
   return {
@@ -185,78 +118,6 @@ function plainFolder(directory: string): WriteFolder {
     entry: (name) => path.join(directory, name),
     verify: () => Promise.resolve(),
   };
-}
-
-/** After the rename the folder was found moved: a file this write created is taken back out. */
-async function undoMisplaced(
-  folder: WriteFolder,
-  name: string,
-  existing: ExistingFile | undefined,
-  error: unknown,
-): Promise<never> {
-  if (existing !== undefined) {
-    throw new AppError(
-      'conflict',
-      `${path.join(folder.path, name)} was replaced, but its folder was moved or replaced during the write, so the new content may now be elsewhere. Check the folder and try again.`,
-      {
-        path: path.join(folder.path, name),
-      },
-    );
-  }
-  await unlink(folder.entry(name)).catch(() => undefined);
-  throw error;
-}
-
-/**
- * The heart of every atomic write: the content goes to a fresh temp file in `folder`, is fsynced,
- * checked (`ifUnchanged`, the folder still the one held) and renamed over `name`; the folder is
- * checked again after the rename. Resolves to the bytes written; the temp file never stays behind.
- */
-export async function replaceEntry(
-  folder: WriteFolder,
-  name: string,
-  content: AtomicContent,
-  existing: ExistingFile | undefined,
-  options: AtomicWriteOptions & { readonly sweep?: boolean } = {},
-): Promise<number> {
-  const tempName = vigilTempName(name);
-  const untrack = trackTempFile(path.join(folder.path, tempName));
-  const sweeping = options.sweep === false ? Promise.resolve([]) : sweepStaleTempsIn(folder.path, folder.access);
-  try {
-    // A folder reached by path is checked before the temp file is created in it, too (one held by descriptor needs no check).
-    if (!folder.isAnchored) await folder.verify();
-    const bytesWritten = await writeTempFile(folder.entry(tempName), content, {
-      mode: options.mode ?? (existing === undefined ? undefined : existing.mode & 0o7777),
-      owner: existing === undefined ? undefined : ownerToKeep(existing),
-    });
-    try {
-      await folder.verify();
-      const target = path.join(folder.path, name);
-      if (
-        options.ifUnchanged !== undefined &&
-        !isSameIdentity(await readFileIdentity(folder.entry(name), target), options.ifUnchanged.identity)
-      ) {
-        throw new AppError(
-          'conflict',
-          `${target} was changed by another program while Vigil was writing it; nothing was written. Read it again and retry.`,
-          { path: target },
-        );
-      }
-      await options.afterCheck?.();
-      if (options.keepReplacedAt !== undefined) await linkReplaced(folder.entry(name), options.keepReplacedAt);
-      await renameWithRetry(folder.entry(tempName), folder.entry(name));
-    } catch (error) {
-      await unlink(folder.entry(tempName)).catch(() => undefined);
-      // A rename by path that failed because the folder moved away says so, not "it does not exist".
-      if (!isAppError(error)) await folder.verify();
-      throw error;
-    }
-    await folder.verify().catch((error: unknown) => undoMisplaced(folder, name, existing, error));
-    return bytesWritten;
-  } finally {
-    await sweeping;
-    untrack();
-  }
 }
 
 /** Options of a staged write (see `stageWrite`). */

@@ -2,7 +2,6 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, isAppError } from '../../shared/errors';
 import {
-  replaceEntry,
   resolveWriteTarget,
   stageWrite,
   syncDirectories,
@@ -11,6 +10,7 @@ import {
   type AtomicWriteOptions,
   type AtomicWriteResult,
 } from './atomic-write';
+import { replaceEntry } from './replace-entry';
 import { fileSystemError } from './file-system-error';
 import { fileIdentityOf, readFileIdentity } from './file-identity';
 import { withHeldFolder, type AnchoredFile } from './folder-anchor';

@@ -3,12 +3,12 @@ import { AppError } from '../../shared/errors';
 import {
   checkMode,
   inspectTarget,
-  replaceEntry,
   withPathLock,
   type AtomicContent,
   type AtomicWriteOptions,
   type AtomicWriteResult,
 } from './atomic-write';
+import { replaceEntry } from './replace-entry';
 import { fileSystemError } from './file-system-error';
 import { withHeldFolder, type AnchoredFile } from './folder-anchor';
 import { isVigilTempFile } from './vigil-temp-name';

@@ -3,7 +3,7 @@ import { AppError } from '../../shared/errors';
 import type { MemoryFileSnapshot } from './memory-file';
 import type { ParsedSnapshot } from './memory-file-state';
 import { collapseDuplicates } from './memory-format';
-import type { ChangeDecision } from './memory-mutation';
+import type { ChangeDecision } from './guarded-change';
 import { refuseThreat } from './memory-operations';
 import { previewText, pythonStrip } from './memory-text';
 import { entryDigest } from './memory-write-record';

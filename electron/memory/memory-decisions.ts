@@ -4,7 +4,7 @@ import { checkAdoptedEntries } from './memory-adoption';
 import type { MemoryFileSnapshot } from './memory-file';
 import type { ParsedSnapshot } from './memory-file-state';
 import { serializeEntries } from './memory-format';
-import type { ChangeDecision } from './memory-mutation';
+import type { ChangeDecision } from './guarded-change';
 import { applyOperations } from './memory-operations';
 
 /** Names the request field of an operation's property in error messages. */

@@ -1,9 +1,10 @@
 import { codeRun } from './code-runners';
 import { hiddenByAssignments, hiddenCode } from './hidden-code';
-import { machineHardline } from './machine-commands';
 import { directoryBuiltin } from './directory-change';
-import { describeInvocation, invocationEffects, redirectEffects, type CommandEffect } from './command-effects';
-import { followShell, type CommandVisit, type StandardInput, type VisitOutcome } from './command-flow';
+import type { CommandEffect } from './command-effect';
+import { describeInvocation, invocationEffects } from './command-effects';
+import { redirectEffects } from './redirect-effects';
+import { followShell, type CommandVisit, type VisitOutcome } from './command-flow';
 import {
   isBlockDevice,
   isCriticalTarget,
@@ -14,7 +15,9 @@ import {
 } from './command-targets';
 import { unwrapCommand, type Invocation } from './command-unwrap';
 import { environmentCode, optionProgram, programFile } from './workspace-code';
-import { type ParsedShell, parseShell, type ShellList, type ShellWord, type SimpleCommand } from './shell';
+import { type ParsedShell, parseShell, type ShellList, type ShellWord } from './shell';
+import { forkBombs, hardlineOfInvocation } from './command-hardlines';
+import { isFedDownload, makesLink, pathWords, runDirectories } from './invocation-facts';
 
 /** A file effect with its targets resolved in every directory its command may run in. */
 export interface ResolvedEffect extends CommandEffect {
@@ -57,55 +60,6 @@ interface Findings {
   linkMade?: string;
 }
 
-/** Programs that make links, which a later command of the same line may follow anywhere. */
-const linkMakers = new Set(['ln', 'link', 'mklink', 'symlink']);
-
-function makesLink(invocation: Invocation): boolean {
-  if (linkMakers.has(invocation.program)) return true;
-  if (invocation.program === 'cp')
-    return invocation.args.some((arg) => /^-[A-Za-z]*s|^--symbolic-link$/u.test(arg.text));
-  return (
-    /^new-item$/iu.test(invocation.program) &&
-    invocation.args.some((arg) => /^(symboliclink|junction|hardlink)$/iu.test(arg.text))
-  );
-}
-
-/** Programs that shut the machine down or wipe disks: always refused. */
-const hardlinePrograms = new Set([
-  'mkfs',
-  'mke2fs',
-  'mkswap',
-  'wipefs',
-  'fdisk',
-  'sfdisk',
-  'cfdisk',
-  'parted',
-  'gdisk',
-  'sgdisk',
-  'diskpart',
-  'format',
-  'shutdown',
-  'reboot',
-  'halt',
-  'poweroff',
-  'stop-computer',
-  'restart-computer',
-  'Stop-Computer',
-  'Restart-Computer',
-]);
-/** Programs whose targets are checked against the critical folders even though they are not destructive. */
-const permissionPrograms = new Set(['chmod', 'chown', 'chgrp', 'chattr', 'setfacl', 'icacls', 'takeown']);
-const downloaders = new Set([
-  'curl',
-  'wget',
-  'fetch',
-  'iwr',
-  'irm',
-  'invoke-webrequest',
-  'Invoke-WebRequest',
-  'invoke-restmethod',
-  'Invoke-RestMethod',
-]);
 const interpreters = new Set([
   'sh',
   'bash',
@@ -142,80 +96,6 @@ const here: ShellWord = {
   hasGlob: false,
   substitutions: [],
 };
-
-function hardlineOfInvocation(
-  invocation: Invocation,
-  cwds: readonly WorkingDirectory[],
-  place: CommandPlace,
-): string[] {
-  const { program, args } = invocation;
-  const reasons: string[] = machineHardline(invocation);
-  if (hardlinePrograms.has(program) || program.startsWith('mkfs.'))
-    reasons.push(`"${program}" formats disks or shuts the machine down`);
-  if ((program === 'init' || program === 'telinit') && args.some((arg) => arg.text === '0' || arg.text === '6'))
-    reasons.push(`"${program} ${args[0]?.text ?? ''}" shuts the machine down`);
-  if (
-    program === 'systemctl' &&
-    args.some((arg) =>
-      ['poweroff', 'reboot', 'halt', 'kexec', 'emergency', 'rescue', 'suspend', 'hibernate'].includes(arg.text),
-    )
-  ) {
-    reasons.push('"systemctl" would stop or restart the machine');
-  }
-  if (args.some((arg) => arg.text === '--no-preserve-root'))
-    reasons.push(`"${program} --no-preserve-root" may act on the whole file system`);
-  if ((program === 'kill' || program === 'pkill') && args.slice(1).some((arg) => arg.text === '-1') && args.length >= 2)
-    reasons.push('"kill … -1" signals every process of the user');
-  if (permissionPrograms.has(program)) {
-    for (const arg of args) {
-      if (arg.text.startsWith('-')) continue;
-      if (resolveTargets(arg, cwds, place).some((target) => isCriticalTarget(target, place)))
-        reasons.push(`"${program}" on ${arg.text} changes the permissions of a system or home folder`);
-    }
-  }
-  return reasons;
-}
-
-function forkBombs(commands: readonly SimpleCommand[]): string[] {
-  const reasons: string[] = [];
-  for (const command of commands) {
-    const name = command.insideFunction;
-    if (name === undefined || command.words[0]?.text !== name) continue;
-    const isPiped =
-      commands.filter((other) => other.pipeline === command.pipeline && other.depth === command.depth).length > 1;
-    if (command.isBackground || isPiped) reasons.push(`the function "${name}" starts copies of itself (a fork bomb)`);
-  }
-  return [...new Set(reasons)];
-}
-
-/** The directories an invocation runs in: its command's, or another given by `env -C`, `sudo -D`, `find -execdir`. */
-function runDirectories(
-  invocation: Invocation,
-  cwds: readonly WorkingDirectory[],
-  place: CommandPlace,
-): WorkingDirectory[] {
-  const chdir = invocation.chdir;
-  if (chdir === undefined) return [...cwds];
-  if (chdir === 'unknown') return [undefined];
-  return resolveTargets(chdir, cwds, place).map((target) => (target.isGlob ? undefined : target.path));
-}
-
-/** The words of an invocation that may name paths: its operands and the values of `--option=value`. */
-function pathWords(invocation: Invocation): ShellWord[] {
-  return invocation.args.flatMap((arg) => {
-    if (arg.text.startsWith('--') && arg.text.includes('='))
-      return [{ ...arg, text: arg.text.slice(arg.text.indexOf('=') + 1) }];
-    return arg.text.startsWith('-') ? [] : [arg];
-  });
-}
-
-/** Whether an earlier stage of the pipeline feeding a command downloads (`curl …`, `sudo wget …`, `iwr …`), wrappers unwrapped. */
-function isFedDownload(stdin: StandardInput, platform: NodeJS.Platform): boolean {
-  return (
-    stdin.kind === 'pipe' &&
-    stdin.earlier.some((stage) => unwrapCommand(stage.words, platform).some((run) => downloaders.has(run.program)))
-  );
-}
 
 function noteParse(parsed: ParsedShell, findings: Findings, isTopLevel: boolean, place: CommandPlace): void {
   findings.hardline.push(...forkBombs(parsed.commands));

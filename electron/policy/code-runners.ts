@@ -1,6 +1,7 @@
 import type { StandardInput } from './command-flow';
-import { codeArgument, shells, wrappedStart, type Invocation } from './command-unwrap';
-import { isHarmlessTarget } from './command-effects';
+import { shells, type Invocation } from './command-unwrap';
+import { codeArgument, wrappedStart } from './command-wrappers';
+import { isHarmlessTarget } from './redirect-effects';
 import { inputText, type InputText } from './input-text';
 import type { ShellWord } from './shell';
 

@@ -1,80 +1,8 @@
 import type { Invocation } from './command-unwrap';
 import { findSearchRoots } from './command-unwrap';
-import type { ShellRedirect, ShellWord } from './shell';
-
-/**
- * What a command does to files. Every kind changes files, so the executor checkpoints before it
- * and records its targets for turn undo. `delete`, `overwrite`, `modify`, `move`, `vcs` also lose
- * content: they are checked against system and home folders, and ask when their targets are only
- * known at run time. `overwrite-if-exists` (cp, ln, install) replaces a destination that exists;
- * `append` (`>>`, `tee -a`) and `create` (touch, mkdir) add; `opaque` runs code Vigil cannot see
- * (`python3 -c`, `curl … | sh`): it may change anything in its directory.
- */
-export type EffectKind =
-  'delete' | 'overwrite' | 'modify' | 'move' | 'vcs' | 'overwrite-if-exists' | 'append' | 'create' | 'opaque';
-
-/** One effect of one program on the file system. */
-export interface CommandEffect {
-  readonly kind: EffectKind;
-  readonly program: string;
-  /** The paths it acts on, as written (resolve them against the command's working directory). */
-  readonly targets: readonly ShellWord[];
-  /** More targets come from its input or a search (`xargs rm`, `find -exec rm {}`) and are unknown here. */
-  readonly isInputFed: boolean;
-  /** One line for the approval prompt and the log (`rm -rf build`, `> out.txt`). */
-  readonly description: string;
-}
-
-/** Redirect targets that discard or reach a terminal, never a file. */
-const harmlessTargets = new Set([
-  '/dev/null',
-  '/dev/stdout',
-  '/dev/stderr',
-  '/dev/tty',
-  'nul',
-  'NUL',
-  '$null',
-  'con',
-  'CON',
-]);
-
-/** Whether a redirect or `of=` target writes no file (`/dev/null`, `/dev/fd/2`, `NUL`). */
-export function isHarmlessTarget(text: string): boolean {
-  return harmlessTargets.has(text) || /^\/dev\/fd\/[0-9]+$/u.test(text) || /^\/proc\/self\/fd\/[0-9]+$/u.test(text);
-}
-
-function word(text: string): ShellWord {
-  return { kind: 'word', text, isQuoted: false, isDynamic: false, hasGlob: false, substitutions: [] };
-}
-
-/** The effects of a simple command's redirections (`> f` overwrites, `>> f` appends; `2>&1`, `>&2`, `2>/dev/null` do nothing). */
-export function redirectEffects(redirects: readonly ShellRedirect[]): CommandEffect[] {
-  const effects: CommandEffect[] = [];
-  for (const redirect of redirects) {
-    const target = redirect.target;
-    if (target === undefined || isHarmlessTarget(target.text)) continue;
-    const fd = redirect.fd === undefined ? '' : String(redirect.fd);
-    const description = `${fd}${redirect.op} ${target.text}`;
-    switch (redirect.op) {
-      case '>':
-      case '>|':
-      case '&>':
-        effects.push({ kind: 'overwrite', program: redirect.op, targets: [target], isInputFed: false, description });
-        break;
-      case '>&':
-        if (!/^([0-9]+-?|-)$/u.test(target.text))
-          effects.push({ kind: 'overwrite', program: redirect.op, targets: [target], isInputFed: false, description });
-        break;
-      case '>>':
-      case '&>>':
-        effects.push({ kind: 'append', program: redirect.op, targets: [target], isInputFed: false, description });
-        break;
-      default:
-        break;
-    }
-  }
-  return effects;
-}
+import type { ShellWord } from './shell';
+import type { CommandEffect, EffectKind } from './command-effect';
+import { isHarmlessTarget, word } from './redirect-effects';
 
 /** Operands (non-option arguments) of a command; `--` ends options; `takesValue` options skip their value. */
 function operands(

@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isLooseObjectName } from '../store/object-store';
+import { isLooseObjectName } from '../store/loose-objects';
 
 /** How much room the store's objects take. */
 export interface StoreUsage {

@@ -6,7 +6,8 @@ import type { PathScope } from '../diff/diff-path-scope';
 import { diffTrees, type TreeReader } from '../diff/diff-tree-changes';
 import { emptyTreeOid, fileModes } from '../store/git-objects';
 import type { StoreRules } from '../snapshot/store-rules';
-import { isSecretPath, planRestore, type RestorePlan } from './restore-plan';
+import { isSecretPath } from './restore-plan-entry';
+import { planRestore, type RestorePlan } from './restore-plan';
 import type { WriteLedger } from './restore-write-ledger';
 
 /** What decides the files a restore point must hold beyond the rules. */

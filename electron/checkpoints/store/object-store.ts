@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { access, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { errnoCode } from '../../files/file-system-error';
@@ -7,26 +6,16 @@ import { mapLimit } from '../../files/map-limit';
 import { syncDirectory } from '../../files/sync-directory';
 import type { StoredTreeEntry } from '../checkpoint-types';
 import { DecodedTrees } from './decoded-trees';
-import { decodeTree, hashObject, objectHeader, typeOfMode, type ObjectType, type TreeItem } from './git-objects';
+import { decodeTree, hashObject, typeOfMode, type ObjectType, type TreeItem } from './git-objects';
 import { syncFileIfPresent } from './durable-file';
 import { PackFile, type PackedObject } from './pack-file';
 import { PackIndex } from './pack-index';
-import { deflateObject, inflateObject } from './object-zlib';
+import { isLooseObjectName, parseLooseObject, writeLooseFile } from './loose-objects';
+import { RecentObjects } from './recent-objects';
+import { inflateObject } from './object-zlib';
 
 /** An object read from the store. */
 export type StoredObject = PackedObject;
-
-/** Objects up to this size are kept in memory after they are read or written (trees, commits, small blobs). */
-const maxCachedObjectBytes = 64 * 1024;
-/** The memory cache's total budget. */
-const cacheBudgetBytes = 32 * 1024 * 1024;
-/** zlib level of loose objects: git's own default (core.looseCompression 1), the fastest. */
-const looseLevel = 1;
-
-/** Whether a name in `objects/xx/` is a finished loose object (38 hex). */
-export function isLooseObjectName(name: string): boolean {
-  return /^[0-9a-f]{38}$/.test(name);
-}
 
 /**
  * The objects of a bare git directory: loose files and packs (deltas included) for reading,
@@ -43,9 +32,8 @@ export class ObjectStore {
   readonly #fanDirs = new Set<string>();
   #packDirStamp = -1;
   #loose: Set<string> | undefined;
-  /** Recently read or written small objects (objects never change, so entries never go stale). */
-  readonly #recent = new Map<string, StoredObject>();
-  #recentBytes = 0;
+  /** Recently read or written small objects. */
+  readonly #recent = new RecentObjects();
   /** Loose objects this process wrote (or had a worker write) and has not fsynced yet. */
   readonly #unsynced = new Set<string>();
   /** Fan-out folders this process created and has not made durable in `objects/` yet. */
@@ -160,7 +148,7 @@ export class ObjectStore {
     if (cached !== undefined) return cached;
     const found = (await this.#tryRead(oid)) ?? (await this.refresh(true).then(() => this.#tryRead(oid)));
     if (found !== undefined) {
-      this.#remember(oid, found);
+      this.#recent.remember(oid, found);
       return found;
     }
     throw new AppError(
@@ -209,24 +197,10 @@ export class ObjectStore {
       if ((await mkdir(fanDir, { recursive: true })) !== undefined) this.#newFans.add(fan);
       this.#fanDirs.add(fan);
     }
-    const compressed = await deflateObject(Buffer.concat([objectHeader(type, content.length), content]), looseLevel);
-    // git's own temp prefix: `git fsck` tolerates these, and repair removes a dead writer's ones.
-    const temp = path.join(fanDir, `tmp_obj_${randomBytes(6).toString('hex')}`);
-    const handle = await open(temp, 'wx', 0o444);
-    try {
-      await handle.writeFile(compressed);
-    } finally {
-      await handle.close();
-    }
-    try {
-      await rename(temp, this.loosePath(oid));
-    } catch (error) {
-      await unlink(temp).catch(() => undefined);
-      throw error;
-    }
+    await writeLooseFile(fanDir, this.loosePath(oid), type, content);
     this.#loose?.add(oid);
     this.#unsynced.add(oid);
-    this.#remember(oid, { type, content: Buffer.from(content) });
+    this.#recent.remember(oid, { type, content: Buffer.from(content) });
     return oid;
   }
 
@@ -269,19 +243,7 @@ export class ObjectStore {
 
   /** Keeps an object just written elsewhere (into a pack) in memory, when small: it is about to be read back. */
   remember(oid: string, type: ObjectType, content: Uint8Array): void {
-    this.#remember(oid, { type, content: Buffer.from(content) });
-  }
-
-  /** Keeps a small object in memory (trees and commits are read again by stats and listings). */
-  #remember(oid: string, object: StoredObject): void {
-    if (object.content.length > maxCachedObjectBytes || this.#recent.has(oid)) return;
-    this.#recent.set(oid, object);
-    this.#recentBytes += object.content.length + 64;
-    for (const [key, value] of this.#recent) {
-      if (this.#recentBytes <= cacheBudgetBytes) break;
-      this.#recent.delete(key);
-      this.#recentBytes -= value.content.length + 64;
-    }
+    this.#recent.remember(oid, { type, content: Buffer.from(content) });
   }
 
   /**
@@ -326,23 +288,4 @@ export class ObjectStore {
     }
     return parseLooseObject(oid, await inflateObject(compressed));
   }
-}
-
-/** Splits an inflated loose object into its type and content, checking the header. */
-export function parseLooseObject(oid: string, raw: Buffer): StoredObject {
-  const nul = raw.indexOf(0);
-  const [type, size] = raw.toString('latin1', 0, Math.max(nul, 0)).split(' ');
-  const content = raw.subarray(nul + 1);
-  if (
-    nul < 0 ||
-    (type !== 'blob' && type !== 'tree' && type !== 'commit' && type !== 'tag') ||
-    Number(size) !== content.length
-  ) {
-    throw new AppError(
-      'io_error',
-      `The checkpoint store's object ${oid} is damaged. Restart Vigil to repair the store.`,
-      { oid },
-    );
-  }
-  return { type, content };
 }

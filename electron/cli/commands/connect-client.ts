@@ -10,9 +10,17 @@ import {
   type ConnectTransport,
 } from '../../../shared/connect/connect-config';
 import { withoutCredential } from '../../../shared/ui-credential';
-import { applyConfigChange, describeChange, isNoChange, planConfigChange } from '../../connect/config-change';
-import { activeHermesHome, codexHomeOf, configFileOf } from '../../connect/client-locations';
-import { isDefaultVigilHome, portableInvocation } from '../../connect/portable-invocation';
+import {
+  activeHermesHome,
+  applyConfigChange,
+  codexHomeOf,
+  configFileOf,
+  describeChange,
+  isDefaultVigilHome,
+  isNoChange,
+  planConfigChange,
+  portableInvocation,
+} from '../../connect';
 import { vigilInvocation } from '../../lib/vigil-invocation';
 import { vigilPaths } from '../../lib/vigil-home';
 import { AgentCredentialStore } from '../../server/agent-credentials';

@@ -4,10 +4,16 @@ import path from 'node:path';
 import { quoteShellWords } from '../shell-words';
 import { hookSettingsHints, vigilHooks } from '../../../shared/connect/hooks-config';
 import type { HookAgent } from '../../../shared/hooks/hook-event';
-import { vigilSandboxSettings } from '../../connect/agent-sandbox-settings';
-import { codexHomeOf } from '../../connect/client-locations';
-import { applyHooksChange, describeHooksChange, planHooksRemove, planHooksWrite } from '../../connect/hooks-change';
-import { forgetHooksOriginal, saveHooksOriginal } from '../../connect/hooks-original';
+import {
+  applyHooksChange,
+  codexHomeOf,
+  describeHooksChange,
+  forgetHooksOriginal,
+  planHooksRemove,
+  planHooksWrite,
+  saveHooksOriginal,
+  vigilSandboxSettings,
+} from '../../connect';
 import { vigilInvocation } from '../../lib/vigil-invocation';
 import { writeLine, type CliIo } from '../cli-command';
 

@@ -1,0 +1,176 @@
+import { lstat, rmdir } from 'node:fs/promises';
+import path from 'node:path';
+import { isAppError } from '../../../shared/errors';
+import { errnoCode, fileSystemError } from '../../files/file-system-error';
+import { mapLimit } from '../../files/map-limit';
+import { sweepStaleTempFiles, sweepStaleTemps } from '../../files/sweep-stale-temps';
+import { FolderSyncs } from './restore-folder-syncs';
+import { lookupPath } from '../diff/diff-tree-changes';
+import { absoluteIn } from './restore-disk';
+import { deleteFile, expectVersion, putFile, type KnownOid } from './restore-file-ops';
+import type { RestorePlanEntry } from './restore-plan';
+import { progressStep, writeConcurrency, type ApplyInput, type RestoreOutcome } from './restore-apply-types';
+
+/** The outcome of an entry whose step failed with an expected error (a bug propagates). */
+function failure(entry: RestorePlanEntry, error: unknown): RestoreOutcome {
+  if (!isAppError(error)) throw error;
+  return {
+    path: entry.path,
+    action: entry.action,
+    result: error.code === 'conflict' ? 'conflict' : 'failed',
+    message: error.message,
+  };
+}
+
+/** Removes `target` when it is an empty folder (true), and leaves anything else alone (false). */
+async function removeEmptyFolder(target: string): Promise<boolean> {
+  const stats = await lstat(target).catch(() => undefined);
+  if (stats?.isDirectory() !== true) return false;
+  try {
+    await rmdir(target);
+    return true;
+  } catch (error) {
+    if (['ENOTEMPTY', 'EEXIST', 'ENOENT'].includes(errnoCode(error) ?? '')) return false;
+    throw fileSystemError(error, 'delete', target);
+  }
+}
+
+/** Removes folders that the deletions emptied and the checkpoint does not have, deepest first. */
+async function removeEmptied(input: ApplyInput, deleted: readonly string[]): Promise<string[]> {
+  const candidates = new Set<string>();
+  for (const relativePath of deleted) {
+    for (let folder = path.posix.dirname(relativePath); folder !== '.'; folder = path.posix.dirname(folder))
+      candidates.add(folder);
+  }
+  const removed: string[] = [];
+  const deepestFirst = [...candidates].sort((a, b) => b.split('/').length - a.split('/').length || (a < b ? -1 : 1));
+  for (const folder of deepestFirst) {
+    if ((await lookupPath(input.reader, input.checkpointTree, folder))?.type === 'tree') continue;
+    try {
+      await rmdir(absoluteIn(input.plan.dir, folder));
+      removed.push(folder);
+    } catch (error) {
+      // Not empty (it holds files the restore leaves alone) or already gone: either way it stays as it is.
+      if (!['ENOTEMPTY', 'EEXIST', 'ENOENT', 'ENOTDIR'].includes(errnoCode(error) ?? '')) throw error;
+    }
+  }
+  return removed;
+}
+
+/** What the write steps of one apply share: outcomes so far, folders to fsync, paths touched. */
+export interface ApplyState {
+  readonly outcomes: Map<string, RestoreOutcome>;
+  /** The folders the deletions changed (the writes fsync theirs as they finish, see FolderSyncs). */
+  readonly toSync: Set<string>;
+  readonly touched: string[];
+  readonly knownOid: (entry: RestorePlanEntry) => KnownOid | undefined;
+  /** Counts one more file written or deleted (and reports progress now and then). */
+  readonly advance: () => void;
+}
+
+/** The shared state of one apply's write steps, counting progress over `total` files. */
+export function applyState(input: ApplyInput, total: number): ApplyState {
+  const { known } = input;
+  let done = 0;
+  return {
+    outcomes: new Map<string, RestoreOutcome>(),
+    toSync: new Set<string>(),
+    touched: [],
+    knownOid: (entry) => (known === undefined ? undefined : (stats, mode) => known.oidOf(entry.path, stats, mode)),
+    advance: () => {
+      done += 1;
+      if (done % progressStep === 0 || done === total) input.onProgress?.({ phase: 'write', done, total });
+    },
+  };
+}
+
+/** Deletes the files the plan deletes, each only while it is still the snapshot's version. */
+export async function applyDeletions(
+  input: ApplyInput,
+  state: ApplyState,
+  deletions: readonly RestorePlanEntry[],
+): Promise<void> {
+  await mapLimit(deletions, writeConcurrency, async (entry) => {
+    const target = absoluteIn(input.plan.dir, entry.path);
+    try {
+      await deleteFile(target, (await expectVersion(target, entry.current, state.knownOid(entry))).identity);
+      state.toSync.add(path.dirname(target));
+      state.touched.push(target);
+      state.outcomes.set(entry.path, { path: entry.path, action: entry.action, result: 'done' });
+    } catch (error) {
+      state.outcomes.set(entry.path, failure(entry, error));
+    }
+    state.advance();
+  });
+}
+
+/** Removes the folders the deletions emptied; a removed folder's parent is fsynced instead of the folder. */
+export async function removeEmptiedFolders(
+  input: ApplyInput,
+  state: ApplyState,
+  deletions: readonly RestorePlanEntry[],
+): Promise<string[]> {
+  const deleted = deletions
+    .filter((entry) => state.outcomes.get(entry.path)?.result === 'done')
+    .map((entry) => entry.path);
+  const removedDirectories = await removeEmptied(input, deleted);
+  const removed = new Set(removedDirectories.map((folder) => absoluteIn(input.plan.dir, folder)));
+  for (const folder of removed) {
+    state.toSync.delete(folder);
+    if (!removed.has(path.dirname(folder))) state.toSync.add(path.dirname(folder));
+  }
+  return removedDirectories;
+}
+
+/** Sweeps the stale temp files of the folders written: those already listed from that listing, the others listed now. */
+async function sweepFolders(
+  folders: readonly string[],
+  listed: ReadonlyMap<string, readonly string[]> = new Map(),
+): Promise<void> {
+  const unlisted = folders.filter((folder) => !listed.has(folder));
+  const temps = folders.flatMap((folder) => listed.get(folder) ?? []);
+  await Promise.all([mapLimit(unlisted, writeConcurrency, sweepStaleTemps), sweepStaleTempFiles(temps)]);
+}
+
+/**
+ * Writes every restored and re-created file atomically, fsyncing each folder once its writes are
+ * done and the deletions' folders at the end; returns the empty folders that gave way to a file.
+ */
+export async function applyWrites(
+  input: ApplyInput,
+  state: ApplyState,
+  writes: readonly RestorePlanEntry[],
+): Promise<string[]> {
+  const emptied: string[] = [];
+  const writeFolders = writes.map((entry) => path.dirname(absoluteIn(input.plan.dir, entry.path)));
+  // Stale temp files (of writers that died) go while the writes run: a sweep never takes an in-flight temp file.
+  const sweeping =
+    input.isSweepLeftToScopeCheck === true ? undefined : sweepFolders([...new Set(writeFolders)], input.listedTemps);
+  const syncs = new FolderSyncs(writeFolders);
+  // Folders the deletions changed are fsynced once the writes are done, as before.
+  for (const folder of state.toSync) syncs.later(folder);
+  await mapLimit(writes, writeConcurrency, async (entry) => {
+    const target = absoluteIn(input.plan.dir, entry.path);
+    let changed: readonly string[] = [];
+    try {
+      const wanted = entry.checkpoint;
+      if (wanted === undefined) throw new Error(`plan entry ${entry.path} has no checkpoint version`);
+      // A tracked file that became an empty folder: the folder holds nothing, so it gives way.
+      if (entry.action === 'recreate' && (await removeEmptyFolder(target))) emptied.push(entry.path);
+      const found = await expectVersion(target, entry.current, state.knownOid(entry));
+      const written = await putFile(target, wanted, await input.readBlob(wanted.oid), found);
+      changed = written.directoriesToSync;
+      state.touched.push(target);
+      state.outcomes.set(entry.path, { path: entry.path, action: entry.action, result: 'done' });
+    } catch (error) {
+      state.outcomes.set(entry.path, failure(entry, error));
+    }
+    // Its folder is fsynced now if no other write into it is left and one of them wrote (not after failures only).
+    syncs.finished(path.dirname(target), changed);
+    state.advance();
+  });
+  await sweeping;
+  // Nothing is read back or reported before every folder written is durable.
+  await syncs.settled();
+  return emptied;
+}

@@ -1,0 +1,157 @@
+import { storedPathExclusion } from '../diff/diff-live-tree';
+import type { TreeChange } from '../diff/diff-tree-changes';
+import { absoluteIn, diskEntry, entriesUnder, hasRealFolders, type DiskEntry } from './restore-disk';
+import { readDiskVersion } from './restore-file-ops';
+import type { PlanInput, RestorePlanEntry } from './restore-plan-types';
+import { ancestorsOf, wasSkippedByCheckpoint, type CheckpointSkips } from './restore-plan-skips';
+
+function skip(change: TreeChange, reason: NonNullable<RestorePlanEntry['reason']>, note: string): RestorePlanEntry {
+  return {
+    path: change.path,
+    action: 'skip',
+    reason,
+    ...(change.old && { checkpoint: change.old }),
+    ...(change.new && { current: change.new }),
+    isChangedOutsideAgents: false,
+    note,
+  };
+}
+
+function act(change: TreeChange, action: 'restore' | 'recreate' | 'delete'): RestorePlanEntry {
+  // A secret (`.env*`) is written only when the caller says so: only another program's store (Hermes's) holds one.
+  const isSecret = action !== 'delete' && isSecretPath(change.path);
+  return {
+    path: change.path,
+    action,
+    ...(change.old && { checkpoint: change.old }),
+    ...(change.new && { current: change.new }),
+    isChangedOutsideAgents: false,
+    ...(isSecret && { isSecret }),
+  };
+}
+
+/** Whether a path names a secrets file (`.env*`), which Vigil's own snapshots never store. */
+export function isSecretPath(relativePath: string): boolean {
+  return (relativePath.split('/').pop() ?? '').startsWith('.env');
+}
+
+/**
+ * Why a file missing from the current tree cannot be written back, or undefined when it can. What
+ * is on disk is looked at one level at a time and never through a symlink: a file or symlink in
+ * the way that the plan deletes leaves the path below it free.
+ */
+async function recreateBlocker(
+  input: PlanInput,
+  change: TreeChange,
+  deletions: ReadonlySet<string>,
+  folders: Map<string, Promise<DiskEntry>>,
+): Promise<RestorePlanEntry | undefined> {
+  for (const ancestor of ancestorsOf(change.path)) {
+    let pending = folders.get(ancestor);
+    if (pending === undefined) {
+      pending = diskEntry(input.dir, ancestor);
+      folders.set(ancestor, pending);
+    }
+    const entry = await pending;
+    if (entry.kind === 'missing') return undefined;
+    if (entry.kind === 'folder') continue;
+    if (deletions.has(ancestor)) return undefined;
+    return skip(
+      change,
+      'blocked',
+      `${ancestor} is a ${entry.kind} now, not a folder; include ${ancestor} in the restore to replace it.`,
+    );
+  }
+  const here = await diskEntry(input.dir, change.path);
+  if (here.kind === 'missing') return undefined;
+  if (here.kind === 'folder') {
+    const inside = await entriesUnder(input.dir, change.path);
+    const kept = inside.filter((item) => !deletions.has(item));
+    if (kept.length === 0) return undefined;
+    return skip(
+      change,
+      'blocked',
+      `A folder is here now holding ${kept.length} file(s) the restore will not delete (such as ${kept[0] ?? ''}); move them to restore this file.`,
+    );
+  }
+  if (here.kind === 'file' && here.size > input.maxFileBytes) {
+    return skip(
+      change,
+      'oversize',
+      'A file larger than the size cap is here now; no snapshot can hold it, so it is never overwritten.',
+    );
+  }
+  return skip(
+    change,
+    'unprotected',
+    'Something is here that no snapshot holds (unreadable, special or badly named), so it is never overwritten.',
+  );
+}
+
+/** Why overwriting a file the restore point could not keep (over the size cap, unreadable) could not be undone. */
+function notUndoable(change: TreeChange, isOversize: boolean): RestorePlanEntry {
+  return skip(
+    change,
+    isOversize ? 'oversize' : 'unprotected',
+    `The checkpoint holds it, but the restore point could not keep its current version (${isOversize ? 'it is larger than the size cap' : 'it could not be read'}), so overwriting it could not be undone. Move it away (or delete it), then restore again.`,
+  );
+}
+
+/**
+ * A file the checkpoint holds that Vigil's snapshots leave out (another program's store holds
+ * such files: Hermes's keeps media, databases, build output): it is not in the current tree, so
+ * what is on disk decides. Missing: re-create it. The same version: nothing to do (undefined).
+ * Another version: the restore point could not keep it, so it is left as it is, with the reason.
+ */
+async function heldButExcluded(
+  input: PlanInput,
+  change: TreeChange,
+): Promise<RestorePlanEntry | 'recreate' | undefined> {
+  // Never judged through a symlink or a file on the way: the re-create path decides what is in the way.
+  if (!(await hasRealFolders(input.dir, change.path))) return 'recreate';
+  const found = await readDiskVersion(absoluteIn(input.dir, change.path));
+  if (found.identity === undefined) return 'recreate';
+  if (found.file !== undefined && found.file.oid === change.old?.oid && found.file.mode === change.old.mode)
+    return undefined;
+  // A secrets file the restore point keeps only when the restore will write it (the user confirms): its plan line is the same either way.
+  if (isSecretPath(change.path) && found.file !== undefined) return act({ ...change, new: found.file }, 'restore');
+  return notUndoable(
+    { ...change, ...(found.file && { new: found.file }) },
+    Number(found.identity.size) > input.maxFileBytes,
+  );
+}
+
+/** The plan line of one changed file; undefined when the file matches after all (see `heldButExcluded`). */
+export async function entryFor(
+  input: PlanInput,
+  skips: CheckpointSkips,
+  change: TreeChange,
+  deletions: ReadonlySet<string>,
+  folders: Map<string, Promise<DiskEntry>>,
+): Promise<RestorePlanEntry | undefined> {
+  const isExcluded = storedPathExclusion(change.path, false, input.rules) !== undefined;
+  // The current snapshot holds this version (the restore point stores what the restore overwrites, whatever the rules): undoable.
+  if (change.old !== undefined && change.new !== undefined) return act(change, 'restore');
+  if (change.old === undefined) {
+    if (wasSkippedByCheckpoint(skips, change.path)) {
+      return skip(
+        change,
+        'not-in-checkpoint',
+        'The checkpoint did not store this file (it was skipped when the checkpoint was taken), so it is left as it is.',
+      );
+    }
+    if (!skips.isComplete) {
+      return skip(
+        change,
+        'not-in-checkpoint',
+        'The checkpoint skipped more files than it lists and its complete list is gone, so it may have skipped this one: it is left as it is.',
+      );
+    }
+    return act(change, 'delete');
+  }
+  if (isExcluded) {
+    const held = await heldButExcluded(input, change);
+    if (held !== 'recreate') return held;
+  }
+  return (await recreateBlocker(input, change, deletions, folders)) ?? act(change, 'recreate');
+}

@@ -1,0 +1,28 @@
+import type { z } from 'zod';
+import type { restorePlanEntrySchema, restorePlanSchema } from '../../../shared/contract/checkpoints-restore-schemas';
+import type { CheckpointEntry } from '../checkpoint-types';
+import type { StoreRules } from '../snapshot/store-rules';
+import type { PathScope } from '../diff/diff-path-scope';
+import type { TreeReader } from '../diff/diff-tree-changes';
+import type { WriteLedger } from './restore-write-ledger';
+
+/** One line of a restore plan. */
+export type RestorePlanEntry = z.output<typeof restorePlanEntrySchema>;
+/** A restore plan. */
+export type RestorePlan = z.output<typeof restorePlanSchema>;
+
+/** What a plan is computed from. */
+export interface PlanInput {
+  /** The checkpointed directory (resolved). */
+  readonly dir: string;
+  readonly checkpoint: CheckpointEntry;
+  readonly scope: PathScope;
+  /** The directory now as a snapshot stores it: a live walk (preview) or the pre-rollback snapshot (apply). */
+  readonly current: { readonly tree: string | undefined; readonly reader: TreeReader };
+  readonly maxFileBytes: number;
+  readonly ledger: WriteLedger;
+  /** Reads a blob of the store: the checkpoint's complete skip list when its trailers were cut short. */
+  readonly readBlob?: (oid: string) => Promise<Uint8Array>;
+  /** What a snapshot of the directory stores (default: Vigil's built-in names). */
+  readonly rules?: StoreRules;
+}

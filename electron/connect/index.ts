@@ -1,0 +1,7 @@
+/** The agent-client connection's public face: other folders import only this file (lint: vigil/public-face). */
+export { vigilSandboxSettings } from './agent-sandbox-settings';
+export { activeHermesHome, codexHomeOf, configFileOf } from './client-locations';
+export { applyConfigChange, describeChange, isNoChange, planConfigChange } from './config-change';
+export { applyHooksChange, describeHooksChange, planHooksRemove, planHooksWrite } from './hooks-change';
+export { forgetHooksOriginal, saveHooksOriginal } from './hooks-original';
+export { isDefaultVigilHome, portableInvocation } from './portable-invocation';
