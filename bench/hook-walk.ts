@@ -8,7 +8,7 @@ import { parseHookInput } from '../shared/hooks/parse-hook-input';
 import { hookOutput } from '../shared/hooks/hook-output';
 import type { HookAnswer } from '../shared/hooks/hook-event';
 import type { Result } from '../shared/result';
-import { shrinkHookEvent } from '../electron/cli/hook/shrink-hook-event';
+import { shrinkHookEvent } from '../electron/cli';
 import { createCore } from '../electron/core/create-core';
 import { silentLogger } from '../electron/logging/logger';
 import { claudeCodeEvents } from '../electron/hooks/test-support/recorded-events';
