@@ -60,6 +60,23 @@ function refusals(outside: string): Scenario {
   };
 }
 
+/** A scenario in which Codex adds one file of its own name with apply_patch. */
+function writer(name: string): Scenario {
+  return {
+    name,
+    turns: [
+      [
+        {
+          kind: 'freeform',
+          name: 'apply_patch',
+          input: `*** Begin Patch\n*** Add File: ${name}.txt\n+${name}\n*** End Patch\n`,
+        },
+      ],
+      [{ kind: 'text', text: 'Written.' }],
+    ],
+  };
+}
+
 const rules = [
   { effect: 'deny', tool: 'terminal', command: 'npm publish', reason: 'no publishing from tests' },
   { effect: 'ask', tool: 'terminal', command: 'touch', reason: 'the test asks about every touch' },
@@ -73,7 +90,11 @@ test.beforeEach(async ({ vigil }) => {
   test.skip(why !== undefined, `Codex CLI cannot run here: ${why ?? ''}`);
   test.skip(vigil.kind !== 'served', 'the agent relays to the vigil serve of this test');
   await writePolicy(vigil.home, rules);
-  agent = await realAgent('codex', { vigilHome: vigil.home, project: vigil.workspace }, [tidy]);
+  agent = await realAgent('codex', { vigilHome: vigil.home, project: vigil.workspace }, [
+    tidy,
+    writer('cx-left'),
+    writer('cx-right'),
+  ]);
   const connected = await agent.vigil(['connect', 'codex', '--hooks', '--write']);
   expect(connected).toContain(`Wrote ${path.join(agent.home, '.codex', 'hooks.json')}`);
 });
@@ -177,4 +198,39 @@ test("refusals reach Codex's tool result: an ask (Codex takes only deny), an app
   expect(session?.status).toBe('ended');
   const shown = await agent.vigil(['sessions', 'show', session?.id ?? '']);
   expect(shown.match(/\[blocked\]/g)).toHaveLength(3);
+});
+
+test('two sessions at once in one folder: each call is attributed to its own session, and both end', async ({
+  page,
+  vigil,
+}) => {
+  if (agent === undefined) return;
+  const codex = agent;
+  await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
+  const runs = await Promise.all(
+    ['cx-left', 'cx-right'].map((name) => codex.run(exec(`${scenarioMarker(name)} Write your file`))),
+  );
+  for (const run of runs) expect(run.code, run.stderr).toBe(0);
+  expect(await readFile(path.join(vigil.workspace, 'cx-left.txt'), 'utf8')).toBe('cx-left\n');
+  expect(await readFile(path.join(vigil.workspace, 'cx-right.txt'), 'utf8')).toBe('cx-right\n');
+  const { sessions } = JSON.parse(await codex.vigil(['sessions', 'list', '--json'])) as {
+    sessions: { id: string; recentCalls: { name: string; summary: string }[] }[];
+  };
+  expect(sessions).toHaveLength(2);
+  const summaries = sessions.map((session) => session.recentCalls.map((call) => call.summary).join(' '));
+  const left = summaries.filter((summary) => summary.includes('cx-left.txt'));
+  const right = summaries.filter((summary) => summary.includes('cx-right.txt'));
+  expect([left.length, right.length]).toEqual([1, 1]);
+  expect(left[0]).not.toContain('cx-right.txt');
+  expect(right[0]).not.toContain('cx-left.txt');
+  // Two sessions of one agent are numbered on their cards ("codex #1", "codex #2").
+  const cards = page
+    .locator('[data-testid="session-card"]')
+    .filter({ has: page.locator('.session-agent', { hasText: /^codex\b/ }) });
+  await expect(cards).toHaveCount(2);
+  for (const session of sessions)
+    await expect(page.locator(`[data-testid="session-card"][data-session-id="${session.id}"]`)).toHaveAttribute(
+      'data-status',
+      'ended',
+    );
 });
