@@ -10,16 +10,19 @@ import { hookToolMatcher } from '../hooks/hook-tools';
 /** How long the agent lets one `vigil hook` run, in the agent's own unit (Claude Code and Codex CLI: seconds; Gemini CLI: ms). `vigil hook` answers within 25 s. */
 export const hookTimeouts: Readonly<Record<HookAgent, number>> = { 'claude-code': 30, 'gemini-cli': 30_000, codex: 30 };
 
+/** Claude Code's hook events Vigil listens to (Codex CLI uses the same names). */
+const claudeCodeEvents: readonly (readonly [string, boolean])[] = [
+  ['SessionStart', false],
+  ['UserPromptSubmit', false],
+  ['PreToolUse', true],
+  ['PostToolUse', true],
+  ['Stop', false],
+  ['SessionEnd', false],
+];
+
 /** The events Vigil listens to, per agent, and whether each is a tool event (matched to the tools that change files). */
 const hookedEvents: Readonly<Record<HookAgent, readonly (readonly [string, boolean])[]>> = {
-  'claude-code': [
-    ['SessionStart', false],
-    ['UserPromptSubmit', false],
-    ['PreToolUse', true],
-    ['PostToolUse', true],
-    ['Stop', false],
-    ['SessionEnd', false],
-  ],
+  'claude-code': claudeCodeEvents,
   'gemini-cli': [
     ['SessionStart', false],
     ['BeforeAgent', false],
@@ -28,14 +31,8 @@ const hookedEvents: Readonly<Record<HookAgent, readonly (readonly [string, boole
     ['AfterAgent', false],
     ['SessionEnd', false],
   ],
-  codex: [
-    ['SessionStart', false],
-    ['UserPromptSubmit', false],
-    ['PreToolUse', true],
-    ['PostToolUse', true],
-    ['Stop', false],
-    ['SessionEnd', false],
-  ],
+  // Codex CLI's hooks take Claude Code's event names and format.
+  codex: claudeCodeEvents,
 };
 
 /** One matcher group of an event: `{ matcher?, hooks: [ { type: "command", command, timeout, … } ] }`. */
