@@ -1,47 +1,6 @@
+import { readHeredocBodies, type MutableWordToken, type PendingHeredoc } from './shell-heredoc';
 import { findSubstitutions, readBalanced, skipBackticks, unescapeBackticks } from './shell-substitutions';
-
-/** A word of a shell command: quotes removed, escapes applied, expansions kept as written. */
-export interface ShellWord {
-  readonly kind: 'word';
-  /** The word as the program would see it when it holds no expansion (`"a b"` → `a b`). */
-  readonly text: string;
-  /** Some part was quoted: `*` is literal, and an empty word is a real argument. */
-  readonly isQuoted: boolean;
-  /** Its value is only known at run time: `$VAR`, `${…}`, `$(…)`, backticks, arithmetic, brace expansion. */
-  readonly isDynamic: boolean;
-  /** An unquoted `*`, `?` or `[` that the shell expands against the file system. */
-  readonly hasGlob: boolean;
-  /** The sources of the command substitutions inside it (`$(…)`, `` `…` ``, `<(…)`), each a command of its own. */
-  readonly substitutions: readonly string[];
-  /** For the delimiter of a here-document (`<<EOF`): the document's text. */
-  readonly hereDocument?: HereDocument;
-  /** Where in `text` its first quoted or escaped part starts (`PATH="$X"` → 5): what comes before was written bare. */
-  readonly quoteStart?: number;
-}
-
-/** The text of a here-document, and whether the shell expands `$…` and backticks in it (its delimiter is unquoted). */
-export interface HereDocument {
-  readonly body: string;
-  readonly isExpanded: boolean;
-}
-
-/** A control operator: it separates commands. `\n` is one too. */
-export type ControlOperator = '&&' | '||' | ';' | ';;' | ';&' | ';;&' | '|' | '|&' | '&' | '(' | ')' | '\n';
-
-/** A redirection operator. */
-export type RedirectOperator = '>' | '>>' | '>|' | '&>' | '&>>' | '>&' | '<' | '<<' | '<<-' | '<<<' | '<>' | '<&';
-
-/** One token of a command line. */
-export type ShellToken =
-  | ShellWord
-  | { readonly kind: 'operator'; readonly op: ControlOperator }
-  | { readonly kind: 'redirect'; readonly op: RedirectOperator; readonly fd?: number };
-
-/** The tokens of a command line and what could not be read (an unterminated quote, …). */
-export interface LexResult {
-  readonly tokens: readonly ShellToken[];
-  readonly problems: readonly string[];
-}
+import type { ControlOperator, LexResult, RedirectOperator, ShellToken } from './shell-tokens';
 
 const controlOperators: readonly ControlOperator[] = [';;&', '&&', '||', ';;', ';&', '|&', ';', '|', '&', '(', ')'];
 const redirectOperators: readonly RedirectOperator[] = [
@@ -70,23 +29,6 @@ interface WordBuilder {
   hasGlob: boolean;
   substitutions: string[];
   quoteStart?: number;
-}
-
-/** A word token while lexing: a here-document body found later may still add substitutions. */
-interface MutableWordToken {
-  readonly kind: 'word';
-  readonly text: string;
-  readonly isQuoted: boolean;
-  isDynamic: boolean;
-  readonly hasGlob: boolean;
-  readonly substitutions: string[];
-  hereDocument?: HereDocument;
-  readonly quoteStart?: number;
-}
-
-interface PendingHeredoc {
-  readonly token: MutableWordToken;
-  readonly stripTabs: boolean;
 }
 
 /** The `}` that closes a `${` whose inside starts at `from`, counting nested `${…}`; -1 when none. */
@@ -223,31 +165,6 @@ export function lexShell(source: string): LexResult {
     return cursor;
   };
 
-  const readHeredocBodies = (): void => {
-    for (const pending of heredocs.splice(0)) {
-      const delimiter = pending.token.text;
-      const body: string[] = [];
-      while (index < source.length) {
-        const newline = source.indexOf('\n', index);
-        const lineEnd = newline === -1 ? source.length : newline;
-        const line = source.slice(index, lineEnd);
-        index = newline === -1 ? source.length : newline + 1;
-        const text = pending.stripTabs ? line.replace(/^\t+/u, '') : line;
-        if (text === delimiter) break;
-        body.push(text);
-      }
-      pending.token.hereDocument = {
-        body: body.map((line) => `${line}\n`).join(''),
-        isExpanded: !pending.token.isQuoted,
-      };
-      if (!pending.token.isQuoted) {
-        const found = findSubstitutions(body.join('\n'));
-        pending.token.substitutions.push(...found);
-        if (found.length > 0) pending.token.isDynamic = true;
-      }
-    }
-  };
-
   while (index < source.length) {
     const char = source[index] ?? '';
     const rest = source.slice(index, index + 3);
@@ -298,7 +215,7 @@ export function lexShell(source: string): LexResult {
       finishWord();
       tokens.push({ kind: 'operator', op: '\n' });
       index += 1;
-      readHeredocBodies();
+      index = readHeredocBodies(source, index, heredocs.splice(0));
     } else if (blanks.has(char)) {
       finishWord();
       index += 1;
@@ -334,6 +251,6 @@ export function lexShell(source: string): LexResult {
     }
   }
   finishWord();
-  if (heredocs.length > 0) readHeredocBodies();
+  if (heredocs.length > 0) readHeredocBodies(source, index, heredocs.splice(0));
   return { tokens, problems };
 }

@@ -1,4 +1,5 @@
-import { lexShell, type ShellToken, type ShellWord } from './shell-lexer';
+import { lexShell } from './shell-lexer';
+import type { ShellToken, ShellWord } from './shell-tokens';
 import type {
   CompoundKind,
   ParsedShell,

@@ -1,4 +1,4 @@
-import type { RedirectOperator, ShellWord } from './shell-lexer';
+import type { RedirectOperator, ShellWord } from './shell-tokens';
 
 /** A redirection of a simple command (`2>/dev/null`, `> out.txt`, `<<EOF`). */
 export interface ShellRedirect {
