@@ -1,20 +1,22 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash } from 'node:crypto';
 import { readFile, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../shared/errors';
 import { fileSystemError } from '../files/file-system-error';
+import { heldLocks, type Hold } from './held-locks';
+import { createExclusive, observeFile, sweepLockLitter, type ObservedFile } from './lock-file-ops';
 import {
-  createExclusive,
-  isSameVersion,
-  observeFile,
-  replaceFile,
-  sweepLockLitter,
-  type ObservedFile,
-} from './lock-file-ops';
-import { isHolderStopped, newLockHolder, parseLockHolder, staleReason, type LockHolder } from './lock-holder';
+  describeHolder,
+  isHolderStopped,
+  newLockHolder,
+  parseLockHolder,
+  staleReason,
+  type LockHolder,
+} from './lock-holder';
+import { replaceAbandoned } from './lock-takeover';
 import { ownStartTime } from '../process/process-start-time';
+
+export { runOutsideFileLocks } from './held-locks';
 
 /** Options of a cross-process lock file. */
 export interface FileLockOptions {
@@ -35,43 +37,14 @@ export interface FileLockOptions {
   readonly onTakeover?: (abandoned: LockHolder | undefined, reason: string) => Promise<void>;
 }
 
-/** One acquisition of a lock: `isHeld` turns false on release; `holder` is the record it wrote (any FileLock of the path in the holding context checks it). */
-interface Hold {
-  isHeld: boolean;
-  holder?: LockHolder;
-}
-
 /** What `tryWithLock` did: ran the task holding the lock, or found the lock taken and ran nothing. */
 export type TryLockOutcome<T> = { readonly kind: 'held'; readonly value: T } | { readonly kind: 'busy' };
-
-/**
- * The acquisitions of lock files the current async context runs under, so that a holder may
- * re-enter its own lock. Async context outlives a lock (a promise started under it and awaited
- * after its release still carries it), hence the `isHeld` flag rather than mere presence.
- */
-const heldLocks = new AsyncLocalStorage<ReadonlyMap<string, Hold>>();
-
-/**
- * Runs `work` outside every lock of the current context: for work that outlives the locked task
- * (a background check, a capture, change listeners), which must take a lock itself — after the
- * task released it — instead of running under the task's hold.
- */
-export function runOutsideFileLocks<R>(work: () => R): R {
-  return heldLocks.exit(work);
-}
 
 /**
  * How long a holder must be seen stopped (Ctrl+Z, SIGSTOP) before a contender stops waiting for
  * it and says so: long enough not to race a `kill -CONT` under way.
  */
 const stoppedHolderGraceMs = 1_000;
-
-/** Who holds a lock, for messages: "process 12 on host (purpose) since …". */
-function describeHolder(by: LockHolder | undefined): string {
-  return by === undefined
-    ? 'another process'
-    : `process ${by.pid} on ${by.hostname}${by.purpose === undefined ? '' : ` (${by.purpose})`} since ${by.acquiredAt}`;
-}
 
 /** The in-process queue of each lock file: every FileLock on one path in this thread shares it. */
 const queues = new Map<string, { tail: Promise<void>; waiting: number }>();
@@ -229,7 +202,10 @@ export class FileLock {
       const observed = await observeFile(lockPath);
       if (observed === undefined) continue; // released between our attempt and our look: try again
       const reason = await this.#staleReason(observed);
-      if (reason !== undefined && (await this.#replaceAbandoned(lockPath, observed, holder, 0))) {
+      if (
+        reason !== undefined &&
+        (await replaceAbandoned(lockPath, observed, holder, (claim) => this.#staleReason(claim)))
+      ) {
         await this.#afterTakeover(holder, hold, observed.holder, reason);
         return holder;
       }
@@ -261,37 +237,6 @@ export class FileLock {
 
   #staleReason(observed: ObservedFile): Promise<string | undefined> {
     return staleReason(observed.holder, observed.ageMs, { staleMs: this.#options.staleMs, garbageMs: 1_000 });
-  }
-
-  /**
-   * Replaces `file` (the lock, or a takeover claim) — seen abandoned as `observed` — with our
-   * record, so that exactly one process ever does it for that abandoned version: each contender
-   * must first create the claim `<file>.takeover-<token of the abandoned holder>` (exclusively),
-   * then finds the file still that very version (same inode and content), and renames its own
-   * record over it: the lock file never goes missing, so nobody can slip in by creating it anew.
-   * A claim whose maker died is itself taken over the same way (one level deeper).
-   */
-  async #replaceAbandoned(file: string, observed: ObservedFile, holder: LockHolder, depth: number): Promise<boolean> {
-    const token = observed.holder?.token;
-    const key =
-      token !== undefined && /^[\w-]{1,64}$/.test(token)
-        ? token
-        : createHash('sha256').update(`${observed.ino}\0${observed.raw}`).digest('hex').slice(0, 24);
-    const claim = `${file}.takeover-${key}`;
-    const record = JSON.stringify(holder);
-    if (!(await createExclusive(claim, record))) {
-      // Another process is taking it over (wait for it), or died doing so (take its claim over).
-      const other = await observeFile(claim);
-      if (depth >= 2 || other === undefined || (await this.#staleReason(other)) === undefined) return false;
-      if (!(await this.#replaceAbandoned(claim, other, holder, depth + 1))) return false;
-    }
-    try {
-      if (!isSameVersion(observed, await observeFile(file))) return false;
-      await replaceFile(file, record);
-      return true;
-    } finally {
-      await unlink(claim).catch(() => undefined);
-    }
   }
 
   /** Now holding a lock taken over: tidies what dead contenders left, then lets the owner repair. */

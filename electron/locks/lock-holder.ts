@@ -100,3 +100,10 @@ export async function staleReason(
   }
   return undefined;
 }
+
+/** Who holds a lock, for messages: "process 12 on host (purpose) since …". */
+export function describeHolder(by: LockHolder | undefined): string {
+  return by === undefined
+    ? 'another process'
+    : `process ${by.pid} on ${by.hostname}${by.purpose === undefined ? '' : ` (${by.purpose})`} since ${by.acquiredAt}`;
+}
