@@ -245,7 +245,6 @@ export default tseslint.config(
     notYetSplit('electron/sessions/session-registry.ts', 568),
     notYetSplit('shared/contract/sessions-contract.ts', 394),
     notYetSplit('electron/checkpoints/snapshot/snapshot.ts', 355),
-    notYetSplit('electron/policy/shell/shell-parser.ts', 335),
     notYetSplit('electron/sessions/session-state.ts', 306),
   ],
   // renderer/model/ is pure, testable logic: no React either.

@@ -1,38 +1,10 @@
 import { lexShell } from './shell-lexer';
 import type { ShellToken, ShellWord } from './shell-tokens';
-import type {
-  CompoundKind,
-  ParsedShell,
-  ShellList,
-  ShellRedirect,
-  ShellStep,
-  SimpleCommand,
-  StepJoin,
-} from './shell-syntax';
+import { FrameStack, openers, type Frame } from './shell-frames';
+import type { ParsedShell, ShellList, ShellRedirect, SimpleCommand, StepJoin } from './shell-syntax';
 
 /** Nesting deeper than this is refused as unparseable (fail closed), not followed. */
 const maxShellDepth = 8;
-
-/** A compound command being read, or the whole line (`root`). */
-interface Frame {
-  readonly kind: CompoundKind | 'function' | 'root';
-  /** The word or operator that ends it (`)`, `}`, `fi`, `done`, `esac`). */
-  readonly closer: string;
-  readonly steps: ShellStep[];
-  readonly join: StepJoin;
-  readonly isNegated: boolean;
-  readonly name: string;
-}
-
-/** Reserved words that open a compound command, with what closes it. */
-const openers: Readonly<Record<string, { readonly kind: CompoundKind; readonly closer: string } | undefined>> = {
-  if: { kind: 'conditional', closer: 'fi' },
-  case: { kind: 'conditional', closer: 'esac' },
-  while: { kind: 'loop', closer: 'done' },
-  until: { kind: 'loop', closer: 'done' },
-  for: { kind: 'loop', closer: 'done' },
-  select: { kind: 'loop', closer: 'done' },
-};
 
 function operatorWord(text: string): ShellWord {
   return { kind: 'word', text, isQuoted: true, isDynamic: false, hasGlob: false, substitutions: [] };
@@ -66,7 +38,7 @@ export function parseShell(source: string, depth = 0): ParsedShell {
   const functions: string[] = [];
   const assignments: ShellWord[] = [];
   const problems: string[] = [...lexed.problems];
-  const frames: Frame[] = [{ kind: 'root', closer: '', steps: [], join: ';', isNegated: false, name: '' }];
+  const frames = new FrameStack();
   let words: ShellWord[] = [];
   let redirects: ShellRedirect[] = [];
   let expansions: ShellList[] = [];
@@ -78,11 +50,6 @@ export function parseShell(source: string, depth = 0): ParsedShell {
   let pendingFunction: string | undefined;
   /** The compound command just closed: redirections written right after it are its own. */
   let lastClosed: ShellRedirect[] | undefined;
-
-  const top = (): Frame =>
-    frames[frames.length - 1] ?? { kind: 'root', closer: '', steps: [], join: ';', isNegated: false, name: '' };
-  const insideFunction = (): string | undefined =>
-    [...frames].reverse().find((frame) => frame.kind === 'function')?.name;
 
   const collect = (word: ShellWord): void => {
     for (const inner of word.substitutions) {
@@ -97,7 +64,7 @@ export function parseShell(source: string, depth = 0): ParsedShell {
 
   const finish = (isBackground: boolean): void => {
     if (words.length > 0 || redirects.length > 0 || expansions.length > 0) {
-      const fn = insideFunction();
+      const fn = frames.insideFunction();
       const command: SimpleCommand = {
         words,
         redirects,
@@ -107,7 +74,7 @@ export function parseShell(source: string, depth = 0): ParsedShell {
         insideFunction: fn,
       };
       if (words.length > 0 || redirects.length > 0) commands.push(command);
-      top().steps.push({ kind: 'command', join, isNegated, expansions, command });
+      frames.top().steps.push({ kind: 'command', join, isNegated, expansions, command });
       join = ';';
       isNegated = false;
     }
@@ -126,41 +93,19 @@ export function parseShell(source: string, depth = 0): ParsedShell {
   };
 
   const pop = (): void => {
-    const frame = frames.pop();
-    if (frame === undefined || frame.kind === 'root') return;
-    const body: ShellList = { steps: frame.steps };
-    if (frame.kind === 'function') {
-      top().steps.push({
-        kind: 'function',
-        name: frame.name,
-        body,
-        join: frame.join,
-        isNegated: false,
-        expansions: [],
-      });
-      return;
-    }
-    const own: ShellRedirect[] = [];
-    top().steps.push({
-      kind: frame.kind,
-      body,
-      redirects: own,
-      join: frame.join,
-      isNegated: frame.isNegated,
-      expansions: [],
-    });
-    lastClosed = own;
+    const own = frames.pop();
+    if (own !== undefined) lastClosed = own;
   };
 
   const close = (closer: string): void => {
     finish(false);
-    const at = frames.map((frame) => frame.closer).lastIndexOf(closer);
+    const at = frames.lastIndexOf(closer);
     if (at <= 0) {
       problems.push(`"${closer}" closes nothing`);
       return;
     }
-    while (frames.length - 1 > at) {
-      problems.push(`a "${top().closer}" is missing`);
+    while (frames.size - 1 > at) {
+      problems.push(`a "${frames.top().closer}" is missing`);
       pop();
     }
     pop();
@@ -326,10 +271,10 @@ export function parseShell(source: string, depth = 0): ParsedShell {
     }
   }
   finish(false);
-  while (frames.length > 1) {
-    problems.push(`a "${top().closer}" is missing`);
+  while (frames.size > 1) {
+    problems.push(`a "${frames.top().closer}" is missing`);
     pop();
   }
   if (flags.isCaseHeader) problems.push('a "case" has no "in"');
-  return { script: { steps: top().steps }, commands, functions, assignments, problems };
+  return { script: { steps: frames.top().steps }, commands, functions, assignments, problems };
 }
