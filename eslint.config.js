@@ -244,7 +244,6 @@ export default tseslint.config(
     notYetSplit('electron/checkpoints/checkpoint-service.ts', 582),
     notYetSplit('electron/sessions/session-registry.ts', 568),
     notYetSplit('electron/checkpoints/snapshot/snapshot.ts', 355),
-    notYetSplit('electron/sessions/session-state.ts', 306),
   ],
   // renderer/model/ is pure, testable logic: no React either.
   {

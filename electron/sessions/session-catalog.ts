@@ -8,7 +8,8 @@ import type { SessionEntry } from './session-entry';
 import { pruneSessionLogs, sessionPruneIntervalMs } from './session-retention';
 import { SessionLogWriter } from './session-log';
 import type { SessionRecord } from './session-records';
-import { applyRecord, toBrief, type SessionState } from './session-state';
+import { toBrief } from './session-brief';
+import { applyRecord, type SessionState } from './session-state';
 
 /** Where a catalog's logs are and how many it reads at start. */
 export interface SessionCatalogOptions {

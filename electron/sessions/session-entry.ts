@@ -1,7 +1,8 @@
 import type { PendingToolCall } from '../../shared/contract/pending-call-contract';
 import type { SessionStatus, SessionSummary } from '../../shared/contract/sessions-contract';
 import type { SessionLogWriter } from './session-log';
-import type { SessionBrief, SessionState } from './session-state';
+import type { SessionBrief } from './session-brief';
+import type { SessionState } from './session-state';
 
 /**
  * One session as the registry holds it. Its summary fields (`brief`) are always in memory; its

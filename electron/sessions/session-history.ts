@@ -4,7 +4,8 @@ import type {
   SessionHistory,
   SessionStatus,
 } from '../../shared/contract/sessions-contract';
-import { overwrittenByOf, toSummary, type CallState, type SessionState } from './session-state';
+import { toSummary } from './session-brief';
+import { overwrittenByOf, type CallState, type SessionState } from './session-state';
 
 /** The call as history shows it; a call without a result was interrupted by a crash or kill. */
 export function historyCall(call: CallState, state?: SessionState): HistoryToolCall {

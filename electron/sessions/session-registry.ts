@@ -22,7 +22,8 @@ import { compareSummaries, entryStatus, type SessionEntry } from './session-entr
 import type { SessionRecord } from './session-records';
 import type { FileInFolder, SessionRewinder } from './session-rewinder';
 import { historyCall, toHistory } from './session-history';
-import { initialState, toBrief, turnSourceOf, type SessionState } from './session-state';
+import { toBrief, turnSourceOf } from './session-brief';
+import { initialState, type SessionState } from './session-state';
 import { turnBrief } from './session-summary-parts';
 import type {
   AppendMessageRequest,
