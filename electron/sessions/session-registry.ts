@@ -1,6 +1,5 @@
 import type { PlainActor } from '../../shared/contract/actor-model';
 import type { PendingToolCall } from '../../shared/contract/pending-call-contract';
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import {
   messageRoleSchema,
@@ -8,23 +7,25 @@ import {
   type SessionSummary,
   type TurnBrief,
 } from '../../shared/contract/sessions-contract';
-import { AppError } from '../../shared/errors';
 import { parseOrThrow } from '../../shared/validation';
 import type { Disposer } from '../lib/disposable';
-import type { EventHub } from '../lib/event-hub';
-import { syncDirectory } from '../files/sync-directory';
-import type { Logger } from '../logging/logger';
 import { condenseProse } from './logged-value';
-import { parseOpenSessionRequest, resolveSessionPlace, type SessionPlace } from './open-session-request';
-import { pendingCallAfter } from './pending-call';
-import { SessionCatalog } from './session-catalog';
-import { compareSummaries, entryStatus, type SessionEntry } from './session-entry';
+import { now, SessionBook, type SessionRegistryOptions } from './session-book';
+import type { SessionCatalog } from './session-catalog';
+import { compareSummaries } from './session-entry';
+import {
+  closeSession,
+  disconnectSession,
+  disposeSessions,
+  openKeyedSession,
+  openSession,
+  reconnectSession,
+  setSessionRoots,
+} from './session-lifecycle';
 import type { SessionRecord } from './session-records';
-import type { FileInFolder, SessionRewinder } from './session-rewinder';
-import { historyCall, toHistory } from './session-history';
-import { toBrief, turnSourceOf } from './session-brief';
-import { initialState, type SessionState } from './session-state';
-import { turnBrief } from './session-summary-parts';
+import type { FileInFolder } from './session-rewinder';
+import { planSessionRewind, rewindSession } from './session-rewinding';
+import type { SessionState } from './session-state';
 import type {
   AppendMessageRequest,
   BeginTurnRequest,
@@ -34,29 +35,9 @@ import type {
   SessionService,
 } from './session-types';
 
-/** What the session registry needs from the rest of the core. */
-export interface SessionRegistryOptions {
-  /** `$VIGIL_HOME/sessions`. */
-  readonly directory: string;
-  readonly logger: Logger;
-  readonly events: Pick<EventHub, 'emit'>;
-  /** Whether a session has a tool call waiting for a human (the approvals queue). */
-  readonly isWaitingForApproval?: (sessionId: string) => boolean;
-  /** Turn undo; without it `rewind` and `planRewind` say they are unavailable. */
-  readonly rewinder?: SessionRewinder;
-  /** How many sessions start-up reads, the most recently changed (default 200); older ones are read on demand. */
-  readonly shownAtStart?: number;
-  /** Logs of sessions that are not connected and had no activity for this long are deleted (`sessions.maxDays`, read at each prune); without it, none. */
-  readonly maxAgeMs?: () => number;
-}
+export type { SessionRegistryOptions } from './session-book';
 
 const messageSchema = z.object({ role: messageRoleSchema, text: z.string() });
-
-function newSessionId(): string {
-  return `ses_${Date.now().toString(36)}${randomBytes(5).toString('hex')}`;
-}
-
-const now = (): string => new Date().toISOString();
 
 /**
  * The sessions of this core: each an append-only JSONL log under `$VIGIL_HOME/sessions/`, and a
@@ -67,21 +48,10 @@ const now = (): string => new Date().toISOString();
  * the same tick (so log order is state order), and awaited on disk before the method returns.
  */
 export class SessionRegistry implements SessionService {
-  readonly #catalog: SessionCatalog;
-  readonly #options: SessionRegistryOptions;
-  readonly #rewoundListeners = new Set<(event: SessionRewoundEvent) => void>();
-  readonly #changedListeners = new Set<(session: SessionSummary) => void>();
+  readonly #book: SessionBook;
 
   constructor(options: SessionRegistryOptions) {
-    this.#options = options;
-    this.#catalog = new SessionCatalog({
-      directory: options.directory,
-      logger: options.logger,
-      report: (message) => this.#report(message),
-      changed: (entry) => this.notifyChanged(entry.id),
-      shownAtStart: options.shownAtStart,
-      maxAgeMs: options.maxAgeMs,
-    });
+    this.#book = new SessionBook(options);
   }
 
   /**
@@ -90,28 +60,21 @@ export class SessionRegistry implements SessionService {
    * until its agent resumes it. Prunes again every few hours while the registry lives.
    */
   load(): Promise<void> {
-    return this.#catalog.load();
+    return this.#book.catalog.load();
   }
 
   /** Retention changed (config.json): deletes what it expires now, and prunes by it from then on. */
   applyRetention(): Promise<void> {
-    return this.#catalog.applyRetention();
+    return this.#book.catalog.applyRetention();
   }
 
   /** Deletes the logs of sessions that are not connected and were last active more than `maxAgeMs` ago. */
   prune(): Promise<readonly string[]> {
-    return this.#catalog.prune();
+    return this.#book.catalog.prune();
   }
 
-  async open(request: OpenSessionRequest): Promise<SessionSummary> {
-    const parsed = parseOpenSessionRequest(request);
-    const place = await resolveSessionPlace(parsed.roots, parsed.cwd);
-    if (parsed.sessionId !== undefined) {
-      const entry = await this.#catalog.find(parsed.sessionId);
-      await this.#resume(entry, parsed, place.roots.length > 0 ? place : undefined, true);
-      return this.summary(entry.id);
-    }
-    return this.#create(newSessionId(), parsed, place, true);
+  open(request: OpenSessionRequest): Promise<SessionSummary> {
+    return openSession(this.#book, request);
   }
 
   /**
@@ -119,141 +82,45 @@ export class SessionRegistry implements SessionService {
    * exists (reopened when it was closed), created with exactly this id when not. `isHeld: false` (a
    * one-shot process) writes to it without holding a connection, so nothing is recorded when the process ends.
    */
-  async openKeyed(
+  openKeyed(
     sessionId: string,
     request: OpenSessionRequest,
     options: { readonly isHeld: boolean },
   ): Promise<SessionSummary> {
-    const parsed = parseOpenSessionRequest({ ...request, sessionId });
-    const entry = await this.#catalog.find(sessionId).catch((error: unknown) => {
-      if (error instanceof AppError && error.code === 'not_found') return undefined;
-      throw error;
-    });
-    if (entry === undefined)
-      return this.#create(sessionId, parsed, await resolveSessionPlace(parsed.roots, parsed.cwd), options.isHeld);
-    if (entry.isClosed || (options.isHeld && !entry.isConnected))
-      await this.#resume(entry, parsed, undefined, options.isHeld);
-    return this.summary(sessionId);
+    return openKeyedSession(this.#book, sessionId, request, options);
   }
 
-  async #resume(
-    entry: SessionEntry,
-    parsed: ReturnType<typeof parseOpenSessionRequest>,
-    place: SessionPlace | undefined,
-    isHeld: boolean,
-  ): Promise<void> {
-    const at = now();
-    const optional = {
-      client: parsed.client,
-      transcriptPath: parsed.transcriptPath,
-    };
-    const records: SessionRecord[] = [{ type: 'resumed', at, ...optional }];
-    if (place !== undefined)
-      records.push({
-        type: 'roots',
-        at,
-        roots: [...place.roots],
-        cwd: place.cwd,
-      });
-    entry.isConnected = isHeld;
-    await this.#commit(entry, records);
+  setRoots(sessionId: string, roots: readonly string[], cwd?: string): Promise<SessionSummary> {
+    return setSessionRoots(this.#book, sessionId, roots, cwd);
   }
 
-  async #create(
-    id: string,
-    parsed: ReturnType<typeof parseOpenSessionRequest>,
-    place: SessionPlace,
-    isHeld: boolean,
-  ): Promise<SessionSummary> {
-    const optional = {
-      client: parsed.client,
-      transcriptPath: parsed.transcriptPath,
-    };
-    const opened: Extract<SessionRecord, { type: 'opened' }> = {
-      type: 'opened',
-      v: 1,
-      at: now(),
-      id,
-      agent: parsed.agent,
-      ...optional,
-      roots: [...place.roots],
-      cwd: place.cwd,
-    };
-    const state = initialState(opened);
-    const entry: SessionEntry = {
-      id,
-      file: this.#catalog.fileOf(id),
-      brief: toBrief(state),
-      isClosed: false,
-      isConnected: isHeld,
-      state,
-      loading: undefined,
-      writer: undefined,
-      isTorn: false,
-      running: 0,
-    };
-    this.#catalog.add(entry);
-    await this.#commit(entry, [opened]);
-    await syncDirectory(this.#options.directory);
-    this.#options.logger.info('session opened', { session: id, agent: parsed.agent, roots: place.roots });
-    return this.summary(id);
+  close(sessionId: string): Promise<SessionSummary> {
+    return closeSession(this.#book, sessionId);
   }
 
-  async setRoots(sessionId: string, roots: readonly string[], cwd?: string): Promise<SessionSummary> {
-    const entry = this.#open(sessionId);
-    const place = await resolveSessionPlace(roots, cwd);
-    await this.#commit(entry, [{ type: 'roots', at: now(), roots: [...place.roots], cwd: place.cwd }]);
-    return this.summary(sessionId);
+  disconnect(sessionId: string, reason: string): Promise<SessionSummary> {
+    return disconnectSession(this.#book, sessionId, reason);
   }
 
-  async close(sessionId: string): Promise<SessionSummary> {
-    const entry = await this.#catalog.find(sessionId);
-    if (entry.isClosed) return this.summary(sessionId);
-    entry.isConnected = false;
-    await this.#commit(entry, [...this.#endingTurn(entry), { type: 'closed', at: now() }]);
-    this.#options.logger.info('session closed', { session: sessionId });
-    return this.summary(sessionId);
-  }
-
-  async disconnect(sessionId: string, reason: string): Promise<SessionSummary> {
-    const entry = await this.#catalog.find(sessionId);
-    if (entry.isClosed || !entry.isConnected) return this.summary(sessionId);
-    entry.isConnected = false;
-    await this.#commit(entry, [...this.#endingTurn(entry), { type: 'disconnected', at: now(), reason }]);
-    this.#options.logger.info('session disconnected', { session: sessionId, reason });
-    return this.summary(sessionId);
-  }
-
-  async reconnect(sessionId: string): Promise<SessionSummary> {
-    const entry = await this.#catalog.find(sessionId);
-    if (entry.isClosed)
-      throw new AppError(
-        'conflict',
-        `Session ${sessionId} was closed; open a new session or resume it with session.open.`,
-        { sessionId },
-      );
-    if (entry.isConnected) return this.summary(sessionId);
-    entry.isConnected = true;
-    await this.#commit(entry, [{ type: 'resumed', at: now() }]);
-    this.#options.logger.info('session reconnected', { session: sessionId });
-    return this.summary(sessionId);
+  reconnect(sessionId: string): Promise<SessionSummary> {
+    return reconnectSession(this.#book, sessionId);
   }
 
   list(): readonly SessionSummary[] {
-    return [...this.#catalog.entries()].map((entry) => this.#summarize(entry)).sort(compareSummaries);
+    return [...this.#book.catalog.entries()].map((entry) => this.#book.summarize(entry)).sort(compareSummaries);
   }
 
   olderCount(): number {
-    return this.#catalog.olderCount();
+    return this.#book.catalog.olderCount();
   }
 
   /** What is in memory (for diagnostics and the bench): sessions read, fully loaded, and not read yet. */
   residency(): ReturnType<SessionCatalog['residency']> {
-    return this.#catalog.residency();
+    return this.#book.catalog.residency();
   }
 
   loadOlder(): Promise<void> {
-    return this.#catalog.loadOlder();
+    return this.#book.catalog.loadOlder();
   }
 
   get(sessionId: string): SessionSummary {
@@ -262,31 +129,31 @@ export class SessionRegistry implements SessionService {
 
   /** The summary of one session (`not_found` when unknown). */
   summary(sessionId: string): SessionSummary {
-    return this.#summarize(this.#entry(sessionId));
+    return this.#book.summary(sessionId);
   }
 
   async beginTurn(sessionId: string, request: BeginTurnRequest = {}): Promise<{ readonly turn: number }> {
-    const entry = this.#open(sessionId);
+    const entry = this.#book.open(sessionId);
     const at = now();
     const turn = entry.brief.currentTurn + 1;
-    const records: SessionRecord[] = [...this.#endingTurn(entry), { type: 'turn-began', at, turn }];
+    const records: SessionRecord[] = [...this.#book.endingTurn(entry), { type: 'turn-began', at, turn }];
     if (request.userMessage !== undefined)
       records.push({ type: 'message', at, turn, role: 'user', text: condenseProse(request.userMessage) });
-    await this.#commit(entry, records);
+    await this.#book.commit(entry, records);
     return { turn };
   }
 
   async endTurn(sessionId: string): Promise<void> {
-    const entry = this.#open(sessionId);
-    const records = this.#endingTurn(entry);
-    if (records.length > 0) await this.#commit(entry, records);
+    const entry = this.#book.open(sessionId);
+    const records = this.#book.endingTurn(entry);
+    if (records.length > 0) await this.#book.commit(entry, records);
   }
 
   async appendMessage(sessionId: string, message: AppendMessageRequest): Promise<void> {
-    const entry = this.#open(sessionId);
+    const entry = this.#book.open(sessionId);
     parseOrThrow(messageSchema, message, 'Invalid message');
     if (!entry.brief.isTurnOpen) await this.beginTurn(sessionId);
-    await this.#commit(entry, [
+    await this.#book.commit(entry, [
       {
         type: 'message',
         at: now(),
@@ -297,36 +164,19 @@ export class SessionRegistry implements SessionService {
     ]);
   }
 
-  async history(sessionId: string): Promise<SessionHistory> {
-    const entry = await this.#catalog.find(sessionId);
-    return toHistory(await this.#catalog.peek(entry), this.#summarize(entry).status);
+  history(sessionId: string): Promise<SessionHistory> {
+    return this.#book.history(sessionId);
   }
 
-  async turns(requests: readonly { readonly sessionId: string; readonly turn: number }[]): Promise<TurnBrief[]> {
-    const bySession = new Map<string, number[]>();
-    for (const request of requests)
-      bySession.set(request.sessionId, [...(bySession.get(request.sessionId) ?? []), request.turn]);
-    const briefs: TurnBrief[] = [];
-    for (const [sessionId, turns] of bySession) {
-      // A session that is gone (pruned, another store's) simply has no briefs: its rows keep their reasons.
-      const entry = await this.#catalog.find(sessionId).catch(() => undefined);
-      if (entry === undefined) continue;
-      const state = await this.#catalog.peek(entry);
-      for (const turn of new Set(turns)) {
-        const source = turnSourceOf(state, turn);
-        if (source !== undefined) briefs.push(turnBrief(sessionId, turn, source));
-      }
-    }
-    return briefs;
+  turns(requests: readonly { readonly sessionId: string; readonly turn: number }[]): Promise<TurnBrief[]> {
+    return this.#book.turns(requests);
   }
 
-  async planRewind(sessionId: string, toTurn: number, mode: RewindMode): ReturnType<SessionService['planRewind']> {
-    const entry = await this.#catalog.find(sessionId);
-    requireConversationReachable(entry, mode);
-    return this.#rewinder().plan(await this.#catalog.peek(entry), toTurn, mode);
+  planRewind(sessionId: string, toTurn: number, mode: RewindMode): ReturnType<SessionService['planRewind']> {
+    return planSessionRewind(this.#book, sessionId, toTurn, mode);
   }
 
-  async rewind(
+  rewind(
     sessionId: string,
     toTurn: number,
     mode: RewindMode,
@@ -336,45 +186,17 @@ export class SessionRegistry implements SessionService {
       readonly overwrite?: readonly FileInFolder[];
     } = {},
   ): ReturnType<SessionService['rewind']> {
-    const entry = await this.#catalog.find(sessionId);
-    // An ended or disconnected session's code always goes back; its conversation only while its agent can be told.
-    requireConversationReachable(entry, mode);
-    if (entry.running > 0) {
-      throw new AppError('conflict', `Session ${sessionId} is running tool calls; rewind it when they have finished.`, {
-        sessionId,
-      });
-    }
-    const outcome = await this.#rewinder().rewind(
-      await this.#catalog.peek(entry),
-      toTurn,
-      mode,
-      options.planId,
-      options.actor,
-      options.overwrite,
-    );
-    const at = now();
-    const rewind = {
-      at,
-      toTurn,
-      mode,
-      rewoundTurns: outcome.rewoundTurns,
-      restoredDirectories: outcome.restored.map((item) => item.directory),
-    };
-    await this.#commit(entry, [...this.#endingTurn(entry), { type: 'rewound', ...rewind }]);
-    this.#options.events.emit('sessions:rewound', { sessionId, rewind });
-    const event: SessionRewoundEvent = { sessionId, rewind, history: await this.history(sessionId) };
-    for (const listener of this.#rewoundListeners) this.#safely(() => listener(event));
-    return outcome;
+    return rewindSession(this.#book, sessionId, toTurn, mode, options);
   }
 
   onRewound(listener: (event: SessionRewoundEvent) => void): Disposer<void> {
-    this.#rewoundListeners.add(listener);
-    return () => this.#rewoundListeners.delete(listener);
+    this.#book.rewoundListeners.add(listener);
+    return () => this.#book.rewoundListeners.delete(listener);
   }
 
   onChanged(listener: (session: SessionSummary) => void): Disposer<void> {
-    this.#changedListeners.add(listener);
-    return () => this.#changedListeners.delete(listener);
+    this.#book.changedListeners.add(listener);
+    return () => this.#book.changedListeners.delete(listener);
   }
 
   // ── For the executor (same folder family; not part of the public SessionService) ──
@@ -385,24 +207,19 @@ export class SessionRegistry implements SessionService {
    * loaded; `not_found`, or `conflict` when it was closed. Kept loaded while `startRunning` holds it.
    */
   async activeState(sessionId: string, options: { readonly isRevived?: boolean } = {}): Promise<SessionState> {
-    const entry = this.#open(sessionId);
+    const entry = this.#book.open(sessionId);
     if (!entry.isConnected && options.isRevived !== false) await this.reconnect(sessionId);
-    return entry.state ?? this.#catalog.loaded(entry);
+    return entry.state ?? this.#book.catalog.loaded(entry);
   }
 
   /** The loaded state of a session that is running calls (`conflict` when it is not loaded). */
   stateOf(sessionId: string): SessionState {
-    const entry = this.#entry(sessionId);
-    if (entry.state === undefined)
-      throw new AppError('conflict', `Session ${sessionId} is not active; its agent must reconnect first.`, {
-        sessionId,
-      });
-    return entry.state;
+    return this.#book.stateOf(sessionId);
   }
 
   /** The current turn, beginning one when none is open, so every call has a turn. */
   async ensureTurn(sessionId: string): Promise<number> {
-    const entry = this.#open(sessionId);
+    const entry = this.#book.open(sessionId);
     return entry.brief.isTurnOpen ? entry.brief.currentTurn : (await this.beginTurn(sessionId)).turn;
   }
 
@@ -423,34 +240,20 @@ export class SessionRegistry implements SessionService {
     records: readonly SessionRecord[],
     options: { readonly durable?: boolean } = {},
   ): Promise<void> {
-    const entry = this.#entry(sessionId);
-    await this.#commit(entry, records, options);
-    this.#announceFinishedCalls(entry, records);
-  }
-
-  /** Emits `sessions:tool-called` for each call whose result was just recorded (the registry owns every `sessions:*` event). */
-  #announceFinishedCalls(entry: SessionEntry, records: readonly SessionRecord[]): void {
-    for (const record of records) {
-      if (record.type !== 'result') continue;
-      const call = entry.state?.calls.get(record.seq);
-      if (call !== undefined)
-        this.#options.events.emit('sessions:tool-called', {
-          sessionId: entry.id,
-          turn: call.record.turn,
-          call: historyCall(call, entry.state),
-        });
-    }
+    const entry = this.#book.entry(sessionId);
+    await this.#book.commit(entry, records, options);
+    this.#book.announceFinishedCalls(entry, records);
   }
 
   /** Marks a batch of calls as running (status `working`) until the returned function is called. */
   startRunning(sessionId: string): Disposer<void> {
-    const entry = this.#open(sessionId);
+    const entry = this.#book.open(sessionId);
     entry.running += 1;
     this.notifyChanged(sessionId);
     return () => {
       entry.running -= 1;
       this.notifyChanged(sessionId);
-      void this.#catalog.settle(entry);
+      void this.#book.catalog.settle(entry);
     };
   }
 
@@ -460,7 +263,7 @@ export class SessionRegistry implements SessionService {
    * when that call is recorded, or the turn or the session ends. The UI is told.
    */
   setPendingCall(sessionId: string, call: PendingToolCall | undefined): void {
-    const entry = this.#entry(sessionId);
+    const entry = this.#book.entry(sessionId);
     if (entry.pendingCall === undefined && call === undefined) return;
     entry.pendingCall = call;
     this.notifyChanged(sessionId);
@@ -468,11 +271,7 @@ export class SessionRegistry implements SessionService {
 
   /** Emits `sessions:changed` for a session (its status may have changed elsewhere: an approval). */
   notifyChanged(sessionId: string): void {
-    const entry = this.#catalog.peekEntry(sessionId);
-    if (entry === undefined) return;
-    const session = this.#summarize(entry);
-    this.#options.events.emit('sessions:changed', { session });
-    for (const listener of this.#changedListeners) this.#safely(() => listener(session));
+    this.#book.notifyChanged(sessionId);
   }
 
   /**
@@ -481,7 +280,7 @@ export class SessionRegistry implements SessionService {
    * writing are its own and left alone. Emits `sessions:changed` as for this process's own sessions.
    */
   async reloadFromLog(sessionId: string): Promise<void> {
-    const entry = await this.#catalog.reload(sessionId);
+    const entry = await this.#book.catalog.reload(sessionId);
     if (entry !== undefined) this.notifyChanged(entry.id);
   }
 
@@ -489,81 +288,7 @@ export class SessionRegistry implements SessionService {
    * The core is shutting down: every session still connected is recorded as disconnected ("Vigil
    * stopped"), so its last activity stays what it was and its agent can resume it; logs are closed.
    */
-  async dispose(): Promise<void> {
-    const connected = [...this.#catalog.entries()].filter((entry) => entry.isConnected && !entry.isClosed);
-    await Promise.all(
-      connected.map((entry) =>
-        this.disconnect(entry.id, 'Vigil stopped').catch((error: unknown) =>
-          this.#options.logger.warn('could not record a disconnection', { session: entry.id, error }),
-        ),
-      ),
-    );
-    await this.#catalog.dispose();
+  dispose(): Promise<void> {
+    return disposeSessions(this.#book);
   }
-
-  #commit(
-    entry: SessionEntry,
-    records: readonly SessionRecord[],
-    options: { readonly durable?: boolean } = {},
-  ): Promise<void> {
-    entry.pendingCall = pendingCallAfter(entry.pendingCall, records);
-    return this.#catalog.commit(entry, records, options);
-  }
-
-  /** A turn-ended record when a turn is open (closing, disconnecting, a new turn). */
-  #endingTurn(entry: SessionEntry): SessionRecord[] {
-    return entry.brief.isTurnOpen ? [{ type: 'turn-ended', at: now(), turn: entry.brief.currentTurn }] : [];
-  }
-
-  #summarize(entry: SessionEntry): SessionSummary {
-    const isWaiting = this.#options.isWaitingForApproval?.(entry.id) === true || entry.pendingCall?.isAsking === true;
-    const status = entryStatus(entry, isWaiting);
-    return entry.pendingCall === undefined
-      ? { ...entry.brief, status }
-      : { ...entry.brief, status, pendingCall: entry.pendingCall };
-  }
-
-  #entry(sessionId: string): SessionEntry {
-    return this.#catalog.entry(sessionId);
-  }
-
-  #open(sessionId: string): SessionEntry {
-    const entry = this.#entry(sessionId);
-    if (entry.isClosed)
-      throw new AppError('conflict', `Session ${sessionId} is closed; open a new session or resume it.`, { sessionId });
-    return entry;
-  }
-
-  #rewinder(): SessionRewinder {
-    if (this.#options.rewinder === undefined)
-      throw new AppError('unsupported', 'Turn undo is not available in this process.');
-    return this.#options.rewinder;
-  }
-
-  #report(message: string): void {
-    this.#options.logger.warn(message);
-    this.#options.events.emit('app:problem-reported', { source: 'sessions', message, at: now() });
-  }
-
-  #safely(deliver: () => void): void {
-    try {
-      deliver();
-    } catch (error) {
-      this.#options.logger.error('A session listener failed', { error });
-    }
-  }
-}
-
-/**
- * A conversation rewind tells the agent to forget turns: an ended session has no agent left to
- * tell (its client closed it, as Claude Code does at exit), so only its code can go back. Refused
- * with the way forward; a code rewind of any session (ended, disconnected, live) is always allowed.
- */
-function requireConversationReachable(entry: SessionEntry, mode: RewindMode): void {
-  if (!entry.isClosed || mode === 'code') return;
-  throw new AppError(
-    'unsupported',
-    `Session ${entry.id} has ended, so its agent cannot be told to forget turns: its conversation cannot be rewound. Choose "Code only" to put its files back.`,
-    { sessionId: entry.id, mode },
-  );
 }
