@@ -244,7 +244,6 @@ export default tseslint.config(
     notYetSplit('electron/checkpoints/checkpoint-service.ts', 582),
     notYetSplit('electron/sessions/session-registry.ts', 568),
     notYetSplit('shared/contract/sessions-contract.ts', 394),
-    notYetSplit('electron/checkpoints/snapshot/snapshot.ts', 355),
     notYetSplit('electron/policy/shell/shell-lexer.ts', 339),
     notYetSplit('electron/locks/file-lock.ts', 335),
     notYetSplit('electron/policy/shell/shell-parser.ts', 334),
