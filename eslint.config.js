@@ -241,7 +241,6 @@ export default tseslint.config(
   // Not yet split: files other work was changing when the 300-line rule came in. Each is capped at
   // its size then, so it cannot grow; split one along its seams and delete its line here.
   ...[
-    notYetSplit('electron/checkpoints/checkpoint-service.ts', 582),
     notYetSplit('electron/sessions/session-registry.ts', 568),
     notYetSplit('shared/contract/sessions-contract.ts', 394),
     notYetSplit('electron/policy/shell/shell-lexer.ts', 339),

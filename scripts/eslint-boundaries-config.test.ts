@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
@@ -292,12 +293,22 @@ describe('the real ESLint config keeps the house-style boundaries', () => {
     }
   });
 
-  it('a file not yet split is capped at its size then: it may not grow', async () => {
-    const file = 'export const a = 1;\n'.repeat(600);
-    expect(await lint('electron/checkpoints/checkpoint-service.ts', file)).toEqual([
-      expect.stringMatching(/^max-lines: File has too many lines \(600\)\. Maximum allowed is 581/),
-    ]);
-  });
+  // The first entry of the list, whichever files other work has split since: the mechanism is under test, not a file.
+  const [, notYetSplitFile, notYetSplitCap] = /notYetSplit\('([^']+)', (\d+)\)/.exec(
+    readFileSync(path.join(root, 'eslint.config.js'), 'utf8'),
+  ) ?? [undefined, undefined, undefined];
+  it.skipIf(notYetSplitFile === undefined)(
+    'a file not yet split is capped at its size then: it may not grow',
+    async () => {
+      const file = 'export const a = 1;\n'.repeat(600);
+      expect(await lint(notYetSplitFile ?? '', file)).toEqual([
+        expect.stringMatching(
+          new RegExp(`^max-lines: File has too many lines \\(600\\)\\. Maximum allowed is ${notYetSplitCap ?? ''}\\.`),
+        ),
+      ]);
+      expect(await lint(notYetSplitFile ?? '', 'export const a = 1;\n'.repeat(Number(notYetSplitCap) - 1))).toEqual([]);
+    },
+  );
 
   it('a function over 80 lines fails outside tests; a test file’s describe block may be longer', async () => {
     const long = `export function long(): number {\n  let total = 0;\n${'  total += 1;\n'.repeat(80)}  return total;\n}\n`;
