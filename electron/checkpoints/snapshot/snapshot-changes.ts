@@ -10,7 +10,7 @@ import { applyListings, scanFolder, scanPaths, type HashCandidate, type ScanCont
 import { statCacheFile } from '../store/store-layout';
 import type { TrackedDirectory } from './tracked-directory';
 import type { WalkHeadStart } from './walk-head-start';
-import type { SnapshotEngine } from './snapshot';
+import type { SnapshotEngine } from './snapshot-engine';
 
 /**
  * Where a snapshot's state comes from: the one in memory, the stat cache (decoded while the

@@ -1,183 +1,26 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { CheckpointOutcome, CheckpointRequest, CheckpointStats } from '../checkpoint-types';
-import { binaryBlob, checkpointStats, knownLines, type KnownBlobs } from './checkpoint-stats';
+import { checkpointStats, knownLines, type KnownBlobs } from './checkpoint-stats';
 import {
   decodeCheckpointCommit,
   encodeCheckpointCommit,
   encodeSkippedList,
   maxSkippedTrailers,
 } from '../timeline/commit-message';
-import type { DirRegistry } from '../timeline/dir-registry';
 import type { DirState } from './dir-state';
-import { FileHasher, type HashResult, type ObjectSink } from './file-hasher';
-import type { HashWorkerPool } from './hash-worker-pool';
 import { countLines, isBinary } from './line-stats';
-import type { ObjectStore } from '../store/object-store';
-import { PackWriter } from '../store/pack-writer';
-import type { RefStore } from '../store/ref-store';
-import { isRacy, smudgeRacyRecords } from './folder-listing';
-import { statCacheCodes } from './stat-cache-format';
-import type { HashCandidate } from './stat-walk';
-import type { StoreLayout } from '../store/store-layout';
-import { toCheckpointEntry, type Timeline } from '../timeline/timeline';
+import { smudgeRacyRecords } from './folder-listing';
+import { toCheckpointEntry } from '../timeline/timeline';
 import type { TrackedDirectory } from './tracked-directory';
 import { findChanges, openDirState } from './snapshot-changes';
 import type { StoreRules } from './store-rules';
+import type { SnapshotEngine } from './snapshot-engine';
+import { hashCandidates, writeTrees } from './snapshot-objects';
 
-/** Everything a snapshot needs from the service. */
-export interface SnapshotEngine {
-  readonly layout: StoreLayout;
-  readonly store: ObjectStore;
-  readonly refs: RefStore;
-  readonly registry: DirRegistry;
-  readonly timeline: Timeline;
-  readonly pool: HashWorkerPool;
-  readonly maxFileBytes: number;
-  /** From this many files to hash on, worker threads do it (each into a pack). */
-  readonly workerThreshold: number;
-  readonly ignoredFolders: readonly string[];
-  /** What this snapshot stores of the directory (its repository's tracked files and ignore rules, or Vigil's built-in names). */
-  readonly rules: StoreRules;
-  /** Fails unless this process still holds the store lock (checked right before the ref moves). */
-  assertLockHeld(): Promise<void>;
-}
-
-/** Above this many objects a batch goes into one pack instead of loose files (below it, parallel loose writes are cheaper than a pack's fsyncs). */
-const packThreshold = 512;
-/**
- * The same for a snapshot that must be durable before it returns (a restore's pre-rollback
- * snapshot): each loose object then costs an fsync of its own and one of its fan-out folder, a
- * pack three fsyncs in all, so a pack pays off from a few objects on.
- */
-const durablePackThreshold = 8;
+export type { SnapshotEngine } from './snapshot-engine';
 
 function nowNs(): bigint {
   return BigInt(Date.now()) * 1_000_000n;
-}
-
-/**
- * Hashes the candidates (inline for a few, in the workers for many) and applies the results to the
- * state, noting in `tracked.racy` the records racy for a scan that began at `stampNs`.
- */
-async function hashCandidates(
-  engine: SnapshotEngine,
-  tracked: TrackedDirectory,
-  state: DirState,
-  candidates: readonly HashCandidate[],
-  stampNs: bigint,
-  isDurable: boolean,
-): Promise<KnownBlobs> {
-  const isPacked = candidates.length > (isDurable ? durablePackThreshold : packThreshold);
-  // A durable batch smaller than a full walk's pack skips listing the loose objects (see ObjectSink).
-  const sink: ObjectSink = !isPacked
-    ? 'loose'
-    : isDurable && candidates.length <= packThreshold
-      ? 'quick-pack'
-      : 'pack';
-  const known = {
-    blobs: new Map<string, number>(),
-    changes: new Map<string, { insertions: number; deletions: number }>(),
-  };
-  const apply = (results: readonly HashResult[]): void => {
-    for (const result of results) {
-      if (result.kind === 'stored') {
-        const { rel, mode, oid, size, mtimeNs, ctimeNs, ino } = result;
-        const previous = state.file(rel);
-        if (previous !== undefined && result.changes !== undefined)
-          known.changes.set(`${previous.oid}>${oid}`, result.changes);
-        // The mode as the one constant string, not the copy each worker message brings (one per file otherwise).
-        const record = {
-          mode: statCacheCodes.modes.find((known) => known === mode) ?? mode,
-          oid,
-          size,
-          mtimeNs,
-          ctimeNs,
-          ino,
-        };
-        state.setFile(rel, record);
-        if (ctimeNs !== -1n && isRacy(mtimeNs, stampNs)) tracked.racy.set(rel, record);
-        known.blobs.set(oid, result.binary ? binaryBlob : result.lines);
-      } else if (result.kind === 'skipped') {
-        state.setSkipped(result.rel, result.reason, false);
-      } else {
-        state.remove(result.rel);
-      }
-    }
-  };
-  if (candidates.length === 0) return known;
-  // Worker threads read with blocking calls, no round trips: worth starting for a big batch, and
-  // worth using for a middling one once they run.
-  if (candidates.length >= engine.workerThreshold || (engine.pool.isRunning && candidates.length >= 32)) {
-    await engine.pool.run(
-      tracked.dir,
-      candidates,
-      engine.maxFileBytes,
-      (results) => {
-        apply(results);
-        // Loose objects written by a worker are fsynced by this thread's store when a restore needs them durable.
-        if (sink === 'loose')
-          engine.store.noteWrittenElsewhere(
-            results.flatMap((result) => (result.kind === 'stored' ? [result.oid] : [])),
-          );
-      },
-      sink,
-    );
-    await engine.store.refresh(true);
-    return known;
-  }
-  const hasher = new FileHasher(engine.store, sink);
-  await hasher.begin();
-  try {
-    apply(await hasher.hash({ root: tracked.dir, items: candidates, maxFileBytes: engine.maxFileBytes }));
-    await hasher.finish();
-  } catch (error) {
-    await hasher.abort();
-    throw error;
-  }
-  await engine.store.refresh(true);
-  return known;
-}
-
-/** Above this many new trees they go into one pack (a first snapshot writes one per folder). */
-const treePackThreshold = 128;
-
-/** Builds the root tree, writing the new trees (loose, or one pack when many changed, or when they must be durable at once and are more than a few). */
-async function writeTrees(engine: SnapshotEngine, state: DirState, isDurable: boolean): Promise<string> {
-  const dirtyFolders = [...state.folders()].filter(([, tree]) => tree === undefined).length;
-  if (dirtyFolders <= (isDurable ? durablePackThreshold : treePackThreshold)) {
-    return state.buildTree(async (content, oid, items) => {
-      engine.store.rememberTree(oid, items);
-      await engine.store.writeLoose('tree', content, oid);
-    });
-  }
-  // Many trees: one listing of the loose objects answers every "stored already?" at once; a few: a check each is cheaper.
-  // A durable batch of fewer trees than a full pack asks the packs only (a loose copy may be stored again, see ObjectSink).
-  const isLooseSkipped = isDurable && dirtyFolders <= packThreshold;
-  const isMany = dirtyFolders > treePackThreshold && !isLooseSkipped;
-  if (isMany) await engine.store.preloadLoose();
-  // A durable snapshot (a restore's, which the user waits for) stores its trees uncompressed: zlib costs ~50 µs
-  // of this thread per tree (~10 ms for 200), its stored blocks ~5; the next collection compresses them.
-  const pack = await PackWriter.create(engine.store.packDir, isDurable ? 0 : 1);
-  try {
-    // Claimed before any await: two folders with the same content share a tree id, which goes into the pack once.
-    const claimed = new Set<string>();
-    const tree = await state.buildTree(async (content, oid, items) => {
-      engine.store.remember(oid, 'tree', content);
-      engine.store.rememberTree(oid, items);
-      if (claimed.has(oid)) return;
-      claimed.add(oid);
-      if (pack.has(oid) || engine.store.hasPacked(oid)) return;
-      if (isLooseSkipped || !(await engine.store.has(oid))) await pack.add('tree', content, oid);
-    });
-    await pack.finish();
-    await engine.store.refresh(true);
-    return tree;
-  } catch (error) {
-    await pack.abort();
-    throw error;
-  } finally {
-    if (isMany) engine.store.forgetLoose();
-  }
 }
 
 /** Stats of a first checkpoint: every stored file is new. */

@@ -1,0 +1,25 @@
+import type { DirRegistry } from '../timeline/dir-registry';
+import type { HashWorkerPool } from './hash-worker-pool';
+import type { ObjectStore } from '../store/object-store';
+import type { RefStore } from '../store/ref-store';
+import type { StoreLayout } from '../store/store-layout';
+import type { Timeline } from '../timeline/timeline';
+import type { StoreRules } from './store-rules';
+
+/** Everything a snapshot needs from the service. */
+export interface SnapshotEngine {
+  readonly layout: StoreLayout;
+  readonly store: ObjectStore;
+  readonly refs: RefStore;
+  readonly registry: DirRegistry;
+  readonly timeline: Timeline;
+  readonly pool: HashWorkerPool;
+  readonly maxFileBytes: number;
+  /** From this many files to hash on, worker threads do it (each into a pack). */
+  readonly workerThreshold: number;
+  readonly ignoredFolders: readonly string[];
+  /** What this snapshot stores of the directory (its repository's tracked files and ignore rules, or Vigil's built-in names). */
+  readonly rules: StoreRules;
+  /** Fails unless this process still holds the store lock (checked right before the ref moves). */
+  assertLockHeld(): Promise<void>;
+}
