@@ -171,6 +171,24 @@ export async function applyWrites(
   });
   await sweeping;
   // Nothing is read back or reported before every folder written is durable.
-  await syncs.settled();
+  markVanished(input, state, await syncs.settled());
   return emptied;
+}
+
+/**
+ * A folder another program moved away (or removed) while the restore wrote into it cannot be made
+ * durable where it was: each change done in it is reported failed, saying so, instead of the whole
+ * restore ending in an error that reports nothing of what it did.
+ */
+function markVanished(input: ApplyInput, state: ApplyState, vanished: ReadonlySet<string>): void {
+  if (vanished.size === 0) return;
+  for (const [relative, outcome] of state.outcomes) {
+    const folder = path.dirname(absoluteIn(input.plan.dir, relative));
+    if (outcome.result !== 'done' || !vanished.has(folder)) continue;
+    state.outcomes.set(relative, {
+      ...outcome,
+      result: 'failed',
+      message: `${path.dirname(relative)} was moved away or removed by another program while the restore changed ${relative} in it, so that change is not known to be where it belongs. Look at the folder, then restore again (undo stays possible).`,
+    });
+  }
 }

@@ -66,7 +66,7 @@ export type KnownOid = (stats: BigIntStats, mode: FileMode) => string | undefine
  * version read: one lstat, then the content (unless `known` vouches for it). A later write changes
  * the identity, so a caller that insists on this identity acts on exactly the content hashed here.
  */
-export async function readDiskVersion(target: string, known?: KnownOid): Promise<DiskVersion> {
+export async function readDiskVersion(target: string, known?: KnownOid, looks = 0): Promise<DiskVersion> {
   try {
     const stats = await lstat(target, { bigint: true });
     const identity: FileIdentity = {
@@ -92,6 +92,8 @@ export async function readDiskVersion(target: string, known?: KnownOid): Promise
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return { file: undefined, identity: undefined };
+    // It stopped being a link between the lstat and the readlink (another program swapped it): look again.
+    if (code === 'EINVAL' && looks < 3) return readDiskVersion(target, known, looks + 1);
     throw fileSystemError(error, 'read', target);
   }
 }

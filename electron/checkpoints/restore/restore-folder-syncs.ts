@@ -1,7 +1,23 @@
+import { isAppError } from '../../../shared/errors';
 import { syncDirectories } from '../../files/atomic-write';
 
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
+/** One folder's fsync, settled: undefined when it succeeded, `vanished` when the folder was gone (moved away, removed), else the error. */
+type SyncOutcome = undefined | { readonly vanished: string } | Error;
+
+function syncOne(folders: readonly string[]): Promise<SyncOutcome[]> {
+  return Promise.all(
+    folders.map((folder) =>
+      syncDirectories([folder]).then(
+        (): SyncOutcome => undefined,
+        (error: unknown): SyncOutcome =>
+          isAppError(error) && error.code === 'not_found'
+            ? { vanished: folder }
+            : error instanceof Error
+              ? error
+              : new Error(String(error)),
+      ),
+    ),
+  );
 }
 
 /**
@@ -11,13 +27,15 @@ function asError(error: unknown): Error {
  * writes all failed is not fsynced (it may not even exist, and nothing was written into it). A
  * folder whose entries a write changed without being counted into it (a folder created inside
  * it, or the same folder named another way) and every folder given by `later` are fsynced at the
- * end, after every write. `settled()` resolves once all are durable; a failure is thrown only
- * after every fsync has finished.
+ * end, after every write. `settled()` resolves once all are durable, with the folders that were
+ * gone when their turn came (another program moved or removed them while the restore wrote into
+ * them: what was written there is not known to be durable, nor where it is); any other failure is
+ * thrown, only after every fsync has finished.
  */
 export class FolderSyncs {
   readonly #pending = new Map<string, number>();
   /** Each early fsync, settled to its failure (undefined when it succeeded): none is left rejected and unobserved. */
-  readonly #early: Promise<Error | undefined>[] = [];
+  readonly #early: Promise<SyncOutcome[]>[] = [];
   readonly #late = new Set<string>();
   /** Folders a finished write changed: those its own write made durable need. */
   readonly #written = new Set<string>();
@@ -43,22 +61,16 @@ export class FolderSyncs {
     }
     const left = (this.#pending.get(folder) ?? 0) - 1;
     this.#pending.set(folder, left);
-    if (left === 0 && this.#written.has(folder))
-      this.#early.push(
-        syncDirectories([folder]).then(
-          () => undefined,
-          (error: unknown) => asError(error),
-        ),
-      );
+    if (left === 0 && this.#written.has(folder)) this.#early.push(syncOne([folder]));
   }
 
-  /** Waits for the early fsyncs, fsyncs the rest, and throws the first failure once all have finished. */
-  async settled(): Promise<void> {
-    const late = syncDirectories([...this.#late]).then(
-      () => undefined,
-      (error: unknown) => asError(error),
-    );
-    const failure = (await Promise.all([...this.#early, late])).find((error) => error !== undefined);
+  /** Waits for the early fsyncs, fsyncs the rest, and throws the first failure once all have finished; the folders that were gone. */
+  async settled(): Promise<ReadonlySet<string>> {
+    const outcomes = (await Promise.all([...this.#early, syncOne([...this.#late])])).flat();
+    const failure = outcomes.find((outcome): outcome is Error => outcome instanceof Error);
     if (failure !== undefined) throw failure;
+    return new Set(
+      outcomes.flatMap((outcome) => (outcome !== undefined && 'vanished' in outcome ? [outcome.vanished] : [])),
+    );
   }
 }

@@ -21,7 +21,10 @@ describe('a restore racing a folder swapped for a symlink to outside the workspa
     const found: RaceTrial[] = [];
     for (let seed = firstSeed; seed < firstSeed + trials; seed += 1) found.push(await runRaceTrial(base, seed));
     const broken = found.filter((trial) => trial.violations.length > 0);
-    const summary = broken.map((trial) => `seed ${trial.seed}: ${trial.violations.slice(0, 6).join('; ')}`);
+    const summary = broken.map(
+      (trial) =>
+        `seed ${trial.seed}: ${trial.violations.slice(0, 6).join('; ')}${trial.refusal === '' ? '' : ` (the restore was refused: ${trial.refusal})`}`,
+    );
     expect(summary, `${broken.length} of ${trials} trials broke a promise (replay with VIGIL_TEST_SEED)`).toEqual([]);
     // The race really ran: the folder was swapped while restores were under way.
     expect(found.every((trial) => trial.swaps > 0)).toBe(true);

@@ -165,7 +165,7 @@ export async function runRaceTrial(base: string, seed: number): Promise<RaceTria
     } catch (error) {
       // A refused restore is allowed (it must then have changed nothing); a bug is not.
       if (!isAppError(error)) throw error;
-      refusal = error.code;
+      refusal = `${error.code}: ${error.message}`;
     } finally {
       swaps = await stop();
     }

@@ -48,10 +48,15 @@ async function moveIntoPlace(from: string): Promise<void> {
 async function parkLink(): Promise<void> {
   const found = await lstat(sub).catch(() => undefined);
   if (found?.isSymbolicLink() === true) {
-    await rename(sub, parkedLink);
-    return;
+    try {
+      await rename(sub, parkedLink);
+      return;
+    } catch (error) {
+      // The writer removed the link between the lstat and the rename: park a fresh one.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
   }
-  if (found !== undefined) {
+  if (found !== undefined && !found.isSymbolicLink()) {
     strays += 1;
     await rename(sub, path.join(workspace, `.stray-${strays}`));
   }
