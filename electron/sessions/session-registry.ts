@@ -1,4 +1,3 @@
-import type { PlainActor } from '../../shared/contract/actor-model';
 import type { PendingToolCall } from '../../shared/contract/pending-call-contract';
 import { z } from 'zod';
 import {
@@ -23,8 +22,7 @@ import {
   setSessionRoots,
 } from './session-lifecycle';
 import type { SessionRecord } from './session-records';
-import type { FileInFolder } from './session-rewinder';
-import { planSessionRewind, rewindSession } from './session-rewinding';
+import { planSessionRewind, rewindSession, type RewindOptions } from './session-rewinding';
 import type { SessionState } from './session-state';
 import type {
   AppendMessageRequest,
@@ -180,11 +178,7 @@ export class SessionRegistry implements SessionService {
     sessionId: string,
     toTurn: number,
     mode: RewindMode,
-    options: {
-      readonly planId?: string;
-      readonly actor?: PlainActor;
-      readonly overwrite?: readonly FileInFolder[];
-    } = {},
+    options: RewindOptions = {},
   ): ReturnType<SessionService['rewind']> {
     return rewindSession(this.#book, sessionId, toTurn, mode, options);
   }

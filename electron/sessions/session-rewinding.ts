@@ -18,17 +18,20 @@ export async function planSessionRewind(
   return book.rewinder().plan(await book.catalog.peek(entry), toTurn, mode);
 }
 
+/** What a rewind may be told: the plan it follows, who asked, the other sessions' files it may overwrite. */
+export interface RewindOptions {
+  readonly planId?: string;
+  readonly actor?: PlainActor;
+  readonly overwrite?: readonly FileInFolder[];
+}
+
 /** Rewinds a session to the start of a turn (refused while it runs calls), records it, and tells the listeners. */
 export async function rewindSession(
   book: SessionBook,
   sessionId: string,
   toTurn: number,
   mode: RewindMode,
-  options: {
-    readonly planId?: string;
-    readonly actor?: PlainActor;
-    readonly overwrite?: readonly FileInFolder[];
-  } = {},
+  options: RewindOptions = {},
 ): ReturnType<SessionService['rewind']> {
   const entry = await book.catalog.find(sessionId);
   // An ended or disconnected session's code always goes back; its conversation only while its agent can be told.
