@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Page } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import { builtCli, expect, startServer, stopServer, test } from './fixtures/vigil-fixture';
 
 /** The built `vigil` with background cores allowed (the e2e run forbids them by default). */
@@ -30,9 +30,8 @@ function rowsWithReason(page: Page, reason: string) {
 }
 
 test('vigil serve takes the place of the background core a command started: the UI shows its work, and commands relay to the server', async ({
-  browser,
   vigil,
-}) => {
+}, testInfo) => {
   test.skip(vigil.kind !== 'served', 'the served UI in Chromium; the desktop app stops a background core the same way');
   test.skip(process.platform !== 'linux', 'reads /proc to see the background core go');
   const ws = vigil.workspace;
@@ -56,6 +55,9 @@ test('vigil serve takes the place of the background core a command started: the 
     expect(serveJson).toMatchObject({ pid: server.child.pid });
     expect(serveJson.background).toBeUndefined();
 
+    // Launched here, after the skips: the `browser` fixture would launch Playwright's own
+    // Chromium before them, in the electron project too, where none is installed.
+    const browser = await chromium.launch(testInfo.project.use.launchOptions);
     const page = await browser.newPage();
     await page.goto(server.url);
     await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
@@ -70,7 +72,7 @@ test('vigil serve takes the place of the background core a command started: the 
     expect((await vigilCli(vigil.home, ['core', 'status'])).stdout).toContain(
       `The desktop app or "vigil serve" (pid ${String(server.child.pid)}`,
     );
-    await page.close();
+    await browser.close();
   } finally {
     await stopServer(server);
   }
