@@ -4,13 +4,14 @@ import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../logging/logger';
 import type { TerminalResult } from '../terminal/run-terminal-command';
-import { missingSandboxTools, startFailure, type SandboxStatus } from './sandbox-availability';
+import { missingSandboxTools, type SandboxStatus } from './sandbox-availability';
 import { sandboxEnvironment } from './sandbox-environment';
 import { undoPlantedCode } from './code-denies';
 import { limitNotes, limitPrefix, type FinishedCommand } from './sandbox-limits';
 import { buildSandboxProfile, type SandboxProfile } from './sandbox-profile';
 import { RootScanCache } from './root-scan-cache';
 import { makeSessionTemp } from './session-temp';
+import { isSandboxStartFailure, recordedProbe, removeReadyRecord } from './sandbox-ready-record';
 import { acquireEngine, commandEnded, releaseEngine, wrapInSandbox } from './sandbox-runtime';
 import type { SandboxSettings } from './sandbox-settings';
 import { SpawnServer } from './spawn-client';
@@ -132,22 +133,14 @@ export class CommandSandbox {
   }
 
   async #check(settings: SandboxSettings): Promise<SandboxStatus> {
-    const missing = await missingSandboxTools(
-      this.#platform,
-      settings.sandbox.bwrapPath,
-      this.#options.env ?? process.env,
-    );
+    const env = this.#options.env ?? process.env;
+    const missing = await missingSandboxTools(this.#platform, settings.sandbox.bwrapPath, env);
     if (missing !== undefined) return missing;
-    const probeDir = await this.#temp('probe');
-    try {
+    return recordedProbe(this.#platform, this.#options.vigilHome, settings.sandbox.bwrapPath, env, async () => {
+      const probeDir = await this.#temp('probe');
       const probe = { command: 'true', cwd: probeDir, timeoutMs: 60_000, outputCapBytes: 64 * 1024 };
-      const result = await this.#run(probe, { roots: [probeDir], sessionId: 'probe' }, settings);
-      if (result.exit_code === 0)
-        return { kind: 'ready', engine: this.#platform === 'darwin' ? 'seatbelt' : 'bubblewrap' };
-      return await startFailure(this.#platform, `${result.stdout}${result.stderr}`);
-    } catch (error) {
-      return startFailure(this.#platform, error instanceof Error ? error.message : String(error));
-    }
+      return this.#run(probe, { roots: [probeDir], sessionId: 'probe' }, settings);
+    });
   }
 
   /** The session's private temp folder (mode 0700), made on first use. */
@@ -231,7 +224,13 @@ export class CommandSandbox {
    */
   async run(request: SandboxRequest & SandboxRun): Promise<TerminalResult> {
     if (this.#isDisposed) throw new AppError('conflict', 'Vigil is shutting down; the command was not run.');
-    return this.#run(request, request, await this.#options.settings());
+    const result = await this.#run(request, request, await this.#options.settings());
+    // A sandbox that no longer starts (a setting changed since the recorded probe): the next status() probes again.
+    if (isSandboxStartFailure(result)) {
+      this.#statuses.clear();
+      await removeReadyRecord(this.#options.vigilHome);
+    }
+    return result;
   }
 
   /** Runs a command a person allowed outside the sandbox (it cannot start here), through the spawn server, without Vigil's variables. */
