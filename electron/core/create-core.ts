@@ -11,7 +11,7 @@ import { memoryConfigSchema } from '../memory';
 import { policyConfigSchema } from '../policy/policy-config';
 import { sessionConfigSchema } from '../sessions/session-config';
 import type { CommandSandbox } from '../sandbox/sandbox-api';
-import { activeHermesHome } from '../connect';
+import { activeHermesHome } from '../hermes/hermes-home';
 import type { SessionService } from '../sessions/session-types';
 import { createContractRouter, type ContractRouter } from '../transport/contract-router';
 import type { HttpRoute } from '../transport/http-route';
