@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CheckpointServiceOptions } from './checkpoint-api';
-import { knownHashesOf, type KnownHashes } from './diff/diff-known-hashes';
+import { knownHashesOf, type KnownHashes } from './compare';
 import type { DirectoryWatchers } from './snapshot/directory-watchers';
 import type { HashWorkerPool } from './snapshot/hash-worker-pool';
 import { TrackedDirectory } from './snapshot/tracked-directory';

@@ -3,10 +3,15 @@ import { AppError } from '../../../shared/errors';
 import type { diffFileSchema, diffPageSchema, fileDiffSchema } from '../../../shared/contract/checkpoints-diff-schemas';
 import { mapLimit } from '../../files/map-limit';
 import type { CheckpointEntry } from '../checkpoint-types';
-import type { DiffEngine, DiffSides } from './diff-sides';
-import { readSideContent } from './diff-sides';
-import { diffText, defaultTextDiffLimits, type TextDiffLimits } from './diff-text';
-import type { TreeChange } from './diff-tree-changes';
+import {
+  defaultTextDiffLimits,
+  diffText,
+  readSideContent,
+  type DiffEngine,
+  type DiffSides,
+  type TextDiffLimits,
+  type TreeChange,
+} from '../compare';
 import { fileModes } from '../store/git-objects';
 
 /** One changed file with its line counts. */

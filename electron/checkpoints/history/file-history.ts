@@ -1,7 +1,7 @@
 import { mapLimit } from '../../files/map-limit';
 import type { CheckpointApi } from '../checkpoint-api';
 import type { CheckpointEntry } from '../checkpoint-types';
-import type { TreeFile } from '../diff/diff-tree-changes';
+import type { TreeFile } from '../compare';
 import { fileModes } from '../store/git-objects';
 import { historyTrees, rootTreeOf } from './history-trees';
 

@@ -1,14 +1,19 @@
 import { readFile, readlink } from 'node:fs/promises';
 import { errnoCode, fileSystemError } from '../../files/file-system-error';
 import type { CheckpointEntry } from '../checkpoint-types';
-import { knownHashesLoader, type KnownHashes } from '../diff/diff-known-hashes';
-import { overlayReader, readLiveTree, type LiveTreeRules } from '../diff/diff-live-tree';
-import { createPathScope } from '../diff/diff-path-scope';
-import type { TreeFile } from '../diff/diff-tree-changes';
+import {
+  absoluteIn,
+  createPathScope,
+  knownHashesLoader,
+  overlayReader,
+  readLiveTree,
+  type KnownHashes,
+  type LiveTreeRules,
+  type TreeFile,
+} from '../compare';
 import { allCheckpoints, fileHistory, type FileVersionChange, type HistoryEngine, type LiveSide } from './file-history';
 import { fileModes } from '../store/git-objects';
 import { historyTrees } from './history-trees';
-import { absoluteIn } from '../restore/restore-disk';
 import { searchText, type LiveTreeSide, type TextChange } from './text-search';
 
 /** Looks up the first user message of a session's turn. */

@@ -1,5 +1,5 @@
 import type { StoredTreeEntry } from '../checkpoint-types';
-import type { TreeFile, TreeReader } from '../diff/diff-tree-changes';
+import type { TreeFile, TreeReader } from '../compare';
 import { emptyTreeOid } from '../store/git-objects';
 
 /**

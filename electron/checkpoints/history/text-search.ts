@@ -1,8 +1,7 @@
 import { hasBinaryBytes } from '../../files/decode-utf8';
 import { mapLimit } from '../../files/map-limit';
 import type { CheckpointEntry } from '../checkpoint-types';
-import { createPathScope } from '../diff/diff-path-scope';
-import { diffTrees, type TreeChange, type TreeFile, type TreeReader } from '../diff/diff-tree-changes';
+import { createPathScope, diffTrees, type TreeChange, type TreeFile, type TreeReader } from '../compare';
 import type { HistoryEngine } from './file-history';
 import { historyTrees, rootTreeOf } from './history-trees';
 

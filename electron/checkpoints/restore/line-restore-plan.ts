@@ -5,14 +5,20 @@ import type { lineChoiceSchema, linePlanSchema } from '../../../shared/contract/
 import { AppError } from '../../../shared/errors';
 import { fileSystemError } from '../../files/file-system-error';
 import type { CheckpointEntry } from '../checkpoint-types';
-import { diffText } from '../diff/diff-text';
-import { storedPathExclusion } from '../diff/diff-live-tree';
-import { lookupPath, type TreeFile, type TreeReader } from '../diff/diff-tree-changes';
+import {
+  absoluteIn,
+  diffText,
+  hasRealFolders,
+  lookupPath,
+  readDiskVersion,
+  storedPathExclusion,
+  type DiskVersion,
+  type TreeFile,
+  type TreeReader,
+} from '../compare';
 import { emptyTreeOid, fileModes, hashObject } from '../store/git-objects';
 import { mergeLines, selectionOfOldRange, type LineRange, type LineSelection } from './line-range-merge';
 import { toLineText, type LineText } from './line-text';
-import { absoluteIn, hasRealFolders } from './restore-disk';
-import { readDiskVersion, type DiskVersion } from './restore-file-ops';
 
 /** Which lines a caller asks for: a range of the checkpoint's version, or diff rows. */
 export type LineChoice = z.output<typeof lineChoiceSchema>;

@@ -6,8 +6,7 @@ import type { Logger } from '../../logging/logger';
 import type { CheckpointApi } from '../checkpoint-api';
 import { preRollbackReason } from '../../../shared/checkpoint-reasons';
 import type { CheckpointEntry } from '../checkpoint-types';
-import { createPathScope } from '../diff/diff-path-scope';
-import { lookupPath, type TreeReader } from '../diff/diff-tree-changes';
+import { absoluteIn, createPathScope, lookupPath, readDiskVersion, type TreeReader } from '../compare';
 import { emptyTreeOid } from '../store/git-objects';
 import {
   checkBasis,
@@ -17,8 +16,7 @@ import {
   type LineChoice,
   type LinePlan,
 } from './line-restore-plan';
-import { absoluteIn } from './restore-disk';
-import { expectVersion, putFile, readDiskVersion } from './restore-file-ops';
+import { expectVersion, putFile } from './restore-file-ops';
 import type { RestoreProgress, RestoreResult } from './restore-service';
 import type { WriteLedger } from './restore-write-ledger';
 

@@ -5,9 +5,8 @@ import { errnoCode, fileSystemError } from '../../files/file-system-error';
 import { mapLimit } from '../../files/map-limit';
 import { sweepStaleTempFiles, sweepStaleTemps } from '../../files/sweep-stale-temps';
 import { FolderSyncs } from './restore-folder-syncs';
-import { lookupPath } from '../diff/diff-tree-changes';
-import { absoluteIn } from './restore-disk';
-import { deleteFile, expectVersion, putFile, type KnownOid } from './restore-file-ops';
+import { absoluteIn, lookupPath, type KnownOid } from '../compare';
+import { deleteFile, expectVersion, putFile } from './restore-file-ops';
 import type { RestorePlanEntry } from './restore-plan';
 import { progressStep, writeConcurrency, type ApplyInput, type RestoreOutcome } from './restore-apply-types';
 

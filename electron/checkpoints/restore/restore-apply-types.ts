@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import type { restoreOutcomeSchema } from '../../../shared/contract/checkpoints-restore-schemas';
-import type { TreeReader } from '../diff/diff-tree-changes';
-import type { KnownHashes } from '../diff/diff-known-hashes';
+import type { KnownHashes, TreeReader } from '../compare';
 import type { RestorePlan } from './restore-plan';
 import type { ObservedVersion } from './restore-write-ledger';
 

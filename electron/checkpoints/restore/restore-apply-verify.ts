@@ -1,8 +1,6 @@
 import { mapLimit } from '../../files/map-limit';
-import { absoluteIn } from './restore-disk';
-import { readDiskVersion, type DiskVersion } from './restore-file-ops';
+import { absoluteIn, readDiskVersion, type DiskVersion, type KnownHashes } from '../compare';
 import { fileIdentityOf, isSameIdentity } from '../../files/file-identity';
-import type { KnownHashes } from '../diff/diff-known-hashes';
 import type { RestorePlan } from './restore-plan';
 import { progressStep, writeConcurrency, type ApplyInput, type RestoreOutcome } from './restore-apply-types';
 

@@ -1,4 +1,4 @@
-import { absoluteIn } from './restore-disk';
+import { absoluteIn } from '../compare';
 import type { ApplyInput, ApplyResult } from './restore-apply-types';
 import { applyDeletions, applyState, applyWrites, removeEmptiedFolders } from './restore-apply-steps';
 import { orderedOutcomes, readBackHashes, verifyReadBack } from './restore-apply-verify';

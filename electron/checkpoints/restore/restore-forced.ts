@@ -1,9 +1,15 @@
 import type { CheckpointApi } from '../checkpoint-api';
 import type { CheckpointEntry } from '../checkpoint-types';
-import type { KnownHashes } from '../diff/diff-known-hashes';
-import { overlayReader, readLiveTree, storedPathExclusion, type LiveTreeRules } from '../diff/diff-live-tree';
-import type { PathScope } from '../diff/diff-path-scope';
-import { diffTrees, type TreeReader } from '../diff/diff-tree-changes';
+import {
+  diffTrees,
+  overlayReader,
+  readLiveTree,
+  storedPathExclusion,
+  type KnownHashes,
+  type LiveTreeRules,
+  type PathScope,
+  type TreeReader,
+} from '../compare';
 import { emptyTreeOid, fileModes } from '../store/git-objects';
 import type { StoreRules } from '../snapshot/store-rules';
 import { isSecretPath } from './restore-plan-entry';

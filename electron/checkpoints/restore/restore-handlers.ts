@@ -2,7 +2,7 @@ import type { ParsedCallRequest } from '../../../shared/contract';
 import type { PlainActor } from '../../../shared/contract/actor-model';
 import { actorOfCall } from '../../transport/call-actor';
 import type { PartialCallHandlers } from '../../transport/call-handlers';
-import type { DiffAgainst } from '../diff/diff-sides';
+import type { DiffAgainst } from '../compare';
 import type { LineRequest } from './line-restore';
 import type { RestoreService } from './restore-service';
 

@@ -1,7 +1,13 @@
-import { storedPathExclusion } from '../diff/diff-live-tree';
-import type { TreeChange } from '../diff/diff-tree-changes';
-import { absoluteIn, diskEntry, entriesUnder, hasRealFolders, type DiskEntry } from './restore-disk';
-import { readDiskVersion } from './restore-file-ops';
+import {
+  absoluteIn,
+  diskEntry,
+  entriesUnder,
+  hasRealFolders,
+  readDiskVersion,
+  storedPathExclusion,
+  type DiskEntry,
+  type TreeChange,
+} from '../compare';
 import type { PlanInput, RestorePlanEntry } from './restore-plan-types';
 import { ancestorsOf, wasSkippedByCheckpoint, type CheckpointSkips } from './restore-plan-skips';
 

@@ -2,7 +2,7 @@ import { isAppError } from '../../../shared/errors';
 import { mapLimit } from '../../files/map-limit';
 import type { SkippedPath } from '../checkpoint-types';
 import { decodeSkippedList } from '../timeline/commit-message';
-import { diskEntry } from './restore-disk';
+import { diskEntry } from '../compare';
 import type { PlanInput, RestorePlanEntry } from './restore-plan-types';
 
 /** Paths checked on disk at once. */

@@ -2,8 +2,7 @@ import type { z } from 'zod';
 import type { restorePlanEntrySchema, restorePlanSchema } from '../../../shared/contract/checkpoints-restore-schemas';
 import type { CheckpointEntry } from '../checkpoint-types';
 import type { StoreRules } from '../snapshot/store-rules';
-import type { PathScope } from '../diff/diff-path-scope';
-import type { TreeReader } from '../diff/diff-tree-changes';
+import type { PathScope, TreeReader } from '../compare';
 import type { WriteLedger } from './restore-write-ledger';
 
 /** One line of a restore plan. */

@@ -2,10 +2,8 @@ import { createHash } from 'node:crypto';
 import { AppError } from '../../../shared/errors';
 import { readFileIdentity } from '../../files/file-identity';
 import { mapLimit } from '../../files/map-limit';
-import { storedPathExclusion } from '../diff/diff-live-tree';
-import { diffTrees, lookupPath } from '../diff/diff-tree-changes';
+import { absoluteIn, diffTrees, diskEntry, lookupPath, storedPathExclusion, type DiskEntry } from '../compare';
 import { emptyTreeOid } from '../store/git-objects';
-import { absoluteIn, diskEntry, type DiskEntry } from './restore-disk';
 import type { PlanInput, RestorePlan, RestorePlanEntry } from './restore-plan-types';
 import {
   diskConcurrency,

@@ -4,14 +4,21 @@ import { canonicalPath } from '../../files/canonical-path';
 import { mapLimit } from '../../files/map-limit';
 import { sweepStaleTempFiles } from '../../files/sweep-stale-temps';
 import { pathKey } from '../../lib/path-rules';
-import type { KnownHashes } from '../diff/diff-known-hashes';
-import { overlayReader, readLiveTree, type LiveTreeRules } from '../diff/diff-live-tree';
-import { createPathScope, type PathScope } from '../diff/diff-path-scope';
-import { diffTrees, type TreeChange, type TreeReader } from '../diff/diff-tree-changes';
-import { withHeldFileOnDisk } from '../diff/held-file-on-disk';
+import {
+  absoluteIn,
+  createPathScope,
+  diffTrees,
+  overlayReader,
+  readLiveTree,
+  withHeldFileOnDisk,
+  type KnownHashes,
+  type LiveTreeRules,
+  type PathScope,
+  type TreeChange,
+  type TreeReader,
+} from '../compare';
 import { modeOfStat } from '../snapshot/stat-walk';
 import type { RestoreOutcome } from './restore-apply';
-import { absoluteIn } from './restore-disk';
 
 /** What the check after a restore compares. */
 export interface ScopeCheckInput {

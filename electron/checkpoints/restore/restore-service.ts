@@ -9,10 +9,14 @@ import type { CheckpointApi } from '../checkpoint-service';
 import { diffFiles, diffOneFile, diffPage, type DiffPage, type FileDiff } from '../diff/diff-checkpoint';
 import { applyLineRestore, planLineRestore, type LineRequest, type LineRestoreContext } from './line-restore';
 import type { LinePlan } from './line-restore-plan';
-import { knownHashesLoader, type KnownHashes } from '../diff/diff-known-hashes';
-import type { LiveTreeRules } from '../diff/diff-live-tree';
-import { createPathScope } from '../diff/diff-path-scope';
-import { openDiffSides, type DiffAgainst } from '../diff/diff-sides';
+import {
+  createPathScope,
+  knownHashesLoader,
+  openDiffSides,
+  type DiffAgainst,
+  type KnownHashes,
+  type LiveTreeRules,
+} from '../compare';
 import type { RestorePlan } from './restore-plan';
 import { createWriteLedger, type WriteLedger } from './restore-write-ledger';
 import { dirHash } from '../store/store-layout';

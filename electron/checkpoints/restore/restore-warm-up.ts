@@ -2,8 +2,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { mapLimit } from '../../files/map-limit';
 import { isVigilTempFile } from '../../files/vigil-temp-name';
-import { lookupPath, type TreeReader } from '../diff/diff-tree-changes';
-import { absoluteIn } from './restore-disk';
+import { absoluteIn, lookupPath, type TreeReader } from '../compare';
 
 /** What a restore of named paths looks up while its pre-rollback snapshot runs. */
 export interface WarmUpInput {

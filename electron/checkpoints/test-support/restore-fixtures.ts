@@ -3,7 +3,7 @@ import fs, { chmodSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } fro
 import path from 'node:path';
 import git from 'isomorphic-git';
 import type { CheckpointEntry, StoredTreeEntry } from '../checkpoint-types';
-import type { TreeReader } from '../diff/diff-tree-changes';
+import type { TreeReader } from '../compare';
 
 /** The environment every git call of the tests runs with: no user or system config leaks in. */
 export const gitEnv: NodeJS.ProcessEnv = {

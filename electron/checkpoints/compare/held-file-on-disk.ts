@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { hasRealFolders } from '../restore/restore-disk';
-import { readDiskVersion } from '../restore/restore-file-ops';
+import { hasRealFolders } from './disk-entry';
+import { readDiskVersion } from './disk-version';
 import { storedPathExclusion } from './diff-live-tree';
 import type { TreeChange } from './diff-tree-changes';
 
