@@ -24,6 +24,9 @@ export type {
   SkippedPath,
   StoredTreeEntry,
 } from './checkpoint-types';
+export { createDiffHandlers } from './diff/diff-handlers';
+export type { DiffCallName } from './diff/diff-handlers';
+export type { DiffService } from './diff/diff-service';
 export { createHistoryHandlers } from './history/history-handlers';
 export type { HistoryService } from './history/history-service';
 export { measureStore } from './maintenance/store-usage';
@@ -55,6 +58,9 @@ export { Timeline } from './timeline/timeline';
 
 /** The checkpoint engine (`CheckpointService`). */
 export const loadCheckpointService = () => import('./checkpoint-service');
+
+/** Diffs of a checkpoint with the directory now or another checkpoint (`diffServiceFor`). */
+export const loadDiffService = () => import('./diff/diff-service');
 
 /** Restore: plans, apply, line restore (`restoreServiceFor`), and where the write ledger lives (`writeLedgerFile`). */
 export const loadRestoreService = () => import('./restore/restore-service');

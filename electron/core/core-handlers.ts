@@ -4,8 +4,10 @@ import { AppError } from '../../shared/errors';
 import {
   checkpointConfigSchema,
   createCheckpointHandlers,
+  createDiffHandlers,
   createHistoryHandlers,
   createRestoreHandlers,
+  type DiffCallName,
   type RestoreCallName,
 } from '../checkpoints';
 import type { LiveConfig } from '../config/live-config';
@@ -65,10 +67,12 @@ const timelineCalls = [
   'checkpoints:status',
   'checkpoints:prune',
 ] as const;
-const restoreCalls = [
+const diffCalls = [
   'checkpoints:diff',
   'checkpoints:file-diff',
   'checkpoints:file-diffs',
+] as const satisfies readonly DiffCallName[];
+const restoreCalls = [
   'checkpoints:plan-restore',
   'checkpoints:restore',
   'checkpoints:plan-restore-lines',
@@ -98,8 +102,8 @@ export function createCoreHandlers(options: CoreHandlerOptions): CallHandlers {
       }),
     };
   };
-  const restore = async (): Promise<PartialCallHandlers<(typeof restoreCalls)[number]>> => {
-    const [handlers, engine] = await Promise.all([services.restore().then(createRestoreHandlers), services.engine()]);
+  const diff = async (): Promise<PartialCallHandlers<(typeof diffCalls)[number]>> => {
+    const [handlers, engine] = await Promise.all([services.diff().then(createDiffHandlers), services.engine()]);
     // A comparison with the live directory is kept current: the directory is watched from then on.
     const watched = async (dir: string, against: { readonly kind: string }): Promise<void> => {
       if (options.isResident && against.kind === 'live') await engine.watchLive(dir);
@@ -120,7 +124,8 @@ export function createCoreHandlers(options: CoreHandlerOptions): CallHandlers {
       const { 'checkpoints:create': create } = createCheckpointHandlers(await services.engine());
       return { 'checkpoints:create': create };
     }),
-    ...deferred(restoreCalls, restore),
+    ...deferred(diffCalls, diff),
+    ...deferred(restoreCalls, async () => createRestoreHandlers(await services.restore())),
     ...deferred(['checkpoints:pin', 'checkpoints:rename', 'checkpoints:dropped'], async () => {
       const engine = await services.engine();
       return {

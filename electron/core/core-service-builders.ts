@@ -5,9 +5,11 @@ import {
   type HistoryService,
   loadCheckpointService,
   loadHistoryService,
+  loadDiffService,
   loadRestoreService,
   loadWriteLedger,
   type RecordingCheckpoints,
+  type DiffService,
   type RestoreService,
   toCheckpointSettings,
   toContractEntry,
@@ -113,6 +115,12 @@ export async function buildReconfigurableMemory(
     () => build(() => live.section('memory', memoryConfigSchema)),
     context.logger,
   );
+}
+
+/** Diffs over the merged timelines (Vigil's checkpoints and Hermes Agent's). */
+export async function buildDiff(context: ServiceContext, merged: MergedCheckpointApi): Promise<DiffService> {
+  const { diffServiceFor } = await loadDiffService();
+  return diffServiceFor(merged, context.paths.checkpoints);
 }
 
 /** Restore over the merged timelines, guarded by the memory locks and recorded in the write ledger. */

@@ -4,6 +4,7 @@ import {
   type HistoryService,
   loadRestoreService,
   loadWriteLedger,
+  type DiffService,
   type RestoreService,
   toCheckpointSettings,
   type WalkHeadStart,
@@ -24,6 +25,7 @@ import {
   buildHistory,
   buildHooks,
   buildReconfigurableMemory,
+  buildDiff,
   buildRestore,
   buildTimelines,
   disposedWith,
@@ -65,6 +67,9 @@ export interface CoreServices {
   readonly timelines: () => Promise<MergedCheckpointApi>;
   /** The memory store, its writes checkpointed and recorded in the write ledger. */
   readonly memory: () => Promise<MemoryService>;
+  /** Diffs of checkpoints, over the merged timelines. */
+  readonly diff: () => Promise<DiffService>;
+  /** Plans and restores, whole or some lines, over the merged timelines. */
   readonly restore: () => Promise<RestoreService>;
   /** A file's history and the search of the past, over the merged timelines (with each turn's message). */
   readonly history: () => Promise<HistoryService>;
@@ -115,6 +120,7 @@ export function createCoreServices(context: ServiceContext): CoreServices {
     return liveMemory;
   });
 
+  const diff = once(async () => buildDiff(context, await timelines()));
   const restore = once(async () => buildRestore(context, await timelines(), memory, ledger));
   const history = once(async () => buildHistory(context, await timelines()));
   const restorePort = restorePortOver(restore);
@@ -153,6 +159,7 @@ export function createCoreServices(context: ServiceContext): CoreServices {
     engine,
     timelines,
     memory,
+    diff,
     restore,
     history,
     agents: (withMemory) => (withMemory ? agentsWithMemory() : agentsWithoutMemory()),

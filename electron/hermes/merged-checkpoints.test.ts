@@ -1,7 +1,14 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CheckpointService, dirHash, loadRestoreService, type RestoreService } from '../checkpoints';
+import {
+  type CheckpointService,
+  dirHash,
+  type DiffService,
+  loadDiffService,
+  loadRestoreService,
+  type RestoreService,
+} from '../checkpoints';
 import { fsck, git, testService } from '../checkpoints/test-support/store-fixtures';
 import { silentLogger } from '../logging/logger';
 import { makeTempDir } from '../test-support/temp-dir';
@@ -10,6 +17,7 @@ import { mergeHermesCheckpoints, type MergedCheckpointApi } from './merged-check
 import { folderFingerprint, hermesGit, hermesSharedCheckpoint, sharedStore } from './test-support/hermes-fixtures';
 
 const { restoreServiceFor } = await loadRestoreService();
+const { diffServiceFor } = await loadDiffService();
 
 /** Hermes's checkpoints on Vigil's timeline, and diffed and restored by Vigil's engine. */
 
@@ -21,6 +29,7 @@ let engine: CheckpointService;
 let hermes: HermesCheckpoints;
 let view: MergedCheckpointApi;
 let restore: RestoreService;
+let diffs: DiffService;
 
 beforeEach(async () => {
   ({ dir: base, remove } = await makeTempDir('vigil-hermes-merged-'));
@@ -32,6 +41,7 @@ beforeEach(async () => {
   hermes = new HermesCheckpoints({ env: { HERMES_HOME: home }, logger: silentLogger });
   view = mergeHermesCheckpoints(engine, hermes, { env: { XDG_CONFIG_HOME: path.join(base, 'xdg') }, home: base });
   restore = restoreServiceFor(view, root, silentLogger);
+  diffs = diffServiceFor(view, root);
 });
 afterEach(async () => {
   await hermes.dispose();
@@ -137,7 +147,7 @@ describe('diff and restore of a Hermes checkpoint, by the same engine', () => {
     write({ 'vendor/lib/code.c': 'int x;\n' });
     const before = folderFingerprint(home);
 
-    const page = await restore.diff(project, '1', { kind: 'live' });
+    const page = await diffs.diff(project, '1', { kind: 'live' });
     expect(page.from.id).toBe(hermesId);
     expect(page.files.map((file) => [file.path, file.status])).toEqual(
       expect.arrayContaining([
@@ -152,7 +162,7 @@ describe('diff and restore of a Hermes checkpoint, by the same engine', () => {
         .map((file) => file.path)
         .filter((file) => file === 'secrets.json' || file.startsWith('data/') || file.startsWith('vendor/')),
     ).toEqual([]);
-    const hunks = await restore.fileDiff(project, hermesId.slice(0, 8), { kind: 'live' }, 'app.py');
+    const hunks = await diffs.fileDiff(project, hermesId.slice(0, 8), { kind: 'live' }, 'app.py');
     expect(hunks.hunks[0]?.lines).toEqual(['-print("v1")', '+print("v2")']);
 
     const plan = await restore.plan(project, '1');
@@ -207,7 +217,7 @@ describe('diff and restore of a Hermes checkpoint, by the same engine', () => {
     const before = folderFingerprint(home);
     await view.list(project);
     await view.directories();
-    await restore.diff(project, '1', { kind: 'live' });
+    await diffs.diff(project, '1', { kind: 'live' });
     await restore.plan(project, '1');
     expect(folderFingerprint(home)).toBe(before);
     const result = await restore.restore(project, '1', ['a.txt']);

@@ -5,7 +5,7 @@ import { silentLogger } from '../../logging/logger';
 import { runVigil } from '../../test-support/run-vigil';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { CheckpointService } from '../checkpoint-service';
-import { restoreServiceFor } from '../restore/restore-service';
+import { diffServiceFor } from './diff-service';
 import { runGit, writeFiles } from '../test-support/restore-fixtures';
 
 /** A binary file's diff says "binary, N → M bytes"; an image's carries both versions for the side-by-side view. */
@@ -37,15 +37,15 @@ describe('a tracked image that changed', () => {
       const created = await engine.checkpoint(dir, { reason: 'before write_file' });
       if (created.kind !== 'created') throw new Error('expected a checkpoint');
       writeFileSync(path.join(dir, 'img', 'logo.png'), after);
-      const restore = restoreServiceFor(engine, path.join(home, 'checkpoints'), silentLogger);
-      const diff = await restore.fileDiff(dir, created.checkpoint.id, { kind: 'live' }, 'img/logo.png');
+      const diffs = diffServiceFor(engine, path.join(home, 'checkpoints'));
+      const diff = await diffs.fileDiff(dir, created.checkpoint.id, { kind: 'live' }, 'img/logo.png');
       expect(diff).toMatchObject({ kind: 'binary', status: 'modified', oldSize: 11, newSize: 14 });
       const decode = (url: string | undefined): Buffer =>
         Buffer.from((url ?? '').replace(/^data:image\/png;base64,/, ''), 'base64');
       expect(diff.images?.old?.startsWith('data:image/png;base64,')).toBe(true);
       expect(decode(diff.images?.old)).toEqual(before);
       expect(decode(diff.images?.new)).toEqual(after);
-      const text = await restore.fileDiff(dir, created.checkpoint.id, { kind: 'live' }, 'a.txt').catch(() => undefined);
+      const text = await diffs.fileDiff(dir, created.checkpoint.id, { kind: 'live' }, 'a.txt').catch(() => undefined);
       expect(text?.images).toBeUndefined();
     } finally {
       await engine.dispose();

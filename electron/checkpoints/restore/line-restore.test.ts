@@ -5,6 +5,7 @@ import { isAppError } from '../../../shared/errors';
 import { silentLogger } from '../../logging/logger';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { CheckpointService } from '../checkpoint-service';
+import { diffServiceFor, type DiffService } from '../diff/diff-service';
 import { restoreServiceFor, type RestoreService } from './restore-service';
 import { runGit, writeFiles } from '../test-support/restore-fixtures';
 
@@ -15,12 +16,14 @@ let remove: () => Promise<void>;
 let dir: string;
 let engine: CheckpointService;
 let restore: RestoreService;
+let diffs: DiffService;
 beforeEach(async () => {
   ({ dir: root, remove } = await makeTempDir('vigil-line-restore-'));
   dir = path.join(root, 'project');
   const checkpointsRoot = path.join(root, 'home', 'checkpoints');
   engine = new CheckpointService({ root: checkpointsRoot, logger: silentLogger, maxFileBytes: 64 * 1024 });
   restore = restoreServiceFor(engine, checkpointsRoot, silentLogger);
+  diffs = diffServiceFor(engine, checkpointsRoot);
 });
 afterEach(async () => {
   await engine.dispose();
@@ -106,7 +109,7 @@ describe('line restore', () => {
     writeFiles(dir, { 'notes.txt': original });
     const id = await checkpoint();
     writeFiles(dir, { 'notes.txt': edited });
-    const diff = await restore.fileDiff(dir, id, { kind: 'live' }, 'notes.txt');
+    const diff = await diffs.fileDiff(dir, id, { kind: 'live' }, 'notes.txt');
     const lines = { kind: 'rows' as const, selection: { old: [{ from: 6, to: 6 }], new: [{ from: 6, to: 7 }] } };
     const result = await restore.restoreLines({ dir, ref: id, path: 'notes.txt', lines, basis: diff.newOid });
     expect(result.status).toBe('complete');
@@ -169,7 +172,7 @@ describe('line restore', () => {
     writeFiles(dir, { 'notes.txt': original });
     const id = await checkpoint();
     writeFiles(dir, { 'notes.txt': edited });
-    const diff = await restore.fileDiff(dir, id, { kind: 'live' }, 'notes.txt');
+    const diff = await diffs.fileDiff(dir, id, { kind: 'live' }, 'notes.txt');
     writeFileSync(path.join(dir, 'notes.txt'), 'someone else wrote this\n');
     const count = await engine.count(dir);
     const refused = await refusal(

@@ -361,31 +361,4 @@ describe('restore with the checkpoint engine', () => {
     expect(result.counts.done).toBe(2);
     expect(readFileSync(path.join(dir, 'sub/b.txt'), 'utf8')).toBe('b\n');
   });
-
-  it('shows a diff against the directory now, never listing excluded files as deleted', async () => {
-    writeFiles(dir, base);
-    const id = await checkpoint();
-    writeFiles(dir, {
-      'a.txt': 'original a\nand one more line\n',
-      'new.txt': 'new\n',
-      'node_modules/dep/index.js': 'dep v2\n',
-    });
-    rmSync(path.join(dir, '.env'));
-    rmSync(path.join(dir, 'gone.txt'));
-    const page = await restore.diff(dir, id, { kind: 'live' });
-    expect(page.files.map((file) => `${file.status} ${file.path} +${file.additions} -${file.deletions}`)).toEqual([
-      'modified a.txt +1 -0',
-      'deleted gone.txt +0 -1',
-      'added new.txt +1 -0',
-    ]);
-    const one = await restore.fileDiff(dir, id, { kind: 'live' }, 'a.txt');
-    expect(one.hunks).toEqual([
-      { oldStart: 1, oldLines: 1, newStart: 1, newLines: 2, lines: [' original a', '+and one more line'] },
-    ]);
-    writeFileSync(path.join(dir, 'a.txt'), 'changed again\n');
-    const second = await checkpoint();
-    const between = await restore.diff(dir, id, { kind: 'checkpoint', ref: second });
-    expect(between.files.map((file) => file.path)).toEqual(['a.txt', 'gone.txt', 'new.txt']);
-    expect(between.to).toMatchObject({ kind: 'checkpoint', checkpoint: { id: second } });
-  });
 });

@@ -6,23 +6,14 @@ import type { EventHub } from '../../lib/event-hub';
 import { FileLock } from '../../locks/file-lock';
 import type { Logger } from '../../logging/logger';
 import type { CheckpointApi } from '../checkpoint-service';
-import { diffFiles, diffOneFile, diffPage, type DiffPage, type FileDiff } from '../diff/diff-checkpoint';
 import { applyLineRestore, planLineRestore, type LineRequest, type LineRestoreContext } from './line-restore';
 import type { LinePlan } from './line-restore-plan';
-import {
-  createPathScope,
-  knownHashesLoader,
-  openDiffSides,
-  type DiffAgainst,
-  type KnownHashes,
-  type LiveTreeRules,
-} from '../compare';
+import { createPathScope, knownHashesLoader, liveRulesOf, type KnownHashes, type LiveTreeRules } from '../compare';
 import type { RestorePlan } from './restore-plan';
 import { createWriteLedger, type WriteLedger } from './restore-write-ledger';
 import { dirHash } from '../store/store-layout';
 import { runWholeRestore, type WholeRestoreContext } from './restore-run';
 import { previewPlan } from './restore-forced';
-import type { StoreRules } from '../snapshot/store-rules';
 
 /** The outcome of a restore. */
 export type RestoreResult = z.output<typeof restoreResultSchema>;
@@ -67,25 +58,8 @@ export interface RestoreOptions {
   readonly actor?: PlainActor;
 }
 
-/** Diff, plan and restore of checkpoints; see design.md §3–4. */
+/** Plan and restore of checkpoints, whole or some lines; see design.md §4. (Diffs are the diff service's.) */
 export interface RestoreService {
-  /** A page of the diff between checkpoint `ref` and the directory now (or another checkpoint). */
-  diff(
-    dir: string,
-    ref: string,
-    against: DiffAgainst,
-    options?: { readonly paths?: readonly string[]; readonly offset?: number; readonly limit?: number },
-  ): Promise<DiffPage>;
-  /** One file's hunks, capped at `maxLines` with the rest counted. */
-  fileDiff(dir: string, ref: string, against: DiffAgainst, relativePath: string, maxLines?: number): Promise<FileDiff>;
-  /** Several files' hunks of one comparison (a stacked view), each capped at `maxLines`; paths that did not change come back as `unchanged`. */
-  fileDiffs(
-    dir: string,
-    ref: string,
-    against: DiffAgainst,
-    paths: readonly string[],
-    maxLines?: number,
-  ): Promise<{ readonly files: FileDiff[]; readonly unchanged: string[] }>;
   /** What restoring some lines of one file would do now; changes nothing. */
   planLines(request: LineRequest): Promise<LinePlan>;
   /** Restores some lines of one file: pre-rollback snapshot, one atomic write, read back; refuses when the file moved since the plan (`fingerprint`). */
@@ -195,10 +169,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
   const { engine, ledger } = options;
   const baseRules: LiveTreeRules = { maxFileBytes: options.maxFileBytes, ignoredFolders: options.ignoredFolders };
   // A live side is judged by the directory's own store rules (its repository's tracked files and ignore rules).
-  const rulesFor = async (dir: string): Promise<LiveTreeRules & { readonly storeRules: StoreRules }> => ({
-    ...baseRules,
-    storeRules: (await engine.storeRules(dir)).rules,
-  });
+  const rulesFor = liveRulesOf(engine, baseRules);
   const store = { readTree: (oid: string) => engine.readTree(oid) };
   const loadKnown: (dir: string) => Promise<KnownHashes> = knownHashesLoader(options.root, (dir) =>
     engine.knownHashes(dir),
@@ -219,31 +190,6 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
   };
 
   return {
-    async diff(dir, ref, against, { paths = [], offset = 0, limit = 200 } = {}) {
-      const sides = await openDiffSides(
-        engine,
-        await rulesFor(dir),
-        dir,
-        ref,
-        against,
-        createPathScope(paths),
-        loadKnown,
-      );
-      return diffPage(engine, sides, offset, limit);
-    },
-
-    async fileDiff(dir, ref, against, relativePath, maxLines = 2_000) {
-      const scope = createPathScope([relativePath]);
-      const sides = await openDiffSides(engine, await rulesFor(dir), dir, ref, against, scope, loadKnown);
-      return diffOneFile(engine, sides, scope.paths[0] ?? relativePath, maxLines);
-    },
-
-    async fileDiffs(dir, ref, against, paths, maxLines = 2_000) {
-      const scope = createPathScope(paths);
-      const sides = await openDiffSides(engine, await rulesFor(dir), dir, ref, against, scope, loadKnown);
-      return diffFiles(engine, sides, scope.paths, maxLines);
-    },
-
     planLines: (request) => planLineRestore(lineContext(), request),
 
     restoreLines: (request, fingerprint) => applyLineRestore(lineContext(), request, fingerprint),
