@@ -136,6 +136,56 @@ describe('the real ESLint config keeps the house-style boundaries', () => {
     }
   });
 
+  it('diff/ and restore/ never import each other; both import compare/, which imports neither', async () => {
+    expect(
+      await lint(
+        'electron/checkpoints/diff/zz-fake.ts',
+        "import { restoreServiceFor } from '../restore/restore-service';\nexport const a = restoreServiceFor;\n",
+      ),
+    ).toEqual([expect.stringMatching(/^vigil\/restricted-paths: diff\/ never imports restore\//)]);
+    expect(
+      await lint(
+        'electron/checkpoints/restore/deep/zz-fake.ts',
+        "export { diffPage } from '../../diff/diff-checkpoint';\n",
+      ),
+    ).toEqual([expect.stringMatching(/^vigil\/restricted-paths: restore\/ never imports diff\//)]);
+    expect(
+      await lint('electron/checkpoints/restore/zz-fake.ts', "export const a = import('../diff/diff-service');\n"),
+    ).toEqual([expect.stringMatching(/^vigil\/restricted-paths: restore\/ never imports diff\//)]);
+    expect(
+      await lint(
+        'electron/checkpoints/compare/zz-fake.ts',
+        "import { planRestore } from '../restore/restore-plan';\nexport const a = planRestore;\n",
+      ),
+    ).toEqual([expect.stringMatching(/^vigil\/restricted-paths: compare\/ sits below/)]);
+    expect(
+      await lint(
+        'electron/checkpoints/compare/zz-fake.ts',
+        "export { createHistoryService } from '../history/history-service';\n",
+      ),
+    ).toEqual([expect.stringMatching(/^vigil\/restricted-paths: compare\/ sits below/)]);
+    // Through compare/'s face, from either side: allowed.
+    expect(
+      await lint(
+        'electron/checkpoints/restore/zz-fake.ts',
+        "import { diffTrees } from '../compare';\nexport const a = diffTrees;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await lint(
+        'electron/checkpoints/diff/zz-fake.ts',
+        "import { openDiffSides } from '../compare';\nexport const a = openDiffSides;\n",
+      ),
+    ).toEqual([]);
+    // compare/ has a face: no deep import into it from its neighbours.
+    expect(
+      await lint(
+        'electron/checkpoints/restore/zz-fake.ts',
+        "import { diffTrees } from '../compare/diff-tree-changes';\nexport const a = diffTrees;\n",
+      ),
+    ).toEqual([expect.stringMatching(/^vigil\/public-face: Import electron\/checkpoints\/compare through its face/)]);
+  });
+
   it('no import runs up the main process layers: lib/ < features < core/ < entry points', async () => {
     const layer = /^vigil\/restricted-paths: /;
     expect(

@@ -130,4 +130,24 @@ export const electronLayerZones = [
     message:
       'core/ composes the features; the entry points (cli/, server/, shell/) build on it, not the other way round.',
   },
+  ...checkpointRoomZones(),
 ];
+
+/**
+ * Inside checkpoints/, diff and restore are neighbours that never import each other: what both
+ * need (trees compared, the live tree, a file's version on disk, path scopes, line diffs) lives in
+ * compare/, which sits below them and history/ and imports none of them.
+ */
+function checkpointRoomZones() {
+  const room = (name) => `./electron/checkpoints/${name}`;
+  const shared = 'what both need lives in checkpoints/compare/.';
+  return [
+    { target: room('diff'), from: room('restore'), message: `diff/ never imports restore/: ${shared}` },
+    { target: room('restore'), from: room('diff'), message: `restore/ never imports diff/: ${shared}` },
+    {
+      target: room('compare'),
+      from: ['diff', 'restore', 'history'].map(room),
+      message: 'compare/ sits below diff/, restore/ and history/: it imports none of them.',
+    },
+  ];
+}

@@ -210,7 +210,7 @@ async function startResident(base: CoreBase, stack: DisposableStack, config: () 
   const liveConfig = await config();
   const checkpoints = await services.engine();
   const timelines = await services.timelines();
-  await services.restore();
+  await Promise.all([services.diff(), services.restore()]);
   const agents = await services.agents(true);
   // Loaded here: a one-shot command never needs the gateway (MCP, WebSocket) nor the watchers below.
   const [{ createGateway }, { watchStore }, { watchSessionFolder }] = await Promise.all([
