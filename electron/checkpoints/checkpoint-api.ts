@@ -25,7 +25,7 @@
 import type { Actor, PlainActor } from '../../shared/contract/actor-model';
 import type { EventHub } from '../lib/event-hub';
 import type { Logger } from '../logging/logger';
-import type { KnownHashes } from './compare';
+import type { KnownHashes } from './snapshot/known-hashes';
 import type {
   CheckpointDirectory,
   CheckpointEntry,

@@ -24,7 +24,7 @@ import type {
   StoreStatus,
   StoredTreeEntry,
 } from './checkpoint-types';
-import type { KnownHashes } from './compare';
+import type { KnownHashes } from './snapshot/known-hashes';
 import { CutLog, cutLogFile } from './maintenance/cut-log';
 import { defaultKeepDroppedDays, type DroppedContext } from './maintenance/dropped-area';
 import { defaultMaxFileBytes, defaultRetention } from './maintenance/retention';

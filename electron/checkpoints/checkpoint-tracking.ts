@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CheckpointServiceOptions } from './checkpoint-api';
-import { knownHashesOf, type KnownHashes } from './compare';
+import { knownHashesOf, type KnownHashes } from './snapshot/known-hashes';
 import type { DirectoryWatchers } from './snapshot/directory-watchers';
 import type { HashWorkerPool } from './snapshot/hash-worker-pool';
 import { TrackedDirectory } from './snapshot/tracked-directory';

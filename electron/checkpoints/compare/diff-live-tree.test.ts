@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { CheckpointService } from '../checkpoint-service';
-import { loadKnownHashes, noKnownHashes } from './diff-known-hashes';
+import { loadKnownHashes, noKnownHashes } from '../snapshot/known-hashes';
 import { createPathScope } from './diff-path-scope';
 import { readLiveTree, storedPathExclusion } from './diff-live-tree';
 import { diffTrees } from './diff-tree-changes';

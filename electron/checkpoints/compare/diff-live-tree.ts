@@ -8,7 +8,7 @@ import type { SkippedPath, SkipReason, StoredTreeEntry } from '../checkpoint-typ
 import type { PathScope } from './diff-path-scope';
 import type { TreeReader } from './diff-tree-changes';
 import { StoreRules } from '../snapshot/store-rules';
-import { noKnownHashes, type KnownHashes } from './diff-known-hashes';
+import { noKnownHashes, type KnownHashes } from '../snapshot/known-hashes';
 import { encodeTree, fileModes, hashObject } from '../store/git-objects';
 import { modeOfStat } from '../snapshot/stat-walk';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { errnoCode, fileSystemError } from '../../files/file-system-error';
 import type { CheckpointApi } from '../checkpoint-service';
 import type { CheckpointEntry } from '../checkpoint-types';
-import { noKnownHashes, type KnownHashes } from './diff-known-hashes';
+import { noKnownHashes, type KnownHashes } from '../snapshot/known-hashes';
 import { readLiveTree, overlayReader, type LiveTree, type LiveTreeRules } from './diff-live-tree';
 import { withHeldFileOnDisk } from './held-file-on-disk';
 import { mapLimit } from '../../files/map-limit';

@@ -4,8 +4,9 @@
  * on disk, path scopes and line diffs. It imports neither `diff/` nor `restore/`, and they do not
  * import each other (lint enforces both): they meet here.
  */
-export { knownHashesLoader, knownHashesOf, loadKnownHashes, noKnownHashes } from './diff-known-hashes';
-export type { KnownHashes } from './diff-known-hashes';
+// Known hashes live with the snapshot's stat cache (the engine uses them too, without the rest of this room).
+export { knownHashesLoader, knownHashesOf, loadKnownHashes, noKnownHashes } from '../snapshot/known-hashes';
+export type { KnownHashes } from '../snapshot/known-hashes';
 export { isBadName, overlayReader, readLiveTree, storedPathExclusion } from './diff-live-tree';
 export type { LiveTree, LiveTreeOptions, LiveTreeRules } from './diff-live-tree';
 export { createPathScope, normalizeRelativePath } from './diff-path-scope';

@@ -1,9 +1,9 @@
 import type { BigIntStats } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { DirState } from '../snapshot/dir-state';
+import type { DirState } from './dir-state';
 import type { FileMode } from '../store/git-objects';
-import { loadStatCache } from '../snapshot/stat-cache';
-import { racyWindowNs } from '../snapshot/stat-walk';
+import { loadStatCache } from './stat-cache';
+import { racyWindowNs } from './stat-walk';
 import { dirHash, statCacheFile, storeLayout } from '../store/store-layout';
 
 /**
