@@ -2,6 +2,7 @@ import { lstat, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { isPathInside } from '../lib/path-rules';
 import { agentSettings, configuredCodePaths, isGitWorkEntry, nestedGitDirFolders } from '../workspace/code-locations';
+import { isInObjectFolder, objectFolders, privateObjects } from './git-object-links';
 import { linkedToProtected, linkMounts } from './linked-files';
 import { scanRoots } from './root-scan';
 import type { RootScanCache } from './root-scan-cache';
@@ -18,8 +19,10 @@ export interface CodeDenies {
   readonly gitDirs: readonly GitDirState[];
   /** Files hard-linked to a file the sandbox may not write (kept read-only, alone or with their folder). */
   readonly linkedOutside: readonly string[];
-  /** Notes for the command's result: folders kept read-only as a whole for the hard links they hold. */
+  /** Notes for the command's result: folders kept read-only as a whole for the hard links they hold, git objects copied. */
   readonly notes: readonly string[];
+  /** Git object files that were hard links to files outside the roots, replaced by private copies before the command. */
+  readonly copiedObjects: readonly string[];
   /** Files that must not appear but cannot be denied while absent (a device there trips git): removed if the command makes them. */
   readonly absentFiles: readonly string[];
 }
@@ -86,8 +89,10 @@ export interface CodeDenyOptions {
  * directory's configuration, hooks and redirections (`commondir`, `.git` files, submodules, work
  * trees) at any depth, the hooks folder and included files its configuration names, agents' and
  * editors' settings (absent ones at each root too), and files hard-linked to files the command
- * may not write (by their folders when they are many; `linkMounts`). Rejects with `conflict` when
- * those links cannot all be kept read-only.
+ * may not write (by their folders when they are many; `linkMounts`). Git objects hard-linked
+ * outside (a local `git clone`) are not kept read-only but replaced by private copies first
+ * (`privateObjects`), so that git keeps working. Rejects with `conflict` when those links cannot
+ * all be kept read-only or copied.
  */
 export async function codeDenies(
   roots: readonly string[],
@@ -108,9 +113,14 @@ export async function codeDenies(
   for (const root of roots)
     for (const setting of agentSettings)
       await protect(path.join(root, setting.name), setting.isFolder, denyWrite, absentFiles);
+  const objects = await objectFolders(
+    scan.gitDirs.map((entry) => entry.gitDir),
+    roots,
+  );
+  const copies = await privateObjects(objects, scan.links, options.scans);
   const linked = await linkedToProtected({
     roots,
-    links: scan.links,
+    links: scan.links.filter((link) => !isInObjectFolder(link.path, objects)),
     writable: options.writable ?? [],
     denied: denyWrite,
     ...(options.scans === undefined ? {} : { scans: options.scans }),
@@ -123,7 +133,8 @@ export async function codeDenies(
     denyWrite: [...new Set([...denyWrite, ...links.denyWrite])],
     gitDirs,
     linkedOutside: links.files,
-    notes: links.notes,
+    notes: [...copies.notes, ...links.notes],
+    copiedObjects: copies.copied,
     absentFiles: [...new Set(absentFiles)],
   };
 }

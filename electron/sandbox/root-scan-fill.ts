@@ -42,11 +42,25 @@ export function addEntryRecord(listing: RootListing, record: string): void {
   }
 }
 
+/** `text` as a find pattern that matches only itself (`*`, `?`, `[` and `\\` escaped). */
+function literalPattern(text: string): string {
+  return text.replace(/[*?[\]\\]/gu, '\\$&');
+}
+
+/**
+ * find's clause that skips git's object folders below `root` (most of a repository's entries, and
+ * nothing that counts there) but not `root` itself: an object folder listed on its own is looked
+ * through (`git-object-links.ts`).
+ */
+export function pruneObjects(root: string): string[] {
+  return ['(', '-path', '*/.git/objects', '!', '-path', literalPattern(root), '-prune', ')', '-o'];
+}
+
 /** GNU find's arguments: every folder with its times, and each entry that counts, in one pass (in C, no stat where the name decides). */
 function findArgs(root: string): string[] {
   return [
     root,
-    ...['(', '-path', '*/.git/objects', '-prune', ')', '-o'],
+    ...pruneObjects(root),
     ...['(', '-type', 'd', '-printf', 'D%T@ %C@ %p\\0', ')', ','],
     ...entryClauses(),
   ];

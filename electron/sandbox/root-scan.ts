@@ -4,7 +4,7 @@ import path from 'node:path';
 import { isPathInside } from '../lib/path-rules';
 import { agentSettings, gitDirOf, isGitDirectory } from '../workspace/code-locations';
 import type { RootListing, RootScanCache } from './root-scan-cache';
-import { addEntryRecord, entryClauses } from './root-scan-fill';
+import { addEntryRecord, entryClauses, pruneObjects } from './root-scan-fill';
 
 /** What one look through the workspace roots found that the sandbox must keep read-only. */
 export interface RootScan {
@@ -26,7 +26,7 @@ const settingNames = agentSettings.map((entry) => entry.name);
 
 /** GNU find lists everything in one pass over each root (fast, in C); its output is NUL-separated records. */
 function findArgs(root: string): string[] {
-  return [root, ...['(', '-path', '*/.git/objects', '-prune', ')', '-o'], ...entryClauses()];
+  return [root, ...pruneObjects(root), ...entryClauses()];
 }
 
 /** What find listed; undefined when it could not run (then the Node walk looks instead). */

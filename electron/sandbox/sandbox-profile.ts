@@ -19,7 +19,9 @@ export interface SandboxProfile {
   readonly gitDirs: readonly GitDirState[];
   /** Files of the roots hard-linked to files the command may not write (kept read-only, alone or with their folder). */
   readonly linkedOutside: readonly string[];
-  /** Notes for the command's result: what the profile kept read-only beyond the usual, and why. */
+  /** Git object files that were hard links to files outside the roots, replaced by private copies before the command. */
+  readonly copiedObjects: readonly string[];
+  /** Notes for the command's result: what the profile kept read-only beyond the usual (or copied), and why. */
   readonly notes: readonly string[];
   /** Protected files absent before the command: removed if it creates them. */
   readonly absentFiles: readonly string[];
@@ -131,6 +133,7 @@ export async function buildSandboxProfile(request: ProfileRequest): Promise<Sand
     denyWrite,
     gitDirs: code.gitDirs,
     linkedOutside: code.linkedOutside,
+    copiedObjects: code.copiedObjects,
     notes: code.notes,
     absentFiles: code.absentFiles,
     env: {
