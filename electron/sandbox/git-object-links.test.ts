@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { childEnv } from '../test-support/run-vigil';
@@ -40,6 +40,27 @@ async function sandboxMissing(): Promise<string | undefined> {
   }
 }
 const missing = await sandboxMissing();
+
+const isRoot = process.getuid?.() === 0;
+
+/** Makes no new file possible in `folder` (root ignores modes: the immutable flag); why not, where it cannot. */
+function closeFolder(folder: string): string | undefined {
+  if (!isRoot) {
+    chmodSync(folder, 0o555);
+    return undefined;
+  }
+  try {
+    execFileSync('chattr', ['+i', folder], { stdio: 'ignore', env: childEnv() });
+    return undefined;
+  } catch {
+    return 'running as root, and chattr +i does not work on this file system: no folder can be closed to root';
+  }
+}
+
+function openFolder(folder: string): void {
+  if (isRoot) execFileSync('chattr', ['-i', folder], { stdio: 'ignore', env: childEnv() });
+  else chmodSync(folder, 0o755);
+}
 
 interface CloneWorld {
   readonly w: SandboxWorld;
@@ -156,6 +177,33 @@ describe.skipIf(missing !== undefined)(
       });
       expect(listed).toBe('');
       expect(git(world.clone, ['fsck', '--full', '--strict'])).toBe('');
+    });
+
+    it('refuses the command, naming the object and the fix, when it cannot be copied; nothing runs', async (context) => {
+      const world = await cloneWorld();
+      const folder = path.dirname(path.join(world.clone, '.git', world.loose));
+      const closed = closeFolder(folder);
+      if (closed !== undefined) {
+        context.skip(closed);
+        return;
+      }
+      try {
+        const refusal: unknown = await world.w.run('echo ran > ran.txt').then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(refusal).toMatchObject({ code: 'conflict' });
+        expect(refusal instanceof Error ? refusal.message : '').toMatch(
+          new RegExp(
+            `${path.basename(world.loose)} is a git object hard-linked .*not run.*git clone --no-hardlinks`,
+            'u',
+          ),
+        );
+        expect(readdirSync(world.w.workspace)).toEqual(['clone']);
+      } finally {
+        openFolder(folder);
+      }
+      expectSourceWhole(world);
     });
   },
 );
