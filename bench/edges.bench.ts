@@ -9,6 +9,7 @@ import { maxLinkMounts } from '../electron/sandbox/linked-files';
 import { CommandSandbox, defaultSandboxSettings } from '../electron/sandbox/sandbox-api';
 import { runTerminalCommand } from '../electron/terminal/run-terminal-command';
 import { interleaved, measureEdgeHookChecks } from './edges-hook-checks';
+import { measureGitClone } from './edges-git-clone';
 import { measurePnpmLinks } from './edges-pnpm';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchTable } from './harness';
 
@@ -130,15 +131,23 @@ export const run: BenchArea = async (context) => {
     context.log('terminal rows done');
     const pnpm = await measurePnpmLinks(base, context.isQuick ? 3 : 15, context.isQuick ? 2000 : 20_000);
     context.log('pnpm rows done');
+    const clone = await measureGitClone(
+      base,
+      context.isQuick ? 3 : 10,
+      context.isQuick ? 500 : 5000,
+      context.isQuick ? 5 : 50,
+    );
+    context.log('git clone rows done');
     const hook = await measureEdgeHookChecks(base, context.isQuick ? 5 : 200);
     return {
       title: "The sandbox's edges (issue 30): what the new checks cost a terminal call and a hook call",
       method:
-        "Terminal: `echo ok` as the terminal tool runs it, sandboxed (the profile built, which now looks through the roots for every git directory's configuration and hooks, agents' settings and files hard-linked outside, all kept read-only; bubblewrap; the command; the check after it), against a plain spawn of the shell and against the look alone (`codeDenies`: one GNU `find` per root, then each git directory's entries and configuration read), and the policy's parse of a command that runs code from files against a plain one. Hard links in a pnpm tree: the same call in a workspace whose node_modules holds files hard-linked to a pnpm-like store, in the agents' cache or in the user's home. Hook: the core's plan of one PreToolUse (`planFileCall`, `planShellCall`), for a file with one link and for one hard-linked to a file outside the workspace. Interleaved runs on a machine shared with other engineers' builds and tests (2 cores): read the ratios within a run.",
-      tables: [terminal, pnpm, hook],
+        "Terminal: `echo ok` as the terminal tool runs it, sandboxed (the profile built, which now looks through the roots for every git directory's configuration and hooks, agents' settings and files hard-linked outside, all kept read-only; bubblewrap; the command; the check after it), against a plain spawn of the shell and against the look alone (`codeDenies`: one GNU `find` per root, then each git directory's entries and configuration read), and the policy's parse of a command that runs code from files against a plain one. Hard links in a pnpm tree: the same call in a workspace whose node_modules holds files hard-linked to a pnpm-like store, in the agents' cache or in the user's home. A local git clone: the same call in a workspace holding a `git clone` of a repository outside it (its objects hard-linked to the source's), the first command in a fresh clone (the objects copied) and later ones. Hook: the core's plan of one PreToolUse (`planFileCall`, `planShellCall`), for a file with one link and for one hard-linked to a file outside the workspace. Interleaved runs on a machine shared with other engineers' builds and tests (2 cores): read the ratios within a run.",
+      tables: [terminal, pnpm, clone, hook],
       verdicts: [
         `The look through the roots is the new checks' own cost on a terminal call; it grows with the tree (node_modules included, since a repository or a hard link there counts too). The workspace with 200 files hard-linked to a store outside took ${terminal.rows[1]?.[4] ?? '?'} the small call: past ${maxLinkMounts} mounts the files are kept read-only by their folder (node_modules/.pnpm), one mount instead of a bind per file and a pin per folder above it.`,
         `Hard links in a pnpm tree: with the store where the sandbox may write, the links cost no mount (${pnpm.rows[1]?.[4] ?? '?'} the small call: the look through the tree and the store); with the store where it may not, one folder is kept read-only (${pnpm.rows[2]?.[4] ?? '?'}). Before, each file was one bind (and each folder above it a pin): 200 files made 823 mounts and about 5 s per command, 1,000 were refused (more than bubblewrap's 9,000 arguments).`,
+        `A local git clone: its first sandboxed command replaces every object file hard-linked to the source with a private copy (${clone.rows[1]?.[1] ?? '?'}, a one-off of the order of git's own \`git clone --no-hardlinks\`, ${clone.rows[7]?.[1] ?? '?'}); each later command looks at the object folders again through the cache (${clone.rows[3]?.[1] ?? '?'}). Read-only mounts would cost every command (two files: ${clone.rows[5]?.[4] ?? '?'} the small call) and cannot cover thousands of loose objects within ${maxLinkMounts} mounts without making the object folder read-only, which stops \`git commit\`.`,
         'On a hook call the hard-link check is one lstat of the named file; a file or command target with more than one link then asks, naming it.',
       ],
     };
