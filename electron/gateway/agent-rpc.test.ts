@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VigilAgentClient } from '../../agent-client/vigil-agent-client';
@@ -82,6 +82,17 @@ describe('JSON-RPC agent protocol (/agent) with the TypeScript client', () => {
     }
     expect(outcome?.checkpoints).toEqual([]);
     expect(await exists(path.join(fixture.workspace, 'oops.md'))).toBe(false);
+  });
+
+  it('refuses a session rooted at / naming the fix, and opens none (issue 30, C2)', async () => {
+    const client = await connect();
+    const error = await client.openSession({ agent: 'rooted', roots: ['/'] }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('forbidden_path');
+    expect((error as AppError).message).toMatch(/\/ as a workspace root.*Start in a project folder/su);
+    const logs = await readdir(path.join(fixture.home, 'sessions')).catch(() => []);
+    for (const log of logs)
+      expect(await readFile(path.join(fixture.home, 'sessions', log), 'utf8')).not.toContain('rooted');
   });
 
   it('rejects params that fail the schema with invalid_request naming the field', async () => {
