@@ -54,4 +54,42 @@ describe('the write ledger shared by processes', () => {
     expect(afterCompaction(third.path, third.identity)?.actor).toEqual({ kind: 'vigil' });
     expect(afterCompaction(first.path, first.identity)).toBeUndefined();
   });
+
+  it("keeps its own appends without reading them back, and still reads another process's lines appended before or between them", async () => {
+    const ledger = createWriteLedger(file);
+    const other = createWriteLedger(file);
+    const first = await version('a.txt', 'a');
+    await ledger.recordObserved([first], { kind: 'cli' });
+    expect((await ledger.view())(first.path, first.identity)?.actor).toEqual({ kind: 'cli' });
+
+    // Its own append right after a view: taken as appended.
+    const second = await version('b.txt', 'b');
+    await ledger.recordObserved([second], { kind: 'app' });
+    const own = await ledger.view();
+    expect(own(second.path, second.identity)?.actor).toEqual({ kind: 'app' });
+    expect(own(first.path, first.identity)?.actor).toEqual({ kind: 'cli' });
+
+    // Another process appended before this one's next append: both are seen, and a later version wins.
+    const third = await version('c.txt', 'c');
+    await other.recordObserved([third], { kind: 'vigil' });
+    const rewritten = await version('a.txt', 'a again');
+    await ledger.recordObserved([rewritten], { kind: 'app' });
+    const both = await ledger.view();
+    expect(both(third.path, third.identity)?.actor).toEqual({ kind: 'vigil' });
+    expect(both(rewritten.path, rewritten.identity)?.actor).toEqual({ kind: 'app' });
+    expect(both(first.path, first.identity)).toBeUndefined();
+
+    // Appends of its own on both sides of another process's line: the line in between is seen.
+    const fourth = await version('d.txt', 'd');
+    const fifth = await version('e.txt', 'e');
+    await Promise.all([
+      ledger.recordObserved([fourth], { kind: 'cli' }),
+      other.recordObserved([fifth], { kind: 'cli' }),
+    ]);
+    const sixth = await version('f.txt', 'f');
+    await ledger.recordObserved([sixth], { kind: 'cli' });
+    const all = await ledger.view();
+    for (const item of [fourth, fifth, sixth, third]) expect(all(item.path, item.identity)).toBeDefined();
+    expect(all(second.path, second.identity)?.actor).toEqual({ kind: 'app' });
+  });
 });

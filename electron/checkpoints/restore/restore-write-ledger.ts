@@ -162,6 +162,27 @@ export function createWriteLedger(file: string, logger?: Logger): WriteLedger {
     return last;
   }
 
+  /**
+   * Takes lines this process just appended into the cache without reading them back (a restore's
+   * plan views the ledger right after the last one appended its 100s of lines): only when the file
+   * grew by exactly those bytes since it was last read whole, so no other process's line is skipped.
+   */
+  async function foldOwnAppend(
+    versions: readonly ObservedVersion[],
+    actor: Actor,
+    at: number,
+    bytes: number,
+  ): Promise<void> {
+    const stats = await stat(file).catch(() => undefined);
+    const known = cache;
+    if (stats === undefined || known === undefined || known.ino !== stats.ino || known.size !== known.consumed) return;
+    if (stats.size !== known.consumed + bytes || stats.size > compactBytes) return;
+    const last = new Map(known.last);
+    for (const version of versions)
+      last.set(version.path, { identity: version.identity ?? null, record: { actor, at } });
+    cache = { ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs, consumed: stats.size, last };
+  }
+
   const append = (versions: readonly ObservedVersion[], actor: Actor): Promise<void> => {
     if (versions.length === 0) return Promise.resolve();
     const now = Date.now();
@@ -171,7 +192,9 @@ export function createWriteLedger(file: string, logger?: Logger): WriteLedger {
           `${JSON.stringify({ p: version.path, i: version.identity ?? null, t: now, a: actor } satisfies LedgerLine)}\n`,
       )
       .join('');
-    const pending = mkdir(path.dirname(file), { recursive: true }).then(() => appendFile(file, text));
+    const pending = mkdir(path.dirname(file), { recursive: true })
+      .then(() => appendFile(file, text))
+      .then(() => lock.run('load', () => foldOwnAppend(versions, actor, now, Buffer.byteLength(text))));
     inFlight.add(pending);
     const settle = (): void => {
       inFlight.delete(pending);
