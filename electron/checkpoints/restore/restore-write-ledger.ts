@@ -7,6 +7,7 @@ import { isSameIdentity, readFileIdentity, type FileIdentity } from '../../files
 import { KeyedLock } from '../../files/keyed-lock';
 import type { Logger } from '../../logging/logger';
 import type { CheckpointApi } from '../checkpoint-service';
+import { withOwnAppend, type LastVersion, type LedgerCache } from './restore-ledger-cache';
 
 /** Who wrote a version Vigil recorded, and when (ms since the epoch). */
 export interface LedgerRecord {
@@ -53,12 +54,6 @@ interface LedgerLine {
   readonly a?: Actor;
 }
 
-/** What the ledger keeps per path: the last line's identity, time and actor. */
-interface LastVersion {
-  readonly identity: FileIdentity | null;
-  readonly record: LedgerRecord;
-}
-
 const vigilActor: Actor = { kind: 'vigil' };
 
 /** The ledger is compacted (last line per path kept) once it grows past this size. */
@@ -77,16 +72,6 @@ function parseLine(line: string): LedgerLine | undefined {
     // A line cut short by a crash: the file it named is simply flagged.
     return undefined;
   }
-}
-
-/** What a ledger process last read of the file: its identity, how far whole lines were read, and the last version per path. */
-interface LedgerCache {
-  readonly ino: number;
-  readonly size: number;
-  readonly mtimeMs: number;
-  /** Bytes of the file up to and including its last newline when it was read. */
-  readonly consumed: number;
-  readonly last: ReadonlyMap<string, LastVersion>;
 }
 
 /** The file's text from byte `from` on, and how many of its bytes end in a newline (whole lines). */
@@ -162,27 +147,6 @@ export function createWriteLedger(file: string, logger?: Logger): WriteLedger {
     return last;
   }
 
-  /**
-   * Takes lines this process just appended into the cache without reading them back (a restore's
-   * plan views the ledger right after the last one appended its 100s of lines): only when the file
-   * grew by exactly those bytes since it was last read whole, so no other process's line is skipped.
-   */
-  async function foldOwnAppend(
-    versions: readonly ObservedVersion[],
-    actor: Actor,
-    at: number,
-    bytes: number,
-  ): Promise<void> {
-    const stats = await stat(file).catch(() => undefined);
-    const known = cache;
-    if (stats === undefined || known === undefined || known.ino !== stats.ino || known.size !== known.consumed) return;
-    if (stats.size !== known.consumed + bytes || stats.size > compactBytes) return;
-    const last = new Map(known.last);
-    for (const version of versions)
-      last.set(version.path, { identity: version.identity ?? null, record: { actor, at } });
-    cache = { ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs, consumed: stats.size, last };
-  }
-
   const append = (versions: readonly ObservedVersion[], actor: Actor): Promise<void> => {
     if (versions.length === 0) return Promise.resolve();
     const now = Date.now();
@@ -194,7 +158,13 @@ export function createWriteLedger(file: string, logger?: Logger): WriteLedger {
       .join('');
     const pending = mkdir(path.dirname(file), { recursive: true })
       .then(() => appendFile(file, text))
-      .then(() => lock.run('load', () => foldOwnAppend(versions, actor, now, Buffer.byteLength(text))));
+      .then(() =>
+        lock.run('load', async () => {
+          const appended = { versions, actor, at: now, bytes: Buffer.byteLength(text) };
+          const stats = await stat(file).catch(() => undefined);
+          if (stats !== undefined && stats.size <= compactBytes) cache = withOwnAppend(cache, stats, appended) ?? cache;
+        }),
+      );
     inFlight.add(pending);
     const settle = (): void => {
       inFlight.delete(pending);

@@ -1,4 +1,3 @@
-import { connect } from 'node:net';
 import { AppError } from '../../../shared/errors';
 import type { Result } from '../../../shared/result';
 import { authorizationHeader, type ServeCredential } from './serve-credential';
@@ -24,6 +23,13 @@ export interface RelayCallOptions {
    */
   readonly answerTimeoutMs?: number;
 }
+
+/**
+ * node:net taken as the built-in module it is, not through an ES import: Node builds an ES facade
+ * of a built-in by reading every export, and node:net's lazy ones (BlockList, SocketAddress) then
+ * load their modules (about half a millisecond of CPU per relayed command and hook call, measured on the built relay chunk).
+ */
+const { connect } = process.getBuiltinModule('node:net');
 
 /** The header a Vigil core answers contract calls with (see electron/server/http-contract-call.ts). */
 const contractHeader = 'x-vigil-contract';
