@@ -25,6 +25,8 @@ function nowNs(): bigint {
 
 /** Stats of a first checkpoint: every stored file is new. */
 async function firstStats(engine: SnapshotEngine, state: DirState, known: KnownBlobs): Promise<CheckpointStats> {
+  // Every file of a fresh state was hashed by this snapshot, which summed their lines.
+  if (known.firstLines !== undefined) return { files: state.fileCount, insertions: known.firstLines, deletions: 0 };
   let files = 0;
   let insertions = 0;
   for (const [, record] of state.files()) {
@@ -173,12 +175,18 @@ export async function takeSnapshot(
     const kind = request.kind ?? 'checkpoint';
     // A restore overwrites files right after its pre-rollback snapshot: that snapshot's objects, then its ref, must survive a power cut first.
     const isDurable = kind === 'pre-rollback';
-    const known = await hashCandidates(engine, tracked, state, candidates, scanStartNs, isDurable);
+    const known = await hashCandidates(engine, tracked, state, candidates, scanStartNs, {
+      isDurable,
+      isFirst: head === undefined,
+    });
+    const hashedAny = candidates.length > 0;
+    // Let go now: a first snapshot of 200,000 files lists as many candidates, ~25 MiB kept through the trees and the commit otherwise.
+    candidates.length = 0;
     const tree = await writeTrees(engine, state, isDurable);
     const headTree = head === undefined ? undefined : (await engine.timeline.commit(head)).tree;
     tracked.state = state;
     tracked.needsFullScan = tracked.needsFullScan && isScoped;
-    tracked.isCacheStale = tracked.isCacheStale || candidates.length > 0 || headMoved;
+    tracked.isCacheStale = tracked.isCacheStale || hashedAny || headMoved;
     // The stamp moves on: records racy under the old one that this scan did not look at are marked for re-hashing.
     await smudgeRacyRecords(state, previousRacy);
     state.stampNs = scanStartNs;
