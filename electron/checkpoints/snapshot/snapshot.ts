@@ -42,6 +42,26 @@ async function firstStats(engine: SnapshotEngine, state: DirState, known: KnownB
   return { files, insertions, deletions: 0 };
 }
 
+/**
+ * Stats of a first checkpoint that follows a warmed snapshot: the warmed tree's, plus the lines
+ * changed since (every file is still new to the timeline).
+ */
+async function statsSinceWarmed(
+  engine: SnapshotEngine,
+  state: DirState,
+  warmed: NonNullable<TrackedDirectory['warmed']>,
+  tree: string,
+  known: KnownBlobs,
+): Promise<CheckpointStats> {
+  if (tree === warmed.tree) return warmed.stats;
+  const since = await checkpointStats(engine.store, warmed.tree, tree, known);
+  return {
+    files: state.fileCount,
+    insertions: warmed.stats.insertions + since.insertions - since.deletions,
+    deletions: 0,
+  };
+}
+
 /** What a snapshot that changed something commits. */
 interface SnapshotCommit {
   readonly state: DirState;
@@ -63,10 +83,13 @@ async function commitSnapshot(
   snapshot: SnapshotCommit,
 ): Promise<CheckpointOutcome> {
   const { state, head, headTree, tree, known, kind } = snapshot;
+  const { warmed } = tracked;
   const stats =
-    head === undefined
-      ? await firstStats(engine, state, known)
-      : await checkpointStats(engine.store, headTree, tree, known);
+    head !== undefined
+      ? await checkpointStats(engine.store, headTree, tree, known)
+      : warmed !== undefined
+        ? await statsSinceWarmed(engine, state, warmed, tree, known)
+        : await firstStats(engine, state, known);
   const skipped = state.skippedPaths();
   // More skips than the trailers hold: the complete list goes into a blob the commit names.
   const skippedList =
@@ -91,6 +114,7 @@ async function commitSnapshot(
   await engine.assertLockHeld();
   await engine.refs.update(tracked.dirhash, id, head, `checkpoint: ${request.reason}`, { isDurable: true });
   state.head = id;
+  tracked.warmed = undefined;
   tracked.isCacheStale = true;
   // The registry's lastTouch is refreshed at most every 30 s (listings also read the head's time).
   if (Date.now() - tracked.registryTouchedAt > 30_000) {
@@ -144,6 +168,22 @@ async function isOtherTurnsHead(
 }
 
 /**
+ * A warmed first snapshot is of use only while the timeline is still empty and its tree still
+ * stored (a collection in another process knows nothing of it): else it is forgotten, and a state
+ * built on it is walked again.
+ */
+async function forgetLostWarmUp(engine: SnapshotEngine, tracked: TrackedDirectory, head: string | undefined) {
+  const { warmed } = tracked;
+  if (warmed === undefined) return;
+  if (head === undefined && (await engine.store.has(warmed.tree))) return;
+  tracked.warmed = undefined;
+  if (head === undefined) {
+    tracked.state = undefined;
+    tracked.needsFullScan = true;
+  }
+}
+
+/**
  * Takes one snapshot of a directory (the store lock is held by the caller): finds what changed
  * (only the dirty paths when they can be trusted, else a stat walk against the cache), hashes
  * just that, rebuilds just the trees on its path, and — unless nothing changed — commits and
@@ -154,8 +194,13 @@ export async function takeSnapshot(
   engine: SnapshotEngine,
   tracked: TrackedDirectory,
   request: CheckpointRequest,
+  options: {
+    /** Only a first snapshot ahead of need: objects written and the state kept, nothing committed (`CheckpointService.warmUp`). */
+    readonly isWarmUp?: boolean;
+  } = {},
 ): Promise<CheckpointOutcome> {
   const head = await engine.refs.read(tracked.dirhash);
+  await forgetLostWarmUp(engine, tracked, head);
   const dirty = [...tracked.takeDirty(), ...unwatchedTracked(engine, tracked)];
   // Used once, and only while the lock it walked under is still held by this very call's context.
   const headStart = tracked.headStart?.isHeldHere() === true ? tracked.headStart : undefined;
@@ -191,6 +236,11 @@ export async function takeSnapshot(
     await smudgeRacyRecords(state, previousRacy);
     state.stampNs = scanStartNs;
     rejudgeForced(engine.rules, tracked, forced);
+    if (options.isWarmUp === true) {
+      if (head === undefined) tracked.warmed = { tree, stats: await firstStats(engine, state, known) };
+      state.head = head;
+      return { kind: 'unchanged', head };
+    }
     if (tree === headTree && kind !== 'pre-rollback' && !(await isOtherTurnsHead(engine, head, request))) {
       state.head = head;
       return { kind: 'unchanged', head };
