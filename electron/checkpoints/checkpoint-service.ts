@@ -65,6 +65,7 @@ export class CheckpointService extends CheckpointReader implements CheckpointApi
       reportCut: this.#reportCut,
       assertHeld: () => this.lock.assertHeld(),
       isLockWanted: () => this.lock.waitingInLine() > 0,
+      keptTrees: () => [...this.tracked.values()].flatMap((tracked) => (tracked.warmed ? [tracked.warmed.tree] : [])),
       dropped: () => this.droppedContext(),
     });
   }
@@ -189,6 +190,38 @@ export class CheckpointService extends CheckpointReader implements CheckpointApi
     if (this.options.watch === true) return;
     const resolved = await resolveCheckpointDirectory(dir, await this.refused).catch(() => undefined);
     if (resolved !== undefined && !this.isDisposed) await this.tracked.track(resolved);
+  }
+
+  /**
+   * In a watching (resident) engine, starts the first snapshot of `dir` now when its timeline is
+   * empty (a session just opened there): the walk and the hashing run, their objects are stored and
+   * the state is kept, but nothing is committed, so the first checkpoint only looks at what changed
+   * since. Resolves when it is done; never rejects (a failure only leaves the work to that checkpoint).
+   */
+  async warmUp(dir: string): Promise<void> {
+    if (this.options.watch !== true || this.isDisposed) return;
+    try {
+      const resolved = await resolveCheckpointDirectory(dir, await this.refused).catch(() => undefined);
+      if (resolved === undefined || (await this.refs.read(dirHash(resolved))) !== undefined) return;
+      const tracked = await this.tracked.track(resolved);
+      await this.withStoreLock(async () => {
+        if (this.isDisposed || tracked.state !== undefined || (await this.refs.read(tracked.dirhash)) !== undefined)
+          return;
+        await this.watchers.catchUp(tracked);
+        const rules = await this.rules.forSnapshot(tracked);
+        await takeSnapshot({ ...this.#engine(), rules }, tracked, { reason: 'warm-up' }, { isWarmUp: true });
+        // Not saved: a stat cache names no warmed tree, and another process's collection would not keep its objects.
+        tracked.isCacheStale = false;
+      });
+    } catch (error) {
+      this.options.logger.warn(
+        'could not start the first snapshot of a folder a session opened in; its first checkpoint takes it',
+        {
+          dir,
+          error,
+        },
+      );
+    }
   }
 
   /** In a watching engine, watches `dir` from now on, so changes there are reported (a live comparison stays current). */

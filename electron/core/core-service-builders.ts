@@ -213,6 +213,8 @@ export async function buildAgents(context: ServiceContext, inputs: AgentInputs):
     restore: inputs.restore,
     canAsk: context.canAsk,
     spawnCommandsInProcess: !isResident,
+    // A resident core starts the first snapshot of a folder a session opens in; a one-shot command would not live to use it.
+    ...(isResident ? { warmUp: (dir: string) => engineNow.warmUp(dir) } : {}),
     maxFileBytes: () => engineNow.maxFileBytes,
     ...(live === undefined
       ? {}

@@ -8,6 +8,7 @@ import { createApprovalHandlers } from '../policy/approval-handlers';
 import { ApprovalService } from '../policy/approval-service';
 import { PolicyEngine } from '../policy/policy-engine';
 import { readSessionSettings, type SessionSettings } from '../sessions/session-config';
+import { warmUpSessionFolders } from '../sessions/session-folder-warm-up';
 import { createSessionHandlers } from '../sessions/session-handlers';
 import { SessionRegistry } from '../sessions/session-registry';
 import { createSessionRewinder, type RestorePort } from '../sessions/session-rewinder';
@@ -48,6 +49,8 @@ export interface AgentServicesOptions {
   readonly maxFileBytes?: () => number;
   /** Fork agent commands from this process (one-shot commands) instead of a spawn server (the default: a resident core never forks itself). */
   readonly spawnCommandsInProcess?: boolean;
+  /** Starts the first snapshot of a folder a session opened in (a resident core's `CheckpointService.warmUp`); never rejects. */
+  readonly warmUp?: (dir: string) => Promise<void>;
 }
 
 /** The agent-facing services of the core, their contract handlers, and their disposer. */
@@ -126,6 +129,8 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
   const closeSession = sessions.onChanged((session) => {
     if (session.status === 'ended' || session.status === 'disconnected') approvals.denySession(session.id);
   });
+  const { warmUp } = options;
+  const stopWarmingUp = warmUp === undefined ? () => undefined : warmUpSessionFolders(sessions, warmUp);
   return {
     sessions,
     executor,
@@ -137,6 +142,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     handlers: { ...createSessionHandlers(sessions), ...createApprovalHandlers(approvals, options.logger) },
     async dispose() {
       closeSession();
+      stopWarmingUp();
       stopWatchingApprovals();
       executor.dispose();
       await sessions.dispose();

@@ -38,6 +38,8 @@ export interface MaintenanceOptions {
   readonly assertHeld: () => Promise<void>;
   /** Whether other work of this process waits in line for the store lock now (a checkpoint, a restore). */
   readonly isLockWanted: () => boolean;
+  /** Trees a collection keeps though no ref names them yet (warmed first snapshots, see `CheckpointService.warmUp`). */
+  readonly keptTrees?: () => readonly string[];
   /** The recently dropped area, with the number of days it keeps checkpoints now. */
   readonly dropped: () => DroppedContext;
 }
@@ -192,7 +194,9 @@ export class StoreMaintenance {
           actor,
         });
       }
-      const collected = await collectGarbage(store, refs, timeline, this.options.assertHeld);
+      const collected = await collectGarbage(store, refs, timeline, this.options.assertHeld, {
+        keptTrees: this.options.keptTrees?.(),
+      });
       const capped = await this.#enforceSizeCap();
       this.#noteCollected();
       const after = await measureStore(store.objectsDir);
@@ -244,13 +248,10 @@ export class StoreMaintenance {
       usage.looseObjects <= maxLooseObjects * farBehindFactor &&
       usage.packs <= maxPacks * farBehindFactor;
     const shouldYield = (): boolean => this.#holds.size > 0 || this.options.isLockWanted();
-    const collected = await collectGarbage(
-      store,
-      refs,
-      timeline,
-      this.options.assertHeld,
-      mayGiveWay ? { shouldYield } : {},
-    );
+    const collected = await collectGarbage(store, refs, timeline, this.options.assertHeld, {
+      keptTrees: this.options.keptTrees?.(),
+      ...(mayGiveWay ? { shouldYield } : {}),
+    });
     if (collected.gaveWay) {
       this.#gaveWayInARow += 1;
       logger.info('checkpoint store maintenance gave way to waiting work; it runs again later', {

@@ -9,6 +9,8 @@ export interface KnownBlobs {
   readonly blobs: ReadonlyMap<string, number>;
   /** Lines added and removed between two blobs, keyed `old>new`. */
   readonly changes: ReadonlyMap<string, { readonly insertions: number; readonly deletions: number }>;
+  /** A first snapshot's lines over all its files, summed as they were hashed (its blobs are then not listed one by one). */
+  readonly firstLines?: number;
 }
 
 /** What `KnownBlobs.blobs` holds for a binary blob. */

@@ -95,8 +95,9 @@ export class DirState {
 
   /**
    * Swaps the folder at `rel` for `saved`: the same entries, held in the columns of the stat cache
-   * they were just saved to (about 100 bytes a file instead of ~600 as objects). Only the stat
-   * cache's saver calls this, under the store lock, right after a save of this very state.
+   * they were just saved to (about 100 bytes a file instead of ~600 as objects), or the columns a
+   * first snapshot builds its complete folders into. Only the stat cache's saver (right after a
+   * save of this very state) and a first snapshot's `FolderCompactor` call this, under the store lock.
    */
   compactFolder(rel: string, saved: SavedFolder): void {
     const node = this.#nodes.get(rel);
@@ -212,7 +213,8 @@ export class DirState {
     const writes: Promise<void>[] = [];
     for (const [rel, node] of dirty) {
       const items: TreeItem[] = [];
-      for (const [name, record] of node.files) items.push({ mode: record.mode, name, oid: record.oid });
+      // Read without decoding a compact folder for good: building a tree changes none of its entries.
+      for (const [name, record] of filesOf(node)) items.push({ mode: record.mode, name, oid: record.oid });
       for (const name of node.dirs) {
         const child = this.#nodes.get(join(rel, name))?.tree;
         if (child !== undefined && child !== emptyTreeOid) items.push({ mode: fileModes.tree, name, oid: child });

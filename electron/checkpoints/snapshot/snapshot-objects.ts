@@ -1,5 +1,6 @@
 import { binaryBlob, type KnownBlobs } from './checkpoint-stats';
 import type { DirState } from './dir-state';
+import { FolderCompactor } from './folder-compactor';
 import { FileHasher, type HashResult, type ObjectSink } from './file-hasher';
 import { PackWriter } from '../store/pack-writer';
 import { isRacy } from './folder-listing';
@@ -19,31 +20,33 @@ const packThreshold = 512;
  */
 const durablePackThreshold = 8;
 
-/**
- * Hashes the candidates (inline for a few, in the workers for many) and applies the results to the
- * state, noting in `tracked.racy` the records racy for a scan that began at `stampNs`.
- */
-export async function hashCandidates(
-  engine: SnapshotEngine,
+/** What a snapshot learns of the blobs it hashes, kept while it is filled. */
+interface KnownBeingFilled {
+  blobs: Map<string, number>;
+  changes: Map<string, { insertions: number; deletions: number }>;
+  firstLines?: number;
+}
+
+/** Applies hash results to the state (and, for a big fresh state, puts complete folders into columns). */
+function resultApplier(
   tracked: TrackedDirectory,
   state: DirState,
   candidates: readonly HashCandidate[],
   stampNs: bigint,
-  isDurable: boolean,
-): Promise<KnownBlobs> {
-  const isPacked = candidates.length > (isDurable ? durablePackThreshold : packThreshold);
-  // A durable batch smaller than a full walk's pack skips listing the loose objects (see ObjectSink).
-  const sink: ObjectSink = !isPacked
-    ? 'loose'
-    : isDurable && candidates.length <= packThreshold
-      ? 'quick-pack'
-      : 'pack';
-  const known = {
+  options: { readonly isFirst: boolean; readonly isBig: boolean },
+): { known: KnownBeingFilled; apply: (results: readonly HashResult[]) => void; compactor?: FolderCompactor } {
+  const known: KnownBeingFilled = {
     blobs: new Map<string, number>(),
     changes: new Map<string, { insertions: number; deletions: number }>(),
   };
+  // A big first state is built straight into columns (a state no snapshot committed yet: nothing compares its records by identity).
+  const isFresh = state.head === undefined && state.fileCount === 0;
+  const compactor = isFresh && options.isBig ? new FolderCompactor(state, candidates) : undefined;
+  // A first checkpoint's stats only sum its files' lines: no map of 200,000 blob ids held until the commit.
+  if (isFresh && options.isFirst) known.firstLines = 0;
   const apply = (results: readonly HashResult[]): void => {
     for (const result of results) {
+      let isRacyRecord = false;
       if (result.kind === 'stored') {
         const { rel, mode, oid, size, mtimeNs, ctimeNs, ino } = result;
         const previous = state.file(rel);
@@ -59,15 +62,49 @@ export async function hashCandidates(
           ino,
         };
         state.setFile(rel, record);
-        if (ctimeNs !== -1n && isRacy(mtimeNs, stampNs)) tracked.racy.set(rel, record);
-        known.blobs.set(oid, result.binary ? binaryBlob : result.lines);
+        isRacyRecord = ctimeNs !== -1n && isRacy(mtimeNs, stampNs);
+        if (isRacyRecord) tracked.racy.set(rel, record);
+        if (known.firstLines !== undefined) known.firstLines += result.binary ? 0 : result.lines;
+        else known.blobs.set(oid, result.binary ? binaryBlob : result.lines);
       } else if (result.kind === 'skipped') {
         state.setSkipped(result.rel, result.reason, false);
       } else {
         state.remove(result.rel);
       }
+      compactor?.applied(result.rel, isRacyRecord);
     }
   };
+  return { known, apply, compactor };
+}
+
+/**
+ * Hashes the candidates (inline for a few, in the workers for many) and applies the results to the
+ * state, noting in `tracked.racy` the records racy for a scan that began at `stampNs`.
+ */
+export async function hashCandidates(
+  engine: SnapshotEngine,
+  tracked: TrackedDirectory,
+  state: DirState,
+  candidates: readonly HashCandidate[],
+  stampNs: bigint,
+  options: {
+    readonly isDurable: boolean;
+    /** The timeline has no checkpoint yet: the stats will count every file's lines. */
+    readonly isFirst: boolean;
+  },
+): Promise<KnownBlobs> {
+  const { isDurable } = options;
+  const isPacked = candidates.length > (isDurable ? durablePackThreshold : packThreshold);
+  // A durable batch smaller than a full walk's pack skips listing the loose objects (see ObjectSink).
+  const sink: ObjectSink = !isPacked
+    ? 'loose'
+    : isDurable && candidates.length <= packThreshold
+      ? 'quick-pack'
+      : 'pack';
+  const { known, apply, compactor } = resultApplier(tracked, state, candidates, stampNs, {
+    isFirst: options.isFirst,
+    isBig: candidates.length >= engine.workerThreshold,
+  });
   if (candidates.length === 0) return known;
   // Worker threads read with blocking calls, no round trips: worth starting for a big batch, and
   // worth using for a middling one once they run.
@@ -86,6 +123,7 @@ export async function hashCandidates(
       },
       sink,
     );
+    compactor?.flush();
     await engine.store.refresh(true);
     return known;
   }
@@ -94,6 +132,7 @@ export async function hashCandidates(
   try {
     apply(await hasher.hash({ root: tracked.dir, items: candidates, maxFileBytes: engine.maxFileBytes }));
     await hasher.finish();
+    compactor?.flush();
   } catch (error) {
     await hasher.abort();
     throw error;

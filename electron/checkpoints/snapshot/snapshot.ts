@@ -25,6 +25,8 @@ function nowNs(): bigint {
 
 /** Stats of a first checkpoint: every stored file is new. */
 async function firstStats(engine: SnapshotEngine, state: DirState, known: KnownBlobs): Promise<CheckpointStats> {
+  // Every file of a fresh state was hashed by this snapshot, which summed their lines.
+  if (known.firstLines !== undefined) return { files: state.fileCount, insertions: known.firstLines, deletions: 0 };
   let files = 0;
   let insertions = 0;
   for (const [, record] of state.files()) {
@@ -38,6 +40,26 @@ async function firstStats(engine: SnapshotEngine, state: DirState, known: KnownB
     }
   }
   return { files, insertions, deletions: 0 };
+}
+
+/**
+ * Stats of a first checkpoint that follows a warmed snapshot: the warmed tree's, plus the lines
+ * changed since (every file is still new to the timeline).
+ */
+async function statsSinceWarmed(
+  engine: SnapshotEngine,
+  state: DirState,
+  warmed: NonNullable<TrackedDirectory['warmed']>,
+  tree: string,
+  known: KnownBlobs,
+): Promise<CheckpointStats> {
+  if (tree === warmed.tree) return warmed.stats;
+  const since = await checkpointStats(engine.store, warmed.tree, tree, known);
+  return {
+    files: state.fileCount,
+    insertions: warmed.stats.insertions + since.insertions - since.deletions,
+    deletions: 0,
+  };
 }
 
 /** What a snapshot that changed something commits. */
@@ -61,10 +83,13 @@ async function commitSnapshot(
   snapshot: SnapshotCommit,
 ): Promise<CheckpointOutcome> {
   const { state, head, headTree, tree, known, kind } = snapshot;
+  const { warmed } = tracked;
   const stats =
-    head === undefined
-      ? await firstStats(engine, state, known)
-      : await checkpointStats(engine.store, headTree, tree, known);
+    head !== undefined
+      ? await checkpointStats(engine.store, headTree, tree, known)
+      : warmed !== undefined
+        ? await statsSinceWarmed(engine, state, warmed, tree, known)
+        : await firstStats(engine, state, known);
   const skipped = state.skippedPaths();
   // More skips than the trailers hold: the complete list goes into a blob the commit names.
   const skippedList =
@@ -89,6 +114,7 @@ async function commitSnapshot(
   await engine.assertLockHeld();
   await engine.refs.update(tracked.dirhash, id, head, `checkpoint: ${request.reason}`, { isDurable: true });
   state.head = id;
+  tracked.warmed = undefined;
   tracked.isCacheStale = true;
   // The registry's lastTouch is refreshed at most every 30 s (listings also read the head's time).
   if (Date.now() - tracked.registryTouchedAt > 30_000) {
@@ -142,6 +168,22 @@ async function isOtherTurnsHead(
 }
 
 /**
+ * A warmed first snapshot is of use only while the timeline is still empty and its tree still
+ * stored (a collection in another process knows nothing of it): else it is forgotten, and a state
+ * built on it is walked again.
+ */
+async function forgetLostWarmUp(engine: SnapshotEngine, tracked: TrackedDirectory, head: string | undefined) {
+  const { warmed } = tracked;
+  if (warmed === undefined) return;
+  if (head === undefined && (await engine.store.has(warmed.tree))) return;
+  tracked.warmed = undefined;
+  if (head === undefined) {
+    tracked.state = undefined;
+    tracked.needsFullScan = true;
+  }
+}
+
+/**
  * Takes one snapshot of a directory (the store lock is held by the caller): finds what changed
  * (only the dirty paths when they can be trusted, else a stat walk against the cache), hashes
  * just that, rebuilds just the trees on its path, and — unless nothing changed — commits and
@@ -152,8 +194,13 @@ export async function takeSnapshot(
   engine: SnapshotEngine,
   tracked: TrackedDirectory,
   request: CheckpointRequest,
+  options: {
+    /** Only a first snapshot ahead of need: objects written and the state kept, nothing committed (`CheckpointService.warmUp`). */
+    readonly isWarmUp?: boolean;
+  } = {},
 ): Promise<CheckpointOutcome> {
   const head = await engine.refs.read(tracked.dirhash);
+  await forgetLostWarmUp(engine, tracked, head);
   const dirty = [...tracked.takeDirty(), ...unwatchedTracked(engine, tracked)];
   // Used once, and only while the lock it walked under is still held by this very call's context.
   const headStart = tracked.headStart?.isHeldHere() === true ? tracked.headStart : undefined;
@@ -173,16 +220,27 @@ export async function takeSnapshot(
     const kind = request.kind ?? 'checkpoint';
     // A restore overwrites files right after its pre-rollback snapshot: that snapshot's objects, then its ref, must survive a power cut first.
     const isDurable = kind === 'pre-rollback';
-    const known = await hashCandidates(engine, tracked, state, candidates, scanStartNs, isDurable);
+    const known = await hashCandidates(engine, tracked, state, candidates, scanStartNs, {
+      isDurable,
+      isFirst: head === undefined,
+    });
+    const hashedAny = candidates.length > 0;
+    // Let go now: a first snapshot of 200,000 files lists as many candidates, ~25 MiB kept through the trees and the commit otherwise.
+    candidates.length = 0;
     const tree = await writeTrees(engine, state, isDurable);
     const headTree = head === undefined ? undefined : (await engine.timeline.commit(head)).tree;
     tracked.state = state;
     tracked.needsFullScan = tracked.needsFullScan && isScoped;
-    tracked.isCacheStale = tracked.isCacheStale || candidates.length > 0 || headMoved;
+    tracked.isCacheStale = tracked.isCacheStale || hashedAny || headMoved;
     // The stamp moves on: records racy under the old one that this scan did not look at are marked for re-hashing.
     await smudgeRacyRecords(state, previousRacy);
     state.stampNs = scanStartNs;
     rejudgeForced(engine.rules, tracked, forced);
+    if (options.isWarmUp === true) {
+      if (head === undefined) tracked.warmed = { tree, stats: await firstStats(engine, state, known) };
+      state.head = head;
+      return { kind: 'unchanged', head };
+    }
     if (tree === headTree && kind !== 'pre-rollback' && !(await isOtherTurnsHead(engine, head, request))) {
       state.head = head;
       return { kind: 'unchanged', head };

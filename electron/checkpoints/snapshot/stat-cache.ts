@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { endianness } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { DirState } from './dir-state';
-import { fileCountOf, SavedFolder, skipCountOf, type SavedColumns, type SavedSpan } from './saved-folder';
-import { encodeFiles, encodeSkips, type BodyColumns, type BodyCursor } from './stat-cache-body';
+import { SavedFolder, type SavedColumns, type SavedSpan } from './saved-folder';
+import { encodeBody, type EncodedBody } from './stat-cache-body';
 import {
   modes,
   readCheckedStatCache,
@@ -39,52 +39,10 @@ export async function saveStatCache(
     readonly keepFolders?: ReadonlySet<string>;
   } = {},
 ): Promise<void> {
-  // Every column is sized first and filled in place: no per-file arrays to join or copy.
-  let [folders, files, entries, trees] = [0, 0, 0, 0];
-  for (const [, node] of state.nodes()) {
-    folders += 1;
-    files += fileCountOf(node);
-    entries += fileCountOf(node) + skipCountOf(node);
-    if (node.tree !== undefined) trees += 1;
-  }
-  const columns: BodyColumns = {
-    shape: new Uint32Array(folders * 3 + entries),
-    names: new Array<string>(folders + entries),
-    oids: Buffer.alloc((trees + files) * 20),
-    sizes: new Float64Array(files),
-    times: new BigInt64Array(files * 2),
-    inodes: new BigUint64Array(files),
-  };
-  const at: BodyCursor = { shape: 0, name: 0, oid: 0, file: 0 };
-  const spans: Array<[string, SavedSpan]> = [];
-  let sinceYield = 0;
-  for (const [rel, node] of state.nodes()) {
-    columns.names[at.name++] = rel;
-    columns.shape[at.shape++] = node.tree === undefined ? 0 : 1;
-    columns.shape[at.shape++] = fileCountOf(node);
-    columns.shape[at.shape++] = skipCountOf(node);
-    if (node.tree !== undefined) at.oid += columns.oids.write(node.tree, at.oid, 'hex');
-    const { name: nameStart, shape: shapeStart, file: fileStart, oid: oidStart } = at;
-    spans.push([
-      rel,
-      { nameStart, shapeStart, fileStart, oidStart, fileCount: fileCountOf(node), skipCount: skipCountOf(node) },
-    ]);
-    sinceYield += node instanceof SavedFolder && node.isFilesSaved ? 0 : node.files.size;
-    encodeFiles(node, columns, at);
-    encodeSkips(node, columns, at);
-    if (sinceYield >= filesPerSlice) {
-      sinceYield = 0;
-      await yieldToLoop();
-    }
-  }
-  // The state is not changed while it is saved (the store lock is held); a cache that does not add up is never written.
-  if (
-    at.shape !== columns.shape.length ||
-    at.name !== columns.names.length ||
-    at.oid !== columns.oids.length ||
-    at.file !== files
-  )
-    throw new Error('the directory state changed while its stat cache was being saved');
+  const out: { body?: EncodedBody } = {};
+  for (const _slice of encodeBody([...state.nodes()], filesPerSlice, out)) await yieldToLoop();
+  if (out.body === undefined) throw new Error('the stat cache body was not encoded');
+  const { columns, spans, folders, files } = out.body;
   const shapeBuffer = Buffer.from(columns.shape.buffer);
   const namesBuffer = Buffer.from(columns.names.join(statCacheSeparator), 'utf8');
   const header: StatCacheHeader = {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { DirState, FileRecord } from './dir-state';
 import { relativeInside } from '../../lib/path-rules';
 import type { WalkHeadStart } from './walk-head-start';
+import type { CheckpointStats } from '../checkpoint-types';
 
 /**
  * What this process knows about one checkpointed directory between snapshots: its state (the
@@ -36,6 +37,8 @@ export class TrackedDirectory {
   racy = new Map<string, FileRecord>();
   /** A walk begun before this process's engine was built (a one-shot `vigil checkpoint`), for its first snapshot. */
   headStart: WalkHeadStart | undefined;
+  /** A first snapshot taken ahead of need (`CheckpointService.warmUp`): its tree and stats, written to the store but committed by no ref yet. */
+  warmed: { readonly tree: string; readonly stats: CheckpointStats } | undefined;
 
   constructor(
     readonly dir: string,

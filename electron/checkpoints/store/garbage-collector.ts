@@ -27,6 +27,8 @@ export interface CollectOptions {
    * (a restore, an agent's checkpoint) does not wait seconds for background tidying.
    */
   readonly shouldYield?: () => boolean;
+  /** Trees kept with what they hold though no ref names them yet (a resident core's warmed first snapshots). */
+  readonly keptTrees?: readonly string[];
 }
 
 /** Thrown inside a collection to stop it where it is (see CollectOptions.shouldYield). */
@@ -84,6 +86,11 @@ async function reachableObjects(
       else stack.push(...commit.parents);
     }
   }
+  for (const tree of options.keptTrees ?? [])
+    if (!seen.has(tree) && (await store.has(tree))) {
+      seen.add(tree);
+      pendingTrees.push(tree);
+    }
   let sinceYield = 0;
   while (pendingTrees.length > 0) {
     const tree = pendingTrees.pop() as string;
