@@ -1,7 +1,7 @@
 import { linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigFile } from '../electron/config/config-file';
+import { ConfigFile } from '../electron/config';
 import { planFileCall, planShellCall, type PlanContext } from '../electron/executor/observed-plan';
 import { silentLogger } from '../electron/logging/logger';
 import { PolicyEngine } from '../electron/policy/policy-engine';

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigFile } from '../electron/config/config-file';
+import { ConfigFile } from '../electron/config';
 import { canonicalPath } from '../electron/files/canonical-path';
 import { planFileCall, planShellCall, type PlanContext } from '../electron/executor/observed-plan';
 import { workspaceRootOf } from '../electron/workspace/workspace-root';

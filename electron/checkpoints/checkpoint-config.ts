@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readConfigSection } from '../config/config-file';
+import { readConfigSection } from '../config';
 import type { CheckpointServiceOptions } from './checkpoint-api';
 import { defaultKeepDroppedDays } from './maintenance/dropped-area';
 import { defaultMaxFileBytes, defaultRetention } from './maintenance/retention';

@@ -10,7 +10,7 @@ import {
   type DiffCallName,
   type RestoreCallName,
 } from '../checkpoints';
-import type { LiveConfig } from '../config/live-config';
+import type { LiveConfig } from '../config';
 import { runOneToolCall } from '../executor/run-one-tool-call';
 import { createMemoryHandlers } from '../memory';
 import type { CallContext, CallHandlers, PartialCallHandlers } from '../transport/call-handlers';

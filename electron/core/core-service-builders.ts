@@ -237,7 +237,7 @@ export async function buildHooks(context: ServiceContext, inputs: HookInputs): P
     inputs.engine(),
     inputs.ledger(),
     import('../hooks/hook-service'),
-    import('../config/config-file'),
+    import('../config'),
   ]);
   // One view of config.json, re-read only when it changes: this is on every tool call's path.
   const config = new ConfigFile(paths.config);

@@ -9,7 +9,7 @@ import {
   toCheckpointSettings,
   type WalkHeadStart,
 } from '../checkpoints';
-import type { LiveConfig } from '../config/live-config';
+import type { LiveConfig } from '../config';
 import type { AgentServices } from '../executor/create-agent-services';
 import type { HookService } from '../hooks/hook-service';
 import type { MergedCheckpointApi } from '../hermes/merged-checkpoints';

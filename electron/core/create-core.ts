@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { checkpointConfigSchema, type CheckpointService, loadStoreWatcher, type WalkHeadStart } from '../checkpoints';
 
-import { LiveConfig, type ConfigSectionSpec } from '../config/live-config';
+import { LiveConfig, type ConfigSectionSpec } from '../config';
 import type { ToolExecutor } from '../executor/executor-types';
 import type { Gateway } from '../gateway/create-gateway';
 import { gatewayConfigSchema, type GatewayConfig } from '../gateway/gateway-config';

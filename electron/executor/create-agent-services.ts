@@ -1,4 +1,4 @@
-import { ConfigFile } from '../config/config-file';
+import { ConfigFile } from '../config';
 import { type CheckpointApi, readCheckpointSettings, type WriteLedger, type WriteRecorder } from '../checkpoints';
 import type { EventHub } from '../lib/event-hub';
 import type { VigilPaths } from '../lib/vigil-home';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ConfigFile } from '../config/config-file';
+import type { ConfigFile } from '../config';
 
 /** The `hooks` section of $VIGIL_HOME/config.json: how `vigil hook` answers the agents. */
 export const hooksConfigSchema = z

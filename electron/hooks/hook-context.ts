@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { HookAgent, HookTool } from '../../shared/hooks/hook-event';
 import type { CheckpointApi, WriteLedger } from '../checkpoints';
-import type { ConfigFile } from '../config/config-file';
+import type { ConfigFile } from '../config';
 import type { EventHub } from '../lib/event-hub';
 import type { CoverageLimits } from '../tools';
 import type { Logger } from '../logging/logger';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { MemoryDirectoryInfo, MemoryTarget } from '../../shared/contract/memory-contract';
-import { readConfigSection } from '../config/config-file';
+import { readConfigSection } from '../config';
 import { isDirectory } from '../files/is-directory';
 import { activeHermesHome, hermesHomePaths } from '../hermes/hermes-home';
 import { defaultMemoryLimits } from './memory-format';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ConfigFile } from '../config/config-file';
+import type { ConfigFile } from '../config';
 import { isAppError } from '../../shared/errors';
 import type { Logger } from '../logging/logger';
 import type { CommandAssessment } from './assess-command';

@@ -1,6 +1,6 @@
 import { access } from 'node:fs/promises';
 import { AppError } from '../../shared/errors';
-import { readConfigSection } from '../config/config-file';
+import { readConfigSection } from '../config';
 import { coreConfigSchema } from '../core/core-config';
 import { createCore } from '../core/create-core';
 import { vigilVersion } from '../lib/version';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readConfigSection } from '../config/config-file';
+import { readConfigSection } from '../config';
 
 /** The `sessions` section of $VIGIL_HOME/config.json: how long sessions live and their logs are kept. */
 export const sessionConfigSchema = z
