@@ -43,10 +43,10 @@ export default defineConfig({
       externalizeDeps: { exclude: ['zod', 'diff'] },
       rollupOptions: {
         input: mainEntries,
-        // The checkpoint engine's public face only re-exports (and defines loaders): a module that
-        // takes one export from it must not load all it re-exports (`vigil checkpoint`'s walk head
-        // start would load the core's chunk before it knows it needs it).
-        treeshake: { moduleSideEffects: [{ test: /electron[\\/]checkpoints[\\/]index\.ts$/, sideEffects: false }] },
+        // A folder's public face (its index.ts) only re-exports and defines loaders: a module that takes
+        // one export from it must not load all it re-exports (`vigil checkpoint`'s walk head start
+        // would load the core's chunk before it knows it needs it).
+        treeshake: { moduleSideEffects: [{ test: /electron[\\/](?:[^\\/]+[\\/])+index\.ts$/, sideEffects: false }] },
         output: {
           // A relayed command loads ~6 files, a hook 4, a one-shot core ~20 (scripts/build/chunk-plan.ts says why).
           codeSplitting: {
@@ -54,7 +54,7 @@ export default defineConfig({
               cli: mainEntries.cli,
               commands: resolve('electron/cli/cli-main.ts'),
               hook: resolve('electron/cli/hook/hook-main.ts'),
-              core: resolve('electron/core/create-core.ts'),
+              core: resolve('electron/core/index.ts'),
               worker: mainEntries['hash-worker'],
               headStart: resolve('electron/checkpoints/snapshot/walk-head-start.ts'),
               spawnServer: mainEntries['spawn-server'],

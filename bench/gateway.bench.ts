@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { VigilAgentClient } from '../agent-client/vigil-agent-client';
-import type { Core } from '../electron/core/create-core';
+import type { Core } from '../electron/core';
 import { silentLogger } from '../electron/logging/logger';
 import { startServe } from '../electron/server/start-serve';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchTable } from './harness';

@@ -9,7 +9,7 @@ import { hookOutput } from '../shared/hooks/hook-output';
 import type { HookAnswer } from '../shared/hooks/hook-event';
 import type { Result } from '../shared/result';
 import { shrinkHookEvent } from '../electron/cli';
-import { createCore } from '../electron/core/create-core';
+import { createCore } from '../electron/core';
 import { silentLogger } from '../electron/logging/logger';
 import { claudeCodeEvents } from '../electron/hooks/test-support/recorded-events';
 

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, Menu, screen, type MessageBoxOptions } from 'electron';
-import { createCore } from './core/create-core';
+import { createCore } from './core';
 import { DisposableStack } from './lib/disposable';
 import { resolveVigilHome, vigilPaths } from './lib/vigil-home';
 import { logProcessErrors } from './logging/log-process-errors';

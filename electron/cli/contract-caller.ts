@@ -2,7 +2,7 @@ import type { CallName, CallRequest, CallResponse, EventName } from '../../share
 import { AppError } from '../../shared/errors';
 import type { Result } from '../../shared/result';
 import type { WalkHeadStart } from '../checkpoints';
-import type { CoreBase } from '../core/create-core';
+import type { CoreBase } from '../core';
 import { writeLine, type CliIo } from './cli-command';
 import { cliHome, cliLogger } from './cli-context';
 import { chooseCore, relayToCore, type CoreChoice } from './relay/core-target';
@@ -46,7 +46,7 @@ function localCaller(
   const open = (): Promise<CoreBase> => {
     core ??= (async () => {
       const home = cliHome(io);
-      const { createCore } = await import('../core/create-core');
+      const { createCore } = await import('../core');
       return createCore({ home, logger: cliLogger(home, io), env: io.env, mode: 'one-shot', ...options });
     })();
     return core;

@@ -3,8 +3,7 @@ import { checkpointConfigSchema, type CheckpointService, loadStoreWatcher, type 
 
 import { LiveConfig, type ConfigSectionSpec } from '../config';
 import type { ToolExecutor } from '../executor/executor-types';
-import type { Gateway } from '../gateway/create-gateway';
-import { gatewayConfigSchema, type GatewayConfig } from '../gateway/gateway-config';
+import { gatewayConfigSchema, loadGateway, type Gateway, type GatewayConfig } from '../gateway';
 import { hooksConfigSchema } from '../hooks/hook-config';
 import type { Logger } from '../logging/logger';
 import { memoryConfigSchema } from '../memory';
@@ -214,7 +213,7 @@ async function startResident(base: CoreBase, stack: DisposableStack, config: () 
   const agents = await services.agents(true);
   // Loaded here: a one-shot command never needs the gateway (MCP, WebSocket) nor the watchers below.
   const [{ createGateway }, { watchStore }, { watchSessionFolder }] = await Promise.all([
-    import('../gateway/create-gateway'),
+    loadGateway(),
     loadStoreWatcher(),
     import('../sessions/session-folder-watch'),
   ]);

@@ -1,8 +1,7 @@
 import { access } from 'node:fs/promises';
 import { AppError } from '../../shared/errors';
 import { readConfigSection } from '../config';
-import { coreConfigSchema } from '../core/core-config';
-import { createCore } from '../core/create-core';
+import { coreConfigSchema, createCore } from '../core';
 import { vigilVersion } from '../lib/version';
 import { ensureVigilHome } from '../lib/vigil-home';
 import type { Logger } from '../logging/logger';

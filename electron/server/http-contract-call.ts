@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isEventName } from '../../shared/contract';
 import { maxFrameBytes, type ServerFrame } from '../../shared/contract/wire';
 import type { EventHub } from '../lib/event-hub';
-import { readJsonBody } from '../gateway/read-json-body';
+import { readJsonBody } from '../gateway';
 import type { Logger } from '../logging/logger';
 import type { ContractRouter } from '../transport/contract-router';
 

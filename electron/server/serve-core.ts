@@ -1,4 +1,4 @@
-import type { Core } from '../core/create-core';
+import type { Core } from '../core';
 import { vigilVersion } from '../lib/version';
 import type { Logger } from '../logging/logger';
 import { AgentCredentialStore } from './agent-credentials';

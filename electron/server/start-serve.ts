@@ -1,5 +1,5 @@
 import { AppError } from '../../shared/errors';
-import { createCore, type Core } from '../core/create-core';
+import { createCore, type Core } from '../core';
 import type { Logger } from '../logging/logger';
 import { isLoopbackHost } from './auth';
 import type { RunningHttpServer } from './http-server';

@@ -1,5 +1,5 @@
 import { AppError } from '../../shared/errors';
-import type { Core } from '../core/create-core';
+import type { Core } from '../core';
 import type { Logger } from '../logging/logger';
 import { serveCore, type ServedCore } from '../server/serve-core';
 import { readLiveServeInfo, type ServeInfo } from '../server/serve-info';

@@ -17,7 +17,7 @@ export interface ChunkPlanRoots {
   readonly commands: string;
   /** `vigil hook`'s own short path (electron/cli/hook/hook-main.ts), run on every tool call of an agent. */
   readonly hook: string;
-  /** The composition root of every in-process command (electron/core/create-core.ts). */
+  /** The composition root of every in-process command, through its face (electron/core/index.ts). */
   readonly core: string;
   /** The hashing worker's entry: its modules stay out of the core's chunk, so that a worker starts on what it needs. */
   readonly worker: string;

@@ -3,8 +3,13 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { AppError } from '../../../shared/errors';
 import { vigilPaths } from '../../lib/vigil-home';
-import { maxMcpBodyBytes } from '../../gateway/mcp-limits';
-import { runStdioSession, stdioShutdownBudgetMs } from '../../gateway/run-stdio-session';
+import {
+  loadMcpStdioBridge,
+  loadStdioTransport,
+  maxMcpBodyBytes,
+  runStdioSession,
+  stdioShutdownBudgetMs,
+} from '../../gateway';
 import { stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';
 import { relayTarget } from '../relay/relay-or-local';
@@ -84,7 +89,7 @@ export const mcpCommand: CliCommand = {
     // The one rule every relaying command follows (relay-or-local.ts): serve.json's live core, else in-process.
     const say = (line: string): void => writeLine(io.stderr, `vigil mcp: ${line}`);
     const live = io.forceLocal === true ? undefined : await relayTarget(paths.serveInfo, say);
-    const { StdioMessageTransport } = await import('../../gateway/stdio-message-transport');
+    const { StdioMessageTransport } = await loadStdioTransport();
     const stdio = new StdioMessageTransport({ stdin, stdout, maxMessageBytes: maxMcpBodyBytes });
     const session = { stdio, stop: untilSignal(), report: (line: string) => writeLine(io.stderr, line) };
     if (live !== undefined) {
@@ -98,7 +103,7 @@ export const mcpCommand: CliCommand = {
         io.stderr,
         `vigil mcp: relaying to Vigil at ${url.origin} (pid ${live.pid}); this session shows live in its UI.`,
       );
-      const { startMcpStdioBridge } = await import('../../gateway/mcp-stdio-bridge');
+      const { startMcpStdioBridge } = await loadMcpStdioBridge();
       return exitSoonAfter(
         await runStdioSession({
           ...session,
@@ -113,7 +118,7 @@ export const mcpCommand: CliCommand = {
         'Start "vigil serve" to watch sessions live and to approve commands that need a human.',
     );
     // No UI can reach an embedded core, so nobody could answer an approval: such calls are denied at once.
-    const { createCore } = await import('../../core/create-core');
+    const { createCore } = await import('../../core');
     const core = await createCore({ home, logger: cliLogger(home, io), canAsk: false });
     const serve = async (): Promise<() => Promise<void>> => {
       const server = await core.gateway.connectMcp(stdio, { cwd, agent }).catch(async (error: unknown) => {

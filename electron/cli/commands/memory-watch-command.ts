@@ -87,7 +87,7 @@ async function watchOnce(
   // Without --dir, Hermes's folder is the active profile's; a later `hermes profile use` moves the watch along.
   const hermes = options.only === undefined ? await resolveDirectoryPath(await hermesMemoriesPath(io.env)) : undefined;
   // Each external edit is checkpointed as the app would; when the app runs too, the second capture finds nothing new.
-  const { createCore } = await import('../../core/create-core');
+  const { createCore } = await import('../../core');
   const core = await createCore({
     home,
     logger,

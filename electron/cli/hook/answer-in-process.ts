@@ -1,6 +1,6 @@
 import type { HookAnswer, HookEvent } from '../../../shared/hooks/hook-event';
 import type { Result } from '../../../shared/result';
-import { createCore } from '../../core/create-core';
+import { createCore } from '../../core';
 import { vigilPaths } from '../../lib/vigil-home';
 import { createFileLogger } from '../../logging/logger';
 
