@@ -28,7 +28,6 @@ const notYetFaced = [
   'hermes', // 11
   'hooks', // 8
   'lib', // 112
-  'locks', // 10
   'logging', // 84
   'policy', // 21
   'process', // 10

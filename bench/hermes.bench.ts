@@ -8,7 +8,7 @@ import { FlockLocks } from '../electron/hermes/flock-locks';
 import { HermesCheckpoints } from '../electron/hermes/hermes-checkpoints';
 import { hermesGit, hermesSharedCheckpoint } from '../electron/hermes/test-support/hermes-fixtures';
 import { silentLogger } from '../electron/logging/logger';
-import { FileLock } from '../electron/locks/file-lock';
+import { FileLock } from '../electron/locks';
 import { loadMemoryService, memoryDirectoryId } from '../electron/memory';
 import {
   formatMs,

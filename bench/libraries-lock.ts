@@ -4,7 +4,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import lockfile from 'proper-lockfile';
-import { FileLock } from '../electron/locks/file-lock';
+import { FileLock } from '../electron/locks';
 import { formatMs, formatRatio, summarize, type BenchContext, type BenchTable } from './harness';
 import { libraryStaleMs, writeContenders, type LockKind } from './lock-contenders';
 import { withoutCaBundle } from './vigil-process';

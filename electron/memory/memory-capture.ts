@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { MemoryChange } from '../../shared/contract/memory-contract';
 import { type Attribution, type CheckpointOutcome, hashObject } from '../checkpoints';
 import { actorKey, actorOfAttribution } from '../../shared/contract/actor-model';
-import { runOutsideFileLocks } from '../locks/file-lock';
+import { runOutsideFileLocks } from '../locks';
 import type { Logger } from '../logging/logger';
 import { writeMemoryBackup } from './memory-backup';
 import type { MemoryCheckpointer } from './memory-checkpointer';

@@ -12,7 +12,7 @@ import { flaggedEntries } from './flagged-entries';
 import type { ResolvedMemoryDirectory } from './memory-config';
 import { badInputDrift, detectDrift, noDrift } from './memory-drift';
 import { isSameIdentity, type FileIdentity } from '../files/file-identity';
-import { runOutsideFileLocks } from '../locks/file-lock';
+import { runOutsideFileLocks } from '../locks';
 import type { MemoryFileSnapshot } from './memory-file';
 import { memoryFileNames, parseEntries, usageOf } from './memory-format';
 import { writtenByOtherVigil, type MemoryWriteRecord } from './memory-write-record';

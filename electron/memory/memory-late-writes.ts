@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logging/logger';
 import { writeMemoryBackup } from './memory-backup';
 import type { OpenMemoryFile } from './memory-file';
-import { runOutsideFileLocks } from '../locks/file-lock';
+import { runOutsideFileLocks } from '../locks';
 import { withMemoryLock, type MemoryLockOptions } from './memory-lock';
 
 /** How long a replaced memory file is kept open to catch a writer that had opened it before the rename. */

@@ -2,7 +2,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import { sharedFlockLocks, type FlockLocks, type HeldFlock } from '../hermes/flock-locks';
-import { FileLock } from '../locks/file-lock';
+import { FileLock } from '../locks';
 import type { Logger } from '../logging/logger';
 import type { ResolvedMemoryDirectory } from './memory-config';
 

@@ -5,7 +5,7 @@ import { AppError } from '../../shared/errors';
 import { writeFileAtomic } from '../files/atomic-write';
 import { errnoCode, fileSystemError } from '../files/file-system-error';
 import { isSameIdentity, readFileIdentity, type FileIdentity } from '../files/file-identity';
-import { FileLock } from '../locks/file-lock';
+import { FileLock } from '../locks';
 
 /** Every agent credential starts with this, so a misplaced one is recognised (in logs, on /ws). */
 export const agentCredentialPrefix = 'vigil_agent_';

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { PlainActor } from '../../../shared/contract/actor-model';
 import type { restoreProgressSchema, restoreResultSchema } from '../../../shared/contract/checkpoints-restore-schemas';
 import type { EventHub } from '../../lib/event-hub';
-import { FileLock } from '../../locks/file-lock';
+import { FileLock } from '../../locks';
 import type { Logger } from '../../logging/logger';
 import type { CheckpointApi } from '../checkpoint-service';
 import { applyLineRestore, planLineRestore, type LineRequest, type LineRestoreContext } from './line-restore';

@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { FileLock } from '../../locks/file-lock';
+import { FileLock } from '../../locks';
 import { defaultRefusedDirs, resolveCheckpointDirectory } from '../checkpoint-directory';
 import { defaultMaxFileBytes } from '../maintenance/retention';
 import { dirHash, ignoredFoldersOf, statCacheFile, storeLayout } from '../store/store-layout';
