@@ -32,7 +32,6 @@ const notYetFaced = [
   'policy', // 21
   'process', // 10
   'sandbox', // 9
-  'server', // 19
   'sessions', // 30
   'shell', // 18
   'terminal', // 7

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { VigilAgentClient } from '../agent-client/vigil-agent-client';
 import type { Core } from '../electron/core';
 import { silentLogger } from '../electron/logging/logger';
-import { startServe } from '../electron/server/start-serve';
+import { startServe } from '../electron/server';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchTable } from './harness';
 import { agentCredentialFor } from '../electron/test-support/agent-credential';
 

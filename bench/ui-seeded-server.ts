@@ -11,8 +11,7 @@ import {
   type EventPayload,
 } from '../shared/contract';
 import { clientFrameSchema, type ServerFrame } from '../shared/contract/wire';
-import { contentSecurityPolicy } from '../electron/server/security-headers';
-import { serveStaticFile } from '../electron/server/static-files';
+import { contentSecurityPolicy, serveStaticFile } from '../electron/server';
 
 /** One checkpoint of the seeded timeline. */
 export type SeededEntry = CallResponse<'checkpoints:list'>['entries'][number];

@@ -7,7 +7,7 @@ import { DisposableStack } from './lib/disposable';
 import { resolveVigilHome, vigilPaths } from './lib/vigil-home';
 import { logProcessErrors } from './logging/log-process-errors';
 import { createFileLogger } from './logging/logger';
-import { stopBackgroundCoreOf } from './server/take-over-background-core';
+import { stopBackgroundCoreOf } from './server';
 import { appMenuTemplate } from './shell/app-menu-template';
 import { applicationId, productName } from './shell/app-identity';
 import { handleAppProtocol, registerAppSchemePrivileges } from './shell/app-protocol';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { VigilAgentClient } from '../agent-client/vigil-agent-client';
 import { resolveVigilHome, vigilPaths } from '../electron/lib/vigil-home';
-import { readLiveServeInfo } from '../electron/server/serve-info';
+import { readLiveServeInfo } from '../electron/server';
 import { describeOutcome, type DemoAgent, type DemoAgentContext } from './demo/demo-agent';
 import { demoAgents } from './demo/demo-agents';
 import { connectOrStartServer, type DemoServer } from './demo/demo-server';

@@ -6,7 +6,8 @@
  * per-platform binaries that the registry mirror CI installs from does not carry: with it the
  * lock file could never satisfy `npm ci`. The boundaries are folder prefixes, so resolving a
  * relative specifier with path.resolve is all they need; no module resolution is involved.
- * `public-face` adds what import-x has no rule for: faces by convention, each folder reached only through its index.
+ * `public-face` adds what import-x has no rule for: faces by convention, each folder reached only through its index
+ * (and its lazy.ts, which holds only `load…()` functions).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -122,6 +123,23 @@ const facesOf = (root, imported) => {
   return faces;
 };
 
+/**
+ * A folder's lazy face, lazy.ts, beside its index.ts: only `load…()` functions, each an import() of one
+ * module, so a small command that takes one loader loads nothing else (the chunk plan follows every
+ * static import of a barrel). Type-only imports are erased and allowed.
+ * @param {import('eslint').Rule.RuleContext} context
+ */
+const lazyFace = (context) => {
+  /** @param {import('estree').ImportDeclaration | import('estree').ExportNamedDeclaration | import('estree').ExportAllDeclaration} node */
+  const check = (node) => {
+    const kind = /** @type {{ importKind?: string, exportKind?: string }} */ (node);
+    if (node.source === null || node.source === undefined || kind.importKind === 'type' || kind.exportKind === 'type')
+      return;
+    context.report({ node, messageId: 'lazyStatic', data: { specifier: String(node.source.value) } });
+  };
+  return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check };
+};
+
 /** @type {import('eslint').Rule.RuleModule} */
 const publicFace = {
   meta: {
@@ -144,11 +162,14 @@ const publicFace = {
     ],
     messages: {
       deep: 'Import {{folder}} through its face, {{folder}}/index.ts: other folders never reach inside it ({{specifier}}).',
+      lazyStatic:
+        'A lazy face (lazy.ts) holds only `load…()` functions that import() a module: a static import here ({{specifier}}) would load it for every importer. Move it to index.ts.',
     },
   },
   create(context) {
     const file = context.filename;
     if (isTestFile(file)) return {};
+    if (path.basename(file) === 'lazy.ts') return lazyFace(context);
     const options = /** @type {{ root: string, skip?: string[], notYetFaced?: string[] }} */ (context.options[0]);
     const root = path.resolve(context.cwd, options.root);
     const exempt = [...(options.skip ?? []), ...(options.notYetFaced ?? [])].map((folder) => path.join(root, folder));
@@ -158,7 +179,7 @@ const publicFace = {
       const face = facesOf(root, imported).find((folder) => !isInside(file, folder));
       if (face === undefined || exempt.includes(face)) return;
       const inner = path.relative(face, imported);
-      if (inner === '' || /^index(\.[cm]?[jt]s)?$/.test(inner)) return;
+      if (inner === '' || /^(index|lazy)(\.[cm]?[jt]s)?$/.test(inner)) return;
       // Benchmarks and scripts, outside the app, may use a folder's test fixtures as its tests do.
       if (!isInside(file, root) && inner.split(path.sep)[0] === 'test-support') return;
       const folder = path.relative(context.cwd, face).split(path.sep).join('/');

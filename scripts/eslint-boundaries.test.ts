@@ -130,6 +130,18 @@ describe('vigil/public-face', () => {
     expect(lint('core/engine/service.ts', "import { x } from './store/objects';")).toEqual([]);
   });
 
+  it('accepts a lazy face, lazy.ts, that holds only loaders: a static value import in it fails', () => {
+    expect(lint('core/app/run.ts', "import { loadSnapshot } from '../engine/lazy';")).toEqual([]);
+    expect(lint('core/engine/lazy.ts', "export const loadSnapshot = () => import('./snapshot/snapshot');")).toEqual([]);
+    expect(lint('core/engine/lazy.ts', "import type { Entry } from './types';")).toEqual([]);
+    expect(lint('core/engine/lazy.ts', "import { snapshot } from './snapshot/snapshot';")).toEqual([
+      expect.stringContaining('A lazy face (lazy.ts) holds only `load…()` functions'),
+    ]);
+    expect(lint('core/engine/lazy.ts', "export { snapshot } from './snapshot/snapshot';")).toHaveLength(1);
+    expect(lint('core/engine/lazy.ts', "export * from './snapshot/snapshot';")).toHaveLength(1);
+    expect(lint('core/app/run.ts', "import { x } from '../engine/lazy-more';")).toHaveLength(1);
+  });
+
   it('lets tests and test support reach inside; benchmarks only into test-support fixtures', () => {
     expect(lint('core/app/run.test.ts', "import { x } from '../engine/x';")).toEqual([]);
     expect(lint('core/app/test-support/harness.ts', "import { x } from '../../engine/x';")).toEqual([]);

@@ -1,9 +1,7 @@
 import { AppError } from '../../shared/errors';
 import type { Core } from '../core';
 import type { Logger } from '../logging/logger';
-import { serveCore, type ServedCore } from '../server/serve-core';
-import { readLiveServeInfo, type ServeInfo } from '../server/serve-info';
-import { takeOverBackgroundCore } from '../server/take-over-background-core';
+import { readLiveServeInfo, serveCore, type ServedCore, type ServeInfo, takeOverBackgroundCore } from '../server';
 
 /** The desktop app's agent gateway: serving, or not (another Vigil owns this data folder, or it failed). */
 export type DesktopGateway =

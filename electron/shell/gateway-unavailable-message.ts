@@ -1,6 +1,6 @@
 import type { AppError } from '../../shared/errors';
 import { withoutCredential } from '../../shared/ui-credential';
-import type { ServeInfo } from '../server/serve-info';
+import type { ServeInfo } from '../server';
 
 /** The dialog text shown when the desktop app cannot serve agents. */
 export interface GatewayUnavailableMessage {

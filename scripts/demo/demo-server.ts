@@ -2,8 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { vigilPaths } from '../../electron/lib/vigil-home';
-import { AgentCredentialStore } from '../../electron/server/agent-credentials';
-import { readLiveServeInfo } from '../../electron/server/serve-info';
+import { AgentCredentialStore, readLiveServeInfo } from '../../electron/server';
 import { withoutCredential } from '../../shared/ui-credential';
 
 /** The demo agents' credential, as "vigil connect --credential demo" would give it. */

@@ -23,8 +23,7 @@ import {
 } from '../../connect';
 import { vigilInvocation } from '../../lib/vigil-invocation';
 import { vigilPaths } from '../../lib/vigil-home';
-import { AgentCredentialStore } from '../../server/agent-credentials';
-import { readLiveServeInfo } from '../../server/serve-info';
+import { AgentCredentialStore, readLiveServeInfo } from '../../server';
 import { writeLine, type CliIo } from '../cli-command';
 import { defaultServePort } from './serve-command';
 

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { connectClientIds, type ConnectClientId } from '../../../shared/connect/connect-config';
 import { vigilPaths } from '../../lib/vigil-home';
-import { AgentCredentialStore } from '../../server/agent-credentials';
+import { AgentCredentialStore } from '../../server';
 import {
   exitCodes,
   flagOption,

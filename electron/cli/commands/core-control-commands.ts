@@ -2,6 +2,7 @@ import { withoutCredential } from '../../../shared/ui-credential';
 import { vigilPaths } from '../../lib/vigil-home';
 import { exitCodes, flagOption, writeLine, type CliCommand } from '../cli-command';
 import { cliHome } from '../cli-context';
+import { loadServeInfo } from '../../server/lazy';
 
 /** What `vigil core status` reports. */
 type CoreStatus =
@@ -16,7 +17,7 @@ type CoreStatus =
     };
 
 async function coreStatus(home: string): Promise<CoreStatus> {
-  const { readLiveServeInfo } = await import('../../server/serve-info');
+  const { readLiveServeInfo } = await loadServeInfo();
   const info = await readLiveServeInfo(vigilPaths(home).serveInfo);
   if (info === undefined) return { state: 'none', home };
   const state = info.background === true ? 'background' : info.url === null ? 'starting' : 'app-or-serve';

@@ -1,5 +1,6 @@
 import { exitCodes, writeLine, type CliCommand } from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';
+import { loadBackgroundCore } from '../../server/lazy';
 
 /** Resolves with the signal when the process is asked to stop (listened for from the start, so a stop during start-up is not lost). */
 function untilSignal(): Promise<NodeJS.Signals> {
@@ -27,7 +28,7 @@ export const coreRunCommand: CliCommand = {
     const stopped = untilSignal();
     const home = cliHome(io);
     const logger = cliLogger(home, io);
-    const { startBackgroundCore } = await import('../../server/background-core');
+    const { startBackgroundCore } = await loadBackgroundCore();
     const core = await startBackgroundCore({ home, logger, env: io.env });
     writeLine(
       io.stdout,

@@ -3,16 +3,11 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { AppError } from '../../../shared/errors';
 import { vigilPaths } from '../../lib/vigil-home';
-import {
-  loadMcpStdioBridge,
-  loadStdioTransport,
-  maxMcpBodyBytes,
-  runStdioSession,
-  stdioShutdownBudgetMs,
-} from '../../gateway';
+import { loadMcpStdioBridge, loadStdio } from '../../gateway/lazy';
 import { stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';
 import { relayTarget } from '../relay/relay-or-local';
+import { loadAgentCredentials } from '../../server/lazy';
 
 /** Resolves when the process is asked to stop. */
 function untilSignal(): Promise<void> {
@@ -22,8 +17,8 @@ function untilSignal(): Promise<void> {
 }
 
 /** Whatever still runs once the session has ended (a stuck handle), the process exits within 2 s of stdin's end. */
-function exitSoonAfter(code: number): number {
-  setTimeout(() => process.exit(code), 2_000 - stdioShutdownBudgetMs).unref();
+function exitSoonAfter(code: number, shutdownBudgetMs: number): number {
+  setTimeout(() => process.exit(code), 2_000 - shutdownBudgetMs).unref();
   return code;
 }
 
@@ -89,7 +84,7 @@ export const mcpCommand: CliCommand = {
     // The one rule every relaying command follows (relay-or-local.ts): serve.json's live core, else in-process.
     const say = (line: string): void => writeLine(io.stderr, `vigil mcp: ${line}`);
     const live = io.forceLocal === true ? undefined : await relayTarget(paths.serveInfo, say);
-    const { StdioMessageTransport } = await loadStdioTransport();
+    const { StdioMessageTransport, maxMcpBodyBytes, runStdioSession, stdioShutdownBudgetMs } = await loadStdio();
     const stdio = new StdioMessageTransport({ stdin, stdout, maxMessageBytes: maxMcpBodyBytes });
     const session = { stdio, stop: untilSignal(), report: (line: string) => writeLine(io.stderr, line) };
     if (live !== undefined) {
@@ -97,7 +92,7 @@ export const mcpCommand: CliCommand = {
       url.searchParams.set('cwd', cwd);
       if (agent !== undefined) url.searchParams.set('agent', agent);
       // The bridge's own agent credential, read from the store: never the UI's, never in argv or the environment.
-      const { AgentCredentialStore } = await import('../../server/agent-credentials');
+      const { AgentCredentialStore } = await loadAgentCredentials();
       const credential = await new AgentCredentialStore(paths.agentCredentials).issue(stdioCredentialName);
       writeLine(
         io.stderr,
@@ -110,6 +105,7 @@ export const mcpCommand: CliCommand = {
           serve: () =>
             startMcpStdioBridge({ url, token: credential.secret, downstream: stdio, report: session.report }),
         }),
+        stdioShutdownBudgetMs,
       );
     }
     writeLine(
@@ -129,6 +125,6 @@ export const mcpCommand: CliCommand = {
         await server.close().finally(() => core.dispose());
       };
     };
-    return exitSoonAfter(await runStdioSession({ ...session, serve }));
+    return exitSoonAfter(await runStdioSession({ ...session, serve }), stdioShutdownBudgetMs);
   },
 };

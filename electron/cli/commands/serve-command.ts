@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isLoopbackHost } from '../../server/auth';
+import { loadServerAuth, loadStartServe } from '../../server/lazy';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand } from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';
 
@@ -68,6 +68,7 @@ export const serveCommand: CliCommand = {
   async run(args, io) {
     const port = parsePort(stringOption(args, 'port'));
     const host = stringOption(args, 'host') ?? '127.0.0.1';
+    const { isLoopbackHost } = await loadServerAuth();
     const allowRemote = flagOption(args, 'allow-remote');
     if (!isLoopbackHost(host) && !allowRemote) {
       throw new UsageError(
@@ -89,7 +90,7 @@ export const serveCommand: CliCommand = {
         'vigil serve: the UI is not built, so only the API is served. Run "npm run build" in the Vigil checkout.',
       );
     }
-    const { startServe } = await import('../../server/start-serve');
+    const { startServe } = await loadStartServe();
     const running = await startServe({ home, host, port, allowRemote, rendererDir, logger });
     writeLine(io.stdout, `Vigil is serving on ${running.http.baseUrl} (data folder ${home}).`);
     const sandbox = await running.core.sandbox.status();
