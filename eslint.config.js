@@ -29,14 +29,10 @@ const notYetFaced = [
   'hooks', // 8
   'lib', // 112
   'logging', // 84
-  'policy', // 21
   'process', // 10
   'sandbox', // 9
   'sessions', // 30
-  'shell', // 18
   'terminal', // 7
-  'transport', // 25
-  'workspace', // 20
 ];
 
 export default tseslint.config(

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ConfigFile } from '../electron/config';
 import { planFileCall, planShellCall, type PlanContext } from '../electron/executor/observed-plan';
 import { silentLogger } from '../electron/logging/logger';
-import { PolicyEngine } from '../electron/policy/policy-engine';
+import { PolicyEngine } from '../electron/policy';
 import { formatMs, formatRatio, summarize, type BenchTable } from './harness';
 import { performance } from 'node:perf_hooks';
 

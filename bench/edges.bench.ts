@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { silentLogger } from '../electron/logging/logger';
-import { assessCommand } from '../electron/policy/assess-command';
+import { assessCommand } from '../electron/policy';
 import { codeDenies } from '../electron/sandbox/code-denies';
 import { maxLinkMounts } from '../electron/sandbox/linked-files';
 import { CommandSandbox, defaultSandboxSettings } from '../electron/sandbox/sandbox-api';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createAgentHarness, type AgentHarness } from '../electron/executor/test-support/agent-harness';
 import { writeFileAtomic } from '../electron/files/atomic-write';
-import { analyzeCommand } from '../electron/policy/analyze-command';
+import { analyzeCommand } from '../electron/policy';
 import { formatMs, summarize, type BenchArea, type BenchContext, type BenchTable, type Timing } from './harness';
 
 /**

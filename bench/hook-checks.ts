@@ -4,10 +4,9 @@ import path from 'node:path';
 import { ConfigFile } from '../electron/config';
 import { canonicalPath } from '../electron/files/canonical-path';
 import { planFileCall, planShellCall, type PlanContext } from '../electron/executor/observed-plan';
-import { workspaceRootOf } from '../electron/workspace/workspace-root';
+import { workspaceRootOf } from '../electron/workspace';
 import { silentLogger } from '../electron/logging/logger';
-import { assessCommand } from '../electron/policy/assess-command';
-import { PolicyEngine } from '../electron/policy/policy-engine';
+import { assessCommand, PolicyEngine } from '../electron/policy';
 import { fileChangeCoverage } from '../electron/tools';
 import { formatMs, formatRatio, measure, type BenchTable, type Timing } from './harness';
 

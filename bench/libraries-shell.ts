@@ -5,7 +5,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { parse as shSyntaxParse } from 'sh-syntax';
-import { parseShell } from '../electron/policy/shell';
+import { parseShell } from '../electron/policy';
 import { formatMs, formatRatio, summarize, type BenchContext, type BenchTable } from './harness';
 import { alternate, exitCpuReport } from './process-sample';
 import { longHeredoc, shellCorpus } from './shell-corpus';

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { parseShell, type ShellList } from '../electron/policy/shell';
+import { parseShell, type ShellList } from '../electron/policy';
 
 /**
  * What the command policy needs from a parse, reduced to something two parsers can be compared on:

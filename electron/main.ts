@@ -8,22 +8,33 @@ import { resolveVigilHome, vigilPaths } from './lib/vigil-home';
 import { logProcessErrors } from './logging/log-process-errors';
 import { createFileLogger } from './logging/logger';
 import { stopBackgroundCoreOf } from './server';
-import { appMenuTemplate } from './shell/app-menu-template';
-import { applicationId, productName } from './shell/app-identity';
-import { handleAppProtocol, registerAppSchemePrivileges } from './shell/app-protocol';
-import { startDesktopGateway, type DesktopGateway } from './shell/desktop-gateway';
-import { desktopNoticeRules, subscribeDesktopNotices } from './shell/desktop-notices';
-import { revealWindow, showDesktopNotice } from './shell/desktop-notifier';
-import { gatewayUnavailableMessage } from './shell/gateway-unavailable-message';
-import { registerIpcBridge } from './shell/ipc-bridge';
-import { createMainWindow, mainWindowSizing } from './shell/main-window';
-import { openLogsFolder } from './shell/open-logs-folder';
-import { createRendererRecovery } from './shell/renderer-recovery';
-import { watchRenderer } from './shell/renderer-watchdog';
-import { shutDownWithin } from './shell/shutdown';
-import { denyAllPermissions, hardenEveryWebContents } from './shell/web-contents-hardening';
-import { placeWindow, readWindowState, type WindowState } from './shell/window-state';
-import { createWindowStateWriter } from './shell/window-state-writer';
+import {
+  applicationId,
+  appMenuTemplate,
+  createMainWindow,
+  createRendererRecovery,
+  createWindowStateWriter,
+  denyAllPermissions,
+  type DesktopGateway,
+  desktopNoticeRules,
+  gatewayUnavailableMessage,
+  handleAppProtocol,
+  hardenEveryWebContents,
+  mainWindowSizing,
+  openLogsFolder,
+  placeWindow,
+  productName,
+  readWindowState,
+  registerAppSchemePrivileges,
+  registerIpcBridge,
+  revealWindow,
+  showDesktopNotice,
+  shutDownWithin,
+  startDesktopGateway,
+  subscribeDesktopNotices,
+  watchRenderer,
+  type WindowState,
+} from './shell';
 
 /**
  * The desktop composition root: one instance per data folder, the core in the main process, the

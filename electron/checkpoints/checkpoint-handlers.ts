@@ -1,6 +1,6 @@
 import type { CallResponse } from '../../shared/contract';
-import { actorOfCall } from '../transport/call-actor';
-import type { PartialCallHandlers } from '../transport/call-handlers';
+import { actorOfCall } from '../transport';
+import type { PartialCallHandlers } from '../transport';
 import type { CheckpointApi } from './checkpoint-api';
 import type { CheckpointEntry, StoreStatus } from './checkpoint-types';
 

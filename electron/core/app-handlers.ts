@@ -1,5 +1,5 @@
 import type { CallResponse } from '../../shared/contract';
-import type { PartialCallHandlers } from '../transport/call-handlers';
+import type { PartialCallHandlers } from '../transport';
 
 /** The handlers of the `app:` calls. */
 export function createAppHandlers(info: CallResponse<'app:info'>): PartialCallHandlers<'app:info'> {

@@ -13,7 +13,7 @@ import {
 import type { LiveConfig } from '../config';
 import { runOneToolCall } from '../executor/run-one-tool-call';
 import { createMemoryHandlers } from '../memory';
-import type { CallContext, CallHandlers, PartialCallHandlers } from '../transport/call-handlers';
+import type { CallContext, CallHandlers, PartialCallHandlers } from '../transport';
 import { createAppHandlers } from './app-handlers';
 import type { CoreServices } from './core-services';
 

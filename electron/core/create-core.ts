@@ -7,13 +7,13 @@ import { gatewayConfigSchema, loadGateway, type Gateway, type GatewayConfig } fr
 import { hooksConfigSchema } from '../hooks/hook-config';
 import type { Logger } from '../logging/logger';
 import { memoryConfigSchema } from '../memory';
-import { policyConfigSchema } from '../policy/policy-config';
+import { policyConfigSchema } from '../policy';
 import { sessionConfigSchema } from '../sessions/session-config';
 import type { CommandSandbox } from '../sandbox/sandbox-api';
 import { activeHermesHome } from '../hermes/hermes-home';
 import type { SessionService } from '../sessions/session-types';
-import { createContractRouter, type ContractRouter } from '../transport/contract-router';
-import type { HttpRoute } from '../transport/http-route';
+import { createContractRouter, type ContractRouter } from '../transport';
+import type { HttpRoute } from '../transport';
 import { configState, createCoreHandlers } from './core-handlers';
 import { coreConfigSchema } from './core-config';
 import { createCoreServices, type CoreServices } from './core-services';

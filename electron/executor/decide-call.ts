@@ -1,7 +1,6 @@
 import { toErrorData } from '../../shared/result';
 import type { Logger } from '../logging/logger';
-import type { ApprovalService } from '../policy/approval-service';
-import type { PolicyEngine } from '../policy/policy-engine';
+import type { ApprovalService, PolicyEngine } from '../policy';
 import type { ExecutionSession, PreparedCall } from '../tools';
 import type { CollisionGuard, FoundCollision } from './collision-guard';
 import { collisionLine, collisionRefusal, collisionWarning, type CollisionDenial } from './collision-rule';

@@ -1,13 +1,13 @@
 import type { HookTool } from '../../shared/hooks/hook-event';
 import type { AppErrorData } from '../../shared/errors';
 import { checkpointReasons } from '../../shared/checkpoint-reasons';
-import type { PolicyEngine } from '../policy/policy-engine';
+import type { PolicyEngine } from '../policy';
 import { callSecretReason } from '../sessions/logged-record';
 import { condenseValue } from '../sessions/logged-value';
 import type { SessionState } from '../sessions/session-state';
 import { commandSubject, type CoverageLimits } from '../tools';
 import { isPathInside } from '../lib/path-rules';
-import type { WorkspaceFacts } from '../workspace/workspace-root';
+import type { WorkspaceFacts } from '../workspace';
 import { pathsIn, turnCheckpointOf, type CheckpointGate } from './checkpoint-gate';
 import type { CollisionGuard } from './collision-guard';
 import { collisionLine, collisionRefusal, collisionWarning } from './collision-rule';

@@ -3,11 +3,10 @@ import type { HookTool } from '../../shared/hooks/hook-event';
 import { commandCoverage, fileCall, fileChangeCoverage, type CoverageLimits } from '../tools';
 import { isAppError } from '../../shared/errors';
 import { canonicalPath } from '../files/canonical-path';
-import { resolveFileTarget, type FileTarget } from '../workspace/resolve-file-target';
-import { assessCommand, type CommandAssessment } from '../policy/assess-command';
-import type { PolicyEngine } from '../policy/policy-engine';
+import { type FileTarget, isWholeRefused, resolveFileTarget, type WorkspaceFacts, workspaceRootOf } from '../workspace';
+import { assessCommand, type CommandAssessment } from '../policy';
+import type { PolicyEngine } from '../policy';
 import { isPathInside } from '../lib/path-rules';
-import { isWholeRefused, workspaceRootOf, type WorkspaceFacts } from '../workspace/workspace-root';
 
 /** What Vigil will do about one tool call before it runs. */
 export interface CallPlan {

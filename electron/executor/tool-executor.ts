@@ -8,8 +8,7 @@ import type { CallCollision } from '../../shared/contract/call-collision-contrac
 import type { CheckpointApi, LedgerView, WriteRecorder } from '../checkpoints';
 import type { EventHub } from '../lib/event-hub';
 import type { Logger } from '../logging/logger';
-import type { ApprovalService } from '../policy/approval-service';
-import type { PolicyEngine } from '../policy/policy-engine';
+import type { ApprovalService, PolicyEngine } from '../policy';
 import type { CallLog } from '../sessions/call-log';
 import type { CoverageLimits, ExecutionSession, ToolAdapter } from '../tools';
 import { unwatched, watchEffects } from './call-effect-watch';

@@ -12,7 +12,7 @@ import {
 } from '../../shared/agent-protocol/json-rpc';
 import { toErrorData } from '../../shared/result';
 import { validationError } from '../../shared/validation';
-import type { HttpRoute } from '../transport/http-route';
+import type { HttpRoute } from '../transport';
 import { createAgentRpcHandlers, type AgentRpcCaller, type AgentRpcHandlers } from './agent-rpc-handlers';
 import {
   createAgentSessionConnections,

@@ -4,7 +4,7 @@ import type {
   AgentMethodResult,
   ParsedAgentMethodParams,
 } from '../../shared/agent-protocol/agent-methods';
-import { refuseUnsafeRoots } from '../workspace/root-rules';
+import { refuseUnsafeRoots } from '../workspace';
 import type { GatewayDependencies } from './gateway-dependencies';
 
 /** What a method handler knows about the connection that called it. */

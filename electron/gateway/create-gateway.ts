@@ -1,6 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { toolDefinitions } from '../../shared/tools/tool-registry';
-import type { HttpRoute } from '../transport/http-route';
+import type { HttpRoute } from '../transport';
 import { createAgentRpcEndpoint } from './agent-rpc-endpoint';
 import type { GatewayDependencies } from './gateway-dependencies';
 import { createMcpAgentServer, type McpAgentServer, type McpConnectionContext } from './mcp-agent-server';

@@ -1,4 +1,4 @@
-import type { RootRules } from '../workspace/root-rules';
+import type { RootRules } from '../workspace';
 import type { EventHub } from '../lib/event-hub';
 import type { ToolExecutor } from '../executor/executor-types';
 import type { Logger } from '../logging/logger';

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { isAppError } from '../../shared/errors';
-import type { HttpRoute } from '../transport/http-route';
+import type { HttpRoute } from '../transport';
 import { defaultMcpSessionIdleMs, type GatewayDependencies } from './gateway-dependencies';
 import { createMcpAgentServer, type McpAgentServer } from './mcp-agent-server';
 import { readCwdParameter } from './mcp-workspace';

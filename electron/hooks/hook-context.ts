@@ -5,14 +5,14 @@ import type { ConfigFile } from '../config';
 import type { EventHub } from '../lib/event-hub';
 import type { CoverageLimits } from '../tools';
 import type { Logger } from '../logging/logger';
-import type { PolicyEngine } from '../policy/policy-engine';
+import type { PolicyEngine } from '../policy';
 import type { PendingToolCall } from '../../shared/contract/pending-call-contract';
 import type { SessionHistory, SessionSummary } from '../../shared/contract/sessions-contract';
 import type { CallLog } from '../sessions/call-log';
 import type { SessionState } from '../sessions/session-state';
 import type { BeginTurnRequest, OpenSessionRequest } from '../sessions/session-types';
 import type { CollisionGuard } from '../executor/collision-guard';
-import type { WorkspaceFacts } from '../workspace/workspace-root';
+import type { WorkspaceFacts } from '../workspace';
 
 /**
  * What the hooks need of the agents' sessions (the session registry provides it): open one keyed

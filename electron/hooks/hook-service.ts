@@ -9,7 +9,7 @@ import { HookLifetime } from './hook-lifetime';
 import { answerPostTool, flushPendingCalls } from './hook-post-tool';
 import { answerPreTool } from './hook-pre-tool';
 import { HookStateStore, type HookSessionState } from './hook-state-store';
-import { isWholeRefused } from '../workspace/workspace-root';
+import { isWholeRefused } from '../workspace';
 
 /** Answers the hook events of Claude Code and Gemini CLI. */
 export interface HookService {

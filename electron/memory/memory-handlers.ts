@@ -1,5 +1,5 @@
-import { actorOfCall } from '../transport/call-actor';
-import type { PartialCallHandlers } from '../transport/call-handlers';
+import { actorOfCall } from '../transport';
+import type { PartialCallHandlers } from '../transport';
 import type { MemoryService } from './memory-service';
 
 /** The handlers of the `memory:` calls. */

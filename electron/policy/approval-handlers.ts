@@ -1,6 +1,6 @@
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../logging/logger';
-import type { CallContext, PartialCallHandlers } from '../transport/call-handlers';
+import type { CallContext, PartialCallHandlers } from '../transport';
 import type { ApprovalChannel, ApprovalService } from './approval-service';
 
 /**

@@ -1,7 +1,7 @@
 import { canonicalPath } from '../files/canonical-path';
 import { mapLimit } from '../files/map-limit';
 import { isPathInside } from '../lib/path-rules';
-import { protectedLocations, type ProtectedLocation } from '../workspace/protected-locations';
+import { protectedLocations, type ProtectedLocation } from '../workspace';
 import { analyzeCommand, type CommandAnalysis, type ResolvedEffect } from './analyze-command';
 import { directoryBuiltins } from './directory-change';
 import { globCouldReach } from './glob-pattern';

@@ -1,7 +1,7 @@
 import { lstat, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { isPathInside } from '../lib/path-rules';
-import { agentSettings, configuredCodePaths, isGitWorkEntry, nestedGitDirFolders } from '../workspace/code-locations';
+import { agentSettings, configuredCodePaths, isGitWorkEntry, nestedGitDirFolders } from '../workspace';
 import { isInObjectFolder, objectFolders, privateObjects } from './git-object-links';
 import { linkedToProtected, linkMounts } from './linked-files';
 import { scanRoots } from './root-scan';

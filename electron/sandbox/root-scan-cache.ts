@@ -1,6 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { agentSettings } from '../workspace/code-locations';
+import { agentSettings } from '../workspace';
 import { fillWithFind } from './root-scan-fill';
 
 /** What a look through a root lists: `.git` entries, `HEAD` files, agents' settings, hard-linked files. */

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { agentSettings } from '../workspace/code-locations';
+import { agentSettings } from '../workspace';
 import type { RootListing } from './root-scan-cache';
 
 /** One folder as a whole-root listing found it: its times, its subfolders, what it holds that counts. */

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isPathInside } from '../lib/path-rules';
-import { agentSettings, gitDirOf, isGitDirectory } from '../workspace/code-locations';
+import { agentSettings, gitDirOf, isGitDirectory } from '../workspace';
 import type { RootListing, RootScanCache } from './root-scan-cache';
 import { addEntryRecord, entryClauses, pruneObjects } from './root-scan-fill';
 

@@ -2,7 +2,7 @@ import { lstat, mkdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
-import { homeCredentialStores } from '../workspace/protected-locations';
+import { homeCredentialStores } from '../workspace';
 import { codeDenies, type GitDirState } from './code-denies';
 import type { RootScanCache } from './root-scan-cache';
 import type { SandboxPolicy } from './sandbox-settings';

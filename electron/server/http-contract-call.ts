@@ -5,7 +5,7 @@ import { maxFrameBytes, type ServerFrame } from '../../shared/contract/wire';
 import type { EventHub } from '../lib/event-hub';
 import { readJsonBody } from '../gateway';
 import type { Logger } from '../logging/logger';
-import type { ContractRouter } from '../transport/contract-router';
+import type { ContractRouter } from '../transport';
 
 /** The header that tells a client it reached a Vigil core (and which contract transport). */
 export const contractCallHeader = 'x-vigil-contract';

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AppErrorData } from '../../shared/errors';
 import type { Logger } from '../logging/logger';
-import type { HttpRoute, UpgradeCredential } from '../transport/http-route';
+import type { HttpRoute, UpgradeCredential } from '../transport';
 import { isAllowedHost, isAllowedOrigin } from './auth';
 import { parseRequestTarget, refuseUpgrade } from './http-answers';
 import { checkRouteAccess, type Credential, type CredentialAuthority } from './route-access';

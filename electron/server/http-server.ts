@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { uiUrl } from '../../shared/ui-credential';
 import type { Logger } from '../logging/logger';
-import type { HttpRoute } from '../transport/http-route';
+import type { HttpRoute } from '../transport';
 import { allowedHosts } from './auth';
 import { answerClientError, refuseUpgrade } from './http-answers';
 import { dispatchRequest, dispatchUpgrade, type DispatchContext } from './http-dispatch';

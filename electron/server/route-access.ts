@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { AppErrorData } from '../../shared/errors';
-import type { RouteAudience } from '../transport/http-route';
+import type { RouteAudience } from '../transport';
 import { isSameSecret, presentedToken } from './auth';
 
 /**

@@ -8,9 +8,7 @@ import { validationError } from '../../shared/validation';
 import type { Disposer } from '../lib/disposable';
 import type { EventHub } from '../lib/event-hub';
 import type { Logger } from '../logging/logger';
-import type { CallPeer } from '../transport/call-handlers';
-import type { ContractRouter } from '../transport/contract-router';
-import type { HttpRoute, UpgradeCredential } from '../transport/http-route';
+import type { CallPeer, ContractRouter, HttpRoute, UpgradeCredential } from '../transport';
 import { createHttpContractCall } from './http-contract-call';
 
 /** The UI's contract over WebSocket, and the disposer that closes every socket. */

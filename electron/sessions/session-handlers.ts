@@ -1,5 +1,5 @@
-import { actorOfCall } from '../transport/call-actor';
-import type { PartialCallHandlers } from '../transport/call-handlers';
+import { actorOfCall } from '../transport';
+import type { PartialCallHandlers } from '../transport';
 import type { SessionService } from './session-types';
 
 /** The handlers of the `sessions:` calls (the UI's live list, older sessions on request, history and turn undo). */

@@ -4,7 +4,7 @@ import { fail } from '../../shared/result';
 import type { Disposer } from '../lib/disposable';
 import type { EventHub } from '../lib/event-hub';
 import type { Logger } from '../logging/logger';
-import type { ContractRouter } from '../transport/contract-router';
+import type { ContractRouter } from '../transport';
 import { isTrustedSender } from './trusted-sender';
 
 /** Relays the contract over IPC: calls in (sender checked, payload validated by the router), events out. */

@@ -1,5 +1,5 @@
 import { checkpointReasons } from '../../shared/checkpoint-reasons';
-import type { FileTarget } from '../workspace/resolve-file-target';
+import type { FileTarget } from '../workspace';
 import { pathLockKey, rootLockKey, type PreparedCall } from './tool-adapter';
 import { coverageParts, type UndoCoverage } from './undo-coverage';
 

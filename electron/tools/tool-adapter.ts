@@ -1,5 +1,5 @@
-import type { PolicySubject } from '../policy/policy-engine';
-import type { WorkspaceContext } from '../workspace/workspace-context';
+import type { PolicySubject } from '../policy';
+import type { WorkspaceContext } from '../workspace';
 import { pathKey } from '../lib/path-rules';
 import type { CoverageLimits } from './undo-coverage';
 

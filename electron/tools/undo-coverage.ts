@@ -1,9 +1,8 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { directoryExclusion, fileExclusion } from '../checkpoints';
-import type { ResolvedEffect } from '../policy/analyze-command';
-import type { CommandAssessment } from '../policy/assess-command';
-import { matchesGlob } from '../policy/glob-pattern';
+import type { CommandAssessment, ResolvedEffect } from '../policy';
+import { matchesGlob } from '../policy';
 import { isPathInside } from '../lib/path-rules';
 
 /**

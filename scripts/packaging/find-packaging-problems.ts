@@ -1,3 +1,5 @@
+// Runs in plain Node: the shell's face would load Electron, so this takes the CSP from its own module.
+// eslint-disable-next-line vigil/public-face
 import { rendererMetaContentSecurityPolicy } from '../../electron/shell/content-security-policy';
 import type { AsarArchive } from './asar-archive';
 import { importedPackages } from './bare-imports';

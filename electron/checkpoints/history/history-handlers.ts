@@ -1,5 +1,5 @@
 import type { CallResponse } from '../../../shared/contract';
-import type { PartialCallHandlers } from '../../transport/call-handlers';
+import type { PartialCallHandlers } from '../../transport';
 import { toContractEntry } from '../checkpoint-handlers';
 import type { HistoryService } from './history-service';
 

@@ -1,7 +1,7 @@
 import type { ParsedCallRequest } from '../../../shared/contract';
 import type { PlainActor } from '../../../shared/contract/actor-model';
-import { actorOfCall } from '../../transport/call-actor';
-import type { PartialCallHandlers } from '../../transport/call-handlers';
+import { actorOfCall } from '../../transport';
+import type { PartialCallHandlers } from '../../transport';
 import type { LineRequest } from './line-restore';
 import type { RestoreService } from './restore-service';
 

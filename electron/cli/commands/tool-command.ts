@@ -2,8 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { EventPayload } from '../../../shared/contract';
 import { AppError, isAppError } from '../../../shared/errors';
-import { refuseUnsafeRoots } from '../../workspace/root-rules';
-import type { WorkspaceContext } from '../../workspace/workspace-context';
+import { refuseUnsafeRoots } from '../../workspace';
+import type { WorkspaceContext } from '../../workspace';
 import {
   exitCodes,
   stringListOption,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ToolInput } from '../../../shared/tools/tool-registry';
 import { decodeUtf8File } from '../../files/decode-utf8';
-import { resolveFileTarget } from '../../workspace/resolve-file-target';
+import { resolveFileTarget } from '../../workspace';
 import { fileCall } from '../file-call';
 import type { ExecutionSession, PreparedCall } from '../tool-adapter';
 import { fileChangeCoverage } from '../undo-coverage';

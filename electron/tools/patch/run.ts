@@ -1,7 +1,7 @@
 import { createPatch } from 'diff';
 import { AppError, isAppError } from '../../../shared/errors';
 import type { ToolInput, ToolOutput } from '../../../shared/tools/tool-registry';
-import type { FileTarget } from '../../workspace/resolve-file-target';
+import type { FileTarget } from '../../workspace';
 import { applyPatch, type PatchedText } from './apply-patch';
 import { decodeUtf8File } from '../../files/decode-utf8';
 import { editAnchoredFile } from '../../files/edit-file-atomic';

@@ -4,7 +4,7 @@ import { AppError, isAppError } from '../../../shared/errors';
 import { closestName } from '../../../shared/tools/closest-name';
 import { defaultReadLimit } from '../../../shared/tools/read-file-tool';
 import type { ToolInput, ToolOutput } from '../../../shared/tools/tool-registry';
-import type { FileTarget } from '../../workspace/resolve-file-target';
+import type { FileTarget } from '../../workspace';
 import { binaryFileError, binaryProbeBytes, invalidUtf8Offset, notUtf8Error } from '../../files/decode-utf8';
 import { fileSystemError } from '../../files/file-system-error';
 import { withHeldFolder } from '../../files/folder-anchor';

@@ -1,5 +1,5 @@
 import type { ToolInput } from '../../../shared/tools/tool-registry';
-import { resolveFileTarget } from '../../workspace/resolve-file-target';
+import { resolveFileTarget } from '../../workspace';
 import { fileCall } from '../file-call';
 import type { ExecutionSession, PreparedCall } from '../tool-adapter';
 import { fileChangeCoverage } from '../undo-coverage';

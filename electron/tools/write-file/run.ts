@@ -1,5 +1,5 @@
 import type { ToolInput, ToolOutput } from '../../../shared/tools/tool-registry';
-import type { FileTarget } from '../../workspace/resolve-file-target';
+import type { FileTarget } from '../../workspace';
 import { writeAnchoredFile } from '../../files/write-anchored-file';
 
 /**
