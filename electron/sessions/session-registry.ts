@@ -8,6 +8,7 @@ import {
 } from '../../shared/contract/sessions-contract';
 import { parseOrThrow } from '../../shared/validation';
 import type { Disposer } from '../lib/disposable';
+import type { CallLog } from './call-log';
 import { condenseProse } from './logged-value';
 import { now, SessionBook, type SessionRegistryOptions } from './session-book';
 import type { SessionCatalog } from './session-catalog';
@@ -45,7 +46,7 @@ const messageSchema = z.object({ role: messageRoleSchema, text: z.string() });
  * deletes logs idle for `maxAgeMs`. Every change is applied in memory and queued to the log in
  * the same tick (so log order is state order), and awaited on disk before the method returns.
  */
-export class SessionRegistry implements SessionService {
+export class SessionRegistry implements SessionService, CallLog {
   readonly #book: SessionBook;
 
   constructor(options: SessionRegistryOptions) {
