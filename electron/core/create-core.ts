@@ -7,7 +7,7 @@ import { gatewayConfigSchema, loadGateway, type Gateway, type GatewayConfig } fr
 import { hooksConfigSchema } from '../hooks/hook-config';
 import type { Logger } from '../logging/logger';
 import { memoryConfigSchema } from '../memory';
-import { policyConfigSchema } from '../policy';
+import { loadPolicyConfig } from '../policy/lazy';
 import { sessionConfigSchema } from '../sessions/session-config';
 import type { CommandSandbox } from '../sandbox/sandbox-api';
 import { activeHermesHome } from '../hermes/hermes-home';
@@ -103,7 +103,7 @@ async function connectInputsOf(
  * edit keeps the last valid value); policy and hooks are read by their features at each call, and
  * only checked here, so that a bad edit is reported with its field.
  */
-const configSections: readonly ConfigSectionSpec[] = [
+const configSectionsWith = (policyConfigSchema: ConfigSectionSpec['schema']): readonly ConfigSectionSpec[] => [
   { name: 'checkpoints', schema: checkpointConfigSchema },
   { name: 'memory', schema: memoryConfigSchema },
   { name: 'gateway', schema: gatewayConfigSchema },
@@ -131,15 +131,16 @@ const configSections: readonly ConfigSectionSpec[] = [
 ];
 
 /** A one-shot command holds the checkpoints section and only checks the others (its features read them themselves), so `vigil checkpoints status` names any field at fault. */
-const oneShotConfigSections: readonly ConfigSectionSpec[] = configSections.map((section) =>
-  section.name === 'checkpoints'
-    ? section
-    : {
-        whileInvalid: `Until it is fixed, commands that use the "${section.name}" settings stop with this error.`,
-        ...section,
-        isCheckedOnly: true,
-      },
-);
+const oneShotConfigSections = (configSections: readonly ConfigSectionSpec[]): readonly ConfigSectionSpec[] =>
+  configSections.map((section) =>
+    section.name === 'checkpoints'
+      ? section
+      : {
+          whileInvalid: `Until it is fixed, commands that use the "${section.name}" settings stop with this error.`,
+          ...section,
+          isCheckedOnly: true,
+        },
+  );
 
 /**
  * The one composition root: builds the core of every process (the app, `vigil serve`, `vigil mcp`,
@@ -156,7 +157,11 @@ export async function createCore(options: CoreOptions): Promise<Core | CoreBase>
   const events = new EventHub();
   const stack = new DisposableStack();
   stack.add(() => logger.flush());
-  const config = once(() => LiveConfig.open(paths.config, isResident ? configSections : oneShotConfigSections));
+  // The policy's schema is loaded, not imported: importing the policy's face here would put all of the policy into the core's chunk.
+  const config = once(async () => {
+    const sections = configSectionsWith((await loadPolicyConfig()).policyConfigSchema);
+    return LiveConfig.open(paths.config, isResident ? sections : oneShotConfigSections(sections));
+  });
   const liveChanges = createLiveChangeReporter(events);
   stack.add(liveChanges.dispose);
   const services = createCoreServices({

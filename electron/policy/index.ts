@@ -4,6 +4,5 @@ export { createApprovalHandlers } from './approval-handlers';
 export { ApprovalService } from './approval-service';
 export { assessCommand, type CommandAssessment } from './assess-command';
 export { matchesGlob } from './glob-pattern';
-export { policyConfigSchema } from './policy-config';
 export { PolicyEngine, type PolicySubject } from './policy-engine';
 export { parseShell, type ShellList } from './shell';
