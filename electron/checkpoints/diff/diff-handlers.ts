@@ -1,5 +1,5 @@
 import type { ParsedCallRequest } from '../../../shared/contract';
-import type { PartialCallHandlers } from '../../transport/call-handlers';
+import type { PartialCallHandlers } from '../../transport';
 import type { DiffAgainst } from '../compare';
 import type { DiffService } from './diff-service';
 
