@@ -191,24 +191,21 @@ describe('the real ESLint config keeps the house-style boundaries', () => {
     expect(
       await lint('electron/lib/zz-fake.ts', "import { x } from '../files/atomic-write';\nexport const a = x;\n"),
     ).toEqual([expect.stringMatching(/^vigil\/restricted-paths: lib\/ is the bottom layer/)]);
-    expect(
-      await lint('electron/lib/zz-fake.ts', "import { x } from '../core/create-core';\nexport const a = x;\n"),
-    ).toEqual([expect.stringMatching(layer)]);
-    expect(
-      await lint(
-        'electron/memory/zz-fake.ts',
-        "import { createCore } from '../core/create-core';\nexport const a = createCore;\n",
-      ),
-    ).toEqual([expect.stringMatching(/^vigil\/restricted-paths: Feature folders sit below the composition/)]);
-    expect(
-      await lint('electron/checkpoints/deep/zz-fake.ts', "export { x } from '../../server/serve-info';\n"),
-    ).toEqual([expect.stringMatching(layer)]);
-    expect(await lint('electron/sessions/zz-fake.ts', "export const a = import('../cli');\n")).toEqual([
+    expect(await lint('electron/lib/zz-fake.ts', "import { x } from '../core';\nexport const a = x;\n")).toEqual([
       expect.stringMatching(layer),
     ]);
     expect(
-      await lint('electron/core/zz-fake.ts', "import { x } from '../shell/desktop-gateway';\nexport const a = x;\n"),
-    ).toEqual([expect.stringMatching(/^vigil\/restricted-paths: core\/ composes the features/)]);
+      await lint('electron/memory/zz-fake.ts', "import { createCore } from '../core';\nexport const a = createCore;\n"),
+    ).toEqual([expect.stringMatching(/^vigil\/restricted-paths: Feature folders sit below the composition/)]);
+    expect(await lint('electron/checkpoints/deep/zz-fake.ts', "export { x } from '../../server';\n")).toEqual([
+      expect.stringMatching(layer),
+    ]);
+    expect(await lint('electron/sessions/zz-fake.ts', "export const a = import('../cli');\n")).toEqual([
+      expect.stringMatching(layer),
+    ]);
+    expect(await lint('electron/core/zz-fake.ts', "import { x } from '../shell';\nexport const a = x;\n")).toEqual([
+      expect.stringMatching(/^vigil\/restricted-paths: core\/ composes the features/),
+    ]);
     const allowed: [string, string][] = [
       ['electron/memory/zz-fake.ts', "import { EventHub } from '../lib/event-hub';\nexport const a = EventHub;\n"],
       [
@@ -219,14 +216,8 @@ describe('the real ESLint config keeps the house-style boundaries', () => {
         'electron/core/zz-fake.ts',
         "import { loadMemoryService } from '../memory';\nexport const a = loadMemoryService;\n",
       ],
-      [
-        'electron/server/zz-fake.ts',
-        "import { createCore } from '../core/create-core';\nexport const a = createCore;\n",
-      ],
-      [
-        'electron/memory/zz-fake.test.ts',
-        "import { createCore } from '../core/create-core';\nexport const a = createCore;\n",
-      ],
+      ['electron/server/zz-fake.ts', "import { createCore } from '../core';\nexport const a = createCore;\n"],
+      ['electron/memory/zz-fake.test.ts', "import { createCore } from '../core';\nexport const a = createCore;\n"],
     ];
     for (const [file, code] of allowed) expect(await lint(file, code), file).toEqual([]);
   });
