@@ -121,15 +121,8 @@ function callerOf(kind: () => 'relay' | 'local', result: AnswerCall): CoreCaller
 
 /** Builds the one-shot core (its modules load only now, on the first call that needs it). */
 async function openCore(route: CoreRoute, options: LocalCoreOptions): Promise<CoreBase> {
-  const [{ createCore }, { createFileLogger }] = await Promise.all([
-    import('../../core/create-core'),
-    import('../../logging/logger'),
-  ]);
-  const logger = createFileLogger({
-    directory: vigilPaths(route.home).logs,
-    echo: { level: 'warn', write: route.echo },
-  });
-  return createCore({ home: route.home, logger, env: route.env, mode: 'one-shot', ...options });
+  const { openLocalCore } = await import('./local-core');
+  return openLocalCore(route, options);
 }
 
 /** A one-shot core in this process, built on its first call. */
