@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { WalkHeadStart } from '../checkpoints';
 import { resolveVigilHome, vigilPaths } from '../lib/vigil-home';
-import { mayAutoStart } from './relay/auto-start-policy';
-import { readServeCredential, type CredentialLookup } from './relay/serve-credential';
+import { expectsCore } from './relay/relay-or-local';
+import type { CredentialLookup } from './relay/serve-credential';
 
 /** What the executable found before loading `vigil checkpoint`: the walk it started, and serve.json as it read it. */
 export interface CheckpointStart {
@@ -50,14 +50,13 @@ export async function runCheckpointProcess<T>(
   const parsed = checkpointArguments(argv.slice(1), context.cwd);
   if (parsed === undefined) return run({});
   const paths = vigilPaths(resolveVigilHome(context.env));
-  const serveLookup = parsed.isLocal ? undefined : await readServeCredential(paths.serveInfo);
-  if (serveLookup !== undefined && serveLookup.kind !== 'none') return run({ serveLookup });
-  // No core: the command starts a background one and relays to it, unless that is turned off.
-  if (
-    serveLookup !== undefined &&
-    (await mayAutoStart({ isAllowed: true, env: context.env, configFile: paths.config })) !== undefined
-  )
-    return run({ serveLookup });
+  const { isExpected, serveLookup } = await expectsCore({
+    home: paths.home,
+    env: context.env,
+    isLocal: parsed.isLocal,
+  });
+  // A core takes the call (serve.json's, or a background core the command starts): nothing to start here.
+  if (isExpected) return run(serveLookup === undefined ? {} : { serveLookup });
   // Loaded only now: a relayed checkpoint loads none of it.
   const { withWalkHeadStart } = await import('./walk-head-start-entry');
   return withWalkHeadStart({ root: paths.checkpoints, configFile: paths.config, dir: parsed.dir }, (headStart) =>

@@ -2,14 +2,14 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from './cli-command';
 import { checkpointsOf } from './cli-services';
-import type { ContractCaller } from './contract-caller';
+import type { ContractCaller } from './relay/relay-or-local';
 
 /** A relayed call as the resident core answers it: the cut event it sent, then the answer. */
 function relayedCallWithCut(message: string): ContractCaller {
   return {
     kind: 'relay',
     call: (_channel, _payload, options) => {
-      options?.onEvent?.('checkpoints:cut', { message });
+      options?.onEvent?.({ name: 'checkpoints:cut', payload: { message } } as never);
       return Promise.resolve({ kind: 'unchanged' } as never);
     },
   };

@@ -1,11 +1,10 @@
 import type { CallResponse, EventPayload } from '../../shared/contract';
-import type { CutRecord } from '../../shared/contract/checkpoints-live-contract';
 import type { MemoryMutation, MemoryTarget } from '../../shared/contract/memory-contract';
 import { AppError } from '../../shared/errors';
 import type { CheckpointEntry } from '../checkpoints';
 import { echoLine } from '../logging/logger';
 import { writeLine, type CliIo } from './cli-command';
-import type { CallOptions, ContractCaller } from './contract-caller';
+import type { CallOptions, ContractCaller } from './relay/relay-or-local';
 
 /**
  * The services as CLI commands use them, each method one contract call (or a few, paged): the same
@@ -32,10 +31,10 @@ const diffPage = 2_000;
  * Prints each cut a relayed call made on stderr, as the log of an in-process call does (which
  * echoes its warnings there, secrets masked): nothing is dropped without the user being told, and told once.
  */
-function reportingCuts(io: CliIo): CallOptions {
+function reportingCuts(io: CliIo): CallOptions<'checkpoints:cut'> {
   return {
     events: ['checkpoints:cut'],
-    onEvent: (_name, payload) => writeLine(io.stderr, echoLine('warn', (payload as CutRecord).message)),
+    onEvent: ({ payload }) => writeLine(io.stderr, echoLine('warn', payload.message)),
   };
 }
 
@@ -219,7 +218,7 @@ export function restoreOf(caller: ContractCaller) {
           ? {}
           : {
               events: ['checkpoints:restore-progressed'],
-              onEvent: (_name, payload) => onProgress(payload as ProgressEvent),
+              onEvent: ({ payload }) => onProgress(payload),
             },
       ),
   };

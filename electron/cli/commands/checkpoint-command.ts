@@ -11,7 +11,8 @@ import {
   type CliIo,
 } from '../cli-command';
 import { checkpointsOf } from '../cli-services';
-import { withContract, type LocalCoreOptions } from '../contract-caller';
+import { cliRoute } from '../cli-context';
+import { withCore, type LocalCoreOptions } from '../relay/relay-or-local';
 
 /** The checkpoint engine's calls a command makes: relayed to the resident core, or in-process on a one-shot core. */
 export type CliCheckpoints = ReturnType<typeof checkpointsOf>;
@@ -25,7 +26,7 @@ export async function withCheckpoints<T>(
   task: (checkpoints: CliCheckpoints) => Promise<T>,
   options: LocalCoreOptions = {},
 ): Promise<T> {
-  return withContract(io, (caller) => task(checkpointsOf(caller, io)), options);
+  return withCore(cliRoute(io), (caller) => task(checkpointsOf(caller, io)), options);
 }
 
 /** A directory argument made absolute against where the command runs. */

@@ -1,7 +1,8 @@
 import type { DroppedCheckpointData } from '../../../shared/contract/checkpoints-live-contract';
 import { escapeControls } from '../../../shared/text/control-characters';
 import { exitCodes, writeLine, type CliIo } from '../cli-command';
-import { withContract } from '../contract-caller';
+import { cliRoute } from '../cli-context';
+import { withCore } from '../relay/relay-or-local';
 import { localTime } from './checkpoint-command';
 
 /** One line of the dropped list: dN, short id, taken, reason, when it was dropped and until when it stays (or when it left). */
@@ -16,7 +17,7 @@ export function droppedLine(entry: DroppedCheckpointData, width: number): string
 
 /** `vigil checkpoints list DIR --dropped [--json]`: the recently dropped checkpoints, d1 = newest. */
 export async function listDropped(io: CliIo, dir: string, isJson: boolean): Promise<number> {
-  const list = await withContract(io, (caller) => caller.call('checkpoints:dropped', { dir }));
+  const list = await withCore(cliRoute(io), (caller) => caller.call('checkpoints:dropped', { dir }));
   if (isJson) {
     writeLine(
       io.stdout,

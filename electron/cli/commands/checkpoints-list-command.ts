@@ -6,7 +6,7 @@ import { escapeControls } from '../../../shared/text/control-characters';
 import type { CheckpointEntry, CheckpointSource } from '../../checkpoints';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand } from '../cli-command';
 import { changeSummary, directoryArgument, localTime } from './checkpoint-command';
-import type { ContractCaller } from '../contract-caller';
+import type { ContractCaller } from '../relay/relay-or-local';
 import { sourceOption, withMergedCheckpoints, type CliTimelines } from './checkpoints-sources';
 import { listDropped } from './checkpoints-dropped-list';
 

@@ -1,7 +1,8 @@
 import { escapeControls } from '../../../shared/text/control-characters';
 import { exitCodes, flagOption, UsageError, writeLine, type CliCommand } from '../cli-command';
 import { historyOf } from '../cli-services';
-import { withContract } from '../contract-caller';
+import { cliRoute } from '../cli-context';
+import { withCore } from '../relay/relay-or-local';
 import { directoryArgument, localTime } from './checkpoint-command';
 import { actorText, messageText } from './checkpoints-history-text';
 
@@ -34,7 +35,7 @@ export const checkpointsLogCommand: CliCommand = {
     const dir = directoryArgument(io, args.positionals[0]);
     const file = args.positionals[1] ?? '';
     if (file.trim() === '') throw new UsageError('missing FILE');
-    const log = await withContract(io, (caller) => historyOf(caller).fileLog(dir, file));
+    const log = await withCore(cliRoute(io), (caller) => historyOf(caller).fileLog(dir, file));
     if (flagOption(args, 'json')) {
       writeLine(io.stdout, JSON.stringify(log));
       return exitCodes.ok;

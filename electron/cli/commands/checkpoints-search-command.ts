@@ -1,7 +1,8 @@
 import { escapeControls } from '../../../shared/text/control-characters';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand } from '../cli-command';
 import { historyOf } from '../cli-services';
-import { withContract } from '../contract-caller';
+import { cliRoute } from '../cli-context';
+import { withCore } from '../relay/relay-or-local';
 import { directoryArgument, localTime } from './checkpoint-command';
 import { actorText, messageText } from './checkpoints-history-text';
 
@@ -29,7 +30,7 @@ export const checkpointsSearchCommand: CliCommand = {
     const limitText = stringOption(args, 'limit');
     if (limitText !== undefined && !/^[1-9]\d{0,3}$/.test(limitText))
       throw new UsageError(`--limit takes a whole number from 1 to 9999, not "${limitText}"`);
-    const found = await withContract(io, (caller) =>
+    const found = await withCore(cliRoute(io), (caller) =>
       historyOf(caller).search(dir, text, limitText === undefined ? 500 : Number(limitText)),
     );
     if (flagOption(args, 'json')) {

@@ -1,7 +1,8 @@
 import type { CheckpointSource } from '../../checkpoints';
 import { stringOption, UsageError, type CliArgs, type CliIo } from '../cli-command';
 import { timelinesOf } from '../cli-services';
-import { withContract, type ContractCaller } from '../contract-caller';
+import { cliRoute } from '../cli-context';
+import { withCore, type ContractCaller } from '../relay/relay-or-local';
 
 /** The merged timeline as a command reads it. */
 export type CliTimelines = ReturnType<typeof timelinesOf>;
@@ -15,7 +16,7 @@ export async function withMergedCheckpoints<T>(
   io: CliIo,
   task: (checkpoints: CliTimelines, caller: ContractCaller) => Promise<T>,
 ): Promise<T> {
-  return withContract(io, (caller) => task(timelinesOf(caller), caller));
+  return withCore(cliRoute(io), (caller) => task(timelinesOf(caller), caller));
 }
 
 /** `--source vigil|hermes`, or undefined for both. */

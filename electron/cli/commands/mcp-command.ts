@@ -6,7 +6,7 @@ import { vigilPaths } from '../../lib/vigil-home';
 import { loadMcpStdioBridge, loadStdio } from '../../gateway/lazy';
 import { stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';
-import { relayTarget } from '../relay/relay-or-local';
+import { findCore } from '../relay/relay-or-local';
 import { loadAgentCredentials } from '../../server/lazy';
 
 /** Resolves when the process is asked to stop. */
@@ -81,9 +81,15 @@ export const mcpCommand: CliCommand = {
     if (agent?.trim() === '') throw new UsageError('--agent needs a name');
     const home = cliHome(io);
     const paths = vigilPaths(home);
-    // The one rule every relaying command follows (relay-or-local.ts): serve.json's live core, else in-process.
-    const say = (line: string): void => writeLine(io.stderr, `vigil mcp: ${line}`);
-    const live = io.forceLocal === true ? undefined : await relayTarget(paths.serveInfo, say);
+    // The one rule every relaying command follows (relay-or-local.ts), starting no background core:
+    // its session would end when the app or `vigil serve` took that core's place.
+    const live = await findCore({
+      home,
+      env: io.env,
+      say: (line) => writeLine(io.stderr, `vigil mcp: ${line}`),
+      isLocal: io.forceLocal === true,
+      mayStart: false,
+    });
     const { StdioMessageTransport, maxMcpBodyBytes, runStdioSession, stdioShutdownBudgetMs } = await loadStdio();
     const stdio = new StdioMessageTransport({ stdin, stdout, maxMessageBytes: maxMcpBodyBytes });
     const session = { stdio, stop: untilSignal(), report: (line: string) => writeLine(io.stderr, line) };

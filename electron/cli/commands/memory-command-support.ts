@@ -15,9 +15,9 @@ import {
   type CliIo,
   type CliOption,
 } from '../cli-command';
-import { cliHome } from '../cli-context';
+import { cliHome, cliRoute } from '../cli-context';
 import { memoryOf } from '../cli-services';
-import { withContract, withLocalContract } from '../contract-caller';
+import { withCore, withLocalCore } from '../relay/relay-or-local';
 
 /** The options every `vigil memory` command takes. */
 export const memoryOptions: Readonly<Record<string, CliOption>> = {
@@ -69,8 +69,8 @@ export async function withMemory<T>(args: CliArgs, io: CliIo, task: (memory: Cli
     );
     return task({ service, dir: directory?.path ?? dir });
   };
-  return withContract(
-    io,
+  return withCore(
+    cliRoute(io),
     async (caller) => {
       const managed = await memoryOf(caller).directories();
       const wanted = await canonicalDirectory(dir);
@@ -78,7 +78,7 @@ export async function withMemory<T>(args: CliArgs, io: CliIo, task: (memory: Cli
       if (caller.kind === 'local' || managed.some((candidate) => candidate.path === wanted || candidate.path === dir))
         return run(memoryOf(caller));
       // A folder the resident core does not manage (or no core after all): this command manages it alone, in-process.
-      return withLocalContract(io, { memoryDirectory: dir }, (local) => run(memoryOf(local)));
+      return withLocalCore(cliRoute(io), (local) => run(memoryOf(local)), { memoryDirectory: dir });
     },
     { memoryDirectory: dir },
   );

@@ -1,6 +1,7 @@
 import type { CliIo } from '../cli-command';
 import { sessionsOf } from '../cli-services';
-import { withContract } from '../contract-caller';
+import { cliRoute } from '../cli-context';
+import { withCore } from '../relay/relay-or-local';
 
 /**
  * Runs `task` on the sessions of $VIGIL_HOME: the resident core's live list when one runs, else
@@ -11,7 +12,7 @@ export async function withSessionLogs<T>(
   io: CliIo,
   task: (sessions: ReturnType<typeof sessionsOf>) => Promise<T> | T,
 ): Promise<T> {
-  return withContract(io, async (caller) => task(sessionsOf(caller)));
+  return withCore(cliRoute(io), async (caller) => task(sessionsOf(caller)));
 }
 
 /** A duration for people: `4 s`, `3 min`, `2 h`. */

@@ -4,7 +4,8 @@ import { describeCall } from '../../sessions/session-state';
 import { changesWords } from '../../../shared/sessions/turn-changes';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand } from '../cli-command';
 import { sessionsOf } from '../cli-services';
-import { withContract } from '../contract-caller';
+import { cliRoute } from '../cli-context';
+import { withCore } from '../relay/relay-or-local';
 import { localTime } from './checkpoint-command';
 import { showTurn, turnChangesOf } from './sessions-show-turn';
 
@@ -95,7 +96,7 @@ export const sessionsShowCommand: CliCommand = {
       throw new UsageError(`--turn takes a turn number (1 or more), not "${turnText}"`);
     if (flagOption(args, 'diff') && turnText === undefined)
       throw new UsageError("--diff shows one turn's diff: add --turn N");
-    return withContract(io, async (caller) => {
+    return withCore(cliRoute(io), async (caller) => {
       const history = await sessionsOf(caller).history(args.positionals[0] ?? '');
       if (turnText !== undefined) return showTurn(io, caller, history, Number(turnText), flagOption(args, 'diff'));
       if (flagOption(args, 'json')) writeLine(io.stdout, JSON.stringify(history));

@@ -4,7 +4,7 @@ import { changesWords, turnChanges, type TurnChanges } from '../../../shared/ses
 import { escapeControls } from '../../../shared/text/control-characters';
 import { exitCodes, UsageError, writeLine, type CliIo } from '../cli-command';
 import { restoreOf, timelinesOf } from '../cli-services';
-import type { ContractCaller } from '../contract-caller';
+import type { ContractCaller } from '../relay/relay-or-local';
 import { unifiedLines } from './checkpoints-diff-command';
 
 /** The letter of a file's change, as git's `--name-status` says it. */

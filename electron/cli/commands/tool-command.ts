@@ -1,6 +1,5 @@
 import os from 'node:os';
 import path from 'node:path';
-import type { EventPayload } from '../../../shared/contract';
 import { AppError, isAppError } from '../../../shared/errors';
 import { refuseUnsafeRoots } from '../../workspace';
 import type { WorkspaceContext } from '../../workspace';
@@ -13,8 +12,8 @@ import {
   type CliCommand,
   type CliIo,
 } from '../cli-command';
-import { cliHome } from '../cli-context';
-import { withContract } from '../contract-caller';
+import { cliHome, cliRoute } from '../cli-context';
+import { withCore, type ContractEvent } from '../relay/relay-or-local';
 
 /** The agent name `vigil tool` calls are recorded under. */
 const toolAgent = 'vigil tool';
@@ -26,15 +25,14 @@ const toolAgent = 'vigil tool';
  * Resolves to the tool's output; throws the AppError of a refused or failed call.
  */
 export async function runToolCall(name: string, raw: unknown, context: WorkspaceContext, io: CliIo): Promise<unknown> {
-  const waiting = (_event: string, payload: unknown): void => {
-    const { approval } = payload as EventPayload<'approvals:requested'>;
+  const waiting = ({ payload: { approval } }: ContractEvent<'approvals:requested'>): void => {
     if (approval.agent !== toolAgent || approval.tool !== name) return;
     writeLine(
       io.stderr,
       `vigil tool ${name}: waiting for a decision in Vigil's UI (${approval.summary}: ${approval.reason}); denied at ${approval.expiresAt} if nobody decides.`,
     );
   };
-  const outcome = await withContract(io, (caller) =>
+  const outcome = await withCore(cliRoute(io), (caller) =>
     caller.call(
       'tools:run',
       { name, arguments: raw, cwd: context.cwd, roots: [...context.roots], agent: toolAgent },

@@ -9,7 +9,7 @@ import {
 import { parseHookInput } from '../../../shared/hooks/parse-hook-input';
 import type { Result } from '../../../shared/result';
 import { vigilPaths } from '../../lib/vigil-home';
-import { chooseCore, relayToCore, type CoreChoice } from '../relay/core-target';
+import { withCore, type CoreRoute } from '../relay/relay-or-local';
 import { geminiUnattended } from './gemini-attendance';
 import { failureAnswer, readOnFailure, unassessedAnswer } from './hook-failure';
 import { readHookInput } from './read-hook-input';
@@ -46,25 +46,19 @@ function say(io: HookIo, agent: HookAgent, line: string): void {
 }
 
 /** The core's answer through the relay, or from a one-shot core in this process when none runs (or it cannot be reached). */
-async function ask(event: HookEvent, options: HookOptions, io: HookIo): Promise<Result<HookAnswer>> {
-  if (!options.isLocal) {
-    const tell = (line: string): void => say(io, options.agent, line);
+function ask(event: HookEvent, options: HookOptions, io: HookIo): Promise<Result<HookAnswer>> {
+  const route: CoreRoute = {
+    home: options.home,
+    env: io.env,
+    say: (line) => say(io, options.agent, line),
+    isLocal: options.isLocal,
+    mayStart: io.mayStartCore === true,
     // A core started now gets at most half the deadline, so the in-process answer still fits after it.
-    const choice: CoreChoice = {
-      home: options.home,
-      env: io.env,
-      mayStart: io.mayStartCore === true,
-      maxWaitMs: options.deadlineMs / 2,
-    };
-    const target = await chooseCore(choice, tell);
-    const relayed =
-      target === undefined
-        ? undefined
-        : (await relayToCore(choice, target, { channel: 'hooks:event', payload: event }, tell)).result;
-    if (relayed !== undefined) return relayed;
-  }
-  const { answerInProcess } = await import('./answer-in-process');
-  return answerInProcess(event, options.home, io);
+    maxWaitMs: options.deadlineMs / 2,
+    clientId: 'vigil-hook',
+    echo: (line) => io.stderr.write(line),
+  };
+  return withCore(route, (core) => core.result('hooks:event', event));
 }
 
 /** Whether a refusal is about the event itself (a field Vigil cannot use): bad input, which never blocks the agent. */

@@ -1,11 +1,12 @@
-import type { CallName, CallRequest, CallResponse } from '../../../shared/contract';
 import type { Result } from '../../../shared/result';
 import { vigilPaths } from '../../lib/vigil-home';
 import { vigilVersion } from '../../lib/version';
 import { mayAutoStart, type AutoStartSettings } from './auto-start-policy';
 import { relayCall, type RelayCallOptions } from './relay-client';
-import { relayTarget, type SayLine } from './relay-or-local';
 import { readServeCredential, type CredentialLookup, type ServeCredential } from './serve-credential';
+
+/** Where a line about the choice goes (stderr, with the caller's own prefix). */
+export type SayLine = (line: string) => void;
 
 /** Where a command's calls may go: its data folder, and whether it may start a background core. */
 export interface CoreChoice {
@@ -34,6 +35,12 @@ function wantsStart(lookup: CredentialLookup): boolean {
   return lookup.isStale === true || lookup.isStarting === true;
 }
 
+/** serve.json's core, or none (work in-process): a serve.json that cannot be used costs one line saying why. */
+function namedCore(lookup: CredentialLookup, say: SayLine): ServeCredential | undefined {
+  if (lookup.kind === 'unusable') say(`not relaying to a Vigil core: ${lookup.reason}; working in-process.`);
+  return lookup.kind === 'found' ? lookup.credential : undefined;
+}
+
 /**
  * The core a command relays to: serve.json's, else (when it may) a background core started now
  * (start-background-core.ts), else none: the command works in-process. Only the path that starts
@@ -50,7 +57,7 @@ export async function chooseCore(
   const settings = wantsStart(lookup)
     ? await mayAutoStart({ isAllowed: choice.mayStart, env: choice.env, configFile: paths.config })
     : undefined;
-  if (settings === undefined) return relayTarget(paths.serveInfo, say, lookup);
+  if (settings === undefined) return namedCore(lookup, say);
   const { startBackgroundCore } = await import('./start-background-core');
   return startBackgroundCore({ home: choice.home, env: choice.env, say, waitMs: waitMs(choice, settings) });
 }
@@ -60,17 +67,16 @@ export async function chooseCore(
  * took it and the caller works in-process. A background core that cannot be reached (a wrong
  * token, no answer) is replaced once, saying so, and the call goes to its successor.
  */
-export async function relayToCore<C extends CallName>(
+export async function relayToCore(
   choice: CoreChoice,
   target: ServeCredential,
-  call: { readonly channel: C; readonly payload: CallRequest<C>; readonly options?: RelayCallOptions },
+  call: { readonly channel: string; readonly payload: unknown; readonly options?: RelayCallOptions },
   say: SayLine,
-): Promise<{ readonly result: Result<CallResponse<C>> | undefined; readonly target: ServeCredential | undefined }> {
+): Promise<{ readonly result: Result<unknown> | undefined; readonly target: ServeCredential | undefined }> {
   let current = target;
   for (let attempt = 0; ; attempt += 1) {
     const outcome = await relayCall(current, call.channel, call.payload, call.options);
-    // The core's router answered this channel: its result has the channel's response type.
-    if (outcome.kind === 'answered') return { result: outcome.result as Result<CallResponse<C>>, target: current };
+    if (outcome.kind === 'answered') return { result: outcome.result, target: current };
     const settings =
       attempt === 0 && current.isBackground === true
         ? await mayAutoStart({
