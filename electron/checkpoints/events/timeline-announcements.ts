@@ -1,6 +1,7 @@
-import type { Disposer } from '../lib/disposable';
-import type { EventHub } from '../lib/event-hub';
-import type { Logger } from '../logging/logger';
+import type { Disposer } from '../../lib/disposable';
+import type { EventHub } from '../../lib/event-hub';
+import type { Logger } from '../../logging/logger';
+import type { CheckpointAnnouncer } from './checkpoint-announcer';
 
 /** Coalesces the events of one change (a checkpoint that also cut) into one count. */
 const countSettleMs = 30;
@@ -13,7 +14,8 @@ const liveChangeMs = 200;
  * header always agree with the store. Returns the disposer.
  */
 export function announceTimelineChanges(
-  events: EventHub,
+  events: Pick<EventHub, 'on'>,
+  announcer: CheckpointAnnouncer,
   count: (dir: string) => Promise<number>,
   logger: Logger,
 ): Disposer {
@@ -25,7 +27,7 @@ export function announceTimelineChanges(
       setTimeout(() => {
         pending.delete(dir);
         count(dir).then(
-          (total) => events.emit('checkpoints:timeline-changed', { dir, total }),
+          (total) => announcer.timelineChanged(dir, total),
           (error: unknown) => logger.warn('could not count a timeline after it changed', { dir, error }),
         );
       }, countSettleMs),
@@ -44,7 +46,7 @@ export function announceTimelineChanges(
 }
 
 /** Reports that files changed in a watched directory (`checkpoints:live-changed`), at most every 200 ms per directory. */
-export function createLiveChangeReporter(events: Pick<EventHub, 'emit'>): {
+export function createLiveChangeReporter(announcer: CheckpointAnnouncer): {
   readonly report: (dir: string) => void;
   readonly dispose: Disposer;
 } {
@@ -54,7 +56,7 @@ export function createLiveChangeReporter(events: Pick<EventHub, 'emit'>): {
       if (pending.has(dir)) return;
       const timer = setTimeout(() => {
         pending.delete(dir);
-        events.emit('checkpoints:live-changed', { dir, at: new Date().toISOString() });
+        announcer.liveChanged(dir);
       }, liveChangeMs);
       timer.unref();
       pending.set(dir, timer);
