@@ -49,16 +49,14 @@ const notYetFaced = [
   'gateway', // 8
   'hermes', // 11
   'hooks', // 8
-  'lib', // 112
+  'lib', // 130
   'locks', // 10
   'logging', // 84
   'policy', // 21
-  'process', // 10
-  'sandbox', // 9
+  'sandbox', // 10
   'server', // 19
   'sessions', // 30
   'shell', // 18
-  'terminal', // 7
   'transport', // 25
   'workspace', // 20
 ];

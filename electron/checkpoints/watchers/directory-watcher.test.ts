@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, writeFileSync } 
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir } from '../test-support/temp-dir';
+import { makeTempDir } from '../../test-support/temp-dir';
 import { watchDirectory, type WatchedTree } from './directory-watcher';
 
 /** Waits (up to a generous deadline, so a slow machine is not a failure) until `condition` holds. */

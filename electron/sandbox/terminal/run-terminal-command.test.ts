@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isProcessAlive } from '../process/is-process-alive';
-import { makeTempDir } from '../test-support/temp-dir';
+import { isProcessAlive } from '../../lib/process/is-process-alive';
+import { makeTempDir } from '../../test-support/temp-dir';
 import { CappedOutput } from './capped-output';
 import { runTerminalCommand } from './run-terminal-command';
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { AppError } from '../../shared/errors';
-import type { ToolOutput } from '../../shared/tools/tool-registry';
+import { AppError } from '../../../shared/errors';
+import type { ToolOutput } from '../../../shared/tools/tool-registry';
 import { CappedOutput } from './capped-output';
 import { killProcessTree } from './kill-process-tree';
 import { platformShell } from './platform-shell';
