@@ -5,7 +5,7 @@ import { silentLogger } from '../electron/logging/logger';
 import { objectFolders, privateObjects } from '../electron/sandbox/git-object-links';
 import { RootScanCache } from '../electron/sandbox/root-scan-cache';
 import { CommandSandbox, defaultSandboxSettings } from '../electron/sandbox/sandbox-api';
-import { runTerminalCommand } from '../electron/terminal/run-terminal-command';
+import { runTerminalCommand } from '../electron/sandbox/terminal/run-terminal-command';
 import { interleaved } from './edges-hook-checks';
 import { formatMs, formatRatio, summarize, type BenchTable } from './harness';
 

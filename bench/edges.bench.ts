@@ -7,7 +7,7 @@ import { assessCommand } from '../electron/policy';
 import { codeDenies } from '../electron/sandbox/code-denies';
 import { maxLinkMounts } from '../electron/sandbox/linked-files';
 import { CommandSandbox, defaultSandboxSettings } from '../electron/sandbox/sandbox-api';
-import { runTerminalCommand } from '../electron/terminal/run-terminal-command';
+import { runTerminalCommand } from '../electron/sandbox/terminal/run-terminal-command';
 import { interleaved, measureEdgeHookChecks } from './edges-hook-checks';
 import { measureGitClone } from './edges-git-clone';
 import { measurePnpmLinks } from './edges-pnpm';

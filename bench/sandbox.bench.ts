@@ -4,7 +4,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { silentLogger } from '../electron/logging/logger';
 import { CommandSandbox, defaultSandboxSettings } from '../electron/sandbox/sandbox-api';
-import { runTerminalCommand } from '../electron/terminal/run-terminal-command';
+import { runTerminalCommand } from '../electron/sandbox/terminal/run-terminal-command';
 import { formatMs, formatRatio, summarize, type BenchArea, type Timing } from './harness';
 
 /**

@@ -234,6 +234,19 @@ describe('the real ESLint config keeps the house-style boundaries', () => {
     expect(await lint('electron/files/zz-fake.test.ts', sync)).toEqual([]);
   });
 
+  it('only the checkpoint announcer emits checkpoints:* events; other events and the announcer itself are fine', async () => {
+    const emit = (name: string): string =>
+      `declare const events: { emit(name: string, payload: unknown): void };\nevents.emit('${name}', {});\n`;
+    const owner = /^no-restricted-syntax: Only CheckpointAnnouncer .* emits checkpoints:\* events/;
+    expect(await lint('electron/checkpoints/zz-fake.ts', emit('checkpoints:cut'))).toEqual([
+      expect.stringMatching(owner),
+    ]);
+    expect(await lint('electron/core/zz-fake.ts', emit('checkpoints:created'))).toEqual([expect.stringMatching(owner)]);
+    expect(await lint('electron/core/zz-fake.ts', emit('config:changed'))).toEqual([]);
+    expect(await lint('electron/checkpoints/events/checkpoint-announcer.ts', emit('checkpoints:cut'))).toEqual([]);
+    expect(await lint('electron/checkpoints/zz-fake.test.ts', emit('checkpoints:cut'))).toEqual([]);
+  });
+
   it('faces by convention: another folder’s inside is reached only through its index.ts, any folder, listed or not', async () => {
     const face = /^vigil\/public-face: Import electron\/checkpoints through its face, electron\/checkpoints\/index\.ts/;
     const deep = [

@@ -24,6 +24,7 @@ import type {
   StoreStatus,
   StoredTreeEntry,
 } from './checkpoint-types';
+import { CheckpointAnnouncer } from './events/checkpoint-announcer';
 import type { KnownHashes } from './snapshot/known-hashes';
 import { CutLog, cutLogFile } from './maintenance/cut-log';
 import { defaultKeepDroppedDays, type DroppedContext } from './maintenance/dropped-area';
@@ -40,7 +41,6 @@ import { ObjectStore } from './store/object-store';
 import { RefStore } from './store/ref-store';
 import { dirHash, ignoredFoldersOf, storeLayout, type StoreLayout } from './store/store-layout';
 import { markPinned, readStoreStatus, type CheckpointSettings, type StoreViewContext } from './store-views';
-import { AnnouncedCheckpoints } from './timeline/announced-checkpoints';
 import { DirRegistry } from './timeline/dir-registry';
 import { markNamed, NameStore } from './timeline/name-store';
 import { PinStore, pinFile } from './timeline/pin-store';
@@ -57,7 +57,8 @@ export class CheckpointReader {
   protected readonly pins: PinStore;
   protected readonly names: NameStore;
   readonly #cutLog: CutLog;
-  protected readonly announced: AnnouncedCheckpoints;
+  /** The one emitter of this engine's `checkpoints:*` events (the store watcher announces through it too). */
+  readonly announcer: CheckpointAnnouncer;
   protected readonly layout: StoreLayout;
   protected readonly store: ObjectStore;
   protected readonly refs: RefStore;
@@ -82,8 +83,8 @@ export class CheckpointReader {
     };
     this.pins = new PinStore(pinFile(options.root));
     this.names = new NameStore(options.root);
-    this.#cutLog = new CutLog(cutLogFile(options.root), options.logger, options.events);
-    this.announced = new AnnouncedCheckpoints(options.events);
+    this.announcer = new CheckpointAnnouncer(options.events);
+    this.#cutLog = new CutLog(cutLogFile(options.root), options.logger, this.announcer);
     this.store = new ObjectStore(this.gitdir, options.onSynced);
     this.refs = new RefStore(this.gitdir, options.onSynced);
     this.registry = new DirRegistry(this.layout);

@@ -6,7 +6,7 @@ import { asAppError } from './checkpoint-errors';
 import { CheckpointReader } from './checkpoint-reader';
 import { checkCheckpointRequest } from './checkpoint-request';
 import { defaultWorkerThreshold } from './checkpoint-tracking';
-import type { CheckpointEntry, CheckpointOutcome, CheckpointRequest, PruneReport } from './checkpoint-types';
+import type { CheckpointOutcome, CheckpointRequest, PruneReport } from './checkpoint-types';
 import { createCutReporter, type Cut } from './maintenance/cut-reporter';
 import { StoreMaintenance, type MaintenanceOutcome } from './maintenance/store-maintenance';
 import { takeSnapshot, type SnapshotEngine } from './snapshot/snapshot';
@@ -106,7 +106,7 @@ export class CheckpointService extends CheckpointReader implements CheckpointApi
         }
         return result;
       });
-      if (outcome.kind === 'created') this.announced.announce(outcome.checkpoint);
+      if (outcome.kind === 'created') this.announcer.created(outcome.checkpoint);
       this.#maintenance.schedule();
       return outcome;
     } catch (error) {
@@ -156,7 +156,7 @@ export class CheckpointService extends CheckpointReader implements CheckpointApi
           dir: outcome.dir,
           id: outcome.id,
         });
-        this.options.events?.emit('checkpoints:pin-changed', { dir: outcome.dir, id: outcome.id, isPinned });
+        this.announcer.pinChanged({ dir: outcome.dir, id: outcome.id, isPinned });
       }
       return outcome;
     } catch (error) {
@@ -168,12 +168,7 @@ export class CheckpointService extends CheckpointReader implements CheckpointApi
   async rename(dir: string, ref: string, name: string): Promise<RenameOutcome> {
     try {
       const outcome = await this.withStoreLock(() => setName(this.queries(), this.names, dir, ref, name));
-      if (outcome.changed)
-        this.options.events?.emit('checkpoints:renamed', {
-          dir: outcome.dir,
-          id: outcome.id,
-          name: outcome.name,
-        });
+      if (outcome.changed) this.announcer.renamed({ dir: outcome.dir, id: outcome.id, name: outcome.name });
       return outcome;
     } catch (error) {
       throw asAppError(error, this.options.logger, `rename a checkpoint of ${dir}`);
@@ -229,11 +224,6 @@ export class CheckpointService extends CheckpointReader implements CheckpointApi
     if (this.options.watch !== true) return;
     const resolved = await resolveCheckpointDirectory(dir, await this.refused).catch(() => undefined);
     if (resolved !== undefined) await this.tracked.track(resolved);
-  }
-
-  /** Announces checkpoints another process took (found by the store watcher), each once. */
-  announce(entries: readonly CheckpointEntry[]): number {
-    return entries.filter((entry) => this.announced.announce(entry)).length;
   }
 
   noteWritten(paths: readonly string[]): void {

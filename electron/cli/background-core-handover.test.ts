@@ -2,7 +2,7 @@ import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claudeCodeEvents } from '../hooks/test-support/recorded-events';
-import { isProcessGone } from '../process/stop-process';
+import { isProcessGone } from '../lib/process/stop-process';
 import { spawnVigil, withBackgroundCore } from '../test-support/run-vigil';
 import { makeTempDir } from '../test-support/temp-dir';
 import { makeCoreWorkspace, type CoreWorkspace } from './test-support/background-core-fixture';

@@ -1,8 +1,8 @@
 import { appendFile, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isProcessAlive } from '../process/is-process-alive';
-import { isProcessGone, waitForExit } from '../process/stop-process';
+import { isProcessAlive } from '../lib/process/is-process-alive';
+import { isProcessGone, waitForExit } from '../lib/process/stop-process';
 import { runVigil, spawnVigil, withBackgroundCore } from '../test-support/run-vigil';
 import { makeTempDir } from '../test-support/temp-dir';
 import { makeCoreWorkspace, type CoreWorkspace } from './test-support/background-core-fixture';

@@ -12,7 +12,6 @@ import {
   type DiffService,
   type RestoreService,
   toCheckpointSettings,
-  toContractEntry,
   type WriteLedger,
 } from '../checkpoints';
 import type { AgentServices } from '../executor/create-agent-services';
@@ -64,7 +63,7 @@ export async function buildTimelines(
   context: ServiceContext,
   checkpoints: CheckpointService,
 ): Promise<MergedCheckpointApi> {
-  const { env, logger, events, stack } = context;
+  const { env, logger, stack } = context;
   const [{ HermesCheckpoints }, { watchHermesTimelines }, { mergeHermesCheckpoints }] = await Promise.all([
     import('../hermes/hermes-checkpoints'),
     import('../hermes/hermes-timeline-watcher'),
@@ -78,7 +77,7 @@ export async function buildTimelines(
       watchHermesTimelines({
         hermes,
         logger,
-        onCreated: (entry) => events.emit('checkpoints:created', toContractEntry(entry)),
+        onCreated: (entry) => checkpoints.announcer.created(entry),
       }),
     );
   return mergeHermesCheckpoints(checkpoints, hermes, { env });

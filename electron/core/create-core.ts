@@ -1,5 +1,13 @@
 import os from 'node:os';
-import { checkpointConfigSchema, type CheckpointService, loadStoreWatcher, type WalkHeadStart } from '../checkpoints';
+import {
+  announceTimelineChanges,
+  CheckpointAnnouncer,
+  checkpointConfigSchema,
+  createLiveChangeReporter,
+  type CheckpointService,
+  loadStoreWatcher,
+  type WalkHeadStart,
+} from '../checkpoints';
 
 import { LiveConfig, type ConfigSectionSpec } from '../config';
 import type { ToolExecutor } from '../executor/executor-types';
@@ -19,7 +27,6 @@ import { coreConfigSchema } from './core-config';
 import { createCoreServices, type CoreServices } from './core-services';
 import { DisposableStack } from '../lib/disposable';
 import { EventHub } from '../lib/event-hub';
-import { announceTimelineChanges, createLiveChangeReporter } from './live-announcements';
 import { once } from '../lib/once';
 import { vigilInvocation } from '../lib/vigil-invocation';
 import { vigilVersion } from '../lib/version';
@@ -162,7 +169,7 @@ export async function createCore(options: CoreOptions): Promise<Core | CoreBase>
     const sections = configSectionsWith((await loadPolicyConfig()).policyConfigSchema);
     return LiveConfig.open(paths.config, isResident ? sections : oneShotConfigSections(sections));
   });
-  const liveChanges = createLiveChangeReporter(events);
+  const liveChanges = createLiveChangeReporter(new CheckpointAnnouncer(events));
   stack.add(liveChanges.dispose);
   const services = createCoreServices({
     paths,
@@ -249,8 +256,8 @@ async function startResident(base: CoreBase, stack: DisposableStack, config: () 
       events.emit('config:changed', state);
     }),
   );
-  stack.add(await watchStore({ root: paths.checkpoints, engine: checkpoints, events, logger }));
-  stack.add(announceTimelineChanges(events, (dir) => timelines.count(dir), logger));
+  stack.add(await watchStore({ root: paths.checkpoints, engine: checkpoints, logger }));
+  stack.add(announceTimelineChanges(events, checkpoints.announcer, (dir) => timelines.count(dir), logger));
   stack.add(
     watchSessionFolder({ directory: paths.sessions, reload: (id) => agents.sessions.reloadFromLog(id), logger }),
   );

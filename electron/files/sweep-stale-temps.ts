@@ -1,7 +1,7 @@
 import { readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { isProcessAlive } from '../process/is-process-alive';
+import { isProcessAlive } from '../lib/process/is-process-alive';
 import { isTempFileInFlight } from './temp-registry';
 import { isVigilTempFile, parseVigilTempName } from './vigil-temp-name';
 

@@ -14,7 +14,7 @@ import {
   type LockHolder,
 } from './lock-holder';
 import { replaceAbandoned } from './lock-takeover';
-import { ownStartTime } from '../process/process-start-time';
+import { ownStartTime } from '../lib/process/process-start-time';
 
 export { runOutsideFileLocks } from './held-locks';
 

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ownStartTime } from '../process/process-start-time';
+import { ownStartTime } from '../lib/process/process-start-time';
 import { isHolderStopped, newLockHolder, staleReason } from './lock-holder';
 
 const limits = { staleMs: 20_000, garbageMs: 1_000 };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { isProcessAlive } from '../process/is-process-alive';
-import { processStart, type ProcessStart } from '../process/process-start-time';
+import { isProcessAlive } from '../lib/process/is-process-alive';
+import { processStart, type ProcessStart } from '../lib/process/process-start-time';
 
 /** Who holds a lock file, as written inside it. */
 export interface LockHolder {

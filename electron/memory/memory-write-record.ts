@@ -4,7 +4,7 @@ import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../files/atomic-write';
-import { isProcessAlive } from '../process/is-process-alive';
+import { isProcessAlive } from '../lib/process/is-process-alive';
 import { sha256Of } from './memory-file';
 
 /** One version of a memory file a Vigil writer put on disk. */

@@ -1,4 +1,4 @@
-import { runTerminalCommand, type TerminalResult } from '../terminal/run-terminal-command';
+import { runTerminalCommand, type TerminalResult } from './terminal/run-terminal-command';
 import { acquireEngine, commandEnded, releaseEngine, wrapInSandbox } from './sandbox-runtime';
 import type { SpawnRequest } from './spawn-protocol';
 

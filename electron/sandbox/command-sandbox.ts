@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../logging/logger';
-import type { TerminalResult } from '../terminal/run-terminal-command';
+import type { TerminalResult } from './terminal/run-terminal-command';
 import { missingSandboxTools, type SandboxStatus } from './sandbox-availability';
 import { sandboxEnvironment } from './sandbox-environment';
 import { undoPlantedCode } from './code-denies';

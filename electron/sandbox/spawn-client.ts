@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../logging/logger';
-import type { TerminalResult } from '../terminal/run-terminal-command';
+import type { TerminalResult } from './terminal/run-terminal-command';
 import type { CommandSpawner } from './command-execution';
 import type { SpawnRequest, SpawnServerCommand, SpawnServerReply } from './spawn-protocol';
 import { killTagged, spawnTagVariable } from './tagged-processes';

@@ -1,5 +1,5 @@
 import type { AppErrorData } from '../../shared/errors';
-import type { TerminalResult } from '../terminal/run-terminal-command';
+import type { TerminalResult } from './terminal/run-terminal-command';
 import type { NetworkPolicy } from './sandbox-settings';
 
 /** The sandbox's part of a command: what the engine wraps it with, run from `directory`. */

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../logging/logger';
-import { isProcessAlive } from '../process/is-process-alive';
+import { isProcessAlive } from '../lib/process/is-process-alive';
 import { childEnv } from '../test-support/run-vigil';
 import { makeTempDir } from '../test-support/temp-dir';
 import { SpawnServer } from './spawn-client';

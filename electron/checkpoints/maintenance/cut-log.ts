@@ -1,8 +1,8 @@
 import { appendFile, open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CutRecord } from '../../../shared/contract/checkpoints-live-contract';
-import type { EventHub } from '../../lib/event-hub';
 import type { Logger } from '../../logging/logger';
+import type { CheckpointAnnouncer } from '../events/checkpoint-announcer';
 import { writeFileDurably } from '../store/durable-file';
 
 /** Where cuts are recorded: `$VIGIL_HOME/checkpoints/cuts.jsonl`, one JSON record per line, oldest first. */
@@ -48,7 +48,7 @@ export class CutLog {
   constructor(
     readonly file: string,
     private readonly logger: Logger,
-    private readonly events?: Pick<EventHub, 'emit'>,
+    private readonly announcer?: CheckpointAnnouncer,
   ) {}
 
   /** Records a cut everywhere it must show. */
@@ -65,7 +65,7 @@ export class CutLog {
     } catch (error) {
       this.logger.error('could not write the cut to the cut log', { file: this.file, error });
     }
-    this.events?.emit('checkpoints:cut', record);
+    this.announcer?.cut(record);
   }
 
   /** The newest cuts first, at most `limit`, only of `dirhash` when given. */

@@ -6,6 +6,7 @@ import type { EventHub } from '../../lib/event-hub';
 import { FileLock } from '../../locks';
 import type { Logger } from '../../logging/logger';
 import type { CheckpointApi } from '../checkpoint-service';
+import { CheckpointAnnouncer } from '../events/checkpoint-announcer';
 import { applyLineRestore, planLineRestore, type LineRequest, type LineRestoreContext } from './line-restore';
 import type { LinePlan } from './line-restore-plan';
 import { createPathScope, knownHashesLoader, liveRulesOf, type KnownHashes, type LiveTreeRules } from '../compare';
@@ -148,6 +149,7 @@ function restoreRunner(
 /** What a line restore needs: the service's engine and ledger, its runner, and where progress goes. */
 function lineContextFor(
   options: RestoreServiceOptions,
+  announcer: CheckpointAnnouncer,
   run: LineRestoreContext['run'],
   onProgress?: (progress: RestoreProgress) => void,
 ): LineRestoreContext {
@@ -159,7 +161,7 @@ function lineContextFor(
     run,
     report: (progress) => {
       onProgress?.(progress);
-      options.events?.emit('checkpoints:restore-progressed', progress);
+      announcer.restoreProgressed(progress);
     },
   };
 }
@@ -175,8 +177,9 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
     engine.knownHashes(dir),
   );
   const runRestore = restoreRunner(options);
+  const announcer = new CheckpointAnnouncer(options.events);
   const lineContext = (onProgress?: (progress: RestoreProgress) => void): LineRestoreContext =>
-    lineContextFor(options, runRestore, onProgress);
+    lineContextFor(options, announcer, runRestore, onProgress);
 
   const wholeContext: WholeRestoreContext = {
     engine,
@@ -213,7 +216,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
       const report = (progress: Omit<RestoreProgress, 'dir' | 'checkpoint'>): void => {
         const event = { dir: checkpoint.dir, checkpoint: checkpoint.id, ...progress };
         onProgress?.(event);
-        options.events?.emit('checkpoints:restore-progressed', event);
+        announcer.restoreProgressed(event);
       };
       const result = await runRestore(checkpoint.dir, checkpoint.id, () =>
         runWholeRestore(wholeContext, { checkpoint, scope, fingerprint, allowSecrets, actor, report }),

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Logger } from '../../logging/logger';
 import { sweepStaleTemps } from '../../files/sweep-stale-temps';
-import { watchDirectory, type WatchedTree } from '../../watchers';
+import { watchDirectory, type WatchedTree } from '../watchers';
 import { directoryExclusion } from './exclusion-rules';
 import type { TrackedDirectory } from './tracked-directory';
 import { relativeInside } from '../../lib/path-rules';

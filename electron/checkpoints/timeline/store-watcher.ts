@@ -2,9 +2,9 @@ import { watch, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Disposer } from '../../lib/disposable';
-import type { EventHub } from '../../lib/event-hub';
 import type { Logger } from '../../logging/logger';
 import type { CheckpointEntry } from '../checkpoint-types';
+import type { CheckpointAnnouncer } from '../events/checkpoint-announcer';
 import type { CutLog } from '../maintenance/cut-log';
 import { storeLayout } from '../store/store-layout';
 
@@ -13,7 +13,7 @@ export interface WatchedEngine {
   heads(): Promise<Map<string, string>>;
   directoryOf(dirhash: string): Promise<string | undefined>;
   list(dir: string, options: { readonly limit: number }): Promise<readonly CheckpointEntry[]>;
-  announce(entries: readonly CheckpointEntry[]): number;
+  readonly announcer: Pick<CheckpointAnnouncer, 'created' | 'cut'>;
   readonly cutLog: CutLog;
 }
 
@@ -22,7 +22,6 @@ export interface StoreWatcherOptions {
   /** `$VIGIL_HOME/checkpoints`. */
   readonly root: string;
   readonly engine: WatchedEngine;
-  readonly events: Pick<EventHub, 'emit'>;
   readonly logger: Logger;
   /** How often the store is also looked at, in case a file system event was missed (default 1 s). */
   readonly pollMs?: number;
@@ -107,7 +106,7 @@ export async function watchStore(options: StoreWatcherOptions): Promise<Disposer
   const announceTimeline = async (dirhash: string, head: string): Promise<void> => {
     const dir = await engine.directoryOf(dirhash);
     if (dir === undefined) return;
-    engine.announce(await newerThan(engine, dir, known.get(dirhash)));
+    for (const entry of await newerThan(engine, dir, known.get(dirhash))) engine.announcer.created(entry);
     known.set(dirhash, head);
   };
 
@@ -118,7 +117,7 @@ export async function watchStore(options: StoreWatcherOptions): Promise<Disposer
     for (const dirhash of known.keys()) if (!heads.has(dirhash)) known.delete(dirhash);
     const { records, next } = await engine.cutLog.readFrom(cutOffset);
     cutOffset = next;
-    for (const record of records) options.events.emit('checkpoints:cut', record);
+    for (const record of records) engine.announcer.cut(record);
   };
 
   const requestScan = (): void => {

@@ -79,7 +79,7 @@ export const coreStopCommand: CliCommand = {
       );
       return exitCodes.failed;
     }
-    const { stopProcess } = await import('../../process/stop-process');
+    const { stopProcess } = await import('../../lib/process/stop-process');
     if (!(await stopProcess(status.pid, 10_000))) {
       writeLine(io.stderr, `vigil core stop: the background core (pid ${status.pid}) did not stop, even when killed.`);
       return exitCodes.failed;

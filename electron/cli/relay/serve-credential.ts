@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { isProcessGone } from '../../process/stop-process';
+import { isProcessGone } from '../../lib/process/stop-process';
 
 /**
  * The one place the CLI reads the resident core's address and credential from serve.json (read

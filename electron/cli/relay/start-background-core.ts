@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { vigilInvocation } from '../../lib/vigil-invocation';
 import { vigilVersion } from '../../lib/version';
 import { vigilPaths } from '../../lib/vigil-home';
-import { stopProcess } from '../../process/stop-process';
+import { stopProcess } from '../../lib/process/stop-process';
 import { readServeCredential, type CredentialLookup, type ServeCredential } from './serve-credential';
 
 /** The file a background core's own output goes to (its structured log is beside it, in logs/). */

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { isProcessAlive } from '../../process/is-process-alive';
-import { stopProcess } from '../../process/stop-process';
+import { isProcessAlive } from '../../lib/process/is-process-alive';
+import { stopProcess } from '../../lib/process/stop-process';
 import { runVigil, withBackgroundCore, type VigilRun } from '../../test-support/run-vigil';
 import { makeWorkspace, type Workspace } from './relay-fixture';
 

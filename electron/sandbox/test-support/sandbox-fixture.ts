@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { silentLogger } from '../../logging/logger';
-import type { TerminalResult } from '../../terminal/run-terminal-command';
+import type { TerminalResult } from '../terminal/run-terminal-command';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { CommandSandbox } from '../command-sandbox';
 import type { RootScanCache } from '../root-scan-cache';

@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import { sessionLabel } from '../../../shared/sessions/session-identity';
-import { AgentPromptCard } from '../../components/agent-prompt-card';
-import { ApprovalCard } from '../../components/approval-card';
-import { DecisionList } from '../../components/decision-list';
+import { AgentPromptCard } from './agent-prompt-card';
+import { ApprovalCard } from './approval-card';
+import { DecisionList } from './decision-list';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorNotice } from '../../components/error-notice';
 import { useNow } from '../../components/use-now';

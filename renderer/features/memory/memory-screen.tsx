@@ -1,9 +1,9 @@
 import type { MemoryDirectoryInfo } from '../../../shared/contract/memory-contract';
-import { AdoptionDialog } from '../../components/adoption-dialog';
+import { AdoptionDialog } from './adoption-dialog';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorNotice } from '../../components/error-notice';
-import { MemoryChangeItem } from '../../components/memory-change-item';
-import { MemoryFileCard } from '../../components/memory-file-card';
+import { MemoryChangeItem } from './memory-change-item';
+import { MemoryFileCard } from './memory-file-card';
 import { useNow } from '../../components/use-now';
 import { idle } from '../../model/load-state';
 import { memoryFileKey, memoryTargets } from '../../model/memory-files';

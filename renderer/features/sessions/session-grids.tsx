@@ -1,5 +1,5 @@
 import type { KeyboardEvent } from 'react';
-import { SessionCard } from '../../components/session-card';
+import { SessionCard } from './session-card';
 import type { Approval } from '../../../shared/contract/approvals-contract';
 import type { SessionSummary } from '../../../shared/contract/sessions-contract';
 import { pendingBySession } from '../../model/approval-list';

@@ -1,5 +1,5 @@
 import { ErrorNotice } from '../../components/error-notice';
-import { TranscriptView } from '../../components/transcript-view';
+import { TranscriptView } from './transcript-view';
 import type { SessionSummary } from '../../../shared/contract/sessions-contract';
 import { sessionLabel } from '../../../shared/sessions/session-identity';
 import { sessionColourClass } from '../../model/session-lanes';

@@ -1,5 +1,5 @@
-import { ChangedFileRow, ChangedFolderRow } from '../../components/changed-file-row';
-import { SelectableList } from '../../components/selectable-list';
+import { ChangedFileRow, ChangedFolderRow } from './changed-file-row';
+import { SelectableList } from './selectable-list';
 import { filterCount } from '../../model/file-filter';
 import type { FileTreeRow } from '../../model/file-tree';
 import type { DiffFile } from '../../stores/checkpoint-slice';

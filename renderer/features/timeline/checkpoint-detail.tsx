@@ -1,7 +1,7 @@
 import { useMemo, useState, type KeyboardEvent } from 'react';
-import { CheckpointHeader } from '../../components/checkpoint-header';
+import { CheckpointHeader } from './checkpoint-header';
 import { ErrorNotice } from '../../components/error-notice';
-import { RestoreOutcome } from '../../components/restore-outcome';
+import { RestoreOutcome } from './restore-outcome';
 import { filterByPath } from '../../model/file-filter';
 import { fileTreeRows } from '../../model/file-tree';
 import { shortId } from '../../model/format';

@@ -1,4 +1,4 @@
-import { StackedDiff } from '../../components/stacked-diff';
+import { StackedDiff } from './stacked-diff';
 import type { SkippedFile } from '../../model/stacked-rows';
 import type { DiffFile } from '../../stores/checkpoint-slice';
 import { useAppStore } from '../../stores/store-context';

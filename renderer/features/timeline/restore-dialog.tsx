@@ -1,7 +1,7 @@
-import { DiffView } from '../../components/diff-view';
+import { DiffView } from './diff-view';
 import { ErrorNotice } from '../../components/error-notice';
 import { PlanConfirmation, restoreGroupHints } from '../../components/plan-confirmation';
-import { ProgressBar } from '../../components/progress-bar';
+import { ProgressBar } from './progress-bar';
 import { shortId } from '../../model/format';
 import { incompleteSkipReasons } from '../../../shared/contract/checkpoints-restore-schemas';
 import { groupPlan, planActionWords, type PlanFile } from '../../model/plan-summary';

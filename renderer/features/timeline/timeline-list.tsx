@@ -1,10 +1,10 @@
 import { useId, useMemo, type KeyboardEvent, type MouseEvent } from 'react';
 import { actorKey } from '../../../shared/contract/actor-model';
 import type { TurnBrief } from '../../../shared/contract/sessions-contract';
-import { CheckpointRowActions } from '../../components/checkpoint-row-actions';
-import { TimelineDayHeading, TimelineRow, TimelineTurnHeading } from '../../components/timeline-row';
+import { CheckpointRowActions } from './checkpoint-row-actions';
+import { TimelineDayHeading, TimelineRow, TimelineTurnHeading } from './timeline-row';
 import { useNow } from '../../components/use-now';
-import { VirtualList, type ElementProps } from '../../components/virtual-list';
+import { VirtualList, type ElementProps } from './virtual-list';
 import { actorColourClass, actorOfEntry, numberedActor } from '../../model/actor-view';
 import type { SessionIdentities } from '../../model/session-lanes';
 import { selectSessionIdentities } from '../../stores/select-session-identities';

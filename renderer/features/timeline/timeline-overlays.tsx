@@ -1,5 +1,5 @@
-import { FileHistoryPanel } from '../../components/file-history-panel';
-import { PastSearchPanel } from '../../components/past-search-panel';
+import { FileHistoryPanel } from './file-history-panel';
+import { PastSearchPanel } from './past-search-panel';
 import { RewindDialog } from '../../components/rewind-dialog';
 import type { FileVersionEntry, SearchHit } from '../../../shared/contract/checkpoints-history-contract';
 import type { LoadState } from '../../model/load-state';
