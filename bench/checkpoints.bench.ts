@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
-import { dirHash, loadCheckpointService, measureStore } from '../electron/checkpoints';
+import { loadCheckpointService, measureStore } from '../electron/checkpoints';
+import { dirHash } from '../electron/git-store';
 import type { CheckpointService, CheckpointServiceOptions } from '../electron/checkpoints';
 import { silentLogger } from '../electron/logging/logger';
 import { formatBytes } from '../shared/text/format-bytes';

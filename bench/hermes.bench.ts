@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { dirHash } from '../electron/checkpoints';
+import { dirHash } from '../electron/git-store';
 import { FlockLocks } from '../electron/hermes/flock-locks';
 import { HermesCheckpoints } from '../electron/hermes/hermes-checkpoints';
 import { hermesGit, hermesSharedCheckpoint } from '../electron/hermes/test-support/hermes-fixtures';

@@ -5,11 +5,11 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   type CheckpointService,
-  dirHash,
   type HistoryService,
   loadCheckpointService,
   loadHistoryService,
 } from '../electron/checkpoints';
+import { dirHash } from '../electron/git-store';
 import { silentLogger } from '../electron/logging/logger';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext } from './harness';
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import git from 'isomorphic-git';
-import { decodeTree, encodeTree, fileModes, hashObject, ObjectStore, type TreeItem } from '../electron/checkpoints';
+import { decodeTree, encodeTree, fileModes, hashObject, ObjectStore, type TreeItem } from '../electron/git-store';
 
 /**
  * The reading cases of the object-layer bench, through Vigil's `ObjectStore` and through

@@ -10,7 +10,7 @@ import {
   PackWriter,
   type TreeItem,
   typeOfMode,
-} from '../electron/checkpoints';
+} from '../electron/git-store';
 import type { ProjectFile } from './object-layer-inputs';
 
 /**

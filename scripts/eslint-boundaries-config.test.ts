@@ -266,7 +266,7 @@ describe('the real ESLint config keeps the house-style boundaries', () => {
     expect(
       await lint(
         'bench/zz-fake.bench.ts',
-        "import { dirHash } from '../electron/checkpoints/store/store-layout';\nexport const a = dirHash;\n",
+        "import { dirHash } from '../electron/git-store/store-layout';\nexport const a = dirHash;\n",
       ),
     ).toEqual([expect.stringMatching(face)]);
     const allowed: [string, string][] = [

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '../test-support/run-vigil';
 import { makeTempDir } from '../test-support/temp-dir';
 import type { CheckpointEntry } from './checkpoint-types';
-import { dirHash } from './store/store-layout';
+import { dirHash } from '../git-store/store-layout';
 import { fsck, generateTree, git, testService } from './test-support/store-fixtures';
 
 const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'checkpoint-kill.child.ts');

@@ -5,9 +5,9 @@ import type { DroppedCheckpointData } from '../../shared/contract/checkpoints-li
 import { listDropped, type DroppedCheckpoint, type DroppedContext } from './maintenance/dropped-area';
 import { droppedNumberOf, parseCheckpointRef, pickCheckpoint } from './timeline/checkpoint-ref';
 import type { DirRegistry } from './timeline/dir-registry';
-import type { RefStore } from './store/ref-store';
+import type { RefStore } from '../git-store';
 import { loadStatCache } from './snapshot/stat-cache';
-import { dirHash, statCacheFile, type StoreLayout } from './store/store-layout';
+import { dirHash, statCacheFile, type StoreLayout } from '../git-store';
 import { toCheckpointEntry, type Timeline } from './timeline/timeline';
 
 /** What the read side of the service works on. */

@@ -36,10 +36,15 @@ import { defaultWorkerCount, HashWorkerPool } from './snapshot/hash-worker-pool'
 import type { LoadedRules } from './snapshot/repo-rules';
 import { StoreRules } from './snapshot/store-rules';
 import { watchStatusOf } from './snapshot/watch-status';
-import { isObjectId } from './store/git-objects';
-import { ObjectStore } from './store/object-store';
-import { RefStore } from './store/ref-store';
-import { dirHash, ignoredFoldersOf, storeLayout, type StoreLayout } from './store/store-layout';
+import {
+  dirHash,
+  ignoredFoldersOf,
+  isObjectId,
+  ObjectStore,
+  RefStore,
+  storeLayout,
+  type StoreLayout,
+} from '../git-store';
 import { markPinned, readStoreStatus, type CheckpointSettings, type StoreViewContext } from './store-views';
 import { DirRegistry } from './timeline/dir-registry';
 import { markNamed, NameStore } from './timeline/name-store';

@@ -1,6 +1,6 @@
 import { AppError } from '../../shared/errors';
 import type { CheckpointRequest } from './checkpoint-types';
-import { isObjectId } from './store/git-objects';
+import { isObjectId } from '../git-store';
 
 /** Validates what a caller asks `checkpoint()` for (the service's edge). */
 export function checkCheckpointRequest(request: CheckpointRequest): void {

@@ -14,7 +14,7 @@ import { StatCacheSaver } from './snapshot/stat-cache-saver';
 import { StoreRules } from './snapshot/store-rules';
 import type { TrackedDirectory } from './snapshot/tracked-directory';
 import type { VerificationOutcome, VerificationRules } from './snapshot/watch-verification';
-import { dirHash } from './store/store-layout';
+import { dirHash } from '../git-store';
 import { cutAfterCheckpoint, setPin, type CheckpointSettings, type PinOutcome } from './store-views';
 import { setName, type RenameOutcome } from './timeline/name-store';
 

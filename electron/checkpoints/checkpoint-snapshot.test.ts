@@ -14,7 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
 import type { CheckpointService } from './checkpoint-service';
 import type { CheckpointEntry, CheckpointOutcome } from './checkpoint-types';
-import { dirHash } from './store/store-layout';
+import { dirHash } from '../git-store/store-layout';
 import { fsck, git, gitWriteTree, testService, writeTree } from './test-support/store-fixtures';
 
 function created(outcome: CheckpointOutcome): CheckpointEntry {

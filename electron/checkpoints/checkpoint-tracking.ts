@@ -5,7 +5,7 @@ import { knownHashesOf, type KnownHashes } from './snapshot/known-hashes';
 import type { DirectoryWatchers } from './snapshot/directory-watchers';
 import type { HashWorkerPool } from './snapshot/hash-worker-pool';
 import { TrackedDirectory } from './snapshot/tracked-directory';
-import { dirHash, statCacheFile, type StoreLayout } from './store/store-layout';
+import { dirHash, statCacheFile, type StoreLayout } from '../git-store';
 
 /** From this many files to walk or hash on, the worker threads do it. */
 export const defaultWorkerThreshold = 2_000;

@@ -118,14 +118,8 @@ export interface ListOptions {
   readonly source?: CheckpointSource;
 }
 
-/** One entry of a stored tree, as `readTree` returns it. */
-export interface StoredTreeEntry {
-  /** `100644`, `100755`, `120000` (symlink), `40000` (tree) or `160000` (gitlink). */
-  readonly mode: string;
-  readonly name: string;
-  readonly oid: string;
-  readonly type: 'blob' | 'tree' | 'commit';
-}
+/** One entry of a stored tree: the git store's, named here too because checkpoints hand trees out. */
+export type { StoredTreeEntry } from '../git-store';
 
 /** A directory's recently dropped checkpoints (d1 = newest), expired ones marked. */
 export interface DroppedList {

@@ -42,19 +42,6 @@ export { checkpointStats } from './snapshot/checkpoint-stats';
 export type { KnownBlobs } from './snapshot/checkpoint-stats';
 export { directoryExclusion, fileExclusion, pathExclusion, secretPathReason } from './snapshot/exclusion-rules';
 export { countLines, isBinary, lineChanges } from './snapshot/line-stats';
-export {
-  decodeTree,
-  emptyTreeOid,
-  encodeTree,
-  fileModes,
-  hashObject,
-  isObjectId,
-  typeOfMode,
-} from './store/git-objects';
-export type { TreeItem } from './store/git-objects';
-export { ObjectStore } from './store/object-store';
-export { PackWriter } from './store/pack-writer';
-export { dirHash } from './store/store-layout';
 export { droppedNumberOf, parseCheckpointRef, pickCheckpoint } from './timeline/checkpoint-ref';
 export type { ParsedCommit } from './timeline/commit-message';
 export { Timeline } from './timeline/timeline';

@@ -10,10 +10,10 @@ import {
 import type { CheckpointDirectory, CheckpointEntry, RetentionPolicy, StoreStatus } from './checkpoint-types';
 import type { CutLog } from './maintenance/cut-log';
 import type { Cut } from './maintenance/cut-reporter';
-import type { ObjectStore } from './store/object-store';
+import type { ObjectStore } from '../git-store';
 import type { PinStore } from './timeline/pin-store';
 import { cutTimeline, type CutOptions } from './maintenance/retention';
-import { dirHash } from './store/store-layout';
+import { dirHash } from '../git-store';
 import { measureStore } from './maintenance/store-usage';
 
 /** The settings config.json gives the engine; a running engine takes new ones at once. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CallName, CallRequest, CallResponse } from '../../shared/contract';
 import { actorOfCheckpoint } from '../../shared/contract/actor-model';
-import { dirHash } from '../checkpoints';
+import { dirHash } from '../git-store';
 import { silentLogger } from '../logging/logger';
 import { makeTempDir } from '../test-support/temp-dir';
 import type { CallContext } from '../transport/call-handlers';

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VigilAgentClient } from '../../agent-client/vigil-agent-client';
-import { hashObject } from '../checkpoints/store/git-objects';
+import { hashObject } from '../git-store/git-objects';
 import { startServeFixture, type ServeFixture } from './test-support/gateway-fixture';
 
 let fixture: ServeFixture;

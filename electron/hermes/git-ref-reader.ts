@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from '../files/file-system-error';
-import { isObjectId } from '../checkpoints';
+import { isObjectId } from '../git-store';
 
 /** How deep `ref: ` indirections are followed (git's own limit is 5). */
 const maxSymrefDepth = 5;

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dirHash, emptyTreeOid } from '../checkpoints';
+import { dirHash, emptyTreeOid } from '../git-store';
 import { silentLogger } from '../logging/logger';
 import { makeTempDir } from '../test-support/temp-dir';
 import { HermesCheckpoints } from './hermes-checkpoints';

@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { dirHash } from '../checkpoints';
+import { dirHash } from '../git-store';
 import type { HermesHomePaths } from './hermes-home';
 
 /** Which of Hermes's two checkpoint layouts a timeline lives in. */

@@ -3,12 +3,12 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type CheckpointService,
-  dirHash,
   type DiffService,
   loadDiffService,
   loadRestoreService,
   type RestoreService,
 } from '../checkpoints';
+import { dirHash } from '../git-store';
 import { fsck, git, testService } from '../checkpoints/test-support/store-fixtures';
 import { silentLogger } from '../logging/logger';
 import { makeTempDir } from '../test-support/temp-dir';

@@ -5,16 +5,13 @@ import {
   type CheckpointDirectory,
   type CheckpointEntry,
   type CheckpointSource,
-  decodeTree,
   droppedNumberOf,
-  isObjectId,
   type ListOptions,
   parseCheckpointRef,
   pickCheckpoint,
   resolveTimelineDirectory,
-  type StoredTreeEntry,
-  typeOfMode,
 } from '../checkpoints';
+import { decodeTree, isObjectId, type StoredTreeEntry, typeOfMode } from '../git-store';
 import type { HermesCheckpoints } from './hermes-checkpoints';
 import { mergeNewestFirst } from './hermes-entry';
 import { hermesUnstoredPaths } from './hermes-unstored-paths';

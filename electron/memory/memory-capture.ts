@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { MemoryChange } from '../../shared/contract/memory-contract';
-import { type Attribution, type CheckpointOutcome, hashObject } from '../checkpoints';
+import { type Attribution, type CheckpointOutcome } from '../checkpoints';
+import { hashObject } from '../git-store';
 import { actorKey, actorOfAttribution } from '../../shared/contract/actor-model';
 import { runOutsideFileLocks } from '../locks';
 import type { Logger } from '../logging/logger';

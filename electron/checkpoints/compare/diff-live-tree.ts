@@ -9,7 +9,7 @@ import type { PathScope } from './diff-path-scope';
 import type { TreeReader } from './diff-tree-changes';
 import { StoreRules } from '../snapshot/store-rules';
 import { noKnownHashes, type KnownHashes } from '../snapshot/known-hashes';
-import { encodeTree, fileModes, hashObject } from '../store/git-objects';
+import { encodeTree, fileModes, hashObject } from '../../git-store';
 import { modeOfStat } from '../snapshot/stat-walk';
 
 /** The rules a snapshot applies beyond the exclusion list, so the live side is judged exactly as a checkpoint would be. */

@@ -9,7 +9,7 @@ import { withHeldFileOnDisk } from './held-file-on-disk';
 import { mapLimit } from '../../files/map-limit';
 import type { PathScope } from './diff-path-scope';
 import { diffTrees, type TreeChange, type TreeFile, type TreeReader } from './diff-tree-changes';
-import { emptyTreeOid, fileModes } from '../store/git-objects';
+import { emptyTreeOid, fileModes } from '../../git-store';
 
 /** What diff and restore need from the checkpoint engine. */
 export type DiffEngine = Pick<CheckpointApi, 'resolve' | 'readTree' | 'readBlob'>;

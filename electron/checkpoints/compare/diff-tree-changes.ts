@@ -1,7 +1,7 @@
 import { mapLimit } from '../../files/map-limit';
 import type { StoredTreeEntry } from '../checkpoint-types';
 import type { PathScope } from './diff-path-scope';
-import { changedTreeItems } from '../store/git-objects';
+import { changedTreeItems } from '../../git-store';
 
 /** Reads tree objects by id: the store, or a live tree held in memory. */
 export interface TreeReader {

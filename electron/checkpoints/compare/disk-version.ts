@@ -4,7 +4,7 @@ import { errnoCode, fileSystemError } from '../../files/file-system-error';
 import type { FileIdentity } from '../../files/file-identity';
 import type { ExistingFile } from '../../files/replace-entry';
 import type { TreeFile } from './diff-tree-changes';
-import { fileModes, hashObject, type FileMode } from '../store/git-objects';
+import { fileModes, hashObject, type FileMode } from '../../git-store';
 import { modeOfStat } from '../snapshot/stat-walk';
 
 /** What a file on disk holds, as git would store it, and the identity of that version. */

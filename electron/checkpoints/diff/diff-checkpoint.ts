@@ -12,7 +12,7 @@ import {
   type TextDiffLimits,
   type TreeChange,
 } from '../compare';
-import { fileModes } from '../store/git-objects';
+import { fileModes } from '../../git-store';
 
 /** One changed file with its line counts. */
 export type DiffFile = z.output<typeof diffFileSchema>;

@@ -2,7 +2,7 @@ import { mapLimit } from '../../files/map-limit';
 import type { CheckpointApi } from '../checkpoint-api';
 import type { CheckpointEntry } from '../checkpoint-types';
 import type { TreeFile } from '../compare';
-import { fileModes } from '../store/git-objects';
+import { fileModes } from '../../git-store';
 import { historyTrees, rootTreeOf } from './history-trees';
 
 /** What a history walk reads: the merged timeline and its objects. */

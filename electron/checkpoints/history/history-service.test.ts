@@ -7,7 +7,7 @@ import { makeTempDir } from '../../test-support/temp-dir';
 import type { Attribution } from '../checkpoint-types';
 import { CheckpointService } from '../checkpoint-service';
 import { createHistoryService, type HistoryService } from './history-service';
-import { dirHash } from '../store/store-layout';
+import { dirHash } from '../../git-store/store-layout';
 import { runGit, writeFiles } from '../test-support/restore-fixtures';
 
 /** A file's history and the search of the past, with the real engine, checked against git's own `log -- FILE` and `log -S`. */

@@ -12,7 +12,7 @@ import {
   type TreeFile,
 } from '../compare';
 import { allCheckpoints, fileHistory, type FileVersionChange, type HistoryEngine, type LiveSide } from './file-history';
-import { fileModes } from '../store/git-objects';
+import { fileModes } from '../../git-store';
 import { historyTrees } from './history-trees';
 import { searchText, type LiveTreeSide, type TextChange } from './text-search';
 

@@ -1,6 +1,6 @@
 import type { StoredTreeEntry } from '../checkpoint-types';
 import type { TreeFile, TreeReader } from '../compare';
-import { emptyTreeOid } from '../store/git-objects';
+import { emptyTreeOid } from '../../git-store';
 
 /**
  * Tree reads shared by one walk over a timeline: decoded trees are kept (a bounded number of them,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { CutRecord } from '../../../shared/contract/checkpoints-live-contract';
 import type { Logger } from '../../logging/logger';
 import type { CheckpointAnnouncer } from '../events/checkpoint-announcer';
-import { writeFileDurably } from '../store/durable-file';
+import { writeFileDurably } from '../../git-store';
 
 /** Where cuts are recorded: `$VIGIL_HOME/checkpoints/cuts.jsonl`, one JSON record per line, oldest first. */
 export function cutLogFile(root: string): string {

@@ -19,8 +19,8 @@
 import { appendFile, open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CutReason } from '../../../shared/contract/checkpoints-live-contract';
-import { writeFileDurably } from '../store/durable-file';
-import type { DroppedRef, RefStore } from '../store/ref-store';
+import { writeFileDurably } from '../../git-store';
+import type { DroppedRef, RefStore } from '../../git-store';
 import type { Timeline } from '../timeline/timeline';
 
 /** How long dropped checkpoints are kept, by default (config.json's `checkpoints.keepDroppedDays`). */

@@ -1,5 +1,5 @@
 import type { CutReason } from '../../../shared/contract/checkpoints-live-contract';
-import type { RefStore } from '../store/ref-store';
+import type { RefStore } from '../../git-store';
 import { defaultKeepDroppedDays, keepDropped } from './dropped-area';
 import type { Timeline, TimelineCommit } from '../timeline/timeline';
 

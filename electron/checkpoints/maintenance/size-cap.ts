@@ -1,4 +1,4 @@
-import { collectGarbage } from '../store/garbage-collector';
+import { collectGarbage } from '../../git-store';
 import { droppedBatches, expireBatch } from './dropped-area';
 import { droppableByAge, dropOldest, type CutOptions } from './retention';
 import type { MaintenanceOptions } from './store-maintenance';

@@ -3,12 +3,18 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
 import type { Logger } from '../../logging/logger';
-import { isDurableTemp } from '../store/durable-file';
-import { decodeTree, fileModes, hashObject, typeOfMode } from '../store/git-objects';
-import { isLooseObjectName, parseLooseObject } from '../store/loose-objects';
-import type { ObjectStore } from '../store/object-store';
-import type { RefStore } from '../store/ref-store';
-import { droppedRefsFolder, type StoreLayout } from '../store/store-layout';
+import {
+  decodeTree,
+  droppedRefsFolder,
+  fileModes,
+  hashObject,
+  isDurableTemp,
+  isLooseObjectName,
+  parseLooseObject,
+  type StoreLayout,
+  typeOfMode,
+} from '../../git-store';
+import type { ObjectStore, RefStore } from '../../git-store';
 import type { Timeline } from '../timeline/timeline';
 
 const inflateAsync = promisify(inflate);

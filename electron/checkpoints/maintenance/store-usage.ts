@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isLooseObjectName } from '../store/loose-objects';
+import { isLooseObjectName } from '../../git-store';
 
 /** How much room the store's objects take. */
 export interface StoreUsage {

@@ -16,7 +16,7 @@ import {
   type TreeFile,
   type TreeReader,
 } from '../compare';
-import { emptyTreeOid, fileModes, hashObject } from '../store/git-objects';
+import { emptyTreeOid, fileModes, hashObject } from '../../git-store';
 import { mergeLines, selectionOfOldRange, type LineRange, type LineSelection } from './line-range-merge';
 import { toLineText, type LineText } from './line-text';
 

@@ -7,7 +7,7 @@ import type { CheckpointApi } from '../checkpoint-api';
 import { preRollbackReason } from '../../../shared/checkpoint-reasons';
 import type { CheckpointEntry } from '../checkpoint-types';
 import { absoluteIn, createPathScope, lookupPath, readDiskVersion, type TreeReader } from '../compare';
-import { emptyTreeOid } from '../store/git-objects';
+import { emptyTreeOid } from '../../git-store';
 import {
   checkBasis,
   checkpointFile,

@@ -6,7 +6,7 @@ import { silentLogger } from '../../logging/logger';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { CheckpointService } from '../checkpoint-service';
 import { restoreServiceFor } from './restore-service';
-import { dirHash, timelineRef } from '../store/store-layout';
+import { dirHash, timelineRef } from '../../git-store/store-layout';
 import { writeFiles } from '../test-support/restore-fixtures';
 
 /** The pre-rollback snapshot is on disk for good (objects, folders, ref fsynced) before a restore touches any user file. */

@@ -12,7 +12,7 @@ import { trackTempFile } from '../../files/temp-registry';
 import { vigilTempName } from '../../files/vigil-temp-name';
 import { writeTempFile } from '../../files/write-temp-file';
 import { readDiskVersion, type DiskVersion, type KnownOid, type TreeFile } from '../compare';
-import { fileModes } from '../store/git-objects';
+import { fileModes } from '../../git-store';
 
 /** A file changed between the snapshot and the write: it is left exactly as found. */
 export class ChangedDuringRestoreError extends AppError {

@@ -10,7 +10,7 @@ import {
   type PathScope,
   type TreeReader,
 } from '../compare';
-import { emptyTreeOid, fileModes } from '../store/git-objects';
+import { emptyTreeOid, fileModes } from '../../git-store';
 import type { StoreRules } from '../snapshot/store-rules';
 import { isSecretPath } from './restore-plan-entry';
 import { planRestore, type RestorePlan } from './restore-plan';

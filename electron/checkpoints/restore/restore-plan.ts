@@ -3,7 +3,7 @@ import { AppError } from '../../../shared/errors';
 import { readFileIdentity } from '../../files/file-identity';
 import { mapLimit } from '../../files/map-limit';
 import { absoluteIn, diffTrees, diskEntry, lookupPath, storedPathExclusion, type DiskEntry } from '../compare';
-import { emptyTreeOid } from '../store/git-objects';
+import { emptyTreeOid } from '../../git-store';
 import type { PlanInput, RestorePlan, RestorePlanEntry } from './restore-plan-types';
 import {
   diskConcurrency,

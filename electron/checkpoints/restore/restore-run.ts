@@ -9,7 +9,7 @@ import { preRollbackReason } from '../../../shared/checkpoint-reasons';
 import type { CheckpointApi } from '../checkpoint-api';
 import type { CheckpointEntry } from '../checkpoint-types';
 import type { KnownHashes, LiveTreeRules, PathScope, TreeReader } from '../compare';
-import { emptyTreeOid } from '../store/git-objects';
+import { emptyTreeOid } from '../../git-store';
 import { applyRestorePlan, type ApplyResult, type RestoreOutcome } from './restore-apply';
 import { planRestore, type RestorePlan } from './restore-plan';
 import { findUnaccountedChanges } from './restore-scope-check';

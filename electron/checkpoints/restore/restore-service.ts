@@ -12,7 +12,7 @@ import type { LinePlan } from './line-restore-plan';
 import { createPathScope, knownHashesLoader, liveRulesOf, type KnownHashes, type LiveTreeRules } from '../compare';
 import type { RestorePlan } from './restore-plan';
 import { createWriteLedger, type WriteLedger } from './restore-write-ledger';
-import { dirHash } from '../store/store-layout';
+import { dirHash } from '../../git-store';
 import { runWholeRestore, type WholeRestoreContext } from './restore-run';
 import { previewPlan } from './restore-forced';
 

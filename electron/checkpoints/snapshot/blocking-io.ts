@@ -25,8 +25,7 @@ import {
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { FileRead } from './async-file-reader';
-import { objectHeader, type ObjectType } from '../store/git-objects';
-import { ownBytes, windowBitsFor } from '../store/object-zlib';
+import { objectHeader, type ObjectType, ownBytes, windowBitsFor } from '../../git-store';
 
 const noFollow = process.platform === 'win32' ? 0 : constants.O_NOFOLLOW;
 const maxReads = 3;

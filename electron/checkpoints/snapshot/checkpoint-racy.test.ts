@@ -12,9 +12,9 @@ import {
   type HashCandidate,
   type StatOutcome,
 } from './folder-listing';
-import { fileModes } from '../store/git-objects';
+import { fileModes } from '../../git-store/git-objects';
 import { loadStatCache } from './stat-cache';
-import { dirHash, statCacheFile, storeLayout } from '../store/store-layout';
+import { dirHash, statCacheFile, storeLayout } from '../../git-store/store-layout';
 import { git, testService, writeTree } from '../test-support/store-fixtures';
 
 /** git's racy-entry rule: a file hashed within the timestamp granularity of its scan is re-hashed, not trusted, until a later scan looked at it. */

@@ -1,7 +1,7 @@
 import type { CheckpointStats } from '../checkpoint-types';
-import { changedTreeItems, fileModes, type TreeItem } from '../store/git-objects';
+import { changedTreeItems, fileModes, type TreeItem } from '../../git-store';
 import { countLines, isBinary, lineChanges } from './line-stats';
-import type { ObjectStore } from '../store/object-store';
+import type { ObjectStore } from '../../git-store';
 
 /** What hashing already learned, so that stats need not read blobs back. */
 export interface KnownBlobs {

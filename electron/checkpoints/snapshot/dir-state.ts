@@ -1,6 +1,6 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { SkippedPath, SkipReason } from '../checkpoint-types';
-import { emptyTreeOid, fileModes, hashObject, type FileMode, type TreeItem } from '../store/git-objects';
+import { emptyTreeOid, fileModes, hashObject, type FileMode, type TreeItem } from '../../git-store';
 import { EncodedTrees } from './encoded-trees';
 import { fileCountOf, filesOf, skipsOf, SavedFolder } from './saved-folder';
 

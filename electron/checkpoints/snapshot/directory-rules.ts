@@ -1,6 +1,6 @@
 import type { Logger } from '../../logging/logger';
 import type { StoreRulesSummary } from '../checkpoint-types';
-import { dirHash } from '../store/store-layout';
+import { dirHash } from '../../git-store';
 import { RepoRulesCache, type LoadedRules, type RulesEnvironment } from './repo-rules';
 import type { StoreRules } from './store-rules';
 import type { TrackedDirectory } from './tracked-directory';

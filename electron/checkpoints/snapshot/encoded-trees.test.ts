@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test-support/temp-dir';
-import { encodeTree, fileModes, hashObject, type TreeItem } from '../store/git-objects';
+import { encodeTree, fileModes, hashObject, type TreeItem } from '../../git-store/git-objects';
 import { git } from '../test-support/store-fixtures';
 import { DirState } from './dir-state';
 import { EncodedTrees, patchEncodedTree, type EncodedTree } from './encoded-trees';

@@ -1,4 +1,4 @@
-import { encodeTreeWithOffsets, treeOrder, type EncodedTreeContent, type TreeItem } from '../store/git-objects';
+import { encodeTreeWithOffsets, treeOrder, type EncodedTreeContent, type TreeItem } from '../../git-store';
 
 /** A folder's tree as last encoded: its entries in git's order, its content, and the order its entries came in. */
 export interface EncodedTree extends EncodedTreeContent {

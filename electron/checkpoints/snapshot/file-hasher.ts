@@ -2,10 +2,9 @@ import path from 'node:path';
 import { errnoCode } from '../../files/file-system-error';
 import { readForHash } from './async-file-reader';
 import { compressBlocking, readBlocking, writeLooseBlocking } from './blocking-io';
-import { hashObject, type FileMode } from '../store/git-objects';
+import { type FileMode, hashObject, PackWriter, type WrittenPack } from '../../git-store';
 import { countLines, isBinary, lineChanges } from './line-stats';
-import type { ObjectStore } from '../store/object-store';
-import { PackWriter, type WrittenPack } from '../store/pack-writer';
+import type { ObjectStore } from '../../git-store';
 import type { HashCandidate } from './stat-walk';
 import { modeOfStat } from './stat-walk';
 

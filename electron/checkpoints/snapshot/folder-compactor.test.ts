@@ -5,7 +5,7 @@ import { makeTempDir } from '../../test-support/temp-dir';
 import { DirState, type FileRecord } from './dir-state';
 import { FolderCompactor } from './folder-compactor';
 import { SavedFolder } from './saved-folder';
-import { fileModes, hashObject } from '../store/git-objects';
+import { fileModes, hashObject } from '../../git-store/git-objects';
 import type { CheckpointEntry, CheckpointOutcome } from '../checkpoint-types';
 import { fsck, gitWriteTree, testService, writeTree } from '../test-support/store-fixtures';
 

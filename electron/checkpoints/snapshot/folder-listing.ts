@@ -5,7 +5,7 @@ import { isVigilBookkeepingFile } from '../../files/vigil-temp-name';
 import type { SkipReason } from '../checkpoint-types';
 import type { DirState, FileRecord } from './dir-state';
 import type { StoreRules } from './store-rules';
-import { fileModes, type FileMode } from '../store/git-objects';
+import { fileModes, type FileMode } from '../../git-store';
 
 /**
  * What a walk of one folder found, as plain data: produced with asynchronous calls on the main

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultMaxFileBytes } from '../maintenance/retention';
-import { storeLayout } from '../store/store-layout';
+import { storeLayout } from '../../git-store/store-layout';
 import { HashWorkerPool } from './hash-worker-pool';
 
 const dirs: string[] = [];

@@ -3,7 +3,7 @@ import type { HashRequest, HashResult, ObjectSink } from './file-hasher';
 import type { FolderListing } from './folder-listing';
 import type { HashCandidate } from './stat-walk';
 import { HashWorker, workerEntry } from './hash-worker-client';
-import type { WrittenPack } from '../store/pack-writer';
+import type { WrittenPack } from '../../git-store';
 import { builtInRulesData, type StoreRulesData } from './store-rules';
 
 /** A split walk shares out about this many subtrees per worker, so that one deep subtree does not leave the others idle. */

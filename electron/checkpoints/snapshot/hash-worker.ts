@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { walkBlocking } from './walk-blocking';
 import type { FileHasher, HashRequest, ObjectSink } from './file-hasher';
-import type { ObjectStore } from '../store/object-store';
+import type { ObjectStore } from '../../git-store';
 import { StatBaseline } from './stat-baseline';
 import { StoreRules, type StoreRulesData } from './store-rules';
 
@@ -54,7 +54,7 @@ function serve(): void {
   // Loaded on the first batch to hash: a walk, often all a worker does, needs none of it.
   let hashing: Promise<{ store: ObjectStore; FileHasher: typeof FileHasher }> | undefined;
   const loadHashing = (): Promise<{ store: ObjectStore; FileHasher: typeof FileHasher }> =>
-    (hashing ??= Promise.all([import('../store/object-store'), import('./file-hasher')]).then(
+    (hashing ??= Promise.all([import('../../git-store/object-store'), import('./file-hasher')]).then(
       ([{ ObjectStore }, { FileHasher }]) => ({ store: new ObjectStore(gitdir), FileHasher }),
     ));
   let hasher: FileHasher | undefined;

@@ -1,10 +1,10 @@
 import type { BigIntStats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { DirState } from './dir-state';
-import type { FileMode } from '../store/git-objects';
+import type { FileMode } from '../../git-store';
 import { loadStatCache } from './stat-cache';
 import { racyWindowNs } from './stat-walk';
-import { dirHash, statCacheFile, storeLayout } from '../store/store-layout';
+import { dirHash, statCacheFile, storeLayout } from '../../git-store';
 
 /**
  * Blob ids the engine already knows for a directory's files, from its stat cache (read only): a

@@ -1,5 +1,5 @@
 import type { SkipReason } from '../checkpoint-types';
-import { fileModes, type FileMode } from '../store/git-objects';
+import { fileModes, type FileMode } from '../../git-store';
 import type { DirNode, FileRecord } from './dir-state';
 import type { StatCacheColumns } from './stat-cache-format';
 

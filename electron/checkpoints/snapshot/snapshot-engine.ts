@@ -1,8 +1,6 @@
 import type { DirRegistry } from '../timeline/dir-registry';
 import type { HashWorkerPool } from './hash-worker-pool';
-import type { ObjectStore } from '../store/object-store';
-import type { RefStore } from '../store/ref-store';
-import type { StoreLayout } from '../store/store-layout';
+import type { ObjectStore, RefStore, StoreLayout } from '../../git-store';
 import type { Timeline } from '../timeline/timeline';
 import type { StoreRules } from './store-rules';
 

@@ -2,7 +2,7 @@ import { binaryBlob, type KnownBlobs } from './checkpoint-stats';
 import type { DirState } from './dir-state';
 import { FolderCompactor } from './folder-compactor';
 import { FileHasher, type HashResult, type ObjectSink } from './file-hasher';
-import { PackWriter } from '../store/pack-writer';
+import { PackWriter } from '../../git-store';
 import { isRacy } from './folder-listing';
 import { statCacheCodes } from './stat-cache-format';
 import type { HashCandidate } from './stat-walk';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { defaultMaxFileBytes } from '../maintenance/retention';
-import { dirHash, statCacheFile, storeLayout } from '../store/store-layout';
+import { dirHash, statCacheFile, storeLayout } from '../../git-store/store-layout';
 import { testService, writeTree } from '../test-support/store-fixtures';
 import { walkBlocking } from './walk-blocking';
 import { HashWorkerPool } from './hash-worker-pool';

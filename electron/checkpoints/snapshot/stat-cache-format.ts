@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import type { SkipReason } from '../checkpoint-types';
-import { fileModes, type FileMode } from '../store/git-objects';
+import { fileModes, type FileMode } from '../../git-store';
 
 /*
  * The stat cache's format as read: its header, its checks, its columns. Kept apart from the state

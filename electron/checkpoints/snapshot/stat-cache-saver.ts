@@ -1,6 +1,6 @@
 import type { Logger } from '../../logging/logger';
 import { saveStatCache } from './stat-cache';
-import { statCacheFile, type StoreLayout } from '../store/store-layout';
+import { statCacheFile, type StoreLayout } from '../../git-store';
 import type { TrackedDirectory } from './tracked-directory';
 
 /** What the saver needs from the service. */

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { DirState } from './dir-state';
-import { fileModes } from '../store/git-objects';
+import { fileModes } from '../../git-store/git-objects';
 import { loadStatCache, saveStatCache } from './stat-cache';
-import { statCacheFile, storeLayout, dirHash } from '../store/store-layout';
+import { statCacheFile, storeLayout, dirHash } from '../../git-store/store-layout';
 import { testService, writeTree } from '../test-support/store-fixtures';
 
 describe('the stat cache', () => {

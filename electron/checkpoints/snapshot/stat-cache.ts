@@ -14,7 +14,7 @@ import {
   type CheckedStatCache,
   type StatCacheHeader,
 } from './stat-cache-format';
-import { writeFileDurably } from '../store/durable-file';
+import { writeFileDurably } from '../../git-store';
 
 /** How many files are encoded between yields to the event loop. */
 const filesPerSlice = 10_000;

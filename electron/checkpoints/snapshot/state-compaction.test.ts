@@ -8,8 +8,8 @@ import { DirState, type FileRecord } from './dir-state';
 import { smudgeRacyRecords } from './folder-listing';
 import { SavedFolder } from './saved-folder';
 import { saveStatCache } from './stat-cache';
-import { fileModes, hashObject } from '../store/git-objects';
-import { PackWriter } from '../store/pack-writer';
+import { fileModes, hashObject } from '../../git-store/git-objects';
+import { PackWriter } from '../../git-store/pack-writer';
 import { git } from '../test-support/store-fixtures';
 
 /** A record for file number `index` (its blob id made up, its stat distinct). */

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { FileLock } from '../../locks';
 import { defaultRefusedDirs, resolveCheckpointDirectory } from '../checkpoint-directory';
 import { defaultMaxFileBytes } from '../maintenance/retention';
-import { dirHash, ignoredFoldersOf, statCacheFile, storeLayout } from '../store/store-layout';
+import { dirHash, ignoredFoldersOf, statCacheFile, storeLayout } from '../../git-store';
 import type { FolderListing } from './folder-listing';
 import { defaultWorkerCount, HashWorkerPool } from './hash-worker-pool';
 import { readCheckedStatCache, type CheckedStatCache } from './stat-cache-format';

@@ -1,10 +1,8 @@
 import { plainActorSchema } from '../../../shared/contract/actor-contract';
 import type { PlainActor } from '../../../shared/contract/actor-model';
 import { maskSecretValues } from '../../../shared/secrets/mask-secret-values';
+import { vigilIdentity } from '../../git-store';
 import type { Attribution, CheckpointEntry, CheckpointKind, SkippedPath, SkipReason } from '../checkpoint-types';
-
-/** The identity every checkpoint commit is made with. */
-export const vigilIdentity = 'Vigil <vigil@localhost>';
 
 /** At most this many `Vigil-Skipped` trailers per commit; the rest is summarised in one line. */
 export const maxSkippedTrailers = 200;

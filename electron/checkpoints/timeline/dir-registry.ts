@@ -1,6 +1,5 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
-import { writeFileDurably } from '../store/durable-file';
-import { registryFile, type StoreLayout } from '../store/store-layout';
+import { registryFile, type StoreLayout, writeFileDurably } from '../../git-store';
 
 /** What the registry records about a checkpointed directory (`checkpoints/dirs/<dirhash>.json`). */
 export interface RegistryRecord {

@@ -6,7 +6,7 @@ import { silentLogger } from '../../logging/logger';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { CheckpointService } from '../checkpoint-service';
 import { nameFile } from './name-store';
-import { dirHash } from '../store/store-layout';
+import { dirHash } from '../../git-store/store-layout';
 import { runGit, writeFiles } from '../test-support/restore-fixtures';
 
 /** Names kept beside the commits: any checkpoint can be named and renamed, and the commit never changes. */

@@ -5,9 +5,7 @@ import { isDisplayControl } from '../../../shared/text/control-characters';
 import { resolveTimelineDirectory } from '../checkpoint-directory';
 import { resolveCheckpoint, type QueryContext } from '../checkpoint-queries';
 import type { CheckpointEntry } from '../checkpoint-types';
-import { writeFileDurably } from '../store/durable-file';
-import { isObjectId } from '../store/git-objects';
-import { dirHash } from '../store/store-layout';
+import { dirHash, isObjectId, writeFileDurably } from '../../git-store';
 
 /**
  * Names people give checkpoints. A commit never changes (its id is what everything else refers

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileDurably } from '../store/durable-file';
-import { isObjectId } from '../store/git-objects';
+import { isObjectId, writeFileDurably } from '../../git-store';
 
 /** Where pins live: `$VIGIL_HOME/checkpoints/pins.json` (`{ "<dirhash>": ["<commit id>", …] }`). */
 export function pinFile(root: string): string {

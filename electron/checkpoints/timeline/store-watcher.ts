@@ -6,7 +6,7 @@ import type { Logger } from '../../logging/logger';
 import type { CheckpointEntry } from '../checkpoint-types';
 import type { CheckpointAnnouncer } from '../events/checkpoint-announcer';
 import type { CutLog } from '../maintenance/cut-log';
-import { storeLayout } from '../store/store-layout';
+import { storeLayout } from '../../git-store';
 
 /** What the store watcher reads from the engine and asks it to announce. */
 export interface WatchedEngine {

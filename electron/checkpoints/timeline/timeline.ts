@@ -1,6 +1,6 @@
 import type { CheckpointEntry } from '../checkpoint-types';
 import { decodeCheckpointCommit, type ParsedCommit } from './commit-message';
-import type { ObjectStore } from '../store/object-store';
+import type { ObjectStore } from '../../git-store';
 
 /** Parsed commits kept in memory (commits never change, so entries never go stale). */
 const maxCachedCommits = 20_000;

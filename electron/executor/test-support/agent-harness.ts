@@ -4,13 +4,13 @@ import path from 'node:path';
 import type { EventName } from '../../../shared/contract';
 import {
   type CheckpointService,
-  dirHash,
   loadCheckpointService,
   loadRestoreService,
   loadWriteLedger,
   type RestoreService,
   type WriteLedger,
 } from '../../checkpoints';
+import { dirHash } from '../../git-store';
 import { restorePortOf } from '../../sessions/session-rewinder';
 import { EventHub } from '../../lib/event-hub';
 import { vigilPaths } from '../../lib/vigil-home';

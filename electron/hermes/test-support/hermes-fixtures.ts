@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { dirHash } from '../../checkpoints';
+import { dirHash } from '../../git-store';
 
 /**
  * Hermes Agent's checkpoint stores, made the way Hermes makes them (tools/checkpoint_manager.py):

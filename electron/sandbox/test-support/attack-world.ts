@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Approval } from '../../../shared/contract/approvals-contract';
-import { dirHash } from '../../checkpoints';
+import { dirHash } from '../../git-store';
 import type { ToolCallOutcome } from '../../executor/executor-types';
 import { createAgentHarness, gitEnv, type AgentHarness } from '../../executor/test-support/agent-harness';
 import { fakeCredentials, snapshotTree } from './sandbox-fixture';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { dirHash } from '../../checkpoints';
+import { dirHash } from '../../git-store';
 import { createAgentHarness, type AgentHarness } from '../../executor/test-support/agent-harness';
 
 /** Issue 30, L1: secrets in a command line never reach the checkpoint store's commit subjects or reflog. */

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { syncDirectory } from '../../files/sync-directory';
+import { syncDirectory } from '../files/sync-directory';
 import type { ObjectType } from './git-objects';
 import { deflateObject } from './object-zlib';
 import { encodeEntryHeader } from './pack-file';

@@ -40,6 +40,15 @@ export interface TreeItem {
   readonly oid: string;
 }
 
+/** One entry of a stored tree, as `ObjectStore.readTree` returns it. */
+export interface StoredTreeEntry {
+  /** `100644`, `100755`, `120000` (symlink), `40000` (tree) or `160000` (gitlink). */
+  readonly mode: string;
+  readonly name: string;
+  readonly oid: string;
+  readonly type: 'blob' | 'tree' | 'commit';
+}
+
 /**
  * git's tree order: byte-wise on the UTF-8 names, where a tree sorts as if its name ended in `/`
  * (so `a.txt` < `a/` < `a0`).

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { compressBlocking } from '../snapshot/blocking-io';
+import { compressBlocking } from '../checkpoints/snapshot/blocking-io';
 import {
   deflateObject,
   inflateObject,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { AppError } from '../../../shared/errors';
+import { AppError } from '../../shared/errors';
 import { objectHeader, type ObjectType } from './git-objects';
 import { deflateObject } from './object-zlib';
 import type { PackedObject } from './pack-file';

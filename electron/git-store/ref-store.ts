@@ -1,8 +1,8 @@
 import { mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { AppError } from '../../../shared/errors';
-import { errnoCode } from '../../files/file-system-error';
-import { syncDirectory } from '../../files/sync-directory';
+import { AppError } from '../../shared/errors';
+import { errnoCode } from '../files/file-system-error';
+import { syncDirectory } from '../files/sync-directory';
 import { writeFileDurably } from './durable-file';
 import { isObjectId } from './git-objects';
 import { RefLog } from './ref-log';

@@ -1,16 +1,16 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../logging/logger';
-import { makeTempDir } from '../../test-support/temp-dir';
-import { CheckpointService } from '../checkpoint-service';
+import { silentLogger } from '../logging/logger';
+import { makeTempDir } from '../test-support/temp-dir';
+import { CheckpointService } from '../checkpoints/checkpoint-service';
 import { collectGarbage } from './garbage-collector';
 import { ObjectStore } from './object-store';
 import { RefStore } from './ref-store';
 import { storeLayout } from './store-layout';
-import { Timeline } from '../timeline/timeline';
-import { writeFiles } from '../test-support/restore-fixtures';
-import { fsck, git } from '../test-support/store-fixtures';
+import { Timeline } from '../checkpoints/timeline/timeline';
+import { writeFiles } from '../checkpoints/test-support/restore-fixtures';
+import { fsck, git } from '../checkpoints/test-support/store-fixtures';
 
 /** A collection compresses the trees a restore's pre-rollback snapshot stored uncompressed; git reads every pack. */
 

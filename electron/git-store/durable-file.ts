@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { errnoCode } from '../../files/file-system-error';
+import { errnoCode } from '../files/file-system-error';
 
 /**
  * Replaces a small store file (a ref, the shallow list, a registry entry, a stat cache) in one

@@ -8,7 +8,21 @@ import type { PackFile, RawPackEntry } from './pack-file';
 import { storedTreeContent } from './stored-tree-content';
 import { PackWriter } from './pack-writer';
 import type { RefStore } from './ref-store';
-import type { Timeline } from '../timeline/timeline';
+
+/**
+ * What the collector needs of a commit: the tree and parents it keeps alive, and the skip list its
+ * message names. The store does not parse checkpoint messages itself: the timeline above it does.
+ */
+export interface CollectedCommit {
+  readonly tree: string;
+  readonly parents: readonly string[];
+  readonly skippedList?: string | undefined;
+}
+
+/** Reads commits for the collector (the checkpoint timeline, passed in so the store knows nothing above it). */
+export interface CommitReader {
+  commit(id: string): Promise<CollectedCommit>;
+}
 
 /** What a collection did. */
 export interface CollectReport {
@@ -52,7 +66,7 @@ function yieldPoint(options: CollectOptions): Promise<void> {
 async function reachableObjects(
   store: ObjectStore,
   refs: RefStore,
-  timeline: Timeline,
+  commitReader: CommitReader,
   options: CollectOptions,
 ): Promise<{ order: string[]; cuts: Set<string> }> {
   const shallow = await refs.readShallow();
@@ -71,7 +85,7 @@ async function reachableObjects(
       if (seen.has(id)) continue;
       seen.add(id);
       commits.push(id);
-      const commit = await timeline.commit(id);
+      const commit = await commitReader.commit(id);
       if (!seen.has(commit.tree)) {
         seen.add(commit.tree);
         pendingTrees.push(commit.tree);
@@ -173,7 +187,7 @@ async function looseObjects(store: ObjectStore): Promise<Map<string, string>> {
 export async function collectGarbage(
   store: ObjectStore,
   refs: RefStore,
-  timeline: Timeline,
+  commitReader: CommitReader,
   assertHeld: () => Promise<void>,
   options: CollectOptions = {},
 ): Promise<CollectReport> {
@@ -181,7 +195,7 @@ export async function collectGarbage(
   await store.refresh(true);
   let reachableFound;
   try {
-    reachableFound = await reachableObjects(store, refs, timeline, options);
+    reachableFound = await reachableObjects(store, refs, commitReader, options);
   } catch (error) {
     if (error instanceof GaveWay) return gaveWayReport;
     throw error;

@@ -1,4 +1,4 @@
-import type { StoredTreeEntry } from '../checkpoint-types';
+import type { StoredTreeEntry } from './git-objects';
 
 /** About this many entries (of all trees together) are kept decoded. */
 const entryBudget = 50_000;

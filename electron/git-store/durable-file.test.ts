@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir } from '../../test-support/temp-dir';
+import { makeTempDir } from '../test-support/temp-dir';
 import { writeFileDurably } from './durable-file';
 
 describe('durable file replacement', () => {

@@ -1,12 +1,18 @@
 import { access, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { AppError } from '../../../shared/errors';
-import { errnoCode } from '../../files/file-system-error';
-import { mapLimit } from '../../files/map-limit';
-import { syncDirectory } from '../../files/sync-directory';
-import type { StoredTreeEntry } from '../checkpoint-types';
+import { AppError } from '../../shared/errors';
+import { errnoCode } from '../files/file-system-error';
+import { mapLimit } from '../files/map-limit';
+import { syncDirectory } from '../files/sync-directory';
 import { DecodedTrees } from './decoded-trees';
-import { decodeTree, hashObject, typeOfMode, type ObjectType, type TreeItem } from './git-objects';
+import {
+  decodeTree,
+  hashObject,
+  typeOfMode,
+  type ObjectType,
+  type StoredTreeEntry,
+  type TreeItem,
+} from './git-objects';
 import { syncFileIfPresent } from './durable-file';
 import { PackFile, type PackedObject } from './pack-file';
 import { PackIndex } from './pack-index';

@@ -3,15 +3,20 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir } from '../../test-support/temp-dir';
-import { decodeCheckpointCommit, encodeCheckpointCommit, quotePath, unquotePath } from '../timeline/commit-message';
+import { makeTempDir } from '../test-support/temp-dir';
+import {
+  decodeCheckpointCommit,
+  encodeCheckpointCommit,
+  quotePath,
+  unquotePath,
+} from '../checkpoints/timeline/commit-message';
 import { emptyTreeOid, encodeTree, fileModes, hashObject } from './git-objects';
-import { lineChanges } from '../snapshot/line-stats';
+import { lineChanges } from '../checkpoints/snapshot/line-stats';
 import { ObjectStore } from './object-store';
 import { inlineZlibMaxBytes } from './object-zlib';
 import { PackWriter } from './pack-writer';
 import { dirHash } from './store-layout';
-import { fsck, git, testService } from '../test-support/store-fixtures';
+import { fsck, git, testService } from '../checkpoints/test-support/store-fixtures';
 
 describe('the object layer', () => {
   let base: string;

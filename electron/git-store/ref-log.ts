@@ -1,10 +1,9 @@
 import { appendFile, mkdir, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { maskSecretValues } from '../../../shared/secrets/mask-secret-values';
-import { vigilIdentity } from '../timeline/commit-message';
+import { maskSecretValues } from '../../shared/secrets/mask-secret-values';
 import { writeFileDurably } from './durable-file';
 import { isObjectId } from './git-objects';
-import { timelineRef } from './store-layout';
+import { timelineRef, vigilIdentity } from './store-layout';
 
 const zeroId = '0'.repeat(40);
 

@@ -42,6 +42,9 @@ export function dirHash(resolvedDir: string): string {
   return createHash('sha256').update(resolvedDir).digest('hex').slice(0, 16);
 }
 
+/** The identity every checkpoint commit and every reflog line of the store is made with. */
+export const vigilIdentity = 'Vigil <vigil@localhost>';
+
 /** Where the refs of the recently dropped area live: `refs/vigil-dropped/<dirhash>/<droppedAt>-<reason>`. */
 export const droppedRefsFolder = 'refs/vigil-dropped';
 
