@@ -206,6 +206,20 @@ describe('the real ESLint config keeps the house-style boundaries', () => {
     expect(await lint('electron/core/zz-fake.ts', "import { x } from '../shell';\nexport const a = x;\n")).toEqual([
       expect.stringMatching(/^vigil\/restricted-paths: core\/ composes the features/),
     ]);
+    // The git store sits below checkpoints/ and hermes/: it never imports the timeline or anything above it.
+    const store = /^vigil\/restricted-paths: git-store\/ is the bottom of the checkpoint rooms/;
+    expect(
+      await lint(
+        'electron/git-store/zz-fake.ts',
+        "import type { Timeline } from '../checkpoints/timeline/timeline';\nexport type A = Timeline;\n",
+      ),
+    ).toEqual(expect.arrayContaining([expect.stringMatching(store)]));
+    expect(
+      await lint('electron/git-store/zz-fake.ts', "import { x } from '../checkpoints';\nexport const a = x;\n"),
+    ).toEqual([expect.stringMatching(store)]);
+    expect(await lint('electron/git-store/zz-fake.ts', "export const a = import('../hermes');\n")).toEqual([
+      expect.stringMatching(store),
+    ]);
     const allowed: [string, string][] = [
       ['electron/memory/zz-fake.ts', "import { EventHub } from '../lib/event-hub';\nexport const a = EventHub;\n"],
       [
@@ -218,6 +232,15 @@ describe('the real ESLint config keeps the house-style boundaries', () => {
       ],
       ['electron/server/zz-fake.ts', "import { createCore } from '../core';\nexport const a = createCore;\n"],
       ['electron/memory/zz-fake.test.ts', "import { createCore } from '../core';\nexport const a = createCore;\n"],
+      [
+        'electron/git-store/zz-fake.ts',
+        "import { syncDirectory } from '../files/sync-directory';\nimport { once } from '../lib/once';\nimport { AppError } from '../../shared/errors';\nexport const a = [syncDirectory, once, AppError];\n",
+      ],
+      [
+        'electron/git-store/zz-fake.test.ts',
+        "import { Timeline } from '../checkpoints/timeline/timeline';\nexport const a = Timeline;\n",
+      ],
+      ['electron/hermes/zz-fake.ts', "import { ObjectStore } from '../git-store';\nexport const a = ObjectStore;\n"],
     ];
     for (const [file, code] of allowed) expect(await lint(file, code), file).toEqual([]);
   });
@@ -250,10 +273,10 @@ describe('the real ESLint config keeps the house-style boundaries', () => {
   it('faces by convention: another folder’s inside is reached only through its index.ts, any folder, listed or not', async () => {
     const face = /^vigil\/public-face: Import electron\/checkpoints through its face, electron\/checkpoints\/index\.ts/;
     const deep = [
-      "import { ObjectStore } from '../checkpoints/store/object-store';\nexport const a = ObjectStore;\n",
+      "import { Timeline } from '../checkpoints/timeline/timeline';\nexport const a = Timeline;\n",
       "import type { CheckpointEntry } from '../checkpoints/checkpoint-types';\nexport type A = CheckpointEntry;\n",
       "export const a = import('../checkpoints/checkpoint-service');\n",
-      "export { dirHash } from '../checkpoints/store/store-layout';\n",
+      "export { lineChanges } from '../checkpoints/snapshot/line-stats';\n",
     ];
     for (const code of deep)
       expect(await lint('electron/hermes/zz-fake.ts', code), code).toEqual([expect.stringMatching(face)]);
@@ -268,16 +291,16 @@ describe('the real ESLint config keeps the house-style boundaries', () => {
         'bench/zz-fake.bench.ts',
         "import { dirHash } from '../electron/git-store/store-layout';\nexport const a = dirHash;\n",
       ),
-    ).toEqual([expect.stringMatching(face)]);
+    ).toEqual([expect.stringMatching(/Import electron\/git-store through its face, electron\/git-store\/index\.ts/)]);
     const allowed: [string, string][] = [
       [
         'electron/hermes/zz-fake.ts',
-        "import { dirHash, type CheckpointEntry } from '../checkpoints';\nexport const a: CheckpointEntry | string = dirHash('x');\n",
+        "import type { CheckpointEntry } from '../checkpoints';\nimport { dirHash } from '../git-store';\nexport const a: CheckpointEntry | string = dirHash('x');\n",
       ],
       ['electron/hermes/zz-fake.ts', "export { x } from '../zz-new-folder/index';\n"],
       [
         'electron/checkpoints/restore/zz-fake.ts',
-        "import { ObjectStore } from '../store/object-store';\nexport const a = ObjectStore;\n",
+        "import { Timeline } from '../timeline/timeline';\nexport const a = Timeline;\n",
       ],
       [
         'electron/memory/zz-fake.ts',
@@ -286,12 +309,9 @@ describe('the real ESLint config keeps the house-style boundaries', () => {
       // Tests and test support may reach inside another folder, to test one part alone.
       [
         'electron/hermes/zz-fake.test.ts',
-        "import { ObjectStore } from '../checkpoints/store/object-store';\nexport const a = ObjectStore;\n",
+        "import { ObjectStore } from '../git-store/object-store';\nexport const a = ObjectStore;\n",
       ],
-      [
-        'electron/hermes/test-support/zz-fake.ts',
-        "export { ObjectStore } from '../../checkpoints/store/object-store';\n",
-      ],
+      ['electron/hermes/test-support/zz-fake.ts', "export { Timeline } from '../../checkpoints/timeline/timeline';\n"],
       // Benchmarks may use a folder's test fixtures, as its tests do.
       [
         'bench/zz-fake.bench.ts',

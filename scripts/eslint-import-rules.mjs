@@ -104,7 +104,7 @@ export const transportGlobals = {
 /**
  * The main process in layers, top to bottom: the entry points (main.ts, shell/, server/, cli/), the
  * composition (core/), the feature folders, and lib/ (events, disposers, paths, small utilities).
- * No import runs up a layer.
+ * No import runs up a layer. Among the features, git-store/ sits below checkpoints/ and hermes/.
  */
 const entryFolders = ['cli', 'server', 'shell'];
 const layerFolders = new Set([...entryFolders, 'core', 'lib']);
@@ -124,6 +124,15 @@ export const electronLayerZones = [
     message:
       'Feature folders sit below the composition: they receive what they need as arguments and never import core/ or an entry point.',
   })),
+  // The git store is the bottom of the checkpoint rooms: checkpoints/ and hermes/ build on it, and it
+  // knows nothing above it (no timeline, no checkpoint, no Hermes), only files/ and lib/ below it.
+  {
+    target: './electron/git-store',
+    from: './electron',
+    except: ['./git-store', './files', './lib'],
+    message:
+      'git-store/ is the bottom of the checkpoint rooms: it imports only git-store/, files/, lib/ and shared/; what it needs from above (a commit reader) comes in as an argument.',
+  },
   {
     target: './electron/core',
     from: entryFolders.map((folder) => `./electron/${folder}`),

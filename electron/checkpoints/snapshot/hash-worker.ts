@@ -54,7 +54,7 @@ function serve(): void {
   // Loaded on the first batch to hash: a walk, often all a worker does, needs none of it.
   let hashing: Promise<{ store: ObjectStore; FileHasher: typeof FileHasher }> | undefined;
   const loadHashing = (): Promise<{ store: ObjectStore; FileHasher: typeof FileHasher }> =>
-    (hashing ??= Promise.all([import('../../git-store/object-store'), import('./file-hasher')]).then(
+    (hashing ??= Promise.all([import('../../git-store'), import('./file-hasher')]).then(
       ([{ ObjectStore }, { FileHasher }]) => ({ store: new ObjectStore(gitdir), FileHasher }),
     ));
   let hasher: FileHasher | undefined;
