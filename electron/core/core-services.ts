@@ -90,7 +90,8 @@ export interface CoreServices {
  * The one place where Vigil's services are constructed and wired: the same ledger, guards and
  * restore options in every process. Each service is built once, on first use, and registers its
  * disposer; its modules are loaded then too, so a one-shot command loads only what it uses (a
- * checkpoint never loads the memory watcher, the diff library or the policy engine).
+ * checkpoint never loads the memory watcher, the diff and restore services or the policy engine; it
+ * does load the `diff` package, for its line counts).
  */
 export function createCoreServices(context: ServiceContext): CoreServices {
   const { paths, logger, stack, isResident } = context;
