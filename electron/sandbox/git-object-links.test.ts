@@ -179,6 +179,22 @@ describe.skipIf(missing !== undefined)(
       expect(git(world.clone, ['fsck', '--full', '--strict'])).toBe('');
     });
 
+    it("an object hard-linked to the repository's own protected config is copied too, so a write through it never reaches the config", async () => {
+      const world = await cloneWorld();
+      const config = path.join(world.clone, '.git', 'config');
+      const before = readFileSync(config);
+      // A second name for .git/config, disguised as a loose object (made outside the sandbox).
+      const disguised = path.join(world.clone, '.git', 'objects', 'ee', 'e'.repeat(38));
+      execFileSync('mkdir', ['-p', path.dirname(disguised)], { env: childEnv() });
+      execFileSync('ln', [config, disguised], { env: childEnv() });
+      const result = await world.w.run(
+        `chmod u+w ${disguised} && printf '[core]\\n\\tfsmonitor = "echo PWNED"\\n' >> ${disguised} && echo wrote`,
+      );
+      expect(result).toMatchObject({ exit_code: 0, stdout: 'wrote\n' });
+      expect(readFileSync(config).equals(before)).toBe(true);
+      expect(linkCount(config)).toBe(1);
+    });
+
     it('refuses the command, naming the object and the fix, when it cannot be copied; nothing runs', async (context) => {
       const world = await cloneWorld();
       const folder = path.dirname(path.join(world.clone, '.git', world.loose));

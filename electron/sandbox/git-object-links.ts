@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { chmod, copyFile, lstat, open, rename, rm } from 'node:fs/promises';
+import { lstat, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import { isPathInside } from '../lib/path-rules';
@@ -39,39 +39,62 @@ export function isInObjectFolder(file: string, folders: readonly string[]): bool
 function cannotCopy(file: string, reason: string): AppError {
   return new AppError(
     'conflict',
-    `The sandbox for this command could not be built: ${file} is a git object hard-linked to a file outside the workspace (a local \`git clone\` links its objects to the source repository's), and Vigil could not replace it with a private copy (${reason}). The command was not run: a write in place would change the other repository. Free some space or make the folder writable and try again, or clone the repository again with \`git clone --no-hardlinks SOURCE DEST\`.`,
+    `The sandbox for this command could not be built: ${file} is a git object hard-linked to another file (outside the workspace, as a local \`git clone\` links its objects to the source repository's, or one Vigil keeps read-only), and Vigil could not replace it with a private copy (${reason}). The command was not run: a write in place would change the other repository. Free some space or make the folder writable and try again, or clone the repository again with \`git clone --no-hardlinks SOURCE DEST\`.`,
     { path: file },
   );
 }
 
+/** Copies what `source` holds into `target`, through their handles. */
+async function copyHandle(source: FileHandle, target: FileHandle): Promise<void> {
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  for (;;) {
+    const { bytesRead } = await source.read(buffer, 0, buffer.length, null);
+    if (bytesRead === 0) return;
+    await target.write(buffer, 0, bytesRead);
+  }
+}
+
+/** Whether an error only says that the name is no longer the file it was (removed, or now a symlink). */
+function isGone(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR';
+}
+
 /**
  * Replaces one object file by a copy of its own, as `git clone --no-hardlinks` would have made it:
- * a copy beside it (reflinked where the file system can), its mode kept, synced, renamed over the
- * name. A file git removed meanwhile (a `gc`) is left removed. Git's objects never change once
- * written, so the copy is the same object; the file outside keeps its content and its inode.
+ * a copy beside it, its mode kept, synced, renamed over the name. A file git removed meanwhile (a
+ * `gc`) is left removed. Git's objects never change once written, so the copy is the same object;
+ * the file outside keeps its content and its inode. This runs outside the sandbox while other
+ * commands may run in it, so no name is followed: the object is opened without following a link
+ * and checked by its handle, and the copy is made, chmodded and synced through its own handle.
  */
 async function copyOver(link: Link): Promise<boolean> {
   const folder = path.dirname(link.path);
   // `tmp_` is the prefix of git's own temporary object files: `git prune` removes one a crash left.
   const temp = path.join(folder, `tmp_vigil_${randomBytes(6).toString('hex')}`);
+  let source: FileHandle | undefined;
   try {
-    const before = await lstat(link.path, { bigint: true }).catch(() => undefined);
-    if (before === undefined || `${before.dev}:${before.ino}` !== link.key) return false;
-    await copyFile(link.path, temp, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
-    await chmod(temp, Number(before.mode & 0o7777n));
-    const handle = await open(temp, 'r');
+    source = await open(link.path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const before = await source.stat({ bigint: true });
+    if (!before.isFile() || `${before.dev}:${before.ino}` !== link.key) return false;
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+    const target = await open(temp, flags, 0o600);
     try {
-      await handle.sync();
+      await copyHandle(source, target);
+      await target.chmod(Number(before.mode & 0o7777n));
+      await target.sync();
     } finally {
-      await handle.close();
+      await target.close();
     }
     const now = await lstat(link.path, { bigint: true }).catch(() => undefined);
     if (now === undefined || `${now.dev}:${now.ino}` !== link.key) return false;
     await rename(temp, link.path);
     return true;
   } catch (error) {
+    if (source === undefined && isGone(error)) return false;
     throw cannotCopy(link.path, error instanceof Error ? error.message : String(error));
   } finally {
+    await source?.close().catch(() => undefined);
     await rm(temp, { force: true }).catch(() => undefined);
   }
 }
@@ -88,12 +111,12 @@ async function syncFolder(folder: string): Promise<void> {
 }
 
 function note(folder: string, count: number): string {
-  return `Vigil replaced ${count} file(s) in ${folder} with private copies: they were hard links to files outside the workspace (a local \`git clone\` links its objects to the source repository's), so writing one in place would have changed the other repository. Git reads the copies as before (this is what \`git clone --no-hardlinks\` makes).`;
+  return `Vigil replaced ${count} file(s) in ${folder} with private copies: they were hard links to other files (a local \`git clone\` links its objects to the source repository's), so writing one in place would have changed those files too. Git reads the copies as before (this is what \`git clone --no-hardlinks\` makes).`;
 }
 
 /**
- * Makes the roots' git objects their own: every file in an object folder whose inode has a name
- * outside the roots (`roots` listed in `links`) is replaced by a private copy before the command
+ * Makes the roots' git objects their own: every file in an object folder whose inode has another
+ * name (outside the roots, or a protected file inside them) is replaced by a private copy before the command
  * runs, so that a command that makes one writable and writes it in place changes only the
  * workspace's copy. Read-only mounts cannot do this: thousands of loose objects are past the mount
  * budget, and a read-only object folder stops `git commit`. The object folders are read through
@@ -108,9 +131,9 @@ export async function privateObjects(
   const objectLinks: Link[] = [];
   for (const folder of folders) objectLinks.push(...(await listFolder(folder, process.platform, scans)).links);
   const all = distinctLinks([...links, ...objectLinks]);
-  const inside = new Map<string, number>();
-  for (const link of all) inside.set(link.key, (inside.get(link.key) ?? 0) + 1);
-  const shared = all.filter((link) => isInObjectFolder(link.path, folders) && (inside.get(link.key) ?? 0) < link.count);
+  // Any other name counts, inside the roots too: an object linked to `.git/config` (or a hook) would
+  // otherwise be a writable door to a file git runs code from. A repository's own objects have one name.
+  const shared = all.filter((link) => isInObjectFolder(link.path, folders) && link.count > 1);
   const copied: string[] = [];
   for (let start = 0; start < shared.length; start += batchSize) {
     const batch = shared.slice(start, start + batchSize);
