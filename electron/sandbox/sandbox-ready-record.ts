@@ -78,9 +78,9 @@ export async function removeReadyRecord(vigilHome: string): Promise<void> {
   await rm(readyRecordPath(vigilHome), { force: true });
 }
 
-/** Whether a sandboxed command's output says that bubblewrap itself failed to start it. */
+/** Whether a sandboxed command's output says that the sandbox itself (bubblewrap, Seatbelt's sandbox-exec) failed to start it. */
 export function isSandboxStartFailure(result: { readonly exit_code: number | null; readonly stderr: string }): boolean {
-  return result.exit_code !== 0 && /^bwrap: /mu.test(result.stderr);
+  return result.exit_code !== 0 && /^(?:bwrap|sandbox-exec): /mu.test(result.stderr);
 }
 
 /** The outcome of a probe command: its exit code and what it printed. */

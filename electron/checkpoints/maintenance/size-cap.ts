@@ -36,7 +36,11 @@ export async function enforceSizeCap(
         checkpoints: left,
         cap: retention.maxTotalBytes,
       });
-      droppedObjects += (await collectGarbage(store, refs, timeline, options.assertHeld)).droppedObjects;
+      // The trees a session-open warm-up stored but has not committed yet are kept, as in every collection.
+      const collected = await collectGarbage(store, refs, timeline, options.assertHeld, {
+        keptTrees: options.keptTrees?.(),
+      });
+      droppedObjects += collected.droppedObjects;
       continue;
     }
     const droppable = (await droppableByAge(refs, timeline, cutOptions.pinned)).length;
