@@ -2,27 +2,17 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test-support/temp-dir';
-import { DirState, type FileRecord } from './dir-state';
+import { DirState } from './dir-state';
 import { FolderCompactor } from './folder-compactor';
 import { SavedFolder } from './saved-folder';
-import { fileModes, hashObject } from '../../git-store/git-objects';
+import { fileModes } from '../../git-store/git-objects';
+import { fakeRecord as record } from '../test-support/file-records';
 import type { CheckpointEntry, CheckpointOutcome } from '../checkpoint-types';
 import { fsck, gitWriteTree, testService, writeTree } from '../test-support/store-fixtures';
 
 function created(outcome: CheckpointOutcome): CheckpointEntry {
   if (outcome.kind !== 'created') throw new Error(`expected a checkpoint, got ${JSON.stringify(outcome)}`);
   return outcome.checkpoint;
-}
-
-function record(index: number, version = 0): FileRecord {
-  return {
-    mode: index % 7 === 0 ? fileModes.executable : fileModes.file,
-    oid: hashObject('blob', Buffer.from(`file ${index} version ${version}`)),
-    size: index * 3 + version,
-    mtimeNs: 1_700_000_000_000_000_000n + BigInt(index * 1_000 + version),
-    ctimeNs: 1_700_000_000_000_000_500n + BigInt(index * 1_000 + version),
-    ino: 10_000n + BigInt(index),
-  };
 }
 
 const paths = Array.from({ length: 240 }, (_, index) => `t${index % 3}/l${index % 4}/f${index}.txt`);

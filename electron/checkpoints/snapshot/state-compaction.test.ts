@@ -4,25 +4,14 @@ import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test-support/temp-dir';
-import { DirState, type FileRecord } from './dir-state';
+import { DirState } from './dir-state';
 import { smudgeRacyRecords } from './folder-listing';
 import { SavedFolder } from './saved-folder';
 import { saveStatCache } from './stat-cache';
-import { fileModes, hashObject } from '../../git-store/git-objects';
+import { hashObject } from '../../git-store/git-objects';
+import { fakeRecord as record } from '../test-support/file-records';
 import { PackWriter } from '../../git-store/pack-writer';
 import { git } from '../test-support/store-fixtures';
-
-/** A record for file number `index` (its blob id made up, its stat distinct). */
-function record(index: number, version = 0): FileRecord {
-  return {
-    mode: index % 7 === 0 ? fileModes.executable : fileModes.file,
-    oid: hashObject('blob', Buffer.from(`file ${index} version ${version}`)),
-    size: index * 3 + version,
-    mtimeNs: 1_700_000_000_000_000_000n + BigInt(index * 1_000 + version),
-    ctimeNs: 1_700_000_000_000_000_500n + BigInt(index * 1_000 + version),
-    ino: 10_000n + BigInt(index),
-  };
-}
 
 /** The same tree of 300 files in 12 folders (and a few skips), built into `state`. */
 async function fill(state: DirState): Promise<void> {
