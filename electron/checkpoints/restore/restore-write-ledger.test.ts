@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFileIdentity } from '../../files/file-identity';
 import { makeTempDir } from '../../test-support/temp-dir';
+import { seededRandom, testSeed } from '../../test-support/seeded-random';
 import { createWriteLedger } from './restore-write-ledger';
 
 let root: string;
@@ -91,5 +92,28 @@ describe('the write ledger shared by processes', () => {
     const all = await ledger.view();
     for (const item of [fourth, fifth, sixth, third]) expect(all(item.path, item.identity)).toBeDefined();
     expect(all(second.path, second.identity)?.actor).toEqual({ kind: 'app' });
+  });
+});
+
+describe('the ledger cache against a fresh read (differential, seeded)', () => {
+  it("after any mix of its own appends and other processes', a ledger sees exactly what a new reader of the file sees", async () => {
+    const seed = testSeed(3100);
+    const random = seededRandom(seed);
+    const mine = createWriteLedger(file);
+    const others = [createWriteLedger(file), createWriteLedger(file)];
+    const files: { path: string; identity: Awaited<ReturnType<typeof readFileIdentity>> }[] = [];
+    for (let step = 0; step < 60; step += 1) {
+      const written = await version(`f${String(Math.floor(random() * 12))}.txt`, `step ${String(step)}`);
+      files.push(written);
+      const writer = random() < 0.5 ? mine : (others[Math.floor(random() * others.length)] ?? mine);
+      await writer.recordObserved([written], random() < 0.5 ? { kind: 'cli' } : { kind: 'app' });
+      if (random() < 0.4) continue;
+      const cached = await mine.view();
+      const fresh = await createWriteLedger(file).view();
+      for (const item of files)
+        expect(cached(item.path, item.identity), `seed ${String(seed)}, step ${String(step)}, ${item.path}`).toEqual(
+          fresh(item.path, item.identity),
+        );
+    }
   });
 });
