@@ -209,9 +209,10 @@ describe.skipIf(missing !== undefined)(
           (error: unknown) => error,
         );
         expect(refusal).toMatchObject({ code: 'conflict' });
+        // Any object in the closed folder may be the one named: the commit or the tree can share the blob's folder.
         expect(refusal instanceof Error ? refusal.message : '').toMatch(
           new RegExp(
-            `${path.basename(world.loose)} is a git object hard-linked .*not run.*git clone --no-hardlinks`,
+            `objects/${path.basename(folder)}/[0-9a-f]{38} is a git object hard-linked .*not run.*git clone --no-hardlinks`,
             'u',
           ),
         );
