@@ -22,68 +22,30 @@ export interface FileDiffContent {
   readonly toLabel: string;
 }
 
+/** The mark before each kind of row's text, as in a unified diff. */
+const rowMarks: Readonly<Record<DiffRow['kind'], string>> = {
+  hunk: '',
+  context: ' ',
+  added: '+',
+  removed: '-',
+  note: '',
+};
+
 function RowLine({ row }: { readonly row: DiffRow }) {
-  switch (row.kind) {
-    case 'hunk':
-      return (
-        <div className="diff-row diff-hunk" role="row">
-          <span role="cell" className="diff-number" />
-          <span role="cell" className="diff-number" />
-          <span role="cell" className="diff-text">
-            {escapeControls(row.text, { keepLineBreaks: true })}
-          </span>
-        </div>
-      );
-    case 'context':
-      return (
-        <div className="diff-row diff-context" role="row">
-          <span role="cell" className="diff-number">
-            {row.oldNumber}
-          </span>
-          <span role="cell" className="diff-number">
-            {row.newNumber}
-          </span>
-          <span role="cell" className="diff-text">
-            {' '}
-            {escapeControls(row.text, { keepLineBreaks: true })}
-          </span>
-        </div>
-      );
-    case 'added':
-      return (
-        <div className="diff-row diff-added" role="row">
-          <span role="cell" className="diff-number" />
-          <span role="cell" className="diff-number">
-            {row.newNumber}
-          </span>
-          <span role="cell" className="diff-text">
-            +{escapeControls(row.text, { keepLineBreaks: true })}
-          </span>
-        </div>
-      );
-    case 'removed':
-      return (
-        <div className="diff-row diff-removed" role="row">
-          <span role="cell" className="diff-number">
-            {row.oldNumber}
-          </span>
-          <span role="cell" className="diff-number" />
-          <span role="cell" className="diff-text">
-            -{escapeControls(row.text, { keepLineBreaks: true })}
-          </span>
-        </div>
-      );
-    case 'note':
-      return (
-        <div className="diff-row diff-note" role="row">
-          <span role="cell" className="diff-number" />
-          <span role="cell" className="diff-number" />
-          <span role="cell" className="diff-text">
-            {escapeControls(row.text, { keepLineBreaks: true })}
-          </span>
-        </div>
-      );
-  }
+  return (
+    <div className={`diff-row diff-${row.kind}`} role="row">
+      <span role="cell" className="diff-number">
+        {'oldNumber' in row ? row.oldNumber : null}
+      </span>
+      <span role="cell" className="diff-number">
+        {'newNumber' in row ? row.newNumber : null}
+      </span>
+      <span role="cell" className="diff-text">
+        {rowMarks[row.kind]}
+        {escapeControls(row.text, { keepLineBreaks: true })}
+      </span>
+    </div>
+  );
 }
 
 /**
