@@ -2,6 +2,52 @@ import { randomBytes } from 'node:crypto';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { errnoCode } from '../files/file-system-error';
 
+/** A file written and (unless asked not to) fsynced under a temp name beside its target, not yet in place. */
+export interface StagedFile {
+  /** Renames the temp file over the target. */
+  readonly commit: () => Promise<void>;
+  /** Removes the temp file (the target is left as it was). */
+  readonly discard: () => Promise<void>;
+}
+
+/**
+ * Writes `content` to a temp file beside `target` (`.tmp-<pid>-<hex>`, swept at start if left
+ * behind) and fsyncs it, without putting it in place: a caller can make the content durable while
+ * it waits for something else, and only then rename it over the target (`commit`).
+ */
+export async function stageFileDurably(
+  target: string,
+  content: string | Uint8Array | readonly Uint8Array[],
+  options: { readonly sync?: boolean } = {},
+): Promise<StagedFile> {
+  const temp = `${target}${durableTempMarker}${process.pid}-${randomBytes(4).toString('hex')}`;
+  const discard = (): Promise<void> => unlink(temp).catch(() => undefined);
+  try {
+    const handle = await open(temp, 'w', 0o644);
+    try {
+      if (typeof content === 'string' || content instanceof Uint8Array) await handle.writeFile(content);
+      else await writeParts(handle, content);
+      if (options.sync !== false) await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    await discard();
+    throw error;
+  }
+  return {
+    commit: async () => {
+      try {
+        await rename(temp, target);
+      } catch (error) {
+        await discard();
+        throw error;
+      }
+    },
+    discard,
+  };
+}
+
 /**
  * Replaces a small store file (a ref, the shallow list, a registry entry, a stat cache) in one
  * step: written to a temp file beside it, fsynced, renamed over it. A crash leaves the old file
@@ -12,21 +58,7 @@ export async function writeFileDurably(
   content: string | Uint8Array | readonly Uint8Array[],
   options: { readonly sync?: boolean } = {},
 ): Promise<void> {
-  const temp = `${target}${durableTempMarker}${process.pid}-${randomBytes(4).toString('hex')}`;
-  try {
-    const handle = await open(temp, 'w', 0o644);
-    try {
-      if (typeof content === 'string' || content instanceof Uint8Array) await handle.writeFile(content);
-      else await writeParts(handle, content);
-      if (options.sync !== false) await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, target);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
+  await (await stageFileDurably(target, content, options)).commit();
 }
 
 /**

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import { errnoCode } from '../files/file-system-error';
 import { syncDirectory } from '../files/sync-directory';
-import { writeFileDurably } from './durable-file';
+import { stageFileDurably, writeFileDurably } from './durable-file';
 import { isObjectId } from './git-objects';
 import { RefLog } from './ref-log';
 import { droppedRefsFolder, timelineRef } from './store-layout';
@@ -108,25 +108,39 @@ export class RefStore {
    * Moves a timeline's head from `expected` to `next` (the store lock must be held), recording the
    * move in the reflog first. Fails with `conflict` when the head is not `expected` any more. The
    * ref file is always fsynced; `isDurable` also fsyncs its folder, so the move itself survives a
-   * power cut (a pre-rollback snapshot, before a restore overwrites anything).
+   * power cut (a pre-rollback snapshot, before a restore overwrites anything). `before` is what must
+   * be done before the ref may move (the objects it names made durable): it runs while the new
+   * ref is written and fsynced under a temp name, so the two waits for the disk overlap, and the
+   * ref is renamed into place (and the move logged) only once both are done.
    */
   async update(
     dirhash: string,
     next: string,
     expected: string | undefined,
     message = 'checkpoint',
-    { isDurable = false } = {},
+    { isDurable = false, before }: { readonly isDurable?: boolean; readonly before?: () => Promise<unknown> } = {},
   ): Promise<void> {
-    const current = await this.read(dirhash);
-    if (current !== expected) {
-      throw new AppError(
-        'conflict',
-        `The timeline of ${dirhash} moved while a checkpoint was being taken; nothing was recorded. Try again.`,
-      );
-    }
-    await this.log.append(dirhash, expected, next, message);
     const file = path.join(this.gitdir, timelineRef(dirhash));
-    await writeFileDurably(file, `${next}\n`);
+    const [current, staged, ready] = await Promise.allSettled([
+      this.read(dirhash),
+      stageFileDurably(file, `${next}\n`),
+      before?.(),
+    ]);
+    const temp = staged.status === 'fulfilled' ? staged.value : undefined;
+    try {
+      for (const outcome of [current, staged, ready]) if (outcome.status === 'rejected') throw outcome.reason;
+      if (current.status === 'fulfilled' && current.value !== expected) {
+        throw new AppError(
+          'conflict',
+          `The timeline of ${dirhash} moved while a checkpoint was being taken; nothing was recorded. Try again.`,
+        );
+      }
+      await this.log.append(dirhash, expected, next, message);
+      await temp?.commit();
+    } catch (error) {
+      await temp?.discard();
+      throw error;
+    }
     if (!isDurable) return;
     await syncDirectory(path.dirname(file));
     this.onSynced?.([file, path.dirname(file)]);

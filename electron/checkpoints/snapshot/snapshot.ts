@@ -109,10 +109,12 @@ async function commitSnapshot(
   });
   const id = await engine.store.writeLoose('commit', content);
   // Every checkpoint is durable before it is acknowledged: its loose objects, their folders and the ref's move
-  // survive a power cut, so the timeline lists it afterwards (the power-cut check in docs/reliability.md).
-  await engine.store.syncWritten();
-  await engine.assertLockHeld();
-  await engine.refs.update(tracked.dirhash, id, head, `checkpoint: ${request.reason}`, { isDurable: true });
+  // survive a power cut, so the timeline lists it afterwards (the power-cut check in docs/reliability.md). The
+  // objects' fsyncs and the lock's check run while the new ref is fsynced under a temp name; it moves after both.
+  await engine.refs.update(tracked.dirhash, id, head, `checkpoint: ${request.reason}`, {
+    isDurable: true,
+    before: () => Promise.all([engine.store.syncWritten(), engine.assertLockHeld()]),
+  });
   state.head = id;
   tracked.warmed = undefined;
   tracked.isCacheStale = true;
