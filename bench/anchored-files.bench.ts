@@ -2,10 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { writeFileAtomic } from '../electron/files/atomic-write';
-import { anchorFile, withHeldFolder } from '../electron/files/folder-anchor';
-import { openHeldEntry } from '../electron/files/open-held-entry';
-import { writeAnchoredFile } from '../electron/files/write-anchored-file';
+import { anchorFile, openHeldEntry, withHeldFolder, writeAnchoredFile, writeFileAtomic } from '../electron/files';
 import { formatMs, summarize, type BenchArea } from './harness';
 
 /** One way of doing the same file operation; `prepare` is what a tool's prepare does, `run` what its run does. */

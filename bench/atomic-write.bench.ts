@@ -2,9 +2,7 @@ import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { writeFileAtomic } from '../electron/files/atomic-write';
-import { mapLimit } from '../electron/files/map-limit';
-import { writeFilesAtomic } from '../electron/files/write-files-atomic';
+import { mapLimit, writeFileAtomic, writeFilesAtomic } from '../electron/files';
 import { formatBytes } from '../shared/text/format-bytes';
 import { formatMs, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
 

@@ -6,7 +6,7 @@ import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node
 import { loadCheckpointService, measureStore } from '../electron/checkpoints';
 import { dirHash } from '../electron/git-store';
 import type { CheckpointService, CheckpointServiceOptions } from '../electron/checkpoints';
-import { silentLogger } from '../electron/logging/logger';
+import { silentLogger } from '../electron/logging';
 import { formatBytes } from '../shared/text/format-bytes';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
 import { gitEnv } from './git-env';

@@ -1,11 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { linkSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { silentLogger } from '../electron/logging/logger';
-import { objectFolders, privateObjects } from '../electron/sandbox/git-object-links';
-import { RootScanCache } from '../electron/sandbox/root-scan-cache';
-import { CommandSandbox, defaultSandboxSettings } from '../electron/sandbox/sandbox-api';
-import { runTerminalCommand } from '../electron/sandbox/terminal/run-terminal-command';
+import { silentLogger } from '../electron/logging';
+import {
+  CommandSandbox,
+  defaultSandboxSettings,
+  objectFolders,
+  privateObjects,
+  RootScanCache,
+  runTerminalCommand,
+} from '../electron/sandbox';
 import { interleaved } from './edges-hook-checks';
 import { formatMs, formatRatio, summarize, type BenchTable } from './harness';
 

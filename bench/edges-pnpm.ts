@@ -1,8 +1,7 @@
 import { linkSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { silentLogger } from '../electron/logging/logger';
-import { CommandSandbox, defaultSandboxSettings } from '../electron/sandbox/sandbox-api';
-import { runTerminalCommand } from '../electron/sandbox/terminal/run-terminal-command';
+import { silentLogger } from '../electron/logging';
+import { CommandSandbox, defaultSandboxSettings, runTerminalCommand } from '../electron/sandbox';
 import { interleaved } from './edges-hook-checks';
 import { formatMs, formatRatio, summarize, type BenchTable } from './harness';
 

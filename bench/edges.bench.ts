@@ -2,12 +2,15 @@ import { linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { silentLogger } from '../electron/logging/logger';
+import { silentLogger } from '../electron/logging';
 import { assessCommand } from '../electron/policy';
-import { codeDenies } from '../electron/sandbox/code-denies';
-import { maxLinkMounts } from '../electron/sandbox/linked-files';
-import { CommandSandbox, defaultSandboxSettings } from '../electron/sandbox/sandbox-api';
-import { runTerminalCommand } from '../electron/sandbox/terminal/run-terminal-command';
+import {
+  codeDenies,
+  CommandSandbox,
+  defaultSandboxSettings,
+  maxLinkMounts,
+  runTerminalCommand,
+} from '../electron/sandbox';
 import { interleaved, measureEdgeHookChecks } from './edges-hook-checks';
 import { measureGitClone } from './edges-git-clone';
 import { measurePnpmLinks } from './edges-pnpm';

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createAgentHarness, type AgentHarness } from '../electron/executor/test-support/agent-harness';
-import { writeFileAtomic } from '../electron/files/atomic-write';
+import { writeFileAtomic } from '../electron/files';
 import { analyzeCommand } from '../electron/policy';
 import { formatMs, summarize, type BenchArea, type BenchContext, type BenchTable, type Timing } from './harness';
 

@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { VigilAgentClient } from '../agent-client/vigil-agent-client';
 import type { Core } from '../electron/core';
-import { silentLogger } from '../electron/logging/logger';
+import { silentLogger } from '../electron/logging';
 import { startServe } from '../electron/server';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchTable } from './harness';
 import { agentCredentialFor } from '../electron/test-support/agent-credential';

@@ -4,10 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { dirHash } from '../electron/git-store';
-import { FlockLocks } from '../electron/hermes/flock-locks';
-import { HermesCheckpoints } from '../electron/hermes/hermes-checkpoints';
+import { FlockLocks, HermesCheckpoints } from '../electron/hermes';
 import { hermesGit, hermesSharedCheckpoint } from '../electron/hermes/test-support/hermes-fixtures';
-import { silentLogger } from '../electron/logging/logger';
+import { silentLogger } from '../electron/logging';
 import { FileLock } from '../electron/locks';
 import { loadMemoryService, memoryDirectoryId } from '../electron/memory';
 import {

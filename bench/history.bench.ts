@@ -10,7 +10,7 @@ import {
   loadHistoryService,
 } from '../electron/checkpoints';
 import { dirHash } from '../electron/git-store';
-import { silentLogger } from '../electron/logging/logger';
+import { silentLogger } from '../electron/logging';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext } from './harness';
 
 const { CheckpointService: CheckpointEngine } = await loadCheckpointService();

@@ -10,7 +10,7 @@ import type { HookAnswer } from '../shared/hooks/hook-event';
 import type { Result } from '../shared/result';
 import { shrinkHookEvent } from '../electron/cli';
 import { createCore } from '../electron/core';
-import { silentLogger } from '../electron/logging/logger';
+import { silentLogger } from '../electron/logging';
 import { claudeCodeEvents } from '../electron/hooks/test-support/recorded-events';
 
 /**

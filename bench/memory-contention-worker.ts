@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
-import { silentLogger } from '../electron/logging/logger';
+import { silentLogger } from '../electron/logging';
 import { loadMemoryService, memoryDirectoryId } from '../electron/memory';
 
 const { createMemoryService } = await loadMemoryService();

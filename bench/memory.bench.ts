@@ -6,8 +6,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { watch } from 'chokidar';
 import type { MemoryChange } from '../shared/contract/memory-contract';
-import { writeFileAtomic } from '../electron/files/atomic-write';
-import { silentLogger } from '../electron/logging/logger';
+import { writeFileAtomic } from '../electron/files';
+import { silentLogger } from '../electron/logging';
 import { joinEntries, loadMemoryService, loadMemoryWatcher, memoryDirectoryId, sha256Of } from '../electron/memory';
 import { formatMs, summarize, type BenchArea, type BenchContext, type BenchTable, type Timing } from './harness';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
-import { mapLimit } from '../electron/files/map-limit';
+import { mapLimit } from '../electron/files';
 import {
   encodeTree,
   fileModes,

@@ -9,7 +9,7 @@ import {
   loadRestoreService,
   type RestoreService,
 } from '../electron/checkpoints';
-import { silentLogger } from '../electron/logging/logger';
+import { silentLogger } from '../electron/logging';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
 import { gitEnv } from './git-env';
 

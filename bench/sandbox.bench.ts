@@ -2,9 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { silentLogger } from '../electron/logging/logger';
-import { CommandSandbox, defaultSandboxSettings } from '../electron/sandbox/sandbox-api';
-import { runTerminalCommand } from '../electron/sandbox/terminal/run-terminal-command';
+import { silentLogger } from '../electron/logging';
+import { CommandSandbox, defaultSandboxSettings, runTerminalCommand } from '../electron/sandbox';
 import { formatMs, formatRatio, summarize, type BenchArea, type Timing } from './harness';
 
 /**

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadCheckpointService, type CheckpointService } from '../electron/checkpoints';
-import { silentLogger } from '../electron/logging/logger';
+import { silentLogger } from '../electron/logging';
 import { runWatcherDifferential, type DifferentialResult } from '../electron/test-support/watcher-differential';
 import { gitEnv } from './git-env';
 import { formatMs, formatRatio, measure, type BenchArea, type BenchContext, type BenchTable } from './harness';

@@ -3,10 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, Menu, screen, type MessageBoxOptions } from 'electron';
 import { createCore } from './core';
-import { DisposableStack } from './lib/disposable';
-import { resolveVigilHome, vigilPaths } from './lib/vigil-home';
-import { logProcessErrors } from './logging/log-process-errors';
-import { createFileLogger } from './logging/logger';
+import { DisposableStack, resolveVigilHome, vigilPaths } from './lib';
+import { createFileLogger, logProcessErrors } from './logging';
 import { stopBackgroundCoreOf } from './server';
 import {
   applicationId,

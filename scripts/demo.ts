@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { VigilAgentClient } from '../agent-client/vigil-agent-client';
-import { resolveVigilHome, vigilPaths } from '../electron/lib/vigil-home';
+import { resolveVigilHome, vigilPaths } from '../electron/lib';
 import { readLiveServeInfo } from '../electron/server';
 import { describeOutcome, type DemoAgent, type DemoAgentContext } from './demo/demo-agent';
 import { demoAgents } from './demo/demo-agents';

@@ -154,7 +154,6 @@ const publicFace = {
         properties: {
           root: { type: 'string' },
           skip: { type: 'array', items: { type: 'string' } },
-          notYetFaced: { type: 'array', items: { type: 'string' } },
         },
         required: ['root'],
         additionalProperties: false,
@@ -170,9 +169,9 @@ const publicFace = {
     const file = context.filename;
     if (isTestFile(file)) return {};
     if (path.basename(file) === 'lazy.ts') return lazyFace(context);
-    const options = /** @type {{ root: string, skip?: string[], notYetFaced?: string[] }} */ (context.options[0]);
+    const options = /** @type {{ root: string, skip?: string[] }} */ (context.options[0]);
     const root = path.resolve(context.cwd, options.root);
-    const exempt = [...(options.skip ?? []), ...(options.notYetFaced ?? [])].map((folder) => path.join(root, folder));
+    const exempt = (options.skip ?? []).map((folder) => path.join(root, folder));
     return specifierVisitors((node, specifier) => {
       if (!specifier.startsWith('.')) return;
       const imported = path.resolve(path.dirname(file), specifier);

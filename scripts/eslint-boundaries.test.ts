@@ -25,9 +25,9 @@ const zones = [
   },
 ];
 
-/** Lints `code` as if it were `file` under the temporary root with Vigil's boundary rules on. */
-const lint = (file: string, code: string): string[] => {
-  const linter = new Linter({ cwd: root });
+/** Lints `code` as if it were `file` under `cwd` (the temporary root unless named) with Vigil's boundary rules on. */
+const lint = (file: string, code: string, cwd = root, faceRoot = './core'): string[] => {
+  const linter = new Linter({ cwd });
   const messages = linter.verify(
     code,
     [
@@ -37,13 +37,13 @@ const lint = (file: string, code: string): string[] => {
         plugins: { vigil: vigilBoundaries as never },
         rules: {
           'vigil/restricted-paths': ['error', { zones }],
-          'vigil/public-face': ['error', { root: './core', skip: ['test-support'], notYetFaced: ['legacy'] }],
+          'vigil/public-face': ['error', { root: faceRoot, skip: ['test-support'] }],
           'vigil/no-default-export': 'error',
           'vigil/no-duplicate-imports': 'error',
         },
       },
     ],
-    { filename: path.join(root, file) },
+    { filename: path.join(cwd, file) },
   );
   return messages.map((message) => `${message.ruleId ?? 'parse'}: ${message.message}`);
 };
@@ -115,9 +115,28 @@ describe('vigil/public-face', () => {
     expect(
       lint('core/app/run.ts', "import { y } from 'engine/deep';\nimport { z } from '../../shared/deep/z';"),
     ).toEqual([]);
-    expect(
-      lint('core/app/run.ts', "import { x } from '../legacy/deep/x';\nimport { y } from '../test-support/y';"),
-    ).toEqual([]);
+    expect(lint('core/app/run.ts', "import { y } from '../test-support/y';")).toEqual([]);
+  });
+
+  it('has no list of exempt folders: the lowest layers of this repository, lib/ and files/, are faced too', () => {
+    const repo = path.resolve(import.meta.dirname, '..');
+    const app = (code: string) => lint('electron/cli/some-command.ts', code, repo, './electron');
+    expect(app("import { writeFileAtomic } from '../files/atomic-write';")).toEqual([
+      'vigil/public-face: Import electron/files through its face, electron/files/index.ts: other folders never reach inside it (../files/atomic-write).',
+    ]);
+    expect(app("import { vigilPaths } from '../lib/vigil-home';")).toHaveLength(1);
+    expect(app("import { stopProcess } from '../lib/process/stop-process';")).toHaveLength(1);
+    expect(app("import { writeFileAtomic } from '../files';\nimport { loadStopProcess } from '../lib/lazy';")).toEqual(
+      [],
+    );
+    expect(() =>
+      new Linter().verify('', [
+        {
+          plugins: { vigil: vigilBoundaries as never },
+          rules: { 'vigil/public-face': ['error', { root: '.', notYetFaced: ['lib'] }] },
+        },
+      ]),
+    ).toThrow(/notYetFaced/);
   });
 
   it('holds for a folder below with its own index.ts: the parent reaches the parser only through it', () => {

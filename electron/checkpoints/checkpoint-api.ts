@@ -23,8 +23,8 @@
  *   `parent`.
  */
 import type { Actor, PlainActor } from '../../shared/contract/actor-model';
-import type { EventHub } from '../lib/event-hub';
-import type { Logger } from '../logging/logger';
+import type { EventHub } from '../lib';
+import type { Logger } from '../logging';
 import type { KnownHashes } from './snapshot/known-hashes';
 import type {
   CheckpointDirectory,

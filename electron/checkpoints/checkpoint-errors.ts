@@ -1,6 +1,6 @@
 import { AppError, isAppError } from '../../shared/errors';
-import { errnoCode, fileSystemError } from '../files/file-system-error';
-import type { Logger } from '../logging/logger';
+import { errnoCode, fileSystemError } from '../files';
+import type { Logger } from '../logging';
 
 /** Turns anything thrown inside the engine into an AppError (fs errors named, bugs logged). */
 export function asAppError(error: unknown, logger: Logger, action: string): AppError {

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { silentLogger } from '../logging/logger';
+import { silentLogger } from '../logging';
 import { CheckpointService } from './checkpoint-service';
 
 /**

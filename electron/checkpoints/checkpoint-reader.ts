@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
-import { isVigilBookkeepingFile } from '../files/vigil-temp-name';
+import { isVigilBookkeepingFile } from '../files';
 import { FileLock } from '../locks';
 import type { CheckpointServiceOptions } from './checkpoint-api';
 import { defaultRefusedDirs, resolveTimelineDirectory } from './checkpoint-directory';

@@ -2,7 +2,7 @@ import type { CallResponse, EventPayload } from '../../shared/contract';
 import type { MemoryMutation, MemoryTarget } from '../../shared/contract/memory-contract';
 import { AppError } from '../../shared/errors';
 import type { CheckpointEntry } from '../checkpoints';
-import { echoLine } from '../logging/logger';
+import { echoLine } from '../logging';
 import { writeLine, type CliIo } from './cli-command';
 import type { CallOptions, ContractCaller } from './relay/relay-or-local';
 

@@ -4,8 +4,8 @@ import path from 'node:path';
 import type { z } from 'zod';
 import type { ConfigProblem } from '../../shared/contract/config-contract';
 import { AppError, isAppError } from '../../shared/errors';
-import type { Disposer } from '../lib/disposable';
-import type { Logger } from '../logging/logger';
+import type { Disposer } from '../lib';
+import type { Logger } from '../logging';
 import { parseConfigSection } from './config-file';
 
 /** One section of config.json this process validates (and, for some, applies while running). */

@@ -1,9 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createTwoFilesPatch } from 'diff';
 import { AppError, isAppError } from '../../shared/errors';
-import { writeFileAtomic } from '../files/atomic-write';
-import { errnoCode, fileSystemError } from '../files/file-system-error';
-import { readFileIdentity, type FileIdentity } from '../files/file-identity';
+import { errnoCode, type FileIdentity, fileSystemError, readFileIdentity, writeFileAtomic } from '../files';
 import { mergeJson, mergeToml, mergeYaml, type EntryPath } from './config-documents';
 
 /** A change to one client's configuration file, planned from what was read. */

@@ -2,7 +2,7 @@ import { readFile, unlink } from 'node:fs/promises';
 import type { HookGroup } from '../../shared/connect/hooks-config';
 import { AppError } from '../../shared/errors';
 import type { HookAgent } from '../../shared/hooks/hook-event';
-import { readFileIdentity, isSameIdentity } from '../files/file-identity';
+import { isSameIdentity, readFileIdentity } from '../files';
 import { withoutVigilSandbox, withVigilSandbox } from './agent-sandbox-settings';
 import { applyConfigChange, unifiedFileDiff, type ConfigChange } from './config-change';
 import { digestOf, readHooksOriginal, type HooksOriginal } from './hooks-original';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../files/atomic-write';
+import { writeFileAtomic } from '../files';
 
 /**
  * What a settings file held before `vigil connect … --hooks --write` first changed it, kept in

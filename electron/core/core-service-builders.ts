@@ -14,9 +14,12 @@ import {
   toCheckpointSettings,
   type WriteLedger,
 } from '../checkpoints';
-import type { AgentServices } from '../executor/create-agent-services';
-import type { HookService } from '../hooks/hook-service';
-import type { MergedCheckpointApi } from '../hermes/merged-checkpoints';
+import type { AgentServices } from '../executor';
+import { loadAgentServices } from '../executor/lazy';
+import type { HookService } from '../hooks';
+import { loadHookService } from '../hooks/lazy';
+import type { MergedCheckpointApi } from '../hermes';
+import { loadHermesCheckpoints, loadHermesTimelineWatcher, loadMergedCheckpoints } from '../hermes/lazy';
 import {
   loadConfiguredMemoryService,
   loadReconfigurableMemoryService,
@@ -25,8 +28,9 @@ import {
   type MemoryService,
   type ReconfigurableMemoryService,
 } from '../memory';
-import type { RestorePort } from '../sessions/session-rewinder';
-import type { DisposableStack } from '../lib/disposable';
+import type { RestorePort } from '../sessions';
+import { loadSessionConfig, loadTurnMessages } from '../sessions/lazy';
+import type { DisposableStack } from '../lib';
 import type { ServiceContext } from './core-services';
 
 /** A service built on first use. */
@@ -65,9 +69,9 @@ export async function buildTimelines(
 ): Promise<MergedCheckpointApi> {
   const { env, logger, stack } = context;
   const [{ HermesCheckpoints }, { watchHermesTimelines }, { mergeHermesCheckpoints }] = await Promise.all([
-    import('../hermes/hermes-checkpoints'),
-    import('../hermes/hermes-timeline-watcher'),
-    import('../hermes/merged-checkpoints'),
+    loadHermesCheckpoints(),
+    loadHermesTimelineWatcher(),
+    loadMergedCheckpoints(),
   ]);
   // Hermes Agent's checkpoints (read, never written) join every timeline, diff and restore.
   const hermes = new HermesCheckpoints({ env, logger });
@@ -148,7 +152,7 @@ export async function buildHistory(context: ServiceContext, merged: MergedCheckp
   const { paths } = context;
   const [{ createHistoryService }, { createTurnMessageLookup }] = await Promise.all([
     loadHistoryService(),
-    import('../sessions/turn-messages'),
+    loadTurnMessages(),
   ]);
   const rules = {
     // Read through: config.json can change the size cap while the core runs.
@@ -191,11 +195,7 @@ export interface AgentInputs {
 export async function buildAgents(context: ServiceContext, inputs: AgentInputs): Promise<AgentServices> {
   const { paths, logger, events, isResident } = context;
   const [{ createAgentServices }, { createWriteRecorder }, { sessionConfigSchema, toSessionSettings }] =
-    await Promise.all([
-      import('../executor/create-agent-services'),
-      loadWriteLedger(),
-      import('../sessions/session-config'),
-    ]);
+    await Promise.all([loadAgentServices(), loadWriteLedger(), loadSessionConfig()]);
   const engineNow = await inputs.engine();
   // A resident core reads the sessions section in force at each use; a one-shot command reads config.json once.
   const live = isResident ? await context.config() : undefined;
@@ -235,7 +235,7 @@ export async function buildHooks(context: ServiceContext, inputs: HookInputs): P
     inputs.agents(),
     inputs.engine(),
     inputs.ledger(),
-    import('../hooks/hook-service'),
+    loadHookService(),
     import('../config'),
   ]);
   // One view of config.json, re-read only when it changes: this is on every tool call's path.

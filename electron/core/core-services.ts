@@ -10,15 +10,13 @@ import {
   type WalkHeadStart,
 } from '../checkpoints';
 import type { LiveConfig } from '../config';
-import type { AgentServices } from '../executor/create-agent-services';
-import type { HookService } from '../hooks/hook-service';
-import type { MergedCheckpointApi } from '../hermes/merged-checkpoints';
-import type { Logger } from '../logging/logger';
+import type { AgentServices } from '../executor';
+import type { HookService } from '../hooks';
+import type { MergedCheckpointApi } from '../hermes';
+import type { Logger } from '../logging';
 import type { MemoryService, ReconfigurableMemoryService } from '../memory';
-import type { DisposableStack } from '../lib/disposable';
-import type { EventHub } from '../lib/event-hub';
-import { once } from '../lib/once';
-import type { VigilPaths } from '../lib/vigil-home';
+import type { DisposableStack, EventHub, VigilPaths } from '../lib';
+import { once } from '../lib';
 import {
   buildAgents,
   buildEngine,

@@ -10,27 +10,34 @@ import {
 } from '../checkpoints';
 
 import { LiveConfig, type ConfigSectionSpec } from '../config';
-import type { ToolExecutor } from '../executor/executor-types';
+import type { ToolExecutor } from '../executor';
 import { gatewayConfigSchema, loadGateway, type Gateway, type GatewayConfig } from '../gateway';
+// eslint-disable-next-line vigil/public-face -- the one-shot core loads this statically; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so the face would move the lazy parts of the folder into the core's chunk
 import { hooksConfigSchema } from '../hooks/hook-config';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import { memoryConfigSchema } from '../memory';
 import { loadPolicyConfig } from '../policy/lazy';
+// eslint-disable-next-line vigil/public-face -- the one-shot core loads this statically; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so the face would move the lazy parts of the folder into the core's chunk
 import { sessionConfigSchema } from '../sessions/session-config';
-import type { CommandSandbox } from '../sandbox/sandbox-api';
+import type { CommandSandbox } from '../sandbox';
+// eslint-disable-next-line vigil/public-face -- the one-shot core loads this statically; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so the face would move the lazy parts of the folder into the core's chunk
 import { activeHermesHome } from '../hermes/hermes-home';
-import type { SessionService } from '../sessions/session-types';
+import type { SessionService } from '../sessions';
+import { loadSessionFolderWatch } from '../sessions/lazy';
 import { createContractRouter, type ContractRouter } from '../transport';
 import type { HttpRoute } from '../transport';
 import { configState, createCoreHandlers } from './core-handlers';
 import { coreConfigSchema } from './core-config';
 import { createCoreServices, type CoreServices } from './core-services';
-import { DisposableStack } from '../lib/disposable';
-import { EventHub } from '../lib/event-hub';
-import { once } from '../lib/once';
-import { vigilInvocation } from '../lib/vigil-invocation';
-import { vigilVersion } from '../lib/version';
-import { ensureVigilHome, type VigilPaths } from '../lib/vigil-home';
+import {
+  DisposableStack,
+  ensureVigilHome,
+  EventHub,
+  once,
+  vigilInvocation,
+  type VigilPaths,
+  vigilVersion,
+} from '../lib';
 
 /**
  * How a process runs its core. `resident`: the app, `vigil serve` and `vigil mcp`'s embedded core —
@@ -227,7 +234,7 @@ async function startResident(base: CoreBase, stack: DisposableStack, config: () 
   const [{ createGateway }, { watchStore }, { watchSessionFolder }] = await Promise.all([
     loadGateway(),
     loadStoreWatcher(),
-    import('../sessions/session-folder-watch'),
+    loadSessionFolderWatch(),
   ]);
   // Timings are read at each use, so an edit of config.json applies to the next turn, drop and sweep.
   const gatewayNow = (): GatewayConfig => liveConfig.section('gateway', gatewayConfigSchema);

@@ -1,8 +1,8 @@
 import type { CallCollision } from '../../shared/contract/call-collision-contract';
 import type { CallCheckpoint } from '../../shared/contract/sessions-contract';
-import { isPathInside } from '../lib/path-rules';
-import type { Logger } from '../logging/logger';
-import type { CallLog } from '../sessions/call-log';
+import { isPathInside } from '../lib';
+import type { Logger } from '../logging';
+import type { CallLog } from '../sessions';
 import type { FoundCollision } from './collision-guard';
 
 /**

@@ -1,9 +1,7 @@
 import type { CallCheckpoint, ToolDecision } from '../../shared/contract/sessions-contract';
 import type { Result } from '../../shared/result';
-import { callSecretReason } from '../sessions/logged-record';
-import { condenseResult, condenseValue } from '../sessions/logged-value';
-import type { SessionRecord } from '../sessions/session-records';
-import type { CallLog } from '../sessions/call-log';
+import { callSecretReason, condenseResult, condenseValue } from '../sessions';
+import type { CallLog, SessionRecord } from '../sessions';
 import type { ExecutionSession } from '../tools';
 import type { TouchedDirectory } from './checkpoint-gate';
 import { itemResult, type PipelineItem } from './pipeline-item';

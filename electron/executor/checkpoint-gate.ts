@@ -3,9 +3,9 @@ import path from 'node:path';
 import type { CallCheckpoint } from '../../shared/contract/sessions-contract';
 import { isAppError } from '../../shared/errors';
 import type { CheckpointApi } from '../checkpoints';
-import type { EventHub } from '../lib/event-hub';
-import type { Logger } from '../logging/logger';
-import { isPathInside } from '../lib/path-rules';
+import type { EventHub } from '../lib';
+import type { Logger } from '../logging';
+import { isPathInside } from '../lib';
 
 /** A directory a call may change, and the checkpoint that protects it (none when it failed or is refused). */
 export interface TouchedDirectory {

@@ -5,10 +5,10 @@ import type { ApprovalCollision } from '../../shared/contract/approvals-contract
 import type { SessionSummary } from '../../shared/contract/sessions-contract';
 import type { CallCollision } from '../../shared/contract/call-collision-contract';
 import type { CheckpointApi, LedgerView, StoredTreeEntry, WriteLedger } from '../checkpoints';
-import { readFileIdentity, type FileIdentity } from '../files/file-identity';
-import { isPathInside } from '../lib/path-rules';
-import type { Logger } from '../logging/logger';
-import type { SessionState } from '../sessions/session-state';
+import { type FileIdentity, readFileIdentity } from '../files';
+import { isPathInside } from '../lib';
+import type { Logger } from '../logging';
+import type { SessionState } from '../sessions';
 import { findCollision, findCollisions, labelAmong, type Collision, type CollisionMode } from './collision-rule';
 
 /** What the guard is built from: the write ledger, the sessions, the settings in force, the checkpoint store (for the other session's earlier version). */

@@ -2,11 +2,15 @@ import type { Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { directoryExclusion } from '../checkpoints';
-import { errnoCode } from '../files/file-system-error';
-import { fileIdentityOf, isSameIdentity, type FileIdentity } from '../files/file-identity';
-import { mapLimit } from '../files/map-limit';
-import { isVigilBookkeepingFile } from '../files/vigil-temp-name';
-import { isPathInside } from '../lib/path-rules';
+import {
+  errnoCode,
+  type FileIdentity,
+  fileIdentityOf,
+  isSameIdentity,
+  isVigilBookkeepingFile,
+  mapLimit,
+} from '../files';
+import { isPathInside } from '../lib';
 
 /** Every file (and symlink) in a command's scope, by absolute path, with its identity. */
 export type FileVersions = ReadonlyMap<string, FileIdentity>;

@@ -1,16 +1,19 @@
 import { ConfigFile } from '../config';
 import { type CheckpointApi, readCheckpointSettings, type WriteLedger, type WriteRecorder } from '../checkpoints';
-import type { EventHub } from '../lib/event-hub';
-import type { VigilPaths } from '../lib/vigil-home';
-import type { Logger } from '../logging/logger';
+import type { EventHub, VigilPaths } from '../lib';
+import type { Logger } from '../logging';
 import type { MemoryService } from '../memory';
 import { ApprovalService, createApprovalHandlers, PolicyEngine } from '../policy';
-import { readSessionSettings, type SessionSettings } from '../sessions/session-config';
-import { warmUpSessionFolders } from '../sessions/session-folder-warm-up';
-import { createSessionHandlers } from '../sessions/session-handlers';
-import { SessionRegistry } from '../sessions/session-registry';
-import { createSessionRewinder, type RestorePort } from '../sessions/session-rewinder';
-import { CommandSandbox } from '../sandbox/sandbox-api';
+import {
+  createSessionHandlers,
+  createSessionRewinder,
+  readSessionSettings,
+  type RestorePort,
+  SessionRegistry,
+  type SessionSettings,
+  warmUpSessionFolders,
+} from '../sessions';
+import { CommandSandbox } from '../sandbox';
 import { createToolAdapters } from '../tools';
 import { createCollisionGuard, type CollisionGuard } from './collision-guard';
 import { createToolExecutor, type RunningToolExecutor } from './tool-executor';

@@ -1,5 +1,5 @@
 import { toErrorData } from '../../shared/result';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import type { ApprovalService, PolicyEngine } from '../policy';
 import type { ExecutionSession, PreparedCall } from '../tools';
 import type { CollisionGuard, FoundCollision } from './collision-guard';

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { z } from 'zod';
 import { parseOrThrow } from '../../shared/validation';
-import type { SessionState } from '../sessions/session-state';
+import type { SessionState } from '../sessions';
 import type { ExecuteOptions, ToolCallRequest } from './executor-types';
 import type { CoverageLimits, ExecutionSession } from '../tools';
 

@@ -1,7 +1,7 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { CheckpointApi, WriteLedger } from '../checkpoints';
-import { isPathInside } from '../lib/path-rules';
+import { isPathInside } from '../lib';
 import type { ObservedCall } from './call-records';
 
 /** At most this many files are recorded for one call. */

@@ -2,11 +2,11 @@ import { lstat } from 'node:fs/promises';
 import type { HookTool } from '../../shared/hooks/hook-event';
 import { commandCoverage, fileCall, fileChangeCoverage, type CoverageLimits } from '../tools';
 import { isAppError } from '../../shared/errors';
-import { canonicalPath } from '../files/canonical-path';
+import { canonicalPath } from '../files';
 import { type FileTarget, isWholeRefused, resolveFileTarget, type WorkspaceFacts, workspaceRootOf } from '../workspace';
 import { assessCommand, type CommandAssessment } from '../policy';
 import type { PolicyEngine } from '../policy';
-import { isPathInside } from '../lib/path-rules';
+import { isPathInside } from '../lib';
 
 /** What Vigil will do about one tool call before it runs. */
 export interface CallPlan {

@@ -1,4 +1,4 @@
-import type { SessionService } from '../sessions/session-types';
+import type { SessionService } from '../sessions';
 import type { ToolCallOutcome, ToolExecutor } from './executor-types';
 
 /** One tool call a person runs from the command line (`vigil tool`). */

@@ -1,4 +1,4 @@
-import type { Disposer } from '../lib/disposable';
+import type { Disposer } from '../lib';
 
 /**
  * An in-process lock per key: holders of the same key run one after the other, in the order they

@@ -1,4 +1,4 @@
-import type { Disposer } from '../lib/disposable';
+import type { Disposer } from '../lib';
 
 /** The temp files this thread is writing right now, so that a sweep never deletes a write in flight. */
 const inFlight = new Set<string>();

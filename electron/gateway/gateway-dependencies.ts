@@ -1,8 +1,8 @@
 import type { RootRules } from '../workspace';
-import type { EventHub } from '../lib/event-hub';
-import type { ToolExecutor } from '../executor/executor-types';
-import type { Logger } from '../logging/logger';
-import type { SessionService } from '../sessions/session-types';
+import type { EventHub } from '../lib';
+import type { ToolExecutor } from '../executor';
+import type { Logger } from '../logging';
+import type { SessionService } from '../sessions';
 
 /** What the gateway needs from the core. */
 export interface GatewayDependencies {

@@ -10,7 +10,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AppError, type AppErrorData } from '../../shared/errors';
 import { toErrorData } from '../../shared/result';
-import type { ToolCallOutcome } from '../executor/executor-types';
+import type { ToolCallOutcome } from '../executor';
 import { defaultTurnIdleGapMs, type GatewayDependencies } from './gateway-dependencies';
 import { formatToolValue } from './format-tool-value';
 import { McpTurnTracker } from './mcp-turn-tracker';

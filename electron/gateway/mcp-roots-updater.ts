@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { isPathInside } from '../lib/path-rules';
+import { isPathInside } from '../lib';
 import type { GatewayDependencies } from './gateway-dependencies';
 import type { McpConnectionContext } from './mcp-agent-server';
 import { pathsOfMcpRoots } from './mcp-workspace';

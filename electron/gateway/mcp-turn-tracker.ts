@@ -1,5 +1,5 @@
-import type { Logger } from '../logging/logger';
-import type { SessionService } from '../sessions/session-types';
+import type { Logger } from '../logging';
+import type { SessionService } from '../sessions';
 import type { TurnMark } from './turn-mark';
 
 /** The open turn as the tracker knows it: implicit (a burst of calls) or marked by the client. */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import { FlockHelper, type FlockRequest } from './flock-helper';
 import { findFlockHelperProgram, type FlockHelperProgram } from './flock-helper-program';
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type CheckpointEntry, checkpointStats, type CheckpointStats, type KnownBlobs, Timeline } from '../checkpoints';
 import { ObjectStore } from '../git-store';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import { GitRefReader } from './git-ref-reader';
 import { hermesEntry, mergeNewestFirst, unknownStats, type HermesCommit } from './hermes-entry';
 import { hermesHomes, type HermesHomePaths } from './hermes-home';

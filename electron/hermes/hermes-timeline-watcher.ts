@@ -1,7 +1,7 @@
 import type { CheckpointEntry } from '../checkpoints';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import type { HermesCheckpoints } from './hermes-checkpoints';
-import type { Disposer } from '../lib/disposable';
+import type { Disposer } from '../lib';
 
 /** What the watcher reads and where it reports. */
 export interface HermesTimelineWatcherOptions {

@@ -4,8 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { directoryExclusion, fileExclusion, type SkippedPath } from '../checkpoints';
-import { isVigilBookkeepingFile } from '../files/vigil-temp-name';
-import { mapLimit } from '../files/map-limit';
+import { isVigilBookkeepingFile, mapLimit } from '../files';
 
 /** Folders listed at once. */
 const listConcurrency = 16;

@@ -2,16 +2,14 @@ import { createHash } from 'node:crypto';
 import type { HookAgent, HookTool } from '../../shared/hooks/hook-event';
 import type { CheckpointApi, WriteLedger } from '../checkpoints';
 import type { ConfigFile } from '../config';
-import type { EventHub } from '../lib/event-hub';
+import type { EventHub } from '../lib';
 import type { CoverageLimits } from '../tools';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import type { PolicyEngine } from '../policy';
 import type { PendingToolCall } from '../../shared/contract/pending-call-contract';
 import type { SessionHistory, SessionSummary } from '../../shared/contract/sessions-contract';
-import type { CallLog } from '../sessions/call-log';
-import type { SessionState } from '../sessions/session-state';
-import type { BeginTurnRequest, OpenSessionRequest } from '../sessions/session-types';
-import type { CollisionGuard } from '../executor/collision-guard';
+import type { BeginTurnRequest, CallLog, OpenSessionRequest, SessionState } from '../sessions';
+import type { CollisionGuard } from '../executor';
 import type { WorkspaceFacts } from '../workspace';
 
 /**

@@ -1,10 +1,8 @@
 import type { HookAgent, HookAnswer, HookEvent, HookTool } from '../../shared/hooks/hook-event';
 import { fail, ok } from '../../shared/result';
-import { canonicalPath } from '../files/canonical-path';
-import { recordObservedCall } from '../executor/call-records';
-import { changedFilesOf, recordObservedWrites } from '../executor/observed-effects';
-import { callSecretReason } from '../sessions/logged-record';
-import { condenseValue } from '../sessions/logged-value';
+import { canonicalPath } from '../files';
+import { changedFilesOf, recordObservedCall, recordObservedWrites } from '../executor';
+import { callSecretReason, condenseValue } from '../sessions';
 import { hookCallIdOf, hookClientNames, type HookDeps } from './hook-context';
 import type { HookSessionState, PendingCall } from './hook-state-store';
 

@@ -1,9 +1,8 @@
 import { hookAgentNames, type HookAnswer, type HookEvent, type HookTool } from '../../shared/hooks/hook-event';
 import { fail } from '../../shared/result';
-import type { CheckpointGate } from '../executor/checkpoint-gate';
-import { observeBefore, type ObservedBefore } from '../executor/observe-call';
-import { recordObservedCall } from '../executor/call-records';
-import { describeCall } from '../sessions/session-state';
+import type { CheckpointGate } from '../executor';
+import { observeBefore, type ObservedBefore, recordObservedCall } from '../executor';
+import { describeCall } from '../sessions';
 import { readHooksConfig } from './hook-config';
 import { hookCallIdOf, type HookDeps } from './hook-context';
 import type { HookSessionState } from './hook-state-store';

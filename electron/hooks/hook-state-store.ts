@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ObservedCall } from '../executor/call-records';
+import type { ObservedCall } from '../executor';
 import { FileLock } from '../locks';
 
 /** A tool call Vigil answered before it ran, waiting for the agent to report its result (the executor's observed call). */

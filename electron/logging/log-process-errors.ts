@@ -1,4 +1,4 @@
-import type { Disposer } from '../lib/disposable';
+import type { Disposer } from '../lib';
 import type { Logger } from './logger';
 
 /** How an error escaped: a thrown exception nobody caught, or a rejected promise nobody handled. */

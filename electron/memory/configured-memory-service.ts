@@ -1,7 +1,6 @@
 import type { RestoreGuard } from '../checkpoints';
-import type { Logger } from '../logging/logger';
-import type { EventHub } from '../lib/event-hub';
-import type { VigilPaths } from '../lib/vigil-home';
+import type { Logger } from '../logging';
+import type { EventHub, VigilPaths } from '../lib';
 import type { MemoryCheckpointer } from './memory-checkpointer';
 import {
   memoryConfigSchema,

@@ -1,5 +1,5 @@
 import type { MemoryCheckpoint } from '../../shared/contract/memory-contract';
-import { isSameIdentity, type FileIdentity } from '../files/file-identity';
+import { type FileIdentity, isSameIdentity } from '../files';
 import { readMemoryFile, statIdentity, type MemoryFileSnapshot } from './memory-file';
 import { parseSnapshot, type MemoryFileState } from './memory-file-state';
 import { refusesDrift, type GuardedChange, type GuardedChangeDependencies } from './guarded-change';

@@ -1,7 +1,7 @@
 import type { PreservedBackup } from '../../shared/contract/memory-contract';
 import { actorOfAttribution } from '../../shared/contract/actor-model';
 import { AppError, isAppError } from '../../shared/errors';
-import { writeFileAtomic } from '../files/atomic-write';
+import { writeFileAtomic } from '../files';
 import { reportedVersions } from './memory-capture';
 import { sha256Of, type MemoryFileSnapshot, type OpenMemoryFile } from './memory-file';
 import type { MemoryFileState } from './memory-file-state';

@@ -1,6 +1,6 @@
 import type { AppliedOperation, DriftReport } from '../../shared/contract/memory-contract';
 import type { Attribution } from '../checkpoints';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import type { MemoryCaptureQueue } from './memory-capture';
 import type { MemoryCheckpointer } from './memory-checkpointer';
 import type { LateWriteWatch } from './memory-late-writes';

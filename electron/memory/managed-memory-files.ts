@@ -2,7 +2,7 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { MemoryTarget } from '../../shared/contract/memory-contract';
 import { AppError } from '../../shared/errors';
-import { isDirectory } from '../files/is-directory';
+import { isDirectory } from '../files';
 import { captureChange, type MemoryCaptureQueue } from './memory-capture';
 import type { ResolvedMemoryDirectory } from './memory-config';
 import { readMemoryFile, statIdentity, type MemoryFileSnapshot } from './memory-file';

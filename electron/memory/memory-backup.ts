@@ -1,12 +1,15 @@
 import { constants } from 'node:fs';
 import { copyFile, link, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { errnoCode, fileSystemError } from '../files/file-system-error';
-import { noHardLinkCodes } from '../files/no-hard-links';
-import { syncDirectory } from '../files/sync-directory';
-import { trackTempFile } from '../files/temp-registry';
-import { vigilTempName } from '../files/vigil-temp-name';
-import { writeTempFile } from '../files/write-temp-file';
+import {
+  errnoCode,
+  fileSystemError,
+  noHardLinkCodes,
+  syncDirectory,
+  trackTempFile,
+  vigilTempName,
+  writeTempFile,
+} from '../files';
 import { sha256Of } from './memory-file';
 
 /** A backup written (or found) for a memory file. */

@@ -5,7 +5,7 @@ import { type Attribution, type CheckpointOutcome } from '../checkpoints';
 import { hashObject } from '../git-store';
 import { actorKey, actorOfAttribution } from '../../shared/contract/actor-model';
 import { runOutsideFileLocks } from '../locks';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import { writeMemoryBackup } from './memory-backup';
 import type { MemoryCheckpointer } from './memory-checkpointer';
 import { sha256Of, type MemoryFileSnapshot } from './memory-file';

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { Disposer } from '../lib/disposable';
-import { isDirectory } from '../files/is-directory';
-import type { Logger } from '../logging/logger';
+import type { Disposer } from '../lib';
+import { isDirectory } from '../files';
+import type { Logger } from '../logging';
 import { defaultAppearPollMs, type ResolvedMemoryDirectory } from './memory-config';
 import type { MemoryFileState } from './memory-file-state';
 import { memoryFileNames } from './memory-format';

@@ -11,7 +11,7 @@ import { findAppendedText } from './memory-appended';
 import { flaggedEntries } from './flagged-entries';
 import type { ResolvedMemoryDirectory } from './memory-config';
 import { badInputDrift, detectDrift, noDrift } from './memory-drift';
-import { isSameIdentity, type FileIdentity } from '../files/file-identity';
+import { type FileIdentity, isSameIdentity } from '../files';
 import { runOutsideFileLocks } from '../locks';
 import type { MemoryFileSnapshot } from './memory-file';
 import { memoryFileNames, parseEntries, usageOf } from './memory-format';

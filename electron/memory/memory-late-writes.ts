@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import { writeMemoryBackup } from './memory-backup';
 import type { OpenMemoryFile } from './memory-file';
 import { runOutsideFileLocks } from '../locks';

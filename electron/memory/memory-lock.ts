@@ -1,9 +1,9 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
-import { sharedFlockLocks, type FlockLocks, type HeldFlock } from '../hermes/flock-locks';
+import { type FlockLocks, type HeldFlock, sharedFlockLocks } from '../hermes';
 import { FileLock } from '../locks';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import type { ResolvedMemoryDirectory } from './memory-config';
 
 /** How long a mutation waits for another writer of the same memory file before failing with `busy`. */

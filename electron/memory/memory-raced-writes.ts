@@ -1,13 +1,12 @@
 import { lstat, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { PreservedBackup } from '../../shared/contract/memory-contract';
-import { trackTempFile } from '../files/temp-registry';
-import { vigilTempName } from '../files/vigil-temp-name';
-import type { Logger } from '../logging/logger';
+import { trackTempFile, vigilTempName } from '../files';
+import type { Logger } from '../logging';
 import { claimBackupName, writeMemoryBackup } from './memory-backup';
 import { sha256Of, type MemoryFileSnapshot } from './memory-file';
 import { parseEntries } from './memory-format';
-import type { Disposer } from '../lib/disposable';
+import type { Disposer } from '../lib';
 
 /** Where a problem no call result carries is logged and reported. */
 export interface RaceReporter {

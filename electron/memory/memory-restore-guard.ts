@@ -1,13 +1,13 @@
 import path from 'node:path';
 import type { RestoreGuard } from '../checkpoints';
-import { isDirectory } from '../files/is-directory';
-import type { Logger } from '../logging/logger';
+import { isDirectory } from '../files';
+import type { Logger } from '../logging';
 import type { ResolvedMemoryDirectory } from './memory-config';
 import { readMemoryFile, type MemoryFileSnapshot } from './memory-file';
 import { memoryFileNames, memoryTargets } from './memory-format';
 import { hermesSidecarMode, withMemoryLock } from './memory-lock';
 import { markRestoring, writeWriteRecord } from './memory-write-record';
-import { isPathInside } from '../lib/path-rules';
+import { isPathInside } from '../lib';
 
 /** A memory file a restore may write, with its folder. */
 export interface GuardedMemoryFile {

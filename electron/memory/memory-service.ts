@@ -9,9 +9,9 @@ import type {
   MemoryTarget,
 } from '../../shared/contract/memory-contract';
 import type { Attribution, RestoreGuard } from '../checkpoints';
-import type { Disposer } from '../lib/disposable';
-import { isDirectory } from '../files/is-directory';
-import type { Logger } from '../logging/logger';
+import type { Disposer } from '../lib';
+import { isDirectory } from '../files';
+import type { Logger } from '../logging';
 import { decideKeepAppended } from './memory-appended';
 import { MemoryCaptureQueue, reportedVersions } from './memory-capture';
 import { LateWriteWatch } from './memory-late-writes';

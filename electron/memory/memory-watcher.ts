@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { watch } from 'chokidar';
-import type { Disposer } from '../lib/disposable';
+import type { Disposer } from '../lib';
 
 /** How long a file must be quiet before it is read (a burst of writes is read once, at its end). */
 export const defaultDebounceMs = 50;

@@ -3,8 +3,8 @@ import { constants } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../files/atomic-write';
-import { isProcessAlive } from '../lib/process/is-process-alive';
+import { writeFileAtomic } from '../files';
+import { isProcessAlive } from '../lib';
 import { sha256Of } from './memory-file';
 
 /** One version of a memory file a Vigil writer put on disk. */

@@ -1,5 +1,5 @@
 import type { MemoryChange } from '../../shared/contract/memory-contract';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import type { MemoryService } from './memory-service';
 
 /** The memory store of a resident core, rebuilt in place when the `memory` section of config.json changes. */

@@ -1,5 +1,5 @@
 import { AppError } from '../../shared/errors';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import type { CallContext, PartialCallHandlers } from '../transport';
 import type { ApprovalChannel, ApprovalService } from './approval-service';
 

@@ -7,9 +7,8 @@ import type {
   ApprovalDecision,
 } from '../../shared/contract/approvals-contract';
 import { AppError } from '../../shared/errors';
-import type { Disposer } from '../lib/disposable';
-import type { EventHub } from '../lib/event-hub';
-import type { Logger } from '../logging/logger';
+import type { Disposer, EventHub } from '../lib';
+import type { Logger } from '../logging';
 
 /** What a tool call that needs a human sends to the approvals queue. */
 export interface ApprovalRequest {

@@ -1,6 +1,5 @@
-import { canonicalPath } from '../files/canonical-path';
-import { mapLimit } from '../files/map-limit';
-import { isPathInside } from '../lib/path-rules';
+import { canonicalPath, mapLimit } from '../files';
+import { isPathInside } from '../lib';
 import { protectedLocations, type ProtectedLocation } from '../workspace';
 import { analyzeCommand, type CommandAnalysis, type ResolvedEffect } from './analyze-command';
 import { directoryBuiltins } from './directory-change';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { pathKeyOn } from '../lib/path-rules';
+import { pathKeyOn } from '../lib';
 import type { ShellWord } from './shell';
 
 /** Where a command runs, to resolve the paths it names. */

@@ -1,4 +1,4 @@
-import { isCaseInsensitive } from '../lib/path-rules';
+import { isCaseInsensitive } from '../lib';
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.+^${}()|[\]\\]/gu, '\\$&');

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ConfigFile } from '../config';
 import { isAppError } from '../../shared/errors';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import type { CommandAssessment } from './assess-command';
 import { matchesCommandPattern } from './command-pattern';
 import { directoryBuiltins } from './directory-change';

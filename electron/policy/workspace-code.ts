@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { isPathInside } from '../lib/path-rules';
+import { isPathInside } from '../lib';
 import type { Invocation } from './command-unwrap';
 import type { ParsedShell, ShellWord } from './shell';
 

@@ -1,6 +1,6 @@
 import { lstat, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { isPathInside } from '../lib/path-rules';
+import { isPathInside } from '../lib';
 import { agentSettings, configuredCodePaths, isGitWorkEntry, nestedGitDirFolders } from '../workspace';
 import { isInObjectFolder, objectFolders, privateObjects } from './git-object-links';
 import { linkedToProtected, linkMounts } from './linked-files';

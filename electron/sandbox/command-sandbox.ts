@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import type { TerminalResult } from './terminal/run-terminal-command';
 import { missingSandboxTools, type SandboxStatus } from './sandbox-availability';
 import { sandboxEnvironment } from './sandbox-environment';

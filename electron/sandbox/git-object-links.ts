@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { lstat, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
-import { isPathInside } from '../lib/path-rules';
+import { isPathInside } from '../lib';
 import type { RootListing, RootScanCache } from './root-scan-cache';
 import { distinctLinks, listFolder } from './root-scan';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
-import { isPathInside, relativeInside } from '../lib/path-rules';
+import { isPathInside, relativeInside } from '../lib';
 import type { RootListing, RootScanCache } from './root-scan-cache';
 import { distinctLinks, listFolder } from './root-scan';
 

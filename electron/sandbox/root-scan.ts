@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { isPathInside } from '../lib/path-rules';
+import { isPathInside } from '../lib';
 import { agentSettings, gitDirOf, isGitDirectory } from '../workspace';
 import type { RootListing, RootScanCache } from './root-scan-cache';
 import { addEntryRecord, entryClauses, pruneObjects } from './root-scan-fill';

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AppError } from '../../shared/errors';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import type { TerminalResult } from './terminal/run-terminal-command';
 import type { CommandSpawner } from './command-execution';
 import type { SpawnRequest, SpawnServerCommand, SpawnServerReply } from './spawn-protocol';

@@ -2,9 +2,14 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
-import { writeFileAtomic } from '../files/atomic-write';
-import { errnoCode, fileSystemError } from '../files/file-system-error';
-import { isSameIdentity, readFileIdentity, type FileIdentity } from '../files/file-identity';
+import {
+  errnoCode,
+  type FileIdentity,
+  fileSystemError,
+  isSameIdentity,
+  readFileIdentity,
+  writeFileAtomic,
+} from '../files';
 import { FileLock } from '../locks';
 
 /** Every agent credential starts with this, so a misplaced one is recognised (in logs, on /ws). */

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isEventName } from '../../shared/contract';
 import { maxFrameBytes, type ServerFrame } from '../../shared/contract/wire';
-import type { EventHub } from '../lib/event-hub';
+import type { EventHub } from '../lib';
 import { readJsonBody } from '../gateway';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import type { ContractRouter } from '../transport';
 
 /** The header that tells a client it reached a Vigil core (and which contract transport). */

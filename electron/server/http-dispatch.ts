@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AppErrorData } from '../../shared/errors';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import type { HttpRoute, UpgradeCredential } from '../transport';
 import { isAllowedHost, isAllowedOrigin } from './auth';
 import { parseRequestTarget, refuseUpgrade } from './http-answers';

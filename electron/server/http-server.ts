@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { uiUrl } from '../../shared/ui-credential';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import type { HttpRoute } from '../transport';
 import { allowedHosts } from './auth';
 import { answerClientError, refuseUpgrade } from './http-answers';

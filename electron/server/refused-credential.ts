@@ -1,4 +1,4 @@
-import type { EventHub } from '../lib/event-hub';
+import type { EventHub } from '../lib';
 import type { Credential } from './route-access';
 
 /**

@@ -1,6 +1,6 @@
 import type { Core } from '../core';
-import { vigilVersion } from '../lib/version';
-import type { Logger } from '../logging/logger';
+import { vigilVersion } from '../lib';
+import type { Logger } from '../logging';
 import { AgentCredentialStore } from './agent-credentials';
 import { createToken } from './auth';
 import { startHttpServer, type RunningHttpServer } from './http-server';

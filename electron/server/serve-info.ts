@@ -3,7 +3,7 @@ import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
 import { withoutCredential } from '../../shared/ui-credential';
-import { isProcessGone } from '../lib/process/stop-process';
+import { isProcessGone } from '../lib';
 
 /** What `serve.json` records about a running server (mode 0600: it holds the CLI's credential, which cannot approve; `url` is the address without any credential). */
 export const serveInfoSchema = z.object({

@@ -1,9 +1,9 @@
 import { AppError } from '../../shared/errors';
 import { createCore, type Core } from '../core';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import { isLoopbackHost } from './auth';
 import type { RunningHttpServer } from './http-server';
-import { vigilPaths } from '../lib/vigil-home';
+import { vigilPaths } from '../lib';
 import { serveCore, type ServedCore } from './serve-core';
 import { stopBackgroundCoreOf, takeOverBackgroundCore } from './take-over-background-core';
 

@@ -1,5 +1,5 @@
-import type { Logger } from '../logging/logger';
-import { stopProcess } from '../lib/process/stop-process';
+import type { Logger } from '../logging';
+import { stopProcess } from '../lib';
 import { readLiveServeInfo, type ServeInfo } from './serve-info';
 
 /** How long a background core may take to finish its calls and close before it is killed. */

@@ -5,9 +5,8 @@ import { clientFrameSchema, maxFrameBytes, type ServerFrame } from '../../shared
 import { fail } from '../../shared/result';
 import { uiSubprotocol } from '../../shared/ui-credential';
 import { validationError } from '../../shared/validation';
-import type { Disposer } from '../lib/disposable';
-import type { EventHub } from '../lib/event-hub';
-import type { Logger } from '../logging/logger';
+import type { Disposer, EventHub } from '../lib';
+import type { Logger } from '../logging';
 import type { CallPeer, ContractRouter, HttpRoute, UpgradeCredential } from '../transport';
 import { createHttpContractCall } from './http-contract-call';
 

@@ -1,4 +1,4 @@
-import type { Disposer } from '../lib/disposable';
+import type { Disposer } from '../lib';
 import type { SessionRecord } from './session-records';
 import type { SessionState } from './session-state';
 

@@ -1,7 +1,7 @@
 import { secretPathReason } from '../checkpoints';
 import { condenseProse, condenseResult, condenseValue } from './logged-value';
 import type { SessionRecord } from './session-records';
-import { relativeInside } from '../lib/path-rules';
+import { relativeInside } from '../lib';
 
 type CallRecord = Extract<SessionRecord, { type: 'call' }>;
 

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { sessionIdSchema } from '../../shared/contract/sessions-contract';
 import { AppError } from '../../shared/errors';
 import { parseOrThrow } from '../../shared/validation';
-import { canonicalPath } from '../files/canonical-path';
-import { isPathInside } from '../lib/path-rules';
+import { canonicalPath } from '../files';
+import { isPathInside } from '../lib';
 
 /** The schema `open` validates with (the gateway's frames are validated against its own). */
 export const openSessionRequestSchema = z

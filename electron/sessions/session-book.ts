@@ -1,7 +1,7 @@
 import type { SessionSummary, TurnBrief } from '../../shared/contract/sessions-contract';
 import { AppError } from '../../shared/errors';
-import type { EventHub } from '../lib/event-hub';
-import type { Logger } from '../logging/logger';
+import type { EventHub } from '../lib';
+import type { Logger } from '../logging';
 import { pendingCallAfter } from './pending-call';
 import { SessionCatalog } from './session-catalog';
 import { entryStatus, type SessionEntry } from './session-entry';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { sessionIdSchema } from '../../shared/contract/sessions-contract';
 import { AppError } from '../../shared/errors';
 import { parseOrThrow } from '../../shared/validation';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import { listSessionLogs, loadSessionLog, type SessionLogFile } from './load-session-logs';
 import type { SessionEntry } from './session-entry';
 import { pruneSessionLogs, sessionPruneIntervalMs } from './session-retention';

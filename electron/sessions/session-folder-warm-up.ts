@@ -1,4 +1,4 @@
-import type { Disposer } from '../lib/disposable';
+import type { Disposer } from '../lib';
 import type { SessionService } from './session-types';
 
 /**

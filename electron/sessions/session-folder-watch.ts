@@ -1,6 +1,6 @@
 import { watch } from 'node:fs';
-import type { Disposer } from '../lib/disposable';
-import type { Logger } from '../logging/logger';
+import type { Disposer } from '../lib';
+import type { Logger } from '../logging';
 
 /** Coalesces the appends of one change (a call's records are flushed together). */
 const settleMs = 100;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SessionSummary } from '../../shared/contract/sessions-contract';
 import { AppError } from '../../shared/errors';
-import { syncDirectory } from '../files/sync-directory';
+import { syncDirectory } from '../files';
 import { now, type SessionBook } from './session-book';
 import { toBrief } from './session-brief';
 import type { SessionEntry } from './session-entry';

@@ -7,7 +7,7 @@ import {
   type TurnBrief,
 } from '../../shared/contract/sessions-contract';
 import { parseOrThrow } from '../../shared/validation';
-import type { Disposer } from '../lib/disposable';
+import type { Disposer } from '../lib';
 import type { CallLog } from './call-log';
 import { condenseProse } from './logged-value';
 import { now, SessionBook, type SessionRegistryOptions } from './session-book';

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 
 /** How often a running core prunes old session logs (they are pruned at start-up too). */
 export const sessionPruneIntervalMs = 6 * 3_600_000;

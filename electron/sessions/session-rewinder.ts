@@ -3,7 +3,7 @@ import type { restorePlanSchema, restoreResultSchema } from '../../shared/contra
 import type { RewindMode, RewindOutcome, RewindPlan } from '../../shared/contract/sessions-contract';
 import { AppError, isAppError } from '../../shared/errors';
 import type { PlainActor } from '../../shared/contract/actor-model';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import type { SessionState } from './session-state';
 import { planWithRestores } from './rewind-planner';
 

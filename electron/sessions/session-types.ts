@@ -23,7 +23,7 @@ import type { FileInFolder } from './session-rewinder';
  * Every method validates its input and throws AppErrors (`not_found` for an unknown session,
  * `conflict` for a closed one, `invalid_request` naming the field).
  */
-import type { Disposer } from '../lib/disposable';
+import type { Disposer } from '../lib';
 import type {
   RewindMode,
   RewindOutcome,

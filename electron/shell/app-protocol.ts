@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { net, protocol } from 'electron';
-import type { Disposer } from '../lib/disposable';
+import type { Disposer } from '../lib';
 import { appScheme } from './app-origin';
 import { desktopContentSecurityPolicy } from './content-security-policy';
 import { resolveRendererFile } from './renderer-file';

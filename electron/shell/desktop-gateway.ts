@@ -1,6 +1,6 @@
 import { AppError } from '../../shared/errors';
 import type { Core } from '../core';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import { readLiveServeInfo, serveCore, type ServedCore, type ServeInfo, takeOverBackgroundCore } from '../server';
 
 /** The desktop app's agent gateway: serving, or not (another Vigil owns this data folder, or it failed). */

@@ -1,6 +1,5 @@
 import type { EventName, EventPayload } from '../../shared/contract';
-import type { Disposer } from '../lib/disposable';
-import type { EventHub } from '../lib/event-hub';
+import type { Disposer, EventHub } from '../lib';
 
 /** A desktop notification: what the system shows outside the window. */
 export interface DesktopNotice {

@@ -1,9 +1,8 @@
 import { BrowserWindow, ipcMain } from 'electron';
 import { ipcCallChannel, ipcEventChannel } from '../../shared/contract/bridge';
 import { fail } from '../../shared/result';
-import type { Disposer } from '../lib/disposable';
-import type { EventHub } from '../lib/event-hub';
-import type { Logger } from '../logging/logger';
+import type { Disposer, EventHub } from '../lib';
+import type { Logger } from '../logging';
 import type { ContractRouter } from '../transport';
 import { isTrustedSender } from './trusted-sender';
 

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { dialog, shell } from 'electron';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 
 /**
  * Opens the logs folder in the system file manager. The path is Vigil's own ($VIGIL_HOME/logs),

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { appHost, appScheme } from './app-origin';
-import { relativeInside } from '../lib/path-rules';
+import { relativeInside } from '../lib';
 
 /**
  * The built-renderer file an `app://vigil/…` request names, or undefined when the request is for

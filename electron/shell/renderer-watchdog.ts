@@ -1,5 +1,5 @@
 import { dialog, type BrowserWindow } from 'electron';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import type { RendererRecovery } from './renderer-recovery';
 
 /** What the watchdog may do beyond reloading. */

@@ -1,4 +1,4 @@
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 
 /** How a shutdown ended. */
 export type ShutdownOutcome = 'clean' | 'failed' | 'timed-out';

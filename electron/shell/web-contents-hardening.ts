@@ -1,5 +1,5 @@
 import { app, session, type Session } from 'electron';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 
 /**
  * Denies every permission a page could ask for (camera, microphone, notifications, geolocation,

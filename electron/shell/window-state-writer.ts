@@ -1,5 +1,5 @@
-import { writeFileAtomic } from '../files/atomic-write';
-import type { Logger } from '../logging/logger';
+import { writeFileAtomic } from '../files';
+import type { Logger } from '../logging';
 import type { WindowState } from './window-state';
 
 /** Persists the window state without writing on every pixel of a drag. */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 
 const rectangleSchema = z.object({
   x: z.number().int(),

@@ -1,6 +1,6 @@
 import type { PolicySubject } from '../policy';
 import type { WorkspaceContext } from '../workspace';
-import { pathKey } from '../lib/path-rules';
+import { pathKey } from '../lib';
 import type { CoverageLimits } from './undo-coverage';
 
 /** One key a tool call needs while it runs: a path it reads or writes, or a session's terminal. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { directoryExclusion, fileExclusion } from '../checkpoints';
 import type { CommandAssessment, ResolvedEffect } from '../policy';
 import { matchesGlob } from '../policy';
-import { isPathInside } from '../lib/path-rules';
+import { isPathInside } from '../lib';
 
 /**
  * What a checkpoint cannot bring back for one call. `lost`: content the call would destroy that no

@@ -2,7 +2,7 @@ import { callSpecs, isCallName } from '../../shared/contract';
 import { isAppError } from '../../shared/errors';
 import { fail, ok, toErrorData, type Result } from '../../shared/result';
 import { validationError } from '../../shared/validation';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../logging';
 import type { CallContext, CallHandlers } from './call-handlers';
 
 /** Validates and dispatches contract calls; both transports go through it. */

@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { vigilPaths } from '../../electron/lib/vigil-home';
+import { vigilPaths } from '../../electron/lib';
 import { AgentCredentialStore, readLiveServeInfo } from '../../electron/server';
 import { withoutCredential } from '../../shared/ui-credential';
 

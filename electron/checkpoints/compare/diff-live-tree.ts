@@ -1,9 +1,7 @@
 import type { BigIntStats } from 'node:fs';
 import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
-import { errnoCode, fileSystemError } from '../../files/file-system-error';
-import { mapLimit } from '../../files/map-limit';
-import { isVigilBookkeepingFile, isVigilTempFile } from '../../files/vigil-temp-name';
+import { errnoCode, fileSystemError, isVigilBookkeepingFile, isVigilTempFile, mapLimit } from '../../files';
 import type { SkippedPath, SkipReason, StoredTreeEntry } from '../checkpoint-types';
 import type { PathScope } from './diff-path-scope';
 import type { TreeReader } from './diff-tree-changes';

@@ -1,12 +1,11 @@
 import { readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
-import { errnoCode, fileSystemError } from '../../files/file-system-error';
+import { errnoCode, fileSystemError, mapLimit } from '../../files';
 import type { CheckpointApi } from '../checkpoint-service';
 import type { CheckpointEntry } from '../checkpoint-types';
 import { noKnownHashes, type KnownHashes } from '../snapshot/known-hashes';
 import { readLiveTree, overlayReader, type LiveTree, type LiveTreeRules } from './diff-live-tree';
 import { withHeldFileOnDisk } from './held-file-on-disk';
-import { mapLimit } from '../../files/map-limit';
 import type { PathScope } from './diff-path-scope';
 import { diffTrees, type TreeChange, type TreeFile, type TreeReader } from './diff-tree-changes';
 import { emptyTreeOid, fileModes } from '../../git-store';

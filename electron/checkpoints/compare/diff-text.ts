@@ -1,5 +1,5 @@
 import { structuredPatch, type StructuredPatchHunk } from 'diff';
-import { hasBinaryBytes, isValidUtf8 } from '../../files/decode-utf8';
+import { hasBinaryBytes, isValidUtf8 } from '../../files';
 
 /** How a file's two versions compare, for display. */
 export interface TextDiff {

@@ -1,4 +1,4 @@
-import { mapLimit } from '../../files/map-limit';
+import { mapLimit } from '../../files';
 import type { StoredTreeEntry } from '../checkpoint-types';
 import type { PathScope } from './diff-path-scope';
 import { changedTreeItems } from '../../git-store';

@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { errnoCode, fileSystemError } from '../../files/file-system-error';
+import { errnoCode, fileSystemError } from '../../files';
 
 /** What is on disk at a path, without following a final symlink. */
 export type DiskEntry =

@@ -1,8 +1,7 @@
 import type { BigIntStats } from 'node:fs';
 import { lstat, open, readlink } from 'node:fs/promises';
-import { errnoCode, fileSystemError } from '../../files/file-system-error';
-import type { FileIdentity } from '../../files/file-identity';
-import type { ExistingFile } from '../../files/replace-entry';
+import { errnoCode, fileSystemError } from '../../files';
+import type { ExistingFile, FileIdentity } from '../../files';
 import type { TreeFile } from './diff-tree-changes';
 import { fileModes, hashObject, type FileMode } from '../../git-store';
 import { modeOfStat } from '../snapshot/stat-walk';

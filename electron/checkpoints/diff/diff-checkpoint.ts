@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { AppError } from '../../../shared/errors';
 import type { diffFileSchema, diffPageSchema, fileDiffSchema } from '../../../shared/contract/checkpoints-diff-schemas';
-import { mapLimit } from '../../files/map-limit';
+import { mapLimit } from '../../files';
 import type { CheckpointEntry } from '../checkpoint-types';
 import {
   defaultTextDiffLimits,

@@ -1,5 +1,5 @@
 import type { EventName, EventPayload } from '../../../shared/contract';
-import type { EventHub } from '../../lib/event-hub';
+import type { EventHub } from '../../lib';
 import { toContractEntry } from '../checkpoint-handlers';
 import type { CheckpointEntry } from '../checkpoint-types';
 

@@ -1,6 +1,5 @@
-import type { Disposer } from '../../lib/disposable';
-import type { EventHub } from '../../lib/event-hub';
-import type { Logger } from '../../logging/logger';
+import type { Disposer, EventHub } from '../../lib';
+import type { Logger } from '../../logging';
 import type { CheckpointAnnouncer } from './checkpoint-announcer';
 
 /** Coalesces the events of one change (a checkpoint that also cut) into one count. */

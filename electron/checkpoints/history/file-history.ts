@@ -1,4 +1,4 @@
-import { mapLimit } from '../../files/map-limit';
+import { mapLimit } from '../../files';
 import type { CheckpointApi } from '../checkpoint-api';
 import type { CheckpointEntry } from '../checkpoint-types';
 import type { TreeFile } from '../compare';

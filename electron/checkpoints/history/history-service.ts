@@ -1,5 +1,5 @@
 import { readFile, readlink } from 'node:fs/promises';
-import { errnoCode, fileSystemError } from '../../files/file-system-error';
+import { errnoCode, fileSystemError } from '../../files';
 import type { CheckpointEntry } from '../checkpoint-types';
 import {
   absoluteIn,

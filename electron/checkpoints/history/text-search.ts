@@ -1,5 +1,4 @@
-import { hasBinaryBytes } from '../../files/decode-utf8';
-import { mapLimit } from '../../files/map-limit';
+import { hasBinaryBytes, mapLimit } from '../../files';
 import type { CheckpointEntry } from '../checkpoint-types';
 import { createPathScope, diffTrees, type TreeChange, type TreeFile, type TreeReader } from '../compare';
 import type { HistoryEngine } from './file-history';

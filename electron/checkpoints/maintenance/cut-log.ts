@@ -1,7 +1,7 @@
 import { appendFile, open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CutRecord } from '../../../shared/contract/checkpoints-live-contract';
-import type { Logger } from '../../logging/logger';
+import type { Logger } from '../../logging';
 import type { CheckpointAnnouncer } from '../events/checkpoint-announcer';
 import { writeFileDurably } from '../../git-store';
 

@@ -1,5 +1,5 @@
 import type { PlainActor } from '../../../shared/contract/actor-model';
-import type { Logger } from '../../logging/logger';
+import type { Logger } from '../../logging';
 import type { CutReason } from '../../../shared/contract/checkpoints-live-contract';
 import type { PruneReport, RetentionPolicy } from '../checkpoint-types';
 import { collectGarbage } from '../../git-store';
@@ -9,7 +9,7 @@ import { cutTimeline, type CutOptions } from './retention';
 import { enforceSizeCap } from './size-cap';
 import { measureStore } from './store-usage';
 import type { Timeline } from '../timeline/timeline';
-import type { Disposer } from '../../lib/disposable';
+import type { Disposer } from '../../lib';
 
 /** What maintenance needs from the service. */
 export interface MaintenanceOptions {

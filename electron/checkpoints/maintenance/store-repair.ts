@@ -2,7 +2,7 @@ import { appendFile, mkdir, readdir, readFile, rename, stat, unlink } from 'node
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
-import type { Logger } from '../../logging/logger';
+import type { Logger } from '../../logging';
 import {
   decodeTree,
   droppedRefsFolder,

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { lineChoiceSchema, linePlanSchema } from '../../../shared/contract/checkpoints-history-contract';
 import { AppError } from '../../../shared/errors';
-import { fileSystemError } from '../../files/file-system-error';
+import { fileSystemError } from '../../files';
 import type { CheckpointEntry } from '../checkpoint-types';
 import {
   absoluteIn,

@@ -1,8 +1,8 @@
 import type { PlainActor } from '../../../shared/contract/actor-model';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
-import { readFileIdentity } from '../../files/file-identity';
-import type { Logger } from '../../logging/logger';
+import { readFileIdentity } from '../../files';
+import type { Logger } from '../../logging';
 import type { CheckpointApi } from '../checkpoint-api';
 import { preRollbackReason } from '../../../shared/checkpoint-reasons';
 import type { CheckpointEntry } from '../checkpoint-types';

@@ -1,4 +1,4 @@
-import { hasBinaryBytes, isValidUtf8 } from '../../files/decode-utf8';
+import { hasBinaryBytes, isValidUtf8 } from '../../files';
 
 /**
  * A text file as lines, for restoring some of its lines: each line's content and its own

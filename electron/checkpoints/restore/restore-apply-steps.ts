@@ -1,9 +1,7 @@
 import { lstat, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isAppError } from '../../../shared/errors';
-import { errnoCode, fileSystemError } from '../../files/file-system-error';
-import { mapLimit } from '../../files/map-limit';
-import { sweepStaleTempFiles, sweepStaleTemps } from '../../files/sweep-stale-temps';
+import { errnoCode, fileSystemError, mapLimit, sweepStaleTempFiles, sweepStaleTemps } from '../../files';
 import { FolderSyncs } from './restore-folder-syncs';
 import { absoluteIn, lookupPath, type KnownOid } from '../compare';
 import { deleteFile, expectVersion, putFile } from './restore-file-ops';

@@ -1,6 +1,5 @@
-import { mapLimit } from '../../files/map-limit';
+import { fileIdentityOf, isSameIdentity, mapLimit } from '../../files';
 import { absoluteIn, readDiskVersion, type DiskVersion, type KnownHashes } from '../compare';
-import { fileIdentityOf, isSameIdentity } from '../../files/file-identity';
 import type { RestorePlan } from './restore-plan';
 import { progressStep, writeConcurrency, type ApplyInput, type RestoreOutcome } from './restore-apply-types';
 

@@ -1,16 +1,22 @@
 import { symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
-import { withPathLock } from '../../files/atomic-write';
-import { replaceEntry } from '../../files/replace-entry';
-import { anchorFile, withHeldFolder } from '../../files/folder-anchor';
-import type { HeldDirectory } from '../../files/held-directory';
-import { errnoCode, fileSystemError } from '../../files/file-system-error';
-import { isSameIdentity, readFileIdentity, type FileIdentity } from '../../files/file-identity';
-import { renameWithRetry } from '../../files/rename-with-retry';
-import { trackTempFile } from '../../files/temp-registry';
-import { vigilTempName } from '../../files/vigil-temp-name';
-import { writeTempFile } from '../../files/write-temp-file';
+import {
+  anchorFile,
+  errnoCode,
+  type FileIdentity,
+  fileSystemError,
+  isSameIdentity,
+  readFileIdentity,
+  renameWithRetry,
+  replaceEntry,
+  trackTempFile,
+  vigilTempName,
+  withHeldFolder,
+  withPathLock,
+  writeTempFile,
+} from '../../files';
+import type { HeldDirectory } from '../../files';
 import { readDiskVersion, type DiskVersion, type KnownOid, type TreeFile } from '../compare';
 import { fileModes } from '../../git-store';
 

@@ -1,5 +1,5 @@
 import { isAppError } from '../../../shared/errors';
-import { syncDirectories } from '../../files/atomic-write';
+import { syncDirectories } from '../../files';
 
 /** One folder's fsync, settled: undefined when it succeeded, `vanished` when the folder was gone (moved away, removed), else the error. */
 type SyncOutcome = undefined | { readonly vanished: string } | Error;

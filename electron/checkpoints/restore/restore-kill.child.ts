@@ -1,4 +1,4 @@
-import { silentLogger } from '../../logging/logger';
+import { silentLogger } from '../../logging';
 import { CheckpointService } from '../checkpoint-service';
 import { restoreServiceFor } from './restore-service';
 

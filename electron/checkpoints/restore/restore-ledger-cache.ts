@@ -1,5 +1,5 @@
 import type { Actor } from '../../../shared/contract/actor-model';
-import type { FileIdentity } from '../../files/file-identity';
+import type { FileIdentity } from '../../files';
 import type { LedgerRecord, ObservedVersion } from './restore-write-ledger';
 
 /** What the ledger keeps per path: the last line's identity, time and actor. */

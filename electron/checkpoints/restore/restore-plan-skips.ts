@@ -1,5 +1,5 @@
 import { isAppError } from '../../../shared/errors';
-import { mapLimit } from '../../files/map-limit';
+import { mapLimit } from '../../files';
 import type { SkippedPath } from '../checkpoint-types';
 import { decodeSkippedList } from '../timeline/commit-message';
 import { diskEntry } from '../compare';

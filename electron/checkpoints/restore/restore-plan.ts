@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../../shared/errors';
-import { readFileIdentity } from '../../files/file-identity';
-import { mapLimit } from '../../files/map-limit';
+import { mapLimit, readFileIdentity } from '../../files';
 import { absoluteIn, diffTrees, diskEntry, lookupPath, storedPathExclusion, type DiskEntry } from '../compare';
 import { emptyTreeOid } from '../../git-store';
 import type { PlanInput, RestorePlan, RestorePlanEntry } from './restore-plan-types';

@@ -1,9 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import { canonicalPath } from '../../files/canonical-path';
-import { mapLimit } from '../../files/map-limit';
-import { sweepStaleTempFiles } from '../../files/sweep-stale-temps';
-import { pathKey } from '../../lib/path-rules';
+import { canonicalPath, mapLimit, sweepStaleTempFiles } from '../../files';
+import { pathKey } from '../../lib';
 import {
   absoluteIn,
   createPathScope,

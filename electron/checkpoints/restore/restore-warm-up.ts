@@ -1,7 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { mapLimit } from '../../files/map-limit';
-import { isVigilTempFile } from '../../files/vigil-temp-name';
+import { isVigilTempFile, mapLimit } from '../../files';
 import { absoluteIn, lookupPath, type TreeReader } from '../compare';
 
 /** What a restore of named paths looks up while its pre-rollback snapshot runs. */

@@ -2,10 +2,8 @@ import { appendFile, mkdir, open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { actorSchema } from '../../../shared/contract/actor-contract';
 import { isSameActor, type Actor } from '../../../shared/contract/actor-model';
-import { writeFileAtomic } from '../../files/atomic-write';
-import { isSameIdentity, readFileIdentity, type FileIdentity } from '../../files/file-identity';
-import { KeyedLock } from '../../files/keyed-lock';
-import type { Logger } from '../../logging/logger';
+import { type FileIdentity, isSameIdentity, KeyedLock, readFileIdentity, writeFileAtomic } from '../../files';
+import type { Logger } from '../../logging';
 import type { CheckpointApi } from '../checkpoint-service';
 import { withOwnAppend, type LastVersion, type LedgerCache } from './restore-ledger-cache';
 

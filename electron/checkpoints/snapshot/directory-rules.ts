@@ -1,4 +1,4 @@
-import type { Logger } from '../../logging/logger';
+import type { Logger } from '../../logging';
 import type { StoreRulesSummary } from '../checkpoint-types';
 import { dirHash } from '../../git-store';
 import { RepoRulesCache, type LoadedRules, type RulesEnvironment } from './repo-rules';

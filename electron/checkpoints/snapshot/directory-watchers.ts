@@ -1,10 +1,10 @@
 import path from 'node:path';
-import type { Logger } from '../../logging/logger';
-import { sweepStaleTemps } from '../../files/sweep-stale-temps';
+import type { Logger } from '../../logging';
+import { sweepStaleTemps } from '../../files';
 import { watchDirectory, type WatchedTree } from '../watchers';
 import { directoryExclusion } from './exclusion-rules';
 import type { TrackedDirectory } from './tracked-directory';
-import { relativeInside } from '../../lib/path-rules';
+import { relativeInside } from '../../lib';
 import { verifyWatchedState, type VerificationOutcome, type VerificationRules } from './watch-verification';
 
 /** How long a checkpoint waits for the watcher to catch up before it walks the tree instead. */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { errnoCode } from '../../files/file-system-error';
+import { errnoCode } from '../../files';
 import { readForHash } from './async-file-reader';
 import { compressBlocking, readBlocking, writeLooseBlocking } from './blocking-io';
 import { type FileMode, hashObject, PackWriter, type WrittenPack } from '../../git-store';

@@ -1,4 +1,4 @@
-import type { Logger } from '../../logging/logger';
+import type { Logger } from '../../logging';
 import { saveStatCache } from './stat-cache';
 import { statCacheFile, type StoreLayout } from '../../git-store';
 import type { TrackedDirectory } from './tracked-directory';

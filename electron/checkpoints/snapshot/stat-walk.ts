@@ -1,9 +1,8 @@
 import type { BigIntStats, Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { errnoCode } from '../../files/file-system-error';
-import { isVigilBookkeepingFile } from '../../files/vigil-temp-name';
-import { isPathBelow } from '../../lib/path-rules';
+import { errnoCode, isVigilBookkeepingFile } from '../../files';
+import { isPathBelow } from '../../lib';
 import type { DirState } from './dir-state';
 import type { StoreRules } from './store-rules';
 import {

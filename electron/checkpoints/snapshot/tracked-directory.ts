@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { DirState, FileRecord } from './dir-state';
-import { relativeInside } from '../../lib/path-rules';
+import { relativeInside } from '../../lib';
 import type { WalkHeadStart } from './walk-head-start';
 import type { CheckpointStats } from '../checkpoint-types';
 

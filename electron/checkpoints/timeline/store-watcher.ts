@@ -1,8 +1,8 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Disposer } from '../../lib/disposable';
-import type { Logger } from '../../logging/logger';
+import type { Disposer } from '../../lib';
+import type { Logger } from '../../logging';
 import type { CheckpointEntry } from '../checkpoint-types';
 import type { CheckpointAnnouncer } from '../events/checkpoint-announcer';
 import type { CutLog } from '../maintenance/cut-log';

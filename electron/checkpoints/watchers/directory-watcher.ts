@@ -1,7 +1,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
-import type { Disposer } from '../../lib/disposable';
-import { isVigilTempFile } from '../../files/vigil-temp-name';
+import type { Disposer } from '../../lib';
+import { isVigilTempFile } from '../../files';
 import { InotifyTree } from './inotify-tree';
 import { SyncCookies, type CatchUp } from './sync-cookie';
 

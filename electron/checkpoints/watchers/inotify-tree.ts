@@ -1,7 +1,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { isVigilTempFile } from '../../files/vigil-temp-name';
+import { isVigilTempFile } from '../../files';
 import type { SyncCookies } from './sync-cookie';
 import type { DirectoryWatcherOptions } from './directory-watcher';
 

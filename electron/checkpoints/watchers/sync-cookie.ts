@@ -1,7 +1,6 @@
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { errnoCode } from '../../files/file-system-error';
-import { vigilTempName } from '../../files/vigil-temp-name';
+import { errnoCode, vigilTempName } from '../../files';
 
 /** How a wait for the watcher to catch up ended: caught up, or why it could not be sure. */
 export type CatchUp = { readonly kind: 'caught-up' } | { readonly kind: 'failed'; readonly reason: string };

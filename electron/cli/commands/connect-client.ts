@@ -21,8 +21,7 @@ import {
   planConfigChange,
   portableInvocation,
 } from '../../connect';
-import { vigilInvocation } from '../../lib/vigil-invocation';
-import { vigilPaths } from '../../lib/vigil-home';
+import { vigilInvocation, vigilPaths } from '../../lib';
 import { AgentCredentialStore, readLiveServeInfo } from '../../server';
 import { writeLine, type CliIo } from '../cli-command';
 import { defaultServePort } from './serve-command';

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { connectClientIds, type ConnectClientId } from '../../../shared/connect/connect-config';
-import { vigilPaths } from '../../lib/vigil-home';
+import { vigilPaths } from '../../lib';
 import { AgentCredentialStore } from '../../server';
 import {
   exitCodes,

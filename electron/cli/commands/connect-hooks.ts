@@ -14,7 +14,7 @@ import {
   saveHooksOriginal,
   vigilSandboxSettings,
 } from '../../connect';
-import { vigilInvocation } from '../../lib/vigil-invocation';
+import { vigilInvocation } from '../../lib';
 import { writeLine, type CliIo } from '../cli-command';
 
 /** What `vigil connect AGENT --hooks` was asked for. */

@@ -1,5 +1,7 @@
 import { withoutCredential } from '../../../shared/ui-credential';
+// eslint-disable-next-line vigil/public-face -- light path (relayed commands, hashing worker): the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ to the CLI's base chunk
 import { vigilPaths } from '../../lib/vigil-home';
+import { loadStopProcess } from '../../lib/lazy';
 import { exitCodes, flagOption, writeLine, type CliCommand } from '../cli-command';
 import { cliHome } from '../cli-context';
 import { loadServeInfo } from '../../server/lazy';
@@ -79,7 +81,7 @@ export const coreStopCommand: CliCommand = {
       );
       return exitCodes.failed;
     }
-    const { stopProcess } = await import('../../lib/process/stop-process');
+    const { stopProcess } = await loadStopProcess();
     if (!(await stopProcess(status.pid, 10_000))) {
       writeLine(io.stderr, `vigil core stop: the background core (pid ${status.pid}) did not stop, even when killed.`);
       return exitCodes.failed;

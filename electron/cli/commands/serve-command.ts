@@ -1,6 +1,7 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadSandboxApi } from '../../sandbox/lazy';
 import { loadServerAuth, loadStartServe } from '../../server/lazy';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand } from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';
@@ -94,7 +95,7 @@ export const serveCommand: CliCommand = {
     const running = await startServe({ home, host, port, allowRemote, rendererDir, logger });
     writeLine(io.stdout, `Vigil is serving on ${running.http.baseUrl} (data folder ${home}).`);
     const sandbox = await running.core.sandbox.status();
-    const { describeSandboxStatus } = await import('../../sandbox/sandbox-api');
+    const { describeSandboxStatus } = await loadSandboxApi();
     if (sandbox.kind === 'ready') writeLine(io.stdout, `Agent commands run in the OS sandbox (${sandbox.engine}).`);
     else writeLine(io.stdout, `WARNING: ${describeSandboxStatus(sandbox)}`);
     writeLine(

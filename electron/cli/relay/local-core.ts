@@ -1,6 +1,6 @@
 import { createCore, type CoreBase } from '../../core';
-import { vigilPaths } from '../../lib/vigil-home';
-import { createFileLogger } from '../../logging/logger';
+import { vigilPaths } from '../../lib';
+import { createFileLogger } from '../../logging';
 import type { CoreRoute, LocalCoreOptions } from './relay-or-local';
 
 /**

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { ToolInput } from '../../../shared/tools/tool-registry';
-import { decodeUtf8File } from '../../files/decode-utf8';
+import { decodeUtf8File } from '../../files';
 import { resolveFileTarget } from '../../workspace';
 import { fileCall } from '../file-call';
 import type { ExecutionSession, PreparedCall } from '../tool-adapter';

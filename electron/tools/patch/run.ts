@@ -3,8 +3,7 @@ import { AppError, isAppError } from '../../../shared/errors';
 import type { ToolInput, ToolOutput } from '../../../shared/tools/tool-registry';
 import type { FileTarget } from '../../workspace';
 import { applyPatch, type PatchedText } from './apply-patch';
-import { decodeUtf8File } from '../../files/decode-utf8';
-import { editAnchoredFile } from '../../files/edit-file-atomic';
+import { decodeUtf8File, editAnchoredFile } from '../../files';
 
 /** Lines of diff returned at most; the rest is summarized. */
 const maxDiffLines = 200;

@@ -5,13 +5,20 @@ import { closestName } from '../../../shared/tools/closest-name';
 import { defaultReadLimit } from '../../../shared/tools/read-file-tool';
 import type { ToolInput, ToolOutput } from '../../../shared/tools/tool-registry';
 import type { FileTarget } from '../../workspace';
-import { binaryFileError, binaryProbeBytes, invalidUtf8Offset, notUtf8Error } from '../../files/decode-utf8';
-import { fileSystemError } from '../../files/file-system-error';
-import { withHeldFolder } from '../../files/folder-anchor';
-import { holdChildDirectory, type HeldDirectory } from '../../files/held-directory';
-import { openHeldEntry, type OpenedEntry } from '../../files/open-held-entry';
+import {
+  binaryFileError,
+  binaryProbeBytes,
+  fileSystemError,
+  type HeldDirectory,
+  holdChildDirectory,
+  invalidUtf8Offset,
+  isVigilBookkeepingFile,
+  notUtf8Error,
+  type OpenedEntry,
+  openHeldEntry,
+  withHeldFolder,
+} from '../../files';
 import { TextWindowBuilder, type TextWindow } from './text-window';
-import { isVigilBookkeepingFile } from '../../files/vigil-temp-name';
 
 /** Characters per line shown at most; longer lines are cut and marked. */
 const maxLineChars = 2000;

@@ -1,6 +1,5 @@
 import { terminalOutputCapBytes } from '../../../shared/tools/terminal-tool';
-import type { CommandSandbox } from '../../sandbox/sandbox-api';
-import type { TerminalResult } from '../../sandbox/terminal/run-terminal-command';
+import type { CommandSandbox, TerminalResult } from '../../sandbox';
 import type { ExecutionSession } from '../tool-adapter';
 
 /** Where commands run: in the OS sandbox, or (where it cannot start, after a person allowed the command) outside it. */

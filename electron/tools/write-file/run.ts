@@ -1,6 +1,6 @@
 import type { ToolInput, ToolOutput } from '../../../shared/tools/tool-registry';
 import type { FileTarget } from '../../workspace';
-import { writeAnchoredFile } from '../../files/write-anchored-file';
+import { writeAnchoredFile } from '../../files';
 
 /**
  * The `write_file` tool: writes the whole content to the file its prepare resolved, atomically and
