@@ -120,6 +120,20 @@ export class CommandSandbox {
     return this.#server.pid();
   }
 
+  /**
+   * Starts the sandbox engine for a command about to run, where commands are forked from this
+   * process (a one-shot command): its proxies and bridges then start while the call is checked,
+   * logged and checkpointed. A spawn server starts its own engine; there this does nothing.
+   */
+  warmUp(): void {
+    const server = this.#server;
+    if (server.warm === undefined || this.#isDisposed) return;
+    this.#options.settings().then(
+      (settings) => server.warm?.(settings.network, settings.sandbox.bwrapPath),
+      () => undefined,
+    );
+  }
+
   /** Whether commands can run sandboxed here (checked once per bwrap setting, with a real sandboxed command). */
   async status(): Promise<SandboxStatus> {
     const settings = await this.#options.settings();
