@@ -165,8 +165,6 @@ export function createCoreHandlers(options: CoreHandlerOptions): CallHandlers {
         );
       }
       const agents = await services.agents(options.isResident || request.name === 'memory');
-      // A one-shot command's sandbox engine starts while the call is checked and logged.
-      if (request.name === 'terminal') agents.sandbox.warmUp();
       const outcome = await runOneToolCall(agents, request);
       return {
         ...outcome,

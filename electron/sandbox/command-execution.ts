@@ -50,6 +50,22 @@ export interface CommandSpawner {
 }
 
 /**
+ * Starts the sandbox engine of a spawner that forks commands from this process (a one-shot
+ * command), so that its proxies and bridges start while the call is checked, logged and
+ * checkpointed. A spawn server starts its own engine: there this does nothing.
+ */
+export function warmSpawner(
+  spawner: CommandSpawner,
+  settings: () => Promise<{ readonly network: NetworkPolicy; readonly sandbox: { readonly bwrapPath?: string } }>,
+): void {
+  if (spawner.warm === undefined) return;
+  settings().then(
+    (current) => spawner.warm?.(current.network, current.sandbox.bwrapPath),
+    () => undefined,
+  );
+}
+
+/**
  * Starts agent commands from this process: for one-shot CLI commands, which are small and short,
  * where starting a spawn server would cost a Node start-up per call and save nothing.
  */

@@ -15,7 +15,7 @@ import { isSandboxStartFailure, recordedProbe, removeReadyRecord } from './sandb
 import { acquireEngine, commandEnded, releaseEngine, wrapInSandbox } from './sandbox-runtime';
 import type { SandboxSettings } from './sandbox-settings';
 import { SpawnServer } from './spawn-client';
-import { InProcessSpawner, type CommandSpawner } from './command-execution';
+import { InProcessSpawner, warmSpawner, type CommandSpawner } from './command-execution';
 
 /** What a CommandSandbox is built from. */
 export interface CommandSandboxOptions {
@@ -120,18 +120,9 @@ export class CommandSandbox {
     return this.#server.pid();
   }
 
-  /**
-   * Starts the sandbox engine for a command about to run, where commands are forked from this
-   * process (a one-shot command): its proxies and bridges then start while the call is checked,
-   * logged and checkpointed. A spawn server starts its own engine; there this does nothing.
-   */
+  /** Starts the sandbox engine for a command about to run, where this process forks commands (one-shot); else nothing. */
   warmUp(): void {
-    const server = this.#server;
-    if (server.warm === undefined || this.#isDisposed) return;
-    this.#options.settings().then(
-      (settings) => server.warm?.(settings.network, settings.sandbox.bwrapPath),
-      () => undefined,
-    );
+    if (!this.#isDisposed) warmSpawner(this.#server, this.#options.settings);
   }
 
   /** Whether commands can run sandboxed here (checked once per bwrap setting, with a real sandboxed command). */

@@ -1,6 +1,7 @@
 import { isMainThread } from 'node:worker_threads';
 import type { SandboxAskCallback, SandboxManager, SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { AppError } from '../../shared/errors';
+import { importEngine } from './engine-import';
 import { findOnPath } from './sandbox-availability';
 import { isThisMachine } from './this-machine';
 import type { NetworkPolicy } from './sandbox-settings';
@@ -89,10 +90,7 @@ function engineConfig(network: NetworkPolicy, tools: EngineTools): SandboxRuntim
 
 async function started(network: NetworkPolicy, bwrapPath: string | undefined): Promise<Engine> {
   state.started ??= (async () => {
-    const [{ SandboxManager }, tools] = await Promise.all([
-      import('@anthropic-ai/sandbox-runtime'),
-      toolsOnPath(),
-    ]);
+    const [{ SandboxManager }, tools] = await Promise.all([importEngine(), toolsOnPath()]);
     state.network = network;
     state.tools = tools;
     await SandboxManager.initialize(engineConfig(network, withBwrap(tools, bwrapPath)), askAboutHost);
