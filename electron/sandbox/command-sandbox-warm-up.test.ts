@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../logging/logger';
@@ -16,8 +16,22 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function oneShotSandbox(): Promise<{ sandbox: CommandSandbox; workspace: string; outside: string }> {
+interface OneShot {
+  readonly sandbox: CommandSandbox;
+  readonly dir: string;
+  readonly workspace: string;
+  readonly outside: string;
+}
+
+async function newDir(): Promise<string> {
   const { dir, remove } = await makeTempDir('vigil-sbx-warm-');
+  cleanups.push(remove);
+  return dir;
+}
+
+/** A one-shot process's sandbox; `dir` again gives the next process's (the same data folder and workspace). */
+async function oneShotSandbox(existing?: string): Promise<OneShot> {
+  const dir = existing ?? (await newDir());
   const home = path.join(dir, 'home');
   const workspace = path.join(dir, 'ws');
   const outside = path.join(dir, 'outside');
@@ -32,8 +46,8 @@ async function oneShotSandbox(): Promise<{ sandbox: CommandSandbox; workspace: s
     tempRoot: path.join(dir, 'tmp'),
     spawn: 'in-process',
   });
-  cleanups.push(remove, () => sandbox.dispose());
-  return { sandbox, workspace, outside };
+  cleanups.push(() => sandbox.dispose());
+  return { sandbox, dir, workspace, outside };
 }
 
 /** This process's children running socat as the engine's host-side bridge. */
@@ -58,6 +72,17 @@ async function until(condition: () => boolean): Promise<void> {
   expect(condition()).toBe(true);
 }
 
+function runIn(sandbox: CommandSandbox, workspace: string, command: string) {
+  return sandbox.run({
+    command,
+    cwd: workspace,
+    roots: [workspace],
+    sessionId: 'ses_one_shot',
+    timeoutMs: 60_000,
+    outputCapBytes: 1 << 20,
+  });
+}
+
 describe.skipIf(process.platform !== 'linux')('a one-shot sandbox started ahead of its command', () => {
   it('starts its engine before any command and stops its bridges on dispose when no command ran', async () => {
     const { sandbox } = await oneShotSandbox();
@@ -71,17 +96,31 @@ describe.skipIf(process.platform !== 'linux')('a one-shot sandbox started ahead 
   it('then runs the command confined to its workspace', async () => {
     const { sandbox, workspace, outside } = await oneShotSandbox();
     sandbox.warmUp();
-    const result = await sandbox.run({
-      command: `echo in > inside.txt; echo out > ${JSON.stringify(path.join(outside, 'planted.txt'))}; echo done`,
-      cwd: workspace,
-      roots: [workspace],
-      sessionId: 'ses_warm',
-      timeoutMs: 60_000,
-      outputCapBytes: 1 << 20,
-    });
+    const planted = JSON.stringify(path.join(outside, 'planted.txt'));
+    const result = await runIn(sandbox, workspace, `echo in > inside.txt; echo out > ${planted}; echo done`);
     expect(result.stdout).toBe('done\n');
     expect(result.stderr).toMatch(/Read-only file system/u);
     expect(readFileSync(path.join(workspace, 'inside.txt'), 'utf8')).toBe('in\n');
     expect(existsSync(path.join(outside, 'planted.txt'))).toBe(false);
+  });
+
+  it('protects a repository made after the previous one-shot command, though it kept its look at the roots', async () => {
+    const first = await oneShotSandbox();
+    expect((await runIn(first.sandbox, first.workspace, 'mkdir -p a/b && echo ok')).stdout).toBe('ok\n');
+    await first.sandbox.dispose();
+    mkdirSync(path.join(first.workspace, 'a', 'b', 'repo', '.git', 'hooks'), { recursive: true });
+    writeFileSync(path.join(first.workspace, 'a', 'b', 'repo', '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(path.join(first.workspace, 'a', 'b', 'repo', '.git', 'config'), '[core]\n');
+    const next = await oneShotSandbox(first.dir);
+    const result = await runIn(
+      next.sandbox,
+      next.workspace,
+      'echo "[core] fsmonitor = touch /tmp/pwned" >> a/b/repo/.git/config; echo x > a/b/repo/.git/hooks/pre-commit; echo done',
+    );
+    expect(result.stdout).toBe('done\n');
+    expect(result.stderr).toMatch(/Read-only file system/u);
+    expect(readFileSync(path.join(next.workspace, 'a', 'b', 'repo', '.git', 'config'), 'utf8')).toBe('[core]\n');
+    expect(existsSync(path.join(next.workspace, 'a', 'b', 'repo', '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(readdirSync(path.join(first.dir, 'vigil', 'sandbox-scans')).length).toBeGreaterThan(0);
   });
 });
