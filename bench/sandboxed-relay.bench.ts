@@ -126,7 +126,7 @@ export const run: BenchArea = async (context) => {
       `Whole \`node out/main/cli.js tool …\` processes on a ${label} project (a git repository), ${runs} runs of each, alternating run by run; medians.`,
       `Relayed: \`vigil serve\` runs on the same VIGIL_HOME, holds ${held} and has taken its first snapshot of each (resident memory at the end: core ${m.coreRss.toFixed(0)} MiB, its spawn server ${m.serverRss.toFixed(0)} MiB).`,
       "The terminal call is `true` in the OS sandbox: the profile (the roots' protected paths, from the scan cache), the engine's wrap, bubblewrap and the command, all forked by the spawn server;",
-      'the difference is taken run by run against a relayed `read_file` of one small file. No core: no server runs and VIGIL_NO_CORE=1; the process builds a one-shot core, scans the tree (one `find`) and forks the sandbox itself (a one-shot process is small).',
+      'the difference is taken run by run against a relayed `read_file` of one small file. No core: no server runs and VIGIL_NO_CORE=1; the process builds a one-shot core, starts the sandbox engine while the call is logged and checked, checks the tree against the look the previous process kept in VIGIL_HOME/sandbox-scans (one `lstat` per folder; the first process lists it with one `find`) and forks the sandbox itself (a one-shot process is small).',
       `Load average (1 min) ${m.loads}, on ${os.cpus().length} cores shared with other engineers' builds and tests.`,
     ].join('\n'),
     tables: [

@@ -1,3 +1,4 @@
+import type { CommandSandbox } from '../sandbox';
 import type { SessionService } from '../sessions';
 import type { ToolCallOutcome, ToolExecutor } from './executor-types';
 
@@ -18,9 +19,15 @@ export interface OneToolCall {
  * that needs a human is denied at once (fail closed); with a resident core, the UI is asked.
  */
 export async function runOneToolCall(
-  services: { readonly sessions: SessionService; readonly executor: ToolExecutor },
+  services: {
+    readonly sessions: SessionService;
+    readonly executor: ToolExecutor;
+    readonly sandbox?: Pick<CommandSandbox, 'warmUp'>;
+  },
   call: OneToolCall,
 ): Promise<ToolCallOutcome> {
+  // A one-shot command's sandbox engine (its proxies and bridges) starts while the call is logged, checked and checkpointed.
+  if (call.name === 'terminal') services.sandbox?.warmUp();
   const session = await services.sessions.open({
     agent: call.agent ?? 'vigil tool',
     client: 'vigil-cli',

@@ -1,5 +1,6 @@
 import { runTerminalCommand, type TerminalResult } from './terminal/run-terminal-command';
-import { acquireEngine, commandEnded, releaseEngine, wrapInSandbox } from './sandbox-runtime';
+import { acquireEngine, commandEnded, releaseEngine, warmEngine, wrapInSandbox } from './sandbox-runtime';
+import type { NetworkPolicy } from './sandbox-settings';
 import type { SpawnRequest } from './spawn-protocol';
 
 /**
@@ -43,7 +44,25 @@ export interface CommandSpawner {
   run(request: SpawnRequest, signal?: AbortSignal): Promise<TerminalResult>;
   /** The process that forks the commands. */
   pid(): Promise<number | undefined>;
+  /** Starts the sandbox engine ahead of a command that is about to be wrapped (where it runs in this process). */
+  warm?(network: NetworkPolicy, bwrapPath: string | undefined): void;
   dispose(): Promise<void>;
+}
+
+/**
+ * Starts the sandbox engine of a spawner that forks commands from this process (a one-shot
+ * command), so that its proxies and bridges start while the call is checked, logged and
+ * checkpointed. A spawn server starts its own engine: there this does nothing.
+ */
+export function warmSpawner(
+  spawner: CommandSpawner,
+  settings: () => Promise<{ readonly network: NetworkPolicy; readonly sandbox: { readonly bwrapPath?: string } }>,
+): void {
+  if (spawner.warm === undefined) return;
+  settings().then(
+    (current) => spawner.warm?.(current.network, current.sandbox.bwrapPath),
+    () => undefined,
+  );
 }
 
 /**
@@ -54,11 +73,20 @@ export class InProcessSpawner implements CommandSpawner {
   #hasEngine = false;
 
   run(request: SpawnRequest, signal?: AbortSignal): Promise<TerminalResult> {
-    if (!this.#hasEngine && request.wrap !== undefined) {
-      acquireEngine();
-      this.#hasEngine = true;
-    }
+    if (request.wrap !== undefined) this.#acquire();
     return executeCommand(request, signal ?? new AbortController().signal);
+  }
+
+  /** The engine is this process's: it starts now, and `dispose` stops it even if no command ran. */
+  warm(network: NetworkPolicy, bwrapPath: string | undefined): void {
+    this.#acquire();
+    void warmEngine(network, bwrapPath);
+  }
+
+  #acquire(): void {
+    if (this.#hasEngine) return;
+    acquireEngine();
+    this.#hasEngine = true;
   }
 
   pid(): Promise<number | undefined> {

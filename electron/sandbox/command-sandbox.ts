@@ -9,13 +9,14 @@ import { sandboxEnvironment } from './sandbox-environment';
 import { undoPlantedCode } from './code-denies';
 import { limitNotes, limitPrefix, type FinishedCommand } from './sandbox-limits';
 import { buildSandboxProfile, type SandboxProfile } from './sandbox-profile';
-import { RootScanCache } from './root-scan-cache';
+import type { RootScanCache } from './root-scan-cache';
+import { rootScans } from './root-scan-store';
 import { makeSessionTemp } from './session-temp';
 import { isSandboxStartFailure, recordedProbe, removeReadyRecord } from './sandbox-ready-record';
 import { acquireEngine, commandEnded, releaseEngine, wrapInSandbox } from './sandbox-runtime';
 import type { SandboxSettings } from './sandbox-settings';
 import { SpawnServer } from './spawn-client';
-import { InProcessSpawner, type CommandSpawner } from './command-execution';
+import { InProcessSpawner, warmSpawner, type CommandSpawner } from './command-execution';
 
 /** What a CommandSandbox is built from. */
 export interface CommandSandboxOptions {
@@ -33,12 +34,9 @@ export interface CommandSandboxOptions {
   /** Where session temp folders go (default: `<os temp>/vigil-sandbox-<uid>`). */
   readonly tempRoot?: string;
   readonly platform?: NodeJS.Platform;
-  /** What the roots held at earlier commands, read again where it changed (default: a new cache). */
+  /** What the roots held at earlier commands, read again where it changed (default: a new cache, kept on disk when in-process). */
   readonly scans?: RootScanCache;
-  /**
-   * Where commands are forked from: `server` (the default), a small process started now, so that a
-   * resident core never forks itself; `in-process` for one-shot commands, small and short-lived.
-   */
+  /** Where commands are forked from: `server` (default: started now, a resident core never forks itself), `in-process` (one-shot). */
   readonly spawn?: 'server' | 'in-process';
 }
 
@@ -105,7 +103,7 @@ export class CommandSandbox {
     this.#options = options;
     this.#platform = options.platform ?? process.platform;
     this.#tempRoot = options.tempRoot ?? path.join(os.tmpdir(), `vigil-sandbox-${uidPart()}`);
-    this.#scans = options.scans ?? new RootScanCache();
+    this.#scans = options.scans ?? rootScans(options.spawn === 'in-process' ? options.vigilHome : undefined);
     if (options.spawn === 'in-process') this.#server = new InProcessSpawner();
     else {
       const server = new SpawnServer(this.environment(), options.logger);
@@ -118,6 +116,11 @@ export class CommandSandbox {
   /** The process agent commands are forked from (the spawn server's once it runs), for tests and diagnostics. */
   spawnerPid(): Promise<number | undefined> {
     return this.#server.pid();
+  }
+
+  /** Starts the sandbox engine for a command about to run, where this process forks commands (one-shot); else nothing. */
+  warmUp(): void {
+    if (!this.#isDisposed) warmSpawner(this.#server, this.#options.settings);
   }
 
   /** Whether commands can run sandboxed here (checked once per bwrap setting, with a real sandboxed command). */

@@ -2,6 +2,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { agentSettings } from '../workspace';
 import { fillWithFind } from './root-scan-fill';
+import type { RootScanStore, StoredFolder } from './root-scan-store';
 
 /** What a look through a root lists: `.git` entries, `HEAD` files, agents' settings, hard-linked files. */
 export interface RootListing {
@@ -11,15 +12,8 @@ export interface RootListing {
   readonly links: { readonly key: string; readonly count: number; readonly path: string }[];
 }
 
-/** One folder as last read: its times before the read, what it holds that counts, its subfolders. */
-interface FolderState {
-  readonly mtimeMs: number;
-  readonly ctimeMs: number;
-  /** Changed so recently that a change in the same clock tick would not show in its times: read again next time. */
-  readonly isRacy: boolean;
-  readonly subfolders: readonly string[];
-  readonly listing: RootListing;
-}
+/** One folder as last read: its times before the read, whether they were too recent to trust (read again next time), what it holds that counts, its subfolders. */
+type FolderState = StoredFolder;
 
 const settingNames = new Set(agentSettings.map((entry) => entry.name));
 
@@ -80,11 +74,16 @@ async function readFolder(folder: string, mtimeMs: number, ctimeMs: number, nowM
 export class RootScanCache {
   readonly #roots = new Map<string, Map<string, FolderState>>();
   readonly #now: () => number;
+  readonly #store: RootScanStore | undefined;
   #reads = 0;
 
-  /** `now`: the clock a folder's times are compared with, to tell a recent change (default: the system's). */
-  constructor(options: { readonly now?: () => number } = {}) {
+  /**
+   * `now`: the clock a folder's times are compared with, to tell a recent change (default: the
+   * system's); `store`: where what was read is kept for the next process (a one-shot command's).
+   */
+  constructor(options: { readonly now?: () => number; readonly store?: RootScanStore } = {}) {
     this.#now = options.now ?? Date.now;
+    this.#store = options.store;
   }
 
   /** How many folders were read (listed) since this cache was made: the rest were known unchanged. */
@@ -94,7 +93,8 @@ export class RootScanCache {
 
   /** The root's listing as it is now. */
   async list(root: string): Promise<RootListing> {
-    const folders = this.#roots.get(root) ?? (await this.#fill(root));
+    const readsBefore = this.#reads;
+    const folders = this.#roots.get(root) ?? (await this.#loaded(root)) ?? (await this.#fill(root));
     this.#roots.delete(root);
     this.#roots.set(root, folders);
     for (const forgotten of [...this.#roots.keys()].slice(0, Math.max(0, this.#roots.size - maxRoots)))
@@ -120,8 +120,19 @@ export class RootScanCache {
       }
       pending = next;
     }
-    for (const folder of folders.keys()) if (!seen.has(folder)) folders.delete(folder);
+    let isChanged = this.#reads !== readsBefore;
+    for (const folder of folders.keys()) {
+      if (seen.has(folder)) continue;
+      folders.delete(folder);
+      isChanged = true;
+    }
+    if (isChanged) await this.#store?.save(root, folders);
     return listing;
+  }
+
+  /** What the store kept of a root (a one-shot command's previous look), checked folder by folder like memory. */
+  async #loaded(root: string): Promise<Map<string, FolderState> | undefined> {
+    return this.#store?.load(root);
   }
 
   /** The first look at a root: GNU find lists it whole where it can (a folder it could not read is read from Node at once). */

@@ -1,6 +1,8 @@
 import { isMainThread } from 'node:worker_threads';
 import type { SandboxAskCallback, SandboxManager, SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { AppError } from '../../shared/errors';
+import { importEngine } from './engine-import';
+import { findOnPath } from './sandbox-availability';
 import { isThisMachine } from './this-machine';
 import type { NetworkPolicy } from './sandbox-settings';
 
@@ -18,6 +20,8 @@ interface EngineState {
   users: number;
   engine?: Engine;
   started?: Promise<Engine>;
+  /** bubblewrap and socat as found on PATH when the engine started. */
+  tools?: EngineTools;
   /** The network policy and bwrap path last given to the engine. */
   applied?: string;
   network: NetworkPolicy;
@@ -57,20 +61,39 @@ const askAboutHost: SandboxAskCallback = ({ host, port }) => {
   return Promise.resolve(true);
 };
 
-function engineConfig(network: NetworkPolicy, bwrapPath: string | undefined): SandboxRuntimeConfig {
+/** The programs the engine runs, found on PATH once here: named by path, the engine checks them without forking `which` for each. */
+interface EngineTools {
+  readonly bwrapPath?: string;
+  readonly socatPath?: string;
+}
+
+/** bubblewrap and socat as found on PATH (Linux). */
+async function toolsOnPath(): Promise<EngineTools> {
+  if (process.platform !== 'linux') return {};
+  const [bwrapPath, socatPath] = await Promise.all([findOnPath('bwrap'), findOnPath('socat')]);
+  return { ...(bwrapPath === undefined ? {} : { bwrapPath }), ...(socatPath === undefined ? {} : { socatPath }) };
+}
+
+/** The configured bubblewrap over the one on PATH. */
+function withBwrap(tools: EngineTools | undefined, bwrapPath: string | undefined): EngineTools {
+  return { ...tools, ...(bwrapPath === undefined ? {} : { bwrapPath }) };
+}
+
+function engineConfig(network: NetworkPolicy, tools: EngineTools): SandboxRuntimeConfig {
   return {
     network: { allowedDomains: network.allowedDomains ?? [], deniedDomains: network.deniedDomains },
     filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
     // The sandbox runtime's own config: its keys only when set.
-    ...(bwrapPath === undefined ? {} : { bwrapPath }),
+    ...tools,
   };
 }
 
 async function started(network: NetworkPolicy, bwrapPath: string | undefined): Promise<Engine> {
   state.started ??= (async () => {
-    const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
+    const [{ SandboxManager }, tools] = await Promise.all([importEngine(), toolsOnPath()]);
     state.network = network;
-    await SandboxManager.initialize(engineConfig(network, bwrapPath), askAboutHost);
+    state.tools = tools;
+    await SandboxManager.initialize(engineConfig(network, withBwrap(tools, bwrapPath)), askAboutHost);
     state.applied = JSON.stringify([network, bwrapPath]);
     state.engine = SandboxManager;
     return SandboxManager;
@@ -87,7 +110,7 @@ async function started(network: NetworkPolicy, bwrapPath: string | undefined): P
 function apply(engine: Engine, network: NetworkPolicy, bwrapPath: string | undefined): void {
   const key = JSON.stringify([network, bwrapPath]);
   if (key === state.applied) return;
-  engine.updateConfig(engineConfig(network, bwrapPath));
+  engine.updateConfig(engineConfig(network, withBwrap(state.tools, bwrapPath)));
   state.network = network;
   state.applied = key;
 }
@@ -173,6 +196,18 @@ export function wrapInSandbox(request: WrapRequest): Promise<string> {
       else process.env['CLAUDE_CODE_TMPDIR'] = previousTemp;
     }
   });
+}
+
+/**
+ * Starts the engine (its module graph, network proxies and bridges) now, before the first wrap
+ * needs it, so that a one-shot process overlaps that start with its other work. Never rejects: a
+ * start that fails is retried by the wrap, which then refuses the command with the reason.
+ */
+export function warmEngine(network: NetworkPolicy, bwrapPath: string | undefined): Promise<void> {
+  return serialized(() => started(network, bwrapPath)).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /** Releases what the engine set up for one wrapped command (the mount points of absent denied paths), once it exited. */
