@@ -64,6 +64,7 @@ export default defineConfig({
               worker: mainEntries['hash-worker'],
               headStart: resolve('electron/checkpoints/snapshot/walk-head-start.ts'),
               spawnServer: mainEntries['spawn-server'],
+              engine: resolve('electron/checkpoints/checkpoint-service.ts'),
             }),
           },
           entryFileNames: '[name].js',

@@ -106,7 +106,7 @@ describe('the main bundle chunk plan', () => {
 
   it('gives rolldown one group per tier, each naming only its own modules, the shared relay first', () => {
     const groups = chunkGroups(roots);
-    expect(groups.map((group) => group.priority)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
+    expect(groups.map((group) => group.priority)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1]);
     const [relay, hook, base, workerShared, command, worker, headStart, core] = groups.map(
       (group) => (id: string) => group.name(id, graph),
     );

@@ -24,8 +24,18 @@ function parse(code: string, id: string): Program {
 }
 
 /** Is `id` a folder's face (`electron/…/index.ts`) under `root`? */
-export function isFace(id: string, root: string): boolean {
+function isFolderFace(id: string, root: string): boolean {
   return id.startsWith(root + path.sep) && path.basename(id) === 'index.ts';
+}
+
+/** Does `statement` load nothing and run nothing (a type, an interface, a type-only export or import)? */
+function isTypeOnly(statement: Statement): boolean {
+  return (
+    statement.type === 'TSInterfaceDeclaration' ||
+    statement.type === 'TSTypeAliasDeclaration' ||
+    ((statement.type === 'ExportNamedDeclaration' || statement.type === 'ImportDeclaration') &&
+      (statement.type === 'ExportNamedDeclaration' ? statement.exportKind : statement.importKind) === 'type')
+  );
 }
 
 /** The name a specifier's `imported`, `local` or `exported` node spells (an identifier or a string literal). */
@@ -41,19 +51,20 @@ function specifierFrom(importer: string, target: string): string {
 
 /**
  * Reads what the faces of a source tree export, following a face's re-export of another face to
- * the module that defines the name. A face's `export *` makes its map partial: a name it does not
- * list is then left to the face itself.
+ * the module that defines the name. A face is a folder's `index.ts` (re-exports and its own
+ * loaders), or any module that only re-exports (`sandbox/sandbox-api.ts`). A face's `export *`
+ * makes its map partial: a name it does not list is then left to the face itself.
  */
 export class FaceMaps {
-  private readonly maps = new Map<string, Promise<FaceExports>>();
+  private readonly maps = new Map<string, Promise<FaceExports | null>>();
 
   constructor(
     private readonly root: string,
     private readonly resolve: Resolve,
   ) {}
 
-  /** What the face at `id` exports, by name. */
-  exportsOf(id: string): Promise<FaceExports> {
+  /** What the face at `id` exports, by name; null when `id` is not a face. */
+  exportsOf(id: string): Promise<FaceExports | null> {
     let map = this.maps.get(id);
     if (map === undefined) {
       map = this.read(id);
@@ -62,12 +73,17 @@ export class FaceMaps {
     return map;
   }
 
-  private async read(face: string): Promise<FaceExports> {
+  private async read(face: string): Promise<FaceExports | null> {
+    if (!face.startsWith(this.root + path.sep) || !/\.tsx?$/.test(face)) return null;
     const program = parse(await readFile(face, 'utf8'), face);
+    const canOwn = isFolderFace(face, this.root);
     const map = new Map<string, FaceExport>();
     for (const statement of program.body) {
+      if (isTypeOnly(statement) || statement.type === 'ExportAllDeclaration') continue;
+      const isReExport = statement.type === 'ExportNamedDeclaration' && statement.source !== null;
+      if (!isReExport && !canOwn) return null;
       if (statement.type === 'ExportDefaultDeclaration') map.set('default', 'own');
-      if (statement.type !== 'ExportNamedDeclaration' || statement.exportKind === 'type') continue;
+      if (statement.type !== 'ExportNamedDeclaration') continue;
       if (statement.source === null) {
         for (const name of declaredNames(statement)) map.set(name, 'own');
         continue;
@@ -78,7 +94,7 @@ export class FaceMaps {
         const exported = nameOf(specifier.exported);
         const local = nameOf(specifier.local);
         if (target === null) continue;
-        const inner = isFace(target, this.root) ? (await this.exportsOf(target)).get(local) : undefined;
+        const inner = (await this.exportsOf(target))?.get(local);
         if (inner === 'own') map.set(exported, { module: ownModuleOf(target), name: local });
         else map.set(exported, inner ?? { module: target, name: local });
       }
@@ -124,8 +140,9 @@ export async function rewriteFaceImports(
     const specifiers = statement.specifiers;
     if (specifiers.length === 0 || specifiers.some((item) => item.type !== 'ImportSpecifier')) continue;
     const face = await resolve(statement.source.value, id);
-    if (face === null || !isFace(face, root) || path.dirname(face) === path.dirname(id)) continue;
+    if (face === null || (isFolderFace(face, root) && path.dirname(face) === path.dirname(id))) continue;
     const faceExports = await maps.exportsOf(face);
+    if (faceExports === null) continue;
     const bySource = new Map<string, string[]>();
     const types: string[] = [];
     for (const specifier of specifiers) {
