@@ -19,13 +19,19 @@ const sources: Record<string, string> = {
     "export type { Packs as PackType } from './inflate';",
     "export { Packs } from './inflate';",
     "export const loadPacks = () => import('./inflate');",
+    "export const storeToken = Symbol('STORE-OWN');",
   ].join('\n'),
   'worker/entry.ts': [
-    "import { modes, loadPacks, type PackType } from '../store';",
+    "import { modes, loadPacks, storeToken, type PackType } from '../store';",
+    'export const token = storeToken;',
     'export const mode: string = modes.blob;',
     'export const packs = (): Promise<{ Packs: new () => PackType }> => loadPacks();',
   ].join('\n'),
-  'core/entry.ts': "import { Packs } from '../store';\nexport const packs = new Packs();\n",
+  'core/entry.ts': [
+    "import { Packs } from '../store';",
+    'export const packs = new Packs();',
+    "export const token = () => import('../store').then((store) => store.storeToken);",
+  ].join('\n'),
 };
 
 /** Bundles the tree's two entries as the main build does (ES modules, node built-ins external), with or without the rewrite. */
@@ -91,6 +97,11 @@ describe('imports through a face, rewritten to the modules that define the names
     const lazy = chunks.find((chunk) => !chunk.isEntry && chunk.code.includes('PACKS-MODULE'));
     expect(lazy).toBeDefined();
     expect(staticCode(chunks, 'worker')).toMatch(/import\(["']\.\/[^"']+["']\)/);
+  });
+
+  it("keeps one copy of a face's own code, whether a module takes it by name or loads the whole face", async () => {
+    const chunks = await bundle(root, true);
+    expect(chunks.map((chunk) => chunk.code.split('STORE-OWN').length - 1).reduce((a, b) => a + b)).toBe(1);
   });
 
   it('is what the bundler alone does not do: without the rewrite, the entry loads the module it does not use', async () => {

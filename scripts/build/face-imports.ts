@@ -171,17 +171,36 @@ export async function rewriteFaceImports(
   return result;
 }
 
+/** Is `statement` a re-export (`export … from`)? */
+function isReExport(statement: Statement): boolean {
+  return (
+    statement.type === 'ExportAllDeclaration' ||
+    (statement.type === 'ExportNamedDeclaration' && statement.source !== null)
+  );
+}
+
 /** A face's own code: the face less its re-exports (`export … from`), which its importers now take from their modules. */
 async function ownCodeOf(face: string): Promise<string> {
   const code = await readFile(face, 'utf8');
-  const reExports = parse(code, face).body.filter(
-    (statement) =>
-      statement.type === 'ExportAllDeclaration' ||
-      (statement.type === 'ExportNamedDeclaration' && statement.source !== null),
-  );
+  const reExports = parse(code, face).body.filter(isReExport);
   let result = code;
   for (const statement of reExports.reverse()) result = result.slice(0, statement.start) + result.slice(statement.end);
   return result;
+}
+
+/**
+ * A folder's face that has code of its own, as its re-exports and a re-export of its own code's
+ * names from its own module: the own code then runs once, whether a module reaches it through the
+ * face (a dynamic import) or through the own module (a rewritten named import). Null when the face
+ * has no code of its own.
+ */
+async function faceWithOwnModule(code: string, face: string, maps: FaceMaps): Promise<string | null> {
+  const own = [...((await maps.exportsOf(face)) ?? [])].flatMap(([name, found]) => (found === 'own' ? [name] : []));
+  if (own.length === 0) return null;
+  const kept = parse(code, face)
+    .body.filter((statement) => isReExport(statement) || isTypeOnly(statement))
+    .map((statement) => code.slice(statement.start, statement.end));
+  return [...kept, `export { ${own.join(', ')} } from '${specifierFrom(face, ownModuleOf(face))}';`].join('\n');
 }
 
 /**
@@ -211,8 +230,10 @@ export function faceImports(root: string): Plugin {
       if (!id.startsWith(root + path.sep) || !/\.tsx?$/.test(id) || id.endsWith('.d.ts')) return null;
       const resolve: Resolve = async (source, importer) => (await this.resolve(source, importer))?.id ?? null;
       maps ??= new FaceMaps(root, resolve);
-      const code2 = await rewriteFaceImports(code, id, root, maps, resolve);
-      return code2 === null ? null : { code: code2, map: null };
+      const faceCode = isFolderFace(id, root) ? await faceWithOwnModule(code, id, maps) : null;
+      const rewritten = await rewriteFaceImports(faceCode ?? code, id, root, maps, resolve);
+      const result = rewritten ?? faceCode;
+      return result === null ? null : { code: result, map: null };
     },
   };
 }
