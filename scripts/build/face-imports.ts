@@ -222,9 +222,11 @@ export function faceImports(root: string): Plugin {
       return path.resolve(path.dirname(importer), source);
     },
     async load(id) {
-      return id.startsWith(root + path.sep) && id.endsWith(ownSuffix)
-        ? ownCodeOf(id.slice(0, -ownSuffix.length) + '.ts')
-        : null;
+      if (!id.startsWith(root + path.sep) || !id.endsWith(ownSuffix)) return null;
+      const face = id.slice(0, -ownSuffix.length) + '.ts';
+      // A watching build (`npm start`) reloads the own module when its face changes.
+      this.addWatchFile(face);
+      return ownCodeOf(face);
     },
     async transform(code, id) {
       if (!id.startsWith(root + path.sep) || !/\.tsx?$/.test(id) || id.endsWith('.d.ts')) return null;
