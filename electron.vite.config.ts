@@ -6,6 +6,7 @@ import type { Plugin } from 'vite';
 // eslint-disable-next-line vigil/public-face
 import { rendererMetaContentSecurityPolicy } from './electron/shell/content-security-policy';
 import { chunkGroups } from './scripts/build/chunk-plan';
+import { faceImports } from './scripts/build/face-imports';
 
 /**
  * Writes the renderer's Content-Security-Policy into the built page as a meta tag: a second layer
@@ -38,6 +39,9 @@ const mainEntries = {
  */
 export default defineConfig({
   main: {
+    // An import through a folder's face becomes an import of the modules that define its names, so
+    // that a light chunk (the hashing worker's) holds only what it uses (scripts/build/face-imports.ts).
+    plugins: [faceImports(resolve('electron'))],
     build: {
       outDir: 'out/main',
       // zod and diff ship as hundreds of small ES modules (zod's every locale among them): bundled, a
@@ -60,6 +64,7 @@ export default defineConfig({
               worker: mainEntries['hash-worker'],
               headStart: resolve('electron/checkpoints/snapshot/walk-head-start.ts'),
               spawnServer: mainEntries['spawn-server'],
+              engine: resolve('electron/checkpoints/checkpoint-service.ts'),
             }),
           },
           entryFileNames: '[name].js',

@@ -19,6 +19,7 @@ const roots = {
   core: '/core/create-core.ts',
   worker: '/snapshot/hash-worker.ts',
   headStart: '/snapshot/walk-head-start.ts',
+  engine: '/checkpoints/checkpoint-service.ts',
 };
 
 const graph = graphOf({
@@ -43,8 +44,13 @@ const graph = graphOf({
   '/cmd/search-text.ts': {},
   '/core/create-core.ts': {
     imports: ['/core/services.ts', '/snapshot/hasher.ts', '/checkpoints/index.ts'],
-    lazy: ['/restore/restore.ts'],
+    lazy: ['/restore/restore.ts', '/checkpoints/checkpoint-service.ts'],
   },
+  '/checkpoints/checkpoint-service.ts': {
+    imports: ['/store/pack-writer.ts', '/core/services.ts', '/snapshot/hasher.ts'],
+  },
+  '/store/pack-writer.ts': { imports: ['/store/zlib.ts'] },
+  '/store/zlib.ts': {},
   '/core/services.ts': { imports: ['/node_modules/zod/index.js', '/shared/errors.ts'] },
   '/node_modules/zod/index.js': {},
   '/snapshot/hash-worker.ts': { imports: ['/snapshot/hasher.ts', '/files/temp-name.ts'] },
@@ -104,10 +110,18 @@ describe('the main bundle chunk plan', () => {
     expect(chunkOf('/checkpoints/index.ts')).toBe('core');
   });
 
+  it("puts the checkpoint engine's static closure into one chunk, less the core's and the worker's modules", () => {
+    expect(chunkOf('/checkpoints/checkpoint-service.ts')).toBe('checkpoint-engine');
+    expect(chunkOf('/store/pack-writer.ts')).toBe('checkpoint-engine');
+    expect(chunkOf('/store/zlib.ts')).toBe('checkpoint-engine');
+    expect(chunkOf('/core/services.ts')).toBe('core');
+    expect(chunkOf('/snapshot/hasher.ts')).toBe('hash-worker-base');
+  });
+
   it('gives rolldown one group per tier, each naming only its own modules, the shared relay first', () => {
     const groups = chunkGroups(roots);
-    expect(groups.map((group) => group.priority)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
-    const [relay, hook, base, workerShared, command, worker, headStart, core] = groups.map(
+    expect(groups.map((group) => group.priority)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    const [relay, hook, base, workerShared, command, worker, headStart, core, engine] = groups.map(
       (group) => (id: string) => group.name(id, graph),
     );
     expect(relay?.('/shared/errors.ts')).toBe('cli-relay');
@@ -124,5 +138,7 @@ describe('the main bundle chunk plan', () => {
     expect(core?.('/locks/file-lock.ts')).toBeNull();
     expect(core?.('/core/services.ts')).toBe('core');
     expect(core?.('/cmd/connect.ts')).toBeNull();
+    expect(engine?.('/store/pack-writer.ts')).toBe('checkpoint-engine');
+    expect(core?.('/store/pack-writer.ts')).toBeNull();
   });
 });

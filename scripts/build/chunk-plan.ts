@@ -25,6 +25,8 @@ export interface ChunkPlanRoots {
   readonly headStart: string;
   /** The spawn server's entry (electron/sandbox/spawn-server.ts): its modules stay out of the core's chunk, so that it stays small. */
   readonly spawnServer?: string;
+  /** The checkpoint engine (electron/checkpoints/checkpoint-service.ts), which a one-shot checkpoint loads lazily after the core. */
+  readonly engine?: string;
 }
 
 /** A planned chunk's name and its tier: a module two chunks would pull in goes to the higher tier's. */
@@ -36,7 +38,17 @@ export interface PlannedChunk {
 /** The chunk of each planned module; one the plan leaves out goes wherever the bundler's own splitting puts it. */
 export type ChunkPlan = ReadonlyMap<string, PlannedChunk>;
 
-const tiers = { relay: 8, hook: 7, base: 6, workerShared: 5, command: 4, worker: 3, headStart: 2, core: 1 } as const;
+const tiers = {
+  relay: 9,
+  hook: 8,
+  base: 7,
+  workerShared: 6,
+  command: 5,
+  worker: 4,
+  headStart: 3,
+  core: 2,
+  engine: 1,
+} as const;
 
 /** A module this many light commands share goes into the CLI's base chunk, which every command loads. */
 const baseShare = 3;
@@ -93,7 +105,11 @@ function lightPaths(roots: ChunkPlanRoots, graph: ChunkingContext): Map<string, 
  * - `walk-head-start`: what `vigil checkpoint DIR` loads to start its walk before the core (the
  *   store lock, the worker pool), less the worker's modules: in `core`, it would load all of it;
  * - `core`: the one-shot core's static closure (create-core and all it imports, bundled zod
- *   included), less the hashing worker's and the head start's modules.
+ *   included), less the hashing worker's and the head start's modules;
+ * - `checkpoint-engine`: the engine's static closure less the core's (the git store's packs and
+ *   collector, the diff library…): once the build takes each module from the face that defines it
+ *   (scripts/build/face-imports.ts), the bundler's own splitting cut them into a dozen small
+ *   chunks, each a file more for every `vigil checkpoint` to load.
  * Lazy parts (restore, diff, the sandbox, heavy commands) keep the bundler's own splitting.
  */
 export function planChunks(roots: ChunkPlanRoots, graph: ChunkingContext): ChunkPlan {
@@ -147,6 +163,13 @@ export function planChunks(roots: ChunkPlanRoots, graph: ChunkingContext): Chunk
     (id) => !worker.has(id) && graph.getModuleInfo(id)?.isExternal !== true,
   );
   claim(core, { name: 'core', tier: tiers.core });
+  if (roots.engine !== undefined)
+    claim(
+      [...staticClosure(roots.engine, graph)].filter(
+        (id) => !worker.has(id) && graph.getModuleInfo(id)?.isExternal !== true,
+      ),
+      { name: 'checkpoint-engine', tier: tiers.engine },
+    );
   return plan;
 }
 
