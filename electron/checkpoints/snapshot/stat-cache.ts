@@ -9,11 +9,13 @@ import {
   readCheckedStatCache,
   reasons,
   statCacheColumns,
-  statCacheMagic,
+  statCacheHeaderText,
   statCacheSeparator,
   type CheckedStatCache,
   type StatCacheHeader,
+  type StatCacheIdentity,
 } from './stat-cache-format';
+import { planPatch, writePatch } from './stat-cache-patch';
 import { writeFileDurably } from '../../git-store';
 
 /** How many files are encoded between yields to the event loop. */
@@ -39,6 +41,7 @@ export async function saveStatCache(
     readonly keepFolders?: ReadonlySet<string>;
   } = {},
 ): Promise<void> {
+  if (options.compact !== true && (await patchSaved(file, dir, state))) return;
   const out: { body?: EncodedBody } = {};
   for (const _slice of encodeBody([...state.nodes()], filesPerSlice, out)) await yieldToLoop();
   if (out.body === undefined) throw new Error('the stat cache body was not encoded');
@@ -57,7 +60,7 @@ export async function saveStatCache(
     oidBytes: columns.oids.length,
   };
   const parts = [
-    Buffer.from(`${statCacheMagic}\n${JSON.stringify(header)}\n`),
+    Buffer.from(statCacheHeaderText(header)),
     shapeBuffer,
     namesBuffer,
     columns.oids,
@@ -69,7 +72,26 @@ export async function saveStatCache(
   const hash = createHash('sha1');
   for (const part of parts) hash.update(part);
   await writeFileDurably(file, [...parts, hash.digest()], { sync: false });
+  // The file is not the one the state's saved folders were read from any more: the next save writes it anew.
+  if (state.savedSource?.identity.file === file) state.savedSource = undefined;
   if (options.compact === true) compactState(state, { ...columns, modes, reasons }, spans, options.keepFolders);
+}
+
+/**
+ * A one-change checkpoint of a big tree changes a few records of a cache of megabytes: when the
+ * state still has the folders, names and skips of the cache it was loaded from (and that file is
+ * unchanged since), only the bytes that differ are written, in place, checksum last. False when
+ * it cannot be patched (nothing written then).
+ */
+async function patchSaved(file: string, dir: string, state: DirState): Promise<boolean> {
+  const source = state.savedSource;
+  if (source?.identity.file !== file) return false;
+  const patch = planPatch(source, dir, state);
+  if (patch === undefined) return false;
+  const identity = await writePatch(source.identity, patch);
+  if (identity === undefined) return false;
+  state.savedSource = { ...source, content: patch.content, identity };
+  return true;
 }
 
 /** The state's folders (but `keep`) read from the columns just written from now on: they hold every entry. */
@@ -95,7 +117,7 @@ export async function loadStatCache(file: string, dir: string): Promise<DirState
 export function decodeStatCache(cache: CheckedStatCache): DirState | undefined {
   try {
     // Checked when read (checksum and directory): not hashed a second time.
-    return parse(cache.content, undefined);
+    return parse(cache.content, undefined, cache.identity);
   } catch {
     return undefined;
   }
@@ -105,7 +127,7 @@ export function decodeStatCache(cache: CheckedStatCache): DirState | undefined {
  * Decodes a stat cache of `dir` (or, without `dir`, one checked already) into a state whose
  * folders decode their entries on first use; every count and code is checked here, at once.
  */
-function parse(content: Buffer, dir: string | undefined): DirState | undefined {
+function parse(content: Buffer, dir: string | undefined, identity?: StatCacheIdentity): DirState | undefined {
   const header = statCacheColumns(content, dir);
   if (header === undefined) return undefined;
   const columns: SavedColumns = { ...header, modes, reasons };
@@ -156,6 +178,7 @@ function parse(content: Buffer, dir: string | undefined): DirState | undefined {
   if (isEveryTreeKnown) for (const [node, tree] of trees) node.tree = tree;
   state.head = header.head;
   state.stampNs = header.stampNs;
+  if (identity !== undefined) state.savedSource = { identity, content, columns };
   return state;
 }
 
