@@ -28,8 +28,10 @@ const filesPerSlice = 10_000;
  * names, NUL-separated), every blob and tree id as bytes, then each file's size, mtime, ctime and
  * inode as 64-bit numbers — and a SHA-1 of all that. Columns are encoded and decoded in bulk, not
  * field by field; a folder loaded from the cache and never decoded since is copied back as it was.
- * The old file is replaced in one rename. With `compact` (a resident core), the state's folders
- * are then swapped for ones that read the columns just written (see `DirState.compactFolder`).
+ * The old file is replaced in one rename, unless only records changed since the state was loaded
+ * from it (a one-change checkpoint): then just those bytes are patched in place (`patchSaved`).
+ * With `compact` (a resident core), the state's folders are then swapped for ones that read the
+ * columns just written (see `DirState.compactFolder`).
  */
 export async function saveStatCache(
   file: string,
