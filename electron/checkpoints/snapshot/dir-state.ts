@@ -3,6 +3,7 @@ import type { SkippedPath, SkipReason } from '../checkpoint-types';
 import { emptyTreeOid, fileModes, hashObject, type FileMode, type TreeItem } from '../../git-store';
 import { EncodedTrees } from './encoded-trees';
 import { fileCountOf, filesOf, skipsOf, SavedFolder } from './saved-folder';
+import type { SavedSource } from './stat-cache-patch';
 
 /** What the stat cache knows about one stored file: its stat at hashing time and its blob id. */
 export interface FileRecord {
@@ -59,6 +60,8 @@ export class DirState {
   head: string | undefined;
   /** When the last scan began (ns): files modified since are "racy" and re-hashed next time. */
   stampNs = 0n;
+  /** The stat cache file this state was loaded from, while it still matches it but for the changes (see `saveStatCache`). */
+  savedSource: SavedSource | undefined;
 
   /** The folder node at `rel` ('' is the top). */
   node(rel: string): DirNode | undefined {

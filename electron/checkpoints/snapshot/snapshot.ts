@@ -19,6 +19,9 @@ import { hashCandidates, writeTrees } from './snapshot-objects';
 
 export type { SnapshotEngine } from './snapshot-engine';
 
+/** How often a directory's registry record is refreshed while checkpoints keep coming. */
+const registryTouchMs = 30_000;
+
 function nowNs(): bigint {
   return BigInt(Date.now()) * 1_000_000n;
 }
@@ -118,9 +121,10 @@ async function commitSnapshot(
   state.head = id;
   tracked.warmed = undefined;
   tracked.isCacheStale = true;
-  // The registry's lastTouch is refreshed at most every 30 s (listings also read the head's time).
-  if (Date.now() - tracked.registryTouchedAt > 30_000) {
-    await engine.registry.touch(tracked.dirhash, tracked.dir);
+  // The registry's lastTouch is refreshed at most every 30 s (listings also read the head's time), by
+  // this process (it remembers) and by one-shot ones (its record says when it was last touched).
+  if (Date.now() - tracked.registryTouchedAt > registryTouchMs) {
+    await engine.registry.touch(tracked.dirhash, tracked.dir, { unlessWithinMs: registryTouchMs });
     tracked.registryTouchedAt = Date.now();
   }
   const entry = toCheckpointEntry(

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import type { SkipReason } from '../checkpoint-types';
 import { fileModes, type FileMode } from '../../git-store';
@@ -12,7 +12,8 @@ import { fileModes, type FileMode } from '../../git-store';
 
 /** The stat cache's first line: its format. */
 export const statCacheMagic = 'vigil-stat-cache 2';
-const checksumBytes = 20;
+/** The SHA-1 of everything before it ends the file. */
+export const statCacheChecksumBytes = 20;
 /** Separates names: the one character no file system allows in a name. */
 export const statCacheSeparator = '\0';
 
@@ -35,6 +36,22 @@ export interface StatCacheHeader {
   readonly oidBytes: number;
 }
 
+/** The stat cache's two text lines (format, then header), its keys always in this order. */
+export function statCacheHeaderText(header: StatCacheHeader): string {
+  const { dir, head, stampNs, endian, folders, files, shapeBytes, namesBytes, oidBytes } = header;
+  const ordered = { dir, head, stampNs, endian, folders, files, shapeBytes, namesBytes, oidBytes };
+  return `${statCacheMagic}\n${JSON.stringify(ordered)}\n`;
+}
+
+/** Which file a stat cache was read from, as it was then: a save patches that file in place only if it is still just so. */
+export interface StatCacheIdentity {
+  readonly file: string;
+  readonly ino: bigint;
+  readonly size: bigint;
+  readonly mtimeNs: bigint;
+  readonly ctimeNs: bigint;
+}
+
 /** A stat cache read from disk and checked (checksum, format, directory), its state not decoded yet. */
 export interface CheckedStatCache {
   readonly content: Buffer;
@@ -42,6 +59,8 @@ export interface CheckedStatCache {
   readonly head: string | undefined;
   /** How many files it records. */
   readonly files: number;
+  /** The file it was read from (absent for content made in memory). */
+  readonly identity?: StatCacheIdentity;
 }
 
 /**
@@ -50,14 +69,24 @@ export interface CheckedStatCache {
  */
 export async function readCheckedStatCache(file: string, dir: string): Promise<CheckedStatCache | undefined> {
   let content: Buffer;
+  let identity: StatCacheIdentity;
   try {
-    content = await readFile(file);
+    const handle = await open(file, 'r');
+    try {
+      const stats = await handle.stat({ bigint: true });
+      identity = { file, ino: stats.ino, size: stats.size, mtimeNs: stats.mtimeNs, ctimeNs: stats.ctimeNs };
+      content = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
   } catch {
     return undefined;
   }
   try {
     const checked = readStatCacheHeader(content, dir);
-    return checked === undefined ? undefined : { content, head: checked.header.head, files: checked.header.files };
+    return checked === undefined
+      ? undefined
+      : { content, head: checked.header.head, files: checked.header.files, identity };
   } catch {
     return undefined;
   }
@@ -81,7 +110,7 @@ export function readStatCacheHeader(
   dir: string | undefined,
 ): { readonly header: StatCacheHeader; readonly bodyStart: number } | undefined {
   const textEnd = headerEnd(content);
-  const bodyEnd = content.length - checksumBytes;
+  const bodyEnd = content.length - statCacheChecksumBytes;
   if (textEnd < 0 || bodyEnd <= textEnd) return undefined;
   const [firstLine, headerLine] = content.toString('utf8', 0, textEnd).split('\n');
   if (firstLine !== statCacheMagic) return undefined;

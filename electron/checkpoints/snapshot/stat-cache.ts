@@ -9,11 +9,13 @@ import {
   readCheckedStatCache,
   reasons,
   statCacheColumns,
-  statCacheMagic,
+  statCacheHeaderText,
   statCacheSeparator,
   type CheckedStatCache,
   type StatCacheHeader,
+  type StatCacheIdentity,
 } from './stat-cache-format';
+import { planPatch, writePatch } from './stat-cache-patch';
 import { writeFileDurably } from '../../git-store';
 
 /** How many files are encoded between yields to the event loop. */
@@ -26,8 +28,10 @@ const filesPerSlice = 10_000;
  * names, NUL-separated), every blob and tree id as bytes, then each file's size, mtime, ctime and
  * inode as 64-bit numbers — and a SHA-1 of all that. Columns are encoded and decoded in bulk, not
  * field by field; a folder loaded from the cache and never decoded since is copied back as it was.
- * The old file is replaced in one rename. With `compact` (a resident core), the state's folders
- * are then swapped for ones that read the columns just written (see `DirState.compactFolder`).
+ * The old file is replaced in one rename, unless only records changed since the state was loaded
+ * from it (a one-change checkpoint): then just those bytes are patched in place (`patchSaved`).
+ * With `compact` (a resident core), the state's folders are then swapped for ones that read the
+ * columns just written (see `DirState.compactFolder`).
  */
 export async function saveStatCache(
   file: string,
@@ -39,6 +43,7 @@ export async function saveStatCache(
     readonly keepFolders?: ReadonlySet<string>;
   } = {},
 ): Promise<void> {
+  if (options.compact !== true && (await patchSaved(file, dir, state))) return;
   const out: { body?: EncodedBody } = {};
   for (const _slice of encodeBody([...state.nodes()], filesPerSlice, out)) await yieldToLoop();
   if (out.body === undefined) throw new Error('the stat cache body was not encoded');
@@ -57,7 +62,7 @@ export async function saveStatCache(
     oidBytes: columns.oids.length,
   };
   const parts = [
-    Buffer.from(`${statCacheMagic}\n${JSON.stringify(header)}\n`),
+    Buffer.from(statCacheHeaderText(header)),
     shapeBuffer,
     namesBuffer,
     columns.oids,
@@ -69,7 +74,26 @@ export async function saveStatCache(
   const hash = createHash('sha1');
   for (const part of parts) hash.update(part);
   await writeFileDurably(file, [...parts, hash.digest()], { sync: false });
+  // The file is not the one the state's saved folders were read from any more: the next save writes it anew.
+  if (state.savedSource?.identity.file === file) state.savedSource = undefined;
   if (options.compact === true) compactState(state, { ...columns, modes, reasons }, spans, options.keepFolders);
+}
+
+/**
+ * A one-change checkpoint of a big tree changes a few records of a cache of megabytes: when the
+ * state still has the folders, names and skips of the cache it was loaded from (and that file is
+ * unchanged since), only the bytes that differ are written, in place, checksum last. False when
+ * it cannot be patched (nothing written then).
+ */
+async function patchSaved(file: string, dir: string, state: DirState): Promise<boolean> {
+  const source = state.savedSource;
+  if (source?.identity.file !== file) return false;
+  const patch = planPatch(source, dir, state);
+  if (patch === undefined) return false;
+  const identity = await writePatch(source.identity, patch);
+  if (identity === undefined) return false;
+  state.savedSource = { ...source, content: patch.content, identity };
+  return true;
 }
 
 /** The state's folders (but `keep`) read from the columns just written from now on: they hold every entry. */
@@ -95,7 +119,7 @@ export async function loadStatCache(file: string, dir: string): Promise<DirState
 export function decodeStatCache(cache: CheckedStatCache): DirState | undefined {
   try {
     // Checked when read (checksum and directory): not hashed a second time.
-    return parse(cache.content, undefined);
+    return parse(cache.content, undefined, cache.identity);
   } catch {
     return undefined;
   }
@@ -105,7 +129,7 @@ export function decodeStatCache(cache: CheckedStatCache): DirState | undefined {
  * Decodes a stat cache of `dir` (or, without `dir`, one checked already) into a state whose
  * folders decode their entries on first use; every count and code is checked here, at once.
  */
-function parse(content: Buffer, dir: string | undefined): DirState | undefined {
+function parse(content: Buffer, dir: string | undefined, identity?: StatCacheIdentity): DirState | undefined {
   const header = statCacheColumns(content, dir);
   if (header === undefined) return undefined;
   const columns: SavedColumns = { ...header, modes, reasons };
@@ -156,6 +180,7 @@ function parse(content: Buffer, dir: string | undefined): DirState | undefined {
   if (isEveryTreeKnown) for (const [node, tree] of trees) node.tree = tree;
   state.head = header.head;
   state.stampNs = header.stampNs;
+  if (identity !== undefined) state.savedSource = { identity, content, columns };
   return state;
 }
 

@@ -29,9 +29,20 @@ export class DirRegistry {
     return text === undefined ? undefined : parseRecord(text);
   }
 
-  /** Records a checkpoint of a directory now (creating its record the first time). */
-  async touch(dirhash: string, workdir: string, at = new Date()): Promise<RegistryRecord> {
+  /**
+   * Records a checkpoint of a directory now (creating its record the first time); with
+   * `unlessWithinMs`, a record of the same directory touched that recently is left as it is (a
+   * read instead of a write and a rename: a one-shot process cannot remember its last touch).
+   */
+  async touch(
+    dirhash: string,
+    workdir: string,
+    options: { readonly at?: Date; readonly unlessWithinMs?: number } = {},
+  ): Promise<RegistryRecord> {
+    const at = options.at ?? new Date();
     const previous = await this.read(dirhash);
+    const age = previous === undefined ? Number.NaN : at.getTime() - Date.parse(previous.lastTouch);
+    if (previous?.workdir === workdir && age >= 0 && age < (options.unlessWithinMs ?? 0)) return previous;
     const record: RegistryRecord = {
       workdir,
       createdAt: previous?.createdAt ?? at.toISOString(),
