@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultMaxFileBytes } from '../maintenance/retention';
 import { storeLayout } from '../../git-store/store-layout';
-import { HashWorkerPool } from './hash-worker-pool';
+import { defaultWorkerCount, HashWorkerPool } from './hash-worker-pool';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -51,6 +51,18 @@ describe('HashWorkerPool', () => {
       expect(await hashAll()).toBe(40);
     } finally {
       await pool.dispose();
+    }
+  });
+
+  it('starts the number of workers VIGIL_HASH_WORKERS asks for, whatever the cores and the load, and ignores a bad value', () => {
+    for (const isOneShot of [true, false]) {
+      for (const count of [1, 2, 3, 4]) {
+        expect(defaultWorkerCount(isOneShot, { VIGIL_HASH_WORKERS: ` ${count} ` })).toBe(count);
+      }
+      const unset = defaultWorkerCount(isOneShot, {});
+      for (const bad of ['0', '5', 'two', '', '2.5', '-1']) {
+        expect(defaultWorkerCount(isOneShot, { VIGIL_HASH_WORKERS: bad })).toBe(unset);
+      }
     }
   });
 });
