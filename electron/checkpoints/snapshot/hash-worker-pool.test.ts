@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,6 +50,45 @@ describe('HashWorkerPool', () => {
       await until(() => !pool.isRunning, 10_000);
       // Let go, not broken: the next batch runs on new workers.
       expect(await hashAll()).toBe(40);
+    } finally {
+      await pool.dispose();
+    }
+  });
+
+  it('lets its workers go as soon as a big run ends, and keeps them after a small one', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'vigil-pool-'));
+    dirs.push(dir);
+    const gitdir = storeLayout(path.join(dir, 'home')).gitdir;
+    execFileSync('git', ['init', '-q', '--bare', gitdir]);
+    const work = path.join(dir, 'work');
+    await mkdir(work);
+    const names = Array.from({ length: 40 }, (_, index) => `f${index}.txt`);
+    for (const name of names) await writeFile(path.join(work, name), `${name}\n`);
+    // Idle for a minute before they would go: only the size of a run lets them go within this test.
+    const pool = new HashWorkerPool(gitdir, 2, 60_000, 30);
+    const hash = async (count: number): Promise<string[]> => {
+      const oids: string[] = [];
+      await pool.run(
+        work,
+        names.slice(0, count).map((rel) => ({ rel, isSymlink: false, mode: '100644' as const })),
+        defaultMaxFileBytes,
+        (results) => oids.push(...results.flatMap((result) => (result.kind === 'stored' ? [result.oid] : []))),
+      );
+      return oids;
+    };
+    try {
+      expect(await hash(10)).toHaveLength(10);
+      expect(pool.isRunning).toBe(true);
+      const oids = await hash(40);
+      expect(pool.isRunning).toBe(false);
+      // Every object of the big run is in its packs, as git reads them.
+      const listed = execFileSync('git', ['--git-dir', gitdir, 'cat-file', '--batch-check', '--batch-all-objects'], {
+        encoding: 'utf8',
+      });
+      for (const oid of oids) expect(listed).toContain(`${oid} blob`);
+      // Let go, not broken: the next run starts new workers.
+      expect(await hash(20)).toHaveLength(20);
+      expect(pool.isRunning).toBe(true);
     } finally {
       await pool.dispose();
     }

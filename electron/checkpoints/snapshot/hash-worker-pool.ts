@@ -49,6 +49,14 @@ export function defaultWorkerCount(isOneShot = false, env: NodeJS.ProcessEnv = p
 export const workerIdleMs = 20_000;
 
 /**
+ * A run of at least this many files lets its workers go as soon as it ends, without waiting `idleMs`:
+ * each holds what hashing them grew (a first snapshot of 200,000 files: ~70 MiB a worker, heap, buffers
+ * and allocator arenas), while the caller goes on to build the trees and save the stat cache on the main
+ * thread. A batch that big takes seconds; starting new workers for the next takes tens of milliseconds.
+ */
+export const releaseAfterFiles = 10_000;
+
+/**
  * Worker threads that hash big batches of files, each into its own pack. Started on first use,
  * kept for the next big snapshot while work keeps coming, stopped after `idleMs` without any
  * (started again on the next use), and by `dispose`.
@@ -59,11 +67,14 @@ export class HashWorkerPool {
   /** Batches and walks under way: the workers are let go only when none is. */
   #busy = 0;
   #idleTimer: NodeJS.Timeout | undefined;
+  /** A big run ended: the workers go once no other work is under way. */
+  #isReleaseDue = false;
 
   constructor(
     private readonly gitdir: string,
     private readonly size: number,
     private readonly idleMs = workerIdleMs,
+    private readonly releaseAfter = releaseAfterFiles,
   ) {}
 
   /** Runs `work` as busy time: the idle countdown starts again when the last work ends. */
@@ -74,7 +85,8 @@ export class HashWorkerPool {
       return await work();
     } finally {
       this.#busy -= 1;
-      if (this.#busy === 0) this.#countDownIdle();
+      if (this.#busy === 0 && this.#isReleaseDue) await this.dispose();
+      else if (this.#busy === 0) this.#countDownIdle();
     }
   }
 
@@ -171,6 +183,7 @@ export class HashWorkerPool {
       await this.dispose();
       throw failed.reason;
     }
+    if (candidates.length >= this.releaseAfter) this.#isReleaseDue = true;
     return packs;
   }
 
@@ -262,6 +275,7 @@ export class HashWorkerPool {
   /** Stops every worker (a later batch or walk starts new ones). */
   async dispose(): Promise<void> {
     clearTimeout(this.#idleTimer);
+    this.#isReleaseDue = false;
     const starting = this.#starting;
     this.#workers = [];
     this.#starting = undefined;
