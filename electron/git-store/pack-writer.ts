@@ -151,7 +151,7 @@ export class PackWriter {
 
   /** Copies `part` into the chunks (a part past the chunk's end goes on in the next one). */
   #push(part: Uint8Array): void {
-    for (let from = 0; from < part.length; ) {
+    for (let from = 0; from < part.length;) {
       const count = Math.min(part.length - from, this.#chunk.length - this.#used);
       this.#chunk.set(part.subarray(from, from + count), this.#used);
       this.#used += count;
