@@ -12,7 +12,9 @@ import { cli, startServe, vigilBenchEnv } from './vigil-process';
  * until it has settled (its stat caches saved and compacted 15 s after the last snapshot, its
  * hashing workers let go 20 s after their last batch); RSS and its high-water mark are read from
  * /proc/PID/status. A first 200k snapshot's peak is also measured without a core: the one-shot
- * CLI's own VmHWM, polled until it exits.
+ * CLI's own VmHWM, polled until it exits. Every process starts the hashing workers a quiet host
+ * would (one per core, `VIGIL_HASH_WORKERS`): each worker adds to the peak, and a one-shot process
+ * on a busy host would start fewer.
  */
 
 const mib = 1024 * 1024;
@@ -61,6 +63,16 @@ async function checkpoint(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
   await peakOf(['checkpoint', dir], env);
 }
 
+/** The bench's environment for a fresh VIGIL_HOME under `base`, with a quiet host's hashing workers (one per core, up to 4). */
+function benchEnv(base: string): NodeJS.ProcessEnv {
+  return { ...vigilBenchEnv(base), VIGIL_HASH_WORKERS: String(quietWorkers()) };
+}
+
+/** How many hashing workers a quiet host of this machine starts. */
+function quietWorkers(): number {
+  return Math.max(1, Math.min(4, os.availableParallelism()));
+}
+
 /** The load average (1 min) now, for the rows' before/after. */
 function load(): string {
   return (os.loadavg()[0] ?? 0).toFixed(1);
@@ -77,7 +89,7 @@ interface CoreRun {
 async function residentCore(base: string, dirs: readonly string[], context: BenchContext): Promise<CoreRun> {
   const before = load();
   // VIGIL_NO_CORE=1: the CLI relays to this `vigil serve` and never starts a background core of its own.
-  const env = vigilBenchEnv(mkdtempSync(path.join(base, 'core-')));
+  const env = benchEnv(mkdtempSync(path.join(base, 'core-')));
   const serve = await startServe(env);
   const pid = serve.pid ?? 0;
   try {
@@ -115,7 +127,7 @@ export const run: BenchArea = async (context) => {
     const four = await residentCore(base, folders, context);
     const bigCore = await residentCore(base, [bigTree], context);
     const noCoreBefore = load();
-    const noCore = await peakOf(['checkpoint', bigTree], vigilBenchEnv(mkdtempSync(path.join(base, 'local-'))));
+    const noCore = await peakOf(['checkpoint', bigTree], benchEnv(mkdtempSync(path.join(base, 'local-'))));
     const noCoreLoads = `${noCoreBefore} / ${load()}`;
     const table: BenchTable = {
       caption: 'Resident memory, whole processes (`vigil serve` RSS from /proc; load average before / after each row)',
@@ -160,7 +172,8 @@ export const run: BenchArea = async (context) => {
       method:
         'Generated trees of small files (50 a folder), each process on its own VIGIL_HOME. A resident core is `vigil serve`; the CLI relays each first ' +
         '`vigil checkpoint` to it; "settled" is its VmRSS 45 s after the last one (the stat caches saved and compacted after 15 s quiet, the hashing ' +
-        'workers let go after 20 s idle), "peak" its VmHWM. The no-core row is the one-shot CLI\'s own VmHWM. Memory hardly depends on the load of this ' +
+        `workers let go once a batch of 10,000 files or more is hashed, else after 20 s idle), "peak" its VmHWM. The no-core row is the one-shot CLI's own VmHWM. Every process starts ${quietWorkers()} ` +
+        'hashing worker(s), as on a quiet host (`VIGIL_HASH_WORKERS`; a one-shot process on a busy host would start fewer). Memory hardly depends on the load of this ' +
         'shared machine; the times do not appear here.',
       tables: [table],
       verdicts: [

@@ -95,6 +95,35 @@ describe('the object layer', () => {
     expect(openFiles()).toBe(before);
   });
 
+  it('writes packs of many small objects added at once, with objects bigger than a chunk, that git verifies (kept or read back)', async () => {
+    const store = new ObjectStore(path.join(base, 'store'));
+    mkdirSync(store.packDir, { recursive: true });
+    git(['init', '--quiet', '--bare', store.gitdir]);
+    // 3 MiB in all stays in memory for the checksum; 9 MiB is read back.
+    for (const bigBytes of [1_500_000, 4_500_000]) {
+      const contents = [
+        ...Array.from({ length: 20_000 }, (_, index) => Buffer.from(`small ${bigBytes} ${index}\n`)),
+        randomBytes(bigBytes),
+        randomBytes(bigBytes),
+      ];
+      const writer = await PackWriter.create(store.packDir);
+      // Eight at a time, as the main thread's hasher adds them: chunks fill and are written while others are added.
+      let next = 0;
+      const adder = async (): Promise<void> => {
+        for (let index = next++; index < contents.length; index = next++) {
+          const content = contents[index] as Buffer;
+          await writer.add('blob', content, hashObject('blob', content));
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, adder));
+      const pack = await writer.finish();
+      expect(pack?.count).toBe(contents.length);
+      git(['--git-dir', store.gitdir, 'verify-pack', path.join(store.packDir, `${pack?.name ?? ''}.idx`)]);
+      const last = contents.at(-1) as Buffer;
+      expect(git(['--git-dir', store.gitdir, 'cat-file', '-s', hashObject('blob', last)])).toBe(String(bigBytes));
+    }
+  });
+
   it('writes packs that git verifies, and reads packs git made (deltas, packed refs) after a git gc', async () => {
     const store = new ObjectStore(path.join(base, 'store'));
     mkdirSync(store.packDir, { recursive: true });

@@ -9,14 +9,18 @@ import { deflateObject } from './object-zlib';
 import { encodeEntryHeader } from './pack-file';
 import { encodePackIndex, type PackIndexEntry } from './pack-index';
 
-/** Writes are gathered into chunks of this size before they reach the file. */
+/**
+ * Writes are copied into chunks of this size before they reach the file: one buffer, not the ~35,000
+ * small parts (each a Buffer object) that 1 MiB of small compressed files makes, which would outlive
+ * a worker's 4 MiB young generation and fill its old space with garbage.
+ */
 const flushBytes = 1 << 20;
 /**
  * Up to this many bytes the pack is also kept in memory (as the chunks written), so its checksum
  * needs no second read; a bigger one is read back once at the end (from the page cache: ~1 ms a
- * MiB), which costs a first snapshot of 200,000 files far less than holding its ~40 MiB pack.
+ * MiB), which costs a first snapshot far less than holding its pack (each hashing worker holds one).
  */
-const keepInMemoryBytes = 16 << 20;
+const keepInMemoryBytes = 4 << 20;
 
 /** A pack that was written and made visible. */
 export interface WrittenPack {
@@ -35,8 +39,13 @@ export interface WrittenPack {
 export class PackWriter {
   readonly #entries: PackIndexEntry[] = [];
   readonly #oids = new Set<string>();
-  readonly #pending: Buffer[] = [];
-  #pendingBytes = 0;
+  /** Full chunks not yet handed to the file. */
+  readonly #sealed: Buffer[] = [];
+  /** The chunk being filled, and how much of it is. */
+  #chunk = Buffer.allocUnsafe(flushBytes);
+  #used = 0;
+  /** Bytes handed to the file so far (each chunk is written at its own position, so writes may overlap). */
+  #handed = 0;
   #offset = 12;
   #kept: Buffer[] | undefined = [];
 
@@ -100,7 +109,7 @@ export class PackWriter {
     header.write('PACK', 0, 'latin1');
     header.writeUInt32BE(2, 4);
     header.writeUInt32BE(this.#entries.length, 8);
-    await this.#flush();
+    await this.#flush(true);
     await this.handle.write(header, 0, 12, 0);
     const checksum = await this.#checksum(header);
     await this.handle.write(checksum, 0, 20, this.#offset);
@@ -138,24 +147,39 @@ export class PackWriter {
     }
     this.#entries.push({ oid, offset: this.#offset, crc });
     this.#offset += length;
-    if (this.#pendingBytes >= flushBytes) await this.#flush();
+    if (this.#sealed.length > 0) await this.#flush();
   }
 
-  #push(part: Buffer): void {
-    this.#pending.push(part);
-    this.#pendingBytes += part.length;
+  /** Copies `part` into the chunks (a part past the chunk's end goes on in the next one). */
+  #push(part: Uint8Array): void {
+    for (let from = 0; from < part.length;) {
+      const count = Math.min(part.length - from, this.#chunk.length - this.#used);
+      this.#chunk.set(part.subarray(from, from + count), this.#used);
+      this.#used += count;
+      from += count;
+      if (this.#used === this.#chunk.length) {
+        this.#sealed.push(this.#chunk);
+        this.#chunk = Buffer.allocUnsafe(flushBytes);
+        this.#used = 0;
+      }
+    }
   }
 
-  async #flush(): Promise<void> {
-    if (this.#pending.length === 0) return;
-    const chunk = Buffer.concat(this.#pending);
-    const position = this.#offset - this.#pendingBytes;
-    this.#pending.length = 0;
-    this.#pendingBytes = 0;
-    // The chunk, not its parts: thousands of small buffers (each pinning the pool slab it was cut from) become one.
-    if (this.#offset > keepInMemoryBytes) this.#kept = undefined;
-    else this.#kept?.push(chunk);
-    await this.handle.write(chunk, 0, chunk.length, position);
+  /** Writes the full chunks, and with `isLast` the one being filled; each chunk's place is taken before any await. */
+  async #flush(isLast = false): Promise<void> {
+    if (isLast && this.#used > 0) {
+      this.#sealed.push(this.#chunk.subarray(0, this.#used));
+      this.#chunk = Buffer.alloc(0);
+      this.#used = 0;
+    }
+    const writes = this.#sealed.splice(0).map((chunk) => {
+      const position = this.#handed;
+      this.#handed += chunk.length;
+      if (this.#handed > keepInMemoryBytes) this.#kept = undefined;
+      else this.#kept?.push(chunk);
+      return this.handle.write(chunk, 0, chunk.length, position);
+    });
+    await Promise.all(writes);
   }
 
   /** SHA-1 of the whole pack (header included): from memory when kept, else by reading it back. */

@@ -19,12 +19,23 @@ export interface WalkBaseline {
 }
 
 /**
+ * The hashing threads `VIGIL_HASH_WORKERS` asks for (a whole number from 1 to 4), whatever the cores and
+ * the load: a benchmark measures a quiet host's case on a busy one with it. Anything else is ignored.
+ */
+export function forcedWorkerCount(env: NodeJS.ProcessEnv): number | undefined {
+  const value = env['VIGIL_HASH_WORKERS']?.trim() ?? '';
+  return /^[1-4]$/.test(value) ? Number(value) : undefined;
+}
+
+/**
  * How many hashing threads to use by default: one per core, 1 to 4 (the main thread waits
  * meanwhile). A one-shot process counts only the cores other processes leave idle (by the load
  * average), at least one: on a busy machine a second thread gains no core and costs its own cold
  * start and JIT warm-up (on a 50,000-file walk, two threads used ~0.6 s of CPU where one used ~0.4 s).
  */
-export function defaultWorkerCount(isOneShot = false): number {
+export function defaultWorkerCount(isOneShot = false, env: NodeJS.ProcessEnv = process.env): number {
+  const forced = forcedWorkerCount(env);
+  if (forced !== undefined) return forced;
   const cores = os.availableParallelism();
   const idle = isOneShot ? Math.round(cores - (os.loadavg()[0] ?? 0)) : cores;
   return Math.max(1, Math.min(4, idle));
@@ -38,6 +49,14 @@ export function defaultWorkerCount(isOneShot = false): number {
 export const workerIdleMs = 20_000;
 
 /**
+ * A run of at least this many files lets its workers go as soon as it ends, without waiting `idleMs`:
+ * each holds what hashing them grew (a first snapshot of 200,000 files: ~70 MiB a worker, heap, buffers
+ * and allocator arenas), while the caller goes on to build the trees and save the stat cache on the main
+ * thread. A batch that big takes seconds; starting new workers for the next takes tens of milliseconds.
+ */
+export const releaseAfterFiles = 10_000;
+
+/**
  * Worker threads that hash big batches of files, each into its own pack. Started on first use,
  * kept for the next big snapshot while work keeps coming, stopped after `idleMs` without any
  * (started again on the next use), and by `dispose`.
@@ -48,11 +67,14 @@ export class HashWorkerPool {
   /** Batches and walks under way: the workers are let go only when none is. */
   #busy = 0;
   #idleTimer: NodeJS.Timeout | undefined;
+  /** A big run ended: the workers go once no other work is under way. */
+  #isReleaseDue = false;
 
   constructor(
     private readonly gitdir: string,
     private readonly size: number,
     private readonly idleMs = workerIdleMs,
+    private readonly releaseAfter = releaseAfterFiles,
   ) {}
 
   /** Runs `work` as busy time: the idle countdown starts again when the last work ends. */
@@ -63,7 +85,8 @@ export class HashWorkerPool {
       return await work();
     } finally {
       this.#busy -= 1;
-      if (this.#busy === 0) this.#countDownIdle();
+      if (this.#busy === 0 && this.#isReleaseDue) await this.dispose();
+      else if (this.#busy === 0) this.#countDownIdle();
     }
   }
 
@@ -160,6 +183,7 @@ export class HashWorkerPool {
       await this.dispose();
       throw failed.reason;
     }
+    if (candidates.length >= this.releaseAfter) this.#isReleaseDue = true;
     return packs;
   }
 
@@ -251,6 +275,7 @@ export class HashWorkerPool {
   /** Stops every worker (a later batch or walk starts new ones). */
   async dispose(): Promise<void> {
     clearTimeout(this.#idleTimer);
+    this.#isReleaseDue = false;
     const starting = this.#starting;
     this.#workers = [];
     this.#starting = undefined;
