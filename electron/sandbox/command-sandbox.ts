@@ -9,7 +9,7 @@ import { sandboxEnvironment } from './sandbox-environment';
 import { undoPlantedCode } from './code-denies';
 import { limitNotes, limitPrefix, type FinishedCommand } from './sandbox-limits';
 import { buildSandboxProfile, type SandboxProfile } from './sandbox-profile';
-import { RootScanCache } from './root-scan-cache';
+import { RootScanCache, type ScanFolderEvents } from './root-scan-cache';
 import { makeSessionTemp } from './session-temp';
 import { isSandboxStartFailure, recordedProbe, removeReadyRecord } from './sandbox-ready-record';
 import { acquireEngine, commandEnded, releaseEngine, wrapInSandbox } from './sandbox-runtime';
@@ -35,6 +35,8 @@ export interface CommandSandboxOptions {
   readonly platform?: NodeJS.Platform;
   /** What the roots held at earlier commands, read again where it changed (default: a new cache). */
   readonly scans?: RootScanCache;
+  /** A resident core's directory watchers: the default cache then reads again only the folders they report changed. */
+  readonly folderEvents?: ScanFolderEvents;
   /**
    * Where commands are forked from: `server` (the default), a small process started now, so that a
    * resident core never forks itself; `in-process` for one-shot commands, small and short-lived.
@@ -105,7 +107,8 @@ export class CommandSandbox {
     this.#options = options;
     this.#platform = options.platform ?? process.platform;
     this.#tempRoot = options.tempRoot ?? path.join(os.tmpdir(), `vigil-sandbox-${uidPart()}`);
-    this.#scans = options.scans ?? new RootScanCache();
+    this.#scans =
+      options.scans ?? new RootScanCache(options.folderEvents === undefined ? {} : { events: options.folderEvents });
     if (options.spawn === 'in-process') this.#server = new InProcessSpawner();
     else {
       const server = new SpawnServer(this.environment(), options.logger);
@@ -282,6 +285,7 @@ export class CommandSandbox {
   async dispose(): Promise<void> {
     if (this.#isDisposed) return;
     this.#isDisposed = true;
+    if (this.#options.scans === undefined) this.#scans.dispose();
     await this.#server.dispose();
     const folders = await Promise.all([...this.#temps.values()].map((folder) => folder.catch(() => undefined)));
     await Promise.all(
