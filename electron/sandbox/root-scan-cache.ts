@@ -187,7 +187,7 @@ export class RootScanCache {
   /** The root's listing as it is now. */
   async list(root: string): Promise<RootListing> {
     const isKnown = this.#roots.has(root);
-    const look = await this.#look(root, this.#roots.get(root) ?? new Map());
+    const look = await this.#look(root, this.#roots.get(root) ?? new Map<string, FolderState>());
     const folders = isKnown ? look.folders : await this.#fill(root, look.folders, look.watch?.epoch);
     this.#roots.delete(root);
     this.#roots.set(root, folders);
