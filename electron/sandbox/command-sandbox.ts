@@ -79,6 +79,8 @@ export interface SandboxRun {
   readonly signal?: AbortSignal;
 }
 
+/** The temp folder the engine is run from: empty, and no command's (session ids are never this). */
+const engineFolderKey = 'engine';
 function uidPart(): string {
   return typeof process.getuid === 'function' ? String(process.getuid()) : os.userInfo().username;
 }
@@ -107,8 +109,7 @@ export class CommandSandbox {
     this.#options = options;
     this.#platform = options.platform ?? process.platform;
     this.#tempRoot = options.tempRoot ?? path.join(os.tmpdir(), `vigil-sandbox-${uidPart()}`);
-    this.#scans =
-      options.scans ?? new RootScanCache(options.folderEvents === undefined ? {} : { events: options.folderEvents });
+    this.#scans = options.scans ?? new RootScanCache({ ...(options.folderEvents && { events: options.folderEvents }) });
     if (options.spawn === 'in-process') this.#server = new InProcessSpawner();
     else {
       const server = new SpawnServer(this.environment(), options.logger);
@@ -194,11 +195,10 @@ export class CommandSandbox {
           env: this.#commandEnv(profile),
           timeoutMs: run.timeoutMs,
           outputCapBytes: run.outputCapBytes,
-          // The engine protects the repository and the shell start-up files of the folder it is run from, by
-          // mounting over them (absent ones too, as device files git refuses to add): it is run from the
-          // session's private temp folder, and the profile protects the roots' repositories itself.
+          // The engine mounts over the repository and shell start-up files of the folder it is run from where the command may
+          // write (absent ones as files it makes and removes): run from an empty folder no command may write, it mounts nothing.
           wrap: {
-            directory: temp,
+            directory: await this.#temp(engineFolderKey),
             temp,
             denyRead: profile.denyRead,
             allowWrite: profile.allowWrite,
@@ -261,7 +261,7 @@ export class CommandSandbox {
     const temp = profile.env['TMPDIR'] ?? request.cwd;
     const wrapped = await wrapInSandbox({
       command: `${limitPrefix(limits)}${request.command}`,
-      directory: temp,
+      directory: await this.#temp(engineFolderKey),
       profile: { ...profile, temp },
       network: settings.network,
       bwrapPath: settings.sandbox.bwrapPath,

@@ -100,7 +100,10 @@ export class FolderChangeFeed {
  */
 function isCovered(tracked: TrackedDirectory, folder: string): boolean {
   if (!tracked.isWatched) return false;
-  const rel = relativeInside(tracked.dir, folder);
+  // Most folders are spelled below the directory as it is: no resolving needed for those.
+  const rel = folder.startsWith(`${tracked.dir}${path.sep}`)
+    ? folder.slice(tracked.dir.length + 1)
+    : relativeInside(tracked.dir, folder);
   if (rel === undefined) return false;
   if (rel === '') return true;
   const parts = rel.split(path.sep);
