@@ -1,6 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { isPathInside } from '../lib/path-rules';
+import { isPathInside } from '../lib';
 import { agentSettings } from '../workspace';
 import { fillWithFind } from './root-scan-fill';
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { relativeInside } from '../../lib/path-rules';
+import { relativeInside } from '../../lib';
 import type { WatchedTree } from '../watchers';
 import { directoryExclusion } from './exclusion-rules';
 import type { TrackedDirectory } from './tracked-directory';
