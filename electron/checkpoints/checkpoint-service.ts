@@ -13,6 +13,7 @@ import { takeSnapshot, type SnapshotEngine } from './snapshot/snapshot';
 import { StatCacheSaver } from './snapshot/stat-cache-saver';
 import { StoreRules } from './snapshot/store-rules';
 import type { TrackedDirectory } from './snapshot/tracked-directory';
+import type { FolderChangeFeed } from './snapshot/folder-change-feed';
 import type { VerificationOutcome, VerificationRules } from './snapshot/watch-verification';
 import { dirHash } from '../git-store';
 import { cutAfterCheckpoint, setPin, type CheckpointSettings, type PinOutcome } from './store-views';
@@ -68,6 +69,11 @@ export class CheckpointService extends CheckpointReader implements CheckpointApi
       keptTrees: () => [...this.tracked.values()].flatMap((tracked) => (tracked.warmed ? [tracked.warmed.tree] : [])),
       dropped: () => this.droppedContext(),
     });
+  }
+
+  /** Every change the directory watchers report, for caches that read folders again only where they changed (none in a one-shot process). */
+  folderChanges(): FolderChangeFeed {
+    return this.watchers.feed;
   }
 
   /** Takes new settings (config.json changed): the next checkpoint, cut and status use them. */

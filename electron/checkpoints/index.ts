@@ -13,6 +13,7 @@ export { CheckpointAnnouncer } from './events/checkpoint-announcer';
 export type { CheckpointEventName } from './events/checkpoint-announcer';
 export { announceTimelineChanges, createLiveChangeReporter } from './events/timeline-announcements';
 export type { CheckpointService } from './checkpoint-service';
+export type { FolderChangeFeed, FolderWatch } from './snapshot/folder-change-feed';
 export { withWalkHeadStart } from './snapshot/walk-head-start';
 export type { WalkHeadStart, WalkHeadStartInput } from './snapshot/walk-head-start';
 export type {

@@ -212,6 +212,8 @@ export async function buildAgents(context: ServiceContext, inputs: AgentInputs):
     restore: inputs.restore,
     canAsk: context.canAsk,
     spawnCommandsInProcess: !isResident,
+    // A resident core's watchers tell the sandbox which folders of the roots changed between commands.
+    ...(isResident ? { folderEvents: engineNow.folderChanges() } : {}),
     // A resident core starts the first snapshot of a folder a session opens in; a one-shot command would not live to use it.
     ...(isResident ? { warmUp: (dir: string) => engineNow.warmUp(dir) } : {}),
     maxFileBytes: () => engineNow.maxFileBytes,

@@ -13,7 +13,7 @@ import {
   type SessionSettings,
   warmUpSessionFolders,
 } from '../sessions';
-import { CommandSandbox } from '../sandbox';
+import { CommandSandbox, type ScanFolderEvents } from '../sandbox';
 import { createToolAdapters } from '../tools';
 import { createCollisionGuard, type CollisionGuard } from './collision-guard';
 import { createToolExecutor, type RunningToolExecutor } from './tool-executor';
@@ -50,6 +50,8 @@ export interface AgentServicesOptions {
   readonly maxFileBytes?: () => number;
   /** Fork agent commands from this process (one-shot commands) instead of a spawn server (the default: a resident core never forks itself). */
   readonly spawnCommandsInProcess?: boolean;
+  /** A resident core's directory watchers: the sandbox reads again only the folders of the roots they report changed. */
+  readonly folderEvents?: ScanFolderEvents;
   /** Starts the first snapshot of a folder a session opened in (a resident core's `CheckpointService.warmUp`); never rejects. */
   readonly warmUp?: (dir: string) => Promise<void>;
 }
@@ -101,6 +103,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     logger,
     env: options.env,
     spawn: options.spawnCommandsInProcess === true ? 'in-process' : 'server',
+    ...(options.folderEvents === undefined ? {} : { folderEvents: options.folderEvents }),
     settings: async () => {
       const { config } = await policy.settings();
       return { network: config.network, sandbox: config.sandbox };

@@ -2,14 +2,14 @@ import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
-import type { Logger } from '../logging';
 import type { TerminalResult } from './terminal/run-terminal-command';
 import { missingSandboxTools, type SandboxStatus } from './sandbox-availability';
 import { sandboxEnvironment } from './sandbox-environment';
 import { undoPlantedCode } from './code-denies';
-import { limitNotes, limitPrefix, type FinishedCommand } from './sandbox-limits';
+import { limitNotes, limitPrefix } from './sandbox-limits';
 import { buildSandboxProfile, type SandboxProfile } from './sandbox-profile';
-import type { RootScanCache } from './root-scan-cache';
+import { RootScanCache } from './root-scan-cache';
+import type { CommandSandboxOptions, SandboxedCommand } from './command-sandbox-types';
 import { rootScans } from './root-scan-store';
 import { makeSessionTemp } from './session-temp';
 import { isSandboxStartFailure, recordedProbe, removeReadyRecord } from './sandbox-ready-record';
@@ -18,40 +18,7 @@ import type { SandboxSettings } from './sandbox-settings';
 import { SpawnServer } from './spawn-client';
 import { InProcessSpawner, warmSpawner, type CommandSpawner } from './command-execution';
 
-/** What a CommandSandbox is built from. */
-export interface CommandSandboxOptions {
-  /** $VIGIL_HOME: never readable by agent commands. */
-  readonly vigilHome: string;
-  /** The user's home folder, whose credential stores are hidden (the OS's own home is hidden too). */
-  readonly home: string;
-  /** The sandbox's part of config.json, read before every command. */
-  readonly settings: () => Promise<SandboxSettings>;
-  readonly logger: Logger;
-  /** The environment commands start from (default: this process's). Vigil's variables are dropped. */
-  readonly env?: NodeJS.ProcessEnv;
-  /** Values no command may see in any variable (tokens this process knows). */
-  readonly secrets?: () => readonly string[];
-  /** Where session temp folders go (default: `<os temp>/vigil-sandbox-<uid>`). */
-  readonly tempRoot?: string;
-  readonly platform?: NodeJS.Platform;
-  /** What the roots held at earlier commands, read again where it changed (default: a new cache, kept on disk when in-process). */
-  readonly scans?: RootScanCache;
-  /** Where commands are forked from: `server` (default: started now, a resident core never forks itself), `in-process` (one-shot). */
-  readonly spawn?: 'server' | 'in-process';
-}
-
-/**
- * A command ready to start in the sandbox: spawn `file` with `args` and `env`, then call `ended()`
- * once it exited, with what it returned: it releases the sandbox, removes what the command added
- * that git would read as configuration, and resolves to notes for the result (those removals, a
- * resource limit the command hit).
- */
-export interface SandboxedCommand {
-  readonly file: string;
-  readonly args: readonly string[];
-  readonly env: NodeJS.ProcessEnv;
-  ended(result?: FinishedCommand): Promise<string[]>;
-}
+export type { CommandSandboxOptions, SandboxedCommand } from './command-sandbox-types';
 
 /** One command to run in the sandbox. */
 export interface SandboxRequest {
@@ -75,6 +42,8 @@ export interface SandboxRun {
   readonly signal?: AbortSignal;
 }
 
+/** The temp folder the engine is run from: empty, and no command's (session ids are never this). */
+const engineFolderKey = 'engine';
 function uidPart(): string {
   return typeof process.getuid === 'function' ? String(process.getuid()) : os.userInfo().username;
 }
@@ -103,7 +72,12 @@ export class CommandSandbox {
     this.#options = options;
     this.#platform = options.platform ?? process.platform;
     this.#tempRoot = options.tempRoot ?? path.join(os.tmpdir(), `vigil-sandbox-${uidPart()}`);
-    this.#scans = options.scans ?? rootScans(options.spawn === 'in-process' ? options.vigilHome : undefined);
+    // A one-shot command keeps its look at the roots on disk for the next one; a resident core keeps it in memory.
+    this.#scans =
+      options.scans ??
+      (options.spawn === 'in-process'
+        ? rootScans(options.vigilHome)
+        : new RootScanCache({ ...(options.folderEvents && { events: options.folderEvents }) }));
     if (options.spawn === 'in-process') this.#server = new InProcessSpawner();
     else {
       const server = new SpawnServer(this.environment(), options.logger);
@@ -194,11 +168,10 @@ export class CommandSandbox {
           env: this.#commandEnv(profile),
           timeoutMs: run.timeoutMs,
           outputCapBytes: run.outputCapBytes,
-          // The engine protects the repository and the shell start-up files of the folder it is run from, by
-          // mounting over them (absent ones too, as device files git refuses to add): it is run from the
-          // session's private temp folder, and the profile protects the roots' repositories itself.
+          // The engine mounts over the repository and shell start-up files of the folder it is run from where the command may
+          // write (absent ones as files it makes and removes): run from an empty folder no command may write, it mounts nothing.
           wrap: {
-            directory: temp,
+            directory: await this.#temp(engineFolderKey),
             temp,
             denyRead: profile.denyRead,
             allowWrite: profile.allowWrite,
@@ -261,7 +234,7 @@ export class CommandSandbox {
     const temp = profile.env['TMPDIR'] ?? request.cwd;
     const wrapped = await wrapInSandbox({
       command: `${limitPrefix(limits)}${request.command}`,
-      directory: temp,
+      directory: await this.#temp(engineFolderKey),
       profile: { ...profile, temp },
       network: settings.network,
       bwrapPath: settings.sandbox.bwrapPath,
@@ -285,6 +258,7 @@ export class CommandSandbox {
   async dispose(): Promise<void> {
     if (this.#isDisposed) return;
     this.#isDisposed = true;
+    if (this.#options.scans === undefined) this.#scans.dispose();
     await this.#server.dispose();
     const folders = await Promise.all([...this.#temps.values()].map((folder) => folder.catch(() => undefined)));
     await Promise.all(

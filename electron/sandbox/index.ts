@@ -8,6 +8,8 @@ export { objectFolders, privateObjects } from './git-object-links';
 export { maxLinkMounts } from './linked-files';
 /** What a look through a root found, kept between commands. */
 export { RootScanCache } from './root-scan-cache';
+/** Where a resident core's watchers report changes, for the scan cache to read only the folders that changed. */
+export type { ScanFolderEvents, ScanFolderWatch } from './root-scan-watch';
 /** The OS sandbox of agent commands as the core uses it, with the `sandbox` and `network` config sections. */
 export {
   CommandSandbox,

@@ -1,8 +1,10 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { isPathInside } from '../lib';
 import { agentSettings } from '../workspace';
 import { fillWithFind } from './root-scan-fill';
-import type { RootScanStore, StoredFolder } from './root-scan-store';
+import type { RootScanStore } from './root-scan-store';
+import { maxChanges, type RootChanges, type ScanFolderEvents, type ScanFolderWatch } from './root-scan-watch';
 
 /** What a look through a root lists: `.git` entries, `HEAD` files, agents' settings, hard-linked files. */
 export interface RootListing {
@@ -12,8 +14,17 @@ export interface RootListing {
   readonly links: { readonly key: string; readonly count: number; readonly path: string }[];
 }
 
-/** One folder as last read: its times before the read, whether they were too recent to trust (read again next time), what it holds that counts, its subfolders. */
-type FolderState = StoredFolder;
+/** One folder as last read: its times before the read, what it holds that counts, its subfolders. */
+interface FolderState {
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  /** Changed so recently that a change in the same clock tick would not show in its times: read again next time. */
+  readonly isRacy: boolean;
+  readonly subfolders: readonly string[];
+  readonly listing: RootListing;
+  /** The watcher's epoch when this state was last checked against the disk (undefined: no watcher covered it). */
+  epoch?: number;
+}
 
 const settingNames = new Set(agentSettings.map((entry) => entry.name));
 
@@ -63,27 +74,51 @@ async function readFolder(folder: string, mtimeMs: number, ctimeMs: number, nowM
   return { mtimeMs, ctimeMs, isRacy, subfolders, listing };
 }
 
+/** What one look needs to decide, folder by folder, whether the disk must be asked. */
+interface Look {
+  readonly folders: Map<string, FolderState>;
+  /** The watch over the root, caught up with every change made before the look; undefined: ask the disk everywhere. */
+  readonly watch: ScanFolderWatch | undefined;
+  /** Whether the changes below are every change since the last look (else every folder is checked). */
+  readonly isTrusted: boolean;
+  /** Folders some change was reported in (their entries are read again). */
+  readonly changedIn: ReadonlySet<string>;
+  /** Paths reported changed themselves: a folder among them is read again with everything below it. */
+  readonly changed: ReadonlySet<string>;
+}
+
 /**
  * What the sandbox looks for in a workspace root (repositories, `.git` files, agents' settings at
- * any depth, files hard-linked elsewhere), kept between commands: each call checks every folder's
- * times and reads again only the folders whose entries changed (a name added, removed or renamed
- * changes its folder's times), or that changed too recently to tell. A `.git` or a
- * `.claude/settings.json` made since the last call is therefore found on the next one. What it
- * cannot see is a new hard link made from outside the roots to a file whose folder did not change.
+ * any depth, files hard-linked elsewhere), kept between commands. Where a resident core's watcher
+ * covers a folder and has caught up (a sync cookie), the folder is read again only when a change
+ * was reported in it (a name added, removed or renamed, a file's links or times) or above it, and
+ * every folder is checked when the watcher may have missed events. Elsewhere (no watcher, folders
+ * it does not look inside such as `node_modules`), each call checks every folder's times and reads
+ * again only the folders whose entries changed, or that changed too recently to tell: there, a
+ * new hard link made from outside the roots to a file whose folder did not change is not seen.
  */
 export class RootScanCache {
   readonly #roots = new Map<string, Map<string, FolderState>>();
   readonly #now: () => number;
   readonly #store: RootScanStore | undefined;
+  readonly #events: ScanFolderEvents | undefined;
+  readonly #changes = new Map<string, RootChanges>();
+  readonly #stopListening: () => void;
   #reads = 0;
+  #checks = 0;
 
   /**
    * `now`: the clock a folder's times are compared with, to tell a recent change (default: the
-   * system's); `store`: where what was read is kept for the next process (a one-shot command's).
+   * system's); `store`: where what was read is kept for the next process (a one-shot command's);
+   * `events`: a resident core's watchers (default: none, every folder's times are checked).
    */
-  constructor(options: { readonly now?: () => number; readonly store?: RootScanStore } = {}) {
+  constructor(
+    options: { readonly now?: () => number; readonly store?: RootScanStore; readonly events?: ScanFolderEvents } = {},
+  ) {
     this.#now = options.now ?? Date.now;
     this.#store = options.store;
+    this.#events = options.events;
+    this.#stopListening = options.events?.onChanged((changed) => this.#noteChange(changed)) ?? (() => undefined);
   }
 
   /** How many folders were read (listed) since this cache was made: the rest were known unchanged. */
@@ -91,27 +126,74 @@ export class RootScanCache {
     return this.#reads;
   }
 
+  /** How many folders were asked of the disk (their times, or read) since this cache was made. */
+  get folderChecks(): number {
+    return this.#checks;
+  }
+
+  /** Stops listening to the watchers. */
+  dispose(): void {
+    this.#stopListening();
+    this.#changes.clear();
+  }
+
+  #noteChange(changed: string): void {
+    for (const [root, changes] of this.#changes) {
+      if (changes.isOverflowed || !isPathInside(changed, root)) continue;
+      changes.paths.add(changed);
+      if (changes.paths.size > maxChanges) {
+        changes.isOverflowed = true;
+        changes.paths.clear();
+      }
+    }
+  }
+
+  /** The watch to trust for this look, caught up, and the changes reported before it (taken: later ones count next time). */
+  async #look(root: string, folders: Map<string, FolderState>): Promise<Look> {
+    const watch = this.#events?.watchOf(root);
+    const isCaughtUp = watch !== undefined && (await watch.catchUp());
+    const changes = this.#changes.get(root);
+    this.#changes.set(root, { paths: new Set(), isOverflowed: false });
+    const changed = changes?.paths ?? new Set<string>();
+    return {
+      folders,
+      watch: isCaughtUp ? watch : undefined,
+      // Changes count only when they were collected since the last look, all of them.
+      isTrusted: isCaughtUp && changes !== undefined && !changes.isOverflowed,
+      changed,
+      changedIn: new Set([...changed].map((item) => path.dirname(item))),
+    };
+  }
+
   /** The root's listing as it is now. */
   async list(root: string): Promise<RootListing> {
     const readsBefore = this.#reads;
-    const folders = this.#roots.get(root) ?? (await this.#loaded(root)) ?? (await this.#fill(root));
+    const loaded = this.#roots.has(root) ? undefined : await this.#loaded(root);
+    const isKnown = this.#roots.has(root) || loaded !== undefined;
+    const look = await this.#look(root, this.#roots.get(root) ?? loaded ?? new Map<string, FolderState>());
+    const folders = isKnown ? look.folders : await this.#fill(root, look.folders, look.watch?.epoch);
     this.#roots.delete(root);
     this.#roots.set(root, folders);
-    for (const forgotten of [...this.#roots.keys()].slice(0, Math.max(0, this.#roots.size - maxRoots)))
+    for (const forgotten of [...this.#roots.keys()].slice(0, Math.max(0, this.#roots.size - maxRoots))) {
       this.#roots.delete(forgotten);
+      this.#changes.delete(forgotten);
+    }
     const seen = new Set<string>();
     const listing = emptyListing();
-    let pending = [root];
+    let pending: { readonly folder: string; readonly isForced: boolean }[] = [
+      { folder: root, isForced: look.changed.has(root) },
+    ];
     while (pending.length > 0) {
-      const next: string[] = [];
+      const next: typeof pending = [];
       for (let start = 0; start < pending.length; start += batchSize) {
         const batch = pending.slice(start, start + batchSize);
-        const states = await Promise.all(batch.map((folder) => this.#current(folders, folder)));
+        const states = await Promise.all(batch.map((item) => this.#state(look, item.folder, item.isForced)));
         states.forEach((state, index) => {
-          const folder = batch[index];
-          if (state === undefined || folder === undefined) return;
-          seen.add(folder);
-          next.push(...state.subfolders);
+          const item = batch[index];
+          if (state === undefined || item === undefined) return;
+          seen.add(item.folder);
+          for (const subfolder of state.subfolders)
+            next.push({ folder: subfolder, isForced: item.isForced || look.changed.has(subfolder) });
           listing.dotGits.push(...state.listing.dotGits);
           listing.heads.push(...state.listing.heads);
           listing.settings.push(...state.listing.settings);
@@ -130,36 +212,70 @@ export class RootScanCache {
     return listing;
   }
 
-  /** What the store kept of a root (a one-shot command's previous look), checked folder by folder like memory. */
+  /**
+   * What the store kept of a root (a one-shot command's previous look), checked folder by folder
+   * like memory. A watcher's epoch belongs to the process that stamped it: none is trusted from a file.
+   */
   async #loaded(root: string): Promise<Map<string, FolderState> | undefined> {
-    return this.#store?.load(root);
+    const stored = await this.#store?.load(root);
+    if (stored === undefined) return undefined;
+    return new Map([...stored].map(([folder, state]) => [folder, { ...state, epoch: undefined }]));
   }
 
   /** The first look at a root: GNU find lists it whole where it can (a folder it could not read is read from Node at once). */
-  async #fill(root: string): Promise<Map<string, FolderState>> {
+  async #fill(
+    root: string,
+    folders: Map<string, FolderState>,
+    epoch: number | undefined,
+  ): Promise<Map<string, FolderState>> {
     const nowMs = this.#now();
-    const folders = new Map<string, FolderState>();
     for (const [folder, filled] of (await fillWithFind(root)) ?? []) {
       const isRacy = filled.mtimeMs >= nowMs - racyWindowMs || filled.ctimeMs >= nowMs - racyWindowMs;
-      folders.set(folder, { ...filled, isRacy });
+      folders.set(folder, { ...filled, isRacy, ...(epoch === undefined ? {} : { epoch }) });
     }
     this.#reads += folders.size;
+    this.#checks += folders.size;
     return folders;
   }
 
-  /** A folder's state: the remembered one while its times are unchanged, else read now. */
-  async #current(folders: Map<string, FolderState>, folder: string): Promise<FolderState | undefined> {
+  /** A folder's state: from memory where the watcher says it is unchanged, else checked (and read if it changed). */
+  async #state(look: Look, folder: string, isForced: boolean): Promise<FolderState | undefined> {
+    const known = look.folders.get(folder);
+    const { watch } = look;
+    if (watch === undefined || !watch.covers(folder)) return this.#current(look.folders, folder, undefined, false);
+    const isChanged = isForced || look.changed.has(folder) || look.changedIn.has(folder);
+    if (look.isTrusted && known !== undefined && known.epoch === watch.epoch && !isChanged) return known;
+    // Reported changed: read again whatever its times say (a file's links change no folder time).
+    return this.#current(look.folders, folder, watch.epoch, isChanged);
+  }
+
+  /** A folder's state: the remembered one while its times are unchanged (and nothing says otherwise), else read now. */
+  async #current(
+    folders: Map<string, FolderState>,
+    folder: string,
+    epoch: number | undefined,
+    mustRead: boolean,
+  ): Promise<FolderState | undefined> {
     const nowMs = this.#now();
+    this.#checks += 1;
     const stat = await lstat(folder).catch(() => undefined);
     if (stat === undefined || !stat.isDirectory()) {
       folders.delete(folder);
       return undefined;
     }
     const known = folders.get(folder);
-    if (known !== undefined && !known.isRacy && known.mtimeMs === stat.mtimeMs && known.ctimeMs === stat.ctimeMs)
+    if (
+      !mustRead &&
+      known !== undefined &&
+      !known.isRacy &&
+      known.mtimeMs === stat.mtimeMs &&
+      known.ctimeMs === stat.ctimeMs
+    ) {
+      known.epoch = epoch;
       return known;
+    }
     this.#reads += 1;
-    const state = await readFolder(folder, stat.mtimeMs, stat.ctimeMs, nowMs);
+    const state: FolderState = { ...(await readFolder(folder, stat.mtimeMs, stat.ctimeMs, nowMs)), epoch };
     folders.set(folder, state);
     return state;
   }

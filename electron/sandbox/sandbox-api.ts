@@ -9,6 +9,7 @@ export {
   type SandboxedCommand,
   type SandboxRequest,
 } from './command-sandbox';
+export type { ScanFolderEvents, ScanFolderWatch } from './root-scan-watch';
 export { describeSandboxStatus, type SandboxStatus } from './sandbox-availability';
 export { sandboxEnvironment } from './sandbox-environment';
 export {

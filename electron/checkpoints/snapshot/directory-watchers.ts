@@ -6,6 +6,7 @@ import { directoryExclusion } from './exclusion-rules';
 import type { TrackedDirectory } from './tracked-directory';
 import { relativeInside } from '../../lib';
 import { verifyWatchedState, type VerificationOutcome, type VerificationRules } from './watch-verification';
+import { FolderChangeFeed } from './folder-change-feed';
 
 /** How long a checkpoint waits for the watcher to catch up before it walks the tree instead. */
 const defaultCatchUpMs = 2_000;
@@ -31,6 +32,8 @@ export class DirectoryWatchers {
   readonly #trees = new Map<string, WatchedTree>();
   #isDisposed = false;
   #verifier: NodeJS.Timeout | undefined;
+  /** Every reported change, for caches beside the engine (the sandbox's scan of the roots). */
+  readonly feed = new FolderChangeFeed();
 
   constructor(private readonly options: DirectoryWatchersOptions) {}
 
@@ -52,6 +55,7 @@ export class DirectoryWatchers {
           tracked.sizeHint = entries;
         },
         onChange: (rel) => {
+          this.feed.changed(tracked, rel);
           if (ignoredRels.some((ignored) => rel.startsWith(`${ignored}/`))) return;
           tracked.dirty.add(rel);
           this.options.onDirectoryChanged?.(tracked.dir);
@@ -75,6 +79,7 @@ export class DirectoryWatchers {
       }
       this.#trees.set(tracked.dirhash, tree);
       tracked.isWatched = true;
+      this.feed.started(tracked, tree);
     } catch (error) {
       tracked.walkReason = `the folder could not be watched (${error instanceof Error ? error.message : String(error)})`;
       logger.warn('could not watch a checkpointed directory; its snapshots walk the whole tree', {
@@ -87,6 +92,7 @@ export class DirectoryWatchers {
   /** The watcher may have missed changes: the next snapshot walks the whole tree (every one, when it stopped for good). */
   #lost(tracked: TrackedDirectory, reason: string, isFatal: boolean): void {
     tracked.needsFullScan = true;
+    this.feed.lost(tracked);
     tracked.walkReason = reason;
     if (!isFatal) {
       this.options.logger.info('the watcher may have missed changes; the next checkpoint walks the tree', {
@@ -97,6 +103,7 @@ export class DirectoryWatchers {
     }
     tracked.isWatched = false;
     this.#trees.delete(tracked.dirhash);
+    this.feed.stopped(tracked);
     this.options.logger.warn('stopped watching a checkpointed directory; its snapshots walk the whole tree', {
       dir: tracked.dir,
       reason,
@@ -115,6 +122,7 @@ export class DirectoryWatchers {
     for (const rel of tracked.walkedPaths.keys()) tracked.dirty.add(rel);
     if (outcome.kind === 'caught-up') return true;
     tracked.needsFullScan = true;
+    this.feed.lost(tracked);
     tracked.walkReason = outcome.reason;
     this.options.logger.warn('the watcher did not catch up; this checkpoint walks the whole tree', {
       dir: tracked.dir,
@@ -169,6 +177,7 @@ export class DirectoryWatchers {
     clearInterval(this.#verifier);
     for (const stop of this.#trees.values()) stop();
     this.#trees.clear();
+    this.feed.clear();
     return Promise.resolve();
   }
 }
