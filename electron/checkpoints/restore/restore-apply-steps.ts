@@ -158,7 +158,9 @@ export async function applyWrites(
       // A tracked file that became an empty folder: the folder holds nothing, so it gives way.
       if (entry.action === 'recreate' && (await removeEmptyFolder(target))) emptied.push(entry.path);
       const found = await state.found(entry, target);
-      const written = await putFile(target, wanted, await input.readBlob(wanted.oid), found);
+      const written = await putFile(target, wanted, await input.readBlob(wanted.oid), found, (held) =>
+        syncs.syncHeld(held),
+      );
       changed = written.directoriesToSync;
       state.touched.push(target);
       state.outcomes.set(entry.path, { path: entry.path, action: entry.action, result: 'done' });

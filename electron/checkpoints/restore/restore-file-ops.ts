@@ -120,24 +120,29 @@ async function replaceIn(
  * (`conflict`), and no temp file or content lands outside the directory. It also refuses when the
  * target is no longer the version `found` names, and creates missing folders only for a file that
  * was absent (a folder that vanished under an existing file is a swap, not a gap to fill).
- * Returns the folders whose entries changed (to fsync).
+ * Returns the folders whose entries changed (to fsync). `takeHeld` is offered the held folder of
+ * a file that was there, once the new version is in place; returning true takes it over (see `FolderSyncs.syncHeld`).
  */
 export async function putFile(
   target: string,
   file: TreeFile,
   content: Uint8Array,
   found: DiskVersion,
+  takeHeld?: (folder: HeldDirectory) => boolean,
 ): Promise<{ readonly directoriesToSync: readonly string[] }> {
   const name = path.basename(target);
   if (found.identity !== undefined) {
     // A file that is there has its folder: held at once, no anchor to look up first (gone or swapped since: `conflict`).
     return withPathLock(target, async () => {
       const folder = await holdDirectory(path.dirname(target));
+      let isTaken = false;
       try {
         await replaceIn(folder, name, file, content, found);
+        // The caller may keep the held folder (to fsync it through this descriptor), and then closes it.
+        isTaken = takeHeld?.(folder) === true;
         return { directoriesToSync: [folder.path] };
       } finally {
-        await folder.close();
+        if (!isTaken) await folder.close();
       }
     });
   }
