@@ -31,10 +31,10 @@ export const whyNot = {
     'which the writes then neither read nor list again), then 201 trees built (a folder with the names, modes and order of its last build has only its new ids ' +
     'patched into a copy of its last encoding: ~2 ms for 101 folders of 100 files, ~6 ms encoded whole) and written uncompressed, zlib stored blocks built in place ' +
     '(deflating them at level 1 cost ~9 ms more; the next collection compresses them), as a second fsynced pack (~2-4 ms), change stats, a commit and the ref, both ' +
-    'fsynced (~4 ms)), a plan against it (~6-9 ms: trees kept decoded; the write ledger reads only lines appended since), the writes with the folder fsyncs (~47-80 ms: each file checked ' +
-    'against the snapshot (by its stat record where its racy rule trusts it, else read again: files damaged just before are), ' +
-    'its folder checked canonical, a temp file written, chmodded and fsynced, the target checked unchanged, renamed; about a dozen fs calls per file through ' +
-    "node's pool, the stale temp files found before swept; one fsync per folder, each started once its folder's writes are done), a read-back of every file against the " +
+    'fsynced (~4 ms)), a plan against it (~6-9 ms: trees kept decoded; the write ledger reads only lines appended since; each file looked at once, checked ' +
+    'against the snapshot (by its stat record where its racy rule trusts it, else read again: files damaged just before are), the writes insisting on exactly that version), ' +
+    "the writes with the folder fsyncs (~47-80 ms: an existing file's folder held open and checked canonical (no anchor lookup first), a temp file written, chmodded and fsynced, the target checked unchanged, renamed; about a dozen fs calls per file through " +
+    "node's pool, the stale temp files found before swept; one fsync per folder, through the descriptor its last write holds, started once its folder's writes are done), a read-back of every file against the " +
     'checkpoint (~7-9 ms) and a check of the scope (~1-3 ms: a named file the read-back just proved is only looked at again with one lstat, compared with what was read back, and its folder checked for a symlink on its way, one realpath per folder; ' +
     'named folders, and whole-directory restores, are compared with the checkpoint again as before). A bare loop of the same ' +
     'per-file calls (lstat, read, temp write+fsync, rename) and folder fsyncs takes 25-45 ms here; in a profile each call through the pool costs the main thread ~15-30 µs ' +

@@ -20,7 +20,6 @@ export interface DirectoryIdentity {
 export interface HeldDirectory {
   /** Where the folder was when it was held (canonical, absolute). */
   readonly path: string;
-  readonly identity: DirectoryIdentity;
   /** Whether entries are reached through the held descriptor itself (not by path, checked). */
   readonly isAnchored: boolean;
   /** A path naming the folder itself for fs calls (`/proc/self/fd/N`, or the folder's path). */
@@ -88,11 +87,10 @@ function openError(error: unknown, directory: string): AppError {
 }
 
 /** A folder held by an open descriptor, reached through /proc/self/fd. */
-function anchored(directory: string, handle: FileHandle, identity: DirectoryIdentity): HeldDirectory {
+function anchored(directory: string, handle: FileHandle): HeldDirectory {
   const access = `/proc/self/fd/${handle.fd}`;
   return {
     path: directory,
-    identity,
     isAnchored: true,
     access,
     entry: (name) => `${access}/${name}`,
@@ -129,7 +127,6 @@ async function folderIdentityAt(directory: string): Promise<DirectoryIdentity> {
 function byPath(directory: string, identity: DirectoryIdentity): HeldDirectory {
   return {
     path: directory,
-    identity,
     isAnchored: false,
     access: directory,
     entry: (name) => path.join(directory, name),
@@ -154,9 +151,10 @@ async function openAnchored(
     throw openError(error, directory);
   }
   try {
-    const held = anchored(directory, handle, directoryIdentityOf(await handle.stat({ bigint: true })));
-    if (expected !== undefined && !isSameDirectory(held.identity, expected))
+    // O_DIRECTORY and O_NOFOLLOW made sure it is a folder; its identity matters only against one checked earlier.
+    if (expected !== undefined && !isSameDirectory(directoryIdentityOf(await handle.stat({ bigint: true })), expected))
       throw folderChanged(directory, 'was replaced');
+    const held = anchored(directory, handle);
     await held.verify();
     return held;
   } catch (error) {

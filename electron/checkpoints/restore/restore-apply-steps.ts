@@ -3,7 +3,7 @@ import path from 'node:path';
 import { isAppError } from '../../../shared/errors';
 import { errnoCode, fileSystemError, mapLimit, sweepStaleTempFiles, sweepStaleTemps } from '../../files';
 import { FolderSyncs } from './restore-folder-syncs';
-import { absoluteIn, lookupPath, type KnownOid } from '../compare';
+import { absoluteIn, lookupPath, type DiskVersion, type KnownOid } from '../compare';
 import { deleteFile, expectVersion, putFile } from './restore-file-ops';
 import type { RestorePlanEntry } from './restore-plan';
 import { progressStep, writeConcurrency, type ApplyInput, type RestoreOutcome } from './restore-apply-types';
@@ -60,20 +60,23 @@ export interface ApplyState {
   /** The folders the deletions changed (the writes fsync theirs as they finish, see FolderSyncs). */
   readonly toSync: Set<string>;
   readonly touched: string[];
-  readonly knownOid: (entry: RestorePlanEntry) => KnownOid | undefined;
+  /** The version the plan found at the entry's path (checked against the snapshot's), or the one on disk now. */
+  readonly found: (entry: RestorePlanEntry, target: string) => Promise<DiskVersion>;
   /** Counts one more file written or deleted (and reports progress now and then). */
   readonly advance: () => void;
 }
 
 /** The shared state of one apply's write steps, counting progress over `total` files. */
 export function applyState(input: ApplyInput, total: number): ApplyState {
-  const { known } = input;
+  const { known, seen } = input;
+  const knownOid = (entry: RestorePlanEntry): KnownOid | undefined =>
+    known === undefined ? undefined : (stats, mode) => known.oidOf(entry.path, stats, mode);
   let done = 0;
   return {
     outcomes: new Map<string, RestoreOutcome>(),
     toSync: new Set<string>(),
     touched: [],
-    knownOid: (entry) => (known === undefined ? undefined : (stats, mode) => known.oidOf(entry.path, stats, mode)),
+    found: (entry, target) => expectVersion(target, entry.current, knownOid(entry), seen?.get(entry.path)),
     advance: () => {
       done += 1;
       if (done % progressStep === 0 || done === total) input.onProgress?.({ phase: 'write', done, total });
@@ -90,7 +93,7 @@ export async function applyDeletions(
   await mapLimit(deletions, writeConcurrency, async (entry) => {
     const target = absoluteIn(input.plan.dir, entry.path);
     try {
-      await deleteFile(target, (await expectVersion(target, entry.current, state.knownOid(entry))).identity);
+      await deleteFile(target, (await state.found(entry, target)).identity);
       state.toSync.add(path.dirname(target));
       state.touched.push(target);
       state.outcomes.set(entry.path, { path: entry.path, action: entry.action, result: 'done' });
@@ -154,8 +157,10 @@ export async function applyWrites(
       if (wanted === undefined) throw new Error(`plan entry ${entry.path} has no checkpoint version`);
       // A tracked file that became an empty folder: the folder holds nothing, so it gives way.
       if (entry.action === 'recreate' && (await removeEmptyFolder(target))) emptied.push(entry.path);
-      const found = await expectVersion(target, entry.current, state.knownOid(entry));
-      const written = await putFile(target, wanted, await input.readBlob(wanted.oid), found);
+      const found = await state.found(entry, target);
+      const written = await putFile(target, wanted, await input.readBlob(wanted.oid), found, (held) =>
+        syncs.syncHeld(held),
+      );
       changed = written.directoriesToSync;
       state.touched.push(target);
       state.outcomes.set(entry.path, { path: entry.path, action: entry.action, result: 'done' });

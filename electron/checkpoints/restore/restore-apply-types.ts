@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { restoreOutcomeSchema } from '../../../shared/contract/checkpoints-restore-schemas';
-import type { KnownHashes, TreeReader } from '../compare';
+import type { DiskVersion, KnownHashes, TreeReader } from '../compare';
 import type { RestorePlan } from './restore-plan';
 import type { ObservedVersion } from './restore-write-ledger';
 
@@ -24,6 +24,11 @@ export interface ApplyInput {
   onProgress?(progress: ApplyProgress): void;
   /** The pre-rollback snapshot's stat records: a file whose stat they vouch for is not read again before it is replaced. */
   readonly known?: KnownHashes;
+  /**
+   * What the plan found at the paths it restores or deletes, after the pre-rollback snapshot (see
+   * `PlanInput.seen`): a write or delete insists on that version instead of looking again.
+   */
+  readonly seen?: ReadonlyMap<string, DiskVersion>;
   /** The check of the scope after writing lists these folders anyway and sweeps their stale temp files then (no listing here). */
   readonly isSweepLeftToScopeCheck?: boolean;
   /** Vigil temp files found in some of the folders to write, by folder (listed while the snapshot ran): those folders are not listed again. */

@@ -6,6 +6,8 @@ import {
   errnoCode,
   type FileIdentity,
   fileSystemError,
+  holdDirectory,
+  type HeldDirectory,
   isSameIdentity,
   readFileIdentity,
   renameWithRetry,
@@ -16,7 +18,6 @@ import {
   withPathLock,
   writeTempFile,
 } from '../../files';
-import type { HeldDirectory } from '../../files';
 import { readDiskVersion, type DiskVersion, type KnownOid, type TreeFile } from '../compare';
 import { fileModes } from '../../git-store';
 
@@ -34,14 +35,16 @@ export class ChangedDuringRestoreError extends AppError {
 /**
  * Checks that `target` still holds `expected` (the version the pre-rollback snapshot stored;
  * undefined: nothing) and returns what was found, so the write or delete can insist on that version.
- * A file the snapshot's stat records vouch for (`known`) is not read again.
+ * A file the snapshot's stat records vouch for (`known`) is not read again; one the plan already
+ * looked at after the snapshot (`seen`) is not looked at again (the write checks its identity anyway).
  */
 export async function expectVersion(
   target: string,
   expected: TreeFile | undefined,
   known?: KnownOid,
+  seen?: DiskVersion,
 ): Promise<DiskVersion> {
-  const found = await readDiskVersion(target, known);
+  const found = seen ?? (await readDiskVersion(target, known));
   const matches =
     expected === undefined
       ? found.identity === undefined
@@ -86,6 +89,29 @@ async function replaceThroughTemp(
   }
 }
 
+/** Replaces the entry `name` of a held folder with the checkpoint's version; see `putFile`. */
+async function replaceIn(
+  folder: HeldDirectory,
+  name: string,
+  file: TreeFile,
+  content: Uint8Array,
+  found: DiskVersion,
+): Promise<void> {
+  const { identity } = found;
+  const isRegularThere = found.file !== undefined && found.file.mode !== fileModes.symlink;
+  if (file.mode !== fileModes.symlink && (identity === undefined || isRegularThere)) {
+    // Stale temp files are swept once per folder before the batch (see applyRestorePlan), not per file.
+    // `ifUnchanged` refuses the rename if the target changed since `found` was read.
+    await replaceEntry(folder, name, content, identity === undefined ? undefined : found.existing, {
+      mode: modeFor(file, found.permissions),
+      ifUnchanged: { identity },
+      sweep: false,
+    }).catch((error: unknown) => {
+      throw fileSystemError(error, 'restore', path.join(folder.path, name));
+    });
+  } else await replaceThroughTemp(folder, name, file, content, identity);
+}
+
 /**
  * Puts a checkpoint's version of a file (regular, executable or symlink) at `target`, atomically:
  * the new version is made under a temp name beside it and renamed over whatever is there, so a
@@ -94,32 +120,36 @@ async function replaceThroughTemp(
  * (`conflict`), and no temp file or content lands outside the directory. It also refuses when the
  * target is no longer the version `found` names, and creates missing folders only for a file that
  * was absent (a folder that vanished under an existing file is a swap, not a gap to fill).
- * Returns the folders whose entries changed (to fsync).
+ * Returns the folders whose entries changed (to fsync). `takeHeld` is offered the held folder of
+ * a file that was there, once the new version is in place; returning true takes it over (see `FolderSyncs.syncHeld`).
  */
 export async function putFile(
   target: string,
   file: TreeFile,
   content: Uint8Array,
   found: DiskVersion,
+  takeHeld?: (folder: HeldDirectory) => boolean,
 ): Promise<{ readonly directoriesToSync: readonly string[] }> {
-  const { identity } = found;
-  const anchored = await anchorFile(target);
-  if (identity !== undefined && anchored.folder.missing.length > 0) throw new ChangedDuringRestoreError(target);
   const name = path.basename(target);
+  if (found.identity !== undefined) {
+    // A file that is there has its folder: held at once, no anchor to look up first (gone or swapped since: `conflict`).
+    return withPathLock(target, async () => {
+      const folder = await holdDirectory(path.dirname(target));
+      let isTaken = false;
+      try {
+        await replaceIn(folder, name, file, content, found);
+        // The caller may keep the held folder (to fsync it through this descriptor), and then closes it.
+        isTaken = takeHeld?.(folder) === true;
+        return { directoriesToSync: [folder.path] };
+      } finally {
+        if (!isTaken) await folder.close();
+      }
+    });
+  }
+  const anchored = await anchorFile(target);
   return withPathLock(target, () =>
-    withHeldFolder(anchored, { create: identity === undefined }, async ({ folder, created }) => {
-      const isRegularThere = found.file !== undefined && found.file.mode !== fileModes.symlink;
-      if (file.mode !== fileModes.symlink && (identity === undefined || isRegularThere)) {
-        // Stale temp files are swept once per folder before the batch (see applyRestorePlan), not per file.
-        // `ifUnchanged` refuses the rename if the target changed since `found` was read.
-        await replaceEntry(folder, name, content, identity === undefined ? undefined : found.existing, {
-          mode: modeFor(file, found.permissions),
-          ifUnchanged: { identity },
-          sweep: false,
-        }).catch((error: unknown) => {
-          throw fileSystemError(error, 'restore', target);
-        });
-      } else await replaceThroughTemp(folder, name, file, content, identity);
+    withHeldFolder(anchored, { create: true }, async ({ folder, created }) => {
+      await replaceIn(folder, name, file, content, found);
       return { directoriesToSync: [...new Set([folder.path, ...created.map((made) => path.dirname(made))])] };
     }),
   );

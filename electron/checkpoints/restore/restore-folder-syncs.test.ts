@@ -1,8 +1,9 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test-support/temp-dir';
-import { FolderSyncs } from './restore-folder-syncs';
+import { holdDirectory } from '../../files';
+import { FolderSyncs, type HeldForSync } from './restore-folder-syncs';
 
 /** Real folders; a folder removed before its fsync makes that fsync find it gone (reported, not thrown), which shows when it ran. */
 
@@ -59,6 +60,31 @@ describe('the folder fsyncs of a batch of restore writes', () => {
     later.finished(written, [written]);
     rmSync(deletedFrom, { recursive: true });
     await expect(later.settled()).resolves.toEqual(new Set([deletedFrom]));
+  });
+
+  it('fsyncs a folder through the descriptor its last write held, and not again by its path', async () => {
+    const a = folder('a');
+    let closed = 0;
+    const held = async (): Promise<HeldForSync> => {
+      const opened = await holdDirectory(a);
+      const close = (): Promise<void> => {
+        closed += 1;
+        return opened.close();
+      };
+      return { path: opened.path, sync: () => opened.sync(), close };
+    };
+    const syncs = new FolderSyncs([a, a]);
+    // Another write into the folder is left: the first one keeps (and closes) its own hold.
+    const first = await held();
+    expect(syncs.syncHeld(first)).toBe(false);
+    await first.close();
+    syncs.finished(a, [a]);
+    expect(syncs.syncHeld(await held())).toBe(true);
+    // Moved away before its last write is counted finished: an fsync by path would find it gone.
+    renameSync(a, path.join(root, 'moved'));
+    syncs.finished(a, [a]);
+    await expect(syncs.settled()).resolves.toEqual(new Set());
+    expect(closed).toBe(2);
   });
 
   it('settles once every folder is fsynced, including folders whose writes all failed', async () => {

@@ -1,24 +1,28 @@
 import { isAppError } from '../../../shared/errors';
-import { syncDirectories } from '../../files';
+import { syncDirectories, type HeldDirectory } from '../../files';
 
 /** One folder's fsync, settled: undefined when it succeeded, `vanished` when the folder was gone (moved away, removed), else the error. */
 type SyncOutcome = undefined | { readonly vanished: string } | Error;
 
-function syncOne(folders: readonly string[]): Promise<SyncOutcome[]> {
-  return Promise.all(
-    folders.map((folder) =>
-      syncDirectories([folder]).then(
-        (): SyncOutcome => undefined,
-        (error: unknown): SyncOutcome =>
-          isAppError(error) && error.code === 'not_found'
-            ? { vanished: folder }
-            : error instanceof Error
-              ? error
-              : new Error(String(error)),
-      ),
-    ),
+/** A folder's fsync, settled to its outcome. */
+function settle(folder: string, sync: Promise<void>): Promise<SyncOutcome> {
+  return sync.then(
+    (): SyncOutcome => undefined,
+    (error: unknown): SyncOutcome =>
+      isAppError(error) && error.code === 'not_found'
+        ? { vanished: folder }
+        : error instanceof Error
+          ? error
+          : new Error(String(error)),
   );
 }
+
+function syncOne(folders: readonly string[]): Promise<SyncOutcome[]> {
+  return Promise.all(folders.map((folder) => settle(folder, syncDirectories([folder]))));
+}
+
+/** A folder held open by the write that just finished in it (see `FolderSyncs.syncHeld`). */
+export type HeldForSync = Pick<HeldDirectory, 'path' | 'sync' | 'close'>;
 
 /**
  * The folder fsyncs of a batch of writes. A folder is fsynced as soon as every write into it has
@@ -39,6 +43,8 @@ export class FolderSyncs {
   readonly #late = new Set<string>();
   /** Folders a finished write changed: those its own write made durable need. */
   readonly #written = new Set<string>();
+  /** Folders fsynced through the descriptor their last write held (not opened again by path). */
+  readonly #heldSynced = new Set<string>();
 
   /** `folders`: the folder of each write of the batch, one item per write (a folder may repeat). */
   constructor(folders: readonly string[]) {
@@ -48,6 +54,20 @@ export class FolderSyncs {
   /** Fsyncs `folder` at the end, after every write. */
   later(folder: string): void {
     this.#late.add(folder);
+  }
+
+  /**
+   * Offered by a write that just put its file into `held` (its folder, still held open): when no
+   * other write into that folder is left, the folder is fsynced through that descriptor, which is
+   * then closed (true: the caller hands it over), instead of being opened again by its path once
+   * the write is `finished`. Otherwise false, and the caller closes it.
+   */
+  syncHeld(held: HeldForSync): boolean {
+    if (this.#pending.get(held.path) !== 1) return false;
+    this.#heldSynced.add(held.path);
+    const sync = held.sync().finally(() => held.close());
+    this.#early.push(settle(held.path, sync).then((outcome) => [outcome]));
+    return true;
   }
 
   /**
@@ -61,7 +81,7 @@ export class FolderSyncs {
     }
     const left = (this.#pending.get(folder) ?? 0) - 1;
     this.#pending.set(folder, left);
-    if (left === 0 && this.#written.has(folder)) this.#early.push(syncOne([folder]));
+    if (left === 0 && this.#written.has(folder) && !this.#heldSynced.has(folder)) this.#early.push(syncOne([folder]));
   }
 
   /** Waits for the early fsyncs, fsyncs the rest, and throws the first failure once all have finished; the folders that were gone. */

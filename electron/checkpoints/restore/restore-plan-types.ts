@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { restorePlanEntrySchema, restorePlanSchema } from '../../../shared/contract/checkpoints-restore-schemas';
 import type { CheckpointEntry } from '../checkpoint-types';
 import type { StoreRules } from '../snapshot/store-rules';
-import type { PathScope, TreeReader } from '../compare';
+import type { DiskVersion, KnownHashes, PathScope, TreeReader } from '../compare';
 import type { WriteLedger } from './restore-write-ledger';
 
 /** One line of a restore plan. */
@@ -24,4 +24,11 @@ export interface PlanInput {
   readonly readBlob?: (oid: string) => Promise<Uint8Array>;
   /** What a snapshot of the directory stores (default: Vigil's built-in names). */
   readonly rules?: StoreRules;
+  /**
+   * Set by a restore that applies the plan: the pre-rollback snapshot's stat records (`known`), and
+   * where the plan puts the version it finds at each path it restores or deletes (`versions`), so
+   * the writes insist on exactly that version (checked again right before each rename or unlink)
+   * instead of looking at every file once more.
+   */
+  readonly seen?: { readonly known: KnownHashes | undefined; readonly versions: Map<string, DiskVersion> };
 }

@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../../shared/errors';
-import { mapLimit, readFileIdentity } from '../../files';
-import { absoluteIn, diffTrees, diskEntry, lookupPath, storedPathExclusion, type DiskEntry } from '../compare';
+import { mapLimit, readFileIdentity, type FileIdentity } from '../../files';
+import {
+  absoluteIn,
+  diffTrees,
+  diskEntry,
+  lookupPath,
+  readDiskVersion,
+  storedPathExclusion,
+  type DiskEntry,
+} from '../compare';
 import { emptyTreeOid } from '../../git-store';
 import type { PlanInput, RestorePlan, RestorePlanEntry } from './restore-plan-types';
 import {
@@ -96,6 +104,22 @@ export function planFingerprint(
   return hash.digest('hex');
 }
 
+/** The identity of the file at `absolute`; with `input.seen`, its whole version, kept for the writes. */
+async function versionOnDisk(
+  input: PlanInput,
+  relativePath: string,
+  absolute: string,
+): Promise<FileIdentity | undefined> {
+  if (input.seen === undefined) return readFileIdentity(absolute);
+  const { known, versions } = input.seen;
+  const found = await readDiskVersion(
+    absolute,
+    known === undefined ? undefined : (stats, mode) => known.oidOf(relativePath, stats, mode),
+  );
+  versions.set(relativePath, found);
+  return found.identity;
+}
+
 /**
  * Plans a restore: compares the checkpoint with the directory as a snapshot holds it now, then
  * decides per file — `restore` (differs), `recreate` (missing), `delete` (created since; the
@@ -121,7 +145,7 @@ export async function planRestore(input: PlanInput): Promise<RestorePlan> {
     if (entry === undefined || entry.action === 'skip') return entry;
     const absolute = absoluteIn(input.dir, change.path);
     // A file to re-create was just found missing; the others are judged by the version on disk.
-    const identity = entry.action === 'recreate' ? undefined : await readFileIdentity(absolute);
+    const identity = entry.action === 'recreate' ? undefined : await versionOnDisk(input, change.path, absolute);
     const written = ledger(absolute, identity);
     return written === undefined
       ? { ...entry, isChangedOutsideAgents: true }

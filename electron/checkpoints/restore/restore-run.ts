@@ -8,7 +8,7 @@ import type { Logger } from '../../logging';
 import { preRollbackReason } from '../../../shared/checkpoint-reasons';
 import type { CheckpointApi } from '../checkpoint-api';
 import type { CheckpointEntry } from '../checkpoint-types';
-import type { KnownHashes, LiveTreeRules, PathScope, TreeReader } from '../compare';
+import type { DiskVersion, KnownHashes, LiveTreeRules, PathScope, TreeReader } from '../compare';
 import { emptyTreeOid } from '../../git-store';
 import { applyRestorePlan, type ApplyResult, type RestoreOutcome } from './restore-apply';
 import { planRestore, type RestorePlan } from './restore-plan';
@@ -187,6 +187,9 @@ export async function runWholeRestore(
   const warmed = await warming;
   const { preRollback } = pre;
   report({ phase: 'snapshot', done: 1, total: 1 });
+  const known = await context.loadKnown(checkpoint.dir);
+  // What the plan finds at each path is what the writes insist on: each file is looked at once before its write.
+  const seen = { known, versions: new Map<string, DiskVersion>() };
   const plan = await planRestore({
     dir: checkpoint.dir,
     checkpoint,
@@ -196,6 +199,7 @@ export async function runWholeRestore(
     ledger,
     readBlob: (oid) => engine.readBlob(oid),
     rules,
+    seen,
   });
   checkFingerprint(request, plan, preRollback);
   const applied = await applyRestorePlan({
@@ -208,7 +212,8 @@ export async function runWholeRestore(
       return ahead === undefined ? engine.readBlob(oid) : Promise.resolve(ahead);
     },
     onProgress: (progress) => report(progress),
-    known: await context.loadKnown(checkpoint.dir),
+    known,
+    seen: seen.versions,
     // Only a check of the whole directory lists every folder written (named paths are looked up by name).
     isSweepLeftToScopeCheck: context.checkScopeAfterRestore && request.scope.paths.length === 0,
     ...(warmed !== undefined && { listedTemps: warmed.temps }),
