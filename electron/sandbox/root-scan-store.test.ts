@@ -120,11 +120,19 @@ describe.runIf(process.platform === 'linux')('the scan store of one-shot command
     await nextProcess(store).list(root);
     const [file = ''] = readdirSync(folder);
     const stored = JSON.parse(readFileSync(path.join(folder, file), 'utf8')) as Record<string, unknown>;
+    const folders = stored.folders as [string, { subfolders: string[]; listing: Record<string, unknown> }][];
+    const [[, top] = ['', { subfolders: [], listing: {} }]] = folders.filter(([folder]) => folder === root);
+    const outside = path.join(base, 'outside');
+    mkdirSync(path.join(outside, '.git'), { recursive: true });
     const forgeries = [
       'not json',
+      'null',
+      JSON.stringify(stored).slice(0, 100),
       JSON.stringify({ ...stored, version: 0 }),
       JSON.stringify({ ...stored, root: path.join(base, 'elsewhere') }),
       JSON.stringify({ ...stored, folders: [[root, { mtimeMs: 'x' }]] }),
+      JSON.stringify({ ...stored, folders: [[root, { ...top, listing: { ...top.listing, dotGits: [null] } }]] }),
+      JSON.stringify({ ...stored, folders: [[root, { ...top, subfolders: [...top.subfolders, outside] }]] }),
     ];
     for (const forged of forgeries) {
       writeFileSync(path.join(folder, file), forged);

@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { lstat, mkdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { RootScanCache, type RootListing } from './root-scan-cache';
+import { maxStoredScans, pruneRootScans } from './root-scan-prune';
 
 /** One folder of a root as the scan cache last read it (its times, whether they were too recent to trust, what it holds). */
 export interface StoredFolder {
@@ -27,26 +28,30 @@ export interface RootScanStore {
 
 const formatVersion = 1;
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
 function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
 function isListing(value: unknown): value is RootListing {
-  const listing = value as Partial<Record<keyof RootListing, unknown>> | null;
   return (
-    typeof listing === 'object' &&
-    listing !== null &&
-    Array.isArray(listing.dotGits) &&
-    listing.dotGits.every(
-      (item: { path?: unknown; isFolder?: unknown }) =>
-        typeof item.path === 'string' && typeof item.isFolder === 'boolean',
+    isRecord(value) &&
+    Array.isArray(value.dotGits) &&
+    value.dotGits.every(
+      (item: unknown) => isRecord(item) && typeof item.path === 'string' && typeof item.isFolder === 'boolean',
     ) &&
-    isStringArray(listing.heads) &&
-    isStringArray(listing.settings) &&
-    Array.isArray(listing.links) &&
-    listing.links.every(
-      (item: { key?: unknown; count?: unknown; path?: unknown }) =>
-        typeof item.key === 'string' && typeof item.count === 'number' && typeof item.path === 'string',
+    isStringArray(value.heads) &&
+    isStringArray(value.settings) &&
+    Array.isArray(value.links) &&
+    value.links.every(
+      (item: unknown) =>
+        isRecord(item) &&
+        typeof item.key === 'string' &&
+        typeof item.count === 'number' &&
+        typeof item.path === 'string',
     )
   );
 }
@@ -54,8 +59,7 @@ function isListing(value: unknown): value is RootListing {
 function isStoredFolder(value: unknown): value is StoredFolder {
   const folder = value as Partial<Record<keyof StoredFolder, unknown>> | null;
   return (
-    typeof folder === 'object' &&
-    folder !== null &&
+    isRecord(folder) &&
     typeof folder.mtimeMs === 'number' &&
     typeof folder.ctimeMs === 'number' &&
     typeof folder.isRacy === 'boolean' &&
@@ -66,16 +70,20 @@ function isStoredFolder(value: unknown): value is StoredFolder {
 
 /** The folders of a stored file, or undefined for anything this code did not write for this root (then the root is listed anew). */
 function parseStored(text: string, root: string): Map<string, StoredFolder> | undefined {
-  let data: { version?: unknown; root?: unknown; folders?: unknown };
+  let data: unknown;
   try {
-    data = JSON.parse(text) as typeof data;
+    data = JSON.parse(text);
   } catch {
     return undefined;
   }
-  if (data.version !== formatVersion || data.root !== root || !Array.isArray(data.folders)) return undefined;
+  if (!isRecord(data) || data.version !== formatVersion || data.root !== root || !Array.isArray(data.folders))
+    return undefined;
+  // Every folder walked must be the root or inside it: a file listing others would scan outside the roots.
+  const isInside = (folder: string): boolean => folder === root || folder.startsWith(`${root}${path.sep}`);
   const folders = new Map<string, StoredFolder>();
   for (const entry of data.folders as unknown[]) {
     if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !isStoredFolder(entry[1])) return undefined;
+    if (!isInside(entry[0]) || !entry[1].subfolders.every(isInside)) return undefined;
     folders.set(entry[0], entry[1]);
   }
   return folders.has(root) ? folders : undefined;
@@ -86,24 +94,41 @@ export function rootScanFolder(vigilHome: string): string {
   return path.join(vigilHome, 'sandbox-scans');
 }
 
-/** The scan store in `folder` (under VIGIL_HOME): one file per root, named by a hash of its path. */
-export function fileRootScanStore(folder: string): RootScanStore {
+/**
+ * The scan store in `folder` (under VIGIL_HOME): one file per root, named by a hash of its path,
+ * at most `maxFiles` of them (see root-scan-prune.ts). Neither call ever fails: a file that cannot
+ * be read or trusted means a full look at the root, a save that fails only loses the speed-up.
+ */
+export function fileRootScanStore(folder: string, options: { readonly maxFiles?: number } = {}): RootScanStore {
+  const maxFiles = options.maxFiles ?? maxStoredScans;
   const fileOf = (root: string): string =>
     path.join(folder, `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.json`);
   return {
     async load(root) {
-      const text = await readFile(fileOf(root), 'utf8').catch(() => undefined);
-      return text === undefined ? undefined : parseStored(text, root);
+      const file = fileOf(root);
+      const text = await readFile(file, 'utf8').catch(() => undefined);
+      const folders = text === undefined ? undefined : parseStored(text, root);
+      // A use moves the file's time on: the prune keeps the most recently used roots.
+      if (folders !== undefined) await utimes(file, new Date(), new Date()).catch(() => undefined);
+      return folders;
     },
-    // Best effort: a store that cannot be written only means the next process lists the root again.
+    // Written whole to a temp file first, then renamed over: a reader sees the old file or the new, never a part.
     async save(root, folders) {
       const file = fileOf(root);
-      const temp = `${file}.${String(process.pid)}.tmp`;
+      const temp = `${file}.${String(process.pid)}.${randomBytes(4).toString('hex')}.tmp`;
       const body = JSON.stringify({ version: formatVersion, root, folders: [...folders] });
-      await mkdir(folder, { recursive: true, mode: 0o700 })
-        .then(() => writeFile(temp, body, { mode: 0o600 }))
-        .then(() => rename(temp, file))
-        .catch(() => rm(temp, { force: true }));
+      try {
+        await mkdir(folder, { recursive: true, mode: 0o700 });
+        const isNew = await lstat(file).then(
+          () => false,
+          () => true,
+        );
+        await writeFile(temp, body, { mode: 0o600, flag: 'wx' });
+        await rename(temp, file);
+        if (isNew) await pruneRootScans(folder, maxFiles);
+      } catch {
+        await rm(temp, { force: true }).catch(() => undefined);
+      }
     },
   };
 }
