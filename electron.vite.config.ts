@@ -2,8 +2,7 @@ import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
-// The build runs in plain Node: the shell's face would load Electron, so the config takes the CSP from its own module.
-// eslint-disable-next-line vigil/public-face
+// eslint-disable-next-line vigil/public-face -- runs in plain Node, outside the build's face rewrite: the shell's face would load Electron, so this takes the CSP from its own module
 import { rendererMetaContentSecurityPolicy } from './electron/shell/content-security-policy';
 import { chunkGroups } from './scripts/build/chunk-plan';
 import { faceImports } from './scripts/build/face-imports';

@@ -2,8 +2,7 @@ import { realpath, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
-// eslint-disable-next-line vigil/public-face -- `vigil checkpoint DIR` loads this before the core (walk-head-start); the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so the face would add all of the folder to the head start's chunk
-import { errnoCode, fileSystemError } from '../files/file-system-error';
+import { errnoCode, fileSystemError } from '../files';
 
 /** Whether a resolved path is a file-system root (`/`, `C:\`). */
 function isRoot(resolved: string): boolean {

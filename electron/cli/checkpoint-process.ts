@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { WalkHeadStart } from '../checkpoints';
-// eslint-disable-next-line vigil/public-face -- light path (relayed commands, hashing worker): the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ to the CLI's base chunk
-import { resolveVigilHome, vigilPaths } from '../lib/vigil-home';
+import { resolveVigilHome, vigilPaths } from '../lib';
 import { expectsCore } from './relay/relay-or-local';
 import type { CredentialLookup } from './relay/serve-credential';
 

@@ -1,6 +1,5 @@
 import { escapeControls } from '../../shared/text/control-characters';
-// eslint-disable-next-line vigil/public-face -- light path: every CLI command loads this; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ to the CLI's base chunk
-import { resolveVigilHome, vigilPaths } from '../lib/vigil-home';
+import { resolveVigilHome, vigilPaths } from '../lib';
 import { createFileLogger, type Logger } from '../logging';
 import type { CliIo } from './cli-command';
 import { writeLine } from './cli-command';

@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util';
 import { isAppError } from '../../shared/errors';
 import { unexpectedMessage } from '../../shared/result';
-// eslint-disable-next-line vigil/public-face -- light path: vigil hook and the relayed commands load this; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ (+6 KiB)
-import { vigilVersion } from '../lib/version';
+import { vigilVersion } from '../lib';
 import { exitCodes, UsageError, writeLine, type CliCommand, type CliCommandGroup, type CliIo } from './cli-command';
 
 /** An entry of the command table: a command or a group of subcommands. */

@@ -11,8 +11,7 @@ import {
   type RestoreCallName,
 } from '../checkpoints';
 import type { LiveConfig } from '../config';
-// eslint-disable-next-line vigil/public-face -- the one-shot core loads this statically; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so the face would move the lazy parts of the folder into the core's chunk
-import { runOneToolCall } from '../executor/run-one-tool-call';
+import { runOneToolCall } from '../executor';
 import { createMemoryHandlers } from '../memory';
 import type { CallContext, CallHandlers, PartialCallHandlers } from '../transport';
 import { createAppHandlers } from './app-handlers';

@@ -12,16 +12,13 @@ import {
 import { LiveConfig, type ConfigSectionSpec } from '../config';
 import type { ToolExecutor } from '../executor';
 import { gatewayConfigSchema, loadGateway, type Gateway, type GatewayConfig } from '../gateway';
-// eslint-disable-next-line vigil/public-face -- the one-shot core loads this statically; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so the face would move the lazy parts of the folder into the core's chunk
-import { hooksConfigSchema } from '../hooks/hook-config';
+import { hooksConfigSchema } from '../hooks';
 import type { Logger } from '../logging';
 import { memoryConfigSchema } from '../memory';
 import { loadPolicyConfig } from '../policy/lazy';
-// eslint-disable-next-line vigil/public-face -- the one-shot core loads this statically; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so the face would move the lazy parts of the folder into the core's chunk
-import { sessionConfigSchema } from '../sessions/session-config';
+import { sessionConfigSchema } from '../sessions';
 import type { CommandSandbox } from '../sandbox';
-// eslint-disable-next-line vigil/public-face -- the one-shot core loads this statically; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so the face would move the lazy parts of the folder into the core's chunk
-import { activeHermesHome } from '../hermes/hermes-home';
+import { activeHermesHome } from '../hermes';
 import type { SessionService } from '../sessions';
 import { loadSessionFolderWatch } from '../sessions/lazy';
 import { createContractRouter, type ContractRouter } from '../transport';

@@ -9,8 +9,7 @@ import { KeyedLock } from './keyed-lock';
 import { syncDirectory } from './sync-directory';
 import { isVigilTempFile } from './vigil-temp-name';
 import type { AtomicContent } from './write-temp-file';
-// eslint-disable-next-line vigil/public-face -- files/ sits on the hashing worker's and the light commands' paths; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ there
-import { pathKey } from '../lib/path-rules';
+import { pathKey } from '../lib';
 import type { AtomicWriteOptions, AtomicWriteResult, StagedWrite } from './atomic-write-options';
 import { replaceEntry, type ExistingFile, type WriteFolder } from './replace-entry';
 

@@ -3,8 +3,8 @@
  *
  * The bottom layer of the main process's disk access: atomic writes, held folders, file errors.
  * Light paths (the hashing worker, `vigil tool`, `vigil write`, the walk's head start, the one-shot
- * core) still import the modules directly, with a lint exception that says why: the chunk plan
- * follows every re-export of a face.
+ * core) import it too: the build rewrites a named import of a face to the module that defines the
+ * name (scripts/build/face-imports.ts).
  */
 
 /** Atomic writes: a temp file renamed over the target, the folder synced, one writer per path. */

@@ -1,8 +1,7 @@
 import { readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
-// eslint-disable-next-line vigil/public-face -- files/ sits on the hashing worker's and the light commands' paths; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ there
-import { isProcessAlive } from '../lib/process/is-process-alive';
+import { isProcessAlive } from '../lib';
 import { isTempFileInFlight } from './temp-registry';
 import { isVigilTempFile, parseVigilTempName } from './vigil-temp-name';
 

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
-// eslint-disable-next-line vigil/public-face -- the hashing worker loads this; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so files/index.ts would add all of files/ to the worker (+41 KiB)
-import { errnoCode } from '../files/file-system-error';
+import { errnoCode } from '../files';
 
 /** A file written and (unless asked not to) fsynced under a temp name beside its target, not yet in place. */
 export interface StagedFile {

@@ -1,12 +1,7 @@
 import { access, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
-// eslint-disable-next-line vigil/public-face -- the hashing worker loads this; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so files/index.ts would add all of files/ to the worker (+41 KiB)
-import { errnoCode } from '../files/file-system-error';
-// eslint-disable-next-line vigil/public-face -- the hashing worker loads this; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so files/index.ts would add all of files/ to the worker (+41 KiB)
-import { mapLimit } from '../files/map-limit';
-// eslint-disable-next-line vigil/public-face -- the hashing worker loads this; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so files/index.ts would add all of files/ to the worker (+41 KiB)
-import { syncDirectory } from '../files/sync-directory';
+import { errnoCode, mapLimit, syncDirectory } from '../files';
 import { DecodedTrees } from './decoded-trees';
 import {
   decodeTree,

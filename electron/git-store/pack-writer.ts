@@ -2,8 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
-// eslint-disable-next-line vigil/public-face -- the hashing worker loads this; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so files/index.ts would add all of files/ to the worker (+41 KiB)
-import { syncDirectory } from '../files/sync-directory';
+import { syncDirectory } from '../files';
 import type { ObjectType } from './git-objects';
 import { deflateObject } from './object-zlib';
 import { encodeEntryHeader } from './pack-file';

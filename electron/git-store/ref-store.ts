@@ -1,10 +1,7 @@
 import { mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
-// eslint-disable-next-line vigil/public-face -- the hashing worker loads this; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so files/index.ts would add all of files/ to the worker (+41 KiB)
-import { errnoCode } from '../files/file-system-error';
-// eslint-disable-next-line vigil/public-face -- the hashing worker loads this; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so files/index.ts would add all of files/ to the worker (+41 KiB)
-import { syncDirectory } from '../files/sync-directory';
+import { errnoCode, syncDirectory } from '../files';
 import { stageFileDurably, writeFileDurably } from './durable-file';
 import { isObjectId } from './git-objects';
 import { RefLog } from './ref-log';

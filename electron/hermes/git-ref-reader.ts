@@ -1,7 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-// eslint-disable-next-line vigil/public-face -- the one-shot core loads this statically; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so files/index.ts would move the tools' file writers into the core's chunk
-import { errnoCode } from '../files/file-system-error';
+import { errnoCode } from '../files';
 import { isObjectId } from '../git-store';
 
 /** How deep `ref: ` indirections are followed (git's own limit is 5). */

@@ -2,8 +2,8 @@
  * lib's public face: other folders import only this file (lint: vigil/public-face), or lazy.ts.
  *
  * The bottom layer of the main process: small helpers with no Vigil policy in them. Light paths
- * (`vigil hook`, the relayed commands, the hashing worker) still import the modules directly, with a
- * lint exception that says why: the chunk plan follows every re-export of a face.
+ * (`vigil hook`, the relayed commands, the hashing worker) import it too: the build rewrites a named
+ * import of a face to the module that defines the name (scripts/build/face-imports.ts).
  */
 
 /** Cleanups run in reverse order, once, as a resource's owner closes. */

@@ -2,8 +2,7 @@ import { readFile, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../shared/errors';
-// eslint-disable-next-line vigil/public-face -- `vigil checkpoint DIR` loads this before the core (walk-head-start); the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so the face would add all of the folder to the head start's chunk
-import { fileSystemError } from '../files/file-system-error';
+import { fileSystemError } from '../files';
 import { heldLocks, type Hold } from './held-locks';
 import { createExclusive, observeFile, sweepLockLitter, type ObservedFile } from './lock-file-ops';
 import {
@@ -15,8 +14,7 @@ import {
   type LockHolder,
 } from './lock-holder';
 import { replaceAbandoned } from './lock-takeover';
-// eslint-disable-next-line vigil/public-face -- `vigil checkpoint DIR` loads this before the core (walk-head-start); the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so the face would add all of the folder to the head start's chunk
-import { ownStartTime } from '../lib/process/process-start-time';
+import { ownStartTime } from '../lib';
 
 export { runOutsideFileLocks } from './held-locks';
 

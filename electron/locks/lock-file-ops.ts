@@ -1,10 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-// eslint-disable-next-line vigil/public-face -- `vigil checkpoint DIR` loads this before the core (walk-head-start); the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so the face would add all of the folder to the head start's chunk
-import { errnoCode } from '../files/file-system-error';
-// eslint-disable-next-line vigil/public-face -- `vigil checkpoint DIR` loads this before the core (walk-head-start); the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so the face would add all of the folder to the head start's chunk
-import { noHardLinkCodes } from '../files/no-hard-links';
+import { errnoCode, noHardLinkCodes } from '../files';
 import { parseLockHolder, type LockHolder } from './lock-holder';
 
 /** A lock file (or takeover claim) as one look saw it: its content, inode and age, all of one version. */

@@ -1,9 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-// eslint-disable-next-line vigil/public-face -- `vigil checkpoint DIR` loads this before the core (walk-head-start); the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so the face would add all of the folder to the head start's chunk
-import { isProcessAlive } from '../lib/process/is-process-alive';
-// eslint-disable-next-line vigil/public-face -- `vigil checkpoint DIR` loads this before the core (walk-head-start); the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so the face would add all of the folder to the head start's chunk
-import { processStart, type ProcessStart } from '../lib/process/process-start-time';
+import { isProcessAlive, processStart, type ProcessStart } from '../lib';
 
 /** Who holds a lock file, as written inside it. */
 export interface LockHolder {

@@ -5,10 +5,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { MemoryDirectoryInfo, MemoryTarget } from '../../shared/contract/memory-contract';
 import { readConfigSection } from '../config';
-// eslint-disable-next-line vigil/public-face -- the one-shot core loads this statically; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so files/index.ts would move the tools' file writers into the core's chunk
-import { isDirectory } from '../files/is-directory';
-// eslint-disable-next-line vigil/public-face -- the one-shot core loads this statically; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so hermes/index.ts would move Hermes's checkpoint reader into the core's chunk
-import { activeHermesHome, hermesHomePaths } from '../hermes/hermes-home';
+import { isDirectory } from '../files';
+import { activeHermesHome, hermesHomePaths } from '../hermes';
 import { defaultMemoryLimits } from './memory-format';
 
 /** A limit in characters: a whole number the file can hold at least a short entry in. */

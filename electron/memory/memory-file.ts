@@ -2,10 +2,7 @@ import { createHash } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { AppError } from '../../shared/errors';
-// eslint-disable-next-line vigil/public-face -- the one-shot core loads this statically; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so files/index.ts would move the tools' file writers into the core's chunk
-import { canonicalPath } from '../files/canonical-path';
-// eslint-disable-next-line vigil/public-face -- the one-shot core loads this statically; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so files/index.ts would move the tools' file writers into the core's chunk
-import { errnoCode, fileSystemError } from '../files/file-system-error';
+import { canonicalPath, errnoCode, fileSystemError } from '../files';
 import type { FileIdentity } from '../files';
 import { findInvalidUtf8 } from './utf8';
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-// eslint-disable-next-line vigil/public-face -- the one-shot core loads this statically; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so the face would move the lazy parts of the folder into the core's chunk
-import { networkPolicySchema, sandboxPolicySchema } from '../sandbox/sandbox-api';
+import { networkPolicySchema, sandboxPolicySchema } from '../sandbox';
 
 /** The dangerous commands that wait for a human by default (command patterns, see `matchesCommandPattern`). */
 export const defaultDangerousCommands: readonly string[] = [

@@ -1,8 +1,7 @@
 import { lstat, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-// eslint-disable-next-line vigil/public-face -- light path (relayed commands, hashing worker): the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ to the CLI's base chunk
-import { isPathInside } from '../lib/path-rules';
+import { isPathInside } from '../lib';
 import { gitConfigPaths } from './git-config-paths';
 
 /**

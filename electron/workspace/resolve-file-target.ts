@@ -1,6 +1,5 @@
 import { AppError } from '../../shared/errors';
-// eslint-disable-next-line vigil/public-face -- light path (`vigil tool`, `vigil write`): the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so files/index.ts would add all of files/ here
-import { anchorFile, type AnchoredFile } from '../files/folder-anchor';
+import { anchorFile, type AnchoredFile } from '../files';
 import { codeLocationOf } from './code-locations';
 import { resolveWorkspacePath } from './resolve-workspace-path';
 import type { WorkspaceContext } from './workspace-context';

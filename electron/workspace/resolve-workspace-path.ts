@@ -1,9 +1,7 @@
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
-// eslint-disable-next-line vigil/public-face -- light path (`vigil tool`, `vigil write`): the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so files/index.ts would add all of files/ here
-import { canonicalPath } from '../files/canonical-path';
-// eslint-disable-next-line vigil/public-face -- light path (relayed commands, hashing worker): the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ to the CLI's base chunk
-import { isPathInside } from '../lib/path-rules';
+import { canonicalPath } from '../files';
+import { isPathInside } from '../lib';
 import { protectedLocations } from './protected-locations';
 import { refuseUnsafeRoots } from './root-rules';
 import type { WorkspaceContext } from './workspace-context';

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
-// eslint-disable-next-line vigil/public-face -- light path (relayed commands, hashing worker): the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ to the CLI's base chunk
-import { isPathInside } from '../lib/path-rules';
+import { isPathInside } from '../lib';
 import { homeCredentialStores } from './protected-locations';
 
 /** System folders no root may be or lie in: the OS's programs, libraries, configuration and kernel interfaces. */

@@ -1,7 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-// eslint-disable-next-line vigil/public-face -- light path (relayed commands, hashing worker): the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ to the CLI's base chunk
-import { isPathInside } from '../lib/path-rules';
+import { isPathInside } from '../lib';
 
 /** What finding a path's workspace root needs besides the path. */
 export interface WorkspaceFacts {

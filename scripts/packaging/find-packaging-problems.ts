@@ -1,5 +1,4 @@
-// Runs in plain Node: the shell's face would load Electron, so this takes the CSP from its own module.
-// eslint-disable-next-line vigil/public-face
+// eslint-disable-next-line vigil/public-face -- runs in plain Node, outside the build's face rewrite: the shell's face would load Electron, so this takes the CSP from its own module
 import { rendererMetaContentSecurityPolicy } from '../../electron/shell/content-security-policy';
 import type { AsarArchive } from './asar-archive';
 import { importedPackages } from './bare-imports';

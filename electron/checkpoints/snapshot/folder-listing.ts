@@ -1,8 +1,7 @@
 import { constants, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-// eslint-disable-next-line vigil/public-face -- the hashing worker loads this; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so files/index.ts would add all of files/ to the worker (+41 KiB)
-import { isVigilBookkeepingFile } from '../../files/vigil-temp-name';
+import { isVigilBookkeepingFile } from '../../files';
 import type { SkipReason } from '../checkpoint-types';
 import type { DirState, FileRecord } from './dir-state';
 import type { StoreRules } from './store-rules';

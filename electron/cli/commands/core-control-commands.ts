@@ -1,6 +1,5 @@
 import { withoutCredential } from '../../../shared/ui-credential';
-// eslint-disable-next-line vigil/public-face -- light path (relayed commands, hashing worker): the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ to the CLI's base chunk
-import { vigilPaths } from '../../lib/vigil-home';
+import { vigilPaths } from '../../lib';
 import { loadStopProcess } from '../../lib/lazy';
 import { exitCodes, flagOption, writeLine, type CliCommand } from '../cli-command';
 import { cliHome } from '../cli-context';

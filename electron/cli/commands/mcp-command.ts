@@ -2,8 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { AppError } from '../../../shared/errors';
-// eslint-disable-next-line vigil/public-face -- light path (relayed commands, hashing worker): the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ to the CLI's base chunk
-import { vigilPaths } from '../../lib/vigil-home';
+import { vigilPaths } from '../../lib';
 import { loadMcpStdioBridge, loadStdio } from '../../gateway/lazy';
 import { stringOption, UsageError, writeLine, type CliCommand, type CliIo } from '../cli-command';
 import { cliHome, cliLogger } from '../cli-context';

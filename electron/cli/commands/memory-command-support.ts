@@ -3,8 +3,7 @@ import path from 'node:path';
 import type { MemoryMutation, MemoryMutationResult, MemoryTarget } from '../../../shared/contract/memory-contract';
 import { isAppError, type AppError } from '../../../shared/errors';
 import { describeMemoryUsage } from '../../../shared/tools/memory-usage-text';
-// eslint-disable-next-line vigil/public-face -- light path (relayed commands, hashing worker): the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ to the CLI's base chunk
-import { vigilPaths } from '../../lib/vigil-home';
+import { vigilPaths } from '../../lib';
 import {
   exitCodes,
   flagOption,

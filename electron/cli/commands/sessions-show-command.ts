@@ -1,7 +1,6 @@
 import type { HistoryEntry, SessionHistory } from '../../../shared/contract/sessions-contract';
 import { escapeControls } from '../../../shared/text/control-characters';
-// eslint-disable-next-line vigil/public-face -- light path: `vigil sessions show` stays a relayed command; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), and sessions/index.ts re-exports zod schemas, which would make it load the core
-import { describeCall } from '../../sessions/session-state';
+import { describeCall } from '../../sessions';
 import { changesWords } from '../../../shared/sessions/turn-changes';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand } from '../cli-command';
 import { sessionsOf } from '../cli-services';

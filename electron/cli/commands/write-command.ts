@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
-// eslint-disable-next-line vigil/public-face -- light path (`vigil tool`, `vigil write`): the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so files/index.ts would add all of files/ here
-import { writeFileAtomic } from '../../files/atomic-write';
+import { writeFileAtomic } from '../../files';
 import { exitCodes, flagOption, stringOption, UsageError, writeLine, type CliCommand } from '../cli-command';
 import type { Disposer } from '../../lib';
 

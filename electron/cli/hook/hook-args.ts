@@ -1,6 +1,5 @@
 import { hookAgents, type HookAgent } from '../../../shared/hooks/hook-event';
-// eslint-disable-next-line vigil/public-face -- light path: vigil hook and the relayed commands load this; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ (+6 KiB)
-import { resolveVigilHome } from '../../lib/vigil-home';
+import { resolveVigilHome } from '../../lib';
 import type { HookOptions } from './run-hook';
 
 /** The default deadline: under the 30 s timeout `vigil connect … --hooks` configures. */

@@ -8,8 +8,7 @@ import {
 } from '../../../shared/hooks/hook-output';
 import { parseHookInput } from '../../../shared/hooks/parse-hook-input';
 import type { Result } from '../../../shared/result';
-// eslint-disable-next-line vigil/public-face -- light path: vigil hook and the relayed commands load this; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ (+6 KiB)
-import { vigilPaths } from '../../lib/vigil-home';
+import { vigilPaths } from '../../lib';
 import { withCore, type CoreRoute } from '../relay/relay-or-local';
 import { geminiUnattended } from './gemini-attendance';
 import { failureAnswer, readOnFailure, unassessedAnswer } from './hook-failure';

@@ -1,8 +1,5 @@
 import type { Result } from '../../../shared/result';
-// eslint-disable-next-line vigil/public-face -- light path: vigil hook and the relayed commands load this; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ (+6 KiB)
-import { vigilPaths } from '../../lib/vigil-home';
-// eslint-disable-next-line vigil/public-face -- light path: vigil hook and the relayed commands load this; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ (+6 KiB)
-import { vigilVersion } from '../../lib/version';
+import { vigilPaths, vigilVersion } from '../../lib';
 import { mayAutoStart, type AutoStartSettings } from './auto-start-policy';
 import { relayCall, type RelayCallOptions } from './relay-client';
 import { readServeCredential, type CredentialLookup, type ServeCredential } from './serve-credential';

@@ -3,8 +3,7 @@ import { AppError } from '../../../shared/errors';
 import type { Result } from '../../../shared/result';
 import type { WalkHeadStart } from '../../checkpoints';
 import type { CoreBase } from '../../core';
-// eslint-disable-next-line vigil/public-face -- light path: vigil hook and the relayed commands load this; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ (+6 KiB)
-import { vigilPaths } from '../../lib/vigil-home';
+import { vigilPaths } from '../../lib';
 import { mayAutoStart } from './auto-start-policy';
 import { chooseCore, relayToCore, type CoreChoice, type SayLine } from './core-target';
 import { readServeCredential, type CredentialLookup, type ServeCredential } from './serve-credential';

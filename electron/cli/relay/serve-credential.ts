@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
-// eslint-disable-next-line vigil/public-face -- light path: vigil hook and the relayed commands load this; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ (+6 KiB)
-import { isProcessGone } from '../../lib/process/stop-process';
+import { isProcessGone } from '../../lib';
 
 /**
  * The one place the CLI reads the resident core's address and credential from serve.json (read

@@ -2,14 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-// eslint-disable-next-line vigil/public-face -- light path (relayed commands, hashing worker): the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ to the CLI's base chunk
-import { vigilInvocation } from '../../lib/vigil-invocation';
-// eslint-disable-next-line vigil/public-face -- light path (relayed commands, hashing worker): the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ to the CLI's base chunk
-import { vigilVersion } from '../../lib/version';
-// eslint-disable-next-line vigil/public-face -- light path (relayed commands, hashing worker): the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ to the CLI's base chunk
-import { vigilPaths } from '../../lib/vigil-home';
-// eslint-disable-next-line vigil/public-face -- light path (relayed commands, hashing worker): the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), so lib/index.ts would add all of lib/ to the CLI's base chunk
-import { stopProcess } from '../../lib/process/stop-process';
+import { vigilInvocation, vigilVersion, vigilPaths, stopProcess } from '../../lib';
 import { readServeCredential, type CredentialLookup, type ServeCredential } from './serve-credential';
 
 /** The file a background core's own output goes to (its structured log is beside it, in logs/). */

@@ -5,8 +5,7 @@ import { defaultTerminalTimeoutMs } from '../../../shared/tools/terminal-tool';
 import type { ToolInput } from '../../../shared/tools/tool-registry';
 import { isPathInside } from '../../lib';
 import { assessCommand, type CommandAssessment } from '../../policy';
-// eslint-disable-next-line vigil/public-face -- light path: `vigil tool` loads this; the chunk plan still follows every re-export of a face (scripts/build/chunk-plan.ts), and sandbox/index.ts re-exports the sandbox runtime
-import { describeSandboxStatus } from '../../sandbox/sandbox-api';
+import { describeSandboxStatus } from '../../sandbox';
 import { resolveWorkspacePath } from '../../workspace';
 import { pathLockKey, rootLockKey, type ExecutionSession, type LockRequest, type PreparedCall } from '../tool-adapter';
 import { commandCoverage, coverageParts } from '../undo-coverage';
