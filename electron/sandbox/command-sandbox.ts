@@ -103,21 +103,37 @@ export class CommandSandbox {
     const key = settings.sandbox.bwrapPath ?? '';
     let status = this.#statuses.get(key);
     if (status === undefined) {
-      status = this.#check(settings);
+      const checked = this.#check(settings);
+      status = checked.then((outcome) => outcome.status);
       this.#statuses.set(key, status);
+      // A temp folder that could not be made says nothing about the sandbox: the next call checks again.
+      void checked.then((outcome) => {
+        if (outcome.isPassing) this.#statuses.delete(key);
+      });
     }
     return status;
   }
 
-  async #check(settings: SandboxSettings): Promise<SandboxStatus> {
+  async #check(settings: SandboxSettings): Promise<{ readonly status: SandboxStatus; readonly isPassing: boolean }> {
     const env = this.#options.env ?? process.env;
     const missing = await missingSandboxTools(this.#platform, settings.sandbox.bwrapPath, env);
-    if (missing !== undefined) return missing;
-    return recordedProbe(this.#platform, this.#options.vigilHome, settings.sandbox.bwrapPath, env, async () => {
-      const probeDir = await this.#temp('probe');
-      const probe = { command: 'true', cwd: probeDir, timeoutMs: 60_000, outputCapBytes: 64 * 1024 };
-      return this.#run(probe, { roots: [probeDir], sessionId: 'probe' }, settings);
-    });
+    if (missing !== undefined) return { status: missing, isPassing: false };
+    let tempFailure: SandboxStatus | undefined;
+    const status = await recordedProbe(
+      this.#platform,
+      this.#options.vigilHome,
+      settings.sandbox.bwrapPath,
+      env,
+      async () => {
+        const probeDir = await this.#temp('probe').catch((error: unknown) => {
+          tempFailure = tempFolderFailure(this.#tempRoot, error);
+          throw error;
+        });
+        const probe = { command: 'true', cwd: probeDir, timeoutMs: 60_000, outputCapBytes: 64 * 1024 };
+        return this.#run(probe, { roots: [probeDir], sessionId: 'probe' }, settings);
+      },
+    );
+    return tempFailure === undefined ? { status, isPassing: false } : { status: tempFailure, isPassing: true };
   }
 
   /** The session's private temp folder (mode 0700), made on first use. */
@@ -269,4 +285,14 @@ export class CommandSandbox {
       this.#options.logger.warn('stopping the sandbox engine failed', { error }),
     );
   }
+}
+
+/** Why commands cannot run when Vigil cannot make its private temp folder: not the sandbox's fault, and what to do. */
+function tempFolderFailure(tempRoot: string, error: unknown): SandboxStatus {
+  const said = error instanceof Error ? error.message : String(error);
+  return {
+    kind: 'unavailable',
+    reason: `Vigil could not make a private temp folder for sandboxed commands under ${tempRoot} (${said}); the sandbox itself was not tried`,
+    fix: `make ${tempRoot} (or its parent) a writable folder with free space, or point TMPDIR at one, then try again`,
+  };
 }

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../logging/logger';
@@ -39,15 +39,15 @@ async function loggedWorld(): Promise<{ world: SandboxWorld; starts: () => numbe
   return { world, starts, breakIt: () => writeFileSync(broken, '') };
 }
 
-/** A second sandbox on the same data folder, as a later one-shot `vigil` process has. */
-function laterProcess(world: SandboxWorld): CommandSandbox {
+/** A second sandbox on the same data folder, as a later one-shot `vigil` process has (its temp folders in `tempRoot`). */
+function laterProcess(world: SandboxWorld, tempRoot = path.join(world.base, 'tmp2')): CommandSandbox {
   const sandbox = new CommandSandbox({
     vigilHome: world.vigilHome,
     home: world.home,
     settings: () => Promise.resolve(world.settings),
     logger: silentLogger,
     env: { ...process.env, HOME: world.home, VIGIL_HOME: world.vigilHome },
-    tempRoot: path.join(world.base, 'tmp2'),
+    tempRoot,
     spawn: 'in-process',
   });
   others.push(sandbox);
@@ -95,6 +95,25 @@ describe.skipIf(process.platform !== 'linux' || !existsSync('/usr/bin/bwrap'))(
       writeFileSync(wrapper, `${readFileSync(wrapper, 'utf8')}# replaced\n`);
       expect(await laterProcess(world).status()).toMatchObject({ kind: 'ready' });
       expect(starts()).toBe(2);
+    });
+
+    it('says a temp folder it cannot make is the problem, not the sandbox, and checks again at the next call', async () => {
+      const { world, starts } = await loggedWorld();
+      // The temp root's parent is a file: no one, root included, can make a folder there.
+      const blocked = path.join(world.base, 'blocked');
+      writeFileSync(blocked, '');
+      const sandbox = laterProcess(world, path.join(blocked, 'tmp'));
+      const status = await sandbox.status();
+      expect(status).toMatchObject({ kind: 'unavailable' });
+      const said = status.kind === 'unavailable' ? `${status.reason} ${status.fix}` : '';
+      expect(said).toContain(`could not make a private temp folder for sandboxed commands under ${blocked}`);
+      expect(said).not.toMatch(/user namespace|sandboxed test command/u);
+      expect(starts()).toBe(0);
+      expect(existsSync(readyRecordPath(world.vigilHome))).toBe(false);
+      // Fixed: the same process checks again instead of keeping the old answer.
+      rmSync(blocked);
+      expect(await sandbox.status()).toEqual({ kind: 'ready', engine: 'bubblewrap' });
+      expect(starts()).toBe(1);
     });
 
     it('is never trusted when it is not a record this code wrote', async () => {
