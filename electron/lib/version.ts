@@ -1,4 +1,4 @@
-import { version } from '../../package.json';
+import packageJson from '../../package.json' with { type: 'json' };
 
-/** Vigil's version, from package.json at build time (only this field is bundled). */
-export const vigilVersion: string = version;
+/** Vigil's version, from package.json at build time. */
+export const vigilVersion: string = packageJson.version;
