@@ -172,6 +172,15 @@ export class RefStore {
   }
 
   /**
+   * The file names in one directory's dropped area, from a single listing of its folder: what a cut
+   * needs to pick a free name, without reading every ref (one per cut, kept for days).
+   */
+  async droppedNames(dirhash: string): Promise<Set<string>> {
+    const folder = path.join(this.gitdir, droppedRefsFolder, dirhash);
+    return new Set(await readdir(folder).catch(() => [] as string[]));
+  }
+
+  /**
    * Writes a dropped-area ref and makes it durable with its folders (the store lock must be held):
    * a cut writes it before it changes the shallow list, so no moment exists at which the
    * checkpoints it keeps are reachable from nothing.

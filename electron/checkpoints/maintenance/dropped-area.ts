@@ -81,7 +81,8 @@ export async function keepDropped(
   droppedBy: CutReason,
   now = Date.now(),
 ): Promise<string> {
-  const taken = new Set((await refs.listDropped(dirhash)).map((ref) => ref.name));
+  // Any file by that name is taken, whatever it holds: a cut never replaces an earlier batch's ref.
+  const taken = await refs.droppedNames(dirhash);
   let name = `${now}-${droppedBy}`;
   for (let suffix = 1; taken.has(name); suffix += 1) name = `${now}-${droppedBy}-${suffix}`;
   await refs.writeDropped(dirhash, name, newestDropped);
