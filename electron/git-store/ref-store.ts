@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import { errnoCode, syncDirectory } from '../files';
-import { stageFileDurably, writeFileDurably } from './durable-file';
+import { stageFileDurably, writeFileDurably, type StagedFile } from './durable-file';
 import { isObjectId } from './git-objects';
 import { RefLog } from './ref-log';
 import { droppedRefsFolder, timelineRef } from './store-layout';
@@ -192,7 +192,8 @@ export class RefStore {
     await mkdir(folder, { recursive: true });
     const file = path.join(folder, name);
     await writeFileDurably(file, `${head}\n`);
-    for (const synced of [folder, root, path.dirname(root)]) await syncDirectory(synced);
+    // Three folders, one wait: the ref is durable once all three are, in whichever order they finish.
+    await Promise.all([folder, root, path.dirname(root)].map((synced) => syncDirectory(synced)));
     this.onSynced?.([file, folder, root]);
   }
 
@@ -213,12 +214,17 @@ export class RefStore {
 
   /** Replaces the shallow list (the store lock must be held); an empty list removes the file. */
   async writeShallow(cuts: ReadonlySet<string>): Promise<void> {
+    await (await this.stageShallow(cuts)).commit();
+  }
+
+  /**
+   * A new shallow list written and fsynced under a temp name, which replaces the list only at
+   * `commit` (the store lock must be held then): a cut stages it while its dropped ref is made durable.
+   */
+  async stageShallow(cuts: ReadonlySet<string>): Promise<StagedFile> {
     const file = path.join(this.gitdir, 'shallow');
-    if (cuts.size === 0) {
-      await unlink(file).catch(() => undefined);
-      return;
-    }
-    await writeFileDurably(file, `${[...cuts].sort().join('\n')}\n`);
+    if (cuts.size === 0) return { commit: () => unlink(file).catch(() => undefined), discard: () => Promise.resolve() };
+    return stageFileDurably(file, `${[...cuts].sort().join('\n')}\n`);
   }
 
   async #packedRefs(): Promise<Map<string, string>> {

@@ -71,10 +71,21 @@ export async function cutTimeline(
   if (cut === undefined || newestDropped === undefined) return 0;
   await options.assertHeld();
   // 1. The dropped checkpoints get their own ref, durably, before 2. the timeline lets go of them.
-  await keepDropped(refs, target.dirhash, newestDropped.id, reason);
+  // The new shallow list is written and fsynced under a temp name meanwhile: only its rename lets go.
   shallow.add(cut.id);
-  await options.assertHeld();
-  await refs.writeShallow(shallow);
+  const [dropped, staged] = await Promise.allSettled([
+    keepDropped(refs, target.dirhash, newestDropped.id, reason),
+    refs.stageShallow(shallow),
+  ]);
+  try {
+    if (dropped.status === 'rejected') throw dropped.reason;
+    if (staged.status === 'rejected') throw staged.reason;
+    await options.assertHeld();
+    await staged.value.commit();
+  } catch (error) {
+    if (staged.status === 'fulfilled') await staged.value.discard();
+    throw error;
+  }
   return chain.length - kept;
 }
 
