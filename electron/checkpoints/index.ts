@@ -53,10 +53,10 @@ export const loadCheckpointService = () => import('./checkpoint-service');
 /** Diffs of a checkpoint with the directory now or another checkpoint (`diffServiceFor`). */
 export const loadDiffService = () => import('./diff/diff-service');
 
-/** Restore: plans, apply, line restore (`restoreServiceFor`), and where the write ledger lives (`writeLedgerFile`). */
+/** Restore: plans, apply, line restore (`restoreServiceFor`). */
 export const loadRestoreService = () => import('./restore/restore-service');
 
-/** The write ledger: who wrote each version Vigil recorded. */
+/** The write ledger: who wrote each version Vigil recorded, and where it lives (`writeLedgerFile`). */
 export const loadWriteLedger = () => import('./restore/restore-write-ledger');
 
 /** A file's history and the search of the past (`createHistoryService`). */

@@ -2,7 +2,6 @@ import {
   checkpointConfigSchema,
   type CheckpointService,
   type HistoryService,
-  loadRestoreService,
   loadWriteLedger,
   type DiffService,
   type RestoreService,
@@ -98,7 +97,7 @@ export function createCoreServices(context: ServiceContext): CoreServices {
 
   // The one write ledger of this process: every change Vigil makes records its actor there (agents' tools, memory, restores).
   const ledger = once(async () => {
-    const [{ writeLedgerFile }, { createWriteLedger }] = await Promise.all([loadRestoreService(), loadWriteLedger()]);
+    const { writeLedgerFile, createWriteLedger } = await loadWriteLedger();
     return createWriteLedger(writeLedgerFile(paths.checkpoints), logger);
   });
 

@@ -11,10 +11,13 @@ import { applyLineRestore, planLineRestore, type LineRequest, type LineRestoreCo
 import type { LinePlan } from './line-restore-plan';
 import { createPathScope, knownHashesLoader, liveRulesOf, type KnownHashes, type LiveTreeRules } from '../compare';
 import type { RestorePlan } from './restore-plan';
-import { createWriteLedger, type WriteLedger } from './restore-write-ledger';
+import { createWriteLedger, writeLedgerFile, type WriteLedger } from './restore-write-ledger';
 import { dirHash } from '../../git-store';
 import { runWholeRestore, type WholeRestoreContext } from './restore-run';
 import { previewPlan } from './restore-forced';
+
+/** Where the write ledger lives (kept here too for callers that load the restore service anyway). */
+export { writeLedgerFile } from './restore-write-ledger';
 
 /** The outcome of a restore. */
 export type RestoreResult = z.output<typeof restoreResultSchema>;
@@ -69,11 +72,6 @@ export interface RestoreService {
   plan(dir: string, ref: string, paths?: readonly string[]): Promise<RestorePlan>;
   /** Takes the pre-rollback snapshot, then restores `ref` (whole, or only `paths`), verifies, and reports per file. */
   restore(dir: string, ref: string, paths?: readonly string[], options?: RestoreOptions): Promise<RestoreResult>;
-}
-
-/** Where the write ledger lives under `$VIGIL_HOME/checkpoints` (a folder snapshots never enter). */
-export function writeLedgerFile(root: string): string {
-  return path.join(root, 'written.jsonl');
 }
 
 /**

@@ -108,6 +108,11 @@ async function compact(file: string): Promise<void> {
   await writeFileAtomic(file, [...kept.values()].map((line) => `${JSON.stringify(line)}\n`).join(''));
 }
 
+/** Where the write ledger lives under `$VIGIL_HOME/checkpoints` (a folder snapshots never enter). */
+export function writeLedgerFile(root: string): string {
+  return path.join(root, 'written.jsonl');
+}
+
 /**
  * The ledger kept in one append-only file shared by every Vigil process (`appendFile` appends
  * whole lines). Losing a line (a crash, a compaction racing another process) only makes a file
