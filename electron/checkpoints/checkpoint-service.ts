@@ -57,7 +57,7 @@ export class CheckpointService extends CheckpointReader implements CheckpointApi
     this.#maintenance = new StoreMaintenance({
       enabled: options.maintenance ?? options.watch === true,
       logger: options.logger,
-      run: (work) => this.withStoreLock(work),
+      run: (work) => this.#underStoreLock(work),
       store: this.store,
       refs: this.refs,
       timeline: this.timeline,
@@ -86,7 +86,7 @@ export class CheckpointService extends CheckpointReader implements CheckpointApi
       checkCheckpointRequest(request);
       const resolved = await resolveCheckpointDirectory(dir, await this.refused);
       const tracked = await this.tracked.track(resolved);
-      const outcome = await this.withStoreLock(async () => {
+      const outcome = await this.#underStoreLock(async () => {
         // The answer is for the folder as it is now: the watcher first reports every change made before this call.
         if (tracked.isWatched) await this.watchers.catchUp(tracked);
         const rules = await this.rules.forSnapshot(tracked);
@@ -112,6 +112,7 @@ export class CheckpointService extends CheckpointReader implements CheckpointApi
         }
         return result;
       });
+      if (outcome.kind !== 'unchanged') this.#maintenance.noteStoreChanged();
       if (outcome.kind === 'created') this.announcer.created(outcome.checkpoint);
       this.#maintenance.schedule();
       return outcome;
@@ -237,6 +238,13 @@ export class CheckpointService extends CheckpointReader implements CheckpointApi
   }
 
   async withStoreLock<T>(fn: () => Promise<T>): Promise<T> {
+    // Whatever a caller does under the lock may change the store (a one-shot process then looks at it before it exits).
+    this.#maintenance.noteStoreChanged();
+    return this.#underStoreLock(fn);
+  }
+
+  /** The store lock for this engine's own work: a checkpoint, which says itself whether it changed the store, and maintenance. */
+  async #underStoreLock<T>(fn: () => Promise<T>): Promise<T> {
     // Opened (and repaired) first, also under a hold this context already has (a one-shot
     // checkpoint's walk head start takes the lock before this engine exists): re-entered then.
     await this.ensureReady();

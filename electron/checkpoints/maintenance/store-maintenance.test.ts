@@ -218,3 +218,32 @@ describe('background maintenance', () => {
     });
   });
 });
+
+describe('a one-shot process at exit', () => {
+  it('looks at the store only when it changed it: one whose checkpoint found nothing new leaves it to the next', async () => {
+    // Over 1,500 loose objects, left by an engine that does not look at exit (a resident one's): untidy.
+    const resident = new CheckpointService({ root: checkpointsRoot, logger: silentLogger, maintenance: true });
+    try {
+      for (const label of ['one', 'two', 'three', 'four']) await checkpointVersion(resident, label, 500);
+    } finally {
+      await resident.dispose();
+    }
+    const { gitdir } = storeLayout(checkpointsRoot);
+    const untidy = objectFiles(gitdir);
+    expect(packsOf(gitdir)).toEqual([]);
+
+    // A one-shot process whose checkpoint finds nothing new changes nothing, at exit either.
+    await withEngine({}, async (engine) => {
+      expect(await engine.checkpoint(dir, { reason: 'unchanged' })).toMatchObject({ kind: 'unchanged' });
+    });
+    expect(objectFiles(gitdir)).toEqual(untidy);
+
+    // One that takes a checkpoint collects at exit: one pack, nothing loose left over from before.
+    await withEngine({}, async (engine) => {
+      await checkpointVersion(engine, 'five', 1);
+    });
+    expect(packsOf(gitdir)).toHaveLength(1);
+    expect(objectFiles(gitdir).filter((file) => untidy.includes(file))).toEqual([]);
+    expect(fsck(gitdir)).toBe('');
+  }, 60_000);
+});

@@ -85,6 +85,8 @@ export class StoreMaintenance {
    */
   #mayHoldGarbage = true;
   #isDisposed = false;
+  /** Whether this process changed the store (a checkpoint taken, a cut, anything done under the lock but an unchanged checkpoint). */
+  #hasChangedStore = false;
   #running: Promise<unknown> = Promise.resolve();
   /**
    * Restores running now (checkpoint id → how many): while any does, maintenance waits (a restore
@@ -99,7 +101,15 @@ export class StoreMaintenance {
   /** Counts checkpoints dropped by a timeline cut (their objects wait for the next collection). */
   noteDropped(count: number): void {
     this.#droppedSinceCollect += count;
-    if (count > 0) this.#mayHoldGarbage = true;
+    if (count > 0) {
+      this.#mayHoldGarbage = true;
+      this.#hasChangedStore = true;
+    }
+  }
+
+  /** This process changed the store: a one-shot process then looks at it before it exits. */
+  noteStoreChanged(): void {
+    this.#hasChangedStore = true;
   }
 
   /** Looks at the store a few seconds from now (coalesced), when enabled; while a restore runs, once it ends. */
@@ -208,13 +218,18 @@ export class StoreMaintenance {
     });
   }
 
-  /** Stops the timer; waits for a running check. In one-shot processes, collects when the store got untidy. */
+  /**
+   * Stops the timer; waits for a running check. In one-shot processes that changed the store,
+   * collects when the store got untidy: one that changed nothing (a tool call whose checkpoint found
+   * nothing new, a listing) leaves the store as tidy as the process before it left it, and skips
+   * the look (the store lock, its repair and a count of the objects: tens of milliseconds).
+   */
   async dispose(): Promise<void> {
     this.#isDisposed = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
     await this.#running;
-    if (!this.options.enabled) await this.#maintainLogged();
+    if (!this.options.enabled && this.#hasChangedStore) await this.#maintainLogged();
   }
 
   /** What every retention cut must respect now: pinned checkpoints, those being restored, and the store lock. */
