@@ -3,6 +3,7 @@ import path from 'node:path';
 import { isPathInside } from '../lib';
 import { agentSettings } from '../workspace';
 import { fillWithFind } from './root-scan-fill';
+import { isSameFolderContent } from './root-scan-content';
 import type { RootScanStore } from './root-scan-store';
 import { maxChanges, type RootChanges, type ScanFolderEvents, type ScanFolderWatch } from './root-scan-watch';
 
@@ -37,6 +38,12 @@ const racyWindowMs = 2000;
 
 /** Folders read at once. */
 const batchSize = 512;
+
+/**
+ * Folders a look may read again, finding what they held, without saving the store: bubblewrap's
+ * mount points move the root's times after every command, so saving for that alone is wasted work.
+ */
+const maxUnsavedReads = 8;
 
 /** Roots remembered; the least recently used is forgotten beyond this. */
 const maxRoots = 64;
@@ -105,6 +112,8 @@ export class RootScanCache {
   readonly #changes = new Map<string, RootChanges>();
   readonly #stopListening: () => void;
   #reads = 0;
+  /** Reads that found something new (or a folder not known before): the store is saved after a look with any. */
+  #newReads = 0;
   #checks = 0;
 
   /**
@@ -168,6 +177,7 @@ export class RootScanCache {
   /** The root's listing as it is now. */
   async list(root: string): Promise<RootListing> {
     const readsBefore = this.#reads;
+    const newReadsBefore = this.#newReads;
     const loaded = this.#roots.has(root) ? undefined : await this.#loaded(root);
     const isKnown = this.#roots.has(root) || loaded !== undefined;
     const look = await this.#look(root, this.#roots.get(root) ?? loaded ?? new Map<string, FolderState>());
@@ -202,7 +212,7 @@ export class RootScanCache {
       }
       pending = next;
     }
-    let isChanged = this.#reads !== readsBefore;
+    let isChanged = this.#newReads !== newReadsBefore || this.#reads - readsBefore > maxUnsavedReads;
     for (const folder of folders.keys()) {
       if (seen.has(folder)) continue;
       folders.delete(folder);
@@ -234,6 +244,7 @@ export class RootScanCache {
       folders.set(folder, { ...filled, isRacy, ...(epoch === undefined ? {} : { epoch }) });
     }
     this.#reads += folders.size;
+    this.#newReads += folders.size;
     this.#checks += folders.size;
     return folders;
   }
@@ -276,6 +287,7 @@ export class RootScanCache {
     }
     this.#reads += 1;
     const state: FolderState = { ...(await readFolder(folder, stat.mtimeMs, stat.ctimeMs, nowMs)), epoch };
+    if (known === undefined || !isSameFolderContent(known, state)) this.#newReads += 1;
     folders.set(folder, state);
     return state;
   }

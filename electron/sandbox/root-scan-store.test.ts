@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -109,6 +109,34 @@ describe.runIf(process.platform === 'linux')('the scan store of one-shot command
     const third = nextProcess(store);
     expect((await third.list(root)).settings).toEqual([path.join(root, 'd', 'e', '.claude')]);
     expect(third.folderReads).toBe(2);
+  });
+
+  it("is not rewritten when the folders read again hold what they held (as after bubblewrap's mount points)", async () => {
+    const root = path.join(base, 'root');
+    mkdirSync(path.join(root, 'a', 'b'), { recursive: true });
+    const folder = path.join(base, 'store');
+    const store = fileRootScanStore(folder);
+    await nextProcess(store).list(root);
+    const [file = ''] = readdirSync(folder);
+    const written = statSync(path.join(folder, file)).ino;
+    // A command's sandbox made a mount point at the root and removed it: the root's times moved, nothing else.
+    mkdirSync(path.join(root, '.claude'));
+    rmdirSync(path.join(root, '.claude'));
+    moved(root);
+    const unchanged = nextProcess(store);
+    expect((await unchanged.list(root)).settings).toEqual([]);
+    expect(unchanged.folderReads).toBe(1);
+    expect(statSync(path.join(folder, file)).ino).toBe(written);
+    // The next process reads the root again (its stored times are old) and finds what is new there.
+    mkdirSync(path.join(root, '.claude'));
+    moved(root);
+    const changed = nextProcess(store);
+    expect((await changed.list(root)).settings).toEqual([path.join(root, '.claude')]);
+    expect(changed.folderReads).toBe(2);
+    expect(statSync(path.join(folder, file)).ino).not.toBe(written);
+    const after = nextProcess(store);
+    expect((await after.list(root)).settings).toEqual([path.join(root, '.claude')]);
+    expect(after.folderReads).toBe(0);
   });
 
   it('never trusts a file it did not write for that root: the root is listed anew', async () => {
