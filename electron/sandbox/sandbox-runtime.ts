@@ -1,6 +1,7 @@
 import { isMainThread } from 'node:worker_threads';
 import type { SandboxAskCallback, SandboxManager, SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { AppError } from '../../shared/errors';
+import { withEngineForksAnswered } from './engine-forks';
 import { importEngine } from './engine-import';
 import { findOnPath } from './sandbox-availability';
 import { isThisMachine } from './this-machine';
@@ -134,6 +135,9 @@ export interface WrapRequest {
   readonly bwrapPath?: string;
 }
 
+/** The shell commands are wrapped for (absolute: the engine looks it up with `which`). */
+const shell = '/bin/sh';
+
 function currentDirectory(): string | undefined {
   try {
     return process.cwd();
@@ -180,14 +184,17 @@ export function wrapInSandbox(request: WrapRequest): Promise<string> {
       if (isMainThread) process.chdir(request.directory);
       process.env['CLAUDE_CODE_TMPDIR'] = request.profile.temp;
       const { profile } = request;
-      return await engine.wrapWithSandbox(request.command, '/bin/sh', {
-        filesystem: {
-          denyRead: [...profile.denyRead],
-          allowRead: [],
-          allowWrite: [...profile.allowWrite],
-          denyWrite: [...profile.denyWrite],
-        },
-      });
+      // The engine's `which` of the shell and its scan of the folder it runs from are answered without forking.
+      return await withEngineForksAnswered(shell, currentDirectory() ?? request.directory, () =>
+        engine.wrapWithSandbox(request.command, shell, {
+          filesystem: {
+            denyRead: [...profile.denyRead],
+            allowRead: [],
+            allowWrite: [...profile.allowWrite],
+            denyWrite: [...profile.denyWrite],
+          },
+        }),
+      );
     } catch (error) {
       throw profileFailure(error);
     } finally {
