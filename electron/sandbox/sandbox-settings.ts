@@ -32,6 +32,9 @@ export const networkPolicySchema = lazySchema(() =>
     .strict(),
 );
 
+/** The limits' defaults, far above a normal build and test run: one table for the schema and `defaultSandboxLimits`. */
+const limitDefaults = { processes: 2048, memoryMiB: 2048, fileMiB: 4096, cpuSeconds: 1800 };
+
 /**
  * `policy.sandbox.limits`: what one command may use, per process (CPU time, memory, file size) and
  * in processes at once. The defaults are far above a normal build and test run.
@@ -40,19 +43,19 @@ export const sandboxLimitsSchema = lazySchema(() =>
   z
     .object({
       /** Processes and threads at once, the command's whole tree. */
-      processes: z.int().min(16).max(1_000_000).default(2048),
+      processes: z.int().min(16).max(1_000_000).default(limitDefaults.processes),
       /** Memory each process may allocate, in MiB (heap and private mappings; address space a runtime only reserves is not counted). */
-      memoryMiB: z.int().min(64).max(1_048_576).default(2048),
+      memoryMiB: z.int().min(64).max(1_048_576).default(limitDefaults.memoryMiB),
       /** The largest file a process may write, in MiB. */
-      fileMiB: z.int().min(1).max(16_777_216).default(4096),
+      fileMiB: z.int().min(1).max(16_777_216).default(limitDefaults.fileMiB),
       /** CPU time each process may use, in seconds. */
-      cpuSeconds: z.int().min(1).max(1_000_000).default(1800),
+      cpuSeconds: z.int().min(1).max(1_000_000).default(limitDefaults.cpuSeconds),
     })
     .strict(),
 );
 
-/** The limits when config.json sets none. */
-export const defaultSandboxLimits: SandboxLimits = sandboxLimitsSchema.parse({});
+/** The limits when config.json sets none (what `sandboxLimitsSchema.parse({})` gives, without building it at import). */
+export const defaultSandboxLimits: SandboxLimits = limitDefaults;
 
 /**
  * `policy.sandbox`: the OS sandbox every agent command runs in. `protectedPaths` are made
@@ -67,7 +70,7 @@ export const sandboxPolicySchema = lazySchema(() =>
       protectedPaths: z.array(z.string().min(1).max(4096)).max(500).default([]),
       writablePaths: z.array(z.string().min(1).max(4096)).max(100).default([]),
       bwrapPath: z.string().min(1).max(4096).optional(),
-      limits: sandboxLimitsSchema.default(sandboxLimitsSchema.parse({})),
+      limits: sandboxLimitsSchema.default(limitDefaults),
     })
     .strict(),
 );
