@@ -1,5 +1,10 @@
 import { z } from 'zod';
 
+// Parse without compiling each object schema into a function first (zod's JIT): a one-shot command parses
+// each schema once or a few times, and the first parse with the JIT cost ~3x the whole of it (measured in
+// docs/benchmarks/cli-notes.md, "Module loading"). Set here, before any schema is built: zod reads it then.
+z.config({ jitless: true });
+
 /**
  * Where a lazy schema's traps send each operation: the schema, built on first use. Operations that
  * would tie the stand-in's own shape (a non-configurable property read through a descriptor) are
