@@ -12,7 +12,7 @@ z.config({ jitless: true });
  */
 function forwardingHandler(real: () => object): ProxyHandler<object> {
   return {
-    get: (_target, key) => Reflect.get(real(), key),
+    get: (_target, key): unknown => Reflect.get(real(), key),
     set: (_target, key, value) => Reflect.set(real(), key, value),
     has: (_target, key) => Reflect.has(real(), key),
     ownKeys: () => Reflect.ownKeys(real()),
