@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../shared/lazy-schema';
 import { readConfigSection } from '../config';
 import type { CheckpointServiceOptions } from './checkpoint-api';
 import { defaultKeepDroppedDays } from './maintenance/dropped-area';
@@ -7,26 +8,28 @@ import { defaultMaxFileBytes, defaultRetention } from './maintenance/retention';
 const mebibyte = 1024 * 1024;
 
 /** The `checkpoints` section of $VIGIL_HOME/config.json. */
-export const checkpointConfigSchema = z
-  .object({
-    /** Checkpoints kept per directory; older ones are dropped and their objects collected. */
-    maxSnapshots: z.number().int().min(1).max(100_000).default(defaultRetention.maxSnapshots),
-    /** The whole store's size cap in MiB; the oldest checkpoints go first, never a directory's newest. */
-    maxStoreMiB: z
-      .number()
-      .min(1)
-      .max(1_048_576)
-      .default(defaultRetention.maxTotalBytes / mebibyte),
-    /** Files larger than this many MiB are skipped, and the checkpoint says so. */
-    maxFileMiB: z
-      .number()
-      .min(0.001)
-      .max(4_096)
-      .default(defaultMaxFileBytes / mebibyte),
-    /** Days checkpoints cut by retention or the size cap stay in the recently dropped area (0: until the next look at the store). */
-    keepDroppedDays: z.number().min(0).max(3_650).default(defaultKeepDroppedDays),
-  })
-  .strict();
+export const checkpointConfigSchema = lazySchema(() =>
+  z
+    .object({
+      /** Checkpoints kept per directory; older ones are dropped and their objects collected. */
+      maxSnapshots: z.number().int().min(1).max(100_000).default(defaultRetention.maxSnapshots),
+      /** The whole store's size cap in MiB; the oldest checkpoints go first, never a directory's newest. */
+      maxStoreMiB: z
+        .number()
+        .min(1)
+        .max(1_048_576)
+        .default(defaultRetention.maxTotalBytes / mebibyte),
+      /** Files larger than this many MiB are skipped, and the checkpoint says so. */
+      maxFileMiB: z
+        .number()
+        .min(0.001)
+        .max(4_096)
+        .default(defaultMaxFileBytes / mebibyte),
+      /** Days checkpoints cut by retention or the size cap stay in the recently dropped area (0: until the next look at the store). */
+      keepDroppedDays: z.number().min(0).max(3_650).default(defaultKeepDroppedDays),
+    })
+    .strict(),
+);
 
 /** The checkpoint engine's options that come from config.json. */
 export type CheckpointSettings = Required<Pick<CheckpointServiceOptions, 'maxFileBytes'>> & {

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { z } from 'zod';
+import { lazySchema } from '../../shared/lazy-schema';
 import { parseOrThrow } from '../../shared/validation';
 import type { SessionState } from '../sessions';
 import type { ExecuteOptions, ToolCallRequest } from './executor-types';
@@ -11,18 +12,20 @@ export const defaultCheckpointLimits: CoverageLimits = { maxFileBytes: 50 * 1024
 /** The most calls one batch may hold. */
 export const maxBatchCalls = 256;
 
-const batchSchema = z.object({
-  calls: z
-    .array(
-      z.object({
-        callId: z.string().min(1).max(200).optional(),
-        name: z.string().min(1).max(200),
-        arguments: z.unknown(),
-      }),
-    )
-    .max(maxBatchCalls),
-  concurrent: z.boolean(),
-});
+const batchSchema = lazySchema(() =>
+  z.object({
+    calls: z
+      .array(
+        z.object({
+          callId: z.string().min(1).max(200).optional(),
+          name: z.string().min(1).max(200),
+          arguments: z.unknown(),
+        }),
+      )
+      .max(maxBatchCalls),
+    concurrent: z.boolean(),
+  }),
+);
 
 /** Validates a batch at the executor's edge (each call's arguments are validated by its tool's schema later). */
 export function validateBatch(

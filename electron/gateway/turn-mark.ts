@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../shared/lazy-schema';
 import { AppError } from '../../shared/errors';
 import { validationError } from '../../shared/validation';
 
@@ -9,10 +10,12 @@ import { validationError } from '../../shared/validation';
  */
 export const turnMetaKey = 'vigil/turn';
 
-const turnMarkSchema = z.union([
-  z.string().min(1).max(200),
-  z.object({ id: z.string().min(1).max(200), userMessage: z.string().optional() }).strict(),
-]);
+const turnMarkSchema = lazySchema(() =>
+  z.union([
+    z.string().min(1).max(200),
+    z.object({ id: z.string().min(1).max(200), userMessage: z.string().optional() }).strict(),
+  ]),
+);
 
 /** A client's turn mark: its own id for the turn, and the user message that started it. */
 export interface TurnMark {

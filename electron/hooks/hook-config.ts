@@ -1,23 +1,26 @@
 import { z } from 'zod';
+import { lazySchema } from '../../shared/lazy-schema';
 import type { ConfigFile } from '../config';
 
 /** The `hooks` section of $VIGIL_HOME/config.json: how `vigil hook` answers the agents. */
-export const hooksConfigSchema = z
-  .object({
-    /**
-     * When Vigil cannot checkpoint before a change (the store is locked past its wait, the disk is
-     * full, an internal error), or cannot answer in time: `ask` (the default) makes the agent ask
-     * the person, saying why; `allow` lets the change go on without its checkpoint.
-     */
-    onFailure: z.enum(['ask', 'allow']).default('ask'),
-    /**
-     * Answer a call Vigil's policy allows with Claude Code's "allow", which also skips Claude
-     * Code's own permission prompt. Off by default: Vigil then raises no objection and Claude
-     * Code's own rules decide. (Gemini CLI's "allow" never skips its confirmation.)
-     */
-    approveAllowed: z.boolean().default(false),
-  })
-  .strict();
+export const hooksConfigSchema = lazySchema(() =>
+  z
+    .object({
+      /**
+       * When Vigil cannot checkpoint before a change (the store is locked past its wait, the disk is
+       * full, an internal error), or cannot answer in time: `ask` (the default) makes the agent ask
+       * the person, saying why; `allow` lets the change go on without its checkpoint.
+       */
+      onFailure: z.enum(['ask', 'allow']).default('ask'),
+      /**
+       * Answer a call Vigil's policy allows with Claude Code's "allow", which also skips Claude
+       * Code's own permission prompt. Off by default: Vigil then raises no objection and Claude
+       * Code's own rules decide. (Gemini CLI's "allow" never skips its confirmation.)
+       */
+      approveAllowed: z.boolean().default(false),
+    })
+    .strict(),
+);
 
 /** The hooks section, defaults applied. */
 export type HooksConfig = z.output<typeof hooksConfigSchema>;

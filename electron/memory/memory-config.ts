@@ -3,6 +3,7 @@ import { realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../../shared/lazy-schema';
 import type { MemoryDirectoryInfo, MemoryTarget } from '../../shared/contract/memory-contract';
 import { readConfigSection } from '../config';
 import { isDirectory } from '../files';
@@ -10,39 +11,45 @@ import { activeHermesHome, hermesHomePaths } from '../hermes';
 import { defaultMemoryLimits } from './memory-format';
 
 /** A limit in characters: a whole number the file can hold at least a short entry in. */
-const limitSchema = z.number().int().min(100).max(1_000_000);
+const limitSchema = lazySchema(() => z.number().int().min(100).max(1_000_000));
 
 /** Per-target limits; an omitted target keeps its default. */
-const limitsSchema = z.object({ memory: limitSchema.optional(), user: limitSchema.optional() }).strict();
+const limitsSchema = lazySchema(() =>
+  z.object({ memory: limitSchema.optional(), user: limitSchema.optional() }).strict(),
+);
 
 /** The path of a configured directory: absolute, or starting with `~/`. */
-const directoryPathSchema = z
-  .string()
-  .min(1)
-  .refine((value) => path.isAbsolute(value) || value === '~' || value.startsWith('~/') || value.startsWith('~\\'), {
-    message: 'must be an absolute path or start with ~/',
-  });
+const directoryPathSchema = lazySchema(() =>
+  z
+    .string()
+    .min(1)
+    .refine((value) => path.isAbsolute(value) || value === '~' || value.startsWith('~/') || value.startsWith('~\\'), {
+      message: 'must be an absolute path or start with ~/',
+    }),
+);
 
 /** The `memory` section of $VIGIL_HOME/config.json. */
-export const memoryConfigSchema = z
-  .object({
-    /** Extra memory directories, or overrides of the defaults' label and limits (matched by path). */
-    directories: z
-      .array(
-        z
-          .object({
-            path: directoryPathSchema,
-            label: z.string().min(1).max(80).optional(),
-            limits: limitsSchema.optional(),
-          })
-          .strict(),
-      )
-      .max(50)
-      .default([]),
-    /** Whether $VIGIL_HOME/memories and Hermes's memories folder are managed too (default true). */
-    includeDefaults: z.boolean().default(true),
-  })
-  .strict();
+export const memoryConfigSchema = lazySchema(() =>
+  z
+    .object({
+      /** Extra memory directories, or overrides of the defaults' label and limits (matched by path). */
+      directories: z
+        .array(
+          z
+            .object({
+              path: directoryPathSchema,
+              label: z.string().min(1).max(80).optional(),
+              limits: limitsSchema.optional(),
+            })
+            .strict(),
+        )
+        .max(50)
+        .default([]),
+      /** Whether $VIGIL_HOME/memories and Hermes's memories folder are managed too (default true). */
+      includeDefaults: z.boolean().default(true),
+    })
+    .strict(),
+);
 
 /** The memory section as written in config.json. */
 export type MemoryConfig = z.output<typeof memoryConfigSchema>;

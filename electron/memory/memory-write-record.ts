@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../../shared/lazy-schema';
 import { writeFileAtomic } from '../files';
 import { isProcessAlive } from '../lib';
 import { sha256Of } from './memory-file';
@@ -38,41 +39,43 @@ export interface MemoryWriteRecord {
 /** How many writes the record remembers: enough for a burst of writers, small enough to read on every change. */
 export const maxRecentWrites = 32;
 
-const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/);
-const entriesSchema = z.array(z.string().regex(/^[0-9a-f]{16}$/)).max(100_000);
+const sha256Schema = lazySchema(() => z.string().regex(/^[0-9a-f]{64}$/));
+const entriesSchema = lazySchema(() => z.array(z.string().regex(/^[0-9a-f]{16}$/)).max(100_000));
 
-const recordSchema = z.union([
-  z.object({
-    version: z.literal(2),
-    entries: entriesSchema,
-    recent: z
-      .array(
-        z.object({
-          sha256: sha256Schema,
-          writer: z.string().max(64),
-          pid: z.number().int(),
-          writtenAt: z.string(),
-          isRestore: z.boolean(),
-        }),
-      )
-      .max(maxRecentWrites),
-    restoring: z.object({ writer: z.string().max(64), pid: z.number().int(), since: z.string() }).optional(),
-  }),
-  // The first format: the last write only.
-  z
-    .object({
-      version: z.literal(1),
-      sha256: sha256Schema,
+const recordSchema = lazySchema(() =>
+  z.union([
+    z.object({
+      version: z.literal(2),
       entries: entriesSchema,
-      writtenAt: z.string(),
-      pid: z.number().int(),
-    })
-    .transform(({ sha256, entries, writtenAt, pid }): MemoryWriteRecord => ({
-      version: 2,
-      entries,
-      recent: [{ sha256, writer: `pid-${pid}`, pid, writtenAt, isRestore: false }],
-    })),
-]);
+      recent: z
+        .array(
+          z.object({
+            sha256: sha256Schema,
+            writer: z.string().max(64),
+            pid: z.number().int(),
+            writtenAt: z.string(),
+            isRestore: z.boolean(),
+          }),
+        )
+        .max(maxRecentWrites),
+      restoring: z.object({ writer: z.string().max(64), pid: z.number().int(), since: z.string() }).optional(),
+    }),
+    // The first format: the last write only.
+    z
+      .object({
+        version: z.literal(1),
+        sha256: sha256Schema,
+        entries: entriesSchema,
+        writtenAt: z.string(),
+        pid: z.number().int(),
+      })
+      .transform(({ sha256, entries, writtenAt, pid }): MemoryWriteRecord => ({
+        version: 2,
+        entries,
+        recent: [{ sha256, writer: `pid-${pid}`, pid, writtenAt, isRestore: false }],
+      })),
+  ]),
+);
 
 /** A fresh id for one memory writer (a memory service, a restore guard). */
 export function newWriterId(): string {

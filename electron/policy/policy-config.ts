@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../shared/lazy-schema';
 import { networkPolicySchema, sandboxPolicySchema } from '../sandbox';
 
 /** The dangerous commands that wait for a human by default (command patterns, see `matchesCommandPattern`). */
@@ -37,40 +38,44 @@ export const defaultDangerousCommands: readonly string[] = [
 ];
 
 /** One user rule: what it applies to and what it decides. Every given matcher must match. */
-export const policyRuleSchema = z
-  .object({
-    effect: z.enum(['allow', 'ask', 'deny']),
-    /** Tool names (`write_file`, `terminal` …); omitted or "*" means every tool. */
-    tool: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
-    /** A glob (`**`, `*`, `?`, `{a,b}`) on the paths the call touches: absolute, or relative to the path's workspace root. */
-    path: z.string().min(1).optional(),
-    /** A command pattern (terminal only): the program, then words its arguments contain in order, each a glob. */
-    command: z.string().min(1).optional(),
-    /** Shown to the agent and in the approval prompt. */
-    reason: z.string().max(500).optional(),
-  })
-  .strict();
+export const policyRuleSchema = lazySchema(() =>
+  z
+    .object({
+      effect: z.enum(['allow', 'ask', 'deny']),
+      /** Tool names (`write_file`, `terminal` …); omitted or "*" means every tool. */
+      tool: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+      /** A glob (`**`, `*`, `?`, `{a,b}`) on the paths the call touches: absolute, or relative to the path's workspace root. */
+      path: z.string().min(1).optional(),
+      /** A command pattern (terminal only): the program, then words its arguments contain in order, each a glob. */
+      command: z.string().min(1).optional(),
+      /** Shown to the agent and in the approval prompt. */
+      reason: z.string().max(500).optional(),
+    })
+    .strict(),
+);
 
 /** The `policy` section of $VIGIL_HOME/config.json. */
-export const policyConfigSchema = z
-  .object({
-    /** User rules; among those that match, deny beats ask beats allow. Hardline refusals and confinement cannot be overridden. */
-    rules: z.array(policyRuleSchema).max(500).default([]),
-    /** Commands that wait for a human; replaces the default list when given. */
-    dangerousCommands: z.array(z.string().min(1)).max(500).optional(),
-    /** How long a call waits for a human before it is denied (fail closed). */
-    approvalTimeoutMs: z
-      .number()
-      .int()
-      .min(1_000)
-      .max(24 * 60 * 60 * 1000)
-      .default(120_000),
-    /** What agent commands may reach on the network (default: any public host, never this machine). */
-    network: networkPolicySchema.default({ deniedDomains: [] }),
-    /** The OS sandbox of agent commands: extra protected and writable paths, the bubblewrap binary. */
-    sandbox: sandboxPolicySchema.default(sandboxPolicySchema.parse({})),
-  })
-  .strict();
+export const policyConfigSchema = lazySchema(() =>
+  z
+    .object({
+      /** User rules; among those that match, deny beats ask beats allow. Hardline refusals and confinement cannot be overridden. */
+      rules: z.array(policyRuleSchema).max(500).default([]),
+      /** Commands that wait for a human; replaces the default list when given. */
+      dangerousCommands: z.array(z.string().min(1)).max(500).optional(),
+      /** How long a call waits for a human before it is denied (fail closed). */
+      approvalTimeoutMs: z
+        .number()
+        .int()
+        .min(1_000)
+        .max(24 * 60 * 60 * 1000)
+        .default(120_000),
+      /** What agent commands may reach on the network (default: any public host, never this machine). */
+      network: networkPolicySchema.default({ deniedDomains: [] }),
+      /** The OS sandbox of agent commands: extra protected and writable paths, the bubblewrap binary. */
+      sandbox: sandboxPolicySchema.default(sandboxPolicySchema.parse({})),
+    })
+    .strict(),
+);
 
 /** One user rule. */
 export type PolicyRule = z.output<typeof policyRuleSchema>;

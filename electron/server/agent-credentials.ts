@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { lazySchema } from '../../shared/lazy-schema';
 import { AppError } from '../../shared/errors';
 import {
   errnoCode,
@@ -18,10 +19,12 @@ export const agentCredentialPrefix = 'vigil_agent_';
 /** A credential name: a client (`claude-code`, `hermes`) or a name the user chose. */
 const namePattern = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
-const credentialSchema = z
-  .object({ name: z.string().regex(namePattern), secret: z.string().min(20), createdAt: z.string() })
-  .strict();
-const fileSchema = z.object({ version: z.literal(1), credentials: z.array(credentialSchema) }).strict();
+const credentialSchema = lazySchema(() =>
+  z.object({ name: z.string().regex(namePattern), secret: z.string().min(20), createdAt: z.string() }).strict(),
+);
+const fileSchema = lazySchema(() =>
+  z.object({ version: z.literal(1), credentials: z.array(credentialSchema) }).strict(),
+);
 
 /** One stored agent credential. */
 export type AgentCredential = z.infer<typeof credentialSchema>;

@@ -1,21 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { lazySchema } from '../../shared/lazy-schema';
 import { AppError } from '../../shared/errors';
 import { withoutCredential } from '../../shared/ui-credential';
 import { isProcessGone } from '../lib';
 
 /** What `serve.json` records about a running server (mode 0600: it holds the CLI's credential, which cannot approve; `url` is the address without any credential). */
-export const serveInfoSchema = z.object({
-  pid: z.number().int(),
-  port: z.number().int().nullable(),
-  token: z.string(),
-  url: z.string().nullable(),
-  version: z.string(),
-  startedAt: z.string(),
-  /** A background core (`vigil core run`, started by a command): the app and `vigil serve` take its place. */
-  background: z.boolean().optional(),
-});
+export const serveInfoSchema = lazySchema(() =>
+  z.object({
+    pid: z.number().int(),
+    port: z.number().int().nullable(),
+    token: z.string(),
+    url: z.string().nullable(),
+    version: z.string(),
+    startedAt: z.string(),
+    /** A background core (`vigil core run`, started by a command): the app and `vigil serve` take its place. */
+    background: z.boolean().optional(),
+  }),
+);
 
 /** The contents of `serve.json`. */
 export type ServeInfo = z.infer<typeof serveInfoSchema>;

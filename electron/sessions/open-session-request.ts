@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../../shared/lazy-schema';
 import { sessionIdSchema } from '../../shared/contract/sessions-contract';
 import { AppError } from '../../shared/errors';
 import { parseOrThrow } from '../../shared/validation';
@@ -8,16 +9,18 @@ import { canonicalPath } from '../files';
 import { isPathInside } from '../lib';
 
 /** The schema `open` validates with (the gateway's frames are validated against its own). */
-export const openSessionRequestSchema = z
-  .object({
-    agent: z.string().trim().min(1, { message: 'is empty; name the agent (claude-code, hermes, …)' }).max(200),
-    roots: z.array(z.string().min(1)).max(64),
-    cwd: z.string().min(1).optional(),
-    client: z.string().max(200).optional(),
-    transcriptPath: z.string().min(1).max(4096).optional(),
-    sessionId: sessionIdSchema.optional(),
-  })
-  .strict();
+export const openSessionRequestSchema = lazySchema(() =>
+  z
+    .object({
+      agent: z.string().trim().min(1, { message: 'is empty; name the agent (claude-code, hermes, …)' }).max(200),
+      roots: z.array(z.string().min(1)).max(64),
+      cwd: z.string().min(1).optional(),
+      client: z.string().max(200).optional(),
+      transcriptPath: z.string().min(1).max(4096).optional(),
+      sessionId: sessionIdSchema.optional(),
+    })
+    .strict(),
+);
 
 /** Where a session may work: resolved roots and cwd. */
 export interface SessionPlace {

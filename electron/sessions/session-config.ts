@@ -1,33 +1,36 @@
 import { z } from 'zod';
+import { lazySchema } from '../../shared/lazy-schema';
 import { readConfigSection } from '../config';
 
 /** The `sessions` section of $VIGIL_HOME/config.json: how long sessions live and their logs are kept. */
-export const sessionConfigSchema = z
-  .object({
-    /**
-     * An MCP session over HTTP with no request and no open stream for this many minutes ends as
-     * "disconnected" (a later request revives it). Fractions are allowed (0.5 = 30 s).
-     */
-    idleMinutes: z
-      .number()
-      .min(0.01)
-      .max(7 * 24 * 60)
-      .default(10),
-    /** Logs of sessions that are not connected and had no activity for this many days are deleted. */
-    maxDays: z.number().min(0.001).max(36_500).default(30),
-    /**
-     * A change to a file another live session changed in its current turn, or within
-     * `collisionMinutes`: "ask" holds it for a person, "warn" lets it run and says so, "off" lets it run.
-     */
-    collisions: z.enum(['ask', 'warn', 'off']).default('ask'),
-    /** How recent another session's change must be to count as a collision (outside its current turn). */
-    collisionMinutes: z
-      .number()
-      .min(0)
-      .max(24 * 60)
-      .default(10),
-  })
-  .strict();
+export const sessionConfigSchema = lazySchema(() =>
+  z
+    .object({
+      /**
+       * An MCP session over HTTP with no request and no open stream for this many minutes ends as
+       * "disconnected" (a later request revives it). Fractions are allowed (0.5 = 30 s).
+       */
+      idleMinutes: z
+        .number()
+        .min(0.01)
+        .max(7 * 24 * 60)
+        .default(10),
+      /** Logs of sessions that are not connected and had no activity for this many days are deleted. */
+      maxDays: z.number().min(0.001).max(36_500).default(30),
+      /**
+       * A change to a file another live session changed in its current turn, or within
+       * `collisionMinutes`: "ask" holds it for a person, "warn" lets it run and says so, "off" lets it run.
+       */
+      collisions: z.enum(['ask', 'warn', 'off']).default('ask'),
+      /** How recent another session's change must be to count as a collision (outside its current turn). */
+      collisionMinutes: z
+        .number()
+        .min(0)
+        .max(24 * 60)
+        .default(10),
+    })
+    .strict(),
+);
 
 /** The sessions section, defaults applied. */
 export type SessionConfig = z.output<typeof sessionConfigSchema>;

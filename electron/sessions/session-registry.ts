@@ -1,5 +1,6 @@
 import type { PendingToolCall } from '../../shared/contract/pending-call-contract';
 import { z } from 'zod';
+import { lazySchema } from '../../shared/lazy-schema';
 import {
   messageRoleSchema,
   type RewindMode,
@@ -36,7 +37,7 @@ import type {
 
 export type { SessionRegistryOptions } from './session-book';
 
-const messageSchema = z.object({ role: messageRoleSchema, text: z.string() });
+const messageSchema = lazySchema(() => z.object({ role: messageRoleSchema, text: z.string() }));
 
 /**
  * The sessions of this core: each an append-only JSONL log under `$VIGIL_HOME/sessions/`, and a

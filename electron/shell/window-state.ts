@@ -1,20 +1,25 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { lazySchema } from '../../shared/lazy-schema';
 import type { Logger } from '../logging';
 
-const rectangleSchema = z.object({
-  x: z.number().int(),
-  y: z.number().int(),
-  width: z.number().int().positive(),
-  height: z.number().int().positive(),
-});
+const rectangleSchema = lazySchema(() =>
+  z.object({
+    x: z.number().int(),
+    y: z.number().int(),
+    width: z.number().int().positive(),
+    height: z.number().int().positive(),
+  }),
+);
 
 /** What `window-state.json` remembers: the normal (unmaximized) bounds and the window's mode. */
-export const windowStateSchema = z.object({
-  bounds: rectangleSchema,
-  isMaximized: z.boolean(),
-  isFullScreen: z.boolean(),
-});
+export const windowStateSchema = lazySchema(() =>
+  z.object({
+    bounds: rectangleSchema,
+    isMaximized: z.boolean(),
+    isFullScreen: z.boolean(),
+  }),
+);
 
 /** A rectangle in screen coordinates (Electron's `Rectangle`). */
 export type ScreenRectangle = z.infer<typeof rectangleSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import {
   callCheckpointSchema,
   messageRoleSchema,
@@ -18,30 +19,34 @@ import { resultSchema } from '../contract/wire';
 export const maxToolCallsPerBatch = 64;
 
 /** One tool call in a batch; `arguments` is validated by the tool's own schema, in the executor. */
-export const agentToolCallSchema = z
-  .object({
-    /** Your id for the call, echoed in its outcome; Vigil makes one when absent. */
-    callId: z.string().min(1).max(200).optional(),
-    name: z.string().min(1).max(100),
-    /** Required, as the tool's arguments object: a dropped `arguments` is an error, not `{}`. */
-    arguments: z.record(z.string(), z.unknown()),
-  })
-  .strict();
+export const agentToolCallSchema = lazySchema(() =>
+  z
+    .object({
+      /** Your id for the call, echoed in its outcome; Vigil makes one when absent. */
+      callId: z.string().min(1).max(200).optional(),
+      name: z.string().min(1).max(100),
+      /** Required, as the tool's arguments object: a dropped `arguments` is an error, not `{}`. */
+      arguments: z.record(z.string(), z.unknown()),
+    })
+    .strict(),
+);
 
 /** What became of one call: the decision, the tool's result (or error) and its checkpoints. */
-export const agentToolOutcomeSchema = z.object({
-  callId: z.string(),
-  name: z.string(),
-  turn: z.number().int().nonnegative(),
-  decision: toolDecisionSchema,
-  reason: z.string().optional(),
-  result: resultSchema,
-  checkpoints: z.array(callCheckpointSchema),
-  checkpointProblems: z.array(z.string()),
-});
+export const agentToolOutcomeSchema = lazySchema(() =>
+  z.object({
+    callId: z.string(),
+    name: z.string(),
+    turn: z.number().int().nonnegative(),
+    decision: toolDecisionSchema,
+    reason: z.string().optional(),
+    result: resultSchema,
+    checkpoints: z.array(callCheckpointSchema),
+    checkpointProblems: z.array(z.string()),
+  }),
+);
 
-const sessionParams = z.object({ sessionId: sessionIdSchema }).strict();
-const empty = z.object({}).strict();
+const sessionParams = lazySchema(() => z.object({ sessionId: sessionIdSchema }).strict());
+const empty = lazySchema(() => z.object({}).strict());
 
 /** One method: its params and its result. */
 export interface AgentMethodSpec<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
@@ -59,43 +64,49 @@ export const agentMethods = defineMethods({
   'session.open': {
     summary:
       'Opens a session (or, with `sessionId`, re-attaches to one after a reconnect) and answers with its canonical history.',
-    params: z
-      .object({
-        /** Resume this session: the answer carries its canonical history (rewound turns marked). */
-        sessionId: sessionIdSchema.optional(),
-        agent: z.string().min(1).max(100),
-        /** Absolute workspace roots; every path a tool touches must resolve inside one. */
-        roots: z.array(z.string().min(1)).min(1).max(32),
-        /** Working directory for terminal commands and relative paths; defaults to the first root. */
-        cwd: z.string().min(1).optional(),
-        /** Your software and version, shown in the UI. */
-        client: z.string().min(1).max(200).optional(),
-      })
-      .strict(),
-    result: z.object({ session: sessionSummarySchema, history: sessionHistorySchema }),
+    params: lazySchema(() =>
+      z
+        .object({
+          /** Resume this session: the answer carries its canonical history (rewound turns marked). */
+          sessionId: sessionIdSchema.optional(),
+          agent: z.string().min(1).max(100),
+          /** Absolute workspace roots; every path a tool touches must resolve inside one. */
+          roots: z.array(z.string().min(1)).min(1).max(32),
+          /** Working directory for terminal commands and relative paths; defaults to the first root. */
+          cwd: z.string().min(1).optional(),
+          /** Your software and version, shown in the UI. */
+          client: z.string().min(1).max(200).optional(),
+        })
+        .strict(),
+    ),
+    result: lazySchema(() => z.object({ session: sessionSummarySchema, history: sessionHistorySchema })),
   },
   'turn.begin': {
     summary: 'Starts a turn (ending an open one first); checkpoints are taken at most once per directory per turn.',
-    params: z.object({ sessionId: sessionIdSchema, userMessage: z.string().optional() }).strict(),
-    result: z.object({ turn: z.number().int().positive() }),
+    params: lazySchema(() => z.object({ sessionId: sessionIdSchema, userMessage: z.string().optional() }).strict()),
+    result: lazySchema(() => z.object({ turn: z.number().int().positive() })),
   },
   'message.append': {
     summary: 'Adds a transcript message to the current turn (opening one when none is open).',
-    params: z.object({ sessionId: sessionIdSchema, role: messageRoleSchema, text: z.string() }).strict(),
+    params: lazySchema(() =>
+      z.object({ sessionId: sessionIdSchema, role: messageRoleSchema, text: z.string() }).strict(),
+    ),
     result: empty,
   },
   'tools.call': {
     summary:
       'Runs a batch of tool calls through policy, checkpoints and the tools; outcomes come back in call order. ' +
       'With `concurrent`, calls on different paths run at the same time.',
-    params: z
-      .object({
-        sessionId: sessionIdSchema,
-        calls: z.array(agentToolCallSchema).min(1).max(maxToolCallsPerBatch),
-        concurrent: z.boolean().default(false),
-      })
-      .strict(),
-    result: z.object({ outcomes: z.array(agentToolOutcomeSchema) }),
+    params: lazySchema(() =>
+      z
+        .object({
+          sessionId: sessionIdSchema,
+          calls: z.array(agentToolCallSchema).min(1).max(maxToolCallsPerBatch),
+          concurrent: z.boolean().default(false),
+        })
+        .strict(),
+    ),
+    result: lazySchema(() => z.object({ outcomes: z.array(agentToolOutcomeSchema) })),
   },
   'turn.end': {
     summary: 'Ends the open turn (nothing happens when none is open).',
@@ -110,7 +121,7 @@ export const agentMethods = defineMethods({
   'session.close': {
     summary: 'Ends the session; its log stays, and it can be re-opened by id.',
     params: sessionParams,
-    result: z.object({ session: sessionSummarySchema }),
+    result: lazySchema(() => z.object({ session: sessionSummarySchema })),
   },
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { approvalDeciderSchema, approvalDecisionSchema, approvalSchema } from '../contract/approvals-contract';
 import { rewindRecordSchema, sessionHistorySchema, sessionIdSchema } from '../contract/sessions-contract';
 
@@ -10,21 +11,25 @@ export const agentNotifications = {
   'session.rewound': {
     summary:
       'A human rewound the session (code, conversation or both). Continue from `history`: turns marked rewound did not happen.',
-    params: z.object({ sessionId: sessionIdSchema, rewind: rewindRecordSchema, history: sessionHistorySchema }),
+    params: lazySchema(() =>
+      z.object({ sessionId: sessionIdSchema, rewind: rewindRecordSchema, history: sessionHistorySchema }),
+    ),
   },
   'approval.requested': {
     summary: 'A tool call of the session waits for a human decision; its `tools.call` answers once decided.',
-    params: z.object({ sessionId: sessionIdSchema, approval: approvalSchema }),
+    params: lazySchema(() => z.object({ sessionId: sessionIdSchema, approval: approvalSchema })),
   },
   'approval.decided': {
     summary: 'A waiting tool call was allowed or denied (by a human, a timeout, or the session closing).',
-    params: z.object({
-      sessionId: sessionIdSchema,
-      approval: approvalSchema,
-      decision: approvalDecisionSchema,
-      decidedBy: approvalDeciderSchema,
-      at: z.string(),
-    }),
+    params: lazySchema(() =>
+      z.object({
+        sessionId: sessionIdSchema,
+        approval: approvalSchema,
+        decision: approvalDecisionSchema,
+        decidedBy: approvalDeciderSchema,
+        at: z.string(),
+      }),
+    ),
   },
 } as const;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { errorCodes, type AppErrorData, type ErrorCode } from '../errors';
 
 /**
@@ -26,35 +27,43 @@ export const jsonRpcErrorCodes = {
 } as const;
 
 /** A request or response id. */
-export const jsonRpcIdSchema = z.union([z.string().max(200), z.number().int()]);
+export const jsonRpcIdSchema = lazySchema(() => z.union([z.string().max(200), z.number().int()]));
 
 /** A request or notification from either side. */
-export const jsonRpcRequestSchema = z.object({
-  jsonrpc: z.literal('2.0'),
-  id: jsonRpcIdSchema.optional(),
-  method: z.string().min(1).max(200),
-  params: z.unknown().optional(),
-});
+export const jsonRpcRequestSchema = lazySchema(() =>
+  z.object({
+    jsonrpc: z.literal('2.0'),
+    id: jsonRpcIdSchema.optional(),
+    method: z.string().min(1).max(200),
+    params: z.unknown().optional(),
+  }),
+);
 
 /** What `error.data` carries: Vigil's error code, the field that failed, the details. */
-export const jsonRpcErrorDataSchema = z.object({
-  code: z.enum(errorCodes),
-  field: z.string().optional(),
-  details: z.record(z.string(), z.unknown()).optional(),
-});
+export const jsonRpcErrorDataSchema = lazySchema(() =>
+  z.object({
+    code: z.enum(errorCodes),
+    field: z.string().optional(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
 
 /** A JSON-RPC error object. */
-export const jsonRpcErrorSchema = z.object({
-  code: z.number().int(),
-  message: z.string(),
-  data: jsonRpcErrorDataSchema.optional(),
-});
+export const jsonRpcErrorSchema = lazySchema(() =>
+  z.object({
+    code: z.number().int(),
+    message: z.string(),
+    data: jsonRpcErrorDataSchema.optional(),
+  }),
+);
 
 /** A response: a result, or an error (id null when the request's id could not be read). */
-export const jsonRpcResponseSchema = z.union([
-  z.object({ jsonrpc: z.literal('2.0'), id: jsonRpcIdSchema, result: z.unknown() }),
-  z.object({ jsonrpc: z.literal('2.0'), id: jsonRpcIdSchema.nullable(), error: jsonRpcErrorSchema }),
-]);
+export const jsonRpcResponseSchema = lazySchema(() =>
+  z.union([
+    z.object({ jsonrpc: z.literal('2.0'), id: jsonRpcIdSchema, result: z.unknown() }),
+    z.object({ jsonrpc: z.literal('2.0'), id: jsonRpcIdSchema.nullable(), error: jsonRpcErrorSchema }),
+  ]),
+);
 
 /** A request or notification. */
 export type JsonRpcRequest = z.infer<typeof jsonRpcRequestSchema>;

@@ -22,6 +22,9 @@ export type Actor =
 /** The actors that are not a session, as the `Vigil-Actor` trailer names them: app | cli | vigil | outside. */
 export type PlainActor = 'app' | 'cli' | 'vigil' | 'outside';
 
+/** The plain actors' names, for code that checks a name without building the schema (commit trailers). */
+export const plainActorNames: readonly PlainActor[] = ['app', 'cli', 'vigil', 'outside'];
+
 /** What `actorOfCheckpoint` reads of a checkpoint (its attribution and, for old commits without an actor, its kind and reason). */
 export interface AttributedCheckpoint {
   readonly attribution: {

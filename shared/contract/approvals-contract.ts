@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { defineCalls, defineEvents } from './define';
 import { sessionIdSchema } from './sessions-contract';
 
@@ -11,65 +12,71 @@ import { sessionIdSchema } from './sessions-contract';
  * Why a call collides with another live session: the file, who changed it and when, and the two
  * changes as unified diffs (theirs: the other session's turn's change; proposed: this call's).
  */
-export const approvalCollisionSchema = z.object({
-  /** The file, absolute. */
-  path: z.string(),
-  /** The file as people read it: relative to its workspace root. */
-  displayPath: z.string(),
-  /** This session's name for people (`claude-code #2`). */
-  label: z.string(),
-  otherSessionId: sessionIdSchema,
-  /** The other session's name for people (`claude-code #1`). */
-  otherLabel: z.string(),
-  /** When the other session changed it (ISO). */
-  changedAt: z.string(),
-  /** The other session's change, as a unified diff; absent when its earlier version is not stored. */
-  theirs: z.string().optional(),
-  /** This call's proposed change, as a unified diff; absent when it cannot be worked out before the call runs. */
-  proposed: z.string().optional(),
-});
+export const approvalCollisionSchema = lazySchema(() =>
+  z.object({
+    /** The file, absolute. */
+    path: z.string(),
+    /** The file as people read it: relative to its workspace root. */
+    displayPath: z.string(),
+    /** This session's name for people (`claude-code #2`). */
+    label: z.string(),
+    otherSessionId: sessionIdSchema,
+    /** The other session's name for people (`claude-code #1`). */
+    otherLabel: z.string(),
+    /** When the other session changed it (ISO). */
+    changedAt: z.string(),
+    /** The other session's change, as a unified diff; absent when its earlier version is not stored. */
+    theirs: z.string().optional(),
+    /** This call's proposed change, as a unified diff; absent when it cannot be worked out before the call runs. */
+    proposed: z.string().optional(),
+  }),
+);
 
 /** A tool call waiting for a human decision. */
-export const approvalSchema = z.object({
-  id: z.string(),
-  sessionId: sessionIdSchema,
-  agent: z.string(),
-  turn: z.number().int().nonnegative(),
-  callId: z.string(),
-  tool: z.string(),
-  /** What would run: the command, or the path and action. */
-  summary: z.string(),
-  /** Why policy asks (the rule or dangerous pattern that matched). */
-  reason: z.string(),
-  /** The terminal command's working directory, when it is one. */
-  cwd: z.string().optional(),
-  requestedAt: z.string(),
-  /** When the call is denied if nobody decides. */
-  expiresAt: z.string(),
-  /** Set when the call is held because it would overwrite another live session's recent change. */
-  collision: approvalCollisionSchema.optional(),
-});
+export const approvalSchema = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    sessionId: sessionIdSchema,
+    agent: z.string(),
+    turn: z.number().int().nonnegative(),
+    callId: z.string(),
+    tool: z.string(),
+    /** What would run: the command, or the path and action. */
+    summary: z.string(),
+    /** Why policy asks (the rule or dangerous pattern that matched). */
+    reason: z.string(),
+    /** The terminal command's working directory, when it is one. */
+    cwd: z.string().optional(),
+    requestedAt: z.string(),
+    /** When the call is denied if nobody decides. */
+    expiresAt: z.string(),
+    /** Set when the call is held because it would overwrite another live session's recent change. */
+    collision: approvalCollisionSchema.optional(),
+  }),
+);
 
 /** What a person answers: allow, deny, or deny and tell the agent to read the file again (a collision). */
-export const approvalAnswerSchema = z.enum(['allow', 'deny', 'deny-reread']);
+export const approvalAnswerSchema = lazySchema(() => z.enum(['allow', 'deny', 'deny-reread']));
 
 /** How an approval ended. */
-export const approvalDecisionSchema = z.enum(['allowed', 'denied']);
+export const approvalDecisionSchema = lazySchema(() => z.enum(['allowed', 'denied']));
 
 /** Who or what decided; `unattended`: nobody can approve in this process (a one-shot CLI command). */
-export const approvalDeciderSchema = z.enum(['human', 'timeout', 'session-closed', 'shutdown', 'unattended']);
+export const approvalDeciderSchema = lazySchema(() =>
+  z.enum(['human', 'timeout', 'session-closed', 'shutdown', 'unattended']),
+);
 
 /** Calls about approvals. */
 export const approvalsCalls = defineCalls({
   'approvals:list': {
     summary: 'Tool calls waiting for a human decision, oldest first.',
-    request: z.object({}).strict(),
-    response: z.object({ approvals: z.array(approvalSchema) }),
+    request: lazySchema(() => z.object({}).strict()),
+    response: lazySchema(() => z.object({ approvals: z.array(approvalSchema) })),
   },
   'approvals:decide': {
     summary: 'Allows or denies a waiting tool call.',
-    request: z.object({ id: z.string().min(1), decision: approvalAnswerSchema }).strict(),
-    response: z.object({ approval: approvalSchema, decision: approvalDecisionSchema }),
+    request: lazySchema(() => z.object({ id: z.string().min(1), decision: approvalAnswerSchema }).strict()),
+    response: lazySchema(() => z.object({ approval: approvalSchema, decision: approvalDecisionSchema })),
   },
 });
 
@@ -77,16 +84,18 @@ export const approvalsCalls = defineCalls({
 export const approvalsEvents = defineEvents({
   'approvals:requested': {
     summary: 'A tool call is waiting for a human decision.',
-    payload: z.object({ approval: approvalSchema }),
+    payload: lazySchema(() => z.object({ approval: approvalSchema })),
   },
   'approvals:decided': {
     summary: 'A waiting tool call was allowed or denied (by a human, a timeout, or its session closing).',
-    payload: z.object({
-      approval: approvalSchema,
-      decision: approvalDecisionSchema,
-      decidedBy: approvalDeciderSchema,
-      at: z.string(),
-    }),
+    payload: lazySchema(() =>
+      z.object({
+        approval: approvalSchema,
+        decision: approvalDecisionSchema,
+        decidedBy: approvalDeciderSchema,
+        at: z.string(),
+      }),
+    ),
   },
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { defineCalls, defineEvents } from './define';
 import type {
   memoryUsageSchema,
@@ -54,14 +55,14 @@ export {
   adoptionPlanSchema,
 } from './memory-schemas';
 
-const fileRequest = z.object({ dir: z.string().min(1), target: memoryTargetSchema }).strict();
+const fileRequest = lazySchema(() => z.object({ dir: z.string().min(1), target: memoryTargetSchema }).strict());
 
 /** Calls of the memory store. */
 export const memoryCalls = defineCalls({
   'memory:directories': {
     summary: 'The memory directories Vigil manages, with their limits.',
-    request: z.object({}).strict(),
-    response: z.object({ directories: z.array(memoryDirectorySchema) }),
+    request: lazySchema(() => z.object({}).strict()),
+    response: lazySchema(() => z.object({ directories: z.array(memoryDirectorySchema) })),
   },
   'memory:read': {
     summary: 'A memory file: its entries, usage, limit, drift status and last external change.',
@@ -70,16 +71,18 @@ export const memoryCalls = defineCalls({
   },
   'memory:mutate': {
     summary: 'Add, replace or remove entries (or a batch, all or nothing) under the lock, refusing on drift.',
-    request: fileRequest
-      .extend({
-        operation: memoryMutationSchema,
-        /** How refusals name the operation's fields (the CLI says TEXT and OLD_SUBSTRING); default the contract's own names. */
-        fieldNames: z
-          .object({ content: z.string().min(1).max(100), oldText: z.string().min(1).max(100) })
-          .strict()
-          .optional(),
-      })
-      .strict(),
+    request: lazySchema(() =>
+      fileRequest
+        .extend({
+          operation: memoryMutationSchema,
+          /** How refusals name the operation's fields (the CLI says TEXT and OLD_SUBSTRING); default the contract's own names. */
+          fieldNames: z
+            .object({ content: z.string().min(1).max(100), oldText: z.string().min(1).max(100) })
+            .strict()
+            .optional(),
+        })
+        .strict(),
+    ),
     response: memoryMutationResultSchema,
   },
   'memory:propose-adoption': {
@@ -90,21 +93,25 @@ export const memoryCalls = defineCalls({
   'memory:keep-appended': {
     summary:
       'Keep text appended outside Vigil to the last entry as an entry of its own (nothing is taken out of the file).',
-    request: fileRequest
-      .extend({
-        /** sha256 of the file the appended text was seen in; refused (`conflict`) if the file changed since. */
-        basis: z.string(),
-        entry: z.string().max(maxOperationText),
-        original: z.string().max(maxOperationText),
-      })
-      .strict(),
+    request: lazySchema(() =>
+      fileRequest
+        .extend({
+          /** sha256 of the file the appended text was seen in; refused (`conflict`) if the file changed since. */
+          basis: z.string(),
+          entry: z.string().max(maxOperationText),
+          original: z.string().max(maxOperationText),
+        })
+        .strict(),
+    ),
     response: memoryMutationResultSchema,
   },
   'memory:adopt': {
     summary: 'Rewrite a drifted file as the confirmed entries (a backup of it is kept).',
-    request: fileRequest
-      .extend({ basis: z.string().nullable(), entries: z.array(z.string().max(maxOperationText)).max(1000) })
-      .strict(),
+    request: lazySchema(() =>
+      fileRequest
+        .extend({ basis: z.string().nullable(), entries: z.array(z.string().max(maxOperationText)).max(1000) })
+        .strict(),
+    ),
     response: memoryMutationResultSchema,
   },
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import { defineCalls, defineEvents } from './define';
 import type {
   sessionStatusSchema,
@@ -50,67 +51,79 @@ export {
 } from './sessions-rewind-schemas';
 
 /** A session's canonical history: every turn, rewound ones marked, never erased. */
-export const sessionHistorySchema = z.object({
-  session: sessionSummarySchema,
-  turns: z.array(historyTurnSchema),
-  rewinds: z.array(rewindRecordSchema),
-});
+export const sessionHistorySchema = lazySchema(() =>
+  z.object({
+    session: sessionSummarySchema,
+    turns: z.array(historyTurnSchema),
+    rewinds: z.array(rewindRecordSchema),
+  }),
+);
 
 /** One of a turn's calls, as a timeline row's summary uses it. */
-export const turnCallSchema = z.object({
-  name: z.string(),
-  /** One line: the path, the command, the memory action. */
-  summary: z.string(),
-  decision: toolDecisionSchema,
-  /** The workspace roots it may have changed (a timeline shows the calls of its own directory). */
-  directories: z.array(z.string()),
-});
+export const turnCallSchema = lazySchema(() =>
+  z.object({
+    name: z.string(),
+    /** One line: the path, the command, the memory action. */
+    summary: z.string(),
+    decision: toolDecisionSchema,
+    /** The workspace roots it may have changed (a timeline shows the calls of its own directory). */
+    directories: z.array(z.string()),
+  }),
+);
 
 /** What a turn was about, for the rows of its checkpoints: the start of its user message, and its calls. */
-export const turnBriefSchema = z.object({
-  sessionId: sessionIdSchema,
-  turn: z.number().int().positive(),
-  /** The start of the turn's first user message (at most 500 characters, secrets masked), when the agent sent one. */
-  title: z.string().optional(),
-  /** Its first calls (at most 20), in order. */
-  calls: z.array(turnCallSchema),
-  callCount: z.number().int().nonnegative(),
-  /** The files its calls changed, merged per file over the turn (its changeset; see shared/sessions/turn-changes.ts). */
-  effects: z.array(callEffectSchema.extend({ isPartlyCounted: z.boolean().optional() })).default([]),
-  /** Files its calls changed beyond those recorded. */
-  effectsOmitted: z.number().int().nonnegative().default(0),
-});
+export const turnBriefSchema = lazySchema(() =>
+  z.object({
+    sessionId: sessionIdSchema,
+    turn: z.number().int().positive(),
+    /** The start of the turn's first user message (at most 500 characters, secrets masked), when the agent sent one. */
+    title: z.string().optional(),
+    /** Its first calls (at most 20), in order. */
+    calls: z.array(turnCallSchema),
+    callCount: z.number().int().nonnegative(),
+    /** The files its calls changed, merged per file over the turn (its changeset; see shared/sessions/turn-changes.ts). */
+    effects: z.array(callEffectSchema.extend({ isPartlyCounted: z.boolean().optional() })).default([]),
+    /** Files its calls changed beyond those recorded. */
+    effectsOmitted: z.number().int().nonnegative().default(0),
+  }),
+);
 
-const rewindRequestSchema = z
-  .object({ sessionId: sessionIdSchema, toTurn: z.number().int().positive(), mode: rewindModeSchema })
-  .strict();
+const rewindRequestSchema = lazySchema(() =>
+  z.object({ sessionId: sessionIdSchema, toTurn: z.number().int().positive(), mode: rewindModeSchema }).strict(),
+);
 
 /** Calls about sessions. */
 export const sessionsCalls = defineCalls({
   'sessions:list': {
     summary:
       'The sessions the core shows (live ones, and the most recent others), live ones first; older ones on request.',
-    request: z.object({ includeOlder: z.boolean().optional() }).strict(),
-    response: z.object({
-      sessions: z.array(sessionSummarySchema),
-      /** Sessions on disk not read yet (older than those listed); `includeOlder: true` lists them too. */
-      olderCount: z.number().int().nonnegative(),
-    }),
+    request: lazySchema(() => z.object({ includeOlder: z.boolean().optional() }).strict()),
+    response: lazySchema(() =>
+      z.object({
+        sessions: z.array(sessionSummarySchema),
+        /** Sessions on disk not read yet (older than those listed); `includeOlder: true` lists them too. */
+        olderCount: z.number().int().nonnegative(),
+      }),
+    ),
   },
   'sessions:history': {
     summary: "A session's canonical history: turns, messages, tool calls, rewinds.",
-    request: z.object({ sessionId: sessionIdSchema }).strict(),
+    request: lazySchema(() => z.object({ sessionId: sessionIdSchema }).strict()),
     response: sessionHistorySchema,
   },
   'sessions:turns': {
     summary:
       'What some turns were about (the start of their user message, their calls), for the timeline rows of their checkpoints; unknown sessions and turns are left out.',
-    request: z
-      .object({
-        turns: z.array(z.object({ sessionId: sessionIdSchema, turn: z.number().int().positive() }).strict()).max(2_000),
-      })
-      .strict(),
-    response: z.object({ turns: z.array(turnBriefSchema) }),
+    request: lazySchema(() =>
+      z
+        .object({
+          turns: z
+            .array(z.object({ sessionId: sessionIdSchema, turn: z.number().int().positive() }).strict())
+            .max(2_000),
+        })
+        .strict(),
+    ),
+    response: lazySchema(() => z.object({ turns: z.array(turnBriefSchema) })),
   },
   'sessions:plan-rewind': {
     summary: 'What rewinding a session to the start of a turn would change, without changing anything.',
@@ -119,16 +132,18 @@ export const sessionsCalls = defineCalls({
   },
   'sessions:rewind': {
     summary: 'Rewinds a session to the start of a turn: code, conversation or both.',
-    request: rewindRequestSchema
-      .extend({
-        planId: z.string().optional(),
-        /** Files another actor changed after the turn that the person chose to take back too (default: theirs are kept). */
-        overwrite: z
-          .array(z.object({ directory: z.string(), path: z.string() }).strict())
-          .max(100_000)
-          .optional(),
-      })
-      .strict(),
+    request: lazySchema(() =>
+      rewindRequestSchema
+        .extend({
+          planId: z.string().optional(),
+          /** Files another actor changed after the turn that the person chose to take back too (default: theirs are kept). */
+          overwrite: z
+            .array(z.object({ directory: z.string(), path: z.string() }).strict())
+            .max(100_000)
+            .optional(),
+        })
+        .strict(),
+    ),
     response: rewindOutcomeSchema,
   },
 });
@@ -137,19 +152,21 @@ export const sessionsCalls = defineCalls({
 export const sessionsEvents = defineEvents({
   'sessions:changed': {
     summary: 'A session was opened or closed, or its status, turn or last tool call changed.',
-    payload: z.object({ session: sessionSummarySchema }),
+    payload: lazySchema(() => z.object({ session: sessionSummarySchema })),
   },
   'sessions:tool-called': {
     summary: 'A tool call of a session finished (or was refused).',
-    payload: z.object({
-      sessionId: sessionIdSchema,
-      turn: z.number().int().nonnegative(),
-      call: historyToolCallSchema,
-    }),
+    payload: lazySchema(() =>
+      z.object({
+        sessionId: sessionIdSchema,
+        turn: z.number().int().nonnegative(),
+        call: historyToolCallSchema,
+      }),
+    ),
   },
   'sessions:rewound': {
     summary: 'A session was rewound; connected agents are sent their new history.',
-    payload: z.object({ sessionId: sessionIdSchema, rewind: rewindRecordSchema }),
+    payload: lazySchema(() => z.object({ sessionId: sessionIdSchema, rewind: rewindRecordSchema })),
   },
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import type { MemoryMutation, MemoryMutationResult, MemoryOperation } from '../contract/memory-contract';
 import { defineTool } from './define-tool';
 import { textField } from './text-field';
@@ -40,15 +41,17 @@ function requireFields(
   }
 }
 
-const operationSchema = z
-  .strictObject({
-    action: z.enum(['add', 'replace', 'remove']).describe('What this step does.'),
-    content: entryText('The entry text (add) or the replacement (replace).').optional(),
-    old_text: oldText('A substring of the one entry to replace or remove.').optional(),
-  })
-  .check((context) => {
-    requireFields(context.value.action, context.value, [], context.issues);
-  });
+const operationSchema = lazySchema(() =>
+  z
+    .strictObject({
+      action: z.enum(['add', 'replace', 'remove']).describe('What this step does.'),
+      content: entryText('The entry text (add) or the replacement (replace).').optional(),
+      old_text: oldText('A substring of the one entry to replace or remove.').optional(),
+    })
+    .check((context) => {
+      requireFields(context.value.action, context.value, [], context.issues);
+    }),
+);
 
 /** `memory`: the agent's persistent memory (MEMORY.md / USER.md), guarded against lost updates. */
 export const memoryTool = defineTool({
@@ -62,45 +65,51 @@ export const memoryTool = defineTool({
     '`batch` applies `operations` in order, all or nothing, checked against the final state (for example: remove two entries and add one that needs their room). `read` returns the entries and changes nothing.',
     "If the file was edited outside this tool so that rewriting it would lose text (Hermes Agent's drift rule), replace and remove are refused with `conflict` (add still appends): the file is kept untouched, a copy is saved (`drift_backup` in the error) and `remediation` says what to do. Tell the user; do not try to rebuild the file from memory.",
   ].join('\n'),
-  input: z
-    .strictObject({
-      action: z
-        .enum(['add', 'replace', 'remove', 'batch', 'read'])
-        .describe('What to do: add, replace, remove, batch (several at once, all or nothing) or read.'),
-      target: z
-        .enum(['memory', 'user'])
-        .describe('"memory" for MEMORY.md (your notes), "user" for USER.md (about the user).'),
-      content: entryText('add: the new entry. replace: the text that replaces the whole matched entry.').optional(),
-      old_text: oldText('replace / remove: a substring that only the entry to change contains.').optional(),
-      operations: z
-        .array(operationSchema)
-        .min(1)
-        .max(100)
+  input: lazySchema(() =>
+    z
+      .strictObject({
+        action: z
+          .enum(['add', 'replace', 'remove', 'batch', 'read'])
+          .describe('What to do: add, replace, remove, batch (several at once, all or nothing) or read.'),
+        target: z
+          .enum(['memory', 'user'])
+          .describe('"memory" for MEMORY.md (your notes), "user" for USER.md (about the user).'),
+        content: entryText('add: the new entry. replace: the text that replaces the whole matched entry.').optional(),
+        old_text: oldText('replace / remove: a substring that only the entry to change contains.').optional(),
+        operations: z
+          .array(operationSchema)
+          .min(1)
+          .max(100)
+          .optional()
+          .describe('batch: the steps, applied in order, all or nothing.'),
+      })
+      .check((context) => {
+        requireFields(context.value.action, context.value, [], context.issues);
+      }),
+  ),
+  output: lazySchema(() =>
+    z.object({
+      target: z.enum(['memory', 'user']).describe('The file the call was about.'),
+      outcome: z
+        .enum(['changed', 'unchanged'])
+        .describe('Whether the file changed (a duplicate add or a read changes nothing).'),
+      message: z.string().describe('What happened, in one or two sentences.'),
+      entries: z.array(z.string()).describe('The entries now in the file.'),
+      entry_count: z.int().describe('How many entries the file holds.'),
+      usage: z.string().describe('How full the file is: "39% — 862/2,200 chars".'),
+      preserved: z
+        .array(z.object({ backup: z.string(), entries: z.array(z.string()) }))
+        .describe(
+          'Backups kept of text written outside this tool that the change took out of the file (usually empty).',
+        ),
+      checkpoint: z
+        .object({ directory: z.string(), checkpointId: z.string(), path: z.string() })
         .optional()
-        .describe('batch: the steps, applied in order, all or nothing.'),
-    })
-    .check((context) => {
-      requireFields(context.value.action, context.value, [], context.issues);
+        .describe(
+          'The checkpoint of the memory folder that holds the file (path: its name in that folder) as it was before this change; a rewind of the turn puts it back.',
+        ),
     }),
-  output: z.object({
-    target: z.enum(['memory', 'user']).describe('The file the call was about.'),
-    outcome: z
-      .enum(['changed', 'unchanged'])
-      .describe('Whether the file changed (a duplicate add or a read changes nothing).'),
-    message: z.string().describe('What happened, in one or two sentences.'),
-    entries: z.array(z.string()).describe('The entries now in the file.'),
-    entry_count: z.int().describe('How many entries the file holds.'),
-    usage: z.string().describe('How full the file is: "39% — 862/2,200 chars".'),
-    preserved: z
-      .array(z.object({ backup: z.string(), entries: z.array(z.string()) }))
-      .describe('Backups kept of text written outside this tool that the change took out of the file (usually empty).'),
-    checkpoint: z
-      .object({ directory: z.string(), checkpointId: z.string(), path: z.string() })
-      .optional()
-      .describe(
-        'The checkpoint of the memory folder that holds the file (path: its name in that folder) as it was before this change; a rewind of the turn puts it back.',
-      ),
-  }),
+  ),
   notRunEffect: 'The memory file was not changed.',
 });
 

@@ -1,5 +1,4 @@
-import { plainActorSchema } from '../../../shared/contract/actor-contract';
-import type { PlainActor } from '../../../shared/contract/actor-model';
+import { plainActorNames, type PlainActor } from '../../../shared/contract/actor-model';
 import { maskSecretValues } from '../../../shared/secrets/mask-secret-values';
 import { vigilIdentity } from '../../git-store';
 import type { Attribution, CheckpointEntry, CheckpointKind, SkippedPath, SkipReason } from '../checkpoint-types';
@@ -144,7 +143,7 @@ export interface ParsedCommit extends RecordedParts {
   readonly subject: string;
 }
 
-const plainActors = new Set<string>(plainActorSchema.options);
+const plainActors = new Set<string>(plainActorNames);
 
 const skipReasons = new Set<string>(['excluded', 'vcs', 'oversize', 'special', 'unreadable', 'bad-name', 'more']);
 
