@@ -10,8 +10,8 @@ export const whyNot = {
     'the process starts, while the command and the core load; the engine adopts that walk (same directory, store, ignored folders and file size cap, ' +
     'the lock held since). Measured timeline (instrumented, new store, load ~2-3): worker started at ~40 ms, running at ~80 ms, walking at ~85-90 ms, core ready at ~160 ms, ' +
     'walk done at ~325 ms, exit at ~370 ms (before this round: running at ~85-90, walking at ~95-105, walk done at ~340, exit at ~395). A bare loop of readdir and lstat in a fresh thread takes ~170-200 ms here, ~100-120 ms of it in the kernel (git add -A ' +
-    "spends ~90 ms of system time on the same calls, and its preloaded index spreads them over the cores); node's BigIntStats, needed for the nanosecond mtime and ctime the racy rule compares, builds four " +
-    'Dates and a dozen BigInts per call, and in a fresh thread the loop runs unoptimised at first (~200 ms of user CPU cold, ~100 ms warm); the walk ' +
+    "spends ~90 ms of system time on the same calls, and its preloaded index spreads them over the cores); the walk compares each file with the cache by a plain lstat (the cache's nanosecond times turned into the double node " +
+    'reports, no BigIntStats: its four Dates and a dozen BigInts per call cost ~20 ms at 50k), and in a fresh thread the loop runs unoptimised at first (~200 ms of user CPU cold, ~100 ms warm); the walk ' +
     'itself (exclusions, the comparison with the cache) is ~205 ms cold in a fresh process, ~250 ms of CPU with GC (~270 when a listing of every folder was built before the comparison). The bare loop ' +
     'split over two threads was ~25% faster on an idle host and slower on a busy one, and two workers in the real process changed nothing (431 vs 432 ms, quiet host; ' +
     'with the early start, 477 vs 434 ms on a lightly loaded one), so a one-shot process starts one per idle core (by the load average). After the walk ' +

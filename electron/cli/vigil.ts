@@ -7,6 +7,7 @@
  * groups what each path loads into few files (scripts/build/chunk-plan.ts).
  */
 import { runCheckpointProcess } from './checkpoint-process';
+import { exitOnceIdle } from './exit-once-idle';
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -22,6 +23,8 @@ async function main(): Promise<void> {
     process.exitCode = await runCheckpointProcess(argv, context, async (start) =>
       (await loading).runCliProcess(argv, start),
     );
+    // Its state and stat cache make a big heap that node would free page by page before exiting.
+    exitOnceIdle();
     return;
   }
   const { runCliProcess } = await loading;

@@ -1,9 +1,38 @@
-import { constants, type BigIntStats } from 'node:fs';
+import { constants, type BigIntStats, type Stats } from 'node:fs';
 import type { SkipReason } from '../checkpoint-types';
 import { gitModeOf, isRacy, maxRacyWindowNs } from './folder-listing';
 import { statCacheCodes, statCacheSeparator, statCacheText, type StatCacheText } from './stat-cache-format';
 
 const { S_IFMT, S_IFREG, S_IFLNK } = constants;
+
+const twoTo32 = 4_294_967_296;
+const nsPerSecond = 1_000_000_000;
+/** Where a 64-bit number's low and high 32-bit halves sit (the stat cache's columns are in this machine's order). */
+const [lowHalf, highHalf] = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? [0, 1] : [1, 0];
+
+/**
+ * The milliseconds node's plain `lstat` reports for a time of `hi * 2^32 + lo` nanoseconds (`hi`
+ * signed; `lo` unsigned, or signed as an Int32Array reads it): node computes `sec * 1e3 + nsec / 1e6` from the kernel's seconds and
+ * nanoseconds (0 <= nsec < 1e9), so the same arithmetic on the same two numbers gives the same
+ * double, without making a BigInt. The seconds are first estimated from the nearest double (off by
+ * at most one), then set right by the exact remainder modulo 2^32.
+ */
+export function msOfNsHalves(hi: number, lo: number): number {
+  const low = lo >>> 0;
+  let sec = Math.floor((hi * twoTo32 + low) / nsPerSecond);
+  let nsec = (low - Math.imul(sec, nsPerSecond)) >>> 0;
+  if (nsec >= twoTo32 - nsPerSecond) {
+    sec -= 1;
+    nsec = nsec - twoTo32 + nsPerSecond;
+  } else if (nsec >= nsPerSecond) {
+    sec += 1;
+    nsec -= nsPerSecond;
+  }
+  return sec * 1000 + nsec / 1_000_000;
+}
+
+/** The largest high half of an inode number that a double still holds exactly (below 2^53). */
+const maxExactInodeHigh = 2 ** 21;
 
 /** Where one folder's entries sit in the stat cache's columns and in its names text. */
 interface FolderSpan {
@@ -51,12 +80,21 @@ export class StatBaseline {
   readonly #spans = new Map<string, FolderSpan>();
   /** An mtime before this is not racy under any window (the widest is 2 s): no BigInt arithmetic for most files. */
   readonly #surelyOldBeforeNs: bigint;
+  /** The same in milliseconds, less a margin for rounding: an mtime from this on is checked exactly. */
+  readonly #surelyOldBeforeMs: number;
+  /** The times and inodes as 32-bit halves, so that a plain lstat is compared with them without making a BigInt. */
+  readonly #timeHalves: Int32Array;
+  readonly #inodeHalves: Uint32Array;
 
   private constructor(
     private readonly columns: StatCacheText,
     private readonly maxFileBytes: number,
   ) {
     this.#surelyOldBeforeNs = columns.stampNs - maxRacyWindowNs;
+    this.#surelyOldBeforeMs = Number(this.#surelyOldBeforeNs) / 1e6 - 1;
+    const { times, inodes } = columns;
+    this.#timeHalves = new Int32Array(times.buffer, times.byteOffset, times.length * 2);
+    this.#inodeHalves = new Uint32Array(inodes.buffer, inodes.byteOffset, inodes.length * 2);
     const { shape, namesText } = columns;
     /** Where the name after the one starting at `from` starts (past the text's end after the last). */
     const after = (from: number): number => {
@@ -136,23 +174,57 @@ export class StatBaseline {
   }
 
   /**
-   * Whether the file `name`, whose lstat this is, is as its record says (the same type, mode, size,
-   * times and inode, within the size cap, and not racy): what applying its listing would find.
+   * Whether the file `name`, whose plain lstat this is, is as its record says (the same type, mode,
+   * size, times and inode, within the size cap, and not racy): what applying its listing would find.
+   * The times are compared as the milliseconds node reports, computed from the record's nanoseconds
+   * as node computes them: two times that differ yet give the same double are less than a
+   * microsecond apart, closer than any write can follow the lstat that recorded the first (a record
+   * that close to its scan's start is racy, so never trusted). `exact` is asked for a bigint lstat
+   * only when the inode number is too big for a double.
    */
-  isSameFile(check: FolderCheck, name: string, stats: BigIntStats): boolean {
+  isSameFile(check: FolderCheck, name: string, stats: Stats, exact: () => BigIntStats | undefined): boolean {
     const offset = this.#fileOffset(check, name);
     if (offset === undefined) return false;
-    const mode = Number(stats.mode);
-    const type = mode & S_IFMT;
-    const size = Number(stats.size);
-    if ((type !== S_IFREG && type !== S_IFLNK) || (type === S_IFREG && size > this.maxFileBytes)) return false;
     const { span } = check;
     const index = span.fileStart + offset;
+    const { mode, size } = stats;
+    if (!this.#isSameShape(check, offset, mode, size) || size !== this.columns.sizes[index]) return false;
+    const halves = this.#timeHalves;
+    const at = index * 4;
+    const mtimeMs = msOfNsHalves(halves[at + highHalf] ?? 0, halves[at + lowHalf] ?? 0);
+    if (
+      mtimeMs !== stats.mtimeMs ||
+      msOfNsHalves(halves[at + 2 + highHalf] ?? 0, halves[at + 2 + lowHalf] ?? 0) !== stats.ctimeMs
+    )
+      return false;
+    const inodeHigh = this.#inodeHalves[index * 2 + highHalf] ?? 0;
+    if (inodeHigh >= maxExactInodeHigh) {
+      const bigStats = exact();
+      return bigStats !== undefined && this.#isSameExactly(check, offset, bigStats);
+    }
+    if (stats.ino !== inodeHigh * twoTo32 + (this.#inodeHalves[index * 2 + lowHalf] ?? 0)) return false;
+    const { times, stampNs } = this.columns;
+    if (mtimeMs >= this.#surelyOldBeforeMs && isRacy(times[index * 2] ?? 0n, stampNs)) return false;
+    check.files += 1;
+    return true;
+  }
+
+  /** Whether a file of this mode and size is one the record at `offset` can match (a file or link of its mode, within the cap). */
+  #isSameShape(check: FolderCheck, offset: number, mode: number, size: number): boolean {
+    const type = mode & S_IFMT;
+    if ((type !== S_IFREG && type !== S_IFLNK) || (type === S_IFREG && size > this.maxFileBytes)) return false;
+    return gitModeOf(mode) === statCacheCodes.modes[this.columns.shape[check.span.shapeStart + offset] ?? -1];
+  }
+
+  /** `isSameFile` for the file at `offset` of the folder, by its bigint lstat (every field exact). */
+  #isSameExactly(check: FolderCheck, offset: number, stats: BigIntStats): boolean {
+    const size = Number(stats.size);
+    if (!this.#isSameShape(check, offset, Number(stats.mode), size)) return false;
+    const index = check.span.fileStart + offset;
     const { sizes, times, inodes, stampNs } = this.columns;
     const mtimeNs = times[index * 2];
     if (
       mtimeNs === undefined ||
-      gitModeOf(mode) !== statCacheCodes.modes[this.columns.shape[span.shapeStart + offset] ?? -1] ||
       size !== sizes[index] ||
       stats.mtimeNs !== mtimeNs ||
       stats.ctimeNs !== times[index * 2 + 1] ||

@@ -4,7 +4,7 @@
  * worker that only walks (often all it does) loads no zlib or object code.
  */
 /* eslint-disable no-restricted-syntax -- worker-thread-only blocking I/O, see above */
-import { lstatSync, readdirSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, type BigIntStats, type Dirent } from 'node:fs';
 import path from 'node:path';
 import {
   classifyEntry,
@@ -25,6 +25,11 @@ export interface WalkRules {
 
 /** The walk's lstat options and outcomes without data, made once: a walk stats every file. */
 const walkStatOptions = { bigint: true, throwIfNoEntry: false } as const;
+/**
+ * A plain lstat, for comparing a file with the stat cache: node builds a BigIntStats from 14
+ * BigInts and their 4 divisions, which costs a 50,000-file walk ~20 ms of CPU more (and garbage).
+ */
+const compareStatOptions = { throwIfNoEntry: false } as const;
 const gone: StatOutcome = { kind: 'gone' };
 const unreadable: StatOutcome = { kind: 'unreadable' };
 
@@ -36,6 +41,15 @@ function statOutcomeBlocking(absolute: string): StatOutcome {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT' || code === 'ENOTDIR' ? gone : unreadable;
+  }
+}
+
+/** A bigint lstat, undefined when it fails (the file then differs from its record). */
+function exactStat(absolute: string): BigIntStats | undefined {
+  try {
+    return lstatSync(absolute, walkStatOptions);
+  } catch {
+    return undefined;
   }
 }
 
@@ -66,11 +80,11 @@ function isFolderUnchanged(
     if (kind.kind === 'stat') {
       let stats;
       try {
-        stats = lstatSync(full, walkStatOptions);
+        stats = lstatSync(full, compareStatOptions);
       } catch {
         return false;
       }
-      if (stats === undefined || !baseline.isSameFile(check, name, stats)) return false;
+      if (stats === undefined || !baseline.isSameFile(check, name, stats, () => exactStat(full))) return false;
     } else if (kind.kind === 'folder') {
       if (!baseline.isSameFolder(check, rel, name)) return false;
       folders.push(name);
