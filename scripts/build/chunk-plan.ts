@@ -126,8 +126,10 @@ export function planChunks(roots: ChunkPlanRoots, graph: ChunkingContext): Chunk
     { name: 'cli-relay', tier: tiers.relay },
     roots.hook,
   );
-  claim(hook, { name: 'cli-hook', tier: tiers.hook }, roots.hook);
-  claim(staticClosure(roots.commands, graph), { name: 'cli-base', tier: tiers.base }, roots.commands);
+  // The two path roots go into their chunks too: the facade rolldown emits for each is collapsed
+  // (collapse-facades.ts), so the executable imports the chunk itself, one file less per call.
+  claim(hook, { name: 'cli-hook', tier: tiers.hook });
+  claim(staticClosure(roots.commands, graph), { name: 'cli-base', tier: tiers.base });
   const sharers = new Map<string, string[]>();
   for (const [root, closure] of paths) {
     if (root === roots.hook || root === roots.commands) continue;
