@@ -110,7 +110,9 @@ function lightPaths(roots: ChunkPlanRoots, graph: ChunkingContext): Map<string, 
  *   collector, the diff library…): once the build takes each module from the face that defines it
  *   (scripts/build/face-imports.ts), the bundler's own splitting cut them into a dozen small
  *   chunks, each a file more for every `vigil checkpoint` to load.
- * Lazy parts (restore, diff, the sandbox, heavy commands) keep the bundler's own splitting.
+ * Lazy parts (restore, diff, the sandbox, heavy commands) keep the bundler's own splitting. A
+ * dynamically imported module that lands in a planned chunk is imported from that chunk, not through a
+ * one-line facade (scripts/build/collapse-facades.ts): a relayed checkpoint loads 3 files, a hook 3.
  */
 export function planChunks(roots: ChunkPlanRoots, graph: ChunkingContext): ChunkPlan {
   const plan = new Map<string, PlannedChunk>();

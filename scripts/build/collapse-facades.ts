@@ -91,7 +91,7 @@ export function collapseFacadesPlugin(): Plugin {
     name: 'vigil-collapse-facades',
     apply: 'build',
     generateBundle(_options, bundle) {
-      collapseFacades(bundle as unknown as Record<string, BundleFile>);
+      collapseFacades(bundle);
     },
   };
 }
