@@ -1,6 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { isProcessAlive } from './is-process-alive';
 import { processState } from './process-start-time';
+
+/** A pause, on the global timer: node:timers/promises would load on every relayed command and hook call for this alone. */
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
 
 /** Whether a process is gone: no such pid, or one that has exited and waits to be reaped (a zombie). */
 export async function isProcessGone(pid: number): Promise<boolean> {
