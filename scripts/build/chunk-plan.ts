@@ -94,8 +94,9 @@ function lightPaths(roots: ChunkPlanRoots, graph: ChunkingContext): Map<string, 
  * - `cli-hook`: the rest of what the hook loads (the agents' event formats), which no command needs;
  * - `cli-base`: the rest of the command table's closure, and what three or more light commands
  *   share (a light command is one whose static imports hold no library);
- * - `cli-<command>`: what one or two light commands use besides (it goes with the first of them);
- *   each command module itself stays a chunk of its own, so loading it costs no extra file;
+ * - `cli-<command>`: what one or two light commands use besides (it goes with the first of them),
+ *   and that first command's own module, so that it loads one file; any other command module stays
+ *   a chunk of its own, so loading it costs no extra file;
  * - `cli-worker-shared`: what one or two light commands share with the hashing worker (the
  *   bookkeeping-file rule): in a command's chunk, each worker loaded that chunk and all it imports
  *   (the relay client, node:net; ~5 ms more of a cold worker's start, which a walk waits for);
@@ -138,6 +139,7 @@ export function planChunks(roots: ChunkPlanRoots, graph: ChunkingContext): Chunk
     for (const id of closure) if (id !== root) sharers.set(id, [...(sharers.get(id) ?? []), root]);
   }
   const worker = staticClosure(roots.worker, graph);
+  const withOwnChunk = new Map<string, PlannedChunk>();
   for (const [id, [first, ...others]] of sharers) {
     if (first === undefined) continue;
     const chunk =
@@ -147,7 +149,10 @@ export function planChunks(roots: ChunkPlanRoots, graph: ChunkingContext): Chunk
           ? { name: 'cli-worker-shared', tier: tiers.workerShared }
           : { name: `cli-${path.basename(first, path.extname(first))}`, tier: tiers.command };
     claim([id], chunk);
+    if (chunk.tier === tiers.command) withOwnChunk.set(first, chunk);
   }
+  // A command whose chunk holds what it shares goes into that chunk too (its facade is collapsed): one file, not two.
+  for (const [root, chunk] of withOwnChunk) claim([root], chunk);
   claim(
     [...worker].filter((id) => graph.getModuleInfo(id)?.isExternal !== true),
     { name: 'hash-worker-base', tier: tiers.worker },
