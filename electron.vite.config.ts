@@ -5,6 +5,7 @@ import type { Plugin } from 'vite';
 // eslint-disable-next-line vigil/public-face -- runs in plain Node, outside the build's face rewrite: the shell's face would load Electron, so this takes the CSP from its own module
 import { rendererMetaContentSecurityPolicy } from './electron/shell/content-security-policy';
 import { chunkGroups } from './scripts/build/chunk-plan';
+import { collapseFacadesPlugin } from './scripts/build/collapse-facades';
 import { faceImports } from './scripts/build/face-imports';
 
 /**
@@ -40,7 +41,9 @@ export default defineConfig({
   main: {
     // An import through a folder's face becomes an import of the modules that define its names, so
     // that a light chunk (the hashing worker's) holds only what it uses (scripts/build/face-imports.ts).
-    plugins: [faceImports(resolve('electron'))],
+    // A dynamically imported module in a planned chunk is imported from that chunk, not through a
+    // one-line facade file of its own (scripts/build/collapse-facades.ts).
+    plugins: [faceImports(resolve('electron')), collapseFacadesPlugin()],
     build: {
       outDir: 'out/main',
       // zod and diff ship as hundreds of small ES modules (zod's every locale among them): bundled, a

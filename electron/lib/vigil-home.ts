@@ -1,5 +1,4 @@
 import { mkdir } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 
 /** Where every part of Vigil keeps its data; see the README's "Where data lives". */
@@ -18,12 +17,22 @@ export interface VigilPaths {
 }
 
 /**
+ * The user's home folder, as `os.homedir()` gives it: on POSIX that is `$HOME` when set, so node:os
+ * (a module every relayed command and hook would load for this alone) loads only when it is not.
+ */
+function homeFolder(): string {
+  const home = process.platform === 'win32' ? undefined : process.env['HOME'];
+  return home !== undefined && home !== '' ? home : process.getBuiltinModule('node:os').homedir();
+}
+
+/**
  * The data folder: `VIGIL_HOME` when set, else the given default (Electron's userData in the app,
  * `~/.vigil` for the CLI). Relative values are resolved against the current directory.
  */
-export function resolveVigilHome(env: NodeJS.ProcessEnv, fallback: string = path.join(os.homedir(), '.vigil')): string {
+export function resolveVigilHome(env: NodeJS.ProcessEnv, fallback?: string): string {
   const fromEnv = env['VIGIL_HOME'];
-  return path.resolve(fromEnv !== undefined && fromEnv !== '' ? fromEnv : fallback);
+  if (fromEnv !== undefined && fromEnv !== '') return path.resolve(fromEnv);
+  return path.resolve(fallback ?? path.join(homeFolder(), '.vigil'));
 }
 
 /** The paths inside a data folder. */

@@ -94,8 +94,9 @@ function lightPaths(roots: ChunkPlanRoots, graph: ChunkingContext): Map<string, 
  * - `cli-hook`: the rest of what the hook loads (the agents' event formats), which no command needs;
  * - `cli-base`: the rest of the command table's closure, and what three or more light commands
  *   share (a light command is one whose static imports hold no library);
- * - `cli-<command>`: what one or two light commands use besides (it goes with the first of them);
- *   each command module itself stays a chunk of its own, so loading it costs no extra file;
+ * - `cli-<command>`: what one or two light commands use besides (it goes with the first of them),
+ *   and that first command's own module, so that it loads one file; any other command module stays
+ *   a chunk of its own, so loading it costs no extra file;
  * - `cli-worker-shared`: what one or two light commands share with the hashing worker (the
  *   bookkeeping-file rule): in a command's chunk, each worker loaded that chunk and all it imports
  *   (the relay client, node:net; ~5 ms more of a cold worker's start, which a walk waits for);
@@ -110,7 +111,9 @@ function lightPaths(roots: ChunkPlanRoots, graph: ChunkingContext): Map<string, 
  *   collector, the diff library…): once the build takes each module from the face that defines it
  *   (scripts/build/face-imports.ts), the bundler's own splitting cut them into a dozen small
  *   chunks, each a file more for every `vigil checkpoint` to load.
- * Lazy parts (restore, diff, the sandbox, heavy commands) keep the bundler's own splitting.
+ * Lazy parts (restore, diff, the sandbox, heavy commands) keep the bundler's own splitting. A
+ * dynamically imported module that lands in a planned chunk is imported from that chunk, not through a
+ * one-line facade (scripts/build/collapse-facades.ts): a relayed checkpoint loads 3 files, a hook 3.
  */
 export function planChunks(roots: ChunkPlanRoots, graph: ChunkingContext): ChunkPlan {
   const plan = new Map<string, PlannedChunk>();
@@ -126,14 +129,17 @@ export function planChunks(roots: ChunkPlanRoots, graph: ChunkingContext): Chunk
     { name: 'cli-relay', tier: tiers.relay },
     roots.hook,
   );
-  claim(hook, { name: 'cli-hook', tier: tiers.hook }, roots.hook);
-  claim(staticClosure(roots.commands, graph), { name: 'cli-base', tier: tiers.base }, roots.commands);
+  // The two path roots go into their chunks too: the facade rolldown emits for each is collapsed
+  // (collapse-facades.ts), so the executable imports the chunk itself, one file less per call.
+  claim(hook, { name: 'cli-hook', tier: tiers.hook });
+  claim(staticClosure(roots.commands, graph), { name: 'cli-base', tier: tiers.base });
   const sharers = new Map<string, string[]>();
   for (const [root, closure] of paths) {
     if (root === roots.hook || root === roots.commands) continue;
     for (const id of closure) if (id !== root) sharers.set(id, [...(sharers.get(id) ?? []), root]);
   }
   const worker = staticClosure(roots.worker, graph);
+  const withOwnChunk = new Map<string, PlannedChunk>();
   for (const [id, [first, ...others]] of sharers) {
     if (first === undefined) continue;
     const chunk =
@@ -143,7 +149,10 @@ export function planChunks(roots: ChunkPlanRoots, graph: ChunkingContext): Chunk
           ? { name: 'cli-worker-shared', tier: tiers.workerShared }
           : { name: `cli-${path.basename(first, path.extname(first))}`, tier: tiers.command };
     claim([id], chunk);
+    if (chunk.tier === tiers.command) withOwnChunk.set(first, chunk);
   }
+  // A command whose chunk holds what it shares goes into that chunk too (its facade is collapsed): one file, not two.
+  for (const [root, chunk] of withOwnChunk) claim([root], chunk);
   claim(
     [...worker].filter((id) => graph.getModuleInfo(id)?.isExternal !== true),
     { name: 'hash-worker-base', tier: tiers.worker },

@@ -5,6 +5,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv } from '../../electron/test-support/run-vigil';
 import { makeTempDir } from '../../electron/test-support/temp-dir';
+import { facadeOf } from './collapse-facades';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const workerEntry = path.join(root, 'electron/checkpoints/snapshot/hash-worker.ts');
@@ -33,6 +34,43 @@ async function staticModules(file: string): Promise<Set<string>> {
       pending.push(path.resolve(path.dirname(next), target ?? ''));
   }
   return modules;
+}
+
+/** `file` and every file it imports statically (bundle files, by name relative to `outDir`). */
+async function staticFiles(outDir: string, file: string): Promise<Set<string>> {
+  const files = new Set<string>();
+  const pending = [path.join(outDir, file)];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const name = path.relative(outDir, next);
+    if (files.has(name)) continue;
+    files.add(name);
+    const code = await readFile(next, 'utf8');
+    for (const [, target] of code.matchAll(/^(?:import|export)\b[^'"()]*?["'](\.{1,2}\/[^"']+)["'];?$/gm))
+      pending.push(path.resolve(path.dirname(next), target ?? ''));
+  }
+  return files;
+}
+
+/** The bundle file `file` imports dynamically from the line that names `name` (`import("./x.js").then(…)` or a facade). */
+async function dynamicTarget(outDir: string, file: string, name: string): Promise<string> {
+  const code = await readFile(path.join(outDir, file), 'utf8');
+  const line = code.split('\n').find((text) => text.includes(name) && text.includes('import('));
+  const target = /import\("(\.{1,2}\/[^"]+)"\)/.exec(line ?? '')?.[1];
+  if (target === undefined) throw new Error(`${file} has no dynamic import for ${name}`);
+  return path.relative(outDir, path.resolve(path.dirname(path.join(outDir, file)), target));
+}
+
+/** The built `vigil` run in `outDir` (no package needed: these paths load none), with a throwaway data folder. */
+function runBuilt(
+  outDir: string,
+  args: readonly string[],
+  home: string,
+): { readonly status: number | null; readonly stdout: string } {
+  const run = spawnSync(process.execPath, [path.join(outDir, 'cli.js'), ...args], {
+    encoding: 'utf8',
+    env: childEnv({ VIGIL_HOME: home, VIGIL_NO_CORE: '1' }),
+  });
+  return { status: run.status, stdout: run.stdout };
 }
 
 /**
@@ -105,5 +143,55 @@ describe('the main bundle, built for real', () => {
     expect(loaded).toContain('electron/git-store/git-objects.ts');
     const used = usedModules(workerEntry);
     expect([...loaded].filter((module) => !used.has(module))).toEqual([]);
+  });
+
+  it('holds no one-line facade chunk: a dynamic import of a module in a planned chunk imports that chunk', async () => {
+    const { readdir } = await import('node:fs/promises');
+    const chunks = await readdir(path.join(outDir, 'chunks'));
+    const facades: string[] = [];
+    for (const name of chunks) {
+      const code = await readFile(path.join(outDir, 'chunks', name), 'utf8');
+      const chunk = {
+        type: 'chunk',
+        fileName: `chunks/${name}`,
+        isEntry: false,
+        isDynamicEntry: true,
+        code,
+        dynamicImports: [],
+      };
+      if (facadeOf({ ...chunk, type: 'chunk' }) !== undefined) facades.push(name);
+    }
+    expect(facades).toEqual([]);
+  });
+
+  it("loads three files for a relayed `vigil checkpoint` and for `vigil hook`: the executable, the relay client, and the path's chunk", async () => {
+    const base = await dynamicTarget(outDir, 'cli.js', 'runCliProcess');
+    const hook = await dynamicTarget(outDir, 'cli.js', 'runHookProcess');
+    const checkpointCommand = await dynamicTarget(outDir, base, 'checkpointCommand');
+    const checkpoint = new Set([
+      ...(await staticFiles(outDir, 'cli.js')),
+      ...(await staticFiles(outDir, base)),
+      ...(await staticFiles(outDir, checkpointCommand)),
+    ]);
+    const hookFiles = new Set([...(await staticFiles(outDir, 'cli.js')), ...(await staticFiles(outDir, hook))]);
+    const named = (files: Set<string>): string[] =>
+      [...files].map((file) => path.basename(file).replace(/-[\w-]{8}\.js$/, '')).sort();
+    expect(named(checkpoint)).toEqual(['cli-base', 'cli-relay', 'cli.js']);
+    expect(named(hookFiles)).toEqual(['cli-hook', 'cli-relay', 'cli.js']);
+  });
+
+  it("runs through the collapsed imports: the version, a command's help from the base chunk and from its own, the hook's help", () => {
+    const home = path.join(path.dirname(outDir), 'home');
+    expect(runBuilt(outDir, ['--version'], home).stdout).toMatch(/^\d+\.\d+\.\d+/);
+    const helps = [
+      [['checkpoint', '--help'], 'vigil checkpoint DIR'],
+      [['checkpoints', 'list', '--help'], 'vigil checkpoints list DIR'],
+      [['hook', '--help'], 'Usage: vigil hook'],
+    ] as const;
+    for (const [args, usage] of helps) {
+      const run = runBuilt(outDir, args, home);
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain(usage);
+    }
   });
 });

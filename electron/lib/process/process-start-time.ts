@@ -21,20 +21,33 @@ function currentBootId(): Promise<string | undefined> {
   return bootId;
 }
 
+/** The fields of `/proc/<pid>/stat` after the command name (state first), or undefined (not Linux, no such process). */
+async function statFields(pid: number): Promise<string[] | undefined> {
+  if (process.platform !== 'linux' || !Number.isInteger(pid) || pid <= 0) return undefined;
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  // The command name (field 2) may hold spaces and parentheses: the fields after it start past the last ')'.
+  return stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/**
+ * Whether process `pid` has exited (a zombie) or is stopped, from `/proc/<pid>/stat` alone (Linux
+ * only; undefined elsewhere or when it is gone): what a liveness check needs, without the boot id
+ * that a start time needs (one file read less on every relayed command and hook call).
+ */
+export async function processState(pid: number): Promise<Pick<ProcessStart, 'hasExited' | 'isStopped'> | undefined> {
+  const state = (await statFields(pid))?.[0];
+  if (state === undefined || state === '') return undefined;
+  return { hasExited: state === 'Z' || state === 'X', isStopped: state === 'T' };
+}
+
 /**
  * When process `pid` started, from `/proc/<pid>/stat` (Linux only; undefined elsewhere or when
  * the process is gone). A pid that now names another process has another start time, which is
  * how a lock holder's pid being reused is told apart from the holder still running.
  */
 export async function processStart(pid: number): Promise<ProcessStart | undefined> {
-  if (process.platform !== 'linux' || !Number.isInteger(pid) || pid <= 0) return undefined;
-  const [stat, boot] = await Promise.all([
-    readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined),
-    currentBootId(),
-  ]);
-  if (stat === undefined || boot === undefined) return undefined;
-  // The command name (field 2) may hold spaces and parentheses: the fields after it start past the last ')'.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const [fields, boot] = await Promise.all([statFields(pid), currentBootId()]);
+  if (fields === undefined || boot === undefined) return undefined;
   const state = fields[0];
   const ticks = fields[19];
   if (state === undefined || ticks === undefined || !/^\d+$/.test(ticks)) return undefined;

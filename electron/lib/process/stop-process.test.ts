@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { isProcessAlive } from './is-process-alive';
+import { processStart, processState } from './process-start-time';
 import { isProcessGone } from './stop-process';
 
 describe('isProcessGone', () => {
@@ -26,6 +27,26 @@ describe('isProcessGone', () => {
         expect(await isProcessGone(pid)).toBe(true);
       } finally {
         parent.kill('SIGKILL');
+      }
+    },
+  );
+});
+
+describe('processState', () => {
+  it.runIf(process.platform === 'linux')(
+    'tells a running process from a stopped one (Ctrl-Z, SIGSTOP) from /proc alone, and knows no pid nobody has',
+    async () => {
+      const child = spawn('sleep', ['30'], { stdio: 'ignore' });
+      try {
+        const pid = child.pid ?? 0;
+        expect(await processState(pid)).toEqual({ hasExited: false, isStopped: false });
+        child.kill('SIGSTOP');
+        for (let tries = 0; tries < 100 && (await processState(pid))?.isStopped !== true; tries += 1) await sleep(10);
+        expect(await processState(pid)).toEqual({ hasExited: false, isStopped: true });
+        expect((await processStart(pid))?.startedAt).toMatch(/^[\w-]+:\d+$/);
+        expect(await processState(4_194_305)).toBeUndefined();
+      } finally {
+        child.kill('SIGKILL');
       }
     },
   );

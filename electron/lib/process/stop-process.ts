@@ -1,11 +1,15 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { isProcessAlive } from './is-process-alive';
-import { processStart } from './process-start-time';
+import { processState } from './process-start-time';
+
+/** A pause, on the global timer: node:timers/promises would load on every relayed command and hook call for this alone. */
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
 
 /** Whether a process is gone: no such pid, or one that has exited and waits to be reaped (a zombie). */
 export async function isProcessGone(pid: number): Promise<boolean> {
   if (!isProcessAlive(pid)) return true;
-  return (await processStart(pid))?.hasExited === true;
+  return (await processState(pid))?.hasExited === true;
 }
 
 /** Waits up to `waitMs` for a process to be gone; resolves whether it is. */
