@@ -2,8 +2,7 @@ import type { PlainActor } from '../../../shared/contract/actor-model';
 import type { Logger } from '../../logging';
 import type { CutReason } from '../../../shared/contract/checkpoints-live-contract';
 import type { PruneReport, RetentionPolicy } from '../checkpoint-types';
-import { collectGarbage, mergeSmallPacks } from '../../git-store';
-import type { ObjectStore, RefStore } from '../../git-store';
+import { collectGarbage, mergeSmallPacks, type ObjectStore, type RefStore } from '../../git-store';
 import { expireByAge, type DroppedContext } from './dropped-area';
 import { cutTimeline, type CutOptions } from './retention';
 import { enforceSizeCap } from './size-cap';
@@ -258,11 +257,8 @@ export class StoreMaintenance {
     // Over the cap, collect first when garbage may be there: no checkpoint is dropped for space it holds.
     if (!isUntidy && !this.#mayHoldGarbage)
       return (await this.#enforceSizeCap()).droppedCheckpoints > 0 ? 'collected' : 'over-cap';
-    // Restores add two packs each: with nothing dropped since the last collection and no loose objects to
-    // pack, merging what was added since costs that much, where a collection rewrites the whole store.
-    if (!isOverCap && !this.#mayHoldGarbage && usage.looseObjects <= maxLooseObjects) {
-      if ((await mergeSmallPacks(store, this.options.assertHeld)).merged > 0) return 'merged';
-    }
+    const isMergeEnough = !isOverCap && !this.#mayHoldGarbage && usage.looseObjects <= maxLooseObjects;
+    if (isMergeEnough && (await mergeSmallPacks(store, this.options.assertHeld)).merged > 0) return 'merged';
     const mayGiveWay =
       !isOverCap &&
       this.#gaveWayInARow < maxGiveWaysInARow &&
