@@ -24,8 +24,11 @@ function spread(files: readonly string[], count: number): string[] {
 
 /**
  * A restore by name of `count` files: `git checkout -- FILES`, the same plus an fsync of those files
- * and their folders (what a durable restore cannot skip), `vigil checkpoints restore DIR 1 FILES` and
- * the floor script on the same files, in turn, the files damaged before each.
+ * and their folders (what a durable restore cannot skip), `vigil checkpoints restore DIR N FILES` and
+ * the floor script on the same files, in turn, the files damaged before each. Every Vigil restore
+ * goes back to the same checkpoint, the one git's index matches: each restore's undo point becomes
+ * the newest checkpoint, so N counts the restores made (with a fixed `1`, every restore after the
+ * first went back to the previous one's undo point, writing the damaged text git never writes).
  */
 export function measureRestore(project: Project, runs: number, count: number): RestoreTimes {
   const { dir, files, store, env } = project;
@@ -36,6 +39,7 @@ export function measureRestore(project: Project, runs: number, count: number): R
   };
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-floor-'));
   checkpointChange(project, 19_999 - count);
+  let restores = 0;
   try {
     const checkout = (): number => timed('git', gitArgs(store, dir, ['checkout', '--', ...named]), gitEnv);
     const [git = Number.NaN, gitDurable = Number.NaN, vigil = Number.NaN, floor = Number.NaN] = alternateAll(
@@ -44,7 +48,7 @@ export function measureRestore(project: Project, runs: number, count: number): R
       [
         checkout,
         () => checkout() + timed('sync', [...named.map((file) => path.join(dir, file)), ...folders], gitEnv),
-        () => timed(process.execPath, [cli, 'checkpoints', 'restore', dir, '1', ...named], env),
+        () => timed(process.execPath, [cli, 'checkpoints', 'restore', dir, String(++restores), ...named], env),
         () => timed(process.execPath, [restoreFloorScript, scratch, dir, ...named], env),
       ],
     );

@@ -24,6 +24,8 @@ export {
 export type { EncodedTreeContent, FileMode, ObjectType, StoredTreeEntry, TreeItem } from './git-objects';
 export { isLooseObjectName, parseLooseObject } from './loose-objects';
 export { ObjectStore } from './object-store';
+export { mergeSmallPacks } from './pack-merge';
+export type { MergeReport } from './pack-merge';
 export { ownBytes, windowBitsFor } from './object-zlib';
 export { PackWriter } from './pack-writer';
 export type { WrittenPack } from './pack-writer';

@@ -2,8 +2,7 @@ import type { PlainActor } from '../../../shared/contract/actor-model';
 import type { Logger } from '../../logging';
 import type { CutReason } from '../../../shared/contract/checkpoints-live-contract';
 import type { PruneReport, RetentionPolicy } from '../checkpoint-types';
-import { collectGarbage } from '../../git-store';
-import type { ObjectStore, RefStore } from '../../git-store';
+import { collectGarbage, mergeSmallPacks, type ObjectStore, type RefStore } from '../../git-store';
 import { expireByAge, type DroppedContext } from './dropped-area';
 import { cutTimeline, type CutOptions } from './retention';
 import { enforceSizeCap } from './size-cap';
@@ -49,6 +48,8 @@ export type MaintenanceOutcome =
   | 'tidy'
   /** Garbage was collected (and the size cap enforced, if the store was over it). */
   | 'collected'
+  /** Only packs piled up, with no garbage to look for: the small ones were merged, the base pack left as it is. */
+  | 'merged'
   /** A collection stopped, changing nothing, for work that waited for the store lock: it runs again later. */
   | 'gave-way'
   /** Over the size cap with no garbage to collect and nothing that may be dropped (warned in the log). */
@@ -256,6 +257,8 @@ export class StoreMaintenance {
     // Over the cap, collect first when garbage may be there: no checkpoint is dropped for space it holds.
     if (!isUntidy && !this.#mayHoldGarbage)
       return (await this.#enforceSizeCap()).droppedCheckpoints > 0 ? 'collected' : 'over-cap';
+    const isMergeEnough = !isOverCap && !this.#mayHoldGarbage && usage.looseObjects <= maxLooseObjects;
+    if (isMergeEnough && (await mergeSmallPacks(store, this.options.assertHeld)).merged > 0) return 'merged';
     const mayGiveWay =
       !isOverCap &&
       this.#gaveWayInARow < maxGiveWaysInARow &&
