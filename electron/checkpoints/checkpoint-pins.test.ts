@@ -86,7 +86,7 @@ describe('pins and cuts: nothing is dropped silently, a pinned checkpoint never'
     expect(fsck(service.gitdir)).toBe('');
   });
 
-  it("sees a pin and a cut another process made between two of its checkpoints (each hold reads them anew)", async () => {
+  it('sees a pin and a cut another process made between two of its checkpoints (each hold reads them anew)', async () => {
     service = testService(root, { retention: { maxSnapshots: 3 }, events });
     const other = testService(root, { retention: { maxSnapshots: 3 } });
     try {
