@@ -86,6 +86,31 @@ describe('pins and cuts: nothing is dropped silently, a pinned checkpoint never'
     expect(fsck(service.gitdir)).toBe('');
   });
 
+  it('sees a pin and a cut another process made between two of its checkpoints (each hold reads them anew)', async () => {
+    service = testService(root, { retention: { maxSnapshots: 3 }, events });
+    const other = testService(root, { retention: { maxSnapshots: 3 } });
+    try {
+      const taken = await takeCheckpoints(dir, 3);
+      const oldest = taken[0]?.id ?? '';
+      // The other process pins the oldest: this one's next checkpoint keeps it.
+      await other.pin(dir, oldest, true);
+      await takeCheckpoints(dir, 1, 3);
+      expect(await service.count(dir)).toBe(4);
+      expect(cuts).toEqual([]);
+      // It unpins it and cuts with its own checkpoint (a new shallow list): this one's next cut starts from there.
+      await other.pin(dir, oldest, false);
+      writeFileSync(path.join(dir, 'n.txt'), 'from the other process\n');
+      await other.checkpoint(dir, { reason: 'other' });
+      expect(await other.count(dir)).toBe(3);
+      await takeCheckpoints(dir, 1, 5);
+      expect(await service.count(dir)).toBe(3);
+      expect(cuts.map((cut) => cut.dropped)).toEqual([1]);
+      expect(fsck(service.gitdir)).toBe('');
+    } finally {
+      await other.dispose();
+    }
+  });
+
   it('keeps pinned checkpoints under the size cap and reports what the cap and prune dropped', async () => {
     service = testService(root, { retention: { maxSnapshots: 100, maxTotalBytes: 1 }, events });
     const other = path.join(base, 'other');

@@ -16,6 +16,7 @@ import type { TrackedDirectory } from './snapshot/tracked-directory';
 import type { FolderChangeFeed } from './snapshot/folder-change-feed';
 import type { VerificationOutcome, VerificationRules } from './snapshot/watch-verification';
 import { dirHash } from '../git-store';
+import { once } from '../lib';
 import { cutAfterCheckpoint, setPin, type CheckpointSettings, type PinOutcome } from './store-views';
 import { setName, type RenameOutcome } from './timeline/name-store';
 
@@ -90,19 +91,21 @@ export class CheckpointService extends CheckpointReader implements CheckpointApi
         // The answer is for the folder as it is now: the watcher first reports every change made before this call.
         if (tracked.isWatched) await this.watchers.catchUp(tracked);
         const rules = await this.rules.forSnapshot(tracked);
-        const result = await takeSnapshot({ ...this.#engine(), rules }, tracked, request);
+        // Read once for this hold: the commit's entry and the cut after it see the same list.
+        const heldShallow = once(() => this.refs.readShallow());
+        const result = await takeSnapshot({ ...this.#engine(), rules, heldShallow }, tracked, request);
         // Still under this hold: a one-shot process saves its stat cache without taking the lock
         // again. The state is final and a retention cut moves no head, so the save (CPU) runs
         // beside the cut (reads of the timeline); it never fails the checkpoint.
         const saving = this.#cacheSaver.afterSnapshot(tracked);
         try {
           if (result.kind === 'created') {
-            const options = await this.#maintenance.cutOptions();
             this.#maintenance.noteDropped(
               await cutAfterCheckpoint(this.views(), {
                 dirhash: tracked.dirhash,
                 head: result.checkpoint.id,
-                options,
+                shallow: await heldShallow(),
+                options: () => this.#maintenance.cutOptions(),
                 report: this.#reportCut,
               }),
             );

@@ -90,14 +90,17 @@ export async function cutAfterCheckpoint(
   cut: {
     readonly dirhash: string;
     readonly head: string;
-    readonly options: CutOptions;
+    /** The shallow list the checkpoint read under this same hold (only a holder of the lock writes it). */
+    readonly shallow?: ReadonlySet<string>;
+    /** Read only when the timeline is over its limit (pins change only under the lock, which is held). */
+    readonly options: CutOptions | (() => Promise<CutOptions>);
     readonly report: (cut: Cut) => Promise<void>;
   },
 ): Promise<number> {
   const dropped = await cutTimeline(
     context.refs,
     context.timeline,
-    { dirhash: cut.dirhash, head: cut.head },
+    { dirhash: cut.dirhash, head: cut.head, ...(cut.shallow && { shallow: cut.shallow }) },
     context.settings.retention.maxSnapshots,
     'retention',
     cut.options,

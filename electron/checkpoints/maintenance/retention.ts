@@ -44,6 +44,11 @@ function protectedLength(chain: readonly TimelineCommit[], keep: number, pinned:
 export interface CutTarget {
   readonly dirhash: string;
   readonly head: string | undefined;
+  /**
+   * The shallow list as already read under this same hold of the store lock (only a holder writes
+   * it, so it cannot have changed since); read here when omitted.
+   */
+  readonly shallow?: ReadonlySet<string>;
 }
 
 /**
@@ -59,11 +64,14 @@ export async function cutTimeline(
   target: CutTarget,
   keep: number,
   reason: CutReason,
-  options: CutOptions,
+  given: CutOptions | (() => Promise<CutOptions>),
 ): Promise<number> {
   if (target.head === undefined) return 0;
-  const shallow = await refs.readShallow();
+  const shallow = target.shallow === undefined ? await refs.readShallow() : new Set(target.shallow);
   const chain = await timeline.walk(target.head, shallow);
+  // Within the limit nothing is cut, whatever is protected: the pins need not be read.
+  if (chain.length <= keep) return 0;
+  const options = typeof given === 'function' ? await given() : given;
   const kept = Math.max(keep, protectedLength(chain, keep, options.pinned));
   if (chain.length <= kept) return 0;
   const cut = chain[Math.max(0, kept - 1)];

@@ -20,4 +20,9 @@ export interface SnapshotEngine {
   readonly rules: StoreRules;
   /** Fails unless this process still holds the store lock (checked right before the ref moves). */
   assertLockHeld(): Promise<void>;
+  /**
+   * The shallow list, read once per hold of the store lock (only a holder writes it, so what this
+   * hold read stays true until it writes it itself); default: read from the store each time.
+   */
+  readonly heldShallow?: () => Promise<ReadonlySet<string>>;
 }

@@ -130,7 +130,7 @@ async function commitSnapshot(
   const entry = toCheckpointEntry(
     tracked.dir,
     { id, commit: decodeCheckpointCommit(content) },
-    await engine.refs.readShallow(),
+    await (engine.heldShallow?.() ?? engine.refs.readShallow()),
   );
   return { kind: 'created', checkpoint: entry };
 }
