@@ -122,7 +122,7 @@ function cliRows(label: string, count: number, results: CliResults): string[][] 
       noCoreLimit === undefined ? '' : `≤ ${String(noCoreLimit)}×`,
     ],
     [
-      `100-file \`vigil checkpoints restore DIR 1 FILE…\`, resident core (${label})`,
+      `100-file \`vigil checkpoints restore DIR N FILE…\`, resident core (${label})`,
       formatMs(restore.vigil),
       `git checkout -- FILE… && sync FILE… FOLDER…: ${formatMs(restore.gitDurable)} (checkout alone ${formatMs(restore.git)})`,
       formatRatio(restore.vigil, restore.gitDurable),
@@ -136,7 +136,7 @@ function cliRows(label: string, count: number, results: CliResults): string[][] 
       '(reference)',
     ],
     [
-      `1-file \`vigil checkpoints restore DIR 1 FILE\`, resident core (${label})`,
+      `1-file \`vigil checkpoints restore DIR N FILE\`, resident core (${label})`,
       formatMs(oneFile.vigil),
       `node -e 0: ${formatMs(oneFile.node)}`,
       formatRatio(oneFile.vigil, oneFile.node),
@@ -281,6 +281,8 @@ export const run: BenchArea = async (context) => {
       '"After a first call that started the background core": the first `vigil checkpoint` of the run, with no core and auto-start on,',
       'started `vigil core run` detached and relayed to it (that call and one more, which walks the tree and starts its watcher, untimed);',
       "the timed ones are relayed to it like any resident core's, then `vigil core stop` ends it. The other rows run with VIGIL_NO_CORE=1.",
+      'A restore by name goes back to the same checkpoint every run, the one git checks out: each restore makes an undo point, the newest',
+      'checkpoint, so N counts the restores made so far plus one (a fixed 1 sent every restore after the first to the previous undo point).',
       `The machine is shared with other engineers' builds and tests (load average ${load}): node's own start-up, which git's`,
       'processes do not pay, grows with the load, so on a busy machine the ratios are worse than on an idle one; `node -e 0` is the yardstick.',
       ...(caNote === '' ? [] : [caNote]),
