@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { lazySchema } from './lazy-schema';
+import { buildPendingSchemas, lazySchema } from './lazy-schema';
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('lazySchema', () => {
   it('builds the schema on first use, once', () => {
@@ -48,5 +50,29 @@ describe('lazySchema', () => {
     expect(Object.getOwnPropertyDescriptor(lazy, '_zod')?.value).toBeDefined();
     expect(Reflect.ownKeys(lazy)).toContain('_zod');
     expect('parse' in lazy).toBe(true);
+  });
+
+  it('are all built ahead of use by buildPendingSchemas, each once, a failing one left to its first use', async () => {
+    await buildPendingSchemas(nextTurn);
+    const built: string[] = [];
+    const first = lazySchema(() => {
+      built.push('first');
+      return z.string();
+    });
+    const failing = lazySchema((): z.ZodString => {
+      built.push('failing');
+      throw new Error('no such schema');
+    });
+    const second = lazySchema(() => {
+      built.push('second');
+      return z.number();
+    });
+    expect(second.parse(2)).toBe(2);
+    expect(await buildPendingSchemas(nextTurn, 1)).toBe(2);
+    expect(built).toEqual(['second', 'first', 'failing']);
+    expect(first.parse('a')).toBe('a');
+    expect(() => failing.parse('a')).toThrow('no such schema');
+    expect(built).toEqual(['second', 'first', 'failing', 'failing']);
+    expect(await buildPendingSchemas(nextTurn)).toBe(0);
   });
 });

@@ -29,6 +29,31 @@ function forwardingHandler(real: () => object): ProxyHandler<object> {
   };
 }
 
+/** Builders of the lazy schemas not yet built by `buildPendingSchemas` (a first use builds one there too). */
+const unbuilt: Array<() => unknown> = [];
+
+/**
+ * Builds, a few at a time between other work (`nextTurn` waits for the next turn of the event loop), every lazy schema declared so far: a resident core calls it
+ * once it serves, so that the first requests after its start do not each pay for building the schemas they
+ * parse with (a one-shot command never calls it). A schema whose build fails is left to fail at its first
+ * use, as it would have. Resolves to how many it went through without a failure.
+ */
+export async function buildPendingSchemas(nextTurn: () => Promise<void>, perSlice = 32): Promise<number> {
+  let count = 0;
+  while (unbuilt.length > 0) {
+    for (const build of unbuilt.splice(0, perSlice)) {
+      try {
+        build();
+        count += 1;
+      } catch {
+        // Left to its first use, which throws the same error where it can be reported.
+      }
+    }
+    await nextTurn();
+  }
+  return count;
+}
+
 /**
  * A schema built on first use instead of at import: a one-shot `vigil` command loads the whole contract
  * but parses with a handful of its ~2,000 schemas, and building them all cost about half of its module
@@ -39,6 +64,7 @@ function forwardingHandler(real: () => object): ProxyHandler<object> {
  */
 export function lazySchema<T extends z.ZodType>(build: () => T): T {
   let built: T | undefined;
+  unbuilt.push(() => real());
   const real = (): T => {
     if (built === undefined) {
       built = build();

@@ -1,3 +1,4 @@
+import { buildPendingSchemas } from '../../shared/lazy-schema';
 import type { Core } from '../core';
 import { vigilVersion } from '../lib';
 import type { Logger } from '../logging';
@@ -101,6 +102,8 @@ export async function serveCore(options: ServeCoreOptions): Promise<ServedCore> 
     throw error;
   }
   const running = http;
+  // A resident core: the schemas its first requests would build on first use are built now, between them.
+  void buildPendingSchemas(() => new Promise((resolve) => setImmediate(resolve)));
   let closing: Promise<void> | undefined;
   return {
     http: running,
