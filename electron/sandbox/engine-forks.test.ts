@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { childEnv, repoRoot, tsxLoader } from '../test-support/run-vigil';
+import { repoRoot, runScriptInFreshProcess } from '../test-support/run-vigil';
 
 /**
  * The engine's `which /bin/sh` and its ripgrep scan of the folder it runs from are answered
@@ -13,7 +11,6 @@ import { childEnv, repoRoot, tsxLoader } from '../test-support/run-vigil';
  * since the stand-ins are process-wide. The engine's calls they rely on are pinned to its version.
  */
 const engineDist = path.join(repoRoot, 'node_modules/@anthropic-ai/sandbox-runtime/dist');
-const run = promisify(execFile);
 const isLinux = process.platform === 'linux';
 let dir = '';
 
@@ -25,17 +22,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Runs a TypeScript script in a new Node process; resolves to what it printed last, as JSON. */
-async function inFreshProcess(source: string): Promise<Record<string, unknown>> {
-  const script = path.join(dir, 'script.mts');
-  await writeFile(script, source);
-  const { stdout } = await run(process.execPath, ['--import', tsxLoader, script], {
-    cwd: repoRoot,
-    env: childEnv(),
-    timeout: 60_000,
-  });
-  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
-}
+const inFreshProcess = (source: string): Promise<Record<string, unknown>> => runScriptInFreshProcess(dir, source);
 
 const moduleUrl = (file: string): string => pathToFileURL(path.join(repoRoot, 'electron/sandbox', file)).href;
 

@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { childEnv, repoRoot, tsxLoader } from '../test-support/run-vigil';
+import { repoRoot, runScriptInFreshProcess } from '../test-support/run-vigil';
 
 /**
  * The sandbox engine is loaded without node-forge (engine-import.ts): checked in fresh processes,
@@ -13,7 +11,6 @@ import { childEnv, repoRoot, tsxLoader } from '../test-support/run-vigil';
  * update that moves node-forge's imports fails the first test, with what to re-check.
  */
 const engineDist = path.join(repoRoot, 'node_modules/@anthropic-ai/sandbox-runtime/dist');
-const run = promisify(execFile);
 let dir = '';
 
 beforeEach(async () => {
@@ -24,17 +21,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Runs a TypeScript script in a new Node process; resolves to what it printed as JSON. */
-async function inFreshProcess(source: string): Promise<Record<string, unknown>> {
-  const script = path.join(dir, 'script.mts');
-  await writeFile(script, source);
-  const { stdout } = await run(process.execPath, ['--import', tsxLoader, script], {
-    cwd: repoRoot,
-    env: childEnv(),
-    timeout: 60_000,
-  });
-  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
-}
+const inFreshProcess = (source: string): Promise<Record<string, unknown>> => runScriptInFreshProcess(dir, source);
 
 const moduleUrl = (file: string): string => pathToFileURL(path.join(repoRoot, 'electron/sandbox', file)).href;
 

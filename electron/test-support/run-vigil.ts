@@ -1,6 +1,8 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 
 /** The repository root. */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -74,4 +76,20 @@ export function runVigil(args: readonly string[], options: VigilSpawnOptions = {
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
+}
+
+/**
+ * Runs a TypeScript script (written as `script.mts` in `dir`) in a new Node process, from the repository's
+ * root: for what is process-wide (the require cache, stand-ins for built-ins). Resolves to the last line it
+ * printed, parsed as JSON.
+ */
+export async function runScriptInFreshProcess(dir: string, source: string): Promise<Record<string, unknown>> {
+  const script = path.join(dir, 'script.mts');
+  await writeFile(script, source);
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', tsxLoader, script], {
+    cwd: repoRoot,
+    env: childEnv(),
+    timeout: 60_000,
+  });
+  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
 }
