@@ -221,17 +221,10 @@ export async function collectGarbage(
     if (error instanceof GaveWay) return gaveWayReport;
     throw error;
   }
-  try {
-    await assertHeld();
-  } catch (error) {
-    // Lost the lock while packing: leave the store as found (the new pack only duplicated objects).
-    const name = written?.name;
-    if (name !== undefined && !oldPacks.some((pack) => pack.name === name)) {
-      for (const extension of ['.idx', '.pack'])
-        await unlink(path.join(store.packDir, `${name}${extension}`)).catch(() => undefined);
-    }
-    throw error;
-  }
+  // Lost the lock while packing: this throws and the new pack stays (it only duplicates objects, which the next
+  // collection removes). Removing it could remove what the lock's new holder relies on: its own collection or
+  // merge can write a pack with the same name and delete the packs it came from.
+  await assertHeld();
   await refs.writeShallow(cuts);
   for (const dirhash of (await refs.list()).keys()) await refs.log.retain(dirhash, (oid) => reachable.has(oid));
   await assertHeld();

@@ -61,10 +61,9 @@ export async function mergeSmallPacks(store: ObjectStore, assertHeld: () => Prom
     await assertHeld();
   } catch (error) {
     await writer.abort();
-    // Lost the lock after packing: the new pack goes (it only duplicated objects), unless it is an old one.
-    if (written !== undefined && !small.some((pack) => pack.name === written?.name))
-      for (const extension of ['.idx', '.pack'])
-        await unlink(path.join(store.packDir, `${written.name}${extension}`)).catch(() => undefined);
+    // Lost the lock after packing: the new pack stays where it is. It only duplicates objects, which the next
+    // collection removes; but the lock's new holder may already rely on it (its own merge or collection can
+    // write a pack with the same name, whose objects would then be lost with it).
     throw error;
   }
   await store.close();

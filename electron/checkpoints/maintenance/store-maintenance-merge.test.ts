@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { CheckpointService } from '../checkpoint-service';
+import { mergeSmallPacks, ObjectStore } from '../../git-store';
 import { storeLayout } from '../../git-store/store-layout';
 import { writeFiles } from '../test-support/restore-fixtures';
 import { fsck, git } from '../test-support/store-fixtures';
@@ -76,5 +77,34 @@ describe('background maintenance of a store that only gained packs', () => {
     } finally {
       await engine.dispose();
     }
+  }, 60_000);
+
+  it('keeps the merged pack when the lock was lost after it was written (the new holder may rely on it)', async () => {
+    const engine = new CheckpointService({ root: checkpointsRoot, logger: silentLogger });
+    const { gitdir } = storeLayout(checkpointsRoot);
+    try {
+      await checkpointFiles(engine, 600, () => randomBytes(2048).toString('base64'));
+      for (let version = 1; version <= 9; version += 1)
+        await checkpointFiles(engine, 520, (index) => `version ${version} of ${index}\n`);
+      expect(await engine.maintain()).toBe('collected');
+      for (let version = 10; version <= 13; version += 1)
+        await checkpointFiles(engine, 520, (index) => `version ${version} of ${index}\n`);
+    } finally {
+      await engine.dispose();
+    }
+    const before = packsOf(gitdir);
+    const objectsBefore = git(['--git-dir', gitdir, 'rev-list', '--objects', '--all']);
+    let checks = 0;
+    const lostAfterWriting = (): Promise<void> => {
+      checks += 1;
+      return checks > 1 ? Promise.reject(new Error('the store lock was lost')) : Promise.resolve();
+    };
+    await expect(mergeSmallPacks(new ObjectStore(gitdir), lostAfterWriting)).rejects.toThrow('lost');
+    const after = packsOf(gitdir);
+    // Every pack that was there is still there, and so is the new one: nothing a new holder relies on is gone.
+    expect(after).toHaveLength(before.length + 1);
+    for (const pack of before) expect(after).toContain(pack);
+    expect(fsck(gitdir)).toBe('');
+    expect(git(['--git-dir', gitdir, 'rev-list', '--objects', '--all'])).toBe(objectsBefore);
   }, 60_000);
 });
