@@ -45,17 +45,23 @@ async function checkpointFiles(
   if (outcome.kind !== 'created') throw new Error('expected a new checkpoint');
 }
 
+/**
+ * A base of 600 incompressible files (~1.2 MiB), then nine small versions of 520 files each (over the pack
+ * threshold: one small pack each); the process's first look collects them all into one pack.
+ */
+async function collectedBase(engine: CheckpointService): Promise<void> {
+  await checkpointFiles(engine, 600, () => randomBytes(2048).toString('base64'));
+  for (let version = 1; version <= 9; version += 1)
+    await checkpointFiles(engine, 520, (index) => `version ${version} of ${index}\n`);
+  expect(await engine.maintain()).toBe('collected');
+}
+
 describe('background maintenance of a store that only gained packs', () => {
   it('merges the small packs into one, leaving the base pack and every checkpoint as they were', async () => {
     const engine = new CheckpointService({ root: checkpointsRoot, logger: silentLogger });
     const { gitdir } = storeLayout(checkpointsRoot);
     try {
-      // A base of 600 incompressible files (~1.2 MiB), then nine small versions of 520 files each (over
-      // the pack threshold: one small pack each); the process's first look collects them all into one pack.
-      await checkpointFiles(engine, 600, () => randomBytes(2048).toString('base64'));
-      for (let version = 1; version <= 9; version += 1)
-        await checkpointFiles(engine, 520, (index) => `version ${version} of ${index}\n`);
-      expect(await engine.maintain()).toBe('collected');
+      await collectedBase(engine);
       const [base] = packsOf(gitdir);
       expect(packsOf(gitdir)).toHaveLength(1);
       // Nine more small versions, nothing dropped: nine small packs beside the base.
@@ -83,10 +89,7 @@ describe('background maintenance of a store that only gained packs', () => {
     const engine = new CheckpointService({ root: checkpointsRoot, logger: silentLogger });
     const { gitdir } = storeLayout(checkpointsRoot);
     try {
-      await checkpointFiles(engine, 600, () => randomBytes(2048).toString('base64'));
-      for (let version = 1; version <= 9; version += 1)
-        await checkpointFiles(engine, 520, (index) => `version ${version} of ${index}\n`);
-      expect(await engine.maintain()).toBe('collected');
+      await collectedBase(engine);
       for (let version = 10; version <= 13; version += 1)
         await checkpointFiles(engine, 520, (index) => `version ${version} of ${index}\n`);
     } finally {
