@@ -135,6 +135,17 @@ export interface WrapRequest {
   readonly bwrapPath?: string;
 }
 
+/**
+ * The engine's Linux wrap as the shell's last act: `sh -c 'exec bwrap …'` replaces the shell with
+ * bubblewrap instead of forking it and waiting (one process and one fork fewer per command, and
+ * bubblewrap's `--die-with-parent` then watches the spawner itself). The engine's Linux wrap is one
+ * simple command (its bubblewrap, or a `/bin/sh -c` that opens the mounts file and execs it), which
+ * it documents as composing with a prefix such as `exec`; engine-wrap.test.ts pins that to its version.
+ */
+function execInPlace(wrapped: string): string {
+  return process.platform === 'linux' ? `exec ${wrapped}` : wrapped;
+}
+
 /** The shell commands are wrapped for (absolute: the engine looks it up with `which`). */
 const shell = '/bin/sh';
 
@@ -185,7 +196,7 @@ export function wrapInSandbox(request: WrapRequest): Promise<string> {
       process.env['CLAUDE_CODE_TMPDIR'] = request.profile.temp;
       const { profile } = request;
       // The engine's `which` of the shell and its scan of the folder it runs from are answered without forking.
-      return await withEngineForksAnswered(shell, currentDirectory() ?? request.directory, () =>
+      const wrapped = await withEngineForksAnswered(shell, currentDirectory() ?? request.directory, () =>
         engine.wrapWithSandbox(request.command, shell, {
           filesystem: {
             denyRead: [...profile.denyRead],
@@ -195,6 +206,7 @@ export function wrapInSandbox(request: WrapRequest): Promise<string> {
           },
         }),
       );
+      return execInPlace(wrapped);
     } catch (error) {
       throw profileFailure(error);
     } finally {
