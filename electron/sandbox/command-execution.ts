@@ -7,12 +7,15 @@ import type { SpawnRequest } from './spawn-protocol';
  * Runs one agent command where it is called (in the spawn server): wrapped by the sandbox engine
  * when the request says so, stdout and stderr captured up to the cap, the process tree killed on
  * timeout or abort, the engine's mount points released once it exited. The one path every agent
- * command takes, sandboxed or not.
+ * command takes, sandboxed or not. `onFinished`, when given, is told a sandboxed command's result
+ * as soon as it exited, before the mount points are released (synchronously, right after it: no
+ * other wrap of this process can come in between); the returned promise settles once they are.
  */
 export async function executeCommand(
   request: SpawnRequest,
   signal: AbortSignal,
   onSpawned?: (pid: number) => void,
+  onFinished?: (result: TerminalResult) => void,
 ): Promise<TerminalResult> {
   const base = {
     command: request.command,
@@ -33,7 +36,9 @@ export async function executeCommand(
     ...(wrap.bwrapPath === undefined ? {} : { bwrapPath: wrap.bwrapPath }),
   });
   try {
-    return await runTerminalCommand({ ...base, launch: { file: '/bin/sh', args: ['-c', wrapped] } });
+    const result = await runTerminalCommand({ ...base, launch: { file: '/bin/sh', args: ['-c', wrapped] } });
+    onFinished?.(result);
+    return result;
   } finally {
     commandEnded();
   }
@@ -42,6 +47,8 @@ export async function executeCommand(
 /** What starts agent commands for a CommandSandbox: the spawn server, or this process itself. */
 export interface CommandSpawner {
   run(request: SpawnRequest, signal?: AbortSignal): Promise<TerminalResult>;
+  /** Settles once the sandbox of every command already answered is released (its mount points gone). */
+  released?(): Promise<void>;
   /** The process that forks the commands. */
   pid(): Promise<number | undefined>;
   /** Starts the sandbox engine ahead of a command that is about to be wrapped (where it runs in this process). */

@@ -172,6 +172,7 @@ export class CommandSandbox {
     session: Omit<SandboxRequest, 'command' | 'cwd'>,
     settings: SandboxSettings,
   ): Promise<TerminalResult> {
+    await this.#server.released?.(); // the roots without the mount points of a command answered before their removal
     const profile = await this.profile(session, settings);
     const limits = settings.sandbox.limits;
     const temp = profile.env['TMPDIR'] ?? run.cwd;

@@ -61,6 +61,8 @@ export class SpawnServer implements CommandSpawner {
   readonly #env: NodeJS.ProcessEnv;
   readonly #logger: Logger;
   readonly #pending = new Map<number, Pending>();
+  /** Commands answered before the server released their sandbox (removed their mount points): settled once it did. */
+  readonly #releasing = new Map<number, { readonly done: Promise<void>; readonly settle: () => void }>();
   #child: Promise<ChildProcess> | undefined;
   /** What marks the commands of each server this client started (in their environment), to find them if it dies. */
   readonly #tags = new WeakMap<ChildProcess, string>();
@@ -114,16 +116,40 @@ export class SpawnServer implements CommandSpawner {
   }
 
   #answer(reply: SpawnServerReply): void {
+    if (reply.type === 'released' || reply.type === 'failed') this.#releasing.get(reply.id)?.settle();
     const pending = this.#pending.get(reply.id);
-    if (pending === undefined) return;
+    if (pending === undefined || reply.type === 'released') return;
     if (reply.type === 'started') {
       pending.pid = reply.pid;
       return;
     }
     this.#pending.delete(reply.id);
-    if (reply.type === 'finished') pending.resolve(reply.result);
-    else pending.reject(new AppError(reply.error.code, reply.error.message, reply.error.details));
+    if (reply.type === 'finished') {
+      if (!reply.isReleased) this.#awaitRelease(reply.id);
+      pending.resolve(reply.result);
+    } else pending.reject(new AppError(reply.error.code, reply.error.message, reply.error.details));
     void this.#child?.then((child) => this.#idle(child));
+  }
+
+  /** Notes a command answered before its sandbox was released, until the server says it was (or stops). */
+  #awaitRelease(id: number): void {
+    let settle = (): void => undefined;
+    const done = new Promise<void>((resolve) => {
+      settle = () => {
+        this.#releasing.delete(id);
+        resolve();
+      };
+    });
+    this.#releasing.set(id, { done, settle });
+  }
+
+  /**
+   * Settles once the server has released the sandbox of every command it already answered: the
+   * mount points the engine made for it are gone, so a profile built after this sees the roots as
+   * the commands left them, not the engine's placeholders.
+   */
+  async released(): Promise<void> {
+    await Promise.all([...this.#releasing.values()].map((entry) => entry.done));
   }
 
   /** The server went away: every command it ran fails (and is killed), the next one starts a new server. */
@@ -136,6 +162,8 @@ export class SpawnServer implements CommandSpawner {
     // A command whose start the server had not reported yet is found by its mark.
     const tag = this.#tags.get(child);
     if (this.#pending.size > 0 && tag !== undefined) void killTagged(`${tag}.`);
+    // Its clean-up of answered commands will not come; the engine's exit handler removed what it could.
+    for (const entry of [...this.#releasing.values()]) entry.settle();
     for (const [id, pending] of this.#pending) {
       if (pending.pid !== undefined) killGroup(pending.pid);
       this.#pending.delete(id);

@@ -31,8 +31,13 @@ export type SpawnServerCommand =
   | { readonly type: 'run'; readonly id: number; readonly request: SpawnRequest }
   | { readonly type: 'cancel'; readonly id: number };
 
-/** What the spawn server answers: a command's process group once it started, then its result or its error. */
+/**
+ * What the spawn server answers: a command's process group once it started, then its result or its
+ * error. A sandboxed command is answered as soon as it exited (`isReleased: false`), before the
+ * engine removes its mount points; `released` follows once they are gone.
+ */
 export type SpawnServerReply =
   | { readonly type: 'started'; readonly id: number; readonly pid: number }
-  | { readonly type: 'finished'; readonly id: number; readonly result: TerminalResult }
+  | { readonly type: 'finished'; readonly id: number; readonly result: TerminalResult; readonly isReleased: boolean }
+  | { readonly type: 'released'; readonly id: number }
   | { readonly type: 'failed'; readonly id: number; readonly error: AppErrorData };

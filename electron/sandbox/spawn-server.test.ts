@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../logging/logger';
@@ -8,6 +8,7 @@ import { makeTempDir } from '../test-support/temp-dir';
 import { SpawnServer } from './spawn-client';
 
 const isPosix = process.platform !== 'win32';
+const isLinux = process.platform === 'linux';
 let dir: string;
 let remove: () => Promise<void>;
 let server: SpawnServer;
@@ -94,6 +95,29 @@ describe.runIf(isPosix)('the spawn server', () => {
     await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'));
     controller.abort();
     expect(await running).toMatchObject({ signal: 'SIGKILL', timed_out: false });
+  });
+
+  it.runIf(isLinux)('answers a sandboxed command, and says once the mount points made for it are gone', async () => {
+    const [engine, work] = [path.join(dir, 'engine'), path.join(dir, 'work')];
+    mkdirSync(engine);
+    mkdirSync(work);
+    const placeholder = path.join(work, '.claude');
+    const result = await server.run({
+      ...request('touch made && ! touch .claude/settings.json'),
+      cwd: work,
+      wrap: {
+        directory: engine,
+        denyRead: [],
+        allowWrite: [work],
+        denyWrite: [path.join(placeholder, '.vigil-read-only')],
+        temp: work,
+        network: { deniedDomains: [] },
+      },
+    });
+    expect(result).toMatchObject({ exit_code: 0 });
+    await server.released();
+    expect(existsSync(placeholder)).toBe(false);
+    expect(existsSync(path.join(work, 'made'))).toBe(true);
   });
 
   it('stops with the core: a command still running is killed when the server is disposed', async () => {

@@ -22,18 +22,31 @@ function errorData(error: unknown): AppErrorData {
   return new AppError('io_error', `The spawn server could not run the command: ${message}`).toData();
 }
 
+/**
+ * Runs one command and answers it. A sandboxed command's result goes out as soon as it exited, and
+ * the engine then removes its mount points (a few `rmdir`s in a namespace being torn down, several
+ * ms) while the core carries the answer on; `released` says when that is done.
+ */
 async function run(command: Extract<SpawnServerCommand, { type: 'run' }>): Promise<void> {
+  const { id } = command;
   const controller = new AbortController();
-  running.set(command.id, controller);
+  running.set(id, controller);
+  const answer = { isSent: false };
   try {
-    const result = await executeCommand(command.request, controller.signal, (pid) =>
-      send({ type: 'started', id: command.id, pid }),
+    const result = await executeCommand(
+      command.request,
+      controller.signal,
+      (pid) => send({ type: 'started', id, pid }),
+      (early) => {
+        answer.isSent = true;
+        send({ type: 'finished', id, result: early, isReleased: false });
+      },
     );
-    send({ type: 'finished', id: command.id, result });
+    send(answer.isSent ? { type: 'released', id } : { type: 'finished', id, result, isReleased: true });
   } catch (error) {
-    send({ type: 'failed', id: command.id, error: errorData(error) });
+    send({ type: 'failed', id, error: errorData(error) });
   } finally {
-    running.delete(command.id);
+    running.delete(id);
   }
 }
 
