@@ -22,6 +22,9 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** A word for /bin/sh, single-quoted. */
+const quoteForTest = (text: string): string => `'${text.replace(/'/gu, `'"'"'`)}'`;
+
 const moduleUrl = (file: string): string => pathToFileURL(path.join(repoRoot, 'electron/sandbox', file)).href;
 
 describe('the engine wrap run in place of its shell', () => {
@@ -40,14 +43,23 @@ describe('the engine wrap run in place of its shell', () => {
     expect(linux).toContain("const viaArgsFile = quote([\n        '/bin/sh',\n        '-c',");
     expect(linux).toContain('const wrappedCommand = renderBwrapInvocation(bwrapPath ?? ');
     expect(linux).toContain('        return wrappedCommand;\n');
+    // The sandbox's first shell runs the engine's script through a second shell, as the line's last word.
+    expect(linux).toContain("bwrapArgs.push('--', shell, '-c');");
+    expect(linux).toContain('bwrapArgs.push(sandboxCommand);');
+    expect(linux).toContain('return `${shellPath} -c ${quote([innerScript])}`;');
+    const quoting = await readFile(path.join(engineDist, 'utils/shell-quote.js'), 'utf8');
+    expect(quoting).toContain('if (/^[A-Za-z0-9_./:@+,-][A-Za-z0-9_./:=@+,-]*$/.test(arg)) {');
+    expect(quoting).toContain(`return "'" + arg.replace(/'/g, \`'"'"'\`) + "'";`);
   });
 
-  it.runIf(isLinux)('replaces the shell with bubblewrap, and the command still runs sandboxed', async () => {
+  it.runIf(isLinux)('replaces both outer shells, and the command still runs sandboxed, its text intact', async () => {
     const folder = path.join(dir, 'engine');
     const writable = path.join(dir, 'work');
     await Promise.all([mkdir(folder), mkdir(writable)]);
     const started = path.join(writable, 'started');
-    const command = `touch ${started} && ! touch ${dir}/outside && sleep 30`;
+    // Text like the engine's own hand-over to its script, quotes included, must reach the command unchanged.
+    const said = `-- /bin/sh -c '/bin/sh -c 'it's"`;
+    const command = `printf '%s' ${quoteForTest(said)} > ${writable}/said && touch ${started} && ! touch ${dir}/outside && sleep 30`;
     const result = await runScriptInFreshProcess(
       dir,
       `
@@ -63,16 +75,26 @@ const wrapped: string = await runtime.wrapInSandbox({
 });
 const child = spawn('/bin/sh', ['-c', wrapped], { stdio: 'ignore' });
 while (!existsSync(${JSON.stringify(started)})) await new Promise((resolve) => setTimeout(resolve, 20));
-const program = readFileSync('/proc/' + child.pid + '/comm', 'utf8').trim();
+const children = (pid: number): number[] =>
+  readFileSync('/proc/' + pid + '/task/' + pid + '/children', 'utf8').trim().split(' ').filter(Boolean).map(Number);
+const comm = (pid: number): string => readFileSync('/proc/' + pid + '/comm', 'utf8').trim();
+const program = comm(child.pid ?? 0);
+// bubblewrap's own first process in the namespaces, then the sandbox's first shell.
+const [init = 0] = children(child.pid ?? 0);
+const [first = 0] = children(init);
+const firstShell = { program: comm(first), children: children(first).length };
 child.kill('SIGKILL');
 await new Promise((resolve) => child.once('exit', resolve));
 runtime.commandEnded();
 await runtime.releaseEngine();
-console.log(JSON.stringify({ program }));
+console.log(JSON.stringify({ program, firstShell }));
 `,
     );
-    // Before, the shell forked bubblewrap and waited for it: the spawned process stayed \`sh\`.
-    expect(result).toEqual({ program: 'bwrap' });
+    // Before, the shell forked bubblewrap and waited for it (the spawned process stayed `sh`), and the sandbox's
+    // first shell forked the script's shell (one child); now it is the script: two relays and apply-seccomp.
+    expect(result).toMatchObject({ program: 'bwrap', firstShell: { program: 'sh' } });
+    expect((result['firstShell'] as { children: number }).children).toBeGreaterThanOrEqual(2);
+    await expect(readFile(path.join(writable, 'said'), 'utf8')).resolves.toBe(said);
     await expect(readFile(path.join(dir, 'outside'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

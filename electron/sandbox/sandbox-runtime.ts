@@ -1,6 +1,7 @@
 import { isMainThread } from 'node:worker_threads';
 import type { SandboxAskCallback, SandboxManager, SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { AppError } from '../../shared/errors';
+import { shellsExecInPlace } from './engine-command-line';
 import { withEngineForksAnswered } from './engine-forks';
 import { importEngine } from './engine-import';
 import { findOnPath } from './sandbox-availability';
@@ -135,17 +136,6 @@ export interface WrapRequest {
   readonly bwrapPath?: string;
 }
 
-/**
- * The engine's Linux wrap as the shell's last act: `sh -c 'exec bwrap …'` replaces the shell with
- * bubblewrap instead of forking it and waiting (one process and one fork fewer per command, and
- * bubblewrap's `--die-with-parent` then watches the spawner itself). The engine's Linux wrap is one
- * simple command (its bubblewrap, or a `/bin/sh -c` that opens the mounts file and execs it), which
- * it documents as composing with a prefix such as `exec`; engine-wrap.test.ts pins that to its version.
- */
-function execInPlace(wrapped: string): string {
-  return process.platform === 'linux' ? `exec ${wrapped}` : wrapped;
-}
-
 /** The shell commands are wrapped for (absolute: the engine looks it up with `which`). */
 const shell = '/bin/sh';
 
@@ -206,7 +196,7 @@ export function wrapInSandbox(request: WrapRequest): Promise<string> {
           },
         }),
       );
-      return execInPlace(wrapped);
+      return shellsExecInPlace(wrapped, shell);
     } catch (error) {
       throw profileFailure(error);
     } finally {

@@ -1,0 +1,72 @@
+/**
+ * The engine's wrapped command line with its two outer shells made to exec what they run instead of
+ * forking it and waiting (Linux). Each is a shell whose only job is to start one program:
+ *
+ * - the shell Vigil runs the line with: `exec bwrap …` replaces it with bubblewrap (the engine's Linux
+ *   wrap is one simple command, which it documents as composing with a prefix such as `exec`);
+ * - the sandbox's first shell, which bubblewrap runs as `SHELL -c "SHELL -c '<the engine's script>'"`
+ *   (the line's last word): `exec SHELL -c …` makes the script's shell the first process below
+ *   bubblewrap's own, one hop fewer on the way to the command and back from its exit.
+ *
+ * What runs, with which mounts, environment and filter, is unchanged: the last word is decoded,
+ * prefixed and quoted again as the engine quotes, and any line not of the expected shape is left as
+ * it was. The engine's text this relies on is pinned to its version by engine-wrap.test.ts.
+ */
+
+/** One word of the line: where it starts and what the shell reads it as. */
+interface Word {
+  readonly start: number;
+  readonly value: string;
+}
+
+/**
+ * The words of a line quoted as the engine quotes (bare words, `'…'`, a quote inside as `'"'"'`),
+ * or undefined for anything else (a backslash, `$`, a double-quoted part other than `"'"`).
+ */
+function wordsOf(line: string): Word[] | undefined {
+  const words: Word[] = [];
+  let index = 0;
+  while (index < line.length) {
+    const start = index;
+    let value = '';
+    while (index < line.length && line[index] !== ' ') {
+      const char = line[index] ?? '';
+      if (char === "'" || char === '"') {
+        const end = line.indexOf(char, index + 1);
+        if (end < 0) return undefined;
+        const part = line.slice(index + 1, end);
+        if (char === '"' && part !== "'") return undefined;
+        value += part;
+        index = end + 1;
+      } else if (/[A-Za-z0-9_./:=@+,-]/u.test(char)) {
+        value += char;
+        index += 1;
+      } else return undefined;
+    }
+    words.push({ start, value });
+    index += 1;
+  }
+  return words;
+}
+
+/** A word as the engine quotes one that needs quotes. */
+function quoted(value: string): string {
+  return `'${value.replace(/'/gu, `'"'"'`)}'`;
+}
+
+/** `wrapped` with the sandbox's first shell exec'ing the engine's script, when the line ends `-- SHELL -c 'SHELL -c …'`. */
+function sandboxShellInPlace(wrapped: string, shell: string): string {
+  const words = wordsOf(wrapped);
+  if (words === undefined || words.length < 4) return wrapped;
+  const [separator, program, flag, script] = words.slice(-4);
+  if (separator?.value !== '--' || program?.value !== shell || flag?.value !== '-c' || script === undefined)
+    return wrapped;
+  if (!script.value.startsWith(`${shell} -c '`)) return wrapped;
+  return `${wrapped.slice(0, script.start)}${quoted(`exec ${script.value}`)}`;
+}
+
+/** The engine's Linux line with both outer shells exec'ing in place (elsewhere, the line as it is). */
+export function shellsExecInPlace(wrapped: string, shell: string): string {
+  if (process.platform !== 'linux') return wrapped;
+  return `exec ${sandboxShellInPlace(wrapped, shell)}`;
+}
