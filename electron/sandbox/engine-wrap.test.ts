@@ -6,9 +6,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { repoRoot, runScriptInFreshProcess } from '../test-support/run-vigil';
 
 /**
- * What sandbox-runtime.ts makes of the engine's wrapped command line: on Linux the shell that runs
- * it execs bubblewrap in place (`exec bwrap …`) instead of forking it and waiting. That is sound only
- * while the engine's Linux wrap is one simple command, which the engine's text is pinned to here.
+ * What engine-command-line.ts makes of the engine's wrapped command line: on Linux the shell that
+ * runs it execs bubblewrap in place (`exec bwrap …`), and the sandbox's first shell execs the
+ * engine's script, instead of each forking and waiting. That is sound only while the engine's Linux
+ * wrap is one simple command whose last word is that hand-over, quoted as the engine quotes, which
+ * the engine's text is pinned to here.
  */
 const engineDist = path.join(repoRoot, 'node_modules/@anthropic-ai/sandbox-runtime/dist');
 const isLinux = process.platform === 'linux';
@@ -28,7 +30,7 @@ const quoteForTest = (text: string): string => `'${text.replace(/'/gu, `'"'"'`)}
 const moduleUrl = (file: string): string => pathToFileURL(path.join(repoRoot, 'electron/sandbox', file)).href;
 
 describe('the engine wrap run in place of its shell', () => {
-  it('is the engine version whose Linux wrap is one simple command', async () => {
+  it("is the engine version whose Linux wrap is one simple command ending with its script's hand-over", async () => {
     const { version } = JSON.parse(await readFile(path.join(engineDist, '..', 'package.json'), 'utf8')) as {
       version: string;
     };
