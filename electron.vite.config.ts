@@ -7,6 +7,7 @@ import { rendererMetaContentSecurityPolicy } from './electron/shell/content-secu
 import { chunkGroups } from './scripts/build/chunk-plan';
 import { collapseFacadesPlugin } from './scripts/build/collapse-facades';
 import { faceImports } from './scripts/build/face-imports';
+import { relayEntryPlugin } from './scripts/build/relay-entry';
 
 /**
  * Writes the renderer's Content-Security-Policy into the built page as a meta tag: a second layer
@@ -30,6 +31,8 @@ const mainEntries = {
   cli: resolve('electron/cli/vigil.ts'),
   'hash-worker': resolve('electron/checkpoints/snapshot/hash-worker.ts'),
   'spawn-server': resolve('electron/sandbox/spawn-server.ts'),
+  // An entry of its own (its name and exports kept) so that the relay entry, cli.cjs, can load it when no core takes a call.
+  'local-core': resolve('electron/cli/relay/local-core.ts'),
 };
 
 /**
@@ -43,7 +46,16 @@ export default defineConfig({
     // that a light chunk (the hashing worker's) holds only what it uses (scripts/build/face-imports.ts).
     // A dynamically imported module in a planned chunk is imported from that chunk, not through a
     // one-line facade file of its own (scripts/build/collapse-facades.ts).
-    plugins: [faceImports(resolve('electron')), collapseFacadesPlugin()],
+    // The relay entry, cli.cjs (package.json's bin), is bundled once this build is written (scripts/build/relay-entry.ts).
+    plugins: [
+      faceImports(resolve('electron')),
+      collapseFacadesPlugin(),
+      relayEntryPlugin({
+        root: resolve('.'),
+        entry: resolve('electron/cli/relay-entry.ts'),
+        handOffs: { executable: mainEntries.cli, localCore: mainEntries['local-core'] },
+      }),
+    ],
     build: {
       outDir: 'out/main',
       // zod and diff ship as hundreds of small ES modules (zod's every locale among them): bundled, a

@@ -271,7 +271,7 @@ export const run: BenchArea = async (context) => {
   return {
     title: 'The CLI, whole processes (checkpoint, restore, relay)',
     method: [
-      'Each Vigil row is one whole `node out/main/cli.js …` process, as a user runs it, timed from spawn to exit; the baseline row of the',
+      'Each Vigil row is one whole `node out/main/cli.cjs …` (the package bin) process, as a user runs it, timed from spawn to exit; the baseline row of the',
       'same line ran in the same run, alternating run by run (git: `--git-dir` shadow store with `gc.auto=0`; `add -A` and `commit` are two',
       'processes, timed together). "Resident core" means `vigil serve` runs on the same VIGIL_HOME: the CLI relays the call over loopback',
       '(one HTTP request, serve.json\'s token) and the core, which watches the tree, does the work. "No core": the CLI builds a one-shot',

@@ -266,7 +266,7 @@ export const run: BenchArea = async (context) => {
   return {
     title: 'Agent hooks: `vigil hook` per event, whole processes',
     method: [
-      'Each row is one whole `node out/main/cli.js hook claude-code` process, as Claude Code runs it, timed from spawn to exit, with a',
+      'Each row is one whole `node out/main/cli.cjs hook claude-code` (the package bin, as `vigil connect --hooks` configures it) process, as Claude Code runs it, timed from spawn to exit, with a',
       "recorded PreToolUse event (Claude Code's documented stdin format) on stdin; `node -e 0` runs alternately in the same run. Before each",
       "event one file of the workspace changes, so every Bash event and every turn's first Write take a checkpoint of a one-change tree.",
       '"Resident core": `vigil serve` runs on the same VIGIL_HOME (warmed by a first checkpoint); the hook relays its one call over loopback.',

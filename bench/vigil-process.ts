@@ -4,9 +4,13 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
-/** The repository, and the built `vigil` the benches run as whole processes (`npm run build` first). */
+/**
+ * The repository, and the built `vigil` the benches run as whole processes (`npm run build` first):
+ * package.json's `bin`, as a user's `vigil` and agents' hooks run it (the CommonJS relay entry,
+ * which goes on in the ES executable `cli.js` for what it does not run itself).
+ */
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const cli = path.join(root, 'out/main/cli.js');
+export const cli = path.join(root, 'out/main/cli.cjs');
 
 /** Starts `vigil serve` on the data folder of `env` and resolves once it serves. */
 export async function startServe(
@@ -36,7 +40,7 @@ export interface LoadedFiles {
 }
 
 /**
- * The files `vigil ARGS` imports (traced by a module resolve hook), with `input` on its stdin. zod
+ * The files `vigil ARGS` loads (ES modules traced by a resolve hook, CommonJS files by Module's load), with `input` on its stdin. zod
  * and diff are bundled into the build's chunks: a chunk that holds them counts as loading them.
  */
 export function loadedFiles(
@@ -46,7 +50,10 @@ export function loadedFiles(
   cliPath = cli,
 ): LoadedFiles {
   const resolver = `data:text/javascript,${encodeURIComponent("export async function resolve(s, c, n) { const r = await n(s, c); if (!r.url.startsWith('node:')) process.stderr.write('IMPORT ' + r.url + '\\n'); return r; }")}`;
-  const register = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(resolver)});`)}`;
+  // CommonJS files (the relay entry, cli.cjs, and its chunks) do not pass the resolve hook: Module's load reports them.
+  const commonJs =
+    "import Module from 'node:module'; import { pathToFileURL } from 'node:url'; const load = Module.prototype.load; Module.prototype.load = function (file) { process.stderr.write('IMPORT ' + pathToFileURL(file).href + '\\n'); return load.call(this, file); };";
+  const register = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(resolver)}); ${commonJs}`)}`;
   const { stderr } = spawnSync(process.execPath, ['--import', register, cliPath, ...args], {
     env,
     encoding: 'utf8',

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { WalkHeadStart } from '../checkpoints';
 import { resolveVigilHome, vigilPaths } from '../lib';
-import { expectsCore } from './relay/relay-or-local';
+import { expectsCore } from './relay/expects-core';
 import type { CredentialLookup } from './relay/serve-credential';
 
 /** What the executable found before loading `vigil checkpoint`: the walk it started, and serve.json as it read it. */

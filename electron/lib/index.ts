@@ -17,7 +17,7 @@ export { once } from './once';
 export { isCaseInsensitive, isPathBelow, isPathInside, pathKey, pathKeyOn, relativeInside } from './path-rules';
 /** Whether a process lives, when it started, and stopping it. */
 export { isProcessAlive } from './process/is-process-alive';
-export { ownStartTime, processStart } from './process/process-start-time';
+export { ownStartTime, processStart, processStateOfStat } from './process/process-start-time';
 export type { ProcessStart } from './process/process-start-time';
 export { isProcessGone, stopProcess } from './process/stop-process';
 /** Vigil's version, from package.json. */

@@ -23,7 +23,8 @@ async function nodeExecutable(env: NodeJS.ProcessEnv): Promise<string> {
 
 /**
  * How to run the `vigil` CLI by absolute path, for the configurations `vigil connect` writes
- * (`vigil` is not on PATH after `npm install`): Node, then the built `out/main/cli.js`; when Vigil
+ * (`vigil` is not on PATH after `npm install`): Node, then the built `out/main/cli.cjs` (package.json's
+ * `bin`, whose relayed commands and hooks start fastest; `cli.js` in a build older than it); when Vigil
  * runs from its TypeScript sources (tests, development), Node with tsx's loader and `electron/cli/vigil.ts`.
  */
 export async function vigilInvocation(env: NodeJS.ProcessEnv = process.env): Promise<VigilInvocation> {
@@ -34,8 +35,9 @@ export async function vigilInvocation(env: NodeJS.ProcessEnv = process.env): Pro
     const loader = pathToFileURL(path.join(root, 'node_modules/tsx/dist/loader.mjs')).href;
     return { command: node, args: ['--import', loader, path.join(root, 'electron/cli/vigil.ts')] };
   }
-  // The built bundle: this module sits in out/main/ or one of its chunk folders, beside cli.js.
-  for (const candidate of [path.join(here, 'cli.js'), path.join(here, '..', 'cli.js')]) {
+  // The built bundle: this module sits in out/main/ or one of its chunk folders, beside cli.cjs and cli.js.
+  const candidates = ['cli.cjs', 'cli.js'].flatMap((name) => [path.join(here, name), path.join(here, '..', name)]);
+  for (const candidate of candidates) {
     if (
       await access(candidate).then(
         () => true,

@@ -13,6 +13,13 @@ export const tsxLoader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dis
 /** The CLI's TypeScript entry; tests run it from source through tsx, so no build is needed. */
 export const vigilEntry = path.join(repoRoot, 'electron/cli/vigil.ts');
 
+/**
+ * The executable as installed (package.json's bin is its CommonJS build): the relay entry, which
+ * runs relayed checkpoints and hooks itself and loads vigil.ts for the rest. `spawnVigil` starts it,
+ * so every command's tests go through it, from source.
+ */
+export const relayEntry = path.join(repoRoot, 'electron/cli/relay-entry.ts');
+
 /** What a finished `vigil` process printed and returned. */
 export interface VigilRun {
   readonly code: number | null;
@@ -53,9 +60,9 @@ export function withBackgroundCore(extra: NodeJS.ProcessEnv = {}): NodeJS.Proces
   return { ...extra, VIGIL_NO_CORE: '0' };
 }
 
-/** Starts `vigil ARGS` as a real child process (Node + tsx on the TypeScript source). */
+/** Starts `vigil ARGS` as a real child process (Node + tsx on the TypeScript source, from the relay entry). */
 export function spawnVigil(args: readonly string[], options: VigilSpawnOptions = {}): ChildProcessWithoutNullStreams {
-  const child = spawn(process.execPath, ['--import', tsxLoader, vigilEntry, ...args], {
+  const child = spawn(process.execPath, ['--import', tsxLoader, relayEntry, ...args], {
     cwd: options.cwd ?? repoRoot,
     env: childEnv(options.env),
     stdio: ['pipe', 'pipe', 'pipe'],

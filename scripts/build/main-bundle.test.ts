@@ -6,19 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv } from '../../electron/test-support/run-vigil';
 import { makeTempDir } from '../../electron/test-support/temp-dir';
 import { facadeOf } from './collapse-facades';
+import { buildMain } from './test-support/main-build';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const workerEntry = path.join(root, 'electron/checkpoints/snapshot/hash-worker.ts');
-
-/** The real main build (bench/chunk-plan.config.ts: the main part of electron.vite.config.ts, chunk plan on) into `outDir`. */
-function buildMain(outDir: string): void {
-  const result = spawnSync(
-    process.execPath,
-    [path.join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '-c', 'bench/chunk-plan.config.ts'],
-    { cwd: root, encoding: 'utf8', env: childEnv({ VIGIL_BENCH_OUT_DIR: outDir, VIGIL_BENCH_CHUNK_PLAN: 'on' }) },
-  );
-  if (result.status !== 0) throw new Error(`the main build failed: ${result.stderr}`);
-}
 
 /** The source modules (`electron/…`, `shared/…`) in `file` and every file it imports statically, from the bundler's region comments. */
 async function staticModules(file: string): Promise<Set<string>> {

@@ -57,12 +57,12 @@ export function vigilHooks(agent: HookAgent, command: string): Readonly<Record<s
 }
 
 /**
- * Whether a hook command is Vigil's for this agent (any install: the built `cli.js`, the sources'
+ * Whether a hook command is Vigil's for this agent (any install: the built `cli.cjs` or `cli.js`, the sources'
  * `vigil.ts`, a `vigil` on PATH): what `--write` replaces and `--remove` takes out, and nothing else.
  */
 export function isVigilHookCommand(command: unknown, agent: HookAgent): boolean {
   if (typeof command !== 'string') return false;
-  return new RegExp(`(^|[\\s'"/\\\\])(vigil|cli\\.js|vigil\\.ts)['"]?\\s+hook\\s+${agent}(\\s|$)`).test(command);
+  return new RegExp(`(^|[\\s'"/\\\\])(vigil|cli\\.c?js|vigil\\.ts)['"]?\\s+hook\\s+${agent}(\\s|$)`).test(command);
 }
 
 /** Where an agent keeps its settings, said for people. */

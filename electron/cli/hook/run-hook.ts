@@ -10,6 +10,7 @@ import { parseHookInput } from '../../../shared/hooks/parse-hook-input';
 import type { Result } from '../../../shared/result';
 import { vigilPaths } from '../../lib';
 import { withCore, type CoreRoute } from '../relay/relay-or-local';
+import type { CredentialLookup } from '../relay/serve-credential';
 import { geminiUnattended } from './gemini-attendance';
 import { failureAnswer, readOnFailure, unassessedAnswer } from './hook-failure';
 import { readHookInput } from './read-hook-input';
@@ -23,6 +24,8 @@ export interface HookIo {
   readonly env: NodeJS.ProcessEnv;
   /** A real `vigil hook` process: when no core runs, it may start a background one (tests that run the hook in-process never do). */
   readonly mayStartCore?: boolean;
+  /** serve.json of the hook's data folder as the executable already read it, so it is not read twice. */
+  readonly serveLookup?: CredentialLookup;
 }
 
 /** How `vigil hook AGENT` was asked to run. */
@@ -57,6 +60,7 @@ function ask(event: HookEvent, options: HookOptions, io: HookIo): Promise<Result
     maxWaitMs: options.deadlineMs / 2,
     clientId: 'vigil-hook',
     echo: (line) => io.stderr.write(line),
+    ...(io.serveLookup === undefined ? {} : { serveLookup: io.serveLookup }),
   };
   return withCore(route, (core) => core.result('hooks:event', event));
 }

@@ -3,10 +3,8 @@ import { AppError } from '../../../shared/errors';
 import type { Result } from '../../../shared/result';
 import type { WalkHeadStart } from '../../checkpoints';
 import type { CoreBase } from '../../core';
-import { vigilPaths } from '../../lib';
-import { mayAutoStart } from './auto-start-policy';
 import { chooseCore, relayToCore, type CoreChoice, type SayLine } from './core-target';
-import { readServeCredential, type CredentialLookup, type ServeCredential } from './serve-credential';
+import type { CredentialLookup, ServeCredential } from './serve-credential';
 
 export type { SayLine } from './core-target';
 
@@ -218,22 +216,4 @@ export async function withLocalCore<T>(
   } finally {
     await local.close();
   }
-}
-
-/**
- * Whether a command's calls will leave this process, judged before the command loads (`vigil
- * checkpoint DIR` starts its walk early only when they will not): serve.json names a core (or one
- * that cannot be used, said by the command), or none does and one may start. serve.json as read,
- * for the command to reuse. `--local`: never, and serve.json is not read.
- */
-export async function expectsCore(search: Pick<CoreSearch, 'home' | 'env' | 'isLocal'>): Promise<{
-  readonly isExpected: boolean;
-  readonly serveLookup?: CredentialLookup;
-}> {
-  if (search.isLocal) return { isExpected: false };
-  const paths = vigilPaths(search.home);
-  const serveLookup = await readServeCredential(paths.serveInfo);
-  if (serveLookup.kind !== 'none') return { isExpected: true, serveLookup };
-  const settings = await mayAutoStart({ isAllowed: true, env: search.env, configFile: paths.config });
-  return { isExpected: settings !== undefined, serveLookup };
 }

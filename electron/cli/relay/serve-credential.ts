@@ -33,21 +33,28 @@ export type CredentialLookup =
     }
   | { readonly kind: 'found'; readonly credential: ServeCredential };
 
-/** Reads serve.json: a live core's address and token, or why there is none to relay to. */
-export async function readServeCredential(file: string): Promise<CredentialLookup> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'none' };
-    return {
-      kind: 'unusable',
-      reason: `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-    };
+/** serve.json as read: its text, or why it could not be read. */
+export type ServeFileRead = { readonly text: string } | { readonly error: NodeJS.ErrnoException };
+
+/** serve.json's fields once they name a pid and a token (the pid not yet checked). */
+interface NamedCore {
+  readonly kind: 'named';
+  readonly pid: number;
+  readonly url: unknown;
+  readonly token: string;
+  readonly version: unknown;
+  readonly isBackground: boolean;
+}
+
+/** What serve.json's bytes say before its pid is checked: a lookup already, or the core it names. */
+function serveFields(file: string, read: ServeFileRead): Exclude<CredentialLookup, { kind: 'found' }> | NamedCore {
+  if ('error' in read) {
+    if (read.error.code === 'ENOENT') return { kind: 'none' };
+    return { kind: 'unusable', reason: `${file} cannot be read (${read.error.code ?? String(read.error)})` };
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(read.text);
   } catch {
     return { kind: 'unusable', reason: `${file} is not valid JSON` };
   }
@@ -58,11 +65,16 @@ export async function readServeCredential(file: string): Promise<CredentialLooku
     version?: unknown;
     background?: unknown;
   };
-  const isBackground = background === true;
   if (typeof pid !== 'number' || typeof token !== 'string' || token === '')
     return { kind: 'unusable', reason: `${file} does not name a pid and a token` };
+  return { kind: 'named', pid, url, token, version, isBackground: background === true };
+}
+
+/** The lookup of a serve.json that names a core, once it is known whether that core's process is gone. */
+function namedLookup(file: string, named: NamedCore, isGone: boolean): CredentialLookup {
+  const { pid, url, token, version, isBackground } = named;
   // A zombie (exited, not yet reaped: an orphaned core in a container) is as stale as a dead pid.
-  if (await isProcessGone(pid))
+  if (isGone)
     return {
       kind: 'unusable',
       reason: `${file} names pid ${pid}, which is not running (a core that stopped without cleaning up)`,
@@ -94,6 +106,25 @@ export async function readServeCredential(file: string): Promise<CredentialLooku
       ...(typeof version === 'string' ? { version } : {}),
     },
   };
+}
+
+/**
+ * serve.json as read, to a lookup, `isGone` telling whether the pid it names has exited (asked only
+ * when it names one): how the executable's CommonJS entry reads it at once (cli/relay-entry.ts).
+ */
+export function serveLookupOf(file: string, read: ServeFileRead, isGone: (pid: number) => boolean): CredentialLookup {
+  const fields = serveFields(file, read);
+  return fields.kind === 'named' ? namedLookup(file, fields, isGone(fields.pid)) : fields;
+}
+
+/** Reads serve.json: a live core's address and token, or why there is none to relay to. */
+export async function readServeCredential(file: string): Promise<CredentialLookup> {
+  const read: ServeFileRead = await readFile(file, 'utf8').then(
+    (text) => ({ text }),
+    (error: unknown) => ({ error: error as NodeJS.ErrnoException }),
+  );
+  const fields = serveFields(file, read);
+  return fields.kind === 'named' ? namedLookup(file, fields, await isProcessGone(fields.pid)) : fields;
 }
 
 /** The request header that presents serve.json's credential to the core. */

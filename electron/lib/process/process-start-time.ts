@@ -25,8 +25,20 @@ function currentBootId(): Promise<string | undefined> {
 async function statFields(pid: number): Promise<string[] | undefined> {
   if (process.platform !== 'linux' || !Number.isInteger(pid) || pid <= 0) return undefined;
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  return stat === undefined ? undefined : fieldsOf(stat);
+}
+
+/** The fields of a `/proc/<pid>/stat` text after the command name (state first). */
+function fieldsOf(stat: string): string[] {
   // The command name (field 2) may hold spaces and parentheses: the fields after it start past the last ')'.
-  return stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** Whether a process has exited (a zombie) or is stopped, from the text of its `/proc/<pid>/stat`; undefined when it holds no state. */
+export function processStateOfStat(stat: string): Pick<ProcessStart, 'hasExited' | 'isStopped'> | undefined {
+  const state = fieldsOf(stat)[0];
+  if (state === undefined || state === '') return undefined;
+  return { hasExited: state === 'Z' || state === 'X', isStopped: state === 'T' };
 }
 
 /**
@@ -35,9 +47,9 @@ async function statFields(pid: number): Promise<string[] | undefined> {
  * that a start time needs (one file read less on every relayed command and hook call).
  */
 export async function processState(pid: number): Promise<Pick<ProcessStart, 'hasExited' | 'isStopped'> | undefined> {
-  const state = (await statFields(pid))?.[0];
-  if (state === undefined || state === '') return undefined;
-  return { hasExited: state === 'Z' || state === 'X', isStopped: state === 'T' };
+  if (process.platform !== 'linux' || !Number.isInteger(pid) || pid <= 0) return undefined;
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  return stat === undefined ? undefined : processStateOfStat(stat);
 }
 
 /**
