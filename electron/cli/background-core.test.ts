@@ -115,7 +115,8 @@ describe('a background core that commands start for themselves', () => {
       ]);
       const info = await w.serveJson();
       expect(await w.liveCores()).toEqual([info?.pid]);
-      expect(await servingPids(w)).toEqual([info?.pid]);
+      // The core logs that it serves just after it writes serve.json's url: wait for the line, not only the url.
+      await expect.poll(() => servingPids(w), { timeout: 60_000 }).toEqual([info?.pid]);
       await w.stopCores();
       // Two `vigil core run` at once: one wins serve.json's claim, the other exits "busy" before building a core.
       const children = [0, 1].map(() => spawnVigil(['core', 'run'], { env: withBackgroundCore(w.env), cwd: w.home }));
@@ -137,7 +138,7 @@ describe('a background core that commands start for themselves', () => {
       expect(loser.text()).toContain('so this background core exits');
       await expect.poll(async () => (await w.serveJson())?.url ?? null, { timeout: 120_000 }).not.toBeNull();
       expect((await w.serveJson())?.pid).toBe(winner?.child.pid);
-      expect(await servingPids(w)).toEqual([info?.pid, winner?.child.pid]);
+      await expect.poll(() => servingPids(w), { timeout: 60_000 }).toEqual([info?.pid, winner?.child.pid]);
     },
   );
 
