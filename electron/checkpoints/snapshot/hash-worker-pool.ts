@@ -2,7 +2,9 @@ import os from 'node:os';
 import type { HashRequest, HashResult, ObjectSink } from './file-hasher';
 import type { FolderListing } from './folder-listing';
 import type { HashCandidate } from './stat-walk';
-import { HashWorker, workerEntry } from './hash-worker-client';
+import type { Worker } from 'node:worker_threads';
+import { HashWorker } from './hash-worker-client';
+import { workerEntry } from './hash-worker-thread';
 import type { WrittenPack } from '../../git-store';
 import { builtInRulesData, type StoreRulesData } from './store-rules';
 
@@ -99,10 +101,16 @@ export class HashWorkerPool {
     this.#idleTimer.unref();
   }
 
-  /** Starts the workers once (concurrent callers share the start). */
-  #ensureStarted(): Promise<readonly HashWorker[]> {
+  /** Starts the workers once (concurrent callers share the start), taking over `started` threads first. */
+  #ensureStarted(started: readonly Worker[] = []): Promise<readonly HashWorker[]> {
     this.#starting ??= this.#kept(
-      workerEntry().then((entry) => Array.from({ length: this.size }, () => new HashWorker(this.gitdir, entry))),
+      (started.length >= this.size ? Promise.resolve(undefined) : workerEntry()).then((entry) =>
+        Array.from({ length: this.size }, (_, index) => {
+          const thread = started[index] ?? entry;
+          if (thread === undefined) throw new Error('no hashing worker entry');
+          return new HashWorker(this.gitdir, thread);
+        }),
+      ),
     );
     return this.#starting;
   }
@@ -116,9 +124,15 @@ export class HashWorkerPool {
     return kept;
   }
 
-  /** Starts the workers now, ahead of a walk or batch known to come (their start-up overlaps the caller's work). */
-  prestart(): void {
-    this.#ensureStarted().catch(() => undefined);
+  /**
+   * Starts the workers now, ahead of a walk or batch known to come (their start-up overlaps the caller's work),
+   * the first of them threads already started for this store; threads it cannot use are stopped.
+   */
+  prestart(started: readonly Worker[] = []): void {
+    const isStarting = this.#starting !== undefined;
+    this.#ensureStarted(started).catch(() => undefined);
+    const unused = isStarting ? started : started.slice(this.size);
+    for (const thread of unused) thread.terminate().catch(() => undefined);
     if (this.#busy === 0) this.#countDownIdle();
   }
 

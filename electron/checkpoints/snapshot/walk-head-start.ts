@@ -1,15 +1,15 @@
 import { readFile, stat } from 'node:fs/promises';
+import type { Worker } from 'node:worker_threads';
 import { FileLock } from '../../locks';
 import { defaultRefusedDirs, resolveCheckpointDirectory } from '../checkpoint-directory';
 import { defaultMaxFileBytes } from '../maintenance/retention';
 import { dirHash, ignoredFoldersOf, statCacheFile, storeLayout } from '../../git-store';
 import type { FolderListing } from './folder-listing';
 import { defaultWorkerCount, HashWorkerPool } from './hash-worker-pool';
+import { headStartCacheBytes } from './hash-worker-thread';
 import { readCheckedStatCache, type CheckedStatCache } from './stat-cache-format';
 import { RepoRulesCache } from './repo-rules';
 
-/** From a stat cache this big (about 2,000 files: the engine's worker threshold), a walk head start pays off. */
-const headStartCacheBytes = 2_000 * 64;
 /** The unit of config.json's `checkpoints.maxFileMiB`. */
 const mebibyte = 1024 * 1024;
 
@@ -47,6 +47,8 @@ export interface WalkHeadStartInput {
   readonly root: string;
   readonly configFile: string;
   readonly dir: string;
+  /** The walk's first worker thread, started before this code loaded (`prestartWalkWorker`): taken over, or stopped. */
+  readonly started?: Promise<Worker | undefined>;
 }
 
 /**
@@ -129,11 +131,14 @@ export async function withWalkHeadStart<T>(
   input: WalkHeadStartInput,
   task: (headStart: WalkHeadStart | undefined) => Promise<T>,
 ): Promise<T> {
-  const found = await bigDirectory(input);
-  if (found === undefined) return task(undefined);
+  const [found, started] = await Promise.all([bigDirectory(input), input.started?.catch(() => undefined)]);
+  if (found === undefined) {
+    await started?.terminate();
+    return task(undefined);
+  }
   // Started before the lock is tried: a worker's start-up is the longest step, and overlaps the rest.
   const pool = new HashWorkerPool(storeLayout(input.root).gitdir, defaultWorkerCount(true));
-  pool.prestart();
+  pool.prestart(started === undefined ? [] : [started]);
   const lock = new FileLock({ path: storeLayout(input.root).lockPath, resource: 'the checkpoint store' });
   try {
     const outcome = await lock.tryWithLock(
