@@ -57,11 +57,11 @@ export async function runCheckpointProcess<T>(
   });
   // A core takes the call (serve.json's, or a background core the command starts): nothing to start here.
   if (isExpected) return run(serveLookup === undefined ? {} : { serveLookup });
-  // Loaded only now: a relayed checkpoint loads none of it. The walk's worker starts first, from a
-  // chunk of its own: its start is the longest step before the walk, and overlaps the head start's loading.
+  // Loaded only now: a relayed checkpoint loads none of it. The walk's workers start first, from a
+  // chunk of its own: their start is the longest step before the walk, and overlaps the head start's loading.
   const started = import('./walk-worker-entry')
-    .then(({ prestartWalkWorker }) => prestartWalkWorker({ root: paths.checkpoints, dir: parsed.dir }))
-    .catch(() => undefined);
+    .then(({ prestartWalkWorkers }) => prestartWalkWorkers({ root: paths.checkpoints, dir: parsed.dir }))
+    .catch(() => []);
   const { withWalkHeadStart } = await import('./walk-head-start-entry');
   return withWalkHeadStart(
     { root: paths.checkpoints, configFile: paths.config, dir: parsed.dir, started },

@@ -1,4 +1,3 @@
-import os from 'node:os';
 import type { HashRequest, HashResult, ObjectSink } from './file-hasher';
 import type { FolderListing } from './folder-listing';
 import type { HashCandidate } from './stat-walk';
@@ -18,29 +17,6 @@ const chunkSize = 256;
 export interface WalkBaseline {
   readonly content: Uint8Array;
   readonly maxFileBytes: number;
-}
-
-/**
- * The hashing threads `VIGIL_HASH_WORKERS` asks for (a whole number from 1 to 4), whatever the cores and
- * the load: a benchmark measures a quiet host's case on a busy one with it. Anything else is ignored.
- */
-export function forcedWorkerCount(env: NodeJS.ProcessEnv): number | undefined {
-  const value = env['VIGIL_HASH_WORKERS']?.trim() ?? '';
-  return /^[1-4]$/.test(value) ? Number(value) : undefined;
-}
-
-/**
- * How many hashing threads to use by default: one per core, 1 to 4 (the main thread waits
- * meanwhile). A one-shot process counts only the cores other processes leave idle (by the load
- * average), at least one: on a busy machine a second thread gains no core and costs its own cold
- * start and JIT warm-up (on a 50,000-file walk, two threads used ~0.6 s of CPU where one used ~0.4 s).
- */
-export function defaultWorkerCount(isOneShot = false, env: NodeJS.ProcessEnv = process.env): number {
-  const forced = forcedWorkerCount(env);
-  if (forced !== undefined) return forced;
-  const cores = os.availableParallelism();
-  const idle = isOneShot ? Math.round(cores - (os.loadavg()[0] ?? 0)) : cores;
-  return Math.max(1, Math.min(4, idle));
 }
 
 /**

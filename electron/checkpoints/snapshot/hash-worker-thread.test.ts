@@ -1,4 +1,5 @@
 import { appendFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,7 +8,14 @@ import type { CheckpointEntry, CheckpointOutcome } from '../checkpoint-types';
 import { fsck, generateTree, gitWriteTree, testService } from '../test-support/store-fixtures';
 import { HashWorker } from './hash-worker-client';
 import type { HashWorkerReply } from './hash-worker';
-import { prestartWalkWorker, startHashWorkerThread, workerEntry } from './hash-worker-thread';
+import {
+  defaultWorkerCount,
+  prestartWalkWorkers,
+  splitWalkCacheBytes,
+  startHashWorkerThread,
+  walkWorkerCount,
+  workerEntry,
+} from './hash-worker-thread';
 import { withWalkHeadStart } from './walk-head-start';
 
 function created(outcome: CheckpointOutcome): CheckpointEntry {
@@ -62,17 +70,19 @@ describe("the walk's first worker thread, started before the head start loads", 
     } finally {
       await service.dispose();
     }
-    expect(await prestartWalkWorker({ root, dir: small })).toBeUndefined();
-    expect(await prestartWalkWorker({ root, dir: path.join(base, 'missing') })).toBeUndefined();
+    expect(await prestartWalkWorkers({ root, dir: small })).toEqual([]);
+    expect(await prestartWalkWorkers({ root, dir: path.join(base, 'missing') })).toEqual([]);
 
-    const worker = await prestartWalkWorker({ root, dir });
+    const started = await prestartWalkWorkers({ root, dir });
+    const [worker] = started;
+    expect(started).toHaveLength(1);
     if (worker === undefined) throw new Error('no worker started for a big directory');
     const replies: HashWorkerReply[] = [];
     worker.on('message', (reply: HashWorkerReply) => replies.push(reply));
     appendFileSync(path.join(dir, 'd0/f1.txt'), 'changed\n');
     const expected = gitWriteTree(path.join(base, 'shadow'), dir);
     const outcome = await withWalkHeadStart(
-      { root, configFile, dir, started: Promise.resolve(worker) },
+      { root, configFile, dir, started: Promise.resolve(started) },
       async (headStart) => {
         expect(headStart).toBeDefined();
         await headStart?.walked;
@@ -96,7 +106,7 @@ describe("the walk's first worker thread, started before the head start loads", 
     const other = path.join(base, 'other');
     generateTree(other, 10);
     const headStart = await withWalkHeadStart(
-      { root, configFile, dir: other, started: Promise.resolve(worker) },
+      { root, configFile, dir: other, started: Promise.resolve([worker]) },
       (given) => Promise.resolve(given),
     );
     expect(headStart).toBeUndefined();
@@ -111,5 +121,14 @@ describe("the walk's first worker thread, started before the head start loads", 
     await ended(worker);
     const taken = new HashWorker(path.join(root, 'store'), worker);
     await expect(taken.send({ type: 'finish' })).rejects.toThrow();
+  });
+
+  it('walks a tree of 100,000 files or more with two threads when there are two cores, whatever the load; a smaller one as the load allows', () => {
+    const cores = os.availableParallelism();
+    expect(walkWorkerCount(splitWalkCacheBytes - 1, {})).toBe(defaultWorkerCount(true, {}));
+    expect(walkWorkerCount(splitWalkCacheBytes, {})).toBe(Math.max(defaultWorkerCount(true, {}), Math.min(2, cores)));
+    // VIGIL_HASH_WORKERS (a benchmark's fixed count) wins at every size.
+    expect(walkWorkerCount(splitWalkCacheBytes * 2, { VIGIL_HASH_WORKERS: '1' })).toBe(1);
+    expect(walkWorkerCount(0, { VIGIL_HASH_WORKERS: '3' })).toBe(3);
   });
 });

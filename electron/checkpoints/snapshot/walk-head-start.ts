@@ -5,8 +5,8 @@ import { defaultRefusedDirs, resolveCheckpointDirectory } from '../checkpoint-di
 import { defaultMaxFileBytes } from '../maintenance/retention';
 import { dirHash, ignoredFoldersOf, statCacheFile, storeLayout } from '../../git-store';
 import type { FolderListing } from './folder-listing';
-import { defaultWorkerCount, HashWorkerPool } from './hash-worker-pool';
-import { headStartCacheBytes } from './hash-worker-thread';
+import { HashWorkerPool } from './hash-worker-pool';
+import { headStartCacheBytes, walkWorkerCount } from './hash-worker-thread';
 import { readCheckedStatCache, type CheckedStatCache } from './stat-cache-format';
 import { RepoRulesCache } from './repo-rules';
 
@@ -47,8 +47,8 @@ export interface WalkHeadStartInput {
   readonly root: string;
   readonly configFile: string;
   readonly dir: string;
-  /** The walk's first worker thread, started before this code loaded (`prestartWalkWorker`): taken over, or stopped. */
-  readonly started?: Promise<Worker | undefined>;
+  /** The walk's worker threads, started before this code loaded (`prestartWalkWorkers`): taken over, or stopped. */
+  readonly started?: Promise<readonly Worker[]>;
 }
 
 /**
@@ -66,8 +66,10 @@ async function maxFileBytesOf(configFile: string): Promise<number> {
   }
 }
 
-/** The directory, resolved, when it can be checkpointed and its stat cache says it is big; else undefined. */
-async function bigDirectory(input: WalkHeadStartInput): Promise<{ dir: string; cacheFile: string } | undefined> {
+/** The directory, resolved, when it can be checkpointed and its stat cache says it is big (with its size); else undefined. */
+async function bigDirectory(
+  input: WalkHeadStartInput,
+): Promise<{ dir: string; cacheFile: string; cacheBytes: number } | undefined> {
   const dir = await resolveCheckpointDirectory(input.dir, await defaultRefusedDirs()).catch(() => undefined);
   if (dir === undefined) return undefined;
   const cacheFile = statCacheFile(storeLayout(input.root), dirHash(dir));
@@ -75,7 +77,7 @@ async function bigDirectory(input: WalkHeadStartInput): Promise<{ dir: string; c
     (info) => info.size,
     () => 0,
   );
-  return size >= headStartCacheBytes ? { dir, cacheFile } : undefined;
+  return size >= headStartCacheBytes ? { dir, cacheFile, cacheBytes: size } : undefined;
 }
 
 /** Under the lock: reads the stat cache and starts the walk against it (undefined without a usable cache). */
@@ -131,14 +133,14 @@ export async function withWalkHeadStart<T>(
   input: WalkHeadStartInput,
   task: (headStart: WalkHeadStart | undefined) => Promise<T>,
 ): Promise<T> {
-  const [found, started] = await Promise.all([bigDirectory(input), input.started?.catch(() => undefined)]);
+  const [found, started = []] = await Promise.all([bigDirectory(input), input.started?.catch(() => undefined)]);
   if (found === undefined) {
-    await started?.terminate();
+    await Promise.all(started.map((thread) => thread.terminate()));
     return task(undefined);
   }
   // Started before the lock is tried: a worker's start-up is the longest step, and overlaps the rest.
-  const pool = new HashWorkerPool(storeLayout(input.root).gitdir, defaultWorkerCount(true));
-  pool.prestart(started === undefined ? [] : [started]);
+  const pool = new HashWorkerPool(storeLayout(input.root).gitdir, walkWorkerCount(found.cacheBytes));
+  pool.prestart(started);
   const lock = new FileLock({ path: storeLayout(input.root).lockPath, resource: 'the checkpoint store' });
   try {
     const outcome = await lock.tryWithLock(
