@@ -77,6 +77,7 @@ export default defineConfig({
               core: resolve('electron/core/index.ts'),
               worker: mainEntries['hash-worker'],
               headStart: resolve('electron/checkpoints/snapshot/walk-head-start.ts'),
+              walkWorker: resolve('electron/checkpoints/snapshot/hash-worker-thread.ts'),
               spawnServer: mainEntries['spawn-server'],
               engine: resolve('electron/checkpoints/checkpoint-service.ts'),
             }),

@@ -14,6 +14,7 @@ export type { CheckpointEventName } from './events/checkpoint-announcer';
 export { announceTimelineChanges, createLiveChangeReporter } from './events/timeline-announcements';
 export type { CheckpointService } from './checkpoint-service';
 export type { FolderChangeFeed, FolderWatch } from './snapshot/folder-change-feed';
+export { prestartWalkWorkers } from './snapshot/hash-worker-thread';
 export { withWalkHeadStart } from './snapshot/walk-head-start';
 export type { WalkHeadStart, WalkHeadStartInput } from './snapshot/walk-head-start';
 export type {

@@ -57,9 +57,15 @@ export async function runCheckpointProcess<T>(
   });
   // A core takes the call (serve.json's, or a background core the command starts): nothing to start here.
   if (isExpected) return run(serveLookup === undefined ? {} : { serveLookup });
-  // Loaded only now: a relayed checkpoint loads none of it.
+  // Loaded only now: a relayed checkpoint loads none of it. The walk's workers start first, from a
+  // chunk of its own: their start is the longest step before the walk, and overlaps the head start's loading.
+  const started = import('./walk-worker-entry')
+    .then(({ prestartWalkWorkers }) => prestartWalkWorkers({ root: paths.checkpoints, dir: parsed.dir }))
+    .catch(() => []);
   const { withWalkHeadStart } = await import('./walk-head-start-entry');
-  return withWalkHeadStart({ root: paths.checkpoints, configFile: paths.config, dir: parsed.dir }, (headStart) =>
-    run(headStart === undefined ? { ...(serveLookup === undefined ? {} : { serveLookup }) } : { headStart }),
+  return withWalkHeadStart(
+    { root: paths.checkpoints, configFile: paths.config, dir: parsed.dir, started },
+    (headStart) =>
+      run(headStart === undefined ? { ...(serveLookup === undefined ? {} : { serveLookup }) } : { headStart }),
   );
 }

@@ -19,6 +19,7 @@ const roots = {
   core: '/core/create-core.ts',
   worker: '/snapshot/hash-worker.ts',
   headStart: '/snapshot/walk-head-start.ts',
+  walkWorker: '/snapshot/worker-thread.ts',
   engine: '/checkpoints/checkpoint-service.ts',
 };
 
@@ -27,7 +28,11 @@ const graph = graphOf({
   '/cli/checkpoint-process.ts': { imports: ['/relay/relay-client.ts'], lazy: ['/cli/walk-head-start-entry.ts'] },
   '/cli/walk-head-start-entry.ts': { imports: ['/checkpoints/index.ts'] },
   '/checkpoints/index.ts': { imports: ['/snapshot/walk-head-start.ts', '/core/services.ts'] },
-  '/snapshot/walk-head-start.ts': { imports: ['/locks/file-lock.ts', '/snapshot/hasher.ts', 'node:worker_threads'] },
+  '/snapshot/walk-head-start.ts': {
+    imports: ['/locks/file-lock.ts', '/snapshot/hasher.ts', '/snapshot/worker-thread.ts', 'node:worker_threads'],
+  },
+  '/snapshot/worker-thread.ts': { imports: ['/store/layout.ts', 'node:worker_threads'] },
+  '/store/layout.ts': { imports: ['node:crypto'] },
   '/locks/file-lock.ts': { imports: ['/shared/errors.ts'] },
   '/cli/hook/hook-main.ts': { imports: ['/cli/hook/run-hook.ts', '/relay/relay-client.ts'] },
   '/cli/hook/run-hook.ts': { imports: ['/shared/errors.ts', 'node:fs'] },
@@ -113,6 +118,12 @@ describe('the main bundle chunk plan', () => {
     expect(chunkOf('/checkpoints/index.ts')).toBe('core');
   });
 
+  it("puts what starts the head start's first worker thread into a small chunk of its own, loaded before the head start's", () => {
+    expect(chunkOf('/snapshot/worker-thread.ts')).toBe('walk-worker-start');
+    expect(chunkOf('/store/layout.ts')).toBe('walk-worker-start');
+    expect(chunkOf(roots.headStart)).toBe('walk-head-start');
+  });
+
   it("puts the checkpoint engine's static closure into one chunk, less the core's and the worker's modules", () => {
     expect(chunkOf('/checkpoints/checkpoint-service.ts')).toBe('checkpoint-engine');
     expect(chunkOf('/store/pack-writer.ts')).toBe('checkpoint-engine');
@@ -123,8 +134,8 @@ describe('the main bundle chunk plan', () => {
 
   it('gives rolldown one group per tier, each naming only its own modules, the shared relay first', () => {
     const groups = chunkGroups(roots);
-    expect(groups.map((group) => group.priority)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1]);
-    const [relay, hook, base, workerShared, command, worker, headStart, core, engine] = groups.map(
+    expect(groups.map((group) => group.priority)).toEqual([10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    const [relay, hook, base, workerShared, command, worker, walkWorker, headStart, core, engine] = groups.map(
       (group) => (id: string) => group.name(id, graph),
     );
     expect(relay?.('/shared/errors.ts')).toBe('cli-relay');
@@ -139,6 +150,8 @@ describe('the main bundle chunk plan', () => {
     expect(core?.('/snapshot/hasher.ts')).toBeNull();
     expect(headStart?.('/locks/file-lock.ts')).toBe('walk-head-start');
     expect(core?.('/locks/file-lock.ts')).toBeNull();
+    expect(walkWorker?.('/store/layout.ts')).toBe('walk-worker-start');
+    expect(headStart?.('/store/layout.ts')).toBeNull();
     expect(core?.('/core/services.ts')).toBe('core');
     expect(core?.('/cmd/connect.ts')).toBeNull();
     expect(engine?.('/store/pack-writer.ts')).toBe('checkpoint-engine');

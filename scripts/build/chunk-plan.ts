@@ -23,6 +23,8 @@ export interface ChunkPlanRoots {
   readonly worker: string;
   /** A one-shot checkpoint's walk head start (electron/checkpoints/snapshot/walk-head-start.ts), loaded before the core. */
   readonly headStart: string;
+  /** What starts the head start's first worker thread (electron/checkpoints/snapshot/hash-worker-thread.ts), loaded before the head start. */
+  readonly walkWorker?: string;
   /** The spawn server's entry (electron/sandbox/spawn-server.ts): its modules stay out of the core's chunk, so that it stays small. */
   readonly spawnServer?: string;
   /** The checkpoint engine (electron/checkpoints/checkpoint-service.ts), which a one-shot checkpoint loads lazily after the core. */
@@ -39,12 +41,13 @@ export interface PlannedChunk {
 export type ChunkPlan = ReadonlyMap<string, PlannedChunk>;
 
 const tiers = {
-  relay: 9,
-  hook: 8,
-  base: 7,
-  workerShared: 6,
-  command: 5,
-  worker: 4,
+  relay: 10,
+  hook: 9,
+  base: 8,
+  workerShared: 7,
+  command: 6,
+  worker: 5,
+  walkWorker: 4,
   headStart: 3,
   core: 2,
   engine: 1,
@@ -103,6 +106,9 @@ function lightPaths(roots: ChunkPlanRoots, graph: ChunkingContext): Map<string, 
  * - `hash-worker-base`: the hashing worker's static closure, claimed before the core's: rolldown
  *   pulls a group's dependencies into it, so without its own chunk the worker's modules landed in
  *   `core` and each worker loaded the core's 440 KB (zod included), ~90 ms of CPU per worker;
+ * - `walk-worker-start`: what `vigil checkpoint DIR` loads to start its walk's first worker thread
+ *   (the thread's options, where the stat cache is), a few KB: the thread's start is the longest step
+ *   before the walk, so it begins before the head start's ~100 KB of modules are compiled;
  * - `walk-head-start`: what `vigil checkpoint DIR` loads to start its walk before the core (the
  *   store lock, the worker pool), less the worker's modules: in `core`, it would load all of it;
  * - `core`: the one-shot core's static closure (create-core and all it imports, bundled zod
@@ -163,6 +169,11 @@ export function planChunks(roots: ChunkPlanRoots, graph: ChunkingContext): Chunk
       [...staticClosure(roots.spawnServer, graph)].filter((id) => graph.getModuleInfo(id)?.isExternal !== true),
       { name: 'spawn-server-base', tier: tiers.worker },
       roots.spawnServer,
+    );
+  if (roots.walkWorker !== undefined)
+    claim(
+      [...staticClosure(roots.walkWorker, graph)].filter((id) => graph.getModuleInfo(id)?.isExternal !== true),
+      { name: 'walk-worker-start', tier: tiers.walkWorker },
     );
   const headStart = [...staticClosure(roots.headStart, graph)].filter(
     (id) => graph.getModuleInfo(id)?.isExternal !== true,

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultMaxFileBytes } from '../maintenance/retention';
 import { storeLayout } from '../../git-store/store-layout';
-import { defaultWorkerCount, HashWorkerPool } from './hash-worker-pool';
+import { HashWorkerPool } from './hash-worker-pool';
+import { defaultWorkerCount } from './hash-worker-thread';
 
 const dirs: string[] = [];
 afterEach(async () => {

@@ -1,8 +1,9 @@
-import os from 'node:os';
 import type { HashRequest, HashResult, ObjectSink } from './file-hasher';
 import type { FolderListing } from './folder-listing';
 import type { HashCandidate } from './stat-walk';
-import { HashWorker, workerEntry } from './hash-worker-client';
+import type { Worker } from 'node:worker_threads';
+import { HashWorker } from './hash-worker-client';
+import { workerEntry } from './hash-worker-thread';
 import type { WrittenPack } from '../../git-store';
 import { builtInRulesData, type StoreRulesData } from './store-rules';
 
@@ -16,29 +17,6 @@ const chunkSize = 256;
 export interface WalkBaseline {
   readonly content: Uint8Array;
   readonly maxFileBytes: number;
-}
-
-/**
- * The hashing threads `VIGIL_HASH_WORKERS` asks for (a whole number from 1 to 4), whatever the cores and
- * the load: a benchmark measures a quiet host's case on a busy one with it. Anything else is ignored.
- */
-export function forcedWorkerCount(env: NodeJS.ProcessEnv): number | undefined {
-  const value = env['VIGIL_HASH_WORKERS']?.trim() ?? '';
-  return /^[1-4]$/.test(value) ? Number(value) : undefined;
-}
-
-/**
- * How many hashing threads to use by default: one per core, 1 to 4 (the main thread waits
- * meanwhile). A one-shot process counts only the cores other processes leave idle (by the load
- * average), at least one: on a busy machine a second thread gains no core and costs its own cold
- * start and JIT warm-up (on a 50,000-file walk, two threads used ~0.6 s of CPU where one used ~0.4 s).
- */
-export function defaultWorkerCount(isOneShot = false, env: NodeJS.ProcessEnv = process.env): number {
-  const forced = forcedWorkerCount(env);
-  if (forced !== undefined) return forced;
-  const cores = os.availableParallelism();
-  const idle = isOneShot ? Math.round(cores - (os.loadavg()[0] ?? 0)) : cores;
-  return Math.max(1, Math.min(4, idle));
 }
 
 /**
@@ -99,10 +77,16 @@ export class HashWorkerPool {
     this.#idleTimer.unref();
   }
 
-  /** Starts the workers once (concurrent callers share the start). */
-  #ensureStarted(): Promise<readonly HashWorker[]> {
+  /** Starts the workers once (concurrent callers share the start), taking over `started` threads first. */
+  #ensureStarted(started: readonly Worker[] = []): Promise<readonly HashWorker[]> {
     this.#starting ??= this.#kept(
-      workerEntry().then((entry) => Array.from({ length: this.size }, () => new HashWorker(this.gitdir, entry))),
+      (started.length >= this.size ? Promise.resolve(undefined) : workerEntry()).then((entry) =>
+        Array.from({ length: this.size }, (_, index) => {
+          const thread = started[index] ?? entry;
+          if (thread === undefined) throw new Error('no hashing worker entry');
+          return new HashWorker(this.gitdir, thread);
+        }),
+      ),
     );
     return this.#starting;
   }
@@ -116,9 +100,15 @@ export class HashWorkerPool {
     return kept;
   }
 
-  /** Starts the workers now, ahead of a walk or batch known to come (their start-up overlaps the caller's work). */
-  prestart(): void {
-    this.#ensureStarted().catch(() => undefined);
+  /**
+   * Starts the workers now, ahead of a walk or batch known to come (their start-up overlaps the caller's work),
+   * the first of them threads already started for this store; threads it cannot use are stopped.
+   */
+  prestart(started: readonly Worker[] = []): void {
+    const isStarting = this.#starting !== undefined;
+    this.#ensureStarted(started).catch(() => undefined);
+    const unused = isStarting ? started : started.slice(this.size);
+    for (const thread of unused) thread.terminate().catch(() => undefined);
     if (this.#busy === 0) this.#countDownIdle();
   }
 

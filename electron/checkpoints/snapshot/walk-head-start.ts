@@ -1,15 +1,15 @@
 import { readFile, stat } from 'node:fs/promises';
+import type { Worker } from 'node:worker_threads';
 import { FileLock } from '../../locks';
 import { defaultRefusedDirs, resolveCheckpointDirectory } from '../checkpoint-directory';
 import { defaultMaxFileBytes } from '../maintenance/retention';
 import { dirHash, ignoredFoldersOf, statCacheFile, storeLayout } from '../../git-store';
 import type { FolderListing } from './folder-listing';
-import { defaultWorkerCount, HashWorkerPool } from './hash-worker-pool';
+import { HashWorkerPool } from './hash-worker-pool';
+import { headStartCacheBytes, walkWorkerCount } from './hash-worker-thread';
 import { readCheckedStatCache, type CheckedStatCache } from './stat-cache-format';
 import { RepoRulesCache } from './repo-rules';
 
-/** From a stat cache this big (about 2,000 files: the engine's worker threshold), a walk head start pays off. */
-const headStartCacheBytes = 2_000 * 64;
 /** The unit of config.json's `checkpoints.maxFileMiB`. */
 const mebibyte = 1024 * 1024;
 
@@ -47,6 +47,8 @@ export interface WalkHeadStartInput {
   readonly root: string;
   readonly configFile: string;
   readonly dir: string;
+  /** The walk's worker threads, started before this code loaded (`prestartWalkWorkers`): taken over, or stopped. */
+  readonly started?: Promise<readonly Worker[]>;
 }
 
 /**
@@ -64,8 +66,10 @@ async function maxFileBytesOf(configFile: string): Promise<number> {
   }
 }
 
-/** The directory, resolved, when it can be checkpointed and its stat cache says it is big; else undefined. */
-async function bigDirectory(input: WalkHeadStartInput): Promise<{ dir: string; cacheFile: string } | undefined> {
+/** The directory, resolved, when it can be checkpointed and its stat cache says it is big (with its size); else undefined. */
+async function bigDirectory(
+  input: WalkHeadStartInput,
+): Promise<{ dir: string; cacheFile: string; cacheBytes: number } | undefined> {
   const dir = await resolveCheckpointDirectory(input.dir, await defaultRefusedDirs()).catch(() => undefined);
   if (dir === undefined) return undefined;
   const cacheFile = statCacheFile(storeLayout(input.root), dirHash(dir));
@@ -73,7 +77,7 @@ async function bigDirectory(input: WalkHeadStartInput): Promise<{ dir: string; c
     (info) => info.size,
     () => 0,
   );
-  return size >= headStartCacheBytes ? { dir, cacheFile } : undefined;
+  return size >= headStartCacheBytes ? { dir, cacheFile, cacheBytes: size } : undefined;
 }
 
 /** Under the lock: reads the stat cache and starts the walk against it (undefined without a usable cache). */
@@ -129,11 +133,14 @@ export async function withWalkHeadStart<T>(
   input: WalkHeadStartInput,
   task: (headStart: WalkHeadStart | undefined) => Promise<T>,
 ): Promise<T> {
-  const found = await bigDirectory(input);
-  if (found === undefined) return task(undefined);
+  const [found, started = []] = await Promise.all([bigDirectory(input), input.started?.catch(() => undefined)]);
+  if (found === undefined) {
+    await Promise.all(started.map((thread) => thread.terminate()));
+    return task(undefined);
+  }
   // Started before the lock is tried: a worker's start-up is the longest step, and overlaps the rest.
-  const pool = new HashWorkerPool(storeLayout(input.root).gitdir, defaultWorkerCount(true));
-  pool.prestart();
+  const pool = new HashWorkerPool(storeLayout(input.root).gitdir, walkWorkerCount(found.cacheBytes));
+  pool.prestart(started);
   const lock = new FileLock({ path: storeLayout(input.root).lockPath, resource: 'the checkpoint store' });
   try {
     const outcome = await lock.tryWithLock(
