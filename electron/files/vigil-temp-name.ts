@@ -32,16 +32,34 @@ function truncateUtf8(name: string, maxBytes: number): string {
   return name.slice(0, end);
 }
 
+/** Random bytes drawn from the generator in bulk: one call per 4 KiB, not one per temp name (each cost ~10 µs). */
+const randomPoolBytes = 4096;
+let randomPool = Buffer.alloc(0);
+let randomOffset = 0;
+
+/** `bytes` fresh random bytes from the pool, in hex; every byte is used once. */
+function randomHex(bytes: number): string {
+  if (randomOffset + bytes > randomPool.length) {
+    randomPool = randomBytes(randomPoolBytes);
+    randomOffset = 0;
+  }
+  const hex = randomPool.toString('hex', randomOffset, randomOffset + bytes);
+  randomOffset += bytes;
+  return hex;
+}
+
 /**
  * A fresh temp-file name for writing `baseName` in the same directory: hidden, recognisable, and
  * recording this process's pid and thread so that a later sweep can tell a dead writer's leftovers.
  */
 export function vigilTempName(baseName: string): string {
-  return `.${truncateUtf8(baseName, maxBaseBytes)}${marker}${process.pid}-${threadId}-${randomBytes(6).toString('hex')}`;
+  return `.${truncateUtf8(baseName, maxBaseBytes)}${marker}${process.pid}-${threadId}-${randomHex(6)}`;
 }
 
 /** The writer recorded in a Vigil temp file's name, or undefined when the name is not one of Vigil's. */
 export function parseVigilTempName(name: string): VigilTempName | undefined {
+  // Most names looked at (every listing, every watcher event) are not temp files: no slice, no pattern for them.
+  if (!name.includes(marker)) return undefined;
   const baseName = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
   const match = pattern.exec(baseName);
   if (match === null) return undefined;

@@ -2,6 +2,7 @@ import type { CheckpointApi } from '../checkpoint-api';
 import type { CheckpointEntry } from '../checkpoint-types';
 import {
   diffTrees,
+  lookupPath,
   overlayReader,
   readLiveTree,
   storedPathExclusion,
@@ -31,6 +32,30 @@ function rootOf(tree: string): string | undefined {
   return tree === emptyTreeOid ? undefined : tree;
 }
 
+/** Exclusions that never make a file forced: version-control paths and bad names are never written back. */
+function isForcedExclusion(relativePath: string, rules: StoreRules): boolean {
+  const reason = storedPathExclusion(relativePath, false, rules);
+  return reason !== undefined && reason !== 'vcs' && reason !== 'bad-name';
+}
+
+/**
+ * Whether a restore of named paths can force nothing, without the timeline: every named path is a
+ * file (or nothing) in the checkpoint that the rules store. Only a named path, or a path below a named
+ * folder, that the checkpoint holds can be forced (`forcedPaths`' filter), so this answer is exact;
+ * a named folder, or a file the rules leave out, is left to the comparison with the base.
+ */
+async function isNothingForced(input: ForcedInput, root: string): Promise<boolean> {
+  const { paths } = input.scope;
+  if (paths.length === 0) return false;
+  const entries = await Promise.all(paths.map((relativePath) => lookupPath(input.reader, root, relativePath)));
+  return entries.every(
+    (entry, index) =>
+      entry === undefined ||
+      (entry.type !== 'tree' &&
+        (entry.mode === fileModes.gitlink || !isForcedExclusion(paths[index] ?? '', input.rules))),
+  );
+}
+
 /**
  * The files (relative) a restore of the checkpoint may write whose current version the store
  * rules leave out: another program's store (Hermes's) keeps `.envrc`, media, databases; a
@@ -43,7 +68,7 @@ function rootOf(tree: string): string | undefined {
  */
 export async function forcedPaths(input: ForcedInput): Promise<string[]> {
   const root = rootOf(input.checkpoint.tree);
-  if (root === undefined) return [];
+  if (root === undefined || (await isNothingForced(input, root))) return [];
   // A restore point holds files beyond the rules: the base is the newest checkpoint that is not one.
   const newest = await input.engine.list(input.checkpoint.dir, { limit: 20, source: 'vigil' }).catch(() => []);
   const plain = newest.find((entry) => entry.kind !== 'pre-rollback');
@@ -52,11 +77,11 @@ export async function forcedPaths(input: ForcedInput): Promise<string[]> {
   return changes
     .filter((change) => change.old !== undefined && change.old.mode !== fileModes.gitlink)
     .map((change) => change.path)
-    .filter((relativePath) => {
-      const reason = storedPathExclusion(relativePath, false, input.rules);
-      if (reason === undefined || reason === 'vcs' || reason === 'bad-name') return false;
-      return !isSecretPath(relativePath) || input.isSecretWritten(relativePath);
-    });
+    .filter(
+      (relativePath) =>
+        isForcedExclusion(relativePath, input.rules) &&
+        (!isSecretPath(relativePath) || input.isSecretWritten(relativePath)),
+    );
 }
 
 /** What a restore's preview needs. */
