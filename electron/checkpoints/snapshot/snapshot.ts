@@ -117,6 +117,8 @@ async function commitSnapshot(
   await engine.refs.update(tracked.dirhash, id, head, `checkpoint: ${request.reason}`, {
     isDurable: true,
     before: () => Promise.all([engine.store.syncWritten(), engine.assertLockHeld()]),
+    // `head` was read at the start of this snapshot under the same hold, which `assertLockHeld` checks was never lost.
+    isExpectedHeld: true,
   });
   state.head = id;
   tracked.warmed = undefined;
