@@ -11,6 +11,7 @@ import { createCutReporter, type Cut } from './maintenance/cut-reporter';
 import { StoreMaintenance, type MaintenanceOutcome } from './maintenance/store-maintenance';
 import { takeSnapshot, type SnapshotEngine } from './snapshot/snapshot';
 import { StatCacheSaver } from './snapshot/stat-cache-saver';
+import { DeferredSyncs } from './snapshot/deferred-syncs';
 import { StoreRules } from './snapshot/store-rules';
 import type { TrackedDirectory } from './snapshot/tracked-directory';
 import type { FolderChangeFeed } from './snapshot/folder-change-feed';
@@ -87,34 +88,38 @@ export class CheckpointService extends CheckpointReader implements CheckpointApi
       checkCheckpointRequest(request);
       const resolved = await resolveCheckpointDirectory(dir, await this.refused);
       const tracked = await this.tracked.track(resolved);
-      const outcome = await this.#underStoreLock(async () => {
-        // The answer is for the folder as it is now: the watcher first reports every change made before this call.
-        if (tracked.isWatched) await this.watchers.catchUp(tracked);
-        const rules = await this.rules.forSnapshot(tracked);
-        // Read once for this hold: the commit's entry and the cut after it see the same list.
-        const heldShallow = once(() => this.refs.readShallow());
-        const result = await takeSnapshot({ ...this.#engine(), rules, heldShallow }, tracked, request);
-        // Still under this hold: a one-shot process saves its stat cache without taking the lock
-        // again. The state is final and a retention cut moves no head, so the save (CPU) runs
-        // beside the cut (reads of the timeline); it never fails the checkpoint.
-        const saving = this.#cacheSaver.afterSnapshot(tracked);
-        try {
-          if (result.kind === 'created') {
-            this.#maintenance.noteDropped(
-              await cutAfterCheckpoint(this.views(), {
-                dirhash: tracked.dirhash,
-                head: result.checkpoint.id,
-                shallow: await heldShallow(),
-                options: () => this.#maintenance.cutOptions(),
-                report: this.#reportCut,
-              }),
-            );
+      const syncs = new DeferredSyncs();
+      const outcome = await syncs.around(
+        this.#underStoreLock(async () => {
+          // The answer is for the folder as it is now: the watcher first reports every change made before this call.
+          if (tracked.isWatched) await this.watchers.catchUp(tracked);
+          const rules = await this.rules.forSnapshot(tracked);
+          // Read once for this hold: the commit's entry and the cut after it see the same list.
+          const heldShallow = once(() => this.refs.readShallow());
+          const engine = { ...this.#engine(), rules, heldShallow, deferSync: syncs.add };
+          const result = await takeSnapshot(engine, tracked, request);
+          // Still under this hold: a one-shot process saves its stat cache without taking the lock
+          // again. The state is final and a retention cut moves no head, so the save (CPU) runs
+          // beside the cut (reads of the timeline); it never fails the checkpoint.
+          const saving = this.#cacheSaver.afterSnapshot(tracked);
+          try {
+            if (result.kind === 'created') {
+              this.#maintenance.noteDropped(
+                await cutAfterCheckpoint(this.views(), {
+                  dirhash: tracked.dirhash,
+                  head: result.checkpoint.id,
+                  shallow: await heldShallow(),
+                  options: () => this.#maintenance.cutOptions(),
+                  report: this.#reportCut,
+                }),
+              );
+            }
+          } finally {
+            await saving;
           }
-        } finally {
-          await saving;
-        }
-        return result;
-      });
+          return result;
+        }),
+      );
       if (outcome.kind !== 'unchanged') this.#maintenance.noteStoreChanged();
       if (outcome.kind === 'created') this.announcer.created(outcome.checkpoint);
       this.#maintenance.schedule();

@@ -29,6 +29,11 @@ export interface RefUpdateOptions {
   readonly before?: () => Promise<unknown>;
   /** `expected` was read under the store lock's hold the caller still runs under, and `before` asserts that hold. */
   readonly isExpectedHeld?: boolean;
+  /**
+   * With `isDurable`: the folder's fsync, once the ref is renamed, is handed over instead of awaited. The caller
+   * awaits it before it acknowledges the move, and may do the rest of its work (and release the lock) meanwhile.
+   */
+  readonly deferFolderSync?: (synced: Promise<void>) => void;
 }
 
 const gitConfig = [
@@ -131,7 +136,7 @@ export class RefStore {
     message = 'checkpoint',
     options: RefUpdateOptions = {},
   ): Promise<void> {
-    const { isDurable = false, before, isExpectedHeld = false } = options;
+    const { isDurable = false, before, isExpectedHeld = false, deferFolderSync } = options;
     const file = path.join(this.gitdir, timelineRef(dirhash));
     const [current, staged, ready] = await Promise.allSettled([
       isExpectedHeld ? expected : this.read(dirhash),
@@ -154,8 +159,10 @@ export class RefStore {
       throw error;
     }
     if (!isDurable) return;
-    await syncDirectory(path.dirname(file));
-    this.onSynced?.([file, path.dirname(file)]);
+    const folder = path.dirname(file);
+    const synced = syncDirectory(folder).then(() => this.onSynced?.([file, folder]));
+    if (deferFolderSync === undefined) await synced;
+    else deferFolderSync(synced);
   }
 
   /** Deletes a timeline's ref (a repair of a ref whose commit is gone). */

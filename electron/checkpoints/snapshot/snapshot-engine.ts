@@ -25,4 +25,9 @@ export interface SnapshotEngine {
    * hold read stays true until it writes it itself); default: read from the store each time.
    */
   readonly heldShallow?: () => Promise<ReadonlySet<string>>;
+  /**
+   * Takes the fsync of the ref's folder once the ref has moved, for the caller to await before it answers
+   * (see `DeferredSyncs`); default: the snapshot awaits it itself.
+   */
+  readonly deferSync?: (synced: Promise<void>) => void;
 }

@@ -119,6 +119,7 @@ async function commitSnapshot(
     before: () => Promise.all([engine.store.syncWritten(), engine.assertLockHeld()]),
     // `head` was read at the start of this snapshot under the same hold, which `assertLockHeld` checks was never lost.
     isExpectedHeld: true,
+    ...(engine.deferSync !== undefined && { deferFolderSync: engine.deferSync }),
   });
   state.head = id;
   tracked.warmed = undefined;
