@@ -7,6 +7,7 @@ import { CheckpointReader } from './checkpoint-reader';
 import { checkCheckpointRequest } from './checkpoint-request';
 import { defaultWorkerThreshold } from './checkpoint-tracking';
 import type { CheckpointOutcome, CheckpointRequest, PruneReport } from './checkpoint-types';
+import { CheckpointCut } from './maintenance/checkpoint-cut';
 import { createCutReporter, type Cut } from './maintenance/cut-reporter';
 import { StoreMaintenance, type MaintenanceOutcome } from './maintenance/store-maintenance';
 import { takeSnapshot, type SnapshotEngine } from './snapshot/snapshot';
@@ -18,7 +19,7 @@ import type { FolderChangeFeed } from './snapshot/folder-change-feed';
 import type { VerificationOutcome, VerificationRules } from './snapshot/watch-verification';
 import { dirHash } from '../git-store';
 import { once } from '../lib';
-import { cutAfterCheckpoint, setPin, type CheckpointSettings, type PinOutcome } from './store-views';
+import { setPin, type CheckpointSettings, type PinOutcome } from './store-views';
 import { setName, type RenameOutcome } from './timeline/name-store';
 
 export type { CheckpointApi, CheckpointServiceOptions } from './checkpoint-api';
@@ -96,24 +97,22 @@ export class CheckpointService extends CheckpointReader implements CheckpointApi
           const rules = await this.rules.forSnapshot(tracked);
           // Read once for this hold: the commit's entry and the cut after it see the same list.
           const heldShallow = once(() => this.refs.readShallow());
-          const engine = { ...this.#engine(), rules, heldShallow, deferSync: syncs.add };
+          const cut = new CheckpointCut({
+            refs: this.refs,
+            timeline: this.timeline,
+            dirhash: tracked.dirhash,
+            maxSnapshots: this.retention.maxSnapshots,
+            shallow: heldShallow,
+            options: () => this.#maintenance.cutOptions(),
+            report: this.#reportCut,
+          });
+          const engine = { ...this.#engine(), rules, heldShallow, deferSync: syncs.add, cut };
           const result = await takeSnapshot(engine, tracked, request);
           // Still under this hold: a one-shot process saves its stat cache without taking the lock
-          // again. The state is final and a retention cut moves no head, so the save (CPU) runs
-          // beside the cut (reads of the timeline); it never fails the checkpoint.
+          // again. The state is final, so the save (CPU) runs beside the cut's report; it never fails the checkpoint.
           const saving = this.#cacheSaver.afterSnapshot(tracked);
           try {
-            if (result.kind === 'created') {
-              this.#maintenance.noteDropped(
-                await cutAfterCheckpoint(this.views(), {
-                  dirhash: tracked.dirhash,
-                  head: result.checkpoint.id,
-                  shallow: await heldShallow(),
-                  options: () => this.#maintenance.cutOptions(),
-                  report: this.#reportCut,
-                }),
-              );
-            }
+            if (result.kind === 'created') this.#maintenance.noteDropped(await cut.report());
           } finally {
             await saving;
           }

@@ -30,4 +30,10 @@ export interface SnapshotEngine {
    * (see `DeferredSyncs`); default: the snapshot awaits it itself.
    */
   readonly deferSync?: (synced: Promise<void>) => void;
+  /** The retention cut a new checkpoint calls for: staged while its objects are made durable, applied once its ref moved. */
+  readonly cut?: {
+    stage(next: string): Promise<void>;
+    apply(next: string): Promise<void>;
+    discard(): Promise<void>;
+  };
 }
