@@ -7,17 +7,19 @@ import { CheckpointReader } from './checkpoint-reader';
 import { checkCheckpointRequest } from './checkpoint-request';
 import { defaultWorkerThreshold } from './checkpoint-tracking';
 import type { CheckpointOutcome, CheckpointRequest, PruneReport } from './checkpoint-types';
+import { CheckpointCut } from './maintenance/checkpoint-cut';
 import { createCutReporter, type Cut } from './maintenance/cut-reporter';
 import { StoreMaintenance, type MaintenanceOutcome } from './maintenance/store-maintenance';
 import { takeSnapshot, type SnapshotEngine } from './snapshot/snapshot';
 import { StatCacheSaver } from './snapshot/stat-cache-saver';
+import { DeferredSyncs } from './snapshot/deferred-syncs';
 import { StoreRules } from './snapshot/store-rules';
 import type { TrackedDirectory } from './snapshot/tracked-directory';
 import type { FolderChangeFeed } from './snapshot/folder-change-feed';
 import type { VerificationOutcome, VerificationRules } from './snapshot/watch-verification';
 import { dirHash } from '../git-store';
 import { once } from '../lib';
-import { cutAfterCheckpoint, setPin, type CheckpointSettings, type PinOutcome } from './store-views';
+import { setPin, type CheckpointSettings, type PinOutcome } from './store-views';
 import { setName, type RenameOutcome } from './timeline/name-store';
 
 export type { CheckpointApi, CheckpointServiceOptions } from './checkpoint-api';
@@ -87,34 +89,36 @@ export class CheckpointService extends CheckpointReader implements CheckpointApi
       checkCheckpointRequest(request);
       const resolved = await resolveCheckpointDirectory(dir, await this.refused);
       const tracked = await this.tracked.track(resolved);
-      const outcome = await this.#underStoreLock(async () => {
-        // The answer is for the folder as it is now: the watcher first reports every change made before this call.
-        if (tracked.isWatched) await this.watchers.catchUp(tracked);
-        const rules = await this.rules.forSnapshot(tracked);
-        // Read once for this hold: the commit's entry and the cut after it see the same list.
-        const heldShallow = once(() => this.refs.readShallow());
-        const result = await takeSnapshot({ ...this.#engine(), rules, heldShallow }, tracked, request);
-        // Still under this hold: a one-shot process saves its stat cache without taking the lock
-        // again. The state is final and a retention cut moves no head, so the save (CPU) runs
-        // beside the cut (reads of the timeline); it never fails the checkpoint.
-        const saving = this.#cacheSaver.afterSnapshot(tracked);
-        try {
-          if (result.kind === 'created') {
-            this.#maintenance.noteDropped(
-              await cutAfterCheckpoint(this.views(), {
-                dirhash: tracked.dirhash,
-                head: result.checkpoint.id,
-                shallow: await heldShallow(),
-                options: () => this.#maintenance.cutOptions(),
-                report: this.#reportCut,
-              }),
-            );
+      const syncs = new DeferredSyncs();
+      const outcome = await syncs.around(
+        this.#underStoreLock(async () => {
+          // The answer is for the folder as it is now: the watcher first reports every change made before this call.
+          if (tracked.isWatched) await this.watchers.catchUp(tracked);
+          const rules = await this.rules.forSnapshot(tracked);
+          // Read once for this hold: the commit's entry and the cut after it see the same list.
+          const heldShallow = once(() => this.refs.readShallow());
+          const cut = new CheckpointCut({
+            refs: this.refs,
+            timeline: this.timeline,
+            dirhash: tracked.dirhash,
+            maxSnapshots: this.retention.maxSnapshots,
+            shallow: heldShallow,
+            options: () => this.#maintenance.cutOptions(),
+            report: this.#reportCut,
+          });
+          const engine = { ...this.#engine(), rules, heldShallow, deferSync: syncs.add, cut };
+          const result = await takeSnapshot(engine, tracked, request);
+          // Still under this hold: a one-shot process saves its stat cache without taking the lock
+          // again. The state is final, so the save (CPU) runs beside the cut's report; it never fails the checkpoint.
+          const saving = this.#cacheSaver.afterSnapshot(tracked);
+          try {
+            if (result.kind === 'created') this.#maintenance.noteDropped(await cut.report());
+          } finally {
+            await saving;
           }
-        } finally {
-          await saving;
-        }
-        return result;
-      });
+          return result;
+        }),
+      );
       if (outcome.kind !== 'unchanged') this.#maintenance.noteStoreChanged();
       if (outcome.kind === 'created') this.announcer.created(outcome.checkpoint);
       this.#maintenance.schedule();

@@ -9,10 +9,8 @@ import {
 } from './checkpoint-queries';
 import type { CheckpointDirectory, CheckpointEntry, RetentionPolicy, StoreStatus } from './checkpoint-types';
 import type { CutLog } from './maintenance/cut-log';
-import type { Cut } from './maintenance/cut-reporter';
 import type { ObjectStore } from '../git-store';
 import type { PinStore } from './timeline/pin-store';
-import { cutTimeline, type CutOptions } from './maintenance/retention';
 import { dirHash } from '../git-store';
 import { measureStore } from './maintenance/store-usage';
 
@@ -82,34 +80,6 @@ export async function readStoreStatus(context: StoreViewContext, dir?: string): 
     directories,
     cuts,
   };
-}
-
-/** Applies retention to a timeline right after a checkpoint (the store lock is held) and records the cut; how many were dropped. */
-export async function cutAfterCheckpoint(
-  context: StoreViewContext,
-  cut: {
-    readonly dirhash: string;
-    readonly head: string;
-    /** The shallow list the checkpoint read under this same hold (only a holder of the lock writes it). */
-    readonly shallow?: ReadonlySet<string>;
-    /** Read only when the timeline is over its limit (pins change only under the lock, which is held). */
-    readonly options: CutOptions | (() => Promise<CutOptions>);
-    readonly report: (cut: Cut) => Promise<void>;
-  },
-): Promise<number> {
-  const dropped = await cutTimeline(
-    context.refs,
-    context.timeline,
-    { dirhash: cut.dirhash, head: cut.head, ...(cut.shallow && { shallow: cut.shallow }) },
-    context.settings.retention.maxSnapshots,
-    'retention',
-    cut.options,
-  );
-  if (dropped > 0) {
-    const kept = await context.timeline.count(cut.head, await context.refs.readShallow());
-    await cut.report({ dirhash: cut.dirhash, dropped, kept, reason: 'retention' });
-  }
-  return dropped;
 }
 
 /** Pins or unpins checkpoint `ref` of `dir` (the store lock is held). */

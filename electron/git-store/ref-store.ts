@@ -21,6 +21,21 @@ export function isDroppedRefName(name: string): boolean {
   return /^\d{13}-(retention|size-cap|prune)(-\d+)?$/.test(name);
 }
 
+/** How `RefStore.update` moves a ref. */
+export interface RefUpdateOptions {
+  /** Also fsync the ref's folder, so the move itself survives a power cut. */
+  readonly isDurable?: boolean;
+  /** What must be done before the ref may move (the objects it names made durable); runs while the new ref is staged. */
+  readonly before?: () => Promise<unknown>;
+  /** `expected` was read under the store lock's hold the caller still runs under, and `before` asserts that hold. */
+  readonly isExpectedHeld?: boolean;
+  /**
+   * With `isDurable`: the folder's fsync, once the ref is renamed, is handed over instead of awaited. The caller
+   * awaits it before it acknowledges the move, and may do the rest of its work (and release the lock) meanwhile.
+   */
+  readonly deferFolderSync?: (synced: Promise<void>) => void;
+}
+
 const gitConfig = [
   '[core]',
   '\trepositoryformatversion = 0',
@@ -110,18 +125,21 @@ export class RefStore {
    * power cut (a pre-rollback snapshot, before a restore overwrites anything). `before` is what must
    * be done before the ref may move (the objects it names made durable): it runs while the new
    * ref is written and fsynced under a temp name, so the two waits for the disk overlap, and the
-   * ref is renamed into place (and the move logged) only once both are done.
+   * ref is renamed into place (and the move logged) only once both are done. `isExpectedHeld`: the
+   * caller read `expected` under the hold of the store lock it still runs under, and `before` checks
+   * that hold was never lost (`FileLock.assertHeld`); only a holder moves a ref, so it is not read again.
    */
   async update(
     dirhash: string,
     next: string,
     expected: string | undefined,
     message = 'checkpoint',
-    { isDurable = false, before }: { readonly isDurable?: boolean; readonly before?: () => Promise<unknown> } = {},
+    options: RefUpdateOptions = {},
   ): Promise<void> {
+    const { isDurable = false, before, isExpectedHeld = false, deferFolderSync } = options;
     const file = path.join(this.gitdir, timelineRef(dirhash));
     const [current, staged, ready] = await Promise.allSettled([
-      this.read(dirhash),
+      isExpectedHeld ? expected : this.read(dirhash),
       stageFileDurably(file, `${next}\n`),
       before?.(),
     ]);
@@ -141,8 +159,10 @@ export class RefStore {
       throw error;
     }
     if (!isDurable) return;
-    await syncDirectory(path.dirname(file));
-    this.onSynced?.([file, path.dirname(file)]);
+    const folder = path.dirname(file);
+    const synced = syncDirectory(folder).then(() => this.onSynced?.([file, folder]));
+    if (deferFolderSync === undefined) await synced;
+    else deferFolderSync(synced);
   }
 
   /** Deletes a timeline's ref (a repair of a ref whose commit is gone). */

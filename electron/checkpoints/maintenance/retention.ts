@@ -51,6 +51,16 @@ export interface CutTarget {
   readonly shallow?: ReadonlySet<string>;
 }
 
+/** A cut made ready: the dropped checkpoints' ref is durable and the new shallow list staged, not yet in place. */
+export interface StagedCut {
+  /** How many checkpoints the cut drops. */
+  readonly dropped: number;
+  /** Lets go of the dropped checkpoints: the staged shallow list replaces the list (the lock is checked first). */
+  readonly commit: () => Promise<void>;
+  /** Leaves the timeline as it was: the staged list and the dropped ref are removed. */
+  readonly discard: () => Promise<void>;
+}
+
 /**
  * Keeps only the newest `keep` checkpoints of a timeline (more when a protected one is older, see
  * `protectedLength`) by marking the oldest kept one as a cut point in git's `shallow` file: ids of
@@ -66,17 +76,36 @@ export async function cutTimeline(
   reason: CutReason,
   given: CutOptions | (() => Promise<CutOptions>),
 ): Promise<number> {
-  if (target.head === undefined) return 0;
+  const staged = await stageCut(refs, timeline, target, keep, reason, given);
+  await staged?.commit();
+  return staged?.dropped ?? 0;
+}
+
+/**
+ * The first half of `cutTimeline`: works the cut out and makes its dropped ref durable while the new
+ * shallow list is written and fsynced under a temp name; undefined when nothing is to be cut. A
+ * checkpoint stages its cut (from its new commit, `target.head`) while its own objects are made
+ * durable, and commits it once its ref has moved.
+ */
+export async function stageCut(
+  refs: RefStore,
+  timeline: Timeline,
+  target: CutTarget,
+  keep: number,
+  reason: CutReason,
+  given: CutOptions | (() => Promise<CutOptions>),
+): Promise<StagedCut | undefined> {
+  if (target.head === undefined) return undefined;
   const shallow = target.shallow === undefined ? await refs.readShallow() : new Set(target.shallow);
   const chain = await timeline.walk(target.head, shallow);
   // Within the limit nothing is cut, whatever is protected: the pins need not be read.
-  if (chain.length <= keep) return 0;
+  if (chain.length <= keep) return undefined;
   const options = typeof given === 'function' ? await given() : given;
   const kept = Math.max(keep, protectedLength(chain, keep, options.pinned));
-  if (chain.length <= kept) return 0;
+  if (chain.length <= kept) return undefined;
   const cut = chain[Math.max(0, kept - 1)];
   const newestDropped = chain[kept];
-  if (cut === undefined || newestDropped === undefined) return 0;
+  if (cut === undefined || newestDropped === undefined) return undefined;
   await options.assertHeld();
   // 1. The dropped checkpoints get their own ref, durably, before 2. the timeline lets go of them.
   // The new shallow list is written and fsynced under a temp name meanwhile: only its rename lets go.
@@ -85,16 +114,26 @@ export async function cutTimeline(
     keepDropped(refs, target.dirhash, newestDropped.id, reason),
     refs.stageShallow(shallow),
   ]);
-  try {
-    if (dropped.status === 'rejected') throw dropped.reason;
-    if (staged.status === 'rejected') throw staged.reason;
-    await options.assertHeld();
-    await staged.value.commit();
-  } catch (error) {
+  if (dropped.status === 'rejected' || staged.status === 'rejected') {
     if (staged.status === 'fulfilled') await staged.value.discard();
-    throw error;
+    throw dropped.status === 'rejected' ? dropped.reason : (staged as PromiseRejectedResult).reason;
   }
-  return chain.length - kept;
+  return {
+    dropped: chain.length - kept,
+    commit: async () => {
+      try {
+        await options.assertHeld();
+        await staged.value.commit();
+      } catch (error) {
+        await staged.value.discard();
+        throw error;
+      }
+    },
+    discard: async () => {
+      await staged.value.discard();
+      await refs.removeDropped(target.dirhash, dropped.value);
+    },
+  };
 }
 
 /** One checkpoint that could be dropped to save space, with its timeline. */

@@ -25,4 +25,15 @@ export interface SnapshotEngine {
    * hold read stays true until it writes it itself); default: read from the store each time.
    */
   readonly heldShallow?: () => Promise<ReadonlySet<string>>;
+  /**
+   * Takes the fsync of the ref's folder once the ref has moved, for the caller to await before it answers
+   * (see `DeferredSyncs`); default: the snapshot awaits it itself.
+   */
+  readonly deferSync?: (synced: Promise<void>) => void;
+  /** The retention cut a new checkpoint calls for: staged while its objects are made durable, applied once its ref moved. */
+  readonly cut?: {
+    stage(next: string): Promise<void>;
+    apply(next: string): Promise<void>;
+    discard(): Promise<void>;
+  };
 }

@@ -113,14 +113,24 @@ async function commitSnapshot(
   const id = await engine.store.writeLoose('commit', content);
   // Every checkpoint is durable before it is acknowledged: its loose objects, their folders and the ref's move
   // survive a power cut, so the timeline lists it afterwards (the power-cut check in docs/reliability.md). The
-  // objects' fsyncs and the lock's check run while the new ref is fsynced under a temp name; it moves after both.
-  await engine.refs.update(tracked.dirhash, id, head, `checkpoint: ${request.reason}`, {
-    isDurable: true,
-    before: () => Promise.all([engine.store.syncWritten(), engine.assertLockHeld()]),
-  });
+  // objects' fsyncs, the lock's check and the retention cut's dropped ref run while the new ref is fsynced under a
+  // temp name; it moves after all of them, and the cut lets go of what it drops only after that.
+  try {
+    await engine.refs.update(tracked.dirhash, id, head, `checkpoint: ${request.reason}`, {
+      isDurable: true,
+      before: () => Promise.all([engine.store.syncWritten(), engine.assertLockHeld(), engine.cut?.stage(id)]),
+      // `head` was read at the start of this snapshot under the same hold, which `assertLockHeld` checks was never lost.
+      isExpectedHeld: true,
+      ...(engine.deferSync !== undefined && { deferFolderSync: engine.deferSync }),
+    });
+  } catch (error) {
+    await engine.cut?.discard();
+    throw error;
+  }
   state.head = id;
   tracked.warmed = undefined;
   tracked.isCacheStale = true;
+  await engine.cut?.apply(id);
   // The registry's lastTouch is refreshed at most every 30 s (listings also read the head's time), by
   // this process (it remembers) and by one-shot ones (its record says when it was last touched).
   if (Date.now() - tracked.registryTouchedAt > registryTouchMs) {
