@@ -39,7 +39,15 @@ const graph = graphOf({
   '/relay/relay-client.ts': { imports: ['/shared/errors.ts', 'node:http'] },
   '/cli/cli-main.ts': { imports: ['/cli/run-cli.ts', '/cli/command-index.ts'] },
   '/cli/run-cli.ts': { imports: ['/shared/errors.ts'] },
-  '/cli/command-index.ts': { lazy: ['/cmd/list.ts', '/cmd/log.ts', '/cmd/search.ts', '/cmd/connect.ts'] },
+  '/cli/command-index.ts': {
+    lazy: ['/cmd/list.ts', '/cmd/log.ts', '/cmd/search.ts', '/cmd/connect.ts', '/cmd/show.ts', '/cmd/tool.ts'],
+  },
+  '/cmd/show.ts': { imports: ['/cli/services.ts', '/sessions/state.ts', '/cmd/turn-view.ts'] },
+  '/cmd/turn-view.ts': {},
+  '/cmd/tool.ts': { imports: ['/cli/services.ts', '/workspace/rules.ts'] },
+  '/sessions/state.ts': {},
+  '/workspace/rules.ts': {},
+  '/agents/agents.ts': { imports: ['/sessions/state.ts'] },
   '/cmd/list.ts': { imports: ['/cli/services.ts', '/cmd/history-text.ts'] },
   '/cmd/log.ts': { imports: ['/cli/services.ts', '/cmd/history-text.ts', '/cmd/list.ts'] },
   '/cmd/search.ts': { imports: ['/cli/services.ts', '/cmd/search-text.ts', '/files/temp-name.ts'] },
@@ -48,8 +56,8 @@ const graph = graphOf({
   '/cmd/history-text.ts': {},
   '/cmd/search-text.ts': {},
   '/core/create-core.ts': {
-    imports: ['/core/services.ts', '/snapshot/hasher.ts', '/checkpoints/index.ts'],
-    lazy: ['/restore/restore.ts', '/checkpoints/checkpoint-service.ts'],
+    imports: ['/core/services.ts', '/snapshot/hasher.ts', '/checkpoints/index.ts', '/workspace/rules.ts'],
+    lazy: ['/restore/restore.ts', '/checkpoints/checkpoint-service.ts', '/agents/agents.ts'],
   },
   '/checkpoints/checkpoint-service.ts': {
     imports: ['/store/pack-writer.ts', '/core/services.ts', '/snapshot/hasher.ts'],
@@ -85,6 +93,18 @@ describe('the main bundle chunk plan', () => {
     expect(chunkOf('/cmd/search-text.ts')).toBe('cli-search');
     expect(chunkOf('/cmd/list.ts')).toBe('cli-log');
     expect(chunkOf('/cmd/search.ts')).toBe('cli-search');
+  });
+
+  it("splits a command's chunk where a one-shot core would load it for some of it: what the core may load goes apart", () => {
+    expect(chunkOf('/sessions/state.ts')).toBe('cli-show-shared');
+    expect(chunkOf('/cmd/turn-view.ts')).toBe('cli-show');
+    expect(chunkOf('/cmd/show.ts')).toBe('cli-show');
+    expect(chunkOf('/agents/agents.ts')).toBeUndefined();
+  });
+
+  it('keeps a command whole when its chunk would hold only code the core loads besides its own module: one file a call', () => {
+    expect(chunkOf('/workspace/rules.ts')).toBe('cli-tool');
+    expect(chunkOf('/cmd/tool.ts')).toBe('cli-tool');
   });
 
   it("puts the executable's two path roots into their chunks (their facades are collapsed), so that each path loads a file less", () => {
@@ -134,10 +154,9 @@ describe('the main bundle chunk plan', () => {
 
   it('gives rolldown one group per tier, each naming only its own modules, the shared relay first', () => {
     const groups = chunkGroups(roots);
-    expect(groups.map((group) => group.priority)).toEqual([10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
-    const [relay, hook, base, workerShared, command, worker, walkWorker, headStart, core, engine] = groups.map(
-      (group) => (id: string) => group.name(id, graph),
-    );
+    expect(groups.map((group) => group.priority)).toEqual([11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    const [relay, hook, base, workerShared, commandShared, command, worker, walkWorker, headStart, core, engine] =
+      groups.map((group) => (id: string) => group.name(id, graph));
     expect(relay?.('/shared/errors.ts')).toBe('cli-relay');
     expect(hook?.('/shared/errors.ts')).toBeNull();
     expect(hook?.('/cli/hook/run-hook.ts')).toBe('cli-hook');
@@ -146,6 +165,8 @@ describe('the main bundle chunk plan', () => {
     expect(command?.('/cmd/history-text.ts')).toBe('cli-list');
     expect(workerShared?.('/files/temp-name.ts')).toBe('cli-worker-shared');
     expect(command?.('/files/temp-name.ts')).toBeNull();
+    expect(commandShared?.('/sessions/state.ts')).toBe('cli-show-shared');
+    expect(command?.('/sessions/state.ts')).toBeNull();
     expect(worker?.('/snapshot/hasher.ts')).toBe('hash-worker-base');
     expect(core?.('/snapshot/hasher.ts')).toBeNull();
     expect(headStart?.('/locks/file-lock.ts')).toBe('walk-head-start');

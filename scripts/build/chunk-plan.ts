@@ -41,10 +41,11 @@ export interface PlannedChunk {
 export type ChunkPlan = ReadonlyMap<string, PlannedChunk>;
 
 const tiers = {
-  relay: 10,
-  hook: 9,
-  base: 8,
-  workerShared: 7,
+  relay: 11,
+  hook: 10,
+  base: 9,
+  workerShared: 8,
+  commandShared: 7,
   command: 6,
   worker: 5,
   walkWorker: 4,
@@ -75,6 +76,20 @@ function staticClosure(from: string, graph: ChunkingContext): Set<string> {
   return seen;
 }
 
+/** Every module `from` may load, through dynamic imports too, itself included (node: built-ins and externals left out). */
+function fullClosure(from: string, graph: ChunkingContext): Set<string> {
+  const seen = new Set<string>();
+  const queue = [from];
+  for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
+    if (seen.has(id) || id.startsWith('node:')) continue;
+    const info = graph.getModuleInfo(id);
+    if (info === null || info.isExternal === true) continue;
+    seen.add(id);
+    queue.push(...info.importedIds, ...info.dynamicallyImportedIds);
+  }
+  return seen;
+}
+
 /** The light paths: modules the CLI reaches by dynamic imports whose static closure holds nothing heavy, with their closures. */
 function lightPaths(roots: ChunkPlanRoots, graph: ChunkingContext): Map<string, Set<string>> {
   const paths = new Map<string, Set<string>>();
@@ -100,6 +115,11 @@ function lightPaths(roots: ChunkPlanRoots, graph: ChunkingContext): Map<string, 
  * - `cli-<command>`: what one or two light commands use besides (it goes with the first of them),
  *   and that first command's own module, so that it loads one file; any other command module stays
  *   a chunk of its own, so loading it costs no extra file;
+ * - `cli-<command>-shared`: what of that a one-shot core may load too, where the command's chunk
+ *   also holds code no core loads (the session state `vigil sessions show` renders, beside its turn
+ *   view, which imports the restore command's chunk): whole, a one-shot `vigil tool` call loaded
+ *   both commands' code for the session state. A command whose chunk holds only its own module
+ *   beside code the core loads (`vigil tool`, `vigil write`) keeps one chunk: one file a call;
  * - `cli-worker-shared`: what one or two light commands share with the hashing worker (the
  *   bookkeeping-file rule): in a command's chunk, each worker loaded that chunk and all it imports
  *   (the relay client, node:net; ~5 ms more of a cold worker's start, which a walk waits for);
@@ -145,17 +165,27 @@ export function planChunks(roots: ChunkPlanRoots, graph: ChunkingContext): Chunk
     for (const id of closure) if (id !== root) sharers.set(id, [...(sharers.get(id) ?? []), root]);
   }
   const worker = staticClosure(roots.worker, graph);
+  const coreSide = fullClosure(roots.core, graph);
+  const ownChunk = (id: string, sharing: readonly string[]): boolean =>
+    sharing.length < baseShare && !worker.has(id) && !plan.has(id);
+  // The commands whose chunk would hold code a one-shot core never loads beside code it does: theirs is split in two.
+  const split = new Set<string>();
+  for (const [id, sharing] of sharers)
+    if (ownChunk(id, sharing) && sharing[0] !== undefined && !coreSide.has(id)) split.add(sharing[0]);
   const withOwnChunk = new Map<string, PlannedChunk>();
   for (const [id, [first, ...others]] of sharers) {
     if (first === undefined) continue;
+    const command = `cli-${path.basename(first, path.extname(first))}`;
     const chunk =
       others.length + 1 >= baseShare
         ? { name: 'cli-base', tier: tiers.base }
         : worker.has(id)
           ? { name: 'cli-worker-shared', tier: tiers.workerShared }
-          : { name: `cli-${path.basename(first, path.extname(first))}`, tier: tiers.command };
+          : split.has(first) && coreSide.has(id)
+            ? { name: `${command}-shared`, tier: tiers.commandShared }
+            : { name: command, tier: tiers.command };
     claim([id], chunk);
-    if (chunk.tier === tiers.command) withOwnChunk.set(first, chunk);
+    if (chunk.name === command) withOwnChunk.set(first, chunk);
   }
   // A command whose chunk holds what it shares goes into that chunk too (its facade is collapsed): one file, not two.
   for (const [root, chunk] of withOwnChunk) claim([root], chunk);

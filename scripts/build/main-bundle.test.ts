@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,6 +62,33 @@ function runBuilt(
     env: childEnv({ VIGIL_HOME: home, VIGIL_NO_CORE: '1' }),
   });
   return { status: run.status, stdout: run.stdout };
+}
+
+/**
+ * The files a one-shot `vigil tool terminal` call of `true` loads from the build in `outDir` (traced
+ * by a module resolve hook), with a throwaway data folder and home; node_modules is linked beside it.
+ */
+async function oneShotToolFiles(outDir: string): Promise<{ readonly status: number | null; readonly files: string[] }> {
+  const base = path.dirname(outDir);
+  await symlink(path.join(root, 'node_modules'), path.join(base, 'node_modules')).catch(() => undefined);
+  const project = path.join(base, 'project');
+  await mkdir(project, { recursive: true });
+  const resolver = `data:text/javascript,${encodeURIComponent("export async function resolve(s, c, n) { const r = await n(s, c); if (r.url.startsWith('file:')) process.stderr.write('IMPORT ' + r.url + '\\n'); return r; }")}`;
+  const register = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(resolver)});`)}`;
+  const args = ['tool', 'terminal', '--args', JSON.stringify({ command: 'true' }), '--cwd', project];
+  const run = spawnSync(process.execPath, ['--import', register, path.join(outDir, 'cli.js'), ...args], {
+    encoding: 'utf8',
+    env: childEnv({
+      VIGIL_HOME: path.join(base, 'tool-home'),
+      HOME: path.join(base, 'tool-user'),
+      HERMES_HOME: path.join(base, 'no-hermes'),
+      VIGIL_NO_CORE: '1',
+    }),
+  });
+  const files = run.stderr
+    .split('\n')
+    .flatMap((line) => (line.startsWith('IMPORT file://') ? [line.slice('IMPORT file://'.length)] : []));
+  return { status: run.status, files: [...new Set(files)] };
 }
 
 /**
@@ -169,6 +196,21 @@ describe('the main bundle, built for real', () => {
       [...files].map((file) => path.basename(file).replace(/-[\w-]{8}\.js$/, '')).sort();
     expect(named(checkpoint)).toEqual(['cli-base', 'cli-relay', 'cli.js']);
     expect(named(hookFiles)).toEqual(['cli-hook', 'cli-relay', 'cli.js']);
+  });
+
+  it("loads for a one-shot sandboxed tool call no other path's chunk: not the hook's, nor the sessions-show and restore commands'", async () => {
+    const { status, files } = await oneShotToolFiles(outDir);
+    expect(status).toBe(0);
+    const chunks = files
+      .filter((file) => file.startsWith(path.join(outDir, 'chunks')))
+      .map((file) => path.basename(file).replace(/-[\w-]{8}\.js$/, ''));
+    expect(chunks).toContain('core');
+    expect(chunks).toContain('command-sandbox');
+    expect(
+      chunks.filter((chunk) => /^cli-(hook|checkpoints-restore-command|sessions-show-command)$/.test(chunk)),
+    ).toEqual([]);
+    // The call ran sandboxed: the engine was loaded.
+    expect(files.some((file) => file.includes('/@anthropic-ai/sandbox-runtime/'))).toBe(true);
   });
 
   it("runs through the collapsed imports: the version, a command's help from the base chunk and from its own, the hook's help", () => {

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { lazySchema } from '../lazy-schema';
-import { hookAgents, hookEventKinds } from '../hooks/hook-event';
-import { maxHookCommandChars } from '../hooks/hook-tools';
+import { hookAgents, hookEventKinds, maxHookCommandChars } from '../hooks/hook-event';
 import { defineCalls } from './define';
 
 /** A path as an agent gives it. */

@@ -17,6 +17,14 @@ export const hookAgentNames: Readonly<Record<HookAgent, string>> = {
   codex: 'Codex CLI',
 };
 
+/**
+ * The longest shell command Vigil assesses (1 MiB of text: a heredoc of a big file is within a
+ * model's reach, and is still parsed whole for the hardline rules); a longer one is refused as too
+ * long to assess, never let through unread. Here, beside the event's other shared facts, because
+ * the contract's schema uses it too: in hook-tools.ts, it made every one-shot core load the hook's chunk.
+ */
+export const maxHookCommandChars = 1024 * 1024;
+
 /** What an event means to Vigil; every other event of the agents is accepted and ignored. */
 export const hookEventKinds = ['session-start', 'prompt', 'pre-tool', 'post-tool', 'stop', 'session-end'] as const;
 

@@ -1,13 +1,6 @@
 import { codexPatchPaths } from './codex-patch';
-import type { HookAgent, HookTool } from './hook-event';
+import { maxHookCommandChars, type HookAgent, type HookTool } from './hook-event';
 import { HookFieldError, optionalTextOf, requiredText, type JsonObject } from './hook-fields';
-
-/**
- * The longest shell command Vigil assesses (1 MiB of text: a heredoc of a big file is within a
- * model's reach, and is still parsed whole for the hardline rules); a longer one is refused as too
- * long to assess, never let through unread.
- */
-export const maxHookCommandChars = 1024 * 1024;
 
 /** How one of an agent's tools changes files: through the file its input names, or as a shell command. */
 type ToolSpec =
