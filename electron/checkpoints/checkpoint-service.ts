@@ -89,35 +89,8 @@ export class CheckpointService extends CheckpointReader implements CheckpointApi
       checkCheckpointRequest(request);
       const resolved = await resolveCheckpointDirectory(dir, await this.refused);
       const tracked = await this.tracked.track(resolved);
-      const syncs = new DeferredSyncs();
-      const outcome = await syncs.around(
-        this.#underStoreLock(async () => {
-          // The answer is for the folder as it is now: the watcher first reports every change made before this call.
-          if (tracked.isWatched) await this.watchers.catchUp(tracked);
-          const rules = await this.rules.forSnapshot(tracked);
-          // Read once for this hold: the commit's entry and the cut after it see the same list.
-          const heldShallow = once(() => this.refs.readShallow());
-          const cut = new CheckpointCut({
-            refs: this.refs,
-            timeline: this.timeline,
-            dirhash: tracked.dirhash,
-            maxSnapshots: this.retention.maxSnapshots,
-            shallow: heldShallow,
-            options: () => this.#maintenance.cutOptions(),
-            report: this.#reportCut,
-          });
-          const engine = { ...this.#engine(), rules, heldShallow, deferSync: syncs.add, cut };
-          const result = await takeSnapshot(engine, tracked, request);
-          // Still under this hold: a one-shot process saves its stat cache without taking the lock
-          // again. The state is final, so the save (CPU) runs beside the cut's report; it never fails the checkpoint.
-          const saving = this.#cacheSaver.afterSnapshot(tracked);
-          try {
-            if (result.kind === 'created') this.#maintenance.noteDropped(await cut.report());
-          } finally {
-            await saving;
-          }
-          return result;
-        }),
+      const outcome = await this.#underStoreLock(() =>
+        DeferredSyncs.run((syncs) => this.#held(tracked, request, syncs)),
       );
       if (outcome.kind !== 'unchanged') this.#maintenance.noteStoreChanged();
       if (outcome.kind === 'created') this.announcer.created(outcome.checkpoint);
@@ -126,6 +99,34 @@ export class CheckpointService extends CheckpointReader implements CheckpointApi
     } catch (error) {
       throw asAppError(error, this.options.logger, `checkpoint ${dir}`);
     }
+  }
+
+  /** A checkpoint's work under the lock; its ref folder's fsync (`syncs`) settles before the lock is let go. */
+  async #held(tracked: TrackedDirectory, request: CheckpointRequest, syncs: DeferredSyncs): Promise<CheckpointOutcome> {
+    // The answer is for the folder as it is now: the watcher first reports every change made before this call.
+    if (tracked.isWatched) await this.watchers.catchUp(tracked);
+    const rules = await this.rules.forSnapshot(tracked);
+    // Read once for this hold: the commit's entry and the cut after it see the same list.
+    const heldShallow = once(() => this.refs.readShallow());
+    const cut = new CheckpointCut({
+      refs: this.refs,
+      timeline: this.timeline,
+      dirhash: tracked.dirhash,
+      maxSnapshots: this.retention.maxSnapshots,
+      shallow: heldShallow,
+      options: () => this.#maintenance.cutOptions(),
+      report: this.#reportCut,
+    });
+    const engine = { ...this.#engine(), rules, heldShallow, deferSync: syncs.add, cut };
+    const result = await takeSnapshot(engine, tracked, request);
+    // Still held: a one-shot process saves its stat cache (CPU) beside the cut's report; it never fails the checkpoint.
+    const saving = this.#cacheSaver.afterSnapshot(tracked);
+    try {
+      if (result.kind === 'created') this.#maintenance.noteDropped(await cut.report());
+    } finally {
+      await saving;
+    }
+    return result;
   }
 
   /**

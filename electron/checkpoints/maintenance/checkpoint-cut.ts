@@ -24,13 +24,20 @@ export interface CheckpointCutContext {
  */
 export class CheckpointCut {
   #staged: StagedCut | undefined;
+  /** The stage under way or done: `discard` waits for it, so a stage still running never outlives its undo. */
+  #staging: Promise<void> | undefined;
   #failure: { readonly error: unknown } | undefined;
   #applied: { readonly head: string; readonly dropped: number } | undefined;
 
   constructor(private readonly context: CheckpointCutContext) {}
 
   /** Stages the cut that the commit `next` calls for, before the ref moves to it. */
-  async stage(next: string): Promise<void> {
+  stage(next: string): Promise<void> {
+    this.#staging = this.#stage(next);
+    return this.#staging;
+  }
+
+  async #stage(next: string): Promise<void> {
     const { refs, timeline, dirhash, maxSnapshots, options } = this.context;
     try {
       const target = { dirhash, head: next, shallow: await this.context.shallow() };
@@ -52,6 +59,8 @@ export class CheckpointCut {
 
   /** The ref did not move: the staged cut is undone (its dropped ref removed), as far as it can be. */
   async discard(): Promise<void> {
+    // The ref's move can fail (an fsync, the lock lost) while the stage still runs beside it: undo it once done.
+    await this.#staging;
     const staged = this.#staged;
     this.#staged = undefined;
     await staged?.discard().catch(() => undefined);

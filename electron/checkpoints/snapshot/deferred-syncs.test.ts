@@ -14,7 +14,7 @@ function settleable(): { promise: Promise<void>; resolve: () => void; reject: (e
 
 /**
  * A checkpoint answers only once the fsync it deferred (its ref folder's) has finished: the work under
- * the lock may end first, the answer may not (issue 31: the fsync runs beside the lock's release).
+ * the lock may end first, the answer may not (issue 31: the fsync runs beside the rest of the hold).
  */
 describe('DeferredSyncs', () => {
   it('gives the work its value only after every fsync added during it has finished', async () => {
