@@ -61,7 +61,10 @@ function sandboxShellInPlace(wrapped: string, shell: string): string {
   const [separator, program, flag, script] = words.slice(-4);
   if (separator?.value !== '--' || program?.value !== shell || flag?.value !== '-c' || script === undefined)
     return wrapped;
-  if (!script.value.startsWith(`${shell} -c '`)) return wrapped;
+  // Exactly `SHELL -c '…'`: where the engine passes the agent's own command here instead (no network bridge, no
+  // filter), text that merely starts like it (`SHELL -c 'x'; next`) must run as it is, not be cut short by `exec`.
+  const inner = wordsOf(script.value);
+  if (!script.value.startsWith(`${shell} -c '`) || inner?.length !== 3 || inner[0]?.value !== shell) return wrapped;
   return `${wrapped.slice(0, script.start)}${quoted(`exec ${script.value}`)}`;
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { repoRoot, runScriptInFreshProcess } from '../test-support/run-vigil';
+import { shellsExecInPlace } from './engine-command-line';
 
 /**
  * What engine-command-line.ts makes of the engine's wrapped command line: on Linux the shell that
@@ -53,6 +54,19 @@ describe('the engine wrap run in place of its shell', () => {
     expect(quoting).toContain('if (/^[A-Za-z0-9_./:@+,-][A-Za-z0-9_./:=@+,-]*$/.test(arg)) {');
     expect(quoting).toContain(`return "'" + arg.replace(/'/g, \`'"'"'\`) + "'";`);
   });
+
+  it.runIf(isLinux)(
+    'leaves a last word that only starts like the hand-over as it is (only the outer exec added)',
+    () => {
+      // The engine quotes `/bin/sh -c 'x'; next` this way where it passes the agent's command as the last word.
+      const line = `bwrap --die-with-parent -- /bin/sh -c '/bin/sh -c '"'"'x'"'"'; next'`;
+      expect(shellsExecInPlace(line, '/bin/sh')).toBe(`exec ${line}`);
+      const handOver = `bwrap --die-with-parent -- /bin/sh -c '/bin/sh -c '"'"'x; next'"'"''`;
+      expect(shellsExecInPlace(handOver, '/bin/sh')).toBe(
+        `exec bwrap --die-with-parent -- /bin/sh -c 'exec /bin/sh -c '"'"'x; next'"'"''`,
+      );
+    },
+  );
 
   it.runIf(isLinux)('replaces both outer shells, and the command still runs sandboxed, its text intact', async () => {
     const folder = path.join(dir, 'engine');

@@ -24,6 +24,8 @@ function goodApp(): Record<string, string> {
     'out/main/main.js':
       'import { z } from "zod";\nimport path from "node:path";\nimport { app } from "electron";\nimport "./chunks/a.js";\n',
     'out/main/chunks/a.js': 'import fs from "fs";\nexport const a = await import("zod/v4");\n',
+    'out/main/cli.cjs': 'const path = require("node:path");\n',
+    'out/main/cli.js': 'import "./chunks/a.js";\n',
     'out/preload/preload.cjs': 'const { contextBridge } = require("electron");\n',
     'out/renderer/index.html': `<!doctype html><head><meta http-equiv="Content-Security-Policy" content="${rendererMetaContentSecurityPolicy.replace(/'/g, '&#39;')}"><meta charset="utf-8">`,
     'out/renderer/assets/index-abc.js': 'import "react"; // bundled code may mention anything\n',
@@ -50,9 +52,10 @@ describe('findPackagingProblems', () => {
   it('reports missing entry points and an unbuilt renderer', async () => {
     const files = goodApp();
     delete files['out/preload/preload.cjs'];
+    delete files['out/main/cli.cjs'];
     delete files['out/renderer/assets/index-abc.js'];
     expect(await problemsOf(files)).toEqual([
-      'missing from app.asar: /out/preload/preload.cjs',
+      'missing from app.asar: /out/main/cli.cjs, /out/preload/preload.cjs',
       'the renderer has no script in /out/renderer/assets (was `npm run build` run?)',
     ]);
   });

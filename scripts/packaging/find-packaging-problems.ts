@@ -21,6 +21,9 @@ export interface ShippedPackage {
 export const requiredAppFiles = [
   '/package.json',
   '/out/main/main.js',
+  // The package's bin (a relayed call and every hook run here) and the ES executable it hands the rest to.
+  '/out/main/cli.cjs',
+  '/out/main/cli.js',
   '/out/preload/preload.cjs',
   '/out/renderer/index.html',
 ] as const;
