@@ -121,8 +121,13 @@ describe('agent and editor settings stay read-only to sandboxed commands (M1)', 
       'mkdir -p .claude && echo {} > .claude/settings.json; echo {} > .mcp.json; echo evil > .envrc; mkdir -p .vscode && echo {} > .vscode/tasks.json; echo {} > pkg/.vscode/tasks.json',
     );
     expect(result.stderr).toMatch(/Read-only file system/u);
-    for (const name of ['.claude', '.mcp.json', '.envrc', '.vscode', 'pkg/.vscode/tasks.json'])
-      expect(existsSync(path.join(w.workspace, name)), name).toBe(false);
+    // The spawn server answers as soon as the command exited and removes the guard's placeholders right after
+    // (before it wraps another command): gone within moments of the answer, never left behind.
+    const traces = (): string[] =>
+      ['.claude', '.mcp.json', '.envrc', '.vscode', 'pkg/.vscode/tasks.json'].filter((name) =>
+        existsSync(path.join(w.workspace, name)),
+      );
+    await expect.poll(traces, { timeout: 10_000 }).toEqual([]);
     expect(result.sandbox_notes?.join('\n')).toMatch(
       /removed .*\.mcp\.json[\s\S]*removed .*\.envrc|removed .*\.envrc[\s\S]*removed .*\.mcp\.json/u,
     );
