@@ -13,14 +13,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
 import type { CheckpointService } from './checkpoint-service';
-import type { CheckpointEntry, CheckpointOutcome } from './checkpoint-types';
+import type { CheckpointOutcome } from './checkpoint-types';
 import { dirHash } from '../git-store/store-layout';
-import { fsck, git, gitWriteTree, testService, writeTree } from './test-support/store-fixtures';
-
-function created(outcome: CheckpointOutcome): CheckpointEntry {
-  if (outcome.kind !== 'created') throw new Error(`expected a checkpoint, got ${JSON.stringify(outcome)}`);
-  return outcome.checkpoint;
-}
+import { created, fsck, git, gitWriteTree, testService, writeTree } from './test-support/store-fixtures';
 
 describe('checkpoint snapshots', () => {
   let base: string;

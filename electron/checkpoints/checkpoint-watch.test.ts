@@ -4,13 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
 import type { CheckpointService } from './checkpoint-service';
-import type { CheckpointEntry, CheckpointOutcome } from './checkpoint-types';
-import { fsck, generateTree, gitWriteTree, testService, writeTree } from './test-support/store-fixtures';
-
-function created(outcome: CheckpointOutcome): CheckpointEntry {
-  if (outcome.kind !== 'created') throw new Error(`expected a checkpoint, got ${JSON.stringify(outcome)}`);
-  return outcome.checkpoint;
-}
+import { created, fsck, generateTree, gitWriteTree, testService, writeTree } from './test-support/store-fixtures';
 
 /** Changes files from another process, as an agent's shell command or an editor would. */
 function inChild(script: string, cwd: string): void {

@@ -7,13 +7,7 @@ import { FolderCompactor } from './folder-compactor';
 import { SavedFolder } from './saved-folder';
 import { fileModes } from '../../git-store/git-objects';
 import { fakeRecord as record } from '../test-support/file-records';
-import type { CheckpointEntry, CheckpointOutcome } from '../checkpoint-types';
-import { fsck, gitWriteTree, testService, writeTree } from '../test-support/store-fixtures';
-
-function created(outcome: CheckpointOutcome): CheckpointEntry {
-  if (outcome.kind !== 'created') throw new Error(`expected a checkpoint, got ${JSON.stringify(outcome)}`);
-  return outcome.checkpoint;
-}
+import { created, fsck, gitWriteTree, testService, writeTree } from '../test-support/store-fixtures';
 
 const paths = Array.from({ length: 240 }, (_, index) => `t${index % 3}/l${index % 4}/f${index}.txt`);
 

@@ -4,8 +4,14 @@ import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test-support/temp-dir';
-import type { CheckpointEntry, CheckpointOutcome } from '../checkpoint-types';
-import { fsck, generateTree, gitWriteTree, testService } from '../test-support/store-fixtures';
+import {
+  bigTreeCheckpointed,
+  created,
+  fsck,
+  generateTree,
+  gitWriteTree,
+  testService,
+} from '../test-support/store-fixtures';
 import { HashWorker } from './hash-worker-client';
 import type { HashWorkerReply } from './hash-worker';
 import {
@@ -17,11 +23,6 @@ import {
   workerEntry,
 } from './hash-worker-thread';
 import { withWalkHeadStart } from './walk-head-start';
-
-function created(outcome: CheckpointOutcome): CheckpointEntry {
-  if (outcome.kind !== 'created') throw new Error(`expected a checkpoint, got ${JSON.stringify(outcome)}`);
-  return outcome.checkpoint;
-}
 
 /** Resolves once the thread has ended. */
 function ended(worker: Worker): Promise<void> {
@@ -44,14 +45,7 @@ describe("the walk's first worker thread, started before the head start loads", 
     dir = path.join(base, 'work');
     root = path.join(base, 'home', 'checkpoints');
     configFile = path.join(base, 'home', 'config.json');
-    // Big enough that its stat cache says a worker walk pays off (about 2,000 files).
-    generateTree(dir, 2_500);
-    const first = testService(root);
-    try {
-      created(await first.checkpoint(dir, { reason: 'first' }));
-    } finally {
-      await first.dispose();
-    }
+    await bigTreeCheckpointed(dir, root);
     // One worker whatever the load: the started thread is then the pool's only one.
     process.env['VIGIL_HASH_WORKERS'] = '1';
   });

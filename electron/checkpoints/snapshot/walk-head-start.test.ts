@@ -5,16 +5,18 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileLock, runOutsideFileLocks } from '../../locks/file-lock';
 import { makeTempDir } from '../../test-support/temp-dir';
-import type { CheckpointEntry, CheckpointOutcome } from '../checkpoint-types';
-import { fsck, generateTree, gitWriteTree, testService } from '../test-support/store-fixtures';
+import type { CheckpointOutcome } from '../checkpoint-types';
+import {
+  bigTreeCheckpointed,
+  created,
+  fsck,
+  generateTree,
+  gitWriteTree,
+  testService,
+} from '../test-support/store-fixtures';
 import { withWalkHeadStart, type WalkHeadStart } from './walk-head-start';
 
 const lockChild = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../locks/file-lock.child.ts');
-
-function created(outcome: CheckpointOutcome): CheckpointEntry {
-  if (outcome.kind !== 'created') throw new Error(`expected a checkpoint, got ${JSON.stringify(outcome)}`);
-  return outcome.checkpoint;
-}
 
 describe('a walk head start (a one-shot `vigil checkpoint` walking before its core loads)', () => {
   let base: string;
@@ -29,14 +31,7 @@ describe('a walk head start (a one-shot `vigil checkpoint` walking before its co
     dir = path.join(base, 'work');
     root = path.join(base, 'home', 'checkpoints');
     configFile = path.join(base, 'home', 'config.json');
-    // Big enough that its stat cache says a worker walk pays off (about 2,000 files).
-    generateTree(dir, 2_500);
-    const first = testService(root);
-    try {
-      created(await first.checkpoint(dir, { reason: 'first' }));
-    } finally {
-      await first.dispose();
-    }
+    await bigTreeCheckpointed(dir, root);
     writeFileSync(path.join(dir, 'd0/f1.txt'), 'changed\n');
     writeFileSync(path.join(dir, 'd3/new.txt'), 'new\n');
     unlinkSync(path.join(dir, 'd7/f2.txt'));

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { silentLogger } from '../../logging/logger';
 import { CheckpointService } from '../checkpoint-service';
 import type { CheckpointServiceOptions } from '../checkpoint-api';
+import type { CheckpointEntry, CheckpointOutcome } from '../checkpoint-types';
 
 /** git with no user or system configuration, and a fixed identity. */
 const gitEnvironment: NodeJS.ProcessEnv = {
@@ -86,4 +87,24 @@ export function gitWriteTree(shadow: string, dir: string, excludes: readonly str
 /** A checkpoint service on a temp store, for tests (no refused directories, silent log). */
 export function testService(root: string, options: Partial<CheckpointServiceOptions> = {}): CheckpointService {
   return new CheckpointService({ root, logger: silentLogger, refusedDirs: [], ...options });
+}
+
+/** The checkpoint an outcome made; throws, naming the outcome, when it made none. */
+export function created(outcome: CheckpointOutcome): CheckpointEntry {
+  if (outcome.kind !== 'created') throw new Error(`expected a checkpoint, got ${JSON.stringify(outcome)}`);
+  return outcome.checkpoint;
+}
+
+/**
+ * A tree of 2,500 files in `dir`, big enough that its stat cache says a walk in a worker thread pays off (about
+ * 2,000 files), with its first checkpoint taken in the store under `root` by a service already let go.
+ */
+export async function bigTreeCheckpointed(dir: string, root: string): Promise<void> {
+  generateTree(dir, 2_500);
+  const first = testService(root);
+  try {
+    created(await first.checkpoint(dir, { reason: 'first' }));
+  } finally {
+    await first.dispose();
+  }
 }
