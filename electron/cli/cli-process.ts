@@ -20,6 +20,10 @@ export function runCliWithEntries(
     get stdin() {
       return process.stdin;
     },
+    // What process.stdin.isTTY would say (both ask libuv what fd 0 is), without opening it.
+    get isStdinTerminal() {
+      return process.getBuiltinModule('node:tty').isatty(0);
+    },
     env: process.env,
     cwd: process.cwd(),
     mayStartCore: true,

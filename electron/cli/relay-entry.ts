@@ -1,7 +1,8 @@
 /**
  * The `vigil` executable as installed (package.json's `bin`: out/main/cli.cjs), and the command
- * agents' hooks run: CommonJS. A relayed `vigil checkpoint DIR` and every `vigil hook` run here from
- * start to answer (this file and the CommonJS chunk of its path); anything else goes on in the ES
+ * agents' hooks run: CommonJS. A relayed `vigil checkpoint DIR`, a relayed `vigil checkpoints restore`
+ * and every `vigil hook` run here from start to answer (this file and the CommonJS chunk of its
+ * path); anything else goes on in the ES
  * module executable (cli.js, from vigil.ts), which is loaded only then. Why: each of these
  * commands is a fresh Node process whose work is one request to the resident core, and Node's ES
  * loader reads every module file through libuv's thread pool (starting its threads), while
@@ -40,19 +41,42 @@ function readServeNow(file: string): CredentialLookup {
 }
 
 /**
- * `vigil checkpoint DIR` when a core will take it (serve.json names one, or a background core may
- * start): run from here. Resolves false, having only read, when it goes on in-process (vigil.ts
- * starts its walk early).
+ * serve.json as read, when a core will take the command's calls (serve.json names one, or a
+ * background core may start); undefined when they stay in-process (the ES build runs the command).
+ */
+async function expectedCore(): Promise<CredentialLookup | undefined> {
+  const home = resolveVigilHome(process.env);
+  const serveLookup = readServeNow(vigilPaths(home).serveInfo);
+  const { isExpected } = await expectsCore({ home, env: process.env, isLocal: false, serveLookup });
+  return isExpected ? serveLookup : undefined;
+}
+
+/**
+ * `vigil checkpoint DIR` when a core will take it: run from here. Resolves false, having only read,
+ * when it goes on in-process (vigil.ts starts its walk early).
  */
 async function relayedCheckpoint(argv: readonly string[]): Promise<boolean> {
   const parsed = checkpointArguments(argv.slice(1), process.cwd());
   if (parsed === undefined || parsed.isLocal) return false;
-  const home = resolveVigilHome(process.env);
-  const serveLookup = readServeNow(vigilPaths(home).serveInfo);
-  const { isExpected } = await expectsCore({ home, env: process.env, isLocal: false, serveLookup });
-  if (!isExpected) return false;
-  const { runRelayedCheckpoint } = await import('./relayed-checkpoint');
+  const serveLookup = await expectedCore();
+  if (serveLookup === undefined) return false;
+  const { runRelayedCheckpoint } = await import('./relayed-commands');
   await runRelayedCheckpoint(argv, serveLookup);
+  return true;
+}
+
+/**
+ * `vigil checkpoints restore …` when a core will take it: run from here, whatever its options (the
+ * command parses them as it does in vigil.ts). Resolves false, having only read, with `--local`
+ * (before a `--`) or when no core will take it: the ES build then restores in-process.
+ */
+async function relayedRestore(argv: readonly string[]): Promise<boolean> {
+  const end = argv.indexOf('--');
+  if ((end < 0 ? argv : argv.slice(0, end)).includes('--local')) return false;
+  const serveLookup = await expectedCore();
+  if (serveLookup === undefined) return false;
+  const { runRelayedRestore } = await import('./relayed-commands');
+  await runRelayedRestore(argv, serveLookup);
   return true;
 }
 
@@ -64,6 +88,7 @@ async function main(): Promise<void> {
     return;
   }
   if (argv[0] === 'checkpoint' && (await relayedCheckpoint(argv))) return;
+  if (argv[0] === 'checkpoints' && argv[1] === 'restore' && (await relayedRestore(argv))) return;
   // Everything else: the ES module executable, which runs the command line itself.
   await import('./vigil');
 }

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { appendFile, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +74,22 @@ describe('the relay entry (cli.cjs), built for real', () => {
     return { status: result.status, stdout: same(result.stdout), stderr: same(result.stderr) };
   }
 
+  /**
+   * `vigil checkpoints restore DIR N FILE` through cli.cjs, then through cli.js, the file damaged
+   * before each, both back to the newest checkpoint as it was (each restore's pre-rollback snapshot becomes the newest).
+   */
+  async function restoreBoth(
+    files: readonly string[],
+    extraEnv: NodeJS.ProcessEnv = {},
+  ): Promise<readonly [BuiltRun, BuiltRun]> {
+    const restore = async (file: string, number: number): Promise<BuiltRun> => {
+      for (const name of files) await writeFile(path.join(project, name), `damaged by ${file}\n`);
+      return run(file, ['checkpoints', 'restore', project, String(number), ...files], '', extraEnv);
+    };
+    const relayEntry = await restore('cli.cjs', 1);
+    return [relayEntry, await restore('cli.js', 2)];
+  }
+
   /** A PreToolUse Write as Claude Code sends it, for a new file in the project. */
   function writeEvent(name: string): string {
     return JSON.stringify({
@@ -127,7 +143,7 @@ describe('the relay entry (cli.cjs), built for real', () => {
           stdout: `Checkpoint <id> of ${project}: manual checkpoint (1 file, +2/-0).\n`,
           stderr: '',
         });
-        expect(first.loaded).toEqual(['chunks/relay-or-local.cjs', 'chunks/relayed-checkpoint.cjs', 'cli.cjs']);
+        expect(first.loaded).toEqual(['chunks/relay-or-local.cjs', 'chunks/relayed-commands.cjs', 'cli.cjs']);
         for (const file of ['cli.cjs', 'cli.js']) {
           await appendFile(path.join(project, 'src/a.txt'), `by ${file}\n`);
           expect(printed(await run(file, ['checkpoint', project, '--reason', 'by hand']))).toEqual({
@@ -141,6 +157,47 @@ describe('the relay entry (cli.cjs), built for real', () => {
         expect(printed(hook)).toEqual(printed(await run('cli.js', ['hook', 'claude-code'], writeEvent('other.txt'))));
         expect(resident.calls.filter((channel) => channel === 'checkpoints:create')).toHaveLength(3);
         expect(resident.calls.filter((channel) => channel === 'hooks:event')).toHaveLength(2);
+      } finally {
+        await resident.stop();
+      }
+    },
+  );
+
+  it(
+    'runs a relayed restore in CommonJS files alone (no schema library), printing and exiting as the ES executable does',
+    { timeout: 300_000 },
+    async () => {
+      const resident: ResidentCore = await startResidentCore(env['VIGIL_HOME'] ?? '', childEnv(env));
+      try {
+        await writeFile(path.join(project, 'src/kept.txt'), 'kept\n');
+        await run('cli.js', ['checkpoint', project, '--reason', 'restore target']);
+        const [relayed, inEs] = await restoreBoth(['src/kept.txt']);
+        expect(relayed.loaded).toEqual([
+          'chunks/checkpoints-restore-command.cjs',
+          'chunks/relay-or-local.cjs',
+          'chunks/relayed-commands.cjs',
+          'cli.cjs',
+        ]);
+        // None of the CommonJS files takes in the schema library (the restore's outcomes are sorted without it).
+        const commonJs = [
+          relayEntryFile,
+          ...(await readdir(path.join(outDir, 'chunks'))).map((name) => `chunks/${name}`),
+        ];
+        for (const file of commonJs.filter((name) => name.endsWith('.cjs')))
+          expect(await readFile(path.join(outDir, file), 'utf8')).not.toMatch(/require\("zod/);
+        expect(inEs.loaded).toContain('cli.js');
+        expect(printed(relayed)).toEqual(printed(inEs));
+        expect(relayed.status).toBe(0);
+        expect(relayed.stdout).toMatch(/^✅ Restored 1 file\(s\) to checkpoint [0-9a-f]{8}: restore target\./m);
+        expect(await readFile(path.join(project, 'src/kept.txt'), 'utf8')).toBe('kept\n');
+        // A bad N, a file in neither, a missing N, the help: the same words and exit code from both, the first from CommonJS.
+        const cases = [[project, '999', 'src/kept.txt'], [project, '1', 'src/missing.txt'], [project], ['--help']];
+        for (const args of cases) {
+          const fromRelayEntry = await run('cli.cjs', ['checkpoints', 'restore', ...args]);
+          expect(fromRelayEntry.loaded).not.toContain('cli.js');
+          expect(printed(fromRelayEntry)).toEqual(printed(await run('cli.js', ['checkpoints', 'restore', ...args])));
+        }
+        expect(resident.calls.filter((channel) => channel === 'checkpoints:restore')).toHaveLength(6);
       } finally {
         await resident.stop();
       }
@@ -176,6 +233,13 @@ describe('the relay entry (cli.cjs), built for real', () => {
         expect(relayEntry.status).toBe(0);
         // The one-shot core is the ES build's: in the relay entry's path (serve.json names a core) or in vigil.ts's.
         expect(relayEntry.loaded).toContain(text === undefined ? 'cli.js' : 'local-core.js');
+        await writeFile(path.join(project, 'src/kept.txt'), `kept ${String(text)}\n`);
+        await run('cli.js', ['checkpoint', project], '', noCore);
+        const [restored, restoredInEs] = await restoreBoth(['src/kept.txt'], noCore);
+        expect(restored.status).toBe(0);
+        expect(printed(restored)).toEqual(printed(restoredInEs));
+        expect(restored.loaded).toContain(text === undefined ? 'cli.js' : 'local-core.js');
+        expect(await readFile(path.join(project, 'src/kept.txt'), 'utf8')).toBe(`kept ${String(text)}\n`);
         const hook = await run('cli.cjs', ['hook', 'claude-code'], writeEvent('in-process.txt'), noCore);
         expect(hook.loaded).toContain('local-core.js');
         expect(printed(hook)).toEqual(

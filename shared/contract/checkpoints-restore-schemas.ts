@@ -44,19 +44,8 @@ export const restoreSkipReasonSchema = lazySchema(() =>
   ]),
 );
 
-/**
- * Skip reasons that leave a file the restore was asked to bring back unlike the checkpoint: a
- * restore with any of them (or a conflict, or a failure) is incomplete. `unchanged` and
- * `not-in-checkpoint` are not: the file already matches, or the checkpoint has no version of it.
- */
-export const incompleteSkipReasons: ReadonlySet<z.infer<typeof restoreSkipReasonSchema>> = new Set([
-  'excluded',
-  'oversize',
-  'unprotected',
-  'blocked',
-  'secret',
-  'lost',
-]);
+/** Which outcomes make a restore incomplete: kept without zod (restore-outcomes.ts), so the CLI can print them with no schema loaded. */
+export { incompleteSkipReasons, isIncompleteOutcome } from './restore-outcomes';
 
 /** One version of a file as git stores it. */
 export const fileVersionSchema = lazySchema(() =>
@@ -160,12 +149,6 @@ export const restoreOutcomeSchema = lazySchema(() =>
     message: z.string().optional(),
   }),
 );
-
-/** Whether one outcome leaves its file unlike the checkpoint although the restore was meant to bring it back. */
-export function isIncompleteOutcome(outcome: z.infer<typeof restoreOutcomeSchema>): boolean {
-  if (outcome.result === 'conflict' || outcome.result === 'failed') return true;
-  return outcome.result === 'skipped' && outcome.reason !== undefined && incompleteSkipReasons.has(outcome.reason);
-}
 
 /**
  * How a restore ended: `complete` (every file it was to change matches the checkpoint now),

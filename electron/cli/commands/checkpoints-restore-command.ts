@@ -1,8 +1,17 @@
 import { quoteShellWords } from '../shell-words';
 import type { CallResponse } from '../../../shared/contract';
 import { describeActor } from '../../../shared/contract/actor-model';
+import { isIncompleteOutcome } from '../../../shared/contract/restore-outcomes';
 import { escapeControls } from '../../../shared/text/control-characters';
-import { exitCodes, flagOption, stringOption, writeLine, type CliCommand, type CliIo } from '../cli-command';
+import {
+  exitCodes,
+  flagOption,
+  isTerminalInput,
+  stringOption,
+  writeLine,
+  type CliCommand,
+  type CliIo,
+} from '../cli-command';
 import type { ProgressEvent as RestoreProgress } from '../cli-services';
 import { directoryArgument, localTime } from './checkpoint-command';
 import { withRestoreService } from './checkpoints-diff-command';
@@ -122,11 +131,9 @@ function printOutcome(
   );
 }
 
-/** The outcomes that make a restore incomplete; the contract's schemas (and zod) load only when there are some. */
-async function incompleteOutcomes(result: RestoreResult): Promise<readonly RestoreOutcome[]> {
-  if (result.status !== 'incomplete') return [];
-  const { isIncompleteOutcome } = await import('../../../shared/contract/checkpoints-restore-schemas');
-  return result.outcomes.filter(isIncompleteOutcome);
+/** The outcomes that make a restore incomplete (no schema library loads to find them). */
+function incompleteOutcomes(result: RestoreResult): readonly RestoreOutcome[] {
+  return result.status === 'incomplete' ? result.outcomes.filter(isIncompleteOutcome) : [];
 }
 
 /** The pre-rollback snapshot's number among the newest 20 of the timeline, or undefined. */
@@ -165,7 +172,7 @@ async function secretsDecision(
   plan: (() => Promise<RestorePlan>) | undefined,
 ): Promise<{ readonly allowSecrets?: boolean; readonly fingerprint?: string }> {
   if (isAllowed) return { allowSecrets: true };
-  if (plan === undefined || (io.stdin as { isTTY?: boolean }).isTTY !== true) return {};
+  if (plan === undefined || !isTerminalInput(io)) return {};
   const planned = await plan();
   const named = new Set(planned.paths);
   const secrets = planned.entries.filter(
@@ -228,7 +235,7 @@ export const checkpointsRestoreCommand: CliCommand = {
     // A restore of a memory folder takes the memory locks (Vigil's and Hermes's), as in the app: the core's restore does.
     return withRestoreService(io, async (restore, engine) => {
       const isDryRun = flagOption(args, 'dry-run');
-      const isAsking = !isJson && !flagOption(args, 'secrets') && (io.stdin as { isTTY?: boolean }).isTTY === true;
+      const isAsking = !isJson && !flagOption(args, 'secrets') && isTerminalInput(io);
       // N names a checkpoint once: Hermes committing meanwhile must not make later steps see another one. A
       // restore made in one call names it once anyway, where the core reads 1–3 digits exactly as the list numbers them.
       const { id } =
@@ -256,7 +263,7 @@ export const checkpointsRestoreCommand: CliCommand = {
       if (isJson) writeLine(io.stdout, JSON.stringify(printed, null, 2));
       else {
         printPlan(io, result.plan, 'Restoring');
-        printOutcome(io, result, await incompleteOutcomes(result), undoNumber);
+        printOutcome(io, result, incompleteOutcomes(result), undoNumber);
       }
       return result.status === 'incomplete' ? exitCodes.failed : exitCodes.ok;
     });

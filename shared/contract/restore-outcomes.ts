@@ -1,0 +1,27 @@
+import type { z } from 'zod';
+import type { restoreOutcomeSchema, restoreSkipReasonSchema } from './checkpoints-restore-schemas';
+
+/**
+ * Which restore outcomes leave a file unlike the checkpoint, without the schema library: the CLI's
+ * restore lists them from a core's answer (already checked by the core), loading no schema to do so.
+ */
+
+/**
+ * Skip reasons that leave a file the restore was asked to bring back unlike the checkpoint: a
+ * restore with any of them (or a conflict, or a failure) is incomplete. `unchanged` and
+ * `not-in-checkpoint` are not: the file already matches, or the checkpoint has no version of it.
+ */
+export const incompleteSkipReasons: ReadonlySet<z.infer<typeof restoreSkipReasonSchema>> = new Set([
+  'excluded',
+  'oversize',
+  'unprotected',
+  'blocked',
+  'secret',
+  'lost',
+]);
+
+/** Whether one outcome leaves its file unlike the checkpoint although the restore was meant to bring it back. */
+export function isIncompleteOutcome(outcome: z.infer<typeof restoreOutcomeSchema>): boolean {
+  if (outcome.result === 'conflict' || outcome.result === 'failed') return true;
+  return outcome.result === 'skipped' && outcome.reason !== undefined && incompleteSkipReasons.has(outcome.reason);
+}
