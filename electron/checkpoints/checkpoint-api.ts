@@ -37,6 +37,7 @@ import type {
   RetentionPolicy,
   StoreStatus,
   StoredTreeEntry,
+  TimelineLookup,
 } from './checkpoint-types';
 import type { WalkHeadStart } from './snapshot/walk-head-start';
 import type { LoadedRules, RulesEnvironment } from './snapshot/repo-rules';
@@ -84,8 +85,8 @@ export interface CheckpointApi {
   readonly gitdir: string;
   checkpoint(dir: string, request: CheckpointRequest): Promise<CheckpointOutcome>;
   list(dir: string, options?: ListOptions): Promise<readonly CheckpointEntry[]>;
-  count(dir: string, options?: Pick<ListOptions, 'source'>): Promise<number>;
-  resolve(dir: string, ref: string): Promise<CheckpointEntry>;
+  count(dir: string, options?: Pick<ListOptions, 'source' | 'isResolved'>): Promise<number>;
+  resolve(dir: string, ref: string, options?: TimelineLookup): Promise<CheckpointEntry>;
   /** The recently dropped checkpoints of `dir` (d1 = newest; `resolve(dir, 'd1')` takes them), expired ones marked. */
   dropped(dir: string): Promise<DroppedList>;
   directories(): Promise<readonly CheckpointDirectory[]>;

@@ -26,8 +26,9 @@ export async function timelineHead(
   dir: string,
 ): Promise<{ dirhash: string; head: string | undefined }> {
   const dirhash = dirHash(dir);
-  const [head, record] = await Promise.all([context.refs.read(dirhash), context.registry.read(dirhash)]);
-  if (head === undefined && record === undefined) {
+  const head = await context.refs.read(dirhash);
+  // The registry only tells a timeline emptied by cuts from a folder never checkpointed: read it only then.
+  if (head === undefined && (await context.registry.read(dirhash)) === undefined) {
     throw new AppError(
       'not_found',
       `${dir} has no checkpoints: it was never checkpointed. "vigil checkpoints status" lists the directories that were.`,

@@ -136,21 +136,20 @@ export class CheckpointReader {
   async list(dir: string, options: ListOptions = {}): Promise<readonly CheckpointEntry[]> {
     // The engine holds Vigil's checkpoints only; Hermes's are merged in by a view over it.
     if (options.source === 'hermes') return [];
-    const [entries, pins] = await Promise.all([
-      this.#read(dir, 'list checkpoints', (context, resolved) => listCheckpoints(context, resolved, options)),
-      this.pins.ids(),
-    ]);
+    const listed = this.#read(dir, 'list checkpoints', (context, at) => listCheckpoints(context, at, options), options);
+    if (options.isBare === true) return listed;
+    const [entries, pins] = await Promise.all([listed, this.pins.ids()]);
     const names = entries[0] === undefined ? new Map<string, string>() : await this.names.of(dirHash(entries[0].dir));
     return markNamed(markPinned(entries, pins), names);
   }
 
-  async count(dir: string, options: Pick<ListOptions, 'source'> = {}): Promise<number> {
+  async count(dir: string, options: Pick<ListOptions, 'source' | 'isResolved'> = {}): Promise<number> {
     if (options.source === 'hermes') return 0;
-    return this.#read(dir, 'count checkpoints', countCheckpoints);
+    return this.#read(dir, 'count checkpoints', countCheckpoints, options);
   }
 
-  async resolve(dir: string, ref: string): Promise<CheckpointEntry> {
-    return this.#read(dir, 'find the checkpoint', (context, resolved) => resolveCheckpoint(context, resolved, ref));
+  async resolve(dir: string, ref: string, lookup: Pick<ListOptions, 'isResolved'> = {}): Promise<CheckpointEntry> {
+    return this.#read(dir, 'find the checkpoint', (context, at) => resolveCheckpoint(context, at, ref), lookup);
   }
 
   async dropped(dir: string): Promise<DroppedList> {
@@ -225,10 +224,11 @@ export class CheckpointReader {
     dir: string,
     action: string,
     query: (context: QueryContext, resolved: string) => Promise<T>,
+    { isResolved = false }: Pick<ListOptions, 'isResolved'> = {},
   ): Promise<T> {
     try {
       await this.ensureReady();
-      return await query(this.queries(), await resolveTimelineDirectory(dir));
+      return await query(this.queries(), isResolved ? dir : await resolveTimelineDirectory(dir));
     } catch (error) {
       throw asAppError(error, this.options.logger, action);
     }

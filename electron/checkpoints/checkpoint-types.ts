@@ -116,7 +116,17 @@ export interface ListOptions {
   readonly offset?: number;
   /** Only this source's checkpoints (default: all the view holds; the engine alone holds only `vigil`). */
   readonly source?: CheckpointSource;
+  /**
+   * `dir` is already a resolved timeline directory (a checkpoint entry's `dir`, or a path the caller
+   * resolved just now): its symlinks are not resolved again. Internal callers only; never taken from a request.
+   */
+  readonly isResolved?: boolean;
+  /** Ids, times and kinds are all the caller needs: the pin and name files are not read, nor Hermes's change stats computed. */
+  readonly isBare?: boolean;
 }
+
+/** How the engine finds a directory's timeline: `isResolved` as in `ListOptions`. */
+export type TimelineLookup = Pick<ListOptions, 'isResolved'>;
 
 /** One entry of a stored tree: the git store's, named here too because checkpoints hand trees out. */
 export type { StoredTreeEntry } from '../git-store';

@@ -26,6 +26,7 @@ export type {
   CheckpointSource,
   CheckpointStats,
   ListOptions,
+  TimelineLookup,
   SkippedPath,
   StoredTreeEntry,
 } from './checkpoint-types';

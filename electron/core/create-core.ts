@@ -261,7 +261,9 @@ async function startResident(base: CoreBase, stack: DisposableStack, config: () 
     }),
   );
   stack.add(await watchStore({ root: paths.checkpoints, engine: checkpoints, logger }));
-  stack.add(announceTimelineChanges(events, checkpoints.announcer, (dir) => timelines.count(dir), logger));
+  stack.add(
+    announceTimelineChanges(events, checkpoints.announcer, (dir) => timelines.count(dir, { isResolved: true }), logger),
+  );
   stack.add(
     watchSessionFolder({ directory: paths.sessions, reload: (id) => agents.sessions.reloadFromLog(id), logger }),
   );

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -13,6 +13,7 @@ import { fsck, git, testService } from '../checkpoints/test-support/store-fixtur
 import { silentLogger } from '../logging/logger';
 import { makeTempDir } from '../test-support/temp-dir';
 import { HermesCheckpoints } from './hermes-checkpoints';
+import { unknownStats } from './hermes-entry';
 import { mergeHermesCheckpoints, type MergedCheckpointApi } from './merged-checkpoints';
 import { folderFingerprint, hermesGit, hermesSharedCheckpoint, sharedStore } from './test-support/hermes-fixtures';
 
@@ -98,6 +99,30 @@ describe('one timeline of both sources', () => {
       code: 'invalid_request',
       message: expect.stringContaining('use 1–3') as unknown,
     });
+  });
+
+  it('takes a folder already resolved as it is, and a bare list computes no Hermes stats', async () => {
+    write({ 'a.txt': 'one\n' });
+    const h1 = hermesSharedCheckpoint(home, project, 'before write_file', { seconds: past }) ?? '';
+    const v1 = await vigilCheckpoint('before patch');
+    write({ 'a.txt': 'two\n' });
+    const h2 = hermesSharedCheckpoint(home, project, 'before terminal: rm -rf tmp', { seconds: past + 7_200 }) ?? '';
+    const link = path.join(base, 'link');
+    symlinkSync(project, link);
+
+    // Bare first (stats are kept once computed): ids and order as the full list, no stats computed.
+    const bare = await view.list(project, { isResolved: true, isBare: true });
+    expect(bare.map((entry) => entry.id)).toEqual([h2, v1, h1]);
+    expect(bare[0]?.stats).toEqual(unknownStats);
+    expect((await view.list(project))[0]?.stats).toEqual({ files: 1, insertions: 1, deletions: 1 });
+    // Resolved: the link is not resolved again, by the view nor by the engine behind it.
+    expect((await view.list(link)).map((entry) => entry.id)).toEqual([h2, v1, h1]);
+    await expect(view.list(link, { isResolved: true })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(view.count(link, { isResolved: true })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(view.resolve(link, '1', { isResolved: true })).rejects.toMatchObject({ code: 'not_found' });
+    expect(await view.count(project, { isResolved: true })).toBe(3);
+    expect((await view.resolve(project, '2', { isResolved: true })).id).toBe(v1);
+    expect((await view.resolve(project, v1.slice(0, 10), { isResolved: true })).source).toBe('vigil');
   });
 
   it('lists a directory only Hermes checkpointed, and says so when neither did', async () => {

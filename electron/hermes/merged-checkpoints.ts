@@ -10,6 +10,7 @@ import {
   parseCheckpointRef,
   pickCheckpoint,
   resolveTimelineDirectory,
+  type TimelineLookup,
 } from '../checkpoints';
 import { decodeTree, isObjectId, type StoredTreeEntry, typeOfMode } from '../git-store';
 import type { HermesCheckpoints } from './hermes-checkpoints';
@@ -53,9 +54,19 @@ function noCheckpoints(dir: string): AppError {
   );
 }
 
-async function vigilEntries(engine: MergedCheckpointApi, dir: string, limit: number): Promise<CheckpointEntry[]> {
+/** The timeline directory of `dir`: resolved now, unless the caller already did (`isResolved`). */
+async function timelineDirectoryOf(dir: string, { isResolved }: TimelineLookup): Promise<string> {
+  return isResolved === true ? dir : resolveTimelineDirectory(dir);
+}
+
+/** Vigil's newest entries of a resolved directory (none when it has no timeline). */
+async function vigilEntries(
+  engine: MergedCheckpointApi,
+  resolved: string,
+  page: ListOptions,
+): Promise<CheckpointEntry[]> {
   try {
-    return (await engine.list(dir, { limit })).map(asVigil);
+    return (await engine.list(resolved, { ...page, isResolved: true })).map(asVigil);
   } catch (error) {
     if (isNotFound(error)) return [];
     throw error;
@@ -65,12 +76,12 @@ async function vigilEntries(engine: MergedCheckpointApi, dir: string, limit: num
 /** Every checkpoint of a directory, merged newest first; `not_found` when neither source has one. */
 async function merged(
   engine: MergedCheckpointApi,
-  dir: string,
   resolved: string,
   hermesEntries: readonly CheckpointEntry[],
   limit: number,
+  isBare = false,
 ): Promise<CheckpointEntry[]> {
-  const vigil = await vigilEntries(engine, dir, limit);
+  const vigil = await vigilEntries(engine, resolved, { limit, isBare });
   if (vigil.length === 0 && hermesEntries.length === 0) throw noCheckpoints(resolved);
   return mergeNewestFirst([vigil, hermesEntries], timeOf);
 }
@@ -92,30 +103,37 @@ async function prepared(
 async function listMerged(
   { engine, hermes }: Sources,
   dir: string,
-  { limit = 100, offset = 0, source }: ListOptions,
+  { limit = 100, offset = 0, source, isResolved, isBare }: ListOptions,
 ): Promise<readonly CheckpointEntry[]> {
-  if (source === 'vigil') return (await engine.list(dir, { limit, offset })).map(asVigil);
-  const resolved = await resolveTimelineDirectory(dir);
+  if (source === 'vigil') return (await engine.list(dir, { limit, offset, isResolved, isBare })).map(asVigil);
+  // Resolved once here: the engine is told so and does not resolve the folder again.
+  const resolved = await timelineDirectoryOf(dir, { isResolved });
   const hermesEntries = await hermes.entries(resolved);
   if (source !== 'hermes' && hermesEntries.length === 0) {
     try {
-      return (await engine.list(dir, { limit, offset })).map(asVigil);
+      return (await engine.list(resolved, { limit, offset, isResolved: true, isBare })).map(asVigil);
     } catch (error) {
       throw isNotFound(error) ? noCheckpoints(resolved) : error;
     }
   }
-  const all = source === 'hermes' ? hermesEntries : await merged(engine, dir, resolved, hermesEntries, offset + limit);
-  return Promise.all(all.slice(offset, offset + limit).map((entry) => hermes.withStats(entry)));
+  const all =
+    source === 'hermes' ? hermesEntries : await merged(engine, resolved, hermesEntries, offset + limit, isBare);
+  const page = all.slice(offset, offset + limit);
+  return isBare === true ? page : Promise.all(page.map((entry) => hermes.withStats(entry)));
 }
 
 /** How many checkpoints a directory has: Vigil's, Hermes's, or both. */
-async function countMerged({ engine, hermes }: Sources, dir: string, source: ListOptions['source']): Promise<number> {
-  if (source === 'vigil') return engine.count(dir);
-  const resolved = await resolveTimelineDirectory(dir);
+async function countMerged(
+  { engine, hermes }: Sources,
+  dir: string,
+  { source, isResolved }: Pick<ListOptions, 'source' | 'isResolved'>,
+): Promise<number> {
+  if (source === 'vigil') return engine.count(dir, { isResolved });
+  const resolved = await timelineDirectoryOf(dir, { isResolved });
   const hermesCount = (await hermes.commits(resolved)).length;
   if (source === 'hermes') return hermesCount;
   try {
-    return (await engine.count(dir)) + hermesCount;
+    return (await engine.count(resolved, { isResolved: true })) + hermesCount;
   } catch (error) {
     if (!isNotFound(error)) throw error;
     if (hermesCount === 0) throw noCheckpoints(resolved);
@@ -124,14 +142,21 @@ async function countMerged({ engine, hermes }: Sources, dir: string, source: Lis
 }
 
 /** The checkpoint a ref names (number in the merged list, id or id prefix of either store). */
-async function resolveMerged(sources: Sources, dir: string, ref: string): Promise<CheckpointEntry> {
+async function resolveMerged(
+  sources: Sources,
+  dir: string,
+  ref: string,
+  lookup: TimelineLookup,
+): Promise<CheckpointEntry> {
   const { engine, hermes } = sources;
-  const resolved = await resolveTimelineDirectory(dir);
+  const resolved = await timelineDirectoryOf(dir, lookup);
   const hermesEntries = await hermes.entries(resolved);
+  const fromEngine = async (): Promise<CheckpointEntry> =>
+    asVigil(await engine.resolve(resolved, ref, { isResolved: true }));
   // A recently dropped checkpoint (`d1`) is Vigil's alone.
-  if (hermesEntries.length === 0 || droppedNumberOf(ref) !== undefined) return asVigil(await engine.resolve(dir, ref));
+  if (hermesEntries.length === 0 || droppedNumberOf(ref) !== undefined) return fromEngine();
   const parsed = parseCheckpointRef(ref);
-  const all = await merged(engine, dir, resolved, hermesEntries, Number.MAX_SAFE_INTEGER);
+  const all = await merged(engine, resolved, hermesEntries, Number.MAX_SAFE_INTEGER);
   let index: number;
   try {
     index = pickCheckpoint(
@@ -141,8 +166,7 @@ async function resolveMerged(sources: Sources, dir: string, ref: string): Promis
     );
   } catch (error) {
     // An id no timeline holds may be a recently dropped checkpoint's: the engine knows (and says when one expired).
-    if (parsed.kind === 'id' && isAppError(error) && error.code === 'not_found')
-      return asVigil(await engine.resolve(dir, ref));
+    if (parsed.kind === 'id' && isAppError(error) && error.code === 'not_found') return fromEngine();
     throw error;
   }
   const picked = all[index];
@@ -254,8 +278,8 @@ export function mergeHermesCheckpoints(
     duringRestore: (checkpointId, task) => engine.duringRestore(checkpointId, task),
     dispose: () => engine.dispose(),
     list: (dir, options: ListOptions = {}) => listMerged(sources, dir, options),
-    count: (dir, { source }: Pick<ListOptions, 'source'> = {}) => countMerged(sources, dir, source),
-    resolve: (dir, ref) => resolveMerged(sources, dir, ref),
+    count: (dir, options: Pick<ListOptions, 'source' | 'isResolved'> = {}) => countMerged(sources, dir, options),
+    resolve: (dir, ref, lookup: TimelineLookup = {}) => resolveMerged(sources, dir, ref, lookup),
     dropped: (dir) => engine.dropped(dir),
     readTree: (oid: string): Promise<readonly StoredTreeEntry[]> =>
       readObject(

@@ -10,7 +10,8 @@ const liveChangeMs = 200;
 /**
  * After anything changes a timeline (a checkpoint by any process, a cut, a pin), tells every
  * client its count now (`checkpoints:timeline-changed`), so the folder picker and the timeline
- * header always agree with the store. Returns the disposer.
+ * header always agree with the store. `count` is given the events' `dir`, a resolved folder (an
+ * entry's, or the registry's), which it need not resolve again. Returns the disposer.
  */
 export function announceTimelineChanges(
   events: Pick<EventHub, 'on'>,

@@ -82,7 +82,7 @@ async function takePreRollback(
   context: WholeRestoreContext,
   request: WholeRestoreRequest,
   rules: StoreRules,
-): Promise<{ readonly tree: string; readonly preRollback: PreRollback }> {
+): Promise<{ readonly tree: string; readonly preRollback: PreRollback; readonly timeline: string }> {
   const { checkpoint, scope } = request;
   // The files the restore will write that the rules leave out: the restore point holds them too, so undo brings them back.
   const named = new Set(scope.paths);
@@ -111,7 +111,7 @@ async function takePreRollback(
   });
   if (pre.kind !== 'created') throw new Error('the engine did not create the pre-rollback snapshot');
   const preRollback = { id: pre.checkpoint.id, reason: pre.checkpoint.reason, time: pre.checkpoint.time };
-  return { tree: pre.checkpoint.tree, preRollback };
+  return { tree: pre.checkpoint.tree, preRollback, timeline: pre.checkpoint.dir };
 }
 
 /** Refuses (`conflict`) when the directory no longer matches the plan the user approved. */
@@ -160,11 +160,18 @@ function summarize(outcomes: readonly RestoreOutcome[]): {
   return { counts, incomplete, status };
 }
 
+/** A whole restore's result, and the resolved folder whose timeline its pre-rollback snapshot went into. */
+export interface WholeRestoreRun {
+  readonly result: RestoreResult;
+  /** The snapshot's own `dir`: its undo number is looked up there, without resolving the folder again. */
+  readonly undoTimeline: string;
+}
+
 /** Snapshot, plan, fingerprint check, writes, ledger, scope check and summary of one whole restore, in that order. */
 export async function runWholeRestore(
   context: WholeRestoreContext,
   request: WholeRestoreRequest,
-): Promise<RestoreResult> {
+): Promise<WholeRestoreRun> {
   const { engine, ledger, store } = context;
   const { checkpoint, report } = request;
   report({ phase: 'snapshot', done: 0, total: 1 });
@@ -234,7 +241,7 @@ export async function runWholeRestore(
     incomplete,
     ...counts,
   });
-  return {
+  const result: RestoreResult = {
     plan,
     preRollback,
     outcomes,
@@ -244,4 +251,5 @@ export async function runWholeRestore(
     status,
     incomplete,
   };
+  return { result, undoTimeline: pre.timeline };
 }

@@ -103,9 +103,15 @@ export function restoreServiceFor(
 /** How many of the newest checkpoints are searched for the pre-rollback snapshot's number. */
 const undoSearchLimit = 20;
 
-/** The number (1 = newest) of checkpoint `id` among the newest of `dir`'s timeline, or undefined when it is further down or cannot be listed. */
-async function numberInTimeline(engine: CheckpointApi, dir: string, id: string): Promise<number | undefined> {
-  const newest = await engine.list(dir, { limit: undoSearchLimit }).catch(() => []);
+/**
+ * The number (1 = newest) of checkpoint `id` among the newest of the timeline of `resolved` (a
+ * resolved folder: the snapshot's own `dir`), or undefined when it is further down or cannot be
+ * listed. The head is read now, so a checkpoint taken since counts; only ids and times are read.
+ */
+async function numberInTimeline(engine: CheckpointApi, resolved: string, id: string): Promise<number | undefined> {
+  const newest = await engine
+    .list(resolved, { limit: undoSearchLimit, isResolved: true, isBare: true })
+    .catch(() => []);
   const index = newest.findIndex((entry) => entry.id === id);
   return index < 0 ? undefined : index + 1;
 }
@@ -216,11 +222,11 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
         onProgress?.(event);
         announcer.restoreProgressed(event);
       };
-      const result = await runRestore(checkpoint.dir, checkpoint.id, () =>
+      const { result, undoTimeline } = await runRestore(checkpoint.dir, checkpoint.id, () =>
         runWholeRestore(wholeContext, { checkpoint, scope, fingerprint, allowSecrets, actor, report }),
       );
       // The number that undoes it, as the timeline shows it now: the CLI prints it without another call.
-      const undoNumber = await numberInTimeline(engine, checkpoint.dir, result.preRollback.id);
+      const undoNumber = await numberInTimeline(engine, undoTimeline, result.preRollback.id);
       return undoNumber === undefined ? result : { ...result, undoNumber };
     },
   };

@@ -230,7 +230,7 @@ export function recordingWrites(engine: CheckpointApi, ledger: WriteLedger, logg
   const recordWrites = writesListener(engine, ledger);
   return {
     checkpoint: (dir, request) => engine.checkpoint(dir, request),
-    resolve: (dir, ref) => engine.resolve(dir, ref),
+    resolve: (dir, ref, lookup) => engine.resolve(dir, ref, lookup),
     readTree: (treeOid) => engine.readTree(treeOid),
     readBlob: (oid) => engine.readBlob(oid),
     noteWritten: (paths, actor) => {

@@ -6,13 +6,16 @@ import type { Logger } from '../../logging';
 import type { CheckpointEntry } from '../checkpoint-types';
 import type { CheckpointAnnouncer } from '../events/checkpoint-announcer';
 import type { CutLog } from '../maintenance/cut-log';
-import { storeLayout } from '../../git-store';
+import { dirHash, storeLayout } from '../../git-store';
 
 /** What the store watcher reads from the engine and asks it to announce. */
 export interface WatchedEngine {
   heads(): Promise<Map<string, string>>;
   directoryOf(dirhash: string): Promise<string | undefined>;
-  list(dir: string, options: { readonly limit: number }): Promise<readonly CheckpointEntry[]>;
+  list(
+    dir: string,
+    options: { readonly limit: number; readonly isResolved?: boolean },
+  ): Promise<readonly CheckpointEntry[]>;
   readonly announcer: Pick<CheckpointAnnouncer, 'created' | 'cut'>;
   readonly cutLog: CutLog;
 }
@@ -52,11 +55,18 @@ async function signature(root: string): Promise<string> {
 }
 
 /** The checkpoints of `dir` newer than `before`, oldest first (at most `maxAnnounced`). */
-async function newerThan(engine: WatchedEngine, dir: string, before: string | undefined): Promise<CheckpointEntry[]> {
+async function newerThan(
+  engine: WatchedEngine,
+  dirhash: string,
+  dir: string,
+  before: string | undefined,
+): Promise<CheckpointEntry[]> {
+  // The registry records the resolved folder its hash names: it is not resolved again (unless it does not hash to it).
+  const isResolved = dirHash(dir) === dirhash;
   // Usually this core's own checkpoint (announced already) or one or two from elsewhere: a short look first.
-  let entries = await engine.list(dir, { limit: 8 });
+  let entries = await engine.list(dir, { limit: 8, isResolved });
   if (entries.length === 8 && !entries.some((entry) => entry.id === before))
-    entries = await engine.list(dir, { limit: maxAnnounced });
+    entries = await engine.list(dir, { limit: maxAnnounced, isResolved });
   const index = entries.findIndex((entry) => entry.id === before);
   return (index < 0 ? entries : entries.slice(0, index)).slice().reverse();
 }
@@ -106,7 +116,7 @@ export async function watchStore(options: StoreWatcherOptions): Promise<Disposer
   const announceTimeline = async (dirhash: string, head: string): Promise<void> => {
     const dir = await engine.directoryOf(dirhash);
     if (dir === undefined) return;
-    for (const entry of await newerThan(engine, dir, known.get(dirhash))) engine.announcer.created(entry);
+    for (const entry of await newerThan(engine, dirhash, dir, known.get(dirhash))) engine.announcer.created(entry);
     known.set(dirhash, head);
   };
 
