@@ -63,6 +63,33 @@ describe('vigil checkpoint DIR: the walk head start', () => {
     expect(existsSync(lockPath)).toBe(false);
   });
 
+  it("asks for the command's modules once the walk's threads exist (handing them over), or at once when none will", async () => {
+    const env = { VIGIL_HOME: home, VIGIL_NO_CORE: '1' };
+    const steps = async (argv: readonly string[], given: NodeJS.ProcessEnv = env): Promise<string[]> => {
+      const seen: string[] = [];
+      await runCheckpointProcess(
+        argv,
+        { env: given, cwd: base },
+        ({ headStart }) => {
+          seen.push(headStart === undefined ? 'run' : `run with the walk of ${path.basename(headStart.dir)}`);
+          return Promise.resolve();
+        },
+        (started) => {
+          const running = started.length > 0 && started.every((thread) => thread.threadId > 0);
+          seen.push(`load with ${running ? 'running threads' : `${started.length} threads`}`);
+        },
+      );
+      return seen;
+    };
+    expect(await steps(['checkpoint', 'project'])).toEqual([
+      'load with running threads',
+      'run with the walk of project',
+    ]);
+    // A background core may start: the call will be relayed, nothing starts here.
+    expect(await steps(['checkpoint', 'project'], { VIGIL_HOME: home })).toEqual(['load with 0 threads', 'run']);
+    expect(await steps(['checkpoint', '--help'])).toEqual(['load with 0 threads', 'run']);
+  });
+
   it('checkpoints the tree git write-tree makes of it, through the whole executable', async () => {
     writeFileSync(path.join(dir, 'd0/f1.txt'), 'changed\n');
     writeFileSync(path.join(dir, 'd2/new.txt'), 'new\n');

@@ -7,6 +7,7 @@
  * groups what each path loads into few files (scripts/build/chunk-plan.ts).
  */
 import { runCheckpointProcess } from './checkpoint-process';
+import type { runCliProcess } from './cli-main';
 import { exitOnceIdle } from './exit-once-idle';
 
 async function main(): Promise<void> {
@@ -16,19 +17,28 @@ async function main(): Promise<void> {
     await runHookProcess(argv.slice(1));
     return;
   }
-  // Loaded while a checkpoint's walk starts.
-  const loading = import('./cli-main');
   if (argv[0] === 'checkpoint') {
+    // Loaded while a checkpoint's walk starts: once its threads were started (see runCheckpointProcess).
+    let loading: ReturnType<typeof loadCliMain> | undefined;
+    const load = (): ReturnType<typeof loadCliMain> => (loading ??= loadCliMain());
     const context = { env: process.env, cwd: process.cwd() };
-    process.exitCode = await runCheckpointProcess(argv, context, async (start) =>
-      (await loading).runCliProcess(argv, start),
+    process.exitCode = await runCheckpointProcess(
+      argv,
+      context,
+      async (start) => (await load()).runCliProcess(argv, start),
+      () => void load(),
     );
     // Its state and stat cache make a big heap that node would free page by page before exiting.
     exitOnceIdle();
     return;
   }
-  const { runCliProcess } = await loading;
+  const { runCliProcess } = await loadCliMain();
   process.exitCode = await runCliProcess(argv);
+}
+
+/** Every command but `vigil hook`: the command table and its runner. */
+function loadCliMain(): Promise<{ readonly runCliProcess: typeof runCliProcess }> {
+  return import('./cli-main');
 }
 
 void main();
