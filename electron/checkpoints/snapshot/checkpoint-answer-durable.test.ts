@@ -53,6 +53,11 @@ describe('the head a checkpoint answers with', () => {
     expect(events.slice(0, 1)).toEqual(['ref durable']);
     const answers = events.slice(1).map((event) => event.split(' ')[1]);
     expect(answers.sort()).toEqual(['created', 'unchanged']);
-    expect(events.slice(1).map((event) => event.split(' ')[0]).sort()).toEqual(['first', 'second']);
+    expect(
+      events
+        .slice(1)
+        .map((event) => event.split(' ')[0])
+        .sort(),
+    ).toEqual(['first', 'second']);
   });
 });
