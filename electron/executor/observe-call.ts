@@ -193,11 +193,11 @@ export async function observeBefore(
   if (plan.decision === 'deny') return refused(plan.reason ?? 'its policy refuses it');
   if (plan.decision === 'ask' && unattended !== undefined)
     return refused(unattendedRefusal(tool, plan.reason, unattended, request.cwd));
-  const collided = await guardCollision(deps, request, plan);
+  // hooks.onFailure (config.json) is read while the collision guard looks: neither waits for the other.
+  const [collided, onFailure] = await Promise.all([guardCollision(deps, request, plan), request.onFailure()]);
   if (collided?.refusal !== undefined) return refused(collided.refusal.message, collided.refusal);
   const { roots, cwd } = request.session;
   if (plan.newRoots.length > 0) await deps.sessions.setRoots(request.sessionId, [...roots, ...plan.newRoots], cwd);
-  const onFailure = await request.onFailure();
   const taken = await checkpointObserved(deps, request, plan);
   let decision = collided?.ask === undefined ? plan.decision : 'ask';
   let reason = joinReasons(collided?.ask ?? collided?.warn, plan.reason);

@@ -115,8 +115,11 @@ export async function planFileCall(tool: Extract<HookTool, { kind: 'file' }>, co
         : `${tool.name} was refused (${error.code}): ${error.message}`;
     return refused(reason, [lexical]);
   }
-  const plain = await fileChangeCoverage(target.path, target.root, context.limits);
-  const linked = await hardLinkLoss(tool.name, target.path);
+  // Both only look at the target (an lstat each): at once, not one wait after the other.
+  const [plain, linked] = await Promise.all([
+    fileChangeCoverage(target.path, target.root, context.limits),
+    hardLinkLoss(tool.name, target.path),
+  ]);
   const coverage = linked === undefined ? plain : { ...plain, lost: [...plain.lost, linked] };
   // The executor's own prepare stage for a file tool: what policy sees, and what is checkpointed.
   const prepared = fileCall(vigilTool, target, () => Promise.resolve(undefined), coverage);

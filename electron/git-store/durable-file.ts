@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { errnoCode } from '../files';
+import { errnoCode, syncDirectory } from '../files';
 
 /** A file written and (unless asked not to) fsynced under a temp name beside its target, not yet in place. */
 export interface StagedFile {
@@ -98,5 +98,16 @@ export async function syncFileIfPresent(file: string): Promise<boolean> {
     throw error;
   } finally {
     await handle?.close();
+  }
+}
+
+/** fsyncs one existing folder (see `syncDirectory`); false when it is gone (a fan-out folder emptied by a collection). */
+export async function syncFolderIfPresent(folder: string): Promise<boolean> {
+  try {
+    await syncDirectory(folder);
+    return true;
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return false;
+    throw error;
   }
 }

@@ -1,7 +1,7 @@
 import { access, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
-import { errnoCode, mapLimit, syncDirectory } from '../files';
+import { errnoCode, mapLimit } from '../files';
 import { DecodedTrees } from './decoded-trees';
 import {
   decodeTree,
@@ -11,7 +11,7 @@ import {
   type StoredTreeEntry,
   type TreeItem,
 } from './git-objects';
-import { syncFileIfPresent } from './durable-file';
+import { syncFileIfPresent, syncFolderIfPresent } from './durable-file';
 import { PackFile, type PackedObject } from './pack-file';
 import { PackIndex } from './pack-index';
 import { isLooseObjectName, parseLooseObject, writeLooseFile } from './loose-objects';
@@ -214,30 +214,35 @@ export class ObjectStore {
   }
 
   /**
-   * Makes every loose object this process wrote since the last call durable: each file fsynced
-   * (many at once, so the fsyncs overlap), then their fan-out folders and, for new fan-outs,
-   * `objects/` itself. Snapshots do not fsync loose objects as they go (too slow); every checkpoint
-   * calls this once before its ref moves, so an acknowledged checkpoint (and a restore's pre-rollback
-   * snapshot) survives a power cut. An object already gone was packed (packs are fsynced when written).
+   * Makes every loose object this process wrote since the last call durable: each file, its fan-out
+   * folder and, for new fan-outs, `objects/` itself, all fsynced at once. The renames that named the
+   * files in their folders are done, so the folders' fsyncs need not wait for the files' (one wait
+   * for the disk, not two); the ref moves only after all of them. Snapshots do not fsync loose
+   * objects as they go (too slow); every checkpoint calls this once before its ref moves, so an
+   * acknowledged checkpoint (and a restore's pre-rollback snapshot) survives a power cut. An object
+   * already gone was packed (packs are fsynced when written), and its folder may be gone with it.
    */
   async syncWritten(): Promise<void> {
     const oids = [...this.#unsynced];
+    const newFans = [...this.#newFans];
     this.#unsynced.clear();
+    this.#newFans.clear();
+    const files = oids.map((oid) => this.loosePath(oid));
+    const folders = [...new Set(files.map((file) => path.dirname(file)))];
+    if (newFans.length > 0) folders.push(this.objectsDir);
     const synced: string[] = [];
-    try {
-      await mapLimit(oids, 32, async (oid) => {
-        const file = this.loosePath(oid);
-        if (await syncFileIfPresent(file)) synced.push(file);
-      });
-      const fans = [...new Set(synced.map((file) => path.dirname(file)))];
-      const newFans = [...this.#newFans];
-      this.#newFans.clear();
-      await Promise.all([...fans, ...(newFans.length > 0 ? [this.objectsDir] : [])].map(syncDirectory));
-      this.onSynced?.([...synced, ...fans, ...(newFans.length > 0 ? [this.objectsDir] : [])]);
-    } catch (error) {
+    const outcomes = await Promise.allSettled([
+      mapLimit(files, 32, async (file) => (await syncFileIfPresent(file)) && synced.push(file)),
+      mapLimit(folders, 32, async (folder) => (await syncFolderIfPresent(folder)) && synced.push(folder)),
+    ]);
+    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failed !== undefined) {
+      // Nothing of this batch counts as durable: the next call fsyncs it all again, `objects/` included.
       for (const oid of oids) this.#unsynced.add(oid);
-      throw error;
+      for (const fan of newFans) this.#newFans.add(fan);
+      throw failed.reason;
     }
+    this.onSynced?.(synced);
   }
 
   /** Forgets the unsynced list: its objects were all packed (and the pack fsynced) by a garbage collection. */

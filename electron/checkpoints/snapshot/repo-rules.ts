@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { lstat, readFile, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ignore from 'ignore';
@@ -42,24 +43,47 @@ async function identity(file: string): Promise<string> {
   }
 }
 
-/** The repository holding `dir`: the nearest folder at or above it with a `.git` folder, or a `.git` file naming one. */
+/** What `folder/.git` names: its git directory (a `.git` folder, or a `.git` file saying where), or undefined. */
+async function gitdirAt(folder: string, info: Stats | undefined): Promise<string | undefined> {
+  const dotGit = path.join(folder, '.git');
+  if (info?.isDirectory() === true) return dotGit;
+  if (info?.isFile() !== true) return undefined;
+  const text = await readFile(dotGit, 'utf8').catch(() => '');
+  const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
+  return named === undefined ? undefined : path.resolve(folder, named);
+}
+
+/** The folders above `dir`, nearest first, up to the root. */
+function foldersAbove(dir: string): string[] {
+  const folders: string[] = [];
+  for (let folder = dir; path.dirname(folder) !== folder; folder = path.dirname(folder))
+    folders.push(path.dirname(folder));
+  return folders;
+}
+
+/** The repository files of the git directory at `top`. */
+async function repositoryAt(top: string, gitdir: string): Promise<RepositoryFiles> {
+  const common = (await readFile(path.join(gitdir, 'commondir'), 'utf8').catch(() => '')).trim();
+  return { top, gitdir, commondir: common === '' ? gitdir : path.resolve(gitdir, common) };
+}
+
+/**
+ * The repository holding `dir`: the nearest folder at or above it with a `.git` folder, or a `.git`
+ * file naming one. `dir` itself is looked at first (most projects are their repository's top); the
+ * folders above it all at once, not one wait for the disk per level (every checkpoint asks).
+ */
 async function findRepository(dir: string): Promise<RepositoryFiles | undefined> {
-  for (let folder = dir; ; folder = path.dirname(folder)) {
-    const dotGit = path.join(folder, '.git');
-    const info = await lstat(dotGit).catch(() => undefined);
-    let gitdir: string | undefined;
-    if (info?.isDirectory() === true) gitdir = dotGit;
-    else if (info?.isFile() === true) {
-      const text = await readFile(dotGit, 'utf8').catch(() => '');
-      const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
-      if (named !== undefined) gitdir = path.resolve(folder, named);
-    }
-    if (gitdir !== undefined) {
-      const common = (await readFile(path.join(gitdir, 'commondir'), 'utf8').catch(() => '')).trim();
-      return { top: folder, gitdir, commondir: common === '' ? gitdir : path.resolve(gitdir, common) };
-    }
-    if (path.dirname(folder) === folder) return undefined;
+  const lstatGit = (folder: string): Promise<Stats | undefined> =>
+    lstat(path.join(folder, '.git')).catch(() => undefined);
+  const own = await gitdirAt(dir, await lstatGit(dir));
+  if (own !== undefined) return repositoryAt(dir, own);
+  const above = foldersAbove(dir);
+  const infos = await Promise.all(above.map(lstatGit));
+  for (const [index, folder] of above.entries()) {
+    const gitdir = await gitdirAt(folder, infos[index]);
+    if (gitdir !== undefined) return repositoryAt(folder, gitdir);
   }
+  return undefined;
 }
 
 /** `core.excludesFile` from a git config text (the last one set wins), `~/` expanded. */

@@ -140,6 +140,27 @@ describe('inside a git repository', () => {
     expect(listed.split('\n').sort()).toEqual(['a.txt', 'img/logo.png']);
   });
 
+  it('a folder below nested repositories follows the nearest one: a .git file naming its git directory counts, one naming none does not', async () => {
+    gitInit();
+    writeFiles(dir, {
+      '.gitignore': 'outer-*\n',
+      'inner/work/deep/inner-b.txt': 'b\n',
+      'inner/work/deep/outer-c.txt': 'c\n',
+    });
+    const inner = path.join(dir, 'inner');
+    // The inner repository keeps its git directory elsewhere (as a linked worktree or a submodule does).
+    runGit(['init', '-q', '--separate-git-dir', path.join(root, 'inner.git'), inner]);
+    writeFiles(inner, { '.gitignore': 'inner-*\n' });
+    // A .git file that names no git directory, between the checkpointed folder and the inner repository.
+    writeFiles(inner, { 'work/.git': 'not a gitdir line\n' });
+    const deep = path.join(inner, 'work', 'deep');
+    const outcome = await engine.checkpoint(deep, { reason: 'test' });
+    if (outcome.kind !== 'created') throw new Error('expected a checkpoint');
+    const listed = runGit(['--git-dir', engine.gitdir, 'ls-tree', '-r', '--name-only', outcome.checkpoint.tree]);
+    // The inner repository's rule applies, the outer one's does not.
+    expect(listed.split('\n').sort()).toEqual(['outer-c.txt']);
+  });
+
   it('reads the index as git does: v2, v3 (intent-to-add) and v4 list what git ls-files lists', () => {
     gitInit();
     const names = Array.from({ length: 40 }, (_, index) => `deep/folder/name-${index}.txt`);
