@@ -19,9 +19,19 @@ import path from 'node:path';
  */
 export async function readDeniesPresent(
   denyRead: readonly string[],
-  engineWriteDefaults: readonly string[],
+  engineWriteDefaults: readonly string[] | Promise<readonly string[]>,
 ): Promise<string[]> {
-  const isKept = await Promise.all(denyRead.map((entry) => mayMatter(entry, engineWriteDefaults)));
+  // Every name is looked at while the defaults are still being found: one round of the thread pool.
+  const looks = denyRead.map((entry) => (isPlain(entry) ? isThere(entry) : Promise.resolve(true)));
+  const defaults = await engineWriteDefaults;
+  const isKept = await Promise.all(
+    denyRead.map(
+      async (entry, index) =>
+        !isPlain(entry) ||
+        defaults.some((candidate) => isAtOrAbove(entry, candidate)) ||
+        ((await looks[index]) ?? true),
+    ),
+  );
   return denyRead.filter((_entry, index) => isKept[index]);
 }
 
@@ -32,10 +42,19 @@ function isAtOrAbove(entry: string, candidate: string): boolean {
   return candidate === entry || candidate.startsWith(`${entry}/`);
 }
 
-async function mayMatter(entry: string, engineWriteDefaults: readonly string[]): Promise<boolean> {
-  const isPlain = path.isAbsolute(entry) && path.normalize(entry) === entry && entry !== '/' && !entry.endsWith('/');
-  if (!isPlain || globCharacters.test(entry)) return true;
-  if (engineWriteDefaults.some((candidate) => isAtOrAbove(entry, candidate))) return true;
+/** An absolute path in plain form, not read as a pattern: the only kind left out when it is not there. */
+function isPlain(entry: string): boolean {
+  return (
+    path.isAbsolute(entry) &&
+    path.normalize(entry) === entry &&
+    entry !== '/' &&
+    !entry.endsWith('/') &&
+    !globCharacters.test(entry)
+  );
+}
+
+/** Whether anything is at the name (a dangling link counts), or it cannot be looked at. */
+function isThere(entry: string): Promise<boolean> {
   return lstat(entry).then(
     () => true,
     (error: unknown) => {

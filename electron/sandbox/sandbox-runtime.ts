@@ -200,13 +200,14 @@ export function wrapInSandbox(request: WrapRequest): Promise<string> {
       if (isMainThread) process.chdir(request.directory);
       process.env['CLAUDE_CODE_TMPDIR'] = request.profile.temp;
       const { profile } = request;
-      // Read denies not there at all change nothing the engine builds; checked now, just before its wrap.
-      const denyRead = await readDeniesPresent(profile.denyRead, await engineWriteDefaults());
+      // Read denies not there at all change nothing the engine builds; checked now, alongside the checks below.
+      const denyRead = readDeniesPresent(profile.denyRead, engineWriteDefaults());
+      denyRead.catch(() => undefined);
       // The engine's `which` of the shell and its scan of the folder it runs from are answered without forking.
-      const wrapped = await withEngineForksAnswered(shell, currentDirectory() ?? request.directory, () =>
+      const wrapped = await withEngineForksAnswered(shell, currentDirectory() ?? request.directory, async () =>
         engine.wrapWithSandbox(request.command, shell, {
           filesystem: {
-            denyRead,
+            denyRead: await denyRead,
             allowRead: [],
             allowWrite: [...profile.allowWrite],
             denyWrite: [...profile.denyWrite],
