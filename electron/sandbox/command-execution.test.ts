@@ -40,7 +40,7 @@ const runtime = await import(${JSON.stringify(moduleUrl('sandbox-runtime.ts'))})
 runtime.acquireEngine();
 let isThereAtAnswer: boolean | undefined;
 const request = {
-  command: 'touch made && ! touch .claude/settings.json',
+  command: 'touch made && ! touch .claude/settings.json && [ "$PWD" = ${work} ]',
   cwd: ${JSON.stringify(work)},
   env: { PATH: process.env.PATH },
   timeoutMs: 60_000,

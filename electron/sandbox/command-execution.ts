@@ -1,3 +1,4 @@
+import { engineLaunch } from './engine-command-line';
 import { runTerminalCommand, type TerminalResult } from './terminal/run-terminal-command';
 import { acquireEngine, commandEnded, releaseEngine, warmEngine, wrapInSandbox } from './sandbox-runtime';
 import type { NetworkPolicy } from './sandbox-settings';
@@ -36,7 +37,10 @@ export async function executeCommand(
     ...(wrap.bwrapPath === undefined ? {} : { bwrapPath: wrap.bwrapPath }),
   });
   try {
-    const result = await runTerminalCommand({ ...base, launch: { file: '/bin/sh', args: ['-c', wrapped] } });
+    const launch = engineLaunch(wrapped, '/bin/sh');
+    // The shell that no longer runs first would have set PWD to the folder (the sandbox's own shells do again).
+    const env = launch.file === '/bin/sh' ? base.env : { ...base.env, PWD: request.cwd };
+    const result = await runTerminalCommand({ ...base, env, launch });
     onFinished?.(result);
     return result;
   } finally {

@@ -43,6 +43,8 @@ function wordsOf(line: string): Word[] | undefined {
         index += 1;
       } else return undefined;
     }
+    // Two spaces in a row, or one at the start: no word for the shell, so not a line of the engine's.
+    if (index === start) return undefined;
     words.push({ start, value });
     index += 1;
   }
@@ -72,4 +74,25 @@ function sandboxShellInPlace(wrapped: string, shell: string): string {
 export function shellsExecInPlace(wrapped: string, shell: string): string {
   if (process.platform !== 'linux') return wrapped;
   return `exec ${sandboxShellInPlace(wrapped, shell)}`;
+}
+
+/** A program and its arguments, started without a shell. */
+export interface EngineLaunch {
+  readonly file: string;
+  readonly args: readonly string[];
+}
+
+/**
+ * How to start a line made by `shellsExecInPlace`: where it is `exec PROGRAM WORD…`, every word quoted
+ * as the engine quotes (so the shell would only split it into words and exec the program by its
+ * path), the program itself with those words, one exec fewer; any other line (the engine's
+ * `/bin/sh -c 'exec 3<…'` for a profile passed through a file, a program not named by its path)
+ * through `shell -c`, as before.
+ */
+export function engineLaunch(line: string, shell: string): EngineLaunch {
+  const words = line.startsWith('exec ') ? wordsOf(line.slice('exec '.length)) : undefined;
+  const [program, ...args] = words ?? [];
+  if (program === undefined || !program.value.startsWith('/') || program.value === shell)
+    return { file: shell, args: ['-c', line] };
+  return { file: program.value, args: args.map((word) => word.value) };
 }

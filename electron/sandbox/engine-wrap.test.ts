@@ -1,10 +1,12 @@
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { repoRoot, runScriptInFreshProcess } from '../test-support/run-vigil';
-import { shellsExecInPlace } from './engine-command-line';
+import { seededRandom, testSeed } from '../test-support/seeded-random';
+import { engineLaunch, shellsExecInPlace } from './engine-command-line';
 
 /**
  * What engine-command-line.ts makes of the engine's wrapped command line: on Linux the shell that
@@ -112,5 +114,45 @@ console.log(JSON.stringify({ program, firstShell }));
     expect((result['firstShell'] as { children: number }).children).toBeGreaterThanOrEqual(2);
     await expect(readFile(path.join(writable, 'said'), 'utf8')).resolves.toBe(said);
     await expect(readFile(path.join(dir, 'outside'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('the engine line started without a shell', () => {
+  /** A random word: quotes, spaces, newlines, `=`, `$`, globs, non-ASCII, empty. */
+  function randomWord(random: () => number): string {
+    const alphabet = 'aZ0/.-=: \'"\n$*\\!é~#;'.match(/./gsu) ?? [];
+    const length = Math.floor(random() * 8);
+    return Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)] ?? 'a').join('');
+  }
+
+  it.runIf(isLinux)(
+    'splits a line quoted as the engine quotes into the words /bin/sh reads (differential)',
+    async () => {
+      const { quote } = (await import(pathToFileURL(path.join(engineDist, 'utils/shell-quote.js')).href)) as {
+        quote: (args: readonly string[]) => string;
+      };
+      const random = seededRandom(testSeed(31));
+      for (let round = 0; round < 40; round += 1) {
+        const words = Array.from({ length: 1 + Math.floor(random() * 6) }, () => randomWord(random));
+        const line = `exec ${quote(['/usr/bin/printf', '%s\\0', ...words])}`;
+        const asShellReads = execFileSync('/bin/sh', ['-c', line], { encoding: 'utf8' }).split('\0').slice(0, -1);
+        expect(asShellReads).toEqual(words);
+        expect(engineLaunch(line, '/bin/sh')).toEqual({ file: '/usr/bin/printf', args: ['%s\\0', ...words] });
+      }
+    },
+  );
+
+  it('leaves to the shell every line that is not one program named by its path with plain words', () => {
+    const through = (line: string) => ({ file: '/bin/sh', args: ['-c', line] });
+    const lines = [
+      `exec /bin/sh -c 'exec 3<"$1" && shift && exec "$@"' srt-args /proc/1/fd/9 /usr/bin/bwrap --args 3`,
+      'exec SRT_X=0 /usr/bin/bwrap --ro-bind / /',
+      'exec bwrap --ro-bind / /',
+      'exec /usr/bin/bwrap  --ro-bind / /',
+      'exec /usr/bin/bwrap --ro-bind / /; true',
+      'exec /usr/bin/bwrap $HOME',
+      '/usr/bin/bwrap --ro-bind / /',
+    ];
+    for (const line of lines) expect(engineLaunch(line, '/bin/sh')).toEqual(through(line));
   });
 });

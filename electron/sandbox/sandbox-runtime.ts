@@ -1,9 +1,12 @@
+import { realpath } from 'node:fs/promises';
+import os from 'node:os';
 import { isMainThread } from 'node:worker_threads';
 import type { SandboxAskCallback, SandboxManager, SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { AppError } from '../../shared/errors';
 import { shellsExecInPlace } from './engine-command-line';
 import { withEngineForksAnswered } from './engine-forks';
 import { importEngine } from './engine-import';
+import { readDeniesPresent } from './read-denies-present';
 import { findOnPath } from './sandbox-availability';
 import { isThisMachine } from './this-machine';
 import type { NetworkPolicy } from './sandbox-settings';
@@ -136,6 +139,18 @@ export interface WrapRequest {
   readonly bwrapPath?: string;
 }
 
+/** The engine's own default write paths (a read deny at or above one keeps it out), spelled from the home as set and as resolved. */
+async function engineWriteDefaults(): Promise<string[]> {
+  const defaults = (await importEngine()).getDefaultWritePaths();
+  const home = os.homedir();
+  const realHome = await realpath(home).catch(() => home);
+  if (realHome === home) return defaults;
+  return [
+    ...defaults,
+    ...defaults.flatMap((entry) => (entry.startsWith(`${home}/`) ? [realHome + entry.slice(home.length)] : [])),
+  ];
+}
+
 /** The shell commands are wrapped for (absolute: the engine looks it up with `which`). */
 const shell = '/bin/sh';
 
@@ -185,11 +200,14 @@ export function wrapInSandbox(request: WrapRequest): Promise<string> {
       if (isMainThread) process.chdir(request.directory);
       process.env['CLAUDE_CODE_TMPDIR'] = request.profile.temp;
       const { profile } = request;
+      // Read denies not there at all change nothing the engine builds; checked now, alongside the checks below.
+      const denyRead = readDeniesPresent(profile.denyRead, engineWriteDefaults());
+      denyRead.catch(() => undefined);
       // The engine's `which` of the shell and its scan of the folder it runs from are answered without forking.
-      const wrapped = await withEngineForksAnswered(shell, currentDirectory() ?? request.directory, () =>
+      const wrapped = await withEngineForksAnswered(shell, currentDirectory() ?? request.directory, async () =>
         engine.wrapWithSandbox(request.command, shell, {
           filesystem: {
-            denyRead: [...profile.denyRead],
+            denyRead: await denyRead,
             allowRead: [],
             allowWrite: [...profile.allowWrite],
             denyWrite: [...profile.denyWrite],
