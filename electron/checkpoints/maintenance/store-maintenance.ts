@@ -6,7 +6,7 @@ import { collectGarbage, mergeSmallPacks, type ObjectStore, type RefStore } from
 import { expireByAge, type DroppedContext } from './dropped-area';
 import { cutTimeline, type CutOptions } from './retention';
 import { enforceSizeCap } from './size-cap';
-import { checkStoreUsage, measureStore } from './store-usage';
+import { measureStore } from './store-usage';
 import type { Timeline } from '../timeline/timeline';
 import type { Disposer } from '../../lib';
 
@@ -57,7 +57,7 @@ export type MaintenanceOutcome =
   /** A restore runs: the look waits until it ends. */
   | 'deferred';
 
-/** Loose objects tolerated before they are packed (a check counts a sample of their folders far from it). */
+/** Loose objects tolerated before they are packed. */
 const maxLooseObjects = 1_500;
 /** Packs tolerated before they are merged. */
 const maxPacks = 8;
@@ -72,8 +72,9 @@ const maxGiveWaysInARow = 5;
 const farBehindFactor = 4;
 
 /**
- * Keeps the store small: packs loose objects and merges packs (one garbage collection does both), applies
- * the retention policy, and enforces the size cap by dropping the oldest checkpoints across all directories (never a directory's newest).
+ * Keeps the store small: packs loose objects and merges packs (one garbage collection does
+ * both), applies the retention policy, and enforces the size cap by dropping the oldest
+ * checkpoints across all directories (never a directory's newest).
  */
 export class StoreMaintenance {
   #timer: NodeJS.Timeout | undefined;
@@ -246,9 +247,8 @@ export class StoreMaintenance {
     }
     const { store, refs, timeline, logger } = this.options;
     await this.#expireByAge();
-    const limits = { maxLooseObjects, maxTotalBytes: this.options.retention().maxTotalBytes };
-    const usage = await checkStoreUsage(store.objectsDir, limits);
-    const isOverCap = usage.bytes > limits.maxTotalBytes;
+    const usage = await measureStore(store.objectsDir, { estimateLoose: true });
+    const isOverCap = usage.bytes > this.options.retention().maxTotalBytes;
     const isUntidy =
       usage.looseObjects > maxLooseObjects ||
       usage.packs > maxPacks ||
