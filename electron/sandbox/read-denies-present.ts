@@ -16,11 +16,17 @@ import path from 'node:path';
  *
  * Nothing is remembered between wraps: a credential store made after one command is hidden from the
  * next, as before.
+ *
+ * Linux only (bubblewrap mounts at wrap time, so an absent name is never hidden there anyway). On
+ * macOS the engine writes a Seatbelt rule for every entry, checked at each access: a store created
+ * while a command runs is hidden from it, so every entry is kept.
  */
 export async function readDeniesPresent(
   denyRead: readonly string[],
   engineWriteDefaults: readonly string[] | Promise<readonly string[]>,
+  platform: NodeJS.Platform = process.platform,
 ): Promise<string[]> {
+  if (platform !== 'linux') return [...denyRead];
   // Every name is looked at while the defaults are still being found: one round of the thread pool.
   const looks = denyRead.map((entry) => (isPlain(entry) ? isThere(entry) : Promise.resolve(true)));
   const defaults = await engineWriteDefaults;
