@@ -1,6 +1,7 @@
 import { engineLaunch } from './engine-command-line';
 import { runTerminalCommand, type TerminalResult } from './terminal/run-terminal-command';
 import { acquireEngine, commandEnded, releaseEngine, warmEngine, wrapInSandbox } from './sandbox-runtime';
+import { shellPwd } from './shell-pwd';
 import type { NetworkPolicy } from './sandbox-settings';
 import type { SpawnRequest } from './spawn-protocol';
 
@@ -38,8 +39,9 @@ export async function executeCommand(
   });
   try {
     const launch = engineLaunch(wrapped, '/bin/sh');
-    // The shell that no longer runs first would have set PWD to the folder (the sandbox's own shells do again).
-    const env = launch.file === '/bin/sh' ? base.env : { ...base.env, PWD: request.cwd };
+    // The shell that no longer runs first would have set PWD (the sandbox's own shells keep it): as it would.
+    const env =
+      launch.file === '/bin/sh' ? base.env : { ...base.env, PWD: await shellPwd(base.env['PWD'], request.cwd) };
     const result = await runTerminalCommand({ ...base, env, launch });
     onFinished?.(result);
     return result;
