@@ -1,9 +1,8 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { repoRoot, runScriptInFreshProcess } from '../test-support/run-vigil';
+import { runScriptInFreshProcess, sandboxModuleUrl } from '../test-support/run-vigil';
 
 /**
  * A sandboxed command is answered as soon as it exited, before the engine removes the mount points
@@ -20,8 +19,6 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const moduleUrl = (file: string): string => pathToFileURL(path.join(repoRoot, 'electron/sandbox', file)).href;
-
 describe('running a sandboxed command', () => {
   it.runIf(isLinux)(
     'tells its result before the mount points are removed, and removes them before it settles',
@@ -35,8 +32,8 @@ describe('running a sandboxed command', () => {
         dir,
         `
 import { existsSync } from 'node:fs';
-const { executeCommand } = await import(${JSON.stringify(moduleUrl('command-execution.ts'))});
-const runtime = await import(${JSON.stringify(moduleUrl('sandbox-runtime.ts'))});
+const { executeCommand } = await import(${JSON.stringify(sandboxModuleUrl('command-execution.ts'))});
+const runtime = await import(${JSON.stringify(sandboxModuleUrl('sandbox-runtime.ts'))});
 runtime.acquireEngine();
 let isThereAtAnswer: boolean | undefined;
 const request = {

@@ -1,9 +1,8 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { repoRoot, runScriptInFreshProcess } from '../test-support/run-vigil';
+import { repoRoot, runScriptInFreshProcess, sandboxModuleUrl } from '../test-support/run-vigil';
 
 /**
  * The engine's `which /bin/sh` and its ripgrep scan of the folder it runs from are answered
@@ -24,15 +23,13 @@ afterEach(async () => {
 
 const inFreshProcess = (source: string): Promise<Record<string, unknown>> => runScriptInFreshProcess(dir, source);
 
-const moduleUrl = (file: string): string => pathToFileURL(path.join(repoRoot, 'electron/sandbox', file)).href;
-
 /** A script that wraps `command` from `folder` (writable: `writable`), runs it with /bin/sh and prints what happened. */
 function wrapAndRun(folder: string, writable: string, command: string): string {
   return `
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-const runtime = await import(${JSON.stringify(moduleUrl('sandbox-runtime.ts'))});
-const { answeredForks } = await import(${JSON.stringify(moduleUrl('engine-forks.ts'))});
+const runtime = await import(${JSON.stringify(sandboxModuleUrl('sandbox-runtime.ts'))});
+const { answeredForks } = await import(${JSON.stringify(sandboxModuleUrl('engine-forks.ts'))});
 runtime.acquireEngine();
 const wrapped: string = await runtime.wrapInSandbox({
   command: ${JSON.stringify(command)},

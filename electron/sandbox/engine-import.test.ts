@@ -1,9 +1,8 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { repoRoot, runScriptInFreshProcess } from '../test-support/run-vigil';
+import { repoRoot, runScriptInFreshProcess, sandboxModuleUrl } from '../test-support/run-vigil';
 
 /**
  * The sandbox engine is loaded without node-forge (engine-import.ts): checked in fresh processes,
@@ -22,8 +21,6 @@ afterEach(async () => {
 });
 
 const inFreshProcess = (source: string): Promise<Record<string, unknown>> => runScriptInFreshProcess(dir, source);
-
-const moduleUrl = (file: string): string => pathToFileURL(path.join(repoRoot, 'electron/sandbox', file)).href;
 
 /** Script lines: how many of node-forge's files ran (Node's loader may list one it only parsed, unloaded; index.js is the stand-in). */
 const forgeFilesLoaded = `
@@ -62,7 +59,7 @@ describe('the sandbox engine without node-forge', () => {
     const result = await inFreshProcess(`
 ${forgeFilesLoaded}
 import { mkdir } from 'node:fs/promises';
-const runtime = await import(${JSON.stringify(moduleUrl('sandbox-runtime.ts'))});
+const runtime = await import(${JSON.stringify(sandboxModuleUrl('sandbox-runtime.ts'))});
 await mkdir(${JSON.stringify(temp)}, { recursive: true });
 runtime.acquireEngine();
 const wrapped: string = await runtime.wrapInSandbox({
@@ -83,7 +80,7 @@ console.log(JSON.stringify({ wrapped: wrapped.length, forgeFiles: forgeFiles() }
     const result = await inFreshProcess(`
 ${forgeFilesLoaded}
 import { X509Certificate } from 'node:crypto';
-const { importEngine } = await import(${JSON.stringify(moduleUrl('engine-import.ts'))});
+const { importEngine } = await import(${JSON.stringify(sandboxModuleUrl('engine-import.ts'))});
 const engine = await importEngine();
 const before = forgeFiles();
 const ca = engine.generateCa({ cn: 'vigil engine-import test CA', validityDays: 2 });

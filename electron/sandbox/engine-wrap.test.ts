@@ -4,7 +4,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { repoRoot, runScriptInFreshProcess } from '../test-support/run-vigil';
+import { repoRoot, runScriptInFreshProcess, sandboxModuleUrl } from '../test-support/run-vigil';
 import { seededRandom, testSeed } from '../test-support/seeded-random';
 import { engineLaunch, shellsExecInPlace } from './engine-command-line';
 
@@ -29,8 +29,6 @@ afterEach(async () => {
 
 /** A word for /bin/sh, single-quoted. */
 const quoteForTest = (text: string): string => `'${text.replace(/'/gu, `'"'"'`)}'`;
-
-const moduleUrl = (file: string): string => pathToFileURL(path.join(repoRoot, 'electron/sandbox', file)).href;
 
 describe('the engine wrap run in place of its shell', () => {
   it("is the engine version whose Linux wrap is one simple command ending with its script's hand-over", async () => {
@@ -83,7 +81,7 @@ describe('the engine wrap run in place of its shell', () => {
       `
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-const runtime = await import(${JSON.stringify(moduleUrl('sandbox-runtime.ts'))});
+const runtime = await import(${JSON.stringify(sandboxModuleUrl('sandbox-runtime.ts'))});
 runtime.acquireEngine();
 const wrapped: string = await runtime.wrapInSandbox({
   command: ${JSON.stringify(command)},

@@ -1,9 +1,8 @@
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { repoRoot, runScriptInFreshProcess } from '../test-support/run-vigil';
+import { runScriptInFreshProcess, sandboxModuleUrl } from '../test-support/run-vigil';
 import { testSeed } from '../test-support/seeded-random';
 import { readDeniesPresent } from './read-denies-present';
 
@@ -23,8 +22,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-const moduleUrl = (file: string): string => pathToFileURL(path.join(repoRoot, 'electron/sandbox', file)).href;
 
 describe('the read denies that may matter', () => {
   it('keeps every entry off Linux, where the engine checks its rules at each access rather than at the wrap', async () => {
@@ -74,10 +71,10 @@ describe('the read denies that may matter', () => {
       `
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-const { importEngine } = await import(${JSON.stringify(moduleUrl('engine-import.ts'))});
-const { withEngineForksAnswered } = await import(${JSON.stringify(moduleUrl('engine-forks.ts'))});
-const { readDeniesPresent } = await import(${JSON.stringify(moduleUrl('read-denies-present.ts'))});
-const runtime = await import(${JSON.stringify(moduleUrl('sandbox-runtime.ts'))});
+const { importEngine } = await import(${JSON.stringify(sandboxModuleUrl('engine-import.ts'))});
+const { withEngineForksAnswered } = await import(${JSON.stringify(sandboxModuleUrl('engine-forks.ts'))});
+const { readDeniesPresent } = await import(${JSON.stringify(sandboxModuleUrl('read-denies-present.ts'))});
+const runtime = await import(${JSON.stringify(sandboxModuleUrl('sandbox-runtime.ts'))});
 let state = ${seed};
 const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
 const base = ${JSON.stringify(dir)};
@@ -137,8 +134,8 @@ console.log(JSON.stringify({ compared, dropped, differing }));
       dir,
       `
 import { mkdirSync, writeFileSync } from 'node:fs';
-const { executeCommand } = await import(${JSON.stringify(moduleUrl('command-execution.ts'))});
-const runtime = await import(${JSON.stringify(moduleUrl('sandbox-runtime.ts'))});
+const { executeCommand } = await import(${JSON.stringify(sandboxModuleUrl('command-execution.ts'))});
+const runtime = await import(${JSON.stringify(sandboxModuleUrl('sandbox-runtime.ts'))});
 runtime.acquireEngine();
 const request = {
   command: 'cat ${store}/credentials; ls -A ${store}; true',

@@ -20,6 +20,10 @@ export const vigilEntry = path.join(repoRoot, 'electron/cli/vigil.ts');
  */
 export const relayEntry = path.join(repoRoot, 'electron/cli/relay-entry.ts');
 
+/** The file URL of one of the sandbox's source modules, for a script run in a fresh process to import. */
+export const sandboxModuleUrl = (file: string): string =>
+  pathToFileURL(path.join(repoRoot, 'electron/sandbox', file)).href;
+
 /** What a finished `vigil` process printed and returned. */
 export interface VigilRun {
   readonly code: number | null;
