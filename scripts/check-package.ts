@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -115,6 +115,13 @@ if (problems.length > 0) {
   process.stderr.write(
     `check-package: ${problems.length} problem(s) (the build is kept in ${work}):\n${problems.map((problem) => `  - ${problem}`).join('\n')}\n`,
   );
+  // electron-builder collects the production dependencies from node_modules as a folder: through a link (a
+  // worktree sharing another checkout's modules) it misses packages, and the archive then lacks them.
+  if (lstatSync(path.join(root, 'node_modules')).isSymbolicLink()) {
+    process.stderr.write(
+      'check-package: node_modules here is a symbolic link, which electron-builder does not follow when it collects the dependencies it packs; run `npm ci` in this checkout and check again.\n',
+    );
+  }
   process.exit(1);
 }
 rmSync(work, { recursive: true, force: true });
