@@ -23,13 +23,13 @@ import path from 'node:path';
  */
 export async function readDeniesPresent(
   denyRead: readonly string[],
-  engineWriteDefaults: readonly string[] | Promise<readonly string[]>,
+  engineWriteDefaults: () => readonly string[] | Promise<readonly string[]>,
   platform: NodeJS.Platform = process.platform,
 ): Promise<string[]> {
   if (platform !== 'linux') return [...denyRead];
   // Every name is looked at while the defaults are still being found: one round of the thread pool.
   const looks = denyRead.map((entry) => (isPlain(entry) ? isThere(entry) : Promise.resolve(true)));
-  const defaults = await engineWriteDefaults;
+  const defaults = await engineWriteDefaults();
   const isKept = await Promise.all(
     denyRead.map(
       async (entry, index) =>

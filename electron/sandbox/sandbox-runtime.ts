@@ -201,7 +201,7 @@ export function wrapInSandbox(request: WrapRequest): Promise<string> {
       process.env['CLAUDE_CODE_TMPDIR'] = request.profile.temp;
       const { profile } = request;
       // Read denies not there at all change nothing the engine builds; checked now, alongside the checks below.
-      const denyRead = readDeniesPresent(profile.denyRead, engineWriteDefaults());
+      const denyRead = readDeniesPresent(profile.denyRead, engineWriteDefaults);
       denyRead.catch(() => undefined);
       // The engine's `which` of the shell and its scan of the folder it runs from are answered without forking.
       const wrapped = await withEngineForksAnswered(shell, currentDirectory() ?? request.directory, async () =>
