@@ -1,8 +1,9 @@
 import type { ChildProcessByStdio } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { readCheckpointSettings } from '../electron/checkpoints';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
 import {
   alternate,
@@ -59,6 +60,41 @@ function measureAutoStarted(project: Project, runs: number): Pair {
   }
 }
 
+/**
+ * One-change checkpoints relayed to a background core as {@link measureAutoStarted}, but in a
+ * VIGIL_HOME with no config.json, so at the default retention, and with the folder already at its
+ * limit: each timed checkpoint also cuts the oldest (the other rows' VIGIL_HOME raises the limit out
+ * of the way). Git's shadow store is brought level after, untimed, for the rows that follow.
+ */
+async function measureAtDefaultRetention(
+  base: string,
+  project: Project,
+  runs: number,
+): Promise<Pair & { readonly maxSnapshots: number }> {
+  const home = path.join(base, 'home-default-retention');
+  mkdirSync(home, { recursive: true });
+  // What the core reads from this VIGIL_HOME: no config.json, so the defaults.
+  const { maxSnapshots } = (await readCheckpointSettings(path.join(home, 'config.json'))).retention;
+  const env = { ...project.env, VIGIL_HOME: home, VIGIL_NO_CORE: '0' };
+  const atDefault: Project = { ...project, env };
+  try {
+    for (let run = 0; run <= maxSnapshots; run += 1) {
+      edit(project, 40_000 + run);
+      vigilCheckpoint(atDefault);
+    }
+    const pair = alternate(
+      runs,
+      (run) => edit(project, 41_000 + run),
+      () => timed(process.execPath, ['-e', '0'], project.env),
+      () => vigilCheckpoint(atDefault),
+    );
+    return { ...pair, maxSnapshots };
+  } finally {
+    timed(process.execPath, [cli, 'core', 'stop'], env);
+    gitCheckpoint(project.store, project.dir);
+  }
+}
+
 /** Run by run: bare node start-up, `vigil --version`, and a relayed `vigil checkpoints list DIR`. */
 function measureList(
   project: Project,
@@ -81,6 +117,8 @@ interface CliResults {
   readonly noCore: Pair;
   /** `node -e 0` (`first`) and a one-change checkpoint relayed to the background core a first call started (`second`). */
   readonly autoStarted: Pair;
+  /** As `autoStarted`, at the default retention with the folder at its limit (each checkpoint cuts one). */
+  readonly atDefaultRetention: Pair & { readonly maxSnapshots: number };
   readonly withCore: Pair;
   readonly restore: RestoreTimes;
   readonly oneFile: { readonly node: number; readonly vigil: number };
@@ -97,7 +135,7 @@ function noCoreTarget(count: number): number | undefined {
 
 /** The table's rows: each case, its same-run baseline, the ratio and the target. */
 function cliRows(label: string, count: number, results: CliResults): string[][] {
-  const { noCore, autoStarted, withCore, restore, oneFile, listMedian, nodeMedian } = results;
+  const { noCore, autoStarted, atDefaultRetention, withCore, restore, oneFile, listMedian, nodeMedian } = results;
   const noCoreLimit = noCoreTarget(count);
   return [
     [
@@ -105,6 +143,13 @@ function cliRows(label: string, count: number, results: CliResults): string[][] 
       formatMs(autoStarted.second),
       `node -e 0: ${formatMs(autoStarted.first)}`,
       formatRatio(autoStarted.second, autoStarted.first),
+      '≤ node -e 0 + 20 ms',
+    ],
+    [
+      `The same at the default retention, the folder at its ${String(atDefaultRetention.maxSnapshots)} checkpoints (each one cuts the oldest) (${label})`,
+      formatMs(atDefaultRetention.second),
+      `node -e 0: ${formatMs(atDefaultRetention.first)}`,
+      formatRatio(atDefaultRetention.second, atDefaultRetention.first),
       '≤ node -e 0 + 20 ms',
     ],
     [
@@ -159,10 +204,11 @@ function verdict(isMet: boolean, why = ''): string {
 
 /** One line per target of one tree size. */
 function cliVerdicts(label: string, count: number, results: CliResults): string[] {
-  const { noCore, autoStarted, withCore, restore, oneFile, listMedian, nodeMedian } = results;
+  const { noCore, autoStarted, atDefaultRetention, withCore, restore, oneFile, listMedian, nodeMedian } = results;
   const noCoreLimit = noCoreTarget(count);
   return [
     `${label}: checkpoint through the background core ${formatMs(autoStarted.second)} against node -e 0 ${formatMs(autoStarted.first)} (target ≤ node -e 0 + 20 ms): ${verdict(autoStarted.second <= autoStarted.first + 20)}`,
+    `${label}: the same at the default retention, each checkpoint cutting the oldest, ${formatMs(atDefaultRetention.second)} against node -e 0 ${formatMs(atDefaultRetention.first)} (the same target): ${verdict(atDefaultRetention.second <= atDefaultRetention.first + 20)}`,
     `${label}: resident-core checkpoint ${(withCore.second / withCore.first).toFixed(3)}× of git (target ≤ 0.5×): ${verdict(withCore.second <= withCore.first * 0.5)}`,
     `${label}: no-core checkpoint ${formatRatio(noCore.second, noCore.first)} of git${noCoreLimit === undefined ? ' (no target at this size).' : ` (target ≤ ${String(noCoreLimit)}×): ${verdict(noCore.second <= noCore.first * noCoreLimit, whyNot.noCore)}`}`,
     `${label}: 100-file restore ${formatRatio(restore.vigil, restore.gitDurable)} of git checkout + fsync of those files and folders (target ≤ 1.3×; ${formatRatio(restore.vigil, restore.git)} of checkout alone): ${verdict(restore.vigil <= restore.gitDurable * 1.3, whyNot.restore)} The floor row, a bare node process doing only what a durable restore cannot skip (an undo point fsynced before the first write, each file written to a fsynced temp file and renamed, each folder fsynced, each file read back), took ${formatRatio(restore.floor, restore.gitDurable)} of git checkout + fsync in this run.`,
@@ -195,6 +241,9 @@ async function measure(
     context.log(`${label}: one-change checkpoint, background core started by the first call`);
     const autoStarted = measureAutoStarted(project, runs);
 
+    context.log(`${label}: the same at the default retention, the folder at its limit`);
+    const atDefaultRetention = await measureAtDefaultRetention(base, project, runs);
+
     serve = await startServe(env);
     // The core's first checkpoint of the tree walks it and starts its watcher; after that it follows changes.
     checkpointChange(project, 9_999);
@@ -212,6 +261,7 @@ async function measure(
     const results: CliResults = {
       noCore,
       autoStarted,
+      atDefaultRetention,
       withCore,
       restore,
       oneFile,
@@ -281,6 +331,8 @@ export const run: BenchArea = async (context) => {
       '"After a first call that started the background core": the first `vigil checkpoint` of the run, with no core and auto-start on,',
       'started `vigil core run` detached and relayed to it (that call and one more, which walks the tree and starts its watcher, untimed);',
       "the timed ones are relayed to it like any resident core's, then `vigil core stop` ends it. The other rows run with VIGIL_NO_CORE=1.",
+      '"At the default retention": the same, in a VIGIL_HOME with no config.json (the other rows\' raises checkpoints.maxSnapshots to 10,000 to keep cuts out of them),',
+      "after untimed checkpoints up to the limit and one past it, so every timed one also cuts the folder's oldest, as it does for a user past their first checkpoints.maxSnapshots.",
       'A restore by name goes back to the same checkpoint every run, the one git checks out: each restore makes an undo point, the newest',
       'checkpoint, so N counts the restores made so far plus one (a fixed 1 sent every restore after the first to the previous undo point).',
       `The machine is shared with other engineers' builds and tests (load average ${load}): node's own start-up, which git's`,
