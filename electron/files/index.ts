@@ -43,6 +43,9 @@ export type { FileIdentity } from './file-identity';
 export { errnoCode, fileSystemError } from './file-system-error';
 /** Whether a path is a directory (through symlinks). */
 export { isDirectory } from './is-directory';
+
+/** A small file's text in three trips through the thread pool (open, one read, close). */
+export { readSmallFile } from './read-small-file';
 /** An in-process lock per key. */
 export { KeyedLock } from './keyed-lock';
 /** Runs a task on every item with at most a limit running at once. */

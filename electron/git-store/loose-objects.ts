@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, unlink } from 'node:fs/promises';
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import { objectHeader, type ObjectType } from './git-objects';
@@ -16,29 +16,35 @@ export function isLooseObjectName(name: string): boolean {
 
 /**
  * Writes one loose object file at `target` (in `fanDir`), as git does: deflated, into a read-only
- * temp file, renamed into place. The temp file is removed when the rename fails.
+ * temp file, renamed into place. The temp file is removed when the rename fails. With `isKeptOpen`
+ * the written file's handle is returned still open, for the caller to fsync through and close
+ * (a reopen by name for the fsync costs two more trips through the thread pool).
  */
 export async function writeLooseFile(
   fanDir: string,
   target: string,
   type: ObjectType,
   content: Uint8Array,
-): Promise<void> {
+  isKeptOpen = false,
+): Promise<FileHandle | undefined> {
   const compressed = await deflateObject(Buffer.concat([objectHeader(type, content.length), content]), looseLevel);
   // git's own temp prefix: `git fsck` tolerates these, and repair removes a dead writer's ones.
   const temp = path.join(fanDir, `tmp_obj_${randomBytes(6).toString('hex')}`);
   const handle = await open(temp, 'wx', 0o444);
+  let isClosed = false;
   try {
     await handle.writeFile(compressed);
-  } finally {
-    await handle.close();
-  }
-  try {
+    if (!isKeptOpen) {
+      isClosed = true;
+      await handle.close();
+    }
     await rename(temp, target);
   } catch (error) {
+    if (!isClosed) await handle.close().catch(() => undefined);
     await unlink(temp).catch(() => undefined);
     throw error;
   }
+  return isKeptOpen ? handle : undefined;
 }
 
 /** Splits an inflated loose object into its type and content, checking the header. */

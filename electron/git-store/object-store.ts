@@ -1,7 +1,7 @@
 import { access, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
-import { errnoCode, mapLimit } from '../files';
+import { errnoCode } from '../files';
 import { DecodedTrees } from './decoded-trees';
 import {
   decodeTree,
@@ -11,12 +11,12 @@ import {
   type StoredTreeEntry,
   type TreeItem,
 } from './git-objects';
-import { syncFileIfPresent, syncFolderIfPresent } from './durable-file';
 import { PackFile, type PackedObject } from './pack-file';
 import { PackIndex } from './pack-index';
 import { isLooseObjectName, parseLooseObject, writeLooseFile } from './loose-objects';
 import { RecentObjects } from './recent-objects';
 import { inflateObject } from './object-zlib';
+import { UnsyncedObjects } from './unsynced-objects';
 
 /** An object read from the store. */
 export type StoredObject = PackedObject;
@@ -38,10 +38,8 @@ export class ObjectStore {
   #loose: Set<string> | undefined;
   /** Recently read or written small objects. */
   readonly #recent = new RecentObjects();
-  /** Loose objects this process wrote (or had a worker write) and has not fsynced yet. */
-  readonly #unsynced = new Set<string>();
-  /** Fan-out folders this process created and has not made durable in `objects/` yet. */
-  readonly #newFans = new Set<string>();
+  /** Loose objects this process wrote (or had a worker write) and has not fsynced yet, with the fan-out folders made for them. */
+  readonly #unsynced: UnsyncedObjects;
   readonly #decodedTrees = new DecodedTrees();
 
   constructor(
@@ -51,6 +49,7 @@ export class ObjectStore {
   ) {
     this.objectsDir = path.join(gitdir, 'objects');
     this.packDir = path.join(this.objectsDir, 'pack');
+    this.#unsynced = new UnsyncedObjects(this.objectsDir, (oid) => this.loosePath(oid));
   }
 
   /** The packs currently known. */
@@ -198,19 +197,24 @@ export class ObjectStore {
     const fan = oid.slice(0, 2);
     const fanDir = path.join(this.objectsDir, fan);
     if (!this.#fanDirs.has(fan)) {
-      if ((await mkdir(fanDir, { recursive: true })) !== undefined) this.#newFans.add(fan);
+      if ((await mkdir(fanDir, { recursive: true })) !== undefined) this.#unsynced.addFan(fan);
       this.#fanDirs.add(fan);
     }
-    await writeLooseFile(fanDir, this.loosePath(oid), type, content);
+    // A small batch (a checkpoint's few objects) keeps its handles for the fsync; a big one closes as it goes.
+    const isHeld = this.#unsynced.claimHold();
+    try {
+      this.#unsynced.note(oid, await writeLooseFile(fanDir, this.loosePath(oid), type, content, isHeld));
+    } finally {
+      if (isHeld) this.#unsynced.endClaim();
+    }
     this.#loose?.add(oid);
-    this.#unsynced.add(oid);
     this.#recent.remember(oid, { type, content: Buffer.from(content) });
     return oid;
   }
 
   /** Notes loose objects a worker thread may just have written (this store did not write them itself). */
   noteWrittenElsewhere(oids: Iterable<string>): void {
-    for (const oid of oids) this.#unsynced.add(oid);
+    for (const oid of oids) this.#unsynced.note(oid);
   }
 
   /**
@@ -223,31 +227,13 @@ export class ObjectStore {
    * already gone was packed (packs are fsynced when written), and its folder may be gone with it.
    */
   async syncWritten(): Promise<void> {
-    const oids = [...this.#unsynced];
-    const newFans = [...this.#newFans];
-    this.#unsynced.clear();
-    this.#newFans.clear();
-    const files = oids.map((oid) => this.loosePath(oid));
-    const folders = [...new Set(files.map((file) => path.dirname(file)))];
-    if (newFans.length > 0) folders.push(this.objectsDir);
-    const synced: string[] = [];
-    const outcomes = await Promise.allSettled([
-      mapLimit(files, 32, async (file) => (await syncFileIfPresent(file)) && synced.push(file)),
-      mapLimit(folders, 32, async (folder) => (await syncFolderIfPresent(folder)) && synced.push(folder)),
-    ]);
-    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
-    if (failed !== undefined) {
-      // Nothing of this batch counts as durable: the next call fsyncs it all again, `objects/` included.
-      for (const oid of oids) this.#unsynced.add(oid);
-      for (const fan of newFans) this.#newFans.add(fan);
-      throw failed.reason;
-    }
+    const synced = await this.#unsynced.sync();
     this.onSynced?.(synced);
   }
 
   /** Forgets the unsynced list: its objects were all packed (and the pack fsynced) by a garbage collection. */
   forgetUnsynced(): void {
-    this.#unsynced.clear();
+    this.#unsynced.forget();
   }
 
   /** Keeps an object just written elsewhere (into a pack) in memory, when small: it is about to be read back. */
@@ -264,6 +250,7 @@ export class ObjectStore {
   }
 
   async #close(): Promise<void> {
+    this.#unsynced.close();
     const packs = [...this.#packs.values()];
     this.#packs.clear();
     this.#packDirStamp = -1;

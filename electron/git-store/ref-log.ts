@@ -1,5 +1,6 @@
 import { appendFile, mkdir, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { errnoCode } from '../files';
 import { maskSecretValues } from '../../shared/secrets/mask-secret-values';
 import { writeFileDurably } from './durable-file';
 import { isObjectId } from './git-objects';
@@ -32,12 +33,16 @@ export class RefLog {
   /** Records a move of a timeline's ref (before the ref file itself changes); secrets in the message are masked, as in the session logs. */
   async append(dirhash: string, old: string | undefined, next: string, message: string): Promise<void> {
     const file = this.#file(dirhash);
-    await mkdir(path.dirname(file), { recursive: true });
     const shown = maskSecretValues(message)
       .replace(/[\r\n\t]+/g, ' ')
       .slice(0, 200);
     const line = `${old ?? zeroId} ${next} ${vigilIdentity} ${Math.floor(Date.now() / 1000)} +0000\t${shown}\n`;
-    await appendFile(file, line);
+    // The reflog's folder is made only when it is missing: a mkdir of one already there costs two trips per move.
+    await appendFile(file, line).catch(async (error: unknown) => {
+      if (errnoCode(error) !== 'ENOENT') throw error;
+      await mkdir(path.dirname(file), { recursive: true });
+      await appendFile(file, line);
+    });
   }
 
   /** A timeline's reflog, oldest first (empty when there is none). */

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
@@ -95,6 +95,30 @@ describe('RefStore.update with objects to make durable first', () => {
       ).rejects.toMatchObject({ code: 'conflict' });
       expect(refOnDisk()).toBe(first);
       expect(readdirSync(path.join(gitdir, 'refs', 'vigil'))).toEqual([dirhash]);
+    } finally {
+      await store.close();
+    }
+  });
+  it('records the move in a reflog whose folder was removed, making the folder again', async () => {
+    const store = new ObjectStore(gitdir);
+    const refs = new RefStore(gitdir);
+    await refs.init();
+    try {
+      const first = await looseCommit(store, 'first');
+      await refs.update(dirhash, first, undefined, 'checkpoint one', { before: () => store.syncWritten() });
+      rmSync(path.join(gitdir, 'logs'), { recursive: true });
+      const second = await looseCommit(store, 'second');
+      await refs.update(dirhash, second, first, 'checkpoint two', { before: () => store.syncWritten() });
+      const log = readFileSync(path.join(gitdir, 'logs', timelineRef(dirhash)), 'utf8');
+      expect(log).toMatch(new RegExp(`^${first} ${second} .*\tcheckpoint two\n$`));
+      const shown = execFileSync(
+        'git',
+        ['--git-dir', gitdir, 'reflog', 'show', '--format=%H %gs', `refs/vigil/${dirhash}`],
+        {
+          encoding: 'utf8',
+        },
+      );
+      expect(shown.trim()).toBe(`${second} checkpoint two`);
     } finally {
       await store.close();
     }

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
-import { errnoCode, syncDirectory } from '../files';
+import { errnoCode, readSmallFile, syncDirectory } from '../files';
 import { stageFileDurably, writeFileDurably, type StagedFile } from './durable-file';
 import { isObjectId } from './git-objects';
 import { RefLog } from './ref-log';
@@ -90,7 +90,7 @@ export class RefStore {
   async read(dirhash: string): Promise<string | undefined> {
     const name = timelineRef(dirhash);
     try {
-      const value = (await readFile(path.join(this.gitdir, name), 'utf8')).trim();
+      const value = (await readSmallFile(path.join(this.gitdir, name))).trim();
       if (!isObjectId(value))
         throw new AppError(
           'io_error',
@@ -111,7 +111,7 @@ export class RefStore {
     const folder = path.join(this.gitdir, 'refs/vigil');
     for (const name of await readdir(folder).catch(() => [] as string[])) {
       if (!/^[0-9a-f]{16}$/.test(name)) continue;
-      const value = (await readFile(path.join(folder, name), 'utf8').catch(() => '')).trim();
+      const value = (await readSmallFile(path.join(folder, name)).catch(() => '')).trim();
       if (isObjectId(value)) heads.set(name, value);
       else heads.delete(name);
     }
@@ -184,7 +184,7 @@ export class RefStore {
       if (!/^[0-9a-f]{16}$/.test(hash)) continue;
       for (const name of await readdir(path.join(root, hash)).catch(() => [] as string[])) {
         if (!isDroppedRefName(name)) continue;
-        const value = (await readFile(path.join(root, hash, name), 'utf8').catch(() => '')).trim();
+        const value = (await readSmallFile(path.join(root, hash, name)).catch(() => '')).trim();
         if (isObjectId(value)) found.push({ dirhash: hash, name, head: value });
       }
     }
@@ -228,7 +228,7 @@ export class RefStore {
 
   /** The commits where pruned timelines were cut (their parents are gone). */
   async readShallow(): Promise<Set<string>> {
-    const text = await readFile(path.join(this.gitdir, 'shallow'), 'utf8').catch(() => '');
+    const text = await readSmallFile(path.join(this.gitdir, 'shallow')).catch(() => '');
     return new Set(text.split('\n').filter(isObjectId));
   }
 
@@ -249,7 +249,7 @@ export class RefStore {
 
   async #packedRefs(): Promise<Map<string, string>> {
     const refs = new Map<string, string>();
-    const text = await readFile(path.join(this.gitdir, 'packed-refs'), 'utf8').catch(() => '');
+    const text = await readSmallFile(path.join(this.gitdir, 'packed-refs')).catch(() => '');
     for (const line of text.split('\n')) {
       const match = /^([0-9a-f]{40}) (refs\/\S+)$/.exec(line);
       if (match?.[1] !== undefined && match[2] !== undefined) refs.set(match[2], match[1]);

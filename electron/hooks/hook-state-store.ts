@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ObservedCall } from '../executor';
 import { FileLock } from '../locks';
+import { readSmallFile } from '../files';
 
 /** A tool call Vigil answered before it ran, waiting for the agent to report its result (the executor's observed call). */
 export type PendingCall = ObservedCall;
@@ -61,7 +62,7 @@ export class HookStateStore {
   async withSession<T>(sessionId: string, task: (state: HookSessionState) => Promise<T>): Promise<T> {
     return this.#lockOf(sessionId).withLock(async () => {
       const file = this.#fileOf(sessionId);
-      const before = await readFile(file, 'utf8').catch(() => undefined);
+      const before = await readSmallFile(file).catch(() => undefined);
       const state = parseState(before);
       const value = await task(state);
       const after = JSON.stringify(state);

@@ -1,8 +1,8 @@
-import { readFile, unlink, utimes } from 'node:fs/promises';
+import { unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../shared/errors';
-import { fileSystemError } from '../files';
+import { fileSystemError, readSmallFile } from '../files';
 import { heldLocks, type Hold } from './held-locks';
 import { createExclusive, observeFile, sweepLockLitter, type ObservedFile } from './lock-file-ops';
 import {
@@ -173,7 +173,7 @@ export class FileLock {
     // Another FileLock of this path may have taken the hold the caller runs under.
     const hold = heldLocks.getStore()?.get(this.#key);
     const holder = this.#current ?? (hold?.isHeld === true ? hold.holder : undefined);
-    const onDisk = await readFile(this.#options.path, 'utf8').then(parseLockHolder, () => undefined);
+    const onDisk = await readSmallFile(this.#options.path).then(parseLockHolder, () => undefined);
     if (holder === undefined || onDisk?.token !== holder.token) {
       throw new AppError(
         'conflict',
@@ -274,7 +274,7 @@ export class FileLock {
     this.#current = undefined;
     const lockPath = this.#options.path;
     // Remove the file only if it is still ours (it may have been taken over after a long stall).
-    const onDisk = await readFile(lockPath, 'utf8').then(parseLockHolder, () => undefined);
+    const onDisk = await readSmallFile(lockPath).then(parseLockHolder, () => undefined);
     if (onDisk?.token === holder.token) await unlink(lockPath).catch(() => undefined);
   }
 }

@@ -137,7 +137,8 @@ export async function hashCandidates(
     await hasher.abort();
     throw error;
   }
-  await engine.store.refresh(true);
+  // A pack the hasher wrote is read in at once (its folder's mtime may not have moved); loose objects change no pack.
+  await engine.store.refresh(sink !== 'loose');
   return known;
 }
 

@@ -1,0 +1,69 @@
+import { readdirSync, readlinkSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '../test-support/temp-dir';
+import { ObjectStore } from './object-store';
+
+/** The open descriptors of this process that point into `folder` (Linux: /proc/self/fd). */
+function openInside(folder: string): string[] {
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      return target.startsWith(folder) ? [target] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+let gitdir: string;
+let remove: () => Promise<void>;
+beforeEach(async () => {
+  let root: string;
+  ({ dir: root, remove } = await makeTempDir('vigil-unsynced-'));
+  gitdir = path.join(root, 'store');
+});
+afterEach(async () => {
+  await remove();
+});
+
+describe.runIf(process.platform === 'linux')('loose objects fsynced through the handles their writes kept', () => {
+  it('makes every written object durable once, the same object written twice at once included, and keeps no handle after', async () => {
+    const synced: string[][] = [];
+    const store = new ObjectStore(gitdir, (files) => synced.push([...files]));
+    try {
+      const [a, again] = await Promise.all([
+        store.writeLoose('blob', Buffer.from('same')),
+        store.writeLoose('blob', Buffer.from('same')),
+      ]);
+      const others = await Promise.all(
+        Array.from({ length: 40 }, (_, index) => store.writeLoose('blob', Buffer.from(`blob ${index}`))),
+      );
+      expect(again).toBe(a);
+      // Handles are kept for at most 32 objects; the rest are reopened by name.
+      expect(openInside(path.join(gitdir, 'objects')).length).toBeGreaterThan(0);
+      expect(openInside(path.join(gitdir, 'objects')).length).toBeLessThanOrEqual(32);
+      await store.syncWritten();
+      const files = synced[0]?.filter((file) => !file.endsWith(path.sep + 'objects') && /[0-9a-f]{38}$/.test(file));
+      expect(new Set(files)).toEqual(new Set([a, ...others].map((oid) => store.loosePath(oid))));
+      expect(openInside(path.join(gitdir, 'objects'))).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('closes the kept handles when a collection forgets them or the store closes', async () => {
+    const store = new ObjectStore(gitdir);
+    try {
+      await store.writeLoose('blob', Buffer.from('one'));
+      expect(openInside(path.join(gitdir, 'objects')).length).toBe(1);
+      store.forgetUnsynced();
+      await store.writeLoose('blob', Buffer.from('two'));
+    } finally {
+      await store.close();
+    }
+    // Both close without waiting for the handles: give the closes a turn.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(openInside(path.join(gitdir, 'objects'))).toEqual([]);
+  });
+});

@@ -1,0 +1,120 @@
+import type { FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { mapLimit } from '../files';
+import { syncFileIfPresent, syncFolderIfPresent } from './durable-file';
+
+/** How many written loose objects keep their handle open until the next sync (a checkpoint writes about five). */
+const heldHandleLimit = 32;
+
+/**
+ * The loose objects a store wrote and has not made durable yet: their ids, the fan-out folders
+ * made for them, and the open handles of the first few written, so that their fsync needs no
+ * reopening by name (an open and a close fewer per object, each a trip through the thread pool).
+ * An fsync through the write's own handle makes the same file durable as one through a new handle:
+ * only a holder of the store lock writes loose objects, so no other writer can have renamed another
+ * file over one of this store's between its write and its fsync.
+ */
+export class UnsyncedObjects {
+  readonly #oids = new Set<string>();
+  readonly #newFans = new Set<string>();
+  readonly #held = new Map<string, FileHandle>();
+  /** Writes under way that may keep their handle. */
+  #claims = 0;
+
+  constructor(
+    private readonly objectsDir: string,
+    private readonly loosePath: (oid: string) => string,
+  ) {}
+
+  /** Whether the object about to be written may keep its handle open for its fsync; a true claims a place until `endClaim`. */
+  claimHold(): boolean {
+    if (this.#held.size + this.#claims >= heldHandleLimit) return false;
+    this.#claims += 1;
+    return true;
+  }
+
+  /** Gives back a place `claimHold` gave (the write is done: its handle, if any, was noted). */
+  endClaim(): void {
+    this.#claims -= 1;
+  }
+
+  /**
+   * Notes a loose object written, with the handle its write kept open. An object written twice (two
+   * writes of one id at once, the later rename replacing the earlier file) keeps no handle: which
+   * file its name holds now is not known, so its fsync reopens it by name.
+   */
+  note(oid: string, handle?: FileHandle): void {
+    const isAgain = this.#oids.has(oid);
+    this.#oids.add(oid);
+    if (!isAgain) {
+      if (handle !== undefined) this.#held.set(oid, handle);
+      return;
+    }
+    for (const open of [handle, this.#held.get(oid)]) void open?.close().catch(() => undefined);
+    this.#held.delete(oid);
+  }
+
+  /** Notes a fan-out folder this process made, to be made durable in `objects/`. */
+  addFan(fan: string): void {
+    this.#newFans.add(fan);
+  }
+
+  /**
+   * Makes every object noted since the last call durable: each file, its fan-out folder and, for
+   * new fan-outs, `objects/`, all fsynced at once; resolves to the paths made durable. When any
+   * fsync fails, nothing of the batch counts: it is all fsynced again at the next call.
+   */
+  async sync(): Promise<string[]> {
+    const oids = [...this.#oids];
+    const newFans = [...this.#newFans];
+    const held = new Map(this.#held);
+    this.#oids.clear();
+    this.#newFans.clear();
+    this.#held.clear();
+    const folders = [...new Set(oids.map((oid) => path.dirname(this.loosePath(oid))))];
+    if (newFans.length > 0) folders.push(this.objectsDir);
+    const synced: string[] = [];
+    const syncObject = async (oid: string): Promise<void> => {
+      const file = this.loosePath(oid);
+      const handle = held.get(oid);
+      held.delete(oid);
+      if (await syncObjectFile(file, handle)) synced.push(file);
+    };
+    const outcomes = await Promise.allSettled([
+      mapLimit(oids, 32, syncObject),
+      mapLimit(folders, 32, async (folder) => (await syncFolderIfPresent(folder)) && synced.push(folder)),
+    ]);
+    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failed !== undefined) {
+      // Handles no fsync took are closed; the next call reopens their files by name.
+      await Promise.all([...held.values()].map((handle) => handle.close().catch(() => undefined)));
+      for (const oid of oids) this.#oids.add(oid);
+      for (const fan of newFans) this.#newFans.add(fan);
+      throw failed.reason;
+    }
+    return synced;
+  }
+
+  /** Forgets every object noted (a collection packed them all and fsynced the pack), closing their handles. */
+  forget(): void {
+    this.#oids.clear();
+    this.close();
+  }
+
+  /** Closes the held handles; their objects stay noted, to be reopened by name at the next sync. */
+  close(): void {
+    for (const handle of this.#held.values()) void handle.close().catch(() => undefined);
+    this.#held.clear();
+  }
+}
+
+/** fsyncs one loose object through its write's handle (then closes it), else reopened by name; false when the file is gone. */
+async function syncObjectFile(file: string, handle: FileHandle | undefined): Promise<boolean> {
+  if (handle === undefined) return syncFileIfPresent(file);
+  try {
+    await handle.sync();
+    return true;
+  } finally {
+    await handle.close();
+  }
+}
