@@ -107,7 +107,7 @@ export class FileHasher {
     try {
       const read = this.isWorker
         ? readBlocking(absolute, item.isSymlink, request.maxFileBytes)
-        : await readForHash(absolute, item.isSymlink, request.maxFileBytes);
+        : await readForHash(absolute, item.isSymlink, request.maxFileBytes, item.listed);
       if (read.kind !== 'read') return { ...read, rel: item.rel };
       const { content, stats, isStable } = read;
       const oid = hashObject('blob', content);
