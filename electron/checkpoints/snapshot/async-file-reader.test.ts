@@ -2,7 +2,8 @@ import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test-support/temp-dir';
-import { readForHash, type ReadStamp } from './async-file-reader';
+import { readForHash, type FileRead, type ReadStamp } from './async-file-reader';
+import { readBlocking } from './blocking-io';
 
 /**
  * The reader takes the walk's lstat as its first look (no fstat before the read): a file changed or
@@ -25,7 +26,15 @@ function stampOf(file: string): ReadStamp {
   return { size: Number(stats.size), mtimeNs: stats.mtimeNs, ctimeNs: stats.ctimeNs, ino: stats.ino, isFile: true };
 }
 
-describe('reading a file for hashing from the walk’s lstat', () => {
+/** The main thread's reader and the hashing workers' one: the same rules. */
+const readers: ReadonlyArray<
+  [string, (file: string, isSymlink: boolean, max: number, listed?: ReadStamp) => Promise<FileRead>]
+> = [
+  ['asynchronous', readForHash],
+  ['blocking (hash workers)', (...args) => Promise.resolve(readBlocking(...args))],
+];
+
+describe.each(readers)('reading a file for hashing from the walk’s lstat, %s', (_name, readForHash) => {
   it('reads a file as the lstat found it, stable, with its fstat', async () => {
     const file = path.join(dir, 'a.txt');
     writeFileSync(file, 'hello\n');

@@ -1,6 +1,5 @@
 import { constants, type BigIntStats } from 'node:fs';
 import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
-import { errnoCode } from '../../files';
 
 /** What reading a file for hashing found. */
 export type FileRead =
@@ -22,11 +21,18 @@ export interface ReadStamp {
   readonly isFile: boolean;
 }
 
-function sameStat(a: ReadStamp, b: BigIntStats): boolean {
+/** Whether a read failed because what was opened is a folder (swapped in after the walk's lstat). */
+export function isFolderRead(error: unknown): boolean {
+  return error instanceof Error && (error as NodeJS.ErrnoException).code === 'EISDIR';
+}
+
+/** Whether a stat after a read shows the file as it was before it (same inode, size and times). */
+export function isSameRead(a: ReadStamp, b: BigIntStats): boolean {
   return BigInt(a.size) === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.ino === b.ino;
 }
 
-function stampOf(stats: BigIntStats): ReadStamp {
+/** The stamp of a stat. */
+export function readStampOf(stats: BigIntStats): ReadStamp {
   return { size: stats.size, mtimeNs: stats.mtimeNs, ctimeNs: stats.ctimeNs, ino: stats.ino, isFile: stats.isFile() };
 }
 
@@ -52,20 +58,20 @@ async function readAt(handle: FileHandle, size: number): Promise<Buffer> {
 async function readStable(absolute: string, maxFileBytes: number, listed?: ReadStamp): Promise<FileRead> {
   const handle = await open(absolute, constants.O_RDONLY | noFollow);
   try {
-    let before = listed ?? stampOf(await handle.stat({ bigint: true }));
+    let before = listed ?? readStampOf(await handle.stat({ bigint: true }));
     for (let attempt = 1; ; attempt += 1) {
       if (!before.isFile) return { kind: 'skipped', reason: 'special' };
       if (Number(before.size) > maxFileBytes) return { kind: 'skipped', reason: 'oversize' };
       const content = await readAt(handle, Number(before.size)).catch((error: unknown) => {
         // A folder swapped in after the lstat: what was opened is not a regular file.
-        if (errnoCode(error) === 'EISDIR') return undefined;
+        if (isFolderRead(error)) return undefined;
         throw error;
       });
       if (content === undefined) return { kind: 'skipped', reason: 'special' };
       const after = await handle.stat({ bigint: true });
-      const isStable = sameStat(before, after) && BigInt(content.length) === after.size;
+      const isStable = isSameRead(before, after) && BigInt(content.length) === after.size;
       if (isStable || attempt >= maxReads) return { kind: 'read', content, stats: after, isStable };
-      before = stampOf(after);
+      before = readStampOf(after);
     }
   } finally {
     await handle.close();
@@ -78,7 +84,7 @@ async function readSymlink(absolute: string): Promise<FileRead> {
   if (!before.isSymbolicLink()) return { kind: 'vanished' };
   const target = await readlink(absolute, { encoding: 'buffer' });
   const after = await lstat(absolute, { bigint: true });
-  return { kind: 'read', content: target, stats: after, isStable: sameStat(stampOf(before), after) };
+  return { kind: 'read', content: target, stats: after, isStable: isSameRead(readStampOf(before), after) };
 }
 
 /** Reads a file or a symlink's target for hashing, without blocking the event loop (`listed`: the walk's lstat of it). */

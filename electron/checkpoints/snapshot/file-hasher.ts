@@ -106,7 +106,7 @@ export class FileHasher {
     const absolute = path.join(request.root, item.rel);
     try {
       const read = this.isWorker
-        ? readBlocking(absolute, item.isSymlink, request.maxFileBytes)
+        ? readBlocking(absolute, item.isSymlink, request.maxFileBytes, item.listed)
         : await readForHash(absolute, item.isSymlink, request.maxFileBytes, item.listed);
       if (read.kind !== 'read') return { ...read, rel: item.rel };
       const { content, stats, isStable } = read;
