@@ -39,6 +39,7 @@ import type {
   StoredTreeEntry,
   TimelineLookup,
 } from './checkpoint-types';
+import type { QuietTiming } from './maintenance/quiet-timer';
 import type { WalkHeadStart } from './snapshot/walk-head-start';
 import type { LoadedRules, RulesEnvironment } from './snapshot/repo-rules';
 
@@ -60,6 +61,8 @@ export interface CheckpointServiceOptions {
   readonly verifyEveryMs?: number;
   /** How long a watching process waits after the last snapshot before it saves (and compacts) the stat caches (default 15 s). */
   readonly statCacheQuietMs?: number;
+  /** How long background store maintenance waits for quiet (no checkpoint or restore), and at most (default 5 s, 60 s). */
+  readonly maintenanceTiming?: QuietTiming;
   readonly retention?: Partial<RetentionPolicy>;
   /** Files larger than this are skipped and recorded (default 50 MiB). */
   readonly maxFileBytes?: number;

@@ -71,6 +71,7 @@ export class CheckpointService extends CheckpointReader implements CheckpointApi
       isLockWanted: () => this.lock.waitingInLine() > 0,
       keptTrees: () => [...this.tracked.values()].flatMap((tracked) => (tracked.warmed ? [tracked.warmed.tree] : [])),
       dropped: () => this.droppedContext(),
+      timing: options.maintenanceTiming,
     });
   }
 
@@ -226,10 +227,7 @@ export class CheckpointService extends CheckpointReader implements CheckpointApi
     } catch (error) {
       this.options.logger.warn(
         'could not start the first snapshot of a folder a session opened in; its first checkpoint takes it',
-        {
-          dir,
-          error,
-        },
+        { dir, error },
       );
     }
   }

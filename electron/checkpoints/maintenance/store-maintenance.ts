@@ -7,6 +7,10 @@ import { expireByAge, type DroppedContext } from './dropped-area';
 import { cutTimeline, type CutOptions } from './retention';
 import { enforceSizeCap } from './size-cap';
 import { measureStore } from './store-usage';
+import { QuietTimer, type QuietTiming } from './quiet-timer';
+import type { MaintenanceOutcome } from './maintenance-outcome';
+
+export type { MaintenanceOutcome } from './maintenance-outcome';
 import type { Timeline } from '../timeline/timeline';
 import type { Disposer } from '../../lib';
 
@@ -40,22 +44,9 @@ export interface MaintenanceOptions {
   readonly keptTrees?: () => readonly string[];
   /** The recently dropped area, with the number of days it keeps checkpoints now. */
   readonly dropped: () => DroppedContext;
+  /** How long background looks wait for quiet, and at most (default 5 s and 60 s). */
+  readonly timing?: QuietTiming;
 }
-
-/** What one look at the store did. */
-export type MaintenanceOutcome =
-  /** Nothing needed doing. */
-  | 'tidy'
-  /** Garbage was collected (and the size cap enforced, if the store was over it). */
-  | 'collected'
-  /** Only packs piled up, with no garbage to look for: the small ones were merged, the base pack left as it is. */
-  | 'merged'
-  /** A collection stopped, changing nothing, for work that waited for the store lock: it runs again later. */
-  | 'gave-way'
-  /** Over the size cap with no garbage to collect and nothing that may be dropped (warned in the log). */
-  | 'over-cap'
-  /** A restore runs: the look waits until it ends. */
-  | 'deferred';
 
 /** Loose objects tolerated before they are packed. */
 const maxLooseObjects = 1_500;
@@ -77,7 +68,8 @@ const farBehindFactor = 4;
  * checkpoints across all directories (never a directory's newest).
  */
 export class StoreMaintenance {
-  #timer: NodeJS.Timeout | undefined;
+  /** Background looks run once no checkpoint or restore came for a while: never beside the user's work, unless it never stops. */
+  readonly #quiet: QuietTimer;
   #droppedSinceCollect = 0;
   #gaveWayInARow = 0;
   /**
@@ -88,7 +80,6 @@ export class StoreMaintenance {
   #isDisposed = false;
   /** Whether this process changed the store (a checkpoint taken, a cut, anything done under the lock but an unchanged checkpoint). */
   #hasChangedStore = false;
-  #running: Promise<unknown> = Promise.resolve();
   /**
    * Restores running now (checkpoint id → how many): while any does, maintenance waits (a restore
    * reads objects without the store lock), and every retention cut keeps their checkpoints.
@@ -97,7 +88,13 @@ export class StoreMaintenance {
   #isDeferred = false;
   readonly #waitingForIdle: Array<() => void> = [];
 
-  constructor(private readonly options: MaintenanceOptions) {}
+  constructor(private readonly options: MaintenanceOptions) {
+    // No look while a restore runs: it waits for the next quiet spell after it.
+    this.#quiet = new QuietTimer(
+      () => (this.#holds.size > 0 ? Promise.resolve(false) : this.#maintainLogged()),
+      options.timing,
+    );
+  }
 
   /** Counts checkpoints dropped by a timeline cut (their objects wait for the next collection). */
   noteDropped(count: number): void {
@@ -113,18 +110,11 @@ export class StoreMaintenance {
     this.#hasChangedStore = true;
   }
 
-  /** Looks at the store a few seconds from now (coalesced), when enabled; while a restore runs, once it ends. */
+  /** Store work happened: looks at the store (when enabled) once quiet for 5 s, at most a minute after the first ask. */
   schedule(): void {
-    if (!this.options.enabled || this.#isDisposed || this.#timer !== undefined) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      if (this.#holds.size > 0) {
-        this.#isDeferred = true;
-        return;
-      }
-      this.#running = this.#maintainLogged();
-    }, 5_000);
-    this.#timer.unref();
+    if (!this.options.enabled || this.#isDisposed) return;
+    this.#quiet.noteActivity();
+    this.#quiet.request();
   }
 
   /**
@@ -145,11 +135,15 @@ export class StoreMaintenance {
     this.#mayHoldGarbage = false;
   }
 
-  /** `maintain`, its failure logged (background work: nobody waits for its answer). */
-  async #maintainLogged(): Promise<void> {
-    await this.maintain().catch((error: unknown) =>
-      this.options.logger.warn('checkpoint store maintenance failed', { error }),
-    );
+  /** `maintain`, its failure logged (background work: nobody waits for its answer); false when it must run again. */
+  async #maintainLogged(): Promise<boolean> {
+    try {
+      const outcome = await this.maintain();
+      return outcome !== 'gave-way' && outcome !== 'deferred';
+    } catch (error) {
+      this.options.logger.warn('checkpoint store maintenance failed', { error });
+      return true;
+    }
   }
 
   /**
@@ -158,11 +152,13 @@ export class StoreMaintenance {
    * reads the objects it needs without the store lock.
    */
   hold(checkpointId: string): Disposer<void> {
+    this.#quiet.noteActivity();
     this.#holds.set(checkpointId, (this.#holds.get(checkpointId) ?? 0) + 1);
     let isReleased = false;
     return () => {
       if (isReleased) return;
       isReleased = true;
+      this.#quiet.noteActivity();
       const left = (this.#holds.get(checkpointId) ?? 1) - 1;
       if (left > 0) this.#holds.set(checkpointId, left);
       else this.#holds.delete(checkpointId);
@@ -227,9 +223,8 @@ export class StoreMaintenance {
    */
   async dispose(): Promise<void> {
     this.#isDisposed = true;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    await this.#running;
+    this.#quiet.dispose();
+    await this.#quiet.running;
     if (!this.options.enabled && this.#hasChangedStore) await this.#maintainLogged();
   }
 
@@ -276,7 +271,7 @@ export class StoreMaintenance {
         packs: usage.packs,
         inARow: this.#gaveWayInARow,
       });
-      this.schedule();
+      if (this.options.enabled && !this.#isDisposed) this.#quiet.request();
       return 'gave-way';
     }
     this.#gaveWayInARow = 0;

@@ -12,8 +12,28 @@ const maxReads = 3;
 
 const noFollow = process.platform === 'win32' ? 0 : constants.O_NOFOLLOW;
 
-function sameStat(a: BigIntStats, b: BigIntStats): boolean {
-  return a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.ino === b.ino;
+/** What a read compares before and after: the fields of a stat that change with the content or the inode. */
+export interface ReadStamp {
+  readonly size: bigint | number;
+  readonly mtimeNs: bigint;
+  readonly ctimeNs: bigint;
+  readonly ino: bigint;
+  readonly isFile: boolean;
+}
+
+/** Whether a read failed because what was opened is a folder (swapped in after the walk's lstat). */
+export function isFolderRead(error: unknown): boolean {
+  return error instanceof Error && (error as NodeJS.ErrnoException).code === 'EISDIR';
+}
+
+/** Whether a stat after a read shows the file as it was before it (same inode, size and times). */
+export function isSameRead(a: ReadStamp, b: BigIntStats): boolean {
+  return BigInt(a.size) === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.ino === b.ino;
+}
+
+/** The stamp of a stat. */
+export function readStampOf(stats: BigIntStats): ReadStamp {
+  return { size: stats.size, mtimeNs: stats.mtimeNs, ctimeNs: stats.ctimeNs, ino: stats.ino, isFile: stats.isFile() };
 }
 
 /** Reads `size` bytes from the start of a file with positional reads (fewer when it shrank). */
@@ -28,19 +48,30 @@ async function readAt(handle: FileHandle, size: number): Promise<Buffer> {
   return buffer.subarray(0, offset);
 }
 
-/** Reads a regular file without following a symlink, re-reading it when it changed underneath (fstat before and after). */
-async function readStable(absolute: string, maxFileBytes: number): Promise<FileRead> {
+/**
+ * Reads a regular file without following a symlink, re-reading it when it changed underneath: the
+ * fstat after the read is compared with the one before, or with the walk's lstat (`listed`, taken
+ * before the open) when there is one. That comparison also covers the open: the descriptor's inode
+ * never changes, so a file changed or swapped (even for a folder) since the lstat is found stale
+ * after the read and read again from its own fstat, as a separate fstat before the read would have.
+ */
+async function readStable(absolute: string, maxFileBytes: number, listed?: ReadStamp): Promise<FileRead> {
   const handle = await open(absolute, constants.O_RDONLY | noFollow);
   try {
-    let before = await handle.stat({ bigint: true });
+    let before = listed ?? readStampOf(await handle.stat({ bigint: true }));
     for (let attempt = 1; ; attempt += 1) {
-      if (!before.isFile()) return { kind: 'skipped', reason: 'special' };
+      if (!before.isFile) return { kind: 'skipped', reason: 'special' };
       if (Number(before.size) > maxFileBytes) return { kind: 'skipped', reason: 'oversize' };
-      const content = await readAt(handle, Number(before.size));
+      const content = await readAt(handle, Number(before.size)).catch((error: unknown) => {
+        // A folder swapped in after the lstat: what was opened is not a regular file.
+        if (isFolderRead(error)) return undefined;
+        throw error;
+      });
+      if (content === undefined) return { kind: 'skipped', reason: 'special' };
       const after = await handle.stat({ bigint: true });
-      const isStable = sameStat(before, after) && BigInt(content.length) === after.size;
+      const isStable = isSameRead(before, after) && BigInt(content.length) === after.size;
       if (isStable || attempt >= maxReads) return { kind: 'read', content, stats: after, isStable };
-      before = after;
+      before = readStampOf(after);
     }
   } finally {
     await handle.close();
@@ -53,10 +84,15 @@ async function readSymlink(absolute: string): Promise<FileRead> {
   if (!before.isSymbolicLink()) return { kind: 'vanished' };
   const target = await readlink(absolute, { encoding: 'buffer' });
   const after = await lstat(absolute, { bigint: true });
-  return { kind: 'read', content: target, stats: after, isStable: sameStat(before, after) };
+  return { kind: 'read', content: target, stats: after, isStable: isSameRead(readStampOf(before), after) };
 }
 
-/** Reads a file or a symlink's target for hashing, without blocking the event loop. */
-export function readForHash(absolute: string, isSymlink: boolean, maxFileBytes: number): Promise<FileRead> {
-  return isSymlink ? readSymlink(absolute) : readStable(absolute, maxFileBytes);
+/** Reads a file or a symlink's target for hashing, without blocking the event loop (`listed`: the walk's lstat of it). */
+export function readForHash(
+  absolute: string,
+  isSymlink: boolean,
+  maxFileBytes: number,
+  listed?: ReadStamp,
+): Promise<FileRead> {
+  return isSymlink ? readSymlink(absolute) : readStable(absolute, maxFileBytes, listed);
 }

@@ -20,48 +20,53 @@ import {
   renameSync,
   unlinkSync,
   writeSync,
-  type BigIntStats,
 } from 'node:fs';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
-import type { FileRead } from './async-file-reader';
+import { isFolderRead, isSameRead, readStampOf, type FileRead, type ReadStamp } from './async-file-reader';
 import { objectHeader, type ObjectType, ownBytes, windowBitsFor } from '../../git-store';
 
 const noFollow = process.platform === 'win32' ? 0 : constants.O_NOFOLLOW;
 const maxReads = 3;
 
-function sameStat(a: BigIntStats, b: BigIntStats): boolean {
-  return a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.ino === b.ino;
-}
-
-/** Reads a file (re-reading it when it changed meanwhile) or a symlink's target, blocking the calling worker. */
-export function readBlocking(absolute: string, isSymlink: boolean, maxFileBytes: number): FileRead {
+/**
+ * Reads a file (re-reading it when it changed meanwhile) or a symlink's target, blocking the calling
+ * worker; `listed` (the walk's lstat) stands for the fstat before the first read, as in `readForHash`.
+ */
+export function readBlocking(absolute: string, isSymlink: boolean, maxFileBytes: number, listed?: ReadStamp): FileRead {
   if (isSymlink) {
     const before = lstatSync(absolute, { bigint: true });
     if (!before.isSymbolicLink()) return { kind: 'vanished' };
     const target = readlinkSync(absolute, { encoding: 'buffer' });
     const after = lstatSync(absolute, { bigint: true });
-    return { kind: 'read', content: target, stats: after, isStable: sameStat(before, after) };
+    return { kind: 'read', content: target, stats: after, isStable: isSameRead(readStampOf(before), after) };
   }
   const fd = openSync(absolute, constants.O_RDONLY | noFollow);
   try {
-    let before = fstatSync(fd, { bigint: true });
+    let before = listed ?? readStampOf(fstatSync(fd, { bigint: true }));
     for (let attempt = 1; ; attempt += 1) {
-      if (!before.isFile()) return { kind: 'skipped', reason: 'special' };
+      if (!before.isFile) return { kind: 'skipped', reason: 'special' };
       if (Number(before.size) > maxFileBytes) return { kind: 'skipped', reason: 'oversize' };
       const size = Number(before.size);
       const buffer = Buffer.allocUnsafe(size);
       let offset = 0;
       while (offset < size) {
-        const bytesRead = readSync(fd, buffer, offset, size - offset, offset);
+        let bytesRead: number;
+        try {
+          bytesRead = readSync(fd, buffer, offset, size - offset, offset);
+        } catch (error) {
+          // A folder swapped in after the lstat: what was opened is not a regular file.
+          if (isFolderRead(error)) return { kind: 'skipped', reason: 'special' };
+          throw error;
+        }
         if (bytesRead === 0) break;
         offset += bytesRead;
       }
       const after = fstatSync(fd, { bigint: true });
-      const isStable = sameStat(before, after) && BigInt(offset) === after.size;
+      const isStable = isSameRead(before, after) && BigInt(offset) === after.size;
       if (isStable || attempt >= maxReads)
         return { kind: 'read', content: buffer.subarray(0, offset), stats: after, isStable };
-      before = after;
+      before = readStampOf(after);
     }
   } finally {
     closeSync(fd);

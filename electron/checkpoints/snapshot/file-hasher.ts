@@ -106,8 +106,8 @@ export class FileHasher {
     const absolute = path.join(request.root, item.rel);
     try {
       const read = this.isWorker
-        ? readBlocking(absolute, item.isSymlink, request.maxFileBytes)
-        : await readForHash(absolute, item.isSymlink, request.maxFileBytes);
+        ? readBlocking(absolute, item.isSymlink, request.maxFileBytes, item.listed)
+        : await readForHash(absolute, item.isSymlink, request.maxFileBytes, item.listed);
       if (read.kind !== 'read') return { ...read, rel: item.rel };
       const { content, stats, isStable } = read;
       const oid = hashObject('blob', content);

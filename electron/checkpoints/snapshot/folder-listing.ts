@@ -48,6 +48,8 @@ export interface HashCandidate {
   readonly mode: FileMode;
   /** The blob the file had at the last checkpoint, to count its changed lines against. */
   readonly oldOid?: string;
+  /** The lstat the walk just took of it: the reader's first look, which a read of a changed or swapped file finds stale. */
+  readonly listed?: ListedStat;
 }
 
 /** The git mode of a file: a symlink, or executable when the owner may run it (never on Windows). */
@@ -191,7 +193,7 @@ export function applyFileOutcome(
     else {
       const record = state.file(rel);
       if (isUnchanged(record, stat, state.stampNs)) return undefined;
-      const candidate = { rel, isSymlink: stat.isSymlink, mode: stat.mode };
+      const candidate = { rel, isSymlink: stat.isSymlink, mode: stat.mode, listed: stat };
       out.push(record === undefined ? candidate : { ...candidate, oldOid: record.oid });
     }
   }
