@@ -1,7 +1,7 @@
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { isPathInside } from '../lib';
-import { agentSettings } from '../workspace';
+import { emptyListing, racyWindowMs, readFolder, type FolderState } from './root-scan-folder';
 import { fillWithFind } from './root-scan-fill';
 import { isSameFolderContent } from './root-scan-content';
 import type { RootScanStore } from './root-scan-store';
@@ -15,27 +15,6 @@ export interface RootListing {
   readonly links: { readonly key: string; readonly count: number; readonly path: string }[];
 }
 
-/** One folder as last read: its times before the read, what it holds that counts, its subfolders. */
-interface FolderState {
-  readonly mtimeMs: number;
-  readonly ctimeMs: number;
-  /** Changed so recently that a change in the same clock tick would not show in its times: read again next time. */
-  readonly isRacy: boolean;
-  readonly subfolders: readonly string[];
-  readonly listing: RootListing;
-  /** The watcher's epoch when this state was last checked against the disk (undefined: no watcher covered it). */
-  epoch?: number;
-}
-
-const settingNames = new Set(agentSettings.map((entry) => entry.name));
-
-/**
- * A folder changed within this long before it was read is read again: a change in the same clock
- * tick as the one it showed would not show in its times (timestamps are coarser than the clock).
- * Past it, any later change moves its times by more than their precision.
- */
-const racyWindowMs = 2000;
-
 /** Folders read at once. */
 const batchSize = 512;
 
@@ -48,39 +27,6 @@ const maxUnsavedReads = 8;
 /** Roots remembered; the least recently used is forgotten beyond this. */
 const maxRoots = 64;
 
-function emptyListing(): RootListing {
-  return { dotGits: [], heads: [], settings: [], links: [] };
-}
-
-/** Reads one folder: what it holds that counts (hard links by their count, so files are looked at) and its subfolders. */
-async function readFolder(folder: string, mtimeMs: number, ctimeMs: number, nowMs: number): Promise<FolderState> {
-  const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
-  const listing = emptyListing();
-  const subfolders: string[] = [];
-  const files: string[] = [];
-  const isGitFolder = path.basename(folder) === '.git';
-  for (const entry of entries) {
-    const full = path.join(folder, entry.name);
-    if (entry.name === '.git') listing.dotGits.push({ path: full, isFolder: entry.isDirectory() });
-    if (settingNames.has(entry.name)) listing.settings.push(full);
-    if (entry.isDirectory()) {
-      // Git's object folders hold nothing that counts, and most of a repository's entries.
-      if (!(isGitFolder && entry.name === 'objects')) subfolders.push(full);
-    } else if (entry.isFile()) {
-      if (entry.name === 'HEAD') listing.heads.push(full);
-      files.push(full);
-    }
-  }
-  const stats = await Promise.all(files.map((file) => lstat(file, { bigint: true }).catch(() => undefined)));
-  stats.forEach((stat, index) => {
-    const file = files[index];
-    if (stat !== undefined && file !== undefined && stat.nlink > 1n)
-      listing.links.push({ key: `${stat.dev}:${stat.ino}`, count: Number(stat.nlink), path: file });
-  });
-  const isRacy = mtimeMs >= nowMs - racyWindowMs || ctimeMs >= nowMs - racyWindowMs;
-  return { mtimeMs, ctimeMs, isRacy, subfolders, listing };
-}
-
 /** What one look needs to decide, folder by folder, whether the disk must be asked. */
 interface Look {
   readonly folders: Map<string, FolderState>;
@@ -92,6 +38,18 @@ interface Look {
   readonly changedIn: ReadonlySet<string>;
   /** Paths reported changed themselves: a folder among them is read again with everything below it. */
   readonly changed: ReadonlySet<string>;
+}
+
+/** A folder the walk reached: whether a change was reported at or above it, whether the watcher covers it. */
+interface Pending {
+  readonly folder: string;
+  readonly isForced: boolean;
+  readonly isCovered: boolean;
+}
+
+/** Whether a change was reported at the folder, in it, or at a folder above it (then it is read again). */
+function isChangedIn(look: Look, item: Pending): boolean {
+  return item.isForced || look.changed.has(item.folder) || look.changedIn.has(item.folder);
 }
 
 /**
@@ -190,26 +148,27 @@ export class RootScanCache {
     }
     const seen = new Set<string>();
     const listing = emptyListing();
-    let pending: { readonly folder: string; readonly isForced: boolean }[] = [
-      { folder: root, isForced: look.changed.has(root) },
+    let pending: Pending[] = [
+      { folder: root, isForced: look.changed.has(root), isCovered: look.watch?.covers(root) === true },
     ];
     while (pending.length > 0) {
-      const next: typeof pending = [];
-      for (let start = 0; start < pending.length; start += batchSize) {
-        const batch = pending.slice(start, start + batchSize);
-        const states = await Promise.all(batch.map((item) => this.#state(look, item.folder, item.isForced)));
-        states.forEach((state, index) => {
-          const item = batch[index];
-          if (state === undefined || item === undefined) return;
-          seen.add(item.folder);
-          for (const subfolder of state.subfolders)
-            next.push({ folder: subfolder, isForced: item.isForced || look.changed.has(subfolder) });
-          listing.dotGits.push(...state.listing.dotGits);
-          listing.heads.push(...state.listing.heads);
-          listing.settings.push(...state.listing.settings);
-          listing.links.push(...state.listing.links);
-        });
-      }
+      const states = await this.#states(look, pending);
+      const next: Pending[] = [];
+      pending.forEach((item, index) => {
+        const state = states[index];
+        if (state === undefined) return;
+        seen.add(item.folder);
+        for (const subfolder of state.subfolders)
+          next.push({
+            folder: subfolder,
+            isForced: item.isForced || look.changed.has(subfolder),
+            isCovered: item.isCovered && look.watch?.coversSubfolder(subfolder) === true,
+          });
+        listing.dotGits.push(...state.listing.dotGits);
+        listing.heads.push(...state.listing.heads);
+        listing.settings.push(...state.listing.settings);
+        listing.links.push(...state.listing.links);
+      });
       pending = next;
     }
     let isChanged = this.#newReads !== newReadsBefore || this.#reads - readsBefore > maxUnsavedReads;
@@ -249,15 +208,37 @@ export class RootScanCache {
     return folders;
   }
 
-  /** A folder's state: from memory where the watcher says it is unchanged, else checked (and read if it changed). */
-  async #state(look: Look, folder: string, isForced: boolean): Promise<FolderState | undefined> {
-    const known = look.folders.get(folder);
+  /**
+   * The states of one level of the walk, in its order: from memory, without a call to the disk or
+   * a promise each, where the caught-up watcher vouches for the folder; else checked (and read if
+   * it changed), a batch at a time.
+   */
+  async #states(look: Look, pending: readonly Pending[]): Promise<(FolderState | undefined)[]> {
+    const states: (FolderState | undefined)[] = pending.map((item) => this.#vouched(look, item));
+    const asked = pending.filter((_item, index) => states[index] === undefined);
+    const indexes = pending.flatMap((_item, index) => (states[index] === undefined ? [index] : []));
+    for (let start = 0; start < asked.length; start += batchSize) {
+      const checked = await Promise.all(asked.slice(start, start + batchSize).map((item) => this.#state(look, item)));
+      checked.forEach((state, at) => (states[indexes[start + at] ?? -1] = state));
+    }
+    return states;
+  }
+
+  /** A folder's remembered state where the caught-up watcher vouches for it: covered, checked under its epoch, no change reported. */
+  #vouched(look: Look, item: Pending): FolderState | undefined {
     const { watch } = look;
-    if (watch === undefined || !watch.covers(folder)) return this.#current(look.folders, folder, undefined, false);
-    const isChanged = isForced || look.changed.has(folder) || look.changedIn.has(folder);
-    if (look.isTrusted && known !== undefined && known.epoch === watch.epoch && !isChanged) return known;
+    if (watch === undefined || !item.isCovered || !look.isTrusted) return undefined;
+    const known = look.folders.get(item.folder);
+    if (known === undefined || known.epoch !== watch.epoch || isChangedIn(look, item)) return undefined;
+    return known;
+  }
+
+  /** A folder's state the watcher does not vouch for: checked against the disk (and read if it changed). */
+  async #state(look: Look, item: Pending): Promise<FolderState | undefined> {
+    const { watch } = look;
+    if (watch === undefined || !item.isCovered) return this.#current(look.folders, item.folder, undefined, false);
     // Reported changed: read again whatever its times say (a file's links change no folder time).
-    return this.#current(look.folders, folder, watch.epoch, isChanged);
+    return this.#current(look.folders, item.folder, watch.epoch, isChangedIn(look, item));
   }
 
   /** A folder's state: the remembered one while its times are unchanged (and nothing says otherwise), else read now. */

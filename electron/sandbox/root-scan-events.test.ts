@@ -131,6 +131,23 @@ describe.runIf(process.platform === 'linux')('RootScanCache fed by the core watc
     expect(listing.settings).toContain(path.join(root, 'd', 'e', '.claude'));
   });
 
+  it('asks the disk at every look about a folder the watcher could not watch and everything below it', async () => {
+    const { root, tracked, cache } = await watchedRoot('unwatched');
+    for (const folder of ['a/b/c/d', 'a/e']) mkdirSync(path.join(root, folder), { recursive: true });
+    await cache.list(root);
+    // As when a folder's watch failed (permission denied): each checkpoint walks it, and no event vouches for it.
+    tracked.walkedPaths.set('a/b', 'permission denied');
+    await cache.list(root);
+    const before = cache.folderChecks;
+    await cache.list(root);
+    expect(cache.folderChecks - before).toBe(3); // a/b, a/b/c, a/b/c/d
+    tracked.walkedPaths.clear();
+    await cache.list(root);
+    const quiet = cache.folderChecks;
+    await cache.list(root);
+    expect(cache.folderChecks - quiet).toBe(0);
+  });
+
   it('asks the disk about every folder again once the watcher may have missed changes', async () => {
     const { root, tracked, cache } = await watchedRoot('lost');
     for (const folder of ['a/b/c', 'd/e']) mkdirSync(path.join(root, folder), { recursive: true });

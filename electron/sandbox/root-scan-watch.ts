@@ -4,6 +4,8 @@ export interface ScanFolderWatch {
   readonly epoch: number;
   /** Whether a change to the folder's entries is reported. */
   covers(folder: string): boolean;
+  /** Whether a change to the entries of `subfolder`, a folder inside one `covers` vouches for, is reported (the same answer, cheaper). */
+  coversSubfolder(subfolder: string): boolean;
   /** Resolves once every change made before the call was reported; false when that could not be made sure. */
   catchUp(): Promise<boolean>;
 }

@@ -13,6 +13,11 @@ export interface FolderWatch {
   readonly epoch: number;
   /** Whether a change to `folder`'s entries (names, links, times of its files) is reported: no unwatched folder on its way. */
   covers(folder: string): boolean;
+  /**
+   * Whether a change to the entries of `subfolder` is reported, given that one to its parent's is:
+   * `covers` for a walk from the top, without looking at the parent's path again.
+   */
+  coversSubfolder(subfolder: string): boolean;
   /** Resolves once every change made before the call was reported; false when that could not be made sure. */
   catchUp(): Promise<boolean>;
 }
@@ -51,6 +56,7 @@ export class FolderChangeFeed {
       return {
         epoch: watched.epoch,
         covers: (candidate) => isCovered(watched.tracked, candidate),
+        coversSubfolder: (subfolder) => isSubfolderCovered(watched.tracked, subfolder),
         catchUp: async () => {
           const epoch = watched.epoch;
           const outcome = await watched.tree.catchUp(catchUpMs);
@@ -113,4 +119,17 @@ function isCovered(tracked: TrackedDirectory, folder: string): boolean {
     if (unwatchedParts.every((part, index) => parts[index] === part)) return false;
   }
   return true;
+}
+
+/**
+ * `isCovered` of a folder whose parent is covered: no part of the parent's path is excluded and no
+ * unwatched path is the parent or above it, so only the folder's own name and its own path remain
+ * to check (an unwatched path above the folder would be at or above its parent).
+ */
+function isSubfolderCovered(tracked: TrackedDirectory, subfolder: string): boolean {
+  if (!tracked.isWatched) return false;
+  if (directoryExclusion(path.basename(subfolder)) !== undefined) return false;
+  if (tracked.walkedPaths.size === 0) return true;
+  const rel = relativeInside(tracked.dir, subfolder);
+  return rel !== undefined && rel !== '' && !tracked.walkedPaths.has(rel.split(path.sep).join('/'));
 }
