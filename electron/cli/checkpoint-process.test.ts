@@ -1,21 +1,10 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { prestartWalkWorkers } from '../checkpoints';
 import { generateTree, gitWriteTree, testService } from '../checkpoints/test-support/store-fixtures';
 import { makeTempDir } from '../test-support/temp-dir';
 import { runVigil } from '../test-support/run-vigil';
 import { checkpointArguments, runCheckpointProcess } from './checkpoint-process';
-import { handOffWalk } from './walk-hand-off';
-
-/** Resolves once the thread has ended. */
-function ended(worker: Worker): Promise<void> {
-  return new Promise((resolve) => {
-    if (worker.threadId === -1) resolve();
-    else worker.once('exit', () => resolve());
-  });
-}
 
 describe('vigil checkpoint DIR: the walk head start', () => {
   let base: string;
@@ -99,42 +88,6 @@ describe('vigil checkpoint DIR: the walk head start', () => {
     // A background core may start: the call will be relayed, nothing starts here.
     expect(await steps(['checkpoint', 'project'], { VIGIL_HOME: home })).toEqual(['load with 0 threads', 'run']);
     expect(await steps(['checkpoint', '--help'])).toEqual(['load with 0 threads', 'run']);
-  });
-
-  it("takes over the walk's threads cli.cjs started and handed over, and stops them when a core takes the call", async () => {
-    const env = { VIGIL_HOME: home, VIGIL_NO_CORE: '1' };
-    const root = path.join(home, 'checkpoints');
-    const hand = async (): Promise<readonly Worker[]> => {
-      const started = await prestartWalkWorkers({ root, dir });
-      expect(started.length).toBeGreaterThan(0);
-      handOffWalk({ dir, started: Promise.resolve(started) });
-      return started;
-    };
-    const handed = await hand();
-    let given: readonly Worker[] = [];
-    const walked = await runCheckpointProcess(
-      ['checkpoint', 'project'],
-      { env, cwd: base },
-      ({ headStart }) => Promise.resolve(headStart?.dir),
-      (started) => (given = started),
-    );
-    expect(walked).toBe(dir);
-    // The same threads, none started again.
-    expect(given).toEqual(handed);
-    expect(given.every((thread, index) => thread === handed[index])).toBe(true);
-    // A background core may start after all: the call is relayed, and the threads handed over are stopped.
-    const unused = await hand();
-    const relayed = await runCheckpointProcess(
-      ['checkpoint', 'project'],
-      { env: { VIGIL_HOME: home }, cwd: base },
-      ({ headStart }) => Promise.resolve(headStart),
-    );
-    expect(relayed).toBeUndefined();
-    await Promise.all(unused.map((thread) => ended(thread)));
-    // Arguments the command parses itself: nothing is walked, and the threads are stopped too.
-    const unusual = await hand();
-    await runCheckpointProcess(['checkpoint', '--help'], { env, cwd: base }, () => Promise.resolve());
-    await Promise.all(unusual.map((thread) => ended(thread)));
   });
 
   it('checkpoints the tree git write-tree makes of it, through the whole executable', async () => {

@@ -4,7 +4,6 @@ import type { WalkHeadStart } from '../checkpoints';
 import { resolveVigilHome, vigilPaths } from '../lib';
 import { expectsCore } from './relay/expects-core';
 import type { CredentialLookup } from './relay/serve-credential';
-import { stopHandedThreads, takeHandedWalk } from './walk-hand-off';
 
 /** What the executable found before loading `vigil checkpoint`: the walk it started, and serve.json as it read it. */
 export interface CheckpointStart {
@@ -53,8 +52,6 @@ export async function runCheckpointProcess<T>(
   loadCommand: (started: readonly Worker[]) => void = () => undefined,
 ): Promise<T> {
   const parsed = checkpointArguments(argv.slice(1), context.cwd);
-  // Started by cli.cjs, which found no core to take the call, before it loaded this build.
-  const handed = takeHandedWalk(parsed?.dir);
   if (parsed === undefined) {
     loadCommand([]);
     return run({});
@@ -67,19 +64,15 @@ export async function runCheckpointProcess<T>(
   });
   // A core takes the call (serve.json's, or a background core the command starts): nothing to start here.
   if (isExpected) {
-    // A core came up since cli.cjs looked: the call is relayed, its threads are not needed.
-    if (handed !== undefined) stopHandedThreads(handed);
     loadCommand([]);
     return run(serveLookup === undefined ? {} : { serveLookup });
   }
   // Loaded only now: a relayed checkpoint loads none of it. The walk's workers start first, from a
   // chunk of its own: their start is the longest step before the walk, and overlaps the loading of
   // the head start and the command, which begins only once they exist.
-  const started =
-    handed?.catch((): Worker[] => []) ??
-    import('./walk-worker-entry')
-      .then(({ prestartWalkWorkers }) => prestartWalkWorkers({ root: paths.checkpoints, dir: parsed.dir }))
-      .catch((): Worker[] => []);
+  const started = import('./walk-worker-entry')
+    .then(({ prestartWalkWorkers }) => prestartWalkWorkers({ root: paths.checkpoints, dir: parsed.dir }))
+    .catch((): Worker[] => []);
   loadCommand(await started);
   const { withWalkHeadStart } = await import('./walk-head-start-entry');
   return withWalkHeadStart(

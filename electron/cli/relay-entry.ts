@@ -13,12 +13,10 @@
  */
 // eslint-disable-next-line no-restricted-syntax -- a one-shot process with nothing else to do: blocking reads start no thread pool (measured, see above)
 import { readFileSync } from 'node:fs';
-import type { Worker } from 'node:worker_threads';
 import { isProcessAlive, processStateOfStat, resolveVigilHome, vigilPaths } from '../lib';
 import { checkpointArguments } from './checkpoint-process';
 import { expectsCore } from './relay/expects-core';
 import { serveLookupOf, type CredentialLookup, type ServeFileRead } from './relay/serve-credential';
-import { handOffWalk } from './walk-hand-off';
 
 /** Whether the process serve.json names has exited (gone, or a zombie), read at once. */
 function isGoneNow(pid: number): boolean {
@@ -59,30 +57,12 @@ async function expectedCore(): Promise<CredentialLookup | undefined> {
  */
 async function relayedCheckpoint(argv: readonly string[]): Promise<boolean> {
   const parsed = checkpointArguments(argv.slice(1), process.cwd());
-  if (parsed === undefined) return false;
-  const serveLookup = parsed.isLocal ? undefined : await expectedCore();
-  if (serveLookup === undefined) {
-    await startWalkAhead(parsed.dir);
-    return false;
-  }
+  if (parsed === undefined || parsed.isLocal) return false;
+  const serveLookup = await expectedCore();
+  if (serveLookup === undefined) return false;
   const { runRelayedCheckpoint } = await import('./relayed-commands');
   await runRelayedCheckpoint(argv, serveLookup);
   return true;
-}
-
-/**
- * A checkpoint no core takes: its walk's threads start here, before the ES executable loads (their
- * start, a fresh isolate each, is the longest step before the walk, and overlaps that loading), from
- * a CommonJS chunk loaded only on this path; the executable takes them over (walk-hand-off.ts).
- * Resolves once they exist (none when the tree is small): compiling the ES build meanwhile delayed them.
- */
-async function startWalkAhead(dir: string): Promise<void> {
-  const root = vigilPaths(resolveVigilHome(process.env)).checkpoints;
-  const started = import('./walk-worker-entry')
-    .then(({ prestartWalkWorkers }) => prestartWalkWorkers({ root, dir }))
-    .catch((): Worker[] => []);
-  handOffWalk({ dir, started });
-  await started;
 }
 
 /**

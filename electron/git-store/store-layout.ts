@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import path from 'node:path';
 
 /** Where everything of the checkpoint engine lives under `$VIGIL_HOME/checkpoints`. */
 export interface StoreLayout {
@@ -22,18 +22,18 @@ export interface StoreLayout {
  * folder holding it when it is the usual `$VIGIL_HOME/checkpoints`.
  */
 export function ignoredFoldersOf(root: string): string[] {
-  return basename(root) === 'checkpoints' ? [root, dirname(root)] : [root];
+  return path.basename(root) === 'checkpoints' ? [root, path.dirname(root)] : [root];
 }
 
 /** The layout under a checkpoints folder. */
 export function storeLayout(root: string): StoreLayout {
   return {
     root,
-    gitdir: join(root, 'store'),
-    registryDir: join(root, 'dirs'),
-    statDir: join(root, 'stat'),
-    lockPath: join(root, 'store.lock'),
-    repairLog: join(root, 'repairs.log'),
+    gitdir: path.join(root, 'store'),
+    registryDir: path.join(root, 'dirs'),
+    statDir: path.join(root, 'stat'),
+    lockPath: path.join(root, 'store.lock'),
+    repairLog: path.join(root, 'repairs.log'),
   };
 }
 
@@ -55,10 +55,10 @@ export function timelineRef(dirhash: string): string {
 
 /** The registry file of a directory. */
 export function registryFile(layout: StoreLayout, dirhash: string): string {
-  return join(layout.registryDir, `${dirhash}.json`);
+  return path.join(layout.registryDir, `${dirhash}.json`);
 }
 
 /** The stat cache of a directory. */
 export function statCacheFile(layout: StoreLayout, dirhash: string): string {
-  return join(layout.statDir, dirhash);
+  return path.join(layout.statDir, dirhash);
 }

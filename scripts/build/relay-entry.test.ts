@@ -5,7 +5,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startResidentCore, type ResidentCore } from '../../electron/cli/test-support/relay-fixture';
-import { generateTree, gitWriteTree } from '../../electron/checkpoints/test-support/store-fixtures';
 import { childEnv } from '../../electron/test-support/run-vigil';
 import { makeTempDir } from '../../electron/test-support/temp-dir';
 import { relayEntryFile } from './relay-entry';
@@ -30,8 +29,6 @@ interface BuiltRun {
   readonly stderr: string;
   /** The build's files it loaded, by name (`cli.cjs`, `chunks/hook-main` without the hash). */
   readonly loaded: readonly string[];
-  /** How many times each was loaded (a worker thread loads its files again). */
-  readonly loads: ReadonlyMap<string, number>;
 }
 
 describe('the relay entry (cli.cjs), built for real', () => {
@@ -68,9 +65,7 @@ describe('the relay entry (cli.cjs), built for real', () => {
       .split('\n')
       .filter((line) => !line.startsWith('LOADED '))
       .join('\n');
-    const loads = new Map<string, number>();
-    for (const file of loaded) loads.set(file, (loads.get(file) ?? 0) + 1);
-    return { status: result.status, stdout: result.stdout, stderr: said, loaded: [...new Set(loaded)].sort(), loads };
+    return { status: result.status, stdout: result.stdout, stderr: said, loaded: [...new Set(loaded)].sort() };
   }
 
   /** What a run printed, with checkpoint ids (which differ run to run) made alike. */
@@ -206,25 +201,6 @@ describe('the relay entry (cli.cjs), built for real', () => {
       } finally {
         await resident.stop();
       }
-    },
-  );
-
-  it(
-    "starts a big tree's walk from CommonJS when no core takes the call, and the ES build walks on that thread",
-    { timeout: 300_000 },
-    async () => {
-      const big = path.join(base, 'big');
-      generateTree(big, 2_500);
-      const oneThread = { VIGIL_NO_CORE: '1', VIGIL_HASH_WORKERS: '1' };
-      await run('cli.js', ['checkpoint', big], '', oneThread);
-      await appendFile(path.join(big, 'd0/f1.txt'), 'changed\n');
-      const expected = gitWriteTree(path.join(base, 'big-shadow'), big);
-      const walked = await run('cli.cjs', ['checkpoint', big, '--json'], '', oneThread);
-      expect(walked.stderr).toBe('');
-      expect(JSON.parse(walked.stdout)).toMatchObject({ kind: 'created', checkpoint: { tree: expected } });
-      expect(walked.loaded).toEqual(expect.arrayContaining(['chunks/walk-worker-entry.cjs', 'cli.js']));
-      // One thread, started by cli.cjs and taken over: the ES build started none of its own.
-      expect(walked.loads.get('hash-worker.js')).toBe(1);
     },
   );
 

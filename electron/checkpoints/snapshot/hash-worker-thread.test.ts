@@ -19,11 +19,9 @@ import {
   prestartWalkWorkers,
   splitWalkCacheBytes,
   startHashWorkerThread,
-  threadEnding,
   walkWorkerCount,
   workerEntry,
 } from './hash-worker-thread';
-import type * as threadModule from './hash-worker-thread';
 import { withWalkHeadStart } from './walk-head-start';
 
 /** Resolves once the thread has ended. */
@@ -115,21 +113,6 @@ describe("the walk's first worker thread, started before the head start loads", 
       new URL(`file://${path.join(base, 'no-such-worker.js')}`),
     );
     await ended(worker);
-    const taken = new HashWorker(path.join(root, 'store'), worker);
-    await expect(taken.send({ type: 'finish' })).rejects.toThrow();
-  });
-
-  it("sees the end of a thread another copy of this module started (cli.cjs's bundle starts the walk's threads)", async () => {
-    // A second instance of the module, as the CommonJS entry's bundle holds one beside the ES build's.
-    const specifier = './hash-worker-thread.ts?copy';
-    const copy = (await import(/* @vite-ignore */ specifier)) as typeof threadModule;
-    expect(copy.startHashWorkerThread).not.toBe(startHashWorkerThread);
-    const worker = copy.startHashWorkerThread(
-      path.join(root, 'store'),
-      new URL(`file://${path.join(base, 'no-such-worker.js')}`),
-    );
-    await ended(worker);
-    expect(threadEnding(worker)).toBeInstanceOf(Error);
     const taken = new HashWorker(path.join(root, 'store'), worker);
     await expect(taken.send({ type: 'finish' })).rejects.toThrow();
   });

@@ -1,5 +1,5 @@
 import { access, stat } from 'node:fs/promises';
-import { availableParallelism, loadavg } from 'node:os';
+import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { dirHash, statCacheFile, storeLayout } from '../../git-store';
 import type { HashWorkerData } from './hash-worker';
@@ -44,8 +44,8 @@ export function forcedWorkerCount(env: NodeJS.ProcessEnv): number | undefined {
 export function defaultWorkerCount(isOneShot = false, env: NodeJS.ProcessEnv = process.env): number {
   const forced = forcedWorkerCount(env);
   if (forced !== undefined) return forced;
-  const cores = availableParallelism();
-  const idle = isOneShot ? Math.round(cores - (loadavg()[0] ?? 0)) : cores;
+  const cores = os.availableParallelism();
+  const idle = isOneShot ? Math.round(cores - (os.loadavg()[0] ?? 0)) : cores;
   return Math.max(1, Math.min(4, idle));
 }
 
@@ -53,7 +53,7 @@ export function defaultWorkerCount(isOneShot = false, env: NodeJS.ProcessEnv = p
 export function walkWorkerCount(cacheBytes: number, env: NodeJS.ProcessEnv = process.env): number {
   const count = defaultWorkerCount(true, env);
   if (forcedWorkerCount(env) !== undefined || cacheBytes < splitWalkCacheBytes) return count;
-  return Math.max(count, Math.min(2, availableParallelism()));
+  return Math.max(count, Math.min(2, os.availableParallelism()));
 }
 
 /**
@@ -78,18 +78,8 @@ export async function workerEntry(): Promise<URL> {
   );
 }
 
-/** Where the record of how each thread ended lives: one record for the process, whichever bundle's copy of this module started the thread. */
-const endingsKey = Symbol.for('vigil.hashWorkerThread.endings');
-
-/**
- * How each thread started here ended, once it has (an error, or its exit): a thread taken over later
- * must not wait on it. Kept on `globalThis` under a registered symbol, since the CommonJS entry
- * (cli.cjs) starts a one-shot checkpoint's walk threads from its own copy of this module and the ES
- * build's pool takes them over: a record in each copy's own map would leave a thread that ended
- * before the hand-over unseen, its commands waiting forever.
- */
-const endings: WeakMap<Worker, Error> = ((globalThis as { [endingsKey]?: WeakMap<Worker, Error> })[endingsKey] ??=
-  new WeakMap<Worker, Error>());
+/** How each thread started here ended, once it has (an error, or its exit): a thread taken over later must not wait on it. */
+const endings = new WeakMap<Worker, Error>();
 
 /** Why a thread started by `startHashWorkerThread` has already ended; undefined while it runs. */
 export function threadEnding(worker: Worker): Error | undefined {
