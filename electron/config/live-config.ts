@@ -58,6 +58,8 @@ async function readDocument(
 export class LiveConfig {
   readonly #values = new Map<string, unknown>();
   #problem: ConfigProblem | null = null;
+  /** The document read at open, while its checked-only sections have not been checked yet (see `problem`). */
+  #unchecked: { readonly document: unknown; readonly at: string } | undefined;
 
   private constructor(
     readonly file: string,
@@ -75,7 +77,10 @@ export class LiveConfig {
       if (section.isCheckedOnly === true) continue;
       config.#values.set(section.name, parseConfigSection(read.document, file, section.name, section.schema));
     }
-    await config.reload();
+    // The sections only checked are checked when their problem is first asked for, against this
+    // same document: a one-shot `vigil checkpoint` never asks, and building and running their
+    // schemas took ~13 ms of the main thread while its walk ran.
+    config.#unchecked = { document: read.document, at: new Date().toISOString() };
     return config;
   }
 
@@ -87,6 +92,14 @@ export class LiveConfig {
 
   /** What is wrong with config.json now, or null. */
   problem(): ConfigProblem | null {
+    const unchecked = this.#unchecked;
+    if (unchecked !== undefined) {
+      this.#unchecked = undefined;
+      // The others were parsed valid from this document at open: only the checked-only ones can be at fault.
+      this.#setProblem(
+        this.#check(unchecked.document, unchecked.at, (section) => section.isCheckedOnly === true).problem,
+      );
+    }
     return this.#problem;
   }
 
@@ -97,15 +110,32 @@ export class LiveConfig {
   async reload(): Promise<readonly string[]> {
     const read = await readDocument(this.file);
     const at = new Date().toISOString();
+    // Open's document checked first, as it was: a problem that persists keeps when it was first seen.
+    this.problem();
     if ('problem' in read) {
       this.#setProblem({ ...read.problem, at });
       return [];
     }
+    const { changed, problem } = this.#check(read.document, at, () => true);
+    this.#setProblem(problem);
+    return changed;
+  }
+
+  /**
+   * Parses the sections `isIncluded` picks from `document`: a valid one takes its value (unless
+   * only checked), an invalid one keeps its last valid value; the first invalid one is the problem.
+   */
+  #check(
+    document: unknown,
+    at: string,
+    isIncluded: (section: ConfigSectionSpec) => boolean,
+  ): { readonly changed: readonly string[]; readonly problem: ConfigProblem | null } {
     const changed: string[] = [];
     let problem: ConfigProblem | null = null;
     for (const section of this.sections) {
+      if (!isIncluded(section)) continue;
       try {
-        const value = parseConfigSection(read.document, this.file, section.name, section.schema);
+        const value = parseConfigSection(document, this.file, section.name, section.schema);
         if (section.isCheckedOnly === true) continue;
         if (JSON.stringify(value) !== JSON.stringify(this.#values.get(section.name))) changed.push(section.name);
         this.#values.set(section.name, value);
@@ -119,8 +149,7 @@ export class LiveConfig {
         };
       }
     }
-    this.#setProblem(problem);
-    return changed;
+    return { changed, problem };
   }
 
   /**
