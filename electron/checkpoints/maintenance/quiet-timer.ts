@@ -18,7 +18,7 @@ export const defaultMaxWaitMs = 60_000;
  * the oldest `request` it has not run for yet, whichever comes first. Requests coalesce; activity
  * pushes the run back, up to that bound. A task that resolves false (it gave way, or found a restore
  * running) is tried again after the next quiet spell, keeping its request's bound; requests made while
- * it ran get their own run after it.
+ * it ran get their own run after it, never beside it (`running` is then always the one run there is).
  */
 export class QuietTimer {
   readonly #quietMs: number;
@@ -28,6 +28,7 @@ export class QuietTimer {
   /** When the oldest request not yet done was made. */
   #requestedAt: number | undefined;
   #isDisposed = false;
+  #isRunning = false;
   #running: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -68,7 +69,8 @@ export class QuietTimer {
 
   #fire(): void {
     this.#timer = undefined;
-    if (this.#isDisposed || this.#requestedAt === undefined) return;
+    // A request made while the task runs is armed again when it ends (`#run`).
+    if (this.#isDisposed || this.#isRunning || this.#requestedAt === undefined) return;
     const now = performance.now();
     const untilQuiet = this.#lastActivityAt + this.#quietMs - now;
     const untilBound = this.#requestedAt + this.#maxWaitMs - now;
@@ -83,8 +85,14 @@ export class QuietTimer {
   }
 
   async #run(requestedAt: number): Promise<void> {
-    if (await this.task()) return;
-    this.#requestedAt = Math.min(this.#requestedAt ?? requestedAt, requestedAt);
-    if (!this.#isDisposed && this.#timer === undefined) this.#arm(this.#quietMs);
+    this.#isRunning = true;
+    let isDone = false;
+    try {
+      isDone = await this.task();
+    } finally {
+      this.#isRunning = false;
+      if (!isDone) this.#requestedAt = Math.min(this.#requestedAt ?? requestedAt, requestedAt);
+      if (!this.#isDisposed && this.#requestedAt !== undefined && this.#timer === undefined) this.#arm(this.#quietMs);
+    }
   }
 }
