@@ -74,7 +74,9 @@ async function copyOver(link: Link): Promise<boolean> {
   const temp = path.join(folder, `tmp_vigil_${randomBytes(6).toString('hex')}`);
   let source: FileHandle | undefined;
   try {
-    source = await open(link.path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    // Non-blocking: a FIFO a command put at the name must not hold this open until a writer comes
+    // (its stat then fails the check below).
+    source = await open(link.path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     const before = await source.stat({ bigint: true });
     if (!before.isFile() || `${before.dev}:${before.ino}` !== link.key) return false;
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;

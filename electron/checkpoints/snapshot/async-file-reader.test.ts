@@ -1,5 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { readForHash, type FileRead, type ReadStamp } from './async-file-reader';
@@ -75,6 +77,24 @@ describe.each(readers)('reading a file for hashing from the walk’s lstat, %s',
     mkdirSync(file);
     expect(await readForHash(file, false, 1 << 20, listed)).toEqual({ kind: 'skipped', reason: 'special' });
   });
+
+  it.skipIf(process.platform === 'win32')(
+    'skips a FIFO swapped in after the lstat as special, without waiting for a writer to open it',
+    async () => {
+      const file = path.join(dir, 'a.txt');
+      writeFileSync(file, 'first\n');
+      const listed = stampOf(file);
+      rmSync(file);
+      execFileSync('mkfifo', [file]);
+      const outcome = await Promise.race([
+        readForHash(file, false, 1 << 20, listed),
+        sleep(5_000).then(() => 'still waiting in open'),
+      ]);
+      // An open that waits for a writer (the old flags) is let go, so the test's process can end.
+      if (typeof outcome === 'string') writeFileSync(file, '');
+      expect(outcome).toEqual({ kind: 'skipped', reason: 'special' });
+    },
+  );
 
   it('skips a file that grew past the size cap after the lstat', async () => {
     const file = path.join(dir, 'a.txt');

@@ -10,8 +10,6 @@ export type FileRead =
 /** A file is re-read when it changed while being read; after this many tries its record is marked for re-hashing. */
 const maxReads = 3;
 
-const noFollow = process.platform === 'win32' ? 0 : constants.O_NOFOLLOW;
-
 /** What a read compares before and after: the fields of a stat that change with the content or the inode. */
 export interface ReadStamp {
   readonly size: bigint | number;
@@ -21,10 +19,23 @@ export interface ReadStamp {
   readonly isFile: boolean;
 }
 
-/** Whether a read failed because what was opened is a folder (swapped in after the walk's lstat). */
-export function isFolderRead(error: unknown): boolean {
-  return error instanceof Error && (error as NodeJS.ErrnoException).code === 'EISDIR';
+/**
+ * Whether a read failed because what was opened is not a regular file (swapped in after the walk's
+ * lstat): a folder (EISDIR), or a FIFO, which the non-blocking open let through and a positional
+ * read refuses (ESPIPE).
+ */
+export function isSpecialRead(error: unknown): boolean {
+  const code = error instanceof Error ? (error as NodeJS.ErrnoException).code : undefined;
+  return code === 'EISDIR' || code === 'ESPIPE';
 }
+
+/**
+ * How the readers open a file to hash: never through a symlink, and without blocking, so that a
+ * FIFO swapped in after the walk's lstat cannot hold the open until some writer comes (it is then
+ * found special by the read); O_NONBLOCK does nothing to a regular file.
+ */
+export const hashReadFlags =
+  process.platform === 'win32' ? constants.O_RDONLY : constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** Whether a stat after a read shows the file as it was before it (same inode, size and times). */
 export function isSameRead(a: ReadStamp, b: BigIntStats): boolean {
@@ -56,15 +67,15 @@ async function readAt(handle: FileHandle, size: number): Promise<Buffer> {
  * after the read and read again from its own fstat, as a separate fstat before the read would have.
  */
 async function readStable(absolute: string, maxFileBytes: number, listed?: ReadStamp): Promise<FileRead> {
-  const handle = await open(absolute, constants.O_RDONLY | noFollow);
+  const handle = await open(absolute, hashReadFlags);
   try {
     let before = listed ?? readStampOf(await handle.stat({ bigint: true }));
     for (let attempt = 1; ; attempt += 1) {
       if (!before.isFile) return { kind: 'skipped', reason: 'special' };
       if (Number(before.size) > maxFileBytes) return { kind: 'skipped', reason: 'oversize' };
       const content = await readAt(handle, Number(before.size)).catch((error: unknown) => {
-        // A folder swapped in after the lstat: what was opened is not a regular file.
-        if (isFolderRead(error)) return undefined;
+        // A folder or FIFO swapped in after the lstat: what was opened is not a regular file.
+        if (isSpecialRead(error)) return undefined;
         throw error;
       });
       if (content === undefined) return { kind: 'skipped', reason: 'special' };

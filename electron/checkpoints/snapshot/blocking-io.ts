@@ -9,7 +9,6 @@
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
-  constants,
   existsSync,
   fstatSync,
   lstatSync,
@@ -23,10 +22,16 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { isFolderRead, isSameRead, readStampOf, type FileRead, type ReadStamp } from './async-file-reader';
+import {
+  hashReadFlags,
+  isSameRead,
+  isSpecialRead,
+  readStampOf,
+  type FileRead,
+  type ReadStamp,
+} from './async-file-reader';
 import { objectHeader, type ObjectType, ownBytes, windowBitsFor } from '../../git-store';
 
-const noFollow = process.platform === 'win32' ? 0 : constants.O_NOFOLLOW;
 const maxReads = 3;
 
 /**
@@ -41,7 +46,7 @@ export function readBlocking(absolute: string, isSymlink: boolean, maxFileBytes:
     const after = lstatSync(absolute, { bigint: true });
     return { kind: 'read', content: target, stats: after, isStable: isSameRead(readStampOf(before), after) };
   }
-  const fd = openSync(absolute, constants.O_RDONLY | noFollow);
+  const fd = openSync(absolute, hashReadFlags);
   try {
     let before = listed ?? readStampOf(fstatSync(fd, { bigint: true }));
     for (let attempt = 1; ; attempt += 1) {
@@ -55,8 +60,8 @@ export function readBlocking(absolute: string, isSymlink: boolean, maxFileBytes:
         try {
           bytesRead = readSync(fd, buffer, offset, size - offset, offset);
         } catch (error) {
-          // A folder swapped in after the lstat: what was opened is not a regular file.
-          if (isFolderRead(error)) return { kind: 'skipped', reason: 'special' };
+          // A folder or FIFO swapped in after the lstat: what was opened is not a regular file.
+          if (isSpecialRead(error)) return { kind: 'skipped', reason: 'special' };
           throw error;
         }
         if (bytesRead === 0) break;
