@@ -214,9 +214,13 @@ export class ObjectStore {
     return oid;
   }
 
-  /** Notes loose objects a worker thread may just have written (this store did not write them itself). */
-  noteWrittenElsewhere(oids: Iterable<string>): void {
+  /**
+   * Notes loose objects a worker thread may just have written (this store did not write them itself),
+   * and the fan-out folders it made for them (only the writer knows), to be made durable in `objects/`.
+   */
+  noteWrittenElsewhere(oids: Iterable<string>, newFans: Iterable<string> = []): void {
     for (const oid of oids) this.#unsynced.note(oid);
+    for (const fan of newFans) this.#unsynced.addFan(fan);
   }
 
   /** The store lock hold ends: kept handles are closed, their objects fsynced by name (see UnsyncedObjects). */
