@@ -53,8 +53,7 @@ import { PinStore, pinFile } from './timeline/pin-store';
 import { Timeline } from './timeline/timeline';
 
 /**
- * The read side of the checkpoint engine: the store's pieces, opening (and repairing) the store,
- * and every query over it. CheckpointService builds on it with the writes and the background work.
+ * The checkpoint engine's read side: the store, its opening and repair, every query (the service adds the writes).
  */
 export class CheckpointReader {
   readonly gitdir: string;
@@ -100,6 +99,7 @@ export class CheckpointReader {
     this.lock = new FileLock({
       path: this.layout.lockPath,
       resource: 'the checkpoint store',
+      onHoldEnding: () => this.store.endHold(), // handles kept for fsyncs are good for one hold only
       onTakeover: async (abandoned, reason) => {
         options.logger.warn('taking over the checkpoint store lock', { reason, holder: abandoned });
         await repairStore(this.repairContext(), abandoned === undefined ? 0 : Date.parse(abandoned.acquiredAt));

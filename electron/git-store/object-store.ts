@@ -192,6 +192,8 @@ export class ObjectStore {
 
   /** Writes an object as a loose file unless the store already holds it; returns its id. */
   async writeLoose(type: ObjectType, content: Uint8Array, knownOid?: string): Promise<string> {
+    // The hold this write started in, read before any wait: its handle is not kept once that hold ended.
+    const hold = this.#unsynced.hold;
     const oid = knownOid ?? hashObject(type, content);
     if (await this.has(oid)) return oid;
     const fan = oid.slice(0, 2);
@@ -203,7 +205,7 @@ export class ObjectStore {
     // A small batch (a checkpoint's few objects) keeps its handles for the fsync; a big one closes as it goes.
     const isHeld = this.#unsynced.claimHold();
     try {
-      this.#unsynced.note(oid, await writeLooseFile(fanDir, this.loosePath(oid), type, content, isHeld));
+      this.#unsynced.note(oid, await writeLooseFile(fanDir, this.loosePath(oid), type, content, isHeld), hold);
     } finally {
       if (isHeld) this.#unsynced.endClaim();
     }
@@ -212,9 +214,18 @@ export class ObjectStore {
     return oid;
   }
 
-  /** Notes loose objects a worker thread may just have written (this store did not write them itself). */
-  noteWrittenElsewhere(oids: Iterable<string>): void {
+  /**
+   * Notes loose objects a worker thread may just have written (this store did not write them itself),
+   * and the fan-out folders it made for them (only the writer knows), to be made durable in `objects/`.
+   */
+  noteWrittenElsewhere(oids: Iterable<string>, newFans: Iterable<string> = []): void {
     for (const oid of oids) this.#unsynced.note(oid);
+    for (const fan of newFans) this.#unsynced.addFan(fan);
+  }
+
+  /** The store lock hold ends: kept handles are closed, their objects fsynced by name (see UnsyncedObjects). */
+  endHold(): void {
+    this.#unsynced.endHold();
   }
 
   /**

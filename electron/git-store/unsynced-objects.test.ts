@@ -66,4 +66,33 @@ describe.runIf(process.platform === 'linux')('loose objects fsynced through the 
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(openInside(path.join(gitdir, 'objects'))).toEqual([]);
   });
+
+  it('closes the handles of writes still under way when the store closes (none kept after close)', async () => {
+    const store = new ObjectStore(gitdir);
+    const writes = Array.from({ length: 10 }, (_, index) =>
+      store.writeLoose('blob', Buffer.from(`in flight ${index}`)),
+    );
+    await store.close();
+    await Promise.all(writes);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(openInside(path.join(gitdir, 'objects'))).toEqual([]);
+  });
+
+  it('keeps no handle past the end of a store lock hold, a write under way then included', async () => {
+    const synced: string[] = [];
+    const store = new ObjectStore(gitdir, (files) => synced.push(...files));
+    try {
+      const done = await store.writeLoose('blob', Buffer.from('written in the hold'));
+      const crossing = store.writeLoose('blob', Buffer.from('still being written as the hold ends'));
+      store.endHold();
+      const late = await crossing;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(openInside(path.join(gitdir, 'objects'))).toEqual([]);
+      // Both stay noted: the next sync fsyncs them by name.
+      await store.syncWritten();
+      expect(synced).toEqual(expect.arrayContaining([store.loosePath(done), store.loosePath(late)]));
+    } finally {
+      await store.close();
+    }
+  });
 });

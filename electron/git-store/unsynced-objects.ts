@@ -10,9 +10,10 @@ const heldHandleLimit = 32;
  * The loose objects a store wrote and has not made durable yet: their ids, the fan-out folders
  * made for them, and the open handles of the first few written, so that their fsync needs no
  * reopening by name (an open and a close fewer per object, each a trip through the thread pool).
- * An fsync through the write's own handle makes the same file durable as one through a new handle:
- * only a holder of the store lock writes loose objects, so no other writer can have renamed another
- * file over one of this store's between its write and its fsync.
+ * An fsync through the write's own handle makes the same file durable as one through a new handle
+ * only while the store lock hold that wrote it lasts: between two holds another process may delete
+ * the object and write it again (a new file at the name), so `endHold` closes the handles when a
+ * hold ends and their objects are fsynced by name.
  */
 export class UnsyncedObjects {
   readonly #oids = new Set<string>();
@@ -20,6 +21,9 @@ export class UnsyncedObjects {
   readonly #held = new Map<string, FileHandle>();
   /** Writes under way that may keep their handle. */
   #claims = 0;
+  /** Counts the store lock holds ended (see `endHold`): a handle written under an earlier hold is not kept. */
+  #hold = 0;
+  #isClosed = false;
 
   constructor(
     private readonly objectsDir: string,
@@ -28,6 +32,7 @@ export class UnsyncedObjects {
 
   /** Whether the object about to be written may keep its handle open for its fsync; a true claims a place until `endClaim`. */
   claimHold(): boolean {
+    if (this.#isClosed) return false;
     if (this.#held.size + this.#claims >= heldHandleLimit) return false;
     this.#claims += 1;
     return true;
@@ -38,15 +43,21 @@ export class UnsyncedObjects {
     this.#claims -= 1;
   }
 
+  /** The current hold's number, read before a write whose handle is kept and given back to `note`. */
+  get hold(): number {
+    return this.#hold;
+  }
+
   /**
-   * Notes a loose object written, with the handle its write kept open. An object written twice (two
-   * writes of one id at once, the later rename replacing the earlier file) keeps no handle: which
-   * file its name holds now is not known, so its fsync reopens it by name.
+   * Notes a loose object written, with the handle its write kept open, under the hold numbered `hold`.
+   * An object written twice (two writes of one id at once, the later rename replacing the earlier
+   * file) keeps no handle: which file its name holds now is not known, so its fsync reopens it by
+   * name. Nor does one whose hold has ended, or given after `close`: its handle is closed at once.
    */
-  note(oid: string, handle?: FileHandle): void {
+  note(oid: string, handle?: FileHandle, hold = this.#hold): void {
     const isAgain = this.#oids.has(oid);
     this.#oids.add(oid);
-    if (!isAgain) {
+    if (!isAgain && !this.#isClosed && hold === this.#hold) {
       if (handle !== undefined) this.#held.set(oid, handle);
       return;
     }
@@ -98,11 +109,25 @@ export class UnsyncedObjects {
   /** Forgets every object noted (a collection packed them all and fsynced the pack), closing their handles. */
   forget(): void {
     this.#oids.clear();
-    this.close();
+    this.#closeHeld();
   }
 
-  /** Closes the held handles; their objects stay noted, to be reopened by name at the next sync. */
+  /**
+   * The store lock hold that wrote the noted objects ended: closes their handles (the objects stay
+   * noted and are fsynced by name), since another process may replace a file before the next hold.
+   */
+  endHold(): void {
+    this.#hold += 1;
+    this.#closeHeld();
+  }
+
+  /** Closes the held handles for good (the store closes); their objects stay noted. A handle noted later is closed at once. */
   close(): void {
+    this.#isClosed = true;
+    this.#closeHeld();
+  }
+
+  #closeHeld(): void {
     for (const handle of this.#held.values()) void handle.close().catch(() => undefined);
     this.#held.clear();
   }

@@ -35,6 +35,8 @@ export interface FileLockOptions {
    * repair what that holder may have left half done.
    */
   readonly onTakeover?: (abandoned: LockHolder | undefined, reason: string) => Promise<void>;
+  /** Called (still holding the lock) as each hold of this FileLock ends: state valid only within one hold is dropped there. */
+  readonly onHoldEnding?: () => void;
 }
 
 /** What `tryWithLock` did: ran the task holding the lock, or found the lock taken and ran nothing. */
@@ -60,7 +62,8 @@ const queues = new Map<string, { tail: Promise<void>; waiting: number }>();
  * at once, while the lock is held; work it started that runs after the release takes the lock anew.
  */
 export class FileLock {
-  readonly #options: Required<Omit<FileLockOptions, 'onTakeover'>> & Pick<FileLockOptions, 'onTakeover'>;
+  readonly #options: Required<Omit<FileLockOptions, 'onTakeover' | 'onHoldEnding'>> &
+    Pick<FileLockOptions, 'onTakeover' | 'onHoldEnding'>;
   readonly #key: string;
   #current: LockHolder | undefined;
 
@@ -161,6 +164,7 @@ export class FileLock {
     } finally {
       hold.isHeld = false;
       clearInterval(heartbeat);
+      this.#options.onHoldEnding?.();
       await this.#release(holder);
     }
   }

@@ -85,13 +85,21 @@ export function compressBlocking(content: Uint8Array): Buffer {
 
 /**
  * Writes a loose object (temp file named like git's, then rename) unless the file exists,
- * blocking the calling worker. The caller has checked the packs.
+ * blocking the calling worker. The caller has checked the packs. `onFanMade` hears of a fan-out
+ * folder this call made (as soon as it is made, even if the write then fails): only the writer
+ * knows, and its entry in `objects/` must be made durable too.
  */
-export function writeLooseBlocking(objectsDir: string, type: ObjectType, content: Uint8Array, oid: string): void {
+export function writeLooseBlocking(
+  objectsDir: string,
+  type: ObjectType,
+  content: Uint8Array,
+  oid: string,
+  onFanMade?: (fan: string) => void,
+): void {
   const folder = path.join(objectsDir, oid.slice(0, 2));
   const target = path.join(folder, oid.slice(2));
   if (existsSync(target)) return;
-  mkdirSync(folder, { recursive: true });
+  if (mkdirSync(folder, { recursive: true }) !== undefined) onFanMade?.(oid.slice(0, 2));
   const temp = path.join(folder, `tmp_obj_${randomBytes(6).toString('hex')}`);
   const fd = openSync(temp, 'wx', 0o444);
   try {

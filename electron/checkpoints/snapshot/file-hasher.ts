@@ -40,6 +40,8 @@ export type HashResult =
       readonly binary: boolean;
       /** Lines added and removed against the candidate's previous blob (both text), computed while the content is at hand. */
       readonly changes?: { readonly insertions: number; readonly deletions: number };
+      /** Fan-out folders (`xx`) a worker made since its last stored result, for the main thread to make durable. */
+      readonly madeFans?: readonly string[];
     }
   | { readonly kind: 'skipped'; readonly rel: string; readonly reason: 'oversize' | 'unreadable' | 'special' }
   | { readonly kind: 'vanished'; readonly rel: string };
@@ -51,6 +53,8 @@ export type HashResult =
  */
 export class FileHasher {
   #pack: PackWriter | undefined;
+  /** Fan-out folders this worker made, not yet told in a stored result. */
+  #madeFans: string[] = [];
 
   constructor(
     private readonly store: ObjectStore,
@@ -130,6 +134,7 @@ export class FileHasher {
         ino: stats.ino,
         lines: binary ? 0 : countLines(content),
         binary,
+        ...this.#takeMadeFans(),
       };
     } catch (error) {
       const code = errnoCode(error);
@@ -137,6 +142,14 @@ export class FileHasher {
       if (code !== undefined) return { kind: 'skipped', rel: item.rel, reason: 'unreadable' };
       throw error;
     }
+  }
+
+  /** The fan-out folders made since the last stored result, told once (none on the main thread, whose store notes its own). */
+  #takeMadeFans(): { madeFans?: readonly string[] } {
+    if (this.#madeFans.length === 0) return {};
+    const madeFans = this.#madeFans;
+    this.#madeFans = [];
+    return { madeFans };
   }
 
   /** Lines added and removed against the previous version, when it is text and still in the store. */
@@ -149,7 +162,8 @@ export class FileHasher {
     const pack = this.#pack;
     if (pack === undefined) {
       if (!this.isWorker) await this.store.writeLoose('blob', content, oid);
-      else if (!this.store.hasPacked(oid)) writeLooseBlocking(this.store.objectsDir, 'blob', content, oid);
+      else if (!this.store.hasPacked(oid))
+        writeLooseBlocking(this.store.objectsDir, 'blob', content, oid, (fan) => this.#madeFans.push(fan));
       return;
     }
     if (pack.has(oid) || this.store.hasPacked(oid)) return;

@@ -116,10 +116,13 @@ export async function hashCandidates(
       (results) => {
         apply(results);
         // Loose objects written by a worker are fsynced by this thread's store when a restore needs them durable.
-        if (sink === 'loose')
+        if (sink === 'loose') {
+          const stored = results.flatMap((result) => (result.kind === 'stored' ? [result] : []));
           engine.store.noteWrittenElsewhere(
-            results.flatMap((result) => (result.kind === 'stored' ? [result.oid] : [])),
+            stored.map((result) => result.oid),
+            stored.flatMap((result) => result.madeFans ?? []),
           );
+        }
       },
       sink,
     );
