@@ -1,30 +1,10 @@
-import {
-  readdirSync,
-  readlinkSync,
-  renameSync,
-  mkdirSync,
-  readFileSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { readdirSync, renameSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
 import type { CheckpointService } from './checkpoint-service';
 import { testService } from './test-support/store-fixtures';
-
-/** The open descriptors of this process that point into `folder` (Linux: /proc/self/fd). */
-function openInside(folder: string): string[] {
-  return readdirSync('/proc/self/fd').flatMap((fd) => {
-    try {
-      const target = readlinkSync(`/proc/self/fd/${fd}`);
-      return target.startsWith(folder) ? [target] : [];
-    } catch {
-      return [];
-    }
-  });
-}
+import { openInside } from '../test-support/open-descriptors';
 
 /** Every loose object file under `objects`. */
 function looseFiles(objects: string): string[] {
@@ -70,7 +50,7 @@ describe.runIf(process.platform === 'linux')('loose-object handles and the store
     const replaced = written[0] ?? '';
     const data = readFileSync(replaced);
     const inode = statSync(replaced).ino;
-    unlinkSync(replaced);
+    // The new file is made while the old one still exists, so it cannot get the old one's inode back.
     writeFileSync(`${replaced}.other`, data, { mode: 0o444 });
     renameSync(`${replaced}.other`, replaced);
     expect(statSync(replaced).ino).not.toBe(inode);

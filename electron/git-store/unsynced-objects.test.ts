@@ -1,20 +1,8 @@
-import { readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/temp-dir';
 import { ObjectStore } from './object-store';
-
-/** The open descriptors of this process that point into `folder` (Linux: /proc/self/fd). */
-function openInside(folder: string): string[] {
-  return readdirSync('/proc/self/fd').flatMap((fd) => {
-    try {
-      const target = readlinkSync(`/proc/self/fd/${fd}`);
-      return target.startsWith(folder) ? [target] : [];
-    } catch {
-      return [];
-    }
-  });
-}
+import { openInside } from '../test-support/open-descriptors';
 
 let gitdir: string;
 let remove: () => Promise<void>;

@@ -7,7 +7,7 @@ import { makeTempDir } from '../../test-support/temp-dir';
 import { CheckpointService } from '../checkpoint-service';
 import type { QuietTiming } from './quiet-timer';
 import { storeLayout } from '../../git-store/store-layout';
-import { writeFiles } from '../test-support/restore-fixtures';
+import { checkpointVersion } from '../test-support/restore-fixtures';
 import { fsck } from '../test-support/store-fixtures';
 
 /** A resident core's background collection waits for the store to be quiet, but never longer than its bound. */
@@ -31,16 +31,6 @@ function packCount(): number {
   return readdirSync(folder).filter((name) => name.endsWith('.pack')).length;
 }
 
-/** Rewrites `count` files with `label` in them and checkpoints them (each checkpoint of 520 files writes a pack). */
-async function checkpointVersion(engine: CheckpointService, label: string, count = 520): Promise<void> {
-  writeFiles(
-    dir,
-    Object.fromEntries(Array.from({ length: count }, (_, index) => [`src/f${index}.txt`, `${label} ${index}\n`])),
-  );
-  const outcome = await engine.checkpoint(dir, { reason: label });
-  if (outcome.kind !== 'created') throw new Error('expected a new checkpoint');
-}
-
 /** A background-maintaining engine (as a resident core's) on the test's store, with `timing`, disposed after. */
 async function withEngine(
   timing: QuietTiming,
@@ -58,7 +48,7 @@ async function withEngine(
 /** Ten versions of 520 files, one pack each, by an engine whose maintenance never gets to look: an untidy store. */
 async function untidyStore(): Promise<void> {
   await withEngine({ quietMs: 600_000, maxWaitMs: 600_000 }, async (engine) => {
-    for (let version = 0; version < 10; version += 1) await checkpointVersion(engine, `v${version}`);
+    for (let version = 0; version < 10; version += 1) await checkpointVersion(engine, dir, `v${version}`, 520);
   });
   expect(packCount()).toBeGreaterThan(8);
 }
@@ -73,7 +63,7 @@ async function busySeries(engine: CheckpointService, forMs: number, isDone = ():
   const seen: number[] = [];
   const until = performance.now() + forMs;
   for (let round = 0; performance.now() < until && !isDone(); round += 1) {
-    await checkpointVersion(engine, `busy ${round}`, 1);
+    await checkpointVersion(engine, dir, `busy ${round}`, 1);
     seen.push(packCount());
     await sleep(50);
   }

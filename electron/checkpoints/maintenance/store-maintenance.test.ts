@@ -13,7 +13,7 @@ import { ObjectStore } from '../../git-store/object-store';
 import { RefStore } from '../../git-store/ref-store';
 import { storeLayout } from '../../git-store/store-layout';
 import { Timeline } from '../timeline/timeline';
-import { writeFiles } from '../test-support/restore-fixtures';
+import { checkpointVersion, writeFiles } from '../test-support/restore-fixtures';
 import { fsck, git } from '../test-support/store-fixtures';
 
 /** Background garbage collection gives way to work that waits for the store lock, changing nothing. */
@@ -38,16 +38,6 @@ function objectFiles(gitdir: string): string[] {
     .filter((name) => statSync(path.join(objects, name)).isFile())
     .map((name) => `${name} ${statSync(path.join(objects, name)).size}`)
     .sort();
-}
-
-/** Rewrites `count` files of the project with `label` in them and checkpoints it. */
-async function checkpointVersion(engine: CheckpointService, label: string, count: number): Promise<void> {
-  writeFiles(
-    dir,
-    Object.fromEntries(Array.from({ length: count }, (_, index) => [`src/f${index}.txt`, `${label} ${index}\n`])),
-  );
-  const outcome = await engine.checkpoint(dir, { reason: label });
-  if (outcome.kind !== 'created') throw new Error('expected a new checkpoint');
 }
 
 /** Runs `body` with an engine on the test's store (its log recorded), disposed after. */
@@ -103,7 +93,7 @@ describe('a garbage collection asked to give way', () => {
       retention: { maxSnapshots: 2 },
     });
     try {
-      for (const label of ['one', 'two', 'three']) await checkpointVersion(engine, label, 600);
+      for (const label of ['one', 'two', 'three']) await checkpointVersion(engine, dir, label, 600);
     } finally {
       await engine.dispose();
     }
@@ -141,7 +131,7 @@ describe('background maintenance', () => {
   it('gives way to a checkpoint that waits for the store lock, then collects once nothing waits', async () => {
     // Over 1,500 loose objects (batches under the pack threshold are written loose): untidy.
     await withEngine({ maxSnapshots: 2 }, async (engine, logger) => {
-      for (const label of ['one', 'two', 'three', 'four']) await checkpointVersion(engine, label, 500);
+      for (const label of ['one', 'two', 'three', 'four']) await checkpointVersion(engine, dir, label, 500);
       const { gitdir } = storeLayout(checkpointsRoot);
       const before = objectFiles(gitdir);
       writeFiles(dir, { 'src/f0.txt': 'five 0\n' });
@@ -166,7 +156,7 @@ describe('background maintenance', () => {
 
   it('gives way at most five times in a row: the sixth look collects though work waits', async () => {
     await withEngine({ maxSnapshots: 2 }, async (engine) => {
-      for (const label of ['one', 'two', 'three', 'four']) await checkpointVersion(engine, label, 500);
+      for (const label of ['one', 'two', 'three', 'four']) await checkpointVersion(engine, dir, label, 500);
       const outcomes: unknown[] = [];
       for (let round = 0; round < 6; round += 1) {
         const [maintained] = await maintainWhileWanted(engine, () => engine.withStoreLock(() => Promise.resolve()));
@@ -201,12 +191,12 @@ describe('background maintenance', () => {
 
   it('over the size cap with nothing to drop and no garbage, a look does not rewrite the store', async () => {
     await withEngine({ maxTotalBytes: 1024 }, async (engine, logger) => {
-      await checkpointVersion(engine, 'one', 20);
+      await checkpointVersion(engine, dir, 'one', 20);
       const { gitdir } = storeLayout(checkpointsRoot);
       // The first look of a process collects (another process may have dropped checkpoints).
       expect(await engine.maintain()).toBe('collected');
       // A second checkpoint adds loose objects; the first, pinned, keeps both: nothing may be dropped.
-      await checkpointVersion(engine, 'two', 1);
+      await checkpointVersion(engine, dir, 'two', 1);
       expect((await engine.pin(dir, '2', true)).changed).toBe(true);
       const before = objectFiles(gitdir);
       expect(await engine.maintain()).toBe('over-cap');
@@ -226,7 +216,7 @@ describe('a one-shot process at exit', () => {
     const resident = new CheckpointService({ root: checkpointsRoot, logger: silentLogger, maintenance: true });
     try {
       await resident.duringRestore('0'.repeat(40), async () => {
-        for (const label of ['one', 'two', 'three', 'four']) await checkpointVersion(resident, label, 500);
+        for (const label of ['one', 'two', 'three', 'four']) await checkpointVersion(resident, dir, label, 500);
       });
     } finally {
       await resident.dispose();
@@ -243,7 +233,7 @@ describe('a one-shot process at exit', () => {
 
     // One that takes a checkpoint collects at exit: one pack, nothing loose left over from before.
     await withEngine({}, async (engine) => {
-      await checkpointVersion(engine, 'five', 1);
+      await checkpointVersion(engine, dir, 'five', 1);
     });
     expect(packsOf(gitdir)).toHaveLength(1);
     expect(objectFiles(gitdir).filter((file) => untidy.includes(file))).toEqual([]);

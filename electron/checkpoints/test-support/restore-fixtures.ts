@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs, { chmodSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
+import type { CheckpointService } from '../checkpoint-service';
 import type { CheckpointEntry, StoredTreeEntry } from '../checkpoint-types';
 import type { TreeReader } from '../compare';
 
@@ -123,4 +124,19 @@ export function entryOf(
     skipped,
     tree: treeOf(store, commit),
   };
+}
+
+/** Rewrites `count` files of `dir` (`src/f<i>.txt`) with `label` in them and checkpoints it: a new checkpoint, or it throws. */
+export async function checkpointVersion(
+  engine: CheckpointService,
+  dir: string,
+  label: string,
+  count: number,
+): Promise<void> {
+  writeFiles(
+    dir,
+    Object.fromEntries(Array.from({ length: count }, (_, index) => [`src/f${index}.txt`, `${label} ${index}\n`])),
+  );
+  const outcome = await engine.checkpoint(dir, { reason: label });
+  if (outcome.kind !== 'created') throw new Error('expected a new checkpoint');
 }
