@@ -215,11 +215,13 @@ export class RootScanCache {
    */
   async #states(look: Look, pending: readonly Pending[]): Promise<(FolderState | undefined)[]> {
     const states: (FolderState | undefined)[] = pending.map((item) => this.#vouched(look, item));
-    const asked = pending.filter((_item, index) => states[index] === undefined);
-    const indexes = pending.flatMap((_item, index) => (states[index] === undefined ? [index] : []));
+    const asked = pending.flatMap((item, index) => (states[index] === undefined ? [{ item, index }] : []));
     for (let start = 0; start < asked.length; start += batchSize) {
-      const checked = await Promise.all(asked.slice(start, start + batchSize).map((item) => this.#state(look, item)));
-      checked.forEach((state, at) => (states[indexes[start + at] ?? -1] = state));
+      const batch = asked.slice(start, start + batchSize);
+      const checked = await Promise.all(batch.map(({ item }) => this.#state(look, item)));
+      batch.forEach(({ index }, at) => {
+        states[index] = checked[at];
+      });
     }
     return states;
   }
