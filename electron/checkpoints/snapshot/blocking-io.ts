@@ -87,7 +87,8 @@ export function compressBlocking(content: Uint8Array): Buffer {
  * Writes a loose object (temp file named like git's, then rename) unless the file exists,
  * blocking the calling worker. The caller has checked the packs. `onFanMade` hears of a fan-out
  * folder this call made (as soon as it is made, even if the write then fails): only the writer
- * knows, and its entry in `objects/` must be made durable too.
+ * knows, and its entry in `objects/` must be made durable too. A write that stops short (a full
+ * disk, a file size limit) throws and leaves no temp file, never a truncated object under its id.
  */
 export function writeLooseBlocking(
   objectsDir: string,
@@ -103,16 +104,25 @@ export function writeLooseBlocking(
   const temp = path.join(folder, `tmp_obj_${randomBytes(6).toString('hex')}`);
   const fd = openSync(temp, 'wx', 0o444);
   try {
-    const raw = Buffer.concat([objectHeader(type, content.length), content]);
-    const data = deflateSync(raw, { level: 1, windowBits: windowBitsFor(raw.length) });
-    writeSync(fd, data);
-  } finally {
-    closeSync(fd);
-  }
-  try {
+    try {
+      const raw = Buffer.concat([objectHeader(type, content.length), content]);
+      writeAllBlocking(fd, deflateSync(raw, { level: 1, windowBits: windowBitsFor(raw.length) }));
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temp, target);
   } catch (error) {
     unlinkSync(temp);
     throw error;
+  }
+}
+
+/** Writes all of `data` from the file's start: `writeSync` may write part of it and tell only by its count. */
+function writeAllBlocking(fd: number, data: Uint8Array): void {
+  for (let offset = 0; offset < data.length;) {
+    const written = writeSync(fd, data, offset, data.length - offset, offset);
+    // A regular file's write either makes progress or fails; a zero would loop for ever.
+    if (written <= 0) throw new Error(`a loose object's write made no progress at byte ${offset}`);
+    offset += written;
   }
 }
