@@ -28,7 +28,8 @@ describe('a worker-style FileHasher writing loose objects', () => {
       writeFileSync(path.join(root, 'f.txt'), 'hashed in a worker\n');
       const oid = hashObject('blob', Buffer.from('hashed in a worker\n'));
       expect(oid.slice(0, 2)).not.toBe(hashObject('blob', Buffer.from('made by the main thread')).slice(0, 2));
-      const hasher = new FileHasher(store, 'loose', true);
+      const madeFans: string[] = [];
+      const hasher = new FileHasher(store, 'loose', true, (fan) => madeFans.push(fan));
       await hasher.begin();
       const results = await hasher.hash({
         root,
@@ -38,9 +39,10 @@ describe('a worker-style FileHasher writing loose objects', () => {
       await hasher.finish();
       const stored = results.flatMap((result) => (result.kind === 'stored' ? [result] : []));
       expect(stored.map((result) => result.oid)).toEqual([oid]);
+      expect(madeFans).toEqual([oid.slice(0, 2)]);
       store.noteWrittenElsewhere(
         stored.map((result) => result.oid),
-        stored.flatMap((result) => result.madeFans ?? []),
+        madeFans,
       );
       await store.syncWritten();
       expect(synced).toEqual(

@@ -40,8 +40,6 @@ export type HashResult =
       readonly binary: boolean;
       /** Lines added and removed against the candidate's previous blob (both text), computed while the content is at hand. */
       readonly changes?: { readonly insertions: number; readonly deletions: number };
-      /** Fan-out folders (`xx`) a worker made since its last stored result, for the main thread to make durable. */
-      readonly madeFans?: readonly string[];
     }
   | { readonly kind: 'skipped'; readonly rel: string; readonly reason: 'oversize' | 'unreadable' | 'special' }
   | { readonly kind: 'vanished'; readonly rel: string };
@@ -53,14 +51,18 @@ export type HashResult =
  */
 export class FileHasher {
   #pack: PackWriter | undefined;
-  /** Fan-out folders this worker made, not yet told in a stored result. */
-  #madeFans: string[] = [];
 
   constructor(
     private readonly store: ObjectStore,
     private readonly sink: ObjectSink,
     /** Read and compress with blocking calls, one file at a time: for the worker thread only. */
     private readonly isWorker = false,
+    /**
+     * Hears of each fan-out folder (`xx`) a worker's loose write made, as soon as it exists, whatever then
+     * happens to the write: the main thread's store must make its entry in `objects/` durable, and only the
+     * writer knows it made it (on the main thread the store notes its own).
+     */
+    private readonly onFanMade?: (fan: string) => void,
   ) {}
 
   /** Prepares for a batch: opens the pack (for a full pack, lists loose objects once first). */
@@ -134,7 +136,6 @@ export class FileHasher {
         ino: stats.ino,
         lines: binary ? 0 : countLines(content),
         binary,
-        ...this.#takeMadeFans(),
       };
     } catch (error) {
       const code = errnoCode(error);
@@ -142,14 +143,6 @@ export class FileHasher {
       if (code !== undefined) return { kind: 'skipped', rel: item.rel, reason: 'unreadable' };
       throw error;
     }
-  }
-
-  /** The fan-out folders made since the last stored result, told once (none on the main thread, whose store notes its own). */
-  #takeMadeFans(): { madeFans?: readonly string[] } {
-    if (this.#madeFans.length === 0) return {};
-    const madeFans = this.#madeFans;
-    this.#madeFans = [];
-    return { madeFans };
   }
 
   /** Lines added and removed against the previous version, when it is text and still in the store. */
@@ -163,7 +156,7 @@ export class FileHasher {
     if (pack === undefined) {
       if (!this.isWorker) await this.store.writeLoose('blob', content, oid);
       else if (!this.store.hasPacked(oid))
-        writeLooseBlocking(this.store.objectsDir, 'blob', content, oid, (fan) => this.#madeFans.push(fan));
+        writeLooseBlocking(this.store.objectsDir, 'blob', content, oid, this.onFanMade);
       return;
     }
     if (pack.has(oid) || this.store.hasPacked(oid)) return;

@@ -11,7 +11,12 @@ export class HashWorker {
   readonly #worker: Worker;
   readonly #pending = new Map<
     number,
-    { resolve: (value: unknown) => void; reject: (error: Error) => void; onPartial?: (partial: unknown) => void }
+    {
+      resolve: (value: unknown) => void;
+      reject: (error: Error) => void;
+      onPartial?: ((partial: unknown) => void) | undefined;
+      onFanMade?: ((fan: string) => void) | undefined;
+    }
   >();
   #nextId = 0;
   #failure: Error | undefined;
@@ -23,6 +28,11 @@ export class HashWorker {
     this.#worker = thread instanceof URL ? startHashWorkerThread(gitdir, thread) : thread;
     this.#worker.on('message', (reply: HashWorkerReply) => {
       const waiter = this.#pending.get(reply.id);
+      // Posted before the command's answer, and before the thread's end is seen (its messages are drained first).
+      if (reply.madeFan !== undefined) {
+        waiter?.onFanMade?.(reply.madeFan);
+        return;
+      }
       if (reply.partial !== undefined) {
         waiter?.onPartial?.(reply.partial);
         return;
@@ -42,12 +52,16 @@ export class HashWorker {
     this.#failure = threadEnding(this.#worker);
   }
 
-  /** Sends a command and waits for its answer. */
-  send(command: CommandBody, onPartial?: (partial: unknown) => void): Promise<unknown> {
+  /** Sends a command and waits for its answer, hearing of its partial answers and of the fan-out folders it made. */
+  send(
+    command: CommandBody,
+    onPartial?: (partial: unknown) => void,
+    onFanMade?: (fan: string) => void,
+  ): Promise<unknown> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, onPartial === undefined ? { resolve, reject } : { resolve, reject, onPartial });
+      this.#pending.set(id, { resolve, reject, onPartial, onFanMade });
       this.#worker.postMessage({ ...command, id });
     });
   }

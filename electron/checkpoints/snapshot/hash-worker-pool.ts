@@ -129,24 +129,33 @@ export class HashWorkerPool {
     return this.#workers.length > 0;
   }
 
-  /** Hashes every candidate across the workers (into one pack each, or as loose objects); resolves with the packs written. */
+  /**
+   * Hashes every candidate across the workers (into one pack each, or as loose objects); resolves with the packs
+   * written. `onFanMade` hears of every fan-out folder a loose write made, whether the write, the batch or the
+   * worker then failed or not, before the run resolves or rejects.
+   */
   async run(
     root: string,
     candidates: readonly HashCandidate[],
     maxFileBytes: number,
     onResults: (results: readonly HashResult[]) => void,
     sink: ObjectSink = 'pack',
+    onFanMade?: (fan: string) => void,
   ): Promise<WrittenPack[]> {
-    return this.#busyWith(() => this.#run(root, candidates, maxFileBytes, onResults, sink));
+    return this.#busyWith(() => this.#run(root, candidates, maxFileBytes, { onResults, onFanMade }, sink));
   }
 
   async #run(
     root: string,
     candidates: readonly HashCandidate[],
     maxFileBytes: number,
-    onResults: (results: readonly HashResult[]) => void,
+    listeners: {
+      readonly onResults: (results: readonly HashResult[]) => void;
+      readonly onFanMade: ((fan: string) => void) | undefined;
+    },
     sink: ObjectSink,
   ): Promise<WrittenPack[]> {
+    const { onResults, onFanMade } = listeners;
     await this.#ensureStarted();
     const workers = this.#workers.slice(0, Math.max(1, Math.min(this.size, Math.ceil(candidates.length / chunkSize))));
     let next = 0;
@@ -157,7 +166,7 @@ export class HashWorkerPool {
         for (let start = next; start < candidates.length; start = next) {
           next = start + chunkSize;
           const request: HashRequest = { root, items: candidates.slice(start, start + chunkSize), maxFileBytes };
-          onResults((await worker.send({ type: 'hash', request })) as HashResult[]);
+          onResults((await worker.send({ type: 'hash', request }, undefined, onFanMade)) as HashResult[]);
         }
       } catch (error) {
         await worker.send({ type: 'abort' }).catch(() => undefined);

@@ -30,12 +30,16 @@ export type HashWorkerCommand =
       readonly rules?: StoreRulesData;
     };
 
-/** A hashing worker's answer: the command's result, or its error message; `partial` is a batch of a longer answer. */
+/**
+ * A hashing worker's answer: the command's result, or its error message; `partial` is a batch of a longer answer;
+ * `madeFan` a fan-out folder the command's loose writes made, told at once, before whatever becomes of the write.
+ */
 export type HashWorkerReply = {
   readonly id: number;
   readonly value?: unknown;
   readonly error?: string;
   readonly partial?: unknown;
+  readonly madeFan?: string;
 };
 
 /** What the pool passes to a new worker. */
@@ -61,13 +65,17 @@ function serve(): void {
   let baseline: StatBaseline | undefined;
   let rules = StoreRules.builtIn;
   let chain: Promise<void> = Promise.resolve();
+  // The command running (commands run one at a time): a fan-out folder made is told as its own.
+  let running = -1;
+  const tellFanMade = (fan: string): void => port.postMessage({ id: running, madeFan: fan } satisfies HashWorkerReply);
   port.on('message', (command: HashWorkerCommand) => {
     chain = chain.then(async () => {
+      running = command.id;
       try {
         let value: unknown;
         if (command.type === 'begin') {
           const { store, FileHasher } = await loadHashing();
-          hasher = new FileHasher(store, command.sink, true);
+          hasher = new FileHasher(store, command.sink, true, tellFanMade);
           await hasher.begin();
         } else if (command.type === 'hash') {
           if (hasher === undefined) throw new Error('hash before begin');

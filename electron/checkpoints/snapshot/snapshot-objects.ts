@@ -116,15 +116,14 @@ export async function hashCandidates(
       (results) => {
         apply(results);
         // Loose objects written by a worker are fsynced by this thread's store when a restore needs them durable.
-        if (sink === 'loose') {
-          const stored = results.flatMap((result) => (result.kind === 'stored' ? [result] : []));
+        if (sink === 'loose')
           engine.store.noteWrittenElsewhere(
-            stored.map((result) => result.oid),
-            stored.flatMap((result) => result.madeFans ?? []),
+            results.flatMap((result) => (result.kind === 'stored' ? [result.oid] : [])),
           );
-        }
       },
       sink,
+      // Told even when the write that made the folder failed: a later object may go into it (and its entry in objects/ with it).
+      (fan) => engine.store.noteWrittenElsewhere([], [fan]),
     );
     compactor?.flush();
     await engine.store.refresh(true);

@@ -25,7 +25,7 @@ describe("a hashing worker's loose write that fails after making its fan-out fol
     await remove();
   });
 
-  it('leaves nothing in the folder, and a later checkpoint writes into it', async () => {
+  it('leaves nothing in the folder, which is durable in objects/ before a later checkpoint that writes into it answers', async () => {
     const root = path.join(base, 'home', 'checkpoints');
     const dir = path.join(base, 'work');
     mkdirSync(dir);
@@ -55,6 +55,10 @@ describe("a hashing worker's loose write that fails after making its fan-out fol
     // object was renamed into place under z1's id, failing the next checkpoint (Z_BUF_ERROR); now nothing is left.
     expect(report.leftInFan).toEqual([]);
     expect(report.steps.map((step) => step.kind)).toEqual(['created', 'created']);
-    expect(report.steps[1]?.synced).toContain(report.smallObject);
+    const [first, second] = report.steps;
+    expect(second?.synced).toContain(report.smallObject);
+    // Before the fix neither checkpoint fsynced objects/: the folder was told to the main thread with the
+    // worker's next stored result, and none came after the failed writes.
+    expect([...(first?.synced ?? []), ...(second?.synced ?? [])]).toContain(report.objectsDir);
   });
 });
