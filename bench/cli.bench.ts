@@ -1,9 +1,8 @@
 import type { ChildProcessByStdio } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { readCheckpointSettings } from '../electron/checkpoints';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
 import {
   alternate,
@@ -18,6 +17,7 @@ import {
 } from './cli-project';
 import { measureOneFileRestore, measureRestore, type RestoreTimes } from './cli-restore';
 import { whyNot } from './cli-why-not';
+import { defaultRetentionEnv, fillToRetentionLimit } from './default-retention';
 import { type LoadedFiles, caBundleNote, cli, loadedFiles, startServe, vigilBenchEnv } from './vigil-process';
 
 /**
@@ -71,17 +71,10 @@ async function measureAtDefaultRetention(
   project: Project,
   runs: number,
 ): Promise<Pair & { readonly maxSnapshots: number }> {
-  const home = path.join(base, 'home-default-retention');
-  mkdirSync(home, { recursive: true });
-  // What the core reads from this VIGIL_HOME: no config.json, so the defaults.
-  const { maxSnapshots } = (await readCheckpointSettings(path.join(home, 'config.json'))).retention;
-  const env = { ...project.env, VIGIL_HOME: home, VIGIL_NO_CORE: '0' };
+  const env = defaultRetentionEnv(base, project.env);
   const atDefault: Project = { ...project, env };
   try {
-    for (let run = 0; run <= maxSnapshots; run += 1) {
-      edit(project, 40_000 + run);
-      vigilCheckpoint(atDefault);
-    }
+    const maxSnapshots = await fillToRetentionLimit(env, project.dir, (run) => edit(project, 40_000 + run));
     const pair = alternate(
       runs,
       (run) => edit(project, 41_000 + run),

@@ -1,11 +1,12 @@
-import { spawnSync, type ChildProcessByStdio } from 'node:child_process';
+import type { ChildProcessByStdio } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { claudeCodeEvents, type RecordedSession } from '../electron/hooks/test-support/recorded-events';
+import { defaultRetentionEnv, fillToRetentionLimit } from './default-retention';
 import { measureHookChecks } from './hook-checks';
+import { hook, measureRelayed, stopBackgroundCore, warmUpCore, type Relayed } from './hook-runs';
 import { formatMs, formatRatio, summarize, type BenchArea, type BenchContext, type BenchTable } from './harness';
 import { type LoadedFiles, caBundleNote, cli, loadedFiles, startServe, vigilBenchEnv } from './vigil-process';
 
@@ -28,75 +29,11 @@ function generate(dir: string, count: number): string[] {
   return files;
 }
 
-/** One whole hook process, from spawn to exit, with the event on stdin; fails loudly on a wrong answer. */
-function hook(event: object, env: NodeJS.ProcessEnv): { readonly ms: number; readonly stdout: string } {
-  const start = performance.now();
-  const run = spawnSync(process.execPath, [cli, 'hook', 'claude-code'], {
-    env,
-    input: JSON.stringify(event),
-    encoding: 'utf8',
-  });
-  const ms = performance.now() - start;
-  if (run.status !== 0 || run.stderr !== '')
-    throw new Error(`vigil hook failed (${String(run.status)}): ${run.stderr}`);
-  return { ms, stdout: run.stdout };
-}
-
-function nodeStart(env: NodeJS.ProcessEnv): number {
-  const start = performance.now();
-  spawnSync(process.execPath, ['-e', '0'], { env });
-  return performance.now() - start;
-}
-
 interface Measured {
   readonly table: BenchTable;
   readonly verdicts: string[];
   readonly imports: LoadedFiles;
 }
-
-/** PreToolUse (Bash, and the turn's first Write) after a one-file change, alternating with `node -e 0`. */
-function measureRelayed(
-  session: RecordedSession,
-  project: string,
-  files: readonly string[],
-  runs: number,
-  env: NodeJS.ProcessEnv,
-  writeEvery = 4,
-) {
-  const bash: number[] = [];
-  const write: number[] = [];
-  const node: number[] = [];
-  for (let run = 0; run < runs; run += 1) {
-    appendFileSync(path.join(project, files[(run * 7919) % files.length] ?? ''), `change ${run}\n`);
-    node.push(nodeStart(env));
-    const before = hook(
-      claudeCodeEvents.preTool(session, 'Bash', { command: `rm -f ${files[run] ?? ''}` }, `bash-${run}`),
-      env,
-    );
-    if (before.stdout !== '') throw new Error(`unexpected answer to a Bash rm inside the workspace: ${before.stdout}`);
-    bash.push(before.ms);
-    if (run % writeEvery === 0) {
-      // A new turn, so the Write is its first change there and checkpoints.
-      hook(claudeCodeEvents.prompt(session, `turn ${run}`), env);
-      appendFileSync(path.join(project, files[(run * 104_729) % files.length] ?? ''), `edit ${run}\n`);
-      write.push(
-        hook(
-          claudeCodeEvents.preTool(
-            session,
-            'Write',
-            { file_path: path.join(project, `new-${run}.txt`), content: 'x\n' },
-            `write-${run}`,
-          ),
-          env,
-        ).ms,
-      );
-    }
-  }
-  return { bash: summarize(bash), write: summarize(write), node: summarize(node) };
-}
-
-/** Medians and p99s of the relayed runs: Bash, Write and bare node start-up. */
-type Relayed = ReturnType<typeof measureRelayed>;
 
 /** PreToolUse Bash with no core running (a one-shot core per event), after a one-file change; a few runs. */
 function measureNoCore(
@@ -139,38 +76,63 @@ function measureAutoStarted(
 ): Relayed {
   const autoEnv = { ...env, VIGIL_NO_CORE: '0' };
   const autoSession = { ...session, sessionId: 'bench-auto-started' };
-  let relayed: Relayed | undefined;
   try {
     warmUpCore(autoSession, autoEnv);
-    relayed = measureRelayed(autoSession, project, files, runs, autoEnv, 1);
+    return measureRelayed(autoSession, project, files, runs, autoEnv, 1);
   } finally {
-    spawnSync(process.execPath, [cli, 'core', 'stop'], { env: autoEnv });
+    stopBackgroundCore(autoEnv);
   }
-  const status = spawnSync(process.execPath, [cli, 'core', 'status', '--json'], { env: autoEnv, encoding: 'utf8' });
-  if (!status.stdout.includes('"state":"none"')) throw new Error(`the background core did not stop: ${status.stdout}`);
-  return relayed;
 }
 
-/** Starts the session on the resident core and lets it take its first checkpoint. */
-function warmUpCore(session: RecordedSession, env: NodeJS.ProcessEnv): void {
-  hook(claudeCodeEvents.sessionStart(session), env);
-  hook(claudeCodeEvents.prompt(session, 'warm up'), env);
-  // The core's first checkpoint of the tree walks it and starts its watcher; after that it follows changes.
-  hook(claudeCodeEvents.preTool(session, 'Bash', { command: 'rm -f warm-up.txt' }, 'warm-up'), env);
+/**
+ * The same at the default retention: a VIGIL_HOME with no config.json, the workspace's timeline first
+ * filled to its limit (untimed `vigil checkpoint` calls, the first of which starts the background
+ * core), so every timed Write's checkpoint also cuts the oldest, as the CLI's row does.
+ */
+async function measureAtDefaultRetention(
+  base: string,
+  session: RecordedSession,
+  files: readonly string[],
+  runs: number,
+  env: NodeJS.ProcessEnv,
+): Promise<Relayed & { readonly maxSnapshots: number }> {
+  const retentionEnv = defaultRetentionEnv(base, env);
+  const retentionSession = { ...session, sessionId: 'bench-default-retention' };
+  const project = session.cwd;
+  try {
+    const maxSnapshots = await fillToRetentionLimit(retentionEnv, project, (run) =>
+      appendFileSync(path.join(project, files[(run * 31) % files.length] ?? ''), `fill ${run}\n`),
+    );
+    warmUpCore(retentionSession, retentionEnv);
+    return { ...measureRelayed(retentionSession, project, files, runs, retentionEnv, 1), maxSnapshots };
+  } finally {
+    stopBackgroundCore(retentionEnv);
+  }
 }
 
 /** The table's rows: relayed Bash and Write, Write through an auto-started core, and Bash without a core, each beside `node -e 0`. */
-function hooksRows(label: string, relayed: Relayed, auto: Relayed, noCore: readonly number[]): string[][] {
+function hooksRows(
+  label: string,
+  relayed: Relayed,
+  auto: Relayed,
+  atDefault: Relayed & { readonly maxSnapshots: number },
+  noCore: readonly number[],
+): string[][] {
   const node = `node -e 0: ${formatMs(relayed.node.median)} (p99 ${formatMs(relayed.node.p99)})`;
+  const autoRow = (name: string, timing: Relayed): string[] => [
+    `${name} (${label})`,
+    formatMs(timing.write.median),
+    formatMs(timing.write.p99),
+    `node -e 0: ${formatMs(timing.node.median)} (p99 ${formatMs(timing.node.p99)})`,
+    formatRatio(timing.write.median, timing.node.median),
+    'p50 ≤ node -e 0 + 25 ms, p99 ≤ 100 ms',
+  ];
   return [
-    [
-      `PreToolUse Write, first of its turn (checkpoint), core auto-started by the session's first event (${label})`,
-      formatMs(auto.write.median),
-      formatMs(auto.write.p99),
-      `node -e 0: ${formatMs(auto.node.median)} (p99 ${formatMs(auto.node.p99)})`,
-      formatRatio(auto.write.median, auto.node.median),
-      'p50 ≤ node -e 0 + 25 ms, p99 ≤ 100 ms',
-    ],
+    autoRow("PreToolUse Write, first of its turn (checkpoint), core auto-started by the session's first event", auto),
+    autoRow(
+      `PreToolUse Write, first of its turn (checkpoint), core auto-started, default retention: the folder at its ${String(atDefault.maxSnapshots)} checkpoints, each cuts the oldest`,
+      atDefault,
+    ),
     [
       `PreToolUse Bash (checkpoint of a one-change tree), resident core (${label})`,
       formatMs(relayed.bash.median),
@@ -216,6 +178,8 @@ async function measure(count: number, runs: number, context: BenchContext): Prom
     const noCore = measureNoCore(session, project, files, runs, env);
     context.log(`PreToolUse through a core the first event started, ${runs} runs`);
     const auto = measureAutoStarted(session, project, files, runs, env);
+    context.log(`the same at the default retention, the folder at its limit, ${runs} runs`);
+    const atDefault = await measureAtDefaultRetention(base, session, files, runs, env);
     serve = await startServe(env);
     warmUpCore(session, env);
     context.log(`relayed PreToolUse, ${runs} runs`);
@@ -226,7 +190,9 @@ async function measure(count: number, runs: number, context: BenchContext): Prom
       JSON.stringify(claudeCodeEvents.preTool(session, 'Bash', { command: 'rm -f imports.txt' }, 'imports')),
     );
     const label = `${count / 1000}k files`;
-    const rows = hooksRows(label, relayed, auto, noCore);
+    const rows = hooksRows(label, relayed, auto, atDefault, noCore);
+    const autoVerdict = (name: string, timing: Relayed): string =>
+      `${name}: p50 ${formatMs(timing.write.median)} against node -e 0 ${formatMs(timing.node.median)}, p99 ${formatMs(timing.write.p99)} (targets ≤ node -e 0 + 25 ms, ≤ 100 ms): ${timing.write.median <= timing.node.median + 25 && timing.write.p99 <= 100 ? 'met' : 'NOT met'}.`;
     const verdict = (name: string, timing: { median: number; p99: number }): string =>
       `${name}: p50 ${formatMs(timing.median)}, p99 ${formatMs(timing.p99)} (targets ≤ 100 ms, ≤ 300 ms): ${timing.median <= 100 && timing.p99 <= 300 ? 'met' : 'NOT met'}; node -e 0 alone: p50 ${formatMs(relayed.node.median)}.`;
     return {
@@ -238,7 +204,8 @@ async function measure(count: number, runs: number, context: BenchContext): Prom
       verdicts: [
         verdict('Relayed PreToolUse Bash', relayed.bash),
         verdict('Relayed PreToolUse Write', relayed.write),
-        `PreToolUse Write through the auto-started core: p50 ${formatMs(auto.write.median)} against node -e 0 ${formatMs(auto.node.median)}, p99 ${formatMs(auto.write.p99)} (targets ≤ node -e 0 + 25 ms, ≤ 100 ms): ${auto.write.median <= auto.node.median + 25 && auto.write.p99 <= 100 ? 'met' : 'NOT met'}.`,
+        autoVerdict('PreToolUse Write through the auto-started core', auto),
+        autoVerdict('The same at the default retention, each checkpoint cutting the oldest', atDefault),
       ],
       imports,
     };
@@ -271,6 +238,7 @@ export const run: BenchArea = async (context) => {
       "event one file of the workspace changes, so every Bash event and every turn's first Write take a checkpoint of a one-change tree.",
       '"Resident core": `vigil serve` runs on the same VIGIL_HOME (warmed by a first checkpoint); the hook relays its one call over loopback.',
       '"Core auto-started": no core runs and VIGIL_NO_CORE is off; the session\'s first event starts the background core (`vigil core run`, detached) and every later event is relayed to it; every run is a new turn, so every Write checkpoints.',
+      "\"Default retention\": the same, in a VIGIL_HOME with no config.json (the other rows' raises checkpoints.maxSnapshots to 10,000 to keep cuts out of them), after untimed `vigil checkpoint` calls up to the limit and one past it (the first starts the background core), so every timed Write's checkpoint also cuts the workspace's oldest.",
       `The relayed path loads ${imports.files} files (${imports.kib.toFixed(0)} KiB of JavaScript)${imports.heavy.length === 0 ? ', none of zod, ws, isomorphic-git, chokidar, diff, yaml, the MCP SDK or the core.' : `, including ${imports.heavy.join(', ')}.`}`,
       `The machine is shared with other engineers' builds and tests (load average ${load}); Node's own start-up is most of each`,
       'process and grows with the load: `node -e 0` is the yardstick.',
