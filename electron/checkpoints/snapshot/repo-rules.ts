@@ -108,15 +108,14 @@ async function globalExcludesFile(repo: RepositoryFiles, environment: RulesEnvir
   const home = environment.home ?? os.homedir();
   const xdg = environment.env['XDG_CONFIG_HOME'];
   const config = xdg !== undefined && xdg !== '' ? xdg : path.join(home, '.config');
-  let file: string | undefined;
-  for (const source of [
+  const sources = [
     path.join(config, 'git', 'config'),
     path.join(home, '.gitconfig'),
     path.join(repo.commondir, 'config'),
-  ]) {
-    const text = await readFile(source, 'utf8').catch(() => undefined);
-    file = (text === undefined ? undefined : excludesFileIn(text, home)) ?? file;
-  }
+  ];
+  const texts = await Promise.all(sources.map((source) => readFile(source, 'utf8').catch(() => undefined)));
+  let file: string | undefined;
+  for (const text of texts) file = (text === undefined ? undefined : excludesFileIn(text, home)) ?? file;
   return file ?? path.join(config, 'git', 'ignore');
 }
 
@@ -266,8 +265,9 @@ export class RepoRulesCache {
     ];
     const sources: IgnoreSourceData[] = [];
     const warnings: string[] = [];
-    for (const candidate of candidates) {
-      const read = await readPatterns(candidate.file);
+    const reads = await Promise.all(candidates.map((candidate) => readPatterns(candidate.file)));
+    for (const [index, candidate] of candidates.entries()) {
+      const read = reads[index];
       if (read === undefined) continue;
       if ('problem' in read)
         warnings.push(
