@@ -35,9 +35,10 @@ export function gitCheckpointInRepository(dir: string): number {
   );
 }
 
-/** Makes the project a git repository of its own with every file tracked and committed (untimed). */
+/** Makes the project a git repository of its own, with a project's usual .gitignore, every file tracked and committed (untimed). */
 export function makeRepository(dir: string): void {
   execFileSync('git', ['init', '-q', dir], { env: gitEnv });
+  writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\ndist/\n*.log\n.env\n');
   gitCheckpointInRepository(dir);
 }
 
