@@ -369,6 +369,8 @@ export const run: BenchArea = async (context) => {
       "the timed ones are relayed to it like any resident core's, then `vigil core stop` ends it. The other rows run with VIGIL_NO_CORE=1.",
       '"At the default retention": the same, in a VIGIL_HOME with no config.json (the other rows\' raises checkpoints.maxSnapshots to 10,000 to keep cuts out of them),',
       "after untimed checkpoints up to the limit and one past it, so every timed one also cuts the folder's oldest, as it does for a user past their first checkpoints.maxSnapshots.",
+      '"The tree a git repository": last (the core stopped), the tree is made a git repository of its own (a usual .gitignore; every file added and committed, untimed)',
+      "and the no-core checkpoint is timed against `git add -A && git commit` in that repository: Vigil then reads the repository's index and ignore files for what to store (every tracked file; untracked ones by the ignore rules).",
       'A restore by name goes back to the same checkpoint every run, the one git checks out: each restore makes an undo point, the newest',
       'checkpoint, so N counts the restores made so far plus one (a fixed 1 sent every restore after the first to the previous undo point).',
       `The machine is shared with other engineers' builds and tests (load average ${load}): node's own start-up, which git's`,
