@@ -26,6 +26,22 @@ export function gitCheckpoint(store: string, dir: string): number {
   );
 }
 
+/** git's one-change checkpoint inside the project's own repository (`add -A` then `commit`, two processes, timed together). */
+export function gitCheckpointInRepository(dir: string): number {
+  const inRepo = (args: readonly string[]): string[] => ['-C', dir, '-c', 'gc.auto=0', ...args];
+  return (
+    timed('git', inRepo(['add', '-A']), gitEnv) +
+    timed('git', inRepo(['commit', '-q', '--allow-empty', '-m', 'checkpoint']), gitEnv)
+  );
+}
+
+/** Makes the project a git repository of its own, with a project's usual .gitignore, every file tracked and committed (untimed). */
+export function makeRepository(dir: string): void {
+  execFileSync('git', ['init', '-q', dir], { env: gitEnv });
+  writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\ndist/\n*.log\n.env\n');
+  gitCheckpointInRepository(dir);
+}
+
 /** A file's content at a version: 30–550 bytes. */
 export function content(index: number, version: number): string {
   const line = `file ${index} version ${version} `;

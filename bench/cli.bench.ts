@@ -10,6 +10,8 @@ import {
   edit,
   generateProject,
   gitCheckpoint,
+  gitCheckpointInRepository,
+  makeRepository,
   timed,
   vigilCheckpoint,
   type Pair,
@@ -88,6 +90,22 @@ async function measureAtDefaultRetention(
   }
 }
 
+/**
+ * One-change checkpoints with no core once the tree is a git repository of its own, every file
+ * tracked (most projects are): Vigil then reads the repository's index and ignore files for what to
+ * store. Against `git add -A && git commit` in that repository. Last, as it changes the tree for good.
+ */
+function measureInRepository(project: Project, runs: number): Pair {
+  makeRepository(project.dir);
+  checkpointChange(project, 19_999);
+  return alternate(
+    runs,
+    (run) => edit(project, 20_000 + run),
+    () => gitCheckpointInRepository(project.dir),
+    () => vigilCheckpoint(project),
+  );
+}
+
 /** Run by run: bare node start-up, `vigil --version`, and a relayed `vigil checkpoints list DIR`. */
 function measureList(
   project: Project,
@@ -108,6 +126,8 @@ function measureList(
 /** Every measured median of one tree size. */
 interface CliResults {
   readonly noCore: Pair;
+  /** As `noCore`, the tree a git repository with every file tracked, against git in that repository. */
+  readonly inRepository: Pair;
   /** `node -e 0` (`first`) and a one-change checkpoint relayed to the background core a first call started (`second`). */
   readonly autoStarted: Pair;
   /** As `autoStarted`, at the default retention with the folder at its limit (each checkpoint cuts one). */
@@ -128,7 +148,8 @@ function noCoreTarget(count: number): number | undefined {
 
 /** The table's rows: each case, its same-run baseline, the ratio and the target. */
 function cliRows(label: string, count: number, results: CliResults): string[][] {
-  const { noCore, autoStarted, atDefaultRetention, withCore, restore, oneFile, listMedian, nodeMedian } = results;
+  const { noCore, inRepository, autoStarted, atDefaultRetention, withCore, restore, oneFile, listMedian, nodeMedian } =
+    results;
   const noCoreLimit = noCoreTarget(count);
   return [
     [
@@ -157,6 +178,13 @@ function cliRows(label: string, count: number, results: CliResults): string[][] 
       formatMs(noCore.second),
       `git add -A && git commit: ${formatMs(noCore.first)}`,
       formatRatio(noCore.second, noCore.first),
+      noCoreLimit === undefined ? '' : `≤ ${String(noCoreLimit)}×`,
+    ],
+    [
+      `The same, the tree a git repository with every file tracked (${label})`,
+      formatMs(inRepository.second),
+      `git add -A && git commit in that repository: ${formatMs(inRepository.first)}`,
+      formatRatio(inRepository.second, inRepository.first),
       noCoreLimit === undefined ? '' : `≤ ${String(noCoreLimit)}×`,
     ],
     [
@@ -197,13 +225,15 @@ function verdict(isMet: boolean, why = ''): string {
 
 /** One line per target of one tree size. */
 function cliVerdicts(label: string, count: number, results: CliResults): string[] {
-  const { noCore, autoStarted, atDefaultRetention, withCore, restore, oneFile, listMedian, nodeMedian } = results;
+  const { noCore, inRepository, autoStarted, atDefaultRetention, withCore, restore, oneFile, listMedian, nodeMedian } =
+    results;
   const noCoreLimit = noCoreTarget(count);
   return [
     `${label}: checkpoint through the background core ${formatMs(autoStarted.second)} against node -e 0 ${formatMs(autoStarted.first)} (target ≤ node -e 0 + 20 ms): ${verdict(autoStarted.second <= autoStarted.first + 20)}`,
     `${label}: the same at the default retention, each checkpoint cutting the oldest, ${formatMs(atDefaultRetention.second)} against node -e 0 ${formatMs(atDefaultRetention.first)} (the same target): ${verdict(atDefaultRetention.second <= atDefaultRetention.first + 20)}`,
     `${label}: resident-core checkpoint ${(withCore.second / withCore.first).toFixed(3)}× of git (target ≤ 0.5×): ${verdict(withCore.second <= withCore.first * 0.5)}`,
     `${label}: no-core checkpoint ${formatRatio(noCore.second, noCore.first)} of git${noCoreLimit === undefined ? ' (no target at this size).' : ` (target ≤ ${String(noCoreLimit)}×): ${verdict(noCore.second <= noCore.first * noCoreLimit, whyNot.noCore)}`}`,
+    `${label}: the same in a git repository, every file tracked, ${formatRatio(inRepository.second, inRepository.first)} of git in that repository${noCoreLimit === undefined ? ' (no target at this size).' : ` (target ≤ ${String(noCoreLimit)}×): ${verdict(inRepository.second <= inRepository.first * noCoreLimit)}`}`,
     `${label}: 100-file restore ${formatRatio(restore.vigil, restore.gitDurable)} of git checkout + fsync of those files and folders (target ≤ 1.3×; ${formatRatio(restore.vigil, restore.git)} of checkout alone): ${verdict(restore.vigil <= restore.gitDurable * 1.3, whyNot.restore)} The floor row, a bare node process doing only what a durable restore cannot skip (an undo point fsynced before the first write, each file written to a fsynced temp file and renamed, each folder fsynced, each file read back), took ${formatRatio(restore.floor, restore.gitDurable)} of git checkout + fsync in this run.`,
     `${label}: 1-file restore ${formatMs(oneFile.vigil)} against node -e 0 ${formatMs(oneFile.node)} (target ≤ node -e 0 + 20 ms): ${verdict(oneFile.vigil <= oneFile.node + 20)}`,
     `${label}: relayed list median ${formatMs(listMedian)} (target ≤ 150 ms): ${verdict(listMedian <= 150, whyNot.list(nodeMedian))}`,
@@ -251,8 +281,14 @@ async function measure(
     const listRuns = runs * 2;
     const { list, node, version } = measureList(project, listRuns);
     const imports = loadedFiles(['checkpoints', 'list', dir], env);
+    serve.kill('SIGTERM');
+    await new Promise((resolve) => serve?.once('exit', resolve));
+    serve = undefined;
+    context.log(`${label}: one-change checkpoint, no core, the tree made a git repository (every file tracked)`);
+    const inRepository = measureInRepository(project, runs);
     const results: CliResults = {
       noCore,
+      inRepository,
       autoStarted,
       atDefaultRetention,
       withCore,
@@ -326,6 +362,8 @@ export const run: BenchArea = async (context) => {
       "the timed ones are relayed to it like any resident core's, then `vigil core stop` ends it. The other rows run with VIGIL_NO_CORE=1.",
       '"At the default retention": the same, in a VIGIL_HOME with no config.json (the other rows\' raises checkpoints.maxSnapshots to 10,000 to keep cuts out of them),',
       "after untimed checkpoints up to the limit and one past it, so every timed one also cuts the folder's oldest, as it does for a user past their first checkpoints.maxSnapshots.",
+      '"The tree a git repository": last (the core stopped), the tree is made a git repository of its own (a usual .gitignore; every file added and committed, untimed)',
+      "and the no-core checkpoint is timed against `git add -A && git commit` in that repository: Vigil then reads the repository's index and ignore files for what to store (every tracked file; untracked ones by the ignore rules).",
       'A restore by name goes back to the same checkpoint every run, the one git checks out: each restore makes an undo point, the newest',
       'checkpoint, so N counts the restores made so far plus one (a fixed 1 sent every restore after the first to the previous undo point).',
       `The machine is shared with other engineers' builds and tests (load average ${load}): node's own start-up, which git's`,

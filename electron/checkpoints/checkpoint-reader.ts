@@ -106,7 +106,11 @@ export class CheckpointReader {
       },
     });
     this.watchers = new DirectoryWatchers({ logger: options.logger, onDirectoryChanged: options.onDirectoryChanged });
-    this.rules = new DirectoryRules(options.logger, options.rulesEnvironment ?? { env: process.env });
+    this.rules = new DirectoryRules(
+      options.logger,
+      options.rulesEnvironment ?? { env: process.env },
+      options.headStart?.rules,
+    );
     this.tracked = new TrackedDirectories({
       options,
       layout: this.layout,

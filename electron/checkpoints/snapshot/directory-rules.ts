@@ -25,7 +25,12 @@ export class DirectoryRules {
   constructor(
     private readonly logger: Logger,
     private readonly environment: RulesEnvironment,
-  ) {}
+    adopted?: RepoRulesCache,
+  ) {
+    // A one-shot walk's head start read them already: its cache answers from what it read while nothing changed.
+    if (adopted?.readsFrom(environment) === true)
+      this.#entries.set(dirHash(adopted.dir), { cache: adopted, appliedKey: undefined, warned: '', last: undefined });
+  }
 
   #entry(dir: string): Entry {
     const dirhash = dirHash(dir);

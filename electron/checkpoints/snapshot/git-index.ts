@@ -16,6 +16,8 @@ export interface GitIndexError {
 const fixedBytes = 40 + 20;
 const extendedFlag = 0x4000;
 const nameMask = 0x0fff;
+/** An entry's merge stage (0 outside a conflicted merge). */
+const stageMask = 0x3000;
 
 function fail(code: GitIndexError['code'], message: string): { readonly error: GitIndexError } {
   return { error: { code, message } };
@@ -38,8 +40,16 @@ function readV4Path(bytes: Uint8Array, offset: number, previous: string): { path
   return { path: Buffer.concat([kept, suffix]).toString('utf8'), end: nul + 1 };
 }
 
-/** The paths a git index holds, in index order (a path with several stages during a merge appears once). */
-export function readGitIndexPaths(bytes: Uint8Array): { readonly paths: string[] } | { readonly error: GitIndexError } {
+/** What an index lists: its paths, and a digest of them that tells two lists apart without comparing them. */
+export interface GitIndexPaths {
+  /** In index order; a path with several stages during a merge appears once. */
+  readonly paths: string[];
+  /** SHA-1 (hex) of every entry's path bytes, each followed by a NUL, in index order (a merge's stages each counted). */
+  readonly digest: string;
+}
+
+/** The paths a git index holds (what `git ls-files` lists), with their digest. */
+export function readGitIndexPaths(bytes: Uint8Array): GitIndexPaths | { readonly error: GitIndexError } {
   if (bytes.length < 12 + 20) return fail('truncated', 'the index is shorter than its header');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (view.getUint32(0) !== 0x44495243) return fail('bad-signature', 'the index does not start with DIRC');
@@ -52,6 +62,48 @@ export function readGitIndexPaths(bytes: Uint8Array): { readonly paths: string[]
     return fail('bad-checksum', 'the index checksum does not match its content (damaged or half-written)');
   }
   const count = view.getUint32(8);
+  return version === 4 ? v4Paths(body, view, count) : v2Paths(body, view, count, version);
+}
+
+/**
+ * Versions 2 and 3: each path's bytes are copied into one buffer, NUL after each (a path never
+ * holds one), and decoded once: one string of all the paths split, not a string decoded and kept
+ * per entry (less work and far less garbage for a large index).
+ */
+function v2Paths(
+  body: Buffer,
+  view: DataView,
+  count: number,
+  version: number,
+): GitIndexPaths | { readonly error: GitIndexError } {
+  const joined = Buffer.allocUnsafe(body.length);
+  let length = 0;
+  let hasStages = false;
+  let offset = 12;
+  for (let index = 0; index < count; index += 1) {
+    const start = offset;
+    if (start + fixedBytes + 2 > body.length) return fail('truncated', `the index ends inside entry ${index + 1}`);
+    const flags = view.getUint16(start + fixedBytes);
+    offset = start + fixedBytes + 2;
+    if ((flags & extendedFlag) !== 0 && version >= 3) offset += 2;
+    hasStages ||= (flags & stageMask) !== 0;
+    const nameLength = flags & nameMask;
+    const nul = nameLength < nameMask ? offset + nameLength : body.indexOf(0, offset);
+    if (nul < 0 || nul > body.length) return fail('truncated', `the index ends inside entry ${index + 1}`);
+    length += body.copy(joined, length, offset, nul);
+    joined[length++] = 0;
+    // Entries are padded with 1–8 NULs to a multiple of 8 bytes from the entry's start.
+    offset = start + Math.ceil((nul - start + 1) / 8) * 8;
+  }
+  const digest = createHash('sha1').update(joined.subarray(0, length)).digest('hex');
+  if (count === 0) return { paths: [], digest };
+  const paths = joined.toString('utf8', 0, length - 1).split('\0');
+  return { paths: hasStages ? withoutRepeats(paths) : paths, digest };
+}
+
+/** Version 4: each path is the previous one's start and a suffix, so they are decoded in turn. */
+function v4Paths(body: Buffer, view: DataView, count: number): GitIndexPaths | { readonly error: GitIndexError } {
+  const hash = createHash('sha1');
   const paths: string[] = [];
   let offset = 12;
   let previous = '';
@@ -60,23 +112,25 @@ export function readGitIndexPaths(bytes: Uint8Array): { readonly paths: string[]
     if (start + fixedBytes + 2 > body.length) return fail('truncated', `the index ends inside entry ${index + 1}`);
     const flags = view.getUint16(start + fixedBytes);
     offset = start + fixedBytes + 2;
-    if ((flags & extendedFlag) !== 0 && version >= 3) offset += 2;
-    let path: string;
-    if (version === 4) {
-      const read = readV4Path(body, offset, previous);
-      if (read === undefined) return fail('truncated', `the index ends inside entry ${index + 1}`);
-      path = read.path;
-      offset = read.end;
-    } else {
-      const length = flags & nameMask;
-      const nul = length < nameMask ? offset + length : body.indexOf(0, offset);
-      if (nul < 0 || nul > body.length) return fail('truncated', `the index ends inside entry ${index + 1}`);
-      path = body.toString('utf8', offset, nul);
-      // Entries are padded with 1–8 NULs to a multiple of 8 bytes from the entry's start.
-      offset = start + Math.ceil((nul - start + 1) / 8) * 8;
-    }
-    if (path !== previous) paths.push(path);
-    previous = path;
+    if ((flags & extendedFlag) !== 0) offset += 2;
+    const read = readV4Path(body, offset, previous);
+    if (read === undefined) return fail('truncated', `the index ends inside entry ${index + 1}`);
+    offset = read.end;
+    hash.update(`${read.path}\0`);
+    if (read.path !== previous) paths.push(read.path);
+    previous = read.path;
   }
-  return { paths };
+  return { paths, digest: hash.digest('hex') };
+}
+
+/** A path with several stages during a merge appears once (its entries are next to each other). */
+function withoutRepeats(paths: string[]): string[] {
+  let kept = 0;
+  for (let index = 0; index < paths.length; index += 1) {
+    const item = paths[index] as string;
+    if (kept > 0 && paths[kept - 1] === item) continue;
+    paths[kept++] = item;
+  }
+  paths.length = kept;
+  return paths;
 }

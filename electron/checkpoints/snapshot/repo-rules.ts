@@ -4,7 +4,7 @@ import type { Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ignore from 'ignore';
-import { readGitIndexPaths } from './git-index';
+import { readGitIndexPaths, type GitIndexPaths } from './git-index';
 import { StoreRules, type IgnoreSourceData, type StoreRulesData } from './store-rules';
 
 /** The rules in force for a directory, and what went wrong reading them (each warning names its file). */
@@ -108,15 +108,14 @@ async function globalExcludesFile(repo: RepositoryFiles, environment: RulesEnvir
   const home = environment.home ?? os.homedir();
   const xdg = environment.env['XDG_CONFIG_HOME'];
   const config = xdg !== undefined && xdg !== '' ? xdg : path.join(home, '.config');
-  let file: string | undefined;
-  for (const source of [
+  const sources = [
     path.join(config, 'git', 'config'),
     path.join(home, '.gitconfig'),
     path.join(repo.commondir, 'config'),
-  ]) {
-    const text = await readFile(source, 'utf8').catch(() => undefined);
-    file = (text === undefined ? undefined : excludesFileIn(text, home)) ?? file;
-  }
+  ];
+  const texts = await Promise.all(sources.map((source) => readFile(source, 'utf8').catch(() => undefined)));
+  let file: string | undefined;
+  for (const text of texts) file = (text === undefined ? undefined : excludesFileIn(text, home)) ?? file;
   return file ?? path.join(config, 'git', 'ignore');
 }
 
@@ -141,6 +140,11 @@ async function readPatterns(file: string): Promise<{ patterns: string } | { prob
   return { patterns };
 }
 
+/** Whether an ignore file holds a pattern: a line that is neither blank nor a comment (kept when unsure). */
+function holdsPatterns(patterns: string): boolean {
+  return patterns.split('\n').some((line) => line.trim() !== '' && !line.startsWith('#'));
+}
+
 /** The tracked paths below the directory and every tracked `.gitignore` that applies to it (top-relative), from the index. */
 interface IndexView {
   readonly tracked: string[];
@@ -151,7 +155,11 @@ function viewOfIndex(paths: readonly string[], prefix: string): IndexView {
   const tracked: string[] = [];
   const gitignores: string[] = [];
   for (const item of paths) {
-    if (item.startsWith(prefix)) tracked.push(item.slice(prefix.length).replace(/\/$/, ''));
+    if (prefix === '' || item.startsWith(prefix)) {
+      const below = prefix === '' ? item : item.slice(prefix.length);
+      // A sparse index's folder entry ends with '/'.
+      tracked.push(below.endsWith('/') ? below.slice(0, -1) : below);
+    }
     if (item === '.gitignore' || item.endsWith('/.gitignore')) {
       const base = item.slice(0, -'.gitignore'.length);
       if (base === '' || prefix.startsWith(base) || item.startsWith(prefix)) gitignores.push(item);
@@ -168,13 +176,18 @@ function viewOfIndex(paths: readonly string[], prefix: string): IndexView {
 export class RepoRulesCache {
   #fingerprint: string | undefined;
   #loaded: LoadedRules = { rules: StoreRules.builtIn, warnings: [] };
-  #index: { readonly identity: string; readonly paths: readonly string[] } | undefined;
+  #index: { readonly identity: string; readonly read: GitIndexPaths } | undefined;
   #watchedFiles: readonly string[] = [];
 
   constructor(
     readonly dir: string,
     private readonly environment: RulesEnvironment,
   ) {}
+
+  /** Whether this cache reads git's settings from `environment` (another cache of the same directory may then use it). */
+  readsFrom(environment: RulesEnvironment): boolean {
+    return this.environment.env === environment.env && this.environment.home === environment.home;
+  }
 
   /** The rules in force now (re-read when a file they come from changed). */
   async current(): Promise<LoadedRules> {
@@ -197,11 +210,11 @@ export class RepoRulesCache {
     return `${repo.top}\0${repo.gitdir}\0${files.join('\0')}\0${ids.join('\0')}`;
   }
 
-  async #indexPaths(repo: RepositoryFiles): Promise<{ paths: readonly string[] } | { problem: string }> {
+  async #indexPaths(repo: RepositoryFiles): Promise<GitIndexPaths | { problem: string }> {
     const file = path.join(repo.gitdir, 'index');
     const id = await identity(file);
-    if (this.#index?.identity === id) return { paths: this.#index.paths };
-    if (id === '-') return { paths: [] };
+    if (this.#index?.identity === id) return this.#index.read;
+    if (id === '-') return { paths: [], digest: 'no index' };
     let bytes: Buffer;
     try {
       bytes = await readFile(file);
@@ -210,8 +223,8 @@ export class RepoRulesCache {
     }
     const read = readGitIndexPaths(bytes);
     if ('error' in read) return { problem: `cannot be read: ${read.error.message}` };
-    this.#index = { identity: id, paths: read.paths };
-    return { paths: read.paths };
+    this.#index = { identity: id, read };
+    return read;
   }
 
   async #load(repo: RepositoryFiles): Promise<LoadedRules> {
@@ -252,20 +265,24 @@ export class RepoRulesCache {
     ];
     const sources: IgnoreSourceData[] = [];
     const warnings: string[] = [];
-    for (const candidate of candidates) {
-      const read = await readPatterns(candidate.file);
+    const reads = await Promise.all(candidates.map((candidate) => readPatterns(candidate.file)));
+    for (const [index, candidate] of candidates.entries()) {
+      const read = reads[index];
       if (read === undefined) continue;
       if ('problem' in read)
         warnings.push(
           `${candidate.file} ${read.problem}: the paths it covers follow Vigil's built-in exclusion rules until it is fixed.`,
         );
-      else sources.push({ base: candidate.base, patterns: read.patterns, precedence: candidate.precedence });
+      // A file of comments only (every repository's default info/exclude) decides nothing: no file is tested against it.
+      else if (holdsPatterns(read.patterns))
+        sources.push({ base: candidate.base, patterns: read.patterns, precedence: candidate.precedence });
     }
     this.#watchedFiles = [...configFiles, ...candidates.map((candidate) => candidate.file)];
-    // The same tracked paths and patterns give the same key, so a `git add` of new content forces no walk.
+    // The same index paths and patterns give the same key, so a `git add` of new content forces no walk (the
+    // tracked paths are those paths below the prefix: the index's digest stands for them).
     const key = createHash('sha1')
       .update(JSON.stringify([repo.top, prefix, sources]))
-      .update(view.tracked.join('\0'))
+      .update(index.digest)
       .digest('hex');
     const data: StoreRulesData = { key, prefix, tracked: view.tracked, sources, isRepository: true };
     return { rules: new StoreRules(data), repository: repo.top, warnings };

@@ -29,6 +29,8 @@ export interface WalkHeadStart {
   readonly maxFileBytes: number;
   /** The key of the store rules the walk went by (the engine adopts it only under the same rules). */
   readonly rulesKey: string;
+  /** The directory's rules as read for the walk: the engine's own cache of them starts from it (no second read of the index). */
+  readonly rules: RepoRulesCache;
   /** The stat cache read under the lock: the walk compared against it. */
   readonly cache: CheckedStatCache;
   /** When the walk began (ns): the scan's stamp for the racy rule. */
@@ -87,10 +89,11 @@ async function startWalk(
   input: WalkHeadStartInput,
   found: { dir: string; cacheFile: string },
 ): Promise<WalkHeadStart | undefined> {
+  const rulesCache = new RepoRulesCache(found.dir, { env: process.env });
   const [cache, maxFileBytes, loaded] = await Promise.all([
     readCheckedStatCache(found.cacheFile, found.dir),
     maxFileBytesOf(input.configFile),
-    new RepoRulesCache(found.dir, { env: process.env }).current(),
+    rulesCache.current(),
   ]);
   const { rules } = loaded;
   if (cache === undefined) return undefined;
@@ -115,6 +118,7 @@ async function startWalk(
     ignoredFolders,
     maxFileBytes,
     rulesKey: rules.key,
+    rules: rulesCache,
     cache,
     stampNs,
     pool,
