@@ -26,6 +26,7 @@ import type { HttpRoute } from '../transport';
 import { configState, createCoreHandlers } from './core-handlers';
 import { coreConfigSchema } from './core-config';
 import { createCoreServices, type CoreServices } from './core-services';
+import { startSandboxAhead } from './sandbox-ahead';
 import {
   DisposableStack,
   ensureVigilHome,
@@ -67,6 +68,11 @@ export interface CoreOptions {
   readonly checkpointing?: string;
   /** One-shot, with `checkpointing`: the walk of that directory begun before the core was built, for the engine to adopt. */
   readonly checkpointHeadStart?: WalkHeadStart;
+  /**
+   * One-shot: the command runs an agent's terminal command (`vigil tool terminal`). The sandbox
+   * engine starts at once, while the rest of the core is built and the call is checked.
+   */
+  readonly runsTerminalCommand?: boolean;
   /** One-shot: watch the memory directories (`vigil memory watch`). */
   readonly watchMemory?: boolean;
   /** One-shot, with `watchMemory`: told where each watched memory folder stands (`vigil memory watch` prints it). */
@@ -168,6 +174,7 @@ export async function createCore(options: CoreOptions): Promise<Core | CoreBase>
   const events = new EventHub();
   const stack = new DisposableStack();
   stack.add(() => logger.flush());
+  if (!isResident && options.runsTerminalCommand === true) stack.add(startSandboxAhead(paths.config));
   // The policy's schema is loaded, not imported: importing the policy's face here would put all of the policy into the core's chunk.
   const config = once(async () => {
     const sections = configSectionsWith((await loadPolicyConfig()).policyConfigSchema);

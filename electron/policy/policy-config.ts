@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { isAppError } from '../../shared/errors';
 import { lazySchema } from '../../shared/lazy-schema';
+import type { ConfigFile } from '../config';
 import { networkPolicySchema, sandboxPolicySchema } from '../sandbox';
 
 /** The dangerous commands that wait for a human by default (command patterns, see `matchesCommandPattern`). */
@@ -81,3 +83,19 @@ export const policyConfigSchema = lazySchema(() =>
 export type PolicyRule = z.output<typeof policyRuleSchema>;
 /** The policy section, defaults applied. */
 export type PolicyConfig = z.output<typeof policyConfigSchema>;
+
+/**
+ * The policy section of config.json, or its defaults with the problem that made it unusable (the
+ * policy then fails closed: every call asks a human). The one reading of it: the policy engine's,
+ * and a one-shot core's sandbox started ahead of its services.
+ */
+export async function readPolicySection(
+  config: ConfigFile,
+): Promise<{ readonly config: PolicyConfig; readonly problem?: string }> {
+  try {
+    return { config: await config.section('policy', policyConfigSchema) };
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return { config: policyConfigSchema.parse({}), problem: error.message };
+  }
+}

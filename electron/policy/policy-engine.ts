@@ -1,12 +1,11 @@
 import path from 'node:path';
 import type { ConfigFile } from '../config';
-import { isAppError } from '../../shared/errors';
 import type { Logger } from '../logging';
 import type { CommandAssessment } from './assess-command';
 import { matchesCommandPattern } from './command-pattern';
 import { directoryBuiltins } from './directory-change';
 import { globsMayOverlap, matchesGlob } from './glob-pattern';
-import { defaultDangerousCommands, policyConfigSchema, type PolicyConfig, type PolicyRule } from './policy-config';
+import { defaultDangerousCommands, readPolicySection, type PolicyConfig, type PolicyRule } from './policy-config';
 
 /** A path a call touches, already confined to the workspace (or a memory directory). */
 export interface TouchedPath {
@@ -137,15 +136,12 @@ export class PolicyEngine {
 
   /** The policy section of config.json, or the problem with it. */
   async settings(): Promise<{ readonly config: PolicyConfig; readonly problem?: string }> {
-    try {
-      return { config: await this.#config.section('policy', policyConfigSchema) };
-    } catch (error) {
-      if (!isAppError(error)) throw error;
+    const section = await readPolicySection(this.#config);
+    if (section.problem !== undefined)
       this.#logger.warn('config.json is unusable; every tool call asks a human until it is fixed', {
-        error: error.message,
+        error: section.problem,
       });
-      return { config: policyConfigSchema.parse({}), problem: error.message };
-    }
+    return section;
   }
 
   /** The verdict for one call. */

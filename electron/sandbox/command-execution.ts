@@ -84,6 +84,7 @@ export function warmSpawner(
  */
 export class InProcessSpawner implements CommandSpawner {
   #hasEngine = false;
+  #isDisposed = false;
 
   run(request: SpawnRequest, signal?: AbortSignal): Promise<TerminalResult> {
     if (request.wrap !== undefined) this.#acquire();
@@ -92,6 +93,8 @@ export class InProcessSpawner implements CommandSpawner {
 
   /** The engine is this process's: it starts now, and `dispose` stops it even if no command ran. */
   warm(network: NetworkPolicy, bwrapPath: string | undefined): void {
+    // Settings read after `dispose` start nothing: nobody would stop the engine then.
+    if (this.#isDisposed) return;
     this.#acquire();
     void warmEngine(network, bwrapPath);
   }
@@ -107,6 +110,7 @@ export class InProcessSpawner implements CommandSpawner {
   }
 
   async dispose(): Promise<void> {
+    this.#isDisposed = true;
     if (!this.#hasEngine) return;
     this.#hasEngine = false;
     await releaseEngine();

@@ -5,6 +5,7 @@ import { silentLogger } from '../logging/logger';
 import { makeTempDir } from '../test-support/temp-dir';
 import { CommandSandbox } from './command-sandbox';
 import { defaultSandboxSettings } from './sandbox-settings';
+import { engineBridges as bridges, until } from './test-support/engine-bridges';
 
 /**
  * A one-shot command (`vigil tool terminal` without a core) starts the sandbox engine ahead of its
@@ -48,28 +49,6 @@ async function oneShotSandbox(existing?: string): Promise<OneShot> {
   });
   cleanups.push(() => sandbox.dispose());
   return { sandbox, dir, workspace, outside };
-}
-
-/** This process's children running socat as the engine's host-side bridge. */
-function bridges(): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/u.test(entry))
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('UNIX-LISTEN:');
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let attempt = 0; attempt < 600 && !condition(); attempt += 1)
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(condition()).toBe(true);
 }
 
 function runIn(sandbox: CommandSandbox, workspace: string, command: string) {

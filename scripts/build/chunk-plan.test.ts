@@ -179,3 +179,20 @@ describe('the main bundle chunk plan', () => {
     expect(core?.('/store/pack-writer.ts')).toBeNull();
   });
 });
+
+describe("the spawn server's chunk", () => {
+  const withServer = { ...roots, spawnServer: '/sandbox/spawn-server.ts' };
+  const served = graphOf({
+    '/cli/vigil.ts': { lazy: [roots.commands] },
+    '/cli/cli-main.ts': { lazy: ['/cmd/tool.ts'] },
+    '/cmd/tool.ts': { lazy: ['/sandbox/engine-head-start.ts'] },
+    '/sandbox/engine-head-start.ts': { imports: ['/sandbox/command-execution.ts'] },
+    '/sandbox/spawn-server.ts': { imports: ['/sandbox/command-execution.ts'] },
+    '/sandbox/command-execution.ts': { imports: ['node:child_process'] },
+  });
+
+  it("keeps the server's modules in its own chunk when a light path reaches them too", () => {
+    const plan = planChunks(withServer, served);
+    expect(plan.get('/sandbox/command-execution.ts')?.name).toBe('spawn-server-base');
+  });
+});

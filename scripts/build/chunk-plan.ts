@@ -126,6 +126,8 @@ function lightPaths(roots: ChunkPlanRoots, graph: ChunkingContext): Map<string, 
  * - `hash-worker-base`: the hashing worker's static closure, claimed before the core's: rolldown
  *   pulls a group's dependencies into it, so without its own chunk the worker's modules landed in
  *   `core` and each worker loaded the core's 440 KB (zod included), ~90 ms of CPU per worker;
+ * - `spawn-server-base`: the spawn server's static closure, though a light path reaches some of it
+ *   (a one-shot terminal call starts the sandbox engine from it): the server loads no command's chunk;
  * - `walk-worker-start`: what `vigil checkpoint DIR` loads to start its walk's first worker thread
  *   (the thread's options, where the stat cache is), a few KB: the thread's start is the longest step
  *   before the walk, so it begins before the head start's ~100 KB of modules are compiled;
@@ -165,6 +167,8 @@ export function planChunks(roots: ChunkPlanRoots, graph: ChunkingContext): Chunk
     for (const id of closure) if (id !== root) sharers.set(id, [...(sharers.get(id) ?? []), root]);
   }
   const worker = staticClosure(roots.worker, graph);
+  // The spawn server's modules stay in its chunk, whichever light path also reaches them (a one-shot terminal call's engine head start).
+  const spawnServer = roots.spawnServer === undefined ? new Set<string>() : staticClosure(roots.spawnServer, graph);
   const coreSide = fullClosure(roots.core, graph);
   const ownChunk = (id: string, sharing: readonly string[]): boolean =>
     sharing.length < baseShare && !worker.has(id) && !plan.has(id);
@@ -174,7 +178,7 @@ export function planChunks(roots: ChunkPlanRoots, graph: ChunkingContext): Chunk
     if (ownChunk(id, sharing) && sharing[0] !== undefined && !coreSide.has(id)) split.add(sharing[0]);
   const withOwnChunk = new Map<string, PlannedChunk>();
   for (const [id, [first, ...others]] of sharers) {
-    if (first === undefined) continue;
+    if (first === undefined || spawnServer.has(id)) continue;
     const command = `cli-${path.basename(first, path.extname(first))}`;
     const chunk =
       others.length + 1 >= baseShare

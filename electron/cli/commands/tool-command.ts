@@ -32,12 +32,15 @@ export async function runToolCall(name: string, raw: unknown, context: Workspace
       `vigil tool ${name}: waiting for a decision in Vigil's UI (${approval.summary}: ${approval.reason}); denied at ${approval.expiresAt} if nobody decides.`,
     );
   };
-  const outcome = await withCore(cliRoute(io), (caller) =>
-    caller.call(
-      'tools:run',
-      { name, arguments: raw, cwd: context.cwd, roots: [...context.roots], agent: toolAgent },
-      { events: ['approvals:requested'], onEvent: waiting },
-    ),
+  const outcome = await withCore(
+    cliRoute(io),
+    (caller) =>
+      caller.call(
+        'tools:run',
+        { name, arguments: raw, cwd: context.cwd, roots: [...context.roots], agent: toolAgent },
+        { events: ['approvals:requested'], onEvent: waiting },
+      ),
+    name === 'terminal' ? { runsTerminalCommand: true, alongsideCore: loadSandboxEngine } : {},
   );
   for (const checkpoint of outcome.checkpoints) {
     if (checkpoint.kind === 'created')
@@ -52,6 +55,15 @@ export async function runToolCall(name: string, raw: unknown, context: Workspace
   if (outcome.result.ok) return outcome.result.value;
   const { code, message, details } = outcome.result.error;
   throw new AppError(code, message, details);
+}
+
+/** Loads the sandbox engine's modules (as large as the one-shot core's) while the core loads; its failure is the wrap's to report. */
+function loadSandboxEngine(): void {
+  // Its lazy face is loaded lazily too: a relayed call does not load it.
+  import('../../sandbox/lazy')
+    .then(({ loadEngineImport }) => loadEngineImport())
+    .then(({ importEngine }) => importEngine())
+    .catch(() => undefined);
 }
 
 /** Reads a stream to its end as UTF-8 text. */

@@ -84,6 +84,10 @@ export interface LocalCoreOptions {
   readonly checkpointing?: string;
   /** With `checkpointing`: the walk of it begun before the core loads (the executable's head start), for the engine to adopt. */
   readonly checkpointHeadStart?: WalkHeadStart;
+  /** `vigil tool terminal`: the call runs a command (the sandbox engine starts while the core is built). */
+  readonly runsTerminalCommand?: boolean;
+  /** Started as the one-shot core begins to load, for what the call will need beside it (a terminal call: the sandbox engine's modules). */
+  readonly alongsideCore?: () => void;
 }
 
 /**
@@ -119,8 +123,10 @@ function callerOf(kind: () => 'relay' | 'local', result: AnswerCall): CoreCaller
 
 /** Builds the one-shot core (its modules load only now, on the first call that needs it). */
 async function openCore(route: CoreRoute, options: LocalCoreOptions): Promise<CoreBase> {
+  const { alongsideCore, ...coreOptions } = options;
+  alongsideCore?.();
   const { openLocalCore } = await import('./local-core');
-  return openLocalCore(route, options);
+  return openLocalCore(route, coreOptions);
 }
 
 /** A one-shot core in this process, built on its first call. */
