@@ -58,6 +58,17 @@ describe('readLiveFile', () => {
     expect(await readLiveFile(file)).toEqual({ kind: 'changed' });
   });
 
+  it('follows a symlink when asked (files git itself follows), still never waiting on a FIFO behind it', async () => {
+    const target = path.join(dir, 'target.txt');
+    writeFileSync(target, 'patterns\n');
+    symlinkSync(target, path.join(dir, 'link'));
+    const read = await readLiveFile(path.join(dir, 'link'), { followsSymlink: true });
+    expect(read.kind === 'read' && read.content.toString()).toBe('patterns\n');
+    swapInFifo(target);
+    const outcome = await settleBeside(readLiveFile(path.join(dir, 'link'), { followsSymlink: true }), target);
+    expect(outcome).toMatchObject({ value: { kind: 'special' } });
+  });
+
   it('tells another file put at the name after the lstat as changed', async () => {
     const file = path.join(dir, 'a.txt');
     writeFileSync(file, 'first\n');

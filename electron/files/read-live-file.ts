@@ -11,6 +11,9 @@ import { optionalFlags } from './held-directory';
  */
 export const liveReadFlags = constants.O_RDONLY | (optionalFlags.O_NOFOLLOW ?? 0) | (optionalFlags.O_NONBLOCK ?? 0);
 
+/** The same without O_NOFOLLOW. */
+const followingReadFlags = constants.O_RDONLY | (optionalFlags.O_NONBLOCK ?? 0);
+
 /**
  * Whether a read failed because what was opened is not a regular file (swapped in after an
  * lstat): a folder (EISDIR), or a FIFO, which the non-blocking open let through and a positional
@@ -37,6 +40,8 @@ export interface LiveReadOptions {
   readonly expected?: { readonly dev: bigint; readonly ino: bigint };
   /** Files larger than this are not read (`oversize`), even when they grew after the lstat. */
   readonly maxBytes?: number;
+  /** Follow a symlink at the name (for files git itself follows: its config, ignore files, index); never blocking still. */
+  readonly followsSymlink?: boolean;
 }
 
 /** The whole file from offset 0 by positional reads; undefined once it holds more than `maxBytes`. */
@@ -59,14 +64,15 @@ async function readToEnd(handle: FileHandle, size: number, maxBytes: number): Pr
  * Reads a file of a folder another program controls, which may swap what is at the name between
  * a caller's lstat and this open: opened without following a symlink and without blocking, then
  * checked through its descriptor (an fstat): a regular file, the one `expected` names, no larger
- * than `maxBytes`. ENOENT and other errors of the open are thrown as they are.
+ * than `maxBytes`. ENOENT and other errors of the open are thrown as they are (ELOOP too when
+ * `followsSymlink`: a symlink loop).
  */
 export async function readLiveFile(file: string, options: LiveReadOptions = {}): Promise<LiveFileRead> {
   let handle: FileHandle;
   try {
-    handle = await open(file, liveReadFlags);
+    handle = await open(file, options.followsSymlink === true ? followingReadFlags : liveReadFlags);
   } catch (error) {
-    if (errnoCode(error) === 'ELOOP') return { kind: 'changed' };
+    if (errnoCode(error) === 'ELOOP' && options.followsSymlink !== true) return { kind: 'changed' };
     throw error;
   }
   try {

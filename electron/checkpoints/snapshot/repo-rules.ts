@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { lstat, readFile, stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ignore from 'ignore';
+import { readLiveFile } from '../../files';
 import { readGitIndexPaths } from './git-index';
 import { StoreRules, type IgnoreSourceData, type StoreRulesData } from './store-rules';
 
@@ -33,6 +34,22 @@ function toPosix(relative: string): string {
   return relative.split(path.sep).join('/');
 }
 
+/**
+ * A git file's bytes (followed through a symlink, as git does), never waiting on a FIFO the
+ * workspace's owner put there: `folder`, or `special` for a FIFO or device. Errors are thrown as they are.
+ */
+async function readGitFile(file: string): Promise<Buffer | 'folder' | 'special'> {
+  const read = await readLiveFile(file, { followsSymlink: true });
+  if (read.kind === 'read') return read.content;
+  return read.kind === 'special' && read.stats.isDirectory() ? 'folder' : 'special';
+}
+
+/** A git file's text, or '' when it is missing, unreadable or not a regular file. */
+async function readGitText(file: string): Promise<string> {
+  const read = await readGitFile(file).catch(() => 'special' as const);
+  return typeof read === 'string' ? '' : read.toString('utf8');
+}
+
 /** A file's identity for the change check ('-' when absent). */
 async function identity(file: string): Promise<string> {
   try {
@@ -48,7 +65,7 @@ async function gitdirAt(folder: string, info: Stats | undefined): Promise<string
   const dotGit = path.join(folder, '.git');
   if (info?.isDirectory() === true) return dotGit;
   if (info?.isFile() !== true) return undefined;
-  const text = await readFile(dotGit, 'utf8').catch(() => '');
+  const text = await readGitText(dotGit);
   const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
   return named === undefined ? undefined : path.resolve(folder, named);
 }
@@ -63,7 +80,7 @@ function foldersAbove(dir: string): string[] {
 
 /** The repository files of the git directory at `top`. */
 async function repositoryAt(top: string, gitdir: string): Promise<RepositoryFiles> {
-  const common = (await readFile(path.join(gitdir, 'commondir'), 'utf8').catch(() => '')).trim();
+  const common = (await readGitText(path.join(gitdir, 'commondir'))).trim();
   return { top, gitdir, commondir: common === '' ? gitdir : path.resolve(gitdir, common) };
 }
 
@@ -114,22 +131,24 @@ async function globalExcludesFile(repo: RepositoryFiles, environment: RulesEnvir
     path.join(home, '.gitconfig'),
     path.join(repo.commondir, 'config'),
   ]) {
-    const text = await readFile(source, 'utf8').catch(() => undefined);
-    file = (text === undefined ? undefined : excludesFileIn(text, home)) ?? file;
+    const text = await readGitText(source);
+    file = (text === '' ? undefined : excludesFileIn(text, home)) ?? file;
   }
   return file ?? path.join(config, 'git', 'ignore');
 }
 
 /** The patterns of one ignore file, or why they cannot be used (undefined: there is no such file). */
 async function readPatterns(file: string): Promise<{ patterns: string } | { problem: string } | undefined> {
-  let bytes: Buffer;
+  let bytes: Buffer | 'folder' | 'special';
   try {
-    bytes = await readFile(file);
+    bytes = await readGitFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return undefined;
     return { problem: `cannot be read (${code ?? 'error'})` };
   }
+  if (bytes === 'folder') return undefined;
+  if (bytes === 'special') return { problem: 'cannot be read (it is not a regular file: a FIFO or device)' };
   if (bytes.includes(0)) return { problem: 'cannot be parsed (it holds NUL bytes: not a text file)' };
   const patterns = bytes.toString('utf8');
   if (patterns.includes('\uFFFD')) return { problem: 'cannot be parsed (it is not valid UTF-8)' };
@@ -202,12 +221,13 @@ export class RepoRulesCache {
     const id = await identity(file);
     if (this.#index?.identity === id) return { paths: this.#index.paths };
     if (id === '-') return { paths: [] };
-    let bytes: Buffer;
+    let bytes: Buffer | 'folder' | 'special';
     try {
-      bytes = await readFile(file);
+      bytes = await readGitFile(file);
     } catch (error) {
       return { problem: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
     }
+    if (typeof bytes === 'string') return { problem: 'cannot be read (it is not a regular file)' };
     const read = readGitIndexPaths(bytes);
     if ('error' in read) return { problem: `cannot be read: ${read.error.message}` };
     this.#index = { identity: id, paths: read.paths };
