@@ -88,3 +88,12 @@ export async function readLiveFile(file: string, options: LiveReadOptions = {}):
     await handle.close();
   }
 }
+
+/**
+ * A live file's text, or undefined when it is missing, unreadable, or not a regular file (a FIFO is
+ * never waited on); for small files whose absence and damage mean the same to the caller (git's files).
+ */
+export async function readLiveText(file: string, options: LiveReadOptions = {}): Promise<string | undefined> {
+  const read = await readLiveFile(file, options).catch(() => undefined);
+  return read?.kind === 'read' ? read.content.toString('utf8') : undefined;
+}

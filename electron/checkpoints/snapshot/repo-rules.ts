@@ -4,7 +4,7 @@ import type { Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ignore from 'ignore';
-import { readLiveFile } from '../../files';
+import { readLiveFile, readLiveText } from '../../files';
 import { readGitIndexPaths } from './git-index';
 import { StoreRules, type IgnoreSourceData, type StoreRulesData } from './store-rules';
 
@@ -46,8 +46,7 @@ async function readGitFile(file: string): Promise<Buffer | 'folder' | 'special'>
 
 /** A git file's text, or '' when it is missing, unreadable or not a regular file. */
 async function readGitText(file: string): Promise<string> {
-  const read = await readGitFile(file).catch(() => 'special' as const);
-  return typeof read === 'string' ? '' : read.toString('utf8');
+  return (await readLiveText(file, { followsSymlink: true })) ?? '';
 }
 
 /** A file's identity for the change check ('-' when absent). */
