@@ -4,15 +4,14 @@ import { errnoCode } from './file-system-error';
 import { optionalFlags } from './held-directory';
 
 /**
- * How a file another program controls (an agent's workspace) is opened for reading: never through
- * a symlink at its name (ELOOP), and without blocking, so that a FIFO put there cannot hold the
- * open, and one of libuv's four pool threads, until some writer comes (what is opened is then
- * found special by its fstat, or by a positional read). O_NONBLOCK does nothing to a regular file.
+ * Opens for reading without blocking, so that a FIFO put at the name cannot hold the open, and one
+ * of libuv's four pool threads, until some writer comes (what is opened is then found special by
+ * its fstat, or by a positional read). O_NONBLOCK does nothing to a regular file.
  */
-export const liveReadFlags = constants.O_RDONLY | (optionalFlags.O_NOFOLLOW ?? 0) | (optionalFlags.O_NONBLOCK ?? 0);
+export const nonBlockingReadFlags = constants.O_RDONLY | (optionalFlags.O_NONBLOCK ?? 0);
 
-/** The same without O_NOFOLLOW. */
-const followingReadFlags = constants.O_RDONLY | (optionalFlags.O_NONBLOCK ?? 0);
+/** How a file another program controls (an agent's workspace) is opened for reading: also never through a symlink at its name (ELOOP). */
+export const liveReadFlags = nonBlockingReadFlags | (optionalFlags.O_NOFOLLOW ?? 0);
 
 /**
  * Whether a read failed because what was opened is not a regular file (swapped in after an
@@ -70,7 +69,7 @@ async function readToEnd(handle: FileHandle, size: number, maxBytes: number): Pr
 export async function readLiveFile(file: string, options: LiveReadOptions = {}): Promise<LiveFileRead> {
   let handle: FileHandle;
   try {
-    handle = await open(file, options.followsSymlink === true ? followingReadFlags : liveReadFlags);
+    handle = await open(file, options.followsSymlink === true ? nonBlockingReadFlags : liveReadFlags);
   } catch (error) {
     if (errnoCode(error) === 'ELOOP' && options.followsSymlink !== true) return { kind: 'changed' };
     throw error;
