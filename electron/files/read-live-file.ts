@@ -43,18 +43,21 @@ export interface LiveReadOptions {
   readonly followsSymlink?: boolean;
 }
 
-/** The whole file from offset 0 by positional reads; undefined once it holds more than `maxBytes`. */
+/**
+ * The whole file from offset 0 by positional reads; undefined once it holds more than `maxBytes`.
+ * The first read asks one byte more than the fstat's size, so the usual case is one read: a read of
+ * a regular file comes back short only at its end (POSIX; see read-small-file.ts).
+ */
 async function readToEnd(handle: FileHandle, size: number, maxBytes: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let total = 0;
-  // One byte more than the fstat's size, so the usual case ends with one short read.
   for (let want = size + 1; ; want = Math.max(want, 64 * 1024)) {
     const buffer = Buffer.allocUnsafe(want);
     const { bytesRead } = await handle.read(buffer, 0, want, total);
-    if (bytesRead === 0) break;
     chunks.push(buffer.subarray(0, bytesRead));
     total += bytesRead;
     if (total > maxBytes) return undefined;
+    if (bytesRead < want) break;
   }
   return Buffer.concat(chunks, total);
 }
