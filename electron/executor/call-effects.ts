@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { errnoCode, readLiveFile } from '../files';
 import type { CallEffect } from '../../shared/contract/sessions-contract';
 import { countLines, isBinary, lineChanges } from '../checkpoints';
 import type { FileEffect } from './command-effects';
@@ -11,12 +11,18 @@ export const maxRecordedEffects = 200;
 /** A file's content before a call: the bytes, `missing`, or `uncounted` (too big, unreadable, not a file). */
 export type ContentBefore = Uint8Array | 'missing' | 'uncounted';
 
-/** A file's content when it is small enough to count its lines. */
+/**
+ * A file's content when it is small enough to count its lines: `uncounted` when it is not a regular
+ * file (a symlink is not followed; a FIFO an agent put there is never waited on) or cannot be read.
+ */
 export async function readCountable(file: string): Promise<ContentBefore> {
-  const stats = await stat(file).catch(() => undefined);
-  if (stats === undefined) return 'missing';
-  if (!stats.isFile() || stats.size > maxCountedBytes) return 'uncounted';
-  return readFile(file).catch(() => 'uncounted' as const);
+  try {
+    const read = await readLiveFile(file, { maxBytes: maxCountedBytes });
+    return read.kind === 'read' ? read.content : 'uncounted';
+  } catch (error) {
+    const code = errnoCode(error);
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : 'uncounted';
+  }
 }
 
 /** The contents of the files a call is about to change, read before it runs. */

@@ -1,11 +1,10 @@
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createPatch } from 'diff';
 import type { ApprovalCollision } from '../../shared/contract/approvals-contract';
 import type { SessionSummary } from '../../shared/contract/sessions-contract';
 import type { CallCollision } from '../../shared/contract/call-collision-contract';
 import type { CheckpointApi, LedgerView, StoredTreeEntry, WriteLedger } from '../checkpoints';
-import { type FileIdentity, readFileIdentity } from '../files';
+import { errnoCode, type FileIdentity, readFileIdentity, readLiveFile } from '../files';
 import { isPathInside } from '../lib';
 import type { Logger } from '../logging';
 import type { SessionState } from '../sessions';
@@ -84,12 +83,18 @@ function diffOf(displayPath: string, before: string | undefined, after: string |
     : `${lines.slice(0, maxDiffLines).join('\n')}\n… (${lines.length - maxDiffLines} more diff lines)`;
 }
 
-/** The file's text now ('' when absent), or undefined when it is too large to diff. */
+/**
+ * The file's text now ('' when absent), or undefined when it is too large to diff, unreadable, a
+ * symlink (not followed) or not a regular file: a FIFO an agent put there is never waited on.
+ */
 async function currentText(file: string): Promise<string | undefined> {
-  const stats = await stat(file).catch(() => undefined);
-  if (stats === undefined) return '';
-  if (stats.size > maxDiffBytes) return undefined;
-  return readFile(file, 'utf8').catch(() => undefined);
+  try {
+    const read = await readLiveFile(file, { maxBytes: maxDiffBytes });
+    return read.kind === 'read' ? read.content.toString('utf8') : undefined;
+  } catch (error) {
+    const code = errnoCode(error);
+    return code === 'ENOENT' || code === 'ENOTDIR' ? '' : undefined;
+  }
 }
 
 /** The checkpoint a session's turn took of the folder holding `file` (before that turn's first change there). */

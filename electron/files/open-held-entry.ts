@@ -1,9 +1,10 @@
-import { constants, type BigIntStats } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import { errnoCode, fileSystemError } from './file-system-error';
-import { optionalFlags, type HeldDirectory } from './held-directory';
+import type { HeldDirectory } from './held-directory';
+import { liveReadFlags } from './read-live-file';
 
 /** An entry of a held folder, opened for reading. */
 export interface OpenedEntry {
@@ -11,9 +12,6 @@ export interface OpenedEntry {
   /** What was opened (an fstat): the file that is read, whatever its name points at by now. */
   readonly stats: BigIntStats;
 }
-
-// Never through a symlink at the name; never blocking on a FIFO (it is refused after the fstat).
-const readFlags = constants.O_RDONLY | (optionalFlags.O_NOFOLLOW ?? 0) | (optionalFlags.O_NONBLOCK ?? 0);
 
 /** The refusal when the name leads elsewhere than when it was checked. */
 function becameLink(file: string): AppError {
@@ -34,7 +32,8 @@ export async function openHeldEntry(folder: HeldDirectory, name: string): Promis
   const file = path.join(folder.path, name);
   let handle: FileHandle;
   try {
-    handle = await open(folder.entry(name), readFlags);
+    // Never through a symlink at the name; never blocking on a FIFO (it is refused after the fstat).
+    handle = await open(folder.entry(name), liveReadFlags);
   } catch (error) {
     if (errnoCode(error) === 'ELOOP') throw becameLink(file);
     throw fileSystemError(error, 'open', file);

@@ -1,10 +1,11 @@
 import { constants } from 'node:fs';
-import { copyFile, link, readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { copyFile, link, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import {
   errnoCode,
   fileSystemError,
   noHardLinkCodes,
+  readLiveFile,
   syncDirectory,
   trackTempFile,
   vigilTempName,
@@ -39,13 +40,10 @@ export async function listMemoryBackups(file: string): Promise<string[]> {
 async function findIdentical(file: string, bytes: Uint8Array): Promise<string | undefined> {
   const wanted = sha256Of(bytes);
   for (const candidate of await listMemoryBackups(file)) {
-    const size = await stat(candidate).then(
-      (stats) => (stats.isFile() ? stats.size : -1),
-      () => -1,
-    );
-    if (size !== bytes.length) continue;
-    const content = await readFile(candidate).catch(() => undefined);
-    if (content !== undefined && sha256Of(content) === wanted) return candidate;
+    // Only a regular file of the same size is read: a symlink (not followed) or a FIFO (never waited on) is no backup.
+    const read = await readLiveFile(candidate, { maxBytes: bytes.length }).catch(() => undefined);
+    if (read?.kind === 'read' && read.content.length === bytes.length && sha256Of(read.content) === wanted)
+      return candidate;
   }
   return undefined;
 }

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CheckpointService, loadCheckpointService } from '../checkpoints';
 import { dirHash } from '../git-store';
 import { silentLogger } from '../logging/logger';
+import { settleBeside, swapInFifo } from '../test-support/fifo';
 import { childEnv } from '../test-support/run-vigil';
 import { makeTempDir } from '../test-support/temp-dir';
 import { MemoryCaptureQueue } from './memory-capture';
@@ -62,4 +63,21 @@ describe('a memory capture', () => {
     expect(message).toMatch(/^after memory: add; a later change of MEMORY\.md not yet reported\n/u);
     expect(message).not.toContain(`Vigil-Session: ${session.sessionId}`);
   });
+
+  it.skipIf(process.platform === 'win32')(
+    'that finds a FIFO put at the file says so at once, never waiting for a writer',
+    async () => {
+      await writeFile(file, 'Build with npm run build.');
+      swapInFifo(file);
+      const queue = new MemoryCaptureQueue(checkpoints, silentLogger, () => undefined);
+      queue.schedule(
+        memories,
+        'after memory: add',
+        [{ file, bytes: Buffer.from('Build with npm run build.') }],
+        session,
+      );
+      expect(await settleBeside(queue.idle(memories), file)).toEqual({ value: undefined });
+      expect(newest()).toMatch(/^after memory: add; a later change of MEMORY\.md not yet reported\n/u);
+    },
+  );
 });

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { MemoryChange } from '../../shared/contract/memory-contract';
 import { type Attribution, type CheckpointOutcome } from '../checkpoints';
+import { readLiveFile } from '../files';
 import { hashObject } from '../git-store';
 import { actorKey, actorOfAttribution } from '../../shared/contract/actor-model';
 import { runOutsideFileLocks } from '../locks';
@@ -184,15 +184,16 @@ export class MemoryCaptureQueue {
   }
 }
 
-/** The files whose bytes on disk now are none of the versions reported for them (a missing file is left to the checkpoint). */
+/** The files whose bytes on disk now are none of the versions reported for them, or not a regular file (a missing or unreadable file is left to the checkpoint). */
 async function unreportedFiles(versions: readonly ReportedVersion[]): Promise<string[]> {
   const reported = new Map<string, Set<string>>();
   for (const version of versions)
     reported.set(version.file, (reported.get(version.file) ?? new Set()).add(sha256Of(version.bytes)));
   const found: string[] = [];
   for (const [file, digests] of reported) {
-    const bytes = await readFile(file).catch(() => undefined);
-    if (bytes !== undefined && !digests.has(sha256Of(bytes))) found.push(file);
+    // Never waiting on a FIFO an agent put there: that (a folder, a device) is a later change too.
+    const read = await readLiveFile(file, { followsSymlink: true }).catch(() => undefined);
+    if (read?.kind === 'special' || (read?.kind === 'read' && !digests.has(sha256Of(read.content)))) found.push(file);
   }
   return found;
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { AppError } from '../../shared/errors';
-import { canonicalPath, errnoCode, fileSystemError } from '../files';
+import { canonicalPath, errnoCode, fileSystemError, nonBlockingReadFlags } from '../files';
 import type { FileIdentity } from '../files';
 import { findInvalidUtf8 } from './utf8';
 
@@ -127,7 +127,8 @@ async function readConsistently(
 async function openForReading(file: string): Promise<{ path: string; handle: FileHandle | undefined }> {
   const path = await canonicalPath(file);
   try {
-    return { path, handle: await open(path, 'r') };
+    // Never waiting on a FIFO an agent put there (it is refused as not a regular file by the fstat).
+    return { path, handle: await open(path, nonBlockingReadFlags) };
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'ENOENT') return { path, handle: undefined };

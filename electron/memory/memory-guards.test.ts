@@ -66,6 +66,15 @@ describe('drift backups', () => {
     expect(await readFile(victim, 'utf8')).toBe('precious');
   });
 
+  it('never take a planted symlink to identical bytes as an earlier backup: a real one is written', async () => {
+    const elsewhere = path.join(temp.dir, 'elsewhere.txt');
+    await writeFile(elsewhere, 'drift');
+    await symlink(elsewhere, `${file}.bak.2026-05-23T09-50-00-000Z`);
+    const backup = await writeMemoryBackup(file, Buffer.from('drift'), new Date('2026-05-23T09:51:00.123Z'));
+    expect(backup).toMatchObject({ isReused: false });
+    expect((await lstat(backup.path)).isFile()).toBe(true);
+  });
+
   it('reuse an identical earlier backup instead of piling up copies when an agent retries', async () => {
     await writeFile(file, `free-form notes\n${'x'.repeat(2300)}`);
     const first = await rejection(

@@ -4,6 +4,7 @@ import { lstat, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import { isPathInside } from '../lib';
+import { liveReadFlags } from '../files';
 import type { RootListing, RootScanCache } from './root-scan-cache';
 import { distinctLinks, listFolder } from './root-scan';
 
@@ -76,7 +77,7 @@ async function copyOver(link: Link): Promise<boolean> {
   try {
     // Non-blocking: a FIFO a command put at the name must not hold this open until a writer comes
     // (its stat then fails the check below).
-    source = await open(link.path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    source = await open(link.path, liveReadFlags);
     const before = await source.stat({ bigint: true });
     if (!before.isFile() || `${before.dev}:${before.ino}` !== link.key) return false;
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;

@@ -1,7 +1,8 @@
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { isPathInside } from '../lib';
+import { readLiveText } from '../files';
 import { gitConfigPaths } from './git-config-paths';
 
 /**
@@ -149,7 +150,8 @@ export async function gitDirOf(dotGit: string): Promise<string | undefined> {
   const kind = await kindOf(dotGit);
   if (kind === 'folder') return dotGit;
   if (kind !== 'file') return undefined;
-  const text = await readFile(dotGit, 'utf8').catch(() => '');
+  // Followed as git follows it; never waiting on a FIFO the workspace's owner put there.
+  const text = (await readLiveText(dotGit, { followsSymlink: true })) ?? '';
   const target = /^gitdir:\s*(.+?)\s*$/mu.exec(text)?.[1];
   return target === undefined ? undefined : path.resolve(path.dirname(dotGit), target);
 }
@@ -157,7 +159,7 @@ export async function gitDirOf(dotGit: string): Promise<string | undefined> {
 /** The configuration files git reads for a git directory: its own, its common directory's, and the user's global ones. */
 export async function configFilesOf(gitDir: string, home: string): Promise<string[]> {
   const files = [path.join(gitDir, 'config'), path.join(gitDir, 'config.worktree')];
-  const common = (await readFile(path.join(gitDir, 'commondir'), 'utf8').catch(() => '')).trim();
+  const common = ((await readLiveText(path.join(gitDir, 'commondir'), { followsSymlink: true })) ?? '').trim();
   if (common !== '') files.push(path.join(path.resolve(gitDir, common), 'config'));
   const xdg = process.env['XDG_CONFIG_HOME'] ?? path.join(home, '.config');
   files.push(path.join(home, '.gitconfig'), path.join(xdg, 'git', 'config'));

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readLiveText } from '../files';
 
 /** Paths one git configuration file names that git later reads as configuration or runs as code. */
 export interface GitConfigPaths {
@@ -72,7 +72,8 @@ export async function gitConfigPaths(configFile: string, workTree: string, home:
     for (const file of pending) {
       if (seen.has(file)) continue;
       seen.add(file);
-      const text = await readFile(file, 'utf8').catch(() => undefined);
+      // Followed as git follows it; never waiting on a FIFO the workspace's owner put there.
+      const text = await readLiveText(file, { followsSymlink: true });
       if (text === undefined) continue;
       const found = readEntries(text);
       for (const hooks of found.hooks) hooksPaths.push(path.resolve(workTree, expandHome(hooks, home)));

@@ -1,14 +1,14 @@
 import type { BigIntStats } from 'node:fs';
-import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode, fileSystemError, isVigilBookkeepingFile, isVigilTempFile, mapLimit } from '../../files';
+import { hashLiveFile } from './live-file-hash';
 import type { SkippedPath, SkipReason, StoredTreeEntry } from '../checkpoint-types';
 import type { PathScope } from './diff-path-scope';
 import type { TreeReader } from './diff-tree-changes';
 import { StoreRules } from '../snapshot/store-rules';
 import { noKnownHashes, type KnownHashes } from '../snapshot/known-hashes';
 import { encodeTree, fileModes, hashObject } from '../../git-store';
-import { modeOfStat } from '../snapshot/stat-walk';
 
 /** The rules a snapshot applies beyond the exclusion list, so the live side is judged exactly as a checkpoint would be. */
 export interface LiveTreeRules {
@@ -161,34 +161,6 @@ async function lookUpNames(absolute: string, names: readonly string[]): Promise<
   return looked.filter((entry): entry is FolderEntry => typeof entry !== 'string');
 }
 
-/** Hashes one file or symlink as git would store it (or takes a known id), or says why it cannot be stored. */
-async function hashFile(
-  absolute: string,
-  relativePath: string,
-  maxFileBytes: number,
-  known: KnownHashes,
-  looked?: BigIntStats,
-): Promise<{ readonly mode: string; readonly oid: string } | SkipReason | undefined> {
-  try {
-    const stats = looked ?? (await lstat(absolute, { bigint: true }));
-    if (stats.isDirectory()) return undefined;
-    if (!stats.isFile() && !stats.isSymbolicLink()) return 'special';
-    if (stats.isFile() && stats.size > BigInt(maxFileBytes)) return 'oversize';
-    const mode = modeOfStat(stats);
-    const oid = known.oidOf(relativePath, stats, mode);
-    if (oid !== undefined) return { mode, oid };
-    const content = stats.isSymbolicLink()
-      ? await readlink(absolute, { encoding: 'buffer' })
-      : await readFile(absolute);
-    return { mode, oid: hashObject('blob', content) };
-  } catch (error) {
-    const code = errnoCode(error);
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    if (code === 'EACCES' || code === 'EPERM') return 'unreadable';
-    throw fileSystemError(error, 'read', absolute);
-  }
-}
-
 /** What the walk of a scope found: the files to hash, the folders on the way, what it left out. */
 interface WalkedScope {
   readonly files: FoundFile[];
@@ -258,7 +230,7 @@ export async function readLiveTree(
   const entriesOf = new Map<string, StoredTreeEntry[]>(folders.map((folder) => [folder, []]));
   await mapLimit(files, hashConcurrency, async (file) => {
     const absolute = path.join(dir, file.relativePath);
-    const hashed = await hashFile(absolute, file.relativePath, rules.maxFileBytes, known, file.stats);
+    const hashed = await hashLiveFile(absolute, file.relativePath, rules.maxFileBytes, known, file.stats);
     if (hashed === undefined) return;
     if (typeof hashed === 'string') skipped.push({ path: file.relativePath, reason: hashed });
     else entriesOf.get(file.parent)?.push({ mode: hashed.mode, name: file.name, oid: hashed.oid, type: 'blob' });

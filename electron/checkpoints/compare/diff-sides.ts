@@ -1,6 +1,5 @@
-import { readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
-import { errnoCode, fileSystemError, mapLimit } from '../../files';
+import { mapLimit } from '../../files';
 import type { CheckpointApi } from '../checkpoint-service';
 import type { CheckpointEntry } from '../checkpoint-types';
 import { noKnownHashes, type KnownHashes } from '../snapshot/known-hashes';
@@ -8,7 +7,8 @@ import { readLiveTree, overlayReader, type LiveTree, type LiveTreeRules } from '
 import { withHeldFileOnDisk } from './held-file-on-disk';
 import type { PathScope } from './diff-path-scope';
 import { diffTrees, type TreeChange, type TreeFile, type TreeReader } from './diff-tree-changes';
-import { emptyTreeOid, fileModes } from '../../git-store';
+import { emptyTreeOid } from '../../git-store';
+import { readLiveContent } from './live-content';
 
 /** What diff and restore need from the checkpoint engine. */
 export type DiffEngine = Pick<CheckpointApi, 'resolve' | 'readTree' | 'readBlob'>;
@@ -82,7 +82,8 @@ export async function openDiffSides(
 
 /**
  * The bytes of one side of a changed file: from the store, or for the live side from the disk (a
- * symlink's target as git stores it). A live file that vanished since the walk reads as empty.
+ * symlink's target as git stores it). A live file that vanished since the walk, or is no longer the
+ * kind listed, reads as empty; a folder or FIFO put there is refused (`wrong_kind`), never waited on.
  */
 export async function readSideContent(
   engine: DiffEngine,
@@ -93,14 +94,6 @@ export async function readSideContent(
   const file: TreeFile | undefined = side === 'old' ? change.old : change.new;
   if (file === undefined) return undefined;
   if (side === 'old' || sides.to.kind === 'checkpoint') return engine.readBlob(file.oid);
-  const absolute = path.join(sides.dir, ...change.path.split('/'));
-  try {
-    return file.mode === fileModes.symlink
-      ? await readlink(absolute, { encoding: 'buffer' })
-      : await readFile(absolute);
-  } catch (error) {
-    const code = errnoCode(error);
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EINVAL') return new Uint8Array();
-    throw fileSystemError(error, 'read', absolute);
-  }
+  const content = await readLiveContent(path.join(sides.dir, ...change.path.split('/')), file);
+  return content ?? new Uint8Array();
 }

@@ -1,6 +1,7 @@
 import type { BigIntStats } from 'node:fs';
-import { lstat, open, readlink } from 'node:fs/promises';
-import { errnoCode, fileSystemError } from '../../files';
+import { lstat, readlink } from 'node:fs/promises';
+import { AppError } from '../../../shared/errors';
+import { errnoCode, fileSystemError, readLiveFile } from '../../files';
 import type { ExistingFile, FileIdentity } from '../../files';
 import type { TreeFile } from './diff-tree-changes';
 import { fileModes, hashObject, type FileMode } from '../../git-store';
@@ -15,24 +16,18 @@ export interface DiskVersion {
   readonly permissions?: number;
   /** A regular file's mode and owner, as the lstat found them (what a replacement keeps). */
   readonly existing?: ExistingFile;
+  /** The bytes hashed, when asked for (`keepContent`) and read (not vouched for by `known`). */
+  readonly content?: Buffer;
 }
 
-/** Reads exactly `size` bytes (fewer if the file shrank meanwhile: the hash then differs, as it should). */
-async function readBytes(target: string, size: number): Promise<Buffer> {
-  const handle = await open(target, 'r');
-  try {
-    const buffer = Buffer.allocUnsafe(size);
-    let filled = 0;
-    while (filled < size) {
-      const { bytesRead } = await handle.read(buffer, filled, size - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return buffer.subarray(0, filled);
-  } finally {
-    await handle.close();
-  }
+/** What a caller asks of `readDiskVersion` besides the version. */
+export interface DiskVersionOptions {
+  /** Keep the bytes read, so that a caller that needs them does not read the file a second time. */
+  readonly keepContent?: boolean;
 }
+
+/** Looks again at a path another program swaps while it is read, at most this many times. */
+const maxLooks = 3;
 
 /**
  * The blob id a snapshot's stat record proves a regular file holds (its stat unchanged since it was
@@ -44,8 +39,14 @@ export type KnownOid = (stats: BigIntStats, mode: FileMode) => string | undefine
  * Reads what is at `target` (a file or a symlink) as a stored version, with the identity of the
  * version read: one lstat, then the content (unless `known` vouches for it). A later write changes
  * the identity, so a caller that insists on this identity acts on exactly the content hashed here.
+ * A symlink, another file or a FIFO swapped in after the lstat is not read: the path is looked at again.
  */
-export async function readDiskVersion(target: string, known?: KnownOid, looks = 0): Promise<DiskVersion> {
+export async function readDiskVersion(
+  target: string,
+  known?: KnownOid,
+  options: DiskVersionOptions = {},
+  looks = 0,
+): Promise<DiskVersion> {
   try {
     const stats = await lstat(target, { bigint: true });
     const identity: FileIdentity = {
@@ -61,18 +62,36 @@ export async function readDiskVersion(target: string, known?: KnownOid, looks = 
       };
     if (!stats.isFile()) return { file: undefined, identity };
     const mode = modeOfStat(stats);
-    const oid = known?.(stats, mode) ?? hashObject('blob', await readBytes(target, Number(stats.size)));
+    let oid = known?.(stats, mode);
+    let content: Buffer | undefined;
+    if (oid === undefined) {
+      // Not through a symlink, not waiting on a FIFO: what another program swapped in since the lstat is looked at again.
+      const read = await readLiveFile(target, { expected: stats });
+      if (read.kind !== 'read') {
+        if (looks < maxLooks) return await readDiskVersion(target, known, options, looks + 1);
+        throw new AppError(
+          'conflict',
+          `${target} kept changing while it was read (another program swaps it). Try again.`,
+          {
+            path: target,
+          },
+        );
+      }
+      oid = hashObject('blob', read.content);
+      if (options.keepContent === true) content = read.content;
+    }
     return {
       file: { mode, oid },
       identity,
       permissions: Number(stats.mode & 0o7777n),
       existing: { mode: Number(stats.mode), uid: Number(stats.uid), gid: Number(stats.gid) },
+      ...(content !== undefined && { content }),
     };
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return { file: undefined, identity: undefined };
     // It stopped being a link between the lstat and the readlink (another program swapped it): look again.
-    if (code === 'EINVAL' && looks < 3) return readDiskVersion(target, known, looks + 1);
+    if (code === 'EINVAL' && looks < maxLooks) return readDiskVersion(target, known, options, looks + 1);
     throw fileSystemError(error, 'read', target);
   }
 }

@@ -22,5 +22,6 @@ export type { DiskEntry } from './disk-entry';
 export { readDiskVersion } from './disk-version';
 export type { DiskVersion, KnownOid } from './disk-version';
 export { withHeldFileOnDisk } from './held-file-on-disk';
+export { readLiveContent } from './live-content';
 export { liveRulesOf } from './live-rules';
 export type { LiveRulesOf } from './live-rules';

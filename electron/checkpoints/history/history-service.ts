@@ -1,18 +1,17 @@
-import { readFile, readlink } from 'node:fs/promises';
-import { errnoCode, fileSystemError } from '../../files';
 import type { CheckpointEntry } from '../checkpoint-types';
 import {
   absoluteIn,
   createPathScope,
   knownHashesLoader,
   overlayReader,
+  readLiveContent,
   readLiveTree,
   type KnownHashes,
+  type LiveTree,
   type LiveTreeRules,
-  type TreeFile,
+  type TreeReader,
 } from '../compare';
 import { allCheckpoints, fileHistory, type FileVersionChange, type HistoryEngine, type LiveSide } from './file-history';
-import { fileModes } from '../../git-store';
 import { historyTrees } from './history-trees';
 import { searchText, type LiveTreeSide, type TextChange } from './text-search';
 
@@ -78,17 +77,17 @@ async function withTurnMessages<T extends { readonly checkpoint: CheckpointEntry
   );
 }
 
-/** The directory's live bytes of a file (a symlink's target as git stores it); undefined when it vanished. */
-async function readLiveContent(dir: string, relativePath: string, file: TreeFile): Promise<Uint8Array | undefined> {
-  const absolute = absoluteIn(dir, relativePath);
-  try {
-    return file.mode === fileModes.symlink
-      ? await readlink(absolute, { encoding: 'buffer' })
-      : await readFile(absolute);
-  } catch (error) {
-    if (['ENOENT', 'ENOTDIR', 'EINVAL'].includes(errnoCode(error) ?? '')) return undefined;
-    throw fileSystemError(error, 'read', absolute);
-  }
+/**
+ * The directory now as a search's newer side: the walk's tree, and each changed file's bytes read
+ * from the disk afterwards (not through a symlink, never waiting on a FIFO swapped in since the walk).
+ */
+export function liveTreeSide(dir: string, live: LiveTree, store: TreeReader): LiveTreeSide {
+  return {
+    kind: 'live',
+    root: live.root,
+    reader: overlayReader(live, store),
+    readContent: (relativePath, file) => readLiveContent(absoluteIn(dir, relativePath), file),
+  };
 }
 
 /** Builds the history service. */
@@ -103,15 +102,8 @@ export function createHistoryService(options: HistoryServiceOptions): HistorySer
     return { kind: 'live', version };
   };
 
-  const liveTree = async (dir: string): Promise<LiveTreeSide> => {
-    const live = await readLiveTree(dir, rules, createPathScope([]), await loadKnown(dir));
-    return {
-      kind: 'live',
-      root: live.root,
-      reader: overlayReader(live, store),
-      readContent: (relativePath, file) => readLiveContent(dir, relativePath, file),
-    };
-  };
+  const liveTree = async (dir: string): Promise<LiveTreeSide> =>
+    liveTreeSide(dir, await readLiveTree(dir, rules, createPathScope([]), await loadKnown(dir)), store);
 
   return {
     async fileLog(dir, relativePath, { includeLive = true } = {}) {

@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { lineChoiceSchema, linePlanSchema } from '../../../shared/contract/checkpoints-history-contract';
 import { AppError } from '../../../shared/errors';
-import { fileSystemError } from '../../files';
 import type { CheckpointEntry } from '../checkpoint-types';
 import {
   absoluteIn,
@@ -92,7 +90,7 @@ export async function currentFile(
   }
   const absolute = absoluteIn(dir, relativePath);
   const disk = (await hasRealFolders(dir, relativePath))
-    ? await readDiskVersion(absolute)
+    ? await readDiskVersion(absolute, undefined, { keepContent: true })
     : { file: undefined, identity: undefined };
   if (disk.file === undefined) {
     throw refuse(
@@ -107,9 +105,10 @@ export async function currentFile(
       `${relativePath} is a symbolic link now, which has no lines: restore the whole file instead.`,
       { path: relativePath },
     );
-  const bytes = await readFile(absolute).catch((error: unknown) => {
-    throw fileSystemError(error, 'read', absolute);
-  });
+  // The bytes the version was hashed from (read without following a symlink or waiting on a FIFO): one read, no second race.
+  const bytes = disk.content;
+  if (bytes === undefined)
+    throw new AppError('conflict', `${relativePath} changed while it was read. Try again.`, { path: relativePath });
   if (bytes.byteLength > maxFileBytes) {
     throw refuse(
       'limit_exceeded',
@@ -117,8 +116,6 @@ export async function currentFile(
       { path: relativePath },
     );
   }
-  if (hashObject('blob', bytes) !== disk.file.oid)
-    throw new AppError('conflict', `${relativePath} changed while it was read. Try again.`, { path: relativePath });
   return { version: disk.file, bytes, disk };
 }
 

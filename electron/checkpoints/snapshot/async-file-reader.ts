@@ -1,5 +1,6 @@
-import { constants, type BigIntStats } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
 import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
+import { isSpecialRead, liveReadFlags } from '../../files';
 
 /** What reading a file for hashing found. */
 export type FileRead =
@@ -18,24 +19,6 @@ export interface ReadStamp {
   readonly ino: bigint;
   readonly isFile: boolean;
 }
-
-/**
- * Whether a read failed because what was opened is not a regular file (swapped in after the walk's
- * lstat): a folder (EISDIR), or a FIFO, which the non-blocking open let through and a positional
- * read refuses (ESPIPE).
- */
-export function isSpecialRead(error: unknown): boolean {
-  const code = error instanceof Error ? (error as NodeJS.ErrnoException).code : undefined;
-  return code === 'EISDIR' || code === 'ESPIPE';
-}
-
-/**
- * How the readers open a file to hash: never through a symlink, and without blocking, so that a
- * FIFO swapped in after the walk's lstat cannot hold the open until some writer comes (it is then
- * found special by the read); O_NONBLOCK does nothing to a regular file.
- */
-export const hashReadFlags =
-  process.platform === 'win32' ? constants.O_RDONLY : constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** Whether a stat after a read shows the file as it was before it (same inode, size and times). */
 export function isSameRead(a: ReadStamp, b: BigIntStats): boolean {
@@ -67,7 +50,8 @@ async function readAt(handle: FileHandle, size: number): Promise<Buffer> {
  * after the read and read again from its own fstat, as a separate fstat before the read would have.
  */
 async function readStable(absolute: string, maxFileBytes: number, listed?: ReadStamp): Promise<FileRead> {
-  const handle = await open(absolute, hashReadFlags);
+  // Never through a symlink, never blocking on a FIFO swapped in after the walk's lstat (found special by the read).
+  const handle = await open(absolute, liveReadFlags);
   try {
     let before = listed ?? readStampOf(await handle.stat({ bigint: true }));
     for (let attempt = 1; ; attempt += 1) {

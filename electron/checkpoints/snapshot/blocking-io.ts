@@ -22,14 +22,8 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
-import {
-  hashReadFlags,
-  isSameRead,
-  isSpecialRead,
-  readStampOf,
-  type FileRead,
-  type ReadStamp,
-} from './async-file-reader';
+import { isSpecialRead, liveReadFlags } from '../../files';
+import { isSameRead, readStampOf, type FileRead, type ReadStamp } from './async-file-reader';
 import { objectHeader, type ObjectType, ownBytes, windowBitsFor } from '../../git-store';
 
 const maxReads = 3;
@@ -46,7 +40,7 @@ export function readBlocking(absolute: string, isSymlink: boolean, maxFileBytes:
     const after = lstatSync(absolute, { bigint: true });
     return { kind: 'read', content: target, stats: after, isStable: isSameRead(readStampOf(before), after) };
   }
-  const fd = openSync(absolute, hashReadFlags);
+  const fd = openSync(absolute, liveReadFlags);
   try {
     let before = listed ?? readStampOf(fstatSync(fd, { bigint: true }));
     for (let attempt = 1; ; attempt += 1) {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { lstat, readFile, stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import ignore from 'ignore';
+import { excludesFileIn, holdsPatterns, readGitFile, readGitText, readPatterns } from './git-files';
 import { readGitIndexPaths, type GitIndexPaths } from './git-index';
 import { StoreRules, type IgnoreSourceData, type StoreRulesData } from './store-rules';
 
@@ -48,7 +48,7 @@ async function gitdirAt(folder: string, info: Stats | undefined): Promise<string
   const dotGit = path.join(folder, '.git');
   if (info?.isDirectory() === true) return dotGit;
   if (info?.isFile() !== true) return undefined;
-  const text = await readFile(dotGit, 'utf8').catch(() => '');
+  const text = await readGitText(dotGit);
   const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
   return named === undefined ? undefined : path.resolve(folder, named);
 }
@@ -63,7 +63,7 @@ function foldersAbove(dir: string): string[] {
 
 /** The repository files of the git directory at `top`. */
 async function repositoryAt(top: string, gitdir: string): Promise<RepositoryFiles> {
-  const common = (await readFile(path.join(gitdir, 'commondir'), 'utf8').catch(() => '')).trim();
+  const common = (await readGitText(path.join(gitdir, 'commondir'))).trim();
   return { top, gitdir, commondir: common === '' ? gitdir : path.resolve(gitdir, common) };
 }
 
@@ -86,23 +86,6 @@ async function findRepository(dir: string): Promise<RepositoryFiles | undefined>
   return undefined;
 }
 
-/** `core.excludesFile` from a git config text (the last one set wins), `~/` expanded. */
-function excludesFileIn(text: string, home: string): string | undefined {
-  let section = '';
-  let found: string | undefined;
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
-    const header = /^\[([^\]\s"]+)/.exec(line);
-    if (header !== null) section = (header[1] ?? '').toLowerCase();
-    else if (section === 'core') {
-      const setting = /^excludesfile\s*=\s*(.*)$/i.exec(line);
-      if (setting !== null) found = (setting[1] ?? '').replace(/^"(.*)"$/, '$1').trim();
-    }
-  }
-  if (found === undefined || found === '') return undefined;
-  return found.startsWith('~/') ? path.join(home, found.slice(2)) : found;
-}
-
 /** git's global excludes file: `core.excludesFile` (repository config over the user's), else `$XDG_CONFIG_HOME/git/ignore`. */
 async function globalExcludesFile(repo: RepositoryFiles, environment: RulesEnvironment): Promise<string> {
   const home = environment.home ?? os.homedir();
@@ -113,36 +96,10 @@ async function globalExcludesFile(repo: RepositoryFiles, environment: RulesEnvir
     path.join(home, '.gitconfig'),
     path.join(repo.commondir, 'config'),
   ];
-  const texts = await Promise.all(sources.map((source) => readFile(source, 'utf8').catch(() => undefined)));
+  const texts = await Promise.all(sources.map((source) => readGitText(source)));
   let file: string | undefined;
-  for (const text of texts) file = (text === undefined ? undefined : excludesFileIn(text, home)) ?? file;
+  for (const text of texts) file = (text === '' ? undefined : excludesFileIn(text, home)) ?? file;
   return file ?? path.join(config, 'git', 'ignore');
-}
-
-/** The patterns of one ignore file, or why they cannot be used (undefined: there is no such file). */
-async function readPatterns(file: string): Promise<{ patterns: string } | { problem: string } | undefined> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return undefined;
-    return { problem: `cannot be read (${code ?? 'error'})` };
-  }
-  if (bytes.includes(0)) return { problem: 'cannot be parsed (it holds NUL bytes: not a text file)' };
-  const patterns = bytes.toString('utf8');
-  if (patterns.includes('\uFFFD')) return { problem: 'cannot be parsed (it is not valid UTF-8)' };
-  try {
-    ignore().add(patterns).test('probe');
-  } catch (error) {
-    return { problem: `cannot be parsed (${error instanceof Error ? error.message : String(error)})` };
-  }
-  return { patterns };
-}
-
-/** Whether an ignore file holds a pattern: a line that is neither blank nor a comment (kept when unsure). */
-function holdsPatterns(patterns: string): boolean {
-  return patterns.split('\n').some((line) => line.trim() !== '' && !line.startsWith('#'));
 }
 
 /** The tracked paths below the directory and every tracked `.gitignore` that applies to it (top-relative), from the index. */
@@ -215,12 +172,13 @@ export class RepoRulesCache {
     const id = await identity(file);
     if (this.#index?.identity === id) return this.#index.read;
     if (id === '-') return { paths: [], digest: 'no index' };
-    let bytes: Buffer;
+    let bytes: Buffer | 'folder' | 'special';
     try {
-      bytes = await readFile(file);
+      bytes = await readGitFile(file);
     } catch (error) {
       return { problem: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
     }
+    if (typeof bytes === 'string') return { problem: 'cannot be read (it is not a regular file)' };
     const read = readGitIndexPaths(bytes);
     if ('error' in read) return { problem: `cannot be read: ${read.error.message}` };
     this.#index = { identity: id, read };

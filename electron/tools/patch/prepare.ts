@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import type { ToolInput } from '../../../shared/tools/tool-registry';
-import { decodeUtf8File } from '../../files';
+import { decodeUtf8File, readLiveFile } from '../../files';
 import { resolveFileTarget } from '../../workspace';
 import { fileCall } from '../file-call';
 import type { ExecutionSession, PreparedCall } from '../tool-adapter';
@@ -17,7 +16,10 @@ export async function preparePatch(args: ToolInput<'patch'>, session: ExecutionS
     // What the edit would make of the file as it is now; undefined when it would not apply (the call then fails on its own).
     proposed: async () => {
       try {
-        const text = decodeUtf8File(await readFile(target.path), target.path, 'patch');
+        // Not through a symlink, never waiting on a FIFO an agent put there (the patch itself refuses both).
+        const read = await readLiveFile(target.path);
+        if (read.kind !== 'read') return undefined;
+        const text = decodeUtf8File(read.content, target.path, 'patch');
         return applyPatch(text, args.old_string, args.new_string, args.replace_all === true, target.path).text;
       } catch {
         return undefined;

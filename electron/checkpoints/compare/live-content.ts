@@ -1,0 +1,42 @@
+import { readlink } from 'node:fs/promises';
+import { AppError } from '../../../shared/errors';
+import { errnoCode, fileSystemError, readLiveFile } from '../../files';
+import { fileModes } from '../../git-store';
+import type { TreeFile } from './diff-tree-changes';
+
+/** The refusal when a folder, FIFO, socket or device is where the walk found a file (worded as an EISDIR read for a folder). */
+function notRegularFile(absolute: string, isFolder: boolean): AppError {
+  return isFolder
+    ? new AppError('wrong_kind', `Could not read ${absolute}: it is a directory.`, { path: absolute, errno: 'EISDIR' })
+    : new AppError(
+        'wrong_kind',
+        `Could not read ${absolute}: it is not a regular file (a FIFO, socket or device was put there after the folder was read). Refresh and try again.`,
+        { path: absolute },
+      );
+}
+
+/**
+ * The live bytes of a file the walk listed as `file` (a symlink's target as git stores it), read
+ * after the walk, when an agent may have swapped what is at the name: undefined when it vanished
+ * or is no longer the kind listed (a link that became a file, a file that became a link, which is
+ * not followed); a `wrong_kind` refusal when a folder, FIFO, socket or device is there now. A FIFO
+ * is never waited on.
+ */
+export async function readLiveContent(absolute: string, file: TreeFile): Promise<Uint8Array | undefined> {
+  try {
+    if (file.mode === fileModes.symlink) return await readlink(absolute, { encoding: 'buffer' });
+    const read = await readLiveFile(absolute);
+    switch (read.kind) {
+      case 'read':
+        return read.content;
+      case 'special':
+        throw notRegularFile(absolute, read.stats.isDirectory());
+      case 'changed':
+      case 'oversize': // never: no cap is asked
+        return undefined;
+    }
+  } catch (error) {
+    if (['ENOENT', 'ENOTDIR', 'EINVAL'].includes(errnoCode(error) ?? '')) return undefined;
+    throw fileSystemError(error, 'read', absolute);
+  }
+}

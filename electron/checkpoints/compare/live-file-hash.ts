@@ -1,0 +1,64 @@
+import type { BigIntStats } from 'node:fs';
+import { lstat, readlink } from 'node:fs/promises';
+import { AppError } from '../../../shared/errors';
+import { errnoCode, fileSystemError, readLiveFile } from '../../files';
+import { hashObject } from '../../git-store';
+import type { SkipReason } from '../checkpoint-types';
+import type { KnownHashes } from '../snapshot/known-hashes';
+import { modeOfStat } from '../snapshot/stat-walk';
+
+/** How often a file swapped while it was looked at is looked at again, before the walk gives up on it. */
+const maxLooks = 3;
+
+/**
+ * Hashes one file or symlink as git would store it (or takes a known id), or says why it cannot be
+ * stored. `looked` is its lstat when the walk has one; an agent may swap what is at the name after
+ * it: a folder, FIFO or device read there is `special` (as the snapshot's reader finds it), a file
+ * grown past the cap is `oversize`, and a symlink or another file put there is looked at again.
+ */
+export async function hashLiveFile(
+  absolute: string,
+  relativePath: string,
+  maxFileBytes: number,
+  known: KnownHashes,
+  looked?: BigIntStats,
+  looks = 1,
+): Promise<{ readonly mode: string; readonly oid: string } | SkipReason | undefined> {
+  try {
+    const stats = looked ?? (await lstat(absolute, { bigint: true }));
+    if (stats.isDirectory()) return undefined;
+    if (!stats.isFile() && !stats.isSymbolicLink()) return 'special';
+    if (stats.isFile() && stats.size > BigInt(maxFileBytes)) return 'oversize';
+    const mode = modeOfStat(stats);
+    const oid = known.oidOf(relativePath, stats, mode);
+    if (oid !== undefined) return { mode, oid };
+    if (stats.isSymbolicLink())
+      return { mode, oid: hashObject('blob', await readlink(absolute, { encoding: 'buffer' })) };
+    const read = await readLiveFile(absolute, { expected: stats, maxBytes: maxFileBytes });
+    switch (read.kind) {
+      case 'read':
+        return { mode, oid: hashObject('blob', read.content) };
+      case 'special':
+      case 'oversize':
+        return read.kind;
+      case 'changed':
+        if (looks >= maxLooks) throw changedWhileRead(absolute);
+        return await hashLiveFile(absolute, relativePath, maxFileBytes, known, undefined, looks + 1);
+    }
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    if (code === 'EACCES' || code === 'EPERM') return 'unreadable';
+    throw fileSystemError(error, 'read', absolute);
+  }
+}
+
+function changedWhileRead(absolute: string): AppError {
+  return new AppError(
+    'conflict',
+    `${absolute} kept changing while it was read (another program swaps it). Try again.`,
+    {
+      path: absolute,
+    },
+  );
+}

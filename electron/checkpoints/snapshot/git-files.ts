@@ -1,0 +1,66 @@
+import path from 'node:path';
+import ignore from 'ignore';
+import { readLiveFile, readLiveText } from '../../files';
+
+// git's own files in a workspace (its config, ignore files, index), read as git reads them but never
+// waiting on a FIFO the workspace's owner put at one.
+
+/**
+ * A git file's bytes (followed through a symlink, as git does), never waiting on a FIFO the
+ * workspace's owner put there: `folder`, or `special` for a FIFO or device. Errors are thrown as they are.
+ */
+export async function readGitFile(file: string): Promise<Buffer | 'folder' | 'special'> {
+  const read = await readLiveFile(file, { followsSymlink: true });
+  if (read.kind === 'read') return read.content;
+  return read.kind === 'special' && read.stats.isDirectory() ? 'folder' : 'special';
+}
+
+/** A git file's text, or '' when it is missing, unreadable or not a regular file. */
+export async function readGitText(file: string): Promise<string> {
+  return (await readLiveText(file, { followsSymlink: true })) ?? '';
+}
+
+/** `core.excludesFile` from a git config text (the last one set wins), `~/` expanded. */
+export function excludesFileIn(text: string, home: string): string | undefined {
+  let section = '';
+  let found: string | undefined;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    const header = /^\[([^\]\s"]+)/.exec(line);
+    if (header !== null) section = (header[1] ?? '').toLowerCase();
+    else if (section === 'core') {
+      const setting = /^excludesfile\s*=\s*(.*)$/i.exec(line);
+      if (setting !== null) found = (setting[1] ?? '').replace(/^"(.*)"$/, '$1').trim();
+    }
+  }
+  if (found === undefined || found === '') return undefined;
+  return found.startsWith('~/') ? path.join(home, found.slice(2)) : found;
+}
+
+/** The patterns of one ignore file, or why they cannot be used (undefined: there is no such file). */
+export async function readPatterns(file: string): Promise<{ patterns: string } | { problem: string } | undefined> {
+  let bytes: Buffer | 'folder' | 'special';
+  try {
+    bytes = await readGitFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return undefined;
+    return { problem: `cannot be read (${code ?? 'error'})` };
+  }
+  if (bytes === 'folder') return undefined;
+  if (bytes === 'special') return { problem: 'cannot be read (it is not a regular file: a FIFO or device)' };
+  if (bytes.includes(0)) return { problem: 'cannot be parsed (it holds NUL bytes: not a text file)' };
+  const patterns = bytes.toString('utf8');
+  if (patterns.includes('\uFFFD')) return { problem: 'cannot be parsed (it is not valid UTF-8)' };
+  try {
+    ignore().add(patterns).test('probe');
+  } catch (error) {
+    return { problem: `cannot be parsed (${error instanceof Error ? error.message : String(error)})` };
+  }
+  return { patterns };
+}
+
+/** Whether an ignore file holds a pattern: a line that is neither blank nor a comment (kept when unsure). */
+export function holdsPatterns(patterns: string): boolean {
+  return patterns.split('\n').some((line) => line.trim() !== '' && !line.startsWith('#'));
+}
