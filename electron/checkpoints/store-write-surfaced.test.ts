@@ -68,6 +68,17 @@ describe('a checkpoint whose store cannot be written, seen from the CLI and the 
     expect(await gitTimeline(home, project)).toHaveLength(before.length + 1);
   }, 120_000);
 
+  it("Vigil's own write_file (the MCP tools' executor) reports the failed checkpoint with that error", async () => {
+    const before = await gitTimeline(home, project);
+    const args = JSON.stringify({ path: 'b.txt', content: 'b\n' });
+    const run = await runLimited(['tool', 'write_file', '--args', args, '--cwd', project], env);
+    // The executor's rule (design §4): the call runs, and the failed checkpoint is reported, never hidden.
+    // Before the fix the checkpoint was created without big.data and nothing was reported.
+    expect(run.stderr).toContain(`vigil tool write_file: The checkpoint of ${project} before write_file failed: `);
+    expect(run.stderr).toContain(storeMessage(home));
+    expect(await gitTimeline(home, project)).toEqual(before);
+  }, 120_000);
+
   it("a hook's Write whose checkpoint failed is held for the user with that error, not let through", async () => {
     const session: RecordedSession = { sessionId: 'full-1', cwd: project, transcriptPath: path.join(base, 't.jsonl') };
     const before = await gitTimeline(home, project);
