@@ -7,7 +7,7 @@ import { countLines, isBinary, lineChanges } from './line-stats';
 import type { ObjectStore } from '../../git-store';
 import type { HashCandidate } from './stat-walk';
 import { modeOfStat } from './stat-walk';
-import { storeWriteError } from './store-write-error';
+import { writingStore } from './store-write-error';
 
 /**
  * Where hashed objects go: loose files; a pack of the objects the store lacks (its loose objects
@@ -154,12 +154,8 @@ export class FileHasher {
   }
 
   /** Runs a write into the store, its fs failure turned into the checkpoint's error naming the store and the fix. */
-  async #writing<T>(write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      throw storeWriteError(error, path.dirname(this.store.objectsDir));
-    }
+  #writing<T>(write: () => Promise<T>): Promise<T> {
+    return writingStore(path.dirname(this.store.objectsDir), write);
   }
 
   /** Lines added and removed against the previous version, when it is text and still in the store. */

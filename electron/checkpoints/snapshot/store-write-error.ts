@@ -37,3 +37,12 @@ export function storeWriteError(error: unknown, storeDir: string): unknown {
     { path: storeDir, errno: code, ...(file === undefined ? {} : { file }) },
   );
 }
+
+/** Runs a write into the store at `storeDir`, its fs failure turned into `storeWriteError`'s. */
+export async function writingStore<T>(storeDir: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    throw storeWriteError(error, storeDir);
+  }
+}

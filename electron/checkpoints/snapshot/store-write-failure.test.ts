@@ -36,7 +36,7 @@ async function checkpointInChild(
 
 /** What git's own CLI says of the store. */
 function git(store: string, ...args: string[]): string {
-  return execFileSync('git', ['--git-dir', store, ...args], { encoding: 'utf8' });
+  return execFileSync('git', ['--git-dir', store, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
 }
 
 /** Every ref of the store and what it points at. */
@@ -103,4 +103,30 @@ describe('a checkpoint whose store cannot be written', () => {
       git(store, 'fsck', '--no-dangling');
     },
   );
+  // Before the fix this failed too, as "Could not use <the temp file>: the system reported EFBIG".
+  it("fails the same way when a tree's object cannot be written", async () => {
+    const root = path.join(base, 'home', 'checkpoints');
+    const store = path.join(root, 'store');
+    const dir = path.join(base, 'work');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'first.txt'), 'checkpointed first\n');
+    expect(await checkpointInChild(root, dir, 1_000_000, false)).toEqual({ kind: 'created' });
+    const refsBefore = refsOf(store);
+    // Long random names: the folder's tree object, not any file's, is bigger than the limit once compressed.
+    const names = Array.from({ length: 6000 }, () => randomBytes(125).toString('hex'));
+    for (const name of names) writeFileSync(path.join(dir, name), 'x\n');
+    const failed = await checkpointInChild(root, dir, 1_000_000, true);
+    expect(failed.message).toMatch(/^The checkpoint store at .* could not be written \(EFBIG: file too large\)/);
+    expect(failed).toMatchObject({ kind: 'failed', code: 'io_error' });
+    expect(refsOf(store)).toBe(refsBefore);
+    expect(tempFilesIn(path.join(store, 'objects'))).toEqual([]);
+    expect(await checkpointInChild(root, dir, 1_000_000, false)).toEqual({ kind: 'created' });
+    const [, head] = refsOf(store).trim().split(' ');
+    expect(
+      git(store, 'ls-tree', '--name-only', head ?? '')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(names.length + 1);
+    git(store, 'fsck', '--no-dangling');
+  }, 120_000);
 });
