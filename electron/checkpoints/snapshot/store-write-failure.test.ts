@@ -64,12 +64,20 @@ describe('a checkpoint whose store cannot be written', () => {
 
   // Before the fix each of these checkpoints was created without the big file (skipped as "unreadable").
   it.each([
-    { where: 'a hashing worker, loose objects', smallFiles: 2, workerThreshold: 2 },
-    { where: 'a hashing worker, a pack', smallFiles: 600, workerThreshold: 2 },
-    { where: 'the main thread, loose objects', smallFiles: 2, workerThreshold: 1_000_000 },
+    { where: 'a hashing worker, loose objects', smallFiles: 2, workerThreshold: 2, bigBytes: 4 * fileSizeLimit },
+    { where: 'a hashing worker, a pack', smallFiles: 600, workerThreshold: 2, bigBytes: 4 * fileSizeLimit },
+    { where: 'the main thread, loose objects', smallFiles: 2, workerThreshold: 1_000_000, bigBytes: 4 * fileSizeLimit },
+    // Below a pack's 1 MiB write chunk: nothing is written before the pack's finish, which fails.
+    { where: "a hashing worker, a pack's finish", smallFiles: 600, workerThreshold: 2, bigBytes: 1.4 * fileSizeLimit },
+    {
+      where: "the main thread, a pack's finish",
+      smallFiles: 600,
+      workerThreshold: 1_000_000,
+      bigBytes: 1.4 * fileSizeLimit,
+    },
   ])(
     'fails when $where cannot be written, moves no ref, leaves no temp file, and a retry stores the file',
-    async ({ smallFiles, workerThreshold }) => {
+    async ({ smallFiles, workerThreshold, bigBytes }) => {
       const root = path.join(base, 'home', 'checkpoints');
       const store = path.join(root, 'store');
       const dir = path.join(base, 'work');
@@ -81,7 +89,7 @@ describe('a checkpoint whose store cannot be written', () => {
 
       for (let index = 0; index < smallFiles; index += 1)
         writeFileSync(path.join(dir, `small-${index}.txt`), `small ${index}\n`);
-      const big = randomBytes(4 * fileSizeLimit);
+      const big = randomBytes(bigBytes);
       writeFileSync(path.join(dir, 'big.data'), big);
       const failed = await checkpointInChild(root, dir, workerThreshold, true);
       expect(failed).toEqual({
