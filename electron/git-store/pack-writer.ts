@@ -98,12 +98,26 @@ export class PackWriter {
     await this.#addEntry(oid, [bytes]);
   }
 
-  /** Finishes the pack and makes it visible; undefined (and nothing left behind) when it is empty. */
+  /**
+   * Finishes the pack and makes it visible; undefined (and nothing left behind) when it is empty. A failure (a full
+   * disk, a file size limit) removes the temp files it wrote, as `abort` does, and is thrown.
+   */
   async finish(): Promise<WrittenPack | undefined> {
     if (this.#entries.length === 0) {
       await this.abort();
       return undefined;
     }
+    const tempIndex = path.join(this.packDir, `tmp_idx_${randomBytes(8).toString('hex')}`);
+    try {
+      return await this.#finish(tempIndex);
+    } catch (error) {
+      await this.abort();
+      await unlink(tempIndex).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async #finish(tempIndex: string): Promise<WrittenPack> {
     const header = Buffer.alloc(12);
     header.write('PACK', 0, 'latin1');
     header.writeUInt32BE(2, 4);
@@ -116,7 +130,6 @@ export class PackWriter {
     await this.handle.close();
     const name = `pack-${checksum.toString('hex')}`;
     const index = encodePackIndex(this.#entries, checksum);
-    const tempIndex = path.join(this.packDir, `tmp_idx_${randomBytes(8).toString('hex')}`);
     const indexHandle = await open(tempIndex, 'wx', 0o444);
     try {
       await indexHandle.writeFile(index);

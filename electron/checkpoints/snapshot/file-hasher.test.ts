@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -48,6 +49,45 @@ describe('a worker-style FileHasher writing loose objects', () => {
       expect(synced).toEqual(
         expect.arrayContaining([store.loosePath(oid), path.dirname(store.loosePath(oid)), store.objectsDir]),
       );
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('a FileHasher that cannot read a source file', () => {
+  // The read's failures stay that file's outcome (the store's write failing fails the checkpoint instead:
+  // store-write-failure.test.ts). Run as root, a permission cannot make a read fail: a name too long for
+  // the file system (ENAMETOOLONG at open) stands for any errno of the read.
+  it.each([
+    { thread: 'the main thread', isWorker: false },
+    { thread: 'a worker', isWorker: true },
+  ])('on $thread, skips it as unreadable (or vanished, or special) and stores its neighbour', async ({ isWorker }) => {
+    const store = new ObjectStore(path.join(base, 'store'));
+    const root = path.join(base, 'work');
+    mkdirSync(root);
+    writeFileSync(path.join(root, 'kept.txt'), 'kept\n');
+    execFileSync('mkfifo', [path.join(root, 'pipe')]);
+    try {
+      const hasher = new FileHasher(store, 'loose', isWorker);
+      await hasher.begin();
+      const results = await hasher.hash({
+        root,
+        items: ['kept.txt', 'x'.repeat(300), 'gone.txt', 'pipe'].map((rel) => ({
+          rel,
+          isSymlink: false,
+          mode: '100644' as const,
+        })),
+        maxFileBytes: 1 << 20,
+      });
+      await hasher.finish();
+      expect(results.map((result) => `${result.kind}${result.kind === 'skipped' ? `:${result.reason}` : ''}`)).toEqual([
+        'stored',
+        'skipped:unreadable',
+        'vanished',
+        'skipped:special',
+      ]);
+      expect(await store.has(hashObject('blob', Buffer.from('kept\n')))).toBe(true);
     } finally {
       await store.close();
     }

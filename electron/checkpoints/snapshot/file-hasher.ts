@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { errnoCode } from '../../files';
-import { readForHash } from './async-file-reader';
+import { type FileRead, readForHash } from './async-file-reader';
 import { compressBlocking, readBlocking, writeLooseBlocking } from './blocking-io';
 import { type FileMode, hashObject, PackWriter, type WrittenPack } from '../../git-store';
 import { countLines, isBinary, lineChanges } from './line-stats';
 import type { ObjectStore } from '../../git-store';
 import type { HashCandidate } from './stat-walk';
 import { modeOfStat } from './stat-walk';
+import { writingStore } from './store-write-error';
 
 /**
  * Where hashed objects go: loose files; a pack of the objects the store lacks (its loose objects
@@ -70,7 +71,7 @@ export class FileHasher {
     await this.store.refresh();
     if (this.sink !== 'loose') {
       if (this.sink === 'pack') await this.store.preloadLoose();
-      this.#pack = await PackWriter.create(this.store.packDir);
+      this.#pack = await this.#writing(() => PackWriter.create(this.store.packDir));
     }
   }
 
@@ -97,7 +98,7 @@ export class FileHasher {
     const pack = this.#pack;
     this.#pack = undefined;
     this.store.forgetLoose();
-    return pack === undefined ? undefined : pack.finish();
+    return pack === undefined ? undefined : this.#writing(() => pack.finish());
   }
 
   /** Drops an unfinished pack. */
@@ -109,40 +110,52 @@ export class FileHasher {
   }
 
   async #hashOne(request: HashRequest, item: HashCandidate): Promise<HashResult> {
+    const read = await this.#read(request, item);
+    if (read.kind !== 'read') return read;
+    const { content, stats, isStable } = read;
+    const oid = hashObject('blob', content);
+    // Outside the read's catch: a store that cannot take the object fails the checkpoint, it is not this file's fault.
+    await this.#writing(() => this.#store(content, oid));
+    const binary = isBinary(content);
+    const changes =
+      item.oldOid !== undefined && item.oldOid !== oid && !binary
+        ? await this.#changes(item.oldOid, content)
+        : undefined;
+    return {
+      changes,
+      kind: 'stored',
+      rel: item.rel,
+      mode: modeOfStat(stats),
+      oid,
+      size: Number(stats.size),
+      mtimeNs: stats.mtimeNs,
+      // A file that kept changing while read gets an impossible ctime: it is re-hashed next time.
+      ctimeNs: isStable ? stats.ctimeNs : -1n,
+      ino: stats.ino,
+      lines: binary ? 0 : countLines(content),
+      binary,
+    };
+  }
+
+  /** Reads the source file: a file that vanished or cannot be read is that file's outcome (skipped), not an error. */
+  async #read(request: HashRequest, item: HashCandidate): Promise<Extract<FileRead, { kind: 'read' }> | HashResult> {
     const absolute = path.join(request.root, item.rel);
     try {
       const read = this.isWorker
         ? readBlocking(absolute, item.isSymlink, request.maxFileBytes, item.listed)
         : await readForHash(absolute, item.isSymlink, request.maxFileBytes, item.listed);
-      if (read.kind !== 'read') return { ...read, rel: item.rel };
-      const { content, stats, isStable } = read;
-      const oid = hashObject('blob', content);
-      await this.#store(content, oid);
-      const binary = isBinary(content);
-      const changes =
-        item.oldOid !== undefined && item.oldOid !== oid && !binary
-          ? await this.#changes(item.oldOid, content)
-          : undefined;
-      return {
-        changes,
-        kind: 'stored',
-        rel: item.rel,
-        mode: modeOfStat(stats),
-        oid,
-        size: Number(stats.size),
-        mtimeNs: stats.mtimeNs,
-        // A file that kept changing while read gets an impossible ctime: it is re-hashed next time.
-        ctimeNs: isStable ? stats.ctimeNs : -1n,
-        ino: stats.ino,
-        lines: binary ? 0 : countLines(content),
-        binary,
-      };
+      return read.kind === 'read' ? read : { ...read, rel: item.rel };
     } catch (error) {
       const code = errnoCode(error);
       if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return { kind: 'vanished', rel: item.rel };
       if (code !== undefined) return { kind: 'skipped', rel: item.rel, reason: 'unreadable' };
       throw error;
     }
+  }
+
+  /** Runs a write into the store, its fs failure turned into the checkpoint's error naming the store and the fix. */
+  #writing<T>(write: () => Promise<T>): Promise<T> {
+    return writingStore(path.dirname(this.store.objectsDir), write);
   }
 
   /** Lines added and removed against the previous version, when it is text and still in the store. */

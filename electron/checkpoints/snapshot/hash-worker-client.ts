@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import { AppError } from '../../../shared/errors';
 import type { HashWorkerCommand, HashWorkerReply } from './hash-worker';
 import { startHashWorkerThread, threadEnding } from './hash-worker-thread';
 import { builtInRulesData } from './store-rules';
@@ -38,7 +39,10 @@ export class HashWorker {
         return;
       }
       this.#pending.delete(reply.id);
-      if (reply.error !== undefined) waiter?.reject(new Error(`hashing worker: ${reply.error}`));
+      // An expected failure (the store could not be written) keeps its code and message across the thread.
+      if (reply.failure !== undefined)
+        waiter?.reject(new AppError(reply.failure.code, reply.failure.message, reply.failure.details));
+      else if (reply.error !== undefined) waiter?.reject(new Error(`hashing worker: ${reply.error}`));
       else waiter?.resolve(reply.value);
     });
     const fail = (error: Error): void => {

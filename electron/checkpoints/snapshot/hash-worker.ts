@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { type AppErrorData, isAppError } from '../../../shared/errors';
 import { walkBlocking } from './walk-blocking';
 import type { FileHasher, HashRequest, ObjectSink } from './file-hasher';
 import type { ObjectStore } from '../../git-store';
@@ -31,13 +32,15 @@ export type HashWorkerCommand =
     };
 
 /**
- * A hashing worker's answer: the command's result, or its error message; `partial` is a batch of a longer answer;
+ * A hashing worker's answer: the command's result, or its error message (and, for an expected failure such as a
+ * store that cannot be written, the AppError as data: `failure`); `partial` is a batch of a longer answer;
  * `madeFan` a fan-out folder the command's loose writes made, told at once, before whatever becomes of the write.
  */
 export type HashWorkerReply = {
   readonly id: number;
   readonly value?: unknown;
   readonly error?: string;
+  readonly failure?: AppErrorData;
   readonly partial?: unknown;
   readonly madeFan?: string;
 };
@@ -106,6 +109,7 @@ function serve(): void {
         port.postMessage({
           id: command.id,
           error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+          ...(isAppError(error) ? { failure: error.toData() } : {}),
         } satisfies HashWorkerReply);
       }
     });

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { CheckpointOutcome, CheckpointRequest, CheckpointStats } from '../checkpoint-types';
 import { checkpointStats, knownLines, type KnownBlobs } from './checkpoint-stats';
@@ -16,6 +17,7 @@ import { findChanges, openDirState } from './snapshot-changes';
 import type { StoreRules } from './store-rules';
 import type { SnapshotEngine } from './snapshot-engine';
 import { hashCandidates, writeTrees } from './snapshot-objects';
+import { writingStore } from './store-write-error';
 
 export type { SnapshotEngine } from './snapshot-engine';
 
@@ -24,6 +26,11 @@ const registryTouchMs = 30_000;
 
 function nowNs(): bigint {
   return BigInt(Date.now()) * 1_000_000n;
+}
+
+/** The store's own folder (`objects/`'s parent), as a failed write names it. */
+function storeDirOf(engine: SnapshotEngine): string {
+  return path.dirname(engine.store.objectsDir);
 }
 
 /** Stats of a first checkpoint: every stored file is new. */
@@ -95,8 +102,11 @@ async function commitSnapshot(
         : await firstStats(engine, state, known);
   const skipped = state.skippedPaths();
   // More skips than the trailers hold: the complete list goes into a blob the commit names.
+  const storeDir = storeDirOf(engine);
   const skippedList =
-    skipped.length > maxSkippedTrailers ? await engine.store.writeLoose('blob', encodeSkippedList(skipped)) : undefined;
+    skipped.length > maxSkippedTrailers
+      ? await writingStore(storeDir, () => engine.store.writeLoose('blob', encodeSkippedList(skipped)))
+      : undefined;
   const content = encodeCheckpointCommit({
     tree,
     parent: head,
@@ -110,19 +120,21 @@ async function commitSnapshot(
     skippedList,
     ...(snapshot.isScoped ? { scopedPaths: snapshot.requested.length } : {}),
   });
-  const id = await engine.store.writeLoose('commit', content);
+  const id = await writingStore(storeDir, () => engine.store.writeLoose('commit', content));
   // Every checkpoint is durable before it is acknowledged: its loose objects, their folders and the ref's move
   // survive a power cut, so the timeline lists it afterwards (the power-cut check in docs/reliability.md). The
   // objects' fsyncs, the lock's check and the retention cut's dropped ref run while the new ref is fsynced under a
   // temp name; it moves after all of them, and the cut lets go of what it drops only after that.
   try {
-    await engine.refs.update(tracked.dirhash, id, head, `checkpoint: ${request.reason}`, {
-      isDurable: true,
-      before: () => Promise.all([engine.store.syncWritten(), engine.assertLockHeld(), engine.cut?.stage(id)]),
-      // `head` was read at the start of this snapshot under the same hold, which `assertLockHeld` checks was never lost.
-      isExpectedHeld: true,
-      ...(engine.deferSync !== undefined && { deferFolderSync: engine.deferSync }),
-    });
+    await writingStore(storeDir, () =>
+      engine.refs.update(tracked.dirhash, id, head, `checkpoint: ${request.reason}`, {
+        isDurable: true,
+        before: () => Promise.all([engine.store.syncWritten(), engine.assertLockHeld(), engine.cut?.stage(id)]),
+        // `head` was read at the start of this snapshot under the same hold, which `assertLockHeld` checks was never lost.
+        isExpectedHeld: true,
+        ...(engine.deferSync !== undefined && { deferFolderSync: engine.deferSync }),
+      }),
+    );
   } catch (error) {
     await engine.cut?.discard();
     throw error;
@@ -243,7 +255,7 @@ export async function takeSnapshot(
     const hashedAny = candidates.length > 0;
     // Let go now: a first snapshot of 200,000 files lists as many candidates, ~25 MiB kept through the trees and the commit otherwise.
     candidates.length = 0;
-    const tree = await writeTrees(engine, state, isDurable);
+    const tree = await writingStore(storeDirOf(engine), () => writeTrees(engine, state, isDurable));
     const headTree = head === undefined ? undefined : (await engine.timeline.commit(head)).tree;
     tracked.state = state;
     tracked.needsFullScan = tracked.needsFullScan && isScoped;

@@ -1,6 +1,7 @@
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { hashObject } from '../../git-store';
+import { isAppError } from '../../../shared/errors';
 import { silentLogger } from '../../logging';
 import { CheckpointService } from '../checkpoint-service';
 
@@ -10,7 +11,7 @@ import { CheckpointService } from '../checkpoint-service';
  * after it made their fan-out folder FAN:
  *   worker-fan-durable.child.ts ROOT DIR FAN
  * Every other fan-out folder exists before the first checkpoint. The first checkpoint hashes DIR in a worker
- * (a.txt stored, then z1.data and z2.data failing, nothing stored after them); the second stores a small file
+ * (a.txt stored, then z1.data failing, which fails the checkpoint); the second stores a small file
  * whose object goes into FAN. Prints, as JSON, each checkpoint's outcome and the paths it made durable.
  */
 async function main(): Promise<void> {
@@ -33,8 +34,15 @@ async function main(): Promise<void> {
   const steps: { kind: string; synced: string[] }[] = [];
   const step = async (reason: string): Promise<void> => {
     synced = [];
-    const outcome = await service.checkpoint(dir, { reason });
-    steps.push({ kind: outcome.kind, synced });
+    // A store that cannot take the big files fails the checkpoint (nothing is left out quietly).
+    let kind: string;
+    try {
+      kind = (await service.checkpoint(dir, { reason })).kind;
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      kind = `failed: ${error.code}`;
+    }
+    steps.push({ kind, synced });
   };
   await step('with the big files');
   const isMade = (await readdir(objectsDir)).includes(fan);

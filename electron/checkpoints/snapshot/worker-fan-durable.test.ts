@@ -49,12 +49,12 @@ describe("a hashing worker's loose write that fails after making its fan-out fol
       smallObject: string;
       steps: { kind: string; synced: string[] }[];
     };
-    // The worker made the folder, its writes failed (the big files are skipped), and the next checkpoint wrote into it.
+    // The worker made the folder, its write failed (failing that checkpoint), and the next checkpoint wrote into it.
     expect(report.isMade).toBe(true);
     // Before the fix the worker's write stopped short without a word (writeSync's count unread) and the truncated
     // object was renamed into place under z1's id, failing the next checkpoint (Z_BUF_ERROR); now nothing is left.
     expect(report.leftInFan).toEqual([]);
-    expect(report.steps.map((step) => step.kind)).toEqual(['created', 'created']);
+    expect(report.steps.map((step) => step.kind)).toEqual(['failed: io_error', 'created']);
     const [first, second] = report.steps;
     expect(second?.synced).toContain(report.smallObject);
     // Before the fix neither checkpoint fsynced objects/: the folder was told to the main thread with the

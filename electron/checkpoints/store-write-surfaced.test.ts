@@ -1,0 +1,97 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { childEnv, relayEntry, repoRoot, runVigil, tsxLoader, type VigilRun } from '../test-support/run-vigil';
+import { makeTempDir } from '../test-support/temp-dir';
+import { gitTimeline, printed } from '../hooks/test-support/hook-runs';
+import { claudeCodeEvents, type RecordedSession } from '../hooks/test-support/recorded-events';
+
+/** The file size limit of the limited runs: far above anything but the big file's object. */
+const fileSizeLimit = 512 * 1024;
+
+/** Runs `vigil ARGS` (no core: in this process) under the file size limit, `input` on its stdin. */
+function runLimited(args: readonly string[], env: NodeJS.ProcessEnv, input = ''): Promise<VigilRun> {
+  const child = spawn(
+    'prlimit',
+    [`--fsize=${fileSizeLimit}`, process.execPath, '--import', tsxLoader, relayEntry, ...args],
+    { cwd: repoRoot, env: childEnv(env), stdio: ['pipe', 'pipe', 'pipe'] },
+  );
+  child.stdin.end(input);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+const storeMessage = (home: string): string =>
+  `The checkpoint store at ${path.join(home, 'checkpoints', 'store')} could not be written (EFBIG: file too large); nothing was checkpointed`;
+
+describe('a checkpoint whose store cannot be written, seen from the CLI and the hooks', () => {
+  let base: string;
+  let remove: () => Promise<void>;
+  let project: string;
+  let home: string;
+  let env: NodeJS.ProcessEnv;
+
+  beforeEach(async () => {
+    ({ dir: base, remove } = await makeTempDir('vigil-store-surfaced-'));
+    project = path.join(base, 'project');
+    home = path.join(base, 'vigil-home');
+    await mkdir(path.join(project, '.git'), { recursive: true });
+    await mkdir(path.join(base, 'user'), { recursive: true });
+    await mkdir(home, { recursive: true });
+    await writeFile(path.join(project, 'a.txt'), 'a\n');
+    env = { VIGIL_HOME: home, HOME: path.join(base, 'user'), HERMES_HOME: path.join(base, 'no-hermes') };
+    expect((await runVigil(['checkpoint', project], { env })).code).toBe(0);
+    // Random bytes do not compress: the object stays above the limit.
+    await writeFile(path.join(project, 'big.data'), randomBytes(4 * fileSizeLimit));
+  });
+  afterEach(async () => {
+    await remove();
+  });
+
+  it('`vigil checkpoint` fails with the store, the cause and the fix, and the timeline keeps its head', async () => {
+    const before = await gitTimeline(home, project);
+    const run = await runLimited(['checkpoint', project], env);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain(storeMessage(home));
+    expect(run.stderr).toContain('raise the limit and try again');
+    expect(await gitTimeline(home, project)).toEqual(before);
+    // Without the limit the same checkpoint is taken.
+    expect((await runVigil(['checkpoint', project], { env })).code).toBe(0);
+    expect(await gitTimeline(home, project)).toHaveLength(before.length + 1);
+  }, 120_000);
+
+  it("Vigil's own write_file (the MCP tools' executor) reports the failed checkpoint with that error", async () => {
+    const before = await gitTimeline(home, project);
+    const args = JSON.stringify({ path: 'b.txt', content: 'b\n' });
+    const run = await runLimited(['tool', 'write_file', '--args', args, '--cwd', project], env);
+    // The executor's rule (design §4): the call runs, and the failed checkpoint is reported, never hidden.
+    // Before the fix the checkpoint was created without big.data and nothing was reported.
+    expect(run.stderr).toContain(`vigil tool write_file: The checkpoint of ${project} before write_file failed: `);
+    expect(run.stderr).toContain(storeMessage(home));
+    expect(await gitTimeline(home, project)).toEqual(before);
+  }, 120_000);
+
+  it("a hook's Write whose checkpoint failed is held for the user with that error, not let through", async () => {
+    const session: RecordedSession = { sessionId: 'full-1', cwd: project, transcriptPath: path.join(base, 't.jsonl') };
+    const before = await gitTimeline(home, project);
+    const write = { file_path: path.join(project, 'b.txt'), content: 'b\n' };
+    const run = await runLimited(
+      ['hook', 'claude-code'],
+      env,
+      JSON.stringify(claudeCodeEvents.preTool(session, 'Write', write, 'w1')),
+    );
+    const output = printed(run)?.['hookSpecificOutput'] as Record<string, unknown> | undefined;
+    // Before the fix the checkpoint was created without big.data and the Write was allowed.
+    expect(output?.['permissionDecision']).toBe('ask');
+    expect(String(output?.['permissionDecisionReason'])).toContain(storeMessage(home));
+    expect(await gitTimeline(home, project)).toEqual(before);
+  }, 120_000);
+});
