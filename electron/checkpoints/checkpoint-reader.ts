@@ -106,11 +106,7 @@ export class CheckpointReader {
       },
     });
     this.watchers = new DirectoryWatchers({ logger: options.logger, onDirectoryChanged: options.onDirectoryChanged });
-    this.rules = new DirectoryRules(
-      options.logger,
-      options.rulesEnvironment ?? { env: process.env },
-      options.headStart?.rules,
-    );
+    this.rules = new DirectoryRules(options.logger, options.rulesEnvironment, options.headStart?.rules);
     this.tracked = new TrackedDirectories({
       options,
       layout: this.layout,

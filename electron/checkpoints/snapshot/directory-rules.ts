@@ -24,7 +24,8 @@ export class DirectoryRules {
 
   constructor(
     private readonly logger: Logger,
-    private readonly environment: RulesEnvironment,
+    /** Where git's user settings are read from (default: this process's environment). */
+    private readonly environment: RulesEnvironment = { env: process.env },
     adopted?: RepoRulesCache,
   ) {
     // A one-shot walk's head start read them already: its cache answers from what it read while nothing changed.
