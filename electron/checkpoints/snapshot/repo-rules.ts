@@ -156,20 +156,20 @@ export class RepoRulesCache {
     }
     const fingerprint = await this.#fingerprintOf(repo, this.#watchedFiles);
     if (fingerprint === this.#fingerprint) return this.#loaded;
-    this.#loaded = await this.#load(repo);
-    // Taken again with the files this load found to depend on (the first check could not know them).
-    this.#fingerprint = await this.#fingerprintOf(repo, this.#watchedFiles);
+    const loaded = await this.#load(repo);
+    this.#loaded = loaded.rules;
+    // Of each file as it was before this load read it: a change made during the load is seen by the next call.
+    this.#fingerprint = loaded.fingerprint;
     return this.#loaded;
   }
 
   async #fingerprintOf(repo: RepositoryFiles, files: readonly string[]): Promise<string> {
-    const ids = await Promise.all([path.join(repo.gitdir, 'index'), ...files].map(identity));
-    return `${repo.top}\0${repo.gitdir}\0${files.join('\0')}\0${ids.join('\0')}`;
+    return fingerprintText(repo, files, await Promise.all([path.join(repo.gitdir, 'index'), ...files].map(identity)));
   }
 
-  async #indexPaths(repo: RepositoryFiles): Promise<GitIndexPaths | { problem: string }> {
+  /** The index's paths; `id` is its identity taken before the read (the read is kept under it). */
+  async #indexPaths(repo: RepositoryFiles, id: string): Promise<GitIndexPaths | { problem: string }> {
     const file = path.join(repo.gitdir, 'index');
-    const id = await identity(file);
     if (this.#index?.identity === id) return this.#index.read;
     if (id === '-') return { paths: [], digest: 'no index' };
     let bytes: Buffer | 'folder' | 'special';
@@ -185,18 +185,21 @@ export class RepoRulesCache {
     return read;
   }
 
-  async #load(repo: RepositoryFiles): Promise<LoadedRules> {
+  async #load(repo: RepositoryFiles): Promise<{ rules: LoadedRules; fingerprint: string }> {
     const prefix = path.relative(repo.top, this.dir) === '' ? '' : `${toPosix(path.relative(repo.top, this.dir))}/`;
     const indexFile = path.join(repo.gitdir, 'index');
     const home = this.environment.home ?? os.homedir();
     const xdg = this.environment.env['XDG_CONFIG_HOME'];
     const userConfig = path.join(xdg !== undefined && xdg !== '' ? xdg : path.join(home, '.config'), 'git', 'config');
     const configFiles = [userConfig, path.join(home, '.gitconfig'), path.join(repo.commondir, 'config')];
-    const index = await this.#indexPaths(repo);
+    // Identities before the reads: a file changed while it is read makes the next call read it again.
+    const [indexId, ...configIds] = await Promise.all([indexFile, ...configFiles].map(identity));
+    const index = await this.#indexPaths(repo, indexId ?? '-');
     if ('problem' in index) {
       this.#watchedFiles = configFiles;
       const warning = `The git index ${indexFile} ${index.problem}: Vigil's built-in exclusion rules apply to ${this.dir} until git can read it (run "git status" there).`;
-      return { rules: StoreRules.builtIn, repository: repo.top, warnings: [warning] };
+      const rules = { rules: StoreRules.builtIn, repository: repo.top, warnings: [warning] };
+      return { rules, fingerprint: fingerprintText(repo, configFiles, [indexId ?? '-', ...configIds]) };
     }
     const view = viewOfIndex(index.paths, prefix);
     // Ancestors' and the top's .gitignore even when untracked (a new repository's first one usually is).
@@ -223,6 +226,7 @@ export class RepoRulesCache {
     ];
     const sources: IgnoreSourceData[] = [];
     const warnings: string[] = [];
+    const candidateIds = await Promise.all(candidates.map((candidate) => identity(candidate.file)));
     const reads = await Promise.all(candidates.map((candidate) => readPatterns(candidate.file)));
     for (const [index, candidate] of candidates.entries()) {
       const read = reads[index];
@@ -243,6 +247,14 @@ export class RepoRulesCache {
       .update(index.digest)
       .digest('hex');
     const data: StoreRulesData = { key, prefix, tracked: view.tracked, sources, isRepository: true };
-    return { rules: new StoreRules(data), repository: repo.top, warnings };
+    return {
+      rules: { rules: new StoreRules(data), repository: repo.top, warnings },
+      fingerprint: fingerprintText(repo, this.#watchedFiles, [indexId ?? '-', ...configIds, ...candidateIds]),
+    };
   }
+}
+
+/** What the change check compares: the repository, the files the rules came from and each one's identity (the index's first). */
+function fingerprintText(repo: RepositoryFiles, files: readonly string[], ids: readonly string[]): string {
+  return `${repo.top}\0${repo.gitdir}\0${files.join('\0')}\0${ids.join('\0')}`;
 }
