@@ -190,12 +190,14 @@ export class ObjectStore {
     return entries;
   }
 
-  /** Writes an object as a loose file unless the store already holds it; returns its id. */
+  /**
+   * Writes an object as a loose file unless the store already holds it; returns its id. A loose copy already
+   * there (maybe a failed or killed checkpoint's, never fsynced) is fsynced with this write's; packs are durable.
+   */
   async writeLoose(type: ObjectType, content: Uint8Array, knownOid?: string): Promise<string> {
-    // The hold this write started in, read before any wait: its handle is not kept once that hold ended.
-    const hold = this.#unsynced.hold;
+    const hold = this.#unsynced.hold; // read before any wait: a handle is not kept once its hold ended
     const oid = knownOid ?? hashObject(type, content);
-    if (await this.has(oid)) return oid;
+    if (await this.has(oid)) return this.hasPacked(oid) ? oid : (this.#unsynced.note(oid), oid);
     const fan = oid.slice(0, 2);
     const fanDir = path.join(this.objectsDir, fan);
     if (!this.#fanDirs.has(fan)) {

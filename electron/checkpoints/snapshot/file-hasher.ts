@@ -41,6 +41,11 @@ export type HashResult =
       readonly binary: boolean;
       /** Lines added and removed against the candidate's previous blob (both text), computed while the content is at hand. */
       readonly changes?: { readonly insertions: number; readonly deletions: number };
+      /**
+       * The object was already in the store as a loose file this hasher did not write (a pack leaves it out):
+       * maybe left by a checkpoint that failed or was killed before its fsync, so this one must fsync it.
+       */
+      readonly reusedLoose?: true;
     }
   | { readonly kind: 'skipped'; readonly rel: string; readonly reason: 'oversize' | 'unreadable' | 'special' }
   | { readonly kind: 'vanished'; readonly rel: string };
@@ -115,7 +120,7 @@ export class FileHasher {
     const { content, stats, isStable } = read;
     const oid = hashObject('blob', content);
     // Outside the read's catch: a store that cannot take the object fails the checkpoint, it is not this file's fault.
-    await this.#writing(() => this.#store(content, oid));
+    const isReusedLoose = await this.#writing(() => this.#store(content, oid));
     const binary = isBinary(content);
     const changes =
       item.oldOid !== undefined && item.oldOid !== oid && !binary
@@ -134,6 +139,7 @@ export class FileHasher {
       ino: stats.ino,
       lines: binary ? 0 : countLines(content),
       binary,
+      ...(isReusedLoose && { reusedLoose: true }),
     };
   }
 
@@ -164,21 +170,24 @@ export class FileHasher {
     return old === undefined || isBinary(old) ? undefined : lineChanges(old, content);
   }
 
-  async #store(content: Buffer, oid: string): Promise<void> {
+  /** Stores the object; true when it is an existing loose object left as it is (which the checkpoint must fsync). */
+  async #store(content: Buffer, oid: string): Promise<boolean> {
     const pack = this.#pack;
     if (pack === undefined) {
+      // The main thread's store notes an existing loose object for the fsync itself; a worker's writes are all noted.
       if (!this.isWorker) await this.store.writeLoose('blob', content, oid);
       else if (!this.store.hasPacked(oid))
         writeLooseBlocking(this.store.objectsDir, 'blob', content, oid, this.onFanMade);
-      return;
+      return false;
     }
-    if (pack.has(oid) || this.store.hasPacked(oid)) return;
-    if (this.sink === 'pack' && (await this.store.has(oid))) return;
+    if (pack.has(oid) || this.store.hasPacked(oid)) return false;
+    if (this.sink === 'pack' && (await this.store.has(oid))) return true;
     if (this.isWorker) {
       await pack.addCompressed('blob', content.length, compressBlocking(content), oid);
-      return;
+      return false;
     }
     this.store.remember(oid, 'blob', content);
     await pack.add('blob', content, oid);
+    return false;
   }
 }

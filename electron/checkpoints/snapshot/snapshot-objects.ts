@@ -116,10 +116,11 @@ export async function hashCandidates(
       (results) => {
         apply(results);
         // Loose objects written by a worker are fsynced by this thread's store when a restore needs them durable.
-        if (sink === 'loose')
-          engine.store.noteWrittenElsewhere(
-            results.flatMap((result) => (result.kind === 'stored' ? [result.oid] : [])),
-          );
+        engine.store.noteWrittenElsewhere(
+          results.flatMap((result) =>
+            result.kind === 'stored' && (sink === 'loose' || result.reusedLoose === true) ? [result.oid] : [],
+          ),
+        );
       },
       sink,
       // Told even when the write that made the folder failed: a later object may go into it (and its entry in objects/ with it).
@@ -132,7 +133,12 @@ export async function hashCandidates(
   const hasher = new FileHasher(engine.store, sink);
   await hasher.begin();
   try {
-    apply(await hasher.hash({ root: tracked.dir, items: candidates, maxFileBytes: engine.maxFileBytes }));
+    const results = await hasher.hash({ root: tracked.dir, items: candidates, maxFileBytes: engine.maxFileBytes });
+    apply(results);
+    // An existing loose copy a pack left out may be a failed checkpoint's, never fsynced: this one fsyncs it.
+    engine.store.noteWrittenElsewhere(
+      results.flatMap((result) => (result.kind === 'stored' && result.reusedLoose === true ? [result.oid] : [])),
+    );
     await hasher.finish();
     compactor?.flush();
   } catch (error) {
