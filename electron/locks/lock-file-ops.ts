@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { errnoCode, noHardLinkCodes } from '../files';
+import { errnoCode, noHardLinkCodes, nonBlockingReadFlags } from '../files';
 import { parseLockHolder, type LockHolder } from './lock-holder';
 
 /** A lock file (or takeover claim) as one look saw it: its content, inode and age, all of one version. */
@@ -80,9 +80,10 @@ export async function replaceFile(file: string, content: string): Promise<void> 
 export async function observeFile(file: string): Promise<ObservedFile | undefined> {
   let handle;
   try {
-    handle = await open(file, 'r');
+    // Never waits on a FIFO put at the name (a lock beside an agent's memory file is in its folder): it reads as empty.
+    handle = await open(file, nonBlockingReadFlags);
     const info = await handle.stat();
-    const raw = await handle.readFile('utf8');
+    const raw = info.isFile() ? await handle.readFile('utf8') : '';
     return { raw, holder: parseLockHolder(raw), ino: info.ino, ageMs: Date.now() - info.mtimeMs };
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return undefined;

@@ -1,7 +1,7 @@
-import { lstat, readFile, unlink } from 'node:fs/promises';
+import { lstat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { PreservedBackup } from '../../shared/contract/memory-contract';
-import { trackTempFile, vigilTempName } from '../files';
+import { readLiveFile, trackTempFile, vigilTempName } from '../files';
 import type { Logger } from '../logging';
 import { claimBackupName, writeMemoryBackup } from './memory-backup';
 import { sha256Of, type MemoryFileSnapshot } from './memory-file';
@@ -74,7 +74,8 @@ export class ReplacedFileKeeper {
   ): Promise<PreservedBackup | undefined> {
     const kept = await lstat(this.path, { bigint: true }).catch(() => undefined);
     if (kept === undefined || String(kept.ino) === read.identity?.ino) return undefined;
-    const replaced = await readFile(this.path).catch(() => undefined);
+    const opened = await readLiveFile(this.path).catch(() => undefined);
+    const replaced = opened?.kind === 'read' ? opened.content : undefined;
     if (replaced === undefined || sha256Of(replaced) === read.sha256) return undefined;
     const backup = await claimBackupName(this.path, file);
     reportRace(reporter, file, backup);

@@ -4,7 +4,7 @@ import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { lazySchema } from '../../shared/lazy-schema';
-import { writeFileAtomic } from '../files';
+import { nonBlockingReadFlags, writeFileAtomic } from '../files';
 import { isProcessAlive } from '../lib';
 import { sha256Of } from './memory-file';
 
@@ -99,7 +99,7 @@ export function entryDigest(entry: string): string {
 export async function readWriteRecord(file: string): Promise<MemoryWriteRecord | undefined> {
   const noFollow = constants.O_NOFOLLOW as number | undefined;
   try {
-    const handle = await open(writeRecordPath(file), constants.O_RDONLY | (noFollow ?? 0));
+    const handle = await open(writeRecordPath(file), nonBlockingReadFlags | (noFollow ?? 0));
     try {
       const text = await handle.readFile('utf8');
       const parsed = recordSchema.safeParse(JSON.parse(text));
