@@ -1,5 +1,6 @@
 import { constants, type BigIntStats } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
 import { errnoCode } from './file-system-error';
 import { optionalFlags } from './held-directory';
 
@@ -41,6 +42,23 @@ export interface LiveReadOptions {
   readonly maxBytes?: number;
   /** Follow a symlink at the name (for files git itself follows: its config, ignore files, index); never blocking still. */
   readonly followsSymlink?: boolean;
+  /**
+   * The folder the file is in, at any depth: a folder on the way below it that is a symlink (swapped in
+   * after the caller's check) reads as `changed`. O_NOFOLLOW guards the last name only; this asks where
+   * the descriptor really is (Linux, /proc/self/fd) and compares it with the path below the folder's real one.
+   */
+  readonly within?: string;
+}
+
+/** Whether what `handle` opened is `file` reached through no symlink below `within` (true where that cannot be asked). */
+async function isReachedDirectly(handle: FileHandle, file: string, within: string): Promise<boolean> {
+  if (process.platform !== 'linux') return true;
+  const [opened, root] = await Promise.all([
+    readlink(`/proc/self/fd/${String(handle.fd)}`).catch(() => undefined),
+    realpath(within).catch(() => undefined),
+  ]);
+  if (opened === undefined || root === undefined) return true;
+  return opened === path.join(root, path.relative(within, file));
 }
 
 /**
@@ -82,6 +100,8 @@ export async function readLiveFile(file: string, options: LiveReadOptions = {}):
     const { expected, maxBytes = Number.MAX_SAFE_INTEGER } = options;
     if (!stats.isFile()) return { kind: 'special', stats };
     if (expected !== undefined && (stats.dev !== expected.dev || stats.ino !== expected.ino))
+      return { kind: 'changed' };
+    if (options.within !== undefined && !(await isReachedDirectly(handle, file, options.within)))
       return { kind: 'changed' };
     if (stats.size > BigInt(maxBytes)) return { kind: 'oversize', size: stats.size };
     const content = await readToEnd(handle, Number(stats.size), maxBytes);

@@ -94,6 +94,6 @@ export async function readSideContent(
   const file: TreeFile | undefined = side === 'old' ? change.old : change.new;
   if (file === undefined) return undefined;
   if (side === 'old' || sides.to.kind === 'checkpoint') return engine.readBlob(file.oid);
-  const content = await readLiveContent(path.join(sides.dir, ...change.path.split('/')), file);
+  const content = await readLiveContent(path.join(sides.dir, ...change.path.split('/')), file, sides.dir);
   return content ?? new Uint8Array();
 }

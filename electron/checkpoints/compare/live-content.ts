@@ -22,10 +22,11 @@ function notRegularFile(absolute: string, isFolder: boolean): AppError {
  * not followed); a `wrong_kind` refusal when a folder, FIFO, socket or device is there now. A FIFO
  * is never waited on.
  */
-export async function readLiveContent(absolute: string, file: TreeFile): Promise<Uint8Array | undefined> {
+export async function readLiveContent(absolute: string, file: TreeFile, dir: string): Promise<Uint8Array | undefined> {
   try {
     if (file.mode === fileModes.symlink) return await readlink(absolute, { encoding: 'buffer' });
-    const read = await readLiveFile(absolute);
+    // Nor through a folder on the way that became a symlink: a file outside `dir` never shows as this one.
+    const read = await readLiveFile(absolute, { within: dir });
     switch (read.kind) {
       case 'read':
         return read.content;

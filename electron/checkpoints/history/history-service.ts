@@ -86,7 +86,7 @@ export function liveTreeSide(dir: string, live: LiveTree, store: TreeReader): Li
     kind: 'live',
     root: live.root,
     reader: overlayReader(live, store),
-    readContent: (relativePath, file) => readLiveContent(absoluteIn(dir, relativePath), file),
+    readContent: (relativePath, file) => readLiveContent(absoluteIn(dir, relativePath), file, dir),
   };
 }
 

@@ -6,12 +6,18 @@ import { readLiveFile, readLiveText } from '../../files';
 // waiting on a FIFO the workspace's owner put at one.
 
 /**
- * A git file's bytes (followed through a symlink, as git does), never waiting on a FIFO the
- * workspace's owner put there: `folder`, or `special` for a FIFO or device. Errors are thrown as they are.
+ * A git file's bytes (followed through a symlink, as git does for its index, config and excludes
+ * files; not with `followsSymlink` false, as for a work tree's `.gitignore`), never waiting on a
+ * FIFO the workspace's owner put there: `folder`, `special` for a FIFO or device, `symlink` for a
+ * link not followed. Errors are thrown as they are.
  */
-export async function readGitFile(file: string): Promise<Buffer | 'folder' | 'special'> {
-  const read = await readLiveFile(file, { followsSymlink: true });
+export async function readGitFile(
+  file: string,
+  followsSymlink = true,
+): Promise<Buffer | 'folder' | 'special' | 'symlink'> {
+  const read = await readLiveFile(file, { followsSymlink });
   if (read.kind === 'read') return read.content;
+  if (read.kind === 'changed') return 'symlink';
   return read.kind === 'special' && read.stats.isDirectory() ? 'folder' : 'special';
 }
 
@@ -37,11 +43,17 @@ export function excludesFileIn(text: string, home: string): string | undefined {
   return found.startsWith('~/') ? path.join(home, found.slice(2)) : found;
 }
 
-/** The patterns of one ignore file, or why they cannot be used (undefined: there is no such file). */
-export async function readPatterns(file: string): Promise<{ patterns: string } | { problem: string } | undefined> {
-  let bytes: Buffer | 'folder' | 'special';
+/**
+ * The patterns of one ignore file, or why they cannot be used (undefined: there is no such file). A
+ * `.gitignore` in the work tree is not followed through a symlink (`isInWorkTree`): git (2.32+) refuses it.
+ */
+export async function readPatterns(
+  file: string,
+  isInWorkTree = false,
+): Promise<{ patterns: string } | { problem: string } | undefined> {
+  let bytes: Buffer | 'folder' | 'special' | 'symlink';
   try {
-    bytes = await readGitFile(file);
+    bytes = await readGitFile(file, !isInWorkTree);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return undefined;
@@ -49,6 +61,8 @@ export async function readPatterns(file: string): Promise<{ patterns: string } |
   }
   if (bytes === 'folder') return undefined;
   if (bytes === 'special') return { problem: 'cannot be read (it is not a regular file: a FIFO or device)' };
+  if (bytes === 'symlink')
+    return { problem: 'is a symbolic link, which git does not follow for a .gitignore (none of it applies)' };
   if (bytes.includes(0)) return { problem: 'cannot be parsed (it holds NUL bytes: not a text file)' };
   const patterns = bytes.toString('utf8');
   if (patterns.includes('\uFFFD')) return { problem: 'cannot be parsed (it is not valid UTF-8)' };

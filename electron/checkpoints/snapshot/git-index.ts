@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 
 /** Why an index could not be read (errors as data). */
 export interface GitIndexError {
-  readonly code: 'bad-signature' | 'bad-version' | 'truncated' | 'bad-checksum';
+  readonly code: 'bad-signature' | 'bad-version' | 'truncated' | 'bad-checksum' | 'split-index';
   readonly message: string;
 }
 
@@ -57,12 +57,29 @@ export function readGitIndexPaths(bytes: Uint8Array): GitIndexPaths | { readonly
   if (version < 2 || version > 4) return fail('bad-version', `index version ${version} is not one git writes`);
   const whole = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const body = whole.subarray(0, whole.length - 20);
-  const checksum = createHash('sha1').update(body).digest();
-  if (!checksum.equals(Buffer.from(bytes.subarray(bytes.length - 20)))) {
+  const trailer = whole.subarray(whole.length - 20);
+  // git 2.40+ with index.skipHash (feature.manyFiles) writes the null id there: nothing to check, as for git.
+  const isHashSkipped = trailer.every((byte) => byte === 0);
+  if (!isHashSkipped && !createHash('sha1').update(body).digest().equals(trailer)) {
     return fail('bad-checksum', 'the index checksum does not match its content (damaged or half-written)');
   }
   const count = view.getUint32(8);
-  return version === 4 ? v4Paths(body, view, count) : v2Paths(body, view, count, version);
+  const read = version === 4 ? v4Paths(body, view, count) : v2Paths(body, view, count, version);
+  if ('error' in read) return read;
+  return hasSplitLink(body, view, read.end)
+    ? fail(
+        'split-index',
+        'it is a split index (core.splitIndex), whose shared part Vigil does not read: run "git update-index --no-split-index" and "git config core.splitIndex false" there',
+      )
+    : { paths: read.paths, digest: read.digest };
+}
+
+/** Whether the extensions after the entries (from `offset`) hold a split index's `link`. */
+function hasSplitLink(body: Buffer, view: DataView, offset: number): boolean {
+  for (let at = offset; at + 8 <= body.length; at += 8 + view.getUint32(at + 4)) {
+    if (body.toString('latin1', at, at + 4) === 'link') return true;
+  }
+  return false;
 }
 
 /**
@@ -75,7 +92,7 @@ function v2Paths(
   view: DataView,
   count: number,
   version: number,
-): GitIndexPaths | { readonly error: GitIndexError } {
+): (GitIndexPaths & { readonly end: number }) | { readonly error: GitIndexError } {
   const joined = Buffer.allocUnsafe(body.length);
   let length = 0;
   let hasStages = false;
@@ -96,13 +113,17 @@ function v2Paths(
     offset = start + Math.ceil((nul - start + 1) / 8) * 8;
   }
   const digest = createHash('sha1').update(joined.subarray(0, length)).digest('hex');
-  if (count === 0) return { paths: [], digest };
+  if (count === 0) return { paths: [], digest, end: offset };
   const paths = joined.toString('utf8', 0, length - 1).split('\0');
-  return { paths: hasStages ? withoutRepeats(paths) : paths, digest };
+  return { paths: hasStages ? withoutRepeats(paths) : paths, digest, end: offset };
 }
 
 /** Version 4: each path is the previous one's start and a suffix, so they are decoded in turn. */
-function v4Paths(body: Buffer, view: DataView, count: number): GitIndexPaths | { readonly error: GitIndexError } {
+function v4Paths(
+  body: Buffer,
+  view: DataView,
+  count: number,
+): (GitIndexPaths & { readonly end: number }) | { readonly error: GitIndexError } {
   const hash = createHash('sha1');
   const paths: string[] = [];
   let offset = 12;
@@ -120,7 +141,7 @@ function v4Paths(body: Buffer, view: DataView, count: number): GitIndexPaths | {
     if (read.path !== previous) paths.push(read.path);
     previous = read.path;
   }
-  return { paths, digest: hash.digest('hex') };
+  return { paths, digest: hash.digest('hex'), end: offset };
 }
 
 /** A path with several stages during a merge appears once (its entries are next to each other). */

@@ -172,7 +172,7 @@ export class RepoRulesCache {
     const file = path.join(repo.gitdir, 'index');
     if (this.#index?.identity === id) return this.#index.read;
     if (id === '-') return { paths: [], digest: 'no index' };
-    let bytes: Buffer | 'folder' | 'special';
+    let bytes: Buffer | 'folder' | 'special' | 'symlink';
     try {
       bytes = await readGitFile(file);
     } catch (error) {
@@ -211,7 +211,7 @@ export class RepoRulesCache {
         .map((_, i, parts) => `${parts.slice(0, i + 1).join('/')}/`),
     ];
     const gitignores = [...new Set([...view.gitignores, ...ancestors.map((base) => `${base}.gitignore`)])];
-    const candidates: { file: string; base: string; precedence: number }[] = [
+    const candidates: { file: string; base: string; precedence: number; isInWorkTree?: true }[] = [
       { file: await globalExcludesFile(repo, this.environment), base: '', precedence: 0 },
       { file: path.join(repo.commondir, 'info', 'exclude'), base: '', precedence: 1 },
       ...gitignores.map((item) => {
@@ -221,13 +221,16 @@ export class RepoRulesCache {
           file: path.join(repo.top, ...item.split('/')),
           base: item === '.gitignore' ? '' : base,
           precedence: 1 + depth,
+          isInWorkTree: true as const,
         };
       }),
     ];
     const sources: IgnoreSourceData[] = [];
     const warnings: string[] = [];
     const candidateIds = await Promise.all(candidates.map((candidate) => identity(candidate.file)));
-    const reads = await Promise.all(candidates.map((candidate) => readPatterns(candidate.file)));
+    const reads = await Promise.all(
+      candidates.map((candidate) => readPatterns(candidate.file, candidate.isInWorkTree === true)),
+    );
     for (const [index, candidate] of candidates.entries()) {
       const read = reads[index];
       if (read === undefined) continue;

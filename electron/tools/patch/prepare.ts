@@ -16,8 +16,8 @@ export async function preparePatch(args: ToolInput<'patch'>, session: ExecutionS
     // What the edit would make of the file as it is now; undefined when it would not apply (the call then fails on its own).
     proposed: async () => {
       try {
-        // Not through a symlink, never waiting on a FIFO an agent put there (the patch itself refuses both).
-        const read = await readLiveFile(target.path);
+        // Not through a symlink (at the name or a folder on the way), never waiting on a FIFO (the patch refuses all).
+        const read = await readLiveFile(target.path, { within: target.root });
         if (read.kind !== 'read') return undefined;
         const text = decodeUtf8File(read.content, target.path, 'patch');
         return applyPatch(text, args.old_string, args.new_string, args.replace_all === true, target.path).text;

@@ -1,0 +1,105 @@
+import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../logging/logger';
+import { makeTempDir } from '../../test-support/temp-dir';
+import { CheckpointService } from '../checkpoint-service';
+import { writeFiles } from '../test-support/restore-fixtures';
+import { createPathScope } from './diff-path-scope';
+import { openDiffSides, readSideContent } from './diff-sides';
+import { defaultCheckpointLimits } from '../../executor/execution-session';
+import type { ExecutionSession } from '../../tools/tool-adapter';
+import { preparePatch } from '../../tools/patch/prepare';
+import { readLiveFile } from '../../files';
+
+/**
+ * A live read of a workspace file must not follow a symlink an agent swapped in after the
+ * check, wherever on the path it is. The live reader opens with O_NOFOLLOW, which guards the last
+ * name only: a folder on the way swapped for a symlink to a folder outside the workspace (holding a
+ * file of the same name) is followed, and the outside file is read as the workspace's.
+ */
+
+let base: string;
+let remove: () => Promise<void>;
+let outside: string;
+beforeEach(async () => {
+  ({ dir: base, remove } = await makeTempDir('vigil-live-parent-symlink-'));
+  outside = path.join(base, 'outside');
+  mkdirSync(outside);
+});
+afterEach(async () => {
+  await remove();
+});
+
+/** Swaps the folder `folder` for a symlink to the outside folder (the agent's move, after Vigil's check). */
+function swapFolderForSymlink(folder: string): void {
+  renameSync(folder, `${folder}.moved`);
+  symlinkSync(outside, folder);
+}
+
+describe('a folder on the way swapped for a symlink after the check', () => {
+  it("is not followed by a diff's live side (the outside file is never shown as the workspace's)", async () => {
+    const dir = path.join(base, 'project');
+    const engine = new CheckpointService({ root: path.join(base, 'home', 'checkpoints'), logger: silentLogger });
+    try {
+      writeFiles(dir, { 'sub/a.txt': 'one\n' });
+      const outcome = await engine.checkpoint(dir, { reason: 'before write_file' });
+      if (outcome.kind !== 'created') throw new Error('expected a new checkpoint');
+      writeFileSync(path.join(dir, 'sub', 'a.txt'), 'one\ntwo\n');
+      const rules = { maxFileBytes: engine.maxFileBytes, ignoredFolders: [] };
+      const sides = await openDiffSides(
+        engine,
+        rules,
+        dir,
+        outcome.checkpoint.id,
+        { kind: 'live' },
+        createPathScope([]),
+      );
+      const [change] = sides.changes;
+      if (change === undefined) throw new Error('expected one change');
+      writeFileSync(path.join(outside, 'a.txt'), 'OUTSIDE SECRET\n');
+      swapFolderForSymlink(path.join(dir, 'sub'));
+      const shown = await readSideContent(engine, sides, 'new', change).then(
+        (content) => Buffer.from(content ?? []).toString(),
+        (error: unknown) => `refused: ${String(error)}`,
+      );
+      expect(shown).not.toContain('OUTSIDE SECRET');
+    } finally {
+      await engine.dispose();
+    }
+  });
+
+  it("is not followed by a patch's proposal (the approval never shows the outside file patched)", async () => {
+    const workspace = path.join(base, 'ws');
+    mkdirSync(path.join(workspace, 'sub'), { recursive: true });
+    writeFileSync(path.join(workspace, 'sub', 'p.txt'), 'value: a\n');
+    const session: ExecutionSession = {
+      id: 'ses_test',
+      agent: 'test',
+      roots: [workspace],
+      turn: 1,
+      workspace: { cwd: workspace, roots: [workspace], homeDir: path.join(base, 'home') },
+      checkpointLimits: defaultCheckpointLimits,
+    };
+    const prepared = await preparePatch({ path: 'sub/p.txt', old_string: 'value: a', new_string: 'value: b' }, session);
+    writeFileSync(path.join(outside, 'p.txt'), 'value: a\nOUTSIDE SECRET\n');
+    swapFolderForSymlink(path.join(workspace, 'sub'));
+    // No proposal at all, as for any file the patch could not apply to (it refuses the swap itself).
+    expect(await prepared.proposed?.()).toBeUndefined();
+  });
+});
+
+describe('a workspace reached through a symlink of its own (a path the user chose)', () => {
+  it('reads as usual: only a symlink below the folder counts', async () => {
+    const real = path.join(base, 'real-ws');
+    mkdirSync(path.join(real, 'sub'), { recursive: true });
+    writeFileSync(path.join(real, 'sub', 'f.txt'), 'inside\n');
+    const linked = path.join(base, 'linked-ws');
+    symlinkSync(real, linked);
+    const read = await readLiveFile(path.join(linked, 'sub', 'f.txt'), { within: linked });
+    expect(read.kind === 'read' && read.content.toString()).toBe('inside\n');
+    swapFolderForSymlink(path.join(real, 'sub'));
+    writeFileSync(path.join(outside, 'f.txt'), 'OUTSIDE SECRET\n');
+    expect((await readLiveFile(path.join(linked, 'sub', 'f.txt'), { within: linked })).kind).toBe('changed');
+  });
+});

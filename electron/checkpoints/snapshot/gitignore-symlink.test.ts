@@ -1,0 +1,61 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '../../test-support/temp-dir';
+import { runGit } from '../test-support/restore-fixtures';
+import { RepoRulesCache, type RulesEnvironment } from './repo-rules';
+
+/**
+ * untracked files are stored by git's ignore rules, as git applies them. git (2.32 and
+ * later) does not follow a `.gitignore` in the work tree that is a symlink ("unable to access
+ * '.gitignore': Too many levels of symbolic links"): its patterns ignore nothing. Vigil follows it,
+ * so a file git sees as untracked and not ignored is left out of the checkpoint.
+ */
+
+let root: string;
+let dir: string;
+let remove: () => Promise<void>;
+let environment: RulesEnvironment;
+
+beforeEach(async () => {
+  ({ dir: root, remove } = await makeTempDir('vigil-gitignore-symlink-'));
+  dir = path.join(root, 'project');
+  const home = path.join(root, 'home');
+  mkdirSync(home, { recursive: true });
+  environment = { env: { XDG_CONFIG_HOME: path.join(home, '.config') }, home };
+  runGit(['init', '-q', dir]);
+  writeFileSync(path.join(dir, 'a.txt'), 'a\n');
+  runGit(['add', 'a.txt'], { cwd: dir });
+});
+afterEach(async () => {
+  await remove();
+});
+
+/** Whether git itself ignores `rel` (git check-ignore, with git's own stderr warning dropped). */
+function isIgnoredByGit(rel: string): boolean {
+  try {
+    execFileSync('git', ['check-ignore', '-q', rel], { cwd: dir, stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('a .gitignore in the work tree that is a symlink', () => {
+  it('ignores what git ignores: nothing', async () => {
+    const outside = path.join(root, 'shared-rules');
+    writeFileSync(outside, '*.data\nsecrets/\n');
+    symlinkSync(outside, path.join(dir, '.gitignore'));
+    mkdirSync(path.join(dir, 'sub'));
+    symlinkSync(outside, path.join(dir, 'sub', '.gitignore'));
+    writeFileSync(path.join(dir, 'run.data'), 'kept by git\n');
+    writeFileSync(path.join(dir, 'sub', 'deep.data'), 'kept by git\n');
+    const rules = (await new RepoRulesCache(dir, environment).current()).rules;
+    for (const rel of ['run.data', 'sub/deep.data']) {
+      const isIgnored = isIgnoredByGit(rel);
+      expect(isIgnored, `git on ${rel}`).toBe(false);
+      expect(rules.pathExclusion(rel, false), `Vigil on ${rel}`).toBeUndefined();
+    }
+  });
+});

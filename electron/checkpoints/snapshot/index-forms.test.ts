@@ -1,0 +1,72 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '../../test-support/temp-dir';
+import { runGit } from '../test-support/restore-fixtures';
+import { RepoRulesCache, type RulesEnvironment } from './repo-rules';
+
+/**
+ * Tracked files are stored whatever their name, whatever form git writes its index in.
+ * A file `git add -f` tracked below an ignored `node_modules/` must be stored, with an index that
+ * git writes without its trailing hash (`index.skipHash`, which `feature.manyFiles` turns on
+ * since git 2.40: twenty zero bytes where the SHA-1 was). A split index (`core.splitIndex`: most
+ * entries in `sharedindex.<id>`, named by the index's `link` extension) is not read yet: a warning
+ * names it and how to undo it, never a silently partial tracked set.
+ */
+
+let root: string;
+let dir: string;
+let remove: () => Promise<void>;
+let environment: RulesEnvironment;
+
+beforeEach(async () => {
+  ({ dir: root, remove } = await makeTempDir('vigil-index-forms-'));
+  dir = path.join(root, 'project');
+  const home = path.join(root, 'home');
+  mkdirSync(home, { recursive: true });
+  environment = { env: { XDG_CONFIG_HOME: path.join(home, '.config') }, home };
+  runGit(['init', '-q', dir]);
+  mkdirSync(path.join(dir, 'node_modules', 'patched'), { recursive: true });
+  writeFileSync(path.join(dir, 'node_modules', 'patched', 'index.js'), 'vendored and patched\n');
+  writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\n');
+  writeFileSync(path.join(dir, 'a.txt'), 'a\n');
+  runGit(['add', '-f', '.'], { cwd: dir });
+});
+afterEach(async () => {
+  await remove();
+});
+
+async function verdictOfTrackedFile(): Promise<{ reason: string | undefined; warnings: readonly string[] }> {
+  const loaded = await new RepoRulesCache(dir, environment).current();
+  return {
+    reason: loaded.rules.pathExclusion('node_modules/patched/index.js', false),
+    warnings: loaded.warnings,
+  };
+}
+
+describe('a tracked file below an ignored folder', () => {
+  it('is stored with a plain index (the control)', async () => {
+    expect(await verdictOfTrackedFile()).toEqual({ reason: undefined, warnings: [] });
+  });
+
+  it('is stored when git wrote the index without its trailing hash (index.skipHash, feature.manyFiles)', async () => {
+    const indexFile = path.join(dir, '.git', 'index');
+    const bytes = readFileSync(indexFile);
+    // What git 2.40+ writes with index.skipHash=true: the same bytes, the trailing hash left as the null id.
+    bytes.fill(0, bytes.length - 20);
+    writeFileSync(indexFile, bytes);
+    expect(await verdictOfTrackedFile()).toEqual({ reason: undefined, warnings: [] });
+  });
+
+  it('with a split index (core.splitIndex, not read): a warning names the index, the cause and the fix', async () => {
+    runGit(['update-index', '--split-index'], { cwd: dir });
+    writeFileSync(path.join(dir, 'b.txt'), 'b\n');
+    runGit(['add', 'b.txt'], { cwd: dir });
+    expect(runGit(['ls-files'], { cwd: dir }).split('\n')).toContain('node_modules/patched/index.js');
+    const { warnings } = await verdictOfTrackedFile();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(path.join(dir, '.git', 'index'));
+    expect(warnings[0]).toContain('split index');
+    expect(warnings[0]).toContain('git update-index --no-split-index');
+  });
+});
