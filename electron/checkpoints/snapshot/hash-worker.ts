@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { type AppErrorData, isAppError } from '../../../shared/errors';
+import type { AppErrorData } from '../../../shared/errors';
 import { walkBlocking } from './walk-blocking';
 import type { FileHasher, HashRequest, ObjectSink } from './file-hasher';
 import type { ObjectStore } from '../../git-store';
@@ -109,7 +109,7 @@ function serve(): void {
         port.postMessage({
           id: command.id,
           error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-          ...(isAppError(error) ? { failure: error.toData() } : {}),
+          ...failureOf(error),
         } satisfies HashWorkerReply);
       }
     });
@@ -117,3 +117,13 @@ function serve(): void {
 }
 
 serve();
+
+/**
+ * An AppError's data, to cross to the main thread whole (code, message, details); nothing for
+ * another error. Told by its shape, not `instanceof`: importing shared/errors at the worker's start
+ * would load the chunk it lives in (the relay client's) into every worker.
+ */
+function failureOf(error: unknown): { failure?: AppErrorData } {
+  const toData = error instanceof Error ? (error as { toData?: unknown }).toData : undefined;
+  return typeof toData === 'function' ? { failure: toData.call(error) as AppErrorData } : {};
+}
