@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { lazySchema } from '../../shared/lazy-schema';
-import { nonBlockingReadFlags, writeFileAtomic } from '../files';
+import { liveReadFlags, writeFileAtomic } from '../files';
 import { isProcessAlive } from '../lib';
 import { sha256Of } from './memory-file';
 
@@ -97,9 +96,8 @@ export function entryDigest(entry: string): string {
  * entry counts as written outside Vigil: the safe direction). Never follows a symlink.
  */
 export async function readWriteRecord(file: string): Promise<MemoryWriteRecord | undefined> {
-  const noFollow = constants.O_NOFOLLOW as number | undefined;
   try {
-    const handle = await open(writeRecordPath(file), nonBlockingReadFlags | (noFollow ?? 0));
+    const handle = await open(writeRecordPath(file), liveReadFlags);
     try {
       const text = await handle.readFile('utf8');
       const parsed = recordSchema.safeParse(JSON.parse(text));
