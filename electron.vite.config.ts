@@ -59,8 +59,10 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       // zod and diff ship as hundreds of small ES modules (zod's every locale among them): bundled, a
-      // one-shot `vigil` command resolves and compiles a few chunks instead of ~300 files.
-      externalizeDeps: { exclude: ['zod', 'diff'] },
+      // one-shot `vigil` command resolves and compiles a few chunks instead of ~300 files. `ignore` is one
+      // CommonJS file: imported from an ES chunk, Node would run its CommonJS export scan in every walk
+      // thread (~10 ms of CPU per one-shot checkpoint; docs/benchmarks/cli-notes.md, session 11).
+      externalizeDeps: { exclude: ['zod', 'diff', 'ignore'] },
       rollupOptions: {
         input: mainEntries,
         // A folder's public face (its index.ts) only re-exports and defines loaders: a module that takes
