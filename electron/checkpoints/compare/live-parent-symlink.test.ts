@@ -13,6 +13,7 @@ import { preparePatch } from '../../tools/patch/prepare';
 import { readLiveFile } from '../../files';
 import { hashObject } from '../../git-store';
 import { hashLiveFile } from './live-file-hash';
+import { readDiskVersion } from './disk-version';
 import { noKnownHashes } from '../snapshot/known-hashes';
 
 /**
@@ -146,6 +147,28 @@ describe("a symlink entry's folder swapped for a symlink to a folder holding a s
       symlinkSync('OUTSIDE-TARGET', path.join(outside, 'l'));
       swapFolderForSymlink(path.join(dir, 'sub'));
       await expect(hashLiveFile(dir, 'sub/l', 1 << 20, noKnownHashes, looked)).rejects.toMatchObject({
+        code: 'conflict',
+        message: expect.stringContaining('kept changing while it was read') as unknown,
+      });
+    },
+  );
+});
+
+describe("a symlink entry's folder swapped for a symlink, read as a version on disk (a restore's plan and check)", () => {
+  it.skipIf(process.platform !== 'linux')(
+    'is looked at again, then refused as a file that kept changing, never taken as the other link',
+    async () => {
+      const dir = path.join(base, 'project');
+      mkdirSync(path.join(dir, 'sub'), { recursive: true });
+      symlinkSync('inside-one', path.join(dir, 'sub', 'l'));
+      const link = path.join(dir, 'sub', 'l');
+      expect((await readDiskVersion(link, undefined, { within: dir })).file).toEqual({
+        mode: '120000',
+        oid: hashObject('blob', Buffer.from('inside-one')),
+      });
+      symlinkSync('OUTSIDE-TARGET', path.join(outside, 'l'));
+      swapFolderForSymlink(path.join(dir, 'sub'));
+      await expect(readDiskVersion(link, undefined, { within: dir })).rejects.toMatchObject({
         code: 'conflict',
         message: expect.stringContaining('kept changing while it was read') as unknown,
       });
