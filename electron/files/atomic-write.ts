@@ -155,12 +155,16 @@ export async function stageWrite(
   }
 }
 
-/** Fsyncs directories whose entries changed, reporting a failure as an `io_error`. */
+/**
+ * Fsyncs directories whose entries changed, reporting a failure as an `io_error`, or `wrong_kind` when
+ * something else took a folder's place. They are real paths (resolved by the write), so a symbolic link
+ * at one was put there since, and is refused.
+ */
 export async function syncDirectories(directories: readonly string[]): Promise<void> {
   await Promise.all(
     directories.map(async (directory) => {
       try {
-        await syncDirectory(directory);
+        await syncDirectory(directory, 'refuse');
       } catch (error) {
         throw fileSystemError(error, 'flush the directory', directory);
       }

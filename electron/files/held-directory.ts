@@ -133,7 +133,7 @@ function byPath(directory: string, identity: DirectoryIdentity): HeldDirectory {
     async verify() {
       if (!isSameDirectory(await folderIdentityAt(directory), identity)) throw folderChanged(directory, 'was replaced');
     },
-    sync: () => syncDirectory(directory).catch((error: unknown) => tolerateSync(error, directory)),
+    sync: () => syncDirectory(directory, 'refuse').catch((error: unknown) => tolerateSync(error, directory)),
     close: () => Promise.resolve(),
   };
 }

@@ -37,6 +37,7 @@ export { openHeldEntry } from './open-held-entry';
 /** Reads of files an agent controls: no symlink followed, no FIFO waited on, checked by the descriptor. */
 export { isSpecialRead, liveReadFlags, nonBlockingReadFlags, readLiveFile, readLiveText } from './read-live-file';
 export type { LiveFileRead, LiveReadOptions } from './read-live-file';
+export { readLiveLink, type LiveLinkRead } from './read-live-link';
 export type { OpenedEntry } from './open-held-entry';
 export { writeAnchoredFile } from './write-anchored-file';
 /** Which file is there: device, inode and times, to see a file replaced behind one's back. */

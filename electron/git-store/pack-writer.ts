@@ -123,9 +123,9 @@ export class PackWriter {
     header.writeUInt32BE(2, 4);
     header.writeUInt32BE(this.#entries.length, 8);
     await this.#flush(true);
-    await this.handle.write(header, 0, 12, 0);
+    await writeFully(this.handle, header, 0);
     const checksum = await this.#checksum(header);
-    await this.handle.write(checksum, 0, 20, this.#offset);
+    await writeFully(this.handle, checksum, this.#offset);
     await this.handle.sync();
     await this.handle.close();
     const name = `pack-${checksum.toString('hex')}`;
@@ -189,7 +189,7 @@ export class PackWriter {
       this.#handed += chunk.length;
       if (this.#handed > keepInMemoryBytes) this.#kept = undefined;
       else this.#kept?.push(chunk);
-      return this.handle.write(chunk, 0, chunk.length, position);
+      return writeFully(this.handle, chunk, position);
     });
     await Promise.all(writes);
   }
@@ -215,5 +215,18 @@ export class PackWriter {
       position += bytesRead;
     }
     return hash.digest();
+  }
+}
+
+/**
+ * Writes all of `bytes` at `position`, or fails: a write may take only part (a file size limit or a full
+ * disk reached inside it), and the rest is written after it, which then reports why (EFBIG, ENOSPC). A
+ * short write left as it was would leave a hole the checksum's read-back finds as a bare "shorter than written".
+ */
+async function writeFully(handle: FileHandle, bytes: Uint8Array, position: number): Promise<void> {
+  for (let done = 0; done < bytes.length;) {
+    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, position + done);
+    if (bytesWritten === 0) throw new Error(`a write of ${bytes.length - done} bytes at ${position + done} wrote none`);
+    done += bytesWritten;
   }
 }

@@ -4,7 +4,7 @@ import { lstat, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import { isPathInside } from '../lib';
-import { liveReadFlags } from '../files';
+import { liveReadFlags, syncDirectory } from '../files';
 import type { RootListing, RootScanCache } from './root-scan-cache';
 import { distinctLinks, listFolder } from './root-scan';
 
@@ -102,15 +102,9 @@ async function copyOver(link: Link): Promise<boolean> {
   }
 }
 
-/** Syncs a folder, so that the renames in it last. */
+/** Syncs a folder, so that the renames in it last (never waiting on a FIFO put in its place; a failure is not this copy's). */
 async function syncFolder(folder: string): Promise<void> {
-  const handle = await open(folder, 'r').catch(() => undefined);
-  if (handle === undefined) return;
-  try {
-    await handle.sync().catch(() => undefined);
-  } finally {
-    await handle.close();
-  }
+  await syncDirectory(folder).catch(() => undefined);
 }
 
 function note(folder: string, count: number): string {

@@ -229,8 +229,7 @@ export async function readLiveTree(
 
   const entriesOf = new Map<string, StoredTreeEntry[]>(folders.map((folder) => [folder, []]));
   await mapLimit(files, hashConcurrency, async (file) => {
-    const absolute = path.join(dir, file.relativePath);
-    const hashed = await hashLiveFile(absolute, file.relativePath, rules.maxFileBytes, known, file.stats);
+    const hashed = await hashLiveFile(dir, file.relativePath, rules.maxFileBytes, known, file.stats);
     if (hashed === undefined) return;
     if (typeof hashed === 'string') skipped.push({ path: file.relativePath, reason: hashed });
     else entriesOf.get(file.parent)?.push({ mode: hashed.mode, name: file.name, oid: hashed.oid, type: 'blob' });

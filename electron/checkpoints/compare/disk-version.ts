@@ -1,7 +1,7 @@
 import type { BigIntStats } from 'node:fs';
 import { lstat, readlink } from 'node:fs/promises';
 import { AppError } from '../../../shared/errors';
-import { errnoCode, fileSystemError, readLiveFile } from '../../files';
+import { errnoCode, fileSystemError, readLiveFile, readLiveLink } from '../../files';
 import type { ExistingFile, FileIdentity } from '../../files';
 import type { TreeFile } from './diff-tree-changes';
 import { fileModes, hashObject, type FileMode } from '../../git-store';
@@ -24,6 +24,12 @@ export interface DiskVersion {
 export interface DiskVersionOptions {
   /** Keep the bytes read, so that a caller that needs them does not read the file a second time. */
   readonly keepContent?: boolean;
+  /**
+   * The folder `target` is in (at any depth), which another program controls: a symlink's target is then
+   * read inside its own folder, and a folder on the way below this one swapped for a symlink is looked at
+   * again, as a swapped file is (see `readLiveLink`).
+   */
+  readonly within?: string;
 }
 
 /** Looks again at a path another program swaps while it is read, at most this many times. */
@@ -55,28 +61,33 @@ export async function readDiskVersion(
       mtimeNs: String(stats.mtimeNs),
       ctimeNs: String(stats.ctimeNs),
     };
-    if (stats.isSymbolicLink())
-      return {
-        file: { mode: fileModes.symlink, oid: hashObject('blob', await readlink(target, { encoding: 'buffer' })) },
-        identity,
-      };
+    // What another program swapped in since the lstat is looked at again.
+    const lookAgain = (): Promise<DiskVersion> => {
+      if (looks < maxLooks) return readDiskVersion(target, known, options, looks + 1);
+      throw new AppError(
+        'conflict',
+        `${target} kept changing while it was read (another program swaps it). Try again.`,
+        {
+          path: target,
+        },
+      );
+    };
+    if (stats.isSymbolicLink()) {
+      const link =
+        options.within === undefined
+          ? { kind: 'read' as const, target: await readlink(target, { encoding: 'buffer' }) }
+          : await readLiveLink(target, options.within);
+      if (link.kind !== 'read') return await lookAgain();
+      return { file: { mode: fileModes.symlink, oid: hashObject('blob', link.target) }, identity };
+    }
     if (!stats.isFile()) return { file: undefined, identity };
     const mode = modeOfStat(stats);
     let oid = known?.(stats, mode);
     let content: Buffer | undefined;
     if (oid === undefined) {
-      // Not through a symlink, not waiting on a FIFO: what another program swapped in since the lstat is looked at again.
+      // Not through a symlink, not waiting on a FIFO.
       const read = await readLiveFile(target, { expected: stats });
-      if (read.kind !== 'read') {
-        if (looks < maxLooks) return await readDiskVersion(target, known, options, looks + 1);
-        throw new AppError(
-          'conflict',
-          `${target} kept changing while it was read (another program swaps it). Try again.`,
-          {
-            path: target,
-          },
-        );
-      }
+      if (read.kind !== 'read') return await lookAgain();
       oid = hashObject('blob', read.content);
       if (options.keepContent === true) content = read.content;
     }

@@ -14,7 +14,7 @@ export async function withHeldFileOnDisk(dir: string, change: TreeChange): Promi
   if (change.old === undefined || change.new !== undefined || storedPathExclusion(change.path, false) === undefined)
     return change;
   if (!(await hasRealFolders(dir, change.path))) return change;
-  const found = await readDiskVersion(path.join(dir, ...change.path.split('/')));
+  const found = await readDiskVersion(path.join(dir, ...change.path.split('/')), undefined, { within: dir });
   if (found.file === undefined) return change;
   if (found.file.oid === change.old.oid && found.file.mode === change.old.mode) return undefined;
   return { ...change, new: found.file };

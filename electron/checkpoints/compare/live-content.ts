@@ -1,6 +1,5 @@
-import { readlink } from 'node:fs/promises';
 import { AppError } from '../../../shared/errors';
-import { errnoCode, fileSystemError, readLiveFile } from '../../files';
+import { errnoCode, fileSystemError, readLiveFile, readLiveLink } from '../../files';
 import { fileModes } from '../../git-store';
 import type { TreeFile } from './diff-tree-changes';
 
@@ -19,13 +18,16 @@ function notRegularFile(absolute: string, isFolder: boolean): AppError {
  * The live bytes of a file the walk listed as `file` (a symlink's target as git stores it), read
  * after the walk, when an agent may have swapped what is at the name: undefined when it vanished
  * or is no longer the kind listed (a link that became a file, a file that became a link, which is
- * not followed); a `wrong_kind` refusal when a folder, FIFO, socket or device is there now. A FIFO
- * is never waited on.
+ * not followed), or a folder on the way below `dir` became a symlink; a `wrong_kind` refusal when a
+ * folder, FIFO, socket or device is there now. A FIFO is never waited on.
  */
 export async function readLiveContent(absolute: string, file: TreeFile, dir: string): Promise<Uint8Array | undefined> {
   try {
-    if (file.mode === fileModes.symlink) return await readlink(absolute, { encoding: 'buffer' });
     // Nor through a folder on the way that became a symlink: a file outside `dir` never shows as this one.
+    if (file.mode === fileModes.symlink) {
+      const link = await readLiveLink(absolute, dir);
+      return link.kind === 'read' ? link.target : undefined;
+    }
     const read = await readLiveFile(absolute, { within: dir });
     switch (read.kind) {
       case 'read':

@@ -1,7 +1,8 @@
 import type { BigIntStats } from 'node:fs';
-import { lstat, readlink } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
+import path from 'node:path';
 import { AppError } from '../../../shared/errors';
-import { errnoCode, fileSystemError, readLiveFile } from '../../files';
+import { errnoCode, fileSystemError, readLiveFile, readLiveLink } from '../../files';
 import { hashObject } from '../../git-store';
 import type { SkipReason } from '../checkpoint-types';
 import type { KnownHashes } from '../snapshot/known-hashes';
@@ -11,19 +12,21 @@ import { modeOfStat } from '../snapshot/stat-walk';
 const maxLooks = 3;
 
 /**
- * Hashes one file or symlink as git would store it (or takes a known id), or says why it cannot be
+ * Hashes one file or symlink of `dir` as git would store it (or takes a known id), or says why it cannot be
  * stored. `looked` is its lstat when the walk has one; an agent may swap what is at the name after
  * it: a folder, FIFO or device read there is `special` (as the snapshot's reader finds it), a file
- * grown past the cap is `oversize`, and a symlink or another file put there is looked at again.
+ * grown past the cap is `oversize`, and a symlink or another file put there, or a symlink put in place of a
+ * folder on the way to a link, is looked at again.
  */
 export async function hashLiveFile(
-  absolute: string,
+  dir: string,
   relativePath: string,
   maxFileBytes: number,
   known: KnownHashes,
   looked?: BigIntStats,
   looks = 1,
 ): Promise<{ readonly mode: string; readonly oid: string } | SkipReason | undefined> {
+  const absolute = path.join(dir, relativePath);
   try {
     const stats = looked ?? (await lstat(absolute, { bigint: true }));
     if (stats.isDirectory()) return undefined;
@@ -32,9 +35,9 @@ export async function hashLiveFile(
     const mode = modeOfStat(stats);
     const oid = known.oidOf(relativePath, stats, mode);
     if (oid !== undefined) return { mode, oid };
-    if (stats.isSymbolicLink())
-      return { mode, oid: hashObject('blob', await readlink(absolute, { encoding: 'buffer' })) };
-    const read = await readLiveFile(absolute, { expected: stats, maxBytes: maxFileBytes });
+    const read = stats.isSymbolicLink()
+      ? await readLinkAsFile(absolute, dir)
+      : await readLiveFile(absolute, { expected: stats, maxBytes: maxFileBytes });
     switch (read.kind) {
       case 'read':
         return { mode, oid: hashObject('blob', read.content) };
@@ -43,7 +46,7 @@ export async function hashLiveFile(
         return read.kind;
       case 'changed':
         if (looks >= maxLooks) throw changedWhileRead(absolute);
-        return await hashLiveFile(absolute, relativePath, maxFileBytes, known, undefined, looks + 1);
+        return await hashLiveFile(dir, relativePath, maxFileBytes, known, undefined, looks + 1);
     }
   } catch (error) {
     const code = errnoCode(error);
@@ -51,6 +54,15 @@ export async function hashLiveFile(
     if (code === 'EACCES' || code === 'EPERM') return 'unreadable';
     throw fileSystemError(error, 'read', absolute);
   }
+}
+
+/** A live symlink's target read as the content git stores for it, or `changed` as a swapped file reads. */
+async function readLinkAsFile(
+  absolute: string,
+  dir: string,
+): Promise<{ kind: 'read'; content: Buffer } | { kind: 'changed' }> {
+  const link = await readLiveLink(absolute, dir);
+  return link.kind === 'read' ? { kind: 'read', content: link.target } : link;
 }
 
 function changedWhileRead(absolute: string): AppError {

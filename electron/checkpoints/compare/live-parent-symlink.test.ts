@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger';
@@ -11,6 +11,10 @@ import { defaultCheckpointLimits } from '../../executor/execution-session';
 import type { ExecutionSession } from '../../tools/tool-adapter';
 import { preparePatch } from '../../tools/patch/prepare';
 import { readLiveFile } from '../../files';
+import { hashObject } from '../../git-store';
+import { hashLiveFile } from './live-file-hash';
+import { readDiskVersion } from './disk-version';
+import { noKnownHashes } from '../snapshot/known-hashes';
 
 /**
  * A live read of a workspace file must not follow a symlink an agent swapped in after the
@@ -87,6 +91,89 @@ describe('a folder on the way swapped for a symlink after the check', () => {
     // No proposal at all, as for any file the patch could not apply to (it refuses the swap itself).
     expect(await prepared.proposed?.()).toBeUndefined();
   });
+});
+
+describe("a symlink entry's folder swapped for a symlink to a folder holding a same-named link", () => {
+  it("is not read there by a diff's live side: it shows as a swapped file does (empty), never the other link's target", async () => {
+    const dir = path.join(base, 'project');
+    const engine = new CheckpointService({ root: path.join(base, 'home', 'checkpoints'), logger: silentLogger });
+    try {
+      writeFiles(dir, { 'sub/a.txt': 'one\n' });
+      symlinkSync('inside-one', path.join(dir, 'sub', 'l'));
+      const outcome = await engine.checkpoint(dir, { reason: 'before write_file' });
+      if (outcome.kind !== 'created') throw new Error('expected a new checkpoint');
+      writeFileSync(path.join(dir, 'sub', 'a.txt'), 'one\ntwo\n');
+      rmSync(path.join(dir, 'sub', 'l'));
+      symlinkSync('inside-two', path.join(dir, 'sub', 'l'));
+      const rules = { maxFileBytes: engine.maxFileBytes, ignoredFolders: [] };
+      const sides = await openDiffSides(
+        engine,
+        rules,
+        dir,
+        outcome.checkpoint.id,
+        { kind: 'live' },
+        createPathScope([]),
+      );
+      expect(sides.changes.map((change) => change.path)).toEqual(['sub/a.txt', 'sub/l']);
+      writeFileSync(path.join(outside, 'a.txt'), 'OUTSIDE SECRET\n');
+      symlinkSync('OUTSIDE-TARGET', path.join(outside, 'l'));
+      swapFolderForSymlink(path.join(dir, 'sub'));
+      const [file, link] = await Promise.all(
+        sides.changes.map((change) =>
+          readSideContent(engine, sides, 'new', change).then(
+            (content) => Buffer.from(content ?? []).toString(),
+            (error: unknown) => `refused: ${String(error)}`,
+          ),
+        ),
+      );
+      expect(link).not.toContain('OUTSIDE-TARGET');
+      expect(link).toBe(file);
+    } finally {
+      await engine.dispose();
+    }
+  });
+
+  it.skipIf(process.platform !== 'linux')(
+    "is not hashed there by a live tree's comparison: it is looked at again, then refused as a file that kept changing",
+    async () => {
+      const dir = path.join(base, 'project');
+      mkdirSync(path.join(dir, 'sub'), { recursive: true });
+      symlinkSync('inside-one', path.join(dir, 'sub', 'l'));
+      const looked = lstatSync(path.join(dir, 'sub', 'l'), { bigint: true });
+      expect(await hashLiveFile(dir, 'sub/l', 1 << 20, noKnownHashes, looked)).toEqual({
+        mode: '120000',
+        oid: hashObject('blob', Buffer.from('inside-one')),
+      });
+      symlinkSync('OUTSIDE-TARGET', path.join(outside, 'l'));
+      swapFolderForSymlink(path.join(dir, 'sub'));
+      await expect(hashLiveFile(dir, 'sub/l', 1 << 20, noKnownHashes, looked)).rejects.toMatchObject({
+        code: 'conflict',
+        message: expect.stringContaining('kept changing while it was read') as unknown,
+      });
+    },
+  );
+});
+
+describe("a symlink entry's folder swapped for a symlink, read as a version on disk (a restore's plan and check)", () => {
+  it.skipIf(process.platform !== 'linux')(
+    'is looked at again, then refused as a file that kept changing, never taken as the other link',
+    async () => {
+      const dir = path.join(base, 'project');
+      mkdirSync(path.join(dir, 'sub'), { recursive: true });
+      symlinkSync('inside-one', path.join(dir, 'sub', 'l'));
+      const link = path.join(dir, 'sub', 'l');
+      expect((await readDiskVersion(link, undefined, { within: dir })).file).toEqual({
+        mode: '120000',
+        oid: hashObject('blob', Buffer.from('inside-one')),
+      });
+      symlinkSync('OUTSIDE-TARGET', path.join(outside, 'l'));
+      swapFolderForSymlink(path.join(dir, 'sub'));
+      await expect(readDiskVersion(link, undefined, { within: dir })).rejects.toMatchObject({
+        code: 'conflict',
+        message: expect.stringContaining('kept changing while it was read') as unknown,
+      });
+    },
+  );
 });
 
 describe('a workspace reached through a symlink of its own (a path the user chose)', () => {

@@ -90,7 +90,7 @@ export async function currentFile(
   }
   const absolute = absoluteIn(dir, relativePath);
   const disk = (await hasRealFolders(dir, relativePath))
-    ? await readDiskVersion(absolute, undefined, { keepContent: true })
+    ? await readDiskVersion(absolute, undefined, { keepContent: true, within: dir })
     : { file: undefined, identity: undefined };
   if (disk.file === undefined) {
     throw refuse(

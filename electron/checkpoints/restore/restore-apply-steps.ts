@@ -178,9 +178,9 @@ export async function applyWrites(
 }
 
 /**
- * A folder another program moved away (or removed) while the restore wrote into it cannot be made
- * durable where it was: each change done in it is reported failed, saying so, instead of the whole
- * restore ending in an error that reports nothing of what it did.
+ * A folder another program moved away (or removed, or put something else in its place) while the
+ * restore wrote into it cannot be made durable where it was: each change done in it is reported
+ * failed, saying so, instead of the whole restore ending in an error that reports nothing of what it did.
  */
 function markVanished(input: ApplyInput, state: ApplyState, vanished: ReadonlySet<string>): void {
   if (vanished.size === 0) return;
@@ -190,7 +190,7 @@ function markVanished(input: ApplyInput, state: ApplyState, vanished: ReadonlySe
     state.outcomes.set(relative, {
       ...outcome,
       result: 'failed',
-      message: `${path.dirname(relative)} was moved away or removed by another program while the restore changed ${relative} in it, so that change is not known to be where it belongs. Look at the folder, then restore again (undo stays possible).`,
+      message: `${path.dirname(relative)} was moved away or removed (or replaced) by another program while the restore changed ${relative} in it, so that change is not known to be where it belongs. Look at the folder, then restore again (undo stays possible).`,
     });
   }
 }

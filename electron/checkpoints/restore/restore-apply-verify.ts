@@ -16,7 +16,7 @@ export async function verifyReadBack(
   let checked = 0;
   await mapLimit(verified, writeConcurrency, async (outcome) => {
     const entry = byPath.get(outcome.path);
-    const found = await readDiskVersion(absoluteIn(plan.dir, outcome.path));
+    const found = await readDiskVersion(absoluteIn(plan.dir, outcome.path), undefined, { within: plan.dir });
     readBack.set(outcome.path, found);
     const wanted = entry?.action === 'delete' ? undefined : entry?.checkpoint;
     const matches =

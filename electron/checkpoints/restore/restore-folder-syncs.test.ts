@@ -1,6 +1,7 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { settleBeside, stillWaiting, swapInFifo } from '../../test-support/fifo';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { holdDirectory } from '../../files';
 import { FolderSyncs, type HeldForSync } from './restore-folder-syncs';
@@ -104,4 +105,24 @@ describe('the folder fsyncs of a batch of restore writes', () => {
     syncs.finished(failedOnly, []);
     await expect(syncs.settled()).resolves.toEqual(new Set());
   });
+
+  it.skipIf(process.platform === 'win32')(
+    'finds a folder another program put a FIFO or a symbolic link in place of gone, at once (reported, not thrown)',
+    async () => {
+      const fifo = folder('fifo');
+      const link = folder('link');
+      const elsewhere = folder('elsewhere');
+      const syncs = new FolderSyncs([fifo, link]);
+      // The folders were written into, then moved away, and something else put at their names.
+      renameSync(fifo, path.join(root, 'fifo.moved'));
+      swapInFifo(fifo);
+      renameSync(link, path.join(root, 'link.moved'));
+      symlinkSync(elsewhere, link);
+      syncs.finished(fifo, [fifo]);
+      syncs.finished(link, [link]);
+      const outcome = await settleBeside(syncs.settled(), fifo);
+      expect(outcome).not.toBe(stillWaiting);
+      expect(outcome).toEqual({ value: new Set([fifo, link]) });
+    },
+  );
 });

@@ -1,7 +1,10 @@
 import { isAppError } from '../../../shared/errors';
 import { syncDirectories, type HeldDirectory } from '../../files';
 
-/** One folder's fsync, settled: undefined when it succeeded, `vanished` when the folder was gone (moved away, removed), else the error. */
+/**
+ * One folder's fsync, settled: undefined when it succeeded, `vanished` when the folder was gone (moved away,
+ * removed, or something else put in its place: a file, a FIFO, a symbolic link), else the error.
+ */
 type SyncOutcome = undefined | { readonly vanished: string } | Error;
 
 /** A folder's fsync, settled to its outcome. */
@@ -9,7 +12,7 @@ function settle(folder: string, sync: Promise<void>): Promise<SyncOutcome> {
   return sync.then(
     (): SyncOutcome => undefined,
     (error: unknown): SyncOutcome =>
-      isAppError(error) && error.code === 'not_found'
+      isAppError(error) && (error.code === 'not_found' || error.code === 'wrong_kind')
         ? { vanished: folder }
         : error instanceof Error
           ? error

@@ -115,7 +115,7 @@ async function heldButExcluded(
 ): Promise<RestorePlanEntry | 'recreate' | undefined> {
   // Never judged through a symlink or a file on the way: the re-create path decides what is in the way.
   if (!(await hasRealFolders(input.dir, change.path))) return 'recreate';
-  const found = await readDiskVersion(absoluteIn(input.dir, change.path));
+  const found = await readDiskVersion(absoluteIn(input.dir, change.path), undefined, { within: input.dir });
   if (found.identity === undefined) return 'recreate';
   if (found.file !== undefined && found.file.oid === change.old?.oid && found.file.mode === change.old.mode)
     return undefined;

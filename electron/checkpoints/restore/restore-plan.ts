@@ -115,6 +115,7 @@ async function versionOnDisk(
   const found = await readDiskVersion(
     absolute,
     known === undefined ? undefined : (stats, mode) => known.oidOf(relativePath, stats, mode),
+    { within: input.dir },
   );
   versions.set(relativePath, found);
   return found.identity;

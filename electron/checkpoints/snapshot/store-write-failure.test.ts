@@ -13,6 +13,17 @@ const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'store-wri
 
 /** The child's file size limit: far above anything but the big file's object (random bytes do not compress). */
 const fileSizeLimit = 512 * 1024;
+const mebibyte = 1024 * 1024;
+
+/** One way a checkpoint's store write fails: where, with how many files, and under which file size limit. */
+interface FailureCase {
+  readonly where: string;
+  readonly smallFiles: number;
+  readonly workerThreshold: number;
+  readonly bigBytes: number;
+  /** The file size limit when not `fileSizeLimit`. */
+  readonly limit?: number;
+}
 
 /** What the child's checkpoint came to. */
 interface ChildOutcome {
@@ -27,9 +38,10 @@ async function checkpointInChild(
   dir: string,
   workerThreshold: number,
   isLimited: boolean,
+  limit = fileSizeLimit,
 ): Promise<ChildOutcome> {
   const node = [process.execPath, '--import', 'tsx', child, root, dir, String(workerThreshold)];
-  const [command, ...args] = isLimited ? ['prlimit', `--fsize=${fileSizeLimit}`, ...node] : node;
+  const [command, ...args] = isLimited ? ['prlimit', `--fsize=${limit}`, ...node] : node;
   const { stdout } = await promisify(execFile)(command as string, args, { cwd: repoRoot });
   return JSON.parse(stdout) as ChildOutcome;
 }
@@ -63,7 +75,7 @@ describe('a checkpoint whose store cannot be written', () => {
   });
 
   // Before the fix each of these checkpoints was created without the big file (skipped as "unreadable").
-  it.each([
+  it.each<FailureCase>([
     { where: 'a hashing worker, loose objects', smallFiles: 2, workerThreshold: 2, bigBytes: 4 * fileSizeLimit },
     { where: 'a hashing worker, a pack', smallFiles: 600, workerThreshold: 2, bigBytes: 4 * fileSizeLimit },
     { where: 'the main thread, loose objects', smallFiles: 2, workerThreshold: 1_000_000, bigBytes: 4 * fileSizeLimit },
@@ -75,9 +87,18 @@ describe('a checkpoint whose store cannot be written', () => {
       workerThreshold: 1_000_000,
       bigBytes: 1.4 * fileSizeLimit,
     },
+    // A pack past the 4 MiB it keeps in memory, with the limit inside its last 1 MiB chunk: that chunk's write is
+    // short (no error), and before the fix the checksum's read-back failed as a bare "pack shorter than written".
+    ...[2, 1_000_000].map((workerThreshold) => ({
+      where: `${workerThreshold === 2 ? 'a hashing worker' : 'the main thread'}, a short pack write`,
+      smallFiles: 600,
+      workerThreshold,
+      bigBytes: 5.5 * mebibyte,
+      limit: 5.25 * mebibyte,
+    })),
   ])(
     'fails when $where cannot be written, moves no ref, leaves no temp file, and a retry stores the file',
-    async ({ smallFiles, workerThreshold, bigBytes }) => {
+    async ({ smallFiles, workerThreshold, bigBytes, limit }) => {
       const root = path.join(base, 'home', 'checkpoints');
       const store = path.join(root, 'store');
       const dir = path.join(base, 'work');
@@ -91,7 +112,7 @@ describe('a checkpoint whose store cannot be written', () => {
         writeFileSync(path.join(dir, `small-${index}.txt`), `small ${index}\n`);
       const big = randomBytes(bigBytes);
       writeFileSync(path.join(dir, 'big.data'), big);
-      const failed = await checkpointInChild(root, dir, workerThreshold, true);
+      const failed = await checkpointInChild(root, dir, workerThreshold, true, limit);
       expect(failed).toEqual({
         kind: 'failed',
         code: 'io_error',
