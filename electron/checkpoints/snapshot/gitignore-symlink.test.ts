@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { runGit } from '../test-support/restore-fixtures';
+import { makeRulesRepo } from '../test-support/rules-repo';
 import { RepoRulesCache, type RulesEnvironment } from './repo-rules';
 
 /**
@@ -20,11 +21,7 @@ let environment: RulesEnvironment;
 
 beforeEach(async () => {
   ({ dir: root, remove } = await makeTempDir('vigil-gitignore-symlink-'));
-  dir = path.join(root, 'project');
-  const home = path.join(root, 'home');
-  mkdirSync(home, { recursive: true });
-  environment = { env: { XDG_CONFIG_HOME: path.join(home, '.config') }, home };
-  runGit(['init', '-q', dir]);
+  ({ dir, environment } = makeRulesRepo(root));
   writeFileSync(path.join(dir, 'a.txt'), 'a\n');
   runGit(['add', 'a.txt'], { cwd: dir });
 });

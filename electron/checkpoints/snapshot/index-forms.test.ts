@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { runGit } from '../test-support/restore-fixtures';
+import { makeRulesRepo } from '../test-support/rules-repo';
 import { RepoRulesCache, type RulesEnvironment } from './repo-rules';
 
 /**
@@ -21,11 +22,7 @@ let environment: RulesEnvironment;
 
 beforeEach(async () => {
   ({ dir: root, remove } = await makeTempDir('vigil-index-forms-'));
-  dir = path.join(root, 'project');
-  const home = path.join(root, 'home');
-  mkdirSync(home, { recursive: true });
-  environment = { env: { XDG_CONFIG_HOME: path.join(home, '.config') }, home };
-  runGit(['init', '-q', dir]);
+  ({ dir, environment } = makeRulesRepo(root));
   mkdirSync(path.join(dir, 'node_modules', 'patched'), { recursive: true });
   writeFileSync(path.join(dir, 'node_modules', 'patched', 'index.js'), 'vendored and patched\n');
   writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\n');

@@ -1,9 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { runGit } from '../test-support/restore-fixtures';
+import { makeRulesRepo } from '../test-support/rules-repo';
 import { DirectoryRules } from './directory-rules';
 import { RepoRulesCache, type RulesEnvironment } from './repo-rules';
 
@@ -16,11 +17,7 @@ let environment: RulesEnvironment;
 
 beforeEach(async () => {
   ({ dir: root, remove } = await makeTempDir('vigil-repo-rules-'));
-  dir = path.join(root, 'project');
-  const home = path.join(root, 'home');
-  mkdirSync(home, { recursive: true });
-  environment = { env: { XDG_CONFIG_HOME: path.join(home, '.config') }, home };
-  runGit(['init', '-q', dir]);
+  ({ dir, environment } = makeRulesRepo(root));
   writeFileSync(path.join(dir, 'a.txt'), 'a\n');
   runGit(['add', '-A'], { cwd: dir });
 });
