@@ -1,7 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir } from '../../test-support/temp-dir';
-import { makeIgnoredBuildRepo, prepareIndexSwap } from '../test-support/rules-repo';
-import { RepoRulesCache, type RulesEnvironment } from './repo-rules';
+import { describe, expect, it } from 'vitest';
+import { makeIgnoredBuildRepo, prepareIndexSwap, useRulesRepo } from '../test-support/rules-repo';
+import { RepoRulesCache } from './repo-rules';
 
 /**
  * A change made while the rules are being read must be seen by the next read. The cache
@@ -11,26 +10,15 @@ import { RepoRulesCache, type RulesEnvironment } from './repo-rules';
  * point of the read in each round; the next read must always see it.
  */
 
-let root: string;
-let dir: string;
-let remove: () => Promise<void>;
-let environment: RulesEnvironment;
-
-beforeEach(async () => {
-  ({ dir: root, remove } = await makeTempDir('vigil-rules-race-'));
-  ({ dir, environment } = makeIgnoredBuildRepo(root));
-});
-afterEach(async () => {
-  await remove();
-});
+const repo = useRulesRepo('vigil-rules-race-', makeIgnoredBuildRepo);
 
 describe('an index swapped in while the rules are read (git add -f build/out.js, build/ ignored)', () => {
   it('is always seen by the next read, wherever in the read it lands', async () => {
-    const swap = prepareIndexSwap(root, dir);
+    const swap = prepareIndexSwap(repo.root, repo.dir);
     const stale: number[] = [];
     for (let ticks = 0; ticks < 60; ticks += 1) {
       swap.installWithout();
-      const cache = new RepoRulesCache(dir, environment);
+      const cache = new RepoRulesCache(repo.dir, repo.environment);
       await cache.current();
       await swap.swapInDuring(ticks, () => cache.current());
       const next = await cache.current();

@@ -1,5 +1,7 @@
 import { copyFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
+import { makeTempDir } from '../../test-support/temp-dir';
 import type { RulesEnvironment } from '../snapshot/repo-rules';
 import { runGit } from './restore-fixtures';
 
@@ -21,6 +23,46 @@ export function makeRulesRepo(root: string): RulesRepo {
   mkdirSync(home, { recursive: true });
   runGit(['init', '-q', dir]);
   return { dir, environment: { env: { XDG_CONFIG_HOME: path.join(home, '.config') }, home } };
+}
+
+/** A rules repository in a temp folder of its own (`root`), for one test. */
+export interface RulesRepoFixture extends RulesRepo {
+  /** The temp folder holding the repository, its home and whatever else the test puts there. */
+  readonly root: string;
+}
+
+/**
+ * Registers hooks that give each test of the calling file a fresh repository made by `make` (by
+ * default `makeRulesRepo`) in a new temp folder named after `prefix`, removed after the test. The
+ * fields of what it returns are the current test's: read them inside a hook or a test, not before.
+ */
+export function useRulesRepo(prefix: string, make: (root: string) => RulesRepo = makeRulesRepo): RulesRepoFixture {
+  let current: RulesRepoFixture | undefined;
+  let remove: (() => Promise<void>) | undefined;
+  beforeEach(async () => {
+    const temp = await makeTempDir(prefix);
+    remove = temp.remove;
+    current = { root: temp.dir, ...make(temp.dir) };
+  });
+  afterEach(async () => {
+    current = undefined;
+    await remove?.();
+  });
+  const now = (): RulesRepoFixture => {
+    if (current === undefined) throw new Error('useRulesRepo: read outside a test');
+    return current;
+  };
+  return {
+    get root() {
+      return now().root;
+    },
+    get dir() {
+      return now().dir;
+    },
+    get environment() {
+      return now().environment;
+    },
+  };
 }
 
 /**
