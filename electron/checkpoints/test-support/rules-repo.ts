@@ -1,7 +1,6 @@
 import { copyFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
-import { makeTempDir } from '../../test-support/temp-dir';
+import { useTempFixture } from '../../test-support/temp-fixture';
 import type { RulesEnvironment } from '../snapshot/repo-rules';
 import { runGit } from './restore-fixtures';
 
@@ -37,21 +36,7 @@ export interface RulesRepoFixture extends RulesRepo {
  * fields of what it returns are the current test's: read them inside a hook or a test, not before.
  */
 export function useRulesRepo(prefix: string, make: (root: string) => RulesRepo = makeRulesRepo): RulesRepoFixture {
-  let current: RulesRepoFixture | undefined;
-  let remove: (() => Promise<void>) | undefined;
-  beforeEach(async () => {
-    const temp = await makeTempDir(prefix);
-    remove = temp.remove;
-    current = { root: temp.dir, ...make(temp.dir) };
-  });
-  afterEach(async () => {
-    current = undefined;
-    await remove?.();
-  });
-  const now = (): RulesRepoFixture => {
-    if (current === undefined) throw new Error('useRulesRepo: read outside a test');
-    return current;
-  };
+  const now = useTempFixture(prefix, (root): RulesRepoFixture => ({ root, ...make(root) }));
   return {
     get root() {
       return now().root;
