@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { childEnv, relayEntry, repoRoot, runVigil, tsxLoader, type VigilRun } from '../test-support/run-vigil';
+import { runVigil, type VigilRun } from '../test-support/run-vigil';
 import { makeTempDir } from '../test-support/temp-dir';
 import { gitTimeline, printed } from '../hooks/test-support/hook-runs';
 import { claudeCodeEvents, type RecordedSession } from '../hooks/test-support/recorded-events';
@@ -13,20 +12,7 @@ const fileSizeLimit = 512 * 1024;
 
 /** Runs `vigil ARGS` (no core: in this process) under the file size limit, `input` on its stdin. */
 function runLimited(args: readonly string[], env: NodeJS.ProcessEnv, input = ''): Promise<VigilRun> {
-  const child = spawn(
-    'prlimit',
-    [`--fsize=${fileSizeLimit}`, process.execPath, '--import', tsxLoader, relayEntry, ...args],
-    { cwd: repoRoot, env: childEnv(env), stdio: ['pipe', 'pipe', 'pipe'] },
-  );
-  child.stdin.end(input);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+  return runVigil(args, { env, input, fileSizeLimit });
 }
 
 const storeMessage = (home: string): string =>

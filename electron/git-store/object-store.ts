@@ -1,4 +1,4 @@
-import { access, mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { access, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import { errnoCode } from '../files';
@@ -13,7 +13,8 @@ import {
 } from './git-objects';
 import { PackFile, type PackedObject } from './pack-file';
 import { PackIndex } from './pack-index';
-import { isLooseObjectName, parseLooseObject, writeLooseFile } from './loose-objects';
+import { isLooseObjectName, parseLooseObject } from './loose-objects';
+import { LooseWriter } from './loose-writer';
 import { RecentObjects } from './recent-objects';
 import { inflateObject } from './object-zlib';
 import { UnsyncedObjects } from './unsynced-objects';
@@ -33,13 +34,13 @@ export class ObjectStore {
   readonly #packs = new Map<string, PackFile>();
   /** The last refresh or close (settled): the next one starts after it (see `#inTurn`). */
   #turn: Promise<void> = Promise.resolve();
-  readonly #fanDirs = new Set<string>();
   #packDirStamp = -1;
   #loose: Set<string> | undefined;
   /** Recently read or written small objects. */
   readonly #recent = new RecentObjects();
   /** Loose objects this process wrote (or had a worker write) and has not fsynced yet, with the fan-out folders made for them. */
   readonly #unsynced: UnsyncedObjects;
+  readonly #looseWriter: LooseWriter;
   readonly #decodedTrees = new DecodedTrees();
 
   constructor(
@@ -50,6 +51,7 @@ export class ObjectStore {
     this.objectsDir = path.join(gitdir, 'objects');
     this.packDir = path.join(this.objectsDir, 'pack');
     this.#unsynced = new UnsyncedObjects(this.objectsDir, (oid) => this.loosePath(oid));
+    this.#looseWriter = new LooseWriter(this.objectsDir, this.#unsynced);
   }
 
   /** The packs currently known. */
@@ -111,7 +113,7 @@ export class ObjectStore {
       fans
         .filter((fan) => /^[0-9a-f]{2}$/.test(fan))
         .map(async (fan) => {
-          this.#fanDirs.add(fan);
+          this.#looseWriter.knowFan(fan);
           for (const name of await readdir(path.join(this.objectsDir, fan)).catch(() => [] as string[])) {
             if (isLooseObjectName(name)) found.add(fan + name);
           }
@@ -197,20 +199,11 @@ export class ObjectStore {
   async writeLoose(type: ObjectType, content: Uint8Array, knownOid?: string): Promise<string> {
     const hold = this.#unsynced.hold; // read before any wait: a handle is not kept once its hold ended
     const oid = knownOid ?? hashObject(type, content);
-    if (await this.has(oid)) return this.hasPacked(oid) ? oid : (this.#unsynced.note(oid), oid);
-    const fan = oid.slice(0, 2);
-    const fanDir = path.join(this.objectsDir, fan);
-    if (!this.#fanDirs.has(fan)) {
-      if ((await mkdir(fanDir, { recursive: true })) !== undefined) this.#unsynced.addFan(fan);
-      this.#fanDirs.add(fan);
+    if (await this.has(oid)) {
+      if (!this.hasPacked(oid)) this.#unsynced.note(oid);
+      return oid;
     }
-    // A small batch (a checkpoint's few objects) keeps its handles for the fsync; a big one closes as it goes.
-    const isHeld = this.#unsynced.claimHold();
-    try {
-      this.#unsynced.note(oid, await writeLooseFile(fanDir, this.loosePath(oid), type, content, isHeld), hold);
-    } finally {
-      if (isHeld) this.#unsynced.endClaim();
-    }
+    await this.#looseWriter.write(oid, this.loosePath(oid), type, content, hold);
     this.#loose?.add(oid);
     this.#recent.remember(oid, { type, content: Buffer.from(content) });
     return oid;

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { access, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { childEnv, repoRoot, tsxLoader, vigilEntry, type VigilRun } from '../test-support/run-vigil';
+import { childEnv, collectRun, repoRoot, tsxLoader, vigilEntry, type VigilRun } from '../test-support/run-vigil';
 import { makeTempDir } from '../test-support/temp-dir';
 import { callsOf, printed, runHook, sessionHistory } from './test-support/hook-runs';
 import { claudeCodeEvents, geminiCliEvents, type RecordedSession } from './test-support/recorded-events';
@@ -40,14 +40,7 @@ child.on('close', (code) => process.exit(code ?? 1));
     env: childEnv({ ...env, EVENT: JSON.stringify(event) }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+  return collectRun(child);
 }
 
 describe('vigil hook fails closed, with the checks of Vigil’s own tools', () => {

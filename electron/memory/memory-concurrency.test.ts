@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { repoRoot } from '../test-support/run-vigil';
+import { collectRun, repoRoot } from '../test-support/run-vigil';
 import { makeTempDir } from '../test-support/temp-dir';
 import { parseEntries } from './memory-format';
 import { findInvalidUtf8 } from './utf8';
@@ -25,7 +25,7 @@ afterEach(async () => {
   await temp.remove();
 });
 
-function runWorker(dir: string, id: number, count: number, limit: number): Promise<WorkerCall[]> {
+async function runWorker(dir: string, id: number, count: number, limit: number): Promise<WorkerCall[]> {
   const child = spawn(
     process.execPath,
     [
@@ -43,23 +43,12 @@ function runWorker(dir: string, id: number, count: number, limit: number): Promi
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`worker ${id} exited with ${String(code)}: ${stderr}`));
-      else
-        resolve(
-          stdout
-            .trim()
-            .split('\n')
-            .map((line) => JSON.parse(line) as WorkerCall),
-        );
-    });
-  });
+  const { code, stdout, stderr } = await collectRun(child);
+  if (code !== 0) throw new Error(`worker ${id} exited with ${String(code)}: ${stderr}`);
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as WorkerCall);
 }
 
 describe('concurrent writers', () => {

@@ -1,7 +1,8 @@
-import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile, spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 
 /** The repository root. */
@@ -38,6 +39,8 @@ export interface VigilSpawnOptions {
   readonly cwd?: string;
   /** Written to stdin, which is then closed. */
   readonly input?: string | Buffer;
+  /** Bytes: the child runs under this file size limit (RLIMIT_FSIZE, by `prlimit`), so a bigger write fails (EFBIG). */
+  readonly fileSizeLimit?: number;
 }
 
 /**
@@ -66,7 +69,10 @@ export function withBackgroundCore(extra: NodeJS.ProcessEnv = {}): NodeJS.Proces
 
 /** Starts `vigil ARGS` as a real child process (Node + tsx on the TypeScript source, from the relay entry). */
 export function spawnVigil(args: readonly string[], options: VigilSpawnOptions = {}): ChildProcessWithoutNullStreams {
-  const child = spawn(process.execPath, ['--import', tsxLoader, relayEntry, ...args], {
+  const node = [process.execPath, '--import', tsxLoader, relayEntry, ...args];
+  const limit = options.fileSizeLimit === undefined ? [] : ['prlimit', `--fsize=${options.fileSizeLimit}`];
+  const [command = '', ...commandArgs] = [...limit, ...node];
+  const child = spawn(command, commandArgs, {
     cwd: options.cwd ?? repoRoot,
     env: childEnv(options.env),
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -78,7 +84,13 @@ export function spawnVigil(args: readonly string[], options: VigilSpawnOptions =
 
 /** Runs `vigil ARGS` to completion and collects its output. */
 export function runVigil(args: readonly string[], options: VigilSpawnOptions = {}): Promise<VigilRun> {
-  const child = spawnVigil(args, options);
+  return collectRun(spawnVigil(args, options));
+}
+
+/** Collects what a child process (started with piped stdout and stderr) prints, until it closes: how it ended and its output. */
+export function collectRun(
+  child: ChildProcess & { readonly stdout: Readable; readonly stderr: Readable },
+): Promise<VigilRun> {
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

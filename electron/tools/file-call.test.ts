@@ -1,12 +1,12 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultCheckpointLimits } from '../executor/execution-session';
 import { makeTempDir } from '../test-support/temp-dir';
 import { preparePatch } from './patch/prepare';
 import { prepareReadFile } from './read-file/prepare';
 import type { ExecutionSession, PreparedCall } from './tool-adapter';
 import { prepareWriteFile } from './write-file/prepare';
+import { testSession } from './test-support/test-session';
 
 let base: string;
 let remove: () => Promise<void>;
@@ -27,14 +27,7 @@ beforeEach(async () => {
     writeFileSync(path.join(folder, 'r.txt'), `${text}\n`);
     writeFileSync(path.join(folder, 'p.txt'), 'value: a\n');
   }
-  session = {
-    id: 'ses_test',
-    agent: 'test',
-    roots: [workspace],
-    turn: 1,
-    workspace: { cwd: workspace, roots: [workspace], homeDir: path.join(base, 'home') },
-    checkpointLimits: defaultCheckpointLimits,
-  };
+  session = testSession(workspace, path.join(base, 'home'));
 });
 afterEach(async () => {
   await remove();

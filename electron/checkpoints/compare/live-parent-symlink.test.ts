@@ -7,14 +7,13 @@ import { CheckpointService } from '../checkpoint-service';
 import { writeFiles } from '../test-support/restore-fixtures';
 import { createPathScope } from './diff-path-scope';
 import { openDiffSides, readSideContent } from './diff-sides';
-import { defaultCheckpointLimits } from '../../executor/execution-session';
-import type { ExecutionSession } from '../../tools/tool-adapter';
 import { preparePatch } from '../../tools/patch/prepare';
 import { readLiveFile } from '../../files';
 import { hashObject } from '../../git-store';
 import { hashLiveFile } from './live-file-hash';
 import { readDiskVersion } from './disk-version';
 import { noKnownHashes } from '../snapshot/known-hashes';
+import { testSession } from '../../tools/test-support/test-session';
 
 /**
  * A live read of a workspace file must not follow a symlink an agent swapped in after the
@@ -77,14 +76,7 @@ describe('a folder on the way swapped for a symlink after the check', () => {
     const workspace = path.join(base, 'ws');
     mkdirSync(path.join(workspace, 'sub'), { recursive: true });
     writeFileSync(path.join(workspace, 'sub', 'p.txt'), 'value: a\n');
-    const session: ExecutionSession = {
-      id: 'ses_test',
-      agent: 'test',
-      roots: [workspace],
-      turn: 1,
-      workspace: { cwd: workspace, roots: [workspace], homeDir: path.join(base, 'home') },
-      checkpointLimits: defaultCheckpointLimits,
-    };
+    const session = testSession(workspace, path.join(base, 'home'));
     const prepared = await preparePatch({ path: 'sub/p.txt', old_string: 'value: a', new_string: 'value: b' }, session);
     writeFileSync(path.join(outside, 'p.txt'), 'value: a\nOUTSIDE SECRET\n');
     swapFolderForSymlink(path.join(workspace, 'sub'));

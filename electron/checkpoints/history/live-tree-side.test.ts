@@ -1,9 +1,7 @@
 import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { silentLogger } from '../../logging/logger';
+import { expect, it } from 'vitest';
 import { settleBeside, swapInFifo } from '../../test-support/fifo';
-import { makeTempDir } from '../../test-support/temp-dir';
-import { CheckpointService } from '../checkpoint-service';
+import { useCheckpointEngine } from '../test-support/engine-fixture';
 import { createPathScope, readLiveTree } from '../compare';
 import { writeFiles } from '../test-support/restore-fixtures';
 import { allCheckpoints } from './file-history';
@@ -16,33 +14,21 @@ import { searchText } from './text-search';
  * (the seam: the walk's tree is made, then the swap) is refused at once, never waited on.
  */
 
-let root: string;
-let remove: () => Promise<void>;
-let dir: string;
-let engine: CheckpointService;
-beforeEach(async () => {
-  ({ dir: root, remove } = await makeTempDir('vigil-history-live-'));
-  dir = path.join(root, 'project');
-  engine = new CheckpointService({ root: path.join(root, 'home', 'checkpoints'), logger: silentLogger });
-});
-afterEach(async () => {
-  await engine.dispose();
-  await remove();
-});
+const fixture = useCheckpointEngine('vigil-history-live-');
 
 it.skipIf(process.platform === 'win32')('refuses a FIFO put at a changed file after the walk, at once', async () => {
-  writeFiles(dir, { 'src/app.ts': 'const a = 1;\n' });
-  const outcome = await engine.checkpoint(dir, { reason: 'before write_file' });
+  writeFiles(fixture.dir, { 'src/app.ts': 'const a = 1;\n' });
+  const outcome = await fixture.engine.checkpoint(fixture.dir, { reason: 'before write_file' });
   if (outcome.kind !== 'created') throw new Error('expected a new checkpoint');
-  writeFiles(dir, { 'src/app.ts': 'const a = 1;\nconsole.log("debug");\n' });
-  const entries = await allCheckpoints(engine, dir);
-  const rules = { maxFileBytes: engine.maxFileBytes, ignoredFolders: [] };
-  const live = await readLiveTree(dir, rules, createPathScope([]));
-  const store = { readTree: (oid: string) => engine.readTree(oid) };
-  const fifo = path.join(dir, 'src', 'app.ts');
+  writeFiles(fixture.dir, { 'src/app.ts': 'const a = 1;\nconsole.log("debug");\n' });
+  const entries = await allCheckpoints(fixture.engine, fixture.dir);
+  const rules = { maxFileBytes: fixture.engine.maxFileBytes, ignoredFolders: [] };
+  const live = await readLiveTree(fixture.dir, rules, createPathScope([]));
+  const store = { readTree: (oid: string) => fixture.engine.readTree(oid) };
+  const fifo = path.join(fixture.dir, 'src', 'app.ts');
   swapInFifo(fifo);
   const found = await settleBeside(
-    searchText(engine, entries, 'console.log', liveTreeSide(dir, live, store), 10),
+    searchText(fixture.engine, entries, 'console.log', liveTreeSide(fixture.dir, live, store), 10),
     fifo,
   );
   expect(found).toMatchObject({ error: { code: 'wrong_kind', details: { path: fifo } } });

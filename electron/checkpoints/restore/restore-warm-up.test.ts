@@ -1,31 +1,17 @@
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../logging/logger';
-import { makeTempDir } from '../../test-support/temp-dir';
-import { CheckpointService } from '../checkpoint-service';
+import { describe, expect, it } from 'vitest';
+import { useCheckpointEngine } from '../test-support/engine-fixture';
 import type { CheckpointEntry } from '../checkpoint-types';
 import { runGit, writeFiles } from '../test-support/restore-fixtures';
 import { warmUpRestore } from './restore-warm-up';
 
-let root: string;
-let remove: () => Promise<void>;
-let dir: string;
-let engine: CheckpointService;
-beforeEach(async () => {
-  ({ dir: root, remove } = await makeTempDir('vigil-restore-warm-up-'));
-  dir = path.join(root, 'project');
-  engine = new CheckpointService({ root: path.join(root, 'home', 'checkpoints'), logger: silentLogger });
-});
-afterEach(async () => {
-  await engine.dispose();
-  await remove();
-});
+const fixture = useCheckpointEngine('vigil-restore-warm-up-');
 
 /** Checkpoints `files` in the project and returns the checkpoint. */
 async function checkpointOf(files: Record<string, string>): Promise<CheckpointEntry> {
-  writeFiles(dir, files);
-  const outcome = await engine.checkpoint(dir, { reason: 'test' });
+  writeFiles(fixture.dir, files);
+  const outcome = await fixture.engine.checkpoint(fixture.dir, { reason: 'test' });
   if (outcome.kind !== 'created') throw new Error('expected a checkpoint');
   return outcome.checkpoint;
 }
@@ -34,9 +20,9 @@ async function checkpointOf(files: Record<string, string>): Promise<CheckpointEn
 function warmUp(
   checkpoint: CheckpointEntry,
   paths: readonly string[],
-  readBlob: (oid: string) => Promise<Uint8Array> = (oid) => engine.readBlob(oid),
+  readBlob: (oid: string) => Promise<Uint8Array> = (oid) => fixture.engine.readBlob(oid),
 ): ReturnType<typeof warmUpRestore> {
-  return warmUpRestore({ dir, checkpointTree: checkpoint.tree, paths, reader: engine, readBlob });
+  return warmUpRestore({ dir: fixture.dir, checkpointTree: checkpoint.tree, paths, reader: fixture.engine, readBlob });
 }
 
 describe('warmUpRestore', () => {
@@ -47,11 +33,11 @@ describe('warmUpRestore', () => {
       'src/util.ts': 'util\n',
       'docs/readme.md': 'docs\n',
     });
-    const temp = path.join(dir, 'src', `.app.ts.vigil-tmp-999999-0-0123456789ab`);
+    const temp = path.join(fixture.dir, 'src', `.app.ts.vigil-tmp-999999-0-0123456789ab`);
     writeFileSync(temp, 'a temp file\n');
-    writeFileSync(path.join(dir, 'src', '.not-a-temp'), 'x\n');
-    const before = readdirSync(path.join(dir, 'src')).map(
-      (name) => `${name}:${statSync(path.join(dir, 'src', name)).mtimeMs}`,
+    writeFileSync(path.join(fixture.dir, 'src', '.not-a-temp'), 'x\n');
+    const before = readdirSync(path.join(fixture.dir, 'src')).map(
+      (name) => `${name}:${statSync(path.join(fixture.dir, 'src', name)).mtimeMs}`,
     );
     const read: string[] = [];
     const warmed = await warmUp(
@@ -60,12 +46,12 @@ describe('warmUpRestore', () => {
       ['src/app.ts', 'src/util.ts', 'a.txt', 'docs', 'new.txt', 'missing/x.txt'],
       async (oid) => {
         read.push(oid);
-        return engine.readBlob(oid);
+        return fixture.engine.readBlob(oid);
       },
     );
-    expect(Object.fromEntries(warmed.temps)).toEqual({ [path.join(dir, 'src')]: [temp], [dir]: [] });
+    expect(Object.fromEntries(warmed.temps)).toEqual({ [path.join(fixture.dir, 'src')]: [temp], [fixture.dir]: [] });
     const blobOf = (file: string): string =>
-      runGit(['--git-dir', engine.gitdir, 'rev-parse', `${checkpoint.id}:${file}`]);
+      runGit(['--git-dir', fixture.engine.gitdir, 'rev-parse', `${checkpoint.id}:${file}`]);
     expect(read.sort()).toEqual(['src/app.ts', 'src/util.ts', 'a.txt'].map(blobOf).sort());
     // What was read is kept for the writes, by the blob ids git's own CLI gives.
     expect(
@@ -73,14 +59,16 @@ describe('warmUpRestore', () => {
     ).toEqual({ [blobOf('src/app.ts')]: 'app\n', [blobOf('src/util.ts')]: 'util\n', [blobOf('a.txt')]: 'a\n' });
     // Nothing was written or removed: the temp file is swept by the writes, after the snapshot.
     expect(
-      readdirSync(path.join(dir, 'src')).map((name) => `${name}:${statSync(path.join(dir, 'src', name)).mtimeMs}`),
+      readdirSync(path.join(fixture.dir, 'src')).map(
+        (name) => `${name}:${statSync(path.join(fixture.dir, 'src', name)).mtimeMs}`,
+      ),
     ).toEqual(before);
   });
 
   it('leaves a failed read to the write (it reads again and reports it)', async () => {
     const checkpoint = await checkpointOf({ 'a.txt': 'a\n' });
     const warmed = await warmUp(checkpoint, ['a.txt'], () => Promise.reject(new Error('unreadable')));
-    expect([...warmed.temps.keys()]).toEqual([dir]);
+    expect([...warmed.temps.keys()]).toEqual([fixture.dir]);
     expect(warmed.blobs.size).toBe(0);
   });
 
@@ -88,7 +76,7 @@ describe('warmUpRestore', () => {
     const big = 'x'.repeat(300 * 1024);
     const checkpoint = await checkpointOf({ 'big.txt': big });
     const warmed = await warmUp(checkpoint, ['big.txt']);
-    const oid = runGit(['--git-dir', engine.gitdir, 'rev-parse', `${checkpoint.id}:big.txt`]);
+    const oid = runGit(['--git-dir', fixture.engine.gitdir, 'rev-parse', `${checkpoint.id}:big.txt`]);
     expect(Buffer.from(warmed.blobs.get(oid) ?? new Uint8Array()).toString()).toBe(big);
   });
 });

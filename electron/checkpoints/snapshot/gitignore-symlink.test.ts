@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir } from '../../test-support/temp-dir';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { runGit } from '../test-support/restore-fixtures';
-import { RepoRulesCache, type RulesEnvironment } from './repo-rules';
+import { useRulesRepo } from '../test-support/rules-repo';
+import { RepoRulesCache } from './repo-rules';
 
 /**
  * untracked files are stored by git's ignore rules, as git applies them. git (2.32 and
@@ -13,29 +13,17 @@ import { RepoRulesCache, type RulesEnvironment } from './repo-rules';
  * so a file git sees as untracked and not ignored is left out of the checkpoint.
  */
 
-let root: string;
-let dir: string;
-let remove: () => Promise<void>;
-let environment: RulesEnvironment;
+const repo = useRulesRepo('vigil-gitignore-symlink-');
 
-beforeEach(async () => {
-  ({ dir: root, remove } = await makeTempDir('vigil-gitignore-symlink-'));
-  dir = path.join(root, 'project');
-  const home = path.join(root, 'home');
-  mkdirSync(home, { recursive: true });
-  environment = { env: { XDG_CONFIG_HOME: path.join(home, '.config') }, home };
-  runGit(['init', '-q', dir]);
-  writeFileSync(path.join(dir, 'a.txt'), 'a\n');
-  runGit(['add', 'a.txt'], { cwd: dir });
-});
-afterEach(async () => {
-  await remove();
+beforeEach(() => {
+  writeFileSync(path.join(repo.dir, 'a.txt'), 'a\n');
+  runGit(['add', 'a.txt'], { cwd: repo.dir });
 });
 
 /** Whether git itself ignores `rel` (git check-ignore, with git's own stderr warning dropped). */
 function isIgnoredByGit(rel: string): boolean {
   try {
-    execFileSync('git', ['check-ignore', '-q', rel], { cwd: dir, stdio: 'ignore' });
+    execFileSync('git', ['check-ignore', '-q', rel], { cwd: repo.dir, stdio: 'ignore' });
     return true;
   } catch {
     return false;
@@ -44,14 +32,14 @@ function isIgnoredByGit(rel: string): boolean {
 
 describe('a .gitignore in the work tree that is a symlink', () => {
   it('ignores what git ignores: nothing', async () => {
-    const outside = path.join(root, 'shared-rules');
+    const outside = path.join(repo.root, 'shared-rules');
     writeFileSync(outside, '*.data\nsecrets/\n');
-    symlinkSync(outside, path.join(dir, '.gitignore'));
-    mkdirSync(path.join(dir, 'sub'));
-    symlinkSync(outside, path.join(dir, 'sub', '.gitignore'));
-    writeFileSync(path.join(dir, 'run.data'), 'kept by git\n');
-    writeFileSync(path.join(dir, 'sub', 'deep.data'), 'kept by git\n');
-    const rules = (await new RepoRulesCache(dir, environment).current()).rules;
+    symlinkSync(outside, path.join(repo.dir, '.gitignore'));
+    mkdirSync(path.join(repo.dir, 'sub'));
+    symlinkSync(outside, path.join(repo.dir, 'sub', '.gitignore'));
+    writeFileSync(path.join(repo.dir, 'run.data'), 'kept by git\n');
+    writeFileSync(path.join(repo.dir, 'sub', 'deep.data'), 'kept by git\n');
+    const rules = (await new RepoRulesCache(repo.dir, repo.environment).current()).rules;
     for (const rel of ['run.data', 'sub/deep.data']) {
       const isIgnored = isIgnoredByGit(rel);
       expect(isIgnored, `git on ${rel}`).toBe(false);

@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir } from '../../test-support/temp-dir';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { runGit } from '../test-support/restore-fixtures';
-import { RepoRulesCache, type RulesEnvironment } from './repo-rules';
+import { useRulesRepo } from '../test-support/rules-repo';
+import { RepoRulesCache } from './repo-rules';
 
 /**
  * Tracked files are stored whatever their name, whatever form git writes its index in.
@@ -14,30 +14,18 @@ import { RepoRulesCache, type RulesEnvironment } from './repo-rules';
  * names it and how to undo it, never a silently partial tracked set.
  */
 
-let root: string;
-let dir: string;
-let remove: () => Promise<void>;
-let environment: RulesEnvironment;
+const repo = useRulesRepo('vigil-index-forms-');
 
-beforeEach(async () => {
-  ({ dir: root, remove } = await makeTempDir('vigil-index-forms-'));
-  dir = path.join(root, 'project');
-  const home = path.join(root, 'home');
-  mkdirSync(home, { recursive: true });
-  environment = { env: { XDG_CONFIG_HOME: path.join(home, '.config') }, home };
-  runGit(['init', '-q', dir]);
-  mkdirSync(path.join(dir, 'node_modules', 'patched'), { recursive: true });
-  writeFileSync(path.join(dir, 'node_modules', 'patched', 'index.js'), 'vendored and patched\n');
-  writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\n');
-  writeFileSync(path.join(dir, 'a.txt'), 'a\n');
-  runGit(['add', '-f', '.'], { cwd: dir });
-});
-afterEach(async () => {
-  await remove();
+beforeEach(() => {
+  mkdirSync(path.join(repo.dir, 'node_modules', 'patched'), { recursive: true });
+  writeFileSync(path.join(repo.dir, 'node_modules', 'patched', 'index.js'), 'vendored and patched\n');
+  writeFileSync(path.join(repo.dir, '.gitignore'), 'node_modules/\n');
+  writeFileSync(path.join(repo.dir, 'a.txt'), 'a\n');
+  runGit(['add', '-f', '.'], { cwd: repo.dir });
 });
 
 async function verdictOfTrackedFile(): Promise<{ reason: string | undefined; warnings: readonly string[] }> {
-  const loaded = await new RepoRulesCache(dir, environment).current();
+  const loaded = await new RepoRulesCache(repo.dir, repo.environment).current();
   return {
     reason: loaded.rules.pathExclusion('node_modules/patched/index.js', false),
     warnings: loaded.warnings,
@@ -50,7 +38,7 @@ describe('a tracked file below an ignored folder', () => {
   });
 
   it('is stored when git wrote the index without its trailing hash (index.skipHash, feature.manyFiles)', async () => {
-    const indexFile = path.join(dir, '.git', 'index');
+    const indexFile = path.join(repo.dir, '.git', 'index');
     const bytes = readFileSync(indexFile);
     // What git 2.40+ writes with index.skipHash=true: the same bytes, the trailing hash left as the null id.
     bytes.fill(0, bytes.length - 20);
@@ -59,13 +47,13 @@ describe('a tracked file below an ignored folder', () => {
   });
 
   it('with a split index (core.splitIndex, not read): a warning names the index, the cause and the fix', async () => {
-    runGit(['update-index', '--split-index'], { cwd: dir });
-    writeFileSync(path.join(dir, 'b.txt'), 'b\n');
-    runGit(['add', 'b.txt'], { cwd: dir });
-    expect(runGit(['ls-files'], { cwd: dir }).split('\n')).toContain('node_modules/patched/index.js');
+    runGit(['update-index', '--split-index'], { cwd: repo.dir });
+    writeFileSync(path.join(repo.dir, 'b.txt'), 'b\n');
+    runGit(['add', 'b.txt'], { cwd: repo.dir });
+    expect(runGit(['ls-files'], { cwd: repo.dir }).split('\n')).toContain('node_modules/patched/index.js');
     const { warnings } = await verdictOfTrackedFile();
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain(path.join(dir, '.git', 'index'));
+    expect(warnings[0]).toContain(path.join(repo.dir, '.git', 'index'));
     expect(warnings[0]).toContain('split index');
     expect(warnings[0]).toContain('git update-index --no-split-index');
   });

@@ -1,13 +1,10 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../test-support/run-vigil';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { hashObject } from '../../git-store';
+import { checkpointInChild } from '../test-support/checkpoint-in-child';
 
 /**
  * A checkpoint that is confirmed has fsynced every object it names. A checkpoint whose store
@@ -17,25 +14,7 @@ import { hashObject } from '../../git-store';
  * naming objects no one ever fsynced (a power cut then loses them, and the checkpoint with them).
  */
 
-const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'retry-durable.child.ts');
 const fileSizeLimit = 512 * 1024;
-
-interface ChildReport {
-  readonly kind: string;
-  readonly synced: readonly string[];
-}
-
-async function checkpointInChild(
-  root: string,
-  dir: string,
-  threshold: number,
-  isLimited: boolean,
-): Promise<ChildReport> {
-  const node = [process.execPath, '--import', 'tsx', child, root, dir, String(threshold)];
-  const [command, ...args] = isLimited ? ['prlimit', `--fsize=${fileSizeLimit}`, ...node] : node;
-  const { stdout } = await promisify(execFile)(command as string, args, { cwd: repoRoot });
-  return JSON.parse(stdout) as ChildReport;
-}
 
 describe('the retry of a checkpoint whose store write failed part way', () => {
   let base: string;
@@ -57,7 +36,7 @@ describe('the retry of a checkpoint whose store write failed part way', () => {
       mkdirSync(dir, { recursive: true });
       writeFileSync(path.join(dir, 'a.txt'), 'written before the store filled up\n');
       writeFileSync(path.join(dir, 'z.data'), randomBytes(4 * fileSizeLimit));
-      const first = await checkpointInChild(root, dir, failing, true);
+      const first = await checkpointInChild(root, dir, failing, fileSizeLimit);
       expect(first.kind).toMatch(/^failed/);
       const object = path.join(
         root,
@@ -67,7 +46,7 @@ describe('the retry of a checkpoint whose store write failed part way', () => {
       );
       // The failed checkpoint left a.txt's object in the store (nobody fsynced it: the process ended with the failure).
       expect(existsSync(object)).toBe(true);
-      const second = await checkpointInChild(root, dir, retry, false);
+      const second = await checkpointInChild(root, dir, retry);
       expect(second.kind).toBe('created');
       expect(second.synced, `made durable: ${second.synced.join(', ')}`).toContain(object);
     });

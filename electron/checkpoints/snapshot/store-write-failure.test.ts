@@ -1,15 +1,11 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../test-support/run-vigil';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { hashObject } from '../../git-store';
-
-const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'store-write-failure.child.ts');
+import { checkpointInChild as checkpointInProcess, type ChildCheckpoint } from '../test-support/checkpoint-in-child';
 
 /** The child's file size limit: far above anything but the big file's object (random bytes do not compress). */
 const fileSizeLimit = 512 * 1024;
@@ -25,25 +21,21 @@ interface FailureCase {
   readonly limit?: number;
 }
 
-/** What the child's checkpoint came to. */
-interface ChildOutcome {
-  readonly kind: string;
-  readonly code?: string;
-  readonly message?: string;
-}
-
-/** Runs one checkpoint of `dir` in a child process, under the file size limit when `isLimited`. */
+/** Runs one checkpoint of `dir` in a child process, under the file size limit when `isLimited`: its outcome alone. */
 async function checkpointInChild(
   root: string,
   dir: string,
   workerThreshold: number,
   isLimited: boolean,
   limit = fileSizeLimit,
-): Promise<ChildOutcome> {
-  const node = [process.execPath, '--import', 'tsx', child, root, dir, String(workerThreshold)];
-  const [command, ...args] = isLimited ? ['prlimit', `--fsize=${limit}`, ...node] : node;
-  const { stdout } = await promisify(execFile)(command as string, args, { cwd: repoRoot });
-  return JSON.parse(stdout) as ChildOutcome;
+): Promise<Omit<ChildCheckpoint, 'synced'>> {
+  const { synced: _synced, ...outcome } = await checkpointInProcess(
+    root,
+    dir,
+    workerThreshold,
+    isLimited ? limit : undefined,
+  );
+  return outcome;
 }
 
 /** What git's own CLI says of the store. */

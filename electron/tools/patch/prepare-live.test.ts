@@ -1,11 +1,11 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { defaultCheckpointLimits } from '../../executor/execution-session';
 import { settleBeside, swapInFifo } from '../../test-support/fifo';
 import { makeTempDir } from '../../test-support/temp-dir';
 import type { ExecutionSession } from '../tool-adapter';
 import { preparePatch } from './prepare';
+import { testSession } from '../test-support/test-session';
 
 /**
  * What a patch would make of its file (shown in an approval or a collision) is read from the disk
@@ -22,14 +22,7 @@ beforeEach(async () => {
   workspace = path.join(base, 'ws');
   mkdirSync(workspace);
   writeFileSync(path.join(workspace, 'p.txt'), 'value: a\n');
-  session = {
-    id: 'ses_test',
-    agent: 'test',
-    roots: [workspace],
-    turn: 1,
-    workspace: { cwd: workspace, roots: [workspace], homeDir: path.join(base, 'home') },
-    checkpointLimits: defaultCheckpointLimits,
-  };
+  session = testSession(workspace, path.join(base, 'home'));
 });
 afterEach(async () => {
   await remove();
