@@ -154,16 +154,20 @@ export class StoreRules {
   /** The tracked paths below folders the built-in names leave out (a watcher may not see them: each snapshot looks at them). */
   trackedInsideExcludedFolders(): string[] {
     if (!this.data.isRepository) return [];
-    const own = this.data.tracked.filter((rel) =>
+    // A submodule's files count with their whole path: a submodule inside `build/` is not watched either.
+    return this.#trackedPaths().filter((rel) =>
       rel
         .split('/')
         .slice(0, -1)
         .some((part) => directoryExclusion(part)),
     );
-    const nested = this.#nested.flatMap((item) =>
-      item.rules.trackedInsideExcludedFolders().map((rel) => `${item.below}${rel}`),
-    );
-    return [...own, ...nested];
+  }
+
+  /** Every tracked path, each submodule's below its folder. */
+  #trackedPaths(): readonly string[] {
+    if (this.#nested.length === 0) return this.data.tracked;
+    const nested = this.#nested.flatMap((item) => item.rules.#trackedPaths().map((rel) => `${item.below}${rel}`));
+    return [...this.data.tracked, ...nested];
   }
 
   #ignoreVerdict(rel: string, isFolder: boolean): IgnoreVerdict {

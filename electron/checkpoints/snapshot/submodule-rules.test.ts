@@ -67,6 +67,23 @@ async function storedPaths(): Promise<string[]> {
   return runGit(['--git-dir', engine.gitdir, 'ls-tree', '-r', '--name-only', outcome.checkpoint.tree]).split('\n');
 }
 
+/** An engine that watches the folder, as a resident core does. */
+function watchingEngine(): CheckpointService {
+  return new CheckpointService({
+    root: path.join(home, 'watched', 'checkpoints'),
+    logger: silentLogger,
+    rulesEnvironment: rulesEnvironment(),
+    watch: true,
+    verifyEveryMs: 0,
+  });
+}
+
+/** The tree of a new checkpoint of `dir`, or undefined when nothing changed. */
+async function treeOf(service: CheckpointService): Promise<string | undefined> {
+  const outcome = await service.checkpoint(dir, { reason: 'test' });
+  return outcome.kind === 'created' ? outcome.checkpoint.tree : undefined;
+}
+
 /** What git keeps of the submodule: tracked files and untracked ones its rules do not ignore, prefixed as stored. */
 function gitViewOfSubmodule(): string[] {
   const listed = runGit(['ls-files', '--cached', '--others', '--exclude-standard'], {
@@ -94,17 +111,7 @@ describe('a checkpoint of a repository with a submodule', () => {
   });
 
   it('stores the same through a watching core as through a full walk, as the submodule changes', async () => {
-    const watched = new CheckpointService({
-      root: path.join(home, 'watched', 'checkpoints'),
-      logger: silentLogger,
-      rulesEnvironment: rulesEnvironment(),
-      watch: true,
-      verifyEveryMs: 0,
-    });
-    const treeOf = async (service: CheckpointService): Promise<string | undefined> => {
-      const outcome = await service.checkpoint(dir, { reason: 'test' });
-      return outcome.kind === 'created' ? outcome.checkpoint.tree : undefined;
-    };
+    const watched = watchingEngine();
     try {
       await treeOf(watched);
       const steps: (() => void)[] = [
@@ -119,6 +126,21 @@ describe('a checkpoint of a repository with a submodule', () => {
         expect(fromWatch).toBeDefined();
         expect(fromWatch).toBe(fromWalk);
       }
+    } finally {
+      await watched.dispose();
+    }
+  });
+
+  it('sees a change inside a submodule in a folder the watcher leaves out by name (build/)', async () => {
+    runGit(['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, 'build/lib'], { cwd: dir });
+    runGit(['commit', '-q', '-m', 'lib in build'], { cwd: dir });
+    const watched = watchingEngine();
+    try {
+      expect(await treeOf(watched)).toBeDefined();
+      writeFiles(dir, { 'build/lib/src/a.txt': 'changed where no watch is\n' });
+      const [fromWatch, fromWalk] = [await treeOf(watched), await treeOf(engine)];
+      expect(fromWatch).toBeDefined();
+      expect(fromWatch).toBe(fromWalk);
     } finally {
       await watched.dispose();
     }
