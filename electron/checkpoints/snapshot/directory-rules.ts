@@ -81,7 +81,7 @@ export function summarizeRules(loaded: LoadedRules): StoreRulesSummary {
   return {
     kind: 'repository',
     repository: repository ?? '',
-    tracked: rules.data.tracked.length,
+    tracked: rules.trackedCount(),
     warnings: [...warnings],
   };
 }

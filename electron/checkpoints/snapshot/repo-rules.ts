@@ -6,6 +6,10 @@ import path from 'node:path';
 import { excludesFileIn, holdsPatterns, readGitFile, readGitText, readPatterns } from './git-files';
 import { readGitIndexPaths, type GitIndexPaths } from './git-index';
 import { StoreRules, type IgnoreSourceData, type StoreRulesData } from './store-rules';
+import { SubmoduleRules, submodulesOf } from './submodules';
+
+/** How deep submodules inside submodules are followed (a real project has two or three levels). */
+const maxSubmoduleDepth = 8;
 
 /** The rules in force for a directory, and what went wrong reading them (each warning names its file). */
 export interface LoadedRules {
@@ -135,10 +139,14 @@ export class RepoRulesCache {
   #loaded: LoadedRules = { rules: StoreRules.builtIn, warnings: [] };
   #index: { readonly identity: string; readonly read: GitIndexPaths } | undefined;
   #watchedFiles: readonly string[] = [];
+  /** The submodules inside the directory (relative to it), as the last load found them. */
+  #submodules: readonly string[] = [];
+  #nested: SubmoduleRules | undefined;
 
   constructor(
     readonly dir: string,
     private readonly environment: RulesEnvironment,
+    private readonly depth = 0,
   ) {}
 
   /** Whether this cache reads git's settings from `environment` (another cache of the same directory may then use it). */
@@ -146,11 +154,22 @@ export class RepoRulesCache {
     return this.environment.env === environment.env && this.environment.home === environment.home;
   }
 
-  /** The rules in force now (re-read when a file they come from changed). */
+  /** The rules in force now (re-read when a file they come from changed), each submodule's inside it. */
   async current(): Promise<LoadedRules> {
+    const own = await this.#own();
+    if (this.#submodules.length === 0) return own;
+    this.#nested ??= new SubmoduleRules(
+      this.dir,
+      (folder) => new RepoRulesCache(folder, this.environment, this.depth + 1),
+    );
+    return this.#nested.around(own, this.#submodules);
+  }
+
+  async #own(): Promise<LoadedRules> {
     const repo = await findRepository(this.dir);
     if (repo === undefined) {
       this.#fingerprint = undefined;
+      this.#submodules = [];
       this.#loaded = { rules: StoreRules.builtIn, warnings: [] };
       return this.#loaded;
     }
@@ -197,6 +216,7 @@ export class RepoRulesCache {
     const index = await this.#indexPaths(repo, indexId ?? '-');
     if ('problem' in index) {
       this.#watchedFiles = configFiles;
+      this.#submodules = [];
       const warning = `The git index ${indexFile} ${index.problem}: Vigil's built-in exclusion rules apply to ${this.dir} until git can read it (run "git status" there).`;
       const rules = { rules: StoreRules.builtIn, repository: repo.top, warnings: [warning] };
       return { rules, fingerprint: fingerprintText(repo, configFiles, [indexId ?? '-', ...configIds]) };
@@ -242,7 +262,13 @@ export class RepoRulesCache {
       else if (holdsPatterns(read.patterns))
         sources.push({ base: candidate.base, patterns: read.patterns, precedence: candidate.precedence });
     }
-    this.#watchedFiles = [...configFiles, ...candidates.map((candidate) => candidate.file)];
+    const gitmodules = path.join(repo.top, '.gitmodules');
+    const [gitmodulesId, submodules] = await Promise.all([
+      identity(gitmodules),
+      this.depth >= maxSubmoduleDepth ? [] : submodulesOf(this.dir, gitmodules, index.paths, prefix),
+    ]);
+    this.#submodules = submodules;
+    this.#watchedFiles = [...configFiles, ...candidates.map((candidate) => candidate.file), gitmodules];
     // The same index paths and patterns give the same key, so a `git add` of new content forces no walk (the
     // tracked paths are those paths below the prefix: the index's digest stands for them).
     const key = createHash('sha1')
@@ -252,7 +278,12 @@ export class RepoRulesCache {
     const data: StoreRulesData = { key, prefix, tracked: view.tracked, sources, isRepository: true };
     return {
       rules: { rules: new StoreRules(data), repository: repo.top, warnings },
-      fingerprint: fingerprintText(repo, this.#watchedFiles, [indexId ?? '-', ...configIds, ...candidateIds]),
+      fingerprint: fingerprintText(repo, this.#watchedFiles, [
+        indexId ?? '-',
+        ...configIds,
+        ...candidateIds,
+        gitmodulesId,
+      ]),
     };
   }
 }

@@ -24,6 +24,17 @@ export interface StoreRulesData {
   readonly tracked: readonly string[];
   readonly sources: readonly IgnoreSourceData[];
   readonly isRepository: boolean;
+  /**
+   * Repositories inside this one's work tree that git tracks as submodules, each with its own rules:
+   * git judges their files by their own index and ignore files, never by this repository's.
+   */
+  readonly nested?: readonly NestedRulesData[];
+}
+
+/** A submodule's rules: the folder (relative to the directory, `/`-separated, no trailing `/`) and what it stores. */
+export interface NestedRulesData {
+  readonly at: string;
+  readonly rules: StoreRulesData;
 }
 
 /** The built-in rules' data: no repository. */
@@ -82,12 +93,30 @@ export class StoreRules {
   #sortedTracked: readonly string[] | undefined;
   readonly #sources: readonly { readonly base: string; readonly rules: Ignore }[];
   readonly #folders = new Map<string, FolderVerdict>();
+  readonly #nested: readonly { readonly at: string; readonly below: string; readonly rules: StoreRules }[];
 
   constructor(readonly data: StoreRulesData) {
     // Strongest first: the first source with a verdict decides.
     this.#sources = [...data.sources]
       .sort((a, b) => b.precedence - a.precedence)
       .map((source) => ({ base: source.base, rules: ignore().add(source.patterns) }));
+    this.#nested = (data.nested ?? []).map((item) => ({
+      at: item.at,
+      below: `${item.at}/`,
+      rules: StoreRules.of(item.rules),
+    }));
+  }
+
+  /** The submodule `rel` lies in (its rules, and `rel` relative to it), or undefined; `rel` may be its folder itself ('' then). */
+  #inNested(rel: string): { readonly rules: StoreRules; readonly rel: string } | undefined {
+    for (const nested of this.#nested) {
+      if (rel === nested.at) return { rules: nested.rules, rel: '' };
+      if (rel.startsWith(nested.below)) {
+        const inner = rel.slice(nested.below.length);
+        return nested.rules.#inNested(inner) ?? { rules: nested.rules, rel: inner };
+      }
+    }
+    return undefined;
   }
 
   /** The rules from their data (the same object when they are the built-in ones). */
@@ -116,15 +145,29 @@ export class StoreRules {
     return sorted[lowerBound(sorted, below)]?.startsWith(below) === true;
   }
 
+  /** How many files git tracks in the directory, each submodule's own counted (and not the submodule's folder itself). */
+  trackedCount(): number {
+    const nested = this.#nested.reduce((sum, item) => sum + item.rules.trackedCount(), 0);
+    return this.data.tracked.length - this.#nested.length + nested;
+  }
+
   /** The tracked paths below folders the built-in names leave out (a watcher may not see them: each snapshot looks at them). */
   trackedInsideExcludedFolders(): string[] {
     if (!this.data.isRepository) return [];
-    return this.data.tracked.filter((rel) =>
+    // A submodule's files count with their whole path: a submodule inside `build/` is not watched either.
+    return this.#trackedPaths().filter((rel) =>
       rel
         .split('/')
         .slice(0, -1)
         .some((part) => directoryExclusion(part)),
     );
+  }
+
+  /** Every tracked path, each submodule's below its folder. */
+  #trackedPaths(): readonly string[] {
+    if (this.#nested.length === 0) return this.data.tracked;
+    const nested = this.#nested.flatMap((item) => item.rules.#trackedPaths().map((rel) => `${item.below}${rel}`));
+    return [...this.data.tracked, ...nested];
   }
 
   #ignoreVerdict(rel: string, isFolder: boolean): IgnoreVerdict {
@@ -164,6 +207,11 @@ export class StoreRules {
 
   /** Why the folder `rel` (relative to the directory) is not walked, or undefined when it is. */
   folderExclusion(rel: string, name: string): SkipReason | undefined {
+    if (this.#nested.length > 0) {
+      const nested = this.#inNested(rel);
+      // A submodule's own folder is walked (git tracks it here); what is inside follows its rules.
+      if (nested !== undefined) return nested.rel === '' ? undefined : nested.rules.folderExclusion(nested.rel, name);
+    }
     if (!this.data.isRepository) return directoryExclusion(name);
     const verdict = this.#folderVerdict(rel);
     return verdict.kind === 'skip' ? verdict.reason : undefined;
@@ -171,6 +219,10 @@ export class StoreRules {
 
   /** Why the file (or symlink) `rel` is not stored, or undefined when it is; its folder is walked. */
   fileExclusion(rel: string, name: string): SkipReason | undefined {
+    if (this.#nested.length > 0) {
+      const nested = this.#inNested(rel);
+      if (nested !== undefined && nested.rel !== '') return nested.rules.fileExclusion(nested.rel, name);
+    }
     if (!this.data.isRepository) return fileExclusion(name);
     if (isVcsName(name)) return 'vcs';
     if (isAlwaysExcludedFileName(name)) return 'excluded';
