@@ -120,6 +120,11 @@ describe('a split index', () => {
     expect([...sawEveryChange], 'index versions with a round of added, replaced and deleted entries at once').toEqual([
       2, 4,
     ]);
+    // The same paths in a whole index give the same rules (no walk forced by turning the split off).
+    const splitKey = (await cache.current()).rules.data.key;
+    runGit(['update-index', '--no-split-index'], { cwd: dir });
+    expect(splitShape()).toBeUndefined();
+    expect((await cache.current()).rules.data.key).toBe(splitKey);
   });
 
   it('stores a tracked *.log held only in the shared index, and not once it is removed', async () => {

@@ -110,15 +110,23 @@ function isSorted(entries: readonly IndexEntry[]): boolean {
   return true;
 }
 
-/** The paths (each once, whatever its stages) and the digest `git-index.ts` gives: every entry's path and a NUL. */
+/**
+ * The paths (each once, whatever its stages) and the digest `git-index.ts` gives: every entry's path
+ * and a NUL, hashed and decoded as one buffer (as that reader does), not one string per entry.
+ */
 function pathsOf(entries: readonly IndexEntry[]): MergedPaths {
-  const hash = createHash('sha1');
-  const paths: string[] = [];
-  let previous: Buffer | undefined;
+  let length = 0;
+  for (const entry of entries) length += entry.name.length + 1;
+  const joined = Buffer.allocUnsafe(length);
+  let at = 0;
   for (const entry of entries) {
-    hash.update(entry.name).update('\0');
-    if (previous === undefined || !previous.equals(entry.name)) paths.push(entry.name.toString('utf8'));
-    previous = entry.name;
+    at += entry.name.copy(joined, at);
+    joined[at++] = 0;
   }
-  return { paths, digest: hash.digest('hex') };
+  const digest = createHash('sha1').update(joined).digest('hex');
+  if (entries.length === 0) return { paths: [], digest };
+  const all = joined.toString('utf8', 0, length - 1).split('\0');
+  // A path's stages are next to each other: kept once.
+  const paths = all.filter((item, index) => index === 0 || all[index - 1] !== item);
+  return { paths, digest };
 }
