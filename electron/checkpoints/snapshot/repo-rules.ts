@@ -118,8 +118,9 @@ function viewOfIndex(paths: readonly string[], prefix: string): IndexView {
 
 /**
  * The rules of one directory, re-read only when something they come from changed: the git index
- * (its identity: mtime, ctime, size, inode) and a split index's shared index, the ignore files, git's config. A checkpoint asks
- * for them every time; an unchanged repository costs a few `stat` calls, never a `git` process.
+ * (its identity: mtime, ctime, size, inode) and a split index's shared index, the ignore files,
+ * git's config. A checkpoint asks for them every time; an unchanged repository costs a few `stat`
+ * calls, never a `git` process.
  */
 export class RepoRulesCache {
   #fingerprint: string | undefined;

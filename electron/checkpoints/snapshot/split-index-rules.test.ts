@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -192,6 +193,25 @@ describe('a split index', () => {
     rmSync(sharedFile);
     writeFileSync(sharedFile, whole);
     expect((await cache.current()).warnings).toEqual([]);
+  });
+
+  it('with a damaged link extension (its checksum made to match): a warning names the index; built-in rules', async () => {
+    runGit(['update-index', '--split-index'], { cwd: dir });
+    const indexFile = path.join(dir, '.git', 'index');
+    const bytes = readFileSync(indexFile);
+    const link = bytes.lastIndexOf('link');
+    // The delete bitmap claims far more words than the extension holds.
+    bytes.writeUInt32BE(0xffff, link + 8 + 20 + 4);
+    createHash('sha1')
+      .update(bytes.subarray(0, -20))
+      .digest()
+      .copy(bytes, bytes.length - 20);
+    writeFileSync(indexFile, bytes);
+    const loaded = await new RepoRulesCache(dir, environment).current();
+    expect(loaded.warnings).toHaveLength(1);
+    expect(loaded.warnings[0]).toContain(indexFile);
+    expect(loaded.warnings[0]).toContain('delete bitmap');
+    expect(loaded.rules.pathExclusion('logs/run.log', false)).toBe('excluded');
   });
 
   it('sees a shared index put back while the rules are read, wherever in the read it lands', async () => {

@@ -43,7 +43,7 @@ export function readSplitIndex(bytes: Uint8Array, link: Buffer): SplitIndex | un
 /** The paths of a split index merged with its shared index's bytes, or what is wrong with either. */
 export function mergeSplitIndex(split: SplitIndex, sharedBytes: Uint8Array): MergedPaths | { readonly error: string } {
   const shared = readIndexEntries(sharedBytes);
-  if ('error' in shared) return { error: `the shared index ${shared.error}` };
+  if ('error' in shared) return { error: `the shared index is unreadable: ${shared.error}` };
   if (shared.checksum !== split.sharedId)
     return { error: `the shared index's checksum is ${shared.checksum}, not the ${split.sharedId} its name says` };
   const base: (IndexEntry | undefined)[] = shared.entries.slice();
@@ -51,14 +51,14 @@ export function mergeSplitIndex(split: SplitIndex, sharedBytes: Uint8Array): Mer
   let replaced = 0;
   if (bitmaps.length > 0) {
     const deleted = readEwahBitmap(bitmaps, 0, base.length);
-    if ('error' in deleted) return { error: `its delete bitmap is damaged: ${deleted.error}` };
+    if ('error' in deleted) return { error: `the index's delete bitmap is damaged: ${deleted.error}` };
     const replacing = readEwahBitmap(bitmaps, deleted.end, base.length);
-    if ('error' in replacing) return { error: `its replace bitmap is damaged: ${replacing.error}` };
-    if (replacing.end !== bitmaps.length) return { error: 'its link extension has bytes past its bitmaps' };
+    if ('error' in replacing) return { error: `the index's replace bitmap is damaged: ${replacing.error}` };
+    if (replacing.end !== bitmaps.length) return { error: "the index's link extension has bytes past its bitmaps" };
     for (const position of replacing.bits) {
       const entry = split.entries[replaced];
-      if (entry === undefined) return { error: 'its replace bitmap names more entries than it holds' };
-      if (entry.name.length > 0) return { error: `its replacing entry ${replaced + 1} has a name` };
+      if (entry === undefined) return { error: "the index's replace bitmap names more entries than it holds" };
+      if (entry.name.length > 0) return { error: `the index's replacing entry ${replaced + 1} has a name` };
       // A replacing entry keeps the shared entry's name and takes its own stage (git's copy_cache_entry).
       base[position] = { name: (shared.entries[position] as IndexEntry).name, stage: entry.stage };
       replaced += 1;
@@ -67,7 +67,7 @@ export function mergeSplitIndex(split: SplitIndex, sharedBytes: Uint8Array): Mer
     for (const position of deleted.bits) base[position] = undefined;
   }
   const added = split.entries.slice(replaced);
-  if (added.some((entry) => entry.name.length === 0)) return { error: 'an added entry has no name' };
+  if (added.some((entry) => entry.name.length === 0)) return { error: 'an entry the index adds has no name' };
   return pathsOf(
     mergeSorted(
       base.filter((entry) => entry !== undefined),
