@@ -78,6 +78,19 @@ describe('a split index', () => {
       ...['x/a-b.ts', 'x/a/b.ts', 'x/a.log', 'x/é.log', 'x/\u{e000}.ts', 'x/😀.ts'],
     ];
     const sawEveryChange = new Set<number>();
+    /** Writes files that are not racily clean (git keeps those in the shared index until they change). */
+    const writeOld = (name: string, text: string): void => {
+      write(name, text);
+      utimesSync(path.join(dir, name), anHourAgo, anHourAgo);
+    };
+    // Files no random round touches, for one round of each half that changes, adds and removes at once.
+    for (const half of [0, 1]) {
+      writeOld(`fixed/${half}-changed.ts`, 'before\n');
+      writeOld(`fixed/${half}-removed.log`, 'removed\n');
+    }
+    runGit(['config', 'splitIndex.maxPercentChange', '50'], { cwd: dir });
+    runGit(['add', 'fixed'], { cwd: dir });
+    runGit(['update-index', '--split-index'], { cwd: dir });
     for (let round = 0; round < 40; round += 1) {
       if (round === 20) {
         // The second half in version 4 (path prefix compression, the replacing entries' empty names included).
@@ -86,7 +99,14 @@ describe('a split index', () => {
       }
       const picked = names.filter(() => random() < 0.15);
       const operation = random();
-      if (operation < 0.5) {
+      if (round % 20 === 10) {
+        const half = round < 20 ? 0 : 1;
+        runGit(['update-index', '--split-index'], { cwd: dir });
+        writeOld(`fixed/${half}-changed.ts`, 'after\n');
+        writeOld(`fixed/${half}-added.ts`, 'added\n');
+        runGit(['add', `fixed/${half}-changed.ts`, `fixed/${half}-added.ts`], { cwd: dir });
+        runGit(['rm', '-q', '--cached', `fixed/${half}-removed.log`], { cwd: dir });
+      } else if (operation < 0.5) {
         for (const name of picked) {
           write(name, `${name} ${round}\n`);
           // Most not racily clean, so they stay in the shared index until changed.
