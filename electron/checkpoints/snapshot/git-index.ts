@@ -2,9 +2,11 @@
  * Reads the paths a git index holds (what `git ls-files` lists), without running git: versions 2,
  * 3 and 4 (path prefix compression). Only the paths are decoded; stat data and extensions are
  * skipped. Checked against the trailing SHA-1 of the file, so a torn or damaged index is reported
- * as such and never half-believed.
+ * as such and never half-believed. A split index's own part is handed back for the merge with its
+ * shared index (`split-index.ts`).
  */
 import { createHash } from 'node:crypto';
+import { readSplitIndex, type SplitIndex } from './split-index';
 
 /** Why an index could not be read (errors as data). */
 export interface GitIndexError {
@@ -48,8 +50,13 @@ export interface GitIndexPaths {
   readonly digest: string;
 }
 
-/** The paths a git index holds (what `git ls-files` lists), with their digest. */
-export function readGitIndexPaths(bytes: Uint8Array): GitIndexPaths | { readonly error: GitIndexError } {
+/**
+ * The paths a git index holds (what `git ls-files` lists), with their digest; for a split index,
+ * its own part, to merge with the shared index it names (`mergeSplitIndex`).
+ */
+export function readGitIndexPaths(
+  bytes: Uint8Array,
+): GitIndexPaths | { readonly split: SplitIndex } | { readonly error: GitIndexError } {
   if (bytes.length < 12 + 20) return fail('truncated', 'the index is shorter than its header');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (view.getUint32(0) !== 0x44495243) return fail('bad-signature', 'the index does not start with DIRC');
@@ -66,20 +73,20 @@ export function readGitIndexPaths(bytes: Uint8Array): GitIndexPaths | { readonly
   const count = view.getUint32(8);
   const read = version === 4 ? v4Paths(body, view, count) : v2Paths(body, view, count, version);
   if ('error' in read) return read;
-  return hasSplitLink(body, view, read.end)
-    ? fail(
-        'split-index',
-        'it is a split index (core.splitIndex), whose shared part Vigil does not read: run "git update-index --no-split-index" and "git config core.splitIndex false" there',
-      )
-    : { paths: read.paths, digest: read.digest };
+  const link = splitLink(body, view, read.end);
+  if (link === undefined) return { paths: read.paths, digest: read.digest };
+  // A split index (core.splitIndex): its entries are changes to a shared index's, merged once that is read.
+  const split = readSplitIndex(bytes, link);
+  if (split === undefined) return { paths: read.paths, digest: read.digest };
+  return 'error' in split ? fail('split-index', `it is a split index that cannot be read: ${split.error}`) : { split };
 }
 
-/** Whether the extensions after the entries (from `offset`) hold a split index's `link`. */
-function hasSplitLink(body: Buffer, view: DataView, offset: number): boolean {
+/** The data of the `link` extension (a split index's) among the extensions after the entries (from `offset`). */
+function splitLink(body: Buffer, view: DataView, offset: number): Buffer | undefined {
   for (let at = offset; at + 8 <= body.length; at += 8 + view.getUint32(at + 4)) {
-    if (body.toString('latin1', at, at + 4) === 'link') return true;
+    if (body.toString('latin1', at, at + 4) === 'link') return body.subarray(at + 8, at + 8 + view.getUint32(at + 4));
   }
-  return false;
+  return undefined;
 }
 
 /**

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { lstat, stat } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { excludesFileIn, holdsPatterns, readGitFile, readGitText, readPatterns } from './git-files';
-import { readGitIndexPaths, type GitIndexPaths } from './git-index';
+import { excludesFileIn, holdsPatterns, readGitText, readPatterns } from './git-files';
+import type { GitIndexPaths } from './git-index';
+import { fileIdentity as identity, readIndexFile, type IndexFileRead, type SharedIndexFile } from './read-index-file';
 import { StoreRules, type IgnoreSourceData, type StoreRulesData } from './store-rules';
 import { SubmoduleRules, submodulesOf } from './submodules';
 
@@ -35,16 +36,6 @@ export interface RulesEnvironment {
 
 function toPosix(relative: string): string {
   return relative.split(path.sep).join('/');
-}
-
-/** A file's identity for the change check ('-' when absent). */
-async function identity(file: string): Promise<string> {
-  try {
-    const info = await stat(file, { bigint: true });
-    return `${info.mtimeNs}:${info.ctimeNs}:${info.size}:${info.ino}`;
-  } catch {
-    return '-';
-  }
 }
 
 /** What `folder/.git` names: its git directory (a `.git` folder, or a `.git` file saying where), or undefined. */
@@ -131,13 +122,14 @@ function viewOfIndex(paths: readonly string[], prefix: string): IndexView {
 
 /**
  * The rules of one directory, re-read only when something they come from changed: the git index
- * (its identity: mtime, ctime, size, inode), the ignore files, git's config. A checkpoint asks
- * for them every time; an unchanged repository costs a few `stat` calls, never a `git` process.
+ * (its identity: mtime, ctime, size, inode) and a split index's shared index, the ignore files,
+ * git's config. A checkpoint asks for them every time; an unchanged repository costs a few `stat`
+ * calls, never a `git` process.
  */
 export class RepoRulesCache {
   #fingerprint: string | undefined;
   #loaded: LoadedRules = { rules: StoreRules.builtIn, warnings: [] };
-  #index: { readonly identity: string; readonly read: GitIndexPaths } | undefined;
+  #index: { readonly identity: string; readonly shared?: SharedIndexFile; readonly read: GitIndexPaths } | undefined;
   #watchedFiles: readonly string[] = [];
   /** The submodules inside the directory (relative to it), as the last load found them. */
   #submodules: readonly string[] = [];
@@ -186,22 +178,17 @@ export class RepoRulesCache {
     return fingerprintText(repo, files, await Promise.all([path.join(repo.gitdir, 'index'), ...files].map(identity)));
   }
 
-  /** The index's paths; `id` is its identity taken before the read (the read is kept under it). */
-  async #indexPaths(repo: RepositoryFiles, id: string): Promise<GitIndexPaths | { problem: string }> {
-    const file = path.join(repo.gitdir, 'index');
-    if (this.#index?.identity === id) return this.#index.read;
-    if (id === '-') return { paths: [], digest: 'no index' };
-    let bytes: Buffer | 'folder' | 'special' | 'symlink';
-    try {
-      bytes = await readGitFile(file);
-    } catch (error) {
-      return { problem: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
+  /** The index's paths; `id` is its identity taken before the read (the read is kept under it, and its shared index's). */
+  async #indexPaths(repo: RepositoryFiles, id: string): Promise<IndexFileRead> {
+    const kept = this.#index;
+    if (kept?.identity === id) {
+      if (kept.shared === undefined) return { read: kept.read };
+      if ((await identity(kept.shared.file)) === kept.shared.identity) return { read: kept.read, shared: kept.shared };
     }
-    if (typeof bytes === 'string') return { problem: 'cannot be read (it is not a regular file)' };
-    const read = readGitIndexPaths(bytes);
-    if ('error' in read) return { problem: `cannot be read: ${read.error.message}` };
-    this.#index = { identity: id, read };
-    return read;
+    if (id === '-') return { read: { paths: [], digest: 'no index' } };
+    const loaded = await readIndexFile(repo.gitdir, path.join(repo.gitdir, 'index'));
+    if (!('problem' in loaded.read)) this.#index = { identity: id, shared: loaded.shared, read: loaded.read };
+    return loaded;
   }
 
   async #load(repo: RepositoryFiles): Promise<{ rules: LoadedRules; fingerprint: string }> {
@@ -213,13 +200,19 @@ export class RepoRulesCache {
     const configFiles = [userConfig, path.join(home, '.gitconfig'), path.join(repo.commondir, 'config')];
     // Identities before the reads: a file changed while it is read makes the next call read it again.
     const [indexId, ...configIds] = await Promise.all([indexFile, ...configFiles].map(identity));
-    const index = await this.#indexPaths(repo, indexId ?? '-');
+    const { read: index, shared } = await this.#indexPaths(repo, indexId ?? '-');
+    // A split index's shared index is watched too (its identity as taken before its read).
+    const sharedFiles = shared === undefined ? [] : [shared.file];
+    const sharedIds = shared === undefined ? [] : [shared.identity];
     if ('problem' in index) {
-      this.#watchedFiles = configFiles;
+      this.#watchedFiles = [...configFiles, ...sharedFiles];
       this.#submodules = [];
-      const warning = `The git index ${indexFile} ${index.problem}: Vigil's built-in exclusion rules apply to ${this.dir} until git can read it (run "git status" there).`;
+      const warning = `The git index ${indexFile} ${index.problem}: Vigil's built-in exclusion rules apply to ${this.dir} until git can read it (${index.fix ?? 'run "git status" there'}).`;
       const rules = { rules: StoreRules.builtIn, repository: repo.top, warnings: [warning] };
-      return { rules, fingerprint: fingerprintText(repo, configFiles, [indexId ?? '-', ...configIds]) };
+      return {
+        rules,
+        fingerprint: fingerprintText(repo, this.#watchedFiles, [indexId ?? '-', ...configIds, ...sharedIds]),
+      };
     }
     const view = viewOfIndex(index.paths, prefix);
     // Ancestors' and the top's .gitignore even when untracked (a new repository's first one usually is).
@@ -262,13 +255,8 @@ export class RepoRulesCache {
       else if (holdsPatterns(read.patterns))
         sources.push({ base: candidate.base, patterns: read.patterns, precedence: candidate.precedence });
     }
-    const gitmodules = path.join(repo.top, '.gitmodules');
-    const [gitmodulesId, submodules] = await Promise.all([
-      identity(gitmodules),
-      this.depth >= maxSubmoduleDepth ? [] : submodulesOf(this.dir, gitmodules, index.paths, prefix),
-    ]);
-    this.#submodules = submodules;
-    this.#watchedFiles = [...configFiles, ...candidates.map((candidate) => candidate.file), gitmodules];
+    const { gitmodules, gitmodulesId } = await this.#findSubmodules(repo, index.paths, prefix);
+    this.#watchedFiles = [...configFiles, ...sharedFiles, ...candidates.map((candidate) => candidate.file), gitmodules];
     // The same index paths and patterns give the same key, so a `git add` of new content forces no walk (the
     // tracked paths are those paths below the prefix: the index's digest stands for them).
     const key = createHash('sha1')
@@ -281,10 +269,26 @@ export class RepoRulesCache {
       fingerprint: fingerprintText(repo, this.#watchedFiles, [
         indexId ?? '-',
         ...configIds,
+        ...sharedIds,
         ...candidateIds,
         gitmodulesId,
       ]),
     };
+  }
+
+  /** Finds the submodules inside the directory (kept for `current`); the `.gitmodules` file and its identity, for the change check. */
+  async #findSubmodules(
+    repo: RepositoryFiles,
+    indexPaths: readonly string[],
+    prefix: string,
+  ): Promise<{ readonly gitmodules: string; readonly gitmodulesId: string }> {
+    const gitmodules = path.join(repo.top, '.gitmodules');
+    const [gitmodulesId, submodules] = await Promise.all([
+      identity(gitmodules),
+      this.depth >= maxSubmoduleDepth ? [] : submodulesOf(this.dir, gitmodules, indexPaths, prefix),
+    ]);
+    this.#submodules = submodules;
+    return { gitmodules, gitmodulesId };
   }
 }
 
