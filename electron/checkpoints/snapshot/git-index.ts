@@ -6,6 +6,7 @@
  * shared index (`split-index.ts`).
  */
 import { createHash } from 'node:crypto';
+import { isGitlinkMode } from './index-entries';
 import { readSplitIndex, type SplitIndex } from './split-index';
 
 /** Why an index could not be read (errors as data). */
@@ -48,6 +49,8 @@ export interface GitIndexPaths {
   readonly paths: string[];
   /** SHA-1 (hex) of every entry's path bytes, each followed by a NUL, in index order (a merge's stages each counted). */
   readonly digest: string;
+  /** The paths of gitlink entries (mode 160000): submodules, whatever `.gitmodules` says. */
+  readonly gitlinks: readonly string[];
 }
 
 /**
@@ -74,10 +77,10 @@ export function readGitIndexPaths(
   const read = version === 4 ? v4Paths(body, view, count) : v2Paths(body, view, count, version);
   if ('error' in read) return read;
   const link = splitLink(body, view, read.end);
-  if (link === undefined) return { paths: read.paths, digest: read.digest };
+  if (link === undefined) return { paths: read.paths, digest: read.digest, gitlinks: read.gitlinks };
   // A split index (core.splitIndex): its entries are changes to a shared index's, merged once that is read.
   const split = readSplitIndex(bytes, link);
-  if (split === undefined) return { paths: read.paths, digest: read.digest };
+  if (split === undefined) return { paths: read.paths, digest: read.digest, gitlinks: read.gitlinks };
   return 'error' in split ? fail('split-index', `it is a split index that cannot be read: ${split.error}`) : { split };
 }
 
@@ -104,6 +107,7 @@ function v2Paths(
   let length = 0;
   let hasStages = false;
   let offset = 12;
+  const gitlinks: string[] = [];
   for (let index = 0; index < count; index += 1) {
     const start = offset;
     if (start + fixedBytes + 2 > body.length) return fail('truncated', `the index ends inside entry ${index + 1}`);
@@ -114,15 +118,16 @@ function v2Paths(
     const nameLength = flags & nameMask;
     const nul = nameLength < nameMask ? offset + nameLength : body.indexOf(0, offset);
     if (nul < 0 || nul > body.length) return fail('truncated', `the index ends inside entry ${index + 1}`);
+    if (isGitlinkMode(view.getUint32(start + 24))) gitlinks.push(body.toString('utf8', offset, nul));
     length += body.copy(joined, length, offset, nul);
     joined[length++] = 0;
     // Entries are padded with 1–8 NULs to a multiple of 8 bytes from the entry's start.
     offset = start + Math.ceil((nul - start + 1) / 8) * 8;
   }
   const digest = createHash('sha1').update(joined.subarray(0, length)).digest('hex');
-  if (count === 0) return { paths: [], digest, end: offset };
+  if (count === 0) return { paths: [], digest, gitlinks, end: offset };
   const paths = joined.toString('utf8', 0, length - 1).split('\0');
-  return { paths: hasStages ? withoutRepeats(paths) : paths, digest, end: offset };
+  return { paths: hasStages ? withoutRepeats(paths) : paths, digest, gitlinks, end: offset };
 }
 
 /** Version 4: each path is the previous one's start and a suffix, so they are decoded in turn. */
@@ -133,6 +138,7 @@ function v4Paths(
 ): (GitIndexPaths & { readonly end: number }) | { readonly error: GitIndexError } {
   const hash = createHash('sha1');
   const paths: string[] = [];
+  const gitlinks: string[] = [];
   let offset = 12;
   let previous = '';
   for (let index = 0; index < count; index += 1) {
@@ -145,10 +151,11 @@ function v4Paths(
     if (read === undefined) return fail('truncated', `the index ends inside entry ${index + 1}`);
     offset = read.end;
     hash.update(`${read.path}\0`);
+    if (isGitlinkMode(view.getUint32(start + 24))) gitlinks.push(read.path);
     if (read.path !== previous) paths.push(read.path);
     previous = read.path;
   }
-  return { paths, digest: hash.digest('hex'), end: offset };
+  return { paths, digest: hash.digest('hex'), gitlinks, end: offset };
 }
 
 /** A path with several stages during a merge appears once (its entries are next to each other). */

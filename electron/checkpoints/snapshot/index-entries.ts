@@ -5,10 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 
-/** One entry: its path's bytes (empty for a split index's replacing entry) and its merge stage (0 to 3). */
+/** One entry: its path's bytes (empty for a split index's replacing entry), its merge stage (0 to 3), whether it is a gitlink (a submodule). */
 export interface IndexEntry {
   readonly name: Buffer;
   readonly stage: number;
+  readonly isGitlink: boolean;
 }
 
 /** An index's entries in file order, and its extensions by signature (each one's data). */
@@ -47,7 +48,11 @@ export function readIndexEntries(bytes: Uint8Array): IndexEntries | { readonly e
     offset = start + fixedBytes + 2 + ((flags & extendedFlag) !== 0 && version >= 3 ? 2 : 0);
     const read = version === 4 ? v4Name(body, offset, previous) : v2Name(body, offset, flags & nameMask);
     if (read === undefined) return { error: `it ends inside entry ${index + 1}` };
-    entries.push({ name: read.name, stage: (flags >> 12) & 3 });
+    entries.push({
+      name: read.name,
+      stage: (flags >> 12) & 3,
+      isGitlink: isGitlinkMode(body.readUInt32BE(start + 24)),
+    });
     previous = read.name;
     // Versions 2 and 3 pad each entry with 1–8 NULs to a multiple of 8 bytes from its start; version 4 does not.
     offset = version === 4 ? read.end : start + Math.ceil((read.end - start) / 8) * 8;
@@ -60,6 +65,11 @@ export function readIndexEntries(bytes: Uint8Array): IndexEntries | { readonly e
     offset += 8 + size;
   }
   return { entries, extensions, checksum: trailer.toString('hex') };
+}
+
+/** Whether an entry's mode (at offset 24 of the entry) is a gitlink's, 160000: a submodule's commit. */
+export function isGitlinkMode(mode: number): boolean {
+  return (mode & 0o170000) === 0o160000;
 }
 
 /** A version 2 or 3 path: `length` bytes (or up to the NUL past 4,094), then a NUL. */

@@ -7,7 +7,7 @@ import { excludesFileIn, holdsPatterns, readGitText, readPatterns } from './git-
 import type { GitIndexPaths } from './git-index';
 import { fileIdentity as identity, readIndexFile, type IndexFileRead, type SharedIndexFile } from './read-index-file';
 import { StoreRules, type IgnoreSourceData, type StoreRulesData } from './store-rules';
-import { SubmoduleRules, submodulesOf } from './submodules';
+import { SubmoduleRules, submodulesBelow } from './submodules';
 
 /** How deep submodules inside submodules are followed (a real project has two or three levels). */
 const maxSubmoduleDepth = 8;
@@ -44,7 +44,8 @@ async function gitdirAt(folder: string, info: Stats | undefined): Promise<string
   if (info?.isDirectory() === true) return dotGit;
   if (info?.isFile() !== true) return undefined;
   const text = await readGitText(dotGit);
-  const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
+  // As git reads a .git file: the path runs to the end of the line (spaces kept), a CR before it dropped.
+  const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.replace(/\r$/, '');
   return named === undefined ? undefined : path.resolve(folder, named);
 }
 
@@ -185,7 +186,7 @@ export class RepoRulesCache {
       if (kept.shared === undefined) return { read: kept.read };
       if ((await identity(kept.shared.file)) === kept.shared.identity) return { read: kept.read, shared: kept.shared };
     }
-    if (id === '-') return { read: { paths: [], digest: 'no index' } };
+    if (id === '-') return { read: { paths: [], digest: 'no index', gitlinks: [] } };
     const loaded = await readIndexFile(repo.gitdir, path.join(repo.gitdir, 'index'));
     if (!('problem' in loaded.read)) this.#index = { identity: id, shared: loaded.shared, read: loaded.read };
     return loaded;
@@ -255,8 +256,8 @@ export class RepoRulesCache {
       else if (holdsPatterns(read.patterns))
         sources.push({ base: candidate.base, patterns: read.patterns, precedence: candidate.precedence });
     }
-    const { gitmodules, gitmodulesId } = await this.#findSubmodules(repo, index.paths, prefix);
-    this.#watchedFiles = [...configFiles, ...sharedFiles, ...candidates.map((candidate) => candidate.file), gitmodules];
+    this.#submodules = this.depth >= maxSubmoduleDepth ? [] : submodulesBelow(index.gitlinks, prefix);
+    this.#watchedFiles = [...configFiles, ...sharedFiles, ...candidates.map((candidate) => candidate.file)];
     // The same index paths and patterns give the same key, so a `git add` of new content forces no walk (the
     // tracked paths are those paths below the prefix: the index's digest stands for them).
     const key = createHash('sha1')
@@ -271,24 +272,8 @@ export class RepoRulesCache {
         ...configIds,
         ...sharedIds,
         ...candidateIds,
-        gitmodulesId,
       ]),
     };
-  }
-
-  /** Finds the submodules inside the directory (kept for `current`); the `.gitmodules` file and its identity, for the change check. */
-  async #findSubmodules(
-    repo: RepositoryFiles,
-    indexPaths: readonly string[],
-    prefix: string,
-  ): Promise<{ readonly gitmodules: string; readonly gitmodulesId: string }> {
-    const gitmodules = path.join(repo.top, '.gitmodules');
-    const [gitmodulesId, submodules] = await Promise.all([
-      identity(gitmodules),
-      this.depth >= maxSubmoduleDepth ? [] : submodulesOf(this.dir, gitmodules, indexPaths, prefix),
-    ]);
-    this.#submodules = submodules;
-    return { gitmodules, gitmodulesId };
   }
 }
 

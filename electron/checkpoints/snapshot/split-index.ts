@@ -23,6 +23,7 @@ export interface SplitIndex {
 export interface MergedPaths {
   readonly paths: string[];
   readonly digest: string;
+  readonly gitlinks: readonly string[];
 }
 
 const idBytes = 20;
@@ -60,7 +61,11 @@ export function mergeSplitIndex(split: SplitIndex, sharedBytes: Uint8Array): Mer
       if (entry === undefined) return { error: "the index's replace bitmap names more entries than it holds" };
       if (entry.name.length > 0) return { error: `the index's replacing entry ${replaced + 1} has a name` };
       // A replacing entry keeps the shared entry's name and takes its own stage (git's copy_cache_entry).
-      base[position] = { name: (shared.entries[position] as IndexEntry).name, stage: entry.stage };
+      base[position] = {
+        name: (shared.entries[position] as IndexEntry).name,
+        stage: entry.stage,
+        isGitlink: entry.isGitlink,
+      };
       replaced += 1;
     }
     // After the replacements, as git does (it marks, then drops): positions are the shared index's.
@@ -124,9 +129,10 @@ function pathsOf(entries: readonly IndexEntry[]): MergedPaths {
     joined[at++] = 0;
   }
   const digest = createHash('sha1').update(joined).digest('hex');
-  if (entries.length === 0) return { paths: [], digest };
+  const gitlinks = entries.filter((entry) => entry.isGitlink).map((entry) => entry.name.toString('utf8'));
+  if (entries.length === 0) return { paths: [], digest, gitlinks };
   const all = joined.toString('utf8', 0, length - 1).split('\0');
   // A path's stages are next to each other: kept once.
   const paths = all.filter((item, index) => index === 0 || all[index - 1] !== item);
-  return { paths, digest };
+  return { paths, digest, gitlinks };
 }

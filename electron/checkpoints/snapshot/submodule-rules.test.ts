@@ -7,7 +7,6 @@ import { CheckpointService } from '../checkpoint-service';
 import { runGit, writeFiles } from '../test-support/restore-fixtures';
 import { makeRulesRepo, type RulesRepo } from '../test-support/rules-repo';
 import { RepoRulesCache, type RulesEnvironment } from './repo-rules';
-import { submodulePathsIn } from './submodules';
 
 /**
  * A checkpoint of a repository holding submodules stores what git tracks in each submodule, and
@@ -148,7 +147,7 @@ describe('a checkpoint of a repository with a submodule', () => {
 });
 
 describe('where the submodules are', () => {
-  it('takes only .gitmodules paths the index lists, and none reached through a symbolic link', async () => {
+  it('takes the gitlinks of the index, whatever .gitmodules says, and none reached through a symbolic link', async () => {
     const { dir, environment } = fixture();
     writeFiles(dir, {
       '.gitmodules': `[submodule "lib"]\n\tpath = vendor/lib\n[submodule "gone"]\n\tpath = "old/gone" # removed\n`,
@@ -162,12 +161,6 @@ describe('where the submodules are', () => {
     expect(rules.pathExclusion('vendor/lib/data.sqlite', false)).toBeUndefined();
     // .gitignore, .gitmodules, main.txt and the link; the library's four files instead of its folder.
     expect(rules.trackedCount()).toBe(4 + 4);
-  });
-
-  it('reads a .gitmodules path as git config does: quotes, escapes and comments', () => {
-    const text =
-      '[submodule "a"]\n  path = "with space/x" ; note\n[core]\n  path = not-a-submodule\n[submodule "b"]\npath=b\\\\c/\n';
-    expect(submodulePathsIn(text)).toEqual(['with space/x', 'b\\c']);
   });
 
   it('a submodule folder removed from the disk leaves no stale rules behind', async () => {

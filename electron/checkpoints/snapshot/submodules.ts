@@ -1,58 +1,20 @@
 /**
- * Where a repository's submodules are, from its `.gitmodules` (each `path = …` of a `[submodule]`
- * section, in git's config syntax) checked against its index: git judges a submodule's files by the
- * submodule's own index and ignore files, so a checkpoint of the outer folder must too.
+ * Where a repository's submodules are (its index's gitlink entries) and their rules inside its own:
+ * git judges a submodule's files by the submodule's own index and ignore files, so a checkpoint of
+ * the outer folder must too.
  */
 import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { readGitFile } from './git-files';
 import type { LoadedRules } from './repo-rules';
 import { StoreRules, type StoreRulesData } from './store-rules';
 
-/** The value of a config line after `=`: quotes removed and git's escapes (`\"`, `\\`, `\t`, `\n`) undone; a comment ends it. */
-function configValue(raw: string): string {
-  let value = '';
-  let isQuoted = false;
-  for (let index = 0; index < raw.length; index += 1) {
-    const char = raw[index] as string;
-    if (char === '\\' && index + 1 < raw.length) {
-      const next = raw[(index += 1)] as string;
-      value += next === 't' ? '\t' : next === 'n' ? '\n' : next;
-    } else if (char === '"') isQuoted = !isQuoted;
-    else if ((char === '#' || char === ';') && !isQuoted) break;
-    else value += char;
-  }
-  return value.trim();
-}
-
-/** The `path` of every `[submodule "…"]` section of a `.gitmodules` text (top-relative, `/`-separated, no trailing `/`). */
-export function submodulePathsIn(text: string): string[] {
-  const paths: string[] = [];
-  let isSubmodule = false;
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
-    const header = /^\[\s*([^\]\s"]+)/.exec(line);
-    if (header !== null) isSubmodule = (header[1] ?? '').toLowerCase() === 'submodule';
-    else if (isSubmodule) {
-      const setting = /^path\s*=(.*)$/i.exec(line);
-      const value = setting === null ? '' : configValue(setting[1] ?? '').replace(/\/+$/, '');
-      if (value !== '' && !value.startsWith('/') && !value.split('/').includes('..')) paths.push(value);
-    }
-  }
-  return [...new Set(paths)];
-}
-
 /**
  * The submodules inside the directory at `prefix` (top-relative, '' or ending in `/`), relative to
- * it: the `.gitmodules` paths that the index lists (a gitlink entry), so a stale `.gitmodules` line
- * names nothing.
+ * it: the index's gitlink entries below it, as git finds them (`.gitmodules` only configures them).
  */
-export function submodulesBelow(gitmodules: string, indexPaths: readonly string[], prefix: string): string[] {
-  const listed = submodulePathsIn(gitmodules).filter((item) => item.startsWith(prefix) && item !== prefix);
-  if (listed.length === 0) return [];
-  const wanted = new Set(listed);
-  return indexPaths.filter((item) => wanted.has(item)).map((item) => item.slice(prefix.length));
+export function submodulesBelow(gitlinks: readonly string[], prefix: string): string[] {
+  return [...new Set(gitlinks.filter((item) => item.startsWith(prefix)).map((item) => item.slice(prefix.length)))];
 }
 
 /** What a submodule's rules come from (a `RepoRulesCache` of its folder). */
@@ -61,23 +23,15 @@ export interface RulesSource {
 }
 
 /**
- * The submodules git tracks inside `dir` (relative to it): each a real folder there, not reached
- * through a symbolic link (the walk would not go in, and a link back up would never end).
+ * Which of the submodules' folders are real folders now, not reached through a symbolic link (the
+ * walk would not go in, and a link back up would never end). Asked at every checkpoint: a folder
+ * removed and checked out again changes no file the rules' fingerprint covers.
  */
-export async function submodulesOf(
-  dir: string,
-  gitmodules: string,
-  indexPaths: readonly string[],
-  prefix: string,
-): Promise<string[]> {
-  // git refuses a .gitmodules that is a symbolic link; Vigil reads it as git does.
-  const bytes = await readGitFile(gitmodules, false).catch(() => undefined);
-  if (!Buffer.isBuffer(bytes)) return [];
-  const listed = submodulesBelow(bytes.toString('utf8'), indexPaths, prefix);
-  if (listed.length === 0) return [];
+async function realFolders(dir: string, submodules: readonly string[]): Promise<ReadonlySet<string>> {
   const top = await realpath(dir).catch(() => undefined);
-  const real = await Promise.all(listed.map((at) => realpath(folderOf(dir, at)).catch(() => undefined)));
-  return listed.filter((at, index) => top !== undefined && real[index] === folderOf(top, at));
+  if (top === undefined) return new Set();
+  const real = await Promise.all(submodules.map((at) => realpath(folderOf(dir, at)).catch(() => undefined)));
+  return new Set(submodules.filter((at, index) => real[index] === folderOf(top, at)));
 }
 
 function folderOf(dir: string, at: string): string {
@@ -99,7 +53,9 @@ export class SubmoduleRules {
     private readonly open: (folder: string) => RulesSource,
   ) {}
 
-  async around(own: LoadedRules, submodules: readonly string[]): Promise<LoadedRules> {
+  async around(own: LoadedRules, listed: readonly string[]): Promise<LoadedRules> {
+    const real = await realFolders(this.dir, listed);
+    const submodules = listed.filter((at) => real.has(at));
     const children = await Promise.all(
       submodules.map(async (at) => {
         const folder = folderOf(this.dir, at);
