@@ -224,10 +224,9 @@ export class ObjectStore {
   }
 
   /**
-   * Makes every loose object this process wrote since the last call durable: each file, its fan-out
-   * folder and, for new fan-outs, `objects/` itself, all fsynced at once. The renames that named the
-   * files in their folders are done, so the folders' fsyncs need not wait for the files' (one wait
-   * for the disk, not two); the ref moves only after all of them. Snapshots do not fsync loose
+   * Makes every loose object this process wrote since the last call durable: each file, then its
+   * fan-out folder and, for new fan-outs, `objects/` itself (a folder fsynced before its file's data
+   * could name an empty file after a power cut); the ref moves only after all of them. Snapshots do not fsync loose
    * objects as they go (too slow); every checkpoint calls this once before its ref moves, so an
    * acknowledged checkpoint (and a restore's pre-rollback snapshot) survives a power cut. An object
    * already gone was packed (packs are fsynced when written), and its folder may be gone with it.

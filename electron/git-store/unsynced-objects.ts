@@ -71,8 +71,8 @@ export class UnsyncedObjects {
   }
 
   /**
-   * Makes every object noted since the last call durable: each file, its fan-out folder and, for
-   * new fan-outs, `objects/`, all fsynced at once; resolves to the paths made durable. When any
+   * Makes every object noted since the last call durable: each file, then its fan-out folder and,
+   * for new fan-outs, `objects/`; resolves to the paths made durable, in that order. When any
    * fsync fails, nothing of the batch counts: it is all fsynced again at the next call.
    */
   async sync(): Promise<string[]> {
@@ -91,10 +91,15 @@ export class UnsyncedObjects {
       held.delete(oid);
       if (await syncObjectFile(file, handle)) synced.push(file);
     };
-    const outcomes = await Promise.allSettled([
-      mapLimit(oids, 32, syncObject),
-      mapLimit(folders, 32, async (folder) => (await syncFolderIfPresent(folder)) && synced.push(folder)),
-    ]);
+    // The files' data first, then the folders that name them. A folder made durable first could name
+    // an empty file after a power cut (ext4 allocates a new file's blocks late), which the next
+    // checkpoint would take as stored, since a loose object that exists is not written again.
+    const files = await Promise.allSettled([mapLimit(oids, 32, syncObject)]);
+    const outcomes = files.some((outcome) => outcome.status === 'rejected')
+      ? files
+      : await Promise.allSettled([
+          mapLimit(folders, 32, async (folder) => (await syncFolderIfPresent(folder)) && synced.push(folder)),
+        ]);
     const failed = outcomes.find((outcome) => outcome.status === 'rejected');
     if (failed !== undefined) {
       // Handles no fsync took are closed; the next call reopens their files by name.
