@@ -100,23 +100,29 @@ export class StoreRules {
     this.#sources = [...data.sources]
       .sort((a, b) => b.precedence - a.precedence)
       .map((source) => ({ base: source.base, rules: ignore().add(source.patterns) }));
-    this.#nested = (data.nested ?? []).map((item) => ({
-      at: item.at,
-      below: `${item.at}/`,
-      rules: StoreRules.of(item.rules),
-    }));
+    // In string order of the folder and a '/', for the binary search below.
+    this.#nested = (data.nested ?? [])
+      .map((item) => ({ at: item.at, below: `${item.at}/`, rules: StoreRules.of(item.rules) }))
+      .sort((a, b) => (a.below < b.below ? -1 : a.below > b.below ? 1 : 0));
   }
 
   /** The submodule `rel` lies in (its rules, and `rel` relative to it), or undefined; `rel` may be its folder itself ('' then). */
   #inNested(rel: string): { readonly rules: StoreRules; readonly rel: string } | undefined {
-    for (const nested of this.#nested) {
-      if (rel === nested.at) return { rules: nested.rules, rel: '' };
-      if (rel.startsWith(nested.below)) {
-        const inner = rel.slice(nested.below.length);
-        return nested.rules.#inNested(inner) ?? { rules: nested.rules, rel: inner };
-      }
+    const within = `${rel}/`;
+    // The last submodule whose folder and '/' sort at or before `rel/`: the only one that can hold it, since
+    // no submodule of one repository lies inside another (a gitlink is a leaf of its index).
+    let low = 0;
+    let high = this.#nested.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((this.#nested[middle] as { readonly below: string }).below <= within) low = middle + 1;
+      else high = middle;
     }
-    return undefined;
+    const nested = this.#nested[low - 1];
+    if (nested === undefined || !within.startsWith(nested.below)) return undefined;
+    if (rel === nested.at) return { rules: nested.rules, rel: '' };
+    const inner = rel.slice(nested.below.length);
+    return nested.rules.#inNested(inner) ?? { rules: nested.rules, rel: inner };
   }
 
   /** The rules from their data (the same object when they are the built-in ones). */
