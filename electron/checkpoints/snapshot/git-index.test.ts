@@ -70,6 +70,21 @@ describe('readGitIndexPaths', () => {
     }
   });
 
+  it('reads a version 4 index past a name that is not UTF-8 as v2 does (each path from the bytes before it)', () => {
+    git(['init', '-q', '.']);
+    // "b" and the byte 0x80 (not UTF-8), then "c": v4 stores "c" as "drop 2 bytes of the previous path, add c".
+    writeFileSync(Buffer.concat([Buffer.from(dir), Buffer.from([0x2f, 0x62, 0x80])]), 'not utf-8\n');
+    write('c', 'after it\n');
+    git(['add', '-A']);
+    git(['update-index', '--index-version', '2']);
+    const v2 = readIndex();
+    git(['update-index', '--index-version', '4']);
+    const v4 = readIndex();
+    expect('paths' in v2 && v2.paths).toEqual(['b\uFFFD', 'c']);
+    expect('paths' in v4 && v4.paths).toEqual('paths' in v2 && v2.paths);
+    expect('digest' in v4 && v4.digest).toBe('digest' in v2 && v2.digest);
+  });
+
   it('gives the same digest for the same paths whatever their content, another for another path', () => {
     git(['init', '-q', '.']);
     write('a.txt', 'one\n');

@@ -6,7 +6,7 @@
  * shared index (`split-index.ts`).
  */
 import { createHash } from 'node:crypto';
-import { isGitlinkMode } from './index-entries';
+import { isGitlinkMode, v4Name } from './index-entries';
 import { readSplitIndex, type SplitIndex } from './split-index';
 
 /** Why an index could not be read (errors as data). */
@@ -22,25 +22,11 @@ const nameMask = 0x0fff;
 /** An entry's merge stage (0 outside a conflicted merge). */
 const stageMask = 0x3000;
 
+/** The byte after each path in the digest, as in the index's version 2 form. */
+const pathEnd = Buffer.from([0]);
+
 function fail(code: GitIndexError['code'], message: string): { readonly error: GitIndexError } {
   return { error: { code, message } };
-}
-
-/** Reads a v4 entry's path: a varint of bytes to drop from the previous path, then a NUL-terminated suffix. */
-function readV4Path(bytes: Uint8Array, offset: number, previous: string): { path: string; end: number } | undefined {
-  let value = bytes[offset] ?? 0;
-  let at = offset + 1;
-  let drop = value & 0x7f;
-  while ((value & 0x80) !== 0) {
-    if (at >= bytes.length) return undefined;
-    value = bytes[at++] ?? 0;
-    drop = ((drop + 1) << 7) | (value & 0x7f);
-  }
-  const nul = bytes.indexOf(0, at);
-  if (nul < 0) return undefined;
-  const kept = Buffer.from(previous, 'utf8').subarray(0, Math.max(0, Buffer.byteLength(previous) - drop));
-  const suffix = Buffer.from(bytes.buffer, bytes.byteOffset + at, nul - at);
-  return { path: Buffer.concat([kept, suffix]).toString('utf8'), end: nul + 1 };
 }
 
 /** What an index lists: its paths, and a digest of them that tells two lists apart without comparing them. */
@@ -140,20 +126,22 @@ function v4Paths(
   const paths: string[] = [];
   const gitlinks: string[] = [];
   let offset = 12;
-  let previous = '';
+  // The previous path's bytes, not its string: a name that is not UTF-8 would not round-trip.
+  let previous: Buffer = Buffer.alloc(0);
   for (let index = 0; index < count; index += 1) {
     const start = offset;
     if (start + fixedBytes + 2 > body.length) return fail('truncated', `the index ends inside entry ${index + 1}`);
     const flags = view.getUint16(start + fixedBytes);
     offset = start + fixedBytes + 2;
     if ((flags & extendedFlag) !== 0) offset += 2;
-    const read = readV4Path(body, offset, previous);
+    const read = v4Name(body, offset, previous);
     if (read === undefined) return fail('truncated', `the index ends inside entry ${index + 1}`);
     offset = read.end;
-    hash.update(`${read.path}\0`);
-    if (isGitlinkMode(view.getUint32(start + 24))) gitlinks.push(read.path);
-    if (read.path !== previous) paths.push(read.path);
-    previous = read.path;
+    hash.update(read.name).update(pathEnd);
+    const path = read.name.toString('utf8');
+    if (isGitlinkMode(view.getUint32(start + 24))) gitlinks.push(path);
+    if (!read.name.equals(previous)) paths.push(path);
+    previous = read.name;
   }
   return { paths, digest: hash.digest('hex'), gitlinks, end: offset };
 }

@@ -80,7 +80,7 @@ function v2Name(body: Buffer, offset: number, length: number): { name: Buffer; e
 }
 
 /** A version 4 path: a varint of bytes to drop from the previous path, then a NUL-terminated suffix. */
-function v4Name(body: Buffer, offset: number, previous: Buffer): { name: Buffer; end: number } | undefined {
+export function v4Name(body: Buffer, offset: number, previous: Buffer): { name: Buffer; end: number } | undefined {
   let at = offset;
   if (at >= body.length) return undefined;
   let value = body[at++] ?? 0;
