@@ -40,33 +40,43 @@ function swapFolderForSymlink(folder: string): void {
   symlinkSync(outside, folder);
 }
 
+/** Checkpoints `dir`, runs `change` and opens a diff of that checkpoint against the live folder. */
+async function liveDiffAfter(
+  engine: CheckpointService,
+  dir: string,
+  change: () => void,
+): Promise<Awaited<ReturnType<typeof openDiffSides>>> {
+  const outcome = await engine.checkpoint(dir, { reason: 'before write_file' });
+  if (outcome.kind !== 'created') throw new Error('expected a new checkpoint');
+  change();
+  const rules = { maxFileBytes: engine.maxFileBytes, ignoredFolders: [] };
+  return openDiffSides(engine, rules, dir, outcome.checkpoint.id, { kind: 'live' }, createPathScope([]));
+}
+
+/** What the diff shows as a change's live (new) side, or why it refused to show it. */
+function shownLive(
+  engine: CheckpointService,
+  sides: Awaited<ReturnType<typeof openDiffSides>>,
+  change: Awaited<ReturnType<typeof openDiffSides>>['changes'][number],
+): Promise<string> {
+  return readSideContent(engine, sides, 'new', change).then(
+    (content) => Buffer.from(content ?? []).toString(),
+    (error: unknown) => `refused: ${String(error)}`,
+  );
+}
+
 describe('a folder on the way swapped for a symlink after the check', () => {
   it("is not followed by a diff's live side (the outside file is never shown as the workspace's)", async () => {
     const dir = path.join(base, 'project');
     const engine = new CheckpointService({ root: path.join(base, 'home', 'checkpoints'), logger: silentLogger });
     try {
       writeFiles(dir, { 'sub/a.txt': 'one\n' });
-      const outcome = await engine.checkpoint(dir, { reason: 'before write_file' });
-      if (outcome.kind !== 'created') throw new Error('expected a new checkpoint');
-      writeFileSync(path.join(dir, 'sub', 'a.txt'), 'one\ntwo\n');
-      const rules = { maxFileBytes: engine.maxFileBytes, ignoredFolders: [] };
-      const sides = await openDiffSides(
-        engine,
-        rules,
-        dir,
-        outcome.checkpoint.id,
-        { kind: 'live' },
-        createPathScope([]),
-      );
+      const sides = await liveDiffAfter(engine, dir, () => writeFileSync(path.join(dir, 'sub', 'a.txt'), 'one\ntwo\n'));
       const [change] = sides.changes;
       if (change === undefined) throw new Error('expected one change');
       writeFileSync(path.join(outside, 'a.txt'), 'OUTSIDE SECRET\n');
       swapFolderForSymlink(path.join(dir, 'sub'));
-      const shown = await readSideContent(engine, sides, 'new', change).then(
-        (content) => Buffer.from(content ?? []).toString(),
-        (error: unknown) => `refused: ${String(error)}`,
-      );
-      expect(shown).not.toContain('OUTSIDE SECRET');
+      expect(await shownLive(engine, sides, change)).not.toContain('OUTSIDE SECRET');
     } finally {
       await engine.dispose();
     }
@@ -92,32 +102,16 @@ describe("a symlink entry's folder swapped for a symlink to a folder holding a s
     try {
       writeFiles(dir, { 'sub/a.txt': 'one\n' });
       symlinkSync('inside-one', path.join(dir, 'sub', 'l'));
-      const outcome = await engine.checkpoint(dir, { reason: 'before write_file' });
-      if (outcome.kind !== 'created') throw new Error('expected a new checkpoint');
-      writeFileSync(path.join(dir, 'sub', 'a.txt'), 'one\ntwo\n');
-      rmSync(path.join(dir, 'sub', 'l'));
-      symlinkSync('inside-two', path.join(dir, 'sub', 'l'));
-      const rules = { maxFileBytes: engine.maxFileBytes, ignoredFolders: [] };
-      const sides = await openDiffSides(
-        engine,
-        rules,
-        dir,
-        outcome.checkpoint.id,
-        { kind: 'live' },
-        createPathScope([]),
-      );
+      const sides = await liveDiffAfter(engine, dir, () => {
+        writeFileSync(path.join(dir, 'sub', 'a.txt'), 'one\ntwo\n');
+        rmSync(path.join(dir, 'sub', 'l'));
+        symlinkSync('inside-two', path.join(dir, 'sub', 'l'));
+      });
       expect(sides.changes.map((change) => change.path)).toEqual(['sub/a.txt', 'sub/l']);
       writeFileSync(path.join(outside, 'a.txt'), 'OUTSIDE SECRET\n');
       symlinkSync('OUTSIDE-TARGET', path.join(outside, 'l'));
       swapFolderForSymlink(path.join(dir, 'sub'));
-      const [file, link] = await Promise.all(
-        sides.changes.map((change) =>
-          readSideContent(engine, sides, 'new', change).then(
-            (content) => Buffer.from(content ?? []).toString(),
-            (error: unknown) => `refused: ${String(error)}`,
-          ),
-        ),
-      );
+      const [file, link] = await Promise.all(sides.changes.map((change) => shownLive(engine, sides, change)));
       expect(link).not.toContain('OUTSIDE-TARGET');
       expect(link).toBe(file);
     } finally {
