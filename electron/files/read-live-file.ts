@@ -3,6 +3,7 @@ import { open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from './file-system-error';
 import { optionalFlags } from './held-directory';
+import { linkedFolderOnTheWay, type LinkedFolder } from './linked-folder';
 
 /**
  * Opens for reading without blocking, so that a FIFO put at the name cannot hold the open, and one
@@ -31,6 +32,8 @@ export type LiveFileRead =
   | { readonly kind: 'special'; readonly stats: BigIntStats }
   /** Not the file that was checked: a symlink is at the name now, or another file than `expected`. */
   | { readonly kind: 'changed' }
+  /** Reached through a folder below `within` that is a symbolic link: never read (see `linkedFolderError`). */
+  | { readonly kind: 'linked-folder'; readonly linked: LinkedFolder }
   /** Larger than the caller's cap (nothing was read). */
   | { readonly kind: 'oversize'; readonly size: bigint };
 
@@ -46,6 +49,7 @@ export interface LiveReadOptions {
    * The folder the file is in, at any depth: a folder on the way below it that is a symlink (swapped in
    * after the caller's check) reads as `changed`. O_NOFOLLOW guards the last name only; this asks where
    * the descriptor really is (Linux, /proc/self/fd) and compares it with the path below the folder's real one.
+   * A folder on the way that is a symlink now reads as `linked-folder` (one that was moved back meanwhile: `changed`).
    */
   readonly within?: string;
 }
@@ -101,8 +105,10 @@ export async function readLiveFile(file: string, options: LiveReadOptions = {}):
     if (!stats.isFile()) return { kind: 'special', stats };
     if (expected !== undefined && (stats.dev !== expected.dev || stats.ino !== expected.ino))
       return { kind: 'changed' };
-    if (options.within !== undefined && !(await isReachedDirectly(handle, file, options.within)))
-      return { kind: 'changed' };
+    if (options.within !== undefined && !(await isReachedDirectly(handle, file, options.within))) {
+      const linked = await linkedFolderOnTheWay(file, options.within);
+      return linked === undefined ? { kind: 'changed' } : { kind: 'linked-folder', linked };
+    }
     if (stats.size > BigInt(maxBytes)) return { kind: 'oversize', size: stats.size };
     const content = await readToEnd(handle, Number(stats.size), maxBytes);
     return content === undefined ? { kind: 'oversize', size: stats.size } : { kind: 'read', content, stats };
