@@ -52,14 +52,21 @@ export interface LiveReadOptions {
    * A folder on the way that is a symlink now reads as `linked-folder` (one that was moved back meanwhile: `changed`).
    */
   readonly within?: string;
+  /** `within`'s real path, when the caller resolved it once for many reads (a walk), so it is not resolved per file. */
+  readonly realWithin?: string;
 }
 
 /** Whether what `handle` opened is `file` reached through no symlink below `within` (true where that cannot be asked). */
-async function isReachedDirectly(handle: FileHandle, file: string, within: string): Promise<boolean> {
+async function isReachedDirectly(
+  handle: FileHandle,
+  file: string,
+  within: string,
+  realWithin: string | undefined,
+): Promise<boolean> {
   if (process.platform !== 'linux') return true;
   const [opened, root] = await Promise.all([
     readlink(`/proc/self/fd/${String(handle.fd)}`).catch(() => undefined),
-    realpath(within).catch(() => undefined),
+    realWithin ?? realpath(within).catch(() => undefined),
   ]);
   if (opened === undefined || root === undefined) return true;
   return opened === path.join(root, path.relative(within, file));
@@ -105,7 +112,7 @@ export async function readLiveFile(file: string, options: LiveReadOptions = {}):
     if (!stats.isFile()) return { kind: 'special', stats };
     if (expected !== undefined && (stats.dev !== expected.dev || stats.ino !== expected.ino))
       return { kind: 'changed' };
-    if (options.within !== undefined && !(await isReachedDirectly(handle, file, options.within))) {
+    if (options.within !== undefined && !(await isReachedDirectly(handle, file, options.within, options.realWithin))) {
       const linked = await linkedFolderOnTheWay(file, options.within);
       return linked === undefined ? { kind: 'changed' } : { kind: 'linked-folder', linked };
     }

@@ -19,15 +19,34 @@ const maxLooks = 3;
  * grown past the cap is `oversize`, and a symlink or another file put there is looked at again. A folder on
  * the way below `dir` that is a symlink now (swapped in after the walk listed it) is never read through: a
  * snapshot would store that link, not this file, so the comparison is refused with that reason (`wrong_kind`).
+ * `realDir` is `dir`'s real path when a walk resolved it once (else it is resolved per file read).
  */
-export async function hashLiveFile(
+export function hashLiveFile(
   dir: string,
   relativePath: string,
   maxFileBytes: number,
   known: KnownHashes,
   looked?: BigIntStats,
-  looks = 1,
+  realDir?: string,
 ): Promise<{ readonly mode: string; readonly oid: string } | SkipReason | undefined> {
+  return hashLooking(dir, relativePath, { maxFileBytes, known, realDir }, looked, 1);
+}
+
+/** What every look at one file shares. */
+interface HashRules {
+  readonly maxFileBytes: number;
+  readonly known: KnownHashes;
+  readonly realDir: string | undefined;
+}
+
+async function hashLooking(
+  dir: string,
+  relativePath: string,
+  rules: HashRules,
+  looked: BigIntStats | undefined,
+  looks: number,
+): Promise<{ readonly mode: string; readonly oid: string } | SkipReason | undefined> {
+  const { maxFileBytes, known } = rules;
   const absolute = path.join(dir, relativePath);
   try {
     const stats = looked ?? (await lstat(absolute, { bigint: true }));
@@ -39,7 +58,12 @@ export async function hashLiveFile(
     if (oid !== undefined) return { mode, oid };
     const read = stats.isSymbolicLink()
       ? await readLinkAsFile(absolute, dir)
-      : await readLiveFile(absolute, { expected: stats, maxBytes: maxFileBytes, within: dir });
+      : await readLiveFile(absolute, {
+          expected: stats,
+          maxBytes: maxFileBytes,
+          within: dir,
+          realWithin: rules.realDir,
+        });
     switch (read.kind) {
       case 'read':
         return { mode, oid: hashObject('blob', read.content) };
@@ -50,7 +74,7 @@ export async function hashLiveFile(
         throw linkedFolderError(absolute, read.linked);
       case 'changed':
         if (looks >= maxLooks) throw changedWhileRead(absolute);
-        return await hashLiveFile(dir, relativePath, maxFileBytes, known, undefined, looks + 1);
+        return await hashLooking(dir, relativePath, rules, undefined, looks + 1);
     }
   } catch (error) {
     const code = errnoCode(error);
