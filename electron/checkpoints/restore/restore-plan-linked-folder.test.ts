@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { createPathScope, overlayReader, readLiveTree, type DiskVersion } from '../compare';
 import { applyRestorePlan } from './restore-apply';
-import { planRestore, type PlanInput } from './restore-plan';
+import { planRestore, type PlanInput, type RestorePlan } from './restore-plan';
 import { createWriteLedger } from './restore-write-ledger';
 import { entryOf, gitCommit, initBareStore, isoTreeReader, writeFiles } from '../test-support/restore-fixtures';
 import { swapFolderForSymlink } from '../test-support/linked-folder-swap';
@@ -52,6 +52,21 @@ async function planInput(seen?: PlanInput['seen']): Promise<PlanInput> {
   };
 }
 
+/** Applies `plan` with the versions its planning found, as a restore does. */
+function applyAsPlanned(
+  input: PlanInput,
+  plan: RestorePlan,
+  versions: Map<string, DiskVersion>,
+): ReturnType<typeof applyRestorePlan> {
+  return applyRestorePlan({
+    plan,
+    checkpointTree: input.checkpoint.tree,
+    reader: input.current.reader,
+    readBlob: (oid) => isoTreeReader(store).readBlob(oid),
+    seen: versions,
+  });
+}
+
 const linkedNote =
   'sub is a symbolic link to a folder outside the workspace now; Vigil neither reads nor writes through it';
 
@@ -78,13 +93,7 @@ describe.skipIf(process.platform !== 'linux')('a restore plan when a folder on t
     expect(plan.entries.map((entry) => `${entry.action} ${entry.path}`)).toEqual(['skip sub/a.txt', 'restore top.txt']);
     expect(plan.entries[0]?.note).toContain(linkedNote);
     expect([...seen.versions.keys()]).toEqual(['top.txt']);
-    const applied = await applyRestorePlan({
-      plan,
-      checkpointTree: input.checkpoint.tree,
-      reader: input.current.reader,
-      readBlob: (oid) => isoTreeReader(store).readBlob(oid),
-      seen: seen.versions,
-    });
+    const applied = await applyAsPlanned(input, plan, seen.versions);
     expect(applied.outcomes.map((outcome) => `${outcome.path} ${outcome.result}`)).toEqual([
       'sub/a.txt skipped',
       'top.txt done',
@@ -105,13 +114,7 @@ describe.skipIf(process.platform !== 'linux')('a restore plan when a folder on t
     // Same size as the version the plan saw, so only the folder's swap tells them apart.
     writeFileSync(path.join(outside, 'a.txt'), 'a v2\n');
     swapFolderForSymlink(path.join(dir, 'sub'), outside);
-    const applied = await applyRestorePlan({
-      plan,
-      checkpointTree: input.checkpoint.tree,
-      reader: input.current.reader,
-      readBlob: (oid) => isoTreeReader(store).readBlob(oid),
-      seen: seen.versions,
-    });
+    const applied = await applyAsPlanned(input, plan, seen.versions);
     const results = Object.fromEntries(applied.outcomes.map((outcome) => [outcome.path, outcome.result]));
     expect(results).toEqual({ 'sub/a.txt': 'conflict', 'top.txt': 'done' });
     expect(readFileSync(path.join(outside, 'a.txt'), 'utf8')).toBe('a v2\n');
