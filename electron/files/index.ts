@@ -38,6 +38,7 @@ export { openHeldEntry } from './open-held-entry';
 export { isSpecialRead, liveReadFlags, nonBlockingReadFlags, readLiveFile, readLiveText } from './read-live-file';
 export type { LiveFileRead, LiveReadOptions } from './read-live-file';
 export { readLiveLink, type LiveLinkRead } from './read-live-link';
+export { linkedFolderError, linkedFolderOnTheWay, linkedFolderTarget, type LinkedFolder } from './linked-folder';
 export type { OpenedEntry } from './open-held-entry';
 export { writeAnchoredFile } from './write-anchored-file';
 /** Which file is there: device, inode and times, to see a file replaced behind one's back. */

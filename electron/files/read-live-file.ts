@@ -3,6 +3,7 @@ import { open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from './file-system-error';
 import { optionalFlags } from './held-directory';
+import { linkedFolderOnTheWay, type LinkedFolder } from './linked-folder';
 
 /**
  * Opens for reading without blocking, so that a FIFO put at the name cannot hold the open, and one
@@ -31,6 +32,8 @@ export type LiveFileRead =
   | { readonly kind: 'special'; readonly stats: BigIntStats }
   /** Not the file that was checked: a symlink is at the name now, or another file than `expected`. */
   | { readonly kind: 'changed' }
+  /** Reached through a folder below `within` that is a symbolic link: never read (see `linkedFolderError`). */
+  | { readonly kind: 'linked-folder'; readonly linked: LinkedFolder }
   /** Larger than the caller's cap (nothing was read). */
   | { readonly kind: 'oversize'; readonly size: bigint };
 
@@ -46,16 +49,24 @@ export interface LiveReadOptions {
    * The folder the file is in, at any depth: a folder on the way below it that is a symlink (swapped in
    * after the caller's check) reads as `changed`. O_NOFOLLOW guards the last name only; this asks where
    * the descriptor really is (Linux, /proc/self/fd) and compares it with the path below the folder's real one.
+   * A folder on the way that is a symlink now reads as `linked-folder` (one that was moved back meanwhile: `changed`).
    */
   readonly within?: string;
+  /** `within`'s real path, when the caller resolved it once for many reads (a walk), so it is not resolved per file. */
+  readonly realWithin?: string;
 }
 
 /** Whether what `handle` opened is `file` reached through no symlink below `within` (true where that cannot be asked). */
-async function isReachedDirectly(handle: FileHandle, file: string, within: string): Promise<boolean> {
+async function isReachedDirectly(
+  handle: FileHandle,
+  file: string,
+  within: string,
+  realWithin: string | undefined,
+): Promise<boolean> {
   if (process.platform !== 'linux') return true;
   const [opened, root] = await Promise.all([
     readlink(`/proc/self/fd/${String(handle.fd)}`).catch(() => undefined),
-    realpath(within).catch(() => undefined),
+    realWithin ?? realpath(within).catch(() => undefined),
   ]);
   if (opened === undefined || root === undefined) return true;
   return opened === path.join(root, path.relative(within, file));
@@ -101,8 +112,10 @@ export async function readLiveFile(file: string, options: LiveReadOptions = {}):
     if (!stats.isFile()) return { kind: 'special', stats };
     if (expected !== undefined && (stats.dev !== expected.dev || stats.ino !== expected.ino))
       return { kind: 'changed' };
-    if (options.within !== undefined && !(await isReachedDirectly(handle, file, options.within)))
-      return { kind: 'changed' };
+    if (options.within !== undefined && !(await isReachedDirectly(handle, file, options.within, options.realWithin))) {
+      const linked = await linkedFolderOnTheWay(file, options.within);
+      return linked === undefined ? { kind: 'changed' } : { kind: 'linked-folder', linked };
+    }
     if (stats.size > BigInt(maxBytes)) return { kind: 'oversize', size: stats.size };
     const content = await readToEnd(handle, Number(stats.size), maxBytes);
     return content === undefined ? { kind: 'oversize', size: stats.size } : { kind: 'read', content, stats };

@@ -21,6 +21,7 @@ afterEach(async () => {
 /** What `readLiveLink` found, as text. */
 async function shown(link: string, within: string): Promise<string> {
   const read = await readLiveLink(link, within);
+  if (read.kind === 'linked-folder') return `linked-folder ${read.linked.relativePath}`;
   return read.kind === 'read' ? read.target.toString() : read.kind;
 }
 
@@ -35,7 +36,7 @@ describe('readLiveLink', () => {
   });
 
   it.skipIf(process.platform !== 'linux')(
-    'reports a folder on the way swapped for a symlink to a folder with a same-named link as changed',
+    'reports a folder on the way swapped for a symlink to a folder with a same-named link, naming the outermost linked folder',
     async () => {
       const ws = path.join(base, 'ws');
       const other = path.join(base, 'other');
@@ -47,11 +48,11 @@ describe('readLiveLink', () => {
       // The link's own folder swapped, then a folder above it.
       renameSync(path.join(ws, 'a', 'sub'), path.join(ws, 'a', 'sub.moved'));
       symlinkSync(path.join(other, 'sub'), path.join(ws, 'a', 'sub'));
-      expect(await shown(path.join(ws, 'a', 'sub', 'l'), ws)).toBe('changed');
+      expect(await shown(path.join(ws, 'a', 'sub', 'l'), ws)).toBe('linked-folder a/sub');
       renameSync(path.join(ws, 'a'), path.join(ws, 'a.moved'));
       symlinkSync(other, path.join(ws, 'a'));
-      expect(await shown(path.join(ws, 'a', 'sub', 'l'), ws)).toBe('changed');
-      expect(await shown(path.join(ws, 'a', 'l'), ws)).toBe('changed');
+      expect(await shown(path.join(ws, 'a', 'sub', 'l'), ws)).toBe('linked-folder a');
+      expect(await shown(path.join(ws, 'a', 'l'), ws)).toBe('linked-folder a');
     },
   );
 

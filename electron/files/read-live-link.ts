@@ -3,12 +3,21 @@ import { lstat, open, readlink, realpath, type FileHandle } from 'node:fs/promis
 import path from 'node:path';
 import { errnoCode } from './file-system-error';
 import { optionalFlags } from './held-directory';
+import { linkedFolderOnTheWay, type LinkedFolder } from './linked-folder';
 
 /** What reading a live symlink's target found. */
 export type LiveLinkRead =
   | { readonly kind: 'read'; readonly target: Buffer }
   /** A folder on the way below `within` is not where it was (a symlink or another folder took its place). */
-  | { readonly kind: 'changed' };
+  | { readonly kind: 'changed' }
+  /** A folder on the way below `within` is a symbolic link now: nothing is read through it (see `linkedFolderError`). */
+  | { readonly kind: 'linked-folder'; readonly linked: LinkedFolder };
+
+/** `linked-folder` when a folder on the way is a symlink now, else `changed` (another folder, or moved back). */
+async function notWhereItWas(link: string, within: string): Promise<LiveLinkRead> {
+  const linked = await linkedFolderOnTheWay(link, within);
+  return linked === undefined ? { kind: 'changed' } : { kind: 'linked-folder', linked };
+}
 
 /** The parent's open: a folder only (a FIFO there fails at once with ENOTDIR), never waiting. */
 const parentFlags = constants.O_RDONLY | (optionalFlags.O_DIRECTORY ?? 0) | (optionalFlags.O_NONBLOCK ?? 0);
@@ -38,7 +47,7 @@ export async function readLiveLink(link: string, within: string): Promise<LiveLi
   try {
     handle = await open(parent, isWithin ? parentFlags : parentFlags | (optionalFlags.O_NOFOLLOW ?? 0));
   } catch (error) {
-    if (!isWithin && (await isSymlinkOpenError(error, parent))) return { kind: 'changed' };
+    if (!isWithin && (await isSymlinkOpenError(error, parent))) return notWhereItWas(link, within);
     throw error;
   }
   try {
@@ -50,7 +59,7 @@ export async function readLiveLink(link: string, within: string): Promise<LiveLi
     // Where that cannot be asked (no /proc), by its path as before.
     if (opened === undefined || root === undefined)
       return { kind: 'read', target: await readlink(link, { encoding: 'buffer' }) };
-    if (opened !== path.join(root, path.relative(within, parent))) return { kind: 'changed' };
+    if (opened !== path.join(root, path.relative(within, parent))) return await notWhereItWas(link, within);
     return { kind: 'read', target: await readlink(`${access}/${path.basename(link)}`, { encoding: 'buffer' }) };
   } finally {
     await handle.close();

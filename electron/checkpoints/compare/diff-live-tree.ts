@@ -1,5 +1,5 @@
 import type { BigIntStats } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode, fileSystemError, isVigilBookkeepingFile, isVigilTempFile, mapLimit } from '../../files';
 import { hashLiveFile } from './live-file-hash';
@@ -228,8 +228,10 @@ export async function readLiveTree(
   const { files, folders, skipped } = await walkScope(dir, rules, scope, options);
 
   const entriesOf = new Map<string, StoredTreeEntry[]>(folders.map((folder) => [folder, []]));
+  // Resolved once for every file's check that it was reached through no symlink (a swapped root only fails that check).
+  const realDir = files.length === 0 ? undefined : await realpath(dir).catch(() => undefined);
   await mapLimit(files, hashConcurrency, async (file) => {
-    const hashed = await hashLiveFile(dir, file.relativePath, rules.maxFileBytes, known, file.stats);
+    const hashed = await hashLiveFile(dir, file.relativePath, rules.maxFileBytes, known, file.stats, realDir);
     if (hashed === undefined) return;
     if (typeof hashed === 'string') skipped.push({ path: file.relativePath, reason: hashed });
     else entriesOf.get(file.parent)?.push({ mode: hashed.mode, name: file.name, oid: hashed.oid, type: 'blob' });

@@ -41,6 +41,7 @@ describe('readDiskVersion when the file is swapped after its lstat', () => {
       readDiskVersion(
         file,
         swappingOnce(() => swapInFifo(file)),
+        { within: dir },
       ),
       file,
     );
@@ -57,6 +58,7 @@ describe('readDiskVersion when the file is swapped after its lstat', () => {
         rmSync(file);
         symlinkSync('secret.txt', file);
       }),
+      { within: dir },
     );
     const linkId = execFileSync('git', ['hash-object', '--stdin'], { input: 'secret.txt' }).toString().trim();
     expect(found.file).toEqual({ mode: '120000', oid: linkId });
@@ -65,8 +67,8 @@ describe('readDiskVersion when the file is swapped after its lstat', () => {
   it('keeps the bytes it hashed when asked, so a caller need not read the file again', async () => {
     const file = path.join(dir, 'a.txt');
     writeFileSync(file, 'first\n');
-    const found = await readDiskVersion(file, undefined, { keepContent: true });
+    const found = await readDiskVersion(file, undefined, { keepContent: true, within: dir });
     expect(found.content?.toString()).toBe('first\n');
-    expect((await readDiskVersion(file)).content).toBeUndefined();
+    expect((await readDiskVersion(file, undefined, { within: dir })).content).toBeUndefined();
   });
 });

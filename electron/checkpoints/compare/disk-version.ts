@@ -1,8 +1,8 @@
 import type { BigIntStats } from 'node:fs';
-import { lstat, readlink } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { AppError } from '../../../shared/errors';
 import { errnoCode, fileSystemError, readLiveFile, readLiveLink } from '../../files';
-import type { ExistingFile, FileIdentity } from '../../files';
+import type { ExistingFile, FileIdentity, LinkedFolder } from '../../files';
 import type { TreeFile } from './diff-tree-changes';
 import { fileModes, hashObject, type FileMode } from '../../git-store';
 import { modeOfStat } from '../snapshot/stat-walk';
@@ -18,6 +18,11 @@ export interface DiskVersion {
   readonly existing?: ExistingFile;
   /** The bytes hashed, when asked for (`keepContent`) and read (not vouched for by `known`). */
   readonly content?: Buffer;
+  /**
+   * Set (with `file` undefined) when a folder on the way below `within` is a symbolic link now: nothing
+   * was read through it. `identity` is then that of whatever the link leads to, and means nothing here.
+   */
+  readonly linkedFolder?: LinkedFolder;
 }
 
 /** What a caller asks of `readDiskVersion` besides the version. */
@@ -25,11 +30,11 @@ export interface DiskVersionOptions {
   /** Keep the bytes read, so that a caller that needs them does not read the file a second time. */
   readonly keepContent?: boolean;
   /**
-   * The folder `target` is in (at any depth), which another program controls: a symlink's target is then
-   * read inside its own folder, and a folder on the way below this one swapped for a symlink is looked at
-   * again, as a swapped file is (see `readLiveLink`).
+   * The folder `target` is in (at any depth), which another program controls: a symlink's target is
+   * read inside its own folder, and nothing is read through a folder on the way below this one that is a
+   * symlink (the version says so: `linkedFolder`), see `readLiveLink` and `readLiveFile`.
    */
-  readonly within?: string;
+  readonly within: string;
 }
 
 /** Looks again at a path another program swaps while it is read, at most this many times. */
@@ -49,8 +54,8 @@ export type KnownOid = (stats: BigIntStats, mode: FileMode) => string | undefine
  */
 export async function readDiskVersion(
   target: string,
-  known?: KnownOid,
-  options: DiskVersionOptions = {},
+  known: KnownOid | undefined,
+  options: DiskVersionOptions,
   looks = 0,
 ): Promise<DiskVersion> {
   try {
@@ -73,10 +78,8 @@ export async function readDiskVersion(
       );
     };
     if (stats.isSymbolicLink()) {
-      const link =
-        options.within === undefined
-          ? { kind: 'read' as const, target: await readlink(target, { encoding: 'buffer' }) }
-          : await readLiveLink(target, options.within);
+      const link = await readLiveLink(target, options.within);
+      if (link.kind === 'linked-folder') return { file: undefined, identity, linkedFolder: link.linked };
       if (link.kind !== 'read') return await lookAgain();
       return { file: { mode: fileModes.symlink, oid: hashObject('blob', link.target) }, identity };
     }
@@ -86,7 +89,8 @@ export async function readDiskVersion(
     let content: Buffer | undefined;
     if (oid === undefined) {
       // Not through a symlink, not waiting on a FIFO.
-      const read = await readLiveFile(target, { expected: stats });
+      const read = await readLiveFile(target, { expected: stats, within: options.within });
+      if (read.kind === 'linked-folder') return { file: undefined, identity, linkedFolder: read.linked };
       if (read.kind !== 'read') return await lookAgain();
       oid = hashObject('blob', read.content);
       if (options.keepContent === true) content = read.content;

@@ -1,5 +1,5 @@
 import { AppError } from '../../../shared/errors';
-import { errnoCode, fileSystemError, readLiveFile, readLiveLink } from '../../files';
+import { errnoCode, fileSystemError, linkedFolderError, readLiveFile, readLiveLink } from '../../files';
 import { fileModes } from '../../git-store';
 import type { TreeFile } from './diff-tree-changes';
 
@@ -18,14 +18,16 @@ function notRegularFile(absolute: string, isFolder: boolean): AppError {
  * The live bytes of a file the walk listed as `file` (a symlink's target as git stores it), read
  * after the walk, when an agent may have swapped what is at the name: undefined when it vanished
  * or is no longer the kind listed (a link that became a file, a file that became a link, which is
- * not followed), or a folder on the way below `dir` became a symlink; a `wrong_kind` refusal when a
- * folder, FIFO, socket or device is there now. A FIFO is never waited on.
+ * not followed), or a folder on the way below `dir` was swapped for another; a `wrong_kind` refusal when a
+ * folder, FIFO, socket or device is there now, or a folder on the way is a symlink now (nothing is read
+ * through it: the diff says so instead of showing the file empty). A FIFO is never waited on.
  */
 export async function readLiveContent(absolute: string, file: TreeFile, dir: string): Promise<Uint8Array | undefined> {
   try {
     // Nor through a folder on the way that became a symlink: a file outside `dir` never shows as this one.
     if (file.mode === fileModes.symlink) {
       const link = await readLiveLink(absolute, dir);
+      if (link.kind === 'linked-folder') throw linkedFolderError(absolute, link.linked);
       return link.kind === 'read' ? link.target : undefined;
     }
     const read = await readLiveFile(absolute, { within: dir });
@@ -34,6 +36,8 @@ export async function readLiveContent(absolute: string, file: TreeFile, dir: str
         return read.content;
       case 'special':
         throw notRegularFile(absolute, read.stats.isDirectory());
+      case 'linked-folder':
+        throw linkedFolderError(absolute, read.linked);
       case 'changed':
       case 'oversize': // never: no cap is asked
         return undefined;

@@ -1,12 +1,11 @@
-import { lstatSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger';
 import { makeTempDir } from '../../test-support/temp-dir';
 import { CheckpointService } from '../checkpoint-service';
 import { writeFiles } from '../test-support/restore-fixtures';
-import { createPathScope } from './diff-path-scope';
-import { openDiffSides, readSideContent } from './diff-sides';
+import { liveDiffAfter, shownLive, swapFolderForSymlink as swapToOutside } from '../test-support/linked-folder-swap';
 import { preparePatch } from '../../tools/patch/prepare';
 import { readLiveFile } from '../../files';
 import { hashObject } from '../../git-store';
@@ -36,37 +35,14 @@ afterEach(async () => {
 
 /** Swaps the folder `folder` for a symlink to the outside folder (the agent's move, after Vigil's check). */
 function swapFolderForSymlink(folder: string): void {
-  renameSync(folder, `${folder}.moved`);
-  symlinkSync(outside, folder);
+  swapToOutside(folder, outside);
 }
 
-/** Checkpoints `dir`, runs `change` and opens a diff of that checkpoint against the live folder. */
-async function liveDiffAfter(
-  engine: CheckpointService,
-  dir: string,
-  change: () => void,
-): Promise<Awaited<ReturnType<typeof openDiffSides>>> {
-  const outcome = await engine.checkpoint(dir, { reason: 'before write_file' });
-  if (outcome.kind !== 'created') throw new Error('expected a new checkpoint');
-  change();
-  const rules = { maxFileBytes: engine.maxFileBytes, ignoredFolders: [] };
-  return openDiffSides(engine, rules, dir, outcome.checkpoint.id, { kind: 'live' }, createPathScope([]));
-}
-
-/** What the diff shows as a change's live (new) side, or why it refused to show it. */
-function shownLive(
-  engine: CheckpointService,
-  sides: Awaited<ReturnType<typeof openDiffSides>>,
-  change: Awaited<ReturnType<typeof openDiffSides>>['changes'][number],
-): Promise<string> {
-  return readSideContent(engine, sides, 'new', change).then(
-    (content) => Buffer.from(content ?? []).toString(),
-    (error: unknown) => `refused: ${String(error)}`,
-  );
-}
+/** What a refusal to read through the swapped folder says. */
+const outsideLinkMessage = 'sub is a symbolic link to a folder outside the workspace; Vigil does not read through it';
 
 describe('a folder on the way swapped for a symlink after the check', () => {
-  it("is not followed by a diff's live side (the outside file is never shown as the workspace's)", async () => {
+  it("is not followed by a diff's live side: the diff says the folder is a link outside the workspace, and never shows the outside file", async () => {
     const dir = path.join(base, 'project');
     const engine = new CheckpointService({ root: path.join(base, 'home', 'checkpoints'), logger: silentLogger });
     try {
@@ -76,7 +52,9 @@ describe('a folder on the way swapped for a symlink after the check', () => {
       if (change === undefined) throw new Error('expected one change');
       writeFileSync(path.join(outside, 'a.txt'), 'OUTSIDE SECRET\n');
       swapFolderForSymlink(path.join(dir, 'sub'));
-      expect(await shownLive(engine, sides, change)).not.toContain('OUTSIDE SECRET');
+      const shown = await shownLive(engine, sides, change);
+      expect(shown).not.toContain('OUTSIDE SECRET');
+      expect(shown).toContain(outsideLinkMessage);
     } finally {
       await engine.dispose();
     }
@@ -96,7 +74,7 @@ describe('a folder on the way swapped for a symlink after the check', () => {
 });
 
 describe("a symlink entry's folder swapped for a symlink to a folder holding a same-named link", () => {
-  it("is not read there by a diff's live side: it shows as a swapped file does (empty), never the other link's target", async () => {
+  it("is not read there by a diff's live side: it is refused as a file there is (the folder is a link), never the other link's target", async () => {
     const dir = path.join(base, 'project');
     const engine = new CheckpointService({ root: path.join(base, 'home', 'checkpoints'), logger: silentLogger });
     try {
@@ -113,14 +91,15 @@ describe("a symlink entry's folder swapped for a symlink to a folder holding a s
       swapFolderForSymlink(path.join(dir, 'sub'));
       const [file, link] = await Promise.all(sides.changes.map((change) => shownLive(engine, sides, change)));
       expect(link).not.toContain('OUTSIDE-TARGET');
-      expect(link).toBe(file);
+      expect(link).toContain(outsideLinkMessage);
+      expect(file).toContain(outsideLinkMessage);
     } finally {
       await engine.dispose();
     }
   });
 
   it.skipIf(process.platform !== 'linux')(
-    "is not hashed there by a live tree's comparison: it is looked at again, then refused as a file that kept changing",
+    "is not hashed there by a live tree's comparison: refused at once, saying the folder is a link outside the workspace",
     async () => {
       const dir = path.join(base, 'project');
       mkdirSync(path.join(dir, 'sub'), { recursive: true });
@@ -133,8 +112,8 @@ describe("a symlink entry's folder swapped for a symlink to a folder holding a s
       symlinkSync('OUTSIDE-TARGET', path.join(outside, 'l'));
       swapFolderForSymlink(path.join(dir, 'sub'));
       await expect(hashLiveFile(dir, 'sub/l', 1 << 20, noKnownHashes, looked)).rejects.toMatchObject({
-        code: 'conflict',
-        message: expect.stringContaining('kept changing while it was read') as unknown,
+        code: 'wrong_kind',
+        message: expect.stringContaining(outsideLinkMessage) as unknown,
       });
     },
   );
@@ -142,7 +121,7 @@ describe("a symlink entry's folder swapped for a symlink to a folder holding a s
 
 describe("a symlink entry's folder swapped for a symlink, read as a version on disk (a restore's plan and check)", () => {
   it.skipIf(process.platform !== 'linux')(
-    'is looked at again, then refused as a file that kept changing, never taken as the other link',
+    'is found behind a linked folder (no version), never taken as the other link',
     async () => {
       const dir = path.join(base, 'project');
       mkdirSync(path.join(dir, 'sub'), { recursive: true });
@@ -154,9 +133,9 @@ describe("a symlink entry's folder swapped for a symlink, read as a version on d
       });
       symlinkSync('OUTSIDE-TARGET', path.join(outside, 'l'));
       swapFolderForSymlink(path.join(dir, 'sub'));
-      await expect(readDiskVersion(link, undefined, { within: dir })).rejects.toMatchObject({
-        code: 'conflict',
-        message: expect.stringContaining('kept changing while it was read') as unknown,
+      expect(await readDiskVersion(link, undefined, { within: dir })).toMatchObject({
+        file: undefined,
+        linkedFolder: { relativePath: 'sub', isOutside: true },
       });
     },
   );
@@ -173,6 +152,9 @@ describe('a workspace reached through a symlink of its own (a path the user chos
     expect(read.kind === 'read' && read.content.toString()).toBe('inside\n');
     swapFolderForSymlink(path.join(real, 'sub'));
     writeFileSync(path.join(outside, 'f.txt'), 'OUTSIDE SECRET\n');
-    expect((await readLiveFile(path.join(linked, 'sub', 'f.txt'), { within: linked })).kind).toBe('changed');
+    expect(await readLiveFile(path.join(linked, 'sub', 'f.txt'), { within: linked })).toMatchObject({
+      kind: 'linked-folder',
+      linked: { folder: path.join(linked, 'sub'), relativePath: 'sub', isOutside: true },
+    });
   });
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { lineChoiceSchema, linePlanSchema } from '../../../shared/contract/checkpoints-history-contract';
 import { AppError } from '../../../shared/errors';
+import { linkedFolderError, linkedFolderOnTheWay } from '../../files';
 import type { CheckpointEntry } from '../checkpoint-types';
 import {
   absoluteIn,
@@ -91,7 +92,9 @@ export async function currentFile(
   const absolute = absoluteIn(dir, relativePath);
   const disk = (await hasRealFolders(dir, relativePath))
     ? await readDiskVersion(absolute, undefined, { keepContent: true, within: dir })
-    : { file: undefined, identity: undefined };
+    : { file: undefined, identity: undefined, linkedFolder: await linkedFolderOnTheWay(absolute, dir) };
+  // Not "missing": a folder on the way is a symlink, which a snapshot stores as a link; nothing below it is read or written.
+  if (disk.linkedFolder !== undefined) throw linkedFolderError(relativePath, disk.linkedFolder);
   if (disk.file === undefined) {
     throw refuse(
       'not_found',

@@ -8,6 +8,7 @@ import { CheckpointService } from '../checkpoint-service';
 import { diffServiceFor, type DiffService } from '../diff/diff-service';
 import { restoreServiceFor, type RestoreService } from './restore-service';
 import { runGit, writeFiles } from '../test-support/restore-fixtures';
+import { swapFolderForSymlink } from '../test-support/linked-folder-swap';
 
 /** Line restore with the real engine: a plan, a pre-rollback snapshot git can read, one atomic write, undo. */
 
@@ -263,5 +264,27 @@ describe('line restore', () => {
     expect(refused.message).toBe(
       `notes.txt does not exist in ${dir} now, so there are no lines to restore into: restore the whole file to bring it back.`,
     );
+  });
+
+  it('refuses a file behind a folder swapped for a symlink, naming the link, and reads and writes nothing outside', async () => {
+    writeFiles(dir, { 'sub/notes.txt': original });
+    const id = await checkpoint();
+    writeFileSync(path.join(dir, 'sub', 'notes.txt'), edited);
+    const outside = path.join(root, 'outside');
+    writeFiles(outside, { 'notes.txt': 'OUTSIDE SECRET\n' });
+    swapFolderForSymlink(path.join(dir, 'sub'), outside);
+    const request = {
+      dir,
+      ref: id,
+      path: 'sub/notes.txt',
+      lines: { kind: 'range', range: { from: 2, to: 2 } },
+    } as const;
+    const expected = {
+      code: 'wrong_kind',
+      message: expect.stringContaining('sub is a symbolic link to a folder outside the workspace') as unknown,
+    };
+    expect(await refusal(restore.planLines(request))).toMatchObject(expected);
+    expect(await refusal(restore.restoreLines(request))).toMatchObject(expected);
+    expect(readFileSync(path.join(outside, 'notes.txt'), 'utf8')).toBe('OUTSIDE SECRET\n');
   });
 });

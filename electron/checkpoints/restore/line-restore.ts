@@ -199,11 +199,12 @@ export async function applyLineRestore(
     let isVerified = true;
     if (plan.result.oid !== plan.current.oid) {
       context.report({ dir: checkpoint.dir, checkpoint: checkpoint.id, phase: 'write', done: 0, total: 1 });
-      const found = await expectVersion(absolute, held.version);
+      const found = await expectVersion({ path: absolute, dir: checkpoint.dir }, held.version);
       await putFile(absolute, plan.result, content, found);
       await context.ledger.record([absolute], { kind: request.actor ?? 'vigil' });
       context.engine.noteWritten([absolute]);
-      const written = await readDiskVersion(absolute);
+      // Read back in its own folder, never through a folder on the way swapped for a symlink since the write.
+      const written = await readDiskVersion(absolute, undefined, { within: checkpoint.dir });
       isVerified = written.file?.oid === plan.result.oid && written.file.mode === plan.result.mode;
     }
     const result = lineResult(plan, pre.checkpoint, isVerified);

@@ -76,7 +76,8 @@ export function applyState(input: ApplyInput, total: number): ApplyState {
     outcomes: new Map<string, RestoreOutcome>(),
     toSync: new Set<string>(),
     touched: [],
-    found: (entry, target) => expectVersion(target, entry.current, knownOid(entry), seen?.get(entry.path)),
+    found: (entry, target) =>
+      expectVersion({ path: target, dir: input.plan.dir }, entry.current, knownOid(entry), seen?.get(entry.path)),
     advance: () => {
       done += 1;
       if (done % progressStep === 0 || done === total) input.onProgress?.({ phase: 'write', done, total });

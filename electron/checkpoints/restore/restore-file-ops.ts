@@ -9,6 +9,7 @@ import {
   holdDirectory,
   type HeldDirectory,
   isSameIdentity,
+  linkedFolderError,
   readFileIdentity,
   renameWithRetry,
   replaceEntry,
@@ -37,19 +38,22 @@ export class ChangedDuringRestoreError extends AppError {
  * undefined: nothing) and returns what was found, so the write or delete can insist on that version.
  * A file the snapshot's stat records vouch for (`known`) is not read again; one the plan already
  * looked at after the snapshot (`seen`) is not looked at again (the write checks its identity anyway).
+ * `dir` is the restored directory: nothing is read through a folder below it that is a symlink now, and
+ * such a path is refused with that reason (the write path would refuse it too: it never writes through one).
  */
 export async function expectVersion(
-  target: string,
+  target: { readonly path: string; readonly dir: string },
   expected: TreeFile | undefined,
   known?: KnownOid,
   seen?: DiskVersion,
 ): Promise<DiskVersion> {
-  const found = seen ?? (await readDiskVersion(target, known));
+  const found = seen ?? (await readDiskVersion(target.path, known, { within: target.dir }));
+  if (found.linkedFolder !== undefined) throw linkedFolderError(target.path, found.linkedFolder);
   const matches =
     expected === undefined
       ? found.identity === undefined
       : found.file?.oid === expected.oid && found.file.mode === expected.mode;
-  if (!matches) throw new ChangedDuringRestoreError(target);
+  if (!matches) throw new ChangedDuringRestoreError(target.path);
   return found;
 }
 

@@ -8,6 +8,7 @@ import {
   type DiskEntry,
   type TreeChange,
 } from '../compare';
+import { linkedFolderOnTheWay, linkedFolderTarget, type LinkedFolder } from '../../files';
 import type { PlanInput, RestorePlanEntry } from './restore-plan-types';
 import { ancestorsOf, wasSkippedByCheckpoint, type CheckpointSkips } from './restore-plan-skips';
 
@@ -53,12 +54,7 @@ async function recreateBlocker(
   folders: Map<string, Promise<DiskEntry>>,
 ): Promise<RestorePlanEntry | undefined> {
   for (const ancestor of ancestorsOf(change.path)) {
-    let pending = folders.get(ancestor);
-    if (pending === undefined) {
-      pending = diskEntry(input.dir, ancestor);
-      folders.set(ancestor, pending);
-    }
-    const entry = await pending;
+    const entry = await folderEntry(input, ancestor, folders);
     if (entry.kind === 'missing') return undefined;
     if (entry.kind === 'folder') continue;
     if (deletions.has(ancestor)) return undefined;
@@ -92,6 +88,44 @@ async function recreateBlocker(
     'unprotected',
     'Something is here that no snapshot holds (unreadable, special or badly named), so it is never overwritten.',
   );
+}
+
+/** What is at a folder on the way (relative), looked at once per plan. */
+function folderEntry(input: PlanInput, folder: string, folders: Map<string, Promise<DiskEntry>>): Promise<DiskEntry> {
+  let pending = folders.get(folder);
+  if (pending === undefined) {
+    pending = diskEntry(input.dir, folder);
+    folders.set(folder, pending);
+  }
+  return pending;
+}
+
+/** The plan line of a file whose folder on the way is a symbolic link now: left as it is, with that reason. */
+export function behindLinkedFolder(change: TreeChange, linked: LinkedFolder): RestorePlanEntry {
+  return skip(
+    change,
+    'blocked',
+    `${linked.relativePath} is a symbolic link to ${linkedFolderTarget(linked)} now; Vigil neither reads nor writes through it (a checkpoint stores the link itself), so this file is left as it is. Plan the restore again: the link then shows as a change of its own.`,
+  );
+}
+
+/**
+ * The plan line of a file to restore or delete when a folder on its way is a symlink now (swapped in
+ * after the current tree was read), else undefined. Folders are looked at once per plan (`folders`).
+ */
+export async function linkedFolderEntry(
+  input: PlanInput,
+  change: TreeChange,
+  folders: Map<string, Promise<DiskEntry>>,
+): Promise<RestorePlanEntry | undefined> {
+  for (const ancestor of ancestorsOf(change.path)) {
+    const entry = await folderEntry(input, ancestor, folders);
+    if (entry.kind === 'folder') continue;
+    if (entry.kind !== 'symlink') return undefined;
+    const linked = await linkedFolderOnTheWay(absoluteIn(input.dir, change.path), input.dir);
+    return linked === undefined ? undefined : behindLinkedFolder(change, linked);
+  }
+  return undefined;
 }
 
 /** Why overwriting a file the restore point could not keep (over the size cap, unreadable) could not be undone. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../../shared/errors';
-import { mapLimit, readFileIdentity, type FileIdentity } from '../../files';
+import { mapLimit, readFileIdentity } from '../../files';
 import {
   absoluteIn,
   diffTrees,
@@ -9,6 +9,7 @@ import {
   readDiskVersion,
   storedPathExclusion,
   type DiskEntry,
+  type DiskVersion,
 } from '../compare';
 import { emptyTreeOid } from '../../git-store';
 import type { PlanInput, RestorePlan, RestorePlanEntry } from './restore-plan-types';
@@ -22,7 +23,7 @@ import {
   wasSkippedByCheckpoint,
   type CheckpointSkips,
 } from './restore-plan-skips';
-import { entryFor } from './restore-plan-entry';
+import { behindLinkedFolder, entryFor, linkedFolderEntry } from './restore-plan-entry';
 
 export type { PlanInput, RestorePlan, RestorePlanEntry } from './restore-plan-types';
 
@@ -104,21 +105,24 @@ export function planFingerprint(
   return hash.digest('hex');
 }
 
-/** The identity of the file at `absolute`; with `input.seen`, its whole version, kept for the writes. */
+/**
+ * The identity of the file at `absolute`; with `input.seen`, its whole version, kept for the writes
+ * (not when it lies behind a folder that is a symlink now: `linkedFolder` says so, and the plan refuses it).
+ */
 async function versionOnDisk(
   input: PlanInput,
   relativePath: string,
   absolute: string,
-): Promise<FileIdentity | undefined> {
-  if (input.seen === undefined) return readFileIdentity(absolute);
+): Promise<Pick<DiskVersion, 'identity' | 'linkedFolder'>> {
+  if (input.seen === undefined) return { identity: await readFileIdentity(absolute) };
   const { known, versions } = input.seen;
   const found = await readDiskVersion(
     absolute,
     known === undefined ? undefined : (stats, mode) => known.oidOf(relativePath, stats, mode),
     { within: input.dir },
   );
-  versions.set(relativePath, found);
-  return found.identity;
+  if (found.linkedFolder === undefined) versions.set(relativePath, found);
+  return found;
 }
 
 /**
@@ -145,8 +149,13 @@ export async function planRestore(input: PlanInput): Promise<RestorePlan> {
     const entry = await entryFor(input, skips, change, deletions, folders);
     if (entry === undefined || entry.action === 'skip') return entry;
     const absolute = absoluteIn(input.dir, change.path);
+    // Nothing behind a folder that is a symlink now is read, written or deleted (re-creating: recreateBlocker decides).
+    const linked = entry.action === 'recreate' ? undefined : await linkedFolderEntry(input, change, folders);
+    if (linked !== undefined) return linked;
     // A file to re-create was just found missing; the others are judged by the version on disk.
-    const identity = entry.action === 'recreate' ? undefined : await versionOnDisk(input, change.path, absolute);
+    const found = entry.action === 'recreate' ? undefined : await versionOnDisk(input, change.path, absolute);
+    if (found?.linkedFolder !== undefined) return behindLinkedFolder(change, found.linkedFolder);
+    const identity = found?.identity;
     const written = ledger(absolute, identity);
     return written === undefined
       ? { ...entry, isChangedOutsideAgents: true }
