@@ -87,6 +87,15 @@ describe('repositories inside the checkpointed folder', () => {
     expect(stored).toEqual(expectedByGit(dir, ['scratch', 'scratch/deeper', 'vendor/lib', 'vendor/lib/inner']));
   });
 
+  it('keeps storing what the outer index still tracks in a folder that became a repository of its own', async () => {
+    const { dir } = project();
+    writeFiles(dir, { 'deep/build/o.js': 'o\n', 'deep/a.tmp': 'a\n' });
+    runGit(['add', '-f', '-A'], { cwd: dir });
+    runGit(['commit', '-q', '-m', 'deep'], { cwd: dir });
+    runGit(['init', '-q', path.join(dir, 'deep')]);
+    expect(await storedPaths(project())).toEqual(expect.arrayContaining(['deep/build/o.js', 'deep/a.tmp']));
+  });
+
   it('leaves a folder whose .git names no git directory to the rules around it, with a warning naming the file', async () => {
     const { dir, engine } = project();
     writeFiles(dir, { 'broken/keep.txt': 'k\n', 'broken/pic.png': 'png', 'broken/x.tmp': 'tmp\n' });

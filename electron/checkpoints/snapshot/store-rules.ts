@@ -125,7 +125,7 @@ export class StoreRules {
       .sort((a, b) => (a.below < b.below ? -1 : a.below > b.below ? 1 : 0));
   }
 
-  /** The submodule `rel` lies in (its rules, and `rel` relative to it), or undefined; `rel` may be its folder itself ('' then). */
+  /** The nested repository of this level `rel` lies in (its rules, and `rel` relative to it), or undefined; `rel` may be its folder ('' then). */
   #inNested(rel: string): { readonly rules: StoreRules; readonly rel: string } | undefined {
     const within = `${rel}/`;
     // The last nested repository whose folder and '/' sort at or before `rel/`: the only one that can hold it,
@@ -141,8 +141,8 @@ export class StoreRules {
     const nested = this.#nested[low - 1];
     if (nested === undefined || !within.startsWith(nested.below)) return undefined;
     if (rel === nested.at) return { rules: nested.rules, rel: '' };
-    const inner = rel.slice(nested.below.length);
-    return nested.rules.#inNested(inner) ?? { rules: nested.rules, rel: inner };
+    // Its own repositories inside it are its to find (a file its index tracks below one of them stays stored).
+    return { rules: nested.rules, rel: rel.slice(nested.below.length) };
   }
 
   /** The rules from their data (the same object when they are the built-in ones). */
@@ -243,8 +243,11 @@ export class StoreRules {
   folderExclusion(rel: string, name: string): SkipReason | undefined {
     if (this.#nested.length > 0) {
       const nested = this.#inNested(rel);
-      // A submodule's own folder is walked (git tracks it here); what is inside follows its rules.
-      if (nested !== undefined) return nested.rel === '' ? undefined : nested.rules.folderExclusion(nested.rel, name);
+      // A nested repository's own folder is walked; what is inside follows its rules, but for what this index tracks.
+      if (nested !== undefined) {
+        const reason = nested.rel === '' ? undefined : nested.rules.folderExclusion(nested.rel, name);
+        return reason === undefined || reason === 'vcs' || !this.holdsTracked(rel) ? reason : undefined;
+      }
     }
     if (!this.data.isRepository) return directoryExclusion(name);
     const verdict = this.#folderVerdict(rel);
@@ -255,7 +258,11 @@ export class StoreRules {
   fileExclusion(rel: string, name: string): SkipReason | undefined {
     if (this.#nested.length > 0) {
       const nested = this.#inNested(rel);
-      if (nested !== undefined && nested.rel !== '') return nested.rules.fileExclusion(nested.rel, name);
+      // A file this index still tracks (from before its folder became a repository of its own) is stored too.
+      if (nested !== undefined && nested.rel !== '') {
+        const reason = nested.rules.fileExclusion(nested.rel, name);
+        return reason === undefined || reason === 'vcs' || !this.#isTracked(rel) ? reason : undefined;
+      }
     }
     if (!this.data.isRepository) return fileExclusion(name);
     if (isVcsName(name)) return 'vcs';
