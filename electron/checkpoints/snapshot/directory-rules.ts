@@ -75,9 +75,18 @@ export class DirectoryRules {
     return true;
   }
 
-  /** A snapshot's `rediscover` for `tracked` (see `SnapshotEngine`): `discover`, then the rules it uses from then on. */
+  /**
+   * A snapshot's `rediscover` for `tracked` (see `SnapshotEngine`): `discover`, then the rules it uses
+   * from then on, when they differ (other folders can give the same rules: a submodule's folder, found
+   * by the walk, was in them already).
+   */
   rediscoverer(tracked: TrackedDirectory): NonNullable<SnapshotEngine['rediscover']> {
-    return async (found) => ((await this.discover(tracked.dir, found)) ? this.forSnapshot(tracked) : undefined);
+    return async (found) => {
+      const before = this.#entry(tracked.dir).appliedKey;
+      if (!(await this.discover(tracked.dir, found))) return undefined;
+      const rules = await this.forSnapshot(tracked);
+      return rules.key === before ? undefined : rules;
+    };
   }
 
   /** The rules last read for `dir`, if any were. */
