@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { seededRandom, testSeed } from '../../test-support/seeded-random';
 import { runGit, writeFiles } from '../test-support/restore-fixtures';
-import { listedPaths, projectEngine, useSubmoduleProject } from '../test-support/submodule-project';
+import { expectRandomStepsAgree, useSubmoduleProject } from '../test-support/submodule-project';
 
 /**
  * Random changes in and around repositories inside a repository that are not its submodules:
@@ -72,29 +72,6 @@ describe('random changes around repositories inside a repository', () => {
       else rmSync(op === 'drop .git' ? path.join(folder, '.git') : folder, { recursive: true, force: true });
       return `${op} ${at}`;
     };
-    const watched = projectEngine(project(), 'watched', true);
-    try {
-      const first = await watched.checkpoint(dir, { reason: 'start' });
-      let watchTree = first.kind === 'created' ? first.checkpoint.tree : '';
-      const log: string[] = [];
-      for (let index = 0; index < 30; index += 1) {
-        log.push(step(index));
-        const walker = projectEngine(project(), `walk-${index}`, false);
-        try {
-          const walked = await walker.checkpoint(dir, { reason: 'walk' });
-          const fromWatch = await watched.checkpoint(dir, { reason: `step ${index}` });
-          if (walked.kind !== 'created') throw new Error('the walk made no checkpoint');
-          if (fromWatch.kind === 'created') watchTree = fromWatch.checkpoint.tree;
-          const stored = listedPaths(walker, walked.checkpoint.tree).sort();
-          const context = `seed ${seed}: ${log.join('; ')}`;
-          expect(stored, context).toEqual(expect.arrayContaining(trackedInNested(dir)));
-          expect(listedPaths(watched, watchTree).sort(), context).toEqual(stored);
-        } finally {
-          await walker.dispose();
-        }
-      }
-    } finally {
-      await watched.dispose();
-    }
+    await expectRandomStepsAgree(project(), { seed, steps: 30, step, mustHold: () => trackedInNested(dir) });
   }, 120_000);
 });
