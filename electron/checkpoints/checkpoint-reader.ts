@@ -106,7 +106,7 @@ export class CheckpointReader {
       },
     });
     this.watchers = new DirectoryWatchers({ logger: options.logger, onDirectoryChanged: options.onDirectoryChanged });
-    this.rules = new DirectoryRules(options.logger, options.rulesEnvironment, options.headStart?.rules);
+    this.rules = new DirectoryRules(options.logger, options.rulesEnvironment, options.headStart?.rules, this.layout);
     this.tracked = new TrackedDirectories({
       options,
       layout: this.layout,

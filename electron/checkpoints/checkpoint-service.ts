@@ -118,7 +118,9 @@ export class CheckpointService extends CheckpointReader implements CheckpointApi
       options: () => this.#maintenance.cutOptions(),
       report: this.#reportCut,
     });
-    const engine = { ...this.#engine(), rules, heldShallow, deferSync: syncs.add, cut };
+    // A walk that meets other nested repositories than the rules know rebuilds them (and walks again).
+    const rediscover = this.rules.rediscoverer(tracked);
+    const engine = { ...this.#engine(), rules, heldShallow, deferSync: syncs.add, cut, rediscover };
     const result = await takeSnapshot(engine, tracked, request);
     // Still held: a one-shot process saves its stat cache (CPU) beside the cut's report; it never fails the checkpoint.
     const saving = this.#cacheSaver.afterSnapshot(tracked);

@@ -180,6 +180,8 @@ export interface StoreRulesSummary {
   readonly repository?: string;
   /** How many files git tracks below the directory (all stored, whatever their names). */
   readonly tracked?: number;
+  /** The repositories inside the directory judged by their own rules (submodules, and clones its walk found). */
+  readonly nested?: { at: string; kind: 'submodule' | 'clone'; tracked: number }[];
   /** Problems reading the rules, each naming its file (the built-in rules cover what they would). */
   readonly warnings: string[];
 }

@@ -171,6 +171,16 @@ export const checkpointsCalls = defineCalls({
                 kind: z.enum(['repository', 'built-in']),
                 repository: z.string().optional(),
                 tracked: z.number().int().nonnegative().optional(),
+                /** The repositories inside it judged by their own rules: submodules, and clones its walk found. */
+                nested: z
+                  .array(
+                    z.object({
+                      at: z.string(),
+                      kind: z.enum(['submodule', 'clone']),
+                      tracked: z.number().int().nonnegative(),
+                    }),
+                  )
+                  .optional(),
                 /** Problems reading the rules (a damaged index, an unparsable .gitignore), each naming its file. */
                 warnings: z.array(z.string()),
               })

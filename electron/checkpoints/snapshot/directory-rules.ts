@@ -1,7 +1,9 @@
 import type { Logger } from '../../logging';
 import type { StoreRulesSummary } from '../checkpoint-types';
-import { dirHash } from '../../git-store';
+import { dirHash, statCacheFile, type StoreLayout } from '../../git-store';
+import { isSameFolders, rememberedFoldersFile } from './nested-repositories';
 import { RepoRulesCache, type LoadedRules, type RulesEnvironment } from './repo-rules';
+import type { SnapshotEngine } from './snapshot-engine';
 import type { StoreRules } from './store-rules';
 import type { TrackedDirectory } from './tracked-directory';
 
@@ -27,6 +29,8 @@ export class DirectoryRules {
     /** Where git's user settings are read from (default: this process's environment). */
     private readonly environment: RulesEnvironment = { env: process.env },
     adopted?: RepoRulesCache,
+    /** The store's layout, to remember the repositories a walk found beside each directory's stat cache. */
+    private readonly layout?: StoreLayout,
   ) {
     // A one-shot walk's head start read them already: its cache answers from what it read while nothing changed.
     if (adopted?.readsFrom(environment) === true)
@@ -37,7 +41,10 @@ export class DirectoryRules {
     const dirhash = dirHash(dir);
     let entry = this.#entries.get(dirhash);
     if (entry === undefined) {
-      entry = { cache: new RepoRulesCache(dir, this.environment), appliedKey: undefined, warned: '', last: undefined };
+      const remembered =
+        this.layout === undefined ? undefined : rememberedFoldersFile(statCacheFile(this.layout, dirhash));
+      const cache = new RepoRulesCache(dir, this.environment, 0, remembered);
+      entry = { cache, appliedKey: undefined, warned: '', last: undefined };
       this.#entries.set(dirhash, entry);
     }
     return entry;
@@ -54,6 +61,32 @@ export class DirectoryRules {
       for (const warning of loaded.warnings) this.logger.warn(warning, { dir });
     }
     return loaded;
+  }
+
+  /**
+   * Takes the folders holding a `.git` that a snapshot's walk found (sorted): when they differ from
+   * those the rules were built with, the rules are rebuilt with them (and remembered for the next
+   * process) and this answers true: the snapshot then walks again by the new rules.
+   */
+  async discover(dir: string, found: readonly string[]): Promise<boolean> {
+    const { cache } = this.#entry(dir);
+    if (isSameFolders(await cache.discovered(), found)) return false;
+    await cache.rediscover(found);
+    return true;
+  }
+
+  /**
+   * A snapshot's `rediscover` for `tracked` (see `SnapshotEngine`): `discover`, then the rules it uses
+   * from then on, when they differ (other folders can give the same rules: a submodule's folder, found
+   * by the walk, was in them already).
+   */
+  rediscoverer(tracked: TrackedDirectory): NonNullable<SnapshotEngine['rediscover']> {
+    return async (found) => {
+      const before = this.#entry(tracked.dir).appliedKey;
+      if (!(await this.discover(tracked.dir, found))) return undefined;
+      const rules = await this.forSnapshot(tracked);
+      return rules.key === before ? undefined : rules;
+    };
   }
 
   /** The rules last read for `dir`, if any were. */
@@ -76,12 +109,20 @@ export class DirectoryRules {
 /** The rules in a few words, for the store's status. */
 export function summarizeRules(loaded: LoadedRules): StoreRulesSummary {
   const { rules, repository, warnings } = loaded;
+  const nested = rules.nestedRepositories();
+  const repositories = nested.length === 0 ? {} : { nested };
   if (!rules.data.isRepository)
-    return { kind: 'built-in', ...(repository !== undefined && { repository }), warnings: [...warnings] };
+    return {
+      kind: 'built-in',
+      ...(repository !== undefined && { repository }),
+      ...repositories,
+      warnings: [...warnings],
+    };
   return {
     kind: 'repository',
     repository: repository ?? '',
     tracked: rules.trackedCount(),
+    ...repositories,
     warnings: [...warnings],
   };
 }

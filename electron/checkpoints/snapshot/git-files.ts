@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import path from 'node:path';
 import ignore from 'ignore';
 import { readLiveFile, readLiveText } from '../../files';
@@ -77,4 +78,15 @@ export async function readPatterns(
 /** Whether an ignore file holds a pattern: a line that is neither blank nor a comment (kept when unsure). */
 export function holdsPatterns(patterns: string): boolean {
   return patterns.split('\n').some((line) => line.trim() !== '' && !line.startsWith('#'));
+}
+
+/** What `folder/.git` names: its git directory (a `.git` folder, or a `.git` file saying where), or undefined. */
+export async function gitdirAt(folder: string, info: Stats | undefined): Promise<string | undefined> {
+  const dotGit = path.join(folder, '.git');
+  if (info?.isDirectory() === true) return dotGit;
+  if (info?.isFile() !== true) return undefined;
+  const text = await readGitText(dotGit);
+  // As git reads a .git file: the path runs to the end of the line (spaces kept), a CR before it dropped.
+  const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.replace(/\r$/, '');
+  return named === undefined ? undefined : path.resolve(folder, named);
 }

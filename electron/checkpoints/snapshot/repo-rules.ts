@@ -3,13 +3,14 @@ import { lstat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { excludesFileIn, holdsPatterns, readGitText, readPatterns } from './git-files';
+import { excludesFileIn, gitdirAt, holdsPatterns, readGitText, readPatterns } from './git-files';
 import type { GitIndexPaths } from './git-index';
 import { fileIdentity as identity, readIndexFile, type IndexFileRead, type SharedIndexFile } from './read-index-file';
 import { StoreRules, type IgnoreSourceData, type StoreRulesData } from './store-rules';
+import { readRememberedFolders, rememberFolders } from './nested-repositories';
 import { SubmoduleRules, submodulesBelow } from './submodules';
 
-/** How deep submodules inside submodules are followed (a real project has two or three levels). */
+/** How deep repositories inside repositories are followed (a real project has two or three levels). */
 const maxSubmoduleDepth = 8;
 
 /** The rules in force for a directory, and what went wrong reading them (each warning names its file). */
@@ -36,17 +37,6 @@ export interface RulesEnvironment {
 
 function toPosix(relative: string): string {
   return relative.split(path.sep).join('/');
-}
-
-/** What `folder/.git` names: its git directory (a `.git` folder, or a `.git` file saying where), or undefined. */
-async function gitdirAt(folder: string, info: Stats | undefined): Promise<string | undefined> {
-  const dotGit = path.join(folder, '.git');
-  if (info?.isDirectory() === true) return dotGit;
-  if (info?.isFile() !== true) return undefined;
-  const text = await readGitText(dotGit);
-  // As git reads a .git file: the path runs to the end of the line (spaces kept), a CR before it dropped.
-  const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.replace(/\r$/, '');
-  return named === undefined ? undefined : path.resolve(folder, named);
 }
 
 /** The folders above `dir`, nearest first, up to the root. */
@@ -135,12 +125,34 @@ export class RepoRulesCache {
   /** The submodules inside the directory (relative to it), as the last load found them. */
   #submodules: readonly string[] = [];
   #nested: SubmoduleRules | undefined;
+  /** The folders holding a `.git` that the last walk found (relative, sorted), read first from `remembered`. */
+  #discovered: readonly string[] | Promise<readonly string[]> = [];
 
   constructor(
     readonly dir: string,
     private readonly environment: RulesEnvironment,
     private readonly depth = 0,
-  ) {}
+    /** The file the folders a walk found are remembered in, for the next process (the directory's top only). */
+    private readonly remembered?: string,
+  ) {
+    if (remembered !== undefined) this.#discovered = readRememberedFolders(remembered);
+  }
+
+  /** The folders holding a `.git` the rules were last asked to judge by their own repositories' rules. */
+  async discovered(): Promise<readonly string[]> {
+    return this.#discovered;
+  }
+
+  /** Takes the folders holding a `.git` that a walk found (sorted): their repositories' rules apply from the next `current()`. */
+  discover(folders: readonly string[]): void {
+    this.#discovered = folders;
+  }
+
+  /** Takes and remembers them for the next process (`discover`, then an atomic write of the small file). */
+  async rediscover(folders: readonly string[]): Promise<void> {
+    this.#discovered = folders;
+    await rememberFolders(this.remembered, folders);
+  }
 
   /** Whether this cache reads git's settings from `environment` (another cache of the same directory may then use it). */
   readsFrom(environment: RulesEnvironment): boolean {
@@ -150,12 +162,13 @@ export class RepoRulesCache {
   /** The rules in force now (re-read when a file they come from changed), each submodule's inside it. */
   async current(): Promise<LoadedRules> {
     const own = await this.#own();
-    if (this.#submodules.length === 0) return own;
+    const discovered = this.depth >= maxSubmoduleDepth ? [] : await this.#discovered;
+    if (this.#submodules.length === 0 && discovered.length === 0) return own;
     this.#nested ??= new SubmoduleRules(
       this.dir,
       (folder) => new RepoRulesCache(folder, this.environment, this.depth + 1),
     );
-    return this.#nested.around(own, this.#submodules);
+    return this.#nested.around(own, this.#submodules, discovered);
   }
 
   async #own(): Promise<LoadedRules> {

@@ -10,6 +10,7 @@ import { applyListings, scanFolder, scanPaths, type HashCandidate, type ScanCont
 import type { TrackedDirectory } from './tracked-directory';
 import type { WalkHeadStart } from './walk-head-start';
 import type { SnapshotEngine } from './snapshot-engine';
+import { foldersWithGit } from './nested-repositories';
 
 /**
  * Where a snapshot's state comes from: the one in memory, the stat cache (decoded while the
@@ -240,4 +241,32 @@ export async function findChanges(
   if (forced.length > 0) await scanPaths(scanContext(engine, tracked, state), forced, candidates, true);
   if (headMoved && state.fileCount > 0) await recheckMissingBlobs(engine, state, candidates);
   return { state, headMoved, candidates, requested, isScoped, forced };
+}
+
+/** How many times one snapshot rebuilds its rules for the repositories its walk found (one per level of nesting at most). */
+const maxRediscoveries = 9;
+
+/**
+ * `findChanges`, then, when the walk met folders holding a `.git` other than those the rules were
+ * built with (a clone inside the directory, one removed), the rules rebuilt with them and the
+ * changes found again by a walk under the new rules (their candidates replace the first ones, which
+ * were judged by the old rules). Returns the engine with the rules the changes were found by.
+ */
+export async function findChangesDiscovering(
+  engine: SnapshotEngine,
+  tracked: TrackedDirectory,
+  request: CheckpointRequest,
+  start: ScanStart,
+): Promise<{ readonly engine: SnapshotEngine; readonly changes: FoundChanges }> {
+  let active = engine;
+  let changes = await findChanges(active, tracked, request, start);
+  for (let round = 0; active.rediscover !== undefined && round < maxRediscoveries; round += 1) {
+    const rules = await active.rediscover(foldersWithGit(changes.state));
+    if (rules === undefined) break;
+    active = { ...active, rules };
+    tracked.needsFullScan = true;
+    const source = { kind: 'memory', state: changes.state } as const;
+    changes = await findChanges(active, tracked, request, { source, head: start.head, dirty: [] });
+  }
+  return { engine: active, changes };
 }

@@ -18,6 +18,11 @@ export interface SnapshotEngine {
   readonly ignoredFolders: readonly string[];
   /** What this snapshot stores of the directory (its repository's tracked files and ignore rules, or Vigil's built-in names). */
   readonly rules: StoreRules;
+  /**
+   * Takes the folders holding a `.git` that a walk found: the rules rebuilt with their repositories'
+   * rules when they differ from those these rules were built with, else undefined (default: none).
+   */
+  readonly rediscover?: (found: readonly string[]) => Promise<StoreRules | undefined>;
   /** Fails unless this process still holds the store lock (checked right before the ref moves). */
   assertLockHeld(): Promise<void>;
   /**

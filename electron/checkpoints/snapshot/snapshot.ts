@@ -13,7 +13,7 @@ import { countLines, isBinary } from './line-stats';
 import { smudgeRacyRecords } from './folder-listing';
 import { toCheckpointEntry } from '../timeline/timeline';
 import type { TrackedDirectory } from './tracked-directory';
-import { findChanges, openDirState } from './snapshot-changes';
+import { findChangesDiscovering, openDirState } from './snapshot-changes';
 import type { StoreRules } from './store-rules';
 import type { SnapshotEngine } from './snapshot-engine';
 import { hashCandidates, writeTrees } from './snapshot-objects';
@@ -219,7 +219,7 @@ async function forgetLostWarmUp(engine: SnapshotEngine, tracked: TrackedDirector
  * starts from a full walk; the store itself is untouched until the ref moves.
  */
 export async function takeSnapshot(
-  engine: SnapshotEngine,
+  given: SnapshotEngine,
   tracked: TrackedDirectory,
   request: CheckpointRequest,
   options: {
@@ -227,22 +227,24 @@ export async function takeSnapshot(
     readonly isWarmUp?: boolean;
   } = {},
 ): Promise<CheckpointOutcome> {
-  const head = await engine.refs.read(tracked.dirhash);
-  await forgetLostWarmUp(engine, tracked, head);
-  const dirty = [...tracked.takeDirty(), ...unwatchedTracked(engine, tracked)];
+  const head = await given.refs.read(tracked.dirhash);
+  await forgetLostWarmUp(given, tracked, head);
+  const dirty = [...tracked.takeDirty(), ...unwatchedTracked(given, tracked)];
   // Used once, and only while the lock it walked under is still held by this very call's context.
   const headStart = tracked.headStart?.isHeldHere() === true ? tracked.headStart : undefined;
   tracked.headStart = undefined;
   try {
-    const source = await openDirState(engine, tracked, headStart);
+    const source = await openDirState(given, tracked, headStart);
     // A head start's walk began earlier: its stamp is the scan's (an earlier stamp only makes more records racy).
     const scanStartNs = headStart?.stampNs ?? nowNs();
-    const { state, headMoved, candidates, requested, isScoped, forced } = await findChanges(engine, tracked, request, {
+    // The engine with the rules the changes were found by (rebuilt when the walk found other nested repositories).
+    const { engine, changes } = await findChangesDiscovering(given, tracked, request, {
       source,
       head,
       dirty,
       headStart,
     });
+    const { state, headMoved, candidates, requested, isScoped, forced } = changes;
     const previousRacy = tracked.racy;
     tracked.racy = new Map();
     const kind = request.kind ?? 'checkpoint';

@@ -31,10 +31,19 @@ export interface StoreRulesData {
   readonly nested?: readonly NestedRulesData[];
 }
 
-/** A submodule's rules: the folder (relative to the directory, `/`-separated, no trailing `/`) and what it stores. */
+/** A nested repository's rules: the folder (relative to the directory, `/`-separated, no trailing `/`) and what it stores. */
 export interface NestedRulesData {
   readonly at: string;
   readonly rules: StoreRulesData;
+  /** A submodule (a gitlink of the outer index, counted there as one tracked path), or a clone the walk found. */
+  readonly kind?: 'submodule' | 'clone';
+}
+
+/** A repository inside the directory and what it tracks, for the store's status. */
+export interface NestedRepositorySummary {
+  readonly at: string;
+  readonly kind: 'submodule' | 'clone';
+  readonly tracked: number;
 }
 
 /** The built-in rules' data: no repository. */
@@ -93,7 +102,12 @@ export class StoreRules {
   #sortedTracked: readonly string[] | undefined;
   readonly #sources: readonly { readonly base: string; readonly rules: Ignore }[];
   readonly #folders = new Map<string, FolderVerdict>();
-  readonly #nested: readonly { readonly at: string; readonly below: string; readonly rules: StoreRules }[];
+  readonly #nested: readonly {
+    readonly at: string;
+    readonly below: string;
+    readonly rules: StoreRules;
+    readonly isSubmodule: boolean;
+  }[];
 
   constructor(readonly data: StoreRulesData) {
     // Strongest first: the first source with a verdict decides.
@@ -102,15 +116,21 @@ export class StoreRules {
       .map((source) => ({ base: source.base, rules: ignore().add(source.patterns) }));
     // In string order of the folder and a '/', for the binary search below.
     this.#nested = (data.nested ?? [])
-      .map((item) => ({ at: item.at, below: `${item.at}/`, rules: StoreRules.of(item.rules) }))
+      .map((item) => ({
+        at: item.at,
+        below: `${item.at}/`,
+        rules: StoreRules.of(item.rules),
+        isSubmodule: item.kind !== 'clone',
+      }))
       .sort((a, b) => (a.below < b.below ? -1 : a.below > b.below ? 1 : 0));
   }
 
-  /** The submodule `rel` lies in (its rules, and `rel` relative to it), or undefined; `rel` may be its folder itself ('' then). */
+  /** The nested repository of this level `rel` lies in (its rules, and `rel` relative to it), or undefined; `rel` may be its folder ('' then). */
   #inNested(rel: string): { readonly rules: StoreRules; readonly rel: string } | undefined {
     const within = `${rel}/`;
-    // The last submodule whose folder and '/' sort at or before `rel/`: the only one that can hold it, since
-    // no submodule of one repository lies inside another (a gitlink is a leaf of its index).
+    // The last nested repository whose folder and '/' sort at or before `rel/`: the only one that can hold it,
+    // since none lies inside another at one level (a gitlink is a leaf of its index; a clone inside a clone is
+    // that clone's).
     let low = 0;
     let high = this.#nested.length;
     while (low < high) {
@@ -121,8 +141,8 @@ export class StoreRules {
     const nested = this.#nested[low - 1];
     if (nested === undefined || !within.startsWith(nested.below)) return undefined;
     if (rel === nested.at) return { rules: nested.rules, rel: '' };
-    const inner = rel.slice(nested.below.length);
-    return nested.rules.#inNested(inner) ?? { rules: nested.rules, rel: inner };
+    // Its own repositories inside it are its to find (a file its index tracks below one of them stays stored).
+    return { rules: nested.rules, rel: rel.slice(nested.below.length) };
   }
 
   /** The rules from their data (the same object when they are the built-in ones). */
@@ -151,16 +171,24 @@ export class StoreRules {
     return sorted[lowerBound(sorted, below)]?.startsWith(below) === true;
   }
 
-  /** How many files git tracks in the directory, each submodule's own counted (and not the submodule's folder itself). */
+  /** How many files git tracks in the directory, each nested repository's own counted (and not a submodule's folder itself). */
   trackedCount(): number {
     const nested = this.#nested.reduce((sum, item) => sum + item.rules.trackedCount(), 0);
-    return this.data.tracked.length - this.#nested.length + nested;
+    return this.data.tracked.length - this.#nested.filter((item) => item.isSubmodule).length + nested;
+  }
+
+  /** Every repository inside the directory with its own rules (nested ones inside theirs), outermost first. */
+  nestedRepositories(): NestedRepositorySummary[] {
+    return this.#nested.flatMap((item) => [
+      { at: item.at, kind: item.isSubmodule ? 'submodule' : 'clone', tracked: item.rules.trackedCount() } as const,
+      ...item.rules.nestedRepositories().map((inner) => ({ ...inner, at: `${item.below}${inner.at}` })),
+    ]);
   }
 
   /** The tracked paths below folders the built-in names leave out (a watcher may not see them: each snapshot looks at them). */
   trackedInsideExcludedFolders(): string[] {
-    if (!this.data.isRepository) return [];
-    // A submodule's files count with their whole path: a submodule inside `build/` is not watched either.
+    if (!this.data.isRepository && this.#nested.length === 0) return [];
+    // A nested repository's files count with their whole path: a submodule inside `build/` is not watched either.
     return this.#trackedPaths().filter((rel) =>
       rel
         .split('/')
@@ -215,8 +243,11 @@ export class StoreRules {
   folderExclusion(rel: string, name: string): SkipReason | undefined {
     if (this.#nested.length > 0) {
       const nested = this.#inNested(rel);
-      // A submodule's own folder is walked (git tracks it here); what is inside follows its rules.
-      if (nested !== undefined) return nested.rel === '' ? undefined : nested.rules.folderExclusion(nested.rel, name);
+      // A nested repository's own folder is walked; what is inside follows its rules, but for what this index tracks.
+      if (nested !== undefined) {
+        const reason = nested.rel === '' ? undefined : nested.rules.folderExclusion(nested.rel, name);
+        return reason === undefined || reason === 'vcs' || !this.holdsTracked(rel) ? reason : undefined;
+      }
     }
     if (!this.data.isRepository) return directoryExclusion(name);
     const verdict = this.#folderVerdict(rel);
@@ -227,7 +258,11 @@ export class StoreRules {
   fileExclusion(rel: string, name: string): SkipReason | undefined {
     if (this.#nested.length > 0) {
       const nested = this.#inNested(rel);
-      if (nested !== undefined && nested.rel !== '') return nested.rules.fileExclusion(nested.rel, name);
+      // A file this index still tracks (from before its folder became a repository of its own) is stored too.
+      if (nested !== undefined && nested.rel !== '') {
+        const reason = nested.rules.fileExclusion(nested.rel, name);
+        return reason === undefined || reason === 'vcs' || !this.#isTracked(rel) ? reason : undefined;
+      }
     }
     if (!this.data.isRepository) return fileExclusion(name);
     if (isVcsName(name)) return 'vcs';

@@ -8,6 +8,7 @@ import type { FolderListing } from './folder-listing';
 import { HashWorkerPool } from './hash-worker-pool';
 import { headStartCacheBytes, walkWorkerCount } from './hash-worker-thread';
 import { readCheckedStatCache, type CheckedStatCache } from './stat-cache-format';
+import { rememberedFoldersFile } from './nested-repositories';
 import { RepoRulesCache } from './repo-rules';
 
 /** The unit of config.json's `checkpoints.maxFileMiB`. */
@@ -89,7 +90,7 @@ async function startWalk(
   input: WalkHeadStartInput,
   found: { dir: string; cacheFile: string },
 ): Promise<WalkHeadStart | undefined> {
-  const rulesCache = new RepoRulesCache(found.dir, { env: process.env });
+  const rulesCache = new RepoRulesCache(found.dir, { env: process.env }, 0, rememberedFoldersFile(found.cacheFile));
   const [cache, maxFileBytes, loaded] = await Promise.all([
     readCheckedStatCache(found.cacheFile, found.dir),
     maxFileBytesOf(input.configFile),

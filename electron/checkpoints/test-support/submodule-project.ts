@@ -115,3 +115,48 @@ export async function expectWatchAgrees(project: SubmoduleProject, steps: readon
     await watched.dispose();
   }
 }
+
+/** A random differential over the project: how many steps, each step (returning what it did), and what a walk must hold. */
+export interface RandomSteps {
+  readonly seed: number;
+  readonly steps: number;
+  readonly step: (index: number) => string;
+  /** Paths every walk's tree must list (relative to the project), asked after each step. */
+  readonly mustHold: () => readonly string[];
+  /** A pause after each step before the checkpoints (ms). */
+  readonly pauseMs?: number;
+}
+
+/**
+ * Random steps on the project; after each, a fresh engine (a one-shot process) walks it and an engine
+ * watching it (a resident core) checkpoints: both trees list the same paths, and the walk's holds
+ * `mustHold`. A failure names the seed and the steps so far (`VIGIL_TEST_SEED` replays them).
+ */
+export async function expectRandomStepsAgree(project: SubmoduleProject, random: RandomSteps): Promise<void> {
+  const { dir } = project;
+  const watched = projectEngine(project, 'watched', true);
+  try {
+    const first = await watched.checkpoint(dir, { reason: 'start' });
+    let watchTree = first.kind === 'created' ? first.checkpoint.tree : '';
+    const log: string[] = [];
+    for (let index = 0; index < random.steps; index += 1) {
+      log.push(random.step(index));
+      if (random.pauseMs !== undefined) await new Promise((resolve) => setTimeout(resolve, random.pauseMs));
+      const walker = projectEngine(project, `walk-${index}`, false);
+      try {
+        const walked = await walker.checkpoint(dir, { reason: 'walk' });
+        const fromWatch = await watched.checkpoint(dir, { reason: `step ${index}` });
+        if (walked.kind !== 'created') throw new Error('the walk made no checkpoint');
+        if (fromWatch.kind === 'created') watchTree = fromWatch.checkpoint.tree;
+        const stored = listedPaths(walker, walked.checkpoint.tree).sort();
+        const context = `seed ${random.seed}: ${log.join('; ')}`;
+        expect(stored, context).toEqual(expect.arrayContaining([...random.mustHold()]));
+        expect(listedPaths(watched, watchTree).sort(), context).toEqual(stored);
+      } finally {
+        await walker.dispose();
+      }
+    }
+  } finally {
+    await watched.dispose();
+  }
+}

@@ -19,8 +19,15 @@ function printRules(io: CliIo, rules: StatusView['directories'][number]['rules']
   const stored =
     rules.kind === 'repository'
       ? `stores the ${rules.tracked ?? 0} file(s) git tracks in ${escapeControls(rules.repository ?? '')}, untracked files by its ignore rules, then Vigil's built-in names`
-      : "stores by Vigil's built-in exclusion names (no git repository)";
+      : rules.nested === undefined
+        ? "stores by Vigil's built-in exclusion names (no git repository)"
+        : "stores by Vigil's built-in exclusion names outside the repositories below (no git repository at its top)";
   writeLine(io.stdout, `  ${stored}`);
+  for (const nested of rules.nested ?? [])
+    writeLine(
+      io.stdout,
+      `  ${escapeControls(nested.at)}/: ${nested.kind === 'submodule' ? 'a submodule' : 'a repository inside it'}, judged by its own rules: the ${nested.tracked} file(s) it tracks, untracked files by its ignore rules`,
+    );
   for (const warning of rules.warnings) writeLine(io.stdout, `  ⚠ ${escapeControls(warning)}`);
 }
 

@@ -1,0 +1,78 @@
+/**
+ * Repositories below a checkpointed folder that are not its submodules (a folder of clones, a
+ * scratch clone inside a repository): found by the walk itself, which records every `.git` it meets
+ * as a skipped entry, and remembered beside the directory's stat cache for the next process.
+ */
+import { lstat, mkdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { writeFileAtomic } from '../../files';
+import type { DirState } from './dir-state';
+import { gitdirAt } from './git-files';
+import { skipCountOf, skipsOf } from './saved-folder';
+
+/** The folders (relative, never the directory itself) whose entries include a `.git`, as the last scan left the state; sorted. */
+export function foldersWithGit(state: DirState): string[] {
+  const found: string[] = [];
+  for (const [rel, node] of state.nodes()) {
+    if (rel === '' || skipCountOf(node) === 0) continue;
+    for (const [name] of skipsOf(node))
+      if (name === '.git' || name === '.git/') {
+        found.push(rel);
+        break;
+      }
+  }
+  return found.sort();
+}
+
+/** Whether two sorted lists of folders are the same. */
+export function isSameFolders(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
+}
+
+/** What the `.git` of a folder makes it: the top of a repository, nothing (no `.git`), or a problem naming the file. */
+export type RepositoryTop =
+  { readonly kind: 'repository' | 'none' } | { readonly kind: 'bad'; readonly problem: string };
+
+/**
+ * Whether `folder` is the top of a repository as git finds one: its `.git` is a folder, or a file
+ * whose `gitdir:` names one, holding a `HEAD` file. A `.git` that names no such folder leaves the
+ * folder to the rules around it, with a warning naming the file.
+ */
+export async function repositoryTopAt(folder: string): Promise<RepositoryTop> {
+  const dotGit = path.join(folder, '.git');
+  const info = await lstat(dotGit).catch(() => undefined);
+  if (info === undefined) return { kind: 'none' };
+  const gitdir = await gitdirAt(folder, info);
+  const head = gitdir === undefined ? undefined : await stat(path.join(gitdir, 'HEAD')).catch(() => undefined);
+  if (head?.isFile() === true) return { kind: 'repository' };
+  const named = gitdir === undefined ? 'names no git directory' : `names ${gitdir}, which is not a git directory`;
+  return {
+    kind: 'bad',
+    problem: `${dotGit} ${named}: the files in ${folder} follow the rules of the folder around it until it is fixed.`,
+  };
+}
+
+/** The file beside a directory's stat cache that remembers the folders holding a `.git` its last walk found. */
+export function rememberedFoldersFile(statCacheFile: string): string {
+  return `${statCacheFile}.nested`;
+}
+
+/** The folders a file remembers (a missing or damaged one remembers none: the next walk finds them again). */
+export async function readRememberedFolders(file: string | undefined): Promise<string[]> {
+  if (file === undefined) return [];
+  const text = await readFile(file, 'utf8').catch(() => '');
+  if (text === '') return [];
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) && parsed.every((item) => typeof item === 'string') ? [...parsed].sort() : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Remembers the folders (written atomically; a hint only, so a failed write is left for the next walk to redo). */
+export async function rememberFolders(file: string | undefined, folders: readonly string[]): Promise<void> {
+  if (file === undefined) return;
+  await mkdir(path.dirname(file), { recursive: true }).catch(() => undefined);
+  await writeFileAtomic(file, JSON.stringify(folders)).catch(() => undefined);
+}
