@@ -103,10 +103,9 @@ async function takePreRollback(
     kind: 'pre-rollback',
     restores: checkpoint.id,
     attribution: { actor: request.actor },
-    ...(scope.paths.length > 0 && {
-      paths: scope.paths.map((item) => path.join(checkpoint.dir, ...item.split('/'))),
-      onlyPaths: true,
-    }),
+    // The whole folder, even for chosen files: restoring the restore point (the printed undo) is a whole restore, so
+    // a point that kept the other files as an older checkpoint had them would undo every edit outside the choice.
+    ...(scope.paths.length > 0 && { paths: scope.paths.map((item) => path.join(checkpoint.dir, ...item.split('/'))) }),
     ...(forced.length > 0 && { forcePaths: forced.map((item) => path.join(checkpoint.dir, ...item.split('/'))) }),
   });
   if (pre.kind !== 'created') throw new Error('the engine did not create the pre-rollback snapshot');

@@ -1,0 +1,113 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { silentLogger } from '../../logging/logger';
+import { seededRandom } from '../../test-support/seeded-random';
+import { createPathScope } from '../compare';
+import { restoreServiceFor, type RestoreResult } from '../restore/restore-service';
+import { RandomProject } from './random-project';
+import { runGit } from './restore-fixtures';
+import { restoreProblems, undoProblems } from './round-trip-checks';
+import { readDisk, storedTree } from './round-trip-truth';
+import { created, testService } from './store-fixtures';
+
+/** How one round of the restore round trip runs. */
+export interface RoundOptions {
+  /** An empty folder of its own. */
+  readonly base: string;
+  readonly seed: number;
+  /** A watching engine (as `vigil serve` runs it, the scope checked again after writing) or a one-shot one (`--local`). */
+  readonly isWatching: boolean;
+  /** The project is a git repository with a `.gitignore` and tracked files. */
+  readonly isRepository: boolean;
+  /** Restore some random paths (including ones gone or now folders) instead of the whole directory. */
+  readonly isSelected: boolean;
+  /** The size cap (bytes), low so that files reach it. */
+  readonly cap: number;
+}
+
+/** How a round went: its operation log and the broken promises found (none: it passed). */
+export interface RoundResult {
+  readonly log: readonly string[];
+  readonly problems: readonly string[];
+}
+
+/** Makes the project a repository: ignore rules, an ignored file it tracks, an ignored one it does not. */
+function makeRepository(dir: string): string[] {
+  runGit(['init', '-q', dir]);
+  writeFileSync(path.join(dir, '.gitignore'), '*.log\nignored/\nnode_modules/\n');
+  mkdirSync(path.join(dir, 'ignored'));
+  writeFileSync(path.join(dir, 'tracked.log'), 'tracked though ignored\n');
+  writeFileSync(path.join(dir, 'ignored/untracked.txt'), 'ignored\n');
+  return ['git init; .gitignore: *.log ignored/ node_modules/; tracked.log, ignored/untracked.txt'];
+}
+
+/** Random paths to restore: ones the checkpoint holds, ones on disk now (files or folders), sometimes a folder's path. */
+function pickPaths(random: () => number, candidates: readonly string[]): string[] {
+  const count = 1 + Math.floor(random() * 4);
+  const picked = new Set<string>();
+  for (let index = 0; index < count && candidates.length > 0; index += 1)
+    picked.add(candidates[Math.floor(random() * candidates.length)] ?? '');
+  return [...picked].filter((name) => name !== '');
+}
+
+/**
+ * One round: a random project, checkpointed through the engine; random damage; a restore (whole or
+ * of some paths) checked against the checkpoint's tree as git's CLI reads it; then the restore
+ * undone (its pre-rollback snapshot restored) and the disk checked against the damaged state.
+ */
+export async function runRestoreRound(options: RoundOptions): Promise<RoundResult> {
+  const random = seededRandom(options.seed);
+  const dir = path.join(options.base, 'project');
+  const home = path.join(options.base, 'home', 'checkpoints');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(options.base, 'outside.txt'), 'outside the project\n');
+  const log = [`seed ${options.seed} ${options.isWatching ? 'watching' : 'one-shot'} engine`];
+  if (options.isRepository) log.push(...makeRepository(dir));
+  const project = new RandomProject(dir, random, options.cap);
+  log.push(...project.seed());
+  if (options.isRepository) runGit(['add', '-A'], { cwd: dir });
+  if (options.isRepository) runGit(['add', '-f', 'tracked.log'], { cwd: dir });
+  const engine = testService(home, {
+    maxFileBytes: options.cap,
+    ...(options.isWatching && { watch: true, verifyEveryMs: 0 }),
+  });
+  const restore = restoreServiceFor(engine, home, silentLogger, undefined, {
+    checkScopeAfterRestore: options.isWatching,
+  });
+  try {
+    const checkpoint = created(await engine.checkpoint(dir, { reason: 'before the agent' }));
+    log.push(`checkpoint ${checkpoint.id}`);
+    const steps = 1 + Math.floor(random() * 8);
+    for (let index = 0; index < steps; index += 1) log.push(project.damage());
+    const before = readDisk(dir);
+    const stored = storedTree(engine.gitdir, checkpoint.id);
+    const paths = options.isSelected
+      ? pickPaths(random, [...stored.keys(), ...before.files.keys(), ...before.folders])
+      : [];
+    log.push(`restore ${paths.length === 0 ? 'the whole directory' : paths.map((name) => `"${name}"`).join(' ')}`);
+    const result: RestoreResult = await restore.restore(dir, checkpoint.id, paths);
+    log.push(
+      ...result.outcomes.map((o) => `  ${o.result} ${o.action} ${o.path}${o.reason ? ` (${o.reason})` : ''}`),
+      `  status ${result.status}, removed folders: ${result.removedDirectories.join(', ') || 'none'}`,
+    );
+    const restored = readDisk(dir);
+    const scope = createPathScope(paths);
+    const problems = restoreProblems(
+      {
+        before,
+        after: restored,
+        checkpoint: stored,
+        preRollback: storedTree(engine.gitdir, result.preRollback.id),
+        covers: (name) => scope.covers(name) || paths.length === 0,
+        cap: options.cap,
+      },
+      result,
+    );
+    const undo = await restore.restore(dir, result.preRollback.id);
+    log.push(`undo: restore ${result.preRollback.id}: status ${undo.status}`);
+    problems.push(...undoProblems(before, restored, readDisk(dir)));
+    return { log, problems };
+  } finally {
+    await engine.dispose();
+  }
+}
