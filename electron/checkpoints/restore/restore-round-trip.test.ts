@@ -45,3 +45,9 @@ describe('rounds that found a defect, replayed by their seed', () => {
     await expectRound(1006);
   });
 });
+
+describe('rounds that found a defect in a repository, replayed by their seed', () => {
+  it('seed 6009: a watching engine checks the restored folder by the repository rules, so ignored files are no conflict', async () => {
+    await expectRound(6009);
+  });
+});

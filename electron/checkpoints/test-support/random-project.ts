@@ -169,6 +169,13 @@ export class RandomProject {
       for (const name of readdirSync(this.#abs(folder))) rmSync(this.#abs(`${folder}/${name}`), { recursive: true });
       return `empty ${folder}`;
     }
+    if (roll < 0.87 && folders.length > 0) {
+      const folder = this.#pick(folders);
+      const target = this.#pick(['../outside-dir', path.join(path.dirname(this.dir), 'outside-dir'), 'src', 'gone']);
+      rmSync(this.#abs(folder), { recursive: true });
+      symlinkSync(target, this.#abs(folder));
+      return `rm -rf ${folder} && ln -s ${target} ${folder}`;
+    }
     if (roll < 0.9) {
       const folder = `${this.#pick(['', ...folders])}/new-empty`.replace(/^\//, '');
       rmSync(this.#abs(folder), { recursive: true, force: true });

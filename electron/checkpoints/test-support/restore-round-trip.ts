@@ -3,7 +3,8 @@ import path from 'node:path';
 import { silentLogger } from '../../logging/logger';
 import { seededRandom } from '../../test-support/seeded-random';
 import { createPathScope } from '../compare';
-import { restoreServiceFor, type RestoreResult } from '../restore/restore-service';
+import { restoreServiceFor, type RestoreResult, type RestoreService } from '../restore/restore-service';
+import { isAppError } from '../../../shared/errors';
 import { RandomProject } from './random-project';
 import { runGit } from './restore-fixtures';
 import { restoreProblems, undoProblems } from './round-trip-checks';
@@ -50,6 +51,33 @@ function pickPaths(random: () => number, candidates: readonly string[]): string[
   return [...picked].filter((name) => name !== '');
 }
 
+/** Tracks a file the ignore rules leave out, or stops tracking one: what the repository's rules store changes. */
+function changeIndex(dir: string, random: () => number, files: readonly string[]): string {
+  const file = files[Math.floor(random() * files.length)];
+  if (file === undefined) return '(no file to track)';
+  const isTracked = runGit(['ls-files', '--', file], { cwd: dir }) !== '';
+  runGit(isTracked ? ['rm', '-q', '-r', '-f', '--cached', '--', file] : ['add', '-f', '--', file], { cwd: dir });
+  return `${isTracked ? 'git rm --cached' : 'git add -f'} ${file}`;
+}
+
+/**
+ * A restore that also names a path neither the checkpoint nor the disk has: refused as `not_found`
+ * before anything is written (restore-plan.ts, `namedEntries`). Throws when it is not.
+ */
+async function refusedUnknown(restore: RestoreService, dir: string, id: string, paths: string[]): Promise<string> {
+  const before = readDisk(dir);
+  const unknown = 'no such/file';
+  const error: unknown = await restore.restore(dir, id, [...paths, unknown]).then(
+    () => undefined,
+    (failure: unknown) => failure,
+  );
+  if (!isAppError(error) || error.code !== 'not_found')
+    throw new Error(`"${unknown}" was not refused: ${String(error)}`);
+  const changed = undoProblems(before, before, readDisk(dir));
+  if (changed.length > 0) throw new Error(`a refused restore changed the disk: ${changed.join('; ')}`);
+  return `restore with "${unknown}" too: refused (not_found), nothing changed`;
+}
+
 /**
  * One round: a random project, checkpointed through the engine; random damage; a restore (whole or
  * of some paths) checked against the checkpoint's tree as git's CLI reads it; then the restore
@@ -61,6 +89,9 @@ export async function runRestoreRound(options: RoundOptions): Promise<RoundResul
   const home = path.join(options.base, 'home', 'checkpoints');
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(options.base, 'outside.txt'), 'outside the project\n');
+  mkdirSync(path.join(options.base, 'outside-dir'));
+  writeFileSync(path.join(options.base, 'outside-dir', 'a.txt'), 'outside the project\n');
+  const outside = readDisk(path.join(options.base, 'outside-dir'));
   const log = [`seed ${options.seed} ${options.isWatching ? 'watching' : 'one-shot'} engine`];
   if (options.isRepository) log.push(...makeRepository(dir));
   const project = new RandomProject(dir, random, options.cap);
@@ -77,14 +108,21 @@ export async function runRestoreRound(options: RoundOptions): Promise<RoundResul
   try {
     const checkpoint = created(await engine.checkpoint(dir, { reason: 'before the agent' }));
     log.push(`checkpoint ${checkpoint.id}`);
-    const steps = 1 + Math.floor(random() * 8);
-    for (let index = 0; index < steps; index += 1) log.push(project.damage());
+    const steps = 1 + Math.floor(random() * 12);
+    for (let index = 0; index < steps; index += 1) {
+      const roll = random();
+      if (roll < 0.12)
+        log.push(`checkpoint (a later turn): ${(await engine.checkpoint(dir, { reason: 'turn' })).kind}`);
+      else if (roll < 0.27 && options.isRepository) log.push(changeIndex(dir, random, project.list().files));
+      else log.push(project.damage());
+    }
     const before = readDisk(dir);
     const stored = storedTree(engine.gitdir, checkpoint.id);
     const paths = options.isSelected
       ? pickPaths(random, [...stored.keys(), ...before.files.keys(), ...before.folders])
       : [];
     log.push(`restore ${paths.length === 0 ? 'the whole directory' : paths.map((name) => `"${name}"`).join(' ')}`);
+    if (options.isSelected && random() < 0.3) log.push(await refusedUnknown(restore, dir, checkpoint.id, paths));
     const result: RestoreResult = await restore.restore(dir, checkpoint.id, paths);
     log.push(
       ...result.outcomes.map((o) => `  ${o.result} ${o.action} ${o.path}${o.reason ? ` (${o.reason})` : ''}`),
@@ -105,7 +143,19 @@ export async function runRestoreRound(options: RoundOptions): Promise<RoundResul
     );
     const undo = await restore.restore(dir, result.preRollback.id);
     log.push(`undo: restore ${result.preRollback.id}: status ${undo.status}`);
-    problems.push(...undoProblems(before, restored, readDisk(dir)));
+    const undone = readDisk(dir);
+    problems.push(...undoProblems(before, restored, undone));
+    const undoTruth = {
+      before: restored,
+      after: undone,
+      checkpoint: storedTree(engine.gitdir, result.preRollback.id),
+      preRollback: storedTree(engine.gitdir, undo.preRollback.id),
+      covers: () => true,
+      cap: options.cap,
+    };
+    problems.push(...restoreProblems(undoTruth, undo).map((problem) => `undo: ${problem}`));
+    const outsideNow = readDisk(path.join(options.base, 'outside-dir'));
+    problems.push(...undoProblems(outside, outside, outsideNow).map((problem) => `outside the project: ${problem}`));
     return { log, problems };
   } finally {
     await engine.dispose();

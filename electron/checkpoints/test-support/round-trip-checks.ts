@@ -74,10 +74,21 @@ export function restoreProblems(truth: RestoreTruth, result: RestoreResult): str
     if (!didChange && outcome?.result === 'done') problems.push(`reported done, nothing changed: ${where}`);
   }
   for (const outcome of result.outcomes)
+    if (outcome.result === 'conflict' || outcome.result === 'failed')
+      problems.push(`${outcome.result} ${outcome.action} ${outcome.path}, though nothing else touched the folder`);
+  for (const outcome of result.outcomes)
     if (!union(before.files, after.files, checkpoint).has(outcome.path) && outcome.result === 'done')
       problems.push(`an outcome for a path never seen: ${outcome.path} (${outcome.result} ${outcome.action})`);
   const done = result.outcomes.filter((outcome) => outcome.result === 'done').length;
   if (result.counts.done !== done) problems.push(`counts.done ${result.counts.done}, outcomes done ${done}`);
+  const removed = new Set(result.removedDirectories);
+  for (const folder of before.folders) {
+    const isAccounted = [...removed, ...checkpoint.keys()].some(
+      (item) => folder === item || folder.startsWith(`${item}/`),
+    );
+    if (covers(folder) && !after.folders.has(folder) && !isAccounted)
+      problems.push(`folder ${folder} is gone and removedDirectories does not say so`);
+  }
   for (const folder of result.removedDirectories)
     if (after.folders.has(folder) || !before.folders.has(folder))
       problems.push(`removedDirectories names ${folder}, which was not removed`);
