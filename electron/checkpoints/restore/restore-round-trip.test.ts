@@ -50,4 +50,12 @@ describe('rounds that found a defect in a repository, replayed by their seed', (
   it('seed 6009: a watching engine checks the restored folder by the repository rules, so ignored files are no conflict', async () => {
     await expectRound(6009);
   });
+
+  it('seed 891508284: undoing a restore deletes an ignored file the restore wrote back (tracked.log, untracked since)', async () => {
+    await expectRound(891_508_284);
+  });
+
+  it('seed 7050: a file deleted below a folder the undo turns into a symlink is verified gone, not read through the link', async () => {
+    await expectRound(7050);
+  });
 });

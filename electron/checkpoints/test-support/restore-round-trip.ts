@@ -8,7 +8,7 @@ import { isAppError } from '../../../shared/errors';
 import { RandomProject } from './random-project';
 import { runGit } from './restore-fixtures';
 import { restoreProblems, undoProblems } from './round-trip-checks';
-import { readDisk, storedTree } from './round-trip-truth';
+import { readDisk, storedTree, type DiskState } from './round-trip-truth';
 import { created, testService } from './store-fixtures';
 
 /** How one round of the restore round trip runs. */
@@ -78,6 +78,47 @@ async function refusedUnknown(restore: RestoreService, dir: string, id: string, 
   return `restore with "${unknown}" too: refused (not_found), nothing changed`;
 }
 
+/** What undoing a round's restore needs. */
+interface UndoContext {
+  readonly restore: RestoreService;
+  readonly gitdir: string;
+  readonly dir: string;
+  readonly cap: number;
+}
+
+/**
+ * Undoes a restore by restoring its pre-rollback snapshot whole (as the CLI prints it) and returns
+ * the problems: the disk must be as before the restore, and the undo's own result is checked as
+ * any restore's is.
+ */
+async function undoAndCheck(
+  context: UndoContext,
+  before: DiskState,
+  result: RestoreResult,
+  log: string[],
+): Promise<string[]> {
+  const { restore, gitdir, dir } = context;
+  const restored = readDisk(dir);
+  const undo = await restore.restore(dir, result.preRollback.id);
+  log.push(
+    `undo: restore ${result.preRollback.id}: status ${undo.status}`,
+    ...undo.outcomes.map((o) => `  ${o.result} ${o.action} ${o.path} ${o.message ?? ''}`),
+  );
+  const undone = readDisk(dir);
+  const undoTruth = {
+    before: restored,
+    after: undone,
+    checkpoint: storedTree(gitdir, result.preRollback.id),
+    preRollback: storedTree(gitdir, undo.preRollback.id),
+    covers: () => true,
+    cap: context.cap,
+  };
+  return [
+    ...undoProblems(before, restored, undone),
+    ...restoreProblems(undoTruth, undo).map((problem) => `undo: ${problem}`),
+  ];
+}
+
 /**
  * One round: a random project, checkpointed through the engine; random damage; a restore (whole or
  * of some paths) checked against the checkpoint's tree as git's CLI reads it; then the restore
@@ -141,19 +182,9 @@ export async function runRestoreRound(options: RoundOptions): Promise<RoundResul
       },
       result,
     );
-    const undo = await restore.restore(dir, result.preRollback.id);
-    log.push(`undo: restore ${result.preRollback.id}: status ${undo.status}`);
-    const undone = readDisk(dir);
-    problems.push(...undoProblems(before, restored, undone));
-    const undoTruth = {
-      before: restored,
-      after: undone,
-      checkpoint: storedTree(engine.gitdir, result.preRollback.id),
-      preRollback: storedTree(engine.gitdir, undo.preRollback.id),
-      covers: () => true,
-      cap: options.cap,
-    };
-    problems.push(...restoreProblems(undoTruth, undo).map((problem) => `undo: ${problem}`));
+    problems.push(
+      ...(await undoAndCheck({ restore, gitdir: engine.gitdir, dir, cap: options.cap }, before, result, log)),
+    );
     const outsideNow = readDisk(path.join(options.base, 'outside-dir'));
     problems.push(...undoProblems(outside, outside, outsideNow).map((problem) => `outside the project: ${problem}`));
     return { log, problems };
