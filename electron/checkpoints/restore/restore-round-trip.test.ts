@@ -58,4 +58,12 @@ describe('rounds that found a defect in a repository, replayed by their seed', (
   it('seed 7050: a file deleted below a folder the undo turns into a symlink is verified gone, not read through the link', async () => {
     await expectRound(7050);
   });
+
+  it('seed 8145: the check after an undo that removed the .gitignore judges the folder by the rules after the writes', async () => {
+    await expectRound(8145);
+  });
+
+  it('seed 8133: a folder in the way of an excluded file the checkpoint holds is no "oversize" file', async () => {
+    await expectRound(8133);
+  });
 });

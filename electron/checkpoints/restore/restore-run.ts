@@ -131,16 +131,17 @@ async function unaccountedChanges(
   request: WholeRestoreRequest,
   applied: ApplyResult,
   outcomes: readonly RestoreOutcome[],
-  storeRules: StoreRules,
 ): Promise<RestoreOutcome[]> {
   if (!context.checkScopeAfterRestore) return [];
   const { checkpoint } = request;
+  // The folder's own rules, as its snapshots judge it: by the built-in names alone, a repository's ignored
+  // files (which no checkpoint holds) looked like files the restore should have deleted, a false conflict.
+  // Read after the writes, which may have brought back or removed a `.gitignore`.
+  const { rules: storeRules } = await context.engine.storeRules(checkpoint.dir);
   return findUnaccountedChanges({
     dir: checkpoint.dir,
     checkpointTree: rootOf(checkpoint.tree),
     scope: request.scope,
-    // The folder's own rules, as its snapshots judge it: by the built-in names alone, a repository's ignored
-    // files (which no checkpoint holds) looked like files the restore should have deleted, a false conflict.
     rules: { ...context.rules, storeRules },
     known: knownEither(applied.readBack, await context.loadKnown(checkpoint.dir)),
     readBack: applied.readBack,
@@ -231,7 +232,7 @@ export async function runWholeRestore(
   await ledger.recordObserved(applied.written, { kind: request.actor });
   engine.noteWritten(applied.touched);
   const outcomes = [...applied.outcomes];
-  const unaccounted = await unaccountedChanges(context, request, applied, outcomes, rules);
+  const unaccounted = await unaccountedChanges(context, request, applied, outcomes);
   outcomes.push(...unaccounted);
   const { counts, incomplete, status } = summarize(outcomes);
   report({ phase: 'done', done: counts.done, total: outcomes.length, status, incomplete });
