@@ -114,7 +114,7 @@ async function undoAndCheck(
     cap: context.cap,
   };
   return [
-    ...undoProblems(before, restored, undone),
+    ...undoProblems(before, restored, undone, undo),
     ...restoreProblems(undoTruth, undo).map((problem) => `undo: ${problem}`),
   ];
 }
