@@ -1,5 +1,6 @@
 import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { readDisk } from './round-trip-truth';
 
 /**
  * Random project content and random damage to it, for the restore round trip: names with spaces,
@@ -44,20 +45,8 @@ export class RandomProject {
 
   /** Files, symlinks and folders now under the project (relative; `.git` left out; the root is not listed). */
   list(): { readonly files: string[]; readonly folders: string[] } {
-    const files: string[] = [];
-    const folders: string[] = [];
-    const walk = (rel: string): void => {
-      for (const entry of readdirSync(this.#abs(rel), { withFileTypes: true })) {
-        const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
-        if (child === '.git') continue;
-        if (entry.isDirectory()) {
-          folders.push(child);
-          walk(child);
-        } else files.push(child);
-      }
-    };
-    walk('');
-    return { files, folders };
+    const { files, folders } = readDisk(this.dir);
+    return { files: [...files.keys()], folders: [...folders] };
   }
 
   /** A path for a new file: a random name in the root, a known folder or a folder that exists. */
