@@ -74,8 +74,9 @@ export interface CheckpointRequest {
   /**
    * Only `paths` need to be current: where the engine would otherwise walk the whole directory
    * (no watcher, or none yet), it re-reads just them and keeps every other file as the previous
-   * checkpoint holds it. A restore of chosen files takes its pre-rollback snapshot so; the commit
-   * says so in a `Vigil-Scope` trailer. Ignored when the timeline moved elsewhere.
+   * checkpoint holds it; the commit says so in a `Vigil-Scope` trailer. Ignored when the timeline
+   * moved elsewhere. Never for a restore point: its undo is a whole restore of it, which would put
+   * every other file back to the older version (docs/design/restore-round-trip.md).
    */
   readonly onlyPaths?: boolean;
   /**

@@ -100,10 +100,17 @@ describe('line restore', () => {
     // What was written is the blob the plan announced, as git hashes it.
     expect(runGit(['hash-object', path.join(dir, 'notes.txt')])).toBe(plan.result.oid);
 
-    // Undo: restore the file from the restore point.
-    const undo = await restore.restore(dir, result.preRollback.id, ['notes.txt']);
+    // The restore point holds the whole folder as it was, the other file's edit too.
+    expect(runGit(['--git-dir', engine.gitdir, 'show', `${result.preRollback.id}:other.txt`])).toBe('changed too');
+
+    // Undo by restoring the restore point whole (as from the timeline): only the file comes back, the other edit stays.
+    const undo = await restore.restore(dir, result.preRollback.id);
     expect(undo.status).toBe('complete');
+    expect(undo.outcomes.map((outcome) => `${outcome.result} ${outcome.action} ${outcome.path}`)).toEqual([
+      'done restore notes.txt',
+    ]);
     expect(read('notes.txt')).toBe(edited);
+    expect(read('other.txt')).toBe('changed too\n');
   });
 
   it('restores the rows picked in a diff, on the version they were picked on', async () => {

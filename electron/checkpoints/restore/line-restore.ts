@@ -178,8 +178,8 @@ export async function applyLineRestore(
       reason: preRollbackReason(checkpoint.id),
       kind: 'pre-rollback',
       restores: checkpoint.id,
+      // The whole folder: its undo is a whole restore of this point (see restore-run.ts).
       paths: [absolute],
-      onlyPaths: true,
       attribution: { actor: request.actor ?? 'vigil' },
     });
     if (pre.kind !== 'created') throw new Error('the engine did not create the pre-rollback snapshot');

@@ -1,5 +1,5 @@
 import { fileIdentityOf, isSameIdentity, mapLimit } from '../../files';
-import { absoluteIn, readDiskVersion, type DiskVersion, type KnownHashes } from '../compare';
+import { absoluteIn, hasRealFolders, readDiskVersion, type DiskVersion, type KnownHashes } from '../compare';
 import type { RestorePlan } from './restore-plan';
 import { progressStep, writeConcurrency, type ApplyInput, type RestoreOutcome } from './restore-apply-types';
 
@@ -16,7 +16,11 @@ export async function verifyReadBack(
   let checked = 0;
   await mapLimit(verified, writeConcurrency, async (outcome) => {
     const entry = byPath.get(outcome.path);
-    const found = await readDiskVersion(absoluteIn(plan.dir, outcome.path), undefined, { within: plan.dir });
+    // A path below a symlink (or a file) is no file of the folder: looking through it would read another
+    // folder's file, and a deleted file would seem to be there still when the link points where one is.
+    const found: DiskVersion = (await hasRealFolders(plan.dir, outcome.path))
+      ? await readDiskVersion(absoluteIn(plan.dir, outcome.path), undefined, { within: plan.dir })
+      : { file: undefined, identity: undefined };
     readBack.set(outcome.path, found);
     const wanted = entry?.action === 'delete' ? undefined : entry?.checkpoint;
     const matches =

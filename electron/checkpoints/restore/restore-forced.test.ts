@@ -44,6 +44,7 @@ async function forced(paths: readonly string[]): Promise<string[]> {
         listings += 1;
         return engine.list(listed, options);
       },
+      resolve: (resolved: string, ref: string) => engine.resolve(resolved, ref),
     },
     reader: isoTreeReader(store),
     checkpoint,

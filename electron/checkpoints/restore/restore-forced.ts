@@ -19,7 +19,7 @@ import type { WriteLedger } from './restore-write-ledger';
 
 /** What decides the files a restore point must hold beyond the rules. */
 export interface ForcedInput {
-  readonly engine: Pick<CheckpointApi, 'list'>;
+  readonly engine: Pick<CheckpointApi, 'list' | 'resolve'>;
   readonly reader: TreeReader;
   readonly checkpoint: CheckpointEntry;
   readonly scope: PathScope;
@@ -68,25 +68,50 @@ async function isNothingForced(input: ForcedInput, root: string): Promise<boolea
  */
 export async function forcedPaths(input: ForcedInput): Promise<string[]> {
   const root = rootOf(input.checkpoint.tree);
-  if (root === undefined || (await isNothingForced(input, root))) return [];
+  const undone = await writtenByUndoneRestore(input, root);
+  if (root === undefined || (await isNothingForced(input, root))) return undone;
   // A restore point holds files beyond the rules: the base is the newest checkpoint that is not one.
   const newest = await input.engine.list(input.checkpoint.dir, { limit: 20, source: 'vigil' }).catch(() => []);
   const plain = newest.find((entry) => entry.kind !== 'pre-rollback');
   const base = plain === undefined ? undefined : rootOf(plain.tree);
   const changes = await diffTrees(input.reader, root, base, input.scope);
-  return changes
+  const held = changes
     .filter((change) => change.old !== undefined && change.old.mode !== fileModes.gitlink)
     .map((change) => change.path)
-    .filter(
-      (relativePath) =>
-        isForcedExclusion(relativePath, input.rules) &&
-        (!isSecretPath(relativePath) || input.isSecretWritten(relativePath)),
-    );
+    .filter((relativePath) => isForcedFile(input, relativePath));
+  return [...new Set([...held, ...undone])];
+}
+
+/** Whether a file the rules leave out counts as forced (secrets only when the restore writes them). */
+function isForcedFile(input: ForcedInput, relativePath: string): boolean {
+  return (
+    isForcedExclusion(relativePath, input.rules) && (!isSecretPath(relativePath) || input.isSecretWritten(relativePath))
+  );
+}
+
+/**
+ * Undoing a restore (restoring its restore point): the files that restore brought back although
+ * the rules leave them out, that is, the files its checkpoint holds and its restore point does not
+ * (they were missing before it, or the point, which holds every such file present, would have
+ * them). The undo deletes them only if its own restore point holds them, so they are forced too;
+ * without them, an undo left behind an ignored file the restore had written.
+ */
+async function writtenByUndoneRestore(input: ForcedInput, root: string | undefined): Promise<string[]> {
+  const { checkpoint } = input;
+  if (checkpoint.kind !== 'pre-rollback' || checkpoint.restores === undefined) return [];
+  const restored = await input.engine.resolve(checkpoint.dir, checkpoint.restores).catch(() => undefined);
+  const restoredRoot = restored === undefined ? undefined : rootOf(restored.tree);
+  if (restoredRoot === undefined) return [];
+  const changes = await diffTrees(input.reader, root, restoredRoot, input.scope);
+  return changes
+    .filter((change) => change.old === undefined && change.new !== undefined && change.new.mode !== fileModes.gitlink)
+    .map((change) => change.path)
+    .filter((relativePath) => isForcedFile(input, relativePath));
 }
 
 /** What a restore's preview needs. */
 export interface PreviewInput {
-  readonly engine: Pick<CheckpointApi, 'list' | 'readBlob'>;
+  readonly engine: Pick<CheckpointApi, 'list' | 'readBlob' | 'resolve'>;
   readonly store: TreeReader;
   readonly checkpoint: CheckpointEntry;
   readonly scope: PathScope;

@@ -151,14 +151,16 @@ async function heldButExcluded(
   if (!(await hasRealFolders(input.dir, change.path))) return 'recreate';
   const found = await readDiskVersion(absoluteIn(input.dir, change.path), undefined, { within: input.dir });
   if (found.identity === undefined) return 'recreate';
-  if (found.file !== undefined && found.file.oid === change.old?.oid && found.file.mode === change.old.mode)
-    return undefined;
+  if (found.file === undefined) {
+    // A folder in the way: the re-create path decides whether it can be moved. It used to be judged by its own size
+    // against the cap (a 4 KiB folder under a small cap was "oversize", and the file was never written back).
+    if ((await diskEntry(input.dir, change.path)).kind === 'folder') return 'recreate';
+    return notUndoable(change, false);
+  }
+  if (found.file.oid === change.old?.oid && found.file.mode === change.old.mode) return undefined;
   // A secrets file the restore point keeps only when the restore will write it (the user confirms): its plan line is the same either way.
-  if (isSecretPath(change.path) && found.file !== undefined) return act({ ...change, new: found.file }, 'restore');
-  return notUndoable(
-    { ...change, ...(found.file && { new: found.file }) },
-    Number(found.identity.size) > input.maxFileBytes,
-  );
+  if (isSecretPath(change.path)) return act({ ...change, new: found.file }, 'restore');
+  return notUndoable({ ...change, new: found.file }, Number(found.identity.size) > input.maxFileBytes);
 }
 
 /** The plan line of one changed file; undefined when the file matches after all (see `heldButExcluded`). */

@@ -103,10 +103,9 @@ async function takePreRollback(
     kind: 'pre-rollback',
     restores: checkpoint.id,
     attribution: { actor: request.actor },
-    ...(scope.paths.length > 0 && {
-      paths: scope.paths.map((item) => path.join(checkpoint.dir, ...item.split('/'))),
-      onlyPaths: true,
-    }),
+    // The whole folder, even for chosen files: restoring the restore point (the printed undo) is a whole restore, so
+    // a point that kept the other files as an older checkpoint had them would undo every edit outside the choice.
+    ...(scope.paths.length > 0 && { paths: scope.paths.map((item) => path.join(checkpoint.dir, ...item.split('/'))) }),
     ...(forced.length > 0 && { forcePaths: forced.map((item) => path.join(checkpoint.dir, ...item.split('/'))) }),
   });
   if (pre.kind !== 'created') throw new Error('the engine did not create the pre-rollback snapshot');
@@ -135,11 +134,15 @@ async function unaccountedChanges(
 ): Promise<RestoreOutcome[]> {
   if (!context.checkScopeAfterRestore) return [];
   const { checkpoint } = request;
+  // The folder's own rules, as its snapshots judge it: by the built-in names alone, a repository's ignored
+  // files (which no checkpoint holds) looked like files the restore should have deleted, a false conflict.
+  // Read after the writes, which may have brought back or removed a `.gitignore`.
+  const { rules: storeRules } = await context.engine.storeRules(checkpoint.dir);
   return findUnaccountedChanges({
     dir: checkpoint.dir,
     checkpointTree: rootOf(checkpoint.tree),
     scope: request.scope,
-    rules: context.rules,
+    rules: { ...context.rules, storeRules },
     known: knownEither(applied.readBack, await context.loadKnown(checkpoint.dir)),
     readBack: applied.readBack,
     store: context.store,

@@ -161,31 +161,31 @@ describe('restore with the checkpoint engine', () => {
     expect(readFileSync(path.join(dir, 'new.txt'), 'utf8')).toBe('new\n');
   });
 
-  it('takes the pre-rollback snapshot of chosen files from just those files, and the next checkpoint still sees the rest', async () => {
+  it('takes the pre-rollback snapshot of chosen files from the whole folder, so undoing it as printed (a whole restore) keeps every other edit', async () => {
     writeFiles(dir, base);
     const id = await checkpoint();
-    writeFiles(dir, { 'a.txt': 'edited a\n', 'src/app.ts': 'edited app\n' });
+    writeFiles(dir, { 'a.txt': 'edited a\n', 'src/app.ts': 'edited app\n', 'new.txt': 'new\n' });
     // A fresh engine, as each CLI command has: no watcher, the stat cache from disk.
     await engine.dispose();
     engine = new CheckpointService({ root: checkpointsRoot, logger: silentLogger, maxFileBytes: 1024 });
     restore = restoreServiceFor(engine, checkpointsRoot, silentLogger, { emit: () => undefined });
+    const before = snapshotOfDisk();
     const result = await restore.restore(dir, id, ['a.txt']);
     expect(readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('original a\n');
     const pre = result.preRollback.id;
-    // The snapshot holds the restored file as it was, every other file as the checkpoint before it, and says so.
+    // The snapshot holds the folder as it was: the chosen file and every other one (it once kept the others as
+    // the checkpoint before it had them, so the printed undo put src/app.ts back to that and deleted new.txt).
     expect(git('show', `${pre}:a.txt`)).toBe('edited a');
-    expect(git('rev-parse', `${pre}:src/app.ts`)).toBe(git('rev-parse', `${id}:src/app.ts`));
-    expect(git('log', '-1', '--format=%B', pre)).toContain(
-      'Vigil-Scope: 1 paths re-read; other files as in the parent',
-    );
+    expect(git('show', `${pre}:src/app.ts`)).toBe('edited app');
+    expect(git('show', `${pre}:new.txt`)).toBe('new');
+    expect(git('log', '-1', '--format=%B', pre)).not.toContain('Vigil-Scope');
     git('fsck', '--full', '--strict');
-    // Undoing the restore of that file brings the edit back.
-    await restore.restore(dir, pre, ['a.txt']);
-    expect(readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('edited a\n');
-    // The edit outside the chosen files is not lost: the next checkpoint walks the directory and holds it.
-    const next = await checkpoint();
-    expect(git('show', `${next}:src/app.ts`)).toBe('edited app');
-    expect(git('show', `${next}:a.txt`)).toBe('edited a');
+    // Undo as the CLI prints it: restore the pre-rollback snapshot, whole.
+    const undo = await restore.restore(dir, pre);
+    expect(undo.outcomes.map((outcome) => `${outcome.result} ${outcome.action} ${outcome.path}`)).toEqual([
+      'done restore a.txt',
+    ]);
+    expect(snapshotOfDisk()).toEqual(before);
   });
 
   it('restores the same checkpoint twice: the second plan is empty, not an error', async () => {
