@@ -25,3 +25,19 @@ export function isIncompleteOutcome(outcome: z.infer<typeof restoreOutcomeSchema
   if (outcome.result === 'conflict' || outcome.result === 'failed') return true;
   return outcome.result === 'skipped' && outcome.reason !== undefined && incompleteSkipReasons.has(outcome.reason);
 }
+
+/** What `restoreWroteSecrets` reads of a restore's result. */
+export interface SecretsWrittenView {
+  readonly plan: { readonly entries: readonly { readonly path: string; readonly isSecret?: boolean }[] };
+  readonly outcomes: readonly { readonly path: string; readonly result: string }[];
+}
+
+/**
+ * Whether a restore wrote, re-created or deleted a secrets file (`.env*`; the user confirmed it, or
+ * named it): its undo must be let do the same (`--secrets`), or it would skip that file and leave
+ * the restore's version in place.
+ */
+export function restoreWroteSecrets(result: SecretsWrittenView): boolean {
+  const secrets = new Set(result.plan.entries.filter((entry) => entry.isSecret === true).map((entry) => entry.path));
+  return result.outcomes.some((outcome) => outcome.result === 'done' && secrets.has(outcome.path));
+}

@@ -66,4 +66,8 @@ describe('rounds that found a defect in a repository, replayed by their seed', (
   it('seed 8133: a folder in the way of an excluded file the checkpoint holds is no "oversize" file', async () => {
     await expectRound(8133);
   });
+
+  it('seed 12027: the undo of a restore that wrote a .env, run as printed (with --secrets), writes its old version back', async () => {
+    await expectRound(12_027);
+  });
 });

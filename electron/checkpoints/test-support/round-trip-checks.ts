@@ -101,24 +101,13 @@ export function restoreProblems(truth: RestoreTruth, result: RestoreResult): str
 /**
  * The problems of undoing a restore (restoring its pre-rollback snapshot): every file the
  * pre-rollback snapshot holds, and every file the restore changed, is as it was before the
- * restore; nothing else changed. One documented exception: a `.env*` file the undo skips as
- * `secret` (restore-service.ts, `allowSecrets`: written only when the user confirms), which makes
- * the undo `incomplete` and names the file.
+ * restore; nothing else changed.
  */
-export function undoProblems(
-  before: DiskState,
-  restored: DiskState,
-  undone: DiskState,
-  undo?: RestoreResult,
-): string[] {
+export function undoProblems(before: DiskState, restored: DiskState, undone: DiskState): string[] {
   const problems: string[] = [];
-  const secrets = new Set(
-    (undo?.outcomes ?? []).filter((outcome) => outcome.reason === 'secret').map((outcome) => outcome.path),
-  );
   for (const path of union(before.files, restored.files, undone.files)) {
     const [was, mid, now] = [before.files.get(path), restored.files.get(path), undone.files.get(path)];
-    const isNamedSecret = secrets.has(path) && isSame(mid, now) && undo?.status === 'incomplete';
-    if (!isSame(was, now) && !isNamedSecret)
+    if (!isSame(was, now))
       problems.push(
         `undo left ${path} at ${describe(now)}; before the restore ${describe(was)}, after it ${describe(mid)}`,
       );

@@ -145,6 +145,12 @@ describe('vigil checkpoints with Hermes Agent checkpoints', { timeout: 60_000 },
     const withSecrets = await runVigil(['checkpoints', 'restore', project, '5', '--secrets'], { env });
     expect(withSecrets.code, withSecrets.stdout).toBe(0);
     expect(readFileSync(path.join(project, '.envrc'), 'utf8')).toBe('export API_TOKEN=one\n');
+    // Its printed undo may write secrets files as the restore did: without --secrets it would leave the re-created .envrc.
+    const undo = /^Undo this restore: (vigil checkpoints restore .+)$/m.exec(withSecrets.stdout)?.[1] ?? '';
+    expect(undo).toMatch(/ --secrets$/);
+    const undone = await runVigil(undo.split(' ').slice(1), { env });
+    expect(undone.code, undone.stdout).toBe(0);
+    expect(existsSync(path.join(project, '.envrc'))).toBe(false);
     expect(folderFingerprint(hermesHome)).toBe(before);
   });
 

@@ -1,7 +1,7 @@
 import { quoteShellWords } from '../shell-words';
 import type { CallResponse } from '../../../shared/contract';
 import { describeActor } from '../../../shared/contract/actor-model';
-import { isIncompleteOutcome } from '../../../shared/contract/restore-outcomes';
+import { isIncompleteOutcome, restoreWroteSecrets } from '../../../shared/contract/restore-outcomes';
 import { escapeControls } from '../../../shared/text/control-characters';
 import {
   exitCodes,
@@ -125,9 +125,10 @@ function printOutcome(
     io.stdout,
     `A pre-rollback snapshot of the state before was saved: ${pre.slice(0, 8)}${undoNumber === undefined ? '' : ` (checkpoint ${undoNumber})`}.`,
   );
+  const undo = ['vigil', 'checkpoints', 'restore', result.plan.dir, String(undoNumber ?? pre.slice(0, 12))];
   writeLine(
     io.stdout,
-    `Undo this restore: ${quoteShellWords(['vigil', 'checkpoints', 'restore', result.plan.dir, String(undoNumber ?? pre.slice(0, 12))])}`,
+    `Undo this restore: ${quoteShellWords(restoreWroteSecrets(result) ? [...undo, '--secrets'] : undo)}`,
   );
 }
 
