@@ -1,14 +1,18 @@
 import type { CheckpointApi } from '../checkpoint-api';
 import type { CheckpointEntry } from '../checkpoint-types';
 import {
+  absoluteIn,
   diffTrees,
+  hasRealFolders,
   lookupPath,
   overlayReader,
+  readDiskVersion,
   readLiveTree,
   storedPathExclusion,
   type KnownHashes,
   type LiveTreeRules,
   type PathScope,
+  type TreeChange,
   type TreeReader,
 } from '../compare';
 import { emptyTreeOid, fileModes } from '../../git-store';
@@ -93,8 +97,10 @@ function isForcedFile(input: ForcedInput, relativePath: string): boolean {
  * Undoing a restore (restoring its restore point): the files that restore brought back although
  * the rules leave them out, that is, the files its checkpoint holds and its restore point does not
  * (they were missing before it, or the point, which holds every such file present, would have
- * them). The undo deletes them only if its own restore point holds them, so they are forced too;
- * without them, an undo left behind an ignored file the restore had written.
+ * them), and that are on disk as that checkpoint holds them. The undo deletes them only if its own
+ * restore point holds them, so they are forced too; without them, an undo left behind an ignored
+ * file the restore had written. A file there in another version is not what the restore wrote (a
+ * restore of chosen files writes no other file; a file made or edited since): the undo leaves it.
  */
 async function writtenByUndoneRestore(input: ForcedInput, root: string | undefined): Promise<string[]> {
   const { checkpoint } = input;
@@ -103,10 +109,22 @@ async function writtenByUndoneRestore(input: ForcedInput, root: string | undefin
   const restoredRoot = restored === undefined ? undefined : rootOf(restored.tree);
   if (restoredRoot === undefined) return [];
   const changes = await diffTrees(input.reader, root, restoredRoot, input.scope);
-  return changes
-    .filter((change) => change.old === undefined && change.new !== undefined && change.new.mode !== fileModes.gitlink)
-    .map((change) => change.path)
-    .filter((relativePath) => isForcedFile(input, relativePath));
+  const candidates = changes.filter(
+    (change) =>
+      change.old === undefined &&
+      change.new !== undefined &&
+      change.new.mode !== fileModes.gitlink &&
+      isForcedFile(input, change.path),
+  );
+  const isWritten = await Promise.all(candidates.map((change) => isOnDiskAs(checkpoint.dir, change)));
+  return candidates.filter((_, index) => isWritten[index]).map((change) => change.path);
+}
+
+/** Whether the file of `change` is on disk, through real folders only, as the version `change.new`. */
+async function isOnDiskAs(dir: string, change: TreeChange): Promise<boolean> {
+  if (change.new === undefined || !(await hasRealFolders(dir, change.path))) return false;
+  const found = await readDiskVersion(absoluteIn(dir, change.path), undefined, { within: dir }).catch(() => undefined);
+  return found?.file?.oid === change.new.oid && found.file.mode === change.new.mode;
 }
 
 /** What a restore's preview needs. */
