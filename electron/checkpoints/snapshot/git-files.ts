@@ -80,12 +80,19 @@ export function holdsPatterns(patterns: string): boolean {
   return patterns.split('\n').some((line) => line.trim() !== '' && !line.startsWith('#'));
 }
 
-/** What `folder/.git` names: its git directory (a `.git` folder, or a `.git` file saying where), or undefined. */
+/** git's own limit on a `.git` file (setup.c, `read_gitfile_gov`): a larger one names no git directory. */
+const maxGitFileBytes = 1 << 20;
+
+/**
+ * What `folder/.git` names: its git directory (a `.git` folder, or a `.git` file saying where), or
+ * undefined. A `.git` file over git's own limit is not read: any folder a walk meets may hold one, and
+ * a huge one (a sparse file costs no disk) made every checkpoint read it whole, then fail.
+ */
 export async function gitdirAt(folder: string, info: Stats | undefined): Promise<string | undefined> {
   const dotGit = path.join(folder, '.git');
   if (info?.isDirectory() === true) return dotGit;
   if (info?.isFile() !== true) return undefined;
-  const text = await readGitText(dotGit);
+  const text = (await readLiveText(dotGit, { followsSymlink: true, maxBytes: maxGitFileBytes })) ?? '';
   // As git reads a .git file: the path runs to the end of the line (spaces kept), a CR before it dropped.
   const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.replace(/\r$/, '');
   return named === undefined ? undefined : path.resolve(folder, named);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger';
@@ -105,6 +105,19 @@ describe('repositories inside the checkpointed folder', () => {
     expect(stored).not.toContain('broken/x.tmp');
     const { warnings } = await engine.storeRules(dir);
     expect(warnings.join('\n')).toContain(path.join(dir, 'broken', '.git'));
+  });
+
+  it('reads no .git file larger than git does (a huge sparse one an agent made failed every checkpoint)', async () => {
+    const { dir, engine } = project();
+    writeFiles(dir, { 'huge/keep.txt': 'k\n', 'huge/x.tmp': 'tmp\n' });
+    // 600 MiB of nothing: no disk used, but more than a string can hold once read whole.
+    writeFileSync(path.join(dir, 'huge', '.git'), '');
+    truncateSync(path.join(dir, 'huge', '.git'), 600 * 2 ** 20);
+    const stored = await storedPaths(project());
+    expect(stored).toContain('huge/keep.txt');
+    expect(stored).not.toContain('huge/x.tmp');
+    const { warnings } = await engine.storeRules(dir);
+    expect(warnings.join('\n')).toContain(path.join(dir, 'huge', '.git'));
   });
 
   it('names what judges each part in the status', async () => {
