@@ -22,9 +22,15 @@ export async function readGitFile(
   return read.kind === 'special' && read.stats.isDirectory() ? 'folder' : 'special';
 }
 
-/** A git file's text, or '' when it is missing, unreadable or not a regular file. */
+/**
+ * Past this, a git text file (a config, `commondir`) is left unread: the workspace's owner can make
+ * one of any size (a sparse one costs no disk), and a nested repository's is read at every checkpoint.
+ */
+const maxGitTextBytes = 16 << 20;
+
+/** A git file's text, or '' when it is missing, unreadable, not a regular file or too large (`maxGitTextBytes`). */
 export async function readGitText(file: string): Promise<string> {
-  return (await readLiveText(file, { followsSymlink: true })) ?? '';
+  return (await readLiveText(file, { followsSymlink: true, maxBytes: maxGitTextBytes })) ?? '';
 }
 
 /** `core.excludesFile` from a git config text (the last one set wins), `~/` expanded. */

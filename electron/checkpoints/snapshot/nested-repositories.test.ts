@@ -120,6 +120,13 @@ describe('repositories inside the checkpointed folder', () => {
     expect(warnings.join('\n')).toContain(path.join(dir, 'huge', '.git'));
   });
 
+  it("checkpoints a folder whose clone's .git/config is too large to read (a huge sparse one)", async () => {
+    const { dir } = project();
+    makeTrackedOddsClone(path.join(dir, 'clone'));
+    truncateSync(path.join(dir, 'clone', '.git', 'config'), 600 * 2 ** 20);
+    expect(await storedPaths(project())).toEqual(expect.arrayContaining(['clone/logo.png', 'clone/notes.log']));
+  });
+
   it('names what judges each part in the status', async () => {
     const ws = makeWorkspace();
     const { engine } = project();
