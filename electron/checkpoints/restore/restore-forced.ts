@@ -10,12 +10,14 @@ import {
   readLiveTree,
   storedPathExclusion,
   type KnownHashes,
+  type LiveTree,
   type LiveTreeRules,
   type PathScope,
   type TreeChange,
   type TreeReader,
 } from '../compare';
 import { emptyTreeOid, fileModes } from '../../git-store';
+import { foldersWithGitSkipped } from '../snapshot/nested-repositories';
 import type { StoreRules } from '../snapshot/store-rules';
 import { isSecretPath } from './restore-plan-entry';
 import { planRestore, type RestorePlan } from './restore-plan';
@@ -136,7 +138,12 @@ export interface PreviewInput {
   readonly rules: LiveTreeRules & { readonly storeRules: StoreRules };
   readonly known: KnownHashes;
   readonly ledger: WriteLedger;
+  /** The rules again, given the folders holding a `.git` that a walk of the whole directory found (see `storeRules`). */
+  readonly rediscover?: (found: readonly string[]) => Promise<PreviewRules>;
 }
+
+/** The rules a preview judges the live side by. */
+type PreviewRules = PreviewInput['rules'];
 
 /**
  * The plan of a restore as it would run now, against the directory's live tree judged as the
@@ -144,16 +151,16 @@ export interface PreviewInput {
  * are only hashed, never stored), so that the plan applied later has the same fingerprint.
  */
 export async function previewPlan(input: PreviewInput): Promise<RestorePlan> {
-  const { checkpoint, scope, rules } = input;
-  const forced = await forcedPaths({
-    engine: input.engine,
-    reader: input.store,
-    checkpoint,
-    scope,
-    rules: rules.storeRules,
-    isSecretWritten: () => true,
-  });
-  const live = await readLiveTree(checkpoint.dir, { ...rules, forced: new Set(forced) }, scope, input.known);
+  const { checkpoint, scope } = input;
+  let rules = input.rules;
+  let live = await liveSide(input, rules);
+  // The restore point's walk rebuilds the rules when it meets other repositories than they know (a clone made
+  // since the last checkpoint): the preview's walk of the whole folder does the same, so both judge alike.
+  const rebuilt = scope.paths.length === 0 ? await input.rediscover?.(foldersWithGitSkipped(live.skipped)) : undefined;
+  if (rebuilt !== undefined && rebuilt.storeRules.key !== rules.storeRules.key) {
+    rules = rebuilt;
+    live = await liveSide(input, rules);
+  }
   return planRestore({
     dir: checkpoint.dir,
     checkpoint,
@@ -164,4 +171,18 @@ export async function previewPlan(input: PreviewInput): Promise<RestorePlan> {
     readBlob: (oid) => input.engine.readBlob(oid),
     rules: rules.storeRules,
   });
+}
+
+/** The live side as the restore point would store it now, by `rules` (the files forced beyond them count). */
+async function liveSide(input: PreviewInput, rules: PreviewRules): Promise<LiveTree> {
+  const { checkpoint, scope } = input;
+  const forced = await forcedPaths({
+    engine: input.engine,
+    reader: input.store,
+    checkpoint,
+    scope,
+    rules: rules.storeRules,
+    isSecretWritten: () => true,
+  });
+  return readLiveTree(checkpoint.dir, { ...rules, forced: new Set(forced) }, scope, input.known);
 }

@@ -50,8 +50,12 @@ export class DirectoryRules {
     return entry;
   }
 
-  /** The rules in force for `dir` now, with the repository and any warnings. */
-  async current(dir: string): Promise<LoadedRules> {
+  /**
+   * The rules in force for `dir` now, with the repository and any warnings; with `found` (the folders
+   * holding a `.git` that a walk of all of `dir` met), rebuilt first when they differ (`discover`).
+   */
+  async current(dir: string, found?: readonly string[]): Promise<LoadedRules> {
+    if (found !== undefined) await this.discover(dir, found);
     const entry = this.#entry(dir);
     const loaded = await entry.cache.current();
     entry.last = loaded.rules;
