@@ -81,15 +81,16 @@ export class DirectoryRules {
 
   /**
    * A snapshot's `rediscover` for `tracked` (see `SnapshotEngine`): `discover`, then the rules it uses
-   * from then on, when they differ (other folders can give the same rules: a submodule's folder, found
-   * by the walk, was in them already).
+   * from then on, when they differ from the ones it `used` (other folders can give the same rules: a
+   * submodule's folder, found by the walk, was in them already). Asked whether or not the folders
+   * differ from those the rules know now: a plan's walk may have taken the same ones since the
+   * snapshot read its rules, which were then built without them.
    */
   rediscoverer(tracked: TrackedDirectory): NonNullable<SnapshotEngine['rediscover']> {
-    return async (found) => {
-      const before = this.#entry(tracked.dir).appliedKey;
-      if (!(await this.discover(tracked.dir, found))) return undefined;
+    return async (found, used) => {
+      await this.discover(tracked.dir, found);
       const rules = await this.forSnapshot(tracked);
-      return rules.key === before ? undefined : rules;
+      return rules.key === used.key ? undefined : rules;
     };
   }
 

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'n
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger';
+import { dirHash } from '../../git-store';
 import { restoreServiceFor } from '../restore/restore-service';
 import { expectedByGit, makeTrackedOddsClone } from '../test-support/nested-clones';
 import { runGit, writeFiles } from '../test-support/restore-fixtures';
@@ -14,6 +15,8 @@ import {
   treeOf,
   useSubmoduleProject,
 } from '../test-support/submodule-project';
+import { DirectoryRules } from './directory-rules';
+import { TrackedDirectory } from './tracked-directory';
 
 /**
  * Repositories below the checkpointed folder that are not its submodules (a folder of clones, a
@@ -125,6 +128,21 @@ describe('repositories inside the checkpointed folder', () => {
     makeTrackedOddsClone(path.join(dir, 'clone'));
     truncateSync(path.join(dir, 'clone', '.git', 'config'), 600 * 2 ** 20);
     expect(await storedPaths(project())).toEqual(expect.arrayContaining(['clone/logo.png', 'clone/notes.log']));
+  });
+
+  it("walks again when a plan took the repositories a snapshot's walk found after the snapshot read its rules", async () => {
+    const ws = makeWorkspace();
+    const rules = new DirectoryRules(silentLogger, project().environment);
+    const tracked = new TrackedDirectory(ws, dirHash(ws));
+    // As a snapshot starts: no clone known yet, so the clone's tracked logo.png follows the built-in names.
+    const used = await rules.forSnapshot(tracked);
+    expect(used.pathExclusion('a/logo.png', false)).toBeDefined();
+    // Meanwhile a plan's walk of the whole folder takes the clones (restore-service.ts, `plan`).
+    await rules.current(ws, ['a', 'b']);
+    // The snapshot's walk found the same ones: it must walk again by the rules built with them.
+    const rebuilt = await rules.rediscoverer(tracked)(['a', 'b'], used);
+    expect(rebuilt).toBeDefined();
+    expect(rebuilt?.pathExclusion('a/logo.png', false)).toBeUndefined();
   });
 
   it('names what judges each part in the status', async () => {
