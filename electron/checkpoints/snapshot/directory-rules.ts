@@ -11,6 +11,8 @@ import type { TrackedDirectory } from './tracked-directory';
 interface Entry {
   readonly cache: RepoRulesCache;
   appliedKey: string | undefined;
+  /** The repositories found inside that the rules of the last snapshot were asked with (or more recent ones). */
+  appliedFound?: readonly string[];
   warned: string;
   last: StoreRules | undefined;
 }
@@ -88,7 +90,10 @@ export class DirectoryRules {
    */
   rediscoverer(tracked: TrackedDirectory): NonNullable<SnapshotEngine['rediscover']> {
     return async (found, used) => {
-      await this.discover(tracked.dir, found);
+      const entry = this.#entry(tracked.dir);
+      const isSame = entry.appliedKey === used.key && isSameFolders(entry.appliedFound ?? [], found);
+      // The rules used were built with these very folders (the common case): no second look at the rules.
+      if (!(await this.discover(tracked.dir, found)) && isSame) return undefined;
       const rules = await this.forSnapshot(tracked);
       return rules.key === used.key ? undefined : rules;
     };
@@ -102,7 +107,10 @@ export class DirectoryRules {
   /** The rules a snapshot of this directory uses now; rules other than its last snapshot's make it walk the whole tree. */
   async forSnapshot(tracked: TrackedDirectory): Promise<StoreRules> {
     const entry = this.#entry(tracked.dir);
+    // Taken before the rules: one taken since makes `rediscoverer` look at the rules again, never skip it.
+    const found = await entry.cache.discovered();
     const { rules } = await this.current(tracked.dir);
+    entry.appliedFound = found;
     if (entry.appliedKey !== rules.key) {
       if (entry.appliedKey !== undefined) tracked.needsFullScan = true;
       entry.appliedKey = rules.key;
