@@ -99,6 +99,11 @@ export class DirectoryRules {
     };
   }
 
+  /** `forSnapshot` and `rediscoverer` together: what a snapshot's engine takes of the rules (a warm-up's too). */
+  async snapshotRules(tracked: TrackedDirectory): Promise<Pick<SnapshotEngine, 'rules' | 'rediscover'>> {
+    return { rules: await this.forSnapshot(tracked), rediscover: this.rediscoverer(tracked) };
+  }
+
   /** The rules last read for `dir`, if any were. */
   lastKnown(dir: string): StoreRules | undefined {
     return this.#entries.get(dirHash(dir))?.last;

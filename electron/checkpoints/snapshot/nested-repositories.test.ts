@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'n
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger';
-import { dirHash } from '../../git-store';
+import { dirHash, hashObject } from '../../git-store';
 import { restoreServiceFor } from '../restore/restore-service';
 import { expectedByGit, makeTrackedOddsClone } from '../test-support/nested-clones';
 import { runGit, writeFiles } from '../test-support/restore-fixtures';
@@ -143,6 +143,21 @@ describe('repositories inside the checkpointed folder', () => {
     const rebuilt = await rules.rediscoverer(tracked)(['a', 'b'], used);
     expect(rebuilt).toBeDefined();
     expect(rebuilt?.pathExclusion('a/logo.png', false)).toBeUndefined();
+  });
+
+  it("a resident core's warm-up (no checkpoint yet) stores the clones' tracked files already", async () => {
+    const ws = makeWorkspace();
+    const watched = projectEngine(project(), 'warmed', true);
+    try {
+      await watched.warmUp(ws);
+      // The blob of a/logo.png ('png'): the first checkpoint then only looks at what changed since.
+      const oid = hashObject('blob', Buffer.from('png'));
+      expect(() => runGit(['--git-dir', watched.gitdir, 'cat-file', '-e', oid])).not.toThrow();
+      const first = await treeOf(watched, ws);
+      expect(listedPaths(watched, first ?? '')).toEqual(expect.arrayContaining(['a/logo.png', 'a/build/out.js']));
+    } finally {
+      await watched.dispose();
+    }
   });
 
   it('names what judges each part in the status', async () => {
