@@ -102,8 +102,12 @@ export interface CheckpointApi {
   /** The blob ids this process holds in memory for a directory's unchanged files (its stat cache), if it holds any. */
   knownHashes(dir: string): KnownHashes | undefined;
   isExcluded(dir: string, relativePath: string): boolean;
-  /** The rules a snapshot of `dir` stores by now (tracked files, ignore rules, built-in names), with any problem reading them. */
-  storeRules(dir: string): Promise<LoadedRules>;
+  /**
+   * The rules a snapshot of `dir` stores by now (tracked files, ignore rules, built-in names), with any problem
+   * reading them; with `found` (the folders holding a `.git` that a walk of all of `dir` met), rebuilt first
+   * when those differ from the ones the rules know, as a snapshot's walk does.
+   */
+  storeRules(dir: string, found?: readonly string[]): Promise<LoadedRules>;
   withStoreLock<T>(fn: () => Promise<T>): Promise<T>;
   /** Runs a restore of `checkpointId`: retention keeps that checkpoint and maintenance waits until it ends. */
   duringRestore<T>(checkpointId: string, task: () => Promise<T>): Promise<T>;

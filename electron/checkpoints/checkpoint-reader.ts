@@ -216,8 +216,8 @@ export class CheckpointReader {
     );
   }
 
-  async storeRules(dir: string): Promise<LoadedRules> {
-    return this.rules.current(path.resolve(dir));
+  async storeRules(dir: string, found?: readonly string[]): Promise<LoadedRules> {
+    return this.rules.current(path.resolve(dir), found);
   }
 
   async #read<T>(

@@ -221,8 +221,8 @@ export class CheckpointService extends CheckpointReader implements CheckpointApi
         if (this.isDisposed || tracked.state !== undefined || (await this.refs.read(tracked.dirhash)) !== undefined)
           return;
         await this.watchers.catchUp(tracked);
-        const rules = await this.rules.forSnapshot(tracked);
-        await takeSnapshot({ ...this.#engine(), rules }, tracked, { reason: 'warm-up' }, { isWarmUp: true });
+        const rules = await this.rules.snapshotRules(tracked);
+        await takeSnapshot({ ...this.#engine(), ...rules }, tracked, { reason: 'warm-up' }, { isWarmUp: true });
         // Not saved: a stat cache names no warmed tree, and another process's collection would not keep its objects.
         tracked.isCacheStale = false;
       });

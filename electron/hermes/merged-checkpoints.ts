@@ -273,7 +273,7 @@ export function mergeHermesCheckpoints(
     noteWritten: (paths) => engine.noteWritten(paths),
     knownHashes: (dir) => engine.knownHashes(dir),
     isExcluded: (dir, relativePath) => engine.isExcluded(dir, relativePath),
-    storeRules: (dir) => engine.storeRules(dir),
+    storeRules: (dir, found) => engine.storeRules(dir, found),
     withStoreLock: (fn) => engine.withStoreLock(fn),
     duringRestore: (checkpointId, task) => engine.duringRestore(checkpointId, task),
     dispose: () => engine.dispose(),

@@ -1,17 +1,23 @@
 import type { CheckpointApi } from '../checkpoint-api';
 import type { CheckpointEntry } from '../checkpoint-types';
 import {
+  absoluteIn,
   diffTrees,
+  hasRealFolders,
   lookupPath,
   overlayReader,
+  readDiskVersion,
   readLiveTree,
   storedPathExclusion,
   type KnownHashes,
+  type LiveTree,
   type LiveTreeRules,
   type PathScope,
+  type TreeChange,
   type TreeReader,
 } from '../compare';
 import { emptyTreeOid, fileModes } from '../../git-store';
+import { foldersWithGitSkipped } from '../snapshot/nested-repositories';
 import type { StoreRules } from '../snapshot/store-rules';
 import { isSecretPath } from './restore-plan-entry';
 import { planRestore, type RestorePlan } from './restore-plan';
@@ -93,8 +99,10 @@ function isForcedFile(input: ForcedInput, relativePath: string): boolean {
  * Undoing a restore (restoring its restore point): the files that restore brought back although
  * the rules leave them out, that is, the files its checkpoint holds and its restore point does not
  * (they were missing before it, or the point, which holds every such file present, would have
- * them). The undo deletes them only if its own restore point holds them, so they are forced too;
- * without them, an undo left behind an ignored file the restore had written.
+ * them), and that are on disk as that checkpoint holds them. The undo deletes them only if its own
+ * restore point holds them, so they are forced too; without them, an undo left behind an ignored
+ * file the restore had written. A file there in another version is not what the restore wrote (a
+ * restore of chosen files writes no other file; a file made or edited since): the undo leaves it.
  */
 async function writtenByUndoneRestore(input: ForcedInput, root: string | undefined): Promise<string[]> {
   const { checkpoint } = input;
@@ -103,10 +111,22 @@ async function writtenByUndoneRestore(input: ForcedInput, root: string | undefin
   const restoredRoot = restored === undefined ? undefined : rootOf(restored.tree);
   if (restoredRoot === undefined) return [];
   const changes = await diffTrees(input.reader, root, restoredRoot, input.scope);
-  return changes
-    .filter((change) => change.old === undefined && change.new !== undefined && change.new.mode !== fileModes.gitlink)
-    .map((change) => change.path)
-    .filter((relativePath) => isForcedFile(input, relativePath));
+  const candidates = changes.filter(
+    (change) =>
+      change.old === undefined &&
+      change.new !== undefined &&
+      change.new.mode !== fileModes.gitlink &&
+      isForcedFile(input, change.path),
+  );
+  const isWritten = await Promise.all(candidates.map((change) => isOnDiskAs(checkpoint.dir, change)));
+  return candidates.filter((_, index) => isWritten[index]).map((change) => change.path);
+}
+
+/** Whether the file of `change` is on disk, through real folders only, as the version `change.new`. */
+async function isOnDiskAs(dir: string, change: TreeChange): Promise<boolean> {
+  if (change.new === undefined || !(await hasRealFolders(dir, change.path))) return false;
+  const found = await readDiskVersion(absoluteIn(dir, change.path), undefined, { within: dir }).catch(() => undefined);
+  return found?.file?.oid === change.new.oid && found.file.mode === change.new.mode;
 }
 
 /** What a restore's preview needs. */
@@ -118,7 +138,12 @@ export interface PreviewInput {
   readonly rules: LiveTreeRules & { readonly storeRules: StoreRules };
   readonly known: KnownHashes;
   readonly ledger: WriteLedger;
+  /** The rules again, given the folders holding a `.git` that a walk of the whole directory found (see `storeRules`). */
+  readonly rediscover?: (found: readonly string[]) => Promise<PreviewRules>;
 }
+
+/** The rules a preview judges the live side by. */
+type PreviewRules = PreviewInput['rules'];
 
 /**
  * The plan of a restore as it would run now, against the directory's live tree judged as the
@@ -126,16 +151,16 @@ export interface PreviewInput {
  * are only hashed, never stored), so that the plan applied later has the same fingerprint.
  */
 export async function previewPlan(input: PreviewInput): Promise<RestorePlan> {
-  const { checkpoint, scope, rules } = input;
-  const forced = await forcedPaths({
-    engine: input.engine,
-    reader: input.store,
-    checkpoint,
-    scope,
-    rules: rules.storeRules,
-    isSecretWritten: () => true,
-  });
-  const live = await readLiveTree(checkpoint.dir, { ...rules, forced: new Set(forced) }, scope, input.known);
+  const { checkpoint, scope } = input;
+  let rules = input.rules;
+  let live = await liveSide(input, rules);
+  // The restore point's walk rebuilds the rules when it meets other repositories than they know (a clone made
+  // since the last checkpoint): the preview's walk of the whole folder does the same, so both judge alike.
+  const rebuilt = scope.paths.length === 0 ? await input.rediscover?.(foldersWithGitSkipped(live.skipped)) : undefined;
+  if (rebuilt !== undefined && rebuilt.storeRules.key !== rules.storeRules.key) {
+    rules = rebuilt;
+    live = await liveSide(input, rules);
+  }
   return planRestore({
     dir: checkpoint.dir,
     checkpoint,
@@ -146,4 +171,18 @@ export async function previewPlan(input: PreviewInput): Promise<RestorePlan> {
     readBlob: (oid) => input.engine.readBlob(oid),
     rules: rules.storeRules,
   });
+}
+
+/** The live side as the restore point would store it now, by `rules` (the files forced beyond them count). */
+async function liveSide(input: PreviewInput, rules: PreviewRules): Promise<LiveTree> {
+  const { checkpoint, scope } = input;
+  const forced = await forcedPaths({
+    engine: input.engine,
+    reader: input.store,
+    checkpoint,
+    scope,
+    rules: rules.storeRules,
+    isSecretWritten: () => true,
+  });
+  return readLiveTree(checkpoint.dir, { ...rules, forced: new Set(forced) }, scope, input.known);
 }

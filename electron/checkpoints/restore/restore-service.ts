@@ -211,6 +211,7 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
         rules: await rulesFor(checkpoint.dir),
         known: await loadKnown(checkpoint.dir),
         ledger,
+        rediscover: (found) => rulesFor(checkpoint.dir, found),
       });
     },
 

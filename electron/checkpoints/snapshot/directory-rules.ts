@@ -11,6 +11,8 @@ import type { TrackedDirectory } from './tracked-directory';
 interface Entry {
   readonly cache: RepoRulesCache;
   appliedKey: string | undefined;
+  /** The repositories found inside that the rules of the last snapshot were asked with (or more recent ones). */
+  appliedFound?: readonly string[];
   warned: string;
   last: StoreRules | undefined;
 }
@@ -50,8 +52,12 @@ export class DirectoryRules {
     return entry;
   }
 
-  /** The rules in force for `dir` now, with the repository and any warnings. */
-  async current(dir: string): Promise<LoadedRules> {
+  /**
+   * The rules in force for `dir` now, with the repository and any warnings; with `found` (the folders
+   * holding a `.git` that a walk of all of `dir` met), rebuilt first when they differ (`discover`).
+   */
+  async current(dir: string, found?: readonly string[]): Promise<LoadedRules> {
+    if (found !== undefined) await this.discover(dir, found);
     const entry = this.#entry(dir);
     const loaded = await entry.cache.current();
     entry.last = loaded.rules;
@@ -77,16 +83,25 @@ export class DirectoryRules {
 
   /**
    * A snapshot's `rediscover` for `tracked` (see `SnapshotEngine`): `discover`, then the rules it uses
-   * from then on, when they differ (other folders can give the same rules: a submodule's folder, found
-   * by the walk, was in them already).
+   * from then on, when they differ from the ones it `used` (other folders can give the same rules: a
+   * submodule's folder, found by the walk, was in them already). Asked whether or not the folders
+   * differ from those the rules know now: a plan's walk may have taken the same ones since the
+   * snapshot read its rules, which were then built without them.
    */
   rediscoverer(tracked: TrackedDirectory): NonNullable<SnapshotEngine['rediscover']> {
-    return async (found) => {
-      const before = this.#entry(tracked.dir).appliedKey;
-      if (!(await this.discover(tracked.dir, found))) return undefined;
+    return async (found, used) => {
+      const entry = this.#entry(tracked.dir);
+      const isSame = entry.appliedKey === used.key && isSameFolders(entry.appliedFound ?? [], found);
+      // The rules used were built with these very folders (the common case): no second look at the rules.
+      if (!(await this.discover(tracked.dir, found)) && isSame) return undefined;
       const rules = await this.forSnapshot(tracked);
-      return rules.key === before ? undefined : rules;
+      return rules.key === used.key ? undefined : rules;
     };
+  }
+
+  /** `forSnapshot` and `rediscoverer` together: what a snapshot's engine takes of the rules (a warm-up's too). */
+  async snapshotRules(tracked: TrackedDirectory): Promise<Pick<SnapshotEngine, 'rules' | 'rediscover'>> {
+    return { rules: await this.forSnapshot(tracked), rediscover: this.rediscoverer(tracked) };
   }
 
   /** The rules last read for `dir`, if any were. */
@@ -97,7 +112,10 @@ export class DirectoryRules {
   /** The rules a snapshot of this directory uses now; rules other than its last snapshot's make it walk the whole tree. */
   async forSnapshot(tracked: TrackedDirectory): Promise<StoreRules> {
     const entry = this.#entry(tracked.dir);
+    // Taken before the rules: one taken since makes `rediscoverer` look at the rules again, never skip it.
+    const found = await entry.cache.discovered();
     const { rules } = await this.current(tracked.dir);
+    entry.appliedFound = found;
     if (entry.appliedKey !== rules.key) {
       if (entry.appliedKey !== undefined) tracked.needsFullScan = true;
       entry.appliedKey = rules.key;

@@ -22,9 +22,15 @@ export async function readGitFile(
   return read.kind === 'special' && read.stats.isDirectory() ? 'folder' : 'special';
 }
 
-/** A git file's text, or '' when it is missing, unreadable or not a regular file. */
+/**
+ * Past this, a git text file (a config, `commondir`) is left unread: the workspace's owner can make
+ * one of any size (a sparse one costs no disk), and a nested repository's is read at every checkpoint.
+ */
+const maxGitTextBytes = 16 << 20;
+
+/** A git file's text, or '' when it is missing, unreadable, not a regular file or too large (`maxGitTextBytes`). */
 export async function readGitText(file: string): Promise<string> {
-  return (await readLiveText(file, { followsSymlink: true })) ?? '';
+  return (await readLiveText(file, { followsSymlink: true, maxBytes: maxGitTextBytes })) ?? '';
 }
 
 /** `core.excludesFile` from a git config text (the last one set wins), `~/` expanded. */
@@ -80,12 +86,19 @@ export function holdsPatterns(patterns: string): boolean {
   return patterns.split('\n').some((line) => line.trim() !== '' && !line.startsWith('#'));
 }
 
-/** What `folder/.git` names: its git directory (a `.git` folder, or a `.git` file saying where), or undefined. */
+/** git's own limit on a `.git` file (setup.c, `read_gitfile_gov`): a larger one names no git directory. */
+const maxGitFileBytes = 1 << 20;
+
+/**
+ * What `folder/.git` names: its git directory (a `.git` folder, or a `.git` file saying where), or
+ * undefined. A `.git` file over git's own limit is not read: any folder a walk meets may hold one, and
+ * a huge one (a sparse file costs no disk) made every checkpoint read it whole, then fail.
+ */
 export async function gitdirAt(folder: string, info: Stats | undefined): Promise<string | undefined> {
   const dotGit = path.join(folder, '.git');
   if (info?.isDirectory() === true) return dotGit;
   if (info?.isFile() !== true) return undefined;
-  const text = await readGitText(dotGit);
+  const text = (await readLiveText(dotGit, { followsSymlink: true, maxBytes: maxGitFileBytes })) ?? '';
   // As git reads a .git file: the path runs to the end of the line (spaces kept), a CR before it dropped.
   const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.replace(/\r$/, '');
   return named === undefined ? undefined : path.resolve(folder, named);

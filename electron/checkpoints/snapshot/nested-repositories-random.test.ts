@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'vitest';
 import { seededRandom, testSeed } from '../../test-support/seeded-random';
@@ -19,6 +19,10 @@ const project = useSubmoduleProject('vigil-nested-random-');
 const places = ['tools', 'scratch', 'scratch/deep', 'clones/c1'];
 const names = ['x.tmp', 'y.txt', 'logo.png', 'db.sqlite', 'build/o.js', 'src/b.txt'];
 
+function isFolder(absolute: string): boolean {
+  return lstatSync(absolute).isDirectory();
+}
+
 /** The files each nested repository (a folder of `places` holding a `.git`) tracks and that are on disk, by the whole path. */
 function trackedInNested(dir: string): string[] {
   return places
@@ -26,7 +30,8 @@ function trackedInNested(dir: string): string[] {
     .flatMap((at) =>
       runGit(['ls-files'], { cwd: path.join(dir, at) })
         .split('\n')
-        .filter((rel) => rel !== '' && existsSync(path.join(dir, at, rel)))
+        // A repository inside it that it tracks (a gitlink: `git add -A` over a clone) is a folder, stored by its files.
+        .filter((rel) => rel !== '' && existsSync(path.join(dir, at, rel)) && !isFolder(path.join(dir, at, rel)))
         .map((rel) => `${at}/${rel}`),
     );
 }

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger';
+import { dirHash, hashObject } from '../../git-store';
 import { restoreServiceFor } from '../restore/restore-service';
 import { expectedByGit, makeTrackedOddsClone } from '../test-support/nested-clones';
 import { runGit, writeFiles } from '../test-support/restore-fixtures';
@@ -14,6 +15,8 @@ import {
   treeOf,
   useSubmoduleProject,
 } from '../test-support/submodule-project';
+import { DirectoryRules } from './directory-rules';
+import { TrackedDirectory } from './tracked-directory';
 
 /**
  * Repositories below the checkpointed folder that are not its submodules (a folder of clones, a
@@ -105,6 +108,56 @@ describe('repositories inside the checkpointed folder', () => {
     expect(stored).not.toContain('broken/x.tmp');
     const { warnings } = await engine.storeRules(dir);
     expect(warnings.join('\n')).toContain(path.join(dir, 'broken', '.git'));
+  });
+
+  it('reads no .git file larger than git does (a huge sparse one an agent made failed every checkpoint)', async () => {
+    const { dir, engine } = project();
+    writeFiles(dir, { 'huge/keep.txt': 'k\n', 'huge/x.tmp': 'tmp\n' });
+    // 600 MiB of nothing: no disk used, but more than a string can hold once read whole.
+    writeFileSync(path.join(dir, 'huge', '.git'), '');
+    truncateSync(path.join(dir, 'huge', '.git'), 600 * 2 ** 20);
+    const stored = await storedPaths(project());
+    expect(stored).toContain('huge/keep.txt');
+    expect(stored).not.toContain('huge/x.tmp');
+    const { warnings } = await engine.storeRules(dir);
+    expect(warnings.join('\n')).toContain(path.join(dir, 'huge', '.git'));
+  });
+
+  it("checkpoints a folder whose clone's .git/config is too large to read (a huge sparse one)", async () => {
+    const { dir } = project();
+    makeTrackedOddsClone(path.join(dir, 'clone'));
+    truncateSync(path.join(dir, 'clone', '.git', 'config'), 600 * 2 ** 20);
+    expect(await storedPaths(project())).toEqual(expect.arrayContaining(['clone/logo.png', 'clone/notes.log']));
+  });
+
+  it("walks again when a plan took the repositories a snapshot's walk found after the snapshot read its rules", async () => {
+    const ws = makeWorkspace();
+    const rules = new DirectoryRules(silentLogger, project().environment);
+    const tracked = new TrackedDirectory(ws, dirHash(ws));
+    // As a snapshot starts: no clone known yet, so the clone's tracked logo.png follows the built-in names.
+    const used = await rules.forSnapshot(tracked);
+    expect(used.pathExclusion('a/logo.png', false)).toBeDefined();
+    // Meanwhile a plan's walk of the whole folder takes the clones (restore-service.ts, `plan`).
+    await rules.current(ws, ['a', 'b']);
+    // The snapshot's walk found the same ones: it must walk again by the rules built with them.
+    const rebuilt = await rules.rediscoverer(tracked)(['a', 'b'], used);
+    expect(rebuilt).toBeDefined();
+    expect(rebuilt?.pathExclusion('a/logo.png', false)).toBeUndefined();
+  });
+
+  it("a resident core's warm-up (no checkpoint yet) stores the clones' tracked files already", async () => {
+    const ws = makeWorkspace();
+    const watched = projectEngine(project(), 'warmed', true);
+    try {
+      await watched.warmUp(ws);
+      // The blob of a/logo.png ('png'): the first checkpoint then only looks at what changed since.
+      const oid = hashObject('blob', Buffer.from('png'));
+      expect(() => runGit(['--git-dir', watched.gitdir, 'cat-file', '-e', oid])).not.toThrow();
+      const first = await treeOf(watched, ws);
+      expect(listedPaths(watched, first ?? '')).toEqual(expect.arrayContaining(['a/logo.png', 'a/build/out.js']));
+    } finally {
+      await watched.dispose();
+    }
   });
 
   it('names what judges each part in the status', async () => {

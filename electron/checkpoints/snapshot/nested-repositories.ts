@@ -6,6 +6,7 @@
 import { lstat, mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../../files';
+import type { SkippedPath } from '../checkpoint-types';
 import type { DirState } from './dir-state';
 import { gitdirAt } from './git-files';
 import { skipCountOf, skipsOf } from './saved-folder';
@@ -22,6 +23,16 @@ export function foldersWithGit(state: DirState): string[] {
       }
   }
   return found.sort();
+}
+
+/** The folders (relative, never the directory itself) holding a `.git` that a walk listed as skipped; sorted. */
+export function foldersWithGitSkipped(skipped: readonly SkippedPath[]): string[] {
+  const found = new Set<string>();
+  for (const { path: rel } of skipped) {
+    const name = rel.endsWith('/') ? rel.slice(0, -1) : rel;
+    if (name.endsWith('/.git')) found.add(name.slice(0, -'/.git'.length));
+  }
+  return [...found].sort();
 }
 
 /** Whether two sorted lists of folders are the same. */

@@ -261,7 +261,7 @@ export async function findChangesDiscovering(
   let active = engine;
   let changes = await findChanges(active, tracked, request, start);
   for (let round = 0; active.rediscover !== undefined && round < maxRediscoveries; round += 1) {
-    const rules = await active.rediscover(foldersWithGit(changes.state));
+    const rules = await active.rediscover(foldersWithGit(changes.state), active.rules);
     if (rules === undefined) break;
     active = { ...active, rules };
     tracked.needsFullScan = true;

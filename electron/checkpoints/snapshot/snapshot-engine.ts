@@ -19,10 +19,10 @@ export interface SnapshotEngine {
   /** What this snapshot stores of the directory (its repository's tracked files and ignore rules, or Vigil's built-in names). */
   readonly rules: StoreRules;
   /**
-   * Takes the folders holding a `.git` that a walk found: the rules rebuilt with their repositories'
-   * rules when they differ from those these rules were built with, else undefined (default: none).
+   * Takes the folders holding a `.git` that a walk by the rules `used` found: the rules in force with
+   * their repositories' rules, when they differ from `used`, else undefined (default: none).
    */
-  readonly rediscover?: (found: readonly string[]) => Promise<StoreRules | undefined>;
+  readonly rediscover?: (found: readonly string[], used: StoreRules) => Promise<StoreRules | undefined>;
   /** Fails unless this process still holds the store lock (checked right before the ref moves). */
   assertLockHeld(): Promise<void>;
   /**
