@@ -72,14 +72,6 @@ export interface CheckpointRequest {
    */
   readonly paths?: readonly string[];
   /**
-   * Only `paths` need to be current: where the engine would otherwise walk the whole directory
-   * (no watcher, or none yet), it re-reads just them and keeps every other file as the previous
-   * checkpoint holds it; the commit says so in a `Vigil-Scope` trailer. Ignored when the timeline
-   * moved elsewhere. Never for a restore point: its undo is a whole restore of it, which would put
-   * every other file back to the older version (docs/design/restore-round-trip.md).
-   */
-  readonly onlyPaths?: boolean;
-  /**
    * Files (absolute) stored whatever the exclusion rules say (the size cap still holds): a restore
    * point's files that the restore will overwrite, so that undoing it brings them back. Only
    * this snapshot holds them; the next one judges them by the rules again.

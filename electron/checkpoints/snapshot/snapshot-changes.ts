@@ -47,15 +47,12 @@ function stateOf(source: StateSource): DirState {
   return decodeStatCache(source.cache) ?? new DirState();
 }
 
-/** What a snapshot's scan found to hash, the state it applied it to, and whether it looked only at the caller's paths. */
+/** What a snapshot's scan found to hash, and the state it applied it to. */
 export interface FoundChanges {
   readonly state: DirState;
   /** The state was of another head than the timeline's (another process, a repair): every tree is rebuilt. */
   readonly headMoved: boolean;
   readonly candidates: HashCandidate[];
-  /** The caller's paths, relative to the directory. */
-  readonly requested: readonly string[];
-  readonly isScoped: boolean;
   /** The request's `forcePaths`, relative to the directory. */
   readonly forced: readonly string[];
 }
@@ -218,29 +215,20 @@ export async function findChanges(
     .map((absolute) => tracked.relative(path.resolve(absolute)))
     .filter((rel): rel is string => rel !== undefined);
   const wouldWalk = tracked.needsFullScan || headMoved || !tracked.isWatched;
-  // Only the caller's paths matter and the state still equals the head: re-read just them, keep
-  // the rest as the head has it, and leave the walk (and the watcher's dirty set) for next time.
-  const isScoped = wouldWalk && !headMoved && request.onlyPaths === true && requested.length > 0;
   let state: DirState;
-  if (wouldWalk && !isScoped) {
+  if (wouldWalk) {
     state = await walkAll(engine, tracked, start, prepare, candidates);
   } else {
     state = stateOf(source);
     prepare(state);
-    const context = scanContext(engine, tracked, state);
-    if (isScoped) {
-      await scanPaths(context, requested, candidates);
-      for (const rel of dirty) tracked.dirty.add(rel);
-    } else {
-      await scanPaths(context, [...dirty, ...requested], candidates);
-    }
+    await scanPaths(scanContext(engine, tracked, state), [...dirty, ...requested], candidates);
   }
   const forced = (request.forcePaths ?? [])
     .map((absolute) => tracked.relative(path.resolve(absolute)))
     .filter((rel): rel is string => rel !== undefined);
   if (forced.length > 0) await scanPaths(scanContext(engine, tracked, state), forced, candidates, true);
   if (headMoved && state.fileCount > 0) await recheckMissingBlobs(engine, state, candidates);
-  return { state, headMoved, candidates, requested, isScoped, forced };
+  return { state, headMoved, candidates, forced };
 }
 
 /** How many times one snapshot rebuilds its rules for the repositories its walk found (one per level of nesting at most). */

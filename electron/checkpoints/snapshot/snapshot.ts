@@ -81,8 +81,6 @@ interface SnapshotCommit {
   readonly known: KnownBlobs;
   readonly kind: NonNullable<CheckpointRequest['kind']>;
   readonly isDurable: boolean;
-  readonly isScoped: boolean;
-  readonly requested: readonly string[];
 }
 
 /** Writes the checkpoint commit and moves the directory's ref to it, durably. */
@@ -118,7 +116,6 @@ async function commitSnapshot(
     stats,
     skipped,
     skippedList,
-    ...(snapshot.isScoped ? { scopedPaths: snapshot.requested.length } : {}),
   });
   const id = await writingStore(storeDir, () => engine.store.writeLoose('commit', content));
   // Every checkpoint is durable before it is acknowledged: its loose objects, their folders and the ref's move
@@ -244,7 +241,7 @@ export async function takeSnapshot(
       dirty,
       headStart,
     });
-    const { state, headMoved, candidates, requested, isScoped, forced } = changes;
+    const { state, headMoved, candidates, forced } = changes;
     const previousRacy = tracked.racy;
     tracked.racy = new Map();
     const kind = request.kind ?? 'checkpoint';
@@ -260,7 +257,7 @@ export async function takeSnapshot(
     const tree = await writingStore(storeDirOf(engine), () => writeTrees(engine, state, isDurable));
     const headTree = head === undefined ? undefined : (await engine.timeline.commit(head)).tree;
     tracked.state = state;
-    tracked.needsFullScan = tracked.needsFullScan && isScoped;
+    tracked.needsFullScan = false;
     tracked.isCacheStale = tracked.isCacheStale || hashedAny || headMoved;
     // The stamp moves on: records racy under the old one that this scan did not look at are marked for re-hashing.
     await smudgeRacyRecords(state, previousRacy);
@@ -275,7 +272,7 @@ export async function takeSnapshot(
       state.head = head;
       return { kind: 'unchanged', head };
     }
-    const snapshot = { state, head, headTree, tree, known, kind, isDurable, isScoped, requested };
+    const snapshot = { state, head, headTree, tree, known, kind, isDurable };
     return await commitSnapshot(engine, tracked, request, snapshot);
   } catch (error) {
     tracked.state = undefined;

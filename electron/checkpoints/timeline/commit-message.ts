@@ -21,8 +21,6 @@ export interface CheckpointCommit extends RecordedParts {
   /** Seconds since the epoch. */
   readonly time: number;
   readonly reason: string;
-  /** How many paths were re-read when only they were (every other file is as in the parent). */
-  readonly scopedPaths?: number;
 }
 
 /** Whether a character is a control character (C0 or DEL). */
@@ -90,8 +88,6 @@ function trailers(commit: CheckpointCommit): string[] {
   if (commit.attribution.actor !== undefined) lines.push(`Vigil-Actor: ${commit.attribution.actor}`);
   if (commit.kind === 'pre-rollback') lines.push('Vigil-Kind: pre-rollback');
   if (commit.restores !== undefined) lines.push(`Vigil-Restores: ${commit.restores}`);
-  if (commit.scopedPaths !== undefined)
-    lines.push(`Vigil-Scope: ${commit.scopedPaths} paths re-read; other files as in the parent`);
   const { files, insertions, deletions } = commit.stats;
   lines.push(`Vigil-Stats: files=${files} insertions=${insertions} deletions=${deletions}`);
   const shown = commit.skipped.slice(0, maxSkippedTrailers);
