@@ -16,7 +16,10 @@ export function absoluteIn(dir: string, relativePath: string): string {
   return path.join(dir, ...relativePath.split('/'));
 }
 
-/** What is at `relativePath` inside `dir` (a path through a file counts as missing). */
+/**
+ * What is at `relativePath` inside `dir`. A path through a file, or through a symlink that loops,
+ * counts as missing: nothing is at it as such.
+ */
 export async function diskEntry(dir: string, relativePath: string): Promise<DiskEntry> {
   const absolute = absoluteIn(dir, relativePath);
   let stats: Stats;
@@ -24,7 +27,7 @@ export async function diskEntry(dir: string, relativePath: string): Promise<Disk
     stats = await lstat(absolute);
   } catch (error) {
     const code = errnoCode(error);
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return { kind: 'missing' };
     throw fileSystemError(error, 'inspect', absolute);
   }
   if (stats.isSymbolicLink()) return { kind: 'symlink' };

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runVigil, type VigilRun } from '../../test-support/run-vigil';
@@ -104,5 +104,20 @@ describe('a restore that cannot bring back what the checkpoint left out', () => 
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('⚠ Restore incomplete');
     expect(run.stdout).toMatch(/^ {2}lost +\.env: /m);
+  }, 60_000);
+
+  it('restores a folder an agent made a looping symlink, and names the .env it held as lost (seed 1036)', async () => {
+    writeFiles(dir, { 'src/a.ts': 'a\n', 'src/.env': 'TOKEN=1\n' });
+    expect((await vigil(['checkpoint', dir, '--local'])).code).toBe(0);
+    rmSync(path.join(dir, 'src'), { recursive: true });
+    symlinkSync('src', path.join(dir, 'src'));
+    // The plan looked at src/.env through the loop (ELOOP) and the restore stopped with an error.
+    const run = await vigil(['checkpoints', 'restore', dir, '1', '--local']);
+    expect(run.stderr).toBe('');
+    expect(run.code, run.stdout).toBe(1);
+    expect(run.stdout).toContain('⚠ Restore incomplete');
+    expect(run.stdout).toMatch(/^ {2}lost +src\/\.env: /m);
+    expect(lstatSync(path.join(dir, 'src')).isDirectory()).toBe(true);
+    expect(readFileSync(path.join(dir, 'src', 'a.ts'), 'utf8')).toBe('a\n');
   }, 60_000);
 });
