@@ -250,15 +250,28 @@ export function applyFolderListing(
   return folders;
 }
 
-/** The errors of listing a folder after which its name is looked at again: a symlink or file is there, or the folder opened is elsewhere. */
-export const replacedCodes: ReadonlySet<string> = new Set(['ELOOP', 'ENOTDIR', 'EMOVED']);
+/** Whether an error of listing a folder means its name is to be looked at again: a symlink or file is there, or the folder opened is elsewhere. */
+export function isReplacedCode(code: string | undefined): code is string {
+  return code === 'ELOOP' || code === 'ENOTDIR' || code === 'EMOVED';
+}
+
+/** A folder is listed again this many times while it is not where it should be (an agent swapping it back and forth). */
+const maxListings = 3;
 
 /**
- * The listing of a folder that could not be listed (errno `code`), given what an lstat of its name
- * found since (`now`, for `replacedCodes` only): a symlink or file there is stored as what it is,
- * never followed; a folder there that still cannot be listed where it should be is unreadable.
+ * What the failed listing `attempt` of a folder (errno `code`) leads to, given what an lstat of its
+ * name found since (`now`, for `isReplacedCode` errors only): undefined to list it again (a folder
+ * is there, elsewhere than it should be, tried fewer than `maxListings` times); else what to record:
+ * a symlink or file there is stored as what it is, never followed; a folder still not where it
+ * should be is unreadable.
  */
-export function unlistedFolder(rel: string, code: string | undefined, now?: StatOutcome): FolderListing {
+export function unlistedFolder(
+  rel: string,
+  code: string | undefined,
+  now: StatOutcome | undefined,
+  attempt: number,
+): FolderListing | undefined {
+  if (now?.kind === 'stat' && now.stat.isFolder && attempt < maxListings) return undefined;
   if (rel !== '' && now?.kind === 'stat' && !now.stat.isFolder)
     return { rel, outcome: 'replaced', now: now.stat, entries: [] };
   const outcome = code === 'ENOENT' || now?.kind === 'gone' ? 'gone' : 'unreadable';

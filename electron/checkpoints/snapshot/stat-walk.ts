@@ -21,7 +21,7 @@ import {
   folderPath,
   isBadName,
   listedStat,
-  replacedCodes,
+  isReplacedCode,
   unlistedFolder,
   type FolderListing,
   type HashCandidate,
@@ -86,9 +86,6 @@ async function readFolder(absolute: string, expected: string | undefined, isTop:
   }
 }
 
-/** A folder is listed again this many times while it is not where it should be (an agent swapping it back and forth). */
-const maxListings = 3;
-
 /** The folder's entries, or what to record instead when it cannot be listed where it should be (see `unlistedFolder`). */
 async function listedOrNot(context: ScanContext, rel: string, absolute: string): Promise<Dirent[] | FolderListing> {
   const realRoot = await realRootFor(context);
@@ -97,9 +94,9 @@ async function listedOrNot(context: ScanContext, rel: string, absolute: string):
       return await readFolder(absolute, realRoot === undefined ? undefined : expectedPath(realRoot, rel), rel === '');
     } catch (error) {
       const code = errnoCode(error);
-      if (code === undefined || !replacedCodes.has(code)) return unlistedFolder(rel, code);
-      const now = await statOutcome(absolute);
-      if (attempt >= maxListings || now.kind !== 'stat' || !now.stat.isFolder) return unlistedFolder(rel, code, now);
+      const now = isReplacedCode(code) ? await statOutcome(absolute) : undefined;
+      const recorded = unlistedFolder(rel, code, now, attempt);
+      if (recorded !== undefined) return recorded;
     }
   }
 }

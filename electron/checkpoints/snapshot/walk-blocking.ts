@@ -19,7 +19,7 @@ import {
   classifyEntry,
   folderPath,
   listedStat,
-  replacedCodes,
+  isReplacedCode,
   unlistedFolder,
   type FolderListing,
   type ListedEntry,
@@ -102,9 +102,6 @@ function readFolderBlocking(absolute: string, expected: string | undefined, isTo
   }
 }
 
-/** A folder is listed again this many times while it is not where it should be (an agent swapping it back and forth). */
-const maxListings = 3;
-
 /** Lists a folder as `readFolderBlocking` does, or says what to record instead (see `unlistedFolder`). */
 function listedOrNot(absolute: string, rel: string, realRoot: string | undefined): Dirent[] | FolderListing {
   for (let attempt = 1; ; attempt += 1) {
@@ -112,9 +109,13 @@ function listedOrNot(absolute: string, rel: string, realRoot: string | undefined
       return readFolderBlocking(absolute, realRoot === undefined ? undefined : expectedPath(realRoot, rel), rel === '');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === undefined || !replacedCodes.has(code)) return unlistedFolder(rel, code);
-      const now = statOutcomeBlocking(absolute);
-      if (attempt >= maxListings || now.kind !== 'stat' || !now.stat.isFolder) return unlistedFolder(rel, code, now);
+      const recorded = unlistedFolder(
+        rel,
+        code,
+        isReplacedCode(code) ? statOutcomeBlocking(absolute) : undefined,
+        attempt,
+      );
+      if (recorded !== undefined) return recorded;
     }
   }
 }
