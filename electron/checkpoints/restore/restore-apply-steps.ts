@@ -1,7 +1,7 @@
-import { lstat, rmdir } from 'node:fs/promises';
+import { rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isAppError } from '../../../shared/errors';
-import { errnoCode, fileSystemError, mapLimit, sweepStaleTempFiles, sweepStaleTemps } from '../../files';
+import { errnoCode, fileSystemError, holdDirectory, mapLimit, sweepStaleTempFiles, sweepStaleTemps } from '../../files';
 import { FolderSyncs } from './restore-folder-syncs';
 import { absoluteIn, lookupPath, type DiskVersion, type KnownOid } from '../compare';
 import { deleteFile, expectVersion, putFile } from './restore-file-ops';
@@ -19,16 +19,29 @@ function failure(entry: RestorePlanEntry, error: unknown): RestoreOutcome {
   };
 }
 
-/** Removes `target` when it is an empty folder (true), and leaves anything else alone (false). */
-async function removeEmptyFolder(target: string): Promise<boolean> {
-  const stats = await lstat(target).catch(() => undefined);
-  if (stats?.isDirectory() !== true) return false;
+/** Errors of an `rmdir` that leave the entry as it is: not empty, not a folder (a file, a symlink), or gone. */
+const keptCodes = new Set(['ENOTEMPTY', 'EEXIST', 'ENOENT', 'ENOTDIR']);
+
+/**
+ * Removes the folder `relativePath` of `dir` when it is empty (true), and leaves anything else alone
+ * (false). The `rmdir` goes through its parent folder held open: a folder on the way that an agent
+ * swapped for a symlink (to a folder outside the workspace) refuses it, so nothing is removed there.
+ */
+async function removeEmptyFolder(dir: string, relativePath: string): Promise<boolean> {
+  const target = absoluteIn(dir, relativePath);
+  const parent = await holdDirectory(path.dirname(target)).catch((error: unknown) => {
+    if (isAppError(error) && error.code === 'conflict') return undefined;
+    throw error;
+  });
+  if (parent === undefined) return false;
   try {
-    await rmdir(target);
+    await rmdir(parent.entry(path.basename(target)));
     return true;
   } catch (error) {
-    if (['ENOTEMPTY', 'EEXIST', 'ENOENT'].includes(errnoCode(error) ?? '')) return false;
+    if (keptCodes.has(errnoCode(error) ?? '')) return false;
     throw fileSystemError(error, 'delete', target);
+  } finally {
+    await parent.close();
   }
 }
 
@@ -43,13 +56,8 @@ async function removeEmptied(input: ApplyInput, deleted: readonly string[]): Pro
   const deepestFirst = [...candidates].sort((a, b) => b.split('/').length - a.split('/').length || (a < b ? -1 : 1));
   for (const folder of deepestFirst) {
     if ((await lookupPath(input.reader, input.checkpointTree, folder))?.type === 'tree') continue;
-    try {
-      await rmdir(absoluteIn(input.plan.dir, folder));
-      removed.push(folder);
-    } catch (error) {
-      // Not empty (it holds files the restore leaves alone) or already gone: either way it stays as it is.
-      if (!['ENOTEMPTY', 'EEXIST', 'ENOENT', 'ENOTDIR'].includes(errnoCode(error) ?? '')) throw error;
-    }
+    // Not empty (it holds files the restore leaves alone), already gone, or not reached inside: it stays as it is.
+    if (await removeEmptyFolder(input.plan.dir, folder)) removed.push(folder);
   }
   return removed;
 }
@@ -157,7 +165,8 @@ export async function applyWrites(
       const wanted = entry.checkpoint;
       if (wanted === undefined) throw new Error(`plan entry ${entry.path} has no checkpoint version`);
       // A tracked file that became an empty folder: the folder holds nothing, so it gives way.
-      if (entry.action === 'recreate' && (await removeEmptyFolder(target))) emptied.push(entry.path);
+      if (entry.action === 'recreate' && (await removeEmptyFolder(input.plan.dir, entry.path)))
+        emptied.push(entry.path);
       const found = await state.found(entry, target);
       const written = await putFile(target, wanted, await input.readBlob(wanted.oid), found, (held) =>
         syncs.syncHeld(held),

@@ -33,7 +33,7 @@ const readers: ReadonlyArray<
   [string, (file: string, isSymlink: boolean, max: number, listed?: ReadStamp) => Promise<FileRead>]
 > = [
   ['asynchronous', readForHash],
-  ['blocking (hash workers)', (...args) => Promise.resolve(readBlocking(...args))],
+  ['blocking (hash workers)', (file, _isSymlink, max, listed) => Promise.resolve(readBlocking(file, max, listed))],
 ];
 
 describe.each(readers)('reading a file for hashing from the walk’s lstat, %s', (_name, readForHash) => {

@@ -1,6 +1,7 @@
 import type { BigIntStats } from 'node:fs';
 import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
-import { isSpecialRead, liveReadFlags } from '../../files';
+import { isSpecialRead, liveReadFlags, readLiveLink } from '../../files';
+import { isOpenedAt } from './walk-descriptor';
 
 /** What reading a file for hashing found. */
 export type FileRead =
@@ -49,10 +50,17 @@ async function readAt(handle: FileHandle, size: number): Promise<Buffer> {
  * never changes, so a file changed or swapped (even for a folder) since the lstat is found stale
  * after the read and read again from its own fstat, as a separate fstat before the read would have.
  */
-async function readStable(absolute: string, maxFileBytes: number, listed?: ReadStamp): Promise<FileRead> {
+async function readStable(
+  absolute: string,
+  maxFileBytes: number,
+  listed?: ReadStamp,
+  expected?: string,
+): Promise<FileRead> {
   // Never through a symlink, never blocking on a FIFO swapped in after the walk's lstat (found special by the read).
   const handle = await open(absolute, liveReadFlags);
   try {
+    // Not the workspace's file: reached through a folder an agent swapped for a symlink since the walk.
+    if (!(await isOpenedAt(handle.fd, expected))) return { kind: 'vanished' };
     let before = listed ?? readStampOf(await handle.stat({ bigint: true }));
     for (let attempt = 1; ; attempt += 1) {
       if (!before.isFile) return { kind: 'skipped', reason: 'special' };
@@ -73,13 +81,27 @@ async function readStable(absolute: string, maxFileBytes: number, listed?: ReadS
   }
 }
 
-/** Reads a symlink's target (its blob content), checking it did not change meanwhile. */
-async function readSymlink(absolute: string): Promise<FileRead> {
+/**
+ * Reads a symlink's target (its blob content), checking it did not change meanwhile; inside the
+ * workspace `within`, only in the link's own folder (never through a folder swapped for a symlink).
+ */
+async function readSymlink(absolute: string, within: string | undefined): Promise<FileRead> {
   const before = await lstat(absolute, { bigint: true });
   if (!before.isSymbolicLink()) return { kind: 'vanished' };
-  const target = await readlink(absolute, { encoding: 'buffer' });
+  const read =
+    within === undefined
+      ? { kind: 'read' as const, target: await readlink(absolute, { encoding: 'buffer' }) }
+      : await readLiveLink(absolute, within);
+  if (read.kind !== 'read') return { kind: 'vanished' };
   const after = await lstat(absolute, { bigint: true });
-  return { kind: 'read', content: target, stats: after, isStable: isSameRead(readStampOf(before), after) };
+  if (!after.isSymbolicLink()) return { kind: 'vanished' };
+  return { kind: 'read', content: read.target, stats: after, isStable: isSameRead(readStampOf(before), after) };
+}
+
+/** Where a read must find its file: the workspace, and the file's real path below it (see walk-descriptor.ts). */
+export interface ReadPlace {
+  readonly within: string;
+  readonly expected: string | undefined;
 }
 
 /** Reads a file or a symlink's target for hashing, without blocking the event loop (`listed`: the walk's lstat of it). */
@@ -88,6 +110,7 @@ export function readForHash(
   isSymlink: boolean,
   maxFileBytes: number,
   listed?: ReadStamp,
+  place?: ReadPlace,
 ): Promise<FileRead> {
-  return isSymlink ? readSymlink(absolute) : readStable(absolute, maxFileBytes, listed);
+  return isSymlink ? readSymlink(absolute, place?.within) : readStable(absolute, maxFileBytes, listed, place?.expected);
 }

@@ -11,10 +11,8 @@ import {
   closeSync,
   existsSync,
   fstatSync,
-  lstatSync,
   mkdirSync,
   openSync,
-  readlinkSync,
   readSync,
   renameSync,
   unlinkSync,
@@ -24,24 +22,24 @@ import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { isSpecialRead, liveReadFlags } from '../../files';
 import { isSameRead, readStampOf, type FileRead, type ReadStamp } from './async-file-reader';
+import { openedPathBlocking } from './walk-blocking';
 import { objectHeader, type ObjectType, ownBytes, windowBitsFor } from '../../git-store';
 
 const maxReads = 3;
 
 /**
- * Reads a file (re-reading it when it changed meanwhile) or a symlink's target, blocking the calling
- * worker; `listed` (the walk's lstat) stands for the fstat before the first read, as in `readForHash`.
+ * Reads a file (re-reading it when it changed meanwhile), blocking the calling worker; `listed` (the
+ * walk's lstat) stands for the fstat before the first read, and `expected` is where the file must
+ * be, as in `readForHash` (a symlink's target is read there: rare, and checked in its own folder).
  */
-export function readBlocking(absolute: string, isSymlink: boolean, maxFileBytes: number, listed?: ReadStamp): FileRead {
-  if (isSymlink) {
-    const before = lstatSync(absolute, { bigint: true });
-    if (!before.isSymbolicLink()) return { kind: 'vanished' };
-    const target = readlinkSync(absolute, { encoding: 'buffer' });
-    const after = lstatSync(absolute, { bigint: true });
-    return { kind: 'read', content: target, stats: after, isStable: isSameRead(readStampOf(before), after) };
-  }
+export function readBlocking(absolute: string, maxFileBytes: number, listed?: ReadStamp, expected?: string): FileRead {
   const fd = openSync(absolute, liveReadFlags);
   try {
+    if (expected !== undefined) {
+      const opened = openedPathBlocking(fd);
+      // Not the workspace's file: reached through a folder an agent swapped for a symlink since the walk.
+      if (opened !== undefined && opened !== expected) return { kind: 'vanished' };
+    }
     let before = listed ?? readStampOf(fstatSync(fd, { bigint: true }));
     for (let attempt = 1; ; attempt += 1) {
       if (!before.isFile) return { kind: 'skipped', reason: 'special' };

@@ -8,6 +8,7 @@ import type { ObjectStore } from '../../git-store';
 import type { HashCandidate } from './stat-walk';
 import { modeOfStat } from './stat-walk';
 import { writingStore } from './store-write-error';
+import { expectedPath, realRootOf } from './walk-descriptor';
 
 /**
  * Where hashed objects go: loose files; a pack of the objects the store lacks (its loose objects
@@ -83,15 +84,17 @@ export class FileHasher {
   /** Hashes and stores every file of the request (8 at a time; one after another in a worker). */
   async hash(request: HashRequest): Promise<HashResult[]> {
     const results = new Array<HashResult>(request.items.length);
+    const realRoot = await realRootOf(request.root);
     if (this.isWorker) {
-      for (const [index, item] of request.items.entries()) results[index] = await this.#hashOne(request, item);
+      for (const [index, item] of request.items.entries())
+        results[index] = await this.#hashOne(request, realRoot, item);
       return results;
     }
     let next = 0;
     const runner = async (): Promise<void> => {
       for (let index = next++; index < request.items.length; index = next++) {
         const item = request.items[index];
-        if (item !== undefined) results[index] = await this.#hashOne(request, item);
+        if (item !== undefined) results[index] = await this.#hashOne(request, realRoot, item);
       }
     };
     await Promise.all(Array.from({ length: Math.min(8, request.items.length) }, runner));
@@ -114,8 +117,8 @@ export class FileHasher {
     await pack?.abort();
   }
 
-  async #hashOne(request: HashRequest, item: HashCandidate): Promise<HashResult> {
-    const read = await this.#read(request, item);
+  async #hashOne(request: HashRequest, realRoot: string | undefined, item: HashCandidate): Promise<HashResult> {
+    const read = await this.#read(request, realRoot, item);
     if (read.kind !== 'read') return read;
     const { content, stats, isStable } = read;
     const oid = hashObject('blob', content);
@@ -144,12 +147,22 @@ export class FileHasher {
   }
 
   /** Reads the source file: a file that vanished or cannot be read is that file's outcome (skipped), not an error. */
-  async #read(request: HashRequest, item: HashCandidate): Promise<Extract<FileRead, { kind: 'read' }> | HashResult> {
+  async #read(
+    request: HashRequest,
+    realRoot: string | undefined,
+    item: HashCandidate,
+  ): Promise<Extract<FileRead, { kind: 'read' }> | HashResult> {
     const absolute = path.join(request.root, item.rel);
+    // Where the file must be found: never in a folder an agent swapped in for a symlink (walk-descriptor.ts).
+    const expected = realRoot === undefined ? undefined : expectedPath(realRoot, item.rel);
     try {
-      const read = this.isWorker
-        ? readBlocking(absolute, item.isSymlink, request.maxFileBytes, item.listed)
-        : await readForHash(absolute, item.isSymlink, request.maxFileBytes, item.listed);
+      const read =
+        this.isWorker && !item.isSymlink
+          ? readBlocking(absolute, request.maxFileBytes, item.listed, expected)
+          : await readForHash(absolute, item.isSymlink, request.maxFileBytes, item.listed, {
+              within: request.root,
+              expected,
+            });
       return read.kind === 'read' ? read : { ...read, rel: item.rel };
     } catch (error) {
       const code = errnoCode(error);

@@ -13,9 +13,11 @@ import { fileModes, type FileMode } from '../../git-store';
  */
 export interface FolderListing {
   readonly rel: string;
-  readonly outcome: 'listed' | 'ignored' | 'gone' | 'unreadable';
+  readonly outcome: 'listed' | 'ignored' | 'gone' | 'unreadable' | 'replaced';
   /** The errno code when the folder could not be read. */
   readonly code?: string;
+  /** With `replaced`: what its name holds now, a symlink or file swapped in while the walk ran (stored as what it is). */
+  readonly now?: ListedStat;
   readonly entries: readonly ListedEntry[];
 }
 
@@ -220,7 +222,13 @@ export function applyFolderListing(
     if (rel !== '') state.remove(rel);
     return [];
   }
-  if (listing.outcome === 'unreadable') {
+  if (listing.outcome === 'replaced' && listing.now !== undefined) {
+    // Not what it points at: a folder's name that holds a symlink now is stored as that link.
+    state.remove(rel);
+    applyFileOutcome(state, rel, { kind: 'stat', stat: listing.now }, maxFileBytes, out);
+    return [];
+  }
+  if (listing.outcome !== 'listed') {
     if (rel === '')
       throw Object.assign(new Error(`cannot read the checkpointed folder (${listing.code ?? 'error'})`), {
         code: listing.code ?? 'EACCES',
@@ -240,6 +248,34 @@ export function applyFolderListing(
   }
   for (const name of state.names(rel)) if (!seen.has(name)) state.remove(child(name));
   return folders;
+}
+
+/** Whether an error of listing a folder means its name is to be looked at again: a symlink or file is there, or the folder opened is elsewhere. */
+export function isReplacedCode(code: string | undefined): code is string {
+  return code === 'ELOOP' || code === 'ENOTDIR' || code === 'EMOVED';
+}
+
+/** A folder is listed again this many times while it is not where it should be (an agent swapping it back and forth). */
+const maxListings = 3;
+
+/**
+ * What the failed listing `attempt` of a folder (errno `code`) leads to, given what an lstat of its
+ * name found since (`now`, for `isReplacedCode` errors only): undefined to list it again (a folder
+ * is there, elsewhere than it should be, tried fewer than `maxListings` times); else what to record:
+ * a symlink or file there is stored as what it is, never followed; a folder still not where it
+ * should be is unreadable.
+ */
+export function unlistedFolder(
+  rel: string,
+  code: string | undefined,
+  now: StatOutcome | undefined,
+  attempt: number,
+): FolderListing | undefined {
+  if (now?.kind === 'stat' && now.stat.isFolder && attempt < maxListings) return undefined;
+  if (rel !== '' && now?.kind === 'stat' && !now.stat.isFolder)
+    return { rel, outcome: 'replaced', now: now.stat, entries: [] };
+  const outcome = code === 'ENOENT' || now?.kind === 'gone' ? 'gone' : 'unreadable';
+  return code === undefined ? { rel, outcome, entries: [] } : { rel, outcome, code, entries: [] };
 }
 
 /** The absolute path of a folder of the walk. */

@@ -1,10 +1,19 @@
 import type { BigIntStats, Dirent } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat, open, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode, isVigilBookkeepingFile } from '../../files';
 import { isPathBelow } from '../../lib';
 import type { DirState } from './dir-state';
 import type { StoreRules } from './store-rules';
+import {
+  descriptorAccess,
+  expectedPath,
+  folderMoved,
+  openedPath,
+  realRootOf,
+  topFolderFlags,
+  walkFolderFlags,
+} from './walk-descriptor';
 import {
   applyFileOutcome,
   applyFolderListing,
@@ -12,6 +21,8 @@ import {
   folderPath,
   isBadName,
   listedStat,
+  isReplacedCode,
+  unlistedFolder,
   type FolderListing,
   type HashCandidate,
   type ListedEntry,
@@ -52,18 +63,50 @@ async function statOutcome(absolute: string): Promise<StatOutcome> {
   return { kind: 'stat', stat: listedStat(stats) };
 }
 
+/** The workspace's real path for a scan, resolved once per scan (see walk-descriptor.ts). */
+const realRoots = new WeakMap<ScanContext, Promise<string | undefined>>();
+
+function realRootFor(context: ScanContext): Promise<string | undefined> {
+  let real = realRoots.get(context);
+  if (real === undefined) realRoots.set(context, (real = realRootOf(context.root)));
+  return real;
+}
+
+/** Lists a folder through a descriptor opened without following a symlink at its name (but at the top) and found where it should be. */
+async function readFolder(absolute: string, expected: string | undefined, isTop: boolean): Promise<Dirent[]> {
+  if (expected === undefined) return readdir(absolute, { withFileTypes: true });
+  const handle = await open(absolute, isTop ? topFolderFlags : walkFolderFlags);
+  try {
+    const opened = await openedPath(handle.fd);
+    if (opened === undefined) return await readdir(absolute, { withFileTypes: true });
+    if (opened !== expected) throw folderMoved(absolute);
+    return await readdir(descriptorAccess(handle.fd), { withFileTypes: true });
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The folder's entries, or what to record instead when it cannot be listed where it should be (see `unlistedFolder`). */
+async function listedOrNot(context: ScanContext, rel: string, absolute: string): Promise<Dirent[] | FolderListing> {
+  const realRoot = await realRootFor(context);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await readFolder(absolute, realRoot === undefined ? undefined : expectedPath(realRoot, rel), rel === '');
+    } catch (error) {
+      const code = errnoCode(error);
+      const now = isReplacedCode(code) ? await statOutcome(absolute) : undefined;
+      const recorded = unlistedFolder(rel, code, now, attempt);
+      if (recorded !== undefined) return recorded;
+    }
+  }
+}
+
 /** Lists one folder with asynchronous calls (files lstat'ed 32 at a time). */
 async function listFolder(context: ScanContext, rel: string): Promise<FolderListing> {
   const absolute = folderPath(context.root, rel);
   if (rel !== '' && context.ignoredFolders.includes(absolute)) return { rel, outcome: 'ignored', entries: [] };
-  let dirents: Dirent[];
-  try {
-    dirents = await readdir(absolute, { withFileTypes: true });
-  } catch (error) {
-    const code = errnoCode(error);
-    const outcome = code === 'ENOENT' || code === 'ENOTDIR' ? 'gone' : 'unreadable';
-    return code === undefined ? { rel, outcome, entries: [] } : { rel, outcome, code, entries: [] };
-  }
+  const dirents = await listedOrNot(context, rel, absolute);
+  if (!Array.isArray(dirents)) return dirents;
   const entries: ListedEntry[] = [];
   const toStat: string[] = [];
   for (const dirent of dirents) {

@@ -4,18 +4,37 @@
  * worker that only walks (often all it does) loads no zlib or object code.
  */
 /* eslint-disable no-restricted-syntax -- worker-thread-only blocking I/O, see above */
-import { lstatSync, readdirSync, type BigIntStats, type Dirent } from 'node:fs';
+import {
+  closeSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  type BigIntStats,
+  type Dirent,
+} from 'node:fs';
 import path from 'node:path';
 import {
   classifyEntry,
   folderPath,
   listedStat,
+  isReplacedCode,
+  unlistedFolder,
   type FolderListing,
   type ListedEntry,
   type StatOutcome,
 } from './folder-listing';
 import type { StatBaseline } from './stat-baseline';
 import type { StoreRules } from './store-rules';
+import {
+  descriptorAccess,
+  expectedPath,
+  folderMoved,
+  isDescriptorAccess,
+  topFolderFlags,
+  walkFolderFlags,
+} from './walk-descriptor';
 
 /** What decides what a walk enters and stores: Vigil's own folders, and the store rules. */
 export interface WalkRules {
@@ -48,6 +67,64 @@ function statOutcomeBlocking(absolute: string): StatOutcome {
 function exactStat(absolute: string): BigIntStats | undefined {
   try {
     return lstatSync(absolute, walkStatOptions);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The kernel's name for the open descriptor `fd` (see walk-descriptor.ts), or undefined where it cannot be asked. */
+export function openedPathBlocking(fd: number): string | undefined {
+  if (!isDescriptorAccess) return undefined;
+  try {
+    return readlinkSync(descriptorAccess(fd));
+  } catch {
+    return undefined;
+  }
+}
+
+const listOptions = { withFileTypes: true } as const;
+
+/**
+ * Lists the folder at `absolute` through a descriptor opened without following a symlink at its name
+ * (but at the top) and found to be at `expected`: throws ELOOP or ENOTDIR (a symlink or file is
+ * there now) or EMOVED (an agent swapped a folder on its way for a symlink).
+ */
+function readFolderBlocking(absolute: string, expected: string | undefined, isTop: boolean): Dirent[] {
+  if (expected === undefined) return readdirSync(absolute, listOptions);
+  const fd = openSync(absolute, isTop ? topFolderFlags : walkFolderFlags);
+  try {
+    const opened = openedPathBlocking(fd);
+    if (opened === undefined) return readdirSync(absolute, listOptions);
+    if (opened !== expected) throw folderMoved(absolute);
+    return readdirSync(descriptorAccess(fd), listOptions);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Lists a folder as `readFolderBlocking` does, or says what to record instead (see `unlistedFolder`). */
+function listedOrNot(absolute: string, rel: string, realRoot: string | undefined): Dirent[] | FolderListing {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return readFolderBlocking(absolute, realRoot === undefined ? undefined : expectedPath(realRoot, rel), rel === '');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const recorded = unlistedFolder(
+        rel,
+        code,
+        isReplacedCode(code) ? statOutcomeBlocking(absolute) : undefined,
+        attempt,
+      );
+      if (recorded !== undefined) return recorded;
+    }
+  }
+}
+
+/** The workspace's real path, which every folder listed must be below (undefined: not checked here). */
+function realRootBlocking(root: string): string | undefined {
+  if (!isDescriptorAccess) return undefined;
+  try {
+    return realpathSync(root);
   } catch {
     return undefined;
   }
@@ -150,6 +227,7 @@ export function walkBlocking(
   const pending = [startRel];
   const absolutes = [folderPath(root, startRel)];
   const folders: string[] = [];
+  const realRoot = realRootBlocking(root);
   let next = 0;
   while (next < pending.length) {
     if (pending.length - next >= splitAt) break;
@@ -160,13 +238,9 @@ export function walkBlocking(
       listings.push({ rel, outcome: 'ignored', entries: [] });
       continue;
     }
-    let dirents;
-    try {
-      dirents = readdirSync(absolute, { withFileTypes: true });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const outcome = code === 'ENOENT' || code === 'ENOTDIR' ? 'gone' : 'unreadable';
-      listings.push(code === undefined ? { rel, outcome, entries: [] } : { rel, outcome, code, entries: [] });
+    const dirents = listedOrNot(absolute, rel, realRoot);
+    if (!Array.isArray(dirents)) {
+      listings.push(dirents);
       continue;
     }
     // Names from readdir are single path segments.

@@ -1,0 +1,58 @@
+/*
+ * What keeps a checkpoint's walk and reads inside the workspace while an agent swaps its folders. The
+ * agent's sandbox hides folders such as ~/.ssh from it, but it may rename a folder of its workspace and
+ * put a symlink to one there between Vigil's listing of the parent and its listing or read of the folder;
+ * Vigil runs outside the sandbox, so a listing or open by path would then read the hidden folder. On
+ * Linux each folder is opened without following a final symlink and listed through that very descriptor
+ * (`/proc/self/fd/N`), and each folder and file opened is checked to be where the walk means it to be
+ * (the kernel's own name for the descriptor); elsewhere the walk lists by path as before.
+ */
+import { constants } from 'node:fs';
+import { readlink, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { optionalFlags } from '../../files';
+
+/** How a folder below the workspace's top is opened: a folder only, never through a symlink at its name, never waiting. */
+export const walkFolderFlags =
+  constants.O_RDONLY |
+  (optionalFlags.O_DIRECTORY ?? 0) |
+  (optionalFlags.O_NOFOLLOW ?? 0) |
+  (optionalFlags.O_NONBLOCK ?? 0);
+
+/** How the workspace's top folder is opened: the user may have chosen it through a symlink. */
+export const topFolderFlags = walkFolderFlags & ~(optionalFlags.O_NOFOLLOW ?? 0);
+
+/** A path naming the open descriptor `fd` itself (Linux). */
+export function descriptorAccess(fd: number): string {
+  return `/proc/self/fd/${String(fd)}`;
+}
+
+/** Whether descriptors can be named and located through `/proc/self/fd` here. */
+export const isDescriptorAccess = process.platform === 'linux';
+
+/** Where `rel` (a `/`-separated path below the workspace) must be: below the workspace's real path. */
+export function expectedPath(realRoot: string, rel: string): string {
+  return rel === '' ? realRoot : path.join(realRoot, rel);
+}
+
+/** The workspace's real path, for `expectedPath`; undefined when it cannot be resolved (nothing is then checked: every open fails anyway). */
+export function realRootOf(root: string): Promise<string | undefined> {
+  return isDescriptorAccess ? realpath(root).catch(() => undefined) : Promise.resolve(undefined);
+}
+
+/** The kernel's name for the open descriptor `fd`, which no symlink can fake; undefined where it cannot be asked. */
+export function openedPath(fd: number): Promise<string | undefined> {
+  return isDescriptorAccess ? readlink(descriptorAccess(fd)).catch(() => undefined) : Promise.resolve(undefined);
+}
+
+/** Whether the open descriptor `fd` is the entry at `expected`; true where that cannot be asked (no `/proc`, no expected path). */
+export async function isOpenedAt(fd: number, expected: string | undefined): Promise<boolean> {
+  if (expected === undefined) return true;
+  const opened = await openedPath(fd);
+  return opened === undefined || opened === expected;
+}
+
+/** The error of a folder that was not where the walk meant to list it (an agent swapped a folder on its way). */
+export function folderMoved(absolute: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${absolute} moved while it was walked`), { code: 'EMOVED' });
+}
