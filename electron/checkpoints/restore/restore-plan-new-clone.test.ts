@@ -62,3 +62,25 @@ it('plans, then restores, a folder (no repository) where a clone was made since 
   expect(readFileSync(path.join(ws, 'top.txt'), 'utf8')).toBe('top\n');
   expect(existsSync(path.join(clone, 'logo.png'))).toBe(false);
 });
+
+it('restores, with no plan shown first, a folder where a clone made since its checkpoint ignores a file it holds', async () => {
+  writeFiles(ws, { 'top.txt': 'top\n', 'a/out.txt': 'out\n', 'a/keep.txt': 'keep\n' });
+  const taken = await engine.checkpoint(ws, { reason: 'before write_file' });
+  if (taken.kind !== 'created') throw new Error('expected a new checkpoint');
+  writeFiles(ws, { 'top.txt': 'edited\n' });
+  // `a` becomes a clone that ignores out.txt, left as the checkpoint holds it: nothing to do for it.
+  const clone = path.join(ws, 'a');
+  runGit(['init', '-q', clone]);
+  writeFiles(clone, { '.gitignore': 'out.txt\n' });
+  runGit(['add', '-A'], { cwd: clone });
+  runGit(['commit', '-q', '-m', 'a'], { cwd: clone });
+  await freshProcess();
+  const done = await restore.restore(ws, taken.checkpoint.id);
+  expect(done.outcomes.map((outcome) => `${outcome.result} ${outcome.action} ${outcome.path}`)).toEqual([
+    'done delete a/.gitignore',
+    'done restore top.txt',
+  ]);
+  expect(done.status).toBe('complete');
+  expect(readFileSync(path.join(clone, 'out.txt'), 'utf8')).toBe('out\n');
+  expect(readFileSync(path.join(ws, 'top.txt'), 'utf8')).toBe('top\n');
+});
