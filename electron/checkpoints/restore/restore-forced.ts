@@ -10,14 +10,15 @@ import {
   readLiveTree,
   storedPathExclusion,
   type KnownHashes,
+  readLiveSideNow,
+  type LiveRulesOf,
+  type LiveSideRules,
   type LiveTree,
-  type LiveTreeRules,
   type PathScope,
   type TreeChange,
   type TreeReader,
 } from '../compare';
 import { emptyTreeOid, fileModes } from '../../git-store';
-import { foldersWithGitSkipped } from '../snapshot/nested-repositories';
 import type { StoreRules } from '../snapshot/store-rules';
 import { isSecretPath } from './restore-plan-entry';
 import { planRestore, type RestorePlan } from './restore-plan';
@@ -135,32 +136,23 @@ export interface PreviewInput {
   readonly store: TreeReader;
   readonly checkpoint: CheckpointEntry;
   readonly scope: PathScope;
-  readonly rules: LiveTreeRules & { readonly storeRules: StoreRules };
+  /** The rules of the live side, rebuilt with the repositories a look at the folder found (see `storeRules`). */
+  readonly rulesFor: LiveRulesOf;
   readonly known: KnownHashes;
   readonly ledger: WriteLedger;
-  /** The rules again, given the folders holding a `.git` that a walk of the whole directory found (see `storeRules`). */
-  readonly rediscover?: (found: readonly string[]) => Promise<PreviewRules>;
 }
-
-/** The rules a preview judges the live side by. */
-type PreviewRules = PreviewInput['rules'];
 
 /**
  * The plan of a restore as it would run now, against the directory's live tree judged as the
  * restore point will be: the files it would hold beyond the rules count (secrets too: here they
- * are only hashed, never stored), so that the plan applied later has the same fingerprint.
+ * are only hashed, never stored), so that the plan applied later has the same fingerprint. The
+ * restore point's walk rebuilds the rules when it meets other repositories than they know (a clone
+ * made since the last checkpoint): the preview judges by the repositories on disk now too, those its
+ * walk met, or for chosen paths those on the way to them, so both judge alike.
  */
 export async function previewPlan(input: PreviewInput): Promise<RestorePlan> {
   const { checkpoint, scope } = input;
-  let rules = input.rules;
-  let live = await liveSide(input, rules);
-  // The restore point's walk rebuilds the rules when it meets other repositories than they know (a clone made
-  // since the last checkpoint): the preview's walk of the whole folder does the same, so both judge alike.
-  const rebuilt = scope.paths.length === 0 ? await input.rediscover?.(foldersWithGitSkipped(live.skipped)) : undefined;
-  if (rebuilt !== undefined && rebuilt.storeRules.key !== rules.storeRules.key) {
-    rules = rebuilt;
-    live = await liveSide(input, rules);
-  }
+  const { live, rules } = await readLiveSideNow(input.rulesFor, checkpoint.dir, scope, (by) => liveSide(input, by));
   return planRestore({
     dir: checkpoint.dir,
     checkpoint,
@@ -174,7 +166,7 @@ export async function previewPlan(input: PreviewInput): Promise<RestorePlan> {
 }
 
 /** The live side as the restore point would store it now, by `rules` (the files forced beyond them count). */
-async function liveSide(input: PreviewInput, rules: PreviewRules): Promise<LiveTree> {
+async function liveSide(input: PreviewInput, rules: LiveSideRules): Promise<LiveTree> {
   const { checkpoint, scope } = input;
   const forced = await forcedPaths({
     engine: input.engine,
