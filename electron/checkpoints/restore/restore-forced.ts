@@ -19,6 +19,7 @@ import {
   type TreeReader,
 } from '../compare';
 import { emptyTreeOid, fileModes } from '../../git-store';
+import type { FileIdentity } from '../../files';
 import type { StoreRules } from '../snapshot/store-rules';
 import { isSecretPath } from './restore-plan-entry';
 import { planRestore, type RestorePlan } from './restore-plan';
@@ -33,6 +34,8 @@ export interface ForcedInput {
   readonly rules: StoreRules;
   /** Secrets files (`.env*`) count only when the restore will write them (the user confirmed, or named them). */
   readonly isSecretWritten: (relativePath: string) => boolean;
+  /** Who wrote each file's version on disk: an undo deletes only what the undone restore wrote and nobody touched since. */
+  readonly ledger: Pick<WriteLedger, 'view'>;
 }
 
 function rootOf(tree: string): string | undefined {
@@ -100,10 +103,13 @@ function isForcedFile(input: ForcedInput, relativePath: string): boolean {
  * Undoing a restore (restoring its restore point): the files that restore brought back although
  * the rules leave them out, that is, the files its checkpoint holds and its restore point does not
  * (they were missing before it, or the point, which holds every such file present, would have
- * them), and that are on disk as that checkpoint holds them. The undo deletes them only if its own
- * restore point holds them, so they are forced too; without them, an undo left behind an ignored
- * file the restore had written. A file there in another version is not what the restore wrote (a
- * restore of chosen files writes no other file; a file made or edited since): the undo leaves it.
+ * them), that are on disk as that checkpoint holds them, and that are still the very files the
+ * restore wrote (the write ledger holds their identity, inode and times, under its restore point).
+ * The undo deletes them only if its own restore point holds them, so they are forced too; without
+ * them, an undo left behind an ignored file the restore had written. Any other file is left: one in
+ * another version, one the restore did not write (a restore of chosen files writes no other file),
+ * or one made or written since, even with the same bytes (the undo could not tell it from the
+ * restore's by its content alone, and deleted it).
  */
 async function writtenByUndoneRestore(input: ForcedInput, root: string | undefined): Promise<string[]> {
   const { checkpoint } = input;
@@ -119,15 +125,23 @@ async function writtenByUndoneRestore(input: ForcedInput, root: string | undefin
       change.new.mode !== fileModes.gitlink &&
       isForcedFile(input, change.path),
   );
-  const isWritten = await Promise.all(candidates.map((change) => isOnDiskAs(checkpoint.dir, change)));
+  if (candidates.length === 0) return [];
+  const writer = await input.ledger.view();
+  const isWritten = await Promise.all(
+    candidates.map(async (change) => {
+      const absolute = absoluteIn(checkpoint.dir, change.path);
+      const found = await onDiskAs(checkpoint.dir, change);
+      return found !== undefined && writer(absolute, found)?.restorePoint === checkpoint.id;
+    }),
+  );
   return candidates.filter((_, index) => isWritten[index]).map((change) => change.path);
 }
 
-/** Whether the file of `change` is on disk, through real folders only, as the version `change.new`. */
-async function isOnDiskAs(dir: string, change: TreeChange): Promise<boolean> {
-  if (change.new === undefined || !(await hasRealFolders(dir, change.path))) return false;
+/** The identity of the file of `change` when it is on disk, through real folders only, as the version `change.new`. */
+async function onDiskAs(dir: string, change: TreeChange): Promise<FileIdentity | undefined> {
+  if (change.new === undefined || !(await hasRealFolders(dir, change.path))) return undefined;
   const found = await readDiskVersion(absoluteIn(dir, change.path), undefined, { within: dir }).catch(() => undefined);
-  return found?.file?.oid === change.new.oid && found.file.mode === change.new.mode;
+  return found?.file?.oid === change.new.oid && found.file.mode === change.new.mode ? found.identity : undefined;
 }
 
 /** What a restore's preview needs. */
@@ -175,6 +189,7 @@ async function liveSide(input: PreviewInput, rules: LiveSideRules): Promise<Live
     scope,
     rules: rules.storeRules,
     isSecretWritten: () => true,
+    ledger: input.ledger,
   });
   return readLiveTree(checkpoint.dir, { ...rules, forced: new Set(forced) }, scope, input.known);
 }

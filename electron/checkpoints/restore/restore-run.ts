@@ -93,6 +93,7 @@ async function takePreRollback(
     scope,
     rules,
     isSecretWritten: (relativePath) => request.allowSecrets || named.has(relativePath),
+    ledger: context.ledger,
   });
   // A folder deleted whole is brought back: its checkpoints outlive it.
   await mkdir(checkpoint.dir, { recursive: true }).catch((error: unknown) => {
@@ -230,7 +231,7 @@ export async function runWholeRestore(
     ...(warmed !== undefined && { listedTemps: warmed.temps }),
   });
   // The versions the read-back just found, so the ledger need not look at every file again.
-  await ledger.recordObserved(applied.written, { kind: request.actor });
+  await ledger.recordObserved(applied.written, { kind: request.actor }, preRollback.id);
   engine.noteWritten(applied.touched);
   const outcomes = [...applied.outcomes];
   const unaccounted = await unaccountedChanges(context, request, applied, outcomes);
