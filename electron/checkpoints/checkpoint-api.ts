@@ -42,6 +42,7 @@ import type {
 import type { QuietTiming } from './maintenance/quiet-timer';
 import type { WalkHeadStart } from './snapshot/walk-head-start';
 import type { LoadedRules, RulesEnvironment } from './snapshot/repo-rules';
+import type { FoundRepositories } from './snapshot/nested-repositories';
 
 /** What the composition root passes to the checkpoint service. */
 export interface CheckpointServiceOptions {
@@ -104,10 +105,11 @@ export interface CheckpointApi {
   isExcluded(dir: string, relativePath: string): boolean;
   /**
    * The rules a snapshot of `dir` stores by now (tracked files, ignore rules, built-in names), with any problem
-   * reading them; with `found` (the folders holding a `.git` that a walk of all of `dir` met), rebuilt first
-   * when those differ from the ones the rules know, as a snapshot's walk does.
+   * reading them; with `found` (the folders holding a `.git` that a walk of all of `dir` met, or a look at part
+   * of it, see `FoundRepositories`), rebuilt first when those differ from the ones the rules know, as a
+   * snapshot's walk does.
    */
-  storeRules(dir: string, found?: readonly string[]): Promise<LoadedRules>;
+  storeRules(dir: string, found?: FoundRepositories): Promise<LoadedRules>;
   withStoreLock<T>(fn: () => Promise<T>): Promise<T>;
   /** Runs a restore of `checkpointId`: retention keeps that checkpoint and maintenance waits until it ends. */
   duringRestore<T>(checkpointId: string, task: () => Promise<T>): Promise<T>;

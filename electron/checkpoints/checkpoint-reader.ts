@@ -216,7 +216,7 @@ export class CheckpointReader {
     );
   }
 
-  async storeRules(dir: string, found?: readonly string[]): Promise<LoadedRules> {
+  async storeRules(dir: string, found?: Parameters<DirectoryRules['current']>[1]): Promise<LoadedRules> {
     return this.rules.current(path.resolve(dir), found);
   }
 

@@ -9,6 +9,7 @@ import type { PathScope } from './diff-path-scope';
 import { diffTrees, type TreeChange, type TreeFile, type TreeReader } from './diff-tree-changes';
 import { emptyTreeOid } from '../../git-store';
 import { readLiveContent } from './live-content';
+import { readLiveTreeNow, type LiveRulesOf } from './live-rules';
 
 /** What diff and restore need from the checkpoint engine. */
 export type DiffEngine = Pick<CheckpointApi, 'resolve' | 'readTree' | 'readBlob'>;
@@ -49,13 +50,14 @@ function rootOf(tree: string): string | undefined {
 
 /**
  * Resolves a checkpoint (`N` or an id prefix, with the engine's error messages) and the newer side
- * (the directory now, through a walk with the snapshot's rules that reads only files whose stat
+ * (the directory now, through a walk with the snapshot's rules, or those of the repositories on disk
+ * now when `rules` is the function that reads them, that reads only files whose stat
  * the engine's cache cannot vouch for, or another checkpoint), and
  * compares their trees within the scope.
  */
 export async function openDiffSides(
   engine: DiffEngine,
-  rules: LiveTreeRules,
+  rules: LiveTreeRules | LiveRulesOf,
   dir: string,
   ref: string,
   against: DiffAgainst,
@@ -69,7 +71,12 @@ export async function openDiffSides(
     const changes = await diffTrees(store, rootOf(from.tree), rootOf(checkpoint.tree), scope);
     return { dir: from.dir, from, to: { kind: 'checkpoint', checkpoint }, reader: store, changes };
   }
-  const live = await readLiveTree(from.dir, rules, scope, await loadKnown(from.dir));
+  const known = await loadKnown(from.dir);
+  // Rules given as a function are those of the repositories on disk now (a clone made since the last checkpoint).
+  const live =
+    typeof rules === 'function'
+      ? (await readLiveTreeNow(rules, from.dir, scope, known)).live
+      : await readLiveTree(from.dir, rules, scope, known);
   const reader = overlayReader(live, store);
   const compared = (await diffTrees(reader, rootOf(from.tree), live.root, scope)).filter(
     (change) => !isLeftOutBy(from, change),

@@ -23,5 +23,5 @@ export { readDiskVersion } from './disk-version';
 export type { DiskVersion, KnownOid } from './disk-version';
 export { withHeldFileOnDisk } from './held-file-on-disk';
 export { readLiveContent } from './live-content';
-export { liveRulesOf } from './live-rules';
-export type { LiveRulesOf } from './live-rules';
+export { liveRulesOf, readLiveSideNow, readLiveTreeNow } from './live-rules';
+export type { LiveRulesOf, LiveSideRules } from './live-rules';

@@ -58,7 +58,7 @@ export function createDiffService(options: DiffServiceOptions): DiffService {
     engine.knownHashes(dir),
   );
   const sidesOf = async (dir: string, ref: string, against: DiffAgainst, scope: PathScope) =>
-    openDiffSides(engine, await rulesFor(dir), dir, ref, against, scope, loadKnown);
+    openDiffSides(engine, rulesFor, dir, ref, against, scope, loadKnown);
 
   return {
     async diff(dir, ref, against, { paths = [], offset = 0, limit = 200 } = {}) {

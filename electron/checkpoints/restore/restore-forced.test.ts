@@ -7,6 +7,7 @@ import type { ListOptions } from '../checkpoint-types';
 import { createPathScope } from '../compare';
 import { StoreRules } from '../snapshot/store-rules';
 import { forcedPaths } from './restore-forced';
+import { createWriteLedger } from './restore-write-ledger';
 import { entryOf, gitCommit, initBareStore, isoTreeReader, writeFiles } from '../test-support/restore-fixtures';
 
 /**
@@ -51,6 +52,7 @@ async function forced(paths: readonly string[]): Promise<string[]> {
     scope: createPathScope(paths),
     rules: StoreRules.builtIn,
     isSecretWritten: () => true,
+    ledger: createWriteLedger(path.join(root, 'home', 'checkpoints', 'written.jsonl')),
   });
 }
 

@@ -10,14 +10,16 @@ import {
   readLiveTree,
   storedPathExclusion,
   type KnownHashes,
+  readLiveSideNow,
+  type LiveRulesOf,
+  type LiveSideRules,
   type LiveTree,
-  type LiveTreeRules,
   type PathScope,
   type TreeChange,
   type TreeReader,
 } from '../compare';
 import { emptyTreeOid, fileModes } from '../../git-store';
-import { foldersWithGitSkipped } from '../snapshot/nested-repositories';
+import type { FileIdentity } from '../../files';
 import type { StoreRules } from '../snapshot/store-rules';
 import { isSecretPath } from './restore-plan-entry';
 import { planRestore, type RestorePlan } from './restore-plan';
@@ -32,6 +34,8 @@ export interface ForcedInput {
   readonly rules: StoreRules;
   /** Secrets files (`.env*`) count only when the restore will write them (the user confirmed, or named them). */
   readonly isSecretWritten: (relativePath: string) => boolean;
+  /** Who wrote each file's version on disk: an undo deletes only what the undone restore wrote and nobody touched since. */
+  readonly ledger: Pick<WriteLedger, 'view'>;
 }
 
 function rootOf(tree: string): string | undefined {
@@ -99,10 +103,13 @@ function isForcedFile(input: ForcedInput, relativePath: string): boolean {
  * Undoing a restore (restoring its restore point): the files that restore brought back although
  * the rules leave them out, that is, the files its checkpoint holds and its restore point does not
  * (they were missing before it, or the point, which holds every such file present, would have
- * them), and that are on disk as that checkpoint holds them. The undo deletes them only if its own
- * restore point holds them, so they are forced too; without them, an undo left behind an ignored
- * file the restore had written. A file there in another version is not what the restore wrote (a
- * restore of chosen files writes no other file; a file made or edited since): the undo leaves it.
+ * them), that are on disk as that checkpoint holds them, and that are still the very files the
+ * restore wrote (the write ledger holds their identity, inode and times, under its restore point).
+ * The undo deletes them only if its own restore point holds them, so they are forced too; without
+ * them, an undo left behind an ignored file the restore had written. Any other file is left: one in
+ * another version, one the restore did not write (a restore of chosen files writes no other file),
+ * or one made or written since, even with the same bytes (the undo could not tell it from the
+ * restore's by its content alone, and deleted it).
  */
 async function writtenByUndoneRestore(input: ForcedInput, root: string | undefined): Promise<string[]> {
   const { checkpoint } = input;
@@ -118,15 +125,23 @@ async function writtenByUndoneRestore(input: ForcedInput, root: string | undefin
       change.new.mode !== fileModes.gitlink &&
       isForcedFile(input, change.path),
   );
-  const isWritten = await Promise.all(candidates.map((change) => isOnDiskAs(checkpoint.dir, change)));
+  if (candidates.length === 0) return [];
+  const writer = await input.ledger.view();
+  const isWritten = await Promise.all(
+    candidates.map(async (change) => {
+      const absolute = absoluteIn(checkpoint.dir, change.path);
+      const found = await onDiskAs(checkpoint.dir, change);
+      return found !== undefined && writer(absolute, found)?.restorePoint === checkpoint.id;
+    }),
+  );
   return candidates.filter((_, index) => isWritten[index]).map((change) => change.path);
 }
 
-/** Whether the file of `change` is on disk, through real folders only, as the version `change.new`. */
-async function isOnDiskAs(dir: string, change: TreeChange): Promise<boolean> {
-  if (change.new === undefined || !(await hasRealFolders(dir, change.path))) return false;
+/** The identity of the file of `change` when it is on disk, through real folders only, as the version `change.new`. */
+async function onDiskAs(dir: string, change: TreeChange): Promise<FileIdentity | undefined> {
+  if (change.new === undefined || !(await hasRealFolders(dir, change.path))) return undefined;
   const found = await readDiskVersion(absoluteIn(dir, change.path), undefined, { within: dir }).catch(() => undefined);
-  return found?.file?.oid === change.new.oid && found.file.mode === change.new.mode;
+  return found?.file?.oid === change.new.oid && found.file.mode === change.new.mode ? found.identity : undefined;
 }
 
 /** What a restore's preview needs. */
@@ -135,32 +150,23 @@ export interface PreviewInput {
   readonly store: TreeReader;
   readonly checkpoint: CheckpointEntry;
   readonly scope: PathScope;
-  readonly rules: LiveTreeRules & { readonly storeRules: StoreRules };
+  /** The rules of the live side, rebuilt with the repositories a look at the folder found (see `storeRules`). */
+  readonly rulesFor: LiveRulesOf;
   readonly known: KnownHashes;
   readonly ledger: WriteLedger;
-  /** The rules again, given the folders holding a `.git` that a walk of the whole directory found (see `storeRules`). */
-  readonly rediscover?: (found: readonly string[]) => Promise<PreviewRules>;
 }
-
-/** The rules a preview judges the live side by. */
-type PreviewRules = PreviewInput['rules'];
 
 /**
  * The plan of a restore as it would run now, against the directory's live tree judged as the
  * restore point will be: the files it would hold beyond the rules count (secrets too: here they
- * are only hashed, never stored), so that the plan applied later has the same fingerprint.
+ * are only hashed, never stored), so that the plan applied later has the same fingerprint. The
+ * restore point's walk rebuilds the rules when it meets other repositories than they know (a clone
+ * made since the last checkpoint): the preview judges by the repositories on disk now too, those its
+ * walk met, or for chosen paths those on the way to them, so both judge alike.
  */
 export async function previewPlan(input: PreviewInput): Promise<RestorePlan> {
   const { checkpoint, scope } = input;
-  let rules = input.rules;
-  let live = await liveSide(input, rules);
-  // The restore point's walk rebuilds the rules when it meets other repositories than they know (a clone made
-  // since the last checkpoint): the preview's walk of the whole folder does the same, so both judge alike.
-  const rebuilt = scope.paths.length === 0 ? await input.rediscover?.(foldersWithGitSkipped(live.skipped)) : undefined;
-  if (rebuilt !== undefined && rebuilt.storeRules.key !== rules.storeRules.key) {
-    rules = rebuilt;
-    live = await liveSide(input, rules);
-  }
+  const { live, rules } = await readLiveSideNow(input.rulesFor, checkpoint.dir, scope, (by) => liveSide(input, by));
   return planRestore({
     dir: checkpoint.dir,
     checkpoint,
@@ -174,7 +180,7 @@ export async function previewPlan(input: PreviewInput): Promise<RestorePlan> {
 }
 
 /** The live side as the restore point would store it now, by `rules` (the files forced beyond them count). */
-async function liveSide(input: PreviewInput, rules: PreviewRules): Promise<LiveTree> {
+async function liveSide(input: PreviewInput, rules: LiveSideRules): Promise<LiveTree> {
   const { checkpoint, scope } = input;
   const forced = await forcedPaths({
     engine: input.engine,
@@ -183,6 +189,7 @@ async function liveSide(input: PreviewInput, rules: PreviewRules): Promise<LiveT
     scope,
     rules: rules.storeRules,
     isSecretWritten: () => true,
+    ledger: input.ledger,
   });
   return readLiveTree(checkpoint.dir, { ...rules, forced: new Set(forced) }, scope, input.known);
 }

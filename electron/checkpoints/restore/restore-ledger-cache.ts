@@ -24,6 +24,8 @@ export interface OwnAppend {
   readonly actor: Actor;
   readonly at: number;
   readonly bytes: number;
+  /** The restore point of the restore that wrote them, if a restore did. */
+  readonly restorePoint?: string | undefined;
 }
 
 /**
@@ -41,7 +43,11 @@ export function withOwnAppend(
     return undefined;
   if (stats.size !== cache.consumed + appended.bytes) return undefined;
   const last = new Map(cache.last);
-  const record = { actor: appended.actor, at: appended.at };
+  const record = {
+    actor: appended.actor,
+    at: appended.at,
+    ...(appended.restorePoint !== undefined && { restorePoint: appended.restorePoint }),
+  };
   for (const version of appended.versions) last.set(version.path, { identity: version.identity ?? null, record });
   return { ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs, consumed: stats.size, last };
 }

@@ -62,3 +62,44 @@ it('plans, then restores, a folder (no repository) where a clone was made since 
   expect(readFileSync(path.join(ws, 'top.txt'), 'utf8')).toBe('top\n');
   expect(existsSync(path.join(clone, 'logo.png'))).toBe(false);
 });
+
+it('restores, with no plan shown first, a folder where a clone made since its checkpoint ignores a file it holds', async () => {
+  writeFiles(ws, { 'top.txt': 'top\n', 'a/out.txt': 'out\n', 'a/keep.txt': 'keep\n' });
+  const taken = await engine.checkpoint(ws, { reason: 'before write_file' });
+  if (taken.kind !== 'created') throw new Error('expected a new checkpoint');
+  writeFiles(ws, { 'top.txt': 'edited\n' });
+  // `a` becomes a clone that ignores out.txt, left as the checkpoint holds it: nothing to do for it.
+  const clone = path.join(ws, 'a');
+  runGit(['init', '-q', clone]);
+  writeFiles(clone, { '.gitignore': 'out.txt\n' });
+  runGit(['add', '-A'], { cwd: clone });
+  runGit(['commit', '-q', '-m', 'a'], { cwd: clone });
+  await freshProcess();
+  const done = await restore.restore(ws, taken.checkpoint.id);
+  expect(done.outcomes.map((outcome) => `${outcome.result} ${outcome.action} ${outcome.path}`)).toEqual([
+    'done delete a/.gitignore',
+    'done restore top.txt',
+  ]);
+  expect(done.status).toBe('complete');
+  expect(readFileSync(path.join(clone, 'out.txt'), 'utf8')).toBe('out\n');
+  expect(readFileSync(path.join(ws, 'top.txt'), 'utf8')).toBe('top\n');
+});
+
+it('plans, then restores, chosen files of a clone made since the checkpoint, judged by its rules', async () => {
+  writeFiles(ws, { 'top.txt': 'top\n' });
+  const taken = await engine.checkpoint(ws, { reason: 'before write_file' });
+  if (taken.kind !== 'created') throw new Error('expected a new checkpoint');
+  const clone = path.join(ws, 'a');
+  runGit(['init', '-q', clone]);
+  writeFiles(clone, { 'logo.png': 'png' });
+  runGit(['add', '-f', '-A'], { cwd: clone });
+  runGit(['commit', '-q', '-m', 'a'], { cwd: clone });
+  await freshProcess();
+  // Tracked by the clone: stored, so a file the checkpoint does not hold (the built-in names would call it excluded).
+  const plan = await restore.plan(ws, taken.checkpoint.id, ['a/logo.png']);
+  expect(plan.entries.map((entry) => `${entry.action} ${entry.path}`)).toEqual(['delete a/logo.png']);
+  await freshProcess();
+  const done = await restore.restore(ws, taken.checkpoint.id, ['a/logo.png'], { fingerprint: plan.fingerprint });
+  expect(done.status).toBe('complete');
+  expect(existsSync(path.join(clone, 'logo.png'))).toBe(false);
+});

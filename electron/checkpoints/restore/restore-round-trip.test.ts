@@ -24,6 +24,8 @@ function optionsFor(seed: number, root: string): RoundOptions {
     isRepository: seed % 3 === 0,
     isSelected: seed % 4 >= 2,
     cap: 1024,
+    // About a third of the rounds (none of the fixed seeds below): a clone made between the checkpoint and the restore.
+    hasClone: seed % 19 >= 6 && seed % 19 <= 11,
   };
 }
 

@@ -16,7 +16,6 @@ import { findUnaccountedChanges } from './restore-scope-check';
 import type { WriteLedger } from './restore-write-ledger';
 import { warmUpRestore } from './restore-warm-up';
 import { forcedPaths } from './restore-forced';
-import type { StoreRules } from '../snapshot/store-rules';
 import type { RestoreProgress, RestoreResult } from './restore-service';
 
 /** What a whole restore needs from the service that runs it. */
@@ -81,9 +80,10 @@ function withoutSecrets(plan: RestorePlan): RestorePlan {
 async function takePreRollback(
   context: WholeRestoreContext,
   request: WholeRestoreRequest,
-  rules: StoreRules,
 ): Promise<{ readonly tree: string; readonly preRollback: PreRollback; readonly timeline: string }> {
   const { checkpoint, scope } = request;
+  // The rules known before the snapshot (its walk may rebuild them: the plan reads them again after it).
+  const { rules } = await context.engine.storeRules(checkpoint.dir);
   // The files the restore will write that the rules leave out: the restore point holds them too, so undo brings them back.
   const named = new Set(scope.paths);
   const forced = await forcedPaths({
@@ -93,6 +93,7 @@ async function takePreRollback(
     scope,
     rules,
     isSecretWritten: (relativePath) => request.allowSecrets || named.has(relativePath),
+    ledger: context.ledger,
   });
   // A folder deleted whole is brought back: its checkpoints outlive it.
   await mkdir(checkpoint.dir, { recursive: true }).catch((error: unknown) => {
@@ -189,14 +190,15 @@ export async function runWholeRestore(
           reader: store,
           readBlob: (oid) => engine.readBlob(oid),
         });
-  const { rules } = await engine.storeRules(checkpoint.dir);
-  const pre = await takePreRollback(context, request, rules).catch(async (error: unknown) => {
+  const pre = await takePreRollback(context, request).catch(async (error: unknown) => {
     await warming;
     throw error;
   });
   const warmed = await warming;
   const { preRollback } = pre;
   report({ phase: 'snapshot', done: 1, total: 1 });
+  // The rules the restore point was stored by (its walk rebuilds them for a clone made since the last checkpoint).
+  const { rules } = await engine.storeRules(checkpoint.dir);
   const known = await context.loadKnown(checkpoint.dir);
   // What the plan finds at each path is what the writes insist on: each file is looked at once before its write.
   const seen = { known, versions: new Map<string, DiskVersion>() };
@@ -229,7 +231,7 @@ export async function runWholeRestore(
     ...(warmed !== undefined && { listedTemps: warmed.temps }),
   });
   // The versions the read-back just found, so the ledger need not look at every file again.
-  await ledger.recordObserved(applied.written, { kind: request.actor });
+  await ledger.recordObserved(applied.written, { kind: request.actor }, preRollback.id);
   engine.noteWritten(applied.touched);
   const outcomes = [...applied.outcomes];
   const unaccounted = await unaccountedChanges(context, request, applied, outcomes);

@@ -208,10 +208,9 @@ export function createRestoreService(options: RestoreServiceOptions): RestoreSer
         store,
         checkpoint,
         scope: createPathScope(paths),
-        rules: await rulesFor(checkpoint.dir),
+        rulesFor,
         known: await loadKnown(checkpoint.dir),
         ledger,
-        rediscover: (found) => rulesFor(checkpoint.dir, found),
       });
     },
 

@@ -65,4 +65,26 @@ describe('undoing a restore, for files the rules leave out', () => {
       'a.txt',
     ]);
   });
+
+  it('leaves a file made after the restore with the very bytes the restore wrote (not the file it wrote)', async () => {
+    const id = await checkpointThenUntrackLog();
+    const done = await restore.restore(dir, id);
+    rmSync(path.join(dir, 'x.log'));
+    writeFiles(dir, { 'x.log': 'log v1\n' });
+    const undo = await restore.restore(dir, done.preRollback.id);
+    expect(readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('a2\n');
+    expect(readFileSync(path.join(dir, 'x.log'), 'utf8')).toBe('log v1\n');
+    expect(undo.outcomes.map((outcome) => `${outcome.result} ${outcome.path}`)).toEqual(['done a.txt']);
+  });
+
+  it('leaves, and does not list, an ignored file a restore of chosen files found as the checkpoint holds it', async () => {
+    const id = await checkpointThenUntrackLog();
+    writeFiles(dir, { 'x.log': 'log v1\n' });
+    const done = await restore.restore(dir, id, ['a.txt']);
+    const undo = await restore.restore(dir, done.preRollback.id);
+    expect(readFileSync(path.join(dir, 'x.log'), 'utf8')).toBe('log v1\n');
+    // Only what the undo did: no "not in checkpoint" line for a file it never had to touch.
+    expect(undo.outcomes.map((outcome) => `${outcome.result} ${outcome.path}`)).toEqual(['done a.txt']);
+    expect(undo.status).toBe('complete');
+  });
 });

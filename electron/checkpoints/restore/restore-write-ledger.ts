@@ -11,6 +11,8 @@ import { withOwnAppend, type LastVersion, type LedgerCache } from './restore-led
 export interface LedgerRecord {
   readonly actor: Actor;
   readonly at: number;
+  /** The restore point of the restore that wrote this version (a restore's writes only): its undo may delete it. */
+  readonly restorePoint?: string;
 }
 
 /** A file's version as a caller observed it (a terminal command's effects, found by comparing walks): its identity, or undefined when it is gone. */
@@ -37,8 +39,11 @@ export type LedgerView = (absolutePath: string, identity: FileIdentity | undefin
 export interface WriteLedger {
   /** Records the current identity (or absence) of files `actor` has just written or deleted. */
   record(absolutePaths: readonly string[], actor: Actor): Promise<void>;
-  /** Records versions `actor` made as the caller observed them (not read again: a later edit by someone else stays theirs). */
-  recordObserved(versions: readonly ObservedVersion[], actor: Actor): Promise<void>;
+  /**
+   * Records versions `actor` made as the caller observed them (not read again: a later edit by someone else stays
+   * theirs); a restore names its restore point.
+   */
+  recordObserved(versions: readonly ObservedVersion[], actor: Actor, restorePoint?: string): Promise<void>;
   /** The ledger as it is now (after this process's records in flight), read once. */
   view(): Promise<LedgerView>;
 }
@@ -50,6 +55,8 @@ interface LedgerLine {
   readonly t: number;
   /** Who wrote it (absent in lines written before actors were recorded: Vigil's, for whomever). */
   readonly a?: Actor;
+  /** The restore point of the restore that wrote it. */
+  readonly r?: string;
 }
 
 const vigilActor: Actor = { kind: 'vigil' };
@@ -65,7 +72,13 @@ function parseLine(line: string): LedgerLine | undefined {
     const value = JSON.parse(line) as Partial<LedgerLine>;
     if (typeof value.p !== 'string' || typeof value.t !== 'number' || value.i === undefined) return undefined;
     const actor = value.a === undefined ? undefined : actorSchema.safeParse(value.a);
-    return { p: value.p, i: value.i, t: value.t, ...(actor?.success === true ? { a: actor.data } : {}) };
+    return {
+      p: value.p,
+      i: value.i,
+      t: value.t,
+      ...(actor?.success === true ? { a: actor.data } : {}),
+      ...(typeof value.r === 'string' && { r: value.r }),
+    };
   } catch {
     // A line cut short by a crash: the file it named is simply flagged.
     return undefined;
@@ -138,8 +151,10 @@ export function createWriteLedger(file: string, logger?: Logger): WriteLedger {
       .map(parseLine)
       .filter((line): line is LedgerLine => line !== undefined);
     const last = new Map<string, LastVersion>(isGrown && cache !== undefined ? cache.last : []);
-    for (const line of lines)
-      last.set(line.p, { identity: line.i, record: { actor: line.a ?? vigilActor, at: line.t } });
+    for (const line of lines) {
+      const restorePoint = line.r === undefined ? {} : { restorePoint: line.r };
+      last.set(line.p, { identity: line.i, record: { actor: line.a ?? vigilActor, at: line.t, ...restorePoint } });
+    }
     if (stats.size > compactBytes) {
       cache = undefined;
       await compact(file);
@@ -150,20 +165,21 @@ export function createWriteLedger(file: string, logger?: Logger): WriteLedger {
     return last;
   }
 
-  const append = (versions: readonly ObservedVersion[], actor: Actor): Promise<void> => {
+  const append = (versions: readonly ObservedVersion[], actor: Actor, restorePoint?: string): Promise<void> => {
     if (versions.length === 0) return Promise.resolve();
     const now = Date.now();
+    const origin = restorePoint === undefined ? {} : { r: restorePoint };
     const text = versions
       .map(
         (version) =>
-          `${JSON.stringify({ p: version.path, i: version.identity ?? null, t: now, a: actor } satisfies LedgerLine)}\n`,
+          `${JSON.stringify({ p: version.path, i: version.identity ?? null, t: now, a: actor, ...origin } satisfies LedgerLine)}\n`,
       )
       .join('');
     const pending = mkdir(path.dirname(file), { recursive: true })
       .then(() => appendFile(file, text))
       .then(() =>
         lock.run('load', async () => {
-          const appended = { versions, actor, at: now, bytes: Buffer.byteLength(text) };
+          const appended = { versions, actor, at: now, bytes: Buffer.byteLength(text), restorePoint };
           const stats = await stat(file).catch(() => undefined);
           if (stats !== undefined && stats.size <= compactBytes) cache = withOwnAppend(cache, stats, appended) ?? cache;
         }),

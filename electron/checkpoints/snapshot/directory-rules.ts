@@ -1,7 +1,7 @@
 import type { Logger } from '../../logging';
 import type { StoreRulesSummary } from '../checkpoint-types';
 import { dirHash, statCacheFile, type StoreLayout } from '../../git-store';
-import { isSameFolders, rememberedFoldersFile } from './nested-repositories';
+import { isSameFolders, mergedFolders, rememberedFoldersFile, type FoundRepositories } from './nested-repositories';
 import { RepoRulesCache, type LoadedRules, type RulesEnvironment } from './repo-rules';
 import type { SnapshotEngine } from './snapshot-engine';
 import type { StoreRules } from './store-rules';
@@ -54,10 +54,10 @@ export class DirectoryRules {
 
   /**
    * The rules in force for `dir` now, with the repository and any warnings; with `found` (the folders
-   * holding a `.git` that a walk of all of `dir` met), rebuilt first when they differ (`discover`).
+   * holding a `.git` that a walk of all of `dir`, or of part of it, met), rebuilt first when they differ (`discover`).
    */
-  async current(dir: string, found?: readonly string[]): Promise<LoadedRules> {
-    if (found !== undefined) await this.discover(dir, found);
+  async current(dir: string, found?: FoundRepositories): Promise<LoadedRules> {
+    if (found !== undefined) await this.discover(dir, mergedFolders(await this.#entry(dir).cache.discovered(), found));
     const entry = this.#entry(dir);
     const loaded = await entry.cache.current();
     entry.last = loaded.rules;

@@ -15,9 +15,11 @@ import { readLiveFile, readLiveText } from '../../files';
 export async function readGitFile(
   file: string,
   followsSymlink = true,
-): Promise<Buffer | 'folder' | 'special' | 'symlink'> {
-  const read = await readLiveFile(file, { followsSymlink });
+  maxBytes?: number,
+): Promise<Buffer | 'folder' | 'special' | 'symlink' | 'oversize'> {
+  const read = await readLiveFile(file, { followsSymlink, ...(maxBytes !== undefined && { maxBytes }) });
   if (read.kind === 'read') return read.content;
+  if (read.kind === 'oversize') return 'oversize';
   if (read.kind === 'changed') return 'symlink';
   return read.kind === 'special' && read.stats.isDirectory() ? 'folder' : 'special';
 }
@@ -50,23 +52,29 @@ export function excludesFileIn(text: string, home: string): string | undefined {
   return found.startsWith('~/') ? path.join(home, found.slice(2)) : found;
 }
 
+/** git's own limit on an ignore file (dir.c, `PATTERN_MAX_FILE_SIZE`): git warns and uses none of a larger one. */
+const maxPatternFileBytes = 100 << 20;
+
 /**
  * The patterns of one ignore file, or why they cannot be used (undefined: there is no such file). A
  * `.gitignore` in the work tree is not followed through a symlink (`isInWorkTree`): git (2.32+) refuses it.
+ * One over git's own limit is not read, as git does not (a text over 512 MB failed the checkpoint).
  */
 export async function readPatterns(
   file: string,
   isInWorkTree = false,
 ): Promise<{ patterns: string } | { problem: string } | undefined> {
-  let bytes: Buffer | 'folder' | 'special' | 'symlink';
+  let bytes: Buffer | 'folder' | 'special' | 'symlink' | 'oversize';
   try {
-    bytes = await readGitFile(file, !isInWorkTree);
+    bytes = await readGitFile(file, !isInWorkTree, maxPatternFileBytes);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return undefined;
     return { problem: `cannot be read (${code ?? 'error'})` };
   }
   if (bytes === 'folder') return undefined;
+  if (bytes === 'oversize')
+    return { problem: 'is larger than 100 MiB, which git refuses for an ignore file (none of it applies, as in git)' };
   if (bytes === 'special') return { problem: 'cannot be read (it is not a regular file: a FIFO or device)' };
   if (bytes === 'symlink')
     return { problem: 'is a symbolic link, which git does not follow for a .gitignore (none of it applies)' };

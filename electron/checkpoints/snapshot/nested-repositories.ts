@@ -35,6 +35,57 @@ export function foldersWithGitSkipped(skipped: readonly SkippedPath[]): string[]
   return [...found].sort();
 }
 
+/**
+ * What a look at the folder found of the repositories inside it: the folders holding a `.git` that a
+ * walk of all of it met (sorted), or those a look at part of it met (`found`) with what it looked at
+ * (`looked`: folders asked for their `.git` one by one, and subtrees, `x/`, walked whole). The
+ * folders outside what it looked at stay as the rules knew them.
+ */
+export type FoundRepositories =
+  readonly string[] | { readonly looked: readonly string[]; readonly found: readonly string[] };
+
+/** The whole sorted list `found` stands for, given the folders the rules knew (`known`). */
+export function mergedFolders(known: readonly string[], found: FoundRepositories): string[] {
+  if (Array.isArray(found)) return [...(found as readonly string[])];
+  const { looked, found: met } = found as Exclude<FoundRepositories, readonly string[]>;
+  const folders = new Set(looked.filter((item) => !item.endsWith('/')));
+  const subtrees = looked.filter((item) => item.endsWith('/'));
+  const isLooked = (folder: string): boolean =>
+    folders.has(folder) || subtrees.some((subtree) => folder.startsWith(subtree));
+  return [...new Set([...known.filter((folder) => !isLooked(folder)), ...met])].sort();
+}
+
+/**
+ * What a look at the paths `paths` (a scope's, relative) of `dir` finds of its repositories: each
+ * folder on the way to a path, and the path itself, asked for its `.git` (an lstat each); below the
+ * paths, the `.git`s the walk of them met (`skipped`, see `foldersWithGitSkipped`). No paths: the
+ * walk was of all of `dir`, and what it met is the whole answer.
+ */
+export async function repositoriesOnTheWay(
+  dir: string,
+  paths: readonly string[],
+  skipped: readonly SkippedPath[],
+): Promise<FoundRepositories> {
+  const walked = foldersWithGitSkipped(skipped);
+  if (paths.length === 0) return walked;
+  const folders = new Set<string>();
+  for (const item of paths) {
+    const parts = item.split('/');
+    for (let depth = 1; depth <= parts.length; depth += 1) folders.add(parts.slice(0, depth).join('/'));
+  }
+  const looked = [...folders];
+  const present = await Promise.all(
+    looked.map((folder) =>
+      lstat(path.join(dir, ...folder.split('/'), '.git')).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  const met = looked.filter((_, index) => present[index] === true);
+  return { looked: [...looked, ...paths.map((item) => `${item}/`)], found: [...new Set([...met, ...walked])].sort() };
+}
+
 /** Whether two sorted lists of folders are the same. */
 export function isSameFolders(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((item, index) => item === b[index]);

@@ -34,7 +34,7 @@ export interface IndexFileRead {
 
 /** The bytes of one of git's index files, or why they cannot be had. */
 async function bytesOf(file: string): Promise<Buffer | { readonly problem: string }> {
-  let bytes: Buffer | 'folder' | 'special' | 'symlink';
+  let bytes: Awaited<ReturnType<typeof readGitFile>>;
   try {
     bytes = await readGitFile(file);
   } catch (error) {

@@ -25,6 +25,8 @@ export interface RoundOptions {
   readonly isSelected: boolean;
   /** The size cap (bytes), low so that files reach it. */
   readonly cap: number;
+  /** A clone is made in the project after the checkpoint, before the restore (its files judged by its own rules). */
+  readonly hasClone?: boolean;
 }
 
 /** How a round went: its operation log and the broken promises found (none: it passed). */
@@ -59,6 +61,23 @@ function changeIndex(dir: string, random: () => number, files: readonly string[]
   const isTracked = runGit(['ls-files', '--', file], { cwd: dir }) !== '';
   runGit(isTracked ? ['rm', '-q', '-r', '-f', '--cached', '--', file] : ['add', '-f', '--', file], { cwd: dir });
   return `${isTracked ? 'git rm --cached' : 'git add -f'} ${file}`;
+}
+
+/**
+ * Makes a random folder of the project (or a new one) a clone that tracks what is there and a file
+ * the built-in names leave out: the restore, then its undo, must judge its files by its rules. (A
+ * clone that ignores a file the checkpoint holds is left out: see docs/design/restore-round-trip.md.)
+ */
+function makeClone(dir: string, random: () => number, folders: readonly string[]): string {
+  const candidates = ['clone', ...folders.filter((folder) => !folder.split('/').includes('.git'))];
+  const folder = candidates[Math.floor(random() * candidates.length)] ?? 'clone';
+  const top = path.join(dir, ...folder.split('/'));
+  mkdirSync(top, { recursive: true });
+  runGit(['init', '-q', top]);
+  writeFileSync(path.join(top, 'clone-logo.png'), `png of ${folder}\n`);
+  runGit(['add', '-f', '-A'], { cwd: top });
+  runGit(['commit', '-q', '--allow-empty', '-m', 'clone'], { cwd: top });
+  return `clone made at ${folder}, tracking what is there and clone-logo.png`;
 }
 
 /**
@@ -159,6 +178,7 @@ export async function runRestoreRound(options: RoundOptions): Promise<RoundResul
       else if (roll < 0.27 && options.isRepository) log.push(changeIndex(dir, random, project.list().files));
       else log.push(project.damage());
     }
+    if (options.hasClone === true) log.push(makeClone(dir, random, project.list().folders));
     const before = readDisk(dir);
     const stored = storedTree(engine.gitdir, checkpoint.id);
     const paths = options.isSelected

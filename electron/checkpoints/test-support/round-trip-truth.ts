@@ -22,14 +22,15 @@ function blobId(bytes: Buffer): string {
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
-/** Every file, symlink and folder under `dir` (relative, `/`-separated), `.git` left out, with git's mode and blob id. */
+/** Every file, symlink and folder under `dir` (relative, `/`-separated), every `.git` left out, with git's mode and blob id. */
 export function readDisk(dir: string): DiskState {
   const files = new Map<string, StoredVersion>();
   const folders = new Set<string>();
   const walk = (rel: string): void => {
     for (const name of readdirSync(path.join(dir, rel))) {
       const child = rel === '' ? name : `${rel}/${name}`;
-      if (child === '.git') continue;
+      // Every repository's own folder, the top's and a clone's inside (no restore touches them).
+      if (name === '.git') continue;
       const absolute = path.join(dir, child);
       const info = lstatSync(absolute);
       if (info.isDirectory()) {
