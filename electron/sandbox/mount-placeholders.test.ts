@@ -1,0 +1,52 @@
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { agentSettings } from '../workspace';
+import { createSandboxWorld, type SandboxWorld } from './test-support/sandbox-fixture';
+
+const isLinux = process.platform === 'linux';
+/** The folders the sandbox keeps read-only at a root while absent: the engine mounts an empty folder at each. */
+const absentFolders = agentSettings.filter((setting) => setting.isFolder).map((setting) => setting.name);
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** The root's entries, sorted. */
+function entries(folder: string): string[] {
+  return readdirSync(folder).sort();
+}
+
+describe.runIf(isLinux)('the placeholders the sandbox makes in a root for the paths it protects', () => {
+  let world: SandboxWorld;
+  beforeEach(async () => {
+    world = await createSandboxWorld({ 'src/app.ts': 'export {};\n' });
+  });
+  afterEach(async () => {
+    await world.close();
+  });
+
+  it('keep the protected paths unwritable while the command runs, and are gone after it, as before it', async () => {
+    const attempts = absentFolders.map(
+      (name) => `! mkdir -p ${name}/x 2>/dev/null && ! touch ${name}/settings.json 2>/dev/null`,
+    );
+    expect(await world.run(attempts.join(' && '))).toMatchObject({ exit_code: 0 });
+    await world.sandbox.released();
+    expect(entries(world.workspace)).toEqual(['src']);
+  });
+
+  it('are removed when the spawn server was killed (SIGKILL) while a command ran, and only those', async () => {
+    const running = world.run('echo > started; sleep 60').catch((error: unknown) => error);
+    await until(() => existsSync(path.join(world.workspace, 'started')));
+    // A placeholder the user filled while the command ran is the user's now.
+    writeFileSync(path.join(world.workspace, '.vscode', 'settings.json'), '{}\n');
+    process.kill((await world.sandbox.spawnerPid()) ?? 0, 'SIGKILL');
+    expect(await running).toMatchObject({ code: 'io_error' });
+    // An empty folder the user makes after the crash is theirs too.
+    mkdirSync(path.join(world.workspace, 'later'));
+    expect(await world.run('true')).toMatchObject({ exit_code: 0 });
+    await world.sandbox.released();
+    expect(entries(world.workspace)).toEqual(['.vscode', 'later', 'src', 'started']);
+    expect(entries(path.join(world.workspace, '.vscode'))).toEqual(['settings.json']);
+  });
+});

@@ -1,0 +1,149 @@
+import { lstat, mkdir, open } from 'node:fs/promises';
+import path from 'node:path';
+import { isPathBelow, isPathInside } from '../lib';
+import {
+  type MadePlaceholder,
+  type PlaceholderKind,
+  removeIfUntouched,
+  writePlaceholderRecord,
+} from './placeholder-record';
+
+/**
+ * The mount points of absent protected paths, made by Vigil instead of bubblewrap. bubblewrap can
+ * keep a path read-only only by mounting over it, so for an absent one (`.vscode`, `.git/hooks`)
+ * a folder or file has to exist in the user's project while the command runs. Left to bubblewrap,
+ * the engine removes them after the command, and a spawn server killed meanwhile left them in the
+ * project for good. Made here, each is recorded in the data folder with its identity before the
+ * command starts (`placeholder-record.ts`), so a later start removes what a killed process left,
+ * and only what is still exactly as it was made. The engine sees them as existing paths and binds
+ * each read-only over itself: an empty read-only folder (or file) in the sandbox, as before.
+ */
+
+const live = new Map<string, MadePlaceholder>();
+/** Sandboxed commands of this process between their placement and their release. */
+let activeCommands = 0;
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Runs placements and releases one after another: two commands never make or remove the same path at once. */
+function serialized<T>(task: () => Promise<T>): Promise<T> {
+  const run = queue.then(task, task);
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+type Entry = { readonly kind: 'missing' } | { readonly kind: 'folder' } | { readonly kind: 'other' };
+
+async function entryAt(candidate: string): Promise<Entry> {
+  try {
+    const info = await lstat(candidate);
+    return { kind: info.isDirectory() ? 'folder' : 'other' };
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? { kind: 'missing' } : { kind: 'other' };
+  }
+}
+
+/**
+ * Where the mount point of an absent deny path goes, as the engine would put it: at its first
+ * missing component, inside a writable root. Undefined when the path exists, lies under a file, a
+ * symbolic link or a path already denied, or outside the roots: those are left to the engine.
+ */
+async function mountPointOf(
+  denied: string,
+  allowWrite: readonly string[],
+  denyWrite: readonly string[],
+): Promise<string | undefined> {
+  const root = allowWrite.find((candidate) => isPathBelow(denied, candidate));
+  if (root === undefined) return undefined;
+  let current = root;
+  if ((await entryAt(root)).kind !== 'folder') return undefined;
+  for (const part of path.relative(root, denied).split(path.sep)) {
+    current = path.join(current, part);
+    const ourOwn = live.get(current);
+    if (ourOwn !== undefined) return ourOwn.kind === 'folder' ? current : undefined;
+    const entry = await entryAt(current);
+    if (entry.kind === 'missing') break;
+    if (entry.kind !== 'folder') return undefined;
+    if (current === denied) return undefined;
+  }
+  // Under a path denied as it is, nothing can be created: the engine mounts nothing there either.
+  if (denyWrite.some((other) => other !== denied && other !== current && isPathInside(current, other)))
+    return undefined;
+  return current;
+}
+
+/** Makes one placeholder, or undefined when the name is taken meanwhile (it is then not ours). */
+async function makeOne(at: string, kind: PlaceholderKind): Promise<MadePlaceholder | undefined> {
+  try {
+    if (kind === 'folder') await mkdir(at, { mode: 0o755 });
+    else await (await open(at, 'wx', 0o444)).close();
+  } catch {
+    return undefined;
+  }
+  const info = await lstat(at, { bigint: true });
+  return { path: at, kind, dev: String(info.dev), ino: String(info.ino), birth: String(info.birthtimeNs) };
+}
+
+/** What a command's placement made: the deny list to wrap it with, and its release. */
+export interface Placement {
+  readonly denyWrite: readonly string[];
+  /** Removes the placeholders once no sandboxed command of this process runs any more. */
+  release(): Promise<void>;
+}
+
+/**
+ * Makes the mount points the command's absent deny paths need (a folder where a deny path lies
+ * below it, else an empty file), records them durably in `recordFolder` and returns the deny list
+ * with each such path replaced by its placeholder. Call `release()` once the command exited.
+ */
+export function placePlaceholders(
+  allowWrite: readonly string[],
+  denyWrite: readonly string[],
+  recordFolder: string,
+): Promise<Placement> {
+  return serialized(async () => {
+    activeCommands += 1;
+    const wanted = new Map<string, PlaceholderKind>();
+    const replaced = new Map<string, string>();
+    for (const denied of denyWrite) {
+      const at = await mountPointOf(denied, allowWrite, denyWrite);
+      if (at === undefined) continue;
+      replaced.set(denied, at);
+      const isFolder = denyWrite.some((other) => isPathBelow(other, at));
+      if (!live.has(at)) wanted.set(at, isFolder ? 'folder' : 'file');
+    }
+    let isReleased = false;
+    const release = (): Promise<void> => {
+      if (isReleased) return Promise.resolve();
+      isReleased = true;
+      return serialized(() => releaseAll(recordFolder));
+    };
+    try {
+      // Recorded before they are made, then with what was made: a process killed in between leaves nothing unknown.
+      const since = String(BigInt(Date.now()) * 1_000_000n);
+      const pending = [...wanted].map(([at, kind]) => ({ path: at, kind, since }));
+      if (wanted.size > 0) await writePlaceholderRecord(recordFolder, [...live.values(), ...pending]);
+      for (const [at, kind] of wanted) {
+        const made = await makeOne(at, kind);
+        if (made === undefined) replaced.forEach((to, from) => to === at && replaced.delete(from));
+        else live.set(at, made);
+      }
+      if (wanted.size > 0) await writePlaceholderRecord(recordFolder, [...live.values()]);
+    } catch (error) {
+      await release();
+      throw error;
+    }
+    return { denyWrite: [...new Set(denyWrite.map((denied) => replaced.get(denied) ?? denied))], release };
+  });
+}
+
+/** One command is done; when it was the last, every placeholder goes (a removed mount point would detach a running sandbox's bind). */
+async function releaseAll(recordFolder: string): Promise<void> {
+  activeCommands = Math.max(0, activeCommands - 1);
+  if (activeCommands > 0 || live.size === 0) return;
+  // Deepest first: a folder made inside another goes before it.
+  const made = [...live.values()].sort((a, b) => b.path.length - a.path.length);
+  for (const placeholder of made) await removeIfUntouched(placeholder);
+  live.clear();
+  // A record that stays (its removal failed) lists nothing that still matches once these are gone.
+  await writePlaceholderRecord(recordFolder, []).catch(() => undefined);
+}
