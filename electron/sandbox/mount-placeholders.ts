@@ -1,22 +1,20 @@
-import { lstat, mkdir, open } from 'node:fs/promises';
+import { lstat, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isPathBelow, isPathInside } from '../lib';
-import {
-  type MadePlaceholder,
-  type PlaceholderKind,
-  removeIfUntouched,
-  writePlaceholderRecord,
-} from './placeholder-record';
+import { type MadePlaceholder, removeIfUntouched, writePlaceholderRecord } from './placeholder-record';
 
 /**
  * The mount points of absent protected paths, made by Vigil instead of bubblewrap. bubblewrap can
  * keep a path read-only only by mounting over it, so for an absent one (`.vscode`, `.git/hooks`)
- * a folder or file has to exist in the user's project while the command runs. Left to bubblewrap,
- * the engine removes them after the command, and a spawn server killed meanwhile left them in the
+ * something has to exist in the user's project while the command runs. Left to bubblewrap, the
+ * engine removed them after the command, and a spawn server killed meanwhile left them in the
  * project for good. Made here, each is recorded in the data folder with its identity before the
- * command starts (`placeholder-record.ts`), so a later start removes what a killed process left,
- * and only what is still exactly as it was made. The engine sees them as existing paths and binds
- * each read-only over itself: an empty read-only folder (or file) in the sandbox, as before.
+ * command starts (`placeholder-record.ts`), so that a later start removes what a killed process
+ * left, and only what is still exactly as it was made. Each is an empty folder, also for a file
+ * (a protected file removed after the command's profile was built): the command can create
+ * nothing there either, and unlike the empty file bubblewrap would make, a checkpoint taken
+ * meanwhile stores nothing of it (git keeps no empty folder) and no command is said to have made
+ * it. The engine sees them as existing and binds each read-only over itself.
  */
 
 const live = new Map<string, MadePlaceholder>();
@@ -59,7 +57,7 @@ async function mountPointOf(
   for (const part of path.relative(root, denied).split(path.sep)) {
     current = path.join(current, part);
     const ourOwn = live.get(current);
-    if (ourOwn !== undefined) return ourOwn.kind === 'folder' ? current : undefined;
+    if (ourOwn !== undefined) return current;
     const entry = await entryAt(current);
     if (entry.kind === 'missing') break;
     if (entry.kind !== 'folder') return undefined;
@@ -71,16 +69,15 @@ async function mountPointOf(
   return current;
 }
 
-/** Makes one placeholder, or undefined when the name is taken meanwhile (it is then not ours). */
-async function makeOne(at: string, kind: PlaceholderKind): Promise<MadePlaceholder | undefined> {
+/** Makes one placeholder, an empty folder, or undefined when the name is taken meanwhile (it is then not ours). */
+async function makeOne(at: string): Promise<MadePlaceholder | undefined> {
   try {
-    if (kind === 'folder') await mkdir(at, { mode: 0o755 });
-    else await (await open(at, 'wx', 0o444)).close();
+    await mkdir(at, { mode: 0o755 });
   } catch {
     return undefined;
   }
   const info = await lstat(at, { bigint: true });
-  return { path: at, kind, dev: String(info.dev), ino: String(info.ino), birth: String(info.birthtimeNs) };
+  return { path: at, dev: String(info.dev), ino: String(info.ino), birth: String(info.birthtimeNs) };
 }
 
 /** What a command's placement made: the deny list to wrap it with, and its release. */
@@ -91,8 +88,7 @@ export interface Placement {
 }
 
 /**
- * Makes the mount points the command's absent deny paths need (a folder where a deny path lies
- * below it, else an empty file), records them durably in `recordFolder` and returns the deny list
+ * Makes the mount points the command's absent deny paths need (empty folders), records them durably in `recordFolder` and returns the deny list
  * with each such path replaced by its placeholder. Call `release()` once the command exited.
  */
 export function placePlaceholders(
@@ -102,14 +98,13 @@ export function placePlaceholders(
 ): Promise<Placement> {
   return serialized(async () => {
     activeCommands += 1;
-    const wanted = new Map<string, PlaceholderKind>();
+    const wanted = new Set<string>();
     const replaced = new Map<string, string>();
     for (const denied of denyWrite) {
       const at = await mountPointOf(denied, allowWrite, denyWrite);
       if (at === undefined) continue;
       replaced.set(denied, at);
-      const isFolder = denyWrite.some((other) => isPathBelow(other, at));
-      if (!live.has(at)) wanted.set(at, isFolder ? 'folder' : 'file');
+      if (!live.has(at)) wanted.add(at);
     }
     let isReleased = false;
     const release = (): Promise<void> => {
@@ -120,10 +115,10 @@ export function placePlaceholders(
     try {
       // Recorded before they are made, then with what was made: a process killed in between leaves nothing unknown.
       const since = String(BigInt(Date.now()) * 1_000_000n);
-      const pending = [...wanted].map(([at, kind]) => ({ path: at, kind, since }));
+      const pending = [...wanted].map((at) => ({ path: at, since }));
       if (wanted.size > 0) await writePlaceholderRecord(recordFolder, [...live.values(), ...pending]);
-      for (const [at, kind] of wanted) {
-        const made = await makeOne(at, kind);
+      for (const at of wanted) {
+        const made = await makeOne(at);
         if (made === undefined) replaced.forEach((to, from) => to === at && replaced.delete(from));
         else live.set(at, made);
       }

@@ -1,17 +1,13 @@
-import { lstat, mkdir, readdir, readFile, rm, rmdir, unlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import type { BigIntStats } from 'node:fs';
 import path from 'node:path';
 import { syncDirectory, writeFileAtomic } from '../files';
 import { ownStartTime, processStart } from '../lib';
 import type { Logger } from '../logging';
 
-/** What a placeholder is: an empty folder (a protected path lies below it) or an empty file. */
-export type PlaceholderKind = 'folder' | 'file';
-
-/** A placeholder as made: where, what, and the identity that tells it from anything put there since. */
+/** A placeholder (an empty folder) as made: where, and the identity that tells it from anything put there since. */
 export interface MadePlaceholder {
   readonly path: string;
-  readonly kind: PlaceholderKind;
   readonly dev: string;
   readonly ino: string;
   /** Its birth time in ns (0 where the file system keeps none): an inode number reused later does not match. */
@@ -24,7 +20,6 @@ export interface MadePlaceholder {
  */
 export interface PendingPlaceholder {
   readonly path: string;
-  readonly kind: PlaceholderKind;
   readonly since: string;
 }
 
@@ -94,7 +89,7 @@ function parseRecord(text: string): PlaceholderRecord | undefined {
 
 /** Whether an entry is the placeholder recorded: the same device, inode and birth; for a pending one, born just after its record. */
 function isRecorded(info: BigIntStats, recorded: RecordedPlaceholder): boolean {
-  if (info.isDirectory() !== (recorded.kind === 'folder')) return false;
+  if (!info.isDirectory()) return false;
   if (!('since' in recorded))
     return (
       String(info.dev) === recorded.dev &&
@@ -106,18 +101,15 @@ function isRecorded(info: BigIntStats, recorded: RecordedPlaceholder): boolean {
   return birth > 0n && birth >= since - pendingBirthWindow.before && birth <= since + pendingBirthWindow.after;
 }
 
-/** Removes one placeholder if it is still exactly what was made (or, pending, what was about to be): the same entry, empty. */
+/** Removes one placeholder if it is still exactly what was made (or, pending, what was about to be): the same folder, empty. */
 export async function removeIfUntouched(recorded: RecordedPlaceholder): Promise<boolean> {
   const info = await lstat(recorded.path, { bigint: true }).catch(() => undefined);
   if (info === undefined || !isRecorded(info, recorded)) return false;
-  try {
-    if (info.isDirectory()) await rmdir(recorded.path);
-    else if (info.isFile() && info.size === 0n) await unlink(recorded.path);
-    else return false;
-    return true;
-  } catch {
-    return false;
-  }
+  // rmdir: a folder the user filled since is not empty, and stays.
+  return rmdir(recorded.path).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Whether the process that wrote a record still runs (it may still have sandboxes on its placeholders). */
