@@ -1,16 +1,21 @@
-import { lstat, mkdir } from 'node:fs/promises';
+import { chmod, lstat, mkdir, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isPathBelow, isPathInside } from '../lib';
-import { type MadePlaceholder, removeIfUntouched, writePlaceholderRecord } from './placeholder-record';
+import {
+  isPlaceholderFolder,
+  type MadePlaceholder,
+  placeholderMode,
+  recordPlaceholderPaths,
+} from './placeholder-record';
 
 /**
  * The mount points of absent protected paths, made by Vigil instead of bubblewrap. bubblewrap can
  * keep a path read-only only by mounting over it, so for an absent one (`.vscode`, `.git/hooks`)
  * something has to exist in the user's project while the command runs. Left to bubblewrap, the
  * engine removed them after the command, and a spawn server killed meanwhile left them in the
- * project for good. Made here, each is recorded in the data folder with its identity before the
- * command starts (`placeholder-record.ts`), so that a later start removes what a killed process
- * left, and only what is still exactly as it was made. Each is an empty folder, also for a file
+ * project for good. Made here, each path is recorded (durably) in the data folder before the first
+ * placeholder is made there, and each is marked (`placeholderMode`), so that a later start removes
+ * what a killed process left, and only what still is a placeholder. Each is an empty folder, also for a file
  * (a protected file removed after the command's profile was built): the command can create
  * nothing there either, and unlike the empty file bubblewrap would make, a checkpoint taken
  * meanwhile stores nothing of it (git keeps no empty folder) and no command is said to have made
@@ -69,15 +74,24 @@ async function mountPointOf(
   return current;
 }
 
-/** Makes one placeholder, an empty folder, or undefined when the name is taken meanwhile (it is then not ours). */
+/** Makes one placeholder, an empty folder with the placeholder mode, or undefined when the name is taken meanwhile (not ours). */
 async function makeOne(at: string): Promise<MadePlaceholder | undefined> {
   try {
     await mkdir(at, { mode: 0o755 });
   } catch {
     return undefined;
   }
+  await chmod(at, placeholderMode);
   const info = await lstat(at, { bigint: true });
-  return { path: at, dev: String(info.dev), ino: String(info.ino), birth: String(info.birthtimeNs) };
+  return { path: at, dev: info.dev, ino: info.ino };
+}
+
+/** Removes one of this process's placeholders if it is still exactly what was made: the same folder, marked, empty. */
+async function removeIfUntouched(made: MadePlaceholder): Promise<void> {
+  const info = await lstat(made.path, { bigint: true }).catch(() => undefined);
+  if (info === undefined || info.dev !== made.dev || info.ino !== made.ino || !isPlaceholderFolder(info)) return;
+  // rmdir: a folder the user filled since is not empty, and stays.
+  await rmdir(made.path).catch(() => undefined);
 }
 
 /** What a command's placement made: the deny list to wrap it with, and its release. */
@@ -110,19 +124,16 @@ export function placePlaceholders(
     const release = (): Promise<void> => {
       if (isReleased) return Promise.resolve();
       isReleased = true;
-      return serialized(() => releaseAll(recordFolder));
+      return serialized(releaseAll);
     };
     try {
-      // Recorded before they are made, then with what was made: a process killed in between leaves nothing unknown.
-      const since = String(BigInt(Date.now()) * 1_000_000n);
-      const pending = [...wanted].map((at) => ({ path: at, since }));
-      if (wanted.size > 0) await writePlaceholderRecord(recordFolder, [...live.values(), ...pending]);
+      // Recorded (durably, when new to this process) before they are made: a process killed later leaves nothing unknown.
+      if (wanted.size > 0) await recordPlaceholderPaths(recordFolder, [...wanted]);
       for (const at of wanted) {
         const made = await makeOne(at);
         if (made === undefined) replaced.forEach((to, from) => to === at && replaced.delete(from));
         else live.set(at, made);
       }
-      if (wanted.size > 0) await writePlaceholderRecord(recordFolder, [...live.values()]);
     } catch (error) {
       await release();
       throw error;
@@ -132,13 +143,11 @@ export function placePlaceholders(
 }
 
 /** One command is done; when it was the last, every placeholder goes (a removed mount point would detach a running sandbox's bind). */
-async function releaseAll(recordFolder: string): Promise<void> {
+async function releaseAll(): Promise<void> {
   activeCommands = Math.max(0, activeCommands - 1);
   if (activeCommands > 0 || live.size === 0) return;
   // Deepest first: a folder made inside another goes before it.
   const made = [...live.values()].sort((a, b) => b.path.length - a.path.length);
   for (const placeholder of made) await removeIfUntouched(placeholder);
   live.clear();
-  // A record that stays (its removal failed) lists nothing that still matches once these are gone.
-  await writePlaceholderRecord(recordFolder, []).catch(() => undefined);
 }

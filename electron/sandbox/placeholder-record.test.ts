@@ -1,10 +1,10 @@
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ownStartTime } from '../lib';
 import { silentLogger } from '../logging/logger';
 import { makeTempDir } from '../test-support/temp-dir';
-import { recoverPlaceholders, type RecordedPlaceholder } from './placeholder-record';
+import { placeholderMode, recoverPlaceholders } from './placeholder-record';
 
 /** A pid no process has (above the kernel's default pid_max of 4,194,304). */
 const deadPid = 4_194_305;
@@ -25,42 +25,36 @@ describe.runIf(process.platform === 'linux')('the record of the placeholders a p
     await remove();
   });
 
-  /** An empty folder made now in the project, as recorded once made. */
-  function made(name: string): RecordedPlaceholder {
+  /** A folder made now in the project, marked as a placeholder unless said otherwise. */
+  function folder(name: string, isMarked = true): string {
     const at = path.join(project, name);
     mkdirSync(at);
-    const info = statSync(at, { bigint: true });
-    return { path: at, dev: String(info.dev), ino: String(info.ino), birth: String(info.birthtimeNs) };
+    if (isMarked) chmodSync(at, placeholderMode);
+    return at;
   }
 
-  function writeRecord(name: string, pid: number, startedAt: string, placeholders: RecordedPlaceholder[]): void {
-    writeFileSync(path.join(records, name), JSON.stringify({ pid, startedAt, placeholders }));
+  function writeRecord(name: string, pid: number, startedAt: string, since: bigint, paths: string[]): void {
+    writeFileSync(path.join(records, name), JSON.stringify({ pid, startedAt, since: String(since), paths }));
   }
 
-  it("removes what a stopped process left, only where it is still exactly what was made, and leaves a running one's", async () => {
-    const userOld = path.join(project, '.idea');
-    mkdirSync(userOld);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const since = String(BigInt(Date.now()) * 1_000_000n);
-    const filled = made('.vscode');
-    writeFileSync(path.join(filled.path, 'settings.json'), '{}\n');
-    const replaced = made('.husky');
-    mkdirSync(path.join(project, '.husky-other'));
-    // The user removed the placeholder and made their own folder at the name: another inode, or the same one reused later.
-    const { ino } = replaced as { ino: string };
-    const recordedReplaced = { ...replaced, ino: String(BigInt(ino) + 1n) };
+  it("removes what a stopped process left, only where it still is a placeholder, and leaves a running one's", async () => {
+    const older = folder('.idea');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const since = BigInt(Date.now()) * 1_000_000n;
+    const filled = folder('.vscode');
+    writeFileSync(path.join(filled, 'settings.json'), '{}\n');
     const dead = [
-      made('.claude'),
+      folder('.claude'),
+      folder('.gemini'),
       filled,
-      recordedReplaced,
-      { path: made('.gemini').path, since },
-      { path: userOld, since },
+      folder('.husky', false),
+      older,
+      path.join(project, 'gone'),
     ];
-    writeRecord(`${deadPid}-x.json`, deadPid, 'boot:1', dead);
-    const live = made('.cursor');
-    writeRecord(`${process.pid}-live.json`, process.pid, (await ownStartTime()) ?? '', [live]);
+    writeRecord(`${deadPid}-x.json`, deadPid, 'boot:1', since, dead);
+    writeRecord(`${process.pid}-live.json`, process.pid, (await ownStartTime()) ?? '', since, [folder('.cursor')]);
     await recoverPlaceholders(records, silentLogger);
-    expect(readdirSync(project).sort()).toEqual(['.cursor', '.husky', '.husky-other', '.idea', '.vscode']);
+    expect(readdirSync(project).sort()).toEqual(['.cursor', '.husky', '.idea', '.vscode']);
     expect(readdirSync(records)).toEqual([`${process.pid}-live.json`]);
   });
 });

@@ -1,40 +1,35 @@
-import { lstat, mkdir, readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import type { BigIntStats } from 'node:fs';
+import { lstat, mkdir, readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { syncDirectory, writeFileAtomic } from '../files';
 import { ownStartTime, processStart } from '../lib';
 import type { Logger } from '../logging';
 
-/** A placeholder (an empty folder) as made: where, and the identity that tells it from anything put there since. */
+/**
+ * The mode a placeholder folder is given once made: the sticky bit, which no tool sets on a folder
+ * in a project. With its path in a record and its birth after the record's, it is how a
+ * placeholder a killed process left is told from anything a user put there.
+ */
+export const placeholderMode = 0o1755;
+
+/** A placeholder as made, known to the process that made it: the identity that tells it from anything put there since. */
 export interface MadePlaceholder {
   readonly path: string;
-  readonly dev: string;
-  readonly ino: string;
-  /** Its birth time in ns (0 where the file system keeps none): an inode number reused later does not match. */
-  readonly birth: string;
+  readonly dev: bigint;
+  readonly ino: bigint;
 }
 
 /**
- * A placeholder about to be made, recorded before it is: a process killed between the two leaves
- * it to be recognised by its birth, which falls just after `since` (ns since the epoch).
+ * One process's record: every path where it may have a placeholder. Written (and synced) only
+ * when a path is new to it, so a command in a root seen before writes nothing.
  */
-export interface PendingPlaceholder {
-  readonly path: string;
-  readonly since: string;
-}
-
-/** What a record lists. */
-export type RecordedPlaceholder = MadePlaceholder | PendingPlaceholder;
-
-/** How far a pending placeholder's birth may lie before its record's time (coarse file times lag the clock) and after it (ns). */
-const pendingBirthWindow = { before: 50_000_000n, after: 5_000_000_000n };
-
-/** One process's record: the placeholders it has made and not removed yet. */
 interface PlaceholderRecord {
   readonly pid: number;
   /** The process's start (boot id and ticks): a pid reused by another process does not own the record. */
   readonly startedAt: string;
-  readonly placeholders: readonly RecordedPlaceholder[];
+  /** When the record was first written (ns since the epoch): every placeholder of the process is born after it. */
+  readonly since: string;
+  readonly paths: readonly string[];
 }
 
 /** The folder of the data folder where processes that run sandboxed commands record their placeholders (Linux: only bubblewrap needs them). */
@@ -50,66 +45,57 @@ async function ownRecordFile(folder: string): Promise<{ readonly file: string; r
   return { file: path.join(folder, `${process.pid}-${startedAt.replace(/[^\w-]/gu, '_')}${recordSuffix}`), startedAt };
 }
 
-const madeFolders = new Set<string>();
+/** What this process has recorded durably, per record folder. */
+const recorded = new Map<string, { readonly since: string; readonly paths: Set<string> }>();
 
 /**
- * Writes this process's record (atomically, synced with its folder before it returns: the
- * placeholders may be made on disk only once their record would survive a power cut). An empty
- * list removes the record; that removal need not be durable, since a stale entry no longer
- * matches anything on disk.
+ * Makes sure `paths` are in this process's record before a placeholder is made at any of them:
+ * written atomically and synced with its folder when one is new, else nothing is written.
  */
-export async function writePlaceholderRecord(
-  folder: string,
-  placeholders: readonly RecordedPlaceholder[],
-): Promise<void> {
-  const { file, startedAt } = await ownRecordFile(folder);
-  if (placeholders.length === 0) {
-    await rm(file, { force: true });
-    return;
-  }
-  if (!madeFolders.has(folder)) {
+export async function recordPlaceholderPaths(folder: string, paths: readonly string[]): Promise<void> {
+  const known = recorded.get(folder);
+  if (known !== undefined && paths.every((candidate) => known.paths.has(candidate))) return;
+  const since = known?.since ?? String(BigInt(Date.now()) * 1_000_000n);
+  const all = new Set([...(known?.paths ?? []), ...paths]);
+  if (known === undefined) {
     const created = await mkdir(folder, { recursive: true, mode: 0o700 });
     if (created !== undefined) await syncDirectory(path.dirname(created), 'follow');
-    madeFolders.add(folder);
   }
-  const record: PlaceholderRecord = { pid: process.pid, startedAt, placeholders };
+  const { file, startedAt } = await ownRecordFile(folder);
+  const record: PlaceholderRecord = { pid: process.pid, startedAt, since, paths: [...all] };
   await writeFileAtomic(file, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+  recorded.set(folder, { since, paths: all });
+}
+
+/** Whether an entry is a placeholder as Vigil makes them: a folder with the placeholder mode. */
+export function isPlaceholderFolder(info: BigIntStats): boolean {
+  return info.isDirectory() && (Number(info.mode) & 0o7777) === placeholderMode;
+}
+
+/** How far before the record's time a placeholder's birth may fall (coarse file times lag the clock, ns). */
+const birthSlack = 50_000_000n;
+
+/** Removes a placeholder a stopped process left, if it still is one: marked, born after its record, empty (rmdir). */
+async function removeLeftover(at: string, since: bigint): Promise<boolean> {
+  const info = await lstat(at, { bigint: true }).catch(() => undefined);
+  if (info === undefined || !isPlaceholderFolder(info)) return false;
+  if (info.birthtimeNs > 0n && info.birthtimeNs < since - birthSlack) return false;
+  return rmdir(at).then(
+    () => true,
+    () => false,
+  );
 }
 
 function parseRecord(text: string): PlaceholderRecord | undefined {
   try {
     const record = JSON.parse(text) as Partial<PlaceholderRecord>;
     if (typeof record.pid !== 'number' || typeof record.startedAt !== 'string') return undefined;
-    if (!Array.isArray(record.placeholders)) return undefined;
+    if (typeof record.since !== 'string' || !/^\d+$/u.test(record.since) || !Array.isArray(record.paths))
+      return undefined;
     return record as PlaceholderRecord;
   } catch {
     return undefined;
   }
-}
-
-/** Whether an entry is the placeholder recorded: the same device, inode and birth; for a pending one, born just after its record. */
-function isRecorded(info: BigIntStats, recorded: RecordedPlaceholder): boolean {
-  if (!info.isDirectory()) return false;
-  if (!('since' in recorded))
-    return (
-      String(info.dev) === recorded.dev &&
-      String(info.ino) === recorded.ino &&
-      String(info.birthtimeNs) === recorded.birth
-    );
-  const since = BigInt(recorded.since);
-  const birth = info.birthtimeNs;
-  return birth > 0n && birth >= since - pendingBirthWindow.before && birth <= since + pendingBirthWindow.after;
-}
-
-/** Removes one placeholder if it is still exactly what was made (or, pending, what was about to be): the same folder, empty. */
-export async function removeIfUntouched(recorded: RecordedPlaceholder): Promise<boolean> {
-  const info = await lstat(recorded.path, { bigint: true }).catch(() => undefined);
-  if (info === undefined || !isRecorded(info, recorded)) return false;
-  // rmdir: a folder the user filled since is not empty, and stays.
-  return rmdir(recorded.path).then(
-    () => true,
-    () => false,
-  );
 }
 
 /** Whether the process that wrote a record still runs (it may still have sandboxes on its placeholders). */
@@ -121,9 +107,9 @@ async function isOwnerRunning(record: PlaceholderRecord): Promise<boolean> {
 
 /**
  * Removes the placeholders that processes which stopped without removing them (killed, a power
- * cut) left in users' projects, each only if it is still exactly what was made (the same empty
- * entry: never anything a user put there or filled), and says so in one log line. Records of
- * processes still running are left to them. Never rejects.
+ * cut) left in users' projects, each only if it still is one (never anything a user put there or
+ * filled), and says so in one log line. Records of processes still running are left to them.
+ * Never rejects.
  */
 export async function recoverPlaceholders(folder: string, logger: Logger): Promise<void> {
   const names = await readdir(folder).catch(() => [] as string[]);
@@ -135,15 +121,15 @@ export async function recoverPlaceholders(folder: string, logger: Logger): Promi
       const record = parseRecord(await readFile(file, 'utf8'));
       if (record !== undefined && (await isOwnerRunning(record))) continue;
       const removed: string[] = [];
-      const kept: string[] = [];
-      const deepestFirst = [...(record?.placeholders ?? [])].sort((a, b) => b.path.length - a.path.length);
-      for (const made of deepestFirst) ((await removeIfUntouched(made)) ? removed : kept).push(made.path);
+      // Deepest first: a placeholder made inside another goes before it.
+      const deepestFirst = [...(record?.paths ?? [])].sort((a, b) => b.length - a.length);
+      for (const at of deepestFirst)
+        if (typeof at === 'string' && (await removeLeftover(at, BigInt(record?.since ?? '0')))) removed.push(at);
       await rm(file, { force: true });
-      if (removed.length > 0 || kept.length > 0)
+      if (removed.length > 0)
         logger.info('removed the sandbox placeholders a stopped process left in projects', {
           pid: record?.pid,
           removed,
-          ...(kept.length > 0 && { keptChangedOrGone: kept }),
         });
     } catch (error) {
       logger.warn('could not clear a record of sandbox placeholders', { file, error });
