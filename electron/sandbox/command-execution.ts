@@ -2,7 +2,7 @@ import { engineLaunch } from './engine-command-line';
 import { runTerminalCommand, type TerminalResult } from './terminal/run-terminal-command';
 import { acquireEngine, commandEnded, releaseEngine, warmEngine, wrapInSandbox } from './sandbox-runtime';
 import type { Logger } from '../logging';
-import { placePlaceholders } from './mount-placeholders';
+import { forgetPlaceholders, placePlaceholders } from './mount-placeholders';
 import { recoverPlaceholders } from './placeholder-record';
 import { shellPwd } from './shell-pwd';
 import type { NetworkPolicy } from './sandbox-settings';
@@ -144,6 +144,7 @@ export class InProcessSpawner implements CommandSpawner {
 
   async dispose(): Promise<void> {
     this.#isDisposed = true;
+    await forgetPlaceholders();
     if (!this.#hasEngine) return;
     this.#hasEngine = false;
     await releaseEngine();

@@ -2,6 +2,7 @@ import { chmod, lstat, mkdir, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isPathBelow, isPathInside } from '../lib';
 import {
+  forgetPlaceholderPaths,
   isPlaceholderFolder,
   type MadePlaceholder,
   placeholderMode,
@@ -150,4 +151,11 @@ async function releaseAll(): Promise<void> {
   const made = [...live.values()].sort((a, b) => b.path.length - a.path.length);
   for (const placeholder of made) await removeIfUntouched(placeholder);
   live.clear();
+}
+
+/** At a clean exit: once no command runs and no placeholder is left, this process's record goes (never rejects). */
+export function forgetPlaceholders(): Promise<void> {
+  return serialized(async () => {
+    if (activeCommands === 0 && live.size === 0) await forgetPlaceholderPaths().catch(() => undefined);
+  });
 }

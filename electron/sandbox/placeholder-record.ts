@@ -67,6 +67,12 @@ export async function recordPlaceholderPaths(folder: string, paths: readonly str
   recorded.set(folder, { since, paths: all });
 }
 
+/** Removes this process's records (it has no placeholder left on disk): the next start then has nothing to look at. */
+export async function forgetPlaceholderPaths(): Promise<void> {
+  for (const folder of recorded.keys()) await rm((await ownRecordFile(folder)).file, { force: true });
+  recorded.clear();
+}
+
 /** Whether an entry is a placeholder as Vigil makes them: a folder with the placeholder mode. */
 export function isPlaceholderFolder(info: BigIntStats): boolean {
   return info.isDirectory() && (Number(info.mode) & 0o7777) === placeholderMode;

@@ -1,5 +1,6 @@
 import { AppError, isAppError, type AppErrorData } from '../../shared/errors';
 import { executeCommand } from './command-execution';
+import { forgetPlaceholders } from './mount-placeholders';
 import { releaseEngine, acquireEngine } from './sandbox-runtime';
 import type { SpawnServerCommand, SpawnServerReply } from './spawn-protocol';
 
@@ -65,6 +66,7 @@ async function shutDown(): Promise<void> {
   for (const controller of running.values()) controller.abort();
   const grace = new Promise((resolve) => setTimeout(resolve, releaseGraceMs).unref());
   await Promise.race([Promise.all(settling), grace]);
+  await Promise.race([forgetPlaceholders(), grace]);
   await Promise.race([releaseEngine().catch(() => undefined), grace]);
   process.exit(0);
 }
