@@ -57,7 +57,8 @@ async function mountPointOf(
   denyWrite: readonly string[],
 ): Promise<string | undefined> {
   const root = allowWrite.find((candidate) => isPathBelow(denied, candidate));
-  if (root === undefined) return undefined;
+  // Most deny paths exist: one lstat says so.
+  if (root === undefined || (await entryAt(denied)).kind !== 'missing') return undefined;
   let current = root;
   if ((await entryAt(root)).kind !== 'folder') return undefined;
   for (const part of path.relative(root, denied).split(path.sep)) {
