@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { EventEmitter, once } from 'node:events';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,16 +7,13 @@ import { isProcessAlive } from '../lib/process/is-process-alive';
 import { childEnv, repoRoot, tsxLoader } from '../test-support/run-vigil';
 import { makeTempDir } from '../test-support/temp-dir';
 import { agentSettings } from '../workspace';
+import { until } from './test-support/engine-bridges';
 import { createSandboxWorld, type SandboxWorld } from './test-support/sandbox-fixture';
 
 const isLinux = process.platform === 'linux';
 const coreChild = path.join(repoRoot, 'electron/sandbox/test-support/sandbox-core.child.ts');
 /** The folders the sandbox keeps read-only at a root while absent: the engine mounts an empty folder at each. */
 const absentFolders = agentSettings.filter((setting) => setting.isFolder).map((setting) => setting.name);
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
-}
 
 /** The root's entries, sorted. */
 function entries(folder: string): string[] {
@@ -74,7 +71,7 @@ describe.runIf(isLinux)('the placeholders a killed core left', () => {
       env: childEnv(),
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const [line] = (await once(core.stdout ?? new EventEmitter(), 'data')) as [Buffer];
+    const [line] = (await once(core.stdout, 'data')) as [Buffer];
     const { spawner } = JSON.parse(line.toString()) as { spawner: number };
     await until(() => existsSync(path.join(base, 'ws', 'started')));
     return { core, spawner };

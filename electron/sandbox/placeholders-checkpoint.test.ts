@@ -6,13 +6,10 @@ import { placeholderRecordFolder } from './placeholder-record';
 import { silentLogger } from '../logging/logger';
 import { childEnv } from '../test-support/run-vigil';
 import { SpawnServer } from './spawn-client';
+import { until } from './test-support/engine-bridges';
 import { createSandboxWorld, type SandboxWorld } from './test-support/sandbox-fixture';
 
 const isLinux = process.platform === 'linux';
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
-}
 
 describe.runIf(isLinux)('a checkpoint taken while a sandboxed command runs', () => {
   let world: SandboxWorld;
