@@ -1,6 +1,9 @@
 import { engineLaunch } from './engine-command-line';
 import { runTerminalCommand, type TerminalResult } from './terminal/run-terminal-command';
 import { acquireEngine, commandEnded, releaseEngine, warmEngine, wrapInSandbox } from './sandbox-runtime';
+import type { Logger } from '../logging';
+import { forgetPlaceholders, placePlaceholders } from './mount-placeholders';
+import { recoverPlaceholders } from './placeholder-record';
 import { shellPwd } from './shell-pwd';
 import type { NetworkPolicy } from './sandbox-settings';
 import type { SpawnRequest } from './spawn-protocol';
@@ -30,13 +33,29 @@ export async function executeCommand(
   };
   const { wrap } = request;
   if (wrap === undefined) return runTerminalCommand(base);
-  const wrapped = await wrapInSandbox({
-    command: request.command,
-    directory: wrap.directory,
-    profile: { denyRead: wrap.denyRead, allowWrite: wrap.allowWrite, denyWrite: wrap.denyWrite, temp: wrap.temp },
-    network: wrap.network,
-    ...(wrap.bwrapPath === undefined ? {} : { bwrapPath: wrap.bwrapPath }),
-  });
+  // The mount points of absent protected paths are made (and recorded) here, not by bubblewrap: see mount-placeholders.ts.
+  const placement =
+    wrap.placeholderRecords === undefined || process.platform !== 'linux'
+      ? undefined
+      : await placePlaceholders(wrap.allowWrite, wrap.denyWrite, wrap.placeholderRecords);
+  let wrapped: string;
+  try {
+    wrapped = await wrapInSandbox({
+      command: request.command,
+      directory: wrap.directory,
+      profile: {
+        denyRead: wrap.denyRead,
+        allowWrite: wrap.allowWrite,
+        denyWrite: placement?.denyWrite ?? wrap.denyWrite,
+        temp: wrap.temp,
+      },
+      network: wrap.network,
+      ...(wrap.bwrapPath === undefined ? {} : { bwrapPath: wrap.bwrapPath }),
+    });
+  } catch (error) {
+    await placement?.release();
+    throw error;
+  }
   try {
     const launch = engineLaunch(wrapped, '/bin/sh');
     // The shell that no longer runs first would have set PWD (the sandbox's own shells keep it): as it would.
@@ -47,6 +66,7 @@ export async function executeCommand(
     return result;
   } finally {
     commandEnded();
+    await placement?.release();
   }
 }
 
@@ -85,6 +105,19 @@ export function warmSpawner(
 export class InProcessSpawner implements CommandSpawner {
   #hasEngine = false;
   #isDisposed = false;
+  /** The removal of the placeholders a stopped process left (see SpawnServer), before this one's first command. */
+  readonly #recovered: Promise<void>;
+
+  constructor(placeholderRecords?: string, logger?: Logger) {
+    this.#recovered =
+      placeholderRecords === undefined || logger === undefined
+        ? Promise.resolve()
+        : recoverPlaceholders(placeholderRecords, logger);
+  }
+
+  released(): Promise<void> {
+    return this.#recovered;
+  }
 
   run(request: SpawnRequest, signal?: AbortSignal): Promise<TerminalResult> {
     if (request.wrap !== undefined) this.#acquire();
@@ -111,6 +144,7 @@ export class InProcessSpawner implements CommandSpawner {
 
   async dispose(): Promise<void> {
     this.#isDisposed = true;
+    await forgetPlaceholders();
     if (!this.#hasEngine) return;
     this.#hasEngine = false;
     await releaseEngine();

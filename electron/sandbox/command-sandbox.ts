@@ -11,7 +11,8 @@ import { buildSandboxProfile, type SandboxProfile } from './sandbox-profile';
 import { RootScanCache } from './root-scan-cache';
 import type { CommandSandboxOptions, SandboxedCommand } from './command-sandbox-types';
 import { rootScans } from './root-scan-store';
-import { makeSessionTemp } from './session-temp';
+import { placeholderRecordFolder } from './placeholder-record';
+import { makeSessionTemp, tempFolderFailure } from './session-temp';
 import { isSandboxStartFailure, recordedProbe, removeReadyRecord } from './sandbox-ready-record';
 import { acquireEngine, commandEnded, releaseEngine, wrapInSandbox } from './sandbox-runtime';
 import type { SandboxSettings } from './sandbox-settings';
@@ -67,10 +68,13 @@ export class CommandSandbox {
   readonly #server: CommandSpawner;
   #hasEngine = false;
   #isDisposed = false;
+  /** Where the mount points of absent protected paths are recorded until removed (Linux: bubblewrap needs them). */
+  readonly #placeholderRecords: string | undefined;
 
   constructor(options: CommandSandboxOptions) {
     this.#options = options;
     this.#platform = options.platform ?? process.platform;
+    this.#placeholderRecords = placeholderRecordFolder(options.vigilHome, this.#platform);
     this.#tempRoot = options.tempRoot ?? path.join(os.tmpdir(), `vigil-sandbox-${uidPart()}`);
     // A one-shot command keeps its look at the roots on disk for the next one; a resident core keeps it in memory.
     this.#scans =
@@ -78,9 +82,10 @@ export class CommandSandbox {
       (options.spawn === 'in-process'
         ? rootScans(options.vigilHome)
         : new RootScanCache({ ...(options.folderEvents && { events: options.folderEvents }) }));
-    if (options.spawn === 'in-process') this.#server = new InProcessSpawner();
+    const records = this.#placeholderRecords;
+    if (options.spawn === 'in-process') this.#server = new InProcessSpawner(records, options.logger);
     else {
-      const server = new SpawnServer(this.environment(), options.logger);
+      const server = new SpawnServer(this.environment(), options.logger, records);
       // Started now, while this process is small: forking it later would copy a grown core.
       server.start().catch((error: unknown) => options.logger.warn('the spawn server did not start', { error }));
       this.#server = server;
@@ -90,6 +95,11 @@ export class CommandSandbox {
   /** The process agent commands are forked from (the spawn server's once it runs), for tests and diagnostics. */
   spawnerPid(): Promise<number | undefined> {
     return this.#server.pid();
+  }
+
+  /** Settles once every answered command's sandbox is released: the placeholders made for it are gone. */
+  async released(): Promise<void> {
+    await this.#server.released?.();
   }
 
   /** Starts the sandbox engine for a command about to run, where this process forks commands (one-shot); else nothing. */
@@ -195,6 +205,7 @@ export class CommandSandbox {
             denyWrite: profile.denyWrite,
             network: settings.network,
             ...(settings.sandbox.bwrapPath === undefined ? {} : { bwrapPath: settings.sandbox.bwrapPath }),
+            ...(this.#placeholderRecords === undefined ? {} : { placeholderRecords: this.#placeholderRecords }),
           },
         },
         run.signal,
@@ -286,14 +297,4 @@ export class CommandSandbox {
       this.#options.logger.warn('stopping the sandbox engine failed', { error }),
     );
   }
-}
-
-/** Why commands cannot run when Vigil cannot make its private temp folder: not the sandbox's fault, and what to do. */
-function tempFolderFailure(tempRoot: string, error: unknown): SandboxStatus {
-  const said = error instanceof Error ? error.message : String(error);
-  return {
-    kind: 'unavailable',
-    reason: `Vigil could not make a private temp folder for sandboxed commands under ${tempRoot} (${said}); the sandbox itself was not tried`,
-    fix: `make ${tempRoot} (or its parent) a writable folder with free space, or point TMPDIR at one, then try again`,
-  };
 }

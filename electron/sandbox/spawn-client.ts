@@ -8,6 +8,7 @@ import { AppError } from '../../shared/errors';
 import type { Logger } from '../logging';
 import type { TerminalResult } from './terminal/run-terminal-command';
 import type { CommandSpawner } from './command-execution';
+import { recoverPlaceholders } from './placeholder-record';
 import type { SpawnRequest, SpawnServerCommand, SpawnServerReply } from './spawn-protocol';
 import { killTagged, spawnTagVariable } from './tagged-processes';
 
@@ -69,10 +70,21 @@ export class SpawnServer implements CommandSpawner {
   #nextId = 1;
   #stderr = '';
   #isDisposed = false;
+  /** Where the servers record the placeholders they make, and the removal of those a stopped server left. */
+  readonly #placeholderRecords: string | undefined;
+  #recovered: Promise<void>;
 
-  constructor(env: NodeJS.ProcessEnv, logger: Logger) {
+  constructor(env: NodeJS.ProcessEnv, logger: Logger, placeholderRecords?: string) {
     this.#env = env;
     this.#logger = logger;
+    this.#placeholderRecords = placeholderRecords;
+    this.#recovered = this.#recover();
+  }
+
+  /** Removes the placeholders a server that stopped (this one's last, or another process's) left in projects. */
+  #recover(): Promise<void> {
+    const folder = this.#placeholderRecords;
+    return folder === undefined ? Promise.resolve() : recoverPlaceholders(folder, this.#logger);
   }
 
   /** Starts the server now if none runs (the first command would otherwise). */
@@ -150,6 +162,7 @@ export class SpawnServer implements CommandSpawner {
    */
   async released(): Promise<void> {
     await Promise.all([...this.#releasing.values()].map((entry) => entry.done));
+    await this.#recovered;
   }
 
   /** The server went away: every command it ran fails (and is killed), the next one starts a new server. */
@@ -162,7 +175,9 @@ export class SpawnServer implements CommandSpawner {
     // A command whose start the server had not reported yet is found by its mark.
     const tag = this.#tags.get(child);
     if (this.#pending.size > 0 && tag !== undefined) void killTagged(`${tag}.`);
-    // Its clean-up of answered commands will not come; the engine's exit handler removed what it could.
+    // Its clean-up of answered commands will not come: what it recorded is removed before the next command's profile.
+    // (bubblewrap dies with it, --die-with-parent, so no sandbox is left on those placeholders.)
+    this.#recovered = this.#recovered.then(() => this.#recover());
     for (const entry of [...this.#releasing.values()]) entry.settle();
     for (const [id, pending] of this.#pending) {
       if (pending.pid !== undefined) killGroup(pending.pid);

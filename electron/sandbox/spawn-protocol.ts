@@ -13,6 +13,8 @@ export interface SpawnWrap {
   readonly temp: string;
   readonly network: NetworkPolicy;
   readonly bwrapPath?: string;
+  /** Where the mount points made for absent protected paths are recorded until removed (Linux); the engine makes them when absent. */
+  readonly placeholderRecords?: string;
 }
 
 /** One agent command for the spawn server: the command line, in the sandbox when `wrap` is given. */

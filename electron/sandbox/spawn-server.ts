@@ -1,5 +1,6 @@
 import { AppError, isAppError, type AppErrorData } from '../../shared/errors';
 import { executeCommand } from './command-execution';
+import { forgetPlaceholders } from './mount-placeholders';
 import { releaseEngine, acquireEngine } from './sandbox-runtime';
 import type { SpawnServerCommand, SpawnServerReply } from './spawn-protocol';
 
@@ -11,9 +12,12 @@ import type { SpawnServerCommand, SpawnServerReply } from './spawn-protocol';
  * core goes away.
  */
 const running = new Map<number, AbortController>();
+/** The runs not yet settled: their placeholders are removed once their command ended. */
+const settling = new Set<Promise<void>>();
 
+/** Sends a reply while the core listens; one that finds the channel closed (the core went away) is dropped. */
 function send(reply: SpawnServerReply): void {
-  process.send?.(reply);
+  if (process.connected) process.send?.(reply, undefined, undefined, () => undefined);
 }
 
 function errorData(error: unknown): AppErrorData {
@@ -53,17 +57,26 @@ async function run(command: Extract<SpawnServerCommand, { type: 'run' }>): Promi
 /** How long the engine gets to close its proxies at shutdown before the server exits anyway (ms). */
 const releaseGraceMs = 2000;
 
-/** Stops every running command, lets go of the engine (its proxies) and exits, within a bounded time. */
+/**
+ * Stops every running command, waits for their release (the placeholders made for them removed)
+ * and lets go of the engine (its proxies), then exits, within a bounded time. What a release that
+ * did not finish left is removed at the next start, from its record.
+ */
 async function shutDown(): Promise<void> {
   for (const controller of running.values()) controller.abort();
   const grace = new Promise((resolve) => setTimeout(resolve, releaseGraceMs).unref());
+  await Promise.race([Promise.all(settling), grace]);
+  await Promise.race([forgetPlaceholders(), grace]);
   await Promise.race([releaseEngine().catch(() => undefined), grace]);
   process.exit(0);
 }
 
 acquireEngine();
 process.on('message', (command: SpawnServerCommand) => {
-  if (command.type === 'run') void run(command);
-  else running.get(command.id)?.abort();
+  if (command.type === 'run') {
+    const settled = run(command);
+    settling.add(settled);
+    void settled.then(() => settling.delete(settled));
+  } else running.get(command.id)?.abort();
 });
 process.on('disconnect', () => void shutDown());

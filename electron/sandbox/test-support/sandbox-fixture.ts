@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { silentLogger } from '../../logging/logger';
 import type { TerminalResult } from '../terminal/run-terminal-command';
@@ -74,9 +75,12 @@ export function snapshotTree(folder: string): Record<string, string> {
 /** Builds the world; `files` go into the workspace. */
 export async function createSandboxWorld(
   files: Readonly<Record<string, string>> = {},
-  options: { readonly scans?: RootScanCache } = {},
+  options: { readonly scans?: RootScanCache; readonly base?: string } = {},
 ): Promise<SandboxWorld> {
-  const { dir: base, remove } = await makeTempDir('vigil-sbx-');
+  const { dir: base, remove } =
+    options.base === undefined
+      ? await makeTempDir('vigil-sbx-')
+      : { dir: options.base, remove: () => rm(options.base ?? '', { recursive: true, force: true }) };
   const home = path.join(base, 'home');
   const workspace = path.join(base, 'ws');
   const victim = path.join(base, 'victim');
