@@ -56,6 +56,7 @@ export async function holdWithoutCheckpoint(
   const reason = withoutCheckpointReason(failures);
   item.reason = item.reason === undefined ? reason : `${item.reason}; ${reason}`;
   await askPerson(item, prepared, session, reason, dependencies, {
+    isWithoutCheckpoint: true,
     refusalOf: (answer, timeoutMs) => refusalOf(item.request.name, failures, answer, timeoutMs),
   });
   if (isRunnable(item)) item.problems = [...failures, personAllowedWithoutCheckpoint];

@@ -45,6 +45,8 @@ export interface AskOptions {
   readonly found?: FoundCollision;
   /** The refusal of a denied call (default: policy's, naming the reason and who denied it). */
   readonly refusalOf?: (answer: ApprovalAnswer, timeoutMs: number) => AppErrorData;
+  /** Its checkpoint failed: the card says an approved call runs without one. */
+  readonly isWithoutCheckpoint?: boolean;
 }
 
 /**
@@ -57,7 +59,7 @@ export async function askPerson(
   session: ExecutionSession,
   reason: string,
   dependencies: DecideDependencies,
-  { found, refusalOf }: AskOptions = {},
+  { found, refusalOf, isWithoutCheckpoint }: AskOptions = {},
 ): Promise<void> {
   const { config } = await dependencies.policy.settings();
   const collision =
@@ -75,6 +77,7 @@ export async function askPerson(
     cwd: prepared.cwd,
     timeoutMs: config.approvalTimeoutMs,
     ...(collision === undefined ? {} : { collision }),
+    ...(isWithoutCheckpoint === true ? { isWithoutCheckpoint } : {}),
   });
   if (answer.via !== undefined) item.decidedVia = answer.via;
   if (answer.decision === 'allowed') {

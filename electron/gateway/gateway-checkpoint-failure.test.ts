@@ -77,6 +77,8 @@ async function answerAsPerson(
   const first = await Promise.race([requested.then(() => 'asked'), call.then(() => 'ran unasked')]);
   expect(first).toBe('asked');
   const { approval } = await requested;
+  // The card says an approval runs it without a checkpoint (not the usual promise of one).
+  expect(approval.isWithoutCheckpoint).toBe(true);
   const decided = await served.running.core.router.dispatch(
     'approvals:decide',
     { id: approval.id, decision: answer },
