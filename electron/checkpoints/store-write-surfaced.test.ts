@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runVigil, type VigilRun } from '../test-support/run-vigil';
@@ -66,6 +66,23 @@ describe('a checkpoint whose store cannot be written, seen from the CLI and the 
     expect(run.stderr).toContain(storeMessage(home));
     expect(run.stderr).toContain('"checkpoints": { "onFailure": "allow" }');
     expect(existsSync(path.join(project, 'b.txt'))).toBe(false);
+    expect(await gitTimeline(home, project)).toEqual(before);
+  }, 120_000);
+
+  it('`vigil tool` on a store whose objects folder cannot be read is refused and moves no timeline', async () => {
+    const before = await gitTimeline(home, project);
+    // As root a permission stops nothing: a file where the objects folder was makes every read fail (ENOTDIR).
+    const objects = path.join(home, 'checkpoints/store/objects');
+    await rename(objects, `${objects}.aside`);
+    await writeFile(objects, 'not a folder\n');
+    const args = JSON.stringify({ path: 'b.txt', content: 'b\n' });
+    const run = await runVigil(['tool', 'write_file', '--args', args, '--cwd', project], { env });
+    await rm(objects);
+    await rename(`${objects}.aside`, objects);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('write_file was not run: Vigil could not checkpoint before it');
+    expect(existsSync(path.join(project, 'b.txt'))).toBe(false);
+    // Before the fix the one-shot core's start-up repair took the unreadable head for a damaged one and removed the ref.
     expect(await gitTimeline(home, project)).toEqual(before);
   }, 120_000);
 
