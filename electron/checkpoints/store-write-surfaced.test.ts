@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runVigil, type VigilRun } from '../test-support/run-vigil';
 import { makeTempDir } from '../test-support/temp-dir';
 import { gitTimeline, printed } from '../hooks/test-support/hook-runs';
 import { claudeCodeEvents, type RecordedSession } from '../hooks/test-support/recorded-events';
+import { makeObjectsUnreadable } from './test-support/unreadable-objects';
 
 /** The file size limit of the limited runs: far above anything but the big file's object. */
 const fileSizeLimit = 512 * 1024;
@@ -71,14 +72,10 @@ describe('a checkpoint whose store cannot be written, seen from the CLI and the 
 
   it('`vigil tool` on a store whose objects folder cannot be read is refused and moves no timeline', async () => {
     const before = await gitTimeline(home, project);
-    // As root a permission stops nothing: a file where the objects folder was makes every read fail (ENOTDIR).
-    const objects = path.join(home, 'checkpoints/store/objects');
-    await rename(objects, `${objects}.aside`);
-    await writeFile(objects, 'not a folder\n');
+    const mend = await makeObjectsUnreadable(home);
     const args = JSON.stringify({ path: 'b.txt', content: 'b\n' });
     const run = await runVigil(['tool', 'write_file', '--args', args, '--cwd', project], { env });
-    await rm(objects);
-    await rename(`${objects}.aside`, objects);
+    await mend();
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain('write_file was not run: Vigil could not checkpoint before it');
     expect(existsSync(path.join(project, 'b.txt'))).toBe(false);

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { rename, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { VigilAgentClient } from '../../agent-client/vigil-agent-client';
 import type { ApprovalAnswer } from '../../shared/contract/approvals-contract';
 import type { SessionHistory } from '../../shared/contract/sessions-contract';
+import { makeObjectsUnreadable } from '../checkpoints/test-support/unreadable-objects';
 import { callsOf, gitTimeline } from '../hooks/test-support/hook-runs';
 import { nextEvent } from '../test-support/next-event';
 import { connectMcpClient, startServeFixture, type ServeFixture } from './test-support/gateway-fixture';
@@ -31,9 +32,8 @@ const textOf = (result: CallToolResult): string =>
 
 /**
  * A served workspace whose store holds one checkpoint (a first session wrote a.txt), then breaks:
- * its objects folder is moved aside and a file put in its place, so every checkpoint fails for real
- * (as root, a file in the way stops what a permission would not). `mend` puts the store back, so
- * git's own CLI can read the timeline.
+ * its objects folder becomes unreadable, so every checkpoint fails for real. `mend` puts the store
+ * back, so git's own CLI can read the timeline.
  */
 async function brokenStore(config?: Record<string, unknown>): Promise<{
   readonly served: ServeFixture;
@@ -51,13 +51,7 @@ async function brokenStore(config?: Record<string, unknown>): Promise<{
   expect(wrote?.isError).not.toBe(true);
   const before = await gitTimeline(served.home, served.workspace);
   expect(before).toHaveLength(1);
-  const objects = path.join(served.home, 'checkpoints/store/objects');
-  await rename(objects, `${objects}.aside`);
-  await writeFile(objects, 'not a folder\n');
-  const mend = async (): Promise<void> => {
-    await rm(objects);
-    await rename(`${objects}.aside`, objects);
-  };
+  const mend = await makeObjectsUnreadable(served.home);
   // A second session: its first change of its turn needs a checkpoint of its own.
   const { client: agent } = await connectMcpClient(served, { name: 'second-agent', query });
   return { served, agent, file: path.join(served.workspace, 'b.txt'), before, mend };
