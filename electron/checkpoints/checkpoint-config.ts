@@ -27,6 +27,13 @@ export const checkpointConfigSchema = lazySchema(() =>
         .default(defaultMaxFileBytes / mebibyte),
       /** Days checkpoints cut by retention or the size cap stay in the recently dropped area (0: until the next look at the store). */
       keepDroppedDays: z.number().min(0).max(3_650).default(defaultKeepDroppedDays),
+      /**
+       * A change whose checkpoint failed (a full disk, a store lock held past its wait, a broken
+       * store), whatever the door (MCP, /agent, `vigil tool`, an agent's hooks): `ask` (the default)
+       * holds it for a person, refused where nobody can be asked; `allow` lets it run without one,
+       * and its result says so. Unset: the older `hooks.onFailure`, then `ask`.
+       */
+      onFailure: z.enum(['ask', 'allow']).optional(),
     })
     .strict(),
 );

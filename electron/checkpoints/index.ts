@@ -7,6 +7,7 @@
  */
 export type { CheckpointApi, CheckpointServiceOptions } from './checkpoint-api';
 export { checkpointConfigSchema, readCheckpointSettings, toCheckpointSettings } from './checkpoint-config';
+export { type CheckpointOnFailure, readCheckpointOnFailure } from './checkpoint-on-failure';
 export { resolveTimelineDirectory } from './checkpoint-directory';
 export { createCheckpointHandlers, toContractEntry } from './checkpoint-handlers';
 export { CheckpointAnnouncer } from './events/checkpoint-announcer';

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runVigil, type VigilRun } from '../test-support/run-vigil';
 import { makeTempDir } from '../test-support/temp-dir';
 import { gitTimeline, printed } from '../hooks/test-support/hook-runs';
 import { claudeCodeEvents, type RecordedSession } from '../hooks/test-support/recorded-events';
+import { makeObjectsUnreadable } from './test-support/unreadable-objects';
 
 /** The file size limit of the limited runs: far above anything but the big file's object. */
 const fileSizeLimit = 512 * 1024;
@@ -54,14 +56,47 @@ describe('a checkpoint whose store cannot be written, seen from the CLI and the 
     expect(await gitTimeline(home, project)).toHaveLength(before.length + 1);
   }, 120_000);
 
-  it("Vigil's own write_file (the MCP tools' executor) reports the failed checkpoint with that error", async () => {
+  it("Vigil's own write_file (`vigil tool`, nobody to ask) is refused, naming the failure and the fix, and writes nothing", async () => {
     const before = await gitTimeline(home, project);
     const args = JSON.stringify({ path: 'b.txt', content: 'b\n' });
     const run = await runLimited(['tool', 'write_file', '--args', args, '--cwd', project], env);
-    // The executor's rule (design §4): the call runs, and the failed checkpoint is reported, never hidden.
-    // Before the fix the checkpoint was created without big.data and nothing was reported.
-    expect(run.stderr).toContain(`vigil tool write_file: The checkpoint of ${project} before write_file failed: `);
+    // Held as an agent's own Write is (design §4); before the fix it ran, its failure only reported.
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('write_file was not run: Vigil could not checkpoint before it');
+    expect(run.stderr).toContain(`The checkpoint of ${project} before write_file failed: `);
     expect(run.stderr).toContain(storeMessage(home));
+    expect(run.stderr).toContain('"checkpoints": { "onFailure": "allow" }');
+    expect(existsSync(path.join(project, 'b.txt'))).toBe(false);
+    expect(await gitTimeline(home, project)).toEqual(before);
+  }, 120_000);
+
+  it('`vigil tool` on a store whose objects folder cannot be read is refused and moves no timeline', async () => {
+    const before = await gitTimeline(home, project);
+    const mend = await makeObjectsUnreadable(home);
+    const args = JSON.stringify({ path: 'b.txt', content: 'b\n' });
+    const run = await runVigil(['tool', 'write_file', '--args', args, '--cwd', project], { env });
+    await mend();
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('write_file was not run: Vigil could not checkpoint before it');
+    expect(existsSync(path.join(project, 'b.txt'))).toBe(false);
+    // Before the fix the one-shot core's start-up repair took the unreadable head for a damaged one and removed the ref.
+    expect(await gitTimeline(home, project)).toEqual(before);
+  }, 120_000);
+
+  it('with checkpoints.onFailure "allow" (or hooks.onFailure, its older name) `vigil tool` writes, saying it has no checkpoint', async () => {
+    const before = await gitTimeline(home, project);
+    for (const [config, file] of [
+      [{ checkpoints: { onFailure: 'allow' } }, 'b.txt'],
+      [{ hooks: { onFailure: 'allow' } }, 'c.txt'],
+    ] as const) {
+      await writeFile(path.join(home, 'config.json'), JSON.stringify(config));
+      const args = JSON.stringify({ path: file, content: 'written\n' });
+      const run = await runLimited(['tool', 'write_file', '--args', args, '--cwd', project], env);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain(storeMessage(home));
+      expect(run.stderr).toContain('so the call went on without its checkpoint: its changes there cannot be undone');
+      expect(await readFile(path.join(project, file), 'utf8')).toBe('written\n');
+    }
     expect(await gitTimeline(home, project)).toEqual(before);
   }, 120_000);
 

@@ -20,7 +20,7 @@ export interface GateResult {
   /** Checkpoints this call took (or found unchanged); empty when an earlier call of the turn already did. */
   readonly checkpoints: readonly CallCheckpoint[];
   readonly touched: readonly TouchedDirectory[];
-  /** Checkpoints that failed; the call runs anyway. */
+  /** Checkpoints that failed; the caller holds the call for a person (or lets it run, if config.json says so). */
   readonly problems: readonly string[];
 }
 
@@ -141,7 +141,8 @@ export async function checkpointBeforeCall(
  * invalid call can neither create a checkpoint nor use up a directory's slot (seed 002). A slot is
  * taken by storing the checkpoint's promise, so a second call of the same turn waits for it before
  * it may change the directory. A failed checkpoint frees its slot (the next call tries again) and
- * never fails the call: it is logged, returned, and reported as `app:problem-reported`.
+ * is logged, returned, and reported as `app:problem-reported`; what the call does without it is its
+ * caller's to decide (held for a person unless `checkpoints.onFailure` is "allow").
  */
 export class CheckpointGate {
   readonly #slots = new Map<string, { turn: number; slots: Map<string, Promise<Slot>> }>();

@@ -1,5 +1,11 @@
 import { ConfigFile } from '../config';
-import { type CheckpointApi, readCheckpointSettings, type WriteLedger, type WriteRecorder } from '../checkpoints';
+import {
+  type CheckpointApi,
+  readCheckpointOnFailure,
+  readCheckpointSettings,
+  type WriteLedger,
+  type WriteRecorder,
+} from '../checkpoints';
 import type { EventHub, VigilPaths } from '../lib';
 import type { Logger } from '../logging';
 import type { MemoryService } from '../memory';
@@ -80,7 +86,8 @@ export interface AgentServices {
  */
 export async function createAgentServices(options: AgentServicesOptions): Promise<AgentServices> {
   const { logger, events } = options;
-  const policy = new PolicyEngine({ config: new ConfigFile(options.paths.config), logger });
+  const config = new ConfigFile(options.paths.config);
+  const policy = new PolicyEngine({ config, logger });
   const approvals = new ApprovalService({
     events,
     logger,
@@ -125,6 +132,7 @@ export async function createAgentServices(options: AgentServicesOptions): Promis
     home: options.home,
     protectedPaths: [options.paths.home],
     collisions,
+    onCheckpointFailure: () => readCheckpointOnFailure(config),
     checkpointLimits: async () => ({
       maxFileBytes: options.maxFileBytes?.() ?? (await readCheckpointSettings(options.paths.config)).maxFileBytes,
     }),

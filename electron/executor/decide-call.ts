@@ -1,3 +1,4 @@
+import type { AppErrorData } from '../../shared/errors';
 import { toErrorData } from '../../shared/result';
 import type { Logger } from '../logging';
 import type { ApprovalService, PolicyEngine } from '../policy';
@@ -15,10 +16,11 @@ export interface DecideDependencies {
   readonly collisions?: CollisionGuard;
 }
 
-type ApprovalAnswer = Awaited<ReturnType<ApprovalService['request']>>;
+/** How a wait for a person ended. */
+export type ApprovalAnswer = Awaited<ReturnType<ApprovalService['request']>>;
 
 /** Why a call that needed a person was denied, in words, by who (or what) decided. */
-function deniedBecause(decidedBy: ApprovalAnswer['decidedBy'], timeoutMs: number): string {
+export function deniedBecause(decidedBy: ApprovalAnswer['decidedBy'], timeoutMs: number): string {
   const why: Record<ApprovalAnswer['decidedBy'], string> = {
     human: 'a person denied it',
     timeout: `nobody answered within ${Math.round(timeoutMs / 1000)} s, so it was denied`,
@@ -37,14 +39,27 @@ function collisionDenialOf(answer: ApprovalAnswer): CollisionDenial {
   return 'closed';
 }
 
-/** Asks a person about a call policy wants asked about, or that collides (fail closed: no answer is a denial). */
-async function askPerson(
+/** What a question to a person is about beyond policy's reason: a collision, or a refusal of its own. */
+export interface AskOptions {
+  /** The call would overwrite another live session's recent change. */
+  readonly found?: FoundCollision;
+  /** The refusal of a denied call (default: policy's, naming the reason and who denied it). */
+  readonly refusalOf?: (answer: ApprovalAnswer, timeoutMs: number) => AppErrorData;
+  /** Its checkpoint failed: the card says an approved call runs without one. */
+  readonly isWithoutCheckpoint?: boolean;
+}
+
+/**
+ * Asks a person about a call: one policy wants asked about, one that collides, one whose checkpoint
+ * failed (fail closed: no answer is a denial).
+ */
+export async function askPerson(
   item: PipelineItem,
   prepared: PreparedCall,
   session: ExecutionSession,
   reason: string,
   dependencies: DecideDependencies,
-  found?: FoundCollision,
+  { found, refusalOf, isWithoutCheckpoint }: AskOptions = {},
 ): Promise<void> {
   const { config } = await dependencies.policy.settings();
   const collision =
@@ -62,6 +77,7 @@ async function askPerson(
     cwd: prepared.cwd,
     timeoutMs: config.approvalTimeoutMs,
     ...(collision === undefined ? {} : { collision }),
+    ...(isWithoutCheckpoint === true ? { isWithoutCheckpoint } : {}),
   });
   if (answer.via !== undefined) item.decidedVia = answer.via;
   if (answer.decision === 'allowed') {
@@ -81,6 +97,10 @@ async function askPerson(
       ...refusal,
       details: { ...refusal.details, approval: answer.approval.id, decidedBy: answer.decidedBy },
     };
+    return;
+  }
+  if (refusalOf !== undefined) {
+    item.refusal = refusalOf(answer, config.approvalTimeoutMs);
     return;
   }
   item.refusal = {
@@ -141,7 +161,7 @@ async function guardCollision(
   const line = collisionLine(found.collision, found.displayPath, now);
   const reason = policyReason === undefined ? line : `${line}; ${policyReason}`;
   item.reason = reason;
-  await askPerson(item, prepared, session, reason, dependencies, found);
+  await askPerson(item, prepared, session, reason, dependencies, { found });
   return true;
 }
 

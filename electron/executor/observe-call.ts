@@ -7,6 +7,7 @@ import type { SessionState } from '../sessions';
 import { commandSubject, type CoverageLimits } from '../tools';
 import { isPathInside } from '../lib';
 import type { WorkspaceFacts } from '../workspace';
+import { allowedWithoutCheckpoint, withoutCheckpointReason } from './checkpoint-failure';
 import { pathsIn, turnCheckpointOf, type CheckpointGate } from './checkpoint-gate';
 import type { CollisionGuard } from './collision-guard';
 import { collisionLine, collisionRefusal, collisionWarning } from './collision-rule';
@@ -44,7 +45,7 @@ export interface ObservedRequest {
   /** Why nobody can be asked (the agent runs unattended); absent: the agent's own prompt asks a person. */
   readonly unattended?: string;
   readonly limits: CoverageLimits;
-  /** `hooks.onFailure`: what a failed checkpoint makes of the call. */
+  /** `checkpoints.onFailure` (or `hooks.onFailure`): what a failed checkpoint makes of the call. */
   readonly onFailure: () => Promise<'ask' | 'allow'>;
   /** Calls of the session that wait for their results (their checkpoints count for the turn). */
   readonly pending: readonly ObservedCall[];
@@ -172,7 +173,7 @@ async function checkpointObserved(deps: ObserveDeps, request: ObservedRequest, p
  * refusal, before any checkpoint), then for a call that may run the checkpoint of every root it may
  * change. The run is the agent's own; its result comes later to the record stage. A refused call
  * is never checkpointed (seed 002). A checkpoint that fails makes the call ask, saying why, unless
- * `hooks.onFailure` is `allow`.
+ * `checkpoints.onFailure` (or its older name `hooks.onFailure`) is `allow`, as Vigil's own tools do.
  */
 export async function observeBefore(
   deps: ObserveDeps,
@@ -193,7 +194,7 @@ export async function observeBefore(
   if (plan.decision === 'deny') return refused(plan.reason ?? 'its policy refuses it');
   if (plan.decision === 'ask' && unattended !== undefined)
     return refused(unattendedRefusal(tool, plan.reason, unattended, request.cwd));
-  // hooks.onFailure (config.json) is read while the collision guard looks: neither waits for the other.
+  // checkpoints.onFailure (config.json) is read while the collision guard looks: neither waits for the other.
   const [collided, onFailure] = await Promise.all([guardCollision(deps, request, plan), request.onFailure()]);
   if (collided?.refusal !== undefined) return refused(collided.refusal.message, collided.refusal);
   const { roots, cwd } = request.session;
@@ -204,17 +205,10 @@ export async function observeBefore(
   const problems = [...plan.problems, ...taken.failures];
   if (taken.failures.length > 0 && onFailure === 'ask') {
     decision = 'ask';
-    reason = [
-      reason,
-      `Vigil could not checkpoint before this change, so it could not be undone: ${taken.failures.join(' ')}`,
-    ]
-      .filter((part) => part !== undefined)
-      .join('; ');
+    reason = joinReasons(reason, withoutCheckpointReason(taken.failures));
     if (unattended !== undefined) return refused(unattendedRefusal(tool, reason, unattended, request.cwd));
   } else if (taken.failures.length > 0) {
-    problems.push(
-      'hooks.onFailure is "allow" in config.json, so the call went on without its checkpoint: its changes there cannot be undone.',
-    );
+    problems.push(allowedWithoutCheckpoint);
   }
   const call = { ...base, decision, checkpoints: taken.checkpoints, touched: taken.touched, problems };
   return { kind: 'waiting', call: reason === undefined ? call : { ...call, reason } };

@@ -201,22 +201,35 @@ describe.each(modes)('seed 002 on the $name path', ({ concurrent }) => {
     expect(harness.gitLog(harness.workspace).map((entry) => entry.turn)).toEqual([2, 1]);
   });
 
-  it('a failing checkpoint never fails the call: it is returned, logged and reported', async () => {
+  it('a failing checkpoint holds the call for a person: denied, it writes nothing; "allow" runs it, saying so', async () => {
     rmSync(path.join(harness.base, 'vigil', 'checkpoints'), { recursive: true, force: true });
     writeFileSync(path.join(harness.base, 'vigil', 'checkpoints'), 'not a folder');
-    const [outcome] = await harness.executor.execute(sessionId, [write('src/a.ts', 'still written\n')], { concurrent });
-    expect(outcome).toMatchObject({
-      decision: 'allowed',
-      result: { ok: true },
-      checkpoints: [],
-      checkpointProblems: [expect.stringContaining('failed') as unknown],
+    const asked: string[] = [];
+    const stop = harness.events.on('approvals:requested', ({ approval }) => {
+      asked.push(approval.reason);
+      harness.approvals.decide(approval.id, 'deny', 'window');
     });
-    expect(read('src/a.ts')).toBe('still written\n');
+    const [held] = await harness.executor.execute(sessionId, [write('src/a.ts', 'not written\n')], { concurrent });
+    stop();
+    expect(asked).toEqual([expect.stringMatching(/^Vigil could not checkpoint before this change/) as unknown]);
+    expect(held).toMatchObject({
+      decision: 'denied',
+      checkpoints: [],
+      checkpointProblems: [expect.stringContaining('before write_file failed') as unknown],
+      result: { ok: false, error: { code: 'denied', details: { checkpointFailed: true } } },
+    });
+    expect(read('src/a.ts')).toBe('old a\n');
     expect(
       harness.emitted.some(
         (event) => event.name === 'app:problem-reported' && JSON.stringify(event.payload).includes('checkpoint'),
       ),
     ).toBe(true);
+
+    harness.configure({ ...denyRules, checkpoints: { onFailure: 'allow' } });
+    const [ran] = await harness.executor.execute(sessionId, [write('src/a.ts', 'still written\n')], { concurrent });
+    expect(ran).toMatchObject({ decision: 'allowed', result: { ok: true }, checkpoints: [] });
+    expect(ran?.checkpointProblems.at(-1)).toMatch(/checkpoints\.onFailure is "allow"/);
+    expect(read('src/a.ts')).toBe('still written\n');
   });
 });
 

@@ -5,7 +5,7 @@ import { fail, ok, toErrorData } from '../../shared/result';
 import { parseToolArguments } from '../../shared/tools/parse-tool-arguments';
 import type { Actor } from '../../shared/contract/actor-model';
 import type { CallCollision } from '../../shared/contract/call-collision-contract';
-import type { CheckpointApi, LedgerView, WriteRecorder } from '../checkpoints';
+import type { CheckpointApi, CheckpointOnFailure, LedgerView, WriteRecorder } from '../checkpoints';
 import type { EventHub } from '../lib';
 import type { Logger } from '../logging';
 import type { ApprovalService, PolicyEngine } from '../policy';
@@ -14,6 +14,7 @@ import type { CoverageLimits, ExecutionSession, ToolAdapter } from '../tools';
 import { unwatched, watchEffects } from './call-effect-watch';
 import { fileToolCollision, tellOverwritten, withHeldVersion } from './call-overwrites';
 import { callRecord, resultRecord } from './call-records';
+import { holdWithoutCheckpoint } from './checkpoint-failure';
 import { CheckpointGate } from './checkpoint-gate';
 import type { CollisionGuard, CommandChange } from './collision-guard';
 import { decideCall } from './decide-call';
@@ -43,6 +44,8 @@ export interface ToolExecutorOptions {
   readonly checkpointLimits?: () => Promise<CoverageLimits>;
   /** Holds a change to a file another live session changed recently (`sessions.collisions`). */
   readonly collisions?: CollisionGuard;
+  /** `checkpoints.onFailure`, read when a checkpoint fails (default: "ask"): what a call without its checkpoint becomes. */
+  readonly onCheckpointFailure?: () => Promise<CheckpointOnFailure>;
 }
 
 /** The executor and what its owner needs to stop it. */
@@ -66,6 +69,7 @@ interface Pipeline {
  *   1. prepare: validate with the shared schema, confine paths, parse commands (nothing changes);
  *   2. decide: a policy verdict for every call; "ask" waits for a human (fail closed);
  *   3. checkpoint: for calls that will run, and only them, in call order, once per directory per turn;
+ *      a call whose checkpoint failed is held for a person (or refused) unless `checkpoints.onFailure` is "allow";
  *   4. record: the decision and checkpoints go to the session log before anything runs;
  *   5. run: under read/write locks on the paths (concurrent where they do not overlap);
  *   6. record each result durably; return the outcomes in call order.
@@ -81,6 +85,8 @@ export function createToolExecutor(options: ToolExecutorOptions): RunningToolExe
       logger: options.logger,
       events: options.events,
       home: options.home,
+      // What the call does without its checkpoint is the hold stage's to say.
+      consequence: '',
     }),
     locks: new LockTable(),
     shutdown: shutdown.signal,
@@ -228,6 +234,9 @@ async function runPipeline(
   await Promise.all(items.map((item) => prepareCall(pipeline, item, session)));
   await Promise.all(items.map((item) => decideCall(item, session, pipeline.options)));
   await checkpointCalls(pipeline, items, session);
+  // Stage 3b: a call whose checkpoint failed runs only if a person (or checkpoints.onFailure) lets it.
+  const onFailure = pipeline.options.onCheckpointFailure ?? (() => Promise.resolve('ask' as const));
+  await Promise.all(items.map((item) => holdWithoutCheckpoint(item, session, pipeline.options, onFailure)));
   // Stage 4: the decisions and checkpoints go to the session log before anything runs.
   await pipeline.options.sessions.record(
     session.id,

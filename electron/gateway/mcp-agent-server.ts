@@ -63,6 +63,7 @@ function describeOutcome(outcome: ToolCallOutcome): Record<string, unknown> {
     // Part of the MCP result the agent reads: no `reason` key without a reason.
     ...(outcome.reason === undefined ? {} : { reason: outcome.reason }),
     checkpoints: outcome.checkpoints,
+    ...(outcome.checkpointProblems.length === 0 ? {} : { checkpointProblems: outcome.checkpointProblems }),
     ...(outcome.collisions === undefined ? {} : { collisions: outcome.collisions }),
     ...(outcome.result.ok ? {} : { error: outcome.result.error }),
   };
@@ -247,7 +248,7 @@ async function callTool(
     if (!outcome.result.ok) return errorResult(outcome.result.error, outcome);
     const { value } = outcome.result;
     return {
-      content: [{ type: 'text', text: formatToolValue(value) }],
+      content: [{ type: 'text', text: formatToolValue(value) }, ...withoutCheckpointNote(outcome)],
       ...(isPlainObject(value) ? { structuredContent: value } : {}),
       _meta: { [callMetaKey]: describeOutcome(outcome) },
     };
@@ -257,6 +258,12 @@ async function callTool(
   } finally {
     tracker.leave();
   }
+}
+
+/** A call that ran with a failed checkpoint says so in what the agent reads, not only in `_meta`. */
+function withoutCheckpointNote(outcome: ToolCallOutcome): { type: 'text'; text: string }[] {
+  if (outcome.checkpointProblems.length === 0) return [];
+  return [{ type: 'text', text: `No checkpoint was taken before this call: ${outcome.checkpointProblems.join(' ')}` }];
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

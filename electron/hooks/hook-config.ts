@@ -7,11 +7,11 @@ export const hooksConfigSchema = lazySchema(() =>
   z
     .object({
       /**
-       * When Vigil cannot checkpoint before a change (the store is locked past its wait, the disk is
-       * full, an internal error), or cannot answer in time: `ask` (the default) makes the agent ask
-       * the person, saying why; `allow` lets the change go on without its checkpoint.
+       * The older name of `checkpoints.onFailure`, kept as its alias (that key wins when both are
+       * set): `allow` lets a change whose checkpoint failed go on, and one Vigil could not answer
+       * in time; `ask` (the default) holds it for the person, saying why.
        */
-      onFailure: z.enum(['ask', 'allow']).default('ask'),
+      onFailure: z.enum(['ask', 'allow']).optional(),
       /**
        * Answer a call Vigil's policy allows with Claude Code's "allow", which also skips Claude
        * Code's own permission prompt. Off by default: Vigil then raises no objection and Claude

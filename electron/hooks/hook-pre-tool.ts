@@ -1,5 +1,6 @@
 import { hookAgentNames, type HookAnswer, type HookEvent, type HookTool } from '../../shared/hooks/hook-event';
 import { fail } from '../../shared/result';
+import { readCheckpointOnFailure } from '../checkpoints';
 import type { CheckpointGate } from '../executor';
 import { observeBefore, type ObservedBefore, recordObservedCall } from '../executor';
 import { describeCall } from '../sessions';
@@ -59,9 +60,12 @@ export async function answerPreTool(
       ...(event.unattended === undefined ? {} : { unattended: event.unattended }),
       limits: await deps.checkpointLimits(),
       onFailure: async () => {
-        const { config } = await readHooksConfig(deps.config);
+        const [{ config }, onFailure] = await Promise.all([
+          readHooksConfig(deps.config),
+          readCheckpointOnFailure(deps.config),
+        ]);
         approveAllowed = config.approveAllowed;
-        return config.onFailure;
+        return onFailure;
       },
       pending: state.pending,
     },

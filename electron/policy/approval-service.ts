@@ -24,6 +24,8 @@ export interface ApprovalRequest {
   readonly timeoutMs: number;
   /** Set when the call would overwrite another live session's recent change. */
   readonly collision?: ApprovalCollision;
+  /** Its checkpoint failed: approved, it runs without one. */
+  readonly isWithoutCheckpoint?: boolean;
 }
 
 /** Where a person's decision came from: the app's window, or the page `vigil serve` serves. */
@@ -91,6 +93,7 @@ export class ApprovalService {
       requestedAt: requestedAt.toISOString(),
       expiresAt: new Date(requestedAt.getTime() + request.timeoutMs).toISOString(),
       ...(request.collision === undefined ? {} : { collision: request.collision }),
+      ...(request.isWithoutCheckpoint === true ? { isWithoutCheckpoint: true } : {}),
     };
     if (!this.#canAsk) return Promise.resolve({ approval, decision: 'denied', decidedBy: 'unattended' });
     return new Promise((resolve) => {

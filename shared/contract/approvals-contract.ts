@@ -52,6 +52,8 @@ export const approvalSchema = lazySchema(() =>
     expiresAt: z.string(),
     /** Set when the call is held because it would overwrite another live session's recent change. */
     collision: approvalCollisionSchema.optional(),
+    /** Set when its checkpoint failed: approved, it runs without one, and its change cannot be undone. */
+    isWithoutCheckpoint: z.boolean().optional(),
   }),
 );
 

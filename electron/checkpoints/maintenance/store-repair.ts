@@ -2,6 +2,7 @@ import { appendFile, mkdir, readdir, readFile, rename, stat, unlink } from 'node
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
+import { AppError } from '../../../shared/errors';
 import type { Logger } from '../../logging';
 import {
   decodeTree,
@@ -39,6 +40,24 @@ export interface RepairContext {
 
 async function names(folder: string): Promise<string[]> {
   return readdir(folder).catch(() => [] as string[]);
+}
+
+/**
+ * An objects folder that cannot be read at all (a permission, a file in its place, a device error)
+ * says nothing about the heads: it fails the repair, so no ref is moved or removed over it.
+ */
+async function assertObjectsReadable(objectsDir: string): Promise<void> {
+  try {
+    await readdir(objectsDir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    throw new AppError(
+      'io_error',
+      `The checkpoint store's objects folder ${objectsDir} cannot be read (${code ?? String(error)}); no timeline was changed: fix its permissions or the disk, then try again.`,
+      { path: objectsDir, errno: code },
+    );
+  }
 }
 
 /** Moves a damaged file out of the store (kept for a human to inspect, never silently deleted). */
@@ -269,6 +288,7 @@ export async function repairStore(context: RepairContext, since?: number): Promi
   const verifySince = await verifySinceOf(context, since);
   // No dead writer and every head reads: nothing more to check (this runs at every start).
   if (verifySince === undefined) return report([], []);
+  await assertObjectsReadable(store.objectsDir);
   const quarantined = await quarantineDamaged(context, verifySince);
   // 4. Every ref must point at a complete checkpoint; after a crash, go back to the newest one that is.
   const checked = new Set<string>();

@@ -52,4 +52,24 @@ describe('ApprovalCard', () => {
       `Not known while disconnected (denied at ${formatClock(approval.expiresAt)} unless decided)`,
     );
   });
+
+  it('says plainly that an approved call whose checkpoint failed runs without one, and never promises a checkpoint', () => {
+    const props = {
+      laneClass: 'lane-0',
+      now: Date.parse('2026-05-01T12:00:30Z'),
+      deciding: undefined,
+      error: undefined,
+    };
+    render(<ApprovalCard approval={approval} {...props} onDecide={vi.fn()} />);
+    expect(screen.getByTestId('approve').textContent).toBe('Approve onceA');
+    expect(screen.getByText('A checkpoint is taken before an approved command runs.')).not.toBeNull();
+    cleanup();
+    const held = { ...approval, tool: 'write_file', isWithoutCheckpoint: true };
+    render(<ApprovalCard approval={held} {...props} onDecide={vi.fn()} />);
+    expect(screen.getByTestId('approve').textContent).toBe('Approve without a checkpointA');
+    expect(screen.getByTestId('approval-no-checkpoint').textContent).toBe(
+      'Vigil could not checkpoint before this call: if you approve it, its change cannot be undone.',
+    );
+    expect(screen.queryByText('A checkpoint is taken before an approved command runs.')).toBeNull();
+  });
 });

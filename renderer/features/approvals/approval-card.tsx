@@ -133,14 +133,20 @@ function CollisionActions(props: Pick<ApprovalCardProps, 'deciding' | 'onDecide'
   );
 }
 
-/** Approve once or deny; both are off while a decision is being sent. */
-function ApprovalActions(props: Pick<ApprovalCardProps, 'deciding' | 'onDecide'>) {
+/**
+ * Approve once or deny; both are off while a decision is being sent. A call whose checkpoint failed
+ * says that an approval runs it without one (never the usual promise of a checkpoint).
+ */
+function ApprovalActions({
+  isWithoutCheckpoint,
+  ...props
+}: Pick<ApprovalCardProps, 'deciding' | 'onDecide'> & { readonly isWithoutCheckpoint: boolean }) {
   return (
     <footer className="approval-actions">
       <DecideButton
         {...props}
         answer="allow"
-        label="Approve once"
+        label={isWithoutCheckpoint ? 'Approve without a checkpoint' : 'Approve once'}
         busyLabel="Approving…"
         className="button button-primary"
         testId="approve"
@@ -155,7 +161,13 @@ function ApprovalActions(props: Pick<ApprovalCardProps, 'deciding' | 'onDecide'>
         testId="deny"
         shortcut="D"
       />
-      <span className="subtle approval-hint">A checkpoint is taken before an approved command runs.</span>
+      {isWithoutCheckpoint ? (
+        <span className="approval-hint" data-testid="approval-no-checkpoint">
+          Vigil could not checkpoint before this call: if you approve it, its change cannot be undone.
+        </span>
+      ) : (
+        <span className="subtle approval-hint">A checkpoint is taken before an approved command runs.</span>
+      )}
     </footer>
   );
 }
@@ -199,7 +211,11 @@ export function ApprovalCard({
       {approval.collision !== undefined && <CollisionDiffs collision={approval.collision} />}
       {error !== undefined && <ErrorNotice error={error} />}
       {approval.collision === undefined ? (
-        <ApprovalActions deciding={deciding} onDecide={onDecide} />
+        <ApprovalActions
+          deciding={deciding}
+          onDecide={onDecide}
+          isWithoutCheckpoint={approval.isWithoutCheckpoint === true}
+        />
       ) : (
         <CollisionActions deciding={deciding} onDecide={onDecide} />
       )}
