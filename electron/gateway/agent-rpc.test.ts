@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VigilAgentClient } from '../../agent-client/vigil-agent-client';
 import type { AgentNotificationParams } from '../../shared/agent-protocol/agent-notifications';
 import { AppError } from '../../shared/errors';
-import { startServeFixture, type ServeFixture } from './test-support/gateway-fixture';
+import { decideAsPerson, startServeFixture, type ServeFixture } from './test-support/gateway-fixture';
 
 let fixture: ServeFixture;
 const clients: VigilAgentClient[] = [];
@@ -145,12 +145,7 @@ describe('JSON-RPC agent protocol (/agent) with the TypeScript client', () => {
     const call = session.callTool('terminal', { command: 'rm -rf build' });
     const { approval } = await requested;
     expect(approval.sessionId).toBe(session.id);
-    const answer = await fixture.running.core.router.dispatch(
-      'approvals:decide',
-      { id: approval.id, decision: 'deny' },
-      { transport: 'websocket', clientId: 'test', peer: 'page' },
-    );
-    expect(answer.ok).toBe(true);
+    await decideAsPerson(fixture, approval.id, 'deny');
     expect((await decided).decision).toBe('denied');
     const outcome = await call;
     expect(outcome.decision).toBe('denied');

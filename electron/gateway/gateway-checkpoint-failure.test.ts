@@ -10,7 +10,7 @@ import type { SessionHistory } from '../../shared/contract/sessions-contract';
 import { makeObjectsUnreadable } from '../checkpoints/test-support/unreadable-objects';
 import { callsOf, gitTimeline } from '../hooks/test-support/hook-runs';
 import { nextEvent } from '../test-support/next-event';
-import { connectMcpClient, startServeFixture, type ServeFixture } from './test-support/gateway-fixture';
+import { connectMcpClient, decideAsPerson, startServeFixture, type ServeFixture } from './test-support/gateway-fixture';
 
 let fixture: ServeFixture | undefined;
 
@@ -73,12 +73,7 @@ async function answerAsPerson(
   const { approval } = await requested;
   // The card says an approval runs it without a checkpoint (not the usual promise of one).
   expect(approval.isWithoutCheckpoint).toBe(true);
-  const decided = await served.running.core.router.dispatch(
-    'approvals:decide',
-    { id: approval.id, decision: answer },
-    { transport: 'websocket', clientId: 'test', peer: 'page' },
-  );
-  expect(decided.ok).toBe(true);
+  await decideAsPerson(served, approval.id, answer);
   return { result: await call, reason: approval.reason, sessionId: approval.sessionId };
 }
 
@@ -144,11 +139,7 @@ describe('a write over MCP or /agent whose checkpoint fails (real clients, a rea
       const reasons: string[] = [];
       const stop = served.running.core.events.on('approvals:requested', ({ approval }) => {
         reasons.push(approval.reason);
-        void served.running.core.router.dispatch(
-          'approvals:decide',
-          { id: approval.id, decision: 'deny' },
-          { transport: 'websocket', clientId: 'test', peer: 'page' },
-        );
+        void decideAsPerson(served, approval.id, 'deny');
       });
       const outcomes = await session.callTools(
         ['c', 'd'].map((name) => ({ name: 'write_file', arguments: { path: `${name}.txt`, content: name } })),

@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalAnswer } from '../../shared/contract/approvals-contract';
 import { nextEvent } from '../test-support/next-event';
-import { connectMcpClient, startServeFixture, type ServeFixture } from './test-support/gateway-fixture';
+import { connectMcpClient, decideAsPerson, startServeFixture, type ServeFixture } from './test-support/gateway-fixture';
 
 let fixture: ServeFixture | undefined;
 
@@ -58,12 +58,7 @@ async function answerCollision(
   const requested = nextEvent(served.running.core.events, 'approvals:requested');
   const call = second.callTool(secondWrite) as Promise<CallToolResult>;
   const { approval } = await requested;
-  const decided = await served.running.core.router.dispatch(
-    'approvals:decide',
-    { id: approval.id, decision: answer },
-    { transport: 'websocket', clientId: 'test', peer: 'page' },
-  );
-  expect(decided.ok).toBe(true);
+  await decideAsPerson(served, approval.id, answer);
   return { result: await call, reason: approval.reason, collision: approval.collision };
 }
 

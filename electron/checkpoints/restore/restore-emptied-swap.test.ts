@@ -20,22 +20,29 @@ const fixture = useTempFixture('vigil-restore-emptied-swap-', (base) => {
   return { workspace, outside };
 });
 
+/**
+ * The folders `removeEmptiedFolders` removes after a restore deleted `file` (done). The checkpoint
+ * held no tree there, so every folder on the deleted file's way is a candidate.
+ */
+async function removeAfterDeleting(workspace: string, file: string): Promise<string[]> {
+  const deletion = { path: file, action: 'delete' } as RestorePlanEntry;
+  const input = {
+    plan: { dir: workspace } as RestorePlan,
+    checkpointTree: undefined,
+    reader: {},
+    readBlob: () => Promise.reject(new Error('no blob is read here')),
+  } as unknown as ApplyInput;
+  const state = applyState(input, 1);
+  state.outcomes.set(deletion.path, { path: deletion.path, action: 'delete', result: 'done' });
+  return removeEmptiedFolders(input, state, [deletion]);
+}
+
 describe('removing the folders a restore emptied', () => {
   it('removes nothing through a folder swapped for a symlink to outside the workspace', async () => {
     const { workspace, outside } = fixture();
     // The state after the deletes and the swap: `sub` (which held deep/new.txt) is now a link to outside.
     symlinkSync(outside, path.join(workspace, 'sub'));
-    const deletion = { path: 'sub/deep/new.txt', action: 'delete' } as RestorePlanEntry;
-    // The checkpoint held no `sub` (no tree): every folder on a deleted file's way is a candidate.
-    const input = {
-      plan: { dir: workspace } as RestorePlan,
-      checkpointTree: undefined,
-      reader: {},
-      readBlob: () => Promise.reject(new Error('no blob is read here')),
-    } as unknown as ApplyInput;
-    const state = applyState(input, 1);
-    state.outcomes.set(deletion.path, { path: deletion.path, action: 'delete', result: 'done' });
-    const removed = await removeEmptiedFolders(input, state, [deletion]);
+    const removed = await removeAfterDeleting(workspace, 'sub/deep/new.txt');
     expect(existsSync(path.join(outside, 'deep'))).toBe(true);
     expect(removed).toEqual([]);
   });
@@ -43,16 +50,7 @@ describe('removing the folders a restore emptied', () => {
   it('still removes a folder the deletes emptied inside the workspace', async () => {
     const { workspace } = fixture();
     mkdirSync(path.join(workspace, 'sub', 'deep'), { recursive: true });
-    const deletion = { path: 'sub/deep/new.txt', action: 'delete' } as RestorePlanEntry;
-    const input = {
-      plan: { dir: workspace } as RestorePlan,
-      checkpointTree: undefined,
-      reader: {},
-      readBlob: () => Promise.reject(new Error('no blob is read here')),
-    } as unknown as ApplyInput;
-    const state = applyState(input, 1);
-    state.outcomes.set(deletion.path, { path: deletion.path, action: 'delete', result: 'done' });
-    expect(await removeEmptiedFolders(input, state, [deletion])).toEqual(['sub/deep', 'sub']);
+    expect(await removeAfterDeleting(workspace, 'sub/deep/new.txt')).toEqual(['sub/deep', 'sub']);
     expect(existsSync(path.join(workspace, 'sub'))).toBe(false);
   });
 });

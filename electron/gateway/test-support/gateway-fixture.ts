@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ApprovalAnswer } from '../../../shared/contract/approvals-contract';
 import { silentLogger } from '../../logging/logger';
 import { startServe, type RunningServe } from '../../server/start-serve';
 import { agentCredentialFor } from '../../test-support/agent-credential';
@@ -91,4 +92,15 @@ export async function connectMcpClient(
   }
   await client.connect(transport);
   return { client, transport };
+}
+
+/** Answers a held call as a person on the page would (the UI's `approvals:decide`); throws when the core refuses the answer. */
+export async function decideAsPerson(fixture: ServeFixture, id: string, decision: ApprovalAnswer): Promise<void> {
+  const answer = await fixture.running.core.router.dispatch(
+    'approvals:decide',
+    { id, decision },
+    { transport: 'websocket', clientId: 'test', peer: 'page' },
+  );
+  if (!answer.ok)
+    throw new Error(`the core refused the answer ${decision} to approval ${id}: ${JSON.stringify(answer)}`);
 }
