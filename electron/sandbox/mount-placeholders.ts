@@ -5,6 +5,7 @@ import {
   forgetPlaceholderPaths,
   isPlaceholderFolder,
   type MadePlaceholder,
+  pinPlaceholder,
   placeholderMode,
   recordPlaceholderPaths,
 } from './placeholder-record';
@@ -88,8 +89,19 @@ async function makeOne(at: string): Promise<MadePlaceholder | undefined> {
   return { path: at, dev: info.dev, ino: info.ino };
 }
 
+/**
+ * A placeholder another process made (it may still bind it, or have died), found at a path this
+ * command keeps read-only as it is: undefined when the path is anything else or is this process's.
+ */
+async function foreignPlaceholder(denied: string): Promise<MadePlaceholder | undefined> {
+  if (live.has(denied)) return undefined;
+  const info = await lstat(denied, { bigint: true }).catch(() => undefined);
+  return info !== undefined && isPlaceholderFolder(info) ? { path: denied, dev: info.dev, ino: info.ino } : undefined;
+}
+
 /** Removes one of this process's placeholders if it is still exactly what was made: the same folder, marked, empty. */
 async function removeIfUntouched(made: MadePlaceholder): Promise<void> {
+  if (made.pin !== undefined) await rmdir(made.pin).catch(() => undefined);
   const info = await lstat(made.path, { bigint: true }).catch(() => undefined);
   if (info === undefined || info.dev !== made.dev || info.ino !== made.ino || !isPlaceholderFolder(info)) return;
   // rmdir: a folder the user filled since is not empty, and stays.
@@ -116,9 +128,14 @@ export function placePlaceholders(
     activeCommands += 1;
     const wanted = new Set<string>();
     const replaced = new Map<string, string>();
+    const foreign: MadePlaceholder[] = [];
     for (const denied of denyWrite) {
       const at = await mountPointOf(denied, allowWrite, denyWrite);
-      if (at === undefined) continue;
+      if (at === undefined) {
+        const found = await foreignPlaceholder(denied);
+        if (found !== undefined) foreign.push(found);
+        continue;
+      }
       replaced.set(denied, at);
       if (!live.has(at)) wanted.add(at);
     }
@@ -130,11 +147,17 @@ export function placePlaceholders(
     };
     try {
       // Recorded (durably, when new to this process) before they are made: a process killed later leaves nothing unknown.
-      if (wanted.size > 0) await recordPlaceholderPaths(recordFolder, [...wanted]);
+      const used = [...wanted, ...foreign.map((found) => found.path)];
+      if (used.length > 0) await recordPlaceholderPaths(recordFolder, used);
       for (const at of wanted) {
         const made = await makeOne(at);
         if (made === undefined) replaced.forEach((to, from) => to === at && replaced.delete(from));
-        else live.set(at, made);
+        else live.set(at, { ...made, pin: await pinPlaceholder(recordFolder, at) });
+      }
+      // Another process's placeholder is pinned too, and removed by this one if it is the last to leave it.
+      for (const found of foreign) {
+        const pin = await pinPlaceholder(recordFolder, found.path);
+        if (pin !== undefined) live.set(found.path, { ...found, pin });
       }
     } catch (error) {
       await release();

@@ -17,6 +17,8 @@ export interface MadePlaceholder {
   readonly path: string;
   readonly dev: bigint;
   readonly ino: bigint;
+  /** This process's mark of use inside it (an empty folder): while it is there, no other process's rmdir removes the placeholder. */
+  readonly pin?: string;
 }
 
 /**
@@ -43,6 +45,31 @@ const recordSuffix = '.json';
 async function ownRecordFile(folder: string): Promise<{ readonly file: string; readonly startedAt: string }> {
   const startedAt = (await ownStartTime()) ?? 'unknown';
   return { file: path.join(folder, `${process.pid}-${startedAt.replace(/[^\w-]/gu, '_')}${recordSuffix}`), startedAt };
+}
+
+/**
+ * The name of a process's mark of use inside a placeholder it binds (see `pinPlaceholder`): an
+ * empty folder (a checkpoint stores nothing of it) named after the process's record.
+ */
+function pinName(recordFile: string): string {
+  return `.vigil-in-use-${path.basename(recordFile, recordSuffix)}`;
+}
+
+/**
+ * Marks a placeholder as in use by this process before a sandbox binds it: a folder inside it,
+ * so that another process's rmdir of it (its maker ending its last command, or a start clearing a
+ * dead one's record) fails while this process's command runs. A placeholder removed from outside
+ * while a sandbox holds it read-only detaches the mount there, and the command could then write
+ * the protected path. Resolves with the pin, or undefined when the placeholder is gone.
+ */
+export async function pinPlaceholder(folder: string, placeholder: string): Promise<string | undefined> {
+  const pin = path.join(placeholder, pinName((await ownRecordFile(folder)).file));
+  try {
+    await mkdir(pin, { mode: 0o700 });
+    return pin;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EEXIST' ? pin : undefined;
+  }
 }
 
 /** What this process has recorded durably, per record folder. */
@@ -129,8 +156,12 @@ export async function recoverPlaceholders(folder: string, logger: Logger): Promi
       const removed: string[] = [];
       // Deepest first: a placeholder made inside another goes before it.
       const deepestFirst = [...(record?.paths ?? [])].sort((a, b) => b.length - a.length);
-      for (const at of deepestFirst)
-        if (typeof at === 'string' && (await removeLeftover(at, BigInt(record?.since ?? '0')))) removed.push(at);
+      for (const at of deepestFirst) {
+        if (typeof at !== 'string') continue;
+        // The stopped process's mark of use goes first; another running process's keeps the placeholder.
+        await rmdir(path.join(at, pinName(file))).catch(() => undefined);
+        if (await removeLeftover(at, BigInt(record?.since ?? '0'))) removed.push(at);
+      }
       await rm(file, { force: true });
       if (removed.length > 0)
         logger.info('removed the sandbox placeholders a stopped process left in projects', {
