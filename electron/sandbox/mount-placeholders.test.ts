@@ -44,7 +44,7 @@ describe.runIf(isLinux)('the placeholders the sandbox makes in a root for the pa
   it('stay while another process runs a command on one: the process that made it ends its commands without unprotecting it', async () => {
     const claude = path.join(world.workspace, '.claude');
     // Another Vigil process (this one, as an in-process spawner) runs a command in the root first: it makes .claude.
-    const records = path.join(world.base, 'other-home', 'sandbox', 'placeholders');
+    const records = path.join(world.vigilHome, 'sandbox', 'placeholders');
     const other = await placePlaceholders([world.workspace], [path.join(claude, '.vigil-read-only')], records);
     expect(existsSync(claude)).toBe(true);
     // The spawn server's command finds .claude there and keeps it read-only as an existing folder.
@@ -65,7 +65,7 @@ describe.runIf(isLinux)('the placeholders the sandbox makes in a root for the pa
   it("stay while a command runs on one a stopped process left, when another start clears that process's record", async () => {
     const claude = path.join(world.workspace, '.claude');
     // A process (pid 4,194,305: none) stopped and left .claude, and its record.
-    const records = path.join(world.base, 'other-home', 'sandbox', 'placeholders');
+    const records = path.join(world.vigilHome, 'sandbox', 'placeholders');
     mkdirSync(records, { recursive: true });
     const since = String(BigInt(Date.now() - 1000) * 1_000_000n);
     const record = { pid: 4_194_305, startedAt: 'boot:1', since, paths: [claude] };
@@ -83,6 +83,16 @@ describe.runIf(isLinux)('the placeholders the sandbox makes in a root for the pa
     expect(existsSync(path.join(claude, 'settings.json'))).toBe(false);
     await world.sandbox.released();
     expect(entries(world.workspace)).toEqual(['go', 'src', 'started']);
+  });
+
+  it('leave a marked empty folder the user made at a protected path where it was', async () => {
+    const claude = path.join(world.workspace, '.claude');
+    mkdirSync(claude);
+    chmodSync(claude, placeholderMode);
+    expect(await world.run('true')).toMatchObject({ exit_code: 0 });
+    await world.sandbox.released();
+    expect(entries(world.workspace)).toEqual(['.claude', 'src']);
+    expect(entries(claude)).toEqual([]);
   });
 
   it('are removed when the spawn server was killed (SIGKILL) while a command ran, and only those', async () => {

@@ -4,6 +4,7 @@ import { isPathBelow, isPathInside } from '../lib';
 import {
   forgetPlaceholderPaths,
   isPlaceholderFolder,
+  isRecordedByAnother,
   type MadePlaceholder,
   pinPlaceholder,
   placeholderMode,
@@ -24,7 +25,10 @@ import {
  * it. The engine sees them as existing and binds each read-only over itself.
  */
 
-const live = new Map<string, MadePlaceholder>();
+/** A placeholder this process binds: one it made, or one another process made (`foundIn`: the record folder to check). */
+type LivePlaceholder = MadePlaceholder & { readonly foundIn?: string };
+
+const live = new Map<string, LivePlaceholder>();
 /** Sandboxed commands of this process between their placement and their release. */
 let activeCommands = 0;
 let queue: Promise<unknown> = Promise.resolve();
@@ -100,8 +104,10 @@ async function foreignPlaceholder(denied: string): Promise<MadePlaceholder | und
 }
 
 /** Removes one of this process's placeholders if it is still exactly what was made: the same folder, marked, empty. */
-async function removeIfUntouched(made: MadePlaceholder): Promise<void> {
+async function removeIfUntouched(made: LivePlaceholder): Promise<void> {
   if (made.pin !== undefined) await rmdir(made.pin).catch(() => undefined);
+  // One another process made goes only if a process of this data folder recorded it: never a marked folder of the user's.
+  if (made.foundIn !== undefined && !(await isRecordedByAnother(made.foundIn, made.path))) return;
   const info = await lstat(made.path, { bigint: true }).catch(() => undefined);
   if (info === undefined || info.dev !== made.dev || info.ino !== made.ino || !isPlaceholderFolder(info)) return;
   // rmdir: a folder the user filled since is not empty, and stays.
@@ -154,10 +160,10 @@ export function placePlaceholders(
         if (made === undefined) replaced.forEach((to, from) => to === at && replaced.delete(from));
         else live.set(at, { ...made, pin: await pinPlaceholder(recordFolder, at) });
       }
-      // Another process's placeholder is pinned too, and removed by this one if it is the last to leave it.
+      // Another process's placeholder is pinned too, and removed by this one if it is the last to leave it (and recorded).
       for (const found of foreign) {
         const pin = await pinPlaceholder(recordFolder, found.path);
-        if (pin !== undefined) live.set(found.path, { ...found, pin });
+        if (pin !== undefined) live.set(found.path, { ...found, pin, foundIn: recordFolder });
       }
     } catch (error) {
       await release();

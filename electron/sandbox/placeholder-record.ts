@@ -52,8 +52,10 @@ async function ownRecordFile(folder: string): Promise<{ readonly file: string; r
  * empty folder (a checkpoint stores nothing of it) named after the process's record.
  */
 function pinName(recordFile: string): string {
-  return `.vigil-in-use-${path.basename(recordFile, recordSuffix)}`;
+  return `${pinPrefix}${path.basename(recordFile, recordSuffix)}`;
 }
+
+const pinPrefix = '.vigil-in-use-';
 
 /**
  * Marks a placeholder as in use by this process before a sandbox binds it: a folder inside it,
@@ -119,6 +121,33 @@ async function removeLeftover(at: string, since: bigint): Promise<boolean> {
   );
 }
 
+/** Whether a path still holds a placeholder that another process marks as in use (and nothing else). */
+async function isPinned(at: string): Promise<boolean> {
+  const info = await lstat(at, { bigint: true }).catch(() => undefined);
+  if (info === undefined || !isPlaceholderFolder(info)) return false;
+  const names = await readdir(at).catch(() => [] as string[]);
+  return names.length > 0 && names.every((name) => name.startsWith(pinPrefix));
+}
+
+/**
+ * Whether a placeholder this process found (made by another) is one some other process of this
+ * data folder recorded before it was born: only such a one is removed by the last process to leave
+ * it, never a marked folder a user made.
+ */
+export async function isRecordedByAnother(folder: string, at: string): Promise<boolean> {
+  const info = await lstat(at, { bigint: true }).catch(() => undefined);
+  if (info === undefined || !isPlaceholderFolder(info)) return false;
+  const own = (await ownRecordFile(folder)).file;
+  for (const name of await readdir(folder).catch(() => [] as string[])) {
+    const file = path.join(folder, name);
+    if (!name.endsWith(recordSuffix) || file === own) continue;
+    const record = parseRecord(await readFile(file, 'utf8').catch(() => ''));
+    if (record === undefined || !record.paths.includes(at)) continue;
+    if (info.birthtimeNs === 0n || info.birthtimeNs >= BigInt(record.since) - birthSlack) return true;
+  }
+  return false;
+}
+
 function parseRecord(text: string): PlaceholderRecord | undefined {
   try {
     const record = JSON.parse(text) as Partial<PlaceholderRecord>;
@@ -154,6 +183,7 @@ export async function recoverPlaceholders(folder: string, logger: Logger): Promi
       const record = parseRecord(await readFile(file, 'utf8'));
       if (record !== undefined && (await isOwnerRunning(record))) continue;
       const removed: string[] = [];
+      let isKept = false;
       // Deepest first: a placeholder made inside another goes before it.
       const deepestFirst = [...(record?.paths ?? [])].sort((a, b) => b.length - a.length);
       for (const at of deepestFirst) {
@@ -161,8 +191,10 @@ export async function recoverPlaceholders(folder: string, logger: Logger): Promi
         // The stopped process's mark of use goes first; another running process's keeps the placeholder.
         await rmdir(path.join(at, pinName(file))).catch(() => undefined);
         if (await removeLeftover(at, BigInt(record?.since ?? '0'))) removed.push(at);
+        else if (await isPinned(at)) isKept = true;
       }
-      await rm(file, { force: true });
+      // A placeholder a running process still binds keeps the record: that process removes it when it leaves (isRecordedByAnother).
+      if (!isKept) await rm(file, { force: true });
       if (removed.length > 0)
         logger.info('removed the sandbox placeholders a stopped process left in projects', {
           pid: record?.pid,
