@@ -62,8 +62,8 @@ async function mountPointOf(
   denyWrite: readonly string[],
 ): Promise<string | undefined> {
   const root = allowWrite.find((candidate) => isPathBelow(denied, candidate));
-  // Most deny paths exist: one lstat says so.
-  if (root === undefined || (await entryAt(denied)).kind !== 'missing') return undefined;
+  // The caller found the path absent (existingDeny); the walk below says so again if it appeared since.
+  if (root === undefined) return undefined;
   let current = root;
   if ((await entryAt(root)).kind !== 'folder') return undefined;
   for (const part of path.relative(root, denied).split(path.sep)) {
@@ -94,13 +94,23 @@ async function makeOne(at: string): Promise<MadePlaceholder | undefined> {
 }
 
 /**
- * A placeholder another process made (it may still bind it, or have died), found at a path this
- * command keeps read-only as it is: undefined when the path is anything else or is this process's.
+ * What an existing deny path is to the placement: another process's placeholder (it may still bind
+ * it, or have died) that this command keeps read-only as it is, or nothing to do; undefined when
+ * the path is absent. One lstat, as most deny paths exist.
  */
-async function foreignPlaceholder(denied: string): Promise<MadePlaceholder | undefined> {
-  if (live.has(denied)) return undefined;
-  const info = await lstat(denied, { bigint: true }).catch(() => undefined);
-  return info !== undefined && isPlaceholderFolder(info) ? { path: denied, dev: info.dev, ino: info.ino } : undefined;
+async function existingDeny(
+  denied: string,
+  allowWrite: readonly string[],
+): Promise<{ readonly found?: MadePlaceholder } | undefined> {
+  let info;
+  try {
+    info = await lstat(denied, { bigint: true });
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : {};
+  }
+  const isForeign =
+    isPlaceholderFolder(info) && !live.has(denied) && allowWrite.some((root) => isPathBelow(denied, root));
+  return isForeign ? { found: { path: denied, dev: info.dev, ino: info.ino } } : {};
 }
 
 /** Removes one of this process's placeholders if it is still exactly what was made: the same folder, marked, empty. */
@@ -136,12 +146,10 @@ export function placePlaceholders(
     const replaced = new Map<string, string>();
     const foreign: MadePlaceholder[] = [];
     for (const denied of denyWrite) {
-      const at = await mountPointOf(denied, allowWrite, denyWrite);
-      if (at === undefined) {
-        const found = await foreignPlaceholder(denied);
-        if (found !== undefined) foreign.push(found);
-        continue;
-      }
+      const existing = await existingDeny(denied, allowWrite);
+      if (existing?.found !== undefined) foreign.push(existing.found);
+      const at = existing === undefined ? await mountPointOf(denied, allowWrite, denyWrite) : undefined;
+      if (at === undefined) continue;
       replaced.set(denied, at);
       if (!live.has(at)) wanted.add(at);
     }
