@@ -1,12 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../lib/process/is-process-alive';
 import { childEnv, repoRoot, tsxLoader } from '../test-support/run-vigil';
 import { makeTempDir } from '../test-support/temp-dir';
 import { agentSettings } from '../workspace';
+import { silentLogger } from '../logging/logger';
+import { forgetPlaceholders, placePlaceholders } from './mount-placeholders';
+import { placeholderMode, recoverPlaceholders } from './placeholder-record';
 import { until } from './test-support/engine-bridges';
 import { createSandboxWorld, type SandboxWorld } from './test-support/sandbox-fixture';
 
@@ -36,6 +39,60 @@ describe.runIf(isLinux)('the placeholders the sandbox makes in a root for the pa
     expect(await world.run(attempts.join(' && '))).toMatchObject({ exit_code: 0 });
     await world.sandbox.released();
     expect(entries(world.workspace)).toEqual(['src']);
+  });
+
+  it('stay while another process runs a command on one: the process that made it ends its commands without unprotecting it', async () => {
+    const claude = path.join(world.workspace, '.claude');
+    // Another Vigil process (this one, as an in-process spawner) runs a command in the root first: it makes .claude.
+    const records = path.join(world.vigilHome, 'sandbox', 'placeholders');
+    const other = await placePlaceholders([world.workspace], [path.join(claude, '.vigil-read-only')], records);
+    expect(existsSync(claude)).toBe(true);
+    // The spawn server's command finds .claude there and keeps it read-only as an existing folder.
+    const running = world.run(
+      'echo > started; while [ ! -e go ]; do sleep 0.05; done; mkdir -p .claude; echo hook > .claude/settings.json; true',
+    );
+    await until(() => existsSync(path.join(world.workspace, 'started')));
+    // The other process's command ends: removing its placeholder would detach the running sandbox's read-only mount.
+    await other.release();
+    writeFileSync(path.join(world.workspace, 'go'), '');
+    expect(await running).toMatchObject({ exit_code: 0 });
+    expect(existsSync(path.join(claude, 'settings.json'))).toBe(false);
+    await world.sandbox.released();
+    await forgetPlaceholders();
+    expect(entries(world.workspace)).toEqual(['go', 'src', 'started']);
+  });
+
+  it("stay while a command runs on one a stopped process left, when another start clears that process's record", async () => {
+    const claude = path.join(world.workspace, '.claude');
+    // A process (pid 4,194,305: none) stopped and left .claude, and its record.
+    const records = path.join(world.vigilHome, 'sandbox', 'placeholders');
+    mkdirSync(records, { recursive: true });
+    const since = String(BigInt(Date.now() - 1000) * 1_000_000n);
+    const record = { pid: 4_194_305, startedAt: 'boot:1', since, paths: [claude] };
+    writeFileSync(path.join(records, '4194305-x.json'), JSON.stringify(record));
+    mkdirSync(claude);
+    chmodSync(claude, placeholderMode);
+    const running = world.run(
+      'echo > started; while [ ! -e go ]; do sleep 0.05; done; mkdir -p .claude; echo hook > .claude/settings.json; true',
+    );
+    await until(() => existsSync(path.join(world.workspace, 'started')));
+    // Another start clears the stopped process's record while the command holds .claude read-only.
+    await recoverPlaceholders(records, silentLogger);
+    writeFileSync(path.join(world.workspace, 'go'), '');
+    expect(await running).toMatchObject({ exit_code: 0 });
+    expect(existsSync(path.join(claude, 'settings.json'))).toBe(false);
+    await world.sandbox.released();
+    expect(entries(world.workspace)).toEqual(['go', 'src', 'started']);
+  });
+
+  it('leave a marked empty folder the user made at a protected path where it was', async () => {
+    const claude = path.join(world.workspace, '.claude');
+    mkdirSync(claude);
+    chmodSync(claude, placeholderMode);
+    expect(await world.run('true')).toMatchObject({ exit_code: 0 });
+    await world.sandbox.released();
+    expect(entries(world.workspace)).toEqual(['.claude', 'src']);
+    expect(entries(claude)).toEqual([]);
   });
 
   it('are removed when the spawn server was killed (SIGKILL) while a command ran, and only those', async () => {

@@ -4,7 +4,9 @@ import { isPathBelow, isPathInside } from '../lib';
 import {
   forgetPlaceholderPaths,
   isPlaceholderFolder,
+  isRecordedByAnother,
   type MadePlaceholder,
+  pinPlaceholder,
   placeholderMode,
   recordPlaceholderPaths,
 } from './placeholder-record';
@@ -23,7 +25,10 @@ import {
  * it. The engine sees them as existing and binds each read-only over itself.
  */
 
-const live = new Map<string, MadePlaceholder>();
+/** A placeholder this process binds: one it made, or one another process made (`foundIn`: the record folder to check). */
+type LivePlaceholder = MadePlaceholder & { readonly foundIn?: string };
+
+const live = new Map<string, LivePlaceholder>();
 /** Sandboxed commands of this process between their placement and their release. */
 let activeCommands = 0;
 let queue: Promise<unknown> = Promise.resolve();
@@ -57,8 +62,8 @@ async function mountPointOf(
   denyWrite: readonly string[],
 ): Promise<string | undefined> {
   const root = allowWrite.find((candidate) => isPathBelow(denied, candidate));
-  // Most deny paths exist: one lstat says so.
-  if (root === undefined || (await entryAt(denied)).kind !== 'missing') return undefined;
+  // The caller found the path absent (existingDeny); the walk below says so again if it appeared since.
+  if (root === undefined) return undefined;
   let current = root;
   if ((await entryAt(root)).kind !== 'folder') return undefined;
   for (const part of path.relative(root, denied).split(path.sep)) {
@@ -88,8 +93,31 @@ async function makeOne(at: string): Promise<MadePlaceholder | undefined> {
   return { path: at, dev: info.dev, ino: info.ino };
 }
 
+/**
+ * What an existing deny path is to the placement: another process's placeholder (it may still bind
+ * it, or have died) that this command keeps read-only as it is, or nothing to do; undefined when
+ * the path is absent. One lstat, as most deny paths exist.
+ */
+async function existingDeny(
+  denied: string,
+  allowWrite: readonly string[],
+): Promise<{ readonly found?: MadePlaceholder } | undefined> {
+  let info;
+  try {
+    info = await lstat(denied, { bigint: true });
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : {};
+  }
+  const isForeign =
+    isPlaceholderFolder(info) && !live.has(denied) && allowWrite.some((root) => isPathBelow(denied, root));
+  return isForeign ? { found: { path: denied, dev: info.dev, ino: info.ino } } : {};
+}
+
 /** Removes one of this process's placeholders if it is still exactly what was made: the same folder, marked, empty. */
-async function removeIfUntouched(made: MadePlaceholder): Promise<void> {
+async function removeIfUntouched(made: LivePlaceholder): Promise<void> {
+  if (made.pin !== undefined) await rmdir(made.pin).catch(() => undefined);
+  // One another process made goes only if a process of this data folder recorded it: never a marked folder of the user's.
+  if (made.foundIn !== undefined && !(await isRecordedByAnother(made.foundIn, made.path))) return;
   const info = await lstat(made.path, { bigint: true }).catch(() => undefined);
   if (info === undefined || info.dev !== made.dev || info.ino !== made.ino || !isPlaceholderFolder(info)) return;
   // rmdir: a folder the user filled since is not empty, and stays.
@@ -116,8 +144,11 @@ export function placePlaceholders(
     activeCommands += 1;
     const wanted = new Set<string>();
     const replaced = new Map<string, string>();
+    const foreign: MadePlaceholder[] = [];
     for (const denied of denyWrite) {
-      const at = await mountPointOf(denied, allowWrite, denyWrite);
+      const existing = await existingDeny(denied, allowWrite);
+      if (existing?.found !== undefined) foreign.push(existing.found);
+      const at = existing === undefined ? await mountPointOf(denied, allowWrite, denyWrite) : undefined;
       if (at === undefined) continue;
       replaced.set(denied, at);
       if (!live.has(at)) wanted.add(at);
@@ -130,11 +161,17 @@ export function placePlaceholders(
     };
     try {
       // Recorded (durably, when new to this process) before they are made: a process killed later leaves nothing unknown.
-      if (wanted.size > 0) await recordPlaceholderPaths(recordFolder, [...wanted]);
+      const used = [...wanted, ...foreign.map((found) => found.path)];
+      if (used.length > 0) await recordPlaceholderPaths(recordFolder, used);
       for (const at of wanted) {
         const made = await makeOne(at);
         if (made === undefined) replaced.forEach((to, from) => to === at && replaced.delete(from));
-        else live.set(at, made);
+        else live.set(at, { ...made, pin: await pinPlaceholder(recordFolder, at) });
+      }
+      // Another process's placeholder is pinned too, and removed by this one if it is the last to leave it (and recorded).
+      for (const found of foreign) {
+        const pin = await pinPlaceholder(recordFolder, found.path);
+        if (pin !== undefined) live.set(found.path, { ...found, pin, foundIn: recordFolder });
       }
     } catch (error) {
       await release();

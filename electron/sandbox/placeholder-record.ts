@@ -17,6 +17,8 @@ export interface MadePlaceholder {
   readonly path: string;
   readonly dev: bigint;
   readonly ino: bigint;
+  /** This process's mark of use inside it (an empty folder): while it is there, no other process's rmdir removes the placeholder. */
+  readonly pin?: string;
 }
 
 /**
@@ -43,6 +45,33 @@ const recordSuffix = '.json';
 async function ownRecordFile(folder: string): Promise<{ readonly file: string; readonly startedAt: string }> {
   const startedAt = (await ownStartTime()) ?? 'unknown';
   return { file: path.join(folder, `${process.pid}-${startedAt.replace(/[^\w-]/gu, '_')}${recordSuffix}`), startedAt };
+}
+
+/**
+ * The name of a process's mark of use inside a placeholder it binds (see `pinPlaceholder`): an
+ * empty folder (a checkpoint stores nothing of it) named after the process's record.
+ */
+function pinName(recordFile: string): string {
+  return `${pinPrefix}${path.basename(recordFile, recordSuffix)}`;
+}
+
+const pinPrefix = '.vigil-in-use-';
+
+/**
+ * Marks a placeholder as in use by this process before a sandbox binds it: a folder inside it,
+ * so that another process's rmdir of it (its maker ending its last command, or a start clearing a
+ * dead one's record) fails while this process's command runs. A placeholder removed from outside
+ * while a sandbox holds it read-only detaches the mount there, and the command could then write
+ * the protected path. Resolves with the pin, or undefined when the placeholder is gone.
+ */
+export async function pinPlaceholder(folder: string, placeholder: string): Promise<string | undefined> {
+  const pin = path.join(placeholder, pinName((await ownRecordFile(folder)).file));
+  try {
+    await mkdir(pin, { mode: 0o700 });
+    return pin;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EEXIST' ? pin : undefined;
+  }
 }
 
 /** What this process has recorded durably, per record folder. */
@@ -92,6 +121,33 @@ async function removeLeftover(at: string, since: bigint): Promise<boolean> {
   );
 }
 
+/** Whether a path still holds a placeholder that another process marks as in use (and nothing else). */
+async function isPinned(at: string): Promise<boolean> {
+  const info = await lstat(at, { bigint: true }).catch(() => undefined);
+  if (info === undefined || !isPlaceholderFolder(info)) return false;
+  const names = await readdir(at).catch(() => [] as string[]);
+  return names.length > 0 && names.every((name) => name.startsWith(pinPrefix));
+}
+
+/**
+ * Whether a placeholder this process found (made by another) is one some other process of this
+ * data folder recorded before it was born: only such a one is removed by the last process to leave
+ * it, never a marked folder a user made.
+ */
+export async function isRecordedByAnother(folder: string, at: string): Promise<boolean> {
+  const info = await lstat(at, { bigint: true }).catch(() => undefined);
+  if (info === undefined || !isPlaceholderFolder(info)) return false;
+  const own = (await ownRecordFile(folder)).file;
+  for (const name of await readdir(folder).catch(() => [] as string[])) {
+    const file = path.join(folder, name);
+    if (!name.endsWith(recordSuffix) || file === own) continue;
+    const record = parseRecord(await readFile(file, 'utf8').catch(() => ''));
+    if (record === undefined || !record.paths.includes(at)) continue;
+    if (info.birthtimeNs === 0n || info.birthtimeNs >= BigInt(record.since) - birthSlack) return true;
+  }
+  return false;
+}
+
 function parseRecord(text: string): PlaceholderRecord | undefined {
   try {
     const record = JSON.parse(text) as Partial<PlaceholderRecord>;
@@ -127,11 +183,18 @@ export async function recoverPlaceholders(folder: string, logger: Logger): Promi
       const record = parseRecord(await readFile(file, 'utf8'));
       if (record !== undefined && (await isOwnerRunning(record))) continue;
       const removed: string[] = [];
+      let isKept = false;
       // Deepest first: a placeholder made inside another goes before it.
       const deepestFirst = [...(record?.paths ?? [])].sort((a, b) => b.length - a.length);
-      for (const at of deepestFirst)
-        if (typeof at === 'string' && (await removeLeftover(at, BigInt(record?.since ?? '0')))) removed.push(at);
-      await rm(file, { force: true });
+      for (const at of deepestFirst) {
+        if (typeof at !== 'string') continue;
+        // The stopped process's mark of use goes first; another running process's keeps the placeholder.
+        await rmdir(path.join(at, pinName(file))).catch(() => undefined);
+        if (await removeLeftover(at, BigInt(record?.since ?? '0'))) removed.push(at);
+        else if (await isPinned(at)) isKept = true;
+      }
+      // A placeholder a running process still binds keeps the record: that process removes it when it leaves (isRecordedByAnother).
+      if (!isKept) await rm(file, { force: true });
       if (removed.length > 0)
         logger.info('removed the sandbox placeholders a stopped process left in projects', {
           pid: record?.pid,
