@@ -26,9 +26,16 @@ export function isIncompleteOutcome(outcome: z.infer<typeof restoreOutcomeSchema
   return outcome.result === 'skipped' && outcome.reason !== undefined && incompleteSkipReasons.has(outcome.reason);
 }
 
+/** Whether a path names a secrets file (`.env*`), which a restore writes only when the user confirms. */
+export function isSecretsFilePath(relativePath: string): boolean {
+  return (relativePath.split('/').pop() ?? '').startsWith('.env');
+}
+
 /** What `restoreWroteSecrets` reads of a restore's result. */
 export interface SecretsWrittenView {
-  readonly plan: { readonly entries: readonly { readonly path: string; readonly isSecret?: boolean }[] };
+  readonly plan: {
+    readonly entries: readonly { readonly path: string; readonly action?: string; readonly isSecret?: boolean }[];
+  };
   readonly outcomes: readonly { readonly path: string; readonly result: string }[];
 }
 
@@ -38,6 +45,11 @@ export interface SecretsWrittenView {
  * the restore's version in place.
  */
 export function restoreWroteSecrets(result: SecretsWrittenView): boolean {
-  const secrets = new Set(result.plan.entries.filter((entry) => entry.isSecret === true).map((entry) => entry.path));
+  // A deleted one counts too: its undo writes it back, which a restore does only when let (a delete is no `isSecret` entry).
+  const secrets = new Set(
+    result.plan.entries
+      .filter((entry) => entry.isSecret === true || (entry.action === 'delete' && isSecretsFilePath(entry.path)))
+      .map((entry) => entry.path),
+  );
   return result.outcomes.some((outcome) => outcome.result === 'done' && secrets.has(outcome.path));
 }

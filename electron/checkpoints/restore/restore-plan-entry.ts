@@ -8,6 +8,7 @@ import {
   type DiskEntry,
   type TreeChange,
 } from '../compare';
+import { isSecretsFilePath } from '../../../shared/contract/restore-outcomes';
 import { linkedFolderOnTheWay, linkedFolderTarget, type LinkedFolder } from '../../files';
 import type { PlanInput, RestorePlanEntry } from './restore-plan-types';
 import { ancestorsOf, wasSkippedByCheckpoint, type CheckpointSkips } from './restore-plan-skips';
@@ -39,7 +40,7 @@ function act(change: TreeChange, action: 'restore' | 'recreate' | 'delete'): Res
 
 /** Whether a path names a secrets file (`.env*`), which Vigil's own snapshots never store. */
 export function isSecretPath(relativePath: string): boolean {
-  return (relativePath.split('/').pop() ?? '').startsWith('.env');
+  return isSecretsFilePath(relativePath);
 }
 
 /**

@@ -72,4 +72,8 @@ describe('rounds that found a defect in a repository, replayed by their seed', (
   it('seed 12027: the undo of a restore that wrote a .env, run as printed (with --secrets), writes its old version back', async () => {
     await expectRound(12_027);
   });
+
+  it('seed 500022: the undo of a restore that deleted a tracked .env, run as printed (with --secrets), writes it back', async () => {
+    await expectRound(500_022);
+  });
 });

@@ -1,7 +1,7 @@
 import type { BigIntStats } from 'node:fs';
 import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
 import { isSpecialRead, liveReadFlags, readLiveLink } from '../../files';
-import { isOpenedAt } from './walk-descriptor';
+import { isOpenedAt, maxFileOpens } from './walk-descriptor';
 
 /** What reading a file for hashing found. */
 export type FileRead =
@@ -43,6 +43,17 @@ async function readAt(handle: FileHandle, size: number): Promise<Buffer> {
   return buffer.subarray(0, offset);
 }
 
+/** Opens the file at `absolute` once it is found at `expected` (see `isOpenedName`), or undefined. */
+async function openAt(absolute: string, expected: string | undefined): Promise<FileHandle | undefined> {
+  for (let attempt = 1; attempt <= maxFileOpens; attempt += 1) {
+    // Never through a symlink, never blocking on a FIFO swapped in after the walk's lstat (found special by the read).
+    const handle = await open(absolute, liveReadFlags);
+    if (await isOpenedAt(handle.fd, expected)) return handle;
+    await handle.close();
+  }
+  return undefined;
+}
+
 /**
  * Reads a regular file without following a symlink, re-reading it when it changed underneath: the
  * fstat after the read is compared with the one before, or with the walk's lstat (`listed`, taken
@@ -56,11 +67,10 @@ async function readStable(
   listed?: ReadStamp,
   expected?: string,
 ): Promise<FileRead> {
-  // Never through a symlink, never blocking on a FIFO swapped in after the walk's lstat (found special by the read).
-  const handle = await open(absolute, liveReadFlags);
+  const handle = await openAt(absolute, expected);
+  // Not the workspace's file: reached through a folder an agent swapped for a symlink since the walk.
+  if (handle === undefined) return { kind: 'vanished' };
   try {
-    // Not the workspace's file: reached through a folder an agent swapped for a symlink since the walk.
-    if (!(await isOpenedAt(handle.fd, expected))) return { kind: 'vanished' };
     let before = listed ?? readStampOf(await handle.stat({ bigint: true }));
     for (let attempt = 1; ; attempt += 1) {
       if (!before.isFile) return { kind: 'skipped', reason: 'special' };

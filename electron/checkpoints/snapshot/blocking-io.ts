@@ -23,9 +23,20 @@ import { deflateSync } from 'node:zlib';
 import { isSpecialRead, liveReadFlags } from '../../files';
 import { isSameRead, readStampOf, type FileRead, type ReadStamp } from './async-file-reader';
 import { openedPathBlocking } from './walk-blocking';
+import { isOpenedName, maxFileOpens } from './walk-descriptor';
 import { objectHeader, type ObjectType, ownBytes, windowBitsFor } from '../../git-store';
 
 const maxReads = 3;
+
+/** Opens the file at `absolute` once it is found at `expected` (see `isOpenedName`), or undefined. */
+function openAtBlocking(absolute: string, expected: string | undefined): number | undefined {
+  for (let attempt = 1; attempt <= maxFileOpens; attempt += 1) {
+    const fd = openSync(absolute, liveReadFlags);
+    if (expected === undefined || isOpenedName(openedPathBlocking(fd), expected)) return fd;
+    closeSync(fd);
+  }
+  return undefined;
+}
 
 /**
  * Reads a file (re-reading it when it changed meanwhile), blocking the calling worker; `listed` (the
@@ -33,13 +44,10 @@ const maxReads = 3;
  * be, as in `readForHash` (a symlink's target is read there: rare, and checked in its own folder).
  */
 export function readBlocking(absolute: string, maxFileBytes: number, listed?: ReadStamp, expected?: string): FileRead {
-  const fd = openSync(absolute, liveReadFlags);
+  const fd = openAtBlocking(absolute, expected);
+  // Not the workspace's file: reached through a folder an agent swapped for a symlink since the walk.
+  if (fd === undefined) return { kind: 'vanished' };
   try {
-    if (expected !== undefined) {
-      const opened = openedPathBlocking(fd);
-      // Not the workspace's file: reached through a folder an agent swapped for a symlink since the walk.
-      if (opened !== undefined && opened !== expected) return { kind: 'vanished' };
-    }
     let before = listed ?? readStampOf(fstatSync(fd, { bigint: true }));
     for (let attempt = 1; ; attempt += 1) {
       if (!before.isFile) return { kind: 'skipped', reason: 'special' };

@@ -6,6 +6,7 @@ import { isPathBelow } from '../../lib';
 import type { DirState } from './dir-state';
 import type { StoreRules } from './store-rules';
 import {
+  createGate,
   descriptorAccess,
   expectedPath,
   folderMoved,
@@ -72,9 +73,17 @@ function realRootFor(context: ScanContext): Promise<string | undefined> {
   return real;
 }
 
+/** Folders held open at once by every walk of this thread together (see `createGate`). */
+const openFolders = createGate(16);
+
 /** Lists a folder through a descriptor opened without following a symlink at its name (but at the top) and found where it should be. */
-async function readFolder(absolute: string, expected: string | undefined, isTop: boolean): Promise<Dirent[]> {
+function readFolder(absolute: string, expected: string | undefined, isTop: boolean): Promise<Dirent[]> {
   if (expected === undefined) return readdir(absolute, { withFileTypes: true });
+  return openFolders(() => readOpenedFolder(absolute, expected, isTop));
+}
+
+/** `readFolder` through a descriptor, held open only here. */
+async function readOpenedFolder(absolute: string, expected: string, isTop: boolean): Promise<Dirent[]> {
   const handle = await open(absolute, isTop ? topFolderFlags : walkFolderFlags);
   try {
     const opened = await openedPath(handle.fd);

@@ -45,11 +45,45 @@ export function openedPath(fd: number): Promise<string | undefined> {
   return isDescriptorAccess ? readlink(descriptorAccess(fd)).catch(() => undefined) : Promise.resolve(undefined);
 }
 
-/** Whether the open descriptor `fd` is the entry at `expected`; true where that cannot be asked (no `/proc`, no expected path). */
+/**
+ * Whether the kernel's name `opened` for a file descriptor says it is the file at `expected`: still
+ * there, or there until a rename over it or a delete since the open (the kernel then adds
+ * " (deleted)": an editor's or an agent's atomic save), so it was the workspace's file. True where
+ * that cannot be asked (no `/proc`, no expected path).
+ */
+export function isOpenedName(opened: string | undefined, expected: string | undefined): boolean {
+  return opened === undefined || expected === undefined || opened === expected || opened === `${expected} (deleted)`;
+}
+
+/** Whether the open file descriptor `fd` is the file at `expected` (see `isOpenedName`). */
 export async function isOpenedAt(fd: number, expected: string | undefined): Promise<boolean> {
-  if (expected === undefined) return true;
-  const opened = await openedPath(fd);
-  return opened === undefined || opened === expected;
+  return expected === undefined || isOpenedName(await openedPath(fd), expected);
+}
+
+/** A file found elsewhere than where it should be is opened again this many times in all (a rename away, then a new file at its name). */
+export const maxFileOpens = 3;
+
+/**
+ * Runs `task` once fewer than `limit` others run through the same gate. The main-thread walk lists
+ * up to 4 folders per level of its recursion (4^depth at once), which cost nothing while a listing
+ * was one `readdir`; a folder held open across its checks and listing must be bounded, or a wide tree
+ * runs out of descriptors (EMFILE) and its folders are recorded unreadable.
+ */
+export function createGate(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    // A slot is handed over by the task that frees it, so `running` stays counted for the waiter.
+    if (running < limit) running += 1;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next === undefined) running -= 1;
+      else next();
+    }
+  };
 }
 
 /** The error of a folder that was not where the walk meant to list it (an agent swapped a folder on its way). */
