@@ -9,8 +9,13 @@ import type { ApprovalAnswer } from '../../shared/contract/approvals-contract';
 import type { SessionHistory } from '../../shared/contract/sessions-contract';
 import { makeObjectsUnreadable } from '../checkpoints/test-support/unreadable-objects';
 import { callsOf, gitTimeline } from '../hooks/test-support/hook-runs';
-import { nextEvent } from '../test-support/next-event';
-import { connectMcpClient, decideAsPerson, startServeFixture, type ServeFixture } from './test-support/gateway-fixture';
+import {
+  callHeldForPerson,
+  connectMcpClient,
+  decideAsPerson,
+  startServeFixture,
+  type ServeFixture,
+} from './test-support/gateway-fixture';
 
 let fixture: ServeFixture | undefined;
 
@@ -66,15 +71,10 @@ async function answerAsPerson(
   agent: Client,
   answer: ApprovalAnswer,
 ): Promise<{ readonly result: CallToolResult; readonly reason: string; readonly sessionId: string }> {
-  const requested = nextEvent(served.running.core.events, 'approvals:requested');
-  const call = agent.callTool(change) as Promise<CallToolResult>;
-  const first = await Promise.race([requested.then(() => 'asked'), call.then(() => 'ran unasked')]);
-  expect(first).toBe('asked');
-  const { approval } = await requested;
+  const { result, approval } = await callHeldForPerson(served, agent, change, answer);
   // The card says an approval runs it without a checkpoint (not the usual promise of one).
   expect(approval.isWithoutCheckpoint).toBe(true);
-  await decideAsPerson(served, approval.id, answer);
-  return { result: await call, reason: approval.reason, sessionId: approval.sessionId };
+  return { result, reason: approval.reason, sessionId: approval.sessionId };
 }
 
 describe('a write over MCP or /agent whose checkpoint fails (real clients, a real broken store)', () => {

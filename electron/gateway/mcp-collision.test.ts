@@ -5,7 +5,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalAnswer } from '../../shared/contract/approvals-contract';
 import { nextEvent } from '../test-support/next-event';
-import { connectMcpClient, decideAsPerson, startServeFixture, type ServeFixture } from './test-support/gateway-fixture';
+import {
+  callHeldForPerson,
+  connectMcpClient,
+  startServeFixture,
+  type ServeFixture,
+} from './test-support/gateway-fixture';
 
 let fixture: ServeFixture | undefined;
 
@@ -55,11 +60,8 @@ async function answerCollision(
   second: Client,
   answer: ApprovalAnswer,
 ): Promise<{ readonly result: CallToolResult; readonly reason: string; readonly collision: unknown }> {
-  const requested = nextEvent(served.running.core.events, 'approvals:requested');
-  const call = second.callTool(secondWrite) as Promise<CallToolResult>;
-  const { approval } = await requested;
-  await decideAsPerson(served, approval.id, answer);
-  return { result: await call, reason: approval.reason, collision: approval.collision };
+  const { result, approval } = await callHeldForPerson(served, second, secondWrite, answer);
+  return { result, reason: approval.reason, collision: approval.collision };
 }
 
 describe('the collision guard over MCP (two real clients)', () => {

@@ -3,11 +3,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ApprovalAnswer } from '../../../shared/contract/approvals-contract';
+import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Approval, ApprovalAnswer } from '../../../shared/contract/approvals-contract';
 import { silentLogger } from '../../logging/logger';
 import { startServe, type RunningServe } from '../../server/start-serve';
 import { agentCredentialFor } from '../../test-support/agent-credential';
+import { nextEvent } from '../../test-support/next-event';
 import { makeTempDir } from '../../test-support/temp-dir';
 
 /** A running `vigil serve` on port 0 with its own VIGIL_HOME, and a workspace folder. */
@@ -103,4 +104,23 @@ export async function decideAsPerson(fixture: ServeFixture, id: string, decision
   );
   if (!answer.ok)
     throw new Error(`the core refused the answer ${decision} to approval ${id}: ${JSON.stringify(answer)}`);
+}
+
+/**
+ * Sends `call` from an MCP client, waits for the approval it is held for, answers it as a person on
+ * the page would, and returns the call's result; throws if the call ran without being held.
+ */
+export async function callHeldForPerson(
+  fixture: ServeFixture,
+  client: Client,
+  call: { readonly name: string; readonly arguments: Record<string, unknown> },
+  answer: ApprovalAnswer,
+): Promise<{ readonly result: CallToolResult; readonly approval: Approval }> {
+  const requested = nextEvent(fixture.running.core.events, 'approvals:requested');
+  const pending = client.callTool(call) as Promise<CallToolResult>;
+  const first = await Promise.race([requested.then(() => 'held' as const), pending.then(() => 'ran' as const)]);
+  if (first === 'ran') throw new Error(`${call.name} ran without being held for a person`);
+  const { approval } = await requested;
+  await decideAsPerson(fixture, approval.id, answer);
+  return { result: await pending, approval };
 }
