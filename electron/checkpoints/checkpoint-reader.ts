@@ -43,6 +43,7 @@ import {
   isObjectId,
   ObjectStore,
   RefStore,
+  realIgnoredFoldersOf,
   storeLayout,
   type StoreLayout,
 } from '../git-store';
@@ -77,6 +78,7 @@ export class CheckpointReader {
   protected readonly refused: Promise<readonly string[]>;
   protected isDisposed = false;
   #ready: Promise<void> | undefined;
+  #ignoredFolders: string[] | undefined;
 
   constructor(options: CheckpointServiceOptions) {
     this.options = options;
@@ -144,8 +146,7 @@ export class CheckpointReader {
   }
 
   async count(dir: string, options: Pick<ListOptions, 'source' | 'isResolved'> = {}): Promise<number> {
-    if (options.source === 'hermes') return 0;
-    return this.#read(dir, 'count checkpoints', countCheckpoints, options);
+    return options.source === 'hermes' ? 0 : this.#read(dir, 'count checkpoints', countCheckpoints, options);
   }
 
   async resolve(dir: string, ref: string, lookup: Pick<ListOptions, 'isResolved'> = {}): Promise<CheckpointEntry> {
@@ -184,8 +185,7 @@ export class CheckpointReader {
 
   /** The head of every timeline, by directory hash (what the store watcher compares). */
   async heads(): Promise<Map<string, string>> {
-    await this.ensureReady();
-    return this.refs.list();
+    return this.ensureReady().then(() => this.refs.list());
   }
 
   /** The directory a timeline belongs to, from the registry. */
@@ -210,10 +210,8 @@ export class CheckpointReader {
   }
 
   isExcluded(dir: string, relativePath: string): boolean {
-    const rules = this.rules.lastKnown(dir) ?? StoreRules.builtIn;
-    return (
-      rules.pathExclusion(relativePath, false) !== undefined || isVigilBookkeepingFile(path.basename(relativePath))
-    );
+    if (isVigilBookkeepingFile(path.basename(relativePath))) return true;
+    return (this.rules.lastKnown(dir) ?? StoreRules.builtIn).pathExclusion(relativePath, false) !== undefined;
   }
 
   async storeRules(dir: string, found?: Parameters<DirectoryRules['current']>[1]): Promise<LoadedRules> {
@@ -245,6 +243,7 @@ export class CheckpointReader {
         ]);
         await repairStore(this.repairContext());
       });
+      this.#ignoredFolders = await realIgnoredFoldersOf(this.layout.root);
     })().catch((error: unknown) => {
       this.#ready = undefined;
       throw asAppError(error, this.options.logger, 'open the checkpoint store');
@@ -252,9 +251,9 @@ export class CheckpointReader {
     return this.#ready;
   }
 
-  /** Vigil's own folders, never stored: the checkpoints folder and, in the usual layout, the whole data folder. */
+  /** Vigil's own folders, never stored: the checkpoints folder and, in the usual layout, the whole data folder (also by real path once the store is ready). */
   protected ignoredFolders(): string[] {
-    return ignoredFoldersOf(this.layout.root);
+    return this.#ignoredFolders ?? ignoredFoldersOf(this.layout.root);
   }
 
   protected queries(): QueryContext {

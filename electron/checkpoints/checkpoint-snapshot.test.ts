@@ -4,6 +4,7 @@ import {
   readFileSync,
   renameSync,
   statSync,
+  symlinkSync,
   writeFileSync,
   unlinkSync,
   rmSync,
@@ -281,6 +282,19 @@ describe('checkpoint snapshots', () => {
       writeTree(dir, { 'code.ts': 'y\n' });
       const next = created(await inside.checkpoint(dir, { reason: 'before patch' }));
       expect(next.stats.files).toBe(1);
+    } finally {
+      await inside.dispose();
+    }
+  });
+
+  it("never stores Vigil's own data folder inside a checkpointed directory when it is named through a symlink", async () => {
+    writeTree(dir, { 'code.ts': 'x\n', 'vigil-home/serve.json': '{"token":"secret"}' });
+    symlinkSync(path.join(dir, 'vigil-home'), path.join(base, 'home-link'));
+    const inside = testService(path.join(base, 'home-link', 'checkpoints'));
+    try {
+      const entry = created(await inside.checkpoint(dir, { reason: 'before write_file' }));
+      expect(git(['--git-dir', inside.gitdir, 'ls-tree', '-r', '--name-only', entry.id])).toBe('code.ts');
+      expect(entry.skipped).toEqual([{ path: 'vigil-home/', reason: 'excluded' }]);
     } finally {
       await inside.dispose();
     }

@@ -35,6 +35,7 @@ export {
   dirHash,
   droppedRefsFolder,
   ignoredFoldersOf,
+  realIgnoredFoldersOf,
   registryFile,
   statCacheFile,
   storeLayout,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Where everything of the checkpoint engine lives under `$VIGIL_HOME/checkpoints`. */
@@ -23,6 +24,18 @@ export interface StoreLayout {
  */
 export function ignoredFoldersOf(root: string): string[] {
   return path.basename(root) === 'checkpoints' ? [root, path.dirname(root)] : [root];
+}
+
+/**
+ * `ignoredFoldersOf`, plus the real path of each where it differs: a walk composes paths from the
+ * directory's real path, so a data folder named through a symlink (`VIGIL_HOME=~/link/.vigil`, the
+ * link to a folder inside a checkpointed directory) is known by its real path too. A folder not made
+ * yet is named as given (nothing of it can be walked then).
+ */
+export async function realIgnoredFoldersOf(root: string): Promise<string[]> {
+  const given = ignoredFoldersOf(root);
+  const real = await Promise.all(given.map((folder) => realpath(folder).catch(() => folder)));
+  return [...new Set([...given, ...real])];
 }
 
 /** The layout under a checkpoints folder. */

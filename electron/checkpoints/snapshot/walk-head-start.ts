@@ -3,7 +3,7 @@ import type { Worker } from 'node:worker_threads';
 import { FileLock } from '../../locks';
 import { defaultRefusedDirs, resolveCheckpointDirectory } from '../checkpoint-directory';
 import { defaultMaxFileBytes } from '../maintenance/retention';
-import { dirHash, ignoredFoldersOf, statCacheFile, storeLayout } from '../../git-store';
+import { dirHash, realIgnoredFoldersOf, statCacheFile, storeLayout } from '../../git-store';
 import type { FolderListing } from './folder-listing';
 import { HashWorkerPool } from './hash-worker-pool';
 import { headStartCacheBytes, walkWorkerCount } from './hash-worker-thread';
@@ -91,14 +91,14 @@ async function startWalk(
   found: { dir: string; cacheFile: string },
 ): Promise<WalkHeadStart | undefined> {
   const rulesCache = new RepoRulesCache(found.dir, { env: process.env }, 0, rememberedFoldersFile(found.cacheFile));
-  const [cache, maxFileBytes, loaded] = await Promise.all([
+  const [cache, maxFileBytes, loaded, ignoredFolders] = await Promise.all([
     readCheckedStatCache(found.cacheFile, found.dir),
     maxFileBytesOf(input.configFile),
     rulesCache.current(),
+    realIgnoredFoldersOf(input.root),
   ]);
   const { rules } = loaded;
   if (cache === undefined) return undefined;
-  const ignoredFolders = ignoredFoldersOf(input.root);
   const stampNs = BigInt(Date.now()) * 1_000_000n;
   const handed: (readonly FolderListing[])[] = [];
   const walked = pool
