@@ -4,6 +4,7 @@ import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import { errnoCode, fileSystemError } from './file-system-error';
 import { syncDirectory } from './sync-directory';
+import { optionalFlags } from './open-flags';
 
 /** What identifies a folder while it exists: its device and inode (a folder has one place, no hard links). */
 export interface DirectoryIdentity {
@@ -32,9 +33,6 @@ export interface HeldDirectory {
   sync(): Promise<void>;
   close(): Promise<void>;
 }
-
-/** Flags some platforms lack (Windows): absent ones count as 0. */
-export const optionalFlags: Partial<typeof constants> = constants;
 
 const openFlags = constants.O_RDONLY | (optionalFlags.O_DIRECTORY ?? 0) | (optionalFlags.O_NOFOLLOW ?? 0);
 

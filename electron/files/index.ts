@@ -31,7 +31,8 @@ export {
 export { editAnchoredFile } from './edit-file-atomic';
 export { anchorFile, withHeldFolder } from './folder-anchor';
 export type { AnchoredFile } from './folder-anchor';
-export { holdChildDirectory, holdDirectory, optionalFlags } from './held-directory';
+export { holdChildDirectory, holdDirectory } from './held-directory';
+export { optionalFlags } from './open-flags';
 export type { HeldDirectory } from './held-directory';
 export { openHeldEntry } from './open-held-entry';
 /** Reads of files an agent controls: no symlink followed, no FIFO waited on, checked by the descriptor. */

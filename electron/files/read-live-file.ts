@@ -2,7 +2,7 @@ import { constants, type BigIntStats } from 'node:fs';
 import { open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from './file-system-error';
-import { optionalFlags } from './held-directory';
+import { optionalFlags } from './open-flags';
 import { linkedFolderOnTheWay, type LinkedFolder } from './linked-folder';
 
 /**

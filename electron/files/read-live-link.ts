@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { lstat, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from './file-system-error';
-import { optionalFlags } from './held-directory';
+import { optionalFlags } from './open-flags';
 import { linkedFolderOnTheWay, type LinkedFolder } from './linked-folder';
 
 /** What reading a live symlink's target found. */
